@@ -1,0 +1,29 @@
+import type { TransactionStatus, WithdrawStatus } from './types.js';
+
+/**
+ * Allowed status moves (DESIGN §6). Anything not listed is refused, so a late or
+ * repeated notification can never move a status backwards.
+ */
+const TRANSACTION_MOVES: Record<TransactionStatus, readonly TransactionStatus[]> = {
+  PENDING: ['APPROVED', 'REJECTED', 'CANCELED'],
+  APPROVED: ['REFUNDED', 'CHARGEBACK'],
+  REJECTED: [],
+  REFUNDED: [],
+  CHARGEBACK: [],
+  CANCELED: [],
+};
+
+const WITHDRAW_MOVES: Record<WithdrawStatus, readonly WithdrawStatus[]> = {
+  PENDING: ['APPROVED', 'REJECTED', 'CANCELED'],
+  APPROVED: [],
+  REJECTED: [],
+  CANCELED: [],
+};
+
+export function canMoveTransaction(from: TransactionStatus, to: TransactionStatus): boolean {
+  return TRANSACTION_MOVES[from].includes(to);
+}
+
+export function canMoveWithdrawal(from: WithdrawStatus, to: WithdrawStatus): boolean {
+  return WITHDRAW_MOVES[from].includes(to);
+}

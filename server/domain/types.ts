@@ -1,0 +1,289 @@
+/** The gateway's own vocabulary. No protobuf, ORM or HTTP types appear here. */
+
+export const PAYMENT_METHODS = ['PIX', 'CREDIT_CARD', 'BILLET'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+export const TRANSACTION_STATUSES = ['PENDING', 'APPROVED', 'REJECTED', 'REFUNDED', 'CHARGEBACK', 'CANCELED'] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+
+export const WITHDRAW_METHODS = ['PIX', 'BANK_ACCOUNT', 'RECEIVER'] as const;
+export type WithdrawMethod = (typeof WITHDRAW_METHODS)[number];
+
+export const WITHDRAW_STATUSES = ['PENDING', 'APPROVED', 'REJECTED', 'CANCELED'] as const;
+export type WithdrawStatus = (typeof WITHDRAW_STATUSES)[number];
+
+export type PixKeyType = 'CPF' | 'CNPJ' | 'PHONE' | 'EMAIL' | 'RANDOM';
+export type DocumentType = 'CPF' | 'CNPJ';
+export type ReceiverStatus = 'PENDING' | 'ACTIVE' | 'REJECTED';
+export type StatusSource = 'api' | 'webhook' | 'poll';
+
+export const OPERATIONS = [
+  'createCardToken',
+  'createCardId',
+  'createTransaction',
+  'getTransaction',
+  'refoundTransaction',
+  'withdraw',
+  'getWithdraw',
+  'createReceiver',
+  'getReceiver',
+  'processWebhook',
+  'calculateInstallments',
+] as const;
+export type Operation = (typeof OPERATIONS)[number];
+
+export interface Customer {
+  name: string;
+  email: string;
+  document: string;
+  phone: string;
+}
+
+export interface Item {
+  id: string;
+  title: string;
+  unitPrice: number;
+  quantity: number;
+  tangible: boolean;
+}
+
+export interface Address {
+  zipCode: string;
+  address: string;
+  number: string;
+  district: string;
+  city: string;
+  state: string;
+}
+
+export interface Split {
+  recipientId: string;
+  amount: number;
+  type: 'PERCENTAGE' | 'FIXED';
+  chargeProcessingFee: boolean;
+  chargeRemainder: boolean;
+  liable: boolean;
+}
+
+export interface TransactionInput {
+  amount: number;
+  paymentMethod: PaymentMethod;
+  customer?: Customer;
+  items: Item[];
+  description?: string;
+  orderId?: string;
+  userId?: string;
+  userDocument?: string;
+  webhookUrl?: string;
+  referrerUrl?: string;
+  checkoutUrl?: string;
+  cardId?: string;
+  installments: number;
+  fingerPrints: { provider: string; value: string }[];
+  address?: Address;
+  receiverToken?: string;
+  customerIp?: string;
+  splits: Split[];
+  currency: string;
+}
+
+/** What an adapter returns for a charge. */
+export interface TransactionResult {
+  paymentMethod: PaymentMethod;
+  transactionId: string;
+  status: TransactionStatus;
+  amount: number;
+  pixCode?: string;
+  pixQrCode?: string;
+  billetCode?: string;
+  billetUrl?: string;
+  expiresAt?: Date;
+}
+
+export interface CardInput {
+  cardNumber: string;
+  holderName: string;
+  holderDocument: string;
+  expMonth: string;
+  expYear: string;
+  cvv: string;
+}
+
+export interface RefundResult {
+  refundId: string;
+  status: boolean;
+}
+
+export interface BankAccount {
+  bankCode: string;
+  branchNumber: string;
+  accountNumber: string;
+  accountHolder: string;
+  accountDocument: string;
+  accountType: string;
+}
+
+export interface WithdrawInput {
+  paymentMethod: WithdrawMethod;
+  amount: number;
+  pixKey?: string;
+  pixType?: PixKeyType;
+  description?: string;
+  withdrawReference?: string;
+  document?: string;
+  documentType?: DocumentType;
+  name?: string;
+  email?: string;
+  receiverId?: string;
+  bankAccount?: BankAccount;
+}
+
+export interface WithdrawResult {
+  withdrawId: string;
+  amount: number;
+  status: WithdrawStatus;
+  approvedAt?: Date;
+}
+
+export interface ReceiverInput {
+  name: string;
+  document: string;
+  documentType?: DocumentType;
+  email: string;
+  description?: string;
+  userId?: string;
+  bankAccount?: {
+    bankCode: string;
+    branchNumber: string;
+    branchDigit: string;
+    accountNumber: string;
+    accountDigit: string;
+    accountType: string;
+    pixCode: string;
+  };
+  address?: { street: string; number: string; district: string; city: string; state: string; zipcode: string };
+  monthlyRevenue?: number;
+}
+
+export interface ReceiverResult {
+  receiverId: string;
+  receiverProvider: string;
+  receiverToken?: string;
+  name: string;
+  document: string;
+  documentType: DocumentType;
+  email: string;
+  status: ReceiverStatus;
+  balance: number;
+}
+
+export interface InstallmentOption {
+  installmentNumber: number;
+  installmentValue: number;
+  finalValue: number;
+}
+
+/** What an adapter reads from a provider notification. */
+export type WebhookResult =
+  | { type: 'TRANSACTION'; transactionId: string; status: TransactionStatus }
+  | { type: 'WITHDRAW'; transactionId: string; status: WithdrawStatus };
+
+export interface StatusChange<S extends string> {
+  status: S;
+  source: StatusSource;
+  changedAt: Date;
+}
+
+/** A charge as the gateway keeps it. */
+export interface Transaction extends TransactionResult {
+  id: string;
+  provider: string;
+  providerAccountId: string;
+  installments: number;
+  currency: string;
+  orderId?: string;
+  webhookUrl?: string;
+  createdAt: Date;
+  updatedAt: Date;
+  statusHistory: StatusChange<TransactionStatus>[];
+}
+
+export interface Withdrawal {
+  id: string;
+  provider: string;
+  providerAccountId: string;
+  withdrawId: string;
+  paymentMethod: WithdrawMethod;
+  status: WithdrawStatus;
+  amount: number;
+  approvedAt?: Date;
+  createdAt: Date;
+  updatedAt: Date;
+  statusHistory: StatusChange<WithdrawStatus>[];
+}
+
+export interface Receiver extends ReceiverResult {
+  id: string;
+  providerAccountId: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A provider account as callers see it: secrets are never part of it. */
+export interface ProviderAccount {
+  id: string;
+  provider: string;
+  name: string;
+  publicKey: string;
+  hasSecretKey: boolean;
+  baseUrl?: string;
+  platformId?: string;
+  certCashInUrl?: string;
+  certCashOutUrl?: string;
+  hasWebhookSecret: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The account with its secrets opened, handed only to adapters. */
+export interface ProviderAccountWithSecrets extends ProviderAccount {
+  secretKey: string;
+  webhookSecret?: string;
+}
+
+export interface ProviderAccountInput {
+  provider: string;
+  name: string;
+  publicKey: string;
+  secretKey: string;
+  baseUrl?: string;
+  platformId?: string;
+  certCashInUrl?: string;
+  certCashOutUrl?: string;
+  webhookSecret?: string;
+}
+
+export type ProviderAccountPatch = Partial<Omit<ProviderAccountInput, 'provider'>>;
+
+export type WebhookOutcome = 'RECEIVED' | 'APPLIED' | 'UNCHANGED' | 'IGNORED' | 'UNKNOWN_SUBJECT' | 'FAILED';
+
+export interface WebhookNotification {
+  id: string;
+  provider: string;
+  providerAccountId: string;
+  receivedAt: Date;
+  outcome: WebhookOutcome;
+  outcomeReason?: string;
+  result?: WebhookResult;
+}
+
+export interface StatusEvent {
+  /** Increasing, as a decimal string. */
+  eventId: string;
+  subject: 'TRANSACTION' | 'WITHDRAWAL';
+  subjectId: string;
+  providerAccountId: string;
+  status: TransactionStatus | WithdrawStatus;
+  source: StatusSource;
+  occurredAt: Date;
+}

@@ -1,0 +1,46 @@
+/**
+ * One error type for the whole gateway: a code that the transports map to a
+ * gRPC status, and the exact message text the specification gives.
+ */
+export type ErrorCode =
+  | 'INVALID_ARGUMENT'
+  | 'NOT_FOUND'
+  | 'ALREADY_EXISTS'
+  | 'FAILED_PRECONDITION'
+  | 'UNIMPLEMENTED'
+  | 'UNAUTHENTICATED'
+  | 'PERMISSION_DENIED'
+  | 'UNAVAILABLE'
+  | 'INTERNAL';
+
+export interface ErrorDetails {
+  /** Machine-readable reason, e.g. PROVIDER_UNAVAILABLE. */
+  reason?: string;
+  /** The request field at fault, for bad input. */
+  field?: string;
+}
+
+export class GatewayError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetails;
+
+  constructor(code: ErrorCode, message: string, details: ErrorDetails = {}) {
+    super(message);
+    this.name = 'GatewayError';
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export const invalidArgument = (field: string, message: string): GatewayError =>
+  new GatewayError('INVALID_ARGUMENT', message, { field, reason: 'INVALID_ARGUMENT' });
+
+export const notFound = (message: string): GatewayError => new GatewayError('NOT_FOUND', message, { reason: 'NOT_FOUND' });
+
+/** The specification's text for an operation an adapter does not support. */
+export const NOT_IMPLEMENTED_MESSAGE = 'Method not implemented.';
+
+export const notImplemented = (message: string = NOT_IMPLEMENTED_MESSAGE): GatewayError =>
+  new GatewayError('UNIMPLEMENTED', message, { reason: 'NOT_IMPLEMENTED' });
+
+export const isGatewayError = (error: unknown): error is GatewayError => error instanceof GatewayError;
