@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SecretBox } from '../lib/secretBox.js';
+import type { ProviderAccount, ProviderAccountInput, ProviderAccountPatch, ProviderAccountWithSecrets } from '../domain/types.js';
+import { ProviderAccountEntity, type ProviderAccountRow } from './entities.js';
+
+const orUndefined = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
+
+/** Provider accounts, with secrets sealed on the way in and opened only on request. */
+export class AccountsRepository {
+  constructor(private readonly secrets: SecretBox) {}
+
+  private toAccount(row: ProviderAccountRow): ProviderAccount {
+    return {
+      id: row.id,
+      provider: row.provider,
+      name: row.name,
+      publicKey: row.publicKey,
+      hasSecretKey: row.secretKeySealed !== '',
+      baseUrl: orUndefined(row.baseUrl),
+      platformId: orUndefined(row.platformId),
+      certCashInUrl: orUndefined(row.certCashInUrl),
+      certCashOutUrl: orUndefined(row.certCashOutUrl),
+      hasWebhookSecret: Boolean(row.webhookSecretSealed),
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    };
+  }
+
+  private seal(value: string | undefined): string | null {
+    return value ? this.secrets.seal(value) : null;
+  }
+
+  async create(em: EntityManager, input: ProviderAccountInput): Promise<ProviderAccount> {
+    const now = new Date();
+    const row = em.create(ProviderAccountEntity, {
+      id: randomUUID(),
+      provider: input.provider,
+      name: input.name,
+      publicKey: input.publicKey,
+      secretKeySealed: this.seal(input.secretKey) ?? '',
+      baseUrl: input.baseUrl ?? null,
+      platformId: input.platformId ?? null,
+      certCashInUrl: input.certCashInUrl ?? null,
+      certCashOutUrl: input.certCashOutUrl ?? null,
+      webhookSecretSealed: this.seal(input.webhookSecret),
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
+    });
+    await em.persist(row).flush();
+    return this.toAccount(row);
+  }
+
+  private async row(em: EntityManager, id: string, includeDeleted: boolean): Promise<ProviderAccountRow | null> {
+    if (!isUuid(id)) return null;
+    const row = await em.findOne(ProviderAccountEntity, { id });
+    return row && (includeDeleted || !row.deletedAt) ? row : null;
+  }
+
+  async get(em: EntityManager, id: string): Promise<ProviderAccount | null> {
+    const row = await this.row(em, id, false);
+    return row && this.toAccount(row);
+  }
+
+  /** Deleted accounts are found too when `includeDeleted`: their late notifications must still land. */
+  async getWithSecrets(em: EntityManager, id: string, { includeDeleted = false } = {}): Promise<ProviderAccountWithSecrets | null> {
+    const row = await this.row(em, id, includeDeleted);
+    if (!row) return null;
+    return {
+      ...this.toAccount(row),
+      secretKey: row.secretKeySealed ? this.secrets.open(row.secretKeySealed) : '',
+      webhookSecret: row.webhookSecretSealed ? this.secrets.open(row.webhookSecretSealed) : undefined,
+    };
+  }
+
+  async list(em: EntityManager, provider?: string): Promise<ProviderAccount[]> {
+    const rows = await em.find(ProviderAccountEntity, { deletedAt: null, ...(provider ? { provider } : {}) }, { orderBy: { createdAt: 'asc' } });
+    return rows.map((row) => this.toAccount(row));
+  }
+
+  /** Unset fields keep their value; an empty string clears an optional one. */
+  async update(em: EntityManager, id: string, patch: ProviderAccountPatch): Promise<ProviderAccount | null> {
+    const row = await this.row(em, id, false);
+    if (!row) return null;
+    const clearable = (value: string | undefined, current: string | null): string | null => (value === undefined ? current : value || null);
+    if (patch.name !== undefined) row.name = patch.name;
+    if (patch.publicKey !== undefined) row.publicKey = patch.publicKey;
+    if (patch.secretKey !== undefined) row.secretKeySealed = this.seal(patch.secretKey) ?? '';
+    row.baseUrl = clearable(patch.baseUrl, row.baseUrl ?? null);
+    row.platformId = clearable(patch.platformId, row.platformId ?? null);
+    row.certCashInUrl = clearable(patch.certCashInUrl, row.certCashInUrl ?? null);
+    row.certCashOutUrl = clearable(patch.certCashOutUrl, row.certCashOutUrl ?? null);
+    if (patch.webhookSecret !== undefined) row.webhookSecretSealed = this.seal(patch.webhookSecret);
+    row.updatedAt = new Date();
+    await em.flush();
+    return this.toAccount(row);
+  }
+
+  async softDelete(em: EntityManager, id: string): Promise<boolean> {
+    const row = await this.row(em, id, false);
+    if (!row) return false;
+    row.deletedAt = new Date();
+    await em.flush();
+    return true;
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Ids are UUIDs; anything else cannot name a row (and must not reach a uuid column as a query error). */
+export const isUuid = (value: string): boolean => UUID.test(value);

@@ -1,0 +1,148 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
+/**
+ * Tables. Money columns are integer cents (bigint, read as number); secrets are
+ * stored sealed (AES-256-GCM), never in clear; card data is never stored.
+ */
+
+export const ProviderAccountEntity = defineEntity({
+  name: 'ProviderAccount',
+  tableName: 'provider_accounts',
+  properties: {
+    id: p.uuid().primary(),
+    provider: p.string().length(64).index(),
+    name: p.string(),
+    publicKey: p.text(),
+    secretKeySealed: p.text(),
+    baseUrl: p.text().nullable(),
+    platformId: p.string().nullable(),
+    certCashInUrl: p.text().nullable(),
+    certCashOutUrl: p.text().nullable(),
+    webhookSecretSealed: p.text().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+    /** Deleted accounts take no new work but still accept notifications for earlier charges. */
+    deletedAt: p.datetime().nullable(),
+  },
+});
+export type ProviderAccountRow = InferEntity<typeof ProviderAccountEntity>;
+
+export const TransactionEntity = defineEntity({
+  name: 'Transaction',
+  tableName: 'transactions',
+  uniques: [{ properties: ['providerAccountId', 'idempotencyKey'] }],
+  indexes: [{ properties: ['providerAccountId', 'providerTransactionId'] }],
+  properties: {
+    id: p.uuid().primary(),
+    providerAccountId: p.uuid(),
+    provider: p.string().length(64),
+    providerTransactionId: p.string(),
+    paymentMethod: p.string().length(16),
+    status: p.string().length(16),
+    amount: p.bigint('number'),
+    currency: p.string().length(3),
+    installments: p.integer(),
+    pixCode: p.text().nullable(),
+    pixQrCode: p.text().nullable(),
+    billetCode: p.string().nullable(),
+    billetUrl: p.text().nullable(),
+    expiresAt: p.datetime().nullable(),
+    orderId: p.string().nullable(),
+    webhookUrl: p.text().nullable(),
+    idempotencyKey: p.string().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export type TransactionRow = InferEntity<typeof TransactionEntity>;
+
+export const WithdrawalEntity = defineEntity({
+  name: 'Withdrawal',
+  tableName: 'withdrawals',
+  uniques: [{ properties: ['providerAccountId', 'idempotencyKey'] }],
+  indexes: [{ properties: ['providerAccountId', 'providerWithdrawId'] }],
+  properties: {
+    id: p.uuid().primary(),
+    providerAccountId: p.uuid(),
+    provider: p.string().length(64),
+    providerWithdrawId: p.string(),
+    paymentMethod: p.string().length(16),
+    status: p.string().length(16),
+    amount: p.bigint('number'),
+    approvedAt: p.datetime().nullable(),
+    idempotencyKey: p.string().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export type WithdrawalRow = InferEntity<typeof WithdrawalEntity>;
+
+export const ReceiverEntity = defineEntity({
+  name: 'Receiver',
+  tableName: 'receivers',
+  uniques: [{ properties: ['providerAccountId', 'receiverId'] }],
+  properties: {
+    id: p.uuid().primary(),
+    providerAccountId: p.uuid(),
+    provider: p.string().length(64),
+    receiverId: p.string(),
+    receiverToken: p.string().nullable(),
+    name: p.string(),
+    document: p.string().length(14),
+    documentType: p.string().length(4),
+    email: p.string(),
+    status: p.string().length(16),
+    balance: p.bigint('number'),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export type ReceiverRow = InferEntity<typeof ReceiverEntity>;
+
+/** Every status change of a transaction or withdrawal: its history, and the event log WatchEvents reads. */
+export const StatusEventEntity = defineEntity({
+  name: 'StatusEvent',
+  tableName: 'status_events',
+  indexes: [{ properties: ['subject', 'subjectId'] }],
+  properties: {
+    id: p.bigint('string').primary().autoincrement(),
+    subject: p.string().length(16),
+    subjectId: p.uuid(),
+    providerAccountId: p.uuid(),
+    status: p.string().length(16),
+    source: p.string().length(8),
+    occurredAt: p.datetime(),
+  },
+});
+export type StatusEventRow = InferEntity<typeof StatusEventEntity>;
+
+/** Provider notifications as received: raw bytes and headers, then what came of them. */
+export const WebhookNotificationEntity = defineEntity({
+  name: 'WebhookNotification',
+  tableName: 'webhook_notifications',
+  indexes: [{ properties: ['providerAccountId', 'receivedAt'] }],
+  properties: {
+    id: p.uuid().primary(),
+    provider: p.string().length(64),
+    providerAccountId: p.uuid(),
+    body: p.blob(),
+    headers: p.json<Record<string, string>>(),
+    receivedAt: p.datetime(),
+    outcome: p.string().length(16),
+    outcomeReason: p.text().nullable(),
+    resultType: p.string().length(16).nullable(),
+    resultSubjectId: p.string().nullable(),
+    resultStatus: p.string().length(16).nullable(),
+    processedAt: p.datetime().nullable(),
+  },
+});
+export type WebhookNotificationRow = InferEntity<typeof WebhookNotificationEntity>;
+
+export const ENTITIES = [
+  ProviderAccountEntity,
+  TransactionEntity,
+  WithdrawalEntity,
+  ReceiverEntity,
+  StatusEventEntity,
+  WebhookNotificationEntity,
+];

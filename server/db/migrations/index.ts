@@ -1,0 +1,4 @@
+import { Migration20261122023336_initial } from './Migration20261122023336_initial.js';
+
+// Every migration, in order. `npm run migration:create` writes a new file here; add it to this list.
+export const MIGRATIONS = [{ name: 'Migration20261122023336_initial', class: Migration20261122023336_initial }];

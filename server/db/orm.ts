@@ -1,0 +1,65 @@
+import { join } from 'node:path';
+import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import { ENTITIES } from './entities.js';
+import { MIGRATIONS } from './migrations/index.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.js';
+
+export interface DatabaseOptions {
+  /** A real PostgreSQL; when absent, the embedded PGlite in `dataDir`. */
+  databaseUrl?: string;
+  dataDir: string;
+  /** Apply pending migrations on open (the default). */
+  migrate?: boolean;
+}
+
+export interface Database {
+  orm: MikroORM;
+  /** A fresh unit of work; use one per request. */
+  em(): EntityManager;
+  embedded: boolean;
+  close(): Promise<void>;
+}
+
+export function ormConfig(clientUrl: string, embedded: boolean) {
+  return {
+    clientUrl,
+    entities: ENTITIES,
+    extensions: [Migrator],
+    // pglite-socket serves one connection at a time.
+    pool: embedded ? { min: 0, max: 1 } : { min: 0, max: 10 },
+    migrations: {
+      migrationsList: MIGRATIONS,
+      path: 'server/db/migrations',
+      pathTs: 'server/db/migrations',
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+      snapshotOnMigrate: false,
+    },
+    allowGlobalContext: false,
+    debug: false,
+  };
+}
+
+export async function openDatabase({ databaseUrl, dataDir, migrate = true }: DatabaseOptions): Promise<Database> {
+  let embeddedServer: EmbeddedPostgres | undefined;
+  const clientUrl = databaseUrl ?? (embeddedServer = await startEmbeddedPostgres(join(dataDir, 'pgdata'))).url;
+  let orm: MikroORM;
+  try {
+    orm = await MikroORM.init(ormConfig(clientUrl, embeddedServer !== undefined));
+    if (migrate) await orm.migrator.up();
+  } catch (error) {
+    await embeddedServer?.stop();
+    throw error;
+  }
+  return {
+    orm,
+    em: () => orm.em.fork(),
+    embedded: embeddedServer !== undefined,
+    async close() {
+      await orm.close(true);
+      await embeddedServer?.stop();
+    },
+  };
+}

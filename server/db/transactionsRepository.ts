@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { canMoveTransaction, canMoveWithdrawal } from '../domain/statusMachine.js';
+import type {
+  PaymentMethod,
+  StatusEvent,
+  StatusSource,
+  Transaction,
+  TransactionResult,
+  TransactionStatus,
+  WithdrawMethod,
+  WithdrawResult,
+  WithdrawStatus,
+  Withdrawal,
+} from '../domain/types.js';
+import { isUuid } from './accountsRepository.js';
+import { TransactionEntity, WithdrawalEntity, type TransactionRow, type WithdrawalRow } from './entities.js';
+import { moveStatus, recordStatusEvent, statusHistory, toStatusEvent, type StatusMove } from './statusRepository.js';
+
+const orUndefined = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
+
+export interface NewTransaction {
+  provider: string;
+  providerAccountId: string;
+  result: TransactionResult;
+  installments: number;
+  currency: string;
+  orderId?: string;
+  webhookUrl?: string;
+  idempotencyKey?: string;
+}
+
+export interface NewWithdrawal {
+  provider: string;
+  providerAccountId: string;
+  paymentMethod: WithdrawMethod;
+  result: WithdrawResult;
+  idempotencyKey?: string;
+}
+
+/** Charges and withdrawals with their status history. */
+export class TransactionsRepository {
+  private async toTransaction(em: EntityManager, row: TransactionRow): Promise<Transaction> {
+    return {
+      id: row.id,
+      provider: row.provider,
+      providerAccountId: row.providerAccountId,
+      transactionId: row.providerTransactionId,
+      paymentMethod: row.paymentMethod as PaymentMethod,
+      status: row.status as TransactionStatus,
+      amount: row.amount,
+      installments: row.installments,
+      currency: row.currency,
+      pixCode: orUndefined(row.pixCode),
+      pixQrCode: orUndefined(row.pixQrCode),
+      billetCode: orUndefined(row.billetCode),
+      billetUrl: orUndefined(row.billetUrl),
+      expiresAt: orUndefined(row.expiresAt),
+      orderId: orUndefined(row.orderId),
+      webhookUrl: orUndefined(row.webhookUrl),
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+      statusHistory: await statusHistory<TransactionStatus>(em, 'TRANSACTION', row.id),
+    };
+  }
+
+  private async toWithdrawal(em: EntityManager, row: WithdrawalRow): Promise<Withdrawal> {
+    return {
+      id: row.id,
+      provider: row.provider,
+      providerAccountId: row.providerAccountId,
+      withdrawId: row.providerWithdrawId,
+      paymentMethod: row.paymentMethod as WithdrawMethod,
+      status: row.status as WithdrawStatus,
+      amount: row.amount,
+      approvedAt: orUndefined(row.approvedAt),
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+      statusHistory: await statusHistory<WithdrawStatus>(em, 'WITHDRAWAL', row.id),
+    };
+  }
+
+  /** Stores a charge the provider created, with its first status, in one database transaction. */
+  async insertTransaction(em: EntityManager, input: NewTransaction): Promise<{ transaction: Transaction; event: StatusEvent }> {
+    const { result } = input;
+    const now = new Date();
+    const { row, event } = await em.transactional(async (tx) => {
+      const row = tx.create(TransactionEntity, {
+        id: randomUUID(),
+        providerAccountId: input.providerAccountId,
+        provider: input.provider,
+        providerTransactionId: result.transactionId,
+        paymentMethod: result.paymentMethod,
+        status: result.status,
+        amount: result.amount,
+        currency: input.currency,
+        installments: input.installments,
+        pixCode: result.pixCode ?? null,
+        pixQrCode: result.pixQrCode ?? null,
+        billetCode: result.billetCode ?? null,
+        billetUrl: result.billetUrl ?? null,
+        expiresAt: result.expiresAt ?? null,
+        orderId: input.orderId ?? null,
+        webhookUrl: input.webhookUrl ?? null,
+        idempotencyKey: input.idempotencyKey ?? null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      tx.persist(row);
+      const event = recordStatusEvent(tx, 'TRANSACTION', row.id, row.providerAccountId, row.status, 'api', now);
+      await tx.flush();
+      return { row, event };
+    });
+    return { transaction: await this.toTransaction(em, row), event: toStatusEvent(event) };
+  }
+
+  async findTransaction(em: EntityManager, id: string): Promise<Transaction | null> {
+    if (!isUuid(id)) return null;
+    const row = await em.findOne(TransactionEntity, { id });
+    return row && this.toTransaction(em, row);
+  }
+
+  async findTransactionByProviderId(em: EntityManager, providerAccountId: string, providerTransactionId: string): Promise<Transaction | null> {
+    const row = await em.findOne(TransactionEntity, { providerAccountId, providerTransactionId });
+    return row && this.toTransaction(em, row);
+  }
+
+  async findTransactionByIdempotencyKey(em: EntityManager, providerAccountId: string, idempotencyKey: string): Promise<Transaction | null> {
+    const row = await em.findOne(TransactionEntity, { providerAccountId, idempotencyKey });
+    return row && this.toTransaction(em, row);
+  }
+
+  moveTransactionStatus(em: EntityManager, id: string, to: TransactionStatus, source: StatusSource): Promise<StatusMove<TransactionStatus> | null> {
+    return moveStatus(em, TransactionEntity, 'TRANSACTION', id, to, source, canMoveTransaction);
+  }
+
+  async insertWithdrawal(em: EntityManager, input: NewWithdrawal): Promise<{ withdrawal: Withdrawal; event: StatusEvent }> {
+    const { result } = input;
+    const now = new Date();
+    const { row, event } = await em.transactional(async (tx) => {
+      const row = tx.create(WithdrawalEntity, {
+        id: randomUUID(),
+        providerAccountId: input.providerAccountId,
+        provider: input.provider,
+        providerWithdrawId: result.withdrawId,
+        paymentMethod: input.paymentMethod,
+        status: result.status,
+        amount: result.amount,
+        approvedAt: result.approvedAt ?? null,
+        idempotencyKey: input.idempotencyKey ?? null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      tx.persist(row);
+      const event = recordStatusEvent(tx, 'WITHDRAWAL', row.id, row.providerAccountId, row.status, 'api', now);
+      await tx.flush();
+      return { row, event };
+    });
+    return { withdrawal: await this.toWithdrawal(em, row), event: toStatusEvent(event) };
+  }
+
+  async findWithdrawal(em: EntityManager, id: string): Promise<Withdrawal | null> {
+    if (!isUuid(id)) return null;
+    const row = await em.findOne(WithdrawalEntity, { id });
+    return row && this.toWithdrawal(em, row);
+  }
+
+  async findWithdrawalByProviderId(em: EntityManager, providerAccountId: string, providerWithdrawId: string): Promise<Withdrawal | null> {
+    const row = await em.findOne(WithdrawalEntity, { providerAccountId, providerWithdrawId });
+    return row && this.toWithdrawal(em, row);
+  }
+
+  async findWithdrawalByIdempotencyKey(em: EntityManager, providerAccountId: string, idempotencyKey: string): Promise<Withdrawal | null> {
+    const row = await em.findOne(WithdrawalEntity, { providerAccountId, idempotencyKey });
+    return row && this.toWithdrawal(em, row);
+  }
+
+  moveWithdrawalStatus(em: EntityManager, id: string, to: WithdrawStatus, source: StatusSource): Promise<StatusMove<WithdrawStatus> | null> {
+    return moveStatus(em, WithdrawalEntity, 'WITHDRAWAL', id, to, source, canMoveWithdrawal, (row: WithdrawalRow, at) => {
+      if (to === 'APPROVED') row.approvedAt ??= at;
+    });
+  }
+}
