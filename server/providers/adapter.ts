@@ -1,0 +1,112 @@
+import { notImplemented } from '../lib/errors.js';
+import {
+  OPERATIONS,
+  type CardInput,
+  type Customer,
+  type InstallmentOption,
+  type Operation,
+  type PaymentMethod,
+  type ReceiverInput,
+  type ReceiverResult,
+  type RefundResult,
+  type TransactionInput,
+  type TransactionResult,
+  type WebhookResult,
+  type WithdrawInput,
+  type WithdrawMethod,
+  type WithdrawResult,
+} from '../domain/types.js';
+
+/** Everything an adapter may know about the account it acts for. */
+export interface AdapterContext {
+  accountId: string;
+  publicKey: string;
+  secretKey: string;
+  /** The account's base_url, or the provider's default address. */
+  baseUrl: string;
+  platformId?: string;
+  certCashInUrl?: string;
+  certCashOutUrl?: string;
+  webhookSecret?: string;
+  /** Where this provider must send notifications for this account (the webhook sidecar). */
+  notificationUrl: string;
+}
+
+export interface IncomingNotification {
+  /** The body exactly as received. */
+  body: Buffer;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
+}
+
+export interface CardIdInput {
+  cardToken?: string;
+  card?: CardInput;
+  customer?: Customer;
+}
+
+/** Who an adapter is and what it supports, declared by the adapter itself. */
+export interface ProviderIdentity {
+  /** Upper-case provider id, e.g. VOLUTI. */
+  id: string;
+  /** Other registry keys that reach the same adapter. */
+  aliases: readonly string[];
+  /** Which part of the specification describes it. */
+  specGroup: string;
+  paymentMethods: readonly PaymentMethod[];
+  withdrawMethods: readonly WithdrawMethod[];
+  /** The provider's address when an account sets none. */
+  defaultBaseUrl: string;
+}
+
+/**
+ * The contract's eleven operations (named as in the specification). An adapter
+ * overrides those it supports; the rest throw the specification's
+ * not-implemented error, and `operations` is derived from what was overridden.
+ */
+export abstract class ProviderAdapter {
+  abstract readonly identity: ProviderIdentity;
+
+  get operations(): Operation[] {
+    return OPERATIONS.filter((operation) => this[operation] !== ProviderAdapter.prototype[operation]);
+  }
+
+  supports(operation: Operation): boolean {
+    return this.operations.includes(operation);
+  }
+
+  createCardToken(_ctx: AdapterContext, _card: CardInput): Promise<string> {
+    throw notImplemented();
+  }
+  createCardId(_ctx: AdapterContext, _input: CardIdInput): Promise<string> {
+    throw notImplemented();
+  }
+  createTransaction(_ctx: AdapterContext, _input: TransactionInput): Promise<TransactionResult> {
+    throw notImplemented();
+  }
+  getTransaction(_ctx: AdapterContext, _transactionId: string): Promise<TransactionResult> {
+    throw notImplemented();
+  }
+  refoundTransaction(_ctx: AdapterContext, _transactionId: string, _amount: number): Promise<RefundResult> {
+    throw notImplemented();
+  }
+  withdraw(_ctx: AdapterContext, _input: WithdrawInput): Promise<WithdrawResult> {
+    throw notImplemented();
+  }
+  getWithdraw(_ctx: AdapterContext, _withdrawId: string): Promise<WithdrawResult> {
+    throw notImplemented();
+  }
+  createReceiver(_ctx: AdapterContext, _input: ReceiverInput): Promise<ReceiverResult> {
+    throw notImplemented();
+  }
+  getReceiver(_ctx: AdapterContext, _receiverId: string): Promise<ReceiverResult> {
+    throw notImplemented();
+  }
+  /** Resolves to undefined for notifications the provider's rules ignore or that cannot be parsed. */
+  processWebhook(_ctx: AdapterContext, _notification: IncomingNotification): Promise<WebhookResult | undefined> {
+    throw notImplemented();
+  }
+  calculateInstallments(_ctx: AdapterContext, _amount: number): Promise<InstallmentOption[]> {
+    throw notImplemented();
+  }
+}

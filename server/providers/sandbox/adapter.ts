@@ -1,0 +1,261 @@
+import type { AxiosInstance } from 'axios';
+import { createHttpClient, providerError } from '../../lib/httpClient.js';
+import { GatewayError, invalidArgument } from '../../lib/errors.js';
+import type {
+  CardInput,
+  InstallmentOption,
+  PaymentMethod,
+  ReceiverInput,
+  ReceiverResult,
+  RefundResult,
+  TransactionInput,
+  TransactionResult,
+  TransactionStatus,
+  WebhookResult,
+  WithdrawInput,
+  WithdrawResult,
+  WithdrawStatus,
+} from '../../domain/types.js';
+import { ProviderAdapter, type AdapterContext, type CardIdInput, type IncomingNotification, type ProviderIdentity } from '../adapter.js';
+import {
+  SIGNATURE_HEADER,
+  verifySandboxSignature,
+  type SandboxCharge,
+  type SandboxChargeMethod,
+  type SandboxChargeStatus,
+  type SandboxEvent,
+  type SandboxRecipient,
+  type SandboxSentNotification,
+  type SandboxWithdrawal,
+  type SandboxWithdrawalStatus,
+} from './api.js';
+
+// Status tables: plain data, one per resource.
+const CHARGE_STATUS: Record<SandboxChargeStatus, TransactionStatus> = {
+  pending: 'PENDING',
+  paid: 'APPROVED',
+  declined: 'REJECTED',
+  refunded: 'REFUNDED',
+  canceled: 'CANCELED',
+};
+const WITHDRAWAL_STATUS: Record<SandboxWithdrawalStatus, WithdrawStatus> = {
+  processing: 'PENDING',
+  paid: 'APPROVED',
+  failed: 'REJECTED',
+};
+const METHOD_TO_SANDBOX: Record<PaymentMethod, SandboxChargeMethod> = { PIX: 'pix', CREDIT_CARD: 'card', BILLET: 'boleto' };
+const METHOD_FROM_SANDBOX: Record<SandboxChargeMethod, PaymentMethod> = { pix: 'PIX', card: 'CREDIT_CARD', boleto: 'BILLET' };
+
+// Request mappers: our input → their body.
+export const toSandboxCharge = (input: TransactionInput, notificationUrl: string) => ({
+  amount: input.amount,
+  method: METHOD_TO_SANDBOX[input.paymentMethod],
+  description: input.description,
+  installments: input.installments,
+  cardId: input.cardId,
+  customer: input.customer,
+  externalReference: input.orderId,
+  notificationUrl,
+});
+
+// Response mappers: their body → our result.
+export const fromSandboxCharge = (charge: SandboxCharge): TransactionResult => ({
+  paymentMethod: METHOD_FROM_SANDBOX[charge.method],
+  transactionId: charge.id,
+  status: CHARGE_STATUS[charge.status] ?? 'REJECTED',
+  amount: charge.amount,
+  pixCode: charge.pix?.copyPaste,
+  pixQrCode: charge.pix?.qrCodeDataUrl,
+  billetCode: charge.boleto?.digitableLine,
+  billetUrl: charge.boleto?.url,
+  expiresAt: charge.pix ? new Date(charge.pix.expiresAt) : charge.boleto ? new Date(charge.boleto.dueDate) : undefined,
+});
+
+export const fromSandboxWithdrawal = (withdrawal: SandboxWithdrawal): WithdrawResult => ({
+  withdrawId: withdrawal.id,
+  amount: withdrawal.amount,
+  status: WITHDRAWAL_STATUS[withdrawal.status] ?? 'REJECTED',
+  approvedAt: withdrawal.paidAt ? new Date(withdrawal.paidAt) : undefined,
+});
+
+const fromSandboxRecipient = (recipient: SandboxRecipient): ReceiverResult => ({
+  receiverId: recipient.id,
+  receiverProvider: 'SANDBOX',
+  receiverToken: recipient.token,
+  name: recipient.name,
+  document: recipient.document,
+  documentType: recipient.document.length === 11 ? 'CPF' : 'CNPJ',
+  email: recipient.email,
+  status: recipient.status === 'active' ? 'ACTIVE' : recipient.status === 'rejected' ? 'REJECTED' : 'PENDING',
+  balance: recipient.balance,
+});
+
+/** The gateway's own fake PSP (server/sandbox/psp.ts), reached over HTTP like any provider. */
+export class SandboxAdapter extends ProviderAdapter {
+  readonly identity: ProviderIdentity;
+
+  constructor(defaultBaseUrl: string) {
+    super();
+    this.identity = {
+      id: 'SANDBOX',
+      aliases: [],
+      specGroup: 'gateway sandbox (not in the specification)',
+      paymentMethods: ['PIX', 'CREDIT_CARD', 'BILLET'],
+      withdrawMethods: ['PIX'],
+      defaultBaseUrl,
+    };
+  }
+
+  private http(ctx: AdapterContext): AxiosInstance {
+    return createHttpClient({ baseUrl: ctx.baseUrl, timeoutMs: 10_000, headers: { authorization: `Bearer ${ctx.secretKey}` } });
+  }
+
+  override async createCardToken(ctx: AdapterContext, card: CardInput): Promise<string> {
+    try {
+      const { data } = await this.http(ctx).post<{ token: string }>('/v1/card-tokens', {
+        number: card.cardNumber.replace(/\D/g, ''),
+        holderName: card.holderName,
+        holderDocument: card.holderDocument,
+        expMonth: card.expMonth,
+        expYear: `20${card.expYear.slice(-2)}`,
+        cvv: card.cvv,
+      });
+      return data.token;
+    } catch (error) {
+      throw providerError('Erro ao criar token do cartão', error);
+    }
+  }
+
+  override async createCardId(ctx: AdapterContext, input: CardIdInput): Promise<string> {
+    const token = input.cardToken || (input.card ? await this.createCardToken(ctx, input.card) : undefined);
+    if (!token) throw invalidArgument('card_token', 'card_token or card is required');
+    try {
+      const { data } = await this.http(ctx).post<{ id: string }>('/v1/cards', { token, customer: input.customer });
+      return data.id;
+    } catch (error) {
+      throw providerError('Erro salvando cartão', error);
+    }
+  }
+
+  override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
+    try {
+      const { data } = await this.http(ctx).post<SandboxCharge>('/v1/charges', toSandboxCharge(input, ctx.notificationUrl));
+      return fromSandboxCharge(data);
+    } catch (error) {
+      throw providerError('Erro ao criar transação', error);
+    }
+  }
+
+  override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
+    try {
+      const { data } = await this.http(ctx).get<SandboxCharge>(`/v1/charges/${encodeURIComponent(transactionId)}`);
+      return fromSandboxCharge(data);
+    } catch (error) {
+      throw providerError('Erro ao buscar transação', error);
+    }
+  }
+
+  override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
+    try {
+      const { data } = await this.http(ctx).post<{ id: string; status: string }>(`/v1/charges/${encodeURIComponent(transactionId)}/refunds`, { amount });
+      return { refundId: data.id, status: data.status === 'succeeded' };
+    } catch (error) {
+      throw providerError('Erro ao estornar transação', error);
+    }
+  }
+
+  override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
+    try {
+      const { data } = await this.http(ctx).post<SandboxWithdrawal>('/v1/withdrawals', {
+        amount: input.amount,
+        pixKey: input.pixKey,
+        pixKeyType: input.pixType,
+        description: input.description,
+        reference: input.withdrawReference,
+        notificationUrl: ctx.notificationUrl,
+      });
+      return fromSandboxWithdrawal(data);
+    } catch (error) {
+      throw providerError('Erro ao realizar saque', error);
+    }
+  }
+
+  override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
+    try {
+      const { data } = await this.http(ctx).get<SandboxWithdrawal>(`/v1/withdrawals/${encodeURIComponent(withdrawId)}`);
+      return fromSandboxWithdrawal(data);
+    } catch (error) {
+      throw providerError('Erro ao buscar saque', error);
+    }
+  }
+
+  override async createReceiver(ctx: AdapterContext, input: ReceiverInput): Promise<ReceiverResult> {
+    try {
+      const { data } = await this.http(ctx).post<SandboxRecipient>('/v1/recipients', {
+        name: input.name,
+        document: input.document,
+        email: input.email,
+        bankAccount: input.bankAccount,
+      });
+      return fromSandboxRecipient(data);
+    } catch (error) {
+      throw providerError('Erro ao criar recebedor', error);
+    }
+  }
+
+  override async getReceiver(ctx: AdapterContext, receiverId: string): Promise<ReceiverResult> {
+    try {
+      const { data } = await this.http(ctx).get<SandboxRecipient>(`/v1/recipients/${encodeURIComponent(receiverId)}`);
+      return fromSandboxRecipient(data);
+    } catch (error) {
+      throw providerError('Erro ao buscar recebedor', error);
+    }
+  }
+
+  /**
+   * Sandbox notifications are signed with the account's API key (the
+   * sandbox has no separate webhook secret); unsigned or mis-signed ones are refused.
+   */
+  override async processWebhook(ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
+    const secret = ctx.secretKey;
+    if (!verifySandboxSignature(secret, notification.headers[SIGNATURE_HEADER], notification.body)) {
+      throw new GatewayError('UNAUTHENTICATED', 'invalid sandbox notification signature', { reason: 'BAD_SIGNATURE' });
+    }
+    let event: SandboxEvent;
+    try {
+      event = JSON.parse(notification.body.toString('utf8'));
+    } catch {
+      return undefined;
+    }
+    if (!event?.data?.id) return undefined;
+    switch (event.type) {
+      case 'charge.paid':
+      case 'charge.refunded':
+        return { type: 'TRANSACTION', transactionId: event.data.id, status: CHARGE_STATUS[event.data.status as SandboxChargeStatus] ?? 'REJECTED' };
+      case 'withdrawal.paid':
+      case 'withdrawal.failed':
+        return { type: 'WITHDRAW', transactionId: event.data.id, status: WITHDRAWAL_STATUS[event.data.status as SandboxWithdrawalStatus] ?? 'REJECTED' };
+      default:
+        return undefined;
+    }
+  }
+
+  override async calculateInstallments(ctx: AdapterContext, amount: number): Promise<InstallmentOption[]> {
+    try {
+      const { data } = await this.http(ctx).get<{ options: InstallmentOption[] }>('/v1/installments', { params: { amount } });
+      return data.options;
+    } catch (error) {
+      throw providerError('Erro ao calcular parcelas', error);
+    }
+  }
+
+  /** Sandbox only: pay a pending PIX or boleto charge; the sandbox then notifies the sidecar. */
+  async simulatePayment(ctx: AdapterContext, transactionId: string): Promise<{ transaction: TransactionResult; notification?: SandboxSentNotification }> {
+    try {
+      const { data } = await this.http(ctx).post<{ charge: SandboxCharge; notification?: SandboxSentNotification }>(`/v1/charges/${encodeURIComponent(transactionId)}/pay`, {});
+      return { transaction: fromSandboxCharge(data.charge), notification: data.notification };
+    } catch (error) {
+      throw providerError('Erro ao simular pagamento', error);
+    }
+  }
+}

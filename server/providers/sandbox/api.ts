@@ -1,0 +1,84 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/**
+ * How the sandbox signs its notifications: HMAC-SHA256 over "<timestamp>.<body>"
+ * with the merchant's API key, sent as `x-sandbox-signature: t=<timestamp>,v1=<hex>`.
+ */
+export const SIGNATURE_HEADER = 'x-sandbox-signature';
+
+export function signSandboxPayload(secret: string, timestamp: number, body: string): string {
+  const digest = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
+  return `t=${timestamp},v1=${digest}`;
+}
+
+export function verifySandboxSignature(secret: string, header: string | undefined, body: Buffer): boolean {
+  if (!header) return false;
+  const parts = Object.fromEntries(header.split(',').map((part) => part.trim().split('=', 2) as [string, string]));
+  const timestamp = Number(parts.t);
+  if (!Number.isFinite(timestamp) || !parts.v1) return false;
+  const expected = Buffer.from(signSandboxPayload(secret, timestamp, body.toString('utf8')).split('v1=')[1]!, 'hex');
+  const given = Buffer.from(parts.v1, 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+export type SandboxEventType = 'charge.paid' | 'charge.refunded' | 'withdrawal.paid' | 'withdrawal.failed';
+
+export interface SandboxEvent {
+  id: string;
+  type: SandboxEventType;
+  createdAt: string;
+  data: { id: string; status: string; amount: number };
+}
+
+/** The sandbox PSP's REST resources (amounts in cents). */
+export type SandboxChargeMethod = 'pix' | 'card' | 'boleto';
+export type SandboxChargeStatus = 'pending' | 'paid' | 'declined' | 'refunded' | 'canceled';
+
+export interface SandboxCharge {
+  id: string;
+  amount: number;
+  method: SandboxChargeMethod;
+  status: SandboxChargeStatus;
+  installments: number;
+  description?: string;
+  declineReason?: string;
+  pix?: { copyPaste: string; qrCodeDataUrl: string; expiresAt: string };
+  boleto?: { digitableLine: string; barcode: string; url: string; dueDate: string };
+  createdAt: string;
+  paidAt?: string;
+  refundedAmount: number;
+}
+
+export type SandboxWithdrawalStatus = 'processing' | 'paid' | 'failed';
+
+export interface SandboxWithdrawal {
+  id: string;
+  amount: number;
+  status: SandboxWithdrawalStatus;
+  pixKey: string;
+  pixKeyType: string;
+  description: string;
+  createdAt: string;
+  paidAt?: string;
+}
+
+export interface SandboxRecipient {
+  id: string;
+  token: string;
+  name: string;
+  document: string;
+  email: string;
+  status: 'active' | 'pending' | 'rejected';
+  balance: number;
+  createdAt: string;
+}
+
+export interface SandboxSentNotification {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  responseStatus: number;
+}
+
+/** A PIX key the sandbox always refuses to pay, to exercise failed withdrawals. */
+export const SANDBOX_FAILING_PIX_KEY = 'fail@sandbox.test';

@@ -1,0 +1,370 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createStaticPix, hasError } from 'pix-utils';
+import { barcodeToDigitableLine, buildBarcode } from '../lib/boleto.js';
+import { calculateInstallments, type InstallmentRules } from '../lib/installments.js';
+import { centsToReais } from '../lib/money.js';
+import type { Logger } from '../lib/logger.js';
+import {
+  SANDBOX_FAILING_PIX_KEY,
+  signSandboxPayload,
+  SIGNATURE_HEADER,
+  type SandboxCharge,
+  type SandboxEvent,
+  type SandboxEventType,
+  type SandboxRecipient,
+  type SandboxSentNotification,
+  type SandboxWithdrawal,
+} from '../providers/sandbox/api.js';
+import { DECLINING_CARDS, passesLuhn } from '../providers/sandbox/testCards.js';
+
+/**
+ * A fake PSP with its own REST API, so that SANDBOX accounts go through the same
+ * code paths (HTTP adapter, webhook sidecar) as real providers. It is not part of
+ * the gateway: the gateway reaches it only over HTTP.
+ */
+
+export const SANDBOX_INSTALLMENT_RULES: InstallmentRules = {
+  maxInstallments: 12,
+  interestFreeInstallments: 3,
+  feePercentByInstallment: [0, 0, 0, 4.99, 5.99, 6.99, 7.99, 8.99, 9.99, 10.99, 11.99, 12.99],
+  minInstallmentValue: 500,
+};
+
+const SANDBOX_PIX_KEY = '2f1d7c8e-5b4a-4e3f-9a1b-0c2d3e4f5a6b';
+const SANDBOX_BANK_CODE = '999';
+const PIX_TTL_MS = 24 * 3600_000;
+const BOLETO_DAYS = 3;
+
+interface StoredCharge extends SandboxCharge {
+  apiKey: string;
+  notificationUrl?: string;
+}
+interface StoredWithdrawal extends SandboxWithdrawal {
+  apiKey: string;
+  notificationUrl?: string;
+}
+interface StoredCard {
+  number: string;
+  apiKey: string;
+}
+
+interface PspState {
+  charges: Record<string, StoredCharge>;
+  withdrawals: Record<string, StoredWithdrawal>;
+  recipients: Record<string, SandboxRecipient & { apiKey: string }>;
+  /** Card tokens and saved cards, by id. Kept in memory only: card numbers are never written to disk. */
+  cards: Map<string, StoredCard>;
+}
+
+export interface SandboxPspOptions {
+  host?: string;
+  port?: number;
+  /** Where charges, withdrawals and recipients survive a restart; cards never do. */
+  stateFile?: string;
+  /** How long a withdrawal stays processing before it settles. */
+  settleDelayMs?: number;
+  logger?: Logger;
+}
+
+class HttpError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+const newId = (prefix: string): string => `${prefix}_${randomBytes(9).toString('base64url')}`;
+
+export class SandboxPsp {
+  private server?: Server;
+  private readonly state: PspState;
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(private readonly options: SandboxPspOptions = {}) {
+    this.state = { charges: {}, withdrawals: {}, recipients: {}, cards: new Map() };
+    if (options.stateFile) {
+      try {
+        const saved = JSON.parse(readFileSync(options.stateFile, 'utf8'));
+        Object.assign(this.state, { charges: saved.charges ?? {}, withdrawals: saved.withdrawals ?? {}, recipients: saved.recipients ?? {} });
+      } catch {
+        // First start: nothing saved yet.
+      }
+    }
+  }
+
+  get url(): string {
+    const address = this.server?.address() as AddressInfo | null;
+    if (!address) throw new Error('sandbox PSP is not listening');
+    return `http://${this.options.host ?? '127.0.0.1'}:${address.port}`;
+  }
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve, reject) => {
+      this.server!.once('error', reject);
+      this.server!.listen(this.options.port ?? 0, this.options.host ?? '127.0.0.1', () => resolve());
+    });
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    if (!this.server) return;
+    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+    this.server.closeAllConnections();
+  }
+
+  private persist(): void {
+    if (!this.options.stateFile) return;
+    mkdirSync(dirname(this.options.stateFile), { recursive: true });
+    const { charges, withdrawals, recipients } = this.state;
+    writeFileSync(this.options.stateFile, JSON.stringify({ charges, withdrawals, recipients }));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      const apiKey = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+      if (!apiKey) throw new HttpError(401, 'missing or malformed Authorization: Bearer <api key>');
+      const url = new URL(req.url ?? '/', 'http://sandbox');
+      const body = req.method === 'POST' ? await readJson(req) : {};
+      const result = await this.route(req.method ?? 'GET', url, body, apiKey);
+      send(res, result.status, result.body);
+    } catch (error) {
+      const status = error instanceof HttpError ? error.status : 500;
+      if (status === 500) this.options.logger?.error({ err: error }, 'sandbox PSP failed');
+      send(res, status, { error: { message: error instanceof Error ? error.message : String(error) } });
+    }
+  }
+
+  private async route(method: string, url: URL, body: any, apiKey: string): Promise<{ status: number; body: unknown }> {
+    const path = url.pathname.replace(/\/+$/, '');
+    let match: RegExpExecArray | null;
+    if (method === 'POST' && path === '/v1/card-tokens') return { status: 201, body: this.createCardToken(body, apiKey) };
+    if (method === 'POST' && path === '/v1/cards') return { status: 201, body: this.saveCard(body, apiKey) };
+    if (method === 'POST' && path === '/v1/charges') return { status: 201, body: await this.createCharge(body, apiKey) };
+    if (method === 'GET' && (match = /^\/v1\/charges\/([\w-]+)$/.exec(path))) return { status: 200, body: publicCharge(this.charge(match[1]!, apiKey)) };
+    if (method === 'POST' && (match = /^\/v1\/charges\/([\w-]+)\/pay$/.exec(path))) return { status: 200, body: await this.pay(match[1]!, apiKey) };
+    if (method === 'POST' && (match = /^\/v1\/charges\/([\w-]+)\/refunds$/.exec(path))) return { status: 201, body: await this.refund(match[1]!, body, apiKey) };
+    if (method === 'POST' && path === '/v1/withdrawals') return { status: 201, body: this.createWithdrawal(body, apiKey) };
+    if (method === 'GET' && (match = /^\/v1\/withdrawals\/([\w-]+)$/.exec(path))) return { status: 200, body: publicWithdrawal(this.withdrawal(match[1]!, apiKey)) };
+    if (method === 'POST' && path === '/v1/recipients') return { status: 201, body: this.createRecipient(body, apiKey) };
+    if (method === 'GET' && (match = /^\/v1\/recipients\/([\w-]+)$/.exec(path))) return { status: 200, body: this.recipient(match[1]!, apiKey) };
+    if (method === 'GET' && path === '/v1/installments') {
+      const amount = Number(url.searchParams.get('amount'));
+      if (!Number.isSafeInteger(amount) || amount <= 0) throw new HttpError(422, 'amount must be a positive integer number of cents');
+      return { status: 200, body: { options: calculateInstallments(amount, SANDBOX_INSTALLMENT_RULES) } };
+    }
+    throw new HttpError(404, `no route for ${method} ${path}`);
+  }
+
+  private createCardToken(body: any, apiKey: string): { token: string } {
+    const number = String(body.number ?? '').replace(/\D/g, '');
+    if (!passesLuhn(number)) throw new HttpError(422, 'invalid card number');
+    if (!/^\d{1,2}$/.test(String(body.expMonth ?? '')) || Number(body.expMonth) < 1 || Number(body.expMonth) > 12) throw new HttpError(422, 'invalid expiry month');
+    if (!/^\d{4}$/.test(String(body.expYear ?? ''))) throw new HttpError(422, 'expiry year must have 4 digits');
+    if (!/^\d{3,4}$/.test(String(body.cvv ?? ''))) throw new HttpError(422, 'invalid cvv');
+    if (!String(body.holderName ?? '').trim()) throw new HttpError(422, 'holderName is required');
+    const token = newId('tok');
+    this.state.cards.set(token, { number, apiKey });
+    return { token };
+  }
+
+  private saveCard(body: any, apiKey: string): { id: string; last4: string } {
+    const tokenCard = this.state.cards.get(String(body.token ?? ''));
+    if (!tokenCard || tokenCard.apiKey !== apiKey) throw new HttpError(422, 'unknown card token');
+    const id = newId('card');
+    this.state.cards.set(id, tokenCard);
+    return { id, last4: tokenCard.number.slice(-4) };
+  }
+
+  private async createCharge(body: any, apiKey: string): Promise<SandboxCharge> {
+    const amount = Number(body.amount);
+    if (!Number.isSafeInteger(amount) || amount <= 0) throw new HttpError(422, 'amount must be a positive integer number of cents');
+    const now = new Date();
+    const charge: StoredCharge = {
+      id: newId('ch'),
+      amount,
+      method: body.method,
+      status: 'pending',
+      installments: Number(body.installments) || 1,
+      description: body.description,
+      createdAt: now.toISOString(),
+      refundedAmount: 0,
+      apiKey,
+      notificationUrl: typeof body.notificationUrl === 'string' ? body.notificationUrl : undefined,
+    };
+    if (body.method === 'pix') {
+      const pix = createStaticPix({
+        merchantName: 'Gateway Sandbox',
+        merchantCity: 'Sao Paulo',
+        pixKey: SANDBOX_PIX_KEY,
+        txid: charge.id.replace(/[^A-Za-z0-9]/g, '').slice(0, 25),
+        transactionAmount: centsToReais(amount),
+      });
+      if (hasError(pix)) throw new HttpError(500, `could not build BR Code: ${pix.message}`);
+      charge.pix = { copyPaste: pix.toBRCode(), qrCodeDataUrl: await pix.toImage(), expiresAt: new Date(now.getTime() + PIX_TTL_MS).toISOString() };
+    } else if (body.method === 'boleto') {
+      const dueDate = new Date(now.getTime() + BOLETO_DAYS * 86_400_000);
+      const freeField = BigInt(`0x${randomBytes(10).toString('hex')}`).toString().padStart(25, '0').slice(-25);
+      const barcode = buildBarcode({ bankCode: SANDBOX_BANK_CODE, amountCents: amount, dueDate, freeField });
+      charge.boleto = { barcode, digitableLine: barcodeToDigitableLine(barcode), url: `${this.url}/boletos/${charge.id}`, dueDate: dueDate.toISOString() };
+    } else if (body.method === 'card') {
+      const card = this.state.cards.get(String(body.cardId ?? ''));
+      if (!card || card.apiKey !== apiKey) throw new HttpError(422, 'unknown card id');
+      const declineReason = DECLINING_CARDS.get(card.number);
+      charge.status = declineReason ? 'declined' : 'paid';
+      charge.declineReason = declineReason;
+      if (!declineReason) charge.paidAt = now.toISOString();
+    } else {
+      throw new HttpError(422, "method must be one of 'pix', 'card', 'boleto'");
+    }
+    this.state.charges[charge.id] = charge;
+    this.persist();
+    return publicCharge(charge);
+  }
+
+  private charge(id: string, apiKey: string): StoredCharge {
+    const charge = this.state.charges[id];
+    if (!charge || charge.apiKey !== apiKey) throw new HttpError(404, 'charge not found');
+    return charge;
+  }
+
+  private async pay(id: string, apiKey: string): Promise<{ charge: SandboxCharge; notification?: SandboxSentNotification }> {
+    const charge = this.charge(id, apiKey);
+    if (charge.status !== 'pending') throw new HttpError(409, `charge is ${charge.status}, only a pending charge can be paid`);
+    charge.status = 'paid';
+    charge.paidAt = new Date().toISOString();
+    this.persist();
+    const notification = await this.notify(charge.apiKey, charge.notificationUrl, 'charge.paid', charge);
+    return { charge: publicCharge(charge), notification };
+  }
+
+  private async refund(id: string, body: any, apiKey: string): Promise<{ id: string; chargeId: string; amount: number; status: 'succeeded' }> {
+    const charge = this.charge(id, apiKey);
+    if (charge.status !== 'paid') throw new HttpError(409, `charge is ${charge.status}, only a paid charge can be refunded`);
+    const amount = body.amount === undefined ? charge.amount : Number(body.amount);
+    if (!Number.isSafeInteger(amount) || amount <= 0 || amount > charge.amount - charge.refundedAmount) throw new HttpError(422, 'refund amount must be positive and at most what is left to refund');
+    charge.refundedAmount += amount;
+    if (charge.refundedAmount === charge.amount) charge.status = 'refunded';
+    this.persist();
+    if (charge.status === 'refunded') await this.notify(charge.apiKey, charge.notificationUrl, 'charge.refunded', charge);
+    return { id: newId('re'), chargeId: charge.id, amount, status: 'succeeded' };
+  }
+
+  private createWithdrawal(body: any, apiKey: string): SandboxWithdrawal {
+    const amount = Number(body.amount);
+    if (!Number.isSafeInteger(amount) || amount <= 0) throw new HttpError(422, 'amount must be a positive integer number of cents');
+    if (!String(body.pixKey ?? '').trim()) throw new HttpError(422, 'pixKey is required');
+    const withdrawal: StoredWithdrawal = {
+      id: newId('wd'),
+      amount,
+      status: 'processing',
+      pixKey: String(body.pixKey),
+      pixKeyType: String(body.pixKeyType ?? ''),
+      description: String(body.description ?? ''),
+      createdAt: new Date().toISOString(),
+      apiKey,
+      notificationUrl: typeof body.notificationUrl === 'string' ? body.notificationUrl : undefined,
+    };
+    this.state.withdrawals[withdrawal.id] = withdrawal;
+    this.persist();
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      void this.settle(withdrawal);
+    }, this.options.settleDelayMs ?? 1000);
+    this.timers.add(timer);
+    return publicWithdrawal(withdrawal);
+  }
+
+  private async settle(withdrawal: StoredWithdrawal): Promise<void> {
+    const failed = withdrawal.pixKey === SANDBOX_FAILING_PIX_KEY;
+    withdrawal.status = failed ? 'failed' : 'paid';
+    if (!failed) withdrawal.paidAt = new Date().toISOString();
+    this.persist();
+    await this.notify(withdrawal.apiKey, withdrawal.notificationUrl, failed ? 'withdrawal.failed' : 'withdrawal.paid', withdrawal);
+  }
+
+  private withdrawal(id: string, apiKey: string): StoredWithdrawal {
+    const withdrawal = this.state.withdrawals[id];
+    if (!withdrawal || withdrawal.apiKey !== apiKey) throw new HttpError(404, 'withdrawal not found');
+    return withdrawal;
+  }
+
+  private createRecipient(body: any, apiKey: string): SandboxRecipient {
+    const document = String(body.document ?? '').replace(/\D/g, '');
+    if (!String(body.name ?? '').trim()) throw new HttpError(422, 'name is required');
+    if (document.length !== 11 && document.length !== 14) throw new HttpError(422, 'document must be a CPF (11 digits) or a CNPJ (14 digits)');
+    const recipient = {
+      id: newId('rp'),
+      token: randomUUID(),
+      name: String(body.name),
+      document,
+      email: String(body.email ?? ''),
+      status: 'active' as const,
+      balance: 0,
+      createdAt: new Date().toISOString(),
+      apiKey,
+    };
+    this.state.recipients[recipient.id] = recipient;
+    this.persist();
+    const { apiKey: _omit, ...visible } = recipient;
+    return visible;
+  }
+
+  private recipient(id: string, apiKey: string): SandboxRecipient {
+    const recipient = this.state.recipients[id];
+    if (!recipient || recipient.apiKey !== apiKey) throw new HttpError(404, 'recipient not found');
+    const { apiKey: _omit, ...visible } = recipient;
+    return visible;
+  }
+
+  /** Posts a signed event to the merchant's notification URL and reports exactly what was sent. */
+  private async notify(apiKey: string, url: string | undefined, type: SandboxEventType, subject: { id: string; status: string; amount: number }): Promise<SandboxSentNotification | undefined> {
+    if (!url) return undefined;
+    const event: SandboxEvent = { id: newId('evt'), type, createdAt: new Date().toISOString(), data: { id: subject.id, status: subject.status, amount: subject.amount } };
+    const body = JSON.stringify(event);
+    const timestamp = Math.floor(Date.now() / 1000);
+    const headers = {
+      'content-type': 'application/json',
+      'x-sandbox-event-id': event.id,
+      [SIGNATURE_HEADER]: signSandboxPayload(apiKey, timestamp, body),
+    };
+    let responseStatus = 0;
+    try {
+      const response = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(10_000) });
+      responseStatus = response.status;
+      await response.arrayBuffer();
+    } catch (error) {
+      this.options.logger?.warn({ err: error, url, type }, 'sandbox PSP could not deliver a notification');
+    }
+    return { url, body, headers, responseStatus };
+  }
+}
+
+function publicCharge({ apiKey: _key, notificationUrl: _url, ...charge }: StoredCharge): SandboxCharge {
+  return charge;
+}
+
+function publicWithdrawal({ apiKey: _key, notificationUrl: _url, ...withdrawal }: StoredWithdrawal): SandboxWithdrawal {
+  return withdrawal;
+}
+
+async function readJson(req: IncomingMessage): Promise<any> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  if (chunks.length === 0) return {};
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new HttpError(400, 'body is not valid JSON');
+  }
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
