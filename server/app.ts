@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import type { Config } from './config.js';
+import { openDatabase, type Database } from './db/orm.js';
+import { AccountsRepository } from './db/accountsRepository.js';
+import { TransactionsRepository } from './db/transactionsRepository.js';
+import { ReceiversRepository } from './db/receiversRepository.js';
+import { NotificationsRepository } from './db/notificationsRepository.js';
+import { AccountsService } from './gateway/accounts.js';
+import { StatusEvents } from './gateway/events.js';
+import { NotificationsService } from './gateway/notifications.js';
+import { PaymentsService } from './gateway/payments.js';
+import { SandboxService } from './gateway/sandbox.js';
+import { SecretBox } from './lib/secretBox.js';
+import type { Logger } from './lib/logger.js';
+import { ProviderRegistry } from './providers/registry.js';
+import { SandboxAdapter } from './providers/sandbox/adapter.js';
+import { SandboxPsp } from './sandbox/psp.js';
+import { startConnectServer } from './transport/connect/server.js';
+import { startGrpcServer } from './transport/grpc/server.js';
+import type { UseCases } from './transport/rpcHandlers.js';
+import { startWebhookSidecar } from './webhooks/sidecar.js';
+
+export const COMPONENTS = ['grpc', 'connect', 'webhooks', 'sandbox'] as const;
+export type Component = (typeof COMPONENTS)[number];
+
+export interface RunningGateway {
+  config: Config;
+  grpcAddress?: string;
+  httpUrl?: string;
+  webhookUrl?: string;
+  sandboxUrl?: string;
+  /** The ready-made SANDBOX account of the embedded default. */
+  sandboxAccountId?: string;
+  useCases?: UseCases;
+  db?: Database;
+  close(): Promise<void>;
+}
+
+/** A free loopback port, so that every address is known before anything starts. */
+async function freePort(host: string): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** The registry of every provider adapter the gateway knows. */
+export function createRegistry(config: Pick<Config, 'sandboxUrl'>): ProviderRegistry {
+  return new ProviderRegistry().register(new SandboxAdapter(config.sandboxUrl));
+}
+
+/** Starts the chosen components on one database; `close()` stops them in reverse. */
+export async function startGateway(input: Config, components: readonly Component[], logger: Logger): Promise<RunningGateway> {
+  const config = { ...input };
+  for (const key of ['grpcPort', 'httpPort', 'webhookPort', 'sandboxPort'] as const) {
+    if (config[key] === 0) config[key] = await freePort(config.host);
+  }
+  if (!input.webhookBaseUrl || input.webhookPort === 0) config.webhookBaseUrl = `http://${config.host}:${config.webhookPort}`;
+  if (!input.sandboxUrl || input.sandboxPort === 0) config.sandboxUrl = `http://${config.host}:${config.sandboxPort}`;
+
+  const closers: (() => Promise<void>)[] = [];
+  const running: RunningGateway = {
+    config,
+    async close() {
+      for (const close of closers.splice(0).reverse()) {
+        try {
+          await close();
+        } catch (error) {
+          logger.error({ err: error }, 'error while shutting down');
+        }
+      }
+    },
+  };
+
+  try {
+    if (components.includes('sandbox')) {
+      const psp = await new SandboxPsp({ host: config.host, port: config.sandboxPort, stateFile: join(config.dataDir, 'sandbox-state.json'), settleDelayMs: config.sandboxSettleMs, logger }).start();
+      closers.push(() => psp.stop());
+      running.sandboxUrl = psp.url;
+    }
+    const needsDatabase = components.some((component) => component !== 'sandbox');
+    if (!needsDatabase) return running;
+
+    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    closers.push(() => db.close());
+    running.db = db;
+    const events = new StatusEvents(db);
+    const deps = {
+      db,
+      registry: createRegistry(config),
+      accounts: new AccountsRepository(SecretBox.fromEncodedKey(config.secretsKey)),
+      transactions: new TransactionsRepository(),
+      receivers: new ReceiversRepository(),
+      notifications: new NotificationsRepository(),
+      events,
+      webhookBaseUrl: config.webhookBaseUrl,
+      logger,
+    };
+    const useCases: UseCases = {
+      payments: new PaymentsService(deps),
+      accounts: new AccountsService(deps),
+      notifications: new NotificationsService(deps),
+      sandbox: new SandboxService(deps),
+      events,
+    };
+    running.useCases = useCases;
+    if (db.embedded) running.sandboxAccountId = (await useCases.accounts.ensureSandboxAccount(randomBytes(24).toString('base64url'))).id;
+
+    const server = { useCases, apiTokens: config.apiTokens, logger, host: config.host };
+    if (components.includes('webhooks')) {
+      const sidecar = await startWebhookSidecar({ notifications: useCases.notifications, logger, host: config.host, port: config.webhookPort });
+      closers.push(() => sidecar.close());
+      running.webhookUrl = sidecar.url;
+    }
+    if (components.includes('grpc')) {
+      const grpc = await startGrpcServer({ ...server, port: config.grpcPort });
+      closers.push(() => grpc.close());
+      running.grpcAddress = `${config.host}:${grpc.port}`;
+    }
+    if (components.includes('connect')) {
+      const connect = await startConnectServer({ ...server, port: config.httpPort, webDir: config.webDir });
+      closers.push(() => connect.close());
+      running.httpUrl = connect.url;
+    }
+    return running;
+  } catch (error) {
+    await running.close();
+    throw error;
+  }
+}

@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** Every setting the gateway reads, with its default (README lists them). */
+export interface Config {
+  host: string;
+  grpcPort: number;
+  httpPort: number;
+  webhookPort: number;
+  sandboxPort: number;
+  dataDir: string;
+  databaseUrl?: string;
+  apiTokens: string[];
+  /** True when the token was generated into the data folder, so it is worth printing. */
+  apiTokenGenerated: boolean;
+  secretsKey: string;
+  /** How providers reach the webhook sidecar. */
+  webhookBaseUrl: string;
+  sandboxUrl: string;
+  sandboxSettleMs: number;
+  webDir: string;
+  logLevel: string;
+}
+
+function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > 65535) throw new Error(`${name} must be a port number, got ${JSON.stringify(raw)}`);
+  return value;
+}
+
+/** Reads a value kept in the data folder, creating it on first use. */
+function persisted(dataDir: string, file: string, create: () => string): { value: string; created: boolean } {
+  const path = join(dataDir, file);
+  if (existsSync(path)) return { value: readFileSync(path, 'utf8').trim(), created: false };
+  mkdirSync(dataDir, { recursive: true });
+  const value = create();
+  writeFileSync(path, `${value}\n`, { mode: 0o600 });
+  return { value, created: true };
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const host = env.HOST || '127.0.0.1';
+  const dataDir = resolve(env.DATA_DIR || './data');
+  const webhookPort = port(env, 'WEBHOOK_PORT', 8081);
+  const sandboxPort = port(env, 'SANDBOX_PORT', 8082);
+  const tokens = (env.API_TOKENS ?? '').split(',').map((token) => token.trim()).filter(Boolean);
+  const generatedToken = tokens.length ? undefined : persisted(dataDir, 'api-token', () => randomBytes(24).toString('base64url'));
+  return {
+    host,
+    grpcPort: port(env, 'GRPC_PORT', 50051),
+    httpPort: port(env, 'HTTP_PORT', 8080),
+    webhookPort,
+    sandboxPort,
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    apiTokens: generatedToken ? [generatedToken.value] : tokens,
+    apiTokenGenerated: generatedToken !== undefined,
+    secretsKey: env.SECRETS_KEY || persisted(dataDir, 'secrets.key', () => randomBytes(32).toString('base64')).value,
+    webhookBaseUrl: env.WEBHOOK_PUBLIC_URL || `http://${host}:${webhookPort}`,
+    sandboxUrl: env.SANDBOX_URL || `http://${host}:${sandboxPort}`,
+    sandboxSettleMs: Number(env.SANDBOX_SETTLE_MS ?? 1000),
+    webDir: resolve(env.WEB_DIR || 'web/dist'),
+    logLevel: env.LOG_LEVEL || 'info',
+  };
+}

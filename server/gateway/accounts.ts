@@ -1,0 +1,65 @@
+import { GatewayError, invalidArgument, notFound } from '../lib/errors.js';
+import type { ProviderAccount, ProviderAccountInput, ProviderAccountPatch } from '../domain/types.js';
+import { notificationUrl, type GatewayDeps } from './context.js';
+import { optionalUrl, requireText } from './validation.js';
+
+export interface ProviderAccountView extends ProviderAccount {
+  /** Where this account's provider must send notifications. */
+  notificationUrl: string;
+}
+
+function checkUrls(input: ProviderAccountPatch): void {
+  optionalUrl('base_url', input.baseUrl);
+  optionalUrl('cert_cash_in_url', input.certCashInUrl);
+  optionalUrl('cert_cash_out_url', input.certCashOutUrl);
+}
+
+/** Provider account administration. Secrets go in, never come out. */
+export class AccountsService {
+  constructor(private readonly deps: GatewayDeps) {}
+
+  private view(account: ProviderAccount): ProviderAccountView {
+    return { ...account, notificationUrl: notificationUrl(this.deps.webhookBaseUrl, account.provider, account.id) };
+  }
+
+  async create(input: ProviderAccountInput): Promise<ProviderAccountView> {
+    const provider = requireText('provider', input.provider).toUpperCase();
+    const adapter = this.deps.registry.find(provider);
+    if (!adapter) throw invalidArgument('provider', `unknown provider ${provider}; ListProviders shows the registered ones`);
+    requireText('name', input.name);
+    checkUrls(input);
+    const account = await this.deps.accounts.create(this.deps.db.em(), { ...input, provider: adapter.identity.id, name: input.name.trim() });
+    return this.view(account);
+  }
+
+  async get(id: string): Promise<ProviderAccountView> {
+    const account = await this.deps.accounts.get(this.deps.db.em(), id);
+    if (!account) throw notFound(`provider account ${id} not found`);
+    return this.view(account);
+  }
+
+  async list(provider?: string): Promise<ProviderAccountView[]> {
+    const id = provider ? this.deps.registry.find(provider)?.identity.id ?? provider.toUpperCase() : undefined;
+    return (await this.deps.accounts.list(this.deps.db.em(), id)).map((account) => this.view(account));
+  }
+
+  async update(id: string, patch: ProviderAccountPatch): Promise<ProviderAccountView> {
+    if (patch.name !== undefined && !patch.name.trim()) throw invalidArgument('name', 'name cannot be empty');
+    checkUrls(patch);
+    const account = await this.deps.accounts.update(this.deps.db.em(), id, patch);
+    if (!account) throw notFound(`provider account ${id} not found`);
+    return this.view(account);
+  }
+
+  async delete(id: string): Promise<void> {
+    if (!(await this.deps.accounts.softDelete(this.deps.db.em(), id))) throw notFound(`provider account ${id} not found`);
+  }
+
+  /** The embedded default's ready-made SANDBOX account: the first one, created on first start. */
+  async ensureSandboxAccount(secretKey: string): Promise<ProviderAccountView> {
+    const [existing] = await this.deps.accounts.list(this.deps.db.em(), 'SANDBOX');
+    if (existing) return this.view(existing);
+    if (!this.deps.registry.find('SANDBOX')) throw new GatewayError('FAILED_PRECONDITION', 'the SANDBOX provider is not registered');
+    return this.create({ provider: 'SANDBOX', name: 'Sandbox', publicKey: 'sandbox', secretKey });
+  }
+}

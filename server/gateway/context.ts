@@ -1,0 +1,59 @@
+import type { Database } from '../db/orm.js';
+import type { AccountsRepository } from '../db/accountsRepository.js';
+import type { TransactionsRepository } from '../db/transactionsRepository.js';
+import type { ReceiversRepository } from '../db/receiversRepository.js';
+import type { NotificationsRepository } from '../db/notificationsRepository.js';
+import type { ProviderRegistry } from '../providers/registry.js';
+import type { AdapterContext, ProviderAdapter } from '../providers/adapter.js';
+import type { ProviderAccountWithSecrets } from '../domain/types.js';
+import type { Logger } from '../lib/logger.js';
+import { GatewayError, notFound } from '../lib/errors.js';
+import type { StatusEvents } from './events.js';
+
+/** What the use cases are built from; main.ts assembles it. */
+export interface GatewayDeps {
+  db: Database;
+  registry: ProviderRegistry;
+  accounts: AccountsRepository;
+  transactions: TransactionsRepository;
+  receivers: ReceiversRepository;
+  notifications: NotificationsRepository;
+  events: StatusEvents;
+  /** The webhook sidecar's address as providers reach it, e.g. http://127.0.0.1:8081. */
+  webhookBaseUrl: string;
+  logger: Logger;
+}
+
+export function notificationUrl(webhookBaseUrl: string, provider: string, accountId: string): string {
+  return `${webhookBaseUrl.replace(/\/+$/, '')}/webhooks/${encodeURIComponent(provider)}/${encodeURIComponent(accountId)}`;
+}
+
+export interface ResolvedAccount {
+  account: ProviderAccountWithSecrets;
+  adapter: ProviderAdapter;
+  ctx: AdapterContext;
+}
+
+export function adapterContext(deps: GatewayDeps, account: ProviderAccountWithSecrets, adapter: ProviderAdapter): AdapterContext {
+  return {
+    accountId: account.id,
+    publicKey: account.publicKey,
+    secretKey: account.secretKey,
+    baseUrl: account.baseUrl || adapter.identity.defaultBaseUrl,
+    platformId: account.platformId,
+    certCashInUrl: account.certCashInUrl,
+    certCashOutUrl: account.certCashOutUrl,
+    webhookSecret: account.webhookSecret,
+    notificationUrl: notificationUrl(deps.webhookBaseUrl, account.provider, account.id),
+  };
+}
+
+/** The account, its adapter and the adapter's context, or NOT_FOUND. */
+export async function resolveAccount(deps: GatewayDeps, providerAccountId: string, { includeDeleted = false } = {}): Promise<ResolvedAccount> {
+  if (!providerAccountId) throw new GatewayError('INVALID_ARGUMENT', 'provider_account_id is required', { field: 'provider_account_id' });
+  const account = await deps.accounts.getWithSecrets(deps.db.em(), providerAccountId, { includeDeleted });
+  if (!account) throw notFound(`provider account ${providerAccountId} not found`);
+  const adapter = deps.registry.find(account.provider);
+  if (!adapter) throw new GatewayError('FAILED_PRECONDITION', `provider ${account.provider} of account ${account.id} is not registered`);
+  return { account, adapter, ctx: adapterContext(deps, account, adapter) };
+}

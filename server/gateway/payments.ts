@@ -1,0 +1,224 @@
+import { GatewayError, invalidArgument, notFound } from '../lib/errors.js';
+import { formatBRL } from '../lib/money.js';
+import type {
+  CardInput,
+  Customer,
+  InstallmentOption,
+  Operation,
+  PaymentMethod,
+  Receiver,
+  ReceiverInput,
+  RefundResult,
+  Transaction,
+  TransactionInput,
+  WithdrawInput,
+  Withdrawal,
+  WithdrawMethod,
+} from '../domain/types.js';
+import type { ProviderAdapter } from '../providers/adapter.js';
+import { resolveAccount, type GatewayDeps, type ResolvedAccount } from './context.js';
+import { optionalUrl, requirePositiveCents, requireText } from './validation.js';
+
+export type CreateTransactionCommand = {
+  providerAccountId: string;
+  idempotencyKey?: string;
+  transaction: Omit<TransactionInput, 'paymentMethod' | 'installments' | 'currency'> & {
+    paymentMethod?: PaymentMethod;
+    installments?: number;
+    currency?: string;
+  };
+};
+
+export type WithdrawCommand = {
+  providerAccountId: string;
+  idempotencyKey?: string;
+  withdraw: Omit<WithdrawInput, 'paymentMethod'> & { paymentMethod?: WithdrawMethod };
+};
+
+export interface ProviderSummary {
+  id: string;
+  aliases: readonly string[];
+  specGroup: string;
+  paymentMethods: readonly PaymentMethod[];
+  withdrawMethods: readonly WithdrawMethod[];
+  operations: Operation[];
+}
+
+function requireOperation(adapter: ProviderAdapter, operation: Operation): void {
+  if (!adapter.supports(operation)) throw new GatewayError('UNIMPLEMENTED', 'Method not implemented.', { reason: 'NOT_IMPLEMENTED' });
+}
+
+/** The payment use cases: validate, call the account's adapter, store, publish. */
+export class PaymentsService {
+  constructor(private readonly deps: GatewayDeps) {}
+
+  listProviders(): ProviderSummary[] {
+    return this.deps.registry.list().map((adapter) => ({
+      id: adapter.identity.id,
+      aliases: adapter.identity.aliases,
+      specGroup: adapter.identity.specGroup,
+      paymentMethods: adapter.identity.paymentMethods,
+      withdrawMethods: adapter.identity.withdrawMethods,
+      operations: adapter.operations,
+    }));
+  }
+
+  private async resolve(providerAccountId: string, operation: Operation): Promise<ResolvedAccount> {
+    const resolved = await resolveAccount(this.deps, providerAccountId);
+    requireOperation(resolved.adapter, operation);
+    return resolved;
+  }
+
+  async createCardToken(providerAccountId: string, card: CardInput | undefined): Promise<string> {
+    if (!card) throw invalidArgument('card', 'card is required');
+    const { adapter, ctx } = await this.resolve(providerAccountId, 'createCardToken');
+    return adapter.createCardToken(ctx, card);
+  }
+
+  async createCardId(providerAccountId: string, input: { cardToken?: string; card?: CardInput; customer?: Customer }): Promise<string> {
+    if (!input.cardToken && !input.card) throw invalidArgument('card_token', 'card_token or card is required');
+    const { adapter, ctx } = await this.resolve(providerAccountId, 'createCardId');
+    return adapter.createCardId(ctx, input);
+  }
+
+  async createTransaction(command: CreateTransactionCommand): Promise<Transaction> {
+    const input = command.transaction;
+    const amount = requirePositiveCents('transaction.amount', input.amount);
+    if (!input.paymentMethod) throw invalidArgument('transaction.payment_method', 'Invalid payment method');
+    if (input.paymentMethod === 'CREDIT_CARD' && !input.cardId) throw invalidArgument('transaction.card_id', 'cardId is required for credit card transactions');
+    const installments = input.installments || 1;
+    if (!Number.isInteger(installments) || installments < 1) throw invalidArgument('transaction.installments', 'transaction.installments must be a positive integer');
+    const webhookUrl = optionalUrl('transaction.webhook_url', input.webhookUrl);
+    const { account, adapter, ctx } = await this.resolve(command.providerAccountId, 'createTransaction');
+    if (!adapter.identity.paymentMethods.includes(input.paymentMethod)) {
+      throw invalidArgument('transaction.payment_method', `Payment method not supported by ${account.provider}`);
+    }
+    const em = this.deps.db.em();
+    if (command.idempotencyKey) {
+      const earlier = await this.deps.transactions.findTransactionByIdempotencyKey(em, account.id, command.idempotencyKey);
+      if (earlier) {
+        if (earlier.amount !== amount || earlier.paymentMethod !== input.paymentMethod) {
+          throw new GatewayError('ALREADY_EXISTS', `idempotency_key ${command.idempotencyKey} was already used for a different transaction (${earlier.id})`);
+        }
+        return earlier;
+      }
+    }
+    const full: TransactionInput = { ...input, amount, paymentMethod: input.paymentMethod, installments, currency: input.currency || 'BRL', webhookUrl };
+    const result = await adapter.createTransaction(ctx, full);
+    const { transaction, event } = await this.deps.transactions.insertTransaction(em, {
+      provider: account.provider,
+      providerAccountId: account.id,
+      result,
+      installments,
+      currency: full.currency,
+      orderId: input.orderId,
+      webhookUrl,
+      idempotencyKey: command.idempotencyKey || undefined,
+    });
+    this.deps.events.published(event);
+    return transaction;
+  }
+
+  async getTransaction(id: string, refresh = false): Promise<Transaction> {
+    const em = this.deps.db.em();
+    const transaction = await this.deps.transactions.findTransaction(em, id);
+    if (!transaction) throw notFound(`transaction ${id} not found`);
+    if (!refresh) return transaction;
+    const { adapter, ctx } = await resolveAccount(this.deps, transaction.providerAccountId, { includeDeleted: true });
+    requireOperation(adapter, 'getTransaction');
+    const current = await adapter.getTransaction(ctx, transaction.transactionId);
+    const move = await this.deps.transactions.moveTransactionStatus(em, id, current.status, 'poll');
+    if (move?.event) this.deps.events.published(move.event);
+    return (await this.deps.transactions.findTransaction(this.deps.db.em(), id))!;
+  }
+
+  async refoundTransaction(command: { providerAccountId: string; id: string; amount?: number; idempotencyKey?: string }): Promise<{ refund: RefundResult; transaction: Transaction }> {
+    const em = this.deps.db.em();
+    const transaction = await this.deps.transactions.findTransaction(em, command.id);
+    if (!transaction || transaction.providerAccountId !== command.providerAccountId) {
+      throw notFound(`transaction ${command.id} not found for provider account ${command.providerAccountId}`);
+    }
+    const amount = command.amount ? requirePositiveCents('amount', command.amount) : transaction.amount;
+    if (amount > transaction.amount) throw invalidArgument('amount', `amount ${amount} is more than the transaction's ${transaction.amount}`);
+    if (transaction.status !== 'APPROVED') {
+      throw new GatewayError('FAILED_PRECONDITION', `only an APPROVED transaction can be refunded; ${transaction.id} is ${transaction.status}`);
+    }
+    const { adapter, ctx } = await this.resolve(command.providerAccountId, 'refoundTransaction');
+    const refund = await adapter.refoundTransaction(ctx, transaction.transactionId, amount);
+    if (refund.status && amount === transaction.amount) {
+      const move = await this.deps.transactions.moveTransactionStatus(em, transaction.id, 'REFUNDED', 'api');
+      if (move?.event) this.deps.events.published(move.event);
+    }
+    return { refund, transaction: (await this.deps.transactions.findTransaction(this.deps.db.em(), transaction.id))! };
+  }
+
+  async withdraw(command: WithdrawCommand): Promise<Withdrawal> {
+    const input = command.withdraw;
+    const amount = requirePositiveCents('withdraw.amount', input.amount);
+    if (!input.paymentMethod) throw invalidArgument('withdraw.payment_method', 'Invalid payment method');
+    if (input.paymentMethod === 'PIX') {
+      requireText('withdraw.pix_key', input.pixKey);
+      if (!input.pixType) throw invalidArgument('withdraw.pix_type', 'withdraw.pix_type is required for PIX withdrawals');
+    }
+    const { account, adapter, ctx } = await this.resolve(command.providerAccountId, 'withdraw');
+    if (!adapter.identity.withdrawMethods.includes(input.paymentMethod)) {
+      throw new GatewayError('UNIMPLEMENTED', 'Método de saque não implementado', { reason: 'NOT_IMPLEMENTED', field: 'withdraw.payment_method' });
+    }
+    const em = this.deps.db.em();
+    if (command.idempotencyKey) {
+      const earlier = await this.deps.transactions.findWithdrawalByIdempotencyKey(em, account.id, command.idempotencyKey);
+      if (earlier) {
+        if (earlier.amount !== amount || earlier.paymentMethod !== input.paymentMethod) {
+          throw new GatewayError('ALREADY_EXISTS', `idempotency_key ${command.idempotencyKey} was already used for a different withdrawal (${earlier.id})`);
+        }
+        return earlier;
+      }
+    }
+    const description = input.description || `Saque de ${formatBRL(amount)}`;
+    const result = await adapter.withdraw(ctx, { ...input, amount, paymentMethod: input.paymentMethod, description });
+    const { withdrawal, event } = await this.deps.transactions.insertWithdrawal(em, {
+      provider: account.provider,
+      providerAccountId: account.id,
+      paymentMethod: input.paymentMethod,
+      result,
+      idempotencyKey: command.idempotencyKey || undefined,
+    });
+    this.deps.events.published(event);
+    return withdrawal;
+  }
+
+  async getWithdraw(id: string, refresh = false): Promise<Withdrawal> {
+    const em = this.deps.db.em();
+    const withdrawal = await this.deps.transactions.findWithdrawal(em, id);
+    if (!withdrawal) throw notFound(`withdrawal ${id} not found`);
+    if (!refresh) return withdrawal;
+    const { adapter, ctx } = await resolveAccount(this.deps, withdrawal.providerAccountId, { includeDeleted: true });
+    requireOperation(adapter, 'getWithdraw');
+    const current = await adapter.getWithdraw(ctx, withdrawal.withdrawId);
+    const move = await this.deps.transactions.moveWithdrawalStatus(em, id, current.status, 'poll');
+    if (move?.event) this.deps.events.published(move.event);
+    return (await this.deps.transactions.findWithdrawal(this.deps.db.em(), id))!;
+  }
+
+  async createReceiver(providerAccountId: string, input: ReceiverInput | undefined): Promise<Receiver> {
+    if (!input) throw invalidArgument('receiver', 'receiver is required');
+    requireText('receiver.name', input.name);
+    requireText('receiver.document', input.document);
+    const { account, adapter, ctx } = await this.resolve(providerAccountId, 'createReceiver');
+    const result = await adapter.createReceiver(ctx, input);
+    return this.deps.receivers.upsert(this.deps.db.em(), account.id, result);
+  }
+
+  async getReceiver(providerAccountId: string, receiverId: string): Promise<Receiver> {
+    requireText('receiver_id', receiverId);
+    const { account, adapter, ctx } = await this.resolve(providerAccountId, 'getReceiver');
+    const result = await adapter.getReceiver(ctx, receiverId);
+    return this.deps.receivers.upsert(this.deps.db.em(), account.id, result);
+  }
+
+  async calculateInstallments(providerAccountId: string, amount: number): Promise<InstallmentOption[]> {
+    requirePositiveCents('amount', amount);
+    const { adapter, ctx } = await this.resolve(providerAccountId, 'calculateInstallments');
+    return adapter.calculateInstallments(ctx, amount);
+  }
+}

@@ -1,0 +1,22 @@
+import { GatewayError, notFound } from '../lib/errors.js';
+import type { Transaction } from '../domain/types.js';
+import { SandboxAdapter } from '../providers/sandbox/adapter.js';
+import type { SandboxSentNotification } from '../providers/sandbox/api.js';
+import { resolveAccount, type GatewayDeps } from './context.js';
+
+/** Drives the SANDBOX provider for demos and tests. */
+export class SandboxService {
+  constructor(private readonly deps: GatewayDeps) {}
+
+  async simulatePayment(id: string): Promise<{ transaction: Transaction; notification?: SandboxSentNotification }> {
+    const transaction = await this.deps.transactions.findTransaction(this.deps.db.em(), id);
+    if (!transaction) throw notFound(`transaction ${id} not found`);
+    const { adapter, ctx } = await resolveAccount(this.deps, transaction.providerAccountId, { includeDeleted: true });
+    if (!(adapter instanceof SandboxAdapter)) {
+      throw new GatewayError('FAILED_PRECONDITION', `transaction ${id} belongs to ${transaction.provider}, not to the SANDBOX provider`);
+    }
+    const { notification } = await adapter.simulatePayment(ctx, transaction.transactionId);
+    // The sandbox has already delivered its notification to the sidecar, which applied it.
+    return { transaction: (await this.deps.transactions.findTransaction(this.deps.db.em(), id))!, notification };
+  }
+}

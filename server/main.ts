@@ -1,0 +1,61 @@
+import { loadConfig } from './config.js';
+import { COMPONENTS, startGateway, type Component } from './app.js';
+import { createLogger } from './lib/logger.js';
+
+/**
+ * npm start → every component; `tsx server/main.ts grpc` (or connect, webhooks,
+ * sandbox) starts one. Separate processes need DATABASE_URL: the embedded
+ * database belongs to the one process that opened it.
+ */
+const requested = process.argv.slice(2);
+const components: Component[] =
+  requested.length === 0 || requested.includes('all') ? [...COMPONENTS] : requested.filter((name): name is Component => (COMPONENTS as readonly string[]).includes(name));
+if (components.length === 0) {
+  console.error(`usage: tsx server/main.ts [all | ${COMPONENTS.join(' | ')} ...]`);
+  process.exit(2);
+}
+
+const config = loadConfig();
+const logger = createLogger(config.logLevel);
+const gateway = await startGateway(config, components, logger);
+
+const token = config.apiTokens[0];
+const lines = [
+  '',
+  'Payment gateway is running',
+  gateway.grpcAddress && `  gRPC                ${gateway.grpcAddress}  (health + reflection enabled)`,
+  gateway.httpUrl && `  Connect + web       ${gateway.httpUrl}  (back-office at /, GET /healthz)`,
+  gateway.webhookUrl && `  Webhook sidecar     ${gateway.webhookUrl}/webhooks/{PROVIDER}/{providerAccountId}`,
+  gateway.sandboxUrl && `  Sandbox PSP         ${gateway.sandboxUrl}`,
+  `  Database            ${config.databaseUrl ? 'PostgreSQL at DATABASE_URL' : `embedded PGlite in ${config.dataDir}/pgdata`}`,
+  config.apiTokenGenerated && `  API token           ${token}   (generated; kept in ${config.dataDir}/api-token)`,
+  gateway.sandboxAccountId && `  SANDBOX account id  ${gateway.sandboxAccountId}`,
+  gateway.httpUrl &&
+    gateway.sandboxAccountId &&
+    config.apiTokenGenerated &&
+    [
+      '',
+      'Try it (creates a R$ 19,90 PIX charge on the sandbox):',
+      `  curl -s ${gateway.httpUrl}/gateway.v1.PaymentGatewayService/CreateTransaction \\`,
+      `    -H 'authorization: Bearer ${token}' -H 'content-type: application/json' \\`,
+      `    -d '{"providerAccountId":"${gateway.sandboxAccountId}","idempotencyKey":"demo-1","transaction":{"amount":1990,"paymentMethod":"PAYMENT_METHOD_PIX"}}'`,
+    ].join('\n'),
+  '',
+].filter((line) => typeof line === 'string');
+console.log(lines.join('\n'));
+
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: no new calls, finishing the ones in flight');
+    gateway.close().then(
+      () => process.exit(0),
+      (error) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  });
+}

@@ -1,0 +1,56 @@
+import { create, ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf';
+import { timestampDate, timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
+
+/**
+ * protobuf-es messages ↔ the contract's plain shape that the RPC handlers speak
+ * (int64 as number, Timestamp as Date), driven by the message descriptors, so
+ * the Connect transport needs no mapper of its own per message.
+ */
+
+const TIMESTAMP = 'google.protobuf.Timestamp';
+const INT64 = new Set([ScalarType.INT64, ScalarType.UINT64, ScalarType.SINT64, ScalarType.FIXED64, ScalarType.SFIXED64]);
+
+type Direction = 'toPlain' | 'toEs';
+
+function scalar(type: ScalarType, value: unknown, direction: Direction): unknown {
+  if (value === undefined || !INT64.has(type)) return value;
+  if (direction === 'toEs') return BigInt(value as number);
+  const number = Number(value as bigint);
+  if (!Number.isSafeInteger(number)) throw new RangeError(`int64 value ${value} does not fit a JavaScript number`);
+  return number;
+}
+
+function message(desc: DescMessage, value: any, direction: Direction): any {
+  if (value === undefined || value === null) return undefined;
+  if (desc.typeName === TIMESTAMP) return direction === 'toPlain' ? timestampDate(value as Timestamp) : timestampFromDate(value as Date);
+  const out: Record<string, unknown> = {};
+  for (const field of desc.fields) out[field.localName] = convertField(field, value[field.localName], direction);
+  return direction === 'toEs' ? create(desc, out) : out;
+}
+
+function element(field: DescField, value: unknown, direction: Direction): unknown {
+  if (field.fieldKind === 'list' || field.fieldKind === 'map') {
+    const kind = field.fieldKind === 'list' ? field.listKind : field.mapKind;
+    if (kind === 'message') return message(field.message!, value, direction);
+    if (kind === 'scalar') return scalar(field.scalar!, value, direction);
+  }
+  return value;
+}
+
+function convertField(field: DescField, value: any, direction: Direction): unknown {
+  switch (field.fieldKind) {
+    case 'scalar':
+      return scalar(field.scalar, value, direction);
+    case 'enum':
+      return value;
+    case 'message':
+      return message(field.message, value, direction);
+    case 'list':
+      return (value ?? []).map((item: unknown) => element(field, item, direction));
+    case 'map':
+      return Object.fromEntries(Object.entries(value ?? {}).map(([key, item]) => [key, element(field, item, direction)]));
+  }
+}
+
+export const esToPlain = (desc: DescMessage, value: unknown): any => message(desc, value, 'toPlain');
+export const plainToEs = (desc: DescMessage, value: unknown): any => message(desc, value, 'toEs');

@@ -1,0 +1,140 @@
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { extname, join, normalize } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { Code, ConnectError, type ConnectRouter, type Interceptor } from '@connectrpc/connect';
+import { connectNodeAdapter } from '@connectrpc/connect-node';
+import type { DescService } from '@bufbuild/protobuf';
+import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
+import { ProviderAccountService } from '../../../gen/es/gateway/v1/provider_account_service_pb.js';
+import { SandboxService } from '../../../gen/es/gateway/v1/sandbox_service_pb.js';
+import type { ErrorCode } from '../../lib/errors.js';
+import type { Logger } from '../../lib/logger.js';
+import { isAuthorized, UNAUTHENTICATED_MESSAGE } from '../auth.js';
+import { exposedError } from '../errors.js';
+import { paymentGatewayHandlers, providerAccountHandlers, sandboxHandlers, type UseCases } from '../rpcHandlers.js';
+import { esToPlain, plainToEs } from './esBridge.js';
+
+const CONNECT_CODES: Record<ErrorCode, Code> = {
+  INVALID_ARGUMENT: Code.InvalidArgument,
+  NOT_FOUND: Code.NotFound,
+  ALREADY_EXISTS: Code.AlreadyExists,
+  FAILED_PRECONDITION: Code.FailedPrecondition,
+  UNIMPLEMENTED: Code.Unimplemented,
+  UNAUTHENTICATED: Code.Unauthenticated,
+  PERMISSION_DENIED: Code.PermissionDenied,
+  UNAVAILABLE: Code.Unavailable,
+  INTERNAL: Code.Internal,
+};
+
+type Handlers = Record<string, (request: any, signal: AbortSignal) => any>;
+
+export interface ConnectServerOptions {
+  useCases: UseCases;
+  apiTokens: readonly string[];
+  logger: Logger;
+  host: string;
+  port: number;
+  /** The built back-office (web/dist); a placeholder is served when it is missing. */
+  webDir?: string;
+}
+
+/** Serves one service by bridging protobuf-es messages to the shared RPC handlers. */
+function serve(router: ConnectRouter, service: DescService, handlers: Handlers, logger: Logger, shutdown: AbortSignal): void {
+  const implementation: Record<string, unknown> = {};
+  for (const method of service.methods) {
+    const handler = handlers[method.localName];
+    if (!handler) throw new Error(`no handler for ${service.typeName}.${method.name}`);
+    const fail = (error: unknown): never => {
+      if (error instanceof ConnectError) throw error;
+      const { code, message, details } = exposedError(error, logger, `${service.typeName}/${method.name}`);
+      throw new ConnectError(message, CONNECT_CODES[code], details.reason ? { 'x-error-reason': details.reason, ...(details.field ? { 'x-error-field': details.field } : {}) } : undefined);
+    };
+    implementation[method.localName] =
+      method.methodKind === 'server_streaming'
+        ? async function* (request: unknown, context: { signal: AbortSignal }) {
+            try {
+              for await (const item of handler(esToPlain(method.input, request), AbortSignal.any([context.signal, shutdown]))) yield plainToEs(method.output, item);
+            } catch (error) {
+              fail(error);
+            }
+          }
+        : async (request: unknown, context: { signal: AbortSignal }) => {
+            try {
+              return plainToEs(method.output, await handler(esToPlain(method.input, request), context.signal));
+            } catch (error) {
+              return fail(error);
+            }
+          };
+  }
+  router.service(service, implementation as never);
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+};
+
+const PLACEHOLDER = '<!doctype html><title>Payment gateway</title><h1>Payment gateway back-office</h1><p>The web app is not built yet: run <code>npm run build:web</code>.</p>';
+
+function serveStatic(webDir: string | undefined, req: IncomingMessage, res: ServerResponse): void {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    return;
+  }
+  const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+  const file = webDir ? join(webDir, normalize(path).replace(/^(\.\.[/\\])+/, '')) : undefined;
+  const target = file && existsSync(file) && statSync(file).isFile() ? file : webDir && existsSync(join(webDir, 'index.html')) ? join(webDir, 'index.html') : undefined;
+  if (!target) {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PLACEHOLDER);
+    return;
+  }
+  res.writeHead(200, { 'content-type': CONTENT_TYPES[extname(target)] ?? 'application/octet-stream' });
+  createReadStream(target).pipe(res);
+}
+
+export async function startConnectServer(options: ConnectServerOptions): Promise<{ server: Server; url: string; close(): Promise<void> }> {
+  const auth: Interceptor = (next) => async (request) => {
+    if (!isAuthorized(request.header.get('authorization') ?? undefined, options.apiTokens)) throw new ConnectError(UNAUTHENTICATED_MESSAGE, Code.Unauthenticated);
+    return next(request);
+  };
+  // Ends open streams (WatchEvents) on close, so that shutdown does not wait for them forever.
+  const shutdown = new AbortController();
+  const handler = connectNodeAdapter({
+    interceptors: [auth],
+    routes: (router) => {
+      serve(router, PaymentGatewayService, paymentGatewayHandlers(options.useCases), options.logger, shutdown.signal);
+      serve(router, ProviderAccountService, providerAccountHandlers(options.useCases), options.logger, shutdown.signal);
+      serve(router, SandboxService, sandboxHandlers(options.useCases), options.logger, shutdown.signal);
+    },
+    fallback: (req, res) => serveStatic(options.webDir, req as IncomingMessage, res as ServerResponse),
+  });
+  const server = createServer((req, res) => {
+    if (req.url === '/healthz') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'SERVING' }));
+      return;
+    }
+    handler(req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    server,
+    url: `http://${options.host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        shutdown.abort();
+        server.close(() => resolve());
+        // Idle keep-alive sockets would hold the close open; in-flight requests finish first.
+        server.closeIdleConnections();
+      }),
+  };
+}

@@ -1,0 +1,138 @@
+import * as grpc from '@grpc/grpc-js';
+import { toBinary, type DescFile } from '@bufbuild/protobuf';
+import { FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
+import { HealthImplementation } from 'grpc-health-check';
+import { ReflectionService } from '@grpc/reflection';
+import { PaymentGatewayServiceService } from '../../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { ProviderAccountServiceService } from '../../../gen/ts-proto/gateway/v1/provider_account_service.js';
+import { SandboxServiceService } from '../../../gen/ts-proto/gateway/v1/sandbox_service.js';
+import { file_gateway_v1_payment_gateway_service } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
+import { file_gateway_v1_provider_account_service } from '../../../gen/es/gateway/v1/provider_account_service_pb.js';
+import { file_gateway_v1_sandbox_service } from '../../../gen/es/gateway/v1/sandbox_service_pb.js';
+import type { Logger } from '../../lib/logger.js';
+import { isAuthorized, UNAUTHENTICATED_MESSAGE } from '../auth.js';
+import { exposedError } from '../errors.js';
+import { paymentGatewayHandlers, providerAccountHandlers, sandboxHandlers, type UseCases } from '../rpcHandlers.js';
+
+
+/**
+ * Server reflection from the exact descriptors compiled into the generated code
+ * (original file names and imports kept), so generic clients such as buf curl
+ * and grpcurl resolve every type without the .proto files.
+ */
+function reflectionDefinition(roots: DescFile[]): Record<string, { fileDescriptorProtos: Buffer[] }> {
+  const files = new Map<string, DescFile>();
+  const collect = (file: DescFile): void => {
+    if (files.has(file.name)) return;
+    files.set(file.name, file);
+    file.dependencies.forEach(collect);
+  };
+  roots.forEach(collect);
+  const fileDescriptorProtos = [...files.values()].map((file) => Buffer.from(toBinary(FileDescriptorProtoSchema, file.proto)));
+  return { 'gateway.v1': { fileDescriptorProtos } };
+}
+const HEALTH_PREFIX = '/grpc.health.v1.Health/';
+
+type Handlers = Record<string, (request: any, signal: AbortSignal) => any>;
+
+export interface GrpcServerOptions {
+  useCases: UseCases;
+  apiTokens: readonly string[];
+  logger: Logger;
+  host: string;
+  port: number;
+}
+
+/** Every call but health checks carries `authorization: Bearer <token>`. */
+function authInterceptor(apiTokens: readonly string[]): grpc.ServerInterceptor {
+  return (method, call) =>
+    new grpc.ServerInterceptingCall(call, {
+      start: (next) =>
+        next({
+          onReceiveMetadata: (metadata, proceed) => {
+            const header = metadata.get('authorization')[0];
+            if (method.path.startsWith(HEALTH_PREFIX) || isAuthorized(typeof header === 'string' ? header : undefined, apiTokens)) proceed(metadata);
+            else call.sendStatus({ code: grpc.status.UNAUTHENTICATED, details: UNAUTHENTICATED_MESSAGE, metadata: new grpc.Metadata() });
+          },
+        }),
+    });
+}
+
+function toServiceError(error: unknown, logger: Logger, path: string): Partial<grpc.ServiceError> {
+  const { code, message, details } = exposedError(error, logger, path);
+  const metadata = new grpc.Metadata();
+  if (details.reason) metadata.set('x-error-reason', details.reason);
+  if (details.field) metadata.set('x-error-field', details.field);
+  return { code: grpc.status[code], details: message, metadata };
+}
+
+/** Adapts the shared RPC handlers to grpc-js calls, one service definition at a time. */
+function implement(definition: grpc.ServiceDefinition, handlers: Handlers, logger: Logger, streams: Set<AbortController>): grpc.UntypedServiceImplementation {
+  const implementation: grpc.UntypedServiceImplementation = {};
+  for (const [name, method] of Object.entries(definition)) {
+    const handler = handlers[name];
+    if (!handler) throw new Error(`no handler for ${method.path}`);
+    if (method.responseStream) {
+      implementation[name] = (async (call: grpc.ServerWritableStream<any, any>) => {
+        const abort = new AbortController();
+        streams.add(abort);
+        call.on('cancelled', () => abort.abort());
+        try {
+          for await (const item of handler(call.request, abort.signal)) {
+            if (!call.write(item)) await new Promise((resolve) => call.once('drain', resolve));
+          }
+          call.end();
+        } catch (error) {
+          call.destroy(toServiceError(error, logger, method.path) as grpc.ServiceError);
+        } finally {
+          streams.delete(abort);
+        }
+      }) as grpc.handleServerStreamingCall<any, any>;
+    } else {
+      implementation[name] = ((call: grpc.ServerUnaryCall<any, any>, callback: grpc.sendUnaryData<any>) => {
+        handler(call.request, new AbortController().signal).then(
+          (response: unknown) => callback(null, response),
+          (error: unknown) => callback(toServiceError(error, logger, method.path)),
+        );
+      }) as grpc.handleUnaryCall<any, any>;
+    }
+  }
+  return implementation;
+}
+
+export async function startGrpcServer(options: GrpcServerOptions): Promise<{ server: grpc.Server; port: number; close(): Promise<void> }> {
+  const server = new grpc.Server({ interceptors: [authInterceptor(options.apiTokens)] });
+  const streams = new Set<AbortController>();
+  server.addService(PaymentGatewayServiceService, implement(PaymentGatewayServiceService, paymentGatewayHandlers(options.useCases), options.logger, streams));
+  server.addService(ProviderAccountServiceService, implement(ProviderAccountServiceService, providerAccountHandlers(options.useCases), options.logger, streams));
+  server.addService(SandboxServiceService, implement(SandboxServiceService, sandboxHandlers(options.useCases), options.logger, streams));
+
+  const health = new HealthImplementation({
+    '': 'SERVING',
+    'gateway.v1.PaymentGatewayService': 'SERVING',
+    'gateway.v1.ProviderAccountService': 'SERVING',
+    'gateway.v1.SandboxService': 'SERVING',
+  });
+  health.addToServer(server);
+  const reflection = reflectionDefinition([file_gateway_v1_payment_gateway_service, file_gateway_v1_provider_account_service, file_gateway_v1_sandbox_service]);
+  new ReflectionService(reflection as never).addToServer(server);
+
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(`${options.host}:${options.port}`, grpc.ServerCredentials.createInsecure(), (error, boundPort) => (error ? reject(error) : resolve(boundPort))),
+  );
+  return {
+    server,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        health.setStatus('', 'NOT_SERVING');
+        // Open streams would keep tryShutdown waiting; end them, then let unary calls finish.
+        for (const stream of streams) stream.abort();
+        const force = setTimeout(() => server.forceShutdown(), 10_000);
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      }),
+  };
+}

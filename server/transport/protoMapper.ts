@@ -1,0 +1,209 @@
+import * as pb from '../../gen/ts-proto/gateway/v1/types.js';
+import type * as acc from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
+import type * as domain from '../domain/types.js';
+import type { ProviderAccountView } from '../gateway/accounts.js';
+import type { ProviderSummary } from '../gateway/payments.js';
+import { fromEnum, toEnum } from './enums.js';
+
+/**
+ * Domain ↔ contract, in the contract's plain-object shape (ts-proto: int64 as
+ * number, Timestamp as Date). The gRPC transport uses these shapes as they are;
+ * the Connect transport bridges protobuf-es messages to them.
+ */
+
+const text = (value: string | undefined): string | undefined => (value ? value : undefined);
+
+export const paymentMethodToProto = (value: domain.PaymentMethod) => toEnum(pb.PaymentMethod, 'PAYMENT_METHOD', value) as pb.PaymentMethod;
+export const transactionStatusToProto = (value: domain.TransactionStatus) => toEnum(pb.TransactionStatus, 'TRANSACTION_STATUS', value) as pb.TransactionStatus;
+export const withdrawStatusToProto = (value: domain.WithdrawStatus) => toEnum(pb.WithdrawStatus, 'WITHDRAW_STATUS', value) as pb.WithdrawStatus;
+export const withdrawMethodToProto = (value: domain.WithdrawMethod) => toEnum(pb.WithdrawMethod, 'WITHDRAW_METHOD', value) as pb.WithdrawMethod;
+const sourceToProto = (value: domain.StatusSource) => toEnum(pb.StatusSource, 'STATUS_SOURCE', value) as pb.StatusSource;
+const documentTypeToProto = (value: domain.DocumentType) => toEnum(pb.DocumentType, 'DOCUMENT_TYPE', value) as pb.DocumentType;
+
+export function toProtoTransaction(t: domain.Transaction): pb.Transaction {
+  return {
+    id: t.id,
+    provider: t.provider,
+    providerAccountId: t.providerAccountId,
+    transactionId: t.transactionId,
+    paymentMethod: paymentMethodToProto(t.paymentMethod),
+    status: transactionStatusToProto(t.status),
+    amount: t.amount,
+    pixCode: t.pixCode ?? '',
+    pixQrCode: t.pixQrCode ?? '',
+    billetCode: t.billetCode ?? '',
+    billetUrl: t.billetUrl ?? '',
+    expiresAt: t.expiresAt,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+    statusHistory: t.statusHistory.map((change) => ({ status: transactionStatusToProto(change.status), source: sourceToProto(change.source), changedAt: change.changedAt })),
+    installments: t.installments,
+    orderId: t.orderId ?? '',
+    currency: t.currency,
+  };
+}
+
+export function toProtoWithdrawal(w: domain.Withdrawal): pb.Withdrawal {
+  return {
+    id: w.id,
+    provider: w.provider,
+    providerAccountId: w.providerAccountId,
+    withdrawId: w.withdrawId,
+    paymentMethod: withdrawMethodToProto(w.paymentMethod),
+    status: withdrawStatusToProto(w.status),
+    amount: w.amount,
+    approvedAt: w.approvedAt,
+    createdAt: w.createdAt,
+    updatedAt: w.updatedAt,
+    statusHistory: w.statusHistory.map((change) => ({ status: withdrawStatusToProto(change.status), source: sourceToProto(change.source), changedAt: change.changedAt })),
+  };
+}
+
+export function toProtoReceiver(r: domain.Receiver): pb.Receiver {
+  return {
+    id: r.id,
+    provider: r.receiverProvider,
+    providerAccountId: r.providerAccountId,
+    receiverId: r.receiverId,
+    receiverToken: r.receiverToken ?? '',
+    name: r.name,
+    document: r.document,
+    documentType: documentTypeToProto(r.documentType),
+    email: r.email,
+    status: toEnum(pb.ReceiverStatus, 'RECEIVER_STATUS', r.status) as pb.ReceiverStatus,
+    balance: r.balance,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  };
+}
+
+export function toProtoWebhookResult(result: domain.WebhookResult | undefined): pb.WebhookResult | undefined {
+  if (!result) return undefined;
+  return {
+    transactionId: result.transactionId,
+    type: toEnum(pb.WebhookResultType, 'WEBHOOK_RESULT_TYPE', result.type) as pb.WebhookResultType,
+    status: result.type === 'TRANSACTION' ? transactionStatusToProto(result.status) : pb.TransactionStatus.TRANSACTION_STATUS_UNSPECIFIED,
+    withdrawStatus: result.type === 'WITHDRAW' ? withdrawStatusToProto(result.status) : pb.WithdrawStatus.WITHDRAW_STATUS_UNSPECIFIED,
+  };
+}
+
+export function toProtoNotification(n: domain.WebhookNotification): pb.WebhookNotification {
+  return {
+    id: n.id,
+    provider: n.provider,
+    providerAccountId: n.providerAccountId,
+    receivedAt: n.receivedAt,
+    outcome: toEnum(pb.WebhookOutcome, 'WEBHOOK_OUTCOME', n.outcome) as pb.WebhookOutcome,
+    outcomeReason: n.outcomeReason ?? '',
+    result: toProtoWebhookResult(n.result),
+  };
+}
+
+export function toProtoEvent(e: domain.StatusEvent): pb.StatusEvent {
+  const isTransaction = e.subject === 'TRANSACTION';
+  return {
+    eventId: e.eventId,
+    subject: isTransaction ? pb.EventSubject.EVENT_SUBJECT_TRANSACTION : pb.EventSubject.EVENT_SUBJECT_WITHDRAWAL,
+    subjectId: e.subjectId,
+    providerAccountId: e.providerAccountId,
+    transactionStatus: isTransaction ? transactionStatusToProto(e.status as domain.TransactionStatus) : pb.TransactionStatus.TRANSACTION_STATUS_UNSPECIFIED,
+    withdrawStatus: isTransaction ? pb.WithdrawStatus.WITHDRAW_STATUS_UNSPECIFIED : withdrawStatusToProto(e.status as domain.WithdrawStatus),
+    source: sourceToProto(e.source),
+    occurredAt: e.occurredAt,
+  };
+}
+
+export function toProtoProvider(p: ProviderSummary): pb.ProviderInfo {
+  return {
+    id: p.id,
+    aliases: [...p.aliases],
+    specGroup: p.specGroup,
+    paymentMethods: p.paymentMethods.map(paymentMethodToProto),
+    withdrawMethods: p.withdrawMethods.map(withdrawMethodToProto),
+    operations: p.operations.map((operation) => toEnum(pb.Operation, 'OPERATION', operation.replace(/[A-Z]/g, (c) => `_${c}`)) as pb.Operation),
+  };
+}
+
+export function toProtoAccount(a: ProviderAccountView): acc.ProviderAccount {
+  return {
+    id: a.id,
+    provider: a.provider,
+    name: a.name,
+    publicKey: a.publicKey,
+    hasSecretKey: a.hasSecretKey,
+    baseUrl: a.baseUrl,
+    platformId: a.platformId,
+    certCashInUrl: a.certCashInUrl,
+    certCashOutUrl: a.certCashOutUrl,
+    hasWebhookSecret: a.hasWebhookSecret,
+    notificationUrl: a.notificationUrl,
+    createdAt: a.createdAt,
+    updatedAt: a.updatedAt,
+  };
+}
+
+export function fromProtoCustomer(c: pb.Customer | undefined): domain.Customer | undefined {
+  return c && { name: c.name, email: c.email, document: c.document, phone: c.phone };
+}
+
+export function fromProtoCard(c: pb.CardInput | undefined): domain.CardInput | undefined {
+  return c && { cardNumber: c.cardNumber, holderName: c.holderName, holderDocument: c.holderDocument, expMonth: c.expMonth, expYear: c.expYear, cvv: c.cvv };
+}
+
+export function fromProtoTransactionInput(t: pb.TransactionInput | undefined) {
+  const input = t ?? pb.TransactionInput.fromPartial({});
+  return {
+    amount: input.amount,
+    paymentMethod: fromEnum<domain.PaymentMethod>(pb.PaymentMethod, 'PAYMENT_METHOD', input.paymentMethod),
+    customer: fromProtoCustomer(input.customer),
+    items: input.items.map((item) => ({ ...item })),
+    description: text(input.description),
+    orderId: text(input.orderId),
+    userId: text(input.userId),
+    userDocument: text(input.userDocument),
+    webhookUrl: text(input.webhookUrl),
+    referrerUrl: text(input.referrerUrl),
+    checkoutUrl: text(input.checkoutUrl),
+    cardId: text(input.cardId),
+    installments: input.installments || undefined,
+    fingerPrints: input.fingerPrints.map((f) => ({ provider: f.provider, value: f.value })),
+    address: input.address && { ...input.address },
+    receiverToken: text(input.receiverToken),
+    customerIp: text(input.customerIp),
+    splits: input.splits.map((s) => ({ ...s, type: fromEnum<'PERCENTAGE' | 'FIXED'>(pb.SplitType, 'SPLIT_TYPE', s.type) ?? 'FIXED' })),
+    currency: text(input.currency),
+  };
+}
+
+export function fromProtoWithdrawInput(w: pb.WithdrawInput | undefined) {
+  const input = w ?? pb.WithdrawInput.fromPartial({});
+  return {
+    paymentMethod: fromEnum<domain.WithdrawMethod>(pb.WithdrawMethod, 'WITHDRAW_METHOD', input.paymentMethod),
+    amount: input.amount,
+    pixKey: text(input.pixKey),
+    pixType: fromEnum<domain.PixKeyType>(pb.PixKeyType, 'PIX_KEY_TYPE', input.pixType),
+    description: text(input.description),
+    withdrawReference: text(input.withdrawReference),
+    document: text(input.document),
+    documentType: fromEnum<domain.DocumentType>(pb.DocumentType, 'DOCUMENT_TYPE', input.documentType),
+    name: text(input.name),
+    email: text(input.email),
+    receiverId: text(input.receiverId),
+    bankAccount: input.bankAccount && { ...input.bankAccount },
+  };
+}
+
+export function fromProtoReceiverInput(r: pb.ReceiverInput | undefined): domain.ReceiverInput | undefined {
+  if (!r) return undefined;
+  return {
+    name: r.name,
+    document: r.document,
+    documentType: fromEnum<domain.DocumentType>(pb.DocumentType, 'DOCUMENT_TYPE', r.documentType),
+    email: r.email,
+    description: text(r.description),
+    userId: text(r.userId),
+    bankAccount: r.bankAccount && { ...r.bankAccount },
+    address: r.address && { ...r.address },
+    monthlyRevenue: r.monthlyRevenue || undefined,
+  };
+}

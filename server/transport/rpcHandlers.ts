@@ -1,0 +1,113 @@
+import type * as gw from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import type * as acc from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
+import type * as sbx from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
+import type { AccountsService } from '../gateway/accounts.js';
+import type { NotificationsService } from '../gateway/notifications.js';
+import type { PaymentsService } from '../gateway/payments.js';
+import type { SandboxService } from '../gateway/sandbox.js';
+import type { StatusEvents } from '../gateway/events.js';
+import {
+  fromProtoCard,
+  fromProtoCustomer,
+  fromProtoReceiverInput,
+  fromProtoTransactionInput,
+  fromProtoWithdrawInput,
+  toProtoAccount,
+  toProtoEvent,
+  toProtoNotification,
+  toProtoProvider,
+  toProtoReceiver,
+  toProtoTransaction,
+  toProtoWithdrawal,
+} from './protoMapper.js';
+
+export interface UseCases {
+  payments: PaymentsService;
+  accounts: AccountsService;
+  notifications: NotificationsService;
+  sandbox: SandboxService;
+  events: StatusEvents;
+}
+
+const optionalText = (value: string) => value || undefined;
+
+/**
+ * Each RPC as a function from request to response in the contract's plain shape.
+ * Both transports serve exactly these; nothing here decides anything.
+ */
+export function paymentGatewayHandlers(u: UseCases) {
+  return {
+    createCardToken: async (r: gw.CreateCardTokenRequest): Promise<gw.CreateCardTokenResponse> => ({
+      cardToken: await u.payments.createCardToken(r.providerAccountId, fromProtoCard(r.card)),
+    }),
+    createCardId: async (r: gw.CreateCardIdRequest): Promise<gw.CreateCardIdResponse> => ({
+      cardId: await u.payments.createCardId(r.providerAccountId, { cardToken: optionalText(r.cardToken), card: fromProtoCard(r.card), customer: fromProtoCustomer(r.customer) }),
+    }),
+    createTransaction: async (r: gw.CreateTransactionRequest): Promise<gw.CreateTransactionResponse> => ({
+      transaction: toProtoTransaction(
+        await u.payments.createTransaction({ providerAccountId: r.providerAccountId, idempotencyKey: optionalText(r.idempotencyKey), transaction: fromProtoTransactionInput(r.transaction) }),
+      ),
+    }),
+    getTransaction: async (r: gw.GetTransactionRequest): Promise<gw.GetTransactionResponse> => ({
+      transaction: toProtoTransaction(await u.payments.getTransaction(r.id, r.refresh)),
+    }),
+    refoundTransaction: async (r: gw.RefoundTransactionRequest): Promise<gw.RefoundTransactionResponse> => {
+      const { refund, transaction } = await u.payments.refoundTransaction({ providerAccountId: r.providerAccountId, id: r.id, amount: r.amount || undefined, idempotencyKey: optionalText(r.idempotencyKey) });
+      return { refund, transaction: toProtoTransaction(transaction) };
+    },
+    withdraw: async (r: gw.WithdrawRequest): Promise<gw.WithdrawResponse> => ({
+      withdrawal: toProtoWithdrawal(await u.payments.withdraw({ providerAccountId: r.providerAccountId, idempotencyKey: optionalText(r.idempotencyKey), withdraw: fromProtoWithdrawInput(r.withdraw) })),
+    }),
+    getWithdraw: async (r: gw.GetWithdrawRequest): Promise<gw.GetWithdrawResponse> => ({
+      withdrawal: toProtoWithdrawal(await u.payments.getWithdraw(r.id, r.refresh)),
+    }),
+    createReceiver: async (r: gw.CreateReceiverRequest): Promise<gw.CreateReceiverResponse> => ({
+      receiver: toProtoReceiver(await u.payments.createReceiver(r.providerAccountId, fromProtoReceiverInput(r.receiver))),
+    }),
+    getReceiver: async (r: gw.GetReceiverRequest): Promise<gw.GetReceiverResponse> => ({
+      receiver: toProtoReceiver(await u.payments.getReceiver(r.providerAccountId, r.receiverId)),
+    }),
+    processWebhook: async (r: gw.ProcessWebhookRequest): Promise<gw.ProcessWebhookResponse> => ({
+      notification: toProtoNotification(await u.notifications.receive({ providerAccountId: r.providerAccountId, body: Buffer.from(r.body), headers: r.headers })),
+    }),
+    calculateInstallments: async (r: gw.CalculateInstallmentsRequest): Promise<gw.CalculateInstallmentsResponse> => ({
+      options: await u.payments.calculateInstallments(r.providerAccountId, r.amount),
+    }),
+    listProviders: async (_r: gw.ListProvidersRequest): Promise<gw.ListProvidersResponse> => ({
+      providers: u.payments.listProviders().map(toProtoProvider),
+    }),
+    watchEvents: async function* (r: gw.WatchEventsRequest, signal: AbortSignal): AsyncGenerator<gw.WatchEventsResponse> {
+      for await (const event of u.events.watch(optionalText(r.afterEventId), r.providerAccountIds, signal)) yield { event: toProtoEvent(event) };
+    },
+  };
+}
+
+export function providerAccountHandlers(u: UseCases) {
+  return {
+    createProviderAccount: async (r: acc.CreateProviderAccountRequest): Promise<acc.CreateProviderAccountResponse> => ({
+      providerAccount: toProtoAccount(await u.accounts.create(r)),
+    }),
+    getProviderAccount: async (r: acc.GetProviderAccountRequest): Promise<acc.GetProviderAccountResponse> => ({
+      providerAccount: toProtoAccount(await u.accounts.get(r.id)),
+    }),
+    listProviderAccounts: async (r: acc.ListProviderAccountsRequest): Promise<acc.ListProviderAccountsResponse> => ({
+      providerAccounts: (await u.accounts.list(optionalText(r.provider))).map(toProtoAccount),
+    }),
+    updateProviderAccount: async ({ id, ...patch }: acc.UpdateProviderAccountRequest): Promise<acc.UpdateProviderAccountResponse> => ({
+      providerAccount: toProtoAccount(await u.accounts.update(id, patch)),
+    }),
+    deleteProviderAccount: async (r: acc.DeleteProviderAccountRequest): Promise<acc.DeleteProviderAccountResponse> => {
+      await u.accounts.delete(r.id);
+      return {};
+    },
+  };
+}
+
+export function sandboxHandlers(u: UseCases) {
+  return {
+    simulatePayment: async (r: sbx.SimulatePaymentRequest): Promise<sbx.SimulatePaymentResponse> => {
+      const { transaction, notification } = await u.sandbox.simulatePayment(r.id);
+      return { transaction: toProtoTransaction(transaction), notification: notification && { ...notification } };
+    },
+  };
+}

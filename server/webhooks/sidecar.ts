@@ -1,0 +1,86 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isGatewayError, type ErrorCode } from '../lib/errors.js';
+import type { Logger } from '../lib/logger.js';
+import type { NotificationsService } from '../gateway/notifications.js';
+
+export const MAX_WEBHOOK_BODY_BYTES = 1024 * 1024;
+
+const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
+  INVALID_ARGUMENT: 400,
+  NOT_FOUND: 404,
+  UNAUTHENTICATED: 401,
+  PERMISSION_DENIED: 403,
+  FAILED_PRECONDITION: 422,
+};
+
+export interface SidecarOptions {
+  notifications: NotificationsService;
+  logger: Logger;
+  host: string;
+  port: number;
+}
+
+class BodyTooLarge extends Error {}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (declared > MAX_WEBHOOK_BODY_BYTES) throw new BodyTooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_WEBHOOK_BODY_BYTES) throw new BodyTooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function reply(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+/**
+ * Receives providers' notifications at POST /webhooks/{PROVIDER}/{providerAccountId}
+ * and hands body and headers, untouched, to the notification use case. A 5xx
+ * answer tells the provider to deliver again.
+ */
+export async function startWebhookSidecar(options: SidecarOptions): Promise<{ server: Server; url: string; close(): Promise<void> }> {
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://sidecar');
+    if (req.method === 'GET' && url.pathname === '/healthz') return reply(res, 200, { status: 'SERVING' });
+    const match = /^\/webhooks\/([^/]+)\/([^/]+)\/?$/.exec(url.pathname);
+    if (!match) return reply(res, 404, { error: 'not found: notifications go to POST /webhooks/{PROVIDER}/{providerAccountId}' });
+    if (req.method !== 'POST') return reply(res, 405, { error: 'method not allowed: use POST' });
+    const [, provider, providerAccountId] = match.map(decodeURIComponent) as [string, string, string];
+    try {
+      const body = await readBody(req);
+      const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]));
+      const notification = await options.notifications.receive({ provider, providerAccountId, body, headers });
+      reply(res, 200, { id: notification.id, outcome: notification.outcome });
+    } catch (error) {
+      if (error instanceof BodyTooLarge) {
+        reply(res, 413, { error: `body larger than ${MAX_WEBHOOK_BODY_BYTES} bytes` });
+        req.resume();
+        return;
+      }
+      const status = isGatewayError(error) ? (HTTP_STATUS[error.code] ?? 500) : 500;
+      if (status >= 500) options.logger.error({ err: error, provider, providerAccountId }, 'webhook processing failed');
+      reply(res, status, { error: isGatewayError(error) && status < 500 ? error.message : 'processing failed; deliver again later' });
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    server,
+    url: `http://${options.host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}
