@@ -84,7 +84,7 @@ export async function startGateway(input: Config, components: readonly Component
     const needsDatabase = components.some((component) => component !== 'sandbox');
     if (!needsDatabase) return running;
 
-    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: (message) => logger.info(message.replace(/\x1b\[[0-9;]*m/g, '')) });
     closers.push(() => db.close());
     running.db = db;
     const events = new StatusEvents(db);

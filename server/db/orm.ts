@@ -11,6 +11,8 @@ export interface DatabaseOptions {
   dataDir: string;
   /** Apply pending migrations on open (the default). */
   migrate?: boolean;
+  /** Where the ORM's own messages (migrations applied) go; silent when absent. */
+  log?: (message: string) => void;
 }
 
 export interface Database {
@@ -21,7 +23,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export function ormConfig(clientUrl: string, embedded: boolean) {
+export function ormConfig(clientUrl: string, embedded: boolean, log: (message: string) => void = () => {}) {
   return {
     clientUrl,
     entities: ENTITIES,
@@ -39,15 +41,16 @@ export function ormConfig(clientUrl: string, embedded: boolean) {
     },
     allowGlobalContext: false,
     debug: false,
+    logger: log,
   };
 }
 
-export async function openDatabase({ databaseUrl, dataDir, migrate = true }: DatabaseOptions): Promise<Database> {
+export async function openDatabase({ databaseUrl, dataDir, migrate = true, log }: DatabaseOptions): Promise<Database> {
   let embeddedServer: EmbeddedPostgres | undefined;
   const clientUrl = databaseUrl ?? (embeddedServer = await startEmbeddedPostgres(join(dataDir, 'pgdata'))).url;
   let orm: MikroORM;
   try {
-    orm = await MikroORM.init(ormConfig(clientUrl, embeddedServer !== undefined));
+    orm = await MikroORM.init(ormConfig(clientUrl, embeddedServer !== undefined, log));
     if (migrate) await orm.migrator.up();
   } catch (error) {
     await embeddedServer?.stop();

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
+import { CreateTransactionRequest, GetTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { PaymentMethod, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
+import { signSandboxPayload } from '../../server/providers/sandbox/api.js';
+import { grpcDriver, type Driver } from '../support/clients.js';
+import { createTestDatabase } from '../support/postgres.js';
+import { removeDir, startTestGateway, TEST_TOKEN } from '../support/gateway.js';
+
+const SECRET = 'sk-sidecar-secret';
+let gateway: Awaited<ReturnType<typeof startTestGateway>>;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let client: Driver;
+let accountId: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  gateway = await startTestGateway({ databaseUrl: database.url });
+  client = grpcDriver(gateway.grpcAddress!, TEST_TOKEN);
+  ({ providerAccount: { id: accountId } } = await client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'sidecar', publicKey: 'pk', secretKey: SECRET, webhookSecret: 'whsec-hidden' }));
+});
+
+afterAll(async () => {
+  client?.close();
+  await gateway?.close();
+  await database?.drop();
+  if (gateway) removeDir(gateway.dataDir);
+});
+
+const post = (path: string, body: string | Buffer, headers: Record<string, string> = {}) =>
+  fetch(`${gateway.webhookUrl}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+
+async function pendingPix(): Promise<{ id: string; transactionId: string }> {
+  const { transaction } = await client.call('gateway', 'createTransaction', CreateTransactionRequest.fromPartial({ providerAccountId: accountId, transaction: { amount: 990, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX } }));
+  return transaction;
+}
+
+const paidEvent = (chargeId: string) => JSON.stringify({ id: 'evt_test', type: 'charge.paid', createdAt: new Date().toISOString(), data: { id: chargeId, status: 'paid', amount: 990 } });
+
+describe('webhook sidecar', () => {
+  it('applies a correctly signed notification and stores it as received', async () => {
+    const charge = await pendingPix();
+    const body = paidEvent(charge.transactionId);
+    const response = await post(`/webhooks/SANDBOX/${accountId}`, body, { 'x-sandbox-signature': signSandboxPayload(SECRET, 1700000000, body) });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ outcome: 'APPLIED' });
+    const read = await client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id: charge.id }));
+    expect(read.transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
+
+    const db = new pg.Client({ connectionString: database.url });
+    await db.connect();
+    const { rows } = await db.query('select body, headers, outcome from webhook_notifications where provider_account_id = $1 order by received_at desc limit 1', [accountId]);
+    await db.end();
+    expect(rows[0].body.toString('utf8')).toBe(body);
+    expect(rows[0].headers['x-sandbox-signature']).toMatch(/^t=1700000000,v1=/);
+    expect(rows[0].outcome).toBe('APPLIED');
+  });
+
+  it('answers 401 to a forged notification and changes nothing', async () => {
+    const charge = await pendingPix();
+    const body = paidEvent(charge.transactionId);
+    const forged = await post(`/webhooks/SANDBOX/${accountId}`, body, { 'x-sandbox-signature': signSandboxPayload('not-the-secret', 1700000000, body) });
+    expect(forged.status).toBe(401);
+    const unsigned = await post(`/webhooks/SANDBOX/${accountId}`, body);
+    expect(unsigned.status).toBe(401);
+    const read = await client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id: charge.id }));
+    expect(read.transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_PENDING);
+  });
+
+  it('answers 404 for an unknown account or provider, and 413 for a body over 1 MiB', async () => {
+    expect((await post('/webhooks/SANDBOX/5b0c4e1e-0000-4000-8000-000000000000', '{}')).status).toBe(404);
+    expect((await post(`/webhooks/VOLUTI/${accountId}`, '{}')).status).toBe(404);
+    expect((await post(`/webhooks/SANDBOX/${accountId}`, Buffer.alloc(1024 * 1024 + 1, 'a'))).status).toBe(413);
+  });
+});
+
+describe('provider accounts', () => {
+  it('never returns secrets and keeps them encrypted at rest', async () => {
+    const { providerAccount } = await client.call('accounts', 'getProviderAccount', { id: accountId });
+    expect(providerAccount).toMatchObject({ id: accountId, provider: 'SANDBOX', hasSecretKey: true, hasWebhookSecret: true });
+    expect(JSON.stringify(providerAccount)).not.toContain(SECRET);
+    expect(providerAccount.notificationUrl).toBe(`${gateway.webhookUrl}/webhooks/SANDBOX/${accountId}`);
+
+    const db = new pg.Client({ connectionString: database.url });
+    await db.connect();
+    const { rows } = await db.query('select * from provider_accounts where id = $1', [accountId]);
+    await db.end();
+    const stored = JSON.stringify(rows[0]);
+    expect(stored).not.toContain(SECRET);
+    expect(stored).not.toContain('whsec-hidden');
+    expect(rows[0].secret_key_sealed).toMatch(/^v1\./);
+  });
+
+  it('refuses an unknown provider and updates only what it is given', async () => {
+    await expect(client.call('accounts', 'createProviderAccount', { provider: 'NOPE', name: 'x', publicKey: '', secretKey: '' })).rejects.toMatchObject({ details: 'unknown provider NOPE; ListProviders shows the registered ones' });
+    const { providerAccount } = await client.call('accounts', 'updateProviderAccount', { id: accountId, name: 'renamed' });
+    expect(providerAccount).toMatchObject({ name: 'renamed', publicKey: 'pk', hasSecretKey: true });
+  });
+});

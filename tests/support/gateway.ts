@@ -1,0 +1,36 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../server/config.js';
+import { COMPONENTS, startGateway, type RunningGateway } from '../../server/app.js';
+import { createLogger } from '../../server/lib/logger.js';
+
+export const TEST_TOKEN = 'test-token-0123456789';
+
+export interface TestGatewayOptions {
+  databaseUrl?: string;
+  /** Reuse a data folder (to restart on the same embedded database). */
+  dataDir?: string;
+}
+
+/** The whole gateway on free loopback ports, as `npm start` runs it. */
+export async function startTestGateway(options: TestGatewayOptions = {}): Promise<RunningGateway & { dataDir: string }> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'gateway-test-'));
+  const config = loadConfig({
+    HOST: '127.0.0.1',
+    GRPC_PORT: '0',
+    HTTP_PORT: '0',
+    WEBHOOK_PORT: '0',
+    SANDBOX_PORT: '0',
+    DATA_DIR: dataDir,
+    API_TOKENS: TEST_TOKEN,
+    SANDBOX_SETTLE_MS: '200',
+    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+  });
+  const gateway = await startGateway(config, COMPONENTS, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
+  return { ...gateway, dataDir };
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
