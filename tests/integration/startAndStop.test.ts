@@ -1,0 +1,53 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from '@jest/globals';
+import { CreateTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
+import { grpcDriver } from '../support/clients.js';
+import { removeDir } from '../support/gateway.js';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'gateway-main-'));
+let child: ChildProcess | undefined;
+afterAll(() => {
+  child?.kill('SIGKILL');
+  removeDir(dataDir);
+});
+
+/** Free ports for the child: the banner must name them. */
+const port = (offset: number) => String(20000 + ((process.pid * 7 + offset) % 20000));
+
+it('npm start: prints a generated token, the SANDBOX account and an example; SIGTERM ends streams and exits 0', async () => {
+  child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: { ...process.env, DATA_DIR: dataDir, GRPC_PORT: port(1), HTTP_PORT: port(2), WEBHOOK_PORT: port(3), SANDBOX_PORT: port(4), API_TOKENS: '', DATABASE_URL: '', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setInterval(() => {
+      if (output.includes('Try it')) resolve(clearInterval(timer));
+    }, 100);
+    void exited.then(() => reject(new Error(`exited early:\n${output}`)));
+  });
+
+  const token = /API token\s+(\S+)/.exec(output)?.[1];
+  const accountId = /SANDBOX account id\s+(\S+)/.exec(output)?.[1];
+  expect(token).toBeDefined();
+  expect(accountId).toMatch(/^[0-9a-f-]{36}$/);
+  expect(output).toContain(`-H 'authorization: Bearer ${token}'`);
+  expect(output).toContain(`"providerAccountId":"${accountId}"`);
+
+  const client = grpcDriver(`127.0.0.1:${port(1)}`, token!);
+  const { transaction } = await client.call('gateway', 'createTransaction', CreateTransactionRequest.fromPartial({ providerAccountId: accountId, transaction: { amount: 100, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX } }));
+  expect(transaction.id).toBeDefined();
+
+  const watch = client.watch({ afterEventId: '0', providerAccountIds: [] });
+  expect((await watch.next()).event.subjectId).toBe(transaction.id);
+  child.kill('SIGTERM');
+  expect(await exited).toBe(0);
+  client.close();
+}, 90_000);
