@@ -5,7 +5,9 @@ import { grpcDriver } from '../support/clients.js';
 import { removeDir, startTestGateway, TEST_TOKEN } from '../support/gateway.js';
 
 let dataDir: string | undefined;
-afterAll(() => dataDir && removeDir(dataDir));
+afterAll(() => {
+  if (dataDir) removeDir(dataDir);
+});
 
 it('on embedded defaults, has a SANDBOX account from the first start and keeps transactions across a restart', async () => {
   const first = await startTestGateway();

@@ -27,7 +27,7 @@ afterAll(async () => {
   if (gateway) removeDir(gateway.dataDir);
 });
 
-const post = (path: string, body: string | Buffer, headers: Record<string, string> = {}) =>
+const post = (path: string, body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}) =>
   fetch(`${gateway.webhookUrl}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
 
 async function pendingPix(): Promise<{ id: string; transactionId: string }> {
@@ -70,7 +70,7 @@ describe('webhook sidecar', () => {
   it('answers 404 for an unknown account or provider, and 413 for a body over 1 MiB', async () => {
     expect((await post('/webhooks/SANDBOX/5b0c4e1e-0000-4000-8000-000000000000', '{}')).status).toBe(404);
     expect((await post(`/webhooks/VOLUTI/${accountId}`, '{}')).status).toBe(404);
-    expect((await post(`/webhooks/SANDBOX/${accountId}`, Buffer.alloc(1024 * 1024 + 1, 'a'))).status).toBe(413);
+    expect((await post(`/webhooks/SANDBOX/${accountId}`, new Uint8Array(1024 * 1024 + 1).fill(97))).status).toBe(413);
   });
 });
 
