@@ -1,7 +1,7 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isGatewayError, type ErrorCode } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
+import { listen, type ListeningServer } from '../lib/httpServer.js';
 import type { NotificationsService } from '../gateway/notifications.js';
 
 export const MAX_WEBHOOK_BODY_BYTES = 1024 * 1024;
@@ -45,7 +45,7 @@ function reply(res: ServerResponse, status: number, body: unknown): void {
  * and hands body and headers, untouched, to the notification use case. A 5xx
  * answer tells the provider to deliver again.
  */
-export async function startWebhookSidecar(options: SidecarOptions): Promise<{ server: Server; url: string; close(): Promise<void> }> {
+export async function startWebhookSidecar(options: SidecarOptions): Promise<ListeningServer> {
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://sidecar');
     if (req.method === 'GET' && url.pathname === '/healthz') return reply(res, 200, { status: 'SERVING' });
@@ -69,18 +69,5 @@ export async function startWebhookSidecar(options: SidecarOptions): Promise<{ se
       reply(res, status, { error: isGatewayError(error) && status < 500 ? error.message : 'processing failed; deliver again later' });
     }
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    server,
-    url: `http://${options.host}:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      }),
-  };
+  return listen(server, options.host, options.port);
 }

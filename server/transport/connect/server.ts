@@ -1,7 +1,6 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { Code, ConnectError, type ConnectRouter, type Interceptor } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import type { DescService } from '@bufbuild/protobuf';
@@ -10,6 +9,7 @@ import { ProviderAccountService } from '../../../gen/es/gateway/v1/provider_acco
 import { SandboxService } from '../../../gen/es/gateway/v1/sandbox_service_pb.js';
 import type { ErrorCode } from '../../lib/errors.js';
 import type { Logger } from '../../lib/logger.js';
+import { listen, type ListeningServer } from '../../lib/httpServer.js';
 import { isAuthorized, UNAUTHENTICATED_MESSAGE } from '../auth.js';
 import { exposedError } from '../errors.js';
 import { paymentGatewayHandlers, providerAccountHandlers, sandboxHandlers, type UseCases } from '../rpcHandlers.js';
@@ -98,7 +98,7 @@ function serveStatic(webDir: string | undefined, req: IncomingMessage, res: Serv
   createReadStream(target).pipe(res);
 }
 
-export async function startConnectServer(options: ConnectServerOptions): Promise<{ server: Server; url: string; close(): Promise<void> }> {
+export async function startConnectServer(options: ConnectServerOptions): Promise<ListeningServer> {
   const auth: Interceptor = (next) => async (request) => {
     if (!isAuthorized(request.header.get('authorization') ?? undefined, options.apiTokens)) throw new ConnectError(UNAUTHENTICATED_MESSAGE, Code.Unauthenticated);
     return next(request);
@@ -121,20 +121,5 @@ export async function startConnectServer(options: ConnectServerOptions): Promise
     }
     handler(req, res);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    server,
-    url: `http://${options.host}:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        shutdown.abort();
-        server.close(() => resolve());
-        // Idle keep-alive sockets would hold the close open; in-flight requests finish first.
-        server.closeIdleConnections();
-      }),
-  };
+  return listen(server, options.host, options.port, () => shutdown.abort());
 }
