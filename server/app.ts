@@ -7,6 +7,7 @@ import { AccountsRepository } from './db/accountsRepository.js';
 import { TransactionsRepository } from './db/transactionsRepository.js';
 import { ReceiversRepository } from './db/receiversRepository.js';
 import { NotificationsRepository } from './db/notificationsRepository.js';
+import { IdempotencyRepository } from './db/idempotencyRepository.js';
 import { AccountsService } from './gateway/accounts.js';
 import { StatusEvents } from './gateway/events.js';
 import { NotificationsService } from './gateway/notifications.js';
@@ -84,7 +85,7 @@ export async function startGateway(input: Config, components: readonly Component
     const needsDatabase = components.some((component) => component !== 'sandbox');
     if (!needsDatabase) return running;
 
-    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: (message) => logger.info(message.replace(/\x1b\[[0-9;]*m/g, '')) });
+    const db = await openDatabase({ databaseUrl: config.databaseUrl, replicaUrls: config.databaseReplicaUrls, dataDir: config.dataDir, log: (message) => logger.info(message.replace(/\x1b\[[0-9;]*m/g, '')) });
     closers.push(() => db.close());
     running.db = db;
     const events = new StatusEvents(db);
@@ -95,6 +96,7 @@ export async function startGateway(input: Config, components: readonly Component
       transactions: new TransactionsRepository(),
       receivers: new ReceiversRepository(),
       notifications: new NotificationsRepository(),
+      idempotency: new IdempotencyRepository(),
       events,
       webhookBaseUrl: config.webhookBaseUrl,
       logger,

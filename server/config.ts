@@ -11,6 +11,8 @@ export interface Config {
   sandboxPort: number;
   dataDir: string;
   databaseUrl?: string;
+  /** Streaming replicas of DATABASE_URL for reads. */
+  databaseReplicaUrls: string[];
   apiTokens: string[];
   /** True when the token was generated into the data folder, so it is worth printing. */
   apiTokenGenerated: boolean;
@@ -56,6 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxPort,
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseReplicaUrls: (env.DATABASE_REPLICA_URLS ?? '').split(',').map((url) => url.trim()).filter(Boolean),
     apiTokens: generatedToken ? [generatedToken.value] : tokens,
     apiTokenGenerated: generatedToken !== undefined,
     secretsKey: env.SECRETS_KEY || persisted(dataDir, 'secrets.key', () => randomBytes(32).toString('base64')).value,

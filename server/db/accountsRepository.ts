@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SecretBox } from '../lib/secretBox.js';
 import type { ProviderAccount, ProviderAccountInput, ProviderAccountPatch, ProviderAccountWithSecrets } from '../domain/types.js';
 import { ProviderAccountEntity, type ProviderAccountRow } from './entities.js';
+import { findOneConsistent } from './consistency.js';
 
 const orUndefined = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
 
@@ -54,7 +55,8 @@ export class AccountsRepository {
 
   private async row(em: EntityManager, id: string, includeDeleted: boolean): Promise<ProviderAccountRow | null> {
     if (!isUuid(id)) return null;
-    const row = await em.findOne(ProviderAccountEntity, { id });
+    // An account is often used right after it is created: a replica miss is checked on the primary.
+    const { row } = await findOneConsistent(em, ProviderAccountEntity, { id });
     return row && (includeDeleted || !row.deletedAt) ? row : null;
   }
 

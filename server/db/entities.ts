@@ -30,7 +30,6 @@ export type ProviderAccountRow = InferEntity<typeof ProviderAccountEntity>;
 export const TransactionEntity = defineEntity({
   name: 'Transaction',
   tableName: 'transactions',
-  uniques: [{ properties: ['providerAccountId', 'idempotencyKey'] }],
   indexes: [{ properties: ['providerAccountId', 'providerTransactionId'] }],
   properties: {
     id: p.uuid().primary(),
@@ -59,7 +58,6 @@ export type TransactionRow = InferEntity<typeof TransactionEntity>;
 export const WithdrawalEntity = defineEntity({
   name: 'Withdrawal',
   tableName: 'withdrawals',
-  uniques: [{ properties: ['providerAccountId', 'idempotencyKey'] }],
   indexes: [{ properties: ['providerAccountId', 'providerWithdrawId'] }],
   properties: {
     id: p.uuid().primary(),
@@ -138,7 +136,34 @@ export const WebhookNotificationEntity = defineEntity({
 });
 export type WebhookNotificationRow = InferEntity<typeof WebhookNotificationEntity>;
 
+/**
+ * One row per (account, operation, idempotency key): who holds it, whether the
+ * first attempt finished, and what it produced. Kept at least 24 hours.
+ */
+export const IdempotencyKeyEntity = defineEntity({
+  name: 'IdempotencyKey',
+  tableName: 'idempotency_keys',
+  uniques: [{ properties: ['providerAccountId', 'operation', 'key'] }],
+  indexes: [{ properties: ['expiresAt'] }],
+  properties: {
+    id: p.uuid().primary(),
+    providerAccountId: p.uuid(),
+    operation: p.string().length(32),
+    key: p.string(),
+    requestHash: p.string().length(64),
+    state: p.string().length(16),
+    subjectId: p.uuid().nullable(),
+    response: p.json<unknown>().nullable(),
+    failure: p.text().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+    expiresAt: p.datetime(),
+  },
+});
+export type IdempotencyKeyRow = InferEntity<typeof IdempotencyKeyEntity>;
+
 export const ENTITIES = [
+  IdempotencyKeyEntity,
   ProviderAccountEntity,
   TransactionEntity,
   WithdrawalEntity,

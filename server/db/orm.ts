@@ -4,10 +4,13 @@ import { Migrator } from '@mikro-orm/migrations';
 import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.js';
+import { RoundRobinPostgreSqlDriver } from './replicaRouting.js';
 
 export interface DatabaseOptions {
   /** A real PostgreSQL; when absent, the embedded PGlite in `dataDir`. */
   databaseUrl?: string;
+  /** Read replicas of `databaseUrl`: plain reads go round-robin over them. */
+  replicaUrls?: readonly string[];
   dataDir: string;
   /** Apply pending migrations on open (the default). */
   migrate?: boolean;
@@ -23,9 +26,12 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export function ormConfig(clientUrl: string, embedded: boolean, log: (message: string) => void = () => {}) {
+export function ormConfig(clientUrl: string, embedded: boolean, log: (message: string) => void = () => {}, replicaUrls: readonly string[] = []) {
   return {
     clientUrl,
+    driver: RoundRobinPostgreSqlDriver,
+    replicas: replicaUrls.map((url, index) => ({ name: `replica-${index + 1}`, clientUrl: url })),
+    preferReadReplicas: true,
     entities: ENTITIES,
     extensions: [Migrator],
     // pglite-socket serves one connection at a time.
@@ -45,12 +51,12 @@ export function ormConfig(clientUrl: string, embedded: boolean, log: (message: s
   };
 }
 
-export async function openDatabase({ databaseUrl, dataDir, migrate = true, log }: DatabaseOptions): Promise<Database> {
+export async function openDatabase({ databaseUrl, replicaUrls = [], dataDir, migrate = true, log }: DatabaseOptions): Promise<Database> {
   let embeddedServer: EmbeddedPostgres | undefined;
   const clientUrl = databaseUrl ?? (embeddedServer = await startEmbeddedPostgres(join(dataDir, 'pgdata'))).url;
   let orm: MikroORM;
   try {
-    orm = await MikroORM.init(ormConfig(clientUrl, embeddedServer !== undefined, log));
+    orm = (await MikroORM.init(ormConfig(clientUrl, embeddedServer !== undefined, log, embeddedServer ? [] : replicaUrls))) as unknown as MikroORM;
     if (migrate) await orm.migrator.up();
   } catch (error) {
     await embeddedServer?.stop();

@@ -1,4 +1,4 @@
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, type ConnectionType } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { StatusChange, StatusEvent, StatusSource } from '../domain/types.js';
 import { StatusEventEntity, type StatusEventRow, type TransactionEntity, type WithdrawalEntity } from './entities.js';
@@ -21,8 +21,9 @@ export function recordStatusEvent(em: EntityManager, subject: Subject, subjectId
   return row;
 }
 
-export async function statusHistory<S extends string>(em: EntityManager, subject: Subject, subjectId: string): Promise<StatusChange<S>[]> {
-  const rows = await em.find(StatusEventEntity, { subject, subjectId }, { orderBy: { id: 'asc' } });
+/** Read from the same kind of connection as the row it belongs to, so a row found on the primary comes with its full history. */
+export async function statusHistory<S extends string>(em: EntityManager, subject: Subject, subjectId: string, connectionType: ConnectionType): Promise<StatusChange<S>[]> {
+  const rows = await em.find(StatusEventEntity, { subject, subjectId }, { orderBy: { id: 'asc' }, connectionType });
   return rows.map((row) => ({ status: row.status as S, source: row.source as StatusSource, changedAt: row.occurredAt }));
 }
 

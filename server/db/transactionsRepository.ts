@@ -15,6 +15,8 @@ import type {
 } from '../domain/types.js';
 import { isUuid } from './accountsRepository.js';
 import { TransactionEntity, WithdrawalEntity, type TransactionRow, type WithdrawalRow } from './entities.js';
+import { findOneConsistent, type Consistency } from './consistency.js';
+import type { ConnectionType } from '@mikro-orm/core';
 import { moveStatus, recordStatusEvent, statusHistory, toStatusEvent, type StatusMove } from './statusRepository.js';
 
 const orUndefined = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
@@ -40,7 +42,7 @@ export interface NewWithdrawal {
 
 /** Charges and withdrawals with their status history. */
 export class TransactionsRepository {
-  private async toTransaction(em: EntityManager, row: TransactionRow): Promise<Transaction> {
+  private async toTransaction(em: EntityManager, row: TransactionRow, connectionType: ConnectionType): Promise<Transaction> {
     return {
       id: row.id,
       provider: row.provider,
@@ -60,11 +62,11 @@ export class TransactionsRepository {
       webhookUrl: orUndefined(row.webhookUrl),
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
-      statusHistory: await statusHistory<TransactionStatus>(em, 'TRANSACTION', row.id),
+      statusHistory: await statusHistory<TransactionStatus>(em, 'TRANSACTION', row.id, connectionType),
     };
   }
 
-  private async toWithdrawal(em: EntityManager, row: WithdrawalRow): Promise<Withdrawal> {
+  private async toWithdrawal(em: EntityManager, row: WithdrawalRow, connectionType: ConnectionType): Promise<Withdrawal> {
     return {
       id: row.id,
       provider: row.provider,
@@ -76,7 +78,7 @@ export class TransactionsRepository {
       approvedAt: orUndefined(row.approvedAt),
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
-      statusHistory: await statusHistory<WithdrawStatus>(em, 'WITHDRAWAL', row.id),
+      statusHistory: await statusHistory<WithdrawStatus>(em, 'WITHDRAWAL', row.id, connectionType),
     };
   }
 
@@ -111,23 +113,19 @@ export class TransactionsRepository {
       await tx.flush();
       return { row, event };
     });
-    return { transaction: await this.toTransaction(em, row), event: toStatusEvent(event) };
+    return { transaction: await this.toTransaction(em, row, 'write'), event: toStatusEvent(event) };
   }
 
-  async findTransaction(em: EntityManager, id: string): Promise<Transaction | null> {
+  async findTransaction(em: EntityManager, id: string, consistency: Consistency = 'replica'): Promise<Transaction | null> {
     if (!isUuid(id)) return null;
-    const row = await em.findOne(TransactionEntity, { id });
-    return row && this.toTransaction(em, row);
+    const { row, connectionType } = await findOneConsistent(em, TransactionEntity, { id }, consistency);
+    return row && this.toTransaction(em, row, connectionType);
   }
 
+  /** For notifications: they can arrive before a replica has the charge, so a miss is checked on the primary. */
   async findTransactionByProviderId(em: EntityManager, providerAccountId: string, providerTransactionId: string): Promise<Transaction | null> {
-    const row = await em.findOne(TransactionEntity, { providerAccountId, providerTransactionId });
-    return row && this.toTransaction(em, row);
-  }
-
-  async findTransactionByIdempotencyKey(em: EntityManager, providerAccountId: string, idempotencyKey: string): Promise<Transaction | null> {
-    const row = await em.findOne(TransactionEntity, { providerAccountId, idempotencyKey });
-    return row && this.toTransaction(em, row);
+    const { row, connectionType } = await findOneConsistent(em, TransactionEntity, { providerAccountId, providerTransactionId });
+    return row && this.toTransaction(em, row, connectionType);
   }
 
   moveTransactionStatus(em: EntityManager, id: string, to: TransactionStatus, source: StatusSource): Promise<StatusMove<TransactionStatus> | null> {
@@ -156,23 +154,18 @@ export class TransactionsRepository {
       await tx.flush();
       return { row, event };
     });
-    return { withdrawal: await this.toWithdrawal(em, row), event: toStatusEvent(event) };
+    return { withdrawal: await this.toWithdrawal(em, row, 'write'), event: toStatusEvent(event) };
   }
 
-  async findWithdrawal(em: EntityManager, id: string): Promise<Withdrawal | null> {
+  async findWithdrawal(em: EntityManager, id: string, consistency: Consistency = 'replica'): Promise<Withdrawal | null> {
     if (!isUuid(id)) return null;
-    const row = await em.findOne(WithdrawalEntity, { id });
-    return row && this.toWithdrawal(em, row);
+    const { row, connectionType } = await findOneConsistent(em, WithdrawalEntity, { id }, consistency);
+    return row && this.toWithdrawal(em, row, connectionType);
   }
 
   async findWithdrawalByProviderId(em: EntityManager, providerAccountId: string, providerWithdrawId: string): Promise<Withdrawal | null> {
-    const row = await em.findOne(WithdrawalEntity, { providerAccountId, providerWithdrawId });
-    return row && this.toWithdrawal(em, row);
-  }
-
-  async findWithdrawalByIdempotencyKey(em: EntityManager, providerAccountId: string, idempotencyKey: string): Promise<Withdrawal | null> {
-    const row = await em.findOne(WithdrawalEntity, { providerAccountId, idempotencyKey });
-    return row && this.toWithdrawal(em, row);
+    const { row, connectionType } = await findOneConsistent(em, WithdrawalEntity, { providerAccountId, providerWithdrawId });
+    return row && this.toWithdrawal(em, row, connectionType);
   }
 
   moveWithdrawalStatus(em: EntityManager, id: string, to: WithdrawStatus, source: StatusSource): Promise<StatusMove<WithdrawStatus> | null> {

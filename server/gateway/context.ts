@@ -3,6 +3,7 @@ import type { AccountsRepository } from '../db/accountsRepository.js';
 import type { TransactionsRepository } from '../db/transactionsRepository.js';
 import type { ReceiversRepository } from '../db/receiversRepository.js';
 import type { NotificationsRepository } from '../db/notificationsRepository.js';
+import type { IdempotencyRepository } from '../db/idempotencyRepository.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { AdapterContext, ProviderAdapter } from '../providers/adapter.js';
 import type { ProviderAccountWithSecrets } from '../domain/types.js';
@@ -18,6 +19,7 @@ export interface GatewayDeps {
   transactions: TransactionsRepository;
   receivers: ReceiversRepository;
   notifications: NotificationsRepository;
+  idempotency: IdempotencyRepository;
   events: StatusEvents;
   /** The webhook sidecar's address as providers reach it, e.g. http://127.0.0.1:8081. */
   webhookBaseUrl: string;

@@ -18,6 +18,7 @@ import type {
 import type { ProviderAdapter } from '../providers/adapter.js';
 import { resolveAccount, type GatewayDeps, type ResolvedAccount } from './context.js';
 import { optionalUrl, requirePositiveCents, requireText } from './validation.js';
+import { runIdempotent } from './idempotency.js';
 
 export type CreateTransactionCommand = {
   providerAccountId: string;
@@ -93,30 +94,29 @@ export class PaymentsService {
     if (!adapter.identity.paymentMethods.includes(input.paymentMethod)) {
       throw invalidArgument('transaction.payment_method', `Payment method not supported by ${account.provider}`);
     }
-    const em = this.deps.db.em();
-    if (command.idempotencyKey) {
-      const earlier = await this.deps.transactions.findTransactionByIdempotencyKey(em, account.id, command.idempotencyKey);
-      if (earlier) {
-        if (earlier.amount !== amount || earlier.paymentMethod !== input.paymentMethod) {
-          throw new GatewayError('ALREADY_EXISTS', `idempotency_key ${command.idempotencyKey} was already used for a different transaction (${earlier.id})`);
-        }
-        return earlier;
-      }
-    }
     const full: TransactionInput = { ...input, amount, paymentMethod: input.paymentMethod, installments, currency: input.currency || 'BRL', webhookUrl };
-    const result = await adapter.createTransaction(ctx, full);
-    const { transaction, event } = await this.deps.transactions.insertTransaction(em, {
-      provider: account.provider,
+    return runIdempotent(this.deps, {
       providerAccountId: account.id,
-      result,
-      installments,
-      currency: full.currency,
-      orderId: input.orderId,
-      webhookUrl,
-      idempotencyKey: command.idempotencyKey || undefined,
+      operation: 'createTransaction',
+      key: command.idempotencyKey,
+      request: full,
+      callProvider: () => adapter.createTransaction(ctx, full),
+      store: async (result) => {
+        const { transaction, event } = await this.deps.transactions.insertTransaction(this.deps.db.em(), {
+          provider: account.provider,
+          providerAccountId: account.id,
+          result,
+          installments,
+          currency: full.currency,
+          orderId: input.orderId,
+          webhookUrl,
+          idempotencyKey: command.idempotencyKey || undefined,
+        });
+        this.deps.events.published(event);
+        return { subjectId: transaction.id, value: transaction };
+      },
+      replay: async (id) => (await this.deps.transactions.findTransaction(this.deps.db.em(), id, 'primary'))!,
     });
-    this.deps.events.published(event);
-    return transaction;
   }
 
   async getTransaction(id: string, refresh = false): Promise<Transaction> {
@@ -129,27 +129,39 @@ export class PaymentsService {
     const current = await adapter.getTransaction(ctx, transaction.transactionId);
     const move = await this.deps.transactions.moveTransactionStatus(em, id, current.status, 'poll');
     if (move?.event) this.deps.events.published(move.event);
-    return (await this.deps.transactions.findTransaction(this.deps.db.em(), id))!;
+    return (await this.deps.transactions.findTransaction(this.deps.db.em(), id, 'primary'))!;
   }
 
   async refoundTransaction(command: { providerAccountId: string; id: string; amount?: number; idempotencyKey?: string }): Promise<{ refund: RefundResult; transaction: Transaction }> {
-    const em = this.deps.db.em();
-    const transaction = await this.deps.transactions.findTransaction(em, command.id);
+    const transaction = await this.deps.transactions.findTransaction(this.deps.db.em(), command.id, 'primary');
     if (!transaction || transaction.providerAccountId !== command.providerAccountId) {
       throw notFound(`transaction ${command.id} not found for provider account ${command.providerAccountId}`);
     }
     const amount = command.amount ? requirePositiveCents('amount', command.amount) : transaction.amount;
     if (amount > transaction.amount) throw invalidArgument('amount', `amount ${amount} is more than the transaction's ${transaction.amount}`);
-    if (transaction.status !== 'APPROVED') {
-      throw new GatewayError('FAILED_PRECONDITION', `only an APPROVED transaction can be refunded; ${transaction.id} is ${transaction.status}`);
-    }
     const { adapter, ctx } = await this.resolve(command.providerAccountId, 'refoundTransaction');
-    const refund = await adapter.refoundTransaction(ctx, transaction.transactionId, amount);
-    if (refund.status && amount === transaction.amount) {
-      const move = await this.deps.transactions.moveTransactionStatus(em, transaction.id, 'REFUNDED', 'api');
-      if (move?.event) this.deps.events.published(move.event);
-    }
-    return { refund, transaction: (await this.deps.transactions.findTransaction(this.deps.db.em(), transaction.id))! };
+    const current = () => this.deps.transactions.findTransaction(this.deps.db.em(), transaction.id, 'primary') as Promise<Transaction>;
+    return runIdempotent(this.deps, {
+      providerAccountId: command.providerAccountId,
+      operation: 'refoundTransaction',
+      key: command.idempotencyKey,
+      request: { id: transaction.id, amount },
+      callProvider: async () => {
+        const latest = await current();
+        if (latest.status !== 'APPROVED') {
+          throw new GatewayError('FAILED_PRECONDITION', `only an APPROVED transaction can be refunded; ${latest.id} is ${latest.status}`);
+        }
+        return adapter.refoundTransaction(ctx, transaction.transactionId, amount);
+      },
+      store: async (refund) => {
+        if (refund.status && amount === transaction.amount) {
+          const move = await this.deps.transactions.moveTransactionStatus(this.deps.db.em(), transaction.id, 'REFUNDED', 'api');
+          if (move?.event) this.deps.events.published(move.event);
+        }
+        return { subjectId: transaction.id, response: refund, value: { refund, transaction: await current() } };
+      },
+      replay: async (_id, response) => ({ refund: response as RefundResult, transaction: await current() }),
+    });
   }
 
   async withdraw(command: WithdrawCommand): Promise<Withdrawal> {
@@ -164,27 +176,26 @@ export class PaymentsService {
     if (!adapter.identity.withdrawMethods.includes(input.paymentMethod)) {
       throw new GatewayError('UNIMPLEMENTED', 'Método de saque não implementado', { reason: 'NOT_IMPLEMENTED', field: 'withdraw.payment_method' });
     }
-    const em = this.deps.db.em();
-    if (command.idempotencyKey) {
-      const earlier = await this.deps.transactions.findWithdrawalByIdempotencyKey(em, account.id, command.idempotencyKey);
-      if (earlier) {
-        if (earlier.amount !== amount || earlier.paymentMethod !== input.paymentMethod) {
-          throw new GatewayError('ALREADY_EXISTS', `idempotency_key ${command.idempotencyKey} was already used for a different withdrawal (${earlier.id})`);
-        }
-        return earlier;
-      }
-    }
-    const description = input.description || `Saque de ${formatBRL(amount)}`;
-    const result = await adapter.withdraw(ctx, { ...input, amount, paymentMethod: input.paymentMethod, description });
-    const { withdrawal, event } = await this.deps.transactions.insertWithdrawal(em, {
-      provider: account.provider,
+    const request: WithdrawInput = { ...input, amount, paymentMethod: input.paymentMethod, description: input.description || `Saque de ${formatBRL(amount)}` };
+    return runIdempotent(this.deps, {
       providerAccountId: account.id,
-      paymentMethod: input.paymentMethod,
-      result,
-      idempotencyKey: command.idempotencyKey || undefined,
+      operation: 'withdraw',
+      key: command.idempotencyKey,
+      request,
+      callProvider: () => adapter.withdraw(ctx, request),
+      store: async (result) => {
+        const { withdrawal, event } = await this.deps.transactions.insertWithdrawal(this.deps.db.em(), {
+          provider: account.provider,
+          providerAccountId: account.id,
+          paymentMethod: request.paymentMethod,
+          result,
+          idempotencyKey: command.idempotencyKey || undefined,
+        });
+        this.deps.events.published(event);
+        return { subjectId: withdrawal.id, value: withdrawal };
+      },
+      replay: async (id) => (await this.deps.transactions.findWithdrawal(this.deps.db.em(), id, 'primary'))!,
     });
-    this.deps.events.published(event);
-    return withdrawal;
   }
 
   async getWithdraw(id: string, refresh = false): Promise<Withdrawal> {
@@ -197,7 +208,7 @@ export class PaymentsService {
     const current = await adapter.getWithdraw(ctx, withdrawal.withdrawId);
     const move = await this.deps.transactions.moveWithdrawalStatus(em, id, current.status, 'poll');
     if (move?.event) this.deps.events.published(move.event);
-    return (await this.deps.transactions.findWithdrawal(this.deps.db.em(), id))!;
+    return (await this.deps.transactions.findWithdrawal(this.deps.db.em(), id, 'primary'))!;
   }
 
   async createReceiver(providerAccountId: string, input: ReceiverInput | undefined): Promise<Receiver> {

@@ -17,6 +17,6 @@ export class SandboxService {
     }
     const { notification } = await adapter.simulatePayment(ctx, transaction.transactionId);
     // The sandbox has already delivered its notification to the sidecar, which applied it.
-    return { transaction: (await this.deps.transactions.findTransaction(this.deps.db.em(), id))!, notification };
+    return { transaction: (await this.deps.transactions.findTransaction(this.deps.db.em(), id, 'primary'))!, notification };
   }
 }

@@ -9,6 +9,7 @@ export const TEST_TOKEN = 'test-token-0123456789';
 
 export interface TestGatewayOptions {
   databaseUrl?: string;
+  replicaUrls?: string[];
   /** Reuse a data folder (to restart on the same embedded database). */
   dataDir?: string;
 }
@@ -26,6 +27,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     API_TOKENS: TEST_TOKEN,
     SANDBOX_SETTLE_MS: '200',
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+    ...(options.replicaUrls ? { DATABASE_REPLICA_URLS: options.replicaUrls.join(',') } : {}),
   });
   const gateway = await startGateway(config, COMPONENTS, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
   return { ...gateway, dataDir };

@@ -1,4 +1,8 @@
 import { Migration20261122023336_initial } from './Migration20261122023336_initial.js';
+import { Migration20261122030408_idempotency_keys } from './Migration20261122030408_idempotency_keys.js';
 
 // Every migration, in order. `npm run migration:create` writes a new file here; add it to this list.
-export const MIGRATIONS = [{ name: 'Migration20261122023336_initial', class: Migration20261122023336_initial }];
+export const MIGRATIONS = [
+  { name: 'Migration20261122023336_initial', class: Migration20261122023336_initial },
+  { name: 'Migration20261122030408_idempotency_keys', class: Migration20261122030408_idempotency_keys },
+];

@@ -1,0 +1,60 @@
+import { ConnectionException, type ConnectionType } from '@mikro-orm/core';
+import { PostgreSqlDriver, type PostgreSqlConnection } from '@mikro-orm/postgresql';
+
+/**
+ * Reads over the replicas in true round-robin order, with failover.
+ *
+ * MikroORM picks a replica with Math.round(Math.random() * (n - 1)), which is
+ * biased (three replicas get 25/50/25 %). Its documented extension point is the
+ * driver class, so this driver only replaces that choice: writes and
+ * transactions still get the primary connection, and a read that cannot reach
+ * its replica moves on to the next one, then to the primary.
+ */
+export class RoundRobinPostgreSqlDriver extends PostgreSqlDriver {
+  private nextReplica = 0;
+
+  override getConnection(type: ConnectionType = 'write'): PostgreSqlConnection {
+    if (type === 'write' || this.replicas.length === 0) return this.connection;
+    const start = this.nextReplica;
+    this.nextReplica = (this.nextReplica + 1) % this.replicas.length;
+    const order = [...this.replicas.slice(start), ...this.replicas.slice(0, start), this.connection];
+    return withFailover(order);
+  }
+}
+
+/** Errors that say the server could not be reached, as opposed to errors in the query. */
+export function isUnreachable(error: unknown): boolean {
+  if (error instanceof ConnectionException) return true;
+  const seen = new Set<unknown>();
+  for (let current: any = error; current && !seen.has(current); current = current.cause ?? current.previous) {
+    seen.add(current);
+    const code = String(current.code ?? '');
+    if (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND'].includes(code)) return true;
+    // 57P01-57P03: the server is shutting down or starting; class 08: connection exceptions.
+    if (/^57P0[123]$/.test(code) || code.startsWith('08')) return true;
+    if (/Connection terminated|connection timeout|Client has encountered a connection error/i.test(String(current.message ?? ''))) return true;
+  }
+  return false;
+}
+
+/** The first connection of `order`, whose `execute` falls through to the next ones when a server is unreachable. */
+function withFailover(order: PostgreSqlConnection[]): PostgreSqlConnection {
+  const [first] = order as [PostgreSqlConnection];
+  return new Proxy(first, {
+    get(target, property, receiver) {
+      if (property !== 'execute') return Reflect.get(target, property, receiver);
+      return async (...args: Parameters<PostgreSqlConnection['execute']>) => {
+        let lastError: unknown;
+        for (const connection of order) {
+          try {
+            return await connection.execute(...args);
+          } catch (error) {
+            if (!isUnreachable(error)) throw error;
+            lastError = error;
+          }
+        }
+        throw lastError;
+      };
+    },
+  });
+}

@@ -1,0 +1,138 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { CreateTransactionRequest, RefoundTransactionRequest, WithdrawRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { PaymentMethod, PixKeyType, TransactionStatus, WithdrawMethod } from '../../gen/ts-proto/gateway/v1/types.js';
+import { connectDriver, failureOf, grpcDriver, type Driver } from '../support/clients.js';
+import { createTestDatabase } from '../support/postgres.js';
+import { removeDir, startTestGateway, TEST_TOKEN } from '../support/gateway.js';
+
+/** A fake of the sandbox PSP's API that counts what reaches it and answers slowly, so concurrent requests overlap. */
+class CountingPsp {
+  server!: Server;
+  requests: { method: string; path: string }[] = [];
+  failNext = 0;
+  private seq = 0;
+
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        this.requests.push({ method: req.method!, path: req.url! });
+        const send = (status: number, payload: unknown) => setTimeout(() => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload)), 150);
+        if (this.failNext > 0) {
+          this.failNext -= 1;
+          return send(503, { error: { message: 'temporarily unavailable' } });
+        }
+        const input = body ? JSON.parse(body) : {};
+        const now = new Date().toISOString();
+        if (req.url === '/v1/charges') {
+          const status = input.method === 'card' ? 'paid' : 'pending';
+          return send(201, { id: `ch_${++this.seq}`, amount: input.amount, method: input.method, status, installments: 1, createdAt: now, refundedAmount: 0, pix: input.method === 'pix' ? { copyPaste: '000201', qrCodeDataUrl: 'data:image/png;base64,', expiresAt: now } : undefined });
+        }
+        if (/^\/v1\/charges\/[^/]+\/refunds$/.test(req.url!)) return send(201, { id: `re_${++this.seq}`, amount: input.amount, status: 'succeeded' });
+        if (req.url === '/v1/withdrawals') return send(201, { id: `wd_${++this.seq}`, amount: input.amount, status: 'processing', createdAt: now });
+        send(404, { error: { message: 'no route' } });
+      });
+    });
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  count(method: string, pattern: RegExp): number {
+    return this.requests.filter((r) => r.method === method && pattern.test(r.path)).length;
+  }
+}
+
+const psp = new CountingPsp();
+let gateway: Awaited<ReturnType<typeof startTestGateway>>;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let grpc: Driver;
+let connect: Driver;
+let accountId: string;
+let otherAccountId: string;
+
+beforeAll(async () => {
+  const baseUrl = await psp.start();
+  database = await createTestDatabase();
+  gateway = await startTestGateway({ databaseUrl: database.url });
+  grpc = grpcDriver(gateway.grpcAddress!, TEST_TOKEN);
+  connect = connectDriver(gateway.httpUrl!, TEST_TOKEN);
+  ({ providerAccount: { id: accountId } } = await grpc.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'counted', publicKey: 'pk', secretKey: 'sk', baseUrl }));
+  ({ providerAccount: { id: otherAccountId } } = await grpc.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'other', publicKey: 'pk', secretKey: 'sk', baseUrl }));
+});
+
+afterAll(async () => {
+  grpc?.close();
+  connect?.close();
+  await gateway?.close();
+  await database?.drop();
+  if (gateway) removeDir(gateway.dataDir);
+  psp.server?.close();
+});
+
+beforeEach(() => {
+  psp.requests = [];
+  psp.failNext = 0;
+});
+
+const charge = (key: string, amount = 1000, account = accountId) =>
+  CreateTransactionRequest.fromPartial({ providerAccountId: account, idempotencyKey: key, transaction: { amount, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX } });
+
+describe('idempotency keys', () => {
+  it('20 simultaneous identical CreateTransaction calls reach the provider once and all get the first charge', async () => {
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? grpc : connect).call('gateway', 'createTransaction', charge('simultaneous-1'))));
+    expect(psp.count('POST', /^\/v1\/charges$/)).toBe(1);
+    expect(new Set(results.map((r) => r.transaction.id)).size).toBe(1);
+  });
+
+  it('the same key with another request is refused, naming the reason', async () => {
+    await grpc.call('gateway', 'createTransaction', charge('changed-1', 1000));
+    const failure = await failureOf(grpc.call('gateway', 'createTransaction', charge('changed-1', 2000)));
+    expect(failure.code).toBe('ALREADY_EXISTS');
+    expect(failure.message).toContain('idempotency_key changed-1 was already used with a different createTransaction request');
+    expect(psp.count('POST', /^\/v1\/charges$/)).toBe(1);
+  });
+
+  it('scopes keys to the provider account', async () => {
+    const first = await grpc.call('gateway', 'createTransaction', charge('scoped-1'));
+    const second = await grpc.call('gateway', 'createTransaction', charge('scoped-1', 1000, otherAccountId));
+    expect(second.transaction.id).not.toBe(first.transaction.id);
+    expect(psp.count('POST', /^\/v1\/charges$/)).toBe(2);
+  });
+
+  it('lets a key whose first attempt failed at the provider be retried', async () => {
+    psp.failNext = 1;
+    expect(await failureOf(grpc.call('gateway', 'createTransaction', charge('retry-after-failure')))).toMatchObject({ code: 'UNAVAILABLE', message: 'Erro ao criar transação: temporarily unavailable' });
+    const retried = await grpc.call('gateway', 'createTransaction', charge('retry-after-failure'));
+    expect(retried.transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_PENDING);
+    const again = await grpc.call('gateway', 'createTransaction', charge('retry-after-failure'));
+    expect(again.transaction.id).toBe(retried.transaction.id);
+    expect(psp.count('POST', /^\/v1\/charges$/)).toBe(2);
+  });
+
+  it('20 simultaneous identical withdrawals pay out once', async () => {
+    const request = WithdrawRequest.fromPartial({ providerAccountId: accountId, idempotencyKey: 'payout-1', withdraw: { paymentMethod: WithdrawMethod.WITHDRAW_METHOD_PIX, amount: 5000, pixKey: 'ana@example.com', pixType: PixKeyType.PIX_KEY_TYPE_EMAIL } });
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? grpc : connect).call('gateway', 'withdraw', request)));
+    expect(psp.count('POST', /^\/v1\/withdrawals$/)).toBe(1);
+    expect(new Set(results.map((r) => r.withdrawal.id)).size).toBe(1);
+  });
+
+  it('20 simultaneous identical refunds refund once and all get the first refund', async () => {
+    const card = await grpc.call('gateway', 'createTransaction', CreateTransactionRequest.fromPartial({ providerAccountId: accountId, transaction: { amount: 3000, paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, cardId: 'card_x' } }));
+    expect(card.transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
+    const request = RefoundTransactionRequest.fromPartial({ providerAccountId: accountId, idempotencyKey: 'refund-1', id: card.transaction.id });
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? grpc : connect).call('gateway', 'refoundTransaction', request)));
+    expect(psp.count('POST', /\/refunds$/)).toBe(1);
+    expect(new Set(results.map((r) => r.refund.refundId)).size).toBe(1);
+    expect(results.every((r) => r.transaction.status === TransactionStatus.TRANSACTION_STATUS_REFUNDED)).toBe(true);
+  });
+
+  it('keeps keys for at least 24 hours', async () => {
+    const [row] = await gateway.db!.em().getConnection('write').execute<{ hours: number }[]>(
+      `select extract(epoch from (expires_at - created_at)) / 3600 as hours from idempotency_keys where key = 'simultaneous-1'`,
+    );
+    expect(Number(row!.hours)).toBeGreaterThanOrEqual(24);
+  });
+});
