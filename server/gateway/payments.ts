@@ -1,5 +1,6 @@
 import { GatewayError, invalidArgument, notFound } from '../lib/errors.js';
-import { formatBRL } from '../lib/money.js';
+import { defaultWithdrawDescription } from '../lib/withdrawDescription.js';
+import { catalogueError, paymentMethodNotSupportedBy } from '../lib/providerMessages.js';
 import type {
   CardInput,
   Customer,
@@ -46,7 +47,7 @@ export interface ProviderSummary {
 }
 
 function requireOperation(adapter: ProviderAdapter, operation: Operation): void {
-  if (!adapter.supports(operation)) throw new GatewayError('UNIMPLEMENTED', 'Method not implemented.', { reason: 'NOT_IMPLEMENTED' });
+  if (!adapter.supports(operation)) throw catalogueError('NOT_IMPLEMENTED');
 }
 
 /** The payment use cases: validate, call the account's adapter, store, publish. */
@@ -85,14 +86,14 @@ export class PaymentsService {
   async createTransaction(command: CreateTransactionCommand): Promise<Transaction> {
     const input = command.transaction;
     const amount = requirePositiveCents('transaction.amount', input.amount);
-    if (!input.paymentMethod) throw invalidArgument('transaction.payment_method', 'Invalid payment method');
-    if (input.paymentMethod === 'CREDIT_CARD' && !input.cardId) throw invalidArgument('transaction.card_id', 'cardId is required for credit card transactions');
+    if (!input.paymentMethod) throw catalogueError('INVALID_PAYMENT_METHOD', { field: 'transaction.payment_method' });
+    if (input.paymentMethod === 'CREDIT_CARD' && !input.cardId) throw catalogueError('CARD_ID_REQUIRED', { field: 'transaction.card_id' });
     const installments = input.installments || 1;
     if (!Number.isInteger(installments) || installments < 1) throw invalidArgument('transaction.installments', 'transaction.installments must be a positive integer');
     const webhookUrl = optionalUrl('transaction.webhook_url', input.webhookUrl);
     const { account, adapter, ctx } = await this.resolve(command.providerAccountId, 'createTransaction');
     if (!adapter.identity.paymentMethods.includes(input.paymentMethod)) {
-      throw invalidArgument('transaction.payment_method', `Payment method not supported by ${account.provider}`);
+      throw new GatewayError('UNIMPLEMENTED', paymentMethodNotSupportedBy(account.provider), { reason: 'PAYMENT_METHOD_NOT_SUPPORTED', field: 'transaction.payment_method' });
     }
     const full: TransactionInput = { ...input, amount, paymentMethod: input.paymentMethod, installments, currency: input.currency || 'BRL', webhookUrl };
     return runIdempotent(this.deps, {
@@ -167,16 +168,16 @@ export class PaymentsService {
   async withdraw(command: WithdrawCommand): Promise<Withdrawal> {
     const input = command.withdraw;
     const amount = requirePositiveCents('withdraw.amount', input.amount);
-    if (!input.paymentMethod) throw invalidArgument('withdraw.payment_method', 'Invalid payment method');
+    if (!input.paymentMethod) throw catalogueError('INVALID_PAYMENT_METHOD', { field: 'withdraw.payment_method' });
     if (input.paymentMethod === 'PIX') {
       requireText('withdraw.pix_key', input.pixKey);
       if (!input.pixType) throw invalidArgument('withdraw.pix_type', 'withdraw.pix_type is required for PIX withdrawals');
     }
     const { account, adapter, ctx } = await this.resolve(command.providerAccountId, 'withdraw');
     if (!adapter.identity.withdrawMethods.includes(input.paymentMethod)) {
-      throw new GatewayError('UNIMPLEMENTED', 'Método de saque não implementado', { reason: 'NOT_IMPLEMENTED', field: 'withdraw.payment_method' });
+      throw catalogueError('WITHDRAW_METHOD_NAO_IMPLEMENTADO', { field: 'withdraw.payment_method' });
     }
-    const request: WithdrawInput = { ...input, amount, paymentMethod: input.paymentMethod, description: input.description || `Saque de ${formatBRL(amount)}` };
+    const request: WithdrawInput = { ...input, amount, paymentMethod: input.paymentMethod, description: input.description || defaultWithdrawDescription(amount, 'withAmount') };
     return runIdempotent(this.deps, {
       providerAccountId: account.id,
       operation: 'withdraw',

@@ -1,0 +1,85 @@
+import type { PixKeyType } from '../domain/types.js';
+import { digitsOnly } from './documents.js';
+import { COUNTRY_CODE } from './phone.js';
+
+/**
+ * PIX key normalisation (spec doc 1 §5, doc 3 §5). An adapter declares its
+ * provider's style once and passes it to both normalizePixKey and
+ * pixKeyTypeName, so the key and its type name never disagree.
+ */
+export interface PixKeyStyle {
+  /**
+   * How a PHONE key is prefixed; omitted means digits only (Royalpay and most).
+   * - '+55': Podpay and Onz, always '+55' before the digits.
+   * - 'lexxen': digits, '+55' added unless they already start with 55.
+   */
+  phonePrefix?: '+55' | 'lexxen';
+  /**
+   * How RANDOM is named; omitted means 'RANDOM'.
+   * - 'EVP': Bravive, Lexxen, Rapdyn (other names unchanged).
+   * - 'evp': PaySharkGateway, whose names are all lower case.
+   */
+  randomAs?: 'EVP' | 'evp';
+}
+
+const E164_PREFIX = `+${COUNTRY_CODE}`;
+
+function prefixPhone(digits: string, prefix: PixKeyStyle['phonePrefix']): string {
+  if (prefix === '+55') return `${E164_PREFIX}${digits}`;
+  if (prefix === 'lexxen') {
+    // The spec's rule is "unless already starting with 55"; the '+' is still
+    // added so the key is E.164 either way (the '+' was stripped with the mask).
+    return digits.startsWith(COUNTRY_CODE) ? `+${digits}` : `${E164_PREFIX}${digits}`;
+  }
+  return digits;
+}
+
+/** CPF, CNPJ and PHONE lose their mask; EMAIL and RANDOM are sent exactly as given. */
+export function normalizePixKey(key: string, type: PixKeyType, style: PixKeyStyle = {}): string {
+  switch (type) {
+    case 'CPF':
+    case 'CNPJ':
+      return digitsOnly(key);
+    case 'PHONE':
+      return prefixPhone(digitsOnly(key), style.phonePrefix);
+    case 'EMAIL':
+    case 'RANDOM':
+      return key;
+  }
+}
+
+/** The type name the provider expects for our PixKeyType. */
+export function pixKeyTypeName(type: PixKeyType, style: Pick<PixKeyStyle, 'randomAs'> = {}): string {
+  if (style.randomAs === 'evp') return type === 'RANDOM' ? 'evp' : type.toLowerCase();
+  if (style.randomAs === 'EVP' && type === 'RANDOM') return 'EVP';
+  return type;
+}
+
+/** Key and type name together, the pair most withdraw bodies carry. */
+export function providerPixKey(key: string, type: PixKeyType, style: PixKeyStyle = {}): { key: string; type: string } {
+  return { key: normalizePixKey(key, type, style), type: pixKeyTypeName(type, style) };
+}
+
+/** Digits plus the punctuation of the usual CPF, CNPJ and phone masks. */
+const NUMERIC_KEY = /^[\d\s.\-/()+]+$/;
+
+/**
+ * Veltrax's inference (doc 3 §5), in the spec's order: contains @ → EMAIL;
+ * 11 digits → CPF (so an 11-digit mobile reads as CPF, as the spec orders it);
+ * 14 → CNPJ; 10–11 → PHONE; else RANDOM.
+ * Digits are counted only when the key is written as a number, so a UUID whose
+ * hex happens to hold 11 digits is still RANDOM. A '+55' key of 12–13 digits is
+ * a phone in E.164, the form the DICT registers phones in.
+ */
+export function inferPixKeyType(key: string): PixKeyType {
+  const text = key.trim();
+  if (text.includes('@')) return 'EMAIL';
+  if (!NUMERIC_KEY.test(text)) return 'RANDOM';
+  const digits = digitsOnly(text);
+  if (digits.length === 11) return 'CPF';
+  if (digits.length === 14) return 'CNPJ';
+  // The spec's 10–11 range; 11 never gets here, CPF took it above.
+  if (digits.length === 10 || digits.length === 11) return 'PHONE';
+  if (text.startsWith(E164_PREFIX) && (digits.length === 12 || digits.length === 13)) return 'PHONE';
+  return 'RANDOM';
+}
