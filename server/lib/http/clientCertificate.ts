@@ -1,0 +1,85 @@
+import { createSecureContext } from 'node:tls';
+import axios from 'axios';
+import { ProviderCallError } from './providerCallError.js';
+
+/**
+ * The platform's client certificate for mTLS, as stored behind its certificate URL.
+ *
+ * Format, decided where the specification is silent: a PEM file holding the
+ * certificate (chain) and its private key; or, when the URL's path ends in
+ * .p12 or .pfx (or the file has no PEM block and is DER), a PKCS#12 bundle.
+ * An encrypted private key or PKCS#12 bundle takes the adapter's passphrase.
+ */
+export type ClientCertificate =
+  | { kind: 'pem'; cert: string; key: string; passphrase?: string }
+  | { kind: 'pkcs12'; pfx: Buffer; passphrase?: string };
+
+const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----[\s\S]+?-----END \1-----/g;
+
+/** The URL without its query: a presigned URL's signature must not reach logs or messages. */
+export const displayUrl = (url: string): string => url.split(/[?#]/)[0]!;
+
+const isPkcs12Url = (url: string): boolean => /\.(p12|pfx)$/i.test(displayUrl(url));
+
+const unusable = (url: string, detail: string) =>
+  new ProviderCallError('FAILED_PRECONDITION', 'CLIENT_CERTIFICATE_UNUSABLE', `client certificate at ${displayUrl(url)} is unusable: ${detail}`);
+
+/** Reads the certificate file's bytes; pure, so it can be tested without HTTP. */
+export function parseClientCertificate(url: string, bytes: Buffer, passphrase?: string): ClientCertificate {
+  const text = bytes.toString('latin1');
+  let certificate: ClientCertificate;
+  if (isPkcs12Url(url) || (!text.includes('-----BEGIN') && bytes[0] === 0x30)) {
+    certificate = { kind: 'pkcs12', pfx: bytes, passphrase };
+  } else {
+    const blocks = [...text.matchAll(PEM_BLOCK)];
+    const cert = blocks.filter((block) => block[1] === 'CERTIFICATE').map((block) => block[0]).join('\n');
+    const key = blocks.find((block) => block[1]!.endsWith('PRIVATE KEY'))?.[0];
+    if (!cert) throw unusable(url, 'no CERTIFICATE block');
+    if (!key) throw unusable(url, 'no PRIVATE KEY block (the file must hold both the certificate and its key)');
+    certificate = { kind: 'pem', cert, key, passphrase };
+  }
+  try {
+    // Fails now, with a clear message, on a wrong passphrase or a key that does not match.
+    createSecureContext(certificate.kind === 'pem' ? { cert: certificate.cert, key: certificate.key, passphrase } : { pfx: certificate.pfx, passphrase });
+  } catch (error) {
+    throw unusable(url, error instanceof Error ? error.message : String(error));
+  }
+  return certificate;
+}
+
+const cache = new Map<string, Promise<ClientCertificate>>();
+
+/**
+ * The certificate behind a platform URL, fetched once (over plain axios: the
+ * file store is not the provider) and cached per URL. A failed fetch is not
+ * cached, so the next call tries again.
+ */
+export function loadClientCertificate(url: string, { passphrase, timeoutMs }: { passphrase?: string; timeoutMs: number }): Promise<ClientCertificate> {
+  const key = `${url}\0${passphrase ?? ''}`;
+  let pending = cache.get(key);
+  if (!pending) {
+    pending = fetchCertificate(url, timeoutMs).then((bytes) => parseClientCertificate(url, bytes, passphrase));
+    pending.catch(() => cache.delete(key));
+    cache.set(key, pending);
+  }
+  return pending;
+}
+
+async function fetchCertificate(url: string, timeoutMs: number): Promise<Buffer> {
+  try {
+    const response = await axios.get<ArrayBuffer>(url, { responseType: 'arraybuffer', timeout: timeoutMs });
+    return Buffer.from(response.data);
+  } catch (error) {
+    const status = axios.isAxiosError(error) ? error.response?.status : undefined;
+    const detail = status ? `HTTP ${status}` : error instanceof Error ? error.message || (error as { code?: string }).code || 'network error' : String(error);
+    if (status !== undefined && status < 500) {
+      throw new ProviderCallError('FAILED_PRECONDITION', 'CLIENT_CERTIFICATE_UNAVAILABLE', `client certificate at ${displayUrl(url)} could not be read: ${detail}`);
+    }
+    throw new ProviderCallError('UNAVAILABLE', 'CLIENT_CERTIFICATE_UNAVAILABLE', `client certificate at ${displayUrl(url)} could not be fetched: ${detail}`);
+  }
+}
+
+/** Forgets every fetched certificate (tests, or after the platform replaces a file in place). */
+export function clearClientCertificates(): void {
+  cache.clear();
+}

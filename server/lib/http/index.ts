@@ -1,0 +1,32 @@
+/**
+ * The provider HTTP toolkit: one factory for the adapters, and the pieces it is made of.
+ *
+ *   const HTTP: ProviderHttpDeclaration = {
+ *     provider: 'VOLUTI',
+ *     timeoutMs: 20_000,
+ *     auth: { type: 'oauth2', tokenPath: '/oauth/token' },
+ *     mtls: 'cashIn',
+ *   };
+ *   const { data } = await createProviderHttp({ ...HTTP, ctx }).post<Cob>('/cob', body, { errorPrefix: 'Erro ao criar transação' });
+ */
+export type { HttpAccount, KeyRef } from './account.js';
+export type { AuthStyle, OAuth2Auth } from './auth.js';
+export { splitPackedKey, type PackedKeyOptions } from './packedKey.js';
+export { providerError, providerMessage } from './providerError.js';
+export { ProviderCallError } from './providerCallError.js';
+export { redactForLog, REDACTED } from './redact.js';
+export { trustCertificateAuthority, clearHttpsAgents } from './tlsAgent.js';
+export { clearClientCertificates, parseClientCertificate, type ClientCertificate } from './clientCertificate.js';
+export { clearOAuth2Tokens } from './oauth2.js';
+export { resetCircuitBreakers, type BreakerOptions, type RetryOptions } from './resilience.js';
+export {
+  createProviderHttp,
+  DEFAULT_PROVIDER_TIMEOUT_MS,
+  type CertificateUse,
+  type MtlsOptions,
+  type ProviderHttp,
+  type ProviderHttpDeclaration,
+  type ProviderHttpOptions,
+  type ProviderRequestOptions,
+  type ProviderResponse,
+} from './providerHttp.js';

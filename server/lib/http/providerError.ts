@@ -1,0 +1,47 @@
+import axios from 'axios';
+import { GatewayError } from '../errors.js';
+import { ProviderCallError } from './providerCallError.js';
+
+const MAX_MESSAGE_LENGTH = 500;
+
+/** The provider's own message from an error body, whatever its dialect. */
+export function providerMessage(data: unknown): string | undefined {
+  if (typeof data === 'string') return data.trim().slice(0, MAX_MESSAGE_LENGTH) || undefined;
+  if (!data || typeof data !== 'object') return undefined;
+  const record = data as Record<string, any>;
+  const firstOfList = Array.isArray(record.errors) ? (record.errors[0]?.message ?? record.errors[0]) : undefined;
+  const candidate =
+    record.error?.message ?? record.message ?? record.mensagem ?? record.error_description ?? record.error ?? record.detail ?? record.title ?? record.msg ?? firstOfList;
+  return typeof candidate === 'string' && candidate ? candidate.slice(0, MAX_MESSAGE_LENGTH) : undefined;
+}
+
+/** Text for a failure that has no provider body: timeouts, refused connections. */
+function transportMessage(error: Error & { code?: string }): string {
+  if (error.message) return error.message;
+  // Node reports a refused dual-stack connection as an AggregateError with an empty message.
+  const inner = (error as { errors?: Array<{ message?: string }> }).errors?.[0]?.message;
+  return inner || error.code || 'network error';
+}
+
+/**
+ * Turns a failed provider call into a GatewayError carrying the specification's
+ * prefix ('Erro ao criar transação: …'). Outages (5xx, timeouts, refused
+ * connections, an open circuit) become UNAVAILABLE: never a PENDING charge.
+ * A 4xx keeps the provider's own message. GatewayErrors pass through unchanged,
+ * so exact spec texts such as 'Unauthorized.' survive.
+ */
+export function providerError(prefix: string, error: unknown): GatewayError {
+  if (error instanceof GatewayError) return error;
+  if (error instanceof ProviderCallError) return new GatewayError(error.code, `${prefix}: ${error.message}`, { reason: error.reason });
+  if (axios.isAxiosError(error)) {
+    const status = error.response?.status;
+    const message = providerMessage(error.response?.data) ?? transportMessage(error);
+    const text = `${prefix}: ${message}`;
+    if (status === undefined || status >= 500 || status === 429 || status === 408) return new GatewayError('UNAVAILABLE', text, { reason: 'PROVIDER_UNAVAILABLE' });
+    if (status === 404) return new GatewayError('NOT_FOUND', text, { reason: 'PROVIDER_NOT_FOUND' });
+    if (status === 401 || status === 403) return new GatewayError('FAILED_PRECONDITION', text, { reason: 'PROVIDER_REJECTED_CREDENTIALS' });
+    if (status === 409) return new GatewayError('FAILED_PRECONDITION', text, { reason: 'PROVIDER_CONFLICT' });
+    return new GatewayError('INVALID_ARGUMENT', text, { reason: 'PROVIDER_REJECTED_REQUEST' });
+  }
+  return new GatewayError('INTERNAL', `${prefix}: ${error instanceof Error ? error.message : String(error)}`);
+}

@@ -1,0 +1,172 @@
+import axios, { type AxiosRequestConfig, type AxiosResponse } from 'axios';
+import type { Agent } from 'node:https';
+import { GatewayError } from '../errors.js';
+import { logger as defaultLogger, type Logger } from '../logger.js';
+import { resolveKey, type HttpAccount, type KeyRef } from './account.js';
+import { credentialHeaderNames, staticAuthHeaders, type AuthStyle } from './auth.js';
+import { displayUrl, loadClientCertificate } from './clientCertificate.js';
+import { OAuth2Tokens } from './oauth2.js';
+import { providerError } from './providerError.js';
+import { logExchanges } from './requestLog.js';
+import { circuitFor, readRetryPolicy, throughCircuit, type BreakerOptions, type RetryOptions } from './resilience.js';
+import { httpsAgentFor } from './tlsAgent.js';
+
+export const DEFAULT_PROVIDER_TIMEOUT_MS = 25_000;
+
+/** Which of the platform's certificate URLs the client presents. */
+export type CertificateUse = 'cashIn' | 'cashOut';
+
+export interface MtlsOptions {
+  certificate: CertificateUse;
+  /** For an encrypted key or PKCS#12 bundle. */
+  passphrase?: KeyRef;
+}
+
+/** What an adapter declares once, as data: everything but the account. */
+export interface ProviderHttpDeclaration {
+  /** Provider id, for logs. */
+  provider?: string;
+  /** A host other than the account's (e.g. a provider's separate cash-out host). Default ctx.baseUrl. */
+  baseUrl?: string;
+  /** Default 25 s. */
+  timeoutMs?: number;
+  /** Default none. */
+  auth?: AuthStyle;
+  /** Present the platform's client certificate (fetched from ctx.certCashInUrl / certCashOutUrl). */
+  mtls?: CertificateUse | MtlsOptions;
+  /** CAs to trust beyond the system's (PEM), e.g. a provider's private CA or a test fake's. */
+  ca?: string | readonly string[];
+  /** Sent with every request. */
+  headers?: Record<string, string>;
+  /** Backoff for GET retries, or false for none. Other methods are never retried. */
+  retry?: RetryOptions | false;
+  breaker?: BreakerOptions;
+  logger?: Logger;
+  /** Clock for token expiry (tests). */
+  now?: () => number;
+}
+
+export interface ProviderHttpOptions extends ProviderHttpDeclaration {
+  /** The account: keys, base URL, certificate URLs. An AdapterContext fits. */
+  ctx: HttpAccount;
+}
+
+export interface ProviderRequestOptions {
+  params?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  /**
+   * The specification's prefix for this operation ('Erro ao criar transação').
+   * With it every failure arrives as a GatewayError 'prefix: message'; without
+   * it the raw failure is thrown for the adapter's own providerError(prefix, error).
+   */
+  errorPrefix?: string;
+  timeoutMs?: number;
+}
+
+export interface ProviderResponse<T> {
+  status: number;
+  data: T;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
+}
+
+export interface ProviderHttp {
+  get<T = unknown>(path: string, options?: ProviderRequestOptions): Promise<ProviderResponse<T>>;
+  post<T = unknown>(path: string, body?: unknown, options?: ProviderRequestOptions): Promise<ProviderResponse<T>>;
+  put<T = unknown>(path: string, body?: unknown, options?: ProviderRequestOptions): Promise<ProviderResponse<T>>;
+  patch<T = unknown>(path: string, body?: unknown, options?: ProviderRequestOptions): Promise<ProviderResponse<T>>;
+  delete<T = unknown>(path: string, options?: ProviderRequestOptions & { body?: unknown }): Promise<ProviderResponse<T>>;
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+function originOf(baseUrl: string, accountId: string): string {
+  try {
+    return new URL(baseUrl).origin;
+  } catch {
+    throw new GatewayError('FAILED_PRECONDITION', `invalid base URL for provider account ${accountId}: '${baseUrl}'`, { reason: 'INVALID_BASE_URL' });
+  }
+}
+
+const flatHeaders = (headers: AxiosResponse['headers']): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(headers ?? {})
+      .filter(([, value]) => value !== undefined && value !== null)
+      .map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(', ') : String(value)]),
+  );
+
+const withBearer = (config: AxiosRequestConfig, token: string): AxiosRequestConfig => ({ ...config, headers: { ...config.headers, authorization: `Bearer ${token}` } });
+
+/**
+ * The HTTP client of one provider account: base URL, timeout, authentication,
+ * mTLS, retries for reads, a circuit per account and host, redacted debug logs
+ * and the specification's error mapping. Cheap to build: adapters may build
+ * one per call; tokens, certificates, agents and circuits are shared.
+ */
+export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
+  const { ctx, provider, auth = { type: 'none' }, timeoutMs = DEFAULT_PROVIDER_TIMEOUT_MS, logger = defaultLogger, now } = options;
+  const baseUrl = options.baseUrl ?? ctx.baseUrl;
+  const origin = originOf(baseUrl, ctx.accountId);
+  const mtls: MtlsOptions | undefined = typeof options.mtls === 'string' ? { certificate: options.mtls } : options.mtls;
+  const ca = options.ca === undefined ? [] : typeof options.ca === 'string' ? [options.ca] : [...options.ca];
+
+  const instance = axios.create({ baseURL: baseUrl, timeout: timeoutMs, headers: { accept: 'application/json', ...options.headers } });
+  logExchanges(instance, logger, { provider, accountId: ctx.accountId }, credentialHeaderNames(auth));
+  const breaker = circuitFor(`${ctx.accountId}@${origin}`, options.breaker ?? {}, logger);
+  const retryPolicy = options.retry === false ? undefined : readRetryPolicy(options.retry);
+
+  async function agent(): Promise<Agent | undefined> {
+    if (!mtls) return httpsAgentFor(undefined, ca);
+    const url = mtls.certificate === 'cashIn' ? ctx.certCashInUrl : ctx.certCashOutUrl;
+    // The specification's text when a platform has no certificate for this direction.
+    if (!url) throw new GatewayError('FAILED_PRECONDITION', 'Unauthorized.', { reason: 'CLIENT_CERTIFICATE_MISSING' });
+    const passphrase = mtls.passphrase ? resolveKey(mtls.passphrase, ctx) || undefined : undefined;
+    const certificate = await loadClientCertificate(url, { passphrase, timeoutMs });
+    logger.debug({ provider, accountId: ctx.accountId, certificate: displayUrl(url), kind: certificate.kind }, 'client certificate ready');
+    return httpsAgentFor(certificate, ca);
+  }
+
+  /** Sends once; with OAuth2, a 401 refreshes the token once and sends once more. */
+  async function sendAuthenticated(config: AxiosRequestConfig, tokens: OAuth2Tokens | undefined): Promise<AxiosResponse> {
+    if (!tokens) return instance.request(config);
+    const token = await tokens.get();
+    try {
+      return await instance.request(withBearer(config, token));
+    } catch (error) {
+      if (!(axios.isAxiosError(error) && error.response?.status === 401)) throw error;
+      tokens.invalidate(token);
+      return instance.request(withBearer(config, await tokens.get()));
+    }
+  }
+
+  async function request<T>(method: Method, path: string, body: unknown, requestOptions: ProviderRequestOptions = {}): Promise<ProviderResponse<T>> {
+    try {
+      const httpsAgent = await agent();
+      const tokens = auth.type === 'oauth2' ? new OAuth2Tokens(auth, ctx, (config) => instance.request({ ...config, httpsAgent }), now) : undefined;
+      const config: AxiosRequestConfig = {
+        method,
+        url: path,
+        data: body,
+        params: requestOptions.params,
+        headers: { ...staticAuthHeaders(auth, ctx), ...requestOptions.headers },
+        timeout: requestOptions.timeoutMs,
+        httpsAgent,
+      };
+      const attempt = () => sendAuthenticated(config, tokens);
+      // Only reads are retried: a call that moves money must never reach the provider twice.
+      const call = method === 'GET' && retryPolicy ? () => retryPolicy.execute(attempt) : attempt;
+      const response = await throughCircuit(breaker, call);
+      return { status: response.status, data: response.data as T, headers: flatHeaders(response.headers) };
+    } catch (error) {
+      throw requestOptions.errorPrefix ? providerError(requestOptions.errorPrefix, error) : error;
+    }
+  }
+
+  return {
+    get: (path, requestOptions) => request('GET', path, undefined, requestOptions),
+    post: (path, body, requestOptions) => request('POST', path, body, requestOptions),
+    put: (path, body, requestOptions) => request('PUT', path, body, requestOptions),
+    patch: (path, body, requestOptions) => request('PATCH', path, body, requestOptions),
+    delete: (path, { body, ...requestOptions } = {}) => request('DELETE', path, body, requestOptions),
+  };
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from '@jest/globals';
+import { AxiosError, AxiosHeaders, type AxiosResponse } from 'axios';
+import { GatewayError } from '../../../../server/lib/errors.js';
+import { ProviderCallError, providerError } from '../../../../server/lib/http/index.js';
+
+const answered = (status: number, data: unknown): AxiosError => {
+  const config = { headers: new AxiosHeaders() };
+  const response = { status, statusText: '', data, headers: {}, config } as AxiosResponse;
+  return new AxiosError(`Request failed with status code ${status}`, AxiosError.ERR_BAD_RESPONSE, config, {}, response);
+};
+
+describe('providerError', () => {
+  it.each([
+    [500, { message: 'Internal error' }, 'UNAVAILABLE', 'Erro ao criar transação: Internal error'],
+    [503, '<html>down</html>', 'UNAVAILABLE', 'Erro ao criar transação: <html>down</html>'],
+    [429, { error: 'rate limited' }, 'UNAVAILABLE', 'Erro ao criar transação: rate limited'],
+    [400, { errors: [{ message: 'amount must be positive' }] }, 'INVALID_ARGUMENT', 'Erro ao criar transação: amount must be positive'],
+    [422, { mensagem: 'CPF inválido' }, 'INVALID_ARGUMENT', 'Erro ao criar transação: CPF inválido'],
+    [404, { error: { message: 'not found' } }, 'NOT_FOUND', 'Erro ao criar transação: not found'],
+    [401, { detail: 'invalid key' }, 'FAILED_PRECONDITION', 'Erro ao criar transação: invalid key'],
+    [400, {}, 'INVALID_ARGUMENT', 'Erro ao criar transação: Request failed with status code 400'],
+  ])('HTTP %i %j → %s', (status, data, code, message) => {
+    expect(providerError('Erro ao criar transação', answered(status, data))).toMatchObject({ code, message });
+  });
+
+  it('timeouts and network failures are UNAVAILABLE with the error text', () => {
+    const timeout = new AxiosError('timeout of 20000ms exceeded', AxiosError.ECONNABORTED);
+    expect(providerError('Erro ao buscar saque', timeout)).toMatchObject({ code: 'UNAVAILABLE', message: 'Erro ao buscar saque: timeout of 20000ms exceeded' });
+    const refused = new AxiosError('', 'ECONNREFUSED');
+    expect(providerError('Erro ao buscar saque', refused)).toMatchObject({ code: 'UNAVAILABLE', message: 'Erro ao buscar saque: ECONNREFUSED' });
+  });
+
+  it('failures of the HTTP layer get the prefix; GatewayErrors keep their exact text', () => {
+    const open = new ProviderCallError('UNAVAILABLE', 'PROVIDER_CIRCUIT_OPEN', 'provider temporarily unavailable');
+    expect(providerError('Erro ao realizar saque', open)).toMatchObject({ code: 'UNAVAILABLE', message: 'Erro ao realizar saque: provider temporarily unavailable', details: { reason: 'PROVIDER_CIRCUIT_OPEN' } });
+    const unauthorized = new GatewayError('FAILED_PRECONDITION', 'Unauthorized.');
+    expect(providerError('Erro ao realizar saque', unauthorized)).toBe(unauthorized);
+  });
+
+  it('anything else is our own bug: INTERNAL', () => {
+    expect(providerError('Erro ao criar recebedor', new TypeError('x is undefined'))).toMatchObject({ code: 'INTERNAL', message: 'Erro ao criar recebedor: x is undefined' });
+  });
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from '@jest/globals';
+import { REDACTED, redactForLog } from '../../../../server/lib/http/index.js';
+
+describe('redactForLog', () => {
+  it('hides credentials in headers, whatever their case, and keeps the rest', () => {
+    const headers = { Authorization: 'Bearer sk_live_abc', 'X-Api-Key': 'key123', 'x-client-secret': 's3cr3t', Cookie: 'sid=1', accept: 'application/json', 'x-request-id': 'r-1' };
+    expect(redactForLog(headers)).toEqual({ Authorization: REDACTED, 'X-Api-Key': REDACTED, 'x-client-secret': REDACTED, Cookie: REDACTED, accept: 'application/json', 'x-request-id': 'r-1' });
+  });
+
+  it("hides a provider's own API-key header when told its name", () => {
+    expect(redactForLog({ ci: 'client', cs: 'secret-value', other: 'x' }, ['CS'])).toEqual({ ci: 'client', cs: REDACTED, other: 'x' });
+  });
+
+  it('hides card number and CVV at any depth, but not a street number', () => {
+    const body = {
+      amount: 1000,
+      card: { number: '4111 1111 1111 1111', cvv: '123', holderName: 'ANA', expirationMonth: '12' },
+      payment: { credit_card: { card_number: '5555555555554444', security_code: '999' } },
+      address: { street: 'Rua A', number: '1234' },
+      items: [{ cardNumber: 4000000000000002, cvc: 321 }],
+    };
+    expect(redactForLog(body)).toEqual({
+      amount: 1000,
+      card: { number: REDACTED, cvv: REDACTED, holderName: 'ANA', expirationMonth: '12' },
+      payment: { credit_card: { card_number: REDACTED, security_code: REDACTED } },
+      address: { street: 'Rua A', number: '1234' },
+      items: [{ cardNumber: REDACTED, cvc: REDACTED }],
+    });
+  });
+
+  it('hides OAuth tokens and client secrets in JSON answers and form bodies', () => {
+    expect(redactForLog({ access_token: 'eyJhbGciOi', token_type: 'Bearer', expires_in: 3600, refresh_token: 'r' })).toEqual({
+      access_token: REDACTED,
+      token_type: 'Bearer',
+      expires_in: 3600,
+      refresh_token: REDACTED,
+    });
+    expect(redactForLog('grant_type=client_credentials&client_id=abc&client_secret=xyz')).toBe(`grant_type=client_credentials&client_id=abc&client_secret=${encodeURIComponent(REDACTED)}`);
+    expect(redactForLog(new URLSearchParams({ client_id: 'abc', client_secret: 'xyz' }))).toBe(`client_id=abc&client_secret=${encodeURIComponent(REDACTED)}`);
+  });
+
+  it('hides secrets in URL queries, JSON text and free text, and leaves harmless text alone', () => {
+    expect(redactForLog('https://api.example.com/card-token?publicKey=pk&apiKey=secret&id=1')).toBe(`https://api.example.com/card-token?publicKey=pk&apiKey=${encodeURIComponent(REDACTED)}&id=1`);
+    expect(JSON.parse(redactForLog('{"cvv":"123","status":"paid"}') as string)).toEqual({ cvv: REDACTED, status: 'paid' });
+    expect(redactForLog('rejected header Authorization: Basic dXNlcjpwYXNz')).toBe(`rejected header Authorization: Basic ${REDACTED}`);
+    const qr = 'data:image/png;base64,iVBORw0KGgo+/AAA==';
+    expect(redactForLog({ pixQrCode: qr, txid: 'abc=' })).toEqual({ pixQrCode: qr, txid: 'abc=' });
+  });
+
+  it('never mutates its input, summarises binary data and survives cycles', () => {
+    const input: Record<string, unknown> = { secretKey: 'sk', nested: { password: 'p' }, pdf: Buffer.from('%PDF-1.4') };
+    input.self = input;
+    const output = redactForLog(input) as Record<string, unknown>;
+    expect(output).toEqual({ secretKey: REDACTED, nested: { password: REDACTED }, pdf: '[binary 8 bytes]', self: '[circular]' });
+    expect(input.secretKey).toBe('sk');
+    expect((input.nested as { password: string }).password).toBe('p');
+  });
+
+  it('a shared (not circular) object is shown both times', () => {
+    const customer = { name: 'Ana' };
+    expect(redactForLog({ payer: customer, receiver: customer })).toEqual({ payer: { name: 'Ana' }, receiver: { name: 'Ana' } });
+  });
+});

@@ -1,0 +1,166 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { pino } from 'pino';
+import { createProviderHttp, type HttpAccount, type ProviderHttpDeclaration } from '../../../../server/lib/http/index.js';
+import { startFakeProvider, type FakeProvider } from '../../../support/fakeProvider.js';
+
+const quiet = pino({ level: 'silent' });
+let fake: FakeProvider;
+const account = (baseUrl = fake.url): HttpAccount => ({ accountId: `acc-${randomUUID()}`, publicKey: 'pk', secretKey: 'sk', baseUrl });
+const fast: ProviderHttpDeclaration = { auth: { type: 'bearer' }, retry: { retries: 2, initialDelayMs: 5, maxDelayMs: 20 }, logger: quiet };
+const http = (declaration: ProviderHttpDeclaration = {}, ctx = account()) => createProviderHttp({ ...fast, ...declaration, ctx });
+const outage = { status: 503, body: { message: 'em manutenção' } };
+
+beforeAll(async () => {
+  fake = await startFakeProvider();
+});
+afterEach(() => {
+  try {
+    fake.assertAllDone();
+  } finally {
+    fake.reset();
+  }
+});
+afterAll(() => fake.close());
+
+/** A loopback port nobody listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('retries', () => {
+  it('a GET is retried after a 503 and then succeeds', async () => {
+    fake.expect({ method: 'GET', path: '/transactions/t1', reply: outage });
+    fake.expect({ method: 'GET', path: '/transactions/t1', reply: { body: { id: 't1', status: 'paid' } } });
+    const { data } = await http().get('/transactions/t1');
+    expect(data).toEqual({ id: 't1', status: 'paid' });
+  });
+
+  it('a GET gives up after its retries with UNAVAILABLE and the provider message', async () => {
+    const attempts = fake.expect({ method: 'GET', path: '/transactions/t2', times: 3, reply: outage });
+    await expect(http().get('/transactions/t2', { errorPrefix: 'Erro ao buscar transação' })).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message: 'Erro ao buscar transação: em manutenção',
+    });
+    expect(attempts.calls).toHaveLength(3);
+  });
+
+  it('a GET is retried after a dropped connection', async () => {
+    fake.expect({ method: 'GET', path: '/withdrawals/w1', reply: { dropConnection: true } });
+    fake.expect({ method: 'GET', path: '/withdrawals/w1', reply: { body: { id: 'w1' } } });
+    await expect(http().get('/withdrawals/w1')).resolves.toMatchObject({ data: { id: 'w1' } });
+  });
+
+  it('a POST whose connection drops is not retried: UNAVAILABLE with the prefix', async () => {
+    fake.expect({ method: 'POST', path: '/withdrawals', reply: { dropConnection: true } });
+    await expect(http().post('/withdrawals', { amount: 100 }, { errorPrefix: 'Erro ao realizar saque' })).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message: expect.stringMatching(/^Erro ao realizar saque: socket hang up/),
+    });
+  });
+
+  it('a GET to a refused port is UNAVAILABLE with the prefix', async () => {
+    const ctx = account(`http://127.0.0.1:${await closedPort()}`);
+    const error = await http({}, ctx).get('/x', { errorPrefix: 'Erro ao buscar saque' }).catch((failure: unknown) => failure);
+    expect(error).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringMatching(/^Erro ao buscar saque: .*ECONNREFUSED/) });
+  });
+
+  it('a GET answered 4xx is not retried and keeps the provider message', async () => {
+    fake.expect({ method: 'GET', path: '/transactions/nope', reply: { status: 404, body: { error: { message: 'Transação não encontrada' } } } });
+    await expect(http().get('/transactions/nope', { errorPrefix: 'Erro ao buscar transação' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'Erro ao buscar transação: Transação não encontrada',
+    });
+  });
+
+  it.each(['post', 'put', 'delete'] as const)('%s is never retried: one 503, UNAVAILABLE with the prefixed message', async (method) => {
+    fake.expect({ method, path: '/transactions', reply: outage });
+    const client = http();
+    const call = method === 'delete' ? client.delete('/transactions', { body: { amount: 100 }, errorPrefix: 'Erro ao criar transação' }) : client[method]('/transactions', { amount: 100 }, { errorPrefix: 'Erro ao criar transação' });
+    await expect(call).rejects.toMatchObject({ code: 'UNAVAILABLE', message: 'Erro ao criar transação: em manutenção', details: { reason: 'PROVIDER_UNAVAILABLE' } });
+    expect(fake.received).toHaveLength(1);
+  });
+});
+
+describe('timeouts', () => {
+  it('a provider slower than the timeout is UNAVAILABLE, not a pending charge, and is not retried', async () => {
+    fake.expect({ method: 'POST', path: '/pix', reply: { status: 201, body: { status: 'pending' }, delayMs: 2_000 } });
+    await expect(http({ timeoutMs: 150 }).post('/pix', { amount: 1 }, { errorPrefix: 'Erro ao criar transação' })).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message: 'Erro ao criar transação: timeout of 150ms exceeded',
+    });
+  });
+
+  it('a GET that times out is not retried either: the time budget is spent', async () => {
+    fake.expect({ method: 'GET', path: '/slow', reply: { delayMs: 2_000 } });
+    await expect(http({ timeoutMs: 150 }).get('/slow')).rejects.toMatchObject({ code: 'ECONNABORTED' });
+    expect(fake.received).toHaveLength(1);
+  });
+
+  it('a per-request timeout overrides the client default', async () => {
+    fake.expect({ method: 'GET', path: '/slowish', reply: { delayMs: 300, body: { ok: true } } });
+    const { data } = await http({ timeoutMs: 100 }).get('/slowish', { timeoutMs: 2_000 });
+    expect(data).toEqual({ ok: true });
+  });
+});
+
+describe('circuit breaker per account', () => {
+  const breaker = { retry: false as const, breaker: { consecutiveFailures: 3, halfOpenAfterMs: 60_000 } };
+
+  it('opens after repeated outages and then fails fast without calling the provider', async () => {
+    const ctx = account();
+    fake.expect({ method: 'POST', path: '/transactions', times: 3, reply: outage });
+    for (let i = 0; i < 3; i++) {
+      await expect(http(breaker, ctx).post('/transactions', {}, { errorPrefix: 'Erro ao criar transação' })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    }
+    const started = Date.now();
+    await expect(http(breaker, ctx).post('/transactions', {}, { errorPrefix: 'Erro ao criar transação' })).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message: 'Erro ao criar transação: provider temporarily unavailable (circuit open after repeated failures)',
+      details: { reason: 'PROVIDER_CIRCUIT_OPEN' },
+    });
+    await expect(http(breaker, ctx).get('/transactions/1', { errorPrefix: 'Erro ao buscar transação' })).rejects.toMatchObject({ message: /^Erro ao buscar transação: provider temporarily unavailable/ });
+    expect(Date.now() - started).toBeLessThan(100);
+    expect(fake.received).toHaveLength(3);
+
+    // Another account on the same provider host keeps working.
+    fake.expect({ method: 'POST', path: '/transactions', reply: { status: 201, body: { id: 'ok' } } });
+    await expect(http(breaker).post('/transactions', {})).resolves.toMatchObject({ status: 201 });
+  });
+
+  it('provider rejections (4xx) do not open it', async () => {
+    const ctx = account();
+    fake.expect({ method: 'POST', path: '/transactions', times: 4, reply: { status: 422, body: { message: 'CPF inválido' } } });
+    for (let i = 0; i < 4; i++) {
+      await expect(http(breaker, ctx).post('/transactions', {}, { errorPrefix: 'Erro ao criar transação' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: 'Erro ao criar transação: CPF inválido' });
+    }
+    fake.expect({ method: 'POST', path: '/transactions', reply: { status: 201 } });
+    await http(breaker, ctx).post('/transactions', {});
+  });
+
+  it('after the pause one trial call goes through and a success closes it', async () => {
+    const ctx = account();
+    const shortPause = { retry: false as const, breaker: { consecutiveFailures: 2, halfOpenAfterMs: 100 } };
+    fake.expect({ method: 'GET', path: '/health', times: 2, reply: outage });
+    await http(shortPause, ctx).get('/health').catch(() => undefined);
+    await http(shortPause, ctx).get('/health').catch(() => undefined);
+    await expect(http(shortPause, ctx).get('/health', { errorPrefix: 'Erro ao buscar saque' })).rejects.toMatchObject({ details: { reason: 'PROVIDER_CIRCUIT_OPEN' } });
+    await sleep(150);
+    fake.expect({ method: 'GET', path: '/health', times: 2, reply: { body: { up: true } } });
+    await expect(http(shortPause, ctx).get('/health')).resolves.toMatchObject({ data: { up: true } });
+    await expect(http(shortPause, ctx).get('/health')).resolves.toMatchObject({ data: { up: true } });
+  });
+
+  it('without an errorPrefix the open circuit is thrown raw, for the adapter’s providerError', async () => {
+    const ctx = account();
+    fake.expect({ method: 'POST', path: '/w', times: 3, reply: outage });
+    for (let i = 0; i < 3; i++) await http(breaker, ctx).post('/w', {}).catch(() => undefined);
+    await expect(http(breaker, ctx).post('/w', {})).rejects.toMatchObject({ name: 'ProviderCallError', code: 'UNAVAILABLE' });
+  });
+});
