@@ -13,10 +13,13 @@ import { StatusEvents } from './gateway/events.js';
 import { NotificationsService } from './gateway/notifications.js';
 import { PaymentsService } from './gateway/payments.js';
 import { SandboxService } from './gateway/sandbox.js';
+import { OutboundService } from './gateway/outbound.js';
+import { ReconciliationService } from './gateway/reconciliation.js';
+import { Workers } from './gateway/workers.js';
+import { OutboundRepository } from './db/outboundRepository.js';
 import { SecretBox } from './lib/secretBox.js';
 import type { Logger } from './lib/logger.js';
-import { ProviderRegistry } from './providers/registry.js';
-import { SandboxAdapter } from './providers/sandbox/adapter.js';
+import { createRegistry } from './providers/catalog.js';
 import { SandboxPsp } from './sandbox/psp.js';
 import { startConnectServer } from './transport/connect/server.js';
 import { startGrpcServer } from './transport/grpc/server.js';
@@ -46,11 +49,6 @@ async function freePort(host: string): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
-}
-
-/** The registry of every provider adapter the gateway knows. */
-export function createRegistry(config: Pick<Config, 'sandboxUrl'>): ProviderRegistry {
-  return new ProviderRegistry().register(new SandboxAdapter(config.sandboxUrl));
 }
 
 /** Starts the chosen components on one database; `close()` stops them in reverse. */
@@ -89,11 +87,13 @@ export async function startGateway(input: Config, components: readonly Component
     closers.push(() => db.close());
     running.db = db;
     const events = new StatusEvents(db);
+    const outbound = new OutboundRepository();
     const deps = {
       db,
       registry: createRegistry(config),
       accounts: new AccountsRepository(SecretBox.fromEncodedKey(config.secretsKey)),
-      transactions: new TransactionsRepository(),
+      transactions: new TransactionsRepository(outbound),
+      outbound,
       receivers: new ReceiversRepository(),
       notifications: new NotificationsRepository(),
       idempotency: new IdempotencyRepository(),
@@ -106,12 +106,26 @@ export async function startGateway(input: Config, components: readonly Component
       accounts: new AccountsService(deps),
       notifications: new NotificationsService(deps),
       sandbox: new SandboxService(deps),
+      outbound: new OutboundService(deps, { secret: config.outboundWebhookSecret, retryScheduleMs: config.outboundRetryScheduleMs, timeoutMs: 10_000 }),
       events,
     };
+    const reconciliation = new ReconciliationService(deps, { staleAfterMs: config.reconcileAfterMs, pollEveryMs: config.reconcileEveryMs, batch: config.reconcileBatch });
     running.useCases = useCases;
-    if (db.embedded) running.sandboxAccountId = (await useCases.accounts.ensureSandboxAccount(randomBytes(24).toString('base64url'))).id;
+    if (db.embedded) {
+      running.sandboxAccountId = (await useCases.accounts.ensureSandboxAccount(randomBytes(24).toString('base64url'), randomBytes(24).toString('base64url'))).id;
+    }
 
     const server = { useCases, apiTokens: config.apiTokens, logger, host: config.host };
+    if (components.includes('webhooks') && config.webhookWorkers > 0) {
+      // Started before the sidecar, so they stop after it: in-flight notifications still get processed.
+      const workers = new Workers(logger)
+        .start({ name: 'notifications', run: () => useCases.notifications.processDue(), idleMs: config.workerIdleMs }, config.webhookWorkers)
+        .start({ name: 'outbound', run: () => useCases.outbound.deliverDue(), idleMs: config.workerIdleMs })
+        .start({ name: 'reconciliation', run: () => reconciliation.reconcileDue(), idleMs: Math.max(config.workerIdleMs, 5_000) });
+      useCases.notifications.onStored(() => workers.wake('notifications'));
+      events.onPublished(() => workers.wake('outbound'));
+      closers.push(() => workers.stop());
+    }
     if (components.includes('webhooks')) {
       const sidecar = await startWebhookSidecar({ notifications: useCases.notifications, logger, host: config.host, port: config.webhookPort });
       closers.push(() => sidecar.close());

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { DEFAULT_RETRY_SCHEDULE_MS } from './gateway/outbound.js';
 
 /** Every setting the gateway reads, with its default (README lists them). */
 export interface Config {
@@ -23,6 +24,24 @@ export interface Config {
   sandboxSettleMs: number;
   webDir: string;
   logLevel: string;
+  /** Notification-processing loops in this process (0: the sidecar only stores; another process processes). */
+  webhookWorkers: number;
+  /** Key of the x-gateway-signature header on notifications to callers' webhook_url. */
+  outboundWebhookSecret: string;
+  outboundRetryScheduleMs: number[];
+  reconcileAfterMs: number;
+  reconcileEveryMs: number;
+  reconcileBatch: number;
+  /** How often idle background loops look for work (other processes' notifications, due retries). */
+  workerIdleMs: number;
+}
+
+function count(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number, got ${JSON.stringify(raw)}`);
+  return value;
 }
 
 function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -67,5 +86,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxSettleMs: Number(env.SANDBOX_SETTLE_MS ?? 1000),
     webDir: resolve(env.WEB_DIR || 'web/dist'),
     logLevel: env.LOG_LEVEL || 'info',
+    webhookWorkers: count(env, 'WEBHOOK_WORKERS', 1),
+    outboundWebhookSecret: env.OUTBOUND_WEBHOOK_SECRET || persisted(dataDir, 'outbound-webhook.secret', () => randomBytes(32).toString('base64url')).value,
+    outboundRetryScheduleMs: env.OUTBOUND_RETRY_SCHEDULE_MS ? env.OUTBOUND_RETRY_SCHEDULE_MS.split(',').map((ms) => count({ v: ms.trim() }, 'v', 0)) : DEFAULT_RETRY_SCHEDULE_MS,
+    reconcileAfterMs: count(env, 'RECONCILE_AFTER_MS', 15 * 60_000),
+    reconcileEveryMs: count(env, 'RECONCILE_EVERY_MS', 5 * 60_000),
+    reconcileBatch: count(env, 'RECONCILE_BATCH', 20),
+    workerIdleMs: count(env, 'WORKER_IDLE_MS', 1000),
   };
 }

@@ -4,6 +4,7 @@ import type { SecretBox } from '../lib/secretBox.js';
 import type { ProviderAccount, ProviderAccountInput, ProviderAccountPatch, ProviderAccountWithSecrets } from '../domain/types.js';
 import { ProviderAccountEntity, type ProviderAccountRow } from './entities.js';
 import { findOneConsistent } from './consistency.js';
+import { isUuid } from '../lib/ids.js';
 
 const orUndefined = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
 
@@ -107,7 +108,3 @@ export class AccountsRepository {
     return true;
   }
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Ids are UUIDs; anything else cannot name a row (and must not reach a uuid column as a query error). */
-export const isUuid = (value: string): boolean => UUID.test(value);

@@ -49,6 +49,8 @@ export const TransactionEntity = defineEntity({
     orderId: p.string().nullable(),
     webhookUrl: p.text().nullable(),
     idempotencyKey: p.string().nullable(),
+    /** When reconciliation last asked the provider. */
+    lastPolledAt: p.datetime().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },
@@ -118,7 +120,9 @@ export type StatusEventRow = InferEntity<typeof StatusEventEntity>;
 export const WebhookNotificationEntity = defineEntity({
   name: 'WebhookNotification',
   tableName: 'webhook_notifications',
-  indexes: [{ properties: ['providerAccountId', 'receivedAt'] }],
+  indexes: [{ properties: ['providerAccountId', 'receivedAt'] }, { properties: ['outcome', 'nextAttemptAt'] }, { properties: ['subjectId'] }],
+  // One processed copy per notification: later deliveries of the same one are duplicates.
+  uniques: [{ properties: ['providerAccountId', 'dedupKey'] }],
   properties: {
     id: p.uuid().primary(),
     provider: p.string().length(64),
@@ -131,6 +135,12 @@ export const WebhookNotificationEntity = defineEntity({
     resultType: p.string().length(16).nullable(),
     resultSubjectId: p.string().nullable(),
     resultStatus: p.string().length(16).nullable(),
+    subjectId: p.uuid().nullable(),
+    dedupKey: p.string().nullable(),
+    attempts: p.integer().default(0),
+    /** A worker's lease: past it, another worker may take the notification (at-least-once after a crash). */
+    lockedUntil: p.datetime().nullable(),
+    nextAttemptAt: p.datetime().nullable(),
     processedAt: p.datetime().nullable(),
   },
 });
@@ -162,7 +172,46 @@ export const IdempotencyKeyEntity = defineEntity({
 });
 export type IdempotencyKeyRow = InferEntity<typeof IdempotencyKeyEntity>;
 
+/** A status change to POST to a transaction's webhook_url, with its retry schedule. */
+export const OutboundDeliveryEntity = defineEntity({
+  name: 'OutboundDelivery',
+  tableName: 'outbound_deliveries',
+  indexes: [{ properties: ['state', 'nextAttemptAt'] }, { properties: ['transactionId'] }],
+  properties: {
+    id: p.uuid().primary(),
+    eventId: p.bigint('string'),
+    transactionId: p.uuid(),
+    url: p.text(),
+    body: p.text(),
+    state: p.string().length(16),
+    attempts: p.integer().default(0),
+    nextAttemptAt: p.datetime(),
+    lockedUntil: p.datetime().nullable(),
+    deliveredAt: p.datetime().nullable(),
+    createdAt: p.datetime(),
+  },
+});
+export type OutboundDeliveryRow = InferEntity<typeof OutboundDeliveryEntity>;
+
+/** Every attempt to deliver, whatever came of it. */
+export const OutboundDeliveryAttemptEntity = defineEntity({
+  name: 'OutboundDeliveryAttempt',
+  tableName: 'outbound_delivery_attempts',
+  indexes: [{ properties: ['deliveryId'] }],
+  properties: {
+    id: p.bigint('string').primary().autoincrement(),
+    deliveryId: p.uuid(),
+    number: p.integer(),
+    attemptedAt: p.datetime(),
+    responseStatus: p.integer(),
+    error: p.text().nullable(),
+  },
+});
+export type OutboundDeliveryAttemptRow = InferEntity<typeof OutboundDeliveryAttemptEntity>;
+
 export const ENTITIES = [
+  OutboundDeliveryEntity,
+  OutboundDeliveryAttemptEntity,
   IdempotencyKeyEntity,
   ProviderAccountEntity,
   TransactionEntity,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { WebhookNotification, WebhookOutcome, WebhookResult } from '../domain/types.js';
 import { WebhookNotificationEntity, type WebhookNotificationRow } from './entities.js';
@@ -14,9 +15,40 @@ const toNotification = (row: WebhookNotificationRow): WebhookNotification => ({
     row.resultType && row.resultSubjectId && row.resultStatus
       ? ({ type: row.resultType, transactionId: row.resultSubjectId, status: row.resultStatus } as WebhookResult)
       : undefined,
+  subjectId: row.subjectId ?? undefined,
+  processedAt: row.processedAt ?? undefined,
+  attempts: row.attempts,
 });
 
-/** Provider notifications exactly as received, and what came of each. */
+export interface StoredNotification extends WebhookNotification {
+  body: Buffer;
+  headers: Record<string, string>;
+}
+
+export interface NotificationFilter {
+  provider?: string;
+  providerAccountId?: string;
+  subjectId?: string;
+  outcome?: WebhookOutcome;
+}
+
+export interface OutcomeUpdate {
+  outcome: WebhookOutcome;
+  reason?: string;
+  result?: WebhookResult;
+  subjectId?: string;
+  /** For outcomes that are tried again (FAILED, UNKNOWN_SUBJECT). */
+  retryAt?: Date;
+}
+
+const encodeToken = (row: { receivedAt: Date; id: string }) => Buffer.from(`${row.receivedAt.toISOString()}|${row.id}`).toString('base64url');
+function decodeToken(token: string): { receivedAt: Date; id: string } | undefined {
+  const [at, id] = Buffer.from(token, 'base64url').toString('utf8').split('|');
+  const receivedAt = new Date(at ?? '');
+  return id && !Number.isNaN(receivedAt.getTime()) ? { receivedAt, id } : undefined;
+}
+
+/** Provider notifications exactly as received, the workers' queue over them, and what came of each. */
 export class NotificationsRepository {
   async store(em: EntityManager, input: { provider: string; providerAccountId: string; body: Buffer; headers: Record<string, string> }): Promise<WebhookNotification> {
     const row = em.create(WebhookNotificationEntity, {
@@ -27,25 +59,98 @@ export class NotificationsRepository {
       headers: input.headers,
       receivedAt: new Date(),
       outcome: 'RECEIVED',
-      outcomeReason: null,
-      resultType: null,
-      resultSubjectId: null,
-      resultStatus: null,
-      processedAt: null,
+      attempts: 0,
     });
     await em.persist(row).flush();
     return toNotification(row);
   }
 
-  async recordOutcome(em: EntityManager, id: string, outcome: WebhookOutcome, reason: string | undefined, result: WebhookResult | undefined): Promise<WebhookNotification> {
-    const row = await em.findOneOrFail(WebhookNotificationEntity, { id });
-    row.outcome = outcome;
-    row.outcomeReason = reason ?? null;
-    row.resultType = result?.type ?? null;
-    row.resultSubjectId = result?.transactionId ?? null;
-    row.resultStatus = result?.status ?? null;
-    row.processedAt = new Date();
-    await em.flush();
-    return toNotification(row);
+  /**
+   * Leases up to `limit` notifications that are due: new ones, failed ones whose
+   * retry time has come, and ones whose worker's lease ran out (it crashed).
+   * SKIP LOCKED lets several sidecar processes share the queue.
+   */
+  async claimDue(em: EntityManager, limit: number, leaseMs: number): Promise<string[]> {
+    const now = new Date();
+    const rows = await em.getConnection('write').execute<{ id: string }[]>(
+      `update webhook_notifications set outcome = 'PROCESSING', locked_until = ?, attempts = attempts + 1
+       where id in (
+         select id from webhook_notifications
+         where outcome = 'RECEIVED'
+            or (outcome = 'PROCESSING' and locked_until < ?)
+            or (outcome in ('FAILED', 'UNKNOWN_SUBJECT') and next_attempt_at <= ?)
+         order by received_at
+         limit ?
+         for update skip locked)
+       returning id`,
+      [new Date(now.getTime() + leaseMs), now, now, limit],
+      'all',
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** Leases one notification (for an immediate or operator-requested run), unless a worker holds it now. */
+  async claimOne(em: EntityManager, id: string, leaseMs: number): Promise<boolean> {
+    const now = new Date();
+    const rows = await em.getConnection('write').execute<{ id: string }[]>(
+      `update webhook_notifications set outcome = 'PROCESSING', locked_until = ?, attempts = attempts + 1
+       where id = ? and (outcome <> 'PROCESSING' or locked_until < ?)
+       returning id`,
+      [new Date(now.getTime() + leaseMs), id, now],
+      'all',
+    );
+    return rows.length === 1;
+  }
+
+  async get(em: EntityManager, id: string): Promise<StoredNotification | null> {
+    const row = await em.findOne(WebhookNotificationEntity, { id }, { connectionType: 'write' });
+    return row && { ...toNotification(row), body: Buffer.from(row.body), headers: row.headers };
+  }
+
+  /** Claims the dedup key for this notification; false when another copy already holds it. */
+  async claimDedupKey(em: EntityManager, id: string, providerAccountId: string, dedupKey: string): Promise<boolean> {
+    try {
+      await em.nativeUpdate(WebhookNotificationEntity, { id }, { dedupKey });
+      return true;
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) return false;
+      throw error;
+    }
+  }
+
+  async recordOutcome(em: EntityManager, id: string, update: OutcomeUpdate): Promise<WebhookNotification> {
+    await em.nativeUpdate(
+      WebhookNotificationEntity,
+      { id },
+      {
+        outcome: update.outcome,
+        outcomeReason: update.reason ?? null,
+        resultType: update.result?.type ?? null,
+        resultSubjectId: update.result?.transactionId ?? null,
+        resultStatus: update.result?.status ?? null,
+        subjectId: update.subjectId ?? null,
+        lockedUntil: null,
+        nextAttemptAt: update.retryAt ?? null,
+        processedAt: new Date(),
+      },
+    );
+    return toNotification(await em.findOneOrFail(WebhookNotificationEntity, { id }, { connectionType: 'write', disableIdentityMap: true }));
+  }
+
+  async list(em: EntityManager, filter: NotificationFilter, pageSize: number, pageToken?: string): Promise<{ notifications: WebhookNotification[]; nextPageToken?: string }> {
+    const after = pageToken ? decodeToken(pageToken) : undefined;
+    const rows = await em.find(
+      WebhookNotificationEntity,
+      {
+        ...(filter.provider ? { provider: filter.provider } : {}),
+        ...(filter.providerAccountId ? { providerAccountId: filter.providerAccountId } : {}),
+        ...(filter.subjectId ? { subjectId: filter.subjectId } : {}),
+        ...(filter.outcome ? { outcome: filter.outcome } : {}),
+        ...(after ? { $or: [{ receivedAt: { $lt: after.receivedAt } }, { receivedAt: after.receivedAt, id: { $lt: after.id } }] } : {}),
+      },
+      { orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }], limit: pageSize + 1, fields: ['id', 'provider', 'providerAccountId', 'receivedAt', 'outcome', 'outcomeReason', 'resultType', 'resultSubjectId', 'resultStatus', 'subjectId', 'processedAt', 'attempts'] },
+    );
+    const page = rows.slice(0, pageSize);
+    return { notifications: page.map((row) => toNotification(row as WebhookNotificationRow)), nextPageToken: rows.length > pageSize ? encodeToken(page.at(-1)!) : undefined };
   }
 }

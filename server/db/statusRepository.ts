@@ -15,6 +15,17 @@ export const toStatusEvent = (row: StatusEventRow): StatusEvent => ({
   occurredAt: row.occurredAt,
 });
 
+const EVENT_LOG_LOCK = 7_370_001;
+
+/**
+ * Serializes writers of the event log until their transaction commits, so event
+ * ids become visible in increasing order and a watcher that resumes after id N
+ * can never miss an N-1 that commits later.
+ */
+export async function lockEventLog(em: EntityManager): Promise<void> {
+  await em.execute('select pg_advisory_xact_lock(?)', [EVENT_LOG_LOCK]);
+}
+
 export function recordStatusEvent(em: EntityManager, subject: Subject, subjectId: string, providerAccountId: string, status: string, source: StatusSource, occurredAt: Date): StatusEventRow {
   const row = em.create(StatusEventEntity, { subject, subjectId, providerAccountId, status, source, occurredAt });
   em.persist(row);
@@ -69,18 +80,26 @@ export async function moveStatus<S extends string>(
   source: StatusSource,
   canMove: (from: S, to: S) => boolean,
   onMove?: (row: any, at: Date) => void,
+  /** Runs in the same database transaction once the event has its id (e.g. queues the caller's notification). */
+  afterMove?: (tx: EntityManager, row: any, event: StatusEvent, from: S) => void,
 ): Promise<StatusMove<S> | null> {
   return em.transactional(async (tx) => {
     const row = (await tx.findOne(entity as typeof TransactionEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE })) as StatusRow | null;
     if (!row) return null;
     const from = row.status as S;
     if (from === to || !canMove(from, to)) return { changed: false, from, to };
+    await lockEventLog(tx);
     const at = new Date();
     row.status = to;
     row.updatedAt = at;
     onMove?.(row, at);
     const eventRow = recordStatusEvent(tx, subject, row.id, row.providerAccountId, to, source, at);
     await tx.flush();
-    return { changed: true, from, to, event: toStatusEvent(eventRow) };
+    const event = toStatusEvent(eventRow);
+    if (afterMove) {
+      afterMove(tx, row, event, from);
+      await tx.flush();
+    }
+    return { changed: true, from, to, event };
   });
 }

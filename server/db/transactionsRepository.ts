@@ -13,11 +13,12 @@ import type {
   WithdrawStatus,
   Withdrawal,
 } from '../domain/types.js';
-import { isUuid } from './accountsRepository.js';
+import { isUuid } from '../lib/ids.js';
 import { TransactionEntity, WithdrawalEntity, type TransactionRow, type WithdrawalRow } from './entities.js';
+import { OutboundRepository } from './outboundRepository.js';
 import { findOneConsistent, type Consistency } from './consistency.js';
 import type { ConnectionType } from '@mikro-orm/core';
-import { moveStatus, recordStatusEvent, statusHistory, toStatusEvent, type StatusMove } from './statusRepository.js';
+import { lockEventLog, moveStatus, recordStatusEvent, statusHistory, toStatusEvent, type StatusMove } from './statusRepository.js';
 
 const orUndefined = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
 
@@ -87,6 +88,7 @@ export class TransactionsRepository {
     const { result } = input;
     const now = new Date();
     const { row, event } = await em.transactional(async (tx) => {
+      await lockEventLog(tx);
       const row = tx.create(TransactionEntity, {
         id: randomUUID(),
         providerAccountId: input.providerAccountId,
@@ -128,14 +130,59 @@ export class TransactionsRepository {
     return row && this.toTransaction(em, row, connectionType);
   }
 
+  constructor(private readonly outbound: OutboundRepository = new OutboundRepository()) {}
+
+  /** Moves the status; when the charge has a webhook_url, queues the caller's notification in the same database transaction. */
   moveTransactionStatus(em: EntityManager, id: string, to: TransactionStatus, source: StatusSource): Promise<StatusMove<TransactionStatus> | null> {
-    return moveStatus(em, TransactionEntity, 'TRANSACTION', id, to, source, canMoveTransaction);
+    return moveStatus(em, TransactionEntity, 'TRANSACTION', id, to, source, canMoveTransaction, undefined, (tx, row: TransactionRow, event, from) => {
+      if (!row.webhookUrl) return;
+      const body = JSON.stringify({
+        id: event.eventId,
+        type: 'transaction.status_changed',
+        createdAt: event.occurredAt.toISOString(),
+        data: {
+          id: row.id,
+          transactionId: row.providerTransactionId,
+          provider: row.provider,
+          providerAccountId: row.providerAccountId,
+          orderId: row.orderId ?? undefined,
+          paymentMethod: row.paymentMethod,
+          amount: row.amount,
+          status: to,
+          previousStatus: from,
+          source,
+        },
+      });
+      this.outbound.enqueue(tx, { eventId: event.eventId, transactionId: row.id, url: row.webhookUrl, body, at: event.occurredAt });
+    });
+  }
+
+  /** Pending charges that are past their expiry or have heard nothing for `staleAfterMs`, leased for a provider poll. */
+  async claimForReconciliation(em: EntityManager, options: { staleAfterMs: number; pollEveryMs: number; limit: number }): Promise<Transaction[]> {
+    const now = Date.now();
+    const rows = await em.getConnection('write').execute<{ id: string }[]>(
+      `update transactions set last_polled_at = ?
+       where id in (
+         select id from transactions
+         where status = 'PENDING'
+           and (expires_at < ? or updated_at < ?)
+           and (last_polled_at is null or last_polled_at < ?)
+         order by coalesce(last_polled_at, created_at)
+         limit ?
+         for update skip locked)
+       returning id`,
+      [new Date(now), new Date(now), new Date(now - options.staleAfterMs), new Date(now - options.pollEveryMs), options.limit],
+      'all',
+    );
+    const found = await Promise.all(rows.map((row) => this.findTransaction(em.fork(), row.id, 'primary')));
+    return found.filter((transaction): transaction is Transaction => transaction !== null);
   }
 
   async insertWithdrawal(em: EntityManager, input: NewWithdrawal): Promise<{ withdrawal: Withdrawal; event: StatusEvent }> {
     const { result } = input;
     const now = new Date();
     const { row, event } = await em.transactional(async (tx) => {
+      await lockEventLog(tx);
       const row = tx.create(WithdrawalEntity, {
         id: randomUUID(),
         providerAccountId: input.providerAccountId,

@@ -265,7 +265,8 @@ export interface ProviderAccountInput {
 
 export type ProviderAccountPatch = Partial<Omit<ProviderAccountInput, 'provider'>>;
 
-export type WebhookOutcome = 'RECEIVED' | 'APPLIED' | 'UNCHANGED' | 'IGNORED' | 'UNKNOWN_SUBJECT' | 'FAILED';
+/** RECEIVED: stored, waiting for a worker; PROCESSING: a worker holds it. The rest are final except FAILED and UNKNOWN_SUBJECT, which are retried. */
+export type WebhookOutcome = 'RECEIVED' | 'PROCESSING' | 'APPLIED' | 'UNCHANGED' | 'IGNORED' | 'UNKNOWN_SUBJECT' | 'FAILED' | 'DUPLICATE' | 'REJECTED' | 'UNCONFIRMED';
 
 export interface WebhookNotification {
   id: string;
@@ -275,6 +276,31 @@ export interface WebhookNotification {
   outcome: WebhookOutcome;
   outcomeReason?: string;
   result?: WebhookResult;
+  /** The gateway's id of the transaction or withdrawal, once known. */
+  subjectId?: string;
+  processedAt?: Date;
+  attempts: number;
+}
+
+export type DeliveryState = 'PENDING' | 'DELIVERED' | 'GAVE_UP';
+
+export interface OutboundDeliveryAttempt {
+  number: number;
+  attemptedAt: Date;
+  responseStatus: number;
+  error?: string;
+}
+
+/** One status change on its way to a transaction's webhook_url. */
+export interface OutboundDelivery {
+  id: string;
+  eventId: string;
+  transactionId: string;
+  url: string;
+  state: DeliveryState;
+  body: string;
+  attempts: OutboundDeliveryAttempt[];
+  nextAttemptAt?: Date;
 }
 
 export interface StatusEvent {

@@ -56,10 +56,10 @@ export class AccountsService {
   }
 
   /** The embedded default's ready-made SANDBOX account: the first one, created on first start. */
-  async ensureSandboxAccount(secretKey: string): Promise<ProviderAccountView> {
+  async ensureSandboxAccount(secretKey: string, webhookSecret: string): Promise<ProviderAccountView> {
     const [existing] = await this.deps.accounts.list(this.deps.db.em(), 'SANDBOX');
     if (existing) return this.view(existing);
     if (!this.deps.registry.find('SANDBOX')) throw new GatewayError('FAILED_PRECONDITION', 'the SANDBOX provider is not registered');
-    return this.create({ provider: 'SANDBOX', name: 'Sandbox', publicKey: 'sandbox', secretKey });
+    return this.create({ provider: 'SANDBOX', name: 'Sandbox', publicKey: 'sandbox', secretKey, webhookSecret });
   }
 }

@@ -4,6 +4,7 @@ import type { TransactionsRepository } from '../db/transactionsRepository.js';
 import type { ReceiversRepository } from '../db/receiversRepository.js';
 import type { NotificationsRepository } from '../db/notificationsRepository.js';
 import type { IdempotencyRepository } from '../db/idempotencyRepository.js';
+import type { OutboundRepository } from '../db/outboundRepository.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { AdapterContext, ProviderAdapter } from '../providers/adapter.js';
 import type { ProviderAccountWithSecrets } from '../domain/types.js';
@@ -20,6 +21,7 @@ export interface GatewayDeps {
   receivers: ReceiversRepository;
   notifications: NotificationsRepository;
   idempotency: IdempotencyRepository;
+  outbound: OutboundRepository;
   events: StatusEvents;
   /** The webhook sidecar's address as providers reach it, e.g. http://127.0.0.1:8081. */
   webhookBaseUrl: string;

@@ -18,6 +18,11 @@ export class StatusEvents {
     this.signal.emit('changed');
   }
 
+  /** Runs `listener` after each change this process publishes. */
+  onPublished(listener: () => void): void {
+    this.signal.on('changed', listener);
+  }
+
   async *watch(afterEventId: string | undefined, providerAccountIds: readonly string[], abort: AbortSignal): AsyncGenerator<StatusEvent> {
     let cursor = afterEventId && /^\d+$/.test(afterEventId) ? afterEventId : await lastEventId(this.db.em());
     while (!abort.aborted) {

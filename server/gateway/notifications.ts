@@ -1,65 +1,169 @@
 import { GatewayError, isGatewayError, notFound } from '../lib/errors.js';
-import type { WebhookNotification, WebhookOutcome, WebhookResult } from '../domain/types.js';
-import { resolveAccount, type GatewayDeps } from './context.js';
+import type { TransactionStatus, WebhookNotification, WebhookOutcome, WebhookResult, WithdrawStatus } from '../domain/types.js';
+import type { NotificationFilter } from '../db/notificationsRepository.js';
+import type { IncomingNotification } from '../providers/adapter.js';
+import { adapterContext, type GatewayDeps } from './context.js';
+import { isUuid } from '../lib/ids.js';
 
 export interface IncomingWebhook {
-  /** The provider named in the sidecar path; checked against the account's. */
+  /** The provider named in the sidecar path; the account must belong to it. */
   provider?: string;
   providerAccountId: string;
   body: Buffer;
   headers: Record<string, string>;
 }
 
+export interface NotificationProcessingOptions {
+  /** How long a worker holds a notification before another may take it over (a crashed worker's). */
+  leaseMs: number;
+  /** Attempts for a notification whose processing failed or whose charge is not known yet. */
+  maxAttempts: number;
+  /** Delay before attempt n + 1: baseRetryMs × 2^(n-1), at most an hour. */
+  baseRetryMs: number;
+}
+
+export const DEFAULT_PROCESSING: NotificationProcessingOptions = { leaseMs: 30_000, maxAttempts: 8, baseRetryMs: 2_000 };
+
+/** Statuses that move money: an unsigned notification claiming one is confirmed with the provider first. */
+const CONFIRM_TRANSACTION = new Set<TransactionStatus>(['APPROVED', 'REFUNDED', 'CHARGEBACK']);
+const CONFIRM_WITHDRAWAL = new Set<WithdrawStatus>(['APPROVED']);
+
+const lowerCaseHeaders = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+
 /**
- * Provider notifications: stored as received first, then handed to the
- * account's adapter, and the status it yields applied through the state machine.
+ * Provider notifications: stored exactly as received before anything else,
+ * signature checked where the provider signs, then processed from the store by
+ * workers (deduplicated, confirmed with the provider when unsigned, applied
+ * through the state machine).
  */
 export class NotificationsService {
-  constructor(private readonly deps: GatewayDeps) {}
+  private wake: () => void = () => {};
 
-  async receive(incoming: IncomingWebhook): Promise<WebhookNotification> {
+  constructor(private readonly deps: GatewayDeps, private readonly options: NotificationProcessingOptions = DEFAULT_PROCESSING) {}
+
+  /** Called when a notification is stored, so a worker in this process starts at once. */
+  onStored(wake: () => void): void {
+    this.wake = wake;
+  }
+
+  private async account(provider: string | undefined, providerAccountId: string) {
+    const adapter = provider ? this.deps.registry.find(provider) : undefined;
+    if (provider && !adapter) throw notFound(`unknown provider ${provider}`);
     // Deleted accounts still take notifications: a charge made before the deletion must still settle.
-    const { account, adapter, ctx } = await resolveAccount(this.deps, incoming.providerAccountId, { includeDeleted: true }).catch((error) => {
-      throw isGatewayError(error) && error.code === 'NOT_FOUND' ? notFound(`provider account ${incoming.providerAccountId} not found`) : error;
-    });
-    if (incoming.provider && this.deps.registry.find(incoming.provider) !== adapter) {
-      throw notFound(`provider account ${account.id} does not belong to provider ${incoming.provider}`);
-    }
-    const em = this.deps.db.em();
-    const headers = Object.fromEntries(Object.entries(incoming.headers).map(([name, value]) => [name.toLowerCase(), value]));
-    const stored = await this.deps.notifications.store(em, { provider: account.provider, providerAccountId: account.id, body: incoming.body, headers });
-    const record = (outcome: WebhookOutcome, reason?: string, result?: WebhookResult) =>
-      this.deps.notifications.recordOutcome(this.deps.db.em(), stored.id, outcome, reason, result);
+    const account = await this.deps.accounts.getWithSecrets(this.deps.db.em(), providerAccountId, { includeDeleted: true });
+    const accountAdapter = account && this.deps.registry.find(account.provider);
+    if (!account || !accountAdapter || (adapter && adapter !== accountAdapter)) throw notFound(`provider account ${providerAccountId} not found${provider ? ` for provider ${provider}` : ''}`);
+    return { account, adapter: accountAdapter, ctx: adapterContext(this.deps, account, accountAdapter) };
+  }
 
-    let result: WebhookResult | undefined;
+  /** Stores the notification as received; refuses (401) one whose signature does not match. */
+  async intake(incoming: IncomingWebhook): Promise<WebhookNotification> {
+    const { account, adapter, ctx } = await this.account(incoming.provider, incoming.providerAccountId);
+    const headers = lowerCaseHeaders(incoming.headers);
+    const stored = await this.deps.notifications.store(this.deps.db.em(), { provider: account.provider, providerAccountId: account.id, body: incoming.body, headers });
+    if (adapter.verifyNotification(ctx, { body: incoming.body, headers }) === 'invalid') {
+      await this.deps.notifications.recordOutcome(this.deps.db.em(), stored.id, { outcome: 'REJECTED', reason: 'the signature does not match the account webhook secret' });
+      throw new GatewayError('UNAUTHENTICATED', 'invalid notification signature', { reason: 'BAD_SIGNATURE' });
+    }
+    this.wake();
+    return stored;
+  }
+
+  /** Stores and processes at once (the ProcessWebhook RPC): the answer carries the outcome. */
+  async receive(incoming: IncomingWebhook): Promise<WebhookNotification> {
+    const stored = await this.intake(incoming);
+    return (await this.claimAndProcess(stored.id)) ?? stored;
+  }
+
+  /** Processes one stored notification again, as if it had just arrived. */
+  async reprocess(id: string): Promise<WebhookNotification> {
+    if (!isUuid(id)) throw notFound(`notification ${id} not found`);
+    const processed = await this.claimAndProcess(id);
+    if (!processed) throw new GatewayError('FAILED_PRECONDITION', `notification ${id} is being processed right now, or does not exist`);
+    return processed;
+  }
+
+  list(filter: NotificationFilter, pageSize: number, pageToken?: string) {
+    return this.deps.notifications.list(this.deps.db.em(), filter, pageSize, pageToken);
+  }
+
+  /** One worker round: leases what is due and processes it. Returns how many were processed. */
+  async processDue(limit = 10): Promise<number> {
+    const ids = await this.deps.notifications.claimDue(this.deps.db.em(), limit, this.options.leaseMs);
+    for (const id of ids) await this.process(id);
+    return ids.length;
+  }
+
+  private async claimAndProcess(id: string): Promise<WebhookNotification | undefined> {
+    if (!(await this.deps.notifications.claimOne(this.deps.db.em(), id, this.options.leaseMs))) return undefined;
+    return this.process(id);
+  }
+
+  private retryAt(attempts: number): Date | undefined {
+    if (attempts >= this.options.maxAttempts) return undefined;
+    return new Date(Date.now() + Math.min(this.options.baseRetryMs * 2 ** (attempts - 1), 3_600_000));
+  }
+
+  /** Processes a notification this worker holds; every path ends in a recorded outcome. */
+  private async process(id: string): Promise<WebhookNotification> {
+    const em = () => this.deps.db.em();
+    const stored = await this.deps.notifications.get(em(), id);
+    if (!stored) throw notFound(`notification ${id} not found`);
+    const record = (outcome: WebhookOutcome, reason?: string, result?: WebhookResult, subjectId?: string, retryAt?: Date) =>
+      this.deps.notifications.recordOutcome(em(), id, { outcome, reason, result, subjectId, retryAt });
     try {
-      result = await adapter.processWebhook(ctx, { body: incoming.body, headers });
-    } catch (error) {
-      if (isGatewayError(error) && error.code === 'UNAUTHENTICATED') {
-        await record('IGNORED', `refused: ${error.message}`);
-        throw error;
+      const { adapter, ctx, account } = await this.account(undefined, stored.providerAccountId);
+      const notification: IncomingNotification = { body: stored.body, headers: stored.headers };
+      const verdict = adapter.verifyNotification(ctx, notification);
+      if (verdict === 'invalid') return record('REJECTED', 'the signature does not match the account webhook secret');
+      if (!(await this.deps.notifications.claimDedupKey(em(), id, account.id, adapter.notificationKey(ctx, notification)))) {
+        return record('DUPLICATE', 'the same notification was already received');
       }
-      await record('FAILED', error instanceof Error ? error.message : String(error));
-      throw error;
-    }
-    if (!result) return record('IGNORED', 'the adapter yields nothing for this notification');
+      const result = await adapter.processWebhook(ctx, notification);
+      if (!result) return record('IGNORED', 'the adapter yields nothing for this notification (an event it ignores, or a body it cannot parse)');
 
-    try {
       if (result.type === 'TRANSACTION') {
-        const transaction = await this.deps.transactions.findTransactionByProviderId(em, account.id, result.transactionId);
-        if (!transaction) return record('UNKNOWN_SUBJECT', `no transaction ${result.transactionId} for this account`, result);
-        const move = await this.deps.transactions.moveTransactionStatus(em, transaction.id, result.status, 'webhook');
+        const transaction = await this.deps.transactions.findTransactionByProviderId(em(), account.id, result.transactionId);
+        if (!transaction) return record('UNKNOWN_SUBJECT', `no transaction ${result.transactionId} for this account`, result, undefined, this.retryAt(stored.attempts));
+        let status = result.status;
+        let unconfirmed: string | undefined;
+        if (verdict === 'unsigned' && CONFIRM_TRANSACTION.has(status) && status !== transaction.status) {
+          const actual = await adapter.getTransaction(ctx, transaction.transactionId);
+          if (actual.status !== status) {
+            unconfirmed = `the provider reports ${actual.status}, the notification claimed ${status}`;
+            status = actual.status;
+          }
+        }
+        const move = await this.deps.transactions.moveTransactionStatus(em(), transaction.id, status, unconfirmed ? 'poll' : 'webhook');
         if (move?.event) this.deps.events.published(move.event);
-        return move?.changed ? record('APPLIED', `${move.from} → ${move.to}`, result) : record('UNCHANGED', `${move?.from} → ${result.status} is not a move forward`, result);
+        if (unconfirmed) return record('UNCONFIRMED', move?.changed ? `${unconfirmed}; applied ${move.from} → ${move.to}` : unconfirmed, result, transaction.id);
+        return move?.changed
+          ? record('APPLIED', `${move.from} → ${move.to}`, result, transaction.id)
+          : record('UNCHANGED', `${move?.from ?? transaction.status} → ${status} is not a move forward`, result, transaction.id);
       }
-      const withdrawal = await this.deps.transactions.findWithdrawalByProviderId(em, account.id, result.transactionId);
-      if (!withdrawal) return record('UNKNOWN_SUBJECT', `no withdrawal ${result.transactionId} for this account`, result);
-      const move = await this.deps.transactions.moveWithdrawalStatus(em, withdrawal.id, result.status, 'webhook');
+
+      const withdrawal = await this.deps.transactions.findWithdrawalByProviderId(em(), account.id, result.transactionId);
+      if (!withdrawal) return record('UNKNOWN_SUBJECT', `no withdrawal ${result.transactionId} for this account`, result, undefined, this.retryAt(stored.attempts));
+      let status = result.status;
+      let unconfirmed: string | undefined;
+      if (verdict === 'unsigned' && CONFIRM_WITHDRAWAL.has(status) && status !== withdrawal.status && adapter.supports('getWithdraw')) {
+        const actual = await adapter.getWithdraw(ctx, withdrawal.withdrawId);
+        if (actual.status !== status) {
+          unconfirmed = `the provider reports ${actual.status}, the notification claimed ${status}`;
+          status = actual.status;
+        }
+      }
+      const move = await this.deps.transactions.moveWithdrawalStatus(em(), withdrawal.id, status, unconfirmed ? 'poll' : 'webhook');
       if (move?.event) this.deps.events.published(move.event);
-      return move?.changed ? record('APPLIED', `${move.from} → ${move.to}`, result) : record('UNCHANGED', `${move?.from} → ${result.status} is not a move forward`, result);
+      if (unconfirmed) return record('UNCONFIRMED', unconfirmed, result, withdrawal.id);
+      return move?.changed
+        ? record('APPLIED', `${move.from} → ${move.to}`, result, withdrawal.id)
+        : record('UNCHANGED', `${move?.from ?? withdrawal.status} → ${status} is not a move forward`, result, withdrawal.id);
     } catch (error) {
-      await record('FAILED', error instanceof Error ? error.message : String(error), result);
-      throw isGatewayError(error) ? error : new GatewayError('INTERNAL', 'could not apply the notification');
+      const reason = error instanceof Error ? error.message : String(error);
+      if (isGatewayError(error) && error.code === 'UNAUTHENTICATED') return record('REJECTED', reason);
+      this.deps.logger.warn({ err: error, notificationId: id }, 'notification processing failed; it will be retried');
+      return record('FAILED', reason, undefined, undefined, this.retryAt(stored.attempts));
     }
   }
 }

@@ -1,8 +1,12 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { GatewayError, notFound } from '../lib/errors.js';
 import type { Transaction } from '../domain/types.js';
 import { SandboxAdapter } from '../providers/sandbox/adapter.js';
 import type { SandboxSentNotification } from '../providers/sandbox/api.js';
 import { resolveAccount, type GatewayDeps } from './context.js';
+
+/** How long SimulatePayment waits for the notification it caused to be applied. */
+const SETTLE_WAIT_MS = 10_000;
 
 /** Drives the SANDBOX provider for demos and tests. */
 export class SandboxService {
@@ -16,7 +20,12 @@ export class SandboxService {
       throw new GatewayError('FAILED_PRECONDITION', `transaction ${id} belongs to ${transaction.provider}, not to the SANDBOX provider`);
     }
     const { notification } = await adapter.simulatePayment(ctx, transaction.transactionId);
-    // The sandbox has already delivered its notification to the sidecar, which applied it.
-    return { transaction: (await this.deps.transactions.findTransaction(this.deps.db.em(), id, 'primary'))!, notification };
+    // The sidecar stored the notification before answering the sandbox; a worker applies it moments later.
+    const deadline = Date.now() + SETTLE_WAIT_MS;
+    for (;;) {
+      const current = (await this.deps.transactions.findTransaction(this.deps.db.em(), id, 'primary'))!;
+      if (current.status !== transaction.status || Date.now() > deadline) return { transaction: current, notification };
+      await sleep(50);
+    }
   }
 }

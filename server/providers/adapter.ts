@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { notImplemented } from '../lib/errors.js';
 import {
   OPERATIONS,
@@ -38,6 +39,13 @@ export interface IncomingNotification {
   /** Header names in lower case. */
   headers: Record<string, string>;
 }
+
+/**
+ * What a notification's signature says: 'valid' or 'invalid' where the provider
+ * signs and the account holds the secret; 'unsigned' otherwise, and then the
+ * notification is only a hint that the gateway confirms with the provider.
+ */
+export type NotificationVerdict = 'valid' | 'invalid' | 'unsigned';
 
 export interface CardIdInput {
   cardToken?: string;
@@ -108,5 +116,15 @@ export abstract class ProviderAdapter {
   }
   calculateInstallments(_ctx: AdapterContext, _amount: number): Promise<InstallmentOption[]> {
     throw notImplemented();
+  }
+
+  /** Providers that sign their notifications override this (it must not parse more than the signature needs). */
+  verifyNotification(_ctx: AdapterContext, _notification: IncomingNotification): NotificationVerdict {
+    return 'unsigned';
+  }
+
+  /** Identifies one notification across re-deliveries: the provider's event id where it has one; by default the body's hash. */
+  notificationKey(_ctx: AdapterContext, notification: IncomingNotification): string {
+    return `sha256:${createHash('sha256').update(notification.body).digest('hex')}`;
   }
 }

@@ -39,14 +39,14 @@ const SANDBOX_BANK_CODE = '999';
 const PIX_TTL_MS = 24 * 3600_000;
 const BOLETO_DAYS = 3;
 
-interface StoredCharge extends SandboxCharge {
+interface Notified {
   apiKey: string;
   notificationUrl?: string;
+  /** The merchant's secret for signing this resource's notifications; unsigned without one. */
+  notificationSecret?: string;
 }
-interface StoredWithdrawal extends SandboxWithdrawal {
-  apiKey: string;
-  notificationUrl?: string;
-}
+interface StoredCharge extends SandboxCharge, Notified {}
+interface StoredWithdrawal extends SandboxWithdrawal, Notified {}
 interface StoredCard {
   number: string;
   apiKey: string;
@@ -122,7 +122,9 @@ export class SandboxPsp {
     if (!this.options.stateFile) return;
     mkdirSync(dirname(this.options.stateFile), { recursive: true });
     const { charges, withdrawals, recipients } = this.state;
-    writeFileSync(this.options.stateFile, JSON.stringify({ charges, withdrawals, recipients }));
+    // Signing secrets stay in memory, like card numbers: after a restart those notifications go unsigned.
+    const withoutSecret = <T extends Notified>(items: Record<string, T>) => Object.fromEntries(Object.entries(items).map(([id, { notificationSecret: _secret, ...item }]) => [id, item]));
+    writeFileSync(this.options.stateFile, JSON.stringify({ charges: withoutSecret(charges), withdrawals: withoutSecret(withdrawals), recipients }));
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -194,8 +196,7 @@ export class SandboxPsp {
       description: body.description,
       createdAt: now.toISOString(),
       refundedAmount: 0,
-      apiKey,
-      notificationUrl: typeof body.notificationUrl === 'string' ? body.notificationUrl : undefined,
+      ...notified(body, apiKey),
     };
     if (body.method === 'pix') {
       const pix = createStaticPix({
@@ -239,7 +240,7 @@ export class SandboxPsp {
     charge.status = 'paid';
     charge.paidAt = new Date().toISOString();
     this.persist();
-    const notification = await this.notify(charge.apiKey, charge.notificationUrl, 'charge.paid', charge);
+    const notification = await this.notify(charge, 'charge.paid', charge);
     return { charge: publicCharge(charge), notification };
   }
 
@@ -251,7 +252,7 @@ export class SandboxPsp {
     charge.refundedAmount += amount;
     if (charge.refundedAmount === charge.amount) charge.status = 'refunded';
     this.persist();
-    if (charge.status === 'refunded') await this.notify(charge.apiKey, charge.notificationUrl, 'charge.refunded', charge);
+    if (charge.status === 'refunded') await this.notify(charge, 'charge.refunded', charge);
     return { id: newId('re'), chargeId: charge.id, amount, status: 'succeeded' };
   }
 
@@ -267,8 +268,7 @@ export class SandboxPsp {
       pixKeyType: String(body.pixKeyType ?? ''),
       description: String(body.description ?? ''),
       createdAt: new Date().toISOString(),
-      apiKey,
-      notificationUrl: typeof body.notificationUrl === 'string' ? body.notificationUrl : undefined,
+      ...notified(body, apiKey),
     };
     this.state.withdrawals[withdrawal.id] = withdrawal;
     this.persist();
@@ -285,7 +285,7 @@ export class SandboxPsp {
     withdrawal.status = failed ? 'failed' : 'paid';
     if (!failed) withdrawal.paidAt = new Date().toISOString();
     this.persist();
-    await this.notify(withdrawal.apiKey, withdrawal.notificationUrl, failed ? 'withdrawal.failed' : 'withdrawal.paid', withdrawal);
+    await this.notify(withdrawal, failed ? 'withdrawal.failed' : 'withdrawal.paid', withdrawal);
   }
 
   private withdrawal(id: string, apiKey: string): StoredWithdrawal {
@@ -322,17 +322,14 @@ export class SandboxPsp {
     return visible;
   }
 
-  /** Posts a signed event to the merchant's notification URL and reports exactly what was sent. */
-  private async notify(apiKey: string, url: string | undefined, type: SandboxEventType, subject: { id: string; status: string; amount: number }): Promise<SandboxSentNotification | undefined> {
+  /** Posts an event (signed when the merchant gave a secret) to the merchant's notification URL and reports exactly what was sent. */
+  private async notify({ notificationUrl: url, notificationSecret }: Notified, type: SandboxEventType, subject: { id: string; status: string; amount: number }): Promise<SandboxSentNotification | undefined> {
     if (!url) return undefined;
     const event: SandboxEvent = { id: newId('evt'), type, createdAt: new Date().toISOString(), data: { id: subject.id, status: subject.status, amount: subject.amount } };
     const body = JSON.stringify(event);
     const timestamp = Math.floor(Date.now() / 1000);
-    const headers = {
-      'content-type': 'application/json',
-      'x-sandbox-event-id': event.id,
-      [SIGNATURE_HEADER]: signSandboxPayload(apiKey, timestamp, body),
-    };
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'x-sandbox-event-id': event.id };
+    if (notificationSecret) headers[SIGNATURE_HEADER] = signSandboxPayload(notificationSecret, timestamp, body);
     let responseStatus = 0;
     try {
       const response = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(10_000) });
@@ -345,11 +342,19 @@ export class SandboxPsp {
   }
 }
 
-function publicCharge({ apiKey: _key, notificationUrl: _url, ...charge }: StoredCharge): SandboxCharge {
+function notified(body: any, apiKey: string): Notified {
+  return {
+    apiKey,
+    notificationUrl: typeof body.notificationUrl === 'string' ? body.notificationUrl : undefined,
+    notificationSecret: typeof body.notificationSecret === 'string' && body.notificationSecret ? body.notificationSecret : undefined,
+  };
+}
+
+function publicCharge({ apiKey: _key, notificationUrl: _url, notificationSecret: _secret, ...charge }: StoredCharge): SandboxCharge {
   return charge;
 }
 
-function publicWithdrawal({ apiKey: _key, notificationUrl: _url, ...withdrawal }: StoredWithdrawal): SandboxWithdrawal {
+function publicWithdrawal({ apiKey: _key, notificationUrl: _url, notificationSecret: _secret, ...withdrawal }: StoredWithdrawal): SandboxWithdrawal {
   return withdrawal;
 }
 

@@ -1,5 +1,6 @@
 import * as pb from '../../gen/ts-proto/gateway/v1/types.js';
 import type * as acc from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
+import * as wh from '../../gen/ts-proto/gateway/v1/webhook_service.js';
 import type * as domain from '../domain/types.js';
 import type { ProviderAccountView } from '../gateway/accounts.js';
 import type { ProviderSummary } from '../gateway/payments.js';
@@ -93,9 +94,26 @@ export function toProtoNotification(n: domain.WebhookNotification): pb.WebhookNo
     provider: n.provider,
     providerAccountId: n.providerAccountId,
     receivedAt: n.receivedAt,
-    outcome: toEnum(pb.WebhookOutcome, 'WEBHOOK_OUTCOME', n.outcome) as pb.WebhookOutcome,
+    // PROCESSING is a worker's lease, not something callers act on: to them it is still RECEIVED.
+    outcome: toEnum(pb.WebhookOutcome, 'WEBHOOK_OUTCOME', n.outcome === 'PROCESSING' ? 'RECEIVED' : n.outcome) as pb.WebhookOutcome,
     outcomeReason: n.outcomeReason ?? '',
     result: toProtoWebhookResult(n.result),
+    subjectId: n.subjectId ?? '',
+    processedAt: n.processedAt,
+    attempts: n.attempts,
+  };
+}
+
+export function toProtoDelivery(d: domain.OutboundDelivery): wh.OutboundDelivery {
+  return {
+    id: d.id,
+    eventId: d.eventId,
+    transactionId: d.transactionId,
+    url: d.url,
+    state: toEnum(wh.DeliveryState, 'DELIVERY_STATE', d.state) as wh.DeliveryState,
+    body: d.body,
+    attempts: d.attempts.map((a) => ({ number: a.number, attemptedAt: a.attemptedAt, responseStatus: a.responseStatus, error: a.error ?? '' })),
+    nextAttemptAt: d.nextAttemptAt,
   };
 }
 

@@ -1,11 +1,16 @@
 import type * as gw from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import type * as acc from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import type * as sbx from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
+import * as wh from '../../gen/ts-proto/gateway/v1/webhook_service.js';
+import { WebhookOutcome } from '../../gen/ts-proto/gateway/v1/types.js';
+import type { OutboundService } from '../gateway/outbound.js';
+import type { WebhookOutcome as DomainOutcome } from '../domain/types.js';
 import type { AccountsService } from '../gateway/accounts.js';
 import type { NotificationsService } from '../gateway/notifications.js';
 import type { PaymentsService } from '../gateway/payments.js';
 import type { SandboxService } from '../gateway/sandbox.js';
 import type { StatusEvents } from '../gateway/events.js';
+import { fromEnum } from './enums.js';
 import {
   fromProtoCard,
   fromProtoCustomer,
@@ -13,6 +18,7 @@ import {
   fromProtoTransactionInput,
   fromProtoWithdrawInput,
   toProtoAccount,
+  toProtoDelivery,
   toProtoEvent,
   toProtoNotification,
   toProtoProvider,
@@ -26,6 +32,7 @@ export interface UseCases {
   accounts: AccountsService;
   notifications: NotificationsService;
   sandbox: SandboxService;
+  outbound: OutboundService;
   events: StatusEvents;
 }
 
@@ -109,5 +116,29 @@ export function sandboxHandlers(u: UseCases) {
       const { transaction, notification } = await u.sandbox.simulatePayment(r.id);
       return { transaction: toProtoTransaction(transaction), notification: notification && { ...notification } };
     },
+  };
+}
+
+export function webhookHandlers(u: UseCases) {
+  return {
+    listWebhookNotifications: async (r: wh.ListWebhookNotificationsRequest): Promise<wh.ListWebhookNotificationsResponse> => {
+      const { notifications, nextPageToken } = await u.notifications.list(
+        {
+          provider: optionalText(r.provider)?.toUpperCase(),
+          providerAccountId: optionalText(r.providerAccountId),
+          subjectId: optionalText(r.subjectId),
+          outcome: fromEnum<DomainOutcome>(WebhookOutcome, 'WEBHOOK_OUTCOME', r.outcome),
+        },
+        Math.min(r.pageSize || 50, 500),
+        optionalText(r.pageToken),
+      );
+      return { notifications: notifications.map(toProtoNotification), nextPageToken: nextPageToken ?? '' };
+    },
+    reprocessWebhookNotification: async (r: wh.ReprocessWebhookNotificationRequest): Promise<wh.ReprocessWebhookNotificationResponse> => ({
+      notification: toProtoNotification(await u.notifications.reprocess(r.id)),
+    }),
+    listOutboundDeliveries: async (r: wh.ListOutboundDeliveriesRequest): Promise<wh.ListOutboundDeliveriesResponse> => ({
+      deliveries: (await u.outbound.list(r.transactionId)).map(toProtoDelivery),
+    }),
   };
 }

@@ -41,9 +41,10 @@ function reply(res: ServerResponse, status: number, body: unknown): void {
 }
 
 /**
- * Receives providers' notifications at POST /webhooks/{PROVIDER}/{providerAccountId}
- * and hands body and headers, untouched, to the notification use case. A 5xx
- * answer tells the provider to deliver again.
+ * Receives providers' notifications at POST /webhooks/{PROVIDER}/{providerAccountId}.
+ * It stores body and headers untouched and answers at once; workers process
+ * them from the store. A 5xx answer (nothing stored) tells the provider to
+ * deliver again.
  */
 export async function startWebhookSidecar(options: SidecarOptions): Promise<ListeningServer> {
   const server = createServer(async (req, res) => {
@@ -56,7 +57,7 @@ export async function startWebhookSidecar(options: SidecarOptions): Promise<List
     try {
       const body = await readBody(req);
       const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]));
-      const notification = await options.notifications.receive({ provider, providerAccountId, body, headers });
+      const notification = await options.notifications.intake({ provider, providerAccountId, body, headers });
       reply(res, 200, { id: notification.id, outcome: notification.outcome });
     } catch (error) {
       if (error instanceof BodyTooLarge) {

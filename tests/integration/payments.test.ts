@@ -19,7 +19,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   gateway = await startTestGateway({ databaseUrl: database.url });
   drivers.push(grpcDriver(gateway.grpcAddress!, TEST_TOKEN), connectDriver(gateway.httpUrl!, TEST_TOKEN));
-  const { providerAccount } = await drivers[0]!.call('accounts', 'createProviderAccount', { provider: 'sandbox', name: 'Sandbox for tests', publicKey: 'pk', secretKey: 'sk-test-secret' });
+  const { providerAccount } = await drivers[0]!.call('accounts', 'createProviderAccount', { provider: 'sandbox', name: 'Sandbox for tests', publicKey: 'pk', secretKey: 'sk-test-secret', webhookSecret: 'whsec-test' });
   accountId = providerAccount.id;
 });
 

@@ -6,8 +6,10 @@ import { signSandboxPayload } from '../../server/providers/sandbox/api.js';
 import { grpcDriver, type Driver } from '../support/clients.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { removeDir, startTestGateway, TEST_TOKEN } from '../support/gateway.js';
+import { eventually } from '../support/eventually.js';
 
 const SECRET = 'sk-sidecar-secret';
+const WEBHOOK_SECRET = 'whsec-hidden';
 let gateway: Awaited<ReturnType<typeof startTestGateway>>;
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let client: Driver;
@@ -17,7 +19,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   gateway = await startTestGateway({ databaseUrl: database.url });
   client = grpcDriver(gateway.grpcAddress!, TEST_TOKEN);
-  ({ providerAccount: { id: accountId } } = await client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'sidecar', publicKey: 'pk', secretKey: SECRET, webhookSecret: 'whsec-hidden' }));
+  ({ providerAccount: { id: accountId } } = await client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'sidecar', publicKey: 'pk', secretKey: SECRET, webhookSecret: WEBHOOK_SECRET }));
 });
 
 afterAll(async () => {
@@ -41,15 +43,18 @@ describe('webhook sidecar', () => {
   it('applies a correctly signed notification and stores it as received', async () => {
     const charge = await pendingPix();
     const body = paidEvent(charge.transactionId);
-    const response = await post(`/webhooks/SANDBOX/${accountId}`, body, { 'x-sandbox-signature': signSandboxPayload(SECRET, 1700000000, body) });
+    const response = await post(`/webhooks/SANDBOX/${accountId}`, body, { 'x-sandbox-signature': signSandboxPayload(WEBHOOK_SECRET, 1700000000, body) });
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ outcome: 'APPLIED' });
-    const read = await client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id: charge.id }));
-    expect(read.transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
+    // Stored and acknowledged first; a worker applies it moments later.
+    expect(await response.json()).toMatchObject({ outcome: 'RECEIVED' });
+    await eventually(async () => (await client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id: charge.id }))).transaction.status === TransactionStatus.TRANSACTION_STATUS_APPROVED);
 
     const db = new pg.Client({ connectionString: database.url });
     await db.connect();
-    const { rows } = await db.query('select body, headers, outcome from webhook_notifications where provider_account_id = $1 order by received_at desc limit 1', [accountId]);
+    const { rows } = await eventually(async () => {
+      const result = await db.query('select body, headers, outcome from webhook_notifications where provider_account_id = $1 order by received_at desc limit 1', [accountId]);
+      return result.rows[0]?.outcome === 'APPLIED' && result;
+    });
     await db.end();
     expect(rows[0].body.toString('utf8')).toBe(body);
     expect(rows[0].headers['x-sandbox-signature']).toMatch(/^t=1700000000,v1=/);

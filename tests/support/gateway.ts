@@ -6,10 +6,13 @@ import { COMPONENTS, startGateway, type RunningGateway } from '../../server/app.
 import { createLogger } from '../../server/lib/logger.js';
 
 export const TEST_TOKEN = 'test-token-0123456789';
+export const TEST_OUTBOUND_SECRET = 'outbound-secret-for-tests';
 
 export interface TestGatewayOptions {
   databaseUrl?: string;
   replicaUrls?: string[];
+  /** More settings, as environment variables. */
+  env?: Record<string, string>;
   /** Reuse a data folder (to restart on the same embedded database). */
   dataDir?: string;
 }
@@ -26,6 +29,9 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     DATA_DIR: dataDir,
     API_TOKENS: TEST_TOKEN,
     SANDBOX_SETTLE_MS: '200',
+    WORKER_IDLE_MS: '100',
+    OUTBOUND_WEBHOOK_SECRET: TEST_OUTBOUND_SECRET,
+    ...options.env,
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...(options.replicaUrls ? { DATABASE_REPLICA_URLS: options.replicaUrls.join(',') } : {}),
   });

@@ -1,6 +1,5 @@
-import type { AxiosInstance } from 'axios';
-import { createHttpClient, providerError } from '../../lib/httpClient.js';
-import { GatewayError, invalidArgument } from '../../lib/errors.js';
+import { createProviderHttp, providerError, type ProviderHttp, type ProviderHttpDeclaration } from '../../lib/http/index.js';
+import { invalidArgument } from '../../lib/errors.js';
 import type {
   CardInput,
   InstallmentOption,
@@ -16,7 +15,7 @@ import type {
   WithdrawResult,
   WithdrawStatus,
 } from '../../domain/types.js';
-import { ProviderAdapter, type AdapterContext, type CardIdInput, type IncomingNotification, type ProviderIdentity } from '../adapter.js';
+import { ProviderAdapter, type AdapterContext, type CardIdInput, type IncomingNotification, type NotificationVerdict, type ProviderIdentity } from '../adapter.js';
 import {
   SIGNATURE_HEADER,
   verifySandboxSignature,
@@ -29,6 +28,9 @@ import {
   type SandboxWithdrawal,
   type SandboxWithdrawalStatus,
 } from './api.js';
+
+// Auth and transport: the API key as a bearer token.
+const HTTP: ProviderHttpDeclaration = { provider: 'SANDBOX', timeoutMs: 10_000, auth: { type: 'bearer' } };
 
 // Status tables: plain data, one per resource.
 const CHARGE_STATUS: Record<SandboxChargeStatus, TransactionStatus> = {
@@ -47,7 +49,7 @@ const METHOD_TO_SANDBOX: Record<PaymentMethod, SandboxChargeMethod> = { PIX: 'pi
 const METHOD_FROM_SANDBOX: Record<SandboxChargeMethod, PaymentMethod> = { pix: 'PIX', card: 'CREDIT_CARD', boleto: 'BILLET' };
 
 // Request mappers: our input → their body.
-export const toSandboxCharge = (input: TransactionInput, notificationUrl: string) => ({
+export const toSandboxCharge = (input: TransactionInput, ctx: Pick<AdapterContext, 'notificationUrl' | 'webhookSecret'>) => ({
   amount: input.amount,
   method: METHOD_TO_SANDBOX[input.paymentMethod],
   description: input.description,
@@ -55,7 +57,8 @@ export const toSandboxCharge = (input: TransactionInput, notificationUrl: string
   cardId: input.cardId,
   customer: input.customer,
   externalReference: input.orderId,
-  notificationUrl,
+  notificationUrl: ctx.notificationUrl,
+  notificationSecret: ctx.webhookSecret,
 });
 
 // Response mappers: their body → our result.
@@ -106,8 +109,8 @@ export class SandboxAdapter extends ProviderAdapter {
     };
   }
 
-  private http(ctx: AdapterContext): AxiosInstance {
-    return createHttpClient({ baseUrl: ctx.baseUrl, timeoutMs: 10_000, headers: { authorization: `Bearer ${ctx.secretKey}` } });
+  private http(ctx: AdapterContext): ProviderHttp {
+    return createProviderHttp({ ...HTTP, ctx });
   }
 
   override async createCardToken(ctx: AdapterContext, card: CardInput): Promise<string> {
@@ -139,7 +142,7 @@ export class SandboxAdapter extends ProviderAdapter {
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     try {
-      const { data } = await this.http(ctx).post<SandboxCharge>('/v1/charges', toSandboxCharge(input, ctx.notificationUrl));
+      const { data } = await this.http(ctx).post<SandboxCharge>('/v1/charges', toSandboxCharge(input, ctx));
       return fromSandboxCharge(data);
     } catch (error) {
       throw providerError('Erro ao criar transação', error);
@@ -173,6 +176,7 @@ export class SandboxAdapter extends ProviderAdapter {
         description: input.description,
         reference: input.withdrawReference,
         notificationUrl: ctx.notificationUrl,
+        notificationSecret: ctx.webhookSecret,
       });
       return fromSandboxWithdrawal(data);
     } catch (error) {
@@ -212,25 +216,30 @@ export class SandboxAdapter extends ProviderAdapter {
     }
   }
 
-  /**
-   * Sandbox notifications are signed with the account's API key (the
-   * sandbox has no separate webhook secret); unsigned or mis-signed ones are refused.
-   */
-  override async processWebhook(ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
-    const secret = ctx.secretKey;
-    if (!verifySandboxSignature(secret, notification.headers[SIGNATURE_HEADER], notification.body)) {
-      throw new GatewayError('UNAUTHENTICATED', 'invalid sandbox notification signature', { reason: 'BAD_SIGNATURE' });
-    }
+  /** The sandbox signs a resource's notifications with the secret given when it was created: the account's webhook secret. */
+  override verifyNotification(ctx: AdapterContext, notification: IncomingNotification): NotificationVerdict {
+    if (!ctx.webhookSecret) return 'unsigned';
+    return verifySandboxSignature(ctx.webhookSecret, notification.headers[SIGNATURE_HEADER], notification.body) ? 'valid' : 'invalid';
+  }
+
+  /** Re-deliveries carry the same event id. */
+  override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
+    const eventId = notification.headers['x-sandbox-event-id'];
+    return eventId ? `event:${eventId}` : super.notificationKey(ctx, notification);
+  }
+
+  override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
     let event: SandboxEvent;
     try {
       event = JSON.parse(notification.body.toString('utf8'));
     } catch {
       return undefined;
     }
-    if (!event?.data?.id) return undefined;
+    if (typeof event?.data?.id !== 'string') return undefined;
     switch (event.type) {
       case 'charge.paid':
       case 'charge.refunded':
+      case 'charge.updated':
         return { type: 'TRANSACTION', transactionId: event.data.id, status: CHARGE_STATUS[event.data.status as SandboxChargeStatus] ?? 'REJECTED' };
       case 'withdrawal.paid':
       case 'withdrawal.failed':

@@ -1,14 +1,15 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { safeEqualHex, signTimestampedBody } from '../../lib/hmacSignature.js';
 
 /**
- * How the sandbox signs its notifications: HMAC-SHA256 over "<timestamp>.<body>"
- * with the merchant's API key, sent as `x-sandbox-signature: t=<timestamp>,v1=<hex>`.
+ * How the sandbox signs its notifications: when the merchant gave a
+ * `notificationSecret` with the charge or withdrawal, HMAC-SHA256 over
+ * "<timestamp>.<body>" with it, sent as `x-sandbox-signature: t=<timestamp>,v1=<hex>`.
+ * Without one, notifications go unsigned.
  */
 export const SIGNATURE_HEADER = 'x-sandbox-signature';
 
 export function signSandboxPayload(secret: string, timestamp: number, body: string): string {
-  const digest = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
-  return `t=${timestamp},v1=${digest}`;
+  return `t=${timestamp},v1=${signTimestampedBody(secret, timestamp, body)}`;
 }
 
 export function verifySandboxSignature(secret: string, header: string | undefined, body: Buffer): boolean {
@@ -16,12 +17,11 @@ export function verifySandboxSignature(secret: string, header: string | undefine
   const parts = Object.fromEntries(header.split(',').map((part) => part.trim().split('=', 2) as [string, string]));
   const timestamp = Number(parts.t);
   if (!Number.isFinite(timestamp) || !parts.v1) return false;
-  const expected = Buffer.from(signSandboxPayload(secret, timestamp, body.toString('utf8')).split('v1=')[1]!, 'hex');
-  const given = Buffer.from(parts.v1, 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return safeEqualHex(parts.v1, signTimestampedBody(secret, timestamp, body));
 }
 
-export type SandboxEventType = 'charge.paid' | 'charge.refunded' | 'withdrawal.paid' | 'withdrawal.failed';
+/** charge.updated reports a charge's current status, whatever it is. */
+export type SandboxEventType = 'charge.paid' | 'charge.refunded' | 'charge.updated' | 'withdrawal.paid' | 'withdrawal.failed';
 
 export interface SandboxEvent {
   id: string;

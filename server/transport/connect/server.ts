@@ -7,12 +7,13 @@ import type { DescService } from '@bufbuild/protobuf';
 import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { ProviderAccountService } from '../../../gen/es/gateway/v1/provider_account_service_pb.js';
 import { SandboxService } from '../../../gen/es/gateway/v1/sandbox_service_pb.js';
+import { WebhookService } from '../../../gen/es/gateway/v1/webhook_service_pb.js';
 import type { ErrorCode } from '../../lib/errors.js';
 import type { Logger } from '../../lib/logger.js';
 import { listen, type ListeningServer } from '../../lib/httpServer.js';
 import { isAuthorized, UNAUTHENTICATED_MESSAGE } from '../auth.js';
 import { exposedError } from '../errors.js';
-import { paymentGatewayHandlers, providerAccountHandlers, sandboxHandlers, type UseCases } from '../rpcHandlers.js';
+import { paymentGatewayHandlers, providerAccountHandlers, sandboxHandlers, webhookHandlers, type UseCases } from '../rpcHandlers.js';
 import { esToPlain, plainToEs } from './esBridge.js';
 
 const CONNECT_CODES: Record<ErrorCode, Code> = {
@@ -111,6 +112,7 @@ export async function startConnectServer(options: ConnectServerOptions): Promise
       serve(router, PaymentGatewayService, paymentGatewayHandlers(options.useCases), options.logger, shutdown.signal);
       serve(router, ProviderAccountService, providerAccountHandlers(options.useCases), options.logger, shutdown.signal);
       serve(router, SandboxService, sandboxHandlers(options.useCases), options.logger, shutdown.signal);
+      serve(router, WebhookService, webhookHandlers(options.useCases), options.logger, shutdown.signal);
     },
     fallback: (req, res) => serveStatic(options.webDir, req as IncomingMessage, res as ServerResponse),
   });

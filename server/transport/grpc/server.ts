@@ -6,13 +6,15 @@ import { ReflectionService } from '@grpc/reflection';
 import { PaymentGatewayServiceService } from '../../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { ProviderAccountServiceService } from '../../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { SandboxServiceService } from '../../../gen/ts-proto/gateway/v1/sandbox_service.js';
+import { WebhookServiceService } from '../../../gen/ts-proto/gateway/v1/webhook_service.js';
 import { file_gateway_v1_payment_gateway_service } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { file_gateway_v1_provider_account_service } from '../../../gen/es/gateway/v1/provider_account_service_pb.js';
 import { file_gateway_v1_sandbox_service } from '../../../gen/es/gateway/v1/sandbox_service_pb.js';
+import { file_gateway_v1_webhook_service } from '../../../gen/es/gateway/v1/webhook_service_pb.js';
 import type { Logger } from '../../lib/logger.js';
 import { isAuthorized, UNAUTHENTICATED_MESSAGE } from '../auth.js';
 import { exposedError } from '../errors.js';
-import { paymentGatewayHandlers, providerAccountHandlers, sandboxHandlers, type UseCases } from '../rpcHandlers.js';
+import { paymentGatewayHandlers, providerAccountHandlers, sandboxHandlers, webhookHandlers, type UseCases } from '../rpcHandlers.js';
 
 
 /**
@@ -106,15 +108,17 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<{ ser
   server.addService(PaymentGatewayServiceService, implement(PaymentGatewayServiceService, paymentGatewayHandlers(options.useCases), options.logger, streams));
   server.addService(ProviderAccountServiceService, implement(ProviderAccountServiceService, providerAccountHandlers(options.useCases), options.logger, streams));
   server.addService(SandboxServiceService, implement(SandboxServiceService, sandboxHandlers(options.useCases), options.logger, streams));
+  server.addService(WebhookServiceService, implement(WebhookServiceService, webhookHandlers(options.useCases), options.logger, streams));
 
   const health = new HealthImplementation({
     '': 'SERVING',
     'gateway.v1.PaymentGatewayService': 'SERVING',
     'gateway.v1.ProviderAccountService': 'SERVING',
     'gateway.v1.SandboxService': 'SERVING',
+    'gateway.v1.WebhookService': 'SERVING',
   });
   health.addToServer(server);
-  const reflection = reflectionDefinition([file_gateway_v1_payment_gateway_service, file_gateway_v1_provider_account_service, file_gateway_v1_sandbox_service]);
+  const reflection = reflectionDefinition([file_gateway_v1_payment_gateway_service, file_gateway_v1_provider_account_service, file_gateway_v1_sandbox_service, file_gateway_v1_webhook_service]);
   new ReflectionService(reflection as never).addToServer(server);
 
   const port = await new Promise<number>((resolve, reject) =>

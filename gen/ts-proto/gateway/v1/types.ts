@@ -493,6 +493,14 @@ export enum WebhookOutcome {
   WEBHOOK_OUTCOME_UNKNOWN_SUBJECT = 4,
   /** WEBHOOK_OUTCOME_FAILED - Processing failed; the notification is kept for a retry. */
   WEBHOOK_OUTCOME_FAILED = 5,
+  /** WEBHOOK_OUTCOME_RECEIVED - Stored, not processed yet. */
+  WEBHOOK_OUTCOME_RECEIVED = 6,
+  /** WEBHOOK_OUTCOME_DUPLICATE - The same notification was already processed. */
+  WEBHOOK_OUTCOME_DUPLICATE = 7,
+  /** WEBHOOK_OUTCOME_REJECTED - Its signature did not match; nothing was applied. */
+  WEBHOOK_OUTCOME_REJECTED = 8,
+  /** WEBHOOK_OUTCOME_UNCONFIRMED - An unsigned notification the provider contradicted: the provider's own status was applied instead. */
+  WEBHOOK_OUTCOME_UNCONFIRMED = 9,
   UNRECOGNIZED = -1,
 }
 
@@ -516,6 +524,18 @@ export function webhookOutcomeFromJSON(object: any): WebhookOutcome {
     case 5:
     case "WEBHOOK_OUTCOME_FAILED":
       return WebhookOutcome.WEBHOOK_OUTCOME_FAILED;
+    case 6:
+    case "WEBHOOK_OUTCOME_RECEIVED":
+      return WebhookOutcome.WEBHOOK_OUTCOME_RECEIVED;
+    case 7:
+    case "WEBHOOK_OUTCOME_DUPLICATE":
+      return WebhookOutcome.WEBHOOK_OUTCOME_DUPLICATE;
+    case 8:
+    case "WEBHOOK_OUTCOME_REJECTED":
+      return WebhookOutcome.WEBHOOK_OUTCOME_REJECTED;
+    case 9:
+    case "WEBHOOK_OUTCOME_UNCONFIRMED":
+      return WebhookOutcome.WEBHOOK_OUTCOME_UNCONFIRMED;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -537,6 +557,14 @@ export function webhookOutcomeToJSON(object: WebhookOutcome): string {
       return "WEBHOOK_OUTCOME_UNKNOWN_SUBJECT";
     case WebhookOutcome.WEBHOOK_OUTCOME_FAILED:
       return "WEBHOOK_OUTCOME_FAILED";
+    case WebhookOutcome.WEBHOOK_OUTCOME_RECEIVED:
+      return "WEBHOOK_OUTCOME_RECEIVED";
+    case WebhookOutcome.WEBHOOK_OUTCOME_DUPLICATE:
+      return "WEBHOOK_OUTCOME_DUPLICATE";
+    case WebhookOutcome.WEBHOOK_OUTCOME_REJECTED:
+      return "WEBHOOK_OUTCOME_REJECTED";
+    case WebhookOutcome.WEBHOOK_OUTCOME_UNCONFIRMED:
+      return "WEBHOOK_OUTCOME_UNCONFIRMED";
     case WebhookOutcome.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -905,7 +933,13 @@ export interface WebhookNotification {
   receivedAt: Date | undefined;
   outcome: WebhookOutcome;
   outcomeReason: string;
-  result: WebhookResult | undefined;
+  result:
+    | WebhookResult
+    | undefined;
+  /** The gateway's id of the transaction or withdrawal it was about, once known. */
+  subjectId: string;
+  processedAt: Date | undefined;
+  attempts: number;
 }
 
 export interface ProviderInfo {
@@ -4742,6 +4776,9 @@ function createBaseWebhookNotification(): WebhookNotification {
     outcome: 0,
     outcomeReason: "",
     result: undefined,
+    subjectId: "",
+    processedAt: undefined,
+    attempts: 0,
   };
 }
 
@@ -4767,6 +4804,15 @@ export const WebhookNotification: MessageFns<WebhookNotification> = {
     }
     if (message.result !== undefined) {
       WebhookResult.encode(message.result, writer.uint32(58).fork()).join();
+    }
+    if (message.subjectId !== "") {
+      writer.uint32(66).string(message.subjectId);
+    }
+    if (message.processedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.processedAt), writer.uint32(74).fork()).join();
+    }
+    if (message.attempts !== 0) {
+      writer.uint32(80).int32(message.attempts);
     }
     return writer;
   },
@@ -4840,6 +4886,30 @@ export const WebhookNotification: MessageFns<WebhookNotification> = {
             message.result = WebhookResult.decode(reader, reader.uint32());
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.subjectId = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.processedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.attempts = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4873,6 +4943,17 @@ export const WebhookNotification: MessageFns<WebhookNotification> = {
         ? globalThis.String(object.outcome_reason)
         : "",
       result: isSet(object.result) ? WebhookResult.fromJSON(object.result) : undefined,
+      subjectId: isSet(object.subjectId)
+        ? globalThis.String(object.subjectId)
+        : isSet(object.subject_id)
+        ? globalThis.String(object.subject_id)
+        : "",
+      processedAt: isSet(object.processedAt)
+        ? fromJsonTimestamp(object.processedAt)
+        : isSet(object.processed_at)
+        ? fromJsonTimestamp(object.processed_at)
+        : undefined,
+      attempts: isSet(object.attempts) ? globalThis.Number(object.attempts) : 0,
     };
   },
 
@@ -4899,6 +4980,15 @@ export const WebhookNotification: MessageFns<WebhookNotification> = {
     if (message.result !== undefined) {
       obj.result = WebhookResult.toJSON(message.result);
     }
+    if (message.subjectId !== "") {
+      obj.subjectId = message.subjectId;
+    }
+    if (message.processedAt !== undefined) {
+      obj.processedAt = message.processedAt.toISOString();
+    }
+    if (message.attempts !== 0) {
+      obj.attempts = Math.round(message.attempts);
+    }
     return obj;
   },
 
@@ -4916,6 +5006,9 @@ export const WebhookNotification: MessageFns<WebhookNotification> = {
     message.result = (object.result !== undefined && object.result !== null)
       ? WebhookResult.fromPartial(object.result)
       : undefined;
+    message.subjectId = object.subjectId ?? "";
+    message.processedAt = object.processedAt ?? undefined;
+    message.attempts = object.attempts ?? 0;
     return message;
   },
 };

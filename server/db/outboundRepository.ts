@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { DeliveryState, OutboundDelivery } from '../domain/types.js';
+import { OutboundDeliveryAttemptEntity, OutboundDeliveryEntity, type OutboundDeliveryRow } from './entities.js';
+
+export interface DueDelivery {
+  id: string;
+  eventId: string;
+  url: string;
+  body: string;
+  attempts: number;
+}
+
+/** Status changes queued for callers' webhook_url, with every delivery attempt. */
+export class OutboundRepository {
+  /** Queued in the same database transaction as the status change it reports, so none is lost. */
+  enqueue(em: EntityManager, input: { eventId: string; transactionId: string; url: string; body: string; at: Date }): void {
+    em.persist(
+      em.create(OutboundDeliveryEntity, {
+        id: randomUUID(),
+        eventId: input.eventId,
+        transactionId: input.transactionId,
+        url: input.url,
+        body: input.body,
+        state: 'PENDING',
+        attempts: 0,
+        nextAttemptAt: input.at,
+        createdAt: input.at,
+      }),
+    );
+  }
+
+  /**
+   * Leases due deliveries, oldest first, skipping one whose transaction still has
+   * an earlier change undelivered: a caller never hears APPROVED after REFUNDED.
+   */
+  async claimDue(em: EntityManager, limit: number, leaseMs: number): Promise<DueDelivery[]> {
+    const now = new Date();
+    return em.getConnection('write').execute<DueDelivery[]>(
+      `update outbound_deliveries set locked_until = ?
+       where id in (
+         select d.id from outbound_deliveries d
+         where d.state = 'PENDING' and d.next_attempt_at <= ? and (d.locked_until is null or d.locked_until < ?)
+           and not exists (select 1 from outbound_deliveries e where e.transaction_id = d.transaction_id and e.state = 'PENDING' and e.event_id < d.event_id)
+         order by d.event_id
+         limit ?
+         for update skip locked)
+       returning id, event_id as "eventId", url, body, attempts`,
+      [new Date(now.getTime() + leaseMs), now, now, limit],
+      'all',
+    );
+  }
+
+  async recordAttempt(em: EntityManager, delivery: DueDelivery, outcome: { responseStatus: number; error?: string; state: DeliveryState; nextAttemptAt?: Date }): Promise<void> {
+    const at = new Date();
+    await em.transactional(async (tx) => {
+      tx.persist(tx.create(OutboundDeliveryAttemptEntity, { deliveryId: delivery.id, number: delivery.attempts + 1, attemptedAt: at, responseStatus: outcome.responseStatus, error: outcome.error ?? null }));
+      await tx.nativeUpdate(
+        OutboundDeliveryEntity,
+        { id: delivery.id },
+        { attempts: delivery.attempts + 1, state: outcome.state, lockedUntil: null, deliveredAt: outcome.state === 'DELIVERED' ? at : null, ...(outcome.nextAttemptAt ? { nextAttemptAt: outcome.nextAttemptAt } : {}) },
+      );
+      await tx.flush();
+    });
+  }
+
+  async listForTransaction(em: EntityManager, transactionId: string): Promise<OutboundDelivery[]> {
+    const rows: OutboundDeliveryRow[] = await em.find(OutboundDeliveryEntity, { transactionId }, { orderBy: { eventId: 'asc' }, connectionType: 'write' });
+    const attempts = rows.length ? await em.find(OutboundDeliveryAttemptEntity, { deliveryId: { $in: rows.map((row) => row.id) } }, { orderBy: { id: 'asc' }, connectionType: 'write' }) : [];
+    return rows.map((row) => ({
+      id: row.id,
+      eventId: row.eventId,
+      transactionId: row.transactionId,
+      url: row.url,
+      state: row.state as DeliveryState,
+      body: row.body,
+      nextAttemptAt: row.state === 'PENDING' ? row.nextAttemptAt : undefined,
+      attempts: attempts
+        .filter((attempt) => attempt.deliveryId === row.id)
+        .map((attempt) => ({ number: attempt.number, attemptedAt: attempt.attemptedAt, responseStatus: attempt.responseStatus, error: attempt.error ?? undefined })),
+    }));
+  }
+}

@@ -1,0 +1,66 @@
+import { signTimestampedBody } from '../lib/hmacSignature.js';
+import type { OutboundDelivery } from '../domain/types.js';
+import type { GatewayDeps } from './context.js';
+
+/** After failure n, the next attempt waits schedule[n-1]; past the schedule's end the delivery gives up (24 h and more). */
+export const DEFAULT_RETRY_SCHEDULE_MS = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 86_400_000];
+
+export interface OutboundOptions {
+  /** HMAC-SHA256 key of the `x-gateway-signature` header. */
+  secret: string;
+  retryScheduleMs: readonly number[];
+  timeoutMs: number;
+}
+
+/** The headers that let a receiver check a notification came from the gateway (documented in the README). */
+export function outboundHeaders(secret: string, eventId: string, body: string, timestamp = Math.floor(Date.now() / 1000)): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'user-agent': 'payment-gateway-webhooks/1',
+    'x-gateway-event-id': eventId,
+    'x-gateway-timestamp': String(timestamp),
+    'x-gateway-signature': `v1=${signTimestampedBody(secret, timestamp, body)}`,
+  };
+}
+
+/** Delivers queued status changes to callers' webhook_url, retrying on the schedule and recording every attempt. */
+export class OutboundService {
+  constructor(private readonly deps: GatewayDeps, private readonly options: OutboundOptions) {}
+
+  async deliverDue(limit = 10): Promise<number> {
+    const due = await this.deps.outbound.claimDue(this.deps.db.em(), limit, this.options.timeoutMs * 2);
+    await Promise.all(
+      due.map(async (delivery) => {
+        let responseStatus = 0;
+        let error: string | undefined;
+        try {
+          const response = await fetch(delivery.url, {
+            method: 'POST',
+            headers: outboundHeaders(this.options.secret, delivery.eventId, delivery.body),
+            body: delivery.body,
+            signal: AbortSignal.timeout(this.options.timeoutMs),
+            redirect: 'manual',
+          });
+          responseStatus = response.status;
+          await response.arrayBuffer().catch(() => undefined);
+          if (responseStatus < 200 || responseStatus >= 300) error = `answered HTTP ${responseStatus}`;
+        } catch (failure) {
+          error = failure instanceof Error ? `${failure.name}: ${failure.message}` : String(failure);
+        }
+        const wait = this.options.retryScheduleMs[delivery.attempts];
+        await this.deps.outbound.recordAttempt(this.deps.db.em(), delivery, {
+          responseStatus,
+          error,
+          state: !error ? 'DELIVERED' : wait === undefined ? 'GAVE_UP' : 'PENDING',
+          nextAttemptAt: error && wait !== undefined ? new Date(Date.now() + wait) : undefined,
+        });
+        if (error) this.deps.logger.info({ deliveryId: delivery.id, attempt: delivery.attempts + 1, error }, 'webhook delivery failed');
+      }),
+    );
+    return due.length;
+  }
+
+  list(transactionId: string): Promise<OutboundDelivery[]> {
+    return this.deps.outbound.listForTransaction(this.deps.db.em(), transactionId);
+  }
+}
