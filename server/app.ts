@@ -57,8 +57,8 @@ export async function startGateway(input: Config, components: readonly Component
   for (const key of ['grpcPort', 'httpPort', 'webhookPort', 'sandboxPort'] as const) {
     if (config[key] === 0) config[key] = await freePort(config.host);
   }
-  if (!input.webhookBaseUrl || input.webhookPort === 0) config.webhookBaseUrl = `http://${config.host}:${config.webhookPort}`;
-  if (!input.sandboxUrl || input.sandboxPort === 0) config.sandboxUrl = `http://${config.host}:${config.sandboxPort}`;
+  const webhookBaseUrl = config.webhookPublicUrl ?? `http://${config.host}:${config.webhookPort}`;
+  const sandboxUrl = config.sandboxPublicUrl ?? `http://${config.host}:${config.sandboxPort}`;
 
   const closers: (() => Promise<void>)[] = [];
   const running: RunningGateway = {
@@ -90,7 +90,7 @@ export async function startGateway(input: Config, components: readonly Component
     const outbound = new OutboundRepository();
     const deps = {
       db,
-      registry: createRegistry(config),
+      registry: createRegistry({ sandboxUrl }),
       accounts: new AccountsRepository(SecretBox.fromEncodedKey(config.secretsKey)),
       transactions: new TransactionsRepository(outbound),
       outbound,
@@ -98,7 +98,7 @@ export async function startGateway(input: Config, components: readonly Component
       notifications: new NotificationsRepository(),
       idempotency: new IdempotencyRepository(),
       events,
-      webhookBaseUrl: config.webhookBaseUrl,
+      webhookBaseUrl,
       logger,
     };
     const useCases: UseCases = {

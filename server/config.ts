@@ -19,8 +19,10 @@ export interface Config {
   apiTokenGenerated: boolean;
   secretsKey: string;
   /** How providers reach the webhook sidecar. */
-  webhookBaseUrl: string;
-  sandboxUrl: string;
+  /** WEBHOOK_PUBLIC_URL; unset means http://HOST:WEBHOOK_PORT, decided once the port is known. */
+  webhookPublicUrl?: string;
+  /** SANDBOX_URL; unset means http://HOST:SANDBOX_PORT. */
+  sandboxPublicUrl?: string;
   sandboxSettleMs: number;
   webDir: string;
   logLevel: string;
@@ -81,8 +83,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiTokens: generatedToken ? [generatedToken.value] : tokens,
     apiTokenGenerated: generatedToken !== undefined,
     secretsKey: env.SECRETS_KEY || persisted(dataDir, 'secrets.key', () => randomBytes(32).toString('base64')).value,
-    webhookBaseUrl: env.WEBHOOK_PUBLIC_URL || `http://${host}:${webhookPort}`,
-    sandboxUrl: env.SANDBOX_URL || `http://${host}:${sandboxPort}`,
+    webhookPublicUrl: env.WEBHOOK_PUBLIC_URL || undefined,
+    sandboxPublicUrl: env.SANDBOX_URL || undefined,
     sandboxSettleMs: Number(env.SANDBOX_SETTLE_MS ?? 1000),
     webDir: resolve(env.WEB_DIR || 'web/dist'),
     logLevel: env.LOG_LEVEL || 'info',

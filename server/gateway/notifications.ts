@@ -116,15 +116,14 @@ export class NotificationsService {
       const notification: IncomingNotification = { body: stored.body, headers: stored.headers };
       const verdict = adapter.verifyNotification(ctx, notification);
       if (verdict === 'invalid') return record('REJECTED', 'the signature does not match the account webhook secret');
-      if (!(await this.deps.notifications.claimDedupKey(em(), id, account.id, adapter.notificationKey(ctx, notification)))) {
-        return record('DUPLICATE', 'the same notification was already received');
-      }
       const result = await adapter.processWebhook(ctx, notification);
       if (!result) return record('IGNORED', 'the adapter yields nothing for this notification (an event it ignores, or a body it cannot parse)');
+      const isDuplicate = async () => !(await this.deps.notifications.claimDedupKey(em(), id, account.id, adapter.notificationKey(ctx, notification)));
 
       if (result.type === 'TRANSACTION') {
         const transaction = await this.deps.transactions.findTransactionByProviderId(em(), account.id, result.transactionId);
         if (!transaction) return record('UNKNOWN_SUBJECT', `no transaction ${result.transactionId} for this account`, result, undefined, this.retryAt(stored.attempts));
+        if (await isDuplicate()) return record('DUPLICATE', 'the same notification was already received', result, transaction.id);
         let status = result.status;
         let unconfirmed: string | undefined;
         if (verdict === 'unsigned' && CONFIRM_TRANSACTION.has(status) && status !== transaction.status) {
@@ -144,6 +143,7 @@ export class NotificationsService {
 
       const withdrawal = await this.deps.transactions.findWithdrawalByProviderId(em(), account.id, result.transactionId);
       if (!withdrawal) return record('UNKNOWN_SUBJECT', `no withdrawal ${result.transactionId} for this account`, result, undefined, this.retryAt(stored.attempts));
+      if (await isDuplicate()) return record('DUPLICATE', 'the same notification was already received', result, withdrawal.id);
       let status = result.status;
       let unconfirmed: string | undefined;
       if (verdict === 'unsigned' && CONFIRM_WITHDRAWAL.has(status) && status !== withdrawal.status && adapter.supports('getWithdraw')) {

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { CreateTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_
 import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import { grpcDriver } from '../support/clients.js';
 import { removeDir } from '../support/gateway.js';
+import { portFor, spawnGateway } from '../support/process.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'gateway-main-'));
 let child: ChildProcess | undefined;
@@ -15,24 +16,13 @@ afterAll(() => {
   removeDir(dataDir);
 });
 
-/** Free ports for the child: the banner must name them. */
-const port = (offset: number) => String(20000 + ((process.pid * 7 + offset) % 20000));
+const port = portFor;
 
 it('npm start: prints a generated token, the SANDBOX account and an example; SIGTERM ends streams and exits 0', async () => {
-  child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, DATA_DIR: dataDir, GRPC_PORT: port(1), HTTP_PORT: port(2), WEBHOOK_PORT: port(3), SANDBOX_PORT: port(4), API_TOKENS: '', DATABASE_URL: '', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (output.includes('Try it')) resolve(clearInterval(timer));
-    }, 100);
-    void exited.then(() => reject(new Error(`exited early:\n${output}`)));
-  });
+  const gateway = await spawnGateway({ DATA_DIR: dataDir, GRPC_PORT: port(1), HTTP_PORT: port(2), WEBHOOK_PORT: port(3), SANDBOX_PORT: port(4), API_TOKENS: '', DATABASE_URL: '' });
+  child = gateway.child;
+  const output = gateway.output();
+  const exited = gateway.exited;
 
   const token = /API token\s+(\S+)/.exec(output)?.[1];
   const accountId = /SANDBOX account id\s+(\S+)/.exec(output)?.[1];

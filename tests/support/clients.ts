@@ -5,9 +5,11 @@ import { fromBinary, toBinary, type DescService } from '@bufbuild/protobuf';
 import { PaymentGatewayServiceClient, PaymentGatewayServiceService } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { ProviderAccountServiceClient, ProviderAccountServiceService } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { SandboxServiceClient, SandboxServiceService } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
+import { WebhookServiceClient, WebhookServiceService } from '../../gen/ts-proto/gateway/v1/webhook_service.js';
 import { PaymentGatewayService } from '../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { ProviderAccountService } from '../../gen/es/gateway/v1/provider_account_service_pb.js';
 import { SandboxService } from '../../gen/es/gateway/v1/sandbox_service_pb.js';
+import { WebhookService } from '../../gen/es/gateway/v1/webhook_service_pb.js';
 
 /**
  * One calling convention over both transports, so every scenario runs through a
@@ -16,7 +18,7 @@ import { SandboxService } from '../../gen/es/gateway/v1/sandbox_service_pb.js';
  * converts through the binary wire format, independently of the server's code.
  */
 
-export type ServiceName = 'gateway' | 'accounts' | 'sandbox';
+export type ServiceName = 'gateway' | 'accounts' | 'sandbox' | 'webhooks';
 
 export interface Driver {
   name: string;
@@ -31,8 +33,8 @@ export interface RpcFailure {
   message: string;
 }
 
-const DEFINITIONS = { gateway: PaymentGatewayServiceService, accounts: ProviderAccountServiceService, sandbox: SandboxServiceService } as const;
-const ES_SERVICES: Record<ServiceName, DescService> = { gateway: PaymentGatewayService, accounts: ProviderAccountService, sandbox: SandboxService };
+const DEFINITIONS = { gateway: PaymentGatewayServiceService, accounts: ProviderAccountServiceService, sandbox: SandboxServiceService, webhooks: WebhookServiceService } as const;
+const ES_SERVICES: Record<ServiceName, DescService> = { gateway: PaymentGatewayService, accounts: ProviderAccountService, sandbox: SandboxService, webhooks: WebhookService };
 
 /** Pulls items from a push-based stream one at a time. */
 function queue<T>() {
@@ -66,6 +68,7 @@ export function grpcDriver(address: string, defaultToken: string): Driver {
     gateway: new PaymentGatewayServiceClient(address, credentials),
     accounts: new ProviderAccountServiceClient(address, credentials),
     sandbox: new SandboxServiceClient(address, credentials),
+    webhooks: new WebhookServiceClient(address, credentials),
   };
   const metadata = (token: string | null | undefined) => {
     const md = new grpc.Metadata();

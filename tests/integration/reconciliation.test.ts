@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { CreateTransactionRequest, GetTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { PaymentMethod, StatusSource, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
+import { grpcDriver, type Driver } from '../support/clients.js';
+import { eventually } from '../support/eventually.js';
+import { removeDir, startTestGateway, TEST_TOKEN } from '../support/gateway.js';
+import { createTestDatabase } from '../support/postgres.js';
+
+let gateway: Awaited<ReturnType<typeof startTestGateway>>;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let client: Driver;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  // Providers are told a notification address where nothing listens: every notification is lost.
+  gateway = await startTestGateway({ databaseUrl: database.url, env: { WEBHOOK_PUBLIC_URL: 'http://127.0.0.1:9', RECONCILE_AFTER_MS: '300', RECONCILE_EVERY_MS: '200' } });
+  client = grpcDriver(gateway.grpcAddress!, TEST_TOKEN);
+});
+
+afterAll(async () => {
+  client?.close();
+  await gateway?.close();
+  await database?.drop();
+  if (gateway) removeDir(gateway.dataDir);
+});
+
+it('a charge paid at the provider whose notification was lost heals by polling', async () => {
+  const { providerAccount } = await client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'lossy', publicKey: 'pk', secretKey: 'sk-lossy' });
+  const { transaction } = await client.call('gateway', 'createTransaction', CreateTransactionRequest.fromPartial({ providerAccountId: providerAccount.id, transaction: { amount: 3100, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX } }));
+  // Paid directly at the sandbox PSP; its notification goes nowhere.
+  const paid = await fetch(`${gateway.sandboxUrl}/v1/charges/${transaction.transactionId}/pay`, { method: 'POST', headers: { authorization: 'Bearer sk-lossy' } });
+  expect(paid.status).toBe(200);
+  expect((await paid.json()).notification.responseStatus).toBe(0);
+
+  const healed = await eventually(async () => {
+    const { transaction: current } = await client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id: transaction.id }));
+    return current.status === TransactionStatus.TRANSACTION_STATUS_APPROVED && current;
+  }, 15_000, 'reconciliation to find the payment');
+  expect(healed.statusHistory.at(-1)).toMatchObject({ status: TransactionStatus.TRANSACTION_STATUS_APPROVED, source: StatusSource.STATUS_SOURCE_POLL });
+});

@@ -1,0 +1,177 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { CreateTransactionRequest, GetTransactionRequest, WatchEventsRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { PaymentMethod, TransactionStatus, WebhookOutcome } from '../../gen/ts-proto/gateway/v1/types.js';
+import { DeliveryState } from '../../gen/ts-proto/gateway/v1/webhook_service.js';
+import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
+import { signSandboxPayload } from '../../server/providers/sandbox/api.js';
+import { signTimestampedBody } from '../../server/lib/hmacSignature.js';
+import { connectDriver, grpcDriver, type Driver } from '../support/clients.js';
+import { createTestDatabase } from '../support/postgres.js';
+import { removeDir, startTestGateway, TEST_OUTBOUND_SECRET, TEST_TOKEN } from '../support/gateway.js';
+import { eventually } from '../support/eventually.js';
+
+const WEBHOOK_SECRET = 'whsec-pipeline';
+let gateway: Awaited<ReturnType<typeof startTestGateway>>;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let client: Driver;
+let signedAccount: { id: string; notificationUrl: string };
+let unsignedAccount: { id: string; notificationUrl: string };
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  gateway = await startTestGateway({ databaseUrl: database.url, env: { OUTBOUND_RETRY_SCHEDULE_MS: '100,100,100' } });
+  client = grpcDriver(gateway.grpcAddress!, TEST_TOKEN);
+  ({ providerAccount: signedAccount } = await client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'signed', publicKey: 'pk', secretKey: 'sk', webhookSecret: WEBHOOK_SECRET }));
+  ({ providerAccount: unsignedAccount } = await client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'unsigned', publicKey: 'pk', secretKey: 'sk' }));
+});
+
+afterAll(async () => {
+  client?.close();
+  await gateway?.close();
+  await database?.drop();
+  if (gateway) removeDir(gateway.dataDir);
+});
+
+const pix = async (accountId: string, webhookUrl?: string) =>
+  (await client.call('gateway', 'createTransaction', CreateTransactionRequest.fromPartial({ providerAccountId: accountId, transaction: { amount: 1500, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX, webhookUrl } }))).transaction;
+const read = async (id: string) => (await client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id }))).transaction;
+const notifications = async (subjectId: string) => (await client.call('webhooks', 'listWebhookNotifications', { subjectId, providerAccountId: '', provider: '', outcome: 0, pageSize: 100, pageToken: '' })).notifications;
+
+function event(eventId: string, type: string, chargeId: string, status: string) {
+  const body = JSON.stringify({ id: eventId, type, createdAt: new Date().toISOString(), data: { id: chargeId, status, amount: 1500 } });
+  return { body, headers: { 'content-type': 'application/json', 'x-sandbox-event-id': eventId } };
+}
+const post = (url: string, body: string, headers: Record<string, string>) => fetch(url, { method: 'POST', body, headers });
+const signed = (body: string, secret = WEBHOOK_SECRET) => ({ 'x-sandbox-signature': signSandboxPayload(secret, Math.floor(Date.now() / 1000), body) });
+
+describe('provider notifications', () => {
+  it('ten deliveries of one notification change the status once', async () => {
+    const charge = await pix(signedAccount.id);
+    const { body, headers } = event('evt_dup_1', 'charge.paid', charge.transactionId, 'paid');
+    const answers = await Promise.all(Array.from({ length: 10 }, () => post(signedAccount.notificationUrl, body, { ...headers, ...signed(body) })));
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+    const stored = await eventually(async () => {
+      const list = await notifications(charge.id);
+      return list.length === 10 && list.every((n: any) => n.outcome !== WebhookOutcome.WEBHOOK_OUTCOME_RECEIVED) && list;
+    }, 15_000, 'ten processed notifications');
+    const outcomes = stored.map((n: any) => n.outcome).sort();
+    expect(outcomes.filter((o: number) => o === WebhookOutcome.WEBHOOK_OUTCOME_APPLIED)).toHaveLength(1);
+    expect(outcomes.filter((o: number) => o === WebhookOutcome.WEBHOOK_OUTCOME_DUPLICATE)).toHaveLength(9);
+    expect((await read(charge.id)).statusHistory.map((c: any) => c.status)).toEqual([TransactionStatus.TRANSACTION_STATUS_PENDING, TransactionStatus.TRANSACTION_STATUS_APPROVED]);
+  });
+
+  it('a late PENDING after APPROVED leaves the charge APPROVED', async () => {
+    const charge = await pix(signedAccount.id);
+    const paid = event('evt_late_1', 'charge.paid', charge.transactionId, 'paid');
+    await post(signedAccount.notificationUrl, paid.body, { ...paid.headers, ...signed(paid.body) });
+    await eventually(async () => (await read(charge.id)).status === TransactionStatus.TRANSACTION_STATUS_APPROVED);
+    const late = event('evt_late_0', 'charge.updated', charge.transactionId, 'pending');
+    expect((await post(signedAccount.notificationUrl, late.body, { ...late.headers, ...signed(late.body) })).status).toBe(200);
+    const outcome = await eventually(async () => (await notifications(charge.id)).find((n: any) => n.outcome === WebhookOutcome.WEBHOOK_OUTCOME_UNCHANGED));
+    expect(outcome.outcomeReason).toBe('APPROVED → PENDING is not a move forward');
+    expect((await read(charge.id)).status).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
+  });
+
+  it('a bad signature gets 401 and changes nothing', async () => {
+    const charge = await pix(signedAccount.id);
+    const { body, headers } = event('evt_forged_1', 'charge.paid', charge.transactionId, 'paid');
+    expect((await post(signedAccount.notificationUrl, body, { ...headers, ...signed(body, 'guessed-secret') })).status).toBe(401);
+    expect((await post(signedAccount.notificationUrl, body, headers)).status).toBe(401);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await read(charge.id)).status).toBe(TransactionStatus.TRANSACTION_STATUS_PENDING);
+    const rejected = (await client.call('webhooks', 'listWebhookNotifications', { providerAccountId: signedAccount.id, outcome: WebhookOutcome.WEBHOOK_OUTCOME_REJECTED, provider: '', subjectId: '', pageSize: 10, pageToken: '' })).notifications;
+    expect(rejected.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a forged APPROVED for a charge the provider still reports pending stays PENDING (unsigned: confirmed with the provider)', async () => {
+    const charge = await pix(unsignedAccount.id);
+    const { body, headers } = event('evt_forged_2', 'charge.paid', charge.transactionId, 'paid');
+    expect((await post(unsignedAccount.notificationUrl, body, headers)).status).toBe(200);
+    const outcome = await eventually(async () => (await notifications(charge.id)).find((n: any) => n.outcome === WebhookOutcome.WEBHOOK_OUTCOME_UNCONFIRMED));
+    expect(outcome.outcomeReason).toContain('the provider reports PENDING, the notification claimed APPROVED');
+    expect((await read(charge.id)).status).toBe(TransactionStatus.TRANSACTION_STATUS_PENDING);
+  });
+
+  it('a genuine payment on an unsigned account is confirmed and applied', async () => {
+    const charge = await pix(unsignedAccount.id);
+    await client.call('sandbox', 'simulatePayment', SimulatePaymentRequest.fromPartial({ id: charge.id }));
+    await eventually(async () => (await read(charge.id)).status === TransactionStatus.TRANSACTION_STATUS_APPROVED);
+  });
+
+  it('operators list notifications and reprocess one', async () => {
+    const charge = await pix(signedAccount.id);
+    const { body, headers } = event('evt_op_1', 'charge.paid', charge.transactionId, 'paid');
+    await post(signedAccount.notificationUrl, body, { ...headers, ...signed(body) });
+    const applied = await eventually(async () => (await notifications(charge.id)).find((n: any) => n.outcome === WebhookOutcome.WEBHOOK_OUTCOME_APPLIED));
+    const again = await client.call('webhooks', 'reprocessWebhookNotification', { id: applied.id });
+    expect(again.notification.outcome).toBe(WebhookOutcome.WEBHOOK_OUTCOME_UNCHANGED);
+    expect(again.notification.attempts).toBe(2);
+  });
+});
+
+describe('status events out', () => {
+  it('delivers to webhook_url once after two failures, with three recorded attempts, signed, carrying the status of the change', async () => {
+    const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+    const receiver: Server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body });
+        res.writeHead(received.length <= 2 ? 500 : 204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const charge = await pix(signedAccount.id, `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`);
+      await client.call('sandbox', 'simulatePayment', SimulatePaymentRequest.fromPartial({ id: charge.id }));
+      const [delivery] = await eventually(async () => {
+        const { deliveries } = await client.call('webhooks', 'listOutboundDeliveries', { transactionId: charge.id });
+        return deliveries[0]?.state === DeliveryState.DELIVERY_STATE_DELIVERED && deliveries;
+      }, 15_000, 'a delivered notification');
+      expect(delivery.attempts.map((a: any) => a.responseStatus)).toEqual([500, 500, 204]);
+      expect(received).toHaveLength(3);
+      const last = received[2]!;
+      const payload = JSON.parse(last.body);
+      expect(payload).toMatchObject({ id: delivery.eventId, type: 'transaction.status_changed', data: { id: charge.id, status: 'APPROVED', previousStatus: 'PENDING', source: 'webhook', amount: 1500 } });
+      expect(last.headers['x-gateway-event-id']).toBe(delivery.eventId);
+      const timestamp = Number(last.headers['x-gateway-timestamp']);
+      expect(last.headers['x-gateway-signature']).toBe(`v1=${signTimestampedBody(TEST_OUTBOUND_SECRET, timestamp, last.body)}`);
+    } finally {
+      receiver.close();
+    }
+  });
+
+  it('WatchEvents resumes from an event id without gaps or repeats, over gRPC and Connect', async () => {
+    const first = await pix(signedAccount.id);
+    const start = client.watch(WatchEventsRequest.fromPartial({ afterEventId: '0', providerAccountIds: [signedAccount.id] }));
+    let resumeFrom = '';
+    for (;;) {
+      const { event } = await start.next();
+      if (event.subjectId === first.id) {
+        resumeFrom = event.eventId;
+        break;
+      }
+    }
+    start.close();
+    // Changes made while nobody watches.
+    const second = await pix(signedAccount.id);
+    await client.call('sandbox', 'simulatePayment', SimulatePaymentRequest.fromPartial({ id: first.id }));
+    await client.call('sandbox', 'simulatePayment', SimulatePaymentRequest.fromPartial({ id: second.id }));
+    for (const driver of [client, connectDriver(gateway.httpUrl!, TEST_TOKEN)]) {
+      const watch = driver.watch(WatchEventsRequest.fromPartial({ afterEventId: resumeFrom, providerAccountIds: [signedAccount.id] }));
+      const seen = [];
+      for (let i = 0; i < 3; i += 1) seen.push((await watch.next()).event);
+      watch.close();
+      expect(seen.map((e) => [e.subjectId, e.transactionStatus])).toEqual([
+        [second.id, TransactionStatus.TRANSACTION_STATUS_PENDING],
+        [first.id, TransactionStatus.TRANSACTION_STATUS_APPROVED],
+        [second.id, TransactionStatus.TRANSACTION_STATUS_APPROVED],
+      ]);
+      const ids = seen.map((e) => BigInt(e.eventId));
+      expect(ids[0]! > BigInt(resumeFrom)).toBe(true);
+      expect(ids[0]! < ids[1]! && ids[1]! < ids[2]!).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,37 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+
+export interface GatewayProcess {
+  child: ChildProcess;
+  /** Everything it printed so far. */
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+/** Runs `server/main.ts` as `npm start` does, in its own process, and waits for its banner. */
+export async function spawnGateway(env: Record<string, string>, timeoutMs = 60_000): Promise<GatewayProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    const deadline = Date.now() + timeoutMs;
+    const timer = setInterval(() => {
+      if (output.includes('Payment gateway is running')) {
+        clearInterval(timer);
+        resolve();
+      } else if (Date.now() > deadline) {
+        clearInterval(timer);
+        reject(new Error(`no banner within ${timeoutMs} ms:\n${output}`));
+      }
+    }, 100);
+    void exited.then(() => {
+      clearInterval(timer);
+      reject(new Error(`exited early:\n${output}`));
+    });
+  });
+  return { child, output: () => output, exited };
+}
+
+/** Free-looking ports for a child process, distinct per test file (the child must be told them up front). */
+export const portFor = (offset: number) => String(20000 + ((process.pid * 13 + offset * 7) % 20000));
