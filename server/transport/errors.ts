@@ -1,4 +1,19 @@
 import { isGatewayError, type ErrorCode, type GatewayError } from '../lib/errors.js';
+
+/** google.rpc.ErrorInfo's domain for the gateway's own reasons. */
+export const ERROR_DOMAIN = 'gateway.v1';
+
+/**
+ * The structured details both transports attach (DESIGN §5): always an
+ * ErrorInfo with the machine-readable reason; for bad input also a BadRequest
+ * naming the field at fault.
+ */
+export function errorDetails(code: ErrorCode, message: string, details: GatewayError['details']) {
+  return {
+    errorInfo: { reason: details.reason ?? code, domain: ERROR_DOMAIN, metadata: details.field ? { field: details.field } : {} },
+    badRequest: code === 'INVALID_ARGUMENT' && details.field ? { fieldViolations: [{ field: details.field, description: message }] } : undefined,
+  };
+}
 import type { Logger } from '../lib/logger.js';
 
 /**

@@ -4,7 +4,7 @@ import boletoUtils from '@mrmgomes/boleto-utils';
 import { CreateTransactionRequest, GetTransactionRequest, RefoundTransactionRequest, WatchEventsRequest, CreateCardTokenRequest, CreateCardIdRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod, StatusSource, TransactionStatus, EventSubject } from '../../gen/ts-proto/gateway/v1/types.js';
 import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
-import { connectDriver, failureOf, grpcDriver, type Driver } from '../support/clients.js';
+import { connectDriver, errorDetailsOf, failureOf, grpcDriver, type Driver } from '../support/clients.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { removeDir, startTestGateway, TEST_TOKEN } from '../support/gateway.js';
 import { brCodeCrcIsValid } from '../support/brCode.js';
@@ -135,6 +135,13 @@ describe.each([['grpc-js', 0], ['connect-web', 1]])('through %s', (_name, index)
     });
     it('an unknown transaction id', async () => {
       expect(await failureOf(driver().call('gateway', 'getTransaction', { id: 'nope', refresh: false }))).toMatchObject({ code: 'NOT_FOUND' });
+    });
+    it('carries google.rpc details: the reason, and the field at fault', async () => {
+      const call = (transaction: object, providerAccountId = accountId) =>
+        driver().call('gateway', 'createTransaction', CreateTransactionRequest.fromPartial({ providerAccountId, transaction }));
+      expect(await errorDetailsOf(call({ paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX }))).toEqual({ reason: 'INVALID_ARGUMENT', domain: 'gateway.v1', fields: ['transaction.amount'] });
+      expect(await errorDetailsOf(call({ amount: 100, paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD }))).toEqual({ reason: 'CARD_ID_REQUIRED', domain: 'gateway.v1', fields: ['transaction.card_id'] });
+      expect(await errorDetailsOf(call({ amount: 100, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX }, '5b0c4e1e-0000-4000-8000-000000000000'))).toEqual({ reason: 'NOT_FOUND', domain: 'gateway.v1', fields: [] });
     });
     it('no token, or a wrong one', async () => {
       expect(await failureOf(driver().call('gateway', 'listProviders', {}, null))).toMatchObject({ code: 'UNAUTHENTICATED' });

@@ -2,6 +2,9 @@ import * as grpc from '@grpc/grpc-js';
 import { createClient, ConnectError, Code, type Client, type Interceptor } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-web';
 import { fromBinary, toBinary, type DescService } from '@bufbuild/protobuf';
+import { BadRequestSchema, ErrorInfoSchema } from '../../gen/es/google/rpc/error_details_pb.js';
+import { Status } from '../../gen/ts-proto/google/rpc/status.js';
+import { BadRequest, ErrorInfo } from '../../gen/ts-proto/google/rpc/error_details.js';
 import { PaymentGatewayServiceClient, PaymentGatewayServiceService } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { ProviderAccountServiceClient, ProviderAccountServiceService } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { SandboxServiceClient, SandboxServiceService } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
@@ -155,6 +158,33 @@ export async function failureOf(promise: Promise<unknown>): Promise<RpcFailure> 
     const serviceError = error as grpc.ServiceError;
     if (typeof serviceError.code === 'number') return { code: grpc.status[serviceError.code], message: serviceError.details };
     throw error;
+  }
+  throw new Error('the call succeeded, but a failure was expected');
+}
+
+export interface RpcErrorDetails {
+  /** google.rpc.ErrorInfo */
+  reason?: string;
+  domain?: string;
+  /** google.rpc.BadRequest field violations */
+  fields: string[];
+}
+
+/** The structured details (google.rpc.ErrorInfo, BadRequest) of a failed call, read as each transport's clients read them. */
+export async function errorDetailsOf(promise: Promise<unknown>): Promise<RpcErrorDetails> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ConnectError) {
+      const [info] = error.findDetails(ErrorInfoSchema);
+      return { reason: info?.reason, domain: info?.domain, fields: error.findDetails(BadRequestSchema).flatMap((b) => b.fieldViolations.map((v) => v.field)) };
+    }
+    const raw = (error as grpc.ServiceError).metadata?.get('grpc-status-details-bin')[0];
+    if (!raw) return { fields: [] };
+    const status = Status.decode(raw as Buffer);
+    const find = (type: string) => status.details.filter((any) => any.typeUrl === `type.googleapis.com/google.rpc.${type}`);
+    const info = find('ErrorInfo').map((any) => ErrorInfo.decode(any.value))[0];
+    return { reason: info?.reason, domain: info?.domain, fields: find('BadRequest').flatMap((any) => BadRequest.decode(any.value).fieldViolations.map((v) => v.field)) };
   }
   throw new Error('the call succeeded, but a failure was expected');
 }

@@ -12,7 +12,8 @@ import type { ErrorCode } from '../../lib/errors.js';
 import type { Logger } from '../../lib/logger.js';
 import { listen, type ListeningServer } from '../../lib/httpServer.js';
 import { isAuthorized, UNAUTHENTICATED_MESSAGE } from '../auth.js';
-import { exposedError } from '../errors.js';
+import { errorDetails, exposedError } from '../errors.js';
+import { BadRequestSchema, ErrorInfoSchema } from '../../../gen/es/google/rpc/error_details_pb.js';
 import { paymentGatewayHandlers, providerAccountHandlers, sandboxHandlers, webhookHandlers, type UseCases } from '../rpcHandlers.js';
 import { esToPlain, plainToEs } from './esBridge.js';
 
@@ -49,7 +50,11 @@ function serve(router: ConnectRouter, service: DescService, handlers: Handlers, 
     const fail = (error: unknown): never => {
       if (error instanceof ConnectError) throw error;
       const { code, message, details } = exposedError(error, logger, `${service.typeName}/${method.name}`);
-      throw new ConnectError(message, CONNECT_CODES[code], details.reason ? { 'x-error-reason': details.reason, ...(details.field ? { 'x-error-field': details.field } : {}) } : undefined);
+      const { errorInfo, badRequest } = errorDetails(code, message, details);
+      throw new ConnectError(message, CONNECT_CODES[code], undefined, [
+        { desc: ErrorInfoSchema, value: errorInfo },
+        ...(badRequest ? [{ desc: BadRequestSchema, value: badRequest }] : []),
+      ]);
     };
     implementation[method.localName] =
       method.methodKind === 'server_streaming'

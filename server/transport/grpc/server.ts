@@ -13,7 +13,10 @@ import { file_gateway_v1_sandbox_service } from '../../../gen/es/gateway/v1/sand
 import { file_gateway_v1_webhook_service } from '../../../gen/es/gateway/v1/webhook_service_pb.js';
 import type { Logger } from '../../lib/logger.js';
 import { isAuthorized, UNAUTHENTICATED_MESSAGE } from '../auth.js';
-import { exposedError } from '../errors.js';
+import { errorDetails, exposedError } from '../errors.js';
+import { Status } from '../../../gen/ts-proto/google/rpc/status.js';
+import { BadRequest, ErrorInfo } from '../../../gen/ts-proto/google/rpc/error_details.js';
+import type { Any } from '../../../gen/ts-proto/google/protobuf/any.js';
 import { paymentGatewayHandlers, providerAccountHandlers, sandboxHandlers, webhookHandlers, type UseCases } from '../rpcHandlers.js';
 
 
@@ -60,11 +63,22 @@ function authInterceptor(apiTokens: readonly string[]): grpc.ServerInterceptor {
     });
 }
 
+const pack = (typeName: string, value: Uint8Array): Any => ({ typeUrl: `type.googleapis.com/${typeName}`, value: Buffer.from(value) });
+
+/** The gRPC status, with google.rpc.Status (ErrorInfo, BadRequest) in `grpc-status-details-bin` for rich clients. */
 function toServiceError(error: unknown, logger: Logger, path: string): Partial<grpc.ServiceError> {
   const { code, message, details } = exposedError(error, logger, path);
+  const { errorInfo, badRequest } = errorDetails(code, message, details);
+  const status = Status.encode({
+    code: grpc.status[code],
+    message,
+    details: [
+      pack('google.rpc.ErrorInfo', ErrorInfo.encode(ErrorInfo.fromPartial(errorInfo)).finish()),
+      ...(badRequest ? [pack('google.rpc.BadRequest', BadRequest.encode(BadRequest.fromPartial(badRequest)).finish())] : []),
+    ],
+  }).finish();
   const metadata = new grpc.Metadata();
-  if (details.reason) metadata.set('x-error-reason', details.reason);
-  if (details.field) metadata.set('x-error-field', details.field);
+  metadata.set('grpc-status-details-bin', Buffer.from(status));
   return { code: grpc.status[code], details: message, metadata };
 }
 
