@@ -19,5 +19,6 @@ export async function findOneConsistent<T extends object>(
     const row = await em.findOne(entity, where as never, { connectionType: 'read' });
     if (row) return { row, connectionType: 'read' };
   }
-  return { row: await em.findOne(entity, where as never, { connectionType: 'write' }), connectionType: 'write' };
+  // refresh: an entity loaded from a replica into this unit of work must not stand in for the primary's.
+  return { row: await em.findOne(entity, where as never, { connectionType: 'write', refresh: true }), connectionType: 'write' };
 }

@@ -120,14 +120,25 @@ export class TransactionsRepository {
 
   async findTransaction(em: EntityManager, id: string, consistency: Consistency = 'replica'): Promise<Transaction | null> {
     if (!isUuid(id)) return null;
-    const { row, connectionType } = await findOneConsistent(em, TransactionEntity, { id }, consistency);
-    return row && this.toTransaction(em, row, connectionType);
+    return this.loadTransaction(em, { id }, consistency);
   }
 
   /** For notifications: they can arrive before a replica has the charge, so a miss is checked on the primary. */
   async findTransactionByProviderId(em: EntityManager, providerAccountId: string, providerTransactionId: string): Promise<Transaction | null> {
-    const { row, connectionType } = await findOneConsistent(em, TransactionEntity, { providerAccountId, providerTransactionId });
-    return row && this.toTransaction(em, row, connectionType);
+    return this.loadTransaction(em, { providerAccountId, providerTransactionId }, 'replica');
+  }
+
+  /**
+   * The row and its history can come from two different replicas (reads go
+   * round-robin); when they disagree (the newest change is missing from the
+   * history), both are read again from the primary.
+   */
+  private async loadTransaction(em: EntityManager, where: Partial<TransactionRow>, consistency: Consistency): Promise<Transaction | null> {
+    const { row, connectionType } = await findOneConsistent(em, TransactionEntity, where, consistency);
+    if (!row) return null;
+    const transaction = await this.toTransaction(em, row, connectionType);
+    if (connectionType === 'write' || transaction.statusHistory.at(-1)?.status === transaction.status) return transaction;
+    return this.loadTransaction(em.fork(), where, 'primary');
   }
 
   constructor(private readonly outbound: OutboundRepository = new OutboundRepository()) {}
@@ -206,13 +217,20 @@ export class TransactionsRepository {
 
   async findWithdrawal(em: EntityManager, id: string, consistency: Consistency = 'replica'): Promise<Withdrawal | null> {
     if (!isUuid(id)) return null;
-    const { row, connectionType } = await findOneConsistent(em, WithdrawalEntity, { id }, consistency);
-    return row && this.toWithdrawal(em, row, connectionType);
+    return this.loadWithdrawal(em, { id }, consistency);
   }
 
   async findWithdrawalByProviderId(em: EntityManager, providerAccountId: string, providerWithdrawId: string): Promise<Withdrawal | null> {
-    const { row, connectionType } = await findOneConsistent(em, WithdrawalEntity, { providerAccountId, providerWithdrawId });
-    return row && this.toWithdrawal(em, row, connectionType);
+    return this.loadWithdrawal(em, { providerAccountId, providerWithdrawId }, 'replica');
+  }
+
+  /** As loadTransaction: a history that lags its row is read again from the primary. */
+  private async loadWithdrawal(em: EntityManager, where: Partial<WithdrawalRow>, consistency: Consistency): Promise<Withdrawal | null> {
+    const { row, connectionType } = await findOneConsistent(em, WithdrawalEntity, where, consistency);
+    if (!row) return null;
+    const withdrawal = await this.toWithdrawal(em, row, connectionType);
+    if (connectionType === 'write' || withdrawal.statusHistory.at(-1)?.status === withdrawal.status) return withdrawal;
+    return this.loadWithdrawal(em.fork(), where, 'primary');
   }
 
   moveWithdrawalStatus(em: EntityManager, id: string, to: WithdrawStatus, source: StatusSource): Promise<StatusMove<WithdrawStatus> | null> {
