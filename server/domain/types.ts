@@ -136,6 +136,8 @@ export interface WithdrawInput {
   email?: string;
   receiverId?: string;
   bankAccount?: BankAccount;
+  /** The caller's idempotency key, for providers that take one of their own (so a retry is recognised there too). */
+  idempotencyKey?: string;
 }
 
 export interface WithdrawResult {

@@ -24,9 +24,14 @@ export interface NotificationProcessingOptions {
 
 export const DEFAULT_PROCESSING: NotificationProcessingOptions = { leaseMs: 30_000, maxAttempts: 8, baseRetryMs: 2_000 };
 
-/** Statuses that move money: an unsigned notification claiming one is confirmed with the provider first. */
-const CONFIRM_TRANSACTION = new Set<TransactionStatus>(['APPROVED', 'REFUNDED', 'CHARGEBACK']);
-const CONFIRM_WITHDRAWAL = new Set<WithdrawStatus>(['APPROVED']);
+/**
+ * An unsigned notification is a hint: before it moves a status, the provider is
+ * asked. That covers the money states (APPROVED, REFUNDED, CHARGEBACK) and also
+ * the final failures, since a forged REJECTED would lock out the real payment
+ * and a forged failed payout would invite paying twice.
+ */
+const CONFIRM_TRANSACTION = new Set<TransactionStatus>(['APPROVED', 'REFUNDED', 'CHARGEBACK', 'REJECTED', 'CANCELED']);
+const CONFIRM_WITHDRAWAL = new Set<WithdrawStatus>(['APPROVED', 'REJECTED', 'CANCELED']);
 
 const lowerCaseHeaders = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 
@@ -127,6 +132,8 @@ export class NotificationsService {
         let status = result.status;
         let unconfirmed: string | undefined;
         if (verdict === 'unsigned' && CONFIRM_TRANSACTION.has(status) && status !== transaction.status) {
+          // No way to ask the provider: an unverifiable hint moves nothing (reconciliation cannot either).
+          if (!adapter.supports('getTransaction')) return record('UNCONFIRMED', `unsigned ${status} cannot be confirmed: ${account.provider} offers no transaction lookup`, result, transaction.id);
           const actual = await adapter.getTransaction(ctx, transaction.transactionId);
           if (actual.status !== status) {
             unconfirmed = `the provider reports ${actual.status}, the notification claimed ${status}`;
@@ -146,7 +153,8 @@ export class NotificationsService {
       if (await isDuplicate()) return record('DUPLICATE', 'the same notification was already received', result, withdrawal.id);
       let status = result.status;
       let unconfirmed: string | undefined;
-      if (verdict === 'unsigned' && CONFIRM_WITHDRAWAL.has(status) && status !== withdrawal.status && adapter.supports('getWithdraw')) {
+      if (verdict === 'unsigned' && CONFIRM_WITHDRAWAL.has(status) && status !== withdrawal.status) {
+        if (!adapter.supports('getWithdraw')) return record('UNCONFIRMED', `unsigned ${status} cannot be confirmed: ${account.provider} offers no withdrawal lookup`, result, withdrawal.id);
         const actual = await adapter.getWithdraw(ctx, withdrawal.withdrawId);
         if (actual.status !== status) {
           unconfirmed = `the provider reports ${actual.status}, the notification claimed ${status}`;

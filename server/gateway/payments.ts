@@ -178,12 +178,13 @@ export class PaymentsService {
       throw catalogueError('WITHDRAW_METHOD_NAO_IMPLEMENTADO', { field: 'withdraw.payment_method' });
     }
     const request: WithdrawInput = { ...input, amount, paymentMethod: input.paymentMethod, description: input.description || defaultWithdrawDescription(amount, 'withAmount') };
+    const forProvider: WithdrawInput = { ...request, idempotencyKey: command.idempotencyKey || undefined };
     return runIdempotent(this.deps, {
       providerAccountId: account.id,
       operation: 'withdraw',
       key: command.idempotencyKey,
       request,
-      callProvider: () => adapter.withdraw(ctx, request),
+      callProvider: () => adapter.withdraw(ctx, forProvider),
       store: async (result) => {
         const { withdrawal, event } = await this.deps.transactions.insertWithdrawal(this.deps.db.em(), {
           provider: account.provider,

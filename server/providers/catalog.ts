@@ -1,6 +1,9 @@
 import type { ProviderAdapter } from './adapter.js';
 import { ProviderRegistry } from './registry.js';
 import { SandboxAdapter } from './sandbox/adapter.js';
+import { VolutiAdapter } from './voluti.js';
+import { PagarmeBaasAdapter } from './pagarmebaas.js';
+import { PaguesafeAdapter } from './paguesafe.js';
 
 export interface CatalogConfig {
   /** Where SANDBOX accounts without a base_url reach the fake PSP. */
@@ -11,6 +14,9 @@ export interface CatalogConfig {
 function adapters(config: CatalogConfig): ProviderAdapter[] {
   return [
     new SandboxAdapter(config.sandboxUrl),
+    new PaguesafeAdapter(),
+    new PagarmeBaasAdapter(),
+    new VolutiAdapter(),
     // (one line per adapter, above this comment)
   ];
 }

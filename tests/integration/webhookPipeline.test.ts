@@ -94,6 +94,16 @@ describe('provider notifications', () => {
     expect((await read(charge.id)).status).toBe(TransactionStatus.TRANSACTION_STATUS_PENDING);
   });
 
+  it('a forged failure (unsigned) cannot lock out the real payment', async () => {
+    const charge = await pix(unsignedAccount.id);
+    const { body, headers } = event('evt_forged_3', 'charge.updated', charge.transactionId, 'declined');
+    expect((await post(unsignedAccount.notificationUrl, body, headers)).status).toBe(200);
+    await eventually(async () => (await notifications(charge.id)).find((n: any) => n.outcome === WebhookOutcome.WEBHOOK_OUTCOME_UNCONFIRMED));
+    expect((await read(charge.id)).status).toBe(TransactionStatus.TRANSACTION_STATUS_PENDING);
+    await client.call('sandbox', 'simulatePayment', SimulatePaymentRequest.fromPartial({ id: charge.id }));
+    await eventually(async () => (await read(charge.id)).status === TransactionStatus.TRANSACTION_STATUS_APPROVED);
+  });
+
   it('a genuine payment on an unsigned account is confirmed and applied', async () => {
     const charge = await pix(unsignedAccount.id);
     await client.call('sandbox', 'simulatePayment', SimulatePaymentRequest.fromPartial({ id: charge.id }));

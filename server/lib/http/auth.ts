@@ -26,8 +26,8 @@ export type AuthStyle =
   | { type: 'none' }
   /** Authorization: Bearer <token>; token defaults to the secret key. */
   | { type: 'bearer'; token?: KeyRef }
-  /** Authorization: Basic base64(username:password); defaults public:secret. */
-  | { type: 'basic'; username?: KeyRef; password?: KeyRef }
+  /** Authorization: Basic base64(username:password); defaults public:secret. `password: 'empty'` sends none (the user carries the key, as at Pagar.me). */
+  | { type: 'basic'; username?: KeyRef; password?: KeyRef | 'empty' }
   /** <header>: <prefix><value>; value defaults to the secret key. */
   | { type: 'apiKey'; header: string; value?: KeyRef; prefix?: string }
   | OAuth2Auth;
@@ -51,7 +51,7 @@ export function staticAuthHeaders(auth: AuthStyle, account: HttpAccount): Record
       return { authorization: `Bearer ${required(resolveKey(auth.token ?? 'secretKey', account), keyName(auth.token, 'secretKey'))}` };
     case 'basic': {
       const username = required(resolveKey(auth.username ?? 'publicKey', account), keyName(auth.username, 'publicKey'));
-      const password = required(resolveKey(auth.password ?? 'secretKey', account), keyName(auth.password, 'secretKey'));
+      const password = auth.password === 'empty' ? '' : required(resolveKey(auth.password ?? 'secretKey', account), keyName(auth.password, 'secretKey'));
       return { authorization: basicCredentials(username, password) };
     }
     case 'apiKey':

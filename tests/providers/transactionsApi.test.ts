@@ -1,0 +1,311 @@
+import { describe, expect, it, jest } from '@jest/globals';
+import {
+  DEFAULT_PATHS,
+  TRANSACTIONS_API_STATUSES,
+  expiryDaysFor,
+  fromApiAmount,
+  fromApiRefund,
+  fromApiTransaction,
+  mapTransactionStatus,
+  parseTransactionNotification,
+  pathFor,
+  pixQrImage,
+  statusTableFor,
+  toApiAmount,
+  toApiRefund,
+  toApiTransaction,
+  type ResponseContext,
+} from '../../server/providers/families/transactionsApi.js';
+import type { TransactionInput, TransactionStatus } from '../../server/domain/types.js';
+
+const warnings = () => {
+  const warn = jest.fn();
+  return { warn, log: { warn } as never };
+};
+
+const FAMILY = statusTableFor({});
+const now = new Date('2025-03-10T12:00:00.000Z');
+const ctx = { notificationUrl: 'http://127.0.0.1:8081/webhooks/PAGUESAFE/acc-1' };
+
+const input = (extra: Partial<TransactionInput> = {}): TransactionInput => ({
+  amount: 1990,
+  paymentMethod: 'PIX',
+  items: [],
+  installments: 1,
+  fingerPrints: [],
+  splits: [],
+  currency: 'BRL',
+  ...extra,
+});
+
+describe('the family status table (spec doc 1 §4, doc 2 §4 common pattern)', () => {
+  const named: Array<[string, TransactionStatus]> = [
+    ['waiting', 'PENDING'],
+    ['waiting_payment', 'PENDING'],
+    ['processing', 'PENDING'],
+    ['pending', 'PENDING'],
+    ['created', 'PENDING'],
+    ['awaiting', 'PENDING'],
+    ['authorized', 'PENDING'],
+    ['paid', 'APPROVED'],
+    ['approved', 'APPROVED'],
+    ['confirmed', 'APPROVED'],
+    ['received', 'APPROVED'],
+    ['completed', 'APPROVED'],
+    ['captured', 'APPROVED'],
+    ['refunded', 'REFUNDED'],
+    ['chargeback', 'CHARGEBACK'],
+    ['chargedback', 'CHARGEBACK'],
+    ['in_protest', 'CHARGEBACK'],
+    ['in_dispute', 'CHARGEBACK'],
+    ['dispute', 'CHARGEBACK'],
+    ['retained', 'CHARGEBACK'],
+    ['refused', 'REJECTED'],
+    ['failed', 'REJECTED'],
+    ['declined', 'REJECTED'],
+    ['expired', 'REJECTED'],
+    ['canceled', 'CANCELED'],
+    ['cancelled', 'CANCELED'],
+  ];
+
+  it.each(named)('%s → %s, without a warning', (status, expected) => {
+    const { warn, log } = warnings();
+    expect(mapTransactionStatus(FAMILY, status, 'PAGUESAFE', log)).toBe(expected);
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  it('is exactly the named statuses: nothing in the table escapes the test above', () => {
+    expect(Object.keys(TRANSACTIONS_API_STATUSES).sort()).toEqual(named.map(([status]) => status).sort());
+  });
+
+  it('ignores case and surrounding spaces', () => {
+    expect(mapTransactionStatus(FAMILY, 'PAID', 'PAGUESAFE')).toBe('APPROVED');
+    expect(mapTransactionStatus(FAMILY, ' Waiting_Payment ', 'PAGUESAFE')).toBe('PENDING');
+  });
+
+  it('maps an unknown status to REJECTED and logs a warning naming the provider and the status', () => {
+    const { warn, log } = warnings();
+    expect(mapTransactionStatus(FAMILY, 'in_analysis', 'PAGUESAFE', log)).toBe('REJECTED');
+    expect(warn).toHaveBeenCalledWith({ provider: 'PAGUESAFE', providerStatus: 'in_analysis', mappedTo: 'REJECTED' }, 'unknown provider transaction status');
+  });
+
+  it('treats a missing or non-text status, and inherited object keys, as unknown', () => {
+    const { warn, log } = warnings();
+    expect(mapTransactionStatus(FAMILY, undefined, 'X', log)).toBe('REJECTED');
+    expect(mapTransactionStatus(FAMILY, 42, 'X', log)).toBe('REJECTED');
+    expect(mapTransactionStatus(FAMILY, 'constructor', 'X', log)).toBe('REJECTED');
+    expect(warn).toHaveBeenCalledTimes(3);
+  });
+
+  it('takes a member\'s overrides and "unknown" default', () => {
+    const table = statusTableFor({ statuses: { overrides: { Refunded: 'CHARGEBACK', infraction: 'CHARGEBACK' }, unknown: 'PENDING' } });
+    const { warn, log } = warnings();
+    expect(mapTransactionStatus(table, 'refunded', 'M', log)).toBe('CHARGEBACK');
+    expect(mapTransactionStatus(table, 'INFRACTION', 'M', log)).toBe('CHARGEBACK');
+    expect(mapTransactionStatus(table, 'paid', 'M', log)).toBe('APPROVED');
+    expect(mapTransactionStatus(table, 'something_new', 'M', log)).toBe('PENDING');
+    expect(warn).toHaveBeenCalledTimes(1);
+  });
+
+  it('lets a member replace the table (VENITIP: only paid, received, confirmed approve; anything else PENDING)', () => {
+    const table = statusTableFor({
+      statuses: { table: { paid: 'APPROVED', received: 'APPROVED', confirmed: 'APPROVED', refused: 'REJECTED', refunded: 'REJECTED', infraction: 'REJECTED' }, unknown: 'PENDING' },
+    });
+    const { log } = warnings();
+    expect(mapTransactionStatus(table, 'completed', 'VENITIP', log)).toBe('PENDING');
+    expect(mapTransactionStatus(table, 'refunded', 'VENITIP', log)).toBe('REJECTED');
+    expect(mapTransactionStatus(table, 'received', 'VENITIP', log)).toBe('APPROVED');
+  });
+});
+
+describe('money through the helpers', () => {
+  it('keeps cents for cents members and converts reais members both ways without float errors', () => {
+    expect(toApiAmount(1990, 'cents')).toBe(1990);
+    expect(toApiAmount(1990, 'reais')).toBe(19.9);
+    expect(toApiAmount(29, 'reais')).toBe(0.29);
+    expect(fromApiAmount(0.29, 'reais')).toBe(29);
+    expect(fromApiAmount('1999.99', 'reais')).toBe(199999);
+    expect(fromApiAmount(1990, 'cents')).toBe(1990);
+    expect(fromApiAmount('1990', 'cents')).toBe(1990);
+    expect(() => fromApiAmount(19.9, 'cents')).toThrow(RangeError);
+  });
+
+  it('sends the refund amount in the member\'s unit', () => {
+    expect(toApiRefund(1001, { amounts: 'cents' })).toEqual({ amount: 1001 });
+    expect(toApiRefund(1001, { amounts: 'reais' })).toEqual({ amount: 10.01 });
+  });
+});
+
+describe('expiry', () => {
+  it('uses what a member declares, else the lib/expiry tables for its id', () => {
+    expect(expiryDaysFor({ id: 'PAGUESAFE', expiry: { pixDays: 1, boletoDays: 3 } })).toEqual({ pixDays: 1, boletoDays: 3 });
+    expect(expiryDaysFor({ id: 'PIXIUM' })).toEqual({ pixDays: 1, boletoDays: 3 });
+    expect(expiryDaysFor({ id: 'NEWLEVEL' })).toEqual({ pixDays: 2, boletoDays: 3 });
+  });
+});
+
+describe('request mapper', () => {
+  const member = { id: 'PAGUESAFE', amounts: 'cents' as const, expiry: { pixDays: 1, boletoDays: 3 } };
+
+  it('builds a PIX charge with the sidecar as postback URL, one default item and the PIX validity', () => {
+    expect(toApiTransaction(input({ description: 'Curso', orderId: 'ord-1', customerIp: '10.0.0.1' }), member, ctx)).toEqual({
+      amount: 1990,
+      paymentMethod: 'pix',
+      pix: { expiresInDays: 1 },
+      items: [{ title: 'Curso', unitPrice: 1990, quantity: 1, tangible: false }],
+      postbackUrl: ctx.notificationUrl,
+      externalRef: 'ord-1',
+      description: 'Curso',
+      ip: '10.0.0.1',
+      currency: 'BRL',
+    });
+  });
+
+  it('maps the customer: document digits and type, national phone digits, address', () => {
+    const body = toApiTransaction(
+      input({
+        paymentMethod: 'BILLET',
+        customer: { name: 'Ana', email: 'ana@example.com', document: '123.456.789-09', phone: '+55 (11) 98765-4321' },
+        address: { zipCode: '01310-100', address: 'Av. Paulista', number: '1000', district: 'Bela Vista', city: 'São Paulo', state: 'SP' },
+      }),
+      member,
+      ctx,
+    );
+    expect(body).toMatchObject({
+      paymentMethod: 'boleto',
+      boleto: { expiresInDays: 3 },
+      customer: {
+        name: 'Ana',
+        email: 'ana@example.com',
+        phone: '11987654321',
+        document: { number: '12345678909', type: 'cpf' },
+        address: { street: 'Av. Paulista', streetNumber: '1000', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zipCode: '01310100', country: 'BR' },
+      },
+    });
+    expect(body).not.toHaveProperty('pix');
+    const company = toApiTransaction(input({ customer: { name: 'ACME', email: 'a@b.c', document: '11.222.333/0001-81', phone: '1133334444' } }), member, ctx);
+    expect(company.customer?.document).toEqual({ number: '11222333000181', type: 'cnpj' });
+  });
+
+  it('sends a card charge with the card id and installments, and refuses one without a card id', () => {
+    expect(toApiTransaction(input({ paymentMethod: 'CREDIT_CARD', cardId: 'card_9', installments: 3 }), member, ctx)).toMatchObject({
+      paymentMethod: 'credit_card',
+      installments: 3,
+      card: { id: 'card_9' },
+    });
+    expect(() => toApiTransaction(input({ paymentMethod: 'CREDIT_CARD' }), member, ctx)).toThrow('cardId is required for credit card transactions');
+  });
+
+  it('converts every amount of a reais member: total, items and fixed splits (percentages stay)', () => {
+    const body = toApiTransaction(
+      input({
+        amount: 3029,
+        items: [{ id: 'sku-1', title: 'Livro', unitPrice: 1029, quantity: 2, tangible: true }, { id: 'sku-2', title: 'Frete', unitPrice: 971, quantity: 1, tangible: false }],
+        splits: [
+          { recipientId: 're_1', amount: 529, type: 'FIXED', chargeProcessingFee: true, chargeRemainder: false, liable: true },
+          { recipientId: 're_2', amount: 10, type: 'PERCENTAGE', chargeProcessingFee: false, chargeRemainder: true, liable: false },
+        ],
+      }),
+      { ...member, amounts: 'reais' },
+      ctx,
+    );
+    expect(body.amount).toBe(30.29);
+    expect(body.items).toEqual([
+      { externalRef: 'sku-1', title: 'Livro', unitPrice: 10.29, quantity: 2, tangible: true },
+      { externalRef: 'sku-2', title: 'Frete', unitPrice: 9.71, quantity: 1, tangible: false },
+    ]);
+    expect(body.splits).toEqual([
+      { recipientId: 're_1', type: 'fixed', amount: 5.29, chargeProcessingFee: true, chargeRemainder: false, liable: true },
+      { recipientId: 're_2', type: 'percentage', amount: 10, chargeProcessingFee: false, chargeRemainder: true, liable: false },
+    ]);
+  });
+
+  it('fills path templates with the URL-encoded id', () => {
+    expect(pathFor(DEFAULT_PATHS.get, 'tx 1/2')).toBe('/transactions/tx%201%2F2');
+    expect(pathFor(DEFAULT_PATHS.refund.path, '42')).toBe('/transactions/42/refund');
+  });
+});
+
+describe('response mapper', () => {
+  const context = (extra: Partial<ResponseContext> = {}): ResponseContext => ({
+    provider: 'PAGUESAFE',
+    amounts: 'cents',
+    table: FAMILY,
+    expiry: { pixDays: 1, boletoDays: 3 },
+    now,
+    log: warnings().log,
+    ...extra,
+  });
+
+  it('maps a PIX answer: numeric id as text, status, code and the provider\'s expiry', () => {
+    expect(
+      fromApiTransaction({ id: 123, status: 'waiting_payment', amount: 1990, paymentMethod: 'pix', pix: { qrcode: '00020126...6304ABCD', expirationDate: '2025-03-11T12:00:00.000Z' } }, context()),
+    ).toEqual({ paymentMethod: 'PIX', transactionId: '123', status: 'PENDING', amount: 1990, pixCode: '00020126...6304ABCD', expiresAt: new Date('2025-03-11T12:00:00.000Z') });
+  });
+
+  it('computes the expiry from the member\'s validity when the provider gives none', () => {
+    expect(fromApiTransaction({ id: 'a', status: 'pending', amount: 100, paymentMethod: 'pix', pix: { qrcode: 'x' } }, context())?.expiresAt).toEqual(new Date('2025-03-11T12:00:00.000Z'));
+    expect(fromApiTransaction({ id: 'b', status: 'pending', amount: 100, paymentMethod: 'boleto', boleto: {} }, context())?.expiresAt).toEqual(new Date('2025-03-13T12:00:00.000Z'));
+  });
+
+  it('maps a boleto answer and a reais amount', () => {
+    expect(
+      fromApiTransaction(
+        { id: 'bol_1', status: 'waiting_payment', amount: 1234.56, paymentMethod: 'boleto', boleto: { url: 'https://b/1.pdf', digitableLine: '2379', barcode: '237', expirationDate: '2025-03-13' } },
+        context({ amounts: 'reais' }),
+      ),
+    ).toEqual({ paymentMethod: 'BILLET', transactionId: 'bol_1', status: 'PENDING', amount: 123456, billetCode: '2379', billetUrl: 'https://b/1.pdf', expiresAt: new Date('2025-03-13') });
+  });
+
+  it('reads an answer inside { data }, and falls back to what was requested for missing fields', () => {
+    expect(fromApiTransaction({ data: { id: 'c1', status: 'paid' } }, context({ requested: { paymentMethod: 'CREDIT_CARD', amount: 5000 } }))).toEqual({
+      paymentMethod: 'CREDIT_CARD',
+      transactionId: 'c1',
+      status: 'APPROVED',
+      amount: 5000,
+    });
+  });
+
+  it('gives undefined for an answer without a transaction id or status', () => {
+    expect(fromApiTransaction({ message: 'CPF inválido' }, context())).toBeUndefined();
+    expect(fromApiTransaction({ id: 'x' }, context())).toBeUndefined();
+    expect(fromApiTransaction('oops', context())).toBeUndefined();
+  });
+
+  it('maps a refund answer: the newest refund id; a refusal in a 2xx body is status false', () => {
+    expect(fromApiRefund({ id: 9, status: 'refunded', refunds: [{ id: 'r1' }, { id: 'r2' }] }, '9', FAMILY, 'P')).toEqual({ refundId: 'r2', status: true });
+    expect(fromApiRefund({ id: 9, status: 'paid' }, '9', FAMILY, 'P')).toEqual({ refundId: '9', status: true });
+    expect(fromApiRefund('', 'tx-1', FAMILY, 'P')).toEqual({ refundId: 'tx-1', status: true });
+    expect(fromApiRefund({ id: 9, status: 'refused' }, '9', FAMILY, 'P')).toEqual({ refundId: '9', status: false });
+  });
+
+  it('draws the PIX code as a PNG data URL', async () => {
+    expect(await pixQrImage('00020126580014br.gov.bcb.pix')).toMatch(/^data:image\/png;base64,[A-Za-z0-9+/]+=*$/);
+  });
+});
+
+describe('notifications', () => {
+  const parse = (body: unknown) => parseTransactionNotification(Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)));
+
+  it('reads the envelope, the data-only shape and the bare transaction', () => {
+    expect(parse({ id: 'pb_1', type: 'transaction', objectId: '123', url: 'x', data: { id: 123, status: 'paid' } })).toEqual({ transactionId: '123', status: 'paid' });
+    expect(parse({ type: 'transaction', objectId: 777, data: { status: 'refunded' } })).toEqual({ transactionId: '777', status: 'refunded' });
+    expect(parse({ data: { id: 'tx_1', status: 'waiting_payment' } })).toEqual({ transactionId: 'tx_1', status: 'waiting_payment' });
+    expect(parse({ id: 'tx_2', status: ' chargedback ' })).toEqual({ transactionId: 'tx_2', status: 'chargedback' });
+    expect(parse({ event: 'transaction.paid', data: { id: 'tx_3', status: 'paid' } })).toEqual({ transactionId: 'tx_3', status: 'paid' });
+  });
+
+  it('does not take an envelope\'s own id for the transaction\'s', () => {
+    expect(parse({ id: 'pb_1', type: 'transaction', data: { status: 'paid' } })).toBeUndefined();
+  });
+
+  it('ignores other event types and bodies without an id or status, and what is not JSON', () => {
+    expect(parse({ type: 'transfer', objectId: '5', data: { id: 5, status: 'paid' } })).toBeUndefined();
+    expect(parse({ type: 42, data: { id: 5, status: 'paid' } })).toBeUndefined();
+    expect(parse({ type: 'transaction', objectId: '5' })).toBeUndefined();
+    expect(parse({ status: 'paid' })).toBeUndefined();
+    expect(parse([{ id: 1, status: 'paid' }])).toBeUndefined();
+    expect(parse('not json')).toBeUndefined();
+    expect(parse('null')).toBeUndefined();
+  });
+});
