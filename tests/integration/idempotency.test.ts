@@ -3,9 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { CreateTransactionRequest, RefoundTransactionRequest, WithdrawRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod, PixKeyType, TransactionStatus, WithdrawMethod } from '../../gen/ts-proto/gateway/v1/types.js';
-import { connectDriver, failureOf, grpcDriver, type Driver } from '../support/clients.js';
-import { createTestDatabase } from '../support/postgres.js';
-import { removeDir, startTestGateway, TEST_TOKEN } from '../support/gateway.js';
+import { connectDriver, failureOf, type Driver } from '../support/clients.js';
+import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
 
 /** A fake of the sandbox PSP's API that counts what reaches it and answers slowly, so concurrent requests overlap. */
 class CountingPsp {
@@ -46,8 +45,8 @@ class CountingPsp {
 }
 
 const psp = new CountingPsp();
-let gateway: Awaited<ReturnType<typeof startTestGateway>>;
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let stack: TestStack;
+let gateway: TestStack['gateway'];
 let grpc: Driver;
 let connect: Driver;
 let accountId: string;
@@ -55,20 +54,17 @@ let otherAccountId: string;
 
 beforeAll(async () => {
   const baseUrl = await psp.start();
-  database = await createTestDatabase();
-  gateway = await startTestGateway({ databaseUrl: database.url });
-  grpc = grpcDriver(gateway.grpcAddress!, TEST_TOKEN);
+  stack = await startTestStack();
+  gateway = stack.gateway;
+  grpc = stack.client;
   connect = connectDriver(gateway.httpUrl!, TEST_TOKEN);
   ({ providerAccount: { id: accountId } } = await grpc.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'counted', publicKey: 'pk', secretKey: 'sk', baseUrl }));
   ({ providerAccount: { id: otherAccountId } } = await grpc.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'other', publicKey: 'pk', secretKey: 'sk', baseUrl }));
 });
 
 afterAll(async () => {
-  grpc?.close();
   connect?.close();
-  await gateway?.close();
-  await database?.drop();
-  if (gateway) removeDir(gateway.dataDir);
+  await stack?.close();
   psp.server?.close();
 });
 

@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createStaticPix, hasError } from 'pix-utils';
 import { CreateTransactionRequest, GetTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { Operation, PaymentMethod, StatusSource, TransactionStatus, WithdrawMethod } from '../../gen/ts-proto/gateway/v1/types.js';
-import { grpcDriver, type Driver } from '../support/clients.js';
-import { createTestDatabase } from '../support/postgres.js';
-import { removeDir, startTestGateway, TEST_TOKEN } from '../support/gateway.js';
+import type { Driver } from '../support/clients.js';
+import { startTestStack, type TestStack } from '../support/gateway.js';
 import { eventually } from '../support/eventually.js';
 import { partial, startFakeProvider, type FakeProvider } from '../support/fakeProvider.js';
 import { brCodeCrcIsValid } from '../support/brCode.js';
@@ -13,24 +12,21 @@ const SECRET = 'sk_test_pagarmebaas_e2e';
 /** Pagar.me's basic auth: the secret key as user, an empty password. */
 const BASIC = `Basic ${Buffer.from(`${SECRET}:`).toString('base64')}`;
 
-let gateway: Awaited<ReturnType<typeof startTestGateway>>;
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let stack: TestStack;
+let gateway: TestStack['gateway'];
 let fake: FakeProvider;
 let client: Driver;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  gateway = await startTestGateway({ databaseUrl: database.url });
+  stack = await startTestStack();
+  gateway = stack.gateway;
   fake = await startFakeProvider();
-  client = grpcDriver(gateway.grpcAddress!, TEST_TOKEN);
+  client = stack.client;
 });
 
 afterAll(async () => {
-  client?.close();
   await fake?.close();
-  await gateway?.close();
-  await database?.drop();
-  if (gateway) removeDir(gateway.dataDir);
+  await stack?.close();
 });
 
 /** A real BR Code for the amount, as the provider would return it. */

@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { CreateTransactionRequest, GetTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { Operation, PaymentMethod, StatusSource, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
-import { grpcDriver, type Driver } from '../support/clients.js';
-import { createTestDatabase } from '../support/postgres.js';
-import { removeDir, startTestGateway, TEST_TOKEN } from '../support/gateway.js';
+import type { Driver } from '../support/clients.js';
+import { startTestStack, type TestStack } from '../support/gateway.js';
 import { eventually } from '../support/eventually.js';
 import { startFakeProvider, type FakeProvider } from '../support/fakeProvider.js';
 
@@ -12,28 +11,25 @@ const SECRET = 'sk_paguesafe_e2e';
 const BASIC = `Basic ${Buffer.from(`${SECRET}:x`).toString('base64')}`;
 const PIX_CODE = '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-426655440000520400005303986540519.905802BR5913Loja Exemplo6008BRASILIA62070503***63041D3D';
 
-let gateway: Awaited<ReturnType<typeof startTestGateway>>;
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let stack: TestStack;
+let gateway: TestStack['gateway'];
 let fake: FakeProvider;
 let client: Driver;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  gateway = await startTestGateway({ databaseUrl: database.url });
+  stack = await startTestStack();
+  gateway = stack.gateway;
   fake = await startFakeProvider();
-  client = grpcDriver(gateway.grpcAddress!, TEST_TOKEN);
+  client = stack.client;
 });
 
 afterAll(async () => {
-  client?.close();
   await fake?.close();
-  await gateway?.close();
-  await database?.drop();
-  if (gateway) removeDir(gateway.dataDir);
+  await stack?.close();
 });
 
 async function notificationOutcomes(accountId: string): Promise<string[]> {
-  const db = new pg.Client({ connectionString: database.url });
+  const db = new pg.Client({ connectionString: stack.database.url });
   await db.connect();
   try {
     const { rows } = await db.query('select outcome from webhook_notifications where provider_account_id = $1 order by received_at', [accountId]);

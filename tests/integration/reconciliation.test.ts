@@ -1,27 +1,23 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { CreateTransactionRequest, GetTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod, StatusSource, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
-import { grpcDriver, type Driver } from '../support/clients.js';
+import type { Driver } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
-import { removeDir, startTestGateway, TEST_TOKEN } from '../support/gateway.js';
-import { createTestDatabase } from '../support/postgres.js';
+import { startTestStack, type TestStack } from '../support/gateway.js';
 
-let gateway: Awaited<ReturnType<typeof startTestGateway>>;
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let stack: TestStack;
+let gateway: TestStack['gateway'];
 let client: Driver;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   // Providers are told a notification address where nothing listens: every notification is lost.
-  gateway = await startTestGateway({ databaseUrl: database.url, env: { WEBHOOK_PUBLIC_URL: 'http://127.0.0.1:9', RECONCILE_AFTER_MS: '300', RECONCILE_EVERY_MS: '200' } });
-  client = grpcDriver(gateway.grpcAddress!, TEST_TOKEN);
+  stack = await startTestStack({ env: { WEBHOOK_PUBLIC_URL: 'http://127.0.0.1:9', RECONCILE_AFTER_MS: '300', RECONCILE_EVERY_MS: '200' } });
+  gateway = stack.gateway;
+  client = stack.client;
 });
 
 afterAll(async () => {
-  client?.close();
-  await gateway?.close();
-  await database?.drop();
-  if (gateway) removeDir(gateway.dataDir);
+  await stack?.close();
 });
 
 it('a charge paid at the provider whose notification was lost heals by polling', async () => {

@@ -5,11 +5,10 @@ import { createDynamicPix, hasError, type PixDynamicObject } from 'pix-utils';
 import { CreateTransactionRequest, GetTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod, StatusSource, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import { clearHttpsAgents, trustCertificateAuthority } from '../../server/lib/http/index.js';
-import { grpcDriver, type Driver } from '../support/clients.js';
+import type { Driver } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { startFakeProvider, startFileServer, testCertificates, type FakeProvider, type FileServer } from '../support/fakeProvider.js';
-import { removeDir, startTestGateway, TEST_TOKEN } from '../support/gateway.js';
-import { createTestDatabase } from '../support/postgres.js';
+import { startTestStack, type TestStack } from '../support/gateway.js';
 
 /**
  * VOLUTI end to end through the public gRPC API and real PostgreSQL: a charge
@@ -21,8 +20,8 @@ import { createTestDatabase } from '../support/postgres.js';
 const CHAVE = 'c873834c-ed18-4e63-8e5d-90190392b744';
 const TXID = `e2e${randomUUID().replace(/-/g, '')}`;
 
-let gateway: Awaited<ReturnType<typeof startTestGateway>>;
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let stack: TestStack;
+let gateway: TestStack['gateway'];
 let fake: FakeProvider;
 let files: FileServer;
 let client: Driver;
@@ -34,16 +33,13 @@ beforeAll(async () => {
   files = await startFileServer({ '/platform/voluti-cash-in.pem': pki.clientPem, '/platform/voluti-cash-out.pem': pki.clientPem });
   // The gateway runs in this process: its provider clients trust the fake's throwaway CA from here on.
   untrust = trustCertificateAuthority(fake.ca!);
-  database = await createTestDatabase();
-  gateway = await startTestGateway({ databaseUrl: database.url });
-  client = grpcDriver(gateway.grpcAddress!, TEST_TOKEN);
+  stack = await startTestStack();
+  gateway = stack.gateway;
+  client = stack.client;
 });
 
 afterAll(async () => {
-  client?.close();
-  await gateway?.close();
-  await database?.drop();
-  if (gateway) removeDir(gateway.dataDir);
+  await stack?.close();
   untrust?.();
   clearHttpsAgents();
   await fake?.close();
@@ -118,7 +114,7 @@ it('creates a PIX charge at VOLUTI, takes its RECEIVE notification, confirms it 
   expect(token.calls).toHaveLength(1);
   expect(fake.received.every((request) => request.clientCertificate === 'platform-client')).toBe(true);
 
-  const db = new pg.Client({ connectionString: database.url });
+  const db = new pg.Client({ connectionString: stack.database.url });
   await db.connect();
   try {
     const { rows } = await db.query('select outcome from webhook_notifications where provider_account_id = $1', [providerAccount.id]);

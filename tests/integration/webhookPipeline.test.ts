@@ -7,31 +7,27 @@ import { DeliveryState } from '../../gen/ts-proto/gateway/v1/webhook_service.js'
 import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import { signSandboxPayload } from '../../server/providers/sandbox/api.js';
 import { signTimestampedBody } from '../../server/lib/hmacSignature.js';
-import { connectDriver, grpcDriver, type Driver } from '../support/clients.js';
-import { createTestDatabase } from '../support/postgres.js';
-import { removeDir, startTestGateway, TEST_OUTBOUND_SECRET, TEST_TOKEN } from '../support/gateway.js';
+import { connectDriver, type Driver } from '../support/clients.js';
+import { startTestStack, TEST_OUTBOUND_SECRET, TEST_TOKEN, type TestStack } from '../support/gateway.js';
 import { eventually } from '../support/eventually.js';
 
 const WEBHOOK_SECRET = 'whsec-pipeline';
-let gateway: Awaited<ReturnType<typeof startTestGateway>>;
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let stack: TestStack;
+let gateway: TestStack['gateway'];
 let client: Driver;
 let signedAccount: { id: string; notificationUrl: string };
 let unsignedAccount: { id: string; notificationUrl: string };
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  gateway = await startTestGateway({ databaseUrl: database.url, env: { OUTBOUND_RETRY_SCHEDULE_MS: '100,100,100' } });
-  client = grpcDriver(gateway.grpcAddress!, TEST_TOKEN);
+  stack = await startTestStack({ env: { OUTBOUND_RETRY_SCHEDULE_MS: '100,100,100' } });
+  gateway = stack.gateway;
+  client = stack.client;
   ({ providerAccount: signedAccount } = await client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'signed', publicKey: 'pk', secretKey: 'sk', webhookSecret: WEBHOOK_SECRET }));
   ({ providerAccount: unsignedAccount } = await client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'unsigned', publicKey: 'pk', secretKey: 'sk' }));
 });
 
 afterAll(async () => {
-  client?.close();
-  await gateway?.close();
-  await database?.drop();
-  if (gateway) removeDir(gateway.dataDir);
+  await stack?.close();
 });
 
 const pix = async (accountId: string, webhookUrl?: string) =>

@@ -3,30 +3,26 @@ import pg from 'pg';
 import { CreateTransactionRequest, GetTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import { signSandboxPayload } from '../../server/providers/sandbox/api.js';
-import { grpcDriver, type Driver } from '../support/clients.js';
-import { createTestDatabase } from '../support/postgres.js';
-import { removeDir, startTestGateway, TEST_TOKEN } from '../support/gateway.js';
+import type { Driver } from '../support/clients.js';
+import { startTestStack, type TestStack } from '../support/gateway.js';
 import { eventually } from '../support/eventually.js';
 
 const SECRET = 'sk-sidecar-secret';
 const WEBHOOK_SECRET = 'whsec-hidden';
-let gateway: Awaited<ReturnType<typeof startTestGateway>>;
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let stack: TestStack;
+let gateway: TestStack['gateway'];
 let client: Driver;
 let accountId: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  gateway = await startTestGateway({ databaseUrl: database.url });
-  client = grpcDriver(gateway.grpcAddress!, TEST_TOKEN);
+  stack = await startTestStack();
+  gateway = stack.gateway;
+  client = stack.client;
   ({ providerAccount: { id: accountId } } = await client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'sidecar', publicKey: 'pk', secretKey: SECRET, webhookSecret: WEBHOOK_SECRET }));
 });
 
 afterAll(async () => {
-  client?.close();
-  await gateway?.close();
-  await database?.drop();
-  if (gateway) removeDir(gateway.dataDir);
+  await stack?.close();
 });
 
 const post = (path: string, body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}) =>
@@ -49,7 +45,7 @@ describe('webhook sidecar', () => {
     expect(await response.json()).toMatchObject({ outcome: 'RECEIVED' });
     await eventually(async () => (await client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id: charge.id }))).transaction.status === TransactionStatus.TRANSACTION_STATUS_APPROVED);
 
-    const db = new pg.Client({ connectionString: database.url });
+    const db = new pg.Client({ connectionString: stack.database.url });
     await db.connect();
     const { rows } = await eventually(async () => {
       const result = await db.query('select body, headers, outcome from webhook_notifications where provider_account_id = $1 order by received_at desc limit 1', [accountId]);
@@ -86,7 +82,7 @@ describe('provider accounts', () => {
     expect(JSON.stringify(providerAccount)).not.toContain(SECRET);
     expect(providerAccount.notificationUrl).toBe(`${gateway.webhookUrl}/webhooks/SANDBOX/${accountId}`);
 
-    const db = new pg.Client({ connectionString: database.url });
+    const db = new pg.Client({ connectionString: stack.database.url });
     await db.connect();
     const { rows } = await db.query('select * from provider_accounts where id = $1', [accountId]);
     await db.end();

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { loadConfig } from '../../server/config.js';
 import { COMPONENTS, startGateway, type RunningGateway } from '../../server/app.js';
 import { createLogger } from '../../server/lib/logger.js';
+import { grpcDriver, type Driver } from './clients.js';
+import { createTestDatabase } from './postgres.js';
 
 export const TEST_TOKEN = 'test-token-0123456789';
 export const TEST_OUTBOUND_SECRET = 'outbound-secret-for-tests';
@@ -41,4 +43,38 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
 
 export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
+}
+
+export interface TestStack {
+  gateway: RunningGateway & { dataDir: string };
+  database: { url: string; drop(): Promise<void> };
+  /** A grpc-js client with the test token. */
+  client: Driver;
+  close(): Promise<void>;
+}
+
+/** A fresh PostgreSQL database, the whole gateway on it, and a gRPC client: what most integration suites start from. */
+export async function startTestStack(options: Omit<TestGatewayOptions, 'databaseUrl'> = {}): Promise<TestStack> {
+  const database = await createTestDatabase();
+  let gateway: (RunningGateway & { dataDir: string }) | undefined;
+  try {
+    gateway = await startTestGateway({ ...options, databaseUrl: database.url });
+    const client = grpcDriver(gateway.grpcAddress!, TEST_TOKEN);
+    const started = gateway;
+    return {
+      gateway: started,
+      database,
+      client,
+      async close() {
+        client.close();
+        await started.close();
+        await database.drop();
+        removeDir(started.dataDir);
+      },
+    };
+  } catch (error) {
+    await gateway?.close();
+    await database.drop();
+    throw error;
+  }
 }
