@@ -108,7 +108,8 @@ export class NotificationsRepository {
   }
 
   /** Claims the dedup key for this notification; false when another copy already holds it. */
-  async claimDedupKey(em: EntityManager, id: string, providerAccountId: string, dedupKey: string): Promise<boolean> {
+  /** The key is unique per account (the unique index pairs it with provider_account_id). */
+  async claimDedupKey(em: EntityManager, id: string, dedupKey: string): Promise<boolean> {
     try {
       await em.nativeUpdate(WebhookNotificationEntity, { id }, { dedupKey });
       return true;

@@ -123,7 +123,7 @@ export class NotificationsService {
       if (verdict === 'invalid') return record('REJECTED', 'the signature does not match the account webhook secret');
       const result = await adapter.processWebhook(ctx, notification);
       if (!result) return record('IGNORED', 'the adapter yields nothing for this notification (an event it ignores, or a body it cannot parse)');
-      const isDuplicate = async () => !(await this.deps.notifications.claimDedupKey(em(), id, account.id, adapter.notificationKey(ctx, notification)));
+      const isDuplicate = async () => !(await this.deps.notifications.claimDedupKey(em(), id, adapter.notificationKey(ctx, notification)));
 
       if (result.type === 'TRANSACTION') {
         const transaction = await this.deps.transactions.findTransactionByProviderId(em(), account.id, result.transactionId);

@@ -13,13 +13,11 @@ const SECRET = 'sk_test_pagarmebaas_e2e';
 const BASIC = `Basic ${Buffer.from(`${SECRET}:`).toString('base64')}`;
 
 let stack: TestStack;
-let gateway: TestStack['gateway'];
 let fake: FakeProvider;
 let client: Driver;
 
 beforeAll(async () => {
   stack = await startTestStack();
-  gateway = stack.gateway;
   fake = await startFakeProvider();
   client = stack.client;
 });

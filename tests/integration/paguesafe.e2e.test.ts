@@ -12,13 +12,11 @@ const BASIC = `Basic ${Buffer.from(`${SECRET}:x`).toString('base64')}`;
 const PIX_CODE = '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-426655440000520400005303986540519.905802BR5913Loja Exemplo6008BRASILIA62070503***63041D3D';
 
 let stack: TestStack;
-let gateway: TestStack['gateway'];
 let fake: FakeProvider;
 let client: Driver;
 
 beforeAll(async () => {
   stack = await startTestStack();
-  gateway = stack.gateway;
   fake = await startFakeProvider();
   client = stack.client;
 });
