@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { lookupStatus, statusTable } from '../../lib/statusTable.js';
 import { pixQrCodeDataUrl } from '../../lib/pixQrCode.js';
 import type {
   Operation,
@@ -182,15 +183,12 @@ export const PAYOUT_UNKNOWN_STATUS: WithdrawStatus = 'PENDING';
 /** Devolução outcomes that did not happen; anything else counts as a refund made or under way. */
 const REFUND_FAILED = new Set(['NAO_REALIZADO', 'REJECTED', 'CANCELED', 'FAILED', 'ERROR']);
 
-function lookup<S extends string>(table: Readonly<Record<string, S>>, status: string, fallback: S, what: string): S {
-  const mapped = table[status.trim().toUpperCase()];
-  if (mapped) return mapped;
-  logger.warn({ status, mappedTo: fallback }, `unknown ${what} status`);
-  return fallback;
-}
+const COB_TABLE = statusTable(COB_STATUS, COB_UNKNOWN_STATUS);
+const PAYOUT_TABLE = statusTable(PAYOUT_STATUS, PAYOUT_UNKNOWN_STATUS);
+const warnUnknown = (what: string) => (status: unknown, mappedTo: string) => logger.warn({ status, mappedTo }, `unknown ${what} status`);
 
-export const cobStatus = (status: string): TransactionStatus => lookup(COB_STATUS, status, COB_UNKNOWN_STATUS, 'BACEN API Pix cob');
-export const payoutStatus = (status: string): WithdrawStatus => lookup(PAYOUT_STATUS, status, PAYOUT_UNKNOWN_STATUS, 'BACEN API Pix payout');
+export const cobStatus = (status: string): TransactionStatus => lookupStatus(COB_TABLE, status, warnUnknown('BACEN API Pix cob'));
+export const payoutStatus = (status: string): WithdrawStatus => lookupStatus(PAYOUT_TABLE, status, warnUnknown('BACEN API Pix payout'));
 
 // ------------------------------------------------------------------ credentials
 

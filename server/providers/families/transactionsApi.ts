@@ -1,4 +1,5 @@
 import { pixQrCodeDataUrl } from '../../lib/pixQrCode.js';
+import { lookupStatus, statusTable, type StatusTable as LibStatusTable } from '../../lib/statusTable.js';
 import { createProviderHttp, providerError, providerMessage, type AuthStyle, type ProviderHttp } from '../../lib/http/index.js';
 import { GatewayError } from '../../lib/errors.js';
 import { centsToReais, reaisToCents } from '../../lib/money.js';
@@ -114,27 +115,17 @@ export const TRANSACTIONS_API_STATUSES: Readonly<Record<string, TransactionStatu
   cancelled: 'CANCELED',
 };
 
-export interface StatusTable {
-  readonly entries: Readonly<Record<string, TransactionStatus>>;
-  readonly unknown: TransactionStatus;
-}
-
-const lowerCaseKeys = (entries: Readonly<Record<string, TransactionStatus>>) =>
-  Object.fromEntries(Object.entries(entries).map(([status, mapped]) => [status.toLowerCase(), mapped]));
+export type StatusTable = LibStatusTable<TransactionStatus>;
 
 /** The member's table: the family's (or its replacement) with its overrides, and its "unknown" default. */
 export function statusTableFor(member: Pick<TransactionsApiMember, 'statuses'>): StatusTable {
   const { table = TRANSACTIONS_API_STATUSES, overrides = {}, unknown = 'REJECTED' } = member.statuses ?? {};
-  return { entries: { ...lowerCaseKeys(table), ...lowerCaseKeys(overrides) }, unknown };
+  return statusTable({ ...statusTable(table, unknown).entries, ...statusTable(overrides, unknown).entries }, unknown);
 }
 
 /** A provider status through a table; a status in no entry is logged as a warning and gets the table's default. */
 export function mapTransactionStatus(table: StatusTable, status: unknown, provider: string, log: Pick<Logger, 'warn'> = defaultLogger): TransactionStatus {
-  const key = typeof status === 'string' ? status.trim().toLowerCase() : '';
-  const mapped = Object.hasOwn(table.entries, key) ? table.entries[key] : undefined;
-  if (mapped) return mapped;
-  log.warn({ provider, providerStatus: status, mappedTo: table.unknown }, 'unknown provider transaction status');
-  return table.unknown;
+  return lookupStatus(table, status, (providerStatus, mappedTo) => log.warn({ provider, providerStatus, mappedTo }, 'unknown provider transaction status'));
 }
 
 // ---------------------------------------------------------------- the provider's shapes

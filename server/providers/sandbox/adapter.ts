@@ -1,5 +1,9 @@
 import { createProviderHttp, providerError, type ProviderHttp, type ProviderHttpDeclaration } from '../../lib/http/index.js';
 import { invalidArgument } from '../../lib/errors.js';
+import { cardDigits, fourDigitYear } from '../../lib/card.js';
+import { inferDocumentType } from '../../lib/documents.js';
+import { logger } from '../../lib/logger.js';
+import { lookupStatus, statusTable } from '../../lib/statusTable.js';
 import type {
   CardInput,
   InstallmentOption,
@@ -32,7 +36,7 @@ import {
 // Auth and transport: the API key as a bearer token.
 const HTTP: ProviderHttpDeclaration = { provider: 'SANDBOX', timeoutMs: 10_000, auth: { type: 'bearer' } };
 
-// Status tables: plain data, one per resource.
+// Status tables: plain data, one per resource; anything else is REJECTED, with a warning.
 const CHARGE_STATUS: Record<SandboxChargeStatus, TransactionStatus> = {
   pending: 'PENDING',
   paid: 'APPROVED',
@@ -45,6 +49,12 @@ const WITHDRAWAL_STATUS: Record<SandboxWithdrawalStatus, WithdrawStatus> = {
   paid: 'APPROVED',
   failed: 'REJECTED',
 };
+const CHARGE_TABLE = statusTable<TransactionStatus>(CHARGE_STATUS, 'REJECTED');
+const WITHDRAWAL_TABLE = statusTable<WithdrawStatus>(WITHDRAWAL_STATUS, 'REJECTED');
+const warnUnknown = (what: string) => (status: unknown, mappedTo: string) => logger.warn({ provider: 'SANDBOX', status, mappedTo }, `unknown sandbox ${what} status`);
+const chargeStatus = (status: unknown) => lookupStatus(CHARGE_TABLE, status, warnUnknown('charge'));
+const withdrawalStatus = (status: unknown) => lookupStatus(WITHDRAWAL_TABLE, status, warnUnknown('withdrawal'));
+
 const METHOD_TO_SANDBOX: Record<PaymentMethod, SandboxChargeMethod> = { PIX: 'pix', CREDIT_CARD: 'card', BILLET: 'boleto' };
 const METHOD_FROM_SANDBOX: Record<SandboxChargeMethod, PaymentMethod> = { pix: 'PIX', card: 'CREDIT_CARD', boleto: 'BILLET' };
 
@@ -65,7 +75,7 @@ export const toSandboxCharge = (input: TransactionInput, ctx: Pick<AdapterContex
 export const fromSandboxCharge = (charge: SandboxCharge): TransactionResult => ({
   paymentMethod: METHOD_FROM_SANDBOX[charge.method],
   transactionId: charge.id,
-  status: CHARGE_STATUS[charge.status] ?? 'REJECTED',
+  status: chargeStatus(charge.status),
   amount: charge.amount,
   pixCode: charge.pix?.copyPaste,
   pixQrCode: charge.pix?.qrCodeDataUrl,
@@ -77,7 +87,7 @@ export const fromSandboxCharge = (charge: SandboxCharge): TransactionResult => (
 export const fromSandboxWithdrawal = (withdrawal: SandboxWithdrawal): WithdrawResult => ({
   withdrawId: withdrawal.id,
   amount: withdrawal.amount,
-  status: WITHDRAWAL_STATUS[withdrawal.status] ?? 'REJECTED',
+  status: withdrawalStatus(withdrawal.status),
   approvedAt: withdrawal.paidAt ? new Date(withdrawal.paidAt) : undefined,
 });
 
@@ -87,7 +97,7 @@ const fromSandboxRecipient = (recipient: SandboxRecipient): ReceiverResult => ({
   receiverToken: recipient.token,
   name: recipient.name,
   document: recipient.document,
-  documentType: recipient.document.length === 11 ? 'CPF' : 'CNPJ',
+  documentType: inferDocumentType(recipient.document),
   email: recipient.email,
   status: recipient.status === 'active' ? 'ACTIVE' : recipient.status === 'rejected' ? 'REJECTED' : 'PENDING',
   balance: recipient.balance,
@@ -116,11 +126,11 @@ export class SandboxAdapter extends ProviderAdapter {
   override async createCardToken(ctx: AdapterContext, card: CardInput): Promise<string> {
     try {
       const { data } = await this.http(ctx).post<{ token: string }>('/v1/card-tokens', {
-        number: card.cardNumber.replace(/\D/g, ''),
+        number: cardDigits(card.cardNumber),
         holderName: card.holderName,
         holderDocument: card.holderDocument,
         expMonth: card.expMonth,
-        expYear: `20${card.expYear.slice(-2)}`,
+        expYear: fourDigitYear(card.expYear),
         cvv: card.cvv,
       });
       return data.token;
@@ -240,10 +250,10 @@ export class SandboxAdapter extends ProviderAdapter {
       case 'charge.paid':
       case 'charge.refunded':
       case 'charge.updated':
-        return { type: 'TRANSACTION', transactionId: event.data.id, status: CHARGE_STATUS[event.data.status as SandboxChargeStatus] ?? 'REJECTED' };
+        return { type: 'TRANSACTION', transactionId: event.data.id, status: chargeStatus(event.data.status) };
       case 'withdrawal.paid':
       case 'withdrawal.failed':
-        return { type: 'WITHDRAW', transactionId: event.data.id, status: WITHDRAWAL_STATUS[event.data.status as SandboxWithdrawalStatus] ?? 'REJECTED' };
+        return { type: 'WITHDRAW', transactionId: event.data.id, status: withdrawalStatus(event.data.status) };
       default:
         return undefined;
     }
