@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../server/config.js';
 import { COMPONENTS, startGateway } from '../server/app.js';
 import { createLogger } from '../server/lib/logger.js';
-import { signSandboxPayload } from '../server/providers/sandbox/api.js';
+import { signSandboxPayload } from '../server/sandbox/api.js';
 
 const arg = (name: string, fallback: number) => {
   const index = process.argv.indexOf(`--${name}`);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DEFAULT_RETRY_SCHEDULE_MS } from './gateway/outbound.js';
+import { DEFAULT_RETRY_SCHEDULE_MS } from './domain/types.js';
 
 /** Every setting the gateway reads, with its default (README lists them). */
 export interface Config {
@@ -30,7 +30,7 @@ export interface Config {
   webhookWorkers: number;
   /** Key of the x-gateway-signature header on notifications to callers' webhook_url. */
   outboundWebhookSecret: string;
-  outboundRetryScheduleMs: number[];
+  outboundRetryScheduleMs: readonly number[];
   reconcileAfterMs: number;
   reconcileEveryMs: number;
   reconcileBatch: number;

@@ -1,5 +1,11 @@
 /** The gateway's own vocabulary. No protobuf, ORM or HTTP types appear here. */
 
+// Defined beside the toolkit code that checks them (the toolkit imports nothing of ours); part of the vocabulary all the same.
+import type { CardInput } from '../lib/card.js';
+import type { DocumentType } from '../lib/documents.js';
+import type { PixKeyType } from '../lib/pixKey.js';
+export type { CardInput, DocumentType, PixKeyType };
+
 export const PAYMENT_METHODS = ['PIX', 'CREDIT_CARD', 'BILLET'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
@@ -12,8 +18,6 @@ export type WithdrawMethod = (typeof WITHDRAW_METHODS)[number];
 export const WITHDRAW_STATUSES = ['PENDING', 'APPROVED', 'REJECTED', 'CANCELED'] as const;
 export type WithdrawStatus = (typeof WITHDRAW_STATUSES)[number];
 
-export type PixKeyType = 'CPF' | 'CNPJ' | 'PHONE' | 'EMAIL' | 'RANDOM';
-export type DocumentType = 'CPF' | 'CNPJ';
 export type ReceiverStatus = 'PENDING' | 'ACTIVE' | 'REJECTED';
 export type StatusSource = 'api' | 'webhook' | 'poll';
 
@@ -98,15 +102,6 @@ export interface TransactionResult {
   billetCode?: string;
   billetUrl?: string;
   expiresAt?: Date;
-}
-
-export interface CardInput {
-  cardNumber: string;
-  holderName: string;
-  holderDocument: string;
-  expMonth: string;
-  expYear: string;
-  cvv: string;
 }
 
 export interface RefundResult {
@@ -285,6 +280,9 @@ export interface WebhookNotification {
 }
 
 export type DeliveryState = 'PENDING' | 'DELIVERED' | 'GAVE_UP';
+
+/** After failure n, the next attempt waits schedule[n-1]; past the schedule's end the delivery gives up (24 h and more). */
+export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 86_400_000];
 
 export interface OutboundDeliveryAttempt {
   number: number;

@@ -2,9 +2,6 @@ import { signTimestampedBody } from '../lib/hmacSignature.js';
 import type { OutboundDelivery } from '../domain/types.js';
 import type { GatewayDeps } from './context.js';
 
-/** After failure n, the next attempt waits schedule[n-1]; past the schedule's end the delivery gives up (24 h and more). */
-export const DEFAULT_RETRY_SCHEDULE_MS = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 86_400_000];
-
 export interface OutboundOptions {
   /** HMAC-SHA256 key of the `x-gateway-signature` header. */
   secret: string;

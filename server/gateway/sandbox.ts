@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GatewayError, notFound } from '../lib/errors.js';
 import type { Transaction } from '../domain/types.js';
-import { SandboxAdapter } from '../providers/sandbox/adapter.js';
-import type { SandboxSentNotification } from '../providers/sandbox/api.js';
+import { canSimulatePayments, type SentNotification } from '../providers/adapter.js';
 import { resolveAccount, type GatewayDeps } from './context.js';
 
 /** How long SimulatePayment waits for the notification it caused to be applied. */
@@ -12,12 +11,12 @@ const SETTLE_WAIT_MS = 10_000;
 export class SandboxService {
   constructor(private readonly deps: GatewayDeps) {}
 
-  async simulatePayment(id: string): Promise<{ transaction: Transaction; notification?: SandboxSentNotification }> {
+  async simulatePayment(id: string): Promise<{ transaction: Transaction; notification?: SentNotification }> {
     const transaction = await this.deps.transactions.findTransaction(this.deps.db.em(), id);
     if (!transaction) throw notFound(`transaction ${id} not found`);
     const { adapter, ctx } = await resolveAccount(this.deps, transaction.providerAccountId, { includeDeleted: true });
-    if (!(adapter instanceof SandboxAdapter)) {
-      throw new GatewayError('FAILED_PRECONDITION', `transaction ${id} belongs to ${transaction.provider}, not to the SANDBOX provider`);
+    if (!canSimulatePayments(adapter)) {
+      throw new GatewayError('FAILED_PRECONDITION', `transaction ${id} belongs to ${transaction.provider}, which cannot simulate payments (the SANDBOX provider can)`);
     }
     const { notification } = await adapter.simulatePayment(ctx, transaction.transactionId);
     // The sidecar stored the notification before answering the sandbox; a worker applies it moments later.

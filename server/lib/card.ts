@@ -1,8 +1,17 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomInt } from 'node:crypto';
 import { removeAccents } from '@brazilian-utils/brazilian-utils';
-import type { CardInput } from '../domain/types.js';
 import { digitsOnly } from './documents.js';
 import { catalogueError } from './providerMessages.js';
+
+/** Card data as a caller sends it; it is never stored. */
+export interface CardInput {
+  cardNumber: string;
+  holderName: string;
+  holderDocument: string;
+  expMonth: string;
+  expYear: string;
+  cvv: string;
+}
 
 /**
  * Card rules (spec doc 1 §3, §5, §9) and the gateway's own card token.

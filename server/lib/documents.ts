@@ -1,6 +1,7 @@
 import { formatCnpj as formatCnpjDigits, formatCpf as formatCpfDigits, isValidCnpj, isValidCpf } from '@brazilian-utils/brazilian-utils';
-import type { DocumentType } from '../domain/types.js';
 import { catalogueError } from './providerMessages.js';
+
+export type DocumentType = 'CPF' | 'CNPJ';
 
 /**
  * CPF/CNPJ rules (spec doc 1 §5, doc 2 §5, doc 3 §5) in one place, so that a

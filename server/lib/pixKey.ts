@@ -1,6 +1,7 @@
-import type { PixKeyType } from '../domain/types.js';
 import { digitsOnly } from './documents.js';
 import { COUNTRY_CODE } from './phone.js';
+
+export type PixKeyType = 'CPF' | 'CNPJ' | 'PHONE' | 'EMAIL' | 'RANDOM';
 
 /**
  * PIX key normalisation (spec doc 1 §5, doc 3 §5). An adapter declares its

@@ -128,3 +128,23 @@ export abstract class ProviderAdapter {
     return `sha256:${createHash('sha256').update(notification.body).digest('hex')}`;
   }
 }
+
+/** A notification a provider sent while the gateway watched (the sandbox reports it, so a demo can show it). */
+export interface SentNotification {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  responseStatus: number;
+}
+
+/**
+ * An optional capability: a provider that can pretend a buyer paid a pending
+ * charge (the sandbox), after which it notifies the sidecar as for a real payment.
+ */
+export interface PaymentSimulator {
+  simulatePayment(ctx: AdapterContext, transactionId: string): Promise<{ transaction: TransactionResult; notification?: SentNotification }>;
+}
+
+export function canSimulatePayments(adapter: ProviderAdapter): adapter is ProviderAdapter & PaymentSimulator {
+  return typeof (adapter as Partial<PaymentSimulator>).simulatePayment === 'function';
+}

@@ -18,8 +18,8 @@ import {
   type SandboxRecipient,
   type SandboxSentNotification,
   type SandboxWithdrawal,
-} from '../providers/sandbox/api.js';
-import { DECLINING_CARDS, passesLuhn } from '../providers/sandbox/testCards.js';
+} from './api.js';
+import { DECLINING_CARDS, passesLuhn } from './testCards.js';
 
 /**
  * A fake PSP with its own REST API, so that SANDBOX accounts go through the same

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateTransactionRequest, GetTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
-import { signSandboxPayload } from '../../server/providers/sandbox/api.js';
+import { signSandboxPayload } from '../../server/sandbox/api.js';
 import { grpcDriver } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { removeDir } from '../support/gateway.js';

@@ -8,7 +8,7 @@ import { connectDriver, errorDetailsOf, failureOf, grpcDriver, type Driver } fro
 import { createTestDatabase } from '../support/postgres.js';
 import { removeDir, startTestGateway, TEST_TOKEN } from '../support/gateway.js';
 import { brCodeCrcIsValid } from '../support/brCode.js';
-import { SANDBOX_TEST_CARDS } from '../../server/providers/sandbox/testCards.js';
+import { SANDBOX_TEST_CARDS } from '../../server/sandbox/testCards.js';
 
 let gateway: Awaited<ReturnType<typeof startTestGateway>>;
 let database: Awaited<ReturnType<typeof createTestDatabase>>;

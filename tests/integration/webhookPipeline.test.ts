@@ -5,7 +5,7 @@ import { CreateTransactionRequest, GetTransactionRequest, WatchEventsRequest } f
 import { PaymentMethod, TransactionStatus, WebhookOutcome } from '../../gen/ts-proto/gateway/v1/types.js';
 import { DeliveryState } from '../../gen/ts-proto/gateway/v1/webhook_service.js';
 import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
-import { signSandboxPayload } from '../../server/providers/sandbox/api.js';
+import { signSandboxPayload } from '../../server/sandbox/api.js';
 import { signTimestampedBody } from '../../server/lib/hmacSignature.js';
 import { connectDriver, type Driver } from '../support/clients.js';
 import { startTestStack, TEST_OUTBOUND_SECRET, TEST_TOKEN, type TestStack } from '../support/gateway.js';

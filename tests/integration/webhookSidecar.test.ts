@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { CreateTransactionRequest, GetTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
-import { signSandboxPayload } from '../../server/providers/sandbox/api.js';
+import { signSandboxPayload } from '../../server/sandbox/api.js';
 import type { Driver } from '../support/clients.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
 import { eventually } from '../support/eventually.js';

@@ -19,7 +19,7 @@ import type {
   WithdrawResult,
   WithdrawStatus,
 } from '../../domain/types.js';
-import { ProviderAdapter, type AdapterContext, type CardIdInput, type IncomingNotification, type NotificationVerdict, type ProviderIdentity } from '../adapter.js';
+import { ProviderAdapter, type AdapterContext, type PaymentSimulator, type CardIdInput, type IncomingNotification, type NotificationVerdict, type ProviderIdentity } from '../adapter.js';
 import {
   SIGNATURE_HEADER,
   verifySandboxSignature,
@@ -31,7 +31,7 @@ import {
   type SandboxSentNotification,
   type SandboxWithdrawal,
   type SandboxWithdrawalStatus,
-} from './api.js';
+} from '../../sandbox/api.js';
 
 // Auth and transport: the API key as a bearer token.
 const HTTP: ProviderHttpDeclaration = { provider: 'SANDBOX', timeoutMs: 10_000, auth: { type: 'bearer' } };
@@ -104,7 +104,7 @@ const fromSandboxRecipient = (recipient: SandboxRecipient): ReceiverResult => ({
 });
 
 /** The gateway's own fake PSP (server/sandbox/psp.ts), reached over HTTP like any provider. */
-export class SandboxAdapter extends ProviderAdapter {
+export class SandboxAdapter extends ProviderAdapter implements PaymentSimulator {
   readonly identity: ProviderIdentity;
 
   constructor(defaultBaseUrl: string) {

@@ -1,4 +1,4 @@
-import { safeEqualHex, signTimestampedBody } from '../../lib/hmacSignature.js';
+import { safeEqualHex, signTimestampedBody } from '../lib/hmacSignature.js';
 
 /**
  * How the sandbox signs its notifications: when the merchant gave a
