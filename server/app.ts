@@ -14,6 +14,7 @@ import { NotificationsService } from './gateway/notifications.js';
 import { PaymentsService } from './gateway/payments.js';
 import { SandboxService } from './gateway/sandbox.js';
 import { OutboundService } from './gateway/outbound.js';
+import { transactionStatusChangedBody } from './gateway/outboundMessages.js';
 import { ReconciliationService } from './gateway/reconciliation.js';
 import { Workers } from './gateway/workers.js';
 import { OutboundRepository } from './db/outboundRepository.js';
@@ -92,7 +93,7 @@ export async function startGateway(input: Config, components: readonly Component
       db,
       registry: createRegistry({ sandboxUrl }),
       accounts: new AccountsRepository(SecretBox.fromEncodedKey(config.secretsKey)),
-      transactions: new TransactionsRepository(outbound),
+      transactions: new TransactionsRepository(outbound, transactionStatusChangedBody),
       outbound,
       receivers: new ReceiversRepository(),
       notifications: new NotificationsRepository(),

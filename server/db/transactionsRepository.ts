@@ -15,7 +15,7 @@ import type {
 } from '../domain/types.js';
 import { isUuid } from '../lib/ids.js';
 import { TransactionEntity, WithdrawalEntity, type TransactionRow, type WithdrawalRow } from './entities.js';
-import { OutboundRepository } from './outboundRepository.js';
+import type { OutboundRepository } from './outboundRepository.js';
 import { findOneConsistent, type Consistency } from './consistency.js';
 import type { ConnectionType } from '@mikro-orm/core';
 import { lockEventLog, moveStatus, recordStatusEvent, statusHistory, toStatusEvent, type StatusMove } from './statusRepository.js';
@@ -41,8 +41,25 @@ export interface NewWithdrawal {
   idempotencyKey?: string;
 }
 
+/** A transaction's status change, as the caller's notification reports it. */
+export interface TransactionStatusChanged {
+  transaction: Pick<Transaction, 'id' | 'transactionId' | 'provider' | 'providerAccountId' | 'orderId' | 'paymentMethod' | 'amount'>;
+  /** The event of the change: its id, new status, source and time. */
+  event: StatusEvent;
+  from: TransactionStatus;
+}
+
 /** Charges and withdrawals with their status history. */
 export class TransactionsRepository {
+  /**
+   * @param outboundBody writes the caller's notification of a change; the use
+   *   cases own its shape, the repository only queues it with the change.
+   */
+  constructor(
+    private readonly outbound: OutboundRepository,
+    private readonly outboundBody: (change: TransactionStatusChanged) => string,
+  ) {}
+
   private async toTransaction(em: EntityManager, row: TransactionRow, connectionType: ConnectionType): Promise<Transaction> {
     return {
       id: row.id,
@@ -141,28 +158,22 @@ export class TransactionsRepository {
     return this.loadTransaction(em.fork(), where, 'primary');
   }
 
-  constructor(private readonly outbound: OutboundRepository = new OutboundRepository()) {}
-
   /** Moves the status; when the charge has a webhook_url, queues the caller's notification in the same database transaction. */
   moveTransactionStatus(em: EntityManager, id: string, to: TransactionStatus, source: StatusSource): Promise<StatusMove<TransactionStatus> | null> {
     return moveStatus(em, TransactionEntity, 'TRANSACTION', id, to, source, canMoveTransaction, undefined, (tx, row: TransactionRow, event, from) => {
       if (!row.webhookUrl) return;
-      const body = JSON.stringify({
-        id: event.eventId,
-        type: 'transaction.status_changed',
-        createdAt: event.occurredAt.toISOString(),
-        data: {
+      const body = this.outboundBody({
+        transaction: {
           id: row.id,
           transactionId: row.providerTransactionId,
           provider: row.provider,
           providerAccountId: row.providerAccountId,
           orderId: row.orderId ?? undefined,
-          paymentMethod: row.paymentMethod,
+          paymentMethod: row.paymentMethod as PaymentMethod,
           amount: row.amount,
-          status: to,
-          previousStatus: from,
-          source,
         },
+        event,
+        from,
       });
       this.outbound.enqueue(tx, { eventId: event.eventId, transactionId: row.id, url: row.webhookUrl, body, at: event.occurredAt });
     });

@@ -1,9 +1,24 @@
 import { GatewayError, isGatewayError, notFound } from '../lib/errors.js';
-import type { TransactionStatus, WebhookNotification, WebhookOutcome, WebhookResult, WithdrawStatus } from '../domain/types.js';
-import type { NotificationFilter } from '../db/notificationsRepository.js';
-import type { IncomingNotification } from '../providers/adapter.js';
+import type { ProviderAccountWithSecrets, WebhookNotification, WebhookOutcome, WebhookResult } from '../domain/types.js';
+import type { NotificationFilter, StoredNotification } from '../db/notificationsRepository.js';
+import type { AdapterContext, IncomingNotification, NotificationVerdict, ProviderAdapter } from '../providers/adapter.js';
 import { adapterContext, type GatewayDeps } from './context.js';
 import { isUuid } from '../lib/ids.js';
+import { moveSubjectStatus, TRANSACTIONS, WITHDRAWALS, type SubjectKind, type Tracked } from './subjects.js';
+
+type RecordOutcome = (outcome: WebhookOutcome, reason?: string, result?: WebhookResult, subjectId?: string, retryAt?: Date) => Promise<WebhookNotification>;
+
+/** One notification being processed: where it came from, what its signature said, and how to record what came of it. */
+interface Processing {
+  stored: StoredNotification;
+  account: ProviderAccountWithSecrets;
+  adapter: ProviderAdapter;
+  ctx: AdapterContext;
+  verdict: NotificationVerdict;
+  record: RecordOutcome;
+  /** Claims the notification's dedup key; true when another copy already holds it. */
+  isDuplicate(): Promise<boolean>;
+}
 
 export interface IncomingWebhook {
   /** The provider named in the sidecar path; the account must belong to it. */
@@ -23,15 +38,6 @@ export interface NotificationProcessingOptions {
 }
 
 export const DEFAULT_PROCESSING: NotificationProcessingOptions = { leaseMs: 30_000, maxAttempts: 8, baseRetryMs: 2_000 };
-
-/**
- * An unsigned notification is a hint: before it moves a status, the provider is
- * asked. That covers the money states (APPROVED, REFUNDED, CHARGEBACK) and also
- * the final failures, since a forged REJECTED would lock out the real payment
- * and a forged failed payout would invite paying twice.
- */
-const CONFIRM_TRANSACTION = new Set<TransactionStatus>(['APPROVED', 'REFUNDED', 'CHARGEBACK', 'REJECTED', 'CANCELED']);
-const CONFIRM_WITHDRAWAL = new Set<WithdrawStatus>(['APPROVED', 'REJECTED', 'CANCELED']);
 
 const lowerCaseHeaders = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 
@@ -111,11 +117,10 @@ export class NotificationsService {
 
   /** Processes a notification this worker holds; every path ends in a recorded outcome. */
   private async process(id: string): Promise<WebhookNotification> {
-    const em = () => this.deps.db.em();
-    const stored = await this.deps.notifications.get(em(), id);
+    const stored = await this.deps.notifications.get(this.deps.db.em(), id);
     if (!stored) throw notFound(`notification ${id} not found`);
-    const record = (outcome: WebhookOutcome, reason?: string, result?: WebhookResult, subjectId?: string, retryAt?: Date) =>
-      this.deps.notifications.recordOutcome(em(), id, { outcome, reason, result, subjectId, retryAt });
+    const record: RecordOutcome = (outcome, reason, result, subjectId, retryAt) =>
+      this.deps.notifications.recordOutcome(this.deps.db.em(), id, { outcome, reason, result, subjectId, retryAt });
     try {
       const { adapter, ctx, account } = await this.account(undefined, stored.providerAccountId);
       const notification: IncomingNotification = { body: stored.body, headers: stored.headers };
@@ -123,55 +128,52 @@ export class NotificationsService {
       if (verdict === 'invalid') return record('REJECTED', 'the signature does not match the account webhook secret');
       const result = await adapter.processWebhook(ctx, notification);
       if (!result) return record('IGNORED', 'the adapter yields nothing for this notification (an event it ignores, or a body it cannot parse)');
-      const isDuplicate = async () => !(await this.deps.notifications.claimDedupKey(em(), id, adapter.notificationKey(ctx, notification)));
-
-      if (result.type === 'TRANSACTION') {
-        const transaction = await this.deps.transactions.findTransactionByProviderId(em(), account.id, result.transactionId);
-        if (!transaction) return record('UNKNOWN_SUBJECT', `no transaction ${result.transactionId} for this account`, result, undefined, this.retryAt(stored.attempts));
-        if (await isDuplicate()) return record('DUPLICATE', 'the same notification was already received', result, transaction.id);
-        let status = result.status;
-        let unconfirmed: string | undefined;
-        if (verdict === 'unsigned' && CONFIRM_TRANSACTION.has(status) && status !== transaction.status) {
-          // No way to ask the provider: an unverifiable hint moves nothing (reconciliation cannot either).
-          if (!adapter.supports('getTransaction')) return record('UNCONFIRMED', `unsigned ${status} cannot be confirmed: ${account.provider} offers no transaction lookup`, result, transaction.id);
-          const actual = await adapter.getTransaction(ctx, transaction.transactionId);
-          if (actual.status !== status) {
-            unconfirmed = `the provider reports ${actual.status}, the notification claimed ${status}`;
-            status = actual.status;
-          }
-        }
-        const move = await this.deps.transactions.moveTransactionStatus(em(), transaction.id, status, unconfirmed ? 'poll' : 'webhook');
-        if (move?.event) this.deps.events.published(move.event);
-        if (unconfirmed) return record('UNCONFIRMED', move?.changed ? `${unconfirmed}; applied ${move.from} → ${move.to}` : unconfirmed, result, transaction.id);
-        return move?.changed
-          ? record('APPLIED', `${move.from} → ${move.to}`, result, transaction.id)
-          : record('UNCHANGED', `${move?.from ?? transaction.status} → ${status} is not a move forward`, result, transaction.id);
-      }
-
-      const withdrawal = await this.deps.transactions.findWithdrawalByProviderId(em(), account.id, result.transactionId);
-      if (!withdrawal) return record('UNKNOWN_SUBJECT', `no withdrawal ${result.transactionId} for this account`, result, undefined, this.retryAt(stored.attempts));
-      if (await isDuplicate()) return record('DUPLICATE', 'the same notification was already received', result, withdrawal.id);
-      let status = result.status;
-      let unconfirmed: string | undefined;
-      if (verdict === 'unsigned' && CONFIRM_WITHDRAWAL.has(status) && status !== withdrawal.status) {
-        if (!adapter.supports('getWithdraw')) return record('UNCONFIRMED', `unsigned ${status} cannot be confirmed: ${account.provider} offers no withdrawal lookup`, result, withdrawal.id);
-        const actual = await adapter.getWithdraw(ctx, withdrawal.withdrawId);
-        if (actual.status !== status) {
-          unconfirmed = `the provider reports ${actual.status}, the notification claimed ${status}`;
-          status = actual.status;
-        }
-      }
-      const move = await this.deps.transactions.moveWithdrawalStatus(em(), withdrawal.id, status, unconfirmed ? 'poll' : 'webhook');
-      if (move?.event) this.deps.events.published(move.event);
-      if (unconfirmed) return record('UNCONFIRMED', unconfirmed, result, withdrawal.id);
-      return move?.changed
-        ? record('APPLIED', `${move.from} → ${move.to}`, result, withdrawal.id)
-        : record('UNCHANGED', `${move?.from ?? withdrawal.status} → ${status} is not a move forward`, result, withdrawal.id);
+      const processing: Processing = {
+        stored,
+        account,
+        adapter,
+        ctx,
+        verdict,
+        record,
+        isDuplicate: async () => !(await this.deps.notifications.claimDedupKey(this.deps.db.em(), id, adapter.notificationKey(ctx, notification))),
+      };
+      if (result.type === 'TRANSACTION') return await this.applyStatus(processing, TRANSACTIONS, result);
+      return await this.applyStatus(processing, WITHDRAWALS, result);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       if (isGatewayError(error) && error.code === 'UNAUTHENTICATED') return record('REJECTED', reason);
       this.deps.logger.warn({ err: error, notificationId: id }, 'notification processing failed; it will be retried');
       return record('FAILED', reason, undefined, undefined, this.retryAt(stored.attempts));
     }
+  }
+
+  /**
+   * A notification about a known charge or payout: deduplicated, confirmed with
+   * the provider when unsigned, applied through the state machine.
+   */
+  private async applyStatus<S extends string, T extends Tracked<S>>(
+    { stored, account, adapter, ctx, verdict, record, isDuplicate }: Processing,
+    kind: SubjectKind<S, T>,
+    result: WebhookResult & { status: S },
+  ): Promise<WebhookNotification> {
+    const subject = await kind.findByProviderId(this.deps, account.id, result.transactionId);
+    if (!subject) return record('UNKNOWN_SUBJECT', `no ${kind.name} ${result.transactionId} for this account`, result, undefined, this.retryAt(stored.attempts));
+    if (await isDuplicate()) return record('DUPLICATE', 'the same notification was already received', result, subject.id);
+    let status: S = result.status;
+    let unconfirmed: string | undefined;
+    if (verdict === 'unsigned' && kind.confirmBeforeApplying.has(status) && status !== subject.status) {
+      // No way to ask the provider: an unverifiable hint moves nothing (reconciliation cannot either).
+      if (!adapter.supports(kind.lookup)) return record('UNCONFIRMED', `unsigned ${status} cannot be confirmed: ${account.provider} offers no ${kind.name} lookup`, result, subject.id);
+      const actual = await kind.askProvider(adapter, ctx, kind.providerId(subject));
+      if (actual.status !== status) {
+        unconfirmed = `the provider reports ${actual.status}, the notification claimed ${status}`;
+        status = actual.status;
+      }
+    }
+    const move = await moveSubjectStatus(this.deps, kind, subject.id, status, unconfirmed ? 'poll' : 'webhook');
+    if (unconfirmed) return record('UNCONFIRMED', move?.changed ? `${unconfirmed}; applied ${move.from} → ${move.to}` : unconfirmed, result, subject.id);
+    return move?.changed
+      ? record('APPLIED', `${move.from} → ${move.to}`, result, subject.id)
+      : record('UNCHANGED', `${move?.from ?? subject.status} → ${status} is not a move forward`, result, subject.id);
   }
 }

@@ -20,6 +20,7 @@ import type { ProviderAdapter } from '../providers/adapter.js';
 import { resolveAccount, type GatewayDeps, type ResolvedAccount } from './context.js';
 import { optionalUrl, requirePositiveCents, requireText } from './validation.js';
 import { runIdempotent } from './idempotency.js';
+import { moveSubjectStatus, TRANSACTIONS, WITHDRAWALS, type SubjectKind, type Tracked } from './subjects.js';
 
 export type CreateTransactionCommand = {
   providerAccountId: string;
@@ -120,17 +121,20 @@ export class PaymentsService {
     });
   }
 
-  async getTransaction(id: string, refresh = false): Promise<Transaction> {
-    const em = this.deps.db.em();
-    const transaction = await this.deps.transactions.findTransaction(em, id);
-    if (!transaction) throw notFound(`transaction ${id} not found`);
-    if (!refresh) return transaction;
-    const { adapter, ctx } = await resolveAccount(this.deps, transaction.providerAccountId, { includeDeleted: true });
-    requireOperation(adapter, 'getTransaction');
-    const current = await adapter.getTransaction(ctx, transaction.transactionId);
-    const move = await this.deps.transactions.moveTransactionStatus(em, id, current.status, 'poll');
-    if (move?.event) this.deps.events.published(move.event);
-    return (await this.deps.transactions.findTransaction(this.deps.db.em(), id, 'primary'))!;
+  getTransaction(id: string, refresh = false): Promise<Transaction> {
+    return this.read(TRANSACTIONS, id, refresh);
+  }
+
+  /** A stored transaction or withdrawal; with refresh, its provider is asked first and the answer applied (source poll). */
+  private async read<S extends string, T extends Tracked<S>>(kind: SubjectKind<S, T>, id: string, refresh: boolean): Promise<T> {
+    const subject = await kind.find(this.deps, id);
+    if (!subject) throw notFound(`${kind.name} ${id} not found`);
+    if (!refresh) return subject;
+    const { adapter, ctx } = await resolveAccount(this.deps, subject.providerAccountId, { includeDeleted: true });
+    requireOperation(adapter, kind.lookup);
+    const current = await kind.askProvider(adapter, ctx, kind.providerId(subject));
+    await moveSubjectStatus(this.deps, kind, id, current.status, 'poll');
+    return (await kind.find(this.deps, id, 'primary'))!;
   }
 
   async refoundTransaction(command: { providerAccountId: string; id: string; amount?: number; idempotencyKey?: string }): Promise<{ refund: RefundResult; transaction: Transaction }> {
@@ -200,17 +204,8 @@ export class PaymentsService {
     });
   }
 
-  async getWithdraw(id: string, refresh = false): Promise<Withdrawal> {
-    const em = this.deps.db.em();
-    const withdrawal = await this.deps.transactions.findWithdrawal(em, id);
-    if (!withdrawal) throw notFound(`withdrawal ${id} not found`);
-    if (!refresh) return withdrawal;
-    const { adapter, ctx } = await resolveAccount(this.deps, withdrawal.providerAccountId, { includeDeleted: true });
-    requireOperation(adapter, 'getWithdraw');
-    const current = await adapter.getWithdraw(ctx, withdrawal.withdrawId);
-    const move = await this.deps.transactions.moveWithdrawalStatus(em, id, current.status, 'poll');
-    if (move?.event) this.deps.events.published(move.event);
-    return (await this.deps.transactions.findWithdrawal(this.deps.db.em(), id, 'primary'))!;
+  getWithdraw(id: string, refresh = false): Promise<Withdrawal> {
+    return this.read(WITHDRAWALS, id, refresh);
   }
 
   async createReceiver(providerAccountId: string, input: ReceiverInput | undefined): Promise<Receiver> {

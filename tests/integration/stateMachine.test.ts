@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { openDatabase, type Database } from '../../server/db/orm.js';
 import { TransactionsRepository } from '../../server/db/transactionsRepository.js';
+import { OutboundRepository } from '../../server/db/outboundRepository.js';
+import { transactionStatusChangedBody } from '../../server/gateway/outboundMessages.js';
 import type { TransactionStatus } from '../../server/domain/types.js';
 import { createTestDatabase } from '../support/postgres.js';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let db: Database;
-const repo = new TransactionsRepository();
+const repo = new TransactionsRepository(new OutboundRepository(), transactionStatusChangedBody);
 const ACCOUNT = '0b9d7f3e-1111-4222-8333-444455556666';
 
 beforeAll(async () => {
