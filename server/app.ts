@@ -21,6 +21,7 @@ import { OutboundRepository } from './db/outboundRepository.js';
 import { SecretBox } from './lib/secretBox.js';
 import type { Logger } from './lib/logger.js';
 import { createRegistry } from './providers/catalog.js';
+import type { ProviderAdapter } from './providers/adapter.js';
 import { SandboxPsp } from './sandbox/psp.js';
 import { startConnectServer } from './transport/connect/server.js';
 import { startGrpcServer } from './transport/grpc/server.js';
@@ -52,8 +53,13 @@ async function freePort(host: string): Promise<number> {
   return port;
 }
 
+export interface GatewayOptions {
+  /** Adapters registered beside the catalogue's (tests use this for providers that exist only in a test). */
+  extraProviders?: readonly ProviderAdapter[];
+}
+
 /** Starts the chosen components on one database; `close()` stops them in reverse. */
-export async function startGateway(input: Config, components: readonly Component[], logger: Logger): Promise<RunningGateway> {
+export async function startGateway(input: Config, components: readonly Component[], logger: Logger, options: GatewayOptions = {}): Promise<RunningGateway> {
   const config = { ...input };
   for (const key of ['grpcPort', 'httpPort', 'webhookPort', 'sandboxPort'] as const) {
     if (config[key] === 0) config[key] = await freePort(config.host);
@@ -89,9 +95,11 @@ export async function startGateway(input: Config, components: readonly Component
     running.db = db;
     const events = new StatusEvents(db);
     const outbound = new OutboundRepository();
+    const registry = createRegistry({ sandboxUrl });
+    for (const adapter of options.extraProviders ?? []) registry.register(adapter);
     const deps = {
       db,
-      registry: createRegistry({ sandboxUrl }),
+      registry,
       accounts: new AccountsRepository(SecretBox.fromEncodedKey(config.secretsKey)),
       transactions: new TransactionsRepository(outbound, transactionStatusChangedBody),
       outbound,

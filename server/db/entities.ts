@@ -49,6 +49,8 @@ export const TransactionEntity = defineEntity({
     orderId: p.string().nullable(),
     webhookUrl: p.text().nullable(),
     idempotencyKey: p.string().nullable(),
+    /** 'api' (CreateTransaction) or 'webhook' (a payment the provider reported with no charge). */
+    origin: p.string().length(8).default('api'),
     /** When reconciliation last asked the provider. */
     lastPolledAt: p.datetime().nullable(),
     createdAt: p.datetime(),
@@ -132,7 +134,7 @@ export const WebhookNotificationEntity = defineEntity({
     receivedAt: p.datetime(),
     outcome: p.string().length(16),
     outcomeReason: p.text().nullable(),
-    resultType: p.string().length(16).nullable(),
+    resultType: p.string().length(32).nullable(),
     resultSubjectId: p.string().nullable(),
     resultStatus: p.string().length(16).nullable(),
     subjectId: p.uuid().nullable(),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { WebhookNotification, WebhookOutcome, WebhookResult } from '../domain/types.js';
+import type { WebhookNotification, WebhookOutcome, WebhookResult, WebhookResultSummary } from '../domain/types.js';
 import { WebhookNotificationEntity, type WebhookNotificationRow } from './entities.js';
 
 const toNotification = (row: WebhookNotificationRow): WebhookNotification => ({
@@ -13,7 +13,7 @@ const toNotification = (row: WebhookNotificationRow): WebhookNotification => ({
   outcomeReason: row.outcomeReason ?? undefined,
   result:
     row.resultType && row.resultSubjectId && row.resultStatus
-      ? ({ type: row.resultType, transactionId: row.resultSubjectId, status: row.resultStatus } as WebhookResult)
+      ? ({ type: row.resultType, transactionId: row.resultSubjectId, status: row.resultStatus } as WebhookResultSummary)
       : undefined,
   subjectId: row.subjectId ?? undefined,
   processedAt: row.processedAt ?? undefined,

@@ -7,7 +7,9 @@ import type {
   StatusSource,
   Transaction,
   TransactionResult,
+  TransactionOrigin,
   TransactionStatus,
+  UnsolicitedPayment,
   WithdrawMethod,
   WithdrawResult,
   WithdrawStatus,
@@ -78,6 +80,7 @@ export class TransactionsRepository {
       expiresAt: orUndefined(row.expiresAt),
       orderId: orUndefined(row.orderId),
       webhookUrl: orUndefined(row.webhookUrl),
+      origin: row.origin as TransactionOrigin,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
       statusHistory: await statusHistory<TransactionStatus>(em, 'TRANSACTION', row.id, connectionType),
@@ -133,6 +136,44 @@ export class TransactionsRepository {
       return { row, event };
     });
     return { transaction: await this.toTransaction(em, row, 'write'), event: toStatusEvent(event) };
+  }
+
+  /**
+   * Records a payment the provider reported with no charge behind it, once per
+   * (account, provider id): `created` is false when it is already recorded (a
+   * re-delivery), and the existing transaction is returned unchanged.
+   */
+  async recordUnsolicitedPayment(
+    em: EntityManager,
+    input: { provider: string; providerAccountId: string; payment: UnsolicitedPayment; source: StatusSource },
+  ): Promise<{ transaction: Transaction; event?: StatusEvent; created: boolean }> {
+    const { payment } = input;
+    const now = new Date();
+    const { row, event } = await em.transactional(async (tx) => {
+      // Every insert holds the event-log lock until it commits, so this check and the insert cannot interleave with another copy's.
+      await lockEventLog(tx);
+      const existing = await tx.findOne(TransactionEntity, { providerAccountId: input.providerAccountId, providerTransactionId: payment.transactionId });
+      if (existing) return { row: existing, event: undefined };
+      const row = tx.create(TransactionEntity, {
+        id: randomUUID(),
+        providerAccountId: input.providerAccountId,
+        provider: input.provider,
+        providerTransactionId: payment.transactionId,
+        paymentMethod: payment.paymentMethod,
+        status: payment.status,
+        amount: payment.amount,
+        currency: 'BRL',
+        installments: 1,
+        origin: 'webhook',
+        createdAt: payment.paidAt ?? now,
+        updatedAt: now,
+      });
+      tx.persist(row);
+      const event = recordStatusEvent(tx, 'TRANSACTION', row.id, row.providerAccountId, row.status, input.source, now);
+      await tx.flush();
+      return { row, event };
+    });
+    return { transaction: await this.toTransaction(em, row, 'write'), event: event && toStatusEvent(event), created: event !== undefined };
   }
 
   async findTransaction(em: EntityManager, id: string, consistency: Consistency = 'replica'): Promise<Transaction | null> {

@@ -20,6 +20,8 @@ export type WithdrawStatus = (typeof WITHDRAW_STATUSES)[number];
 
 export type ReceiverStatus = 'PENDING' | 'ACTIVE' | 'REJECTED';
 export type StatusSource = 'api' | 'webhook' | 'poll';
+/** How a transaction came to be: a caller's CreateTransaction, or a provider's notification of a payment with no charge. */
+export type TransactionOrigin = 'api' | 'webhook';
 
 export const OPERATIONS = [
   'createCardToken',
@@ -180,9 +182,32 @@ export interface InstallmentOption {
   finalValue: number;
 }
 
+/**
+ * A payment the provider reports with no charge behind it in the gateway: a
+ * static QR code paid, a PIX sent to the account's key. The gateway records it
+ * as a transaction of its own (origin webhook).
+ */
+export interface UnsolicitedPayment {
+  type: 'UNSOLICITED_PAYMENT';
+  /** The provider's id of the payment; a transaction is recorded once per account and id. */
+  transactionId: string;
+  /** Integer cents. */
+  amount: number;
+  paymentMethod: PaymentMethod;
+  status: TransactionStatus;
+  /** When the provider says the money arrived. */
+  paidAt?: Date;
+}
+
 /** What an adapter reads from a provider notification. */
 export type WebhookResult =
   | { type: 'TRANSACTION'; transactionId: string; status: TransactionStatus }
+  | { type: 'WITHDRAW'; transactionId: string; status: WithdrawStatus }
+  | UnsolicitedPayment;
+
+/** What a stored notification keeps of its result. */
+export type WebhookResultSummary =
+  | { type: 'TRANSACTION' | 'UNSOLICITED_PAYMENT'; transactionId: string; status: TransactionStatus }
   | { type: 'WITHDRAW'; transactionId: string; status: WithdrawStatus };
 
 export interface StatusChange<S extends string> {
@@ -194,6 +219,7 @@ export interface StatusChange<S extends string> {
 /** A charge as the gateway keeps it. */
 export interface Transaction extends TransactionResult {
   id: string;
+  origin: TransactionOrigin;
   provider: string;
   providerAccountId: string;
   installments: number;
@@ -272,7 +298,7 @@ export interface WebhookNotification {
   receivedAt: Date;
   outcome: WebhookOutcome;
   outcomeReason?: string;
-  result?: WebhookResult;
+  result?: WebhookResultSummary;
   /** The gateway's id of the transaction or withdrawal, once known. */
   subjectId?: string;
   processedAt?: Date;

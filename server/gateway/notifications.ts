@@ -1,5 +1,5 @@
 import { GatewayError, isGatewayError, notFound } from '../lib/errors.js';
-import type { ProviderAccountWithSecrets, WebhookNotification, WebhookOutcome, WebhookResult } from '../domain/types.js';
+import type { ProviderAccountWithSecrets, UnsolicitedPayment, WebhookNotification, WebhookOutcome, WebhookResult } from '../domain/types.js';
 import type { NotificationFilter, StoredNotification } from '../db/notificationsRepository.js';
 import type { AdapterContext, IncomingNotification, NotificationVerdict, ProviderAdapter } from '../providers/adapter.js';
 import { adapterContext, type GatewayDeps } from './context.js';
@@ -137,6 +137,7 @@ export class NotificationsService {
         record,
         isDuplicate: async () => !(await this.deps.notifications.claimDedupKey(this.deps.db.em(), id, adapter.notificationKey(ctx, notification))),
       };
+      if (result.type === 'UNSOLICITED_PAYMENT') return await this.recordUnsolicitedPayment(processing, result);
       if (result.type === 'TRANSACTION') return await this.applyStatus(processing, TRANSACTIONS, result);
       return await this.applyStatus(processing, WITHDRAWALS, result);
     } catch (error) {
@@ -145,6 +146,39 @@ export class NotificationsService {
       this.deps.logger.warn({ err: error, notificationId: id }, 'notification processing failed; it will be retried');
       return record('FAILED', reason, undefined, undefined, this.retryAt(stored.attempts));
     }
+  }
+
+  /**
+   * A payment with no charge in the gateway (a static QR code paid, a PIX to the
+   * account's key) becomes a transaction of its own, once per provider id: a later
+   * notification about it is an ordinary status notification. Unsigned, it is
+   * confirmed with the provider first, like any claim that money moved.
+   */
+  private async recordUnsolicitedPayment(processing: Processing, payment: UnsolicitedPayment): Promise<WebhookNotification> {
+    const { account, adapter, ctx, verdict, record, isDuplicate } = processing;
+    if (await this.deps.transactions.findTransactionByProviderId(this.deps.db.em(), account.id, payment.transactionId)) return this.applyStatus(processing, TRANSACTIONS, payment);
+    if (await isDuplicate()) return record('DUPLICATE', 'the same notification was already received', payment);
+    let status = payment.status;
+    let unconfirmed: string | undefined;
+    if (verdict === 'unsigned' && TRANSACTIONS.confirmBeforeApplying.has(status)) {
+      if (!adapter.supports(TRANSACTIONS.lookup)) return record('UNCONFIRMED', `unsigned ${status} cannot be confirmed: ${account.provider} offers no transaction lookup; nothing recorded`, payment);
+      const actual = await TRANSACTIONS.askProvider(adapter, ctx, payment.transactionId);
+      if (actual.status !== status) {
+        unconfirmed = `the provider reports ${actual.status}, the notification claimed ${status}`;
+        status = actual.status;
+      }
+    }
+    const { transaction, event, created } = await this.deps.transactions.recordUnsolicitedPayment(this.deps.db.em(), {
+      provider: account.provider,
+      providerAccountId: account.id,
+      payment: { ...payment, status },
+      source: unconfirmed ? 'poll' : 'webhook',
+    });
+    // Another copy (a different event about the same payment) recorded it meanwhile: this one is a status notification.
+    if (!created) return this.applyStatus(processing, TRANSACTIONS, payment);
+    if (event) this.deps.events.published(event);
+    const recorded = `recorded a payment with no charge as ${transaction.status}`;
+    return record(unconfirmed ? 'UNCONFIRMED' : 'APPLIED', unconfirmed ? `${unconfirmed}; ${recorded}` : recorded, payment, transaction.id);
   }
 
   /**

@@ -41,6 +41,7 @@ export function toProtoTransaction(t: domain.Transaction): pb.Transaction {
     installments: t.installments,
     orderId: t.orderId ?? '',
     currency: t.currency,
+    origin: toEnum(pb.TransactionOrigin, 'TRANSACTION_ORIGIN', t.origin) as pb.TransactionOrigin,
   };
 }
 
@@ -78,12 +79,12 @@ export function toProtoReceiver(r: domain.Receiver): pb.Receiver {
   };
 }
 
-export function toProtoWebhookResult(result: domain.WebhookResult | undefined): pb.WebhookResult | undefined {
+export function toProtoWebhookResult(result: domain.WebhookResultSummary | undefined): pb.WebhookResult | undefined {
   if (!result) return undefined;
   return {
     transactionId: result.transactionId,
     type: toEnum(pb.WebhookResultType, 'WEBHOOK_RESULT_TYPE', result.type) as pb.WebhookResultType,
-    status: result.type === 'TRANSACTION' ? transactionStatusToProto(result.status) : pb.TransactionStatus.TRANSACTION_STATUS_UNSPECIFIED,
+    status: result.type !== 'WITHDRAW' ? transactionStatusToProto(result.status) : pb.TransactionStatus.TRANSACTION_STATUS_UNSPECIFIED,
     withdrawStatus: result.type === 'WITHDRAW' ? withdrawStatusToProto(result.status) : pb.WithdrawStatus.WITHDRAW_STATUS_UNSPECIFIED,
   };
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../server/config.js';
 import { COMPONENTS, startGateway, type RunningGateway } from '../../server/app.js';
 import { createLogger } from '../../server/lib/logger.js';
+import type { ProviderAdapter } from '../../server/providers/adapter.js';
 import { grpcDriver, type Driver } from './clients.js';
 import { createTestDatabase } from './postgres.js';
 
@@ -17,6 +18,8 @@ export interface TestGatewayOptions {
   env?: Record<string, string>;
   /** Reuse a data folder (to restart on the same embedded database). */
   dataDir?: string;
+  /** Adapters that exist only in the test, registered beside the catalogue's. */
+  extraProviders?: ProviderAdapter[];
 }
 
 /** The whole gateway on free loopback ports, as `npm start` runs it. */
@@ -37,7 +40,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...(options.replicaUrls ? { DATABASE_REPLICA_URLS: options.replicaUrls.join(',') } : {}),
   });
-  const gateway = await startGateway(config, COMPONENTS, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
+  const gateway = await startGateway(config, COMPONENTS, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), { extraProviders: options.extraProviders });
   return { ...gateway, dataDir };
 }
 

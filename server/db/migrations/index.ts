@@ -1,10 +1,12 @@
 import { Migration20261122023336_initial } from './Migration20261122023336_initial.js';
 import { Migration20261122030408_idempotency_keys } from './Migration20261122030408_idempotency_keys.js';
 import { Migration20261122030836_webhook_pipeline } from './Migration20261122030836_webhook_pipeline.js';
+import { Migration20261122114830_unsolicited_payments } from './Migration20261122114830_unsolicited_payments.js';
 
 // Every migration, in order. `npm run migration:create` writes a new file here; add it to this list.
 export const MIGRATIONS = [
   { name: 'Migration20261122023336_initial', class: Migration20261122023336_initial },
   { name: 'Migration20261122030408_idempotency_keys', class: Migration20261122030408_idempotency_keys },
   { name: 'Migration20261122030836_webhook_pipeline', class: Migration20261122030836_webhook_pipeline },
+  { name: 'Migration20261122114830_unsolicited_payments', class: Migration20261122114830_unsolicited_payments },
 ];

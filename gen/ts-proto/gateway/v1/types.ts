@@ -396,6 +396,48 @@ export function splitTypeToJSON(object: SplitType): string {
   }
 }
 
+/** How a transaction came to be. */
+export enum TransactionOrigin {
+  TRANSACTION_ORIGIN_UNSPECIFIED = 0,
+  /** TRANSACTION_ORIGIN_API - A caller's CreateTransaction. */
+  TRANSACTION_ORIGIN_API = 1,
+  /** TRANSACTION_ORIGIN_WEBHOOK - A provider's notification of a payment with no charge in the gateway (a static QR code paid, a PIX to the account's key). */
+  TRANSACTION_ORIGIN_WEBHOOK = 2,
+  UNRECOGNIZED = -1,
+}
+
+export function transactionOriginFromJSON(object: any): TransactionOrigin {
+  switch (object) {
+    case 0:
+    case "TRANSACTION_ORIGIN_UNSPECIFIED":
+      return TransactionOrigin.TRANSACTION_ORIGIN_UNSPECIFIED;
+    case 1:
+    case "TRANSACTION_ORIGIN_API":
+      return TransactionOrigin.TRANSACTION_ORIGIN_API;
+    case 2:
+    case "TRANSACTION_ORIGIN_WEBHOOK":
+      return TransactionOrigin.TRANSACTION_ORIGIN_WEBHOOK;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return TransactionOrigin.UNRECOGNIZED;
+  }
+}
+
+export function transactionOriginToJSON(object: TransactionOrigin): string {
+  switch (object) {
+    case TransactionOrigin.TRANSACTION_ORIGIN_UNSPECIFIED:
+      return "TRANSACTION_ORIGIN_UNSPECIFIED";
+    case TransactionOrigin.TRANSACTION_ORIGIN_API:
+      return "TRANSACTION_ORIGIN_API";
+    case TransactionOrigin.TRANSACTION_ORIGIN_WEBHOOK:
+      return "TRANSACTION_ORIGIN_WEBHOOK";
+    case TransactionOrigin.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 /** Where a status change came from. */
 export enum StatusSource {
   STATUS_SOURCE_UNSPECIFIED = 0,
@@ -446,6 +488,8 @@ export enum WebhookResultType {
   WEBHOOK_RESULT_TYPE_UNSPECIFIED = 0,
   WEBHOOK_RESULT_TYPE_TRANSACTION = 1,
   WEBHOOK_RESULT_TYPE_WITHDRAW = 2,
+  /** WEBHOOK_RESULT_TYPE_UNSOLICITED_PAYMENT - A payment with no charge in the gateway, recorded as a transaction of origin webhook. */
+  WEBHOOK_RESULT_TYPE_UNSOLICITED_PAYMENT = 3,
   UNRECOGNIZED = -1,
 }
 
@@ -460,6 +504,9 @@ export function webhookResultTypeFromJSON(object: any): WebhookResultType {
     case 2:
     case "WEBHOOK_RESULT_TYPE_WITHDRAW":
       return WebhookResultType.WEBHOOK_RESULT_TYPE_WITHDRAW;
+    case 3:
+    case "WEBHOOK_RESULT_TYPE_UNSOLICITED_PAYMENT":
+      return WebhookResultType.WEBHOOK_RESULT_TYPE_UNSOLICITED_PAYMENT;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -475,6 +522,8 @@ export function webhookResultTypeToJSON(object: WebhookResultType): string {
       return "WEBHOOK_RESULT_TYPE_TRANSACTION";
     case WebhookResultType.WEBHOOK_RESULT_TYPE_WITHDRAW:
       return "WEBHOOK_RESULT_TYPE_WITHDRAW";
+    case WebhookResultType.WEBHOOK_RESULT_TYPE_UNSOLICITED_PAYMENT:
+      return "WEBHOOK_RESULT_TYPE_UNSOLICITED_PAYMENT";
     case WebhookResultType.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -795,6 +844,7 @@ export interface Transaction {
   installments: number;
   orderId: string;
   currency: string;
+  origin: TransactionOrigin;
 }
 
 export interface CardInput {
@@ -2172,6 +2222,7 @@ function createBaseTransaction(): Transaction {
     installments: 0,
     orderId: "",
     currency: "",
+    origin: 0,
   };
 }
 
@@ -2230,6 +2281,9 @@ export const Transaction: MessageFns<Transaction> = {
     }
     if (message.currency !== "") {
       writer.uint32(146).string(message.currency);
+    }
+    if (message.origin !== 0) {
+      writer.uint32(152).int32(message.origin);
     }
     return writer;
   },
@@ -2391,6 +2445,14 @@ export const Transaction: MessageFns<Transaction> = {
             message.currency = reader.string();
             continue;
           }
+          case 19: {
+            if (tag !== 152) {
+              break;
+            }
+
+            message.origin = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2471,6 +2533,7 @@ export const Transaction: MessageFns<Transaction> = {
         ? globalThis.String(object.order_id)
         : "",
       currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      origin: isSet(object.origin) ? transactionOriginFromJSON(object.origin) : 0,
     };
   },
 
@@ -2530,6 +2593,9 @@ export const Transaction: MessageFns<Transaction> = {
     if (message.currency !== "") {
       obj.currency = message.currency;
     }
+    if (message.origin !== 0) {
+      obj.origin = transactionOriginToJSON(message.origin);
+    }
     return obj;
   },
 
@@ -2556,6 +2622,7 @@ export const Transaction: MessageFns<Transaction> = {
     message.installments = object.installments ?? 0;
     message.orderId = object.orderId ?? "";
     message.currency = object.currency ?? "";
+    message.origin = object.origin ?? 0;
     return message;
   },
 };
