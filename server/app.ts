@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/orm.js';
 import { AccountsRepository } from './db/accountsRepository.js';
@@ -90,7 +91,7 @@ export async function startGateway(input: Config, components: readonly Component
     const needsDatabase = components.some((component) => component !== 'sandbox');
     if (!needsDatabase) return running;
 
-    const db = await openDatabase({ databaseUrl: config.databaseUrl, replicaUrls: config.databaseReplicaUrls, dataDir: config.dataDir, log: (message) => logger.info(message.replace(/\x1b\[[0-9;]*m/g, '')) });
+    const db = await openDatabase({ databaseUrl: config.databaseUrl, replicaUrls: config.databaseReplicaUrls, dataDir: config.dataDir, log: (message) => logger.info(stripVTControlCharacters(message)) });
     closers.push(() => db.close());
     running.db = db;
     const events = new StatusEvents(db);

@@ -152,13 +152,10 @@ describe('status events out', () => {
   it('WatchEvents resumes from an event id without gaps or repeats, over gRPC and Connect', async () => {
     const first = await pix(signedAccount.id);
     const start = client.watch(WatchEventsRequest.fromPartial({ afterEventId: '0', providerAccountIds: [signedAccount.id] }));
-    let resumeFrom = '';
-    for (;;) {
+    let resumeFrom: string | undefined;
+    while (resumeFrom === undefined) {
       const { event } = await start.next();
-      if (event.subjectId === first.id) {
-        resumeFrom = event.eventId;
-        break;
-      }
+      if (event.subjectId === first.id) resumeFrom = event.eventId;
     }
     start.close();
     // Changes made while nobody watches.
