@@ -20,9 +20,9 @@ import type {
   WithdrawStatus,
 } from '../../domain/types.js';
 import { ProviderAdapter, type AdapterContext, type CardIdInput, type IncomingNotification, type NotificationVerdict, type ProviderIdentity } from '../adapter.js';
+import { verifyTimestampedSignature } from '../../lib/hmacSignature.js';
 import {
   SIGNATURE_HEADER,
-  verifySandboxSignature,
   type SandboxCharge,
   type SandboxChargeMethod,
   type SandboxChargeStatus,
@@ -103,12 +103,25 @@ const fromSandboxRecipient = (recipient: SandboxRecipient): ReceiverResult => ({
   balance: recipient.balance,
 });
 
+function parseEvent(body: Buffer): Partial<SandboxEvent> | undefined {
+  try {
+    const event: unknown = JSON.parse(body.toString('utf8'));
+    return event && typeof event === 'object' ? (event as Partial<SandboxEvent>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The gateway's own fake PSP (server/sandbox/psp.ts), reached over HTTP like any provider. */
 export class SandboxAdapter extends ProviderAdapter {
   readonly identity: ProviderIdentity;
 
-  constructor(defaultBaseUrl: string) {
+  /** The clock signatures are checked against (tests move it). */
+  private readonly now: () => number;
+
+  constructor(defaultBaseUrl: string, options: { now?: () => number } = {}) {
     super();
+    this.now = options.now ?? Date.now;
     this.identity = {
       id: 'SANDBOX',
       aliases: [],
@@ -226,25 +239,25 @@ export class SandboxAdapter extends ProviderAdapter {
     }
   }
 
-  /** The sandbox signs a resource's notifications with the secret given when it was created: the account's webhook secret. */
+  /**
+   * The sandbox signs a resource's notifications with the secret given when it
+   * was created: the account's webhook secret. A signature more than five
+   * minutes from the arrival time, either way, is refused as a replay.
+   */
   override verifyNotification(ctx: AdapterContext, notification: IncomingNotification): NotificationVerdict {
     if (!ctx.webhookSecret) return 'unsigned';
-    return verifySandboxSignature(ctx.webhookSecret, notification.headers[SIGNATURE_HEADER], notification.body) ? 'valid' : 'invalid';
+    const receivedAt = notification.receivedAt?.getTime() ?? this.now();
+    return verifyTimestampedSignature(ctx.webhookSecret, notification.headers[SIGNATURE_HEADER], notification.body, { receivedAt }).valid ? 'valid' : 'invalid';
   }
 
-  /** Re-deliveries carry the same event id. */
+  /** Re-deliveries carry the same event id, taken from the signed body (a header could be changed by whoever replays it). */
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
-    const eventId = notification.headers['x-sandbox-event-id'];
-    return eventId ? `event:${eventId}` : super.notificationKey(ctx, notification);
+    const eventId = parseEvent(notification.body)?.id;
+    return typeof eventId === 'string' && eventId ? `event:${eventId}` : super.notificationKey(ctx, notification);
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
-    let event: SandboxEvent;
-    try {
-      event = JSON.parse(notification.body.toString('utf8'));
-    } catch {
-      return undefined;
-    }
+    const event = parseEvent(notification.body);
     if (typeof event?.data?.id !== 'string') return undefined;
     switch (event.type) {
       case 'charge.paid':
