@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../server/config.js';
 import { COMPONENTS, startGateway, type RunningGateway } from '../../server/app.js';
-import { createLogger } from '../../server/lib/logger.js';
+import { createLogger, type Logger } from '../../server/lib/logger.js';
 import { grpcDriver, type Driver } from './clients.js';
 import { createTestDatabase } from './postgres.js';
 
@@ -17,6 +17,8 @@ export interface TestGatewayOptions {
   env?: Record<string, string>;
   /** Reuse a data folder (to restart on the same embedded database). */
   dataDir?: string;
+  /** Where the gateway logs (to assert on log lines); default silent, or TEST_LOG_LEVEL. */
+  logger?: Logger;
 }
 
 /** The whole gateway on free loopback ports, as `npm start` runs it. */
@@ -37,7 +39,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...(options.replicaUrls ? { DATABASE_REPLICA_URLS: options.replicaUrls.join(',') } : {}),
   });
-  const gateway = await startGateway(config, COMPONENTS, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
+  const gateway = await startGateway(config, COMPONENTS, options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
   return { ...gateway, dataDir };
 }
 

@@ -1,4 +1,4 @@
-import { createProviderHttp, providerError, type ProviderHttp, type ProviderHttpDeclaration } from '../../lib/http/index.js';
+import { createProviderHttp, ProviderCallError, providerError, type ProviderHttp, type ProviderHttpDeclaration } from '../../lib/http/index.js';
 import { invalidArgument } from '../../lib/errors.js';
 import { cardDigits, fourDigitYear } from '../../lib/card.js';
 import { inferDocumentType } from '../../lib/documents.js';
@@ -71,25 +71,44 @@ export const toSandboxCharge = (input: TransactionInput, ctx: Pick<AdapterContex
   notificationSecret: ctx.webhookSecret,
 });
 
-// Response mappers: their body → our result.
-export const fromSandboxCharge = (charge: SandboxCharge): TransactionResult => ({
-  paymentMethod: METHOD_FROM_SANDBOX[charge.method],
-  transactionId: charge.id,
-  status: chargeStatus(charge.status),
-  amount: charge.amount,
-  pixCode: charge.pix?.copyPaste,
-  pixQrCode: charge.pix?.qrCodeDataUrl,
-  billetCode: charge.boleto?.digitableLine,
-  billetUrl: charge.boleto?.url,
-  expiresAt: charge.pix ? new Date(charge.pix.expiresAt) : charge.boleto ? new Date(charge.boleto.dueDate) : undefined,
-});
+/**
+ * A 2xx answer that is not the resource (an HTML page, `{"success":false}`,
+ * `null`) is a provider failure, never a status: mapping it would turn a
+ * pending charge REJECTED through the table's default.
+ */
+function sandboxResource<T>(data: unknown, what: string): T {
+  const resource = data as { id?: unknown; status?: unknown } | null;
+  if (!resource || typeof resource !== 'object' || typeof resource.id !== 'string' || typeof resource.status !== 'string') {
+    throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `the sandbox answered without a ${what}`);
+  }
+  return data as T;
+}
 
-export const fromSandboxWithdrawal = (withdrawal: SandboxWithdrawal): WithdrawResult => ({
-  withdrawId: withdrawal.id,
-  amount: withdrawal.amount,
-  status: withdrawalStatus(withdrawal.status),
-  approvedAt: withdrawal.paidAt ? new Date(withdrawal.paidAt) : undefined,
-});
+// Response mappers: their body → our result.
+export const fromSandboxCharge = (data: unknown): TransactionResult => {
+  const charge = sandboxResource<SandboxCharge>(data, 'charge');
+  return {
+    paymentMethod: METHOD_FROM_SANDBOX[charge.method],
+    transactionId: charge.id,
+    status: chargeStatus(charge.status),
+    amount: charge.amount,
+    pixCode: charge.pix?.copyPaste,
+    pixQrCode: charge.pix?.qrCodeDataUrl,
+    billetCode: charge.boleto?.digitableLine,
+    billetUrl: charge.boleto?.url,
+    expiresAt: charge.pix ? new Date(charge.pix.expiresAt) : charge.boleto ? new Date(charge.boleto.dueDate) : undefined,
+  };
+};
+
+export const fromSandboxWithdrawal = (data: unknown): WithdrawResult => {
+  const withdrawal = sandboxResource<SandboxWithdrawal>(data, 'withdrawal');
+  return {
+    withdrawId: withdrawal.id,
+    amount: withdrawal.amount,
+    status: withdrawalStatus(withdrawal.status),
+    approvedAt: withdrawal.paidAt ? new Date(withdrawal.paidAt) : undefined,
+  };
+};
 
 const fromSandboxRecipient = (recipient: SandboxRecipient): ReceiverResult => ({
   receiverId: recipient.id,
