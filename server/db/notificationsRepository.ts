@@ -3,6 +3,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { WebhookNotification, WebhookOutcome, WebhookResult, WebhookResultSummary } from '../domain/types.js';
 import { WebhookNotificationEntity, type WebhookNotificationRow } from './entities.js';
+import { withoutCredentialHeaders } from '../lib/http/redact.js';
 
 const toNotification = (row: WebhookNotificationRow): WebhookNotification => ({
   id: row.id,
@@ -50,13 +51,14 @@ function decodeToken(token: string): { receivedAt: Date; id: string } | undefine
 
 /** Provider notifications exactly as received, the workers' queue over them, and what came of each. */
 export class NotificationsRepository {
+  /** Keeps the body exactly as received; of the headers, everything but credentials a sender attached (Authorization, cookies, API keys). */
   async store(em: EntityManager, input: { provider: string; providerAccountId: string; body: Buffer; headers: Record<string, string> }): Promise<WebhookNotification> {
     const row = em.create(WebhookNotificationEntity, {
       id: randomUUID(),
       provider: input.provider,
       providerAccountId: input.providerAccountId,
       body: input.body,
-      headers: input.headers,
+      headers: withoutCredentialHeaders(input.headers),
       receivedAt: new Date(),
       outcome: 'RECEIVED',
       attempts: 0,

@@ -1,4 +1,5 @@
 import { GatewayError, invalidArgument, notFound } from '../lib/errors.js';
+import { displayUrl } from '../lib/http/clientCertificate.js';
 import type { ProviderAccount, ProviderAccountInput, ProviderAccountPatch } from '../domain/types.js';
 import { notificationUrl, type GatewayDeps } from './context.js';
 import { optionalUrl, requireText } from './validation.js';
@@ -18,8 +19,31 @@ function checkUrls(input: ProviderAccountPatch): void {
 export class AccountsService {
   constructor(private readonly deps: GatewayDeps) {}
 
+  /**
+   * Certificate URLs are shown without their query: a presigned URL's query is
+   * a bearer credential for the client certificate and its key. The stored
+   * value stays whole for fetching the certificate.
+   */
   private view(account: ProviderAccount): ProviderAccountView {
-    return { ...account, notificationUrl: notificationUrl(this.deps.webhookBaseUrl, account.provider, account.id) };
+    return {
+      ...account,
+      certCashInUrl: account.certCashInUrl && displayUrl(account.certCashInUrl),
+      certCashOutUrl: account.certCashOutUrl && displayUrl(account.certCashOutUrl),
+      notificationUrl: notificationUrl(this.deps.webhookBaseUrl, account.provider, account.id),
+    };
+  }
+
+  /** A form that sends back the URL it was shown (query hidden) keeps the stored URL instead of losing the query. */
+  private async withoutEchoedCertificateUrls(id: string, patch: ProviderAccountPatch): Promise<ProviderAccountPatch> {
+    if (patch.certCashInUrl === undefined && patch.certCashOutUrl === undefined) return patch;
+    const current = await this.deps.accounts.get(this.deps.db.em(), id);
+    if (!current) return patch;
+    const echoed = (sent: string | undefined, stored: string | undefined) => sent !== undefined && !!stored && sent !== stored && sent === displayUrl(stored);
+    return {
+      ...patch,
+      certCashInUrl: echoed(patch.certCashInUrl, current.certCashInUrl) ? undefined : patch.certCashInUrl,
+      certCashOutUrl: echoed(patch.certCashOutUrl, current.certCashOutUrl) ? undefined : patch.certCashOutUrl,
+    };
   }
 
   async create(input: ProviderAccountInput): Promise<ProviderAccountView> {
@@ -46,7 +70,7 @@ export class AccountsService {
   async update(id: string, patch: ProviderAccountPatch): Promise<ProviderAccountView> {
     if (patch.name !== undefined && !patch.name.trim()) throw invalidArgument('name', 'name cannot be empty');
     checkUrls(patch);
-    const account = await this.deps.accounts.update(this.deps.db.em(), id, patch);
+    const account = await this.deps.accounts.update(this.deps.db.em(), id, await this.withoutEchoedCertificateUrls(id, patch));
     if (!account) throw notFound(`provider account ${id} not found`);
     return this.view(account);
   }

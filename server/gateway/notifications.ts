@@ -123,7 +123,7 @@ export class NotificationsService {
       this.deps.notifications.recordOutcome(this.deps.db.em(), id, { outcome, reason, result, subjectId, retryAt });
     try {
       const { adapter, ctx, account } = await this.account(undefined, stored.providerAccountId);
-      const notification: IncomingNotification = { body: stored.body, headers: stored.headers };
+      const notification: IncomingNotification = { body: stored.body, headers: stored.headers, receivedAt: stored.receivedAt };
       const verdict = adapter.verifyNotification(ctx, notification);
       if (verdict === 'invalid') return record('REJECTED', 'the signature does not match the account webhook secret');
       const result = await adapter.processWebhook(ctx, notification);

@@ -1,4 +1,4 @@
-import { signTimestampedBody } from '../lib/hmacSignature.js';
+import { timestampedSignature } from '../lib/hmacSignature.js';
 import type { OutboundDelivery } from '../domain/types.js';
 import type { GatewayDeps } from './context.js';
 
@@ -9,14 +9,18 @@ export interface OutboundOptions {
   timeoutMs: number;
 }
 
-/** The headers that let a receiver check a notification came from the gateway (documented in the README). */
+/**
+ * The headers that let a receiver check a notification came from the gateway
+ * and is not a replay (documented in the README): the signature carries its
+ * own timestamp; x-gateway-timestamp repeats it for receivers that read it there.
+ */
 export function outboundHeaders(secret: string, eventId: string, body: string, timestamp = Math.floor(Date.now() / 1000)): Record<string, string> {
   return {
     'content-type': 'application/json',
     'user-agent': 'payment-gateway-webhooks/1',
     'x-gateway-event-id': eventId,
     'x-gateway-timestamp': String(timestamp),
-    'x-gateway-signature': `v1=${signTimestampedBody(secret, timestamp, body)}`,
+    'x-gateway-signature': timestampedSignature(secret, body, timestamp),
   };
 }
 

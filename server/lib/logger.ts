@@ -1,4 +1,5 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
+import { redactForLog, redactText } from './http/redact.js';
 
 /**
  * The one logger. Secrets, authorization headers and card data are redacted
@@ -12,8 +13,30 @@ const REDACTED_PATHS = [
   '*.headers.authorization', '*.headers.Authorization', '*.card', 'card',
 ];
 
-export function createLogger(level: string = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } });
+/**
+ * Besides the fixed paths, every record and message goes through redactForLog:
+ * a provider that echoes a card number or CVV inside an error text (or an
+ * error's stack) must not put it in the log either.
+ */
+export function createLogger(level: string = process.env.LOG_LEVEL ?? 'info', destination?: DestinationStream): Logger {
+  const options = {
+    level,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    // `err` is left to its serializer (it keeps the error's type), which redacts what it produces.
+    formatters: {
+      log: ({ err, ...record }: Record<string, unknown>) => {
+        const redacted = redactForLog(record) as Record<string, unknown>;
+        return err === undefined ? redacted : { ...redacted, err: err instanceof Error ? err : redactForLog(err) };
+      },
+    },
+    serializers: { err: (error: Error) => redactForLog(pino.stdSerializers.err(error)) },
+    hooks: {
+      logMethod(this: Logger, args: unknown[], method: (...args: unknown[]) => void) {
+        method.apply(this, args.map((arg) => (typeof arg === 'string' ? redactText(arg) : arg)));
+      },
+    },
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 export const logger: Logger = createLogger();

@@ -38,6 +38,8 @@ export interface IncomingNotification {
   body: Buffer;
   /** Header names in lower case. */
   headers: Record<string, string>;
+  /** When the sidecar received it, for a stored notification checked again; signature age is measured against it (default now). */
+  receivedAt?: Date;
 }
 
 /**

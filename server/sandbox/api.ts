@@ -1,23 +1,15 @@
-import { safeEqualHex, signTimestampedBody } from '../lib/hmacSignature.js';
+import { timestampedSignature } from '../lib/hmacSignature.js';
 
 /**
  * How the sandbox signs its notifications: when the merchant gave a
- * `notificationSecret` with the charge or withdrawal, HMAC-SHA256 over
- * "<timestamp>.<body>" with it, sent as `x-sandbox-signature: t=<timestamp>,v1=<hex>`.
- * Without one, notifications go unsigned.
+ * `notificationSecret` with the charge or withdrawal, the toolkit's timestamped
+ * HMAC (lib/hmacSignature) with it, sent as `x-sandbox-signature: t=<timestamp>,v1=<hex>`.
+ * Without one, notifications go unsigned. The event's id is in the signed body.
  */
 export const SIGNATURE_HEADER = 'x-sandbox-signature';
 
 export function signSandboxPayload(secret: string, timestamp: number, body: string): string {
-  return `t=${timestamp},v1=${signTimestampedBody(secret, timestamp, body)}`;
-}
-
-export function verifySandboxSignature(secret: string, header: string | undefined, body: Buffer): boolean {
-  if (!header) return false;
-  const parts = Object.fromEntries(header.split(',').map((part) => part.trim().split('=', 2) as [string, string]));
-  const timestamp = Number(parts.t);
-  if (!Number.isFinite(timestamp) || !parts.v1) return false;
-  return safeEqualHex(parts.v1, signTimestampedBody(secret, timestamp, body));
+  return timestampedSignature(secret, body, timestamp);
 }
 
 /** charge.updated reports a charge's current status, whatever it is. */

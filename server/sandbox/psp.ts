@@ -328,7 +328,7 @@ export class SandboxPsp {
     const event: SandboxEvent = { id: newId('evt'), type, createdAt: new Date().toISOString(), data: { id: subject.id, status: subject.status, amount: subject.amount } };
     const body = JSON.stringify(event);
     const timestamp = Math.floor(Date.now() / 1000);
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'x-sandbox-event-id': event.id };
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (notificationSecret) headers[SIGNATURE_HEADER] = signSandboxPayload(notificationSecret, timestamp, body);
     let responseStatus = 0;
     try {

@@ -13,16 +13,4 @@ export const DECLINING_CARDS: ReadonlyMap<string, string> = new Map([
   [SANDBOX_TEST_CARDS.insufficientFunds, 'insufficient_funds'],
 ]);
 
-export function passesLuhn(number: string): boolean {
-  if (!/^\d{12,19}$/.test(number)) return false;
-  let sum = 0;
-  for (let i = 0; i < number.length; i += 1) {
-    let digit = Number(number[number.length - 1 - i]);
-    if (i % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
-}
+export { passesLuhn } from '../lib/luhn.js';

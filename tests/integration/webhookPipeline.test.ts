@@ -6,7 +6,7 @@ import { PaymentMethod, TransactionStatus, WebhookOutcome } from '../../gen/ts-p
 import { DeliveryState } from '../../gen/ts-proto/gateway/v1/webhook_service.js';
 import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import { signSandboxPayload } from '../../server/sandbox/api.js';
-import { signTimestampedBody } from '../../server/lib/hmacSignature.js';
+import { signTimestampedBody, verifyTimestampedSignature } from '../../server/lib/hmacSignature.js';
 import { connectDriver, type Driver } from '../support/clients.js';
 import { startTestStack, TEST_OUTBOUND_SECRET, TEST_TOKEN, type TestStack } from '../support/gateway.js';
 import { eventually } from '../support/eventually.js';
@@ -143,7 +143,10 @@ describe('status events out', () => {
       expect(payload).toMatchObject({ id: delivery.eventId, type: 'transaction.status_changed', data: { id: charge.id, status: 'APPROVED', previousStatus: 'PENDING', source: 'webhook', amount: 1500 } });
       expect(last.headers['x-gateway-event-id']).toBe(delivery.eventId);
       const timestamp = Number(last.headers['x-gateway-timestamp']);
-      expect(last.headers['x-gateway-signature']).toBe(`v1=${signTimestampedBody(TEST_OUTBOUND_SECRET, timestamp, last.body)}`);
+      expect(last.headers['x-gateway-signature']).toBe(`t=${timestamp},v1=${signTimestampedBody(TEST_OUTBOUND_SECRET, timestamp, last.body)}`);
+      expect(verifyTimestampedSignature(TEST_OUTBOUND_SECRET, String(last.headers['x-gateway-signature']), last.body)).toEqual({ valid: true, timestamp });
+      // A receiver replaying check: the same delivery presented ten minutes later is refused.
+      expect(verifyTimestampedSignature(TEST_OUTBOUND_SECRET, String(last.headers['x-gateway-signature']), last.body, { receivedAt: (timestamp + 600) * 1000 })).toEqual({ valid: false, reason: 'expired' });
     } finally {
       receiver.close();
     }

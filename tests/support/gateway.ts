@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../server/config.js';
 import { COMPONENTS, startGateway, type RunningGateway } from '../../server/app.js';
-import { createLogger } from '../../server/lib/logger.js';
+import { createLogger, type Logger } from '../../server/lib/logger.js';
 import type { ProviderAdapter } from '../../server/providers/adapter.js';
 import { grpcDriver, type Driver } from './clients.js';
 import { createTestDatabase } from './postgres.js';
@@ -20,6 +20,8 @@ export interface TestGatewayOptions {
   dataDir?: string;
   /** Adapters that exist only in the test, registered beside the catalogue's. */
   extraProviders?: ProviderAdapter[];
+  /** Where the gateway logs (to assert on log lines); default silent, or TEST_LOG_LEVEL. */
+  logger?: Logger;
 }
 
 /** The whole gateway on free loopback ports, as `npm start` runs it. */
@@ -40,7 +42,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...(options.replicaUrls ? { DATABASE_REPLICA_URLS: options.replicaUrls.join(',') } : {}),
   });
-  const gateway = await startGateway(config, COMPONENTS, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), { extraProviders: options.extraProviders });
+  const gateway = await startGateway(config, COMPONENTS, options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), { extraProviders: options.extraProviders });
   return { ...gateway, dataDir };
 }
 

@@ -14,7 +14,7 @@ export type { AuthStyle, OAuth2Auth } from './auth.js';
 export { splitPackedKey, type PackedKeyOptions } from './packedKey.js';
 export { providerError, providerMessage } from './providerError.js';
 export { ProviderCallError } from './providerCallError.js';
-export { redactForLog, REDACTED } from './redact.js';
+export { redactForLog, redactText, withoutCredentialHeaders, REDACTED } from './redact.js';
 export { trustCertificateAuthority, clearHttpsAgents } from './tlsAgent.js';
 export { clearClientCertificates, parseClientCertificate, type ClientCertificate } from './clientCertificate.js';
 export { clearOAuth2Tokens } from './oauth2.js';

@@ -1,18 +1,25 @@
 import axios from 'axios';
 import { GatewayError } from '../errors.js';
 import { ProviderCallError } from './providerCallError.js';
+import { redactText } from './redact.js';
 
 const MAX_MESSAGE_LENGTH = 500;
 
-/** The provider's own message from an error body, whatever its dialect. */
+/** The provider's own message from an error body, whatever its dialect, without any card data or credentials it echoed. */
 export function providerMessage(data: unknown): string | undefined {
-  if (typeof data === 'string') return data.trim().slice(0, MAX_MESSAGE_LENGTH) || undefined;
+  // Redacted before it is cut short, so a card number split at the cut cannot slip through.
+  const message = rawProviderMessage(data);
+  return message && redactText(message).slice(0, MAX_MESSAGE_LENGTH);
+}
+
+function rawProviderMessage(data: unknown): string | undefined {
+  if (typeof data === 'string') return data.trim() || undefined;
   if (!data || typeof data !== 'object') return undefined;
   const record = data as Record<string, any>;
   const firstOfList = Array.isArray(record.errors) ? (record.errors[0]?.message ?? record.errors[0]) : undefined;
   const candidate =
     record.error?.message ?? record.message ?? record.mensagem ?? record.error_description ?? record.error ?? record.detail ?? record.title ?? record.msg ?? firstOfList;
-  return typeof candidate === 'string' && candidate ? candidate.slice(0, MAX_MESSAGE_LENGTH) : undefined;
+  return typeof candidate === 'string' && candidate ? candidate : undefined;
 }
 
 /** Text for a failure that has no provider body: timeouts, refused connections. */
@@ -43,5 +50,5 @@ export function providerError(prefix: string, error: unknown): GatewayError {
     if (status === 409) return new GatewayError('FAILED_PRECONDITION', text, { reason: 'PROVIDER_CONFLICT' });
     return new GatewayError('INVALID_ARGUMENT', text, { reason: 'PROVIDER_REJECTED_REQUEST' });
   }
-  return new GatewayError('INTERNAL', `${prefix}: ${error instanceof Error ? error.message : String(error)}`);
+  return new GatewayError('INTERNAL', `${prefix}: ${redactText(error instanceof Error ? error.message : String(error))}`);
 }

@@ -1,3 +1,5 @@
+import { passesLuhn } from '../luhn.js';
+
 export const REDACTED = '[redacted]';
 
 /** Key fragments that always mark a secret (compared without case, '-' or '_'). */
@@ -13,6 +15,14 @@ const HARMLESS_KEYS = new Set(['tokentype']);
 const FORM = /^[\w.[\]-]+=[^\s&]*(?:&[\w.[\]-]+=[^\s&]*)*$/;
 const URL_WITH_QUERY = /^(https?:\/\/[^\s?#]*)\?([^\s#]*)/i;
 const CREDENTIALS_IN_TEXT = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi;
+/** A card-number-shaped run: 13–19 digits, optionally grouped by single spaces or dashes, not part of a longer number. */
+const PAN_IN_TEXT = /(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)/g;
+/**
+ * A card security code given as a key and value inside text: `"cvv":"123"`,
+ * `cvv=123`, `card[security_code]=123`, `cvc: 123`. The key may carry a prefix
+ * (card_cvv, cardCvv); the value runs to the next quote, separator or space.
+ */
+const CARD_CODE_IN_TEXT = /((?:cvv|cvc|security[_-]?code|codigo[_-]?(?:de[_-]?)?seguranca)\w*\]?["']?\s*[:=]\s*)(["']?)([^"'&,;\s}\]<>()]+)/gi;
 const MAX_DEPTH = 20;
 
 const normalise = (key: string): string => key.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -22,7 +32,9 @@ const normalise = (key: string): string => key.toLowerCase().replace(/[^a-z0-9]/
  * (Authorization, API-key headers, cookies), OAuth tokens and card data
  * (number, CVV) are replaced by '[redacted]' wherever they appear — in nested
  * objects and arrays, in form-encoded strings and URL queries, in JSON text,
- * and as 'Bearer …'/'Basic …' inside any text. `sensitiveKeys` adds keys
+ * and inside any free text: 'Bearer …'/'Basic …', JSON embedded in a sentence,
+ * `cvv=…`/`"cvc":"…"` pairs, and card-number-shaped digit runs that pass the
+ * Luhn check (so order numbers stay readable). `sensitiveKeys` adds keys
  * (e.g. a provider's own API-key header name).
  */
 export function redactForLog(value: unknown, sensitiveKeys: readonly string[] = []): unknown {
@@ -40,11 +52,29 @@ export function redactForLog(value: unknown, sensitiveKeys: readonly string[] = 
     let touched = false;
     const copy = new URLSearchParams();
     params.forEach((child, key) => {
-      const hide = isSensitive(key, child);
-      touched ||= hide;
-      copy.append(key, hide ? REDACTED : child);
+      const shown = isSensitive(key, child) ? REDACTED : redactFreeText(child);
+      touched ||= shown !== child;
+      copy.append(key, shown);
     });
     return touched || original === undefined ? copy.toString() : original;
+  };
+
+  /** Free text: an embedded JSON object walked like any other, then credentials, card codes and Luhn-valid card numbers. */
+  const redactFreeText = (text: string): string => {
+    const start = text.indexOf('{');
+    const end = text.lastIndexOf('}');
+    if (start >= 0 && end > start && (start > 0 || end < text.length - 1)) {
+      try {
+        const embedded = JSON.stringify(walk(JSON.parse(text.slice(start, end + 1)), 0));
+        return redactFreeText(text.slice(0, start)) + embedded + redactFreeText(text.slice(end + 1));
+      } catch {
+        // Braces that are not JSON: scanned as text below.
+      }
+    }
+    return text
+      .replace(CREDENTIALS_IN_TEXT, `$1 ${REDACTED}`)
+      .replace(CARD_CODE_IN_TEXT, (_match, key: string, quote: string) => `${key}${quote}${REDACTED}`)
+      .replace(PAN_IN_TEXT, (run) => (passesLuhn(run.replace(/[ -]/g, '')) ? REDACTED : run));
   };
 
   const redactText = (text: string): string => {
@@ -57,9 +87,9 @@ export function redactForLog(value: unknown, sensitiveKeys: readonly string[] = 
       }
     }
     const url = URL_WITH_QUERY.exec(text);
-    if (url) return `${url[1]}?${redactParams(new URLSearchParams(url[2]), url[2])}${text.slice(url[0].length)}`;
+    if (url) return `${url[1]}?${redactParams(new URLSearchParams(url[2]), url[2])}${redactFreeText(text.slice(url[0].length))}`;
     if (FORM.test(text)) return redactParams(new URLSearchParams(text), text);
-    return text.replace(CREDENTIALS_IN_TEXT, `$1 ${REDACTED}`);
+    return redactFreeText(text);
   };
 
   function walk(node: unknown, depth: number): unknown {
@@ -69,6 +99,10 @@ export function redactForLog(value: unknown, sensitiveKeys: readonly string[] = 
     if (node instanceof URLSearchParams) return redactParams(node);
     if (node instanceof Date) return node.toISOString();
     if (depth >= MAX_DEPTH) return '[too deep]';
+    // message and stack are not enumerable: shown the way pino's error serializer shows them, then redacted like the rest.
+    if (node instanceof Error && typeof (node as { toJSON?: unknown }).toJSON !== 'function') {
+      return walk({ ...node, type: node.name, message: node.message, stack: node.stack }, depth + 1);
+    }
     const plain = typeof (node as { toJSON?: unknown }).toJSON === 'function' ? (node as { toJSON(): unknown }).toJSON() : node;
     if (plain !== node) return walk(plain, depth + 1);
     if (ancestors.has(node)) return '[circular]';
@@ -81,4 +115,21 @@ export function redactForLog(value: unknown, sensitiveKeys: readonly string[] = 
   }
 
   return walk(value, 0);
+}
+
+/** Text safe to show a caller or write to a log: a provider's echoed request loses its card data and credentials. */
+export function redactText(text: string): string {
+  return redactForLog(text) as string;
+}
+
+/** Header-name fragments (compared without case, '-' or '_') of credentials a sender may attach to a request. */
+const CREDENTIAL_HEADER_FRAGMENTS = ['authorization', 'cookie', 'apikey', 'apitoken', 'accesstoken', 'authtoken', 'secret', 'password'];
+
+/**
+ * The headers without credentials (Authorization, cookies, API-key and token
+ * headers): what may be stored of a request. Signature headers stay, since
+ * they prove nothing without the secret and are needed to verify again.
+ */
+export function withoutCredentialHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADER_FRAGMENTS.some((fragment) => normalise(name).includes(fragment))));
 }

@@ -1,4 +1,4 @@
-import { createProviderHttp, providerError, type ProviderHttp, type ProviderHttpDeclaration } from '../../lib/http/index.js';
+import { createProviderHttp, ProviderCallError, providerError, type ProviderHttp, type ProviderHttpDeclaration } from '../../lib/http/index.js';
 import { invalidArgument } from '../../lib/errors.js';
 import { cardDigits, fourDigitYear } from '../../lib/card.js';
 import { inferDocumentType } from '../../lib/documents.js';
@@ -20,9 +20,9 @@ import type {
   WithdrawStatus,
 } from '../../domain/types.js';
 import { ProviderAdapter, type AdapterContext, type PaymentSimulator, type CardIdInput, type IncomingNotification, type NotificationVerdict, type ProviderIdentity } from '../adapter.js';
+import { verifyTimestampedSignature } from '../../lib/hmacSignature.js';
 import {
   SIGNATURE_HEADER,
-  verifySandboxSignature,
   type SandboxCharge,
   type SandboxChargeMethod,
   type SandboxChargeStatus,
@@ -71,25 +71,44 @@ export const toSandboxCharge = (input: TransactionInput, ctx: Pick<AdapterContex
   notificationSecret: ctx.webhookSecret,
 });
 
-// Response mappers: their body → our result.
-export const fromSandboxCharge = (charge: SandboxCharge): TransactionResult => ({
-  paymentMethod: METHOD_FROM_SANDBOX[charge.method],
-  transactionId: charge.id,
-  status: chargeStatus(charge.status),
-  amount: charge.amount,
-  pixCode: charge.pix?.copyPaste,
-  pixQrCode: charge.pix?.qrCodeDataUrl,
-  billetCode: charge.boleto?.digitableLine,
-  billetUrl: charge.boleto?.url,
-  expiresAt: charge.pix ? new Date(charge.pix.expiresAt) : charge.boleto ? new Date(charge.boleto.dueDate) : undefined,
-});
+/**
+ * A 2xx answer that is not the resource (an HTML page, `{"success":false}`,
+ * `null`) is a provider failure, never a status: mapping it would turn a
+ * pending charge REJECTED through the table's default.
+ */
+function sandboxResource<T>(data: unknown, what: string): T {
+  const resource = data as { id?: unknown; status?: unknown } | null;
+  if (!resource || typeof resource !== 'object' || typeof resource.id !== 'string' || typeof resource.status !== 'string') {
+    throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `the sandbox answered without a ${what}`);
+  }
+  return data as T;
+}
 
-export const fromSandboxWithdrawal = (withdrawal: SandboxWithdrawal): WithdrawResult => ({
-  withdrawId: withdrawal.id,
-  amount: withdrawal.amount,
-  status: withdrawalStatus(withdrawal.status),
-  approvedAt: withdrawal.paidAt ? new Date(withdrawal.paidAt) : undefined,
-});
+// Response mappers: their body → our result.
+export const fromSandboxCharge = (data: unknown): TransactionResult => {
+  const charge = sandboxResource<SandboxCharge>(data, 'charge');
+  return {
+    paymentMethod: METHOD_FROM_SANDBOX[charge.method],
+    transactionId: charge.id,
+    status: chargeStatus(charge.status),
+    amount: charge.amount,
+    pixCode: charge.pix?.copyPaste,
+    pixQrCode: charge.pix?.qrCodeDataUrl,
+    billetCode: charge.boleto?.digitableLine,
+    billetUrl: charge.boleto?.url,
+    expiresAt: charge.pix ? new Date(charge.pix.expiresAt) : charge.boleto ? new Date(charge.boleto.dueDate) : undefined,
+  };
+};
+
+export const fromSandboxWithdrawal = (data: unknown): WithdrawResult => {
+  const withdrawal = sandboxResource<SandboxWithdrawal>(data, 'withdrawal');
+  return {
+    withdrawId: withdrawal.id,
+    amount: withdrawal.amount,
+    status: withdrawalStatus(withdrawal.status),
+    approvedAt: withdrawal.paidAt ? new Date(withdrawal.paidAt) : undefined,
+  };
+};
 
 const fromSandboxRecipient = (recipient: SandboxRecipient): ReceiverResult => ({
   receiverId: recipient.id,
@@ -103,12 +122,25 @@ const fromSandboxRecipient = (recipient: SandboxRecipient): ReceiverResult => ({
   balance: recipient.balance,
 });
 
+function parseEvent(body: Buffer): Partial<SandboxEvent> | undefined {
+  try {
+    const event: unknown = JSON.parse(body.toString('utf8'));
+    return event && typeof event === 'object' ? (event as Partial<SandboxEvent>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The gateway's own fake PSP (server/sandbox/psp.ts), reached over HTTP like any provider. */
 export class SandboxAdapter extends ProviderAdapter implements PaymentSimulator {
   readonly identity: ProviderIdentity;
 
-  constructor(defaultBaseUrl: string) {
+  /** The clock signatures are checked against (tests move it). */
+  private readonly now: () => number;
+
+  constructor(defaultBaseUrl: string, options: { now?: () => number } = {}) {
     super();
+    this.now = options.now ?? Date.now;
     this.identity = {
       id: 'SANDBOX',
       aliases: [],
@@ -226,25 +258,25 @@ export class SandboxAdapter extends ProviderAdapter implements PaymentSimulator 
     }
   }
 
-  /** The sandbox signs a resource's notifications with the secret given when it was created: the account's webhook secret. */
+  /**
+   * The sandbox signs a resource's notifications with the secret given when it
+   * was created: the account's webhook secret. A signature more than five
+   * minutes from the arrival time, either way, is refused as a replay.
+   */
   override verifyNotification(ctx: AdapterContext, notification: IncomingNotification): NotificationVerdict {
     if (!ctx.webhookSecret) return 'unsigned';
-    return verifySandboxSignature(ctx.webhookSecret, notification.headers[SIGNATURE_HEADER], notification.body) ? 'valid' : 'invalid';
+    const receivedAt = notification.receivedAt?.getTime() ?? this.now();
+    return verifyTimestampedSignature(ctx.webhookSecret, notification.headers[SIGNATURE_HEADER], notification.body, { receivedAt }).valid ? 'valid' : 'invalid';
   }
 
-  /** Re-deliveries carry the same event id. */
+  /** Re-deliveries carry the same event id, taken from the signed body (a header could be changed by whoever replays it). */
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
-    const eventId = notification.headers['x-sandbox-event-id'];
-    return eventId ? `event:${eventId}` : super.notificationKey(ctx, notification);
+    const eventId = parseEvent(notification.body)?.id;
+    return typeof eventId === 'string' && eventId ? `event:${eventId}` : super.notificationKey(ctx, notification);
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
-    let event: SandboxEvent;
-    try {
-      event = JSON.parse(notification.body.toString('utf8'));
-    } catch {
-      return undefined;
-    }
+    const event = parseEvent(notification.body);
     if (typeof event?.data?.id !== 'string') return undefined;
     switch (event.type) {
       case 'charge.paid':

@@ -41,3 +41,18 @@ describe('providerError', () => {
     expect(providerError('Erro ao criar recebedor', new TypeError('x is undefined'))).toMatchObject({ code: 'INTERNAL', message: 'Erro ao criar recebedor: x is undefined' });
   });
 });
+
+describe('providerError keeps echoed card data out of the message', () => {
+  it.each([
+    [400, { message: 'invalid card 4111 1111 1111 1111 (cvv=123)' }, 'Erro ao criar token do cartão: invalid card [redacted] (cvv=[redacted])'],
+    [422, { error: 'Bad request: {"card":{"number":"5555555555554444","cvv":"321"}}' }, 'Erro ao criar token do cartão: Bad request: {"card":{"number":"[redacted]","cvv":"[redacted]"}}'],
+    [502, '<pre>POST /tokens number=4000000000000002&securityCode=999</pre>', 'Erro ao criar token do cartão: <pre>POST /tokens number=[redacted]&securityCode=[redacted]</pre>'],
+  ])('HTTP %i %j', (status, data, message) => {
+    expect(providerError('Erro ao criar token do cartão', answered(status, data)).message).toBe(message);
+  });
+
+  it('redacts before cutting a long message short, so no card number survives half-cut', () => {
+    const message = providerError('Erro', answered(400, `${'x'.repeat(490)} 4111111111111111`)).message;
+    expect(message).not.toMatch(/41111/);
+  });
+});

@@ -61,3 +61,35 @@ describe('redactForLog', () => {
     expect(redactForLog({ payer: customer, receiver: customer })).toEqual({ payer: { name: 'Ana' }, receiver: { name: 'Ana' } });
   });
 });
+
+describe('card data inside free text', () => {
+  it('hides Luhn-valid card numbers, plain or grouped by spaces or dashes, and keeps order numbers', () => {
+    expect(redactForLog('card 4111111111111111 was declined')).toBe(`card ${REDACTED} was declined`);
+    expect(redactForLog('card 4111 1111 1111 1111 was declined')).toBe(`card ${REDACTED} was declined`);
+    expect(redactForLog('Amex 3782-822463-10005 refused')).toBe(`Amex ${REDACTED} refused`);
+    expect(redactForLog('order 4111111111111112 not found')).toBe('order 4111111111111112 not found');
+    expect(redactForLog('boleto 23793381286000000000300000000401')).toBe('boleto 23793381286000000000300000000401');
+    expect(redactForLog({ message: 'duplicate 5555555555554444' })).toEqual({ message: `duplicate ${REDACTED}` });
+  });
+
+  it('hides security codes given as key and value inside text', () => {
+    expect(redactForLog('invalid field cvv=123 (expected 3 digits)')).toBe(`invalid field cvv=${REDACTED} (expected 3 digits)`);
+    expect(redactForLog('card[security_code]=4321 rejected')).toBe(`card[security_code]=${REDACTED} rejected`);
+    expect(redactForLog('bad cardCvc: 999')).toBe(`bad cardCvc: ${REDACTED}`);
+    expect(redactForLog(`got "securityCode": "777" from you`)).toBe(`got "securityCode": "${REDACTED}" from you`);
+  });
+
+  it('walks a request a provider echoed inside its error text', () => {
+    const echoed = 'Invalid request {"card":{"holder":"ANA","pan":"4000000000000002","cvv":"123"},"amount":100} at 12:00';
+    const shown = redactForLog(echoed) as string;
+    expect(shown).not.toMatch(/4000000000000002|"123"/);
+    expect(shown).toBe(`Invalid request {"card":{"holder":"ANA","pan":"${REDACTED}","cvv":"${REDACTED}"},"amount":100} at 12:00`);
+  });
+
+  it('hides card data in query text and in form values under harmless names', () => {
+    expect(redactForLog('https://psp.example/pay?number=4111111111111111&cvv=123&id=7 failed')).toBe(
+      `https://psp.example/pay?number=${encodeURIComponent(REDACTED)}&cvv=${encodeURIComponent(REDACTED)}&id=7 failed`,
+    );
+    expect(redactForLog('error=card+4111111111111111+refused&code=51')).toBe(`error=card+${encodeURIComponent(REDACTED)}+refused&code=51`);
+  });
+});

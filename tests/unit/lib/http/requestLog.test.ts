@@ -33,7 +33,8 @@ describe('debug logging of provider calls', () => {
     fake.assertAllDone();
 
     const log = lines.join('\n');
-    expect(log).not.toMatch(/SECRET|4111111111111111|737/);
+    // The CVV as a JSON string, not the digits 737 inside a timestamp.
+    expect(log).not.toMatch(/SECRET|4111111111111111|"737"/);
     const entries = lines.map((line) => JSON.parse(line) as { msg: string; provider?: string; request?: { url: string }; response?: { status: number } });
     expect(entries.map((entry) => entry.msg)).toEqual(['provider request', 'provider response', 'provider request', 'provider response']);
     expect(entries[2]).toMatchObject({ provider: 'ACME', request: { url: expect.stringContaining('/card-token?apiKey=') } });
