@@ -1,6 +1,7 @@
 import { loadConfig } from './config.js';
-import { COMPONENTS, startGateway, type Component } from './app.js';
+import { COMPONENTS, startGateway, type Component, type RunningGateway } from './app.js';
 import { createLogger } from './lib/logger.js';
+import { installProcessPolicy } from './lib/processPolicy.js';
 
 /**
  * npm start → every component; `tsx server/main.ts grpc` (or connect, webhooks,
@@ -17,7 +18,17 @@ if (components.length === 0) {
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
+let stopping: Promise<void> | undefined;
+/** Set once the gateway is up; a fault during start-up has nothing to close. */
+const started: { gateway?: RunningGateway } = {};
+/** Stops every component once, however many signals or faults ask for it. */
+function shutdown(reason: string): Promise<void> {
+  stopping ??= (logger.info({ reason }, 'shutting down: no new calls, finishing the ones in flight'), started.gateway?.close() ?? Promise.resolve());
+  return stopping;
+}
+installProcessPolicy(logger, shutdown);
 const gateway = await startGateway(config, components, logger);
+started.gateway = gateway;
 
 const token = config.apiTokens[0];
 const lines = [
@@ -44,15 +55,11 @@ const lines = [
 ].filter((line) => typeof line === 'string');
 console.log(lines.join('\n'));
 
-let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: no new calls, finishing the ones in flight');
-    gateway.close().then(
+    shutdown(signal).then(
       () => process.exit(0),
-      (error) => {
+      (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');
         process.exit(1);
       },

@@ -1,5 +1,6 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Logger } from './logger.js';
 
 export interface ListeningServer {
   server: Server;
@@ -25,5 +26,57 @@ export async function listen(server: Server, host: string, port: number, beforeC
         // Idle keep-alive sockets would hold the close open; busy ones finish their request first.
         server.closeIdleConnections();
       }),
+  };
+}
+
+/** A request the server cannot make sense of (a malformed percent-escape, …): answered 400, never thrown past the handler. */
+export class BadHttpRequest extends Error {}
+
+/** decodeURIComponent that refuses a malformed escape with BadHttpRequest instead of a URIError. */
+export function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new BadHttpRequest(`malformed percent-escape in the path`);
+  }
+}
+
+/** The request's path as sent (still percent-encoded); BadHttpRequest when the target is not a URL path (`//`, …). */
+export function requestPath(req: IncomingMessage): string {
+  try {
+    return new URL(req.url ?? '/', 'http://request').pathname;
+  } catch {
+    throw new BadHttpRequest('malformed request target');
+  }
+}
+
+/** Answers a plain-HTTP error unless an answer has already started; closes the connection when the body was not read. */
+export function replyError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ error: message }));
+}
+
+/**
+ * Wraps a request listener so that nothing it throws, synchronously or from a
+ * promise, escapes the request: what cannot be parsed is a 400, anything else
+ * a logged 500. An error thrown outside every handler would otherwise end the
+ * process with every transport in it.
+ */
+export function guardedListener(logger: Logger, listener: (req: IncomingMessage, res: ServerResponse) => unknown): RequestListener {
+  const fail = (req: IncomingMessage, res: ServerResponse, error: unknown) => {
+    if (error instanceof BadHttpRequest) return replyError(res, 400, error.message, { connection: 'close' });
+    logger.error({ err: error, method: req.method }, 'http request failed with an unexpected error');
+    replyError(res, 500, 'internal error', { connection: 'close' });
+  };
+  return (req, res) => {
+    try {
+      const result = listener(req, res);
+      if (result instanceof Promise) result.catch((error: unknown) => fail(req, res, error));
+    } catch (error) {
+      fail(req, res, error);
+    }
   };
 }

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isGatewayError, type ErrorCode } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
-import { listen, type ListeningServer } from '../lib/httpServer.js';
+import { decodePathSegment, guardedListener, listen, requestPath, type ListeningServer } from '../lib/httpServer.js';
 import type { NotificationsService } from '../gateway/notifications.js';
 
 export const MAX_WEBHOOK_BODY_BYTES = 1024 * 1024;
@@ -47,13 +47,13 @@ function reply(res: ServerResponse, status: number, body: unknown): void {
  * deliver again.
  */
 export async function startWebhookSidecar(options: SidecarOptions): Promise<ListeningServer> {
-  const server = createServer(async (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://sidecar');
-    if (req.method === 'GET' && url.pathname === '/healthz') return reply(res, 200, { status: 'SERVING' });
-    const match = /^\/webhooks\/([^/]+)\/([^/]+)\/?$/.exec(url.pathname);
+  const server = createServer(guardedListener(options.logger, async (req, res) => {
+    const path = requestPath(req);
+    if (req.method === 'GET' && path === '/healthz') return reply(res, 200, { status: 'SERVING' });
+    const match = /^\/webhooks\/([^/]+)\/([^/]+)\/?$/.exec(path);
     if (!match) return reply(res, 404, { error: 'not found: notifications go to POST /webhooks/{PROVIDER}/{providerAccountId}' });
     if (req.method !== 'POST') return reply(res, 405, { error: 'method not allowed: use POST' });
-    const [, provider, providerAccountId] = match.map(decodeURIComponent) as [string, string, string];
+    const [provider, providerAccountId] = match.slice(1).map(decodePathSegment) as [string, string];
     try {
       const body = await readBody(req);
       const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]));
@@ -69,6 +69,6 @@ export async function startWebhookSidecar(options: SidecarOptions): Promise<List
       if (status >= 500) options.logger.error({ err: error, provider, providerAccountId }, 'webhook processing failed');
       reply(res, status, { error: isGatewayError(error) && status < 500 ? error.message : 'processing failed; deliver again later' });
     }
-  });
+  }));
   return listen(server, options.host, options.port);
 }

@@ -10,7 +10,7 @@ import { SandboxService } from '../../../gen/es/gateway/v1/sandbox_service_pb.js
 import { WebhookService } from '../../../gen/es/gateway/v1/webhook_service_pb.js';
 import type { ErrorCode } from '../../lib/errors.js';
 import type { Logger } from '../../lib/logger.js';
-import { listen, type ListeningServer } from '../../lib/httpServer.js';
+import { decodePathSegment, guardedListener, listen, requestPath, type ListeningServer } from '../../lib/httpServer.js';
 import { isAuthorized, UNAUTHENTICATED_MESSAGE } from '../auth.js';
 import { errorDetails, exposedError } from '../errors.js';
 import { BadRequestSchema, ErrorInfoSchema } from '../../../gen/es/google/rpc/error_details_pb.js';
@@ -93,7 +93,7 @@ function serveStatic(webDir: string | undefined, req: IncomingMessage, res: Serv
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     return;
   }
-  const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+  const path = decodePathSegment(requestPath(req));
   const file = webDir ? join(webDir, normalize(path).replace(/^(\.\.[/\\])+/, '')) : undefined;
   const target = file && existsSync(file) && statSync(file).isFile() ? file : webDir && existsSync(join(webDir, 'index.html')) ? join(webDir, 'index.html') : undefined;
   if (!target) {
@@ -121,12 +121,14 @@ export async function startConnectServer(options: ConnectServerOptions): Promise
     },
     fallback: (req, res) => serveStatic(options.webDir, req as IncomingMessage, res as ServerResponse),
   });
-  const server = createServer((req, res) => {
-    if (req.url === '/healthz') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'SERVING' }));
-      return;
-    }
-    handler(req, res);
-  });
+  const server = createServer(
+    guardedListener(options.logger, (req, res) => {
+      if (req.url === '/healthz') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'SERVING' }));
+        return;
+      }
+      return handler(req, res);
+    }),
+  );
   return listen(server, options.host, options.port, () => shutdown.abort());
 }
