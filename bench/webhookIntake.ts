@@ -21,7 +21,8 @@ const seconds = arg('seconds', 10);
 const concurrency = arg('concurrency', 32);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'gateway-bench-'));
-const config = loadConfig({ ...process.env, DATA_DIR: dataDir, GRPC_PORT: '0', HTTP_PORT: '0', WEBHOOK_PORT: '0', SANDBOX_PORT: '0', API_TOKENS: 'bench', WORKER_IDLE_MS: '50' });
+// One account takes every notification here: the per-account rate limit would measure itself.
+const config = loadConfig({ ...process.env, DATA_DIR: dataDir, GRPC_PORT: '0', HTTP_PORT: '0', WEBHOOK_PORT: '0', SANDBOX_PORT: '0', API_TOKENS: 'bench', WORKER_IDLE_MS: '50', WEBHOOK_RATE_PER_SECOND: '0' });
 const gateway = await startGateway(config, COMPONENTS, createLogger('warn'));
 const accounts = gateway.useCases!.accounts;
 const account = await accounts.create({ provider: 'SANDBOX', name: 'bench', publicKey: 'pk', secretKey: 'sk', webhookSecret: 'whsec-bench' });

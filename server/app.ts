@@ -11,7 +11,7 @@ import { NotificationsRepository } from './db/notificationsRepository.js';
 import { IdempotencyRepository } from './db/idempotencyRepository.js';
 import { AccountsService } from './gateway/accounts.js';
 import { StatusEvents } from './gateway/events.js';
-import { NotificationsService } from './gateway/notifications.js';
+import { DEFAULT_PROCESSING, NotificationsService } from './gateway/notifications.js';
 import { PaymentsService } from './gateway/payments.js';
 import { SandboxService } from './gateway/sandbox.js';
 import { OutboundService } from './gateway/outbound.js';
@@ -114,7 +114,7 @@ export async function startGateway(input: Config, components: readonly Component
     const useCases: UseCases = {
       payments: new PaymentsService(deps),
       accounts: new AccountsService(deps),
-      notifications: new NotificationsService(deps),
+      notifications: new NotificationsService(deps, DEFAULT_PROCESSING, config.webhookBadSignatureStoreLimit),
       sandbox: new SandboxService(deps),
       outbound: new OutboundService(deps, { secret: config.outboundWebhookSecret, retryScheduleMs: config.outboundRetryScheduleMs, timeoutMs: 10_000 }),
       events,
@@ -125,7 +125,7 @@ export async function startGateway(input: Config, components: readonly Component
       running.sandboxAccountId = (await useCases.accounts.ensureSandboxAccount(randomBytes(24).toString('base64url'), randomBytes(24).toString('base64url'))).id;
     }
 
-    const server = { useCases, apiTokens: config.apiTokens, logger, host: config.host };
+    const server = { useCases, apiTokens: config.apiTokens, logger, host: config.host, maxRequestBytes: config.maxRequestBytes };
     if (components.includes('webhooks') && config.webhookWorkers > 0) {
       // Started before the sidecar, so they stop after it: in-flight notifications still get processed.
       const workers = new Workers(logger)
@@ -137,7 +137,14 @@ export async function startGateway(input: Config, components: readonly Component
       closers.push(() => workers.stop());
     }
     if (components.includes('webhooks')) {
-      const sidecar = await startWebhookSidecar({ notifications: useCases.notifications, logger, host: config.host, port: config.webhookPort });
+      const sidecar = await startWebhookSidecar({
+        notifications: useCases.notifications,
+        logger,
+        host: config.host,
+        port: config.webhookPort,
+        maxBodyBytes: config.webhookMaxBodyBytes,
+        rate: { perSecond: config.webhookRatePerSecond, burst: config.webhookRateBurst },
+      });
       closers.push(() => sidecar.close());
       running.webhookUrl = sidecar.url;
     }

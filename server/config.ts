@@ -36,6 +36,15 @@ export interface Config {
   reconcileBatch: number;
   /** How often idle background loops look for work (other processes' notifications, due retries). */
   workerIdleMs: number;
+  /** MAX_REQUEST_BYTES: the largest request body (message) Connect and gRPC read. */
+  maxRequestBytes: number;
+  /** WEBHOOK_MAX_BODY_BYTES: the largest notification body the sidecar reads. */
+  webhookMaxBodyBytes: number;
+  /** Notifications the sidecar takes per provider account: a sustained rate and a burst (0 per second: no limit). */
+  webhookRatePerSecond: number;
+  webhookRateBurst: number;
+  /** Notifications with a bad signature stored per account and hour; past it they are refused, counted and logged, not stored. */
+  webhookBadSignatureStoreLimit: number;
 }
 
 function count(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -43,6 +52,14 @@ function count(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number, got ${JSON.stringify(raw)}`);
+  return value;
+}
+
+function rate(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number of at least 0, got ${JSON.stringify(raw)}`);
   return value;
 }
 
@@ -95,5 +112,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reconcileEveryMs: count(env, 'RECONCILE_EVERY_MS', 5 * 60_000),
     reconcileBatch: count(env, 'RECONCILE_BATCH', 20),
     workerIdleMs: count(env, 'WORKER_IDLE_MS', 1000),
+    maxRequestBytes: count(env, 'MAX_REQUEST_BYTES', 4 * 1024 * 1024),
+    webhookMaxBodyBytes: count(env, 'WEBHOOK_MAX_BODY_BYTES', 1024 * 1024),
+    webhookRatePerSecond: rate(env, 'WEBHOOK_RATE_PER_SECOND', 20),
+    webhookRateBurst: count(env, 'WEBHOOK_RATE_BURST', 100),
+    webhookBadSignatureStoreLimit: count(env, 'WEBHOOK_BAD_SIGNATURE_STORE_LIMIT', 100),
   };
 }

@@ -4,6 +4,7 @@ import type { NotificationFilter, StoredNotification } from '../db/notifications
 import type { AdapterContext, IncomingNotification, NotificationVerdict, ProviderAdapter } from '../providers/adapter.js';
 import { adapterContext, type GatewayDeps } from './context.js';
 import { isUuid } from '../lib/ids.js';
+import { TokenBuckets } from '../lib/tokenBuckets.js';
 import { moveSubjectStatus, TRANSACTIONS, WITHDRAWALS, type SubjectKind, type Tracked } from './subjects.js';
 
 type RecordOutcome = (outcome: WebhookOutcome, reason?: string, result?: WebhookResult, subjectId?: string, retryAt?: Date) => Promise<WebhookNotification>;
@@ -39,6 +40,9 @@ export interface NotificationProcessingOptions {
 
 export const DEFAULT_PROCESSING: NotificationProcessingOptions = { leaseMs: 30_000, maxAttempts: 8, baseRetryMs: 2_000 };
 
+/** Notifications with a bad signature stored per account and hour (WEBHOOK_BAD_SIGNATURE_STORE_LIMIT): evidence is kept, a flood is not. */
+export const DEFAULT_BAD_SIGNATURES_STORED_PER_HOUR = 100;
+
 const lowerCaseHeaders = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 
 /**
@@ -49,8 +53,17 @@ const lowerCaseHeaders = (headers: Record<string, string>) => Object.fromEntries
  */
 export class NotificationsService {
   private wake: () => void = () => {};
+  private readonly badSignatureStores: TokenBuckets;
+  /** Bad-signature notifications refused without being stored, per account, since this process started (logged with each). */
+  private readonly unstoredBadSignatures = new Map<string, number>();
 
-  constructor(private readonly deps: GatewayDeps, private readonly options: NotificationProcessingOptions = DEFAULT_PROCESSING) {}
+  constructor(
+    private readonly deps: GatewayDeps,
+    private readonly options: NotificationProcessingOptions = DEFAULT_PROCESSING,
+    badSignaturesStoredPerHour = DEFAULT_BAD_SIGNATURES_STORED_PER_HOUR,
+  ) {
+    this.badSignatureStores = new TokenBuckets({ perSecond: badSignaturesStoredPerHour / 3600, burst: badSignaturesStoredPerHour });
+  }
 
   /** Called when a notification is stored, so a worker in this process starts at once. */
   onStored(wake: () => void): void {
@@ -71,8 +84,18 @@ export class NotificationsService {
   async intake(incoming: IncomingWebhook): Promise<WebhookNotification> {
     const { account, adapter, ctx } = await this.account(incoming.provider, incoming.providerAccountId);
     const headers = lowerCaseHeaders(incoming.headers);
+    const verdict = adapter.verifyNotification(ctx, { body: incoming.body, headers });
+    if (verdict === 'invalid' && this.badSignatureStores.take(account.id) > 0) {
+      const unstored = (this.unstoredBadSignatures.get(account.id) ?? 0) + 1;
+      this.unstoredBadSignatures.set(account.id, unstored);
+      this.deps.logger.warn(
+        { provider: account.provider, providerAccountId: account.id, unstoredBadSignatures: unstored },
+        'notification with a bad signature refused and not stored: the account has used its budget of stored bad-signature notifications',
+      );
+      throw new GatewayError('UNAUTHENTICATED', 'invalid notification signature', { reason: 'BAD_SIGNATURE' });
+    }
     const stored = await this.deps.notifications.store(this.deps.db.em(), { provider: account.provider, providerAccountId: account.id, body: incoming.body, headers });
-    if (adapter.verifyNotification(ctx, { body: incoming.body, headers }) === 'invalid') {
+    if (verdict === 'invalid') {
       await this.deps.notifications.recordOutcome(this.deps.db.em(), stored.id, { outcome: 'REJECTED', reason: 'the signature does not match the account webhook secret' });
       throw new GatewayError('UNAUTHENTICATED', 'invalid notification signature', { reason: 'BAD_SIGNATURE' });
     }

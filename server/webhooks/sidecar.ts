@@ -1,10 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isGatewayError, type ErrorCode } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
-import { decodePathSegment, guardedListener, listen, requestPath, type ListeningServer } from '../lib/httpServer.js';
+import { decodePathSegment, guardedListener, listen, replyError, requestPath, type ListeningServer } from '../lib/httpServer.js';
+import { TokenBuckets } from '../lib/tokenBuckets.js';
 import type { NotificationsService } from '../gateway/notifications.js';
-
-export const MAX_WEBHOOK_BODY_BYTES = 1024 * 1024;
 
 const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
   INVALID_ARGUMENT: 400,
@@ -19,18 +18,22 @@ export interface SidecarOptions {
   logger: Logger;
   host: string;
   port: number;
+  /** The largest body read (WEBHOOK_MAX_BODY_BYTES). */
+  maxBodyBytes: number;
+  /** Notifications taken per provider account (WEBHOOK_RATE_PER_SECOND, WEBHOOK_RATE_BURST); 0 per second: no limit. */
+  rate: { perSecond: number; burst: number };
 }
 
 class BodyTooLarge extends Error {}
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
+async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
-  if (declared > MAX_WEBHOOK_BODY_BYTES) throw new BodyTooLarge();
+  if (declared > maxBytes) throw new BodyTooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_WEBHOOK_BODY_BYTES) throw new BodyTooLarge();
+    if (size > maxBytes) throw new BodyTooLarge();
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
@@ -45,30 +48,39 @@ function reply(res: ServerResponse, status: number, body: unknown): void {
  * It stores body and headers untouched and answers at once; workers process
  * them from the store. A 5xx answer (nothing stored) tells the provider to
  * deliver again.
+ *
+ * The port is open to the internet without authentication, so what it spends
+ * is bounded before anything is read: a rate per account (429 with
+ * Retry-After) and a body size (413, the connection closed rather than the
+ * rest read).
  */
 export async function startWebhookSidecar(options: SidecarOptions): Promise<ListeningServer> {
-  const server = createServer(guardedListener(options.logger, async (req, res) => {
-    const path = requestPath(req);
-    if (req.method === 'GET' && path === '/healthz') return reply(res, 200, { status: 'SERVING' });
-    const match = /^\/webhooks\/([^/]+)\/([^/]+)\/?$/.exec(path);
-    if (!match) return reply(res, 404, { error: 'not found: notifications go to POST /webhooks/{PROVIDER}/{providerAccountId}' });
-    if (req.method !== 'POST') return reply(res, 405, { error: 'method not allowed: use POST' });
-    const [provider, providerAccountId] = match.slice(1).map(decodePathSegment) as [string, string];
-    try {
-      const body = await readBody(req);
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]));
-      const notification = await options.notifications.intake({ provider, providerAccountId, body, headers });
-      reply(res, 200, { id: notification.id, outcome: notification.outcome });
-    } catch (error) {
-      if (error instanceof BodyTooLarge) {
-        reply(res, 413, { error: `body larger than ${MAX_WEBHOOK_BODY_BYTES} bytes` });
-        req.resume();
-        return;
+  const limiter = options.rate.perSecond > 0 ? new TokenBuckets(options.rate) : undefined;
+  const server = createServer(
+    guardedListener(options.logger, async (req, res) => {
+      const path = requestPath(req);
+      if (req.method === 'GET' && path === '/healthz') return reply(res, 200, { status: 'SERVING' });
+      const match = /^\/webhooks\/([^/]+)\/([^/]+)\/?$/.exec(path);
+      if (!match) return reply(res, 404, { error: 'not found: notifications go to POST /webhooks/{PROVIDER}/{providerAccountId}' });
+      if (req.method !== 'POST') return reply(res, 405, { error: 'method not allowed: use POST' });
+      const [provider, providerAccountId] = match.slice(1).map(decodePathSegment) as [string, string];
+      const retryAfter = limiter?.take(providerAccountId) ?? 0;
+      if (retryAfter > 0) {
+        options.logger.warn({ provider, providerAccountId, retryAfter }, 'webhook rate limit reached for the account');
+        return replyError(res, 429, 'too many notifications for this account; deliver again later', { 'retry-after': String(retryAfter), connection: 'close' });
       }
-      const status = isGatewayError(error) ? (HTTP_STATUS[error.code] ?? 500) : 500;
-      if (status >= 500) options.logger.error({ err: error, provider, providerAccountId }, 'webhook processing failed');
-      reply(res, status, { error: isGatewayError(error) && status < 500 ? error.message : 'processing failed; deliver again later' });
-    }
-  }));
+      try {
+        const body = await readBody(req, options.maxBodyBytes);
+        const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]));
+        const notification = await options.notifications.intake({ provider, providerAccountId, body, headers });
+        reply(res, 200, { id: notification.id, outcome: notification.outcome });
+      } catch (error) {
+        if (error instanceof BodyTooLarge) return replyError(res, 413, `body larger than ${options.maxBodyBytes} bytes`, { connection: 'close' });
+        const status = isGatewayError(error) ? (HTTP_STATUS[error.code] ?? 500) : 500;
+        if (status >= 500) options.logger.error({ err: error, provider, providerAccountId }, 'webhook processing failed');
+        reply(res, status, { error: isGatewayError(error) && status < 500 ? error.message : 'processing failed; deliver again later' });
+      }
+    }),
+  );
   return listen(server, options.host, options.port);
 }

@@ -39,6 +39,8 @@ export interface ConnectServerOptions {
   port: number;
   /** The built back-office (web/dist); a placeholder is served when it is missing. */
   webDir?: string;
+  /** The largest request body read (MAX_REQUEST_BYTES); larger is RESOURCE_EXHAUSTED. */
+  maxRequestBytes: number;
 }
 
 /** Serves one service by bridging protobuf-es messages to the shared RPC handlers. */
@@ -104,6 +106,25 @@ function serveStatic(webDir: string | undefined, req: IncomingMessage, res: Serv
   createReadStream(target).pipe(res);
 }
 
+const SERVICES = [PaymentGatewayService, ProviderAccountService, SandboxService, WebhookService];
+const RPC_PATHS = new Set(SERVICES.flatMap((service) => service.methods.map((method) => `/${service.typeName}/${method.name}`)));
+
+/**
+ * Refuses a call without a valid token from its headers alone, before a byte
+ * of its body is read (Connect's interceptors run after the body is parsed),
+ * and closes the connection so that the rest is never read either. The answer
+ * is in the caller's protocol: gRPC-web carries the status in headers
+ * (trailers-only), Connect in the HTTP status and a JSON error.
+ */
+function refuseUnauthenticated(req: IncomingMessage, res: ServerResponse): void {
+  const contentType = req.headers['content-type'] ?? '';
+  if (contentType.startsWith('application/grpc')) {
+    res.writeHead(200, { 'content-type': contentType.split(';')[0]!, 'grpc-status': String(Code.Unauthenticated), 'grpc-message': encodeURIComponent(UNAUTHENTICATED_MESSAGE), connection: 'close' }).end();
+    return;
+  }
+  res.writeHead(401, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify({ code: 'unauthenticated', message: UNAUTHENTICATED_MESSAGE }));
+}
+
 export async function startConnectServer(options: ConnectServerOptions): Promise<ListeningServer> {
   const auth: Interceptor = (next) => async (request) => {
     if (!isAuthorized(request.header.get('authorization') ?? undefined, options.apiTokens)) throw new ConnectError(UNAUTHENTICATED_MESSAGE, Code.Unauthenticated);
@@ -113,6 +134,7 @@ export async function startConnectServer(options: ConnectServerOptions): Promise
   const shutdown = new AbortController();
   const handler = connectNodeAdapter({
     interceptors: [auth],
+    readMaxBytes: options.maxRequestBytes,
     routes: (router) => {
       serve(router, PaymentGatewayService, paymentGatewayHandlers(options.useCases), options.logger, shutdown.signal);
       serve(router, ProviderAccountService, providerAccountHandlers(options.useCases), options.logger, shutdown.signal);
@@ -127,6 +149,8 @@ export async function startConnectServer(options: ConnectServerOptions): Promise
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'SERVING' }));
         return;
       }
+      // The same match as Connect's router, so that no call reaches it unchecked.
+      if (RPC_PATHS.has((req.url ?? '').split('?', 2)[0]!) && !isAuthorized(req.headers.authorization, options.apiTokens)) return refuseUnauthenticated(req, res);
       return handler(req, res);
     }),
   );

@@ -46,6 +46,8 @@ export interface GrpcServerOptions {
   logger: Logger;
   host: string;
   port: number;
+  /** The largest request message read (MAX_REQUEST_BYTES); larger is RESOURCE_EXHAUSTED. */
+  maxRequestBytes: number;
 }
 
 /** Every call but health checks carries `authorization: Bearer <token>`. */
@@ -117,7 +119,7 @@ function implement(definition: grpc.ServiceDefinition, handlers: Handlers, logge
 }
 
 export async function startGrpcServer(options: GrpcServerOptions): Promise<{ server: grpc.Server; port: number; close(): Promise<void> }> {
-  const server = new grpc.Server({ interceptors: [authInterceptor(options.apiTokens)] });
+  const server = new grpc.Server({ interceptors: [authInterceptor(options.apiTokens)], 'grpc.max_receive_message_length': options.maxRequestBytes });
   const streams = new Set<AbortController>();
   server.addService(PaymentGatewayServiceService, implement(PaymentGatewayServiceService, paymentGatewayHandlers(options.useCases), options.logger, streams));
   server.addService(ProviderAccountServiceService, implement(ProviderAccountServiceService, providerAccountHandlers(options.useCases), options.logger, streams));
