@@ -18,6 +18,8 @@ export interface ErrorDetails {
   reason?: string;
   /** The request field at fault, for bad input. */
   field?: string;
+  /** For an unexpected INTERNAL error: the id of the log line holding what happened. */
+  errorId?: string;
 }
 
 export class GatewayError extends Error {
