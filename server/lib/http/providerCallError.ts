@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../errors.js';
+import type { ErrorCode, ProviderOutcome } from '../errors.js';
 
 /**
  * A failure found by the HTTP layer itself (open circuit, unusable token
@@ -8,11 +8,14 @@ import type { ErrorCode } from '../errors.js';
 export class ProviderCallError extends Error {
   readonly code: ErrorCode;
   readonly reason: string;
+  /** Found before anything reached the provider, unless said otherwise. */
+  readonly outcome: ProviderOutcome;
 
-  constructor(code: ErrorCode, reason: string, message: string) {
+  constructor(code: ErrorCode, reason: string, message: string, outcome: ProviderOutcome = 'failed') {
     super(message);
     this.name = 'ProviderCallError';
     this.code = code;
     this.reason = reason;
+    this.outcome = outcome;
   }
 }

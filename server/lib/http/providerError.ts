@@ -2,6 +2,7 @@ import axios from 'axios';
 import { GatewayError } from '../errors.js';
 import { ProviderCallError } from './providerCallError.js';
 import { redactText } from './redact.js';
+import { requestWasNotSent } from './resilience.js';
 
 const MAX_MESSAGE_LENGTH = 500;
 
@@ -39,16 +40,19 @@ function transportMessage(error: Error & { code?: string }): string {
  */
 export function providerError(prefix: string, error: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
-  if (error instanceof ProviderCallError) return new GatewayError(error.code, `${prefix}: ${error.message}`, { reason: error.reason });
+  if (error instanceof ProviderCallError) return new GatewayError(error.code, `${prefix}: ${error.message}`, { reason: error.reason, outcome: error.outcome });
   if (axios.isAxiosError(error)) {
     const status = error.response?.status;
     const message = providerMessage(error.response?.data) ?? transportMessage(error);
     const text = `${prefix}: ${message}`;
-    if (status === undefined || status >= 500 || status === 429 || status === 408) return new GatewayError('UNAVAILABLE', text, { reason: 'PROVIDER_UNAVAILABLE' });
-    if (status === 404) return new GatewayError('NOT_FOUND', text, { reason: 'PROVIDER_NOT_FOUND' });
-    if (status === 401 || status === 403) return new GatewayError('FAILED_PRECONDITION', text, { reason: 'PROVIDER_REJECTED_CREDENTIALS' });
-    if (status === 409) return new GatewayError('FAILED_PRECONDITION', text, { reason: 'PROVIDER_CONFLICT' });
-    return new GatewayError('INVALID_ARGUMENT', text, { reason: 'PROVIDER_REJECTED_REQUEST' });
+    // A 5xx or a lost connection after sending may hide a charge that went through; a 4xx (408 and 429 included) is a refusal.
+    if (status === undefined) return new GatewayError('UNAVAILABLE', text, { reason: 'PROVIDER_UNAVAILABLE', outcome: requestWasNotSent(error) ? 'failed' : 'unknown' });
+    if (status >= 500) return new GatewayError('UNAVAILABLE', text, { reason: 'PROVIDER_UNAVAILABLE', outcome: 'unknown' });
+    if (status === 429 || status === 408) return new GatewayError('UNAVAILABLE', text, { reason: 'PROVIDER_UNAVAILABLE', outcome: 'failed' });
+    if (status === 404) return new GatewayError('NOT_FOUND', text, { reason: 'PROVIDER_NOT_FOUND', outcome: 'failed' });
+    if (status === 401 || status === 403) return new GatewayError('FAILED_PRECONDITION', text, { reason: 'PROVIDER_REJECTED_CREDENTIALS', outcome: 'failed' });
+    if (status === 409) return new GatewayError('FAILED_PRECONDITION', text, { reason: 'PROVIDER_CONFLICT', outcome: 'failed' });
+    return new GatewayError('INVALID_ARGUMENT', text, { reason: 'PROVIDER_REJECTED_REQUEST', outcome: 'failed' });
   }
-  return new GatewayError('INTERNAL', `${prefix}: ${redactText(error instanceof Error ? error.message : String(error))}`);
+  return new GatewayError('INTERNAL', `${prefix}: ${redactText(error instanceof Error ? error.message : String(error))}`, { outcome: 'unknown' });
 }

@@ -6,12 +6,16 @@ import { resolveKey, type HttpAccount, type KeyRef } from './account.js';
 import { credentialHeaderNames, staticAuthHeaders, type AuthStyle } from './auth.js';
 import { displayUrl, loadClientCertificate } from './clientCertificate.js';
 import { OAuth2Tokens } from './oauth2.js';
+import { ProviderCallError } from './providerCallError.js';
 import { providerError } from './providerError.js';
 import { logExchanges } from './requestLog.js';
 import { circuitFor, readRetryPolicy, throughCircuit, type BreakerOptions, type RetryOptions } from './resilience.js';
 import { httpsAgentFor } from './tlsAgent.js';
 
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 25_000;
+
+/** Longer URLs are refused before sending: servers answer them with 414 or a reset, and they only come from oversized input. */
+export const MAX_PROVIDER_URL_LENGTH = 8192;
 
 /** Which of the platform's certificate URLs the client presents. */
 export type CertificateUse = 'cashIn' | 'cashOut';
@@ -152,6 +156,10 @@ export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
         timeout: requestOptions.timeoutMs,
         httpsAgent,
       };
+      const length = instance.getUri(config).length;
+      if (length > MAX_PROVIDER_URL_LENGTH) {
+        throw new ProviderCallError('INVALID_ARGUMENT', 'PROVIDER_REQUEST_TOO_LARGE', `request URL too long for the provider (${length} characters, at most ${MAX_PROVIDER_URL_LENGTH}): an id or parameter is oversized`);
+      }
       const attempt = () => sendAuthenticated(config, tokens);
       // Only reads are retried: a call that moves money must never reach the provider twice.
       const call = method === 'GET' && retryPolicy ? () => retryPolicy.execute(attempt) : attempt;

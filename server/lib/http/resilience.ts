@@ -30,9 +30,40 @@ export interface BreakerOptions {
 
 const isTimeout = (error: unknown): boolean => axios.isAxiosError(error) && (error.code === 'ECONNABORTED' || error.code === 'ETIMEDOUT');
 
-/** The provider is down or unreachable: no answer at all, or a 5xx. A 4xx is the provider working. */
+/** Node's and axios's codes for a request that could not even be built: the caller's input, never the provider's health. */
+const REQUEST_CONSTRUCTION_CODES = new Set([
+  'ERR_INVALID_URL',
+  'ERR_BAD_OPTION',
+  'ERR_BAD_OPTION_VALUE',
+  'ERR_INVALID_CHAR',
+  'ERR_INVALID_ARG_TYPE',
+  'ERR_INVALID_ARG_VALUE',
+  'ERR_INVALID_HTTP_TOKEN',
+  'ERR_UNESCAPED_CHARACTERS',
+  'ERR_HTTP_INVALID_HEADER_VALUE',
+  'ERR_CANCELED',
+]);
+/** Connection failures that happen before a byte of the request left: the provider cannot have acted. */
+const NOT_CONNECTED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+const codeOf = (error: { code?: string; cause?: unknown }): string => error.code ?? (error.cause as { code?: string } | undefined)?.code ?? '';
+
+/** No answer because the request never went out (it could not be built, or no connection was made). */
+export function requestWasNotSent(error: unknown): boolean {
+  if (!axios.isAxiosError(error) || error.response) return false;
+  const code = codeOf(error);
+  return REQUEST_CONSTRUCTION_CODES.has(code) || NOT_CONNECTED_CODES.has(code);
+}
+
+/**
+ * The provider is down or unreachable: a 5xx, a timeout, a refused or lost
+ * connection. A 4xx is the provider working, and a request that could not be
+ * built is the caller's input: neither counts toward the circuit.
+ */
 export function isProviderOutage(error: unknown): boolean {
-  return axios.isAxiosError(error) && (error.response === undefined || error.response.status >= 500);
+  if (!axios.isAxiosError(error)) return false;
+  if (error.response) return error.response.status >= 500;
+  return !REQUEST_CONSTRUCTION_CODES.has(codeOf(error));
 }
 
 /**

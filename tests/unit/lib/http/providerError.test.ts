@@ -23,6 +23,25 @@ describe('providerError', () => {
     expect(providerError('Erro ao criar transação', answered(status, data))).toMatchObject({ code, message });
   });
 
+  it.each([
+    [500, 'unknown'],
+    [503, 'unknown'],
+    [429, 'failed'],
+    [422, 'failed'],
+    [404, 'failed'],
+    [401, 'failed'],
+  ])('HTTP %i: the provider %s', (status, outcome) => {
+    expect(providerError('Erro ao criar transação', answered(status, {})).details.outcome).toBe(outcome);
+  });
+
+  it('a timeout or a reset may have reached the provider; a refused connection did not', () => {
+    expect(providerError('p', new AxiosError('timeout of 1ms exceeded', AxiosError.ECONNABORTED)).details.outcome).toBe('unknown');
+    expect(providerError('p', new AxiosError('socket hang up', 'ECONNRESET')).details.outcome).toBe('unknown');
+    expect(providerError('p', new AxiosError('', 'ECONNREFUSED')).details.outcome).toBe('failed');
+    expect(providerError('p', new AxiosError('bad url', 'ERR_INVALID_URL')).details.outcome).toBe('failed');
+    expect(providerError('p', new ProviderCallError('UNAVAILABLE', 'PROVIDER_CIRCUIT_OPEN', 'open')).details.outcome).toBe('failed');
+  });
+
   it('timeouts and network failures are UNAVAILABLE with the error text', () => {
     const timeout = new AxiosError('timeout of 20000ms exceeded', AxiosError.ECONNABORTED);
     expect(providerError('Erro ao buscar saque', timeout)).toMatchObject({ code: 'UNAVAILABLE', message: 'Erro ao buscar saque: timeout of 20000ms exceeded' });

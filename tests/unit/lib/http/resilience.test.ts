@@ -144,6 +144,21 @@ describe('circuit breaker per account', () => {
     await http(breaker, ctx).post('/transactions', {});
   });
 
+  it('oversized input is refused before sending and does not open it', async () => {
+    const ctx = account();
+    const hugeId = 'x'.repeat(1_000_000);
+    for (let i = 0; i < 5; i++) {
+      await expect(http(breaker, ctx).get(`/transactions/${hugeId}`, { errorPrefix: 'Erro ao buscar transação' })).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        message: expect.stringMatching(/^Erro ao buscar transação: request URL too long for the provider/),
+        details: { reason: 'PROVIDER_REQUEST_TOO_LARGE', outcome: 'failed' },
+      });
+    }
+    expect(fake.received).toHaveLength(0);
+    fake.expect({ method: 'GET', path: '/transactions/t9', reply: { body: { id: 't9' } } });
+    await expect(http(breaker, ctx).get('/transactions/t9')).resolves.toMatchObject({ data: { id: 't9' } });
+  });
+
   it('after the pause one trial call goes through and a success closes it', async () => {
     const ctx = account();
     const shortPause = { retry: false as const, breaker: { consecutiveFailures: 2, halfOpenAfterMs: 100 } };
