@@ -33,5 +33,8 @@ export async function spawnGateway(env: Record<string, string>, timeoutMs = 60_0
   return { child, output: () => output, exited };
 }
 
-/** Free-looking ports for a child process, distinct per test file (the child must be told them up front). */
-export const portFor = (offset: number) => String(20000 + ((process.pid * 13 + offset * 7) % 20000));
+/**
+ * Free-looking ports for a child process, distinct per test file (the child must be told them up front).
+ * Kept below Linux's ephemeral range (32768+), where the machine's own outgoing connections could hold them.
+ */
+export const portFor = (offset: number) => String(12000 + ((process.pid * 13 + offset * 7) % 20000));
