@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { isGatewayError, type ErrorCode, type GatewayError } from '../lib/errors.js';
 
 /** google.rpc.ErrorInfo's domain for the gateway's own reasons. */
@@ -10,21 +11,25 @@ export const ERROR_DOMAIN = 'gateway.v1';
  */
 export function errorDetails(code: ErrorCode, message: string, details: GatewayError['details']) {
   return {
-    errorInfo: { reason: details.reason ?? code, domain: ERROR_DOMAIN, metadata: details.field ? { field: details.field } : {} },
+    errorInfo: { reason: details.reason ?? code, domain: ERROR_DOMAIN, metadata: { ...(details.field ? { field: details.field } : {}), ...(details.errorId ? { errorId: details.errorId } : {}) } },
     badRequest: code === 'INVALID_ARGUMENT' && details.field ? { fieldViolations: [{ field: details.field, description: message }] } : undefined,
   };
 }
 import type { Logger } from '../lib/logger.js';
 
 /**
- * What a caller may see of a failure: a GatewayError as it is; anything else is
- * our own bug, reported as INTERNAL without its internals (they go to the log).
+ * What a caller may see of a failure: a GatewayError as it is (its message is
+ * a text we wrote); anything else is our own bug, reported as INTERNAL with a
+ * generic message and an error id, never the JavaScript error's text (which
+ * may quote a query, a provider's answer or a stack). The id is in the log
+ * line that holds the details.
  */
 export function exposedError(error: unknown, logger: Logger, method: string): { code: ErrorCode; message: string; details: GatewayError['details'] } {
   if (isGatewayError(error)) {
     if (error.code === 'INTERNAL' || error.code === 'UNAVAILABLE') logger.warn({ err: error, method }, 'rpc failed');
     return { code: error.code, message: error.message, details: error.details };
   }
-  logger.error({ err: error, method }, 'rpc failed with an unexpected error');
-  return { code: 'INTERNAL', message: 'internal error', details: {} };
+  const errorId = randomUUID();
+  logger.error({ err: error, method, errorId }, 'rpc failed with an unexpected error');
+  return { code: 'INTERNAL', message: `internal error (error id ${errorId})`, details: { reason: 'INTERNAL', errorId } };
 }

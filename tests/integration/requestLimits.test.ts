@@ -1,12 +1,11 @@
 import { connect } from 'node:net';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { CreateTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
-import { createLogger } from '../../server/lib/logger.js';
 import { signSandboxPayload } from '../../server/sandbox/api.js';
 import { failureOf } from '../support/clients.js';
+import { capturedLogger } from '../support/logCapture.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
 
 /**
@@ -19,17 +18,11 @@ const WEBHOOK_SECRET = 'whsec-limits';
 let stack: TestStack;
 let accountId: string;
 let otherAccountId: string;
-const logLines: string[] = [];
+const log = capturedLogger('warn');
 
 beforeAll(async () => {
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      logLines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-      done();
-    },
-  });
   // One notification per 1000 s after a burst of 6: a refill cannot happen during the test.
-  stack = await startTestStack({ env: { WEBHOOK_RATE_PER_SECOND: '0.001', WEBHOOK_RATE_BURST: '6', WEBHOOK_BAD_SIGNATURE_STORE_LIMIT: '2' }, logger: createLogger('warn', destination) });
+  stack = await startTestStack({ env: { WEBHOOK_RATE_PER_SECOND: '0.001', WEBHOOK_RATE_BURST: '6', WEBHOOK_BAD_SIGNATURE_STORE_LIMIT: '2' }, logger: log.logger });
   const create = (name: string) => stack.client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name, publicKey: 'pk', secretKey: 'sk', webhookSecret: WEBHOOK_SECRET });
   ({ providerAccount: { id: accountId } } = await create('limits'));
   ({ providerAccount: { id: otherAccountId } } = await create('limits-other'));
@@ -141,7 +134,7 @@ describe('webhook sidecar', () => {
     const { rows } = await db.query('select outcome from webhook_notifications where provider_account_id = $1', [accountId]);
     await db.end();
     expect(rows.map((row) => row.outcome)).toEqual(['REJECTED', 'REJECTED']);
-    const refused = logLines.map((line) => JSON.parse(line)).filter((line) => line.providerAccountId === accountId && line.unstoredBadSignatures !== undefined);
+    const refused = log.records().filter((line) => line.providerAccountId === accountId && line.unstoredBadSignatures !== undefined);
     expect(refused.map((line) => line.unstoredBadSignatures)).toEqual([1, 2]);
   });
 

@@ -27,7 +27,7 @@ export interface Driver {
   name: string;
   call<Res = any>(service: ServiceName, method: string, request: unknown, token?: string | null): Promise<Res>;
   /** Server stream of WatchEvents; `close()` cancels it. */
-  watch(request: unknown, token?: string): { next(): Promise<any>; close(): void };
+  watch(request: unknown, token?: string): { next(timeoutMs?: number): Promise<any>; close(): void };
   close(): void;
 }
 
@@ -90,7 +90,7 @@ export function grpcDriver(address: string, defaultToken: string): Driver {
       const stream = clients.gateway.watchEvents(request as any, metadata(token));
       stream.on('data', (item) => items.push(item));
       stream.on('error', (error) => items.fail(error));
-      return { next: () => items.next(), close: () => stream.cancel() };
+      return { next: (timeoutMs?: number) => items.next(timeoutMs), close: () => stream.cancel() };
     },
     close() {
       Object.values(clients).forEach((client) => client.close());
@@ -135,7 +135,7 @@ export function connectDriver(baseUrl: string, defaultToken: string): Driver {
           if (!abort.signal.aborted) items.fail(error);
         }
       })();
-      return { next: () => items.next(), close: () => abort.abort() };
+      return { next: (timeoutMs?: number) => items.next(timeoutMs), close: () => abort.abort() };
     },
     close() {
       aborts.forEach((abort) => abort.abort());

@@ -1,9 +1,9 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
-import { Code, ConnectError, type ConnectRouter, type Interceptor } from '@connectrpc/connect';
-import { connectNodeAdapter } from '@connectrpc/connect-node';
-import type { DescService } from '@bufbuild/protobuf';
+import { Code, ConnectError, createConnectRouter, type ConnectRouter, type Interceptor } from '@connectrpc/connect';
+import { compressionBrotli, compressionGzip, universalRequestFromNodeRequest, universalResponseToNodeResponse } from '@connectrpc/connect-node';
+import type { DescMessage, DescService } from '@bufbuild/protobuf';
 import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { ProviderAccountService } from '../../../gen/es/gateway/v1/provider_account_service_pb.js';
 import { SandboxService } from '../../../gen/es/gateway/v1/sandbox_service_pb.js';
@@ -16,6 +16,8 @@ import { errorDetails, exposedError } from '../errors.js';
 import { BadRequestSchema, ErrorInfoSchema } from '../../../gen/es/google/rpc/error_details_pb.js';
 import { paymentGatewayHandlers, providerAccountHandlers, sandboxHandlers, webhookHandlers, type UseCases } from '../rpcHandlers.js';
 import { esToPlain, plainToEs } from './esBridge.js';
+import { guardRequest } from '../requestGuard.js';
+import { withDecodeErrorDetails } from './decodeErrors.js';
 
 const CONNECT_CODES: Record<ErrorCode, Code> = {
   INVALID_ARGUMENT: Code.InvalidArgument,
@@ -43,6 +45,13 @@ export interface ConnectServerOptions {
   maxRequestBytes: number;
 }
 
+/** The request in the handlers' plain shape, refused (INVALID_ARGUMENT) when it breaks the contract's limits. */
+function checkedRequest(desc: DescMessage, request: unknown): unknown {
+  const plain = esToPlain(desc, request);
+  guardRequest(desc, plain);
+  return plain;
+}
+
 /** Serves one service by bridging protobuf-es messages to the shared RPC handlers. */
 function serve(router: ConnectRouter, service: DescService, handlers: Handlers, logger: Logger, shutdown: AbortSignal): void {
   const implementation: Record<string, unknown> = {};
@@ -62,14 +71,14 @@ function serve(router: ConnectRouter, service: DescService, handlers: Handlers, 
       method.methodKind === 'server_streaming'
         ? async function* (request: unknown, context: { signal: AbortSignal }) {
             try {
-              for await (const item of handler(esToPlain(method.input, request), AbortSignal.any([context.signal, shutdown]))) yield plainToEs(method.output, item);
+              for await (const item of handler(checkedRequest(method.input, request), AbortSignal.any([context.signal, shutdown]))) yield plainToEs(method.output, item);
             } catch (error) {
               fail(error);
             }
           }
         : async (request: unknown, context: { signal: AbortSignal }) => {
             try {
-              return plainToEs(method.output, await handler(esToPlain(method.input, request), context.signal));
+              return plainToEs(method.output, await handler(checkedRequest(method.input, request), context.signal));
             } catch (error) {
               return fail(error);
             }
@@ -106,9 +115,6 @@ function serveStatic(webDir: string | undefined, req: IncomingMessage, res: Serv
   createReadStream(target).pipe(res);
 }
 
-const SERVICES = [PaymentGatewayService, ProviderAccountService, SandboxService, WebhookService];
-const RPC_PATHS = new Set(SERVICES.flatMap((service) => service.methods.map((method) => `/${service.typeName}/${method.name}`)));
-
 /**
  * Refuses a call without a valid token from its headers alone, before a byte
  * of its body is read (Connect's interceptors run after the body is parsed),
@@ -132,25 +138,33 @@ export async function startConnectServer(options: ConnectServerOptions): Promise
   };
   // Ends open streams (WatchEvents) on close, so that shutdown does not wait for them forever.
   const shutdown = new AbortController();
-  const handler = connectNodeAdapter({
-    interceptors: [auth],
-    readMaxBytes: options.maxRequestBytes,
-    routes: (router) => {
-      serve(router, PaymentGatewayService, paymentGatewayHandlers(options.useCases), options.logger, shutdown.signal);
-      serve(router, ProviderAccountService, providerAccountHandlers(options.useCases), options.logger, shutdown.signal);
-      serve(router, SandboxService, sandboxHandlers(options.useCases), options.logger, shutdown.signal);
-      serve(router, WebhookService, webhookHandlers(options.useCases), options.logger, shutdown.signal);
-    },
-    fallback: (req, res) => serveStatic(options.webDir, req as IncomingMessage, res as ServerResponse),
-  });
+  const router = createConnectRouter({ interceptors: [auth], readMaxBytes: options.maxRequestBytes, acceptCompression: [compressionGzip, compressionBrotli] });
+  serve(router, PaymentGatewayService, paymentGatewayHandlers(options.useCases), options.logger, shutdown.signal);
+  serve(router, ProviderAccountService, providerAccountHandlers(options.useCases), options.logger, shutdown.signal);
+  serve(router, SandboxService, sandboxHandlers(options.useCases), options.logger, shutdown.signal);
+  serve(router, WebhookService, webhookHandlers(options.useCases), options.logger, shutdown.signal);
+  const rpcs = new Map(router.handlers.map((handler) => [handler.requestPath, handler]));
+  /**
+   * Connect's node adapter, with two additions: the token is checked from the
+   * headers before the body is read, and decode errors get their BadRequest.
+   */
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    const rpc = rpcs.get((req.url ?? '').split('?', 2)[0]!);
+    if (!rpc) return serveStatic(options.webDir, req, res);
+    if (!isAuthorized(req.headers.authorization, options.apiTokens)) return refuseUnauthenticated(req, res);
+    rpc(universalRequestFromNodeRequest(req, res, undefined, undefined))
+      .then((response) => withDecodeErrorDetails(rpc.method.input, response))
+      .then((response) => universalResponseToNodeResponse(response, res))
+      .catch((error: unknown) => {
+        if (ConnectError.from(error).code !== Code.Aborted) options.logger.error({ err: error, method: rpc.method.name }, 'connect call failed while answering');
+      });
+  };
   const server = createServer(
     guardedListener(options.logger, (req, res) => {
       if (req.url === '/healthz') {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'SERVING' }));
         return;
       }
-      // The same match as Connect's router, so that no call reaches it unchecked.
-      if (RPC_PATHS.has((req.url ?? '').split('?', 2)[0]!) && !isAuthorized(req.headers.authorization, options.apiTokens)) return refuseUnauthenticated(req, res);
       return handler(req, res);
     }),
   );

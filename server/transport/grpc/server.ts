@@ -1,5 +1,5 @@
 import * as grpc from '@grpc/grpc-js';
-import { toBinary, type DescFile } from '@bufbuild/protobuf';
+import { fromBinary, toBinary, type DescFile, type DescMessage } from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
 import { HealthImplementation } from 'grpc-health-check';
 import { ReflectionService } from '@grpc/reflection';
@@ -7,13 +7,16 @@ import { PaymentGatewayServiceService } from '../../../gen/ts-proto/gateway/v1/p
 import { ProviderAccountServiceService } from '../../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { SandboxServiceService } from '../../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import { WebhookServiceService } from '../../../gen/ts-proto/gateway/v1/webhook_service.js';
-import { file_gateway_v1_payment_gateway_service } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
-import { file_gateway_v1_provider_account_service } from '../../../gen/es/gateway/v1/provider_account_service_pb.js';
-import { file_gateway_v1_sandbox_service } from '../../../gen/es/gateway/v1/sandbox_service_pb.js';
-import { file_gateway_v1_webhook_service } from '../../../gen/es/gateway/v1/webhook_service_pb.js';
+import { file_gateway_v1_payment_gateway_service, PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
+import { file_gateway_v1_provider_account_service, ProviderAccountService } from '../../../gen/es/gateway/v1/provider_account_service_pb.js';
+import { file_gateway_v1_sandbox_service, SandboxService as EsSandboxService } from '../../../gen/es/gateway/v1/sandbox_service_pb.js';
+import { file_gateway_v1_webhook_service, WebhookService } from '../../../gen/es/gateway/v1/webhook_service_pb.js';
 import type { Logger } from '../../lib/logger.js';
 import { isAuthorized, UNAUTHENTICATED_MESSAGE } from '../auth.js';
 import { errorDetails, exposedError } from '../errors.js';
+import { invalidArgument, isGatewayError } from '../../lib/errors.js';
+import { esToPlain } from '../connect/esBridge.js';
+import { guardRequest } from '../requestGuard.js';
 import { Status } from '../../../gen/ts-proto/google/rpc/status.js';
 import { BadRequest, ErrorInfo } from '../../../gen/ts-proto/google/rpc/error_details.js';
 import type { Any } from '../../../gen/ts-proto/google/protobuf/any.js';
@@ -84,31 +87,75 @@ function toServiceError(error: unknown, logger: Logger, path: string): Partial<g
   return { code: grpc.status[code], details: message, metadata };
 }
 
+const ES_METHODS = new Map<string, DescMessage>(
+  [PaymentGatewayService, ProviderAccountService, EsSandboxService, WebhookService].flatMap((service) => service.methods.map((method) => [`/${service.typeName}/${method.name}`, method.input] as const)),
+);
+
+/** A request that could not be decoded, carried to the handler so that it answers INVALID_ARGUMENT (grpc-js itself would answer INTERNAL). */
+class UndecodableRequest {
+  constructor(readonly error: unknown) {}
+}
+
+/**
+ * ts-proto's decoder throws on an int64 beyond 2^53 without naming the field;
+ * decoding again with protobuf-es finds the field for the error.
+ */
+function decodeOrExplain(desc: DescMessage, decode: (bytes: Buffer) => unknown): (bytes: Buffer) => unknown {
+  return (bytes) => {
+    try {
+      return decode(bytes);
+    } catch {
+      try {
+        esToPlain(desc, fromBinary(desc, bytes));
+        return new UndecodableRequest(invalidArgument('request', 'the request message cannot be decoded'));
+      } catch (error) {
+        return new UndecodableRequest(isGatewayError(error) ? error : invalidArgument('request', 'the request message is not valid protobuf'));
+      }
+    }
+  };
+}
+
+/** The request, refused (INVALID_ARGUMENT) when it could not be decoded or breaks the contract's limits. */
+function checkedRequest(desc: DescMessage, request: unknown): unknown {
+  if (request instanceof UndecodableRequest) throw request.error;
+  guardRequest(desc, request);
+  return request;
+}
+
+/** The service definition with decoders that never throw: a bad request is the caller's error, not ours. */
+function withSafeDecoding(definition: grpc.ServiceDefinition): grpc.ServiceDefinition {
+  return Object.fromEntries(Object.entries(definition).map(([name, method]) => [name, { ...method, requestDeserialize: decodeOrExplain(ES_METHODS.get(method.path)!, method.requestDeserialize) }]));
+}
+
 /** Adapts the shared RPC handlers to grpc-js calls, one service definition at a time. */
 function implement(definition: grpc.ServiceDefinition, handlers: Handlers, logger: Logger, streams: Set<AbortController>): grpc.UntypedServiceImplementation {
   const implementation: grpc.UntypedServiceImplementation = {};
   for (const [name, method] of Object.entries(definition)) {
     const handler = handlers[name];
     if (!handler) throw new Error(`no handler for ${method.path}`);
+    const input = ES_METHODS.get(method.path);
+    if (!input) throw new Error(`no descriptor for ${method.path}`);
     if (method.responseStream) {
       implementation[name] = (async (call: grpc.ServerWritableStream<any, any>) => {
         const abort = new AbortController();
         streams.add(abort);
         call.on('cancelled', () => abort.abort());
         try {
-          for await (const item of handler(call.request, abort.signal)) {
+          for await (const item of handler(checkedRequest(input, call.request), abort.signal)) {
             if (!call.write(item)) await new Promise((resolve) => call.once('drain', resolve));
           }
           call.end();
         } catch (error) {
-          call.destroy(toServiceError(error, logger, method.path) as grpc.ServiceError);
+          call.emit('error', toServiceError(error, logger, method.path));
         } finally {
           streams.delete(abort);
         }
       }) as grpc.handleServerStreamingCall<any, any>;
     } else {
       implementation[name] = ((call: grpc.ServerUnaryCall<any, any>, callback: grpc.sendUnaryData<any>) => {
-        handler(call.request, new AbortController().signal).then(
+        Promise.resolve()
+          .then(() => handler(checkedRequest(input, call.request), new AbortController().signal))
+          .then(
           (response: unknown) => callback(null, response),
           (error: unknown) => callback(toServiceError(error, logger, method.path)),
         );
@@ -121,10 +168,10 @@ function implement(definition: grpc.ServiceDefinition, handlers: Handlers, logge
 export async function startGrpcServer(options: GrpcServerOptions): Promise<{ server: grpc.Server; port: number; close(): Promise<void> }> {
   const server = new grpc.Server({ interceptors: [authInterceptor(options.apiTokens)], 'grpc.max_receive_message_length': options.maxRequestBytes });
   const streams = new Set<AbortController>();
-  server.addService(PaymentGatewayServiceService, implement(PaymentGatewayServiceService, paymentGatewayHandlers(options.useCases), options.logger, streams));
-  server.addService(ProviderAccountServiceService, implement(ProviderAccountServiceService, providerAccountHandlers(options.useCases), options.logger, streams));
-  server.addService(SandboxServiceService, implement(SandboxServiceService, sandboxHandlers(options.useCases), options.logger, streams));
-  server.addService(WebhookServiceService, implement(WebhookServiceService, webhookHandlers(options.useCases), options.logger, streams));
+  server.addService(withSafeDecoding(PaymentGatewayServiceService), implement(PaymentGatewayServiceService, paymentGatewayHandlers(options.useCases), options.logger, streams));
+  server.addService(withSafeDecoding(ProviderAccountServiceService), implement(ProviderAccountServiceService, providerAccountHandlers(options.useCases), options.logger, streams));
+  server.addService(withSafeDecoding(SandboxServiceService), implement(SandboxServiceService, sandboxHandlers(options.useCases), options.logger, streams));
+  server.addService(withSafeDecoding(WebhookServiceService), implement(WebhookServiceService, webhookHandlers(options.useCases), options.logger, streams));
 
   const health = new HealthImplementation({
     '': 'SERVING',

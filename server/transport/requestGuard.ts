@@ -1,0 +1,79 @@
+import { ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf';
+import { FIELD_LIMITS, MAX_EVENT_ID, MAX_ID_LENGTH } from '../domain/limits.js';
+import { invalidArgument } from '../lib/errors.js';
+import { isUuid } from '../lib/ids.js';
+
+/**
+ * Checks a request (in the handlers' plain shape) against the contract's
+ * limits before anything acts on it, for both transports alike: no NUL
+ * characters (PostgreSQL text cannot hold them), strings within their column's
+ * size (server/domain/limits.ts), UUIDs where a filter compares with a uuid
+ * column, page sizes not negative, WatchEvents cursors within bigint. The
+ * error names the field as the contract spells it (`transaction.order_id`).
+ */
+
+/** Filters compared with uuid columns, by message and field. */
+const UUID_FILTERS: Readonly<Record<string, readonly string[]>> = {
+  'gateway.v1.ListWebhookNotificationsRequest': ['provider_account_id', 'subject_id'],
+  'gateway.v1.ListOutboundDeliveriesRequest': ['transaction_id'],
+  'gateway.v1.WatchEventsRequest': ['provider_account_ids'],
+};
+
+/** Of those, the ones a request cannot leave empty. */
+const REQUIRED_UUIDS: Readonly<Record<string, readonly string[]>> = {
+  'gateway.v1.ListOutboundDeliveriesRequest': ['transaction_id'],
+};
+
+const INTEGER = new Set([ScalarType.INT32, ScalarType.SINT32, ScalarType.SFIXED32, ScalarType.INT64, ScalarType.SINT64, ScalarType.SFIXED64]);
+
+function checkText(path: string, field: DescField, parent: DescMessage, value: string): void {
+  if (value.includes('\u0000')) throw invalidArgument(path, `${path} must not contain NUL characters`);
+  const limit = FIELD_LIMITS[field.name] ?? MAX_ID_LENGTH;
+  if (value.length > limit) throw invalidArgument(path, `${path} is longer than ${limit} characters`);
+  if (!value && REQUIRED_UUIDS[parent.typeName]?.includes(field.name)) throw invalidArgument(path, `${path} is required`);
+  if (value && UUID_FILTERS[parent.typeName]?.includes(field.name) && !isUuid(value)) throw invalidArgument(path, `${path} must be a UUID, got ${JSON.stringify(value.slice(0, 64))}`);
+  if (field.name === 'after_event_id' && value && (!/^\d+$/.test(value) || BigInt(value) > MAX_EVENT_ID)) {
+    throw invalidArgument(path, `${path} must be an event id: a whole number up to ${MAX_EVENT_ID}`);
+  }
+}
+
+function checkScalar(path: string, field: DescField, parent: DescMessage, type: ScalarType, value: unknown): void {
+  if (typeof value === 'string') checkText(path, field, parent, value);
+  else if (typeof value === 'number' && INTEGER.has(type) && field.name === 'page_size' && value < 0) throw invalidArgument(path, `${path} must not be negative`);
+}
+
+function checkMessage(desc: DescMessage, value: any, prefix: string): void {
+  if (value === undefined || value === null || desc.typeName.startsWith('google.protobuf.')) return;
+  for (const field of desc.fields) {
+    const path = prefix ? `${prefix}.${field.name}` : field.name;
+    const item = value[field.localName];
+    if (item === undefined || item === null) continue;
+    switch (field.fieldKind) {
+      case 'scalar':
+        checkScalar(path, field, desc, field.scalar, item);
+        break;
+      case 'message':
+        checkMessage(field.message, item, path);
+        break;
+      case 'list':
+        (item as unknown[]).forEach((element, index) => {
+          if (field.listKind === 'message') checkMessage(field.message, element, `${path}[${index}]`);
+          else if (field.listKind === 'scalar') checkScalar(`${path}[${index}]`, field, desc, field.scalar, element);
+        });
+        break;
+      case 'map':
+        for (const [key, element] of Object.entries(item as Record<string, unknown>)) {
+          checkText(`${path}[${JSON.stringify(key.slice(0, 64))}]`, field, desc, key);
+          if (field.mapKind === 'message') checkMessage(field.message, element, `${path}.${key}`);
+          else if (field.mapKind === 'scalar') checkScalar(`${path}[${JSON.stringify(key.slice(0, 64))}]`, field, desc, field.scalar, element);
+        }
+        break;
+      case 'enum':
+        break;
+    }
+  }
+}
+
+export function guardRequest(desc: DescMessage, request: unknown): void {
+  checkMessage(desc, request, '');
+}
