@@ -20,7 +20,15 @@ export interface ErrorDetails {
   field?: string;
   /** For an unexpected INTERNAL error: the id of the log line holding what happened. */
   errorId?: string;
+  /**
+   * For a failed provider call: 'failed' when the provider certainly did not act
+   * (it refused, or nothing was sent), 'unknown' when it may have (a timeout, a
+   * 5xx, a connection lost after sending, an answer that cannot be read).
+   */
+  outcome?: ProviderOutcome;
 }
+
+export type ProviderOutcome = 'failed' | 'unknown';
 
 export class GatewayError extends Error {
   readonly code: ErrorCode;
@@ -46,3 +54,15 @@ export const notImplemented = (message: string = NOT_IMPLEMENTED_MESSAGE): Gatew
   new GatewayError('UNIMPLEMENTED', message, { reason: 'NOT_IMPLEMENTED' });
 
 export const isGatewayError = (error: unknown): error is GatewayError => error instanceof GatewayError;
+
+/**
+ * Whether a failed call may have moved money at the provider. Errors that say
+ * so carry it; otherwise an UNAVAILABLE or INTERNAL failure (or anything that is
+ * not a GatewayError: a bug after the provider answered) counts as unknown, and
+ * every other code is the gateway's or the provider's definite refusal.
+ */
+export function outcomeOf(error: unknown): ProviderOutcome {
+  if (!(error instanceof GatewayError)) return 'unknown';
+  if (error.details.outcome) return error.details.outcome;
+  return error.code === 'UNAVAILABLE' || error.code === 'INTERNAL' ? 'unknown' : 'failed';
+}
