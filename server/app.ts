@@ -17,6 +17,7 @@ import { SandboxService } from './gateway/sandbox.js';
 import { OutboundService } from './gateway/outbound.js';
 import { transactionStatusChangedBody } from './gateway/outboundMessages.js';
 import { ReconciliationService } from './gateway/reconciliation.js';
+import { UnknownOutcomesService } from './gateway/unknownOutcomes.js';
 import { Workers } from './gateway/workers.js';
 import { OutboundRepository } from './db/outboundRepository.js';
 import { SecretBox } from './lib/secretBox.js';
@@ -42,6 +43,8 @@ export interface RunningGateway {
   sandboxAccountId?: string;
   useCases?: UseCases;
   db?: Database;
+  /** The SANDBOX provider's fake PSP, when this process runs it (tests inject faults into it). */
+  sandboxPsp?: SandboxPsp;
   close(): Promise<void>;
 }
 
@@ -87,6 +90,7 @@ export async function startGateway(input: Config, components: readonly Component
       const psp = await new SandboxPsp({ host: config.host, port: config.sandboxPort, stateFile: join(config.dataDir, 'sandbox-state.json'), settleDelayMs: config.sandboxSettleMs, logger }).start();
       closers.push(() => psp.stop());
       running.sandboxUrl = psp.url;
+      running.sandboxPsp = psp;
     }
     const needsDatabase = components.some((component) => component !== 'sandbox');
     if (!needsDatabase) return running;
@@ -96,7 +100,7 @@ export async function startGateway(input: Config, components: readonly Component
     running.db = db;
     const events = new StatusEvents(db);
     const outbound = new OutboundRepository();
-    const registry = createRegistry({ sandboxUrl });
+    const registry = createRegistry({ sandboxUrl, sandboxTimeoutMs: config.sandboxTimeoutMs });
     for (const adapter of options.extraProviders ?? []) registry.register(adapter);
     const deps = {
       db,
@@ -118,6 +122,7 @@ export async function startGateway(input: Config, components: readonly Component
       sandbox: new SandboxService(deps),
       outbound: new OutboundService(deps, { secret: config.outboundWebhookSecret, retryScheduleMs: config.outboundRetryScheduleMs, timeoutMs: 10_000 }),
       events,
+      unknownOutcomes: new UnknownOutcomesService(deps, { batch: config.reconcileBatch, leaseMs: 60_000 }),
     };
     const reconciliation = new ReconciliationService(deps, { staleAfterMs: config.reconcileAfterMs, pollEveryMs: config.reconcileEveryMs, batch: config.reconcileBatch });
     running.useCases = useCases;
@@ -131,7 +136,8 @@ export async function startGateway(input: Config, components: readonly Component
       const workers = new Workers(logger)
         .start({ name: 'notifications', run: () => useCases.notifications.processDue(), idleMs: config.workerIdleMs }, config.webhookWorkers)
         .start({ name: 'outbound', run: () => useCases.outbound.deliverDue(), idleMs: config.workerIdleMs })
-        .start({ name: 'reconciliation', run: () => reconciliation.reconcileDue(), idleMs: Math.max(config.workerIdleMs, 5_000) });
+        .start({ name: 'reconciliation', run: () => reconciliation.reconcileDue(), idleMs: Math.max(config.workerIdleMs, 5_000) })
+        .start({ name: 'unknown-outcomes', run: () => useCases.unknownOutcomes.resolveDue(), idleMs: Math.max(config.workerIdleMs, 5_000) });
       useCases.notifications.onStored(() => workers.wake('notifications'));
       events.onPublished(() => workers.wake('outbound'));
       closers.push(() => workers.stop());

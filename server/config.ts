@@ -24,6 +24,8 @@ export interface Config {
   /** SANDBOX_URL; unset means http://HOST:SANDBOX_PORT. */
   sandboxPublicUrl?: string;
   sandboxSettleMs: number;
+  /** How long the SANDBOX adapter waits for the fake PSP's answer. */
+  sandboxTimeoutMs: number;
   webDir: string;
   logLevel: string;
   /** Notification-processing loops in this process (0: the sidecar only stores; another process processes). */
@@ -103,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookPublicUrl: env.WEBHOOK_PUBLIC_URL || undefined,
     sandboxPublicUrl: env.SANDBOX_URL || undefined,
     sandboxSettleMs: Number(env.SANDBOX_SETTLE_MS ?? 1000),
+    sandboxTimeoutMs: count(env, 'SANDBOX_TIMEOUT_MS', 10_000),
     webDir: resolve(env.WEB_DIR || 'web/dist'),
     logLevel: env.LOG_LEVEL || 'info',
     webhookWorkers: count(env, 'WEBHOOK_WORKERS', 1),

@@ -156,7 +156,7 @@ export const IdempotencyKeyEntity = defineEntity({
   name: 'IdempotencyKey',
   tableName: 'idempotency_keys',
   uniques: [{ properties: ['providerAccountId', 'operation', 'key'] }],
-  indexes: [{ properties: ['expiresAt'] }],
+  indexes: [{ properties: ['expiresAt'] }, { properties: ['state', 'resolveAfter'] }],
   properties: {
     id: p.uuid().primary(),
     providerAccountId: p.uuid(),
@@ -167,6 +167,10 @@ export const IdempotencyKeyEntity = defineEntity({
     subjectId: p.uuid().nullable(),
     response: p.json<unknown>().nullable(),
     failure: p.text().nullable(),
+    /** For state UNKNOWN: what recording the provider's result needs (no card data, no secrets). */
+    pending: p.json<unknown>().nullable(),
+    resolveAfter: p.datetime().nullable(),
+    resolveAttempts: p.integer().default(0),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
     expiresAt: p.datetime(),

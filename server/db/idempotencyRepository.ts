@@ -8,7 +8,22 @@ export type Claim =
   | { kind: 'owner'; id: string }
   | { kind: 'completed'; subjectId: string; response: unknown }
   | { kind: 'in_progress' }
+  /** The first attempt's provider call ended without a known outcome: nothing may be sent again until it is confirmed. */
+  | { kind: 'unknown' }
   | { kind: 'mismatch' };
+
+/** A key waiting for its outcome to be confirmed. */
+export interface UnknownKey {
+  id: string;
+  providerAccountId: string;
+  operation: string;
+  key: string;
+  pending: unknown;
+  failure: string | null;
+  resolveAttempts: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
 
 export interface ClaimRequest {
   providerAccountId: string;
@@ -49,7 +64,66 @@ export class IdempotencyRepository {
     );
     if (!existing || existing.requestHash !== request.requestHash) return { kind: existing ? 'mismatch' : 'in_progress' };
     if (existing.state === 'COMPLETED' && existing.subjectId) return { kind: 'completed', subjectId: existing.subjectId, response: existing.response };
+    if (existing.state === 'UNKNOWN') return { kind: 'unknown' };
     return { kind: 'in_progress' };
+  }
+
+  /**
+   * The provider may have acted (timeout, 5xx): the key stays taken, with what
+   * recording the result needs, until the resolver or an operator confirms it.
+   * It no longer expires: an unconfirmed charge must not be forgotten.
+   */
+  async markUnknown(em: EntityManager, id: string, failure: string, pending: unknown, firstCheckAfter: Date): Promise<void> {
+    await em.nativeUpdate(
+      IdempotencyKeyEntity,
+      { id },
+      { state: 'UNKNOWN', failure, pending: pending ?? null, resolveAfter: firstCheckAfter, expiresAt: new Date('9999-12-31T00:00:00Z'), updatedAt: new Date() },
+    );
+  }
+
+  /** Takes up to `limit` unknown keys due for a check, leasing each for `leaseMs` so that no other worker checks it meanwhile. */
+  async claimUnknownDue(em: EntityManager, limit: number, leaseMs: number, now = new Date()): Promise<UnknownKey[]> {
+    const rows = await em.getConnection('write').execute<Array<Record<string, unknown>>>(
+      `update idempotency_keys set resolve_after = ?, resolve_attempts = resolve_attempts + 1
+        where id in (select id from idempotency_keys where state = 'UNKNOWN' and resolve_after <= ? order by resolve_after limit ? for update skip locked)
+        returning id, provider_account_id, operation, key, pending, failure, resolve_attempts, created_at, updated_at`,
+      [new Date(now.getTime() + leaseMs), now, limit],
+      'all',
+    );
+    return rows.map(toUnknownKey);
+  }
+
+  async findUnknown(em: EntityManager, filter: { providerAccountId?: string; id?: string } = {}): Promise<UnknownKey[]> {
+    const rows = await em.find(
+      IdempotencyKeyEntity,
+      { state: 'UNKNOWN', ...(filter.providerAccountId ? { providerAccountId: filter.providerAccountId } : {}), ...(filter.id ? { id: filter.id } : {}) },
+      { orderBy: { createdAt: 'asc' }, connectionType: 'write', disableIdentityMap: true, limit: 500 },
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      providerAccountId: row.providerAccountId,
+      operation: row.operation,
+      key: row.key,
+      pending: row.pending,
+      failure: row.failure ?? null,
+      resolveAttempts: row.resolveAttempts,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    }));
+  }
+
+  /** Completes or fails a key only while it is still UNKNOWN (the resolver and an operator may race). */
+  async settleUnknown(em: EntityManager, id: string, settlement: { subjectId: string; response?: unknown } | { failure: string }): Promise<boolean> {
+    const changes =
+      'subjectId' in settlement
+        ? { state: 'COMPLETED', subjectId: settlement.subjectId, response: settlement.response ?? null }
+        : { state: 'FAILED', failure: settlement.failure };
+    const updated = await em.nativeUpdate(
+      IdempotencyKeyEntity,
+      { id, state: 'UNKNOWN' },
+      { ...changes, pending: null, resolveAfter: null, expiresAt: new Date(Date.now() + this.ttlMs), updatedAt: new Date() },
+    );
+    return updated > 0;
   }
 
   async complete(em: EntityManager, id: string, subjectId: string, response: unknown): Promise<void> {
@@ -65,4 +139,18 @@ export class IdempotencyRepository {
   async purgeExpired(em: EntityManager, now = new Date()): Promise<number> {
     return em.nativeDelete(IdempotencyKeyEntity, { expiresAt: { $lt: now } });
   }
+}
+
+function toUnknownKey(row: Record<string, unknown>): UnknownKey {
+  return {
+    id: String(row.id),
+    providerAccountId: String(row.provider_account_id),
+    operation: String(row.operation),
+    key: String(row.key),
+    pending: row.pending,
+    failure: (row.failure as string | null) ?? null,
+    resolveAttempts: Number(row.resolve_attempts),
+    createdAt: new Date(row.created_at as string),
+    updatedAt: new Date(row.updated_at as string),
+  };
 }

@@ -103,12 +103,35 @@ export class TransactionsRepository {
     };
   }
 
-  /** Stores a charge the provider created, with its first status, in one database transaction. */
-  async insertTransaction(em: EntityManager, input: NewTransaction): Promise<{ transaction: Transaction; event: StatusEvent }> {
+  /**
+   * Stores a charge the provider created, with its first status, in one
+   * database transaction. A charge already recorded under the same provider id
+   * (a notification that beat a late-confirmed create, recorded as an
+   * unsolicited payment) is completed with the request's details instead of
+   * being stored twice; then there is no new event.
+   */
+  async insertTransaction(em: EntityManager, input: NewTransaction): Promise<{ transaction: Transaction; event?: StatusEvent }> {
     const { result } = input;
     const now = new Date();
     const { row, event } = await em.transactional(async (tx) => {
+      // Every insert holds the event-log lock until it commits, so this check and the insert cannot interleave with another's.
       await lockEventLog(tx);
+      const existing = await tx.findOne(TransactionEntity, { providerAccountId: input.providerAccountId, providerTransactionId: result.transactionId });
+      if (existing) {
+        if (existing.origin === 'webhook') {
+          tx.assign(existing, {
+            origin: 'api',
+            installments: input.installments,
+            currency: input.currency,
+            orderId: input.orderId ?? existing.orderId ?? null,
+            webhookUrl: input.webhookUrl ?? existing.webhookUrl ?? null,
+            idempotencyKey: input.idempotencyKey ?? existing.idempotencyKey ?? null,
+            updatedAt: now,
+          });
+          await tx.flush();
+        }
+        return { row: existing, event: undefined };
+      }
       const row = tx.create(TransactionEntity, {
         id: randomUUID(),
         providerAccountId: input.providerAccountId,
@@ -135,7 +158,7 @@ export class TransactionsRepository {
       await tx.flush();
       return { row, event };
     });
-    return { transaction: await this.toTransaction(em, row, 'write'), event: toStatusEvent(event) };
+    return { transaction: await this.toTransaction(em, row, 'write'), event: event && toStatusEvent(event) };
   }
 
   /**
@@ -241,11 +264,14 @@ export class TransactionsRepository {
     return found.filter((transaction): transaction is Transaction => transaction !== null);
   }
 
-  async insertWithdrawal(em: EntityManager, input: NewWithdrawal): Promise<{ withdrawal: Withdrawal; event: StatusEvent }> {
+  /** Stores a payout the provider accepted; one already recorded under the same provider id is returned as it is. */
+  async insertWithdrawal(em: EntityManager, input: NewWithdrawal): Promise<{ withdrawal: Withdrawal; event?: StatusEvent }> {
     const { result } = input;
     const now = new Date();
     const { row, event } = await em.transactional(async (tx) => {
       await lockEventLog(tx);
+      const existing = await tx.findOne(WithdrawalEntity, { providerAccountId: input.providerAccountId, providerWithdrawId: result.withdrawId });
+      if (existing) return { row: existing, event: undefined };
       const row = tx.create(WithdrawalEntity, {
         id: randomUUID(),
         providerAccountId: input.providerAccountId,
@@ -264,7 +290,7 @@ export class TransactionsRepository {
       await tx.flush();
       return { row, event };
     });
-    return { withdrawal: await this.toWithdrawal(em, row, 'write'), event: toStatusEvent(event) };
+    return { withdrawal: await this.toWithdrawal(em, row, 'write'), event: event && toStatusEvent(event) };
   }
 
   async findWithdrawal(em: EntityManager, id: string, consistency: Consistency = 'replica'): Promise<Withdrawal | null> {

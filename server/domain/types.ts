@@ -91,6 +91,8 @@ export interface TransactionInput {
   customerIp?: string;
   splits: Split[];
   currency: string;
+  /** The caller's idempotency key, for providers that take one of their own (so a retry is recognised there too). */
+  idempotencyKey?: string;
 }
 
 /** What an adapter returns for a charge. */

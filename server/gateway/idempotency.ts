@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { GatewayError } from '../lib/errors.js';
+import { GatewayError, outcomeOf } from '../lib/errors.js';
 import type { GatewayDeps } from './context.js';
 
 /** JSON with sorted keys, so that the same request always hashes the same. */
@@ -22,8 +22,14 @@ export interface IdempotentCall<P, T> {
   key: string | undefined;
   /** What makes two requests "the same"; compared by hash. */
   request: unknown;
-  /** The provider call. Its failure frees the key for a retry of the same request. */
+  /**
+   * The provider call. A definite failure frees the key for a retry of the same
+   * request; a failure whose outcome is unknown (timeout, 5xx) keeps it until
+   * the provider or an operator confirms what happened.
+   */
   callProvider: () => Promise<P>;
+  /** What recording the provider's result later needs, kept with a key whose outcome is unknown (no card data, no secrets). */
+  pending?: unknown;
   /** Stores what the provider did; returns the subject id and the stored response. */
   store: (result: P) => Promise<{ subjectId: string; response?: unknown; value: T }>;
   /** Rebuilds the first answer for a repeated request. */
@@ -32,6 +38,15 @@ export interface IdempotentCall<P, T> {
 
 const WAIT_STEP_MS = 50;
 const WAIT_LIMIT_MS = 30_000;
+/** A key with an unknown outcome is first checked with the provider this long after the failure. */
+export const FIRST_UNKNOWN_CHECK_MS = 5_000;
+
+export const stillBeingConfirmed = (operation: string, key: string): GatewayError =>
+  new GatewayError(
+    'UNAVAILABLE',
+    `a ${operation} request with idempotency_key ${key} is still being confirmed with the provider (its first attempt ended without a known outcome); retry later`,
+    { reason: 'IDEMPOTENCY_OUTCOME_UNKNOWN', field: 'idempotency_key' },
+  );
 
 /**
  * Runs a money-moving call at most once per idempotency key and account: the
@@ -45,6 +60,7 @@ export async function runIdempotent<P, T>(deps: Pick<GatewayDeps, 'db' | 'idempo
   for (;;) {
     const claim = await deps.idempotency.claim(deps.db.em(), claimRequest);
     if (claim.kind === 'completed') return call.replay(claim.subjectId, claim.response);
+    if (claim.kind === 'unknown') throw stillBeingConfirmed(call.operation, call.key);
     if (claim.kind === 'mismatch') {
       throw new GatewayError('ALREADY_EXISTS', `idempotency_key ${call.key} was already used with a different ${call.operation} request on this provider account`, { reason: 'IDEMPOTENCY_KEY_REUSED', field: 'idempotency_key' });
     }
@@ -53,7 +69,14 @@ export async function runIdempotent<P, T>(deps: Pick<GatewayDeps, 'db' | 'idempo
       try {
         result = await call.callProvider();
       } catch (error) {
-        await deps.idempotency.fail(deps.db.em(), claim.id, error instanceof Error ? error.message : String(error));
+        const failure = error instanceof Error ? error.message : String(error);
+        if (outcomeOf(error) === 'unknown') {
+          // The provider may have charged or paid out: sending the request again could do it twice.
+          await deps.idempotency.markUnknown(deps.db.em(), claim.id, failure, call.pending ?? null, new Date(Date.now() + FIRST_UNKNOWN_CHECK_MS));
+          deps.logger.warn({ operation: call.operation, providerAccountId: call.providerAccountId, idempotencyKey: call.key }, 'provider call ended without a known outcome: key held until confirmed');
+        } else {
+          await deps.idempotency.fail(deps.db.em(), claim.id, failure);
+        }
         throw error;
       }
       // From here the provider has acted: if storing fails, the key stays taken so a retry can never act twice.

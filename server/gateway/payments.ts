@@ -20,6 +20,7 @@ import type { ProviderAdapter } from '../providers/adapter.js';
 import { resolveAccount, type GatewayDeps, type ResolvedAccount } from './context.js';
 import { optionalUrl, requirePositiveCents, requireText } from './validation.js';
 import { runIdempotent } from './idempotency.js';
+import { recordRefund, recordTransaction, recordWithdrawal, type PendingRecord } from './recording.js';
 import { moveSubjectStatus, TRANSACTIONS, WITHDRAWALS, type SubjectKind, type Tracked } from './subjects.js';
 
 export type CreateTransactionCommand = {
@@ -97,24 +98,18 @@ export class PaymentsService {
       throw new GatewayError('UNIMPLEMENTED', paymentMethodNotSupportedBy(account.provider), { reason: 'PAYMENT_METHOD_NOT_SUPPORTED', field: 'transaction.payment_method' });
     }
     const full: TransactionInput = { ...input, amount, paymentMethod: input.paymentMethod, installments, currency: input.currency || 'BRL', webhookUrl };
+    const idempotencyKey = command.idempotencyKey || undefined;
+    const pending: PendingRecord = { kind: 'transaction', provider: account.provider, installments, currency: full.currency, orderId: input.orderId, webhookUrl };
     return runIdempotent(this.deps, {
       providerAccountId: account.id,
       operation: 'createTransaction',
       key: command.idempotencyKey,
       request: full,
-      callProvider: () => adapter.createTransaction(ctx, full),
+      pending,
+      // The key travels to providers that accept one, so that they too recognise a retry.
+      callProvider: () => adapter.createTransaction(ctx, { ...full, idempotencyKey }),
       store: async (result) => {
-        const { transaction, event } = await this.deps.transactions.insertTransaction(this.deps.db.em(), {
-          provider: account.provider,
-          providerAccountId: account.id,
-          result,
-          installments,
-          currency: full.currency,
-          orderId: input.orderId,
-          webhookUrl,
-          idempotencyKey: command.idempotencyKey || undefined,
-        });
-        this.deps.events.published(event);
+        const transaction = await recordTransaction(this.deps, account.id, pending, result, idempotencyKey);
         return { subjectId: transaction.id, value: transaction };
       },
       replay: async (id) => (await this.deps.transactions.findTransaction(this.deps.db.em(), id, 'primary'))!,
@@ -151,6 +146,7 @@ export class PaymentsService {
       operation: 'refoundTransaction',
       key: command.idempotencyKey,
       request: { id: transaction.id, amount },
+      pending: { kind: 'refund', transactionId: transaction.id, amount } satisfies PendingRecord,
       callProvider: async () => {
         const latest = await current();
         if (latest.status !== 'APPROVED') {
@@ -158,13 +154,7 @@ export class PaymentsService {
         }
         return adapter.refoundTransaction(ctx, transaction.transactionId, amount);
       },
-      store: async (refund) => {
-        if (refund.status && amount === transaction.amount) {
-          const move = await this.deps.transactions.moveTransactionStatus(this.deps.db.em(), transaction.id, 'REFUNDED', 'api');
-          if (move?.event) this.deps.events.published(move.event);
-        }
-        return { subjectId: transaction.id, response: refund, value: { refund, transaction: await current() } };
-      },
+      store: async (refund) => ({ subjectId: transaction.id, response: refund, value: { refund, transaction: await recordRefund(this.deps, { kind: 'refund', transactionId: transaction.id, amount }, refund) } }),
       replay: async (_id, response) => ({ refund: response as RefundResult, transaction: await current() }),
     });
   }
@@ -183,21 +173,16 @@ export class PaymentsService {
     }
     const request: WithdrawInput = { ...input, amount, paymentMethod: input.paymentMethod, description: input.description || defaultWithdrawDescription(amount, 'withAmount') };
     const forProvider: WithdrawInput = { ...request, idempotencyKey: command.idempotencyKey || undefined };
+    const pending: PendingRecord = { kind: 'withdrawal', provider: account.provider, paymentMethod: request.paymentMethod };
     return runIdempotent(this.deps, {
       providerAccountId: account.id,
       operation: 'withdraw',
       key: command.idempotencyKey,
       request,
+      pending,
       callProvider: () => adapter.withdraw(ctx, forProvider),
       store: async (result) => {
-        const { withdrawal, event } = await this.deps.transactions.insertWithdrawal(this.deps.db.em(), {
-          provider: account.provider,
-          providerAccountId: account.id,
-          paymentMethod: request.paymentMethod,
-          result,
-          idempotencyKey: command.idempotencyKey || undefined,
-        });
-        this.deps.events.published(event);
+        const withdrawal = await recordWithdrawal(this.deps, account.id, pending, result, command.idempotencyKey || undefined);
         return { subjectId: withdrawal.id, value: withdrawal };
       },
       replay: async (id) => (await this.deps.transactions.findWithdrawal(this.deps.db.em(), id, 'primary'))!,

@@ -150,3 +150,20 @@ export interface PaymentSimulator {
 export function canSimulatePayments(adapter: ProviderAdapter): adapter is ProviderAdapter & PaymentSimulator {
   return typeof (adapter as Partial<PaymentSimulator>).simulatePayment === 'function';
 }
+
+/**
+ * An optional capability: a provider that can be asked for the charge or payout
+ * it created for a reference of the gateway's (the idempotency key it was sent).
+ * It settles a request whose outcome was unknown (a timeout, a 5xx) without
+ * sending it again. Resolves to undefined only when the provider certainly has
+ * none; a failure to ask rejects.
+ */
+export interface ReferenceLookup {
+  findTransactionByReference(ctx: AdapterContext, reference: string): Promise<TransactionResult | undefined>;
+  findWithdrawalByReference(ctx: AdapterContext, reference: string): Promise<WithdrawResult | undefined>;
+}
+
+export function canLookUpByReference(adapter: ProviderAdapter): adapter is ProviderAdapter & ReferenceLookup {
+  const candidate = adapter as Partial<ReferenceLookup>;
+  return typeof candidate.findTransactionByReference === 'function' && typeof candidate.findWithdrawalByReference === 'function';
+}

@@ -8,12 +8,14 @@ import { PaguesafeAdapter } from './paguesafe.js';
 export interface CatalogConfig {
   /** Where SANDBOX accounts without a base_url reach the fake PSP. */
   sandboxUrl: string;
+  /** How long the SANDBOX adapter waits for the fake PSP (default 10 s). */
+  sandboxTimeoutMs?: number;
 }
 
 /** Every provider adapter the gateway knows. What each supports comes from the adapters' own declarations. */
 function adapters(config: CatalogConfig): ProviderAdapter[] {
   return [
-    new SandboxAdapter(config.sandboxUrl),
+    new SandboxAdapter(config.sandboxUrl, { timeoutMs: config.sandboxTimeoutMs }),
     new PaguesafeAdapter(),
     new PagarmeBaasAdapter(),
     new VolutiAdapter(),

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -40,7 +40,10 @@ const PIX_TTL_MS = 24 * 3600_000;
 const BOLETO_DAYS = 3;
 
 interface Notified {
+  /** SHA-256 of the merchant's API key: the state file never holds a key in clear. */
   apiKey: string;
+  /** The merchant's Idempotency-Key header: the same key gets the same resource, never a second one. */
+  idempotencyKey?: string;
   notificationUrl?: string;
   /** The merchant's secret for signing this resource's notifications; unsigned without one. */
   notificationSecret?: string;
@@ -58,6 +61,19 @@ interface PspState {
   recipients: Record<string, SandboxRecipient & { apiKey: string }>;
   /** Card tokens and saved cards, by id. Kept in memory only: card numbers are never written to disk. */
   cards: Map<string, StoredCard>;
+}
+
+/**
+ * A fault for tests, used once by the next create of its kind: the PSP does the
+ * work (charges, pays out) and then answers late or with a 500, as a real
+ * provider does when it fails after acting.
+ */
+export interface SandboxFault {
+  resource: 'charges' | 'withdrawals';
+  /** dropWithoutActing: the connection is cut before anything is done, as when a request is lost on the way. */
+  mode: 'slowAnswer' | 'errorAfterActing' | 'dropWithoutActing';
+  /** For slowAnswer. */
+  delayMs?: number;
 }
 
 export interface SandboxPspOptions {
@@ -82,6 +98,7 @@ export class SandboxPsp {
   private server?: Server;
   private readonly state: PspState;
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly faults: SandboxFault[] = [];
 
   constructor(private readonly options: SandboxPspOptions = {}) {
     this.state = { charges: {}, withdrawals: {}, recipients: {}, cards: new Map() };
@@ -93,6 +110,11 @@ export class SandboxPsp {
         // First start: nothing saved yet.
       }
     }
+  }
+
+  /** Tests: make the next create of a kind fail after acting. */
+  injectFault(fault: SandboxFault): void {
+    this.faults.push(fault);
   }
 
   get url(): string {
@@ -129,11 +151,20 @@ export class SandboxPsp {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
-      const apiKey = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-      if (!apiKey) throw new HttpError(401, 'missing or malformed Authorization: Bearer <api key>');
+      const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+      if (!bearer) throw new HttpError(401, 'missing or malformed Authorization: Bearer <api key>');
+      const apiKey = createHash('sha256').update(bearer).digest('hex');
       const url = new URL(req.url ?? '/', 'http://sandbox');
       const body = req.method === 'POST' ? await readJson(req) : {};
-      const result = await this.route(req.method ?? 'GET', url, body, apiKey);
+      const idempotencyKey = typeof req.headers['idempotency-key'] === 'string' && req.headers['idempotency-key'] ? req.headers['idempotency-key'] : undefined;
+      const fault = req.method === 'POST' ? this.takeFault(url.pathname) : undefined;
+      if (fault?.mode === 'dropWithoutActing') {
+        req.socket.destroy();
+        return;
+      }
+      const result = await this.route(req.method ?? 'GET', url, body, apiKey, idempotencyKey);
+      if (fault?.mode === 'errorAfterActing') throw new HttpError(500, 'internal error after the request was processed');
+      if (fault?.mode === 'slowAnswer') await new Promise((resolve) => setTimeout(resolve, fault.delayMs ?? 1_000));
       send(res, result.status, result.body);
     } catch (error) {
       const status = error instanceof HttpError ? error.status : 500;
@@ -142,16 +173,37 @@ export class SandboxPsp {
     }
   }
 
-  private async route(method: string, url: URL, body: any, apiKey: string): Promise<{ status: number; body: unknown }> {
+  private takeFault(path: string): SandboxFault | undefined {
+    const index = this.faults.findIndex((fault) => path.replace(/\/+$/, '') === `/v1/${fault.resource}`);
+    return index < 0 ? undefined : this.faults.splice(index, 1)[0];
+  }
+
+  private async route(method: string, url: URL, body: any, apiKey: string, idempotencyKey?: string): Promise<{ status: number; body: unknown }> {
     const path = url.pathname.replace(/\/+$/, '');
     let match: RegExpExecArray | null;
     if (method === 'POST' && path === '/v1/card-tokens') return { status: 201, body: this.createCardToken(body, apiKey) };
     if (method === 'POST' && path === '/v1/cards') return { status: 201, body: this.saveCard(body, apiKey) };
-    if (method === 'POST' && path === '/v1/charges') return { status: 201, body: await this.createCharge(body, apiKey) };
+    if (method === 'POST' && path === '/v1/charges') {
+      const earlier = idempotencyKey && Object.values(this.state.charges).find((charge) => charge.apiKey === apiKey && charge.idempotencyKey === idempotencyKey);
+      if (earlier) return { status: 200, body: publicCharge(earlier) };
+      return { status: 201, body: await this.createCharge(body, apiKey, idempotencyKey) };
+    }
+    if (method === 'GET' && path === '/v1/charges') {
+      const reference = url.searchParams.get('reference') ?? '';
+      return { status: 200, body: { data: Object.values(this.state.charges).filter((charge) => charge.apiKey === apiKey && reference && charge.idempotencyKey === reference).map(publicCharge) } };
+    }
+    if (method === 'GET' && path === '/v1/withdrawals') {
+      const reference = url.searchParams.get('reference') ?? '';
+      return { status: 200, body: { data: Object.values(this.state.withdrawals).filter((item) => item.apiKey === apiKey && reference && item.idempotencyKey === reference).map(publicWithdrawal) } };
+    }
     if (method === 'GET' && (match = /^\/v1\/charges\/([\w-]+)$/.exec(path))) return { status: 200, body: publicCharge(this.charge(match[1]!, apiKey)) };
     if (method === 'POST' && (match = /^\/v1\/charges\/([\w-]+)\/pay$/.exec(path))) return { status: 200, body: await this.pay(match[1]!, apiKey) };
     if (method === 'POST' && (match = /^\/v1\/charges\/([\w-]+)\/refunds$/.exec(path))) return { status: 201, body: await this.refund(match[1]!, body, apiKey) };
-    if (method === 'POST' && path === '/v1/withdrawals') return { status: 201, body: this.createWithdrawal(body, apiKey) };
+    if (method === 'POST' && path === '/v1/withdrawals') {
+      const earlier = idempotencyKey && Object.values(this.state.withdrawals).find((item) => item.apiKey === apiKey && item.idempotencyKey === idempotencyKey);
+      if (earlier) return { status: 200, body: publicWithdrawal(earlier) };
+      return { status: 201, body: this.createWithdrawal(body, apiKey, idempotencyKey) };
+    }
     if (method === 'GET' && (match = /^\/v1\/withdrawals\/([\w-]+)$/.exec(path))) return { status: 200, body: publicWithdrawal(this.withdrawal(match[1]!, apiKey)) };
     if (method === 'POST' && path === '/v1/recipients') return { status: 201, body: this.createRecipient(body, apiKey) };
     if (method === 'GET' && (match = /^\/v1\/recipients\/([\w-]+)$/.exec(path))) return { status: 200, body: this.recipient(match[1]!, apiKey) };
@@ -183,7 +235,7 @@ export class SandboxPsp {
     return { id, last4: tokenCard.number.slice(-4) };
   }
 
-  private async createCharge(body: any, apiKey: string): Promise<SandboxCharge> {
+  private async createCharge(body: any, apiKey: string, idempotencyKey?: string): Promise<SandboxCharge> {
     const amount = Number(body.amount);
     if (!Number.isSafeInteger(amount) || amount <= 0) throw new HttpError(422, 'amount must be a positive integer number of cents');
     const now = new Date();
@@ -196,7 +248,7 @@ export class SandboxPsp {
       description: body.description,
       createdAt: now.toISOString(),
       refundedAmount: 0,
-      ...notified(body, apiKey),
+      ...notified(body, apiKey, idempotencyKey),
     };
     if (body.method === 'pix') {
       const pix = createStaticPix({
@@ -256,7 +308,7 @@ export class SandboxPsp {
     return { id: newId('re'), chargeId: charge.id, amount, status: 'succeeded' };
   }
 
-  private createWithdrawal(body: any, apiKey: string): SandboxWithdrawal {
+  private createWithdrawal(body: any, apiKey: string, idempotencyKey?: string): SandboxWithdrawal {
     const amount = Number(body.amount);
     if (!Number.isSafeInteger(amount) || amount <= 0) throw new HttpError(422, 'amount must be a positive integer number of cents');
     if (!String(body.pixKey ?? '').trim()) throw new HttpError(422, 'pixKey is required');
@@ -268,7 +320,7 @@ export class SandboxPsp {
       pixKeyType: String(body.pixKeyType ?? ''),
       description: String(body.description ?? ''),
       createdAt: new Date().toISOString(),
-      ...notified(body, apiKey),
+      ...notified(body, apiKey, idempotencyKey),
     };
     this.state.withdrawals[withdrawal.id] = withdrawal;
     this.persist();
@@ -342,19 +394,20 @@ export class SandboxPsp {
   }
 }
 
-function notified(body: any, apiKey: string): Notified {
+function notified(body: any, apiKey: string, idempotencyKey?: string): Notified {
   return {
     apiKey,
+    idempotencyKey,
     notificationUrl: typeof body.notificationUrl === 'string' ? body.notificationUrl : undefined,
     notificationSecret: typeof body.notificationSecret === 'string' && body.notificationSecret ? body.notificationSecret : undefined,
   };
 }
 
-function publicCharge({ apiKey: _key, notificationUrl: _url, notificationSecret: _secret, ...charge }: StoredCharge): SandboxCharge {
+function publicCharge({ apiKey: _key, idempotencyKey: _idem, notificationUrl: _url, notificationSecret: _secret, ...charge }: StoredCharge): SandboxCharge {
   return charge;
 }
 
-function publicWithdrawal({ apiKey: _key, notificationUrl: _url, notificationSecret: _secret, ...withdrawal }: StoredWithdrawal): SandboxWithdrawal {
+function publicWithdrawal({ apiKey: _key, idempotencyKey: _idem, notificationUrl: _url, notificationSecret: _secret, ...withdrawal }: StoredWithdrawal): SandboxWithdrawal {
   return withdrawal;
 }
 

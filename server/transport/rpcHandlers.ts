@@ -10,6 +10,7 @@ import type { NotificationsService } from '../gateway/notifications.js';
 import type { PaymentsService } from '../gateway/payments.js';
 import type { SandboxService } from '../gateway/sandbox.js';
 import type { StatusEvents } from '../gateway/events.js';
+import type { UnknownOutcomesService } from '../gateway/unknownOutcomes.js';
 import { fromEnum } from './enums.js';
 import {
   fromProtoCard,
@@ -34,6 +35,7 @@ export interface UseCases {
   sandbox: SandboxService;
   outbound: OutboundService;
   events: StatusEvents;
+  unknownOutcomes: UnknownOutcomesService;
 }
 
 const optionalText = (value: string) => value || undefined;

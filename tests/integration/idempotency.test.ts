@@ -11,6 +11,7 @@ class CountingPsp {
   server!: Server;
   requests: { method: string; path: string }[] = [];
   failNext = 0;
+  failStatus = 503;
   private seq = 0;
 
   async start(): Promise<string> {
@@ -22,7 +23,7 @@ class CountingPsp {
         const send = (status: number, payload: unknown) => setTimeout(() => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload)), 150);
         if (this.failNext > 0) {
           this.failNext -= 1;
-          return send(503, { error: { message: 'temporarily unavailable' } });
+          return send(this.failStatus, { error: { message: this.failStatus >= 500 ? 'temporarily unavailable' : 'amount refused' } });
         }
         const input = body ? JSON.parse(body) : {};
         const now = new Date().toISOString();
@@ -71,6 +72,7 @@ afterAll(async () => {
 beforeEach(() => {
   psp.requests = [];
   psp.failNext = 0;
+  psp.failStatus = 503;
 });
 
 const charge = (key: string, amount = 1000, account = accountId) =>
@@ -98,14 +100,24 @@ describe('idempotency keys', () => {
     expect(psp.count('POST', /^\/v1\/charges$/)).toBe(2);
   });
 
-  it('lets a key whose first attempt failed at the provider be retried', async () => {
+  it('lets a key whose first attempt the provider refused (4xx) be retried', async () => {
     psp.failNext = 1;
-    expect(await failureOf(grpc.call('gateway', 'createTransaction', charge('retry-after-failure')))).toMatchObject({ code: 'UNAVAILABLE', message: 'Erro ao criar transação: temporarily unavailable' });
+    psp.failStatus = 422;
+    expect(await failureOf(grpc.call('gateway', 'createTransaction', charge('retry-after-failure')))).toMatchObject({ code: 'INVALID_ARGUMENT', message: 'Erro ao criar transação: amount refused' });
     const retried = await grpc.call('gateway', 'createTransaction', charge('retry-after-failure'));
     expect(retried.transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_PENDING);
     const again = await grpc.call('gateway', 'createTransaction', charge('retry-after-failure'));
     expect(again.transaction.id).toBe(retried.transaction.id);
     expect(psp.count('POST', /^\/v1\/charges$/)).toBe(2);
+  });
+
+  it('holds a key whose first attempt got a 5xx (the provider may have charged): the retry is told it is still being confirmed and nothing is sent again', async () => {
+    psp.failNext = 1;
+    expect(await failureOf(grpc.call('gateway', 'createTransaction', charge('retry-after-5xx')))).toMatchObject({ code: 'UNAVAILABLE', message: 'Erro ao criar transação: temporarily unavailable' });
+    const retry = await failureOf(connect.call('gateway', 'createTransaction', charge('retry-after-5xx')));
+    expect(retry.code).toBe('UNAVAILABLE');
+    expect(retry.message).toContain('still being confirmed');
+    expect(psp.count('POST', /^\/v1\/charges$/)).toBe(1);
   });
 
   it('20 simultaneous identical withdrawals pay out once', async () => {

@@ -8,10 +8,14 @@ import type { ErrorCode, ProviderOutcome } from '../errors.js';
 export class ProviderCallError extends Error {
   readonly code: ErrorCode;
   readonly reason: string;
-  /** Found before anything reached the provider, unless said otherwise. */
+  /**
+   * Whether the provider may have acted: by default 'unknown' for an answer that
+   * could not be read (PROVIDER_BAD_RESPONSE: the request did reach it), else
+   * 'failed' (found before anything was sent: open circuit, certificate, token).
+   */
   readonly outcome: ProviderOutcome;
 
-  constructor(code: ErrorCode, reason: string, message: string, outcome: ProviderOutcome = 'failed') {
+  constructor(code: ErrorCode, reason: string, message: string, outcome: ProviderOutcome = reason === 'PROVIDER_BAD_RESPONSE' ? 'unknown' : 'failed') {
     super(message);
     this.name = 'ProviderCallError';
     this.code = code;

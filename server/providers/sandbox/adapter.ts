@@ -19,7 +19,7 @@ import type {
   WithdrawResult,
   WithdrawStatus,
 } from '../../domain/types.js';
-import { ProviderAdapter, type AdapterContext, type PaymentSimulator, type CardIdInput, type IncomingNotification, type NotificationVerdict, type ProviderIdentity } from '../adapter.js';
+import { ProviderAdapter, type AdapterContext, type PaymentSimulator, type ReferenceLookup, type CardIdInput, type IncomingNotification, type NotificationVerdict, type ProviderIdentity } from '../adapter.js';
 import { verifyTimestampedSignature } from '../../lib/hmacSignature.js';
 import {
   SIGNATURE_HEADER,
@@ -70,6 +70,16 @@ export const toSandboxCharge = (input: TransactionInput, ctx: Pick<AdapterContex
   notificationUrl: ctx.notificationUrl,
   notificationSecret: ctx.webhookSecret,
 });
+
+/** The sandbox takes the gateway's idempotency key as its own, so a retry the gateway sends can never charge twice there. */
+const idempotencyHeader = (key: string | undefined): Record<string, string> => (key ? { 'idempotency-key': key } : {});
+
+/** A list answer: `{data: [...]}`; anything else is a provider failure (never "nothing found"). */
+function sandboxList<T>(data: unknown, what: string): T[] {
+  const list = (data as { data?: unknown } | null)?.data;
+  if (!Array.isArray(list)) throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `the sandbox answered without a ${what}`);
+  return list as T[];
+}
 
 /**
  * A 2xx answer that is not the resource (an HTML page, `{"success":false}`,
@@ -132,15 +142,17 @@ function parseEvent(body: Buffer): Partial<SandboxEvent> | undefined {
 }
 
 /** The gateway's own fake PSP (server/sandbox/psp.ts), reached over HTTP like any provider. */
-export class SandboxAdapter extends ProviderAdapter implements PaymentSimulator {
+export class SandboxAdapter extends ProviderAdapter implements PaymentSimulator, ReferenceLookup {
   readonly identity: ProviderIdentity;
 
   /** The clock signatures are checked against (tests move it). */
   private readonly now: () => number;
+  private readonly timeoutMs: number;
 
-  constructor(defaultBaseUrl: string, options: { now?: () => number } = {}) {
+  constructor(defaultBaseUrl: string, options: { now?: () => number; timeoutMs?: number } = {}) {
     super();
     this.now = options.now ?? Date.now;
+    this.timeoutMs = options.timeoutMs ?? HTTP.timeoutMs!;
     this.identity = {
       id: 'SANDBOX',
       aliases: [],
@@ -152,7 +164,7 @@ export class SandboxAdapter extends ProviderAdapter implements PaymentSimulator 
   }
 
   private http(ctx: AdapterContext): ProviderHttp {
-    return createProviderHttp({ ...HTTP, ctx });
+    return createProviderHttp({ ...HTTP, timeoutMs: this.timeoutMs, ctx });
   }
 
   override async createCardToken(ctx: AdapterContext, card: CardInput): Promise<string> {
@@ -184,7 +196,7 @@ export class SandboxAdapter extends ProviderAdapter implements PaymentSimulator 
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     try {
-      const { data } = await this.http(ctx).post<SandboxCharge>('/v1/charges', toSandboxCharge(input, ctx));
+      const { data } = await this.http(ctx).post<SandboxCharge>('/v1/charges', toSandboxCharge(input, ctx), { headers: idempotencyHeader(input.idempotencyKey) });
       return fromSandboxCharge(data);
     } catch (error) {
       throw providerError('Erro ao criar transação', error);
@@ -219,10 +231,30 @@ export class SandboxAdapter extends ProviderAdapter implements PaymentSimulator 
         reference: input.withdrawReference,
         notificationUrl: ctx.notificationUrl,
         notificationSecret: ctx.webhookSecret,
-      });
+      }, { headers: idempotencyHeader(input.idempotencyKey) });
       return fromSandboxWithdrawal(data);
     } catch (error) {
       throw providerError('Erro ao realizar saque', error);
+    }
+  }
+
+  async findTransactionByReference(ctx: AdapterContext, reference: string): Promise<TransactionResult | undefined> {
+    try {
+      const { data } = await this.http(ctx).get<{ data?: SandboxCharge[] }>('/v1/charges', { params: { reference } });
+      const found = sandboxList<SandboxCharge>(data, 'list of charges')[0];
+      return found && fromSandboxCharge(found);
+    } catch (error) {
+      throw providerError('Erro ao buscar transação', error);
+    }
+  }
+
+  async findWithdrawalByReference(ctx: AdapterContext, reference: string): Promise<WithdrawResult | undefined> {
+    try {
+      const { data } = await this.http(ctx).get<{ data?: SandboxWithdrawal[] }>('/v1/withdrawals', { params: { reference } });
+      const found = sandboxList<SandboxWithdrawal>(data, 'list of withdrawals')[0];
+      return found && fromSandboxWithdrawal(found);
+    } catch (error) {
+      throw providerError('Erro ao buscar saque', error);
     }
   }
 

@@ -1,0 +1,64 @@
+import type { RefundResult, Transaction, TransactionResult, Withdrawal, WithdrawMethod, WithdrawResult } from '../domain/types.js';
+import type { GatewayDeps } from './context.js';
+
+/**
+ * What storing a provider's answer needs beyond the answer itself, for each
+ * money-moving operation. Kept with an idempotency key whose outcome is
+ * unknown, so that the answer can be recorded when the provider (or an
+ * operator) confirms it later. No card data and no secrets.
+ */
+export type PendingRecord =
+  | { kind: 'transaction'; provider: string; installments: number; currency: string; orderId?: string; webhookUrl?: string }
+  | { kind: 'withdrawal'; provider: string; paymentMethod: WithdrawMethod }
+  | { kind: 'refund'; transactionId: string; amount: number };
+
+type Deps = Pick<GatewayDeps, 'db' | 'transactions' | 'events'>;
+
+export async function recordTransaction(
+  deps: Deps,
+  providerAccountId: string,
+  pending: Extract<PendingRecord, { kind: 'transaction' }>,
+  result: TransactionResult,
+  idempotencyKey: string | undefined,
+): Promise<Transaction> {
+  const { transaction, event } = await deps.transactions.insertTransaction(deps.db.em(), {
+    provider: pending.provider,
+    providerAccountId,
+    result,
+    installments: pending.installments,
+    currency: pending.currency,
+    orderId: pending.orderId,
+    webhookUrl: pending.webhookUrl,
+    idempotencyKey,
+  });
+  if (event) deps.events.published(event);
+  return transaction;
+}
+
+export async function recordWithdrawal(
+  deps: Deps,
+  providerAccountId: string,
+  pending: Extract<PendingRecord, { kind: 'withdrawal' }>,
+  result: WithdrawResult,
+  idempotencyKey: string | undefined,
+): Promise<Withdrawal> {
+  const { withdrawal, event } = await deps.transactions.insertWithdrawal(deps.db.em(), {
+    provider: pending.provider,
+    providerAccountId,
+    paymentMethod: pending.paymentMethod,
+    result,
+    idempotencyKey,
+  });
+  if (event) deps.events.published(event);
+  return withdrawal;
+}
+
+/** A refund the provider made: a full one moves the charge to REFUNDED. */
+export async function recordRefund(deps: Deps, pending: Extract<PendingRecord, { kind: 'refund' }>, refund: RefundResult): Promise<Transaction> {
+  const transaction = (await deps.transactions.findTransaction(deps.db.em(), pending.transactionId, 'primary'))!;
+  if (refund.status && pending.amount === transaction.amount) {
+    const move = await deps.transactions.moveTransactionStatus(deps.db.em(), transaction.id, 'REFUNDED', 'api');
+    if (move?.event) deps.events.published(move.event);
+  }
+  return (await deps.transactions.findTransaction(deps.db.em(), pending.transactionId, 'primary'))!;
+}

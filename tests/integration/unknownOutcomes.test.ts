@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { CreateCardIdRequest, CreateCardTokenRequest, CreateTransactionRequest, WithdrawRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { PaymentMethod, PixKeyType, TransactionStatus, WithdrawMethod } from '../../gen/ts-proto/gateway/v1/types.js';
+import { failureOf } from '../support/clients.js';
+import { startTestStack, type TestStack } from '../support/gateway.js';
+
+// A provider that acts but answers after the gateway gave up (or with a 500) must never be asked twice for one idempotency key.
+// No workers: the resolver runs when the test says so.
+let stack: TestStack;
+let accountId: string;
+const SECRET = 'sk-unknown-outcomes';
+
+beforeAll(async () => {
+  stack = await startTestStack({ env: { WEBHOOK_WORKERS: '0', SANDBOX_TIMEOUT_MS: '400' } });
+  const { providerAccount } = await stack.client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'unknown outcomes', publicKey: 'pk', secretKey: SECRET });
+  accountId = providerAccount.id;
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+const psp = () => stack.gateway.sandboxPsp!;
+const resolver = () => stack.gateway.useCases!.unknownOutcomes;
+/** What the sandbox holds for a reference, asked over its own API. */
+async function atSandbox(resource: 'charges' | 'withdrawals', reference: string): Promise<Array<{ id: string; status: string }>> {
+  const response = await fetch(`${stack.gateway.sandboxUrl}/v1/${resource}?reference=${encodeURIComponent(reference)}`, { headers: { authorization: `Bearer ${SECRET}` } });
+  return ((await response.json()) as { data: Array<{ id: string; status: string }> }).data;
+}
+const later = () => new Date(Date.now() + 10 * 60_000);
+
+async function cardCharge(idempotencyKey: string) {
+  const { cardToken } = await stack.client.call('gateway', 'createCardToken', CreateCardTokenRequest.fromPartial({ providerAccountId: accountId, card: { cardNumber: '4111111111111111', holderName: 'Ana Souza', holderDocument: '12345678909', expMonth: '12', expYear: '30', cvv: '123' } }));
+  const { cardId } = await stack.client.call('gateway', 'createCardId', CreateCardIdRequest.fromPartial({ providerAccountId: accountId, cardToken }));
+  const request = CreateTransactionRequest.fromPartial({ providerAccountId: accountId, idempotencyKey, transaction: { amount: 15000, paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, cardId, customer: { name: 'Ana', document: '12345678909', email: 'ana@example.com' } } });
+  return () => stack.client.call('gateway', 'createTransaction', request);
+}
+const payout = (idempotencyKey: string) => () =>
+  stack.client.call('gateway', 'withdraw', WithdrawRequest.fromPartial({ providerAccountId: accountId, idempotencyKey, withdraw: { paymentMethod: WithdrawMethod.WITHDRAW_METHOD_PIX, amount: 2500, pixKey: 'seller@example.com', pixType: PixKeyType.PIX_KEY_TYPE_EMAIL } }));
+
+it('a card charge whose answer came after the timeout is charged once: the retry waits, the resolver records it, the retry then returns it', async () => {
+  const charge = await cardCharge('card-timeout-1');
+  psp().injectFault({ resource: 'charges', mode: 'slowAnswer', delayMs: 1_500 });
+  expect(await failureOf(charge())).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringMatching(/^Erro ao criar transação: timeout/) });
+
+  const retry = await failureOf(charge());
+  expect(retry.code).toBe('UNAVAILABLE');
+  expect(retry.message).toContain('still being confirmed');
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  expect(await atSandbox('charges', 'card-timeout-1')).toHaveLength(1);
+
+  expect(await resolver().resolveDue(later())).toBeGreaterThanOrEqual(1);
+  const { transaction } = await charge();
+  expect(transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
+  expect(transaction.transactionId).toBe((await atSandbox('charges', 'card-timeout-1'))[0]!.id);
+  expect((await charge()).transaction.id).toBe(transaction.id);
+  expect(await atSandbox('charges', 'card-timeout-1')).toHaveLength(1);
+});
+
+it('a payout answered 500 after it was made is paid once', async () => {
+  psp().injectFault({ resource: 'withdrawals', mode: 'errorAfterActing' });
+  const send = payout('payout-500-1');
+  expect((await failureOf(send())).code).toBe('UNAVAILABLE');
+  expect((await failureOf(send())).message).toContain('still being confirmed');
+  expect(await atSandbox('withdrawals', 'payout-500-1')).toHaveLength(1);
+
+  await resolver().resolveDue(later());
+  const { withdrawal } = await send();
+  expect(withdrawal.withdrawId).toBe((await atSandbox('withdrawals', 'payout-500-1'))[0]!.id);
+  expect(await atSandbox('withdrawals', 'payout-500-1')).toHaveLength(1);
+});
+
+it('a request lost on the way is freed once the provider says it has nothing for the key, and the retry then goes through', async () => {
+  psp().injectFault({ resource: 'withdrawals', mode: 'dropWithoutActing' });
+  const send = payout('lost-1');
+  expect((await failureOf(send())).code).toBe('UNAVAILABLE');
+  expect((await failureOf(send())).message).toContain('still being confirmed');
+  expect(await atSandbox('withdrawals', 'lost-1')).toHaveLength(0);
+
+  await resolver().resolveDue(later());
+  expect(await resolver().list(accountId)).toEqual([]);
+  const { withdrawal } = await send();
+  expect(await atSandbox('withdrawals', 'lost-1')).toEqual([expect.objectContaining({ id: withdrawal.withdrawId })]);
+});
+
+it('an operator settles a request the provider cannot be asked about: SUCCEEDED with the provider id records it once', async () => {
+  const charge = await cardCharge('operator-1');
+  psp().injectFault({ resource: 'charges', mode: 'errorAfterActing' });
+  expect((await failureOf(charge())).code).toBe('UNAVAILABLE');
+  const [unknown] = await resolver().list(accountId);
+  expect(unknown).toMatchObject({ operation: 'createTransaction', key: 'operator-1' });
+  const providerId = (await atSandbox('charges', 'operator-1'))[0]!.id;
+
+  const { subjectId } = await resolver().settle(unknown!.id, { outcome: 'SUCCEEDED', providerId });
+  const { transaction } = await charge();
+  expect(transaction.id).toBe(subjectId);
+  expect(transaction.transactionId).toBe(providerId);
+  // A second settlement finds nothing left to settle.
+  expect(await resolver().list(accountId)).toEqual([]);
+});
