@@ -69,7 +69,8 @@ interface PspState {
  * provider does when it fails after acting.
  */
 export interface SandboxFault {
-  resource: 'charges' | 'withdrawals';
+  /** charges and withdrawals: their creation; refunds: a refund of any charge. */
+  resource: 'charges' | 'withdrawals' | 'refunds';
   /** dropWithoutActing: the connection is cut before anything is done, as when a request is lost on the way. */
   mode: 'slowAnswer' | 'errorAfterActing' | 'dropWithoutActing';
   /** For slowAnswer. */
@@ -116,6 +117,7 @@ export class SandboxPsp {
   injectFault(fault: SandboxFault): void {
     this.faults.push(fault);
   }
+
 
   get url(): string {
     const address = this.server?.address() as AddressInfo | null;
@@ -174,7 +176,8 @@ export class SandboxPsp {
   }
 
   private takeFault(path: string): SandboxFault | undefined {
-    const index = this.faults.findIndex((fault) => path.replace(/\/+$/, '') === `/v1/${fault.resource}`);
+    const trimmed = path.replace(/\/+$/, '');
+    const index = this.faults.findIndex((fault) => (fault.resource === 'refunds' ? /^\/v1\/charges\/[\w-]+\/refunds$/.test(trimmed) : trimmed === `/v1/${fault.resource}`));
     return index < 0 ? undefined : this.faults.splice(index, 1)[0];
   }
 

@@ -17,11 +17,14 @@ const UUID_FILTERS: Readonly<Record<string, readonly string[]>> = {
   'gateway.v1.ListWebhookNotificationsRequest': ['provider_account_id', 'subject_id'],
   'gateway.v1.ListOutboundDeliveriesRequest': ['transaction_id'],
   'gateway.v1.WatchEventsRequest': ['provider_account_ids'],
+  'gateway.v1.ListUnconfirmedRequestsRequest': ['provider_account_id'],
+  'gateway.v1.SettleUnconfirmedRequestRequest': ['id'],
 };
 
 /** Of those, the ones a request cannot leave empty. */
 const REQUIRED_UUIDS: Readonly<Record<string, readonly string[]>> = {
   'gateway.v1.ListOutboundDeliveriesRequest': ['transaction_id'],
+  'gateway.v1.SettleUnconfirmedRequestRequest': ['id'],
 };
 
 const INTEGER = new Set([ScalarType.INT32, ScalarType.SINT32, ScalarType.SFIXED32, ScalarType.INT64, ScalarType.SINT64, ScalarType.SFIXED64]);

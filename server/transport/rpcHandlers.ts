@@ -1,4 +1,4 @@
-import type * as gw from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import * as gw from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import type * as acc from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import type * as sbx from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import * as wh from '../../gen/ts-proto/gateway/v1/webhook_service.js';
@@ -12,6 +12,7 @@ import type { SandboxService } from '../gateway/sandbox.js';
 import type { StatusEvents } from '../gateway/events.js';
 import type { UnknownOutcomesService } from '../gateway/unknownOutcomes.js';
 import { fromEnum } from './enums.js';
+import { invalidArgument } from '../lib/errors.js';
 import {
   fromProtoCard,
   fromProtoCustomer,
@@ -87,6 +88,23 @@ export function paymentGatewayHandlers(u: UseCases) {
     }),
     watchEvents: async function* (r: gw.WatchEventsRequest, signal: AbortSignal): AsyncGenerator<gw.WatchEventsResponse> {
       for await (const event of u.events.watch(optionalText(r.afterEventId), r.providerAccountIds, signal)) yield { event: toProtoEvent(event) };
+    },
+    listUnconfirmedRequests: async (r: gw.ListUnconfirmedRequestsRequest): Promise<gw.ListUnconfirmedRequestsResponse> => ({
+      requests: (await u.unknownOutcomes.list(optionalText(r.providerAccountId))).map((key) => ({
+        id: key.id,
+        providerAccountId: key.providerAccountId,
+        operation: key.operation,
+        idempotencyKey: key.key,
+        failure: key.failure ?? '',
+        checks: key.resolveAttempts,
+        createdAt: key.createdAt,
+      })),
+    }),
+    settleUnconfirmedRequest: async (r: gw.SettleUnconfirmedRequestRequest): Promise<gw.SettleUnconfirmedRequestResponse> => {
+      const outcome = fromEnum<'SUCCEEDED' | 'FAILED'>(gw.SettlementOutcome, 'SETTLEMENT_OUTCOME', r.outcome);
+      if (!outcome) throw invalidArgument('outcome', 'outcome must be SETTLEMENT_OUTCOME_SUCCEEDED or SETTLEMENT_OUTCOME_FAILED');
+      const settled = await u.unknownOutcomes.settle(r.id, outcome === 'SUCCEEDED' ? { outcome, providerId: optionalText(r.providerId) } : { outcome, note: r.note });
+      return { subjectId: settled.subjectId ?? '' };
     },
   };
 }

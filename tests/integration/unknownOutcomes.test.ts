@@ -1,12 +1,22 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { CreateCardIdRequest, CreateCardTokenRequest, CreateTransactionRequest, WithdrawRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import {
+  CreateCardIdRequest,
+  CreateCardTokenRequest,
+  CreateTransactionRequest,
+  ListUnconfirmedRequestsRequest,
+  RefoundTransactionRequest,
+  SettlementOutcome,
+  SettleUnconfirmedRequestRequest,
+  WithdrawRequest,
+} from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod, PixKeyType, TransactionStatus, WithdrawMethod } from '../../gen/ts-proto/gateway/v1/types.js';
-import { failureOf } from '../support/clients.js';
-import { startTestStack, type TestStack } from '../support/gateway.js';
+import { connectDriver, failureOf, type Driver } from '../support/clients.js';
+import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
 
 // A provider that acts but answers after the gateway gave up (or with a 500) must never be asked twice for one idempotency key.
 // No workers: the resolver runs when the test says so.
 let stack: TestStack;
+let connect: Driver;
 let accountId: string;
 const SECRET = 'sk-unknown-outcomes';
 
@@ -14,8 +24,10 @@ beforeAll(async () => {
   stack = await startTestStack({ env: { WEBHOOK_WORKERS: '0', SANDBOX_TIMEOUT_MS: '400' } });
   const { providerAccount } = await stack.client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'unknown outcomes', publicKey: 'pk', secretKey: SECRET });
   accountId = providerAccount.id;
+  connect = connectDriver(stack.gateway.httpUrl!, TEST_TOKEN);
 });
 afterAll(async () => {
+  connect?.close();
   await stack?.close();
 });
 
@@ -82,18 +94,35 @@ it('a request lost on the way is freed once the provider says it has nothing for
   expect(await atSandbox('withdrawals', 'lost-1')).toEqual([expect.objectContaining({ id: withdrawal.withdrawId })]);
 });
 
-it('an operator settles a request the provider cannot be asked about: SUCCEEDED with the provider id records it once', async () => {
+it('an operator lists the held requests and settles one over the API: SUCCEEDED with the provider id records it once', async () => {
   const charge = await cardCharge('operator-1');
   psp().injectFault({ resource: 'charges', mode: 'errorAfterActing' });
   expect((await failureOf(charge())).code).toBe('UNAVAILABLE');
-  const [unknown] = await resolver().list(accountId);
-  expect(unknown).toMatchObject({ operation: 'createTransaction', key: 'operator-1' });
+  const { requests } = await connect.call('gateway', 'listUnconfirmedRequests', ListUnconfirmedRequestsRequest.fromPartial({ providerAccountId: accountId }));
+  expect(requests).toEqual([expect.objectContaining({ operation: 'createTransaction', idempotencyKey: 'operator-1', failure: expect.stringContaining('Erro ao criar transação') })]);
   const providerId = (await atSandbox('charges', 'operator-1'))[0]!.id;
 
-  const { subjectId } = await resolver().settle(unknown!.id, { outcome: 'SUCCEEDED', providerId });
+  const settle = (extra: Partial<SettleUnconfirmedRequestRequest>) => SettleUnconfirmedRequestRequest.fromPartial({ id: requests[0]!.id, ...extra });
+  expect(await failureOf(stack.client.call('gateway', 'settleUnconfirmedRequest', settle({})))).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('outcome') });
+  expect(await failureOf(stack.client.call('gateway', 'settleUnconfirmedRequest', settle({ outcome: SettlementOutcome.SETTLEMENT_OUTCOME_SUCCEEDED })))).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('provider_id') });
+  const { subjectId } = await stack.client.call('gateway', 'settleUnconfirmedRequest', settle({ outcome: SettlementOutcome.SETTLEMENT_OUTCOME_SUCCEEDED, providerId }));
   const { transaction } = await charge();
   expect(transaction.id).toBe(subjectId);
   expect(transaction.transactionId).toBe(providerId);
-  // A second settlement finds nothing left to settle.
-  expect(await resolver().list(accountId)).toEqual([]);
+  expect(await failureOf(stack.client.call('gateway', 'settleUnconfirmedRequest', settle({ outcome: SettlementOutcome.SETTLEMENT_OUTCOME_FAILED, note: 'late' })))).toMatchObject({ code: 'NOT_FOUND' });
+  expect((await stack.client.call('gateway', 'listUnconfirmedRequests', ListUnconfirmedRequestsRequest.fromPartial({ providerAccountId: accountId }))).requests).toEqual([]);
+});
+
+it('an operator settles a refund whose request was lost as FAILED with a note: the key is freed and the retry refunds', async () => {
+  const { transaction } = await (await cardCharge('refund-base-1'))();
+  const refund = () => stack.client.call('gateway', 'refoundTransaction', RefoundTransactionRequest.fromPartial({ providerAccountId: accountId, id: transaction.id, amount: 1000, idempotencyKey: 'refund-held-1' }));
+  // The connection is cut before the sandbox refunds anything; nobody can look a refund up by reference, so an operator decides.
+  psp().injectFault({ resource: 'refunds', mode: 'dropWithoutActing' });
+  expect((await failureOf(refund())).code).toBe('UNAVAILABLE');
+  expect((await failureOf(refund())).message).toContain('still being confirmed');
+  const { requests } = await stack.client.call('gateway', 'listUnconfirmedRequests', ListUnconfirmedRequestsRequest.fromPartial({ providerAccountId: accountId }));
+  expect(requests.map((request: { operation: string }) => request.operation)).toEqual(['refoundTransaction']);
+  expect(await failureOf(stack.client.call('gateway', 'settleUnconfirmedRequest', SettleUnconfirmedRequestRequest.fromPartial({ id: requests[0]!.id, outcome: SettlementOutcome.SETTLEMENT_OUTCOME_FAILED })))).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('note') });
+  await stack.client.call('gateway', 'settleUnconfirmedRequest', SettleUnconfirmedRequestRequest.fromPartial({ id: requests[0]!.id, outcome: SettlementOutcome.SETTLEMENT_OUTCOME_FAILED, note: 'checked in the sandbox dashboard' }));
+  expect((await refund()).refund.status).toBe(true);
 });

@@ -2,17 +2,19 @@
 // @generated from file gateway/v1/payment_gateway_service.proto (package gateway.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { CardInput, Customer, InstallmentOption, ProviderInfo, Receiver, ReceiverInput, RefundResult, StatusEvent, Transaction, TransactionInput, WebhookNotification, Withdrawal, WithdrawInput } from "./types_pb.js";
 import { file_gateway_v1_types } from "./types_pb.js";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file gateway/v1/payment_gateway_service.proto.
  */
 export const file_gateway_v1_payment_gateway_service: GenFile = /*@__PURE__*/
-  fileDesc("CihnYXRld2F5L3YxL3BheW1lbnRfZ2F0ZXdheV9zZXJ2aWNlLnByb3RvEgpnYXRld2F5LnYxIloKFkNyZWF0ZUNhcmRUb2tlblJlcXVlc3QSGwoTcHJvdmlkZXJfYWNjb3VudF9pZBgBIAEoCRIjCgRjYXJkGAIgASgLMhUuZ2F0ZXdheS52MS5DYXJkSW5wdXQiLQoXQ3JlYXRlQ2FyZFRva2VuUmVzcG9uc2USEgoKY2FyZF90b2tlbhgBIAEoCSKTAQoTQ3JlYXRlQ2FyZElkUmVxdWVzdBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJEhIKCmNhcmRfdG9rZW4YAiABKAkSIwoEY2FyZBgDIAEoCzIVLmdhdGV3YXkudjEuQ2FyZElucHV0EiYKCGN1c3RvbWVyGAQgASgLMhQuZ2F0ZXdheS52MS5DdXN0b21lciInChRDcmVhdGVDYXJkSWRSZXNwb25zZRIPCgdjYXJkX2lkGAEgASgJIoMBChhDcmVhdGVUcmFuc2FjdGlvblJlcXVlc3QSGwoTcHJvdmlkZXJfYWNjb3VudF9pZBgBIAEoCRIXCg9pZGVtcG90ZW5jeV9rZXkYAiABKAkSMQoLdHJhbnNhY3Rpb24YAyABKAsyHC5nYXRld2F5LnYxLlRyYW5zYWN0aW9uSW5wdXQiSQoZQ3JlYXRlVHJhbnNhY3Rpb25SZXNwb25zZRIsCgt0cmFuc2FjdGlvbhgBIAEoCzIXLmdhdGV3YXkudjEuVHJhbnNhY3Rpb24iNAoVR2V0VHJhbnNhY3Rpb25SZXF1ZXN0EgoKAmlkGAEgASgJEg8KB3JlZnJlc2gYAiABKAgiRgoWR2V0VHJhbnNhY3Rpb25SZXNwb25zZRIsCgt0cmFuc2FjdGlvbhgBIAEoCzIXLmdhdGV3YXkudjEuVHJhbnNhY3Rpb24ibQoZUmVmb3VuZFRyYW5zYWN0aW9uUmVxdWVzdBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJEhcKD2lkZW1wb3RlbmN5X2tleRgCIAEoCRIKCgJpZBgDIAEoCRIOCgZhbW91bnQYBCABKAMidAoaUmVmb3VuZFRyYW5zYWN0aW9uUmVzcG9uc2USKAoGcmVmdW5kGAEgASgLMhguZ2F0ZXdheS52MS5SZWZ1bmRSZXN1bHQSLAoLdHJhbnNhY3Rpb24YAiABKAsyFy5nYXRld2F5LnYxLlRyYW5zYWN0aW9uInQKD1dpdGhkcmF3UmVxdWVzdBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJEhcKD2lkZW1wb3RlbmN5X2tleRgCIAEoCRIrCgh3aXRoZHJhdxgDIAEoCzIZLmdhdGV3YXkudjEuV2l0aGRyYXdJbnB1dCI+ChBXaXRoZHJhd1Jlc3BvbnNlEioKCndpdGhkcmF3YWwYASABKAsyFi5nYXRld2F5LnYxLldpdGhkcmF3YWwiMQoSR2V0V2l0aGRyYXdSZXF1ZXN0EgoKAmlkGAEgASgJEg8KB3JlZnJlc2gYAiABKAgiQQoTR2V0V2l0aGRyYXdSZXNwb25zZRIqCgp3aXRoZHJhd2FsGAEgASgLMhYuZ2F0ZXdheS52MS5XaXRoZHJhd2FsImEKFUNyZWF0ZVJlY2VpdmVyUmVxdWVzdBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJEisKCHJlY2VpdmVyGAIgASgLMhkuZ2F0ZXdheS52MS5SZWNlaXZlcklucHV0IkAKFkNyZWF0ZVJlY2VpdmVyUmVzcG9uc2USJgoIcmVjZWl2ZXIYASABKAsyFC5nYXRld2F5LnYxLlJlY2VpdmVyIkYKEkdldFJlY2VpdmVyUmVxdWVzdBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJEhMKC3JlY2VpdmVyX2lkGAIgASgJIj0KE0dldFJlY2VpdmVyUmVzcG9uc2USJgoIcmVjZWl2ZXIYASABKAsyFC5nYXRld2F5LnYxLlJlY2VpdmVyIrMBChVQcm9jZXNzV2ViaG9va1JlcXVlc3QSGwoTcHJvdmlkZXJfYWNjb3VudF9pZBgBIAEoCRIMCgRib2R5GAIgASgMEj8KB2hlYWRlcnMYAyADKAsyLi5nYXRld2F5LnYxLlByb2Nlc3NXZWJob29rUmVxdWVzdC5IZWFkZXJzRW50cnkaLgoMSGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiTwoWUHJvY2Vzc1dlYmhvb2tSZXNwb25zZRI1Cgxub3RpZmljYXRpb24YASABKAsyHy5nYXRld2F5LnYxLldlYmhvb2tOb3RpZmljYXRpb24iSwocQ2FsY3VsYXRlSW5zdGFsbG1lbnRzUmVxdWVzdBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJEg4KBmFtb3VudBgCIAEoAyJPCh1DYWxjdWxhdGVJbnN0YWxsbWVudHNSZXNwb25zZRIuCgdvcHRpb25zGAEgAygLMh0uZ2F0ZXdheS52MS5JbnN0YWxsbWVudE9wdGlvbiIWChRMaXN0UHJvdmlkZXJzUmVxdWVzdCJEChVMaXN0UHJvdmlkZXJzUmVzcG9uc2USKwoJcHJvdmlkZXJzGAEgAygLMhguZ2F0ZXdheS52MS5Qcm92aWRlckluZm8iSgoSV2F0Y2hFdmVudHNSZXF1ZXN0EhYKDmFmdGVyX2V2ZW50X2lkGAEgASgJEhwKFHByb3ZpZGVyX2FjY291bnRfaWRzGAIgAygJIj0KE1dhdGNoRXZlbnRzUmVzcG9uc2USJgoFZXZlbnQYASABKAsyFy5nYXRld2F5LnYxLlN0YXR1c0V2ZW50MpUJChVQYXltZW50R2F0ZXdheVNlcnZpY2USWgoPQ3JlYXRlQ2FyZFRva2VuEiIuZ2F0ZXdheS52MS5DcmVhdGVDYXJkVG9rZW5SZXF1ZXN0GiMuZ2F0ZXdheS52MS5DcmVhdGVDYXJkVG9rZW5SZXNwb25zZRJRCgxDcmVhdGVDYXJkSWQSHy5nYXRld2F5LnYxLkNyZWF0ZUNhcmRJZFJlcXVlc3QaIC5nYXRld2F5LnYxLkNyZWF0ZUNhcmRJZFJlc3BvbnNlEmAKEUNyZWF0ZVRyYW5zYWN0aW9uEiQuZ2F0ZXdheS52MS5DcmVhdGVUcmFuc2FjdGlvblJlcXVlc3QaJS5nYXRld2F5LnYxLkNyZWF0ZVRyYW5zYWN0aW9uUmVzcG9uc2USVwoOR2V0VHJhbnNhY3Rpb24SIS5nYXRld2F5LnYxLkdldFRyYW5zYWN0aW9uUmVxdWVzdBoiLmdhdGV3YXkudjEuR2V0VHJhbnNhY3Rpb25SZXNwb25zZRJjChJSZWZvdW5kVHJhbnNhY3Rpb24SJS5nYXRld2F5LnYxLlJlZm91bmRUcmFuc2FjdGlvblJlcXVlc3QaJi5nYXRld2F5LnYxLlJlZm91bmRUcmFuc2FjdGlvblJlc3BvbnNlEkUKCFdpdGhkcmF3EhsuZ2F0ZXdheS52MS5XaXRoZHJhd1JlcXVlc3QaHC5nYXRld2F5LnYxLldpdGhkcmF3UmVzcG9uc2USTgoLR2V0V2l0aGRyYXcSHi5nYXRld2F5LnYxLkdldFdpdGhkcmF3UmVxdWVzdBofLmdhdGV3YXkudjEuR2V0V2l0aGRyYXdSZXNwb25zZRJXCg5DcmVhdGVSZWNlaXZlchIhLmdhdGV3YXkudjEuQ3JlYXRlUmVjZWl2ZXJSZXF1ZXN0GiIuZ2F0ZXdheS52MS5DcmVhdGVSZWNlaXZlclJlc3BvbnNlEk4KC0dldFJlY2VpdmVyEh4uZ2F0ZXdheS52MS5HZXRSZWNlaXZlclJlcXVlc3QaHy5nYXRld2F5LnYxLkdldFJlY2VpdmVyUmVzcG9uc2USVwoOUHJvY2Vzc1dlYmhvb2sSIS5nYXRld2F5LnYxLlByb2Nlc3NXZWJob29rUmVxdWVzdBoiLmdhdGV3YXkudjEuUHJvY2Vzc1dlYmhvb2tSZXNwb25zZRJsChVDYWxjdWxhdGVJbnN0YWxsbWVudHMSKC5nYXRld2F5LnYxLkNhbGN1bGF0ZUluc3RhbGxtZW50c1JlcXVlc3QaKS5nYXRld2F5LnYxLkNhbGN1bGF0ZUluc3RhbGxtZW50c1Jlc3BvbnNlElQKDUxpc3RQcm92aWRlcnMSIC5nYXRld2F5LnYxLkxpc3RQcm92aWRlcnNSZXF1ZXN0GiEuZ2F0ZXdheS52MS5MaXN0UHJvdmlkZXJzUmVzcG9uc2USUAoLV2F0Y2hFdmVudHMSHi5nYXRld2F5LnYxLldhdGNoRXZlbnRzUmVxdWVzdBofLmdhdGV3YXkudjEuV2F0Y2hFdmVudHNSZXNwb25zZTABYgZwcm90bzM", [file_gateway_v1_types]);
+  fileDesc("CihnYXRld2F5L3YxL3BheW1lbnRfZ2F0ZXdheV9zZXJ2aWNlLnByb3RvEgpnYXRld2F5LnYxIloKFkNyZWF0ZUNhcmRUb2tlblJlcXVlc3QSGwoTcHJvdmlkZXJfYWNjb3VudF9pZBgBIAEoCRIjCgRjYXJkGAIgASgLMhUuZ2F0ZXdheS52MS5DYXJkSW5wdXQiLQoXQ3JlYXRlQ2FyZFRva2VuUmVzcG9uc2USEgoKY2FyZF90b2tlbhgBIAEoCSKTAQoTQ3JlYXRlQ2FyZElkUmVxdWVzdBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJEhIKCmNhcmRfdG9rZW4YAiABKAkSIwoEY2FyZBgDIAEoCzIVLmdhdGV3YXkudjEuQ2FyZElucHV0EiYKCGN1c3RvbWVyGAQgASgLMhQuZ2F0ZXdheS52MS5DdXN0b21lciInChRDcmVhdGVDYXJkSWRSZXNwb25zZRIPCgdjYXJkX2lkGAEgASgJIoMBChhDcmVhdGVUcmFuc2FjdGlvblJlcXVlc3QSGwoTcHJvdmlkZXJfYWNjb3VudF9pZBgBIAEoCRIXCg9pZGVtcG90ZW5jeV9rZXkYAiABKAkSMQoLdHJhbnNhY3Rpb24YAyABKAsyHC5nYXRld2F5LnYxLlRyYW5zYWN0aW9uSW5wdXQiSQoZQ3JlYXRlVHJhbnNhY3Rpb25SZXNwb25zZRIsCgt0cmFuc2FjdGlvbhgBIAEoCzIXLmdhdGV3YXkudjEuVHJhbnNhY3Rpb24iNAoVR2V0VHJhbnNhY3Rpb25SZXF1ZXN0EgoKAmlkGAEgASgJEg8KB3JlZnJlc2gYAiABKAgiRgoWR2V0VHJhbnNhY3Rpb25SZXNwb25zZRIsCgt0cmFuc2FjdGlvbhgBIAEoCzIXLmdhdGV3YXkudjEuVHJhbnNhY3Rpb24ibQoZUmVmb3VuZFRyYW5zYWN0aW9uUmVxdWVzdBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJEhcKD2lkZW1wb3RlbmN5X2tleRgCIAEoCRIKCgJpZBgDIAEoCRIOCgZhbW91bnQYBCABKAMidAoaUmVmb3VuZFRyYW5zYWN0aW9uUmVzcG9uc2USKAoGcmVmdW5kGAEgASgLMhguZ2F0ZXdheS52MS5SZWZ1bmRSZXN1bHQSLAoLdHJhbnNhY3Rpb24YAiABKAsyFy5nYXRld2F5LnYxLlRyYW5zYWN0aW9uInQKD1dpdGhkcmF3UmVxdWVzdBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJEhcKD2lkZW1wb3RlbmN5X2tleRgCIAEoCRIrCgh3aXRoZHJhdxgDIAEoCzIZLmdhdGV3YXkudjEuV2l0aGRyYXdJbnB1dCI+ChBXaXRoZHJhd1Jlc3BvbnNlEioKCndpdGhkcmF3YWwYASABKAsyFi5nYXRld2F5LnYxLldpdGhkcmF3YWwiMQoSR2V0V2l0aGRyYXdSZXF1ZXN0EgoKAmlkGAEgASgJEg8KB3JlZnJlc2gYAiABKAgiQQoTR2V0V2l0aGRyYXdSZXNwb25zZRIqCgp3aXRoZHJhd2FsGAEgASgLMhYuZ2F0ZXdheS52MS5XaXRoZHJhd2FsImEKFUNyZWF0ZVJlY2VpdmVyUmVxdWVzdBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJEisKCHJlY2VpdmVyGAIgASgLMhkuZ2F0ZXdheS52MS5SZWNlaXZlcklucHV0IkAKFkNyZWF0ZVJlY2VpdmVyUmVzcG9uc2USJgoIcmVjZWl2ZXIYASABKAsyFC5nYXRld2F5LnYxLlJlY2VpdmVyIkYKEkdldFJlY2VpdmVyUmVxdWVzdBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJEhMKC3JlY2VpdmVyX2lkGAIgASgJIj0KE0dldFJlY2VpdmVyUmVzcG9uc2USJgoIcmVjZWl2ZXIYASABKAsyFC5nYXRld2F5LnYxLlJlY2VpdmVyIrMBChVQcm9jZXNzV2ViaG9va1JlcXVlc3QSGwoTcHJvdmlkZXJfYWNjb3VudF9pZBgBIAEoCRIMCgRib2R5GAIgASgMEj8KB2hlYWRlcnMYAyADKAsyLi5nYXRld2F5LnYxLlByb2Nlc3NXZWJob29rUmVxdWVzdC5IZWFkZXJzRW50cnkaLgoMSGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiTwoWUHJvY2Vzc1dlYmhvb2tSZXNwb25zZRI1Cgxub3RpZmljYXRpb24YASABKAsyHy5nYXRld2F5LnYxLldlYmhvb2tOb3RpZmljYXRpb24iSwocQ2FsY3VsYXRlSW5zdGFsbG1lbnRzUmVxdWVzdBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJEg4KBmFtb3VudBgCIAEoAyJPCh1DYWxjdWxhdGVJbnN0YWxsbWVudHNSZXNwb25zZRIuCgdvcHRpb25zGAEgAygLMh0uZ2F0ZXdheS52MS5JbnN0YWxsbWVudE9wdGlvbiIWChRMaXN0UHJvdmlkZXJzUmVxdWVzdCJEChVMaXN0UHJvdmlkZXJzUmVzcG9uc2USKwoJcHJvdmlkZXJzGAEgAygLMhguZ2F0ZXdheS52MS5Qcm92aWRlckluZm8iSgoSV2F0Y2hFdmVudHNSZXF1ZXN0EhYKDmFmdGVyX2V2ZW50X2lkGAEgASgJEhwKFHByb3ZpZGVyX2FjY291bnRfaWRzGAIgAygJIj0KE1dhdGNoRXZlbnRzUmVzcG9uc2USJgoFZXZlbnQYASABKAsyFy5nYXRld2F5LnYxLlN0YXR1c0V2ZW50IroBChJVbmNvbmZpcm1lZFJlcXVlc3QSCgoCaWQYASABKAkSGwoTcHJvdmlkZXJfYWNjb3VudF9pZBgCIAEoCRIRCglvcGVyYXRpb24YAyABKAkSFwoPaWRlbXBvdGVuY3lfa2V5GAQgASgJEg8KB2ZhaWx1cmUYBSABKAkSDgoGY2hlY2tzGAYgASgFEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIj0KHkxpc3RVbmNvbmZpcm1lZFJlcXVlc3RzUmVxdWVzdBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJIlMKH0xpc3RVbmNvbmZpcm1lZFJlcXVlc3RzUmVzcG9uc2USMAoIcmVxdWVzdHMYASADKAsyHi5nYXRld2F5LnYxLlVuY29uZmlybWVkUmVxdWVzdCKAAQofU2V0dGxlVW5jb25maXJtZWRSZXF1ZXN0UmVxdWVzdBIKCgJpZBgBIAEoCRIuCgdvdXRjb21lGAIgASgOMh0uZ2F0ZXdheS52MS5TZXR0bGVtZW50T3V0Y29tZRITCgtwcm92aWRlcl9pZBgDIAEoCRIMCgRub3RlGAQgASgJIjYKIFNldHRsZVVuY29uZmlybWVkUmVxdWVzdFJlc3BvbnNlEhIKCnN1YmplY3RfaWQYASABKAkqeAoRU2V0dGxlbWVudE91dGNvbWUSIgoeU0VUVExFTUVOVF9PVVRDT01FX1VOU1BFQ0lGSUVEEAASIAocU0VUVExFTUVOVF9PVVRDT01FX1NVQ0NFRURFRBABEh0KGVNFVFRMRU1FTlRfT1VUQ09NRV9GQUlMRUQQAjKACwoVUGF5bWVudEdhdGV3YXlTZXJ2aWNlEloKD0NyZWF0ZUNhcmRUb2tlbhIiLmdhdGV3YXkudjEuQ3JlYXRlQ2FyZFRva2VuUmVxdWVzdBojLmdhdGV3YXkudjEuQ3JlYXRlQ2FyZFRva2VuUmVzcG9uc2USUQoMQ3JlYXRlQ2FyZElkEh8uZ2F0ZXdheS52MS5DcmVhdGVDYXJkSWRSZXF1ZXN0GiAuZ2F0ZXdheS52MS5DcmVhdGVDYXJkSWRSZXNwb25zZRJgChFDcmVhdGVUcmFuc2FjdGlvbhIkLmdhdGV3YXkudjEuQ3JlYXRlVHJhbnNhY3Rpb25SZXF1ZXN0GiUuZ2F0ZXdheS52MS5DcmVhdGVUcmFuc2FjdGlvblJlc3BvbnNlElcKDkdldFRyYW5zYWN0aW9uEiEuZ2F0ZXdheS52MS5HZXRUcmFuc2FjdGlvblJlcXVlc3QaIi5nYXRld2F5LnYxLkdldFRyYW5zYWN0aW9uUmVzcG9uc2USYwoSUmVmb3VuZFRyYW5zYWN0aW9uEiUuZ2F0ZXdheS52MS5SZWZvdW5kVHJhbnNhY3Rpb25SZXF1ZXN0GiYuZ2F0ZXdheS52MS5SZWZvdW5kVHJhbnNhY3Rpb25SZXNwb25zZRJFCghXaXRoZHJhdxIbLmdhdGV3YXkudjEuV2l0aGRyYXdSZXF1ZXN0GhwuZ2F0ZXdheS52MS5XaXRoZHJhd1Jlc3BvbnNlEk4KC0dldFdpdGhkcmF3Eh4uZ2F0ZXdheS52MS5HZXRXaXRoZHJhd1JlcXVlc3QaHy5nYXRld2F5LnYxLkdldFdpdGhkcmF3UmVzcG9uc2USVwoOQ3JlYXRlUmVjZWl2ZXISIS5nYXRld2F5LnYxLkNyZWF0ZVJlY2VpdmVyUmVxdWVzdBoiLmdhdGV3YXkudjEuQ3JlYXRlUmVjZWl2ZXJSZXNwb25zZRJOCgtHZXRSZWNlaXZlchIeLmdhdGV3YXkudjEuR2V0UmVjZWl2ZXJSZXF1ZXN0Gh8uZ2F0ZXdheS52MS5HZXRSZWNlaXZlclJlc3BvbnNlElcKDlByb2Nlc3NXZWJob29rEiEuZ2F0ZXdheS52MS5Qcm9jZXNzV2ViaG9va1JlcXVlc3QaIi5nYXRld2F5LnYxLlByb2Nlc3NXZWJob29rUmVzcG9uc2USbAoVQ2FsY3VsYXRlSW5zdGFsbG1lbnRzEiguZ2F0ZXdheS52MS5DYWxjdWxhdGVJbnN0YWxsbWVudHNSZXF1ZXN0GikuZ2F0ZXdheS52MS5DYWxjdWxhdGVJbnN0YWxsbWVudHNSZXNwb25zZRJUCg1MaXN0UHJvdmlkZXJzEiAuZ2F0ZXdheS52MS5MaXN0UHJvdmlkZXJzUmVxdWVzdBohLmdhdGV3YXkudjEuTGlzdFByb3ZpZGVyc1Jlc3BvbnNlElAKC1dhdGNoRXZlbnRzEh4uZ2F0ZXdheS52MS5XYXRjaEV2ZW50c1JlcXVlc3QaHy5nYXRld2F5LnYxLldhdGNoRXZlbnRzUmVzcG9uc2UwARJyChdMaXN0VW5jb25maXJtZWRSZXF1ZXN0cxIqLmdhdGV3YXkudjEuTGlzdFVuY29uZmlybWVkUmVxdWVzdHNSZXF1ZXN0GisuZ2F0ZXdheS52MS5MaXN0VW5jb25maXJtZWRSZXF1ZXN0c1Jlc3BvbnNlEnUKGFNldHRsZVVuY29uZmlybWVkUmVxdWVzdBIrLmdhdGV3YXkudjEuU2V0dGxlVW5jb25maXJtZWRSZXF1ZXN0UmVxdWVzdBosLmdhdGV3YXkudjEuU2V0dGxlVW5jb25maXJtZWRSZXF1ZXN0UmVzcG9uc2ViBnByb3RvMw", [file_gateway_v1_types, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message gateway.v1.CreateCardTokenRequest
@@ -579,6 +581,183 @@ export const WatchEventsResponseSchema: GenMessage<WatchEventsResponse> = /*@__P
   messageDesc(file_gateway_v1_payment_gateway_service, 25);
 
 /**
+ * @generated from message gateway.v1.UnconfirmedRequest
+ */
+export type UnconfirmedRequest = Message<"gateway.v1.UnconfirmedRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string provider_account_id = 2;
+   */
+  providerAccountId: string;
+
+  /**
+   * createTransaction, withdraw or refoundTransaction.
+   *
+   * @generated from field: string operation = 3;
+   */
+  operation: string;
+
+  /**
+   * @generated from field: string idempotency_key = 4;
+   */
+  idempotencyKey: string;
+
+  /**
+   * What the provider call ended with.
+   *
+   * @generated from field: string failure = 5;
+   */
+  failure: string;
+
+  /**
+   * How many times the gateway asked the provider about it.
+   *
+   * @generated from field: int32 checks = 6;
+   */
+  checks: number;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 7;
+   */
+  createdAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message gateway.v1.UnconfirmedRequest.
+ * Use `create(UnconfirmedRequestSchema)` to create a new message.
+ */
+export const UnconfirmedRequestSchema: GenMessage<UnconfirmedRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_payment_gateway_service, 26);
+
+/**
+ * @generated from message gateway.v1.ListUnconfirmedRequestsRequest
+ */
+export type ListUnconfirmedRequestsRequest = Message<"gateway.v1.ListUnconfirmedRequestsRequest"> & {
+  /**
+   * Optional: only this account.
+   *
+   * @generated from field: string provider_account_id = 1;
+   */
+  providerAccountId: string;
+};
+
+/**
+ * Describes the message gateway.v1.ListUnconfirmedRequestsRequest.
+ * Use `create(ListUnconfirmedRequestsRequestSchema)` to create a new message.
+ */
+export const ListUnconfirmedRequestsRequestSchema: GenMessage<ListUnconfirmedRequestsRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_payment_gateway_service, 27);
+
+/**
+ * @generated from message gateway.v1.ListUnconfirmedRequestsResponse
+ */
+export type ListUnconfirmedRequestsResponse = Message<"gateway.v1.ListUnconfirmedRequestsResponse"> & {
+  /**
+   * Oldest first, at most 500.
+   *
+   * @generated from field: repeated gateway.v1.UnconfirmedRequest requests = 1;
+   */
+  requests: UnconfirmedRequest[];
+};
+
+/**
+ * Describes the message gateway.v1.ListUnconfirmedRequestsResponse.
+ * Use `create(ListUnconfirmedRequestsResponseSchema)` to create a new message.
+ */
+export const ListUnconfirmedRequestsResponseSchema: GenMessage<ListUnconfirmedRequestsResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_payment_gateway_service, 28);
+
+/**
+ * @generated from message gateway.v1.SettleUnconfirmedRequestRequest
+ */
+export type SettleUnconfirmedRequestRequest = Message<"gateway.v1.SettleUnconfirmedRequestRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: gateway.v1.SettlementOutcome outcome = 2;
+   */
+  outcome: SettlementOutcome;
+
+  /**
+   * For SUCCEEDED charges and payouts: the provider's id of what it made.
+   *
+   * @generated from field: string provider_id = 3;
+   */
+  providerId: string;
+
+  /**
+   * For FAILED: how the provider confirmed that nothing happened.
+   *
+   * @generated from field: string note = 4;
+   */
+  note: string;
+};
+
+/**
+ * Describes the message gateway.v1.SettleUnconfirmedRequestRequest.
+ * Use `create(SettleUnconfirmedRequestRequestSchema)` to create a new message.
+ */
+export const SettleUnconfirmedRequestRequestSchema: GenMessage<SettleUnconfirmedRequestRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_payment_gateway_service, 29);
+
+/**
+ * @generated from message gateway.v1.SettleUnconfirmedRequestResponse
+ */
+export type SettleUnconfirmedRequestResponse = Message<"gateway.v1.SettleUnconfirmedRequestResponse"> & {
+  /**
+   * The gateway's transaction or withdrawal recorded (empty for FAILED).
+   *
+   * @generated from field: string subject_id = 1;
+   */
+  subjectId: string;
+};
+
+/**
+ * Describes the message gateway.v1.SettleUnconfirmedRequestResponse.
+ * Use `create(SettleUnconfirmedRequestResponseSchema)` to create a new message.
+ */
+export const SettleUnconfirmedRequestResponseSchema: GenMessage<SettleUnconfirmedRequestResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_payment_gateway_service, 30);
+
+/**
+ * @generated from enum gateway.v1.SettlementOutcome
+ */
+export enum SettlementOutcome {
+  /**
+   * @generated from enum value: SETTLEMENT_OUTCOME_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * The provider acted: a charge or payout is looked up by provider_id and
+   * recorded; a refund is recorded as made.
+   *
+   * @generated from enum value: SETTLEMENT_OUTCOME_SUCCEEDED = 1;
+   */
+  SUCCEEDED = 1,
+
+  /**
+   * The provider did not act: the key is freed and the same request may be sent again.
+   *
+   * @generated from enum value: SETTLEMENT_OUTCOME_FAILED = 2;
+   */
+  FAILED = 2,
+}
+
+/**
+ * Describes the enum gateway.v1.SettlementOutcome.
+ */
+export const SettlementOutcomeSchema: GenEnum<SettlementOutcome> = /*@__PURE__*/
+  enumDesc(file_gateway_v1_payment_gateway_service, 0);
+
+/**
  * One contract in front of every payment provider. Operation names follow the
  * specification, including its spelling of RefoundTransaction.
  *
@@ -690,6 +869,28 @@ export const PaymentGatewayService: GenService<{
     methodKind: "server_streaming";
     input: typeof WatchEventsRequestSchema;
     output: typeof WatchEventsResponseSchema;
+  },
+  /**
+   * Money-moving requests whose provider call ended without a known outcome
+   * (a timeout, a 5xx): their idempotency keys are held, and retries answer
+   * UNAVAILABLE, until the provider or an operator confirms what happened.
+   *
+   * @generated from rpc gateway.v1.PaymentGatewayService.ListUnconfirmedRequests
+   */
+  listUnconfirmedRequests: {
+    methodKind: "unary";
+    input: typeof ListUnconfirmedRequestsRequestSchema;
+    output: typeof ListUnconfirmedRequestsResponseSchema;
+  },
+  /**
+   * An operator's word, after checking with the provider, on one of them.
+   *
+   * @generated from rpc gateway.v1.PaymentGatewayService.SettleUnconfirmedRequest
+   */
+  settleUnconfirmedRequest: {
+    methodKind: "unary";
+    input: typeof SettleUnconfirmedRequestRequestSchema;
+    output: typeof SettleUnconfirmedRequestResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_gateway_v1_payment_gateway_service, 0);

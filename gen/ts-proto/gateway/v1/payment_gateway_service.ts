@@ -20,6 +20,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { Timestamp } from "../../google/protobuf/timestamp.js";
 import {
   CardInput,
   Customer,
@@ -39,6 +40,50 @@ import {
 export const protobufPackage = "gateway.v1";
 
 export const protobufFileName = "gateway/v1/payment_gateway_service.proto";
+
+export enum SettlementOutcome {
+  SETTLEMENT_OUTCOME_UNSPECIFIED = 0,
+  /**
+   * SETTLEMENT_OUTCOME_SUCCEEDED - The provider acted: a charge or payout is looked up by provider_id and
+   * recorded; a refund is recorded as made.
+   */
+  SETTLEMENT_OUTCOME_SUCCEEDED = 1,
+  /** SETTLEMENT_OUTCOME_FAILED - The provider did not act: the key is freed and the same request may be sent again. */
+  SETTLEMENT_OUTCOME_FAILED = 2,
+  UNRECOGNIZED = -1,
+}
+
+export function settlementOutcomeFromJSON(object: any): SettlementOutcome {
+  switch (object) {
+    case 0:
+    case "SETTLEMENT_OUTCOME_UNSPECIFIED":
+      return SettlementOutcome.SETTLEMENT_OUTCOME_UNSPECIFIED;
+    case 1:
+    case "SETTLEMENT_OUTCOME_SUCCEEDED":
+      return SettlementOutcome.SETTLEMENT_OUTCOME_SUCCEEDED;
+    case 2:
+    case "SETTLEMENT_OUTCOME_FAILED":
+      return SettlementOutcome.SETTLEMENT_OUTCOME_FAILED;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return SettlementOutcome.UNRECOGNIZED;
+  }
+}
+
+export function settlementOutcomeToJSON(object: SettlementOutcome): string {
+  switch (object) {
+    case SettlementOutcome.SETTLEMENT_OUTCOME_UNSPECIFIED:
+      return "SETTLEMENT_OUTCOME_UNSPECIFIED";
+    case SettlementOutcome.SETTLEMENT_OUTCOME_SUCCEEDED:
+      return "SETTLEMENT_OUTCOME_SUCCEEDED";
+    case SettlementOutcome.SETTLEMENT_OUTCOME_FAILED:
+      return "SETTLEMENT_OUTCOME_FAILED";
+    case SettlementOutcome.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
 
 export interface CreateCardTokenRequest {
   providerAccountId: string;
@@ -179,6 +224,43 @@ export interface WatchEventsRequest {
 
 export interface WatchEventsResponse {
   event: StatusEvent | undefined;
+}
+
+export interface UnconfirmedRequest {
+  id: string;
+  providerAccountId: string;
+  /** createTransaction, withdraw or refoundTransaction. */
+  operation: string;
+  idempotencyKey: string;
+  /** What the provider call ended with. */
+  failure: string;
+  /** How many times the gateway asked the provider about it. */
+  checks: number;
+  createdAt: Date | undefined;
+}
+
+export interface ListUnconfirmedRequestsRequest {
+  /** Optional: only this account. */
+  providerAccountId: string;
+}
+
+export interface ListUnconfirmedRequestsResponse {
+  /** Oldest first, at most 500. */
+  requests: UnconfirmedRequest[];
+}
+
+export interface SettleUnconfirmedRequestRequest {
+  id: string;
+  outcome: SettlementOutcome;
+  /** For SUCCEEDED charges and payouts: the provider's id of what it made. */
+  providerId: string;
+  /** For FAILED: how the provider confirmed that nothing happened. */
+  note: string;
+}
+
+export interface SettleUnconfirmedRequestResponse {
+  /** The gateway's transaction or withdrawal recorded (empty for FAILED). */
+  subjectId: string;
 }
 
 function createBaseCreateCardTokenRequest(): CreateCardTokenRequest {
@@ -2481,6 +2563,529 @@ export const WatchEventsResponse: MessageFns<WatchEventsResponse> = {
   },
 };
 
+function createBaseUnconfirmedRequest(): UnconfirmedRequest {
+  return {
+    id: "",
+    providerAccountId: "",
+    operation: "",
+    idempotencyKey: "",
+    failure: "",
+    checks: 0,
+    createdAt: undefined,
+  };
+}
+
+export const UnconfirmedRequest: MessageFns<UnconfirmedRequest> = {
+  encode(message: UnconfirmedRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.providerAccountId !== "") {
+      writer.uint32(18).string(message.providerAccountId);
+    }
+    if (message.operation !== "") {
+      writer.uint32(26).string(message.operation);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(34).string(message.idempotencyKey);
+    }
+    if (message.failure !== "") {
+      writer.uint32(42).string(message.failure);
+    }
+    if (message.checks !== 0) {
+      writer.uint32(48).int32(message.checks);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(58).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UnconfirmedRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUnconfirmedRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.providerAccountId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.operation = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.failure = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.checks = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UnconfirmedRequest {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      providerAccountId: isSet(object.providerAccountId)
+        ? globalThis.String(object.providerAccountId)
+        : isSet(object.provider_account_id)
+        ? globalThis.String(object.provider_account_id)
+        : "",
+      operation: isSet(object.operation) ? globalThis.String(object.operation) : "",
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+      failure: isSet(object.failure) ? globalThis.String(object.failure) : "",
+      checks: isSet(object.checks) ? globalThis.Number(object.checks) : 0,
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: UnconfirmedRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.providerAccountId !== "") {
+      obj.providerAccountId = message.providerAccountId;
+    }
+    if (message.operation !== "") {
+      obj.operation = message.operation;
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    if (message.failure !== "") {
+      obj.failure = message.failure;
+    }
+    if (message.checks !== 0) {
+      obj.checks = Math.round(message.checks);
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UnconfirmedRequest>): UnconfirmedRequest {
+    return UnconfirmedRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UnconfirmedRequest>): UnconfirmedRequest {
+    const message = createBaseUnconfirmedRequest();
+    message.id = object.id ?? "";
+    message.providerAccountId = object.providerAccountId ?? "";
+    message.operation = object.operation ?? "";
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    message.failure = object.failure ?? "";
+    message.checks = object.checks ?? 0;
+    message.createdAt = object.createdAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListUnconfirmedRequestsRequest(): ListUnconfirmedRequestsRequest {
+  return { providerAccountId: "" };
+}
+
+export const ListUnconfirmedRequestsRequest: MessageFns<ListUnconfirmedRequestsRequest> = {
+  encode(message: ListUnconfirmedRequestsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.providerAccountId !== "") {
+      writer.uint32(10).string(message.providerAccountId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListUnconfirmedRequestsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListUnconfirmedRequestsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.providerAccountId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListUnconfirmedRequestsRequest {
+    return {
+      providerAccountId: isSet(object.providerAccountId)
+        ? globalThis.String(object.providerAccountId)
+        : isSet(object.provider_account_id)
+        ? globalThis.String(object.provider_account_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ListUnconfirmedRequestsRequest): unknown {
+    const obj: any = {};
+    if (message.providerAccountId !== "") {
+      obj.providerAccountId = message.providerAccountId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListUnconfirmedRequestsRequest>): ListUnconfirmedRequestsRequest {
+    return ListUnconfirmedRequestsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListUnconfirmedRequestsRequest>): ListUnconfirmedRequestsRequest {
+    const message = createBaseListUnconfirmedRequestsRequest();
+    message.providerAccountId = object.providerAccountId ?? "";
+    return message;
+  },
+};
+
+function createBaseListUnconfirmedRequestsResponse(): ListUnconfirmedRequestsResponse {
+  return { requests: [] };
+}
+
+export const ListUnconfirmedRequestsResponse: MessageFns<ListUnconfirmedRequestsResponse> = {
+  encode(message: ListUnconfirmedRequestsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.requests) {
+      UnconfirmedRequest.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListUnconfirmedRequestsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListUnconfirmedRequestsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.requests.push(UnconfirmedRequest.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListUnconfirmedRequestsResponse {
+    return {
+      requests: globalThis.Array.isArray(object?.requests)
+        ? object.requests.map((e: any) => UnconfirmedRequest.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListUnconfirmedRequestsResponse): unknown {
+    const obj: any = {};
+    if (message.requests?.length) {
+      obj.requests = message.requests.map((e) => UnconfirmedRequest.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListUnconfirmedRequestsResponse>): ListUnconfirmedRequestsResponse {
+    return ListUnconfirmedRequestsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListUnconfirmedRequestsResponse>): ListUnconfirmedRequestsResponse {
+    const message = createBaseListUnconfirmedRequestsResponse();
+    message.requests = object.requests?.map((e) => UnconfirmedRequest.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseSettleUnconfirmedRequestRequest(): SettleUnconfirmedRequestRequest {
+  return { id: "", outcome: 0, providerId: "", note: "" };
+}
+
+export const SettleUnconfirmedRequestRequest: MessageFns<SettleUnconfirmedRequestRequest> = {
+  encode(message: SettleUnconfirmedRequestRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.outcome !== 0) {
+      writer.uint32(16).int32(message.outcome);
+    }
+    if (message.providerId !== "") {
+      writer.uint32(26).string(message.providerId);
+    }
+    if (message.note !== "") {
+      writer.uint32(34).string(message.note);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SettleUnconfirmedRequestRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSettleUnconfirmedRequestRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.outcome = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.providerId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.note = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SettleUnconfirmedRequestRequest {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      outcome: isSet(object.outcome) ? settlementOutcomeFromJSON(object.outcome) : 0,
+      providerId: isSet(object.providerId)
+        ? globalThis.String(object.providerId)
+        : isSet(object.provider_id)
+        ? globalThis.String(object.provider_id)
+        : "",
+      note: isSet(object.note) ? globalThis.String(object.note) : "",
+    };
+  },
+
+  toJSON(message: SettleUnconfirmedRequestRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.outcome !== 0) {
+      obj.outcome = settlementOutcomeToJSON(message.outcome);
+    }
+    if (message.providerId !== "") {
+      obj.providerId = message.providerId;
+    }
+    if (message.note !== "") {
+      obj.note = message.note;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<SettleUnconfirmedRequestRequest>): SettleUnconfirmedRequestRequest {
+    return SettleUnconfirmedRequestRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SettleUnconfirmedRequestRequest>): SettleUnconfirmedRequestRequest {
+    const message = createBaseSettleUnconfirmedRequestRequest();
+    message.id = object.id ?? "";
+    message.outcome = object.outcome ?? 0;
+    message.providerId = object.providerId ?? "";
+    message.note = object.note ?? "";
+    return message;
+  },
+};
+
+function createBaseSettleUnconfirmedRequestResponse(): SettleUnconfirmedRequestResponse {
+  return { subjectId: "" };
+}
+
+export const SettleUnconfirmedRequestResponse: MessageFns<SettleUnconfirmedRequestResponse> = {
+  encode(message: SettleUnconfirmedRequestResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.subjectId !== "") {
+      writer.uint32(10).string(message.subjectId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SettleUnconfirmedRequestResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSettleUnconfirmedRequestResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.subjectId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SettleUnconfirmedRequestResponse {
+    return {
+      subjectId: isSet(object.subjectId)
+        ? globalThis.String(object.subjectId)
+        : isSet(object.subject_id)
+        ? globalThis.String(object.subject_id)
+        : "",
+    };
+  },
+
+  toJSON(message: SettleUnconfirmedRequestResponse): unknown {
+    const obj: any = {};
+    if (message.subjectId !== "") {
+      obj.subjectId = message.subjectId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<SettleUnconfirmedRequestResponse>): SettleUnconfirmedRequestResponse {
+    return SettleUnconfirmedRequestResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SettleUnconfirmedRequestResponse>): SettleUnconfirmedRequestResponse {
+    const message = createBaseSettleUnconfirmedRequestResponse();
+    message.subjectId = object.subjectId ?? "";
+    return message;
+  },
+};
+
 /**
  * One contract in front of every payment provider. Operation names follow the
  * specification, including its spelling of RefoundTransaction.
@@ -2621,6 +3226,37 @@ export const PaymentGatewayServiceService = {
     responseSerialize: (value: WatchEventsResponse): Buffer => Buffer.from(WatchEventsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): WatchEventsResponse => WatchEventsResponse.decode(value),
   },
+  /**
+   * Money-moving requests whose provider call ended without a known outcome
+   * (a timeout, a 5xx): their idempotency keys are held, and retries answer
+   * UNAVAILABLE, until the provider or an operator confirms what happened.
+   */
+  listUnconfirmedRequests: {
+    path: "/gateway.v1.PaymentGatewayService/ListUnconfirmedRequests" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListUnconfirmedRequestsRequest): Buffer =>
+      Buffer.from(ListUnconfirmedRequestsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListUnconfirmedRequestsRequest => ListUnconfirmedRequestsRequest.decode(value),
+    responseSerialize: (value: ListUnconfirmedRequestsResponse): Buffer =>
+      Buffer.from(ListUnconfirmedRequestsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListUnconfirmedRequestsResponse =>
+      ListUnconfirmedRequestsResponse.decode(value),
+  },
+  /** An operator's word, after checking with the provider, on one of them. */
+  settleUnconfirmedRequest: {
+    path: "/gateway.v1.PaymentGatewayService/SettleUnconfirmedRequest" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SettleUnconfirmedRequestRequest): Buffer =>
+      Buffer.from(SettleUnconfirmedRequestRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SettleUnconfirmedRequestRequest =>
+      SettleUnconfirmedRequestRequest.decode(value),
+    responseSerialize: (value: SettleUnconfirmedRequestResponse): Buffer =>
+      Buffer.from(SettleUnconfirmedRequestResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SettleUnconfirmedRequestResponse =>
+      SettleUnconfirmedRequestResponse.decode(value),
+  },
 } as const;
 
 export interface PaymentGatewayServiceServer extends UntypedServiceImplementation {
@@ -2638,6 +3274,14 @@ export interface PaymentGatewayServiceServer extends UntypedServiceImplementatio
   listProviders: handleUnaryCall<ListProvidersRequest, ListProvidersResponse>;
   /** Status changes of transactions and withdrawals as they happen. */
   watchEvents: handleServerStreamingCall<WatchEventsRequest, WatchEventsResponse>;
+  /**
+   * Money-moving requests whose provider call ended without a known outcome
+   * (a timeout, a 5xx): their idempotency keys are held, and retries answer
+   * UNAVAILABLE, until the provider or an operator confirms what happened.
+   */
+  listUnconfirmedRequests: handleUnaryCall<ListUnconfirmedRequestsRequest, ListUnconfirmedRequestsResponse>;
+  /** An operator's word, after checking with the provider, on one of them. */
+  settleUnconfirmedRequest: handleUnaryCall<SettleUnconfirmedRequestRequest, SettleUnconfirmedRequestResponse>;
 }
 
 export interface PaymentGatewayServiceClient extends Client {
@@ -2828,6 +3472,42 @@ export interface PaymentGatewayServiceClient extends Client {
     metadata?: Metadata,
     options?: Partial<CallOptions>,
   ): ClientReadableStream<WatchEventsResponse>;
+  /**
+   * Money-moving requests whose provider call ended without a known outcome
+   * (a timeout, a 5xx): their idempotency keys are held, and retries answer
+   * UNAVAILABLE, until the provider or an operator confirms what happened.
+   */
+  listUnconfirmedRequests(
+    request: ListUnconfirmedRequestsRequest,
+    callback: (error: ServiceError | null, response: ListUnconfirmedRequestsResponse) => void,
+  ): ClientUnaryCall;
+  listUnconfirmedRequests(
+    request: ListUnconfirmedRequestsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListUnconfirmedRequestsResponse) => void,
+  ): ClientUnaryCall;
+  listUnconfirmedRequests(
+    request: ListUnconfirmedRequestsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListUnconfirmedRequestsResponse) => void,
+  ): ClientUnaryCall;
+  /** An operator's word, after checking with the provider, on one of them. */
+  settleUnconfirmedRequest(
+    request: SettleUnconfirmedRequestRequest,
+    callback: (error: ServiceError | null, response: SettleUnconfirmedRequestResponse) => void,
+  ): ClientUnaryCall;
+  settleUnconfirmedRequest(
+    request: SettleUnconfirmedRequestRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SettleUnconfirmedRequestResponse) => void,
+  ): ClientUnaryCall;
+  settleUnconfirmedRequest(
+    request: SettleUnconfirmedRequestRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SettleUnconfirmedRequestResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const PaymentGatewayServiceClient = makeGenericClientConstructor(
@@ -2854,6 +3534,28 @@ export type DeepPartial<T> = T extends Builtin ? T
   : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
   : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
   : Partial<T>;
+
+function toTimestamp(date: Date): Timestamp {
+  const seconds = Math.trunc(date.getTime() / 1_000);
+  const nanos = (date.getTime() % 1_000) * 1_000_000;
+  return { seconds, nanos };
+}
+
+function fromTimestamp(t: Timestamp): Date {
+  let millis = (t.seconds || 0) * 1_000;
+  millis += (t.nanos || 0) / 1_000_000;
+  return new globalThis.Date(millis);
+}
+
+function fromJsonTimestamp(o: any): Date {
+  if (o instanceof globalThis.Date) {
+    return o;
+  } else if (typeof o === "string") {
+    return new globalThis.Date(o);
+  } else {
+    return fromTimestamp(Timestamp.fromJSON(o));
+  }
+}
 
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
