@@ -39,6 +39,10 @@ export const TransactionEntity = defineEntity({
     paymentMethod: p.string().length(16),
     status: p.string().length(16),
     amount: p.bigint('number'),
+    /** Cents the provider confirmed refunding. */
+    refundedAmount: p.bigint('number').default(0),
+    /** Cents reserved by refunds sent to the provider and not yet confirmed (or whose outcome is unknown). */
+    refundPendingAmount: p.bigint('number').default(0),
     currency: p.string().length(3),
     installments: p.integer(),
     pixCode: p.text().nullable(),

@@ -243,6 +243,41 @@ export class TransactionsRepository {
     });
   }
 
+  /**
+   * Reserves `amount` cents of a charge for a refund. One conditional UPDATE
+   * takes the row's lock, so concurrent refunds are serialised and re-checked:
+   * only an APPROVED charge, and never more than is left once what was refunded
+   * and what is being refunded are counted.
+   */
+  async reserveRefund(em: EntityManager, id: string, amount: number): Promise<{ reserved: true } | { reserved: false; status: string; refundable: number }> {
+    const connection = em.getConnection('write');
+    const reserved = await connection.execute<Array<{ id: string }>>(
+      `update transactions set refund_pending_amount = refund_pending_amount + ?, updated_at = now()
+        where id = ? and status = 'APPROVED' and amount - refunded_amount - refund_pending_amount >= ? returning id`,
+      [amount, id, amount],
+      'all',
+    );
+    if (reserved.length > 0) return { reserved: true };
+    const [row] = await connection.execute<Array<{ status: string; refundable: string }>>(
+      `select status, amount - refunded_amount - refund_pending_amount as refundable from transactions where id = ?`,
+      [id],
+      'all',
+    );
+    return { reserved: false, status: row?.status ?? 'UNKNOWN', refundable: Number(row?.refundable ?? 0) };
+  }
+
+  /** Ends a reservation: confirmed, the cents count as refunded (returns the charge's refunded total); failed, they are free again. */
+  async settleRefund(em: EntityManager, id: string, amount: number, outcome: 'refunded' | 'released'): Promise<{ amount: number; refunded: number }> {
+    const [row] = await em.getConnection('write').execute<Array<{ amount: string; refunded_amount: string }>>(
+      outcome === 'refunded'
+        ? `update transactions set refund_pending_amount = greatest(refund_pending_amount - ?, 0), refunded_amount = refunded_amount + ?, updated_at = now() where id = ? returning amount, refunded_amount`
+        : `update transactions set refund_pending_amount = greatest(refund_pending_amount - ?, 0), updated_at = now() where id = ? returning amount, refunded_amount`,
+      outcome === 'refunded' ? [amount, amount, id] : [amount, id],
+      'all',
+    );
+    return { amount: Number(row?.amount ?? 0), refunded: Number(row?.refunded_amount ?? 0) };
+  }
+
   /** Pending charges that are past their expiry or have heard nothing for `staleAfterMs`, leased for a provider poll. */
   async claimForReconciliation(em: EntityManager, options: { staleAfterMs: number; pollEveryMs: number; limit: number }): Promise<Transaction[]> {
     const now = Date.now();

@@ -1,4 +1,4 @@
-import { GatewayError, invalidArgument, notFound } from '../lib/errors.js';
+import { GatewayError, invalidArgument, notFound, outcomeOf } from '../lib/errors.js';
 import { defaultWithdrawDescription } from '../lib/withdrawDescription.js';
 import { catalogueError, paymentMethodNotSupportedBy } from '../lib/providerMessages.js';
 import type {
@@ -20,7 +20,7 @@ import type { ProviderAdapter } from '../providers/adapter.js';
 import { resolveAccount, type GatewayDeps, type ResolvedAccount } from './context.js';
 import { optionalUrl, requirePositiveCents, requireText } from './validation.js';
 import { runIdempotent } from './idempotency.js';
-import { recordRefund, recordTransaction, recordWithdrawal, type PendingRecord } from './recording.js';
+import { recordRefund, recordTransaction, recordWithdrawal, releaseRefund, type PendingRecord } from './recording.js';
 import { moveSubjectStatus, TRANSACTIONS, WITHDRAWALS, type SubjectKind, type Tracked } from './subjects.js';
 
 export type CreateTransactionCommand = {
@@ -148,11 +148,21 @@ export class PaymentsService {
       request: { id: transaction.id, amount },
       pending: { kind: 'refund', transactionId: transaction.id, amount } satisfies PendingRecord,
       callProvider: async () => {
-        const latest = await current();
-        if (latest.status !== 'APPROVED') {
-          throw new GatewayError('FAILED_PRECONDITION', `only an APPROVED transaction can be refunded; ${latest.id} is ${latest.status}`);
+        const reservation = await this.deps.transactions.reserveRefund(this.deps.db.em(), transaction.id, amount);
+        if (!reservation.reserved) {
+          if (reservation.status !== 'APPROVED') throw new GatewayError('FAILED_PRECONDITION', `only an APPROVED transaction can be refunded; ${transaction.id} is ${reservation.status}`);
+          throw new GatewayError('FAILED_PRECONDITION', `only ${reservation.refundable} cents of transaction ${transaction.id} can still be refunded (counting refunds in progress); ${amount} asked`, {
+            reason: 'REFUND_EXCEEDS_CHARGE',
+            field: 'amount',
+          });
         }
-        return adapter.refoundTransaction(ctx, transaction.transactionId, amount);
+        try {
+          return await adapter.refoundTransaction(ctx, transaction.transactionId, amount);
+        } catch (error) {
+          // Refused or never sent: the cents are free again. Unknown: they stay reserved until the outcome is settled.
+          if (outcomeOf(error) === 'failed') await releaseRefund(this.deps, { kind: 'refund', transactionId: transaction.id, amount });
+          throw error;
+        }
       },
       store: async (refund) => ({ subjectId: transaction.id, response: refund, value: { refund, transaction: await recordRefund(this.deps, { kind: 'refund', transactionId: transaction.id, amount }, refund) } }),
       replay: async (_id, response) => ({ refund: response as RefundResult, transaction: await current() }),

@@ -53,12 +53,21 @@ export async function recordWithdrawal(
   return withdrawal;
 }
 
-/** A refund the provider made: a full one moves the charge to REFUNDED. */
+/**
+ * The provider's answer to a refund whose cents were reserved: made, they
+ * count as refunded and the charge is REFUNDED once nothing is left; refused
+ * (status false), the reservation is released.
+ */
 export async function recordRefund(deps: Deps, pending: Extract<PendingRecord, { kind: 'refund' }>, refund: RefundResult): Promise<Transaction> {
-  const transaction = (await deps.transactions.findTransaction(deps.db.em(), pending.transactionId, 'primary'))!;
-  if (refund.status && pending.amount === transaction.amount) {
-    const move = await deps.transactions.moveTransactionStatus(deps.db.em(), transaction.id, 'REFUNDED', 'api');
+  const totals = await deps.transactions.settleRefund(deps.db.em(), pending.transactionId, pending.amount, refund.status ? 'refunded' : 'released');
+  if (refund.status && totals.refunded >= totals.amount) {
+    const move = await deps.transactions.moveTransactionStatus(deps.db.em(), pending.transactionId, 'REFUNDED', 'api');
     if (move?.event) deps.events.published(move.event);
   }
   return (await deps.transactions.findTransaction(deps.db.em(), pending.transactionId, 'primary'))!;
+}
+
+/** A refund the provider certainly did not make: its reserved cents are free again. */
+export async function releaseRefund(deps: Deps, pending: Extract<PendingRecord, { kind: 'refund' }>): Promise<void> {
+  await deps.transactions.settleRefund(deps.db.em(), pending.transactionId, pending.amount, 'released');
 }

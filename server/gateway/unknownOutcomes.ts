@@ -2,7 +2,7 @@ import type { UnknownKey } from '../db/idempotencyRepository.js';
 import { GatewayError, invalidArgument, notFound } from '../lib/errors.js';
 import { canLookUpByReference } from '../providers/adapter.js';
 import { resolveAccount, type GatewayDeps } from './context.js';
-import { recordRefund, recordTransaction, recordWithdrawal, type PendingRecord } from './recording.js';
+import { recordRefund, recordTransaction, recordWithdrawal, releaseRefund, type PendingRecord } from './recording.js';
 
 export interface UnknownOutcomesOptions {
   /** Keys checked per round. */
@@ -57,7 +57,8 @@ export class UnknownOutcomesService {
     const pending = key.pending as PendingRecord | null;
     if (settlement.outcome === 'FAILED') {
       if (!settlement.note.trim()) throw invalidArgument('note', 'note is required: say how the provider confirmed that nothing happened');
-      await this.deps.idempotency.settleUnknown(this.deps.db.em(), key.id, { failure: `settled by an operator: ${settlement.note}` });
+      const settled = await this.deps.idempotency.settleUnknown(this.deps.db.em(), key.id, { failure: `settled by an operator: ${settlement.note}` });
+      if (settled && pending?.kind === 'refund') await releaseRefund(this.deps, pending);
       this.deps.logger.info({ idempotencyKeyId: key.id, operation: key.operation }, 'unknown outcome settled by an operator as failed');
       return {};
     }

@@ -3,6 +3,7 @@ import { Migration20261122030408_idempotency_keys } from './Migration20261122030
 import { Migration20261122030836_webhook_pipeline } from './Migration20261122030836_webhook_pipeline.js';
 import { Migration20261122114830_unsolicited_payments } from './Migration20261122114830_unsolicited_payments.js';
 import { Migration20261122161500_unknown_outcomes } from './Migration20261122161500_unknown_outcomes.js';
+import { Migration20261122163000_refunded_amounts } from './Migration20261122163000_refunded_amounts.js';
 
 // Every migration, in order. `npm run migration:create` writes a new file here; add it to this list.
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261122030836_webhook_pipeline', class: Migration20261122030836_webhook_pipeline },
   { name: 'Migration20261122114830_unsolicited_payments', class: Migration20261122114830_unsolicited_payments },
   { name: 'Migration20261122161500_unknown_outcomes', class: Migration20261122161500_unknown_outcomes },
+  { name: 'Migration20261122163000_refunded_amounts', class: Migration20261122163000_refunded_amounts },
 ];

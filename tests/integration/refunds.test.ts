@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CreateCardIdRequest, CreateCardTokenRequest, CreateTransactionRequest, GetTransactionRequest, RefoundTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { PaymentMethod, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
+import type { RefundResult } from '../../server/domain/types.js';
+import type { AdapterContext } from '../../server/providers/adapter.js';
+import { SandboxAdapter } from '../../server/providers/sandbox/adapter.js';
+import { connectDriver, failureOf, type Driver } from '../support/clients.js';
+import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
+
+/** The sandbox under another id, counting refund calls and holding each one a while, so that concurrent refunds overlap at the provider. */
+class CountingSandbox extends SandboxAdapter {
+  refundCalls = 0;
+  constructor() {
+    super('http://127.0.0.1:1');
+    Object.assign(this.identity, { id: 'COUNTING_SANDBOX' });
+  }
+  override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
+    this.refundCalls += 1;
+    await sleep(200);
+    return super.refoundTransaction(ctx, transactionId, amount);
+  }
+}
+
+const provider = new CountingSandbox();
+let stack: TestStack;
+let connect: Driver;
+let accountId: string;
+
+beforeAll(async () => {
+  stack = await startTestStack({ extraProviders: [provider], env: { WEBHOOK_WORKERS: '0' } });
+  connect = connectDriver(stack.gateway.httpUrl!, TEST_TOKEN);
+  const { providerAccount } = await stack.client.call('accounts', 'createProviderAccount', { provider: 'COUNTING_SANDBOX', name: 'refunds', publicKey: 'pk', secretKey: 'sk-refunds', baseUrl: stack.gateway.sandboxUrl });
+  accountId = providerAccount.id;
+});
+afterAll(async () => {
+  connect?.close();
+  await stack?.close();
+});
+
+async function paidCharge(amount: number): Promise<string> {
+  const { cardToken } = await stack.client.call('gateway', 'createCardToken', CreateCardTokenRequest.fromPartial({ providerAccountId: accountId, card: { cardNumber: '4111111111111111', holderName: 'Ana Souza', holderDocument: '12345678909', expMonth: '12', expYear: '30', cvv: '123' } }));
+  const { cardId } = await stack.client.call('gateway', 'createCardId', CreateCardIdRequest.fromPartial({ providerAccountId: accountId, cardToken }));
+  const { transaction } = await stack.client.call('gateway', 'createTransaction', CreateTransactionRequest.fromPartial({ providerAccountId: accountId, transaction: { amount, paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, cardId } }));
+  expect(transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
+  return transaction.id;
+}
+const refund = (driver: Driver, id: string, amount: number, idempotencyKey: string) =>
+  driver.call('gateway', 'refoundTransaction', RefoundTransactionRequest.fromPartial({ providerAccountId: accountId, id, amount, idempotencyKey }));
+
+it('10 concurrent full refunds with different keys make one provider call: one succeeds, the rest are refused', async () => {
+  const id = await paidCharge(5000);
+  provider.refundCalls = 0;
+  const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => refund(i % 2 ? connect : stack.client, id, 5000, `full-${i}`)));
+  expect(provider.refundCalls).toBe(1);
+  expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+  for (const result of results.filter((r): r is PromiseRejectedResult => r.status === 'rejected')) {
+    const failure = await failureOf(Promise.reject(result.reason));
+    expect(failure.code).toBe('FAILED_PRECONDITION');
+    expect(failure.message).toMatch(/can still be refunded|only an APPROVED transaction can be refunded/);
+  }
+  const { transaction } = await stack.client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id }));
+  expect(transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_REFUNDED);
+});
+
+it('partial refunds never exceed the charge: the one that would is refused before reaching the provider', async () => {
+  const id = await paidCharge(3000);
+  provider.refundCalls = 0;
+  const [first, second] = await Promise.allSettled([refund(stack.client, id, 2000, 'partial-a'), refund(connect, id, 2000, 'partial-b')]);
+  expect([first.status, second.status].sort()).toEqual(['fulfilled', 'rejected']);
+  expect(provider.refundCalls).toBe(1);
+  const refused = await failureOf(refund(stack.client, id, 1001, 'partial-c'));
+  expect(refused).toEqual({ code: 'FAILED_PRECONDITION', message: `only 1000 cents of transaction ${id} can still be refunded (counting refunds in progress); 1001 asked` });
+  const last = await refund(stack.client, id, 1000, 'partial-d');
+  expect(last.refund.status).toBe(true);
+  expect(last.transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_REFUNDED);
+  expect(provider.refundCalls).toBe(2);
+});
+
+it('a refund the provider refused frees its reservation', async () => {
+  const id = await paidCharge(4000);
+  // The sandbox refuses refunds of unpaid charges: make it disagree by refunding there first, behind the gateway's back.
+  const charge = await stack.client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id }));
+  const direct = await fetch(`${stack.gateway.sandboxUrl}/v1/charges/${charge.transaction.transactionId}/refunds`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer sk-refunds', 'content-type': 'application/json' },
+    body: JSON.stringify({ amount: 4000 }),
+  });
+  expect(direct.status).toBe(201);
+  expect((await failureOf(refund(stack.client, id, 4000, 'refused-1'))).message).toMatch(/^Erro ao estornar transação: charge is refunded/);
+  const [row] = await stack.gateway.db!.em().getConnection('write').execute<Array<{ refund_pending_amount: string; refunded_amount: string }>>(
+    'select refund_pending_amount, refunded_amount from transactions where id = ?',
+    [id],
+    'all',
+  );
+  expect(row).toEqual({ refund_pending_amount: '0', refunded_amount: '0' });
+});
