@@ -330,6 +330,16 @@ describe('getTransaction', () => {
     expect((await adapter.getTransaction(context(), 'or_pix1')).status).toBe(status);
   });
 
+  it.each([
+    ['an HTML page', '<html><body>Bad gateway</body></html>'],
+    ['null', null],
+    ['a failure flag', { success: false, error: 'falha interna' }],
+    ['an empty object', {}],
+  ])('a 2xx answer that is %s is an error, never a status', async (_label, body) => {
+    fake.expect({ method: 'GET', path: '/core/v5/orders/or_g', reply: { body } });
+    await expect(adapter.getTransaction(context(), 'or_g')).rejects.toMatchObject({ message: expect.stringMatching(/^Erro ao buscar transação: /) });
+  });
+
   it("rethrows an unknown order under 'Erro ao buscar transação' as NOT_FOUND", async () => {
     fake.expect({ method: 'GET', path: '/core/v5/orders/or_nope', reply: { status: 404, body: { message: 'Order not found' } } });
     expect(await failure(adapter.getTransaction(context(), 'or_nope'))).toEqual({ code: 'NOT_FOUND', message: 'Erro ao buscar transação: Order not found' });
@@ -397,6 +407,22 @@ describe('withdraw', () => {
   it("withdraws from the platform's default recipient (the account's platform_id) when the input names none", async () => {
     fake.expect({ method: 'POST', path: '/core/v5/recipients/re_platform/withdrawals', body: { amount: 10_000 }, reply: { body: { id: 'tran_w2', amount: 10_000, status: 'transferred', updated_at: '2026-03-10T12:30:00Z' } } });
     expect(await adapter.withdraw(context({ platformId: 're_platform' }), withdrawal)).toEqual({ withdrawId: 'tran_w2', amount: 10_000, status: 'APPROVED', approvedAt: new Date('2026-03-10T12:30:00Z') });
+  });
+
+  it("sends the gateway's idempotency key as Pagar.me's Idempotency-Key on orders and withdrawals", async () => {
+    fake.expect({ method: 'POST', path: '/core/v5/orders', headers: { 'idempotency-key': 'order-key-1' }, reply: { body: pixOrder('pending') } });
+    await adapter.createTransaction(context(), { ...transaction(), idempotencyKey: 'order-key-1' });
+    fake.expect({ method: 'POST', path: '/core/v5/recipients/re_platform/withdrawals', headers: { 'idempotency-key': 'payout-key-1' }, reply: { body: { id: 'tran_w3', amount: 10_000, status: 'pending' } } });
+    await adapter.withdraw(context({ platformId: 're_platform' }), { ...withdrawal, idempotencyKey: 'payout-key-1' });
+  });
+
+  it.each([
+    ['an HTML page', '<html>oops</html>'],
+    ['null', null],
+    ['an empty object', {}],
+  ])('a withdrawal answered with %s is an error, never a REJECTED payout', async (_label, body) => {
+    fake.expect({ method: 'POST', path: '/core/v5/recipients/re_platform/withdrawals', reply: { body } });
+    await expect(adapter.withdraw(context({ platformId: 're_platform' }), withdrawal)).rejects.toMatchObject({ code: 'UNAVAILABLE', message: 'Erro ao realizar saque: the provider answered without a withdrawal with a status' });
   });
 
   it('refuses a withdrawal when no recipient is known', async () => {

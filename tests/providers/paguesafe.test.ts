@@ -217,6 +217,16 @@ describe('getTransaction', () => {
     expect(warn).toHaveBeenCalledWith({ provider: 'PAGUESAFE', providerStatus: 'in_analysis', mappedTo: 'REJECTED' }, 'unknown provider transaction status');
   });
 
+  it.each([
+    ['an HTML page', '<html><body>Bad gateway</body></html>'],
+    ['null', null],
+    ['a failure flag', { success: false, error: 'falha interna' }],
+    ['an empty object', {}],
+  ])('a 2xx answer that is %s is an error, never a status', async (_label, body) => {
+    fake.expect({ method: 'GET', path: '/transactions/tx_g', reply: { body } });
+    await expect(adapter.getTransaction(ctx, 'tx_g')).rejects.toMatchObject({ message: expect.stringMatching(/^Erro ao buscar transação: /) });
+  });
+
   it('encodes the id into the path', async () => {
     fake.expect({ method: 'GET', path: '/transactions/a%2Fb', reply: { body: { id: 'a/b', status: 'pending', amount: 1, paymentMethod: 'credit_card' } } });
     expect((await adapter.getTransaction(ctx, 'a/b')).transactionId).toBe('a/b');
@@ -257,6 +267,15 @@ describe('refoundTransaction', () => {
       { provider: 'PAGUESAFE', transactionId: '98765', failure: 'Erro ao estornar transação: Transação não pode ser estornada' },
       'refund failed',
     );
+  });
+
+  it.each([
+    ['an HTML page', '<html>oops</html>'],
+    ['null', null],
+    ['an empty object', {}],
+  ])('a 2xx refund answer that is %s is never "refunded": the spec\'s text as UNAVAILABLE', async (_label, body) => {
+    fake.expect({ method: 'POST', path: '/transactions/98765/refund', reply: { body } });
+    expect(await failure(adapter.refoundTransaction(ctx, '98765', 1990))).toEqual({ code: 'UNAVAILABLE', message: 'Internal server error' });
   });
 
   it('answers \'Internal server error\' as UNAVAILABLE on a 5xx or a timeout', async () => {

@@ -275,7 +275,8 @@ describe('response mapper', () => {
   it('maps a refund answer: the newest refund id; a refusal in a 2xx body is status false', () => {
     expect(fromApiRefund({ id: 9, status: 'refunded', refunds: [{ id: 'r1' }, { id: 'r2' }] }, '9', FAMILY, 'P')).toEqual({ refundId: 'r2', status: true });
     expect(fromApiRefund({ id: 9, status: 'paid' }, '9', FAMILY, 'P')).toEqual({ refundId: '9', status: true });
-    expect(fromApiRefund('', 'tx-1', FAMILY, 'P')).toEqual({ refundId: 'tx-1', status: true });
+    // An empty answer is never an "ok" refund.
+    expect(() => fromApiRefund('', 'tx-1', FAMILY, 'P')).toThrow('Erro ao estornar transação: resposta do provedor sem dados do estorno');
     expect(fromApiRefund({ id: 9, status: 'refused' }, '9', FAMILY, 'P')).toEqual({ refundId: '9', status: false });
   });
 

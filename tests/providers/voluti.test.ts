@@ -136,6 +136,31 @@ describe('VOLUTI cash-in', () => {
     await expect(adapter.getTransaction(ctx, TXID)).resolves.toMatchObject({ status: expected });
   });
 
+  it.each([
+    ['an HTML page', '<html><body>Bad gateway</body></html>'],
+    ['null', null],
+    ['a failure flag', { success: false, error: 'falha interna' }],
+    ['an empty object', {}],
+  ])('a 2xx answer that is %s is an error, never a status (charges and payouts)', async (_label, body) => {
+    const ctx = account();
+    expectToken();
+    fake.expect({ method: 'GET', path: `/cob/${TXID}`, reply: { body } });
+    await expect(adapter.getTransaction(ctx, TXID)).rejects.toMatchObject({ message: expect.stringMatching(/^Erro ao buscar transação: /) });
+    fake.expect({ method: 'GET', path: '/pix/payments/E1', reply: { body } });
+    await expect(adapter.getWithdraw(ctx, 'E1')).rejects.toMatchObject({ message: expect.stringMatching(/^Erro ao buscar saque: /) });
+  });
+
+  it.each([
+    ['an HTML page', '<html><body>Bad gateway</body></html>'],
+    ['null', null],
+    ['an empty object', {}],
+  ])('a refund answered with %s is an error, never "refunded"', async (_label, body) => {
+    const ctx = account();
+    expectToken();
+    fake.expect({ method: 'POST', path: `/sells/${TXID}/refund`, reply: { body } });
+    await expect(adapter.refoundTransaction(ctx, TXID, 1990)).rejects.toMatchObject({ code: 'UNAVAILABLE', message: 'Erro ao estornar transação: resposta do provedor sem dados do estorno' });
+  });
+
   it('a 5xx from VOLUTI is UNAVAILABLE with the spec prefix, never a PENDING charge', async () => {
     const ctx = account();
     expectToken();

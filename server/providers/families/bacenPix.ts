@@ -284,6 +284,18 @@ export function statusOfCob(cob: Pick<Cob, 'status' | 'pix'>): TransactionStatus
  * `fallback` fills what an answer may leave out: the amount asked for and the
  * time and validity of the request, for expiresAt.
  */
+/**
+ * A read answer must be an object carrying a status: an HTML page, `null`,
+ * `{}` or a failure flag is the provider failing (UNAVAILABLE), never a status
+ * for the table's unknown default to turn into a rejection.
+ */
+function withStatus<T extends { status?: unknown }>(prefix: string, data: unknown, what: string): T {
+  if (!isObject(data) || typeof (data as { status?: unknown }).status !== 'string') {
+    throw providerFailure(prefix, `resposta do provedor sem ${what} com status`, 'UNAVAILABLE');
+  }
+  return data as T;
+}
+
 export function fromCob(cob: Cob, fallback: { amount?: number; requestedAt?: Date; expirySeconds?: number } = {}): TransactionResult {
   const seconds = Number(cob.calendario?.expiracao ?? fallback.expirySeconds);
   const createdAt = cob.calendario?.criacao ? new Date(cob.calendario.criacao) : fallback.requestedAt;
@@ -546,9 +558,10 @@ export class BacenPixAdapter extends ProviderAdapter {
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
-    const { data } = await this.cashIn(ctx).get<Cob>(`/cob/${encodeURIComponent(transactionId)}`, { errorPrefix: FAILURE_PREFIXES.GET_TRANSACTION });
+    const prefix = FAILURE_PREFIXES.GET_TRANSACTION;
+    const { data } = await this.cashIn(ctx).get<Cob>(`/cob/${encodeURIComponent(transactionId)}`, { errorPrefix: prefix });
     // The id asked for stays the id, whatever the answer echoes.
-    return { ...fromCob(data ?? {}), transactionId };
+    return { ...fromCob(withStatus(prefix, data, 'cobrança')), transactionId };
   }
 
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
@@ -558,11 +571,15 @@ export class BacenPixAdapter extends ProviderAdapter {
     const http = this.cashIn(ctx);
     if (refund.kind === 'post') {
       const { data } = await http.post<Record<string, unknown>>(refund.path(transactionId), { amount: centsToReais(amount) }, { errorPrefix: prefix });
+      // An answer that is not an object says nothing about the refund: never "ok".
       const answer = isObject(data) ? data : {};
       const status = text(answer.status)?.toUpperCase();
+      const refundId = text(answer.id) ?? text(answer.refundId) ?? text(answer.rtrId) ?? text(answer.endToEndId);
+      // An answer with neither a status, an id nor a success flag says nothing about the refund: never "ok".
+      if (!status && !refundId && typeof answer.success !== 'boolean') throw providerFailure(prefix, 'resposta do provedor sem dados do estorno', 'UNAVAILABLE');
       return {
         // The PSP's own refund id where it gives one; else the charge's, the only id the refund has.
-        refundId: text(answer.id) ?? text(answer.refundId) ?? text(answer.rtrId) ?? text(answer.endToEndId) ?? transactionId,
+        refundId: refundId ?? transactionId,
         status: answer.success !== false && !(status && REFUND_FAILED.has(status)),
       };
     }
@@ -570,7 +587,9 @@ export class BacenPixAdapter extends ProviderAdapter {
     const endToEndId = cob?.pix?.find((pix) => pix.endToEndId)?.endToEndId;
     if (!endToEndId) throw providerFailure(prefix, `a cobrança ${transactionId} não tem Pix recebido`, 'FAILED_PRECONDITION');
     const { data } = await http.put<Devolucao>(`/pix/${encodeURIComponent(endToEndId)}/devolucao/${newDevolucaoId()}`, { valor: centsToReaisString(amount) }, { errorPrefix: prefix });
-    return { refundId: data?.rtrId || data?.id || endToEndId, status: !REFUND_FAILED.has(String(data?.status ?? '').toUpperCase()) };
+    if (!isObject(data)) throw providerFailure(prefix, 'resposta do provedor sem dados da devolução', 'UNAVAILABLE');
+    const devolucao: Devolucao = data;
+    return { refundId: devolucao.rtrId || devolucao.id || endToEndId, status: !REFUND_FAILED.has(String(devolucao.status ?? '').toUpperCase()) };
   }
 
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
@@ -593,8 +612,9 @@ export class BacenPixAdapter extends ProviderAdapter {
   override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
     const lookupPath = this.member.payout?.lookupPath;
     if (!this.member.payout || !lookupPath) throw notImplemented();
-    const { data } = await this.cashOut(ctx, this.member.payout).get<DictPayment>(lookupPath(withdrawId), { errorPrefix: FAILURE_PREFIXES.GET_WITHDRAW });
-    return { ...fromDictPayment(data ?? {}), withdrawId };
+    const prefix = FAILURE_PREFIXES.GET_WITHDRAW;
+    const { data } = await this.cashOut(ctx, this.member.payout).get<DictPayment>(lookupPath(withdrawId), { errorPrefix: prefix });
+    return { ...fromDictPayment(withStatus(prefix, data, 'pagamento')), withdrawId };
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {

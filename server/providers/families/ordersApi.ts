@@ -416,6 +416,19 @@ export abstract class OrdersApiAdapter extends ProviderAdapter {
     }
   }
 
+  /**
+   * Like call, for an answer that must carry an id (and a status where `withStatus`):
+   * an HTML page, `null` or `{}` is the provider failing, never an empty "ok" or a status.
+   */
+  private async resource<T>(prefix: string, send: () => Promise<ProviderResponse<T>>, what: string, withStatus = false): Promise<T> {
+    const data = await this.call(prefix, send);
+    const answer = data as { id?: unknown; status?: unknown } | null;
+    if (!answer || typeof answer !== 'object' || typeof answer.id !== 'string' || !answer.id || (withStatus && typeof answer.status !== 'string')) {
+      throw ordersApiError(prefix, new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `the provider answered without ${what}`));
+    }
+    return data;
+  }
+
   /** An answer without a usable charge is the provider's failure, under the operation's prefix. */
   private fromOrder(prefix: string, order: OrdersApiOrder): TransactionResult {
     try {
@@ -426,8 +439,10 @@ export abstract class OrdersApiAdapter extends ProviderAdapter {
   }
 
   override async createCardToken(ctx: AdapterContext, card: CardInput): Promise<string> {
-    const token = await this.call(FAILURE_PREFIXES.CREATE_CARD_TOKEN, () =>
-      this.publicHttp(ctx).post<{ id: string }>('/tokens', toOrdersApiCardToken(card), { params: { appId: ctx.publicKey } }),
+    const token = await this.resource(
+      FAILURE_PREFIXES.CREATE_CARD_TOKEN,
+      () => this.publicHttp(ctx).post<{ id: string }>('/tokens', toOrdersApiCardToken(card), { params: { appId: ctx.publicKey } }),
+      'a card token',
     );
     return token.id;
   }
@@ -440,15 +455,16 @@ export abstract class OrdersApiAdapter extends ProviderAdapter {
     if (!token) throw invalidArgument('card_token', 'card_token or card is required');
     // 'Erro salvando cartão' (spec doc 1 §8) is the prefix of a failure to save a card.
     const saving = CATALOGUE.SAVE_CARD_FAILED.message;
-    const created = await this.call(saving, () => this.http(ctx).post<{ id: string }>('/customers', toOrdersApiCustomer(customer)));
-    const card = await this.call(saving, () => this.http(ctx).post<{ id: string }>(`/customers/${encodeURIComponent(created.id)}/cards`, { token }));
+    const created = await this.resource(saving, () => this.http(ctx).post<{ id: string }>('/customers', toOrdersApiCustomer(customer)), 'a customer');
+    const card = await this.resource(saving, () => this.http(ctx).post<{ id: string }>(`/customers/${encodeURIComponent(created.id)}/cards`, { token }), 'a card');
     return card.id;
   }
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     const body = toOrdersApiOrder(input, { pixExpiresInSeconds: this.member.pixExpiresInSeconds, boletoDueDays: this.member.boletoDueDays, now: this.member.now?.() ?? new Date() });
     const prefix = FAILURE_PREFIXES.CREATE_TRANSACTION;
-    const order = await this.call(prefix, () => this.http(ctx).post<OrdersApiOrder>('/orders', body));
+    // Pagar.me keeps an Idempotency-Key for 24 h (docs.pagar.me, "Idempotência"): a retried order is not created twice there.
+    const order = await this.call(prefix, () => this.http(ctx).post<OrdersApiOrder>('/orders', body, { headers: input.idempotencyKey ? { 'idempotency-key': input.idempotencyKey } : {} }));
     const result = this.fromOrder(prefix, order);
     // A declined card is an outcome (REJECTED); a PIX or boleto that failed to be issued has nothing to pay, so its reason is the error.
     if (result.status === 'REJECTED' && input.paymentMethod !== 'CREDIT_CARD') throw providerFailure(prefix, ordersApiFailureReason(order), 'FAILED_PRECONDITION');
@@ -467,7 +483,7 @@ export abstract class OrdersApiAdapter extends ProviderAdapter {
     const order = await this.call(prefix, () => this.http(ctx).get<OrdersApiOrder>(`/orders/${encodeURIComponent(transactionId)}`));
     const charge = primaryCharge(order);
     if (!charge?.id) throw ordersApiError(prefix, new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `order ${transactionId} came back without a charge`));
-    const canceled = await this.call(prefix, () => this.http(ctx).delete<OrdersApiCharge>(`/charges/${encodeURIComponent(charge.id)}`, { body: { amount } }));
+    const canceled = await this.resource(prefix, () => this.http(ctx).delete<OrdersApiCharge>(`/charges/${encodeURIComponent(charge.id)}`, { body: { amount } }), 'the refunded charge', true);
     return fromOrdersApiRefund(canceled);
   }
 
@@ -476,8 +492,17 @@ export abstract class OrdersApiAdapter extends ProviderAdapter {
     if (!recipient) {
       throw invalidArgument('withdraw.receiver_id', `withdraw.receiver_id is required: ${this.identity.id} withdraws from a recipient (or set the account's platform_id to the platform's default recipient)`);
     }
-    const withdrawal = await this.call(FAILURE_PREFIXES.WITHDRAW, () =>
-      this.http(ctx).post<OrdersApiWithdrawal>(`/recipients/${encodeURIComponent(recipient)}/withdrawals`, { amount: input.amount }),
+    const withdrawal = await this.resource(
+      FAILURE_PREFIXES.WITHDRAW,
+      () =>
+        this.http(ctx).post<OrdersApiWithdrawal>(
+          `/recipients/${encodeURIComponent(recipient)}/withdrawals`,
+          { amount: input.amount },
+          // Pagar.me v5 takes an Idempotency-Key header: a payout retried by the gateway is recognised there too.
+          { headers: input.idempotencyKey ? { 'idempotency-key': input.idempotencyKey } : {} },
+        ),
+      'a withdrawal with a status',
+      true,
     );
     return fromOrdersApiWithdrawal(withdrawal);
   }

@@ -297,6 +297,10 @@ export const pixQrImage = pixQrCodeDataUrl;
 export function fromApiRefund(body: unknown, transactionId: string, table: StatusTable, provider: string, log?: Pick<Logger, 'warn'>): RefundResult {
   const answer = unwrapTransaction(body);
   const refunds = Array.isArray(answer.refunds) ? answer.refunds : [];
+  // An answer with no status, id or refund list says nothing about the refund: never "ok" (an outage, not a refusal).
+  if (!(typeof answer.status === 'string' && answer.status) && idText(answer.id) === undefined && refunds.length === 0) {
+    throw providerFailure(FAILURE_PREFIXES.REFUND_TRANSACTION, 'resposta do provedor sem dados do estorno', 'UNAVAILABLE');
+  }
   const refundId = idText(refunds.at(-1)?.id) ?? idText(answer.id) ?? transactionId;
   const refused = typeof answer.status === 'string' && answer.status !== '' && mapTransactionStatus(table, answer.status, provider, log) === 'REJECTED';
   return { refundId, status: !refused };
@@ -416,10 +420,10 @@ export class TransactionsApiAdapter extends ProviderAdapter {
     const { method, path } = this.paths.refund;
     const url = pathFor(path, transactionId);
     const body = toApiRefund(amount, this.member);
-    let data: unknown;
     try {
       const http = this.http(ctx);
-      ({ data } = method === 'DELETE' ? await http.delete<unknown>(url, { body }) : await http.post<unknown>(url, body));
+      const { data } = method === 'DELETE' ? await http.delete<unknown>(url, { body }) : await http.post<unknown>(url, body);
+      return fromApiRefund(data, transactionId, this.table, this.member.id, this.log);
     } catch (error) {
       const failure = providerError(FAILURE_PREFIXES.REFUND_TRANSACTION, error);
       if (!this.member.refundFailure) throw failure;
@@ -427,7 +431,6 @@ export class TransactionsApiAdapter extends ProviderAdapter {
       this.log.warn({ provider: this.member.id, transactionId, failure: failure.message }, 'refund failed');
       throw catalogueError(this.member.refundFailure, { code: failure.code });
     }
-    return fromApiRefund(data, transactionId, this.table, this.member.id, this.log);
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
