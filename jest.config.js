@@ -1,5 +1,3 @@
-
-
 // ESM mode: run through `node --experimental-vm-modules` (npm test does).
 /** @type {import('jest').Config} */
 const config = {

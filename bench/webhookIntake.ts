@@ -22,7 +22,17 @@ const concurrency = arg('concurrency', 32);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'gateway-bench-'));
 // One account takes every notification here: the per-account rate limit would measure itself.
-const config = loadConfig({ ...process.env, DATA_DIR: dataDir, GRPC_PORT: '0', HTTP_PORT: '0', WEBHOOK_PORT: '0', SANDBOX_PORT: '0', API_TOKENS: 'bench', WORKER_IDLE_MS: '50', WEBHOOK_RATE_PER_SECOND: '0' });
+const config = loadConfig({
+  ...process.env,
+  DATA_DIR: dataDir,
+  GRPC_PORT: '0',
+  HTTP_PORT: '0',
+  WEBHOOK_PORT: '0',
+  SANDBOX_PORT: '0',
+  API_TOKENS: 'bench',
+  WORKER_IDLE_MS: '50',
+  WEBHOOK_RATE_PER_SECOND: '0',
+});
 const gateway = await startGateway(config, COMPONENTS, createLogger('warn'));
 const accounts = gateway.useCases!.accounts;
 const account = await accounts.create({ provider: 'SANDBOX', name: 'bench', publicKey: 'pk', secretKey: 'sk', webhookSecret: 'whsec-bench' });
@@ -34,12 +44,21 @@ const until = performance.now() + seconds * 1000;
 async function sender(): Promise<void> {
   while (performance.now() < until) {
     const eventId = `evt_bench_${sequence++}`;
-    const body = JSON.stringify({ id: eventId, type: 'charge.paid', createdAt: new Date().toISOString(), data: { id: `ch_unknown_${eventId}`, status: 'paid', amount: 100 } });
+    const body = JSON.stringify({
+      id: eventId,
+      type: 'charge.paid',
+      createdAt: new Date().toISOString(),
+      data: { id: `ch_unknown_${eventId}`, status: 'paid', amount: 100 },
+    });
     const started = performance.now();
     const response = await fetch(account.notificationUrl, {
       method: 'POST',
       body,
-      headers: { 'content-type': 'application/json', 'x-sandbox-event-id': eventId, 'x-sandbox-signature': signSandboxPayload('whsec-bench', Math.floor(Date.now() / 1000), body) },
+      headers: {
+        'content-type': 'application/json',
+        'x-sandbox-event-id': eventId,
+        'x-sandbox-signature': signSandboxPayload('whsec-bench', Math.floor(Date.now() / 1000), body),
+      },
     });
     await response.arrayBuffer();
     if (response.ok) latencies.push(performance.now() - started);

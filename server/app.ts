@@ -87,7 +87,13 @@ export async function startGateway(input: Config, components: readonly Component
 
   try {
     if (components.includes('sandbox')) {
-      const psp = await new SandboxPsp({ host: config.host, port: config.sandboxPort, stateFile: join(config.dataDir, 'sandbox-state.json'), settleDelayMs: config.sandboxSettleMs, logger }).start();
+      const psp = await new SandboxPsp({
+        host: config.host,
+        port: config.sandboxPort,
+        stateFile: join(config.dataDir, 'sandbox-state.json'),
+        settleDelayMs: config.sandboxSettleMs,
+        logger,
+      }).start();
       closers.push(() => psp.stop());
       running.sandboxUrl = psp.url;
       running.sandboxPsp = psp;
@@ -95,7 +101,12 @@ export async function startGateway(input: Config, components: readonly Component
     const needsDatabase = components.some((component) => component !== 'sandbox');
     if (!needsDatabase) return running;
 
-    const db = await openDatabase({ databaseUrl: config.databaseUrl, replicaUrls: config.databaseReplicaUrls, dataDir: config.dataDir, log: (message) => logger.info(stripVTControlCharacters(message)) });
+    const db = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      replicaUrls: config.databaseReplicaUrls,
+      dataDir: config.dataDir,
+      log: (message) => logger.info(stripVTControlCharacters(message)),
+    });
     closers.push(() => db.close());
     running.db = db;
     const events = new StatusEvents(db);
@@ -124,10 +135,16 @@ export async function startGateway(input: Config, components: readonly Component
       events,
       unknownOutcomes: new UnknownOutcomesService(deps, { batch: config.reconcileBatch, leaseMs: 60_000 }),
     };
-    const reconciliation = new ReconciliationService(deps, { staleAfterMs: config.reconcileAfterMs, pollEveryMs: config.reconcileEveryMs, batch: config.reconcileBatch });
+    const reconciliation = new ReconciliationService(deps, {
+      staleAfterMs: config.reconcileAfterMs,
+      pollEveryMs: config.reconcileEveryMs,
+      batch: config.reconcileBatch,
+    });
     running.useCases = useCases;
     if (db.embedded) {
-      running.sandboxAccountId = (await useCases.accounts.ensureSandboxAccount(randomBytes(24).toString('base64url'), randomBytes(24).toString('base64url'))).id;
+      running.sandboxAccountId = (
+        await useCases.accounts.ensureSandboxAccount(randomBytes(24).toString('base64url'), randomBytes(24).toString('base64url'))
+      ).id;
     }
 
     const server = { useCases, apiTokens: config.apiTokens, logger, host: config.host, maxRequestBytes: config.maxRequestBytes };

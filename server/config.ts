@@ -88,7 +88,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = resolve(env.DATA_DIR || './data');
   const webhookPort = port(env, 'WEBHOOK_PORT', 8081);
   const sandboxPort = port(env, 'SANDBOX_PORT', 8082);
-  const tokens = (env.API_TOKENS ?? '').split(',').map((token) => token.trim()).filter(Boolean);
+  const tokens = (env.API_TOKENS ?? '')
+    .split(',')
+    .map((token) => token.trim())
+    .filter(Boolean);
   const generatedToken = tokens.length ? undefined : persisted(dataDir, 'api-token', () => randomBytes(24).toString('base64url'));
   return {
     host,
@@ -98,7 +101,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxPort,
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
-    databaseReplicaUrls: (env.DATABASE_REPLICA_URLS ?? '').split(',').map((url) => url.trim()).filter(Boolean),
+    databaseReplicaUrls: (env.DATABASE_REPLICA_URLS ?? '')
+      .split(',')
+      .map((url) => url.trim())
+      .filter(Boolean),
     apiTokens: generatedToken ? [generatedToken.value] : tokens,
     apiTokenGenerated: generatedToken !== undefined,
     secretsKey: env.SECRETS_KEY || persisted(dataDir, 'secrets.key', () => randomBytes(32).toString('base64')).value,
@@ -110,7 +116,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     webhookWorkers: count(env, 'WEBHOOK_WORKERS', 1),
     outboundWebhookSecret: env.OUTBOUND_WEBHOOK_SECRET || persisted(dataDir, 'outbound-webhook.secret', () => randomBytes(32).toString('base64url')).value,
-    outboundRetryScheduleMs: env.OUTBOUND_RETRY_SCHEDULE_MS ? env.OUTBOUND_RETRY_SCHEDULE_MS.split(',').map((ms) => count({ v: ms.trim() }, 'v', 0)) : DEFAULT_RETRY_SCHEDULE_MS,
+    outboundRetryScheduleMs: env.OUTBOUND_RETRY_SCHEDULE_MS
+      ? env.OUTBOUND_RETRY_SCHEDULE_MS.split(',').map((ms) => count({ v: ms.trim() }, 'v', 0))
+      : DEFAULT_RETRY_SCHEDULE_MS,
     reconcileAfterMs: count(env, 'RECONCILE_AFTER_MS', 15 * 60_000),
     reconcileEveryMs: count(env, 'RECONCILE_EVERY_MS', 5 * 60_000),
     reconcileBatch: count(env, 'RECONCILE_BATCH', 20),

@@ -10,7 +10,9 @@ import { installProcessPolicy } from './lib/processPolicy.js';
  */
 const requested = process.argv.slice(2);
 const components: Component[] =
-  requested.length === 0 || requested.includes('all') ? [...COMPONENTS] : requested.filter((name): name is Component => (COMPONENTS as readonly string[]).includes(name));
+  requested.length === 0 || requested.includes('all')
+    ? [...COMPONENTS]
+    : requested.filter((name): name is Component => (COMPONENTS as readonly string[]).includes(name));
 if (components.length === 0) {
   console.error(`usage: tsx server/main.ts [all | ${COMPONENTS.join(' | ')} ...]`);
   process.exit(2);

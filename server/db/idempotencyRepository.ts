@@ -77,7 +77,14 @@ export class IdempotencyRepository {
     await em.nativeUpdate(
       IdempotencyKeyEntity,
       { id },
-      { state: 'UNKNOWN', failure, pending: pending ?? null, resolveAfter: firstCheckAfter, expiresAt: new Date('9999-12-31T00:00:00Z'), updatedAt: new Date() },
+      {
+        state: 'UNKNOWN',
+        failure,
+        pending: pending ?? null,
+        resolveAfter: firstCheckAfter,
+        expiresAt: new Date('9999-12-31T00:00:00Z'),
+        updatedAt: new Date(),
+      },
     );
   }
 

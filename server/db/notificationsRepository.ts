@@ -52,7 +52,10 @@ function decodeToken(token: string): { receivedAt: Date; id: string } | undefine
 /** Provider notifications exactly as received, the workers' queue over them, and what came of each. */
 export class NotificationsRepository {
   /** Keeps the body exactly as received; of the headers, everything but credentials a sender attached (Authorization, cookies, API keys). */
-  async store(em: EntityManager, input: { provider: string; providerAccountId: string; body: Buffer; headers: Record<string, string> }): Promise<WebhookNotification> {
+  async store(
+    em: EntityManager,
+    input: { provider: string; providerAccountId: string; body: Buffer; headers: Record<string, string> },
+  ): Promise<WebhookNotification> {
     const row = em.create(WebhookNotificationEntity, {
       id: randomUUID(),
       provider: input.provider,
@@ -140,7 +143,12 @@ export class NotificationsRepository {
     return toNotification(await em.findOneOrFail(WebhookNotificationEntity, { id }, { connectionType: 'write', disableIdentityMap: true }));
   }
 
-  async list(em: EntityManager, filter: NotificationFilter, pageSize: number, pageToken?: string): Promise<{ notifications: WebhookNotification[]; nextPageToken?: string }> {
+  async list(
+    em: EntityManager,
+    filter: NotificationFilter,
+    pageSize: number,
+    pageToken?: string,
+  ): Promise<{ notifications: WebhookNotification[]; nextPageToken?: string }> {
     const after = pageToken ? decodeToken(pageToken) : undefined;
     const rows = await em.find(
       WebhookNotificationEntity,
@@ -151,9 +159,29 @@ export class NotificationsRepository {
         ...(filter.outcome ? { outcome: filter.outcome } : {}),
         ...(after ? { $or: [{ receivedAt: { $lt: after.receivedAt } }, { receivedAt: after.receivedAt, id: { $lt: after.id } }] } : {}),
       },
-      { orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }], limit: pageSize + 1, fields: ['id', 'provider', 'providerAccountId', 'receivedAt', 'outcome', 'outcomeReason', 'resultType', 'resultSubjectId', 'resultStatus', 'subjectId', 'processedAt', 'attempts'] },
+      {
+        orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }],
+        limit: pageSize + 1,
+        fields: [
+          'id',
+          'provider',
+          'providerAccountId',
+          'receivedAt',
+          'outcome',
+          'outcomeReason',
+          'resultType',
+          'resultSubjectId',
+          'resultStatus',
+          'subjectId',
+          'processedAt',
+          'attempts',
+        ],
+      },
     );
     const page = rows.slice(0, pageSize);
-    return { notifications: page.map((row) => toNotification(row as WebhookNotificationRow)), nextPageToken: rows.length > pageSize ? encodeToken(page.at(-1)!) : undefined };
+    return {
+      notifications: page.map((row) => toNotification(row as WebhookNotificationRow)),
+      nextPageToken: rows.length > pageSize ? encodeToken(page.at(-1)!) : undefined,
+    };
   }
 }

@@ -51,14 +51,32 @@ export class OutboundRepository {
     );
   }
 
-  async recordAttempt(em: EntityManager, delivery: DueDelivery, outcome: { responseStatus: number; error?: string; state: DeliveryState; nextAttemptAt?: Date }): Promise<void> {
+  async recordAttempt(
+    em: EntityManager,
+    delivery: DueDelivery,
+    outcome: { responseStatus: number; error?: string; state: DeliveryState; nextAttemptAt?: Date },
+  ): Promise<void> {
     const at = new Date();
     await em.transactional(async (tx) => {
-      tx.persist(tx.create(OutboundDeliveryAttemptEntity, { deliveryId: delivery.id, number: delivery.attempts + 1, attemptedAt: at, responseStatus: outcome.responseStatus, error: outcome.error ?? null }));
+      tx.persist(
+        tx.create(OutboundDeliveryAttemptEntity, {
+          deliveryId: delivery.id,
+          number: delivery.attempts + 1,
+          attemptedAt: at,
+          responseStatus: outcome.responseStatus,
+          error: outcome.error ?? null,
+        }),
+      );
       await tx.nativeUpdate(
         OutboundDeliveryEntity,
         { id: delivery.id },
-        { attempts: delivery.attempts + 1, state: outcome.state, lockedUntil: null, deliveredAt: outcome.state === 'DELIVERED' ? at : null, ...(outcome.nextAttemptAt ? { nextAttemptAt: outcome.nextAttemptAt } : {}) },
+        {
+          attempts: delivery.attempts + 1,
+          state: outcome.state,
+          lockedUntil: null,
+          deliveredAt: outcome.state === 'DELIVERED' ? at : null,
+          ...(outcome.nextAttemptAt ? { nextAttemptAt: outcome.nextAttemptAt } : {}),
+        },
       );
       await tx.flush();
     });
@@ -66,7 +84,9 @@ export class OutboundRepository {
 
   async listForTransaction(em: EntityManager, transactionId: string): Promise<OutboundDelivery[]> {
     const rows: OutboundDeliveryRow[] = await em.find(OutboundDeliveryEntity, { transactionId }, { orderBy: { eventId: 'asc' }, connectionType: 'write' });
-    const attempts = rows.length ? await em.find(OutboundDeliveryAttemptEntity, { deliveryId: { $in: rows.map((row) => row.id) } }, { orderBy: { id: 'asc' }, connectionType: 'write' }) : [];
+    const attempts = rows.length
+      ? await em.find(OutboundDeliveryAttemptEntity, { deliveryId: { $in: rows.map((row) => row.id) } }, { orderBy: { id: 'asc' }, connectionType: 'write' })
+      : [];
     return rows.map((row) => ({
       id: row.id,
       eventId: row.eventId,
@@ -77,7 +97,12 @@ export class OutboundRepository {
       nextAttemptAt: row.state === 'PENDING' ? row.nextAttemptAt : undefined,
       attempts: attempts
         .filter((attempt) => attempt.deliveryId === row.id)
-        .map((attempt) => ({ number: attempt.number, attemptedAt: attempt.attemptedAt, responseStatus: attempt.responseStatus, error: attempt.error ?? undefined })),
+        .map((attempt) => ({
+          number: attempt.number,
+          attemptedAt: attempt.attemptedAt,
+          responseStatus: attempt.responseStatus,
+          error: attempt.error ?? undefined,
+        })),
     }));
   }
 }

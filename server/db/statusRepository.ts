@@ -26,14 +26,27 @@ export async function lockEventLog(em: EntityManager): Promise<void> {
   await em.execute('select pg_advisory_xact_lock(?)', [EVENT_LOG_LOCK]);
 }
 
-export function recordStatusEvent(em: EntityManager, subject: Subject, subjectId: string, providerAccountId: string, status: string, source: StatusSource, occurredAt: Date): StatusEventRow {
+export function recordStatusEvent(
+  em: EntityManager,
+  subject: Subject,
+  subjectId: string,
+  providerAccountId: string,
+  status: string,
+  source: StatusSource,
+  occurredAt: Date,
+): StatusEventRow {
   const row = em.create(StatusEventEntity, { subject, subjectId, providerAccountId, status, source, occurredAt });
   em.persist(row);
   return row;
 }
 
 /** Read from the same kind of connection as the row it belongs to, so a row found on the primary comes with its full history. */
-export async function statusHistory<S extends string>(em: EntityManager, subject: Subject, subjectId: string, connectionType: ConnectionType): Promise<StatusChange<S>[]> {
+export async function statusHistory<S extends string>(
+  em: EntityManager,
+  subject: Subject,
+  subjectId: string,
+  connectionType: ConnectionType,
+): Promise<StatusChange<S>[]> {
   const rows = await em.find(StatusEventEntity, { subject, subjectId }, { orderBy: { id: 'asc' }, connectionType });
   return rows.map((row) => ({ status: row.status as S, source: row.source as StatusSource, changedAt: row.occurredAt }));
 }

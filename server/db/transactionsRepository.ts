@@ -268,13 +268,15 @@ export class TransactionsRepository {
 
   /** Ends a reservation: confirmed, the cents count as refunded (returns the charge's refunded total); failed, they are free again. */
   async settleRefund(em: EntityManager, id: string, amount: number, outcome: 'refunded' | 'released'): Promise<{ amount: number; refunded: number }> {
-    const [row] = await em.getConnection('write').execute<Array<{ amount: string; refunded_amount: string }>>(
-      outcome === 'refunded'
-        ? `update transactions set refund_pending_amount = greatest(refund_pending_amount - ?, 0), refunded_amount = refunded_amount + ?, updated_at = now() where id = ? returning amount, refunded_amount`
-        : `update transactions set refund_pending_amount = greatest(refund_pending_amount - ?, 0), updated_at = now() where id = ? returning amount, refunded_amount`,
-      outcome === 'refunded' ? [amount, amount, id] : [amount, id],
-      'all',
-    );
+    const [row] = await em
+      .getConnection('write')
+      .execute<Array<{ amount: string; refunded_amount: string }>>(
+        outcome === 'refunded'
+          ? `update transactions set refund_pending_amount = greatest(refund_pending_amount - ?, 0), refunded_amount = refunded_amount + ?, updated_at = now() where id = ? returning amount, refunded_amount`
+          : `update transactions set refund_pending_amount = greatest(refund_pending_amount - ?, 0), updated_at = now() where id = ? returning amount, refunded_amount`,
+        outcome === 'refunded' ? [amount, amount, id] : [amount, id],
+        'all',
+      );
     return { amount: Number(row?.amount ?? 0), refunded: Number(row?.refunded_amount ?? 0) };
   }
 

@@ -291,7 +291,8 @@ export interface ProviderAccountInput {
 export type ProviderAccountPatch = Partial<Omit<ProviderAccountInput, 'provider'>>;
 
 /** RECEIVED: stored, waiting for a worker; PROCESSING: a worker holds it. The rest are final except FAILED and UNKNOWN_SUBJECT, which are retried. */
-export type WebhookOutcome = 'RECEIVED' | 'PROCESSING' | 'APPLIED' | 'UNCHANGED' | 'IGNORED' | 'UNKNOWN_SUBJECT' | 'FAILED' | 'DUPLICATE' | 'REJECTED' | 'UNCONFIRMED';
+export type WebhookOutcome =
+  'RECEIVED' | 'PROCESSING' | 'APPLIED' | 'UNCHANGED' | 'IGNORED' | 'UNKNOWN_SUBJECT' | 'FAILED' | 'DUPLICATE' | 'REJECTED' | 'UNCONFIRMED';
 
 export interface WebhookNotification {
   id: string;

@@ -63,7 +63,7 @@ export class AccountsService {
   }
 
   async list(provider?: string): Promise<ProviderAccountView[]> {
-    const id = provider ? this.deps.registry.find(provider)?.identity.id ?? provider.toUpperCase() : undefined;
+    const id = provider ? (this.deps.registry.find(provider)?.identity.id ?? provider.toUpperCase()) : undefined;
     return (await this.deps.accounts.list(this.deps.db.em(), id)).map((account) => this.view(account));
   }
 

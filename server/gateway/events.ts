@@ -12,7 +12,10 @@ import type { StatusEvent } from '../domain/types.js';
 export class StatusEvents {
   private readonly signal = new EventEmitter().setMaxListeners(0);
 
-  constructor(private readonly db: Database, private readonly pollMs = 1000) {}
+  constructor(
+    private readonly db: Database,
+    private readonly pollMs = 1000,
+  ) {}
 
   published(_event: StatusEvent): void {
     this.signal.emit('changed');

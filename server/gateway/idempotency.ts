@@ -8,7 +8,9 @@ function canonicalJson(value: unknown): string {
   if (value instanceof Date) return JSON.stringify(value.toISOString());
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value).filter(([, item]) => item !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
+    const entries = Object.entries(value)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1));
     return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
   }
   return JSON.stringify(value ?? null);
@@ -62,7 +64,11 @@ export async function runIdempotent<P, T>(deps: Pick<GatewayDeps, 'db' | 'idempo
     if (claim.kind === 'completed') return call.replay(claim.subjectId, claim.response);
     if (claim.kind === 'unknown') throw stillBeingConfirmed(call.operation, call.key);
     if (claim.kind === 'mismatch') {
-      throw new GatewayError('ALREADY_EXISTS', `idempotency_key ${call.key} was already used with a different ${call.operation} request on this provider account`, { reason: 'IDEMPOTENCY_KEY_REUSED', field: 'idempotency_key' });
+      throw new GatewayError(
+        'ALREADY_EXISTS',
+        `idempotency_key ${call.key} was already used with a different ${call.operation} request on this provider account`,
+        { reason: 'IDEMPOTENCY_KEY_REUSED', field: 'idempotency_key' },
+      );
     }
     if (claim.kind === 'owner') {
       let result: P;
@@ -73,7 +79,10 @@ export async function runIdempotent<P, T>(deps: Pick<GatewayDeps, 'db' | 'idempo
         if (outcomeOf(error) === 'unknown') {
           // The provider may have charged or paid out: sending the request again could do it twice.
           await deps.idempotency.markUnknown(deps.db.em(), claim.id, failure, call.pending ?? null, new Date(Date.now() + FIRST_UNKNOWN_CHECK_MS));
-          deps.logger.warn({ operation: call.operation, providerAccountId: call.providerAccountId, idempotencyKey: call.key }, 'provider call ended without a known outcome: key held until confirmed');
+          deps.logger.warn(
+            { operation: call.operation, providerAccountId: call.providerAccountId, idempotencyKey: call.key },
+            'provider call ended without a known outcome: key held until confirmed',
+          );
         } else {
           await deps.idempotency.fail(deps.db.em(), claim.id, failure);
         }
@@ -85,7 +94,9 @@ export async function runIdempotent<P, T>(deps: Pick<GatewayDeps, 'db' | 'idempo
       return stored.value;
     }
     if (Date.now() > deadline) {
-      throw new GatewayError('UNAVAILABLE', `a ${call.operation} request with idempotency_key ${call.key} is still being processed; retry later`, { reason: 'IDEMPOTENCY_KEY_IN_PROGRESS' });
+      throw new GatewayError('UNAVAILABLE', `a ${call.operation} request with idempotency_key ${call.key} is still being processed; retry later`, {
+        reason: 'IDEMPOTENCY_KEY_IN_PROGRESS',
+      });
     }
     await sleep(WAIT_STEP_MS);
   }

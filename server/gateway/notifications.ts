@@ -76,7 +76,8 @@ export class NotificationsService {
     // Deleted accounts still take notifications: a charge made before the deletion must still settle.
     const account = await this.deps.accounts.getWithSecrets(this.deps.db.em(), providerAccountId, { includeDeleted: true });
     const accountAdapter = account && this.deps.registry.find(account.provider);
-    if (!account || !accountAdapter || (adapter && adapter !== accountAdapter)) throw notFound(`provider account ${providerAccountId} not found${provider ? ` for provider ${provider}` : ''}`);
+    if (!account || !accountAdapter || (adapter && adapter !== accountAdapter))
+      throw notFound(`provider account ${providerAccountId} not found${provider ? ` for provider ${provider}` : ''}`);
     return { account, adapter: accountAdapter, ctx: adapterContext(this.deps, account, accountAdapter) };
   }
 
@@ -94,9 +95,17 @@ export class NotificationsService {
       );
       throw new GatewayError('UNAUTHENTICATED', 'invalid notification signature', { reason: 'BAD_SIGNATURE' });
     }
-    const stored = await this.deps.notifications.store(this.deps.db.em(), { provider: account.provider, providerAccountId: account.id, body: incoming.body, headers });
+    const stored = await this.deps.notifications.store(this.deps.db.em(), {
+      provider: account.provider,
+      providerAccountId: account.id,
+      body: incoming.body,
+      headers,
+    });
     if (verdict === 'invalid') {
-      await this.deps.notifications.recordOutcome(this.deps.db.em(), stored.id, { outcome: 'REJECTED', reason: 'the signature does not match the account webhook secret' });
+      await this.deps.notifications.recordOutcome(this.deps.db.em(), stored.id, {
+        outcome: 'REJECTED',
+        reason: 'the signature does not match the account webhook secret',
+      });
       throw new GatewayError('UNAUTHENTICATED', 'invalid notification signature', { reason: 'BAD_SIGNATURE' });
     }
     this.wake();
@@ -179,12 +188,14 @@ export class NotificationsService {
    */
   private async recordUnsolicitedPayment(processing: Processing, payment: UnsolicitedPayment): Promise<WebhookNotification> {
     const { account, adapter, ctx, verdict, record, isDuplicate } = processing;
-    if (await this.deps.transactions.findTransactionByProviderId(this.deps.db.em(), account.id, payment.transactionId)) return this.applyStatus(processing, TRANSACTIONS, payment);
+    if (await this.deps.transactions.findTransactionByProviderId(this.deps.db.em(), account.id, payment.transactionId))
+      return this.applyStatus(processing, TRANSACTIONS, payment);
     if (await isDuplicate()) return record('DUPLICATE', 'the same notification was already received', payment);
     let status = payment.status;
     let unconfirmed: string | undefined;
     if (verdict === 'unsigned' && TRANSACTIONS.confirmBeforeApplying.has(status)) {
-      if (!adapter.supports(TRANSACTIONS.lookup)) return record('UNCONFIRMED', `unsigned ${status} cannot be confirmed: ${account.provider} offers no transaction lookup; nothing recorded`, payment);
+      if (!adapter.supports(TRANSACTIONS.lookup))
+        return record('UNCONFIRMED', `unsigned ${status} cannot be confirmed: ${account.provider} offers no transaction lookup; nothing recorded`, payment);
       const actual = await TRANSACTIONS.askProvider(adapter, ctx, payment.transactionId);
       if (actual.status !== status) {
         unconfirmed = `the provider reports ${actual.status}, the notification claimed ${status}`;
@@ -214,13 +225,15 @@ export class NotificationsService {
     result: WebhookResult & { status: S },
   ): Promise<WebhookNotification> {
     const subject = await kind.findByProviderId(this.deps, account.id, result.transactionId);
-    if (!subject) return record('UNKNOWN_SUBJECT', `no ${kind.name} ${result.transactionId} for this account`, result, undefined, this.retryAt(stored.attempts));
+    if (!subject)
+      return record('UNKNOWN_SUBJECT', `no ${kind.name} ${result.transactionId} for this account`, result, undefined, this.retryAt(stored.attempts));
     if (await isDuplicate()) return record('DUPLICATE', 'the same notification was already received', result, subject.id);
     let status: S = result.status;
     let unconfirmed: string | undefined;
     if (verdict === 'unsigned' && kind.confirmBeforeApplying.has(status) && status !== subject.status) {
       // No way to ask the provider: an unverifiable hint moves nothing (reconciliation cannot either).
-      if (!adapter.supports(kind.lookup)) return record('UNCONFIRMED', `unsigned ${status} cannot be confirmed: ${account.provider} offers no ${kind.name} lookup`, result, subject.id);
+      if (!adapter.supports(kind.lookup))
+        return record('UNCONFIRMED', `unsigned ${status} cannot be confirmed: ${account.provider} offers no ${kind.name} lookup`, result, subject.id);
       const actual = await kind.askProvider(adapter, ctx, kind.providerId(subject));
       if (actual.status !== status) {
         unconfirmed = `the provider reports ${actual.status}, the notification claimed ${status}`;

@@ -26,7 +26,10 @@ export function outboundHeaders(secret: string, eventId: string, body: string, t
 
 /** Delivers queued status changes to callers' webhook_url, retrying on the schedule and recording every attempt. */
 export class OutboundService {
-  constructor(private readonly deps: GatewayDeps, private readonly options: OutboundOptions) {}
+  constructor(
+    private readonly deps: GatewayDeps,
+    private readonly options: OutboundOptions,
+  ) {}
 
   async deliverDue(limit = 10): Promise<number> {
     const due = await this.deps.outbound.claimDue(this.deps.db.em(), limit, this.options.timeoutMs * 2);

@@ -91,15 +91,26 @@ export class PaymentsService {
     if (!input.paymentMethod) throw catalogueError('INVALID_PAYMENT_METHOD', { field: 'transaction.payment_method' });
     if (input.paymentMethod === 'CREDIT_CARD' && !input.cardId) throw catalogueError('CARD_ID_REQUIRED', { field: 'transaction.card_id' });
     const installments = input.installments || 1;
-    if (!Number.isInteger(installments) || installments < 1) throw invalidArgument('transaction.installments', 'transaction.installments must be a positive integer');
+    if (!Number.isInteger(installments) || installments < 1)
+      throw invalidArgument('transaction.installments', 'transaction.installments must be a positive integer');
     const webhookUrl = optionalUrl('transaction.webhook_url', input.webhookUrl);
     const { account, adapter, ctx } = await this.resolve(command.providerAccountId, 'createTransaction');
     if (!adapter.identity.paymentMethods.includes(input.paymentMethod)) {
-      throw new GatewayError('UNIMPLEMENTED', paymentMethodNotSupportedBy(account.provider), { reason: 'PAYMENT_METHOD_NOT_SUPPORTED', field: 'transaction.payment_method' });
+      throw new GatewayError('UNIMPLEMENTED', paymentMethodNotSupportedBy(account.provider), {
+        reason: 'PAYMENT_METHOD_NOT_SUPPORTED',
+        field: 'transaction.payment_method',
+      });
     }
     const full: TransactionInput = { ...input, amount, paymentMethod: input.paymentMethod, installments, currency: input.currency || 'BRL', webhookUrl };
     const idempotencyKey = command.idempotencyKey || undefined;
-    const pending: PendingRecord = { kind: 'transaction', provider: account.provider, installments, currency: full.currency, orderId: input.orderId, webhookUrl };
+    const pending: PendingRecord = {
+      kind: 'transaction',
+      provider: account.provider,
+      installments,
+      currency: full.currency,
+      orderId: input.orderId,
+      webhookUrl,
+    };
     return runIdempotent(this.deps, {
       providerAccountId: account.id,
       operation: 'createTransaction',
@@ -132,7 +143,12 @@ export class PaymentsService {
     return (await kind.find(this.deps, id, 'primary'))!;
   }
 
-  async refoundTransaction(command: { providerAccountId: string; id: string; amount?: number; idempotencyKey?: string }): Promise<{ refund: RefundResult; transaction: Transaction }> {
+  async refoundTransaction(command: {
+    providerAccountId: string;
+    id: string;
+    amount?: number;
+    idempotencyKey?: string;
+  }): Promise<{ refund: RefundResult; transaction: Transaction }> {
     const transaction = await this.deps.transactions.findTransaction(this.deps.db.em(), command.id, 'primary');
     if (!transaction || transaction.providerAccountId !== command.providerAccountId) {
       throw notFound(`transaction ${command.id} not found for provider account ${command.providerAccountId}`);
@@ -150,11 +166,16 @@ export class PaymentsService {
       callProvider: async () => {
         const reservation = await this.deps.transactions.reserveRefund(this.deps.db.em(), transaction.id, amount);
         if (!reservation.reserved) {
-          if (reservation.status !== 'APPROVED') throw new GatewayError('FAILED_PRECONDITION', `only an APPROVED transaction can be refunded; ${transaction.id} is ${reservation.status}`);
-          throw new GatewayError('FAILED_PRECONDITION', `only ${reservation.refundable} cents of transaction ${transaction.id} can still be refunded (counting refunds in progress); ${amount} asked`, {
-            reason: 'REFUND_EXCEEDS_CHARGE',
-            field: 'amount',
-          });
+          if (reservation.status !== 'APPROVED')
+            throw new GatewayError('FAILED_PRECONDITION', `only an APPROVED transaction can be refunded; ${transaction.id} is ${reservation.status}`);
+          throw new GatewayError(
+            'FAILED_PRECONDITION',
+            `only ${reservation.refundable} cents of transaction ${transaction.id} can still be refunded (counting refunds in progress); ${amount} asked`,
+            {
+              reason: 'REFUND_EXCEEDS_CHARGE',
+              field: 'amount',
+            },
+          );
         }
         try {
           return await adapter.refoundTransaction(ctx, transaction.transactionId, amount);
@@ -164,7 +185,11 @@ export class PaymentsService {
           throw error;
         }
       },
-      store: async (refund) => ({ subjectId: transaction.id, response: refund, value: { refund, transaction: await recordRefund(this.deps, { kind: 'refund', transactionId: transaction.id, amount }, refund) } }),
+      store: async (refund) => ({
+        subjectId: transaction.id,
+        response: refund,
+        value: { refund, transaction: await recordRefund(this.deps, { kind: 'refund', transactionId: transaction.id, amount }, refund) },
+      }),
       replay: async (_id, response) => ({ refund: response as RefundResult, transaction: await current() }),
     });
   }
@@ -181,7 +206,12 @@ export class PaymentsService {
     if (!adapter.identity.withdrawMethods.includes(input.paymentMethod)) {
       throw catalogueError('WITHDRAW_METHOD_NAO_IMPLEMENTADO', { field: 'withdraw.payment_method' });
     }
-    const request: WithdrawInput = { ...input, amount, paymentMethod: input.paymentMethod, description: input.description || defaultWithdrawDescription(amount, 'withAmount') };
+    const request: WithdrawInput = {
+      ...input,
+      amount,
+      paymentMethod: input.paymentMethod,
+      description: input.description || defaultWithdrawDescription(amount, 'withAmount'),
+    };
     const forProvider: WithdrawInput = { ...request, idempotencyKey: command.idempotencyKey || undefined };
     const pending: PendingRecord = { kind: 'withdrawal', provider: account.provider, paymentMethod: request.paymentMethod };
     return runIdempotent(this.deps, {

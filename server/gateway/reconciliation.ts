@@ -12,7 +12,10 @@ export interface ReconciliationOptions {
 
 /** Heals lost notifications: asks providers about charges still PENDING past their expiry or long silent. */
 export class ReconciliationService {
-  constructor(private readonly deps: GatewayDeps, private readonly options: ReconciliationOptions) {}
+  constructor(
+    private readonly deps: GatewayDeps,
+    private readonly options: ReconciliationOptions,
+  ) {}
 
   async reconcileDue(): Promise<number> {
     const due = await this.deps.transactions.claimForReconciliation(this.deps.db.em(), { ...this.options, limit: this.options.batch });
@@ -24,7 +27,10 @@ export class ReconciliationService {
         const move = await this.deps.transactions.moveTransactionStatus(this.deps.db.em(), transaction.id, current.status, 'poll');
         if (move?.event) this.deps.events.published(move.event);
       } catch (error) {
-        this.deps.logger.warn({ transactionId: transaction.id, err: isGatewayError(error) ? error.message : error }, 'reconciliation could not ask the provider');
+        this.deps.logger.warn(
+          { transactionId: transaction.id, err: isGatewayError(error) ? error.message : error },
+          'reconciliation could not ask the provider',
+        );
       }
     }
     return due.length;

@@ -16,7 +16,10 @@ export class SandboxService {
     if (!transaction) throw notFound(`transaction ${id} not found`);
     const { adapter, ctx } = await resolveAccount(this.deps, transaction.providerAccountId, { includeDeleted: true });
     if (!canSimulatePayments(adapter)) {
-      throw new GatewayError('FAILED_PRECONDITION', `transaction ${id} belongs to ${transaction.provider}, which cannot simulate payments (the SANDBOX provider can)`);
+      throw new GatewayError(
+        'FAILED_PRECONDITION',
+        `transaction ${id} belongs to ${transaction.provider}, which cannot simulate payments (the SANDBOX provider can)`,
+      );
     }
     const { notification } = await adapter.simulatePayment(ctx, transaction.transactionId);
     // The sidecar stored the notification before answering the sandbox; a worker applies it moments later.

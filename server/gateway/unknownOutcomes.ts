@@ -62,7 +62,8 @@ export class UnknownOutcomesService {
       this.deps.logger.info({ idempotencyKeyId: key.id, operation: key.operation }, 'unknown outcome settled by an operator as failed');
       return {};
     }
-    if (!pending) throw new GatewayError('FAILED_PRECONDITION', `request ${id} kept nothing to record a result from; settle it as FAILED after checking with the provider`);
+    if (!pending)
+      throw new GatewayError('FAILED_PRECONDITION', `request ${id} kept nothing to record a result from; settle it as FAILED after checking with the provider`);
     const { adapter, ctx } = await resolveAccount(this.deps, key.providerAccountId, { includeDeleted: true });
     if (pending.kind === 'refund') {
       const refund = { refundId: '', status: true };
@@ -95,7 +96,9 @@ export class UnknownOutcomesService {
   }
 
   private async providerHasNone(key: UnknownKey): Promise<void> {
-    await this.deps.idempotency.settleUnknown(this.deps.db.em(), key.id, { failure: 'the provider has nothing for this idempotency key: the request never took effect' });
+    await this.deps.idempotency.settleUnknown(this.deps.db.em(), key.id, {
+      failure: 'the provider has nothing for this idempotency key: the request never took effect',
+    });
     this.deps.logger.info({ idempotencyKeyId: key.id, operation: key.operation }, 'unknown outcome confirmed: the provider did not act');
   }
 

@@ -60,13 +60,7 @@ export function barcodeToDigitableLine(barcode: string): string {
   const field1 = `${barcode.slice(0, 4)}${free.slice(0, 5)}`;
   const field2 = free.slice(5, 15);
   const field3 = free.slice(15, 25);
-  return [
-    `${field1}${modulo10(field1)}`,
-    `${field2}${modulo10(field2)}`,
-    `${field3}${modulo10(field3)}`,
-    barcode[4],
-    barcode.slice(5, 19),
-  ].join('');
+  return [`${field1}${modulo10(field1)}`, `${field2}${modulo10(field2)}`, `${field3}${modulo10(field3)}`, barcode[4], barcode.slice(5, 19)].join('');
 }
 
 /** Checks the three field digits and the general digit of a 47-digit line. */

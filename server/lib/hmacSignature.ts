@@ -27,7 +27,8 @@ export function timestampedSignature(secret: string, body: string | Buffer, time
   return `t=${timestamp},v1=${signTimestampedBody(secret, timestamp, body)}`;
 }
 
-export type SignatureCheck = { valid: true; timestamp: number } | { valid: false; reason: 'missing' | 'malformed' | 'mismatch' | 'expired' | 'from the future' };
+export type SignatureCheck =
+  { valid: true; timestamp: number } | { valid: false; reason: 'missing' | 'malformed' | 'mismatch' | 'expired' | 'from the future' };
 
 export interface SignatureCheckOptions {
   /** The moment the request arrived, in milliseconds (default now); a stored notification checked again passes its arrival time. */
@@ -40,7 +41,12 @@ export interface SignatureCheckOptions {
  * while a secret is rotated) must match, and the timestamp must lie within the
  * tolerance of the arrival time, in the past (a replay) or the future.
  */
-export function verifyTimestampedSignature(secret: string, header: string | undefined, body: string | Buffer, options: SignatureCheckOptions = {}): SignatureCheck {
+export function verifyTimestampedSignature(
+  secret: string,
+  header: string | undefined,
+  body: string | Buffer,
+  options: SignatureCheckOptions = {},
+): SignatureCheck {
   if (!header) return { valid: false, reason: 'missing' };
   const pairs = header.split(',').map((part) => {
     const at = part.indexOf('=');

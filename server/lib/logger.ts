@@ -6,11 +6,33 @@ import { redactForLog, redactText } from './http/redact.js';
  * wherever they appear in a logged object, so a careless log line cannot leak them.
  */
 const REDACTED_PATHS = [
-  'secretKey', 'secret_key', 'webhookSecret', 'webhook_secret', 'password', 'token', 'apiToken',
-  'cardNumber', 'card_number', 'cvv', 'number',
-  'authorization', 'Authorization', 'headers.authorization', 'headers.Authorization',
-  '*.secretKey', '*.secret_key', '*.webhookSecret', '*.cardNumber', '*.card_number', '*.cvv', '*.authorization', '*.Authorization',
-  '*.headers.authorization', '*.headers.Authorization', '*.card', 'card',
+  'secretKey',
+  'secret_key',
+  'webhookSecret',
+  'webhook_secret',
+  'password',
+  'token',
+  'apiToken',
+  'cardNumber',
+  'card_number',
+  'cvv',
+  'number',
+  'authorization',
+  'Authorization',
+  'headers.authorization',
+  'headers.Authorization',
+  '*.secretKey',
+  '*.secret_key',
+  '*.webhookSecret',
+  '*.cardNumber',
+  '*.card_number',
+  '*.cvv',
+  '*.authorization',
+  '*.Authorization',
+  '*.headers.authorization',
+  '*.headers.Authorization',
+  '*.card',
+  'card',
 ];
 
 /**
@@ -32,7 +54,10 @@ export function createLogger(level: string = process.env.LOG_LEVEL ?? 'info', de
     serializers: { err: (error: Error) => redactForLog(pino.stdSerializers.err(error)) },
     hooks: {
       logMethod(this: Logger, args: unknown[], method: (...args: unknown[]) => void) {
-        method.apply(this, args.map((arg) => (typeof arg === 'string' ? redactText(arg) : arg)));
+        method.apply(
+          this,
+          args.map((arg) => (typeof arg === 'string' ? redactText(arg) : arg)),
+        );
       },
     },
   };

@@ -11,7 +11,11 @@ import type { Logger } from './logger.js';
  *   stored notifications stay stored) and exits 1, so a supervisor restarts
  *   it. It never ends silently and never keeps running broken.
  */
-export function installProcessPolicy(logger: Logger, shutdown: (reason: string) => Promise<void>, exit: (code: number) => void = (code) => process.exit(code)): void {
+export function installProcessPolicy(
+  logger: Logger,
+  shutdown: (reason: string) => Promise<void>,
+  exit: (code: number) => void = (code) => process.exit(code),
+): void {
   process.on('unhandledRejection', (reason) => {
     logger.error({ err: reason }, 'unhandled promise rejection: logged, the gateway keeps running');
   });

@@ -88,7 +88,10 @@ export interface SandboxPspOptions {
 }
 
 class HttpError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -118,7 +121,6 @@ export class SandboxPsp {
     this.faults.push(fault);
   }
 
-
   get url(): string {
     const address = this.server?.address() as AddressInfo | null;
     if (!address) throw new Error('sandbox PSP is not listening');
@@ -147,7 +149,8 @@ export class SandboxPsp {
     mkdirSync(dirname(this.options.stateFile), { recursive: true });
     const { charges, withdrawals, recipients } = this.state;
     // Signing secrets stay in memory, like card numbers: after a restart those notifications go unsigned.
-    const withoutSecret = <T extends Notified>(items: Record<string, T>) => Object.fromEntries(Object.entries(items).map(([id, { notificationSecret: _secret, ...item }]) => [id, item]));
+    const withoutSecret = <T extends Notified>(items: Record<string, T>) =>
+      Object.fromEntries(Object.entries(items).map(([id, { notificationSecret: _secret, ...item }]) => [id, item]));
     writeFileSync(this.options.stateFile, JSON.stringify({ charges: withoutSecret(charges), withdrawals: withoutSecret(withdrawals), recipients }));
   }
 
@@ -177,7 +180,9 @@ export class SandboxPsp {
 
   private takeFault(path: string): SandboxFault | undefined {
     const trimmed = path.replace(/\/+$/, '');
-    const index = this.faults.findIndex((fault) => (fault.resource === 'refunds' ? /^\/v1\/charges\/[\w-]+\/refunds$/.test(trimmed) : trimmed === `/v1/${fault.resource}`));
+    const index = this.faults.findIndex((fault) =>
+      fault.resource === 'refunds' ? /^\/v1\/charges\/[\w-]+\/refunds$/.test(trimmed) : trimmed === `/v1/${fault.resource}`,
+    );
     return index < 0 ? undefined : this.faults.splice(index, 1)[0];
   }
 
@@ -187,27 +192,44 @@ export class SandboxPsp {
     if (method === 'POST' && path === '/v1/card-tokens') return { status: 201, body: this.createCardToken(body, apiKey) };
     if (method === 'POST' && path === '/v1/cards') return { status: 201, body: this.saveCard(body, apiKey) };
     if (method === 'POST' && path === '/v1/charges') {
-      const earlier = idempotencyKey && Object.values(this.state.charges).find((charge) => charge.apiKey === apiKey && charge.idempotencyKey === idempotencyKey);
+      const earlier =
+        idempotencyKey && Object.values(this.state.charges).find((charge) => charge.apiKey === apiKey && charge.idempotencyKey === idempotencyKey);
       if (earlier) return { status: 200, body: publicCharge(earlier) };
       return { status: 201, body: await this.createCharge(body, apiKey, idempotencyKey) };
     }
     if (method === 'GET' && path === '/v1/charges') {
       const reference = url.searchParams.get('reference') ?? '';
-      return { status: 200, body: { data: Object.values(this.state.charges).filter((charge) => charge.apiKey === apiKey && reference && charge.idempotencyKey === reference).map(publicCharge) } };
+      return {
+        status: 200,
+        body: {
+          data: Object.values(this.state.charges)
+            .filter((charge) => charge.apiKey === apiKey && reference && charge.idempotencyKey === reference)
+            .map(publicCharge),
+        },
+      };
     }
     if (method === 'GET' && path === '/v1/withdrawals') {
       const reference = url.searchParams.get('reference') ?? '';
-      return { status: 200, body: { data: Object.values(this.state.withdrawals).filter((item) => item.apiKey === apiKey && reference && item.idempotencyKey === reference).map(publicWithdrawal) } };
+      return {
+        status: 200,
+        body: {
+          data: Object.values(this.state.withdrawals)
+            .filter((item) => item.apiKey === apiKey && reference && item.idempotencyKey === reference)
+            .map(publicWithdrawal),
+        },
+      };
     }
     if (method === 'GET' && (match = /^\/v1\/charges\/([\w-]+)$/.exec(path))) return { status: 200, body: publicCharge(this.charge(match[1]!, apiKey)) };
     if (method === 'POST' && (match = /^\/v1\/charges\/([\w-]+)\/pay$/.exec(path))) return { status: 200, body: await this.pay(match[1]!, apiKey) };
-    if (method === 'POST' && (match = /^\/v1\/charges\/([\w-]+)\/refunds$/.exec(path))) return { status: 201, body: await this.refund(match[1]!, body, apiKey) };
+    if (method === 'POST' && (match = /^\/v1\/charges\/([\w-]+)\/refunds$/.exec(path)))
+      return { status: 201, body: await this.refund(match[1]!, body, apiKey) };
     if (method === 'POST' && path === '/v1/withdrawals') {
       const earlier = idempotencyKey && Object.values(this.state.withdrawals).find((item) => item.apiKey === apiKey && item.idempotencyKey === idempotencyKey);
       if (earlier) return { status: 200, body: publicWithdrawal(earlier) };
       return { status: 201, body: this.createWithdrawal(body, apiKey, idempotencyKey) };
     }
-    if (method === 'GET' && (match = /^\/v1\/withdrawals\/([\w-]+)$/.exec(path))) return { status: 200, body: publicWithdrawal(this.withdrawal(match[1]!, apiKey)) };
+    if (method === 'GET' && (match = /^\/v1\/withdrawals\/([\w-]+)$/.exec(path)))
+      return { status: 200, body: publicWithdrawal(this.withdrawal(match[1]!, apiKey)) };
     if (method === 'POST' && path === '/v1/recipients') return { status: 201, body: this.createRecipient(body, apiKey) };
     if (method === 'GET' && (match = /^\/v1\/recipients\/([\w-]+)$/.exec(path))) return { status: 200, body: this.recipient(match[1]!, apiKey) };
     if (method === 'GET' && path === '/v1/installments') {
@@ -221,7 +243,8 @@ export class SandboxPsp {
   private createCardToken(body: any, apiKey: string): { token: string } {
     const number = String(body.number ?? '').replace(/\D/g, '');
     if (!passesLuhn(number)) throw new HttpError(422, 'invalid card number');
-    if (!/^\d{1,2}$/.test(String(body.expMonth ?? '')) || Number(body.expMonth) < 1 || Number(body.expMonth) > 12) throw new HttpError(422, 'invalid expiry month');
+    if (!/^\d{1,2}$/.test(String(body.expMonth ?? '')) || Number(body.expMonth) < 1 || Number(body.expMonth) > 12)
+      throw new HttpError(422, 'invalid expiry month');
     if (!/^\d{4}$/.test(String(body.expYear ?? ''))) throw new HttpError(422, 'expiry year must have 4 digits');
     if (!/^\d{3,4}$/.test(String(body.cvv ?? ''))) throw new HttpError(422, 'invalid cvv');
     if (!String(body.holderName ?? '').trim()) throw new HttpError(422, 'holderName is required');
@@ -265,7 +288,10 @@ export class SandboxPsp {
       charge.pix = { copyPaste: pix.toBRCode(), qrCodeDataUrl: await pix.toImage(), expiresAt: new Date(now.getTime() + PIX_TTL_MS).toISOString() };
     } else if (body.method === 'boleto') {
       const dueDate = new Date(now.getTime() + BOLETO_DAYS * 86_400_000);
-      const freeField = BigInt(`0x${randomBytes(10).toString('hex')}`).toString().padStart(25, '0').slice(-25);
+      const freeField = BigInt(`0x${randomBytes(10).toString('hex')}`)
+        .toString()
+        .padStart(25, '0')
+        .slice(-25);
       const barcode = buildBarcode({ bankCode: SANDBOX_BANK_CODE, amountCents: amount, dueDate, freeField });
       charge.boleto = { barcode, digitableLine: barcodeToDigitableLine(barcode), url: `${this.url}/boletos/${charge.id}`, dueDate: dueDate.toISOString() };
     } else if (body.method === 'card') {
@@ -303,7 +329,8 @@ export class SandboxPsp {
     const charge = this.charge(id, apiKey);
     if (charge.status !== 'paid') throw new HttpError(409, `charge is ${charge.status}, only a paid charge can be refunded`);
     const amount = body.amount === undefined ? charge.amount : Number(body.amount);
-    if (!Number.isSafeInteger(amount) || amount <= 0 || amount > charge.amount - charge.refundedAmount) throw new HttpError(422, 'refund amount must be positive and at most what is left to refund');
+    if (!Number.isSafeInteger(amount) || amount <= 0 || amount > charge.amount - charge.refundedAmount)
+      throw new HttpError(422, 'refund amount must be positive and at most what is left to refund');
     charge.refundedAmount += amount;
     if (charge.refundedAmount === charge.amount) charge.status = 'refunded';
     this.persist();
@@ -378,9 +405,18 @@ export class SandboxPsp {
   }
 
   /** Posts an event (signed when the merchant gave a secret) to the merchant's notification URL and reports exactly what was sent. */
-  private async notify({ notificationUrl: url, notificationSecret }: Notified, type: SandboxEventType, subject: { id: string; status: string; amount: number }): Promise<SandboxSentNotification | undefined> {
+  private async notify(
+    { notificationUrl: url, notificationSecret }: Notified,
+    type: SandboxEventType,
+    subject: { id: string; status: string; amount: number },
+  ): Promise<SandboxSentNotification | undefined> {
     if (!url) return undefined;
-    const event: SandboxEvent = { id: newId('evt'), type, createdAt: new Date().toISOString(), data: { id: subject.id, status: subject.status, amount: subject.amount } };
+    const event: SandboxEvent = {
+      id: newId('evt'),
+      type,
+      createdAt: new Date().toISOString(),
+      data: { id: subject.id, status: subject.status, amount: subject.amount },
+    };
     const body = JSON.stringify(event);
     const timestamp = Math.floor(Date.now() / 1000);
     const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -410,7 +446,13 @@ function publicCharge({ apiKey: _key, idempotencyKey: _idem, notificationUrl: _u
   return charge;
 }
 
-function publicWithdrawal({ apiKey: _key, idempotencyKey: _idem, notificationUrl: _url, notificationSecret: _secret, ...withdrawal }: StoredWithdrawal): SandboxWithdrawal {
+function publicWithdrawal({
+  apiKey: _key,
+  idempotencyKey: _idem,
+  notificationUrl: _url,
+  notificationSecret: _secret,
+  ...withdrawal
+}: StoredWithdrawal): SandboxWithdrawal {
   return withdrawal;
 }
 

@@ -11,7 +11,11 @@ export const ERROR_DOMAIN = 'gateway.v1';
  */
 export function errorDetails(code: ErrorCode, message: string, details: GatewayError['details']) {
   return {
-    errorInfo: { reason: details.reason ?? code, domain: ERROR_DOMAIN, metadata: { ...(details.field ? { field: details.field } : {}), ...(details.errorId ? { errorId: details.errorId } : {}) } },
+    errorInfo: {
+      reason: details.reason ?? code,
+      domain: ERROR_DOMAIN,
+      metadata: { ...(details.field ? { field: details.field } : {}), ...(details.errorId ? { errorId: details.errorId } : {}) },
+    },
     badRequest: code === 'INVALID_ARGUMENT' && details.field ? { fieldViolations: [{ field: details.field, description: message }] } : undefined,
   };
 }

@@ -37,7 +37,11 @@ export function toProtoTransaction(t: domain.Transaction): pb.Transaction {
     expiresAt: t.expiresAt,
     createdAt: t.createdAt,
     updatedAt: t.updatedAt,
-    statusHistory: t.statusHistory.map((change) => ({ status: transactionStatusToProto(change.status), source: sourceToProto(change.source), changedAt: change.changedAt })),
+    statusHistory: t.statusHistory.map((change) => ({
+      status: transactionStatusToProto(change.status),
+      source: sourceToProto(change.source),
+      changedAt: change.changedAt,
+    })),
     installments: t.installments,
     orderId: t.orderId ?? '',
     currency: t.currency,
@@ -57,7 +61,11 @@ export function toProtoWithdrawal(w: domain.Withdrawal): pb.Withdrawal {
     approvedAt: w.approvedAt,
     createdAt: w.createdAt,
     updatedAt: w.updatedAt,
-    statusHistory: w.statusHistory.map((change) => ({ status: withdrawStatusToProto(change.status), source: sourceToProto(change.source), changedAt: change.changedAt })),
+    statusHistory: w.statusHistory.map((change) => ({
+      status: withdrawStatusToProto(change.status),
+      source: sourceToProto(change.source),
+      changedAt: change.changedAt,
+    })),
   };
 }
 
@@ -139,7 +147,14 @@ export function toProtoProvider(p: ProviderSummary): pb.ProviderInfo {
     specGroup: p.specGroup,
     paymentMethods: p.paymentMethods.map(paymentMethodToProto),
     withdrawMethods: p.withdrawMethods.map(withdrawMethodToProto),
-    operations: p.operations.map((operation) => toEnum(pb.Operation, 'OPERATION', operation.replace(/[A-Z]/g, (c) => `_${c}`)) as pb.Operation),
+    operations: p.operations.map(
+      (operation) =>
+        toEnum(
+          pb.Operation,
+          'OPERATION',
+          operation.replace(/[A-Z]/g, (c) => `_${c}`),
+        ) as pb.Operation,
+    ),
   };
 }
 

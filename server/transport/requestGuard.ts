@@ -34,7 +34,8 @@ function checkText(path: string, field: DescField, parent: DescMessage, value: s
   const limit = FIELD_LIMITS[field.name] ?? MAX_ID_LENGTH;
   if (value.length > limit) throw invalidArgument(path, `${path} is longer than ${limit} characters`);
   if (!value && REQUIRED_UUIDS[parent.typeName]?.includes(field.name)) throw invalidArgument(path, `${path} is required`);
-  if (value && UUID_FILTERS[parent.typeName]?.includes(field.name) && !isUuid(value)) throw invalidArgument(path, `${path} must be a UUID, got ${JSON.stringify(value.slice(0, 64))}`);
+  if (value && UUID_FILTERS[parent.typeName]?.includes(field.name) && !isUuid(value))
+    throw invalidArgument(path, `${path} must be a UUID, got ${JSON.stringify(value.slice(0, 64))}`);
   if (field.name === 'after_event_id' && value && (!/^\d+$/.test(value) || BigInt(value) > MAX_EVENT_ID)) {
     throw invalidArgument(path, `${path} must be an event id: a whole number up to ${MAX_EVENT_ID}`);
   }
@@ -42,7 +43,8 @@ function checkText(path: string, field: DescField, parent: DescMessage, value: s
 
 function checkScalar(path: string, field: DescField, parent: DescMessage, type: ScalarType, value: unknown): void {
   if (typeof value === 'string') checkText(path, field, parent, value);
-  else if (typeof value === 'number' && INTEGER.has(type) && field.name === 'page_size' && value < 0) throw invalidArgument(path, `${path} must not be negative`);
+  else if (typeof value === 'number' && INTEGER.has(type) && field.name === 'page_size' && value < 0)
+    throw invalidArgument(path, `${path} must not be negative`);
 }
 
 function checkMessage(desc: DescMessage, value: any, prefix: string): void {

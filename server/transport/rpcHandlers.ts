@@ -51,22 +51,41 @@ export function paymentGatewayHandlers(u: UseCases) {
       cardToken: await u.payments.createCardToken(r.providerAccountId, fromProtoCard(r.card)),
     }),
     createCardId: async (r: gw.CreateCardIdRequest): Promise<gw.CreateCardIdResponse> => ({
-      cardId: await u.payments.createCardId(r.providerAccountId, { cardToken: optionalText(r.cardToken), card: fromProtoCard(r.card), customer: fromProtoCustomer(r.customer) }),
+      cardId: await u.payments.createCardId(r.providerAccountId, {
+        cardToken: optionalText(r.cardToken),
+        card: fromProtoCard(r.card),
+        customer: fromProtoCustomer(r.customer),
+      }),
     }),
     createTransaction: async (r: gw.CreateTransactionRequest): Promise<gw.CreateTransactionResponse> => ({
       transaction: toProtoTransaction(
-        await u.payments.createTransaction({ providerAccountId: r.providerAccountId, idempotencyKey: optionalText(r.idempotencyKey), transaction: fromProtoTransactionInput(r.transaction) }),
+        await u.payments.createTransaction({
+          providerAccountId: r.providerAccountId,
+          idempotencyKey: optionalText(r.idempotencyKey),
+          transaction: fromProtoTransactionInput(r.transaction),
+        }),
       ),
     }),
     getTransaction: async (r: gw.GetTransactionRequest): Promise<gw.GetTransactionResponse> => ({
       transaction: toProtoTransaction(await u.payments.getTransaction(r.id, r.refresh)),
     }),
     refoundTransaction: async (r: gw.RefoundTransactionRequest): Promise<gw.RefoundTransactionResponse> => {
-      const { refund, transaction } = await u.payments.refoundTransaction({ providerAccountId: r.providerAccountId, id: r.id, amount: r.amount || undefined, idempotencyKey: optionalText(r.idempotencyKey) });
+      const { refund, transaction } = await u.payments.refoundTransaction({
+        providerAccountId: r.providerAccountId,
+        id: r.id,
+        amount: r.amount || undefined,
+        idempotencyKey: optionalText(r.idempotencyKey),
+      });
       return { refund, transaction: toProtoTransaction(transaction) };
     },
     withdraw: async (r: gw.WithdrawRequest): Promise<gw.WithdrawResponse> => ({
-      withdrawal: toProtoWithdrawal(await u.payments.withdraw({ providerAccountId: r.providerAccountId, idempotencyKey: optionalText(r.idempotencyKey), withdraw: fromProtoWithdrawInput(r.withdraw) })),
+      withdrawal: toProtoWithdrawal(
+        await u.payments.withdraw({
+          providerAccountId: r.providerAccountId,
+          idempotencyKey: optionalText(r.idempotencyKey),
+          withdraw: fromProtoWithdrawInput(r.withdraw),
+        }),
+      ),
     }),
     getWithdraw: async (r: gw.GetWithdrawRequest): Promise<gw.GetWithdrawResponse> => ({
       withdrawal: toProtoWithdrawal(await u.payments.getWithdraw(r.id, r.refresh)),
@@ -78,7 +97,9 @@ export function paymentGatewayHandlers(u: UseCases) {
       receiver: toProtoReceiver(await u.payments.getReceiver(r.providerAccountId, r.receiverId)),
     }),
     processWebhook: async (r: gw.ProcessWebhookRequest): Promise<gw.ProcessWebhookResponse> => ({
-      notification: toProtoNotification(await u.notifications.receive({ providerAccountId: r.providerAccountId, body: Buffer.from(r.body), headers: r.headers })),
+      notification: toProtoNotification(
+        await u.notifications.receive({ providerAccountId: r.providerAccountId, body: Buffer.from(r.body), headers: r.headers }),
+      ),
     }),
     calculateInstallments: async (r: gw.CalculateInstallmentsRequest): Promise<gw.CalculateInstallmentsResponse> => ({
       options: await u.payments.calculateInstallments(r.providerAccountId, r.amount),
@@ -103,7 +124,10 @@ export function paymentGatewayHandlers(u: UseCases) {
     settleUnconfirmedRequest: async (r: gw.SettleUnconfirmedRequestRequest): Promise<gw.SettleUnconfirmedRequestResponse> => {
       const outcome = fromEnum<'SUCCEEDED' | 'FAILED'>(gw.SettlementOutcome, 'SETTLEMENT_OUTCOME', r.outcome);
       if (!outcome) throw invalidArgument('outcome', 'outcome must be SETTLEMENT_OUTCOME_SUCCEEDED or SETTLEMENT_OUTCOME_FAILED');
-      const settled = await u.unknownOutcomes.settle(r.id, outcome === 'SUCCEEDED' ? { outcome, providerId: optionalText(r.providerId) } : { outcome, note: r.note });
+      const settled = await u.unknownOutcomes.settle(
+        r.id,
+        outcome === 'SUCCEEDED' ? { outcome, providerId: optionalText(r.providerId) } : { outcome, note: r.note },
+      );
       return { subjectId: settled.subjectId ?? '' };
     },
   };

@@ -42,10 +42,24 @@ let transactionId: string;
 beforeAll(async () => {
   stack = await startTestStack();
   connect = connectDriver(stack.gateway.httpUrl!, TEST_TOKEN);
-  const create = (name: string) => stack.client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name, publicKey: 'pk', secretKey: 'sk', webhookSecret: 'whsec' });
-  ({ providerAccount: { id: accountId } } = await create('fuzz'));
-  ({ providerAccount: { id: spareAccountId } } = await create('fuzz-spare'));
-  ({ transaction: { id: transactionId } } = await stack.client.call('gateway', 'createTransaction', gatewayMessages.CreateTransactionRequest.fromPartial({ providerAccountId: accountId, transaction: { amount: 1000, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX } })));
+  const create = (name: string) =>
+    stack.client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name, publicKey: 'pk', secretKey: 'sk', webhookSecret: 'whsec' });
+  ({
+    providerAccount: { id: accountId },
+  } = await create('fuzz'));
+  ({
+    providerAccount: { id: spareAccountId },
+  } = await create('fuzz-spare'));
+  ({
+    transaction: { id: transactionId },
+  } = await stack.client.call(
+    'gateway',
+    'createTransaction',
+    gatewayMessages.CreateTransactionRequest.fromPartial({
+      providerAccountId: accountId,
+      transaction: { amount: 1000, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX },
+    }),
+  ));
 }, 60_000);
 
 afterAll(async () => {
@@ -56,7 +70,22 @@ afterAll(async () => {
 /** Strings a careless or hostile caller sends; the real ids are there so that calls also get past the lookups. */
 const text = () =>
   fc.oneof(
-    fc.constantFrom('', 'BRL', 'BRLX', 'SANDBOX', 'sandbox', 'NOPE', '0', '-1', '18446744073709551616', '9223372036854775808', 'http://127.0.0.1:9/x', 'not a url', '12345678909', 'a@b.co'),
+    fc.constantFrom(
+      '',
+      'BRL',
+      'BRLX',
+      'SANDBOX',
+      'sandbox',
+      'NOPE',
+      '0',
+      '-1',
+      '18446744073709551616',
+      '9223372036854775808',
+      'http://127.0.0.1:9/x',
+      'not a url',
+      '12345678909',
+      'a@b.co',
+    ),
     fc.constantFrom(accountId, spareAccountId, transactionId, '00000000-0000-0000-0000-000000000000'),
     fc.uuid(),
     fc.string({ maxLength: 12 }),
@@ -76,7 +105,10 @@ function scalar(type: ScalarType): fc.Arbitrary<unknown> {
     case ScalarType.BOOL:
       return fc.boolean();
     case ScalarType.BYTES:
-      return fc.oneof(fc.uint8Array({ maxLength: 32 }), fc.constant(new TextEncoder().encode('{"id":"evt","type":"charge.paid","data":{"id":"ch","status":"paid"}}')));
+      return fc.oneof(
+        fc.uint8Array({ maxLength: 32 }),
+        fc.constant(new TextEncoder().encode('{"id":"evt","type":"charge.paid","data":{"id":"ch","status":"paid"}}')),
+      );
     case ScalarType.INT64:
     case ScalarType.UINT64:
     case ScalarType.SINT64:
@@ -97,7 +129,10 @@ function value(field: DescField, depth: number): fc.Arbitrary<unknown> {
     case 'message':
       return message(field.message, depth + 1);
     case 'list':
-      return fc.array(field.listKind === 'message' ? message(field.message, depth + 1) : field.listKind === 'enum' ? fc.integer({ min: 0, max: 3 }) : scalar(field.scalar), { maxLength: 3 });
+      return fc.array(
+        field.listKind === 'message' ? message(field.message, depth + 1) : field.listKind === 'enum' ? fc.integer({ min: 0, max: 3 }) : scalar(field.scalar),
+        { maxLength: 3 },
+      );
     case 'map':
       return fc.dictionary(fc.oneof(fc.string({ maxLength: 8 }), fc.constant('x-sandbox-signature')), text(), { maxKeys: 3 });
   }
@@ -112,8 +147,21 @@ function message(desc: DescMessage, depth = 0): fc.Arbitrary<Record<string, unkn
 
 /** Requests that succeed as they are; a case changes one field of them, so that the odd value gets past the other checks and reaches the provider and the database. */
 const templates = (): Record<string, Record<string, unknown>> => ({
-  CreateTransaction: { providerAccountId: accountId, transaction: { amount: 1500, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX, currency: 'BRL', orderId: 'order-1', description: 'fuzz', customer: { name: 'Ana', email: 'ana@example.com', document: '12345678909', phone: '11999999999' } } },
-  Withdraw: { providerAccountId: accountId, withdraw: { paymentMethod: 1, amount: 500, pixKey: '12345678909', pixType: 1, name: 'Ana', document: '12345678909', documentType: 1, description: 'fuzz' } },
+  CreateTransaction: {
+    providerAccountId: accountId,
+    transaction: {
+      amount: 1500,
+      paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX,
+      currency: 'BRL',
+      orderId: 'order-1',
+      description: 'fuzz',
+      customer: { name: 'Ana', email: 'ana@example.com', document: '12345678909', phone: '11999999999' },
+    },
+  },
+  Withdraw: {
+    providerAccountId: accountId,
+    withdraw: { paymentMethod: 1, amount: 500, pixKey: '12345678909', pixType: 1, name: 'Ana', document: '12345678909', documentType: 1, description: 'fuzz' },
+  },
   CreateReceiver: { providerAccountId: accountId, receiver: { name: 'Ana', email: 'ana@example.com', document: '12345678909', documentType: 1 } },
   CreateProviderAccount: { provider: 'SANDBOX', name: 'fuzz-made', publicKey: 'pk', secretKey: 'sk' },
   RefoundTransaction: { providerAccountId: accountId, id: transactionId, amount: 100 },
@@ -124,7 +172,11 @@ const templates = (): Record<string, Record<string, unknown>> => ({
 function scalarPaths(desc: DescMessage, prefix: string[] = [], depth = 0): { path: string[]; field: DescField }[] {
   if (depth > 2) return [];
   return desc.fields.flatMap((field) =>
-    field.fieldKind === 'message' ? scalarPaths(field.message, [...prefix, field.localName], depth + 1) : field.fieldKind === 'list' || field.fieldKind === 'map' ? [] : [{ path: [...prefix, field.localName], field }],
+    field.fieldKind === 'message'
+      ? scalarPaths(field.message, [...prefix, field.localName], depth + 1)
+      : field.fieldKind === 'list' || field.fieldKind === 'map'
+        ? []
+        : [{ path: [...prefix, field.localName], field }],
   );
 }
 
@@ -147,7 +199,8 @@ function requests(method: DescMethod): fc.Arbitrary<Record<string, unknown>> {
 
 /** Calls that would take the fuzz's own fixtures away are pointed at the spare account. */
 function protect(method: DescMethod, request: Record<string, unknown>): Record<string, unknown> {
-  if ((method.name === 'DeleteProviderAccount' || method.name === 'UpdateProviderAccount') && request.id === accountId) return { ...request, id: spareAccountId };
+  if ((method.name === 'DeleteProviderAccount' || method.name === 'UpdateProviderAccount') && request.id === accountId)
+    return { ...request, id: spareAccountId };
   return request;
 }
 

@@ -25,21 +25,54 @@ afterAll(async () => {
 it('a notification stored by a sidecar that is then killed -9 is applied after the restart', async () => {
   const database = await createTestDatabase();
   drop = database.drop;
-  const env = { DATABASE_URL: database.url, DATA_DIR: dataDir, API_TOKENS: TOKEN, GRPC_PORT: portFor(11), HTTP_PORT: portFor(12), WEBHOOK_PORT: portFor(13), SANDBOX_PORT: portFor(14), WORKER_IDLE_MS: '100' };
+  const env = {
+    DATABASE_URL: database.url,
+    DATA_DIR: dataDir,
+    API_TOKENS: TOKEN,
+    GRPC_PORT: portFor(11),
+    HTTP_PORT: portFor(12),
+    WEBHOOK_PORT: portFor(13),
+    SANDBOX_PORT: portFor(14),
+    WORKER_IDLE_MS: '100',
+  };
 
   // First life: the sidecar stores notifications, but no worker processes them (as if it died before it could).
   running = await spawnGateway({ ...env, WEBHOOK_WORKERS: '0' });
   let client = grpcDriver(`127.0.0.1:${env.GRPC_PORT}`, TOKEN);
-  const { providerAccount } = await client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'crash', publicKey: 'pk', secretKey: 'sk', webhookSecret: 'whsec-crash' });
-  const { transaction } = await client.call('gateway', 'createTransaction', CreateTransactionRequest.fromPartial({ providerAccountId: providerAccount.id, transaction: { amount: 2000, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX } }));
-  const body = JSON.stringify({ id: 'evt_crash_1', type: 'charge.paid', createdAt: new Date().toISOString(), data: { id: transaction.transactionId, status: 'paid', amount: 2000 } });
+  const { providerAccount } = await client.call('accounts', 'createProviderAccount', {
+    provider: 'SANDBOX',
+    name: 'crash',
+    publicKey: 'pk',
+    secretKey: 'sk',
+    webhookSecret: 'whsec-crash',
+  });
+  const { transaction } = await client.call(
+    'gateway',
+    'createTransaction',
+    CreateTransactionRequest.fromPartial({
+      providerAccountId: providerAccount.id,
+      transaction: { amount: 2000, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX },
+    }),
+  );
+  const body = JSON.stringify({
+    id: 'evt_crash_1',
+    type: 'charge.paid',
+    createdAt: new Date().toISOString(),
+    data: { id: transaction.transactionId, status: 'paid', amount: 2000 },
+  });
   const answer = await fetch(providerAccount.notificationUrl, {
     method: 'POST',
     body,
-    headers: { 'content-type': 'application/json', 'x-sandbox-event-id': 'evt_crash_1', 'x-sandbox-signature': signSandboxPayload('whsec-crash', Math.floor(Date.now() / 1000), body) },
+    headers: {
+      'content-type': 'application/json',
+      'x-sandbox-event-id': 'evt_crash_1',
+      'x-sandbox-signature': signSandboxPayload('whsec-crash', Math.floor(Date.now() / 1000), body),
+    },
   });
   expect(answer.status).toBe(200);
-  expect((await client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id: transaction.id }))).transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_PENDING);
+  expect((await client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id: transaction.id }))).transaction.status).toBe(
+    TransactionStatus.TRANSACTION_STATUS_PENDING,
+  );
   client.close();
   running.child.kill('SIGKILL');
   await running.exited;
@@ -47,6 +80,12 @@ it('a notification stored by a sidecar that is then killed -9 is applied after t
   // Second life, with workers: what was stored is processed.
   running = await spawnGateway(env);
   client = grpcDriver(`127.0.0.1:${env.GRPC_PORT}`, TOKEN);
-  await eventually(async () => (await client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id: transaction.id }))).transaction.status === TransactionStatus.TRANSACTION_STATUS_APPROVED, 20_000, 'the stored notification to be applied');
+  await eventually(
+    async () =>
+      (await client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id: transaction.id }))).transaction.status ===
+      TransactionStatus.TRANSACTION_STATUS_APPROVED,
+    20_000,
+    'the stored notification to be applied',
+  );
   client.close();
 }, 120_000);

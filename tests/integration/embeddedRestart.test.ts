@@ -16,7 +16,11 @@ it('on embedded defaults, has a SANDBOX account from the first start and keeps t
   const accountId = first.sandboxAccountId!;
   expect(accountId).toMatch(/^[0-9a-f-]{36}$/);
   let client = grpcDriver(first.grpcAddress!, TEST_TOKEN);
-  const { transaction } = await client.call('gateway', 'createTransaction', CreateTransactionRequest.fromPartial({ providerAccountId: accountId, transaction: { amount: 4200, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX } }));
+  const { transaction } = await client.call(
+    'gateway',
+    'createTransaction',
+    CreateTransactionRequest.fromPartial({ providerAccountId: accountId, transaction: { amount: 4200, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX } }),
+  );
   client.close();
   await first.close();
 
@@ -25,7 +29,12 @@ it('on embedded defaults, has a SANDBOX account from the first start and keeps t
     expect(second.sandboxAccountId).toBe(accountId);
     client = grpcDriver(second.grpcAddress!, TEST_TOKEN);
     const read = await client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id: transaction.id }));
-    expect(read.transaction).toMatchObject({ id: transaction.id, amount: 4200, status: TransactionStatus.TRANSACTION_STATUS_PENDING, pixCode: transaction.pixCode });
+    expect(read.transaction).toMatchObject({
+      id: transaction.id,
+      amount: 4200,
+      status: TransactionStatus.TRANSACTION_STATUS_PENDING,
+      pixCode: transaction.pixCode,
+    });
     client.close();
   } finally {
     await second.close();

@@ -23,12 +23,22 @@ describe('fake provider over HTTP', () => {
       body: { amount: 1000, customer: { name: 'Ana' } },
       reply: { status: 201, body: { id: 'tx-1', status: 'waiting_payment' }, headers: { 'x-request-id': 'r-9' } },
     });
-    const response = await call({ method: 'POST', url: `${fake.url}/transactions?publicKey=pk`, headers: { authorization: 'Bearer sk', 'x-idempotency-key': 'idem-1' }, data: { amount: 1000, customer: { name: 'Ana' } } });
+    const response = await call({
+      method: 'POST',
+      url: `${fake.url}/transactions?publicKey=pk`,
+      headers: { authorization: 'Bearer sk', 'x-idempotency-key': 'idem-1' },
+      data: { amount: 1000, customer: { name: 'Ana' } },
+    });
     expect(response.status).toBe(201);
     expect(response.data).toEqual({ id: 'tx-1', status: 'waiting_payment' });
     expect(response.headers['x-request-id']).toBe('r-9');
     expect(charge.done).toBe(true);
-    expect(charge.calls[0]).toMatchObject({ method: 'POST', path: '/transactions', query: { publicKey: 'pk' }, body: { amount: 1000, customer: { name: 'Ana' } } });
+    expect(charge.calls[0]).toMatchObject({
+      method: 'POST',
+      path: '/transactions',
+      query: { publicKey: 'pk' },
+      body: { amount: 1000, customer: { name: 'Ana' } },
+    });
     expect(() => fake.assertAllDone()).not.toThrow();
   });
 
@@ -53,7 +63,9 @@ describe('fake provider over HTTP', () => {
     ]);
     await call({ method: 'DELETE', url: `${fake.url}/charges/1` });
     expect(fake.unexpected[1]!.mismatches).toEqual(['no expectation declared for this method and path']);
-    expect(() => fake.assertAllDone()).toThrow(/unexpected POST \/transactions[\s\S]*unexpected DELETE \/charges\/1[\s\S]*expected but not received: POST \/transactions \(0\/1 received\)/);
+    expect(() => fake.assertAllDone()).toThrow(
+      /unexpected POST \/transactions[\s\S]*unexpected DELETE \/charges\/1[\s\S]*expected but not received: POST \/transactions \(0\/1 received\)/,
+    );
   });
 
   it('fails assertAllDone while a declared request has not arrived, and answers each expectation only its times', async () => {
@@ -94,7 +106,9 @@ describe('fake provider over HTTPS and mTLS', () => {
   it('serves HTTPS with a certificate from the test CA, trusted only when the CA is', async () => {
     https.expect({ method: 'GET', path: '/ping', reply: { body: { pong: true } } });
     expect(https.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
-    await expect(call({ url: `${https.url}/ping` })).rejects.toMatchObject({ code: expect.stringMatching(/^(UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN)$/) });
+    await expect(call({ url: `${https.url}/ping` })).rejects.toMatchObject({
+      code: expect.stringMatching(/^(UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN)$/),
+    });
     const trusted = await call({ url: `${https.url}/ping`, httpsAgent: new Agent({ ca: https.ca }) });
     expect(trusted.data).toEqual({ pong: true });
     https.assertAllDone();

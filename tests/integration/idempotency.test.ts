@@ -20,7 +20,8 @@ class CountingPsp {
       req.on('data', (chunk) => (body += chunk));
       req.on('end', () => {
         this.requests.push({ method: req.method!, path: req.url! });
-        const send = (status: number, payload: unknown) => setTimeout(() => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload)), 150);
+        const send = (status: number, payload: unknown) =>
+          setTimeout(() => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload)), 150);
         if (this.failNext > 0) {
           this.failNext -= 1;
           return send(this.failStatus, { error: { message: this.failStatus >= 500 ? 'temporarily unavailable' : 'amount refused' } });
@@ -29,7 +30,16 @@ class CountingPsp {
         const now = new Date().toISOString();
         if (req.url === '/v1/charges') {
           const status = input.method === 'card' ? 'paid' : 'pending';
-          return send(201, { id: `ch_${++this.seq}`, amount: input.amount, method: input.method, status, installments: 1, createdAt: now, refundedAmount: 0, pix: input.method === 'pix' ? { copyPaste: '000201', qrCodeDataUrl: 'data:image/png;base64,', expiresAt: now } : undefined });
+          return send(201, {
+            id: `ch_${++this.seq}`,
+            amount: input.amount,
+            method: input.method,
+            status,
+            installments: 1,
+            createdAt: now,
+            refundedAmount: 0,
+            pix: input.method === 'pix' ? { copyPaste: '000201', qrCodeDataUrl: 'data:image/png;base64,', expiresAt: now } : undefined,
+          });
         }
         if (/^\/v1\/charges\/[^/]+\/refunds$/.test(req.url!)) return send(201, { id: `re_${++this.seq}`, amount: input.amount, status: 'succeeded' });
         if (req.url === '/v1/withdrawals') return send(201, { id: `wd_${++this.seq}`, amount: input.amount, status: 'processing', createdAt: now });
@@ -59,8 +69,12 @@ beforeAll(async () => {
   gateway = stack.gateway;
   grpc = stack.client;
   connect = connectDriver(gateway.httpUrl!, TEST_TOKEN);
-  ({ providerAccount: { id: accountId } } = await grpc.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'counted', publicKey: 'pk', secretKey: 'sk', baseUrl }));
-  ({ providerAccount: { id: otherAccountId } } = await grpc.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'other', publicKey: 'pk', secretKey: 'sk', baseUrl }));
+  ({
+    providerAccount: { id: accountId },
+  } = await grpc.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'counted', publicKey: 'pk', secretKey: 'sk', baseUrl }));
+  ({
+    providerAccount: { id: otherAccountId },
+  } = await grpc.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'other', publicKey: 'pk', secretKey: 'sk', baseUrl }));
 });
 
 afterAll(async () => {
@@ -76,11 +90,17 @@ beforeEach(() => {
 });
 
 const charge = (key: string, amount = 1000, account = accountId) =>
-  CreateTransactionRequest.fromPartial({ providerAccountId: account, idempotencyKey: key, transaction: { amount, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX } });
+  CreateTransactionRequest.fromPartial({
+    providerAccountId: account,
+    idempotencyKey: key,
+    transaction: { amount, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX },
+  });
 
 describe('idempotency keys', () => {
   it('20 simultaneous identical CreateTransaction calls reach the provider once and all get the first charge', async () => {
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? grpc : connect).call('gateway', 'createTransaction', charge('simultaneous-1'))));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? grpc : connect).call('gateway', 'createTransaction', charge('simultaneous-1'))),
+    );
     expect(psp.count('POST', /^\/v1\/charges$/)).toBe(1);
     expect(new Set(results.map((r) => r.transaction.id)).size).toBe(1);
   });
@@ -103,7 +123,10 @@ describe('idempotency keys', () => {
   it('lets a key whose first attempt the provider refused (4xx) be retried', async () => {
     psp.failNext = 1;
     psp.failStatus = 422;
-    expect(await failureOf(grpc.call('gateway', 'createTransaction', charge('retry-after-failure')))).toMatchObject({ code: 'INVALID_ARGUMENT', message: 'Erro ao criar transação: amount refused' });
+    expect(await failureOf(grpc.call('gateway', 'createTransaction', charge('retry-after-failure')))).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: 'Erro ao criar transação: amount refused',
+    });
     const retried = await grpc.call('gateway', 'createTransaction', charge('retry-after-failure'));
     expect(retried.transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_PENDING);
     const again = await grpc.call('gateway', 'createTransaction', charge('retry-after-failure'));
@@ -113,7 +136,10 @@ describe('idempotency keys', () => {
 
   it('holds a key whose first attempt got a 5xx (the provider may have charged): the retry is told it is still being confirmed and nothing is sent again', async () => {
     psp.failNext = 1;
-    expect(await failureOf(grpc.call('gateway', 'createTransaction', charge('retry-after-5xx')))).toMatchObject({ code: 'UNAVAILABLE', message: 'Erro ao criar transação: temporarily unavailable' });
+    expect(await failureOf(grpc.call('gateway', 'createTransaction', charge('retry-after-5xx')))).toMatchObject({
+      code: 'UNAVAILABLE',
+      message: 'Erro ao criar transação: temporarily unavailable',
+    });
     const retry = await failureOf(connect.call('gateway', 'createTransaction', charge('retry-after-5xx')));
     expect(retry.code).toBe('UNAVAILABLE');
     expect(retry.message).toContain('still being confirmed');
@@ -121,14 +147,25 @@ describe('idempotency keys', () => {
   });
 
   it('20 simultaneous identical withdrawals pay out once', async () => {
-    const request = WithdrawRequest.fromPartial({ providerAccountId: accountId, idempotencyKey: 'payout-1', withdraw: { paymentMethod: WithdrawMethod.WITHDRAW_METHOD_PIX, amount: 5000, pixKey: 'ana@example.com', pixType: PixKeyType.PIX_KEY_TYPE_EMAIL } });
+    const request = WithdrawRequest.fromPartial({
+      providerAccountId: accountId,
+      idempotencyKey: 'payout-1',
+      withdraw: { paymentMethod: WithdrawMethod.WITHDRAW_METHOD_PIX, amount: 5000, pixKey: 'ana@example.com', pixType: PixKeyType.PIX_KEY_TYPE_EMAIL },
+    });
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? grpc : connect).call('gateway', 'withdraw', request)));
     expect(psp.count('POST', /^\/v1\/withdrawals$/)).toBe(1);
     expect(new Set(results.map((r) => r.withdrawal.id)).size).toBe(1);
   });
 
   it('20 simultaneous identical refunds refund once and all get the first refund', async () => {
-    const card = await grpc.call('gateway', 'createTransaction', CreateTransactionRequest.fromPartial({ providerAccountId: accountId, transaction: { amount: 3000, paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, cardId: 'card_x' } }));
+    const card = await grpc.call(
+      'gateway',
+      'createTransaction',
+      CreateTransactionRequest.fromPartial({
+        providerAccountId: accountId,
+        transaction: { amount: 3000, paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, cardId: 'card_x' },
+      }),
+    );
     expect(card.transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
     const request = RefoundTransactionRequest.fromPartial({ providerAccountId: accountId, idempotencyKey: 'refund-1', id: card.transaction.id });
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? grpc : connect).call('gateway', 'refoundTransaction', request)));
@@ -138,9 +175,10 @@ describe('idempotency keys', () => {
   });
 
   it('keeps keys for at least 24 hours', async () => {
-    const [row] = await gateway.db!.em().getConnection('write').execute<{ hours: number }[]>(
-      `select extract(epoch from (expires_at - created_at)) / 3600 as hours from idempotency_keys where key = 'simultaneous-1'`,
-    );
+    const [row] = await gateway
+      .db!.em()
+      .getConnection('write')
+      .execute<{ hours: number }[]>(`select extract(epoch from (expires_at - created_at)) / 3600 as hours from idempotency_keys where key = 'simultaneous-1'`);
     expect(Number(row!.hours)).toBeGreaterThanOrEqual(24);
   });
 });

@@ -19,7 +19,9 @@ const log = capturedLogger('info');
 beforeAll(async () => {
   stack = await startTestStack({ logger: log.logger });
   connect = connectDriver(stack.gateway.httpUrl!, TEST_TOKEN);
-  ({ providerAccount: { id: accountId } } = await stack.client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'validation', publicKey: 'pk', secretKey: 'sk' }));
+  ({
+    providerAccount: { id: accountId },
+  } = await stack.client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'validation', publicKey: 'pk', secretKey: 'sk' }));
 });
 
 afterAll(async () => {
@@ -27,19 +29,47 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const pix = (transaction: Record<string, unknown>) => CreateTransactionRequest.fromPartial({ providerAccountId: accountId, transaction: { amount: 1000, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX, ...transaction } });
+const pix = (transaction: Record<string, unknown>) =>
+  CreateTransactionRequest.fromPartial({
+    providerAccountId: accountId,
+    transaction: { amount: 1000, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX, ...transaction },
+  });
 
 const cases: [what: string, service: 'gateway' | 'webhooks', method: string, request: () => unknown, field: string][] = [
   ['a currency longer than 3', 'gateway', 'createTransaction', () => pix({ currency: 'BRLX' }), 'transaction.currency'],
   ['an order_id over its column size', 'gateway', 'createTransaction', () => pix({ orderId: 'o'.repeat(256) }), 'transaction.order_id'],
-  ['a customer name over its column size', 'gateway', 'createTransaction', () => pix({ customer: { name: 'n'.repeat(256), email: 'a@b.co', document: '12345678909', phone: '11999999999' } }), 'transaction.customer.name'],
+  [
+    'a customer name over its column size',
+    'gateway',
+    'createTransaction',
+    () => pix({ customer: { name: 'n'.repeat(256), email: 'a@b.co', document: '12345678909', phone: '11999999999' } }),
+    'transaction.customer.name',
+  ],
   ['a NUL character', 'gateway', 'createTransaction', () => pix({ description: 'paid\u0000' }), 'transaction.description'],
   ['an amount beyond 2^53', 'gateway', 'createTransaction', () => pix({ amount: 2 ** 53 + 2 }), 'transaction.amount'],
   ['an id over the length limit', 'gateway', 'getTransaction', () => GetTransactionRequest.fromPartial({ id: 'i'.repeat(1024 * 1024) }), 'id'],
-  ['a non-UUID account filter', 'webhooks', 'listWebhookNotifications', () => ListWebhookNotificationsRequest.fromPartial({ providerAccountId: 'not-a-uuid' }), 'provider_account_id'],
-  ['a non-UUID subject filter', 'webhooks', 'listWebhookNotifications', () => ListWebhookNotificationsRequest.fromPartial({ subjectId: "1' or '1'='1" }), 'subject_id'],
+  [
+    'a non-UUID account filter',
+    'webhooks',
+    'listWebhookNotifications',
+    () => ListWebhookNotificationsRequest.fromPartial({ providerAccountId: 'not-a-uuid' }),
+    'provider_account_id',
+  ],
+  [
+    'a non-UUID subject filter',
+    'webhooks',
+    'listWebhookNotifications',
+    () => ListWebhookNotificationsRequest.fromPartial({ subjectId: "1' or '1'='1" }),
+    'subject_id',
+  ],
   ['a negative page size', 'webhooks', 'listWebhookNotifications', () => ListWebhookNotificationsRequest.fromPartial({ pageSize: -1 }), 'page_size'],
-  ['a non-UUID transaction filter', 'webhooks', 'listOutboundDeliveries', () => ListOutboundDeliveriesRequest.fromPartial({ transactionId: 'x' }), 'transaction_id'],
+  [
+    'a non-UUID transaction filter',
+    'webhooks',
+    'listOutboundDeliveries',
+    () => ListOutboundDeliveriesRequest.fromPartial({ transactionId: 'x' }),
+    'transaction_id',
+  ],
 ];
 
 describe.each(['grpc-js', 'connect-web'])('over %s', (transport) => {

@@ -29,7 +29,13 @@ afterAll(async () => {
 
 /** A real BR Code for the amount, as the provider would return it. */
 function brCode(amountInReais: number): string {
-  const pix = createStaticPix({ merchantName: 'Loja Exemplo', merchantCity: 'Sao Paulo', pixKey: '123e4567-e12b-12d1-a456-426655440000', infoAdicional: 'Pedido', transactionAmount: amountInReais });
+  const pix = createStaticPix({
+    merchantName: 'Loja Exemplo',
+    merchantCity: 'Sao Paulo',
+    pixKey: '123e4567-e12b-12d1-a456-426655440000',
+    infoAdicional: 'Pedido',
+    transactionAmount: amountInReais,
+  });
   if (hasError(pix)) throw new Error('could not build a BR Code');
   return pix.toBRCode();
 }
@@ -45,7 +51,13 @@ const order = (id: string, status: string, pixCode: string, charge: Record<strin
       amount: 1990,
       payment_method: 'pix',
       ...charge,
-      last_transaction: { id: `tran_${id}`, status: 'waiting_payment', qr_code: pixCode, qr_code_url: `https://api.pagar.me/core/v5/transactions/tran_${id}/qrcode`, expires_at: '2030-01-02T00:00:00Z' },
+      last_transaction: {
+        id: `tran_${id}`,
+        status: 'waiting_payment',
+        qr_code: pixCode,
+        qr_code_url: `https://api.pagar.me/core/v5/transactions/tran_${id}/qrcode`,
+        expires_at: '2030-01-02T00:00:00Z',
+      },
     },
   ],
 });
@@ -55,7 +67,10 @@ async function pixCharge(accountId: string, orderId: string, pixCode: string) {
     method: 'POST',
     path: '/orders',
     headers: { authorization: BASIC },
-    body: partial({ payments: [{ payment_method: 'pix', amount: 1990, pix: { expires_in: 86_400 } }], customer: { document: '12345678909', type: 'individual' } }),
+    body: partial({
+      payments: [{ payment_method: 'pix', amount: 1990, pix: { expires_in: 86_400 } }],
+      customer: { document: '12345678909', type: 'individual' },
+    }),
     reply: { body: order(orderId, 'pending', pixCode) },
   });
   const { transaction } = await client.call(
@@ -63,7 +78,11 @@ async function pixCharge(accountId: string, orderId: string, pixCode: string) {
     'createTransaction',
     CreateTransactionRequest.fromPartial({
       providerAccountId: accountId,
-      transaction: { amount: 1990, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX, customer: { name: 'Ana Souza', document: '123.456.789-09', email: 'ana@example.com', phone: '11987654321' } },
+      transaction: {
+        amount: 1990,
+        paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX,
+        customer: { name: 'Ana Souza', document: '123.456.789-09', email: 'ana@example.com', phone: '11987654321' },
+      },
     }),
   );
   expect(created.done).toBe(true);
@@ -95,12 +114,24 @@ describe('PAGARMEBAAS through the public gRPC API', () => {
   });
 
   it('creates a PIX order, takes an unsigned order.paid, confirms it with GET /orders/{id}, and reads APPROVED', async () => {
-    const { providerAccount: account } = await client.call('accounts', 'createProviderAccount', { provider: 'pagarmebaas', name: 'Pagar.me BaaS e2e', publicKey: 'pk_test_e2e', secretKey: SECRET, baseUrl: fake.url });
+    const { providerAccount: account } = await client.call('accounts', 'createProviderAccount', {
+      provider: 'pagarmebaas',
+      name: 'Pagar.me BaaS e2e',
+      publicKey: 'pk_test_e2e',
+      secretKey: SECRET,
+      baseUrl: fake.url,
+    });
     expect(account.provider).toBe('PAGARMEBAAS');
     const pixCode = brCode(19.9);
 
     const transaction = await pixCharge(account.id, 'or_e2e_paid', pixCode);
-    expect(transaction).toMatchObject({ provider: 'PAGARMEBAAS', transactionId: 'or_e2e_paid', status: TransactionStatus.TRANSACTION_STATUS_PENDING, amount: 1990, pixCode });
+    expect(transaction).toMatchObject({
+      provider: 'PAGARMEBAAS',
+      transactionId: 'or_e2e_paid',
+      status: TransactionStatus.TRANSACTION_STATUS_PENDING,
+      amount: 1990,
+      pixCode,
+    });
     expect(brCodeCrcIsValid(transaction.pixCode)).toBe(true);
     expect(transaction.pixQrCode).toMatch(/^data:image\/png;base64,/);
     expect(transaction.expiresAt).toEqual(new Date('2030-01-02T00:00:00Z'));
@@ -112,7 +143,13 @@ describe('PAGARMEBAAS through the public gRPC API', () => {
       headers: { authorization: BASIC },
       reply: { body: order('or_e2e_paid', 'paid', pixCode, { paid_at: '2026-03-10T12:10:00Z', paid_amount: 1990 }) },
     });
-    const response = await notify(account.notificationUrl, { id: 'hook_e2e_1', account: { id: 'acc_1', name: 'Loja' }, type: 'order.paid', created_at: '2026-03-10T12:10:00', data: order('or_e2e_paid', 'paid', pixCode) });
+    const response = await notify(account.notificationUrl, {
+      id: 'hook_e2e_1',
+      account: { id: 'acc_1', name: 'Loja' },
+      type: 'order.paid',
+      created_at: '2026-03-10T12:10:00',
+      data: order('or_e2e_paid', 'paid', pixCode),
+    });
     expect(response.status).toBe(200);
 
     const approved = await eventually(async () => {
@@ -128,11 +165,22 @@ describe('PAGARMEBAAS through the public gRPC API', () => {
   });
 
   it('does not approve a charge when the provider, asked, says it is still pending', async () => {
-    const { providerAccount: account } = await client.call('accounts', 'createProviderAccount', { provider: 'PAGARMEBAAS', name: 'Pagar.me BaaS forged', publicKey: 'pk_test_e2e', secretKey: SECRET, baseUrl: fake.url });
+    const { providerAccount: account } = await client.call('accounts', 'createProviderAccount', {
+      provider: 'PAGARMEBAAS',
+      name: 'Pagar.me BaaS forged',
+      publicKey: 'pk_test_e2e',
+      secretKey: SECRET,
+      baseUrl: fake.url,
+    });
     const pixCode = brCode(19.9);
     const transaction = await pixCharge(account.id, 'or_e2e_forged', pixCode);
 
-    const asked = fake.expect({ method: 'GET', path: '/orders/or_e2e_forged', headers: { authorization: BASIC }, reply: { body: order('or_e2e_forged', 'pending', pixCode) } });
+    const asked = fake.expect({
+      method: 'GET',
+      path: '/orders/or_e2e_forged',
+      headers: { authorization: BASIC },
+      reply: { body: order('or_e2e_forged', 'pending', pixCode) },
+    });
     const response = await notify(account.notificationUrl, { id: 'hook_e2e_forged', type: 'order.paid', data: order('or_e2e_forged', 'paid', pixCode) });
     expect(response.status).toBe(200);
 

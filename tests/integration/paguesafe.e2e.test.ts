@@ -9,7 +9,8 @@ import { startFakeProvider, type FakeProvider } from '../support/fakeProvider.js
 
 const SECRET = 'sk_paguesafe_e2e';
 const BASIC = `Basic ${Buffer.from(`${SECRET}:x`).toString('base64')}`;
-const PIX_CODE = '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-426655440000520400005303986540519.905802BR5913Loja Exemplo6008BRASILIA62070503***63041D3D';
+const PIX_CODE =
+  '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-426655440000520400005303986540519.905802BR5913Loja Exemplo6008BRASILIA62070503***63041D3D';
 
 let stack: TestStack;
 let fake: FakeProvider;
@@ -46,12 +47,23 @@ describe('PAGUESAFE through the public gRPC API', () => {
       specGroup: 'document 2 (group 2)',
       paymentMethods: [PaymentMethod.PAYMENT_METHOD_PIX, PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, PaymentMethod.PAYMENT_METHOD_BILLET],
       withdrawMethods: [],
-      operations: [Operation.OPERATION_CREATE_TRANSACTION, Operation.OPERATION_GET_TRANSACTION, Operation.OPERATION_REFOUND_TRANSACTION, Operation.OPERATION_PROCESS_WEBHOOK],
+      operations: [
+        Operation.OPERATION_CREATE_TRANSACTION,
+        Operation.OPERATION_GET_TRANSACTION,
+        Operation.OPERATION_REFOUND_TRANSACTION,
+        Operation.OPERATION_PROCESS_WEBHOOK,
+      ],
     });
   });
 
   it('creates a PIX charge on the provider, takes its unsigned postback, confirms it with GET /transactions/{id}, and reads APPROVED', async () => {
-    const { providerAccount: account } = await client.call('accounts', 'createProviderAccount', { provider: 'paguesafe', name: 'PagueSafe e2e', publicKey: 'pk_e2e', secretKey: SECRET, baseUrl: fake.url });
+    const { providerAccount: account } = await client.call('accounts', 'createProviderAccount', {
+      provider: 'paguesafe',
+      name: 'PagueSafe e2e',
+      publicKey: 'pk_e2e',
+      secretKey: SECRET,
+      baseUrl: fake.url,
+    });
     expect(account.provider).toBe('PAGUESAFE');
 
     const created = fake.expect({
@@ -62,18 +74,37 @@ describe('PAGUESAFE through the public gRPC API', () => {
         const charge = body as Record<string, any>;
         return charge.amount === 1990 && charge.paymentMethod === 'pix' && charge.postbackUrl === account.notificationUrl && charge.pix?.expiresInDays === 1;
       },
-      reply: { status: 200, body: { id: 'ps_1001', status: 'waiting_payment', amount: 1990, paymentMethod: 'pix', pix: { qrcode: PIX_CODE, expirationDate: '2030-01-02T00:00:00.000Z' } } },
+      reply: {
+        status: 200,
+        body: {
+          id: 'ps_1001',
+          status: 'waiting_payment',
+          amount: 1990,
+          paymentMethod: 'pix',
+          pix: { qrcode: PIX_CODE, expirationDate: '2030-01-02T00:00:00.000Z' },
+        },
+      },
     });
     const { transaction } = await client.call(
       'gateway',
       'createTransaction',
       CreateTransactionRequest.fromPartial({
         providerAccountId: account.id,
-        transaction: { amount: 1990, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX, customer: { name: 'Ana Souza', document: '12345678909', email: 'ana@example.com', phone: '11987654321' } },
+        transaction: {
+          amount: 1990,
+          paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX,
+          customer: { name: 'Ana Souza', document: '12345678909', email: 'ana@example.com', phone: '11987654321' },
+        },
       }),
     );
     expect(created.done).toBe(true);
-    expect(transaction).toMatchObject({ provider: 'PAGUESAFE', transactionId: 'ps_1001', status: TransactionStatus.TRANSACTION_STATUS_PENDING, amount: 1990, pixCode: PIX_CODE });
+    expect(transaction).toMatchObject({
+      provider: 'PAGUESAFE',
+      transactionId: 'ps_1001',
+      status: TransactionStatus.TRANSACTION_STATUS_PENDING,
+      amount: 1990,
+      pixCode: PIX_CODE,
+    });
     expect(transaction.pixQrCode).toMatch(/^data:image\/png;base64,/);
     expect(transaction.expiresAt).toEqual(new Date('2030-01-02T00:00:00.000Z'));
 
@@ -82,7 +113,9 @@ describe('PAGUESAFE through the public gRPC API', () => {
       method: 'GET',
       path: '/transactions/ps_1001',
       headers: { authorization: BASIC },
-      reply: { body: { id: 'ps_1001', status: 'paid', amount: 1990, paymentMethod: 'pix', pix: { qrcode: PIX_CODE, expirationDate: '2030-01-02T00:00:00.000Z' } } },
+      reply: {
+        body: { id: 'ps_1001', status: 'paid', amount: 1990, paymentMethod: 'pix', pix: { qrcode: PIX_CODE, expirationDate: '2030-01-02T00:00:00.000Z' } },
+      },
     });
     const postback = { id: 'pb_1', type: 'transaction', objectId: 'ps_1001', data: { id: 'ps_1001', status: 'paid', amount: 1990, paymentMethod: 'pix' } };
     const response = await fetch(account.notificationUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(postback) });
@@ -100,7 +133,11 @@ describe('PAGUESAFE through the public gRPC API', () => {
     await eventually(async () => (await notificationOutcomes(account.id)).join() === 'APPLIED', 10_000, 'the postback to be APPLIED');
 
     // The provider re-sends the same change in a new envelope: a duplicate, and no second call to the provider.
-    const again = await fetch(account.notificationUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...postback, id: 'pb_2' }) });
+    const again = await fetch(account.notificationUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...postback, id: 'pb_2' }),
+    });
     expect(again.status).toBe(200);
     await eventually(async () => (await notificationOutcomes(account.id)).join() === 'APPLIED,DUPLICATE', 10_000, 'the re-delivery to be a DUPLICATE');
     fake.assertAllDone();

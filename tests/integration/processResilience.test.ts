@@ -19,7 +19,16 @@ const ports = { grpc: portFor(21), http: portFor(22), webhooks: portFor(23), san
 beforeAll(async () => {
   database = await createTestDatabase();
   gateway = await spawnGateway(
-    { DATABASE_URL: database.url, DATA_DIR: dataDir, API_TOKENS: 'resilience-token', GRPC_PORT: ports.grpc, HTTP_PORT: ports.http, WEBHOOK_PORT: ports.webhooks, SANDBOX_PORT: ports.sandbox, LOG_LEVEL: 'info' },
+    {
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      API_TOKENS: 'resilience-token',
+      GRPC_PORT: ports.grpc,
+      HTTP_PORT: ports.http,
+      WEBHOOK_PORT: ports.webhooks,
+      SANDBOX_PORT: ports.sandbox,
+      LOG_LEVEL: 'info',
+    },
     60_000,
     ['./tests/support/faultInjection.ts'],
   );

@@ -21,16 +21,35 @@ afterAll(async () => {
 });
 
 it('a charge paid at the provider whose notification was lost heals by polling', async () => {
-  const { providerAccount } = await client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'lossy', publicKey: 'pk', secretKey: 'sk-lossy' });
-  const { transaction } = await client.call('gateway', 'createTransaction', CreateTransactionRequest.fromPartial({ providerAccountId: providerAccount.id, transaction: { amount: 3100, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX } }));
+  const { providerAccount } = await client.call('accounts', 'createProviderAccount', {
+    provider: 'SANDBOX',
+    name: 'lossy',
+    publicKey: 'pk',
+    secretKey: 'sk-lossy',
+  });
+  const { transaction } = await client.call(
+    'gateway',
+    'createTransaction',
+    CreateTransactionRequest.fromPartial({
+      providerAccountId: providerAccount.id,
+      transaction: { amount: 3100, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX },
+    }),
+  );
   // Paid directly at the sandbox PSP; its notification goes nowhere.
-  const paid = await fetch(`${gateway.sandboxUrl}/v1/charges/${transaction.transactionId}/pay`, { method: 'POST', headers: { authorization: 'Bearer sk-lossy' } });
+  const paid = await fetch(`${gateway.sandboxUrl}/v1/charges/${transaction.transactionId}/pay`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer sk-lossy' },
+  });
   expect(paid.status).toBe(200);
   expect((await paid.json()).notification.responseStatus).toBe(0);
 
-  const healed = await eventually(async () => {
-    const { transaction: current } = await client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id: transaction.id }));
-    return current.status === TransactionStatus.TRANSACTION_STATUS_APPROVED && current;
-  }, 15_000, 'reconciliation to find the payment');
+  const healed = await eventually(
+    async () => {
+      const { transaction: current } = await client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id: transaction.id }));
+      return current.status === TransactionStatus.TRANSACTION_STATUS_APPROVED && current;
+    },
+    15_000,
+    'reconciliation to find the payment',
+  );
   expect(healed.statusHistory.at(-1)).toMatchObject({ status: TransactionStatus.TRANSACTION_STATUS_APPROVED, source: StatusSource.STATUS_SOURCE_POLL });
 });

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CreateCardIdRequest, CreateCardTokenRequest, CreateTransactionRequest, GetTransactionRequest, RefoundTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import {
+  CreateCardIdRequest,
+  CreateCardTokenRequest,
+  CreateTransactionRequest,
+  GetTransactionRequest,
+  RefoundTransactionRequest,
+} from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import type { RefundResult } from '../../server/domain/types.js';
 import type { AdapterContext } from '../../server/providers/adapter.js';
@@ -30,7 +36,13 @@ let accountId: string;
 beforeAll(async () => {
   stack = await startTestStack({ extraProviders: [provider], env: { WEBHOOK_WORKERS: '0' } });
   connect = connectDriver(stack.gateway.httpUrl!, TEST_TOKEN);
-  const { providerAccount } = await stack.client.call('accounts', 'createProviderAccount', { provider: 'COUNTING_SANDBOX', name: 'refunds', publicKey: 'pk', secretKey: 'sk-refunds', baseUrl: stack.gateway.sandboxUrl });
+  const { providerAccount } = await stack.client.call('accounts', 'createProviderAccount', {
+    provider: 'COUNTING_SANDBOX',
+    name: 'refunds',
+    publicKey: 'pk',
+    secretKey: 'sk-refunds',
+    baseUrl: stack.gateway.sandboxUrl,
+  });
   accountId = providerAccount.id;
 });
 afterAll(async () => {
@@ -39,9 +51,23 @@ afterAll(async () => {
 });
 
 async function paidCharge(amount: number): Promise<string> {
-  const { cardToken } = await stack.client.call('gateway', 'createCardToken', CreateCardTokenRequest.fromPartial({ providerAccountId: accountId, card: { cardNumber: '4111111111111111', holderName: 'Ana Souza', holderDocument: '12345678909', expMonth: '12', expYear: '30', cvv: '123' } }));
+  const { cardToken } = await stack.client.call(
+    'gateway',
+    'createCardToken',
+    CreateCardTokenRequest.fromPartial({
+      providerAccountId: accountId,
+      card: { cardNumber: '4111111111111111', holderName: 'Ana Souza', holderDocument: '12345678909', expMonth: '12', expYear: '30', cvv: '123' },
+    }),
+  );
   const { cardId } = await stack.client.call('gateway', 'createCardId', CreateCardIdRequest.fromPartial({ providerAccountId: accountId, cardToken }));
-  const { transaction } = await stack.client.call('gateway', 'createTransaction', CreateTransactionRequest.fromPartial({ providerAccountId: accountId, transaction: { amount, paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, cardId } }));
+  const { transaction } = await stack.client.call(
+    'gateway',
+    'createTransaction',
+    CreateTransactionRequest.fromPartial({
+      providerAccountId: accountId,
+      transaction: { amount, paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, cardId },
+    }),
+  );
   expect(transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
   return transaction.id;
 }
@@ -70,7 +96,10 @@ it('partial refunds never exceed the charge: the one that would is refused befor
   expect([first.status, second.status].sort()).toEqual(['fulfilled', 'rejected']);
   expect(provider.refundCalls).toBe(1);
   const refused = await failureOf(refund(stack.client, id, 1001, 'partial-c'));
-  expect(refused).toEqual({ code: 'FAILED_PRECONDITION', message: `only 1000 cents of transaction ${id} can still be refunded (counting refunds in progress); 1001 asked` });
+  expect(refused).toEqual({
+    code: 'FAILED_PRECONDITION',
+    message: `only 1000 cents of transaction ${id} can still be refunded (counting refunds in progress); 1001 asked`,
+  });
   const last = await refund(stack.client, id, 1000, 'partial-d');
   expect(last.refund.status).toBe(true);
   expect(last.transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_REFUNDED);
@@ -88,10 +117,13 @@ it('a refund the provider refused frees its reservation', async () => {
   });
   expect(direct.status).toBe(201);
   expect((await failureOf(refund(stack.client, id, 4000, 'refused-1'))).message).toMatch(/^Erro ao estornar transação: charge is refunded/);
-  const [row] = await stack.gateway.db!.em().getConnection('write').execute<Array<{ refund_pending_amount: string; refunded_amount: string }>>(
-    'select refund_pending_amount, refunded_amount from transactions where id = ?',
-    [id],
-    'all',
-  );
+  const [row] = await stack.gateway
+    .db!.em()
+    .getConnection('write')
+    .execute<Array<{ refund_pending_amount: string; refunded_amount: string }>>(
+      'select refund_pending_amount, refunded_amount from transactions where id = ?',
+      [id],
+      'all',
+    );
   expect(row).toEqual({ refund_pending_amount: '0', refunded_amount: '0' });
 });

@@ -26,7 +26,8 @@ async function count(server: PgServer, kind: 'select' | 'insert'): Promise<numbe
   return Number(calls ?? 0);
 }
 
-const pix = (amount: number) => CreateTransactionRequest.fromPartial({ providerAccountId: accountId, transaction: { amount, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX } });
+const pix = (amount: number) =>
+  CreateTransactionRequest.fromPartial({ providerAccountId: accountId, transaction: { amount, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX } });
 
 beforeAll(async () => {
   cluster = await startPgCluster({ replicas: 2, replicaApplyDelayMs: [0, 400] });
@@ -34,7 +35,9 @@ beforeAll(async () => {
   await cluster.waitForReplay();
   gateway = await startTestGateway({ databaseUrl: cluster.primary.url('gateway'), replicaUrls: cluster.replicas.map((r) => r.url('gateway')) });
   client = grpcDriver(gateway.grpcAddress!, TEST_TOKEN);
-  ({ providerAccount: { id: accountId } } = await client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'replicas', publicKey: 'pk', secretKey: 'sk' }));
+  ({
+    providerAccount: { id: accountId },
+  } = await client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'replicas', publicKey: 'pk', secretKey: 'sk' }));
 }, 180_000);
 
 afterAll(async () => {

@@ -22,10 +22,18 @@ const log = capturedLogger('warn');
 
 beforeAll(async () => {
   // One notification per 1000 s after a burst of 6: a refill cannot happen during the test.
-  stack = await startTestStack({ env: { WEBHOOK_RATE_PER_SECOND: '0.001', WEBHOOK_RATE_BURST: '6', WEBHOOK_BAD_SIGNATURE_STORE_LIMIT: '2' }, logger: log.logger });
-  const create = (name: string) => stack.client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name, publicKey: 'pk', secretKey: 'sk', webhookSecret: WEBHOOK_SECRET });
-  ({ providerAccount: { id: accountId } } = await create('limits'));
-  ({ providerAccount: { id: otherAccountId } } = await create('limits-other'));
+  stack = await startTestStack({
+    env: { WEBHOOK_RATE_PER_SECOND: '0.001', WEBHOOK_RATE_BURST: '6', WEBHOOK_BAD_SIGNATURE_STORE_LIMIT: '2' },
+    logger: log.logger,
+  });
+  const create = (name: string) =>
+    stack.client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name, publicKey: 'pk', secretKey: 'sk', webhookSecret: WEBHOOK_SECRET });
+  ({
+    providerAccount: { id: accountId },
+  } = await create('limits'));
+  ({
+    providerAccount: { id: otherAccountId },
+  } = await create('limits-other'));
 });
 
 afterAll(async () => {
@@ -40,7 +48,7 @@ interface RawResponse {
 
 function dechunk(body: string): string {
   let out = '';
-  for (let rest = body; ; ) {
+  for (let rest = body; ;) {
     const lineEnd = rest.indexOf('\r\n');
     const size = parseInt(rest.slice(0, lineEnd), 16);
     if (!size) return out;
@@ -60,7 +68,11 @@ function rawRequest(url: string, head: string[], bodyPart = ''): Promise<RawResp
     socket.on('close', () => {
       const [headPart = '', ...rest] = received.split('\r\n\r\n');
       const body = rest.join('\r\n\r\n');
-      resolve({ head: headPart, status: Number(/^HTTP\/1\.1 (\d+)/.exec(headPart)?.[1]), body: /^transfer-encoding: chunked/im.test(headPart) ? dechunk(body) : body });
+      resolve({
+        head: headPart,
+        status: Number(/^HTTP\/1\.1 (\d+)/.exec(headPart)?.[1]),
+        body: /^transfer-encoding: chunked/im.test(headPart) ? dechunk(body) : body,
+      });
     });
   });
 }
@@ -72,13 +84,23 @@ describe('Connect', () => {
   const host = () => new URL(stack.gateway.httpUrl!).host;
 
   it('refuses a 64 MiB unauthenticated POST from its headers, without reading the body', async () => {
-    const response = await rawRequest(stack.gateway.httpUrl!, [`POST ${path} HTTP/1.1`, `Host: ${host()}`, 'Content-Type: application/json', `Content-Length: ${64 * MiB}`]);
+    const response = await rawRequest(stack.gateway.httpUrl!, [
+      `POST ${path} HTTP/1.1`,
+      `Host: ${host()}`,
+      'Content-Type: application/json',
+      `Content-Length: ${64 * MiB}`,
+    ]);
     expect(response.status).toBe(401);
     expect(JSON.parse(response.body)).toMatchObject({ code: 'unauthenticated' });
   });
 
   it('answers a gRPC-web caller in its own protocol: trailers-only UNAUTHENTICATED', async () => {
-    const response = await rawRequest(stack.gateway.httpUrl!, [`POST ${path} HTTP/1.1`, `Host: ${host()}`, 'Content-Type: application/grpc-web+proto', `Content-Length: ${64 * MiB}`]);
+    const response = await rawRequest(stack.gateway.httpUrl!, [
+      `POST ${path} HTTP/1.1`,
+      `Host: ${host()}`,
+      'Content-Type: application/grpc-web+proto',
+      `Content-Length: ${64 * MiB}`,
+    ]);
     expect(response.status).toBe(200);
     expect(header(response, 'grpc-status')).toBe('16');
   });
@@ -100,7 +122,14 @@ describe('Connect', () => {
     const chunks = Array.from({ length: 5 }, () => `${chunk.length.toString(16)}\r\n${chunk}\r\n`).join('');
     const response = await rawRequest(
       stack.gateway.httpUrl!,
-      [`POST ${path} HTTP/1.1`, `Host: ${host()}`, 'Content-Type: application/json', `Authorization: Bearer ${TEST_TOKEN}`, 'Transfer-Encoding: chunked', 'Connection: close'],
+      [
+        `POST ${path} HTTP/1.1`,
+        `Host: ${host()}`,
+        'Content-Type: application/json',
+        `Authorization: Bearer ${TEST_TOKEN}`,
+        'Transfer-Encoding: chunked',
+        'Connection: close',
+      ],
       `${chunks}0\r\n\r\n`,
     );
     expect(JSON.parse(response.body)).toMatchObject({ code: 'resource_exhausted' });
@@ -109,19 +138,32 @@ describe('Connect', () => {
 
 describe('gRPC', () => {
   it('refuses a request message over MAX_REQUEST_BYTES with RESOURCE_EXHAUSTED', async () => {
-    const request = CreateTransactionRequest.fromPartial({ providerAccountId: accountId, transaction: { amount: 100, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX, description: 'x'.repeat(5 * MiB) } });
+    const request = CreateTransactionRequest.fromPartial({
+      providerAccountId: accountId,
+      transaction: { amount: 100, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX, description: 'x'.repeat(5 * MiB) },
+    });
     expect((await failureOf(stack.client.call('gateway', 'createTransaction', request))).code).toBe('RESOURCE_EXHAUSTED');
   });
 });
 
 describe('webhook sidecar', () => {
   const notify = (account: string, body: string, signature = signSandboxPayload(WEBHOOK_SECRET, Math.floor(Date.now() / 1000), body)) =>
-    fetch(`${stack.gateway.webhookUrl}/webhooks/SANDBOX/${account}`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-sandbox-signature': signature } });
-  const event = (id: string) => JSON.stringify({ id, type: 'charge.paid', createdAt: new Date().toISOString(), data: { id: `ch_${id}`, status: 'paid', amount: 100 } });
+    fetch(`${stack.gateway.webhookUrl}/webhooks/SANDBOX/${account}`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', 'x-sandbox-signature': signature },
+    });
+  const event = (id: string) =>
+    JSON.stringify({ id, type: 'charge.paid', createdAt: new Date().toISOString(), data: { id: `ch_${id}`, status: 'paid', amount: 100 } });
 
   it('refuses a 64 MiB body with 413 from its declared length, without reading it', async () => {
     const { host } = new URL(stack.gateway.webhookUrl!);
-    const response = await rawRequest(stack.gateway.webhookUrl!, [`POST /webhooks/SANDBOX/${otherAccountId} HTTP/1.1`, `Host: ${host}`, 'Content-Type: application/json', `Content-Length: ${64 * MiB}`]);
+    const response = await rawRequest(stack.gateway.webhookUrl!, [
+      `POST /webhooks/SANDBOX/${otherAccountId} HTTP/1.1`,
+      `Host: ${host}`,
+      'Content-Type: application/json',
+      `Content-Length: ${64 * MiB}`,
+    ]);
     expect(response.status).toBe(413);
   });
 

@@ -18,7 +18,11 @@ afterAll(async () => {
 });
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${psp.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  fetch(`${psp.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 
 it('keeps no API key in clear in its state file, and a restart still serves the same merchant', async () => {
   const created = (await (await post('/v1/charges', { amount: 1000, method: 'pix' })).json()) as { id: string };
@@ -37,6 +41,8 @@ it('honours the Idempotency-Key header: the same key gets the same charge, never
   const second = await post('/v1/charges', { amount: 2000, method: 'pix' }, { 'idempotency-key': 'order-77' });
   expect(second.status).toBe(200);
   expect(((await second.json()) as { id: string }).id).toBe(first.id);
-  const found = (await (await fetch(`${psp.url}/v1/charges?reference=order-77`, { headers: { authorization: `Bearer ${API_KEY}` } })).json()) as { data: unknown[] };
+  const found = (await (await fetch(`${psp.url}/v1/charges?reference=order-77`, { headers: { authorization: `Bearer ${API_KEY}` } })).json()) as {
+    data: unknown[];
+  };
   expect(found.data).toHaveLength(1);
 });

@@ -19,7 +19,15 @@ afterAll(() => {
 const port = portFor;
 
 it('npm start: prints a generated token, the SANDBOX account and an example; SIGTERM ends streams and exits 0', async () => {
-  const gateway = await spawnGateway({ DATA_DIR: dataDir, GRPC_PORT: port(1), HTTP_PORT: port(2), WEBHOOK_PORT: port(3), SANDBOX_PORT: port(4), API_TOKENS: '', DATABASE_URL: '' });
+  const gateway = await spawnGateway({
+    DATA_DIR: dataDir,
+    GRPC_PORT: port(1),
+    HTTP_PORT: port(2),
+    WEBHOOK_PORT: port(3),
+    SANDBOX_PORT: port(4),
+    API_TOKENS: '',
+    DATABASE_URL: '',
+  });
   child = gateway.child;
   const output = gateway.output();
   const exited = gateway.exited;
@@ -32,7 +40,11 @@ it('npm start: prints a generated token, the SANDBOX account and an example; SIG
   expect(output).toContain(`"providerAccountId":"${accountId}"`);
 
   const client = grpcDriver(`127.0.0.1:${port(1)}`, token!);
-  const { transaction } = await client.call('gateway', 'createTransaction', CreateTransactionRequest.fromPartial({ providerAccountId: accountId, transaction: { amount: 100, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX } }));
+  const { transaction } = await client.call(
+    'gateway',
+    'createTransaction',
+    CreateTransactionRequest.fromPartial({ providerAccountId: accountId, transaction: { amount: 100, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX } }),
+  );
   expect(transaction.id).toBeDefined();
 
   const watch = client.watch({ afterEventId: '0', providerAccountIds: [] });

@@ -58,8 +58,16 @@ describe('status state machine on PostgreSQL', () => {
   });
 
   it('records a payment with no charge once, however many copies of its notification race', async () => {
-    const payment = { type: 'UNSOLICITED_PAYMENT' as const, transactionId: `static_${Math.random()}`, amount: 990, paymentMethod: 'PIX' as const, status: 'APPROVED' as const };
-    const copies = await Promise.all(Array.from({ length: 10 }, () => repo.recordUnsolicitedPayment(db.em(), { provider: 'SANDBOX', providerAccountId: ACCOUNT, payment, source: 'webhook' })));
+    const payment = {
+      type: 'UNSOLICITED_PAYMENT' as const,
+      transactionId: `static_${Math.random()}`,
+      amount: 990,
+      paymentMethod: 'PIX' as const,
+      status: 'APPROVED' as const,
+    };
+    const copies = await Promise.all(
+      Array.from({ length: 10 }, () => repo.recordUnsolicitedPayment(db.em(), { provider: 'SANDBOX', providerAccountId: ACCOUNT, payment, source: 'webhook' })),
+    );
     expect(copies.filter((copy) => copy.created)).toHaveLength(1);
     expect(copies.filter((copy) => copy.event)).toHaveLength(1);
     expect(new Set(copies.map((copy) => copy.transaction.id)).size).toBe(1);

@@ -22,7 +22,12 @@ const SECRET = 'sk-unknown-outcomes';
 
 beforeAll(async () => {
   stack = await startTestStack({ env: { WEBHOOK_WORKERS: '0', SANDBOX_TIMEOUT_MS: '400' } });
-  const { providerAccount } = await stack.client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'unknown outcomes', publicKey: 'pk', secretKey: SECRET });
+  const { providerAccount } = await stack.client.call('accounts', 'createProviderAccount', {
+    provider: 'SANDBOX',
+    name: 'unknown outcomes',
+    publicKey: 'pk',
+    secretKey: SECRET,
+  });
   accountId = providerAccount.id;
   connect = connectDriver(stack.gateway.httpUrl!, TEST_TOKEN);
 });
@@ -35,19 +40,45 @@ const psp = () => stack.gateway.sandboxPsp!;
 const resolver = () => stack.gateway.useCases!.unknownOutcomes;
 /** What the sandbox holds for a reference, asked over its own API. */
 async function atSandbox(resource: 'charges' | 'withdrawals', reference: string): Promise<Array<{ id: string; status: string }>> {
-  const response = await fetch(`${stack.gateway.sandboxUrl}/v1/${resource}?reference=${encodeURIComponent(reference)}`, { headers: { authorization: `Bearer ${SECRET}` } });
+  const response = await fetch(`${stack.gateway.sandboxUrl}/v1/${resource}?reference=${encodeURIComponent(reference)}`, {
+    headers: { authorization: `Bearer ${SECRET}` },
+  });
   return ((await response.json()) as { data: Array<{ id: string; status: string }> }).data;
 }
 const later = () => new Date(Date.now() + 10 * 60_000);
 
 async function cardCharge(idempotencyKey: string) {
-  const { cardToken } = await stack.client.call('gateway', 'createCardToken', CreateCardTokenRequest.fromPartial({ providerAccountId: accountId, card: { cardNumber: '4111111111111111', holderName: 'Ana Souza', holderDocument: '12345678909', expMonth: '12', expYear: '30', cvv: '123' } }));
+  const { cardToken } = await stack.client.call(
+    'gateway',
+    'createCardToken',
+    CreateCardTokenRequest.fromPartial({
+      providerAccountId: accountId,
+      card: { cardNumber: '4111111111111111', holderName: 'Ana Souza', holderDocument: '12345678909', expMonth: '12', expYear: '30', cvv: '123' },
+    }),
+  );
   const { cardId } = await stack.client.call('gateway', 'createCardId', CreateCardIdRequest.fromPartial({ providerAccountId: accountId, cardToken }));
-  const request = CreateTransactionRequest.fromPartial({ providerAccountId: accountId, idempotencyKey, transaction: { amount: 15000, paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, cardId, customer: { name: 'Ana', document: '12345678909', email: 'ana@example.com' } } });
+  const request = CreateTransactionRequest.fromPartial({
+    providerAccountId: accountId,
+    idempotencyKey,
+    transaction: {
+      amount: 15000,
+      paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD,
+      cardId,
+      customer: { name: 'Ana', document: '12345678909', email: 'ana@example.com' },
+    },
+  });
   return () => stack.client.call('gateway', 'createTransaction', request);
 }
 const payout = (idempotencyKey: string) => () =>
-  stack.client.call('gateway', 'withdraw', WithdrawRequest.fromPartial({ providerAccountId: accountId, idempotencyKey, withdraw: { paymentMethod: WithdrawMethod.WITHDRAW_METHOD_PIX, amount: 2500, pixKey: 'seller@example.com', pixType: PixKeyType.PIX_KEY_TYPE_EMAIL } }));
+  stack.client.call(
+    'gateway',
+    'withdraw',
+    WithdrawRequest.fromPartial({
+      providerAccountId: accountId,
+      idempotencyKey,
+      withdraw: { paymentMethod: WithdrawMethod.WITHDRAW_METHOD_PIX, amount: 2500, pixKey: 'seller@example.com', pixType: PixKeyType.PIX_KEY_TYPE_EMAIL },
+    }),
+  );
 
 it('a card charge whose answer came after the timeout is charged once: the retry waits, the resolver records it, the retry then returns it', async () => {
   const charge = await cardCharge('card-timeout-1');
@@ -99,30 +130,70 @@ it('an operator lists the held requests and settles one over the API: SUCCEEDED 
   psp().injectFault({ resource: 'charges', mode: 'errorAfterActing' });
   expect((await failureOf(charge())).code).toBe('UNAVAILABLE');
   const { requests } = await connect.call('gateway', 'listUnconfirmedRequests', ListUnconfirmedRequestsRequest.fromPartial({ providerAccountId: accountId }));
-  expect(requests).toEqual([expect.objectContaining({ operation: 'createTransaction', idempotencyKey: 'operator-1', failure: expect.stringContaining('Erro ao criar transação') })]);
+  expect(requests).toEqual([
+    expect.objectContaining({ operation: 'createTransaction', idempotencyKey: 'operator-1', failure: expect.stringContaining('Erro ao criar transação') }),
+  ]);
   const providerId = (await atSandbox('charges', 'operator-1'))[0]!.id;
 
   const settle = (extra: Partial<SettleUnconfirmedRequestRequest>) => SettleUnconfirmedRequestRequest.fromPartial({ id: requests[0]!.id, ...extra });
-  expect(await failureOf(stack.client.call('gateway', 'settleUnconfirmedRequest', settle({})))).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('outcome') });
-  expect(await failureOf(stack.client.call('gateway', 'settleUnconfirmedRequest', settle({ outcome: SettlementOutcome.SETTLEMENT_OUTCOME_SUCCEEDED })))).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('provider_id') });
-  const { subjectId } = await stack.client.call('gateway', 'settleUnconfirmedRequest', settle({ outcome: SettlementOutcome.SETTLEMENT_OUTCOME_SUCCEEDED, providerId }));
+  expect(await failureOf(stack.client.call('gateway', 'settleUnconfirmedRequest', settle({})))).toMatchObject({
+    code: 'INVALID_ARGUMENT',
+    message: expect.stringContaining('outcome'),
+  });
+  expect(
+    await failureOf(stack.client.call('gateway', 'settleUnconfirmedRequest', settle({ outcome: SettlementOutcome.SETTLEMENT_OUTCOME_SUCCEEDED }))),
+  ).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('provider_id') });
+  const { subjectId } = await stack.client.call(
+    'gateway',
+    'settleUnconfirmedRequest',
+    settle({ outcome: SettlementOutcome.SETTLEMENT_OUTCOME_SUCCEEDED, providerId }),
+  );
   const { transaction } = await charge();
   expect(transaction.id).toBe(subjectId);
   expect(transaction.transactionId).toBe(providerId);
-  expect(await failureOf(stack.client.call('gateway', 'settleUnconfirmedRequest', settle({ outcome: SettlementOutcome.SETTLEMENT_OUTCOME_FAILED, note: 'late' })))).toMatchObject({ code: 'NOT_FOUND' });
-  expect((await stack.client.call('gateway', 'listUnconfirmedRequests', ListUnconfirmedRequestsRequest.fromPartial({ providerAccountId: accountId }))).requests).toEqual([]);
+  expect(
+    await failureOf(stack.client.call('gateway', 'settleUnconfirmedRequest', settle({ outcome: SettlementOutcome.SETTLEMENT_OUTCOME_FAILED, note: 'late' }))),
+  ).toMatchObject({ code: 'NOT_FOUND' });
+  expect(
+    (await stack.client.call('gateway', 'listUnconfirmedRequests', ListUnconfirmedRequestsRequest.fromPartial({ providerAccountId: accountId }))).requests,
+  ).toEqual([]);
 });
 
 it('an operator settles a refund whose request was lost as FAILED with a note: the key is freed and the retry refunds', async () => {
   const { transaction } = await (await cardCharge('refund-base-1'))();
-  const refund = () => stack.client.call('gateway', 'refoundTransaction', RefoundTransactionRequest.fromPartial({ providerAccountId: accountId, id: transaction.id, amount: 1000, idempotencyKey: 'refund-held-1' }));
+  const refund = () =>
+    stack.client.call(
+      'gateway',
+      'refoundTransaction',
+      RefoundTransactionRequest.fromPartial({ providerAccountId: accountId, id: transaction.id, amount: 1000, idempotencyKey: 'refund-held-1' }),
+    );
   // The connection is cut before the sandbox refunds anything; nobody can look a refund up by reference, so an operator decides.
   psp().injectFault({ resource: 'refunds', mode: 'dropWithoutActing' });
   expect((await failureOf(refund())).code).toBe('UNAVAILABLE');
   expect((await failureOf(refund())).message).toContain('still being confirmed');
-  const { requests } = await stack.client.call('gateway', 'listUnconfirmedRequests', ListUnconfirmedRequestsRequest.fromPartial({ providerAccountId: accountId }));
+  const { requests } = await stack.client.call(
+    'gateway',
+    'listUnconfirmedRequests',
+    ListUnconfirmedRequestsRequest.fromPartial({ providerAccountId: accountId }),
+  );
   expect(requests.map((request: { operation: string }) => request.operation)).toEqual(['refoundTransaction']);
-  expect(await failureOf(stack.client.call('gateway', 'settleUnconfirmedRequest', SettleUnconfirmedRequestRequest.fromPartial({ id: requests[0]!.id, outcome: SettlementOutcome.SETTLEMENT_OUTCOME_FAILED })))).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('note') });
-  await stack.client.call('gateway', 'settleUnconfirmedRequest', SettleUnconfirmedRequestRequest.fromPartial({ id: requests[0]!.id, outcome: SettlementOutcome.SETTLEMENT_OUTCOME_FAILED, note: 'checked in the sandbox dashboard' }));
+  expect(
+    await failureOf(
+      stack.client.call(
+        'gateway',
+        'settleUnconfirmedRequest',
+        SettleUnconfirmedRequestRequest.fromPartial({ id: requests[0]!.id, outcome: SettlementOutcome.SETTLEMENT_OUTCOME_FAILED }),
+      ),
+    ),
+  ).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('note') });
+  await stack.client.call(
+    'gateway',
+    'settleUnconfirmedRequest',
+    SettleUnconfirmedRequestRequest.fromPartial({
+      id: requests[0]!.id,
+      outcome: SettlementOutcome.SETTLEMENT_OUTCOME_FAILED,
+      note: 'checked in the sandbox dashboard',
+    }),
+  );
   expect((await refund()).refund.status).toBe(true);
 });

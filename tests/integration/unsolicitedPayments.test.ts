@@ -7,7 +7,13 @@ import type { TransactionResult, WebhookResult } from '../../server/domain/types
 import { reaisToCents } from '../../server/lib/money.js';
 import { safeEqualHex } from '../../server/lib/hmacSignature.js';
 import { notFound } from '../../server/lib/errors.js';
-import { ProviderAdapter, type AdapterContext, type IncomingNotification, type NotificationVerdict, type ProviderIdentity } from '../../server/providers/adapter.js';
+import {
+  ProviderAdapter,
+  type AdapterContext,
+  type IncomingNotification,
+  type NotificationVerdict,
+  type ProviderIdentity,
+} from '../../server/providers/adapter.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
 import { eventually } from '../support/eventually.js';
 
@@ -28,7 +34,15 @@ class StaticQrWithoutLookup extends ProviderAdapter {
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
     const body = JSON.parse(notification.body.toString('utf8'));
-    if (body.qrType === 'STATIC') return { type: 'UNSOLICITED_PAYMENT', transactionId: body.txid, amount: reaisToCents(body.valor), paymentMethod: 'PIX', status: 'APPROVED', paidAt: new Date(body.paidAt) };
+    if (body.qrType === 'STATIC')
+      return {
+        type: 'UNSOLICITED_PAYMENT',
+        transactionId: body.txid,
+        amount: reaisToCents(body.valor),
+        paymentMethod: 'PIX',
+        status: 'APPROVED',
+        paidAt: new Date(body.paidAt),
+      };
     return { type: 'TRANSACTION', transactionId: body.txid, status: body.status === 'Paid' ? 'APPROVED' : 'PENDING' };
   }
 
@@ -64,7 +78,8 @@ let noLookupAccount: { id: string; notificationUrl: string };
 beforeAll(async () => {
   stack = await startTestStack({ extraProviders: [provider, new StaticQrWithoutLookup('STATICQR_NOLOOKUP')] });
   const create = async (provider: string, webhookSecret?: string) =>
-    (await stack.client.call('accounts', 'createProviderAccount', { provider, name: provider, publicKey: 'pk', secretKey: 'sk', webhookSecret })).providerAccount;
+    (await stack.client.call('accounts', 'createProviderAccount', { provider, name: provider, publicKey: 'pk', secretKey: 'sk', webhookSecret }))
+      .providerAccount;
   signedAccount = await create('STATICQR', WEBHOOK_SECRET);
   unsignedAccount = await create('STATICQR');
   noLookupAccount = await create('STATICQR_NOLOOKUP');
@@ -85,15 +100,29 @@ const post = (account: { notificationUrl: string }, body: string, signed = true)
     headers: { 'content-type': 'application/json', ...(signed ? { 'x-test-signature': createHmac('sha256', WEBHOOK_SECRET).update(body).digest('hex') } : {}) },
   });
 const notificationsOf = async (providerAccountId: string) =>
-  (await stack.client.call('webhooks', 'listWebhookNotifications', { providerAccountId, outcome: 0, provider: '', subjectId: '', pageSize: 100, pageToken: '' })).notifications;
+  (
+    await stack.client.call('webhooks', 'listWebhookNotifications', {
+      providerAccountId,
+      outcome: 0,
+      provider: '',
+      subjectId: '',
+      pageSize: 100,
+      pageToken: '',
+    })
+  ).notifications;
 const processed = (providerAccountId: string, count: number) =>
-  eventually(async () => {
-    const list = await notificationsOf(providerAccountId);
-    const done = list.filter((n: any) => ![WebhookOutcome.WEBHOOK_OUTCOME_RECEIVED, WebhookOutcome.WEBHOOK_OUTCOME_UNSPECIFIED].includes(n.outcome));
-    return done.length >= count && done;
-  }, 15_000, `${count} processed notifications`);
+  eventually(
+    async () => {
+      const list = await notificationsOf(providerAccountId);
+      const done = list.filter((n: any) => ![WebhookOutcome.WEBHOOK_OUTCOME_RECEIVED, WebhookOutcome.WEBHOOK_OUTCOME_UNSPECIFIED].includes(n.outcome));
+      return done.length >= count && done;
+    },
+    15_000,
+    `${count} processed notifications`,
+  );
 const read = async (id: string) => (await stack.client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id }))).transaction;
-const rowsFor = (providerAccountId: string, providerTransactionId: string) => stack.gateway.db!.em().count(TransactionEntity, { providerAccountId, providerTransactionId });
+const rowsFor = (providerAccountId: string, providerTransactionId: string) =>
+  stack.gateway.db!.em().count(TransactionEntity, { providerAccountId, providerTransactionId });
 
 describe('a payment with no charge in the gateway (a static QR code paid)', () => {
   it('is recorded as a transaction of origin webhook, APPROVED, and its event is published', async () => {
@@ -105,7 +134,11 @@ describe('a payment with no charge in the gateway (a static QR code paid)', () =
         outcome: WebhookOutcome.WEBHOOK_OUTCOME_APPLIED,
         outcomeReason: 'recorded a payment with no charge as APPROVED',
         attempts: 1,
-        result: { type: WebhookResultType.WEBHOOK_RESULT_TYPE_UNSOLICITED_PAYMENT, transactionId: 'static-1', status: TransactionStatus.TRANSACTION_STATUS_APPROVED },
+        result: {
+          type: WebhookResultType.WEBHOOK_RESULT_TYPE_UNSOLICITED_PAYMENT,
+          transactionId: 'static-1',
+          status: TransactionStatus.TRANSACTION_STATUS_APPROVED,
+        },
       });
       const transaction = await read(notification.subjectId);
       expect(transaction).toMatchObject({
@@ -119,7 +152,9 @@ describe('a payment with no charge in the gateway (a static QR code paid)', () =
         currency: 'BRL',
         createdAt: new Date('2026-11-20T10:00:00.000Z'),
       });
-      expect(transaction.statusHistory.map((c: any) => [c.status, c.source])).toEqual([[TransactionStatus.TRANSACTION_STATUS_APPROVED, StatusSource.STATUS_SOURCE_WEBHOOK]]);
+      expect(transaction.statusHistory.map((c: any) => [c.status, c.source])).toEqual([
+        [TransactionStatus.TRANSACTION_STATUS_APPROVED, StatusSource.STATUS_SOURCE_WEBHOOK],
+      ]);
       const { event } = await watch.next();
       expect(event).toMatchObject({ subjectId: transaction.id, transactionStatus: TransactionStatus.TRANSACTION_STATUS_APPROVED });
     } finally {
@@ -148,7 +183,11 @@ describe('a payment with no charge in the gateway (a static QR code paid)', () =
   it('a dynamic QR for an unknown charge is still an unknown subject (retried, not recorded)', async () => {
     const body = JSON.stringify({ qrType: 'DYNAMIC', txid: 'dynamic-unknown', status: 'Paid', eventId: 'evt_dynamic_unknown' });
     await post(signedAccount, body);
-    const notification = await eventually(async () => (await notificationsOf(signedAccount.id)).find((n: any) => n.result?.transactionId === 'dynamic-unknown' && n.outcome === WebhookOutcome.WEBHOOK_OUTCOME_UNKNOWN_SUBJECT));
+    const notification = await eventually(async () =>
+      (await notificationsOf(signedAccount.id)).find(
+        (n: any) => n.result?.transactionId === 'dynamic-unknown' && n.outcome === WebhookOutcome.WEBHOOK_OUTCOME_UNKNOWN_SUBJECT,
+      ),
+    );
     expect(notification.outcomeReason).toBe('no transaction dynamic-unknown for this account');
     expect(await rowsFor(signedAccount.id, 'dynamic-unknown')).toBe(0);
   });
@@ -167,7 +206,10 @@ describe('a payment with no charge in the gateway (a static QR code paid)', () =
       WebhookOutcome.WEBHOOK_OUTCOME_UNCONFIRMED,
       'the provider reports PENDING, the notification claimed APPROVED; recorded a payment with no charge as PENDING',
     ]);
-    expect(await read(contradicted.subjectId)).toMatchObject({ status: TransactionStatus.TRANSACTION_STATUS_PENDING, origin: TransactionOrigin.TRANSACTION_ORIGIN_WEBHOOK });
+    expect(await read(contradicted.subjectId)).toMatchObject({
+      status: TransactionStatus.TRANSACTION_STATUS_PENDING,
+      origin: TransactionOrigin.TRANSACTION_ORIGIN_WEBHOOK,
+    });
   });
 
   it('unsigned, at a provider the gateway cannot ask, records nothing', async () => {

@@ -60,7 +60,12 @@ it('creates a PIX charge at VOLUTI, takes its RECEIVE notification, confirms it 
     pixCopiaECola,
   });
 
-  const token = fake.expect({ method: 'POST', path: '/oauth/token', body: { grant_type: 'client_credentials', client_id: 'voluti-e2e', client_secret: 'voluti-e2e-secret' }, reply: { body: { access_token: 'e2e-token', expires_in: 3600 } } });
+  const token = fake.expect({
+    method: 'POST',
+    path: '/oauth/token',
+    body: { grant_type: 'client_credentials', client_id: 'voluti-e2e', client_secret: 'voluti-e2e-secret' },
+    reply: { body: { access_token: 'e2e-token', expires_in: 3600 } },
+  });
   fake.expect({
     method: 'POST',
     path: '/cob',
@@ -68,7 +73,14 @@ it('creates a PIX charge at VOLUTI, takes its RECEIVE notification, confirms it 
     body: { calendario: { expiracao: 86400 }, devedor: { cpf: '12345678909', nome: 'Ana Souza' }, valor: { original: '25.00' }, chave: CHAVE },
     reply: { status: 201, body: cob('ATIVA') },
   });
-  const confirmation = fake.expect({ method: 'GET', path: `/cob/${TXID}`, headers: { authorization: 'Bearer e2e-token' }, reply: { body: { ...cob('CONCLUIDA'), pix: [{ endToEndId: 'E00416968202601010000abcdefghijk', txid: TXID, valor: '25.00', horario: new Date().toISOString() }] } } });
+  const confirmation = fake.expect({
+    method: 'GET',
+    path: `/cob/${TXID}`,
+    headers: { authorization: 'Bearer e2e-token' },
+    reply: {
+      body: { ...cob('CONCLUIDA'), pix: [{ endToEndId: 'E00416968202601010000abcdefghijk', txid: TXID, valor: '25.00', horario: new Date().toISOString() }] },
+    },
+  });
 
   const { providerAccount } = await client.call('accounts', 'createProviderAccount', {
     provider: 'VOLUTI',
@@ -86,26 +98,54 @@ it('creates a PIX charge at VOLUTI, takes its RECEIVE notification, confirms it 
     'createTransaction',
     CreateTransactionRequest.fromPartial({
       providerAccountId: providerAccount.id,
-      transaction: { amount: 2500, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX, customer: { name: 'Ana Souza', document: '12345678909', email: 'ana@example.com', phone: '11987654321' } },
+      transaction: {
+        amount: 2500,
+        paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX,
+        customer: { name: 'Ana Souza', document: '12345678909', email: 'ana@example.com', phone: '11987654321' },
+      },
     }),
   );
-  expect(transaction).toMatchObject({ provider: 'VOLUTI', transactionId: TXID, status: TransactionStatus.TRANSACTION_STATUS_PENDING, amount: 2500, pixCode: pixCopiaECola });
+  expect(transaction).toMatchObject({
+    provider: 'VOLUTI',
+    transactionId: TXID,
+    status: TransactionStatus.TRANSACTION_STATUS_PENDING,
+    amount: 2500,
+    pixCode: pixCopiaECola,
+  });
   expect(transaction.pixQrCode).toMatch(/^data:image\/png;base64,/);
   expect(confirmation.calls).toHaveLength(0);
 
   // VOLUTI's notification, as it posts it: unsigned, so the gateway must ask VOLUTI before approving.
   const notification = {
-    data: { id: 6750828, txId: TXID, pixKey: CHAVE, status: 'LIQUIDATED', payment: { amount: '25.00', currency: 'BRL' }, refunds: [], endToEndId: 'E00416968202601010000abcdefghijk', webhookType: 'RECEIVE', idempotencyKey: null },
+    data: {
+      id: 6750828,
+      txId: TXID,
+      pixKey: CHAVE,
+      status: 'LIQUIDATED',
+      payment: { amount: '25.00', currency: 'BRL' },
+      refunds: [],
+      endToEndId: 'E00416968202601010000abcdefghijk',
+      webhookType: 'RECEIVE',
+      idempotencyKey: null,
+    },
     type: 'RECEIVE',
   };
-  const answer = await fetch(providerAccount.notificationUrl, { method: 'POST', body: JSON.stringify(notification), headers: { 'content-type': 'application/json' } });
+  const answer = await fetch(providerAccount.notificationUrl, {
+    method: 'POST',
+    body: JSON.stringify(notification),
+    headers: { 'content-type': 'application/json' },
+  });
   expect(answer.status).toBe(200);
   expect(await answer.json()).toMatchObject({ outcome: 'RECEIVED' });
 
-  const read = await eventually(async () => {
-    const { transaction: current } = await client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id: transaction.id }));
-    return current.status === TransactionStatus.TRANSACTION_STATUS_APPROVED && current;
-  }, 15_000, 'the VOLUTI charge to be APPROVED');
+  const read = await eventually(
+    async () => {
+      const { transaction: current } = await client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id: transaction.id }));
+      return current.status === TransactionStatus.TRANSACTION_STATUS_APPROVED && current;
+    },
+    15_000,
+    'the VOLUTI charge to be APPROVED',
+  );
   expect(read.statusHistory.map((change: { status: number; source: number }) => [change.status, change.source])).toEqual([
     [TransactionStatus.TRANSACTION_STATUS_PENDING, StatusSource.STATUS_SOURCE_API],
     [TransactionStatus.TRANSACTION_STATUS_APPROVED, StatusSource.STATUS_SOURCE_WEBHOOK],

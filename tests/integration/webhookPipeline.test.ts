@@ -22,8 +22,19 @@ beforeAll(async () => {
   stack = await startTestStack({ env: { OUTBOUND_RETRY_SCHEDULE_MS: '100,100,100' } });
   gateway = stack.gateway;
   client = stack.client;
-  ({ providerAccount: signedAccount } = await client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'signed', publicKey: 'pk', secretKey: 'sk', webhookSecret: WEBHOOK_SECRET }));
-  ({ providerAccount: unsignedAccount } = await client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'unsigned', publicKey: 'pk', secretKey: 'sk' }));
+  ({ providerAccount: signedAccount } = await client.call('accounts', 'createProviderAccount', {
+    provider: 'SANDBOX',
+    name: 'signed',
+    publicKey: 'pk',
+    secretKey: 'sk',
+    webhookSecret: WEBHOOK_SECRET,
+  }));
+  ({ providerAccount: unsignedAccount } = await client.call('accounts', 'createProviderAccount', {
+    provider: 'SANDBOX',
+    name: 'unsigned',
+    publicKey: 'pk',
+    secretKey: 'sk',
+  }));
 });
 
 afterAll(async () => {
@@ -31,9 +42,20 @@ afterAll(async () => {
 });
 
 const pix = async (accountId: string, webhookUrl?: string) =>
-  (await client.call('gateway', 'createTransaction', CreateTransactionRequest.fromPartial({ providerAccountId: accountId, transaction: { amount: 1500, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX, webhookUrl } }))).transaction;
+  (
+    await client.call(
+      'gateway',
+      'createTransaction',
+      CreateTransactionRequest.fromPartial({
+        providerAccountId: accountId,
+        transaction: { amount: 1500, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX, webhookUrl },
+      }),
+    )
+  ).transaction;
 const read = async (id: string) => (await client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id }))).transaction;
-const notifications = async (subjectId: string) => (await client.call('webhooks', 'listWebhookNotifications', { subjectId, providerAccountId: '', provider: '', outcome: 0, pageSize: 100, pageToken: '' })).notifications;
+const notifications = async (subjectId: string) =>
+  (await client.call('webhooks', 'listWebhookNotifications', { subjectId, providerAccountId: '', provider: '', outcome: 0, pageSize: 100, pageToken: '' }))
+    .notifications;
 
 function event(eventId: string, type: string, chargeId: string, status: string) {
   const body = JSON.stringify({ id: eventId, type, createdAt: new Date().toISOString(), data: { id: chargeId, status, amount: 1500 } });
@@ -48,14 +70,21 @@ describe('provider notifications', () => {
     const { body, headers } = event('evt_dup_1', 'charge.paid', charge.transactionId, 'paid');
     const answers = await Promise.all(Array.from({ length: 10 }, () => post(signedAccount.notificationUrl, body, { ...headers, ...signed(body) })));
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
-    const stored = await eventually(async () => {
-      const list = await notifications(charge.id);
-      return list.length === 10 && list.every((n: any) => n.outcome !== WebhookOutcome.WEBHOOK_OUTCOME_RECEIVED) && list;
-    }, 15_000, 'ten processed notifications');
+    const stored = await eventually(
+      async () => {
+        const list = await notifications(charge.id);
+        return list.length === 10 && list.every((n: any) => n.outcome !== WebhookOutcome.WEBHOOK_OUTCOME_RECEIVED) && list;
+      },
+      15_000,
+      'ten processed notifications',
+    );
     const outcomes = stored.map((n: any) => n.outcome).sort();
     expect(outcomes.filter((o: number) => o === WebhookOutcome.WEBHOOK_OUTCOME_APPLIED)).toHaveLength(1);
     expect(outcomes.filter((o: number) => o === WebhookOutcome.WEBHOOK_OUTCOME_DUPLICATE)).toHaveLength(9);
-    expect((await read(charge.id)).statusHistory.map((c: any) => c.status)).toEqual([TransactionStatus.TRANSACTION_STATUS_PENDING, TransactionStatus.TRANSACTION_STATUS_APPROVED]);
+    expect((await read(charge.id)).statusHistory.map((c: any) => c.status)).toEqual([
+      TransactionStatus.TRANSACTION_STATUS_PENDING,
+      TransactionStatus.TRANSACTION_STATUS_APPROVED,
+    ]);
   });
 
   it('a late PENDING after APPROVED leaves the charge APPROVED', async () => {
@@ -77,7 +106,16 @@ describe('provider notifications', () => {
     expect((await post(signedAccount.notificationUrl, body, headers)).status).toBe(401);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await read(charge.id)).status).toBe(TransactionStatus.TRANSACTION_STATUS_PENDING);
-    const rejected = (await client.call('webhooks', 'listWebhookNotifications', { providerAccountId: signedAccount.id, outcome: WebhookOutcome.WEBHOOK_OUTCOME_REJECTED, provider: '', subjectId: '', pageSize: 10, pageToken: '' })).notifications;
+    const rejected = (
+      await client.call('webhooks', 'listWebhookNotifications', {
+        providerAccountId: signedAccount.id,
+        outcome: WebhookOutcome.WEBHOOK_OUTCOME_REJECTED,
+        provider: '',
+        subjectId: '',
+        pageSize: 10,
+        pageToken: '',
+      })
+    ).notifications;
     expect(rejected.length).toBeGreaterThanOrEqual(2);
   });
 
@@ -132,21 +170,31 @@ describe('status events out', () => {
     try {
       const charge = await pix(signedAccount.id, `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`);
       await client.call('sandbox', 'simulatePayment', SimulatePaymentRequest.fromPartial({ id: charge.id }));
-      const [delivery] = await eventually(async () => {
-        const { deliveries } = await client.call('webhooks', 'listOutboundDeliveries', { transactionId: charge.id });
-        return deliveries[0]?.state === DeliveryState.DELIVERY_STATE_DELIVERED && deliveries;
-      }, 15_000, 'a delivered notification');
+      const [delivery] = await eventually(
+        async () => {
+          const { deliveries } = await client.call('webhooks', 'listOutboundDeliveries', { transactionId: charge.id });
+          return deliveries[0]?.state === DeliveryState.DELIVERY_STATE_DELIVERED && deliveries;
+        },
+        15_000,
+        'a delivered notification',
+      );
       expect(delivery.attempts.map((a: any) => a.responseStatus)).toEqual([500, 500, 204]);
       expect(received).toHaveLength(3);
       const last = received[2]!;
       const payload = JSON.parse(last.body);
-      expect(payload).toMatchObject({ id: delivery.eventId, type: 'transaction.status_changed', data: { id: charge.id, status: 'APPROVED', previousStatus: 'PENDING', source: 'webhook', amount: 1500 } });
+      expect(payload).toMatchObject({
+        id: delivery.eventId,
+        type: 'transaction.status_changed',
+        data: { id: charge.id, status: 'APPROVED', previousStatus: 'PENDING', source: 'webhook', amount: 1500 },
+      });
       expect(last.headers['x-gateway-event-id']).toBe(delivery.eventId);
       const timestamp = Number(last.headers['x-gateway-timestamp']);
       expect(last.headers['x-gateway-signature']).toBe(`t=${timestamp},v1=${signTimestampedBody(TEST_OUTBOUND_SECRET, timestamp, last.body)}`);
       expect(verifyTimestampedSignature(TEST_OUTBOUND_SECRET, String(last.headers['x-gateway-signature']), last.body)).toEqual({ valid: true, timestamp });
       // A receiver replaying check: the same delivery presented ten minutes later is refused.
-      expect(verifyTimestampedSignature(TEST_OUTBOUND_SECRET, String(last.headers['x-gateway-signature']), last.body, { receivedAt: (timestamp + 600) * 1000 })).toEqual({ valid: false, reason: 'expired' });
+      expect(
+        verifyTimestampedSignature(TEST_OUTBOUND_SECRET, String(last.headers['x-gateway-signature']), last.body, { receivedAt: (timestamp + 600) * 1000 }),
+      ).toEqual({ valid: false, reason: 'expired' });
     } finally {
       receiver.close();
     }

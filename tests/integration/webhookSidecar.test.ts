@@ -20,7 +20,15 @@ beforeAll(async () => {
   stack = await startTestStack();
   gateway = stack.gateway;
   client = stack.client;
-  ({ providerAccount: { id: accountId } } = await client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'sidecar', publicKey: 'pk', secretKey: SECRET, webhookSecret: WEBHOOK_SECRET }));
+  ({
+    providerAccount: { id: accountId },
+  } = await client.call('accounts', 'createProviderAccount', {
+    provider: 'SANDBOX',
+    name: 'sidecar',
+    publicKey: 'pk',
+    secretKey: SECRET,
+    webhookSecret: WEBHOOK_SECRET,
+  }));
 });
 
 afterAll(async () => {
@@ -31,11 +39,16 @@ const post = (path: string, body: string | Uint8Array<ArrayBuffer>, headers: Rec
   fetch(`${gateway.webhookUrl}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
 
 async function pendingPix(): Promise<{ id: string; transactionId: string }> {
-  const { transaction } = await client.call('gateway', 'createTransaction', CreateTransactionRequest.fromPartial({ providerAccountId: accountId, transaction: { amount: 990, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX } }));
+  const { transaction } = await client.call(
+    'gateway',
+    'createTransaction',
+    CreateTransactionRequest.fromPartial({ providerAccountId: accountId, transaction: { amount: 990, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX } }),
+  );
   return transaction;
 }
 
-const paidEvent = (chargeId: string) => JSON.stringify({ id: 'evt_test', type: 'charge.paid', createdAt: new Date().toISOString(), data: { id: chargeId, status: 'paid', amount: 990 } });
+const paidEvent = (chargeId: string) =>
+  JSON.stringify({ id: 'evt_test', type: 'charge.paid', createdAt: new Date().toISOString(), data: { id: chargeId, status: 'paid', amount: 990 } });
 
 describe('webhook sidecar', () => {
   it('applies a correctly signed notification and stores it as received', async () => {
@@ -45,12 +58,19 @@ describe('webhook sidecar', () => {
     expect(response.status).toBe(200);
     // Stored and acknowledged first; a worker applies it moments later.
     expect(await response.json()).toMatchObject({ outcome: 'RECEIVED' });
-    await eventually(async () => (await client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id: charge.id }))).transaction.status === TransactionStatus.TRANSACTION_STATUS_APPROVED);
+    await eventually(
+      async () =>
+        (await client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id: charge.id }))).transaction.status ===
+        TransactionStatus.TRANSACTION_STATUS_APPROVED,
+    );
 
     const db = new pg.Client({ connectionString: stack.database.url });
     await db.connect();
     const { rows } = await eventually(async () => {
-      const result = await db.query('select body, headers, outcome from webhook_notifications where provider_account_id = $1 order by received_at desc limit 1', [accountId]);
+      const result = await db.query(
+        'select body, headers, outcome from webhook_notifications where provider_account_id = $1 order by received_at desc limit 1',
+        [accountId],
+      );
       return result.rows[0]?.outcome === 'APPLIED' && result;
     });
     await db.end();
@@ -95,7 +115,9 @@ describe('provider accounts', () => {
   });
 
   it('refuses an unknown provider and updates only what it is given', async () => {
-    await expect(client.call('accounts', 'createProviderAccount', { provider: 'NOPE', name: 'x', publicKey: '', secretKey: '' })).rejects.toMatchObject({ details: 'unknown provider NOPE; ListProviders shows the registered ones' });
+    await expect(client.call('accounts', 'createProviderAccount', { provider: 'NOPE', name: 'x', publicKey: '', secretKey: '' })).rejects.toMatchObject({
+      details: 'unknown provider NOPE; ListProviders shows the registered ones',
+    });
     const { providerAccount } = await client.call('accounts', 'updateProviderAccount', { id: accountId, name: 'renamed' });
     expect(providerAccount).toMatchObject({ name: 'renamed', publicKey: 'pk', hasSecretKey: true });
   });

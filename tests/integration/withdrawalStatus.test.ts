@@ -15,7 +15,13 @@ afterAll(async () => {
 });
 
 async function account(webhookSecret?: string): Promise<string> {
-  const { providerAccount } = await stack.client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'payouts', publicKey: 'pk', secretKey: 'sk', webhookSecret });
+  const { providerAccount } = await stack.client.call('accounts', 'createProviderAccount', {
+    provider: 'SANDBOX',
+    name: 'payouts',
+    publicKey: 'pk',
+    secretKey: 'sk',
+    webhookSecret,
+  });
   return providerAccount.id;
 }
 
@@ -24,18 +30,33 @@ const payout = async (providerAccountId: string, pixKey = 'seller@example.com') 
     await stack.client.call(
       'gateway',
       'withdraw',
-      WithdrawRequest.fromPartial({ providerAccountId, withdraw: { paymentMethod: WithdrawMethod.WITHDRAW_METHOD_PIX, amount: 2500, pixKey, pixType: PixKeyType.PIX_KEY_TYPE_EMAIL } }),
+      WithdrawRequest.fromPartial({
+        providerAccountId,
+        withdraw: { paymentMethod: WithdrawMethod.WITHDRAW_METHOD_PIX, amount: 2500, pixKey, pixType: PixKeyType.PIX_KEY_TYPE_EMAIL },
+      }),
     )
   ).withdrawal;
-const read = async (id: string, refresh = false) => (await stack.client.call('gateway', 'getWithdraw', GetWithdrawRequest.fromPartial({ id, refresh }))).withdrawal;
+const read = async (id: string, refresh = false) =>
+  (await stack.client.call('gateway', 'getWithdraw', GetWithdrawRequest.fromPartial({ id, refresh }))).withdrawal;
 const history = (withdrawal: any) => withdrawal.statusHistory.map((change: any) => [change.status, change.source]);
 
 /** Waits for the sandbox's notification about the account's payout to be stored, then processes it. */
 async function processNotification(providerAccountId: string) {
-  const [stored] = await eventually(async () => {
-    const { notifications } = await stack.client.call('webhooks', 'listWebhookNotifications', { providerAccountId, outcome: WebhookOutcome.WEBHOOK_OUTCOME_RECEIVED, provider: '', subjectId: '', pageSize: 10, pageToken: '' });
-    return notifications.length > 0 && notifications;
-  }, 15_000, 'the sandbox notification');
+  const [stored] = await eventually(
+    async () => {
+      const { notifications } = await stack.client.call('webhooks', 'listWebhookNotifications', {
+        providerAccountId,
+        outcome: WebhookOutcome.WEBHOOK_OUTCOME_RECEIVED,
+        provider: '',
+        subjectId: '',
+        pageSize: 10,
+        pageToken: '',
+      });
+      return notifications.length > 0 && notifications;
+    },
+    15_000,
+    'the sandbox notification',
+  );
   return (await stack.client.call('webhooks', 'reprocessWebhookNotification', { id: stored.id })).notification;
 }
 
@@ -44,7 +65,11 @@ it('a signed payout notification approves the withdrawal', async () => {
   const withdrawal = await payout(accountId);
   expect(withdrawal.status).toBe(WithdrawStatus.WITHDRAW_STATUS_PENDING);
   const processed = await processNotification(accountId);
-  expect([processed.outcome, processed.outcomeReason, processed.subjectId]).toEqual([WebhookOutcome.WEBHOOK_OUTCOME_APPLIED, 'PENDING → APPROVED', withdrawal.id]);
+  expect([processed.outcome, processed.outcomeReason, processed.subjectId]).toEqual([
+    WebhookOutcome.WEBHOOK_OUTCOME_APPLIED,
+    'PENDING → APPROVED',
+    withdrawal.id,
+  ]);
   expect(history(await read(withdrawal.id))).toEqual([
     [WithdrawStatus.WITHDRAW_STATUS_PENDING, StatusSource.STATUS_SOURCE_API],
     [WithdrawStatus.WITHDRAW_STATUS_APPROVED, StatusSource.STATUS_SOURCE_WEBHOOK],
@@ -62,10 +87,14 @@ it('an unsigned failed payout is confirmed with the provider before the withdraw
 it('GetWithdraw with refresh asks the provider and records its answer as a poll; the late notification then changes nothing', async () => {
   const accountId = await account('whsec-refresh');
   const withdrawal = await payout(accountId);
-  const refreshed = await eventually(async () => {
-    const current = await read(withdrawal.id, true);
-    return current.status === WithdrawStatus.WITHDRAW_STATUS_APPROVED && current;
-  }, 15_000, 'the provider to settle the payout');
+  const refreshed = await eventually(
+    async () => {
+      const current = await read(withdrawal.id, true);
+      return current.status === WithdrawStatus.WITHDRAW_STATUS_APPROVED && current;
+    },
+    15_000,
+    'the provider to settle the payout',
+  );
   expect(history(refreshed)).toEqual([
     [WithdrawStatus.WITHDRAW_STATUS_PENDING, StatusSource.STATUS_SOURCE_API],
     [WithdrawStatus.WITHDRAW_STATUS_APPROVED, StatusSource.STATUS_SOURCE_POLL],
@@ -75,5 +104,7 @@ it('GetWithdraw with refresh asks the provider and records its answer as a poll;
 });
 
 it('an unknown id is NOT_FOUND with the subject named', async () => {
-  await expect(read('00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ message: expect.stringContaining('withdrawal 00000000-0000-4000-8000-000000000000 not found') });
+  await expect(read('00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({
+    message: expect.stringContaining('withdrawal 00000000-0000-4000-8000-000000000000 not found'),
+  });
 });

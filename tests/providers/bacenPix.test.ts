@@ -24,7 +24,18 @@ import { startFakeProvider, startFileServer, testCertificates, type FakeProvider
 
 const json = (value: unknown) => Buffer.from(JSON.stringify(value));
 const receive = (status: string | undefined, extra: object = {}) =>
-  json({ type: 'RECEIVE', data: { id: 6750828, txId: 'tx-1', status, endToEndId: 'E00416968202501110034KOJECGjkSiZ', payment: { amount: '1.00', currency: 'BRL' }, refunds: [], ...extra } });
+  json({
+    type: 'RECEIVE',
+    data: {
+      id: 6750828,
+      txId: 'tx-1',
+      status,
+      endToEndId: 'E00416968202501110034KOJECGjkSiZ',
+      payment: { amount: '1.00', currency: 'BRL' },
+      refunds: [],
+      ...extra,
+    },
+  });
 
 describe('status tables', () => {
   it('maps every cob status the spec names, and the API Pix status it leaves out', () => {
@@ -50,7 +61,17 @@ describe('status tables', () => {
   });
 
   it('a CONCLUIDA cob whose Pix was wholly returned is CHARGEBACK; a partial devolução keeps it APPROVED', () => {
-    const pix = (devolvido: string) => [{ endToEndId: 'E1', txid: 't', valor: '10.00', devolucoes: [{ id: 'd1', valor: devolvido, status: 'DEVOLVIDO' }, { id: 'd2', valor: '10.00', status: 'NAO_REALIZADO' }] }];
+    const pix = (devolvido: string) => [
+      {
+        endToEndId: 'E1',
+        txid: 't',
+        valor: '10.00',
+        devolucoes: [
+          { id: 'd1', valor: devolvido, status: 'DEVOLVIDO' },
+          { id: 'd2', valor: '10.00', status: 'NAO_REALIZADO' },
+        ],
+      },
+    ];
     expect(statusOfCob({ status: 'CONCLUIDA', pix: pix('10.00') })).toBe('CHARGEBACK');
     expect(statusOfCob({ status: 'CONCLUIDA', pix: pix('4.00') })).toBe('APPROVED');
     expect(statusOfCob({ status: 'ATIVA', pix: [] })).toBe('PENDING');
@@ -65,7 +86,14 @@ describe('status tables', () => {
   });
 
   it('payout statuses: LIQUIDATED is APPROVED, CANCELED is CANCELED, failures REJECTED, anything unknown stays PENDING', () => {
-    expect(PAYOUT_STATUS).toMatchObject({ PENDING: 'PENDING', PROCESSING: 'PENDING', LIQUIDATED: 'APPROVED', CANCELED: 'CANCELED', REJECTED: 'REJECTED', REFUNDED: 'REJECTED' });
+    expect(PAYOUT_STATUS).toMatchObject({
+      PENDING: 'PENDING',
+      PROCESSING: 'PENDING',
+      LIQUIDATED: 'APPROVED',
+      CANCELED: 'CANCELED',
+      REJECTED: 'REJECTED',
+      REFUNDED: 'REJECTED',
+    });
     const warn = jest.spyOn(logger, 'warn').mockImplementation(() => undefined);
     try {
       expect(fromDictPayment({ endToEndId: 'E1', status: 'SOMETHING_NEW' }).status).toBe('PENDING');
@@ -84,21 +112,39 @@ describe('notifications', () => {
   });
 
   it('REFUND is CHARGEBACK; CANCELED and events the spec does not name are ignored', () => {
-    expect(readBacenPixNotification(json({ type: 'REFUND', data: { txId: 'tx-9', status: 'LIQUIDATED', endToEndId: 'D1' } }))).toEqual({ type: 'TRANSACTION', transactionId: 'tx-9', status: 'CHARGEBACK' });
+    expect(readBacenPixNotification(json({ type: 'REFUND', data: { txId: 'tx-9', status: 'LIQUIDATED', endToEndId: 'D1' } }))).toEqual({
+      type: 'TRANSACTION',
+      transactionId: 'tx-9',
+      status: 'CHARGEBACK',
+    });
     expect(readBacenPixNotification(json({ type: 'CANCELED', data: { txId: 'tx-9', status: 'CANCELED' } }))).toBeUndefined();
     expect(readBacenPixNotification(json({ type: 'INFRACTION', data: { txId: 'tx-9' } }))).toBeUndefined();
   });
 
   it('a payout notification (TRANSFER) is a WITHDRAW result keyed by its endToEndId', () => {
-    expect(readBacenPixNotification(json({ type: 'TRANSFER', data: { id: 7, endToEndId: 'E330', status: 'LIQUIDATED' } }))).toEqual({ type: 'WITHDRAW', transactionId: 'E330', status: 'APPROVED' });
-    expect(readBacenPixNotification(json({ type: 'TRANSFER', data: { id: 7, status: 'CANCELED' } }))).toEqual({ type: 'WITHDRAW', transactionId: '7', status: 'CANCELED' });
+    expect(readBacenPixNotification(json({ type: 'TRANSFER', data: { id: 7, endToEndId: 'E330', status: 'LIQUIDATED' } }))).toEqual({
+      type: 'WITHDRAW',
+      transactionId: 'E330',
+      status: 'APPROVED',
+    });
+    expect(readBacenPixNotification(json({ type: 'TRANSFER', data: { id: 7, status: 'CANCELED' } }))).toEqual({
+      type: 'WITHDRAW',
+      transactionId: '7',
+      status: 'CANCELED',
+    });
   });
 
   it('the standard API Pix body is APPROVED for the txid of its first charged entry; a full devolução is CHARGEBACK', () => {
     const standard = (entries: object[]) => json({ pix: entries });
     const paid = { endToEndId: 'E1234', txid: 'cob-1', chave: 'k', valor: '19.90', horario: '2020-09-09T20:15:00.358Z', infoPagador: 'obrigado' };
-    expect(readBacenPixNotification(standard([{ endToEndId: 'E0', valor: '1.00', horario: '2020-09-09T20:15:00Z' }, paid]))).toEqual({ type: 'TRANSACTION', transactionId: 'cob-1', status: 'APPROVED' });
-    expect(readBacenPixNotification(standard([{ ...paid, devolucoes: [{ id: 'd1', rtrId: 'D1', valor: '19.90', status: 'DEVOLVIDO' }] }]))).toMatchObject({ status: 'CHARGEBACK' });
+    expect(readBacenPixNotification(standard([{ endToEndId: 'E0', valor: '1.00', horario: '2020-09-09T20:15:00Z' }, paid]))).toEqual({
+      type: 'TRANSACTION',
+      transactionId: 'cob-1',
+      status: 'APPROVED',
+    });
+    expect(readBacenPixNotification(standard([{ ...paid, devolucoes: [{ id: 'd1', rtrId: 'D1', valor: '19.90', status: 'DEVOLVIDO' }] }]))).toMatchObject({
+      status: 'CHARGEBACK',
+    });
     expect(readBacenPixNotification(standard([{ endToEndId: 'E0', valor: '1.00' }]))).toBeUndefined();
   });
 
@@ -114,7 +160,9 @@ describe('notifications', () => {
     expect(bacenPixNotificationKey(receive('PROCESSING'))).not.toBe(bacenPixNotificationKey(receive('LIQUIDATED')));
     const paid = { endToEndId: 'E1', txid: 'cob-1', valor: '5.00' };
     expect(bacenPixNotificationKey(json({ pix: [paid] }))).toBe('bacen-pix:pix:E1');
-    expect(bacenPixNotificationKey(json({ pix: [{ ...paid, devolucoes: [{ id: 'd1', status: 'EM_PROCESSAMENTO' }] }] }))).toBe('bacen-pix:pix:E1,d1=EM_PROCESSAMENTO');
+    expect(bacenPixNotificationKey(json({ pix: [{ ...paid, devolucoes: [{ id: 'd1', status: 'EM_PROCESSAMENTO' }] }] }))).toBe(
+      'bacen-pix:pix:E1,d1=EM_PROCESSAMENTO',
+    );
     expect(bacenPixNotificationKey(Buffer.from('junk'))).toBeUndefined();
   });
 });
@@ -123,20 +171,31 @@ describe('request mappers', () => {
   const customer = { name: 'Ana Souza', email: 'ana@example.com', document: '123.456.789-09', phone: '11987654321' };
 
   it('writes valor.original as a decimal string in reais, without float rounding', () => {
-    for (const [amount, original] of [[1990, '19.90'], [29, '0.29'], [1, '0.01'], [100, '1.00'], [123456789, '1234567.89']] as const) {
+    for (const [amount, original] of [
+      [1990, '19.90'],
+      [29, '0.29'],
+      [1, '0.01'],
+      [100, '1.00'],
+      [123456789, '1234567.89'],
+    ] as const) {
       expect(toCobRequest({ amount }, { expirySeconds: 60 }).valor.original).toBe(original);
     }
   });
 
   it('builds the cob: expiracao in seconds, devedor {cpf|cnpj, nome}, chave, solicitacaoPagador', () => {
-    expect(toCobRequest({ amount: 1990, customer, description: 'Pedido 42' }, { expirySeconds: 86400, chave: 'c873834c-ed18-4e63-8e5d-90190392b744' })).toEqual({
-      calendario: { expiracao: 86400 },
-      devedor: { cpf: '12345678909', nome: 'Ana Souza' },
-      valor: { original: '19.90' },
-      chave: 'c873834c-ed18-4e63-8e5d-90190392b744',
-      solicitacaoPagador: 'Pedido 42',
+    expect(toCobRequest({ amount: 1990, customer, description: 'Pedido 42' }, { expirySeconds: 86400, chave: 'c873834c-ed18-4e63-8e5d-90190392b744' })).toEqual(
+      {
+        calendario: { expiracao: 86400 },
+        devedor: { cpf: '12345678909', nome: 'Ana Souza' },
+        valor: { original: '19.90' },
+        chave: 'c873834c-ed18-4e63-8e5d-90190392b744',
+        solicitacaoPagador: 'Pedido 42',
+      },
+    );
+    expect(toCobRequest({ amount: 100, customer: { ...customer, document: '11.222.333/0001-81' } }, { expirySeconds: 60 }).devedor).toEqual({
+      cnpj: '11222333000181',
+      nome: 'Ana Souza',
     });
-    expect(toCobRequest({ amount: 100, customer: { ...customer, document: '11.222.333/0001-81' } }, { expirySeconds: 60 }).devedor).toEqual({ cnpj: '11222333000181', nome: 'Ana Souza' });
     // devedor is optional in the API Pix, and a half devedor is refused by it.
     expect(toCobRequest({ amount: 100, customer: { ...customer, document: '123' } }, { expirySeconds: 60 })).not.toHaveProperty('devedor');
     expect(toCobRequest({ amount: 100, customer: { ...customer, name: ' ' } }, { expirySeconds: 60 })).not.toHaveProperty('devedor');
@@ -145,27 +204,50 @@ describe('request mappers', () => {
 
   it('builds the payout: PHONE keys with +55, documents as digits, amount in reais', () => {
     const style = { phonePrefix: '+55' } as const;
-    expect(toDictPaymentRequest({ amount: 1050, pixKey: '(11) 98765-4321', pixType: 'PHONE', description: 'Saque', document: '123.456.789-09' }, style)).toEqual({
+    expect(
+      toDictPaymentRequest({ amount: 1050, pixKey: '(11) 98765-4321', pixType: 'PHONE', description: 'Saque', document: '123.456.789-09' }, style),
+    ).toEqual({
       pixKey: '+5511987654321',
       description: 'Saque',
       creditorDocument: '12345678909',
       paymentFlow: 'INSTANT',
       payment: { currency: 'BRL', amount: 10.5 },
     });
-    expect(toDictPaymentRequest({ amount: 29, pixKey: '123.456.789-09', pixType: 'CPF' }, style)).toMatchObject({ pixKey: '12345678909', payment: { amount: 0.29 } });
+    expect(toDictPaymentRequest({ amount: 29, pixKey: '123.456.789-09', pixType: 'CPF' }, style)).toMatchObject({
+      pixKey: '12345678909',
+      payment: { amount: 0.29 },
+    });
     expect(toDictPaymentRequest({ amount: 1, pixKey: 'Ana@Example.com', pixType: 'EMAIL' }, style).pixKey).toBe('Ana@Example.com');
-    expect(toDictPaymentRequest({ amount: 1, pixKey: 'c873834c-ed18-4e63-8e5d-90190392b744', pixType: 'RANDOM' }, style).pixKey).toBe('c873834c-ed18-4e63-8e5d-90190392b744');
+    expect(toDictPaymentRequest({ amount: 1, pixKey: 'c873834c-ed18-4e63-8e5d-90190392b744', pixType: 'RANDOM' }, style).pixKey).toBe(
+      'c873834c-ed18-4e63-8e5d-90190392b744',
+    );
   });
 
   it('reads packed credentials: clientId|chave and clientSecret|certificatePassphrase', () => {
-    expect(bacenPixCredentials({ publicKey: 'client-1|chave@example.com', secretKey: 's3cret|p12-pass' })).toEqual({ clientId: 'client-1', chave: 'chave@example.com', clientSecret: 's3cret', certificatePassphrase: 'p12-pass' });
-    expect(bacenPixCredentials({ publicKey: 'client-1', secretKey: 's3cret' })).toEqual({ clientId: 'client-1', chave: undefined, clientSecret: 's3cret', certificatePassphrase: undefined });
+    expect(bacenPixCredentials({ publicKey: 'client-1|chave@example.com', secretKey: 's3cret|p12-pass' })).toEqual({
+      clientId: 'client-1',
+      chave: 'chave@example.com',
+      clientSecret: 's3cret',
+      certificatePassphrase: 'p12-pass',
+    });
+    expect(bacenPixCredentials({ publicKey: 'client-1', secretKey: 's3cret' })).toEqual({
+      clientId: 'client-1',
+      chave: undefined,
+      clientSecret: 's3cret',
+      certificatePassphrase: undefined,
+    });
   });
 });
 
 describe('response mappers', () => {
   it('reads valor.original back into cents', () => {
-    for (const [original, cents] of [['19.90', 1990], ['0.29', 29], ['19.9', 1990], ['10', 1000], ['1234567.89', 123456789]] as const) {
+    for (const [original, cents] of [
+      ['19.90', 1990],
+      ['0.29', 29],
+      ['19.9', 1990],
+      ['10', 1000],
+      ['1234567.89', 123456789],
+    ] as const) {
       expect(fromCob({ txid: 't', status: 'ATIVA', valor: { original } }).amount).toBe(cents);
     }
   });
@@ -190,11 +272,23 @@ describe('response mappers', () => {
       expiresAt: new Date('2026-01-11T12:00:00.000Z'),
     });
     const requestedAt = new Date('2026-02-01T00:00:00Z');
-    expect(fromCob({ txid: 't' }, { amount: 500, requestedAt, expirySeconds: 3600 })).toMatchObject({ amount: 500, status: 'PENDING', expiresAt: new Date('2026-02-01T01:00:00Z') });
+    expect(fromCob({ txid: 't' }, { amount: 500, requestedAt, expirySeconds: 3600 })).toMatchObject({
+      amount: 500,
+      status: 'PENDING',
+      expiresAt: new Date('2026-02-01T01:00:00Z'),
+    });
   });
 
   it('maps payouts: id from endToEndId, else the numeric id; APPROVED carries approvedAt', () => {
-    expect(fromDictPayment({ endToEndId: 'E330', eventDate: '2025-01-09T03:56:21.291+00:00', status: 'PENDING', id: 1448625, payment: { currency: 'BRL', amount: 0.5 } })).toEqual({
+    expect(
+      fromDictPayment({
+        endToEndId: 'E330',
+        eventDate: '2025-01-09T03:56:21.291+00:00',
+        status: 'PENDING',
+        id: 1448625,
+        payment: { currency: 'BRL', amount: 0.5 },
+      }),
+    ).toEqual({
       withdrawId: 'E330',
       amount: 50,
       status: 'PENDING',
@@ -206,14 +300,25 @@ describe('response mappers', () => {
       approvedAt: new Date('2025-01-09T03:56:21.291Z'),
     });
     const now = new Date('2026-03-01T00:00:00Z');
-    expect(fromDictPayment({ endToEndId: 'E1' }, { amount: 70, approvedAtCreation: true, now })).toEqual({ withdrawId: 'E1', amount: 70, status: 'APPROVED', approvedAt: now });
+    expect(fromDictPayment({ endToEndId: 'E1' }, { amount: 70, approvedAtCreation: true, now })).toEqual({
+      withdrawId: 'E1',
+      amount: 70,
+      status: 'APPROVED',
+      approvedAt: now,
+    });
   });
 });
 
 describe('members declare what they offer', () => {
   it('VOLUTI offers cash-in, refunds, payouts and their lookup, and notifications', () => {
     const voluti = new VolutiAdapter();
-    expect(voluti.identity).toMatchObject({ id: 'VOLUTI', specGroup: 'document 2 (group 2)', paymentMethods: ['PIX'], withdrawMethods: ['PIX'], defaultBaseUrl: 'https://api.pix.voluti.com.br' });
+    expect(voluti.identity).toMatchObject({
+      id: 'VOLUTI',
+      specGroup: 'document 2 (group 2)',
+      paymentMethods: ['PIX'],
+      withdrawMethods: ['PIX'],
+      defaultBaseUrl: 'https://api.pix.voluti.com.br',
+    });
     expect(voluti.operations).toEqual(['createTransaction', 'getTransaction', 'refoundTransaction', 'withdraw', 'getWithdraw', 'processWebhook']);
   });
 
@@ -221,8 +326,13 @@ describe('members declare what they offer', () => {
     const cashInOnly = new BacenPixAdapter({ id: 'CASHINONLY', specGroup: 'test', defaultBaseUrl: 'https://127.0.0.1:1', pixExpirySeconds: 3600 });
     expect(cashInOnly.identity.withdrawMethods).toEqual([]);
     expect(cashInOnly.operations).toEqual(['createTransaction', 'getTransaction', 'processWebhook']);
-    await expect(cashInOnly.refoundTransaction({} as AdapterContext, 't', 1)).rejects.toMatchObject({ code: 'UNIMPLEMENTED', message: 'Method not implemented.' });
-    await expect(cashInOnly.withdraw({} as AdapterContext, { paymentMethod: 'PIX', amount: 1, pixKey: 'k', pixType: 'EMAIL' })).rejects.toMatchObject({ message: 'Method not implemented.' });
+    await expect(cashInOnly.refoundTransaction({} as AdapterContext, 't', 1)).rejects.toMatchObject({
+      code: 'UNIMPLEMENTED',
+      message: 'Method not implemented.',
+    });
+    await expect(cashInOnly.withdraw({} as AdapterContext, { paymentMethod: 'PIX', amount: 1, pixKey: 'k', pixType: 'EMAIL' })).rejects.toMatchObject({
+      message: 'Method not implemented.',
+    });
   });
 });
 
@@ -232,7 +342,13 @@ describe('members declare what they offer', () => {
  * implementing the API Pix, not only VOLUTI's dialect.
  */
 describe('a standard API Pix PSP', () => {
-  const STANDARD: BacenPixMember = { id: 'STANDARDPSP', specGroup: 'test', defaultBaseUrl: 'https://127.0.0.1:1', pixExpirySeconds: 3600, refund: { kind: 'devolucao' } };
+  const STANDARD: BacenPixMember = {
+    id: 'STANDARDPSP',
+    specGroup: 'test',
+    defaultBaseUrl: 'https://127.0.0.1:1',
+    pixExpirySeconds: 3600,
+    refund: { kind: 'devolucao' },
+  };
   let fake: FakeProvider;
   let files: FileServer;
   let untrust: () => void;
@@ -276,7 +392,14 @@ describe('a standard API Pix PSP', () => {
       method: 'GET',
       path: '/cob/cob-1',
       headers: { authorization: 'Bearer std-token' },
-      reply: { body: { txid: 'cob-1', status: 'CONCLUIDA', valor: { original: '19.90' }, pix: [{ endToEndId: 'E9999', txid: 'cob-1', valor: '19.90', horario: '2026-01-01T00:00:00Z' }] } },
+      reply: {
+        body: {
+          txid: 'cob-1',
+          status: 'CONCLUIDA',
+          valor: { original: '19.90' },
+          pix: [{ endToEndId: 'E9999', txid: 'cob-1', valor: '19.90', horario: '2026-01-01T00:00:00Z' }],
+        },
+      },
     });
     const devolucao = fake.expect({
       method: 'PUT',

@@ -91,7 +91,11 @@ describe('status table', () => {
   });
 
   it("takes a member's exceptions over the family's table", () => {
-    const rules = { ...ORDERS_API_STATUS_RULES, statuses: { ...ORDERS_API_STATUS_RULES.statuses, chargedback: 'REFUNDED' as const }, unknown: 'PENDING' as const };
+    const rules = {
+      ...ORDERS_API_STATUS_RULES,
+      statuses: { ...ORDERS_API_STATUS_RULES.statuses, chargedback: 'REFUNDED' as const },
+      unknown: 'PENDING' as const,
+    };
     expect(ordersApiStatus({ status: 'chargedback' }, rules)).toBe('REFUNDED');
     expect(ordersApiStatus({ status: 'something_new' }, rules)).toBe('PENDING');
   });
@@ -104,8 +108,21 @@ describe('status table', () => {
   });
 
   it('maps withdrawals: pending at creation, transferred APPROVED, canceled CANCELED, the rest REJECTED', () => {
-    expect(ORDERS_API_WITHDRAWAL_STATUS).toEqual({ pending: 'PENDING', processing: 'PENDING', created: 'PENDING', transferred: 'APPROVED', paid: 'APPROVED', canceled: 'CANCELED', failed: 'REJECTED' });
-    expect(fromOrdersApiWithdrawal({ id: 'tran_1', amount: 1000, status: 'pending' })).toEqual({ withdrawId: 'tran_1', amount: 1000, status: 'PENDING', approvedAt: undefined });
+    expect(ORDERS_API_WITHDRAWAL_STATUS).toEqual({
+      pending: 'PENDING',
+      processing: 'PENDING',
+      created: 'PENDING',
+      transferred: 'APPROVED',
+      paid: 'APPROVED',
+      canceled: 'CANCELED',
+      failed: 'REJECTED',
+    });
+    expect(fromOrdersApiWithdrawal({ id: 'tran_1', amount: 1000, status: 'pending' })).toEqual({
+      withdrawId: 'tran_1',
+      amount: 1000,
+      status: 'PENDING',
+      approvedAt: undefined,
+    });
     expect(fromOrdersApiWithdrawal({ id: 'tran_1', amount: 1000, status: 'transferred', updated_at: '2026-03-10T13:00:00Z' })).toEqual({
       withdrawId: 'tran_1',
       amount: 1000,
@@ -138,22 +155,41 @@ describe('notifications', () => {
   });
 
   it('reads order.canceled from the order: REFUNDED once paid, CANCELED before', () => {
-    expect(readOrdersApiEvent(event('order.canceled', orderData('canceled', { paid_at: '2026-03-10T12:01:00Z' })))).toEqual({ type: 'TRANSACTION', transactionId: 'or_1', status: 'REFUNDED' });
+    expect(readOrdersApiEvent(event('order.canceled', orderData('canceled', { paid_at: '2026-03-10T12:01:00Z' })))).toEqual({
+      type: 'TRANSACTION',
+      transactionId: 'or_1',
+      status: 'REFUNDED',
+    });
     expect(readOrdersApiEvent(event('order.canceled', orderData('canceled')))).toEqual({ type: 'TRANSACTION', transactionId: 'or_1', status: 'CANCELED' });
   });
 
   it('accepts exactly the events of its table', () => {
-    expect(Object.keys(ORDERS_API_EVENTS).sort()).toEqual(
-      ['charge.chargedback', 'charge.overpaid', 'charge.paid', 'charge.payment_failed', 'charge.refunded', 'order.canceled', 'order.paid', 'order.payment_failed'],
-    );
+    expect(Object.keys(ORDERS_API_EVENTS).sort()).toEqual([
+      'charge.chargedback',
+      'charge.overpaid',
+      'charge.paid',
+      'charge.payment_failed',
+      'charge.refunded',
+      'order.canceled',
+      'order.paid',
+      'order.payment_failed',
+    ]);
   });
 
-  it.each(['order.created', 'order.updated', 'order.closed', 'charge.created', 'charge.pending', 'charge.processing', 'charge.underpaid', 'charge.partial_canceled', 'customer.created', 'toString'])(
-    'ignores %s',
-    (type) => {
-      expect(readOrdersApiEvent(event(type, orderData('paid')))).toBeUndefined();
-    },
-  );
+  it.each([
+    'order.created',
+    'order.updated',
+    'order.closed',
+    'charge.created',
+    'charge.pending',
+    'charge.processing',
+    'charge.underpaid',
+    'charge.partial_canceled',
+    'customer.created',
+    'toString',
+  ])('ignores %s', (type) => {
+    expect(readOrdersApiEvent(event(type, orderData('paid')))).toBeUndefined();
+  });
 
   it('returns nothing for bodies it cannot read', () => {
     expect(readOrdersApiEvent(Buffer.from('not json'))).toBeUndefined();
@@ -185,8 +221,16 @@ describe('request mappers', () => {
       phones: { mobile_phone: { country_code: '55', area_code: '11', number: '987654321' } },
       address: undefined,
     });
-    expect(toOrdersApiCustomer({ ...customer, document: '11.222.333/0001-81', phone: '' })).toMatchObject({ document: '11222333000181', document_type: 'CNPJ', type: 'company', phones: undefined });
-    expect(toOrdersApiCustomer(customer, { zipCode: '01310-100', address: 'Av. Paulista', number: '1000', district: 'Bela Vista', city: 'São Paulo', state: 'SP' }).address).toEqual({
+    expect(toOrdersApiCustomer({ ...customer, document: '11.222.333/0001-81', phone: '' })).toMatchObject({
+      document: '11222333000181',
+      document_type: 'CNPJ',
+      type: 'company',
+      phones: undefined,
+    });
+    expect(
+      toOrdersApiCustomer(customer, { zipCode: '01310-100', address: 'Av. Paulista', number: '1000', district: 'Bela Vista', city: 'São Paulo', state: 'SP' })
+        .address,
+    ).toEqual({
       line_1: '1000, Av. Paulista, Bela Vista',
       zip_code: '01310100',
       city: 'São Paulo',
@@ -196,29 +240,51 @@ describe('request mappers', () => {
   });
 
   it('maps items, or makes one item of the whole amount when there are none', () => {
-    expect(toOrdersApiItems(input({ items: [{ id: 'sku-1', title: 'Curso', unitPrice: 995, quantity: 2, tangible: false }] }))).toEqual([{ amount: 995, description: 'Curso', quantity: 2, code: 'sku-1' }]);
-    expect(toOrdersApiItems(input({ description: 'Pedido 42', orderId: 'ord-42' }))).toEqual([{ amount: 1990, description: 'Pedido 42', quantity: 1, code: 'ord-42' }]);
+    expect(toOrdersApiItems(input({ items: [{ id: 'sku-1', title: 'Curso', unitPrice: 995, quantity: 2, tangible: false }] }))).toEqual([
+      { amount: 995, description: 'Curso', quantity: 2, code: 'sku-1' },
+    ]);
+    expect(toOrdersApiItems(input({ description: 'Pedido 42', orderId: 'ord-42' }))).toEqual([
+      { amount: 1990, description: 'Pedido 42', quantity: 1, code: 'ord-42' },
+    ]);
     expect(toOrdersApiItems(input())).toEqual([{ amount: 1990, description: 'Pagamento', quantity: 1, code: '1' }]);
   });
 
   it('asks for a PIX that expires in the given seconds', () => {
     const body = toOrdersApiOrder(input({ orderId: 'ord-1', customer, customerIp: '10.0.0.1', userId: 'u-1' }), OPTIONS);
-    expect(body).toMatchObject({ code: 'ord-1', closed: true, ip: '10.0.0.1', metadata: { user_id: 'u-1' }, payments: [{ payment_method: 'pix', amount: 1990, pix: { expires_in: 86_400 } }] });
+    expect(body).toMatchObject({
+      code: 'ord-1',
+      closed: true,
+      ip: '10.0.0.1',
+      metadata: { user_id: 'u-1' },
+      payments: [{ payment_method: 'pix', amount: 1990, pix: { expires_in: 86_400 } }],
+    });
     expect(body.customer).toMatchObject({ document: '12345678909' });
     expect(body.payments[0]).not.toHaveProperty('split', expect.anything());
   });
 
   it('asks for a boleto due the given days after now', () => {
     const body = toOrdersApiOrder(input({ paymentMethod: 'BILLET', description: 'Mensalidade' }), OPTIONS);
-    expect(body.payments[0]).toEqual({ payment_method: 'boleto', amount: 1990, split: undefined, boleto: { due_at: '2026-03-15T12:00:00.000Z', instructions: 'Mensalidade' } });
+    expect(body.payments[0]).toEqual({
+      payment_method: 'boleto',
+      amount: 1990,
+      split: undefined,
+      boleto: { due_at: '2026-03-15T12:00:00.000Z', instructions: 'Mensalidade' },
+    });
   });
 
   it('charges a saved card by card_id, a token by card_token with the billing address', () => {
     const card = toOrdersApiOrder(input({ paymentMethod: 'CREDIT_CARD', cardId: 'card_abc', installments: 3, description: 'Loja São João!' }), OPTIONS);
-    expect(card.payments[0]).toEqual({ payment_method: 'credit_card', amount: 1990, split: undefined, credit_card: { installments: 3, statement_descriptor: 'LojaSaoJoao', card_id: 'card_abc' } });
+    expect(card.payments[0]).toEqual({
+      payment_method: 'credit_card',
+      amount: 1990,
+      split: undefined,
+      credit_card: { installments: 3, statement_descriptor: 'LojaSaoJoao', card_id: 'card_abc' },
+    });
     const address = { zipCode: '01310100', address: 'Av. Paulista', number: '1000', district: 'Bela Vista', city: 'São Paulo', state: 'SP' };
     const token = toOrdersApiOrder(input({ paymentMethod: 'CREDIT_CARD', cardId: 'token_xyz', address }), OPTIONS);
-    expect(token.payments[0]).toMatchObject({ credit_card: { card_token: 'token_xyz', card: { billing_address: { line_1: '1000, Av. Paulista, Bela Vista', country: 'BR' } } } });
+    expect(token.payments[0]).toMatchObject({
+      credit_card: { card_token: 'token_xyz', card: { billing_address: { line_1: '1000, Av. Paulista, Bela Vista', country: 'BR' } } },
+    });
     expect((token.payments[0] as { credit_card: { statement_descriptor: string } }).credit_card.statement_descriptor).toMatch(/^[A-Z0-9]{13}$/);
     expect(isOrdersApiCardToken('token_xyz')).toBe(true);
     expect(isOrdersApiCardToken('card_abc')).toBe(false);
@@ -241,17 +307,34 @@ describe('request mappers', () => {
   });
 
   it('tokenises a card with digits only and a four-digit year', () => {
-    expect(toOrdersApiCardToken({ cardNumber: '4000 0000-0000 0010', holderName: 'ANA SOUZA', holderDocument: '123.456.789-09', expMonth: '07', expYear: '30', cvv: '123' })).toEqual({
+    expect(
+      toOrdersApiCardToken({
+        cardNumber: '4000 0000-0000 0010',
+        holderName: 'ANA SOUZA',
+        holderDocument: '123.456.789-09',
+        expMonth: '07',
+        expYear: '30',
+        cvv: '123',
+      }),
+    ).toEqual({
       type: 'card',
       card: { number: '4000000000000010', holder_name: 'ANA SOUZA', holder_document: '12345678909', exp_month: 7, exp_year: 2030, cvv: '123' },
     });
-    expect(toOrdersApiCardToken({ cardNumber: '4000000000000010', holderName: 'ANA', holderDocument: '', expMonth: '7', expYear: '2031', cvv: '1234' }).card).toMatchObject({ holder_document: undefined, exp_year: 2031 });
+    expect(
+      toOrdersApiCardToken({ cardNumber: '4000000000000010', holderName: 'ANA', holderDocument: '', expMonth: '7', expYear: '2031', cvv: '1234' }).card,
+    ).toMatchObject({ holder_document: undefined, exp_year: 2031 });
   });
 });
 
 describe('response mappers', () => {
   it('maps a PIX order: copy-and-paste text, QR image URL, expiry', () => {
-    expect(fromOrdersApiOrder(order('pending', { last_transaction: { qr_code: '00020101021226…', qr_code_url: 'https://api.pagar.me/qr/or_1.png', expires_at: '2026-03-11T12:00:00Z' } }))).toEqual({
+    expect(
+      fromOrdersApiOrder(
+        order('pending', {
+          last_transaction: { qr_code: '00020101021226…', qr_code_url: 'https://api.pagar.me/qr/or_1.png', expires_at: '2026-03-11T12:00:00Z' },
+        }),
+      ),
+    ).toEqual({
       paymentMethod: 'PIX',
       transactionId: 'or_1',
       status: 'PENDING',
@@ -275,7 +358,12 @@ describe('response mappers', () => {
     const result = fromOrdersApiOrder(
       order('pending', {
         payment_method: 'boleto',
-        last_transaction: { line: '34191.09008 63571.277308 71444.640008 5 99800000019990', pdf: 'https://api.pagar.me/boleto/or_1.pdf', url: 'https://api.pagar.me/boleto/or_1', due_at: '2026-03-15T00:00:00Z' },
+        last_transaction: {
+          line: '34191.09008 63571.277308 71444.640008 5 99800000019990',
+          pdf: 'https://api.pagar.me/boleto/or_1.pdf',
+          url: 'https://api.pagar.me/boleto/or_1',
+          due_at: '2026-03-15T00:00:00Z',
+        },
       }),
     );
     expect(result).toEqual({
@@ -291,7 +379,13 @@ describe('response mappers', () => {
   });
 
   it('maps a card order without PIX or boleto fields, and the charge amount when the order has none', () => {
-    expect(fromOrdersApiOrder({ id: 'or_2', status: 'paid', charges: [{ id: 'ch_2', status: 'paid', amount: 5000, payment_method: 'credit_card', paid_at: '2026-03-10T12:00:01Z' }] })).toEqual({
+    expect(
+      fromOrdersApiOrder({
+        id: 'or_2',
+        status: 'paid',
+        charges: [{ id: 'ch_2', status: 'paid', amount: 5000, payment_method: 'credit_card', paid_at: '2026-03-10T12:00:01Z' }],
+      }),
+    ).toEqual({
       paymentMethod: 'CREDIT_CARD',
       transactionId: 'or_2',
       status: 'APPROVED',
@@ -301,29 +395,50 @@ describe('response mappers', () => {
 
   it('refuses an order without a known charge as an unusable answer', () => {
     expect(() => fromOrdersApiOrder({ id: 'or_3', status: 'pending' })).toThrow(ProviderCallError);
-    expect(() => fromOrdersApiOrder({ id: 'or_3', status: 'pending', charges: [{ id: 'ch', status: 'pending', payment_method: 'voucher' }] })).toThrow('order or_3 came back without a known charge');
+    expect(() => fromOrdersApiOrder({ id: 'or_3', status: 'pending', charges: [{ id: 'ch', status: 'pending', payment_method: 'voucher' }] })).toThrow(
+      'order or_3 came back without a known charge',
+    );
   });
 
   it('finds the reason of a charge that failed inside a 2xx answer', () => {
-    expect(ordersApiFailureReason(order('failed', { last_transaction: { success: false, gateway_response: { code: '400', errors: [{ message: 'Pix não habilitado para a conta' }] } } }))).toBe('Pix não habilitado para a conta');
+    expect(
+      ordersApiFailureReason(
+        order('failed', { last_transaction: { success: false, gateway_response: { code: '400', errors: [{ message: 'Pix não habilitado para a conta' }] } } }),
+      ),
+    ).toBe('Pix não habilitado para a conta');
     expect(ordersApiFailureReason(order('failed', { last_transaction: { acquirer_message: 'Transação recusada' } }))).toBe('Transação recusada');
     expect(ordersApiFailureReason({ id: 'or_1', status: 'failed' })).toBe('order failed');
   });
 
   it('maps a cancelled charge to a refund: the refund transaction id, success for canceled or a refunded last transaction', () => {
-    expect(fromOrdersApiRefund({ id: 'ch_1', status: 'canceled', last_transaction: { id: 'tran_r1', status: 'refunded' } })).toEqual({ refundId: 'tran_r1', status: true });
-    expect(fromOrdersApiRefund({ id: 'ch_1', status: 'paid', last_transaction: { id: 'tran_r2', status: 'partial_refunded' } })).toEqual({ refundId: 'tran_r2', status: true });
-    expect(fromOrdersApiRefund({ id: 'ch_1', status: 'paid', last_transaction: { id: 'tran_r3', status: 'error_on_refunding' } })).toEqual({ refundId: 'tran_r3', status: false });
+    expect(fromOrdersApiRefund({ id: 'ch_1', status: 'canceled', last_transaction: { id: 'tran_r1', status: 'refunded' } })).toEqual({
+      refundId: 'tran_r1',
+      status: true,
+    });
+    expect(fromOrdersApiRefund({ id: 'ch_1', status: 'paid', last_transaction: { id: 'tran_r2', status: 'partial_refunded' } })).toEqual({
+      refundId: 'tran_r2',
+      status: true,
+    });
+    expect(fromOrdersApiRefund({ id: 'ch_1', status: 'paid', last_transaction: { id: 'tran_r3', status: 'error_on_refunding' } })).toEqual({
+      refundId: 'tran_r3',
+      status: false,
+    });
     expect(fromOrdersApiRefund({ id: 'ch_1', status: 'canceled' })).toEqual({ refundId: 'ch_1', status: true });
   });
 
   it("adds the provider's field errors to its message", () => {
-    const body = { message: 'The request is invalid.', errors: { 'order.customer.name': ['The name field is required.'], 'order.items': ['The items field is required.', 'At least one.'] } };
+    const body = {
+      message: 'The request is invalid.',
+      errors: { 'order.customer.name': ['The name field is required.'], 'order.items': ['The items field is required.', 'At least one.'] },
+    };
     expect(ordersApiFieldErrors(body)).toBe('order.customer.name: The name field is required.; order.items: The items field is required. At least one.');
     expect(ordersApiFieldErrors({ message: 'x' })).toBeUndefined();
     expect(ordersApiFieldErrors({ message: 'x', errors: {} })).toBeUndefined();
     expect(ordersApiFieldErrors('text')).toBeUndefined();
-    const failure = ordersApiError('Erro ao criar transação', new ProviderCallError('UNAVAILABLE', 'PROVIDER_CIRCUIT_OPEN', 'provider temporarily unavailable'));
+    const failure = ordersApiError(
+      'Erro ao criar transação',
+      new ProviderCallError('UNAVAILABLE', 'PROVIDER_CIRCUIT_OPEN', 'provider temporarily unavailable'),
+    );
     expect(failure).toMatchObject({ code: 'UNAVAILABLE', message: 'Erro ao criar transação: provider temporarily unavailable' });
   });
 });

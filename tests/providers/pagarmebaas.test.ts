@@ -55,7 +55,14 @@ const pixOrder = (status: string, extra: Record<string, unknown> = {}) => ({
       amount: 1990,
       payment_method: 'pix',
       ...extra,
-      last_transaction: { id: 'tran_pix1', transaction_type: 'pix', status: 'waiting_payment', qr_code: '00020101021226820014br.gov.bcb.pix2560pix.example/qr/v2/cobv/9d36b84f', qr_code_url: 'https://api.pagar.me/core/v5/transactions/tran_pix1/qrcode?payment_method=pix', expires_at: '2026-03-11T12:00:00Z' },
+      last_transaction: {
+        id: 'tran_pix1',
+        transaction_type: 'pix',
+        status: 'waiting_payment',
+        qr_code: '00020101021226820014br.gov.bcb.pix2560pix.example/qr/v2/cobv/9d36b84f',
+        qr_code_url: 'https://api.pagar.me/core/v5/transactions/tran_pix1/qrcode?payment_method=pix',
+        expires_at: '2026-03-11T12:00:00Z',
+      },
     },
   ],
 });
@@ -96,7 +103,15 @@ describe('PAGARMEBAAS declaration', () => {
       withdrawMethods: ['RECEIVER'],
       defaultBaseUrl: 'https://api.pagar.me/core/v5',
     });
-    expect(adapter.operations).toEqual(['createCardToken', 'createCardId', 'createTransaction', 'getTransaction', 'refoundTransaction', 'withdraw', 'processWebhook']);
+    expect(adapter.operations).toEqual([
+      'createCardToken',
+      'createCardId',
+      'createTransaction',
+      'getTransaction',
+      'refoundTransaction',
+      'withdraw',
+      'processWebhook',
+    ]);
     expect(PAGARMEBAAS.boletoDueDays).toBe(5);
     expect(PAGARMEBAAS.pixExpiresInSeconds).toBe(86_400);
   });
@@ -120,7 +135,10 @@ describe('createCardToken', () => {
       path: '/core/v5/tokens',
       query: { appId: PUBLIC_KEY },
       headers: { authorization: absent },
-      body: { type: 'card', card: { number: '4000000000000010', holder_name: 'ANA SOUZA', holder_document: '12345678909', exp_month: 12, exp_year: 2030, cvv: '123' } },
+      body: {
+        type: 'card',
+        card: { number: '4000000000000010', holder_name: 'ANA SOUZA', holder_document: '12345678909', exp_month: 12, exp_year: 2030, cvv: '123' },
+      },
       reply: { body: { id: 'token_Q1w2E3r4', type: 'card', expires_at: '2026-03-10T12:01:00Z', card: { last_four_digits: '0010' } } },
     });
     expect(await adapter.createCardToken(context(), card)).toBe('token_Q1w2E3r4');
@@ -146,16 +164,34 @@ describe('createCardId', () => {
       method: 'POST',
       path: '/core/v5/customers',
       headers: { authorization: AUTHORIZATION },
-      body: partial({ name: 'Ana Souza', email: 'ana@example.com', document: '12345678909', document_type: 'CPF', type: 'individual', phones: { mobile_phone: { country_code: '55', area_code: '11', number: '987654321' } } }),
+      body: partial({
+        name: 'Ana Souza',
+        email: 'ana@example.com',
+        document: '12345678909',
+        document_type: 'CPF',
+        type: 'individual',
+        phones: { mobile_phone: { country_code: '55', area_code: '11', number: '987654321' } },
+      }),
       reply: { body: { id: 'cus_9xY', name: 'Ana Souza' } },
     });
-    fake.expect({ method: 'POST', path: '/core/v5/customers/cus_9xY/cards', headers: { authorization: AUTHORIZATION }, body: { token: 'token_abc' }, reply: { body: { id: 'card_7Hk', last_four_digits: '0010' } } });
+    fake.expect({
+      method: 'POST',
+      path: '/core/v5/customers/cus_9xY/cards',
+      headers: { authorization: AUTHORIZATION },
+      body: { token: 'token_abc' },
+      reply: { body: { id: 'card_7Hk', last_four_digits: '0010' } },
+    });
     expect(await adapter.createCardId(context(), { card, customer })).toBe('card_7Hk');
   });
 
   it('saves a card from a token for the card holder when no customer is given', async () => {
     fake.expect({ method: 'POST', path: '/core/v5/tokens', reply: { body: { id: 'token_def' } } });
-    fake.expect({ method: 'POST', path: '/core/v5/customers', body: partial({ name: 'ANA SOUZA', document: '12345678909', type: 'individual' }), reply: { body: { id: 'cus_1' } } });
+    fake.expect({
+      method: 'POST',
+      path: '/core/v5/customers',
+      body: partial({ name: 'ANA SOUZA', document: '12345678909', type: 'individual' }),
+      reply: { body: { id: 'cus_1' } },
+    });
     fake.expect({ method: 'POST', path: '/core/v5/customers/cus_1/cards', body: { token: 'token_def' }, reply: { body: { id: 'card_1' } } });
     expect(await adapter.createCardId(context(), { card })).toBe('card_1');
   });
@@ -167,13 +203,19 @@ describe('createCardId', () => {
   });
 
   it('refuses a token without a customer to own the card', async () => {
-    expect(await failure(adapter.createCardId(context(), { cardToken: 'token_given' }))).toEqual({ code: 'INVALID_ARGUMENT', message: 'customer is required to save a card with a card token' });
+    expect(await failure(adapter.createCardId(context(), { cardToken: 'token_given' }))).toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: 'customer is required to save a card with a card token',
+    });
   });
 
   it("rethrows the provider's message under 'Erro salvando cartão'", async () => {
     fake.expect({ method: 'POST', path: '/core/v5/customers', reply: { body: { id: 'cus_3' } } });
     fake.expect({ method: 'POST', path: '/core/v5/customers/cus_3/cards', reply: { status: 412, body: { message: 'Card expired.' } } });
-    expect(await failure(adapter.createCardId(context(), { cardToken: 'token_old', customer }))).toEqual({ code: 'INVALID_ARGUMENT', message: 'Erro salvando cartão: Card expired.' });
+    expect(await failure(adapter.createCardId(context(), { cardToken: 'token_old', customer }))).toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: 'Erro salvando cartão: Card expired.',
+    });
   });
 });
 
@@ -187,7 +229,14 @@ describe('createTransaction', () => {
         code: 'ord-1001',
         closed: true,
         items: [{ amount: 1990, description: 'Curso online', quantity: 1, code: 'sku-1' }],
-        customer: { name: 'Ana Souza', email: 'ana@example.com', document: '12345678909', document_type: 'CPF', type: 'individual', phones: { mobile_phone: { country_code: '55', area_code: '11', number: '987654321' } } },
+        customer: {
+          name: 'Ana Souza',
+          email: 'ana@example.com',
+          document: '12345678909',
+          document_type: 'CPF',
+          type: 'individual',
+          phones: { mobile_phone: { country_code: '55', area_code: '11', number: '987654321' } },
+        },
         payments: [{ payment_method: 'pix', amount: 1990, pix: { expires_in: 86_400 } }],
       }),
       reply: { body: pixOrder('pending') },
@@ -210,7 +259,9 @@ describe('createTransaction', () => {
       method: 'POST',
       path: '/core/v5/orders',
       headers: { authorization: AUTHORIZATION },
-      body: partial({ payments: [{ payment_method: 'boleto', amount: 123456, boleto: { due_at: '2026-03-15T12:00:00.000Z', instructions: 'Mensalidade março' } }] }),
+      body: partial({
+        payments: [{ payment_method: 'boleto', amount: 123456, boleto: { due_at: '2026-03-15T12:00:00.000Z', instructions: 'Mensalidade março' } }],
+      }),
       reply: {
         body: {
           id: 'or_bol1',
@@ -235,7 +286,9 @@ describe('createTransaction', () => {
         },
       },
     });
-    expect(await adapter.createTransaction(context(), transaction({ amount: 123456, paymentMethod: 'BILLET', items: [], description: 'Mensalidade março' }))).toEqual({
+    expect(
+      await adapter.createTransaction(context(), transaction({ amount: 123456, paymentMethod: 'BILLET', items: [], description: 'Mensalidade março' })),
+    ).toEqual({
       paymentMethod: 'BILLET',
       transactionId: 'or_bol1',
       status: 'PENDING',
@@ -250,10 +303,32 @@ describe('createTransaction', () => {
     fake.expect({
       method: 'POST',
       path: '/core/v5/orders',
-      body: partial({ payments: [{ payment_method: 'credit_card', amount: 5000, credit_card: { installments: 3, statement_descriptor: 'CursoOnline', card_id: 'card_7Hk' } }] }),
-      reply: { body: { id: 'or_cc1', status: 'paid', amount: 5000, charges: [{ id: 'ch_cc1', status: 'paid', payment_method: 'credit_card', paid_at: '2026-03-10T12:00:02Z', last_transaction: { status: 'captured', success: true } }] } },
+      body: partial({
+        payments: [{ payment_method: 'credit_card', amount: 5000, credit_card: { installments: 3, statement_descriptor: 'CursoOnline', card_id: 'card_7Hk' } }],
+      }),
+      reply: {
+        body: {
+          id: 'or_cc1',
+          status: 'paid',
+          amount: 5000,
+          charges: [
+            {
+              id: 'ch_cc1',
+              status: 'paid',
+              payment_method: 'credit_card',
+              paid_at: '2026-03-10T12:00:02Z',
+              last_transaction: { status: 'captured', success: true },
+            },
+          ],
+        },
+      },
     });
-    expect(await adapter.createTransaction(context(), transaction({ amount: 5000, paymentMethod: 'CREDIT_CARD', cardId: 'card_7Hk', installments: 3, description: 'Curso Online' }))).toEqual({
+    expect(
+      await adapter.createTransaction(
+        context(),
+        transaction({ amount: 5000, paymentMethod: 'CREDIT_CARD', cardId: 'card_7Hk', installments: 3, description: 'Curso Online' }),
+      ),
+    ).toEqual({
       paymentMethod: 'CREDIT_CARD',
       transactionId: 'or_cc1',
       status: 'APPROVED',
@@ -265,25 +340,62 @@ describe('createTransaction', () => {
     fake.expect({
       method: 'POST',
       path: '/core/v5/orders',
-      reply: { body: { id: 'or_cc2', status: 'failed', amount: 5000, charges: [{ id: 'ch_cc2', status: 'failed', payment_method: 'credit_card', last_transaction: { status: 'not_authorized', success: false, acquirer_message: 'Transação recusada' } }] } },
+      reply: {
+        body: {
+          id: 'or_cc2',
+          status: 'failed',
+          amount: 5000,
+          charges: [
+            {
+              id: 'ch_cc2',
+              status: 'failed',
+              payment_method: 'credit_card',
+              last_transaction: { status: 'not_authorized', success: false, acquirer_message: 'Transação recusada' },
+            },
+          ],
+        },
+      },
     });
-    expect(await adapter.createTransaction(context(), transaction({ amount: 5000, paymentMethod: 'CREDIT_CARD', cardId: 'card_7Hk' }))).toMatchObject({ transactionId: 'or_cc2', status: 'REJECTED' });
+    expect(await adapter.createTransaction(context(), transaction({ amount: 5000, paymentMethod: 'CREDIT_CARD', cardId: 'card_7Hk' }))).toMatchObject({
+      transactionId: 'or_cc2',
+      status: 'REJECTED',
+    });
   });
 
   it("rethrows the reason of a PIX that failed inside a 2xx answer under 'Erro ao criar transação'", async () => {
     fake.expect({
       method: 'POST',
       path: '/core/v5/orders',
-      reply: { body: { id: 'or_f', status: 'failed', amount: 1990, charges: [{ id: 'ch_f', status: 'failed', payment_method: 'pix', last_transaction: { success: false, gateway_response: { code: '400', errors: [{ message: 'Meio de pagamento Pix não habilitado.' }] } } }] } },
+      reply: {
+        body: {
+          id: 'or_f',
+          status: 'failed',
+          amount: 1990,
+          charges: [
+            {
+              id: 'ch_f',
+              status: 'failed',
+              payment_method: 'pix',
+              last_transaction: { success: false, gateway_response: { code: '400', errors: [{ message: 'Meio de pagamento Pix não habilitado.' }] } },
+            },
+          ],
+        },
+      },
     });
-    expect(await failure(adapter.createTransaction(context(), transaction()))).toEqual({ code: 'FAILED_PRECONDITION', message: 'Erro ao criar transação: Meio de pagamento Pix não habilitado.' });
+    expect(await failure(adapter.createTransaction(context(), transaction()))).toEqual({
+      code: 'FAILED_PRECONDITION',
+      message: 'Erro ao criar transação: Meio de pagamento Pix não habilitado.',
+    });
   });
 
   it("rethrows a refused request with the provider's message and field errors", async () => {
     fake.expect({
       method: 'POST',
       path: '/core/v5/orders',
-      reply: { status: 422, body: { message: 'The request is invalid.', errors: { 'order.customer.document': ['The field document must be a valid CPF or CNPJ.'] } } },
+      reply: {
+        status: 422,
+        body: { message: 'The request is invalid.', errors: { 'order.customer.document': ['The field document must be a valid CPF or CNPJ.'] } },
+      },
     });
     expect(await failure(adapter.createTransaction(context(), transaction()))).toEqual({
       code: 'INVALID_ARGUMENT',
@@ -293,30 +405,52 @@ describe('createTransaction', () => {
 
   it('reports rejected credentials', async () => {
     fake.expect({ method: 'POST', path: '/core/v5/orders', reply: { status: 401, body: { message: 'Authorization has been denied for this request.' } } });
-    expect(await failure(adapter.createTransaction(context(), transaction()))).toEqual({ code: 'FAILED_PRECONDITION', message: 'Erro ao criar transação: Authorization has been denied for this request.' });
+    expect(await failure(adapter.createTransaction(context(), transaction()))).toEqual({
+      code: 'FAILED_PRECONDITION',
+      message: 'Erro ao criar transação: Authorization has been denied for this request.',
+    });
   });
 
   it('turns a 5xx into UNAVAILABLE and never sends the order twice', async () => {
     const orders = fake.expect({ method: 'POST', path: '/core/v5/orders', reply: { status: 503, body: { message: 'Service Unavailable' } } });
-    expect(await failure(adapter.createTransaction(context(), transaction()))).toEqual({ code: 'UNAVAILABLE', message: 'Erro ao criar transação: Service Unavailable' });
+    expect(await failure(adapter.createTransaction(context(), transaction()))).toEqual({
+      code: 'UNAVAILABLE',
+      message: 'Erro ao criar transação: Service Unavailable',
+    });
     expect(orders.calls).toHaveLength(1);
   });
 
   it('turns a timeout into UNAVAILABLE', async () => {
     fake.expect({ method: 'POST', path: '/core/v5/orders', reply: { delayMs: 1_500, body: pixOrder('pending') } });
-    expect(await failure(adapter.createTransaction(context(), transaction()))).toEqual({ code: 'UNAVAILABLE', message: 'Erro ao criar transação: timeout of 400ms exceeded' });
+    expect(await failure(adapter.createTransaction(context(), transaction()))).toEqual({
+      code: 'UNAVAILABLE',
+      message: 'Erro ao criar transação: timeout of 400ms exceeded',
+    });
   });
 
   it('turns an answer without a charge into UNAVAILABLE', async () => {
     fake.expect({ method: 'POST', path: '/core/v5/orders', reply: { body: { id: 'or_x', status: 'pending' } } });
-    expect(await failure(adapter.createTransaction(context(), transaction()))).toEqual({ code: 'UNAVAILABLE', message: 'Erro ao criar transação: order or_x came back without a known charge' });
+    expect(await failure(adapter.createTransaction(context(), transaction()))).toEqual({
+      code: 'UNAVAILABLE',
+      message: 'Erro ao criar transação: order or_x came back without a known charge',
+    });
   });
 });
 
 describe('getTransaction', () => {
   it('reads the order and maps the paid charge', async () => {
-    fake.expect({ method: 'GET', path: '/core/v5/orders/or_pix1', headers: { authorization: AUTHORIZATION }, reply: { body: pixOrder('paid', { paid_at: '2026-03-10T12:10:00Z', paid_amount: 1990 }) } });
-    expect(await adapter.getTransaction(context(), 'or_pix1')).toMatchObject({ paymentMethod: 'PIX', transactionId: 'or_pix1', status: 'APPROVED', amount: 1990 });
+    fake.expect({
+      method: 'GET',
+      path: '/core/v5/orders/or_pix1',
+      headers: { authorization: AUTHORIZATION },
+      reply: { body: pixOrder('paid', { paid_at: '2026-03-10T12:10:00Z', paid_amount: 1990 }) },
+    });
+    expect(await adapter.getTransaction(context(), 'or_pix1')).toMatchObject({
+      paymentMethod: 'PIX',
+      transactionId: 'or_pix1',
+      status: 'APPROVED',
+      amount: 1990,
+    });
   });
 
   it.each([
@@ -354,38 +488,63 @@ describe('getTransaction', () => {
 
 describe('refoundTransaction', () => {
   it("reads the order's charge and cancels it with the amount", async () => {
-    fake.expect({ method: 'GET', path: '/core/v5/orders/or_pix1', headers: { authorization: AUTHORIZATION }, reply: { body: pixOrder('paid', { paid_at: '2026-03-10T12:10:00Z' }) } });
+    fake.expect({
+      method: 'GET',
+      path: '/core/v5/orders/or_pix1',
+      headers: { authorization: AUTHORIZATION },
+      reply: { body: pixOrder('paid', { paid_at: '2026-03-10T12:10:00Z' }) },
+    });
     fake.expect({
       method: 'DELETE',
       path: '/core/v5/charges/ch_pix1',
       headers: { authorization: AUTHORIZATION },
       body: { amount: 1990 },
-      reply: { body: { id: 'ch_pix1', status: 'canceled', amount: 1990, paid_at: '2026-03-10T12:10:00Z', last_transaction: { id: 'tran_ref1', status: 'refunded' } } },
+      reply: {
+        body: { id: 'ch_pix1', status: 'canceled', amount: 1990, paid_at: '2026-03-10T12:10:00Z', last_transaction: { id: 'tran_ref1', status: 'refunded' } },
+      },
     });
     expect(await adapter.refoundTransaction(context(), 'or_pix1', 1990)).toEqual({ refundId: 'tran_ref1', status: true });
   });
 
   it('reports a partial refund that the provider accepted', async () => {
     fake.expect({ method: 'GET', path: '/core/v5/orders/or_pix1', reply: { body: pixOrder('paid', { paid_at: '2026-03-10T12:10:00Z' }) } });
-    fake.expect({ method: 'DELETE', path: '/core/v5/charges/ch_pix1', body: { amount: 500 }, reply: { body: { id: 'ch_pix1', status: 'paid', last_transaction: { id: 'tran_ref2', status: 'partial_refunded' } } } });
+    fake.expect({
+      method: 'DELETE',
+      path: '/core/v5/charges/ch_pix1',
+      body: { amount: 500 },
+      reply: { body: { id: 'ch_pix1', status: 'paid', last_transaction: { id: 'tran_ref2', status: 'partial_refunded' } } },
+    });
     expect(await adapter.refoundTransaction(context(), 'or_pix1', 500)).toEqual({ refundId: 'tran_ref2', status: true });
   });
 
   it("rethrows the provider's message under 'Erro ao estornar transação'", async () => {
     fake.expect({ method: 'GET', path: '/core/v5/orders/or_pix1', reply: { body: pixOrder('paid', { paid_at: '2026-03-10T12:10:00Z' }) } });
-    fake.expect({ method: 'DELETE', path: '/core/v5/charges/ch_pix1', reply: { status: 400, body: { message: 'Charge cannot be canceled: insufficient balance' } } });
-    expect(await failure(adapter.refoundTransaction(context(), 'or_pix1', 1990))).toEqual({ code: 'INVALID_ARGUMENT', message: 'Erro ao estornar transação: Charge cannot be canceled: insufficient balance' });
+    fake.expect({
+      method: 'DELETE',
+      path: '/core/v5/charges/ch_pix1',
+      reply: { status: 400, body: { message: 'Charge cannot be canceled: insufficient balance' } },
+    });
+    expect(await failure(adapter.refoundTransaction(context(), 'or_pix1', 1990))).toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: 'Erro ao estornar transação: Charge cannot be canceled: insufficient balance',
+    });
   });
 
   it('reports a failed order read under the refund prefix, and cancels nothing', async () => {
     fake.expect({ method: 'GET', path: '/core/v5/orders/or_nope', reply: { status: 404, body: { message: 'Order not found' } } });
-    expect(await failure(adapter.refoundTransaction(context(), 'or_nope', 1990))).toEqual({ code: 'NOT_FOUND', message: 'Erro ao estornar transação: Order not found' });
+    expect(await failure(adapter.refoundTransaction(context(), 'or_nope', 1990))).toEqual({
+      code: 'NOT_FOUND',
+      message: 'Erro ao estornar transação: Order not found',
+    });
   });
 
   it('turns a 5xx on the cancellation into UNAVAILABLE, sent once', async () => {
     fake.expect({ method: 'GET', path: '/core/v5/orders/or_pix1', reply: { body: pixOrder('paid', { paid_at: '2026-03-10T12:10:00Z' }) } });
     const cancel = fake.expect({ method: 'DELETE', path: '/core/v5/charges/ch_pix1', reply: { status: 500, body: { message: 'Internal Server Error' } } });
-    expect(await failure(adapter.refoundTransaction(context(), 'or_pix1', 1990))).toEqual({ code: 'UNAVAILABLE', message: 'Erro ao estornar transação: Internal Server Error' });
+    expect(await failure(adapter.refoundTransaction(context(), 'or_pix1', 1990))).toEqual({
+      code: 'UNAVAILABLE',
+      message: 'Erro ao estornar transação: Internal Server Error',
+    });
     expect(cancel.calls).toHaveLength(1);
   });
 });
@@ -401,18 +560,38 @@ describe('withdraw', () => {
       body: { amount: 10_000 },
       reply: { body: { id: 'tran_w1', amount: 10_000, status: 'pending', created_at: '2026-03-10T12:00:00Z' } },
     });
-    expect(await adapter.withdraw(context({ platformId: 're_platform' }), { ...withdrawal, receiverId: 're_seller1' })).toEqual({ withdrawId: 'tran_w1', amount: 10_000, status: 'PENDING', approvedAt: undefined });
+    expect(await adapter.withdraw(context({ platformId: 're_platform' }), { ...withdrawal, receiverId: 're_seller1' })).toEqual({
+      withdrawId: 'tran_w1',
+      amount: 10_000,
+      status: 'PENDING',
+      approvedAt: undefined,
+    });
   });
 
   it("withdraws from the platform's default recipient (the account's platform_id) when the input names none", async () => {
-    fake.expect({ method: 'POST', path: '/core/v5/recipients/re_platform/withdrawals', body: { amount: 10_000 }, reply: { body: { id: 'tran_w2', amount: 10_000, status: 'transferred', updated_at: '2026-03-10T12:30:00Z' } } });
-    expect(await adapter.withdraw(context({ platformId: 're_platform' }), withdrawal)).toEqual({ withdrawId: 'tran_w2', amount: 10_000, status: 'APPROVED', approvedAt: new Date('2026-03-10T12:30:00Z') });
+    fake.expect({
+      method: 'POST',
+      path: '/core/v5/recipients/re_platform/withdrawals',
+      body: { amount: 10_000 },
+      reply: { body: { id: 'tran_w2', amount: 10_000, status: 'transferred', updated_at: '2026-03-10T12:30:00Z' } },
+    });
+    expect(await adapter.withdraw(context({ platformId: 're_platform' }), withdrawal)).toEqual({
+      withdrawId: 'tran_w2',
+      amount: 10_000,
+      status: 'APPROVED',
+      approvedAt: new Date('2026-03-10T12:30:00Z'),
+    });
   });
 
   it("sends the gateway's idempotency key as Pagar.me's Idempotency-Key on orders and withdrawals", async () => {
     fake.expect({ method: 'POST', path: '/core/v5/orders', headers: { 'idempotency-key': 'order-key-1' }, reply: { body: pixOrder('pending') } });
     await adapter.createTransaction(context(), { ...transaction(), idempotencyKey: 'order-key-1' });
-    fake.expect({ method: 'POST', path: '/core/v5/recipients/re_platform/withdrawals', headers: { 'idempotency-key': 'payout-key-1' }, reply: { body: { id: 'tran_w3', amount: 10_000, status: 'pending' } } });
+    fake.expect({
+      method: 'POST',
+      path: '/core/v5/recipients/re_platform/withdrawals',
+      headers: { 'idempotency-key': 'payout-key-1' },
+      reply: { body: { id: 'tran_w3', amount: 10_000, status: 'pending' } },
+    });
     await adapter.withdraw(context({ platformId: 're_platform' }), { ...withdrawal, idempotencyKey: 'payout-key-1' });
   });
 
@@ -422,28 +601,54 @@ describe('withdraw', () => {
     ['an empty object', {}],
   ])('a withdrawal answered with %s is an error, never a REJECTED payout', async (_label, body) => {
     fake.expect({ method: 'POST', path: '/core/v5/recipients/re_platform/withdrawals', reply: { body } });
-    await expect(adapter.withdraw(context({ platformId: 're_platform' }), withdrawal)).rejects.toMatchObject({ code: 'UNAVAILABLE', message: 'Erro ao realizar saque: the provider answered without a withdrawal with a status' });
+    await expect(adapter.withdraw(context({ platformId: 're_platform' }), withdrawal)).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message: 'Erro ao realizar saque: the provider answered without a withdrawal with a status',
+    });
   });
 
   it('refuses a withdrawal when no recipient is known', async () => {
-    expect(await failure(adapter.withdraw(context(), withdrawal))).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/^withdraw\.receiver_id is required/) });
+    expect(await failure(adapter.withdraw(context(), withdrawal))).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringMatching(/^withdraw\.receiver_id is required/),
+    });
   });
 
   it("rethrows the provider's message under 'Erro ao realizar saque'", async () => {
-    fake.expect({ method: 'POST', path: '/core/v5/recipients/re_platform/withdrawals', reply: { status: 412, body: { message: 'Saldo insuficiente para saque' } } });
-    expect(await failure(adapter.withdraw(context({ platformId: 're_platform' }), withdrawal))).toEqual({ code: 'INVALID_ARGUMENT', message: 'Erro ao realizar saque: Saldo insuficiente para saque' });
+    fake.expect({
+      method: 'POST',
+      path: '/core/v5/recipients/re_platform/withdrawals',
+      reply: { status: 412, body: { message: 'Saldo insuficiente para saque' } },
+    });
+    expect(await failure(adapter.withdraw(context({ platformId: 're_platform' }), withdrawal))).toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: 'Erro ao realizar saque: Saldo insuficiente para saque',
+    });
   });
 
   it('turns a timeout into UNAVAILABLE, sent once', async () => {
-    const sent = fake.expect({ method: 'POST', path: '/core/v5/recipients/re_platform/withdrawals', reply: { delayMs: 1_500, body: { id: 'tran_w3', amount: 10_000, status: 'pending' } } });
-    expect(await failure(adapter.withdraw(context({ platformId: 're_platform' }), withdrawal))).toEqual({ code: 'UNAVAILABLE', message: 'Erro ao realizar saque: timeout of 400ms exceeded' });
+    const sent = fake.expect({
+      method: 'POST',
+      path: '/core/v5/recipients/re_platform/withdrawals',
+      reply: { delayMs: 1_500, body: { id: 'tran_w3', amount: 10_000, status: 'pending' } },
+    });
+    expect(await failure(adapter.withdraw(context({ platformId: 're_platform' }), withdrawal))).toEqual({
+      code: 'UNAVAILABLE',
+      message: 'Erro ao realizar saque: timeout of 400ms exceeded',
+    });
     expect(sent.calls).toHaveLength(1);
   });
 });
 
 describe('notifications', () => {
   const body = (value: unknown) => Buffer.from(JSON.stringify(value));
-  const paid = body({ id: 'hook_RyEKQO789TRpZjv5', account: { id: 'acc_1', name: 'Loja' }, type: 'order.paid', created_at: '2026-03-10T12:10:00', data: pixOrder('paid', { paid_at: '2026-03-10T12:10:00Z' }) });
+  const paid = body({
+    id: 'hook_RyEKQO789TRpZjv5',
+    account: { id: 'acc_1', name: 'Loja' },
+    type: 'order.paid',
+    created_at: '2026-03-10T12:10:00',
+    data: pixOrder('paid', { paid_at: '2026-03-10T12:10:00Z' }),
+  });
 
   it('accepts order.paid for the order, unsigned, keyed by the event id', async () => {
     const notification = { body: paid, headers: { 'content-type': 'application/json' } };
@@ -454,13 +659,23 @@ describe('notifications', () => {
 
   it('accepts charge events for the charge’s order', async () => {
     const refunded = body({ id: 'hook_2', type: 'charge.refunded', data: { id: 'ch_pix1', status: 'canceled', order: { id: 'or_pix1' } } });
-    expect(await adapter.processWebhook(context(), { body: refunded, headers: {} })).toEqual({ type: 'TRANSACTION', transactionId: 'or_pix1', status: 'REFUNDED' });
+    expect(await adapter.processWebhook(context(), { body: refunded, headers: {} })).toEqual({
+      type: 'TRANSACTION',
+      transactionId: 'or_pix1',
+      status: 'REFUNDED',
+    });
     const chargedback = body({ id: 'hook_3', type: 'charge.chargedback', data: { id: 'ch_pix1', status: 'chargedback', order: { id: 'or_pix1' } } });
-    expect(await adapter.processWebhook(context(), { body: chargedback, headers: {} })).toEqual({ type: 'TRANSACTION', transactionId: 'or_pix1', status: 'CHARGEBACK' });
+    expect(await adapter.processWebhook(context(), { body: chargedback, headers: {} })).toEqual({
+      type: 'TRANSACTION',
+      transactionId: 'or_pix1',
+      status: 'CHARGEBACK',
+    });
   });
 
   it('ignores other events and bodies it cannot read', async () => {
-    expect(await adapter.processWebhook(context(), { body: body({ id: 'hook_4', type: 'order.created', data: pixOrder('pending') }), headers: {} })).toBeUndefined();
+    expect(
+      await adapter.processWebhook(context(), { body: body({ id: 'hook_4', type: 'order.created', data: pixOrder('pending') }), headers: {} }),
+    ).toBeUndefined();
     expect(await adapter.processWebhook(context(), { body: Buffer.from('<xml/>'), headers: {} })).toBeUndefined();
   });
 

@@ -9,7 +9,8 @@ import { partial, startFakeProvider, type FakeProvider } from '../support/fakePr
 const SECRET = 'sk_live_paguesafe_123';
 const BASIC = `Basic ${Buffer.from(`${SECRET}:x`).toString('base64')}`;
 const NOW = new Date('2025-03-10T12:00:00.000Z');
-const PIX_CODE = '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-426655440000520400005303986540519.905802BR5913Loja Exemplo6008BRASILIA62070503***63041D3D';
+const PIX_CODE =
+  '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-426655440000520400005303986540519.905802BR5913Loja Exemplo6008BRASILIA62070503***63041D3D';
 
 let fake: FakeProvider;
 let warn: jest.Mock;
@@ -27,7 +28,13 @@ beforeEach(() => {
   warn = jest.fn();
   adapter = new PaguesafeAdapter({ timeoutMs: 500, now: () => NOW, logger: { warn } as never });
   accountNumber += 1;
-  ctx = { accountId: `acc-${accountNumber}`, publicKey: 'pk_paguesafe', secretKey: SECRET, baseUrl: fake.url, notificationUrl: `http://127.0.0.1:8081/webhooks/PAGUESAFE/acc-${accountNumber}` };
+  ctx = {
+    accountId: `acc-${accountNumber}`,
+    publicKey: 'pk_paguesafe',
+    secretKey: SECRET,
+    baseUrl: fake.url,
+    notificationUrl: `http://127.0.0.1:8081/webhooks/PAGUESAFE/acc-${accountNumber}`,
+  };
 });
 
 afterEach(() => {
@@ -62,7 +69,10 @@ async function failure(promise: Promise<unknown>): Promise<{ code: string; messa
   throw new Error('expected a failure');
 }
 
-const notification = (body: unknown) => ({ body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)), headers: { 'content-type': 'application/json' } });
+const notification = (body: unknown) => ({
+  body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
+  headers: { 'content-type': 'application/json' },
+});
 
 describe('identity', () => {
   it('declares PAGUESAFE of document 2 with PIX, card and boleto, and the four operations it implements', () => {
@@ -97,7 +107,16 @@ describe('createTransaction', () => {
         externalRef: 'order-77',
         currency: 'BRL',
       },
-      reply: { status: 200, body: { id: 98765, status: 'waiting_payment', amount: 1990, paymentMethod: 'pix', pix: { qrcode: PIX_CODE, expirationDate: '2025-03-11T12:00:00.000Z' } } },
+      reply: {
+        status: 200,
+        body: {
+          id: 98765,
+          status: 'waiting_payment',
+          amount: 1990,
+          paymentMethod: 'pix',
+          pix: { qrcode: PIX_CODE, expirationDate: '2025-03-11T12:00:00.000Z' },
+        },
+      },
     });
     const result = await adapter.createTransaction(ctx, input());
     expect(result).toEqual({
@@ -111,13 +130,22 @@ describe('createTransaction', () => {
     });
   });
 
-  it('creates a boleto valid 3 days; without the provider\'s date the expiry is 3 days from now', async () => {
+  it("creates a boleto valid 3 days; without the provider's date the expiry is 3 days from now", async () => {
     fake.expect({
       method: 'POST',
       path: '/transactions',
       headers: { authorization: BASIC },
       body: partial({ amount: 123456, paymentMethod: 'boleto', boleto: { expiresInDays: 3 }, postbackUrl: ctx.notificationUrl }),
-      reply: { status: 201, body: { id: 'bol_1', status: 'waiting_payment', amount: 123456, paymentMethod: 'boleto', boleto: { url: 'https://paguesafe.example/b/bol_1.pdf', digitableLine: '23790123456789012345678901234567890123456789012' } } },
+      reply: {
+        status: 201,
+        body: {
+          id: 'bol_1',
+          status: 'waiting_payment',
+          amount: 123456,
+          paymentMethod: 'boleto',
+          boleto: { url: 'https://paguesafe.example/b/bol_1.pdf', digitableLine: '23790123456789012345678901234567890123456789012' },
+        },
+      },
     });
     expect(await adapter.createTransaction(ctx, input({ amount: 123456, paymentMethod: 'BILLET', items: [] }))).toEqual({
       paymentMethod: 'BILLET',
@@ -152,21 +180,30 @@ describe('createTransaction', () => {
     expect((await adapter.createTransaction(ctx, input({ amount: 7000, paymentMethod: 'CREDIT_CARD', cardId: 'card_abc' }))).status).toBe('REJECTED');
   });
 
-  it('keeps the provider\'s message of a 4xx under the spec\'s prefix', async () => {
+  it("keeps the provider's message of a 4xx under the spec's prefix", async () => {
     fake.expect({ method: 'POST', path: '/transactions', reply: { status: 400, body: { message: 'customer.document inválido' } } });
-    expect(await failure(adapter.createTransaction(ctx, input()))).toEqual({ code: 'INVALID_ARGUMENT', message: 'Erro ao criar transação: customer.document inválido' });
+    expect(await failure(adapter.createTransaction(ctx, input()))).toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: 'Erro ao criar transação: customer.document inválido',
+    });
   });
 
-  it('reports refused credentials (401) as FAILED_PRECONDITION with the provider\'s message', async () => {
+  it("reports refused credentials (401) as FAILED_PRECONDITION with the provider's message", async () => {
     fake.expect({ method: 'POST', path: '/transactions', reply: { status: 401, body: { error: 'Unauthorized' } } });
     expect(await failure(adapter.createTransaction(ctx, input()))).toEqual({ code: 'FAILED_PRECONDITION', message: 'Erro ao criar transação: Unauthorized' });
   });
 
   it('keeps the message of a failure inside a 2xx body, and never stores a charge without an id', async () => {
     fake.expect({ method: 'POST', path: '/transactions', reply: { status: 200, body: { success: false, message: 'Saldo insuficiente' } } });
-    expect(await failure(adapter.createTransaction(ctx, input()))).toEqual({ code: 'INVALID_ARGUMENT', message: 'Erro ao criar transação: Saldo insuficiente' });
+    expect(await failure(adapter.createTransaction(ctx, input()))).toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: 'Erro ao criar transação: Saldo insuficiente',
+    });
     fake.expect({ method: 'POST', path: '/transactions', reply: { status: 200, body: {} } });
-    expect(await failure(adapter.createTransaction(ctx, input()))).toEqual({ code: 'UNAVAILABLE', message: 'Erro ao criar transação: resposta do provedor sem id ou status da transação' });
+    expect(await failure(adapter.createTransaction(ctx, input()))).toEqual({
+      code: 'UNAVAILABLE',
+      message: 'Erro ao criar transação: resposta do provedor sem id ou status da transação',
+    });
   });
 
   it('turns a 5xx into UNAVAILABLE, sent once (a charge is never retried)', async () => {
@@ -177,16 +214,25 @@ describe('createTransaction', () => {
 
   it('turns a timeout into UNAVAILABLE, never a PENDING charge', async () => {
     fake.expect({ method: 'POST', path: '/transactions', reply: { delayMs: 1_500, body: { id: 'late', status: 'waiting_payment' } } });
-    expect(await failure(adapter.createTransaction(ctx, input()))).toEqual({ code: 'UNAVAILABLE', message: expect.stringMatching(/^Erro ao criar transação: timeout of 500ms exceeded$/) });
+    expect(await failure(adapter.createTransaction(ctx, input()))).toEqual({
+      code: 'UNAVAILABLE',
+      message: expect.stringMatching(/^Erro ao criar transação: timeout of 500ms exceeded$/),
+    });
   });
 
   it('refuses a card charge without a card id before calling the provider', async () => {
-    expect(await failure(adapter.createTransaction(ctx, input({ paymentMethod: 'CREDIT_CARD' })))).toEqual({ code: 'INVALID_ARGUMENT', message: 'cardId is required for credit card transactions' });
+    expect(await failure(adapter.createTransaction(ctx, input({ paymentMethod: 'CREDIT_CARD' })))).toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: 'cardId is required for credit card transactions',
+    });
     expect(fake.received).toHaveLength(0);
   });
 
   it('needs the secret key, and says so without calling the provider', async () => {
-    expect(await failure(adapter.createTransaction({ ...ctx, secretKey: '' }, input()))).toEqual({ code: 'FAILED_PRECONDITION', message: 'secretKey is required' });
+    expect(await failure(adapter.createTransaction({ ...ctx, secretKey: '' }, input()))).toEqual({
+      code: 'FAILED_PRECONDITION',
+      message: 'secretKey is required',
+    });
     expect(fake.received).toHaveLength(0);
   });
 });
@@ -199,7 +245,13 @@ describe('getTransaction', () => {
       headers: { authorization: BASIC },
       reply: { body: { id: 98765, status: 'paid', amount: 1990, paymentMethod: 'pix', pix: { qrcode: PIX_CODE, expirationDate: '2025-03-11T12:00:00.000Z' } } },
     });
-    expect(await adapter.getTransaction(ctx, '98765')).toMatchObject({ paymentMethod: 'PIX', transactionId: '98765', status: 'APPROVED', amount: 1990, pixCode: PIX_CODE });
+    expect(await adapter.getTransaction(ctx, '98765')).toMatchObject({
+      paymentMethod: 'PIX',
+      transactionId: '98765',
+      status: 'APPROVED',
+      amount: 1990,
+      pixCode: PIX_CODE,
+    });
   });
 
   it.each([
@@ -212,7 +264,11 @@ describe('getTransaction', () => {
   });
 
   it('maps an unknown status to REJECTED and logs a warning', async () => {
-    fake.expect({ method: 'GET', path: '/transactions/tx_9', reply: { body: { id: 'tx_9', status: 'in_analysis', amount: 500, paymentMethod: 'credit_card' } } });
+    fake.expect({
+      method: 'GET',
+      path: '/transactions/tx_9',
+      reply: { body: { id: 'tx_9', status: 'in_analysis', amount: 500, paymentMethod: 'credit_card' } },
+    });
     expect((await adapter.getTransaction(ctx, 'tx_9')).status).toBe('REJECTED');
     expect(warn).toHaveBeenCalledWith({ provider: 'PAGUESAFE', providerStatus: 'in_analysis', mappedTo: 'REJECTED' }, 'unknown provider transaction status');
   });
@@ -232,7 +288,7 @@ describe('getTransaction', () => {
     expect((await adapter.getTransaction(ctx, 'a/b')).transactionId).toBe('a/b');
   });
 
-  it('keeps the provider\'s message of a 404 as NOT_FOUND', async () => {
+  it("keeps the provider's message of a 404 as NOT_FOUND", async () => {
     fake.expect({ method: 'GET', path: '/transactions/nope', reply: { status: 404, body: { message: 'Transaction not found' } } });
     expect(await failure(adapter.getTransaction(ctx, 'nope'))).toEqual({ code: 'NOT_FOUND', message: 'Erro ao buscar transação: Transaction not found' });
   });
@@ -260,7 +316,7 @@ describe('refoundTransaction', () => {
     expect(await adapter.refoundTransaction(ctx, '98765', 500)).toEqual({ refundId: '98765', status: false });
   });
 
-  it('answers the spec\'s \'Internal server error\' on a refused refund, and logs the provider\'s message', async () => {
+  it("answers the spec's 'Internal server error' on a refused refund, and logs the provider's message", async () => {
     fake.expect({ method: 'POST', path: '/transactions/98765/refund', reply: { status: 422, body: { message: 'Transação não pode ser estornada' } } });
     expect(await failure(adapter.refoundTransaction(ctx, '98765', 1990))).toEqual({ code: 'INVALID_ARGUMENT', message: 'Internal server error' });
     expect(warn).toHaveBeenCalledWith(
@@ -278,7 +334,7 @@ describe('refoundTransaction', () => {
     expect(await failure(adapter.refoundTransaction(ctx, '98765', 1990))).toEqual({ code: 'UNAVAILABLE', message: 'Internal server error' });
   });
 
-  it('answers \'Internal server error\' as UNAVAILABLE on a 5xx or a timeout', async () => {
+  it("answers 'Internal server error' as UNAVAILABLE on a 5xx or a timeout", async () => {
     fake.expect({ method: 'POST', path: '/transactions/98765/refund', reply: { status: 500, body: { message: 'boom' } } });
     expect(await failure(adapter.refoundTransaction(ctx, '98765', 1990))).toEqual({ code: 'UNAVAILABLE', message: 'Internal server error' });
     fake.expect({ method: 'POST', path: '/transactions/98765/refund', reply: { delayMs: 1_500, body: {} } });
@@ -293,12 +349,24 @@ describe('processWebhook and notificationKey', () => {
   });
 
   it('accepts the bare transaction object', async () => {
-    expect(await adapter.processWebhook(ctx, notification({ id: 'tx_1', status: 'chargedback' }))).toEqual({ type: 'TRANSACTION', transactionId: 'tx_1', status: 'CHARGEBACK' });
-    expect(await adapter.processWebhook(ctx, notification({ data: { id: 'tx_2', status: 'refunded' } }))).toEqual({ type: 'TRANSACTION', transactionId: 'tx_2', status: 'REFUNDED' });
+    expect(await adapter.processWebhook(ctx, notification({ id: 'tx_1', status: 'chargedback' }))).toEqual({
+      type: 'TRANSACTION',
+      transactionId: 'tx_1',
+      status: 'CHARGEBACK',
+    });
+    expect(await adapter.processWebhook(ctx, notification({ data: { id: 'tx_2', status: 'refunded' } }))).toEqual({
+      type: 'TRANSACTION',
+      transactionId: 'tx_2',
+      status: 'REFUNDED',
+    });
   });
 
   it('maps an unknown notified status to REJECTED with a warning', async () => {
-    expect(await adapter.processWebhook(ctx, notification({ id: 'tx_1', status: 'mystery' }))).toEqual({ type: 'TRANSACTION', transactionId: 'tx_1', status: 'REJECTED' });
+    expect(await adapter.processWebhook(ctx, notification({ id: 'tx_1', status: 'mystery' }))).toEqual({
+      type: 'TRANSACTION',
+      transactionId: 'tx_1',
+      status: 'REJECTED',
+    });
     expect(warn).toHaveBeenCalledTimes(1);
   });
 
@@ -314,8 +382,14 @@ describe('processWebhook and notificationKey', () => {
 
   it('keys a notification by transaction id and status, so a re-delivery in a new envelope is a duplicate', () => {
     const first = adapter.notificationKey(ctx, notification({ id: 'pb_1', type: 'transaction', objectId: '98765', data: { id: 98765, status: 'paid' } }));
-    const again = adapter.notificationKey(ctx, notification({ id: 'pb_2', type: 'transaction', objectId: '98765', data: { id: 98765, status: 'PAID', updatedAt: 'later' } }));
-    const refunded = adapter.notificationKey(ctx, notification({ id: 'pb_3', type: 'transaction', objectId: '98765', data: { id: 98765, status: 'refunded' } }));
+    const again = adapter.notificationKey(
+      ctx,
+      notification({ id: 'pb_2', type: 'transaction', objectId: '98765', data: { id: 98765, status: 'PAID', updatedAt: 'later' } }),
+    );
+    const refunded = adapter.notificationKey(
+      ctx,
+      notification({ id: 'pb_3', type: 'transaction', objectId: '98765', data: { id: 98765, status: 'refunded' } }),
+    );
     expect(first).toBe('transaction:98765:paid');
     expect(again).toBe(first);
     expect(refunded).toBe('transaction:98765:refunded');

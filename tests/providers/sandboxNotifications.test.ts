@@ -5,8 +5,16 @@ import { SandboxAdapter } from '../../server/providers/sandbox/adapter.js';
 
 const SECRET = 'whsec-sandbox-unit';
 const T = 1_800_000_000;
-const ctx: AdapterContext = { accountId: 'acc', publicKey: 'pk', secretKey: 'sk', baseUrl: 'http://127.0.0.1:1', webhookSecret: SECRET, notificationUrl: 'http://127.0.0.1:1/webhooks' };
-const body = (id: string) => Buffer.from(JSON.stringify({ id, type: 'charge.paid', createdAt: '2027-01-15T08:00:00Z', data: { id: 'ch_1', status: 'paid', amount: 100 } }));
+const ctx: AdapterContext = {
+  accountId: 'acc',
+  publicKey: 'pk',
+  secretKey: 'sk',
+  baseUrl: 'http://127.0.0.1:1',
+  webhookSecret: SECRET,
+  notificationUrl: 'http://127.0.0.1:1/webhooks',
+};
+const body = (id: string) =>
+  Buffer.from(JSON.stringify({ id, type: 'charge.paid', createdAt: '2027-01-15T08:00:00Z', data: { id: 'ch_1', status: 'paid', amount: 100 } }));
 const signedAt = (payload: Buffer, timestamp: number) => ({ 'x-sandbox-signature': signSandboxPayload(SECRET, timestamp, payload.toString('utf8')) });
 
 describe('SANDBOX notification signatures', () => {

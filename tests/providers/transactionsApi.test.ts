@@ -109,7 +109,10 @@ describe('the family status table (spec doc 1 §4, doc 2 §4 common pattern)', (
 
   it('lets a member replace the table (VENITIP: only paid, received, confirmed approve; anything else PENDING)', () => {
     const table = statusTableFor({
-      statuses: { table: { paid: 'APPROVED', received: 'APPROVED', confirmed: 'APPROVED', refused: 'REJECTED', refunded: 'REJECTED', infraction: 'REJECTED' }, unknown: 'PENDING' },
+      statuses: {
+        table: { paid: 'APPROVED', received: 'APPROVED', confirmed: 'APPROVED', refused: 'REJECTED', refunded: 'REJECTED', infraction: 'REJECTED' },
+        unknown: 'PENDING',
+      },
     });
     const { log } = warnings();
     expect(mapTransactionStatus(table, 'completed', 'VENITIP', log)).toBe('PENDING');
@@ -130,7 +133,7 @@ describe('money through the helpers', () => {
     expect(() => fromApiAmount(19.9, 'cents')).toThrow(RangeError);
   });
 
-  it('sends the refund amount in the member\'s unit', () => {
+  it("sends the refund amount in the member's unit", () => {
     expect(toApiRefund(1001, { amounts: 'cents' })).toEqual({ amount: 1001 });
     expect(toApiRefund(1001, { amounts: 'reais' })).toEqual({ amount: 10.01 });
   });
@@ -179,7 +182,15 @@ describe('request mapper', () => {
         email: 'ana@example.com',
         phone: '11987654321',
         document: { number: '12345678909', type: 'cpf' },
-        address: { street: 'Av. Paulista', streetNumber: '1000', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zipCode: '01310100', country: 'BR' },
+        address: {
+          street: 'Av. Paulista',
+          streetNumber: '1000',
+          neighborhood: 'Bela Vista',
+          city: 'São Paulo',
+          state: 'SP',
+          zipCode: '01310100',
+          country: 'BR',
+        },
       },
     });
     expect(body).not.toHaveProperty('pix');
@@ -200,7 +211,10 @@ describe('request mapper', () => {
     const body = toApiTransaction(
       input({
         amount: 3029,
-        items: [{ id: 'sku-1', title: 'Livro', unitPrice: 1029, quantity: 2, tangible: true }, { id: 'sku-2', title: 'Frete', unitPrice: 971, quantity: 1, tangible: false }],
+        items: [
+          { id: 'sku-1', title: 'Livro', unitPrice: 1029, quantity: 2, tangible: true },
+          { id: 'sku-2', title: 'Frete', unitPrice: 971, quantity: 1, tangible: false },
+        ],
         splits: [
           { recipientId: 're_1', amount: 529, type: 'FIXED', chargeProcessingFee: true, chargeRemainder: false, liable: true },
           { recipientId: 're_2', amount: 10, type: 'PERCENTAGE', chargeProcessingFee: false, chargeRemainder: true, liable: false },
@@ -237,24 +251,58 @@ describe('response mapper', () => {
     ...extra,
   });
 
-  it('maps a PIX answer: numeric id as text, status, code and the provider\'s expiry', () => {
+  it("maps a PIX answer: numeric id as text, status, code and the provider's expiry", () => {
     expect(
-      fromApiTransaction({ id: 123, status: 'waiting_payment', amount: 1990, paymentMethod: 'pix', pix: { qrcode: '00020126...6304ABCD', expirationDate: '2025-03-11T12:00:00.000Z' } }, context()),
-    ).toEqual({ paymentMethod: 'PIX', transactionId: '123', status: 'PENDING', amount: 1990, pixCode: '00020126...6304ABCD', expiresAt: new Date('2025-03-11T12:00:00.000Z') });
+      fromApiTransaction(
+        {
+          id: 123,
+          status: 'waiting_payment',
+          amount: 1990,
+          paymentMethod: 'pix',
+          pix: { qrcode: '00020126...6304ABCD', expirationDate: '2025-03-11T12:00:00.000Z' },
+        },
+        context(),
+      ),
+    ).toEqual({
+      paymentMethod: 'PIX',
+      transactionId: '123',
+      status: 'PENDING',
+      amount: 1990,
+      pixCode: '00020126...6304ABCD',
+      expiresAt: new Date('2025-03-11T12:00:00.000Z'),
+    });
   });
 
-  it('computes the expiry from the member\'s validity when the provider gives none', () => {
-    expect(fromApiTransaction({ id: 'a', status: 'pending', amount: 100, paymentMethod: 'pix', pix: { qrcode: 'x' } }, context())?.expiresAt).toEqual(new Date('2025-03-11T12:00:00.000Z'));
-    expect(fromApiTransaction({ id: 'b', status: 'pending', amount: 100, paymentMethod: 'boleto', boleto: {} }, context())?.expiresAt).toEqual(new Date('2025-03-13T12:00:00.000Z'));
+  it("computes the expiry from the member's validity when the provider gives none", () => {
+    expect(fromApiTransaction({ id: 'a', status: 'pending', amount: 100, paymentMethod: 'pix', pix: { qrcode: 'x' } }, context())?.expiresAt).toEqual(
+      new Date('2025-03-11T12:00:00.000Z'),
+    );
+    expect(fromApiTransaction({ id: 'b', status: 'pending', amount: 100, paymentMethod: 'boleto', boleto: {} }, context())?.expiresAt).toEqual(
+      new Date('2025-03-13T12:00:00.000Z'),
+    );
   });
 
   it('maps a boleto answer and a reais amount', () => {
     expect(
       fromApiTransaction(
-        { id: 'bol_1', status: 'waiting_payment', amount: 1234.56, paymentMethod: 'boleto', boleto: { url: 'https://b/1.pdf', digitableLine: '2379', barcode: '237', expirationDate: '2025-03-13' } },
+        {
+          id: 'bol_1',
+          status: 'waiting_payment',
+          amount: 1234.56,
+          paymentMethod: 'boleto',
+          boleto: { url: 'https://b/1.pdf', digitableLine: '2379', barcode: '237', expirationDate: '2025-03-13' },
+        },
         context({ amounts: 'reais' }),
       ),
-    ).toEqual({ paymentMethod: 'BILLET', transactionId: 'bol_1', status: 'PENDING', amount: 123456, billetCode: '2379', billetUrl: 'https://b/1.pdf', expiresAt: new Date('2025-03-13') });
+    ).toEqual({
+      paymentMethod: 'BILLET',
+      transactionId: 'bol_1',
+      status: 'PENDING',
+      amount: 123456,
+      billetCode: '2379',
+      billetUrl: 'https://b/1.pdf',
+      expiresAt: new Date('2025-03-13'),
+    });
   });
 
   it('reads an answer inside { data }, and falls back to what was requested for missing fields', () => {
@@ -289,14 +337,17 @@ describe('notifications', () => {
   const parse = (body: unknown) => parseTransactionNotification(Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)));
 
   it('reads the envelope, the data-only shape and the bare transaction', () => {
-    expect(parse({ id: 'pb_1', type: 'transaction', objectId: '123', url: 'x', data: { id: 123, status: 'paid' } })).toEqual({ transactionId: '123', status: 'paid' });
+    expect(parse({ id: 'pb_1', type: 'transaction', objectId: '123', url: 'x', data: { id: 123, status: 'paid' } })).toEqual({
+      transactionId: '123',
+      status: 'paid',
+    });
     expect(parse({ type: 'transaction', objectId: 777, data: { status: 'refunded' } })).toEqual({ transactionId: '777', status: 'refunded' });
     expect(parse({ data: { id: 'tx_1', status: 'waiting_payment' } })).toEqual({ transactionId: 'tx_1', status: 'waiting_payment' });
     expect(parse({ id: 'tx_2', status: ' chargedback ' })).toEqual({ transactionId: 'tx_2', status: 'chargedback' });
     expect(parse({ event: 'transaction.paid', data: { id: 'tx_3', status: 'paid' } })).toEqual({ transactionId: 'tx_3', status: 'paid' });
   });
 
-  it('does not take an envelope\'s own id for the transaction\'s', () => {
+  it("does not take an envelope's own id for the transaction's", () => {
     expect(parse({ id: 'pb_1', type: 'transaction', data: { status: 'paid' } })).toBeUndefined();
   });
 

@@ -105,13 +105,31 @@ describe('VOLUTI cash-in', () => {
       method: 'POST',
       path: '/cob',
       headers: { authorization: 'Bearer voluti-token' },
-      body: { calendario: { expiracao: 86400 }, devedor: { cpf: '12345678909', nome: 'Ana Souza' }, valor: { original: '19.90' }, chave: CHAVE, solicitacaoPagador: 'Pedido 42' },
+      body: {
+        calendario: { expiracao: 86400 },
+        devedor: { cpf: '12345678909', nome: 'Ana Souza' },
+        valor: { original: '19.90' },
+        chave: CHAVE,
+        solicitacaoPagador: 'Pedido 42',
+      },
       reply: { status: 201, body: cob('ATIVA') },
     });
-    fake.expect({ method: 'GET', path: `/cob/${TXID}`, headers: { authorization: 'Bearer voluti-token' }, reply: { body: cob('CONCLUIDA', { pix: [{ endToEndId: 'E1234', txid: TXID, valor: '19.90', horario: '2026-01-10T12:05:00Z' }] }) } });
+    fake.expect({
+      method: 'GET',
+      path: `/cob/${TXID}`,
+      headers: { authorization: 'Bearer voluti-token' },
+      reply: { body: cob('CONCLUIDA', { pix: [{ endToEndId: 'E1234', txid: TXID, valor: '19.90', horario: '2026-01-10T12:05:00Z' }] }) },
+    });
 
     const created = await adapter.createTransaction(ctx, pixCharge);
-    expect(created).toMatchObject({ paymentMethod: 'PIX', transactionId: TXID, status: 'PENDING', amount: 1990, pixCode: pixCopiaECola, expiresAt: new Date('2026-01-11T12:00:00.000Z') });
+    expect(created).toMatchObject({
+      paymentMethod: 'PIX',
+      transactionId: TXID,
+      status: 'PENDING',
+      amount: 1990,
+      pixCode: pixCopiaECola,
+      expiresAt: new Date('2026-01-11T12:00:00.000Z'),
+    });
     expect(brCodeCrcIsValid(created.pixCode!)).toBe(true);
     const png = Buffer.from(created.pixQrCode!.replace(/^data:image\/png;base64,/, ''), 'base64');
     expect(created.pixQrCode).toMatch(/^data:image\/png;base64,/);
@@ -158,37 +176,62 @@ describe('VOLUTI cash-in', () => {
     const ctx = account();
     expectToken();
     fake.expect({ method: 'POST', path: `/sells/${TXID}/refund`, reply: { body } });
-    await expect(adapter.refoundTransaction(ctx, TXID, 1990)).rejects.toMatchObject({ code: 'UNAVAILABLE', message: 'Erro ao estornar transação: resposta do provedor sem dados do estorno' });
+    await expect(adapter.refoundTransaction(ctx, TXID, 1990)).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message: 'Erro ao estornar transação: resposta do provedor sem dados do estorno',
+    });
   });
 
   it('a 5xx from VOLUTI is UNAVAILABLE with the spec prefix, never a PENDING charge', async () => {
     const ctx = account();
     expectToken();
     fake.expect({ method: 'POST', path: '/cob', reply: { status: 503, body: { message: 'Serviço temporariamente indisponível' } } });
-    await expect(adapter.createTransaction(ctx, pixCharge)).rejects.toMatchObject({ code: 'UNAVAILABLE', message: 'Erro ao criar transação: Serviço temporariamente indisponível' });
+    await expect(adapter.createTransaction(ctx, pixCharge)).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message: 'Erro ao criar transação: Serviço temporariamente indisponível',
+    });
   });
 
   it('a cob answer without pixCopiaECola is an error, not a charge nobody can pay', async () => {
     const ctx = account();
     expectToken();
     fake.expect({ method: 'POST', path: '/cob', reply: { status: 201, body: cob('ATIVA', { pixCopiaECola: undefined }) } });
-    await expect(adapter.createTransaction(ctx, pixCharge)).rejects.toMatchObject({ code: 'UNAVAILABLE', message: `Erro ao criar transação: a cobrança ${TXID} não trouxe pixCopiaECola` });
+    await expect(adapter.createTransaction(ctx, pixCharge)).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message: `Erro ao criar transação: a cobrança ${TXID} não trouxe pixCopiaECola`,
+    });
   });
 
   it('refunds by POST /sells/{id}/refund', async () => {
     const ctx = account();
     expectToken();
-    fake.expect({ method: 'POST', path: `/sells/${TXID}/refund`, headers: { authorization: 'Bearer voluti-token' }, body: { amount: 19.9 }, reply: { body: { id: 'refund-77', status: 'PROCESSING' } } });
+    fake.expect({
+      method: 'POST',
+      path: `/sells/${TXID}/refund`,
+      headers: { authorization: 'Bearer voluti-token' },
+      body: { amount: 19.9 },
+      reply: { body: { id: 'refund-77', status: 'PROCESSING' } },
+    });
     await expect(adapter.refoundTransaction(ctx, TXID, 1990)).resolves.toEqual({ refundId: 'refund-77', status: true });
     fake.expect({ method: 'POST', path: `/sells/${TXID}/refund`, body: { amount: 5 }, reply: { body: { id: 'refund-78', status: 'REJECTED' } } });
     await expect(adapter.refoundTransaction(ctx, TXID, 500)).resolves.toEqual({ refundId: 'refund-78', status: false });
     fake.expect({ method: 'POST', path: `/sells/${TXID}/refund`, reply: { status: 422, body: { message: 'Venda já estornada' } } });
-    await expect(adapter.refoundTransaction(ctx, TXID, 500)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: 'Erro ao estornar transação: Venda já estornada' });
+    await expect(adapter.refoundTransaction(ctx, TXID, 500)).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: 'Erro ao estornar transação: Venda já estornada',
+    });
   });
 });
 
 describe('VOLUTI cash-out', () => {
-  const withdrawal = { paymentMethod: 'PIX' as const, amount: 1050, pixKey: '(11) 98765-4321', pixType: 'PHONE' as const, description: 'Saque de R$ 10,50', document: '123.456.789-09' };
+  const withdrawal = {
+    paymentMethod: 'PIX' as const,
+    amount: 1050,
+    pixKey: '(11) 98765-4321',
+    pixType: 'PHONE' as const,
+    description: 'Saque de R$ 10,50',
+    document: '123.456.789-09',
+  };
 
   it('pays out to a PIX key with the idempotency header, then reads the payout back', async () => {
     const ctx = account();
@@ -197,17 +240,45 @@ describe('VOLUTI cash-out', () => {
       method: 'POST',
       path: '/pix/payments/dict',
       headers: { authorization: 'Bearer voluti-token', 'x-idempotency-key': 'saque-123' },
-      body: { pixKey: '+5511987654321', description: 'Saque de R$ 10,50', creditorDocument: '12345678909', paymentFlow: 'INSTANT', payment: { currency: 'BRL', amount: 10.5 } },
-      reply: { status: 201, body: { endToEndId: 'E33053580202501090356212912f6b8', eventDate: '2025-01-09T03:56:21.291+00:00', status: 'PENDING', id: 1448625, payment: { currency: 'BRL', amount: 10.5 }, type: 'QUEUED' } },
+      body: {
+        pixKey: '+5511987654321',
+        description: 'Saque de R$ 10,50',
+        creditorDocument: '12345678909',
+        paymentFlow: 'INSTANT',
+        payment: { currency: 'BRL', amount: 10.5 },
+      },
+      reply: {
+        status: 201,
+        body: {
+          endToEndId: 'E33053580202501090356212912f6b8',
+          eventDate: '2025-01-09T03:56:21.291+00:00',
+          status: 'PENDING',
+          id: 1448625,
+          payment: { currency: 'BRL', amount: 10.5 },
+          type: 'QUEUED',
+        },
+      },
     });
     fake.expect({
       method: 'GET',
       path: '/pix/payments/E33053580202501090356212912f6b8',
       headers: { authorization: 'Bearer voluti-token' },
-      reply: { body: { id: 1448625, endToEndId: 'E33053580202501090356212912f6b8', status: 'LIQUIDATED', eventDate: '2025-01-09T03:56:23.000+00:00', payment: { currency: 'BRL', amount: 10.5 } } },
+      reply: {
+        body: {
+          id: 1448625,
+          endToEndId: 'E33053580202501090356212912f6b8',
+          status: 'LIQUIDATED',
+          eventDate: '2025-01-09T03:56:23.000+00:00',
+          payment: { currency: 'BRL', amount: 10.5 },
+        },
+      },
     });
 
-    await expect(adapter.withdraw(ctx, { ...withdrawal, withdrawReference: 'saque-123' })).resolves.toEqual({ withdrawId: 'E33053580202501090356212912f6b8', amount: 1050, status: 'PENDING' });
+    await expect(adapter.withdraw(ctx, { ...withdrawal, withdrawReference: 'saque-123' })).resolves.toEqual({
+      withdrawId: 'E33053580202501090356212912f6b8',
+      amount: 1050,
+      status: 'PENDING',
+    });
     await expect(adapter.getWithdraw(ctx, 'E33053580202501090356212912f6b8')).resolves.toEqual({
       withdrawId: 'E33053580202501090356212912f6b8',
       amount: 1050,
@@ -233,7 +304,7 @@ describe('VOLUTI cash-out', () => {
     expect(new Set(keys).size).toBe(2);
   });
 
-  it('a refused payout keeps VOLUTI\'s message under the spec prefix', async () => {
+  it("a refused payout keeps VOLUTI's message under the spec prefix", async () => {
     const ctx = account();
     expectToken();
     fake.expect({ method: 'POST', path: '/pix/payments/dict', reply: { status: 400, body: { title: 'Saldo insuficiente' } } });
@@ -249,7 +320,9 @@ describe("'Unauthorized.' without the platform's certificate", () => {
     await expect(adapter.getTransaction(noCertificates, TXID)).rejects.toMatchObject(unauthorized);
     await expect(adapter.refoundTransaction(noCertificates, TXID, 100)).rejects.toMatchObject(unauthorized);
     const cashInOnly = account({ certCashOutUrl: undefined });
-    await expect(adapter.withdraw(cashInOnly, { paymentMethod: 'PIX', amount: 100, pixKey: 'ana@example.com', pixType: 'EMAIL' })).rejects.toMatchObject(unauthorized);
+    await expect(adapter.withdraw(cashInOnly, { paymentMethod: 'PIX', amount: 100, pixKey: 'ana@example.com', pixType: 'EMAIL' })).rejects.toMatchObject(
+      unauthorized,
+    );
     await expect(adapter.getWithdraw(cashInOnly, 'E1')).rejects.toMatchObject(unauthorized);
     expect(fake.received).toHaveLength(0);
   });
@@ -257,23 +330,50 @@ describe("'Unauthorized.' without the platform's certificate", () => {
 
 describe('VOLUTI notifications', () => {
   const ctx = () => account();
-  const notification = (body: unknown) => ({ body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)), headers: { 'content-type': 'application/json' } });
+  const notification = (body: unknown) => ({
+    body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
+    headers: { 'content-type': 'application/json' },
+  });
   const event = (type: string, status: string, extra: object = {}) => ({
-    data: { id: 557737461, txId: TXID, pixKey: CHAVE, status, payment: { amount: '19.90', currency: 'BRL' }, refunds: [], endToEndId: 'E11275560202410261929IvFSvxqf4cs', webhookType: type, idempotencyKey: null, ...extra },
+    data: {
+      id: 557737461,
+      txId: TXID,
+      pixKey: CHAVE,
+      status,
+      payment: { amount: '19.90', currency: 'BRL' },
+      refunds: [],
+      endToEndId: 'E11275560202410261929IvFSvxqf4cs',
+      webhookType: type,
+      idempotencyKey: null,
+      ...extra,
+    },
     type,
   });
 
   it('accepts RECEIVE (APPROVED only when LIQUIDATED) and REFUND (CHARGEBACK), unsigned and keyed by endToEndId', async () => {
     const liquidated = notification(event('RECEIVE', 'LIQUIDATED'));
     await expect(adapter.processWebhook(ctx(), liquidated)).resolves.toEqual({ type: 'TRANSACTION', transactionId: TXID, status: 'APPROVED' });
-    await expect(adapter.processWebhook(ctx(), notification(event('RECEIVE', 'PROCESSING')))).resolves.toEqual({ type: 'TRANSACTION', transactionId: TXID, status: 'PENDING' });
-    await expect(adapter.processWebhook(ctx(), notification(event('REFUND', 'LIQUIDATED')))).resolves.toEqual({ type: 'TRANSACTION', transactionId: TXID, status: 'CHARGEBACK' });
+    await expect(adapter.processWebhook(ctx(), notification(event('RECEIVE', 'PROCESSING')))).resolves.toEqual({
+      type: 'TRANSACTION',
+      transactionId: TXID,
+      status: 'PENDING',
+    });
+    await expect(adapter.processWebhook(ctx(), notification(event('REFUND', 'LIQUIDATED')))).resolves.toEqual({
+      type: 'TRANSACTION',
+      transactionId: TXID,
+      status: 'CHARGEBACK',
+    });
     expect(adapter.verifyNotification(ctx(), liquidated)).toBe('unsigned');
     expect(adapter.notificationKey(ctx(), liquidated)).toBe('bacen-pix:RECEIVE:E11275560202410261929IvFSvxqf4cs:LIQUIDATED');
   });
 
   it('accepts the standard API Pix body for the charge it names', async () => {
-    await expect(adapter.processWebhook(ctx(), notification({ pix: [{ endToEndId: 'E1234', txid: TXID, chave: CHAVE, valor: '19.90', horario: '2026-01-10T12:05:00.000Z' }] }))).resolves.toEqual({
+    await expect(
+      adapter.processWebhook(
+        ctx(),
+        notification({ pix: [{ endToEndId: 'E1234', txid: TXID, chave: CHAVE, valor: '19.90', horario: '2026-01-10T12:05:00.000Z' }] }),
+      ),
+    ).resolves.toEqual({
       type: 'TRANSACTION',
       transactionId: TXID,
       status: 'APPROVED',

@@ -36,8 +36,18 @@ export interface RpcFailure {
   message: string;
 }
 
-const DEFINITIONS = { gateway: PaymentGatewayServiceService, accounts: ProviderAccountServiceService, sandbox: SandboxServiceService, webhooks: WebhookServiceService } as const;
-const ES_SERVICES: Record<ServiceName, DescService> = { gateway: PaymentGatewayService, accounts: ProviderAccountService, sandbox: SandboxService, webhooks: WebhookService };
+const DEFINITIONS = {
+  gateway: PaymentGatewayServiceService,
+  accounts: ProviderAccountServiceService,
+  sandbox: SandboxServiceService,
+  webhooks: WebhookServiceService,
+} as const;
+const ES_SERVICES: Record<ServiceName, DescService> = {
+  gateway: PaymentGatewayService,
+  accounts: ProviderAccountService,
+  sandbox: SandboxService,
+  webhooks: WebhookService,
+};
 
 /** Pulls items from a push-based stream one at a time. */
 function queue<T>() {
@@ -82,7 +92,9 @@ export function grpcDriver(address: string, defaultToken: string): Driver {
     name: 'grpc-js',
     call(service, method, request, token) {
       return new Promise((resolve, reject) =>
-        (clients[service] as any)[method](request, metadata(token), (error: grpc.ServiceError | null, response: unknown) => (error ? reject(error) : resolve(response as never))),
+        (clients[service] as any)[method](request, metadata(token), (error: grpc.ServiceError | null, response: unknown) =>
+          error ? reject(error) : resolve(response as never),
+        ),
       );
     },
     watch(request, token) {
@@ -129,7 +141,9 @@ export function connectDriver(baseUrl: string, defaultToken: string): Driver {
       aborts.add(abort);
       void (async () => {
         try {
-          const stream = (clientFor(token)('gateway') as any).watchEvents(fromBinary(esMethod.input, definition.requestSerialize(request)), { signal: abort.signal });
+          const stream = (clientFor(token)('gateway') as any).watchEvents(fromBinary(esMethod.input, definition.requestSerialize(request)), {
+            signal: abort.signal,
+          });
           for await (const item of stream) items.push(definition.responseDeserialize(Buffer.from(toBinary(esMethod.output, item))));
         } catch (error) {
           if (!abort.signal.aborted) items.fail(error);
@@ -184,7 +198,11 @@ export async function errorDetailsOf(promise: Promise<unknown>): Promise<RpcErro
     const status = Status.decode(raw as Buffer);
     const find = (type: string) => status.details.filter((any) => any.typeUrl === `type.googleapis.com/google.rpc.${type}`);
     const info = find('ErrorInfo').map((any) => ErrorInfo.decode(any.value))[0];
-    return { reason: info?.reason, domain: info?.domain, fields: find('BadRequest').flatMap((any) => BadRequest.decode(any.value).fieldViolations.map((v) => v.field)) };
+    return {
+      reason: info?.reason,
+      domain: info?.domain,
+      fields: find('BadRequest').flatMap((any) => BadRequest.decode(any.value).fieldViolations.map((v) => v.field)),
+    };
   }
   throw new Error('the call succeeded, but a failure was expected');
 }

@@ -132,7 +132,9 @@ function mismatches(expectation: Expectation, request: RecordedRequest): string[
 
 const samePlace = (expectation: Expectation, request: RecordedRequest): boolean =>
   expectation.method.toUpperCase() === request.method &&
-  (typeof expectation.path === 'string' ? expectation.path === request.path : new RegExp(`^(?:${expectation.path.source})$`, expectation.path.flags).test(request.path));
+  (typeof expectation.path === 'string'
+    ? expectation.path === request.path
+    : new RegExp(`^(?:${expectation.path.source})$`, expectation.path.flags).test(request.path));
 
 const label = (expectation: Expectation): string => `${expectation.method.toUpperCase()} ${String(expectation.path)}`;
 
@@ -181,7 +183,13 @@ export function testCertificates(): Promise<TestCertificates> {
         { name: 'basicConstraints', cA: false },
         { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
         { name: 'extKeyUsage', serverAuth: true },
-        { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] },
+        {
+          name: 'subjectAltName',
+          altNames: [
+            { type: 2, value: 'localhost' },
+            { type: 7, ip: '127.0.0.1' },
+          ],
+        },
       ],
     });
     const client = await generate([{ name: 'commonName', value: 'platform-client' }], {
@@ -211,9 +219,13 @@ export function toPkcs12(certPem: string, keyPem: string, passphrase: string): B
   try {
     writeFileSync(join(dir, 'cert.pem'), certPem);
     writeFileSync(join(dir, 'key.pem'), keyPem, { mode: 0o600 });
-    execFileSync('openssl', ['pkcs12', '-export', '-in', join(dir, 'cert.pem'), '-inkey', join(dir, 'key.pem'), '-out', join(dir, 'bundle.p12'), '-passout', `pass:${passphrase}`], {
-      stdio: 'pipe',
-    });
+    execFileSync(
+      'openssl',
+      ['pkcs12', '-export', '-in', join(dir, 'cert.pem'), '-inkey', join(dir, 'key.pem'), '-out', join(dir, 'bundle.p12'), '-passout', `pass:${passphrase}`],
+      {
+        stdio: 'pipe',
+      },
+    );
     return readFileSync(join(dir, 'bundle.p12'));
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -42,7 +42,9 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...(options.replicaUrls ? { DATABASE_REPLICA_URLS: options.replicaUrls.join(',') } : {}),
   });
-  const gateway = await startGateway(config, COMPONENTS, options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), { extraProviders: options.extraProviders });
+  const gateway = await startGateway(config, COMPONENTS, options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), {
+    extraProviders: options.extraProviders,
+  });
   return { ...gateway, dataDir };
 }
 

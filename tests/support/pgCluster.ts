@@ -54,7 +54,11 @@ export interface PgCluster {
   destroy(): void;
 }
 
-export async function startPgCluster({ replicas = 2, basePort = 25432 + (process.pid % 2000) * 4, replicaApplyDelayMs = [] as number[] } = {}): Promise<PgCluster> {
+export async function startPgCluster({
+  replicas = 2,
+  basePort = 25432 + (process.pid % 2000) * 4,
+  replicaApplyDelayMs = [] as number[],
+} = {}): Promise<PgCluster> {
   const base = mkdtempSync(join(tmpdir(), 'gw-pgcluster-'));
   chmodSync(base, 0o755);
   const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());

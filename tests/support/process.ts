@@ -9,7 +9,10 @@ export interface GatewayProcess {
 
 /** Runs `server/main.ts` as `npm start` does, in its own process, and waits for its banner. */
 export async function spawnGateway(env: Record<string, string>, timeoutMs = 60_000, preload: string[] = []): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...preload.flatMap((module) => ['--import', module]), 'server/main.ts'], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', ...preload.flatMap((module) => ['--import', module]), 'server/main.ts'], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));

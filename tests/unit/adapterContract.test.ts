@@ -5,7 +5,14 @@ import { SandboxAdapter } from '../../server/providers/sandbox/adapter.js';
 import type { TransactionResult } from '../../server/domain/types.js';
 
 class PixOnly extends ProviderAdapter {
-  readonly identity: ProviderIdentity = { id: 'PIXONLY', aliases: ['PIX_ONLY'], specGroup: 'test', paymentMethods: ['PIX'], withdrawMethods: [], defaultBaseUrl: 'http://127.0.0.1:1' };
+  readonly identity: ProviderIdentity = {
+    id: 'PIXONLY',
+    aliases: ['PIX_ONLY'],
+    specGroup: 'test',
+    paymentMethods: ['PIX'],
+    withdrawMethods: [],
+    defaultBaseUrl: 'http://127.0.0.1:1',
+  };
   override async createTransaction(): Promise<TransactionResult> {
     return { paymentMethod: 'PIX', transactionId: 'x', status: 'PENDING', amount: 1 };
   }

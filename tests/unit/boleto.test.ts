@@ -20,7 +20,9 @@ describe('boleto', () => {
   });
 
   it('notices a mistyped digit', () => {
-    const line = barcodeToDigitableLine(buildBarcode({ bankCode: '999', amountCents: 100, dueDate: new Date('2026-12-01T00:00:00Z'), freeField: '0000000000000000000000042' }));
+    const line = barcodeToDigitableLine(
+      buildBarcode({ bankCode: '999', amountCents: 100, dueDate: new Date('2026-12-01T00:00:00Z'), freeField: '0000000000000000000000042' }),
+    );
     const mistype = (position: number) => `${line.slice(0, position)}${(Number(line[position]) + 1) % 10}${line.slice(position + 1)}`;
     // A field digit: caught by the field's modulo-10 digit.
     expect(isValidDigitableLine(mistype(12))).toBe(false);

@@ -36,7 +36,10 @@ const RULES: Record<Layer, Rule> = {
   providers: { mayImport: ['server/providers/', 'server/domain/', 'server/lib/', 'server/sandbox/api.ts'], forbiddenPackages: [ORM] },
   db: { mayImport: ['server/db/', 'server/domain/', 'server/lib/'], forbiddenPackages: [HTTP_AND_RPC] },
   // The use cases reach providers through the contract and the registry only, never an adapter's internals.
-  gateway: { mayImport: ['server/gateway/', 'server/db/', 'server/domain/', 'server/lib/', 'server/providers/adapter.ts', 'server/providers/registry.ts'], forbiddenPackages: [ORM, HTTP_AND_RPC] },
+  gateway: {
+    mayImport: ['server/gateway/', 'server/db/', 'server/domain/', 'server/lib/', 'server/providers/adapter.ts', 'server/providers/registry.ts'],
+    forbiddenPackages: [ORM, HTTP_AND_RPC],
+  },
   transports: { mayImport: ['server/transport/', 'server/webhooks/', 'server/gateway/', 'server/domain/', 'server/lib/', 'gen/'], forbiddenPackages: [ORM] },
   // The fake PSP stands for an outside company: it shares only the toolkit.
   fakePsp: { mayImport: ['server/sandbox/', 'server/lib/'], forbiddenPackages: [ORM] },
@@ -93,8 +96,14 @@ it('no import in server/ points up the layer table', () => {
 it('reports upward arrows, including type-only and re-exports', () => {
   const files = new Map([
     ['server/lib/money.ts', "import type { PaymentMethod } from '../domain/types.js';"],
-    ['server/providers/acme.ts', "import { TransactionsRepository } from '../db/transactionsRepository.js';\nimport { EntityManager } from '@mikro-orm/postgresql';"],
-    ['server/gateway/payments.ts', "import { Transaction } from '../../gen/ts-proto/gateway/v1/types.js';\nexport { x } from '../transport/enums.js';\nimport { SandboxAdapter } from '../providers/sandbox/adapter.js';"],
+    [
+      'server/providers/acme.ts',
+      "import { TransactionsRepository } from '../db/transactionsRepository.js';\nimport { EntityManager } from '@mikro-orm/postgresql';",
+    ],
+    [
+      'server/gateway/payments.ts',
+      "import { Transaction } from '../../gen/ts-proto/gateway/v1/types.js';\nexport { x } from '../transport/enums.js';\nimport { SandboxAdapter } from '../providers/sandbox/adapter.js';",
+    ],
     ['server/db/repo.ts', "const body = await import('../gateway/outbound.js');"],
     ['server/sandbox/psp.ts', "import {\n  SIGNATURE_HEADER,\n} from '../providers/sandbox/api.js';"],
     ['server/config.ts', "import { DEFAULT } from './gateway/outbound.js';"],

@@ -47,13 +47,7 @@ export function App() {
 
       <form onSubmit={save}>
         <label htmlFor="api-token">API token</label>
-        <input
-          id="api-token"
-          type="password"
-          autoComplete="off"
-          value={draft}
-          onChange={(e) => setDraft(e.target.value)}
-        />
+        <input id="api-token" type="password" autoComplete="off" value={draft} onChange={(e) => setDraft(e.target.value)} />
         <button type="submit">Save</button>
       </form>
 

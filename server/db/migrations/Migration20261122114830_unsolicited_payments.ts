@@ -1,7 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration20261122114830_unsolicited_payments extends Migration {
-
   override name = 'Migration20261122114830_unsolicited_payments';
 
   override up(): void | Promise<void> {
@@ -15,5 +14,4 @@ export class Migration20261122114830_unsolicited_payments extends Migration {
 
     this.addSql(`alter table "webhook_notifications" alter column "result_type" type varchar(16) using ("result_type"::varchar(16));`);
   }
-
 }

@@ -10,7 +10,9 @@ export class Migration20261122161500_unknown_outcomes extends Migration {
   override name = 'Migration20261122161500_unknown_outcomes';
 
   override up(): void | Promise<void> {
-    this.addSql(`alter table "idempotency_keys" add column "pending" jsonb null, add column "resolve_after" timestamptz null, add column "resolve_attempts" int not null default 0;`);
+    this.addSql(
+      `alter table "idempotency_keys" add column "pending" jsonb null, add column "resolve_after" timestamptz null, add column "resolve_attempts" int not null default 0;`,
+    );
     this.addSql(`create index "idempotency_keys_state_resolve_after_index" on "idempotency_keys" ("state", "resolve_after");`);
   }
 

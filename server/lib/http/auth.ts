@@ -55,7 +55,9 @@ export function staticAuthHeaders(auth: AuthStyle, account: HttpAccount): Record
       return { authorization: basicCredentials(username, password) };
     }
     case 'apiKey':
-      return { [auth.header.toLowerCase()]: `${auth.prefix ?? ''}${required(resolveKey(auth.value ?? 'secretKey', account), keyName(auth.value, 'secretKey'))}` };
+      return {
+        [auth.header.toLowerCase()]: `${auth.prefix ?? ''}${required(resolveKey(auth.value ?? 'secretKey', account), keyName(auth.value, 'secretKey'))}`,
+      };
   }
 }
 

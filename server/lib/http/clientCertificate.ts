@@ -10,9 +10,7 @@ import { ProviderCallError } from './providerCallError.js';
  * .p12 or .pfx (or the file has no PEM block and is DER), a PKCS#12 bundle.
  * An encrypted private key or PKCS#12 bundle takes the adapter's passphrase.
  */
-export type ClientCertificate =
-  | { kind: 'pem'; cert: string; key: string; passphrase?: string }
-  | { kind: 'pkcs12'; pfx: Buffer; passphrase?: string };
+export type ClientCertificate = { kind: 'pem'; cert: string; key: string; passphrase?: string } | { kind: 'pkcs12'; pfx: Buffer; passphrase?: string };
 
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----[\s\S]+?-----END \1-----/g;
 
@@ -32,7 +30,10 @@ export function parseClientCertificate(url: string, bytes: Buffer, passphrase?: 
     certificate = { kind: 'pkcs12', pfx: bytes, passphrase };
   } else {
     const blocks = [...text.matchAll(PEM_BLOCK)];
-    const cert = blocks.filter((block) => block[1] === 'CERTIFICATE').map((block) => block[0]).join('\n');
+    const cert = blocks
+      .filter((block) => block[1] === 'CERTIFICATE')
+      .map((block) => block[0])
+      .join('\n');
     const key = blocks.find((block) => block[1]!.endsWith('PRIVATE KEY'))?.[0];
     if (!cert) throw unusable(url, 'no CERTIFICATE block');
     if (!key) throw unusable(url, 'no PRIVATE KEY block (the file must hold both the certificate and its key)');
@@ -73,7 +74,11 @@ async function fetchCertificate(url: string, timeoutMs: number): Promise<Buffer>
     const status = axios.isAxiosError(error) ? error.response?.status : undefined;
     const detail = status ? `HTTP ${status}` : error instanceof Error ? error.message || (error as { code?: string }).code || 'network error' : String(error);
     if (status !== undefined && status < 500) {
-      throw new ProviderCallError('FAILED_PRECONDITION', 'CLIENT_CERTIFICATE_UNAVAILABLE', `client certificate at ${displayUrl(url)} could not be read: ${detail}`);
+      throw new ProviderCallError(
+        'FAILED_PRECONDITION',
+        'CLIENT_CERTIFICATE_UNAVAILABLE',
+        `client certificate at ${displayUrl(url)} could not be read: ${detail}`,
+      );
     }
     throw new ProviderCallError('UNAVAILABLE', 'CLIENT_CERTIFICATE_UNAVAILABLE', `client certificate at ${displayUrl(url)} could not be fetched: ${detail}`);
   }

@@ -19,7 +19,15 @@ function rawProviderMessage(data: unknown): string | undefined {
   const record = data as Record<string, any>;
   const firstOfList = Array.isArray(record.errors) ? (record.errors[0]?.message ?? record.errors[0]) : undefined;
   const candidate =
-    record.error?.message ?? record.message ?? record.mensagem ?? record.error_description ?? record.error ?? record.detail ?? record.title ?? record.msg ?? firstOfList;
+    record.error?.message ??
+    record.message ??
+    record.mensagem ??
+    record.error_description ??
+    record.error ??
+    record.detail ??
+    record.title ??
+    record.msg ??
+    firstOfList;
   return typeof candidate === 'string' && candidate ? candidate : undefined;
 }
 
@@ -46,7 +54,8 @@ export function providerError(prefix: string, error: unknown): GatewayError {
     const message = providerMessage(error.response?.data) ?? transportMessage(error);
     const text = `${prefix}: ${message}`;
     // A 5xx or a lost connection after sending may hide a charge that went through; a 4xx (408 and 429 included) is a refusal.
-    if (status === undefined) return new GatewayError('UNAVAILABLE', text, { reason: 'PROVIDER_UNAVAILABLE', outcome: requestWasNotSent(error) ? 'failed' : 'unknown' });
+    if (status === undefined)
+      return new GatewayError('UNAVAILABLE', text, { reason: 'PROVIDER_UNAVAILABLE', outcome: requestWasNotSent(error) ? 'failed' : 'unknown' });
     if (status >= 500) return new GatewayError('UNAVAILABLE', text, { reason: 'PROVIDER_UNAVAILABLE', outcome: 'unknown' });
     if (status === 429 || status === 408) return new GatewayError('UNAVAILABLE', text, { reason: 'PROVIDER_UNAVAILABLE', outcome: 'failed' });
     if (status === 404) return new GatewayError('NOT_FOUND', text, { reason: 'PROVIDER_NOT_FOUND', outcome: 'failed' });

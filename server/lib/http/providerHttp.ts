@@ -99,7 +99,10 @@ const flatHeaders = (headers: AxiosResponse['headers']): Record<string, string> 
       .map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(', ') : String(value)]),
   );
 
-const withBearer = (config: AxiosRequestConfig, token: string): AxiosRequestConfig => ({ ...config, headers: { ...config.headers, authorization: `Bearer ${token}` } });
+const withBearer = (config: AxiosRequestConfig, token: string): AxiosRequestConfig => ({
+  ...config,
+  headers: { ...config.headers, authorization: `Bearer ${token}` },
+});
 
 /**
  * The HTTP client of one provider account: base URL, timeout, authentication,
@@ -158,7 +161,11 @@ export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
       };
       const length = instance.getUri(config).length;
       if (length > MAX_PROVIDER_URL_LENGTH) {
-        throw new ProviderCallError('INVALID_ARGUMENT', 'PROVIDER_REQUEST_TOO_LARGE', `request URL too long for the provider (${length} characters, at most ${MAX_PROVIDER_URL_LENGTH}): an id or parameter is oversized`);
+        throw new ProviderCallError(
+          'INVALID_ARGUMENT',
+          'PROVIDER_REQUEST_TOO_LARGE',
+          `request URL too long for the provider (${length} characters, at most ${MAX_PROVIDER_URL_LENGTH}): an id or parameter is oversized`,
+        );
       }
       const attempt = () => sendAuthenticated(config, tokens);
       // Only reads are retried: a call that moves money must never reach the provider twice.

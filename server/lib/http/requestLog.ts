@@ -18,7 +18,10 @@ export function logExchanges(instance: AxiosInstance, logger: Logger, fields: Re
     startedAt.set(config, performance.now());
     if (logger.isLevelEnabled('debug')) {
       logger.debug(
-        { ...fields, request: { method: config.method?.toUpperCase(), url: redact(instance.getUri(config)), headers: redact(config.headers), body: redact(config.data) } },
+        {
+          ...fields,
+          request: { method: config.method?.toUpperCase(), url: redact(instance.getUri(config)), headers: redact(config.headers), body: redact(config.data) },
+        },
         'provider request',
       );
     }
@@ -29,7 +32,10 @@ export function logExchanges(instance: AxiosInstance, logger: Logger, fields: Re
     (response: AxiosResponse) => {
       if (logger.isLevelEnabled('debug')) {
         logger.debug(
-          { ...fields, response: { status: response.status, durationMs: elapsed(response.config), headers: redact(response.headers), body: redact(response.data) } },
+          {
+            ...fields,
+            response: { status: response.status, durationMs: elapsed(response.config), headers: redact(response.headers), body: redact(response.data) },
+          },
           'provider response',
         );
       }
@@ -42,7 +48,9 @@ export function logExchanges(instance: AxiosInstance, logger: Logger, fields: Re
           {
             ...fields,
             durationMs: elapsed(error.config),
-            ...(response ? { response: { status: response.status, headers: redact(response.headers), body: redact(response.data) } } : { error: { code: error.code, message: error.message } }),
+            ...(response
+              ? { response: { status: response.status, headers: redact(response.headers), body: redact(response.data) } }
+              : { error: { code: error.code, message: error.message } }),
           },
           'provider call failed',
         );

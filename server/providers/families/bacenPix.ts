@@ -154,7 +154,8 @@ export const COB_STATUS: Readonly<Record<string, TransactionStatus>> = {
 export const COB_UNKNOWN_STATUS: TransactionStatus = 'REJECTED';
 
 /** How a cash-in event yields a status; 'ignore' drops the notification. */
-export type CashInEventRule = 'ignore' | { status: TransactionStatus } | { byDataStatus: Readonly<Record<string, TransactionStatus>>; otherwise: TransactionStatus };
+export type CashInEventRule =
+  'ignore' | { status: TransactionStatus } | { byDataStatus: Readonly<Record<string, TransactionStatus>>; otherwise: TransactionStatus };
 
 /** doc 1 §4 "Common event pattern for PIX-cob providers"; events not listed are ignored too. */
 export const CASH_IN_EVENTS: Readonly<Record<string, CashInEventRule>> = {
@@ -228,7 +229,10 @@ export function toCobDebtor(customer: TransactionInput['customer']): CobDebtor |
   return undefined;
 }
 
-export function toCobRequest(input: Pick<TransactionInput, 'amount' | 'customer' | 'description'>, options: { expirySeconds: number; chave?: string }): CobRequest {
+export function toCobRequest(
+  input: Pick<TransactionInput, 'amount' | 'customer' | 'description'>,
+  options: { expirySeconds: number; chave?: string },
+): CobRequest {
   const devedor = toCobDebtor(input.customer);
   const request = input.description?.trim().slice(0, PAYER_REQUEST_MAX);
   return {
@@ -240,7 +244,10 @@ export function toCobRequest(input: Pick<TransactionInput, 'amount' | 'customer'
   };
 }
 
-export function toDictPaymentRequest(input: Pick<WithdrawInput, 'amount' | 'pixKey' | 'pixType' | 'description' | 'document'>, style: PixKeyStyle): DictPaymentRequest {
+export function toDictPaymentRequest(
+  input: Pick<WithdrawInput, 'amount' | 'pixKey' | 'pixType' | 'description' | 'document'>,
+  style: PixKeyStyle,
+): DictPaymentRequest {
   const pixKey = input.pixType ? normalizePixKey(input.pixKey ?? '', input.pixType, style) : (input.pixKey ?? '').trim();
   const creditorDocument = digitsOnly(input.document ?? '');
   return {
@@ -267,7 +274,9 @@ const cents = (value: number | string | undefined): number | undefined => {
 /** A received Pix: APPROVED, or CHARGEBACK once devoluções DEVOLVIDO return its whole amount. */
 export function pixReceivedStatus(pix: PixReceived): TransactionStatus {
   const paid = cents(pix.valor);
-  const returned = (pix.devolucoes ?? []).filter((devolucao) => devolucao.status === 'DEVOLVIDO').reduce((sum, devolucao) => sum + (cents(devolucao.valor) ?? 0), 0);
+  const returned = (pix.devolucoes ?? [])
+    .filter((devolucao) => devolucao.status === 'DEVOLVIDO')
+    .reduce((sum, devolucao) => sum + (cents(devolucao.valor) ?? 0), 0);
   return paid !== undefined && returned > 0 && returned >= paid ? 'CHARGEBACK' : 'APPROVED';
 }
 
@@ -338,7 +347,8 @@ function parseJson(body: Buffer): unknown {
   }
 }
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value.trim() : typeof value === 'number' ? String(value) : undefined);
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() ? value.trim() : typeof value === 'number' ? String(value) : undefined;
 
 /** The standard body's entries that belong to a charge. */
 function chargedPix(body: Record<string, unknown>): PixReceived[] {
@@ -382,7 +392,10 @@ export function bacenPixNotificationKey(body: Buffer): string | undefined {
   if (!isObject(parsed)) return undefined;
   if (Array.isArray(parsed.pix)) {
     const parts = chargedPix(parsed).map((pix) =>
-      [text(pix.endToEndId) ?? text(pix.txid), ...(pix.devolucoes ?? []).map((devolucao) => `${text(devolucao.id) ?? text(devolucao.rtrId) ?? ''}=${text(devolucao.status) ?? ''}`)].join(','),
+      [
+        text(pix.endToEndId) ?? text(pix.txid),
+        ...(pix.devolucoes ?? []).map((devolucao) => `${text(devolucao.id) ?? text(devolucao.rtrId) ?? ''}=${text(devolucao.status) ?? ''}`),
+      ].join(','),
     );
     return parts.length ? `bacen-pix:pix:${parts.join(';')}` : undefined;
   }
@@ -544,7 +557,10 @@ export class BacenPixAdapter extends ProviderAdapter {
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     if (input.paymentMethod !== 'PIX') {
-      throw new GatewayError('UNIMPLEMENTED', paymentMethodNotSupportedBy(this.member.id), { reason: 'PAYMENT_METHOD_NOT_SUPPORTED', field: 'transaction.payment_method' });
+      throw new GatewayError('UNIMPLEMENTED', paymentMethodNotSupportedBy(this.member.id), {
+        reason: 'PAYMENT_METHOD_NOT_SUPPORTED',
+        field: 'transaction.payment_method',
+      });
     }
     const prefix = FAILURE_PREFIXES.CREATE_TRANSACTION;
     const expirySeconds = this.member.pixExpirySeconds;
@@ -576,7 +592,8 @@ export class BacenPixAdapter extends ProviderAdapter {
       const status = text(answer.status)?.toUpperCase();
       const refundId = text(answer.id) ?? text(answer.refundId) ?? text(answer.rtrId) ?? text(answer.endToEndId);
       // An answer with neither a status, an id nor a success flag says nothing about the refund: never "ok".
-      if (!status && !refundId && typeof answer.success !== 'boolean') throw providerFailure(prefix, 'resposta do provedor sem dados do estorno', 'UNAVAILABLE');
+      if (!status && !refundId && typeof answer.success !== 'boolean')
+        throw providerFailure(prefix, 'resposta do provedor sem dados do estorno', 'UNAVAILABLE');
       return {
         // The PSP's own refund id where it gives one; else the charge's, the only id the refund has.
         refundId: refundId ?? transactionId,
@@ -586,7 +603,11 @@ export class BacenPixAdapter extends ProviderAdapter {
     const { data: cob } = await http.get<Cob>(`/cob/${encodeURIComponent(transactionId)}`, { errorPrefix: prefix });
     const endToEndId = cob?.pix?.find((pix) => pix.endToEndId)?.endToEndId;
     if (!endToEndId) throw providerFailure(prefix, `a cobrança ${transactionId} não tem Pix recebido`, 'FAILED_PRECONDITION');
-    const { data } = await http.put<Devolucao>(`/pix/${encodeURIComponent(endToEndId)}/devolucao/${newDevolucaoId()}`, { valor: centsToReaisString(amount) }, { errorPrefix: prefix });
+    const { data } = await http.put<Devolucao>(
+      `/pix/${encodeURIComponent(endToEndId)}/devolucao/${newDevolucaoId()}`,
+      { valor: centsToReaisString(amount) },
+      { errorPrefix: prefix },
+    );
     if (!isObject(data)) throw providerFailure(prefix, 'resposta do provedor sem dados da devolução', 'UNAVAILABLE');
     const devolucao: Devolucao = data;
     return { refundId: devolucao.rtrId || devolucao.id || endToEndId, status: !REFUND_FAILED.has(String(devolucao.status ?? '').toUpperCase()) };

@@ -1,5 +1,12 @@
 import { pixQrCodeDataUrl } from '../../lib/pixQrCode.js';
-import { createProviderHttp, providerError, ProviderCallError, type ProviderHttp, type ProviderHttpDeclaration, type ProviderResponse } from '../../lib/http/index.js';
+import {
+  createProviderHttp,
+  providerError,
+  ProviderCallError,
+  type ProviderHttp,
+  type ProviderHttpDeclaration,
+  type ProviderResponse,
+} from '../../lib/http/index.js';
 import { GatewayError, invalidArgument } from '../../lib/errors.js';
 import { CATALOGUE, FAILURE_PREFIXES, providerFailure } from '../../lib/providerMessages.js';
 import { digitsOnly, inferDocumentType } from '../../lib/documents.js';
@@ -209,7 +216,11 @@ export const toOrdersApiSplit = (split: TransactionInput['splits'][number]) => (
 export const isOrdersApiCardToken = (cardId: string): boolean => cardId.startsWith('token_');
 
 export function toOrdersApiPayment(input: TransactionInput, options: OrdersApiOrderOptions) {
-  const base = { payment_method: METHOD_TO_PROVIDER[input.paymentMethod], amount: input.amount, split: input.splits.length ? input.splits.map(toOrdersApiSplit) : undefined };
+  const base = {
+    payment_method: METHOD_TO_PROVIDER[input.paymentMethod],
+    amount: input.amount,
+    split: input.splits.length ? input.splits.map(toOrdersApiSplit) : undefined,
+  };
   switch (input.paymentMethod) {
     case 'PIX':
       return { ...base, pix: { expires_in: options.pixExpiresInSeconds } };
@@ -252,7 +263,10 @@ export const toOrdersApiCardToken = (card: CardInput) => ({
 // ---------------------------------------------------------------- response mappers (pure: their body → our result)
 
 /** One status through the rules; unknown statuses are logged and take the rules' default. */
-export function ordersApiStatus(subject: { status?: string; paid_at?: string | null; paid_amount?: number }, rules: OrdersApiStatusRules = ORDERS_API_STATUS_RULES): TransactionStatus {
+export function ordersApiStatus(
+  subject: { status?: string; paid_at?: string | null; paid_amount?: number },
+  rules: OrdersApiStatusRules = ORDERS_API_STATUS_RULES,
+): TransactionStatus {
   const status = String(subject.status ?? '').toLowerCase();
   const wasPaid = Boolean(subject.paid_at) || (subject.paid_amount ?? 0) > 0;
   const mapped = (wasPaid ? undefined : entry(rules.neverPaid, status)) ?? entry(rules.statuses, status);
@@ -281,9 +295,16 @@ export function fromOrdersApiOrder(order: OrdersApiOrder, rules: OrdersApiStatus
   if (!charge || !paymentMethod) throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `order ${order.id} came back without a known charge`);
   const transaction = charge.last_transaction ?? {};
   const result: TransactionResult = { paymentMethod, transactionId: order.id, status: orderStatus(order, rules), amount: order.amount ?? charge.amount ?? 0 };
-  if (paymentMethod === 'PIX') return { ...result, pixCode: transaction.qr_code, pixQrCode: transaction.qr_code_url, expiresAt: dateOrUndefined(transaction.expires_at) };
+  if (paymentMethod === 'PIX')
+    return { ...result, pixCode: transaction.qr_code, pixQrCode: transaction.qr_code_url, expiresAt: dateOrUndefined(transaction.expires_at) };
   // The contract's billetCode is the digitable line as digits (the provider formats it with dots and spaces).
-  if (paymentMethod === 'BILLET') return { ...result, billetCode: transaction.line ? digitsOnly(transaction.line) : undefined, billetUrl: transaction.pdf ?? transaction.url, expiresAt: dateOrUndefined(transaction.due_at) };
+  if (paymentMethod === 'BILLET')
+    return {
+      ...result,
+      billetCode: transaction.line ? digitsOnly(transaction.line) : undefined,
+      billetUrl: transaction.pdf ?? transaction.url,
+      expiresAt: dateOrUndefined(transaction.due_at),
+    };
   return result;
 }
 
@@ -313,7 +334,12 @@ export function fromOrdersApiWithdrawal(withdrawal: OrdersApiWithdrawal): Withdr
   const status = entry(ORDERS_API_WITHDRAWAL_STATUS, String(withdrawal.status ?? '').toLowerCase());
   if (!status) logger.warn({ status: withdrawal.status }, 'orders API: unknown withdrawal status');
   const mapped = status ?? 'REJECTED';
-  return { withdrawId: withdrawal.id, amount: withdrawal.amount, status: mapped, approvedAt: mapped === 'APPROVED' ? dateOrUndefined(withdrawal.updated_at) : undefined };
+  return {
+    withdrawId: withdrawal.id,
+    amount: withdrawal.amount,
+    status: mapped,
+    approvedAt: mapped === 'APPROVED' ? dateOrUndefined(withdrawal.updated_at) : undefined,
+  };
 }
 
 /** A notification → the order it concerns and its status; undefined for ignored events and unparseable bodies. */
@@ -456,18 +482,29 @@ export abstract class OrdersApiAdapter extends ProviderAdapter {
     // 'Erro salvando cartão' (spec doc 1 §8) is the prefix of a failure to save a card.
     const saving = CATALOGUE.SAVE_CARD_FAILED.message;
     const created = await this.resource(saving, () => this.http(ctx).post<{ id: string }>('/customers', toOrdersApiCustomer(customer)), 'a customer');
-    const card = await this.resource(saving, () => this.http(ctx).post<{ id: string }>(`/customers/${encodeURIComponent(created.id)}/cards`, { token }), 'a card');
+    const card = await this.resource(
+      saving,
+      () => this.http(ctx).post<{ id: string }>(`/customers/${encodeURIComponent(created.id)}/cards`, { token }),
+      'a card',
+    );
     return card.id;
   }
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
-    const body = toOrdersApiOrder(input, { pixExpiresInSeconds: this.member.pixExpiresInSeconds, boletoDueDays: this.member.boletoDueDays, now: this.member.now?.() ?? new Date() });
+    const body = toOrdersApiOrder(input, {
+      pixExpiresInSeconds: this.member.pixExpiresInSeconds,
+      boletoDueDays: this.member.boletoDueDays,
+      now: this.member.now?.() ?? new Date(),
+    });
     const prefix = FAILURE_PREFIXES.CREATE_TRANSACTION;
     // Pagar.me keeps an Idempotency-Key for 24 h (docs.pagar.me, "Idempotência"): a retried order is not created twice there.
-    const order = await this.call(prefix, () => this.http(ctx).post<OrdersApiOrder>('/orders', body, { headers: input.idempotencyKey ? { 'idempotency-key': input.idempotencyKey } : {} }));
+    const order = await this.call(prefix, () =>
+      this.http(ctx).post<OrdersApiOrder>('/orders', body, { headers: input.idempotencyKey ? { 'idempotency-key': input.idempotencyKey } : {} }),
+    );
     const result = this.fromOrder(prefix, order);
     // A declined card is an outcome (REJECTED); a PIX or boleto that failed to be issued has nothing to pay, so its reason is the error.
-    if (result.status === 'REJECTED' && input.paymentMethod !== 'CREDIT_CARD') throw providerFailure(prefix, ordersApiFailureReason(order), 'FAILED_PRECONDITION');
+    if (result.status === 'REJECTED' && input.paymentMethod !== 'CREDIT_CARD')
+      throw providerFailure(prefix, ordersApiFailureReason(order), 'FAILED_PRECONDITION');
     return withPixQrImage(result);
   }
 
@@ -482,15 +519,24 @@ export abstract class OrdersApiAdapter extends ProviderAdapter {
     const prefix = FAILURE_PREFIXES.REFUND_TRANSACTION;
     const order = await this.call(prefix, () => this.http(ctx).get<OrdersApiOrder>(`/orders/${encodeURIComponent(transactionId)}`));
     const charge = primaryCharge(order);
-    if (!charge?.id) throw ordersApiError(prefix, new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `order ${transactionId} came back without a charge`));
-    const canceled = await this.resource(prefix, () => this.http(ctx).delete<OrdersApiCharge>(`/charges/${encodeURIComponent(charge.id)}`, { body: { amount } }), 'the refunded charge', true);
+    if (!charge?.id)
+      throw ordersApiError(prefix, new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `order ${transactionId} came back without a charge`));
+    const canceled = await this.resource(
+      prefix,
+      () => this.http(ctx).delete<OrdersApiCharge>(`/charges/${encodeURIComponent(charge.id)}`, { body: { amount } }),
+      'the refunded charge',
+      true,
+    );
     return fromOrdersApiRefund(canceled);
   }
 
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
     const recipient = this.member.withdrawalRecipient?.(ctx, input);
     if (!recipient) {
-      throw invalidArgument('withdraw.receiver_id', `withdraw.receiver_id is required: ${this.identity.id} withdraws from a recipient (or set the account's platform_id to the platform's default recipient)`);
+      throw invalidArgument(
+        'withdraw.receiver_id',
+        `withdraw.receiver_id is required: ${this.identity.id} withdraws from a recipient (or set the account's platform_id to the platform's default recipient)`,
+      );
     }
     const withdrawal = await this.resource(
       FAILURE_PREFIXES.WITHDRAW,

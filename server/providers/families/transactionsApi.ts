@@ -150,7 +150,13 @@ export interface ApiTransaction {
 // ---------------------------------------------------------------- request mappers
 
 const METHOD_TO_API: Record<PaymentMethod, ApiPaymentMethod> = { PIX: 'pix', BILLET: 'boleto', CREDIT_CARD: 'credit_card' };
-const METHOD_FROM_API: Readonly<Record<string, PaymentMethod>> = { pix: 'PIX', boleto: 'BILLET', billet: 'BILLET', credit_card: 'CREDIT_CARD', card: 'CREDIT_CARD' };
+const METHOD_FROM_API: Readonly<Record<string, PaymentMethod>> = {
+  pix: 'PIX',
+  boleto: 'BILLET',
+  billet: 'BILLET',
+  credit_card: 'CREDIT_CARD',
+  card: 'CREDIT_CARD',
+};
 
 /** Our integer cents → the member's unit. */
 export const toApiAmount = (cents: number, amounts: TransactionsApiMember['amounts']): number => (amounts === 'reais' ? centsToReais(cents) : cents);
@@ -189,7 +195,13 @@ export function toApiTransaction(input: TransactionInput, member: RequestMember,
   const expiry = expiryDaysFor(member);
   if (input.paymentMethod === 'CREDIT_CARD' && !input.cardId) throw catalogueError('CARD_ID_REQUIRED', { field: 'transaction.card_id' });
   const items = input.items.length
-    ? input.items.map((item) => ({ externalRef: item.id, title: item.title, unitPrice: amount(item.unitPrice), quantity: item.quantity, tangible: item.tangible }))
+    ? input.items.map((item) => ({
+        externalRef: item.id,
+        title: item.title,
+        unitPrice: amount(item.unitPrice),
+        quantity: item.quantity,
+        tangible: item.tangible,
+      }))
     : [{ title: input.description || 'Pedido', unitPrice: amount(input.amount), quantity: 1, tangible: false }];
   return {
     amount: amount(input.amount),
@@ -200,7 +212,16 @@ export function toApiTransaction(input: TransactionInput, member: RequestMember,
     ...(input.customer ? { customer: toApiCustomer(input) } : {}),
     items,
     ...(input.splits.length
-      ? { splits: input.splits.map((split) => ({ recipientId: split.recipientId, type: split.type === 'FIXED' ? 'fixed' : 'percentage', amount: split.type === 'FIXED' ? amount(split.amount) : split.amount, chargeProcessingFee: split.chargeProcessingFee, chargeRemainder: split.chargeRemainder, liable: split.liable })) }
+      ? {
+          splits: input.splits.map((split) => ({
+            recipientId: split.recipientId,
+            type: split.type === 'FIXED' ? 'fixed' : 'percentage',
+            amount: split.type === 'FIXED' ? amount(split.amount) : split.amount,
+            chargeProcessingFee: split.chargeProcessingFee,
+            chargeRemainder: split.chargeRemainder,
+            liable: split.liable,
+          })),
+        }
       : {}),
     postbackUrl: ctx.notificationUrl,
     ...(input.orderId ? { externalRef: input.orderId } : {}),
@@ -219,7 +240,17 @@ function toApiCustomer(input: TransactionInput) {
     phone: nationalPhoneDigits(customer.phone),
     document: { number: digitsOnly(customer.document), type: inferDocumentType(customer.document).toLowerCase() },
     ...(address
-      ? { address: { street: address.address, streetNumber: address.number, neighborhood: address.district, city: address.city, state: address.state, zipCode: digitsOnly(address.zipCode), country: 'BR' } }
+      ? {
+          address: {
+            street: address.address,
+            streetNumber: address.number,
+            neighborhood: address.district,
+            city: address.city,
+            state: address.state,
+            zipCode: digitsOnly(address.zipCode),
+            country: 'BR',
+          },
+        }
       : {}),
   };
 }
@@ -231,7 +262,8 @@ export const pathFor = (template: string, transactionId: string): string => temp
 
 // ---------------------------------------------------------------- response mappers
 
-const idText = (id: unknown): string | undefined => (typeof id === 'string' && id.trim() ? id.trim() : typeof id === 'number' && Number.isFinite(id) ? String(id) : undefined);
+const idText = (id: unknown): string | undefined =>
+  typeof id === 'string' && id.trim() ? id.trim() : typeof id === 'number' && Number.isFinite(id) ? String(id) : undefined;
 const dateOf = (value: unknown): Date | undefined => {
   if (typeof value !== 'string' && typeof value !== 'number') return undefined;
   const date = new Date(value);
@@ -240,7 +272,11 @@ const dateOf = (value: unknown): Date | undefined => {
 
 /** The transaction object, whether the member answers it bare or inside `{ data: … }`. */
 export const unwrapTransaction = (body: unknown): ApiTransaction =>
-  body && typeof body === 'object' ? ((body as ApiTransaction).id === undefined && (body as ApiTransaction).data && typeof (body as ApiTransaction).data === 'object' ? (body as ApiTransaction).data! : (body as ApiTransaction)) : {};
+  body && typeof body === 'object'
+    ? (body as ApiTransaction).id === undefined && (body as ApiTransaction).data && typeof (body as ApiTransaction).data === 'object'
+      ? (body as ApiTransaction).data!
+      : (body as ApiTransaction)
+    : {};
 
 export interface ResponseContext {
   provider: string;
@@ -265,8 +301,11 @@ export function fromApiTransaction(body: unknown, context: ResponseContext): Tra
   const transactionId = idText(transaction.id);
   if (!transactionId || typeof transaction.status !== 'string' || !transaction.status) return undefined;
   const paymentMethod =
-    METHOD_FROM_API[String(transaction.paymentMethod ?? '').toLowerCase()] ?? context.requested?.paymentMethod ?? (transaction.pix ? 'PIX' : transaction.boleto ? 'BILLET' : 'CREDIT_CARD');
-  const amount = transaction.amount !== undefined && transaction.amount !== null ? fromApiAmount(transaction.amount, context.amounts) : (context.requested?.amount ?? 0);
+    METHOD_FROM_API[String(transaction.paymentMethod ?? '').toLowerCase()] ??
+    context.requested?.paymentMethod ??
+    (transaction.pix ? 'PIX' : transaction.boleto ? 'BILLET' : 'CREDIT_CARD');
+  const amount =
+    transaction.amount !== undefined && transaction.amount !== null ? fromApiAmount(transaction.amount, context.amounts) : (context.requested?.amount ?? 0);
   const result: TransactionResult = {
     paymentMethod,
     transactionId,
@@ -389,7 +428,9 @@ export class TransactionsApiAdapter extends ProviderAdapter {
   /** A 2xx body without a transaction: the provider's message where it gives one (it refused), else an unusable answer (an outage). */
   private unusableAnswer(prefix: string, body: unknown): GatewayError {
     const message = providerMessage(body);
-    return message ? providerFailure(prefix, message, 'INVALID_ARGUMENT') : providerFailure(prefix, 'resposta do provedor sem id ou status da transação', 'UNAVAILABLE');
+    return message
+      ? providerFailure(prefix, message, 'INVALID_ARGUMENT')
+      : providerFailure(prefix, 'resposta do provedor sem id ou status da transação', 'UNAVAILABLE');
   }
 
   private async withQrImage(result: TransactionResult): Promise<TransactionResult> {
@@ -398,7 +439,10 @@ export class TransactionsApiAdapter extends ProviderAdapter {
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     if (!this.member.paymentMethods.includes(input.paymentMethod)) {
-      throw new GatewayError('UNIMPLEMENTED', paymentMethodNotSupportedBy(this.member.id), { reason: 'PAYMENT_METHOD_NOT_SUPPORTED', field: 'transaction.payment_method' });
+      throw new GatewayError('UNIMPLEMENTED', paymentMethodNotSupportedBy(this.member.id), {
+        reason: 'PAYMENT_METHOD_NOT_SUPPORTED',
+        field: 'transaction.payment_method',
+      });
     }
     const body = toApiTransaction(input, this.member, ctx);
     const now = this.options.now?.() ?? new Date();

@@ -19,7 +19,16 @@ import type {
   WithdrawResult,
   WithdrawStatus,
 } from '../../domain/types.js';
-import { ProviderAdapter, type AdapterContext, type PaymentSimulator, type ReferenceLookup, type CardIdInput, type IncomingNotification, type NotificationVerdict, type ProviderIdentity } from '../adapter.js';
+import {
+  ProviderAdapter,
+  type AdapterContext,
+  type PaymentSimulator,
+  type ReferenceLookup,
+  type CardIdInput,
+  type IncomingNotification,
+  type NotificationVerdict,
+  type ProviderIdentity,
+} from '../adapter.js';
 import { verifyTimestampedSignature } from '../../lib/hmacSignature.js';
 import {
   SIGNATURE_HEADER,
@@ -51,7 +60,8 @@ const WITHDRAWAL_STATUS: Record<SandboxWithdrawalStatus, WithdrawStatus> = {
 };
 const CHARGE_TABLE = statusTable<TransactionStatus>(CHARGE_STATUS, 'REJECTED');
 const WITHDRAWAL_TABLE = statusTable<WithdrawStatus>(WITHDRAWAL_STATUS, 'REJECTED');
-const warnUnknown = (what: string) => (status: unknown, mappedTo: string) => logger.warn({ provider: 'SANDBOX', status, mappedTo }, `unknown sandbox ${what} status`);
+const warnUnknown = (what: string) => (status: unknown, mappedTo: string) =>
+  logger.warn({ provider: 'SANDBOX', status, mappedTo }, `unknown sandbox ${what} status`);
 const chargeStatus = (status: unknown) => lookupStatus(CHARGE_TABLE, status, warnUnknown('charge'));
 const withdrawalStatus = (status: unknown) => lookupStatus(WITHDRAWAL_TABLE, status, warnUnknown('withdrawal'));
 
@@ -196,7 +206,9 @@ export class SandboxAdapter extends ProviderAdapter implements PaymentSimulator,
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     try {
-      const { data } = await this.http(ctx).post<SandboxCharge>('/v1/charges', toSandboxCharge(input, ctx), { headers: idempotencyHeader(input.idempotencyKey) });
+      const { data } = await this.http(ctx).post<SandboxCharge>('/v1/charges', toSandboxCharge(input, ctx), {
+        headers: idempotencyHeader(input.idempotencyKey),
+      });
       return fromSandboxCharge(data);
     } catch (error) {
       throw providerError('Erro ao criar transação', error);
@@ -223,15 +235,19 @@ export class SandboxAdapter extends ProviderAdapter implements PaymentSimulator,
 
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
     try {
-      const { data } = await this.http(ctx).post<SandboxWithdrawal>('/v1/withdrawals', {
-        amount: input.amount,
-        pixKey: input.pixKey,
-        pixKeyType: input.pixType,
-        description: input.description,
-        reference: input.withdrawReference,
-        notificationUrl: ctx.notificationUrl,
-        notificationSecret: ctx.webhookSecret,
-      }, { headers: idempotencyHeader(input.idempotencyKey) });
+      const { data } = await this.http(ctx).post<SandboxWithdrawal>(
+        '/v1/withdrawals',
+        {
+          amount: input.amount,
+          pixKey: input.pixKey,
+          pixKeyType: input.pixType,
+          description: input.description,
+          reference: input.withdrawReference,
+          notificationUrl: ctx.notificationUrl,
+          notificationSecret: ctx.webhookSecret,
+        },
+        { headers: idempotencyHeader(input.idempotencyKey) },
+      );
       return fromSandboxWithdrawal(data);
     } catch (error) {
       throw providerError('Erro ao realizar saque', error);
@@ -335,7 +351,10 @@ export class SandboxAdapter extends ProviderAdapter implements PaymentSimulator,
   /** Sandbox only: pay a pending PIX or boleto charge; the sandbox then notifies the sidecar. */
   async simulatePayment(ctx: AdapterContext, transactionId: string): Promise<{ transaction: TransactionResult; notification?: SandboxSentNotification }> {
     try {
-      const { data } = await this.http(ctx).post<{ charge: SandboxCharge; notification?: SandboxSentNotification }>(`/v1/charges/${encodeURIComponent(transactionId)}/pay`, {});
+      const { data } = await this.http(ctx).post<{ charge: SandboxCharge; notification?: SandboxSentNotification }>(
+        `/v1/charges/${encodeURIComponent(transactionId)}/pay`,
+        {},
+      );
       return { transaction: fromSandboxCharge(data.charge), notification: data.notification };
     } catch (error) {
       throw providerError('Erro ao simular pagamento', error);

@@ -20,7 +20,14 @@ function pathTo(root: DescMessage, typeName: string, fieldName?: string): string
     seen.add(desc.typeName);
     if (desc.typeName === typeName) return fieldName ? (prefix ? `${prefix}.${fieldName}` : fieldName) : prefix || undefined;
     for (const field of desc.fields) {
-      const message = field.fieldKind === 'message' ? field.message : field.fieldKind === 'list' && field.listKind === 'message' ? field.message : field.fieldKind === 'map' && field.mapKind === 'message' ? field.message : undefined;
+      const message =
+        field.fieldKind === 'message'
+          ? field.message
+          : field.fieldKind === 'list' && field.listKind === 'message'
+            ? field.message
+            : field.fieldKind === 'map' && field.mapKind === 'message'
+              ? field.message
+              : undefined;
       if (message) queue.push([message, prefix ? `${prefix}.${field.name}` : field.name]);
     }
   }
@@ -55,8 +62,14 @@ export async function withDecodeErrorDetails(input: DescMessage, response: Unive
   const message = error.message ?? 'the request cannot be decoded';
   const field = decodeErrorField(input, message);
   const details = [
-    { type: 'google.rpc.ErrorInfo', value: base64(toBinary(ErrorInfoSchema, create(ErrorInfoSchema, { reason: 'INVALID_ARGUMENT', domain: ERROR_DOMAIN, metadata: { field } }))) },
-    { type: 'google.rpc.BadRequest', value: base64(toBinary(BadRequestSchema, create(BadRequestSchema, { fieldViolations: [{ field, description: message }] }))) },
+    {
+      type: 'google.rpc.ErrorInfo',
+      value: base64(toBinary(ErrorInfoSchema, create(ErrorInfoSchema, { reason: 'INVALID_ARGUMENT', domain: ERROR_DOMAIN, metadata: { field } }))),
+    },
+    {
+      type: 'google.rpc.BadRequest',
+      value: base64(toBinary(BadRequestSchema, create(BadRequestSchema, { fieldViolations: [{ field, description: message }] }))),
+    },
   ];
   const body = new TextEncoder().encode(JSON.stringify({ ...error, details }));
   const header = new Headers(response.header);

@@ -71,7 +71,8 @@ function serve(router: ConnectRouter, service: DescService, handlers: Handlers, 
       method.methodKind === 'server_streaming'
         ? async function* (request: unknown, context: { signal: AbortSignal }) {
             try {
-              for await (const item of handler(checkedRequest(method.input, request), AbortSignal.any([context.signal, shutdown]))) yield plainToEs(method.output, item);
+              for await (const item of handler(checkedRequest(method.input, request), AbortSignal.any([context.signal, shutdown])))
+                yield plainToEs(method.output, item);
             } catch (error) {
               fail(error);
             }
@@ -97,7 +98,8 @@ const CONTENT_TYPES: Record<string, string> = {
   '.json': 'application/json',
 };
 
-const PLACEHOLDER = '<!doctype html><title>Payment gateway</title><h1>Payment gateway back-office</h1><p>The web app is not built yet: run <code>npm run build:web</code>.</p>';
+const PLACEHOLDER =
+  '<!doctype html><title>Payment gateway</title><h1>Payment gateway back-office</h1><p>The web app is not built yet: run <code>npm run build:web</code>.</p>';
 
 function serveStatic(webDir: string | undefined, req: IncomingMessage, res: ServerResponse): void {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -106,7 +108,8 @@ function serveStatic(webDir: string | undefined, req: IncomingMessage, res: Serv
   }
   const path = decodePathSegment(requestPath(req));
   const file = webDir ? join(webDir, normalize(path).replace(/^(\.\.[/\\])+/, '')) : undefined;
-  const target = file && existsSync(file) && statSync(file).isFile() ? file : webDir && existsSync(join(webDir, 'index.html')) ? join(webDir, 'index.html') : undefined;
+  const target =
+    file && existsSync(file) && statSync(file).isFile() ? file : webDir && existsSync(join(webDir, 'index.html')) ? join(webDir, 'index.html') : undefined;
   if (!target) {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PLACEHOLDER);
     return;
@@ -125,15 +128,25 @@ function serveStatic(webDir: string | undefined, req: IncomingMessage, res: Serv
 function refuseUnauthenticated(req: IncomingMessage, res: ServerResponse): void {
   const contentType = req.headers['content-type'] ?? '';
   if (contentType.startsWith('application/grpc')) {
-    res.writeHead(200, { 'content-type': contentType.split(';')[0]!, 'grpc-status': String(Code.Unauthenticated), 'grpc-message': encodeURIComponent(UNAUTHENTICATED_MESSAGE), connection: 'close' }).end();
+    res
+      .writeHead(200, {
+        'content-type': contentType.split(';')[0]!,
+        'grpc-status': String(Code.Unauthenticated),
+        'grpc-message': encodeURIComponent(UNAUTHENTICATED_MESSAGE),
+        connection: 'close',
+      })
+      .end();
     return;
   }
-  res.writeHead(401, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify({ code: 'unauthenticated', message: UNAUTHENTICATED_MESSAGE }));
+  res
+    .writeHead(401, { 'content-type': 'application/json', connection: 'close' })
+    .end(JSON.stringify({ code: 'unauthenticated', message: UNAUTHENTICATED_MESSAGE }));
 }
 
 export async function startConnectServer(options: ConnectServerOptions): Promise<ListeningServer> {
   const auth: Interceptor = (next) => async (request) => {
-    if (!isAuthorized(request.header.get('authorization') ?? undefined, options.apiTokens)) throw new ConnectError(UNAUTHENTICATED_MESSAGE, Code.Unauthenticated);
+    if (!isAuthorized(request.header.get('authorization') ?? undefined, options.apiTokens))
+      throw new ConnectError(UNAUTHENTICATED_MESSAGE, Code.Unauthenticated);
     return next(request);
   };
   // Ends open streams (WatchEvents) on close, so that shutdown does not wait for them forever.
@@ -156,7 +169,8 @@ export async function startConnectServer(options: ConnectServerOptions): Promise
       .then((response) => withDecodeErrorDetails(rpc.method.input, response))
       .then((response) => universalResponseToNodeResponse(response, res))
       .catch((error: unknown) => {
-        if (ConnectError.from(error).code !== Code.Aborted) options.logger.error({ err: error, method: rpc.method.name }, 'connect call failed while answering');
+        if (ConnectError.from(error).code !== Code.Aborted)
+          options.logger.error({ err: error, method: rpc.method.name }, 'connect call failed while answering');
       });
   };
   const server = createServer(

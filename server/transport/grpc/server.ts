@@ -22,7 +22,6 @@ import { BadRequest, ErrorInfo } from '../../../gen/ts-proto/google/rpc/error_de
 import type { Any } from '../../../gen/ts-proto/google/protobuf/any.js';
 import { paymentGatewayHandlers, providerAccountHandlers, sandboxHandlers, webhookHandlers, type UseCases } from '../rpcHandlers.js';
 
-
 /**
  * Server reflection from the exact descriptors compiled into the generated code
  * (original file names and imports kept), so generic clients such as buf curl
@@ -88,7 +87,9 @@ function toServiceError(error: unknown, logger: Logger, path: string): Partial<g
 }
 
 const ES_METHODS = new Map<string, DescMessage>(
-  [PaymentGatewayService, ProviderAccountService, EsSandboxService, WebhookService].flatMap((service) => service.methods.map((method) => [`/${service.typeName}/${method.name}`, method.input] as const)),
+  [PaymentGatewayService, ProviderAccountService, EsSandboxService, WebhookService].flatMap((service) =>
+    service.methods.map((method) => [`/${service.typeName}/${method.name}`, method.input] as const),
+  ),
 );
 
 /** A request that could not be decoded, carried to the handler so that it answers INVALID_ARGUMENT (grpc-js itself would answer INTERNAL). */
@@ -124,7 +125,12 @@ function checkedRequest(desc: DescMessage, request: unknown): unknown {
 
 /** The service definition with decoders that never throw: a bad request is the caller's error, not ours. */
 function withSafeDecoding(definition: grpc.ServiceDefinition): grpc.ServiceDefinition {
-  return Object.fromEntries(Object.entries(definition).map(([name, method]) => [name, { ...method, requestDeserialize: decodeOrExplain(ES_METHODS.get(method.path)!, method.requestDeserialize) }]));
+  return Object.fromEntries(
+    Object.entries(definition).map(([name, method]) => [
+      name,
+      { ...method, requestDeserialize: decodeOrExplain(ES_METHODS.get(method.path)!, method.requestDeserialize) },
+    ]),
+  );
 }
 
 /** Adapts the shared RPC handlers to grpc-js calls, one service definition at a time. */
@@ -156,9 +162,9 @@ function implement(definition: grpc.ServiceDefinition, handlers: Handlers, logge
         Promise.resolve()
           .then(() => handler(checkedRequest(input, call.request), new AbortController().signal))
           .then(
-          (response: unknown) => callback(null, response),
-          (error: unknown) => callback(toServiceError(error, logger, method.path)),
-        );
+            (response: unknown) => callback(null, response),
+            (error: unknown) => callback(toServiceError(error, logger, method.path)),
+          );
       }) as grpc.handleUnaryCall<any, any>;
     }
   }
@@ -168,8 +174,14 @@ function implement(definition: grpc.ServiceDefinition, handlers: Handlers, logge
 export async function startGrpcServer(options: GrpcServerOptions): Promise<{ server: grpc.Server; port: number; close(): Promise<void> }> {
   const server = new grpc.Server({ interceptors: [authInterceptor(options.apiTokens)], 'grpc.max_receive_message_length': options.maxRequestBytes });
   const streams = new Set<AbortController>();
-  server.addService(withSafeDecoding(PaymentGatewayServiceService), implement(PaymentGatewayServiceService, paymentGatewayHandlers(options.useCases), options.logger, streams));
-  server.addService(withSafeDecoding(ProviderAccountServiceService), implement(ProviderAccountServiceService, providerAccountHandlers(options.useCases), options.logger, streams));
+  server.addService(
+    withSafeDecoding(PaymentGatewayServiceService),
+    implement(PaymentGatewayServiceService, paymentGatewayHandlers(options.useCases), options.logger, streams),
+  );
+  server.addService(
+    withSafeDecoding(ProviderAccountServiceService),
+    implement(ProviderAccountServiceService, providerAccountHandlers(options.useCases), options.logger, streams),
+  );
   server.addService(withSafeDecoding(SandboxServiceService), implement(SandboxServiceService, sandboxHandlers(options.useCases), options.logger, streams));
   server.addService(withSafeDecoding(WebhookServiceService), implement(WebhookServiceService, webhookHandlers(options.useCases), options.logger, streams));
 
@@ -181,11 +193,18 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<{ ser
     'gateway.v1.WebhookService': 'SERVING',
   });
   health.addToServer(server);
-  const reflection = reflectionDefinition([file_gateway_v1_payment_gateway_service, file_gateway_v1_provider_account_service, file_gateway_v1_sandbox_service, file_gateway_v1_webhook_service]);
+  const reflection = reflectionDefinition([
+    file_gateway_v1_payment_gateway_service,
+    file_gateway_v1_provider_account_service,
+    file_gateway_v1_sandbox_service,
+    file_gateway_v1_webhook_service,
+  ]);
   new ReflectionService(reflection as never).addToServer(server);
 
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${options.host}:${options.port}`, grpc.ServerCredentials.createInsecure(), (error, boundPort) => (error ? reject(error) : resolve(boundPort))),
+    server.bindAsync(`${options.host}:${options.port}`, grpc.ServerCredentials.createInsecure(), (error, boundPort) =>
+      error ? reject(error) : resolve(boundPort),
+    ),
   );
   return {
     server,

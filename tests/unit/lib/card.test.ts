@@ -1,14 +1,7 @@
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import type { CardInput } from '../../../server/domain/types.js';
-import {
-  cardDigits,
-  decryptCardToken,
-  encryptCardToken,
-  fourDigitYear,
-  randomStatementDescriptor,
-  statementDescriptor,
-} from '../../../server/lib/card.js';
+import { cardDigits, decryptCardToken, encryptCardToken, fourDigitYear, randomStatementDescriptor, statementDescriptor } from '../../../server/lib/card.js';
 import { GatewayError } from '../../../server/lib/errors.js';
 
 const card: CardInput = {

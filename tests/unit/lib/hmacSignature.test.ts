@@ -23,7 +23,10 @@ describe('timestamped signatures', () => {
 
   it('measures the age against the real clock by default', () => {
     expect(verifyTimestampedSignature(SECRET, timestampedSignature(SECRET, BODY), BODY).valid).toBe(true);
-    expect(verifyTimestampedSignature(SECRET, timestampedSignature(SECRET, BODY, Math.floor(Date.now() / 1000) - 600), BODY)).toEqual({ valid: false, reason: 'expired' });
+    expect(verifyTimestampedSignature(SECRET, timestampedSignature(SECRET, BODY, Math.floor(Date.now() / 1000) - 600), BODY)).toEqual({
+      valid: false,
+      reason: 'expired',
+    });
   });
 
   it('refuses a moved timestamp, another body, another secret and malformed headers', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { COUNTRY_CODE, formatPhoneForDisplay, nationalPhoneDigits, splitPhone } from '../../../server/lib/phone.js';
 
 describe('phone', () => {
-  it('uses Brazil\'s country code 55', () => {
+  it("uses Brazil's country code 55", () => {
     expect(COUNTRY_CODE).toBe('55');
   });
 

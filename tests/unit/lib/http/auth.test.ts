@@ -6,7 +6,13 @@ import { absent, partial, startFakeProvider, type FakeProvider } from '../../../
 
 const quiet = pino({ level: 'silent' });
 let fake: FakeProvider;
-const account = (extra: Partial<HttpAccount> = {}): HttpAccount => ({ accountId: `acc-${randomUUID()}`, publicKey: 'client-id-1', secretKey: 'sk_live_secret', baseUrl: fake.url, ...extra });
+const account = (extra: Partial<HttpAccount> = {}): HttpAccount => ({
+  accountId: `acc-${randomUUID()}`,
+  publicKey: 'client-id-1',
+  secretKey: 'sk_live_secret',
+  baseUrl: fake.url,
+  ...extra,
+});
 const http = (declaration: ProviderHttpDeclaration, ctx = account()) => createProviderHttp({ logger: quiet, ...declaration, ctx });
 
 beforeAll(async () => {
@@ -30,7 +36,13 @@ describe('static auth styles, as the provider receives them', () => {
 
   it('basic sends public:secret in base64', async () => {
     const expected = `Basic ${Buffer.from('client-id-1:sk_live_secret').toString('base64')}`;
-    fake.expect({ method: 'POST', path: '/transactions', headers: { authorization: expected }, body: { amount: 1000 }, reply: { status: 201, body: { id: 'tx-2' } } });
+    fake.expect({
+      method: 'POST',
+      path: '/transactions',
+      headers: { authorization: expected },
+      body: { amount: 1000 },
+      reply: { status: 201, body: { id: 'tx-2' } },
+    });
     const response = await http({ auth: { type: 'basic' } }).post('/transactions', { amount: 1000 });
     expect(response.status).toBe(201);
   });
@@ -44,11 +56,16 @@ describe('static auth styles, as the provider receives them', () => {
     const ctx = account({ secretKey: 'ak_123|shh|acct-9' });
     const parts = (secret: string) => splitPackedKey(secret, ['apiKey', 'secret', 'accountId'] as const);
     fake.expect({ method: 'GET', path: '/v1/ping', headers: { authorization: 'Bearer ak_123', 'x-account-id': 'acct-9' } });
-    await http({ auth: { type: 'bearer', token: (a) => parts(a.secretKey).apiKey }, headers: { 'x-account-id': parts(ctx.secretKey).accountId } }, ctx).get('/v1/ping');
+    await http({ auth: { type: 'bearer', token: (a) => parts(a.secretKey).apiKey }, headers: { 'x-account-id': parts(ctx.secretKey).accountId } }, ctx).get(
+      '/v1/ping',
+    );
   });
 
   it('a missing key is refused before any request', async () => {
-    await expect(http({ auth: { type: 'bearer' } }, account({ secretKey: '' })).get('/x')).rejects.toMatchObject({ code: 'FAILED_PRECONDITION', message: 'secretKey is required' });
+    await expect(http({ auth: { type: 'bearer' } }, account({ secretKey: '' })).get('/x')).rejects.toMatchObject({
+      code: 'FAILED_PRECONDITION',
+      message: 'secretKey is required',
+    });
     expect(fake.received).toHaveLength(0);
   });
 });
@@ -96,7 +113,13 @@ describe('OAuth2 client credentials', () => {
     tokenRequest('stale');
     fake.expect({ method: 'POST', path: '/cob', headers: { authorization: 'Bearer stale' }, reply: { status: 401, body: { message: 'token expired' } } });
     tokenRequest('fresh');
-    const charge = fake.expect({ method: 'POST', path: '/cob', headers: { authorization: 'Bearer fresh' }, body: partial({ valor: { original: '10.00' } }), reply: { status: 201, body: { txid: 'abc' } } });
+    const charge = fake.expect({
+      method: 'POST',
+      path: '/cob',
+      headers: { authorization: 'Bearer fresh' },
+      body: partial({ valor: { original: '10.00' } }),
+      reply: { status: 201, body: { txid: 'abc' } },
+    });
     const { data } = await http(oauth, ctx).post('/cob', { valor: { original: '10.00' }, chave: 'key' });
     expect(data).toEqual({ txid: 'abc' });
     expect(charge.calls).toHaveLength(1);
@@ -139,7 +162,10 @@ describe('OAuth2 client credentials', () => {
       reply: { body: { access_token: 'json-tok', expires_in: '3600' } },
     });
     fake.expect({ method: 'GET', path: '/api/cob/1', headers: { authorization: 'Bearer json-tok' } });
-    await http({ baseUrl: `${fake.url}/api`, auth: { type: 'oauth2', tokenPath: `${fake.url}/auth/v2/token`, body: 'json', clientAuth: 'basic', scope: 'cob.write' } }).get('/cob/1');
+    await http({
+      baseUrl: `${fake.url}/api`,
+      auth: { type: 'oauth2', tokenPath: `${fake.url}/auth/v2/token`, body: 'json', clientAuth: 'basic', scope: 'cob.write' },
+    }).get('/cob/1');
   });
 
   it('refused client credentials surface with the prefix and the provider message', async () => {

@@ -17,7 +17,9 @@ describe('parseClientCertificate', () => {
   it('reads PKCS#12 by the URL extension (query ignored) and checks the passphrase', () => {
     const bundle = toPkcs12(pki.clientCert, pki.clientKey, 'right');
     expect(parseClientCertificate('https://files.example/cert.PFX?sig=1', bundle, 'right')).toMatchObject({ kind: 'pkcs12', passphrase: 'right' });
-    expect(() => parseClientCertificate('https://files.example/cert.p12', bundle, 'wrong')).toThrow(expect.objectContaining({ code: 'FAILED_PRECONDITION', reason: 'CLIENT_CERTIFICATE_UNUSABLE' }));
+    expect(() => parseClientCertificate('https://files.example/cert.p12', bundle, 'wrong')).toThrow(
+      expect.objectContaining({ code: 'FAILED_PRECONDITION', reason: 'CLIENT_CERTIFICATE_UNUSABLE' }),
+    );
   });
 
   it('reads an extension-less DER file as PKCS#12', () => {

@@ -1,13 +1,25 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
-import { clearClientCertificates, createProviderHttp, trustCertificateAuthority, type HttpAccount, type ProviderHttpDeclaration } from '../../../../server/lib/http/index.js';
+import {
+  clearClientCertificates,
+  createProviderHttp,
+  trustCertificateAuthority,
+  type HttpAccount,
+  type ProviderHttpDeclaration,
+} from '../../../../server/lib/http/index.js';
 import { startFakeProvider, startFileServer, testCertificates, toPkcs12, type FakeProvider, type FileServer } from '../../../support/fakeProvider.js';
 
 const quiet = pino({ level: 'silent' });
 let fake: FakeProvider;
 let files: FileServer;
-const account = (extra: Partial<HttpAccount> = {}): HttpAccount => ({ accountId: `acc-${randomUUID()}`, publicKey: 'client-id', secretKey: 'client-secret', baseUrl: fake.url, ...extra });
+const account = (extra: Partial<HttpAccount> = {}): HttpAccount => ({
+  accountId: `acc-${randomUUID()}`,
+  publicKey: 'client-id',
+  secretKey: 'client-secret',
+  baseUrl: fake.url,
+  ...extra,
+});
 const declaration: ProviderHttpDeclaration = { logger: quiet, retry: false, timeoutMs: 5_000 };
 
 beforeAll(async () => {
@@ -37,7 +49,9 @@ describe('mTLS with the platform certificate', () => {
     const ctx = account({ certCashInUrl: files.url('/platform/cash-in.pem') });
     const calls = fake.expect({ method: 'GET', path: '/cob/1', times: 3, reply: { body: { status: 'ATIVA' } } });
     for (let i = 0; i < 3; i++) {
-      await expect(createProviderHttp({ ...declaration, ctx, mtls: 'cashIn', ca: fake.ca }).get('/cob/1')).resolves.toMatchObject({ data: { status: 'ATIVA' } });
+      await expect(createProviderHttp({ ...declaration, ctx, mtls: 'cashIn', ca: fake.ca }).get('/cob/1')).resolves.toMatchObject({
+        data: { status: 'ATIVA' },
+      });
     }
     expect(calls.calls.map((call) => call.clientCertificate)).toEqual(['platform-client', 'platform-client', 'platform-client']);
     expect(files.hits['/platform/cash-in.pem']).toBe(1);
@@ -45,9 +59,16 @@ describe('mTLS with the platform certificate', () => {
 
   it('OAuth2 token exchange and API call both go over the client certificate', async () => {
     const ctx = account({ certCashInUrl: files.url('/platform/cash-in.pem') });
-    fake.expect({ method: 'POST', path: '/oauth/token', body: { grant_type: 'client_credentials', client_id: 'client-id', client_secret: 'client-secret' }, reply: { body: { access_token: 'mtls-token', expires_in: 3600 } } });
+    fake.expect({
+      method: 'POST',
+      path: '/oauth/token',
+      body: { grant_type: 'client_credentials', client_id: 'client-id', client_secret: 'client-secret' },
+      reply: { body: { access_token: 'mtls-token', expires_in: 3600 } },
+    });
     const cob = fake.expect({ method: 'POST', path: '/cob', headers: { authorization: 'Bearer mtls-token' }, reply: { status: 201, body: { txid: 't' } } });
-    await createProviderHttp({ ...declaration, ctx, mtls: 'cashIn', ca: fake.ca, auth: { type: 'oauth2', tokenPath: '/oauth/token' } }).post('/cob', { valor: { original: '1.00' } });
+    await createProviderHttp({ ...declaration, ctx, mtls: 'cashIn', ca: fake.ca, auth: { type: 'oauth2', tokenPath: '/oauth/token' } }).post('/cob', {
+      valor: { original: '1.00' },
+    });
     expect(fake.received.every((request) => request.clientCertificate === 'platform-client')).toBe(true);
     expect(cob.calls).toHaveLength(1);
   });
@@ -72,13 +93,21 @@ describe('mTLS with the platform certificate', () => {
   });
 
   it('fails without the client certificate: the handshake is refused and nothing reaches the provider', async () => {
-    const error = await createProviderHttp({ ...declaration, ctx: account(), ca: fake.ca }).post('/cob', {}, { errorPrefix: 'Erro ao criar transação' }).catch((failure: unknown) => failure);
+    const error = await createProviderHttp({ ...declaration, ctx: account(), ca: fake.ca })
+      .post('/cob', {}, { errorPrefix: 'Erro ao criar transação' })
+      .catch((failure: unknown) => failure);
     expect(error).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringMatching(/^Erro ao criar transação: .*certificate/) });
     expect(fake.received).toHaveLength(0);
   });
 
   it("an account whose platform has no certificate URL gets the spec's 'Unauthorized.' before any call", async () => {
-    await expect(createProviderHttp({ ...declaration, ctx: account(), ca: fake.ca, mtls: 'cashOut' }).post('/pix/payments/dict', {}, { errorPrefix: 'Erro ao realizar saque' })).rejects.toMatchObject({
+    await expect(
+      createProviderHttp({ ...declaration, ctx: account(), ca: fake.ca, mtls: 'cashOut' }).post(
+        '/pix/payments/dict',
+        {},
+        { errorPrefix: 'Erro ao realizar saque' },
+      ),
+    ).rejects.toMatchObject({
       code: 'FAILED_PRECONDITION',
       message: 'Unauthorized.',
     });
@@ -96,11 +125,15 @@ describe('mTLS with the platform certificate', () => {
   it('a certificate file without its key, or a missing file, is a clear configuration error', async () => {
     const certOnly = account({ certCashInUrl: `${files.url('/platform/cert-only.pem')}?X-Amz-Signature=secret` });
     const missing = account({ certCashInUrl: files.url('/platform/gone.pem') });
-    await expect(createProviderHttp({ ...declaration, ctx: certOnly, ca: fake.ca, mtls: 'cashIn' }).get('/cob/1', { errorPrefix: 'Erro ao buscar transação' })).rejects.toMatchObject({
+    await expect(
+      createProviderHttp({ ...declaration, ctx: certOnly, ca: fake.ca, mtls: 'cashIn' }).get('/cob/1', { errorPrefix: 'Erro ao buscar transação' }),
+    ).rejects.toMatchObject({
       code: 'FAILED_PRECONDITION',
       message: `Erro ao buscar transação: client certificate at ${files.url('/platform/cert-only.pem')} is unusable: no PRIVATE KEY block (the file must hold both the certificate and its key)`,
     });
-    await expect(createProviderHttp({ ...declaration, ctx: missing, ca: fake.ca, mtls: 'cashIn' }).get('/cob/1', { errorPrefix: 'Erro ao buscar transação' })).rejects.toMatchObject({
+    await expect(
+      createProviderHttp({ ...declaration, ctx: missing, ca: fake.ca, mtls: 'cashIn' }).get('/cob/1', { errorPrefix: 'Erro ao buscar transação' }),
+    ).rejects.toMatchObject({
       code: 'FAILED_PRECONDITION',
       message: `Erro ao buscar transação: client certificate at ${files.url('/platform/gone.pem')} could not be read: HTTP 404`,
     });

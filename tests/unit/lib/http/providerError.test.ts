@@ -51,21 +51,36 @@ describe('providerError', () => {
 
   it('failures of the HTTP layer get the prefix; GatewayErrors keep their exact text', () => {
     const open = new ProviderCallError('UNAVAILABLE', 'PROVIDER_CIRCUIT_OPEN', 'provider temporarily unavailable');
-    expect(providerError('Erro ao realizar saque', open)).toMatchObject({ code: 'UNAVAILABLE', message: 'Erro ao realizar saque: provider temporarily unavailable', details: { reason: 'PROVIDER_CIRCUIT_OPEN' } });
+    expect(providerError('Erro ao realizar saque', open)).toMatchObject({
+      code: 'UNAVAILABLE',
+      message: 'Erro ao realizar saque: provider temporarily unavailable',
+      details: { reason: 'PROVIDER_CIRCUIT_OPEN' },
+    });
     const unauthorized = new GatewayError('FAILED_PRECONDITION', 'Unauthorized.');
     expect(providerError('Erro ao realizar saque', unauthorized)).toBe(unauthorized);
   });
 
   it('anything else is our own bug: INTERNAL', () => {
-    expect(providerError('Erro ao criar recebedor', new TypeError('x is undefined'))).toMatchObject({ code: 'INTERNAL', message: 'Erro ao criar recebedor: x is undefined' });
+    expect(providerError('Erro ao criar recebedor', new TypeError('x is undefined'))).toMatchObject({
+      code: 'INTERNAL',
+      message: 'Erro ao criar recebedor: x is undefined',
+    });
   });
 });
 
 describe('providerError keeps echoed card data out of the message', () => {
   it.each([
     [400, { message: 'invalid card 4111 1111 1111 1111 (cvv=123)' }, 'Erro ao criar token do cartão: invalid card [redacted] (cvv=[redacted])'],
-    [422, { error: 'Bad request: {"card":{"number":"5555555555554444","cvv":"321"}}' }, 'Erro ao criar token do cartão: Bad request: {"card":{"number":"[redacted]","cvv":"[redacted]"}}'],
-    [502, '<pre>POST /tokens number=4000000000000002&securityCode=999</pre>', 'Erro ao criar token do cartão: <pre>POST /tokens number=[redacted]&securityCode=[redacted]</pre>'],
+    [
+      422,
+      { error: 'Bad request: {"card":{"number":"5555555555554444","cvv":"321"}}' },
+      'Erro ao criar token do cartão: Bad request: {"card":{"number":"[redacted]","cvv":"[redacted]"}}',
+    ],
+    [
+      502,
+      '<pre>POST /tokens number=4000000000000002&securityCode=999</pre>',
+      'Erro ao criar token do cartão: <pre>POST /tokens number=[redacted]&securityCode=[redacted]</pre>',
+    ],
   ])('HTTP %i %j', (status, data, message) => {
     expect(providerError('Erro ao criar token do cartão', answered(status, data)).message).toBe(message);
   });

@@ -3,8 +3,22 @@ import { REDACTED, redactForLog } from '../../../../server/lib/http/index.js';
 
 describe('redactForLog', () => {
   it('hides credentials in headers, whatever their case, and keeps the rest', () => {
-    const headers = { Authorization: 'Bearer sk_live_abc', 'X-Api-Key': 'key123', 'x-client-secret': 's3cr3t', Cookie: 'sid=1', accept: 'application/json', 'x-request-id': 'r-1' };
-    expect(redactForLog(headers)).toEqual({ Authorization: REDACTED, 'X-Api-Key': REDACTED, 'x-client-secret': REDACTED, Cookie: REDACTED, accept: 'application/json', 'x-request-id': 'r-1' });
+    const headers = {
+      Authorization: 'Bearer sk_live_abc',
+      'X-Api-Key': 'key123',
+      'x-client-secret': 's3cr3t',
+      Cookie: 'sid=1',
+      accept: 'application/json',
+      'x-request-id': 'r-1',
+    };
+    expect(redactForLog(headers)).toEqual({
+      Authorization: REDACTED,
+      'X-Api-Key': REDACTED,
+      'x-client-secret': REDACTED,
+      Cookie: REDACTED,
+      accept: 'application/json',
+      'x-request-id': 'r-1',
+    });
   });
 
   it("hides a provider's own API-key header when told its name", () => {
@@ -35,12 +49,16 @@ describe('redactForLog', () => {
       expires_in: 3600,
       refresh_token: REDACTED,
     });
-    expect(redactForLog('grant_type=client_credentials&client_id=abc&client_secret=xyz')).toBe(`grant_type=client_credentials&client_id=abc&client_secret=${encodeURIComponent(REDACTED)}`);
+    expect(redactForLog('grant_type=client_credentials&client_id=abc&client_secret=xyz')).toBe(
+      `grant_type=client_credentials&client_id=abc&client_secret=${encodeURIComponent(REDACTED)}`,
+    );
     expect(redactForLog(new URLSearchParams({ client_id: 'abc', client_secret: 'xyz' }))).toBe(`client_id=abc&client_secret=${encodeURIComponent(REDACTED)}`);
   });
 
   it('hides secrets in URL queries, JSON text and free text, and leaves harmless text alone', () => {
-    expect(redactForLog('https://api.example.com/card-token?publicKey=pk&apiKey=secret&id=1')).toBe(`https://api.example.com/card-token?publicKey=pk&apiKey=${encodeURIComponent(REDACTED)}&id=1`);
+    expect(redactForLog('https://api.example.com/card-token?publicKey=pk&apiKey=secret&id=1')).toBe(
+      `https://api.example.com/card-token?publicKey=pk&apiKey=${encodeURIComponent(REDACTED)}&id=1`,
+    );
     expect(JSON.parse(redactForLog('{"cvv":"123","status":"paid"}') as string)).toEqual({ cvv: REDACTED, status: 'paid' });
     expect(redactForLog('rejected header Authorization: Basic dXNlcjpwYXNz')).toBe(`rejected header Authorization: Basic ${REDACTED}`);
     const qr = 'data:image/png;base64,iVBORw0KGgo+/AAA==';

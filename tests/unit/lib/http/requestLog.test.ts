@@ -28,7 +28,13 @@ describe('debug logging of provider calls', () => {
     fake.expect({ method: 'POST', path: '/oauth/token', reply: { body: { access_token: 'tok-SECRET-1', expires_in: 3600 } } });
     fake.expect({ method: 'POST', path: '/card-token', reply: { status: 201, body: { token: 'ctok-SECRET-2', last4: '1111' } } });
     const ctx = { accountId: `acc-${randomUUID()}`, publicKey: 'client-PUBLIC', secretKey: 'client-SECRET-3', baseUrl: fake.url };
-    const http = createProviderHttp({ ctx, provider: 'ACME', logger, auth: { type: 'oauth2', tokenPath: '/oauth/token' }, headers: { 'x-api-key': 'static-SECRET-4' } });
+    const http = createProviderHttp({
+      ctx,
+      provider: 'ACME',
+      logger,
+      auth: { type: 'oauth2', tokenPath: '/oauth/token' },
+      headers: { 'x-api-key': 'static-SECRET-4' },
+    });
     await http.post('/card-token', { number: '4111111111111111', cvv: '737', holderName: 'ANA SOUZA' }, { params: { apiKey: 'query-SECRET-5' } });
     fake.assertAllDone();
 

@@ -67,7 +67,9 @@ describe('retries', () => {
 
   it('a GET to a refused port is UNAVAILABLE with the prefix', async () => {
     const ctx = account(`http://127.0.0.1:${await closedPort()}`);
-    const error = await http({}, ctx).get('/x', { errorPrefix: 'Erro ao buscar saque' }).catch((failure: unknown) => failure);
+    const error = await http({}, ctx)
+      .get('/x', { errorPrefix: 'Erro ao buscar saque' })
+      .catch((failure: unknown) => failure);
     expect(error).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringMatching(/^Erro ao buscar saque: .*ECONNREFUSED/) });
   });
 
@@ -82,8 +84,15 @@ describe('retries', () => {
   it.each(['post', 'put', 'delete'] as const)('%s is never retried: one 503, UNAVAILABLE with the prefixed message', async (method) => {
     fake.expect({ method, path: '/transactions', reply: outage });
     const client = http();
-    const call = method === 'delete' ? client.delete('/transactions', { body: { amount: 100 }, errorPrefix: 'Erro ao criar transação' }) : client[method]('/transactions', { amount: 100 }, { errorPrefix: 'Erro ao criar transação' });
-    await expect(call).rejects.toMatchObject({ code: 'UNAVAILABLE', message: 'Erro ao criar transação: em manutenção', details: { reason: 'PROVIDER_UNAVAILABLE' } });
+    const call =
+      method === 'delete'
+        ? client.delete('/transactions', { body: { amount: 100 }, errorPrefix: 'Erro ao criar transação' })
+        : client[method]('/transactions', { amount: 100 }, { errorPrefix: 'Erro ao criar transação' });
+    await expect(call).rejects.toMatchObject({
+      code: 'UNAVAILABLE',
+      message: 'Erro ao criar transação: em manutenção',
+      details: { reason: 'PROVIDER_UNAVAILABLE' },
+    });
     expect(fake.received).toHaveLength(1);
   });
 });
@@ -125,7 +134,9 @@ describe('circuit breaker per account', () => {
       message: 'Erro ao criar transação: provider temporarily unavailable (circuit open after repeated failures)',
       details: { reason: 'PROVIDER_CIRCUIT_OPEN' },
     });
-    await expect(http(breaker, ctx).get('/transactions/1', { errorPrefix: 'Erro ao buscar transação' })).rejects.toMatchObject({ message: /^Erro ao buscar transação: provider temporarily unavailable/ });
+    await expect(http(breaker, ctx).get('/transactions/1', { errorPrefix: 'Erro ao buscar transação' })).rejects.toMatchObject({
+      message: /^Erro ao buscar transação: provider temporarily unavailable/,
+    });
     expect(Date.now() - started).toBeLessThan(100);
     expect(fake.received).toHaveLength(3);
 
@@ -138,7 +149,10 @@ describe('circuit breaker per account', () => {
     const ctx = account();
     fake.expect({ method: 'POST', path: '/transactions', times: 4, reply: { status: 422, body: { message: 'CPF inválido' } } });
     for (let i = 0; i < 4; i++) {
-      await expect(http(breaker, ctx).post('/transactions', {}, { errorPrefix: 'Erro ao criar transação' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: 'Erro ao criar transação: CPF inválido' });
+      await expect(http(breaker, ctx).post('/transactions', {}, { errorPrefix: 'Erro ao criar transação' })).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        message: 'Erro ao criar transação: CPF inválido',
+      });
     }
     fake.expect({ method: 'POST', path: '/transactions', reply: { status: 201 } });
     await http(breaker, ctx).post('/transactions', {});
@@ -163,9 +177,15 @@ describe('circuit breaker per account', () => {
     const ctx = account();
     const shortPause = { retry: false as const, breaker: { consecutiveFailures: 2, halfOpenAfterMs: 100 } };
     fake.expect({ method: 'GET', path: '/health', times: 2, reply: outage });
-    await http(shortPause, ctx).get('/health').catch(() => undefined);
-    await http(shortPause, ctx).get('/health').catch(() => undefined);
-    await expect(http(shortPause, ctx).get('/health', { errorPrefix: 'Erro ao buscar saque' })).rejects.toMatchObject({ details: { reason: 'PROVIDER_CIRCUIT_OPEN' } });
+    await http(shortPause, ctx)
+      .get('/health')
+      .catch(() => undefined);
+    await http(shortPause, ctx)
+      .get('/health')
+      .catch(() => undefined);
+    await expect(http(shortPause, ctx).get('/health', { errorPrefix: 'Erro ao buscar saque' })).rejects.toMatchObject({
+      details: { reason: 'PROVIDER_CIRCUIT_OPEN' },
+    });
     await sleep(150);
     fake.expect({ method: 'GET', path: '/health', times: 2, reply: { body: { up: true } } });
     await expect(http(shortPause, ctx).get('/health')).resolves.toMatchObject({ data: { up: true } });
@@ -175,7 +195,10 @@ describe('circuit breaker per account', () => {
   it('without an errorPrefix the open circuit is thrown raw, for the adapter’s providerError', async () => {
     const ctx = account();
     fake.expect({ method: 'POST', path: '/w', times: 3, reply: outage });
-    for (let i = 0; i < 3; i++) await http(breaker, ctx).post('/w', {}).catch(() => undefined);
+    for (let i = 0; i < 3; i++)
+      await http(breaker, ctx)
+        .post('/w', {})
+        .catch(() => undefined);
     await expect(http(breaker, ctx).post('/w', {})).rejects.toMatchObject({ name: 'ProviderCallError', code: 'UNAVAILABLE' });
   });
 });
