@@ -1,17 +1,12 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  CreateCardIdRequest,
-  CreateCardTokenRequest,
-  CreateTransactionRequest,
-  GetTransactionRequest,
-  RefoundTransactionRequest,
-} from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { CreateTransactionRequest, GetTransactionRequest, RefoundTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import type { RefundResult } from '../../server/domain/types.js';
 import type { AdapterContext } from '../../server/providers/adapter.js';
 import { SandboxAdapter } from '../../server/providers/sandbox/adapter.js';
 import { connectDriver, failureOf, type Driver } from '../support/clients.js';
+import { sandboxCardId } from '../support/sandboxCard.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
 
 /** The sandbox under another id, counting refund calls and holding each one a while, so that concurrent refunds overlap at the provider. */
@@ -51,15 +46,7 @@ afterAll(async () => {
 });
 
 async function paidCharge(amount: number): Promise<string> {
-  const { cardToken } = await stack.client.call(
-    'gateway',
-    'createCardToken',
-    CreateCardTokenRequest.fromPartial({
-      providerAccountId: accountId,
-      card: { cardNumber: '4111111111111111', holderName: 'Ana Souza', holderDocument: '12345678909', expMonth: '12', expYear: '30', cvv: '123' },
-    }),
-  );
-  const { cardId } = await stack.client.call('gateway', 'createCardId', CreateCardIdRequest.fromPartial({ providerAccountId: accountId, cardToken }));
+  const cardId = await sandboxCardId(stack.client, accountId);
   const { transaction } = await stack.client.call(
     'gateway',
     'createTransaction',

@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import {
-  CreateCardIdRequest,
-  CreateCardTokenRequest,
   CreateTransactionRequest,
   ListUnconfirmedRequestsRequest,
   RefoundTransactionRequest,
@@ -11,6 +9,7 @@ import {
 } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod, PixKeyType, TransactionStatus, WithdrawMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import { connectDriver, failureOf, type Driver } from '../support/clients.js';
+import { sandboxCardId } from '../support/sandboxCard.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
 
 // A provider that acts but answers after the gateway gave up (or with a 500) must never be asked twice for one idempotency key.
@@ -48,15 +47,7 @@ async function atSandbox(resource: 'charges' | 'withdrawals', reference: string)
 const later = () => new Date(Date.now() + 10 * 60_000);
 
 async function cardCharge(idempotencyKey: string) {
-  const { cardToken } = await stack.client.call(
-    'gateway',
-    'createCardToken',
-    CreateCardTokenRequest.fromPartial({
-      providerAccountId: accountId,
-      card: { cardNumber: '4111111111111111', holderName: 'Ana Souza', holderDocument: '12345678909', expMonth: '12', expYear: '30', cvv: '123' },
-    }),
-  );
-  const { cardId } = await stack.client.call('gateway', 'createCardId', CreateCardIdRequest.fromPartial({ providerAccountId: accountId, cardToken }));
+  const cardId = await sandboxCardId(stack.client, accountId);
   const request = CreateTransactionRequest.fromPartial({
     providerAccountId: accountId,
     idempotencyKey,

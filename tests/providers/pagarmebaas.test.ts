@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import QRCode from 'qrcode';
-import { absent, partial, startFakeProvider, type FakeProvider } from '../support/fakeProvider.js';
+import { BODIES_WITHOUT_RESOURCE, GARBAGE_2XX_BODIES, absent, partial, startFakeProvider, type FakeProvider } from '../support/fakeProvider.js';
 import { PAGARMEBAAS, PagarmeBaasAdapter } from '../../server/providers/pagarmebaas.js';
 import type { AdapterContext } from '../../server/providers/adapter.js';
 import { createRegistry } from '../../server/providers/catalog.js';
@@ -464,12 +464,7 @@ describe('getTransaction', () => {
     expect((await adapter.getTransaction(context(), 'or_pix1')).status).toBe(status);
   });
 
-  it.each([
-    ['an HTML page', '<html><body>Bad gateway</body></html>'],
-    ['null', null],
-    ['a failure flag', { success: false, error: 'falha interna' }],
-    ['an empty object', {}],
-  ])('a 2xx answer that is %s is an error, never a status', async (_label, body) => {
+  it.each(GARBAGE_2XX_BODIES)('a 2xx answer that is %s is an error, never a status', async (_label, body) => {
     fake.expect({ method: 'GET', path: '/core/v5/orders/or_g', reply: { body } });
     await expect(adapter.getTransaction(context(), 'or_g')).rejects.toMatchObject({ message: expect.stringMatching(/^Erro ao buscar transação: /) });
   });
@@ -595,11 +590,7 @@ describe('withdraw', () => {
     await adapter.withdraw(context({ platformId: 're_platform' }), { ...withdrawal, idempotencyKey: 'payout-key-1' });
   });
 
-  it.each([
-    ['an HTML page', '<html>oops</html>'],
-    ['null', null],
-    ['an empty object', {}],
-  ])('a withdrawal answered with %s is an error, never a REJECTED payout', async (_label, body) => {
+  it.each(BODIES_WITHOUT_RESOURCE)('a withdrawal answered with %s is an error, never a REJECTED payout', async (_label, body) => {
     fake.expect({ method: 'POST', path: '/core/v5/recipients/re_platform/withdrawals', reply: { body } });
     await expect(adapter.withdraw(context({ platformId: 're_platform' }), withdrawal)).rejects.toMatchObject({
       code: 'UNAVAILABLE',

@@ -4,7 +4,7 @@ import type { AdapterContext } from '../../server/providers/adapter.js';
 import type { TransactionInput } from '../../server/domain/types.js';
 import { resetCircuitBreakers } from '../../server/lib/http/index.js';
 import { GatewayError } from '../../server/lib/errors.js';
-import { partial, startFakeProvider, type FakeProvider } from '../support/fakeProvider.js';
+import { BODIES_WITHOUT_RESOURCE, GARBAGE_2XX_BODIES, partial, startFakeProvider, type FakeProvider } from '../support/fakeProvider.js';
 
 const SECRET = 'sk_live_paguesafe_123';
 const BASIC = `Basic ${Buffer.from(`${SECRET}:x`).toString('base64')}`;
@@ -273,12 +273,7 @@ describe('getTransaction', () => {
     expect(warn).toHaveBeenCalledWith({ provider: 'PAGUESAFE', providerStatus: 'in_analysis', mappedTo: 'REJECTED' }, 'unknown provider transaction status');
   });
 
-  it.each([
-    ['an HTML page', '<html><body>Bad gateway</body></html>'],
-    ['null', null],
-    ['a failure flag', { success: false, error: 'falha interna' }],
-    ['an empty object', {}],
-  ])('a 2xx answer that is %s is an error, never a status', async (_label, body) => {
+  it.each(GARBAGE_2XX_BODIES)('a 2xx answer that is %s is an error, never a status', async (_label, body) => {
     fake.expect({ method: 'GET', path: '/transactions/tx_g', reply: { body } });
     await expect(adapter.getTransaction(ctx, 'tx_g')).rejects.toMatchObject({ message: expect.stringMatching(/^Erro ao buscar transação: /) });
   });
@@ -325,11 +320,7 @@ describe('refoundTransaction', () => {
     );
   });
 
-  it.each([
-    ['an HTML page', '<html>oops</html>'],
-    ['null', null],
-    ['an empty object', {}],
-  ])('a 2xx refund answer that is %s is never "refunded": the spec\'s text as UNAVAILABLE', async (_label, body) => {
+  it.each(BODIES_WITHOUT_RESOURCE)('a 2xx refund answer that is %s is never "refunded": the spec\'s text as UNAVAILABLE', async (_label, body) => {
     fake.expect({ method: 'POST', path: '/transactions/98765/refund', reply: { body } });
     expect(await failure(adapter.refoundTransaction(ctx, '98765', 1990))).toEqual({ code: 'UNAVAILABLE', message: 'Internal server error' });
   });

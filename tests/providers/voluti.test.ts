@@ -6,7 +6,15 @@ import { VolutiAdapter } from '../../server/providers/voluti.js';
 import type { AdapterContext } from '../../server/providers/adapter.js';
 import { clearHttpsAgents, trustCertificateAuthority } from '../../server/lib/http/index.js';
 import { brCodeCrcIsValid } from '../support/brCode.js';
-import { startFakeProvider, startFileServer, testCertificates, type FakeProvider, type FileServer } from '../support/fakeProvider.js';
+import {
+  BODIES_WITHOUT_RESOURCE,
+  GARBAGE_2XX_BODIES,
+  startFakeProvider,
+  startFileServer,
+  testCertificates,
+  type FakeProvider,
+  type FileServer,
+} from '../support/fakeProvider.js';
 
 /**
  * VOLUTI against a fake of its API: HTTPS that requires the platform's client
@@ -154,12 +162,7 @@ describe('VOLUTI cash-in', () => {
     await expect(adapter.getTransaction(ctx, TXID)).resolves.toMatchObject({ status: expected });
   });
 
-  it.each([
-    ['an HTML page', '<html><body>Bad gateway</body></html>'],
-    ['null', null],
-    ['a failure flag', { success: false, error: 'falha interna' }],
-    ['an empty object', {}],
-  ])('a 2xx answer that is %s is an error, never a status (charges and payouts)', async (_label, body) => {
+  it.each(GARBAGE_2XX_BODIES)('a 2xx answer that is %s is an error, never a status (charges and payouts)', async (_label, body) => {
     const ctx = account();
     expectToken();
     fake.expect({ method: 'GET', path: `/cob/${TXID}`, reply: { body } });
@@ -168,11 +171,7 @@ describe('VOLUTI cash-in', () => {
     await expect(adapter.getWithdraw(ctx, 'E1')).rejects.toMatchObject({ message: expect.stringMatching(/^Erro ao buscar saque: /) });
   });
 
-  it.each([
-    ['an HTML page', '<html><body>Bad gateway</body></html>'],
-    ['null', null],
-    ['an empty object', {}],
-  ])('a refund answered with %s is an error, never "refunded"', async (_label, body) => {
+  it.each(BODIES_WITHOUT_RESOURCE)('a refund answered with %s is an error, never "refunded"', async (_label, body) => {
     const ctx = account();
     expectToken();
     fake.expect({ method: 'POST', path: `/sells/${TXID}/refund`, reply: { body } });

@@ -422,3 +422,16 @@ export async function startFileServer(files: Record<string, string | Buffer>): P
   const port = await listen(server);
   return { url: (path) => `http://127.0.0.1:${port}${path}`, hits, close: () => closeServer(server) };
 }
+
+/** 2xx bodies that are not the resource a provider was asked for: an outage in disguise, never a status or an "ok". */
+export const BODIES_WITHOUT_RESOURCE: ReadonlyArray<[label: string, body: unknown]> = [
+  ['an HTML page', '<html><body>Bad gateway</body></html>'],
+  ['null', null],
+  ['an empty object', {}],
+];
+
+/** The same, plus a 2xx whose body says it failed (a refusal, not a resource). */
+export const GARBAGE_2XX_BODIES: ReadonlyArray<[label: string, body: unknown]> = [
+  ...BODIES_WITHOUT_RESOURCE,
+  ['a failure flag', { success: false, error: 'falha interna' }],
+];
