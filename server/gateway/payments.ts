@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { GatewayError, invalidArgument, notFound, outcomeOf } from '../lib/errors.js';
 import { defaultWithdrawDescription } from '../lib/withdrawDescription.js';
 import { catalogueError, paymentMethodNotSupportedBy } from '../lib/providerMessages.js';
@@ -160,7 +161,9 @@ export class PaymentsService {
     return runIdempotent(this.deps, {
       providerAccountId: command.providerAccountId,
       operation: 'refoundTransaction',
-      key: command.idempotencyKey,
+      // Without the caller's key the gateway uses one of its own: a refund whose outcome is unknown then keeps its
+      // reservation under a key an operator can see and settle (ListUnconfirmedRequests), never reserved for good.
+      key: command.idempotencyKey || `gateway-${randomUUID()}`,
       request: { id: transaction.id, amount },
       pending: { kind: 'refund', transactionId: transaction.id, amount } satisfies PendingRecord,
       callProvider: async () => {

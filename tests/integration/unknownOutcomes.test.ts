@@ -188,3 +188,38 @@ it('an operator settles a refund whose request was lost as FAILED with a note: t
   );
   expect((await refund()).refund.status).toBe(true);
 });
+
+it('a refund sent without an idempotency key whose outcome is unknown is still listed for an operator, its cents held until settled', async () => {
+  const cardId = await sandboxCardId(stack.client, accountId);
+  const { transaction } = await stack.client.call(
+    'gateway',
+    'createTransaction',
+    CreateTransactionRequest.fromPartial({
+      providerAccountId: accountId,
+      transaction: { amount: 3000, paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, cardId },
+    }),
+  );
+  const refund = () =>
+    stack.client.call(
+      'gateway',
+      'refoundTransaction',
+      RefoundTransactionRequest.fromPartial({ providerAccountId: accountId, id: transaction.id, amount: 3000 }),
+    );
+  psp().injectFault({ resource: 'refunds', mode: 'dropWithoutActing' });
+  expect((await failureOf(refund())).code).toBe('UNAVAILABLE');
+  // The cents stay reserved: a second full refund cannot go out while the first one's fate is unknown.
+  expect(await failureOf(refund())).toMatchObject({ code: 'FAILED_PRECONDITION', message: expect.stringContaining('can still be refunded') });
+  const { requests } = await stack.client.call(
+    'gateway',
+    'listUnconfirmedRequests',
+    ListUnconfirmedRequestsRequest.fromPartial({ providerAccountId: accountId }),
+  );
+  const held = requests.filter((request: { operation: string }) => request.operation === 'refoundTransaction');
+  expect(held).toHaveLength(1);
+  await stack.client.call(
+    'gateway',
+    'settleUnconfirmedRequest',
+    SettleUnconfirmedRequestRequest.fromPartial({ id: held[0]!.id, outcome: SettlementOutcome.SETTLEMENT_OUTCOME_FAILED, note: 'the sandbox shows no refund' }),
+  );
+  expect((await refund()).transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_REFUNDED);
+});
