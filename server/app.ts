@@ -111,7 +111,7 @@ export async function startGateway(input: Config, components: readonly Component
     running.db = db;
     const events = new StatusEvents(db);
     const outbound = new OutboundRepository();
-    const registry = createRegistry({ sandboxUrl, sandboxTimeoutMs: config.sandboxTimeoutMs });
+    const registry = await createRegistry({ sandboxUrl, sandboxTimeoutMs: config.sandboxTimeoutMs });
     for (const adapter of options.extraProviders ?? []) registry.register(adapter);
     const deps = {
       db,

@@ -62,8 +62,8 @@ export class PaymentsService {
       id: adapter.identity.id,
       aliases: adapter.identity.aliases,
       specGroup: adapter.identity.specGroup,
-      paymentMethods: adapter.identity.paymentMethods,
-      withdrawMethods: adapter.identity.withdrawMethods,
+      paymentMethods: adapter.capabilities.paymentMethods,
+      withdrawMethods: adapter.capabilities.withdrawMethods,
       operations: adapter.operations,
     }));
   }
@@ -96,12 +96,7 @@ export class PaymentsService {
       throw invalidArgument('transaction.installments', 'transaction.installments must be a positive integer');
     const webhookUrl = optionalUrl('transaction.webhook_url', input.webhookUrl);
     const { account, adapter, ctx } = await this.resolve(command.providerAccountId, 'createTransaction');
-    if (!adapter.identity.paymentMethods.includes(input.paymentMethod)) {
-      throw new GatewayError('UNIMPLEMENTED', paymentMethodNotSupportedBy(account.provider), {
-        reason: 'PAYMENT_METHOD_NOT_SUPPORTED',
-        field: 'transaction.payment_method',
-      });
-    }
+    adapter.assertPaymentMethod(input.paymentMethod);
     const full: TransactionInput = { ...input, amount, paymentMethod: input.paymentMethod, installments, currency: input.currency || 'BRL', webhookUrl };
     const idempotencyKey = command.idempotencyKey || undefined;
     const pending: PendingRecord = {
@@ -206,7 +201,7 @@ export class PaymentsService {
       if (!input.pixType) throw invalidArgument('withdraw.pix_type', 'withdraw.pix_type is required for PIX withdrawals');
     }
     const { account, adapter, ctx } = await this.resolve(command.providerAccountId, 'withdraw');
-    if (!adapter.identity.withdrawMethods.includes(input.paymentMethod)) {
+    if (!adapter.capabilities.withdrawMethods.includes(input.paymentMethod)) {
       throw catalogueError('WITHDRAW_METHOD_NAO_IMPLEMENTADO', { field: 'withdraw.payment_method' });
     }
     const request: WithdrawInput = {

@@ -83,6 +83,7 @@ export const CATALOGUE = {
 
   // Provider failures with a fixed text (the provider's own message is not kept).
   INTERNAL_SERVER_ERROR: entry('Internal server error', 'UNAVAILABLE'),
+  CREATE_TRANSACTION_FAILED: entry('Erro ao criar transação', 'UNAVAILABLE'),
   ERROR_ON_UPLOAD_PDF: entry('Error on upload pdf', 'UNAVAILABLE'),
   ERROR_ON_WITHDRAW: entry('Error on withdraw', 'FAILED_PRECONDITION'),
   LEXXEN_WITHDRAW_FAILED: entry('Failed to process the withdraw request.', 'FAILED_PRECONDITION'),
@@ -143,6 +144,9 @@ export const FAILURE_PREFIXES = {
   REFUND_FOURTH_GROUP: 'Erro no estorno',
   // Rapdyn: "followed by the response data"; the separator is not shown, ': ' is used like the others.
   RAPDYN_WITHDRAW: 'Houve um erro ao tentar realizar o saque',
+  // The gateway's own (no spec text): installment quotes and the sandbox's simulated payment.
+  CALCULATE_INSTALLMENTS: 'Erro ao calcular parcelas',
+  SIMULATE_PAYMENT: 'Erro ao simular pagamento',
   // The spec prints it cut off ('Refund não implementado…'); adapters append their own reason.
   REFUND_NOT_IMPLEMENTED: 'Refund não implementado',
 } as const;

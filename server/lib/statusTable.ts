@@ -19,3 +19,21 @@ export function lookupStatus<S extends string>(table: StatusTable<S>, status: un
   onUnknown(status, table.unknown);
   return table.unknown;
 }
+
+/**
+ * What a provider declares about its statuses, over its family's table. One
+ * rule everywhere: `table` replaces the family's entries (VENITIP's "only paid,
+ * received, confirmed are APPROVED"), `overrides` are then added or changed,
+ * and `unknown` replaces the default for a status in no entry.
+ */
+export interface StatusDeclaration<S extends string> {
+  readonly table?: Readonly<Record<string, S>>;
+  readonly overrides?: Readonly<Record<string, S>>;
+  readonly unknown?: S;
+}
+
+export function declaredStatusTable<S extends string>(family: StatusTable<S>, declared: StatusDeclaration<S> = {}): StatusTable<S> {
+  const base = declared.table ? statusTable(declared.table, family.unknown).entries : family.entries;
+  const overrides = declared.overrides ? statusTable(declared.overrides, family.unknown).entries : {};
+  return { entries: { ...base, ...overrides }, unknown: declared.unknown ?? family.unknown };
+}

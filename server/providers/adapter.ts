@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { notImplemented } from '../lib/errors.js';
+import { assertPaymentMethodOffered } from '../lib/paymentMethods.js';
 import {
   OPERATIONS,
   type CardInput,
@@ -55,69 +56,147 @@ export interface CardIdInput {
   customer?: Customer;
 }
 
-/** Who an adapter is and what it supports, declared by the adapter itself. */
+/** The parts of the specification a provider can come from (typed, so a typo is a compile error). */
+export const SPEC_GROUPS = {
+  DOC2_GROUP1: 'document 2 (group 1)',
+  DOC2_GROUP2: 'document 2 (group 2)',
+  DOC3_GROUP3: 'document 3 (group 3)',
+  DOC3_GROUP4: 'document 3 (group 4)',
+  /** The gateway's own sandbox provider, in no document. */
+  GATEWAY: 'gateway sandbox (not in the specification)',
+} as const;
+export type SpecGroup = (typeof SPEC_GROUPS)[keyof typeof SPEC_GROUPS];
+
+/** Who an adapter is. */
 export interface ProviderIdentity {
   /** Upper-case provider id, e.g. VOLUTI. */
   id: string;
   /** Other registry keys that reach the same adapter. */
   aliases: readonly string[];
   /** Which part of the specification describes it. */
-  specGroup: string;
-  paymentMethods: readonly PaymentMethod[];
-  withdrawMethods: readonly WithdrawMethod[];
+  specGroup: SpecGroup;
   /** The provider's address when an account sets none. */
   defaultBaseUrl: string;
 }
 
 /**
+ * What an adapter supports, declared as data (never inferred from which
+ * methods a class happens to override). The operations follow from it, and an
+ * operation it does not declare rejects with the spec's not-implemented text.
+ */
+export interface Capabilities {
+  /** createTransaction and getTransaction, for these methods. */
+  paymentMethods: readonly PaymentMethod[];
+  /** withdraw, for these methods (none: no withdrawals). */
+  withdrawMethods: readonly WithdrawMethod[];
+  /** getWithdraw. */
+  withdrawalLookup: boolean;
+  /** refoundTransaction. */
+  refunds: boolean;
+  /** createReceiver and getReceiver. */
+  receivers: boolean;
+  /** createCardToken. */
+  cardTokens: boolean;
+  /** createCardId (a card saved at the provider). */
+  savedCards: boolean;
+  /** calculateInstallments. */
+  installments: boolean;
+  /** processWebhook. */
+  webhooks: boolean;
+}
+
+/** A declaration states what is true; everything it leaves out is not offered. */
+export type CapabilityDeclaration = Partial<Capabilities> & Pick<Capabilities, 'paymentMethods'>;
+
+export function capabilitiesOf(declared: CapabilityDeclaration): Capabilities {
+  return {
+    paymentMethods: declared.paymentMethods,
+    withdrawMethods: declared.withdrawMethods ?? [],
+    withdrawalLookup: declared.withdrawalLookup ?? false,
+    refunds: declared.refunds ?? false,
+    receivers: declared.receivers ?? false,
+    cardTokens: declared.cardTokens ?? false,
+    savedCards: declared.savedCards ?? false,
+    installments: declared.installments ?? false,
+    webhooks: declared.webhooks ?? false,
+  };
+}
+
+const OFFERED_WHEN: Record<Operation, (capabilities: Capabilities) => boolean> = {
+  createCardToken: (c) => c.cardTokens,
+  createCardId: (c) => c.savedCards,
+  createTransaction: (c) => c.paymentMethods.length > 0,
+  getTransaction: (c) => c.paymentMethods.length > 0,
+  refoundTransaction: (c) => c.refunds,
+  withdraw: (c) => c.withdrawMethods.length > 0,
+  getWithdraw: (c) => c.withdrawalLookup,
+  createReceiver: (c) => c.receivers,
+  getReceiver: (c) => c.receivers,
+  processWebhook: (c) => c.webhooks,
+  calculateInstallments: (c) => c.installments,
+};
+
+/** The contract's operations a set of capabilities offers, in the contract's order. */
+export const operationsOf = (capabilities: Capabilities): Operation[] => OPERATIONS.filter((operation) => OFFERED_WHEN[operation](capabilities));
+
+/** The spec's not-implemented error, always as a rejected promise (never thrown synchronously). */
+const unsupported = (): Promise<never> => Promise.reject(notImplemented());
+
+/**
  * The contract's eleven operations (named as in the specification). An adapter
- * overrides those it supports; the rest throw the specification's
- * not-implemented error, and `operations` is derived from what was overridden.
+ * declares its capabilities and implements the operations they offer; every
+ * other operation rejects with 'Method not implemented.'.
  */
 export abstract class ProviderAdapter {
   abstract readonly identity: ProviderIdentity;
+  abstract readonly capabilities: Capabilities;
 
   get operations(): Operation[] {
-    return OPERATIONS.filter((operation) => this[operation] !== ProviderAdapter.prototype[operation]);
+    return operationsOf(this.capabilities);
   }
 
   supports(operation: Operation): boolean {
     return this.operations.includes(operation);
   }
 
+  /** The payment-method guard with this provider's text (the gateway refuses early with it). */
+  assertPaymentMethod(method: PaymentMethod): void {
+    assertPaymentMethodOffered(this.capabilities.paymentMethods, method, this.identity.id);
+  }
+
   createCardToken(_ctx: AdapterContext, _card: CardInput): Promise<string> {
-    throw notImplemented();
+    return unsupported();
   }
   createCardId(_ctx: AdapterContext, _input: CardIdInput): Promise<string> {
-    throw notImplemented();
+    return unsupported();
   }
   createTransaction(_ctx: AdapterContext, _input: TransactionInput): Promise<TransactionResult> {
-    throw notImplemented();
+    return unsupported();
   }
   getTransaction(_ctx: AdapterContext, _transactionId: string): Promise<TransactionResult> {
-    throw notImplemented();
+    return unsupported();
   }
   refoundTransaction(_ctx: AdapterContext, _transactionId: string, _amount: number): Promise<RefundResult> {
-    throw notImplemented();
+    return unsupported();
   }
   withdraw(_ctx: AdapterContext, _input: WithdrawInput): Promise<WithdrawResult> {
-    throw notImplemented();
+    return unsupported();
   }
   getWithdraw(_ctx: AdapterContext, _withdrawId: string): Promise<WithdrawResult> {
-    throw notImplemented();
+    return unsupported();
   }
   createReceiver(_ctx: AdapterContext, _input: ReceiverInput): Promise<ReceiverResult> {
-    throw notImplemented();
+    return unsupported();
   }
   getReceiver(_ctx: AdapterContext, _receiverId: string): Promise<ReceiverResult> {
-    throw notImplemented();
+    return unsupported();
   }
   /** Resolves to undefined for notifications the provider's rules ignore or that cannot be parsed. */
   processWebhook(_ctx: AdapterContext, _notification: IncomingNotification): Promise<WebhookResult | undefined> {
-    throw notImplemented();
+    return unsupported();
   }
   calculateInstallments(_ctx: AdapterContext, _amount: number): Promise<InstallmentOption[]> {
-    throw notImplemented();
+    return unsupported();
   }
 
   /** Providers that sign their notifications override this (it must not parse more than the signature needs). */
@@ -128,6 +207,18 @@ export abstract class ProviderAdapter {
   /** Identifies one notification across re-deliveries: the provider's event id where it has one; by default the body's hash. */
   notificationKey(_ctx: AdapterContext, notification: IncomingNotification): string {
     return `sha256:${createHash('sha256').update(notification.body).digest('hex')}`;
+  }
+}
+
+/**
+ * Makes every operation the capabilities do not offer reject with the spec's
+ * text on this instance, whatever its class implements (a family implements
+ * refunds; a member without them must not reach the provider).
+ */
+export function lockToCapabilities(adapter: ProviderAdapter): void {
+  const offered = new Set(adapter.operations);
+  for (const operation of OPERATIONS) {
+    if (!offered.has(operation)) Object.defineProperty(adapter, operation, { value: unsupported, enumerable: false, configurable: true, writable: true });
   }
 }
 

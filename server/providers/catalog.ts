@@ -1,30 +1,26 @@
-import type { ProviderAdapter } from './adapter.js';
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { ProviderFactory, CatalogSettings } from './kit/registration.js';
 import { ProviderRegistry } from './registry.js';
-import { SandboxAdapter } from './sandbox/adapter.js';
-import { VolutiAdapter } from './voluti.js';
-import { PagarmeBaasAdapter } from './pagarmebaas.js';
-import { PaguesafeAdapter } from './paguesafe.js';
 
-export interface CatalogConfig {
-  /** Where SANDBOX accounts without a base_url reach the fake PSP. */
-  sandboxUrl: string;
-  /** How long the SANDBOX adapter waits for the fake PSP (default 10 s). */
-  sandboxTimeoutMs?: number;
+export type { CatalogSettings as CatalogConfig } from './kit/registration.js';
+
+const MEMBERS = new URL('./members/', import.meta.url);
+
+/** Every module of server/providers/members/ (one per provider, each registering itself by its default export). */
+export function providerModuleNames(): string[] {
+  return readdirSync(fileURLToPath(MEMBERS))
+    .filter((name) => /\.(ts|js)$/.test(name) && !/\.d\.ts$/.test(name))
+    .sort();
 }
 
-/** Every provider adapter the gateway knows. What each supports comes from the adapters' own declarations. */
-function adapters(config: CatalogConfig): ProviderAdapter[] {
-  return [
-    new SandboxAdapter(config.sandboxUrl, { timeoutMs: config.sandboxTimeoutMs }),
-    new PaguesafeAdapter(),
-    new PagarmeBaasAdapter(),
-    new VolutiAdapter(),
-    // (one line per adapter, above this comment)
-  ];
-}
-
-export function createRegistry(config: CatalogConfig): ProviderRegistry {
+/** Every provider adapter the gateway knows, from the members folder. What each supports comes from its own declaration. */
+export async function createRegistry(settings: CatalogSettings): Promise<ProviderRegistry> {
   const registry = new ProviderRegistry();
-  for (const adapter of adapters(config)) registry.register(adapter);
+  for (const name of providerModuleNames()) {
+    const module = (await import(new URL(name, MEMBERS).href)) as { default?: ProviderFactory };
+    if (typeof module.default !== 'function') throw new Error(`server/providers/members/${name} has no default export building its adapter`);
+    registry.register(module.default(settings));
+  }
   return registry;
 }

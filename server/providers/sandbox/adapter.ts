@@ -1,13 +1,7 @@
-import { createProviderHttp, ProviderCallError, providerError, type ProviderHttp, type ProviderHttpDeclaration } from '../../lib/http/index.js';
-import { invalidArgument } from '../../lib/errors.js';
-import { cardDigits, fourDigitYear } from '../../lib/card.js';
-import { inferDocumentType } from '../../lib/documents.js';
-import { logger } from '../../lib/logger.js';
-import { lookupStatus, statusTable } from '../../lib/statusTable.js';
 import type {
   CardInput,
   InstallmentOption,
-  PaymentMethod,
+  Operation,
   ReceiverInput,
   ReceiverResult,
   RefundResult,
@@ -19,59 +13,85 @@ import type {
   WithdrawResult,
   WithdrawStatus,
 } from '../../domain/types.js';
+import { invalidArgument } from '../../lib/errors.js';
+import { ProviderCallError, type ProviderResponse } from '../../lib/http/index.js';
+import { cardDigits, fourDigitYear } from '../../lib/card.js';
+import { inferDocumentType } from '../../lib/documents.js';
+import { verifyTimestampedSignature } from '../../lib/hmacSignature.js';
+import { parseJsonObject } from '../../lib/json.js';
+import { paymentMethodCodec } from '../../lib/paymentMethods.js';
+import { CATALOGUE, FAILURE_PREFIXES } from '../../lib/providerMessages.js';
+import { statusTable } from '../../lib/statusTable.js';
+import { textOf } from '../../lib/values.js';
 import {
-  ProviderAdapter,
+  SPEC_GROUPS,
   type AdapterContext,
-  type PaymentSimulator,
-  type ReferenceLookup,
   type CardIdInput,
   type IncomingNotification,
   type NotificationVerdict,
-  type ProviderIdentity,
+  type PaymentSimulator,
+  type ReferenceLookup,
 } from '../adapter.js';
-import { verifyTimestampedSignature } from '../../lib/hmacSignature.js';
+import type { AdapterRuntime, ProviderDeclaration } from '../kit/declaration.js';
+import { DeclaredAdapter } from '../kit/declaredAdapter.js';
 import {
   SIGNATURE_HEADER,
   type SandboxCharge,
   type SandboxChargeMethod,
   type SandboxChargeStatus,
-  type SandboxEvent,
   type SandboxRecipient,
   type SandboxSentNotification,
   type SandboxWithdrawal,
   type SandboxWithdrawalStatus,
 } from '../../sandbox/api.js';
 
-// Auth and transport: the API key as a bearer token.
-const HTTP: ProviderHttpDeclaration = { provider: 'SANDBOX', timeoutMs: 10_000, auth: { type: 'bearer' } };
+/**
+ * SANDBOX: the gateway's own fake PSP (server/sandbox/psp.ts), reached over
+ * HTTP like any provider. Also the model of a bespoke adapter: one declaration
+ * (kit/declaration.ts), pure mappers, status tables as data, and operations
+ * that glue them with one HTTP exchange each, every failure under the
+ * catalogue's prefixes.
+ */
+
+// Identity, capabilities and auth: the API key as a bearer token.
+const declaration = (defaultBaseUrl: string): ProviderDeclaration => ({
+  identity: { id: 'SANDBOX', specGroup: SPEC_GROUPS.GATEWAY, defaultBaseUrl },
+  capabilities: {
+    paymentMethods: ['PIX', 'CREDIT_CARD', 'BILLET'],
+    withdrawMethods: ['PIX'],
+    withdrawalLookup: true,
+    refunds: true,
+    receivers: true,
+    cardTokens: true,
+    savedCards: true,
+    installments: true,
+    webhooks: true,
+  },
+  auth: { type: 'bearer' },
+  credentials: { required: ['secretKey'] },
+  money: 'cents',
+  timeoutMs: 10_000,
+});
 
 // Status tables: plain data, one per resource; anything else is REJECTED, with a warning.
-const CHARGE_STATUS: Record<SandboxChargeStatus, TransactionStatus> = {
-  pending: 'PENDING',
-  paid: 'APPROVED',
-  declined: 'REJECTED',
-  refunded: 'REFUNDED',
-  canceled: 'CANCELED',
-};
-const WITHDRAWAL_STATUS: Record<SandboxWithdrawalStatus, WithdrawStatus> = {
-  processing: 'PENDING',
-  paid: 'APPROVED',
-  failed: 'REJECTED',
-};
-const CHARGE_TABLE = statusTable<TransactionStatus>(CHARGE_STATUS, 'REJECTED');
-const WITHDRAWAL_TABLE = statusTable<WithdrawStatus>(WITHDRAWAL_STATUS, 'REJECTED');
-const warnUnknown = (what: string) => (status: unknown, mappedTo: string) =>
-  logger.warn({ provider: 'SANDBOX', status, mappedTo }, `unknown sandbox ${what} status`);
-const chargeStatus = (status: unknown) => lookupStatus(CHARGE_TABLE, status, warnUnknown('charge'));
-const withdrawalStatus = (status: unknown) => lookupStatus(WITHDRAWAL_TABLE, status, warnUnknown('withdrawal'));
+const CHARGE_STATUS = statusTable<TransactionStatus>(
+  { pending: 'PENDING', paid: 'APPROVED', declined: 'REJECTED', refunded: 'REFUNDED', canceled: 'CANCELED' } satisfies Record<
+    SandboxChargeStatus,
+    TransactionStatus
+  >,
+  'REJECTED',
+);
+const WITHDRAWAL_STATUS = statusTable<WithdrawStatus>(
+  { processing: 'PENDING', paid: 'APPROVED', failed: 'REJECTED' } satisfies Record<SandboxWithdrawalStatus, WithdrawStatus>,
+  'REJECTED',
+);
 
-const METHOD_TO_SANDBOX: Record<PaymentMethod, SandboxChargeMethod> = { PIX: 'pix', CREDIT_CARD: 'card', BILLET: 'boleto' };
-const METHOD_FROM_SANDBOX: Record<SandboxChargeMethod, PaymentMethod> = { pix: 'PIX', card: 'CREDIT_CARD', boleto: 'BILLET' };
+const SANDBOX_METHODS = paymentMethodCodec<SandboxChargeMethod>({ PIX: 'pix', CREDIT_CARD: 'card', BILLET: 'boleto' });
 
 // Request mappers: our input → their body.
 export const toSandboxCharge = (input: TransactionInput, ctx: Pick<AdapterContext, 'notificationUrl' | 'webhookSecret'>) => ({
   amount: input.amount,
-  method: METHOD_TO_SANDBOX[input.paymentMethod],
+  method: SANDBOX_METHODS.toProvider(input.paymentMethod),
   description: input.description,
   installments: input.installments,
   cardId: input.cardId,
@@ -79,6 +99,25 @@ export const toSandboxCharge = (input: TransactionInput, ctx: Pick<AdapterContex
   externalReference: input.orderId,
   notificationUrl: ctx.notificationUrl,
   notificationSecret: ctx.webhookSecret,
+});
+
+export const toSandboxWithdrawal = (input: WithdrawInput, ctx: Pick<AdapterContext, 'notificationUrl' | 'webhookSecret'>) => ({
+  amount: input.amount,
+  pixKey: input.pixKey,
+  pixKeyType: input.pixType,
+  description: input.description,
+  reference: input.withdrawReference,
+  notificationUrl: ctx.notificationUrl,
+  notificationSecret: ctx.webhookSecret,
+});
+
+export const toSandboxCardToken = (card: CardInput) => ({
+  number: cardDigits(card.cardNumber),
+  holderName: card.holderName,
+  holderDocument: card.holderDocument,
+  expMonth: card.expMonth,
+  expYear: fourDigitYear(card.expYear),
+  cvv: card.cvv,
 });
 
 /** The sandbox takes the gateway's idempotency key as its own, so a retry the gateway sends can never charge twice there. */
@@ -104,13 +143,15 @@ function sandboxResource<T>(data: unknown, what: string): T {
   return data as T;
 }
 
+type StatusOf<S> = (value: unknown) => S;
+
 // Response mappers: their body → our result.
-export const fromSandboxCharge = (data: unknown): TransactionResult => {
+export const fromSandboxCharge = (data: unknown, status: StatusOf<TransactionStatus>): TransactionResult => {
   const charge = sandboxResource<SandboxCharge>(data, 'charge');
   return {
-    paymentMethod: METHOD_FROM_SANDBOX[charge.method],
+    paymentMethod: SANDBOX_METHODS.fromProvider(charge.method) ?? 'PIX',
     transactionId: charge.id,
-    status: chargeStatus(charge.status),
+    status: status(charge.status),
     amount: charge.amount,
     pixCode: charge.pix?.copyPaste,
     pixQrCode: charge.pix?.qrCodeDataUrl,
@@ -120,12 +161,12 @@ export const fromSandboxCharge = (data: unknown): TransactionResult => {
   };
 };
 
-export const fromSandboxWithdrawal = (data: unknown): WithdrawResult => {
+export const fromSandboxWithdrawal = (data: unknown, status: StatusOf<WithdrawStatus>): WithdrawResult => {
   const withdrawal = sandboxResource<SandboxWithdrawal>(data, 'withdrawal');
   return {
     withdrawId: withdrawal.id,
     amount: withdrawal.amount,
-    status: withdrawalStatus(withdrawal.status),
+    status: status(withdrawal.status),
     approvedAt: withdrawal.paidAt ? new Date(withdrawal.paidAt) : undefined,
   };
 };
@@ -142,168 +183,155 @@ const fromSandboxRecipient = (recipient: SandboxRecipient): ReceiverResult => ({
   balance: recipient.balance,
 });
 
-function parseEvent(body: Buffer): Partial<SandboxEvent> | undefined {
-  try {
-    const event: unknown = JSON.parse(body.toString('utf8'));
-    return event && typeof event === 'object' ? (event as Partial<SandboxEvent>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+/** Notifications: which events say what about which resource; every other event is ignored. */
+const EVENTS: Readonly<Record<string, 'TRANSACTION' | 'WITHDRAW'>> = {
+  'charge.paid': 'TRANSACTION',
+  'charge.refunded': 'TRANSACTION',
+  'charge.updated': 'TRANSACTION',
+  'withdrawal.paid': 'WITHDRAW',
+  'withdrawal.failed': 'WITHDRAW',
+};
 
-/** The gateway's own fake PSP (server/sandbox/psp.ts), reached over HTTP like any provider. */
-export class SandboxAdapter extends ProviderAdapter implements PaymentSimulator, ReferenceLookup {
-  readonly identity: ProviderIdentity;
-
-  /** The clock signatures are checked against (tests move it). */
-  private readonly now: () => number;
-  private readonly timeoutMs: number;
-
-  constructor(defaultBaseUrl: string, options: { now?: () => number; timeoutMs?: number } = {}) {
-    super();
-    this.now = options.now ?? Date.now;
-    this.timeoutMs = options.timeoutMs ?? HTTP.timeoutMs!;
-    this.identity = {
-      id: 'SANDBOX',
-      aliases: [],
-      specGroup: 'gateway sandbox (not in the specification)',
-      paymentMethods: ['PIX', 'CREDIT_CARD', 'BILLET'],
-      withdrawMethods: ['PIX'],
-      defaultBaseUrl,
-    };
+// The operations: one exchange each.
+export class SandboxAdapter extends DeclaredAdapter implements PaymentSimulator, ReferenceLookup {
+  constructor(defaultBaseUrl: string, runtime: AdapterRuntime = {}) {
+    super(declaration(defaultBaseUrl), runtime, { transactionStatuses: CHARGE_STATUS, withdrawalStatuses: WITHDRAWAL_STATUS });
   }
 
-  private http(ctx: AdapterContext): ProviderHttp {
-    return createProviderHttp({ ...HTTP, timeoutMs: this.timeoutMs, ctx });
+  private async exchange<T>(operation: Operation | 'simulatePayment' | 'lookup', prefix: string, send: () => Promise<ProviderResponse<T>>): Promise<T> {
+    try {
+      return (await send()).data;
+    } catch (error) {
+      throw this.failure(operation as Operation, prefix, error);
+    }
   }
+
+  private charge = (data: unknown): TransactionResult => fromSandboxCharge(data, (value) => this.transactionStatus(value));
+  private withdrawal = (data: unknown): WithdrawResult => fromSandboxWithdrawal(data, (value) => this.withdrawalStatus(value));
 
   override async createCardToken(ctx: AdapterContext, card: CardInput): Promise<string> {
-    try {
-      const { data } = await this.http(ctx).post<{ token: string }>('/v1/card-tokens', {
-        number: cardDigits(card.cardNumber),
-        holderName: card.holderName,
-        holderDocument: card.holderDocument,
-        expMonth: card.expMonth,
-        expYear: fourDigitYear(card.expYear),
-        cvv: card.cvv,
-      });
-      return data.token;
-    } catch (error) {
-      throw providerError('Erro ao criar token do cartão', error);
-    }
+    const data = await this.exchange('createCardToken', FAILURE_PREFIXES.CREATE_CARD_TOKEN, () =>
+      this.http(ctx).post<{ token?: string }>('/v1/card-tokens', toSandboxCardToken(card)),
+    );
+    const token = textOf(data?.token);
+    if (!token)
+      throw this.failure(
+        'createCardToken',
+        FAILURE_PREFIXES.CREATE_CARD_TOKEN,
+        new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', 'the sandbox answered without a token'),
+      );
+    return token;
   }
 
   override async createCardId(ctx: AdapterContext, input: CardIdInput): Promise<string> {
     const token = input.cardToken || (input.card ? await this.createCardToken(ctx, input.card) : undefined);
     if (!token) throw invalidArgument('card_token', 'card_token or card is required');
-    try {
-      const { data } = await this.http(ctx).post<{ id: string }>('/v1/cards', { token, customer: input.customer });
-      return data.id;
-    } catch (error) {
-      throw providerError('Erro salvando cartão', error);
-    }
+    const prefix = CATALOGUE.SAVE_CARD_FAILED.message;
+    const data = await this.exchange('createCardId', prefix, () => this.http(ctx).post<{ id?: string }>('/v1/cards', { token, customer: input.customer }));
+    const id = textOf(data?.id);
+    if (!id)
+      throw this.failure('createCardId', prefix, new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', 'the sandbox answered without a card id'));
+    return id;
   }
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
-    try {
-      const { data } = await this.http(ctx).post<SandboxCharge>('/v1/charges', toSandboxCharge(input, ctx), {
-        headers: idempotencyHeader(input.idempotencyKey),
-      });
-      return fromSandboxCharge(data);
-    } catch (error) {
-      throw providerError('Erro ao criar transação', error);
-    }
+    this.assertPaymentMethod(input.paymentMethod);
+    const prefix = FAILURE_PREFIXES.CREATE_TRANSACTION;
+    const data = await this.exchange('createTransaction', prefix, () =>
+      this.http(ctx).post<unknown>('/v1/charges', toSandboxCharge(input, ctx), { headers: idempotencyHeader(input.idempotencyKey) }),
+    );
+    return this.read('createTransaction', prefix, () => this.charge(data));
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
-    try {
-      const { data } = await this.http(ctx).get<SandboxCharge>(`/v1/charges/${encodeURIComponent(transactionId)}`);
-      return fromSandboxCharge(data);
-    } catch (error) {
-      throw providerError('Erro ao buscar transação', error);
-    }
+    const prefix = FAILURE_PREFIXES.GET_TRANSACTION;
+    const data = await this.exchange('getTransaction', prefix, () => this.http(ctx).get<unknown>(`/v1/charges/${encodeURIComponent(transactionId)}`));
+    return this.read('getTransaction', prefix, () => this.charge(data));
   }
 
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
-    try {
-      const { data } = await this.http(ctx).post<{ id: string; status: string }>(`/v1/charges/${encodeURIComponent(transactionId)}/refunds`, { amount });
-      return { refundId: data.id, status: data.status === 'succeeded' };
-    } catch (error) {
-      throw providerError('Erro ao estornar transação', error);
-    }
+    const prefix = FAILURE_PREFIXES.REFUND_TRANSACTION;
+    const data = await this.exchange('refoundTransaction', prefix, () =>
+      this.http(ctx).post<{ id?: string; status?: string }>(`/v1/charges/${encodeURIComponent(transactionId)}/refunds`, { amount }),
+    );
+    const refundId = textOf(data?.id);
+    if (!refundId || !textOf(data?.status))
+      throw this.failure('refoundTransaction', prefix, new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', 'the sandbox answered without a refund'));
+    return { refundId, status: data.status === 'succeeded' };
   }
 
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
-    try {
-      const { data } = await this.http(ctx).post<SandboxWithdrawal>(
-        '/v1/withdrawals',
-        {
-          amount: input.amount,
-          pixKey: input.pixKey,
-          pixKeyType: input.pixType,
-          description: input.description,
-          reference: input.withdrawReference,
-          notificationUrl: ctx.notificationUrl,
-          notificationSecret: ctx.webhookSecret,
-        },
-        { headers: idempotencyHeader(input.idempotencyKey) },
-      );
-      return fromSandboxWithdrawal(data);
-    } catch (error) {
-      throw providerError('Erro ao realizar saque', error);
-    }
-  }
-
-  async findTransactionByReference(ctx: AdapterContext, reference: string): Promise<TransactionResult | undefined> {
-    try {
-      const { data } = await this.http(ctx).get<{ data?: SandboxCharge[] }>('/v1/charges', { params: { reference } });
-      const found = sandboxList<SandboxCharge>(data, 'list of charges')[0];
-      return found && fromSandboxCharge(found);
-    } catch (error) {
-      throw providerError('Erro ao buscar transação', error);
-    }
-  }
-
-  async findWithdrawalByReference(ctx: AdapterContext, reference: string): Promise<WithdrawResult | undefined> {
-    try {
-      const { data } = await this.http(ctx).get<{ data?: SandboxWithdrawal[] }>('/v1/withdrawals', { params: { reference } });
-      const found = sandboxList<SandboxWithdrawal>(data, 'list of withdrawals')[0];
-      return found && fromSandboxWithdrawal(found);
-    } catch (error) {
-      throw providerError('Erro ao buscar saque', error);
-    }
+    const prefix = FAILURE_PREFIXES.WITHDRAW;
+    const data = await this.exchange('withdraw', prefix, () =>
+      this.http(ctx).post<unknown>('/v1/withdrawals', toSandboxWithdrawal(input, ctx), { headers: idempotencyHeader(input.idempotencyKey) }),
+    );
+    return this.read('withdraw', prefix, () => this.withdrawal(data));
   }
 
   override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
-    try {
-      const { data } = await this.http(ctx).get<SandboxWithdrawal>(`/v1/withdrawals/${encodeURIComponent(withdrawId)}`);
-      return fromSandboxWithdrawal(data);
-    } catch (error) {
-      throw providerError('Erro ao buscar saque', error);
-    }
+    const prefix = FAILURE_PREFIXES.GET_WITHDRAW;
+    const data = await this.exchange('getWithdraw', prefix, () => this.http(ctx).get<unknown>(`/v1/withdrawals/${encodeURIComponent(withdrawId)}`));
+    return this.read('getWithdraw', prefix, () => this.withdrawal(data));
+  }
+
+  async findTransactionByReference(ctx: AdapterContext, reference: string): Promise<TransactionResult | undefined> {
+    const prefix = FAILURE_PREFIXES.GET_TRANSACTION;
+    const data = await this.exchange('lookup', prefix, () => this.http(ctx).get<unknown>('/v1/charges', { params: { reference } }));
+    return this.read('getTransaction', prefix, () => {
+      const found = sandboxList<SandboxCharge>(data, 'list of charges')[0];
+      return found && this.charge(found);
+    });
+  }
+
+  async findWithdrawalByReference(ctx: AdapterContext, reference: string): Promise<WithdrawResult | undefined> {
+    const prefix = FAILURE_PREFIXES.GET_WITHDRAW;
+    const data = await this.exchange('lookup', prefix, () => this.http(ctx).get<unknown>('/v1/withdrawals', { params: { reference } }));
+    return this.read('getWithdraw', prefix, () => {
+      const found = sandboxList<SandboxWithdrawal>(data, 'list of withdrawals')[0];
+      return found && this.withdrawal(found);
+    });
   }
 
   override async createReceiver(ctx: AdapterContext, input: ReceiverInput): Promise<ReceiverResult> {
-    try {
-      const { data } = await this.http(ctx).post<SandboxRecipient>('/v1/recipients', {
+    const prefix = FAILURE_PREFIXES.CREATE_RECEIVER;
+    const data = await this.exchange('createReceiver', prefix, () =>
+      this.http(ctx).post<SandboxRecipient>('/v1/recipients', {
         name: input.name,
         document: input.document,
         email: input.email,
         bankAccount: input.bankAccount,
-      });
-      return fromSandboxRecipient(data);
-    } catch (error) {
-      throw providerError('Erro ao criar recebedor', error);
-    }
+      }),
+    );
+    return this.read('createReceiver', prefix, () => fromSandboxRecipient(sandboxResource<SandboxRecipient>(data, 'recipient')));
   }
 
   override async getReceiver(ctx: AdapterContext, receiverId: string): Promise<ReceiverResult> {
-    try {
-      const { data } = await this.http(ctx).get<SandboxRecipient>(`/v1/recipients/${encodeURIComponent(receiverId)}`);
-      return fromSandboxRecipient(data);
-    } catch (error) {
-      throw providerError('Erro ao buscar recebedor', error);
-    }
+    const prefix = FAILURE_PREFIXES.GET_RECEIVER;
+    const data = await this.exchange('getReceiver', prefix, () => this.http(ctx).get<SandboxRecipient>(`/v1/recipients/${encodeURIComponent(receiverId)}`));
+    return this.read('getReceiver', prefix, () => fromSandboxRecipient(sandboxResource<SandboxRecipient>(data, 'recipient')));
+  }
+
+  override async calculateInstallments(ctx: AdapterContext, amount: number): Promise<InstallmentOption[]> {
+    const prefix = FAILURE_PREFIXES.CALCULATE_INSTALLMENTS;
+    const data = await this.exchange('calculateInstallments', prefix, () =>
+      this.http(ctx).get<{ options?: InstallmentOption[] }>('/v1/installments', { params: { amount } }),
+    );
+    if (!Array.isArray(data?.options))
+      throw this.failure(
+        'calculateInstallments',
+        prefix,
+        new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', 'the sandbox answered without options'),
+      );
+    return data.options;
+  }
+
+  /** Sandbox only: pay a pending PIX or boleto charge; the sandbox then notifies the sidecar. */
+  async simulatePayment(ctx: AdapterContext, transactionId: string): Promise<{ transaction: TransactionResult; notification?: SandboxSentNotification }> {
+    const prefix = FAILURE_PREFIXES.SIMULATE_PAYMENT;
+    const data = await this.exchange('simulatePayment', prefix, () =>
+      this.http(ctx).post<{ charge?: unknown; notification?: SandboxSentNotification }>(`/v1/charges/${encodeURIComponent(transactionId)}/pay`, {}),
+    );
+    return { transaction: this.read('getTransaction', prefix, () => this.charge(data?.charge)), notification: data?.notification };
   }
 
   /**
@@ -313,51 +341,33 @@ export class SandboxAdapter extends ProviderAdapter implements PaymentSimulator,
    */
   override verifyNotification(ctx: AdapterContext, notification: IncomingNotification): NotificationVerdict {
     if (!ctx.webhookSecret) return 'unsigned';
-    const receivedAt = notification.receivedAt?.getTime() ?? this.now();
+    const receivedAt = notification.receivedAt?.getTime() ?? this.now().getTime();
     return verifyTimestampedSignature(ctx.webhookSecret, notification.headers[SIGNATURE_HEADER], notification.body, { receivedAt }).valid ? 'valid' : 'invalid';
   }
 
   /** Re-deliveries carry the same event id, taken from the signed body (a header could be changed by whoever replays it). */
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
-    const eventId = parseEvent(notification.body)?.id;
-    return typeof eventId === 'string' && eventId ? `event:${eventId}` : super.notificationKey(ctx, notification);
+    const eventId = textOf(parseJsonObject(notification.body)?.id);
+    return eventId ? `event:${eventId}` : super.notificationKey(ctx, notification);
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
-    const event = parseEvent(notification.body);
-    if (typeof event?.data?.id !== 'string') return undefined;
-    switch (event.type) {
-      case 'charge.paid':
-      case 'charge.refunded':
-      case 'charge.updated':
-        return { type: 'TRANSACTION', transactionId: event.data.id, status: chargeStatus(event.data.status) };
-      case 'withdrawal.paid':
-      case 'withdrawal.failed':
-        return { type: 'WITHDRAW', transactionId: event.data.id, status: withdrawalStatus(event.data.status) };
-      default:
-        return undefined;
-    }
+    const event = parseJsonObject(notification.body);
+    const data = event?.data as { id?: unknown; status?: unknown } | undefined;
+    const type = typeof event?.type === 'string' && Object.hasOwn(EVENTS, event.type) ? EVENTS[event.type] : undefined;
+    const id = textOf(data?.id);
+    if (!type || !id) return undefined;
+    return type === 'TRANSACTION'
+      ? { type, transactionId: id, status: this.transactionStatus(data?.status) }
+      : { type, transactionId: id, status: this.withdrawalStatus(data?.status) };
   }
 
-  override async calculateInstallments(ctx: AdapterContext, amount: number): Promise<InstallmentOption[]> {
+  /** A mapper's refusal of an answer (not the resource) as the operation's failure, under its prefix. */
+  private read<T>(operation: Operation, prefix: string, map: () => T): T {
     try {
-      const { data } = await this.http(ctx).get<{ options: InstallmentOption[] }>('/v1/installments', { params: { amount } });
-      return data.options;
+      return map();
     } catch (error) {
-      throw providerError('Erro ao calcular parcelas', error);
-    }
-  }
-
-  /** Sandbox only: pay a pending PIX or boleto charge; the sandbox then notifies the sidecar. */
-  async simulatePayment(ctx: AdapterContext, transactionId: string): Promise<{ transaction: TransactionResult; notification?: SandboxSentNotification }> {
-    try {
-      const { data } = await this.http(ctx).post<{ charge: SandboxCharge; notification?: SandboxSentNotification }>(
-        `/v1/charges/${encodeURIComponent(transactionId)}/pay`,
-        {},
-      );
-      return { transaction: fromSandboxCharge(data.charge), notification: data.notification };
-    } catch (error) {
-      throw providerError('Erro ao simular pagamento', error);
+      throw this.failure(operation, prefix, error);
     }
   }
 }

@@ -1,0 +1,47 @@
+import type { PaymentMethod } from '../domain/types.js';
+import { GatewayError } from './errors.js';
+import { catalogueError, paymentMethodNotSupportedBy, type CatalogueKey } from './providerMessages.js';
+
+/**
+ * A provider's names for our payment methods, both ways. Reading is
+ * case-insensitive and on own keys only, so a provider's 'PIX', 'Pix' or
+ * 'constructor' cannot surprise it; `aliases` are further names the provider
+ * answers with ('billet', 'card').
+ */
+export interface PaymentMethodCodec<P extends string> {
+  toProvider(method: PaymentMethod): P;
+  /** Undefined for a name the provider should not send. */
+  fromProvider(name: unknown): PaymentMethod | undefined;
+}
+
+export function paymentMethodCodec<const P extends string>(
+  names: Readonly<Record<PaymentMethod, P>>,
+  aliases: Readonly<Record<string, PaymentMethod>> = {},
+): PaymentMethodCodec<P> {
+  const reverse: Record<string, PaymentMethod> = {};
+  for (const [name, method] of Object.entries(aliases)) reverse[name.toLowerCase()] = method;
+  for (const [method, name] of Object.entries(names) as Array<[PaymentMethod, P]>) reverse[name.toLowerCase()] = method;
+  return {
+    toProvider: (method) => names[method],
+    fromProvider: (name) => {
+      const key = typeof name === 'string' ? name.trim().toLowerCase() : '';
+      return key && Object.hasOwn(reverse, key) ? reverse[key] : undefined;
+    },
+  };
+}
+
+/**
+ * The payment-method guard, in one place for the gateway and every adapter: a
+ * method the provider does not offer is UNIMPLEMENTED with the provider's text
+ * from the catalogue where the spec gives one ('Unsupported payment method' at
+ * GATYWAY), else 'Payment method not supported by <provider>' (doc 3 §8).
+ */
+export function assertPaymentMethodOffered(offered: readonly PaymentMethod[], method: PaymentMethod, provider: string, text?: CatalogueKey): void {
+  if (offered.includes(method)) return;
+  const field = 'transaction.payment_method';
+  if (text) {
+    const error = catalogueError(text, { field, code: 'UNIMPLEMENTED' });
+    throw new GatewayError(error.code, error.message, { ...error.details, reason: 'PAYMENT_METHOD_NOT_SUPPORTED' });
+  }
+  throw new GatewayError('UNIMPLEMENTED', paymentMethodNotSupportedBy(provider), { reason: 'PAYMENT_METHOD_NOT_SUPPORTED', field });
+}

@@ -1,0 +1,94 @@
+import type { OAuth2Auth } from '../../../lib/http/index.js';
+import type { PixKeyStyle } from '../../../lib/pixKey.js';
+import { credentialPart } from '../../kit/credentials.js';
+import type { PathTemplate, ProviderDeclaration } from '../../kit/declaration.js';
+
+/**
+ * What a member of the BACEN API Pix family declares: the kit's declaration
+ * (identity, capabilities, auth, credentials, money, expiry, statuses,
+ * failures) and how this dialect varies between PSPs. Extension points, for
+ * the variations the spec lists:
+ *
+ * | variation (spec doc 2 §4–§8, doc 3 §4–§8)                  | declared as                                                   |
+ * |-------------------------------------------------------------|---------------------------------------------------------------|
+ * | token request JSON with the secret in the body (VOLUTI)     | `auth: bacenPixAuth({ body: 'json', clientAuth: 'body' })`    |
+ * | VOLUTI, Podpay, Onz refund POST /sells/{id}/refund          | `refund: { kind: 'post', path: '/sells/{id}/refund' }` + `capabilities.refunds` |
+ * | the API Pix devolução (PUT /pix/{e2eid}/devolucao/{id})     | `refund: { kind: 'devolucao' }` + `capabilities.refunds`       |
+ * | payouts by /pix/payments/dict, read back by GET             | `payout: { lookupPath }` + `capabilities.withdrawMethods/withdrawalLookup` |
+ * | Onz's separate cash-out host                                | `payout: { baseUrl: 'https://…' }`                            |
+ * | Podpay, Onz payouts reported APPROVED at once               | `payout: { statusAtCreation: 'approved' }`                    |
+ * | 'Unauthorized.' without the platform record (Podpay, Onz)   | `payout: { requirePlatform: true }`                           |
+ * | a cash-out host without client certificates                | `payout: { mtls: false }`                                      |
+ * | PIX expiry                                                  | `expiry: { pixSeconds }`                                      |
+ * | TREEAL's {data:{txId, status}} with no event type           | `untypedEvent: 'RECEIVE'`                                     |
+ *
+ * Cash-in always presents the platform's cash-in certificate and cash-out its
+ * cash-out certificate ('Unauthorized.' when the platform has none, doc 2 §8).
+ */
+export interface BacenPixMember extends ProviderDeclaration {
+  /** Default: PHONE keys with '+55' (every member the spec names). */
+  pixKeyStyle?: PixKeyStyle;
+  /** How refunds are made, when `capabilities.refunds`. */
+  refund?: BacenPixRefund;
+  /** How payouts are made, when `capabilities.withdrawMethods` lists PIX. */
+  payout?: BacenPixPayout;
+  /** The event a {data} notification without `type` is (default: none, such a body is ignored). */
+  untypedEvent?: 'RECEIVE';
+}
+
+export type BacenPixRefund =
+  /** POST <path> {amount: reais}; `{id}` is the txid. */
+  | { kind: 'post'; path: PathTemplate }
+  /** The API Pix devolução: GET /cob/{txid} for the Pix's endToEndId, then PUT /pix/{e2eid}/devolucao/{id} {valor}. */
+  | { kind: 'devolucao' };
+
+export interface BacenPixPayout {
+  /** A host other than the account's for cash-out. */
+  baseUrl?: string;
+  /** Default '/pix/payments/dict'. */
+  path?: PathTemplate;
+  /** Default 'x-idempotency-key'. */
+  idempotencyHeader?: string;
+  /** 'response' (default): PENDING unless the answer says more; 'approved': reported APPROVED at once. */
+  statusAtCreation?: 'response' | 'approved';
+  /** GET for getWithdraw (`{id}` is the payout id), when `capabilities.withdrawalLookup`. */
+  lookupPath?: PathTemplate;
+  /** Cash-out presents the platform's cash-out certificate (default); false where the PSP's cash-out host does not ask for one. */
+  mtls?: boolean;
+  /** 'Unauthorized.' without the platform record. */
+  requirePlatform?: boolean;
+}
+
+/**
+ * The family's credentials: publicKey 'clientId|chave' (the OAuth client id and
+ * the receiving PIX key every cob needs; without '|' the cob carries no chave,
+ * for PSPs that fill in the account's key), secretKey 'clientSecret' or
+ * 'clientSecret|certificatePassphrase' for an encrypted key or PKCS#12 bundle.
+ */
+export const BACEN_PIX_CREDENTIALS = {
+  publicKey: ['clientId', 'chave?'],
+  secretKey: ['clientSecret', 'certificatePassphrase?'],
+} as const;
+
+/**
+ * OAuth2 client credentials with the family's credentials. By default the token
+ * request is form-encoded with HTTP Basic client authentication (RFC 6749
+ * §2.3.1, which every standard PSP must accept) at POST /oauth/token.
+ */
+export function bacenPixAuth(options: { path?: string; body?: 'form' | 'json'; clientAuth?: 'body' | 'basic'; scope?: string } = {}): OAuth2Auth {
+  return {
+    type: 'oauth2',
+    tokenPath: options.path ?? '/oauth/token',
+    body: options.body ?? 'form',
+    clientAuth: options.clientAuth ?? 'basic',
+    scope: options.scope,
+    clientId: credentialPart(BACEN_PIX_CREDENTIALS, 'clientId'),
+    clientSecret: credentialPart(BACEN_PIX_CREDENTIALS, 'clientSecret'),
+  };
+}
+
+export const DICT_PAYMENT_PATH = '/pix/payments/dict';
+export const IDEMPOTENCY_HEADER = 'x-idempotency-key';
+/** The spec's /sells refund dialect (VOLUTI, Podpay, Onz). */
+export const SELLS_REFUND_PATH = '/sells/{id}/refund';
+export const DICT_PAYMENT_LOOKUP_PATH = '/pix/payments/{id}';

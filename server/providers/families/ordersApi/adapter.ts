@@ -1,0 +1,172 @@
+import type { CardInput, RefundResult, TransactionInput, TransactionResult, WebhookResult, WithdrawInput, WithdrawResult } from '../../../domain/types.js';
+import { invalidArgument } from '../../../lib/errors.js';
+import { ProviderCallError, type ProviderHttp, type ProviderResponse } from '../../../lib/http/index.js';
+import { withPixQrImage } from '../../../lib/pixQrCode.js';
+import { CATALOGUE, FAILURE_PREFIXES, providerFailure } from '../../../lib/providerMessages.js';
+import type { AdapterContext, CardIdInput, IncomingNotification } from '../../adapter.js';
+import { fillPath, type AdapterRuntime } from '../../kit/declaration.js';
+import { DeclaredAdapter } from '../../kit/declaredAdapter.js';
+import {
+  fromOrdersApiOrder,
+  fromOrdersApiRefund,
+  fromOrdersApiWithdrawal,
+  ordersApiError,
+  ordersApiFailureReason,
+  primaryCharge,
+  toOrdersApiCardToken,
+  toOrdersApiCustomer,
+  toOrdersApiOrder,
+  type OrdersApiStatusReader,
+} from './mappers.js';
+import type { OrdersApiMember } from './member.js';
+import { ordersApiEventId, readOrdersApiEvent } from './notifications.js';
+import { ORDERS_API_NEVER_PAID, ORDERS_API_STATUSES, ORDERS_API_WITHDRAWAL_STATUSES } from './statuses.js';
+import type { OrdersApiCharge, OrdersApiOrder, OrdersApiWithdrawal } from './wire.js';
+
+/**
+ * The "orders API" family (Pagar.me API v5 dialect; spec doc 1 §7 "Orders",
+ * doc 2 §7 PAGARMEBAAS): an order with one payment, whose charge carries the
+ * status and the PIX/boleto data; refunds cancel the charge; payouts are
+ * withdrawals from a recipient. Amounts are integer cents on both sides.
+ * Each operation is one HTTP exchange, except where the dialect needs two:
+ * saving a card (customer, then card; a token first when given raw card data)
+ * and refunding (the order is read for its charge, then cancelled).
+ */
+export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
+  private readonly reader: OrdersApiStatusReader;
+
+  constructor(member: OrdersApiMember, runtime: AdapterRuntime = {}) {
+    super(member, runtime, { transactionStatuses: ORDERS_API_STATUSES, withdrawalStatuses: ORDERS_API_WITHDRAWAL_STATUSES });
+    this.reader = { status: (value) => this.transactionStatus(value), neverPaid: member.neverPaid ?? ORDERS_API_NEVER_PAID };
+  }
+
+  /** Card tokenisation takes the public key as appId and must carry no Authorization header. */
+  private publicHttp(ctx: AdapterContext): ProviderHttp {
+    return this.http(ctx, { auth: { type: 'none' } });
+  }
+
+  private async call<T>(prefix: string, send: () => Promise<ProviderResponse<T>>): Promise<T> {
+    try {
+      return (await send()).data;
+    } catch (error) {
+      throw ordersApiError(prefix, error);
+    }
+  }
+
+  /**
+   * Like call, for an answer that must carry an id (and a status where `withStatus`):
+   * an HTML page, `null` or `{}` is the provider failing, never an empty "ok" or a status.
+   */
+  private async resource<T>(prefix: string, send: () => Promise<ProviderResponse<T>>, what: string, withStatus = false): Promise<T> {
+    const data = await this.call(prefix, send);
+    const answer = data as { id?: unknown; status?: unknown } | null;
+    if (!answer || typeof answer !== 'object' || typeof answer.id !== 'string' || !answer.id || (withStatus && typeof answer.status !== 'string')) {
+      throw ordersApiError(prefix, new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `the provider answered without ${what}`));
+    }
+    return data;
+  }
+
+  /** An answer without a usable charge is the provider's failure, under the operation's prefix. */
+  private fromOrder(prefix: string, order: OrdersApiOrder): TransactionResult {
+    try {
+      return fromOrdersApiOrder(order, this.reader);
+    } catch (error) {
+      throw ordersApiError(prefix, error);
+    }
+  }
+
+  override async createCardToken(ctx: AdapterContext, card: CardInput): Promise<string> {
+    const token = await this.resource(
+      FAILURE_PREFIXES.CREATE_CARD_TOKEN,
+      () => this.publicHttp(ctx).post<{ id: string }>('/tokens', toOrdersApiCardToken(card), { params: { appId: ctx.publicKey } }),
+      'a card token',
+    );
+    return token.id;
+  }
+
+  /** A saved card belongs to a customer: the customer is created (or matched by the provider), then the card from a token. */
+  override async createCardId(ctx: AdapterContext, input: CardIdInput): Promise<string> {
+    const customer = input.customer ?? (input.card ? { name: input.card.holderName, document: input.card.holderDocument, email: '', phone: '' } : undefined);
+    if (!customer) throw invalidArgument('customer', 'customer is required to save a card with a card token');
+    const token = input.cardToken || (input.card ? await this.createCardToken(ctx, input.card) : undefined);
+    if (!token) throw invalidArgument('card_token', 'card_token or card is required');
+    // 'Erro salvando cartão' (spec doc 1 §8) is the prefix of a failure to save a card.
+    const saving = CATALOGUE.SAVE_CARD_FAILED.message;
+    const created = await this.resource(saving, () => this.http(ctx).post<{ id: string }>('/customers', toOrdersApiCustomer(customer)), 'a customer');
+    const card = await this.resource(
+      saving,
+      () => this.http(ctx).post<{ id: string }>(fillPath('/customers/{id}/cards', { id: created.id }), { token }),
+      'a card',
+    );
+    return card.id;
+  }
+
+  override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
+    this.assertPaymentMethod(input.paymentMethod);
+    const body = toOrdersApiOrder(input, { pixExpiresInSeconds: this.pixExpirySeconds, boletoSeconds: this.boletoExpirySeconds, now: this.now() });
+    const prefix = FAILURE_PREFIXES.CREATE_TRANSACTION;
+    // Pagar.me keeps an Idempotency-Key for 24 h (docs.pagar.me, "Idempotência"): a retried order is not created twice there.
+    const order = await this.call(prefix, () =>
+      this.http(ctx).post<OrdersApiOrder>('/orders', body, { headers: input.idempotencyKey ? { 'idempotency-key': input.idempotencyKey } : {} }),
+    );
+    const result = this.fromOrder(prefix, order);
+    // A declined card is an outcome (REJECTED); a PIX or boleto that failed to be issued has nothing to pay, so its reason is the error.
+    if (result.status === 'REJECTED' && input.paymentMethod !== 'CREDIT_CARD')
+      throw providerFailure(prefix, ordersApiFailureReason(order), 'FAILED_PRECONDITION');
+    return withPixQrImage(result);
+  }
+
+  override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
+    const prefix = FAILURE_PREFIXES.GET_TRANSACTION;
+    const order = await this.call(prefix, () => this.http(ctx).get<OrdersApiOrder>(fillPath('/orders/{id}', { id: transactionId })));
+    return withPixQrImage(this.fromOrder(prefix, order));
+  }
+
+  /** The gateway knows the order; the provider refunds a charge: the order is read for its charge id. */
+  override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
+    const prefix = FAILURE_PREFIXES.REFUND_TRANSACTION;
+    const order = await this.call(prefix, () => this.http(ctx).get<OrdersApiOrder>(fillPath('/orders/{id}', { id: transactionId })));
+    const charge = primaryCharge(order);
+    if (!charge?.id)
+      throw ordersApiError(prefix, new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `order ${transactionId} came back without a charge`));
+    const canceled = await this.resource(
+      prefix,
+      () => this.http(ctx).delete<OrdersApiCharge>(fillPath('/charges/{id}', { id: charge.id }), { body: { amount } }),
+      'the refunded charge',
+      true,
+    );
+    return fromOrdersApiRefund(canceled);
+  }
+
+  override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
+    const recipient = this.declaration.withdrawalRecipient?.(ctx, input);
+    if (!recipient) {
+      throw invalidArgument(
+        'withdraw.receiver_id',
+        `withdraw.receiver_id is required: ${this.identity.id} withdraws from a recipient (or set the account's platform_id to the platform's default recipient)`,
+      );
+    }
+    const withdrawal = await this.resource(
+      FAILURE_PREFIXES.WITHDRAW,
+      () =>
+        this.http(ctx).post<OrdersApiWithdrawal>(
+          fillPath('/recipients/{id}/withdrawals', { id: recipient }),
+          { amount: input.amount },
+          // Pagar.me v5 takes an Idempotency-Key header: a payout retried by the gateway is recognised there too.
+          { headers: input.idempotencyKey ? { 'idempotency-key': input.idempotencyKey } : {} },
+        ),
+      'a withdrawal with a status',
+      true,
+    );
+    return fromOrdersApiWithdrawal(withdrawal, (value) => this.withdrawalStatus(value));
+  }
+
+  override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
+    return readOrdersApiEvent(notification.body, this.reader);
+  }
+
+  override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
+    const eventId = ordersApiEventId(notification.body);
+    return eventId ? `event:${eventId}` : super.notificationKey(ctx, notification);
+  }
+}

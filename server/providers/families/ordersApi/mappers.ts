@@ -1,0 +1,203 @@
+import type {
+  Address,
+  CardInput,
+  Customer,
+  RefundResult,
+  TransactionInput,
+  TransactionResult,
+  TransactionStatus,
+  WithdrawResult,
+  WithdrawStatus,
+} from '../../../domain/types.js';
+import { cardDigits, fourDigitYear, statementDescriptor } from '../../../lib/card.js';
+import { digitsOnly, inferDocumentType } from '../../../lib/documents.js';
+import { GatewayError } from '../../../lib/errors.js';
+import { expiresAfter } from '../../../lib/expiry.js';
+import { providerError, ProviderCallError } from '../../../lib/http/index.js';
+import { isRecord } from '../../../lib/json.js';
+import { paymentMethodCodec } from '../../../lib/paymentMethods.js';
+import { COUNTRY_CODE, splitPhone } from '../../../lib/phone.js';
+import { dateOf } from '../../../lib/values.js';
+import { REFUNDED_TRANSACTION_STATUSES } from './statuses.js';
+import type { OrdersApiCharge, OrdersApiOrder, OrdersApiPaymentMethod, OrdersApiWithdrawal } from './wire.js';
+
+/** Pure mappers of the dialect: our input → their body, their body → our result. No HTTP, no clock, no logger. */
+
+export const ORDERS_API_METHODS = paymentMethodCodec<OrdersApiPaymentMethod>({ PIX: 'pix', BILLET: 'boleto', CREDIT_CARD: 'credit_card' });
+
+// ---------------------------------------------------------------- request mappers
+
+export interface OrdersApiOrderOptions {
+  pixExpiresInSeconds: number;
+  boletoSeconds: number;
+  now: Date;
+}
+
+export const toOrdersApiAddress = (address: Address) => ({
+  // The provider's line_1 convention: "number, street, district".
+  line_1: [address.number, address.address, address.district].filter(Boolean).join(', '),
+  zip_code: digitsOnly(address.zipCode),
+  city: address.city,
+  state: address.state,
+  country: 'BR',
+});
+
+export function toOrdersApiCustomer(customer: Customer, address?: Address) {
+  const documentType = inferDocumentType(customer.document);
+  const phone = customer.phone ? splitPhone(customer.phone) : undefined;
+  return {
+    name: customer.name,
+    email: customer.email || undefined,
+    document: digitsOnly(customer.document),
+    document_type: documentType,
+    type: documentType === 'CPF' ? 'individual' : 'company',
+    phones: phone ? { mobile_phone: { country_code: COUNTRY_CODE, area_code: phone.areaCode, number: phone.number } } : undefined,
+    address: address ? toOrdersApiAddress(address) : undefined,
+  };
+}
+
+/** The provider requires items; a charge without them is one item of the whole amount. */
+export function toOrdersApiItems(input: Pick<TransactionInput, 'items' | 'amount' | 'description' | 'orderId'>) {
+  if (input.items.length) return input.items.map((item) => ({ amount: item.unitPrice, description: item.title, quantity: item.quantity, code: item.id }));
+  return [{ amount: input.amount, description: input.description || input.orderId || 'Pagamento', quantity: 1, code: input.orderId || '1' }];
+}
+
+export const toOrdersApiSplit = (split: TransactionInput['splits'][number]) => ({
+  recipient_id: split.recipientId,
+  amount: split.amount,
+  type: split.type === 'PERCENTAGE' ? 'percentage' : 'flat',
+  options: { charge_processing_fee: split.chargeProcessingFee, charge_remainder_fee: split.chargeRemainder, liable: split.liable },
+});
+
+/** A card reference: the provider's tokens are 'token_…' (single use), saved cards anything else ('card_…'). */
+export const isOrdersApiCardToken = (cardId: string): boolean => cardId.startsWith('token_');
+
+export function toOrdersApiPayment(input: TransactionInput, options: OrdersApiOrderOptions) {
+  const base = {
+    payment_method: ORDERS_API_METHODS.toProvider(input.paymentMethod),
+    amount: input.amount,
+    split: input.splits.length ? input.splits.map(toOrdersApiSplit) : undefined,
+  };
+  switch (input.paymentMethod) {
+    case 'PIX':
+      return { ...base, pix: { expires_in: options.pixExpiresInSeconds } };
+    case 'BILLET':
+      return { ...base, boleto: { due_at: expiresAfter(options.now, options.boletoSeconds).toISOString(), instructions: input.description || undefined } };
+    case 'CREDIT_CARD': {
+      const cardId = input.cardId ?? '';
+      const reference = isOrdersApiCardToken(cardId)
+        ? { card_token: cardId, card: input.address ? { billing_address: toOrdersApiAddress(input.address) } : undefined }
+        : { card_id: cardId };
+      return { ...base, credit_card: { installments: input.installments, statement_descriptor: statementDescriptor(input.description), ...reference } };
+    }
+  }
+}
+
+export function toOrdersApiOrder(input: TransactionInput, options: OrdersApiOrderOptions) {
+  return {
+    code: input.orderId || undefined,
+    items: toOrdersApiItems(input),
+    customer: input.customer ? toOrdersApiCustomer(input.customer, input.address) : undefined,
+    payments: [toOrdersApiPayment(input, options)],
+    ip: input.customerIp || undefined,
+    closed: true,
+    metadata: input.userId ? { user_id: input.userId } : undefined,
+  };
+}
+
+export const toOrdersApiCardToken = (card: CardInput) => ({
+  type: 'card',
+  card: {
+    number: cardDigits(card.cardNumber),
+    holder_name: card.holderName,
+    holder_document: card.holderDocument ? digitsOnly(card.holderDocument) : undefined,
+    exp_month: Number(card.expMonth),
+    exp_year: Number(fourDigitYear(card.expYear)),
+    cvv: card.cvv,
+  },
+});
+
+// ---------------------------------------------------------------- response mappers (pure: their body → our result)
+
+// ---------------------------------------------------------------- response mappers
+
+/** How the member reads a status: its table, and the replacements for a charge that never received money. */
+export interface OrdersApiStatusReader {
+  status: (value: unknown) => TransactionStatus;
+  neverPaid: Readonly<Record<string, TransactionStatus>>;
+}
+
+/** One order's or charge's status. */
+export function ordersApiStatus(subject: { status?: string; paid_at?: string | null; paid_amount?: number }, reader: OrdersApiStatusReader): TransactionStatus {
+  const status = String(subject.status ?? '').toLowerCase();
+  const wasPaid = Boolean(subject.paid_at) || (subject.paid_amount ?? 0) > 0;
+  if (!wasPaid && Object.hasOwn(reader.neverPaid, status)) return reader.neverPaid[status]!;
+  return reader.status(subject.status);
+}
+
+/** The order's charge (the family creates one payment per order). */
+export const primaryCharge = (order: OrdersApiOrder): OrdersApiCharge | undefined => order.charges?.[0];
+
+/** The charge's status when there is one (finer: chargedback, refunds), else the order's. */
+export function orderStatus(order: OrdersApiOrder, reader: OrdersApiStatusReader): TransactionStatus {
+  return ordersApiStatus(primaryCharge(order) ?? order, reader);
+}
+
+export function fromOrdersApiOrder(order: OrdersApiOrder, reader: OrdersApiStatusReader): TransactionResult {
+  const charge = primaryCharge(order);
+  const paymentMethod = ORDERS_API_METHODS.fromProvider(charge?.payment_method);
+  if (!charge || !paymentMethod) throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `order ${order.id} came back without a known charge`);
+  const transaction = charge.last_transaction ?? {};
+  const result: TransactionResult = { paymentMethod, transactionId: order.id, status: orderStatus(order, reader), amount: order.amount ?? charge.amount ?? 0 };
+  if (paymentMethod === 'PIX')
+    return { ...result, pixCode: transaction.qr_code, pixQrCode: transaction.qr_code_url, expiresAt: dateOf(transaction.expires_at) };
+  // The contract's billetCode is the digitable line as digits (the provider formats it with dots and spaces).
+  if (paymentMethod === 'BILLET')
+    return {
+      ...result,
+      billetCode: transaction.line ? digitsOnly(transaction.line) : undefined,
+      billetUrl: transaction.pdf ?? transaction.url,
+      expiresAt: dateOf(transaction.due_at),
+    };
+  return result;
+}
+
+/** The provider's reason for a charge that failed inside a 2xx answer. */
+export function ordersApiFailureReason(order: OrdersApiOrder): string {
+  const transaction = primaryCharge(order)?.last_transaction;
+  return transaction?.gateway_response?.errors?.find((error) => error.message)?.message ?? transaction?.acquirer_message ?? `order ${order.status}`;
+}
+
+/** The charge answered by DELETE /charges/{id}: refunded when cancelled, or when its last transaction is a refund (partial refunds). */
+export function fromOrdersApiRefund(charge: OrdersApiCharge): RefundResult {
+  const transactionStatus = String(charge.last_transaction?.status ?? '').toLowerCase();
+  return { refundId: charge.last_transaction?.id ?? charge.id, status: charge.status === 'canceled' || REFUNDED_TRANSACTION_STATUSES.has(transactionStatus) };
+}
+
+export function fromOrdersApiWithdrawal(withdrawal: OrdersApiWithdrawal, status: (value: unknown) => WithdrawStatus): WithdrawResult {
+  const mapped = status(withdrawal.status);
+  return {
+    withdrawId: withdrawal.id,
+    amount: withdrawal.amount,
+    status: mapped,
+    approvedAt: mapped === 'APPROVED' ? dateOf(withdrawal.updated_at) : undefined,
+  };
+}
+
+/**
+ * The field errors of a 4xx body: `{ message: 'The request is invalid.',
+ * errors: { 'order.customer.name': ['The name field is required.'] } }` →
+ * 'order.customer.name: The name field is required.'
+ */
+export function ordersApiFieldErrors(body: unknown): string | undefined {
+  if (!isRecord(body) || !isRecord(body.errors)) return undefined;
+  const parts = Object.entries(body.errors).map(([field, messages]) => `${field}: ${Array.isArray(messages) ? messages.join(' ') : String(messages)}`);
+  return parts.length ? parts.join('; ') : undefined;
+}
+
+/** providerError (code from the HTTP outcome, the provider's message under the prefix) plus the field errors. */
+export function ordersApiError(prefix: string, error: unknown): GatewayError {
+  const failure = providerError(prefix, error);
+  const fields = ordersApiFieldErrors((error as { response?: { data?: unknown } } | undefined)?.response?.data);
+  return fields && !failure.message.includes(fields) ? new GatewayError(failure.code, `${failure.message} (${fields})`, failure.details) : failure;
+}

@@ -1,0 +1,73 @@
+import type { TransactionStatus, WithdrawStatus } from '../../../domain/types.js';
+import { statusTable } from '../../../lib/statusTable.js';
+
+/**
+ * Order and charge statuses (one vocabulary: the order's is a subset of the
+ * charge's). Unknown is REJECTED for most providers (spec doc 1 §4).
+ */
+export const ORDERS_API_STATUSES = statusTable<TransactionStatus>(
+  {
+    paid: 'APPROVED',
+    // More than the amount arrived: the charge is paid.
+    overpaid: 'APPROVED',
+    // A partial refund keeps the charge APPROVED (docs/decisions.md, RefoundTransaction).
+    partial_canceled: 'APPROVED',
+    pending: 'PENDING',
+    processing: 'PENDING',
+    // Less than the amount arrived: still waiting for the rest.
+    underpaid: 'PENDING',
+    // The spec's common pattern (doc 2 §4): waiting, processing, authorized → PENDING.
+    waiting: 'PENDING',
+    waiting_payment: 'PENDING',
+    authorized: 'PENDING',
+    canceled: 'REFUNDED',
+    refunded: 'REFUNDED',
+    chargedback: 'CHARGEBACK',
+    failed: 'REJECTED',
+  },
+  'REJECTED',
+);
+
+/**
+ * Replacements for a charge that never received money. 'canceled' means a
+ * refund after payment (REFUNDED, the spec's common table) but a plain
+ * cancellation of an unpaid PIX/boleto (CANCELED): the state machine only lets
+ * APPROVED become REFUNDED.
+ */
+export const ORDERS_API_NEVER_PAID: Readonly<Record<string, TransactionStatus>> = { canceled: 'CANCELED' };
+
+/** Withdrawals (spec doc 1 §4 "Withdraw status"): pending at creation; transferred is paid; canceled; the rest REJECTED. */
+export const ORDERS_API_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>(
+  {
+    pending: 'PENDING',
+    processing: 'PENDING',
+    created: 'PENDING',
+    transferred: 'APPROVED',
+    paid: 'APPROVED',
+    canceled: 'CANCELED',
+    failed: 'REJECTED',
+  },
+  'REJECTED',
+);
+
+/**
+ * Notifications the family acts on: which resource `data` is, and the status
+ * the event means. 'FROM_RESOURCE' reads it from `data` (an order canceled
+ * after payment is REFUNDED, before payment CANCELED). Every other event
+ * (order.created, charge.pending, charge.partial_canceled, …) is ignored.
+ */
+export type OrdersApiEventRule = { resource: 'order' | 'charge'; status: TransactionStatus | 'FROM_RESOURCE' };
+
+export const ORDERS_API_EVENTS: Readonly<Record<string, OrdersApiEventRule>> = {
+  'order.paid': { resource: 'order', status: 'APPROVED' },
+  'order.payment_failed': { resource: 'order', status: 'REJECTED' },
+  'order.canceled': { resource: 'order', status: 'FROM_RESOURCE' },
+  'charge.paid': { resource: 'charge', status: 'APPROVED' },
+  'charge.overpaid': { resource: 'charge', status: 'APPROVED' },
+  'charge.payment_failed': { resource: 'charge', status: 'REJECTED' },
+  'charge.refunded': { resource: 'charge', status: 'REFUNDED' },
+  'charge.chargedback': { resource: 'charge', status: 'CHARGEBACK' },
+};
+
+/** Last-transaction statuses that mean the money went back (a charge may stay 'paid' after a partial refund). */
+export const REFUNDED_TRANSACTION_STATUSES: ReadonlySet<string> = new Set(['refunded', 'partial_refunded', 'voided', 'partial_void']);

@@ -1,0 +1,183 @@
+import type {
+  CardInput,
+  Operation,
+  RefundResult,
+  TransactionInput,
+  TransactionResult,
+  WebhookResult,
+  WithdrawInput,
+  WithdrawResult,
+} from '../../../domain/types.js';
+import { GatewayError, invalidArgument } from '../../../lib/errors.js';
+import { providerMessage, type ProviderResponse } from '../../../lib/http/index.js';
+import { withPixQrImage } from '../../../lib/pixQrCode.js';
+import { catalogueError, FAILURE_PREFIXES, providerFailure } from '../../../lib/providerMessages.js';
+import type { AdapterContext, IncomingNotification } from '../../adapter.js';
+import type { AdapterRuntime } from '../../kit/declaration.js';
+import { fillPath } from '../../kit/declaration.js';
+import { DeclaredAdapter } from '../../kit/declaredAdapter.js';
+import {
+  fromApiCardToken,
+  fromApiRefund,
+  fromApiTransaction,
+  fromApiWithdrawal,
+  toApiCardToken,
+  toApiRefund,
+  toApiTransaction,
+  toApiWithdrawal,
+  type ResponseTerms,
+} from './mappers.js';
+import { TRANSACTIONS_API_PATHS, type TransactionsApiMember, type TransactionsApiPaths } from './member.js';
+import { parseNotification } from './notifications.js';
+import { TRANSACTIONS_API_STATUSES, TRANSACTIONS_API_WITHDRAWAL_STATUSES } from './statuses.js';
+
+/**
+ * The "transactions API" family (spec doc 2 §7: PAGUESAFE, PIXIUM, HORIZONBANK,
+ * TRANSAC, UNICOPAY, FAIRPAY, GATYWAY, NEWLEVEL, ROYALTY, VENIT, VENITIP, and
+ * the white-label gateways of doc 3 that speak the same dialect). One class
+ * for every member; a member is `new TransactionsApiAdapter(ITS_DECLARATION, runtime)`.
+ * Each operation is one HTTP exchange gluing the pure mappers.
+ */
+export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMember> {
+  protected readonly paths: TransactionsApiPaths;
+
+  constructor(member: TransactionsApiMember, runtime: AdapterRuntime = {}) {
+    super(member, runtime, { transactionStatuses: TRANSACTIONS_API_STATUSES, withdrawalStatuses: TRANSACTIONS_API_WITHDRAWAL_STATUSES });
+    this.paths = { ...TRANSACTIONS_API_PATHS, ...member.paths };
+  }
+
+  // ------------------------------------------------------------ hooks (a member that needs code overrides one of these)
+
+  /** Hook: the POST body of a charge (ROYALTY formats the CPF). */
+  protected transactionBody(input: TransactionInput, ctx: AdapterContext): object {
+    return toApiTransaction(input, {
+      amount: (cents) => this.toProviderAmount(cents),
+      pixSeconds: this.pixExpirySeconds,
+      boletoSeconds: this.boletoExpirySeconds,
+      notificationUrl: ctx.notificationUrl,
+    });
+  }
+
+  /** Hook: the POST body of a payout. */
+  protected withdrawalBody(input: WithdrawInput, ctx: AdapterContext): object {
+    return toApiWithdrawal(input, { amount: (cents) => this.toProviderAmount(cents), notificationUrl: ctx.notificationUrl });
+  }
+
+  /** Hook: the POST body of a card token. */
+  protected cardTokenBody(card: CardInput): object {
+    return toApiCardToken(card);
+  }
+
+  // ------------------------------------------------------------ glue
+
+  private terms(now: Date, requested?: ResponseTerms['requested']): ResponseTerms {
+    return {
+      amount: (value) => this.fromProviderAmount(value),
+      status: (value) => this.transactionStatus(value),
+      pixSeconds: this.pixExpirySeconds,
+      boletoSeconds: this.boletoExpirySeconds,
+      now,
+      requested,
+    };
+  }
+
+  /** One exchange of `operation`: its failure under the spec's prefix (or the member's fixed text). */
+  private async exchange<T>(operation: Operation, prefix: string, send: () => Promise<ProviderResponse<T>>): Promise<T> {
+    try {
+      return (await send()).data;
+    } catch (error) {
+      throw this.failure(operation, prefix, error);
+    }
+  }
+
+  /** A 2xx body without the resource: the provider's message where it gives one (it refused), else an unusable answer (an outage). */
+  private unusable(operation: Operation, prefix: string, body: unknown, what: string): GatewayError {
+    const message = providerMessage(body);
+    const error = message ? providerFailure(prefix, message, 'INVALID_ARGUMENT') : providerFailure(prefix, `resposta do provedor sem ${what}`, 'UNAVAILABLE');
+    return this.failure(operation, prefix, error);
+  }
+
+  override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
+    this.assertPaymentMethod(input.paymentMethod);
+    if (input.paymentMethod === 'CREDIT_CARD' && !input.cardId) throw catalogueError('CARD_ID_REQUIRED', { field: 'transaction.card_id' });
+    const prefix = FAILURE_PREFIXES.CREATE_TRANSACTION;
+    const now = this.now();
+    const data = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(this.paths.create, this.transactionBody(input, ctx)));
+    const result = fromApiTransaction(data, this.terms(now, { paymentMethod: input.paymentMethod, amount: input.amount }));
+    if (!result) throw this.unusable('createTransaction', prefix, data, 'id ou status da transação');
+    return withPixQrImage(result);
+  }
+
+  override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
+    const prefix = FAILURE_PREFIXES.GET_TRANSACTION;
+    const now = this.now();
+    const data = await this.exchange('getTransaction', prefix, () => this.http(ctx).get<unknown>(fillPath(this.paths.get, { id: transactionId })));
+    const result = fromApiTransaction(data, this.terms(now));
+    if (!result) throw this.unusable('getTransaction', prefix, data, 'id ou status da transação');
+    return withPixQrImage(result);
+  }
+
+  override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
+    const prefix = FAILURE_PREFIXES.REFUND_TRANSACTION;
+    const { method, path } = this.paths.refund;
+    const url = fillPath(path, { id: transactionId });
+    const body = toApiRefund(amount, (cents) => this.toProviderAmount(cents));
+    const data = await this.exchange('refoundTransaction', prefix, () =>
+      method === 'DELETE' ? this.http(ctx).delete<unknown>(url, { body }) : this.http(ctx).post<unknown>(url, body),
+    );
+    const result = fromApiRefund(data, transactionId, (value) => this.transactionStatus(value));
+    if (!result) throw this.failure('refoundTransaction', prefix, providerFailure(prefix, 'resposta do provedor sem dados do estorno', 'UNAVAILABLE'));
+    return result;
+  }
+
+  override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
+    if (input.paymentMethod !== 'PIX') throw catalogueError('WITHDRAW_METHOD_NAO_IMPLEMENTADO', { field: 'withdraw.payment_method' });
+    if (!input.pixKey?.trim()) throw invalidArgument('withdraw.pix_key', 'withdraw.pix_key is required for PIX withdrawals');
+    const prefix = FAILURE_PREFIXES.WITHDRAW;
+    const headers = input.idempotencyKey ? { 'idempotency-key': input.idempotencyKey } : undefined;
+    const data = await this.exchange('withdraw', prefix, () => this.http(ctx).post<unknown>(this.paths.withdraw, this.withdrawalBody(input, ctx), { headers }));
+    const result = fromApiWithdrawal(data, {
+      amount: (value) => this.fromProviderAmount(value),
+      status: (value) => this.withdrawalStatus(value),
+      requestedAmount: input.amount,
+    });
+    if (!result) throw this.unusable('withdraw', prefix, data, 'id ou status do saque');
+    if (result.status === 'REJECTED' && this.declaration.withdrawalRefusalIsError) {
+      throw this.failure('withdraw', prefix, providerFailure(prefix, providerMessage(data) ?? 'saque recusado', 'FAILED_PRECONDITION'));
+    }
+    return result;
+  }
+
+  override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
+    const prefix = FAILURE_PREFIXES.GET_WITHDRAW;
+    const data = await this.exchange('getWithdraw', prefix, () => this.http(ctx).get<unknown>(fillPath(this.paths.getWithdraw, { id: withdrawId })));
+    const result = fromApiWithdrawal(data, { amount: (value) => this.fromProviderAmount(value), status: (value) => this.withdrawalStatus(value) });
+    if (!result) throw this.unusable('getWithdraw', prefix, data, 'id ou status do saque');
+    return { ...result, withdrawId };
+  }
+
+  override async createCardToken(ctx: AdapterContext, card: CardInput): Promise<string> {
+    const prefix = FAILURE_PREFIXES.CREATE_CARD_TOKEN;
+    const data = await this.exchange('createCardToken', prefix, () => this.http(ctx).post<unknown>(this.paths.cardToken, this.cardTokenBody(card)));
+    const token = fromApiCardToken(data);
+    if (!token) throw this.unusable('createCardToken', prefix, data, 'token do cartão');
+    return token;
+  }
+
+  override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
+    const parsed = parseNotification(notification.body);
+    if (!parsed) return undefined;
+    if (parsed.kind === 'withdrawal') {
+      return this.capabilities.withdrawMethods.length
+        ? { type: 'WITHDRAW', transactionId: parsed.id, status: this.withdrawalStatus(parsed.status) }
+        : undefined;
+    }
+    return { type: 'TRANSACTION', transactionId: parsed.id, status: this.transactionStatus(parsed.status) };
+  }
+
+  /** Unsigned postbacks carry no event id of their own that survives re-delivery: the object's id and its status identify one. */
+  override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
+    const parsed = parseNotification(notification.body);
+    return parsed ? `${parsed.kind}:${parsed.id}:${parsed.status.toLowerCase()}` : super.notificationKey(ctx, notification);
+  }
+}

@@ -1,0 +1,48 @@
+import { isRecord, parseJsonObject } from '../../../lib/json.js';
+import { idText, textOf } from '../../../lib/values.js';
+
+export interface ParsedNotification {
+  kind: 'transaction' | 'withdrawal';
+  /** The provider's id of the transaction or payout. */
+  id: string;
+  /** The provider's status text as sent. */
+  status: string;
+}
+
+const TRANSACTION_EVENT = /^transactions?([._:-].*)?$/i;
+const WITHDRAWAL_EVENT = /^(transfers?|withdraw(al)?s?|cashouts?)([._:-].*)?$/i;
+
+/**
+ * The postback these providers send is their transaction (or payout) object.
+ * Accepted shapes:
+ *   { type: 'transaction', objectId, data: { id, status, … } }   (the envelope)
+ *   { data: { id, status, … } }
+ *   { id, status, … }                                              (the bare object)
+ * The id is data.id, else objectId, else the top-level id (only when there is
+ * no data: an envelope's own id is the postback's, not the transaction's); the
+ * status is data.status, else the top-level status. `type`/`event`
+ * transaction(s)[.…] or absent is a transaction; transfer(s), withdraw(al)(s)
+ * or cashout(s)[.…] a payout; anything else is irrelevant. A body without an
+ * id or a status cannot be used. Both give undefined.
+ */
+export function parseNotification(body: Buffer | string): ParsedNotification | undefined {
+  const envelope = parseJsonObject(body);
+  if (!envelope) return undefined;
+  const event = envelope.type ?? envelope.event;
+  const kind =
+    event === undefined
+      ? 'transaction'
+      : typeof event !== 'string'
+        ? undefined
+        : TRANSACTION_EVENT.test(event)
+          ? 'transaction'
+          : WITHDRAWAL_EVENT.test(event)
+            ? 'withdrawal'
+            : undefined;
+  if (!kind) return undefined;
+  const data = isRecord(envelope.data) ? envelope.data : undefined;
+  const id = idText(data?.id) ?? idText(envelope.objectId) ?? (data ? undefined : idText(envelope.id));
+  const status = textOf(data?.status) ?? textOf(envelope.status);
+  if (!id || !status) return undefined;
+  return { kind, id, status };
+}

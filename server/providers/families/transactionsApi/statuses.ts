@@ -1,0 +1,63 @@
+import type { TransactionStatus, WithdrawStatus } from '../../../domain/types.js';
+import { statusTable } from '../../../lib/statusTable.js';
+
+/**
+ * The family's provider status → our status (spec doc 1 §4 table, doc 2 §4
+ * "common pattern"); matched case-insensitively. `authorized` is PENDING, as
+ * doc 2's common pattern says for this group. `canceled` is CANCELED: the
+ * family's spec text does not name it, our vocabulary has it, and PENDING →
+ * CANCELED is the only move a canceled, never-paid charge can make. Unknown is
+ * REJECTED, the spec's rule for most providers.
+ */
+export const TRANSACTIONS_API_STATUSES = statusTable<TransactionStatus>(
+  {
+    waiting: 'PENDING',
+    waiting_payment: 'PENDING',
+    processing: 'PENDING',
+    pending: 'PENDING',
+    created: 'PENDING',
+    awaiting: 'PENDING',
+    authorized: 'PENDING',
+    paid: 'APPROVED',
+    approved: 'APPROVED',
+    confirmed: 'APPROVED',
+    received: 'APPROVED',
+    completed: 'APPROVED',
+    captured: 'APPROVED',
+    refunded: 'REFUNDED',
+    chargeback: 'CHARGEBACK',
+    chargedback: 'CHARGEBACK',
+    in_protest: 'CHARGEBACK',
+    in_dispute: 'CHARGEBACK',
+    dispute: 'CHARGEBACK',
+    retained: 'CHARGEBACK',
+    refused: 'REJECTED',
+    failed: 'REJECTED',
+    declined: 'REJECTED',
+    expired: 'REJECTED',
+    canceled: 'CANCELED',
+    cancelled: 'CANCELED',
+  },
+  'REJECTED',
+);
+
+/** Payouts (spec doc 1 §4 withdraw rules). Unknown is PENDING: a payout wrongly recorded as failed could be paid twice. */
+export const TRANSACTIONS_API_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>(
+  {
+    pending: 'PENDING',
+    processing: 'PENDING',
+    created: 'PENDING',
+    waiting: 'PENDING',
+    paid: 'APPROVED',
+    approved: 'APPROVED',
+    completed: 'APPROVED',
+    done: 'APPROVED',
+    transferred: 'APPROVED',
+    refused: 'REJECTED',
+    rejected: 'REJECTED',
+    failed: 'REJECTED',
+    canceled: 'CANCELED',
+    cancelled: 'CANCELED',
+  },
+  'PENDING',
+);

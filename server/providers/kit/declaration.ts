@@ -1,0 +1,82 @@
+import type { AuthStyle, BreakerOptions, RetryOptions } from '../../lib/http/index.js';
+import type { Logger } from '../../lib/logger.js';
+import type { CatalogueKey } from '../../lib/providerMessages.js';
+import type { StatusDeclaration } from '../../lib/statusTable.js';
+import type { Operation, TransactionStatus, WithdrawStatus } from '../../domain/types.js';
+import type { CapabilityDeclaration, ProviderIdentity } from '../adapter.js';
+import type { CredentialLayout } from './credentials.js';
+
+/**
+ * The one declaration shape of every provider, family member or bespoke
+ * adapter (DESIGN §3). A family adds the fields of its own dialect (paths,
+ * event rules) to this; nothing here is said twice in another form.
+ */
+export interface ProviderDeclaration {
+  /** Who it is: upper-case id, other registry keys, the spec part, the address used when an account sets none. */
+  identity: Omit<ProviderIdentity, 'aliases'> & { aliases?: readonly string[] };
+  /** What it offers, as data; everything left out is not offered and rejects with 'Method not implemented.'. */
+  capabilities: CapabilityDeclaration;
+  /** How every call authenticates (lib/http/auth.ts). A part of a packed key is `credentialPart(layout, 'name')`. */
+  auth: AuthStyle;
+  /** How the account's two keys pack the provider's credentials; parsed once, checked before anything is sent. */
+  credentials?: CredentialLayout;
+  /** How the provider's JSON carries money: integer cents, or reais (a number with two decimals). */
+  money: MoneyUnit;
+  /** Validity sent to the provider, in seconds; defaults are the spec's (PIX 1 day, boleto 3 days). */
+  expiry?: ExpiryDeclaration;
+  /** Over the family's tables: `table` replaces, `overrides` add or change, `unknown` is the default. */
+  statuses?: { transaction?: StatusDeclaration<TransactionStatus>; withdrawal?: StatusDeclaration<WithdrawStatus> };
+  /** The spec's fixed texts, as catalogue keys (lib/providerMessages.ts). */
+  failures?: FailureTexts;
+  /** Per call; default 25 s (lib/http). */
+  timeoutMs?: number;
+}
+
+export type MoneyUnit = 'cents' | 'reais';
+
+export interface ExpiryDeclaration {
+  pixSeconds?: number;
+  boletoSeconds?: number;
+}
+
+/**
+ * Fixed texts of the spec. `<operation>`: the text thrown when that operation
+ * fails at the provider, instead of '<prefix>: <provider message>' (PAGUESAFE's
+ * refund 'Internal server error', VENIT's 'Erro ao criar transação'); the
+ * provider's message then goes to the log and the error keeps the code of the
+ * HTTP outcome. `unsupportedPaymentMethod`: the text for a payment method the
+ * provider does not offer (GATYWAY's 'Unsupported payment method'; default
+ * 'Payment method not supported by <id>').
+ */
+export type FailureTexts = Partial<Record<Operation, CatalogueKey>> & { unsupportedPaymentMethod?: CatalogueKey };
+
+/**
+ * A path as one kind of template: '{name}' is replaced by the URL-encoded
+ * value of that name ('/transactions/{id}/refund').
+ */
+export type PathTemplate = string;
+
+export function fillPath(template: PathTemplate, values: Readonly<Record<string, string>>): string {
+  return template.replace(/\{(\w+)\}/g, (_match, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`path ${template} needs {${name}}`);
+    return encodeURIComponent(value);
+  });
+}
+
+/**
+ * What changes between production and a test, passed the same way to every
+ * adapter (its constructor's one argument besides the declaration).
+ */
+export interface AdapterRuntime {
+  /** The clock for expiries and due dates. */
+  now?: () => Date;
+  logger?: Logger;
+  /** Overrides the declaration's timeout (tests shorten it). */
+  timeoutMs?: number;
+  /** Extra CAs to trust (a test fake's self-signed certificate). */
+  ca?: string | readonly string[];
+  /** GET retries; false for none. */
+  retry?: RetryOptions | false;
+  breaker?: BreakerOptions;
+}

@@ -1,0 +1,143 @@
+import type { Operation, PaymentMethod, TransactionStatus, WithdrawStatus } from '../../domain/types.js';
+import { GatewayError } from '../../lib/errors.js';
+import { BOLETO_DEFAULT_EXPIRY_SECONDS, PIX_DEFAULT_EXPIRY_SECONDS, expiresAfter } from '../../lib/expiry.js';
+import { createProviderHttp, providerError, type ProviderHttp, type ProviderHttpDeclaration } from '../../lib/http/index.js';
+import { logger as defaultLogger, type Logger } from '../../lib/logger.js';
+import { centsToReais, reaisToCents } from '../../lib/money.js';
+import { assertPaymentMethodOffered } from '../../lib/paymentMethods.js';
+import { CATALOGUE } from '../../lib/providerMessages.js';
+import { declaredStatusTable, lookupStatus, statusTable, type StatusTable } from '../../lib/statusTable.js';
+import { capabilitiesOf, lockToCapabilities, ProviderAdapter, type AdapterContext, type Capabilities, type ProviderIdentity } from '../adapter.js';
+import { parseCredentials, type Credentials, type CredentialLayout } from './credentials.js';
+import type { AdapterRuntime, ProviderDeclaration } from './declaration.js';
+
+/** What a family (or a bespoke adapter) brings under its members' declarations. */
+export interface FamilyDefaults {
+  transactionStatuses: StatusTable<TransactionStatus>;
+  /** Default: no entries, unknown PENDING (a payout wrongly recorded as failed could be paid twice). */
+  withdrawalStatuses?: StatusTable<WithdrawStatus>;
+}
+
+const NO_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>({}, 'PENDING');
+
+/**
+ * The base of every adapter: reads a ProviderDeclaration once and gives the
+ * operations what they share, so that no family or bespoke adapter writes it
+ * again. Operations the declared capabilities do not offer reject with
+ * 'Method not implemented.' on every instance, whatever the class implements.
+ *
+ * What a subclass gets:
+ * - `http(ctx, extra?)`: the provider's HTTP client (auth, timeout, runtime knobs);
+ * - `credentials(ctx)`: the account's keys parsed by the declared layout;
+ * - `transactionStatus(value)` / `withdrawalStatus(value)`: the declared tables, unknown values logged with the provider's id;
+ * - `toProviderAmount(cents)` / `fromProviderAmount(value)`: the declared money unit;
+ * - `pixExpirySeconds`, `boletoExpirySeconds`, `expiresAt(seconds)`, `now()`;
+ * - `failure(operation, prefix, error)`: the provider's failure under the spec's prefix, or the declared fixed text.
+ */
+export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDeclaration> extends ProviderAdapter {
+  readonly identity: ProviderIdentity;
+  readonly capabilities: Capabilities;
+  protected readonly transactionStatuses: StatusTable<TransactionStatus>;
+  protected readonly withdrawalStatuses: StatusTable<WithdrawStatus>;
+
+  protected constructor(
+    protected readonly declaration: D,
+    protected readonly runtime: AdapterRuntime,
+    family: FamilyDefaults,
+  ) {
+    super();
+    this.identity = { ...declaration.identity, aliases: declaration.identity.aliases ?? [] };
+    this.capabilities = capabilitiesOf(declaration.capabilities);
+    this.transactionStatuses = declaredStatusTable(family.transactionStatuses, declaration.statuses?.transaction);
+    this.withdrawalStatuses = declaredStatusTable(family.withdrawalStatuses ?? NO_WITHDRAWAL_STATUSES, declaration.statuses?.withdrawal);
+    lockToCapabilities(this);
+  }
+
+  override assertPaymentMethod(method: PaymentMethod): void {
+    assertPaymentMethodOffered(this.capabilities.paymentMethods, method, this.identity.id, this.declaration.failures?.unsupportedPaymentMethod);
+  }
+
+  protected now(): Date {
+    return this.runtime.now?.() ?? new Date();
+  }
+
+  protected get log(): Logger {
+    return this.runtime.logger ?? defaultLogger;
+  }
+
+  /** The provider's HTTP client for this account; `extra` for a call that differs (another host, a certificate, no auth). */
+  protected http(ctx: AdapterContext, extra: Partial<ProviderHttpDeclaration> = {}): ProviderHttp {
+    // The account's keys are checked against the declared layout before anything is sent.
+    this.credentials(ctx);
+    const { timeoutMs, ca, retry, breaker, logger } = this.runtime;
+    return createProviderHttp({
+      provider: this.identity.id,
+      auth: this.declaration.auth,
+      timeoutMs: timeoutMs ?? this.declaration.timeoutMs,
+      ...(ca ? { ca } : {}),
+      ...(retry !== undefined ? { retry } : {}),
+      ...(breaker ? { breaker } : {}),
+      ...(logger ? { logger } : {}),
+      ...extra,
+      ctx,
+    });
+  }
+
+  protected credentials(ctx: AdapterContext): Credentials<NonNullable<D['credentials']> & CredentialLayout> {
+    return parseCredentials(this.declaration.credentials ?? {}, ctx) as Credentials<NonNullable<D['credentials']> & CredentialLayout>;
+  }
+
+  protected transactionStatus(value: unknown): TransactionStatus {
+    return lookupStatus(this.transactionStatuses, value, (providerStatus, mappedTo) =>
+      this.log.warn({ provider: this.identity.id, providerStatus, mappedTo }, 'unknown provider transaction status'),
+    );
+  }
+
+  protected withdrawalStatus(value: unknown): WithdrawStatus {
+    return lookupStatus(this.withdrawalStatuses, value, (providerStatus, mappedTo) =>
+      this.log.warn({ provider: this.identity.id, providerStatus, mappedTo }, 'unknown provider withdrawal status'),
+    );
+  }
+
+  /** Our integer cents → the provider's unit. */
+  protected toProviderAmount(cents: number): number {
+    return this.declaration.money === 'reais' ? centsToReais(cents) : cents;
+  }
+
+  /** The provider's unit → our integer cents; anything that is not an amount is a RangeError (the caller's answer is unusable). */
+  protected fromProviderAmount(value: unknown): number {
+    if (typeof value !== 'number' && typeof value !== 'string') throw new RangeError(`not an amount: ${JSON.stringify(value)}`);
+    if (this.declaration.money === 'reais') return reaisToCents(value);
+    const cents = Number(value);
+    if (!Number.isSafeInteger(cents)) throw new RangeError(`not an amount in cents: ${JSON.stringify(value)}`);
+    return cents;
+  }
+
+  protected get pixExpirySeconds(): number {
+    return this.declaration.expiry?.pixSeconds ?? PIX_DEFAULT_EXPIRY_SECONDS;
+  }
+
+  protected get boletoExpirySeconds(): number {
+    return this.declaration.expiry?.boletoSeconds ?? BOLETO_DEFAULT_EXPIRY_SECONDS;
+  }
+
+  protected expiresAt(seconds: number, from: Date = this.now()): Date {
+    return expiresAfter(from, seconds);
+  }
+
+  /**
+   * A failed call of `operation` as the error the caller sees: '<prefix>:
+   * <provider message>' with the code and outcome of the HTTP exchange; where
+   * the declaration gives the operation a fixed text, that text instead, with
+   * the same code and outcome, the provider's message kept in the log.
+   */
+  protected failure(operation: Operation, prefix: string, error: unknown): GatewayError {
+    const failure = providerError(prefix, error);
+    const fixed = this.declaration.failures?.[operation];
+    // The adapter's own errors ('Unauthorized.', a bad credential layout) are not the provider's failure: they stay as they are.
+    const fromProvider = !(error instanceof GatewayError) || (error.details.reason ?? '').startsWith('PROVIDER');
+    if (!fixed || !fromProvider) return failure;
+    this.log.warn({ provider: this.identity.id, operation, failure: failure.message }, `${operation} failed`);
+    return new GatewayError(failure.code, CATALOGUE[fixed].message, { reason: fixed, outcome: failure.details.outcome });
+  }
+}

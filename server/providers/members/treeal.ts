@@ -1,0 +1,29 @@
+import { SPEC_GROUPS } from '../adapter.js';
+import { BacenPixAdapter, DICT_PAYMENT_LOOKUP_PATH, bacenPixAuth, type BacenPixMember } from '../families/bacenPix/index.js';
+import { member } from '../kit/registration.js';
+
+/**
+ * TREEAL (spec doc 2, group 2), a member of the BACEN API Pix family: cash-in
+ * and cash-out over the platform's certificates ('Unauthorized.' without them,
+ * doc 2 §5/§8), POST /oauth/token, POST /cob, GET /cob/{txid}, POST
+ * /pix/payments/dict with x-idempotency-key (doc 2 §7), RECEIVE/REFUND/CANCELED
+ * notifications (doc 2 §4), PIX valid 1 day (§9, the default).
+ *
+ * From the provider research (groups 1–2, F8; Treeal's public integrations):
+ * host api.pix.treeal.com, the token request form-encoded with client_id and
+ * client_secret in the body. The spec shows no TREEAL refund path, and its
+ * integrations configure BACEN's devolução ("refund_nature ORIGINAL"): refunds
+ * are the API Pix devolução. Its notifications come as {data:{txId, status}}
+ * without an event type: they are RECEIVE events.
+ */
+export const TREEAL: BacenPixMember = {
+  identity: { id: 'TREEAL', specGroup: SPEC_GROUPS.DOC2_GROUP2, defaultBaseUrl: 'https://api.pix.treeal.com' },
+  capabilities: { paymentMethods: ['PIX'], withdrawMethods: ['PIX'], withdrawalLookup: true, refunds: true, webhooks: true },
+  auth: bacenPixAuth({ clientAuth: 'body' }),
+  money: 'reais',
+  refund: { kind: 'devolucao' },
+  payout: { lookupPath: DICT_PAYMENT_LOOKUP_PATH },
+  untypedEvent: 'RECEIVE',
+};
+
+export default member(BacenPixAdapter, TREEAL);

@@ -1,0 +1,22 @@
+import { SPEC_GROUPS } from '../adapter.js';
+import { BacenPixAdapter, DICT_PAYMENT_LOOKUP_PATH, SELLS_REFUND_PATH, bacenPixAuth, type BacenPixMember } from '../families/bacenPix/index.js';
+import { member } from '../kit/registration.js';
+
+/**
+ * VOLUTI (spec doc 2, group 2), a member of the BACEN API Pix family: PIX
+ * cash-in by cob, payouts by /pix/payments/dict read back by GET
+ * /pix/payments/{endToEndId}, refunds by POST /sells/{id}/refund (doc 2 §7),
+ * PIX valid 1 day (doc 1 §9, the default). Host api.pix.voluti.com.br and the
+ * JSON token request {grant_type, client_id, client_secret} are what VOLUTI's
+ * public integrations send (provider research, groups 1–2, F8).
+ */
+export const VOLUTI: BacenPixMember = {
+  identity: { id: 'VOLUTI', specGroup: SPEC_GROUPS.DOC2_GROUP2, defaultBaseUrl: 'https://api.pix.voluti.com.br' },
+  capabilities: { paymentMethods: ['PIX'], withdrawMethods: ['PIX'], withdrawalLookup: true, refunds: true, webhooks: true },
+  auth: bacenPixAuth({ body: 'json', clientAuth: 'body' }),
+  money: 'reais',
+  refund: { kind: 'post', path: SELLS_REFUND_PATH },
+  payout: { lookupPath: DICT_PAYMENT_LOOKUP_PATH },
+};
+
+export default member(BacenPixAdapter, VOLUTI);
