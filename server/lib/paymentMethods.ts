@@ -1,4 +1,3 @@
-import type { PaymentMethod } from '../domain/types.js';
 import { GatewayError } from './errors.js';
 import { catalogueError, paymentMethodNotSupportedBy, type CatalogueKey } from './providerMessages.js';
 
@@ -8,19 +7,20 @@ import { catalogueError, paymentMethodNotSupportedBy, type CatalogueKey } from '
  * 'constructor' cannot surprise it; `aliases` are further names the provider
  * answers with ('billet', 'card').
  */
-export interface PaymentMethodCodec<P extends string> {
-  toProvider(method: PaymentMethod): P;
+export interface PaymentMethodCodec<M extends string, P extends string> {
+  toProvider(method: M): P;
   /** Undefined for a name the provider should not send. */
-  fromProvider(name: unknown): PaymentMethod | undefined;
+  fromProvider(name: unknown): M | undefined;
 }
 
-export function paymentMethodCodec<const P extends string>(
-  names: Readonly<Record<PaymentMethod, P>>,
-  aliases: Readonly<Record<string, PaymentMethod>> = {},
-): PaymentMethodCodec<P> {
-  const reverse: Record<string, PaymentMethod> = {};
-  for (const [name, method] of Object.entries(aliases)) reverse[name.toLowerCase()] = method;
-  for (const [method, name] of Object.entries(names) as Array<[PaymentMethod, P]>) reverse[name.toLowerCase()] = method;
+/** `M` is our method vocabulary (the domain's PaymentMethod; the toolkit does not import the domain). */
+export function paymentMethodCodec<M extends string, const P extends string>(
+  names: Readonly<Record<M, P>>,
+  aliases: Readonly<Record<string, M>> = {},
+): PaymentMethodCodec<M, P> {
+  const reverse: Record<string, M> = {};
+  for (const [name, method] of Object.entries(aliases) as Array<[string, M]>) reverse[name.toLowerCase()] = method;
+  for (const [method, name] of Object.entries(names) as Array<[M, P]>) reverse[name.toLowerCase()] = method;
   return {
     toProvider: (method) => names[method],
     fromProvider: (name) => {
@@ -36,7 +36,7 @@ export function paymentMethodCodec<const P extends string>(
  * from the catalogue where the spec gives one ('Unsupported payment method' at
  * GATYWAY), else 'Payment method not supported by <provider>' (doc 3 §8).
  */
-export function assertPaymentMethodOffered(offered: readonly PaymentMethod[], method: PaymentMethod, provider: string, text?: CatalogueKey): void {
+export function assertPaymentMethodOffered<M extends string>(offered: readonly M[], method: M, provider: string, text?: CatalogueKey): void {
   if (offered.includes(method)) return;
   const field = 'transaction.payment_method';
   if (text) {

@@ -13,6 +13,8 @@ import {
   type IncomingNotification,
   type NotificationVerdict,
   type ProviderIdentity,
+  capabilitiesOf,
+  SPEC_GROUPS,
 } from '../../server/providers/adapter.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
 import { eventually } from '../support/eventually.js';
@@ -26,10 +28,12 @@ import { eventually } from '../support/eventually.js';
  */
 class StaticQrWithoutLookup extends ProviderAdapter {
   readonly identity: ProviderIdentity;
+  /** Webhooks only: no charges of its own, so no transaction lookup either. */
+  readonly capabilities = capabilitiesOf({ paymentMethods: [], webhooks: true });
 
   constructor(id: string) {
     super();
-    this.identity = { id, aliases: [], specGroup: 'test only', paymentMethods: ['PIX'], withdrawMethods: [], defaultBaseUrl: 'http://127.0.0.1:1' };
+    this.identity = { id, aliases: [], specGroup: SPEC_GROUPS.GATEWAY, defaultBaseUrl: 'http://127.0.0.1:1' };
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
@@ -59,6 +63,7 @@ class StaticQrWithoutLookup extends ProviderAdapter {
 
 /** The same provider where the gateway can ask about a payment: `ledger` is what the provider itself knows. */
 class StaticQr extends StaticQrWithoutLookup {
+  override readonly capabilities = capabilitiesOf({ paymentMethods: ['PIX'], webhooks: true });
   readonly ledger = new Map<string, TransactionResult>();
 
   override async getTransaction(_ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {

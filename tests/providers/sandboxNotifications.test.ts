@@ -20,7 +20,7 @@ const signedAt = (payload: Buffer, timestamp: number) => ({ 'x-sandbox-signature
 describe('SANDBOX notification signatures', () => {
   it('refuses a correctly signed notification replayed more than five minutes later, or dated ahead', () => {
     let now = T * 1000;
-    const adapter = new SandboxAdapter('http://127.0.0.1:1', { now: () => now });
+    const adapter = new SandboxAdapter('http://127.0.0.1:1', { now: () => new Date(now) });
     const notification = { body: body('evt_1'), headers: signedAt(body('evt_1'), T) };
     expect(adapter.verifyNotification(ctx, notification)).toBe('valid');
     now = (T + 299) * 1000;
@@ -32,7 +32,7 @@ describe('SANDBOX notification signatures', () => {
   });
 
   it('measures a stored notification against its arrival, so a late retry of a fresh one still verifies', () => {
-    const adapter = new SandboxAdapter('http://127.0.0.1:1', { now: () => (T + 3600) * 1000 });
+    const adapter = new SandboxAdapter('http://127.0.0.1:1', { now: () => new Date((T + 3600) * 1000) });
     const fresh = { body: body('evt_2'), headers: signedAt(body('evt_2'), T), receivedAt: new Date((T + 10) * 1000) };
     expect(adapter.verifyNotification(ctx, fresh)).toBe('valid');
     expect(adapter.verifyNotification(ctx, { ...fresh, receivedAt: new Date((T + 400) * 1000) })).toBe('invalid');

@@ -1,31 +1,32 @@
-import { describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import {
-  DEFAULT_PATHS,
+  TRANSACTIONS_API_PATHS,
   TRANSACTIONS_API_STATUSES,
-  expiryDaysFor,
-  fromApiAmount,
   fromApiRefund,
   fromApiTransaction,
-  mapTransactionStatus,
-  parseTransactionNotification,
-  pathFor,
-  pixQrImage,
-  statusTableFor,
-  toApiAmount,
+  parseNotification,
   toApiRefund,
   toApiTransaction,
-  type ResponseContext,
-} from '../../server/providers/families/transactionsApi.js';
+  type RequestTerms,
+  type ResponseTerms,
+} from '../../server/providers/families/transactionsApi/index.js';
+import { fillPath } from '../../server/providers/kit/declaration.js';
+import { centsToReais, reaisToCents } from '../../server/lib/money.js';
+import { declaredStatusTable, lookupStatus } from '../../server/lib/statusTable.js';
 import type { TransactionInput, TransactionStatus } from '../../server/domain/types.js';
 
-const warnings = () => {
-  const warn = jest.fn();
-  return { warn, log: { warn } as never };
-};
+/** The family's pure parts, without HTTP: its status table, mappers and notification parser. */
 
-const FAMILY = statusTableFor({});
 const now = new Date('2025-03-10T12:00:00.000Z');
-const ctx = { notificationUrl: 'http://127.0.0.1:8081/webhooks/PAGUESAFE/acc-1' };
+const DAY = 86_400;
+const status = (value: unknown): TransactionStatus => lookupStatus(TRANSACTIONS_API_STATUSES, value);
+const terms: RequestTerms = {
+  amount: (cents) => cents,
+  pixSeconds: DAY,
+  boletoSeconds: 3 * DAY,
+  notificationUrl: 'http://127.0.0.1:8081/webhooks/PAGUESAFE/acc-1',
+};
+const ctx = { notificationUrl: terms.notificationUrl };
 
 const input = (extra: Partial<TransactionInput> = {}): TransactionInput => ({
   amount: 1990,
@@ -68,90 +69,49 @@ describe('the family status table (spec doc 1 §4, doc 2 §4 common pattern)', (
     ['cancelled', 'CANCELED'],
   ];
 
-  it.each(named)('%s → %s, without a warning', (status, expected) => {
-    const { warn, log } = warnings();
-    expect(mapTransactionStatus(FAMILY, status, 'PAGUESAFE', log)).toBe(expected);
-    expect(warn).not.toHaveBeenCalled();
+  it.each(named)('%s → %s', (value, expected) => {
+    expect(status(value)).toBe(expected);
   });
 
   it('is exactly the named statuses: nothing in the table escapes the test above', () => {
-    expect(Object.keys(TRANSACTIONS_API_STATUSES).sort()).toEqual(named.map(([status]) => status).sort());
+    expect(Object.keys(TRANSACTIONS_API_STATUSES.entries).sort()).toEqual(named.map(([value]) => value).sort());
   });
 
-  it('ignores case and surrounding spaces', () => {
-    expect(mapTransactionStatus(FAMILY, 'PAID', 'PAGUESAFE')).toBe('APPROVED');
-    expect(mapTransactionStatus(FAMILY, ' Waiting_Payment ', 'PAGUESAFE')).toBe('PENDING');
+  it('ignores case and surrounding spaces; anything else (missing, not text, inherited keys) is the REJECTED default', () => {
+    expect(status('PAID')).toBe('APPROVED');
+    expect(status(' Waiting_Payment ')).toBe('PENDING');
+    for (const value of [undefined, 42, 'constructor', 'in_analysis']) expect(status(value)).toBe('REJECTED');
   });
 
-  it('maps an unknown status to REJECTED and logs a warning naming the provider and the status', () => {
-    const { warn, log } = warnings();
-    expect(mapTransactionStatus(FAMILY, 'in_analysis', 'PAGUESAFE', log)).toBe('REJECTED');
-    expect(warn).toHaveBeenCalledWith({ provider: 'PAGUESAFE', providerStatus: 'in_analysis', mappedTo: 'REJECTED' }, 'unknown provider transaction status');
-  });
-
-  it('treats a missing or non-text status, and inherited object keys, as unknown', () => {
-    const { warn, log } = warnings();
-    expect(mapTransactionStatus(FAMILY, undefined, 'X', log)).toBe('REJECTED');
-    expect(mapTransactionStatus(FAMILY, 42, 'X', log)).toBe('REJECTED');
-    expect(mapTransactionStatus(FAMILY, 'constructor', 'X', log)).toBe('REJECTED');
-    expect(warn).toHaveBeenCalledTimes(3);
-  });
-
-  it('takes a member\'s overrides and "unknown" default', () => {
-    const table = statusTableFor({ statuses: { overrides: { Refunded: 'CHARGEBACK', infraction: 'CHARGEBACK' }, unknown: 'PENDING' } });
-    const { warn, log } = warnings();
-    expect(mapTransactionStatus(table, 'refunded', 'M', log)).toBe('CHARGEBACK');
-    expect(mapTransactionStatus(table, 'INFRACTION', 'M', log)).toBe('CHARGEBACK');
-    expect(mapTransactionStatus(table, 'paid', 'M', log)).toBe('APPROVED');
-    expect(mapTransactionStatus(table, 'something_new', 'M', log)).toBe('PENDING');
-    expect(warn).toHaveBeenCalledTimes(1);
+  it('takes a member\'s overrides and "unknown" default over the family\'s table', () => {
+    const table = declaredStatusTable(TRANSACTIONS_API_STATUSES, { overrides: { Refunded: 'CHARGEBACK', infraction: 'CHARGEBACK' }, unknown: 'PENDING' });
+    expect(['refunded', 'INFRACTION', 'paid', 'something_new'].map((value) => lookupStatus(table, value))).toEqual([
+      'CHARGEBACK',
+      'CHARGEBACK',
+      'APPROVED',
+      'PENDING',
+    ]);
   });
 
   it('lets a member replace the table (VENITIP: only paid, received, confirmed approve; anything else PENDING)', () => {
-    const table = statusTableFor({
-      statuses: {
-        table: { paid: 'APPROVED', received: 'APPROVED', confirmed: 'APPROVED', refused: 'REJECTED', refunded: 'REJECTED', infraction: 'REJECTED' },
-        unknown: 'PENDING',
-      },
+    const table = declaredStatusTable(TRANSACTIONS_API_STATUSES, {
+      table: { paid: 'APPROVED', received: 'APPROVED', confirmed: 'APPROVED', refused: 'REJECTED', refunded: 'REJECTED', infraction: 'REJECTED' },
+      unknown: 'PENDING',
     });
-    const { log } = warnings();
-    expect(mapTransactionStatus(table, 'completed', 'VENITIP', log)).toBe('PENDING');
-    expect(mapTransactionStatus(table, 'refunded', 'VENITIP', log)).toBe('REJECTED');
-    expect(mapTransactionStatus(table, 'received', 'VENITIP', log)).toBe('APPROVED');
+    expect(['completed', 'refunded', 'received'].map((value) => lookupStatus(table, value))).toEqual(['PENDING', 'REJECTED', 'APPROVED']);
   });
 });
 
 describe('money through the helpers', () => {
-  it('keeps cents for cents members and converts reais members both ways without float errors', () => {
-    expect(toApiAmount(1990, 'cents')).toBe(1990);
-    expect(toApiAmount(1990, 'reais')).toBe(19.9);
-    expect(toApiAmount(29, 'reais')).toBe(0.29);
-    expect(fromApiAmount(0.29, 'reais')).toBe(29);
-    expect(fromApiAmount('1999.99', 'reais')).toBe(199999);
-    expect(fromApiAmount(1990, 'cents')).toBe(1990);
-    expect(fromApiAmount('1990', 'cents')).toBe(1990);
-    expect(() => fromApiAmount(19.9, 'cents')).toThrow(RangeError);
-  });
-
   it("sends the refund amount in the member's unit", () => {
-    expect(toApiRefund(1001, { amounts: 'cents' })).toEqual({ amount: 1001 });
-    expect(toApiRefund(1001, { amounts: 'reais' })).toEqual({ amount: 10.01 });
-  });
-});
-
-describe('expiry', () => {
-  it('uses what a member declares, else the lib/expiry tables for its id', () => {
-    expect(expiryDaysFor({ id: 'PAGUESAFE', expiry: { pixDays: 1, boletoDays: 3 } })).toEqual({ pixDays: 1, boletoDays: 3 });
-    expect(expiryDaysFor({ id: 'PIXIUM' })).toEqual({ pixDays: 1, boletoDays: 3 });
-    expect(expiryDaysFor({ id: 'NEWLEVEL' })).toEqual({ pixDays: 2, boletoDays: 3 });
+    expect(toApiRefund(1001, (cents) => cents)).toEqual({ amount: 1001 });
+    expect(toApiRefund(1001, centsToReais)).toEqual({ amount: 10.01 });
   });
 });
 
 describe('request mapper', () => {
-  const member = { id: 'PAGUESAFE', amounts: 'cents' as const, expiry: { pixDays: 1, boletoDays: 3 } };
-
   it('builds a PIX charge with the sidecar as postback URL, one default item and the PIX validity', () => {
-    expect(toApiTransaction(input({ description: 'Curso', orderId: 'ord-1', customerIp: '10.0.0.1' }), member, ctx)).toEqual({
+    expect(toApiTransaction(input({ description: 'Curso', orderId: 'ord-1', customerIp: '10.0.0.1' }), terms)).toEqual({
       amount: 1990,
       paymentMethod: 'pix',
       pix: { expiresInDays: 1 },
@@ -171,8 +131,7 @@ describe('request mapper', () => {
         customer: { name: 'Ana', email: 'ana@example.com', document: '123.456.789-09', phone: '+55 (11) 98765-4321' },
         address: { zipCode: '01310-100', address: 'Av. Paulista', number: '1000', district: 'Bela Vista', city: 'São Paulo', state: 'SP' },
       }),
-      member,
-      ctx,
+      terms,
     );
     expect(body).toMatchObject({
       paymentMethod: 'boleto',
@@ -194,17 +153,16 @@ describe('request mapper', () => {
       },
     });
     expect(body).not.toHaveProperty('pix');
-    const company = toApiTransaction(input({ customer: { name: 'ACME', email: 'a@b.c', document: '11.222.333/0001-81', phone: '1133334444' } }), member, ctx);
+    const company = toApiTransaction(input({ customer: { name: 'ACME', email: 'a@b.c', document: '11.222.333/0001-81', phone: '1133334444' } }), terms);
     expect(company.customer?.document).toEqual({ number: '11222333000181', type: 'cnpj' });
   });
 
-  it('sends a card charge with the card id and installments, and refuses one without a card id', () => {
-    expect(toApiTransaction(input({ paymentMethod: 'CREDIT_CARD', cardId: 'card_9', installments: 3 }), member, ctx)).toMatchObject({
+  it('sends a card charge with the card id and installments', () => {
+    expect(toApiTransaction(input({ paymentMethod: 'CREDIT_CARD', cardId: 'card_9', installments: 3 }), terms)).toMatchObject({
       paymentMethod: 'credit_card',
       installments: 3,
       card: { id: 'card_9' },
     });
-    expect(() => toApiTransaction(input({ paymentMethod: 'CREDIT_CARD' }), member, ctx)).toThrow('cardId is required for credit card transactions');
   });
 
   it('converts every amount of a reais member: total, items and fixed splits (percentages stay)', () => {
@@ -220,8 +178,7 @@ describe('request mapper', () => {
           { recipientId: 're_2', amount: 10, type: 'PERCENTAGE', chargeProcessingFee: false, chargeRemainder: true, liable: false },
         ],
       }),
-      { ...member, amounts: 'reais' },
-      ctx,
+      { ...terms, amount: centsToReais },
     );
     expect(body.amount).toBe(30.29);
     expect(body.items).toEqual([
@@ -235,19 +192,18 @@ describe('request mapper', () => {
   });
 
   it('fills path templates with the URL-encoded id', () => {
-    expect(pathFor(DEFAULT_PATHS.get, 'tx 1/2')).toBe('/transactions/tx%201%2F2');
-    expect(pathFor(DEFAULT_PATHS.refund.path, '42')).toBe('/transactions/42/refund');
+    expect(fillPath(TRANSACTIONS_API_PATHS.get, { id: 'tx 1/2' })).toBe('/transactions/tx%201%2F2');
+    expect(fillPath(TRANSACTIONS_API_PATHS.refund.path, { id: '42' })).toBe('/transactions/42/refund');
   });
 });
 
 describe('response mapper', () => {
-  const context = (extra: Partial<ResponseContext> = {}): ResponseContext => ({
-    provider: 'PAGUESAFE',
-    amounts: 'cents',
-    table: FAMILY,
-    expiry: { pixDays: 1, boletoDays: 3 },
+  const context = (extra: Partial<ResponseTerms> = {}): ResponseTerms => ({
+    amount: (value) => Number(value),
+    status,
+    pixSeconds: DAY,
+    boletoSeconds: 3 * DAY,
     now,
-    log: warnings().log,
     ...extra,
   });
 
@@ -292,7 +248,7 @@ describe('response mapper', () => {
           paymentMethod: 'boleto',
           boleto: { url: 'https://b/1.pdf', digitableLine: '2379', barcode: '237', expirationDate: '2025-03-13' },
         },
-        context({ amounts: 'reais' }),
+        context({ amount: (value) => reaisToCents(value as number) }),
       ),
     ).toEqual({
       paymentMethod: 'BILLET',
@@ -321,38 +277,37 @@ describe('response mapper', () => {
   });
 
   it('maps a refund answer: the newest refund id; a refusal in a 2xx body is status false', () => {
-    expect(fromApiRefund({ id: 9, status: 'refunded', refunds: [{ id: 'r1' }, { id: 'r2' }] }, '9', FAMILY, 'P')).toEqual({ refundId: 'r2', status: true });
-    expect(fromApiRefund({ id: 9, status: 'paid' }, '9', FAMILY, 'P')).toEqual({ refundId: '9', status: true });
-    // An empty answer is never an "ok" refund.
-    expect(() => fromApiRefund('', 'tx-1', FAMILY, 'P')).toThrow('Erro ao estornar transação: resposta do provedor sem dados do estorno');
-    expect(fromApiRefund({ id: 9, status: 'refused' }, '9', FAMILY, 'P')).toEqual({ refundId: '9', status: false });
-  });
-
-  it('draws the PIX code as a PNG data URL', async () => {
-    expect(await pixQrImage('00020126580014br.gov.bcb.pix')).toMatch(/^data:image\/png;base64,[A-Za-z0-9+/]+=*$/);
+    expect(fromApiRefund({ id: 9, status: 'refunded', refunds: [{ id: 'r1' }, { id: 'r2' }] }, '9', status)).toEqual({ refundId: 'r2', status: true });
+    expect(fromApiRefund({ id: 9, status: 'paid' }, '9', status)).toEqual({ refundId: '9', status: true });
+    // An empty answer is never an "ok" refund: the operation turns it into an error.
+    expect(fromApiRefund('', 'tx-1', status)).toBeUndefined();
+    expect(fromApiRefund({ id: 9, status: 'refused' }, '9', status)).toEqual({ refundId: '9', status: false });
   });
 });
 
 describe('notifications', () => {
-  const parse = (body: unknown) => parseTransactionNotification(Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)));
+  const parse = (body: unknown) => parseNotification(Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)));
 
   it('reads the envelope, the data-only shape and the bare transaction', () => {
-    expect(parse({ id: 'pb_1', type: 'transaction', objectId: '123', url: 'x', data: { id: 123, status: 'paid' } })).toEqual({
-      transactionId: '123',
-      status: 'paid',
-    });
-    expect(parse({ type: 'transaction', objectId: 777, data: { status: 'refunded' } })).toEqual({ transactionId: '777', status: 'refunded' });
-    expect(parse({ data: { id: 'tx_1', status: 'waiting_payment' } })).toEqual({ transactionId: 'tx_1', status: 'waiting_payment' });
-    expect(parse({ id: 'tx_2', status: ' chargedback ' })).toEqual({ transactionId: 'tx_2', status: 'chargedback' });
-    expect(parse({ event: 'transaction.paid', data: { id: 'tx_3', status: 'paid' } })).toEqual({ transactionId: 'tx_3', status: 'paid' });
+    const transaction = (id: string, value: string) => ({ kind: 'transaction', id, status: value });
+    expect(parse({ id: 'pb_1', type: 'transaction', objectId: '123', url: 'x', data: { id: 123, status: 'paid' } })).toEqual(transaction('123', 'paid'));
+    expect(parse({ type: 'transaction', objectId: 777, data: { status: 'refunded' } })).toEqual(transaction('777', 'refunded'));
+    expect(parse({ data: { id: 'tx_1', status: 'waiting_payment' } })).toEqual(transaction('tx_1', 'waiting_payment'));
+    expect(parse({ id: 'tx_2', status: ' chargedback ' })).toEqual(transaction('tx_2', 'chargedback'));
+    expect(parse({ event: 'transaction.paid', data: { id: 'tx_3', status: 'paid' } })).toEqual(transaction('tx_3', 'paid'));
   });
 
   it("does not take an envelope's own id for the transaction's", () => {
     expect(parse({ id: 'pb_1', type: 'transaction', data: { status: 'paid' } })).toBeUndefined();
   });
 
+  it('reads payout events as withdrawals', () => {
+    expect(parse({ type: 'transfer', objectId: '5', data: { id: 5, status: 'paid' } })).toEqual({ kind: 'withdrawal', id: '5', status: 'paid' });
+    expect(parse({ event: 'withdrawal.failed', data: { id: 'w1', status: 'failed' } })).toEqual({ kind: 'withdrawal', id: 'w1', status: 'failed' });
+  });
+
   it('ignores other event types and bodies without an id or status, and what is not JSON', () => {
-    expect(parse({ type: 'transfer', objectId: '5', data: { id: 5, status: 'paid' } })).toBeUndefined();
+    expect(parse({ type: 'subscription', objectId: '5', data: { id: 5, status: 'paid' } })).toBeUndefined();
     expect(parse({ type: 42, data: { id: 5, status: 'paid' } })).toBeUndefined();
     expect(parse({ type: 'transaction', objectId: '5' })).toBeUndefined();
     expect(parse({ status: 'paid' })).toBeUndefined();

@@ -1,28 +1,29 @@
 import { expect, it } from '@jest/globals';
-import { ProviderAdapter, type ProviderIdentity } from '../../server/providers/adapter.js';
+import { capabilitiesOf, ProviderAdapter, SPEC_GROUPS, type ProviderIdentity } from '../../server/providers/adapter.js';
 import { ProviderRegistry } from '../../server/providers/registry.js';
 import { SandboxAdapter } from '../../server/providers/sandbox/adapter.js';
 import type { TransactionResult } from '../../server/domain/types.js';
 
 class PixOnly extends ProviderAdapter {
-  readonly identity: ProviderIdentity = {
-    id: 'PIXONLY',
-    aliases: ['PIX_ONLY'],
-    specGroup: 'test',
-    paymentMethods: ['PIX'],
-    withdrawMethods: [],
-    defaultBaseUrl: 'http://127.0.0.1:1',
-  };
+  readonly identity: ProviderIdentity = { id: 'PIXONLY', aliases: ['PIX_ONLY'], specGroup: SPEC_GROUPS.GATEWAY, defaultBaseUrl: 'http://127.0.0.1:1' };
+  readonly capabilities = capabilitiesOf({ paymentMethods: ['PIX'] });
   override async createTransaction(): Promise<TransactionResult> {
     return { paymentMethod: 'PIX', transactionId: 'x', status: 'PENDING', amount: 1 };
   }
 }
 
-it('derives supported operations from what an adapter overrides; the rest throw the spec text', () => {
+it('derives the supported operations from the declared capabilities; the rest reject with the spec text, as promises', async () => {
   const adapter = new PixOnly();
-  expect(adapter.operations).toEqual(['createTransaction']);
-  expect(() => adapter.withdraw({} as never, {} as never)).toThrow('Method not implemented.');
+  expect(adapter.operations).toEqual(['createTransaction', 'getTransaction']);
+  let pending: Promise<unknown> | undefined;
+  expect(() => (pending = adapter.withdraw({} as never, {} as never))).not.toThrow();
+  await expect(pending).rejects.toThrow('Method not implemented.');
   expect(new SandboxAdapter('http://127.0.0.1:1').operations).toHaveLength(11);
+});
+
+it('refuses a payment method the capabilities do not list, with the provider named', () => {
+  expect(() => new PixOnly().assertPaymentMethod('BILLET')).toThrow('Payment method not supported by PIXONLY');
+  expect(() => new PixOnly().assertPaymentMethod('PIX')).not.toThrow();
 });
 
 it('finds adapters by id or alias, case-insensitively, and refuses duplicates', () => {

@@ -2,6 +2,7 @@ import type {
   CardInput,
   InstallmentOption,
   Operation,
+  PaymentMethod,
   ReceiverInput,
   ReceiverResult,
   RefundResult,
@@ -86,7 +87,7 @@ const WITHDRAWAL_STATUS = statusTable<WithdrawStatus>(
   'REJECTED',
 );
 
-const SANDBOX_METHODS = paymentMethodCodec<SandboxChargeMethod>({ PIX: 'pix', CREDIT_CARD: 'card', BILLET: 'boleto' });
+const SANDBOX_METHODS = paymentMethodCodec<PaymentMethod, SandboxChargeMethod>({ PIX: 'pix', CREDIT_CARD: 'card', BILLET: 'boleto' });
 
 // Request mappers: our input → their body.
 export const toSandboxCharge = (input: TransactionInput, ctx: Pick<AdapterContext, 'notificationUrl' | 'webhookSecret'>) => ({

@@ -1,11 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import {
-  BOLETO_DEFAULT_EXPIRY_SECONDS,
-  PIX_DEFAULT_EXPIRY_SECONDS,
-  SECONDS_PER_DAY,
-  expiresAfter,
-  wholeDays,
-} from '../../../server/lib/expiry.js';
+import { BOLETO_DEFAULT_EXPIRY_SECONDS, PIX_DEFAULT_EXPIRY_SECONDS, SECONDS_PER_DAY, expiresAfter, wholeDays } from '../../../server/lib/expiry.js';
 
 const now = new Date('2025-03-10T12:00:00.000Z');
 

@@ -1,6 +1,7 @@
 import type {
   Address,
   CardInput,
+  PaymentMethod,
   Customer,
   RefundResult,
   TransactionInput,
@@ -23,7 +24,7 @@ import type { OrdersApiCharge, OrdersApiOrder, OrdersApiPaymentMethod, OrdersApi
 
 /** Pure mappers of the dialect: our input → their body, their body → our result. No HTTP, no clock, no logger. */
 
-export const ORDERS_API_METHODS = paymentMethodCodec<OrdersApiPaymentMethod>({ PIX: 'pix', BILLET: 'boleto', CREDIT_CARD: 'credit_card' });
+export const ORDERS_API_METHODS = paymentMethodCodec<PaymentMethod, OrdersApiPaymentMethod>({ PIX: 'pix', BILLET: 'boleto', CREDIT_CARD: 'credit_card' });
 
 // ---------------------------------------------------------------- request mappers
 

@@ -21,7 +21,7 @@ import type { ApiCardTokenRequest, ApiCustomer, ApiPaymentMethod, ApiTransaction
 
 /** Pure mappers of the dialect: our input → their body, their body → our result. No HTTP, no clock, no logger. */
 
-export const API_PAYMENT_METHODS = paymentMethodCodec<ApiPaymentMethod>(
+export const API_PAYMENT_METHODS = paymentMethodCodec<PaymentMethod, ApiPaymentMethod>(
   { PIX: 'pix', BILLET: 'boleto', CREDIT_CARD: 'credit_card' },
   { billet: 'BILLET', card: 'CREDIT_CARD' },
 );

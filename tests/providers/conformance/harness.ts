@@ -1,0 +1,124 @@
+import { afterAll, afterEach, beforeAll, beforeEach, expect, jest } from '@jest/globals';
+import { pino } from 'pino';
+import type { TransactionInput } from '../../../server/domain/types.js';
+import { GatewayError } from '../../../server/lib/errors.js';
+import { resetCircuitBreakers } from '../../../server/lib/http/index.js';
+import { CATALOGUE, type CatalogueKey } from '../../../server/lib/providerMessages.js';
+import { OPERATIONS, type Operation } from '../../../server/domain/types.js';
+import type { AdapterContext, ProviderAdapter } from '../../../server/providers/adapter.js';
+import type { Logger } from '../../../server/lib/logger.js';
+import { startFakeProvider, type FakeProvider, type FakeProviderOptions } from '../../support/fakeProvider.js';
+
+/**
+ * What every conformance suite shares: a fake provider on loopback, a fresh
+ * account context and adapter per test, a captured warning log, and the
+ * assertions a failure or a notification needs. A suite calls `providerHarness`
+ * once at the top of its describe block.
+ */
+export interface Harness<A extends ProviderAdapter> {
+  readonly fake: FakeProvider;
+  readonly adapter: A;
+  readonly ctx: AdapterContext;
+  readonly warn: jest.Mock;
+}
+
+export const NOW = new Date('2025-03-10T12:00:00.000Z');
+
+export function providerHarness<A extends ProviderAdapter>(options: {
+  tls?: FakeProviderOptions['tls'];
+  /** Builds the adapter for one test; runtime knobs: a fixed clock, a short timeout, a captured logger. */
+  create: (runtime: { now: () => Date; timeoutMs: number; logger: Logger; retry: false | undefined; ca?: string }) => A;
+  /** The account: keys and certificate URLs (mTLS families). */
+  account: (fake: FakeProvider) => Omit<AdapterContext, 'accountId' | 'baseUrl' | 'notificationUrl'>;
+  /** GET retries stay on (the default) unless a suite turns them off. */
+  retry?: false;
+}): Harness<A> {
+  const state = {} as { fake: FakeProvider; adapter: A; ctx: AdapterContext; warn: jest.Mock };
+  let accountNumber = 0;
+  beforeAll(async () => {
+    state.fake = await startFakeProvider({ tls: options.tls });
+  });
+  afterAll(() => state.fake.close());
+  beforeEach(() => {
+    resetCircuitBreakers();
+    // A real (silent) logger, so the HTTP toolkit can use it too; the adapter's warnings are what the tests read.
+    const logger = pino({ level: 'silent' });
+    state.warn = jest.spyOn(logger, 'warn').mockImplementation(() => undefined) as unknown as jest.Mock;
+    state.adapter = options.create({ now: () => NOW, timeoutMs: 500, logger, retry: options.retry, ca: state.fake.ca });
+    accountNumber += 1;
+    state.ctx = {
+      accountId: `acc-${accountNumber}`,
+      baseUrl: state.fake.url,
+      notificationUrl: `http://127.0.0.1:8081/webhooks/${state.adapter.identity.id}/acc-${accountNumber}`,
+      ...options.account(state.fake),
+    };
+  });
+  afterEach(() => {
+    try {
+      state.fake.assertAllDone();
+    } finally {
+      state.fake.reset();
+    }
+  });
+  return {
+    get fake() {
+      return state.fake;
+    },
+    get adapter() {
+      return state.adapter;
+    },
+    get ctx() {
+      return state.ctx;
+    },
+    get warn() {
+      return state.warn;
+    },
+  };
+}
+
+/** The failure of a call as a GatewayError's code and message (fails the test when it succeeds or throws anything else). */
+export async function failure(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(GatewayError);
+    return { code: (error as GatewayError).code, message: (error as GatewayError).message };
+  }
+  throw new Error('expected a failure');
+}
+
+/** The text a failed operation shows: the declared fixed text, else '<prefix>: <provider message>'. */
+export const failureText = (fixed: CatalogueKey | undefined, prefix: string, providerText: string): string =>
+  fixed ? CATALOGUE[fixed].message : `${prefix}: ${providerText}`;
+
+export const notification = (body: unknown) => ({
+  body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
+  headers: { 'content-type': 'application/json' },
+});
+
+export const transactionInput = (extra: Partial<TransactionInput> = {}): TransactionInput => ({
+  amount: 1990,
+  paymentMethod: 'PIX',
+  customer: { name: 'Ana Souza', email: 'ana@example.com', document: '123.456.789-09', phone: '(11) 98765-4321' },
+  items: [{ id: 'sku-1', title: 'Curso', unitPrice: 1990, quantity: 1, tangible: false }],
+  orderId: 'order-77',
+  installments: 1,
+  fingerPrints: [],
+  splits: [],
+  currency: 'BRL',
+  ...extra,
+});
+
+/** Every operation the adapter does not offer rejects with the spec's text, as a promise, and sends nothing. */
+export async function expectUnsupportedOperationsRejected(adapter: ProviderAdapter, ctx: AdapterContext, fake: FakeProvider): Promise<void> {
+  const offered = new Set<Operation>(adapter.operations);
+  for (const operation of OPERATIONS.filter((op) => !offered.has(op))) {
+    const call = (adapter[operation] as (...args: unknown[]) => Promise<unknown>).bind(adapter);
+    let pending: Promise<unknown> | undefined;
+    expect(() => {
+      pending = call(ctx, {}, 0);
+    }).not.toThrow();
+    await expect(pending).rejects.toMatchObject({ code: 'UNIMPLEMENTED', message: 'Method not implemented.' });
+  }
+  expect(fake.received).toHaveLength(0);
+}

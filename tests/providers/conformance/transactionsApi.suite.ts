@@ -1,0 +1,330 @@
+import { describe, expect, it } from '@jest/globals';
+import type { PaymentMethod, TransactionStatus } from '../../../server/domain/types.js';
+import { SECONDS_PER_DAY, wholeDays } from '../../../server/lib/expiry.js';
+import { centsToReais } from '../../../server/lib/money.js';
+import { FAILURE_PREFIXES } from '../../../server/lib/providerMessages.js';
+import { declaredStatusTable } from '../../../server/lib/statusTable.js';
+import { operationsOf, capabilitiesOf } from '../../../server/providers/adapter.js';
+import {
+  TRANSACTIONS_API_PATHS,
+  TRANSACTIONS_API_STATUSES,
+  TRANSACTIONS_API_WITHDRAWAL_STATUSES,
+  TransactionsApiAdapter,
+  type TransactionsApiMember,
+} from '../../../server/providers/families/transactionsApi/index.js';
+import { BODIES_WITHOUT_RESOURCE, GARBAGE_2XX_BODIES, partial } from '../../support/fakeProvider.js';
+import { NOW, expectUnsupportedOperationsRejected, failure, failureText, notification, providerHarness, transactionInput as input } from './harness.js';
+
+/** What a member hands the suite besides its declaration: its account keys and the Authorization header they must produce. */
+export interface TransactionsApiFixtures {
+  keys: { publicKey: string; secretKey: string };
+  authorization: string;
+  /** Canned answers where the member's differ from the family's dialect. */
+  answers?: Partial<typeof DIALECT>;
+}
+
+const PIX_CODE =
+  '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-426655440000520400005303986540519.905802BR5913Loja Exemplo6008BRASILIA62070503***63041D3D';
+
+/** The family's canned answers (Active Merchant style): what these white-label gateways send back. */
+const DIALECT = {
+  pixCreated: (amount: unknown) => ({
+    id: 98765,
+    status: 'waiting_payment',
+    amount,
+    paymentMethod: 'pix',
+    pix: { qrcode: PIX_CODE, expirationDate: '2025-03-11T12:00:00.000Z' },
+  }),
+  boletoCreated: (amount: unknown) => ({
+    id: 'bol_1',
+    status: 'waiting_payment',
+    amount,
+    paymentMethod: 'boleto',
+    boleto: { url: 'https://p.example/b/bol_1.pdf', digitableLine: '23790123456789012345678901234567890123456789012' },
+  }),
+  cardPaid: (amount: unknown) => ({ id: 'cc_1', status: 'paid', amount, paymentMethod: 'credit_card' }),
+  refunded: (amount: unknown) => ({ id: 98765, status: 'refunded', amount, refunds: [{ id: 'rf_1', amount }] }),
+  withdrawalCreated: (amount: unknown) => ({ id: 'wd_1', status: 'processing', amount }),
+};
+
+/**
+ * The transactions API family's conformance suite: every member runs it with
+ * its declaration, so the family's behaviour is tested once and each member's
+ * own test holds only what is specific to it. What a member declares (paths,
+ * money unit, expiry, statuses, fixed failure texts, capabilities) decides
+ * what the suite expects.
+ */
+export function transactionsApiConformance(member: TransactionsApiMember, fixtures: TransactionsApiFixtures): void {
+  const id = member.identity.id;
+  const paths = { ...TRANSACTIONS_API_PATHS, ...member.paths };
+  const capabilities = capabilitiesOf(member.capabilities);
+  const answers = { ...DIALECT, ...fixtures.answers };
+  const unit = (cents: number) => (member.money === 'reais' ? centsToReais(cents) : cents);
+  const table = declaredStatusTable(TRANSACTIONS_API_STATUSES, member.statuses?.transaction);
+  const withdrawalTable = declaredStatusTable(TRANSACTIONS_API_WITHDRAWAL_STATUSES, member.statuses?.withdrawal);
+  const pixDays = wholeDays(member.expiry?.pixSeconds ?? SECONDS_PER_DAY);
+  const boletoDays = wholeDays(member.expiry?.boletoSeconds ?? 3 * SECONDS_PER_DAY);
+  const fixed = member.failures ?? {};
+  const h = providerHarness({ create: (runtime) => new TransactionsApiAdapter(member, runtime), account: () => fixtures.keys });
+  const auth = { authorization: fixtures.authorization };
+  const path = (template: string, value: string) => template.replace('{id}', encodeURIComponent(value));
+
+  describe(`${id}: the transactions API family`, () => {
+    it('offers exactly the operations its capabilities declare; the others reject with the spec text and send nothing', async () => {
+      expect(h.adapter.identity.id).toBe(id);
+      expect(h.adapter.operations).toEqual(operationsOf(capabilities));
+      await expectUnsupportedOperationsRejected(h.adapter, h.ctx, h.fake);
+      expect(h.adapter.verifyNotification(h.ctx, notification({}))).toBe('unsigned');
+    });
+
+    const unoffered = (['PIX', 'CREDIT_CARD', 'BILLET'] as PaymentMethod[]).filter((method) => !capabilities.paymentMethods.includes(method));
+    if (unoffered.length)
+      it.each(unoffered.map((method) => [method]))('refuses %s, a method it does not offer, before calling', async (method) => {
+        const error = await failure(h.adapter.createTransaction(h.ctx, input({ paymentMethod: method, cardId: 'card_1' })));
+        expect(error.code).toBe('UNIMPLEMENTED');
+        expect(h.fake.received).toHaveLength(0);
+      });
+
+    if (capabilities.paymentMethods.includes('PIX'))
+      it(`creates a PIX charge: POST ${paths.create}, valid ${pixDays} day(s), the sidecar as postback URL; answers the code and its QR image`, async () => {
+        h.fake.expect({
+          method: 'POST',
+          path: paths.create,
+          headers: auth,
+          body: partial({
+            amount: unit(1990),
+            paymentMethod: 'pix',
+            pix: { expiresInDays: pixDays },
+            postbackUrl: h.ctx.notificationUrl,
+            externalRef: 'order-77',
+          }),
+          reply: { body: answers.pixCreated(unit(1990)) },
+        });
+        expect(await h.adapter.createTransaction(h.ctx, input())).toEqual({
+          paymentMethod: 'PIX',
+          transactionId: '98765',
+          status: table.entries.waiting_payment ?? table.unknown,
+          amount: 1990,
+          pixCode: PIX_CODE,
+          pixQrCode: expect.stringMatching(/^data:image\/png;base64,/),
+          expiresAt: new Date('2025-03-11T12:00:00.000Z'),
+        });
+      });
+
+    if (capabilities.paymentMethods.includes('BILLET'))
+      it(`creates a boleto valid ${boletoDays} day(s); without the provider's date the expiry counts from now`, async () => {
+        h.fake.expect({
+          method: 'POST',
+          path: paths.create,
+          headers: auth,
+          body: partial({ paymentMethod: 'boleto', boleto: { expiresInDays: boletoDays } }),
+          reply: { status: 201, body: answers.boletoCreated(unit(123456)) },
+        });
+        expect(await h.adapter.createTransaction(h.ctx, input({ amount: 123456, paymentMethod: 'BILLET', items: [] }))).toMatchObject({
+          paymentMethod: 'BILLET',
+          transactionId: 'bol_1',
+          amount: 123456,
+          billetCode: '23790123456789012345678901234567890123456789012',
+          billetUrl: 'https://p.example/b/bol_1.pdf',
+          expiresAt: new Date(NOW.getTime() + boletoDays * SECONDS_PER_DAY * 1000),
+        });
+      });
+
+    if (capabilities.paymentMethods.includes('CREDIT_CARD')) {
+      it('charges a card by card id and installments, and refuses one without a card id before calling', async () => {
+        h.fake.expect({
+          method: 'POST',
+          path: paths.create,
+          headers: auth,
+          body: partial({ paymentMethod: 'credit_card', installments: 3, card: { id: 'card_abc' } }),
+          reply: { body: answers.cardPaid(unit(7000)) },
+        });
+        expect(await h.adapter.createTransaction(h.ctx, input({ amount: 7000, paymentMethod: 'CREDIT_CARD', cardId: 'card_abc', installments: 3 }))).toEqual({
+          paymentMethod: 'CREDIT_CARD',
+          transactionId: 'cc_1',
+          status: table.entries.paid,
+          amount: 7000,
+        });
+        expect(await failure(h.adapter.createTransaction(h.ctx, input({ paymentMethod: 'CREDIT_CARD' })))).toEqual({
+          code: 'INVALID_ARGUMENT',
+          message: 'cardId is required for credit card transactions',
+        });
+      });
+    }
+
+    const createFailure = (text: string) => failureText(fixed.createTransaction, FAILURE_PREFIXES.CREATE_TRANSACTION, text);
+    it.each([
+      [400, { message: 'customer.document inválido' }, 'INVALID_ARGUMENT', 'customer.document inválido'],
+      [401, { error: 'Unauthorized' }, 'FAILED_PRECONDITION', 'Unauthorized'],
+      [502, { message: 'Bad gateway' }, 'UNAVAILABLE', 'Bad gateway'],
+    ])('a %i on create is %s with its message, sent once', async (status, body, code, text) => {
+      h.fake.expect({ method: 'POST', path: paths.create, reply: { status, body } });
+      expect(await failure(h.adapter.createTransaction(h.ctx, input({ paymentMethod: capabilities.paymentMethods[0]!, cardId: 'c' })))).toEqual({
+        code: String(code),
+        message: createFailure(String(text)),
+      });
+      expect(h.fake.received).toHaveLength(1);
+    });
+
+    it('keeps the message of a failure inside a 2xx body; an answer without a transaction is UNAVAILABLE; a timeout is never a PENDING charge', async () => {
+      const method = capabilities.paymentMethods[0]!;
+      h.fake.expect({ method: 'POST', path: paths.create, reply: { body: { success: false, message: 'Saldo insuficiente' } } });
+      expect(await failure(h.adapter.createTransaction(h.ctx, input({ paymentMethod: method, cardId: 'c' })))).toEqual({
+        code: 'INVALID_ARGUMENT',
+        message: createFailure('Saldo insuficiente'),
+      });
+      h.fake.expect({ method: 'POST', path: paths.create, reply: { body: {} } });
+      expect(await failure(h.adapter.createTransaction(h.ctx, input({ paymentMethod: method, cardId: 'c' })))).toEqual({
+        code: 'UNAVAILABLE',
+        message: createFailure('resposta do provedor sem id ou status da transação'),
+      });
+      h.fake.expect({ method: 'POST', path: paths.create, reply: { delayMs: 1_500, body: {} } });
+      expect(await failure(h.adapter.createTransaction(h.ctx, input({ paymentMethod: method, cardId: 'c' })))).toEqual({
+        code: 'UNAVAILABLE',
+        message: createFailure('timeout of 500ms exceeded'),
+      });
+    });
+
+    it('needs its credentials, and says so without calling the provider', async () => {
+      const required = member.credentials?.required ?? [];
+      for (const key of required) {
+        expect(
+          await failure(h.adapter.createTransaction({ ...h.ctx, [key]: '' }, input({ paymentMethod: capabilities.paymentMethods[0]!, cardId: 'c' }))),
+        ).toEqual({ code: 'FAILED_PRECONDITION', message: `${key} is required` });
+      }
+      expect(h.fake.received).toHaveLength(0);
+    });
+
+    it.each(Object.entries(table.entries))(`reads GET ${paths.get}: %s → %s`, async (status, expected) => {
+      h.fake.expect({
+        method: 'GET',
+        path: path(paths.get, 'tx/9'),
+        headers: auth,
+        reply: { body: { id: 'tx/9', status, amount: unit(500), paymentMethod: 'credit_card' } },
+      });
+      expect(await h.adapter.getTransaction(h.ctx, 'tx/9')).toEqual({ paymentMethod: 'CREDIT_CARD', transactionId: 'tx/9', status: expected, amount: 500 });
+      expect(h.warn).not.toHaveBeenCalled();
+    });
+
+    it(`maps an unknown status to ${table.unknown} and logs a warning naming the provider`, async () => {
+      h.fake.expect({
+        method: 'GET',
+        path: path(paths.get, 'tx_9'),
+        reply: { body: { id: 'tx_9', status: 'in_analysis_xyz', amount: unit(500), paymentMethod: 'credit_card' } },
+      });
+      expect((await h.adapter.getTransaction(h.ctx, 'tx_9')).status).toBe(table.unknown);
+      expect(h.warn).toHaveBeenCalledWith({ provider: id, providerStatus: 'in_analysis_xyz', mappedTo: table.unknown }, 'unknown provider transaction status');
+    });
+
+    it.each(GARBAGE_2XX_BODIES)('a read answer that is %s is an error, never a status', async (_label, body) => {
+      h.fake.expect({ method: 'GET', path: path(paths.get, 'tx_g'), reply: { body } });
+      await expect(h.adapter.getTransaction(h.ctx, 'tx_g')).rejects.toMatchObject({ message: expect.stringMatching(/^Erro ao buscar transação: /) });
+    });
+
+    it('keeps a 404 as NOT_FOUND and a persistent 5xx as UNAVAILABLE after the read retries', async () => {
+      h.fake.expect({ method: 'GET', path: path(paths.get, 'nope'), reply: { status: 404, body: { message: 'Transaction not found' } } });
+      expect(await failure(h.adapter.getTransaction(h.ctx, 'nope'))).toEqual({ code: 'NOT_FOUND', message: 'Erro ao buscar transação: Transaction not found' });
+      h.fake.expect({ method: 'GET', path: path(paths.get, 'tx_1'), times: 3, reply: { status: 503, body: { message: 'Service unavailable' } } });
+      expect(await failure(h.adapter.getTransaction(h.ctx, 'tx_1'))).toEqual({ code: 'UNAVAILABLE', message: 'Erro ao buscar transação: Service unavailable' });
+    });
+
+    if (capabilities.refunds) {
+      const { method, path: refundPath } = paths.refund;
+      const refundFailure = (text: string) => failureText(fixed.refoundTransaction, FAILURE_PREFIXES.REFUND_TRANSACTION, text);
+      it(`refunds by ${method} ${refundPath} with the amount in ${member.money}; a refusal in a 2xx body is status false`, async () => {
+        h.fake.expect({ method, path: path(refundPath, '98765'), headers: auth, body: { amount: unit(1990) }, reply: { body: answers.refunded(unit(1990)) } });
+        expect(await h.adapter.refoundTransaction(h.ctx, '98765', 1990)).toEqual({ refundId: 'rf_1', status: true });
+        h.fake.expect({ method, path: path(refundPath, '98765'), reply: { body: { id: 98765, status: 'refused' } } });
+        expect(await h.adapter.refoundTransaction(h.ctx, '98765', 500)).toEqual({
+          refundId: '98765',
+          status: table.entries.refused === 'REJECTED' ? false : true,
+        });
+      });
+
+      it.each([
+        [422, { message: 'Transação não pode ser estornada' }, 'INVALID_ARGUMENT', 'Transação não pode ser estornada'],
+        [500, { message: 'boom' }, 'UNAVAILABLE', 'boom'],
+      ])('a refund answered %i is %s', async (status, body, code, text) => {
+        h.fake.expect({ method, path: path(refundPath, '98765'), reply: { status, body } });
+        expect(await failure(h.adapter.refoundTransaction(h.ctx, '98765', 1990))).toEqual({ code: String(code), message: refundFailure(String(text)) });
+        if (fixed.refoundTransaction)
+          expect(h.warn).toHaveBeenCalledWith(expect.objectContaining({ provider: id, operation: 'refoundTransaction' }), 'refoundTransaction failed');
+      });
+
+      it.each(BODIES_WITHOUT_RESOURCE)('a 2xx refund answer that is %s is never "refunded": UNAVAILABLE', async (_label, body) => {
+        h.fake.expect({ method, path: path(refundPath, '98765'), reply: { body } });
+        expect(await failure(h.adapter.refoundTransaction(h.ctx, '98765', 1990))).toEqual({
+          code: 'UNAVAILABLE',
+          message: refundFailure('resposta do provedor sem dados do estorno'),
+        });
+      });
+    }
+
+    if (capabilities.withdrawMethods.includes('PIX')) {
+      it(`pays out by POST ${paths.withdraw} with the idempotency key; the answer's status through the payout table`, async () => {
+        h.fake.expect({
+          method: 'POST',
+          path: paths.withdraw,
+          headers: { ...auth, 'idempotency-key': 'idem-1' },
+          body: partial({ amount: unit(2500), pixKey: '12345678909', pixKeyType: 'cpf', postbackUrl: h.ctx.notificationUrl }),
+          reply: { body: answers.withdrawalCreated(unit(2500)) },
+        });
+        expect(
+          await h.adapter.withdraw(h.ctx, { paymentMethod: 'PIX', amount: 2500, pixKey: '123.456.789-09', pixType: 'CPF', idempotencyKey: 'idem-1' }),
+        ).toEqual({
+          withdrawId: 'wd_1',
+          amount: 2500,
+          status: withdrawalTable.entries.processing,
+        });
+      });
+    }
+
+    if (capabilities.webhooks) {
+      it('reads the postback envelope, the data-only shape and the bare object through its table', async () => {
+        const [status, expected] = Object.entries(table.entries)[0]!;
+        const envelope = { id: 'pb_1', type: 'transaction', objectId: '98765', data: { id: 98765, status } };
+        expect(await h.adapter.processWebhook(h.ctx, notification(envelope))).toEqual({ type: 'TRANSACTION', transactionId: '98765', status: expected });
+        expect(await h.adapter.processWebhook(h.ctx, notification({ data: { id: 'tx_2', status } }))).toEqual({
+          type: 'TRANSACTION',
+          transactionId: 'tx_2',
+          status: expected,
+        });
+        expect(await h.adapter.processWebhook(h.ctx, notification({ id: 'tx_3', status: 'mystery' }))).toEqual({
+          type: 'TRANSACTION',
+          transactionId: 'tx_3',
+          status: table.unknown,
+        });
+      });
+
+      it('ignores events of other kinds and bodies it cannot use', async () => {
+        for (const body of [
+          '{not json',
+          { hello: 'world' },
+          { type: 'transaction', objectId: '1' },
+          { type: 'subscription', data: { id: 1, status: 'paid' } },
+        ]) {
+          expect(await h.adapter.processWebhook(h.ctx, notification(body))).toBeUndefined();
+        }
+        const payout = await h.adapter.processWebhook(h.ctx, notification({ type: 'transfer', data: { id: 't_1', status: 'paid' } }));
+        expect(payout).toEqual(
+          capabilities.withdrawMethods.length ? { type: 'WITHDRAW', transactionId: 't_1', status: withdrawalTable.entries.paid } : undefined,
+        );
+      });
+
+      it('keys a notification by object id and status, so a re-delivery in a new envelope is a duplicate', () => {
+        const key = (body: unknown) => h.adapter.notificationKey(h.ctx, notification(body));
+        const first = key({ id: 'pb_1', type: 'transaction', objectId: '98765', data: { id: 98765, status: 'paid' } });
+        expect(first).toBe('transaction:98765:paid');
+        expect(key({ id: 'pb_2', type: 'transaction', data: { id: 98765, status: 'PAID', updatedAt: 'later' } })).toBe(first);
+        expect(key({ data: { id: 98765, status: 'refunded' } })).toBe('transaction:98765:refunded');
+        expect(key('{not json')).toMatch(/^sha256:[0-9a-f]{64}$/);
+      });
+    }
+  });
+}
+
+/** The statuses a member's table must map as the spec says (for the member's own test). */
+export const statusOf = (member: TransactionsApiMember, status: string): TransactionStatus => {
+  const table = declaredStatusTable(TRANSACTIONS_API_STATUSES, member.statuses?.transaction);
+  return Object.hasOwn(table.entries, status.toLowerCase()) ? table.entries[status.toLowerCase()]! : table.unknown;
+};
