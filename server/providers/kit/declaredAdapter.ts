@@ -37,8 +37,9 @@ const NO_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>({}, 'PENDING');
 export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDeclaration> extends ProviderAdapter {
   readonly identity: ProviderIdentity;
   readonly capabilities: Capabilities;
-  protected readonly transactionStatuses: StatusTable<TransactionStatus>;
-  protected readonly withdrawalStatuses: StatusTable<WithdrawStatus>;
+  /** The declared tables (family + member), read by the catalogue test against the spec. */
+  readonly transactionStatuses: StatusTable<TransactionStatus>;
+  readonly withdrawalStatuses: StatusTable<WithdrawStatus>;
 
   protected constructor(
     protected readonly declaration: D,

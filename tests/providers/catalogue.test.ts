@@ -1,0 +1,67 @@
+import { describe, expect, it } from '@jest/globals';
+import { OPERATIONS, type TransactionStatus } from '../../server/domain/types.js';
+import { lookupStatus } from '../../server/lib/statusTable.js';
+import { ProviderAdapter, SPEC_GROUPS, operationsOf, type AdapterContext } from '../../server/providers/adapter.js';
+import { createRegistry, providerModuleNames } from '../../server/providers/catalog.js';
+import { DeclaredAdapter } from '../../server/providers/kit/declaredAdapter.js';
+
+/**
+ * What the specification says about each registered provider's statuses
+ * (doc 2 §4, doc 3 §4): the statuses it names and what they map to, and the
+ * "unknown" rule. A provider added to the catalogue fails here until its line
+ * is written from the spec.
+ */
+const COMMON_PATTERN = { waiting: 'PENDING', processing: 'PENDING', authorized: 'PENDING', paid: 'APPROVED' } as const;
+const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; unknown: TransactionStatus }> = {
+  PAGUESAFE: { named: COMMON_PATTERN, unknown: 'REJECTED' },
+  PIXIUM: { named: COMMON_PATTERN, unknown: 'REJECTED' },
+  PAGARMEBAAS: { named: COMMON_PATTERN, unknown: 'REJECTED' },
+  VOLUTI: { named: { ATIVA: 'PENDING', REMOVIDA_PELO_PSP: 'PENDING', LIQUIDATED: 'APPROVED', CONCLUIDA: 'APPROVED' }, unknown: 'REJECTED' },
+  TREEAL: { named: { ATIVA: 'PENDING', REMOVIDA_PELO_PSP: 'PENDING', LIQUIDATED: 'APPROVED', CONCLUIDA: 'APPROVED' }, unknown: 'REJECTED' },
+  BMB: { named: { Paid: 'APPROVED' }, unknown: 'PENDING' },
+};
+
+const registry = await createRegistry({ sandboxUrl: 'http://127.0.0.1:1' });
+const adapters = registry.list();
+const ctx: AdapterContext = { accountId: 'acc', publicKey: 'pk', secretKey: 'sk', baseUrl: 'http://127.0.0.1:1', notificationUrl: 'http://127.0.0.1:1/w' };
+
+describe('the provider catalogue', () => {
+  it('registers one adapter per module of server/providers/members', () => {
+    expect(adapters).toHaveLength(providerModuleNames().length);
+  });
+
+  it('has unique upper-case ids without spaces, aliases that reach the same adapter, and a typed spec group', () => {
+    const keys = adapters.flatMap((adapter) => [adapter.identity.id, ...adapter.identity.aliases]);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const adapter of adapters) {
+      expect(adapter.identity.id).toMatch(/^[A-Z0-9_]+$/);
+      for (const alias of adapter.identity.aliases) expect(registry.find(alias)).toBe(adapter);
+      expect(Object.values(SPEC_GROUPS)).toContain(adapter.identity.specGroup);
+    }
+  });
+
+  describe.each(adapters.map((adapter) => [adapter.identity.id, adapter] as const))('%s', (id, adapter) => {
+    it('is built on the kit, and implements every operation its capabilities declare', () => {
+      expect(adapter).toBeInstanceOf(DeclaredAdapter);
+      expect(adapter.operations).toEqual(operationsOf(adapter.capabilities));
+      for (const operation of adapter.operations) expect(adapter[operation]).not.toBe(ProviderAdapter.prototype[operation]);
+    });
+
+    it("rejects every operation it does not offer with the spec's text, as a promise, never a synchronous throw", async () => {
+      for (const operation of OPERATIONS.filter((op) => !adapter.supports(op))) {
+        let pending: Promise<unknown> | undefined;
+        expect(() => (pending = (adapter[operation] as (...args: unknown[]) => Promise<unknown>).call(adapter, ctx, {}, 0))).not.toThrow();
+        await expect(pending).rejects.toMatchObject({ code: 'UNIMPLEMENTED', message: 'Method not implemented.' });
+      }
+    });
+
+    const spec = SPEC_STATUSES[id];
+    if (adapter.identity.specGroup === SPEC_GROUPS.GATEWAY) return;
+    it('maps every status the spec names for it as the spec says, and unknown statuses to its "unknown" rule', () => {
+      expect(spec).toBeDefined();
+      const table = (adapter as DeclaredAdapter).transactionStatuses;
+      for (const [status, expected] of Object.entries(spec!.named)) expect([status, lookupStatus(table, status)]).toEqual([status, expected]);
+      expect(table.unknown).toBe(spec!.unknown);
+    });
+  });
+});
