@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GatewayError, invalidArgument, notFound, outcomeOf } from '../lib/errors.js';
 import { defaultWithdrawDescription } from '../lib/withdrawDescription.js';
-import { catalogueError, paymentMethodNotSupportedBy } from '../lib/providerMessages.js';
+import { catalogueError } from '../lib/providerMessages.js';
 import type {
   CardInput,
   Customer,

@@ -1,6 +1,6 @@
 import type { TransactionInput, TransactionResult, TransactionStatus, WebhookResult } from '../../domain/types.js';
 import { digitsOnly } from '../../lib/documents.js';
-import { ProviderCallError, type ProviderResponse } from '../../lib/http/index.js';
+import { ProviderCallError } from '../../lib/http/index.js';
 import { parseJsonObject } from '../../lib/json.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { FAILURE_PREFIXES } from '../../lib/providerMessages.js';
@@ -161,18 +161,6 @@ export class BmbAdapter extends DeclaredAdapter {
     return { status: (value: unknown) => this.transactionStatus(value), amount: (value: unknown) => this.fromProviderAmount(value) };
   }
 
-  private async exchange(
-    operation: 'createTransaction' | 'getTransaction',
-    prefix: string,
-    send: () => Promise<ProviderResponse<QRCodeAnswer>>,
-  ): Promise<QRCodeAnswer> {
-    try {
-      return (await send()).data;
-    } catch (error) {
-      throw this.failure(operation, prefix, error);
-    }
-  }
-
   private unusable(operation: 'createTransaction' | 'getTransaction', prefix: string): Error {
     return this.failure(operation, prefix, new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', 'resposta do provedor sem txid ou status do QR Code'));
   }
@@ -186,7 +174,7 @@ export class BmbAdapter extends DeclaredAdapter {
       expirySeconds: this.pixExpirySeconds,
       notificationUrl: ctx.notificationUrl,
     });
-    const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<QRCodeAnswer>('/GerarQRCode', body));
+    const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<QRCodeAnswer | undefined>('/GerarQRCode', body));
     const result = fromQRCode(answer, { ...this.terms(), requestedAmount: input.amount, expiresAt: this.expiresAt(this.pixExpirySeconds, requestedAt) });
     if (!result?.pixCode) throw this.unusable('createTransaction', prefix);
     return withPixQrImage(result);
@@ -194,7 +182,9 @@ export class BmbAdapter extends DeclaredAdapter {
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const prefix = FAILURE_PREFIXES.GET_TRANSACTION;
-    const answer = await this.exchange('getTransaction', prefix, () => this.http(ctx).post<QRCodeAnswer>('/consultaQRCode', { txid: transactionId }));
+    const answer = await this.exchange('getTransaction', prefix, () =>
+      this.http(ctx).post<QRCodeAnswer | undefined>('/consultaQRCode', { txid: transactionId }),
+    );
     const result = fromQRCode(answer, this.terms());
     if (!result) throw this.unusable('getTransaction', prefix);
     // The id asked for stays the id, whatever the answer echoes.

@@ -1,7 +1,7 @@
 import type { Operation, PaymentMethod, TransactionStatus, WithdrawStatus } from '../../domain/types.js';
 import { GatewayError } from '../../lib/errors.js';
 import { BOLETO_DEFAULT_EXPIRY_SECONDS, PIX_DEFAULT_EXPIRY_SECONDS, expiresAfter } from '../../lib/expiry.js';
-import { createProviderHttp, providerError, type ProviderHttp, type ProviderHttpDeclaration } from '../../lib/http/index.js';
+import { createProviderHttp, providerError, type ProviderHttp, type ProviderHttpDeclaration, type ProviderResponse } from '../../lib/http/index.js';
 import { logger as defaultLogger, type Logger } from '../../lib/logger.js';
 import { centsToReais, reaisToCents } from '../../lib/money.js';
 import { assertPaymentMethodOffered } from '../../lib/paymentMethods.js';
@@ -32,7 +32,9 @@ const NO_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>({}, 'PENDING');
  * - `transactionStatus(value)` / `withdrawalStatus(value)`: the declared tables, unknown values logged with the provider's id;
  * - `toProviderAmount(cents)` / `fromProviderAmount(value)`: the declared money unit;
  * - `pixExpirySeconds`, `boletoExpirySeconds`, `expiresAt(seconds)`, `now()`;
- * - `failure(operation, prefix, error)`: the provider's failure under the spec's prefix, or the declared fixed text.
+ * - `failure(operation, prefix, error)`: the provider's failure under the spec's prefix, or the declared fixed text;
+ * - `exchange(operation, prefix, send)`: one HTTP exchange whose failure is `failure(…)`;
+ * - `mapped(operation, prefix, map)`: a mapper's refusal of an answer (not the resource) as the same failure.
  */
 export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDeclaration> extends ProviderAdapter {
   readonly identity: ProviderIdentity;
@@ -132,13 +134,34 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
    * the declaration gives the operation a fixed text, that text instead, with
    * the same code and outcome, the provider's message kept in the log.
    */
-  protected failure(operation: Operation, prefix: string, error: unknown): GatewayError {
+  protected failure(operation: Operation | ExtraOperation, prefix: string, error: unknown): GatewayError {
     const failure = providerError(prefix, error);
-    const fixed = this.declaration.failures?.[operation];
+    const fixed = this.declaration.failures?.[operation as Operation];
     // The adapter's own errors ('Unauthorized.', a bad credential layout) are not the provider's failure: they stay as they are.
     const fromProvider = !(error instanceof GatewayError) || (error.details.reason ?? '').startsWith('PROVIDER');
     if (!fixed || !fromProvider) return failure;
     this.log.warn({ provider: this.identity.id, operation, failure: failure.message }, `${operation} failed`);
     return new GatewayError(failure.code, CATALOGUE[fixed].message, { reason: fixed, outcome: failure.details.outcome });
   }
+
+  /** One HTTP exchange of `operation`: the answer's body, or the operation's failure. */
+  protected async exchange<T>(operation: Operation | ExtraOperation, prefix: string, send: () => Promise<ProviderResponse<T>>): Promise<T> {
+    try {
+      return (await send()).data;
+    } catch (error) {
+      throw this.failure(operation, prefix, error);
+    }
+  }
+
+  /** A mapper that refuses an answer (a ProviderCallError: not the resource) fails as the operation does. */
+  protected mapped<T>(operation: Operation | ExtraOperation, prefix: string, map: () => T): T {
+    try {
+      return map();
+    } catch (error) {
+      throw this.failure(operation, prefix, error);
+    }
+  }
 }
+
+/** Calls an adapter makes beyond the contract's operations (capabilities such as reference lookups and simulated payments). */
+export type ExtraOperation = 'findByReference' | 'simulatePayment';

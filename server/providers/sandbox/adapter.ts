@@ -1,7 +1,6 @@
 import type {
   CardInput,
   InstallmentOption,
-  Operation,
   PaymentMethod,
   ReceiverInput,
   ReceiverResult,
@@ -15,7 +14,7 @@ import type {
   WithdrawStatus,
 } from '../../domain/types.js';
 import { invalidArgument } from '../../lib/errors.js';
-import { ProviderCallError, type ProviderResponse } from '../../lib/http/index.js';
+import { ProviderCallError } from '../../lib/http/index.js';
 import { cardDigits, fourDigitYear } from '../../lib/card.js';
 import { inferDocumentType } from '../../lib/documents.js';
 import { verifyTimestampedSignature } from '../../lib/hmacSignature.js';
@@ -199,14 +198,6 @@ export class SandboxAdapter extends DeclaredAdapter implements PaymentSimulator,
     super(declaration(defaultBaseUrl), runtime, { transactionStatuses: CHARGE_STATUS, withdrawalStatuses: WITHDRAWAL_STATUS });
   }
 
-  private async exchange<T>(operation: Operation | 'simulatePayment' | 'lookup', prefix: string, send: () => Promise<ProviderResponse<T>>): Promise<T> {
-    try {
-      return (await send()).data;
-    } catch (error) {
-      throw this.failure(operation as Operation, prefix, error);
-    }
-  }
-
   private charge = (data: unknown): TransactionResult => fromSandboxCharge(data, (value) => this.transactionStatus(value));
   private withdrawal = (data: unknown): WithdrawResult => fromSandboxWithdrawal(data, (value) => this.withdrawalStatus(value));
 
@@ -241,13 +232,13 @@ export class SandboxAdapter extends DeclaredAdapter implements PaymentSimulator,
     const data = await this.exchange('createTransaction', prefix, () =>
       this.http(ctx).post<unknown>('/v1/charges', toSandboxCharge(input, ctx), { headers: idempotencyHeader(input.idempotencyKey) }),
     );
-    return this.read('createTransaction', prefix, () => this.charge(data));
+    return this.mapped('createTransaction', prefix, () => this.charge(data));
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const prefix = FAILURE_PREFIXES.GET_TRANSACTION;
     const data = await this.exchange('getTransaction', prefix, () => this.http(ctx).get<unknown>(`/v1/charges/${encodeURIComponent(transactionId)}`));
-    return this.read('getTransaction', prefix, () => this.charge(data));
+    return this.mapped('getTransaction', prefix, () => this.charge(data));
   }
 
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
@@ -266,30 +257,34 @@ export class SandboxAdapter extends DeclaredAdapter implements PaymentSimulator,
     const data = await this.exchange('withdraw', prefix, () =>
       this.http(ctx).post<unknown>('/v1/withdrawals', toSandboxWithdrawal(input, ctx), { headers: idempotencyHeader(input.idempotencyKey) }),
     );
-    return this.read('withdraw', prefix, () => this.withdrawal(data));
+    return this.mapped('withdraw', prefix, () => this.withdrawal(data));
   }
 
   override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
     const prefix = FAILURE_PREFIXES.GET_WITHDRAW;
     const data = await this.exchange('getWithdraw', prefix, () => this.http(ctx).get<unknown>(`/v1/withdrawals/${encodeURIComponent(withdrawId)}`));
-    return this.read('getWithdraw', prefix, () => this.withdrawal(data));
+    return this.mapped('getWithdraw', prefix, () => this.withdrawal(data));
   }
 
-  async findTransactionByReference(ctx: AdapterContext, reference: string): Promise<TransactionResult | undefined> {
-    const prefix = FAILURE_PREFIXES.GET_TRANSACTION;
-    const data = await this.exchange('lookup', prefix, () => this.http(ctx).get<unknown>('/v1/charges', { params: { reference } }));
-    return this.read('getTransaction', prefix, () => {
-      const found = sandboxList<SandboxCharge>(data, 'list of charges')[0];
-      return found && this.charge(found);
+  findTransactionByReference(ctx: AdapterContext, reference: string): Promise<TransactionResult | undefined> {
+    return this.findByReference(ctx, reference, { path: '/v1/charges', prefix: FAILURE_PREFIXES.GET_TRANSACTION, what: 'list of charges', map: this.charge });
+  }
+
+  findWithdrawalByReference(ctx: AdapterContext, reference: string): Promise<WithdrawResult | undefined> {
+    return this.findByReference(ctx, reference, {
+      path: '/v1/withdrawals',
+      prefix: FAILURE_PREFIXES.GET_WITHDRAW,
+      what: 'list of withdrawals',
+      map: this.withdrawal,
     });
   }
 
-  async findWithdrawalByReference(ctx: AdapterContext, reference: string): Promise<WithdrawResult | undefined> {
-    const prefix = FAILURE_PREFIXES.GET_WITHDRAW;
-    const data = await this.exchange('lookup', prefix, () => this.http(ctx).get<unknown>('/v1/withdrawals', { params: { reference } }));
-    return this.read('getWithdraw', prefix, () => {
-      const found = sandboxList<SandboxWithdrawal>(data, 'list of withdrawals')[0];
-      return found && this.withdrawal(found);
+  /** The sandbox lists a resource by the reference it was created with (the gateway's idempotency key): the first, or none. */
+  private async findByReference<T>(ctx: AdapterContext, reference: string, how: { path: string; prefix: string; what: string; map: (data: unknown) => T }) {
+    const data = await this.exchange('findByReference', how.prefix, () => this.http(ctx).get<unknown>(how.path, { params: { reference } }));
+    return this.mapped('findByReference', how.prefix, () => {
+      const found = sandboxList<unknown>(data, how.what)[0];
+      return found === undefined ? undefined : how.map(found);
     });
   }
 
@@ -303,13 +298,13 @@ export class SandboxAdapter extends DeclaredAdapter implements PaymentSimulator,
         bankAccount: input.bankAccount,
       }),
     );
-    return this.read('createReceiver', prefix, () => fromSandboxRecipient(sandboxResource<SandboxRecipient>(data, 'recipient')));
+    return this.mapped('createReceiver', prefix, () => fromSandboxRecipient(sandboxResource<SandboxRecipient>(data, 'recipient')));
   }
 
   override async getReceiver(ctx: AdapterContext, receiverId: string): Promise<ReceiverResult> {
     const prefix = FAILURE_PREFIXES.GET_RECEIVER;
     const data = await this.exchange('getReceiver', prefix, () => this.http(ctx).get<SandboxRecipient>(`/v1/recipients/${encodeURIComponent(receiverId)}`));
-    return this.read('getReceiver', prefix, () => fromSandboxRecipient(sandboxResource<SandboxRecipient>(data, 'recipient')));
+    return this.mapped('getReceiver', prefix, () => fromSandboxRecipient(sandboxResource<SandboxRecipient>(data, 'recipient')));
   }
 
   override async calculateInstallments(ctx: AdapterContext, amount: number): Promise<InstallmentOption[]> {
@@ -332,7 +327,7 @@ export class SandboxAdapter extends DeclaredAdapter implements PaymentSimulator,
     const data = await this.exchange('simulatePayment', prefix, () =>
       this.http(ctx).post<{ charge?: unknown; notification?: SandboxSentNotification }>(`/v1/charges/${encodeURIComponent(transactionId)}/pay`, {}),
     );
-    return { transaction: this.read('getTransaction', prefix, () => this.charge(data?.charge)), notification: data?.notification };
+    return { transaction: this.mapped('getTransaction', prefix, () => this.charge(data?.charge)), notification: data?.notification };
   }
 
   /**
@@ -361,14 +356,5 @@ export class SandboxAdapter extends DeclaredAdapter implements PaymentSimulator,
     return type === 'TRANSACTION'
       ? { type, transactionId: id, status: this.transactionStatus(data?.status) }
       : { type, transactionId: id, status: this.withdrawalStatus(data?.status) };
-  }
-
-  /** A mapper's refusal of an answer (not the resource) as the operation's failure, under its prefix. */
-  private read<T>(operation: Operation, prefix: string, map: () => T): T {
-    try {
-      return map();
-    } catch (error) {
-      throw this.failure(operation, prefix, error);
-    }
   }
 }

@@ -9,7 +9,7 @@ import type {
   WithdrawResult,
 } from '../../../domain/types.js';
 import { GatewayError, invalidArgument } from '../../../lib/errors.js';
-import { providerMessage, type ProviderResponse } from '../../../lib/http/index.js';
+import { providerMessage } from '../../../lib/http/index.js';
 import { withPixQrImage } from '../../../lib/pixQrCode.js';
 import { catalogueError, FAILURE_PREFIXES, providerFailure } from '../../../lib/providerMessages.js';
 import type { AdapterContext, IncomingNotification } from '../../adapter.js';
@@ -79,15 +79,6 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
       now,
       requested,
     };
-  }
-
-  /** One exchange of `operation`: its failure under the spec's prefix (or the member's fixed text). */
-  private async exchange<T>(operation: Operation, prefix: string, send: () => Promise<ProviderResponse<T>>): Promise<T> {
-    try {
-      return (await send()).data;
-    } catch (error) {
-      throw this.failure(operation, prefix, error);
-    }
   }
 
   /** A 2xx body without the resource: the provider's message where it gives one (it refused), else an unusable answer (an outage). */
