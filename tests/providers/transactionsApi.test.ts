@@ -277,11 +277,12 @@ describe('response mapper', () => {
   });
 
   it('maps a refund answer: the newest refund id; a refusal in a 2xx body is status false', () => {
-    expect(fromApiRefund({ id: 9, status: 'refunded', refunds: [{ id: 'r1' }, { id: 'r2' }] }, '9', status)).toEqual({ refundId: 'r2', status: true });
-    expect(fromApiRefund({ id: 9, status: 'paid' }, '9', status)).toEqual({ refundId: '9', status: true });
+    expect(fromApiRefund({ id: 9, status: 'refunded', refunds: [{ id: 'r1' }, { id: 'r2' }] }, '9')).toEqual({ refundId: 'r2', status: true });
+    expect(fromApiRefund({ id: 9, status: 'paid' }, '9')).toEqual({ refundId: '9', status: true });
     // An empty answer is never an "ok" refund: the operation turns it into an error.
-    expect(fromApiRefund('', 'tx-1', status)).toBeUndefined();
-    expect(fromApiRefund({ id: 9, status: 'refused' }, '9', status)).toEqual({ refundId: '9', status: false });
+    expect(fromApiRefund('', 'tx-1')).toBeUndefined();
+    expect(fromApiRefund({ id: 9, status: 'refused' }, '9')).toEqual({ refundId: '9', status: false });
+    expect(fromApiRefund({ id: 9, status: 'FAILED' }, '9')).toEqual({ refundId: '9', status: false });
   });
 });
 

@@ -116,7 +116,7 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
     const data = await this.exchange('refoundTransaction', prefix, () =>
       method === 'DELETE' ? this.http(ctx).delete<unknown>(url, { body }) : this.http(ctx).post<unknown>(url, body),
     );
-    const result = fromApiRefund(data, transactionId, (value) => this.transactionStatus(value));
+    const result = fromApiRefund(data, transactionId);
     if (!result) throw this.failure('refoundTransaction', prefix, providerFailure(prefix, 'resposta do provedor sem dados do estorno', 'UNAVAILABLE'));
     return result;
   }

@@ -178,19 +178,26 @@ export function fromApiTransaction(body: unknown, terms: ResponseTerms): Transac
 }
 
 /**
+ * Statuses of a refund answer that say the refund was refused. Not the
+ * member's transaction table: there 'refunded' may be REJECTED (VENITIP's
+ * charge table), while a refund answered 'refunded' is a refund made.
+ */
+export const REFUND_REFUSED: ReadonlySet<string> = new Set(['refused', 'rejected', 'failed', 'declined', 'denied', 'error']);
+
+/**
  * A refund answer → our result; undefined when the answer says nothing about
  * the refund (no status, id or refund list: an outage, never "ok"). A 2xx
- * answer is a refund the provider took, unless its status maps to REJECTED
- * (a refusal in a 2xx body). The refund id is the newest entry of `refunds`,
- * else the body's id, else the transaction's.
+ * answer is a refund the provider took, unless its status is a refusal
+ * (REFUND_REFUSED: a refusal in a 2xx body). The refund id is the newest entry
+ * of `refunds`, else the body's id, else the transaction's.
  */
-export function fromApiRefund(body: unknown, transactionId: string, status: ResponseTerms['status']): RefundResult | undefined {
+export function fromApiRefund(body: unknown, transactionId: string): RefundResult | undefined {
   const answer = unwrap<ApiTransaction>(body);
   const refunds = Array.isArray(answer.refunds) ? answer.refunds : [];
   const statusText = textOf(answer.status);
   if (!statusText && idText(answer.id) === undefined && refunds.length === 0) return undefined;
   const refundId = idText(refunds.at(-1)?.id) ?? idText(answer.id) ?? transactionId;
-  return { refundId, status: !(statusText && status(statusText) === 'REJECTED') };
+  return { refundId, status: !(statusText && REFUND_REFUSED.has(statusText.toLowerCase())) };
 }
 
 /** A payout answer → our result; undefined without an id and a status. */
