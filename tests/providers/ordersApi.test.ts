@@ -1,8 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import {
   ORDERS_API_EVENTS,
-  ORDERS_API_STATUS_RULES,
-  ORDERS_API_WITHDRAWAL_STATUS,
+  ORDERS_API_NEVER_PAID,
+  ORDERS_API_STATUSES,
+  ORDERS_API_WITHDRAWAL_STATUSES,
   fromOrdersApiOrder,
   fromOrdersApiRefund,
   fromOrdersApiWithdrawal,
@@ -18,15 +19,20 @@ import {
   toOrdersApiCustomer,
   toOrdersApiItems,
   toOrdersApiOrder,
-  withPixQrImage,
   type OrdersApiOrder,
-} from '../../server/providers/families/ordersApi.js';
+  type OrdersApiStatusReader,
+} from '../../server/providers/families/ordersApi/index.js';
 import { ProviderCallError } from '../../server/lib/http/index.js';
-import { logger } from '../../server/lib/logger.js';
+import { withPixQrImage } from '../../server/lib/pixQrCode.js';
+import { declaredStatusTable, lookupStatus } from '../../server/lib/statusTable.js';
 import type { TransactionInput } from '../../server/domain/types.js';
 
+/** The family's pure parts, without HTTP: status tables, mappers and notification parsing. */
+
 const NOW = new Date('2026-03-10T12:00:00.000Z');
-const OPTIONS = { pixExpiresInSeconds: 86_400, boletoDueDays: 5, now: NOW };
+const OPTIONS = { pixExpiresInSeconds: 86_400, boletoSeconds: 5 * 86_400, now: NOW };
+const READER: OrdersApiStatusReader = { status: (value) => lookupStatus(ORDERS_API_STATUSES, value), neverPaid: ORDERS_API_NEVER_PAID };
+const withdrawalStatus = (value: unknown) => lookupStatus(ORDERS_API_WITHDRAWAL_STATUSES, value);
 
 const input = (extra: Partial<TransactionInput> = {}): TransactionInput => ({
   amount: 1990,
@@ -46,12 +52,6 @@ const order = (status: string, charge: Record<string, unknown> = {}): OrdersApiO
   charges: [{ id: 'ch_1', status, payment_method: 'pix', ...charge }],
 });
 
-let warn: ReturnType<typeof jest.spyOn>;
-beforeEach(() => {
-  warn = jest.spyOn(logger, 'warn').mockImplementation(() => undefined);
-});
-afterEach(() => warn.mockRestore());
-
 describe('status table', () => {
   it.each([
     ['paid', 'APPROVED'],
@@ -67,48 +67,44 @@ describe('status table', () => {
     ['chargedback', 'CHARGEBACK'],
     ['failed', 'REJECTED'],
   ])('maps %s to %s', (status, expected) => {
-    expect(ordersApiStatus({ status, paid_at: '2026-03-10T12:01:00Z' })).toBe(expected);
-    expect(warn).not.toHaveBeenCalled();
+    expect(ordersApiStatus({ status, paid_at: '2026-03-10T12:01:00Z' }, READER)).toBe(expected);
   });
 
   it('maps canceled to REFUNDED after a payment and to CANCELED before one', () => {
-    expect(ordersApiStatus({ status: 'canceled', paid_at: '2026-03-10T12:01:00Z' })).toBe('REFUNDED');
-    expect(ordersApiStatus({ status: 'canceled', paid_amount: 1990 })).toBe('REFUNDED');
-    expect(ordersApiStatus({ status: 'canceled' })).toBe('CANCELED');
-    expect(ordersApiStatus({ status: 'canceled', paid_at: null, paid_amount: 0 })).toBe('CANCELED');
+    expect(ordersApiStatus({ status: 'canceled', paid_at: '2026-03-10T12:01:00Z' }, READER)).toBe('REFUNDED');
+    expect(ordersApiStatus({ status: 'canceled', paid_amount: 1990 }, READER)).toBe('REFUNDED');
+    expect(ordersApiStatus({ status: 'canceled' }, READER)).toBe('CANCELED');
+    expect(ordersApiStatus({ status: 'canceled', paid_at: null, paid_amount: 0 }, READER)).toBe('CANCELED');
   });
 
-  it('maps an unknown status to REJECTED and logs a warning', () => {
-    expect(ordersApiStatus({ status: 'something_new' })).toBe('REJECTED');
-    expect(ordersApiStatus({ status: 'constructor' })).toBe('REJECTED');
-    expect(ordersApiStatus({})).toBe('REJECTED');
-    expect(warn).toHaveBeenCalledTimes(3);
-    expect(warn.mock.calls[0]![0]).toMatchObject({ status: 'something_new', mappedTo: 'REJECTED' });
+  it('maps an unknown status to REJECTED', () => {
+    expect(ordersApiStatus({ status: 'something_new' }, READER)).toBe('REJECTED');
+    expect(ordersApiStatus({ status: 'constructor' }, READER)).toBe('REJECTED');
+    expect(ordersApiStatus({}, READER)).toBe('REJECTED');
   });
 
   it('reads statuses case-insensitively', () => {
-    expect(ordersApiStatus({ status: 'PAID' })).toBe('APPROVED');
+    expect(ordersApiStatus({ status: 'PAID' }, READER)).toBe('APPROVED');
   });
 
   it("takes a member's exceptions over the family's table", () => {
-    const rules = {
-      ...ORDERS_API_STATUS_RULES,
-      statuses: { ...ORDERS_API_STATUS_RULES.statuses, chargedback: 'REFUNDED' as const },
-      unknown: 'PENDING' as const,
-    };
-    expect(ordersApiStatus({ status: 'chargedback' }, rules)).toBe('REFUNDED');
-    expect(ordersApiStatus({ status: 'something_new' }, rules)).toBe('PENDING');
+    const table = declaredStatusTable(ORDERS_API_STATUSES, { overrides: { chargedback: 'REFUNDED' }, unknown: 'PENDING' });
+    const reader = { ...READER, status: (value: unknown) => lookupStatus(table, value) };
+    expect(ordersApiStatus({ status: 'chargedback' }, reader)).toBe('REFUNDED');
+    expect(ordersApiStatus({ status: 'something_new' }, reader)).toBe('PENDING');
   });
 
   it("reads an order's status from its charge, which is finer than the order's", () => {
-    expect(orderStatus({ id: 'or_1', status: 'paid', charges: [{ id: 'ch_1', status: 'chargedback', paid_at: '2026-03-10T12:01:00Z' }] })).toBe('CHARGEBACK');
-    expect(orderStatus({ id: 'or_1', status: 'canceled', charges: [{ id: 'ch_1', status: 'canceled', paid_amount: 1990 }] })).toBe('REFUNDED');
-    expect(orderStatus({ id: 'or_1', status: 'canceled' })).toBe('CANCELED');
-    expect(orderStatus({ id: 'or_1', status: 'pending' })).toBe('PENDING');
+    expect(orderStatus({ id: 'or_1', status: 'paid', charges: [{ id: 'ch_1', status: 'chargedback', paid_at: '2026-03-10T12:01:00Z' }] }, READER)).toBe(
+      'CHARGEBACK',
+    );
+    expect(orderStatus({ id: 'or_1', status: 'canceled', charges: [{ id: 'ch_1', status: 'canceled', paid_amount: 1990 }] }, READER)).toBe('REFUNDED');
+    expect(orderStatus({ id: 'or_1', status: 'canceled' }, READER)).toBe('CANCELED');
+    expect(orderStatus({ id: 'or_1', status: 'pending' }, READER)).toBe('PENDING');
   });
 
   it('maps withdrawals: pending at creation, transferred APPROVED, canceled CANCELED, the rest REJECTED', () => {
-    expect(ORDERS_API_WITHDRAWAL_STATUS).toEqual({
+    expect(ORDERS_API_WITHDRAWAL_STATUSES.entries).toEqual({
       pending: 'PENDING',
       processing: 'PENDING',
       created: 'PENDING',
@@ -117,23 +113,21 @@ describe('status table', () => {
       canceled: 'CANCELED',
       failed: 'REJECTED',
     });
-    expect(fromOrdersApiWithdrawal({ id: 'tran_1', amount: 1000, status: 'pending' })).toEqual({
+    expect(fromOrdersApiWithdrawal({ id: 'tran_1', amount: 1000, status: 'pending' }, withdrawalStatus)).toEqual({
       withdrawId: 'tran_1',
       amount: 1000,
       status: 'PENDING',
       approvedAt: undefined,
     });
-    expect(fromOrdersApiWithdrawal({ id: 'tran_1', amount: 1000, status: 'transferred', updated_at: '2026-03-10T13:00:00Z' })).toEqual({
+    expect(fromOrdersApiWithdrawal({ id: 'tran_1', amount: 1000, status: 'transferred', updated_at: '2026-03-10T13:00:00Z' }, withdrawalStatus)).toEqual({
       withdrawId: 'tran_1',
       amount: 1000,
       status: 'APPROVED',
       approvedAt: new Date('2026-03-10T13:00:00Z'),
     });
-    expect(fromOrdersApiWithdrawal({ id: 'tran_1', amount: 1000, status: 'canceled' }).status).toBe('CANCELED');
-    expect(fromOrdersApiWithdrawal({ id: 'tran_1', amount: 1000, status: 'failed' }).status).toBe('REJECTED');
-    expect(warn).not.toHaveBeenCalled();
-    expect(fromOrdersApiWithdrawal({ id: 'tran_1', amount: 1000, status: 'on_hold' }).status).toBe('REJECTED');
-    expect(warn).toHaveBeenCalledTimes(1);
+    expect(fromOrdersApiWithdrawal({ id: 'tran_1', amount: 1000, status: 'canceled' }, withdrawalStatus).status).toBe('CANCELED');
+    expect(fromOrdersApiWithdrawal({ id: 'tran_1', amount: 1000, status: 'failed' }, withdrawalStatus).status).toBe('REJECTED');
+    expect(fromOrdersApiWithdrawal({ id: 'tran_1', amount: 1000, status: 'on_hold' }, withdrawalStatus).status).toBe('REJECTED');
   });
 });
 
@@ -151,16 +145,20 @@ describe('notifications', () => {
     ['charge.refunded', 'REFUNDED', chargeData('canceled')],
     ['charge.chargedback', 'CHARGEBACK', chargeData('chargedback')],
   ])('accepts %s as %s for the order', (type, status, data) => {
-    expect(readOrdersApiEvent(event(type, data))).toEqual({ type: 'TRANSACTION', transactionId: 'or_1', status });
+    expect(readOrdersApiEvent(event(type, data), READER)).toEqual({ type: 'TRANSACTION', transactionId: 'or_1', status });
   });
 
   it('reads order.canceled from the order: REFUNDED once paid, CANCELED before', () => {
-    expect(readOrdersApiEvent(event('order.canceled', orderData('canceled', { paid_at: '2026-03-10T12:01:00Z' })))).toEqual({
+    expect(readOrdersApiEvent(event('order.canceled', orderData('canceled', { paid_at: '2026-03-10T12:01:00Z' })), READER)).toEqual({
       type: 'TRANSACTION',
       transactionId: 'or_1',
       status: 'REFUNDED',
     });
-    expect(readOrdersApiEvent(event('order.canceled', orderData('canceled')))).toEqual({ type: 'TRANSACTION', transactionId: 'or_1', status: 'CANCELED' });
+    expect(readOrdersApiEvent(event('order.canceled', orderData('canceled')), READER)).toEqual({
+      type: 'TRANSACTION',
+      transactionId: 'or_1',
+      status: 'CANCELED',
+    });
   });
 
   it('accepts exactly the events of its table', () => {
@@ -188,17 +186,17 @@ describe('notifications', () => {
     'customer.created',
     'toString',
   ])('ignores %s', (type) => {
-    expect(readOrdersApiEvent(event(type, orderData('paid')))).toBeUndefined();
+    expect(readOrdersApiEvent(event(type, orderData('paid')), READER)).toBeUndefined();
   });
 
   it('returns nothing for bodies it cannot read', () => {
-    expect(readOrdersApiEvent(Buffer.from('not json'))).toBeUndefined();
-    expect(readOrdersApiEvent(Buffer.from('null'))).toBeUndefined();
-    expect(readOrdersApiEvent(Buffer.from('[]'))).toBeUndefined();
-    expect(readOrdersApiEvent(Buffer.from(JSON.stringify({ type: 'order.paid' })))).toBeUndefined();
-    expect(readOrdersApiEvent(event('order.paid', { status: 'paid' }))).toBeUndefined();
-    expect(readOrdersApiEvent(event('charge.paid', { id: 'ch_1', status: 'paid' }))).toBeUndefined();
-    expect(readOrdersApiEvent(event('charge.paid', { id: 'ch_1', status: 'paid', order: { id: 42 } }))).toBeUndefined();
+    expect(readOrdersApiEvent(Buffer.from('not json'), READER)).toBeUndefined();
+    expect(readOrdersApiEvent(Buffer.from('null'), READER)).toBeUndefined();
+    expect(readOrdersApiEvent(Buffer.from('[]'), READER)).toBeUndefined();
+    expect(readOrdersApiEvent(Buffer.from(JSON.stringify({ type: 'order.paid' })), READER)).toBeUndefined();
+    expect(readOrdersApiEvent(event('order.paid', { status: 'paid' }), READER)).toBeUndefined();
+    expect(readOrdersApiEvent(event('charge.paid', { id: 'ch_1', status: 'paid' }), READER)).toBeUndefined();
+    expect(readOrdersApiEvent(event('charge.paid', { id: 'ch_1', status: 'paid', order: { id: 42 } }), READER)).toBeUndefined();
   });
 
   it('identifies a delivery by the event id', () => {
@@ -333,6 +331,7 @@ describe('response mappers', () => {
         order('pending', {
           last_transaction: { qr_code: '00020101021226…', qr_code_url: 'https://api.pagar.me/qr/or_1.png', expires_at: '2026-03-11T12:00:00Z' },
         }),
+        READER,
       ),
     ).toEqual({
       paymentMethod: 'PIX',
@@ -346,11 +345,14 @@ describe('response mappers', () => {
   });
 
   it('renders the QR image of a PIX from its copy-and-paste code, keeping the provider URL only without a code', async () => {
-    const pix = fromOrdersApiOrder(order('pending', { last_transaction: { qr_code: '00020101021226', qr_code_url: 'https://api.pagar.me/qr/or_1.png' } }));
+    const pix = fromOrdersApiOrder(
+      order('pending', { last_transaction: { qr_code: '00020101021226', qr_code_url: 'https://api.pagar.me/qr/or_1.png' } }),
+      READER,
+    );
     expect((await withPixQrImage(pix)).pixQrCode).toMatch(/^data:image\/png;base64,[A-Za-z0-9+/]+=*$/);
-    const withoutCode = fromOrdersApiOrder(order('pending', { last_transaction: { qr_code_url: 'https://api.pagar.me/qr/or_1.png' } }));
+    const withoutCode = fromOrdersApiOrder(order('pending', { last_transaction: { qr_code_url: 'https://api.pagar.me/qr/or_1.png' } }), READER);
     expect(await withPixQrImage(withoutCode)).toEqual(withoutCode);
-    const boleto = fromOrdersApiOrder(order('pending', { payment_method: 'boleto', last_transaction: { line: '1' } }));
+    const boleto = fromOrdersApiOrder(order('pending', { payment_method: 'boleto', last_transaction: { line: '1' } }), READER);
     expect(await withPixQrImage(boleto)).toBe(boleto);
   });
 
@@ -365,6 +367,7 @@ describe('response mappers', () => {
           due_at: '2026-03-15T00:00:00Z',
         },
       }),
+      READER,
     );
     expect(result).toEqual({
       paymentMethod: 'BILLET',
@@ -375,16 +378,19 @@ describe('response mappers', () => {
       billetUrl: 'https://api.pagar.me/boleto/or_1.pdf',
       expiresAt: new Date('2026-03-15T00:00:00Z'),
     });
-    expect(fromOrdersApiOrder(order('pending', { payment_method: 'boleto', last_transaction: { url: 'https://b/1' } })).billetUrl).toBe('https://b/1');
+    expect(fromOrdersApiOrder(order('pending', { payment_method: 'boleto', last_transaction: { url: 'https://b/1' } }), READER).billetUrl).toBe('https://b/1');
   });
 
   it('maps a card order without PIX or boleto fields, and the charge amount when the order has none', () => {
     expect(
-      fromOrdersApiOrder({
-        id: 'or_2',
-        status: 'paid',
-        charges: [{ id: 'ch_2', status: 'paid', amount: 5000, payment_method: 'credit_card', paid_at: '2026-03-10T12:00:01Z' }],
-      }),
+      fromOrdersApiOrder(
+        {
+          id: 'or_2',
+          status: 'paid',
+          charges: [{ id: 'ch_2', status: 'paid', amount: 5000, payment_method: 'credit_card', paid_at: '2026-03-10T12:00:01Z' }],
+        },
+        READER,
+      ),
     ).toEqual({
       paymentMethod: 'CREDIT_CARD',
       transactionId: 'or_2',
@@ -394,8 +400,8 @@ describe('response mappers', () => {
   });
 
   it('refuses an order without a known charge as an unusable answer', () => {
-    expect(() => fromOrdersApiOrder({ id: 'or_3', status: 'pending' })).toThrow(ProviderCallError);
-    expect(() => fromOrdersApiOrder({ id: 'or_3', status: 'pending', charges: [{ id: 'ch', status: 'pending', payment_method: 'voucher' }] })).toThrow(
+    expect(() => fromOrdersApiOrder({ id: 'or_3', status: 'pending' }, READER)).toThrow(ProviderCallError);
+    expect(() => fromOrdersApiOrder({ id: 'or_3', status: 'pending', charges: [{ id: 'ch', status: 'pending', payment_method: 'voucher' }] }, READER)).toThrow(
       'order or_3 came back without a known charge',
     );
   });

@@ -1,16 +1,25 @@
-import type { CardInput, RefundResult, TransactionInput, TransactionResult, WebhookResult, WithdrawInput, WithdrawResult } from '../../../domain/types.js';
-import { invalidArgument } from '../../../lib/errors.js';
+import type {
+  CardInput,
+  Operation,
+  RefundResult,
+  TransactionInput,
+  TransactionResult,
+  WebhookResult,
+  WithdrawInput,
+  WithdrawResult,
+} from '../../../domain/types.js';
+import { GatewayError, invalidArgument } from '../../../lib/errors.js';
 import { ProviderCallError, type ProviderHttp, type ProviderResponse } from '../../../lib/http/index.js';
 import { withPixQrImage } from '../../../lib/pixQrCode.js';
 import { CATALOGUE, FAILURE_PREFIXES, providerFailure } from '../../../lib/providerMessages.js';
 import type { AdapterContext, CardIdInput, IncomingNotification } from '../../adapter.js';
 import { fillPath, type AdapterRuntime } from '../../kit/declaration.js';
-import { DeclaredAdapter } from '../../kit/declaredAdapter.js';
+import { DeclaredAdapter, type ExtraOperation } from '../../kit/declaredAdapter.js';
 import {
   fromOrdersApiOrder,
   fromOrdersApiRefund,
   fromOrdersApiWithdrawal,
-  ordersApiError,
+  withFieldErrors,
   ordersApiFailureReason,
   primaryCharge,
   toOrdersApiCardToken,
@@ -45,38 +54,32 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
     return this.http(ctx, { auth: { type: 'none' } });
   }
 
-  private async call<T>(prefix: string, send: () => Promise<ProviderResponse<T>>): Promise<T> {
-    try {
-      return (await send()).data;
-    } catch (error) {
-      throw ordersApiError(prefix, error);
-    }
+  /** The family's failures also carry the provider's field errors: 'prefix: message (field: error)'. */
+  protected override failure(operation: Operation | ExtraOperation, prefix: string, error: unknown): GatewayError {
+    return withFieldErrors(super.failure(operation, prefix, error), error);
   }
 
   /**
-   * Like call, for an answer that must carry an id (and a status where `withStatus`):
+   * An exchange whose answer must carry an id (and a status where `withStatus`):
    * an HTML page, `null` or `{}` is the provider failing, never an empty "ok" or a status.
    */
-  private async resource<T>(prefix: string, send: () => Promise<ProviderResponse<T>>, what: string, withStatus = false): Promise<T> {
-    const data = await this.call(prefix, send);
+  private async resource<T>(operation: Operation, prefix: string, send: () => Promise<ProviderResponse<T>>, what: string, withStatus = false): Promise<T> {
+    const data = await this.exchange(operation, prefix, send);
     const answer = data as { id?: unknown; status?: unknown } | null;
     if (!answer || typeof answer !== 'object' || typeof answer.id !== 'string' || !answer.id || (withStatus && typeof answer.status !== 'string')) {
-      throw ordersApiError(prefix, new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `the provider answered without ${what}`));
+      throw this.failure(operation, prefix, new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `the provider answered without ${what}`));
     }
     return data;
   }
 
   /** An answer without a usable charge is the provider's failure, under the operation's prefix. */
-  private fromOrder(prefix: string, order: OrdersApiOrder): TransactionResult {
-    try {
-      return fromOrdersApiOrder(order, this.reader);
-    } catch (error) {
-      throw ordersApiError(prefix, error);
-    }
+  private fromOrder(operation: Operation, prefix: string, order: OrdersApiOrder): TransactionResult {
+    return this.mapped(operation, prefix, () => fromOrdersApiOrder(order, this.reader));
   }
 
   override async createCardToken(ctx: AdapterContext, card: CardInput): Promise<string> {
     const token = await this.resource(
+      'createCardToken',
       FAILURE_PREFIXES.CREATE_CARD_TOKEN,
       () => this.publicHttp(ctx).post<{ id: string }>('/tokens', toOrdersApiCardToken(card), { params: { appId: ctx.publicKey } }),
       'a card token',
@@ -92,8 +95,14 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
     if (!token) throw invalidArgument('card_token', 'card_token or card is required');
     // 'Erro salvando cartão' (spec doc 1 §8) is the prefix of a failure to save a card.
     const saving = CATALOGUE.SAVE_CARD_FAILED.message;
-    const created = await this.resource(saving, () => this.http(ctx).post<{ id: string }>('/customers', toOrdersApiCustomer(customer)), 'a customer');
+    const created = await this.resource(
+      'createCardId',
+      saving,
+      () => this.http(ctx).post<{ id: string }>('/customers', toOrdersApiCustomer(customer)),
+      'a customer',
+    );
     const card = await this.resource(
+      'createCardId',
       saving,
       () => this.http(ctx).post<{ id: string }>(fillPath('/customers/{id}/cards', { id: created.id }), { token }),
       'a card',
@@ -106,10 +115,10 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
     const body = toOrdersApiOrder(input, { pixExpiresInSeconds: this.pixExpirySeconds, boletoSeconds: this.boletoExpirySeconds, now: this.now() });
     const prefix = FAILURE_PREFIXES.CREATE_TRANSACTION;
     // Pagar.me keeps an Idempotency-Key for 24 h (docs.pagar.me, "Idempotência"): a retried order is not created twice there.
-    const order = await this.call(prefix, () =>
+    const order = await this.exchange('createTransaction', prefix, () =>
       this.http(ctx).post<OrdersApiOrder>('/orders', body, { headers: input.idempotencyKey ? { 'idempotency-key': input.idempotencyKey } : {} }),
     );
-    const result = this.fromOrder(prefix, order);
+    const result = this.fromOrder('createTransaction', prefix, order);
     // A declined card is an outcome (REJECTED); a PIX or boleto that failed to be issued has nothing to pay, so its reason is the error.
     if (result.status === 'REJECTED' && input.paymentMethod !== 'CREDIT_CARD')
       throw providerFailure(prefix, ordersApiFailureReason(order), 'FAILED_PRECONDITION');
@@ -118,18 +127,23 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const prefix = FAILURE_PREFIXES.GET_TRANSACTION;
-    const order = await this.call(prefix, () => this.http(ctx).get<OrdersApiOrder>(fillPath('/orders/{id}', { id: transactionId })));
-    return withPixQrImage(this.fromOrder(prefix, order));
+    const order = await this.exchange('getTransaction', prefix, () => this.http(ctx).get<OrdersApiOrder>(fillPath('/orders/{id}', { id: transactionId })));
+    return withPixQrImage(this.fromOrder('getTransaction', prefix, order));
   }
 
   /** The gateway knows the order; the provider refunds a charge: the order is read for its charge id. */
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
     const prefix = FAILURE_PREFIXES.REFUND_TRANSACTION;
-    const order = await this.call(prefix, () => this.http(ctx).get<OrdersApiOrder>(fillPath('/orders/{id}', { id: transactionId })));
+    const order = await this.exchange('refoundTransaction', prefix, () => this.http(ctx).get<OrdersApiOrder>(fillPath('/orders/{id}', { id: transactionId })));
     const charge = primaryCharge(order);
     if (!charge?.id)
-      throw ordersApiError(prefix, new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `order ${transactionId} came back without a charge`));
+      throw this.failure(
+        'refoundTransaction',
+        prefix,
+        new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `order ${transactionId} came back without a charge`),
+      );
     const canceled = await this.resource(
+      'refoundTransaction',
       prefix,
       () => this.http(ctx).delete<OrdersApiCharge>(fillPath('/charges/{id}', { id: charge.id }), { body: { amount } }),
       'the refunded charge',
@@ -147,6 +161,7 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
       );
     }
     const withdrawal = await this.resource(
+      'withdraw',
       FAILURE_PREFIXES.WITHDRAW,
       () =>
         this.http(ctx).post<OrdersApiWithdrawal>(

@@ -196,9 +196,11 @@ export function ordersApiFieldErrors(body: unknown): string | undefined {
   return parts.length ? parts.join('; ') : undefined;
 }
 
-/** providerError (code from the HTTP outcome, the provider's message under the prefix) plus the field errors. */
-export function ordersApiError(prefix: string, error: unknown): GatewayError {
-  const failure = providerError(prefix, error);
+/** A failure with the field errors of the 4xx body behind it added: 'prefix: message (field: error)'. */
+export function withFieldErrors(failure: GatewayError, error: unknown): GatewayError {
   const fields = ordersApiFieldErrors((error as { response?: { data?: unknown } } | undefined)?.response?.data);
   return fields && !failure.message.includes(fields) ? new GatewayError(failure.code, `${failure.message} (${fields})`, failure.details) : failure;
 }
+
+/** providerError (code from the HTTP outcome, the provider's message under the prefix) plus the field errors. */
+export const ordersApiError = (prefix: string, error: unknown): GatewayError => withFieldErrors(providerError(prefix, error), error);
