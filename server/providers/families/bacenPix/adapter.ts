@@ -106,16 +106,20 @@ export class BacenPixAdapter extends DeclaredAdapter<BacenPixMember> {
       // The PSP's own refund id where it gives one; else the charge's, the only id the refund has.
       return { refundId: refundId ?? transactionId, status: answer.success !== false && !(status && REFUND_FAILED.has(status)) };
     }
-    const { data: cob } = await http.get<Cob>(fillPath('/cob/{txid}', { txid: transactionId }), { errorPrefix: prefix });
-    const endToEndId = cob?.pix?.find((pix) => pix.endToEndId)?.endToEndId;
+    const { data } = await http.get<Cob>(fillPath('/cob/{txid}', { txid: transactionId }), { errorPrefix: prefix });
+    // A garbage answer is the provider failing, not a charge without a Pix to return.
+    const cob = this.withStatus<Cob>(prefix, data, 'cobrança');
+    const endToEndId = cob.pix?.find((pix) => pix.endToEndId)?.endToEndId;
     if (!endToEndId) throw providerFailure(prefix, `a cobrança ${transactionId} não tem Pix recebido`, 'FAILED_PRECONDITION');
-    const { data } = await http.put<Devolucao>(
+    const { data: answer } = await http.put<Devolucao>(
       fillPath('/pix/{e2eid}/devolucao/{id}', { e2eid: endToEndId, id: newDevolucaoId() }),
       { valor: centsToReaisString(amount) },
       { errorPrefix: prefix },
     );
-    if (!isRecord(data)) throw providerFailure(prefix, 'resposta do provedor sem dados da devolução', 'UNAVAILABLE');
-    const devolucao: Devolucao = data;
+    // An answer with neither an id nor a status ({} or a failure flag) says nothing about the devolução: never "ok".
+    if (!isRecord(answer) || (!textOf(answer.id) && !textOf(answer.rtrId) && !textOf(answer.status)))
+      throw providerFailure(prefix, 'resposta do provedor sem dados da devolução', 'UNAVAILABLE');
+    const devolucao: Devolucao = answer;
     return { refundId: devolucao.rtrId || devolucao.id || endToEndId, status: !REFUND_FAILED.has(String(devolucao.status ?? '').toUpperCase()) };
   }
 
