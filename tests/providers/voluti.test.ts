@@ -1,12 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { VOLUTI } from '../../server/providers/members/voluti.js';
-import { absent } from '../support/fakeProvider.js';
 import { bacenPixConformance } from './conformance/bacenPix.suite.js';
 
-/** VOLUTI (spec doc 2, group 2): the family's conformance suite with VOLUTI's canned answers, then what only VOLUTI does. */
-
+const TXID = 'f0c2b9a7e6d54c3b8a1f2e3d4c5b6a79';
 const CHAVE = 'c873834c-ed18-4e63-8e5d-90190392b744';
-const TXID = '7978c0c97ea847e78e8849634473c1f1';
+/** VOLUTI's cob as it answers POST /cob (F8): its QR location host, valor.original with two decimals. */
 const ATIVA = {
   calendario: { criacao: '2026-01-10T12:00:00.000Z', expiracao: 86400 },
   txid: TXID,
@@ -20,40 +18,29 @@ const ATIVA = {
   pixCopiaECola:
     '00020126850014br.gov.bcb.pix2563pix.voluti.com.br/qr/v3/at/6ed39bf2-bdc2-42b8-a95b-13d2212146b25204000053039865802BR5910LOJA TESTE6009SAO PAULO62070503***6304B226',
 };
-const PAYOUT = { endToEndId: 'E33053580202501090356212912f6b8', id: 1448625, payment: { currency: 'BRL', amount: 10.5 } };
 
-const voluti = bacenPixConformance(VOLUTI, {
+bacenPixConformance(VOLUTI, {
   keys: { clientId: 'voluti-client', clientSecret: 'voluti-secret', chave: CHAVE },
-  tokenResponse: { access_token: 'voluti-token', token_type: 'Bearer', expires_in: 3600, scope: 'cob.write cob.read' },
-  createdCob: ATIVA,
-  paidCob: { ...ATIVA, status: 'CONCLUIDA', pix: [{ endToEndId: 'E1234', txid: TXID, valor: '19.90', horario: '2026-01-10T12:05:00Z' }] },
-  refundResponse: { id: 'refund-77', status: 'PROCESSING' },
-  createdPayout: { ...PAYOUT, status: 'PENDING', eventDate: '2025-01-09T03:56:21.291+00:00', type: 'QUEUED' },
-  liquidatedPayout: { ...PAYOUT, status: 'LIQUIDATED', eventDate: '2025-01-09T03:56:23.000+00:00' },
+  answers: {
+    tokenResponse: { access_token: 'voluti-token', token_type: 'Bearer', expires_in: 3600, scope: 'cob.write cob.read' },
+    createdCob: ATIVA,
+    paidCob: { ...ATIVA, status: 'CONCLUIDA', pix: [{ endToEndId: 'E1234', txid: TXID, valor: '19.90', horario: '2026-01-10T12:05:00Z' }] },
+  },
 });
 
-describe('VOLUTI only', () => {
-  it('offers cash-in, refunds, payouts and their lookup, and notifications (doc 2 §7)', () => {
-    expect(voluti.adapter.operations).toEqual(['createTransaction', 'getTransaction', 'refoundTransaction', 'withdraw', 'getWithdraw', 'processWebhook']);
-    expect(VOLUTI.identity.defaultBaseUrl).toBe('https://api.pix.voluti.com.br');
+describe('VOLUTI, as the spec names it (doc 2, group 2)', () => {
+  it('takes PIX with refunds, pays out to PIX keys and reads payouts back, and takes notifications (§7); api.pix.voluti.com.br (F8)', () => {
+    expect(VOLUTI.identity).toEqual({ id: 'VOLUTI', specGroup: 'document 2 (group 2)', defaultBaseUrl: 'https://api.pix.voluti.com.br' });
+    expect(VOLUTI.capabilities).toEqual({ paymentMethods: ['PIX'], withdrawMethods: ['PIX'], withdrawalLookup: true, refunds: true, webhooks: true });
   });
 
-  it('asks its token as JSON with the client credentials in the body (F8), and refunds by POST /sells/{id}/refund (doc 2 §7)', async () => {
-    const ctx = voluti.account();
-    voluti.fake.expect({
-      method: 'POST',
-      path: '/oauth/token',
-      headers: { 'content-type': /^application\/json/, authorization: absent },
-      body: { grant_type: 'client_credentials', client_id: 'voluti-client', client_secret: 'voluti-secret' },
-      reply: { body: { access_token: 'json-token' } },
-    });
-    voluti.fake.expect({
-      method: 'POST',
-      path: `/sells/${TXID}/refund`,
-      headers: { authorization: 'Bearer json-token' },
-      body: { amount: 19.9 },
-      reply: { body: { id: 'r1' } },
-    });
-    await expect(voluti.adapter.refoundTransaction(ctx, TXID, 1990)).resolves.toEqual({ refundId: 'r1', status: true });
+  it('asks its token at POST /oauth/token as JSON, the client credentials in the body (F8)', () => {
+    expect(VOLUTI.auth).toMatchObject({ type: 'oauth2', tokenPath: '/oauth/token', body: 'json', clientAuth: 'body' });
+  });
+
+  it('refunds by POST /sells/{id}/refund (§7); pays out by POST /pix/payments/dict, read back by GET /pix/payments/{id}', () => {
+    expect(VOLUTI.refund).toEqual({ kind: 'post', path: '/sells/{id}/refund' });
+    expect(VOLUTI.payout).toEqual({ lookupPath: '/pix/payments/{id}' });
+    expect(VOLUTI).not.toHaveProperty('expiry'); // PIX valid 1 day, the default (§9)
   });
 });

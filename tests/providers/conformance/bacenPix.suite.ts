@@ -1,18 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { randomUUID } from 'node:crypto';
-import { pino } from 'pino';
-import {
-  OPERATIONS,
-  type Operation,
-  type TransactionInput,
-  type TransactionStatus,
-  type WebhookResult,
-  type WithdrawInput,
-} from '../../../server/domain/types.js';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { OPERATIONS, type Operation, type TransactionStatus, type WebhookResult, type WithdrawInput } from '../../../server/domain/types.js';
 import { clearHttpsAgents } from '../../../server/lib/http/index.js';
 import { CATALOGUE, FAILURE_PREFIXES, failureMessage } from '../../../server/lib/providerMessages.js';
 import { declaredStatusTable, type StatusTable } from '../../../server/lib/statusTable.js';
-import { capabilitiesOf, type AdapterContext } from '../../../server/providers/adapter.js';
+import { capabilitiesOf } from '../../../server/providers/adapter.js';
 import {
   BacenPixAdapter,
   COB_STATUSES,
@@ -30,76 +21,96 @@ import {
   absent,
   BODIES_WITHOUT_RESOURCE,
   GARBAGE_2XX_BODIES,
-  startFakeProvider,
   startFileServer,
   testCertificates,
   type Expectation,
-  type FakeProvider,
   type FileServer,
 } from '../../support/fakeProvider.js';
+import { expectUnsupportedOperationsRejected, failure, NOW, notification, providerHarness, transactionInput, type Harness } from './harness.js';
 
 /**
- * The conformance suite of the BACEN API Pix family (spec doc 2 §4, §5, §7,
- * §8): what every member must do, checked against a fake of the member's API
- * over mTLS (the platform's cash-in and cash-out certificates served from
- * their URLs). It reads the member's declaration: the token request its auth
- * declares, its status tables (the family's plus its overrides), its refund
- * kind, payouts and untyped notifications; parts a member does not declare do
- * not run, and the operations it does not offer must reject with
- * 'Method not implemented.'.
+ * The BACEN API Pix family's conformance suite (spec doc 2 §4, §5, §7, §8):
+ * what every member must do, against a fake of its API that requires the
+ * platform's client certificate (mTLS), the cash-in and cash-out certificates
+ * served from their URLs. What the member declares decides what the suite
+ * expects: the token request of its auth, its status tables (the family's
+ * and its overrides), its refund kind, its payouts, its untyped notifications;
+ * the parts it does not declare do not run, and the operations it does not
+ * offer must reject with 'Method not implemented.'.
  *
- * A member's test file calls it once, at the top level, with its declaration
- * and canned answers, then tests only what is its own through the harness.
+ * A member's test calls it once with its declaration, its account keys and the
+ * canned answers its PSP gives differently from the family's dialect, then
+ * tests only what the spec says about it through the returned harness.
  */
 
-/** The suite's charge is R$ 19,90, its refund R$ 7,50, its payout R$ 10,50: canned answers that carry amounts must agree. */
+/** The suite's charge is R$ 19,90, its refund R$ 7,50, its payout R$ 10,50: canned answers that carry amounts agree. */
 const CHARGE_CENTS = 1990;
 const REFUND_CENTS = 750;
 const PAYOUT_CENTS = 1050;
-/** The adapter's clock (expiries of answers without calendario.criacao, payouts approved at creation). */
-const NOW = new Date('2026-01-10T12:00:00.000Z');
 const PIX_ONE_DAY = 86_400;
+const TXID = '7978c0c97ea847e78e8849634473c1f1';
+const PAYOUT_E2E = 'E33053580202503101200212912f6b8';
 
-/** Canned answers keep the fields the PSP sends that the family does not read. */
+/** Canned answers keep the fields a PSP sends that the family does not read. */
 type MoreFields = Record<string, unknown>;
+
+/** The family's canned answers (Active Merchant style): the Banco Central's API Pix and the payment-initiation API. */
+const DIALECT = {
+  tokenResponse: { access_token: 'pix-token', token_type: 'Bearer', expires_in: 3600 } as { access_token: string } & MoreFields,
+  /** POST /cob: ATIVA, with a valid BR Code. */
+  createdCob: {
+    txid: TXID,
+    revisao: 0,
+    calendario: { criacao: '2025-03-10T12:00:00.000Z', expiracao: PIX_ONE_DAY },
+    status: 'ATIVA',
+    valor: { original: '19.90' },
+    location: 'pix.example.com/qr/v2/9d36b84fc70b478fb95c12729b90ca25',
+    pixCopiaECola:
+      '00020126760014br.gov.bcb.pix2554pix.example.com/qr/v2/9d36b84fc70b478fb95c12729b90ca255204000053039865802BR5910LOJA TESTE6009SAO PAULO62070503***6304D37C',
+  } as Cob & { txid: string; pixCopiaECola: string } & MoreFields,
+  /** GET /cob/{txid} once paid: CONCLUIDA with its Pix. */
+  paidCob: {
+    txid: TXID,
+    status: 'CONCLUIDA',
+    valor: { original: '19.90' },
+    pix: [{ endToEndId: 'E00416968202503101205abcdefghijk', txid: TXID, valor: '19.90', horario: '2025-03-10T12:05:00.000Z' }],
+  } as Cob & MoreFields,
+  /** A refund by POST path: the PSP's id. */
+  postRefund: { id: 'refund-77', status: 'PROCESSING' } as { id: string } & MoreFields,
+  /** A devolução (PUT /pix/{e2eid}/devolucao/{id}): its rtrId. */
+  devolucao: {
+    id: 'dev1',
+    rtrId: 'D00416968202503101210a1b2c3d4e5f',
+    valor: '7.50',
+    horario: { solicitacao: '2025-03-10T12:10:00Z' },
+    status: 'EM_PROCESSAMENTO',
+  } as {
+    rtrId: string;
+  } & MoreFields,
+  /** POST /pix/payments/dict. */
+  createdPayout: { endToEndId: PAYOUT_E2E, id: 1448625, status: 'PENDING', payment: { currency: 'BRL', amount: 10.5 } } as DictPayment & {
+    endToEndId: string;
+  } & MoreFields,
+  /** The payout lookup once paid. */
+  liquidatedPayout: {
+    endToEndId: PAYOUT_E2E,
+    id: 1448625,
+    status: 'LIQUIDATED',
+    eventDate: '2025-03-10T12:00:02.000Z',
+    payment: { currency: 'BRL', amount: 10.5 },
+  } as DictPayment & {
+    eventDate: string;
+  } & MoreFields,
+};
+export type BacenPixAnswers = typeof DIALECT;
 
 export interface BacenPixFixtures {
   /** The account's keys: publicKey 'clientId|chave', secretKey 'clientSecret'. */
   keys: { clientId: string; clientSecret: string; chave: string };
-  /** Answer of the token request. */
-  tokenResponse: { access_token: string } & Record<string, unknown>;
-  /** Answer of POST /cob: status ATIVA, txid, pixCopiaECola (a valid BR Code); valor.original '19.90' if present. */
-  createdCob: Cob & { txid: string; pixCopiaECola: string } & MoreFields;
-  /** Answer of GET /cob/{txid} for the same txid once paid: CONCLUIDA with its Pix (endToEndId). */
-  paidCob: Cob & MoreFields;
-  /** Answer of a refund made (POST path: with `id`; devolução: with `rtrId`), when the member refunds. */
-  refundResponse?: Record<string, unknown>;
-  /** Answer of the payout request, with endToEndId, when the member pays out. */
-  createdPayout?: DictPayment & { endToEndId: string } & MoreFields;
-  /** Answer of the payout lookup for it: LIQUIDATED, with eventDate and payment.amount 10.50, when the member looks payouts up. */
-  liquidatedPayout?: DictPayment & { eventDate: string } & MoreFields;
+  /** The answers the member's PSP gives differently from the family's dialect (the same txid in both cobs, the same endToEndId in both payouts). */
+  answers?: Partial<BacenPixAnswers>;
 }
 
-/** What a member's own tests reach after the suite's beforeAll. */
-export interface BacenPixHarness {
-  readonly fake: FakeProvider;
-  readonly adapter: BacenPixAdapter;
-  /** A fresh account (its own token and circuit) with both certificate URLs. */
-  account(extra?: Partial<AdapterContext>): AdapterContext;
-}
-
-const CUSTOMER = { name: 'Ana Souza', email: 'ana@example.com', document: '123.456.789-09', phone: '11987654321' };
-const CHARGE: TransactionInput = {
-  amount: CHARGE_CENTS,
-  paymentMethod: 'PIX',
-  customer: CUSTOMER,
-  description: 'Pedido 42',
-  items: [],
-  installments: 1,
-  fingerPrints: [],
-  splits: [],
-  currency: 'BRL',
-};
 const WITHDRAWAL: WithdrawInput = {
   paymentMethod: 'PIX',
   amount: PAYOUT_CENTS,
@@ -109,23 +120,22 @@ const WITHDRAWAL: WithdrawInput = {
   document: '123.456.789-09',
 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const E2E = 'E11275560202410261929IvFSvxqf4cs';
+const EVENT_E2E = 'E11275560202410261929IvFSvxqf4cs';
 
-/** Every entry of a status table (statuses upper case, as the PSPs send them) and an unknown status with the default. */
+/** Every entry of a status table (upper case, as the PSPs send them) and an unknown status with the table's default. */
 const statusCases = <S extends string>(table: StatusTable<S>): Array<[string, S]> => [
   ...Object.entries(table.entries).map(([status, mapped]): [string, S] => [status.toUpperCase(), mapped]),
   ['STATUS_NAO_PREVISTO', table.unknown],
 ];
 
-/** The contract's operations a declaration offers, restated from the contract (adapter.ts) rather than computed by it. */
+/** The contract's operations a declaration offers, restated here from the contract (adapter.ts) rather than computed by it. */
 function offeredOperations(member: BacenPixMember): Operation[] {
   const c = capabilitiesOf(member.capabilities);
-  const charges = c.paymentMethods.length > 0;
   const offered: Record<Operation, boolean> = {
     createCardToken: c.cardTokens,
     createCardId: c.savedCards,
-    createTransaction: charges,
-    getTransaction: charges,
+    createTransaction: c.paymentMethods.length > 0,
+    getTransaction: c.paymentMethods.length > 0,
     refoundTransaction: c.refunds,
     withdraw: c.withdrawMethods.length > 0,
     getWithdraw: c.withdrawalLookup,
@@ -137,57 +147,40 @@ function offeredOperations(member: BacenPixMember): Operation[] {
   return OPERATIONS.filter((operation) => offered[operation]);
 }
 
-const notification = (body: unknown) => ({
-  body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
-  headers: { 'content-type': 'application/json' },
-});
-
-export function bacenPixConformance(member: BacenPixMember, fixtures: BacenPixFixtures): BacenPixHarness {
-  const { keys, tokenResponse, createdCob, paidCob } = fixtures;
+export function bacenPixConformance(member: BacenPixMember, fixtures: BacenPixFixtures): Harness<BacenPixAdapter> {
+  const { keys } = fixtures;
+  const answers = { ...DIALECT, ...fixtures.answers };
+  const { createdCob, paidCob } = answers;
   const id = member.identity.id;
   const txid = createdCob.txid;
-  const bearer = `Bearer ${tokenResponse.access_token}`;
+  const bearer = `Bearer ${answers.tokenResponse.access_token}`;
   const operations = offeredOperations(member);
   const refund = member.capabilities.refunds ? member.refund : undefined;
   const payout = member.capabilities.withdrawMethods?.includes('PIX') ? member.payout : undefined;
   const lookupPath = member.capabilities.withdrawalLookup ? member.payout?.lookupPath : undefined;
-  const cobTable = declaredStatusTable(COB_STATUSES, member.statuses?.transaction);
-  const payoutTable = declaredStatusTable(PAYOUT_STATUSES, member.statuses?.withdrawal);
   const paidE2e = paidCob.pix?.find((pix) => pix.endToEndId)?.endToEndId;
+  const charge = transactionInput({ description: 'Pedido 42' });
 
-  let fake: FakeProvider;
   let files: FileServer;
-  let adapter: BacenPixAdapter;
-
   beforeAll(async () => {
-    fake = await startFakeProvider({ tls: 'mtls' });
     const pki = await testCertificates();
     files = await startFileServer({ '/platform/cash-in.pem': pki.clientPem, '/platform/cash-out.pem': pki.clientPem });
-    adapter = new BacenPixAdapter(member, { retry: false, logger: pino({ level: 'silent' }), ca: fake.ca, now: () => NOW });
-  });
-  afterEach(() => {
-    try {
-      fake.assertAllDone();
-    } finally {
-      fake.reset();
-    }
   });
   afterAll(async () => {
     clearHttpsAgents();
-    await fake?.close();
     await files?.close();
   });
-
-  const account = (extra: Partial<AdapterContext> = {}): AdapterContext => ({
-    accountId: `${id.toLowerCase()}-${randomUUID()}`,
-    publicKey: `${keys.clientId}|${keys.chave}`,
-    secretKey: keys.clientSecret,
-    baseUrl: fake.url,
-    platformId: 'platform-1',
-    certCashInUrl: files.url('/platform/cash-in.pem'),
-    certCashOutUrl: files.url('/platform/cash-out.pem'),
-    notificationUrl: `http://127.0.0.1:1/webhooks/${id}/acc`,
-    ...extra,
+  const h = providerHarness({
+    tls: 'mtls',
+    retry: false,
+    create: (runtime) => new BacenPixAdapter(member, runtime),
+    account: () => ({
+      publicKey: `${keys.clientId}|${keys.chave}`,
+      secretKey: keys.clientSecret,
+      platformId: 'platform-1',
+      certCashInUrl: files.url('/platform/cash-in.pem'),
+      certCashOutUrl: files.url('/platform/cash-out.pem'),
+    }),
   });
 
   /** The token request exactly as the member's auth declares it: path, encoding, where the client credentials go. */
@@ -207,148 +200,138 @@ export function bacenPixConformance(member: BacenPixMember, fixtures: BacenPixFi
         ...(scope ? { scope } : {}),
         ...(basic ? {} : { client_id: keys.clientId, client_secret: keys.clientSecret }),
       },
-      reply: { body: tokenResponse },
+      reply: { body: answers.tokenResponse },
     };
   };
-  /** A fresh account whose first call takes a token. */
-  const begin = (extra: Partial<AdapterContext> = {}) => {
-    const token = fake.expect(tokenRequest());
-    return { ctx: account(extra), token };
-  };
+  /** This test's account, which takes one token on its first call. */
+  const withToken = () => h.fake.expect(tokenRequest());
   const everyCallPresentedTheCertificate = () =>
-    expect(new Set(fake.received.map((request) => request.clientCertificate))).toEqual(new Set(['platform-client']));
+    expect(new Set(h.fake.received.map((request) => request.clientCertificate))).toEqual(new Set(['platform-client']));
 
-  describe(`${id} conforms to the BACEN API Pix family`, () => {
-    describe('declaration', () => {
-      it('offers exactly the operations its capabilities declare', () => {
-        expect(adapter.identity).toEqual({ ...member.identity, aliases: member.identity.aliases ?? [] });
-        expect(adapter.operations).toEqual(operations);
-      });
-
-      it.each(OPERATIONS.filter((operation) => !operations.includes(operation)))(
-        '%s is not offered: a rejected promise with the spec text, nothing sent',
-        async (operation) => {
-          const call = adapter[operation] as (...args: unknown[]) => Promise<unknown>;
-          let pending: Promise<unknown> | undefined;
-          expect(() => (pending = call.call(adapter, account(), {}, 100))).not.toThrow();
-          await expect(pending).rejects.toThrow(CATALOGUE.NOT_IMPLEMENTED.message);
-          await expect(pending).rejects.toMatchObject({ code: CATALOGUE.NOT_IMPLEMENTED.code });
-        },
-      );
+  describe(`${id}: the BACEN API Pix family`, () => {
+    it('offers exactly the operations its capabilities declare; the others reject with the spec text and send nothing', async () => {
+      expect(h.adapter.identity).toEqual({ ...member.identity, aliases: member.identity.aliases ?? [] });
+      expect(h.adapter.operations).toEqual(operations);
+      await expectUnsupportedOperationsRejected(h.adapter, h.ctx, h.fake);
     });
 
-    describe('cash-in (POST /cob, GET /cob/{txid})', () => {
-      it('takes one token as its auth declares over the cash-in certificate, creates the cob and reads it back', async () => {
-        const { ctx, token } = begin({ certCashOutUrl: undefined });
-        const create = fake.expect({
-          method: 'POST',
-          path: '/cob',
-          headers: { authorization: bearer },
-          body: {
-            calendario: { expiracao: member.expiry?.pixSeconds ?? PIX_ONE_DAY },
-            devedor: { cpf: '12345678909', nome: 'Ana Souza' },
-            valor: { original: '19.90' },
-            chave: keys.chave,
-            solicitacaoPagador: 'Pedido 42',
-          },
-          reply: { status: 201, body: createdCob },
-        });
-        fake.expect({ method: 'GET', path: `/cob/${txid}`, headers: { authorization: bearer }, reply: { body: paidCob } });
-
-        const created = await adapter.createTransaction(ctx, CHARGE);
-        const criacao = createdCob.calendario?.criacao ? new Date(createdCob.calendario.criacao) : NOW;
-        const expiracao = Number(createdCob.calendario?.expiracao ?? member.expiry?.pixSeconds ?? PIX_ONE_DAY);
-        expect(created).toMatchObject({
-          paymentMethod: 'PIX',
-          transactionId: txid,
-          status: 'PENDING',
-          amount: CHARGE_CENTS,
-          pixCode: createdCob.pixCopiaECola,
-          expiresAt: new Date(criacao.getTime() + expiracao * 1000),
-        });
-        expect(brCodeCrcIsValid(created.pixCode!)).toBe(true);
-        expect(
-          Buffer.from(created.pixQrCode!.replace(/^data:image\/png;base64,/, ''), 'base64')
-            .subarray(1, 4)
-            .toString(),
-        ).toBe('PNG');
-        await expect(adapter.getTransaction(ctx, txid)).resolves.toMatchObject({ transactionId: txid, status: 'APPROVED', amount: CHARGE_CENTS });
-        expect([token.calls.length, create.calls.length, fake.received.length]).toEqual([1, 1, 3]);
-        everyCallPresentedTheCertificate();
+    it('takes one token as its auth declares over the cash-in certificate, creates the cob (POST /cob) and reads it back', async () => {
+      const token = withToken();
+      const ctx = { ...h.ctx, certCashOutUrl: undefined };
+      const create = h.fake.expect({
+        method: 'POST',
+        path: '/cob',
+        headers: { authorization: bearer },
+        body: {
+          calendario: { expiracao: member.expiry?.pixSeconds ?? PIX_ONE_DAY },
+          devedor: { cpf: '12345678909', nome: 'Ana Souza' },
+          valor: { original: '19.90' },
+          chave: keys.chave,
+          solicitacaoPagador: 'Pedido 42',
+        },
+        reply: { status: 201, body: createdCob },
       });
+      h.fake.expect({ method: 'GET', path: `/cob/${txid}`, headers: { authorization: bearer }, reply: { body: paidCob } });
 
-      it.each(statusCases(cobTable))('GET /cob/{txid} answering %s is %s', async (status, expected) => {
-        const { ctx } = begin();
-        fake.expect({ method: 'GET', path: `/cob/${txid}`, reply: { body: { ...createdCob, status } } });
-        await expect(adapter.getTransaction(ctx, txid)).resolves.toMatchObject({ transactionId: txid, status: expected });
+      const created = await h.adapter.createTransaction(ctx, charge);
+      const criacao = createdCob.calendario?.criacao ? new Date(createdCob.calendario.criacao) : NOW;
+      const expiracao = Number(createdCob.calendario?.expiracao ?? member.expiry?.pixSeconds ?? PIX_ONE_DAY);
+      expect(created).toMatchObject({
+        paymentMethod: 'PIX',
+        transactionId: txid,
+        status: 'PENDING',
+        amount: CHARGE_CENTS,
+        pixCode: createdCob.pixCopiaECola,
+        expiresAt: new Date(criacao.getTime() + expiracao * 1000),
       });
+      expect(brCodeCrcIsValid(created.pixCode!)).toBe(true);
+      expect(
+        Buffer.from(created.pixQrCode!.replace(/^data:image\/png;base64,/, ''), 'base64')
+          .subarray(1, 4)
+          .toString(),
+      ).toBe('PNG');
+      await expect(h.adapter.getTransaction(ctx, txid)).resolves.toMatchObject({ transactionId: txid, status: 'APPROVED', amount: CHARGE_CENTS });
+      expect([token.calls.length, create.calls.length, h.fake.received.length]).toEqual([1, 1, 3]);
+      everyCallPresentedTheCertificate();
+    });
 
-      it('a 5xx is UNAVAILABLE with the spec prefix; a cob without pixCopiaECola is an error, not a charge nobody can pay', async () => {
-        const { ctx } = begin();
-        fake.expect({ method: 'POST', path: '/cob', reply: { status: 503, body: { message: 'Serviço temporariamente indisponível' } } });
-        await expect(adapter.createTransaction(ctx, CHARGE)).rejects.toMatchObject({
-          code: 'UNAVAILABLE',
-          message: failureMessage.CREATE_TRANSACTION('Serviço temporariamente indisponível'),
-        });
-        fake.expect({ method: 'POST', path: '/cob', reply: { status: 201, body: { ...createdCob, pixCopiaECola: undefined } } });
-        await expect(adapter.createTransaction(ctx, CHARGE)).rejects.toMatchObject({
-          code: 'UNAVAILABLE',
-          message: failureMessage.CREATE_TRANSACTION(`a cobrança ${txid} não trouxe pixCopiaECola`),
-        });
+    it.each(statusCases(declaredStatusTable(COB_STATUSES, member.statuses?.transaction)))('GET /cob/{txid} answering %s is %s', async (status, expected) => {
+      withToken();
+      h.fake.expect({ method: 'GET', path: `/cob/${txid}`, reply: { body: { ...createdCob, status } } });
+      await expect(h.adapter.getTransaction(h.ctx, txid)).resolves.toMatchObject({ transactionId: txid, status: expected });
+      if (status === 'STATUS_NAO_PREVISTO')
+        expect(h.warn).toHaveBeenCalledWith(expect.objectContaining({ provider: id, providerStatus: status }), expect.any(String));
+    });
+
+    it('a 5xx is UNAVAILABLE with the spec prefix; a cob without pixCopiaECola is an error, not a charge nobody can pay', async () => {
+      withToken();
+      h.fake.expect({ method: 'POST', path: '/cob', reply: { status: 503, body: { message: 'Serviço temporariamente indisponível' } } });
+      expect(await failure(h.adapter.createTransaction(h.ctx, charge))).toEqual({
+        code: 'UNAVAILABLE',
+        message: failureMessage.CREATE_TRANSACTION('Serviço temporariamente indisponível'),
+      });
+      h.fake.expect({ method: 'POST', path: '/cob', reply: { status: 201, body: { ...createdCob, pixCopiaECola: undefined } } });
+      expect(await failure(h.adapter.createTransaction(h.ctx, charge))).toEqual({
+        code: 'UNAVAILABLE',
+        message: failureMessage.CREATE_TRANSACTION(`a cobrança ${txid} não trouxe pixCopiaECola`),
       });
     });
 
     if (refund?.kind === 'post') {
       const path = fillPath(refund.path, { id: txid });
       it(`refunds by POST ${refund.path} {amount in reais}; a failed status is false; a 4xx keeps the provider's message`, async () => {
-        const { ctx } = begin();
-        const refunded = fake.expect({
+        withToken();
+        const made = h.fake.expect({
           method: 'POST',
           path,
           headers: { authorization: bearer },
           body: { amount: REFUND_CENTS / 100 },
-          reply: { body: fixtures.refundResponse },
+          reply: { body: answers.postRefund },
         });
-        await expect(adapter.refoundTransaction(ctx, txid, REFUND_CENTS)).resolves.toEqual({ refundId: fixtures.refundResponse!.id, status: true });
-        for (const status of [...REFUND_FAILED]) {
-          fake.expect({ method: 'POST', path, reply: { body: { ...fixtures.refundResponse, status } } });
-          await expect(adapter.refoundTransaction(ctx, txid, REFUND_CENTS)).resolves.toMatchObject({ status: false });
+        await expect(h.adapter.refoundTransaction(h.ctx, txid, REFUND_CENTS)).resolves.toEqual({ refundId: answers.postRefund.id, status: true });
+        for (const body of [...[...REFUND_FAILED].map((status) => ({ ...answers.postRefund, status })), { success: false, error: 'recusado' }]) {
+          h.fake.expect({ method: 'POST', path, reply: { body } });
+          await expect(h.adapter.refoundTransaction(h.ctx, txid, REFUND_CENTS)).resolves.toMatchObject({ status: false });
         }
-        fake.expect({ method: 'POST', path, reply: { status: 422, body: { message: 'Venda já estornada' } } });
-        await expect(adapter.refoundTransaction(ctx, txid, REFUND_CENTS)).rejects.toMatchObject({
+        h.fake.expect({ method: 'POST', path, reply: { status: 422, body: { message: 'Venda já estornada' } } });
+        expect(await failure(h.adapter.refoundTransaction(h.ctx, txid, REFUND_CENTS))).toEqual({
           code: 'INVALID_ARGUMENT',
           message: failureMessage.REFUND_TRANSACTION('Venda já estornada'),
         });
-        expect(refunded.calls).toHaveLength(1);
+        expect(made.calls).toHaveLength(1);
         everyCallPresentedTheCertificate();
       });
     }
 
     if (refund?.kind === 'devolucao') {
-      const devolucao = new RegExp(`/pix/${paidE2e}/devolucao/[a-zA-Z0-9]{1,35}`);
+      const put = {
+        method: 'PUT',
+        path: new RegExp(`/pix/${paidE2e}/devolucao/[a-zA-Z0-9]{1,35}`),
+        headers: { authorization: bearer },
+        body: { valor: '7.50' },
+      };
       it('refunds by devolução: the Pix of GET /cob/{txid}, then PUT /pix/{e2eid}/devolucao/{id} {valor}; a failed status is false', async () => {
-        const { ctx } = begin();
-        const paid = fake.expect({ method: 'GET', path: `/cob/${txid}`, times: 2 + REFUND_FAILED.size, reply: { body: paidCob } });
-        const put = { method: 'PUT', path: devolucao, headers: { authorization: bearer }, body: { valor: '7.50' } };
-        fake.expect({ ...put, reply: { status: 201, body: fixtures.refundResponse } });
-        await expect(adapter.refoundTransaction(ctx, txid, REFUND_CENTS)).resolves.toEqual({ refundId: fixtures.refundResponse!.rtrId, status: true });
-        for (const status of [...REFUND_FAILED]) {
-          fake.expect({ ...put, reply: { status: 201, body: { ...fixtures.refundResponse, status } } });
-          await expect(adapter.refoundTransaction(ctx, txid, REFUND_CENTS)).resolves.toMatchObject({ status: false });
+        withToken();
+        const read = h.fake.expect({ method: 'GET', path: `/cob/${txid}`, times: 2 + REFUND_FAILED.size, reply: { body: paidCob } });
+        h.fake.expect({ ...put, reply: { status: 201, body: answers.devolucao } });
+        await expect(h.adapter.refoundTransaction(h.ctx, txid, REFUND_CENTS)).resolves.toEqual({ refundId: answers.devolucao.rtrId, status: true });
+        for (const status of REFUND_FAILED) {
+          h.fake.expect({ ...put, reply: { status: 201, body: { ...answers.devolucao, status } } });
+          await expect(h.adapter.refoundTransaction(h.ctx, txid, REFUND_CENTS)).resolves.toMatchObject({ status: false });
         }
-        fake.expect({ ...put, reply: { status: 400, body: { title: 'Valor acima do devolvível' } } });
-        await expect(adapter.refoundTransaction(ctx, txid, REFUND_CENTS)).rejects.toMatchObject({
+        h.fake.expect({ ...put, reply: { status: 400, body: { title: 'Valor acima do devolvível' } } });
+        expect(await failure(h.adapter.refoundTransaction(h.ctx, txid, REFUND_CENTS))).toEqual({
           code: 'INVALID_ARGUMENT',
           message: failureMessage.REFUND_TRANSACTION('Valor acima do devolvível'),
         });
-        expect(paid.calls).toHaveLength(2 + REFUND_FAILED.size);
+        expect(read.calls).toHaveLength(2 + REFUND_FAILED.size);
         everyCallPresentedTheCertificate();
       });
 
       it('a charge with no Pix received has nothing to return: FAILED_PRECONDITION, nothing PUT', async () => {
-        const { ctx } = begin();
-        fake.expect({ method: 'GET', path: `/cob/${txid}`, reply: { body: createdCob } });
-        await expect(adapter.refoundTransaction(ctx, txid, REFUND_CENTS)).rejects.toMatchObject({
+        withToken();
+        h.fake.expect({ method: 'GET', path: `/cob/${txid}`, reply: { body: createdCob } });
+        expect(await failure(h.adapter.refoundTransaction(h.ctx, txid, REFUND_CENTS))).toEqual({
           code: 'FAILED_PRECONDITION',
           message: failureMessage.REFUND_TRANSACTION(`a cobrança ${txid} não tem Pix recebido`),
         });
@@ -358,75 +341,90 @@ export function bacenPixConformance(member: BacenPixMember, fixtures: BacenPixFi
     if (payout) {
       const path = payout.path ?? DICT_PAYMENT_PATH;
       const header = payout.idempotencyHeader ?? IDEMPOTENCY_HEADER;
-      describe(`cash-out (POST ${path})`, () => {
-        it(`pays out over the cash-out certificate with ${header}: the caller's idempotency key, else the withdraw reference, else a fresh UUID`, async () => {
-          const { ctx } = begin({ certCashInUrl: undefined });
-          const created = fixtures.createdPayout!;
-          const paid = fake.expect({
-            method: 'POST',
-            path,
-            times: 4,
-            headers: { authorization: bearer, [header]: (key) => key === 'idem-1' || key === 'saque-123' || UUID.test(key ?? '') },
-            body: {
-              pixKey: '+5511987654321',
-              description: 'Saque de R$ 10,50',
-              creditorDocument: '12345678909',
-              paymentFlow: 'INSTANT',
-              payment: { currency: 'BRL', amount: PAYOUT_CENTS / 100 },
-            },
-            reply: { status: 201, body: created },
-          });
-          const expected = { withdrawId: created.endToEndId, amount: PAYOUT_CENTS, status: payout.statusAtCreation === 'approved' ? 'APPROVED' : 'PENDING' };
-          await expect(adapter.withdraw(ctx, { ...WITHDRAWAL, idempotencyKey: 'idem-1', withdrawReference: 'saque-123' })).resolves.toMatchObject(expected);
-          await expect(adapter.withdraw(ctx, { ...WITHDRAWAL, withdrawReference: 'saque-123' })).resolves.toMatchObject(expected);
-          await adapter.withdraw(ctx, WITHDRAWAL);
-          await adapter.withdraw(ctx, WITHDRAWAL);
-          const sent = paid.calls.map((call) => call.headers[header]);
-          expect(sent.slice(0, 2)).toEqual(['idem-1', 'saque-123']);
-          expect(sent[2]).not.toBe(sent[3]);
-          everyCallPresentedTheCertificate();
+      it(`pays out by POST ${path} over the cash-out certificate; ${header}: the idempotency key, else the withdraw reference, else a fresh UUID`, async () => {
+        withToken();
+        const ctx = { ...h.ctx, certCashInUrl: undefined };
+        const paid = h.fake.expect({
+          method: 'POST',
+          path,
+          times: 4,
+          headers: { authorization: bearer, [header]: (key) => ['idem-1', 'saque-123'].includes(key!) || UUID.test(key ?? '') },
+          body: {
+            pixKey: '+5511987654321',
+            description: 'Saque de R$ 10,50',
+            creditorDocument: '12345678909',
+            paymentFlow: 'INSTANT',
+            payment: { currency: 'BRL', amount: PAYOUT_CENTS / 100 },
+          },
+          reply: { status: 201, body: answers.createdPayout },
         });
-
-        it("a refused payout keeps the provider's message; a method other than PIX or no PIX key is refused before sending", async () => {
-          const { ctx } = begin();
-          fake.expect({ method: 'POST', path, reply: { status: 400, body: { title: 'Saldo insuficiente' } } });
-          await expect(adapter.withdraw(ctx, WITHDRAWAL)).rejects.toMatchObject({
-            code: 'INVALID_ARGUMENT',
-            message: failureMessage.WITHDRAW('Saldo insuficiente'),
-          });
-          await expect(adapter.withdraw(ctx, { ...WITHDRAWAL, paymentMethod: 'BANK_ACCOUNT' })).rejects.toMatchObject(
-            CATALOGUE.WITHDRAW_METHOD_NAO_IMPLEMENTADO,
-          );
-          await expect(adapter.withdraw(ctx, { ...WITHDRAWAL, pixKey: ' ' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
-        });
-
-        if (lookupPath) {
-          const liquidated = fixtures.liquidatedPayout!;
-          it(`reads a payout back by GET ${lookupPath}: LIQUIDATED is APPROVED at its eventDate`, async () => {
-            const { ctx } = begin({ certCashInUrl: undefined });
-            const withdrawId = fixtures.createdPayout!.endToEndId;
-            fake.expect({ method: 'GET', path: fillPath(lookupPath, { id: withdrawId }), headers: { authorization: bearer }, reply: { body: liquidated } });
-            await expect(adapter.getWithdraw(ctx, withdrawId)).resolves.toEqual({
-              withdrawId,
-              amount: PAYOUT_CENTS,
-              status: 'APPROVED',
-              approvedAt: new Date(liquidated.eventDate),
-            });
-          });
-
-          it.each(statusCases(payoutTable))(`GET ${lookupPath} answering %s is %s`, async (status, expected) => {
-            const { ctx } = begin();
-            fake.expect({ method: 'GET', path: fillPath(lookupPath, { id: 'E1' }), reply: { body: { ...liquidated, status } } });
-            await expect(adapter.getWithdraw(ctx, 'E1')).resolves.toMatchObject({ withdrawId: 'E1', status: expected });
-          });
-        }
+        const status = payout.statusAtCreation === 'approved' ? 'APPROVED' : 'PENDING';
+        const expected = { withdrawId: answers.createdPayout.endToEndId, amount: PAYOUT_CENTS, status };
+        await expect(h.adapter.withdraw(ctx, { ...WITHDRAWAL, idempotencyKey: 'idem-1', withdrawReference: 'saque-123' })).resolves.toMatchObject(expected);
+        await expect(h.adapter.withdraw(ctx, { ...WITHDRAWAL, withdrawReference: 'saque-123' })).resolves.toMatchObject(expected);
+        await h.adapter.withdraw(ctx, WITHDRAWAL);
+        await h.adapter.withdraw(ctx, WITHDRAWAL);
+        const sent = paid.calls.map((call) => call.headers[header]);
+        expect(sent.slice(0, 2)).toEqual(['idem-1', 'saque-123']);
+        expect(sent[2]).not.toBe(sent[3]);
+        everyCallPresentedTheCertificate();
       });
+
+      it("a refused payout keeps the provider's message; a method other than PIX, or no PIX key, is refused before sending", async () => {
+        withToken();
+        h.fake.expect({ method: 'POST', path, reply: { status: 400, body: { title: 'Saldo insuficiente' } } });
+        expect(await failure(h.adapter.withdraw(h.ctx, WITHDRAWAL))).toEqual({
+          code: 'INVALID_ARGUMENT',
+          message: failureMessage.WITHDRAW('Saldo insuficiente'),
+        });
+        await expect(h.adapter.withdraw(h.ctx, { ...WITHDRAWAL, paymentMethod: 'BANK_ACCOUNT' })).rejects.toMatchObject(
+          CATALOGUE.WITHDRAW_METHOD_NAO_IMPLEMENTADO,
+        );
+        await expect(h.adapter.withdraw(h.ctx, { ...WITHDRAWAL, pixKey: ' ' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+      });
+    }
+
+    if (lookupPath) {
+      const withdrawId = answers.createdPayout.endToEndId;
+      it(`reads a payout back by GET ${lookupPath} over the cash-out certificate: LIQUIDATED is APPROVED at its eventDate`, async () => {
+        withToken();
+        h.fake.expect({
+          method: 'GET',
+          path: fillPath(lookupPath, { id: withdrawId }),
+          headers: { authorization: bearer },
+          reply: { body: answers.liquidatedPayout },
+        });
+        await expect(h.adapter.getWithdraw({ ...h.ctx, certCashInUrl: undefined }, withdrawId)).resolves.toEqual({
+          withdrawId,
+          amount: PAYOUT_CENTS,
+          status: 'APPROVED',
+          approvedAt: new Date(answers.liquidatedPayout.eventDate),
+        });
+      });
+
+      it.each(statusCases(declaredStatusTable(PAYOUT_STATUSES, member.statuses?.withdrawal)))(
+        `GET ${lookupPath} answering %s is %s`,
+        async (status, expected) => {
+          withToken();
+          h.fake.expect({ method: 'GET', path: fillPath(lookupPath, { id: withdrawId }), reply: { body: { ...answers.liquidatedPayout, status } } });
+          await expect(h.adapter.getWithdraw(h.ctx, withdrawId)).resolves.toMatchObject({ withdrawId, status: expected });
+        },
+      );
     }
 
     describe('a 2xx answer that is not the resource is UNAVAILABLE, never a status or a success', () => {
       type Garbage = [operation: Operation, label: string, body: unknown];
-      const garbage = (operation: Operation, bodies: ReadonlyArray<[string, unknown]>): Garbage[] =>
-        operations.includes(operation) ? bodies.map(([label, body]): Garbage => [operation, label, body]) : [];
+      const garbage = (operation: Operation, bodies: ReadonlyArray<[string, unknown]>, suffix = ''): Garbage[] =>
+        operations.includes(operation) ? bodies.map(([label, body]): Garbage => [operation, `${label}${suffix}`, body]) : [];
+      const cases = [
+        ...garbage('createTransaction', GARBAGE_2XX_BODIES),
+        ...garbage('getTransaction', GARBAGE_2XX_BODIES),
+        // A POST refund's failure flag is the PSP refusing it (status false, above), not a missing answer.
+        ...garbage('refoundTransaction', refund?.kind === 'post' ? BODIES_WITHOUT_RESOURCE : GARBAGE_2XX_BODIES),
+        ...(refund?.kind === 'devolucao' ? garbage('refoundTransaction', GARBAGE_2XX_BODIES, ' (GET /cob)') : []),
+        ...garbage('withdraw', GARBAGE_2XX_BODIES),
+        ...garbage('getWithdraw', GARBAGE_2XX_BODIES),
+      ];
       const prefix: Partial<Record<Operation, string>> = {
         createTransaction: FAILURE_PREFIXES.CREATE_TRANSACTION,
         getTransaction: FAILURE_PREFIXES.GET_TRANSACTION,
@@ -434,92 +432,77 @@ export function bacenPixConformance(member: BacenPixMember, fixtures: BacenPixFi
         withdraw: FAILURE_PREFIXES.WITHDRAW,
         getWithdraw: FAILURE_PREFIXES.GET_WITHDRAW,
       };
-      it.each([
-        ...garbage('createTransaction', GARBAGE_2XX_BODIES),
-        ...garbage('getTransaction', GARBAGE_2XX_BODIES),
-        // A POST refund's failure flag is the PSP refusing it (status false), not a missing answer.
-        ...garbage('refoundTransaction', refund?.kind === 'post' ? BODIES_WITHOUT_RESOURCE : GARBAGE_2XX_BODIES),
-        ...(refund?.kind === 'devolucao' ? GARBAGE_2XX_BODIES.map(([label, body]): Garbage => ['refoundTransaction', `${label} (GET /cob)`, body]) : []),
-        ...garbage('withdraw', GARBAGE_2XX_BODIES),
-        ...garbage('getWithdraw', GARBAGE_2XX_BODIES),
-      ])('%s answered with %s', async (operation, label, body) => {
-        const { ctx } = begin();
+      it.each(cases)('%s answered with %s', async (operation, label, body) => {
+        withToken();
         const answer = { reply: { status: 201, body } };
-        if (operation === 'createTransaction') fake.expect({ method: 'POST', path: '/cob', ...answer });
-        if (operation === 'getTransaction') fake.expect({ method: 'GET', path: `/cob/${txid}`, ...answer });
+        const run: Partial<Record<Operation, () => Promise<unknown>>> = {
+          createTransaction: () => h.adapter.createTransaction(h.ctx, charge),
+          getTransaction: () => h.adapter.getTransaction(h.ctx, txid),
+          refoundTransaction: () => h.adapter.refoundTransaction(h.ctx, txid, REFUND_CENTS),
+          withdraw: () => h.adapter.withdraw(h.ctx, WITHDRAWAL),
+          getWithdraw: () => h.adapter.getWithdraw(h.ctx, 'E1'),
+        };
+        if (operation === 'createTransaction') h.fake.expect({ method: 'POST', path: '/cob', ...answer });
+        if (operation === 'getTransaction') h.fake.expect({ method: 'GET', path: `/cob/${txid}`, ...answer });
         if (operation === 'refoundTransaction' && refund?.kind === 'post')
-          fake.expect({ method: 'POST', path: fillPath(refund.path, { id: txid }), ...answer });
+          h.fake.expect({ method: 'POST', path: fillPath(refund.path, { id: txid }), ...answer });
         if (operation === 'refoundTransaction' && refund?.kind === 'devolucao') {
           const cobAnswer = label.endsWith('(GET /cob)');
-          fake.expect({ method: 'GET', path: `/cob/${txid}`, reply: { body: cobAnswer ? body : paidCob } });
-          if (!cobAnswer) fake.expect({ method: 'PUT', path: new RegExp(`/pix/${paidE2e}/devolucao/\\w+`), ...answer });
+          h.fake.expect({ method: 'GET', path: `/cob/${txid}`, reply: { body: cobAnswer ? body : paidCob } });
+          if (!cobAnswer) h.fake.expect({ method: 'PUT', path: new RegExp(`/pix/${paidE2e}/devolucao/\\w+`), ...answer });
         }
-        if (operation === 'withdraw') fake.expect({ method: 'POST', path: payout?.path ?? DICT_PAYMENT_PATH, ...answer });
-        if (operation === 'getWithdraw') fake.expect({ method: 'GET', path: fillPath(lookupPath!, { id: 'E1' }), ...answer });
-        const run: Partial<Record<Operation, () => Promise<unknown>>> = {
-          createTransaction: () => adapter.createTransaction(ctx, CHARGE),
-          getTransaction: () => adapter.getTransaction(ctx, txid),
-          refoundTransaction: () => adapter.refoundTransaction(ctx, txid, REFUND_CENTS),
-          withdraw: () => adapter.withdraw(ctx, WITHDRAWAL),
-          getWithdraw: () => adapter.getWithdraw(ctx, 'E1'),
-        };
-        await expect(run[operation]!()).rejects.toMatchObject({ code: 'UNAVAILABLE', message: expect.stringMatching(new RegExp(`^${prefix[operation]}: `)) });
+        if (operation === 'withdraw') h.fake.expect({ method: 'POST', path: payout?.path ?? DICT_PAYMENT_PATH, ...answer });
+        if (operation === 'getWithdraw') h.fake.expect({ method: 'GET', path: fillPath(lookupPath!, { id: 'E1' }), ...answer });
+        const { code, message } = await failure(run[operation]!());
+        expect([code, message.startsWith(`${prefix[operation]}: `)]).toEqual(['UNAVAILABLE', true]);
       });
     });
 
     it("'Unauthorized.' without the platform's certificate for the direction, and nothing reaches the provider", async () => {
-      const unauthorized = { code: CATALOGUE.UNAUTHORIZED.code, message: CATALOGUE.UNAUTHORIZED.message };
-      const noCashIn = account({ certCashInUrl: undefined });
-      const noCashOut = account({ certCashOutUrl: undefined });
+      const noCashIn = { ...h.ctx, certCashInUrl: undefined };
+      const noCashOut = { ...h.ctx, certCashOutUrl: undefined };
       const calls: Array<[Operation, () => Promise<unknown>]> = [
-        ['createTransaction', () => adapter.createTransaction(noCashIn, CHARGE)],
-        ['getTransaction', () => adapter.getTransaction(noCashIn, txid)],
-        ['refoundTransaction', () => adapter.refoundTransaction(noCashIn, txid, REFUND_CENTS)],
-        ['withdraw', () => adapter.withdraw(noCashOut, WITHDRAWAL)],
-        ['getWithdraw', () => adapter.getWithdraw(noCashOut, 'E1')],
+        ['createTransaction', () => h.adapter.createTransaction(noCashIn, charge)],
+        ['getTransaction', () => h.adapter.getTransaction(noCashIn, txid)],
+        ['refoundTransaction', () => h.adapter.refoundTransaction(noCashIn, txid, REFUND_CENTS)],
+        ['withdraw', () => h.adapter.withdraw(noCashOut, WITHDRAWAL)],
+        ['getWithdraw', () => h.adapter.getWithdraw(noCashOut, 'E1')],
       ];
       // A member whose cash-out host asks for the platform record says so (payout.requirePlatform).
-      if (payout?.requirePlatform) calls.push(['withdraw', () => adapter.withdraw(account({ platformId: undefined }), WITHDRAWAL)]);
-      for (const [, call] of calls.filter(([operation]) => operations.includes(operation))) await expect(call()).rejects.toMatchObject(unauthorized);
-      expect(fake.received).toHaveLength(0);
+      if (payout?.requirePlatform) calls.push(['withdraw', () => h.adapter.withdraw({ ...h.ctx, platformId: undefined }, WITHDRAWAL)]);
+      for (const [, call] of calls.filter(([operation]) => operations.includes(operation))) {
+        expect(await failure(call())).toEqual({ code: CATALOGUE.UNAUTHORIZED.code, message: CATALOGUE.UNAUTHORIZED.message });
+      }
+      expect(h.fake.received).toHaveLength(0);
     });
 
-    describe('notifications (unsigned; the gateway confirms with GET /cob)', () => {
+    describe('notifications: unsigned, so the gateway confirms with GET /cob', () => {
       const event = (type: string | undefined, data: object) => ({
         ...(type ? { type } : {}),
-        data: {
-          id: 557737461,
-          txId: txid,
-          pixKey: keys.chave,
-          payment: { amount: '19.90', currency: 'BRL' },
-          refunds: [],
-          endToEndId: E2E,
-          idempotencyKey: null,
-          ...data,
-        },
+        data: { id: 557737461, txId: txid, pixKey: keys.chave, payment: { amount: '19.90', currency: 'BRL' }, refunds: [], endToEndId: EVENT_E2E, ...data },
       });
-      const charge = (status: TransactionStatus): WebhookResult => ({ type: 'TRANSACTION', transactionId: txid, status });
-      const pix = { endToEndId: 'E1234', txid, chave: keys.chave, valor: '19.90', horario: '2026-01-10T12:05:00.000Z' };
+      const paid = (status: TransactionStatus): WebhookResult => ({ type: 'TRANSACTION', transactionId: txid, status });
+      const pix = { endToEndId: 'E1234', txid, chave: keys.chave, valor: '19.90', horario: '2025-03-10T12:05:00.000Z' };
       const untypedRule = member.untypedEvent ? `read as ${member.untypedEvent}` : 'ignored';
-      const untyped = (status: TransactionStatus) => (member.untypedEvent === 'RECEIVE' ? charge(status) : undefined);
+      const untyped = (status: TransactionStatus) => (member.untypedEvent === 'RECEIVE' ? paid(status) : undefined);
       const cases: Array<[string, unknown, WebhookResult | undefined]> = [
-        ['RECEIVE LIQUIDATED', event('RECEIVE', { status: 'LIQUIDATED' }), charge('APPROVED')],
-        ['RECEIVE PROCESSING', event('RECEIVE', { status: 'PROCESSING' }), charge('PENDING')],
-        ['RECEIVE without a status', event('RECEIVE', {}), charge('PENDING')],
-        ['REFUND', event('REFUND', { status: 'LIQUIDATED' }), charge('CHARGEBACK')],
+        ['RECEIVE LIQUIDATED', event('RECEIVE', { status: 'LIQUIDATED' }), paid('APPROVED')],
+        ['RECEIVE PROCESSING', event('RECEIVE', { status: 'PROCESSING' }), paid('PENDING')],
+        ['RECEIVE without a status', event('RECEIVE', {}), paid('PENDING')],
+        ['REFUND', event('REFUND', { status: 'LIQUIDATED' }), paid('CHARGEBACK')],
         ['CANCELED', event('CANCELED', { status: 'CANCELED' }), undefined],
         ['an event the spec does not name', event('INFRACTION', { status: 'OPEN' }), undefined],
-        ['TRANSFER LIQUIDATED', event('TRANSFER', { status: 'LIQUIDATED' }), { type: 'WITHDRAW', transactionId: E2E, status: 'APPROVED' }],
+        ['TRANSFER LIQUIDATED', event('TRANSFER', { status: 'LIQUIDATED' }), { type: 'WITHDRAW', transactionId: EVENT_E2E, status: 'APPROVED' }],
         [
           'TRANSFER without endToEndId',
           { type: 'TRANSFER', data: { id: 7, status: 'CANCELED' } },
           { type: 'WITHDRAW', transactionId: '7', status: 'CANCELED' },
         ],
-        ['the standard {pix:[...]} body', { pix: [{ endToEndId: 'E0', valor: '1.00' }, pix] }, charge('APPROVED')],
+        ['the standard {pix:[...]} body', { pix: [{ endToEndId: 'E0', valor: '1.00' }, pix] }, paid('APPROVED')],
         [
           'the standard body wholly returned',
           { pix: [{ ...pix, devolucoes: [{ id: 'd1', rtrId: 'D1', valor: '19.90', status: 'DEVOLVIDO' }] }] },
-          charge('CHARGEBACK'),
+          paid('CHARGEBACK'),
         ],
         ['the standard body naming no charge', { pix: [{ endToEndId: 'E0', valor: '1.00' }] }, undefined],
         [`{data} without type, LIQUIDATED (${untypedRule})`, { data: { txId: txid, status: 'LIQUIDATED' } }, untyped('APPROVED')],
@@ -529,15 +512,14 @@ export function bacenPixConformance(member: BacenPixMember, fixtures: BacenPixFi
         ),
       ];
       it.each(cases)('%s', async (_label, body, expected) => {
-        await expect(adapter.processWebhook(account(), notification(body))).resolves.toEqual(expected);
+        await expect(h.adapter.processWebhook(h.ctx, notification(body))).resolves.toEqual(expected);
       });
 
       it('keys tell a re-delivery (same key) from a status change; an unreadable body is keyed by its hash', () => {
-        const ctx = account();
-        const key = (body: unknown) => adapter.notificationKey(ctx, notification(body));
+        const key = (body: unknown) => h.adapter.notificationKey(h.ctx, notification(body));
         const liquidated = event('RECEIVE', { status: 'LIQUIDATED' });
-        expect(adapter.verifyNotification(ctx, notification(liquidated))).toBe('unsigned');
-        expect(key(liquidated)).toBe(`bacen-pix:RECEIVE:${E2E}:LIQUIDATED`);
+        expect(h.adapter.verifyNotification(h.ctx, notification(liquidated))).toBe('unsigned');
+        expect(key(liquidated)).toBe(`bacen-pix:RECEIVE:${EVENT_E2E}:LIQUIDATED`);
         expect(key({ ...liquidated, createdAt: 'later' })).toBe(key(liquidated));
         expect(key(event('RECEIVE', { status: 'PROCESSING' }))).not.toBe(key(liquidated));
         expect(key({ pix: [pix] })).toBe('bacen-pix:pix:E1234');
@@ -547,13 +529,5 @@ export function bacenPixConformance(member: BacenPixMember, fixtures: BacenPixFi
     });
   });
 
-  return {
-    get fake() {
-      return fake;
-    },
-    get adapter() {
-      return adapter;
-    },
-    account,
-  };
+  return h;
 }
