@@ -21,26 +21,24 @@ const treeal = bacenPixConformance(TREEAL, {
   },
 });
 
-describe('TREEAL, as the spec names it (doc 2, group 2)', () => {
-  it('takes PIX with refunds, pays out to PIX keys and reads payouts back, and takes notifications (§7); api.pix.treeal.com (F8)', () => {
-    expect(TREEAL.identity).toEqual({ id: 'TREEAL', specGroup: 'document 2 (group 2)', defaultBaseUrl: 'https://api.pix.treeal.com' });
-    expect(TREEAL.capabilities).toEqual({ paymentMethods: ['PIX'], withdrawMethods: ['PIX'], withdrawalLookup: true, refunds: true, webhooks: true });
-  });
-
-  it('asks its token at POST /oauth/token form-encoded, the client credentials in the body (F8)', () => {
-    expect(TREEAL.auth).toMatchObject({ type: 'oauth2', tokenPath: '/oauth/token', body: 'form', clientAuth: 'body' });
-  });
-
-  it("refunds by the API Pix devolução, PUT /pix/{e2eid}/devolucao/{id} (its integrations' refund_nature ORIGINAL, F8)", () => {
-    expect(TREEAL.refund).toEqual({ kind: 'devolucao' });
-  });
-
-  it('reads its notifications {data:{txId, status}}, which carry no event type, as RECEIVE (§4, F8)', async () => {
+describe('TREEAL, as the spec and its integrations name it (doc 2, group 2; F8)', () => {
+  it('reads its notifications {data:{txId, status}}, which carry no event type, as RECEIVE (§4)', async () => {
     expect(TREEAL.untypedEvent).toBe('RECEIVE');
     const read = (status: string) =>
       treeal.adapter.processWebhook(treeal.ctx, notification({ data: { txId: TXID, status, createdAt: '2026-01-10T12:05:01Z' } }));
     await expect(read('LIQUIDATED')).resolves.toEqual({ type: 'TRANSACTION', transactionId: TXID, status: 'APPROVED' });
     // Its failure status: a RECEIVE that is not LIQUIDATED is PENDING, and the gateway asks GET /cob.
     await expect(read('Cancelled')).resolves.toEqual({ type: 'TRANSACTION', transactionId: TXID, status: 'PENDING' });
+  });
+
+  it('asks its token at POST /oauth/token form-encoded, the client credentials in the body; refunds by devolução (refund_nature ORIGINAL)', () => {
+    expect(TREEAL.auth).toMatchObject({ type: 'oauth2', tokenPath: '/oauth/token', body: 'form', clientAuth: 'body' });
+    expect(TREEAL.refund).toEqual({ kind: 'devolucao' });
+  });
+
+  it('at api.pix.treeal.com: PIX charges and refunds, PIX payouts read back by GET /pix/payments/{id}, notifications (§7); PIX 1 day (§9)', () => {
+    expect(TREEAL.identity).toEqual({ id: 'TREEAL', specGroup: 'document 2 (group 2)', defaultBaseUrl: 'https://api.pix.treeal.com' });
+    expect(TREEAL.capabilities).toEqual({ paymentMethods: ['PIX'], withdrawMethods: ['PIX'], withdrawalLookup: true, refunds: true, webhooks: true });
+    expect([TREEAL.payout, TREEAL.expiry]).toEqual([{ lookupPath: '/pix/payments/{id}' }, undefined]);
   });
 });
