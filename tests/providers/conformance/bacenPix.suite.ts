@@ -54,10 +54,26 @@ const PAYOUT_E2E = 'E33053580202503101200212912f6b8';
 /** Canned answers keep the fields a PSP sends that the family does not read. */
 type MoreFields = Record<string, unknown>;
 
-/** The family's canned answers (Active Merchant style): the Banco Central's API Pix and the payment-initiation API. */
-const DIALECT = {
-  tokenResponse: { access_token: 'pix-token', token_type: 'Bearer', expires_in: 3600 } as { access_token: string } & MoreFields,
+/** The answers the suite's fake gives; a member passes those its PSP gives differently. */
+export interface BacenPixAnswers {
+  tokenResponse: { access_token: string } & MoreFields;
   /** POST /cob: ATIVA, with a valid BR Code. */
+  createdCob: Cob & { txid: string; pixCopiaECola: string } & MoreFields;
+  /** GET /cob/{txid} once paid, for the same txid: CONCLUIDA with its Pix. */
+  paidCob: Cob & MoreFields;
+  /** A refund by POST path: the PSP's id. */
+  postRefund: { id: string } & MoreFields;
+  /** A devolução (PUT /pix/{e2eid}/devolucao/{id}): its rtrId. */
+  devolucao: { rtrId: string } & MoreFields;
+  /** POST /pix/payments/dict. */
+  createdPayout: DictPayment & { endToEndId: string } & MoreFields;
+  /** The payout lookup once paid, for the same endToEndId. */
+  liquidatedPayout: DictPayment & { eventDate: string } & MoreFields;
+}
+
+/** The family's canned answers (Active Merchant style): the Banco Central's API Pix and the payment-initiation API. */
+const DIALECT: BacenPixAnswers = {
+  tokenResponse: { access_token: 'pix-token', token_type: 'Bearer', expires_in: 3600 },
   createdCob: {
     txid: TXID,
     revisao: 0,
@@ -67,47 +83,35 @@ const DIALECT = {
     location: 'pix.example.com/qr/v2/9d36b84fc70b478fb95c12729b90ca25',
     pixCopiaECola:
       '00020126760014br.gov.bcb.pix2554pix.example.com/qr/v2/9d36b84fc70b478fb95c12729b90ca255204000053039865802BR5910LOJA TESTE6009SAO PAULO62070503***6304D37C',
-  } as Cob & { txid: string; pixCopiaECola: string } & MoreFields,
-  /** GET /cob/{txid} once paid: CONCLUIDA with its Pix. */
+  },
   paidCob: {
     txid: TXID,
     status: 'CONCLUIDA',
     valor: { original: '19.90' },
     pix: [{ endToEndId: 'E00416968202503101205abcdefghijk', txid: TXID, valor: '19.90', horario: '2025-03-10T12:05:00.000Z' }],
-  } as Cob & MoreFields,
-  /** A refund by POST path: the PSP's id. */
-  postRefund: { id: 'refund-77', status: 'PROCESSING' } as { id: string } & MoreFields,
-  /** A devolução (PUT /pix/{e2eid}/devolucao/{id}): its rtrId. */
+  },
+  postRefund: { id: 'refund-77', status: 'PROCESSING' },
   devolucao: {
     id: 'dev1',
     rtrId: 'D00416968202503101210a1b2c3d4e5f',
     valor: '7.50',
     horario: { solicitacao: '2025-03-10T12:10:00Z' },
     status: 'EM_PROCESSAMENTO',
-  } as {
-    rtrId: string;
-  } & MoreFields,
-  /** POST /pix/payments/dict. */
-  createdPayout: { endToEndId: PAYOUT_E2E, id: 1448625, status: 'PENDING', payment: { currency: 'BRL', amount: 10.5 } } as DictPayment & {
-    endToEndId: string;
-  } & MoreFields,
-  /** The payout lookup once paid. */
+  },
+  createdPayout: { endToEndId: PAYOUT_E2E, id: 1448625, status: 'PENDING', payment: { currency: 'BRL', amount: 10.5 } },
   liquidatedPayout: {
     endToEndId: PAYOUT_E2E,
     id: 1448625,
     status: 'LIQUIDATED',
     eventDate: '2025-03-10T12:00:02.000Z',
     payment: { currency: 'BRL', amount: 10.5 },
-  } as DictPayment & {
-    eventDate: string;
-  } & MoreFields,
+  },
 };
-export type BacenPixAnswers = typeof DIALECT;
 
 export interface BacenPixFixtures {
   /** The account's keys: publicKey 'clientId|chave', secretKey 'clientSecret'. */
   keys: { clientId: string; clientSecret: string; chave: string };
-  /** The answers the member's PSP gives differently from the family's dialect (the same txid in both cobs, the same endToEndId in both payouts). */
+  /** The answers the member's PSP gives differently from the family's dialect. */
   answers?: Partial<BacenPixAnswers>;
 }
 
