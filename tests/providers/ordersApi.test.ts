@@ -25,7 +25,7 @@ import {
 import { ProviderCallError } from '../../server/lib/http/index.js';
 import { withPixQrImage } from '../../server/lib/pixQrCode.js';
 import { declaredStatusTable, lookupStatus } from '../../server/lib/statusTable.js';
-import type { TransactionInput } from '../../server/domain/types.js';
+import { bareTransactionInput } from './conformance/harness.js';
 
 /** The family's pure parts, without HTTP: status tables, mappers and notification parsing. */
 
@@ -34,16 +34,7 @@ const OPTIONS = { pixExpiresInSeconds: 86_400, boletoSeconds: 5 * 86_400, now: N
 const READER: OrdersApiStatusReader = { status: (value) => lookupStatus(ORDERS_API_STATUSES, value), neverPaid: ORDERS_API_NEVER_PAID };
 const withdrawalStatus = (value: unknown) => lookupStatus(ORDERS_API_WITHDRAWAL_STATUSES, value);
 
-const input = (extra: Partial<TransactionInput> = {}): TransactionInput => ({
-  amount: 1990,
-  paymentMethod: 'PIX',
-  items: [],
-  installments: 1,
-  fingerPrints: [],
-  splits: [],
-  currency: 'BRL',
-  ...extra,
-});
+const input = bareTransactionInput;
 
 const order = (status: string, charge: Record<string, unknown> = {}): OrdersApiOrder => ({
   id: 'or_1',

@@ -13,7 +13,8 @@ import {
 import { fillPath } from '../../server/providers/kit/declaration.js';
 import { centsToReais, reaisToCents } from '../../server/lib/money.js';
 import { declaredStatusTable, lookupStatus } from '../../server/lib/statusTable.js';
-import type { TransactionInput, TransactionStatus } from '../../server/domain/types.js';
+import type { TransactionStatus } from '../../server/domain/types.js';
+import { bareTransactionInput } from './conformance/harness.js';
 
 /** The family's pure parts, without HTTP: its status table, mappers and notification parser. */
 
@@ -28,16 +29,7 @@ const terms: RequestTerms = {
 };
 const ctx = { notificationUrl: terms.notificationUrl };
 
-const input = (extra: Partial<TransactionInput> = {}): TransactionInput => ({
-  amount: 1990,
-  paymentMethod: 'PIX',
-  items: [],
-  installments: 1,
-  fingerPrints: [],
-  splits: [],
-  currency: 'BRL',
-  ...extra,
-});
+const input = bareTransactionInput;
 
 describe('the family status table (spec doc 1 §4, doc 2 §4 common pattern)', () => {
   const named: Array<[string, TransactionStatus]> = [

@@ -96,6 +96,19 @@ export const notification = (body: unknown) => ({
   headers: { 'content-type': 'application/json' },
 });
 
+/** A PIX charge of R$ 19,90 with nothing optional: no customer, items or order id (for the pure mappers' tests). */
+export const bareTransactionInput = (extra: Partial<TransactionInput> = {}): TransactionInput => ({
+  amount: 1990,
+  paymentMethod: 'PIX',
+  items: [],
+  installments: 1,
+  fingerPrints: [],
+  splits: [],
+  currency: 'BRL',
+  ...extra,
+});
+
+/** A PIX charge of R$ 19,90 with a customer, one item and an order id. */
 export const transactionInput = (extra: Partial<TransactionInput> = {}): TransactionInput => ({
   amount: 1990,
   paymentMethod: 'PIX',
