@@ -1,5 +1,5 @@
 import { GatewayError } from './errors.js';
-import { catalogueError, paymentMethodNotSupportedBy, type CatalogueKey } from './providerMessages.js';
+import { catalogueError, paymentMethodNotImplementedFor, paymentMethodNotSupportedBy, type CatalogueKey } from './providerMessages.js';
 
 /**
  * A provider's names for our payment methods, both ways. Reading is
@@ -34,14 +34,19 @@ export function paymentMethodCodec<M extends string, const P extends string>(
  * The payment-method guard, in one place for the gateway and every adapter: a
  * method the provider does not offer is UNIMPLEMENTED with the provider's text
  * from the catalogue where the spec gives one ('Unsupported payment method' at
- * GATYWAY), else 'Payment method not supported by <provider>' (doc 3 §8).
+ * GATYWAY; FastSoft's and ByNet's 'Payment method X not implemented for
+ * <name>'), else 'Payment method not supported by <provider>' (doc 3 §8).
  */
-export function assertPaymentMethodOffered<M extends string>(offered: readonly M[], method: M, provider: string, text?: CatalogueKey): void {
+export function assertPaymentMethodOffered<M extends string>(
+  offered: readonly M[],
+  method: M,
+  provider: string,
+  text?: CatalogueKey | { notImplementedFor: string },
+): void {
   if (offered.includes(method)) return;
   const field = 'transaction.payment_method';
-  if (text) {
-    const error = catalogueError(text, { field, code: 'UNIMPLEMENTED' });
-    throw new GatewayError(error.code, error.message, { ...error.details, reason: 'PAYMENT_METHOD_NOT_SUPPORTED' });
-  }
-  throw new GatewayError('UNIMPLEMENTED', paymentMethodNotSupportedBy(provider), { reason: 'PAYMENT_METHOD_NOT_SUPPORTED', field });
+  const details = { reason: 'PAYMENT_METHOD_NOT_SUPPORTED', field };
+  if (typeof text === 'string') throw new GatewayError('UNIMPLEMENTED', catalogueError(text).message, details);
+  if (text) throw new GatewayError('UNIMPLEMENTED', paymentMethodNotImplementedFor(method, text.notImplementedFor), details);
+  throw new GatewayError('UNIMPLEMENTED', paymentMethodNotSupportedBy(provider), details);
 }

@@ -7,7 +7,7 @@ const SECRET = 'sk_live_paguesafe_123';
 transactionsApiConformance(PAGUESAFE, {
   keys: { publicKey: 'pk_paguesafe', secretKey: SECRET },
   // HTTP Basic with the secret key as user and 'x' as password.
-  authorization: `Basic ${Buffer.from(`${SECRET}:x`).toString('base64')}`,
+  authHeaders: { authorization: `Basic ${Buffer.from(`${SECRET}:x`).toString('base64')}` },
 });
 
 describe('PAGUESAFE, as the spec names it (doc 2)', () => {

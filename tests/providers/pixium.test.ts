@@ -4,7 +4,7 @@ import { statusOf, transactionsApiConformance } from './conformance/transactions
 
 transactionsApiConformance(PIXIUM, {
   keys: { publicKey: 'pk_pixium', secretKey: 'sk_pixium_1' },
-  authorization: `Basic ${Buffer.from('sk_pixium_1:x').toString('base64')}`,
+  authHeaders: { authorization: `Basic ${Buffer.from('sk_pixium_1:x').toString('base64')}` },
 });
 
 describe('PIXIUM (spec doc 2, group 2)', () => {

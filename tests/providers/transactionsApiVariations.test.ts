@@ -6,6 +6,7 @@ import { SPEC_GROUPS } from '../../server/providers/adapter.js';
 import type { Operation } from '../../server/domain/types.js';
 import { TransactionsApiAdapter, type TransactionsApiMember } from '../../server/providers/families/transactionsApi/index.js';
 import type { AdapterRuntime } from '../../server/providers/kit/declaration.js';
+import type { AdapterContext } from '../../server/providers/adapter.js';
 import { failure, providerHarness } from './conformance/harness.js';
 import { transactionsApiConformance } from './conformance/transactionsApi.suite.js';
 
@@ -34,12 +35,39 @@ const VARIANT: TransactionsApiMember = {
   withdrawalRefusalIsError: true,
 };
 
-transactionsApiConformance(VARIANT, { keys: { publicKey: 'pk', secretKey: 'sk_variant' }, authorization: 'Bearer sk_variant' });
+transactionsApiConformance(VARIANT, { keys: { publicKey: 'pk', secretKey: 'sk_variant' }, authHeaders: { authorization: 'Bearer sk_variant' } });
+
+/** The fourth group's shape (FastSoft, ByNet): /user paths, an API-key header, its own prefixes and method text. */
+const FOURTH: TransactionsApiMember = {
+  identity: { id: 'FOURTHLIKE', specGroup: SPEC_GROUPS.DOC3_GROUP4, defaultBaseUrl: 'http://127.0.0.1:1' },
+  capabilities: { paymentMethods: ['PIX'], withdrawMethods: ['PIX'], refunds: true, webhooks: true },
+  auth: { type: 'apiKey', header: 'x-api-key' },
+  credentials: { required: ['secretKey'] },
+  money: 'cents',
+  paths: {
+    create: '/user/transactions',
+    get: '/user/transactions/{id}',
+    refund: { method: 'POST', path: '/user/transactions/{id}/refund' },
+    withdraw: '/user/cashout',
+  },
+  failures: { unsupportedPaymentMethod: { notImplementedFor: 'FastSoft' } },
+  failurePrefixes: { withdraw: 'WITHDRAW_FOURTH_GROUP', refoundTransaction: 'REFUND_FOURTH_GROUP' },
+};
+
+transactionsApiConformance(FOURTH, { keys: { publicKey: 'pk', secretKey: 'key_fourth' }, authHeaders: { 'x-api-key': 'key_fourth' } });
 
 /** ROYALTY's shape: one hook overridden, no operation copied. */
 class RoyaltyLike extends TransactionsApiAdapter {
   constructor(runtime: AdapterRuntime) {
     super({ ...VARIANT, identity: { ...VARIANT.identity, id: 'ROYALTYLIKE' }, failures: {} }, runtime);
+  }
+  /** PodPay2's shape: a payout carries a key of its own in a header. */
+  protected override withdrawalHeaders(ctx: AdapterContext): Record<string, string> {
+    return { 'withdraw-key': `wk-${ctx.publicKey}` };
+  }
+  /** BRPIX Digital's shape: the refund says why. */
+  protected override refundBody(amount: number): object {
+    return { amount: this.toProviderAmount(amount), reason: 'requested_by_customer' };
   }
   protected override failure(operation: Operation, prefix: string, error: unknown): GatewayError {
     const status = (error as { response?: { status?: number; data?: unknown } }).response;

@@ -3,7 +3,6 @@ import { digitsOnly } from '../../lib/documents.js';
 import { ProviderCallError } from '../../lib/http/index.js';
 import { parseJsonObject } from '../../lib/json.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
-import { FAILURE_PREFIXES } from '../../lib/providerMessages.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { dateOf, idText, textOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
@@ -167,7 +166,7 @@ export class BmbAdapter extends DeclaredAdapter {
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     this.assertPaymentMethod(input.paymentMethod);
-    const prefix = FAILURE_PREFIXES.CREATE_TRANSACTION;
+    const prefix = this.prefixFor('createTransaction');
     const requestedAt = this.now();
     const body = toGerarQRCode(input, {
       valor: this.toProviderAmount(input.amount),
@@ -181,7 +180,7 @@ export class BmbAdapter extends DeclaredAdapter {
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
-    const prefix = FAILURE_PREFIXES.GET_TRANSACTION;
+    const prefix = this.prefixFor('getTransaction');
     const answer = await this.exchange('getTransaction', prefix, () =>
       this.http(ctx).post<QRCodeAnswer | undefined>('/consultaQRCode', { txid: transactionId }),
     );

@@ -1,6 +1,6 @@
 import type { AuthStyle, BreakerOptions, RetryOptions } from '../../lib/http/index.js';
 import type { Logger } from '../../lib/logger.js';
-import type { CatalogueKey } from '../../lib/providerMessages.js';
+import type { CatalogueKey, FailurePrefixKey } from '../../lib/providerMessages.js';
 import type { StatusDeclaration } from '../../lib/statusTable.js';
 import type { Operation, TransactionStatus, WithdrawStatus } from '../../domain/types.js';
 import type { CapabilityDeclaration, ProviderIdentity } from '../adapter.js';
@@ -28,6 +28,13 @@ export interface ProviderDeclaration {
   statuses?: { transaction?: StatusDeclaration<TransactionStatus>; withdrawal?: StatusDeclaration<WithdrawStatus> };
   /** The spec's fixed texts, as catalogue keys (lib/providerMessages.ts). */
   failures?: FailureTexts;
+  /**
+   * The spec's prefixes where a provider's differ from the common ones
+   * ('<prefix>: <provider message>'): the fourth group's 'Erro no saque',
+   * 'Erro no estorno', 'Erro na criação da transação PIX'; PaySharkGateway's
+   * 'Erro ao processar reembolso'. Keys of FAILURE_PREFIXES.
+   */
+  failurePrefixes?: Partial<Record<Operation, FailurePrefixKey>>;
   /** Per call; default 25 s (lib/http). */
   timeoutMs?: number;
 }
@@ -45,10 +52,13 @@ export interface ExpiryDeclaration {
  * refund 'Internal server error', VENIT's 'Erro ao criar transação'); the
  * provider's message then goes to the log and the error keeps the code of the
  * HTTP outcome. `unsupportedPaymentMethod`: the text for a payment method the
- * provider does not offer (GATYWAY's 'Unsupported payment method'; default
- * 'Payment method not supported by <id>').
+ * provider does not offer (GATYWAY's 'Unsupported payment method'; FastSoft's
+ * `{ notImplementedFor: 'FastSoft' }`; default 'Payment method not supported by <id>').
  */
-export type FailureTexts = Partial<Record<Operation, CatalogueKey>> & { unsupportedPaymentMethod?: CatalogueKey };
+export type FailureTexts = Partial<Record<Operation, CatalogueKey>> & {
+  /** A catalogue text, or FastSoft's and ByNet's 'Payment method X not implemented for <name>'. */
+  unsupportedPaymentMethod?: CatalogueKey | { notImplementedFor: string };
+};
 
 /**
  * A path as one kind of template: '{name}' is replaced by the URL-encoded

@@ -5,7 +5,7 @@ import { createProviderHttp, providerError, type ProviderHttp, type ProviderHttp
 import { logger as defaultLogger, type Logger } from '../../lib/logger.js';
 import { centsToReais, reaisToCents } from '../../lib/money.js';
 import { assertPaymentMethodOffered } from '../../lib/paymentMethods.js';
-import { CATALOGUE } from '../../lib/providerMessages.js';
+import { CATALOGUE, FAILURE_PREFIXES } from '../../lib/providerMessages.js';
 import { declaredStatusTable, lookupStatus, statusTable, type StatusTable } from '../../lib/statusTable.js';
 import { capabilitiesOf, lockToCapabilities, ProviderAdapter, type AdapterContext, type Capabilities, type ProviderIdentity } from '../adapter.js';
 import { parseCredentials, type Credentials, type CredentialLayout } from './credentials.js';
@@ -20,6 +20,21 @@ export interface FamilyDefaults {
 
 const NO_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>({}, 'PENDING');
 
+/** The spec's common prefix of each operation's failure (doc 1 §8): '<prefix>: <provider message>'. */
+const COMMON_PREFIXES: Record<Operation, string> = {
+  createCardToken: FAILURE_PREFIXES.CREATE_CARD_TOKEN,
+  createCardId: CATALOGUE.SAVE_CARD_FAILED.message,
+  createTransaction: FAILURE_PREFIXES.CREATE_TRANSACTION,
+  getTransaction: FAILURE_PREFIXES.GET_TRANSACTION,
+  refoundTransaction: FAILURE_PREFIXES.REFUND_TRANSACTION,
+  withdraw: FAILURE_PREFIXES.WITHDRAW,
+  getWithdraw: FAILURE_PREFIXES.GET_WITHDRAW,
+  createReceiver: FAILURE_PREFIXES.CREATE_RECEIVER,
+  getReceiver: FAILURE_PREFIXES.GET_RECEIVER,
+  processWebhook: FAILURE_PREFIXES.GET_TRANSACTION,
+  calculateInstallments: FAILURE_PREFIXES.CALCULATE_INSTALLMENTS,
+};
+
 /**
  * The base of every adapter: reads a ProviderDeclaration once and gives the
  * operations what they share, so that no family or bespoke adapter writes it
@@ -32,6 +47,7 @@ const NO_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>({}, 'PENDING');
  * - `transactionStatus(value)` / `withdrawalStatus(value)`: the declared tables, unknown values logged with the provider's id;
  * - `toProviderAmount(cents)` / `fromProviderAmount(value)`: the declared money unit;
  * - `pixExpirySeconds`, `boletoExpirySeconds`, `expiresAt(seconds)`, `now()`;
+ * - `prefixFor(operation)`: the spec's prefix of the operation's failures (the declared one, else the common one);
  * - `failure(operation, prefix, error)`: the provider's failure under the spec's prefix, or the declared fixed text;
  * - `exchange(operation, prefix, send)`: one HTTP exchange whose failure is `failure(…)`;
  * - `mapped(operation, prefix, map)`: a mapper's refusal of an answer (not the resource) as the same failure.
@@ -58,6 +74,12 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
 
   override assertPaymentMethod(method: PaymentMethod): void {
     assertPaymentMethodOffered(this.capabilities.paymentMethods, method, this.identity.id, this.declaration.failures?.unsupportedPaymentMethod);
+  }
+
+  /** The prefix of `operation`'s failures: the member's (`failurePrefixes`) where the spec gives it one, else the common one. */
+  protected prefixFor(operation: Operation): string {
+    const declared = this.declaration.failurePrefixes?.[operation];
+    return declared ? FAILURE_PREFIXES[declared] : COMMON_PREFIXES[operation];
   }
 
   protected now(): Date {

@@ -20,7 +20,7 @@ import { inferDocumentType } from '../../lib/documents.js';
 import { verifyTimestampedSignature } from '../../lib/hmacSignature.js';
 import { parseJsonObject } from '../../lib/json.js';
 import { paymentMethodCodec } from '../../lib/paymentMethods.js';
-import { CATALOGUE, FAILURE_PREFIXES } from '../../lib/providerMessages.js';
+import { FAILURE_PREFIXES } from '../../lib/providerMessages.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { textOf } from '../../lib/values.js';
 import {
@@ -202,14 +202,14 @@ export class SandboxAdapter extends DeclaredAdapter implements PaymentSimulator,
   private withdrawal = (data: unknown): WithdrawResult => fromSandboxWithdrawal(data, (value) => this.withdrawalStatus(value));
 
   override async createCardToken(ctx: AdapterContext, card: CardInput): Promise<string> {
-    const data = await this.exchange('createCardToken', FAILURE_PREFIXES.CREATE_CARD_TOKEN, () =>
+    const data = await this.exchange('createCardToken', this.prefixFor('createCardToken'), () =>
       this.http(ctx).post<{ token?: string }>('/v1/card-tokens', toSandboxCardToken(card)),
     );
     const token = textOf(data?.token);
     if (!token)
       throw this.failure(
         'createCardToken',
-        FAILURE_PREFIXES.CREATE_CARD_TOKEN,
+        this.prefixFor('createCardToken'),
         new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', 'the sandbox answered without a token'),
       );
     return token;
@@ -218,7 +218,7 @@ export class SandboxAdapter extends DeclaredAdapter implements PaymentSimulator,
   override async createCardId(ctx: AdapterContext, input: CardIdInput): Promise<string> {
     const token = input.cardToken || (input.card ? await this.createCardToken(ctx, input.card) : undefined);
     if (!token) throw invalidArgument('card_token', 'card_token or card is required');
-    const prefix = CATALOGUE.SAVE_CARD_FAILED.message;
+    const prefix = this.prefixFor('createCardId');
     const data = await this.exchange('createCardId', prefix, () => this.http(ctx).post<{ id?: string }>('/v1/cards', { token, customer: input.customer }));
     const id = textOf(data?.id);
     if (!id)
@@ -228,7 +228,7 @@ export class SandboxAdapter extends DeclaredAdapter implements PaymentSimulator,
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     this.assertPaymentMethod(input.paymentMethod);
-    const prefix = FAILURE_PREFIXES.CREATE_TRANSACTION;
+    const prefix = this.prefixFor('createTransaction');
     const data = await this.exchange('createTransaction', prefix, () =>
       this.http(ctx).post<unknown>('/v1/charges', toSandboxCharge(input, ctx), { headers: idempotencyHeader(input.idempotencyKey) }),
     );
@@ -236,13 +236,13 @@ export class SandboxAdapter extends DeclaredAdapter implements PaymentSimulator,
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
-    const prefix = FAILURE_PREFIXES.GET_TRANSACTION;
+    const prefix = this.prefixFor('getTransaction');
     const data = await this.exchange('getTransaction', prefix, () => this.http(ctx).get<unknown>(`/v1/charges/${encodeURIComponent(transactionId)}`));
     return this.mapped('getTransaction', prefix, () => this.charge(data));
   }
 
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
-    const prefix = FAILURE_PREFIXES.REFUND_TRANSACTION;
+    const prefix = this.prefixFor('refoundTransaction');
     const data = await this.exchange('refoundTransaction', prefix, () =>
       this.http(ctx).post<{ id?: string; status?: string }>(`/v1/charges/${encodeURIComponent(transactionId)}/refunds`, { amount }),
     );
@@ -253,7 +253,7 @@ export class SandboxAdapter extends DeclaredAdapter implements PaymentSimulator,
   }
 
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
-    const prefix = FAILURE_PREFIXES.WITHDRAW;
+    const prefix = this.prefixFor('withdraw');
     const data = await this.exchange('withdraw', prefix, () =>
       this.http(ctx).post<unknown>('/v1/withdrawals', toSandboxWithdrawal(input, ctx), { headers: idempotencyHeader(input.idempotencyKey) }),
     );
@@ -261,19 +261,19 @@ export class SandboxAdapter extends DeclaredAdapter implements PaymentSimulator,
   }
 
   override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
-    const prefix = FAILURE_PREFIXES.GET_WITHDRAW;
+    const prefix = this.prefixFor('getWithdraw');
     const data = await this.exchange('getWithdraw', prefix, () => this.http(ctx).get<unknown>(`/v1/withdrawals/${encodeURIComponent(withdrawId)}`));
     return this.mapped('getWithdraw', prefix, () => this.withdrawal(data));
   }
 
   findTransactionByReference(ctx: AdapterContext, reference: string): Promise<TransactionResult | undefined> {
-    return this.findByReference(ctx, reference, { path: '/v1/charges', prefix: FAILURE_PREFIXES.GET_TRANSACTION, what: 'list of charges', map: this.charge });
+    return this.findByReference(ctx, reference, { path: '/v1/charges', prefix: this.prefixFor('getTransaction'), what: 'list of charges', map: this.charge });
   }
 
   findWithdrawalByReference(ctx: AdapterContext, reference: string): Promise<WithdrawResult | undefined> {
     return this.findByReference(ctx, reference, {
       path: '/v1/withdrawals',
-      prefix: FAILURE_PREFIXES.GET_WITHDRAW,
+      prefix: this.prefixFor('getWithdraw'),
       what: 'list of withdrawals',
       map: this.withdrawal,
     });
@@ -289,7 +289,7 @@ export class SandboxAdapter extends DeclaredAdapter implements PaymentSimulator,
   }
 
   override async createReceiver(ctx: AdapterContext, input: ReceiverInput): Promise<ReceiverResult> {
-    const prefix = FAILURE_PREFIXES.CREATE_RECEIVER;
+    const prefix = this.prefixFor('createReceiver');
     const data = await this.exchange('createReceiver', prefix, () =>
       this.http(ctx).post<SandboxRecipient>('/v1/recipients', {
         name: input.name,
@@ -302,13 +302,13 @@ export class SandboxAdapter extends DeclaredAdapter implements PaymentSimulator,
   }
 
   override async getReceiver(ctx: AdapterContext, receiverId: string): Promise<ReceiverResult> {
-    const prefix = FAILURE_PREFIXES.GET_RECEIVER;
+    const prefix = this.prefixFor('getReceiver');
     const data = await this.exchange('getReceiver', prefix, () => this.http(ctx).get<SandboxRecipient>(`/v1/recipients/${encodeURIComponent(receiverId)}`));
     return this.mapped('getReceiver', prefix, () => fromSandboxRecipient(sandboxResource<SandboxRecipient>(data, 'recipient')));
   }
 
   override async calculateInstallments(ctx: AdapterContext, amount: number): Promise<InstallmentOption[]> {
-    const prefix = FAILURE_PREFIXES.CALCULATE_INSTALLMENTS;
+    const prefix = this.prefixFor('calculateInstallments');
     const data = await this.exchange('calculateInstallments', prefix, () =>
       this.http(ctx).get<{ options?: InstallmentOption[] }>('/v1/installments', { params: { amount } }),
     );

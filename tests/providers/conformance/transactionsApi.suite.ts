@@ -15,10 +15,11 @@ import {
 import { BODIES_WITHOUT_RESOURCE, GARBAGE_2XX_BODIES, partial } from '../../support/fakeProvider.js';
 import { NOW, expectUnsupportedOperationsRejected, failure, failureText, notification, providerHarness, transactionInput as input } from './harness.js';
 
-/** What a member hands the suite besides its declaration: its account keys and the Authorization header they must produce. */
+/** What a member hands the suite besides its declaration: its account keys and the auth header(s) they must produce. */
 export interface TransactionsApiFixtures {
   keys: { publicKey: string; secretKey: string };
-  authorization: string;
+  /** Header name (lower case) → value, e.g. { authorization: 'Basic …' } or { 'x-api-key': '…' }. */
+  authHeaders: Record<string, string>;
   /** Canned answers where the member's differ from the family's dialect. */
   answers?: Partial<typeof DIALECT>;
 }
@@ -65,8 +66,14 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
   const pixDays = wholeDays(member.expiry?.pixSeconds ?? SECONDS_PER_DAY);
   const boletoDays = wholeDays(member.expiry?.boletoSeconds ?? 3 * SECONDS_PER_DAY);
   const fixed = member.failures ?? {};
+  /** The member's declared prefix of an operation's failures, else the common one. */
+  const prefix = (operation: 'createTransaction' | 'getTransaction' | 'refoundTransaction' | 'withdraw', common: string) => {
+    const declared = member.failurePrefixes?.[operation];
+    return declared ? FAILURE_PREFIXES[declared] : common;
+  };
+  const readPrefix = prefix('getTransaction', FAILURE_PREFIXES.GET_TRANSACTION);
   const h = providerHarness({ create: (runtime) => new TransactionsApiAdapter(member, runtime), account: () => fixtures.keys });
-  const auth = { authorization: fixtures.authorization };
+  const auth = fixtures.authHeaders;
   const path = (template: string, value: string) => template.replace('{id}', encodeURIComponent(value));
 
   describe(`${id}: the transactions API family`, () => {
@@ -152,7 +159,7 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
       });
     }
 
-    const createFailure = (text: string) => failureText(fixed.createTransaction, FAILURE_PREFIXES.CREATE_TRANSACTION, text);
+    const createFailure = (text: string) => failureText(fixed.createTransaction, prefix('createTransaction', FAILURE_PREFIXES.CREATE_TRANSACTION), text);
     it.each([
       [400, { message: 'customer.document inválido' }, 'INVALID_ARGUMENT', 'customer.document inválido'],
       [401, { error: 'Unauthorized' }, 'FAILED_PRECONDITION', 'Unauthorized'],
@@ -218,19 +225,19 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
 
     it.each(GARBAGE_2XX_BODIES)('a read answer that is %s is an error, never a status', async (_label, body) => {
       h.fake.expect({ method: 'GET', path: path(paths.get, 'tx_g'), reply: { body } });
-      await expect(h.adapter.getTransaction(h.ctx, 'tx_g')).rejects.toMatchObject({ message: expect.stringMatching(/^Erro ao buscar transação: /) });
+      await expect(h.adapter.getTransaction(h.ctx, 'tx_g')).rejects.toMatchObject({ message: expect.stringMatching(new RegExp(`^${readPrefix}: `)) });
     });
 
     it('keeps a 404 as NOT_FOUND and a persistent 5xx as UNAVAILABLE after the read retries', async () => {
       h.fake.expect({ method: 'GET', path: path(paths.get, 'nope'), reply: { status: 404, body: { message: 'Transaction not found' } } });
-      expect(await failure(h.adapter.getTransaction(h.ctx, 'nope'))).toEqual({ code: 'NOT_FOUND', message: 'Erro ao buscar transação: Transaction not found' });
+      expect(await failure(h.adapter.getTransaction(h.ctx, 'nope'))).toEqual({ code: 'NOT_FOUND', message: `${readPrefix}: Transaction not found` });
       h.fake.expect({ method: 'GET', path: path(paths.get, 'tx_1'), times: 3, reply: { status: 503, body: { message: 'Service unavailable' } } });
-      expect(await failure(h.adapter.getTransaction(h.ctx, 'tx_1'))).toEqual({ code: 'UNAVAILABLE', message: 'Erro ao buscar transação: Service unavailable' });
+      expect(await failure(h.adapter.getTransaction(h.ctx, 'tx_1'))).toEqual({ code: 'UNAVAILABLE', message: `${readPrefix}: Service unavailable` });
     });
 
     if (capabilities.refunds) {
       const { method, path: refundPath } = paths.refund;
-      const refundFailure = (text: string) => failureText(fixed.refoundTransaction, FAILURE_PREFIXES.REFUND_TRANSACTION, text);
+      const refundFailure = (text: string) => failureText(fixed.refoundTransaction, prefix('refoundTransaction', FAILURE_PREFIXES.REFUND_TRANSACTION), text);
       it(`refunds by ${method} ${refundPath} with the amount in ${member.money}; a refusal in a 2xx body is status false`, async () => {
         h.fake.expect({ method, path: path(refundPath, '98765'), headers: auth, body: { amount: unit(1990) }, reply: { body: answers.refunded(unit(1990)) } });
         expect(await h.adapter.refoundTransaction(h.ctx, '98765', 1990)).toEqual({ refundId: 'rf_1', status: true });

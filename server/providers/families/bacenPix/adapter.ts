@@ -5,7 +5,7 @@ import type { ProviderHttp } from '../../../lib/http/index.js';
 import { isRecord } from '../../../lib/json.js';
 import { centsToReais, centsToReaisString } from '../../../lib/money.js';
 import { withPixQrImage } from '../../../lib/pixQrCode.js';
-import { catalogueError, FAILURE_PREFIXES, providerFailure } from '../../../lib/providerMessages.js';
+import { catalogueError, providerFailure } from '../../../lib/providerMessages.js';
 import { textOf } from '../../../lib/values.js';
 import type { AdapterContext, IncomingNotification } from '../../adapter.js';
 import { fillPath, type AdapterRuntime } from '../../kit/declaration.js';
@@ -73,7 +73,7 @@ export class BacenPixAdapter extends DeclaredAdapter<BacenPixMember> {
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     this.assertPaymentMethod(input.paymentMethod);
-    const prefix = FAILURE_PREFIXES.CREATE_TRANSACTION;
+    const prefix = this.prefixFor('createTransaction');
     const expirySeconds = this.pixExpirySeconds;
     const { chave } = this.credentials(ctx) as { chave?: string };
     const requestedAt = this.now();
@@ -85,7 +85,7 @@ export class BacenPixAdapter extends DeclaredAdapter<BacenPixMember> {
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
-    const prefix = FAILURE_PREFIXES.GET_TRANSACTION;
+    const prefix = this.prefixFor('getTransaction');
     const { data } = await this.cashIn(ctx).get<Cob>(fillPath('/cob/{txid}', { txid: transactionId }), { errorPrefix: prefix });
     // The id asked for stays the id, whatever the answer echoes.
     return { ...fromCob(this.withStatus(prefix, data, 'cobrança'), (value) => this.transactionStatus(value)), transactionId };
@@ -93,7 +93,7 @@ export class BacenPixAdapter extends DeclaredAdapter<BacenPixMember> {
 
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
     const refund = this.declaration.refund!;
-    const prefix = FAILURE_PREFIXES.REFUND_TRANSACTION;
+    const prefix = this.prefixFor('refoundTransaction');
     const http = this.cashIn(ctx);
     if (refund.kind === 'post') {
       const { data } = await http.post<unknown>(fillPath(refund.path, { id: transactionId }), { amount: centsToReais(amount) }, { errorPrefix: prefix });
@@ -127,7 +127,7 @@ export class BacenPixAdapter extends DeclaredAdapter<BacenPixMember> {
     const payout = this.declaration.payout!;
     if (input.paymentMethod !== 'PIX') throw catalogueError('WITHDRAW_METHOD_NAO_IMPLEMENTADO', { field: 'withdraw.payment_method' });
     if (!input.pixKey?.trim()) throw invalidArgument('withdraw.pix_key', 'withdraw.pix_key is required for PIX withdrawals');
-    const prefix = FAILURE_PREFIXES.WITHDRAW;
+    const prefix = this.prefixFor('withdraw');
     const http = this.cashOut(ctx, payout);
     const idempotencyKey = input.idempotencyKey || input.withdrawReference?.trim() || randomUUID();
     const { data } = await http.post<DictPayment>(
@@ -149,7 +149,7 @@ export class BacenPixAdapter extends DeclaredAdapter<BacenPixMember> {
 
   override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
     const payout = this.declaration.payout!;
-    const prefix = FAILURE_PREFIXES.GET_WITHDRAW;
+    const prefix = this.prefixFor('getWithdraw');
     const { data } = await this.cashOut(ctx, payout).get<DictPayment>(fillPath(payout.lookupPath!, { id: withdrawId }), { errorPrefix: prefix });
     return { ...fromDictPayment(this.withStatus(prefix, data, 'pagamento'), (value) => this.withdrawalStatus(value), { now: this.now() }), withdrawId };
   }

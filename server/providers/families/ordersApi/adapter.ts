@@ -11,7 +11,7 @@ import type {
 import { GatewayError, invalidArgument } from '../../../lib/errors.js';
 import { ProviderCallError, type ProviderHttp, type ProviderResponse } from '../../../lib/http/index.js';
 import { withPixQrImage } from '../../../lib/pixQrCode.js';
-import { CATALOGUE, FAILURE_PREFIXES, providerFailure } from '../../../lib/providerMessages.js';
+import { providerFailure } from '../../../lib/providerMessages.js';
 import type { AdapterContext, CardIdInput, IncomingNotification } from '../../adapter.js';
 import { fillPath, type AdapterRuntime } from '../../kit/declaration.js';
 import { DeclaredAdapter, type ExtraOperation } from '../../kit/declaredAdapter.js';
@@ -80,7 +80,7 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
   override async createCardToken(ctx: AdapterContext, card: CardInput): Promise<string> {
     const token = await this.resource(
       'createCardToken',
-      FAILURE_PREFIXES.CREATE_CARD_TOKEN,
+      this.prefixFor('createCardToken'),
       () => this.publicHttp(ctx).post<{ id: string }>('/tokens', toOrdersApiCardToken(card), { params: { appId: ctx.publicKey } }),
       'a card token',
     );
@@ -94,7 +94,7 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
     const token = input.cardToken || (input.card ? await this.createCardToken(ctx, input.card) : undefined);
     if (!token) throw invalidArgument('card_token', 'card_token or card is required');
     // 'Erro salvando cartão' (spec doc 1 §8) is the prefix of a failure to save a card.
-    const saving = CATALOGUE.SAVE_CARD_FAILED.message;
+    const saving = this.prefixFor('createCardId');
     const created = await this.resource(
       'createCardId',
       saving,
@@ -113,7 +113,7 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     this.assertPaymentMethod(input.paymentMethod);
     const body = toOrdersApiOrder(input, { pixExpiresInSeconds: this.pixExpirySeconds, boletoSeconds: this.boletoExpirySeconds, now: this.now() });
-    const prefix = FAILURE_PREFIXES.CREATE_TRANSACTION;
+    const prefix = this.prefixFor('createTransaction');
     // Pagar.me keeps an Idempotency-Key for 24 h (docs.pagar.me, "Idempotência"): a retried order is not created twice there.
     const order = await this.exchange('createTransaction', prefix, () =>
       this.http(ctx).post<OrdersApiOrder>('/orders', body, { headers: input.idempotencyKey ? { 'idempotency-key': input.idempotencyKey } : {} }),
@@ -126,14 +126,14 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
-    const prefix = FAILURE_PREFIXES.GET_TRANSACTION;
+    const prefix = this.prefixFor('getTransaction');
     const order = await this.exchange('getTransaction', prefix, () => this.http(ctx).get<OrdersApiOrder>(fillPath('/orders/{id}', { id: transactionId })));
     return withPixQrImage(this.fromOrder('getTransaction', prefix, order));
   }
 
   /** The gateway knows the order; the provider refunds a charge: the order is read for its charge id. */
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
-    const prefix = FAILURE_PREFIXES.REFUND_TRANSACTION;
+    const prefix = this.prefixFor('refoundTransaction');
     const order = await this.exchange('refoundTransaction', prefix, () => this.http(ctx).get<OrdersApiOrder>(fillPath('/orders/{id}', { id: transactionId })));
     const charge = primaryCharge(order);
     if (!charge?.id)
@@ -162,7 +162,7 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
     }
     const withdrawal = await this.resource(
       'withdraw',
-      FAILURE_PREFIXES.WITHDRAW,
+      this.prefixFor('withdraw'),
       () =>
         this.http(ctx).post<OrdersApiWithdrawal>(
           fillPath('/recipients/{id}/withdrawals', { id: recipient }),

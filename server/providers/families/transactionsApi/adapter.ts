@@ -11,7 +11,7 @@ import type {
 import { GatewayError, invalidArgument } from '../../../lib/errors.js';
 import { providerMessage } from '../../../lib/http/index.js';
 import { withPixQrImage } from '../../../lib/pixQrCode.js';
-import { catalogueError, FAILURE_PREFIXES, providerFailure } from '../../../lib/providerMessages.js';
+import { catalogueError, providerFailure } from '../../../lib/providerMessages.js';
 import type { AdapterContext, IncomingNotification } from '../../adapter.js';
 import type { AdapterRuntime } from '../../kit/declaration.js';
 import { fillPath } from '../../kit/declaration.js';
@@ -63,9 +63,24 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
     return toApiWithdrawal(input, { amount: (cents) => this.toProviderAmount(cents), notificationUrl: ctx.notificationUrl });
   }
 
-  /** Hook: the POST body of a card token. */
+  /** Hook: the refund body (BRPIX Digital adds a reason). */
+  protected refundBody(amount: number): object {
+    return toApiRefund(amount, (cents) => this.toProviderAmount(cents));
+  }
+
+  /** Hook: headers a payout needs beyond auth (PodPay2's withdraw key); by default the idempotency key. */
+  protected withdrawalHeaders(_ctx: AdapterContext, input: WithdrawInput): Record<string, string> {
+    return input.idempotencyKey ? { 'idempotency-key': input.idempotencyKey } : {};
+  }
+
+  /** Hook: the POST body of a card token (LYNXPAY validates and encrypts the card). */
   protected cardTokenBody(card: CardInput): object {
     return toApiCardToken(card);
+  }
+
+  /** Hook: query parameters of the card-token call (LYNXPAY's publicKey). */
+  protected cardTokenQuery(_ctx: AdapterContext): Record<string, string> {
+    return {};
   }
 
   // ------------------------------------------------------------ glue
@@ -91,7 +106,7 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     this.assertPaymentMethod(input.paymentMethod);
     if (input.paymentMethod === 'CREDIT_CARD' && !input.cardId) throw catalogueError('CARD_ID_REQUIRED', { field: 'transaction.card_id' });
-    const prefix = FAILURE_PREFIXES.CREATE_TRANSACTION;
+    const prefix = this.prefixFor('createTransaction');
     const now = this.now();
     const data = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(this.paths.create, this.transactionBody(input, ctx)));
     const result = fromApiTransaction(data, this.terms(now, { paymentMethod: input.paymentMethod, amount: input.amount }));
@@ -100,7 +115,7 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
-    const prefix = FAILURE_PREFIXES.GET_TRANSACTION;
+    const prefix = this.prefixFor('getTransaction');
     const now = this.now();
     const data = await this.exchange('getTransaction', prefix, () => this.http(ctx).get<unknown>(fillPath(this.paths.get, { id: transactionId })));
     const result = fromApiTransaction(data, this.terms(now));
@@ -109,10 +124,10 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
   }
 
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
-    const prefix = FAILURE_PREFIXES.REFUND_TRANSACTION;
+    const prefix = this.prefixFor('refoundTransaction');
     const { method, path } = this.paths.refund;
     const url = fillPath(path, { id: transactionId });
-    const body = toApiRefund(amount, (cents) => this.toProviderAmount(cents));
+    const body = this.refundBody(amount);
     const data = await this.exchange('refoundTransaction', prefix, () =>
       method === 'DELETE' ? this.http(ctx).delete<unknown>(url, { body }) : this.http(ctx).post<unknown>(url, body),
     );
@@ -124,8 +139,8 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
     if (input.paymentMethod !== 'PIX') throw catalogueError('WITHDRAW_METHOD_NAO_IMPLEMENTADO', { field: 'withdraw.payment_method' });
     if (!input.pixKey?.trim()) throw invalidArgument('withdraw.pix_key', 'withdraw.pix_key is required for PIX withdrawals');
-    const prefix = FAILURE_PREFIXES.WITHDRAW;
-    const headers = input.idempotencyKey ? { 'idempotency-key': input.idempotencyKey } : undefined;
+    const prefix = this.prefixFor('withdraw');
+    const headers = this.withdrawalHeaders(ctx, input);
     const data = await this.exchange('withdraw', prefix, () => this.http(ctx).post<unknown>(this.paths.withdraw, this.withdrawalBody(input, ctx), { headers }));
     const result = fromApiWithdrawal(data, {
       amount: (value) => this.fromProviderAmount(value),
@@ -140,7 +155,7 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
   }
 
   override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
-    const prefix = FAILURE_PREFIXES.GET_WITHDRAW;
+    const prefix = this.prefixFor('getWithdraw');
     const data = await this.exchange('getWithdraw', prefix, () => this.http(ctx).get<unknown>(fillPath(this.paths.getWithdraw, { id: withdrawId })));
     const result = fromApiWithdrawal(data, { amount: (value) => this.fromProviderAmount(value), status: (value) => this.withdrawalStatus(value) });
     if (!result) throw this.unusable('getWithdraw', prefix, data, 'id ou status do saque');
@@ -148,8 +163,10 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
   }
 
   override async createCardToken(ctx: AdapterContext, card: CardInput): Promise<string> {
-    const prefix = FAILURE_PREFIXES.CREATE_CARD_TOKEN;
-    const data = await this.exchange('createCardToken', prefix, () => this.http(ctx).post<unknown>(this.paths.cardToken, this.cardTokenBody(card)));
+    const prefix = this.prefixFor('createCardToken');
+    const data = await this.exchange('createCardToken', prefix, () =>
+      this.http(ctx).post<unknown>(this.paths.cardToken, this.cardTokenBody(card), { params: this.cardTokenQuery(ctx) }),
+    );
     const token = fromApiCardToken(data);
     if (!token) throw this.unusable('createCardToken', prefix, data, 'token do cartão');
     return token;

@@ -22,10 +22,21 @@ import type { ProviderDeclaration, PathTemplate } from '../../kit/declaration.js
  * | ROYALTY's required secret key                       | `credentials: { required: ['secretKey'] }`                    |
  * | amounts in reais                                    | `money: 'reais'`                                               |
  *
- * A member that needs code (ROYALTY's 'Royalty <operation> erro <status>:
- * <body>' and its ddd.ddd.ddd-dd CPF) extends TransactionsApiAdapter and
- * overrides one documented hook (`failure`, `transactionBody`,
- * `withdrawalBody`, `cardTokenBody`), never an operation.
+ * | HunterPay's /transactions/v2/purchase, AXISBANK's /transactions/refund/{id} | `paths`              |
+ * | FastSoft and ByNet's /user/transactions, /user/cashout  | `paths`                                                        |
+ * | FastSoft's 'Payment method X not implemented for FastSoft' | `failures.unsupportedPaymentMethod: { notImplementedFor: 'FastSoft' }` |
+ * | Kuber Finance's 'Failed to refund transaction.'          | `failures.refoundTransaction: 'KUBER_REFUND_FAILED'`          |
+ * | the fourth group's 'Erro no saque: …', 'Erro no estorno: …' | `failurePrefixes: { withdraw: 'WITHDRAW_FOURTH_GROUP', refoundTransaction: 'REFUND_FOURTH_GROUP' }` |
+ * | ByNet's API-key header                                  | `auth: { type: 'apiKey', header }`                             |
+ *
+ * A member that needs code extends TransactionsApiAdapter and overrides one
+ * documented hook, never an operation:
+ * - `failure(operation, prefix, error)`: ROYALTY's 'Royalty <operation> erro <status>: <body>';
+ * - `transactionBody(input, ctx)`: ROYALTY's ddd.ddd.ddd-dd CPF;
+ * - `refundBody(amount)`: BRPIX Digital's reason beside the amount;
+ * - `withdrawalBody(input, ctx)`: Royalpay's {amount, pix_key, pix_type};
+ * - `withdrawalHeaders(ctx, input)`: PodPay2's withdraw-key header;
+ * - `cardTokenBody(card)`, `cardTokenQuery(ctx)`: LYNXPAY's validation, AES-256-GCM card and publicKey query.
  */
 export interface TransactionsApiMember extends ProviderDeclaration {
   /** Only what differs from TRANSACTIONS_API_PATHS. */
