@@ -1,60 +1,89 @@
 import { describe, expect, it } from '@jest/globals';
 import QRCode from 'qrcode';
-import type { TransactionInput } from '../../../server/domain/types.js';
+import type { Operation, TransactionStatus, WebhookResult, WithdrawInput } from '../../../server/domain/types.js';
 import { BOLETO_DEFAULT_EXPIRY_SECONDS, PIX_DEFAULT_EXPIRY_SECONDS } from '../../../server/lib/expiry.js';
+import { CATALOGUE, FAILURE_PREFIXES } from '../../../server/lib/providerMessages.js';
+import { declaredStatusTable } from '../../../server/lib/statusTable.js';
 import { capabilitiesOf, operationsOf } from '../../../server/providers/adapter.js';
-import { OrdersApiAdapter, type OrdersApiMember } from '../../../server/providers/families/ordersApi/index.js';
-import { BODIES_WITHOUT_RESOURCE, GARBAGE_2XX_BODIES, absent, partial } from '../../support/fakeProvider.js';
-import { NOW, expectUnsupportedOperationsRejected, failure, providerHarness } from './harness.js';
-
-/** What a member hands the suite besides its declaration: its account keys and the Authorization header they must produce. */
-export interface OrdersApiFixtures {
-  keys: { publicKey: string; secretKey: string };
-  authorization: string;
-}
+import {
+  ORDERS_API_EVENTS,
+  ORDERS_API_NEVER_PAID,
+  ORDERS_API_STATUSES,
+  ORDERS_API_WITHDRAWAL_STATUSES,
+  OrdersApiAdapter,
+  type OrdersApiCharge,
+  type OrdersApiLastTransaction,
+  type OrdersApiMember,
+  type OrdersApiOrder,
+  type OrdersApiWithdrawal,
+} from '../../../server/providers/families/ordersApi/index.js';
+import { GARBAGE_2XX_BODIES, absent, partial } from '../../support/fakeProvider.js';
+import { NOW, expectUnsupportedOperationsRejected, failure, notification, providerHarness, transactionInput, type Harness } from './harness.js';
 
 /**
- * The orders API family's conformance suite (Pagar.me v5 dialect): every member
- * runs it with its declaration, so the family's behaviour is tested once; the
- * canned answers are the dialect's (docs.pagar.me). PIX validity and boleto due
- * date follow the member's declared expiry; the parts a member does not offer
- * (card tokens, saved cards, refunds, payouts, notifications) are skipped.
+ * The orders API family's conformance suite (Pagar.me v5 dialect; spec doc 2
+ * §7–§9 for PAGARMEBAAS): every member runs it with its declaration, so the
+ * family's behaviour is tested once. What the member declares decides what the
+ * suite expects: its PIX validity and boleto due date, its status tables (the
+ * family's and its overrides) and never-paid rule, its withdrawal recipient;
+ * the parts it does not offer do not run, and its unsupported operations must
+ * reject with 'Method not implemented.'.
+ *
+ * A member's test calls it once with its declaration, its account keys and the
+ * canned answers its API gives differently from the dialect's, then tests only
+ * what the spec says about it through the returned harness.
  */
-export function ordersApiConformance(member: OrdersApiMember, fixtures: OrdersApiFixtures): void {
-  const capabilities = capabilitiesOf(member.capabilities);
-  const pixSeconds = member.expiry?.pixSeconds ?? PIX_DEFAULT_EXPIRY_SECONDS;
-  const boletoSeconds = member.expiry?.boletoSeconds ?? BOLETO_DEFAULT_EXPIRY_SECONDS;
-  const boletoDue = new Date(NOW.getTime() + boletoSeconds * 1000).toISOString();
-  const h = providerHarness({ create: (runtime) => new OrdersApiAdapter(member, runtime), account: () => fixtures.keys });
 
-  const customer = { name: 'Ana Souza', email: 'ana@example.com', document: '123.456.789-09', phone: '(11) 98765-4321' };
-  const card = { cardNumber: '4000 0000 0000 0010', holderName: 'ANA SOUZA', holderDocument: '12345678909', expMonth: '12', expYear: '30', cvv: '123' };
+/** Canned answers keep the fields a provider sends that the family does not read. */
+type MoreFields = Record<string, unknown>;
+type Charge = OrdersApiCharge & { last_transaction: OrdersApiLastTransaction & MoreFields } & MoreFields;
+/** An order of one charge, as POST /orders and GET /orders/{id} answer it. */
+type Order = OrdersApiOrder & { amount: number; charges: [Charge] } & MoreFields;
 
-  const transaction = (extra: Partial<TransactionInput> = {}): TransactionInput => ({
-    amount: 1990,
-    paymentMethod: 'PIX',
-    customer,
-    items: [{ id: 'sku-1', title: 'Curso online', unitPrice: 1990, quantity: 1, tangible: false }],
-    orderId: 'ord-1001',
-    installments: 1,
-    fingerPrints: [],
-    splits: [],
-    currency: 'BRL',
-    ...extra,
-  });
+/** The answers the suite's fake gives (Active Merchant style); a member passes those its API gives differently. */
+export interface OrdersApiAnswers {
+  /** POST /tokens. */
+  cardToken: { id: string } & MoreFields;
+  /** POST /customers. */
+  customer: { id: string } & MoreFields;
+  /** POST /customers/{id}/cards. */
+  savedCard: { id: string } & MoreFields;
+  /** A PIX order waiting for payment: copy-and-paste code, QR image URL, expiry. */
+  pixOrder: Order;
+  /** A boleto order waiting for payment: digitable line, PDF, due date. */
+  boletoOrder: Order;
+  /** A card order paid at once. */
+  cardOrder: Order;
+  /** A card order the acquirer declined (an outcome, not an error). */
+  declinedCardOrder: Order;
+  /** A PIX order that failed inside a 2xx answer, its reason in gateway_response.errors. */
+  failedPixOrder: Order & { charges: [{ last_transaction: { gateway_response: { errors: [{ message: string }] } } }] };
+  /** DELETE /charges/{id} for the whole amount: the charge canceled, its last transaction the refund. */
+  canceledCharge: Charge & { last_transaction: { id: string } };
+  /** DELETE /charges/{id} for part of it: the charge stays paid, its last transaction partially refunded. */
+  partiallyRefundedCharge: Charge & { last_transaction: { id: string } };
+  /** POST /recipients/{id}/withdrawals: pending. */
+  withdrawal: OrdersApiWithdrawal & { updated_at: string } & MoreFields;
+}
 
-  const pixOrder = (status: string, extra: Record<string, unknown> = {}) => ({
+const PAID_AT = '2026-03-10T12:10:00Z';
+
+/** The dialect's canned answers, from docs.pagar.me (API v5) and the Pagar.me SDK's models. */
+const DIALECT: OrdersApiAnswers = {
+  cardToken: { id: 'token_Q1w2E3r4', type: 'card', expires_at: '2026-03-10T12:01:00Z', card: { last_four_digits: '0010' } },
+  customer: { id: 'cus_9xY', name: 'Ana Souza' },
+  savedCard: { id: 'card_7Hk', last_four_digits: '0010' },
+  pixOrder: {
     id: 'or_pix1',
-    code: 'ord-1001',
-    status,
+    code: 'order-77',
+    status: 'pending',
     amount: 1990,
     charges: [
       {
         id: 'ch_pix1',
-        status,
+        status: 'pending',
         amount: 1990,
         payment_method: 'pix',
-        ...extra,
         last_transaction: {
           id: 'tran_pix1',
           transaction_type: 'pix',
@@ -65,11 +94,132 @@ export function ordersApiConformance(member: OrdersApiMember, fixtures: OrdersAp
         },
       },
     ],
-  });
+  },
+  boletoOrder: {
+    id: 'or_bol1',
+    status: 'pending',
+    amount: 123456,
+    charges: [
+      {
+        id: 'ch_bol1',
+        status: 'pending',
+        payment_method: 'boleto',
+        last_transaction: {
+          id: 'tran_bol1',
+          status: 'generated',
+          line: '34191.09008 63571.277308 71444.640008 5 99800000123456',
+          barcode: 'https://api.pagar.me/core/v5/transactions/tran_bol1/barcode',
+          pdf: 'https://api.pagar.me/core/v5/transactions/tran_bol1/pdf',
+          url: 'https://api.pagar.me/core/v5/transactions/tran_bol1',
+          due_at: '2026-03-15T12:00:00Z',
+        },
+      },
+    ],
+  },
+  cardOrder: {
+    id: 'or_cc1',
+    status: 'paid',
+    amount: 5000,
+    charges: [
+      { id: 'ch_cc1', status: 'paid', payment_method: 'credit_card', paid_at: '2026-03-10T12:00:02Z', last_transaction: { status: 'captured', success: true } },
+    ],
+  },
+  declinedCardOrder: {
+    id: 'or_cc2',
+    status: 'failed',
+    amount: 5000,
+    charges: [
+      {
+        id: 'ch_cc2',
+        status: 'failed',
+        payment_method: 'credit_card',
+        last_transaction: { status: 'not_authorized', success: false, acquirer_message: 'Transação recusada' },
+      },
+    ],
+  },
+  failedPixOrder: {
+    id: 'or_f',
+    status: 'failed',
+    amount: 1990,
+    charges: [
+      {
+        id: 'ch_f',
+        status: 'failed',
+        payment_method: 'pix',
+        last_transaction: { success: false, gateway_response: { code: '400', errors: [{ message: 'Meio de pagamento Pix não habilitado.' }] } },
+      },
+    ],
+  },
+  canceledCharge: { id: 'ch_pix1', status: 'canceled', amount: 1990, paid_at: PAID_AT, last_transaction: { id: 'tran_ref1', status: 'refunded' } },
+  partiallyRefundedCharge: { id: 'ch_pix1', status: 'paid', amount: 1990, paid_at: PAID_AT, last_transaction: { id: 'tran_ref2', status: 'partial_refunded' } },
+  withdrawal: { id: 'tran_w1', amount: 10_000, status: 'pending', created_at: '2026-03-10T12:00:00Z', updated_at: '2026-03-10T12:30:00Z' },
+};
 
-  describe(`${member.identity.id}: the orders API family`, () => {
+export interface OrdersApiFixtures {
+  /** The account's keys: the public key is the card tokens' appId, the secret key the Basic user. */
+  keys: { publicKey: string; secretKey: string };
+  /** The answers the member's API gives differently from the dialect's. */
+  answers?: Partial<OrdersApiAnswers>;
+}
+
+const card = { cardNumber: '4000 0000 0000 0010', holderName: 'ANA SOUZA', holderDocument: '12345678909', expMonth: '12', expYear: '30', cvv: '123' };
+const customer = { name: 'Ana Souza', email: 'ana@example.com', document: '123.456.789-09', phone: '(11) 98765-4321' };
+/** The customer as the family sends it: digits, CPF and person, the phone split under country code 55. */
+const CUSTOMER_BODY = {
+  name: 'Ana Souza',
+  email: 'ana@example.com',
+  document: '12345678909',
+  document_type: 'CPF',
+  type: 'individual',
+  phones: { mobile_phone: { country_code: '55', area_code: '11', number: '987654321' } },
+};
+const WITHDRAWAL: WithdrawInput = { paymentMethod: 'RECEIVER', amount: 10_000, description: 'Saque de R$ 100,00', receiverId: 're_seller1' };
+const REFUND_CENTS = 1990;
+const PARTIAL_REFUND_CENTS = 500;
+
+/** The order with its one charge in another status (and other charge fields, such as paid_at). */
+const withStatus = (order: Order, status: string, charge: MoreFields = {}): Order => ({
+  ...order,
+  status,
+  charges: [{ ...order.charges[0], status, ...charge }],
+});
+
+export function ordersApiConformance(member: OrdersApiMember, fixtures: OrdersApiFixtures): Harness<OrdersApiAdapter> {
+  const { keys } = fixtures;
+  const answers = { ...DIALECT, ...fixtures.answers };
+  const { pixOrder } = answers;
+  const pixCharge = pixOrder.charges[0];
+  const id = member.identity.id;
+  const capabilities = capabilitiesOf(member.capabilities);
+  const offers = (method: 'PIX' | 'BILLET' | 'CREDIT_CARD') => capabilities.paymentMethods.includes(method);
+  const pixSeconds = member.expiry?.pixSeconds ?? PIX_DEFAULT_EXPIRY_SECONDS;
+  const boletoSeconds = member.expiry?.boletoSeconds ?? BOLETO_DEFAULT_EXPIRY_SECONDS;
+  /** Pagar.me's Basic auth: the secret key as user, an empty password. */
+  const authorization = `Basic ${Buffer.from(`${keys.secretKey}:`).toString('base64')}`;
+  const statuses = declaredStatusTable(ORDERS_API_STATUSES, member.statuses?.transaction);
+  const withdrawalStatuses = declaredStatusTable(ORDERS_API_WITHDRAWAL_STATUSES, member.statuses?.withdrawal);
+  const neverPaid = member.neverPaid ?? ORDERS_API_NEVER_PAID;
+  /** What the member's tables make of a status, for a charge that received money or not. */
+  const mapped = (status: string, paid: boolean): TransactionStatus =>
+    !paid && Object.hasOwn(neverPaid, status) ? neverPaid[status]! : (statuses.entries[status] ?? statuses.unknown);
+
+  const h = providerHarness({ create: (runtime) => new OrdersApiAdapter(member, runtime), account: () => keys });
+  /** The recipient the member's rule takes for the suite's withdrawal (which names one). */
+  const recipient = () => {
+    const named = member.withdrawalRecipient?.(h.ctx, WITHDRAWAL);
+    if (!named) throw new Error(`${id}: the suite withdraws naming receiver_id; the member's withdrawalRecipient must take it`);
+    return named;
+  };
+  const readsOrder = (order: unknown = pixOrder) => h.fake.expect({ method: 'GET', path: `/orders/${pixOrder.id}`, reply: { body: order } });
+  const paidPixOrder = withStatus(pixOrder, 'paid', { paid_at: PAID_AT, paid_amount: pixOrder.amount });
+
+  describe(`${id}: the orders API family`, () => {
     it('offers exactly the operations its capabilities declare; the others reject with the spec text and send nothing', async () => {
+      expect(h.adapter.identity).toEqual({ ...member.identity, aliases: member.identity.aliases ?? [] });
+      expect(h.adapter.capabilities).toEqual(capabilities);
       expect(h.adapter.operations).toEqual(operationsOf(capabilities));
+      // The family sends and reads integer cents (Pagar.me's unit).
+      expect(member.money).toBe('cents');
       await expectUnsupportedOperationsRejected(h.adapter, h.ctx, h.fake);
     });
 
@@ -79,18 +229,18 @@ export function ordersApiConformance(member: OrdersApiMember, fixtures: OrdersAp
           h.fake.expect({
             method: 'POST',
             path: '/tokens',
-            query: { appId: fixtures.keys.publicKey },
+            query: { appId: keys.publicKey },
             headers: { authorization: absent },
             body: {
               type: 'card',
               card: { number: '4000000000000010', holder_name: 'ANA SOUZA', holder_document: '12345678909', exp_month: 12, exp_year: 2030, cvv: '123' },
             },
-            reply: { body: { id: 'token_Q1w2E3r4', type: 'card', expires_at: '2026-03-10T12:01:00Z', card: { last_four_digits: '0010' } } },
+            reply: { body: answers.cardToken },
           });
-          expect(await h.adapter.createCardToken(h.ctx, card)).toBe('token_Q1w2E3r4');
+          expect(await h.adapter.createCardToken(h.ctx, card)).toBe(answers.cardToken.id);
         });
 
-        it("rethrows the provider's message under 'Erro ao criar token do cartão'", async () => {
+        it("rethrows the provider's message and field errors under the card token prefix", async () => {
           h.fake.expect({
             method: 'POST',
             path: '/tokens',
@@ -101,517 +251,433 @@ export function ordersApiConformance(member: OrdersApiMember, fixtures: OrdersAp
           });
           expect(await failure(h.adapter.createCardToken(h.ctx, card))).toEqual({
             code: 'INVALID_ARGUMENT',
-            message: 'Erro ao criar token do cartão: The request is invalid. (request.card.number: The number field is not a valid card number)',
+            message: `${FAILURE_PREFIXES.CREATE_CARD_TOKEN}: The request is invalid. (request.card.number: The number field is not a valid card number)`,
           });
         });
       });
 
     if (capabilities.savedCards)
-      describe('createCardId', () => {
-        it('tokenises the card, creates the customer and saves the card for it', async () => {
-          h.fake.expect({ method: 'POST', path: '/tokens', query: { appId: fixtures.keys.publicKey }, reply: { body: { id: 'token_abc' } } });
+      describe('createCardId: the customer, then the card', () => {
+        const savesCard = (token: string, customerBody: object = CUSTOMER_BODY) => {
           h.fake.expect({
             method: 'POST',
             path: '/customers',
-            headers: { authorization: fixtures.authorization },
-            body: partial({
-              name: 'Ana Souza',
-              email: 'ana@example.com',
-              document: '12345678909',
-              document_type: 'CPF',
-              type: 'individual',
-              phones: { mobile_phone: { country_code: '55', area_code: '11', number: '987654321' } },
-            }),
-            reply: { body: { id: 'cus_9xY', name: 'Ana Souza' } },
+            headers: { authorization },
+            body: partial(customerBody),
+            reply: { body: answers.customer },
           });
           h.fake.expect({
             method: 'POST',
-            path: '/customers/cus_9xY/cards',
-            headers: { authorization: fixtures.authorization },
-            body: { token: 'token_abc' },
-            reply: { body: { id: 'card_7Hk', last_four_digits: '0010' } },
+            path: `/customers/${answers.customer.id}/cards`,
+            headers: { authorization },
+            body: { token },
+            reply: { body: answers.savedCard },
           });
-          expect(await h.adapter.createCardId(h.ctx, { card, customer })).toBe('card_7Hk');
+        };
+
+        it('tokenises the card, creates the customer and saves the card for it', async () => {
+          h.fake.expect({ method: 'POST', path: '/tokens', query: { appId: keys.publicKey }, reply: { body: answers.cardToken } });
+          savesCard(answers.cardToken.id);
+          expect(await h.adapter.createCardId(h.ctx, { card, customer })).toBe(answers.savedCard.id);
         });
 
-        it('saves a card from a token for the card holder when no customer is given', async () => {
-          h.fake.expect({ method: 'POST', path: '/tokens', reply: { body: { id: 'token_def' } } });
-          h.fake.expect({
-            method: 'POST',
-            path: '/customers',
-            body: partial({ name: 'ANA SOUZA', document: '12345678909', type: 'individual' }),
-            reply: { body: { id: 'cus_1' } },
-          });
-          h.fake.expect({ method: 'POST', path: '/customers/cus_1/cards', body: { token: 'token_def' }, reply: { body: { id: 'card_1' } } });
-          expect(await h.adapter.createCardId(h.ctx, { card })).toBe('card_1');
+        it('saves a card for the card holder when no customer is given', async () => {
+          h.fake.expect({ method: 'POST', path: '/tokens', reply: { body: answers.cardToken } });
+          savesCard(answers.cardToken.id, { name: 'ANA SOUZA', document: '12345678909', type: 'individual' });
+          expect(await h.adapter.createCardId(h.ctx, { card })).toBe(answers.savedCard.id);
         });
 
         it('uses a given card token without tokenising again', async () => {
-          h.fake.expect({ method: 'POST', path: '/customers', reply: { body: { id: 'cus_2' } } });
-          h.fake.expect({ method: 'POST', path: '/customers/cus_2/cards', body: { token: 'token_given' }, reply: { body: { id: 'card_2' } } });
-          expect(await h.adapter.createCardId(h.ctx, { cardToken: 'token_given', customer })).toBe('card_2');
+          savesCard('token_given');
+          expect(await h.adapter.createCardId(h.ctx, { cardToken: 'token_given', customer })).toBe(answers.savedCard.id);
         });
 
-        it('refuses a token without a customer to own the card', async () => {
+        it('refuses a token without a customer to own the card, before calling', async () => {
           expect(await failure(h.adapter.createCardId(h.ctx, { cardToken: 'token_given' }))).toEqual({
             code: 'INVALID_ARGUMENT',
             message: 'customer is required to save a card with a card token',
           });
         });
 
-        it("rethrows the provider's message under 'Erro salvando cartão'", async () => {
-          h.fake.expect({ method: 'POST', path: '/customers', reply: { body: { id: 'cus_3' } } });
-          h.fake.expect({ method: 'POST', path: '/customers/cus_3/cards', reply: { status: 412, body: { message: 'Card expired.' } } });
+        it(`rethrows the provider's message under '${CATALOGUE.SAVE_CARD_FAILED.message}'`, async () => {
+          h.fake.expect({ method: 'POST', path: '/customers', reply: { body: answers.customer } });
+          h.fake.expect({ method: 'POST', path: `/customers/${answers.customer.id}/cards`, reply: { status: 412, body: { message: 'Card expired.' } } });
           expect(await failure(h.adapter.createCardId(h.ctx, { cardToken: 'token_old', customer }))).toEqual({
             code: 'INVALID_ARGUMENT',
-            message: 'Erro salvando cartão: Card expired.',
+            message: `${CATALOGUE.SAVE_CARD_FAILED.message}: Card expired.`,
           });
         });
       });
 
-    describe('createTransaction', () => {
-      it(`creates a PIX order that expires in ${pixSeconds} s and maps the QR code`, async () => {
-        h.fake.expect({
-          method: 'POST',
-          path: '/orders',
-          headers: { authorization: fixtures.authorization, 'content-type': /application\/json/ },
-          body: partial({
-            code: 'ord-1001',
-            closed: true,
-            items: [{ amount: 1990, description: 'Curso online', quantity: 1, code: 'sku-1' }],
-            customer: {
-              name: 'Ana Souza',
-              email: 'ana@example.com',
-              document: '12345678909',
-              document_type: 'CPF',
-              type: 'individual',
-              phones: { mobile_phone: { country_code: '55', area_code: '11', number: '987654321' } },
+    describe('createTransaction: POST /orders', () => {
+      const creates = (body: object, answer: unknown, headers: Record<string, unknown> = {}) =>
+        h.fake.expect({ method: 'POST', path: '/orders', headers: { authorization, ...headers }, body: partial(body), reply: { body: answer } });
+
+      if (offers('PIX'))
+        it(`creates a PIX order that expires in ${pixSeconds} s, without an Idempotency-Key when given none, and maps its QR code`, async () => {
+          creates(
+            {
+              code: 'order-77',
+              closed: true,
+              items: [{ amount: 1990, description: 'Curso', quantity: 1, code: 'sku-1' }],
+              customer: CUSTOMER_BODY,
+              payments: [{ payment_method: 'pix', amount: 1990, pix: { expires_in: pixSeconds } }],
             },
-            payments: [{ payment_method: 'pix', amount: 1990, pix: { expires_in: pixSeconds } }],
-          }),
-          reply: { body: pixOrder('pending') },
+            pixOrder,
+            { 'content-type': /application\/json/, 'idempotency-key': absent },
+          );
+          const { qr_code: pixCode, expires_at: expiresAt } = pixCharge.last_transaction;
+          expect(await h.adapter.createTransaction(h.ctx, transactionInput())).toEqual({
+            paymentMethod: 'PIX',
+            transactionId: pixOrder.id,
+            status: 'PENDING',
+            amount: pixOrder.amount,
+            pixCode,
+            pixQrCode: await QRCode.toDataURL(pixCode!, { errorCorrectionLevel: 'M', margin: 1 }),
+            expiresAt: new Date(expiresAt!),
+          });
         });
-        const result = await h.adapter.createTransaction(h.ctx, transaction());
-        expect(result).toEqual({
-          paymentMethod: 'PIX',
-          transactionId: 'or_pix1',
-          status: 'PENDING',
-          amount: 1990,
-          pixCode: '00020101021226820014br.gov.bcb.pix2560pix.example/qr/v2/cobv/9d36b84f',
-          pixQrCode: expect.stringMatching(/^data:image\/png;base64,/),
-          expiresAt: new Date('2026-03-11T12:00:00Z'),
+
+      if (offers('BILLET'))
+        it(`creates a boleto due ${boletoSeconds} s after now and maps its line (digits), PDF and due date`, async () => {
+          const { boletoOrder } = answers;
+          const { line, pdf, url, due_at: dueAt } = boletoOrder.charges[0].last_transaction;
+          const dueAtSent = new Date(NOW.getTime() + boletoSeconds * 1000).toISOString();
+          creates({ payments: [{ payment_method: 'boleto', amount: 123456, boleto: { due_at: dueAtSent, instructions: 'Mensalidade março' } }] }, boletoOrder);
+          const input = transactionInput({ amount: 123456, paymentMethod: 'BILLET', items: [], description: 'Mensalidade março' });
+          expect(await h.adapter.createTransaction(h.ctx, input)).toEqual({
+            paymentMethod: 'BILLET',
+            transactionId: boletoOrder.id,
+            status: 'PENDING',
+            amount: boletoOrder.amount,
+            billetCode: line!.replace(/\D/g, ''),
+            billetUrl: pdf ?? url,
+            expiresAt: new Date(dueAt!),
+          });
         });
-        expect(result.pixQrCode).toBe(await QRCode.toDataURL(result.pixCode!, { errorCorrectionLevel: 'M', margin: 1 }));
+
+      if (offers('CREDIT_CARD')) {
+        it('charges a saved card with installments and a statement descriptor', async () => {
+          const credit_card = { installments: 3, statement_descriptor: 'CursoOnline', card_id: 'card_7Hk' };
+          creates({ payments: [{ payment_method: 'credit_card', amount: 5000, credit_card }] }, answers.cardOrder);
+          const input = transactionInput({ amount: 5000, paymentMethod: 'CREDIT_CARD', cardId: 'card_7Hk', installments: 3, description: 'Curso Online' });
+          expect(await h.adapter.createTransaction(h.ctx, input)).toEqual({
+            paymentMethod: 'CREDIT_CARD',
+            transactionId: answers.cardOrder.id,
+            status: 'APPROVED',
+            amount: answers.cardOrder.amount,
+          });
+        });
+
+        it('returns a declined card as REJECTED, an outcome rather than an error', async () => {
+          creates({}, answers.declinedCardOrder);
+          const input = transactionInput({ amount: 5000, paymentMethod: 'CREDIT_CARD', cardId: 'card_7Hk' });
+          expect(await h.adapter.createTransaction(h.ctx, input)).toMatchObject({ transactionId: answers.declinedCardOrder.id, status: 'REJECTED' });
+        });
+      }
+
+      it("sends the gateway's idempotency key as the Idempotency-Key header", async () => {
+        creates({}, pixOrder, { 'idempotency-key': 'order-key-1' });
+        await h.adapter.createTransaction(h.ctx, transactionInput({ idempotencyKey: 'order-key-1' }));
       });
 
-      it(`creates a boleto due ${boletoSeconds} s after now and maps its line, PDF and due date`, async () => {
-        h.fake.expect({
-          method: 'POST',
-          path: '/orders',
-          headers: { authorization: fixtures.authorization },
-          body: partial({
-            payments: [{ payment_method: 'boleto', amount: 123456, boleto: { due_at: boletoDue, instructions: 'Mensalidade março' } }],
-          }),
-          reply: {
-            body: {
-              id: 'or_bol1',
-              status: 'pending',
-              amount: 123456,
-              charges: [
-                {
-                  id: 'ch_bol1',
-                  status: 'pending',
-                  payment_method: 'boleto',
-                  last_transaction: {
-                    id: 'tran_bol1',
-                    status: 'generated',
-                    line: '34191.09008 63571.277308 71444.640008 5 99800000123456',
-                    barcode: 'https://api.pagar.me/transactions/tran_bol1/barcode',
-                    pdf: 'https://api.pagar.me/transactions/tran_bol1/pdf',
-                    url: 'https://api.pagar.me/transactions/tran_bol1',
-                    due_at: '2026-03-15T12:00:00Z',
-                  },
-                },
-              ],
-            },
-          },
-        });
-        expect(
-          await h.adapter.createTransaction(h.ctx, transaction({ amount: 123456, paymentMethod: 'BILLET', items: [], description: 'Mensalidade março' })),
-        ).toEqual({
-          paymentMethod: 'BILLET',
-          transactionId: 'or_bol1',
-          status: 'PENDING',
-          amount: 123456,
-          billetCode: '34191090086357127730871444640008599800000123456',
-          billetUrl: 'https://api.pagar.me/transactions/tran_bol1/pdf',
-          expiresAt: new Date('2026-03-15T12:00:00Z'),
-        });
-      });
-
-      it('charges a saved card with installments and a statement descriptor', async () => {
-        h.fake.expect({
-          method: 'POST',
-          path: '/orders',
-          body: partial({
-            payments: [
-              { payment_method: 'credit_card', amount: 5000, credit_card: { installments: 3, statement_descriptor: 'CursoOnline', card_id: 'card_7Hk' } },
-            ],
-          }),
-          reply: {
-            body: {
-              id: 'or_cc1',
-              status: 'paid',
-              amount: 5000,
-              charges: [
-                {
-                  id: 'ch_cc1',
-                  status: 'paid',
-                  payment_method: 'credit_card',
-                  paid_at: '2026-03-10T12:00:02Z',
-                  last_transaction: { status: 'captured', success: true },
-                },
-              ],
-            },
-          },
-        });
-        expect(
-          await h.adapter.createTransaction(
-            h.ctx,
-            transaction({ amount: 5000, paymentMethod: 'CREDIT_CARD', cardId: 'card_7Hk', installments: 3, description: 'Curso Online' }),
-          ),
-        ).toEqual({
-          paymentMethod: 'CREDIT_CARD',
-          transactionId: 'or_cc1',
-          status: 'APPROVED',
-          amount: 5000,
-        });
-      });
-
-      it('returns a declined card as REJECTED', async () => {
-        h.fake.expect({
-          method: 'POST',
-          path: '/orders',
-          reply: {
-            body: {
-              id: 'or_cc2',
-              status: 'failed',
-              amount: 5000,
-              charges: [
-                {
-                  id: 'ch_cc2',
-                  status: 'failed',
-                  payment_method: 'credit_card',
-                  last_transaction: { status: 'not_authorized', success: false, acquirer_message: 'Transação recusada' },
-                },
-              ],
-            },
-          },
-        });
-        expect(await h.adapter.createTransaction(h.ctx, transaction({ amount: 5000, paymentMethod: 'CREDIT_CARD', cardId: 'card_7Hk' }))).toMatchObject({
-          transactionId: 'or_cc2',
-          status: 'REJECTED',
-        });
-      });
-
-      it("rethrows the reason of a PIX that failed inside a 2xx answer under 'Erro ao criar transação'", async () => {
-        h.fake.expect({
-          method: 'POST',
-          path: '/orders',
-          reply: {
-            body: {
-              id: 'or_f',
-              status: 'failed',
-              amount: 1990,
-              charges: [
-                {
-                  id: 'ch_f',
-                  status: 'failed',
-                  payment_method: 'pix',
-                  last_transaction: { success: false, gateway_response: { code: '400', errors: [{ message: 'Meio de pagamento Pix não habilitado.' }] } },
-                },
-              ],
-            },
-          },
-        });
-        expect(await failure(h.adapter.createTransaction(h.ctx, transaction()))).toEqual({
+      it('rethrows the reason of a PIX that failed inside a 2xx answer: nothing to pay, so an error', async () => {
+        creates({}, answers.failedPixOrder);
+        expect(await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).toEqual({
           code: 'FAILED_PRECONDITION',
-          message: 'Erro ao criar transação: Meio de pagamento Pix não habilitado.',
-        });
-      });
-
-      it("rethrows a refused request with the provider's message and field errors", async () => {
-        h.fake.expect({
-          method: 'POST',
-          path: '/orders',
-          reply: {
-            status: 422,
-            body: { message: 'The request is invalid.', errors: { 'order.customer.document': ['The field document must be a valid CPF or CNPJ.'] } },
-          },
-        });
-        expect(await failure(h.adapter.createTransaction(h.ctx, transaction()))).toEqual({
-          code: 'INVALID_ARGUMENT',
-          message: 'Erro ao criar transação: The request is invalid. (order.customer.document: The field document must be a valid CPF or CNPJ.)',
-        });
-      });
-
-      it('reports rejected credentials', async () => {
-        h.fake.expect({ method: 'POST', path: '/orders', reply: { status: 401, body: { message: 'Authorization has been denied for this request.' } } });
-        expect(await failure(h.adapter.createTransaction(h.ctx, transaction()))).toEqual({
-          code: 'FAILED_PRECONDITION',
-          message: 'Erro ao criar transação: Authorization has been denied for this request.',
-        });
-      });
-
-      it('turns a 5xx into UNAVAILABLE and never sends the order twice', async () => {
-        const orders = h.fake.expect({ method: 'POST', path: '/orders', reply: { status: 503, body: { message: 'Service Unavailable' } } });
-        expect(await failure(h.adapter.createTransaction(h.ctx, transaction()))).toEqual({
-          code: 'UNAVAILABLE',
-          message: 'Erro ao criar transação: Service Unavailable',
-        });
-        expect(orders.calls).toHaveLength(1);
-      });
-
-      it('turns a timeout into UNAVAILABLE', async () => {
-        h.fake.expect({ method: 'POST', path: '/orders', reply: { delayMs: 1_500, body: pixOrder('pending') } });
-        expect(await failure(h.adapter.createTransaction(h.ctx, transaction()))).toEqual({
-          code: 'UNAVAILABLE',
-          message: 'Erro ao criar transação: timeout of 500ms exceeded',
-        });
-      });
-
-      it('turns an answer without a charge into UNAVAILABLE', async () => {
-        h.fake.expect({ method: 'POST', path: '/orders', reply: { body: { id: 'or_x', status: 'pending' } } });
-        expect(await failure(h.adapter.createTransaction(h.ctx, transaction()))).toEqual({
-          code: 'UNAVAILABLE',
-          message: 'Erro ao criar transação: order or_x came back without a known charge',
-        });
-      });
-    });
-
-    describe('getTransaction', () => {
-      it('reads the order and maps the paid charge', async () => {
-        h.fake.expect({
-          method: 'GET',
-          path: '/orders/or_pix1',
-          headers: { authorization: fixtures.authorization },
-          reply: { body: pixOrder('paid', { paid_at: '2026-03-10T12:10:00Z', paid_amount: 1990 }) },
-        });
-        expect(await h.adapter.getTransaction(h.ctx, 'or_pix1')).toMatchObject({
-          paymentMethod: 'PIX',
-          transactionId: 'or_pix1',
-          status: 'APPROVED',
-          amount: 1990,
+          message: `${FAILURE_PREFIXES.CREATE_TRANSACTION}: ${answers.failedPixOrder.charges[0].last_transaction.gateway_response.errors[0].message}`,
         });
       });
 
       it.each([
-        ['canceled after payment', { status: 'canceled', paid_at: '2026-03-10T12:10:00Z' }, 'REFUNDED'],
-        ['canceled unpaid', { status: 'canceled' }, 'CANCELED'],
-        ['chargedback', { status: 'chargedback', paid_at: '2026-03-10T12:10:00Z' }, 'CHARGEBACK'],
-        ['failed', { status: 'failed' }, 'REJECTED'],
-        ['processing', { status: 'processing' }, 'PENDING'],
-      ])('maps a charge %s', async (_label, charge, status) => {
-        h.fake.expect({ method: 'GET', path: '/orders/or_pix1', reply: { body: pixOrder('paid', charge) } });
-        expect((await h.adapter.getTransaction(h.ctx, 'or_pix1')).status).toBe(status);
+        [
+          422,
+          'INVALID_ARGUMENT',
+          { message: 'The request is invalid.', errors: { 'order.customer.document': ['The field document must be a valid CPF or CNPJ.'] } },
+        ],
+        [401, 'FAILED_PRECONDITION', { message: 'Authorization has been denied for this request.' }],
+        [503, 'UNAVAILABLE', { message: 'Service Unavailable' }],
+      ])("answered %i: %s with the provider's message and field errors, the order sent once", async (status, code, body) => {
+        const orders = h.fake.expect({ method: 'POST', path: '/orders', reply: { status, body } });
+        const fields = 'errors' in body ? ' (order.customer.document: The field document must be a valid CPF or CNPJ.)' : '';
+        expect(await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).toEqual({
+          code,
+          message: `${FAILURE_PREFIXES.CREATE_TRANSACTION}: ${body.message}${fields}`,
+        });
+        expect(orders.calls).toHaveLength(1);
       });
 
-      it.each(GARBAGE_2XX_BODIES)('a 2xx answer that is %s is an error, never a status', async (_label, body) => {
-        h.fake.expect({ method: 'GET', path: '/orders/or_g', reply: { body } });
-        await expect(h.adapter.getTransaction(h.ctx, 'or_g')).rejects.toMatchObject({ message: expect.stringMatching(/^Erro ao buscar transação: /) });
+      it('turns a timeout into UNAVAILABLE, the order sent once', async () => {
+        const orders = h.fake.expect({ method: 'POST', path: '/orders', reply: { delayMs: 1_500, body: pixOrder } });
+        expect(await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).toEqual({
+          code: 'UNAVAILABLE',
+          message: `${FAILURE_PREFIXES.CREATE_TRANSACTION}: timeout of 500ms exceeded`,
+        });
+        expect(orders.calls).toHaveLength(1);
+      });
+    });
+
+    describe("getTransaction: GET /orders/{id}, the status of the order's charge by the member's table", () => {
+      it('reads a paid order', async () => {
+        h.fake.expect({ method: 'GET', path: `/orders/${pixOrder.id}`, headers: { authorization }, reply: { body: paidPixOrder } });
+        expect(await h.adapter.getTransaction(h.ctx, pixOrder.id)).toMatchObject({
+          paymentMethod: 'PIX',
+          transactionId: pixOrder.id,
+          status: mapped('paid', true),
+          amount: pixOrder.amount,
+        });
       });
 
-      it("rethrows an unknown order under 'Erro ao buscar transação' as NOT_FOUND", async () => {
+      it.each(Object.entries(statuses.entries))('a charge %s after a payment is %s', async (status, expected) => {
+        readsOrder(withStatus(pixOrder, status, { paid_at: PAID_AT }));
+        expect((await h.adapter.getTransaction(h.ctx, pixOrder.id)).status).toBe(expected);
+        expect(h.warn).not.toHaveBeenCalled();
+      });
+
+      const neverPaidCases = Object.entries(neverPaid).flatMap(([status, replacement]): Array<[string, string, MoreFields, TransactionStatus]> => [
+        [`${status} without payment fields is ${replacement}`, status, {}, replacement],
+        [`${status} with paid_at null and paid_amount 0 is ${replacement}`, status, { paid_at: null, paid_amount: 0 }, replacement],
+        [`${status} with only a paid_amount is ${mapped(status, true)}`, status, { paid_amount: pixOrder.amount }, mapped(status, true)],
+      ]);
+      it.each(neverPaidCases)('the never-paid rule: a charge %s', async (_label, status, charge, expected) => {
+        readsOrder(withStatus(pixOrder, status, charge));
+        expect((await h.adapter.getTransaction(h.ctx, pixOrder.id)).status).toBe(expected);
+      });
+
+      it.each(['status_nao_previsto', 'constructor'])(`an unknown status (%s) is ${statuses.unknown}, with a warning`, async (status) => {
+        readsOrder(withStatus(pixOrder, status));
+        expect((await h.adapter.getTransaction(h.ctx, pixOrder.id)).status).toBe(statuses.unknown);
+        expect(h.warn).toHaveBeenCalledWith(expect.objectContaining({ provider: id, providerStatus: status, mappedTo: statuses.unknown }), expect.any(String));
+      });
+
+      it('rethrows an unknown order as NOT_FOUND with the provider message', async () => {
         h.fake.expect({ method: 'GET', path: '/orders/or_nope', reply: { status: 404, body: { message: 'Order not found' } } });
-        expect(await failure(h.adapter.getTransaction(h.ctx, 'or_nope'))).toEqual({ code: 'NOT_FOUND', message: 'Erro ao buscar transação: Order not found' });
+        expect(await failure(h.adapter.getTransaction(h.ctx, 'or_nope'))).toEqual({
+          code: 'NOT_FOUND',
+          message: `${FAILURE_PREFIXES.GET_TRANSACTION}: Order not found`,
+        });
       });
 
       it('retries a read after a 5xx, then reports UNAVAILABLE', async () => {
-        const reads = h.fake.expect({ method: 'GET', path: '/orders/or_pix1', times: 3, reply: { status: 502, body: { message: 'Bad Gateway' } } });
-        expect(await failure(h.adapter.getTransaction(h.ctx, 'or_pix1'))).toEqual({ code: 'UNAVAILABLE', message: 'Erro ao buscar transação: Bad Gateway' });
+        const reads = h.fake.expect({ method: 'GET', path: `/orders/${pixOrder.id}`, times: 3, reply: { status: 502, body: { message: 'Bad Gateway' } } });
+        expect(await failure(h.adapter.getTransaction(h.ctx, pixOrder.id))).toEqual({
+          code: 'UNAVAILABLE',
+          message: `${FAILURE_PREFIXES.GET_TRANSACTION}: Bad Gateway`,
+        });
         expect(reads.calls).toHaveLength(3);
       });
     });
 
     if (capabilities.refunds)
-      describe('refoundTransaction', () => {
-        it("reads the order's charge and cancels it with the amount", async () => {
-          h.fake.expect({
-            method: 'GET',
-            path: '/orders/or_pix1',
-            headers: { authorization: fixtures.authorization },
-            reply: { body: pixOrder('paid', { paid_at: '2026-03-10T12:10:00Z' }) },
-          });
-          h.fake.expect({
-            method: 'DELETE',
-            path: '/charges/ch_pix1',
-            headers: { authorization: fixtures.authorization },
-            body: { amount: 1990 },
-            reply: {
-              body: {
-                id: 'ch_pix1',
-                status: 'canceled',
-                amount: 1990,
-                paid_at: '2026-03-10T12:10:00Z',
-                last_transaction: { id: 'tran_ref1', status: 'refunded' },
-              },
-            },
-          });
-          expect(await h.adapter.refoundTransaction(h.ctx, 'or_pix1', 1990)).toEqual({ refundId: 'tran_ref1', status: true });
+      describe('refoundTransaction: GET /orders/{id} for its charge, then DELETE /charges/{id} {amount}', () => {
+        const cancels = (amount: number, reply: object) =>
+          h.fake.expect({ method: 'DELETE', path: `/charges/${pixCharge.id}`, headers: { authorization }, body: { amount }, reply });
+
+        it.each([
+          ['the whole amount', REFUND_CENTS, answers.canceledCharge],
+          ['part of it, the charge staying paid', PARTIAL_REFUND_CENTS, answers.partiallyRefundedCharge],
+        ])('refunds %s', async (_label, amount, answer) => {
+          h.fake.expect({ method: 'GET', path: `/orders/${pixOrder.id}`, headers: { authorization }, reply: { body: paidPixOrder } });
+          cancels(amount, { body: answer });
+          expect(await h.adapter.refoundTransaction(h.ctx, pixOrder.id, amount)).toEqual({ refundId: answer.last_transaction.id, status: true });
         });
 
-        it('reports a partial refund that the provider accepted', async () => {
-          h.fake.expect({ method: 'GET', path: '/orders/or_pix1', reply: { body: pixOrder('paid', { paid_at: '2026-03-10T12:10:00Z' }) } });
-          h.fake.expect({
-            method: 'DELETE',
-            path: '/charges/ch_pix1',
-            body: { amount: 500 },
-            reply: { body: { id: 'ch_pix1', status: 'paid', last_transaction: { id: 'tran_ref2', status: 'partial_refunded' } } },
-          });
-          expect(await h.adapter.refoundTransaction(h.ctx, 'or_pix1', 500)).toEqual({ refundId: 'tran_ref2', status: true });
+        it('reports a refund the provider did not make as false', async () => {
+          readsOrder(paidPixOrder);
+          const notRefunded = { ...answers.partiallyRefundedCharge, last_transaction: { id: 'tran_ref3', status: 'error_on_refunding' } };
+          cancels(REFUND_CENTS, { body: notRefunded });
+          expect(await h.adapter.refoundTransaction(h.ctx, pixOrder.id, REFUND_CENTS)).toEqual({ refundId: 'tran_ref3', status: false });
         });
 
-        it("rethrows the provider's message under 'Erro ao estornar transação'", async () => {
-          h.fake.expect({ method: 'GET', path: '/orders/or_pix1', reply: { body: pixOrder('paid', { paid_at: '2026-03-10T12:10:00Z' }) } });
-          h.fake.expect({
-            method: 'DELETE',
-            path: '/charges/ch_pix1',
-            reply: { status: 400, body: { message: 'Charge cannot be canceled: insufficient balance' } },
+        it.each([
+          [400, 'INVALID_ARGUMENT', 'Charge cannot be canceled: insufficient balance'],
+          [500, 'UNAVAILABLE', 'Internal Server Error'],
+        ])("a cancellation answered %i is %s with the provider's message, sent once", async (status, code, message) => {
+          readsOrder(paidPixOrder);
+          const cancel = cancels(REFUND_CENTS, { status, body: { message } });
+          expect(await failure(h.adapter.refoundTransaction(h.ctx, pixOrder.id, REFUND_CENTS))).toEqual({
+            code,
+            message: `${FAILURE_PREFIXES.REFUND_TRANSACTION}: ${message}`,
           });
-          expect(await failure(h.adapter.refoundTransaction(h.ctx, 'or_pix1', 1990))).toEqual({
-            code: 'INVALID_ARGUMENT',
-            message: 'Erro ao estornar transação: Charge cannot be canceled: insufficient balance',
-          });
+          expect(cancel.calls).toHaveLength(1);
         });
 
         it('reports a failed order read under the refund prefix, and cancels nothing', async () => {
           h.fake.expect({ method: 'GET', path: '/orders/or_nope', reply: { status: 404, body: { message: 'Order not found' } } });
-          expect(await failure(h.adapter.refoundTransaction(h.ctx, 'or_nope', 1990))).toEqual({
+          expect(await failure(h.adapter.refoundTransaction(h.ctx, 'or_nope', REFUND_CENTS))).toEqual({
             code: 'NOT_FOUND',
-            message: 'Erro ao estornar transação: Order not found',
+            message: `${FAILURE_PREFIXES.REFUND_TRANSACTION}: Order not found`,
           });
         });
 
-        it('turns a 5xx on the cancellation into UNAVAILABLE, sent once', async () => {
-          h.fake.expect({ method: 'GET', path: '/orders/or_pix1', reply: { body: pixOrder('paid', { paid_at: '2026-03-10T12:10:00Z' }) } });
-          const cancel = h.fake.expect({ method: 'DELETE', path: '/charges/ch_pix1', reply: { status: 500, body: { message: 'Internal Server Error' } } });
-          expect(await failure(h.adapter.refoundTransaction(h.ctx, 'or_pix1', 1990))).toEqual({
+        it('an order without a charge is UNAVAILABLE, and nothing is cancelled', async () => {
+          readsOrder({ id: pixOrder.id, status: 'paid' });
+          expect(await failure(h.adapter.refoundTransaction(h.ctx, pixOrder.id, REFUND_CENTS))).toEqual({
             code: 'UNAVAILABLE',
-            message: 'Erro ao estornar transação: Internal Server Error',
+            message: `${FAILURE_PREFIXES.REFUND_TRANSACTION}: order ${pixOrder.id} came back without a charge`,
           });
-          expect(cancel.calls).toHaveLength(1);
         });
       });
 
     if (capabilities.withdrawMethods.length)
-      describe('withdraw', () => {
-        const withdrawal = { paymentMethod: 'RECEIVER' as const, amount: 10_000, description: 'Saque de R$ 100,00' };
-
-        it('withdraws from the recipient the input names', async () => {
+      describe('withdraw: POST /recipients/{id}/withdrawals {amount} from the recipient the member names', () => {
+        const withdraws = (reply: object, headers: Record<string, unknown> = {}) =>
           h.fake.expect({
             method: 'POST',
-            path: '/recipients/re_seller1/withdrawals',
-            headers: { authorization: fixtures.authorization },
-            body: { amount: 10_000 },
-            reply: { body: { id: 'tran_w1', amount: 10_000, status: 'pending', created_at: '2026-03-10T12:00:00Z' } },
+            path: `/recipients/${recipient()}/withdrawals`,
+            headers: { authorization, ...headers },
+            body: { amount: WITHDRAWAL.amount },
+            reply,
           });
-          expect(await h.adapter.withdraw({ ...h.ctx, platformId: 're_platform' }, { ...withdrawal, receiverId: 're_seller1' })).toEqual({
-            withdrawId: 'tran_w1',
-            amount: 10_000,
-            status: 'PENDING',
-            approvedAt: undefined,
+
+        it.each(Object.entries(withdrawalStatuses.entries))('a withdrawal answered %s is %s', async (status, expected) => {
+          const { withdrawal } = answers;
+          withdraws({ body: { ...withdrawal, status } }, { 'idempotency-key': absent });
+          expect(await h.adapter.withdraw(h.ctx, WITHDRAWAL)).toEqual({
+            withdrawId: withdrawal.id,
+            amount: withdrawal.amount,
+            status: expected,
+            approvedAt: expected === 'APPROVED' ? new Date(withdrawal.updated_at) : undefined,
           });
         });
 
-        it("sends the gateway's idempotency key as Pagar.me's Idempotency-Key on orders and withdrawals", async () => {
-          h.fake.expect({ method: 'POST', path: '/orders', headers: { 'idempotency-key': 'order-key-1' }, reply: { body: pixOrder('pending') } });
-          await h.adapter.createTransaction(h.ctx, { ...transaction(), idempotencyKey: 'order-key-1' });
-          h.fake.expect({
-            method: 'POST',
-            path: '/recipients/re_platform/withdrawals',
-            headers: { 'idempotency-key': 'payout-key-1' },
-            reply: { body: { id: 'tran_w3', amount: 10_000, status: 'pending' } },
-          });
-          await h.adapter.withdraw({ ...h.ctx, platformId: 're_platform' }, { ...withdrawal, receiverId: 're_platform', idempotencyKey: 'payout-key-1' });
+        it(`an unknown withdrawal status is ${withdrawalStatuses.unknown}, with a warning`, async () => {
+          withdraws({ body: { ...answers.withdrawal, status: 'on_hold' } });
+          expect((await h.adapter.withdraw(h.ctx, WITHDRAWAL)).status).toBe(withdrawalStatuses.unknown);
+          expect(h.warn).toHaveBeenCalledWith(expect.objectContaining({ provider: id, providerStatus: 'on_hold' }), expect.any(String));
         });
 
-        it.each(BODIES_WITHOUT_RESOURCE)('a withdrawal answered with %s is an error, never a REJECTED payout', async (_label, body) => {
-          h.fake.expect({ method: 'POST', path: '/recipients/re_platform/withdrawals', reply: { body } });
-          await expect(h.adapter.withdraw({ ...h.ctx, platformId: 're_platform' }, { ...withdrawal, receiverId: 're_platform' })).rejects.toMatchObject({
-            code: 'UNAVAILABLE',
-            message: 'Erro ao realizar saque: the provider answered without a withdrawal with a status',
-          });
+        it("sends the gateway's idempotency key as the Idempotency-Key header", async () => {
+          withdraws({ body: answers.withdrawal }, { 'idempotency-key': 'payout-key-1' });
+          await h.adapter.withdraw(h.ctx, { ...WITHDRAWAL, idempotencyKey: 'payout-key-1' });
         });
 
-        it("rethrows the provider's message under 'Erro ao realizar saque'", async () => {
-          h.fake.expect({
-            method: 'POST',
-            path: '/recipients/re_platform/withdrawals',
-            reply: { status: 412, body: { message: 'Saldo insuficiente para saque' } },
-          });
-          expect(await failure(h.adapter.withdraw({ ...h.ctx, platformId: 're_platform' }, { ...withdrawal, receiverId: 're_platform' }))).toEqual({
-            code: 'INVALID_ARGUMENT',
-            message: 'Erro ao realizar saque: Saldo insuficiente para saque',
-          });
-        });
-
-        it('turns a timeout into UNAVAILABLE, sent once', async () => {
-          const sent = h.fake.expect({
-            method: 'POST',
-            path: '/recipients/re_platform/withdrawals',
-            reply: { delayMs: 1_500, body: { id: 'tran_w3', amount: 10_000, status: 'pending' } },
-          });
-          expect(await failure(h.adapter.withdraw({ ...h.ctx, platformId: 're_platform' }, { ...withdrawal, receiverId: 're_platform' }))).toEqual({
-            code: 'UNAVAILABLE',
-            message: 'Erro ao realizar saque: timeout of 500ms exceeded',
-          });
+        it.each([
+          ['a 412', 'INVALID_ARGUMENT', { status: 412, body: { message: 'Saldo insuficiente para saque' } }, 'Saldo insuficiente para saque'],
+          ['nothing in time', 'UNAVAILABLE', { delayMs: 1_500, body: answers.withdrawal }, 'timeout of 500ms exceeded'],
+        ])("answered with %s is %s with the provider's message, sent once", async (_label, code, reply, message) => {
+          const sent = withdraws(reply);
+          expect(await failure(h.adapter.withdraw(h.ctx, WITHDRAWAL))).toEqual({ code, message: `${FAILURE_PREFIXES.WITHDRAW}: ${message}` });
           expect(sent.calls).toHaveLength(1);
+        });
+
+        it('refuses a withdrawal when no recipient is known, before calling', async () => {
+          const adapter = new OrdersApiAdapter({ ...member, withdrawalRecipient: () => undefined }, { now: () => NOW, retry: false });
+          expect(await failure(adapter.withdraw(h.ctx, WITHDRAWAL))).toMatchObject({
+            code: 'INVALID_ARGUMENT',
+            message: expect.stringMatching(/^withdraw\.receiver_id is required/),
+          });
         });
       });
 
+    describe('a 2xx answer that is not the resource is UNAVAILABLE, never a status or a success', () => {
+      const answers2xx = (method: string, path: string) => (body: unknown) => void h.fake.expect({ method, path, reply: { body } });
+      const customers = answers2xx('POST', '/customers');
+      const readOrder = answers2xx('GET', `/orders/${pixOrder.id}`);
+      const savingCard = () => h.adapter.createCardId(h.ctx, { cardToken: 'token_given', customer });
+      const refunding = () => h.adapter.refoundTransaction(h.ctx, pixOrder.id, REFUND_CENTS);
+      const saving = CATALOGUE.SAVE_CARD_FAILED.message;
+      /** [the exchange answered with garbage, its operation and prefix, what the fake answers, the call]. */
+      const exchanges: Array<[string, Operation, string, (body: unknown) => void, () => Promise<unknown>]> = [
+        ['POST /tokens', 'createCardToken', FAILURE_PREFIXES.CREATE_CARD_TOKEN, answers2xx('POST', '/tokens'), () => h.adapter.createCardToken(h.ctx, card)],
+        ['POST /customers', 'createCardId', saving, customers, savingCard],
+        [
+          'POST /customers/{id}/cards',
+          'createCardId',
+          saving,
+          (body) => (customers(answers.customer), answers2xx('POST', `/customers/${answers.customer.id}/cards`)(body)),
+          savingCard,
+        ],
+        [
+          'POST /orders',
+          'createTransaction',
+          FAILURE_PREFIXES.CREATE_TRANSACTION,
+          answers2xx('POST', '/orders'),
+          () => h.adapter.createTransaction(h.ctx, transactionInput()),
+        ],
+        ['GET /orders/{id}', 'getTransaction', FAILURE_PREFIXES.GET_TRANSACTION, readOrder, () => h.adapter.getTransaction(h.ctx, pixOrder.id)],
+        ['GET /orders/{id} before a refund', 'refoundTransaction', FAILURE_PREFIXES.REFUND_TRANSACTION, readOrder, refunding],
+        [
+          'DELETE /charges/{id}',
+          'refoundTransaction',
+          FAILURE_PREFIXES.REFUND_TRANSACTION,
+          (body) => (readOrder(paidPixOrder), answers2xx('DELETE', `/charges/${pixCharge.id}`)(body)),
+          refunding,
+        ],
+        [
+          'POST /recipients/{id}/withdrawals',
+          'withdraw',
+          FAILURE_PREFIXES.WITHDRAW,
+          (body) => answers2xx('POST', `/recipients/${recipient()}/withdrawals`)(body),
+          () => h.adapter.withdraw(h.ctx, WITHDRAWAL),
+        ],
+      ];
+      const offered = operationsOf(capabilities);
+      const cases = exchanges
+        .filter(([, operation]) => offered.includes(operation))
+        .flatMap(([exchange, , prefix, answer, run]) => GARBAGE_2XX_BODIES.map(([what, body]) => [exchange, what, prefix, () => answer(body), run] as const));
+
+      it.each(cases)('%s answered with %s', async (_exchange, _what, prefix, answer, run) => {
+        answer();
+        const { code, message } = await failure(run());
+        expect([code, message.startsWith(`${prefix}: `)]).toEqual(['UNAVAILABLE', true]);
+      });
+    });
+
     if (capabilities.webhooks)
-      describe('notifications', () => {
-        const body = (value: unknown) => Buffer.from(JSON.stringify(value));
-        const paid = body({
-          id: 'hook_RyEKQO789TRpZjv5',
+      describe('notifications: unsigned, read from the events table', () => {
+        const event = (type: string, data: unknown, eventId = 'hook_RyEKQO789TRpZjv5') => ({
+          id: eventId,
           account: { id: 'acc_1', name: 'Loja' },
-          type: 'order.paid',
+          type,
           created_at: '2026-03-10T12:10:00',
-          data: pixOrder('paid', { paid_at: '2026-03-10T12:10:00Z' }),
+          data,
+        });
+        const about = (status: TransactionStatus): WebhookResult => ({ type: 'TRANSACTION', transactionId: pixOrder.id, status });
+        const cases: Array<[string, unknown, WebhookResult | undefined]> = Object.entries(ORDERS_API_EVENTS).flatMap(([type, rule]) => {
+          const status = type.slice(type.indexOf('.') + 1).replace('payment_failed', 'failed');
+          const data = (paid: boolean) =>
+            rule.resource === 'order'
+              ? withStatus(pixOrder, status, paid ? { paid_at: PAID_AT } : {})
+              : { ...pixCharge, status, ...(paid ? { paid_at: PAID_AT } : {}), order: { id: pixOrder.id } };
+          if (rule.status !== 'FROM_RESOURCE') return [[`${type} (${rule.resource})`, event(type, data(true)), about(rule.status)]];
+          return [
+            [`${type} after a payment (${rule.resource})`, event(type, data(true)), about(mapped(status, true))],
+            [`${type} never paid (${rule.resource})`, event(type, data(false)), about(mapped(status, false))],
+          ];
+        });
+        const ignored = ['order.created', 'order.updated', 'order.closed', 'charge.created', 'charge.pending', 'charge.processing', 'charge.underpaid'];
+        for (const type of [...ignored, 'charge.partial_canceled', 'customer.created', 'toString'].filter((type) => !Object.hasOwn(ORDERS_API_EVENTS, type)))
+          cases.push([`${type}: not in the table, ignored`, event(type, withStatus(pixOrder, 'paid', { paid_at: PAID_AT })), undefined]);
+        const unreadable: Array<[string, unknown]> = [
+          ['not JSON', 'not json'],
+          ['empty', ''],
+          ['null', 'null'],
+          ['an array', '[]'],
+          ['XML', '<xml/>'],
+          ['without data', { type: 'order.paid' }],
+          ['an order without an id', event('order.paid', { status: 'paid' })],
+          ['a charge without its order', event('charge.paid', { id: pixCharge.id, status: 'paid' })],
+          ["a charge whose order's id is not a string", event('charge.paid', { id: pixCharge.id, status: 'paid', order: { id: 42 } })],
+        ];
+        for (const [label, body] of unreadable) cases.push([`a body that cannot be read or names no order: ${label}`, body, undefined]);
+
+        it.each(cases)('%s', async (_label, body, expected) => {
+          await expect(h.adapter.processWebhook(h.ctx, notification(body))).resolves.toEqual(expected);
         });
 
-        it('accepts order.paid for the order, unsigned, keyed by the event id', async () => {
-          const notification = { body: paid, headers: { 'content-type': 'application/json' } };
-          expect(await h.adapter.processWebhook(h.ctx, notification)).toEqual({ type: 'TRANSACTION', transactionId: 'or_pix1', status: 'APPROVED' });
-          expect(h.adapter.verifyNotification(h.ctx, notification)).toBe('unsigned');
-          expect(h.adapter.notificationKey(h.ctx, notification)).toBe('event:hook_RyEKQO789TRpZjv5');
-        });
-
-        it('accepts charge events for the charge’s order', async () => {
-          const refunded = body({ id: 'hook_2', type: 'charge.refunded', data: { id: 'ch_pix1', status: 'canceled', order: { id: 'or_pix1' } } });
-          expect(await h.adapter.processWebhook(h.ctx, { body: refunded, headers: {} })).toEqual({
-            type: 'TRANSACTION',
-            transactionId: 'or_pix1',
-            status: 'REFUNDED',
-          });
-          const chargedback = body({ id: 'hook_3', type: 'charge.chargedback', data: { id: 'ch_pix1', status: 'chargedback', order: { id: 'or_pix1' } } });
-          expect(await h.adapter.processWebhook(h.ctx, { body: chargedback, headers: {} })).toEqual({
-            type: 'TRANSACTION',
-            transactionId: 'or_pix1',
-            status: 'CHARGEBACK',
-          });
-        });
-
-        it('ignores other events and bodies it cannot read', async () => {
-          expect(
-            await h.adapter.processWebhook(h.ctx, { body: body({ id: 'hook_4', type: 'order.created', data: pixOrder('pending') }), headers: {} }),
-          ).toBeUndefined();
-          expect(await h.adapter.processWebhook(h.ctx, { body: Buffer.from('<xml/>'), headers: {} })).toBeUndefined();
-        });
-
-        it('keys a notification without an event id by its body hash', () => {
-          expect(h.adapter.notificationKey(h.ctx, { body: Buffer.from('{}'), headers: {} })).toMatch(/^sha256:[0-9a-f]{64}$/);
+        it("keys a delivery by the event id (the same on every re-delivery), else by the body's hash; never signed", () => {
+          const key = (body: unknown) => h.adapter.notificationKey(h.ctx, notification(body));
+          const paid = event('order.paid', paidPixOrder);
+          expect(h.adapter.verifyNotification(h.ctx, notification(paid))).toBe('unsigned');
+          expect(key(paid)).toBe('event:hook_RyEKQO789TRpZjv5');
+          expect(key({ ...paid, created_at: '2026-03-10T12:15:00' })).toBe(key(paid));
+          expect(key(event('order.paid', paidPixOrder, 'hook_other'))).toBe('event:hook_other');
+          expect(key({ type: 'order.paid', data: paidPixOrder })).toMatch(/^sha256:[0-9a-f]{64}$/);
+          expect(key('garbage')).toMatch(/^sha256:[0-9a-f]{64}$/);
         });
       });
   });
+
+  return h;
 }

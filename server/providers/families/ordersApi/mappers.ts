@@ -136,8 +136,9 @@ export function ordersApiStatus(subject: { status?: string; paid_at?: string | n
   return reader.status(subject.status);
 }
 
-/** The order's charge (the family creates one payment per order). */
-export const primaryCharge = (order: OrdersApiOrder): OrdersApiCharge | undefined => order.charges?.[0];
+/** The order's charge (the family creates one payment per order); none in an answer that is not an order (`null`, a page). */
+export const primaryCharge = (order: OrdersApiOrder): OrdersApiCharge | undefined =>
+  isRecord(order) && Array.isArray(order.charges) ? order.charges[0] : undefined;
 
 /** The charge's status when there is one (finer: chargedback, refunds), else the order's. */
 export function orderStatus(order: OrdersApiOrder, reader: OrdersApiStatusReader): TransactionStatus {
@@ -147,7 +148,10 @@ export function orderStatus(order: OrdersApiOrder, reader: OrdersApiStatusReader
 export function fromOrdersApiOrder(order: OrdersApiOrder, reader: OrdersApiStatusReader): TransactionResult {
   const charge = primaryCharge(order);
   const paymentMethod = ORDERS_API_METHODS.fromProvider(charge?.payment_method);
-  if (!charge || !paymentMethod) throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `order ${order.id} came back without a known charge`);
+  if (!charge || !paymentMethod) {
+    const what = isRecord(order) ? `order ${order.id} came back without a known charge` : 'the provider answered without an order';
+    throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', what);
+  }
   const transaction = charge.last_transaction ?? {};
   const result: TransactionResult = { paymentMethod, transactionId: order.id, status: orderStatus(order, reader), amount: order.amount ?? charge.amount ?? 0 };
   if (paymentMethod === 'PIX')
