@@ -170,6 +170,7 @@ describe('a member declaring only the family defaults', () => {
     expect(() => new BacenPixAdapter({ ...STANDARD, capabilities: { ...STANDARD.capabilities, refunds: true } })).toThrow(/without saying how \(refund\)/);
     expect(() => new BacenPixAdapter({ ...STANDARD, capabilities: { ...STANDARD.capabilities, withdrawMethods: ['PIX'] } })).toThrow(/\(payout\)/);
     expect(() => new BacenPixAdapter({ ...STANDARD, capabilities: { ...STANDARD.capabilities, withdrawalLookup: true }, payout: {} })).toThrow(/lookupPath/);
+    expect(() => new BacenPixAdapter({ ...STANDARD, money: 'cents' })).toThrow(/carries amounts in reais/);
   });
 
   bacenPixConformance(STANDARD, { keys: { clientId: 'std-client', clientSecret: 'std-secret', chave: '7d9f0335-8dcc-4054-9bf9-0dbd61d36906' } });

@@ -20,6 +20,8 @@ import {
   type OrdersApiStatusReader,
 } from '../../server/providers/families/ordersApi/index.js';
 import { ProviderCallError } from '../../server/lib/http/index.js';
+import { OrdersApiAdapter } from '../../server/providers/families/ordersApi/index.js';
+import { PAGARMEBAAS } from '../../server/providers/members/pagarmebaas.js';
 import { withPixQrImage } from '../../server/lib/pixQrCode.js';
 import { declaredStatusTable, lookupStatus } from '../../server/lib/statusTable.js';
 import { bareTransactionInput } from './conformance/harness.js';
@@ -284,5 +286,11 @@ describe('response mappers', () => {
       new ProviderCallError('UNAVAILABLE', 'PROVIDER_CIRCUIT_OPEN', 'provider temporarily unavailable'),
     );
     expect(failure).toMatchObject({ code: 'UNAVAILABLE', message: 'Erro ao criar transação: provider temporarily unavailable' });
+  });
+});
+
+describe('the declaration', () => {
+  it('refuses a member that declares reais: the dialect carries cents everywhere', () => {
+    expect(() => new OrdersApiAdapter({ ...PAGARMEBAAS, money: 'reais' })).toThrow(/carries amounts in cents/);
   });
 });

@@ -24,6 +24,15 @@ export interface Harness<A extends ProviderAdapter> {
 
 export const NOW = new Date('2025-03-10T12:00:00.000Z');
 
+/**
+ * Every adapter's call timeout in the suites: short, so a timeout test is quick,
+ * yet long enough for a loaded CI machine (2 cores, every suite at once).
+ */
+export const TIMEOUT_MS = 1_000;
+/** A canned answer this late is past the timeout. */
+export const LATE_MS = TIMEOUT_MS + 1_000;
+export const TIMEOUT_TEXT = `timeout of ${TIMEOUT_MS}ms exceeded`;
+
 export function providerHarness<A extends ProviderAdapter>(options: {
   tls?: FakeProviderOptions['tls'];
   /** Builds the adapter for one test; runtime knobs: a fixed clock, a short timeout, a captured logger. */
@@ -44,7 +53,7 @@ export function providerHarness<A extends ProviderAdapter>(options: {
     // A real (silent) logger, so the HTTP toolkit can use it too; the adapter's warnings are what the tests read.
     const logger = pino({ level: 'silent' });
     state.warn = jest.spyOn(logger, 'warn').mockImplementation(() => undefined) as unknown as jest.Mock;
-    state.adapter = options.create({ now: () => NOW, timeoutMs: 500, logger, retry: options.retry, ca: state.fake.ca });
+    state.adapter = options.create({ now: () => NOW, timeoutMs: TIMEOUT_MS, logger, retry: options.retry, ca: state.fake.ca });
     accountNumber += 1;
     state.ctx = {
       accountId: `acc-${accountNumber}`,

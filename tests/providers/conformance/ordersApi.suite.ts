@@ -18,7 +18,17 @@ import {
   type OrdersApiWithdrawal,
 } from '../../../server/providers/families/ordersApi/index.js';
 import { GARBAGE_2XX_BODIES, absent, partial } from '../../support/fakeProvider.js';
-import { NOW, expectUnsupportedOperationsRejected, failure, notification, providerHarness, transactionInput, type Harness } from './harness.js';
+import {
+  NOW,
+  expectUnsupportedOperationsRejected,
+  failure,
+  notification,
+  providerHarness,
+  transactionInput,
+  type Harness,
+  LATE_MS,
+  TIMEOUT_TEXT,
+} from './harness.js';
 
 /**
  * The orders API family's conformance suite (Pagar.me v5 dialect; spec doc 2
@@ -408,10 +418,10 @@ export function ordersApiConformance(member: OrdersApiMember, fixtures: OrdersAp
       });
 
       it('turns a timeout into UNAVAILABLE, the order sent once', async () => {
-        const orders = h.fake.expect({ method: 'POST', path: '/orders', reply: { delayMs: 1_500, body: pixOrder } });
+        const orders = h.fake.expect({ method: 'POST', path: '/orders', reply: { delayMs: LATE_MS, body: pixOrder } });
         expect(await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).toEqual({
           code: 'UNAVAILABLE',
-          message: `${FAILURE_PREFIXES.CREATE_TRANSACTION}: timeout of 500ms exceeded`,
+          message: `${FAILURE_PREFIXES.CREATE_TRANSACTION}: ${TIMEOUT_TEXT}`,
         });
         expect(orders.calls).toHaveLength(1);
       });
@@ -554,7 +564,7 @@ export function ordersApiConformance(member: OrdersApiMember, fixtures: OrdersAp
 
         it.each([
           ['a 412', 'INVALID_ARGUMENT', { status: 412, body: { message: 'Saldo insuficiente para saque' } }, 'Saldo insuficiente para saque'],
-          ['nothing in time', 'UNAVAILABLE', { delayMs: 1_500, body: answers.withdrawal }, 'timeout of 500ms exceeded'],
+          ['nothing in time', 'UNAVAILABLE', { delayMs: LATE_MS, body: answers.withdrawal }, TIMEOUT_TEXT],
         ])("answered with %s is %s with the provider's message, sent once", async (_label, code, reply, message) => {
           const sent = withdraws(reply);
           expect(await failure(h.adapter.withdraw(h.ctx, WITHDRAWAL))).toEqual({ code, message: `${FAILURE_PREFIXES.WITHDRAW}: ${message}` });

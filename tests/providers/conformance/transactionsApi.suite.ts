@@ -13,7 +13,17 @@ import {
   type TransactionsApiMember,
 } from '../../../server/providers/families/transactionsApi/index.js';
 import { BODIES_WITHOUT_RESOURCE, GARBAGE_2XX_BODIES, partial } from '../../support/fakeProvider.js';
-import { NOW, expectUnsupportedOperationsRejected, failure, failureText, notification, providerHarness, transactionInput as input } from './harness.js';
+import {
+  NOW,
+  expectUnsupportedOperationsRejected,
+  failure,
+  failureText,
+  notification,
+  providerHarness,
+  transactionInput as input,
+  LATE_MS,
+  TIMEOUT_TEXT,
+} from './harness.js';
 
 /** What a member hands the suite besides its declaration: its account keys and the auth header(s) they must produce. */
 export interface TransactionsApiFixtures {
@@ -185,10 +195,10 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
         code: 'UNAVAILABLE',
         message: createFailure('resposta do provedor sem id ou status da transação'),
       });
-      h.fake.expect({ method: 'POST', path: paths.create, reply: { delayMs: 1_500, body: {} } });
+      h.fake.expect({ method: 'POST', path: paths.create, reply: { delayMs: LATE_MS, body: {} } });
       expect(await failure(h.adapter.createTransaction(h.ctx, input({ paymentMethod: method, cardId: 'c' })))).toEqual({
         code: 'UNAVAILABLE',
-        message: createFailure('timeout of 500ms exceeded'),
+        message: createFailure(TIMEOUT_TEXT),
       });
     });
 

@@ -38,6 +38,8 @@ export class BacenPixAdapter extends DeclaredAdapter<BacenPixMember> {
       transactionStatuses: COB_STATUSES,
       withdrawalStatuses: PAYOUT_STATUSES,
     });
+    // The API Pix carries reais (valor.original "10.00", payment.amount 10): a member cannot declare otherwise.
+    if (member.money !== 'reais') throw new Error(`${member.identity.id}: the BACEN API Pix carries amounts in reais, not ${member.money}`);
     if (this.capabilities.refunds && !member.refund) throw new Error(`${member.identity.id} declares refunds without saying how (refund)`);
     if (this.capabilities.withdrawMethods.length && !member.payout) throw new Error(`${member.identity.id} declares withdrawals without saying how (payout)`);
     if (this.capabilities.withdrawalLookup && !member.payout?.lookupPath)
