@@ -19,6 +19,26 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
   VOLUTI: { named: { ATIVA: 'PENDING', REMOVIDA_PELO_PSP: 'PENDING', LIQUIDATED: 'APPROVED', CONCLUIDA: 'APPROVED' }, unknown: 'REJECTED' },
   TREEAL: { named: { ATIVA: 'PENDING', REMOVIDA_PELO_PSP: 'PENDING', LIQUIDATED: 'APPROVED', CONCLUIDA: 'APPROVED' }, unknown: 'REJECTED' },
   BMB: { named: { Paid: 'APPROVED' }, unknown: 'PENDING' },
+  HORIZONBANK: { named: COMMON_PATTERN, unknown: 'REJECTED' },
+  TRANSAC: { named: COMMON_PATTERN, unknown: 'REJECTED' },
+  UNICOPAY: { named: COMMON_PATTERN, unknown: 'REJECTED' },
+  FAIRPAY: { named: COMMON_PATTERN, unknown: 'REJECTED' },
+  VENIT: { named: COMMON_PATTERN, unknown: 'REJECTED' },
+  VENITIP: {
+    named: {
+      paid: 'APPROVED',
+      received: 'APPROVED',
+      confirmed: 'APPROVED',
+      refused: 'REJECTED',
+      refunded: 'REJECTED',
+      infraction: 'REJECTED',
+      waiting: 'PENDING',
+    },
+    unknown: 'PENDING',
+  },
+  NEWLEVEL: { named: COMMON_PATTERN, unknown: 'REJECTED' },
+  GATYWAY: { named: COMMON_PATTERN, unknown: 'REJECTED' },
+  ROYALTY: { named: COMMON_PATTERN, unknown: 'REJECTED' },
 };
 
 const registry = await createRegistry({ sandboxUrl: 'http://127.0.0.1:1' });

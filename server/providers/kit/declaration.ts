@@ -1,4 +1,4 @@
-import type { AuthStyle, BreakerOptions, RetryOptions } from '../../lib/http/index.js';
+import type { AuthStyle, BreakerOptions, KeyRef, RetryOptions } from '../../lib/http/index.js';
 import type { Logger } from '../../lib/logger.js';
 import type { CatalogueKey, FailurePrefixKey } from '../../lib/providerMessages.js';
 import type { StatusDeclaration } from '../../lib/statusTable.js';
@@ -18,6 +18,11 @@ export interface ProviderDeclaration {
   capabilities: CapabilityDeclaration;
   /** How every call authenticates (lib/http/auth.ts). A part of a packed key is `credentialPart(layout, 'name')`. */
   auth: AuthStyle;
+  /**
+   * Headers every call carries besides `auth`: from the account's keys (a KeyRef) or fixed
+   * (`{ fixed: 'AtivoB2B/1.0' }`). Not for secrets: a secret is `auth`, which the logs redact.
+   */
+  headers?: Readonly<Record<string, KeyRef | { fixed: string }>>;
   /** How the account's two keys pack the provider's credentials; parsed once, checked before anything is sent. */
   credentials?: CredentialLayout;
   /** How the provider's JSON carries money: integer cents, or reais (a number with two decimals). */

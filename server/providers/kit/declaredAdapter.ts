@@ -1,7 +1,7 @@
 import type { Operation, PaymentMethod, TransactionStatus, WithdrawStatus } from '../../domain/types.js';
 import { GatewayError } from '../../lib/errors.js';
 import { BOLETO_DEFAULT_EXPIRY_SECONDS, PIX_DEFAULT_EXPIRY_SECONDS, expiresAfter } from '../../lib/expiry.js';
-import { createProviderHttp, providerError, type ProviderHttp, type ProviderHttpDeclaration, type ProviderResponse } from '../../lib/http/index.js';
+import { createProviderHttp, providerError, resolveKey, type ProviderHttp, type ProviderHttpDeclaration, type ProviderResponse } from '../../lib/http/index.js';
 import { logger as defaultLogger, type Logger } from '../../lib/logger.js';
 import { centsToReais, reaisToCents } from '../../lib/money.js';
 import { assertPaymentMethodOffered } from '../../lib/paymentMethods.js';
@@ -95,10 +95,14 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
     // The account's keys are checked against the declared layout before anything is sent.
     this.credentials(ctx);
     const { timeoutMs, ca, retry, breaker, logger } = this.runtime;
+    const headers = Object.fromEntries(
+      Object.entries(this.declaration.headers ?? {}).map(([name, value]) => [name, typeof value === 'object' ? value.fixed : resolveKey(value, ctx)]),
+    );
     return createProviderHttp({
       provider: this.identity.id,
       auth: this.declaration.auth,
       timeoutMs: timeoutMs ?? this.declaration.timeoutMs,
+      ...(Object.keys(headers).length ? { headers } : {}),
       ...(ca ? { ca } : {}),
       ...(retry !== undefined ? { retry } : {}),
       ...(breaker ? { breaker } : {}),
