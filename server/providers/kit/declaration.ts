@@ -61,6 +61,8 @@ export interface ExpiryDeclaration {
  * `{ notImplementedFor: 'FastSoft' }`; default 'Payment method not supported by <id>').
  */
 export type FailureTexts = Partial<Record<Operation, CatalogueKey>> & {
+  /** A card charge without a card reference: 'cardId is required for credit card transactions' by default (LYNXPAY: 'Card token is required for credit card payments.'). */
+  missingCard?: CatalogueKey;
   /** A catalogue text, or FastSoft's and ByNet's 'Payment method X not implemented for <name>'. */
   unsupportedPaymentMethod?: CatalogueKey | { notImplementedFor: string };
 };

@@ -308,7 +308,11 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
           method: 'POST',
           path: paths.withdraw,
           headers: { ...auth, 'idempotency-key': 'idem-1' },
-          body: partial({ amount: unit(2500), pixKey: '12345678909', pixKeyType: 'cpf', postbackUrl: h.ctx.notificationUrl }),
+          body: partial(
+            member.payoutBody === 'cashout'
+              ? { pixkeytype: 'cpf', pixkey: '12345678909', requestedamount: 2500, isPix: true, postbackUrl: h.ctx.notificationUrl }
+              : { amount: unit(2500), pixKey: '12345678909', pixKeyType: 'cpf', postbackUrl: h.ctx.notificationUrl },
+          ),
           reply: { body: answers.withdrawalCreated(unit(2500)) },
         });
         expect(

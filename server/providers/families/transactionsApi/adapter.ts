@@ -25,6 +25,7 @@ import {
   toApiRefund,
   toApiTransaction,
   toApiWithdrawal,
+  toApiCashout,
   type ResponseTerms,
 } from './mappers.js';
 import { TRANSACTIONS_API_PATHS, type TransactionsApiMember, type TransactionsApiPaths } from './member.js';
@@ -60,6 +61,7 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
 
   /** Hook: the POST body of a payout. */
   protected withdrawalBody(input: WithdrawInput, ctx: AdapterContext): object {
+    if (this.declaration.payoutBody === 'cashout') return toApiCashout(input, ctx.notificationUrl);
     return toApiWithdrawal(input, { amount: (cents) => this.toProviderAmount(cents), notificationUrl: ctx.notificationUrl });
   }
 
@@ -105,7 +107,8 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     this.assertPaymentMethod(input.paymentMethod);
-    if (input.paymentMethod === 'CREDIT_CARD' && !input.cardId) throw catalogueError('CARD_ID_REQUIRED', { field: 'transaction.card_id' });
+    if (input.paymentMethod === 'CREDIT_CARD' && !input.cardId)
+      throw catalogueError(this.declaration.failures?.missingCard ?? 'CARD_ID_REQUIRED', { field: 'transaction.card_id' });
     const prefix = this.prefixFor('createTransaction');
     const now = this.now();
     const data = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(this.paths.create, this.transactionBody(input, ctx)));
