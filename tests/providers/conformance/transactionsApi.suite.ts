@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { PaymentMethod, TransactionStatus } from '../../../server/domain/types.js';
 import { SECONDS_PER_DAY, wholeDays } from '../../../server/lib/expiry.js';
 import { centsToReais } from '../../../server/lib/money.js';
-import { FAILURE_PREFIXES } from '../../../server/lib/providerMessages.js';
+import { CATALOGUE, FAILURE_PREFIXES } from '../../../server/lib/providerMessages.js';
 import { declaredStatusTable } from '../../../server/lib/statusTable.js';
 import { operationsOf, capabilitiesOf } from '../../../server/providers/adapter.js';
 import {
@@ -175,7 +175,7 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
         });
         expect(await failure(h.adapter.createTransaction(h.ctx, input({ paymentMethod: 'CREDIT_CARD' })))).toEqual({
           code: 'INVALID_ARGUMENT',
-          message: 'cardId is required for credit card transactions',
+          message: CATALOGUE[fixed.missingCard ?? 'CARD_ID_REQUIRED'].message,
         });
       });
     }
