@@ -35,6 +35,8 @@ export interface TransactionsApiFixtures {
   create?: (runtime: AdapterRuntime) => TransactionsApiAdapter;
   /** The member words provider failures its own way (a `failure` hook): the suite checks codes, the member's test the words. */
   ownFailureWording?: boolean;
+  /** The member builds its own request bodies (transactionBody / withdrawalBody hooks): the suite leaves them to the member's test. */
+  ownBodies?: boolean;
   /** Canned answers where the member's differ from the family's dialect. */
   answers?: Partial<typeof DIALECT>;
 }
@@ -88,6 +90,8 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
   };
   const readPrefix = prefix('getTransaction', FAILURE_PREFIXES.GET_TRANSACTION);
   const h = providerHarness({ create: (runtime) => fixtures.create?.(runtime) ?? new TransactionsApiAdapter(member, runtime), account: () => fixtures.keys });
+  /** A body expectation, unless the member builds its own bodies. */
+  const bodyOf = <T>(matcher: T): T | undefined => (fixtures.ownBodies ? undefined : matcher);
   /** What a failure must be: its code, and its words unless the member has its own. */
   const expected = (outcome: { code: string; message: string }) => (fixtures.ownFailureWording ? { code: outcome.code } : outcome);
   const failed = async (promise: Promise<unknown>) => {
@@ -119,13 +123,15 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
           method: 'POST',
           path: paths.create,
           headers: auth,
-          body: partial({
-            amount: unit(1990),
-            paymentMethod: 'pix',
-            pix: { expiresInDays: pixDays },
-            postbackUrl: h.ctx.notificationUrl,
-            externalRef: 'order-77',
-          }),
+          ...bodyOf(
+            partial({
+              amount: unit(1990),
+              paymentMethod: 'pix',
+              pix: { expiresInDays: pixDays },
+              postbackUrl: h.ctx.notificationUrl,
+              externalRef: 'order-77',
+            }),
+          ),
           reply: { body: answers.pixCreated(unit(1990)) },
         });
         expect(await h.adapter.createTransaction(h.ctx, input())).toEqual({
@@ -145,7 +151,7 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
           method: 'POST',
           path: paths.create,
           headers: auth,
-          body: partial({ paymentMethod: 'boleto', boleto: { expiresInDays: boletoDays } }),
+          ...bodyOf(partial({ paymentMethod: 'boleto', boleto: { expiresInDays: boletoDays } })),
           reply: { status: 201, body: answers.boletoCreated(unit(123456)) },
         });
         expect(await h.adapter.createTransaction(h.ctx, input({ amount: 123456, paymentMethod: 'BILLET', items: [] }))).toMatchObject({
@@ -164,7 +170,7 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
           method: 'POST',
           path: paths.create,
           headers: auth,
-          body: partial({ paymentMethod: 'credit_card', installments: 3, card: { id: 'card_abc' } }),
+          ...bodyOf(partial({ paymentMethod: 'credit_card', installments: 3, card: { id: 'card_abc' } })),
           reply: { body: answers.cardPaid(unit(7000)) },
         });
         expect(await h.adapter.createTransaction(h.ctx, input({ amount: 7000, paymentMethod: 'CREDIT_CARD', cardId: 'card_abc', installments: 3 }))).toEqual({
@@ -308,10 +314,12 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
           method: 'POST',
           path: paths.withdraw,
           headers: { ...auth, 'idempotency-key': 'idem-1' },
-          body: partial(
-            member.payoutBody === 'cashout'
-              ? { pixkeytype: 'cpf', pixkey: '12345678909', requestedamount: 2500, isPix: true, postbackUrl: h.ctx.notificationUrl }
-              : { amount: unit(2500), pixKey: '12345678909', pixKeyType: 'cpf', postbackUrl: h.ctx.notificationUrl },
+          ...bodyOf(
+            partial(
+              member.payoutBody === 'cashout'
+                ? { pixkeytype: 'cpf', pixkey: '12345678909', requestedamount: 2500, isPix: true, postbackUrl: h.ctx.notificationUrl }
+                : { amount: unit(2500), pixKey: '12345678909', pixKeyType: 'cpf', postbackUrl: h.ctx.notificationUrl },
+            ),
           ),
           reply: { body: answers.withdrawalCreated(unit(2500)) },
         });
