@@ -42,6 +42,7 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
   MEDIUS: { named: COMMON_PATTERN, unknown: 'REJECTED' },
   LYNXPAY: { named: COMMON_PATTERN, unknown: 'REJECTED' },
   AXISBANK: { named: COMMON_PATTERN, unknown: 'REJECTED' },
+  VILLET: { named: COMMON_PATTERN, unknown: 'REJECTED' },
 };
 
 const registry = await createRegistry({ sandboxUrl: 'http://127.0.0.1:1' });
