@@ -338,9 +338,7 @@ export class NextpayAdapter extends DeclaredAdapter {
 
   override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
     const prefix = this.prefixFor('getWithdraw');
-    const answer = await this.exchange('getWithdraw', prefix, () =>
-      this.http(ctx).get<unknown>(fillPath(NEXTPAY_PATHS.queryTransaction, { id: withdrawId })),
-    );
+    const answer = await this.exchange('getWithdraw', prefix, () => this.http(ctx).get<unknown>(fillPath(NEXTPAY_PATHS.queryTransaction, { id: withdrawId })));
     const result = fromPaymentAnswer(answer, this.payouts());
     if (!result) throw this.unusable('getWithdraw', prefix, 'id, status ou valor do saque');
     return { ...result, withdrawId };
