@@ -19,6 +19,9 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
   VOLUTI: { named: { ATIVA: 'PENDING', REMOVIDA_PELO_PSP: 'PENDING', LIQUIDATED: 'APPROVED', CONCLUIDA: 'APPROVED' }, unknown: 'REJECTED' },
   TREEAL: { named: { ATIVA: 'PENDING', REMOVIDA_PELO_PSP: 'PENDING', LIQUIDATED: 'APPROVED', CONCLUIDA: 'APPROVED' }, unknown: 'REJECTED' },
   BMB: { named: { Paid: 'APPROVED' }, unknown: 'PENDING' },
+  NEXTPAY: { named: COMMON_PATTERN, unknown: 'REJECTED' },
+  // The common pattern's only word in Cel_Cash's own vocabulary (research: SDK Pyxlab/celcash) is `authorized`.
+  CELCOIN: { named: { authorized: COMMON_PATTERN.authorized }, unknown: 'REJECTED' },
 };
 
 const registry = await createRegistry({ sandboxUrl: 'http://127.0.0.1:1' });
