@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { CELCOIN, CELCOIN_QUERY_LIMIT, CELCOIN_STATUSES, CelcoinAdapter } from '../../server/providers/celcoin/adapter.js';
+import { FAILURE_PREFIXES } from '../../server/lib/providerMessages.js';
 import { BODIES_WITHOUT_RESOURCE, GARBAGE_2XX_BODIES } from '../support/fakeProvider.js';
 import { NOW, expectUnsupportedOperationsRejected, failure, notification, providerHarness, transactionInput } from './conformance/harness.js';
 
@@ -12,6 +13,10 @@ const FIVE_DAYS_LATER = new Date(NOW.getTime() + 5 * 86_400_000);
 /** NOW is 2025-03-10 09:00 in São Paulo: the pay-by date is five days on. */
 const PAYDAY = '2025-03-15';
 const CUSTOMER = { myId: '12345678909', name: 'Ana Souza', document: '12345678909', emails: ['ana@example.com'], phones: [11987654321] };
+
+const [CREATE, GET] = [FAILURE_PREFIXES.CREATE_TRANSACTION, FAILURE_PREFIXES.GET_TRANSACTION];
+/** The call fails with this code and text. */
+const fails = async (call: Promise<unknown>, code: string, message: string) => expect(await failure(call)).toEqual({ code, message });
 
 /** A charge as Cel_Cash answers it (research: SDK Pyxlab/celcash, schemas/charges.ts). */
 const charge = (method: 'pix' | 'boleto' | 'creditcard', transaction: Record<string, unknown>, status = 'active') => ({
@@ -151,10 +156,7 @@ describe('CELCOIN (spec doc 2, group 2): the Cel_Cash (ex-Galax Pay) API, a besp
     });
     const card = transactionInput({ paymentMethod: 'CREDIT_CARD', cardId: 'card-ana' });
     expect(await h.adapter.createTransaction(h.ctx, card)).toMatchObject({ status: 'REJECTED' });
-    expect(await failure(h.adapter.createTransaction(h.ctx, { ...card, cardId: undefined }))).toEqual({
-      code: 'INVALID_ARGUMENT',
-      message: 'cardId is required for credit card transactions',
-    });
+    await fails(h.adapter.createTransaction(h.ctx, { ...card, cardId: undefined }), 'INVALID_ARGUMENT', 'cardId is required for credit card transactions');
   });
 
   it.each(Object.entries(CELCOIN_STATUSES.entries))('reads GET /charges?galaxPayIds&startAt&limit=10: %s → %s (research)', async (status, expected) => {
@@ -180,28 +182,20 @@ describe('CELCOIN (spec doc 2, group 2): the Cel_Cash (ex-Galax Pay) API, a besp
     withToken();
     listed('404', { totalQtdFoundInPage: 0, Charges: [] });
     h.fake.expect({ method: 'POST', path: '/charges', reply: { status: 400, body: { error: { message: 'payday inválido', details: {} } } } });
-    expect(await failure(h.adapter.getTransaction(h.ctx, '404'))).toEqual({
-      code: 'NOT_FOUND',
-      message: 'Erro ao buscar transação: cobrança 404 não encontrada',
-    });
-    expect(await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).toEqual({
-      code: 'INVALID_ARGUMENT',
-      message: 'Erro ao criar transação: payday inválido',
-    });
+    await fails(h.adapter.getTransaction(h.ctx, '404'), 'NOT_FOUND', 'Erro ao buscar transação: cobrança 404 não encontrada');
+    await fails(h.adapter.createTransaction(h.ctx, transactionInput()), 'INVALID_ARGUMENT', 'Erro ao criar transação: payday inválido');
   });
 
   it.each(GARBAGE_2XX_BODIES)('a 2xx answer that is %s is UNAVAILABLE under the prefix, never a status', async (_label, body) => {
     withToken();
     listed('101', body);
     h.fake.expect({ method: 'POST', path: '/charges', reply: { body } });
-    expect(await failure(h.adapter.getTransaction(h.ctx, '101'))).toEqual({
-      code: 'UNAVAILABLE',
-      message: 'Erro ao buscar transação: resposta do provedor sem a lista de cobranças',
-    });
-    expect(await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).toEqual({
-      code: 'UNAVAILABLE',
-      message: 'Erro ao criar transação: resposta do provedor sem a cobrança (galaxPayId, status e valor)',
-    });
+    await fails(h.adapter.getTransaction(h.ctx, '101'), 'UNAVAILABLE', `${GET}: resposta do provedor sem a lista de cobranças`);
+    await fails(
+      h.adapter.createTransaction(h.ctx, transactionInput()),
+      'UNAVAILABLE',
+      `${CREATE}: resposta do provedor sem a cobrança (galaxPayId, status e valor)`,
+    );
   });
 
   it.each(BODIES_WITHOUT_RESOURCE)('a listed charge or a capture that is %s is UNAVAILABLE too', async (_label, body) => {
@@ -210,19 +204,14 @@ describe('CELCOIN (spec doc 2, group 2): the Cel_Cash (ex-Galax Pay) API, a besp
     h.fake.expect({ method: 'POST', path: '/charges', reply: { body: { type: true, Charge: charge('creditcard', { status: 'authorized' }) } } });
     h.fake.expect({ method: 'PUT', path: '/charges/101/galaxPayId/capture', reply: { body } });
     expect((await failure(h.adapter.getTransaction(h.ctx, '101'))).code).toBe('UNAVAILABLE');
-    expect(await failure(h.adapter.createTransaction(h.ctx, transactionInput({ paymentMethod: 'CREDIT_CARD', cardId: '77' })))).toEqual({
-      code: 'UNAVAILABLE',
-      message: 'Erro ao criar transação: resposta do provedor sem a cobrança 101 capturada',
-    });
+    const card = transactionInput({ paymentMethod: 'CREDIT_CARD', cardId: '77' });
+    await fails(h.adapter.createTransaction(h.ctx, card), 'UNAVAILABLE', `${CREATE}: resposta do provedor sem a cobrança 101 capturada`);
   });
 
   it('a PIX charge without its QR code is UNAVAILABLE: nobody could pay it', async () => {
     withToken();
     h.fake.expect({ method: 'POST', path: '/charges', reply: { body: { type: true, Charge: charge('pix', { status: 'pendingPix' }) } } });
-    expect(await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).toEqual({
-      code: 'UNAVAILABLE',
-      message: 'Erro ao criar transação: resposta do provedor sem o QR Code do PIX',
-    });
+    await fails(h.adapter.createTransaction(h.ctx, transactionInput()), 'UNAVAILABLE', `${CREATE}: resposta do provedor sem o QR Code do PIX`);
   });
 
   describe('notifications {event, webhookId, confirmHash, Transaction} (research)', () => {
