@@ -43,6 +43,9 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
   LYNXPAY: { named: COMMON_PATTERN, unknown: 'REJECTED' },
   AXISBANK: { named: COMMON_PATTERN, unknown: 'REJECTED' },
   VILLET: { named: COMMON_PATTERN, unknown: 'REJECTED' },
+  NEXTPAY: { named: COMMON_PATTERN, unknown: 'REJECTED' },
+  // The common pattern's only word in Cel_Cash's own vocabulary (research: SDK Pyxlab/celcash) is `authorized`.
+  CELCOIN: { named: { authorized: COMMON_PATTERN.authorized }, unknown: 'REJECTED' },
 };
 
 const registry = await createRegistry({ sandboxUrl: 'http://127.0.0.1:1' });
