@@ -7,7 +7,15 @@ import { centsToReais, reaisToCents } from '../../lib/money.js';
 import { assertPaymentMethodOffered } from '../../lib/paymentMethods.js';
 import { CATALOGUE, FAILURE_PREFIXES } from '../../lib/providerMessages.js';
 import { declaredStatusTable, lookupStatus, statusTable, type StatusTable } from '../../lib/statusTable.js';
-import { capabilitiesOf, lockToCapabilities, ProviderAdapter, type AdapterContext, type Capabilities, type ProviderIdentity } from '../adapter.js';
+import {
+  capabilitiesOf,
+  lockToCapabilities,
+  ProviderAdapter,
+  type AccountSettings,
+  type AdapterContext,
+  type Capabilities,
+  type ProviderIdentity,
+} from '../adapter.js';
 import { parseCredentials, type Credentials, type CredentialLayout } from './credentials.js';
 import type { AdapterRuntime, ProviderDeclaration } from './declaration.js';
 
@@ -80,6 +88,16 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
   protected prefixFor(operation: Operation): string {
     const declared = this.declaration.failurePrefixes?.[operation];
     return declared ? FAILURE_PREFIXES[declared] : COMMON_PREFIXES[operation];
+  }
+
+  /** The declared credential layout, checked when an account is created or changed: the same texts, as INVALID_ARGUMENT on the key at fault. */
+  override checkAccount(account: AccountSettings): void {
+    try {
+      parseCredentials(this.declaration.credentials ?? {}, account);
+    } catch (error) {
+      if (error instanceof GatewayError) throw new GatewayError('INVALID_ARGUMENT', error.message, { ...error.details, reason: error.details.reason });
+      throw error;
+    }
   }
 
   protected now(): Date {
