@@ -76,6 +76,8 @@ export const CELCOIN: ProviderDeclaration = {
   },
   credentials: { required: ['publicKey', 'secretKey'] },
   money: 'cents',
+  sources:
+    '`/token` (scopes), `/charges`, `/charges/{id}/galaxPayId/capture`, `GET /charges` (galaxPayIds, startAt, limit 10), 5-day pay-by date and PIX deadline, no refunds: spec (doc 2 §7–§9); Basic galaxId:galaxHash token with `{grant_type: authorization_code, scope}`, charge body and answer (`myId`, `value` in cents, `payday`, `mainPaymentMethodId`, `PaymentMethodPix.Deadline`, `Transactions[{Pix, Boleto}]`), charge and transaction statuses, `{event, webhookId, confirmHash, Transaction}` notifications, host `api.galaxpay.com.br/v2`: research (SDK Pyxlab/celcash `packages/core/src/schemas`, Galax Pay integrations); status precedence, myId, customer myId, card reference, when to capture, scopes: gateway',
   expiry: { pixSeconds: FIVE_DAYS, boletoSeconds: FIVE_DAYS },
 };
 

@@ -42,6 +42,12 @@ export interface ProviderDeclaration {
   failurePrefixes?: Partial<Record<Operation, FailurePrefixKey>>;
   /** Per call; default 25 s (lib/http). */
   timeoutMs?: number;
+  /**
+   * Where its request and response shapes come from, for the provider
+   * catalogue (docs/providers.md, generated): the spec's sections, the public
+   * API material with its source, or the family's dialect / the gateway's decision.
+   */
+  sources: string;
 }
 
 export type MoneyUnit = 'cents' | 'reais';

@@ -21,6 +21,8 @@ import type { AdapterRuntime, ProviderDeclaration } from './declaration.js';
 
 /** What a family (or a bespoke adapter) brings under its members' declarations. */
 export interface FamilyDefaults {
+  /** The family's name in the provider catalogue; 'bespoke' for an adapter of its own. */
+  family?: string;
   transactionStatuses: StatusTable<TransactionStatus>;
   /** Default: no entries, unknown PENDING (a payout wrongly recorded as failed could be paid twice). */
   withdrawalStatuses?: StatusTable<WithdrawStatus>;
@@ -63,6 +65,8 @@ const COMMON_PREFIXES: Record<Operation, string> = {
 export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDeclaration> extends ProviderAdapter {
   readonly identity: ProviderIdentity;
   readonly capabilities: Capabilities;
+  /** Its family (or 'bespoke'), for the provider catalogue. */
+  readonly family: string;
   /** The declared tables (family + member), read by the catalogue test against the spec. */
   readonly transactionStatuses: StatusTable<TransactionStatus>;
   readonly withdrawalStatuses: StatusTable<WithdrawStatus>;
@@ -75,6 +79,7 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
     super();
     this.identity = { ...declaration.identity, aliases: declaration.identity.aliases ?? [] };
     this.capabilities = capabilitiesOf(declaration.capabilities);
+    this.family = family.family ?? 'bespoke';
     this.transactionStatuses = declaredStatusTable(family.transactionStatuses, declaration.statuses?.transaction);
     this.withdrawalStatuses = declaredStatusTable(family.withdrawalStatuses ?? NO_WITHDRAWAL_STATUSES, declaration.statuses?.withdrawal);
     lockToCapabilities(this);
@@ -158,6 +163,25 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
     const cents = Number(value);
     if (!Number.isSafeInteger(cents)) throw new RangeError(`not an amount in cents: ${JSON.stringify(value)}`);
     return cents;
+  }
+
+  /** What the provider catalogue shows of the declaration. */
+  get catalogue(): {
+    auth: ProviderDeclaration['auth'];
+    headers: string[];
+    money: ProviderDeclaration['money'];
+    pixSeconds: number;
+    boletoSeconds: number;
+    sources: string;
+  } {
+    return {
+      auth: this.declaration.auth,
+      headers: Object.keys(this.declaration.headers ?? {}),
+      money: this.declaration.money,
+      pixSeconds: this.pixExpirySeconds,
+      boletoSeconds: this.boletoExpirySeconds,
+      sources: this.declaration.sources,
+    };
   }
 
   protected get pixExpirySeconds(): number {

@@ -16,6 +16,8 @@ export const FAIRPAY: TransactionsApiMember = {
   headers: { 'x-company-id': 'publicKey' },
   credentials: { required: ['publicKey', 'secretKey'] },
   money: 'cents',
+  sources:
+    "DELETE refund: spec (doc 2 §7); host `api.fairpayments.com.br/functions/v1`, Basic with the secret key, `x-company-id`: research (F2, FairPayments' public integrations)",
   paths: { refund: { method: 'DELETE', path: '/transactions/{id}' } },
 };
 

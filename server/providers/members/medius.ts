@@ -17,6 +17,8 @@ export const MEDIUS: TransactionsApiMember = {
   auth: { type: 'basic', username: 'secretKey', password: () => 'x' },
   credentials: { required: ['secretKey'] },
   money: 'cents',
+  sources:
+    "paths, cashout fields, no refunds: spec (doc 2 §7/§8); host `api.mediuspag.com/functions/v1`, Basic with the secret key, cents, payout events `{event: withdrawal.created, withdrawal{…}}`: research (F2, MediusPag's public integrations)",
   paths: { withdraw: '/withdrawals/cashout' },
   payoutBody: 'cashout',
 };

@@ -15,6 +15,8 @@ export const VENIT: TransactionsApiMember = {
   headers: { 'x-public-key': 'publicKey' },
   credentials: { required: ['publicKey', 'secretKey'] },
   money: 'cents',
+  sources:
+    "singular path, 'Erro ao criar transação': spec (doc 2 §7/§8); host `srv.venitpay.com.br/v1`, `x-public-key`/`x-secret-key`, camelCase body: research (VenitPay's public integrations)",
   paths: { create: '/transaction' },
   failures: { createTransaction: 'CREATE_TRANSACTION_FAILED' },
 };

@@ -35,6 +35,7 @@ const newDevolucaoId = (): string => randomUUID().replace(/-/g, '');
 export class BacenPixAdapter extends DeclaredAdapter<BacenPixMember> {
   constructor(member: BacenPixMember, runtime: AdapterRuntime = {}) {
     super({ ...member, credentials: member.credentials ?? BACEN_PIX_CREDENTIALS }, runtime, {
+      family: 'BACEN API Pix',
       transactionStatuses: COB_STATUSES,
       withdrawalStatuses: PAYOUT_STATUSES,
     });

@@ -43,7 +43,11 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
   protected readonly paths: TransactionsApiPaths;
 
   constructor(member: TransactionsApiMember, runtime: AdapterRuntime = {}) {
-    super(member, runtime, { transactionStatuses: TRANSACTIONS_API_STATUSES, withdrawalStatuses: TRANSACTIONS_API_WITHDRAWAL_STATUSES });
+    super(member, runtime, {
+      family: 'transactions API',
+      transactionStatuses: TRANSACTIONS_API_STATUSES,
+      withdrawalStatuses: TRANSACTIONS_API_WITHDRAWAL_STATUSES,
+    });
     this.paths = { ...TRANSACTIONS_API_PATHS, ...member.paths };
   }
 
