@@ -39,6 +39,9 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
   NEWLEVEL: { named: COMMON_PATTERN, unknown: 'REJECTED' },
   GATYWAY: { named: COMMON_PATTERN, unknown: 'REJECTED' },
   ROYALTY: { named: COMMON_PATTERN, unknown: 'REJECTED' },
+  // Doc 2 §4's row "infraction is CHARGEBACK in PRONTTUS and CASHTIME, but APPROVED in REFLOWPAY" (docs/decisions.md).
+  CASHTIME: { named: { ...COMMON_PATTERN, infraction: 'CHARGEBACK' }, unknown: 'REJECTED' },
+  REFLOWPAY: { named: { ...COMMON_PATTERN, infraction: 'APPROVED' }, unknown: 'REJECTED' },
 };
 
 const registry = await createRegistry({ sandboxUrl: 'http://127.0.0.1:1' });

@@ -1,6 +1,7 @@
 import type { Operation, TransactionInput, TransactionResult, WebhookResult, WithdrawInput, WithdrawResult } from '../../../domain/types.js';
 import { invalidArgument, type GatewayError } from '../../../lib/errors.js';
 import { ProviderCallError, providerMessage } from '../../../lib/http/index.js';
+import { isRecord } from '../../../lib/json.js';
 import { withPixQrImage } from '../../../lib/pixQrCode.js';
 import { catalogueError, providerFailure } from '../../../lib/providerMessages.js';
 import type { AdapterContext, IncomingNotification } from '../../adapter.js';
@@ -42,9 +43,12 @@ export class CashtimeAdapter extends DeclaredAdapter<CashtimeMember> {
     }
   };
 
-  /** A 2xx body without the resource: the provider's message where it gives one (it refused), else an unusable answer (an outage). */
+  /**
+   * A 2xx body without the resource: the provider's message where its JSON gives
+   * one (it refused), else an unusable answer (an outage; an HTML page is one).
+   */
   private unusable(operation: Operation, prefix: string, body: unknown, what: string): GatewayError {
-    const message = providerMessage(body);
+    const message = isRecord(body) ? providerMessage(body) : undefined;
     const error = message ? providerFailure(prefix, message, 'INVALID_ARGUMENT') : providerFailure(prefix, `resposta do provedor sem ${what}`, 'UNAVAILABLE');
     return this.failure(operation, prefix, error);
   }
@@ -108,7 +112,9 @@ export class CashtimeAdapter extends DeclaredAdapter<CashtimeMember> {
     if (!parsed) return undefined;
     if (parsed.kind === 'withdrawal') {
       // A member without payouts has none to hear about.
-      return this.capabilities.withdrawMethods.length ? { type: 'WITHDRAW', transactionId: parsed.id, status: this.withdrawalStatus(parsed.status) } : undefined;
+      return this.capabilities.withdrawMethods.length
+        ? { type: 'WITHDRAW', transactionId: parsed.id, status: this.withdrawalStatus(parsed.status) }
+        : undefined;
     }
     return { type: 'TRANSACTION', transactionId: parsed.id, status: this.transactionStatus(parsed.status) };
   }
