@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { PaymentMethod, PixKeyType, WithdrawInput } from '../../../server/domain/types.js';
 import { PIX_DEFAULT_EXPIRY_SECONDS } from '../../../server/lib/expiry.js';
 import { CATALOGUE, FAILURE_PREFIXES, paymentMethodNotSupportedBy } from '../../../server/lib/providerMessages.js';
-import { declaredStatusTable } from '../../../server/lib/statusTable.js';
+import { declaredStatusTable, type StatusTable } from '../../../server/lib/statusTable.js';
 import { capabilitiesOf, operationsOf } from '../../../server/providers/adapter.js';
 import {
   CASHTIME_PATHS,
@@ -96,6 +96,50 @@ export function cashtimeConformance(member: CashtimeMember, fixtures: CashtimeFi
   const withdrawFailure = (text: string) => `${FAILURE_PREFIXES.WITHDRAW}: ${text}`;
 
   const h = providerHarness({ create: (runtime) => new CashtimeAdapter(member, runtime), account: () => fixtures.keys });
+
+  /**
+   * What every read exchange must do (GET /details/orders/{id}, GET
+   * /request/withdraw/{id}): read each status of its table, keep an unknown one
+   * at the table's default with a warning naming the provider, never make a
+   * status of garbage, keep a 404 as NOT_FOUND and a persistent 5xx (after the
+   * read retries) as UNAVAILABLE, all under the operation's prefix.
+   */
+  const readExchange = <S extends string>(read: {
+    template: string;
+    read: (id: string) => Promise<{ status: S }>;
+    answer: (id: string, status: string) => unknown;
+    result: (id: string, status: S) => unknown;
+    table: StatusTable<S>;
+    kind: 'transaction' | 'withdrawal';
+    prefix: string;
+  }) => {
+    it.each(Object.entries(read.table.entries))('reads %s → %s', async (status, expected) => {
+      h.fake.expect({ method: 'GET', path: path(read.template, 'id/9'), headers: auth, reply: { body: read.answer('id/9', status) } });
+      expect(await read.read('id/9')).toEqual(read.result('id/9', expected));
+      expect(h.warn).not.toHaveBeenCalled();
+    });
+
+    it(`maps an unknown status to ${read.table.unknown} and logs a warning naming the provider`, async () => {
+      h.fake.expect({ method: 'GET', path: path(read.template, 'id_9'), reply: { body: read.answer('id_9', 'in_analysis_xyz') } });
+      expect((await read.read('id_9')).status).toBe(read.table.unknown);
+      expect(h.warn).toHaveBeenCalledWith(
+        { provider: id, providerStatus: 'in_analysis_xyz', mappedTo: read.table.unknown },
+        `unknown provider ${read.kind} status`,
+      );
+    });
+
+    it.each(GARBAGE_2XX_BODIES)('an answer that is %s is an error, never a status', async (_label, body) => {
+      h.fake.expect({ method: 'GET', path: path(read.template, 'id_g'), reply: { body } });
+      await expect(read.read('id_g')).rejects.toMatchObject({ message: expect.stringMatching(new RegExp(`^${read.prefix}: `)) });
+    });
+
+    it('keeps a 404 as NOT_FOUND and a persistent 5xx as UNAVAILABLE after the read retries', async () => {
+      h.fake.expect({ method: 'GET', path: path(read.template, 'nope'), reply: { status: 404, body: { message: 'Não encontrado' } } });
+      expect(await failure(read.read('nope'))).toEqual({ code: 'NOT_FOUND', message: `${read.prefix}: Não encontrado` });
+      h.fake.expect({ method: 'GET', path: path(read.template, 'id_1'), times: 3, reply: { status: 503, body: { message: 'Service unavailable' } } });
+      expect(await failure(read.read('id_1'))).toEqual({ code: 'UNAVAILABLE', message: `${read.prefix}: Service unavailable` });
+    });
+  };
 
   describe(`${id}: the Cashtime platform family`, () => {
     it('offers exactly the operations its capabilities declare; the others reject with the spec text and send nothing', async () => {
@@ -232,49 +276,23 @@ export function cashtimeConformance(member: CashtimeMember, fixtures: CashtimeFi
       });
     });
 
-    describe(`getTransaction: GET ${paths.get}`, () => {
-      it.each(Object.entries(table.entries))('reads %s → %s', async (status, expected) => {
-        h.fake.expect({ method: 'GET', path: path(paths.get, 'ord/9'), headers: auth, reply: { body: answers.order('ord/9', status, 500) } });
-        expect(await h.adapter.getTransaction(h.ctx, 'ord/9')).toEqual({
+    describe(`getTransaction: GET ${paths.get}`, () =>
+      readExchange({
+        template: paths.get,
+        read: (value) => h.adapter.getTransaction(h.ctx, value),
+        answer: (value, status) => answers.order(value, status, 500),
+        result: (value, status) => ({
           paymentMethod: 'PIX',
-          transactionId: 'ord/9',
-          status: expected,
+          transactionId: value,
+          status,
           amount: 500,
           pixCode: PIX_CODE,
           pixQrCode: expect.stringMatching(/^data:image\/png;base64,/),
-        });
-        expect(h.warn).not.toHaveBeenCalled();
-      });
-
-      it(`maps an unknown status to ${table.unknown} and logs a warning naming the provider`, async () => {
-        h.fake.expect({ method: 'GET', path: path(paths.get, 'ord_9'), reply: { body: answers.order('ord_9', 'in_analysis_xyz', 500) } });
-        expect((await h.adapter.getTransaction(h.ctx, 'ord_9')).status).toBe(table.unknown);
-        expect(h.warn).toHaveBeenCalledWith(
-          { provider: id, providerStatus: 'in_analysis_xyz', mappedTo: table.unknown },
-          'unknown provider transaction status',
-        );
-      });
-
-      it.each(GARBAGE_2XX_BODIES)('an answer that is %s is an error, never a status', async (_label, body) => {
-        h.fake.expect({ method: 'GET', path: path(paths.get, 'ord_g'), reply: { body } });
-        await expect(h.adapter.getTransaction(h.ctx, 'ord_g')).rejects.toMatchObject({
-          message: expect.stringMatching(new RegExp(`^${FAILURE_PREFIXES.GET_TRANSACTION}: `)),
-        });
-      });
-
-      it('keeps a 404 as NOT_FOUND and a persistent 5xx as UNAVAILABLE after the read retries', async () => {
-        h.fake.expect({ method: 'GET', path: path(paths.get, 'nope'), reply: { status: 404, body: { message: 'Pedido não encontrado' } } });
-        expect(await failure(h.adapter.getTransaction(h.ctx, 'nope'))).toEqual({
-          code: 'NOT_FOUND',
-          message: `${FAILURE_PREFIXES.GET_TRANSACTION}: Pedido não encontrado`,
-        });
-        h.fake.expect({ method: 'GET', path: path(paths.get, 'ord_1'), times: 3, reply: { status: 503, body: { message: 'Service unavailable' } } });
-        expect(await failure(h.adapter.getTransaction(h.ctx, 'ord_1'))).toEqual({
-          code: 'UNAVAILABLE',
-          message: `${FAILURE_PREFIXES.GET_TRANSACTION}: Service unavailable`,
-        });
-      });
-    });
+        }),
+        table,
+        kind: 'transaction',
+        prefix: FAILURE_PREFIXES.GET_TRANSACTION,
+      }));
 
     if (capabilities.withdrawMethods.includes('PIX'))
       describe(`withdraw: POST ${paths.withdraw}`, () => {
@@ -331,36 +349,16 @@ export function cashtimeConformance(member: CashtimeMember, fixtures: CashtimeFi
       });
 
     if (capabilities.withdrawalLookup)
-      describe(`getWithdraw: GET ${paths.getWithdraw}`, () => {
-        it.each(Object.entries(withdrawalTable.entries))('reads %s → %s', async (status, expected) => {
-          h.fake.expect({ method: 'GET', path: path(paths.getWithdraw, 'wd_1'), headers: auth, reply: { body: answers.withdrawal('wd_1', status, 2500) } });
-          expect(await h.adapter.getWithdraw(h.ctx, 'wd_1')).toEqual({ withdrawId: 'wd_1', amount: 2500, status: expected });
-        });
-
-        it(`keeps an unknown payout status ${withdrawalTable.unknown} (never falsely failed) and logs it`, async () => {
-          h.fake.expect({ method: 'GET', path: path(paths.getWithdraw, 'wd_2'), reply: { body: answers.withdrawal('wd_2', 'em_analise', 2500) } });
-          expect((await h.adapter.getWithdraw(h.ctx, 'wd_2')).status).toBe(withdrawalTable.unknown);
-          expect(h.warn).toHaveBeenCalledWith(
-            { provider: id, providerStatus: 'em_analise', mappedTo: withdrawalTable.unknown },
-            'unknown provider withdrawal status',
-          );
-        });
-
-        it.each(GARBAGE_2XX_BODIES)('an answer that is %s is an error, never a status', async (_label, body) => {
-          h.fake.expect({ method: 'GET', path: path(paths.getWithdraw, 'wd_g'), reply: { body } });
-          await expect(h.adapter.getWithdraw(h.ctx, 'wd_g')).rejects.toMatchObject({
-            message: expect.stringMatching(new RegExp(`^${FAILURE_PREFIXES.GET_WITHDRAW}: `)),
-          });
-        });
-
-        it('keeps a 404 as NOT_FOUND', async () => {
-          h.fake.expect({ method: 'GET', path: path(paths.getWithdraw, 'nope'), reply: { status: 404, body: { message: 'Saque não encontrado' } } });
-          expect(await failure(h.adapter.getWithdraw(h.ctx, 'nope'))).toEqual({
-            code: 'NOT_FOUND',
-            message: `${FAILURE_PREFIXES.GET_WITHDRAW}: Saque não encontrado`,
-          });
-        });
-      });
+      describe(`getWithdraw: GET ${paths.getWithdraw}`, () =>
+        readExchange({
+          template: paths.getWithdraw,
+          read: (value) => h.adapter.getWithdraw(h.ctx, value),
+          answer: (value, status) => answers.withdrawal(value, status, 2500),
+          result: (value, status) => ({ withdrawId: value, amount: 2500, status }),
+          table: withdrawalTable,
+          kind: 'withdrawal',
+          prefix: FAILURE_PREFIXES.GET_WITHDRAW,
+        }));
 
     if (capabilities.webhooks)
       describe('processWebhook: the postbacks', () => {
