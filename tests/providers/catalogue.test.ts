@@ -46,6 +46,11 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
   NEXTPAY: { named: COMMON_PATTERN, unknown: 'REJECTED' },
   // The common pattern's only word in Cel_Cash's own vocabulary (research: SDK Pyxlab/celcash) is `authorized`.
   CELCOIN: { named: { authorized: COMMON_PATTERN.authorized }, unknown: 'REJECTED' },
+  // Doc 2 §4's row "infraction is CHARGEBACK in PRONTTUS and CASHTIME, but APPROVED in REFLOWPAY" (docs/decisions.md).
+  CASHTIME: { named: { ...COMMON_PATTERN, infraction: 'CHARGEBACK' }, unknown: 'REJECTED' },
+  REFLOWPAY: { named: { ...COMMON_PATTERN, infraction: 'APPROVED' }, unknown: 'REJECTED' },
+  // The table's reading of doc 2 §4, not the notes' "APPROVED for PAID or INFRACTION" (docs/decisions.md).
+  PRONTTUS: { named: { ...COMMON_PATTERN, PAID: 'APPROVED', INFRACTION: 'CHARGEBACK' }, unknown: 'REJECTED' },
 };
 
 const registry = await createRegistry({ sandboxUrl: 'http://127.0.0.1:1' });
