@@ -1,6 +1,7 @@
 import type { CardInput, Operation, RefundResult, TransactionInput, TransactionResult, WebhookResult } from '../../../domain/types.js';
 import { GatewayError } from '../../../lib/errors.js';
 import { providerMessage } from '../../../lib/http/index.js';
+import { isRecord } from '../../../lib/json.js';
 import { withPixQrImage } from '../../../lib/pixQrCode.js';
 import { catalogueError, providerFailure, withPrefix } from '../../../lib/providerMessages.js';
 import type { AdapterContext, IncomingNotification } from '../../adapter.js';
@@ -48,9 +49,12 @@ export class IuguAdapter extends DeclaredAdapter<IuguMember> {
     return new GatewayError(failure.code, withPrefix(prefix, errors), failure.details);
   }
 
-  /** A 2xx answer without the resource: Iugu's errors where it gives them (it refused), else an unusable answer (an outage). */
+  /**
+   * A 2xx answer without the resource: the errors of a JSON answer where it
+   * gives them (Iugu refused), else an unusable answer such as an HTML page (an outage).
+   */
   private unusable(operation: Operation, prefix: string, body: unknown, what: string): GatewayError {
-    const message = iuguErrorText(body) ?? providerMessage(body);
+    const message = isRecord(body) ? (iuguErrorText(body) ?? providerMessage(body)) : undefined;
     const error = message ? providerFailure(prefix, message, 'INVALID_ARGUMENT') : providerFailure(prefix, `resposta do provedor sem ${what}`, 'UNAVAILABLE');
     return this.failure(operation, prefix, error);
   }

@@ -5,7 +5,16 @@ import { isRecord } from '../../../lib/json.js';
 import { paymentMethodCodec } from '../../../lib/paymentMethods.js';
 import { splitPhone } from '../../../lib/phone.js';
 import { dateOf, idText, textOf } from '../../../lib/values.js';
-import type { IuguChargeAnswer, IuguChargeRequest, IuguInvoice, IuguInvoiceRequest, IuguItem, IuguPayableWith, IuguPayer, IuguPaymentTokenRequest } from './wire.js';
+import type {
+  IuguChargeAnswer,
+  IuguChargeRequest,
+  IuguInvoice,
+  IuguInvoiceRequest,
+  IuguItem,
+  IuguPayableWith,
+  IuguPayer,
+  IuguPaymentTokenRequest,
+} from './wire.js';
 
 /** Pure mappers of the dialect: our input → their body, their body → our result. No HTTP, no clock, no logger. */
 
