@@ -40,6 +40,7 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
   GATYWAY: { named: COMMON_PATTERN, unknown: 'REJECTED' },
   ROYALTY: { named: COMMON_PATTERN, unknown: 'REJECTED' },
   IUGUBAAS: { named: COMMON_PATTERN, unknown: 'REJECTED' },
+  ABMEXSPLIT: { named: COMMON_PATTERN, unknown: 'REJECTED' },
 };
 
 const registry = await createRegistry({ sandboxUrl: 'http://127.0.0.1:1' });

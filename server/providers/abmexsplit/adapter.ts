@@ -291,7 +291,8 @@ export function fromSell(answer: unknown, reading: SellReading): TransactionResu
   const transactionId = idText(sell.id);
   const statusText = textOf(sell.status);
   if (!transactionId || !statusText) return undefined;
-  const paymentMethod = SELL_METHODS.fromProvider(sell.payment_method) ?? reading.requested?.paymentMethod ?? (sell.pix ? 'PIX' : sell.boleto ? 'BILLET' : 'CREDIT_CARD');
+  const paymentMethod =
+    SELL_METHODS.fromProvider(sell.payment_method) ?? reading.requested?.paymentMethod ?? (sell.pix ? 'PIX' : sell.boleto ? 'BILLET' : 'CREDIT_CARD');
   const amount = sell.amount !== undefined && sell.amount !== null ? reading.amount(sell.amount) : (reading.requested?.amount ?? 0);
   const result: TransactionResult = { paymentMethod, transactionId, status: reading.status(statusText), amount };
   const pixCode = textOf(sell.pix?.qr_code);
@@ -379,7 +380,9 @@ export class AbmexSplitAdapter extends DeclaredAdapter {
     if (input.paymentMethod === 'CREDIT_CARD' && !input.cardId) throw catalogueError('CARD_ID_REQUIRED', { field: 'transaction.card_id' });
     const prefix = this.prefixFor('createTransaction');
     const now = this.now();
-    const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(ABMEXSPLIT_PATHS.sells, toSell(input, ctx.notificationUrl)));
+    const answer = await this.exchange('createTransaction', prefix, () =>
+      this.http(ctx).post<unknown>(ABMEXSPLIT_PATHS.sells, toSell(input, ctx.notificationUrl)),
+    );
     const result = fromSell(
       answer,
       this.reading({
