@@ -51,6 +51,8 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
   REFLOWPAY: { named: { ...COMMON_PATTERN, infraction: 'APPROVED' }, unknown: 'REJECTED' },
   // The table's reading of doc 2 §4, not the notes' "APPROVED for PAID or INFRACTION" (docs/decisions.md).
   PRONTTUS: { named: { ...COMMON_PATTERN, PAID: 'APPROVED', INFRACTION: 'CHARGEBACK' }, unknown: 'REJECTED' },
+  IUGUBAAS: { named: COMMON_PATTERN, unknown: 'REJECTED' },
+  ABMEXSPLIT: { named: COMMON_PATTERN, unknown: 'REJECTED' },
 };
 
 const registry = await createRegistry({ sandboxUrl: 'http://127.0.0.1:1' });
