@@ -18,6 +18,8 @@ export const IUGUBAAS: IuguMember = {
   auth: IUGU_API_TOKEN_BASIC,
   credentials: { required: ['secretKey'] },
   money: 'cents',
+  sources:
+    "paths, refund body (`partial_value_refund_cents`), the charge's `token, months, invoice_id`, invoice fields (email, payer, payable_with, due_date, return_url, items), 'Erro ao aprovar o reembolso.', 'Erro salvando cartão', trigger fields `event`, `data[id]`, `data[status]`: spec (doc 2 §4/§7/§8); host `api.iugu.com/v1`, Basic with the API token, cents, invoice and charge answers, `POST /payment_token` with the account id, invoice statuses, form-encoded triggers: research (Iugu's official docs dev.iugu.com and the iugu-php SDK; \"IUGUBAAS = IUGU\"); due dates by the Brasília day, items that must total the amount, which triggers are read: gateway",
   failures: { refoundTransaction: 'REFUND_APPROVAL_FAILED', createCardToken: 'SAVE_CARD_FAILED' },
 };
 

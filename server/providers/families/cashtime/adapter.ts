@@ -23,7 +23,7 @@ export class CashtimeAdapter extends DeclaredAdapter<CashtimeMember> {
   protected readonly paths: CashtimePaths;
 
   constructor(member: CashtimeMember, runtime: AdapterRuntime = {}) {
-    super(member, runtime, { transactionStatuses: CASHTIME_STATUSES, withdrawalStatuses: CASHTIME_WITHDRAWAL_STATUSES });
+    super(member, runtime, { family: 'Cashtime (G-A)', transactionStatuses: CASHTIME_STATUSES, withdrawalStatuses: CASHTIME_WITHDRAWAL_STATUSES });
     if (member.money !== 'cents') throw new Error(`${member.identity.id}: the Cashtime platform carries amounts in cents, not ${member.money}`);
     this.paths = { ...CASHTIME_PATHS, ...member.paths };
   }

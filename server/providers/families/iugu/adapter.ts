@@ -33,7 +33,7 @@ export class IuguAdapter extends DeclaredAdapter<IuguMember> {
   private readonly events: readonly string[];
 
   constructor(member: IuguMember, runtime: AdapterRuntime = {}) {
-    super(member, runtime, { transactionStatuses: IUGU_STATUSES });
+    super(member, runtime, { family: 'Iugu', transactionStatuses: IUGU_STATUSES });
     // Iugu carries integer cents everywhere (`*_cents`): a member cannot declare otherwise.
     if (member.money !== 'cents') throw new Error(`${member.identity.id}: Iugu carries amounts in cents, not ${member.money}`);
     this.paths = { ...IUGU_PATHS, ...member.paths };
