@@ -1,11 +1,11 @@
-import type { Operation, PaymentMethod, TransactionStatus, WithdrawStatus } from '../../domain/types.js';
-import { GatewayError } from '../../lib/errors.js';
+import type { Operation, PaymentMethod, PixKeyType, TransactionStatus, WebhookResult, WithdrawInput, WithdrawStatus } from '../../domain/types.js';
+import { GatewayError, invalidArgument } from '../../lib/errors.js';
 import { BOLETO_DEFAULT_EXPIRY_SECONDS, PIX_DEFAULT_EXPIRY_SECONDS, expiresAfter } from '../../lib/expiry.js';
 import { createProviderHttp, providerError, resolveKey, type ProviderHttp, type ProviderHttpDeclaration, type ProviderResponse } from '../../lib/http/index.js';
 import { logger as defaultLogger, type Logger } from '../../lib/logger.js';
 import { centsToReais, reaisToCents } from '../../lib/money.js';
 import { assertPaymentMethodOffered } from '../../lib/paymentMethods.js';
-import { CATALOGUE, FAILURE_PREFIXES } from '../../lib/providerMessages.js';
+import { CATALOGUE, catalogueError, FAILURE_PREFIXES } from '../../lib/providerMessages.js';
 import { declaredStatusTable, lookupStatus, statusTable, type StatusTable } from '../../lib/statusTable.js';
 import {
   capabilitiesOf,
@@ -14,6 +14,7 @@ import {
   type AccountSettings,
   type AdapterContext,
   type Capabilities,
+  type IncomingNotification,
   type ProviderIdentity,
 } from '../adapter.js';
 import { parseCredentials, type Credentials, type CredentialLayout } from './credentials.js';
@@ -229,6 +230,42 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
       throw this.failure(operation, prefix, error);
     }
   }
+
+  /**
+   * A PIX payout's input, checked before anything is sent: a method the
+   * provider offers, a key, and its type (never guessed from the key: an
+   * 11-digit key read as a CPF when it is a phone could pay someone else).
+   */
+  protected pixPayout(input: WithdrawInput): WithdrawInput & { pixKey: string; pixType: PixKeyType } {
+    if (input.paymentMethod !== 'PIX' || !this.capabilities.withdrawMethods.includes('PIX'))
+      throw catalogueError('WITHDRAW_METHOD_NAO_IMPLEMENTADO', { field: 'withdraw.payment_method' });
+    const pixKey = input.pixKey?.trim();
+    if (!pixKey) throw invalidArgument('withdraw.pix_key', 'withdraw.pix_key is required for PIX withdrawals');
+    if (!input.pixType) throw invalidArgument('withdraw.pix_type', 'withdraw.pix_type is required for PIX withdrawals');
+    return { ...input, pixKey, pixType: input.pixType };
+  }
+
+  /** A postback that is the provider's object (a charge or a payout, its id and status) as a result; payouts only where the provider has them. */
+  protected objectNotification(parsed: ObjectNotification | undefined): WebhookResult | undefined {
+    if (!parsed) return undefined;
+    if (parsed.kind === 'withdrawal')
+      return this.capabilities.withdrawMethods.length
+        ? { type: 'WITHDRAW', transactionId: parsed.id, status: this.withdrawalStatus(parsed.status) }
+        : undefined;
+    return { type: 'TRANSACTION', transactionId: parsed.id, status: this.transactionStatus(parsed.status) };
+  }
+
+  /** Unsigned postbacks carry no event id that survives re-delivery: the object's kind, id and status identify one (else the body's hash). */
+  protected objectNotificationKey(parsed: ObjectNotification | undefined, ctx: AdapterContext, notification: IncomingNotification): string {
+    return parsed ? `${parsed.kind}:${parsed.id}:${parsed.status.toLowerCase()}` : super.notificationKey(ctx, notification);
+  }
+}
+
+/** A postback read as the provider's object: a charge ('transaction') or a payout ('withdrawal'), its id and status. */
+export interface ObjectNotification {
+  kind: 'transaction' | 'withdrawal';
+  id: string;
+  status: string;
 }
 
 /** Calls an adapter makes beyond the contract's operations (capabilities such as reference lookups and simulated payments). */

@@ -10,13 +10,11 @@ import type {
   WithdrawStatus,
 } from '../../domain/types.js';
 import { digitsOnly } from '../../lib/documents.js';
-import { invalidArgument } from '../../lib/errors.js';
 import { ProviderCallError, providerMessage } from '../../lib/http/index.js';
 import { isRecord, parseJsonObject } from '../../lib/json.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
 import { providerPixKey, type PixKeyType } from '../../lib/pixKey.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
-import { catalogueError } from '../../lib/providerMessages.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { dateOf, idText, textOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
@@ -365,13 +363,9 @@ export class PronttusAdapter extends DeclaredAdapter {
   }
 
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
-    if (input.paymentMethod !== 'PIX') throw catalogueError('WITHDRAW_METHOD_NAO_IMPLEMENTADO', { field: 'withdraw.payment_method' });
-    const pixKey = input.pixKey?.trim();
-    if (!pixKey) throw invalidArgument('withdraw.pix_key', 'withdraw.pix_key is required for PIX withdrawals');
-    // Never guessed from the key: an 11-digit key read as a CPF when it is a phone could pay someone else.
-    if (!input.pixType) throw invalidArgument('withdraw.pix_type', 'withdraw.pix_type is required for PIX withdrawals');
+    const payout = this.pixPayout(input);
     const prefix = this.prefixFor('withdraw');
-    const body = toPronttusWithdraw({ ...input, pixKey, pixType: input.pixType }, this.toProviderAmount(input.amount));
+    const body = toPronttusWithdraw(payout, this.toProviderAmount(input.amount));
     const data = await this.exchange('withdraw', prefix, () => this.http(ctx).post<unknown>(PRONTTUS_PATHS.withdraw, body));
     const result = this.mapped('withdraw', prefix, () =>
       fromPronttusWithdrawal(data, { status: (value) => this.withdrawalStatus(value), amount: this.amountOf, requestedAmount: input.amount }),

@@ -1,9 +1,9 @@
 import type { Operation, TransactionInput, TransactionResult, WebhookResult, WithdrawInput, WithdrawResult } from '../../../domain/types.js';
-import { invalidArgument, type GatewayError } from '../../../lib/errors.js';
+import type { GatewayError } from '../../../lib/errors.js';
 import { ProviderCallError, providerMessage } from '../../../lib/http/index.js';
 import { isRecord } from '../../../lib/json.js';
 import { withPixQrImage } from '../../../lib/pixQrCode.js';
-import { catalogueError, providerFailure } from '../../../lib/providerMessages.js';
+import { providerFailure } from '../../../lib/providerMessages.js';
 import type { AdapterContext, IncomingNotification } from '../../adapter.js';
 import { fillPath, type AdapterRuntime } from '../../kit/declaration.js';
 import { DeclaredAdapter } from '../../kit/declaredAdapter.js';
@@ -82,13 +82,9 @@ export class CashtimeAdapter extends DeclaredAdapter<CashtimeMember> {
   }
 
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
-    if (input.paymentMethod !== 'PIX') throw catalogueError('WITHDRAW_METHOD_NAO_IMPLEMENTADO', { field: 'withdraw.payment_method' });
-    const pixKey = input.pixKey?.trim();
-    if (!pixKey) throw invalidArgument('withdraw.pix_key', 'withdraw.pix_key is required for PIX withdrawals');
-    // Never guessed from the key: an 11-digit key read as a CPF when it is a phone could pay someone else.
-    if (!input.pixType) throw invalidArgument('withdraw.pix_type', 'withdraw.pix_type is required for PIX withdrawals');
+    const payout = this.pixPayout(input);
     const prefix = this.prefixFor('withdraw');
-    const body = toCashtimeWithdrawal({ ...input, pixKey, pixType: input.pixType }, this.requestTerms(ctx));
+    const body = toCashtimeWithdrawal(payout, this.requestTerms(ctx));
     const data = await this.exchange('withdraw', prefix, () => this.http(ctx).post<unknown>(this.paths.withdraw, body));
     const result = this.mapped('withdraw', prefix, () =>
       fromCashtimeWithdrawal(data, { amount: this.amountOf, status: (value) => this.withdrawalStatus(value), requestedAmount: input.amount }),
@@ -108,20 +104,10 @@ export class CashtimeAdapter extends DeclaredAdapter<CashtimeMember> {
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
-    const parsed = parseCashtimeNotification(notification.body);
-    if (!parsed) return undefined;
-    if (parsed.kind === 'withdrawal') {
-      // A member without payouts has none to hear about.
-      return this.capabilities.withdrawMethods.length
-        ? { type: 'WITHDRAW', transactionId: parsed.id, status: this.withdrawalStatus(parsed.status) }
-        : undefined;
-    }
-    return { type: 'TRANSACTION', transactionId: parsed.id, status: this.transactionStatus(parsed.status) };
+    return this.objectNotification(parseCashtimeNotification(notification.body));
   }
 
-  /** Unsigned postbacks carry no event id: the object's kind, id and status identify one across re-deliveries. */
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
-    const parsed = parseCashtimeNotification(notification.body);
-    return parsed ? `${parsed.kind}:${parsed.id}:${parsed.status.toLowerCase()}` : super.notificationKey(ctx, notification);
+    return this.objectNotificationKey(parseCashtimeNotification(notification.body), ctx, notification);
   }
 }

@@ -1,5 +1,6 @@
-import type { TransactionStatus, WithdrawStatus } from '../../../domain/types.js';
+import type { TransactionStatus } from '../../../domain/types.js';
 import { statusTable } from '../../../lib/statusTable.js';
+import { COMMON_WITHDRAWAL_STATUSES } from '../../kit/commonStatuses.js';
 
 /**
  * The platform's order status → ours, matched case-insensitively. The
@@ -34,26 +35,9 @@ export const CASHTIME_STATUSES = statusTable<TransactionStatus>(
 );
 
 /**
- * Payouts (doc 1 §4's withdraw rules). A payout answered without a status is
- * PENDING (the integrations record an accepted withdraw as processing), and an
- * unknown status stays PENDING: a payout wrongly recorded as failed could be paid twice.
+ * Payouts: the common vocabulary of doc 1 §4. A payout answered without a
+ * status is PENDING (the integrations record an accepted withdraw as
+ * processing), and an unknown status stays PENDING: a payout wrongly recorded
+ * as failed could be paid twice.
  */
-export const CASHTIME_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>(
-  {
-    pending: 'PENDING',
-    processing: 'PENDING',
-    created: 'PENDING',
-    waiting: 'PENDING',
-    paid: 'APPROVED',
-    approved: 'APPROVED',
-    completed: 'APPROVED',
-    transferred: 'APPROVED',
-    finalized: 'APPROVED',
-    failed: 'REJECTED',
-    refused: 'REJECTED',
-    rejected: 'REJECTED',
-    canceled: 'CANCELED',
-    cancelled: 'CANCELED',
-  },
-  'PENDING',
-);
+export const CASHTIME_WITHDRAWAL_STATUSES = COMMON_WITHDRAWAL_STATUSES;

@@ -183,19 +183,10 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
-    const parsed = parseNotification(notification.body);
-    if (!parsed) return undefined;
-    if (parsed.kind === 'withdrawal') {
-      return this.capabilities.withdrawMethods.length
-        ? { type: 'WITHDRAW', transactionId: parsed.id, status: this.withdrawalStatus(parsed.status) }
-        : undefined;
-    }
-    return { type: 'TRANSACTION', transactionId: parsed.id, status: this.transactionStatus(parsed.status) };
+    return this.objectNotification(parseNotification(notification.body));
   }
 
-  /** Unsigned postbacks carry no event id of their own that survives re-delivery: the object's id and its status identify one. */
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
-    const parsed = parseNotification(notification.body);
-    return parsed ? `${parsed.kind}:${parsed.id}:${parsed.status.toLowerCase()}` : super.notificationKey(ctx, notification);
+    return this.objectNotificationKey(parseNotification(notification.body), ctx, notification);
   }
 }

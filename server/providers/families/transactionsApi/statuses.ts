@@ -1,4 +1,5 @@
-import type { TransactionStatus, WithdrawStatus } from '../../../domain/types.js';
+import type { TransactionStatus } from '../../../domain/types.js';
+import { COMMON_WITHDRAWAL_STATUSES } from '../../kit/commonStatuses.js';
 import { statusTable } from '../../../lib/statusTable.js';
 
 /**
@@ -41,23 +42,5 @@ export const TRANSACTIONS_API_STATUSES = statusTable<TransactionStatus>(
   'REJECTED',
 );
 
-/** Payouts (spec doc 1 §4 withdraw rules). Unknown is PENDING: a payout wrongly recorded as failed could be paid twice. */
-export const TRANSACTIONS_API_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>(
-  {
-    pending: 'PENDING',
-    processing: 'PENDING',
-    created: 'PENDING',
-    waiting: 'PENDING',
-    paid: 'APPROVED',
-    approved: 'APPROVED',
-    completed: 'APPROVED',
-    done: 'APPROVED',
-    transferred: 'APPROVED',
-    refused: 'REJECTED',
-    rejected: 'REJECTED',
-    failed: 'REJECTED',
-    canceled: 'CANCELED',
-    cancelled: 'CANCELED',
-  },
-  'PENDING',
-);
+/** Payouts: the common vocabulary of doc 1 §4 (unknown PENDING: a payout wrongly recorded as failed could be paid twice). */
+export const TRANSACTIONS_API_WITHDRAWAL_STATUSES = COMMON_WITHDRAWAL_STATUSES;
