@@ -1,0 +1,370 @@
+import type {
+  Operation,
+  PixKeyType,
+  RefundResult,
+  TransactionInput,
+  TransactionResult,
+  TransactionStatus,
+  WithdrawInput,
+  WithdrawResult,
+  WithdrawStatus,
+} from '../../domain/types.js';
+import { digitsOnly } from '../../lib/documents.js';
+import { invalidArgument } from '../../lib/errors.js';
+import { ProviderCallError } from '../../lib/http/index.js';
+import { isRecord } from '../../lib/json.js';
+import { normalizePixKey } from '../../lib/pixKey.js';
+import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { catalogueError } from '../../lib/providerMessages.js';
+import { statusTable } from '../../lib/statusTable.js';
+import { dateOf, idText, textOf } from '../../lib/values.js';
+import { defaultWithdrawDescription } from '../../lib/withdrawDescription.js';
+import { SPEC_GROUPS, type AdapterContext } from '../adapter.js';
+import type { AdapterRuntime, ProviderDeclaration } from '../kit/declaration.js';
+import { DeclaredAdapter } from '../kit/declaredAdapter.js';
+
+/**
+ * CRMCOIN (spec doc 2, group 2): a bespoke dialect. What the spec says: POST
+ * /consulta, /pixout, /createpix, /getstatus, /devolver, each carrying a
+ * partner key (§7); "codes 0 and 1 PENDING, 2 APPROVED, 3 CHARGEBACK, other
+ * REJECTED; withdraw code 2 APPROVED, other unknown codes CANCELED" (§4); the
+ * withdraw reference is cut to 22 characters (§5, §9). No public material on
+ * CRMCOIN's API was found (provider research, groups 1–2), so everything else
+ * below is the gateway's decision, in the dialect's Portuguese naming, and is
+ * recorded in docs/decisions.md:
+ *
+ * - credentials: publicKey = the partner key, sent as `chaveParceiro` in every
+ *   body; secretKey = the API token, sent as `Authorization: Bearer`;
+ * - amounts in reais (`valor`), validity in seconds (`expiracao`);
+ * - the five paths: /createpix creates a PIX charge, /getstatus reads a charge,
+ *   /devolver refunds one, /pixout pays out to a PIX key, /consulta reads a
+ *   payout (the spec lists /consulta beside /pixout and /getstatus beside
+ *   /createpix, and gives a withdraw status code, which needs a payout read);
+ * - statuses are the numeric codes of §4, as a number or a numeric text;
+ * - no notifications: the spec shows no shape for them, so none is invented;
+ *   pending charges are settled by the gateway's reconciliation (/getstatus).
+ *
+ * Read top to bottom: declaration → wire shapes → request mappers → status
+ * tables → response mappers → the operations, one HTTP exchange each.
+ */
+
+// ---------------------------------------------------------------- declaration
+
+/** publicKey: the partner key; secretKey: the API token. Both required. */
+export const CRMCOIN_CREDENTIALS = { publicKey: ['partnerKey'], secretKey: ['apiToken'] } as const;
+
+export type CrmcoinDeclaration = ProviderDeclaration & { credentials: typeof CRMCOIN_CREDENTIALS };
+
+export const CRMCOIN: CrmcoinDeclaration = {
+  identity: { id: 'CRMCOIN', specGroup: SPEC_GROUPS.DOC2_GROUP2, defaultBaseUrl: 'https://api.crmcoin.com.br' },
+  capabilities: { paymentMethods: ['PIX'], refunds: true, withdrawMethods: ['PIX'], withdrawalLookup: true },
+  auth: { type: 'bearer' },
+  credentials: CRMCOIN_CREDENTIALS,
+  money: 'reais',
+};
+
+/** The spec's limit of the withdraw reference (doc 2 §5, §9). */
+export const CRMCOIN_REFERENCE_MAX = 22;
+
+export const CRMCOIN_PATHS = {
+  createPix: '/createpix',
+  getStatus: '/getstatus',
+  refund: '/devolver',
+  pixOut: '/pixout',
+  getPixOut: '/consulta',
+} as const;
+
+// ---------------------------------------------------------------- wire shapes
+
+/** What every body carries (doc 2 §7: "each carrying a partner key"). */
+export interface Parceiro {
+  chaveParceiro: string;
+}
+
+/** A status as the spec gives it: a numeric code, as a number or a text. */
+export type CodigoStatus = number | string;
+
+/** Body of POST /createpix. */
+export interface CreatePixRequest extends Parceiro {
+  valor: number;
+  /** Validity in seconds. */
+  expiracao: number;
+  descricao?: string;
+  /** The caller's order id. */
+  referencia?: string;
+  pagador?: { nome: string; documento: string };
+}
+
+/** Answer of /createpix and /getstatus. */
+export interface PixCharge {
+  id?: string | number;
+  status?: CodigoStatus;
+  valor?: number | string;
+  /** The copy-and-paste BR Code. */
+  pixCopiaECola?: string;
+  expiraEm?: string;
+}
+
+/** Body of POST /getstatus and POST /consulta. */
+export interface ConsultaRequest extends Parceiro {
+  id: string;
+}
+
+/** Body of POST /devolver. */
+export interface DevolverRequest extends Parceiro {
+  id: string;
+  valor: number;
+}
+
+/** Answer of /devolver. */
+export interface DevolverAnswer {
+  idDevolucao?: string | number;
+  sucesso?: boolean;
+  mensagem?: string;
+}
+
+export type TipoChave = 'CPF' | 'CNPJ' | 'TELEFONE' | 'EMAIL' | 'ALEATORIA';
+
+/** Body of POST /pixout. */
+export interface PixOutRequest extends Parceiro {
+  valor: number;
+  chavePix: string;
+  tipoChave: TipoChave;
+  /** At most 22 characters (doc 2 §5, §9). */
+  referencia?: string;
+  descricao: string;
+}
+
+/** Answer of /pixout and /consulta. */
+export interface PixOut {
+  id?: string | number;
+  status?: CodigoStatus;
+  valor?: number | string;
+  pagoEm?: string;
+}
+
+// ---------------------------------------------------------------- request mappers
+
+const TIPOS_CHAVE: Readonly<Record<PixKeyType, TipoChave>> = { CPF: 'CPF', CNPJ: 'CNPJ', PHONE: 'TELEFONE', EMAIL: 'EMAIL', RANDOM: 'ALEATORIA' };
+
+/** The reference cut to the spec's 22 characters (whole characters, never half of one); none when blank. */
+export function crmcoinReference(reference: string | undefined): string | undefined {
+  const text = reference?.trim();
+  return text ? Array.from(text).slice(0, CRMCOIN_REFERENCE_MAX).join('') : undefined;
+}
+
+export function toCreatePix(input: TransactionInput, terms: { chaveParceiro: string; valor: number; expirySeconds: number }): CreatePixRequest {
+  const documento = digitsOnly(input.customer?.document ?? '');
+  return {
+    chaveParceiro: terms.chaveParceiro,
+    valor: terms.valor,
+    expiracao: terms.expirySeconds,
+    ...(input.description ? { descricao: input.description } : {}),
+    ...(input.orderId ? { referencia: input.orderId } : {}),
+    ...(input.customer?.name && documento ? { pagador: { nome: input.customer.name, documento } } : {}),
+  };
+}
+
+/**
+ * A payout to a PIX key: CPF, CNPJ and PHONE keys lose their mask, a phone
+ * gets '+55' (the form the DICT registers phones in); the reference is the
+ * caller's withdrawReference, else its idempotency key, cut to 22 characters.
+ */
+export function toPixOut(input: WithdrawInput & { pixKey: string; pixType: PixKeyType }, terms: { chaveParceiro: string; valor: number }): PixOutRequest {
+  const referencia = crmcoinReference(input.withdrawReference ?? input.idempotencyKey);
+  return {
+    chaveParceiro: terms.chaveParceiro,
+    valor: terms.valor,
+    chavePix: normalizePixKey(input.pixKey.trim(), input.pixType, { phonePrefix: '+55' }),
+    tipoChave: TIPOS_CHAVE[input.pixType],
+    ...(referencia ? { referencia } : {}),
+    descricao: input.description || defaultWithdrawDescription(input.amount, 'requested'),
+  };
+}
+
+// ---------------------------------------------------------------- status tables
+
+/** Charges: "codes 0 and 1 PENDING, 2 APPROVED, 3 CHARGEBACK, other REJECTED" (doc 2 §4). */
+export const CRMCOIN_STATUSES = statusTable<TransactionStatus>({ '0': 'PENDING', '1': 'PENDING', '2': 'APPROVED', '3': 'CHARGEBACK' }, 'REJECTED');
+
+/**
+ * Payouts: "withdraw code 2 APPROVED, other unknown codes CANCELED" (doc 2 §4).
+ * 0 and 1 keep their pending meaning: "other unknown codes" leaves the known
+ * ones as they are, and a payout still in flight marked CANCELED could be paid twice.
+ */
+export const CRMCOIN_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>({ '0': 'PENDING', '1': 'PENDING', '2': 'APPROVED' }, 'CANCELED');
+
+/** A status code as the table's key: a number or a non-blank text; anything else is no status. */
+export const statusCode = (value: unknown): string | undefined => idText(value);
+
+// ---------------------------------------------------------------- response mappers
+
+interface ResponseTerms<S> {
+  status: (code: string) => S;
+  amount: (value: unknown) => number;
+}
+
+/** Undefined without an id or a status code: the operation turns that into an error, never a status. */
+export function fromPixCharge(
+  answer: unknown,
+  terms: ResponseTerms<TransactionStatus> & { requestedAmount?: number; expiresAt?: Date },
+): TransactionResult | undefined {
+  if (!isRecord(answer)) return undefined;
+  const charge = answer as PixCharge;
+  const transactionId = idText(charge.id);
+  const code = statusCode(charge.status);
+  if (!transactionId || !code) return undefined;
+  const pixCode = textOf(charge.pixCopiaECola);
+  const expiresAt = dateOf(charge.expiraEm) ?? terms.expiresAt;
+  return {
+    paymentMethod: 'PIX',
+    transactionId,
+    status: terms.status(code),
+    amount: charge.valor !== undefined && charge.valor !== null ? terms.amount(charge.valor) : (terms.requestedAmount ?? 0),
+    ...(pixCode ? { pixCode } : {}),
+    ...(expiresAt ? { expiresAt } : {}),
+  };
+}
+
+/** Undefined without an id or a status code. */
+export function fromPixOut(answer: unknown, terms: ResponseTerms<WithdrawStatus> & { requestedAmount?: number }): WithdrawResult | undefined {
+  if (!isRecord(answer)) return undefined;
+  const payout = answer as PixOut;
+  const withdrawId = idText(payout.id);
+  const code = statusCode(payout.status);
+  if (!withdrawId || !code) return undefined;
+  const status = terms.status(code);
+  const approvedAt = status === 'APPROVED' ? dateOf(payout.pagoEm) : undefined;
+  return {
+    withdrawId,
+    amount: payout.valor !== undefined && payout.valor !== null ? terms.amount(payout.valor) : (terms.requestedAmount ?? 0),
+    status,
+    ...(approvedAt ? { approvedAt } : {}),
+  };
+}
+
+/** Undefined when the answer says nothing of the refund (no id and no success flag). */
+export function fromDevolver(answer: unknown, transactionId: string): RefundResult | undefined {
+  if (!isRecord(answer)) return undefined;
+  const refund = answer as DevolverAnswer;
+  const refundId = idText(refund.idDevolucao);
+  if (!refundId && typeof refund.sucesso !== 'boolean') return undefined;
+  // CRMCOIN's own refund id where it gives one; else the charge's, the only id the refund has.
+  return { refundId: refundId ?? transactionId, status: refund.sucesso !== false };
+}
+
+// ---------------------------------------------------------------- operations
+
+export class CrmcoinAdapter extends DeclaredAdapter<CrmcoinDeclaration> {
+  constructor(declaration: CrmcoinDeclaration = CRMCOIN, runtime: AdapterRuntime = {}) {
+    super(declaration, runtime, { transactionStatuses: CRMCOIN_STATUSES, withdrawalStatuses: CRMCOIN_WITHDRAWAL_STATUSES });
+  }
+
+  private partnerKey(ctx: AdapterContext): string {
+    return this.credentials(ctx).partnerKey;
+  }
+
+  private amount = (value: unknown): number => this.fromProviderAmount(value);
+
+  /** A 2xx answer that is not the resource: the provider failing (UNAVAILABLE, the outcome unknown), never a status. */
+  private unusable(operation: Operation, prefix: string, what: string): Error {
+    return this.failure(operation, prefix, new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`));
+  }
+
+  /** One POST of the dialect; an amount the mapper cannot read is an unusable answer too. */
+  private async call<T>(
+    ctx: AdapterContext,
+    operation: Operation,
+    prefix: string,
+    path: string,
+    body: Parceiro,
+    map: (answer: unknown) => T | undefined,
+    what: string,
+  ) {
+    const answer = await this.exchange(operation, prefix, () => this.http(ctx).post<unknown>(path, body));
+    let result: T | undefined;
+    try {
+      result = map(answer);
+    } catch {
+      result = undefined;
+    }
+    if (result === undefined) throw this.unusable(operation, prefix, what);
+    return result;
+  }
+
+  override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
+    this.assertPaymentMethod(input.paymentMethod);
+    const prefix = this.prefixFor('createTransaction');
+    const expiresAt = this.expiresAt(this.pixExpirySeconds);
+    const body = toCreatePix(input, { chaveParceiro: this.partnerKey(ctx), valor: this.toProviderAmount(input.amount), expirySeconds: this.pixExpirySeconds });
+    const result = await this.call(
+      ctx,
+      'createTransaction',
+      prefix,
+      CRMCOIN_PATHS.createPix,
+      body,
+      (answer) => {
+        const charge = fromPixCharge(answer, { status: (code) => this.transactionStatus(code), amount: this.amount, requestedAmount: input.amount, expiresAt });
+        // A charge without its BR Code is one nobody can pay.
+        return charge?.pixCode ? charge : undefined;
+      },
+      'id, status ou pixCopiaECola da cobrança',
+    );
+    return withPixQrImage(result);
+  }
+
+  override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
+    const prefix = this.prefixFor('getTransaction');
+    const body: ConsultaRequest = { chaveParceiro: this.partnerKey(ctx), id: transactionId };
+    const result = await this.call(
+      ctx,
+      'getTransaction',
+      prefix,
+      CRMCOIN_PATHS.getStatus,
+      body,
+      (answer) => fromPixCharge(answer, { status: (code) => this.transactionStatus(code), amount: this.amount }),
+      'id ou status da cobrança',
+    );
+    // The id asked for stays the id, whatever the answer echoes.
+    return withPixQrImage({ ...result, transactionId });
+  }
+
+  override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
+    const prefix = this.prefixFor('refoundTransaction');
+    const body: DevolverRequest = { chaveParceiro: this.partnerKey(ctx), id: transactionId, valor: this.toProviderAmount(amount) };
+    return this.call(ctx, 'refoundTransaction', prefix, CRMCOIN_PATHS.refund, body, (answer) => fromDevolver(answer, transactionId), 'dados da devolução');
+  }
+
+  override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
+    if (input.paymentMethod !== 'PIX') throw catalogueError('WITHDRAW_METHOD_NAO_IMPLEMENTADO', { field: 'withdraw.payment_method' });
+    const { pixKey, pixType } = input;
+    if (!pixKey?.trim()) throw invalidArgument('withdraw.pix_key', 'withdraw.pix_key is required for PIX withdrawals');
+    if (!pixType) throw invalidArgument('withdraw.pix_type', 'withdraw.pix_type is required for PIX withdrawals');
+    const prefix = this.prefixFor('withdraw');
+    const body = toPixOut({ ...input, pixKey, pixType }, { chaveParceiro: this.partnerKey(ctx), valor: this.toProviderAmount(input.amount) });
+    return this.call(
+      ctx,
+      'withdraw',
+      prefix,
+      CRMCOIN_PATHS.pixOut,
+      body,
+      (answer) => fromPixOut(answer, { status: (code) => this.withdrawalStatus(code), amount: this.amount, requestedAmount: input.amount }),
+      'id ou status do saque',
+    );
+  }
+
+  override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
+    const prefix = this.prefixFor('getWithdraw');
+    const body: ConsultaRequest = { chaveParceiro: this.partnerKey(ctx), id: withdrawId };
+    const result = await this.call(
+      ctx,
+      'getWithdraw',
+      prefix,
+      CRMCOIN_PATHS.getPixOut,
+      body,
+      (answer) => fromPixOut(answer, { status: (code) => this.withdrawalStatus(code), amount: this.amount }),
+      'id ou status do saque',
+    );
+    return { ...result, withdrawId };
+  }
+}
