@@ -28,6 +28,9 @@ describe('CRMCOIN (spec doc 2, group 2), a bespoke adapter', () => {
     create: (runtime) => new CrmcoinAdapter(CRMCOIN, runtime),
     account: () => ({ publicKey: PARTNER_KEY, secretKey: 'crm_token_1' }),
   });
+  /** A read (/getstatus, /consulta): the bearer token, the partner key and the id in the body. */
+  const read = (path: string, id: string, answer: object) =>
+    h.fake.expect({ method: 'POST', path, headers: BEARER, body: { chaveParceiro: PARTNER_KEY, id }, reply: { body: { id, ...answer } } });
 
   it('offers PIX charges, their reads and refunds, PIX payouts and their reads; the rest rejects with the spec text', async () => {
     expect(h.adapter.operations).toEqual(['createTransaction', 'getTransaction', 'refoundTransaction', 'withdraw', 'getWithdraw']);
@@ -62,15 +65,9 @@ describe('CRMCOIN (spec doc 2, group 2), a bespoke adapter', () => {
       },
       reply: { body: { id: 'crm-1', status: 0, valor: 19.9, pixCopiaECola: PIX_CODE } },
     });
-    expect(await h.adapter.createTransaction(h.ctx, transactionInput({ description: 'Pedido 42' }))).toEqual({
-      paymentMethod: 'PIX',
-      transactionId: 'crm-1',
-      status: 'PENDING',
-      amount: 1990,
-      pixCode: PIX_CODE,
-      pixQrCode: expect.stringMatching(/^data:image\/png;base64,/),
-      expiresAt: new Date(NOW.getTime() + 86_400_000),
-    });
+    const created = await h.adapter.createTransaction(h.ctx, transactionInput({ description: 'Pedido 42' }));
+    expect(created).toMatchObject({ paymentMethod: 'PIX', transactionId: 'crm-1', status: 'PENDING', amount: 1990, pixCode: PIX_CODE });
+    expect([created.expiresAt, created.pixQrCode?.startsWith('data:image/png;base64,')]).toEqual([new Date(NOW.getTime() + 86_400_000), true]);
   });
 
   it('a created charge without its BR Code is UNAVAILABLE, not a charge nobody can pay', async () => {
@@ -90,13 +87,7 @@ describe('CRMCOIN (spec doc 2, group 2), a bespoke adapter', () => {
     [4, 'REJECTED'],
     ['pago', 'REJECTED'],
   ])('reads a charge by POST /getstatus: code %p is %s (0 and 1 PENDING, 2 APPROVED, 3 CHARGEBACK, other REJECTED)', async (status, expected) => {
-    h.fake.expect({
-      method: 'POST',
-      path: '/getstatus',
-      headers: BEARER,
-      body: { chaveParceiro: PARTNER_KEY, id: 'crm-1' },
-      reply: { body: { id: 'crm-1', status, valor: '19.90' } },
-    });
+    read('/getstatus', 'crm-1', { status, valor: '19.90' });
     expect(await h.adapter.getTransaction(h.ctx, 'crm-1')).toEqual({ paymentMethod: 'PIX', transactionId: 'crm-1', status: expected, amount: 1990 });
     if (expected === 'REJECTED')
       expect(h.warn).toHaveBeenCalledWith(expect.objectContaining({ provider: 'CRMCOIN', providerStatus: String(status) }), expect.any(String));
@@ -155,17 +146,13 @@ describe('CRMCOIN (spec doc 2, group 2), a bespoke adapter', () => {
     },
   );
 
-  it("refuses payouts other than PIX ('Método de saque não implementado') and PIX without a key or its type, sending nothing", async () => {
-    expect(await failure(h.adapter.withdraw(h.ctx, { ...WITHDRAWAL, paymentMethod: 'BANK_ACCOUNT' }))).toEqual({
-      code: 'UNIMPLEMENTED',
-      message: 'Método de saque não implementado',
-    });
-    for (const input of [
-      { ...WITHDRAWAL, pixKey: ' ' },
-      { ...WITHDRAWAL, pixType: undefined },
-    ])
-      expect((await failure(h.adapter.withdraw(h.ctx, input))).code).toBe('INVALID_ARGUMENT');
-    expect(h.fake.received).toHaveLength(0);
+  it.each<[string, Partial<WithdrawInput>, string]>([
+    ['a payout other than PIX', { paymentMethod: 'BANK_ACCOUNT' }, 'UNIMPLEMENTED Método de saque não implementado'],
+    ['a blank PIX key', { pixKey: ' ' }, 'INVALID_ARGUMENT withdraw.pix_key is required for PIX withdrawals'],
+    ['a PIX key without its type', { pixType: undefined }, 'INVALID_ARGUMENT withdraw.pix_type is required for PIX withdrawals'],
+  ])('refuses %s before anything is sent', async (_label, change, expected) => {
+    const { code, message } = await failure(h.adapter.withdraw(h.ctx, { ...WITHDRAWAL, ...change }));
+    expect([`${code} ${message}`, h.fake.received.length]).toEqual([expected, 0]);
   });
 
   it.each([
@@ -175,13 +162,7 @@ describe('CRMCOIN (spec doc 2, group 2), a bespoke adapter', () => {
     [3, 'CANCELED'],
     [7, 'CANCELED'],
   ])('reads a payout by POST /consulta: code %p is %s (2 APPROVED, other unknown codes CANCELED)', async (status, expected) => {
-    h.fake.expect({
-      method: 'POST',
-      path: '/consulta',
-      headers: BEARER,
-      body: { chaveParceiro: PARTNER_KEY, id: 'out-1' },
-      reply: { body: { id: 'out-1', status, valor: 10.5, pagoEm: '2025-03-10T12:00:05.000Z' } },
-    });
+    read('/consulta', 'out-1', { status, valor: 10.5, pagoEm: '2025-03-10T12:00:05.000Z' });
     const approvedAt = expected === 'APPROVED' ? { approvedAt: new Date('2025-03-10T12:00:05.000Z') } : {};
     expect(await h.adapter.getWithdraw(h.ctx, 'out-1')).toEqual({ withdrawId: 'out-1', amount: 1050, status: expected, ...approvedAt });
   });

@@ -255,6 +255,20 @@ export function fromDevolver(answer: unknown, transactionId: string): RefundResu
 
 // ---------------------------------------------------------------- operations
 
+/** Not the resource asked for: the kit's `mapped` makes it UNAVAILABLE under the operation's prefix (the outcome unknown), never a status. */
+const unusable = (what: string): never => {
+  throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`);
+};
+
+/** One POST of the dialect: where it goes, what it carries, how its answer is read and what it must hold. */
+interface Call<T> {
+  operation: Operation;
+  path: string;
+  body: Parceiro;
+  read: (answer: unknown) => T | undefined;
+  what: string;
+}
+
 export class CrmcoinAdapter extends DeclaredAdapter<CrmcoinDeclaration> {
   constructor(declaration: CrmcoinDeclaration = CRMCOIN, runtime: AdapterRuntime = {}) {
     super(declaration, runtime, { transactionStatuses: CRMCOIN_STATUSES, withdrawalStatuses: CRMCOIN_WITHDRAWAL_STATUSES });
@@ -264,75 +278,59 @@ export class CrmcoinAdapter extends DeclaredAdapter<CrmcoinDeclaration> {
     return this.credentials(ctx).partnerKey;
   }
 
-  private amount = (value: unknown): number => this.fromProviderAmount(value);
-
-  /** A 2xx answer that is not the resource: the provider failing (UNAVAILABLE, the outcome unknown), never a status. */
-  private unusable(operation: Operation, prefix: string, what: string): Error {
-    return this.failure(operation, prefix, new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`));
+  /** The answer's reais → cents; an amount that cannot be read makes the whole answer unusable. */
+  private amount(value: unknown): number {
+    try {
+      return this.fromProviderAmount(value);
+    } catch {
+      return unusable('valor legível');
+    }
   }
 
-  /** One POST of the dialect; an amount the mapper cannot read is an unusable answer too. */
-  private async call<T>(
-    ctx: AdapterContext,
-    operation: Operation,
-    prefix: string,
-    path: string,
-    body: Parceiro,
-    map: (answer: unknown) => T | undefined,
-    what: string,
-  ) {
+  private chargeTerms(requestedAmount?: number, expiresAt?: Date) {
+    return { status: (code: string) => this.transactionStatus(code), amount: (value: unknown) => this.amount(value), requestedAmount, expiresAt };
+  }
+
+  private payoutTerms(requestedAmount?: number) {
+    return { status: (code: string) => this.withdrawalStatus(code), amount: (value: unknown) => this.amount(value), requestedAmount };
+  }
+
+  private async post<T>(ctx: AdapterContext, { operation, path, body, read, what }: Call<T>): Promise<T> {
+    const prefix = this.prefixFor(operation);
     const answer = await this.exchange(operation, prefix, () => this.http(ctx).post<unknown>(path, body));
-    let result: T | undefined;
-    try {
-      result = map(answer);
-    } catch {
-      result = undefined;
-    }
-    if (result === undefined) throw this.unusable(operation, prefix, what);
-    return result;
+    return this.mapped(operation, prefix, () => read(answer) ?? unusable(what));
   }
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     this.assertPaymentMethod(input.paymentMethod);
-    const prefix = this.prefixFor('createTransaction');
-    const expiresAt = this.expiresAt(this.pixExpirySeconds);
+    const terms = this.chargeTerms(input.amount, this.expiresAt(this.pixExpirySeconds));
     const body = toCreatePix(input, { chaveParceiro: this.partnerKey(ctx), valor: this.toProviderAmount(input.amount), expirySeconds: this.pixExpirySeconds });
-    const result = await this.call(
-      ctx,
-      'createTransaction',
-      prefix,
-      CRMCOIN_PATHS.createPix,
+    const charge = await this.post(ctx, {
+      operation: 'createTransaction',
+      path: CRMCOIN_PATHS.createPix,
       body,
-      (answer) => {
-        const charge = fromPixCharge(answer, { status: (code) => this.transactionStatus(code), amount: this.amount, requestedAmount: input.amount, expiresAt });
+      read: (answer) => {
+        const charge = fromPixCharge(answer, terms);
         // A charge without its BR Code is one nobody can pay.
         return charge?.pixCode ? charge : undefined;
       },
-      'id, status ou pixCopiaECola da cobrança',
-    );
-    return withPixQrImage(result);
+      what: 'id, status ou pixCopiaECola da cobrança',
+    });
+    return withPixQrImage(charge);
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
-    const prefix = this.prefixFor('getTransaction');
     const body: ConsultaRequest = { chaveParceiro: this.partnerKey(ctx), id: transactionId };
-    const result = await this.call(
-      ctx,
-      'getTransaction',
-      prefix,
-      CRMCOIN_PATHS.getStatus,
-      body,
-      (answer) => fromPixCharge(answer, { status: (code) => this.transactionStatus(code), amount: this.amount }),
-      'id ou status da cobrança',
-    );
+    const read = (answer: unknown) => fromPixCharge(answer, this.chargeTerms());
+    const charge = await this.post(ctx, { operation: 'getTransaction', path: CRMCOIN_PATHS.getStatus, body, read, what: 'id ou status da cobrança' });
     // The id asked for stays the id, whatever the answer echoes.
-    return withPixQrImage({ ...result, transactionId });
+    return withPixQrImage({ ...charge, transactionId });
   }
 
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
-    const prefix = this.prefixFor('refoundTransaction');
     const body: DevolverRequest = { chaveParceiro: this.partnerKey(ctx), id: transactionId, valor: this.toProviderAmount(amount) };
-    return this.call(ctx, 'refoundTransaction', prefix, CRMCOIN_PATHS.refund, body, (answer) => fromDevolver(answer, transactionId), 'dados da devolução');
+    const read = (answer: unknown) => fromDevolver(answer, transactionId);
+    return this.post(ctx, { operation: 'refoundTransaction', path: CRMCOIN_PATHS.refund, body, read, what: 'dados da devolução' });
   }
 
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
@@ -340,31 +338,20 @@ export class CrmcoinAdapter extends DeclaredAdapter<CrmcoinDeclaration> {
     const { pixKey, pixType } = input;
     if (!pixKey?.trim()) throw invalidArgument('withdraw.pix_key', 'withdraw.pix_key is required for PIX withdrawals');
     if (!pixType) throw invalidArgument('withdraw.pix_type', 'withdraw.pix_type is required for PIX withdrawals');
-    const prefix = this.prefixFor('withdraw');
     const body = toPixOut({ ...input, pixKey, pixType }, { chaveParceiro: this.partnerKey(ctx), valor: this.toProviderAmount(input.amount) });
-    return this.call(
-      ctx,
-      'withdraw',
-      prefix,
-      CRMCOIN_PATHS.pixOut,
-      body,
-      (answer) => fromPixOut(answer, { status: (code) => this.withdrawalStatus(code), amount: this.amount, requestedAmount: input.amount }),
-      'id ou status do saque',
-    );
+    const read = (answer: unknown) => fromPixOut(answer, this.payoutTerms(input.amount));
+    return this.post(ctx, { operation: 'withdraw', path: CRMCOIN_PATHS.pixOut, body, read, what: 'id ou status do saque' });
   }
 
   override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
-    const prefix = this.prefixFor('getWithdraw');
     const body: ConsultaRequest = { chaveParceiro: this.partnerKey(ctx), id: withdrawId };
-    const result = await this.call(
-      ctx,
-      'getWithdraw',
-      prefix,
-      CRMCOIN_PATHS.getPixOut,
+    const payout = await this.post(ctx, {
+      operation: 'getWithdraw',
+      path: CRMCOIN_PATHS.getPixOut,
       body,
-      (answer) => fromPixOut(answer, { status: (code) => this.withdrawalStatus(code), amount: this.amount }),
-      'id ou status do saque',
-    );
-    return { ...result, withdrawId };
+      read: (answer) => fromPixOut(answer, this.payoutTerms()),
+      what: 'id ou status do saque',
+    });
+    return { ...payout, withdrawId };
   }
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Operation, TransactionInput, TransactionResult, WebhookResult, WithdrawInput, WithdrawResult } from '../../../domain/types.js';
+import type { TransactionInput, TransactionResult, WebhookResult, WithdrawInput, WithdrawResult } from '../../../domain/types.js';
 import { invalidArgument } from '../../../lib/errors.js';
-import { ProviderCallError } from '../../../lib/http/index.js';
 import { withPixQrImage } from '../../../lib/pixQrCode.js';
 import { catalogueError } from '../../../lib/providerMessages.js';
 import type { AdapterContext, IncomingNotification } from '../../adapter.js';
@@ -9,7 +8,7 @@ import { fillPath, type AdapterRuntime } from '../../kit/declaration.js';
 import { DeclaredAdapter } from '../../kit/declaredAdapter.js';
 import { fromCreatedQrCode, fromPayment, fromQrCode, toPaymentRequest, toQrCodeRequest } from './mappers.js';
 import { PRIMEPAG_CREDENTIALS, PRIMEPAG_PATHS, PRIMEPAG_PIX_KEY_STYLE, type PrimePagMember, type PrimePagPaths } from './member.js';
-import { parsePrimePagNotification, primePagNotificationKey } from './notifications.js';
+import { primePagNotificationKey, readPrimePagNotification } from './notifications.js';
 import { PRIMEPAG_PAYMENT_STATUSES, PRIMEPAG_QR_CODE_STATUSES } from './statuses.js';
 
 /**
@@ -46,30 +45,13 @@ export class PrimePagAdapter extends DeclaredAdapter<PrimePagMember> {
     return { status, amount: (value: unknown) => this.fromProviderAmount(value), requestedAmount };
   }
 
-  /** A 2xx answer that is not the resource: the provider failing (UNAVAILABLE, the outcome unknown), never a status. */
-  private unusable(operation: Operation, prefix: string, what: string): Error {
-    return this.failure(operation, prefix, new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`));
-  }
-
-  /** A mapper's result; undefined, or an amount it cannot read, is an unusable answer. */
-  private read<T>(operation: Operation, prefix: string, what: string, map: () => T | undefined): T {
-    let result: T | undefined;
-    try {
-      result = map();
-    } catch {
-      result = undefined;
-    }
-    if (result === undefined) throw this.unusable(operation, prefix, what);
-    return result;
-  }
-
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     this.assertPaymentMethod(input.paymentMethod);
     const prefix = this.prefixFor('createTransaction');
     const expiresAt = this.expiresAt(this.pixExpirySeconds);
     const body = toQrCodeRequest(input, { valueCents: this.toProviderAmount(input.amount), expirySeconds: this.pixExpirySeconds });
     const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(this.paths.qrCodes, body));
-    const result = this.read('createTransaction', prefix, 'qrcode com reference_code e content', () =>
+    const result = this.mapped('createTransaction', prefix, () =>
       fromCreatedQrCode(answer, { ...this.terms((value) => this.transactionStatus(value), input.amount), expiresAt }),
     );
     // The image is drawn from the BR Code, never taken from the provider's image_base64.
@@ -79,7 +61,7 @@ export class PrimePagAdapter extends DeclaredAdapter<PrimePagMember> {
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const prefix = this.prefixFor('getTransaction');
     const answer = await this.exchange('getTransaction', prefix, () => this.http(ctx).get<unknown>(fillPath(this.paths.qrCode, { id: transactionId })));
-    const result = this.read('getTransaction', prefix, 'status do qrcode', () =>
+    const result = this.mapped('getTransaction', prefix, () =>
       fromQrCode(
         answer,
         transactionId,
@@ -104,7 +86,7 @@ export class PrimePagAdapter extends DeclaredAdapter<PrimePagMember> {
       },
     );
     const answer = await this.exchange('withdraw', prefix, () => this.http(ctx).post<unknown>(this.paths.payments, body));
-    return this.read('withdraw', prefix, 'payment com reference_code', () =>
+    return this.mapped('withdraw', prefix, () =>
       fromPayment(
         answer,
         this.terms((value) => this.withdrawalStatus(value), input.amount),
@@ -113,15 +95,11 @@ export class PrimePagAdapter extends DeclaredAdapter<PrimePagMember> {
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
-    const parsed = parsePrimePagNotification(notification.body);
-    if (!parsed) return undefined;
-    if (parsed.type === 'pix_payment') {
+    return readPrimePagNotification(notification.body, {
+      chargeStatus: (value) => this.transactionStatus(value),
       // A member without payouts has none to be told about.
-      return this.capabilities.withdrawMethods.length
-        ? { type: 'WITHDRAW', transactionId: parsed.referenceCode, status: this.withdrawalStatus(parsed.status) }
-        : undefined;
-    }
-    return { type: 'TRANSACTION', transactionId: parsed.referenceCode, status: this.transactionStatus(parsed.status) };
+      ...(this.capabilities.withdrawMethods.length ? { payoutStatus: (value: string) => this.withdrawalStatus(value) } : {}),
+    });
   }
 
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {

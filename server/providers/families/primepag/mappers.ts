@@ -8,12 +8,13 @@ import type {
   WithdrawStatus,
 } from '../../../domain/types.js';
 import { digitsOnly } from '../../../lib/documents.js';
+import { ProviderCallError } from '../../../lib/http/index.js';
 import { isRecord } from '../../../lib/json.js';
 import { normalizePixKey, type PixKeyStyle } from '../../../lib/pixKey.js';
 import { dateOf, idText, textOf } from '../../../lib/values.js';
 import type { Payment, PaymentAnswer, PaymentRequest, PixKeyTypeName, QrCode, QrCodeAnswer, QrCodeRequest } from './wire.js';
 
-/** Pure mappers of the dialect: our input → their body, their body → our result. No HTTP, no clock, no logger. */
+/** Pure mappers of the dialect: our input → their body, their body → our result (or a refusal). No HTTP, no clock, no logger. */
 
 export function toQrCodeRequest(input: TransactionInput, terms: { valueCents: number; expirySeconds: number }): QrCodeRequest {
   const name = input.customer?.name?.trim();
@@ -66,19 +67,34 @@ export interface ResponseTerms<S> {
   requestedAmount?: number;
 }
 
-const amountOf = (value: unknown, terms: ResponseTerms<unknown>): number =>
-  value !== undefined && value !== null ? terms.amount(value) : (terms.requestedAmount ?? 0);
+/**
+ * An answer that is not the resource asked for. The response mappers refuse
+ * with it and the adapter reads through the kit's `mapped`, which makes it
+ * UNAVAILABLE under the operation's prefix (the outcome unknown): never a status.
+ */
+export function notTheResource(what: string): never {
+  throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`);
+}
+
+function amountOf(value: unknown, terms: ResponseTerms<unknown>): number {
+  if (value === undefined || value === null) return terms.requestedAmount ?? 0;
+  try {
+    return terms.amount(value);
+  } catch {
+    return notTheResource('value_cents legível');
+  }
+}
 
 /**
  * The answer of POST /v1/pix/qrcodes → our charge, PENDING (the answer carries
- * no status: a PIX charge starts PENDING, doc 2 §4). Undefined without a
+ * no status: a PIX charge starts PENDING, doc 2 §4). Refused without a
  * reference_code or a BR Code: a charge nobody can pay is no charge.
  */
-export function fromCreatedQrCode(body: unknown, terms: ResponseTerms<TransactionStatus> & { expiresAt: Date }): TransactionResult | undefined {
+export function fromCreatedQrCode(body: unknown, terms: ResponseTerms<TransactionStatus> & { expiresAt: Date }): TransactionResult {
   const qrCode = qrCodeOf(body);
   const transactionId = textOf(qrCode?.reference_code);
   const pixCode = textOf(qrCode?.content);
-  if (!qrCode || !transactionId || !pixCode) return undefined;
+  if (!qrCode || !transactionId || !pixCode) return notTheResource('qrcode com reference_code e content');
   const status = textOf(qrCode.status);
   return {
     paymentMethod: 'PIX',
@@ -90,11 +106,11 @@ export function fromCreatedQrCode(body: unknown, terms: ResponseTerms<Transactio
   };
 }
 
-/** The answer of GET /v1/pix/qrcodes/{id} → our charge. Undefined without a status: an answer that says nothing is never a status. */
-export function fromQrCode(body: unknown, transactionId: string, terms: ResponseTerms<TransactionStatus>): TransactionResult | undefined {
+/** The answer of GET /v1/pix/qrcodes/{id} → our charge. Refused without a status: an answer that says nothing is never a status. */
+export function fromQrCode(body: unknown, transactionId: string, terms: ResponseTerms<TransactionStatus>): TransactionResult {
   const qrCode = qrCodeOf(body);
   const status = textOf(qrCode?.status);
-  if (!qrCode || !status) return undefined;
+  if (!qrCode || !status) return notTheResource('status do qrcode');
   const pixCode = textOf(qrCode.content);
   const expiresAt = dateOf(qrCode.expires_at);
   return {
@@ -113,11 +129,11 @@ export function fromQrCode(body: unknown, transactionId: string, terms: Response
  */
 export const paymentId = (payment: Pick<Payment, 'reference_code' | 'id'>): string | undefined => textOf(payment.reference_code) ?? idText(payment.id);
 
-/** The answer of POST /v1/pix/payments → our payout; PENDING when it carries no status. Undefined without an id. */
-export function fromPayment(body: unknown, terms: ResponseTerms<WithdrawStatus>): WithdrawResult | undefined {
+/** The answer of POST /v1/pix/payments → our payout; PENDING when it carries no status. Refused without an id. */
+export function fromPayment(body: unknown, terms: ResponseTerms<WithdrawStatus>): WithdrawResult {
   const payment = paymentOf(body);
   const withdrawId = payment && paymentId(payment);
-  if (!payment || !withdrawId) return undefined;
+  if (!payment || !withdrawId) return notTheResource('payment com reference_code');
   const status = textOf(payment.status);
   return { withdrawId, amount: amountOf(payment.value_cents, terms), status: status ? terms.status(status) : 'PENDING' };
 }

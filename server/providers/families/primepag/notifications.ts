@@ -1,3 +1,4 @@
+import type { TransactionStatus, WebhookResult, WithdrawStatus } from '../../../domain/types.js';
 import { isRecord, parseJsonObject } from '../../../lib/json.js';
 import { textOf } from '../../../lib/values.js';
 import type { NotificationType, PrimePagNotification } from './wire.js';
@@ -34,6 +35,22 @@ export function parsePrimePagNotification(body: Buffer | string): ParsedNotifica
   const status = textOf(delivery.message.status);
   if (!referenceCode || !status) return undefined;
   return { type: type as NotificationType, referenceCode, status };
+}
+
+/**
+ * A delivery → our result: pix_qrcode a TRANSACTION through the QR code table,
+ * pix_payment a WITHDRAW through the payout table, only for a member that
+ * pays out (`payoutStatus` given); undefined for the rest.
+ */
+export function readPrimePagNotification(
+  body: Buffer | string,
+  tables: { chargeStatus: (value: string) => TransactionStatus; payoutStatus?: (value: string) => WithdrawStatus },
+): WebhookResult | undefined {
+  const parsed = parsePrimePagNotification(body);
+  if (parsed?.type === 'pix_qrcode') return { type: 'TRANSACTION', transactionId: parsed.referenceCode, status: tables.chargeStatus(parsed.status) };
+  if (parsed?.type === 'pix_payment' && tables.payoutStatus)
+    return { type: 'WITHDRAW', transactionId: parsed.referenceCode, status: tables.payoutStatus(parsed.status) };
+  return undefined;
 }
 
 /** One delivery about one QR code or payout in one status: re-deliveries share it, a status change does not. */
