@@ -56,6 +56,7 @@ export const CRMCOIN_CREDENTIALS = { publicKey: ['partnerKey'], secretKey: ['api
 export type CrmcoinDeclaration = ProviderDeclaration & { credentials: typeof CRMCOIN_CREDENTIALS };
 
 export const CRMCOIN: CrmcoinDeclaration = {
+  // The host is a placeholder (no public material names one): an account sets its base_url.
   identity: { id: 'CRMCOIN', specGroup: SPEC_GROUPS.DOC2_GROUP2, defaultBaseUrl: 'https://api.crmcoin.com.br' },
   capabilities: { paymentMethods: ['PIX'], refunds: true, withdrawMethods: ['PIX'], withdrawalLookup: true },
   auth: { type: 'bearer' },
