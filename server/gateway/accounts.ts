@@ -52,6 +52,7 @@ export class AccountsService {
     if (!adapter) throw invalidArgument('provider', `unknown provider ${provider}; ListProviders shows the registered ones`);
     requireText('name', input.name);
     checkUrls(input);
+    adapter.checkAccount(input);
     const account = await this.deps.accounts.create(this.deps.db.em(), { ...input, provider: adapter.identity.id, name: input.name.trim() });
     return this.view(account);
   }
@@ -70,9 +71,20 @@ export class AccountsService {
   async update(id: string, patch: ProviderAccountPatch): Promise<ProviderAccountView> {
     if (patch.name !== undefined && !patch.name.trim()) throw invalidArgument('name', 'name cannot be empty');
     checkUrls(patch);
-    const account = await this.deps.accounts.update(this.deps.db.em(), id, await this.withoutEchoedCertificateUrls(id, patch));
+    const effective = await this.withoutEchoedCertificateUrls(id, patch);
+    await this.checkAccountAfter(id, effective);
+    const account = await this.deps.accounts.update(this.deps.db.em(), id, effective);
     if (!account) throw notFound(`provider account ${id} not found`);
     return this.view(account);
+  }
+
+  /** The account as the patch would leave it, checked by its provider's adapter (keys, formats, certificate URLs). */
+  private async checkAccountAfter(id: string, patch: ProviderAccountPatch): Promise<void> {
+    const current = await this.deps.accounts.getWithSecrets(this.deps.db.em(), id);
+    if (!current) return;
+    const adapter = this.deps.registry.find(current.provider);
+    const defined = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+    adapter?.checkAccount({ ...current, ...defined });
   }
 
   async delete(id: string): Promise<void> {

@@ -53,6 +53,12 @@ export const CATALOGUE = {
   CARD_ID_REQUIRED: entry('cardId is required for credit card transactions', 'INVALID_ARGUMENT'),
   CARD_TOKEN_REQUIRED: entry('Card token is required for credit card payments.', 'INVALID_ARGUMENT'),
   LYNXPAY_INVALID_CVV: entry('card.cvv é inválido. Precisa ter entre 3 e 4 caracteres.', 'INVALID_ARGUMENT'),
+  // LYNXPAY's other card checks (doc 2 §5 lists them; only the cvv text is shown): written after it.
+  LYNXPAY_CARD_REQUIRED: entry('card é obrigatório.', 'INVALID_ARGUMENT'),
+  LYNXPAY_CARD_NUMBER_REQUIRED: entry('card.number é obrigatório.', 'INVALID_ARGUMENT'),
+  LYNXPAY_INVALID_HOLDER_NAME: entry('card.holderName é inválido. Precisa ter nome e sobrenome.', 'INVALID_ARGUMENT'),
+  LYNXPAY_INVALID_EXPIRATION_MONTH: entry('card.expirationMonth é inválido. Precisa ter no máximo 2 caracteres.', 'INVALID_ARGUMENT'),
+  LYNXPAY_INVALID_EXPIRATION_YEAR: entry('card.expirationYear é inválido. Precisa ter 4 caracteres.', 'INVALID_ARGUMENT'),
   PODPAY2_CARD_DATA_REQUIRED: entry('Dados do cartão são obrigatórios para pagamento com cartão de crédito.', 'INVALID_ARGUMENT'),
 
   // RAPDYN formats (doc 2 §5). The CNPJ text is not shown in the spec; it is

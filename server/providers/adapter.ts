@@ -34,6 +34,9 @@ export interface AdapterContext {
   notificationUrl: string;
 }
 
+/** What an account gives an adapter before any call: its keys and certificate URLs. */
+export type AccountSettings = Pick<AdapterContext, 'publicKey' | 'secretKey' | 'platformId' | 'certCashInUrl' | 'certCashOutUrl'>;
+
 export interface IncomingNotification {
   /** The body exactly as received. */
   body: Buffer;
@@ -158,6 +161,14 @@ export abstract class ProviderAdapter {
   supports(operation: Operation): boolean {
     return this.operations.includes(operation);
   }
+
+  /**
+   * Checks an account's settings against what the provider needs (required
+   * keys, packed formats, certificate URLs) when the account is created or
+   * changed, so a mistake is INVALID_ARGUMENT at the door, with the spec's
+   * text, not a failure at the first payment. Nothing by default.
+   */
+  checkAccount(_account: AccountSettings): void {}
 
   /** The payment-method guard with this provider's text (the gateway refuses early with it). */
   assertPaymentMethod(method: PaymentMethod): void {

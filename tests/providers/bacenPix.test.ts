@@ -161,6 +161,7 @@ const STANDARD: BacenPixMember = {
   capabilities: { paymentMethods: ['PIX'], webhooks: true },
   auth: bacenPixAuth(),
   money: 'reais',
+  sources: 'a test declaration',
   expiry: { pixSeconds: 3600 },
   statuses: { transaction: { overrides: { EXPIRADA: 'CANCELED' } } },
 };

@@ -23,6 +23,7 @@ const VARIANT: TransactionsApiMember = {
   auth: { type: 'bearer' },
   credentials: { required: ['secretKey'] },
   money: 'reais',
+  sources: 'a test declaration',
   expiry: { pixSeconds: 2 * SECONDS_PER_DAY },
   paths: { create: '/transaction', refund: { method: 'DELETE', path: '/transactions/{id}' }, withdraw: '/cashout' },
   statuses: {
@@ -44,6 +45,7 @@ const FOURTH: TransactionsApiMember = {
   auth: { type: 'apiKey', header: 'x-api-key' },
   credentials: { required: ['secretKey'] },
   money: 'cents',
+  sources: 'a test declaration',
   paths: {
     create: '/user/transactions',
     get: '/user/transactions/{id}',

@@ -9,7 +9,7 @@
  *   };
  *   const { data } = await createProviderHttp({ ...HTTP, ctx }).post<Cob>('/cob', body, { errorPrefix: 'Erro ao criar transação' });
  */
-export type { HttpAccount, KeyRef } from './account.js';
+export { resolveKey, type HttpAccount, type KeyRef } from './account.js';
 export type { AuthStyle, OAuth2Auth } from './auth.js';
 export { splitPackedKey, type PackedKeyOptions } from './packedKey.js';
 export { providerError, providerMessage } from './providerError.js';

@@ -62,6 +62,8 @@ export const CRMCOIN: CrmcoinDeclaration = {
   auth: { type: 'bearer' },
   credentials: CRMCOIN_CREDENTIALS,
   money: 'reais',
+  sources:
+    "paths, the partner key in every call, numeric status codes, 22-character withdraw reference: spec (doc 2 §4/§5/§7/§9); bodies (Portuguese, reais), which path reads what (`/getstatus` a charge, `/consulta` a payout), bearer API token, no notifications: gateway's decision (no public API material found); host: placeholder",
 };
 
 /** The spec's limit of the withdraw reference (doc 2 §5, §9). */
@@ -272,7 +274,7 @@ interface Call<T> {
 
 export class CrmcoinAdapter extends DeclaredAdapter<CrmcoinDeclaration> {
   constructor(declaration: CrmcoinDeclaration = CRMCOIN, runtime: AdapterRuntime = {}) {
-    super(declaration, runtime, { transactionStatuses: CRMCOIN_STATUSES, withdrawalStatuses: CRMCOIN_WITHDRAWAL_STATUSES });
+    super(declaration, runtime, { family: 'bespoke', transactionStatuses: CRMCOIN_STATUSES, withdrawalStatuses: CRMCOIN_WITHDRAWAL_STATUSES });
   }
 
   private partnerKey(ctx: AdapterContext): string {

@@ -31,18 +31,26 @@ export type Credentials<C extends CredentialLayout = CredentialLayout> = { publi
 const isOptional = (name: string): boolean => name.endsWith('?');
 const bare = (name: string): string => (isOptional(name) ? name.slice(0, -1) : name);
 
-function configurationError(reason: 'CREDENTIALS_MISSING' | 'CREDENTIALS_FORMAT', key: CatalogueKey | undefined, fallback: string): GatewayError {
-  return new GatewayError('FAILED_PRECONDITION', key ? CATALOGUE[key].message : fallback, { reason });
+/** The account's key at fault is the error's field ('public_key', 'secret_key', as the contract spells them). */
+const FIELD = { publicKey: 'public_key', secretKey: 'secret_key' } as const;
+
+function configurationError(
+  reason: 'CREDENTIALS_MISSING' | 'CREDENTIALS_FORMAT',
+  key: CatalogueKey | undefined,
+  fallback: string,
+  field: keyof typeof FIELD,
+): GatewayError {
+  return new GatewayError('FAILED_PRECONDITION', key ? CATALOGUE[key].message : fallback, { reason, field: FIELD[field] });
 }
 
-function splitKey(value: string, names: readonly string[], layout: CredentialLayout): Record<string, string | undefined> {
+function splitKey(field: keyof typeof FIELD, value: string, names: readonly string[], layout: CredentialLayout): Record<string, string | undefined> {
   const parts = value.split('|').map((part) => part.trim());
   const shape = names.map(bare).join('|');
-  if (parts.length > names.length) throw configurationError('CREDENTIALS_FORMAT', layout.format, `Formato de credenciais inválido. Use: ${shape}`);
+  if (parts.length > names.length) throw configurationError('CREDENTIALS_FORMAT', layout.format, `Formato de credenciais inválido. Use: ${shape}`, field);
   const parsed: Record<string, string | undefined> = {};
   names.forEach((name, index) => {
     const part = parts[index] || undefined;
-    if (!part && !isOptional(name)) throw configurationError('CREDENTIALS_FORMAT', layout.format, `Formato de credenciais inválido. Use: ${shape}`);
+    if (!part && !isOptional(name)) throw configurationError('CREDENTIALS_FORMAT', layout.format, `Formato de credenciais inválido. Use: ${shape}`, field);
     parsed[bare(name)] = part;
   });
   return parsed;
@@ -59,13 +67,13 @@ export function parseCredentials<C extends CredentialLayout>(layout: C, account:
   const required = layout.required ?? (['publicKey', 'secretKey'] as const).filter((field) => layout[field]?.some((name) => !isOptional(name)));
   for (const field of required) {
     const value = field === 'publicKey' ? publicKey : secretKey;
-    if (!value) throw configurationError('CREDENTIALS_MISSING', layout.missing, `${field} is required`);
+    if (!value) throw configurationError('CREDENTIALS_MISSING', layout.missing, `${field} is required`, field);
   }
   const parsed: Record<string, string | undefined> = { publicKey, secretKey };
   for (const field of ['publicKey', 'secretKey'] as const) {
     const names = layout[field];
     const value = field === 'publicKey' ? publicKey : secretKey;
-    if (names && value) Object.assign(parsed, splitKey(value, names, layout));
+    if (names && value) Object.assign(parsed, splitKey(field, value, names, layout));
   }
   return parsed as Credentials<C>;
 }

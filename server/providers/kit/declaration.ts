@@ -1,4 +1,4 @@
-import type { AuthStyle, BreakerOptions, RetryOptions } from '../../lib/http/index.js';
+import type { AuthStyle, BreakerOptions, KeyRef, RetryOptions } from '../../lib/http/index.js';
 import type { Logger } from '../../lib/logger.js';
 import type { CatalogueKey, FailurePrefixKey } from '../../lib/providerMessages.js';
 import type { StatusDeclaration } from '../../lib/statusTable.js';
@@ -18,6 +18,11 @@ export interface ProviderDeclaration {
   capabilities: CapabilityDeclaration;
   /** How every call authenticates (lib/http/auth.ts). A part of a packed key is `credentialPart(layout, 'name')`. */
   auth: AuthStyle;
+  /**
+   * Headers every call carries besides `auth`: from the account's keys (a KeyRef) or fixed
+   * (`{ fixed: 'AtivoB2B/1.0' }`). Not for secrets: a secret is `auth`, which the logs redact.
+   */
+  headers?: Readonly<Record<string, KeyRef | { fixed: string }>>;
   /** How the account's two keys pack the provider's credentials; parsed once, checked before anything is sent. */
   credentials?: CredentialLayout;
   /** How the provider's JSON carries money: integer cents, or reais (a number with two decimals). */
@@ -37,6 +42,12 @@ export interface ProviderDeclaration {
   failurePrefixes?: Partial<Record<Operation, FailurePrefixKey>>;
   /** Per call; default 25 s (lib/http). */
   timeoutMs?: number;
+  /**
+   * Where its request and response shapes come from, for the provider
+   * catalogue (docs/providers.md, generated): the spec's sections, the public
+   * API material with its source, or the family's dialect / the gateway's decision.
+   */
+  sources: string;
 }
 
 export type MoneyUnit = 'cents' | 'reais';
@@ -56,6 +67,8 @@ export interface ExpiryDeclaration {
  * `{ notImplementedFor: 'FastSoft' }`; default 'Payment method not supported by <id>').
  */
 export type FailureTexts = Partial<Record<Operation, CatalogueKey>> & {
+  /** A card charge without a card reference: 'cardId is required for credit card transactions' by default (LYNXPAY: 'Card token is required for credit card payments.'). */
+  missingCard?: CatalogueKey;
   /** A catalogue text, or FastSoft's and ByNet's 'Payment method X not implemented for <name>'. */
   unsupportedPaymentMethod?: CatalogueKey | { notImplementedFor: string };
 };

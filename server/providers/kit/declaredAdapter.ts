@@ -1,18 +1,28 @@
 import type { Operation, PaymentMethod, TransactionStatus, WithdrawStatus } from '../../domain/types.js';
 import { GatewayError } from '../../lib/errors.js';
 import { BOLETO_DEFAULT_EXPIRY_SECONDS, PIX_DEFAULT_EXPIRY_SECONDS, expiresAfter } from '../../lib/expiry.js';
-import { createProviderHttp, providerError, type ProviderHttp, type ProviderHttpDeclaration, type ProviderResponse } from '../../lib/http/index.js';
+import { createProviderHttp, providerError, resolveKey, type ProviderHttp, type ProviderHttpDeclaration, type ProviderResponse } from '../../lib/http/index.js';
 import { logger as defaultLogger, type Logger } from '../../lib/logger.js';
 import { centsToReais, reaisToCents } from '../../lib/money.js';
 import { assertPaymentMethodOffered } from '../../lib/paymentMethods.js';
 import { CATALOGUE, FAILURE_PREFIXES } from '../../lib/providerMessages.js';
 import { declaredStatusTable, lookupStatus, statusTable, type StatusTable } from '../../lib/statusTable.js';
-import { capabilitiesOf, lockToCapabilities, ProviderAdapter, type AdapterContext, type Capabilities, type ProviderIdentity } from '../adapter.js';
+import {
+  capabilitiesOf,
+  lockToCapabilities,
+  ProviderAdapter,
+  type AccountSettings,
+  type AdapterContext,
+  type Capabilities,
+  type ProviderIdentity,
+} from '../adapter.js';
 import { parseCredentials, type Credentials, type CredentialLayout } from './credentials.js';
 import type { AdapterRuntime, ProviderDeclaration } from './declaration.js';
 
 /** What a family (or a bespoke adapter) brings under its members' declarations. */
 export interface FamilyDefaults {
+  /** The family's name in the provider catalogue; 'bespoke' for an adapter of its own. */
+  family?: string;
   transactionStatuses: StatusTable<TransactionStatus>;
   /** Default: no entries, unknown PENDING (a payout wrongly recorded as failed could be paid twice). */
   withdrawalStatuses?: StatusTable<WithdrawStatus>;
@@ -55,6 +65,8 @@ const COMMON_PREFIXES: Record<Operation, string> = {
 export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDeclaration> extends ProviderAdapter {
   readonly identity: ProviderIdentity;
   readonly capabilities: Capabilities;
+  /** Its family (or 'bespoke'), for the provider catalogue. */
+  readonly family: string;
   /** The declared tables (family + member), read by the catalogue test against the spec. */
   readonly transactionStatuses: StatusTable<TransactionStatus>;
   readonly withdrawalStatuses: StatusTable<WithdrawStatus>;
@@ -67,6 +79,7 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
     super();
     this.identity = { ...declaration.identity, aliases: declaration.identity.aliases ?? [] };
     this.capabilities = capabilitiesOf(declaration.capabilities);
+    this.family = family.family ?? 'bespoke';
     this.transactionStatuses = declaredStatusTable(family.transactionStatuses, declaration.statuses?.transaction);
     this.withdrawalStatuses = declaredStatusTable(family.withdrawalStatuses ?? NO_WITHDRAWAL_STATUSES, declaration.statuses?.withdrawal);
     lockToCapabilities(this);
@@ -82,6 +95,16 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
     return declared ? FAILURE_PREFIXES[declared] : COMMON_PREFIXES[operation];
   }
 
+  /** The declared credential layout, checked when an account is created or changed: the same texts, as INVALID_ARGUMENT on the key at fault. */
+  override checkAccount(account: AccountSettings): void {
+    try {
+      parseCredentials(this.declaration.credentials ?? {}, account);
+    } catch (error) {
+      if (error instanceof GatewayError) throw new GatewayError('INVALID_ARGUMENT', error.message, { ...error.details, reason: error.details.reason });
+      throw error;
+    }
+  }
+
   protected now(): Date {
     return this.runtime.now?.() ?? new Date();
   }
@@ -95,10 +118,14 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
     // The account's keys are checked against the declared layout before anything is sent.
     this.credentials(ctx);
     const { timeoutMs, ca, retry, breaker, logger } = this.runtime;
+    const headers = Object.fromEntries(
+      Object.entries(this.declaration.headers ?? {}).map(([name, value]) => [name, typeof value === 'object' ? value.fixed : resolveKey(value, ctx)]),
+    );
     return createProviderHttp({
       provider: this.identity.id,
       auth: this.declaration.auth,
       timeoutMs: timeoutMs ?? this.declaration.timeoutMs,
+      ...(Object.keys(headers).length ? { headers } : {}),
       ...(ca ? { ca } : {}),
       ...(retry !== undefined ? { retry } : {}),
       ...(breaker ? { breaker } : {}),
@@ -136,6 +163,25 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
     const cents = Number(value);
     if (!Number.isSafeInteger(cents)) throw new RangeError(`not an amount in cents: ${JSON.stringify(value)}`);
     return cents;
+  }
+
+  /** What the provider catalogue shows of the declaration. */
+  get catalogue(): {
+    auth: ProviderDeclaration['auth'];
+    headers: string[];
+    money: ProviderDeclaration['money'];
+    pixSeconds: number;
+    boletoSeconds: number;
+    sources: string;
+  } {
+    return {
+      auth: this.declaration.auth,
+      headers: Object.keys(this.declaration.headers ?? {}),
+      money: this.declaration.money,
+      pixSeconds: this.pixExpirySeconds,
+      boletoSeconds: this.boletoExpirySeconds,
+      sources: this.declaration.sources,
+    };
   }
 
   protected get pixExpirySeconds(): number {

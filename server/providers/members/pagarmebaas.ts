@@ -29,6 +29,8 @@ export const PAGARMEBAAS: OrdersApiMember = {
   auth: SECRET_KEY_BASIC,
   credentials: { required: ['secretKey'] },
   money: 'cents',
+  sources:
+    'paths, 5-day boleto: spec (doc 2 §7/§9); bodies, statuses, events, `Idempotency-Key`, host `api.pagar.me/core/v5`, Basic auth: research (Pagar.me API v5 reference)',
   expiry: { boletoSeconds: 5 * SECONDS_PER_DAY },
   withdrawalRecipient: (ctx, input) => input.receiverId || ctx.platformId || undefined,
 };

@@ -21,6 +21,8 @@ export const TREEAL: BacenPixMember = {
   capabilities: { paymentMethods: ['PIX'], withdrawMethods: ['PIX'], withdrawalLookup: true, refunds: true, webhooks: true },
   auth: bacenPixAuth({ clientAuth: 'body' }),
   money: 'reais',
+  sources:
+    "paths, statuses, events: spec (doc 2 §4/§7); host `api.pix.treeal.com`, form token with client credentials in the body, `{data:{txId,status}}` notifications without a type, `refund_nature ORIGINAL` (BACEN devolução), `/pix/payments/dict` answering `{endToEndId, status}`: research (F8, Treeal's public integrations)",
   refund: { kind: 'devolucao' },
   payout: { lookupPath: DICT_PAYMENT_LOOKUP_PATH },
   untypedEvent: 'RECEIVE',

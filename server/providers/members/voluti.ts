@@ -15,6 +15,8 @@ export const VOLUTI: BacenPixMember = {
   capabilities: { paymentMethods: ['PIX'], withdrawMethods: ['PIX'], withdrawalLookup: true, refunds: true, webhooks: true },
   auth: bacenPixAuth({ body: 'json', clientAuth: 'body' }),
   money: 'reais',
+  sources:
+    "paths, statuses, events: spec (doc 2 §4/§7); cob, devolução: Banco Central's API Pix; host `api.pix.voluti.com.br`, JSON token body, `/pix/payments/dict` with `x-idempotency-key`: research (F8, VOLUTI's public integrations)",
   refund: { kind: 'post', path: SELLS_REFUND_PATH },
   payout: { lookupPath: DICT_PAYMENT_LOOKUP_PATH },
 };

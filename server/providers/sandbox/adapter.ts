@@ -70,6 +70,7 @@ const declaration = (defaultBaseUrl: string): ProviderDeclaration => ({
   auth: { type: 'bearer' },
   credentials: { required: ['secretKey'] },
   money: 'cents',
+  sources: 'gateway (`server/sandbox/api.ts`)',
   timeoutMs: 10_000,
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { PaymentMethod, TransactionStatus } from '../../../server/domain/types.js';
 import { SECONDS_PER_DAY, wholeDays } from '../../../server/lib/expiry.js';
 import { centsToReais } from '../../../server/lib/money.js';
-import { FAILURE_PREFIXES } from '../../../server/lib/providerMessages.js';
+import { CATALOGUE, FAILURE_PREFIXES } from '../../../server/lib/providerMessages.js';
 import { declaredStatusTable } from '../../../server/lib/statusTable.js';
 import { operationsOf, capabilitiesOf } from '../../../server/providers/adapter.js';
 import {
@@ -12,6 +12,7 @@ import {
   TransactionsApiAdapter,
   type TransactionsApiMember,
 } from '../../../server/providers/families/transactionsApi/index.js';
+import type { AdapterRuntime } from '../../../server/providers/kit/declaration.js';
 import { BODIES_WITHOUT_RESOURCE, GARBAGE_2XX_BODIES, partial } from '../../support/fakeProvider.js';
 import {
   NOW,
@@ -30,6 +31,12 @@ export interface TransactionsApiFixtures {
   keys: { publicKey: string; secretKey: string };
   /** Header name (lower case) → value, e.g. { authorization: 'Basic …' } or { 'x-api-key': '…' }. */
   authHeaders: Record<string, string>;
+  /** A member whose adapter overrides hooks (ROYALTY): built here instead of the family's class. */
+  create?: (runtime: AdapterRuntime) => TransactionsApiAdapter;
+  /** The member words provider failures its own way (a `failure` hook): the suite checks codes, the member's test the words. */
+  ownFailureWording?: boolean;
+  /** The member builds its own request bodies (transactionBody / withdrawalBody hooks): the suite leaves them to the member's test. */
+  ownBodies?: boolean;
   /** Canned answers where the member's differ from the family's dialect. */
   answers?: Partial<typeof DIALECT>;
 }
@@ -82,7 +89,15 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
     return declared ? FAILURE_PREFIXES[declared] : common;
   };
   const readPrefix = prefix('getTransaction', FAILURE_PREFIXES.GET_TRANSACTION);
-  const h = providerHarness({ create: (runtime) => new TransactionsApiAdapter(member, runtime), account: () => fixtures.keys });
+  const h = providerHarness({ create: (runtime) => fixtures.create?.(runtime) ?? new TransactionsApiAdapter(member, runtime), account: () => fixtures.keys });
+  /** A body expectation, unless the member builds its own bodies. */
+  const bodyOf = <T>(matcher: T): T | undefined => (fixtures.ownBodies ? undefined : matcher);
+  /** What a failure must be: its code, and its words unless the member has its own. */
+  const expected = (outcome: { code: string; message: string }) => (fixtures.ownFailureWording ? { code: outcome.code } : outcome);
+  const failed = async (promise: Promise<unknown>) => {
+    const outcome = await failure(promise);
+    return fixtures.ownFailureWording ? { code: outcome.code } : outcome;
+  };
   const auth = fixtures.authHeaders;
   const path = (template: string, value: string) => template.replace('{id}', encodeURIComponent(value));
 
@@ -108,13 +123,15 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
           method: 'POST',
           path: paths.create,
           headers: auth,
-          body: partial({
-            amount: unit(1990),
-            paymentMethod: 'pix',
-            pix: { expiresInDays: pixDays },
-            postbackUrl: h.ctx.notificationUrl,
-            externalRef: 'order-77',
-          }),
+          ...bodyOf(
+            partial({
+              amount: unit(1990),
+              paymentMethod: 'pix',
+              pix: { expiresInDays: pixDays },
+              postbackUrl: h.ctx.notificationUrl,
+              externalRef: 'order-77',
+            }),
+          ),
           reply: { body: answers.pixCreated(unit(1990)) },
         });
         expect(await h.adapter.createTransaction(h.ctx, input())).toEqual({
@@ -134,7 +151,7 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
           method: 'POST',
           path: paths.create,
           headers: auth,
-          body: partial({ paymentMethod: 'boleto', boleto: { expiresInDays: boletoDays } }),
+          ...bodyOf(partial({ paymentMethod: 'boleto', boleto: { expiresInDays: boletoDays } })),
           reply: { status: 201, body: answers.boletoCreated(unit(123456)) },
         });
         expect(await h.adapter.createTransaction(h.ctx, input({ amount: 123456, paymentMethod: 'BILLET', items: [] }))).toMatchObject({
@@ -153,7 +170,7 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
           method: 'POST',
           path: paths.create,
           headers: auth,
-          body: partial({ paymentMethod: 'credit_card', installments: 3, card: { id: 'card_abc' } }),
+          ...bodyOf(partial({ paymentMethod: 'credit_card', installments: 3, card: { id: 'card_abc' } })),
           reply: { body: answers.cardPaid(unit(7000)) },
         });
         expect(await h.adapter.createTransaction(h.ctx, input({ amount: 7000, paymentMethod: 'CREDIT_CARD', cardId: 'card_abc', installments: 3 }))).toEqual({
@@ -164,7 +181,7 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
         });
         expect(await failure(h.adapter.createTransaction(h.ctx, input({ paymentMethod: 'CREDIT_CARD' })))).toEqual({
           code: 'INVALID_ARGUMENT',
-          message: 'cardId is required for credit card transactions',
+          message: CATALOGUE[fixed.missingCard ?? 'CARD_ID_REQUIRED'].message,
         });
       });
     }
@@ -176,30 +193,38 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
       [502, { message: 'Bad gateway' }, 'UNAVAILABLE', 'Bad gateway'],
     ])('a %i on create is %s with its message, sent once', async (status, body, code, text) => {
       h.fake.expect({ method: 'POST', path: paths.create, reply: { status, body } });
-      expect(await failure(h.adapter.createTransaction(h.ctx, input({ paymentMethod: capabilities.paymentMethods[0]!, cardId: 'c' })))).toEqual({
-        code: String(code),
-        message: createFailure(String(text)),
-      });
+      expect(await failed(h.adapter.createTransaction(h.ctx, input({ paymentMethod: capabilities.paymentMethods[0]!, cardId: 'c' })))).toEqual(
+        expected({
+          code: String(code),
+          message: createFailure(String(text)),
+        }),
+      );
       expect(h.fake.received).toHaveLength(1);
     });
 
     it('keeps the message of a failure inside a 2xx body; an answer without a transaction is UNAVAILABLE; a timeout is never a PENDING charge', async () => {
       const method = capabilities.paymentMethods[0]!;
       h.fake.expect({ method: 'POST', path: paths.create, reply: { body: { success: false, message: 'Saldo insuficiente' } } });
-      expect(await failure(h.adapter.createTransaction(h.ctx, input({ paymentMethod: method, cardId: 'c' })))).toEqual({
-        code: 'INVALID_ARGUMENT',
-        message: createFailure('Saldo insuficiente'),
-      });
+      expect(await failed(h.adapter.createTransaction(h.ctx, input({ paymentMethod: method, cardId: 'c' })))).toEqual(
+        expected({
+          code: 'INVALID_ARGUMENT',
+          message: createFailure('Saldo insuficiente'),
+        }),
+      );
       h.fake.expect({ method: 'POST', path: paths.create, reply: { body: {} } });
-      expect(await failure(h.adapter.createTransaction(h.ctx, input({ paymentMethod: method, cardId: 'c' })))).toEqual({
-        code: 'UNAVAILABLE',
-        message: createFailure('resposta do provedor sem id ou status da transação'),
-      });
+      expect(await failed(h.adapter.createTransaction(h.ctx, input({ paymentMethod: method, cardId: 'c' })))).toEqual(
+        expected({
+          code: 'UNAVAILABLE',
+          message: createFailure('resposta do provedor sem id ou status da transação'),
+        }),
+      );
       h.fake.expect({ method: 'POST', path: paths.create, reply: { delayMs: LATE_MS, body: {} } });
-      expect(await failure(h.adapter.createTransaction(h.ctx, input({ paymentMethod: method, cardId: 'c' })))).toEqual({
-        code: 'UNAVAILABLE',
-        message: createFailure(TIMEOUT_TEXT),
-      });
+      expect(await failed(h.adapter.createTransaction(h.ctx, input({ paymentMethod: method, cardId: 'c' })))).toEqual(
+        expected({
+          code: 'UNAVAILABLE',
+          message: createFailure(TIMEOUT_TEXT),
+        }),
+      );
     });
 
     it('needs its credentials, and says so without calling the provider', async () => {
@@ -235,14 +260,16 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
 
     it.each(GARBAGE_2XX_BODIES)('a read answer that is %s is an error, never a status', async (_label, body) => {
       h.fake.expect({ method: 'GET', path: path(paths.get, 'tx_g'), reply: { body } });
-      await expect(h.adapter.getTransaction(h.ctx, 'tx_g')).rejects.toMatchObject({ message: expect.stringMatching(new RegExp(`^${readPrefix}: `)) });
+      await expect(h.adapter.getTransaction(h.ctx, 'tx_g')).rejects.toMatchObject(
+        fixtures.ownFailureWording ? { code: expect.any(String) } : { message: expect.stringMatching(new RegExp(`^${readPrefix}: `)) },
+      );
     });
 
     it('keeps a 404 as NOT_FOUND and a persistent 5xx as UNAVAILABLE after the read retries', async () => {
       h.fake.expect({ method: 'GET', path: path(paths.get, 'nope'), reply: { status: 404, body: { message: 'Transaction not found' } } });
-      expect(await failure(h.adapter.getTransaction(h.ctx, 'nope'))).toEqual({ code: 'NOT_FOUND', message: `${readPrefix}: Transaction not found` });
+      expect(await failed(h.adapter.getTransaction(h.ctx, 'nope'))).toEqual(expected({ code: 'NOT_FOUND', message: `${readPrefix}: Transaction not found` }));
       h.fake.expect({ method: 'GET', path: path(paths.get, 'tx_1'), times: 3, reply: { status: 503, body: { message: 'Service unavailable' } } });
-      expect(await failure(h.adapter.getTransaction(h.ctx, 'tx_1'))).toEqual({ code: 'UNAVAILABLE', message: `${readPrefix}: Service unavailable` });
+      expect(await failed(h.adapter.getTransaction(h.ctx, 'tx_1'))).toEqual(expected({ code: 'UNAVAILABLE', message: `${readPrefix}: Service unavailable` }));
     });
 
     if (capabilities.refunds) {
@@ -263,17 +290,21 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
         [500, { message: 'boom' }, 'UNAVAILABLE', 'boom'],
       ])('a refund answered %i is %s', async (status, body, code, text) => {
         h.fake.expect({ method, path: path(refundPath, '98765'), reply: { status, body } });
-        expect(await failure(h.adapter.refoundTransaction(h.ctx, '98765', 1990))).toEqual({ code: String(code), message: refundFailure(String(text)) });
+        expect(await failed(h.adapter.refoundTransaction(h.ctx, '98765', 1990))).toEqual(
+          expected({ code: String(code), message: refundFailure(String(text)) }),
+        );
         if (fixed.refoundTransaction)
           expect(h.warn).toHaveBeenCalledWith(expect.objectContaining({ provider: id, operation: 'refoundTransaction' }), 'refoundTransaction failed');
       });
 
       it.each(BODIES_WITHOUT_RESOURCE)('a 2xx refund answer that is %s is never "refunded": UNAVAILABLE', async (_label, body) => {
         h.fake.expect({ method, path: path(refundPath, '98765'), reply: { body } });
-        expect(await failure(h.adapter.refoundTransaction(h.ctx, '98765', 1990))).toEqual({
-          code: 'UNAVAILABLE',
-          message: refundFailure('resposta do provedor sem dados do estorno'),
-        });
+        expect(await failed(h.adapter.refoundTransaction(h.ctx, '98765', 1990))).toEqual(
+          expected({
+            code: 'UNAVAILABLE',
+            message: refundFailure('resposta do provedor sem dados do estorno'),
+          }),
+        );
       });
     }
 
@@ -283,7 +314,13 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
           method: 'POST',
           path: paths.withdraw,
           headers: { ...auth, 'idempotency-key': 'idem-1' },
-          body: partial({ amount: unit(2500), pixKey: '12345678909', pixKeyType: 'cpf', postbackUrl: h.ctx.notificationUrl }),
+          ...bodyOf(
+            partial(
+              member.payoutBody === 'cashout'
+                ? { pixkeytype: 'cpf', pixkey: '12345678909', requestedamount: 2500, isPix: true, postbackUrl: h.ctx.notificationUrl }
+                : { amount: unit(2500), pixKey: '12345678909', pixKeyType: 'cpf', postbackUrl: h.ctx.notificationUrl },
+            ),
+          ),
           reply: { body: answers.withdrawalCreated(unit(2500)) },
         });
         expect(

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { RefundResult, TransactionInput, TransactionResult, WebhookResult, WithdrawInput, WithdrawResult } from '../../../domain/types.js';
-import { invalidArgument } from '../../../lib/errors.js';
+import { GatewayError, invalidArgument } from '../../../lib/errors.js';
 import type { ProviderHttp } from '../../../lib/http/index.js';
 import { isRecord } from '../../../lib/json.js';
 import { centsToReais, centsToReaisString } from '../../../lib/money.js';
 import { withPixQrImage } from '../../../lib/pixQrCode.js';
-import { catalogueError, providerFailure } from '../../../lib/providerMessages.js';
+import { CATALOGUE, catalogueError, providerFailure } from '../../../lib/providerMessages.js';
 import { textOf } from '../../../lib/values.js';
-import type { AdapterContext, IncomingNotification } from '../../adapter.js';
+import type { AccountSettings, AdapterContext, IncomingNotification } from '../../adapter.js';
 import { fillPath, type AdapterRuntime } from '../../kit/declaration.js';
 import { DeclaredAdapter } from '../../kit/declaredAdapter.js';
 import { fromCob, fromDictPayment, toCobRequest, toDictPaymentRequest } from './mappers.js';
@@ -35,6 +35,7 @@ const newDevolucaoId = (): string => randomUUID().replace(/-/g, '');
 export class BacenPixAdapter extends DeclaredAdapter<BacenPixMember> {
   constructor(member: BacenPixMember, runtime: AdapterRuntime = {}) {
     super({ ...member, credentials: member.credentials ?? BACEN_PIX_CREDENTIALS }, runtime, {
+      family: 'BACEN API Pix',
       transactionStatuses: COB_STATUSES,
       withdrawalStatuses: PAYOUT_STATUSES,
     });
@@ -44,6 +45,20 @@ export class BacenPixAdapter extends DeclaredAdapter<BacenPixMember> {
     if (this.capabilities.withdrawMethods.length && !member.payout) throw new Error(`${member.identity.id} declares withdrawals without saying how (payout)`);
     if (this.capabilities.withdrawalLookup && !member.payout?.lookupPath)
       throw new Error(`${member.identity.id} declares withdrawal lookups without a payout lookupPath`);
+  }
+
+  /**
+   * Beyond the keys: the platform's certificate URLs, which every cash-in and
+   * cash-out call presents ('Unauthorized.' without them, doc 2 §5/§8), and
+   * the platform record where the member's payouts need it.
+   */
+  override checkAccount(account: AccountSettings): void {
+    super.checkAccount(account);
+    const refuse = (field: string) => new GatewayError('INVALID_ARGUMENT', CATALOGUE.UNAUTHORIZED.message, { reason: 'UNAUTHORIZED', field });
+    if (!account.certCashInUrl) throw refuse('cert_cash_in_url');
+    const payout = this.declaration.payout;
+    if (payout && payout.mtls !== false && !account.certCashOutUrl) throw refuse('cert_cash_out_url');
+    if (payout?.requirePlatform && !account.platformId) throw refuse('platform_id');
   }
 
   private passphrase = (account: AdapterContext): string =>

@@ -45,7 +45,7 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
   private readonly reader: OrdersApiStatusReader;
 
   constructor(member: OrdersApiMember, runtime: AdapterRuntime = {}) {
-    super(member, runtime, { transactionStatuses: ORDERS_API_STATUSES, withdrawalStatuses: ORDERS_API_WITHDRAWAL_STATUSES });
+    super(member, runtime, { family: 'orders API', transactionStatuses: ORDERS_API_STATUSES, withdrawalStatuses: ORDERS_API_WITHDRAWAL_STATUSES });
     this.reader = { status: (value) => this.transactionStatus(value), neverPaid: member.neverPaid ?? ORDERS_API_NEVER_PAID };
     // The dialect carries integer cents everywhere (Pagar.me v5): a member cannot declare otherwise.
     if (member.money !== 'cents') throw new Error(`${member.identity.id}: the orders API carries amounts in cents, not ${member.money}`);

@@ -27,6 +27,7 @@ export class PrimePagAdapter extends DeclaredAdapter<PrimePagMember> {
 
   constructor(member: PrimePagMember, runtime: AdapterRuntime = {}) {
     super({ ...member, credentials: member.credentials ?? PRIMEPAG_CREDENTIALS }, runtime, {
+      family: 'PrimePag platform',
       transactionStatuses: PRIMEPAG_QR_CODE_STATUSES,
       withdrawalStatuses: PRIMEPAG_PAYMENT_STATUSES,
     });

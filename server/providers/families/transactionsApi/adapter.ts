@@ -25,6 +25,7 @@ import {
   toApiRefund,
   toApiTransaction,
   toApiWithdrawal,
+  toApiCashout,
   type ResponseTerms,
 } from './mappers.js';
 import { TRANSACTIONS_API_PATHS, type TransactionsApiMember, type TransactionsApiPaths } from './member.js';
@@ -42,7 +43,11 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
   protected readonly paths: TransactionsApiPaths;
 
   constructor(member: TransactionsApiMember, runtime: AdapterRuntime = {}) {
-    super(member, runtime, { transactionStatuses: TRANSACTIONS_API_STATUSES, withdrawalStatuses: TRANSACTIONS_API_WITHDRAWAL_STATUSES });
+    super(member, runtime, {
+      family: 'transactions API',
+      transactionStatuses: TRANSACTIONS_API_STATUSES,
+      withdrawalStatuses: TRANSACTIONS_API_WITHDRAWAL_STATUSES,
+    });
     this.paths = { ...TRANSACTIONS_API_PATHS, ...member.paths };
   }
 
@@ -60,6 +65,7 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
 
   /** Hook: the POST body of a payout. */
   protected withdrawalBody(input: WithdrawInput, ctx: AdapterContext): object {
+    if (this.declaration.payoutBody === 'cashout') return toApiCashout(input, ctx.notificationUrl);
     return toApiWithdrawal(input, { amount: (cents) => this.toProviderAmount(cents), notificationUrl: ctx.notificationUrl });
   }
 
@@ -105,7 +111,8 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     this.assertPaymentMethod(input.paymentMethod);
-    if (input.paymentMethod === 'CREDIT_CARD' && !input.cardId) throw catalogueError('CARD_ID_REQUIRED', { field: 'transaction.card_id' });
+    if (input.paymentMethod === 'CREDIT_CARD' && !input.cardId)
+      throw catalogueError(this.declaration.failures?.missingCard ?? 'CARD_ID_REQUIRED', { field: 'transaction.card_id' });
     const prefix = this.prefixFor('createTransaction');
     const now = this.now();
     const data = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(this.paths.create, this.transactionBody(input, ctx)));
@@ -137,8 +144,11 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
   }
 
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
-    if (input.paymentMethod !== 'PIX') throw catalogueError('WITHDRAW_METHOD_NAO_IMPLEMENTADO', { field: 'withdraw.payment_method' });
-    if (!input.pixKey?.trim()) throw invalidArgument('withdraw.pix_key', 'withdraw.pix_key is required for PIX withdrawals');
+    if (!this.capabilities.withdrawMethods.includes(input.paymentMethod))
+      throw catalogueError('WITHDRAW_METHOD_NAO_IMPLEMENTADO', { field: 'withdraw.payment_method' });
+    if (input.paymentMethod === 'PIX' && !input.pixKey?.trim()) throw invalidArgument('withdraw.pix_key', 'withdraw.pix_key is required for PIX withdrawals');
+    if (input.paymentMethod === 'RECEIVER' && !input.receiverId?.trim())
+      throw invalidArgument('withdraw.receiver_id', `withdraw.receiver_id is required: ${this.identity.id} pays out to a recipient`);
     const prefix = this.prefixFor('withdraw');
     const headers = this.withdrawalHeaders(ctx, input);
     const data = await this.exchange('withdraw', prefix, () => this.http(ctx).post<unknown>(this.paths.withdraw, this.withdrawalBody(input, ctx), { headers }));

@@ -17,7 +17,16 @@ import { paymentMethodCodec } from '../../../lib/paymentMethods.js';
 import { nationalPhoneDigits } from '../../../lib/phone.js';
 import { normalizePixKey } from '../../../lib/pixKey.js';
 import { dateOf, idText, textOf } from '../../../lib/values.js';
-import type { ApiCardTokenRequest, ApiCustomer, ApiPaymentMethod, ApiTransaction, ApiTransactionRequest, ApiWithdrawal, ApiWithdrawalRequest } from './wire.js';
+import type {
+  ApiCardTokenRequest,
+  ApiCashoutRequest,
+  ApiCustomer,
+  ApiPaymentMethod,
+  ApiTransaction,
+  ApiTransactionRequest,
+  ApiWithdrawal,
+  ApiWithdrawalRequest,
+} from './wire.js';
 
 /** Pure mappers of the dialect: our input → their body, their body → our result. No HTTP, no clock, no logger. */
 
@@ -117,6 +126,18 @@ export function toApiWithdrawal(input: WithdrawInput, terms: Pick<RequestTerms, 
     ...(input.description ? { description: input.description } : {}),
     ...(input.withdrawReference ? { externalRef: input.withdrawReference } : {}),
     postbackUrl: terms.notificationUrl,
+  };
+}
+
+/** The F2 platforms' payout: key type and key in lower-case field names, the amount in cents, isPix. */
+export function toApiCashout(input: WithdrawInput, notificationUrl: string): ApiCashoutRequest {
+  return {
+    pixkeytype: (input.pixType ?? '').toLowerCase(),
+    pixkey: input.pixType ? normalizePixKey(input.pixKey ?? '', input.pixType) : (input.pixKey ?? '').trim(),
+    requestedamount: input.amount,
+    ...(input.description ? { description: input.description } : {}),
+    isPix: true,
+    postbackUrl: notificationUrl,
   };
 }
 

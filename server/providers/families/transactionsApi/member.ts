@@ -28,6 +28,8 @@ import type { ProviderDeclaration, PathTemplate } from '../../kit/declaration.js
  * | Kuber Finance's 'Failed to refund transaction.'          | `failures.refoundTransaction: 'KUBER_REFUND_FAILED'`          |
  * | the fourth group's 'Erro no saque: …', 'Erro no estorno: …' | `failurePrefixes: { withdraw: 'WITHDRAW_FOURTH_GROUP', refoundTransaction: 'REFUND_FOURTH_GROUP' }` |
  * | ByNet's API-key header                                  | `auth: { type: 'apiKey', header }`                             |
+ * | F2's POST /withdrawals/cashout {pixkeytype, pixkey, requestedamount, isPix} (MEDIUS) | `paths: { withdraw: '/withdrawals/cashout' }` + `payoutBody: 'cashout'` |
+ * | LYNXPAY's 'Card token is required for credit card payments.' | `failures.missingCard: 'CARD_TOKEN_REQUIRED'`               |
  *
  * A member that needs code extends TransactionsApiAdapter and overrides one
  * documented hook, never an operation:
@@ -41,6 +43,8 @@ import type { ProviderDeclaration, PathTemplate } from '../../kit/declaration.js
 export interface TransactionsApiMember extends ProviderDeclaration {
   /** Only what differs from TRANSACTIONS_API_PATHS. */
   paths?: Partial<TransactionsApiPaths>;
+  /** The payout body: the family's (`transfers`, default) or the "functions/v1" platforms' cashout (F2: MEDIUS, FAIRPAY, BRPIX Digital). */
+  payoutBody?: 'transfers' | 'cashout';
   /** A payout the provider answers as refused is an error (the declared `failures.withdraw` text), not a REJECTED payout. */
   withdrawalRefusalIsError?: boolean;
 }

@@ -18,6 +18,7 @@ const WITHDRAWAL_EVENT = /^(transfers?|withdraw(al)?s?|cashouts?)([._:-].*)?$/i;
  *   { type: 'transaction', objectId, data: { id, status, … } }   (the envelope)
  *   { data: { id, status, … } }
  *   { id, status, … }                                              (the bare object)
+ *   { event: 'withdrawal.created', withdrawal: { id, status, … } }  (F2 payouts)
  * The id is data.id, else objectId, else the top-level id (only when there is
  * no data: an envelope's own id is the postback's, not the transaction's); the
  * status is data.status, else the top-level status. `type`/`event`
@@ -40,7 +41,8 @@ export function parseNotification(body: Buffer | string): ParsedNotification | u
             ? 'withdrawal'
             : undefined;
   if (!kind) return undefined;
-  const data = isRecord(envelope.data) ? envelope.data : undefined;
+  // F2 platforms send payouts as {event: 'withdrawal.created', withdrawal: {id, status, …}}.
+  const data = isRecord(envelope.data) ? envelope.data : isRecord(envelope.withdrawal) ? envelope.withdrawal : undefined;
   const id = idText(data?.id) ?? idText(envelope.objectId) ?? (data ? undefined : idText(envelope.id));
   const status = textOf(data?.status) ?? textOf(envelope.status);
   if (!id || !status) return undefined;

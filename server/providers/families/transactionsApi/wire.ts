@@ -77,6 +77,17 @@ export interface ApiWithdrawalRequest {
   postbackUrl: string;
 }
 
+/** Body of the "functions/v1" platforms' payout (F2: POST /withdrawals/cashout; MEDIUS, FAIRPAY, BRPIX Digital). */
+export interface ApiCashoutRequest {
+  pixkeytype: string;
+  pixkey: string;
+  /** Cents, whatever the charges use (F2 research). */
+  requestedamount: number;
+  description?: string;
+  isPix: true;
+  postbackUrl: string;
+}
+
 export interface ApiWithdrawal {
   id?: ApiId;
   status?: string;

@@ -1,0 +1,131 @@
+import type { CardInput, Operation, RefundResult, TransactionInput, TransactionResult, WebhookResult } from '../../../domain/types.js';
+import { GatewayError } from '../../../lib/errors.js';
+import { providerMessage } from '../../../lib/http/index.js';
+import { isRecord } from '../../../lib/json.js';
+import { withPixQrImage } from '../../../lib/pixQrCode.js';
+import { catalogueError, providerFailure, withPrefix } from '../../../lib/providerMessages.js';
+import type { AdapterContext, IncomingNotification } from '../../adapter.js';
+import { fillPath, type AdapterRuntime } from '../../kit/declaration.js';
+import { DeclaredAdapter, type ExtraOperation } from '../../kit/declaredAdapter.js';
+import {
+  fromIuguInvoice,
+  fromIuguRefund,
+  iuguChargeSucceeded,
+  iuguErrorText,
+  toIuguCharge,
+  toIuguInvoice,
+  toIuguPaymentToken,
+  type InvoiceReading,
+} from './mappers.js';
+import { IUGU_INVOICE_EVENTS, IUGU_PATHS, type IuguMember, type IuguPaths } from './member.js';
+import { readIuguTrigger } from './notifications.js';
+import { IUGU_STATUSES } from './statuses.js';
+import type { IuguInvoice } from './wire.js';
+
+/**
+ * The Iugu family (API v1; spec doc 2 §7 for IUGUBAAS). Every charge is an
+ * invoice: PIX and boleto are one POST /invoices; a card is an invoice paid by
+ * POST /charge with a payment token (two exchanges). Reads and refunds address
+ * the invoice; triggers are form-encoded. Amounts are integer cents.
+ */
+export class IuguAdapter extends DeclaredAdapter<IuguMember> {
+  protected readonly paths: IuguPaths;
+  private readonly events: readonly string[];
+
+  constructor(member: IuguMember, runtime: AdapterRuntime = {}) {
+    super(member, runtime, { transactionStatuses: IUGU_STATUSES });
+    // Iugu carries integer cents everywhere (`*_cents`): a member cannot declare otherwise.
+    if (member.money !== 'cents') throw new Error(`${member.identity.id}: Iugu carries amounts in cents, not ${member.money}`);
+    this.paths = { ...IUGU_PATHS, ...member.paths };
+    this.events = member.events ?? IUGU_INVOICE_EVENTS;
+  }
+
+  /** Iugu's field errors ({"errors": {"email": ["não é válido"]}}) as the provider's message, where the common reader finds none. */
+  protected override failure(operation: Operation | ExtraOperation, prefix: string, error: unknown): GatewayError {
+    const failure = super.failure(operation, prefix, error);
+    const errors = iuguErrorText((error as { response?: { data?: unknown } } | undefined)?.response?.data);
+    const fixed = this.declaration.failures?.[operation as Operation];
+    if (!errors || fixed || failure.message.includes(errors)) return failure;
+    return new GatewayError(failure.code, withPrefix(prefix, errors), failure.details);
+  }
+
+  /**
+   * A 2xx answer without the resource: the errors of a JSON answer where it
+   * gives them (Iugu refused), else an unusable answer such as an HTML page (an outage).
+   */
+  private unusable(operation: Operation, prefix: string, body: unknown, what: string): GatewayError {
+    const message = isRecord(body) ? (iuguErrorText(body) ?? providerMessage(body)) : undefined;
+    const error = message ? providerFailure(prefix, message, 'INVALID_ARGUMENT') : providerFailure(prefix, `resposta do provedor sem ${what}`, 'UNAVAILABLE');
+    return this.failure(operation, prefix, error);
+  }
+
+  private reading(requested?: InvoiceReading['requested']): InvoiceReading {
+    return { amount: (value) => this.fromProviderAmount(value), status: (value) => this.transactionStatus(value), requested };
+  }
+
+  override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
+    this.assertPaymentMethod(input.paymentMethod);
+    const card = input.paymentMethod === 'CREDIT_CARD';
+    if (card && !input.cardId) throw catalogueError('CARD_ID_REQUIRED', { field: 'transaction.card_id' });
+    const prefix = this.prefixFor('createTransaction');
+    const validitySeconds = input.paymentMethod === 'BILLET' ? this.boletoExpirySeconds : this.pixExpirySeconds;
+    const body = toIuguInvoice(input, { now: this.now(), validitySeconds, notificationUrl: ctx.notificationUrl });
+    const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(this.paths.invoices, body));
+    const invoice = fromIuguInvoice(answer, this.reading({ paymentMethod: input.paymentMethod, amount: input.amount, dueDate: body.due_date }));
+    if (!invoice) throw this.unusable('createTransaction', prefix, answer, 'id ou status da fatura');
+    if (!card) return withPixQrImage(invoice);
+    const charged = await this.exchange('createTransaction', prefix, () =>
+      this.http(ctx).post<unknown>(this.paths.charge, toIuguCharge(invoice.transactionId, input)),
+    );
+    const succeeded = iuguChargeSucceeded(charged);
+    if (succeeded === undefined) throw this.unusable('createTransaction', prefix, charged, 'resultado da cobrança');
+    // A declined card is an outcome (REJECTED), not an error; the invoice stays the transaction.
+    return { ...invoice, paymentMethod: 'CREDIT_CARD', status: succeeded ? this.transactionStatus('paid') : 'REJECTED' };
+  }
+
+  override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
+    const prefix = this.prefixFor('getTransaction');
+    const answer = await this.exchange('getTransaction', prefix, () => this.http(ctx).get<unknown>(fillPath(this.paths.invoice, { id: transactionId })));
+    const invoice = fromIuguInvoice(answer, this.reading());
+    if (!invoice) throw this.unusable('getTransaction', prefix, answer, 'id ou status da fatura');
+    return withPixQrImage({ ...invoice, transactionId });
+  }
+
+  /** POST /invoices/{id}/refund with the amount in `partial_value_refund_cents` (doc 2 §7), whole or partial alike. */
+  override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
+    const prefix = this.prefixFor('refoundTransaction');
+    const answer = await this.exchange('refoundTransaction', prefix, () =>
+      this.http(ctx).post<IuguInvoice>(fillPath(this.paths.refund, { id: transactionId }), { partial_value_refund_cents: this.toProviderAmount(amount) }),
+    );
+    const result = fromIuguRefund(answer);
+    if (!result) throw this.unusable('refoundTransaction', prefix, answer, 'a fatura estornada');
+    return result;
+  }
+
+  /**
+   * POST /payment_token as Iugu.js sends it: the account id (the account's
+   * public key) identifies the seller, and the API token is not sent.
+   */
+  override async createCardToken(ctx: AdapterContext, card: CardInput): Promise<string> {
+    const prefix = this.prefixFor('createCardToken');
+    const accountId = ctx.publicKey.trim();
+    if (!accountId) throw new GatewayError('FAILED_PRECONDITION', 'publicKey is required', { reason: 'CREDENTIALS_MISSING', field: 'publicKey' });
+    const answer = await this.exchange('createCardToken', prefix, () =>
+      this.http(ctx, { auth: { type: 'none' } }).post<unknown>(this.paths.paymentToken, toIuguPaymentToken(card, accountId)),
+    );
+    const token = iuguErrorText(answer) ? undefined : (answer as { id?: unknown } | null)?.id;
+    if (typeof token !== 'string' || !token.trim()) throw this.unusable('createCardToken', prefix, answer, 'token do cartão');
+    return token.trim();
+  }
+
+  override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
+    const trigger = readIuguTrigger(notification.body, this.events);
+    return trigger && { type: 'TRANSACTION', transactionId: trigger.invoiceId, status: this.transactionStatus(trigger.status) };
+  }
+
+  /** Triggers carry no id of their own: the invoice and its status identify one (created and status_changed 'pending' are the same news). */
+  override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
+    const trigger = readIuguTrigger(notification.body, this.events);
+    return trigger ? `invoice:${trigger.invoiceId}:${trigger.status.toLowerCase()}` : super.notificationKey(ctx, notification);
+  }
+}

@@ -1,0 +1,63 @@
+import type { AuthStyle } from '../../../lib/http/index.js';
+import type { PathTemplate, ProviderDeclaration } from '../../kit/declaration.js';
+
+/**
+ * What a member of the Iugu family declares: the kit's declaration and the
+ * paths and events of this dialect (Iugu's API v1: invoices, direct charges,
+ * payment tokens, form-encoded triggers). Members: IUGUBAAS (doc 2, group 2);
+ * IUGU (doc 2, group 1) joins with a later issue. Extension points:
+ *
+ * | variation                                                 | declared as                                                    |
+ * |-----------------------------------------------------------|----------------------------------------------------------------|
+ * | host (Iugu's `api.iugu.com/v1`, or a white label's)       | `identity.defaultBaseUrl`                                      |
+ * | IUGUBAAS's 'Erro ao aprovar o reembolso.' (doc 2 §8)      | `failures.refoundTransaction: 'REFUND_APPROVAL_FAILED'`        |
+ * | IUGUBAAS's 'Erro salvando cartão' on card tokens (§8)     | `failures.createCardToken: 'SAVE_CARD_FAILED'`                 |
+ * | other paths than IUGU_PATHS                               | `paths: { invoices, invoice, refund, charge, paymentToken }`    |
+ * | which triggers are read (default IUGU_INVOICE_EVENTS)     | `events: [...]`                                                |
+ * | PIX and boleto validity (sent as the invoice's due date)  | `expiry: { pixSeconds, boletoSeconds }`                        |
+ * | status exceptions                                         | `statuses.transaction: { overrides, unknown }`                 |
+ * | methods, card tokens, refunds                             | `capabilities`                                                 |
+ *
+ * Not in the family yet: IUGU's payout (`POST /accounts/{id}/request_withdraw`,
+ * amount in reais, provider research) and its `withdraw_request.*` triggers;
+ * they come with IUGU as `paths.withdraw` and `capabilities.withdrawMethods`.
+ */
+export interface IuguMember extends ProviderDeclaration {
+  /** Only what differs from IUGU_PATHS. */
+  paths?: Partial<IuguPaths>;
+  /** The `event` values whose `data[id]`/`data[status]` are read; every other trigger is ignored. */
+  events?: readonly string[];
+}
+
+/** `{id}` is the invoice id. */
+export interface IuguPaths {
+  /** POST: the invoice (every charge starts as one). */
+  invoices: PathTemplate;
+  /** GET: one invoice. */
+  invoice: PathTemplate;
+  /** POST `{partial_value_refund_cents}`. */
+  refund: PathTemplate;
+  /** POST `{token, months, invoice_id}`: an invoice paid by card. */
+  charge: PathTemplate;
+  /** POST `{account_id, method, data}`: a card's token, without the API token. */
+  paymentToken: PathTemplate;
+}
+
+/** Spec doc 2 §7 (IUGUBAAS): POST /invoices, POST /charge, GET /invoices/{id}, POST /invoices/{id}/refund; the token path is Iugu's (research). */
+export const IUGU_PATHS: IuguPaths = {
+  invoices: '/invoices',
+  invoice: '/invoices/{id}',
+  refund: '/invoices/{id}/refund',
+  charge: '/charge',
+  paymentToken: '/payment_token',
+};
+
+/**
+ * The triggers about an invoice that carry its id and current status
+ * (dev.iugu.com/docs/gatilhos): created, status changed, refunded, a failed
+ * card attempt. Subscriptions, referrals and withdrawal requests are not charges.
+ */
+export const IUGU_INVOICE_EVENTS: readonly string[] = ['invoice.created', 'invoice.status_changed', 'invoice.refund', 'invoice.payment_failed'];
+
+/** Authorization: Basic base64(api token + ':'), the API token as user and no password (Iugu's convention). */
+export const IUGU_API_TOKEN_BASIC: AuthStyle = { type: 'basic', username: 'secretKey', password: 'empty' };

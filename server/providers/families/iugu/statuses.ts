@@ -1,0 +1,33 @@
+import type { TransactionStatus } from '../../../domain/types.js';
+import { statusTable } from '../../../lib/statusTable.js';
+
+/**
+ * An invoice's status (dev.iugu.com/docs/faturas lists pending, paid, canceled,
+ * in_analysis, draft, partially_paid, refunded, expired, in_protest,
+ * chargeback, externally_paid) → ours, with the spec's common pattern (doc 2
+ * §4: waiting, processing, authorized PENDING; paid APPROVED; unknown REJECTED).
+ * - draft, in_analysis (the first step of a two-step card charge) and
+ *   partially_paid (part of a boleto paid) still wait for money: PENDING.
+ * - canceled: Iugu cancels only unpaid invoices ("impossível ser paga"): CANCELED.
+ * - refunded is REFUNDED; in_protest and chargeback are CHARGEBACK (doc 1 §4).
+ * - expired is REJECTED (doc 1 §4).
+ */
+export const IUGU_STATUSES = statusTable<TransactionStatus>(
+  {
+    waiting: 'PENDING',
+    processing: 'PENDING',
+    authorized: 'PENDING',
+    pending: 'PENDING',
+    draft: 'PENDING',
+    in_analysis: 'PENDING',
+    partially_paid: 'PENDING',
+    paid: 'APPROVED',
+    externally_paid: 'APPROVED',
+    canceled: 'CANCELED',
+    refunded: 'REFUNDED',
+    in_protest: 'CHARGEBACK',
+    chargeback: 'CHARGEBACK',
+    expired: 'REJECTED',
+  },
+  'REJECTED',
+);

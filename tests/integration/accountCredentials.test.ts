@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { failureOf } from '../support/clients.js';
+import { startTestStack, type TestStack } from '../support/gateway.js';
+
+/** Credential rules are checked when an account is created or changed: the spec's text as INVALID_ARGUMENT at the door, not at the first payment. */
+let stack: TestStack;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+});
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+const account = (extra: Record<string, unknown>) => ({ name: 'checked', publicKey: 'client|chave', secretKey: 'secret', ...extra });
+
+describe('CreateProviderAccount and UpdateProviderAccount check what the provider needs', () => {
+  it("refuses a BACEN API Pix account without the platform's certificate URLs with the spec's 'Unauthorized.'", async () => {
+    expect(await failureOf(stack.client.call('accounts', 'createProviderAccount', account({ provider: 'VOLUTI' })))).toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: 'Unauthorized.',
+    });
+    const withCashIn = account({ provider: 'TREEAL', certCashInUrl: 'https://certs.example/in.pem' });
+    expect(await failureOf(stack.client.call('accounts', 'createProviderAccount', withCashIn))).toEqual({ code: 'INVALID_ARGUMENT', message: 'Unauthorized.' });
+  });
+
+  it('accepts the account once the certificates are named, and refuses a change that removes one', async () => {
+    const certificates = { certCashInUrl: 'https://certs.example/in.pem', certCashOutUrl: 'https://certs.example/out.pem' };
+    const { providerAccount } = await stack.client.call('accounts', 'createProviderAccount', account({ provider: 'VOLUTI', ...certificates }));
+    expect(providerAccount.provider).toBe('VOLUTI');
+    const update = { id: providerAccount.id, certCashOutUrl: '' };
+    expect(await failureOf(stack.client.call('accounts', 'updateProviderAccount', update))).toEqual({ code: 'INVALID_ARGUMENT', message: 'Unauthorized.' });
+  });
+
+  it('refuses a packed key of the wrong shape, naming the shape', async () => {
+    const packed = account({
+      provider: 'VOLUTI',
+      publicKey: 'client|chave|extra',
+      certCashInUrl: 'https://c.example/a',
+      certCashOutUrl: 'https://c.example/b',
+    });
+    expect(await failureOf(stack.client.call('accounts', 'createProviderAccount', packed))).toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: 'Formato de credenciais inválido. Use: clientId|chave',
+    });
+  });
+
+  it('refuses a provider account without the key its provider requires', async () => {
+    expect(await failureOf(stack.client.call('accounts', 'createProviderAccount', account({ provider: 'VENIT', publicKey: '' })))).toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: 'publicKey is required',
+    });
+  });
+});
