@@ -205,45 +205,46 @@ export const statusCode = (value: unknown): string | undefined => idText(value);
 interface ResponseTerms<S> {
   status: (code: string) => S;
   amount: (value: unknown) => number;
+  /** What was asked for, where the answer leaves the amount out. */
+  requestedAmount?: number;
 }
 
-/** Undefined without an id or a status code: the operation turns that into an error, never a status. */
-export function fromPixCharge(
-  answer: unknown,
-  terms: ResponseTerms<TransactionStatus> & { requestedAmount?: number; expiresAt?: Date },
-): TransactionResult | undefined {
+/**
+ * What every charge and payout answer of the dialect carries: its id, its
+ * status code (mapped) and its amount. Undefined without an id or a status
+ * code: the operation turns that into an error, never a status.
+ */
+function readAnswer<S>(answer: unknown, terms: ResponseTerms<S>): { id: string; status: S; amount: number } | undefined {
   if (!isRecord(answer)) return undefined;
-  const charge = answer as PixCharge;
-  const transactionId = idText(charge.id);
-  const code = statusCode(charge.status);
-  if (!transactionId || !code) return undefined;
-  const pixCode = textOf(charge.pixCopiaECola);
-  const expiresAt = dateOf(charge.expiraEm) ?? terms.expiresAt;
+  const { id, status, valor } = answer as Pick<PixCharge, 'id' | 'status' | 'valor'>;
+  const read = { id: idText(id), code: statusCode(status) };
+  if (!read.id || !read.code) return undefined;
+  const amount = valor === undefined || valor === null ? (terms.requestedAmount ?? 0) : terms.amount(valor);
+  return { id: read.id, status: terms.status(read.code), amount };
+}
+
+/** /createpix and /getstatus → our charge, with the BR Code and expiry where given. */
+export function fromPixCharge(answer: unknown, terms: ResponseTerms<TransactionStatus> & { expiresAt?: Date }): TransactionResult | undefined {
+  const read = readAnswer(answer, terms);
+  if (!read) return undefined;
+  const { pixCopiaECola, expiraEm } = answer as PixCharge;
+  const pixCode = textOf(pixCopiaECola);
+  const expiresAt = dateOf(expiraEm) ?? terms.expiresAt;
   return {
     paymentMethod: 'PIX',
-    transactionId,
-    status: terms.status(code),
-    amount: charge.valor !== undefined && charge.valor !== null ? terms.amount(charge.valor) : (terms.requestedAmount ?? 0),
-    ...(pixCode ? { pixCode } : {}),
-    ...(expiresAt ? { expiresAt } : {}),
+    transactionId: read.id,
+    status: read.status,
+    amount: read.amount,
+    ...(pixCode && { pixCode }),
+    ...(expiresAt && { expiresAt }),
   };
 }
 
-/** Undefined without an id or a status code. */
-export function fromPixOut(answer: unknown, terms: ResponseTerms<WithdrawStatus> & { requestedAmount?: number }): WithdrawResult | undefined {
-  if (!isRecord(answer)) return undefined;
-  const payout = answer as PixOut;
-  const withdrawId = idText(payout.id);
-  const code = statusCode(payout.status);
-  if (!withdrawId || !code) return undefined;
-  const status = terms.status(code);
-  const approvedAt = status === 'APPROVED' ? dateOf(payout.pagoEm) : undefined;
-  return {
-    withdrawId,
-    amount: payout.valor !== undefined && payout.valor !== null ? terms.amount(payout.valor) : (terms.requestedAmount ?? 0),
-    status,
-    ...(approvedAt ? { approvedAt } : {}),
-  };
+/** /pixout and /consulta → our payout; `pagoEm` is when an APPROVED payout was paid. */
+export function fromPixOut(answer: unknown, terms: ResponseTerms<WithdrawStatus>): WithdrawResult | undefined {
+  const read = readAnswer(answer, terms);
+  const approvedAt = read?.status === 'APPROVED' ? dateOf((answer as PixOut).pagoEm) : undefined;
+  return read && { withdrawId: read.id, amount: read.amount, status: read.status, ...(approvedAt && { approvedAt }) };
 }
 
 /** Undefined when the answer says nothing of the refund (no id and no success flag). */
