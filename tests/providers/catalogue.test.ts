@@ -53,6 +53,8 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
   PRONTTUS: { named: { ...COMMON_PATTERN, PAID: 'APPROVED', INFRACTION: 'CHARGEBACK' }, unknown: 'REJECTED' },
   IUGUBAAS: { named: COMMON_PATTERN, unknown: 'REJECTED' },
   ABMEXSPLIT: { named: COMMON_PATTERN, unknown: 'REJECTED' },
+  CRMCOIN: { named: { '0': 'PENDING', '1': 'PENDING', '2': 'APPROVED', '3': 'CHARGEBACK' }, unknown: 'REJECTED' },
+  ZENDRY: { named: { ...COMMON_PATTERN, canceled: 'PENDING', error: 'CHARGEBACK' }, unknown: 'REJECTED' },
 };
 
 const registry = await createRegistry({ sandboxUrl: 'http://127.0.0.1:1' });
