@@ -55,6 +55,22 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
   ABMEXSPLIT: { named: COMMON_PATTERN, unknown: 'REJECTED' },
   CRMCOIN: { named: { '0': 'PENDING', '1': 'PENDING', '2': 'APPROVED', '3': 'CHARGEBACK' }, unknown: 'REJECTED' },
   ZENDRY: { named: { ...COMMON_PATTERN, canceled: 'PENDING', error: 'CHARGEBACK' }, unknown: 'REJECTED' },
+  LORDSPAY: {
+    named: { waiting: 'PENDING', created: 'PENDING', paid: 'APPROVED', authorized: 'APPROVED', confirmed: 'APPROVED', chargedback: 'CHARGEBACK' },
+    unknown: 'PENDING',
+  },
+  LORDSCASH: {
+    named: {
+      paid: 'APPROVED',
+      approved: 'APPROVED',
+      failed: 'REJECTED',
+      expired: 'REJECTED',
+      cancelled: 'REJECTED',
+      refunded: 'REFUNDED',
+      chargeback: 'CHARGEBACK',
+    },
+    unknown: 'PENDING',
+  },
 };
 
 const registry = await createRegistry({ sandboxUrl: 'http://127.0.0.1:1' });

@@ -1,3 +1,4 @@
+import type { TransactionStatus } from '../../../domain/types.js';
 import type { ProviderDeclaration, PathTemplate } from '../../kit/declaration.js';
 
 /**
@@ -28,6 +29,7 @@ import type { ProviderDeclaration, PathTemplate } from '../../kit/declaration.js
  * | Kuber Finance's 'Failed to refund transaction.'          | `failures.refoundTransaction: 'KUBER_REFUND_FAILED'`          |
  * | the fourth group's 'Erro no saque: …', 'Erro no estorno: …' | `failurePrefixes: { withdraw: 'WITHDRAW_FOURTH_GROUP', refoundTransaction: 'REFUND_FOURTH_GROUP' }` |
  * | ByNet's API-key header                                  | `auth: { type: 'apiKey', header }`                             |
+ * | LordsPay's transaction.paid / .failed / .expired / .refunded events | `eventStatuses: { table, unknown: 'PENDING' }`        |
  * | F2's POST /withdrawals/cashout {pixkeytype, pixkey, requestedamount, isPix} (MEDIUS) | `paths: { withdraw: '/withdrawals/cashout' }` + `payoutBody: 'cashout'` |
  * | LYNXPAY's 'Card token is required for credit card payments.' | `failures.missingCard: 'CARD_TOKEN_REQUIRED'`               |
  *
@@ -35,7 +37,7 @@ import type { ProviderDeclaration, PathTemplate } from '../../kit/declaration.js
  * documented hook, never an operation:
  * - `failure(operation, prefix, error)`: ROYALTY's 'Royalty <operation> erro <status>: <body>';
  * - `transactionBody(input, ctx)`: ROYALTY's ddd.ddd.ddd-dd CPF;
- * - `refundBody(amount)`: BRPIX Digital's reason beside the amount;
+ * - `refundBody(amount, transactionId, ctx)`: BRPIX Digital's reason beside the amount, LordsPay's {transaction_id, amount, postback_url};
  * - `withdrawalBody(input, ctx)`: Royalpay's {amount, pix_key, pix_type};
  * - `withdrawalHeaders(ctx, input)`: PodPay2's withdraw-key header;
  * - `cardTokenBody(card)`, `cardTokenQuery(ctx)`: LYNXPAY's validation, AES-256-GCM card and publicKey query.
@@ -45,6 +47,12 @@ export interface TransactionsApiMember extends ProviderDeclaration {
   paths?: Partial<TransactionsApiPaths>;
   /** The payout body: the family's (`transfers`, default) or the "functions/v1" platforms' cashout (F2: MEDIUS, FAIRPAY, BRPIX Digital). */
   payoutBody?: 'transfers' | 'cashout';
+  /**
+   * Members whose postbacks carry the status in the event name (LordsPay's
+   * transaction.paid APPROVED, … others PENDING): the event → status table,
+   * matched case-insensitively, `unknown` for any other event.
+   */
+  eventStatuses?: { table: Readonly<Record<string, TransactionStatus>>; unknown: TransactionStatus };
   /** A payout the provider answers as refused is an error (the declared `failures.withdraw` text), not a REJECTED payout. */
   withdrawalRefusalIsError?: boolean;
 }
