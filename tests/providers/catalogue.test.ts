@@ -83,6 +83,18 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
     },
     unknown: 'REJECTED',
   },
+  SYNCPAY: {
+    named: {
+      waiting: 'PENDING',
+      created: 'PENDING',
+      pending: 'PENDING',
+      paid: 'APPROVED',
+      authorized: 'APPROVED',
+      confirmed: 'APPROVED',
+      chargedback: 'CHARGEBACK',
+    },
+    unknown: 'REJECTED',
+  },
 };
 
 const registry = await createRegistry({ sandboxUrl: 'http://127.0.0.1:1' });
