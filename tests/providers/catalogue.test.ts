@@ -55,6 +55,21 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
   ABMEXSPLIT: { named: COMMON_PATTERN, unknown: 'REJECTED' },
   CRMCOIN: { named: { '0': 'PENDING', '1': 'PENDING', '2': 'APPROVED', '3': 'CHARGEBACK' }, unknown: 'REJECTED' },
   ZENDRY: { named: { ...COMMON_PATTERN, canceled: 'PENDING', error: 'CHARGEBACK' }, unknown: 'REJECTED' },
+  // Doc 3 §4's common pattern, stated once for the doc-3 members of the transactions API family that follow it.
+  ...Object.fromEntries(
+    ['HAWKPAY'].map((id) => [
+      id,
+      {
+        named: {
+          ...{ waiting: 'PENDING', processing: 'PENDING', created: 'PENDING', pending: 'PENDING' },
+          ...{ paid: 'APPROVED', approved: 'APPROVED', completed: 'APPROVED', authorized: 'APPROVED', confirmed: 'APPROVED' },
+          ...{ refunded: 'REFUNDED', chargeback: 'CHARGEBACK', chargedback: 'CHARGEBACK', in_protest: 'CHARGEBACK', in_dispute: 'CHARGEBACK' },
+          retained: 'CHARGEBACK',
+        },
+        unknown: 'REJECTED',
+      } as const,
+    ]),
+  ),
 };
 
 const registry = await createRegistry({ sandboxUrl: 'http://127.0.0.1:1' });
