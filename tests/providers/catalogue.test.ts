@@ -57,7 +57,7 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
   ZENDRY: { named: { ...COMMON_PATTERN, canceled: 'PENDING', error: 'CHARGEBACK' }, unknown: 'REJECTED' },
   // Doc 3 §4's common pattern, stated once for the doc-3 members of the transactions API family that follow it.
   ...Object.fromEntries(
-    ['HAWKPAY', 'LUMION', 'PAGNET', 'PAGOUAI', 'ORBITA', 'KUBERFINANCE'].map((id) => [
+    ['HAWKPAY', 'LUMION', 'PAGNET', 'PAGOUAI', 'ORBITA', 'KUBERFINANCE', 'ROYALPAY'].map((id) => [
       id,
       {
         named: {
