@@ -95,6 +95,21 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
     },
     unknown: 'REJECTED',
   },
+  // Doc 3 §4's common pattern, stated once for the doc-3 members of the transactions API family that follow it.
+  ...Object.fromEntries(
+    ['HAWKPAY', 'LUMION', 'PAGNET', 'PAGOUAI', 'ORBITA', 'KUBERFINANCE', 'ROYALPAY'].map((id) => [
+      id,
+      {
+        named: {
+          ...{ waiting: 'PENDING', processing: 'PENDING', created: 'PENDING', pending: 'PENDING' },
+          ...{ paid: 'APPROVED', approved: 'APPROVED', completed: 'APPROVED', authorized: 'APPROVED', confirmed: 'APPROVED' },
+          ...{ refunded: 'REFUNDED', chargeback: 'CHARGEBACK', chargedback: 'CHARGEBACK', in_protest: 'CHARGEBACK', in_dispute: 'CHARGEBACK' },
+          retained: 'CHARGEBACK',
+        },
+        unknown: 'REJECTED',
+      } as const,
+    ]),
+  ),
 };
 
 const registry = await createRegistry({ sandboxUrl: 'http://127.0.0.1:1' });

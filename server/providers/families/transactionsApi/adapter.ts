@@ -117,7 +117,9 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
     const prefix = this.prefixFor('createTransaction');
     const now = this.now();
     const data = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(this.paths.create, this.transactionBody(input, ctx)));
-    const result = fromApiTransaction(data, this.terms(now, { paymentMethod: input.paymentMethod, amount: input.amount }));
+    const startsPending = this.declaration.pendingAtCreation?.includes(input.paymentMethod);
+    const terms = this.terms(now, { paymentMethod: input.paymentMethod, amount: input.amount });
+    const result = fromApiTransaction(data, startsPending ? { ...terms, createdStatus: 'PENDING' } : terms);
     if (!result) throw this.unusable('createTransaction', prefix, data, 'id ou status da transação');
     return withPixQrImage(result);
   }

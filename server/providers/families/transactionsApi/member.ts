@@ -1,4 +1,8 @@
+<<<<<<< HEAD
 import type { TransactionStatus } from '../../../domain/types.js';
+=======
+import type { PaymentMethod } from '../../../domain/types.js';
+>>>>>>> helper-g3a
 import type { ProviderDeclaration, PathTemplate } from '../../kit/declaration.js';
 
 /**
@@ -32,6 +36,10 @@ import type { ProviderDeclaration, PathTemplate } from '../../kit/declaration.js
  * | LordsPay's transaction.paid / .failed / .expired / .refunded events | `eventStatuses: { table, unknown: 'PENDING' }`        |
  * | F2's POST /withdrawals/cashout {pixkeytype, pixkey, requestedamount, isPix} (MEDIUS) | `paths: { withdraw: '/withdrawals/cashout' }` + `payoutBody: 'cashout'` |
  * | LYNXPAY's 'Card token is required for credit card payments.' | `failures.missingCard: 'CARD_TOKEN_REQUIRED'`               |
+ * | doc 3's common pattern (`authorized` APPROVED)           | `statuses.transaction.overrides: DOC3_COMMON_OVERRIDES`       |
+ * | Kuber Finance's and Royalpay's PIX, Orbita's billets start PENDING (doc 3 §4) | `pendingAtCreation: ['PIX', 'BILLET']`  |
+ * | Kuber Finance's refund by DELETE /transactions/{id}      | `paths: { refund: { method: 'DELETE', path: '/transactions/{id}' } }` |
+ * | Royalpay's POST /cashout {amount, pix_key, pix_type}     | `paths: { withdraw: '/cashout' }` + `withdrawalBody` hook     |
  *
  * A member that needs code extends TransactionsApiAdapter and overrides one
  * documented hook, never an operation:
@@ -48,11 +56,20 @@ export interface TransactionsApiMember extends ProviderDeclaration {
   /** The payout body: the family's (`transfers`, default) or the "functions/v1" platforms' cashout (F2: MEDIUS, FAIRPAY, BRPIX Digital). */
   payoutBody?: 'transfers' | 'cashout';
   /**
+<<<<<<< HEAD
    * Members whose postbacks carry the status in the event name (LordsPay's
    * transaction.paid APPROVED, … others PENDING): the event → status table,
    * matched case-insensitively, `unknown` for any other event.
    */
   eventStatuses?: { table: Readonly<Record<string, TransactionStatus>>; unknown: TransactionStatus };
+=======
+   * Methods whose new charge is PENDING whatever the create answer's status
+   * (doc 3 §4: "New PIX payments start PENDING at … Kuber Finance, Royalpay;
+   * billets start PENDING", "Billet creation returns PENDING (also Orbita)"):
+   * the answer still needs its id, not a status.
+   */
+  pendingAtCreation?: readonly PaymentMethod[];
+>>>>>>> helper-g3a
   /** A payout the provider answers as refused is an error (the declared `failures.withdraw` text), not a REJECTED payout. */
   withdrawalRefusalIsError?: boolean;
 }
