@@ -91,6 +91,19 @@ describe('VELTRAX (spec doc 3, group 3; VEXYPAYMENTS, group 4), a bespoke adapte
   });
 
   it.each([
+    ['an hour', 3600, 1],
+    ['30 seconds (within the minute kept in hand)', 30, 2],
+  ])('a JWT token valid for %s (%i s) serves two calls with %i login(s): it is kept until a minute before its exp', async (_label, seconds, logins) => {
+    const jwt = (payload: object) => ['{"alg":"HS256"}', JSON.stringify(payload), 'sig'].map((part) => Buffer.from(part).toString('base64url')).join('.');
+    const token = jwt({ sub: 'vx-client', exp: NOW.getTime() / 1000 + seconds });
+    const login = h.fake.expect({ ...LOGIN, times: logins, reply: { body: { message: 'Authentication successful.', token } } });
+    h.fake.expect({ method: 'GET', path: '/api/payments/vx-1', times: 2, headers: { authorization: `Bearer ${token}` }, reply: { body: deposit('PENDING') } });
+    await h.adapter.getTransaction(h.ctx, 'vx-1');
+    await h.adapter.getTransaction(h.ctx, 'vx-1');
+    expect(login.calls).toHaveLength(logins);
+  });
+
+  it.each([
     ['PENDING', 'PENDING'],
     ['PROCESSING', 'PENDING'],
     ['COMPLETED', 'APPROVED'],

@@ -1,9 +1,13 @@
 import { createHash } from 'node:crypto';
 import { GatewayError } from '../../lib/errors.js';
-import { ProviderCallError, type ProviderHttp } from '../../lib/http/index.js';
+import { ProviderCallError, type AuthStyle, type ProviderHttp, type ProviderResponse } from '../../lib/http/index.js';
 import { isRecord } from '../../lib/json.js';
 import { CATALOGUE, type CatalogueKey } from '../../lib/providerMessages.js';
 import { textOf } from '../../lib/values.js';
+import type { Operation } from '../../domain/types.js';
+import type { AdapterContext } from '../adapter.js';
+import type { ProviderDeclaration } from './declaration.js';
+import { DeclaredAdapter } from './declaredAdapter.js';
 
 /**
  * A session token from a provider's own login call, for providers whose auth is
@@ -114,4 +118,39 @@ export class LoginSession {
 /** Forgets every session (tests). */
 export function clearLoginSessions(): void {
   sessions.clear();
+}
+
+/**
+ * One provider call with the account's login token, what an adapter's
+ * operations do: `client()` is the provider's HTTP client without auth (for the
+ * login), `client(auth)` the same with the session's bearer token.
+ */
+export function callWithLogin<T>(
+  client: (auth?: { auth: AuthStyle }) => ProviderHttp,
+  account: { accountId: string; baseUrl: string },
+  style: LoginStyle,
+  now: () => number,
+  send: (http: ProviderHttp) => Promise<T>,
+): Promise<T> {
+  const session = new LoginSession(client(), `${account.accountId}\0${account.baseUrl}`, style, now);
+  return session.call((token) => send(client({ auth: { type: 'bearer', token: () => token } })));
+}
+
+/** An adapter whose provider logs in (Veltrax, Lexxen): it says how (`login`), and its operations call through `loginCall`. */
+export abstract class LoginTokenAdapter<D extends ProviderDeclaration = ProviderDeclaration> extends DeclaredAdapter<D> {
+  /** The login call for this account's credentials. */
+  protected abstract login(ctx: AdapterContext): LoginStyle;
+
+  /** One HTTP exchange of `operation` with the session's bearer token; its failure is the operation's (`failure`). */
+  protected loginCall<T>(ctx: AdapterContext, operation: Operation, send: (http: ProviderHttp) => Promise<ProviderResponse<T>>): Promise<T> {
+    return this.exchange(operation, this.prefixFor(operation), () =>
+      callWithLogin(
+        (auth) => this.http(ctx, auth),
+        ctx,
+        this.login(ctx),
+        () => this.now().getTime(),
+        send,
+      ),
+    );
+  }
 }

@@ -12,7 +12,7 @@ import type {
 } from '../../domain/types.js';
 import { digitsOnly } from '../../lib/documents.js';
 import { invalidArgument } from '../../lib/errors.js';
-import { ProviderCallError, type ProviderHttp, type ProviderResponse } from '../../lib/http/index.js';
+import { ProviderCallError } from '../../lib/http/index.js';
 import { isRecord, parseJsonObject } from '../../lib/json.js';
 import { inferPixKeyType, normalizePixKey } from '../../lib/pixKey.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
@@ -22,8 +22,8 @@ import { idText, textOf } from '../../lib/values.js';
 import { defaultWithdrawDescription } from '../../lib/withdrawDescription.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
-import { DeclaredAdapter, type ObjectNotification } from '../kit/declaredAdapter.js';
-import { LoginSession } from '../kit/loginSession.js';
+import type { ObjectNotification } from '../kit/declaredAdapter.js';
+import { LoginTokenAdapter, type LoginStyle } from '../kit/loginSession.js';
 
 /**
  * VELTRAX (spec doc 3, group 3), registered also as VEXYPAYMENTS (group 4, "the
@@ -192,7 +192,7 @@ const unusable = (what: string): never => {
   throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`);
 };
 
-export class VeltraxAdapter extends DeclaredAdapter<VeltraxDeclaration> {
+export class VeltraxAdapter extends LoginTokenAdapter<VeltraxDeclaration> {
   constructor(declaration: VeltraxDeclaration = VELTRAX, runtime: AdapterRuntime = {}) {
     super(declaration, runtime, { family: 'bespoke', transactionStatuses: VELTRAX_STATUSES, withdrawalStatuses: VELTRAX_WITHDRAWAL_STATUSES });
   }
@@ -203,18 +203,10 @@ export class VeltraxAdapter extends DeclaredAdapter<VeltraxDeclaration> {
     super.assertPaymentMethod(method);
   }
 
-  /** One call of `operation` with the session's bearer token ('Falha na autenticação' when the login is refused). */
-  private async call<T>(ctx: AdapterContext, operation: Operation, send: (http: ProviderHttp) => Promise<ProviderResponse<T>>): Promise<T> {
+  /** POST /api/auth/login {client_id, client_secret}; a refused login is 'Falha na autenticação' (§8). */
+  protected override login(ctx: AdapterContext): LoginStyle {
     const { clientId, clientSecret } = this.credentials(ctx);
-    const session = new LoginSession(
-      this.http(ctx),
-      `${ctx.accountId}\0${ctx.baseUrl}`,
-      { path: VELTRAX_PATHS.login, body: { client_id: clientId, client_secret: clientSecret }, refused: 'VELTRAX_AUTHENTICATION_FAILED' },
-      () => this.now().getTime(),
-    );
-    return this.exchange(operation, this.prefixFor(operation), () =>
-      session.call(async (token) => send(this.http(ctx, { auth: { type: 'bearer', token: () => token } }))),
-    );
+    return { path: VELTRAX_PATHS.login, body: { client_id: clientId, client_secret: clientSecret }, refused: 'VELTRAX_AUTHENTICATION_FAILED' };
   }
 
   private read<T>(operation: Operation, answer: unknown, map: (object: VeltraxObject & { id: string; status: string }) => T, what: string): T {
@@ -256,7 +248,7 @@ export class VeltraxAdapter extends DeclaredAdapter<VeltraxDeclaration> {
       externalId: input.orderId ?? randomUUID(),
       callbackUrl: ctx.notificationUrl,
     });
-    const answer = await this.call(ctx, 'createTransaction', (http) => http.post<unknown>(VELTRAX_PATHS.deposit, body));
+    const answer = await this.loginCall(ctx, 'createTransaction', (http) => http.post<unknown>(VELTRAX_PATHS.deposit, body));
     const charge = this.read('createTransaction', answer, (object) => this.payment(object, input.amount), 'id ou status do pagamento');
     // A deposit without its BR Code is one nobody can pay.
     if (!charge.pixCode) this.mapped('createTransaction', this.prefixFor('createTransaction'), () => unusable('código PIX do pagamento'));
@@ -265,7 +257,7 @@ export class VeltraxAdapter extends DeclaredAdapter<VeltraxDeclaration> {
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const path = fillPath(VELTRAX_PATHS.payment, { id: transactionId });
-    const answer = await this.call(ctx, 'getTransaction', (http) => http.get<unknown>(path));
+    const answer = await this.loginCall(ctx, 'getTransaction', (http) => http.get<unknown>(path));
     const charge = this.read('getTransaction', answer, (object) => this.payment(object), 'id ou status do pagamento');
     // The id asked for stays the id, whatever the answer echoes.
     return withPixQrImage({ ...charge, transactionId });
@@ -282,13 +274,13 @@ export class VeltraxAdapter extends DeclaredAdapter<VeltraxDeclaration> {
       description: input.description?.trim() || defaultWithdrawDescription(input.amount, 'requested'),
       clientCallbackUrl: ctx.notificationUrl,
     };
-    const answer = await this.call(ctx, 'withdraw', (http) => http.post<unknown>(VELTRAX_PATHS.withdraw, body));
+    const answer = await this.loginCall(ctx, 'withdraw', (http) => http.post<unknown>(VELTRAX_PATHS.withdraw, body));
     return this.read('withdraw', answer, (object) => this.payout(object, input.amount), 'id ou status do saque');
   }
 
   override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
     const path = fillPath(VELTRAX_PATHS.withdrawal, { id: withdrawId });
-    const answer = await this.call(ctx, 'getWithdraw', (http) => http.get<unknown>(path));
+    const answer = await this.loginCall(ctx, 'getWithdraw', (http) => http.get<unknown>(path));
     return { ...this.read('getWithdraw', answer, (object) => this.payout(object), 'id ou status do saque'), withdrawId };
   }
 
