@@ -110,6 +110,11 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
       } as const,
     ]),
   ),
+  PODPAY: { named: { ATIVA: 'PENDING', REMOVIDA_PELO_PSP: 'PENDING', LIQUIDATED: 'APPROVED', CONCLUIDA: 'APPROVED' }, unknown: 'REJECTED' },
+  ONZ: { named: { ATIVA: 'PENDING', REMOVIDA_PELO_PSP: 'PENDING', LIQUIDATED: 'APPROVED', CONCLUIDA: 'APPROVED' }, unknown: 'REJECTED' },
+  VELTRAX: { named: { PENDING: 'PENDING', PROCESSING: 'PENDING', COMPLETED: 'APPROVED', RETIDO: 'CHARGEBACK' }, unknown: 'REJECTED' },
+  // PIX payouts only (its withdraw table, §4, is tested in lexxen.test.ts): no charge statuses, the common unknown rule.
+  LEXXEN: { named: {}, unknown: 'REJECTED' },
 };
 
 const registry = await createRegistry({ sandboxUrl: 'http://127.0.0.1:1' });
