@@ -1,8 +1,4 @@
-<<<<<<< HEAD
-import type { TransactionStatus } from '../../../domain/types.js';
-=======
-import type { PaymentMethod } from '../../../domain/types.js';
->>>>>>> helper-g3a
+import type { PaymentMethod, TransactionStatus } from '../../../domain/types.js';
 import type { ProviderDeclaration, PathTemplate } from '../../kit/declaration.js';
 
 /**
@@ -56,20 +52,18 @@ export interface TransactionsApiMember extends ProviderDeclaration {
   /** The payout body: the family's (`transfers`, default) or the "functions/v1" platforms' cashout (F2: MEDIUS, FAIRPAY, BRPIX Digital). */
   payoutBody?: 'transfers' | 'cashout';
   /**
-<<<<<<< HEAD
    * Members whose postbacks carry the status in the event name (LordsPay's
    * transaction.paid APPROVED, … others PENDING): the event → status table,
    * matched case-insensitively, `unknown` for any other event.
    */
   eventStatuses?: { table: Readonly<Record<string, TransactionStatus>>; unknown: TransactionStatus };
-=======
+  /**
    * Methods whose new charge is PENDING whatever the create answer's status
    * (doc 3 §4: "New PIX payments start PENDING at … Kuber Finance, Royalpay;
    * billets start PENDING", "Billet creation returns PENDING (also Orbita)"):
    * the answer still needs its id, not a status.
    */
   pendingAtCreation?: readonly PaymentMethod[];
->>>>>>> helper-g3a
   /** A payout the provider answers as refused is an error (the declared `failures.withdraw` text), not a REJECTED payout. */
   withdrawalRefusalIsError?: boolean;
 }
