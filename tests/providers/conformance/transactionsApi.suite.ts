@@ -39,6 +39,8 @@ export interface TransactionsApiFixtures {
   ownBodies?: boolean;
   /** Canned answers where the member's differ from the family's dialect. */
   answers?: Partial<typeof DIALECT>;
+  /** The refund body the member sends for an amount in its unit (a `refundBody` hook: BRPIX Digital's reason); default `{ amount }`. */
+  refundBody?: (amount: number) => object;
 }
 
 const PIX_CODE =
@@ -232,7 +234,7 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
       for (const key of required) {
         expect(
           await failure(h.adapter.createTransaction({ ...h.ctx, [key]: '' }, input({ paymentMethod: capabilities.paymentMethods[0]!, cardId: 'c' }))),
-        ).toEqual({ code: 'FAILED_PRECONDITION', message: `${key} is required` });
+        ).toEqual({ code: 'FAILED_PRECONDITION', message: member.credentials?.missing ? CATALOGUE[member.credentials.missing].message : `${key} is required` });
       }
       expect(h.fake.received).toHaveLength(0);
     });
@@ -276,7 +278,8 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
       const { method, path: refundPath } = paths.refund;
       const refundFailure = (text: string) => failureText(fixed.refoundTransaction, prefix('refoundTransaction', FAILURE_PREFIXES.REFUND_TRANSACTION), text);
       it(`refunds by ${method} ${refundPath} with the amount in ${member.money}; a refusal in a 2xx body is status false`, async () => {
-        h.fake.expect({ method, path: path(refundPath, '98765'), headers: auth, body: { amount: unit(1990) }, reply: { body: answers.refunded(unit(1990)) } });
+        const body = fixtures.refundBody?.(unit(1990)) ?? { amount: unit(1990) };
+        h.fake.expect({ method, path: path(refundPath, '98765'), headers: auth, body, reply: { body: answers.refunded(unit(1990)) } });
         expect(await h.adapter.refoundTransaction(h.ctx, '98765', 1990)).toEqual({ refundId: 'rf_1', status: true });
         h.fake.expect({ method, path: path(refundPath, '98765'), reply: { body: { id: 98765, status: 'refused' } } });
         expect(await h.adapter.refoundTransaction(h.ctx, '98765', 500)).toEqual({
