@@ -60,6 +60,21 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
     named: { waiting_payment: 'PENDING', paid: 'APPROVED', refunded: 'CHARGEBACK', chargedback: 'CHARGEBACK', pending: 'REJECTED' },
     unknown: 'REJECTED',
   },
+  // Doc 3 §4; "refunded, chargeback, refused, cancelled … grouped with REJECTED (the exact split … is not shown)": the split is docs/decisions.md's.
+  PODPAY2: {
+    named: {
+      waiting_payment: 'PENDING',
+      pending: 'PENDING',
+      in_protest: 'PENDING',
+      approved: 'APPROVED',
+      paid: 'APPROVED',
+      refused: 'REJECTED',
+      cancelled: 'REJECTED',
+      refunded: 'REFUNDED',
+      chargeback: 'CHARGEBACK',
+    },
+    unknown: 'PENDING',
+  },
 };
 
 const registry = await createRegistry({ sandboxUrl: 'http://127.0.0.1:1' });
