@@ -75,6 +75,14 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
     },
     unknown: 'PENDING',
   },
+  // Doc 3 §4: "paid, approved, captured APPROVED; refused, failed, declined REJECTED; refunded, cancelled, voided REFUNDED"; unknown PENDING.
+  FASTSOFT: {
+    named: {
+      ...{ paid: 'APPROVED', approved: 'APPROVED', captured: 'APPROVED', refused: 'REJECTED', failed: 'REJECTED', declined: 'REJECTED' },
+      ...{ refunded: 'REFUNDED', cancelled: 'REFUNDED', voided: 'REFUNDED' },
+    },
+    unknown: 'PENDING',
+  },
 };
 
 const registry = await createRegistry({ sandboxUrl: 'http://127.0.0.1:1' });

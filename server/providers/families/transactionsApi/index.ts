@@ -5,3 +5,4 @@ export { TRANSACTIONS_API_STATUSES, TRANSACTIONS_API_WITHDRAWAL_STATUSES } from 
 export * from './mappers.js';
 export { parseNotification, type ParsedNotification } from './notifications.js';
 export type * from './wire.js';
+export { USER_API_PLATFORM, UserApiAdapter, toUserCashout } from './userApi.js';
