@@ -83,6 +83,14 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
     },
     unknown: 'PENDING',
   },
+  // Doc 3 §4 gives ByNet FastSoft's line.
+  BYNET: {
+    named: {
+      ...{ paid: 'APPROVED', approved: 'APPROVED', captured: 'APPROVED', refused: 'REJECTED', failed: 'REJECTED', declined: 'REJECTED' },
+      ...{ refunded: 'REFUNDED', cancelled: 'REFUNDED', voided: 'REFUNDED' },
+    },
+    unknown: 'PENDING',
+  },
 };
 
 const registry = await createRegistry({ sandboxUrl: 'http://127.0.0.1:1' });
