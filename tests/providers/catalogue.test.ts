@@ -91,6 +91,15 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
     },
     unknown: 'PENDING',
   },
+  // Doc 3 §4's common pattern; "Unknown in Hunter returns no status": PENDING, the status nothing moves to (docs/decisions.md).
+  HUNTERPAY: {
+    named: {
+      ...{ waiting: 'PENDING', processing: 'PENDING', created: 'PENDING', pending: 'PENDING', paid: 'APPROVED', approved: 'APPROVED' },
+      ...{ completed: 'APPROVED', authorized: 'APPROVED', confirmed: 'APPROVED', refunded: 'REFUNDED', chargeback: 'CHARGEBACK' },
+      ...{ chargedback: 'CHARGEBACK', in_protest: 'CHARGEBACK', in_dispute: 'CHARGEBACK', retained: 'CHARGEBACK' },
+    },
+    unknown: 'PENDING',
+  },
 };
 
 const registry = await createRegistry({ sandboxUrl: 'http://127.0.0.1:1' });

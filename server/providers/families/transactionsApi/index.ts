@@ -6,3 +6,4 @@ export * from './mappers.js';
 export { parseNotification, type ParsedNotification } from './notifications.js';
 export type * from './wire.js';
 export { USER_API_PLATFORM, UserApiAdapter, toUserCashout } from './userApi.js';
+export { PurchaseAdapter, toPurchase, toCashOut, type PurchaseTerms } from './purchase.js';
