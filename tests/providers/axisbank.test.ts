@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { PurchaseAdapter } from '../../server/providers/families/transactionsApi/index.js';
+import { PurchaseAdapter } from '../../server/providers/families/transactionsApi/platforms/purchase.js';
 import { AXISBANK } from '../../server/providers/members/axisbank.js';
 import type { AdapterRuntime } from '../../server/providers/kit/declaration.js';
 import { providerHarness, transactionInput } from './conformance/harness.js';

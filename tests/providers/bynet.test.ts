@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { declaredStatusTable, lookupStatus } from '../../server/lib/statusTable.js';
-import { TRANSACTIONS_API_WITHDRAWAL_STATUSES, UserApiAdapter } from '../../server/providers/families/transactionsApi/index.js';
+import { TRANSACTIONS_API_WITHDRAWAL_STATUSES } from '../../server/providers/families/transactionsApi/index.js';
+import { UserApiAdapter } from '../../server/providers/families/transactionsApi/platforms/userApi.js';
 import type { AdapterRuntime } from '../../server/providers/kit/declaration.js';
 import { BYNET } from '../../server/providers/members/bynet.js';
 import { FASTSOFT } from '../../server/providers/members/fastsoft.js';

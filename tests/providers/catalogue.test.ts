@@ -55,6 +55,66 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
   ABMEXSPLIT: { named: COMMON_PATTERN, unknown: 'REJECTED' },
   CRMCOIN: { named: { '0': 'PENDING', '1': 'PENDING', '2': 'APPROVED', '3': 'CHARGEBACK' }, unknown: 'REJECTED' },
   ZENDRY: { named: { ...COMMON_PATTERN, canceled: 'PENDING', error: 'CHARGEBACK' }, unknown: 'REJECTED' },
+  LORDSPAY: {
+    named: { waiting: 'PENDING', created: 'PENDING', paid: 'APPROVED', authorized: 'APPROVED', confirmed: 'APPROVED', chargedback: 'CHARGEBACK' },
+    unknown: 'PENDING',
+  },
+  LORDSCASH: {
+    named: {
+      paid: 'APPROVED',
+      approved: 'APPROVED',
+      failed: 'REJECTED',
+      expired: 'REJECTED',
+      cancelled: 'REJECTED',
+      refunded: 'REFUNDED',
+      chargeback: 'CHARGEBACK',
+    },
+    unknown: 'PENDING',
+  },
+  OWEMPAY: {
+    named: {
+      waiting: 'PENDING',
+      created: 'PENDING',
+      pending: 'PENDING',
+      paid: 'APPROVED',
+      authorized: 'APPROVED',
+      confirmed: 'APPROVED',
+      chargedback: 'CHARGEBACK',
+    },
+    unknown: 'REJECTED',
+  },
+  SYNCPAY: {
+    named: {
+      waiting: 'PENDING',
+      created: 'PENDING',
+      pending: 'PENDING',
+      paid: 'APPROVED',
+      authorized: 'APPROVED',
+      confirmed: 'APPROVED',
+      chargedback: 'CHARGEBACK',
+    },
+    unknown: 'REJECTED',
+  },
+  // Doc 3 §4's common pattern, stated once for the doc-3 members of the transactions API family that follow it.
+  ...Object.fromEntries(
+    ['HAWKPAY', 'LUMION', 'PAGNET', 'PAGOUAI', 'ORBITA', 'KUBERFINANCE', 'ROYALPAY'].map((id) => [
+      id,
+      {
+        named: {
+          ...{ waiting: 'PENDING', processing: 'PENDING', created: 'PENDING', pending: 'PENDING' },
+          ...{ paid: 'APPROVED', approved: 'APPROVED', completed: 'APPROVED', authorized: 'APPROVED', confirmed: 'APPROVED' },
+          ...{ refunded: 'REFUNDED', chargeback: 'CHARGEBACK', chargedback: 'CHARGEBACK', in_protest: 'CHARGEBACK', in_dispute: 'CHARGEBACK' },
+          retained: 'CHARGEBACK',
+        },
+        unknown: 'REJECTED',
+      } as const,
+    ]),
+  ),
+  PODPAY: { named: { ATIVA: 'PENDING', REMOVIDA_PELO_PSP: 'PENDING', LIQUIDATED: 'APPROVED', CONCLUIDA: 'APPROVED' }, unknown: 'REJECTED' },
+  ONZ: { named: { ATIVA: 'PENDING', REMOVIDA_PELO_PSP: 'PENDING', LIQUIDATED: 'APPROVED', CONCLUIDA: 'APPROVED' }, unknown: 'REJECTED' },
+  VELTRAX: { named: { PENDING: 'PENDING', PROCESSING: 'PENDING', COMPLETED: 'APPROVED', RETIDO: 'CHARGEBACK' }, unknown: 'REJECTED' },
+  // PIX payouts only (its withdraw table, §4, is tested in lexxen.test.ts): no charge statuses, the common unknown rule.
+  LEXXEN: { named: {}, unknown: 'REJECTED' },
   // Doc 3 §4: "waiting_payment PENDING; paid APPROVED; refunded and chargedback CHARGEBACK; anything else REJECTED".
   BRPIXDIGITAL: {
     named: { waiting_payment: 'PENDING', paid: 'APPROVED', refunded: 'CHARGEBACK', chargedback: 'CHARGEBACK', pending: 'REJECTED' },

@@ -283,11 +283,24 @@ describe('notifications', () => {
 
   it('reads the envelope, the data-only shape and the bare transaction', () => {
     const transaction = (id: string, value: string) => ({ kind: 'transaction', id, status: value });
-    expect(parse({ id: 'pb_1', type: 'transaction', objectId: '123', url: 'x', data: { id: 123, status: 'paid' } })).toEqual(transaction('123', 'paid'));
-    expect(parse({ type: 'transaction', objectId: 777, data: { status: 'refunded' } })).toEqual(transaction('777', 'refunded'));
+    expect(parse({ id: 'pb_1', type: 'transaction', objectId: '123', url: 'x', data: { id: 123, status: 'paid' } })).toEqual({
+      ...transaction('123', 'paid'),
+      event: 'transaction',
+    });
+    expect(parse({ type: 'transaction', objectId: 777, data: { status: 'refunded' } })).toEqual({ ...transaction('777', 'refunded'), event: 'transaction' });
     expect(parse({ data: { id: 'tx_1', status: 'waiting_payment' } })).toEqual(transaction('tx_1', 'waiting_payment'));
     expect(parse({ id: 'tx_2', status: ' chargedback ' })).toEqual(transaction('tx_2', 'chargedback'));
-    expect(parse({ event: 'transaction.paid', data: { id: 'tx_3', status: 'paid' } })).toEqual(transaction('tx_3', 'paid'));
+    expect(parse({ event: 'transaction.paid', data: { id: 'tx_3', status: 'paid' } })).toEqual({ ...transaction('tx_3', 'paid'), event: 'transaction.paid' });
+  });
+
+  it('lets the event stand in for a missing status only where the member says its events name the status', () => {
+    expect(parse({ event: 'transaction.paid', data: { id: 'tx_4' } })).toBeUndefined();
+    expect(parseNotification(Buffer.from(JSON.stringify({ event: 'transaction.paid', data: { id: 'tx_4' } })), { statusFromEvent: true })).toEqual({
+      kind: 'transaction',
+      id: 'tx_4',
+      status: 'transaction.paid',
+      event: 'transaction.paid',
+    });
   });
 
   it("does not take an envelope's own id for the transaction's", () => {
@@ -295,8 +308,18 @@ describe('notifications', () => {
   });
 
   it('reads payout events as withdrawals', () => {
-    expect(parse({ type: 'transfer', objectId: '5', data: { id: 5, status: 'paid' } })).toEqual({ kind: 'withdrawal', id: '5', status: 'paid' });
-    expect(parse({ event: 'withdrawal.failed', data: { id: 'w1', status: 'failed' } })).toEqual({ kind: 'withdrawal', id: 'w1', status: 'failed' });
+    expect(parse({ type: 'transfer', objectId: '5', data: { id: 5, status: 'paid' } })).toEqual({
+      kind: 'withdrawal',
+      id: '5',
+      status: 'paid',
+      event: 'transfer',
+    });
+    expect(parse({ event: 'withdrawal.failed', data: { id: 'w1', status: 'failed' } })).toEqual({
+      kind: 'withdrawal',
+      id: 'w1',
+      status: 'failed',
+      event: 'withdrawal.failed',
+    });
   });
 
   it('ignores other event types and bodies without an id or status, and what is not JSON', () => {

@@ -1,5 +1,6 @@
 import { SPEC_GROUPS } from '../adapter.js';
-import { PurchaseAdapter, type TransactionsApiMember } from '../families/transactionsApi/index.js';
+import type { TransactionsApiMember } from '../families/transactionsApi/index.js';
+import { PurchaseAdapter } from '../families/transactionsApi/platforms/purchase.js';
 import { member } from '../kit/registration.js';
 
 /**
@@ -14,7 +15,7 @@ import { member } from '../kit/registration.js';
  * institution, name, bankAgency, amount, document, pixType, pixKey). Where the
  * research's flat body differs (name, cpf… at the top level), the spec's
  * `customer` wins. Answers are read as the family reads them. Its bodies are
- * the platform's, shared with HunterPay (`families/transactionsApi/purchase.ts`).
+ * the platform's, shared with HunterPay (`families/transactionsApi/platforms/purchase.ts`).
  */
 export const AXISBANK: TransactionsApiMember = {
   identity: { id: 'AXISBANK', specGroup: SPEC_GROUPS.DOC2_GROUP2, defaultBaseUrl: 'https://api.axisbanking.com.br' },

@@ -1,4 +1,4 @@
-import { SPEC_GROUPS } from '../adapter.js';
+import { SPEC_GROUPS, type AdapterContext } from '../adapter.js';
 import { TransactionsApiAdapter, type TransactionsApiMember } from '../families/transactionsApi/index.js';
 import { member } from '../kit/registration.js';
 
@@ -33,8 +33,8 @@ export const BRPIXDIGITAL_REFUND_REASON = 'Estorno solicitado pelo vendedor';
 
 /** One hook: the refund says why. Every operation is the family's. */
 export class BrpixDigitalAdapter extends TransactionsApiAdapter {
-  protected override refundBody(amount: number): object {
-    return { ...super.refundBody(amount), reason: BRPIXDIGITAL_REFUND_REASON };
+  protected override refundBody(amount: number, transactionId: string, ctx: AdapterContext): object {
+    return { ...super.refundBody(amount, transactionId, ctx), reason: BRPIXDIGITAL_REFUND_REASON };
   }
 }
 

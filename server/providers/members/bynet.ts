@@ -1,11 +1,12 @@
 import { SPEC_GROUPS } from '../adapter.js';
-import { USER_API_PLATFORM, UserApiAdapter, type TransactionsApiMember } from '../families/transactionsApi/index.js';
+import type { TransactionsApiMember } from '../families/transactionsApi/index.js';
+import { USER_API_PLATFORM, UserApiAdapter } from '../families/transactionsApi/platforms/userApi.js';
 import { member } from '../kit/registration.js';
 
 /**
  * BYNET (spec doc 3, group 4: "ByNet"), a member of the transactions API
  * family on the "AtivoB2B" /user/* platform it shares with FastSoft (provider
- * research F7, https://docs.techbynet.com; `families/transactionsApi/userApi.ts`):
+ * research F7, https://docs.techbynet.com; `families/transactionsApi/platforms/userApi.ts`):
  * its paths, PIX 2 days and boleto 7 days, statuses with unknown PENDING (a
  * cancelled payout is CANCELED), 'Erro no saque: …' and 'Erro no estorno: …'
  * (doc 3 §4, §7, §8, §9); the API key header of §7 as the research shows it,

@@ -1,11 +1,12 @@
 import { SPEC_GROUPS } from '../adapter.js';
-import { USER_API_PLATFORM, UserApiAdapter, type TransactionsApiMember } from '../families/transactionsApi/index.js';
+import type { TransactionsApiMember } from '../families/transactionsApi/index.js';
+import { USER_API_PLATFORM, UserApiAdapter } from '../families/transactionsApi/platforms/userApi.js';
 import { member } from '../kit/registration.js';
 
 /**
  * FASTSOFT (spec doc 3, group 4), a member of the transactions API family on
  * the "AtivoB2B" /user/* platform it shares with ByNet (provider research F7;
- * `families/transactionsApi/userApi.ts`): its paths, PIX 2 days and boleto 7
+ * `families/transactionsApi/platforms/userApi.ts`): its paths, PIX 2 days and boleto 7
  * days, statuses with unknown PENDING, 'Erro no saque: …' and 'Erro no
  * estorno: …' (doc 3 §4, §7, §8, §9); HTTP Basic (§7) with the secret key and
  * 'x', as the family (no public material beyond a card script at

@@ -1,14 +1,15 @@
 import type { TransactionInput } from '../../domain/types.js';
 import { SECONDS_PER_DAY } from '../../lib/expiry.js';
 import { SPEC_GROUPS, type AdapterContext } from '../adapter.js';
-import { PurchaseAdapter, toPurchase, type TransactionsApiMember } from '../families/transactionsApi/index.js';
+import { DOC3_COMMON_OVERRIDES, type TransactionsApiMember } from '../families/transactionsApi/index.js';
+import { PurchaseAdapter, toPurchase } from '../families/transactionsApi/platforms/purchase.js';
 import { member } from '../kit/registration.js';
 
 /**
  * HUNTERPAY (spec doc 3, group 3: "Hunter pay"), a member of the transactions
  * API family on the "/transactions/v2/purchase" platform the spec's path
  * belongs to (provider research F10, shared with AXISBANK:
- * `families/transactionsApi/purchase.ts`): POST /transactions/v2/purchase (PIX
+ * `families/transactionsApi/platforms/purchase.ts`): POST /transactions/v2/purchase (PIX
  * or card; customer, items, amount, postbackUrl, description); GET
  * /transactions/{id}; DELETE /transactions/{id} refund (§7); PIX 1 day (§9).
  * Statuses: doc 3's common pattern; "Unknown in Hunter returns no status"
@@ -23,7 +24,7 @@ export const HUNTERPAY: TransactionsApiMember = {
   credentials: { required: ['secretKey'] },
   money: 'cents',
   expiry: { pixSeconds: SECONDS_PER_DAY },
-  statuses: { transaction: { overrides: { authorized: 'APPROVED' }, unknown: 'PENDING' } },
+  statuses: { transaction: { overrides: DOC3_COMMON_OVERRIDES, unknown: 'PENDING' } },
   sources:
     "paths, PIX or card, the purchase's fields, PIX 1 day: spec (doc 3 §7/§9); the purchase body (upper-case paymentMethod, customer, creditCard{token, installments}): the F10 platform as AXISBANK sends it (research F10); Basic with the API key and an empty password, cents: research (HunterSub's contract, F10); unknown statuses PENDING: the gateway's reading of §4's \"no status\"; host: HunterSub's, a placeholder (no public source ties the brand to F10)",
   paths: { create: '/transactions/v2/purchase', refund: { method: 'DELETE', path: '/transactions/{id}' } },

@@ -2,7 +2,7 @@ import type { WithdrawInput } from '../../domain/types.js';
 import { SECONDS_PER_DAY } from '../../lib/expiry.js';
 import { pixKeyTypeName } from '../../lib/pixKey.js';
 import { SPEC_GROUPS, type AdapterContext } from '../adapter.js';
-import { TransactionsApiAdapter, type TransactionsApiMember } from '../families/transactionsApi/index.js';
+import { DOC3_COMMON_OVERRIDES, TransactionsApiAdapter, type TransactionsApiMember } from '../families/transactionsApi/index.js';
 import { credentialPart, parseCredentials, type CredentialLayout } from '../kit/credentials.js';
 import { member } from '../kit/registration.js';
 
@@ -41,7 +41,7 @@ export const PODPAY2: TransactionsApiMember = {
   expiry: { pixSeconds: SECONDS_PER_DAY, boletoSeconds: 3 * SECONDS_PER_DAY },
   statuses: {
     transaction: {
-      overrides: { in_protest: 'PENDING', authorized: 'APPROVED', cancelled: 'REJECTED', canceled: 'REJECTED' },
+      overrides: { ...DOC3_COMMON_OVERRIDES, in_protest: 'PENDING', cancelled: 'REJECTED', canceled: 'REJECTED' },
       unknown: 'PENDING',
     },
     withdrawal: {

@@ -278,8 +278,13 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
       const { method, path: refundPath } = paths.refund;
       const refundFailure = (text: string) => failureText(fixed.refoundTransaction, prefix('refoundTransaction', FAILURE_PREFIXES.REFUND_TRANSACTION), text);
       it(`refunds by ${method} ${refundPath} with the amount in ${member.money}; a refusal in a 2xx body is status false`, async () => {
-        const body = fixtures.refundBody?.(unit(1990)) ?? { amount: unit(1990) };
-        h.fake.expect({ method, path: path(refundPath, '98765'), headers: auth, body, reply: { body: answers.refunded(unit(1990)) } });
+        h.fake.expect({
+          method,
+          path: path(refundPath, '98765'),
+          headers: auth,
+          body: fixtures.refundBody?.(unit(1990)) ?? partial({ amount: unit(1990) }),
+          reply: { body: answers.refunded(unit(1990)) },
+        });
         expect(await h.adapter.refoundTransaction(h.ctx, '98765', 1990)).toEqual({ refundId: 'rf_1', status: true });
         h.fake.expect({ method, path: path(refundPath, '98765'), reply: { body: { id: 98765, status: 'refused' } } });
         expect(await h.adapter.refoundTransaction(h.ctx, '98765', 500)).toEqual({
@@ -337,27 +342,45 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
     }
 
     if (capabilities.webhooks) {
-      it('reads the postback envelope, the data-only shape and the bare object through its table', async () => {
-        const [status, expected] = Object.entries(table.entries)[0]!;
-        const envelope = { id: 'pb_1', type: 'transaction', objectId: '98765', data: { id: 98765, status } };
-        expect(await h.adapter.processWebhook(h.ctx, notification(envelope))).toEqual({ type: 'TRANSACTION', transactionId: '98765', status: expected });
-        expect(await h.adapter.processWebhook(h.ctx, notification({ data: { id: 'tx_2', status } }))).toEqual({
-          type: 'TRANSACTION',
-          transactionId: 'tx_2',
-          status: expected,
+      if (member.eventStatuses) {
+        const events = member.eventStatuses;
+        it.each(Object.entries(events.table))('reads the status from the event: %s → %s', async (event, expected) => {
+          expect(await h.adapter.processWebhook(h.ctx, notification({ event, data: { id: 'tx_e' } }))).toEqual({
+            type: 'TRANSACTION',
+            transactionId: 'tx_e',
+            status: expected,
+          });
         });
-        expect(await h.adapter.processWebhook(h.ctx, notification({ id: 'tx_3', status: 'mystery' }))).toEqual({
-          type: 'TRANSACTION',
-          transactionId: 'tx_3',
-          status: table.unknown,
+        it(`reads any other transaction event as ${events.unknown}`, async () => {
+          expect(await h.adapter.processWebhook(h.ctx, notification({ event: 'transaction.created', data: { id: 'tx_e' } }))).toEqual({
+            type: 'TRANSACTION',
+            transactionId: 'tx_e',
+            status: events.unknown,
+          });
         });
-      });
+      } else {
+        it('reads the postback envelope, the data-only shape and the bare object through its table', async () => {
+          const [status, expected] = Object.entries(table.entries)[0]!;
+          const envelope = { id: 'pb_1', type: 'transaction', objectId: '98765', data: { id: 98765, status } };
+          expect(await h.adapter.processWebhook(h.ctx, notification(envelope))).toEqual({ type: 'TRANSACTION', transactionId: '98765', status: expected });
+          expect(await h.adapter.processWebhook(h.ctx, notification({ data: { id: 'tx_2', status } }))).toEqual({
+            type: 'TRANSACTION',
+            transactionId: 'tx_2',
+            status: expected,
+          });
+          expect(await h.adapter.processWebhook(h.ctx, notification({ id: 'tx_3', status: 'mystery' }))).toEqual({
+            type: 'TRANSACTION',
+            transactionId: 'tx_3',
+            status: table.unknown,
+          });
+        });
+      }
 
       it('ignores events of other kinds and bodies it cannot use', async () => {
         for (const body of [
           '{not json',
           { hello: 'world' },
-          { type: 'transaction', objectId: '1' },
+          ...(member.eventStatuses ? [] : [{ type: 'transaction', objectId: '1' }]),
           { type: 'subscription', data: { id: 1, status: 'paid' } },
         ]) {
           expect(await h.adapter.processWebhook(h.ctx, notification(body))).toBeUndefined();

@@ -11,6 +11,7 @@ import type {
 import { GatewayError, invalidArgument } from '../../../lib/errors.js';
 import { providerMessage } from '../../../lib/http/index.js';
 import { withPixQrImage } from '../../../lib/pixQrCode.js';
+import { lookupStatus, statusTable } from '../../../lib/statusTable.js';
 import { catalogueError, providerFailure } from '../../../lib/providerMessages.js';
 import type { AdapterContext, IncomingNotification } from '../../adapter.js';
 import type { AdapterRuntime } from '../../kit/declaration.js';
@@ -69,8 +70,8 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
     return toApiWithdrawal(input, { amount: (cents) => this.toProviderAmount(cents), notificationUrl: ctx.notificationUrl });
   }
 
-  /** Hook: the refund body (BRPIX Digital adds a reason). */
-  protected refundBody(amount: number): object {
+  /** Hook: the refund body (BRPIX Digital adds a reason; LordsPay names the transaction and the postback URL). */
+  protected refundBody(amount: number, _transactionId: string, _ctx: AdapterContext): object {
     return toApiRefund(amount, (cents) => this.toProviderAmount(cents));
   }
 
@@ -116,7 +117,9 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
     const prefix = this.prefixFor('createTransaction');
     const now = this.now();
     const data = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(this.paths.create, this.transactionBody(input, ctx)));
-    const result = fromApiTransaction(data, this.terms(now, { paymentMethod: input.paymentMethod, amount: input.amount }));
+    const startsPending = this.declaration.pendingAtCreation?.includes(input.paymentMethod);
+    const terms = this.terms(now, { paymentMethod: input.paymentMethod, amount: input.amount });
+    const result = fromApiTransaction(data, startsPending ? { ...terms, createdStatus: 'PENDING' } : terms);
     if (!result) throw this.unusable('createTransaction', prefix, data, 'id ou status da transação');
     return withPixQrImage(result);
   }
@@ -134,7 +137,7 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
     const prefix = this.prefixFor('refoundTransaction');
     const { method, path } = this.paths.refund;
     const url = fillPath(path, { id: transactionId });
-    const body = this.refundBody(amount);
+    const body = this.refundBody(amount, transactionId, ctx);
     const data = await this.exchange('refoundTransaction', prefix, () =>
       method === 'DELETE' ? this.http(ctx).delete<unknown>(url, { body }) : this.http(ctx).post<unknown>(url, body),
     );
@@ -183,10 +186,17 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
-    return this.objectNotification(parseNotification(notification.body));
+    const events = this.declaration.eventStatuses;
+    const parsed = parseNotification(notification.body, { statusFromEvent: Boolean(events) });
+    if (!parsed || !events || parsed.kind !== 'transaction' || !parsed.event) return this.objectNotification(parsed);
+    // The event names the status: its own table, unknown events logged with the provider's id.
+    const status = lookupStatus(statusTable(events.table, events.unknown), parsed.event, (event, mappedTo) =>
+      this.log.warn({ provider: this.identity.id, providerEvent: event, mappedTo }, 'unknown provider event'),
+    );
+    return { type: 'TRANSACTION', transactionId: parsed.id, status };
   }
 
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
-    return this.objectNotificationKey(parseNotification(notification.body), ctx, notification);
+    return this.objectNotificationKey(parseNotification(notification.body, { statusFromEvent: Boolean(this.declaration.eventStatuses) }), ctx, notification);
   }
 }

@@ -174,6 +174,8 @@ export interface ResponseTerms {
   now: Date;
   /** What we asked for, used where the answer leaves a field out (create). */
   requested?: { paymentMethod: PaymentMethod; amount: number };
+  /** The status a new charge starts with whatever the answer says (the member's `pendingAtCreation`); the answer then needs only an id. */
+  createdStatus?: TransactionStatus;
 }
 
 /**
@@ -185,13 +187,13 @@ export function fromApiTransaction(body: unknown, terms: ResponseTerms): Transac
   const transaction = unwrap<ApiTransaction>(body);
   const transactionId = idText(transaction.id);
   const status = textOf(transaction.status);
-  if (!transactionId || !status) return undefined;
+  if (!transactionId || (!status && !terms.createdStatus)) return undefined;
   const paymentMethod =
     API_PAYMENT_METHODS.fromProvider(transaction.paymentMethod) ??
     terms.requested?.paymentMethod ??
     (transaction.pix ? 'PIX' : transaction.boleto ? 'BILLET' : 'CREDIT_CARD');
   const amount = transaction.amount !== undefined && transaction.amount !== null ? terms.amount(transaction.amount) : (terms.requested?.amount ?? 0);
-  const result: TransactionResult = { paymentMethod, transactionId, status: terms.status(status), amount };
+  const result: TransactionResult = { paymentMethod, transactionId, status: terms.createdStatus ?? terms.status(status), amount };
   if (paymentMethod === 'PIX') {
     result.pixCode = transaction.pix?.qrcode || undefined;
     result.expiresAt = dateOf(transaction.pix?.expirationDate) ?? expiresAfter(terms.now, terms.pixSeconds);

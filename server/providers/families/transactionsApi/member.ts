@@ -1,3 +1,4 @@
+import type { PaymentMethod, TransactionStatus } from '../../../domain/types.js';
 import type { ProviderDeclaration, PathTemplate } from '../../kit/declaration.js';
 
 /**
@@ -23,21 +24,26 @@ import type { ProviderDeclaration, PathTemplate } from '../../kit/declaration.js
  * | amounts in reais                                    | `money: 'reais'`                                               |
  *
  * | HunterPay's /transactions/v2/purchase, AXISBANK's /transactions/refund/{id} | `paths`              |
- * | the F10 purchase and cash-out bodies (AXISBANK, HunterPay; HunterPay adds the items) | `PurchaseAdapter` (`purchase.ts`: `toPurchase`, `toCashOut`) |
+ * | the F10 purchase and cash-out bodies (AXISBANK, HunterPay; HunterPay adds the items) | `PurchaseAdapter` (`platforms/purchase.ts`: `toPurchase`, `toCashOut`) |
  * | FastSoft and ByNet's /user/transactions, /user/cashout  | `paths`                                                        |
- * | FastSoft and ByNet's shared platform (F7: paths, §9 validity, statuses, prefixes, POST /user/cashout {pixKey, pixType, beneficiary…}) | `...USER_API_PLATFORM` + `UserApiAdapter` (`userApi.ts`) |
+ * | FastSoft and ByNet's shared platform (F7: paths, §9 validity, statuses, prefixes, POST /user/cashout {pixKey, pixType, beneficiary…}) | `...USER_API_PLATFORM` + `UserApiAdapter` (`platforms/userApi.ts`) |
  * | FastSoft's 'Payment method X not implemented for FastSoft' | `failures.unsupportedPaymentMethod: { notImplementedFor: 'FastSoft' }` |
  * | Kuber Finance's 'Failed to refund transaction.'          | `failures.refoundTransaction: 'KUBER_REFUND_FAILED'`          |
  * | the fourth group's 'Erro no saque: …', 'Erro no estorno: …' | `failurePrefixes: { withdraw: 'WITHDRAW_FOURTH_GROUP', refoundTransaction: 'REFUND_FOURTH_GROUP' }` |
  * | ByNet's API-key header                                  | `auth: { type: 'apiKey', header }`                             |
+ * | LordsPay's transaction.paid / .failed / .expired / .refunded events | `eventStatuses: { table, unknown: 'PENDING' }`        |
  * | F2's POST /withdrawals/cashout {pixkeytype, pixkey, requestedamount, isPix} (MEDIUS) | `paths: { withdraw: '/withdrawals/cashout' }` + `payoutBody: 'cashout'` |
  * | LYNXPAY's 'Card token is required for credit card payments.' | `failures.missingCard: 'CARD_TOKEN_REQUIRED'`               |
+ * | doc 3's common pattern (`authorized` APPROVED)           | `statuses.transaction.overrides: DOC3_COMMON_OVERRIDES`       |
+ * | Kuber Finance's and Royalpay's PIX, Orbita's billets start PENDING (doc 3 §4) | `pendingAtCreation: ['PIX', 'BILLET']`  |
+ * | Kuber Finance's refund by DELETE /transactions/{id}      | `paths: { refund: { method: 'DELETE', path: '/transactions/{id}' } }` |
+ * | Royalpay's POST /cashout {amount, pix_key, pix_type}     | `paths: { withdraw: '/cashout' }` + `withdrawalBody` hook     |
  *
  * A member that needs code extends TransactionsApiAdapter and overrides one
  * documented hook, never an operation:
  * - `failure(operation, prefix, error)`: ROYALTY's 'Royalty <operation> erro <status>: <body>';
  * - `transactionBody(input, ctx)`: ROYALTY's ddd.ddd.ddd-dd CPF;
- * - `refundBody(amount)`: BRPIX Digital's reason beside the amount;
+ * - `refundBody(amount, transactionId, ctx)`: BRPIX Digital's reason beside the amount, LordsPay's {transaction_id, amount, postback_url};
  * - `withdrawalBody(input, ctx)`: Royalpay's {amount, pix_key, pix_type};
  * - `withdrawalHeaders(ctx, input)`: PodPay2's withdraw-key header;
  * - `cardTokenBody(card)`, `cardTokenQuery(ctx)`: LYNXPAY's validation, AES-256-GCM card and publicKey query.
@@ -47,6 +53,19 @@ export interface TransactionsApiMember extends ProviderDeclaration {
   paths?: Partial<TransactionsApiPaths>;
   /** The payout body: the family's (`transfers`, default) or the "functions/v1" platforms' cashout (F2: MEDIUS, FAIRPAY, BRPIX Digital). */
   payoutBody?: 'transfers' | 'cashout';
+  /**
+   * Members whose postbacks carry the status in the event name (LordsPay's
+   * transaction.paid APPROVED, … others PENDING): the event → status table,
+   * matched case-insensitively, `unknown` for any other event.
+   */
+  eventStatuses?: { table: Readonly<Record<string, TransactionStatus>>; unknown: TransactionStatus };
+  /**
+   * Methods whose new charge is PENDING whatever the create answer's status
+   * (doc 3 §4: "New PIX payments start PENDING at … Kuber Finance, Royalpay;
+   * billets start PENDING", "Billet creation returns PENDING (also Orbita)"):
+   * the answer still needs its id, not a status.
+   */
+  pendingAtCreation?: readonly PaymentMethod[];
   /** A payout the provider answers as refused is an error (the declared `failures.withdraw` text), not a REJECTED payout. */
   withdrawalRefusalIsError?: boolean;
 }

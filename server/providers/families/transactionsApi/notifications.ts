@@ -5,8 +5,10 @@ export interface ParsedNotification {
   kind: 'transaction' | 'withdrawal';
   /** The provider's id of the transaction or payout. */
   id: string;
-  /** The provider's status text as sent. */
+  /** The provider's status text as sent (for a member whose events carry the status, the event when the body has none). */
   status: string;
+  /** The `type`/`event` the postback names, when it names one. */
+  event?: string;
 }
 
 const TRANSACTION_EVENT = /^transactions?([._:-].*)?$/i;
@@ -24,9 +26,10 @@ const WITHDRAWAL_EVENT = /^(transfers?|withdraw(al)?s?|cashouts?)([._:-].*)?$/i;
  * status is data.status, else the top-level status. `type`/`event`
  * transaction(s)[.…] or absent is a transaction; transfer(s), withdraw(al)(s)
  * or cashout(s)[.…] a payout; anything else is irrelevant. A body without an
- * id or a status cannot be used. Both give undefined.
+ * id or a status cannot be used (unless `statusFromEvent`: members whose event
+ * names the status). Both give undefined.
  */
-export function parseNotification(body: Buffer | string): ParsedNotification | undefined {
+export function parseNotification(body: Buffer | string, options: { statusFromEvent?: boolean } = {}): ParsedNotification | undefined {
   const envelope = parseJsonObject(body);
   if (!envelope) return undefined;
   const event = envelope.type ?? envelope.event;
@@ -44,7 +47,9 @@ export function parseNotification(body: Buffer | string): ParsedNotification | u
   // F2 platforms send payouts as {event: 'withdrawal.created', withdrawal: {id, status, …}}.
   const data = isRecord(envelope.data) ? envelope.data : isRecord(envelope.withdrawal) ? envelope.withdrawal : undefined;
   const id = idText(data?.id) ?? idText(envelope.objectId) ?? (data ? undefined : idText(envelope.id));
-  const status = textOf(data?.status) ?? textOf(envelope.status);
+  const named = typeof event === 'string' ? event.trim() : undefined;
+  // Only where the member's events name the status may the event stand in for a missing status.
+  const status = textOf(data?.status) ?? textOf(envelope.status) ?? (options.statusFromEvent ? named : undefined);
   if (!id || !status) return undefined;
-  return { kind, id, status };
+  return { kind, id, status, ...(named ? { event: named } : {}) };
 }

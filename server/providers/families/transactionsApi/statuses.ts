@@ -42,5 +42,13 @@ export const TRANSACTIONS_API_STATUSES = statusTable<TransactionStatus>(
   'REJECTED',
 );
 
+/**
+ * Document 3's common pattern (doc 3 §4) differs from the family's table in
+ * one word: `authorized` is APPROVED there (`confirmed` already is, `created`
+ * and `pending` already PENDING, unknown already REJECTED). The doc-3 members
+ * declare it once as `statuses: { transaction: { overrides: DOC3_COMMON_OVERRIDES } }`.
+ */
+export const DOC3_COMMON_OVERRIDES: Readonly<Record<string, TransactionStatus>> = { authorized: 'APPROVED' };
+
 /** Payouts: the common vocabulary of doc 1 §4 (unknown PENDING: a payout wrongly recorded as failed could be paid twice). */
 export const TRANSACTIONS_API_WITHDRAWAL_STATUSES = COMMON_WITHDRAWAL_STATUSES;

@@ -1,11 +1,12 @@
-import type { WithdrawInput } from '../../../domain/types.js';
-import { digitsOnly } from '../../../lib/documents.js';
-import { SECONDS_PER_DAY } from '../../../lib/expiry.js';
-import { normalizePixKey } from '../../../lib/pixKey.js';
-import { defaultWithdrawDescription } from '../../../lib/withdrawDescription.js';
-import type { AdapterContext } from '../../adapter.js';
-import { TransactionsApiAdapter } from './adapter.js';
-import type { TransactionsApiMember } from './member.js';
+import type { WithdrawInput } from '../../../../domain/types.js';
+import { digitsOnly } from '../../../../lib/documents.js';
+import { SECONDS_PER_DAY } from '../../../../lib/expiry.js';
+import { normalizePixKey } from '../../../../lib/pixKey.js';
+import { defaultWithdrawDescription } from '../../../../lib/withdrawDescription.js';
+import type { AdapterContext } from '../../../adapter.js';
+import { TransactionsApiAdapter } from '../adapter.js';
+import type { TransactionsApiMember } from '../member.js';
+import { DOC3_COMMON_OVERRIDES } from '../statuses.js';
 
 /**
  * The "AtivoB2B" /user/* platform (provider research F7) as the fourth group
@@ -32,7 +33,7 @@ export const USER_API_PLATFORM: Required<Pick<TransactionsApiMember, 'capabiliti
      * REJECTED; refunded, cancelled, voided REFUNDED", over doc 3's common
      * pattern (authorized APPROVED); unknown PENDING ("most fourth-group providers").
      */
-    transaction: { overrides: { authorized: 'APPROVED', cancelled: 'REFUNDED', canceled: 'REFUNDED', voided: 'REFUNDED' }, unknown: 'PENDING' },
+    transaction: { overrides: { ...DOC3_COMMON_OVERRIDES, cancelled: 'REFUNDED', canceled: 'REFUNDED', voided: 'REFUNDED' }, unknown: 'PENDING' },
     /** The same words for payouts, which have no REFUNDED: a payout given back failed. ByNet's cancelled is CANCELED (the common table's). */
     withdrawal: { overrides: { captured: 'APPROVED', declined: 'REJECTED', refunded: 'REJECTED', voided: 'REJECTED' } },
   },

@@ -1,10 +1,10 @@
-import type { TransactionInput, WithdrawInput } from '../../../domain/types.js';
-import { digitsOnly } from '../../../lib/documents.js';
-import { nationalPhoneDigits } from '../../../lib/phone.js';
-import { normalizePixKey } from '../../../lib/pixKey.js';
-import type { AdapterContext } from '../../adapter.js';
-import { TransactionsApiAdapter } from './adapter.js';
-import { API_PAYMENT_METHODS, toApiItems, type RequestTerms } from './mappers.js';
+import type { TransactionInput, WithdrawInput } from '../../../../domain/types.js';
+import { digitsOnly } from '../../../../lib/documents.js';
+import { nationalPhoneDigits } from '../../../../lib/phone.js';
+import { normalizePixKey } from '../../../../lib/pixKey.js';
+import type { AdapterContext } from '../../../adapter.js';
+import { TransactionsApiAdapter } from '../adapter.js';
+import { API_PAYMENT_METHODS, toApiItems, type RequestTerms } from '../mappers.js';
 
 /**
  * The "/transactions/v2/purchase" platform (provider research F10: IHub,

@@ -1,0 +1,34 @@
+import { SPEC_GROUPS } from '../adapter.js';
+import { BacenPixAdapter, SELLS_REFUND_PATH, bacenPixAuth, type BacenPixMember } from '../families/bacenPix/index.js';
+import { member } from '../kit/registration.js';
+
+/**
+ * ONZ (spec doc 3, group 3), a member of the BACEN API Pix family: the OAuth
+ * token over the platform's client certificates, POST /cob {devedor, valor,
+ * chave}, GET /cob/{txid}, POST /sells/{id}/refund, and payouts POSTed to a
+ * separate cash-out host at /pix/payments/dict {pixKey, payment} with an
+ * idempotency header (doc 3 §7); RECEIVE/REFUND/CANCELED notifications and the
+ * cob statuses (§4); a payout reported APPROVED at once (§4); 'Unauthorized.'
+ * without the platform record or the cash-out certificate on withdraw, and
+ * without the cash-in certificate on charges (§5); phone keys with '+55' (§5);
+ * PIX valid 1 day (§9, the default).
+ *
+ * From the provider research (groups 3–4, F8; the Onz Infopago v2 write-up):
+ * the cash-out host https://cashout.infopago.com.br/api/v2, the token request
+ * form-encoded with client_id and client_secret in the body ({accessToken,
+ * expiresAt} back), `x-idempotency-key`. The cash-in host is Onz's own
+ * (secureapi.bancodigital.onz.software, the write-up's "legacy" host; the
+ * spec's cob API was not seen in Onz's docs): accounts set their base_url.
+ */
+export const ONZ: BacenPixMember = {
+  identity: { id: 'ONZ', specGroup: SPEC_GROUPS.DOC3_GROUP3, defaultBaseUrl: 'https://secureapi.bancodigital.onz.software/api/v2' },
+  capabilities: { paymentMethods: ['PIX'], withdrawMethods: ['PIX'], refunds: true, webhooks: true },
+  auth: bacenPixAuth({ clientAuth: 'body' }),
+  money: 'reais',
+  sources:
+    "paths, statuses, events, payout APPROVED at creation, 'Unauthorized.' rules: spec (doc 3 §4/§5/§7); cob: Banco Central's API Pix; cash-out host `cashout.infopago.com.br/api/v2`, form token with client credentials in the body, `/pix/payments/dict` body and `x-idempotency-key`, cash-in host `secureapi.bancodigital.onz.software`: research (F8, the Onz Infopago v2 write-up)",
+  refund: { kind: 'post', path: SELLS_REFUND_PATH },
+  payout: { baseUrl: 'https://cashout.infopago.com.br/api/v2', statusAtCreation: 'approved', requirePlatform: true },
+};
+
+export default member(BacenPixAdapter, ONZ);

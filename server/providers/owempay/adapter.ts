@@ -1,0 +1,177 @@
+import type { RefundResult, TransactionInput, TransactionResult, TransactionStatus, WebhookResult } from '../../domain/types.js';
+import { digitsOnly } from '../../lib/documents.js';
+import { SECONDS_PER_HOUR } from '../../lib/expiry.js';
+import { ProviderCallError } from '../../lib/http/index.js';
+import { isRecord, parseJsonObject } from '../../lib/json.js';
+import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { statusTable } from '../../lib/statusTable.js';
+import { dateOf, idText, textOf } from '../../lib/values.js';
+import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
+import { credentialPart } from '../kit/credentials.js';
+import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
+import { DeclaredAdapter } from '../kit/declaredAdapter.js';
+
+/**
+ * OWEMPAY (spec doc 3, group 3), a bespoke PIX dialect. What the spec says:
+ * POST /pix/in/dynamic-qrcode, GET /pix/in/dynamic-qrcode/{id}, POST
+ * /pix/in/refund/{id} (§7); PIX only (§5); the secret key packs
+ * 'apiKey|secret|accountId' ('Credenciais não configuradas', 'Formato de
+ * credenciais inválido. Use: apiKey|secret|accountId', §5); 1 hour PIX (§9);
+ * only events beginning with pix_in: or pix_out: are handled (§4). No public
+ * material on its API (provider research): auth, bodies and units are the
+ * gateway's decision (docs/decisions.md).
+ */
+
+// ---------------------------------------------------------------- declaration
+
+const CREDENTIALS = {
+  secretKey: ['apiKey', 'secret', 'accountId'],
+  missing: 'OWEMPAY_CREDENTIALS_MISSING',
+  format: 'OWEMPAY_CREDENTIALS_FORMAT',
+} as const;
+
+export const OWEMPAY: ProviderDeclaration = {
+  identity: { id: 'OWEMPAY', specGroup: SPEC_GROUPS.DOC3_GROUP3, defaultBaseUrl: 'https://api.owempay.com.br' },
+  capabilities: { paymentMethods: ['PIX'], refunds: true, webhooks: true },
+  auth: { type: 'basic', username: credentialPart(CREDENTIALS, 'apiKey'), password: credentialPart(CREDENTIALS, 'secret') },
+  headers: { 'x-account-id': credentialPart(CREDENTIALS, 'accountId') },
+  credentials: CREDENTIALS,
+  money: 'reais',
+  expiry: { pixSeconds: SECONDS_PER_HOUR },
+  sources:
+    "paths, PIX only, packed credentials and their texts, 1-hour PIX, pix_in:/pix_out: events: spec (doc 3 §4/§5/§7/§9); Basic apiKey:secret with the account id in x-account-id, reais, bodies and answers: the gateway's decision (no public material); host: placeholder",
+};
+
+export const OWEMPAY_PATHS = { create: '/pix/in/dynamic-qrcode', get: '/pix/in/dynamic-qrcode/{id}', refund: '/pix/in/refund/{id}' } as const;
+
+// ---------------------------------------------------------------- wire shapes
+
+/** Answer of create and read: the dynamic QR code. */
+interface OwemQrCode {
+  id?: string | number;
+  status?: string;
+  amount?: number | string;
+  emv?: string;
+  expiresAt?: string;
+  data?: OwemQrCode;
+}
+
+// ---------------------------------------------------------------- request mapper
+
+export const toOwemQrCode = (input: TransactionInput, terms: { amount: number; expirySeconds: number; notificationUrl: string }) => ({
+  amount: terms.amount,
+  expiration: terms.expirySeconds,
+  ...(input.description ? { description: input.description } : {}),
+  ...(input.orderId ? { externalId: input.orderId } : {}),
+  ...(input.customer ? { payer: { name: input.customer.name, document: digitsOnly(input.customer.document) } } : {}),
+  callbackUrl: terms.notificationUrl,
+});
+
+// ---------------------------------------------------------------- status table (doc 3 §4's common pattern; unknown REJECTED)
+
+export const OWEMPAY_STATUSES = statusTable<TransactionStatus>(
+  {
+    waiting: 'PENDING',
+    processing: 'PENDING',
+    created: 'PENDING',
+    pending: 'PENDING',
+    active: 'PENDING',
+    paid: 'APPROVED',
+    approved: 'APPROVED',
+    completed: 'APPROVED',
+    authorized: 'APPROVED',
+    confirmed: 'APPROVED',
+    refunded: 'REFUNDED',
+    chargeback: 'CHARGEBACK',
+    chargedback: 'CHARGEBACK',
+    in_protest: 'CHARGEBACK',
+    in_dispute: 'CHARGEBACK',
+    retained: 'CHARGEBACK',
+    expired: 'REJECTED',
+    canceled: 'REJECTED',
+  },
+  'REJECTED',
+);
+
+/** A PIX received is `pix_in:…`; `pix_out:…` is money leaving the account, which the gateway only sends as refunds (answered by the refund call). */
+const PIX_IN = /^pix_in:/i;
+const PIX_OUT = /^pix_out:/i;
+
+// ---------------------------------------------------------------- operations
+
+export class OwempayAdapter extends DeclaredAdapter {
+  constructor(declaration: ProviderDeclaration = OWEMPAY, runtime: AdapterRuntime = {}) {
+    super(declaration, runtime, { transactionStatuses: OWEMPAY_STATUSES });
+  }
+
+  /** The QR code answered → our result; a body without an id and a status is an unusable answer. */
+  private qrCode(operation: 'createTransaction' | 'getTransaction', body: unknown, fallback: { amount?: number; expiresAt?: Date } = {}): TransactionResult {
+    return this.mapped(operation, this.prefixFor(operation), () => {
+      const answer = isRecord(body) && isRecord(body.data) ? (body.data as OwemQrCode) : (body as OwemQrCode | null);
+      const id = idText(answer?.id);
+      if (!answer || !id || !textOf(answer.status))
+        throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', 'resposta do provedor sem id ou status do QR Code');
+      const expiresAt = dateOf(answer.expiresAt) ?? fallback.expiresAt;
+      return {
+        paymentMethod: 'PIX',
+        transactionId: id,
+        status: this.transactionStatus(answer.status),
+        amount: answer.amount !== undefined && answer.amount !== null ? this.fromProviderAmount(answer.amount) : (fallback.amount ?? 0),
+        ...(textOf(answer.emv) ? { pixCode: textOf(answer.emv) } : {}),
+        ...(expiresAt ? { expiresAt } : {}),
+      };
+    });
+  }
+
+  override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
+    this.assertPaymentMethod(input.paymentMethod);
+    const expiresAt = this.expiresAt(this.pixExpirySeconds);
+    const body = toOwemQrCode(input, {
+      amount: this.toProviderAmount(input.amount),
+      expirySeconds: this.pixExpirySeconds,
+      notificationUrl: ctx.notificationUrl,
+    });
+    const data = await this.exchange('createTransaction', this.prefixFor('createTransaction'), () => this.http(ctx).post<unknown>(OWEMPAY_PATHS.create, body));
+    return withPixQrImage(this.qrCode('createTransaction', data, { amount: input.amount, expiresAt }));
+  }
+
+  override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
+    const data = await this.exchange('getTransaction', this.prefixFor('getTransaction'), () =>
+      this.http(ctx).get<unknown>(fillPath(OWEMPAY_PATHS.get, { id: transactionId })),
+    );
+    return withPixQrImage({ ...this.qrCode('getTransaction', data), transactionId });
+  }
+
+  override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
+    const prefix = this.prefixFor('refoundTransaction');
+    const data = await this.exchange('refoundTransaction', prefix, () =>
+      this.http(ctx).post<unknown>(fillPath(OWEMPAY_PATHS.refund, { id: transactionId }), { amount: this.toProviderAmount(amount) }),
+    );
+    return this.mapped('refoundTransaction', prefix, () => {
+      const answer = isRecord(data) ? data : undefined;
+      const status = textOf(answer?.status)?.toLowerCase();
+      if (!answer || !status) throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', 'resposta do provedor sem dados do estorno');
+      return { refundId: idText(answer.id) ?? transactionId, status: !['failed', 'refused', 'rejected', 'error'].includes(status) };
+    });
+  }
+
+  /** `{event: 'pix_in:…', data: {id, status}}`: pix_in through the table; pix_out (refunds) and anything else nothing. */
+  override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
+    const event = parseJsonObject(notification.body);
+    const name = textOf(event?.event);
+    const data = isRecord(event?.data) ? event.data : undefined;
+    const id = idText(data?.id);
+    if (!name || !PIX_IN.test(name) || !id || !textOf(data?.status)) return undefined;
+    return { type: 'TRANSACTION', transactionId: id, status: this.transactionStatus(data?.status) };
+  }
+
+  /** The event id where the body has one, else the event, the QR code's id and its status. */
+  override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
+    const event = parseJsonObject(notification.body);
+    const name = textOf(event?.event);
+    if (!name || !(PIX_IN.test(name) || PIX_OUT.test(name))) return super.notificationKey(ctx, notification);
+    const eventId = idText(event?.id);
+    const data = isRecord(event?.data) ? event.data : {};
+    return eventId ? `owempay:${eventId}` : `owempay:${name}:${idText(data.id) ?? ''}:${textOf(data.status)?.toLowerCase() ?? ''}`;
+  }
+}

@@ -1,0 +1,125 @@
+import type { TransactionInput, TransactionResult, TransactionStatus } from '../../domain/types.js';
+import { digitsOnly } from '../../lib/documents.js';
+import { SECONDS_PER_DAY, wholeDays } from '../../lib/expiry.js';
+import { ProviderCallError } from '../../lib/http/index.js';
+import { isRecord } from '../../lib/json.js';
+import { nationalPhoneDigits } from '../../lib/phone.js';
+import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { statusTable } from '../../lib/statusTable.js';
+import { idText, textOf } from '../../lib/values.js';
+import { SPEC_GROUPS, type AdapterContext } from '../adapter.js';
+import type { AdapterRuntime, ProviderDeclaration } from '../kit/declaration.js';
+import { DeclaredAdapter } from '../kit/declaredAdapter.js';
+
+/**
+ * SYNCPAY (spec doc 3, group 3): PIX only ('Syncpay only supports PIX payment
+ * method', §5/§8), an API key required (§5), PIX valid 2 days (§9); its own
+ * paths, "for example /gateway/api/" (§7). From its official documentation and
+ * integrations (provider research, groups 3–4): host api.syncpay.pro,
+ * `Authorization: Basic <base64 API key>` (the key alone, no user:password),
+ * `POST /v1/gateway/api/ {amount (reais), customer {name, email, cpf, phone},
+ * pix {expiresInDays}, postbackUrl, ip}` answered `{paymentCode, idTransaction}`,
+ * and `GET /s1/getTransaction/api/getTransactionStatus.php?id_transaction={id}`.
+ * Its refund path and postback shape are not shown anywhere: neither is offered.
+ */
+export const SYNCPAY: ProviderDeclaration = {
+  identity: { id: 'SYNCPAY', specGroup: SPEC_GROUPS.DOC3_GROUP3, defaultBaseUrl: 'https://api.syncpay.pro' },
+  capabilities: { paymentMethods: ['PIX'] },
+  auth: { type: 'apiKey', header: 'authorization', prefix: 'Basic ', value: (account) => Buffer.from(account.secretKey ?? '').toString('base64') },
+  credentials: { required: ['secretKey'] },
+  money: 'reais',
+  expiry: { pixSeconds: 2 * SECONDS_PER_DAY },
+  failures: { unsupportedPaymentMethod: 'SYNCPAY_PIX_ONLY' },
+  sources:
+    "PIX only, required key, 2-day PIX: spec (doc 3 §5/§8/§9); host, Basic <base64 key>, POST /v1/gateway/api/ body and {paymentCode, idTransaction}, GET getTransactionStatus.php: research (Syncpay's documentation web.syncpay.pro/documentacao and integrations); the read's answer fields: the gateway's reading",
+};
+
+export const SYNCPAY_PATHS = { create: '/v1/gateway/api/', status: '/s1/getTransaction/api/getTransactionStatus.php' } as const;
+
+export const toSyncpayCharge = (input: TransactionInput, terms: { amount: number; pixSeconds: number; notificationUrl: string }) => ({
+  amount: terms.amount,
+  ...(input.customer
+    ? {
+        customer: {
+          name: input.customer.name,
+          email: input.customer.email,
+          cpf: digitsOnly(input.customer.document),
+          phone: nationalPhoneDigits(input.customer.phone),
+        },
+      }
+    : {}),
+  pix: { expiresInDays: wholeDays(terms.pixSeconds) },
+  postbackUrl: terms.notificationUrl,
+  ...(input.customerIp ? { ip: input.customerIp } : {}),
+});
+
+/** Document 3's common pattern; unknown REJECTED (Syncpay is not in §4's PENDING list). */
+export const SYNCPAY_STATUSES = statusTable<TransactionStatus>(
+  {
+    waiting: 'PENDING',
+    waiting_payment: 'PENDING',
+    processing: 'PENDING',
+    created: 'PENDING',
+    pending: 'PENDING',
+    paid: 'APPROVED',
+    approved: 'APPROVED',
+    completed: 'APPROVED',
+    authorized: 'APPROVED',
+    confirmed: 'APPROVED',
+    refunded: 'REFUNDED',
+    chargeback: 'CHARGEBACK',
+    chargedback: 'CHARGEBACK',
+    in_protest: 'CHARGEBACK',
+    in_dispute: 'CHARGEBACK',
+    retained: 'CHARGEBACK',
+  },
+  'REJECTED',
+);
+
+const unusable = (what: string) => new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`);
+
+export class SyncpayAdapter extends DeclaredAdapter {
+  constructor(declaration: ProviderDeclaration = SYNCPAY, runtime: AdapterRuntime = {}) {
+    super(declaration, runtime, { transactionStatuses: SYNCPAY_STATUSES });
+  }
+
+  override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
+    this.assertPaymentMethod(input.paymentMethod);
+    const prefix = this.prefixFor('createTransaction');
+    const expiresAt = this.expiresAt(this.pixExpirySeconds);
+    const body = toSyncpayCharge(input, {
+      amount: this.toProviderAmount(input.amount),
+      pixSeconds: this.pixExpirySeconds,
+      notificationUrl: ctx.notificationUrl,
+    });
+    const data = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(SYNCPAY_PATHS.create, body));
+    const result = this.mapped('createTransaction', prefix, (): TransactionResult => {
+      const answer = isRecord(data) ? data : {};
+      const transactionId = idText(answer.idTransaction);
+      const pixCode = textOf(answer.paymentCode);
+      if (!transactionId || !pixCode) throw unusable('idTransaction ou paymentCode');
+      // A charge just created has not been paid: PENDING until a read says otherwise.
+      return { paymentMethod: 'PIX', transactionId, status: 'PENDING', amount: input.amount, pixCode, expiresAt };
+    });
+    return withPixQrImage(result);
+  }
+
+  override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
+    const prefix = this.prefixFor('getTransaction');
+    const data = await this.exchange('getTransaction', prefix, () =>
+      this.http(ctx).get<unknown>(SYNCPAY_PATHS.status, { params: { id_transaction: transactionId } }),
+    );
+    return this.mapped('getTransaction', prefix, (): TransactionResult => {
+      const answer = isRecord(data) && isRecord(data.data) ? data.data : isRecord(data) ? data : {};
+      const status = textOf(answer.status) ?? textOf(answer.situacao);
+      if (!status) throw unusable('status da transação');
+      const amount = answer.amount ?? answer.valor;
+      return {
+        paymentMethod: 'PIX',
+        transactionId,
+        status: this.transactionStatus(status),
+        amount: amount === undefined || amount === null ? 0 : this.fromProviderAmount(amount),
+      };
+    });
+  }
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from '@jest/globals';
+import { SYNCPAY, SyncpayAdapter } from '../../server/providers/syncpay/adapter.js';
+import { BODIES_WITHOUT_RESOURCE } from '../support/fakeProvider.js';
+import { NOW, expectUnsupportedOperationsRejected, failure, providerHarness, transactionInput } from './conformance/harness.js';
+
+const AUTH = { authorization: `Basic ${Buffer.from('sync-key-1').toString('base64')}` };
+
+describe('SYNCPAY (spec doc 3, group 3; Syncpay documentation)', () => {
+  const h = providerHarness({ create: (runtime) => new SyncpayAdapter(SYNCPAY, runtime), account: () => ({ publicKey: '', secretKey: 'sync-key-1' }) });
+
+  it("supports PIX only, with the spec's text for anything else (§5, §8); the rest rejects with 'Method not implemented.'", async () => {
+    expect(h.adapter.operations).toEqual(['createTransaction', 'getTransaction']);
+    await expectUnsupportedOperationsRejected(h.adapter, h.ctx, h.fake);
+    const card = await failure(h.adapter.createTransaction(h.ctx, transactionInput({ paymentMethod: 'CREDIT_CARD', cardId: 'c' })));
+    expect(card).toEqual({ code: 'UNIMPLEMENTED', message: 'Syncpay only supports PIX payment method' });
+  });
+
+  it('requires its API key (§5), at the door and before any call', async () => {
+    expect(() => h.adapter.checkAccount({ publicKey: '', secretKey: '' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', message: 'secretKey is required' }),
+    );
+    expect((await failure(h.adapter.getTransaction({ ...h.ctx, secretKey: '' }, 't1'))).code).toBe('FAILED_PRECONDITION');
+  });
+
+  it('charges by POST /v1/gateway/api/ with Basic <base64 key>, reais and a 2-day PIX (§9); the answer is PENDING with its code', async () => {
+    h.fake.expect({
+      method: 'POST',
+      path: '/v1/gateway/api/',
+      headers: AUTH,
+      body: {
+        amount: 19.9,
+        customer: { name: 'Ana Souza', email: 'ana@example.com', cpf: '12345678909', phone: '11987654321' },
+        pix: { expiresInDays: 2 },
+        postbackUrl: h.ctx.notificationUrl,
+      },
+      reply: { body: { idTransaction: 'sp_1', paymentCode: '00020126' } },
+    });
+    expect(await h.adapter.createTransaction(h.ctx, transactionInput())).toEqual({
+      ...{ paymentMethod: 'PIX', transactionId: 'sp_1', status: 'PENDING', amount: 1990, pixCode: '00020126' },
+      ...{ pixQrCode: expect.stringMatching(/^data:image\/png;base64,/), expiresAt: new Date(NOW.getTime() + 2 * 86_400_000) },
+    });
+  });
+
+  it.each([
+    ['paid', 'APPROVED'],
+    ['pending', 'PENDING'],
+    ['authorized', 'APPROVED'],
+    ['mystery', 'REJECTED'],
+  ])('reads getTransactionStatus.php: %s → %s', async (status, expected) => {
+    h.fake.expect({
+      method: 'GET',
+      path: '/s1/getTransaction/api/getTransactionStatus.php',
+      query: { id_transaction: 'sp_1' },
+      headers: AUTH,
+      reply: { body: { data: { status, amount: 19.9 } } },
+    });
+    expect(await h.adapter.getTransaction(h.ctx, 'sp_1')).toEqual({ paymentMethod: 'PIX', transactionId: 'sp_1', status: expected, amount: 1990 });
+  });
+
+  it.each(BODIES_WITHOUT_RESOURCE)('an answer that is %s is UNAVAILABLE, never a charge or a status', async (_label, body) => {
+    h.fake.expect({ method: 'POST', path: '/v1/gateway/api/', reply: { body } });
+    expect((await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).code).toBe('UNAVAILABLE');
+    h.fake.expect({ method: 'GET', path: '/s1/getTransaction/api/getTransactionStatus.php', reply: { body } });
+    expect((await failure(h.adapter.getTransaction(h.ctx, 'sp_1'))).code).toBe('UNAVAILABLE');
+  });
+
+  it("keeps Syncpay's own message of a 404 ('Transação não encontrada.') under the prefix", async () => {
+    h.fake.expect({
+      method: 'GET',
+      path: '/s1/getTransaction/api/getTransactionStatus.php',
+      reply: { status: 404, body: { message: 'Transação não encontrada.' } },
+    });
+    expect(await failure(h.adapter.getTransaction(h.ctx, 'nope'))).toEqual({
+      code: 'NOT_FOUND',
+      message: 'Erro ao buscar transação: Transação não encontrada.',
+    });
+  });
+});
