@@ -1,11 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { AXISBANK, AxisbankAdapter } from '../../server/providers/members/axisbank.js';
+import { PurchaseAdapter } from '../../server/providers/families/transactionsApi/platforms/purchase.js';
+import { AXISBANK } from '../../server/providers/members/axisbank.js';
 import type { AdapterRuntime } from '../../server/providers/kit/declaration.js';
 import { providerHarness, transactionInput } from './conformance/harness.js';
 import { transactionsApiConformance } from './conformance/transactionsApi.suite.js';
 
 const AUTH = `Basic ${Buffer.from('sk_axis:').toString('base64')}`;
-const create = (runtime: AdapterRuntime) => new AxisbankAdapter(AXISBANK, runtime);
+const create = (runtime: AdapterRuntime) => new PurchaseAdapter(AXISBANK, runtime);
 transactionsApiConformance(AXISBANK, { keys: { publicKey: 'pk_axis', secretKey: 'sk_axis' }, authHeaders: { authorization: AUTH }, create, ownBodies: true });
 
 describe('AXISBANK bodies (spec doc 2 §7; research F10)', () => {

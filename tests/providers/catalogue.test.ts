@@ -115,6 +115,51 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
   VELTRAX: { named: { PENDING: 'PENDING', PROCESSING: 'PENDING', COMPLETED: 'APPROVED', RETIDO: 'CHARGEBACK' }, unknown: 'REJECTED' },
   // PIX payouts only (its withdraw table, §4, is tested in lexxen.test.ts): no charge statuses, the common unknown rule.
   LEXXEN: { named: {}, unknown: 'REJECTED' },
+  // Doc 3 §4: "waiting_payment PENDING; paid APPROVED; refunded and chargedback CHARGEBACK; anything else REJECTED".
+  BRPIXDIGITAL: {
+    named: { waiting_payment: 'PENDING', paid: 'APPROVED', refunded: 'CHARGEBACK', chargedback: 'CHARGEBACK', pending: 'REJECTED' },
+    unknown: 'REJECTED',
+  },
+  // Doc 3 §4; "refunded, chargeback, refused, cancelled … grouped with REJECTED (the exact split … is not shown)": the split is docs/decisions.md's.
+  PODPAY2: {
+    named: {
+      waiting_payment: 'PENDING',
+      pending: 'PENDING',
+      in_protest: 'PENDING',
+      approved: 'APPROVED',
+      paid: 'APPROVED',
+      refused: 'REJECTED',
+      cancelled: 'REJECTED',
+      refunded: 'REFUNDED',
+      chargeback: 'CHARGEBACK',
+    },
+    unknown: 'PENDING',
+  },
+  // Doc 3 §4: "paid, approved, captured APPROVED; refused, failed, declined REJECTED; refunded, cancelled, voided REFUNDED"; unknown PENDING.
+  FASTSOFT: {
+    named: {
+      ...{ paid: 'APPROVED', approved: 'APPROVED', captured: 'APPROVED', refused: 'REJECTED', failed: 'REJECTED', declined: 'REJECTED' },
+      ...{ refunded: 'REFUNDED', cancelled: 'REFUNDED', voided: 'REFUNDED' },
+    },
+    unknown: 'PENDING',
+  },
+  // Doc 3 §4 gives ByNet FastSoft's line.
+  BYNET: {
+    named: {
+      ...{ paid: 'APPROVED', approved: 'APPROVED', captured: 'APPROVED', refused: 'REJECTED', failed: 'REJECTED', declined: 'REJECTED' },
+      ...{ refunded: 'REFUNDED', cancelled: 'REFUNDED', voided: 'REFUNDED' },
+    },
+    unknown: 'PENDING',
+  },
+  // Doc 3 §4's common pattern; "Unknown in Hunter returns no status": PENDING, the status nothing moves to (docs/decisions.md).
+  HUNTERPAY: {
+    named: {
+      ...{ waiting: 'PENDING', processing: 'PENDING', created: 'PENDING', pending: 'PENDING', paid: 'APPROVED', approved: 'APPROVED' },
+      ...{ completed: 'APPROVED', authorized: 'APPROVED', confirmed: 'APPROVED', refunded: 'REFUNDED', chargeback: 'CHARGEBACK' },
+      ...{ chargedback: 'CHARGEBACK', in_protest: 'CHARGEBACK', in_dispute: 'CHARGEBACK', retained: 'CHARGEBACK' },
+    },
+    unknown: 'PENDING',
+  },
 };
 
 const registry = await createRegistry({ sandboxUrl: 'http://127.0.0.1:1' });

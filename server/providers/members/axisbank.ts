@@ -1,9 +1,6 @@
-import { digitsOnly } from '../../lib/documents.js';
-import { normalizePixKey } from '../../lib/pixKey.js';
-import { nationalPhoneDigits } from '../../lib/phone.js';
-import type { TransactionInput, WithdrawInput } from '../../domain/types.js';
-import { SPEC_GROUPS, type AdapterContext } from '../adapter.js';
-import { API_PAYMENT_METHODS, TransactionsApiAdapter, type TransactionsApiMember } from '../families/transactionsApi/index.js';
+import { SPEC_GROUPS } from '../adapter.js';
+import type { TransactionsApiMember } from '../families/transactionsApi/index.js';
+import { PurchaseAdapter } from '../families/transactionsApi/platforms/purchase.js';
 import { member } from '../kit/registration.js';
 
 /**
@@ -17,7 +14,8 @@ import { member } from '../kit/registration.js';
  * /transactions/refund/{id}; POST /withdraws/cash-out (bankAccount,
  * institution, name, bankAgency, amount, document, pixType, pixKey). Where the
  * research's flat body differs (name, cpf… at the top level), the spec's
- * `customer` wins. Answers are read as the family reads them.
+ * `customer` wins. Answers are read as the family reads them. Its bodies are
+ * the platform's, shared with HunterPay (`families/transactionsApi/platforms/purchase.ts`).
  */
 export const AXISBANK: TransactionsApiMember = {
   identity: { id: 'AXISBANK', specGroup: SPEC_GROUPS.DOC2_GROUP2, defaultBaseUrl: 'https://api.axisbanking.com.br' },
@@ -30,50 +28,4 @@ export const AXISBANK: TransactionsApiMember = {
   paths: { create: '/transactions/v2/purchase', refund: { method: 'POST', path: '/transactions/refund/{id}' }, withdraw: '/withdraws/cash-out' },
 };
 
-/** Body of POST /transactions/v2/purchase (the spec's fields). */
-export function toPurchase(input: TransactionInput, notificationUrl: string) {
-  const customer = input.customer;
-  return {
-    amount: input.amount,
-    paymentMethod: API_PAYMENT_METHODS.toProvider(input.paymentMethod).toUpperCase(),
-    description: input.description || 'Pedido',
-    ...(customer
-      ? { customer: { name: customer.name, email: customer.email, document: digitsOnly(customer.document), phone: nationalPhoneDigits(customer.phone) } }
-      : {}),
-    postbackUrl: notificationUrl,
-    ...(input.referrerUrl ? { referrerUrl: input.referrerUrl } : {}),
-    ...(input.checkoutUrl ? { checkoutUrl: input.checkoutUrl } : {}),
-    ...(input.userDocument ? { responsibleDocument: digitsOnly(input.userDocument) } : {}),
-    ...(input.userId ? { responsibleExternalId: input.userId } : {}),
-    ...(input.orderId ? { externalId: input.orderId } : {}),
-    currency: input.currency || 'BRL',
-    ...(input.paymentMethod === 'CREDIT_CARD' ? { creditCard: { token: input.cardId, installments: input.installments || 1 } } : {}),
-    ...(input.fingerPrints.length ? { fingerPrint: input.fingerPrints.map(({ provider, value }) => ({ provider, value })) } : {}),
-  };
-}
-
-/** Body of POST /withdraws/cash-out (the spec's fields; the bank fields from the receiving account when given). */
-export function toCashOut(input: WithdrawInput) {
-  const bank = input.bankAccount;
-  return {
-    amount: input.amount,
-    pixType: input.pixType,
-    pixKey: input.pixType ? normalizePixKey(input.pixKey ?? '', input.pixType) : (input.pixKey ?? '').trim(),
-    ...(input.name || bank?.accountHolder ? { name: input.name || bank?.accountHolder } : {}),
-    ...(input.document || bank?.accountDocument ? { document: digitsOnly(input.document || bank?.accountDocument || '') } : {}),
-    ...(bank ? { institution: bank.bankCode, bankAgency: bank.branchNumber, bankAccount: bank.accountNumber } : {}),
-  };
-}
-
-/** The two hooks of its dialect; every operation is the family's. */
-export class AxisbankAdapter extends TransactionsApiAdapter {
-  protected override transactionBody(input: TransactionInput, ctx: AdapterContext): object {
-    return toPurchase(input, ctx.notificationUrl);
-  }
-
-  protected override withdrawalBody(input: WithdrawInput): object {
-    return toCashOut(input);
-  }
-}
-
-export default member(AxisbankAdapter, AXISBANK);
+export default member(PurchaseAdapter, AXISBANK);

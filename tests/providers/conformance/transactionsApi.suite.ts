@@ -3,7 +3,7 @@ import type { PaymentMethod, TransactionStatus } from '../../../server/domain/ty
 import { SECONDS_PER_DAY, wholeDays } from '../../../server/lib/expiry.js';
 import { centsToReais } from '../../../server/lib/money.js';
 import { CATALOGUE, FAILURE_PREFIXES } from '../../../server/lib/providerMessages.js';
-import { declaredStatusTable } from '../../../server/lib/statusTable.js';
+import { declaredStatusTable, lookupStatus } from '../../../server/lib/statusTable.js';
 import { operationsOf, capabilitiesOf } from '../../../server/providers/adapter.js';
 import {
   TRANSACTIONS_API_PATHS,
@@ -39,6 +39,8 @@ export interface TransactionsApiFixtures {
   ownBodies?: boolean;
   /** Canned answers where the member's differ from the family's dialect. */
   answers?: Partial<typeof DIALECT>;
+  /** The refund body the member sends for an amount in its unit (a `refundBody` hook: BRPIX Digital's reason); default `{ amount }`. */
+  refundBody?: (amount: number) => object;
 }
 
 const PIX_CODE =
@@ -232,7 +234,7 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
       for (const key of required) {
         expect(
           await failure(h.adapter.createTransaction({ ...h.ctx, [key]: '' }, input({ paymentMethod: capabilities.paymentMethods[0]!, cardId: 'c' }))),
-        ).toEqual({ code: 'FAILED_PRECONDITION', message: `${key} is required` });
+        ).toEqual({ code: 'FAILED_PRECONDITION', message: member.credentials?.missing ? CATALOGUE[member.credentials.missing].message : `${key} is required` });
       }
       expect(h.fake.received).toHaveLength(0);
     });
@@ -280,7 +282,7 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
           method,
           path: path(refundPath, '98765'),
           headers: auth,
-          body: partial({ amount: unit(1990) }),
+          body: fixtures.refundBody?.(unit(1990)) ?? partial({ amount: unit(1990) }),
           reply: { body: answers.refunded(unit(1990)) },
         });
         expect(await h.adapter.refoundTransaction(h.ctx, '98765', 1990)).toEqual({ refundId: 'rf_1', status: true });
@@ -334,7 +336,7 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
         ).toEqual({
           withdrawId: 'wd_1',
           amount: 2500,
-          status: withdrawalTable.entries.processing,
+          status: lookupStatus(withdrawalTable, 'processing'),
         });
       });
     }
@@ -385,7 +387,7 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
         }
         const payout = await h.adapter.processWebhook(h.ctx, notification({ type: 'transfer', data: { id: 't_1', status: 'paid' } }));
         expect(payout).toEqual(
-          capabilities.withdrawMethods.length ? { type: 'WITHDRAW', transactionId: 't_1', status: withdrawalTable.entries.paid } : undefined,
+          capabilities.withdrawMethods.length ? { type: 'WITHDRAW', transactionId: 't_1', status: lookupStatus(withdrawalTable, 'paid') } : undefined,
         );
       });
 

@@ -21,6 +21,7 @@ import type {
   ApiCardTokenRequest,
   ApiCashoutRequest,
   ApiCustomer,
+  ApiItem,
   ApiPaymentMethod,
   ApiTransaction,
   ApiTransactionRequest,
@@ -53,15 +54,7 @@ export interface RequestTerms {
  */
 export function toApiTransaction(input: TransactionInput, terms: RequestTerms): ApiTransactionRequest {
   const { amount } = terms;
-  const items = input.items.length
-    ? input.items.map((item) => ({
-        externalRef: item.id,
-        title: item.title,
-        unitPrice: amount(item.unitPrice),
-        quantity: item.quantity,
-        tangible: item.tangible,
-      }))
-    : [{ title: input.description || 'Pedido', unitPrice: amount(input.amount), quantity: 1, tangible: false }];
+  const items = toApiItems(input, amount);
   return {
     amount: amount(input.amount),
     paymentMethod: API_PAYMENT_METHODS.toProvider(input.paymentMethod),
@@ -88,6 +81,19 @@ export function toApiTransaction(input: TransactionInput, terms: RequestTerms): 
     ...(input.customerIp ? { ip: input.customerIp } : {}),
     currency: input.currency || 'BRL',
   };
+}
+
+/** The caller's items in the member's unit; one item covering the amount when the caller gives none (these APIs require items). */
+export function toApiItems(input: Pick<TransactionInput, 'items' | 'description' | 'amount'>, amount: RequestTerms['amount']): ApiItem[] {
+  return input.items.length
+    ? input.items.map((item) => ({
+        externalRef: item.id,
+        title: item.title,
+        unitPrice: amount(item.unitPrice),
+        quantity: item.quantity,
+        tangible: item.tangible,
+      }))
+    : [{ title: input.description || 'Pedido', unitPrice: amount(input.amount), quantity: 1, tangible: false }];
 }
 
 export function toApiCustomer(input: Pick<TransactionInput, 'customer' | 'address'>): ApiCustomer {

@@ -24,7 +24,9 @@ import type { ProviderDeclaration, PathTemplate } from '../../kit/declaration.js
  * | amounts in reais                                    | `money: 'reais'`                                               |
  *
  * | HunterPay's /transactions/v2/purchase, AXISBANK's /transactions/refund/{id} | `paths`              |
+ * | the F10 purchase and cash-out bodies (AXISBANK, HunterPay; HunterPay adds the items) | `PurchaseAdapter` (`platforms/purchase.ts`: `toPurchase`, `toCashOut`) |
  * | FastSoft and ByNet's /user/transactions, /user/cashout  | `paths`                                                        |
+ * | FastSoft and ByNet's shared platform (F7: paths, §9 validity, statuses, prefixes, POST /user/cashout {pixKey, pixType, beneficiary…}) | `...USER_API_PLATFORM` + `UserApiAdapter` (`platforms/userApi.ts`) |
  * | FastSoft's 'Payment method X not implemented for FastSoft' | `failures.unsupportedPaymentMethod: { notImplementedFor: 'FastSoft' }` |
  * | Kuber Finance's 'Failed to refund transaction.'          | `failures.refoundTransaction: 'KUBER_REFUND_FAILED'`          |
  * | the fourth group's 'Erro no saque: …', 'Erro no estorno: …' | `failurePrefixes: { withdraw: 'WITHDRAW_FOURTH_GROUP', refoundTransaction: 'REFUND_FOURTH_GROUP' }` |
