@@ -93,7 +93,7 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
   const readPrefix = prefix('getTransaction', FAILURE_PREFIXES.GET_TRANSACTION);
   const h = providerHarness({ create: (runtime) => fixtures.create?.(runtime) ?? new TransactionsApiAdapter(member, runtime), account: () => fixtures.keys });
   /** A body expectation, unless the member builds its own bodies. */
-  const bodyOf = <T>(matcher: T): T | undefined => (fixtures.ownBodies ? undefined : matcher);
+  const bodyOf = <T>(matcher: T): { body?: T } => (fixtures.ownBodies ? {} : { body: matcher });
   /** What a failure must be: its code, and its words unless the member has its own. */
   const expected = (outcome: { code: string; message: string }) => (fixtures.ownFailureWording ? { code: outcome.code } : outcome);
   const failed = async (promise: Promise<unknown>) => {
