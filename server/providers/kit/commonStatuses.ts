@@ -1,4 +1,4 @@
-import type { WithdrawStatus } from '../../domain/types.js';
+import type { TransactionStatus, WithdrawStatus } from '../../domain/types.js';
 import { statusTable } from '../../lib/statusTable.js';
 
 /**
@@ -25,4 +25,31 @@ export const COMMON_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>(
     cancelled: 'CANCELED',
   },
   'PENDING',
+);
+
+/**
+ * Document 3's common pattern for charges (§4): waiting, processing, created,
+ * pending PENDING; paid, approved, completed, authorized, confirmed APPROVED;
+ * refunded REFUNDED; chargeback, chargedback, in_protest, in_dispute, retained
+ * CHARGEBACK; unknown REJECTED. A bespoke adapter of that document starts from it.
+ */
+export const DOC3_COMMON_STATUSES = statusTable<TransactionStatus>(
+  {
+    waiting: 'PENDING',
+    processing: 'PENDING',
+    created: 'PENDING',
+    pending: 'PENDING',
+    paid: 'APPROVED',
+    approved: 'APPROVED',
+    completed: 'APPROVED',
+    authorized: 'APPROVED',
+    confirmed: 'APPROVED',
+    refunded: 'REFUNDED',
+    chargeback: 'CHARGEBACK',
+    chargedback: 'CHARGEBACK',
+    in_protest: 'CHARGEBACK',
+    in_dispute: 'CHARGEBACK',
+    retained: 'CHARGEBACK',
+  },
+  'REJECTED',
 );

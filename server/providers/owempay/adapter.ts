@@ -1,10 +1,11 @@
-import type { RefundResult, TransactionInput, TransactionResult, TransactionStatus, WebhookResult } from '../../domain/types.js';
+import type { RefundResult, TransactionInput, TransactionResult, WebhookResult } from '../../domain/types.js';
 import { digitsOnly } from '../../lib/documents.js';
 import { SECONDS_PER_HOUR } from '../../lib/expiry.js';
 import { ProviderCallError } from '../../lib/http/index.js';
 import { isRecord, parseJsonObject } from '../../lib/json.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
-import { statusTable } from '../../lib/statusTable.js';
+import { declaredStatusTable } from '../../lib/statusTable.js';
+import { DOC3_COMMON_STATUSES } from '../kit/commonStatuses.js';
 import { dateOf, idText, textOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
 import { credentialPart } from '../kit/credentials.js';
@@ -69,29 +70,7 @@ export const toOwemQrCode = (input: TransactionInput, terms: { amount: number; e
 
 // ---------------------------------------------------------------- status table (doc 3 §4's common pattern; unknown REJECTED)
 
-export const OWEMPAY_STATUSES = statusTable<TransactionStatus>(
-  {
-    waiting: 'PENDING',
-    processing: 'PENDING',
-    created: 'PENDING',
-    pending: 'PENDING',
-    active: 'PENDING',
-    paid: 'APPROVED',
-    approved: 'APPROVED',
-    completed: 'APPROVED',
-    authorized: 'APPROVED',
-    confirmed: 'APPROVED',
-    refunded: 'REFUNDED',
-    chargeback: 'CHARGEBACK',
-    chargedback: 'CHARGEBACK',
-    in_protest: 'CHARGEBACK',
-    in_dispute: 'CHARGEBACK',
-    retained: 'CHARGEBACK',
-    expired: 'REJECTED',
-    canceled: 'REJECTED',
-  },
-  'REJECTED',
-);
+export const OWEMPAY_STATUSES = declaredStatusTable(DOC3_COMMON_STATUSES, { overrides: { active: 'PENDING', expired: 'REJECTED', canceled: 'REJECTED' } });
 
 /** A PIX received is `pix_in:…`; `pix_out:…` is money leaving the account, which the gateway only sends as refunds (answered by the refund call). */
 const PIX_IN = /^pix_in:/i;

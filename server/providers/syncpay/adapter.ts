@@ -1,11 +1,12 @@
-import type { TransactionInput, TransactionResult, TransactionStatus } from '../../domain/types.js';
+import type { TransactionInput, TransactionResult } from '../../domain/types.js';
 import { digitsOnly } from '../../lib/documents.js';
 import { SECONDS_PER_DAY, wholeDays } from '../../lib/expiry.js';
 import { ProviderCallError } from '../../lib/http/index.js';
 import { isRecord } from '../../lib/json.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
-import { statusTable } from '../../lib/statusTable.js';
+import { declaredStatusTable } from '../../lib/statusTable.js';
+import { DOC3_COMMON_STATUSES } from '../kit/commonStatuses.js';
 import { idText, textOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext } from '../adapter.js';
 import type { AdapterRuntime, ProviderDeclaration } from '../kit/declaration.js';
@@ -54,27 +55,7 @@ export const toSyncpayCharge = (input: TransactionInput, terms: { amount: number
 });
 
 /** Document 3's common pattern; unknown REJECTED (Syncpay is not in §4's PENDING list). */
-export const SYNCPAY_STATUSES = statusTable<TransactionStatus>(
-  {
-    waiting: 'PENDING',
-    waiting_payment: 'PENDING',
-    processing: 'PENDING',
-    created: 'PENDING',
-    pending: 'PENDING',
-    paid: 'APPROVED',
-    approved: 'APPROVED',
-    completed: 'APPROVED',
-    authorized: 'APPROVED',
-    confirmed: 'APPROVED',
-    refunded: 'REFUNDED',
-    chargeback: 'CHARGEBACK',
-    chargedback: 'CHARGEBACK',
-    in_protest: 'CHARGEBACK',
-    in_dispute: 'CHARGEBACK',
-    retained: 'CHARGEBACK',
-  },
-  'REJECTED',
-);
+export const SYNCPAY_STATUSES = declaredStatusTable(DOC3_COMMON_STATUSES, { overrides: { waiting_payment: 'PENDING' } });
 
 const unusable = (what: string) => new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`);
 
