@@ -12,6 +12,23 @@ import { DeclaredAdapter } from '../../server/providers/kit/declaredAdapter.js';
  * is written from the spec.
  */
 const COMMON_PATTERN = { waiting: 'PENDING', processing: 'PENDING', authorized: 'PENDING', paid: 'APPROVED' } as const;
+/** Document 3 §4's common pattern: waiting, processing, created, pending PENDING; paid, approved, completed, authorized, confirmed APPROVED; refunded REFUNDED; chargeback and its kin CHARGEBACK; unknown REJECTED. */
+const DOC3: { named: Record<string, TransactionStatus>; unknown: TransactionStatus } = {
+  named: {
+    ...{ waiting: 'PENDING', processing: 'PENDING', created: 'PENDING', pending: 'PENDING' },
+    ...{ paid: 'APPROVED', approved: 'APPROVED', completed: 'APPROVED', authorized: 'APPROVED', confirmed: 'APPROVED' },
+    ...{
+      refunded: 'REFUNDED',
+      chargeback: 'CHARGEBACK',
+      chargedback: 'CHARGEBACK',
+      in_protest: 'CHARGEBACK',
+      in_dispute: 'CHARGEBACK',
+      retained: 'CHARGEBACK',
+    },
+  },
+  unknown: 'REJECTED',
+};
+
 const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; unknown: TransactionStatus }> = {
   PAGUESAFE: { named: COMMON_PATTERN, unknown: 'REJECTED' },
   PIXIUM: { named: COMMON_PATTERN, unknown: 'REJECTED' },
@@ -55,10 +72,8 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
   ABMEXSPLIT: { named: COMMON_PATTERN, unknown: 'REJECTED' },
   CRMCOIN: { named: { '0': 'PENDING', '1': 'PENDING', '2': 'APPROVED', '3': 'CHARGEBACK' }, unknown: 'REJECTED' },
   ZENDRY: { named: { ...COMMON_PATTERN, canceled: 'PENDING', error: 'CHARGEBACK' }, unknown: 'REJECTED' },
-  LORDSPAY: {
-    named: { waiting: 'PENDING', created: 'PENDING', paid: 'APPROVED', authorized: 'APPROVED', confirmed: 'APPROVED', chargedback: 'CHARGEBACK' },
-    unknown: 'PENDING',
-  },
+  // Doc 3's common pattern with the unknown rule of §4's PENDING list.
+  LORDSPAY: { ...DOC3, unknown: 'PENDING' },
   LORDSCASH: {
     named: {
       paid: 'APPROVED',
@@ -71,45 +86,8 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
     },
     unknown: 'PENDING',
   },
-  OWEMPAY: {
-    named: {
-      waiting: 'PENDING',
-      created: 'PENDING',
-      pending: 'PENDING',
-      paid: 'APPROVED',
-      authorized: 'APPROVED',
-      confirmed: 'APPROVED',
-      chargedback: 'CHARGEBACK',
-    },
-    unknown: 'REJECTED',
-  },
-  SYNCPAY: {
-    named: {
-      waiting: 'PENDING',
-      created: 'PENDING',
-      pending: 'PENDING',
-      paid: 'APPROVED',
-      authorized: 'APPROVED',
-      confirmed: 'APPROVED',
-      chargedback: 'CHARGEBACK',
-    },
-    unknown: 'REJECTED',
-  },
-  // Doc 3 §4's common pattern, stated once for the doc-3 members of the transactions API family that follow it.
-  ...Object.fromEntries(
-    ['HAWKPAY', 'LUMION', 'PAGNET', 'PAGOUAI', 'ORBITA', 'KUBERFINANCE', 'ROYALPAY'].map((id) => [
-      id,
-      {
-        named: {
-          ...{ waiting: 'PENDING', processing: 'PENDING', created: 'PENDING', pending: 'PENDING' },
-          ...{ paid: 'APPROVED', approved: 'APPROVED', completed: 'APPROVED', authorized: 'APPROVED', confirmed: 'APPROVED' },
-          ...{ refunded: 'REFUNDED', chargeback: 'CHARGEBACK', chargedback: 'CHARGEBACK', in_protest: 'CHARGEBACK', in_dispute: 'CHARGEBACK' },
-          retained: 'CHARGEBACK',
-        },
-        unknown: 'REJECTED',
-      } as const,
-    ]),
-  ),
+  // Doc 3 §4's common pattern, stated once above, for the doc-3 members that follow it.
+  ...Object.fromEntries(['HAWKPAY', 'LUMION', 'PAGNET', 'PAGOUAI', 'ORBITA', 'KUBERFINANCE', 'ROYALPAY', 'OWEMPAY', 'SYNCPAY'].map((id) => [id, DOC3])),
   PODPAY: { named: { ATIVA: 'PENDING', REMOVIDA_PELO_PSP: 'PENDING', LIQUIDATED: 'APPROVED', CONCLUIDA: 'APPROVED' }, unknown: 'REJECTED' },
   ONZ: { named: { ATIVA: 'PENDING', REMOVIDA_PELO_PSP: 'PENDING', LIQUIDATED: 'APPROVED', CONCLUIDA: 'APPROVED' }, unknown: 'REJECTED' },
   VELTRAX: { named: { PENDING: 'PENDING', PROCESSING: 'PENDING', COMPLETED: 'APPROVED', RETIDO: 'CHARGEBACK' }, unknown: 'REJECTED' },

@@ -11,7 +11,6 @@
  */
 export { resolveKey, type HttpAccount, type KeyRef } from './account.js';
 export type { AuthStyle, OAuth2Auth } from './auth.js';
-export { splitPackedKey, type PackedKeyOptions } from './packedKey.js';
 export { providerError, providerMessage } from './providerError.js';
 export { ProviderCallError } from './providerCallError.js';
 export { redactForLog, redactText, withoutCredentialHeaders, REDACTED } from './redact.js';
