@@ -4,7 +4,6 @@ import type {
   PaymentMethod,
   ReceiverInput,
   ReceiverResult,
-  ReceiverStatus,
   RefundResult,
   Split,
   TransactionInput,
@@ -25,6 +24,7 @@ import { lookupStatus, statusTable } from '../../lib/statusTable.js';
 import { dateOf, idText, textOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
+import { COMMON_RECEIVER_STATUSES } from '../kit/commonStatuses.js';
 import { DeclaredAdapter, type ExtraOperation } from '../kit/declaredAdapter.js';
 import { ABMEXSPLIT_SUPPORTED_BANKS, BANKS_WITHOUT_BRANCH_DIGIT, compensationCode } from './banks.js';
 
@@ -249,12 +249,6 @@ export const ABMEXSPLIT_STATUSES = statusTable<TransactionStatus>(
   'REJECTED',
 );
 
-/** A marketplace's status: doc 1 §4's third receiver rule (ACTIVE when active or approved, REJECTED when rejected or cancelled, else PENDING). */
-export const MARKETPLACE_STATUSES = statusTable<ReceiverStatus>(
-  { active: 'ACTIVE', approved: 'ACTIVE', rejected: 'REJECTED', cancelled: 'REJECTED', canceled: 'REJECTED' },
-  'PENDING',
-);
-
 /** Refund answers that say the refund was refused. */
 const REFUND_REFUSED: ReadonlySet<string> = new Set(['refused', 'rejected', 'failed', 'denied']);
 
@@ -275,7 +269,7 @@ export function fromMarketplace(answer: unknown, input: Partial<ReceiverInput>, 
     document,
     documentType: inferDocumentType(document),
     email: textOf(marketplace.email) ?? input.email ?? '',
-    status: lookupStatus(MARKETPLACE_STATUSES, marketplace.status),
+    status: lookupStatus(COMMON_RECEIVER_STATUSES, marketplace.status),
     balance: marketplace.balance !== undefined && marketplace.balance !== null ? amount(marketplace.balance) : 0,
   };
 }
