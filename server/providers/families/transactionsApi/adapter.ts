@@ -10,6 +10,7 @@ import type {
 } from '../../../domain/types.js';
 import { GatewayError, invalidArgument } from '../../../lib/errors.js';
 import { providerMessage } from '../../../lib/http/index.js';
+import { isRecord } from '../../../lib/json.js';
 import { withPixQrImage } from '../../../lib/pixQrCode.js';
 import { lookupStatus, statusTable } from '../../../lib/statusTable.js';
 import { catalogueError, providerFailure } from '../../../lib/providerMessages.js';
@@ -103,9 +104,12 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
     };
   }
 
-  /** A 2xx body without the resource: the provider's message where it gives one (it refused), else an unusable answer (an outage). */
-  private unusable(operation: Operation, prefix: string, body: unknown, what: string): GatewayError {
-    const message = providerMessage(body);
+  /**
+   * A 2xx body without the resource: the message of a JSON answer where it gives one (it refused), else an unusable
+   * answer (an outage): a bare text such as a proxy's HTML page is not the provider speaking.
+   */
+  protected unusable(operation: Operation, prefix: string, body: unknown, what: string): GatewayError {
+    const message = isRecord(body) ? providerMessage(body) : undefined;
     const error = message ? providerFailure(prefix, message, 'INVALID_ARGUMENT') : providerFailure(prefix, `resposta do provedor sem ${what}`, 'UNAVAILABLE');
     return this.failure(operation, prefix, error);
   }
