@@ -1,0 +1,138 @@
+import type { ReceiverInput, ReceiverResult, WithdrawInput } from '../../domain/types.js';
+import { digitsOnly, inferDocumentType } from '../../lib/documents.js';
+import { SECONDS_PER_DAY } from '../../lib/expiry.js';
+import { isRecord } from '../../lib/json.js';
+import { pixKeyTypeName } from '../../lib/pixKey.js';
+import { lookupStatus } from '../../lib/statusTable.js';
+import { idText, textOf } from '../../lib/values.js';
+import { SPEC_GROUPS, type AdapterContext } from '../adapter.js';
+import { DOC3_COMMON_OVERRIDES, TransactionsApiAdapter, unwrap, type ApiAmount, type TransactionsApiMember } from '../families/transactionsApi/index.js';
+import { COMMON_RECEIVER_STATUSES } from '../kit/commonStatuses.js';
+import { fillPath } from '../kit/declaration.js';
+import { member } from '../kit/registration.js';
+
+/**
+ * PAYSHARKGATEWAY (spec doc 3, group 3), a member of the transactions API
+ * family on the F1 "Pagar.me-v4 clone" platform (provider research): §7's
+ * paths as the spec writes them (POST /v1/transactions, GET
+ * /v1/transactions/{id}, POST /v1/transactions/{id}/refund, POST /v1/transfers,
+ * GET /v1/transfers/{id}, POST /v1/receivers, GET /v1/receivers/{id}), so the
+ * host carries no /v1; PIX 24 h and boleto 3 days (§9); doc 3's common pattern
+ * with unknown PENDING (§4); lower-case PIX key types, RANDOM and a missing
+ * type sent as evp (§5); 'Erro ao processar reembolso: …' and 'Erro ao
+ * processar saque: …' for its refund and payout failures, the common prefixes
+ * (its other five texts) for the rest (§8). Receivers read their status
+ * through the receiver rule of §4.
+ */
+export const PAYSHARKGATEWAY: TransactionsApiMember = {
+  identity: { id: 'PAYSHARKGATEWAY', specGroup: SPEC_GROUPS.DOC3_GROUP3, defaultBaseUrl: 'https://api.paysharkgateway.com.br' },
+  capabilities: {
+    paymentMethods: ['PIX', 'CREDIT_CARD', 'BILLET'],
+    withdrawMethods: ['PIX'],
+    withdrawalLookup: true,
+    refunds: true,
+    receivers: true,
+    webhooks: true,
+  },
+  auth: { type: 'basic', username: 'secretKey', password: 'empty' },
+  credentials: { required: ['secretKey'] },
+  money: 'cents',
+  expiry: { pixSeconds: SECONDS_PER_DAY, boletoSeconds: 3 * SECONDS_PER_DAY },
+  statuses: { transaction: { overrides: DOC3_COMMON_OVERRIDES, unknown: 'PENDING' } },
+  failurePrefixes: { refoundTransaction: 'PROCESS_REFUND', withdraw: 'PROCESS_WITHDRAW' },
+  paths: {
+    create: '/v1/transactions',
+    get: '/v1/transactions/{id}',
+    refund: { method: 'POST', path: '/v1/transactions/{id}/refund' },
+    withdraw: '/v1/transfers',
+    getWithdraw: '/v1/transfers/{id}',
+  },
+  sources:
+    "paths (with their /v1), PIX 24 h, boleto 3 days, unknown PENDING, lower-case key types and evp, texts, receiver status rule: spec (doc 3 §4/§5/§7/§8/§9); host `api.paysharkgateway.com.br` (the research's `…/v1` without its /v1, which the spec's paths carry), Basic `secretKey:` (empty password), F1 body with `pix.expiresInDays`, cents, statuses pending/paid/refunded/refused: research (F1, two public integrations); transfer body and postbacks: the family's dialect; receiver bodies: the gateway's decision (no public material)",
+};
+
+const RECEIVER_PATHS = { create: '/v1/receivers', get: '/v1/receivers/{id}' } as const;
+
+/** A receiver as PaySharkGateway is taken to answer it (no public material): bare or under `data`. */
+interface ApiReceiver {
+  id?: unknown;
+  status?: unknown;
+  name?: unknown;
+  email?: unknown;
+  /** The document as digits, or F1's `{number, type}`. */
+  document?: unknown;
+  /** Cents; a number, or `{available}`. */
+  balance?: ApiAmount | { available?: ApiAmount } | null;
+  data?: ApiReceiver;
+}
+
+/** Body of POST /v1/receivers: the F1 document shape `{number, type}` (lower case), the caller's bank account and address as given. */
+export function toPaySharkReceiver(input: ReceiverInput) {
+  const document = digitsOnly(input.document);
+  return {
+    name: input.name,
+    email: input.email,
+    document: { number: document, type: (input.documentType ?? inferDocumentType(document)).toLowerCase() },
+    ...(input.description ? { description: input.description } : {}),
+    ...(input.userId ? { externalRef: input.userId } : {}),
+    ...(input.bankAccount ? { bankAccount: input.bankAccount } : {}),
+    ...(input.address ? { address: input.address } : {}),
+  };
+}
+
+/**
+ * The provider's receiver → ours; undefined without an id (the operation then
+ * fails, never inventing a receiver). Fields the answer leaves out are the
+ * caller's (creation); a missing balance is 0; the status by §4's receiver
+ * rule (active, approved ACTIVE; rejected, cancelled REJECTED; otherwise PENDING).
+ */
+export function fromPaySharkReceiver(body: unknown, terms: { amount: (value: unknown) => number; input?: ReceiverInput }): ReceiverResult | undefined {
+  const receiver = unwrap<ApiReceiver>(body);
+  const receiverId = idText(receiver.id);
+  if (!receiverId) return undefined;
+  const answered = isRecord(receiver.document) ? receiver.document.number : receiver.document;
+  const document = digitsOnly(textOf(answered) ?? terms.input?.document ?? '');
+  const balance = isRecord(receiver.balance) ? receiver.balance.available : receiver.balance;
+  return {
+    receiverId,
+    receiverProvider: PAYSHARKGATEWAY.identity.id,
+    name: textOf(receiver.name) ?? terms.input?.name ?? '',
+    document,
+    documentType: inferDocumentType(document),
+    email: textOf(receiver.email) ?? terms.input?.email ?? '',
+    status: lookupStatus(COMMON_RECEIVER_STATUSES, receiver.status),
+    balance: balance === undefined || balance === null ? 0 : terms.amount(balance),
+  };
+}
+
+/**
+ * Two additions to the family: the payout's key type in PaySharkGateway's
+ * lower-case names (the withdrawalBody hook), and its receivers (POST and GET
+ * /v1/receivers), operations the family does not have. Everything else is the family's.
+ */
+export class PaySharkGatewayAdapter extends TransactionsApiAdapter {
+  /** The family's transfer body, the key type lower case; RANDOM, and no type at all, is evp (§5). */
+  protected override withdrawalBody(input: WithdrawInput, ctx: AdapterContext): object {
+    return { ...super.withdrawalBody(input, ctx), pixKeyType: input.pixType ? pixKeyTypeName(input.pixType, { randomAs: 'evp' }) : 'evp' };
+  }
+
+  override async createReceiver(ctx: AdapterContext, input: ReceiverInput): Promise<ReceiverResult> {
+    const prefix = this.prefixFor('createReceiver');
+    const data = await this.exchange('createReceiver', prefix, () => this.http(ctx).post<unknown>(RECEIVER_PATHS.create, toPaySharkReceiver(input)));
+    return this.receiver('createReceiver', prefix, data, input);
+  }
+
+  override async getReceiver(ctx: AdapterContext, receiverId: string): Promise<ReceiverResult> {
+    const prefix = this.prefixFor('getReceiver');
+    const data = await this.exchange('getReceiver', prefix, () => this.http(ctx).get<unknown>(fillPath(RECEIVER_PATHS.get, { id: receiverId })));
+    return this.receiver('getReceiver', prefix, data);
+  }
+
+  private receiver(operation: 'createReceiver' | 'getReceiver', prefix: string, data: unknown, input?: ReceiverInput): ReceiverResult {
+    const result = this.mapped(operation, prefix, () => fromPaySharkReceiver(data, { amount: (value) => this.fromProviderAmount(value), input }));
+    if (!result) throw this.unusable(operation, prefix, data, 'id do recebedor');
+    return result;
+  }
+}
+
+export default member(PaySharkGatewayAdapter, PAYSHARKGATEWAY);
