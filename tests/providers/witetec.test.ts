@@ -258,6 +258,17 @@ describe('WITETEC (spec doc 3, group 3), a bespoke adapter', () => {
       },
     );
 
+    it.each([
+      ['an unreadable amount', 'R$ 19,90'],
+      ['no amount (a read has no amount asked for to fall back on)', undefined],
+    ])('a read with %s is UNAVAILABLE', async (_label, amount) => {
+      h.fake.expect({ method: 'GET', path: '/transactions/pix/wt-1', reply: { body: charge('PAID', { amount }) } });
+      expect(await failure(h.adapter.getTransaction(h.ctx, 'wt-1'))).toEqual({
+        code: 'UNAVAILABLE',
+        message: failureMessage.GET_TRANSACTION('resposta do provedor sem valor da transação'),
+      });
+    });
+
     it('a PIX charge without its BR Code is UNAVAILABLE: nobody could pay it', async () => {
       h.fake.expect({ method: 'POST', path: '/v2/transactions/pix/create', reply: { body: charge('PENDING', { pix: { qrcode: 'https://img/qr.png' } }) } });
       expect(await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).toEqual({

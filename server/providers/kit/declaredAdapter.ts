@@ -65,6 +65,7 @@ const COMMON_PREFIXES: Record<Operation, string> = {
  * - `credentials(ctx)`: the account's keys parsed by the declared layout;
  * - `transactionStatus(value)` / `withdrawalStatus(value)`: the declared tables, unknown values logged with the provider's id;
  * - `toProviderAmount(cents)` / `fromProviderAmount(value)`: the declared money unit;
+ * - `amountOr(value, fallback, what)`: an answer's amount in cents, else the amount asked for, else an unusable answer;
  * - `pixExpirySeconds`, `boletoExpirySeconds`, `expiresAt(seconds)`, `now()`;
  * - `prefixFor(operation)`: the spec's prefix of the operation's failures (the declared one, else the common one);
  * - `failure(operation, prefix, error)`: the provider's failure under the spec's prefix, or the declared fixed text;
