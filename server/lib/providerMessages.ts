@@ -60,6 +60,8 @@ export const CATALOGUE = {
   LYNXPAY_INVALID_EXPIRATION_MONTH: entry('card.expirationMonth é inválido. Precisa ter no máximo 2 caracteres.', 'INVALID_ARGUMENT'),
   LYNXPAY_INVALID_EXPIRATION_YEAR: entry('card.expirationYear é inválido. Precisa ter 4 caracteres.', 'INVALID_ARGUMENT'),
   PODPAY2_CARD_DATA_REQUIRED: entry('Dados do cartão são obrigatórios para pagamento com cartão de crédito.', 'INVALID_ARGUMENT'),
+  // Witetec (doc 3 §8): the card arrives encrypted by the provider's script; missing or unreadable encrypted data.
+  WITETEC_CARD_DATA_UNREADABLE: entry('Erro ao processar dados do cartão', 'INVALID_ARGUMENT'),
 
   // RAPDYN formats (doc 2 §5). The CNPJ text is not shown in the spec; it is
   // written after its CPF sibling.
@@ -94,6 +96,7 @@ export const CATALOGUE = {
   ERROR_ON_WITHDRAW: entry('Error on withdraw', 'FAILED_PRECONDITION'),
   LEXXEN_WITHDRAW_FAILED: entry('Failed to process the withdraw request.', 'FAILED_PRECONDITION'),
   KUBER_REFUND_FAILED: entry('Failed to refund transaction.', 'FAILED_PRECONDITION'),
+  // Witetec (doc 3 §5/§8): its card script (ShieldHelper) failing to load in the page, a browser-side text; no server operation throws it.
   WITETEC_SHIELD_HELPER_LOAD_FAILED: entry('Falha ao carregar o ShieldHelper', 'UNAVAILABLE'),
 
   // The gateway's own texts, where the spec shows none (recorded in docs/decisions.md).

@@ -88,7 +88,9 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
     unknown: 'PENDING',
   },
   // Doc 3 §4's common pattern, stated once above, for the doc-3 members that follow it.
-  ...Object.fromEntries(['HAWKPAY', 'LUMION', 'PAGNET', 'PAGOUAI', 'ORBITA', 'KUBERFINANCE', 'ROYALPAY', 'OWEMPAY', 'SYNCPAY'].map((id) => [id, DOC3])),
+  ...Object.fromEntries(
+    ['HAWKPAY', 'LUMION', 'PAGNET', 'PAGOUAI', 'ORBITA', 'KUBERFINANCE', 'ROYALPAY', 'OWEMPAY', 'SYNCPAY', 'WITETEC'].map((id) => [id, DOC3]),
+  ),
   PODPAY: { named: { ATIVA: 'PENDING', REMOVIDA_PELO_PSP: 'PENDING', LIQUIDATED: 'APPROVED', CONCLUIDA: 'APPROVED' }, unknown: 'REJECTED' },
   ONZ: { named: { ATIVA: 'PENDING', REMOVIDA_PELO_PSP: 'PENDING', LIQUIDATED: 'APPROVED', CONCLUIDA: 'APPROVED' }, unknown: 'REJECTED' },
   VELTRAX: { named: { PENDING: 'PENDING', PROCESSING: 'PENDING', COMPLETED: 'APPROVED', RETIDO: 'CHARGEBACK' }, unknown: 'REJECTED' },

@@ -1,9 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Operation, WithdrawInput } from '../../server/domain/types.js';
-import { CATALOGUE, FAILURE_PREFIXES, failureMessage } from '../../server/lib/providerMessages.js';
+import type { WithdrawInput } from '../../server/domain/types.js';
+import { CATALOGUE, failureMessage } from '../../server/lib/providerMessages.js';
 import { VELTRAX, VeltraxAdapter } from '../../server/providers/veltrax/adapter.js';
-import { GARBAGE_2XX_BODIES } from '../support/fakeProvider.js';
-import { expectUnsupportedOperationsRejected, failure, NOW, notification, providerHarness, transactionInput } from './conformance/harness.js';
+import {
+  expectUnsupportedOperationsRejected,
+  itRefusesGarbageAnswers,
+  failure,
+  NOW,
+  notification,
+  providerHarness,
+  transactionInput,
+} from './conformance/harness.js';
 
 /**
  * VELTRAX (spec doc 3, group 3), also VEXYPAYMENTS (group 4): a bespoke adapter
@@ -155,26 +162,16 @@ describe('VELTRAX (spec doc 3, group 3; VEXYPAYMENTS, group 4), a bespoke adapte
   });
 
   describe('a 2xx answer that is not the resource is UNAVAILABLE, never a status', () => {
-    const calls: Array<[Operation, string, () => Promise<unknown>]> = [
-      ['createTransaction', 'POST /api/payments/deposit', () => h.adapter.createTransaction(h.ctx, transactionInput())],
-      ['getTransaction', 'GET /api/payments/vx-1', () => h.adapter.getTransaction(h.ctx, 'vx-1')],
-      ['withdraw', 'POST /api/withdrawals/withdraw', () => h.adapter.withdraw(h.ctx, WITHDRAWAL)],
-      ['getWithdraw', 'GET /api/withdrawals/wd-9', () => h.adapter.getWithdraw(h.ctx, 'wd-9')],
-    ];
-    const prefix: Partial<Record<Operation, string>> = {
-      createTransaction: FAILURE_PREFIXES.CREATE_TRANSACTION,
-      getTransaction: FAILURE_PREFIXES.GET_TRANSACTION,
-      withdraw: FAILURE_PREFIXES.WITHDRAW,
-      getWithdraw: FAILURE_PREFIXES.GET_WITHDRAW,
-    };
-    const cases = calls.flatMap(([operation, route, run]) => GARBAGE_2XX_BODIES.map(([label, body]) => [operation, route, label, body, run] as const));
-    it.each(cases)('%s (%s) answered with %s', async (operation, route, _label, body, run) => {
-      withLogin();
-      const [method, path] = route.split(' ');
-      h.fake.expect({ method: method!, path: path!, reply: { status: 200, body } });
-      const { code, message } = await failure(run());
-      expect([code, message.startsWith(`${prefix[operation]}: `)]).toEqual(['UNAVAILABLE', true]);
-    });
+    itRefusesGarbageAnswers(
+      h,
+      [
+        ['createTransaction', 'POST /api/payments/deposit', () => h.adapter.createTransaction(h.ctx, transactionInput())],
+        ['getTransaction', 'GET /api/payments/vx-1', () => h.adapter.getTransaction(h.ctx, 'vx-1')],
+        ['withdraw', 'POST /api/withdrawals/withdraw', () => h.adapter.withdraw(h.ctx, WITHDRAWAL)],
+        ['getWithdraw', 'GET /api/withdrawals/wd-9', () => h.adapter.getWithdraw(h.ctx, 'wd-9')],
+      ],
+      () => withLogin(),
+    );
 
     it('a deposit without its PIX code is UNAVAILABLE: nobody could pay it', async () => {
       withLogin();

@@ -1,7 +1,15 @@
 import type { Operation, PaymentMethod, PixKeyType, TransactionStatus, WebhookResult, WithdrawInput, WithdrawStatus } from '../../domain/types.js';
 import { GatewayError, invalidArgument } from '../../lib/errors.js';
 import { BOLETO_DEFAULT_EXPIRY_SECONDS, PIX_DEFAULT_EXPIRY_SECONDS, expiresAfter } from '../../lib/expiry.js';
-import { createProviderHttp, providerError, resolveKey, type ProviderHttp, type ProviderHttpDeclaration, type ProviderResponse } from '../../lib/http/index.js';
+import {
+  createProviderHttp,
+  ProviderCallError,
+  providerError,
+  resolveKey,
+  type ProviderHttp,
+  type ProviderHttpDeclaration,
+  type ProviderResponse,
+} from '../../lib/http/index.js';
 import { logger as defaultLogger, type Logger } from '../../lib/logger.js';
 import { centsToReais, reaisToCents } from '../../lib/money.js';
 import { assertPaymentMethodOffered } from '../../lib/paymentMethods.js';
@@ -57,6 +65,7 @@ const COMMON_PREFIXES: Record<Operation, string> = {
  * - `credentials(ctx)`: the account's keys parsed by the declared layout;
  * - `transactionStatus(value)` / `withdrawalStatus(value)`: the declared tables, unknown values logged with the provider's id;
  * - `toProviderAmount(cents)` / `fromProviderAmount(value)`: the declared money unit;
+ * - `amountOr(value, fallback, what)`: an answer's amount in cents, else the amount asked for, else an unusable answer;
  * - `pixExpirySeconds`, `boletoExpirySeconds`, `expiresAt(seconds)`, `now()`;
  * - `prefixFor(operation)`: the spec's prefix of the operation's failures (the declared one, else the common one);
  * - `failure(operation, prefix, error)`: the provider's failure under the spec's prefix, or the declared fixed text;
@@ -98,8 +107,13 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
 
   /** The declared credential layout, checked when an account is created or changed: the same texts, as INVALID_ARGUMENT on the key at fault. */
   override checkAccount(account: AccountSettings): void {
+    this.checkCredentials(this.declaration.credentials ?? {}, account);
+  }
+
+  /** `layout`'s check of the account's keys, as checkAccount answers it (an adapter with a stricter layout for some accounts, e.g. WITETEC's payout login). */
+  protected checkCredentials(layout: CredentialLayout, account: AccountSettings): void {
     try {
-      parseCredentials(this.declaration.credentials ?? {}, account);
+      parseCredentials(layout, account);
     } catch (error) {
       if (error instanceof GatewayError) throw new GatewayError('INVALID_ARGUMENT', error.message, { ...error.details, reason: error.details.reason });
       throw error;
@@ -164,6 +178,20 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
     const cents = Number(value);
     if (!Number.isSafeInteger(cents)) throw new RangeError(`not an amount in cents: ${JSON.stringify(value)}`);
     return cents;
+  }
+
+  /** An answer's amount in cents: absent, `fallback` (the amount asked for); unreadable, or absent without a fallback, an unusable answer (UNAVAILABLE). */
+  protected amountOr(value: unknown, fallback: number | undefined, what: string): number {
+    const unusable = () => new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`);
+    if (value === undefined || value === null || value === '') {
+      if (fallback === undefined) throw unusable();
+      return fallback;
+    }
+    try {
+      return this.fromProviderAmount(value);
+    } catch {
+      throw unusable();
+    }
   }
 
   /** What the provider catalogue shows of the declaration. */

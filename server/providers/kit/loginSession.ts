@@ -12,8 +12,9 @@ import { DeclaredAdapter } from './declaredAdapter.js';
 /**
  * A session token from a provider's own login call, for providers whose auth is
  * not OAuth2 (Veltrax's POST /api/auth/login {client_id, client_secret}, Lexxen's
- * POST /auth {cnpj, public_key}, doc 3 §7): POST the credentials without auth,
- * read the token from the answer, send it as a bearer token. Written once here
+ * POST /auth {cnpj, public_key}, Witetec's POST /withdrawals/auth {email,
+ * password}, doc 3 §7): POST the credentials with the provider's declared auth
+ * (none, or Witetec's x-api-key), read the token from the answer, send it as a bearer token. Written once here
  * for every such provider.
  *
  * The token is cached per account, host, path and credentials until a JWT's
@@ -63,7 +64,7 @@ const refusedStatus = (error: unknown): number | undefined => {
 export class LoginSession {
   private readonly key: string;
 
-  /** `http` is the provider's client without auth; `accountKey` names the account (its id and host). */
+  /** `http` is the provider's client with its declared auth only (no token); `accountKey` names the account (its id and host). */
   constructor(
     private readonly http: ProviderHttp,
     accountKey: string,
@@ -122,8 +123,9 @@ export function clearLoginSessions(): void {
 
 /**
  * One provider call with the account's login token, what an adapter's
- * operations do: `client()` is the provider's HTTP client without auth (for the
- * login), `client(auth)` the same with the session's bearer token.
+ * operations do: `client()` is the provider's HTTP client with its declared auth
+ * (for the login), `client(auth)` the same with the session's bearer token
+ * instead.
  */
 export function callWithLogin<T>(
   client: (auth?: { auth: AuthStyle }) => ProviderHttp,
@@ -136,7 +138,7 @@ export function callWithLogin<T>(
   return session.call((token) => send(client({ auth: { type: 'bearer', token: () => token } })));
 }
 
-/** An adapter whose provider logs in (Veltrax, Lexxen): it says how (`login`), and its operations call through `loginCall`. */
+/** An adapter whose provider logs in (Veltrax, Lexxen, Witetec's payouts): it says how (`login`), and its operations call through `loginCall`. */
 export abstract class LoginTokenAdapter<D extends ProviderDeclaration = ProviderDeclaration> extends DeclaredAdapter<D> {
   /** The login call for this account's credentials. */
   protected abstract login(ctx: AdapterContext): LoginStyle;

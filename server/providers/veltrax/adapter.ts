@@ -216,15 +216,6 @@ export class VeltraxAdapter extends LoginTokenAdapter<VeltraxDeclaration> {
     });
   }
 
-  private amountOr(value: unknown, fallback: number | undefined, what: string): number {
-    if (value === undefined || value === null || value === '') return fallback ?? unusable(what);
-    try {
-      return this.fromProviderAmount(value);
-    } catch {
-      return unusable(what);
-    }
-  }
-
   private payment(object: VeltraxObject & { id: string; status: string }, requested?: number): TransactionResult {
     const pixCode = textOf(object.qr_code) ?? textOf(object.pix_code);
     return {

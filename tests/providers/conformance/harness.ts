@@ -1,13 +1,13 @@
-import { afterAll, afterEach, beforeAll, beforeEach, expect, jest } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it, jest } from '@jest/globals';
 import { pino } from 'pino';
 import type { TransactionInput } from '../../../server/domain/types.js';
 import { GatewayError } from '../../../server/lib/errors.js';
 import { resetCircuitBreakers } from '../../../server/lib/http/index.js';
-import { CATALOGUE, type CatalogueKey } from '../../../server/lib/providerMessages.js';
+import { CATALOGUE, FAILURE_PREFIXES, type CatalogueKey } from '../../../server/lib/providerMessages.js';
 import { OPERATIONS, type Operation } from '../../../server/domain/types.js';
 import type { AdapterContext, ProviderAdapter } from '../../../server/providers/adapter.js';
 import type { Logger } from '../../../server/lib/logger.js';
-import { startFakeProvider, type FakeProvider, type FakeProviderOptions } from '../../support/fakeProvider.js';
+import { GARBAGE_2XX_BODIES, startFakeProvider, type FakeProvider, type FakeProviderOptions } from '../../support/fakeProvider.js';
 
 /**
  * What every conformance suite shares: a fake provider on loopback, a fresh
@@ -143,4 +143,32 @@ export async function expectUnsupportedOperationsRejected(adapter: ProviderAdapt
     await expect(pending).rejects.toMatchObject({ code: 'UNIMPLEMENTED', message: 'Method not implemented.' });
   }
   expect(fake.received).toHaveLength(0);
+}
+
+const COMMON_PREFIXES: Partial<Record<Operation, string>> = {
+  createTransaction: FAILURE_PREFIXES.CREATE_TRANSACTION,
+  getTransaction: FAILURE_PREFIXES.GET_TRANSACTION,
+  withdraw: FAILURE_PREFIXES.WITHDRAW,
+  getWithdraw: FAILURE_PREFIXES.GET_WITHDRAW,
+};
+
+/**
+ * A bespoke adapter's calls, each answered 2xx with a body that is not the
+ * resource (GARBAGE_2XX_BODIES): UNAVAILABLE under the operation's common
+ * prefix, never a status. `route` is 'METHOD /path'; `before` sets up what the
+ * call needs first (a login).
+ */
+export function itRefusesGarbageAnswers<A extends ProviderAdapter>(
+  h: Harness<A>,
+  calls: Array<[operation: Operation, route: string, run: () => Promise<unknown>]>,
+  before: (operation: Operation) => void = () => undefined,
+): void {
+  const cases = calls.flatMap(([operation, route, run]) => GARBAGE_2XX_BODIES.map(([label, body]) => [operation, route, label, body, run] as const));
+  it.each(cases)('%s (%s) answered with %s', async (operation, route, _label, body, run) => {
+    before(operation);
+    const [method, path] = route.split(' ');
+    h.fake.expect({ method: method!, path: path!, reply: { status: 200, body } });
+    const { code, message } = await failure(run());
+    expect([code, message.startsWith(`${COMMON_PREFIXES[operation]}: `)]).toEqual(['UNAVAILABLE', true]);
+  });
 }

@@ -1,0 +1,302 @@
+import type { Operation, TransactionInput, TransactionResult, WebhookResult, WithdrawInput, WithdrawResult } from '../../domain/types.js';
+import { digitsOnly, inferDocumentType } from '../../lib/documents.js';
+import { ProviderCallError } from '../../lib/http/index.js';
+import { isRecord, parseJsonObject } from '../../lib/json.js';
+import { nationalPhoneDigits } from '../../lib/phone.js';
+import { providerPixKey, type PixKeyStyle } from '../../lib/pixKey.js';
+import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { catalogueError } from '../../lib/providerMessages.js';
+import { declaredStatusTable } from '../../lib/statusTable.js';
+import { dateOf, idText, textOf } from '../../lib/values.js';
+import { SPEC_GROUPS, type AccountSettings, type AdapterContext, type IncomingNotification } from '../adapter.js';
+import { toApiItems } from '../families/transactionsApi/mappers.js';
+import { COMMON_WITHDRAWAL_STATUSES, DOC3_COMMON_STATUSES } from '../kit/commonStatuses.js';
+import { credentialPart, parseCredentials, type CredentialLayout } from '../kit/credentials.js';
+import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
+import type { ObjectNotification } from '../kit/declaredAdapter.js';
+import { LoginTokenAdapter, type LoginStyle } from '../kit/loginSession.js';
+
+/**
+ * WITETEC (spec doc 3, group 3): a bespoke dialect (the Witetec platform,
+ * provider research F4). What the spec says: POST /withdrawals/auth, POST
+ * /v2/transactions/pix/create, POST /v2/transactions/card/create, GET
+ * /transactions/pix/{id} (§7); new PIX payments start PENDING, otherwise the
+ * common pattern with unknown REJECTED (§4); the card is encrypted in the page
+ * by a script loaded from the provider (§5); 'Falha ao carregar o
+ * ShieldHelper', 'Erro ao processar dados do cartão', 'Erro ao criar
+ * transação' (§8); no expiry of its own, so the defaults (§9).
+ *
+ * From the official Java SDK (github TechSete/witetec-sdk) and integrations
+ * (research F4): host api.witetec.net, `x-api-key: sk_…`, amounts in cents,
+ * the body `{amount, method, customer{name, email, phone, documentType,
+ * document}, items[{title, amount, quantity, tangible, externalRef}],
+ * metadata{sellerExternalRef}}`, the envelope `{status, data{id, amount,
+ * status, method, pix{copyPaste, qrcode, expirationDate}}}`, the payout login
+ * `{email, password}` (with x-api-key) answering `{token}`, `POST /withdrawals
+ * {amount, pixKey, pixKeyType EMAIL|PHONE|CPF|CNPJ|EVP, method}` and `GET
+ * /withdrawals/{id}` with that token, flat webhooks `{eventType, id, status,
+ * …}`. The spec's paths win over the SDK's `/transactions`. What neither shows
+ * is the gateway's decision (docs/decisions.md): the card charge carries the
+ * encrypted card as `card{hash}` (the ShieldHelper mechanism, research F1).
+ *
+ * Read top to bottom: declaration → wire shapes → request mappers → status
+ * tables → response mapper → notifications → the operations.
+ */
+
+// ---------------------------------------------------------------- declaration
+
+/**
+ * The secret key packs the API key and, for payouts, the login of
+ * /withdrawals/auth: 'sk_…|email|password' (email and password together or
+ * not at all). The public key is not used by the server (the card script's
+ * key, for the page).
+ */
+export const WITETEC_CREDENTIALS = { secretKey: ['apiKey', 'email?', 'password?'], required: ['secretKey'] } as const satisfies CredentialLayout;
+
+/** The same keys as a payout needs them: the login's email and password are then required. */
+export const WITETEC_PAYOUT_CREDENTIALS = { ...WITETEC_CREDENTIALS, secretKey: ['apiKey', 'email', 'password'] } as const satisfies CredentialLayout;
+
+export type WitetecDeclaration = ProviderDeclaration & { credentials: typeof WITETEC_CREDENTIALS };
+
+export const WITETEC: WitetecDeclaration = {
+  identity: { id: 'WITETEC', specGroup: SPEC_GROUPS.DOC3_GROUP3, defaultBaseUrl: 'https://api.witetec.net' },
+  capabilities: { paymentMethods: ['PIX', 'CREDIT_CARD'], withdrawMethods: ['PIX'], withdrawalLookup: true, webhooks: true },
+  auth: { type: 'apiKey', header: 'x-api-key', value: credentialPart(WITETEC_CREDENTIALS, 'apiKey') },
+  credentials: WITETEC_CREDENTIALS,
+  money: 'cents',
+  sources:
+    "paths, PIX PENDING at creation, card encrypted by the provider's script, texts, default expiries: spec (doc 3 §4/§5/§7/§8/§9); host, `x-api-key`, cents, charge body and `{status, data}` envelope, payout login `{email, password}` → `{token}`, `POST /withdrawals {amount, pixKey, pixKeyType, method}`, `GET /withdrawals/{id}`, statuses, webhook events: research (F4, official SDK github TechSete/witetec-sdk and integrations); the encrypted card as `card{hash}`, the packed secret `apiKey|email|password`, reads of card charges by the spec's PIX read: the gateway's decision",
+};
+
+export const WITETEC_PATHS = {
+  pixCreate: '/v2/transactions/pix/create',
+  cardCreate: '/v2/transactions/card/create',
+  read: '/transactions/pix/{id}',
+  login: '/withdrawals/auth',
+  withdraw: '/withdrawals',
+  withdrawal: '/withdrawals/{id}',
+} as const;
+
+/** Phone keys as digits; RANDOM is EVP (the SDK's PixKeyType). */
+export const WITETEC_PIX_KEYS: PixKeyStyle = { randomAs: 'EVP' };
+
+// ---------------------------------------------------------------- wire shapes
+
+export interface WitetecChargeRequest {
+  amount: number;
+  method: 'PIX' | 'CREDIT_CARD';
+  customer?: { name: string; email: string; phone: string; documentType: 'CPF' | 'CNPJ'; document: string };
+  items: Array<{ title: string; amount: number; quantity: number; tangible: boolean; externalRef?: string }>;
+  metadata?: { sellerExternalRef: string };
+  postbackUrl: string;
+  installments?: number;
+  /** The card as the provider's script encrypted it in the page. */
+  card?: { hash: string };
+}
+
+export interface WitetecPayoutRequest {
+  amount: number;
+  pixKey: string;
+  pixKeyType: string;
+  method: 'PIX';
+}
+
+/** A charge or a payout inside the `{status, data}` envelope. */
+export interface WitetecObject {
+  id?: string | number;
+  amount?: number | string;
+  status?: string;
+  method?: string;
+  pix?: { copyPaste?: string; qrcode?: string; expirationDate?: string };
+}
+
+// ---------------------------------------------------------------- request mappers
+
+/** An encrypted card is one run of printable characters; anything else cannot be what the script produced. */
+const ENCRYPTED_CARD = /^[\x21-\x7e]+$/;
+
+/** The card_id as the provider's encrypted card; missing or unreadable is 'Erro ao processar dados do cartão' (§8), before anything is sent. */
+export function encryptedCard(cardId: string | undefined): string {
+  const hash = cardId?.trim();
+  if (!hash || !ENCRYPTED_CARD.test(hash)) throw catalogueError('WITETEC_CARD_DATA_UNREADABLE', { field: 'transaction.card_id' });
+  return hash;
+}
+
+export function toWitetecCharge(input: TransactionInput, terms: { notificationUrl: string }): WitetecChargeRequest {
+  const customer = input.customer;
+  return {
+    amount: input.amount,
+    method: input.paymentMethod === 'CREDIT_CARD' ? 'CREDIT_CARD' : 'PIX',
+    ...(customer
+      ? {
+          customer: {
+            name: customer.name,
+            email: customer.email,
+            phone: nationalPhoneDigits(customer.phone),
+            documentType: inferDocumentType(customer.document),
+            document: digitsOnly(customer.document),
+          },
+        }
+      : {}),
+    items: toApiItems(input, (cents) => cents).map(({ unitPrice, ...item }) => ({ ...item, amount: unitPrice })),
+    ...(input.orderId ? { metadata: { sellerExternalRef: input.orderId } } : {}),
+    postbackUrl: terms.notificationUrl,
+    ...(input.paymentMethod === 'CREDIT_CARD' ? { installments: input.installments || 1, card: { hash: encryptedCard(input.cardId) } } : {}),
+  };
+}
+
+export function toWitetecPayout(input: WithdrawInput & { pixKey: string; pixType: NonNullable<WithdrawInput['pixType']> }): WitetecPayoutRequest {
+  const { key, type } = providerPixKey(input.pixKey, input.pixType, WITETEC_PIX_KEYS);
+  return { amount: input.amount, pixKey: key, pixKeyType: type, method: 'PIX' };
+}
+
+// ---------------------------------------------------------------- status tables
+
+/**
+ * Doc 3 §4's common pattern (unknown REJECTED) with the SDK's names:
+ * WAITING_PAYMENT PENDING; FAILED and REFUSED REJECTED; DISPUTE and BLOCKED
+ * (money held, §4's "retained") CHARGEBACK.
+ */
+export const WITETEC_STATUSES = declaredStatusTable(DOC3_COMMON_STATUSES, {
+  overrides: { waiting_payment: 'PENDING', failed: 'REJECTED', refused: 'REJECTED', dispute: 'CHARGEBACK', blocked: 'CHARGEBACK' },
+});
+
+/**
+ * Payouts: the common vocabulary (unknown PENDING, never falsely failed) with
+ * the SDK's events: REFUNDED (the money came back: nothing was paid) REJECTED,
+ * BLOCKED (held) PENDING.
+ */
+export const WITETEC_WITHDRAWAL_STATUSES = declaredStatusTable(COMMON_WITHDRAWAL_STATUSES, { overrides: { refunded: 'REJECTED', blocked: 'PENDING' } });
+
+// ---------------------------------------------------------------- response mapper
+
+const unusable = (what: string): never => {
+  throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`);
+};
+
+/** The object in the `{status, data}` envelope (or bare); undefined without an id and a status. */
+export function witetecObject(answer: unknown): (WitetecObject & { id: string; status: string }) | undefined {
+  if (!isRecord(answer)) return undefined;
+  const object = (isRecord(answer.data) ? answer.data : answer) as WitetecObject;
+  const id = idText(object.id);
+  const status = textOf(object.status);
+  return id && status ? { ...object, id, status } : undefined;
+}
+
+/** The BR Code: `pix.copyPaste`, else `pix.qrcode` when it is one (a BR Code starts with its format indicator '0002'). */
+function pixCodeOf(object: WitetecObject): string | undefined {
+  const pix = isRecord(object.pix) ? object.pix : undefined;
+  const qrcode = textOf(pix?.qrcode);
+  return textOf(pix?.copyPaste) ?? (qrcode?.startsWith('0002') ? qrcode : undefined);
+}
+
+// ---------------------------------------------------------------- notifications
+
+/** The SDK's webhook events; any other event is ignored. */
+const TRANSACTION_EVENTS = ['PAID', 'PENDING', 'FAILED', 'DISPUTE', 'REFUNDED', 'CHARGEDBACK'].map((status) => `TRANSACTION_${status}`);
+const WITHDRAWAL_EVENTS = ['PENDING', 'APPROVED', 'REJECTED', 'PROCESSING', 'PAID', 'FAILED', 'REFUNDED', 'CANCELED', 'BLOCKED'].map(
+  (status) => `WITHDRAWAL_${status}`,
+);
+
+/** A flat event `{eventType, id, …}`: its kind and status are the event type's (TRANSACTION_PAID: a charge, PAID). */
+export function readWitetecNotification(body: Buffer): ObjectNotification | undefined {
+  const event = parseJsonObject(body);
+  const eventType = textOf(event?.eventType);
+  const id = idText(event?.id);
+  if (!eventType || !id) return undefined;
+  if (TRANSACTION_EVENTS.includes(eventType)) return { kind: 'transaction', id, status: eventType.slice('TRANSACTION_'.length) };
+  if (WITHDRAWAL_EVENTS.includes(eventType)) return { kind: 'withdrawal', id, status: eventType.slice('WITHDRAWAL_'.length) };
+  return undefined;
+}
+
+// ---------------------------------------------------------------- operations
+
+export class WitetecAdapter extends LoginTokenAdapter<WitetecDeclaration> {
+  constructor(declaration: WitetecDeclaration = WITETEC, runtime: AdapterRuntime = {}) {
+    super(declaration, runtime, { family: 'bespoke', transactionStatuses: WITETEC_STATUSES, withdrawalStatuses: WITETEC_WITHDRAWAL_STATUSES });
+  }
+
+  /** The declared layout; a secret that carries the payout login carries all of it ('apiKey|email|password'). */
+  override checkAccount(account: AccountSettings): void {
+    super.checkAccount(account);
+    const { email, password } = parseCredentials(WITETEC_CREDENTIALS, account);
+    if (email || password) this.checkCredentials(WITETEC_PAYOUT_CREDENTIALS, account);
+  }
+
+  /** POST /withdrawals/auth {email, password} (§7), with the account's x-api-key; a secret without the login is refused before anything is sent. */
+  protected override login(ctx: AdapterContext): LoginStyle {
+    const { email, password } = parseCredentials(WITETEC_PAYOUT_CREDENTIALS, ctx);
+    return { path: WITETEC_PATHS.login, body: { email, password } };
+  }
+
+  private charge(operation: Operation, answer: unknown, requested?: number): TransactionResult {
+    return this.mapped(operation, this.prefixFor(operation), () => {
+      const object = witetecObject(answer) ?? unusable('id ou status da transação');
+      const pixCode = pixCodeOf(object);
+      const expiresAt = dateOf(isRecord(object.pix) ? object.pix.expirationDate : undefined);
+      return {
+        paymentMethod: textOf(object.method)?.toUpperCase() === 'CREDIT_CARD' ? 'CREDIT_CARD' : 'PIX',
+        transactionId: object.id,
+        status: this.transactionStatus(object.status),
+        amount: this.amountOr(object.amount, requested, 'valor da transação'),
+        ...(pixCode ? { pixCode } : {}),
+        ...(expiresAt ? { expiresAt } : {}),
+      };
+    });
+  }
+
+  private payout(operation: Operation, answer: unknown, requested?: number): WithdrawResult {
+    return this.mapped(operation, this.prefixFor(operation), () => {
+      const object = witetecObject(answer) ?? unusable('id ou status do saque');
+      return { withdrawId: object.id, status: this.withdrawalStatus(object.status), amount: this.amountOr(object.amount, requested, 'valor do saque') };
+    });
+  }
+
+  override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
+    this.assertPaymentMethod(input.paymentMethod);
+    const prefix = this.prefixFor('createTransaction');
+    const body = toWitetecCharge(input, { notificationUrl: ctx.notificationUrl });
+    const path = input.paymentMethod === 'CREDIT_CARD' ? WITETEC_PATHS.cardCreate : WITETEC_PATHS.pixCreate;
+    const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(path, body));
+    const created = this.charge('createTransaction', answer, input.amount);
+    if (input.paymentMethod === 'CREDIT_CARD') return { ...created, paymentMethod: 'CREDIT_CARD' };
+    // A PIX charge without its BR Code is one nobody can pay.
+    if (!created.pixCode) this.mapped('createTransaction', prefix, () => unusable('código PIX da transação'));
+    // §4: "New PIX payments start PENDING at Witetec", whatever the answer says.
+    return withPixQrImage({ ...created, paymentMethod: 'PIX', status: 'PENDING', expiresAt: created.expiresAt ?? this.expiresAt(this.pixExpirySeconds) });
+  }
+
+  /** GET /transactions/pix/{id}, the only read the spec gives (§7), for PIX and card charges alike. */
+  override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
+    const answer = await this.exchange('getTransaction', this.prefixFor('getTransaction'), () =>
+      this.http(ctx).get<unknown>(fillPath(WITETEC_PATHS.read, { id: transactionId })),
+    );
+    // The id asked for stays the id, whatever the answer echoes.
+    return withPixQrImage({ ...this.charge('getTransaction', answer), transactionId });
+  }
+
+  /** The payout calls carry the login's Bearer token and the account's x-api-key. */
+  private apiKeyHeader(ctx: AdapterContext): { headers: Record<string, string> } {
+    return { headers: { 'x-api-key': this.credentials(ctx).apiKey } };
+  }
+
+  override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
+    const body = toWitetecPayout(this.pixPayout(input));
+    const answer = await this.loginCall(ctx, 'withdraw', (http) => http.post<unknown>(WITETEC_PATHS.withdraw, body, this.apiKeyHeader(ctx)));
+    return this.payout('withdraw', answer, input.amount);
+  }
+
+  override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
+    const path = fillPath(WITETEC_PATHS.withdrawal, { id: withdrawId });
+    const answer = await this.loginCall(ctx, 'getWithdraw', (http) => http.get<unknown>(path, this.apiKeyHeader(ctx)));
+    return { ...this.payout('getWithdraw', answer), withdrawId };
+  }
+
+  override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
+    return this.objectNotification(readWitetecNotification(notification.body));
+  }
+
+  override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
+    return this.objectNotificationKey(readWitetecNotification(notification.body), ctx, notification);
+  }
+}
