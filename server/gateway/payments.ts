@@ -50,7 +50,7 @@ export interface ProviderSummary {
 }
 
 function requireOperation(adapter: ProviderAdapter, operation: Operation): void {
-  if (!adapter.supports(operation)) throw catalogueError('NOT_IMPLEMENTED');
+  if (!adapter.supports(operation)) throw adapter.notOffered(operation);
 }
 
 /** The payment use cases: validate, call the account's adapter, store, publish. */

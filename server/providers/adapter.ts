@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { notImplemented } from '../lib/errors.js';
+import { notImplemented, type GatewayError } from '../lib/errors.js';
 import { assertPaymentMethodOffered } from '../lib/paymentMethods.js';
 import {
   OPERATIONS,
@@ -170,6 +170,16 @@ export abstract class ProviderAdapter {
    */
   checkAccount(_account: AccountSettings): void {}
 
+  /**
+   * The error an operation this provider does not offer rejects with: the
+   * spec's 'Method not implemented.', unless the provider has its own text
+   * for it (doc 3 §8: Payber's 'Withdraw method not implemented'). The
+   * gateway refuses early with it too.
+   */
+  notOffered(_operation: Operation): GatewayError {
+    return notImplemented();
+  }
+
   /** The payment-method guard with this provider's text (the gateway refuses early with it). */
   assertPaymentMethod(method: PaymentMethod): void {
     assertPaymentMethodOffered(this.capabilities.paymentMethods, method, this.identity.id);
@@ -223,13 +233,19 @@ export abstract class ProviderAdapter {
 
 /**
  * Makes every operation the capabilities do not offer reject with the spec's
- * text on this instance, whatever its class implements (a family implements
+ * text (`notOffered`) on this instance, whatever its class implements (a family implements
  * refunds; a member without them must not reach the provider).
  */
 export function lockToCapabilities(adapter: ProviderAdapter): void {
   const offered = new Set(adapter.operations);
   for (const operation of OPERATIONS) {
-    if (!offered.has(operation)) Object.defineProperty(adapter, operation, { value: unsupported, enumerable: false, configurable: true, writable: true });
+    if (!offered.has(operation))
+      Object.defineProperty(adapter, operation, {
+        value: () => Promise.reject(adapter.notOffered(operation)),
+        enumerable: false,
+        configurable: true,
+        writable: true,
+      });
   }
 }
 

@@ -34,6 +34,12 @@ export interface ProviderDeclaration {
   /** The spec's fixed texts, as catalogue keys (lib/providerMessages.ts). */
   failures?: FailureTexts;
   /**
+   * The provider's own text for an operation it does not offer, where the
+   * spec gives one (doc 3 §8: Payber's withdraw 'Withdraw method not
+   * implemented'); every other such operation rejects with 'Method not implemented.'.
+   */
+  notOffered?: Partial<Record<Operation, CatalogueKey>>;
+  /**
    * The spec's prefixes where a provider's differ from the common ones
    * ('<prefix>: <provider message>'): the fourth group's 'Erro no saque',
    * 'Erro no estorno', 'Erro na criação da transação PIX'; PaySharkGateway's

@@ -95,6 +95,12 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
     lockToCapabilities(this);
   }
 
+  /** The declared text of an operation it does not offer (`notOffered`), else 'Method not implemented.'. */
+  override notOffered(operation: Operation): GatewayError {
+    const own = this.declaration.notOffered?.[operation];
+    return own ? catalogueError(own) : super.notOffered(operation);
+  }
+
   override assertPaymentMethod(method: PaymentMethod): void {
     assertPaymentMethodOffered(this.capabilities.paymentMethods, method, this.identity.id, this.declaration.failures?.unsupportedPaymentMethod);
   }

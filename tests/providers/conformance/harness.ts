@@ -131,8 +131,17 @@ export const transactionInput = (extra: Partial<TransactionInput> = {}): Transac
   ...extra,
 });
 
-/** Every operation the adapter does not offer rejects with the spec's text, as a promise, and sends nothing. */
-export async function expectUnsupportedOperationsRejected(adapter: ProviderAdapter, ctx: AdapterContext, fake: FakeProvider): Promise<void> {
+/**
+ * Every operation the adapter does not offer rejects with the spec's text, as a
+ * promise, and sends nothing: 'Method not implemented.', or the provider's own
+ * text where the spec gives one (`own`, e.g. Payber's withdraw).
+ */
+export async function expectUnsupportedOperationsRejected(
+  adapter: ProviderAdapter,
+  ctx: AdapterContext,
+  fake: FakeProvider,
+  own: Partial<Record<Operation, CatalogueKey>> = {},
+): Promise<void> {
   const offered = new Set<Operation>(adapter.operations);
   for (const operation of OPERATIONS.filter((op) => !offered.has(op))) {
     const call = (adapter[operation] as (...args: unknown[]) => Promise<unknown>).bind(adapter);
@@ -140,7 +149,8 @@ export async function expectUnsupportedOperationsRejected(adapter: ProviderAdapt
     expect(() => {
       pending = call(ctx, {}, 0);
     }).not.toThrow();
-    await expect(pending).rejects.toMatchObject({ code: 'UNIMPLEMENTED', message: 'Method not implemented.' });
+    const key = own[operation];
+    await expect(pending).rejects.toMatchObject({ code: 'UNIMPLEMENTED', message: key ? CATALOGUE[key].message : 'Method not implemented.' });
   }
   expect(fake.received).toHaveLength(0);
 }

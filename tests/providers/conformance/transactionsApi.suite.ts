@@ -107,7 +107,7 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
     it('offers exactly the operations its capabilities declare; the others reject with the spec text and send nothing', async () => {
       expect(h.adapter.identity.id).toBe(id);
       expect(h.adapter.operations).toEqual(operationsOf(capabilities));
-      await expectUnsupportedOperationsRejected(h.adapter, h.ctx, h.fake);
+      await expectUnsupportedOperationsRejected(h.adapter, h.ctx, h.fake, member.notOffered);
       expect(h.adapter.verifyNotification(h.ctx, notification({}))).toBe('unsigned');
     });
 
@@ -338,6 +338,59 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
           amount: 2500,
           status: lookupStatus(withdrawalTable, 'processing'),
         });
+      });
+    }
+
+    if (capabilities.savedCards) {
+      // Doc 3 §7: "POST /cards/tokenize then POST /cards"; the card as §3 gives it (masked number, 2-digit year), sent as digits and 20YY.
+      const card = { cardNumber: '4111 1111-1111 1111', holderName: 'ANA SOUZA', holderDocument: '123.456.789-09', expMonth: '01', expYear: '31', cvv: '321' };
+      const tokenized = {
+        method: 'POST',
+        path: paths.cardToken,
+        headers: auth,
+        body: { number: '4111111111111111', holderName: 'ANA SOUZA', holderDocument: '12345678909', expirationMonth: 1, expirationYear: 2031, cvv: '321' },
+      } as const;
+      const savePrefix = CATALOGUE.SAVE_CARD_FAILED.message;
+
+      it(`tokenises a card by POST ${paths.cardToken}, then saves it by POST ${paths.cardSave} {token}: the saved card's id is the card id`, async () => {
+        h.fake.expect({ ...tokenized, reply: { body: { id: 'tok_1' } } });
+        expect(await h.adapter.createCardToken(h.ctx, card)).toBe('tok_1');
+        h.fake.expect({ ...tokenized, reply: { body: { token: 'tok_2' } } });
+        h.fake.expect({
+          method: 'POST',
+          path: paths.cardSave,
+          headers: auth,
+          body: { token: 'tok_2' },
+          reply: { status: 201, body: { id: 'card_9', token: 'tok_2' } },
+        });
+        expect(await h.adapter.createCardId(h.ctx, { card })).toBe('card_9');
+        expect(h.fake.received.map((request) => request.path)).toEqual([paths.cardToken, paths.cardToken, paths.cardSave]);
+      });
+
+      it('saves a token the caller brings without tokenising again, and needs a token or a card', async () => {
+        h.fake.expect({ method: 'POST', path: paths.cardSave, body: { token: 'tok_given' }, reply: { body: { data: { id: 'card_7' } } } });
+        expect(await h.adapter.createCardId(h.ctx, { cardToken: 'tok_given' })).toBe('card_7');
+        expect(await failure(h.adapter.createCardId(h.ctx, {}))).toEqual({ code: 'INVALID_ARGUMENT', message: 'card_token or card is required' });
+        expect(h.fake.received).toHaveLength(1);
+      });
+
+      it.each([
+        [200, { token: 'tok_given' }, 'UNAVAILABLE', 'resposta do provedor sem id do cartão'],
+        [200, { success: false, message: 'Cartão recusado' }, 'INVALID_ARGUMENT', 'Cartão recusado'],
+        [422, { message: 'Token expirado' }, 'INVALID_ARGUMENT', 'Token expirado'],
+      ])('a save answered %i %j is %s, never a card id', async (status, body, code, text) => {
+        h.fake.expect({ method: 'POST', path: paths.cardSave, reply: { status, body } });
+        expect(await failed(h.adapter.createCardId(h.ctx, { cardToken: 'tok_given' }))).toEqual(
+          expected({ code: String(code), message: `${savePrefix}: ${text}` }),
+        );
+      });
+
+      it('a tokenising failure stops before saving', async () => {
+        h.fake.expect({ method: 'POST', path: paths.cardToken, reply: { status: 400, body: { message: 'Cartão inválido' } } });
+        expect(await failed(h.adapter.createCardId(h.ctx, { card }))).toEqual(
+          expected({ code: 'INVALID_ARGUMENT', message: `${FAILURE_PREFIXES.CREATE_CARD_TOKEN}: Cartão inválido` }),
+        );
+        expect(h.fake.received).toHaveLength(1);
       });
     }
 

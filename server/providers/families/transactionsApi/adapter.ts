@@ -14,15 +14,17 @@ import { isRecord } from '../../../lib/json.js';
 import { withPixQrImage } from '../../../lib/pixQrCode.js';
 import { lookupStatus, statusTable } from '../../../lib/statusTable.js';
 import { catalogueError, providerFailure } from '../../../lib/providerMessages.js';
-import type { AdapterContext, IncomingNotification } from '../../adapter.js';
+import type { AdapterContext, CardIdInput, IncomingNotification } from '../../adapter.js';
 import type { AdapterRuntime } from '../../kit/declaration.js';
 import { fillPath } from '../../kit/declaration.js';
 import { DeclaredAdapter } from '../../kit/declaredAdapter.js';
 import {
   fromApiCardToken,
+  fromApiSavedCard,
   fromApiRefund,
   fromApiTransaction,
   fromApiWithdrawal,
+  toApiCardSave,
   toApiCardToken,
   toApiRefund,
   toApiTransaction,
@@ -187,6 +189,17 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
     const token = fromApiCardToken(data);
     if (!token) throw this.unusable('createCardToken', prefix, data, 'token do cartão');
     return token;
+  }
+
+  /** Doc 3 §7's two calls: the card tokenised (unless the caller brings the token), then saved from its token; the saved card's id is the card id. */
+  override async createCardId(ctx: AdapterContext, input: CardIdInput): Promise<string> {
+    const token = input.cardToken || (input.card ? await this.createCardToken(ctx, input.card) : undefined);
+    if (!token) throw invalidArgument('card_token', 'card_token or card is required');
+    const prefix = this.prefixFor('createCardId');
+    const data = await this.exchange('createCardId', prefix, () => this.http(ctx).post<unknown>(this.paths.cardSave, toApiCardSave(token)));
+    const cardId = fromApiSavedCard(data);
+    if (!cardId) throw this.unusable('createCardId', prefix, data, 'id do cartão');
+    return cardId;
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {

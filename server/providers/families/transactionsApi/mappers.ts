@@ -18,6 +18,7 @@ import { nationalPhoneDigits } from '../../../lib/phone.js';
 import { normalizePixKey } from '../../../lib/pixKey.js';
 import { dateOf, idText, textOf } from '../../../lib/values.js';
 import type {
+  ApiCardSaveRequest,
   ApiCardTokenRequest,
   ApiCashoutRequest,
   ApiCustomer,
@@ -246,4 +247,12 @@ export function fromApiWithdrawal(
 export function fromApiCardToken(body: unknown): string | undefined {
   const answer = unwrap<{ id?: unknown; token?: unknown; data?: never }>(body);
   return idText(answer.id) ?? idText(answer.token);
+}
+
+/** The body saving a card from its token (POST /cards). */
+export const toApiCardSave = (token: string): ApiCardSaveRequest => ({ token });
+
+/** The saved card's id of a POST /cards answer (`id`, bare or under `data`): the card id charges send. */
+export function fromApiSavedCard(body: unknown): string | undefined {
+  return idText(unwrap<{ id?: unknown; data?: never }>(body).id);
 }

@@ -38,6 +38,7 @@ import type { ProviderDeclaration, PathTemplate } from '../../kit/declaration.js
  * | Kuber Finance's and Royalpay's PIX, Orbita's billets start PENDING (doc 3 §4) | `pendingAtCreation: ['PIX', 'BILLET']`  |
  * | Kuber Finance's refund by DELETE /transactions/{id}      | `paths: { refund: { method: 'DELETE', path: '/transactions/{id}' } }` |
  * | Royalpay's POST /cashout {amount, pix_key, pix_type}     | `paths: { withdraw: '/cashout' }` + `withdrawalBody` hook     |
+ * | PayRoyal, Payber, Pluggo's card: POST /cards/tokenize then POST /cards (doc 3 §7) | `paths: { cardToken: '/cards/tokenize', cardSave: '/cards' }` + `capabilities.cardTokens`, `capabilities.savedCards` (createCardId: the token, given or made by the first call, saved as `{token}`; the answer's `id` is the card id charges send) |
  *
  * A member that needs code extends TransactionsApiAdapter and overrides one
  * documented hook, never an operation:
@@ -78,6 +79,8 @@ export interface TransactionsApiPaths {
   withdraw: PathTemplate;
   getWithdraw: PathTemplate;
   cardToken: PathTemplate;
+  /** Saves a card from a token (createCardId, where `capabilities.savedCards`): doc 3 §7's POST /cards. */
+  cardSave: PathTemplate;
 }
 
 /** The family's paths (spec doc 2 §7: POST /transactions, GET /transactions/{id}, POST /transactions/{id}/refund). */
@@ -88,4 +91,5 @@ export const TRANSACTIONS_API_PATHS: TransactionsApiPaths = {
   withdraw: '/transfers',
   getWithdraw: '/transfers/{id}',
   cardToken: '/card-token',
+  cardSave: '/cards',
 };

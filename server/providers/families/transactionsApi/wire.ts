@@ -104,3 +104,8 @@ export interface ApiCardTokenRequest {
   expirationYear: number;
   cvv: string;
 }
+
+/** Body of POST /cards (doc 3 §7's second call): the token of POST /cards/tokenize; answered with the saved card's `id`. */
+export interface ApiCardSaveRequest {
+  token: string;
+}
