@@ -1,7 +1,6 @@
 import type { PaymentMethod, TransactionInput, TransactionResult, WebhookResult, WithdrawInput, WithdrawResult, WithdrawStatus } from '../../domain/types.js';
 import { digitsOnly } from '../../lib/documents.js';
-import { ProviderCallError } from '../../lib/http/index.js';
-import { isRecord, parseJsonObject } from '../../lib/json.js';
+import { identifiedObject, isRecord, parseJsonObject } from '../../lib/json.js';
 import { paymentMethodCodec } from '../../lib/paymentMethods.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
 import { providerPixKey } from '../../lib/pixKey.js';
@@ -12,7 +11,7 @@ import { defaultWithdrawDescription } from '../../lib/withdrawDescription.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
 import { DOC3_COMMON_STATUSES } from '../kit/commonStatuses.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
-import { DeclaredAdapter, type ObjectNotification } from '../kit/declaredAdapter.js';
+import { DeclaredAdapter, unusableAnswer, type ObjectNotification } from '../kit/declaredAdapter.js';
 
 /**
  * BRAVIVE (spec doc 3, group 3), a bespoke dialect. What the spec says: POST
@@ -154,17 +153,9 @@ export const BRAVIVE_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>(
 // ---------------------------------------------------------------- response mappers
 
 /** The object an answer carries, bare or under `data`; undefined without an id and a status. */
-export function braviveObject(answer: unknown): (BraviveObject & { id: string; status: string }) | undefined {
-  if (!isRecord(answer)) return undefined;
-  const object = (isRecord(answer.data) ? answer.data : answer) as BraviveObject;
-  const id = idText(object.id);
-  const status = textOf(object.status);
-  return id && status ? { ...object, id, status } : undefined;
-}
+export const braviveObject = (answer: unknown) => identifiedObject<BraviveObject>(answer, ['data']);
 
-const unusable = (what: string): never => {
-  throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`);
-};
+const unusable = unusableAnswer;
 
 // ---------------------------------------------------------------- notifications
 

@@ -1,7 +1,15 @@
 import type { Operation, PaymentMethod, PixKeyType, TransactionStatus, WebhookResult, WithdrawInput, WithdrawStatus } from '../../domain/types.js';
 import { GatewayError, invalidArgument } from '../../lib/errors.js';
 import { BOLETO_DEFAULT_EXPIRY_SECONDS, PIX_DEFAULT_EXPIRY_SECONDS, expiresAfter } from '../../lib/expiry.js';
-import { createProviderHttp, providerError, resolveKey, type ProviderHttp, type ProviderHttpDeclaration, type ProviderResponse } from '../../lib/http/index.js';
+import {
+  createProviderHttp,
+  ProviderCallError,
+  providerError,
+  resolveKey,
+  type ProviderHttp,
+  type ProviderHttpDeclaration,
+  type ProviderResponse,
+} from '../../lib/http/index.js';
 import { logger as defaultLogger, type Logger } from '../../lib/logger.js';
 import { centsToReais, reaisToCents } from '../../lib/money.js';
 import { assertPaymentMethodOffered } from '../../lib/paymentMethods.js';
@@ -270,3 +278,8 @@ export interface ObjectNotification {
 
 /** Calls an adapter makes beyond the contract's operations (capabilities such as reference lookups and simulated payments). */
 export type ExtraOperation = 'findByReference' | 'simulatePayment';
+
+/** A 2xx answer that is not the resource (no id, no status, no PIX code): UNAVAILABLE, its outcome unknown, never a status. */
+export function unusableAnswer(what: string): never {
+  throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`);
+}
