@@ -151,6 +151,10 @@ export const FAILURE_PREFIXES = {
   WITHDRAW_FOURTH_GROUP: 'Erro no saque',
   CREATE_PIX_TRANSACTION_FOURTH_GROUP: 'Erro na criação da transação PIX',
   REFUND_FOURTH_GROUP: 'Erro no estorno',
+  // Bravive (doc 3 §8): "'Bravive API Error' with the provider message, with (Withdraw) or (Get Withdraw) suffix".
+  BRAVIVE_API_ERROR: 'Bravive API Error',
+  BRAVIVE_API_ERROR_WITHDRAW: 'Bravive API Error (Withdraw)',
+  BRAVIVE_API_ERROR_GET_WITHDRAW: 'Bravive API Error (Get Withdraw)',
   // Rapdyn: "followed by the response data"; the separator is not shown, ': ' is used like the others.
   RAPDYN_WITHDRAW: 'Houve um erro ao tentar realizar o saque',
   // The gateway's own (no spec text): installment quotes and the sandbox's simulated payment.
@@ -218,7 +222,8 @@ export function paymentMethodNotImplementedFor(method: string, provider: string)
  * 'Bravive API Error (Withdraw): <message>' is the one chosen.
  */
 export function braviveApiErrorMessage(message: string, operation?: 'Withdraw' | 'Get Withdraw'): string {
-  return withPrefix(operation ? `Bravive API Error (${operation})` : 'Bravive API Error', message);
+  const prefix = { Withdraw: FAILURE_PREFIXES.BRAVIVE_API_ERROR_WITHDRAW, 'Get Withdraw': FAILURE_PREFIXES.BRAVIVE_API_ERROR_GET_WITHDRAW };
+  return withPrefix(operation ? prefix[operation] : FAILURE_PREFIXES.BRAVIVE_API_ERROR, message);
 }
 
 /** Rapdyn (doc 3 §8): the withdraw failure followed by the response data. */

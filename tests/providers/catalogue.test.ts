@@ -147,6 +147,10 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
     },
     unknown: 'PENDING',
   },
+  // Doc 3 §4's common pattern with the unknown rule of §4's PENDING list; the rejected and canceled events' words REJECTED (docs/decisions.md).
+  BRAVIVE: { named: { ...DOC3.named, rejected: 'REJECTED', canceled: 'REJECTED' }, unknown: 'PENDING' },
+  // Doc 3 §4: "APPROVED and PAID APPROVED; DECLINED, CANCELLED, FAILED REJECTED"; unknown PENDING (most of group 4).
+  LUMINA: { named: { APPROVED: 'APPROVED', PAID: 'APPROVED', DECLINED: 'REJECTED', CANCELLED: 'REJECTED', FAILED: 'REJECTED' }, unknown: 'PENDING' },
   // Doc 3 §4's common pattern; "Unknown in Hunter returns no status": PENDING, the status nothing moves to (docs/decisions.md).
   HUNTERPAY: {
     named: {

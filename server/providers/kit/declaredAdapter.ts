@@ -304,3 +304,8 @@ export interface ObjectNotification {
 
 /** Calls an adapter makes beyond the contract's operations (capabilities such as reference lookups and simulated payments). */
 export type ExtraOperation = 'findByReference' | 'simulatePayment';
+
+/** A 2xx answer that is not the resource (no id, no status, no PIX code): UNAVAILABLE, its outcome unknown, never a status. */
+export function unusableAnswer(what: string): never {
+  throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`);
+}

@@ -12,7 +12,6 @@ import type {
 } from '../../domain/types.js';
 import { digitsOnly } from '../../lib/documents.js';
 import { invalidArgument } from '../../lib/errors.js';
-import { ProviderCallError } from '../../lib/http/index.js';
 import { isRecord, parseJsonObject } from '../../lib/json.js';
 import { inferPixKeyType, normalizePixKey } from '../../lib/pixKey.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
@@ -22,7 +21,7 @@ import { idText, textOf } from '../../lib/values.js';
 import { defaultWithdrawDescription } from '../../lib/withdrawDescription.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
-import type { ObjectNotification } from '../kit/declaredAdapter.js';
+import { unusableAnswer, type ObjectNotification } from '../kit/declaredAdapter.js';
 import { LoginTokenAdapter, type LoginStyle } from '../kit/loginSession.js';
 
 /**
@@ -188,9 +187,7 @@ export function readVeltraxNotification(body: Buffer): ObjectNotification | unde
 
 // ---------------------------------------------------------------- operations
 
-const unusable = (what: string): never => {
-  throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`);
-};
+const unusable = unusableAnswer;
 
 export class VeltraxAdapter extends LoginTokenAdapter<VeltraxDeclaration> {
   constructor(declaration: VeltraxDeclaration = VELTRAX, runtime: AdapterRuntime = {}) {

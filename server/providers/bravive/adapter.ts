@@ -1,0 +1,266 @@
+import type { PaymentMethod, TransactionInput, TransactionResult, WebhookResult, WithdrawInput, WithdrawResult, WithdrawStatus } from '../../domain/types.js';
+import { digitsOnly } from '../../lib/documents.js';
+import { identifiedObject, isRecord, parseJsonObject } from '../../lib/json.js';
+import { paymentMethodCodec } from '../../lib/paymentMethods.js';
+import { nationalPhoneDigits } from '../../lib/phone.js';
+import { providerPixKey } from '../../lib/pixKey.js';
+import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { declaredStatusTable, statusTable } from '../../lib/statusTable.js';
+import { idText, textOf } from '../../lib/values.js';
+import { defaultWithdrawDescription } from '../../lib/withdrawDescription.js';
+import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
+import { DOC3_COMMON_STATUSES } from '../kit/commonStatuses.js';
+import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
+import { DeclaredAdapter, unusableAnswer, type ObjectNotification } from '../kit/declaredAdapter.js';
+
+/**
+ * BRAVIVE (spec doc 3, group 3), a bespoke dialect. What the spec says: POST
+ * /payments (amount, currency BRL, description, payer_* fields, addr_* fields,
+ * webhook_url, method), GET /payments/{id}, POST /withdraws (amount, currency,
+ * description, pix_key, pix_key_type), GET /withdraws/{id} (§7); PIX and billet,
+ * card not implemented (§5); 'Bravive secretKey is required' (§5); RANDOM keys
+ * sent as EVP (§5); unknown charge statuses PENDING; withdrawals: refunded,
+ * chargeback and other odd statuses REJECTED, in_dispute PENDING (§4); 'Bravive
+ * API Error' with the provider's message, '(Withdraw)' and '(Get Withdraw)' for
+ * payouts (§8); card tokens, saved cards, bank-account and receiver payouts not
+ * implemented (§8). Not in §9's lists: the spec's default validities.
+ *
+ * From its documentation (app.bravive.com/docs, the introduction): host
+ * app.bravive.com/v1, `Authorization: Bearer <token>`, the webhook events
+ * on_transaction_* and on_withdraw_*. From integrations (provider research):
+ * amount in cents, `method: 'PIX'`, the `payer_name/email/phone/document`
+ * names, the answer `{id, method, status, pix_code, pix_qr_code, billet_code,
+ * billet_url}`. The rest is the gateway's decision (docs/decisions.md).
+ *
+ * Read top to bottom: declaration → wire shapes → request mappers → status
+ * tables → response mappers → notifications → the operations.
+ */
+
+// ---------------------------------------------------------------- declaration
+
+export const BRAVIVE: ProviderDeclaration = {
+  identity: { id: 'BRAVIVE', specGroup: SPEC_GROUPS.DOC3_GROUP3, defaultBaseUrl: 'https://app.bravive.com/v1' },
+  capabilities: { paymentMethods: ['PIX', 'BILLET'], withdrawMethods: ['PIX'], withdrawalLookup: true, webhooks: true },
+  auth: { type: 'bearer' },
+  credentials: { required: ['secretKey'], missing: 'BRAVIVE_SECRET_KEY_REQUIRED' },
+  money: 'cents',
+  failures: { unsupportedPaymentMethod: 'CREDIT_CARD_NOT_IMPLEMENTED' },
+  failurePrefixes: {
+    createTransaction: 'BRAVIVE_API_ERROR',
+    getTransaction: 'BRAVIVE_API_ERROR',
+    withdraw: 'BRAVIVE_API_ERROR_WITHDRAW',
+    getWithdraw: 'BRAVIVE_API_ERROR_GET_WITHDRAW',
+  },
+  sources:
+    "paths, body field groups, PIX and billet only, required secret key and its text, RANDOM as EVP, statuses, 'Bravive API Error' texts: spec (doc 3 §4/§5/§7/§8); host, Bearer, webhook event names: research (Bravive's documentation app.bravive.com/docs, introduction); amount in cents, method 'PIX', payer_name/email/phone/document, answer {id, status, pix_code, pix_qr_code, billet_code, billet_url}: research (integrations); addr_* names, 'BILLET', payout answer, webhook payload {event, data}: gateway's decision; validities: spec defaults (§9 names none for Bravive)",
+};
+
+export const BRAVIVE_PATHS = { payments: '/payments', payment: '/payments/{id}', withdraws: '/withdraws', withdraw: '/withdraws/{id}' } as const;
+
+// ---------------------------------------------------------------- wire shapes
+
+/** Body of POST /payments (§7): flat, payer_* and addr_* fields. */
+export interface BravivePaymentRequest {
+  amount: number;
+  currency: string;
+  description?: string;
+  method: 'PIX' | 'BILLET';
+  webhook_url: string;
+  custom_id?: string;
+  payer_name?: string;
+  payer_email?: string;
+  payer_document?: string;
+  payer_phone?: string;
+  addr_street?: string;
+  addr_number?: string;
+  addr_district?: string;
+  addr_city?: string;
+  addr_state?: string;
+  addr_zipcode?: string;
+}
+
+/** Body of POST /withdraws (§7). */
+export interface BraviveWithdrawRequest {
+  amount: number;
+  currency: string;
+  description: string;
+  pix_key: string;
+  pix_key_type: string;
+}
+
+/** A payment or a withdrawal as answered, bare or under `data`. */
+interface BraviveObject {
+  id?: string | number;
+  status?: string;
+  amount?: number | string;
+  method?: string;
+  pix_code?: string;
+  billet_code?: string;
+  billet_url?: string;
+}
+
+// ---------------------------------------------------------------- request mappers
+
+const BRAVIVE_METHODS = paymentMethodCodec<PaymentMethod, string>({ PIX: 'PIX', BILLET: 'BILLET', CREDIT_CARD: 'CREDIT_CARD' }, { boleto: 'BILLET' });
+
+export function toBravivePayment(input: TransactionInput, terms: { amount: number; webhookUrl: string }): BravivePaymentRequest {
+  const { customer, address } = input;
+  return {
+    amount: terms.amount,
+    currency: input.currency || 'BRL',
+    ...(input.description ? { description: input.description } : {}),
+    method: BRAVIVE_METHODS.toProvider(input.paymentMethod) as 'PIX' | 'BILLET',
+    webhook_url: terms.webhookUrl,
+    ...(input.orderId ? { custom_id: input.orderId } : {}),
+    ...(customer
+      ? {
+          payer_name: customer.name,
+          payer_email: customer.email,
+          payer_document: digitsOnly(customer.document),
+          payer_phone: nationalPhoneDigits(customer.phone),
+        }
+      : {}),
+    ...(address
+      ? {
+          addr_street: address.address,
+          addr_number: address.number,
+          addr_district: address.district,
+          addr_city: address.city,
+          addr_state: address.state,
+          addr_zipcode: digitsOnly(address.zipCode),
+        }
+      : {}),
+  };
+}
+
+// ---------------------------------------------------------------- status tables
+
+/** Charges: doc 3's common pattern, the rejected and canceled events' words REJECTED, unknown PENDING (§4). */
+export const BRAVIVE_STATUSES = declaredStatusTable(DOC3_COMMON_STATUSES, {
+  overrides: { rejected: 'REJECTED', refused: 'REJECTED', canceled: 'REJECTED', cancelled: 'REJECTED', failed: 'REJECTED', expired: 'REJECTED' },
+  unknown: 'PENDING',
+});
+
+/** Payouts (§4): the common pattern's PENDING and APPROVED words and in_dispute PENDING; refunded, chargeback and anything else REJECTED. */
+export const BRAVIVE_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>(
+  {
+    ...Object.fromEntries(Object.entries(DOC3_COMMON_STATUSES.entries).filter(([, status]) => status === 'PENDING' || status === 'APPROVED')),
+    in_dispute: 'PENDING',
+  } as Record<string, WithdrawStatus>,
+  'REJECTED',
+);
+
+// ---------------------------------------------------------------- response mappers
+
+/** The object an answer carries, bare or under `data`; undefined without an id and a status. */
+export const braviveObject = (answer: unknown) => identifiedObject<BraviveObject>(answer, ['data']);
+
+const unusable = unusableAnswer;
+
+// ---------------------------------------------------------------- notifications
+
+const TRANSACTION_EVENT = /^on_transaction_(created|updated|approved|rejected|canceled|chargeback|refunded)$/;
+/** The documentation's list of payout events is cut off after on_withdraw_appr…: every on_withdraw_* event is read. */
+const WITHDRAW_EVENT = /^on_withdraw_[a-z_]+$/;
+
+/**
+ * `{event, data: {id, status}}` (the payload's shape is not public: the
+ * gateway's decision). The status is the object's; a status event without one
+ * (on_transaction_approved, …) carries its status in its name.
+ */
+export function readBraviveNotification(body: Buffer): (ObjectNotification & { eventId?: string }) | undefined {
+  const event = parseJsonObject(body);
+  const name = textOf(event?.event);
+  if (!event || !name) return undefined;
+  const transaction = TRANSACTION_EVENT.exec(name);
+  if (!transaction && !WITHDRAW_EVENT.test(name)) return undefined;
+  const data = isRecord(event.data) ? event.data : undefined;
+  const id = idText(data?.id);
+  const named = name.replace(/^on_(transaction|withdraw)_/, '');
+  const status = textOf(data?.status) ?? (['created', 'updated'].includes(named) ? undefined : named);
+  if (!id || !status) return undefined;
+  const eventId = data && event.id !== data.id ? idText(event.id) : undefined;
+  return { kind: transaction ? 'transaction' : 'withdrawal', id, status, ...(eventId ? { eventId } : {}) };
+}
+
+// ---------------------------------------------------------------- operations
+
+export class BraviveAdapter extends DeclaredAdapter {
+  constructor(declaration: ProviderDeclaration = BRAVIVE, runtime: AdapterRuntime = {}) {
+    super(declaration, runtime, { transactionStatuses: BRAVIVE_STATUSES, withdrawalStatuses: BRAVIVE_WITHDRAWAL_STATUSES });
+  }
+
+  private payment(object: BraviveObject & { id: string; status: string }, fallback: { method?: PaymentMethod; amount?: number } = {}): TransactionResult {
+    const paymentMethod = BRAVIVE_METHODS.fromProvider(object.method) ?? fallback.method ?? 'PIX';
+    const amount = object.amount === undefined || object.amount === null ? (fallback.amount ?? 0) : this.fromProviderAmount(object.amount);
+    return {
+      paymentMethod,
+      transactionId: object.id,
+      status: this.transactionStatus(object.status),
+      amount,
+      ...(textOf(object.pix_code) ? { pixCode: textOf(object.pix_code) } : {}),
+      ...(textOf(object.billet_code) ? { billetCode: textOf(object.billet_code) } : {}),
+      ...(textOf(object.billet_url) ? { billetUrl: textOf(object.billet_url) } : {}),
+    };
+  }
+
+  private payout(object: BraviveObject & { id: string; status: string }, requested?: number): WithdrawResult {
+    const amount = object.amount === undefined || object.amount === null ? (requested ?? unusable('valor do saque')) : this.fromProviderAmount(object.amount);
+    return { withdrawId: object.id, status: this.withdrawalStatus(object.status), amount };
+  }
+
+  override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
+    this.assertPaymentMethod(input.paymentMethod);
+    const prefix = this.prefixFor('createTransaction');
+    const billet = input.paymentMethod === 'BILLET';
+    const expiresAt = this.expiresAt(billet ? this.boletoExpirySeconds : this.pixExpirySeconds);
+    const body = toBravivePayment(input, { amount: this.toProviderAmount(input.amount), webhookUrl: ctx.notificationUrl });
+    const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(BRAVIVE_PATHS.payments, body));
+    const charge = this.mapped('createTransaction', prefix, () => {
+      const result = this.payment(braviveObject(answer) ?? unusable('id ou status do pagamento'), { method: input.paymentMethod, amount: input.amount });
+      // A charge nobody can pay is no charge: PIX needs its code, a billet its line or its URL.
+      if (billet ? !result.billetCode && !result.billetUrl : !result.pixCode) unusable(billet ? 'código ou URL do boleto' : 'código PIX');
+      return result;
+    });
+    return withPixQrImage({ ...charge, expiresAt });
+  }
+
+  override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
+    const prefix = this.prefixFor('getTransaction');
+    const answer = await this.exchange('getTransaction', prefix, () => this.http(ctx).get<unknown>(fillPath(BRAVIVE_PATHS.payment, { id: transactionId })));
+    const charge = this.mapped('getTransaction', prefix, () => this.payment(braviveObject(answer) ?? unusable('id ou status do pagamento')));
+    return withPixQrImage({ ...charge, transactionId });
+  }
+
+  /** PIX only: bank-account and receiver payouts are not implemented (§8). */
+  override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
+    const payout = this.pixPayout(input);
+    const prefix = this.prefixFor('withdraw');
+    const key = providerPixKey(payout.pixKey, payout.pixType, { randomAs: 'EVP' });
+    const body: BraviveWithdrawRequest = {
+      amount: this.toProviderAmount(input.amount),
+      currency: 'BRL',
+      description: input.description?.trim() || defaultWithdrawDescription(input.amount, 'requested'),
+      pix_key: key.key,
+      pix_key_type: key.type,
+    };
+    const answer = await this.exchange('withdraw', prefix, () => this.http(ctx).post<unknown>(BRAVIVE_PATHS.withdraws, body));
+    return this.mapped('withdraw', prefix, () => this.payout(braviveObject(answer) ?? unusable('id ou status do saque'), input.amount));
+  }
+
+  override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
+    const prefix = this.prefixFor('getWithdraw');
+    const answer = await this.exchange('getWithdraw', prefix, () => this.http(ctx).get<unknown>(fillPath(BRAVIVE_PATHS.withdraw, { id: withdrawId })));
+    return { ...this.mapped('getWithdraw', prefix, () => this.payout(braviveObject(answer) ?? unusable('id ou status do saque'))), withdrawId };
+  }
+
+  override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
+    return this.objectNotification(readBraviveNotification(notification.body));
+  }
+
+  /** The event's own id where the payload has one, else the object's kind, id and status. */
+  override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
+    const parsed = readBraviveNotification(notification.body);
+    return parsed?.eventId ? `bravive:${parsed.eventId}` : this.objectNotificationKey(parsed, ctx, notification);
+  }
+}

@@ -1,0 +1,268 @@
+import type { Address, Operation, PaymentMethod, RefundResult, TransactionInput, TransactionResult, WebhookResult } from '../../domain/types.js';
+import { cardDigits, fourDigitYear, type CardInput } from '../../lib/card.js';
+import { digitsOnly, lowerCaseCpfWhenExactly11Digits } from '../../lib/documents.js';
+import { GatewayError } from '../../lib/errors.js';
+import { identifiedObject, isRecord, parseJsonObject, unwrapped } from '../../lib/json.js';
+import { paymentMethodCodec } from '../../lib/paymentMethods.js';
+import { nationalPhoneDigits } from '../../lib/phone.js';
+import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { CATALOGUE, catalogueError, FAILURE_PREFIXES } from '../../lib/providerMessages.js';
+import { declaredStatusTable } from '../../lib/statusTable.js';
+import { dateOf, idText, textOf } from '../../lib/values.js';
+import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
+import { DOC3_COMMON_STATUSES } from '../kit/commonStatuses.js';
+import type { AdapterRuntime, ProviderDeclaration } from '../kit/declaration.js';
+import { DeclaredAdapter, unusableAnswer, type ExtraOperation, type ObjectNotification } from '../kit/declaredAdapter.js';
+
+/**
+ * LUMINA (spec doc 3, group 4), a bespoke dialect. What the spec says: Bearer;
+ * POST /transaction.tokenize, /transaction.pixPayments,
+ * /transaction.cardPayments, /transaction.refund; GET
+ * /transaction.getPayment?id={id} (§7); card or PIX, no withdrawals (§5); the
+ * document type 'cpf' for exactly 11 digits (§5); the address defaults zip
+ * 01001000, 'Não informado', S/N, Centro, São Paulo, SP (§5); APPROVED and PAID
+ * APPROVED, DECLINED, CANCELLED, FAILED REJECTED (§4); PIX valid 1 day, a fixed
+ * base (§9); the fourth group's texts (§8).
+ *
+ * From integrations (provider research): host api.luminapagamentos.com.br/api/v1,
+ * the PIX body `{name, email, document{number, type}, phone, paymentMethod
+ * 'PIX', amount (cents), traceable, items[…], cep, street, number, district,
+ * city, state, externalId, postbackUrl}`, answers bare or under `_body` / `data`
+ * with `id | transactionId`, `status`, `pix{qrCode | qrcode | code}`,
+ * `timestamps{expiresAt}`. The card, token, refund and notification shapes are
+ * the gateway's decision (docs/decisions.md).
+ *
+ * Read top to bottom: declaration → wire shapes → request mappers → status
+ * table → response mappers → notifications → the operations.
+ */
+
+// ---------------------------------------------------------------- declaration
+
+export const LUMINA: ProviderDeclaration = {
+  identity: { id: 'LUMINA', specGroup: SPEC_GROUPS.DOC3_GROUP4, defaultBaseUrl: 'https://api.luminapagamentos.com.br/api/v1' },
+  capabilities: { paymentMethods: ['PIX', 'CREDIT_CARD'], refunds: true, cardTokens: true, webhooks: true },
+  auth: { type: 'bearer' },
+  credentials: { required: ['secretKey'] },
+  money: 'cents',
+  failures: { unsupportedPaymentMethod: 'METODO_PAGAMENTO_NAO_SUPORTADO' },
+  failurePrefixes: { refoundTransaction: 'REFUND_FOURTH_GROUP' },
+  sources:
+    "paths, Bearer, card or PIX only, document type rule, address defaults, statuses, 1-day PIX, fourth-group texts: spec (doc 3 §4/§5/§7/§8/§9); host, PIX body and its answer (wrapped in _body or data; id, status, pix.qrCode, timestamps.expiresAt): research (integrations); card, token, refund bodies, notification payload: gateway's decision",
+};
+
+export const LUMINA_PATHS = {
+  tokenize: '/transaction.tokenize',
+  pix: '/transaction.pixPayments',
+  card: '/transaction.cardPayments',
+  refund: '/transaction.refund',
+  get: '/transaction.getPayment',
+} as const;
+
+/** §5: the address sent when the caller gives none (or leaves a field blank). */
+export const LUMINA_ADDRESS_DEFAULTS = {
+  cep: '01001000',
+  street: 'Não informado',
+  number: 'S/N',
+  district: 'Centro',
+  city: 'São Paulo',
+  state: 'SP',
+} as const;
+
+// ---------------------------------------------------------------- wire shapes
+
+/** The body of both payment calls; a card charge adds `card` and `installments`. */
+export interface LuminaPaymentRequest {
+  name?: string;
+  email?: string;
+  document?: { number: string; type: 'cpf' | 'cnpj' };
+  phone?: string;
+  paymentMethod: 'PIX' | 'CREDIT_CARD';
+  amount: number;
+  traceable: boolean;
+  items: Array<{ title: string; unitPrice: number; quantity: number; tangible: boolean }>;
+  cep: string;
+  street: string;
+  number: string;
+  district: string;
+  city: string;
+  state: string;
+  externalId?: string;
+  postbackUrl: string;
+  card?: { token: string };
+  installments?: number;
+}
+
+/** A payment as answered. */
+interface LuminaPayment {
+  id?: string | number;
+  transactionId?: string | number;
+  status?: string;
+  amount?: number | string;
+  paymentMethod?: string;
+  pix?: { qrCode?: string; qrcode?: string; code?: string };
+  timestamps?: { expiresAt?: string };
+}
+
+// ---------------------------------------------------------------- request mappers
+
+const LUMINA_METHODS = paymentMethodCodec<PaymentMethod, string>({ PIX: 'PIX', CREDIT_CARD: 'CREDIT_CARD', BILLET: 'BOLETO' }, { card: 'CREDIT_CARD' });
+
+const or = (value: string | undefined, fallback: string): string => value?.trim() || fallback;
+
+/** §5's defaults field by field: a caller's blank field is as good as a missing one. */
+export function luminaAddress(address: Address | undefined): Pick<LuminaPaymentRequest, 'cep' | 'street' | 'number' | 'district' | 'city' | 'state'> {
+  const defaults = LUMINA_ADDRESS_DEFAULTS;
+  return {
+    cep: or(digitsOnly(address?.zipCode ?? ''), defaults.cep),
+    street: or(address?.address, defaults.street),
+    number: or(address?.number, defaults.number),
+    district: or(address?.district, defaults.district),
+    city: or(address?.city, defaults.city),
+    state: or(address?.state, defaults.state),
+  };
+}
+
+export function toLuminaPayment(input: TransactionInput, terms: { amount: (cents: number) => number; postbackUrl: string }): LuminaPaymentRequest {
+  const { customer } = input;
+  const items = input.items.length
+    ? input.items.map((item) => ({ title: item.title, unitPrice: terms.amount(item.unitPrice), quantity: item.quantity, tangible: item.tangible }))
+    : [{ title: input.description?.trim() || 'Pagamento', unitPrice: terms.amount(input.amount), quantity: 1, tangible: false }];
+  return {
+    ...(customer
+      ? {
+          name: customer.name,
+          email: customer.email,
+          document: { number: digitsOnly(customer.document), type: lowerCaseCpfWhenExactly11Digits(customer.document) },
+          phone: nationalPhoneDigits(customer.phone),
+        }
+      : {}),
+    paymentMethod: LUMINA_METHODS.toProvider(input.paymentMethod) as LuminaPaymentRequest['paymentMethod'],
+    amount: terms.amount(input.amount),
+    traceable: true,
+    items,
+    ...luminaAddress(input.address),
+    ...(input.orderId ? { externalId: input.orderId } : {}),
+    postbackUrl: terms.postbackUrl,
+    ...(input.paymentMethod === 'CREDIT_CARD' ? { card: { token: input.cardId ?? '' }, installments: input.installments } : {}),
+  };
+}
+
+export const toLuminaCard = (card: CardInput) => ({
+  number: cardDigits(card.cardNumber),
+  holderName: card.holderName,
+  holderDocument: digitsOnly(card.holderDocument),
+  expirationMonth: card.expMonth.padStart(2, '0'),
+  expirationYear: fourDigitYear(card.expYear),
+  cvv: card.cvv,
+});
+
+// ---------------------------------------------------------------- status table
+
+/** §4: APPROVED and PAID APPROVED; DECLINED, CANCELLED, FAILED REJECTED; over doc 3's common pattern, unknown PENDING (most of group 4). */
+export const LUMINA_STATUSES = declaredStatusTable(DOC3_COMMON_STATUSES, {
+  overrides: { declined: 'REJECTED', cancelled: 'REJECTED', canceled: 'REJECTED', failed: 'REJECTED' },
+  unknown: 'PENDING',
+});
+
+// ---------------------------------------------------------------- response mappers
+
+/** The payment an answer carries, bare or under `_body` / `data`; undefined without an id and a status. */
+const WRAPPERS = ['_body', 'data'] as const;
+
+export const luminaPayment = (answer: unknown) => identifiedObject<LuminaPayment>(answer, WRAPPERS, ['id', 'transactionId']);
+
+const pixCodeOf = (payment: LuminaPayment): string | undefined => {
+  const pix = isRecord(payment.pix) ? payment.pix : {};
+  return textOf(pix.qrCode) ?? textOf(pix.qrcode) ?? textOf(pix.code);
+};
+
+const unusable = unusableAnswer;
+
+// ---------------------------------------------------------------- notifications
+
+/** The postback is read as the payment itself (its shape is not public): an id and a status, else nothing. */
+export function readLuminaNotification(body: Buffer): ObjectNotification | undefined {
+  const payment = luminaPayment(parseJsonObject(body));
+  return payment && { kind: 'transaction', id: payment.id, status: payment.status };
+}
+
+// ---------------------------------------------------------------- operations
+
+export class LuminaAdapter extends DeclaredAdapter {
+  constructor(declaration: ProviderDeclaration = LUMINA, runtime: AdapterRuntime = {}) {
+    super(declaration, runtime, { transactionStatuses: LUMINA_STATUSES });
+  }
+
+  /** §8: a payment the provider does not know is 'Transação não encontrada'; any other failure keeps the provider's message. */
+  protected override failure(operation: Operation | ExtraOperation, prefix: string, error: unknown): GatewayError {
+    const failure = super.failure(operation, prefix, error);
+    if (operation !== 'getTransaction' || failure.code !== 'NOT_FOUND') return failure;
+    return new GatewayError('NOT_FOUND', CATALOGUE.TRANSACAO_NAO_ENCONTRADA.message, { reason: 'TRANSACAO_NAO_ENCONTRADA', outcome: failure.details.outcome });
+  }
+
+  private payment(answer: unknown, fallback: { method?: PaymentMethod; amount?: number } = {}): TransactionResult {
+    const payment = luminaPayment(answer) ?? unusable('id ou status da transação');
+    const pixCode = pixCodeOf(payment);
+    const expiresAt = dateOf(payment.timestamps?.expiresAt);
+    return {
+      paymentMethod: LUMINA_METHODS.fromProvider(payment.paymentMethod) ?? fallback.method ?? 'PIX',
+      transactionId: payment.id,
+      status: this.transactionStatus(payment.status),
+      amount: payment.amount === undefined || payment.amount === null ? (fallback.amount ?? 0) : this.fromProviderAmount(payment.amount),
+      ...(pixCode ? { pixCode } : {}),
+      ...(expiresAt ? { expiresAt } : {}),
+    };
+  }
+
+  override async createCardToken(ctx: AdapterContext, card: CardInput): Promise<string> {
+    const prefix = this.prefixFor('createCardToken');
+    const answer = await this.exchange('createCardToken', prefix, () => this.http(ctx).post<unknown>(LUMINA_PATHS.tokenize, toLuminaCard(card)));
+    return this.mapped('createCardToken', prefix, () => {
+      const object = unwrapped(answer, WRAPPERS) ?? {};
+      return idText(object.token) ?? idText(object.id) ?? unusable('token do cartão');
+    });
+  }
+
+  override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
+    this.assertPaymentMethod(input.paymentMethod);
+    const pix = input.paymentMethod === 'PIX';
+    if (!pix && !input.cardId?.trim()) throw catalogueError('CARD_ID_REQUIRED', { field: 'transaction.card_id' });
+    // §8, fourth group: 'Erro na criação da transação PIX: …' for PIX; a card keeps 'Erro ao criar transação: …'.
+    const prefix = pix ? FAILURE_PREFIXES.CREATE_PIX_TRANSACTION_FOURTH_GROUP : this.prefixFor('createTransaction');
+    const body = toLuminaPayment(input, { amount: (cents) => this.toProviderAmount(cents), postbackUrl: ctx.notificationUrl });
+    const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(pix ? LUMINA_PATHS.pix : LUMINA_PATHS.card, body));
+    const charge = this.mapped('createTransaction', prefix, () => {
+      const result = this.payment(answer, { method: input.paymentMethod, amount: input.amount });
+      // A PIX charge without its code is one nobody can pay.
+      if (pix && !result.pixCode) unusable('código PIX');
+      return pix ? { ...result, expiresAt: result.expiresAt ?? this.expiresAt(this.pixExpirySeconds) } : result;
+    });
+    return withPixQrImage(charge);
+  }
+
+  override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
+    const prefix = this.prefixFor('getTransaction');
+    const answer = await this.exchange('getTransaction', prefix, () => this.http(ctx).get<unknown>(LUMINA_PATHS.get, { params: { id: transactionId } }));
+    return withPixQrImage({ ...this.mapped('getTransaction', prefix, () => this.payment(answer)), transactionId });
+  }
+
+  override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
+    const prefix = this.prefixFor('refoundTransaction');
+    const answer = await this.exchange('refoundTransaction', prefix, () =>
+      this.http(ctx).post<unknown>(LUMINA_PATHS.refund, { id: transactionId, amount: this.toProviderAmount(amount) }),
+    );
+    return this.mapped('refoundTransaction', prefix, () => {
+      const object = unwrapped(answer, WRAPPERS) ?? {};
+      const status = textOf(object.status)?.toLowerCase() ?? unusable('dados do estorno');
+      return { refundId: idText(object.id) ?? transactionId, status: !['failed', 'declined', 'refused', 'error'].includes(status) };
+    });
+  }
+
+  override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
+    return this.objectNotification(readLuminaNotification(notification.body));
+  }
+
+  override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
+    return this.objectNotificationKey(readLuminaNotification(notification.body), ctx, notification);
+  }
+}
