@@ -188,15 +188,11 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
 
   /** An answer's amount in cents: absent, `fallback` (the amount asked for); unreadable, or absent without a fallback, an unusable answer (UNAVAILABLE). */
   protected amountOr(value: unknown, fallback: number | undefined, what: string): number {
-    const unusable = () => new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`);
-    if (value === undefined || value === null || value === '') {
-      if (fallback === undefined) throw unusable();
-      return fallback;
-    }
+    if (value === undefined || value === null || value === '') return fallback ?? unusableAnswer(what);
     try {
       return this.fromProviderAmount(value);
     } catch {
-      throw unusable();
+      return unusableAnswer(what);
     }
   }
 

@@ -187,8 +187,6 @@ export function readVeltraxNotification(body: Buffer): ObjectNotification | unde
 
 // ---------------------------------------------------------------- operations
 
-const unusable = unusableAnswer;
-
 export class VeltraxAdapter extends LoginTokenAdapter<VeltraxDeclaration> {
   constructor(declaration: VeltraxDeclaration = VELTRAX, runtime: AdapterRuntime = {}) {
     super(declaration, runtime, { family: 'bespoke', transactionStatuses: VELTRAX_STATUSES, withdrawalStatuses: VELTRAX_WITHDRAWAL_STATUSES });
@@ -208,7 +206,7 @@ export class VeltraxAdapter extends LoginTokenAdapter<VeltraxDeclaration> {
 
   private read<T>(operation: Operation, answer: unknown, map: (object: VeltraxObject & { id: string; status: string }) => T, what: string): T {
     return this.mapped(operation, this.prefixFor(operation), () => {
-      const object = veltraxObject(answer) ?? unusable(what);
+      const object = veltraxObject(answer) ?? unusableAnswer(what);
       return map(object);
     });
   }
@@ -239,7 +237,7 @@ export class VeltraxAdapter extends LoginTokenAdapter<VeltraxDeclaration> {
     const answer = await this.loginCall(ctx, 'createTransaction', (http) => http.post<unknown>(VELTRAX_PATHS.deposit, body));
     const charge = this.read('createTransaction', answer, (object) => this.payment(object, input.amount), 'id ou status do pagamento');
     // A deposit without its BR Code is one nobody can pay.
-    if (!charge.pixCode) this.mapped('createTransaction', this.prefixFor('createTransaction'), () => unusable('código PIX do pagamento'));
+    if (!charge.pixCode) this.mapped('createTransaction', this.prefixFor('createTransaction'), () => unusableAnswer('código PIX do pagamento'));
     return withPixQrImage({ ...charge, expiresAt });
   }
 
