@@ -86,7 +86,13 @@ describe('MAKEYOURBANK (spec doc 3, group 3)', () => {
       method: 'POST',
       path: TRANSACTIONS,
       headers: FORM,
-      body: { amount: '1990', currency: 'BRL', payment_type: 'boleto', callback_url: h.ctx.notificationUrl, 'payment_method[expiration_date]': new Date(NOW.getTime() + 7 * DAY_MS).toISOString() },
+      body: {
+        amount: '1990',
+        currency: 'BRL',
+        payment_type: 'boleto',
+        callback_url: h.ctx.notificationUrl,
+        'payment_method[expiration_date]': new Date(NOW.getTime() + 7 * DAY_MS).toISOString(),
+      },
       reply: { body: { id: 'pay_2', status: 'pending', payment_type: 'boleto', payment_method: { barcode: '34191.79001 01043', url: 'https://b/2.pdf' } } },
     });
     expect(await h.adapter.createTransaction(h.ctx, transactionInput({ paymentMethod: 'BILLET', customer: undefined, orderId: undefined }))).toEqual({
@@ -104,10 +110,21 @@ describe('MAKEYOURBANK (spec doc 3, group 3)', () => {
       body: {
         ...{ amount: '1990', currency: 'BRL', payment_type: 'credit', callback_url: h.ctx.notificationUrl, token: 'tok_1' },
         ...{ 'installment_plan[number_installments]': '3', 'split_rules[0][recipient]': 'rcv_1', 'split_rules[0][amount]': '500' },
+        ...{ 'split_rules[0][liable]': 'true', 'split_rules[0][charge_processing_fee]': 'false' },
+        ...{ 'split_rules[1][recipient]': 'rcv_2', 'split_rules[1][percentage]': '10' },
+        ...{ 'split_rules[1][liable]': 'false', 'split_rules[1][charge_processing_fee]': 'true' },
       },
       reply: { body: { id: 'pay_3', status: 'succeeded', amount: 1990, payment_type: 'credit' } },
     });
-    expect(await h.adapter.createTransaction(h.ctx, { ...input, splits: [{ recipientId: 'rcv_1', amount: 500 }] })).toEqual({
+    expect(
+      await h.adapter.createTransaction(h.ctx, {
+        ...input,
+        splits: [
+          { recipientId: 'rcv_1', amount: 500, type: 'FIXED', liable: true, chargeProcessingFee: false, chargeRemainder: false },
+          { recipientId: 'rcv_2', amount: 10, type: 'PERCENTAGE', liable: false, chargeProcessingFee: true, chargeRemainder: true },
+        ],
+      }),
+    ).toEqual({
       ...{ paymentMethod: 'CREDIT_CARD', transactionId: 'pay_3', status: 'APPROVED', amount: 1990 },
     });
     expect(await failure(h.adapter.createTransaction(h.ctx, { ...input, cardId: undefined }))).toEqual({
@@ -119,7 +136,12 @@ describe('MAKEYOURBANK (spec doc 3, group 3)', () => {
   describe('a 2xx answer without what the operation needs is the spec error, UNAVAILABLE (§5, §8)', () => {
     it.each([
       ['PIX code', 'PIX' as const, { id: 'pay_1', status: 'pending', payment_type: 'pix' }, 'MakeYourBank não retornou o código PIX'],
-      ['billet code', 'BILLET' as const, { id: 'pay_2', status: 'pending', payment_method: { url: 'https://b/2.pdf' } }, 'MakeYourBank não retornou o código do boleto'],
+      [
+        'billet code',
+        'BILLET' as const,
+        { id: 'pay_2', status: 'pending', payment_method: { url: 'https://b/2.pdf' } },
+        'MakeYourBank não retornou o código do boleto',
+      ],
       ['billet URL', 'BILLET' as const, { id: 'pay_2', status: 'pending', payment_method: { barcode: '3419' } }, 'MakeYourBank não retornou a URL do boleto'],
     ])('a charge without its %s', async (_what, paymentMethod, body, message) => {
       h.fake.expect({ method: 'POST', path: TRANSACTIONS, reply: { body } });
@@ -128,11 +150,17 @@ describe('MAKEYOURBANK (spec doc 3, group 3)', () => {
 
     it('a refund, a payout and a receiver without their ids', async () => {
       h.fake.expect({ method: 'POST', path: '/payments/pay_1/refund', reply: { body: { status: 'succeeded' } } });
-      expect(await failure(h.adapter.refoundTransaction(h.ctx, 'pay_1', 500))).toEqual({ code: 'UNAVAILABLE', message: 'MakeYourBank não retornou o ID do estorno' });
+      expect(await failure(h.adapter.refoundTransaction(h.ctx, 'pay_1', 500))).toEqual({
+        code: 'UNAVAILABLE',
+        message: 'MakeYourBank não retornou o ID do estorno',
+      });
       h.fake.expect({ method: 'POST', path: '/withdrawals/pix', reply: { body: { status: 'pending', amount: 2500 } } });
       expect(await failure(h.adapter.withdraw(h.ctx, withdrawInput()))).toEqual({ code: 'UNAVAILABLE', message: 'MakeYourBank não retornou o ID do saque' });
       h.fake.expect({ method: 'POST', path: '/receivers', reply: { body: { status: 'active' } } });
-      expect(await failure(h.adapter.createReceiver(h.ctx, receiverInput))).toEqual({ code: 'UNAVAILABLE', message: 'MakeYourBank não retornou o ID do recebedor' });
+      expect(await failure(h.adapter.createReceiver(h.ctx, receiverInput))).toEqual({
+        code: 'UNAVAILABLE',
+        message: 'MakeYourBank não retornou o ID do recebedor',
+      });
     });
 
     it.each(BODIES_WITHOUT_RESOURCE)('reads answered with %s are UNAVAILABLE, never a status', async (_label, body) => {
@@ -164,7 +192,13 @@ describe('MAKEYOURBANK (spec doc 3, group 3)', () => {
   });
 
   it('refunds by POST /payments/{id}/refund with the amount in cents; a refused refund is status false', async () => {
-    h.fake.expect({ method: 'POST', path: '/payments/pay_1/refund', headers: FORM, body: { amount: '500' }, reply: { body: { id: 'rf_1', status: 'succeeded' } } });
+    h.fake.expect({
+      method: 'POST',
+      path: '/payments/pay_1/refund',
+      headers: FORM,
+      body: { amount: '500' },
+      reply: { body: { id: 'rf_1', status: 'succeeded' } },
+    });
     expect(await h.adapter.refoundTransaction(h.ctx, 'pay_1', 500)).toEqual({ refundId: 'rf_1', status: true });
     h.fake.expect({ method: 'POST', path: '/payments/pay_1/refund', reply: { body: { id: 'rf_2', status: 'failed' } } });
     expect(await h.adapter.refoundTransaction(h.ctx, 'pay_1', 500)).toEqual({ refundId: 'rf_2', status: false });
@@ -258,7 +292,10 @@ describe('MAKEYOURBANK (spec doc 3, group 3)', () => {
 
   it('keeps the provider message under the common prefix when it refuses', async () => {
     h.fake.expect({ method: 'POST', path: '/withdrawals/pix', reply: { status: 422, body: { message: 'Saldo insuficiente' } } });
-    expect(await failure(h.adapter.withdraw(h.ctx, withdrawInput()))).toEqual({ code: 'INVALID_ARGUMENT', message: 'Erro ao realizar saque: Saldo insuficiente' });
+    expect(await failure(h.adapter.withdraw(h.ctx, withdrawInput()))).toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: 'Erro ao realizar saque: Saldo insuficiente',
+    });
   });
 
   it('handles transaction.* and withdrawal.* events with their object, keyed by the event id; ignores the rest', async () => {

@@ -141,7 +141,10 @@ const PAYMENT_TYPES = paymentMethodCodec<PaymentMethod, PaymentType>({ PIX: 'pix
 const PIX_KEY_STYLE: PixKeyStyle = { phonePrefix: '+55', randomAs: 'evp' };
 
 /** Our charge → the transactions path's form; the validity is sent as the instant it ends (ISO 8601). */
-export function toMybTransaction(input: TransactionInput, terms: { amount: number; expiresAt: Date; notificationUrl: string }): FormFields {
+export function toMybTransaction(
+  input: TransactionInput,
+  terms: { amount: number; splitAmount: (cents: number) => number; expiresAt: Date; notificationUrl: string },
+): FormFields {
   const customer = input.customer;
   const address = input.address;
   return {
@@ -168,7 +171,15 @@ export function toMybTransaction(input: TransactionInput, terms: { amount: numbe
     ...(input.paymentMethod === 'CREDIT_CARD'
       ? { token: input.cardId, installment_plan: { number_installments: input.installments || 1 } }
       : { payment_method: { expiration_date: terms.expiresAt.toISOString() } }),
-    split_rules: input.splits.length ? input.splits.map((split) => ({ recipient: split.recipientId, amount: split.amount })) : undefined,
+    // Zoop's split rules: a fixed amount (the provider's unit, as the charge's) or a percentage; who bears the fee and the risk.
+    split_rules: input.splits.length
+      ? input.splits.map((split) => ({
+          recipient: split.recipientId,
+          ...(split.type === 'FIXED' ? { amount: terms.splitAmount(split.amount) } : { percentage: split.amount }),
+          liable: split.liable,
+          charge_processing_fee: split.chargeProcessingFee,
+        }))
+      : undefined,
   };
 }
 
@@ -263,7 +274,11 @@ const missing = (key: CatalogueKey): GatewayError => catalogueError(key);
  */
 export function fromMybPayment(
   answer: unknown,
-  terms: { status: (value: unknown) => TransactionStatus; amount: (value: unknown) => number | undefined; requested?: { method: PaymentMethod; amount: number; expiresAt: Date } },
+  terms: {
+    status: (value: unknown) => TransactionStatus;
+    amount: (value: unknown) => number | undefined;
+    requested?: { method: PaymentMethod; amount: number; expiresAt: Date };
+  },
 ): TransactionResult | undefined {
   const payment = (isRecord(answer) ? answer : {}) as MybPayment;
   const transactionId = idText(payment.id);
@@ -271,7 +286,9 @@ export function fromMybPayment(
   if (!transactionId || !status) return undefined;
   const method = isRecord(payment.payment_method) ? payment.payment_method : {};
   const paymentMethod =
-    PAYMENT_TYPES.fromProvider(payment.payment_type) ?? terms.requested?.method ?? (method.qr_code ? 'PIX' : method.url || method.barcode ? 'BILLET' : 'CREDIT_CARD');
+    PAYMENT_TYPES.fromProvider(payment.payment_type) ??
+    terms.requested?.method ??
+    (method.qr_code ? 'PIX' : method.url || method.barcode ? 'BILLET' : 'CREDIT_CARD');
   const amount = terms.amount(payment.amount) ?? terms.requested?.amount;
   if (amount === undefined) return undefined;
   const pixCode = textOf(isRecord(method.qr_code) ? method.qr_code.emv : undefined);
@@ -360,7 +377,11 @@ export class MakeYourBankAdapter extends DeclaredAdapter<MakeYourBankDeclaration
   }
 
   private unusable(operation: 'createTransaction' | 'getTransaction' | 'withdraw' | 'getWithdraw', what: string): GatewayError {
-    return this.failure(operation, this.prefixFor(operation), new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`));
+    return this.failure(
+      operation,
+      this.prefixFor(operation),
+      new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`),
+    );
   }
 
   /** The provider's amount in cents; undefined when absent or not an amount (the answer is then unusable, or the fallback applies). */
@@ -379,7 +400,14 @@ export class MakeYourBankAdapter extends DeclaredAdapter<MakeYourBankDeclaration
     const { marketplaceId, sellerId } = this.credentials(ctx);
     const expiresAt = this.expiresAt(input.paymentMethod === 'BILLET' ? this.boletoExpirySeconds : this.pixExpirySeconds);
     const path = fillPath(MAKEYOURBANK_PATHS.transactions, { marketplace: marketplaceId, seller: sellerId });
-    const body = formBody(toMybTransaction(input, { amount: this.toProviderAmount(input.amount), expiresAt, notificationUrl: ctx.notificationUrl }));
+    const body = formBody(
+      toMybTransaction(input, {
+        amount: this.toProviderAmount(input.amount),
+        splitAmount: (cents) => this.toProviderAmount(cents),
+        expiresAt,
+        notificationUrl: ctx.notificationUrl,
+      }),
+    );
     const answer = await this.exchange('createTransaction', this.prefixFor('createTransaction'), () => this.http(ctx).post<unknown>(path, body));
     const result = this.mapped('createTransaction', this.prefixFor('createTransaction'), () =>
       fromMybPayment(answer, {
