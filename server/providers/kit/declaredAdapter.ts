@@ -166,6 +166,16 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
     return cents;
   }
 
+  /** The same, or undefined when the value is absent or not an amount: the caller falls back to what it asked for, or refuses the answer. */
+  protected optionalProviderAmount(value: unknown): number | undefined {
+    if (value === undefined || value === null || value === '') return undefined;
+    try {
+      return this.fromProviderAmount(value);
+    } catch {
+      return undefined;
+    }
+  }
+
   /** What the provider catalogue shows of the declaration. */
   get catalogue(): {
     auth: ProviderDeclaration['auth'];

@@ -384,15 +384,7 @@ export class MakeYourBankAdapter extends DeclaredAdapter<MakeYourBankDeclaration
     );
   }
 
-  /** The provider's amount in cents; undefined when absent or not an amount (the answer is then unusable, or the fallback applies). */
-  private readonly amountOf = (value: unknown): number | undefined => {
-    if (value === undefined || value === null || value === '') return undefined;
-    try {
-      return this.fromProviderAmount(value);
-    } catch {
-      return undefined;
-    }
-  };
+  private readonly amountOf = (value: unknown): number | undefined => this.optionalProviderAmount(value);
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     this.assertPaymentMethod(input.paymentMethod);
