@@ -99,6 +99,15 @@ export const CATALOGUE = {
   // Witetec (doc 3 §5/§8): its card script (ShieldHelper) failing to load in the page, a browser-side text; no server operation throws it.
   WITETEC_SHIELD_HELPER_LOAD_FAILED: entry('Falha ao carregar o ShieldHelper', 'UNAVAILABLE'),
 
+  // MakeYourBank (doc 3 §5, §8): a 2xx answer without what the operation needs. The spec
+  // names the six messages without their wording; these are the gateway's (docs/decisions.md).
+  MAKEYOURBANK_PIX_CODE_MISSING: entry('MakeYourBank não retornou o código PIX', 'UNAVAILABLE'),
+  MAKEYOURBANK_BILLET_CODE_MISSING: entry('MakeYourBank não retornou o código do boleto', 'UNAVAILABLE'),
+  MAKEYOURBANK_BILLET_URL_MISSING: entry('MakeYourBank não retornou a URL do boleto', 'UNAVAILABLE'),
+  MAKEYOURBANK_REFUND_ID_MISSING: entry('MakeYourBank não retornou o ID do estorno', 'UNAVAILABLE'),
+  MAKEYOURBANK_WITHDRAW_ID_MISSING: entry('MakeYourBank não retornou o ID do saque', 'UNAVAILABLE'),
+  MAKEYOURBANK_RECEIVER_ID_MISSING: entry('MakeYourBank não retornou o ID do recebedor', 'UNAVAILABLE'),
+
   // The gateway's own texts, where the spec shows none (recorded in docs/decisions.md).
   INVALID_CARD_EXPIRY_YEAR: entry('Invalid card expiry year: expected 2 or 4 digits', 'INVALID_ARGUMENT'),
   CARD_FIELD_HAS_SEPARATOR: entry("Card fields must not contain '|'", 'INVALID_ARGUMENT'),

@@ -75,6 +75,8 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
   // Doc 3's common pattern with the unknown rule of §4's PENDING list.
   LORDSPAY: { ...DOC3, unknown: 'PENDING' },
   PAYSHARKGATEWAY: { ...DOC3, unknown: 'PENDING' },
+  // Doc 3 §4: the common pattern, unknown PENDING (MakeYourBank is in its PENDING list).
+  MAKEYOURBANK: { ...DOC3, unknown: 'PENDING' },
   LORDSCASH: {
     named: {
       paid: 'APPROVED',

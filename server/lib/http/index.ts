@@ -11,6 +11,7 @@
  */
 export { resolveKey, type HttpAccount, type KeyRef } from './account.js';
 export type { AuthStyle, OAuth2Auth } from './auth.js';
+export { formBody, type FormFields, type FormValue } from './formBody.js';
 export { providerError, providerMessage } from './providerError.js';
 export { ProviderCallError } from './providerCallError.js';
 export { redactForLog, redactText, withoutCredentialHeaders, REDACTED } from './redact.js';

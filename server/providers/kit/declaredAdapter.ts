@@ -186,14 +186,20 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
     return cents;
   }
 
-  /** An answer's amount in cents: absent, `fallback` (the amount asked for); unreadable, or absent without a fallback, an unusable answer (UNAVAILABLE). */
-  protected amountOr(value: unknown, fallback: number | undefined, what: string): number {
-    if (value === undefined || value === null || value === '') return fallback ?? unusableAnswer(what);
+  /** The answer's amount in cents, or undefined when it is absent or not an amount: the caller falls back to what it asked for, or refuses the answer. */
+  protected optionalProviderAmount(value: unknown): number | undefined {
+    if (value === undefined || value === null || value === '') return undefined;
     try {
       return this.fromProviderAmount(value);
     } catch {
-      return unusableAnswer(what);
+      return undefined;
     }
+  }
+
+  /** An answer's amount in cents: absent, `fallback` (the amount asked for); unreadable, or absent without a fallback, an unusable answer (UNAVAILABLE). */
+  protected amountOr(value: unknown, fallback: number | undefined, what: string): number {
+    const absent = value === undefined || value === null || value === '';
+    return this.optionalProviderAmount(value) ?? (absent ? fallback : undefined) ?? unusableAnswer(what);
   }
 
   /** What the provider catalogue shows of the declaration. */

@@ -274,14 +274,7 @@ export class NextpayAdapter extends DeclaredAdapter {
     super(declaration, runtime, { transactionStatuses: NEXTPAY_STATUSES, withdrawalStatuses: NEXTPAY_PAYOUT_STATUSES });
   }
 
-  private readonly amountOf = (value: unknown): number | undefined => {
-    if (value === undefined || value === null || value === '') return undefined;
-    try {
-      return this.fromProviderAmount(value);
-    } catch {
-      return undefined;
-    }
-  };
+  private readonly amountOf = (value: unknown): number | undefined => this.optionalProviderAmount(value);
 
   private charges(): Terms<TransactionStatus> {
     return { status: (value) => this.transactionStatus(value), amount: this.amountOf };
