@@ -1,7 +1,15 @@
 import type { Operation, PaymentMethod, PixKeyType, TransactionStatus, WebhookResult, WithdrawInput, WithdrawStatus } from '../../domain/types.js';
 import { GatewayError, invalidArgument } from '../../lib/errors.js';
 import { BOLETO_DEFAULT_EXPIRY_SECONDS, PIX_DEFAULT_EXPIRY_SECONDS, expiresAfter } from '../../lib/expiry.js';
-import { createProviderHttp, providerError, resolveKey, type ProviderHttp, type ProviderHttpDeclaration, type ProviderResponse } from '../../lib/http/index.js';
+import {
+  createProviderHttp,
+  ProviderCallError,
+  providerError,
+  resolveKey,
+  type ProviderHttp,
+  type ProviderHttpDeclaration,
+  type ProviderResponse,
+} from '../../lib/http/index.js';
 import { logger as defaultLogger, type Logger } from '../../lib/logger.js';
 import { centsToReais, reaisToCents } from '../../lib/money.js';
 import { assertPaymentMethodOffered } from '../../lib/paymentMethods.js';
@@ -164,6 +172,24 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
     const cents = Number(value);
     if (!Number.isSafeInteger(cents)) throw new RangeError(`not an amount in cents: ${JSON.stringify(value)}`);
     return cents;
+  }
+
+  /**
+   * An amount an answer carries, in the provider's unit, as our cents; `fallback`
+   * (e.g. the amount asked for) when the answer has none. An answer with no
+   * amount and no fallback, or with a value that is not an amount, is unusable
+   * (UNAVAILABLE, 'resposta do provedor sem <what>').
+   */
+  protected answerAmount(value: unknown, fallback: number | undefined, what: string): number {
+    if (value !== undefined && value !== null && value !== '') {
+      try {
+        return this.fromProviderAmount(value);
+      } catch {
+        throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`);
+      }
+    }
+    if (fallback === undefined) throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`);
+    return fallback;
   }
 
   /** What the provider catalogue shows of the declaration. */

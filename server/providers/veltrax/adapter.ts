@@ -216,28 +216,19 @@ export class VeltraxAdapter extends LoginTokenAdapter<VeltraxDeclaration> {
     });
   }
 
-  private amountOr(value: unknown, fallback: number | undefined, what: string): number {
-    if (value === undefined || value === null || value === '') return fallback ?? unusable(what);
-    try {
-      return this.fromProviderAmount(value);
-    } catch {
-      return unusable(what);
-    }
-  }
-
   private payment(object: VeltraxObject & { id: string; status: string }, requested?: number): TransactionResult {
     const pixCode = textOf(object.qr_code) ?? textOf(object.pix_code);
     return {
       paymentMethod: 'PIX',
       transactionId: object.id,
       status: this.transactionStatus(object.status),
-      amount: this.amountOr(object.amount, requested, 'valor do pagamento'),
+      amount: this.answerAmount(object.amount, requested, 'valor do pagamento'),
       ...(pixCode ? { pixCode } : {}),
     };
   }
 
   private payout(object: VeltraxObject & { id: string; status: string }, requested?: number): WithdrawResult {
-    return { withdrawId: object.id, status: this.withdrawalStatus(object.status), amount: this.amountOr(object.amount, requested, 'valor do saque') };
+    return { withdrawId: object.id, status: this.withdrawalStatus(object.status), amount: this.answerAmount(object.amount, requested, 'valor do saque') };
   }
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
