@@ -88,8 +88,10 @@ export interface ProviderIdentity {
  * operation it does not declare rejects with the spec's not-implemented text.
  */
 export interface Capabilities {
-  /** createTransaction and getTransaction, for these methods. */
+  /** createTransaction (and getTransaction, unless `transactionLookup` says the provider has no read), for these methods. */
   paymentMethods: readonly PaymentMethod[];
+  /** getTransaction: by default whenever the provider takes payments; false for a provider with no read call (FLOW2PAY). */
+  transactionLookup: boolean;
   /** withdraw, for these methods (none: no withdrawals). */
   withdrawMethods: readonly WithdrawMethod[];
   /** getWithdraw. */
@@ -115,6 +117,7 @@ export function capabilitiesOf(declared: CapabilityDeclaration): Capabilities {
   return {
     paymentMethods: declared.paymentMethods,
     withdrawMethods: declared.withdrawMethods ?? [],
+    transactionLookup: declared.paymentMethods.length > 0 && (declared.transactionLookup ?? true),
     withdrawalLookup: declared.withdrawalLookup ?? false,
     refunds: declared.refunds ?? false,
     receivers: declared.receivers ?? false,
@@ -129,7 +132,7 @@ const OFFERED_WHEN: Record<Operation, (capabilities: Capabilities) => boolean> =
   createCardToken: (c) => c.cardTokens,
   createCardId: (c) => c.savedCards,
   createTransaction: (c) => c.paymentMethods.length > 0,
-  getTransaction: (c) => c.paymentMethods.length > 0,
+  getTransaction: (c) => c.transactionLookup,
   refoundTransaction: (c) => c.refunds,
   withdraw: (c) => c.withdrawMethods.length > 0,
   getWithdraw: (c) => c.withdrawalLookup,

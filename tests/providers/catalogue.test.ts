@@ -111,6 +111,13 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
   PODPAY: { named: { ATIVA: 'PENDING', REMOVIDA_PELO_PSP: 'PENDING', LIQUIDATED: 'APPROVED', CONCLUIDA: 'APPROVED' }, unknown: 'REJECTED' },
   ONZ: { named: { ATIVA: 'PENDING', REMOVIDA_PELO_PSP: 'PENDING', LIQUIDATED: 'APPROVED', CONCLUIDA: 'APPROVED' }, unknown: 'REJECTED' },
   VELTRAX: { named: { PENDING: 'PENDING', PROCESSING: 'PENDING', COMPLETED: 'APPROVED', RETIDO: 'CHARGEBACK' }, unknown: 'REJECTED' },
+  // Doc 3 §4: "Flow2Pay webhook: PixIn APPROVED; PixInReversal CHARGEBACK; otherwise PENDING".
+  FLOW2PAY: { named: { PixIn: 'APPROVED', PixInReversal: 'CHARGEBACK' }, unknown: 'PENDING' },
+  // Doc 3 §4: "Reflow2 webhook: created PENDING; paid and infraction APPROVED; refund CHARGEBACK; failed and canceled REJECTED"; unknown PENDING (most of group 4).
+  REFLOW2: {
+    named: { created: 'PENDING', paid: 'APPROVED', infraction: 'APPROVED', refund: 'CHARGEBACK', failed: 'REJECTED', canceled: 'REJECTED' },
+    unknown: 'PENDING',
+  },
   // PIX payouts only (its withdraw table, §4, is tested in lexxen.test.ts): no charge statuses, the common unknown rule.
   LEXXEN: { named: {}, unknown: 'REJECTED' },
   // Doc 3 §4: "waiting_payment PENDING; paid APPROVED; refunded and chargedback CHARGEBACK; anything else REJECTED".

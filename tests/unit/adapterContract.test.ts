@@ -21,6 +21,12 @@ it('derives the supported operations from the declared capabilities; the rest re
   expect(new SandboxAdapter('http://127.0.0.1:1').operations).toHaveLength(11);
 });
 
+it('offers getTransaction with payments unless the declaration says the provider has no read, and never without payments', () => {
+  const noRead = Object.assign(new PixOnly(), { capabilities: capabilitiesOf({ paymentMethods: ['PIX'], transactionLookup: false }) });
+  expect(noRead.operations).toEqual(['createTransaction']);
+  expect(capabilitiesOf({ paymentMethods: [], transactionLookup: true }).transactionLookup).toBe(false);
+});
+
 it('refuses a payment method the capabilities do not list, with the provider named', () => {
   expect(() => new PixOnly().assertPaymentMethod('BILLET')).toThrow('Payment method not supported by PIXONLY');
   expect(() => new PixOnly().assertPaymentMethod('PIX')).not.toThrow();

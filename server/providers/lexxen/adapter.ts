@@ -133,15 +133,7 @@ export class LexxenAdapter extends LoginTokenAdapter<LexxenDeclaration> {
     return this.mapped(operation, this.prefixFor(operation), () => {
       const payout = fromPixOut(answer) ?? unusable('status do saque');
       const withdrawId = idText(payout.identifier) ?? fallback.id ?? idText(payout.id) ?? unusable('identificador do saque');
-      let amount = fallback.amount;
-      if (payout.amount !== undefined && payout.amount !== null && payout.amount !== '') {
-        try {
-          amount = this.fromProviderAmount(payout.amount);
-        } catch {
-          unusable('valor legível do saque');
-        }
-      }
-      return { withdrawId, status: this.withdrawalStatus(payout.status), amount: amount ?? unusable('valor do saque') };
+      return { withdrawId, status: this.withdrawalStatus(payout.status), amount: this.amountOr(payout.amount, fallback.amount, 'valor do saque') };
     });
   }
 

@@ -1,0 +1,267 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  TransactionInput,
+  TransactionResult,
+  TransactionStatus,
+  WebhookResult,
+  WithdrawInput,
+  WithdrawResult,
+  WithdrawStatus,
+} from '../../domain/types.js';
+import { digitsOnly } from '../../lib/documents.js';
+import { invalidArgument } from '../../lib/errors.js';
+import { ProviderCallError } from '../../lib/http/index.js';
+import { isRecord, parseJsonObject } from '../../lib/json.js';
+import { nationalPhoneDigits } from '../../lib/phone.js';
+import { normalizePixKey, type PixKeyType } from '../../lib/pixKey.js';
+import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { statusTable } from '../../lib/statusTable.js';
+import { idText, textOf } from '../../lib/values.js';
+import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
+import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
+import { DeclaredAdapter, type ObjectNotification } from '../kit/declaredAdapter.js';
+
+/**
+ * REFLOW2 (spec doc 3, group 4), ReflowPay's second API (not REFLOWPAY, the
+ * cashtime family's member): a bespoke dialect. What the spec says: Bearer,
+ * POST /transaction/qrcode/cashin on the cash-in host, POST
+ * /transaction/cashout on the cash-out host (§7); webhook created PENDING, paid
+ * and infraction APPROVED, refund CHARGEBACK, failed and canceled REJECTED;
+ * withdraw code 0 PENDING, 1 APPROVED, 2 to 4 REJECTED; unknown PENDING (§4,
+ * most of the fourth group); PIX only, payouts PIX only (§5); the fourth
+ * group's texts (§8); PIX valid 1 day, a fixed placeholder phone on payouts (§9).
+ *
+ * From the provider research (groups 3–4, F6: IntegraPay / SafePayments, whose
+ * hosts ReflowPay V2 integrations call): hosts cashin.safepayments.cloud and
+ * cashout.safepayments.cloud, `Authorization: Bearer <apiKey>`, the cash-in body
+ * `{payerName, payerDocument, payerEmail, payerPhone, productName,
+ * productDescription, value (cents), orderId, postbackUrl}` answered
+ * `{transactionId, externalId, orderId, qrCode, qrCodeBase64}`, the cash-out
+ * body `{value (cents), pixKeyType 0..4, pixKey, cpfCnpj, person{name, email,
+ * phone}, orderId, postbackUrl}` answered `{transactionId, status "0", …}`,
+ * numeric statuses 0 Pending, 1 Paid, 2 Failed, 3 Canceled, 4 Refund, the
+ * lookup GET /transaction/get/by/id/{id}, and the webhook `{transactionId,
+ * object cashin|transfer, status, method, value, endToEndId, …}`. How an
+ * account names the two hosts is the gateway's decision (docs/decisions.md).
+ */
+
+// ---------------------------------------------------------------- declaration
+
+export const REFLOW2: ProviderDeclaration = {
+  // The cash-in host; the cash-out host follows from it (reflow2CashOutUrl).
+  identity: { id: 'REFLOW2', specGroup: SPEC_GROUPS.DOC3_GROUP4, defaultBaseUrl: 'https://cashin.safepayments.cloud' },
+  capabilities: { paymentMethods: ['PIX'], withdrawMethods: ['PIX'], withdrawalLookup: true, webhooks: true },
+  // Authorization: Bearer <the secret key, the API key>.
+  auth: { type: 'bearer' },
+  credentials: { required: ['secretKey'] },
+  money: 'cents',
+  failurePrefixes: { createTransaction: 'CREATE_PIX_TRANSACTION_FOURTH_GROUP', withdraw: 'WITHDRAW_FOURTH_GROUP' },
+  sources:
+    "paths, Bearer, two hosts, statuses, withdraw codes, PIX only, placeholder phone, 'Erro na criação da transação PIX: …', 'Erro no saque: …': spec (doc 3 §4/§5/§7/§8/§9); hosts, cash-in and cash-out bodies (cents) and answers, numeric codes, lookup path, webhook: research (F6, IntegraPay docs and ReflowPay V2 integrations); the cash-out host derived from the base_url, the read's answer fields: gateway's decision",
+};
+
+export const REFLOW2_PATHS = {
+  cashIn: '/transaction/qrcode/cashin',
+  cashOut: '/transaction/cashout',
+  byId: '/transaction/get/by/id/{id}',
+} as const;
+
+/** §9: "Reflow2 withdrawals use a fixed placeholder phone" (the payout's `person.phone`; the value is the gateway's). */
+export const REFLOW2_PLACEHOLDER_PHONE = '11999999999';
+
+/** F6's pixKeyType codes: 0 CPF, 1 CNPJ, 2 EMAIL, 3 TELEFONE, 4 RANDOM_KEY. */
+export const REFLOW2_PIX_KEY_TYPES: Readonly<Record<PixKeyType, number>> = { CPF: 0, CNPJ: 1, EMAIL: 2, PHONE: 3, RANDOM: 4 };
+
+/**
+ * The cash-out host for an account's base_url (the cash-in host): the
+ * production `cashin.` host becomes its `cashout.` twin; any other base_url (a
+ * proxy, a sandbox, a test fake) serves both calls.
+ */
+export function reflow2CashOutUrl(baseUrl: string): string {
+  return baseUrl.replace(/^(https?:\/\/)cashin\./i, '$1cashout.');
+}
+
+// ---------------------------------------------------------------- wire shapes
+
+export interface CashInRequest {
+  payerName?: string;
+  payerDocument?: string;
+  payerEmail?: string;
+  payerPhone?: string;
+  productName: string;
+  productDescription: string;
+  value: number;
+  orderId: string;
+  postbackUrl: string;
+}
+
+export interface CashOutRequest {
+  value: number;
+  pixKeyType: number;
+  pixKey: string;
+  cpfCnpj: string;
+  person: { name?: string; email?: string; phone: string };
+  orderId: string;
+  postbackUrl: string;
+}
+
+// ---------------------------------------------------------------- request mappers
+
+export function toCashIn(input: TransactionInput, terms: { amount: number; orderId: string; postbackUrl: string }): CashInRequest {
+  const customer = input.customer;
+  const productName = input.items[0]?.title ?? input.description ?? 'Pagamento PIX';
+  return {
+    ...(customer
+      ? {
+          payerName: customer.name,
+          payerDocument: digitsOnly(customer.document),
+          payerEmail: customer.email,
+          ...(customer.phone ? { payerPhone: nationalPhoneDigits(customer.phone) } : {}),
+        }
+      : {}),
+    productName,
+    productDescription: input.description ?? productName,
+    value: terms.amount,
+    orderId: terms.orderId,
+    postbackUrl: terms.postbackUrl,
+  };
+}
+
+export function toCashOut(
+  input: WithdrawInput & { pixKey: string; pixType: PixKeyType },
+  terms: { amount: number; orderId: string; postbackUrl: string },
+): CashOutRequest {
+  const pixKey = normalizePixKey(input.pixKey, input.pixType);
+  const cpfCnpj = digitsOnly(input.document ?? '') || (input.pixType === 'CPF' || input.pixType === 'CNPJ' ? pixKey : '');
+  if (!cpfCnpj) throw invalidArgument('withdraw.document', 'withdraw.document is required for REFLOW2 withdrawals');
+  return {
+    value: terms.amount,
+    pixKeyType: REFLOW2_PIX_KEY_TYPES[input.pixType],
+    pixKey,
+    cpfCnpj,
+    person: { ...(input.name ? { name: input.name } : {}), ...(input.email ? { email: input.email } : {}), phone: REFLOW2_PLACEHOLDER_PHONE },
+    orderId: terms.orderId,
+    postbackUrl: terms.postbackUrl,
+  };
+}
+
+// ---------------------------------------------------------------- status tables
+
+/** §4's webhook words, and F6's numeric codes read alike (0 Pending, 1 Paid, 2 Failed, 3 Canceled, 4 Refund); unknown PENDING. */
+export const REFLOW2_STATUSES = statusTable<TransactionStatus>(
+  {
+    ...{ created: 'PENDING', paid: 'APPROVED', infraction: 'APPROVED', refund: 'CHARGEBACK', failed: 'REJECTED', canceled: 'REJECTED' },
+    ...{ 0: 'PENDING', 1: 'APPROVED', 2: 'REJECTED', 3: 'REJECTED', 4: 'CHARGEBACK' },
+  },
+  'PENDING',
+);
+
+/** §4: code 0 PENDING, 1 APPROVED, 2 to 4 REJECTED; a transfer's webhook words alike; unknown PENDING (a payout wrongly failed could be paid twice). */
+export const REFLOW2_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>(
+  {
+    ...{ 0: 'PENDING', 1: 'APPROVED', 2: 'REJECTED', 3: 'REJECTED', 4: 'REJECTED' },
+    ...{ created: 'PENDING', paid: 'APPROVED', failed: 'REJECTED', canceled: 'REJECTED', refund: 'REJECTED' },
+  },
+  'PENDING',
+);
+
+// ---------------------------------------------------------------- response mappers
+
+/** A status as text: F6 sends codes as numbers or strings ("0"). */
+const statusText = (value: unknown): string | undefined => (typeof value === 'number' && Number.isInteger(value) ? String(value) : textOf(value));
+
+/** The object an answer carries, bare or under `data`; undefined without a transactionId. */
+function reflowObject(answer: unknown): (Record<string, unknown> & { id: string }) | undefined {
+  const object = isRecord(answer) && isRecord(answer.data) ? answer.data : answer;
+  if (!isRecord(object)) return undefined;
+  const id = idText(object.transactionId) ?? idText(object.id);
+  return id ? { ...object, id } : undefined;
+}
+
+/** A webhook: `object` cashin is a charge, transfer a payout; undefined without an id, a status or a known object. */
+export function readReflow2Notification(body: Buffer): ObjectNotification | undefined {
+  const event = parseJsonObject(body);
+  const id = idText(event?.transactionId);
+  const status = statusText(event?.status);
+  const object = textOf(event?.object)?.toLowerCase();
+  if (!id || !status || (object !== 'cashin' && object !== 'transfer')) return undefined;
+  return { kind: object === 'transfer' ? 'withdrawal' : 'transaction', id, status };
+}
+
+// ---------------------------------------------------------------- operations
+
+const unusable = (what: string): never => {
+  throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`);
+};
+
+export class Reflow2Adapter extends DeclaredAdapter {
+  constructor(declaration: ProviderDeclaration = REFLOW2, runtime: AdapterRuntime = {}) {
+    super(declaration, runtime, { family: 'bespoke', transactionStatuses: REFLOW2_STATUSES, withdrawalStatuses: REFLOW2_WITHDRAWAL_STATUSES });
+  }
+
+  private cashOutHttp(ctx: AdapterContext) {
+    return this.http(ctx, { baseUrl: reflow2CashOutUrl(ctx.baseUrl) });
+  }
+
+  override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
+    this.assertPaymentMethod(input.paymentMethod);
+    const prefix = this.prefixFor('createTransaction');
+    const expiresAt = this.expiresAt(this.pixExpirySeconds);
+    const body = toCashIn(input, { amount: this.toProviderAmount(input.amount), orderId: input.orderId ?? randomUUID(), postbackUrl: ctx.notificationUrl });
+    const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(REFLOW2_PATHS.cashIn, body));
+    const result = this.mapped('createTransaction', prefix, (): TransactionResult => {
+      const charge = reflowObject(answer) ?? unusable('transactionId da cobrança');
+      const pixCode = textOf(charge.qrCode) ?? unusable('qrCode da cobrança');
+      // A charge just created has not been paid: PENDING until a notification or a read says otherwise.
+      return { paymentMethod: 'PIX', transactionId: charge.id, status: 'PENDING', amount: input.amount, pixCode, expiresAt };
+    });
+    return withPixQrImage(result);
+  }
+
+  override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
+    const prefix = this.prefixFor('getTransaction');
+    const answer = await this.exchange('getTransaction', prefix, () => this.http(ctx).get<unknown>(fillPath(REFLOW2_PATHS.byId, { id: transactionId })));
+    return this.mapped('getTransaction', prefix, (): TransactionResult => {
+      const charge = reflowObject(answer) ?? unusable('transactionId da cobrança');
+      const status = statusText(charge.status) ?? unusable('status da cobrança');
+      const amount = this.amountOr(charge.value, 0, 'valor legível da cobrança');
+      const pixCode = textOf(charge.qrCode);
+      // The id asked for stays the id, whatever the answer echoes.
+      return { paymentMethod: 'PIX', transactionId, status: this.transactionStatus(status), amount, ...(pixCode ? { pixCode } : {}) };
+    });
+  }
+
+  private payout(operation: 'withdraw' | 'getWithdraw', answer: unknown, fallback: { id?: string; amount?: number }): WithdrawResult {
+    return this.mapped(operation, this.prefixFor(operation), () => {
+      const payout = reflowObject(answer) ?? unusable('transactionId do saque');
+      const status = statusText(payout.status) ?? unusable('status do saque');
+      return {
+        withdrawId: fallback.id ?? payout.id,
+        status: this.withdrawalStatus(status),
+        amount: this.amountOr(payout.value, fallback.amount, 'valor do saque'),
+      };
+    });
+  }
+
+  override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
+    const payout = this.pixPayout(input);
+    const orderId = input.withdrawReference?.trim() || input.idempotencyKey || randomUUID();
+    const body = toCashOut(payout, { amount: this.toProviderAmount(input.amount), orderId, postbackUrl: ctx.notificationUrl });
+    const answer = await this.exchange('withdraw', this.prefixFor('withdraw'), () => this.cashOutHttp(ctx).post<unknown>(REFLOW2_PATHS.cashOut, body));
+    return this.payout('withdraw', answer, { amount: input.amount });
+  }
+
+  override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
+    const path = fillPath(REFLOW2_PATHS.byId, { id: withdrawId });
+    const answer = await this.exchange('getWithdraw', this.prefixFor('getWithdraw'), () => this.cashOutHttp(ctx).get<unknown>(path));
+    return this.payout('getWithdraw', answer, { id: withdrawId });
+  }
+
+  override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
+    return this.objectNotification(readReflow2Notification(notification.body));
+  }
+
+  override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
+    return this.objectNotificationKey(readReflow2Notification(notification.body), ctx, notification);
+  }
+}
