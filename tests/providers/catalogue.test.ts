@@ -106,6 +106,7 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
       'PAYBER',
       'PLUGGO',
       'XITBANK',
+      'PLUGGOU',
     ].map((id) => [id, DOC3]),
   ),
   PODPAY: { named: { ATIVA: 'PENDING', REMOVIDA_PELO_PSP: 'PENDING', LIQUIDATED: 'APPROVED', CONCLUIDA: 'APPROVED' }, unknown: 'REJECTED' },
