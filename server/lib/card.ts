@@ -32,6 +32,19 @@ export function fourDigitYear(expYear: string | number): string {
   throw catalogueError('INVALID_CARD_EXPIRY_YEAR', { field: 'expYear' });
 }
 
+/**
+ * The card as the tokenising APIs of doc 3 take it (Rapdyn's POST /card-token,
+ * Lumina's /transaction.tokenize): `{number, holderName, expirationMonth,
+ * expirationYear, cvv}`, the number as digits, the month two digits, the year four.
+ */
+export const tokenizableCard = (card: CardInput) => ({
+  number: cardDigits(card.cardNumber),
+  holderName: card.holderName,
+  expirationMonth: card.expMonth.padStart(2, '0'),
+  expirationYear: fourDigitYear(card.expYear),
+  cvv: card.cvv,
+});
+
 export const STATEMENT_DESCRIPTOR_MAX_LENGTH = 13;
 const DESCRIPTOR_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 

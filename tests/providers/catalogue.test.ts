@@ -107,6 +107,7 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
       'PLUGGO',
       'XITBANK',
       'PLUGGOU',
+      'RAPDYN',
     ].map((id) => [id, DOC3]),
   ),
   PODPAY: { named: { ATIVA: 'PENDING', REMOVIDA_PELO_PSP: 'PENDING', LIQUIDATED: 'APPROVED', CONCLUIDA: 'APPROVED' }, unknown: 'REJECTED' },

@@ -15,6 +15,8 @@ import { centsToReais, reaisToCents } from '../../lib/money.js';
 import { assertPaymentMethodOffered } from '../../lib/paymentMethods.js';
 import { CATALOGUE, catalogueError, FAILURE_PREFIXES } from '../../lib/providerMessages.js';
 import { declaredStatusTable, lookupStatus, statusTable, type StatusTable } from '../../lib/statusTable.js';
+import { identifiedObject, isRecord, parseJsonObject } from '../../lib/json.js';
+import { idText } from '../../lib/values.js';
 import {
   capabilitiesOf,
   lockToCapabilities,
@@ -295,6 +297,12 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
   protected objectNotificationKey(parsed: ObjectNotification | undefined, ctx: AdapterContext, notification: IncomingNotification): string {
     return parsed ? `${parsed.kind}:${parsed.id}:${parsed.status.toLowerCase()}` : super.notificationKey(ctx, notification);
   }
+
+  /** The key of a `chargePostback`: the event's own id where the body has one, else the charge's id and status. */
+  protected chargePostbackKey(ctx: AdapterContext, notification: IncomingNotification): string {
+    const parsed = chargePostback(notification.body);
+    return parsed?.eventId ? `${this.identity.id.toLowerCase()}:${parsed.eventId}` : this.objectNotificationKey(parsed, ctx, notification);
+  }
 }
 
 /** A postback read as the provider's object: a charge ('transaction') or a payout ('withdrawal'), its id and status. */
@@ -302,6 +310,21 @@ export interface ObjectNotification {
   kind: 'transaction' | 'withdrawal';
   id: string;
   status: string;
+}
+
+/**
+ * A postback that is the provider's charge itself, bare or under one of
+ * `wrappers`, with its id and status (providers whose postback shape is not
+ * documented: Pluggou, Rapdyn); `eventId` is an id beside a wrapped charge.
+ * Undefined for anything else (ignored).
+ */
+export function chargePostback(body: Buffer, wrappers: readonly string[] = ['data']): (ObjectNotification & { eventId?: string }) | undefined {
+  const parsed = parseJsonObject(body);
+  const charge = identifiedObject(parsed, wrappers);
+  if (!parsed || !charge) return undefined;
+  const wrapped = wrappers.some((key) => isRecord(parsed[key]));
+  const eventId = wrapped ? idText(parsed.id) : undefined;
+  return { kind: 'transaction', id: charge.id, status: charge.status, ...(eventId ? { eventId } : {}) };
 }
 
 /** Calls an adapter makes beyond the contract's operations (capabilities such as reference lookups and simulated payments). */

@@ -1,5 +1,5 @@
 import type { Address, Operation, PaymentMethod, RefundResult, TransactionInput, TransactionResult, WebhookResult } from '../../domain/types.js';
-import { cardDigits, fourDigitYear, type CardInput } from '../../lib/card.js';
+import { tokenizableCard, type CardInput } from '../../lib/card.js';
 import { digitsOnly, lowerCaseCpfWhenExactly11Digits } from '../../lib/documents.js';
 import { GatewayError } from '../../lib/errors.js';
 import { identifiedObject, isRecord, parseJsonObject, unwrapped } from '../../lib/json.js';
@@ -147,14 +147,7 @@ export function toLuminaPayment(input: TransactionInput, terms: { amount: (cents
   };
 }
 
-export const toLuminaCard = (card: CardInput) => ({
-  number: cardDigits(card.cardNumber),
-  holderName: card.holderName,
-  holderDocument: digitsOnly(card.holderDocument),
-  expirationMonth: card.expMonth.padStart(2, '0'),
-  expirationYear: fourDigitYear(card.expYear),
-  cvv: card.cvv,
-});
+export const toLuminaCard = (card: CardInput) => ({ ...tokenizableCard(card), holderDocument: digitsOnly(card.holderDocument) });
 
 // ---------------------------------------------------------------- status table
 

@@ -1,6 +1,6 @@
 import type { TransactionInput, TransactionResult, WebhookResult } from '../../domain/types.js';
 import { digitsOnly } from '../../lib/documents.js';
-import { identifiedObject, isRecord, parseJsonObject } from '../../lib/json.js';
+import { identifiedObject, isRecord } from '../../lib/json.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { textOf } from '../../lib/values.js';
@@ -8,7 +8,7 @@ import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../
 import { DOC3_COMMON_STATUSES } from '../kit/commonStatuses.js';
 import { credentialPart, type CredentialLayout } from '../kit/credentials.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
-import { DeclaredAdapter, unusableAnswer, type ObjectNotification } from '../kit/declaredAdapter.js';
+import { DeclaredAdapter, chargePostback, unusableAnswer } from '../kit/declaredAdapter.js';
 
 /**
  * PLUGGOU (spec doc 3, group 3; not PLUGGO): a bespoke dialect. What the spec
@@ -90,15 +90,6 @@ export const pluggouCharge = (answer: unknown) => identifiedObject<PluggouObject
 const pixCodeOf = (charge: PluggouObject): string | undefined =>
   textOf(charge.emv) ?? (isRecord(charge.pix) ? (textOf(charge.pix.emv) ?? textOf(charge.pix.copy_paste) ?? textOf(charge.pix.qr_code)) : undefined);
 
-/** A postback: the charge itself, bare or under `data`, with its id and status; an event id where the body carries one beside it. */
-export function readPluggouNotification(body: Buffer): (ObjectNotification & { eventId?: string }) | undefined {
-  const parsed = parseJsonObject(body);
-  const charge = pluggouCharge(parsed);
-  if (!parsed || !charge) return undefined;
-  const eventId = isRecord(parsed.data) ? textOf(parsed.id) : undefined;
-  return { kind: 'transaction', id: charge.id, status: charge.status, ...(eventId ? { eventId } : {}) };
-}
-
 // ---------------------------------------------------------------- operations
 
 export class PluggouAdapter extends DeclaredAdapter<PluggouDeclaration> {
@@ -148,12 +139,11 @@ export class PluggouAdapter extends DeclaredAdapter<PluggouDeclaration> {
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
-    return this.objectNotification(readPluggouNotification(notification.body));
+    return this.objectNotification(chargePostback(notification.body));
   }
 
   /** The event's own id where the body has one, else the charge's id and status. */
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
-    const parsed = readPluggouNotification(notification.body);
-    return parsed?.eventId ? `pluggou:${parsed.eventId}` : this.objectNotificationKey(parsed, ctx, notification);
+    return this.chargePostbackKey(ctx, notification);
   }
 }

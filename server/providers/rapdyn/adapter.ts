@@ -1,0 +1,238 @@
+import type {
+  Operation,
+  PaymentMethod,
+  RefundResult,
+  TransactionInput,
+  TransactionResult,
+  WebhookResult,
+  WithdrawInput,
+  WithdrawResult,
+} from '../../domain/types.js';
+import { tokenizableCard, type CardInput } from '../../lib/card.js';
+import { digitsOnly, requireCnpjDigits, requireCpfDigits, requirePhoneDigits } from '../../lib/documents.js';
+import { GatewayError } from '../../lib/errors.js';
+import { identifiedObject, isRecord, unwrapped } from '../../lib/json.js';
+import { paymentMethodCodec } from '../../lib/paymentMethods.js';
+import { nationalPhoneDigits } from '../../lib/phone.js';
+import { providerPixKey, type PixKeyStyle } from '../../lib/pixKey.js';
+import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { catalogueError, rapdynWithdrawErrorMessage } from '../../lib/providerMessages.js';
+import { idText, textOf } from '../../lib/values.js';
+import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
+import { COMMON_WITHDRAWAL_STATUSES, DOC3_COMMON_STATUSES } from '../kit/commonStatuses.js';
+import { parseCredentials } from '../kit/credentials.js';
+import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
+import { DeclaredAdapter, chargePostback, unusableAnswer } from '../kit/declaredAdapter.js';
+
+/**
+ * RAPDYN (spec doc 3, group 3): a bespoke dialect. What the spec says (its notes
+ * are cut off; nothing beyond is shown): POST /transfers/out {pix_key_type,
+ * pix_key, value} read for status and transfer_id, POST /card-token with the
+ * publicKey query {number, holderName, expirationMonth, expirationYear, cvv},
+ * POST /payments {amount, method pix, customer, products}, GET
+ * /transactions/{id}, PUT /payments/refund/{id} (§7); doc 3's common pattern,
+ * unknown REJECTED (§4); RANDOM keys as EVP, the CPF, CNPJ and phone checks
+ * with its own texts (§5, the texts in the catalogue); 'Houve um erro ao tentar
+ * realizar o saque' followed by the response data (§8); PIX valid 1 day (§9).
+ * From third-party integrations (provider research; no official documentation):
+ * host api.rapdyn.io/v1, a Bearer token, amounts in cents, the payment body
+ * `{amount, method, external_id, customer {name, email, phone, document {type,
+ * value}}, products [{name, price, quantity, type digital|physical}]}` and the
+ * answer's `id` and `pix.copy_paste` / `copy_paste` (low confidence). The rest
+ * is the gateway's decision (docs/decisions.md).
+ */
+
+// ---------------------------------------------------------------- declaration
+
+export const RAPDYN: ProviderDeclaration = {
+  identity: { id: 'RAPDYN', specGroup: SPEC_GROUPS.DOC3_GROUP3, defaultBaseUrl: 'https://api.rapdyn.io/v1' },
+  capabilities: { paymentMethods: ['PIX', 'CREDIT_CARD'], withdrawMethods: ['PIX'], refunds: true, cardTokens: true, webhooks: true },
+  auth: { type: 'bearer' },
+  credentials: { required: ['secretKey'] },
+  money: 'cents',
+  sources:
+    "paths, card-token query and fields, payout fields, RANDOM as EVP, CPF/CNPJ/phone checks, the payout text, statuses, 1-day PIX: spec (doc 3 §4/§5/§7/§8/§9); host `api.rapdyn.io/v1`, Bearer, cents, the payment body (external_id, customer.document {type, value}, products) and its answer's id and copy-paste code: research (third-party integrations, low confidence); card charges with the token, the refund body, the answers' other fields, the postback: the gateway's decision",
+};
+
+export const RAPDYN_PATHS = {
+  create: '/payments',
+  get: '/transactions/{id}',
+  refund: '/payments/refund/{id}',
+  cardToken: '/card-token',
+  withdraw: '/transfers/out',
+} as const;
+
+/** §5: RANDOM is EVP; the other type names are ours. */
+export const RAPDYN_PIX_KEYS: PixKeyStyle = { randomAs: 'EVP' };
+
+const RAPDYN_METHODS = paymentMethodCodec<PaymentMethod, string>({ PIX: 'pix', CREDIT_CARD: 'credit_card', BILLET: 'boleto' });
+
+// ---------------------------------------------------------------- request mappers
+
+/** The customer's document and phone pass §5's checks (length only, Rapdyn's texts) before anything is sent. */
+function rapdynCustomer(customer: NonNullable<TransactionInput['customer']>) {
+  const digits = digitsOnly(customer.document);
+  const cnpj = digits.length > 11;
+  const value = cnpj ? requireCnpjDigits(digits, 'transaction.customer.document') : requireCpfDigits(digits, 'transaction.customer.document');
+  return {
+    name: customer.name,
+    email: customer.email,
+    phone: requirePhoneDigits(nationalPhoneDigits(customer.phone), 'transaction.customer.phone'),
+    document: { type: cnpj ? 'CNPJ' : 'CPF', value },
+  };
+}
+
+export function toRapdynPayment(input: TransactionInput, terms: { amount: (cents: number) => number; notificationUrl: string }) {
+  const products = input.items.length
+    ? input.items.map((item) => ({
+        name: item.title,
+        price: terms.amount(item.unitPrice),
+        quantity: item.quantity,
+        type: item.tangible ? 'physical' : 'digital',
+      }))
+    : [{ name: input.description || 'Pagamento', price: terms.amount(input.amount), quantity: 1, type: 'digital' }];
+  return {
+    amount: terms.amount(input.amount),
+    method: RAPDYN_METHODS.toProvider(input.paymentMethod),
+    ...(input.orderId ? { external_id: input.orderId } : {}),
+    ...(input.customer ? { customer: rapdynCustomer(input.customer) } : {}),
+    products,
+    ...(input.paymentMethod === 'CREDIT_CARD' ? { card_token: input.cardId, installments: input.installments } : {}),
+    postback_url: terms.notificationUrl,
+  };
+}
+
+/** The payout body of §7: the key checked and typed by §5's rules, the value in cents. */
+export function toRapdynTransfer(input: { pixKey: string; pixType: NonNullable<WithdrawInput['pixType']> }, value: number) {
+  const checked =
+    input.pixType === 'CPF'
+      ? requireCpfDigits(input.pixKey, 'withdraw.pix_key')
+      : input.pixType === 'CNPJ'
+        ? requireCnpjDigits(input.pixKey, 'withdraw.pix_key')
+        : input.pixType === 'PHONE'
+          ? requirePhoneDigits(nationalPhoneDigits(input.pixKey), 'withdraw.pix_key')
+          : input.pixKey;
+  const { key, type } = providerPixKey(checked, input.pixType, RAPDYN_PIX_KEYS);
+  return { pix_key_type: type, pix_key: key, value };
+}
+
+// ---------------------------------------------------------------- response readers
+
+interface RapdynCharge {
+  amount?: unknown;
+  method?: unknown;
+  copy_paste?: unknown;
+  qr_code?: unknown;
+  pix?: { copy_paste?: unknown; qr_code?: unknown };
+}
+
+const WRAPPERS = ['data'] as const;
+
+/** The copy-paste code: `pix.copy_paste` or `copy_paste`, else the `qr_code` text. */
+const pixCodeOf = (charge: RapdynCharge): string | undefined => {
+  const pix = isRecord(charge.pix) ? charge.pix : {};
+  return textOf(pix.copy_paste) ?? textOf(charge.copy_paste) ?? textOf(pix.qr_code) ?? textOf(charge.qr_code);
+};
+
+// ---------------------------------------------------------------- operations
+
+export class RapdynAdapter extends DeclaredAdapter {
+  constructor(declaration: ProviderDeclaration = RAPDYN, runtime: AdapterRuntime = {}) {
+    super(declaration, runtime, { transactionStatuses: DOC3_COMMON_STATUSES, withdrawalStatuses: COMMON_WITHDRAWAL_STATUSES });
+  }
+
+  override async createCardToken(ctx: AdapterContext, card: CardInput): Promise<string> {
+    const prefix = this.prefixFor('createCardToken');
+    // §7: the account's public key travels as the query; without it there is nothing to ask with.
+    parseCredentials({ required: ['publicKey', 'secretKey'] }, ctx);
+    const answer = await this.exchange('createCardToken', prefix, () =>
+      this.http(ctx).post<unknown>(RAPDYN_PATHS.cardToken, tokenizableCard(card), { params: { publicKey: ctx.publicKey } }),
+    );
+    return this.mapped('createCardToken', prefix, () => {
+      const object = unwrapped(answer, WRAPPERS) ?? {};
+      return idText(object.token) ?? idText(object.id) ?? unusableAnswer('token do cartão');
+    });
+  }
+
+  override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
+    this.assertPaymentMethod(input.paymentMethod);
+    const pix = input.paymentMethod === 'PIX';
+    if (!pix && !input.cardId?.trim()) throw catalogueError('CARD_ID_REQUIRED', { field: 'transaction.card_id' });
+    const prefix = this.prefixFor('createTransaction');
+    const body = toRapdynPayment(input, { amount: (cents) => this.toProviderAmount(cents), notificationUrl: ctx.notificationUrl });
+    const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(RAPDYN_PATHS.create, body));
+    const result = this.mapped('createTransaction', prefix, (): TransactionResult => {
+      const charge = unwrapped(answer, WRAPPERS) as RapdynCharge & { id?: unknown; status?: unknown };
+      const transactionId = idText(charge?.id) ?? unusableAnswer('id da transação');
+      // A charge just created that names no status has not been paid: PENDING.
+      const status = textOf(charge.status);
+      const common = {
+        paymentMethod: input.paymentMethod,
+        transactionId,
+        status: status ? this.transactionStatus(status) : ('PENDING' as const),
+        amount: this.amountOr(charge.amount, input.amount, 'valor da transação'),
+      };
+      if (!pix) return common;
+      return { ...common, pixCode: pixCodeOf(charge) ?? unusableAnswer('código PIX da transação'), expiresAt: this.expiresAt(this.pixExpirySeconds) };
+    });
+    return withPixQrImage(result);
+  }
+
+  override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
+    const prefix = this.prefixFor('getTransaction');
+    const answer = await this.exchange('getTransaction', prefix, () => this.http(ctx).get<unknown>(fillPath(RAPDYN_PATHS.get, { id: transactionId })));
+    return this.mapped('getTransaction', prefix, (): TransactionResult => {
+      const charge = identifiedObject<RapdynCharge>(answer, WRAPPERS) ?? unusableAnswer('id e status da transação');
+      const pixCode = pixCodeOf(charge);
+      return {
+        paymentMethod: RAPDYN_METHODS.fromProvider(charge.method) ?? 'PIX',
+        transactionId: charge.id,
+        status: this.transactionStatus(charge.status),
+        amount: this.amountOr(charge.amount, undefined, 'valor da transação'),
+        ...(pixCode ? { pixCode } : {}),
+      };
+    });
+  }
+
+  override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
+    const prefix = this.prefixFor('refoundTransaction');
+    const answer = await this.exchange('refoundTransaction', prefix, () =>
+      this.http(ctx).put<unknown>(fillPath(RAPDYN_PATHS.refund, { id: transactionId }), { amount: this.toProviderAmount(amount) }),
+    );
+    return this.mapped('refoundTransaction', prefix, (): RefundResult => {
+      const refund = unwrapped(answer, WRAPPERS) ?? {};
+      const status = textOf(refund.status) ?? unusableAnswer('situação do estorno');
+      return { refundId: idText(refund.refund_id) ?? idText(refund.id) ?? transactionId, status: this.transactionStatus(status) !== 'REJECTED' };
+    });
+  }
+
+  override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
+    const payout = this.pixPayout(input);
+    const body = toRapdynTransfer(payout, this.toProviderAmount(input.amount));
+    const prefix = this.prefixFor('withdraw');
+    const answer = await this.exchange('withdraw', prefix, () => this.http(ctx).post<unknown>(RAPDYN_PATHS.withdraw, body));
+    return this.mapped('withdraw', prefix, (): WithdrawResult => {
+      const transfer = unwrapped(answer, WRAPPERS) ?? {};
+      const withdrawId = idText(transfer.transfer_id) ?? unusableAnswer('transfer_id do saque');
+      const status = textOf(transfer.status) ?? unusableAnswer('status do saque');
+      return { withdrawId, status: this.withdrawalStatus(status), amount: this.amountOr(transfer.value, input.amount, 'valor do saque') };
+    });
+  }
+
+  /** §8: a payout the provider refused is 'Houve um erro ao tentar realizar o saque' followed by the response data; the rest keeps the common texts. */
+  protected override failure(operation: Operation, prefix: string, error: unknown): GatewayError {
+    const common = super.failure(operation, prefix, error);
+    const response = (error as { response?: { status?: number; data?: unknown } } | undefined)?.response;
+    if (operation !== 'withdraw' || !response?.status) return common;
+    return new GatewayError(common.code, rapdynWithdrawErrorMessage(response.data), common.details);
+  }
+
+  override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
+    return this.objectNotification(chargePostback(notification.body));
+  }
+
+  /** The event's own id where the body has one, else the charge's id and status. */
+  override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
+    return this.chargePostbackKey(ctx, notification);
+  }
+}
