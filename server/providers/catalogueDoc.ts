@@ -19,7 +19,7 @@ function duration(seconds: number): string {
 
 const key = (ref: unknown): string => (typeof ref === 'string' ? ref : 'a part of a packed key');
 
-function describeAuth(auth: AuthStyle, headers: readonly string[]): string {
+function describeAuth(auth: AuthStyle, headers: readonly string[], session?: string): string {
   const base = (() => {
     switch (auth.type) {
       case 'none':
@@ -34,7 +34,9 @@ function describeAuth(auth: AuthStyle, headers: readonly string[]): string {
         return `OAuth2 client credentials (\`${auth.tokenPath}\`)`;
     }
   })();
-  return headers.length ? `${base}; ${headers.map((name) => `\`${name}\``).join(', ')}` : base;
+  // A login session's token replaces the declared auth where there is none (Veltrax), or joins it (Witetec's payouts).
+  const withSession = session ? (auth.type === 'none' ? `login \`${session}\` → Bearer` : `${base}; login \`${session}\` → Bearer`) : base;
+  return headers.length ? `${withSession}; ${headers.map((name) => `\`${name}\``).join(', ')}` : withSession;
 }
 
 const cell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
@@ -46,6 +48,7 @@ export function renderProviderCatalogue(registry: ProviderRegistry): string {
     .map((adapter) => {
       const { identity, capabilities, family } = adapter;
       const { auth, headers, money, pixSeconds, boletoSeconds, sources } = adapter.catalogue;
+      const session = 'session' in adapter.catalogue ? String(adapter.catalogue.session) : undefined;
       const methods = capabilities.paymentMethods.join(', ') || '—';
       const payouts = capabilities.withdrawMethods.join(', ') || '—';
       const validity = [
@@ -55,7 +58,7 @@ export function renderProviderCatalogue(registry: ProviderRegistry): string {
         .filter(Boolean)
         .join(', ');
       const name = identity.aliases.length ? `${identity.id} (${identity.aliases.join(', ')})` : identity.id;
-      return `| ${[name, identity.specGroup, family, methods, payouts, adapter.operations.join(', '), describeAuth(auth, headers), money, validity || '—', sources].map(cell).join(' | ')} |`;
+      return `| ${[name, identity.specGroup, family, methods, payouts, adapter.operations.join(', '), describeAuth(auth, headers, session), money, validity || '—', sources].map(cell).join(' | ')} |`;
     });
   return [
     '# Provider catalogue',

@@ -16,3 +16,15 @@ it('lists every registered provider with its family, auth, money and sources', a
     /\| VOLUTI \| document 2 \(group 2\) \| BACEN API Pix \| PIX \| PIX \| .* \| OAuth2 client credentials \(`\/oauth\/token`\) \| reais \| PIX 1 day \|/,
   );
 });
+
+it("names a login session's path as the auth of providers that log in, beside any declared header", async () => {
+  const doc = renderProviderCatalogue(await createRegistry({ sandboxUrl: 'http://127.0.0.1:8090' }));
+  const authOf = (id: string) =>
+    doc
+      .split('\n')
+      .find((line) => line.startsWith(`| ${id} `))
+      ?.split(' | ')[6];
+  expect(authOf('VELTRAX')).toBe('login `/api/auth/login` → Bearer');
+  expect(authOf('LEXXEN')).toBe('login `/auth` → Bearer');
+  expect(authOf('WITETEC')).toBe('header `x-api-key`; login `/withdrawals/auth` → Bearer');
+});

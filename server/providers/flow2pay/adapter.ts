@@ -120,9 +120,11 @@ export class Flow2payAdapter extends LoginTokenAdapter<Flow2payDeclaration> {
   }
 
   /** POST login {clientId, clientSecret}; a refused login is 'Failed to authenticate with Flow2Pay' (§8). */
+  protected readonly loginPath = FLOW2PAY_PATHS.login;
+
   protected override login(ctx: AdapterContext): LoginStyle {
     const { clientId, clientSecret } = this.credentials(ctx);
-    return { path: FLOW2PAY_PATHS.login, body: { clientId, clientSecret }, refused: 'FLOW2PAY_AUTHENTICATION_FAILED' };
+    return { path: this.loginPath, body: { clientId, clientSecret }, refused: 'FLOW2PAY_AUTHENTICATION_FAILED' };
   }
 
   /** A 2xx answer that says `sucesso: false` is the provider's refusal, under the operation's prefix, with its words. */

@@ -140,8 +140,16 @@ export function callWithLogin<T>(
 
 /** An adapter whose provider logs in (Veltrax, Lexxen, Witetec's payouts): it says how (`login`), and its operations call through `loginCall`. */
 export abstract class LoginTokenAdapter<D extends ProviderDeclaration = ProviderDeclaration> extends DeclaredAdapter<D> {
-  /** The login call for this account's credentials. */
+  /** The login call's path (also shown in the provider catalogue). */
+  protected abstract readonly loginPath: string;
+
+  /** The login call for this account's credentials, at `loginPath`. */
   protected abstract login(ctx: AdapterContext): LoginStyle;
+
+  /** The catalogue names the login beside the declared auth: the session's token is what authenticates the calls. */
+  override get catalogue(): DeclaredAdapter<D>['catalogue'] & { session: string } {
+    return { ...super.catalogue, session: this.loginPath };
+  }
 
   /** One HTTP exchange of `operation` with the session's bearer token; its failure is the operation's (`failure`). */
   protected loginCall<T>(ctx: AdapterContext, operation: Operation, send: (http: ProviderHttp) => Promise<ProviderResponse<T>>): Promise<T> {

@@ -124,9 +124,11 @@ export class LexxenAdapter extends LoginTokenAdapter<LexxenDeclaration> {
   }
 
   /** POST /auth {cnpj, public_key} (§7). */
+  protected readonly loginPath = LEXXEN_PATHS.login;
+
   protected override login(ctx: AdapterContext): LoginStyle {
     const { cnpj, lexxenKey } = this.credentials(ctx);
-    return { path: LEXXEN_PATHS.login, body: { cnpj, public_key: lexxenKey } };
+    return { path: this.loginPath, body: { cnpj, public_key: lexxenKey } };
   }
 
   private payout(operation: Operation, answer: unknown, fallback: { id?: string; amount?: number }): WithdrawResult {

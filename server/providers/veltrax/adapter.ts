@@ -199,9 +199,11 @@ export class VeltraxAdapter extends LoginTokenAdapter<VeltraxDeclaration> {
   }
 
   /** POST /api/auth/login {client_id, client_secret}; a refused login is 'Falha na autenticação' (§8). */
+  protected readonly loginPath = VELTRAX_PATHS.login;
+
   protected override login(ctx: AdapterContext): LoginStyle {
     const { clientId, clientSecret } = this.credentials(ctx);
-    return { path: VELTRAX_PATHS.login, body: { client_id: clientId, client_secret: clientSecret }, refused: 'VELTRAX_AUTHENTICATION_FAILED' };
+    return { path: this.loginPath, body: { client_id: clientId, client_secret: clientSecret }, refused: 'VELTRAX_AUTHENTICATION_FAILED' };
   }
 
   private read<T>(operation: Operation, answer: unknown, map: (object: VeltraxObject & { id: string; status: string }) => T, what: string): T {

@@ -224,9 +224,11 @@ export class WitetecAdapter extends LoginTokenAdapter<WitetecDeclaration> {
   }
 
   /** POST /withdrawals/auth {email, password} (§7), with the account's x-api-key; a secret without the login is refused before anything is sent. */
+  protected readonly loginPath = WITETEC_PATHS.login;
+
   protected override login(ctx: AdapterContext): LoginStyle {
     const { email, password } = parseCredentials(WITETEC_PAYOUT_CREDENTIALS, ctx);
-    return { path: WITETEC_PATHS.login, body: { email, password } };
+    return { path: this.loginPath, body: { email, password } };
   }
 
   private charge(operation: Operation, answer: unknown, requested?: number): TransactionResult {
