@@ -72,6 +72,12 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
   ABMEXSPLIT: { named: COMMON_PATTERN, unknown: 'REJECTED' },
   CRMCOIN: { named: { '0': 'PENDING', '1': 'PENDING', '2': 'APPROVED', '3': 'CHARGEBACK' }, unknown: 'REJECTED' },
   ZENDRY: { named: { ...COMMON_PATTERN, canceled: 'PENDING', error: 'CHARGEBACK' }, unknown: 'REJECTED' },
+  // Doc 2 group 1 without public material: document 1 §4's common table through the transactions API family.
+  ...Object.fromEntries(
+    ['ABMEX', 'ABMEXPAY', 'PAGO', 'ULTRAGATE', 'SPACEFY', 'WALLETZ', 'SIMPAY', 'MEXPAG', 'AMEII', 'PAYUP', 'AKTAPAY', 'VIATECH', 'OWENPAY', 'ZENET'].map(
+      (id) => [id, { named: COMMON_PATTERN, unknown: 'REJECTED' as const }],
+    ),
+  ),
   // Doc 2 group 1: document 1's common pattern (the PrimePag family's table, canceled a charge never paid).
   PRIMEPAG: { named: { ...COMMON_PATTERN, canceled: 'CANCELED' }, unknown: 'REJECTED' },
   // Doc 3's common pattern with the unknown rule of §4's PENDING list.

@@ -1,0 +1,4 @@
+import { PAGO } from '../../server/providers/members/pago.js';
+import { doc1CommonConformance } from './conformance/doc1Common.suite.js';
+
+doc1CommonConformance(PAGO);
