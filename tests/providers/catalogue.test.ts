@@ -74,9 +74,23 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
   ZENDRY: { named: { ...COMMON_PATTERN, canceled: 'PENDING', error: 'CHARGEBACK' }, unknown: 'REJECTED' },
   // Doc 2 group 1 without public material: document 1 §4's common table through the transactions API family.
   ...Object.fromEntries(
-    ['ABMEX', 'ABMEXPAY', 'PAGO', 'ULTRAGATE', 'SPACEFY', 'WALLETZ', 'SIMPAY', 'MEXPAG', 'AMEII', 'PAYUP', 'AKTAPAY', 'VIATECH', 'OWENPAY', 'ZENET'].map(
-      (id) => [id, { named: COMMON_PATTERN, unknown: 'REJECTED' as const }],
-    ),
+    [
+      'ABMEX',
+      'ABMEXPAY',
+      'SAQPAY',
+      'PAGO',
+      'ULTRAGATE',
+      'SPACEFY',
+      'WALLETZ',
+      'SIMPAY',
+      'MEXPAG',
+      'AMEII',
+      'PAYUP',
+      'AKTAPAY',
+      'VIATECH',
+      'OWENPAY',
+      'ZENET',
+    ].map((id) => [id, { named: COMMON_PATTERN, unknown: 'REJECTED' as const }]),
   ),
   // Doc 2 group 1: document 1's common pattern (the PrimePag family's table, canceled a charge never paid).
   PRIMEPAG: { named: { ...COMMON_PATTERN, canceled: 'CANCELED' }, unknown: 'REJECTED' },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { TransactionsApiMember } from '../../../server/providers/families/transactionsApi/index.js';
 import { DOC1_COMMON_GATEWAY } from '../../../server/providers/families/transactionsApi/platforms/doc1Common.js';
-import { statusOf, transactionsApiConformance } from './transactionsApi.suite.js';
+import { statusOf, transactionsApiConformance, type TransactionsApiFixtures } from './transactionsApi.suite.js';
 
 /**
  * A group-1 provider without public material (`platforms/doc1Common.ts`): the
@@ -9,11 +9,16 @@ import { statusOf, transactionsApiConformance } from './transactionsApi.suite.js
  * 'x', plus what document 1 fixes for it (§7's shapes, §4's common table,
  * §9's validity: `pixSeconds` where it is not the default day).
  */
-export function doc1CommonConformance(member: TransactionsApiMember, pixSeconds?: number): void {
+export function doc1CommonConformance(
+  member: TransactionsApiMember,
+  options: { pixSeconds?: number; fixtures?: Pick<TransactionsApiFixtures, 'create' | 'ownNotifications'> } = {},
+): void {
+  const { pixSeconds } = options;
   const secretKey = `sk_${member.identity.id.toLowerCase()}`;
   transactionsApiConformance(member, {
     keys: { publicKey: 'pk', secretKey },
     authHeaders: { authorization: `Basic ${Buffer.from(`${secretKey}:x`).toString('base64')}` },
+    ...options.fixtures,
   });
 
   describe(`${member.identity.id} (spec doc 2, group 1; no public material)`, () => {

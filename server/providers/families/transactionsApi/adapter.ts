@@ -33,7 +33,7 @@ import {
   type ResponseTerms,
 } from './mappers.js';
 import { TRANSACTIONS_API_PATHS, type TransactionsApiMember, type TransactionsApiPaths } from './member.js';
-import { parseNotification } from './notifications.js';
+import { parseNotification, type ParsedNotification } from './notifications.js';
 import { TRANSACTIONS_API_STATUSES, TRANSACTIONS_API_WITHDRAWAL_STATUSES } from './statuses.js';
 
 /**
@@ -202,9 +202,14 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
     return cardId;
   }
 
+  /** The postback read as the provider's object (the family's shapes, notifications.ts); a member with its own postback (SaqPay's IPN) overrides this one hook. */
+  protected parsedNotification(body: Buffer): ParsedNotification | undefined {
+    return parseNotification(body, { statusFromEvent: Boolean(this.declaration.eventStatuses) });
+  }
+
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
     const events = this.declaration.eventStatuses;
-    const parsed = parseNotification(notification.body, { statusFromEvent: Boolean(events) });
+    const parsed = this.parsedNotification(notification.body);
     if (!parsed || !events || parsed.kind !== 'transaction' || !parsed.event) return this.objectNotification(parsed);
     // The event names the status: its own table, unknown events logged with the provider's id.
     const status = lookupStatus(statusTable(events.table, events.unknown), parsed.event, (event, mappedTo) =>
@@ -214,6 +219,6 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
   }
 
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
-    return this.objectNotificationKey(parseNotification(notification.body, { statusFromEvent: Boolean(this.declaration.eventStatuses) }), ctx, notification);
+    return this.objectNotificationKey(this.parsedNotification(notification.body), ctx, notification);
   }
 }

@@ -48,6 +48,7 @@ import type { ProviderDeclaration, PathTemplate } from '../../kit/declaration.js
  * - `withdrawalBody(input, ctx)`: Royalpay's {amount, pix_key, pix_type};
  * - `withdrawalHeaders(ctx, input)`: PodPay2's withdraw-key header;
  * - `cardTokenBody(card)`, `cardTokenQuery(ctx)`: LYNXPAY's validation, AES-256-GCM card and publicKey query.
+ * - `parsedNotification(body)`: SaqPay's IPN `{transaction_id, transaction_status, ipn_secret}`.
  */
 export interface TransactionsApiMember extends ProviderDeclaration {
   /** Only what differs from TRANSACTIONS_API_PATHS. */

@@ -1,0 +1,48 @@
+import { safeEqualText } from '../../lib/constantTime.js';
+import { parseJsonObject } from '../../lib/json.js';
+import { idText, textOf } from '../../lib/values.js';
+import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
+import { TransactionsApiAdapter, type ParsedNotification, type TransactionsApiMember } from '../families/transactionsApi/index.js';
+import { DOC1_COMMON_GATEWAY, DOC1_COMMON_SOURCES } from '../families/transactionsApi/platforms/doc1Common.js';
+import { member } from '../kit/registration.js';
+
+/**
+ * SAQPAY (spec doc 2, group 1): only its IPN is public (provider research:
+ * `{transaction_id, partner_conciliation_id, transaction_amount, ipn_secret,
+ * transaction_status, payment_date}`, authenticity by the shared `ipn_secret`
+ * in the body); no API host or call was found, so the calls are document 1
+ * §7's closest family (`platforms/doc1Common.ts`), like the group's other
+ * providers without public material. Placeholder host.
+ */
+export const SAQPAY: TransactionsApiMember = {
+  identity: { id: 'SAQPAY', specGroup: SPEC_GROUPS.DOC2_GROUP1, defaultBaseUrl: 'https://api.saqpay.com.br/v1' },
+  ...DOC1_COMMON_GATEWAY,
+  sources: `${DOC1_COMMON_SOURCES}; IPN \`{transaction_id, transaction_status, ipn_secret, …}\` checked by its \`ipn_secret\`: research (public integrations)`,
+};
+
+/** The IPN's transaction (SaqPay's id) and its status; undefined for anything else. */
+export function readSaqpayIpn(body: Buffer): (ParsedNotification & { secret?: string }) | undefined {
+  const ipn = parseJsonObject(body);
+  const id = idText(ipn?.transaction_id);
+  const status = textOf(ipn?.transaction_status);
+  if (!id || !status) return undefined;
+  const secret = textOf(ipn?.ipn_secret);
+  return { kind: 'transaction', id, status, ...(secret ? { secret } : {}) };
+}
+
+/** SaqPay's IPN instead of the family's postback shapes; its `ipn_secret` checked against the account's webhook secret. */
+export class SaqpayAdapter extends TransactionsApiAdapter {
+  protected override parsedNotification(body: Buffer): ParsedNotification | undefined {
+    const ipn = readSaqpayIpn(body);
+    return ipn && { kind: ipn.kind, id: ipn.id, status: ipn.status };
+  }
+
+  /** The shared secret travels in the body: compared in constant time with the account's webhook secret, when it has one. */
+  override verifyNotification(ctx: AdapterContext, notification: IncomingNotification): NotificationVerdict {
+    if (!ctx.webhookSecret) return 'unsigned';
+    const secret = readSaqpayIpn(notification.body)?.secret;
+    return secret !== undefined && safeEqualText(secret, ctx.webhookSecret) ? 'valid' : 'invalid';
+  }
+}
+
+export default member(SaqpayAdapter, SAQPAY);
