@@ -92,6 +92,8 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
       'ZENET',
     ].map((id) => [id, { named: COMMON_PATTERN, unknown: 'REJECTED' as const }]),
   ),
+  // SuitPay's documented statuses (research) with document 1 §4's words.
+  SUITPAY: { named: { PAID_OUT: 'APPROVED', CHARGEBACK: 'CHARGEBACK', CANCELED: 'CANCELED', WAITING_FOR_APPROVAL: 'PENDING' }, unknown: 'REJECTED' },
   // Doc 2 group 1: document 1's common pattern (the PrimePag family's table, canceled a charge never paid).
   PRIMEPAG: { named: { ...COMMON_PATTERN, canceled: 'CANCELED' }, unknown: 'REJECTED' },
   // Doc 3's common pattern with the unknown rule of §4's PENDING list.
