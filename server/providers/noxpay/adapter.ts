@@ -1,0 +1,189 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type {
+  TransactionInput,
+  TransactionResult,
+  TransactionStatus,
+  WebhookResult,
+  WithdrawInput,
+  WithdrawResult,
+  WithdrawStatus,
+} from '../../domain/types.js';
+import { safeEqualText } from '../../lib/constantTime.js';
+import { digitsOnly } from '../../lib/documents.js';
+import { identifiedObject, parseJsonObject } from '../../lib/json.js';
+import { normalizePixKey } from '../../lib/pixKey.js';
+import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { statusTable } from '../../lib/statusTable.js';
+import { textOf } from '../../lib/values.js';
+import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
+import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
+import { DeclaredAdapter, unusableAnswer, type ObjectNotification } from '../kit/declaredAdapter.js';
+
+/**
+ * NOXPAY (spec doc 2, group 1): the spec shows no paths for group 1, so its
+ * API as its public SDK and integrations use it (provider research): host
+ * api2.noxpay.io, the `api-key` header, amounts in reais, one resource for
+ * both directions: POST /payment `{method: "PIX", code, amount, webhook_url,
+ * client_name, client_document}` answered `{txid, qrCodeText, status, …}`,
+ * POST /payment `{method: "PIXOUT", code, amount, type: "PIX_KEY", pixkey}`,
+ * GET /payment/{txid} `{method, status, code, txid, amount, end2end}`, and
+ * webhooks `{txid, code, amount, status, …}` signed with `X-Signature` =
+ * base64(SHA-256(secret + raw body)) (one integration's reading).
+ */
+
+// ---------------------------------------------------------------- declaration
+
+export const NOXPAY: ProviderDeclaration = {
+  identity: { id: 'NOXPAY', specGroup: SPEC_GROUPS.DOC2_GROUP1, defaultBaseUrl: 'https://api2.noxpay.io' },
+  capabilities: { paymentMethods: ['PIX'], withdrawMethods: ['PIX'], withdrawalLookup: true, webhooks: true },
+  auth: { type: 'apiKey', header: 'api-key', value: 'secretKey' },
+  credentials: { required: ['secretKey'] },
+  money: 'reais',
+  sources:
+    "host `api2.noxpay.io`, `api-key`, reais, POST /payment (PIX and PIXOUT) and GET /payment/{txid} with their fields, the webhook and its `X-Signature`: research (NoxPay's PHP SDK and integrations); statuses other than PAID: document 1 §4's words; the payout kind of a webhook read from its `method`: the gateway's decision",
+};
+
+export const NOXPAY_PATHS = { payment: '/payment', read: '/payment/{id}' } as const;
+
+// ---------------------------------------------------------------- request mappers
+
+/** NoxPay's own reference (`code`) must be unique: the caller's reference, else its idempotency key, else a UUID. */
+const codeOf = (...candidates: Array<string | undefined>): string => candidates.find((value) => value?.trim()) ?? randomUUID();
+
+export const toNoxpayCharge = (input: TransactionInput, terms: { amount: number; webhookUrl: string }) => ({
+  method: 'PIX',
+  code: codeOf(input.orderId, input.idempotencyKey),
+  amount: terms.amount,
+  webhook_url: terms.webhookUrl,
+  ...(input.customer ? { client_name: input.customer.name, client_document: digitsOnly(input.customer.document) } : {}),
+});
+
+export const toNoxpayPayout = (input: WithdrawInput & { pixKey: string; pixType: NonNullable<WithdrawInput['pixType']> }, amount: number) => ({
+  method: 'PIXOUT',
+  code: codeOf(input.withdrawReference, input.idempotencyKey),
+  amount,
+  type: 'PIX_KEY',
+  pixkey: normalizePixKey(input.pixKey, input.pixType),
+});
+
+// ---------------------------------------------------------------- statuses
+
+/** Document 1 §4's words for NoxPay's statuses (research: PAID); a charge cancelled before payment is CANCELED. */
+export const NOXPAY_STATUSES = statusTable<TransactionStatus>(
+  {
+    ...{ waiting_payment: 'PENDING', waiting: 'PENDING', pending: 'PENDING', processing: 'PENDING', created: 'PENDING' },
+    ...{ paid: 'APPROVED', approved: 'APPROVED', completed: 'APPROVED' },
+    ...{ refunded: 'REFUNDED', chargeback: 'CHARGEBACK', chargedback: 'CHARGEBACK', in_dispute: 'CHARGEBACK', med: 'CHARGEBACK' },
+    ...{ canceled: 'CANCELED', cancelled: 'CANCELED', expired: 'REJECTED', failed: 'REJECTED', refused: 'REJECTED' },
+  },
+  'REJECTED',
+);
+
+/** Payouts: PAID paid, cancelled given back, failed or refused REJECTED; anything else still on its way. */
+export const NOXPAY_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>(
+  { paid: 'APPROVED', completed: 'APPROVED', canceled: 'CANCELED', cancelled: 'CANCELED', failed: 'REJECTED', refused: 'REJECTED' },
+  'PENDING',
+);
+
+// ---------------------------------------------------------------- readers
+
+interface NoxpayPayment {
+  method?: unknown;
+  amount?: unknown;
+  qrCodeText?: unknown;
+  qrCode?: unknown;
+}
+
+/** A payment of either direction, by its `txid`. */
+export const noxpayPayment = (answer: unknown) => identifiedObject<NoxpayPayment>(answer, ['data'], ['txid']);
+
+/** A webhook: the payment itself; a PIXOUT is a payout. */
+export function readNoxpayWebhook(body: Buffer): ObjectNotification | undefined {
+  const payment = noxpayPayment(parseJsonObject(body));
+  if (!payment) return undefined;
+  return { kind: textOf(payment.method)?.toUpperCase() === 'PIXOUT' ? 'withdrawal' : 'transaction', id: payment.id, status: payment.status };
+}
+
+/** base64(SHA-256(secret + raw body)), the signature one integration checks in `X-Signature`. */
+export const noxpaySignature = (secret: string, body: Buffer): string => createHash('sha256').update(secret).update(body).digest('base64');
+
+// ---------------------------------------------------------------- operations
+
+export class NoxpayAdapter extends DeclaredAdapter {
+  constructor(declaration: ProviderDeclaration = NOXPAY, runtime: AdapterRuntime = {}) {
+    super(declaration, runtime, { transactionStatuses: NOXPAY_STATUSES, withdrawalStatuses: NOXPAY_WITHDRAWAL_STATUSES });
+  }
+
+  override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
+    this.assertPaymentMethod(input.paymentMethod);
+    const prefix = this.prefixFor('createTransaction');
+    const expiresAt = this.expiresAt(this.pixExpirySeconds);
+    const body = toNoxpayCharge(input, { amount: this.toProviderAmount(input.amount), webhookUrl: ctx.notificationUrl });
+    const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(NOXPAY_PATHS.payment, body));
+    const result = this.mapped('createTransaction', prefix, (): TransactionResult => {
+      const payment = noxpayPayment(answer) ?? unusableAnswer('txid e status do pagamento');
+      const pixCode = textOf(payment.qrCodeText) ?? unusableAnswer('código PIX do pagamento');
+      return {
+        paymentMethod: 'PIX',
+        transactionId: payment.id,
+        status: this.transactionStatus(payment.status),
+        amount: this.amountOr(payment.amount, input.amount, 'valor do pagamento'),
+        pixCode,
+        expiresAt,
+      };
+    });
+    return withPixQrImage(result);
+  }
+
+  override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
+    const prefix = this.prefixFor('getTransaction');
+    const payment = await this.read(ctx, 'getTransaction', prefix, transactionId);
+    return this.mapped('getTransaction', prefix, () => ({
+      paymentMethod: 'PIX' as const,
+      transactionId: payment.id,
+      status: this.transactionStatus(payment.status),
+      amount: this.amountOr(payment.amount, undefined, 'valor do pagamento'),
+    }));
+  }
+
+  override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
+    const body = toNoxpayPayout(this.pixPayout(input), this.toProviderAmount(input.amount));
+    const prefix = this.prefixFor('withdraw');
+    const answer = await this.exchange('withdraw', prefix, () => this.http(ctx).post<unknown>(NOXPAY_PATHS.payment, body));
+    return this.mapped('withdraw', prefix, (): WithdrawResult => {
+      const payout = noxpayPayment(answer) ?? unusableAnswer('txid e status do saque');
+      return { withdrawId: payout.id, status: this.withdrawalStatus(payout.status), amount: this.amountOr(payout.amount, input.amount, 'valor do saque') };
+    });
+  }
+
+  override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
+    const prefix = this.prefixFor('getWithdraw');
+    const payout = await this.read(ctx, 'getWithdraw', prefix, withdrawId);
+    return this.mapped('getWithdraw', prefix, () => ({
+      withdrawId: payout.id,
+      status: this.withdrawalStatus(payout.status),
+      amount: this.amountOr(payout.amount, undefined, 'valor do saque'),
+    }));
+  }
+
+  /** GET /payment/{txid}: one read for both directions. */
+  private async read(ctx: AdapterContext, operation: 'getTransaction' | 'getWithdraw', prefix: string, id: string) {
+    const answer = await this.exchange(operation, prefix, () => this.http(ctx).get<unknown>(fillPath(NOXPAY_PATHS.read, { id })));
+    return this.mapped(operation, prefix, () => noxpayPayment(answer) ?? unusableAnswer('txid e status do pagamento'));
+  }
+
+  override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
+    return this.objectNotification(readNoxpayWebhook(notification.body));
+  }
+
+  override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
+    return this.objectNotificationKey(readNoxpayWebhook(notification.body), ctx, notification);
+  }
+
+  /** With a webhook secret on the account, `X-Signature` must be base64(SHA-256(secret + raw body)); without one, unsigned (confirmed by a read). */
+  override verifyNotification(ctx: AdapterContext, notification: IncomingNotification): NotificationVerdict {
+    if (!ctx.webhookSecret) return 'unsigned';
+    const signature = notification.headers['x-signature'];
+    return signature && safeEqualText(signature, noxpaySignature(ctx.webhookSecret, notification.body)) ? 'valid' : 'invalid';
+  }
+}

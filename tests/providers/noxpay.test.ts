@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from '@jest/globals';
+import { NOXPAY, NoxpayAdapter, noxpaySignature } from '../../server/providers/noxpay/adapter.js';
+import { BODIES_WITHOUT_RESOURCE } from '../support/fakeProvider.js';
+import { NOW, expectUnsupportedOperationsRejected, failure, notification, providerHarness, transactionInput } from './conformance/harness.js';
+
+/** NOXPAY (spec doc 2, group 1): its API as its SDK and integrations use it (research). */
+
+const AUTH = { 'api-key': 'nox-key' };
+const PIX_CODE = '00020126580014br.gov.bcb.pix0136noxpay-qr520400005303986540519.905802BR6304ABCD';
+const DAY_MS = 86_400_000;
+
+describe('NOXPAY (spec doc 2, group 1), a bespoke adapter', () => {
+  const h = providerHarness({ create: (runtime) => new NoxpayAdapter(NOXPAY, runtime), account: () => ({ publicKey: '', secretKey: 'nox-key' }) });
+
+  it('offers PIX charges and payouts, their reads (one GET for both) and webhooks; the rest is not implemented', async () => {
+    expect(h.adapter.operations).toEqual(['createTransaction', 'getTransaction', 'withdraw', 'getWithdraw', 'processWebhook']);
+    await expectUnsupportedOperationsRejected(h.adapter, h.ctx, h.fake);
+    expect(() => h.adapter.checkAccount({ publicKey: '', secretKey: '' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', message: 'secretKey is required' }),
+    );
+  });
+
+  it('charges by POST /payment {method PIX, code, amount in reais, webhook_url, client_*} with api-key; valid 1 day', async () => {
+    h.fake.expect({
+      method: 'POST',
+      path: '/payment',
+      headers: AUTH,
+      body: { method: 'PIX', code: 'order-77', amount: 19.9, webhook_url: h.ctx.notificationUrl, client_name: 'Ana Souza', client_document: '12345678909' },
+      reply: { body: { method: 'PIX', code: 'order-77', amount: 19.9, txid: 'nx_1', qrCodeText: PIX_CODE, status: 'WAITING_PAYMENT' } },
+    });
+    expect(await h.adapter.createTransaction(h.ctx, transactionInput())).toEqual({
+      ...{ paymentMethod: 'PIX', transactionId: 'nx_1', status: 'PENDING', amount: 1990, pixCode: PIX_CODE },
+      ...{ pixQrCode: expect.stringMatching(/^data:image\/png;base64,/), expiresAt: new Date(NOW.getTime() + DAY_MS) },
+    });
+  });
+
+  it.each([
+    ['PAID', 'APPROVED'],
+    ['WAITING_PAYMENT', 'PENDING'],
+    ['REFUNDED', 'REFUNDED'],
+    ['CHARGEBACK', 'CHARGEBACK'],
+    ['CANCELED', 'CANCELED'],
+    ['EXPIRED', 'REJECTED'],
+    ['MYSTERY', 'REJECTED'],
+  ])('reads GET /payment/{txid}: %s is %s', async (status, expected) => {
+    h.fake.expect({ method: 'GET', path: '/payment/nx_1', headers: AUTH, reply: { body: { method: 'PIX', txid: 'nx_1', status, amount: 19.9 } } });
+    expect(await h.adapter.getTransaction(h.ctx, 'nx_1')).toEqual({ paymentMethod: 'PIX', transactionId: 'nx_1', status: expected, amount: 1990 });
+  });
+
+  it('pays out by POST /payment {method PIXOUT, code, amount, type PIX_KEY, pixkey} and reads it back by the same GET', async () => {
+    h.fake.expect({
+      method: 'POST',
+      path: '/payment',
+      headers: AUTH,
+      body: { method: 'PIXOUT', code: 'wd-9', amount: 25, type: 'PIX_KEY', pixkey: '12345678909' },
+      reply: { body: { method: 'PIXOUT', txid: 'po_1', status: 'PROCESSING', amount: 25 } },
+    });
+    const payout = { paymentMethod: 'PIX' as const, amount: 2500, pixKey: '123.456.789-09', pixType: 'CPF' as const, withdrawReference: 'wd-9' };
+    expect(await h.adapter.withdraw(h.ctx, payout)).toEqual({ withdrawId: 'po_1', status: 'PENDING', amount: 2500 });
+    h.fake.expect({ method: 'GET', path: '/payment/po_1', reply: { body: { method: 'PIXOUT', txid: 'po_1', status: 'PAID', amount: 25 } } });
+    expect(await h.adapter.getWithdraw(h.ctx, 'po_1')).toEqual({ withdrawId: 'po_1', status: 'APPROVED', amount: 2500 });
+  });
+
+  it.each(BODIES_WITHOUT_RESOURCE)('an answer that is %s is UNAVAILABLE, never a payment or a status', async (_label, body) => {
+    h.fake.expect({ method: 'POST', path: '/payment', reply: { body } });
+    expect((await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).code).toBe('UNAVAILABLE');
+    h.fake.expect({ method: 'GET', path: '/payment/nx_1', reply: { body } });
+    expect((await failure(h.adapter.getTransaction(h.ctx, 'nx_1'))).code).toBe('UNAVAILABLE');
+  });
+
+  describe('webhooks', () => {
+    const paid = { id: 7, txid: 'nx_1', code: 'order-77', amount: 19.9, status: 'PAID', pix_end2end_id: 'E123' };
+
+    it('reads the payment (a PIXOUT is a payout); ignores what it cannot use', async () => {
+      expect(await h.adapter.processWebhook(h.ctx, notification(paid))).toEqual({ type: 'TRANSACTION', transactionId: 'nx_1', status: 'APPROVED' });
+      expect(await h.adapter.processWebhook(h.ctx, notification({ ...paid, txid: 'po_1', method: 'PIXOUT' }))).toEqual({
+        type: 'WITHDRAW',
+        transactionId: 'po_1',
+        status: 'APPROVED',
+      });
+      for (const body of [{ txid: 'nx_1' }, 'not json', { status: 'PAID' }]) expect(await h.adapter.processWebhook(h.ctx, notification(body))).toBeUndefined();
+      expect(h.adapter.notificationKey(h.ctx, notification(paid))).toBe('transaction:nx_1:paid');
+    });
+
+    it('checks X-Signature = base64(SHA-256(secret + raw body)) when the account has a webhook secret; unsigned otherwise', () => {
+      const body = Buffer.from(JSON.stringify(paid));
+      const withSecret = { ...h.ctx, webhookSecret: 'whsec' };
+      const signature = noxpaySignature('whsec', body);
+      expect(signature).toBe(createHash('sha256').update(`whsec${body.toString()}`).digest('base64'));
+      expect(h.adapter.verifyNotification(withSecret, { body, headers: { 'x-signature': signature } })).toBe('valid');
+      expect(h.adapter.verifyNotification(withSecret, { body, headers: { 'x-signature': noxpaySignature('other', body) } })).toBe('invalid');
+      expect(h.adapter.verifyNotification(withSecret, { body, headers: {} })).toBe('invalid');
+      expect(h.adapter.verifyNotification(h.ctx, { body, headers: {} })).toBe('unsigned');
+    });
+  });
+});
