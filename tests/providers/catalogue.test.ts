@@ -93,6 +93,10 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
     ].map((id) => [id, { named: COMMON_PATTERN, unknown: 'REJECTED' as const }]),
   ),
   NOXPAY: { named: { PAID: 'APPROVED', WAITING_PAYMENT: 'PENDING', REFUNDED: 'REFUNDED', CHARGEBACK: 'CHARGEBACK', EXPIRED: 'REJECTED' }, unknown: 'REJECTED' },
+  ASAAS: {
+    named: { PENDING: 'PENDING', CONFIRMED: 'APPROVED', RECEIVED: 'APPROVED', REFUNDED: 'REFUNDED', CHARGEBACK_REQUESTED: 'CHARGEBACK', OVERDUE: 'REJECTED' },
+    unknown: 'REJECTED',
+  },
   // SuitPay's documented statuses (research) with document 1 §4's words.
   SUITPAY: { named: { PAID_OUT: 'APPROVED', CHARGEBACK: 'CHARGEBACK', CANCELED: 'CANCELED', WAITING_FOR_APPROVAL: 'PENDING' }, unknown: 'REJECTED' },
   // Doc 2 group 1: document 1's common pattern (the PrimePag family's table, canceled a charge never paid).
