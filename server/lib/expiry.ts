@@ -22,3 +22,7 @@ export function expiresAfter(now: Date, seconds: number): Date {
 
 /** Whole days for the providers that take validity in days: at least one, rounded to the nearest day. */
 export const wholeDays = (seconds: number): number => Math.max(1, Math.round(seconds / SECONDS_PER_DAY));
+
+/** The calendar day (yyyy-MM-dd) an instant falls on in Brazil (America/Sao_Paulo), whatever the server's time zone: providers date charges by the day. */
+const BRAZIL_DATE = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' });
+export const brazilDate = (instant: Date): string => BRAZIL_DATE.format(instant);

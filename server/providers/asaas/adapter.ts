@@ -11,6 +11,7 @@ import type {
 } from '../../domain/types.js';
 import { safeEqualText } from '../../lib/constantTime.js';
 import { digitsOnly } from '../../lib/documents.js';
+import { brazilDate } from '../../lib/expiry.js';
 import { invalidArgument } from '../../lib/errors.js';
 import { identifiedObject, isRecord, parseJsonObject } from '../../lib/json.js';
 import { paymentMethodCodec } from '../../lib/paymentMethods.js';
@@ -86,9 +87,6 @@ export const ASAAS_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>({ done: 'AP
 
 // ---------------------------------------------------------------- request mappers
 
-/** `dueDate` is a calendar day (yyyy-MM-dd) in Brasília. */
-const brasiliaDay = (instant: Date): string => new Date(instant.getTime() - 3 * 3_600_000).toISOString().slice(0, 10);
-
 export function toAsaasCustomer(customer: NonNullable<TransactionInput['customer']>) {
   return { name: customer.name, cpfCnpj: digitsOnly(customer.document), email: customer.email, mobilePhone: nationalPhoneDigits(customer.phone) };
 }
@@ -98,7 +96,7 @@ export function toAsaasPayment(input: TransactionInput, terms: { customer: strin
     customer: terms.customer,
     billingType: ASAAS_METHODS.toProvider(input.paymentMethod),
     value: terms.value,
-    dueDate: brasiliaDay(terms.dueDate),
+    dueDate: brazilDate(terms.dueDate),
     ...(input.orderId ? { externalReference: input.orderId } : {}),
     ...(input.description ? { description: input.description } : {}),
     ...(input.paymentMethod === 'CREDIT_CARD' ? { creditCardToken: input.cardId, remoteIp: input.customerIp } : {}),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Customer, PaymentMethod, TransactionInput, TransactionResult, TransactionStatus, WebhookResult } from '../../domain/types.js';
 import { safeEqualText } from '../../lib/constantTime.js';
 import { digitsOnly } from '../../lib/documents.js';
-import { SECONDS_PER_DAY, wholeDays } from '../../lib/expiry.js';
+import { SECONDS_PER_DAY, brazilDate, wholeDays } from '../../lib/expiry.js';
 import { ProviderCallError } from '../../lib/http/index.js';
 import { isRecord, parseJsonObject } from '../../lib/json.js';
 import { paymentMethodCodec } from '../../lib/paymentMethods.js';
@@ -148,8 +148,7 @@ export interface CelcashNotification {
 const METHODS = paymentMethodCodec<PaymentMethod, MainPaymentMethodId>({ PIX: 'pix', BILLET: 'boleto', CREDIT_CARD: 'creditcard' });
 
 /** A calendar date in Brazil (Cel_Cash's `payday`), whatever the server's time zone. */
-const BRAZIL_DATE = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' });
-export const celcashPayday = (date: Date): string => BRAZIL_DATE.format(date);
+export const celcashPayday = (date: Date): string => brazilDate(date);
 
 /** Cel_Cash takes a new customer with myId, name, document and emails; without a name and a document it gets none. */
 export function toCelcashCustomer(customer: Customer | undefined): CelcashCustomer | undefined {

@@ -10,6 +10,7 @@ import type {
 } from '../../domain/types.js';
 import { safeEqualText } from '../../lib/constantTime.js';
 import { digitsOnly } from '../../lib/documents.js';
+import { brazilDate } from '../../lib/expiry.js';
 import { isRecord, parseJsonObject } from '../../lib/json.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
 import { providerPixKey } from '../../lib/pixKey.js';
@@ -54,14 +55,11 @@ export const SUITPAY_PATHS = { qrCode: '/api/v1/gateway/request-qrcode', pixPaym
 
 // ---------------------------------------------------------------- request mappers
 
-/** `dueDate` is a calendar day (yyyy-MM-dd) in Brasília: the day the charge's validity ends. */
-const brasiliaDay = (instant: Date): string => new Date(instant.getTime() - 3 * 3_600_000).toISOString().slice(0, 10);
-
 export function toSuitpayQrCode(input: TransactionInput, terms: { amount: number; expiresAt: Date; callbackUrl: string }) {
   return {
     // SuitPay's own reference must be unique per request: the order id where the caller gives one.
     requestNumber: input.orderId ?? input.idempotencyKey ?? randomUUID(),
-    dueDate: brasiliaDay(terms.expiresAt),
+    dueDate: brazilDate(terms.expiresAt),
     amount: terms.amount,
     ...(input.customer
       ? {

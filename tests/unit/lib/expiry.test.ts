@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { BOLETO_DEFAULT_EXPIRY_SECONDS, PIX_DEFAULT_EXPIRY_SECONDS, SECONDS_PER_DAY, expiresAfter, wholeDays } from '../../../server/lib/expiry.js';
+import { BOLETO_DEFAULT_EXPIRY_SECONDS, PIX_DEFAULT_EXPIRY_SECONDS, SECONDS_PER_DAY, brazilDate, expiresAfter, wholeDays } from '../../../server/lib/expiry.js';
 
 const now = new Date('2025-03-10T12:00:00.000Z');
 
@@ -19,5 +19,13 @@ describe('expiry', () => {
     expect(wholeDays(2 * SECONDS_PER_DAY)).toBe(2);
     expect(wholeDays(3_600)).toBe(1);
     expect(wholeDays(1_440 * 60)).toBe(1);
+  });
+});
+
+describe('brazilDate', () => {
+  it("is the calendar day in Brazil (UTC−3), whatever the server's time zone", () => {
+    expect(brazilDate(new Date('2025-03-11T02:59:59Z'))).toBe('2025-03-10');
+    expect(brazilDate(new Date('2025-03-11T03:00:00Z'))).toBe('2025-03-11');
+    expect(brazilDate(new Date('2025-12-31T23:00:00Z'))).toBe('2025-12-31');
   });
 });

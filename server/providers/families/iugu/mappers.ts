@@ -1,6 +1,7 @@
 import type { CardInput, Item, PaymentMethod, RefundResult, TransactionInput, TransactionResult, TransactionStatus } from '../../../domain/types.js';
 import { cardDigits, fourDigitYear } from '../../../lib/card.js';
 import { digitsOnly } from '../../../lib/documents.js';
+import { brazilDate } from '../../../lib/expiry.js';
 import { isRecord } from '../../../lib/json.js';
 import { paymentMethodCodec } from '../../../lib/paymentMethods.js';
 import { splitPhone } from '../../../lib/phone.js';
@@ -26,12 +27,10 @@ export const IUGU_METHODS = paymentMethodCodec<PaymentMethod, IuguPayableWith>(
 
 // ---------------------------------------------------------------- due dates
 
-/** Brasília time, UTC−3 all year (Brazil has kept no daylight saving time since 2019). */
-const BRASILIA_OFFSET_MS = -3 * 3_600_000;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The invoice's `due_date`: the day in Brasília on which the validity from `now` ends (Iugu dates invoices by the day). */
-export const iuguDueDate = (now: Date, seconds: number): string => new Date(now.getTime() + seconds * 1_000 + BRASILIA_OFFSET_MS).toISOString().slice(0, 10);
+export const iuguDueDate = (now: Date, seconds: number): string => brazilDate(new Date(now.getTime() + seconds * 1_000));
 
 /** The end of a `due_date` (23:59:59 in Brasília), when the invoice stops being payable; an ISO date-time as it is. */
 export const endOfDueDate = (value: unknown): Date | undefined =>
