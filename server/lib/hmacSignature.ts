@@ -47,16 +47,32 @@ export function verifyTimestampedSignature(
   body: string | Buffer,
   options: SignatureCheckOptions = {},
 ): SignatureCheck {
+  return verifySignatureHeader(secret, header, (timestamp) => Buffer.concat([Buffer.from(`${timestamp}.`), Buffer.from(body)]), options);
+}
+
+/**
+ * The same check for providers that sign other content or name the timestamp
+ * otherwise (Mercado Pago's `ts=…,v1=…` over its manifest `id:…;request-id:…;ts:…;`):
+ * `signed(timestamp)` is what the HMAC-SHA256 (hex) covers; the timestamp is
+ * unix seconds under `timestampKey` (default `t`).
+ */
+export function verifySignatureHeader(
+  secret: string,
+  header: string | undefined,
+  signed: (timestamp: string) => string | Buffer,
+  options: SignatureCheckOptions & { timestampKey?: string } = {},
+): SignatureCheck {
   if (!header) return { valid: false, reason: 'missing' };
   const pairs = header.split(',').map((part) => {
     const at = part.indexOf('=');
     return [part.slice(0, at).trim(), part.slice(at + 1).trim()] as const;
   });
-  const stamps = pairs.filter(([key]) => key === 't');
+  const stamps = pairs.filter(([key]) => key === (options.timestampKey ?? 't'));
   const signatures = pairs.filter(([key, value]) => key === 'v1' && value).map(([, value]) => value);
-  const timestamp = stamps.length === 1 && /^\d{1,12}$/.test(stamps[0]![1]) ? Number(stamps[0]![1]) : NaN;
-  if (!Number.isSafeInteger(timestamp) || signatures.length === 0) return { valid: false, reason: 'malformed' };
-  const expected = signTimestampedBody(secret, timestamp, body);
+  const stamp = stamps.length === 1 && /^\d{1,12}$/.test(stamps[0]![1]) ? stamps[0]![1] : undefined;
+  const timestamp = stamp === undefined ? NaN : Number(stamp);
+  if (stamp === undefined || !Number.isSafeInteger(timestamp) || signatures.length === 0) return { valid: false, reason: 'malformed' };
+  const expected = createHmac('sha256', secret).update(signed(stamp)).digest('hex');
   if (!signatures.some((signature) => safeEqualHex(signature, expected))) return { valid: false, reason: 'mismatch' };
   const age = Math.floor((options.receivedAt ?? Date.now()) / 1000) - timestamp;
   const tolerance = options.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS;

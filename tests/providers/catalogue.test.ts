@@ -97,6 +97,10 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
     named: { PENDING: 'PENDING', CONFIRMED: 'APPROVED', RECEIVED: 'APPROVED', REFUNDED: 'REFUNDED', CHARGEBACK_REQUESTED: 'CHARGEBACK', OVERDUE: 'REJECTED' },
     unknown: 'REJECTED',
   },
+  MERCADOPAGO: {
+    named: { pending: 'PENDING', in_process: 'PENDING', approved: 'APPROVED', refunded: 'REFUNDED', charged_back: 'CHARGEBACK', rejected: 'REJECTED' },
+    unknown: 'REJECTED',
+  },
   // SuitPay's documented statuses (research) with document 1 §4's words.
   SUITPAY: { named: { PAID_OUT: 'APPROVED', CHARGEBACK: 'CHARGEBACK', CANCELED: 'CANCELED', WAITING_FOR_APPROVAL: 'PENDING' }, unknown: 'REJECTED' },
   // Doc 2 group 1: document 1's common pattern (the PrimePag family's table, canceled a charge never paid).
