@@ -69,6 +69,7 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
   // The table's reading of doc 2 §4, not the notes' "APPROVED for PAID or INFRACTION" (docs/decisions.md).
   PRONTTUS: { named: { ...COMMON_PATTERN, PAID: 'APPROVED', INFRACTION: 'CHARGEBACK' }, unknown: 'REJECTED' },
   IUGUBAAS: { named: COMMON_PATTERN, unknown: 'REJECTED' },
+  IUGU: { named: COMMON_PATTERN, unknown: 'REJECTED' },
   ABMEXSPLIT: { named: COMMON_PATTERN, unknown: 'REJECTED' },
   CRMCOIN: { named: { '0': 'PENDING', '1': 'PENDING', '2': 'APPROVED', '3': 'CHARGEBACK' }, unknown: 'REJECTED' },
   ZENDRY: { named: { ...COMMON_PATTERN, canceled: 'PENDING', error: 'CHARGEBACK' }, unknown: 'REJECTED' },

@@ -1,0 +1,25 @@
+import { SPEC_GROUPS } from '../adapter.js';
+import { IUGU_API_TOKEN_BASIC, IuguAdapter, type IuguMember } from '../families/iugu/index.js';
+import { member } from '../kit/registration.js';
+
+/**
+ * IUGU (spec doc 2, group 1): Iugu's own API, the family IUGUBAAS already
+ * speaks (research: "IUGUBAAS = IUGU"). Document 2 shows no group-1 paths, so
+ * Iugu's documented ones: invoices payable with pix, bank_slip or credit_card
+ * (POST /invoices, GET /invoices/{id}), card charges by POST /charge with a
+ * POST /payment_token token, refunds by POST /invoices/{id}/refund, and the
+ * form-encoded triggers. IUGUBAAS's fixed texts (doc 2 §8, group 2) are not
+ * IUGU's: its failures keep the common prefixes. Document 1 §4's common table
+ * (the family's), §9's validity defaults.
+ */
+export const IUGU: IuguMember = {
+  identity: { id: 'IUGU', specGroup: SPEC_GROUPS.DOC2_GROUP1, defaultBaseUrl: 'https://api.iugu.com/v1' },
+  capabilities: { paymentMethods: ['PIX', 'CREDIT_CARD', 'BILLET'], refunds: true, cardTokens: true, webhooks: true },
+  auth: IUGU_API_TOKEN_BASIC,
+  credentials: { required: ['secretKey'] },
+  money: 'cents',
+  sources:
+    "host `api.iugu.com/v1`, Basic with the API token, cents, POST /invoices with payable_with, GET /invoices/{id}, POST /charge, POST /payment_token, POST /invoices/{id}/refund `{partial_value_refund_cents}`, invoice statuses, form-encoded triggers: research (Iugu's official docs dev.iugu.com and the iugu-php SDK); statuses: document 1 §4 through the family's table; the rest: the Iugu family's decisions (IUGUBAAS)",
+};
+
+export default member(IuguAdapter, IUGU);
