@@ -33,6 +33,7 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
   PAGUESAFE: { named: COMMON_PATTERN, unknown: 'REJECTED' },
   PIXIUM: { named: COMMON_PATTERN, unknown: 'REJECTED' },
   PAGARMEBAAS: { named: COMMON_PATTERN, unknown: 'REJECTED' },
+  PAGARME: { named: COMMON_PATTERN, unknown: 'REJECTED' },
   VOLUTI: { named: { ATIVA: 'PENDING', REMOVIDA_PELO_PSP: 'PENDING', LIQUIDATED: 'APPROVED', CONCLUIDA: 'APPROVED' }, unknown: 'REJECTED' },
   TREEAL: { named: { ATIVA: 'PENDING', REMOVIDA_PELO_PSP: 'PENDING', LIQUIDATED: 'APPROVED', CONCLUIDA: 'APPROVED' }, unknown: 'REJECTED' },
   BMB: { named: { Paid: 'APPROVED' }, unknown: 'PENDING' },
