@@ -94,6 +94,7 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
       'ZENET',
     ].map((id) => [id, { named: COMMON_PATTERN, unknown: 'REJECTED' as const }]),
   ),
+  TRANSFEERA: { named: { ATIVA: 'PENDING', CONCLUIDA: 'APPROVED', REMOVIDA_PELO_PSP: 'PENDING' }, unknown: 'REJECTED' },
   NOXPAY: { named: { PAID: 'APPROVED', WAITING_PAYMENT: 'PENDING', REFUNDED: 'REFUNDED', CHARGEBACK: 'CHARGEBACK', EXPIRED: 'REJECTED' }, unknown: 'REJECTED' },
   ASAAS: {
     named: { PENDING: 'PENDING', CONFIRMED: 'APPROVED', RECEIVED: 'APPROVED', REFUNDED: 'REFUNDED', CHARGEBACK_REQUESTED: 'CHARGEBACK', OVERDUE: 'REJECTED' },

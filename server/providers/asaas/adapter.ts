@@ -245,8 +245,7 @@ export class AsaasAdapter extends DeclaredAdapter {
 
   /** Asaas's event id (`evt_…`), which survives re-delivery; else the object's kind, id and status. */
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
-    const parsed = readAsaasWebhook(notification.body);
-    return parsed?.eventId ? `asaas:${parsed.eventId}` : this.objectNotificationKey(parsed, ctx, notification);
+    return this.eventNotificationKey(readAsaasWebhook(notification.body), ctx, notification);
   }
 
   /**

@@ -260,7 +260,6 @@ export class BraviveAdapter extends DeclaredAdapter {
 
   /** The event's own id where the payload has one, else the object's kind, id and status. */
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
-    const parsed = readBraviveNotification(notification.body);
-    return parsed?.eventId ? `bravive:${parsed.eventId}` : this.objectNotificationKey(parsed, ctx, notification);
+    return this.eventNotificationKey(readBraviveNotification(notification.body), ctx, notification);
   }
 }

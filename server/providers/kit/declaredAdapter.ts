@@ -300,7 +300,15 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
 
   /** The key of a `chargePostback`: the event's own id where the body has one, else the charge's id and status. */
   protected chargePostbackKey(ctx: AdapterContext, notification: IncomingNotification): string {
-    const parsed = chargePostback(notification.body);
+    return this.eventNotificationKey(chargePostback(notification.body), ctx, notification);
+  }
+
+  /** The key of a notification read as an object: the provider's event id where it has one (it survives re-delivery), else the object's kind, id and status. */
+  protected eventNotificationKey(
+    parsed: (ObjectNotification & { eventId?: string }) | undefined,
+    ctx: AdapterContext,
+    notification: IncomingNotification,
+  ): string {
     return parsed?.eventId ? `${this.identity.id.toLowerCase()}:${parsed.eventId}` : this.objectNotificationKey(parsed, ctx, notification);
   }
 }

@@ -462,7 +462,6 @@ export class MakeYourBankAdapter extends DeclaredAdapter<MakeYourBankDeclaration
 
   /** Zoop-style events carry their own id; without one, the object's kind, id and status. */
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
-    const event = readMybEvent(notification.body);
-    return event?.eventId ? `makeyourbank:${event.eventId}` : this.objectNotificationKey(event, ctx, notification);
+    return this.eventNotificationKey(readMybEvent(notification.body), ctx, notification);
   }
 }

@@ -1,0 +1,248 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from '@jest/globals';
+import { TRANSFEERA, TransfeeraAdapter, transfeeraTokenUrl, transfeeraTxidAmount } from '../../server/providers/transfeera/adapter.js';
+import { BODIES_WITHOUT_RESOURCE, absent } from '../support/fakeProvider.js';
+import { NOW, expectUnsupportedOperationsRejected, failure, notification, providerHarness, transactionInput } from './conformance/harness.js';
+
+/** TRANSFEERA (spec doc 2, group 1): its public API (official auth and signature pages, integrations; research). */
+
+const BEARER = { authorization: 'Bearer tf-token', 'user-agent': /Transfeera integration/ };
+const PIX_CODE = '00020101021226830014br.gov.bcb.pix2561qrcode.transfeera.com/cob/9d36b84f5204000053039865406019.905802BR6304ABCD';
+const DAY_MS = 86_400_000;
+const TXID = /^gw1990x[a-z0-9]{28}$/;
+
+describe('TRANSFEERA (spec doc 2, group 1), a bespoke adapter', () => {
+  const h = providerHarness({
+    retry: false,
+    create: (runtime) => new TransfeeraAdapter(TRANSFEERA, runtime),
+    account: () => ({ publicKey: 'tf-client|loja@example.com', secretKey: 'tf-secret' }),
+  });
+
+  /** The JSON client-credentials token this test's account takes on its first call. */
+  const withToken = () =>
+    h.fake.expect({
+      method: 'POST',
+      path: '/authorization',
+      headers: { authorization: absent },
+      body: { grant_type: 'client_credentials', client_id: 'tf-client', client_secret: 'tf-secret' },
+      reply: { body: { access_token: 'tf-token', expires_in: 1800 } },
+    });
+
+  it('offers PIX charges, their reads and refunds, PIX payouts and their reads, webhooks; the rest is not implemented', async () => {
+    expect(h.adapter.operations).toEqual(['createTransaction', 'getTransaction', 'refoundTransaction', 'withdraw', 'getWithdraw', 'processWebhook']);
+    await expectUnsupportedOperationsRejected(h.adapter, h.ctx, h.fake);
+  });
+
+  it('checks the keys at the door: client id (and optional PIX key) in the public key, the client secret in the secret key', () => {
+    expect(() => h.adapter.checkAccount({ publicKey: '', secretKey: 'tf-secret' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', message: 'publicKey is required' }),
+    );
+    expect(() => h.adapter.checkAccount({ publicKey: 'tf-client', secretKey: '' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', message: 'secretKey is required' }),
+    );
+    expect(() => h.adapter.checkAccount({ publicKey: 'a|b|c', secretKey: 's' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', message: 'Formato de credenciais inválido. Use: clientId|pixKey' }),
+    );
+    expect(() => h.adapter.checkAccount({ publicKey: 'tf-client', secretKey: 'tf-secret' })).not.toThrow();
+  });
+
+  it('takes its token from the login host beside the API host; another base URL takes it at its own /authorization', () => {
+    expect(transfeeraTokenUrl('https://api.transfeera.com')).toBe('https://login-api.transfeera.com/authorization');
+    expect(transfeeraTokenUrl('https://api-sandbox.transfeera.com/')).toBe('https://login-api-sandbox.transfeera.com/authorization');
+    expect(transfeeraTokenUrl('http://127.0.0.1:9000')).toBe('http://127.0.0.1:9000/authorization');
+  });
+
+  it('charges by an immediate collection with the account PIX key, reais and 1 day; the txid is the charge id and names its amount', async () => {
+    withToken();
+    const sent = h.fake.expect({
+      method: 'POST',
+      path: '/pix/qrcode/collection/immediate',
+      headers: BEARER,
+      body: (body) =>
+        typeof body === 'object' &&
+        body !== null &&
+        TXID.test((body as { txid: string }).txid) &&
+        JSON.stringify({ ...body, txid: 'X' }) ===
+          JSON.stringify({
+            txid: 'X',
+            integration_id: 'order-77',
+            pix_key: 'loja@example.com',
+            original_value: 19.9,
+            expiration: 86400,
+            payer_question: 'Pedido 77',
+            payer: { name: 'Ana Souza', document: '12345678909' },
+          }),
+      reply: (request) => ({
+        status: 201,
+        body: { id: 'qr_1', txid: (request.body as { txid: string }).txid, status: 'ATIVA', emv_payload: PIX_CODE, original_value: 19.9 },
+      }),
+    });
+    const result = await h.adapter.createTransaction(h.ctx, transactionInput({ description: 'Pedido 77' }));
+    expect(result).toEqual({
+      ...{ paymentMethod: 'PIX', transactionId: expect.stringMatching(TXID), status: 'PENDING', amount: 1990, pixCode: PIX_CODE },
+      ...{ pixQrCode: expect.stringMatching(/^data:image\/png;base64,/), expiresAt: new Date(NOW.getTime() + DAY_MS) },
+    });
+    expect((sent.calls[0]!.body as { txid: string }).txid).toBe(result.transactionId);
+    expect(transfeeraTxidAmount(result.transactionId)).toBe(1990);
+  });
+
+  it('refuses a charge without the account PIX key before sending anything', async () => {
+    const ctx = { ...h.ctx, publicKey: 'tf-client' };
+    expect(await failure(h.adapter.createTransaction(ctx, transactionInput()))).toEqual({
+      code: 'FAILED_PRECONDITION',
+      message: "TRANSFEERA charges need the account's PIX key: set the public key to 'clientId|pixKey'",
+    });
+    expect(h.fake.received).toHaveLength(0);
+  });
+
+  it('refuses a collection answered with another txid or without its code', async () => {
+    withToken();
+    h.fake.expect({ method: 'POST', path: '/pix/qrcode/collection/immediate', reply: { body: { id: 'qr_1', txid: 'someone-else', emv_payload: PIX_CODE } } });
+    expect((await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).code).toBe('UNAVAILABLE');
+    h.fake.expect({ method: 'POST', path: '/pix/qrcode/collection/immediate', reply: { body: { id: 'qr_1', status: 'ATIVA' } } });
+    expect((await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).code).toBe('UNAVAILABLE');
+  });
+
+  describe('reading a charge back from the PIX received for its txid', () => {
+    const txid = 'gw1990xabcdefghijklmnopqrstuvwxyz01';
+    const deposit = { id: 'ci_1', value: 19.9, type: 'DEPOSIT', end2end_id: 'E1234567820250310', txid };
+
+    it.each([
+      ['a deposit', 'APPROVED', [deposit]],
+      ['a deposit and its refund', 'REFUNDED', [deposit, { ...deposit, id: 'ci_2', type: 'DEPOSIT_REFUND' }]],
+      ['nothing yet', 'PENDING', []],
+      ["another txid's deposit only", 'PENDING', [{ ...deposit, txid: 'other' }]],
+    ])('%s is %s', async (_label, status, entries) => {
+      withToken();
+      h.fake.expect({
+        method: 'GET',
+        path: '/pix/cashin',
+        query: { txid },
+        headers: BEARER,
+        reply: { body: { entries, pagination: { totalItems: entries.length } } },
+      });
+      expect(await h.adapter.getTransaction(h.ctx, txid)).toEqual({ paymentMethod: 'PIX', transactionId: txid, status, amount: 1990 });
+    });
+
+    it('cannot read an unpaid charge whose txid it did not make (no amount to report)', async () => {
+      withToken();
+      h.fake.expect({ method: 'GET', path: '/pix/cashin', reply: { body: { entries: [] } } });
+      expect((await failure(h.adapter.getTransaction(h.ctx, 'foreign-txid-0000000000000000'))).code).toBe('UNAVAILABLE');
+    });
+
+    it('refunds the received PIX by its end2end_id, in reais', async () => {
+      withToken();
+      h.fake.expect({ method: 'GET', path: '/pix/cashin', query: { txid }, reply: { body: { entries: [deposit] } } });
+      h.fake.expect({
+        method: 'POST',
+        path: '/pix/cashin/E1234567820250310/refund',
+        headers: BEARER,
+        body: (body) => (body as { value: number }).value === 10 && /^gw1990x.+-r[0-9a-f]{8}$/.test((body as { integration_id: string }).integration_id),
+        reply: { body: { id: 'rf_1' } },
+      });
+      expect(await h.adapter.refoundTransaction(h.ctx, txid, 1000)).toEqual({ refundId: 'rf_1', status: true });
+    });
+
+    it('refuses to refund a charge nothing was received for', async () => {
+      withToken();
+      h.fake.expect({ method: 'GET', path: '/pix/cashin', reply: { body: { entries: [] } } });
+      expect(await failure(h.adapter.refoundTransaction(h.ctx, txid, 1000))).toEqual({
+        code: 'FAILED_PRECONDITION',
+        message: `no PIX has been received for ${txid}: there is nothing to refund`,
+      });
+    });
+  });
+
+  it('pays out by a batch of one transfer, auto-closed, in reais, Transfeera key names; the batch id is the payout id', async () => {
+    withToken();
+    h.fake.expect({
+      method: 'POST',
+      path: '/batch',
+      headers: BEARER,
+      body: {
+        name: 'Saque wd-9',
+        type: 'TRANSFERENCIA',
+        auto_close: true,
+        transfers: [
+          {
+            value: 25,
+            integration_id: 'wd-9',
+            idempotency_key: 'wd-9',
+            pix_description: 'Saque solicitado',
+            destination_bank_account: { pix_key_type: 'TELEFONE', pix_key: '+5511987654321' },
+          },
+        ],
+      },
+      reply: { status: 201, body: { id: 4821 } },
+    });
+    const payout = { paymentMethod: 'PIX' as const, amount: 2500, pixKey: '(11) 98765-4321', pixType: 'PHONE' as const, withdrawReference: 'wd-9' };
+    expect(await h.adapter.withdraw(h.ctx, payout)).toEqual({ withdrawId: '4821', status: 'PENDING', amount: 2500 });
+  });
+
+  it.each([
+    ['CRIADA', 'PENDING'],
+    ['RECEBIDO', 'PENDING'],
+    ['TRANSFERIDO', 'APPROVED'],
+    ['FINALIZADO', 'APPROVED'],
+    ['FALHA', 'REJECTED'],
+    ['DEVOLVIDO', 'REJECTED'],
+    ['MISTERIO', 'PENDING'],
+  ])('reads the batch transfer back: %s is %s', async (status, expected) => {
+    withToken();
+    h.fake.expect({ method: 'GET', path: '/batch/4821/transfer', headers: BEARER, reply: { body: [{ id: 99, status, value: 25, integration_id: 'wd-9' }] } });
+    expect(await h.adapter.getWithdraw(h.ctx, '4821')).toEqual({ withdrawId: '4821', status: expected, amount: 2500 });
+  });
+
+  it.each(BODIES_WITHOUT_RESOURCE)('an answer that is %s is UNAVAILABLE, never a payout or a status', async (_label, body) => {
+    withToken();
+    h.fake.expect({ method: 'POST', path: '/batch', reply: { body } });
+    const payout = { paymentMethod: 'PIX' as const, amount: 2500, pixKey: '12345678909', pixType: 'CPF' as const };
+    expect((await failure(h.adapter.withdraw(h.ctx, payout))).code).toBe('UNAVAILABLE');
+    h.fake.expect({ method: 'GET', path: '/batch/4821/transfer', reply: { body } });
+    expect((await failure(h.adapter.getWithdraw(h.ctx, '4821'))).code).toBe('UNAVAILABLE');
+  });
+
+  describe('webhooks', () => {
+    const cashIn = {
+      id: 'evt_1',
+      version: 'v1',
+      account_id: 'acc_9',
+      object: 'CashIn',
+      date: '2025-03-10T12:00:00.000Z',
+      data: { id: 'ci_1', txid: 'gw1990xabc', value: 19.9, end2end_id: 'E123', integration_id: 'order-77' },
+    };
+    const transfer = { ...cashIn, id: 'evt_2', object: 'Transfer', data: { id: 99, batch_id: 4821, status: 'FINALIZADO', value: 25 } };
+
+    it('reads a received PIX (APPROVED) and a transfer (its batch, its status); ignores other objects and what it cannot use', async () => {
+      expect(await h.adapter.processWebhook(h.ctx, notification(cashIn))).toEqual({ type: 'TRANSACTION', transactionId: 'gw1990xabc', status: 'APPROVED' });
+      expect(await h.adapter.processWebhook(h.ctx, notification(transfer))).toEqual({ type: 'WITHDRAW', transactionId: '4821', status: 'APPROVED' });
+      const { batch_id: _batchId, ...withoutBatch } = transfer.data;
+      for (const body of [
+        { ...cashIn, object: 'PixKey' },
+        { ...cashIn, data: { ...cashIn.data, type: 'DEPOSIT_REFUND' } },
+        { ...cashIn, data: { value: 19.9 } },
+        { ...transfer, data: withoutBatch },
+        { id: 'evt_3' },
+        'not json',
+      ])
+        expect(await h.adapter.processWebhook(h.ctx, notification(body))).toBeUndefined();
+      expect(h.adapter.notificationKey(h.ctx, notification(cashIn))).toBe('transfeera:evt_1');
+    });
+
+    it('checks Transfeera-Signature: t in milliseconds, v1 = HMAC-SHA256("t.body"), within 5 minutes; unsigned without a secret', () => {
+      const body = Buffer.from(JSON.stringify(cashIn));
+      const withSecret = { ...h.ctx, webhookSecret: 'tf-whsec' };
+      const at = NOW.getTime();
+      const sign = (secret: string, t: number) => `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body.toString()}`).digest('hex')}`;
+      const verify = (signature?: string) =>
+        h.adapter.verifyNotification(withSecret, { body, headers: signature ? { 'transfeera-signature': signature } : {}, receivedAt: NOW });
+      expect(verify(sign('tf-whsec', at))).toBe('valid');
+      expect(verify(`${sign('tf-whsec', at)},v0=deadbeef`)).toBe('valid');
+      expect(verify(sign('other', at))).toBe('invalid');
+      expect(verify(sign('tf-whsec', at - 301_000))).toBe('invalid');
+      expect(verify(`t=${at},v0=${createHmac('sha256', 'tf-whsec').update(`${at}.${body.toString()}`).digest('hex')}`)).toBe('invalid');
+      expect(verify()).toBe('invalid');
+      expect(h.adapter.verifyNotification(h.ctx, { body, headers: {} })).toBe('unsigned');
+    });
+  });
+});
