@@ -135,6 +135,12 @@ export const WebhookNotificationEntity = defineEntity({
     providerAccountId: p.uuid(),
     body: p.blob(),
     headers: p.json<Record<string, string>>(),
+    /**
+     * The sender proved itself at intake with a credential header (a token,
+     * Basic auth) that is not stored: processing, which sees the stored headers
+     * only, trusts this instead of calling the notification unsigned.
+     */
+    authenticatedAtIntake: p.boolean().default(false),
     receivedAt: p.datetime(),
     outcome: p.string().length(16),
     outcomeReason: p.text().nullable(),

@@ -24,6 +24,8 @@ const toNotification = (row: WebhookNotificationRow): WebhookNotification => ({
 export interface StoredNotification extends WebhookNotification {
   body: Buffer;
   headers: Record<string, string>;
+  /** Its signature or credential was checked and valid when it arrived. */
+  authenticatedAtIntake: boolean;
 }
 
 export interface NotificationFilter {
@@ -54,7 +56,7 @@ export class NotificationsRepository {
   /** Keeps the body exactly as received; of the headers, everything but credentials a sender attached (Authorization, cookies, API keys). */
   async store(
     em: EntityManager,
-    input: { provider: string; providerAccountId: string; body: Buffer; headers: Record<string, string> },
+    input: { provider: string; providerAccountId: string; body: Buffer; headers: Record<string, string>; authenticatedAtIntake?: boolean },
   ): Promise<WebhookNotification> {
     const row = em.create(WebhookNotificationEntity, {
       id: randomUUID(),
@@ -62,6 +64,7 @@ export class NotificationsRepository {
       providerAccountId: input.providerAccountId,
       body: input.body,
       headers: withoutCredentialHeaders(input.headers),
+      authenticatedAtIntake: input.authenticatedAtIntake ?? false,
       receivedAt: new Date(),
       outcome: 'RECEIVED',
       attempts: 0,
@@ -109,7 +112,7 @@ export class NotificationsRepository {
 
   async get(em: EntityManager, id: string): Promise<StoredNotification | null> {
     const row = await em.findOne(WebhookNotificationEntity, { id }, { connectionType: 'write' });
-    return row && { ...toNotification(row), body: Buffer.from(row.body), headers: row.headers };
+    return row && { ...toNotification(row), body: Buffer.from(row.body), headers: row.headers, authenticatedAtIntake: row.authenticatedAtIntake };
   }
 
   /** Claims the dedup key for this notification; false when another copy already holds it. */

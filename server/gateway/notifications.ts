@@ -100,6 +100,7 @@ export class NotificationsService {
       providerAccountId: account.id,
       body: incoming.body,
       headers,
+      authenticatedAtIntake: verdict === 'valid',
     });
     if (verdict === 'invalid') {
       await this.deps.notifications.recordOutcome(this.deps.db.em(), stored.id, {
@@ -156,8 +157,10 @@ export class NotificationsService {
     try {
       const { adapter, ctx, account } = await this.account(undefined, stored.providerAccountId);
       const notification: IncomingNotification = { body: stored.body, headers: stored.headers, receivedAt: stored.receivedAt };
-      const verdict = adapter.verifyNotification(ctx, notification);
-      if (verdict === 'invalid') return record('REJECTED', 'the signature does not match the account webhook secret');
+      const checked = adapter.verifyNotification(ctx, notification);
+      if (checked === 'invalid') return record('REJECTED', 'the signature does not match the account webhook secret');
+      // A credential header (a token, Basic auth) is not stored, so what it proved at intake is kept instead.
+      const verdict = checked === 'unsigned' && stored.authenticatedAtIntake ? 'valid' : checked;
       const result = await adapter.processWebhook(ctx, notification);
       if (!result) return record('IGNORED', 'the adapter yields nothing for this notification (an event it ignores, or a body it cannot parse)');
       const processing: Processing = {

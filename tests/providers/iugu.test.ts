@@ -9,18 +9,81 @@ const h = iuguConformance(IUGU, { keys: { publicKey: 'A083919DEE244A0FA2705E309B
 
 describe('IUGU (spec doc 2, group 1)', () => {
   it("is IUGUBAAS's API without IUGUBAAS's group-2 texts: a failed refund keeps the common prefix and Iugu's words", async () => {
-    expect({ ...IUGU, identity: undefined, sources: undefined, failures: undefined }).toEqual({
+    expect({ ...IUGU, identity: undefined, sources: undefined, failures: undefined, capabilities: undefined }).toEqual({
       ...IUGUBAAS,
       identity: undefined,
       sources: undefined,
       failures: undefined,
+      capabilities: undefined,
     });
+    expect(IUGU.capabilities).toEqual({ ...IUGUBAAS.capabilities, withdrawMethods: ['BANK_ACCOUNT'] });
     expect(IUGU.identity).toEqual({ id: 'IUGU', specGroup: 'document 2 (group 1)', defaultBaseUrl: 'https://api.iugu.com/v1' });
     h.fake.expect({ method: 'POST', path: '/invoices/INV9/refund', reply: { status: 422, body: { errors: 'Fatura não pode ser reembolsada' } } });
     const refused = h.adapter.refoundTransaction(h.ctx, 'INV9', 100);
     await expect(refused).rejects.toMatchObject({
       code: 'INVALID_ARGUMENT',
       message: `${FAILURE_PREFIXES.REFUND_TRANSACTION}: Fatura não pode ser reembolsada`,
+    });
+  });
+
+  describe("payouts: Iugu's withdraw request to the account's registered bank domicile", () => {
+    const payout = { paymentMethod: 'BANK_ACCOUNT' as const, amount: 12345 };
+
+    it('POSTs /accounts/{the public key}/request_withdraw {amount in reais} with the API token; PENDING', async () => {
+      h.fake.expect({
+        method: 'POST',
+        path: '/accounts/A083919DEE244A0FA2705E309B378CD0/request_withdraw',
+        headers: { authorization: `Basic ${Buffer.from('live_iugu_1:').toString('base64')}` },
+        body: { amount: 123.45 },
+        reply: { body: { id: 'F9EAB5678DC43ABC89123JKL45678QW', amount: '123.45' } },
+      });
+      expect(await h.adapter.withdraw(h.ctx, payout)).toEqual({ withdrawId: 'F9EAB5678DC43ABC89123JKL45678QW', status: 'PENDING', amount: 12345 });
+    });
+
+    it('refuses a payout that names a destination, a PIX payout, an account without its id; sends nothing', async () => {
+      const bankAccount = { bankCode: '341', branchNumber: '1', accountNumber: '2', accountHolder: 'Ana' };
+      for (const input of [
+        { ...payout, bankAccount },
+        { ...payout, pixKey: 'a@b.c' },
+        { ...payout, receiverId: 'sub-1' },
+      ])
+        await expect(h.adapter.withdraw(h.ctx, input as typeof payout)).rejects.toMatchObject({
+          code: 'INVALID_ARGUMENT',
+          message: 'IUGU pays out only to the bank account registered on the Iugu account: leave withdraw.bank_account, pix_key and receiver_id empty',
+        });
+      await expect(h.adapter.withdraw(h.ctx, { paymentMethod: 'PIX', amount: 100, pixKey: 'a@b.c', pixType: 'EMAIL' })).rejects.toMatchObject({
+        code: 'UNIMPLEMENTED',
+        message: 'Método de saque não implementado',
+      });
+      await expect(h.adapter.withdraw({ ...h.ctx, publicKey: '' }, payout)).rejects.toMatchObject({ code: 'FAILED_PRECONDITION' });
+      expect(h.fake.received).toHaveLength(0);
+    });
+
+    it('refuses an answer without the request id (Iugu errors as the provider message)', async () => {
+      h.fake.expect({ method: 'POST', path: /.*\/request_withdraw/, reply: { body: { errors: 'Saldo insuficiente' } } });
+      await expect(h.adapter.withdraw(h.ctx, payout)).rejects.toMatchObject({ message: `${FAILURE_PREFIXES.WITHDRAW}: Saldo insuficiente` });
+      h.fake.expect({ method: 'POST', path: /.*\/request_withdraw/, reply: { body: '<html>oops</html>' } });
+      await expect(h.adapter.withdraw(h.ctx, payout)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    });
+
+    it.each([
+      ['withdraw_request.created', 'pending', 'PENDING'],
+      ['withdraw_request.status_changed', 'processing', 'PENDING'],
+      ['withdraw_request.status_changed', 'accepted', 'APPROVED'],
+      ['withdraw_request.status_changed', 'rejected', 'REJECTED'],
+      ['withdraw_request.status_changed', 'mystery', 'PENDING'],
+    ])('reads the %s trigger: %s is %s', async (event, status, expected) => {
+      const body = trigger({ event, 'data[withdraw_request_id]': 'WR1', 'data[account_id]': 'A0839', 'data[status]': status });
+      expect(await h.adapter.processWebhook(h.ctx, body)).toEqual({ type: 'WITHDRAW', transactionId: 'WR1', status: expected });
+      expect(h.adapter.notificationKey(h.ctx, body)).toBe(`withdraw_request:WR1:${status}`);
+    });
+
+    it('ignores a withdraw trigger without its id or status', async () => {
+      const incomplete: Array<Record<string, string>> = [
+        { event: 'withdraw_request.created', 'data[status]': 'pending' },
+        { event: 'withdraw_request.created', 'data[withdraw_request_id]': 'WR1' },
+      ];
+      for (const fields of incomplete) expect(await h.adapter.processWebhook(h.ctx, trigger(fields))).toBeUndefined();
     });
   });
 

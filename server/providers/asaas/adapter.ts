@@ -9,7 +9,6 @@ import type {
   WithdrawResult,
   WithdrawStatus,
 } from '../../domain/types.js';
-import { safeEqualText } from '../../lib/constantTime.js';
 import { digitsOnly } from '../../lib/documents.js';
 import { brazilDate } from '../../lib/expiry.js';
 import { invalidArgument } from '../../lib/errors.js';
@@ -251,13 +250,12 @@ export class AsaasAdapter extends DeclaredAdapter {
   /**
    * The webhook's configured token arrives in `asaas-access-token`, compared
    * (constant time) with the account's webhook secret: a wrong token is refused
-   * at the door. The token is a credential, so the sidecar does not store it: a
-   * stored notification (and one sent without the token) is unsigned, and its
-   * money states are confirmed with GET /payments/{id} like any unsigned one.
+   * at the door. The token is a credential, so the sidecar does not store it:
+   * the stored notification keeps that intake proved it; one sent without the
+   * token is unsigned, and its money states are confirmed with GET
+   * /payments/{id} like any unsigned one.
    */
   override verifyNotification(ctx: AdapterContext, notification: IncomingNotification): NotificationVerdict {
-    const token = notification.headers['asaas-access-token'];
-    if (!ctx.webhookSecret || token === undefined) return 'unsigned';
-    return safeEqualText(token, ctx.webhookSecret) ? 'valid' : 'invalid';
+    return this.credentialHeaderVerdict(ctx, notification.headers['asaas-access-token']);
   }
 }

@@ -1,4 +1,5 @@
 import type { Operation, PaymentMethod, PixKeyType, TransactionStatus, WebhookResult, WithdrawInput, WithdrawStatus } from '../../domain/types.js';
+import { safeEqualText } from '../../lib/constantTime.js';
 import { GatewayError, invalidArgument } from '../../lib/errors.js';
 import { BOLETO_DEFAULT_EXPIRY_SECONDS, PIX_DEFAULT_EXPIRY_SECONDS, expiresAfter } from '../../lib/expiry.js';
 import {
@@ -25,6 +26,7 @@ import {
   type AdapterContext,
   type Capabilities,
   type IncomingNotification,
+  type NotificationVerdict,
   type ProviderIdentity,
 } from '../adapter.js';
 import { parseCredentials, type Credentials, type CredentialLayout } from './credentials.js';
@@ -301,6 +303,18 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
   /** The key of a `chargePostback`: the event's own id where the body has one, else the charge's id and status. */
   protected chargePostbackKey(ctx: AdapterContext, notification: IncomingNotification): string {
     return this.eventNotificationKey(chargePostback(notification.body), ctx, notification);
+  }
+
+  /**
+   * A notification authenticated by a credential the sender attaches as it is
+   * (Asaas's `asaas-access-token`, Iugu's trigger `authorization`), compared
+   * in constant time with the account's webhook secret. Without a secret, or
+   * without the header, it is unsigned: the credential is never stored, so a
+   * stored notification has none, and the gateway keeps what intake proved.
+   */
+  protected credentialHeaderVerdict(ctx: AdapterContext, value: string | undefined): NotificationVerdict {
+    if (!ctx.webhookSecret || value === undefined) return 'unsigned';
+    return safeEqualText(value, ctx.webhookSecret) ? 'valid' : 'invalid';
   }
 
   /** The key of a notification read as an object: the provider's event id where it has one (it survives re-delivery), else the object's kind, id and status. */

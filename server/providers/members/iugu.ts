@@ -10,16 +10,19 @@ import { member } from '../kit/registration.js';
  * POST /payment_token token, refunds by POST /invoices/{id}/refund, and the
  * form-encoded triggers. IUGUBAAS's fixed texts (doc 2 §8, group 2) are not
  * IUGU's: its failures keep the common prefixes. Document 1 §4's common table
- * (the family's), §9's validity defaults.
+ * (the family's), §9's validity defaults. Payouts are Iugu's withdraw requests
+ * to the account's registered bank domicile (POST /accounts/{account id}/
+ * request_withdraw, reais), the account id being the public key (as for card
+ * tokens), reported by the `withdraw_request.*` triggers.
  */
 export const IUGU: IuguMember = {
   identity: { id: 'IUGU', specGroup: SPEC_GROUPS.DOC2_GROUP1, defaultBaseUrl: 'https://api.iugu.com/v1' },
-  capabilities: { paymentMethods: ['PIX', 'CREDIT_CARD', 'BILLET'], refunds: true, cardTokens: true, webhooks: true },
+  capabilities: { paymentMethods: ['PIX', 'CREDIT_CARD', 'BILLET'], withdrawMethods: ['BANK_ACCOUNT'], refunds: true, cardTokens: true, webhooks: true },
   auth: IUGU_API_TOKEN_BASIC,
   credentials: { required: ['secretKey'] },
   money: 'cents',
   sources:
-    "host `api.iugu.com/v1`, Basic with the API token, cents, POST /invoices with payable_with, GET /invoices/{id}, POST /charge, POST /payment_token, POST /invoices/{id}/refund `{partial_value_refund_cents}`, invoice statuses, form-encoded triggers: research (Iugu's official docs dev.iugu.com and the iugu-php SDK); statuses: document 1 §4 through the family's table; the rest: the Iugu family's decisions (IUGUBAAS)",
+    "host `api.iugu.com/v1`, Basic with the API token, cents, POST /invoices with payable_with, GET /invoices/{id}, POST /charge, POST /payment_token, POST /invoices/{id}/refund `{partial_value_refund_cents}`, invoice statuses, form-encoded triggers, POST /accounts/{id}/request_withdraw `{amount}` in reais and the `withdraw_request.*` triggers with their statuses (dev.iugu.com/reference/pedido-de-saque, dev.iugu.com/docs/saque): research (Iugu's official docs dev.iugu.com and the iugu-php SDK); statuses: document 1 §4 through the family's table; the rest: the Iugu family's decisions (IUGUBAAS)",
 };
 
 export default member(IuguAdapter, IUGU);

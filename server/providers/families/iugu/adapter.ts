@@ -1,10 +1,20 @@
-import type { CardInput, Operation, RefundResult, TransactionInput, TransactionResult, WebhookResult } from '../../../domain/types.js';
-import { GatewayError } from '../../../lib/errors.js';
+import type {
+  CardInput,
+  Operation,
+  RefundResult,
+  TransactionInput,
+  TransactionResult,
+  WebhookResult,
+  WithdrawInput,
+  WithdrawResult,
+} from '../../../domain/types.js';
+import { GatewayError, invalidArgument } from '../../../lib/errors.js';
 import { providerMessage } from '../../../lib/http/index.js';
 import { isRecord } from '../../../lib/json.js';
+import { centsToReais } from '../../../lib/money.js';
 import { withPixQrImage } from '../../../lib/pixQrCode.js';
 import { catalogueError, providerFailure, withPrefix } from '../../../lib/providerMessages.js';
-import type { AdapterContext, IncomingNotification } from '../../adapter.js';
+import type { AdapterContext, IncomingNotification, NotificationVerdict } from '../../adapter.js';
 import { fillPath, type AdapterRuntime } from '../../kit/declaration.js';
 import { DeclaredAdapter, type ExtraOperation } from '../../kit/declaredAdapter.js';
 import {
@@ -17,9 +27,10 @@ import {
   toIuguPaymentToken,
   type InvoiceReading,
 } from './mappers.js';
-import { IUGU_INVOICE_EVENTS, IUGU_PATHS, type IuguMember, type IuguPaths } from './member.js';
-import { readIuguTrigger } from './notifications.js';
-import { IUGU_STATUSES } from './statuses.js';
+import { IUGU_INVOICE_EVENTS, IUGU_PATHS, IUGU_WITHDRAW_EVENTS, type IuguMember, type IuguPaths } from './member.js';
+import { readIuguTrigger, readIuguWithdrawTrigger } from './notifications.js';
+import { IUGU_STATUSES, IUGU_WITHDRAW_STATUSES } from './statuses.js';
+import { idText, textOf } from '../../../lib/values.js';
 import type { IuguInvoice } from './wire.js';
 
 /**
@@ -33,9 +44,12 @@ export class IuguAdapter extends DeclaredAdapter<IuguMember> {
   private readonly events: readonly string[];
 
   constructor(member: IuguMember, runtime: AdapterRuntime = {}) {
-    super(member, runtime, { family: 'Iugu', transactionStatuses: IUGU_STATUSES });
+    super(member, runtime, { family: 'Iugu', transactionStatuses: IUGU_STATUSES, withdrawalStatuses: IUGU_WITHDRAW_STATUSES });
     // Iugu carries integer cents everywhere (`*_cents`): a member cannot declare otherwise.
     if (member.money !== 'cents') throw new Error(`${member.identity.id}: Iugu carries amounts in cents, not ${member.money}`);
+    // Iugu's withdraw request goes to the account's registered bank domicile: no PIX key, no other account.
+    if (this.capabilities.withdrawMethods.some((method) => method !== 'BANK_ACCOUNT'))
+      throw new Error(`${member.identity.id}: Iugu pays out only to the account's registered bank domicile (BANK_ACCOUNT)`);
     this.paths = { ...IUGU_PATHS, ...member.paths };
     this.events = member.events ?? IUGU_INVOICE_EVENTS;
   }
@@ -118,13 +132,56 @@ export class IuguAdapter extends DeclaredAdapter<IuguMember> {
     return token.trim();
   }
 
+  /**
+   * A withdraw request, POST /accounts/{account id}/request_withdraw `{amount}`
+   * in reais (Iugu's own unit for this call): the money goes to the bank
+   * domicile registered on the Iugu account (the account's public key names
+   * it), so a payout that names a destination is refused rather than sent elsewhere.
+   */
+  override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
+    if (!this.capabilities.withdrawMethods.includes(input.paymentMethod))
+      throw catalogueError('WITHDRAW_METHOD_NAO_IMPLEMENTADO', { field: 'withdraw.payment_method' });
+    if (input.bankAccount || input.pixKey || input.receiverId)
+      throw invalidArgument(
+        'withdraw.bank_account',
+        `${this.identity.id} pays out only to the bank account registered on the Iugu account: leave withdraw.bank_account, pix_key and receiver_id empty`,
+      );
+    const accountId = ctx.publicKey.trim();
+    if (!accountId)
+      throw new GatewayError('FAILED_PRECONDITION', 'publicKey is required: the Iugu account id whose balance is withdrawn', {
+        reason: 'CREDENTIALS_MISSING',
+        field: 'publicKey',
+      });
+    const prefix = this.prefixFor('withdraw');
+    const answer = await this.exchange('withdraw', prefix, () =>
+      this.http(ctx).post<unknown>(fillPath(this.paths.withdraw, { id: accountId }), { amount: centsToReais(input.amount) }),
+    );
+    const id = isRecord(answer) && !iuguErrorText(answer) ? (idText(answer.id) ?? idText(answer.withdraw_request_id)) : undefined;
+    if (!id) throw this.unusable('withdraw', prefix, answer, 'id do pedido de saque');
+    return { withdrawId: id, status: this.withdrawalStatus(textOf((answer as { status?: unknown }).status) ?? 'pending'), amount: input.amount };
+  }
+
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
+    const payout = this.capabilities.withdrawMethods.length ? readIuguWithdrawTrigger(notification.body, IUGU_WITHDRAW_EVENTS) : undefined;
+    if (payout) return { type: 'WITHDRAW', transactionId: payout.withdrawRequestId, status: this.withdrawalStatus(payout.status) };
     const trigger = readIuguTrigger(notification.body, this.events);
     return trigger && { type: 'TRANSACTION', transactionId: trigger.invoiceId, status: this.transactionStatus(trigger.status) };
   }
 
-  /** Triggers carry no id of their own: the invoice and its status identify one (created and status_changed 'pending' are the same news). */
+  /**
+   * Iugu sends a trigger with the `authorization` value registered with it
+   * (POST /web_hooks `{event, url, authorization}`) as the Authorization
+   * header: with the account's webhook secret set to that value, a trigger
+   * carrying another one is refused; without it, unsigned (confirmed by a read).
+   */
+  override verifyNotification(ctx: AdapterContext, notification: IncomingNotification): NotificationVerdict {
+    return this.credentialHeaderVerdict(ctx, notification.headers.authorization);
+  }
+
+  /** Triggers carry no id of their own: the invoice (or withdraw request) and its status identify one (created and status_changed 'pending' are the same news). */
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
+    const payout = readIuguWithdrawTrigger(notification.body, IUGU_WITHDRAW_EVENTS);
+    if (payout) return `withdraw_request:${payout.withdrawRequestId}:${payout.status.toLowerCase()}`;
     const trigger = readIuguTrigger(notification.body, this.events);
     return trigger ? `invoice:${trigger.invoiceId}:${trigger.status.toLowerCase()}` : super.notificationKey(ctx, notification);
   }

@@ -18,9 +18,13 @@ import type { PathTemplate, ProviderDeclaration } from '../../kit/declaration.js
  * | status exceptions                                         | `statuses.transaction: { overrides, unknown }`                 |
  * | methods, card tokens, refunds                             | `capabilities`                                                 |
  *
- * Not in the family yet: IUGU's payout (`POST /accounts/{id}/request_withdraw`,
- * amount in reais, provider research) and its `withdraw_request.*` triggers;
- * they come with IUGU as `paths.withdraw` and `capabilities.withdrawMethods`.
+ * | payouts to the account's bank domicile (IUGU)             | `capabilities.withdrawMethods: ['BANK_ACCOUNT']`               |
+ *
+ * Payouts are Iugu's "pedido de saque" (dev.iugu.com/reference/pedido-de-saque):
+ * POST /accounts/{account id}/request_withdraw `{amount}` in reais, the money
+ * going to the bank domicile registered on the account (so a payout names no
+ * destination), followed by the `withdraw_request.*` triggers
+ * (dev.iugu.com/docs/saque). Iugu documents no read of a withdraw request.
  */
 export interface IuguMember extends ProviderDeclaration {
   /** Only what differs from IUGU_PATHS. */
@@ -41,6 +45,8 @@ export interface IuguPaths {
   charge: PathTemplate;
   /** POST `{account_id, method, data}`: a card's token, without the API token. */
   paymentToken: PathTemplate;
+  /** POST `{amount}` (reais): a withdraw request; `{id}` is the Iugu account id. */
+  withdraw: PathTemplate;
 }
 
 /** Spec doc 2 §7 (IUGUBAAS): POST /invoices, POST /charge, GET /invoices/{id}, POST /invoices/{id}/refund; the token path is Iugu's (research). */
@@ -50,7 +56,11 @@ export const IUGU_PATHS: IuguPaths = {
   refund: '/invoices/{id}/refund',
   charge: '/charge',
   paymentToken: '/payment_token',
+  withdraw: '/accounts/{id}/request_withdraw',
 };
+
+/** The triggers about a withdraw request (dev.iugu.com/docs/saque): `data[withdraw_request_id]` and `data[status]`. */
+export const IUGU_WITHDRAW_EVENTS: readonly string[] = ['withdraw_request.created', 'withdraw_request.status_changed'];
 
 /**
  * The triggers about an invoice that carry its id and current status

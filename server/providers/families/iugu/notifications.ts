@@ -23,3 +23,19 @@ export function readIuguTrigger(body: Buffer | string, events: readonly string[]
   if (!event || !events.includes(event) || !invoiceId || !status) return undefined;
   return { event, invoiceId, status };
 }
+
+/** A withdraw request trigger: which request, and its status (pending, processing, accepted, rejected). */
+export interface IuguWithdrawTrigger {
+  withdrawRequestId: string;
+  status: string;
+}
+
+/** `event=withdraw_request.status_changed&data[withdraw_request_id]=…&data[status]=accepted` (dev.iugu.com/docs/saque); other events, or one without an id or a status, are not one. */
+export function readIuguWithdrawTrigger(body: Buffer | string, events: readonly string[]): IuguWithdrawTrigger | undefined {
+  const form = new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'));
+  const event = textOf(form.get('event'));
+  const withdrawRequestId = textOf(form.get('data[withdraw_request_id]'));
+  const status = textOf(form.get('data[status]'));
+  if (!event || !events.includes(event) || !withdrawRequestId || !status) return undefined;
+  return { withdrawRequestId, status };
+}

@@ -1,4 +1,4 @@
-import type { TransactionStatus } from '../../../domain/types.js';
+import type { TransactionStatus, WithdrawStatus } from '../../../domain/types.js';
 import { statusTable } from '../../../lib/statusTable.js';
 
 /**
@@ -30,4 +30,16 @@ export const IUGU_STATUSES = statusTable<TransactionStatus>(
     expired: 'REJECTED',
   },
   'REJECTED',
+);
+
+/**
+ * A withdraw request's status (dev.iugu.com/docs/saque: pending, processing,
+ * accepted, rejected) by document 1 §4's withdraw rule: accepted is the bank's
+ * acceptance of the transfer, APPROVED; rejected REJECTED (also after an
+ * acceptance: the trigger's `rejected_after_accepted`); unknown PENDING, as for
+ * every payout.
+ */
+export const IUGU_WITHDRAW_STATUSES = statusTable<WithdrawStatus>(
+  { pending: 'PENDING', processing: 'PENDING', accepted: 'APPROVED', rejected: 'REJECTED', canceled: 'CANCELED' },
+  'PENDING',
 );
