@@ -55,13 +55,14 @@ export function verifyTimestampedSignature(
  * otherwise (Mercado Pago's `ts=…,v1=…` over its manifest `id:…;request-id:…;ts:…;`):
  * `signed(timestamp)` is what the HMAC-SHA256 (hex) covers; the timestamp is
  * unix seconds under `timestampKey` (default `t`), or milliseconds where the
- * provider stamps so (Transfeera's `t=1580306324381`).
+ * provider stamps so (Transfeera's `t=1580306324381`); the signature under
+ * `signatureKey` (default `v1`; EzzeBank's `t=…,vsign=…`).
  */
 export function verifySignatureHeader(
   secret: string,
   header: string | undefined,
   signed: (timestamp: string) => string | Buffer,
-  options: SignatureCheckOptions & { timestampKey?: string; timestampUnit?: 'seconds' | 'milliseconds' } = {},
+  options: SignatureCheckOptions & { timestampKey?: string; signatureKey?: string; timestampUnit?: 'seconds' | 'milliseconds' } = {},
 ): SignatureCheck {
   if (!header) return { valid: false, reason: 'missing' };
   const pairs = header.split(',').map((part) => {
@@ -69,7 +70,7 @@ export function verifySignatureHeader(
     return [part.slice(0, at).trim(), part.slice(at + 1).trim()] as const;
   });
   const stamps = pairs.filter(([key]) => key === (options.timestampKey ?? 't'));
-  const signatures = pairs.filter(([key, value]) => key === 'v1' && value).map(([, value]) => value);
+  const signatures = pairs.filter(([key, value]) => key === (options.signatureKey ?? 'v1') && value).map(([, value]) => value);
   const stamp = stamps.length === 1 && /^\d{1,13}$/.test(stamps[0]![1]) ? stamps[0]![1] : undefined;
   const timestamp = stamp === undefined ? NaN : options.timestampUnit === 'milliseconds' ? Math.floor(Number(stamp) / 1000) : Number(stamp);
   if (stamp === undefined || !Number.isSafeInteger(timestamp) || signatures.length === 0) return { valid: false, reason: 'malformed' };

@@ -100,6 +100,11 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
     named: { PENDING: 'PENDING', CONFIRMED: 'APPROVED', RECEIVED: 'APPROVED', REFUNDED: 'REFUNDED', CHARGEBACK_REQUESTED: 'CHARGEBACK', OVERDUE: 'REJECTED' },
     unknown: 'REJECTED',
   },
+  // EzzeBank's webhook statusIds (an integration's mapping: 2 paid, 3 and 9999 cancelled) and its detail's APPROVED, with document 1 §4's words.
+  EZZEBANK: {
+    named: { '2': 'APPROVED', '3': 'CANCELED', '9999': 'CANCELED', APPROVED: 'APPROVED', pending: 'PENDING', expired: 'REJECTED' },
+    unknown: 'REJECTED',
+  },
   MERCADOPAGO: {
     named: { pending: 'PENDING', in_process: 'PENDING', approved: 'APPROVED', refunded: 'REFUNDED', charged_back: 'CHARGEBACK', rejected: 'REJECTED' },
     unknown: 'REJECTED',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { signTimestampedBody, timestampedSignature, verifyTimestampedSignature } from '../../../server/lib/hmacSignature.js';
+import { signTimestampedBody, timestampedSignature, verifySignatureHeader, verifyTimestampedSignature } from '../../../server/lib/hmacSignature.js';
 
 const SECRET = 'whsec-unit';
 const BODY = '{"id":"evt_1","type":"charge.paid"}';
@@ -43,5 +43,13 @@ describe('timestamped signatures', () => {
   it('accepts any matching v1 (secret rotation)', () => {
     const header = `t=${T},v1=${signTimestampedBody('old', T, BODY)},v1=${signTimestampedBody(SECRET, T, BODY)}`;
     expect(verifyTimestampedSignature(SECRET, header, BODY, at(T)).valid).toBe(true);
+  });
+
+  it("reads the signature under another name where a provider chooses one (EzzeBank's `t=…,vsign=…`)", () => {
+    const signed = (timestamp: string) => `${timestamp}.${BODY}`;
+    const header = `t=${T},vsign=${signTimestampedBody(SECRET, T, BODY)}`;
+    expect(verifySignatureHeader(SECRET, header, signed, { ...at(T), signatureKey: 'vsign' })).toEqual({ valid: true, timestamp: T });
+    // Under the default name the same header carries no signature at all.
+    expect(verifySignatureHeader(SECRET, header, signed, at(T))).toEqual({ valid: false, reason: 'malformed' });
   });
 });
