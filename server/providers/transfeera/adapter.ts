@@ -18,6 +18,7 @@ import { normalizePixKey, type PixKeyType } from '../../lib/pixKey.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { idText, textOf } from '../../lib/values.js';
+import { defaultWithdrawDescription } from '../../lib/withdrawDescription.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
 import { COB_STATUSES } from '../families/bacenPix/statuses.js';
 import { credentialPart } from '../kit/credentials.js';
@@ -153,7 +154,7 @@ export function toTransfeeraBatch(input: WithdrawInput & { pixKey: string; pixTy
         value: terms.value,
         integration_id: terms.reference,
         idempotency_key: terms.reference,
-        pix_description: input.description?.trim() || 'Saque solicitado',
+        pix_description: input.description?.trim() || defaultWithdrawDescription(input.amount, 'requested'),
         destination_bank_account: { pix_key_type: KEY_TYPES[input.pixType], pix_key: normalizePixKey(input.pixKey, input.pixType, { phonePrefix: '+55' }) },
       },
     ],
