@@ -105,6 +105,19 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
     named: { '2': 'APPROVED', '3': 'CANCELED', '9999': 'CANCELED', APPROVED: 'APPROVED', pending: 'PENDING', expired: 'REJECTED' },
     unknown: 'REJECTED',
   },
+  // Arkama's order statuses (stored public code) by document 1 §4.
+  ARKAMA: {
+    named: {
+      PAID: 'APPROVED',
+      PENDING: 'PENDING',
+      PROCESSING: 'PENDING',
+      REFUNDED: 'REFUNDED',
+      CHARGEDBACK: 'CHARGEBACK',
+      IN_DISPUTE: 'CHARGEBACK',
+      REFUSED: 'REJECTED',
+    },
+    unknown: 'REJECTED',
+  },
   MERCADOPAGO: {
     named: { pending: 'PENDING', in_process: 'PENDING', approved: 'APPROVED', refunded: 'REFUNDED', charged_back: 'CHARGEBACK', rejected: 'REJECTED' },
     unknown: 'REJECTED',

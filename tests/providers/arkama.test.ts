@@ -1,0 +1,206 @@
+import { describe, expect, it } from '@jest/globals';
+import type { TransactionInput } from '../../server/domain/types.js';
+import { ARKAMA, ArkamaAdapter } from '../../server/providers/arkama/adapter.js';
+import {
+  NOW,
+  expectUnsupportedOperationsRejected,
+  failure,
+  itRefusesGarbageAnswers,
+  notification,
+  providerHarness,
+  transactionInput,
+} from './conformance/harness.js';
+
+/** ARKAMA (spec doc 2, group 1): its API as public integrations use it (research and stored public code). */
+
+const AUTH = { authorization: 'Bearer ark-token', 'user-agent': 'payment-gateway/1' };
+const PIX_CODE = '00020101021226830014br.gov.bcb.pix2561pix.arkama.com.br/qr/v2/cobv/5f2a520400005303986540519.905802BR6304ABCD';
+const DAY_MS = 86_400_000;
+
+const ADDRESS = { zipCode: '01310-100', address: 'Avenida Paulista', number: '1000', district: 'Bela Vista', city: 'São Paulo', state: 'SP' };
+
+/** A charge with everything Arkama requires: customer, items, address and the buyer's IP. */
+const order = (extra: Partial<TransactionInput> = {}): TransactionInput =>
+  transactionInput({
+    items: [
+      { id: 'sku-1', title: 'Curso', unitPrice: 1490, quantity: 1, tangible: false },
+      { id: 'sku-2', title: 'Apostila', unitPrice: 250, quantity: 2, tangible: true },
+    ],
+    address: ADDRESS,
+    customerIp: '203.0.113.7',
+    ...extra,
+  });
+
+const ORDER_BODY = {
+  paymentMethod: 'pix',
+  value: 19.9,
+  customer: { name: 'Ana Souza', email: 'ana@example.com', document: '12345678909', cellphone: '5511987654321' },
+  items: [
+    { title: 'Curso', quantity: 1, unitPrice: 14.9, isDigital: true },
+    { title: 'Apostila', quantity: 2, unitPrice: 2.5, isDigital: false },
+  ],
+  shipping: {
+    address: { cep: '01310100', city: 'São Paulo', state: 'SP', street: 'Avenida Paulista', neighborhood: 'Bela Vista', number: '1000', complement: '' },
+  },
+  ip: '203.0.113.7',
+  externalRef: 'order-77',
+};
+
+describe('ARKAMA (spec doc 2, group 1), a bespoke adapter', () => {
+  const h = providerHarness({ create: (runtime) => new ArkamaAdapter(ARKAMA, runtime), account: () => ({ publicKey: '', secretKey: 'ark-token' }) });
+
+  it('offers PIX orders, their read and their status webhooks; the rest is not implemented; the token is required', async () => {
+    expect(ARKAMA.identity.defaultBaseUrl).toBe('https://app.arkama.com.br/api/v1');
+    expect(h.adapter.operations).toEqual(['createTransaction', 'getTransaction', 'processWebhook']);
+    await expectUnsupportedOperationsRejected(h.adapter, h.ctx, h.fake);
+    expect(() => h.adapter.checkAccount({ publicKey: '', secretKey: '' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', message: 'secretKey is required' }),
+    );
+    expect((await failure(h.adapter.createTransaction(h.ctx, order({ paymentMethod: 'CREDIT_CARD' })))).message).toBe('Payment method not supported by ARKAMA');
+  });
+
+  it('creates the order by POST /orders with the caller’s customer, items, address and IP, in reais, Bearer and User-Agent; valid 1 day', async () => {
+    h.fake.expect({
+      method: 'POST',
+      path: '/orders',
+      headers: { ...AUTH, 'content-type': /^application\/json/ },
+      body: ORDER_BODY,
+      reply: { body: { id: 'OREKNLFMQCTF', status: 'PENDING', value: '19.90', pix: { payload: PIX_CODE } } },
+    });
+    expect(await h.adapter.createTransaction(h.ctx, order())).toEqual({
+      ...{ paymentMethod: 'PIX', transactionId: 'OREKNLFMQCTF', status: 'PENDING', amount: 1990, pixCode: PIX_CODE },
+      ...{ pixQrCode: expect.stringMatching(/^data:image\/png;base64,/), expiresAt: new Date(NOW.getTime() + DAY_MS) },
+    });
+  });
+
+  it('reads an answer under `data`; one without a status has just been created (PENDING); externalRef falls back to the idempotency key', async () => {
+    h.fake.expect({
+      method: 'POST',
+      path: '/orders',
+      body: { ...ORDER_BODY, externalRef: 'idem-5' },
+      reply: { body: { data: { id: 'ORD2', pix: { payload: PIX_CODE } } } },
+    });
+    expect(await h.adapter.createTransaction(h.ctx, order({ orderId: undefined, idempotencyKey: 'idem-5' }))).toMatchObject({
+      transactionId: 'ORD2',
+      status: 'PENDING',
+      amount: 1990,
+    });
+  });
+
+  it('sends no cellphone when the customer has none (nothing is invented)', async () => {
+    const customer = { name: 'Ana Souza', email: 'ana@example.com', document: '123.456.789-09', phone: '' };
+    h.fake.expect({
+      method: 'POST',
+      path: '/orders',
+      body: { ...ORDER_BODY, customer: { name: 'Ana Souza', email: 'ana@example.com', document: '12345678909' } },
+      reply: { body: { id: 'ORD3', pix: { payload: PIX_CODE } } },
+    });
+    expect(await h.adapter.createTransaction(h.ctx, order({ customer }))).toMatchObject({ transactionId: 'ORD3' });
+  });
+
+  it.each([
+    ['transaction.customer', { customer: undefined }],
+    ['transaction.items', { items: [] }],
+    ['transaction.address', { address: undefined }],
+    ['transaction.customer_ip', { customerIp: '  ' }],
+  ] as Array<[string, Partial<TransactionInput>]>)('refuses, before sending anything, a charge without %s', async (field, missing) => {
+    const refusal = failure(h.adapter.createTransaction(h.ctx, order(missing)));
+    await expect(refusal).resolves.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringMatching(new RegExp(`^${field.replace('.', '\\.')} is required for ARKAMA orders`)),
+    });
+    expect(h.fake.received).toHaveLength(0);
+  });
+
+  it("keeps Arkama's refusal under the spec's prefix", async () => {
+    h.fake.expect({ method: 'POST', path: '/orders', reply: { status: 422, body: { message: 'O campo shipping.address.cep é inválido.' } } });
+    expect(await failure(h.adapter.createTransaction(h.ctx, order()))).toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: 'Erro ao criar transação: O campo shipping.address.cep é inválido.',
+    });
+  });
+
+  it.each([
+    ['PAID', 'APPROVED'],
+    ['PENDING', 'PENDING'],
+    ['PROCESSING', 'PENDING'],
+    ['IN_ANALYSIS', 'PENDING'],
+    ['UNDEFINED', 'PENDING'],
+    ['CANCELED', 'CANCELED'],
+    ['REFUSED', 'REJECTED'],
+    ['REFUNDED', 'REFUNDED'],
+    ['CHARGEDBACK', 'CHARGEBACK'],
+    ['PRE_CHARGEDBACK', 'CHARGEBACK'],
+    ['IN_DISPUTE', 'CHARGEBACK'],
+    ['MYSTERY', 'REJECTED'],
+  ])('reads GET /orders/{id}: %s is %s', async (status, expected) => {
+    h.fake.expect({ method: 'GET', path: '/orders/OREKNLFMQCTF', headers: AUTH, reply: { body: { id: 'OREKNLFMQCTF', status, value: 19.9 } } });
+    expect(await h.adapter.getTransaction(h.ctx, 'OREKNLFMQCTF')).toEqual({
+      paymentMethod: 'PIX',
+      transactionId: 'OREKNLFMQCTF',
+      status: expected,
+      amount: 1990,
+    });
+    expect(h.warn).toHaveBeenCalledTimes(status === 'MYSTERY' ? 1 : 0);
+  });
+
+  it('reads an order under `data` too', async () => {
+    h.fake.expect({ method: 'GET', path: '/orders/ORD2', reply: { body: { data: { id: 'ORD2', status: 'PAID', value: '5.00' } } } });
+    expect(await h.adapter.getTransaction(h.ctx, 'ORD2')).toEqual({ paymentMethod: 'PIX', transactionId: 'ORD2', status: 'APPROVED', amount: 500 });
+  });
+
+  describe('answers that are not the resource', () => {
+    itRefusesGarbageAnswers(h, [
+      ['createTransaction', 'POST /orders', () => h.adapter.createTransaction(h.ctx, order())],
+      ['getTransaction', 'GET /orders/OREKNLFMQCTF', () => h.adapter.getTransaction(h.ctx, 'OREKNLFMQCTF')],
+    ]);
+
+    it('an order without its PIX payload is UNAVAILABLE', async () => {
+      h.fake.expect({ method: 'POST', path: '/orders', reply: { body: { id: 'ORD4', status: 'PENDING', pix: {} } } });
+      expect(await failure(h.adapter.createTransaction(h.ctx, order()))).toEqual({
+        code: 'UNAVAILABLE',
+        message: 'Erro ao criar transação: resposta do provedor sem código PIX (pix.payload)',
+      });
+    });
+  });
+
+  describe('webhooks', () => {
+    const changed = (status: string, extra: object = {}) => ({
+      event: 'ORDER_STATUS_CHANGED',
+      data: { id: 'OREKNLFMQCTF', status, value: '19.90', paymentMethod: 'PIX', ...extra },
+    });
+
+    it.each([
+      ['PAID', 'APPROVED'],
+      ['CANCELED', 'CANCELED'],
+      ['REFUNDED', 'REFUNDED'],
+      ['CHARGEDBACK', 'CHARGEBACK'],
+    ])('an ORDER_STATUS_CHANGED to %s is the charge %s', async (status, expected) => {
+      expect(await h.adapter.processWebhook(h.ctx, notification(changed(status)))).toEqual({
+        type: 'TRANSACTION',
+        transactionId: 'OREKNLFMQCTF',
+        status: expected,
+      });
+    });
+
+    it('ignores other events, bodies without an order id or status, and what it cannot parse', async () => {
+      for (const body of [
+        { ...changed('PAID'), event: 'ORDER_CREATED' },
+        { data: changed('PAID').data },
+        changed('PAID', { id: undefined }),
+        changed(' '),
+        { event: 'ORDER_STATUS_CHANGED', data: 'PAID' },
+        'not json',
+      ])
+        expect(await h.adapter.processWebhook(h.ctx, notification(body))).toBeUndefined();
+    });
+
+    it('is unsigned (none is documented), so the gateway confirms it by the read; keyed by order and status', () => {
+      const paid = notification(changed('PAID'));
+      expect(h.adapter.verifyNotification({ ...h.ctx, webhookSecret: 'whsec' }, paid)).toBe('unsigned');
+      expect(h.adapter.supports('getTransaction')).toBe(true);
+      expect(h.adapter.notificationKey(h.ctx, paid)).toBe('transaction:OREKNLFMQCTF:paid');
+      expect(h.adapter.notificationKey(h.ctx, notification('not json'))).toMatch(/^sha256:/);
+    });
+  });
+});
