@@ -10,7 +10,6 @@ import type {
   WithdrawStatus,
 } from '../../domain/types.js';
 import { digitsOnly } from '../../lib/documents.js';
-import { verifySignatureHeader } from '../../lib/hmacSignature.js';
 import { isRecord, parseJsonObject } from '../../lib/json.js';
 import { normalizePixKey } from '../../lib/pixKey.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
@@ -233,12 +232,6 @@ export class EzzebankAdapter extends DeclaredAdapter {
    * confirmed by the detail read and a payout's stays unconfirmed (no read).
    */
   override verifyNotification(ctx: AdapterContext, notification: IncomingNotification): NotificationVerdict {
-    if (!ctx.webhookSecret) return 'unsigned';
-    const signed = (timestamp: string) => Buffer.concat([Buffer.from(`${timestamp}.`), notification.body]);
-    const check = verifySignatureHeader(ctx.webhookSecret, notification.headers[EZZEBANK_SIGNATURE_HEADER], signed, {
-      signatureKey: 'vsign',
-      receivedAt: (notification.receivedAt ?? this.now()).getTime(),
-    });
-    return check.valid ? 'valid' : 'invalid';
+    return this.timestampedBodyVerdict(ctx, notification, EZZEBANK_SIGNATURE_HEADER, { signatureKey: 'vsign' });
   }
 }

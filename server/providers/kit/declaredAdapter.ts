@@ -1,5 +1,6 @@
 import type { Operation, PaymentMethod, PixKeyType, TransactionStatus, WebhookResult, WithdrawInput, WithdrawStatus } from '../../domain/types.js';
 import { safeEqualText } from '../../lib/constantTime.js';
+import { verifySignatureHeader } from '../../lib/hmacSignature.js';
 import { GatewayError, invalidArgument } from '../../lib/errors.js';
 import { BOLETO_DEFAULT_EXPIRY_SECONDS, PIX_DEFAULT_EXPIRY_SECONDS, expiresAfter } from '../../lib/expiry.js';
 import {
@@ -315,6 +316,27 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
   protected credentialHeaderVerdict(ctx: AdapterContext, value: string | undefined): NotificationVerdict {
     if (!ctx.webhookSecret || value === undefined) return 'unsigned';
     return safeEqualText(value, ctx.webhookSecret) ? 'valid' : 'invalid';
+  }
+
+  /**
+   * A notification signed Stripe-style, HMAC-SHA256 (hex) of `<t>.<raw body>`
+   * in one header of `t=…,<scheme>=…` pairs (Transfeera, EzzeBank), checked with
+   * the account's webhook secret within the tolerance of its arrival; unsigned
+   * without a secret. `format` names the provider's keys and timestamp unit.
+   */
+  protected timestampedBodyVerdict(
+    ctx: AdapterContext,
+    notification: IncomingNotification,
+    header: string,
+    format: Pick<Parameters<typeof verifySignatureHeader>[3] & object, 'signatureKey' | 'timestampKey' | 'timestampUnit'> = {},
+  ): NotificationVerdict {
+    if (!ctx.webhookSecret) return 'unsigned';
+    const signed = (timestamp: string) => Buffer.concat([Buffer.from(`${timestamp}.`), notification.body]);
+    const check = verifySignatureHeader(ctx.webhookSecret, notification.headers[header], signed, {
+      ...format,
+      receivedAt: (notification.receivedAt ?? this.now()).getTime(),
+    });
+    return check.valid ? 'valid' : 'invalid';
   }
 
   /** The key of a notification read as an object: the provider's event id where it has one (it survives re-delivery), else the object's kind, id and status. */

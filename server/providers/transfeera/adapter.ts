@@ -11,7 +11,6 @@ import type {
 } from '../../domain/types.js';
 import { digitsOnly } from '../../lib/documents.js';
 import { GatewayError } from '../../lib/errors.js';
-import { verifySignatureHeader } from '../../lib/hmacSignature.js';
 import type { OAuth2Auth } from '../../lib/http/index.js';
 import { isRecord, parseJsonObject } from '../../lib/json.js';
 import { normalizePixKey, type PixKeyType } from '../../lib/pixKey.js';
@@ -326,16 +325,6 @@ export class TransfeeraAdapter extends DeclaredAdapter {
 
   /** With the account's webhook secret (Transfeera's signature_secret): `Transfeera-Signature: t=<ms>,v1=<hex>` over "<t>.<raw body>", within 5 minutes of arrival. */
   override verifyNotification(ctx: AdapterContext, notification: IncomingNotification): NotificationVerdict {
-    if (!ctx.webhookSecret) return 'unsigned';
-    const check = verifySignatureHeader(
-      ctx.webhookSecret,
-      notification.headers['transfeera-signature'],
-      (t) => Buffer.concat([Buffer.from(`${t}.`), notification.body]),
-      {
-        timestampUnit: 'milliseconds',
-        receivedAt: (notification.receivedAt ?? this.now()).getTime(),
-      },
-    );
-    return check.valid ? 'valid' : 'invalid';
+    return this.timestampedBodyVerdict(ctx, notification, 'transfeera-signature', { timestampUnit: 'milliseconds' });
   }
 }
