@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, chmodSync, chownSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -54,11 +55,35 @@ export interface PgCluster {
   destroy(): void;
 }
 
+/** Whether nothing listens on this loopback port right now. */
+const portIsFree = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+
+/**
+ * `count` consecutive free ports below Linux's ephemeral range (32768 and up),
+ * where no other test's listener or outgoing connection can take them between
+ * this probe and the servers' start (a port picked from the pid alone once
+ * landed on one in use, and the cluster could not start).
+ */
+async function freePortBlock(count: number): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const base = 20_000 + Math.floor(Math.random() * (12_000 - count));
+    const free = await Promise.all(Array.from({ length: count }, (_, i) => portIsFree(base + i)));
+    if (free.every(Boolean)) return base;
+  }
+  throw new Error(`no block of ${count} free ports found for the PostgreSQL cluster`);
+}
+
 export async function startPgCluster({
   replicas = 2,
-  basePort = 25432 + (process.pid % 2000) * 4,
+  basePort = undefined as number | undefined,
   replicaApplyDelayMs = [] as number[],
 } = {}): Promise<PgCluster> {
+  basePort ??= await freePortBlock(replicas + 1);
   const base = mkdtempSync(join(tmpdir(), 'gw-pgcluster-'));
   chmodSync(base, 0o755);
   const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
