@@ -105,6 +105,8 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
     named: { '2': 'APPROVED', '3': 'CANCELED', '9999': 'CANCELED', APPROVED: 'APPROVED', pending: 'PENDING', expired: 'REJECTED' },
     unknown: 'REJECTED',
   },
+  // The Avista platform's three transaction statuses (its public OpenAPI file), with document 1 §4's words.
+  FIREBANK: { named: { PENDING: 'PENDING', CONFIRMED: 'APPROVED', ERROR: 'REJECTED', paid: 'APPROVED', refunded: 'REFUNDED' }, unknown: 'REJECTED' },
   // Arkama's order statuses (stored public code) by document 1 §4.
   ARKAMA: {
     named: {

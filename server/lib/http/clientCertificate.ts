@@ -66,6 +66,28 @@ export function loadClientCertificate(url: string, { passphrase, timeoutMs }: { 
   return pending;
 }
 
+const pems = new Map<string, Promise<string>>();
+
+/**
+ * The certificate alone (its first CERTIFICATE block, PEM) behind a platform
+ * URL, for a provider that takes it in a header rather than in a TLS handshake
+ * (FIREBANK's `X-SSL-Client-Cert`); a private key in the same file is never
+ * read out. Fetched once per URL; a failed fetch is not cached.
+ */
+export function loadCertificatePem(url: string, { timeoutMs }: { timeoutMs: number }): Promise<string> {
+  let pending = pems.get(url);
+  if (!pending) {
+    pending = fetchCertificate(url, timeoutMs).then((bytes) => {
+      const block = [...bytes.toString('latin1').matchAll(PEM_BLOCK)].find((match) => match[1] === 'CERTIFICATE');
+      if (!block) throw unusable(url, 'no CERTIFICATE block (a PEM certificate is needed)');
+      return block[0];
+    });
+    pending.catch(() => pems.delete(url));
+    pems.set(url, pending);
+  }
+  return pending;
+}
+
 async function fetchCertificate(url: string, timeoutMs: number): Promise<Buffer> {
   try {
     const response = await axios.get<ArrayBuffer>(url, { responseType: 'arraybuffer', timeout: timeoutMs });
@@ -87,4 +109,5 @@ async function fetchCertificate(url: string, timeoutMs: number): Promise<Buffer>
 /** Forgets every fetched certificate (tests, or after the platform replaces a file in place). */
 export function clearClientCertificates(): void {
   cache.clear();
+  pems.clear();
 }

@@ -27,6 +27,8 @@ export interface LoginStyle {
   path: string;
   /** Its JSON body (the account's credentials). */
   body: Record<string, string>;
+  /** Headers the login call alone carries (FIREBANK's `X-SSL-Client-Cert`); part of the cached session's identity. */
+  headers?: Record<string, string>;
   /** The spec's text when the provider refuses the login (a 4xx answer); default: the operation's own failure. */
   refused?: CatalogueKey;
   lifetimeSeconds?: number;
@@ -72,7 +74,7 @@ export class LoginSession {
     private readonly now: () => number = Date.now,
   ) {
     this.key = createHash('sha256')
-      .update([accountKey, style.path, JSON.stringify(style.body)].join('\0'))
+      .update([accountKey, style.path, JSON.stringify(style.body), JSON.stringify(style.headers ?? {})].join('\0'))
       .digest('hex');
   }
 
@@ -82,7 +84,7 @@ export class LoginSession {
     if (cached && this.now() < cached.renewAt) return cached.token;
     let answer: unknown;
     try {
-      answer = (await this.http.post<unknown>(this.style.path, this.style.body)).data;
+      answer = (await this.http.post<unknown>(this.style.path, this.style.body, this.style.headers ? { headers: this.style.headers } : undefined)).data;
     } catch (error) {
       const status = refusedStatus(error);
       if (this.style.refused && status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429) {
@@ -143,8 +145,8 @@ export abstract class LoginTokenAdapter<D extends ProviderDeclaration = Provider
   /** The login call's path (also shown in the provider catalogue). */
   protected abstract readonly loginPath: string;
 
-  /** The login call for this account's credentials, at `loginPath`. */
-  protected abstract login(ctx: AdapterContext): LoginStyle;
+  /** The login call for this account's credentials, at `loginPath` (asynchronous where it needs something fetched first, e.g. a certificate). */
+  protected abstract login(ctx: AdapterContext): LoginStyle | Promise<LoginStyle>;
 
   /** The catalogue names the login beside the declared auth: the session's token is what authenticates the calls. */
   override get catalogue(): DeclaredAdapter<D>['catalogue'] & { session: string } {
@@ -153,11 +155,11 @@ export abstract class LoginTokenAdapter<D extends ProviderDeclaration = Provider
 
   /** One HTTP exchange of `operation` with the session's bearer token; its failure is the operation's (`failure`). */
   protected loginCall<T>(ctx: AdapterContext, operation: Operation, send: (http: ProviderHttp) => Promise<ProviderResponse<T>>): Promise<T> {
-    return this.exchange(operation, this.prefixFor(operation), () =>
+    return this.exchange(operation, this.prefixFor(operation), async () =>
       callWithLogin(
         (auth) => this.http(ctx, auth),
         ctx,
-        this.login(ctx),
+        await this.login(ctx),
         () => this.now().getTime(),
         send,
       ),

@@ -158,6 +158,7 @@ export async function expectUnsupportedOperationsRejected(
 const COMMON_PREFIXES: Partial<Record<Operation, string>> = {
   createTransaction: FAILURE_PREFIXES.CREATE_TRANSACTION,
   getTransaction: FAILURE_PREFIXES.GET_TRANSACTION,
+  refoundTransaction: FAILURE_PREFIXES.REFUND_TRANSACTION,
   withdraw: FAILURE_PREFIXES.WITHDRAW,
   getWithdraw: FAILURE_PREFIXES.GET_WITHDRAW,
 };

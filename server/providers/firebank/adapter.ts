@@ -1,0 +1,306 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  PixKeyType,
+  RefundResult,
+  TransactionInput,
+  TransactionResult,
+  TransactionStatus,
+  WebhookResult,
+  WithdrawInput,
+  WithdrawResult,
+  WithdrawStatus,
+} from '../../domain/types.js';
+import { digitsOnly } from '../../lib/documents.js';
+import { GatewayError, invalidArgument } from '../../lib/errors.js';
+import { DEFAULT_PROVIDER_TIMEOUT_MS, loadCertificatePem } from '../../lib/http/index.js';
+import { isRecord, parseJsonObject } from '../../lib/json.js';
+import { normalizePixKey } from '../../lib/pixKey.js';
+import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { CATALOGUE, catalogueError } from '../../lib/providerMessages.js';
+import { statusTable } from '../../lib/statusTable.js';
+import { dateOf, idText, textOf } from '../../lib/values.js';
+import { defaultWithdrawDescription } from '../../lib/withdrawDescription.js';
+import { SPEC_GROUPS, type AccountSettings, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
+import { COMMON_WITHDRAWAL_STATUSES } from '../kit/commonStatuses.js';
+import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
+import { unusableAnswer, type ObjectNotification } from '../kit/declaredAdapter.js';
+import { LoginTokenAdapter, type LoginStyle } from '../kit/loginSession.js';
+
+/**
+ * FIREBANK (spec doc 2, group 1): the spec shows no paths for group 1, so the
+ * API of Fire Banking, a white label of the Avista platform (research: the
+ * brand table names `api.public.firebanking.com.br`; the platform's public
+ * documentation, `api-reference/openapi.json` and its guides):
+ * - a JWT by `POST /api/auth/token {clientId, clientSecret}` with the
+ *   platform's certificate, URL-encoded PEM, in `X-SSL-Client-Cert`; then
+ *   `Authorization: Bearer`;
+ * - PIX charges `POST /api/pix/cash-in {transaction{value (reais),
+ *   description, expirationTime (s), externalId, generateQrCode}, payer{fullName,
+ *   document}}` answered `{transactionId, externalId, status, pixCode,
+ *   expirationDate, qrCodeImage}`;
+ * - reads `GET /api/pix/transaction/{id}` answered `{id, type, status
+ *   PENDING|CONFIRMED|ERROR, originalAmount, …}`, for charges and payouts alike;
+ * - refunds `POST /api/pix/refund-in/{id} {refundValue, externalId, reason}`;
+ * - PIX payouts `POST /api/pix/cash-out {value, details{key, keyType
+ *   EMAIL|PHONE|DOCUMENT|RANDOM, name, document}, externalId, description}`;
+ * - webhooks `{event CashIn|CashOut|CashInReversal|CashOutReversal, status,
+ *   transactionId, …, parentTransaction?}` sent with the Basic credentials the
+ *   merchant registered.
+ */
+
+// ---------------------------------------------------------------- declaration
+
+export const FIREBANK_PATHS = {
+  token: '/api/auth/token',
+  cashIn: '/api/pix/cash-in',
+  transaction: '/api/pix/transaction/{id}',
+  refundIn: '/api/pix/refund-in/{id}',
+  cashOut: '/api/pix/cash-out',
+} as const;
+
+export const FIREBANK: ProviderDeclaration = {
+  identity: { id: 'FIREBANK', specGroup: SPEC_GROUPS.DOC2_GROUP1, defaultBaseUrl: 'https://api.public.firebanking.com.br' },
+  capabilities: { paymentMethods: ['PIX'], withdrawMethods: ['PIX'], refunds: true, withdrawalLookup: true, webhooks: true },
+  // The bearer token comes from the login call with the client id and secret (kit/loginSession.ts), not from a declared style.
+  auth: { type: 'none' },
+  credentials: { required: ['publicKey', 'secretKey'] },
+  money: 'reais',
+  sources:
+    "host `api.public.firebanking.com.br` (research: Fire Banking's brand table on the Avista platform; FIREBANK by name only); POST /api/auth/token `{clientId, clientSecret}` with `X-SSL-Client-Cert`, cash-in, transaction read, refund-in, cash-out bodies and answers, PENDING/CONFIRMED/ERROR, the four webhook events with Basic auth: the Avista platform's public documentation (`advanced-digital-services/docs`, commit 8349efd: `api-reference/openapi.json`, `guides/authentication.mdx`, `guides/pix-cash-out.mdx`, `guides/webhooks/*.mdx`); 'Unauthorized.' without the platform's certificate: spec (doc 1 §8); PIX valid 1 day, sent as `expirationTime` 86400: document 1 §9; unknown REJECTED: document 1 §4; the default description, the certificate from `cert_cash_in_url` for every call: gateway",
+};
+
+// ---------------------------------------------------------------- request mappers
+
+/** The charge's description when the caller gives none (the API requires one). */
+export const DEFAULT_CHARGE_DESCRIPTION = 'Cobrança PIX';
+
+/** POST /api/pix/cash-in: `externalId` is the caller's order id, else its idempotency key, else a UUID; the payer is required by the API. */
+export function toFirebankCashIn(input: TransactionInput, terms: { value: number; expirationTime: number }) {
+  const customer = input.customer;
+  if (!customer?.name?.trim() || !digitsOnly(customer.document ?? ''))
+    throw invalidArgument('transaction.customer', 'transaction.customer with name and document is required for FIREBANK charges (its payer)');
+  return {
+    transaction: {
+      value: terms.value,
+      description: input.description?.trim() || DEFAULT_CHARGE_DESCRIPTION,
+      expirationTime: terms.expirationTime,
+      externalId: input.orderId?.trim() || input.idempotencyKey?.trim() || randomUUID(),
+      generateQrCode: true,
+    },
+    payer: { fullName: customer.name.trim(), document: digitsOnly(customer.document) },
+  };
+}
+
+/** The platform's key types: CPF and CNPJ keys are both DOCUMENT; phone keys carry 55 and the area code, digits only (cash-out guide). */
+export const FIREBANK_KEY_TYPES: Readonly<Record<PixKeyType, string>> = { CPF: 'DOCUMENT', CNPJ: 'DOCUMENT', PHONE: 'PHONE', EMAIL: 'EMAIL', RANDOM: 'RANDOM' };
+
+const firebankKey = (key: string, type: PixKeyType): string => {
+  const normalized = normalizePixKey(key, type);
+  return type === 'PHONE' && !normalized.startsWith('55') ? `55${normalized}` : normalized;
+};
+
+/**
+ * POST /api/pix/cash-out. The platform checks that `document` is the key
+ * holder's and requires a name: the caller's, or for a CPF/CNPJ key the key
+ * itself as the document; a missing name or document is refused before
+ * anything is sent, never invented.
+ */
+export function toFirebankCashOut(input: WithdrawInput & { pixKey: string; pixType: PixKeyType }, value: number) {
+  const key = firebankKey(input.pixKey, input.pixType);
+  const document = digitsOnly(input.document ?? '') || (input.pixType === 'CPF' || input.pixType === 'CNPJ' ? key : '');
+  if (!input.name?.trim()) throw invalidArgument('withdraw.name', "withdraw.name is required for FIREBANK payouts (the key holder's name)");
+  if (!document)
+    throw invalidArgument(
+      'withdraw.document',
+      "withdraw.document is required for FIREBANK payouts unless the key is a CPF or CNPJ (the key holder's document)",
+    );
+  return {
+    value,
+    details: { key, keyType: FIREBANK_KEY_TYPES[input.pixType], name: input.name.trim(), document },
+    externalId: input.withdrawReference?.trim() || input.idempotencyKey?.trim() || randomUUID(),
+    description: input.description ?? defaultWithdrawDescription(input.amount, 'requested'),
+  };
+}
+
+// ---------------------------------------------------------------- statuses
+
+/** Charges: the platform's three statuses (CONFIRMED is paid, ERROR failed) over document 1 §4's words; unknown REJECTED (group 1). */
+export const FIREBANK_STATUSES = statusTable<TransactionStatus>(
+  {
+    ...{ pending: 'PENDING', confirmed: 'APPROVED', error: 'REJECTED' },
+    ...{ waiting: 'PENDING', processing: 'PENDING', paid: 'APPROVED', refunded: 'REFUNDED', chargeback: 'CHARGEBACK', expired: 'REJECTED' },
+  },
+  'REJECTED',
+);
+
+/** Payouts: CONFIRMED paid, ERROR failed, over document 1 §4's payout words. */
+export const FIREBANK_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>(
+  { ...COMMON_WITHDRAWAL_STATUSES.entries, confirmed: 'APPROVED', error: 'REJECTED' },
+  COMMON_WITHDRAWAL_STATUSES.unknown,
+);
+
+// ---------------------------------------------------------------- readers
+
+/** A webhook as the news it carries: about which object, with which status, under which event id. */
+export type FirebankNews = ObjectNotification & { event: string };
+
+/**
+ * A webhook by its event: CashIn is a charge's, CashOut a payout's; a
+ * reversal is its parent's news: CashInReversal a charge REFUNDED once the
+ * parent says it was refunded in full (a partial one changes no status, so
+ * it is ignored), CashOutReversal a payout that came back (REJECTED). Only
+ * CONFIRMED reversals count. Undefined for any other event or shape.
+ */
+export function readFirebankWebhook(body: Buffer): FirebankNews | undefined {
+  const payload = parseJsonObject(body);
+  const event = textOf(payload?.event);
+  const status = textOf(payload?.status);
+  if (!payload || !event || !status) return undefined;
+  const parent = isRecord(payload.parentTransaction) ? payload.parentTransaction : undefined;
+  switch (event) {
+    case 'CashIn':
+    case 'CashOut': {
+      const id = idText(payload.transactionId);
+      return id ? { kind: event === 'CashIn' ? 'transaction' : 'withdrawal', id, status, event } : undefined;
+    }
+    case 'CashInReversal': {
+      const id = idText(parent?.transactionId);
+      if (!id || status.toUpperCase() !== 'CONFIRMED' || parent?.wasTotalRefunded !== true) return undefined;
+      return { kind: 'transaction', id, status: 'refunded', event };
+    }
+    case 'CashOutReversal': {
+      const id = idText(parent?.transactionId);
+      if (!id || status.toUpperCase() !== 'CONFIRMED') return undefined;
+      return { kind: 'withdrawal', id, status: 'error', event };
+    }
+    default:
+      return undefined;
+  }
+}
+
+// ---------------------------------------------------------------- operations
+
+export class FirebankAdapter extends LoginTokenAdapter {
+  constructor(declaration: ProviderDeclaration = FIREBANK, runtime: AdapterRuntime = {}) {
+    super(declaration, runtime, { transactionStatuses: FIREBANK_STATUSES, withdrawalStatuses: FIREBANK_WITHDRAWAL_STATUSES });
+  }
+
+  protected readonly loginPath = FIREBANK_PATHS.token;
+
+  /** The token call presents the platform's certificate: without one the platform cannot authenticate ('Unauthorized.', doc 1 §8). */
+  override checkAccount(account: AccountSettings): void {
+    super.checkAccount(account);
+    if (!account.certCashInUrl?.trim())
+      throw new GatewayError('INVALID_ARGUMENT', CATALOGUE.UNAUTHORIZED.message, { reason: 'UNAUTHORIZED', field: 'cert_cash_in_url' });
+  }
+
+  /** POST /api/auth/token {clientId, clientSecret}, the certificate behind `cert_cash_in_url` URL-encoded in `X-SSL-Client-Cert`. */
+  protected override async login(ctx: AdapterContext): Promise<LoginStyle> {
+    const { publicKey: clientId, secretKey: clientSecret } = this.credentials(ctx);
+    if (!ctx.certCashInUrl) throw catalogueError('UNAUTHORIZED');
+    const pem = await loadCertificatePem(ctx.certCashInUrl, { timeoutMs: this.runtime.timeoutMs ?? this.declaration.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS });
+    return { path: this.loginPath, body: { clientId, clientSecret }, headers: { 'x-ssl-client-cert': encodeURIComponent(pem) }, lifetimeSeconds: 1800 };
+  }
+
+  /** POST /api/pix/cash-in; valid for document 1's PIX day, sent in seconds. */
+  override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
+    this.assertPaymentMethod(input.paymentMethod);
+    const body = toFirebankCashIn(input, { value: this.toProviderAmount(input.amount), expirationTime: this.pixExpirySeconds });
+    const expiresAt = this.expiresAt(this.pixExpirySeconds);
+    const prefix = this.prefixFor('createTransaction');
+    const answer = await this.loginCall(ctx, 'createTransaction', (http) => http.post<unknown>(FIREBANK_PATHS.cashIn, body));
+    const result = this.mapped('createTransaction', prefix, (): TransactionResult => {
+      const charge = isRecord(answer) ? answer : unusableAnswer('a cobrança');
+      const image = textOf(charge.qrCodeImage);
+      return {
+        paymentMethod: 'PIX',
+        transactionId: idText(charge.transactionId) ?? unusableAnswer('transactionId da cobrança'),
+        status: this.transactionStatus(textOf(charge.status) ?? 'PENDING'),
+        amount: input.amount,
+        pixCode: textOf(charge.pixCode) ?? unusableAnswer('código PIX (pixCode)'),
+        ...(image?.startsWith('data:image/') ? { pixQrCode: image } : {}),
+        expiresAt: dateOf(charge.expirationDate) ?? expiresAt,
+      };
+    });
+    return result.pixQrCode ? result : withPixQrImage(result);
+  }
+
+  /** GET /api/pix/transaction/{id}. */
+  override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
+    const answer = await this.loginCall(ctx, 'getTransaction', (http) => http.get<unknown>(fillPath(FIREBANK_PATHS.transaction, { id: transactionId })));
+    return this.mapped('getTransaction', this.prefixFor('getTransaction'), (): TransactionResult => {
+      const charge = isRecord(answer) ? answer : unusableAnswer('a cobrança');
+      return {
+        paymentMethod: 'PIX',
+        transactionId: idText(charge.id) ?? transactionId,
+        status: this.transactionStatus(textOf(charge.status) ?? unusableAnswer('status da cobrança')),
+        amount: this.amountOr(charge.originalAmount, undefined, 'valor da cobrança (originalAmount)'),
+      };
+    });
+  }
+
+  /** POST /api/pix/refund-in/{id}: the refund's own id is the platform's; ERROR is a refusal. */
+  override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
+    const body = { refundValue: this.toProviderAmount(amount), externalId: `${transactionId}-r${randomUUID().slice(0, 8)}` };
+    const answer = await this.loginCall(ctx, 'refoundTransaction', (http) =>
+      http.post<unknown>(fillPath(FIREBANK_PATHS.refundIn, { id: transactionId }), body),
+    );
+    return this.mapped('refoundTransaction', this.prefixFor('refoundTransaction'), (): RefundResult => {
+      const refund = isRecord(answer) ? answer : unusableAnswer('o estorno');
+      return {
+        refundId: idText(refund.transactionId) ?? unusableAnswer('transactionId do estorno'),
+        status: (textOf(refund.status) ?? '').toUpperCase() !== 'ERROR',
+      };
+    });
+  }
+
+  /** POST /api/pix/cash-out. */
+  override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
+    const body = toFirebankCashOut(this.pixPayout(input), this.toProviderAmount(input.amount));
+    const answer = await this.loginCall(ctx, 'withdraw', (http) => http.post<unknown>(FIREBANK_PATHS.cashOut, body));
+    return this.mapped('withdraw', this.prefixFor('withdraw'), (): WithdrawResult => {
+      const payout = isRecord(answer) ? answer : unusableAnswer('o saque');
+      return {
+        withdrawId: idText(payout.transactionId) ?? unusableAnswer('transactionId do saque'),
+        status: this.withdrawalStatus(textOf(payout.status) ?? 'PENDING'),
+        amount: input.amount,
+      };
+    });
+  }
+
+  /** GET /api/pix/transaction/{id}, the same read as a charge's. */
+  override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
+    const answer = await this.loginCall(ctx, 'getWithdraw', (http) => http.get<unknown>(fillPath(FIREBANK_PATHS.transaction, { id: withdrawId })));
+    return this.mapped('getWithdraw', this.prefixFor('getWithdraw'), (): WithdrawResult => {
+      const payout = isRecord(answer) ? answer : unusableAnswer('o saque');
+      return {
+        withdrawId: idText(payout.id) ?? withdrawId,
+        status: this.withdrawalStatus(textOf(payout.status) ?? unusableAnswer('status do saque')),
+        amount: this.amountOr(payout.originalAmount, undefined, 'valor do saque (originalAmount)'),
+      };
+    });
+  }
+
+  override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
+    return this.objectNotification(readFirebankWebhook(notification.body));
+  }
+
+  /** No event id in the payload: the event, the object and its status identify one across the platform's retries. */
+  override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
+    const news = readFirebankWebhook(notification.body);
+    return news ? `firebank:${news.event}:${news.id}:${news.status.toLowerCase()}` : super.notificationKey(ctx, notification);
+  }
+
+  /**
+   * The platform sends the Basic credentials the merchant registered with the
+   * webhook: with the account's webhook secret set to `user:password`, a
+   * notification with other credentials is refused at intake; without it,
+   * unsigned, so the gateway confirms by reading the transaction.
+   */
+  override verifyNotification(ctx: AdapterContext, notification: IncomingNotification): NotificationVerdict {
+    const header = notification.headers.authorization;
+    const basic = header === undefined ? undefined : /^Basic\s+(\S+)$/i.exec(header.trim());
+    const credentials = header === undefined ? undefined : basic ? Buffer.from(basic[1]!, 'base64').toString('utf8') : '';
+    return this.credentialHeaderVerdict(ctx, credentials);
+  }
+}
