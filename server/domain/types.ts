@@ -100,6 +100,7 @@ export interface TransactionResult {
   paymentMethod: PaymentMethod;
   transactionId: string;
   status: TransactionStatus;
+  /** Integer cents; 0 from a read whose provider does not say the amount (PAGSTAR's check): the gateway keeps the charge's own. */
   amount: number;
   pixCode?: string;
   pixQrCode?: string;
@@ -141,6 +142,7 @@ export interface WithdrawInput {
 
 export interface WithdrawResult {
   withdrawId: string;
+  /** Integer cents; 0 from a read whose provider does not say the amount (PAGSTAR's check): the gateway keeps the payout's own. */
   amount: number;
   status: WithdrawStatus;
   approvedAt?: Date;

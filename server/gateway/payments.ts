@@ -106,6 +106,7 @@ export class PaymentsService {
       currency: full.currency,
       orderId: input.orderId,
       webhookUrl,
+      amount,
     };
     return runIdempotent(this.deps, {
       providerAccountId: account.id,
@@ -211,7 +212,7 @@ export class PaymentsService {
       description: input.description || defaultWithdrawDescription(amount, 'withAmount'),
     };
     const forProvider: WithdrawInput = { ...request, idempotencyKey: command.idempotencyKey || undefined };
-    const pending: PendingRecord = { kind: 'withdrawal', provider: account.provider, paymentMethod: request.paymentMethod };
+    const pending: PendingRecord = { kind: 'withdrawal', provider: account.provider, paymentMethod: request.paymentMethod, amount: request.amount };
     return runIdempotent(this.deps, {
       providerAccountId: account.id,
       operation: 'withdraw',

@@ -8,11 +8,19 @@ import type { GatewayDeps } from './context.js';
  * operator) confirms it later. No card data and no secrets.
  */
 export type PendingRecord =
-  | { kind: 'transaction'; provider: string; installments: number; currency: string; orderId?: string; webhookUrl?: string }
-  | { kind: 'withdrawal'; provider: string; paymentMethod: WithdrawMethod }
+  | { kind: 'transaction'; provider: string; installments: number; currency: string; orderId?: string; webhookUrl?: string; amount?: number }
+  | { kind: 'withdrawal'; provider: string; paymentMethod: WithdrawMethod; amount?: number }
   | { kind: 'refund'; transactionId: string; amount: number };
 
 type Deps = Pick<GatewayDeps, 'db' | 'transactions' | 'events'>;
+
+/**
+ * The answer's amount, or the one asked for where the provider's read says
+ * none (0: PAGSTAR's checks answer paid or not, never how much). Pending
+ * records kept before `amount` was part of them have none to offer.
+ */
+const withAmountAsked = <R extends { amount: number }>(result: R, asked: number | undefined): R =>
+  result.amount > 0 || !asked ? result : { ...result, amount: asked };
 
 export async function recordTransaction(
   deps: Deps,
@@ -24,7 +32,7 @@ export async function recordTransaction(
   const { transaction, event } = await deps.transactions.insertTransaction(deps.db.em(), {
     provider: pending.provider,
     providerAccountId,
-    result,
+    result: withAmountAsked(result, pending.amount),
     installments: pending.installments,
     currency: pending.currency,
     orderId: pending.orderId,
@@ -46,7 +54,7 @@ export async function recordWithdrawal(
     provider: pending.provider,
     providerAccountId,
     paymentMethod: pending.paymentMethod,
-    result,
+    result: withAmountAsked(result, pending.amount),
     idempotencyKey,
   });
   if (event) deps.events.published(event);

@@ -199,8 +199,8 @@ export function providerFailure(prefix: string, message: string | undefined, cod
   return new GatewayError(code, withPrefix(prefix, message), { reason: 'PROVIDER_FAILURE' });
 }
 
-/** A provider body as text, for messages that embed "the response body/data". */
-function bodyText(body: unknown): string {
+/** A provider body as text, for messages that embed "the response body/data" (PAGSTAR's payout failures are exactly that). */
+export function bodyText(body: unknown): string {
   if (body === undefined || body === null) return '';
   if (typeof body === 'string') return body;
   try {

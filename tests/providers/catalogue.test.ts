@@ -107,6 +107,8 @@ const SPEC_STATUSES: Record<string, { named: Record<string, TransactionStatus>; 
   },
   // The Avista platform's three transaction statuses (its public OpenAPI file), with document 1 §4's words.
   FIREBANK: { named: { PENDING: 'PENDING', CONFIRMED: 'APPROVED', ERROR: 'REJECTED', paid: 'APPROVED', refunded: 'REFUNDED' }, unknown: 'REJECTED' },
+  // Pagstar names no status: its checks answer 200 (paid) or an error, its callback carries none; an unknown word would be REJECTED (group 1).
+  PAGSTAR: { named: {}, unknown: 'REJECTED' },
   // Arkama's order statuses (stored public code) by document 1 §4.
   ARKAMA: {
     named: {
