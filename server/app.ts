@@ -113,13 +113,14 @@ export async function startGateway(input: Config, components: readonly Component
     const outbound = new OutboundRepository();
     const registry = await createRegistry({ sandboxUrl, sandboxTimeoutMs: config.sandboxTimeoutMs });
     for (const adapter of options.extraProviders ?? []) registry.register(adapter);
+    const secrets = SecretBox.fromEncodedKey(config.secretsKey);
     const deps = {
       db,
       registry,
-      accounts: new AccountsRepository(SecretBox.fromEncodedKey(config.secretsKey)),
+      accounts: new AccountsRepository(secrets),
       transactions: new TransactionsRepository(outbound, transactionStatusChangedBody),
       outbound,
-      receivers: new ReceiversRepository(),
+      receivers: new ReceiversRepository(secrets),
       notifications: new NotificationsRepository(),
       idempotency: new IdempotencyRepository(),
       events,

@@ -93,6 +93,8 @@ export const ReceiverEntity = defineEntity({
     provider: p.string().length(64),
     receiverId: p.string(),
     receiverToken: p.string().nullable(),
+    /** A credential the provider issued for this receiver (an Iugu sub-account's API token), sealed; never returned by the API. */
+    secretSealed: p.text().nullable(),
     name: p.string(),
     document: p.string().length(14),
     documentType: p.string().length(4),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DocumentType, Receiver, ReceiverResult, ReceiverStatus } from '../domain/types.js';
+import type { SecretBox } from '../lib/secretBox.js';
 import { ReceiverEntity, type ReceiverRow } from './entities.js';
 
 const toReceiver = (row: ReceiverRow): Receiver => ({
@@ -19,11 +20,15 @@ const toReceiver = (row: ReceiverRow): Receiver => ({
   updatedAt: row.updatedAt,
 });
 
-/** The last known state of each receiver the gateway has created or looked up. */
+/** The last known state of each receiver the gateway has created or looked up; a credential the provider issued for one is sealed. */
 export class ReceiversRepository {
+  constructor(private readonly secrets: SecretBox) {}
+
   async upsert(em: EntityManager, providerAccountId: string, result: ReceiverResult): Promise<Receiver> {
     const now = new Date();
     const fields = {
+      // A read does not repeat the credential its creation issued: the one stored is kept.
+      ...(result.secret ? { secretSealed: this.secrets.seal(result.secret) } : {}),
       provider: result.receiverProvider,
       receiverToken: result.receiverToken ?? null,
       name: result.name,
@@ -39,5 +44,11 @@ export class ReceiversRepository {
     else row = em.create(ReceiverEntity, { id: randomUUID(), providerAccountId, receiverId: result.receiverId, createdAt: now, ...fields });
     await em.persist(row).flush();
     return toReceiver(row);
+  }
+
+  /** The credential the provider issued for a receiver, opened for its adapter; undefined when none is stored. */
+  async secretOf(em: EntityManager, providerAccountId: string, receiverId: string): Promise<string | undefined> {
+    const row = await em.findOne(ReceiverEntity, { providerAccountId, receiverId }, { fields: ['secretSealed'] });
+    return row?.secretSealed ? this.secrets.open(row.secretSealed) : undefined;
   }
 }

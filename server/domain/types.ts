@@ -166,6 +166,17 @@ export interface ReceiverInput {
   };
   address?: { street: string; number: string; district: string; city: string; state: string; zipcode: string };
   monthlyRevenue?: number;
+  /** Where the verification documents of document 1 §5 can be read (providers that verify receivers: IUGU). */
+  documents?: ReceiverDocuments;
+}
+
+/** Document 1 §5: document photo, photo with the document, address proof, balance sheet; a CNPJ also the social contract. URLs. */
+export interface ReceiverDocuments {
+  documentPhotoUrl?: string;
+  selfieWithDocumentUrl?: string;
+  addressProofUrl?: string;
+  balanceSheetUrl?: string;
+  socialContractUrl?: string;
 }
 
 export interface ReceiverResult {
@@ -178,6 +189,8 @@ export interface ReceiverResult {
   email: string;
   status: ReceiverStatus;
   balance: number;
+  /** A credential the provider issued for this receiver (an Iugu sub-account's API token): sealed in storage, never returned by the API. */
+  secret?: string;
 }
 
 export interface InstallmentOption {

@@ -244,7 +244,8 @@ export class PaymentsService {
   async getReceiver(providerAccountId: string, receiverId: string): Promise<Receiver> {
     requireText('receiver_id', receiverId);
     const { account, adapter, ctx } = await this.resolve(providerAccountId, 'getReceiver');
-    const result = await adapter.getReceiver(ctx, receiverId);
+    const secret = await this.deps.receivers.secretOf(this.deps.db.em(), account.id, receiverId);
+    const result = await adapter.getReceiver(ctx, receiverId, { secret });
     return this.deps.receivers.upsert(this.deps.db.em(), account.id, result);
   }
 

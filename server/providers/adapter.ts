@@ -35,6 +35,11 @@ export interface AdapterContext {
 }
 
 /** What an account gives an adapter before any call: its keys and certificate URLs. */
+/** What the gateway keeps of a receiver that its adapter may need to read it again. */
+export interface StoredReceiver {
+  secret?: string;
+}
+
 export type AccountSettings = Pick<AdapterContext, 'publicKey' | 'secretKey' | 'platformId' | 'certCashInUrl' | 'certCashOutUrl'>;
 
 export interface IncomingNotification {
@@ -212,7 +217,8 @@ export abstract class ProviderAdapter {
   createReceiver(_ctx: AdapterContext, _input: ReceiverInput): Promise<ReceiverResult> {
     return unsupported();
   }
-  getReceiver(_ctx: AdapterContext, _receiverId: string): Promise<ReceiverResult> {
+  /** `stored.secret`: the credential the provider issued for this receiver at its creation, when the gateway keeps one. */
+  getReceiver(_ctx: AdapterContext, _receiverId: string, _stored?: StoredReceiver): Promise<ReceiverResult> {
     return unsupported();
   }
   /** Resolves to undefined for notifications the provider's rules ignore or that cannot be parsed. */

@@ -239,5 +239,12 @@ export function fromProtoReceiverInput(r: pb.ReceiverInput | undefined): domain.
     bankAccount: r.bankAccount && { ...r.bankAccount },
     address: r.address && { ...r.address },
     monthlyRevenue: r.monthlyRevenue || undefined,
+    documents: r.documents && {
+      documentPhotoUrl: text(r.documents.documentPhotoUrl),
+      selfieWithDocumentUrl: text(r.documents.selfieWithDocumentUrl),
+      addressProofUrl: text(r.documents.addressProofUrl),
+      balanceSheetUrl: text(r.documents.balanceSheetUrl),
+      socialContractUrl: text(r.documents.socialContractUrl),
+    },
   };
 }

@@ -16,7 +16,7 @@ describe('IUGU (spec doc 2, group 1)', () => {
       failures: undefined,
       capabilities: undefined,
     });
-    expect(IUGU.capabilities).toEqual({ ...IUGUBAAS.capabilities, withdrawMethods: ['BANK_ACCOUNT'] });
+    expect(IUGU.capabilities).toEqual({ ...IUGUBAAS.capabilities, withdrawMethods: ['BANK_ACCOUNT'], receivers: true });
     expect(IUGU.identity).toEqual({ id: 'IUGU', specGroup: 'document 2 (group 1)', defaultBaseUrl: 'https://api.iugu.com/v1' });
     h.fake.expect({ method: 'POST', path: '/invoices/INV9/refund', reply: { status: 422, body: { errors: 'Fatura não pode ser reembolsada' } } });
     const refused = h.adapter.refoundTransaction(h.ctx, 'INV9', 100);

@@ -5,6 +5,7 @@ import { Migration20261122114830_unsolicited_payments } from './Migration2026112
 import { Migration20261122161500_unknown_outcomes } from './Migration20261122161500_unknown_outcomes.js';
 import { Migration20261122163000_refunded_amounts } from './Migration20261122163000_refunded_amounts.js';
 import { Migration20261124120000_intake_authentication } from './Migration20261124120000_intake_authentication.js';
+import { Migration20261125120000_receiver_secrets } from './Migration20261125120000_receiver_secrets.js';
 
 // Every migration, in order. `npm run migration:create` writes a new file here; add it to this list.
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261122161500_unknown_outcomes', class: Migration20261122161500_unknown_outcomes },
   { name: 'Migration20261122163000_refunded_amounts', class: Migration20261122163000_refunded_amounts },
   { name: 'Migration20261124120000_intake_authentication', class: Migration20261124120000_intake_authentication },
+  { name: 'Migration20261125120000_receiver_secrets', class: Migration20261125120000_receiver_secrets },
 ];

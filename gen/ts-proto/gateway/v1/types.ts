@@ -941,6 +941,25 @@ export interface ReceiverInput {
     | undefined;
   /** providerSpecificData.monthlyRevenue, in cents. */
   monthlyRevenue: number;
+  /**
+   * The verification documents of document 1 §5, for providers that verify
+   * their receivers (IUGU's sub-accounts): where each file can be read
+   * (https URLs, e.g. the public URL CreateUploadLink returned).
+   */
+  documents: ReceiverDocuments | undefined;
+}
+
+/**
+ * Verification documents: the document photo, the photo of the person with
+ * the document, the address proof and the balance sheet; for a CNPJ also the
+ * social contract (document 1 §5). PDF, JPEG or PNG.
+ */
+export interface ReceiverDocuments {
+  documentPhotoUrl: string;
+  selfieWithDocumentUrl: string;
+  addressProofUrl: string;
+  balanceSheetUrl: string;
+  socialContractUrl: string;
 }
 
 export interface Receiver {
@@ -4081,6 +4100,7 @@ function createBaseReceiverInput(): ReceiverInput {
     bankAccount: undefined,
     address: undefined,
     monthlyRevenue: 0,
+    documents: undefined,
   };
 }
 
@@ -4112,6 +4132,9 @@ export const ReceiverInput: MessageFns<ReceiverInput> = {
     }
     if (message.monthlyRevenue !== 0) {
       writer.uint32(72).int64(message.monthlyRevenue);
+    }
+    if (message.documents !== undefined) {
+      ReceiverDocuments.encode(message.documents, writer.uint32(82).fork()).join();
     }
     return writer;
   },
@@ -4201,6 +4224,14 @@ export const ReceiverInput: MessageFns<ReceiverInput> = {
             message.monthlyRevenue = longToNumber(reader.int64());
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.documents = ReceiverDocuments.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4240,6 +4271,7 @@ export const ReceiverInput: MessageFns<ReceiverInput> = {
         : isSet(object.monthly_revenue)
         ? globalThis.Number(object.monthly_revenue)
         : 0,
+      documents: isSet(object.documents) ? ReceiverDocuments.fromJSON(object.documents) : undefined,
     };
   },
 
@@ -4272,6 +4304,9 @@ export const ReceiverInput: MessageFns<ReceiverInput> = {
     if (message.monthlyRevenue !== 0) {
       obj.monthlyRevenue = Math.round(message.monthlyRevenue);
     }
+    if (message.documents !== undefined) {
+      obj.documents = ReceiverDocuments.toJSON(message.documents);
+    }
     return obj;
   },
 
@@ -4293,6 +4328,168 @@ export const ReceiverInput: MessageFns<ReceiverInput> = {
       ? ReceiverAddress.fromPartial(object.address)
       : undefined;
     message.monthlyRevenue = object.monthlyRevenue ?? 0;
+    message.documents = (object.documents !== undefined && object.documents !== null)
+      ? ReceiverDocuments.fromPartial(object.documents)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseReceiverDocuments(): ReceiverDocuments {
+  return {
+    documentPhotoUrl: "",
+    selfieWithDocumentUrl: "",
+    addressProofUrl: "",
+    balanceSheetUrl: "",
+    socialContractUrl: "",
+  };
+}
+
+export const ReceiverDocuments: MessageFns<ReceiverDocuments> = {
+  encode(message: ReceiverDocuments, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.documentPhotoUrl !== "") {
+      writer.uint32(10).string(message.documentPhotoUrl);
+    }
+    if (message.selfieWithDocumentUrl !== "") {
+      writer.uint32(18).string(message.selfieWithDocumentUrl);
+    }
+    if (message.addressProofUrl !== "") {
+      writer.uint32(26).string(message.addressProofUrl);
+    }
+    if (message.balanceSheetUrl !== "") {
+      writer.uint32(34).string(message.balanceSheetUrl);
+    }
+    if (message.socialContractUrl !== "") {
+      writer.uint32(42).string(message.socialContractUrl);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReceiverDocuments {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReceiverDocuments();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.documentPhotoUrl = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.selfieWithDocumentUrl = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.addressProofUrl = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.balanceSheetUrl = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.socialContractUrl = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReceiverDocuments {
+    return {
+      documentPhotoUrl: isSet(object.documentPhotoUrl)
+        ? globalThis.String(object.documentPhotoUrl)
+        : isSet(object.document_photo_url)
+        ? globalThis.String(object.document_photo_url)
+        : "",
+      selfieWithDocumentUrl: isSet(object.selfieWithDocumentUrl)
+        ? globalThis.String(object.selfieWithDocumentUrl)
+        : isSet(object.selfie_with_document_url)
+        ? globalThis.String(object.selfie_with_document_url)
+        : "",
+      addressProofUrl: isSet(object.addressProofUrl)
+        ? globalThis.String(object.addressProofUrl)
+        : isSet(object.address_proof_url)
+        ? globalThis.String(object.address_proof_url)
+        : "",
+      balanceSheetUrl: isSet(object.balanceSheetUrl)
+        ? globalThis.String(object.balanceSheetUrl)
+        : isSet(object.balance_sheet_url)
+        ? globalThis.String(object.balance_sheet_url)
+        : "",
+      socialContractUrl: isSet(object.socialContractUrl)
+        ? globalThis.String(object.socialContractUrl)
+        : isSet(object.social_contract_url)
+        ? globalThis.String(object.social_contract_url)
+        : "",
+    };
+  },
+
+  toJSON(message: ReceiverDocuments): unknown {
+    const obj: any = {};
+    if (message.documentPhotoUrl !== "") {
+      obj.documentPhotoUrl = message.documentPhotoUrl;
+    }
+    if (message.selfieWithDocumentUrl !== "") {
+      obj.selfieWithDocumentUrl = message.selfieWithDocumentUrl;
+    }
+    if (message.addressProofUrl !== "") {
+      obj.addressProofUrl = message.addressProofUrl;
+    }
+    if (message.balanceSheetUrl !== "") {
+      obj.balanceSheetUrl = message.balanceSheetUrl;
+    }
+    if (message.socialContractUrl !== "") {
+      obj.socialContractUrl = message.socialContractUrl;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ReceiverDocuments>): ReceiverDocuments {
+    return ReceiverDocuments.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ReceiverDocuments>): ReceiverDocuments {
+    const message = createBaseReceiverDocuments();
+    message.documentPhotoUrl = object.documentPhotoUrl ?? "";
+    message.selfieWithDocumentUrl = object.selfieWithDocumentUrl ?? "";
+    message.addressProofUrl = object.addressProofUrl ?? "";
+    message.balanceSheetUrl = object.balanceSheetUrl ?? "";
+    message.socialContractUrl = object.socialContractUrl ?? "";
     return message;
   },
 };

@@ -1,6 +1,8 @@
 import type {
   CardInput,
   Operation,
+  ReceiverInput,
+  ReceiverResult,
   RefundResult,
   TransactionInput,
   TransactionResult,
@@ -14,7 +16,7 @@ import { isRecord } from '../../../lib/json.js';
 import { centsToReais } from '../../../lib/money.js';
 import { withPixQrImage } from '../../../lib/pixQrCode.js';
 import { catalogueError, providerFailure, withPrefix } from '../../../lib/providerMessages.js';
-import type { AdapterContext, IncomingNotification, NotificationVerdict } from '../../adapter.js';
+import type { AdapterContext, IncomingNotification, NotificationVerdict, StoredReceiver } from '../../adapter.js';
 import { fillPath, type AdapterRuntime } from '../../kit/declaration.js';
 import { DeclaredAdapter, type ExtraOperation } from '../../kit/declaredAdapter.js';
 import {
@@ -31,6 +33,17 @@ import { IUGU_INVOICE_EVENTS, IUGU_PATHS, IUGU_WITHDRAW_EVENTS, type IuguMember,
 import { readIuguTrigger, readIuguWithdrawTrigger } from './notifications.js';
 import { IUGU_STATUSES, IUGU_WITHDRAW_STATUSES } from './statuses.js';
 import { idText, textOf } from '../../../lib/values.js';
+import { inferDocumentType, digitsOnly } from '../../../lib/documents.js';
+import { DEFAULT_PROVIDER_TIMEOUT_MS, type ProviderHttp } from '../../../lib/http/index.js';
+import {
+  IUGU_SUBACCOUNT_PATHS,
+  iuguBalanceCents,
+  iuguReceiverStatus,
+  planSubAccount,
+  readCreatedAccount,
+  readDocument,
+  toIuguVerification,
+} from './subAccounts.js';
 import type { IuguInvoice } from './wire.js';
 
 /**
@@ -159,6 +172,121 @@ export class IuguAdapter extends DeclaredAdapter<IuguMember> {
     const id = isRecord(answer) && !iuguErrorText(answer) ? (idText(answer.id) ?? idText(answer.withdraw_request_id)) : undefined;
     if (!id) throw this.unusable('withdraw', prefix, answer, 'id do pedido de saque');
     return { withdrawId: id, status: this.withdrawalStatus(textOf((answer as { status?: unknown }).status) ?? 'pending'), amount: input.amount };
+  }
+
+  /** The HTTP client of one sub-account: its own API token as the Basic user, as for the marketplace's. */
+  private subAccount(ctx: AdapterContext, token: string): ProviderHttp {
+    return this.http(ctx, { auth: { type: 'basic', username: () => token, password: 'empty' } });
+  }
+
+  /**
+   * A receiver is an Iugu sub-account (document 1 §5's verification-document
+   * receivers): checked and its documents read before anything is sent
+   * ('Error on upload pdf' for one that cannot be read), then created with
+   * the marketplace's token and sent for verification with its own. It is
+   * PENDING until Iugu verifies it; its API token is kept, sealed, to read it.
+   */
+  override async createReceiver(ctx: AdapterContext, input: ReceiverInput): Promise<ReceiverResult> {
+    const plan = planSubAccount(input);
+    const timeoutMs = this.runtime.timeoutMs ?? this.declaration.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
+    const files = Object.fromEntries(await Promise.all(plan.documents.map(async (document) => [document.file, await readDocument(document, timeoutMs)])));
+    const prefix = this.prefixFor('createReceiver');
+    const created = await this.exchange('createReceiver', prefix, () =>
+      this.http(ctx).post<unknown>(IUGU_SUBACCOUNT_PATHS.createAccount, { name: input.name }),
+    );
+    const account = readCreatedAccount(created);
+    if (!account) throw this.unusable('createReceiver', prefix, created, 'account_id e tokens da subconta');
+    const body = toIuguVerification(input, plan, files);
+    try {
+      await this.subAccount(ctx, account.userToken).post<unknown>(fillPath(IUGU_SUBACCOUNT_PATHS.requestVerification, { id: account.accountId }), body);
+    } catch (error) {
+      // The sub-account exists (Iugu cannot delete one): the failure says which, so an operator can verify it in Iugu's panel within 24 hours.
+      const failure = this.failure('createReceiver', prefix, error);
+      throw new GatewayError(failure.code, `${failure.message} (subconta ${account.accountId} criada sem verificação)`, failure.details);
+    }
+    return {
+      receiverId: account.accountId,
+      receiverProvider: this.identity.id,
+      name: input.name,
+      document: digitsOnly(input.document),
+      documentType: plan.isCompany ? 'CNPJ' : 'CPF',
+      email: input.email,
+      status: 'PENDING',
+      balance: 0,
+      secret: account.liveToken,
+    };
+  }
+
+  /**
+   * GET /accounts/{id} with the sub-account's own token (kept at its
+   * creation): document 1 §4's first receiver rule and its balance. An ACTIVE
+   * sub-account gets PIX and installments switched on (document 1 §4).
+   */
+  override async getReceiver(ctx: AdapterContext, receiverId: string, stored?: StoredReceiver): Promise<ReceiverResult> {
+    const prefix = this.prefixFor('getReceiver');
+    if (!stored?.secret)
+      throw new GatewayError('FAILED_PRECONDITION', `${prefix}: receiver ${receiverId} was not created through the gateway, so its Iugu API token is unknown`, {
+        field: 'receiver_id',
+      });
+    const http = this.subAccount(ctx, stored.secret);
+    let answer: unknown;
+    try {
+      answer = (await http.get<unknown>(fillPath(IUGU_SUBACCOUNT_PATHS.account, { id: receiverId }))).data;
+    } catch (error) {
+      if ((error as { response?: { status?: number } })?.response?.status === 404) throw catalogueError('RECEIVER_NOT_FOUND', { field: 'receiver_id' });
+      throw this.failure('getReceiver', prefix, error);
+    }
+    if (!isRecord(answer) || !idText(answer.id)) throw this.unusable('getReceiver', prefix, answer, 'a subconta');
+    const status = iuguReceiverStatus(answer);
+    if (status === 'ACTIVE') await this.switchOnPixAndInstallments(http, receiverId);
+    const document = digitsOnly(textOf(answer.cnpj) ?? textOf(answer.cpf) ?? '');
+    let balance: number | undefined;
+    try {
+      balance = iuguBalanceCents(answer.balance_available_for_withdraw ?? answer.balance);
+    } catch {
+      balance = undefined;
+    }
+    if (balance === undefined) throw this.unusable('getReceiver', prefix, {}, 'saldo da subconta');
+    return {
+      receiverId,
+      receiverProvider: this.identity.id,
+      name: textOf(answer.name) ?? '',
+      document,
+      documentType: document ? inferDocumentType(document) : 'CPF',
+      email: textOf(answer.email) ?? '',
+      status,
+      balance,
+    };
+  }
+
+  /**
+   * Document 1 §4: "whenever a receiver is ACTIVE, PIX and installments are
+   * switched on automatically if off": PUT /payments/pix {enable: true} (Iugu
+   * answers 400 "Conta já possui Pix ativo" when it is on) and POST
+   * /accounts/configuration {credit_card: {active, installments}}, both with
+   * the sub-account's token. Neither is the read's outcome: a failure is logged
+   * and the next read tries again.
+   */
+  private async switchOnPixAndInstallments(http: ProviderHttp, receiverId: string): Promise<void> {
+    const attempt = async (what: string, send: () => Promise<unknown>, alreadyOn?: RegExp) => {
+      try {
+        await send();
+      } catch (error) {
+        const body = JSON.stringify((error as { response?: { data?: unknown } })?.response?.data ?? '');
+        if (alreadyOn?.test(body)) return;
+        this.log.warn(
+          {
+            provider: this.identity.id,
+            receiverId,
+            what,
+            failure: providerMessage((error as { response?: { data?: unknown } })?.response?.data) ?? String(error),
+          },
+          'could not switch on a sub-account setting',
+        );
+      }
+    };
+    await attempt('pix', () => http.put<unknown>(IUGU_SUBACCOUNT_PATHS.pix, { enable: true }), /j[aá] possui Pix ativo/i);
+    await attempt('installments', () => http.post<unknown>(IUGU_SUBACCOUNT_PATHS.configuration, { credit_card: { active: true, installments: true } }));
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
