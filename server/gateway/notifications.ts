@@ -98,7 +98,7 @@ export class NotificationsService {
     const stored = await this.deps.notifications.store(this.deps.db.em(), {
       provider: account.provider,
       providerAccountId: account.id,
-      body: incoming.body,
+      body: adapter.storableBody(incoming.body),
       headers,
       authenticatedAtIntake: verdict === 'valid',
     });

@@ -234,6 +234,17 @@ export abstract class ProviderAdapter {
     return 'unsigned';
   }
 
+  /**
+   * What of a notification's body is stored, after it was verified: the body
+   * as received, unless the provider puts a shared secret in it (SAQPAY's
+   * `ipn_secret`), which is masked so no secret reaches the database. An
+   * adapter that masks must answer 'unsigned' for a masked body (what intake
+   * proved is kept with the notification).
+   */
+  storableBody(body: Buffer): Buffer {
+    return body;
+  }
+
   /** Identifies one notification across re-deliveries: the provider's event id where it has one; by default the body's hash. */
   notificationKey(_ctx: AdapterContext, notification: IncomingNotification): string {
     return `sha256:${createHash('sha256').update(notification.body).digest('hex')}`;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { GetWithdrawRequest, WithdrawRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
-import { WebhookOutcome, WithdrawMethod, WithdrawStatus } from '../../gen/ts-proto/gateway/v1/types.js';
+import pg from 'pg';
+import { CreateTransactionRequest, GetTransactionRequest, GetWithdrawRequest, WithdrawRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { PaymentMethod, TransactionStatus, WebhookOutcome, WithdrawMethod, WithdrawStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import { startFakeProvider, type FakeProvider } from '../support/fakeProvider.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
 import { eventually } from '../support/eventually.js';
@@ -89,5 +90,62 @@ describe('a notification authenticated by a credential header at intake', () => 
     const withdrawal = await payout('WR-AUTH-3');
     expect((await trigger('WR-AUTH-3', { authorization: 'forged' })).status).toBe(401);
     expect(await status(withdrawal.id)).toBe(WithdrawStatus.WITHDRAW_STATUS_PENDING);
+  });
+});
+
+/**
+ * A provider that puts its shared secret in the body (SAQPAY's `ipn_secret`):
+ * checked at intake, then masked before the body is stored, so the secret never
+ * reaches the database; the stored copy is applied on what intake proved.
+ */
+describe('a notification carrying its shared secret in the body', () => {
+  const IPN_SECRET = 'saqpay-ipn-secret-e2e';
+  const PIX_CODE =
+    '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-426655440000520400005303986540519.905802BR5913Loja Exemplo6008BRASILIA62070503***63041D3D';
+  let saqpay: { id: string; notificationUrl: string };
+  let db: pg.Client;
+
+  beforeAll(async () => {
+    ({ providerAccount: saqpay } = await stack.client.call('accounts', 'createProviderAccount', {
+      provider: 'SAQPAY',
+      name: 'saqpay',
+      publicKey: 'pk',
+      secretKey: 'sk_saqpay',
+      baseUrl: fake.url,
+      webhookSecret: IPN_SECRET,
+    }));
+    db = new pg.Client({ connectionString: stack.database.url });
+    await db.connect();
+  });
+  afterAll(() => db?.end());
+
+  it('is applied, and stored with the secret masked', async () => {
+    fake.expect({
+      method: 'POST',
+      path: '/transactions',
+      reply: { body: { id: 'sq_e2e', status: 'waiting_payment', amount: 1990, paymentMethod: 'pix', pix: { qrcode: PIX_CODE } } },
+    });
+    const { transaction } = await stack.client.call(
+      'gateway',
+      'createTransaction',
+      CreateTransactionRequest.fromPartial({
+        providerAccountId: saqpay.id,
+        transaction: {
+          amount: 1990,
+          paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX,
+          customer: { name: 'Ana', document: '12345678909', email: 'a@example.com' },
+        },
+      }),
+    );
+    const ipn = { transaction_id: 'sq_e2e', transaction_amount: 19.9, ipn_secret: IPN_SECRET, transaction_status: 'paid' };
+    const answer = await fetch(saqpay.notificationUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ipn) });
+    expect(answer.status).toBe(200);
+    const read = async () =>
+      (await stack.client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id: transaction.id }))).transaction.status;
+    await eventually(async () => (await read()) === TransactionStatus.TRANSACTION_STATUS_APPROVED, 15_000, 'the charge APPROVED');
+    const { rows } = await db.query(`select convert_from(body, 'UTF8') as body from webhook_notifications where provider_account_id = $1`, [saqpay.id]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].body).not.toContain(IPN_SECRET);
+    expect(JSON.parse(rows[0].body)).toEqual({ ...ipn, ipn_secret: '[masked]' });
   });
 });

@@ -20,6 +20,9 @@ export const SAQPAY: TransactionsApiMember = {
   sources: `${DOC1_COMMON_SOURCES}; IPN \`{transaction_id, transaction_status, ipn_secret, …}\` checked by its \`ipn_secret\`: research (public integrations)`,
 };
 
+/** What a stored IPN carries instead of its `ipn_secret`. */
+export const MASKED_IPN_SECRET = '[masked]';
+
 /** The IPN's transaction (SaqPay's id) and its status; undefined for anything else. */
 export function readSaqpayIpn(body: Buffer): (ParsedNotification & { secret?: string }) | undefined {
   const ipn = parseJsonObject(body);
@@ -37,11 +40,23 @@ export class SaqpayAdapter extends TransactionsApiAdapter {
     return ipn && { kind: ipn.kind, id: ipn.id, status: ipn.status };
   }
 
-  /** The shared secret travels in the body: compared in constant time with the account's webhook secret, when it has one. */
+  /**
+   * The shared secret travels in the body: compared in constant time with the
+   * account's webhook secret, when it has one. A stored IPN has it masked
+   * (storableBody): unsigned then, intake having kept what it proved.
+   */
   override verifyNotification(ctx: AdapterContext, notification: IncomingNotification): NotificationVerdict {
     if (!ctx.webhookSecret) return 'unsigned';
     const secret = readSaqpayIpn(notification.body)?.secret;
+    if (secret === MASKED_IPN_SECRET) return 'unsigned';
     return secret !== undefined && safeEqualText(secret, ctx.webhookSecret) ? 'valid' : 'invalid';
+  }
+
+  /** The IPN is stored with its `ipn_secret` masked (re-serialised JSON, every other field as received): a shared secret never reaches the database. */
+  override storableBody(body: Buffer): Buffer {
+    const ipn = parseJsonObject(body);
+    if (!ipn || !Object.hasOwn(ipn, 'ipn_secret')) return body;
+    return Buffer.from(JSON.stringify({ ...ipn, ipn_secret: MASKED_IPN_SECRET }));
   }
 }
 
