@@ -47,13 +47,14 @@ export function renderProviderCatalogue(registry: ProviderRegistry): string {
     .filter((adapter): adapter is DeclaredAdapter => adapter instanceof DeclaredAdapter)
     .map((adapter) => {
       const { identity, capabilities, family } = adapter;
-      const { auth, headers, money, pixSeconds, boletoSeconds, sources } = adapter.catalogue;
+      const { auth, headers, money, pixSeconds, boletoSeconds, cardReceivableSeconds, sources } = adapter.catalogue;
       const session = 'session' in adapter.catalogue ? String(adapter.catalogue.session) : undefined;
       const methods = capabilities.paymentMethods.join(', ') || '—';
       const payouts = capabilities.withdrawMethods.join(', ') || '—';
       const validity = [
         capabilities.paymentMethods.includes('PIX') ? `PIX ${duration(pixSeconds)}` : '',
         capabilities.paymentMethods.includes('BILLET') ? `boleto ${duration(boletoSeconds)}` : '',
+        capabilities.paymentMethods.includes('CREDIT_CARD') && cardReceivableSeconds !== undefined ? `card receivable ${duration(cardReceivableSeconds)}` : '',
       ]
         .filter(Boolean)
         .join(', ');

@@ -11,6 +11,7 @@ import type {
   TransactionStatus,
   WebhookResult,
 } from '../../domain/types.js';
+import { compensationCode } from '../../lib/banks.js';
 import { digitsOnly, inferDocumentType } from '../../lib/documents.js';
 import { GatewayError, invalidArgument } from '../../lib/errors.js';
 import { expiresAfter } from '../../lib/expiry.js';
@@ -25,8 +26,8 @@ import { dateOf, idText, textOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
 import { COMMON_RECEIVER_STATUSES } from '../kit/commonStatuses.js';
-import { DeclaredAdapter, type ExtraOperation } from '../kit/declaredAdapter.js';
-import { ABMEXSPLIT_SUPPORTED_BANKS, BANKS_WITHOUT_BRANCH_DIGIT, compensationCode } from './banks.js';
+import { DeclaredAdapter } from '../kit/declaredAdapter.js';
+import { ABMEXSPLIT_SUPPORTED_BANKS, BANKS_WITHOUT_BRANCH_DIGIT } from './banks.js';
 
 /**
  * ABMEXSPLIT (spec doc 2, group 2): a bespoke dialect of sells split between
@@ -57,6 +58,8 @@ export const ABMEXSPLIT: ProviderDeclaration = {
   auth: { type: 'bearer' },
   credentials: { required: ['secretKey'] },
   money: 'cents',
+  // 'Receiver not found.' (doc 2 §8) when the provider does not know the marketplace; the other failures under the common prefix.
+  notFound: { getReceiver: 'RECEIVER_NOT_FOUND' },
   sources:
     "paths, sell fields (items, customer, splits, payment_method, webhook, credit_card), receiverToken, CPF and bank rules, branch-digit banks, split types and first-split rule, price_range bounds, 'Receiver not found.', `sell_id` notifications: spec (doc 2 §3/§4/§5/§7/§8/§9); the 11 bank codes the spec shows (of its 28): spec, kept as data in `server/providers/abmexsplit/banks.ts`; every body and answer beyond those names, bearer auth, cents, statuses beyond the common pattern: gateway (the research found only contradictory ABMEX plugin code, none for ABMEXSPLIT); host: the ABMEX host the research saw (`api2.abmex.com.br`), unconfirmed",
 };
@@ -333,12 +336,6 @@ export function readSellNotification(body: Buffer): { sellId: string; status: st
 export class AbmexSplitAdapter extends DeclaredAdapter {
   constructor(declaration: ProviderDeclaration = ABMEXSPLIT, runtime: AdapterRuntime = {}) {
     super(declaration, runtime, { transactionStatuses: ABMEXSPLIT_STATUSES });
-  }
-
-  /** 'Receiver not found.' (doc 2 §8) when the provider does not know the marketplace; the other failures under the common prefix. */
-  protected override failure(operation: Operation | ExtraOperation, prefix: string, error: unknown): GatewayError {
-    const failure = super.failure(operation, prefix, error);
-    return operation === 'getReceiver' && failure.code === 'NOT_FOUND' ? catalogueError('RECEIVER_NOT_FOUND') : failure;
   }
 
   /** A 2xx answer without the resource: the provider's message where a JSON answer gives one (it refused), else an outage. */

@@ -22,7 +22,7 @@ export const ABMEXSPLIT_SUPPORTED_BANKS: Readonly<Record<string, { name: string;
   '204': { name: 'Banco Bradesco Cartões S.A.', source: 'doc 2 §5' },
   '237': { name: 'Banco Bradesco S.A.', source: 'doc 2 §9' },
   '246': { name: 'Banco ABC Brasil S.A.', source: 'doc 2 §5' },
-  '260': { name: 'Nu Pagamentos S.A.', source: 'doc 2 §9' },
+  '260': { name: 'Nu Pagamentos S.A. - Instituição de Pagamento', source: 'doc 2 §9' },
   '341': { name: 'Itaú Unibanco S.A.', source: 'doc 2 §9' },
   '756': { name: 'Banco Cooperativo Sicoob S.A.', source: 'doc 2 §9' },
 };
@@ -32,6 +32,3 @@ export const ABMEXSPLIT_SUPPORTED_BANKS_IN_SPEC = 28;
 
 /** Doc 2 §5: "a branch digit above 0 is not allowed for banks 001, 036, 246, 204, 237". */
 export const BANKS_WITHOUT_BRANCH_DIGIT: ReadonlySet<string> = new Set(['001', '036', '246', '204', '237']);
-
-/** A compensation code as three digits ('1' → '001'); anything but digits is dropped first. */
-export const compensationCode = (code: string): string => code.replace(/\D/g, '').padStart(3, '0');

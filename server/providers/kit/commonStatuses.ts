@@ -58,7 +58,8 @@ export const DOC3_COMMON_STATUSES = statusTable<TransactionStatus>(
  * The receiver rule (doc 1 §4's third receiver rule, doc 3 §4's "Receiver
  * statuses"): active or approved ACTIVE; rejected or cancelled (canceled)
  * REJECTED; anything else PENDING. ABMEXSPLIT's marketplaces,
- * PAYSHARKGATEWAY's and MAKEYOURBANK's receivers read their statuses through it.
+ * PAYSHARKGATEWAY's and MAKEYOURBANK's receivers read their statuses through
+ * it, and the orders family's recipients (PAGARME, with its own `refused`).
  */
 export const COMMON_RECEIVER_STATUSES = statusTable<ReceiverStatus>(
   { active: 'ACTIVE', approved: 'ACTIVE', rejected: 'REJECTED', cancelled: 'REJECTED', canceled: 'REJECTED' },

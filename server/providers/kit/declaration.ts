@@ -2,7 +2,7 @@ import type { AuthStyle, BreakerOptions, KeyRef, RetryOptions } from '../../lib/
 import type { Logger } from '../../lib/logger.js';
 import type { CatalogueKey, FailurePrefixKey } from '../../lib/providerMessages.js';
 import type { StatusDeclaration } from '../../lib/statusTable.js';
-import type { Operation, TransactionStatus, WithdrawStatus } from '../../domain/types.js';
+import type { Operation, ReceiverStatus, TransactionStatus, WithdrawStatus } from '../../domain/types.js';
 import type { CapabilityDeclaration, ProviderIdentity } from '../adapter.js';
 import type { CredentialLayout } from './credentials.js';
 
@@ -30,9 +30,19 @@ export interface ProviderDeclaration {
   /** Validity sent to the provider, in seconds; defaults are the spec's (PIX 1 day, boleto 3 days). */
   expiry?: ExpiryDeclaration;
   /** Over the family's tables: `table` replaces, `overrides` add or change, `unknown` is the default. */
-  statuses?: { transaction?: StatusDeclaration<TransactionStatus>; withdrawal?: StatusDeclaration<WithdrawStatus> };
+  statuses?: {
+    transaction?: StatusDeclaration<TransactionStatus>;
+    withdrawal?: StatusDeclaration<WithdrawStatus>;
+    receiver?: StatusDeclaration<ReceiverStatus>;
+  };
   /** The spec's fixed texts, as catalogue keys (lib/providerMessages.ts). */
   failures?: FailureTexts;
+  /**
+   * The spec's text for the provider not knowing what an operation names (its
+   * NOT_FOUND failures), instead of '<prefix>: <provider message>':
+   * 'Receiver not found.' (ABMEXSPLIT, PAGARME), 'Transação não encontrada' (LUMINA).
+   */
+  notFound?: Partial<Record<Operation, CatalogueKey>>;
   /**
    * The provider's own text for an operation it does not offer, where the
    * spec gives one (doc 3 §8: Payber's withdraw 'Withdraw method not
@@ -61,6 +71,12 @@ export type MoneyUnit = 'cents' | 'reais';
 export interface ExpiryDeclaration {
   pixSeconds?: number;
   boletoSeconds?: number;
+  /**
+   * How long a card charge's receivable runs, reported as the card
+   * transaction's `expiresAt` (nothing is sent: doc 1 §9's "card receivable due
+   * date: 1 year for one provider", PAGARME). Undeclared, a card charge has no `expiresAt`.
+   */
+  cardReceivableSeconds?: number;
 }
 
 /**

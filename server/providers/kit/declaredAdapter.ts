@@ -1,4 +1,13 @@
-import type { Operation, PaymentMethod, PixKeyType, TransactionStatus, WebhookResult, WithdrawInput, WithdrawStatus } from '../../domain/types.js';
+import type {
+  Operation,
+  PaymentMethod,
+  PixKeyType,
+  ReceiverStatus,
+  TransactionStatus,
+  WebhookResult,
+  WithdrawInput,
+  WithdrawStatus,
+} from '../../domain/types.js';
 import { safeEqualText } from '../../lib/constantTime.js';
 import { verifySignatureHeader } from '../../lib/hmacSignature.js';
 import { GatewayError, invalidArgument } from '../../lib/errors.js';
@@ -40,9 +49,12 @@ export interface FamilyDefaults {
   transactionStatuses: StatusTable<TransactionStatus>;
   /** Default: no entries, unknown PENDING (a payout wrongly recorded as failed could be paid twice). */
   withdrawalStatuses?: StatusTable<WithdrawStatus>;
+  /** Default: no entries, unknown PENDING (doc 1 §4's receiver rules all end in PENDING). */
+  receiverStatuses?: StatusTable<ReceiverStatus>;
 }
 
 const NO_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>({}, 'PENDING');
+const NO_RECEIVER_STATUSES = statusTable<ReceiverStatus>({}, 'PENDING');
 
 /** The spec's common prefix of each operation's failure (doc 1 §8): '<prefix>: <provider message>'. */
 const COMMON_PREFIXES: Record<Operation, string> = {
@@ -68,12 +80,12 @@ const COMMON_PREFIXES: Record<Operation, string> = {
  * What a subclass gets:
  * - `http(ctx, extra?)`: the provider's HTTP client (auth, timeout, runtime knobs);
  * - `credentials(ctx)`: the account's keys parsed by the declared layout;
- * - `transactionStatus(value)` / `withdrawalStatus(value)`: the declared tables, unknown values logged with the provider's id;
+ * - `transactionStatus(value)` / `withdrawalStatus(value)` / `receiverStatus(value)`: the declared tables, unknown values logged with the provider's id;
  * - `toProviderAmount(cents)` / `fromProviderAmount(value)`: the declared money unit;
  * - `amountOr(value, fallback, what)`: an answer's amount in cents, else the amount asked for, else an unusable answer;
- * - `pixExpirySeconds`, `boletoExpirySeconds`, `expiresAt(seconds)`, `now()`;
+ * - `pixExpirySeconds`, `boletoExpirySeconds`, `cardReceivableSeconds`, `expiresAt(seconds)`, `now()`;
  * - `prefixFor(operation)`: the spec's prefix of the operation's failures (the declared one, else the common one);
- * - `failure(operation, prefix, error)`: the provider's failure under the spec's prefix, or the declared fixed text;
+ * - `failure(operation, prefix, error)`: the provider's failure under the spec's prefix, or the declared fixed (or not-found) text;
  * - `exchange(operation, prefix, send)`: one HTTP exchange whose failure is `failure(…)`;
  * - `mapped(operation, prefix, map)`: a mapper's refusal of an answer (not the resource) as the same failure.
  */
@@ -85,6 +97,7 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
   /** The declared tables (family + member), read by the catalogue test against the spec. */
   readonly transactionStatuses: StatusTable<TransactionStatus>;
   readonly withdrawalStatuses: StatusTable<WithdrawStatus>;
+  readonly receiverStatuses: StatusTable<ReceiverStatus>;
 
   protected constructor(
     protected readonly declaration: D,
@@ -97,6 +110,7 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
     this.family = family.family ?? 'bespoke';
     this.transactionStatuses = declaredStatusTable(family.transactionStatuses, declaration.statuses?.transaction);
     this.withdrawalStatuses = declaredStatusTable(family.withdrawalStatuses ?? NO_WITHDRAWAL_STATUSES, declaration.statuses?.withdrawal);
+    this.receiverStatuses = declaredStatusTable(family.receiverStatuses ?? NO_RECEIVER_STATUSES, declaration.statuses?.receiver);
     lockToCapabilities(this);
   }
 
@@ -177,6 +191,12 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
     );
   }
 
+  protected receiverStatus(value: unknown): ReceiverStatus {
+    return lookupStatus(this.receiverStatuses, value, (providerStatus, mappedTo) =>
+      this.log.warn({ provider: this.identity.id, providerStatus, mappedTo }, 'unknown provider receiver status'),
+    );
+  }
+
   /** Our integer cents → the provider's unit. */
   protected toProviderAmount(cents: number): number {
     return this.declaration.money === 'reais' ? centsToReais(cents) : cents;
@@ -214,6 +234,7 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
     money: ProviderDeclaration['money'];
     pixSeconds: number;
     boletoSeconds: number;
+    cardReceivableSeconds?: number;
     sources: string;
   } {
     return {
@@ -222,6 +243,7 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
       money: this.declaration.money,
       pixSeconds: this.pixExpirySeconds,
       boletoSeconds: this.boletoExpirySeconds,
+      ...(this.cardReceivableSeconds !== undefined ? { cardReceivableSeconds: this.cardReceivableSeconds } : {}),
       sources: this.declaration.sources,
     };
   }
@@ -234,6 +256,11 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
     return this.declaration.expiry?.boletoSeconds ?? BOLETO_DEFAULT_EXPIRY_SECONDS;
   }
 
+  /** A card charge's receivable term where the member declares one (`expiry.cardReceivableSeconds`), else undefined. */
+  protected get cardReceivableSeconds(): number | undefined {
+    return this.declaration.expiry?.cardReceivableSeconds;
+  }
+
   protected expiresAt(seconds: number, from: Date = this.now()): Date {
     return expiresAfter(from, seconds);
   }
@@ -241,12 +268,14 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
   /**
    * A failed call of `operation` as the error the caller sees: '<prefix>:
    * <provider message>' with the code and outcome of the HTTP exchange; where
-   * the declaration gives the operation a fixed text, that text instead, with
-   * the same code and outcome, the provider's message kept in the log.
+   * the declaration gives the operation a fixed text (or a not-found text, for
+   * a NOT_FOUND failure), that text instead, with the same code and outcome,
+   * the provider's message kept in the log.
    */
   protected failure(operation: Operation | ExtraOperation, prefix: string, error: unknown): GatewayError {
     const failure = providerError(prefix, error);
-    const fixed = this.declaration.failures?.[operation as Operation];
+    const notFound = failure.code === 'NOT_FOUND' ? this.declaration.notFound?.[operation as Operation] : undefined;
+    const fixed = notFound ?? this.declaration.failures?.[operation as Operation];
     // The adapter's own errors ('Unauthorized.', a bad credential layout) are not the provider's failure: they stay as they are.
     const fromProvider = !(error instanceof GatewayError) || (error.details.reason ?? '').startsWith('PROVIDER');
     if (!fixed || !fromProvider) return failure;

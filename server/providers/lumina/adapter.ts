@@ -1,18 +1,17 @@
-import type { Address, Operation, PaymentMethod, RefundResult, TransactionInput, TransactionResult, WebhookResult } from '../../domain/types.js';
+import type { Address, PaymentMethod, RefundResult, TransactionInput, TransactionResult, WebhookResult } from '../../domain/types.js';
 import { tokenizableCard, type CardInput } from '../../lib/card.js';
 import { digitsOnly, lowerCaseCpfWhenExactly11Digits } from '../../lib/documents.js';
-import { GatewayError } from '../../lib/errors.js';
 import { identifiedObject, isRecord, parseJsonObject, unwrapped } from '../../lib/json.js';
 import { paymentMethodCodec } from '../../lib/paymentMethods.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
-import { CATALOGUE, catalogueError, FAILURE_PREFIXES } from '../../lib/providerMessages.js';
+import { catalogueError, FAILURE_PREFIXES } from '../../lib/providerMessages.js';
 import { declaredStatusTable } from '../../lib/statusTable.js';
 import { dateOf, idText, textOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
 import { DOC3_COMMON_STATUSES } from '../kit/commonStatuses.js';
 import type { AdapterRuntime, ProviderDeclaration } from '../kit/declaration.js';
-import { DeclaredAdapter, unusableAnswer, type ExtraOperation, type ObjectNotification } from '../kit/declaredAdapter.js';
+import { DeclaredAdapter, unusableAnswer, type ObjectNotification } from '../kit/declaredAdapter.js';
 
 /**
  * LUMINA (spec doc 3, group 4), a bespoke dialect. What the spec says: Bearer;
@@ -46,6 +45,8 @@ export const LUMINA: ProviderDeclaration = {
   money: 'cents',
   failures: { unsupportedPaymentMethod: 'METODO_PAGAMENTO_NAO_SUPORTADO' },
   failurePrefixes: { refoundTransaction: 'REFUND_FOURTH_GROUP' },
+  // §8: a payment the provider does not know is 'Transação não encontrada'; any other failure keeps the provider's message.
+  notFound: { getTransaction: 'TRANSACAO_NAO_ENCONTRADA' },
   sources:
     "paths, Bearer, card or PIX only, document type rule, address defaults, statuses, 1-day PIX, fourth-group texts: spec (doc 3 §4/§5/§7/§8/§9); host, PIX body and its answer (wrapped in _body or data; id, status, pix.qrCode, timestamps.expiresAt): research (integrations); card, token, refund bodies, notification payload: gateway's decision",
 };
@@ -184,13 +185,6 @@ export function readLuminaNotification(body: Buffer): ObjectNotification | undef
 export class LuminaAdapter extends DeclaredAdapter {
   constructor(declaration: ProviderDeclaration = LUMINA, runtime: AdapterRuntime = {}) {
     super(declaration, runtime, { transactionStatuses: LUMINA_STATUSES });
-  }
-
-  /** §8: a payment the provider does not know is 'Transação não encontrada'; any other failure keeps the provider's message. */
-  protected override failure(operation: Operation | ExtraOperation, prefix: string, error: unknown): GatewayError {
-    const failure = super.failure(operation, prefix, error);
-    if (operation !== 'getTransaction' || failure.code !== 'NOT_FOUND') return failure;
-    return new GatewayError('NOT_FOUND', CATALOGUE.TRANSACAO_NAO_ENCONTRADA.message, { reason: 'TRANSACAO_NAO_ENCONTRADA', outcome: failure.details.outcome });
   }
 
   private payment(answer: unknown, fallback: { method?: PaymentMethod; amount?: number } = {}): TransactionResult {

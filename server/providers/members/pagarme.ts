@@ -1,3 +1,5 @@
+import { COMPE_BANKS } from '../../lib/banks.js';
+import { SECONDS_PER_DAY } from '../../lib/expiry.js';
 import { SPEC_GROUPS } from '../adapter.js';
 import { OrdersApiAdapter, type OrdersApiMember } from '../families/ordersApi/index.js';
 import { member } from '../kit/registration.js';
@@ -12,14 +14,34 @@ const { expiry: _pagarmeBaasBoleto, ...PAGARME_V5 } = PAGARMEBAAS;
  * PAGARMEBAAS uses it: orders with PIX, boleto and card charges, card tokens
  * and saved cards, refunds by DELETE /charges/{id}, withdrawals from a
  * recipient, Pagar.me's events; §9's default validity (PIX 1 day, boleto 3
- * days). Recipients (creation with the transfer settings of document 1 §9) are
- * not built yet (docs/decisions.md).
+ * days). Besides, document 1's parts that belong to one provider, decided to
+ * be PAGARME's (docs/decisions.md):
+ * - receivers are Pagar.me recipients (doc 1 §7 "POST /recipients; GET
+ *   /recipients/{id}", the balance from GET /recipients/{id}/balance), created
+ *   with §9's transfer settings (transfer disabled, interval Daily, day 0) and
+ *   only at a bank of §3's list of about 70 (`COMPE_BANKS`, server/lib/banks.ts);
+ * - their statuses by §4's third rule, plus Pagar.me's `refused` REJECTED;
+ * - §9's "card receivable due date: 1 year", reported as a card charge's
+ *   expiresAt (Pagar.me v5 takes no such field, so nothing is sent).
  */
 export const PAGARME: OrdersApiMember = {
   ...PAGARME_V5,
   identity: { id: 'PAGARME', specGroup: SPEC_GROUPS.DOC2_GROUP1, defaultBaseUrl: 'https://api.pagar.me/core/v5' },
+  capabilities: { ...PAGARMEBAAS.capabilities, receivers: true },
+  expiry: { cardReceivableSeconds: 365 * SECONDS_PER_DAY },
+  // Pagar.me's recipient statuses: registration, affiliation, active, refused, suspended, blocked, inactive.
+  // §4's rule gives active ACTIVE and the rest PENDING; a refused registration is clearly a rejection.
+  // Suspended, blocked and inactive can be lifted at Pagar.me: PENDING, as the rule says.
+  statuses: {
+    receiver: {
+      overrides: { registration: 'PENDING', affiliation: 'PENDING', refused: 'REJECTED', suspended: 'PENDING', blocked: 'PENDING', inactive: 'PENDING' },
+    },
+  },
+  // Doc 1 §8: 'Receiver not found.' when Pagar.me does not know the recipient.
+  notFound: { getReceiver: 'RECEIVER_NOT_FOUND' },
+  receiverBanks: COMPE_BANKS,
   sources:
-    'host `api.pagar.me/core/v5`, Basic with the secret key, bodies, statuses, events, `Idempotency-Key`, the orders paths: research (Pagar.me API v5 reference) and the orders family (PAGARMEBAAS); validity: document 1 §9 defaults',
+    "host `api.pagar.me/core/v5`, Basic with the secret key, bodies, statuses, events, `Idempotency-Key`, the orders paths: research (Pagar.me API v5 reference) and the orders family (PAGARMEBAAS); recipient paths, transfer settings (disabled, Daily, day 0), the bank list's size and sample codes, the receiver-status rule, 'Receiver not found.', the one-year card receivable (reported as a card charge's expiresAt, nothing sent): spec (doc 1 §3/§4/§7/§8/§9, decided to be PAGARME's); recipient and bank-account bodies (`CreateRecipientRequest`, `CreateBankAccountRequest`, `CreateTransferSettingsRequest`), recipient and balance answers (`GetRecipientResponse`, `GetBalanceResponse`), `GET /recipients/{id}/balance`: research (pagarme/pagarme-nodejs-sdk); the ~70 banks: Banco Central's STR participants (`server/lib/banks.ts`); refused REJECTED: gateway; validity: document 1 §9 defaults",
 };
 
 export default member(OrdersApiAdapter, PAGARME);

@@ -161,6 +161,8 @@ const COMMON_PREFIXES: Partial<Record<Operation, string>> = {
   refoundTransaction: FAILURE_PREFIXES.REFUND_TRANSACTION,
   withdraw: FAILURE_PREFIXES.WITHDRAW,
   getWithdraw: FAILURE_PREFIXES.GET_WITHDRAW,
+  createReceiver: FAILURE_PREFIXES.CREATE_RECEIVER,
+  getReceiver: FAILURE_PREFIXES.GET_RECEIVER,
 };
 
 /**

@@ -204,6 +204,8 @@ export function ordersApiConformance(member: OrdersApiMember, fixtures: OrdersAp
   const offers = (method: 'PIX' | 'BILLET' | 'CREDIT_CARD') => capabilities.paymentMethods.includes(method);
   const pixSeconds = member.expiry?.pixSeconds ?? PIX_DEFAULT_EXPIRY_SECONDS;
   const boletoSeconds = member.expiry?.boletoSeconds ?? BOLETO_DEFAULT_EXPIRY_SECONDS;
+  /** A card charge's receivable term, reported as its expiresAt from creation; none where the member declares none. */
+  const cardReceivableSeconds = member.expiry?.cardReceivableSeconds;
   /** Pagar.me's Basic auth: the secret key as user, an empty password. */
   const authorization = `Basic ${Buffer.from(`${keys.secretKey}:`).toString('base64')}`;
   const statuses = declaredStatusTable(ORDERS_API_STATUSES, member.statuses?.transaction);
@@ -367,7 +369,7 @@ export function ordersApiConformance(member: OrdersApiMember, fixtures: OrdersAp
         });
 
       if (offers('CREDIT_CARD')) {
-        it('charges a saved card with installments and a statement descriptor', async () => {
+        it(`charges a saved card with installments and a statement descriptor${cardReceivableSeconds === undefined ? '' : `, its receivable due ${cardReceivableSeconds} s after creation`}`, async () => {
           const credit_card = { installments: 3, statement_descriptor: 'CursoOnline', card_id: 'card_7Hk' };
           creates({ payments: [{ payment_method: 'credit_card', amount: 5000, credit_card }] }, answers.cardOrder);
           const input = transactionInput({ amount: 5000, paymentMethod: 'CREDIT_CARD', cardId: 'card_7Hk', installments: 3, description: 'Curso Online' });
@@ -376,13 +378,16 @@ export function ordersApiConformance(member: OrdersApiMember, fixtures: OrdersAp
             transactionId: answers.cardOrder.id,
             status: 'APPROVED',
             amount: answers.cardOrder.amount,
+            ...(cardReceivableSeconds === undefined ? {} : { expiresAt: new Date(NOW.getTime() + cardReceivableSeconds * 1000) }),
           });
         });
 
-        it('returns a declined card as REJECTED, an outcome rather than an error', async () => {
+        it('returns a declined card as REJECTED, an outcome rather than an error, with no receivable', async () => {
           creates({}, answers.declinedCardOrder);
           const input = transactionInput({ amount: 5000, paymentMethod: 'CREDIT_CARD', cardId: 'card_7Hk' });
-          expect(await h.adapter.createTransaction(h.ctx, input)).toMatchObject({ transactionId: answers.declinedCardOrder.id, status: 'REJECTED' });
+          const result = await h.adapter.createTransaction(h.ctx, input);
+          expect(result).toMatchObject({ transactionId: answers.declinedCardOrder.id, status: 'REJECTED' });
+          expect(result.expiresAt).toBeUndefined();
         });
       }
 

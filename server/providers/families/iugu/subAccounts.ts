@@ -1,5 +1,6 @@
 import axios from 'axios';
 import type { ReceiverDocuments, ReceiverInput, ReceiverStatus } from '../../../domain/types.js';
+import { bankAccountKind, compensationCode, isListedBank, type BankAccountKind, type BankList } from '../../../lib/banks.js';
 import { digitsOnly, inferDocumentType } from '../../../lib/documents.js';
 import { invalidArgument } from '../../../lib/errors.js';
 import { isRecord } from '../../../lib/json.js';
@@ -40,7 +41,7 @@ export const IUGU_SUBACCOUNT_PATHS = {
  * is cut short there); the codes are the Banco Central's. A bank missing here
  * is one line to add; none is guessed.
  */
-export const IUGU_BANKS: Readonly<Record<string, string>> = {
+export const IUGU_BANKS: BankList = {
   '001': 'Banco do Brasil',
   '004': 'Banco do Nordeste',
   '021': 'Banestes',
@@ -82,9 +83,6 @@ export const IUGU_BANKS: Readonly<Record<string, string>> = {
   '756': 'Sicoob',
 };
 
-/** A bank code as three digits ('1' and '001' are Banco do Brasil). */
-export const compensationCode = (code: string): string => digitsOnly(code).padStart(3, '0');
-
 /** The verification documents document 1 §5 asks for, as Iugu names its `files`; the social contract only for a CNPJ. */
 const DOCUMENT_FILES = [
   ['documentPhotoUrl', 'identification', 'document_photo_url'],
@@ -96,15 +94,8 @@ const DOCUMENT_FILES = [
 
 export type IuguFileName = (typeof DOCUMENT_FILES)[number][1];
 
-/** Iugu's account type names. */
-const ACCOUNT_TYPES: Readonly<Record<string, string>> = {
-  checking: 'Corrente',
-  corrente: 'Corrente',
-  cc: 'Corrente',
-  savings: 'Poupança',
-  poupanca: 'Poupança',
-  poupança: 'Poupança',
-};
+/** Iugu's names of the two account kinds. */
+const IUGU_ACCOUNT_TYPES: Readonly<Record<BankAccountKind, string>> = { checking: 'Corrente', savings: 'Poupança' };
 
 /** What a sub-account needs before anything is sent: the documents to fetch, by Iugu's file name, and Iugu's name of the bank. */
 export interface SubAccountPlan {
@@ -124,13 +115,14 @@ export function planSubAccount(input: ReceiverInput): SubAccountPlan {
   const account = input.bankAccount ?? missing('receiver.bank_account', 'the bank domicile Iugu pays the sub-account to');
   if (!input.address) missing('receiver.address', "the holder's address, part of Iugu's verification");
   const code = compensationCode(account.bankCode);
-  if (!Object.hasOwn(IUGU_BANKS, code))
+  if (!isListedBank(IUGU_BANKS, code))
     throw invalidArgument(
       'receiver.bank_account.bank_code',
       `receiver.bank_account.bank_code ${code} is not a bank Iugu takes for a sub-account's bank domicile`,
     );
-  const accountType = ACCOUNT_TYPES[(account.accountType ?? '').trim().toLowerCase()];
-  if (!accountType) throw invalidArgument('receiver.bank_account.account_type', 'receiver.bank_account.account_type must be checking or savings');
+  const kind = bankAccountKind(account.accountType);
+  if (!kind) throw invalidArgument('receiver.bank_account.account_type', 'receiver.bank_account.account_type must name a checking or a savings account');
+  const accountType = IUGU_ACCOUNT_TYPES[kind];
   const documents = DOCUMENT_FILES.filter(([, file]) => isCompany || file !== 'social_contract').map(([key, file, field]) => {
     const url = input.documents?.[key]?.trim() ?? '';
     const fieldName = `receiver.documents.${field}`;

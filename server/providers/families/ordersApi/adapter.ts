@@ -1,6 +1,8 @@
 import type {
   CardInput,
   Operation,
+  ReceiverInput,
+  ReceiverResult,
   RefundResult,
   TransactionInput,
   TransactionResult,
@@ -17,35 +19,45 @@ import { fillPath, type AdapterRuntime } from '../../kit/declaration.js';
 import { DeclaredAdapter, type ExtraOperation } from '../../kit/declaredAdapter.js';
 import {
   fromOrdersApiOrder,
+  fromOrdersApiRecipient,
   fromOrdersApiRefund,
   fromOrdersApiWithdrawal,
   withFieldErrors,
   ordersApiFailureReason,
+  ordersApiRecipientAccount,
   primaryCharge,
   toOrdersApiCardToken,
   toOrdersApiCustomer,
   toOrdersApiOrder,
+  toOrdersApiRecipient,
   type OrdersApiStatusReader,
 } from './mappers.js';
 import type { OrdersApiMember } from './member.js';
 import { ordersApiEventId, readOrdersApiEvent } from './notifications.js';
-import { ORDERS_API_NEVER_PAID, ORDERS_API_STATUSES, ORDERS_API_WITHDRAWAL_STATUSES } from './statuses.js';
-import type { OrdersApiCharge, OrdersApiOrder, OrdersApiWithdrawal } from './wire.js';
+import { ORDERS_API_NEVER_PAID, ORDERS_API_RECEIVER_STATUSES, ORDERS_API_STATUSES, ORDERS_API_WITHDRAWAL_STATUSES } from './statuses.js';
+import type { OrdersApiBalance, OrdersApiCharge, OrdersApiOrder, OrdersApiRecipient, OrdersApiWithdrawal } from './wire.js';
 
 /**
  * The "orders API" family (Pagar.me API v5 dialect; spec doc 1 §7 "Orders",
  * doc 2 §7 PAGARMEBAAS): an order with one payment, whose charge carries the
  * status and the PIX/boleto data; refunds cancel the charge; payouts are
- * withdrawals from a recipient. Amounts are integer cents on both sides.
- * Each operation is one HTTP exchange, except where the dialect needs two:
- * saving a card (customer, then card; a token first when given raw card data)
- * and refunding (the order is read for its charge, then cancelled).
+ * withdrawals from a recipient; recipients are created and read with their
+ * balance where the member offers receivers. Amounts are integer cents on both
+ * sides. Each operation is one HTTP exchange, except where the dialect needs
+ * two: saving a card (customer, then card; a token first when given raw card
+ * data), refunding (the order is read for its charge, then cancelled) and
+ * reading a recipient (the recipient, then its balance).
  */
 export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
   private readonly reader: OrdersApiStatusReader;
 
   constructor(member: OrdersApiMember, runtime: AdapterRuntime = {}) {
-    super(member, runtime, { family: 'orders API', transactionStatuses: ORDERS_API_STATUSES, withdrawalStatuses: ORDERS_API_WITHDRAWAL_STATUSES });
+    super(member, runtime, {
+      family: 'orders API',
+      transactionStatuses: ORDERS_API_STATUSES,
+      withdrawalStatuses: ORDERS_API_WITHDRAWAL_STATUSES,
+      receiverStatuses: ORDERS_API_RECEIVER_STATUSES,
+    });
     this.reader = { status: (value) => this.transactionStatus(value), neverPaid: member.neverPaid ?? ORDERS_API_NEVER_PAID };
     // The dialect carries integer cents everywhere (Pagar.me v5): a member cannot declare otherwise.
     if (member.money !== 'cents') throw new Error(`${member.identity.id}: the orders API carries amounts in cents, not ${member.money}`);
@@ -56,9 +68,10 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
     return this.http(ctx, { auth: { type: 'none' } });
   }
 
-  /** The family's failures also carry the provider's field errors: 'prefix: message (field: error)'. */
+  /** The family's failures also carry the provider's field errors: 'prefix: message (field: error)'; a fixed text of the spec ('Receiver not found.') stays as it is. */
   protected override failure(operation: Operation | ExtraOperation, prefix: string, error: unknown): GatewayError {
-    return withFieldErrors(super.failure(operation, prefix, error), error);
+    const failure = super.failure(operation, prefix, error);
+    return failure.message.startsWith(`${prefix}: `) ? withFieldErrors(failure, error) : failure;
   }
 
   /**
@@ -114,7 +127,8 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     this.assertPaymentMethod(input.paymentMethod);
-    const body = toOrdersApiOrder(input, { pixExpiresInSeconds: this.pixExpirySeconds, boletoSeconds: this.boletoExpirySeconds, now: this.now() });
+    const now = this.now();
+    const body = toOrdersApiOrder(input, { pixExpiresInSeconds: this.pixExpirySeconds, boletoSeconds: this.boletoExpirySeconds, now });
     const prefix = this.prefixFor('createTransaction');
     // Pagar.me keeps an Idempotency-Key for 24 h (docs.pagar.me, "Idempotência"): a retried order is not created twice there.
     const order = await this.exchange('createTransaction', prefix, () =>
@@ -124,7 +138,18 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
     // A declined card is an outcome (REJECTED); a PIX or boleto that failed to be issued has nothing to pay, so its reason is the error.
     if (result.status === 'REJECTED' && input.paymentMethod !== 'CREDIT_CARD')
       throw providerFailure(prefix, ordersApiFailureReason(order), 'FAILED_PRECONDITION');
-    return withPixQrImage(result);
+    return withPixQrImage(this.withCardReceivable(result, now));
+  }
+
+  /**
+   * A card charge's receivable term, where the member declares one (PAGARME:
+   * doc 1 §9's one year), as the transaction's expiresAt from its creation.
+   * Nothing is sent (Pagar.me v5 has no such field); a declined card has no receivable.
+   */
+  private withCardReceivable(result: TransactionResult, createdAt: Date): TransactionResult {
+    const seconds = this.cardReceivableSeconds;
+    if (result.paymentMethod !== 'CREDIT_CARD' || seconds === undefined || result.status === 'REJECTED') return result;
+    return { ...result, expiresAt: this.expiresAt(seconds, createdAt) };
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
@@ -176,6 +201,48 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
       true,
     );
     return fromOrdersApiWithdrawal(withdrawal, (value) => this.withdrawalStatus(value));
+  }
+
+  /**
+   * POST /recipients with the receiver's bank account, checked first (the
+   * member's bank list, checking or savings) and doc 1 §9's transfer settings.
+   * A recipient just created has received nothing: its balance is 0.
+   */
+  override async createReceiver(ctx: AdapterContext, input: ReceiverInput): Promise<ReceiverResult> {
+    const account = ordersApiRecipientAccount(input, this.identity.id, this.declaration.receiverBanks);
+    const recipient = await this.resource(
+      'createReceiver',
+      this.prefixFor('createReceiver'),
+      () => this.http(ctx).post<OrdersApiRecipient>('/recipients', toOrdersApiRecipient(input, account)),
+      'a recipient',
+    );
+    return fromOrdersApiRecipient(recipient, { provider: this.identity.id, status: (value) => this.receiverStatus(value), balance: 0 }, input);
+  }
+
+  /**
+   * GET /recipients/{id}, then its balance (GET /recipients/{id}/balance):
+   * the receiver's balance is what is available to withdraw. A balance answer
+   * without `available_amount` is the provider failing (UNAVAILABLE), never 0.
+   */
+  override async getReceiver(ctx: AdapterContext, receiverId: string): Promise<ReceiverResult> {
+    const prefix = this.prefixFor('getReceiver');
+    const recipient = await this.resource(
+      'getReceiver',
+      prefix,
+      () => this.http(ctx).get<OrdersApiRecipient>(fillPath('/recipients/{id}', { id: receiverId })),
+      'a recipient',
+    );
+    const balance = await this.exchange('getReceiver', prefix, () =>
+      this.http(ctx).get<OrdersApiBalance>(fillPath('/recipients/{id}/balance', { id: receiverId })),
+    );
+    const available = this.optionalProviderAmount((balance as OrdersApiBalance | null)?.available_amount);
+    if (available === undefined)
+      throw this.failure(
+        'getReceiver',
+        prefix,
+        new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', 'the provider answered without an available balance'),
+      );
+    return fromOrdersApiRecipient(recipient, { provider: this.identity.id, status: (value) => this.receiverStatus(value), balance: available });
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {

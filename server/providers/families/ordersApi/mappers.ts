@@ -3,6 +3,9 @@ import type {
   CardInput,
   PaymentMethod,
   Customer,
+  ReceiverInput,
+  ReceiverResult,
+  ReceiverStatus,
   RefundResult,
   TransactionInput,
   TransactionResult,
@@ -10,17 +13,18 @@ import type {
   WithdrawResult,
   WithdrawStatus,
 } from '../../../domain/types.js';
+import { bankAccountKind, compensationCode, isListedBank, type BankAccountKind, type BankList } from '../../../lib/banks.js';
 import { cardDigits, fourDigitYear, statementDescriptor } from '../../../lib/card.js';
 import { digitsOnly, inferDocumentType } from '../../../lib/documents.js';
-import { GatewayError } from '../../../lib/errors.js';
+import { GatewayError, invalidArgument } from '../../../lib/errors.js';
 import { expiresAfter } from '../../../lib/expiry.js';
 import { providerError, ProviderCallError } from '../../../lib/http/index.js';
 import { isRecord } from '../../../lib/json.js';
 import { paymentMethodCodec } from '../../../lib/paymentMethods.js';
 import { COUNTRY_CODE, splitPhone } from '../../../lib/phone.js';
-import { dateOf } from '../../../lib/values.js';
+import { dateOf, textOf } from '../../../lib/values.js';
 import { REFUNDED_TRANSACTION_STATUSES } from './statuses.js';
-import type { OrdersApiCharge, OrdersApiOrder, OrdersApiPaymentMethod, OrdersApiWithdrawal } from './wire.js';
+import type { OrdersApiCharge, OrdersApiOrder, OrdersApiPaymentMethod, OrdersApiRecipient, OrdersApiWithdrawal } from './wire.js';
 
 /** Pure mappers of the dialect: our input → their body, their body → our result. No HTTP, no clock, no logger. */
 
@@ -118,9 +122,74 @@ export const toOrdersApiCardToken = (card: CardInput) => ({
   },
 });
 
-// ---------------------------------------------------------------- response mappers (pure: their body → our result)
+/**
+ * Document 1 §9: "Transfer settings for one provider's receivers: transfer
+ * disabled, interval Daily, day 0" (PAGARME's; Pagar.me v5's
+ * CreateTransferSettingsRequest): the money stays on the recipient until a
+ * withdrawal asks for it.
+ */
+export const ORDERS_API_TRANSFER_SETTINGS = { transfer_enabled: false, transfer_interval: 'Daily', transfer_day: 0 } as const;
 
-// ---------------------------------------------------------------- response mappers
+/** The recipient's bank account as checked before anything is sent: its bank's three-digit code and its kind. */
+export interface OrdersApiRecipientAccount {
+  bank: string;
+  kind: BankAccountKind;
+}
+
+/**
+ * The receiver's bank account, checked before anything is sent: required (a
+ * recipient is paid to it), at a bank of `banks` where the member declares a
+ * list ('1' and '001' are the same bank), of a kind Pagar.me knows (checking
+ * or savings). The spec shows no text for these: the gateway's, naming the field.
+ */
+export function ordersApiRecipientAccount(input: ReceiverInput, provider: string, banks?: BankList): OrdersApiRecipientAccount {
+  const account = input.bankAccount;
+  if (!account) throw invalidArgument('receiver.bank_account', `receiver.bank_account is required: ${provider} pays its recipients to a bank account`);
+  const bank = compensationCode(account.bankCode ?? '');
+  if (banks && !isListedBank(banks, bank))
+    throw invalidArgument('receiver.bank_account.bank_code', `receiver.bank_account.bank_code ${bank} is not a bank ${provider} pays recipients to`);
+  const kind = bankAccountKind(account.accountType);
+  if (!kind)
+    throw invalidArgument(
+      'receiver.bank_account.account_type',
+      `receiver.bank_account.account_type must name a checking or a savings account (checking, savings, corrente, poupança), not '${account.accountType ?? ''}'`,
+    );
+  return { bank, kind };
+}
+
+/**
+ * Our receiver → POST /recipients (the SDK's CreateRecipientRequest and
+ * CreateBankAccountRequest): the holder of the account is the receiver
+ * itself (the contract's bank account names no other), an individual for a
+ * CPF and a company otherwise; the receiver's userId is the recipient's `code`.
+ */
+export function toOrdersApiRecipient(input: ReceiverInput, account: OrdersApiRecipientAccount) {
+  const bankAccount = input.bankAccount!;
+  const document = digitsOnly(input.document);
+  const type = (input.documentType ?? inferDocumentType(document)) === 'CPF' ? 'individual' : 'company';
+  return {
+    name: input.name,
+    email: input.email,
+    description: input.description || undefined,
+    document,
+    type,
+    default_bank_account: {
+      holder_name: input.name,
+      holder_type: type,
+      holder_document: document,
+      bank: account.bank,
+      branch_number: bankAccount.branchNumber.trim(),
+      branch_check_digit: bankAccount.branchDigit?.trim() || undefined,
+      account_number: bankAccount.accountNumber.trim(),
+      account_check_digit: bankAccount.accountDigit.trim(),
+      type: account.kind,
+    },
+    transfer_settings: ORDERS_API_TRANSFER_SETTINGS,
+    code: input.userId || undefined,
+  };
+}
+
+// ---------------------------------------------------------------- response mappers (pure: their body → our result)
 
 /** How the member reads a status: its table, and the replacements for a charge that never received money. */
 export interface OrdersApiStatusReader {
@@ -165,6 +234,28 @@ export function fromOrdersApiOrder(order: OrdersApiOrder, reader: OrdersApiStatu
       expiresAt: dateOf(transaction.due_at),
     };
   return result;
+}
+
+/** How a recipient answer is read: the provider's id, its status table, and the balance (cents) to report. */
+export interface OrdersApiRecipientReading {
+  provider: string;
+  status: (value: unknown) => ReceiverStatus;
+  balance: number;
+}
+
+/** A recipient → our receiver; what the answer leaves out is what was asked for (creation). */
+export function fromOrdersApiRecipient(recipient: OrdersApiRecipient, reading: OrdersApiRecipientReading, input?: ReceiverInput): ReceiverResult {
+  const document = digitsOnly(textOf(recipient.document) ?? input?.document ?? '');
+  return {
+    receiverId: recipient.id,
+    receiverProvider: reading.provider,
+    name: textOf(recipient.name) ?? input?.name ?? '',
+    document,
+    documentType: inferDocumentType(document),
+    email: textOf(recipient.email) ?? input?.email ?? '',
+    status: reading.status(recipient.status),
+    balance: reading.balance,
+  };
 }
 
 /** The provider's reason for a charge that failed inside a 2xx answer. */

@@ -1,5 +1,6 @@
-import type { TransactionStatus, WithdrawStatus } from '../../../domain/types.js';
-import { statusTable } from '../../../lib/statusTable.js';
+import type { ReceiverStatus, TransactionStatus, WithdrawStatus } from '../../../domain/types.js';
+import { statusTable, type StatusTable } from '../../../lib/statusTable.js';
+import { COMMON_RECEIVER_STATUSES } from '../../kit/commonStatuses.js';
 
 /**
  * Order and charge statuses (one vocabulary: the order's is a subset of the
@@ -49,6 +50,13 @@ export const ORDERS_API_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>(
   },
   'REJECTED',
 );
+
+/**
+ * Recipients: doc 1 §4's third receiver rule (the kit's table: active or
+ * approved ACTIVE, rejected or cancelled REJECTED, anything else PENDING). A
+ * member adds its own words over it (PAGARME's `refused`).
+ */
+export const ORDERS_API_RECEIVER_STATUSES: StatusTable<ReceiverStatus> = COMMON_RECEIVER_STATUSES;
 
 /**
  * Notifications the family acts on: which resource `data` is, and the status

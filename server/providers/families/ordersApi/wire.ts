@@ -47,3 +47,23 @@ export interface OrdersApiWithdrawal {
   created_at?: string;
   updated_at?: string;
 }
+
+/** A recipient as POST /recipients and GET /recipients/{id} answer it (the SDK's GetRecipientResponse, the fields we read). */
+export interface OrdersApiRecipient {
+  id: string;
+  name?: string;
+  email?: string;
+  document?: string;
+  type?: string;
+  status?: string;
+  code?: string;
+  created_at?: string;
+}
+
+/** GET /recipients/{id}/balance (the SDK's GetBalanceResponse): amounts in cents. */
+export interface OrdersApiBalance {
+  currency?: string;
+  available_amount?: number;
+  waiting_funds_amount?: number;
+  transferred_amount?: number;
+}
