@@ -238,9 +238,9 @@ describe('IUGU receivers: Iugu sub-accounts', () => {
       expect(JSON.stringify(h.warn.mock.calls[0])).toContain('installments');
     });
 
-    it("is 'Receiver not found.' for an unknown sub-account; other failures keep 'Erro ao buscar recebedor'", async () => {
+    it("is 'Recebedor não encontrado.' for an unknown sub-account (document 1 §8's Portuguese text, Iugu's language); other failures keep 'Erro ao buscar recebedor'", async () => {
       h.fake.expect({ method: 'GET', path: '/accounts/SUB0', reply: { status: 404, body: { errors: 'Not Found' } } });
-      expect(await failure(h.adapter.getReceiver(h.ctx, 'SUB0', { secret: 'live_sub9' }))).toEqual({ code: 'NOT_FOUND', message: 'Receiver not found.' });
+      expect(await failure(h.adapter.getReceiver(h.ctx, 'SUB0', { secret: 'live_sub9' }))).toEqual({ code: 'NOT_FOUND', message: 'Recebedor não encontrado.' });
       h.fake.expect({ method: 'GET', path: '/accounts/SUB9', reply: { status: 401, body: { errors: 'Unauthorized' } } });
       expect(await failure(h.adapter.getReceiver(h.ctx, 'SUB9', { secret: 'live_sub9' }))).toEqual({
         code: 'FAILED_PRECONDITION',

@@ -233,7 +233,7 @@ export class IuguAdapter extends DeclaredAdapter<IuguMember> {
     try {
       answer = (await http.get<unknown>(fillPath(IUGU_SUBACCOUNT_PATHS.account, { id: receiverId }))).data;
     } catch (error) {
-      if ((error as { response?: { status?: number } })?.response?.status === 404) throw catalogueError('RECEIVER_NOT_FOUND', { field: 'receiver_id' });
+      if ((error as { response?: { status?: number } })?.response?.status === 404) throw catalogueError('RECEBEDOR_NAO_ENCONTRADO', { field: 'receiver_id' });
       throw this.failure('getReceiver', prefix, error);
     }
     if (!isRecord(answer) || !idText(answer.id)) throw this.unusable('getReceiver', prefix, answer, 'a subconta');
