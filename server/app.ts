@@ -7,6 +7,7 @@ import { openDatabase, type Database } from './db/orm.js';
 import { AccountsRepository } from './db/accountsRepository.js';
 import { TransactionsRepository } from './db/transactionsRepository.js';
 import { ReceiversRepository } from './db/receiversRepository.js';
+import { FlowMismatchesRepository } from './db/flowMismatchesRepository.js';
 import { NotificationsRepository } from './db/notificationsRepository.js';
 import { IdempotencyRepository } from './db/idempotencyRepository.js';
 import { AccountsService } from './gateway/accounts.js';
@@ -122,6 +123,7 @@ export async function startGateway(input: Config, components: readonly Component
       outbound,
       receivers: new ReceiversRepository(secrets),
       notifications: new NotificationsRepository(),
+      mismatches: new FlowMismatchesRepository(),
       idempotency: new IdempotencyRepository(),
       events,
       webhookBaseUrl,

@@ -227,7 +227,35 @@ export const OutboundDeliveryAttemptEntity = defineEntity({
 });
 export type OutboundDeliveryAttemptRow = InferEntity<typeof OutboundDeliveryAttemptEntity>;
 
+/**
+ * A provider answer that would have moved money for another amount, or about
+ * another id, than the gateway's record (Prism's "flow integrity"): never
+ * applied, kept for operators. Append-only.
+ */
+export const FlowMismatchEntity = defineEntity({
+  name: 'FlowMismatch',
+  tableName: 'flow_mismatches',
+  indexes: [{ properties: ['providerAccountId', 'createdAt'] }, { properties: ['subjectId'] }],
+  properties: {
+    id: p.uuid().primary(),
+    providerAccountId: p.uuid(),
+    provider: p.string().length(64),
+    subjectKind: p.string().length(16),
+    subjectId: p.uuid(),
+    source: p.string().length(16),
+    claimedStatus: p.string().length(16),
+    expectedAmount: p.bigint('number'),
+    reportedAmount: p.bigint('number'),
+    expectedProviderId: p.string(),
+    reportedProviderId: p.string(),
+    reason: p.text(),
+    createdAt: p.datetime(),
+  },
+});
+export type FlowMismatchRow = InferEntity<typeof FlowMismatchEntity>;
+
 export const ENTITIES = [
+  FlowMismatchEntity,
   OutboundDeliveryEntity,
   OutboundDeliveryAttemptEntity,
   IdempotencyKeyEntity,

@@ -306,8 +306,25 @@ export interface ProviderAccountInput {
 export type ProviderAccountPatch = Partial<Omit<ProviderAccountInput, 'provider'>>;
 
 /** RECEIVED: stored, waiting for a worker; PROCESSING: a worker holds it. The rest are final except FAILED and UNKNOWN_SUBJECT, which are retried. */
+/** A provider answer refused for not matching the gateway's record (ListFlowMismatches). */
+export interface FlowMismatch {
+  id: string;
+  provider: string;
+  providerAccountId: string;
+  subjectKind: 'transaction' | 'withdrawal';
+  subjectId: string;
+  source: 'webhook' | 'poll';
+  claimedStatus: string;
+  expectedAmount: number;
+  reportedAmount: number;
+  expectedProviderId: string;
+  reportedProviderId: string;
+  reason: string;
+  createdAt: Date;
+}
+
 export type WebhookOutcome =
-  'RECEIVED' | 'PROCESSING' | 'APPLIED' | 'UNCHANGED' | 'IGNORED' | 'UNKNOWN_SUBJECT' | 'FAILED' | 'DUPLICATE' | 'REJECTED' | 'UNCONFIRMED';
+  'RECEIVED' | 'PROCESSING' | 'APPLIED' | 'UNCHANGED' | 'IGNORED' | 'UNKNOWN_SUBJECT' | 'FAILED' | 'DUPLICATE' | 'REJECTED' | 'UNCONFIRMED' | 'MISMATCH';
 
 export interface WebhookNotification {
   id: string;

@@ -2,6 +2,7 @@ import type { Database } from '../db/orm.js';
 import type { AccountsRepository } from '../db/accountsRepository.js';
 import type { TransactionsRepository } from '../db/transactionsRepository.js';
 import type { ReceiversRepository } from '../db/receiversRepository.js';
+import type { FlowMismatchesRepository } from '../db/flowMismatchesRepository.js';
 import type { NotificationsRepository } from '../db/notificationsRepository.js';
 import type { IdempotencyRepository } from '../db/idempotencyRepository.js';
 import type { OutboundRepository } from '../db/outboundRepository.js';
@@ -20,6 +21,8 @@ export interface GatewayDeps {
   transactions: TransactionsRepository;
   receivers: ReceiversRepository;
   notifications: NotificationsRepository;
+  /** Provider answers refused for not matching the record (flowIntegrity.ts). */
+  mismatches: FlowMismatchesRepository;
   idempotency: IdempotencyRepository;
   outbound: OutboundRepository;
   events: StatusEvents;

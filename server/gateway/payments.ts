@@ -4,6 +4,7 @@ import { defaultWithdrawDescription } from '../lib/withdrawDescription.js';
 import { catalogueError } from '../lib/providerMessages.js';
 import type {
   CardInput,
+  FlowMismatch,
   Customer,
   InstallmentOption,
   Operation,
@@ -22,6 +23,7 @@ import { resolveAccount, type GatewayDeps, type ResolvedAccount } from './contex
 import { optionalUrl, requirePositiveCents, requireText } from './validation.js';
 import { runIdempotent } from './idempotency.js';
 import { recordRefund, recordTransaction, recordWithdrawal, releaseRefund, type PendingRecord } from './recording.js';
+import { mismatchOf, recordMismatch } from './flowIntegrity.js';
 import { moveSubjectStatus, TRANSACTIONS, WITHDRAWALS, type SubjectKind, type Tracked } from './subjects.js';
 
 export type CreateTransactionCommand = {
@@ -124,6 +126,11 @@ export class PaymentsService {
     });
   }
 
+  /** Provider answers refused for not matching the record (flowIntegrity.ts), newest first. */
+  listFlowMismatches(filter: { providerAccountId?: string; subjectId?: string }): Promise<FlowMismatch[]> {
+    return this.deps.mismatches.list(this.deps.db.em(), filter);
+  }
+
   getTransaction(id: string, refresh = false): Promise<Transaction> {
     return this.read(TRANSACTIONS, id, refresh);
   }
@@ -136,7 +143,10 @@ export class PaymentsService {
     const { adapter, ctx } = await resolveAccount(this.deps, subject.providerAccountId, { includeDeleted: true });
     requireOperation(adapter, kind.lookup);
     const current = await kind.askProvider(adapter, ctx, kind.providerId(subject));
-    await moveSubjectStatus(this.deps, kind, id, current.status, 'poll');
+    const mismatch = mismatchOf(kind, subject, current);
+    // An answer about another amount or id moves nothing: it is kept for operators and the record is answered as it is.
+    if (mismatch) await recordMismatch(this.deps, kind, subject, current, mismatch, 'poll');
+    else await moveSubjectStatus(this.deps, kind, id, current.status, 'poll');
     return (await kind.find(this.deps, id, 'primary'))!;
   }
 

@@ -1,5 +1,7 @@
 import { isGatewayError } from '../lib/errors.js';
 import { resolveAccount, type GatewayDeps } from './context.js';
+import { mismatchOf, recordMismatch } from './flowIntegrity.js';
+import { moveSubjectStatus, TRANSACTIONS } from './subjects.js';
 
 export interface ReconciliationOptions {
   /** A pending charge with no news for this long is asked about (expired ones at once). */
@@ -23,9 +25,10 @@ export class ReconciliationService {
       try {
         const { adapter, ctx } = await resolveAccount(this.deps, transaction.providerAccountId, { includeDeleted: true });
         if (!adapter.supports('getTransaction')) continue;
-        const current = await adapter.getTransaction(ctx, transaction.transactionId);
-        const move = await this.deps.transactions.moveTransactionStatus(this.deps.db.em(), transaction.id, current.status, 'poll');
-        if (move?.event) this.deps.events.published(move.event);
+        const current = await TRANSACTIONS.askProvider(adapter, ctx, transaction.transactionId);
+        const mismatch = mismatchOf(TRANSACTIONS, transaction, current);
+        if (mismatch) await recordMismatch(this.deps, TRANSACTIONS, transaction, current, mismatch, 'poll');
+        else await moveSubjectStatus(this.deps, TRANSACTIONS, transaction.id, current.status, 'poll');
       } catch (error) {
         this.deps.logger.warn(
           { transactionId: transaction.id, err: isGatewayError(error) ? error.message : error },

@@ -4,9 +4,17 @@ import type { Operation, StatusSource, Transaction, TransactionStatus, Withdrawa
 import type { AdapterContext, ProviderAdapter } from '../providers/adapter.js';
 import type { GatewayDeps } from './context.js';
 
+/** A provider's answer about a charge or payout, as the gateway compares it with its record. */
+export interface ProviderView<S extends string> {
+  status: S;
+  amount: number;
+  providerId?: string;
+}
+
 /** What every tracked subject has. */
 export interface Tracked<S extends string> {
   id: string;
+  provider: string;
   providerAccountId: string;
   status: S;
 }
@@ -29,7 +37,11 @@ export interface SubjectKind<S extends string, T extends Tracked<S>> {
   find(deps: GatewayDeps, id: string, consistency?: Consistency): Promise<T | null>;
   findByProviderId(deps: GatewayDeps, providerAccountId: string, providerId: string): Promise<T | null>;
   providerId(subject: T): string;
-  askProvider(adapter: ProviderAdapter, ctx: AdapterContext, providerId: string): Promise<{ status: S }>;
+  /** What the provider answers about a subject: its status, and where the answer says them, the amount (cents; 0 when not said) and the provider's id. */
+  askProvider(adapter: ProviderAdapter, ctx: AdapterContext, providerId: string): Promise<ProviderView<S>>;
+  /** The statuses that say money moved: an answer claiming one must match the record (flowIntegrity.ts). */
+  moneyMoved: ReadonlySet<S>;
+  amountOf(subject: T): number;
   move(deps: GatewayDeps, id: string, to: S, source: StatusSource): Promise<StatusMove<S> | null>;
 }
 
@@ -40,7 +52,12 @@ export const TRANSACTIONS: SubjectKind<TransactionStatus, Transaction> = {
   find: (deps, id, consistency) => deps.transactions.findTransaction(deps.db.em(), id, consistency),
   findByProviderId: (deps, providerAccountId, providerId) => deps.transactions.findTransactionByProviderId(deps.db.em(), providerAccountId, providerId),
   providerId: (transaction) => transaction.transactionId,
-  askProvider: (adapter, ctx, providerId) => adapter.getTransaction(ctx, providerId),
+  askProvider: async (adapter, ctx, providerId) => {
+    const read = await adapter.getTransaction(ctx, providerId);
+    return { status: read.status, amount: read.amount, providerId: read.transactionId };
+  },
+  moneyMoved: new Set(['APPROVED']),
+  amountOf: (transaction) => transaction.amount,
   move: (deps, id, to, source) => deps.transactions.moveTransactionStatus(deps.db.em(), id, to, source),
 };
 
@@ -51,7 +68,12 @@ export const WITHDRAWALS: SubjectKind<WithdrawStatus, Withdrawal> = {
   find: (deps, id, consistency) => deps.transactions.findWithdrawal(deps.db.em(), id, consistency),
   findByProviderId: (deps, providerAccountId, providerId) => deps.transactions.findWithdrawalByProviderId(deps.db.em(), providerAccountId, providerId),
   providerId: (withdrawal) => withdrawal.withdrawId,
-  askProvider: (adapter, ctx, providerId) => adapter.getWithdraw(ctx, providerId),
+  askProvider: async (adapter, ctx, providerId) => {
+    const read = await adapter.getWithdraw(ctx, providerId);
+    return { status: read.status, amount: read.amount, providerId: read.withdrawId };
+  },
+  moneyMoved: new Set(['APPROVED']),
+  amountOf: (withdrawal) => withdrawal.amount,
   move: (deps, id, to, source) => deps.transactions.moveWithdrawalStatus(deps.db.em(), id, to, source),
 };
 

@@ -121,6 +121,11 @@ export function paymentGatewayHandlers(u: UseCases) {
         createdAt: key.createdAt,
       })),
     }),
+    listFlowMismatches: async (r: gw.ListFlowMismatchesRequest): Promise<gw.ListFlowMismatchesResponse> => ({
+      mismatches: (await u.payments.listFlowMismatches({ providerAccountId: optionalText(r.providerAccountId), subjectId: optionalText(r.subjectId) })).map(
+        (mismatch) => ({ ...mismatch }),
+      ),
+    }),
     settleUnconfirmedRequest: async (r: gw.SettleUnconfirmedRequestRequest): Promise<gw.SettleUnconfirmedRequestResponse> => {
       const outcome = fromEnum<'SUCCEEDED' | 'FAILED'>(gw.SettlementOutcome, 'SETTLEMENT_OUTCOME', r.outcome);
       if (!outcome) throw invalidArgument('outcome', 'outcome must be SETTLEMENT_OUTCOME_SUCCEEDED or SETTLEMENT_OUTCOME_FAILED');

@@ -6,6 +6,7 @@ import { Migration20261122161500_unknown_outcomes } from './Migration20261122161
 import { Migration20261122163000_refunded_amounts } from './Migration20261122163000_refunded_amounts.js';
 import { Migration20261124120000_intake_authentication } from './Migration20261124120000_intake_authentication.js';
 import { Migration20261125120000_receiver_secrets } from './Migration20261125120000_receiver_secrets.js';
+import { Migration20261125130000_flow_mismatches } from './Migration20261125130000_flow_mismatches.js';
 
 // Every migration, in order. `npm run migration:create` writes a new file here; add it to this list.
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261122163000_refunded_amounts', class: Migration20261122163000_refunded_amounts },
   { name: 'Migration20261124120000_intake_authentication', class: Migration20261124120000_intake_authentication },
   { name: 'Migration20261125120000_receiver_secrets', class: Migration20261125120000_receiver_secrets },
+  { name: 'Migration20261125130000_flow_mismatches', class: Migration20261125130000_flow_mismatches },
 ];

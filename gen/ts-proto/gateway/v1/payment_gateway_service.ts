@@ -249,6 +249,43 @@ export interface ListUnconfirmedRequestsResponse {
   requests: UnconfirmedRequest[];
 }
 
+export interface ListFlowMismatchesRequest {
+  /** Optional: only this account. */
+  providerAccountId: string;
+  /** Optional: only this charge or payout (the gateway's id). */
+  subjectId: string;
+}
+
+export interface ListFlowMismatchesResponse {
+  /** Newest first, at most 500. */
+  mismatches: FlowMismatch[];
+}
+
+/**
+ * A provider answer that claimed a charge or payout moved money, for an amount
+ * (or an id, or a currency) other than the gateway's record. It was not applied.
+ */
+export interface FlowMismatch {
+  id: string;
+  provider: string;
+  providerAccountId: string;
+  /** "transaction" or "withdrawal". */
+  subjectKind: string;
+  /** The gateway's id of the charge or payout. */
+  subjectId: string;
+  /** Where the answer came from: "webhook" (a notification being confirmed) or "poll" (a refresh or reconciliation). */
+  source: string;
+  /** The status the answer claimed (e.g. APPROVED). */
+  claimedStatus: string;
+  /** What the gateway holds, and what the provider reported (cents; 0 when it reported none). */
+  expectedAmount: number;
+  reportedAmount: number;
+  expectedProviderId: string;
+  reportedProviderId: string;
+  reason: string;
+  createdAt: Date | undefined;
+}
+
 export interface SettleUnconfirmedRequestRequest {
   id: string;
   outcome: SettlementOutcome;
@@ -2892,6 +2929,481 @@ export const ListUnconfirmedRequestsResponse: MessageFns<ListUnconfirmedRequests
   },
 };
 
+function createBaseListFlowMismatchesRequest(): ListFlowMismatchesRequest {
+  return { providerAccountId: "", subjectId: "" };
+}
+
+export const ListFlowMismatchesRequest: MessageFns<ListFlowMismatchesRequest> = {
+  encode(message: ListFlowMismatchesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.providerAccountId !== "") {
+      writer.uint32(10).string(message.providerAccountId);
+    }
+    if (message.subjectId !== "") {
+      writer.uint32(18).string(message.subjectId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListFlowMismatchesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListFlowMismatchesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.providerAccountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subjectId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListFlowMismatchesRequest {
+    return {
+      providerAccountId: isSet(object.providerAccountId)
+        ? globalThis.String(object.providerAccountId)
+        : isSet(object.provider_account_id)
+        ? globalThis.String(object.provider_account_id)
+        : "",
+      subjectId: isSet(object.subjectId)
+        ? globalThis.String(object.subjectId)
+        : isSet(object.subject_id)
+        ? globalThis.String(object.subject_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ListFlowMismatchesRequest): unknown {
+    const obj: any = {};
+    if (message.providerAccountId !== "") {
+      obj.providerAccountId = message.providerAccountId;
+    }
+    if (message.subjectId !== "") {
+      obj.subjectId = message.subjectId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListFlowMismatchesRequest>): ListFlowMismatchesRequest {
+    return ListFlowMismatchesRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListFlowMismatchesRequest>): ListFlowMismatchesRequest {
+    const message = createBaseListFlowMismatchesRequest();
+    message.providerAccountId = object.providerAccountId ?? "";
+    message.subjectId = object.subjectId ?? "";
+    return message;
+  },
+};
+
+function createBaseListFlowMismatchesResponse(): ListFlowMismatchesResponse {
+  return { mismatches: [] };
+}
+
+export const ListFlowMismatchesResponse: MessageFns<ListFlowMismatchesResponse> = {
+  encode(message: ListFlowMismatchesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.mismatches) {
+      FlowMismatch.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListFlowMismatchesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListFlowMismatchesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.mismatches.push(FlowMismatch.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListFlowMismatchesResponse {
+    return {
+      mismatches: globalThis.Array.isArray(object?.mismatches)
+        ? object.mismatches.map((e: any) => FlowMismatch.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListFlowMismatchesResponse): unknown {
+    const obj: any = {};
+    if (message.mismatches?.length) {
+      obj.mismatches = message.mismatches.map((e) => FlowMismatch.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListFlowMismatchesResponse>): ListFlowMismatchesResponse {
+    return ListFlowMismatchesResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListFlowMismatchesResponse>): ListFlowMismatchesResponse {
+    const message = createBaseListFlowMismatchesResponse();
+    message.mismatches = object.mismatches?.map((e) => FlowMismatch.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseFlowMismatch(): FlowMismatch {
+  return {
+    id: "",
+    provider: "",
+    providerAccountId: "",
+    subjectKind: "",
+    subjectId: "",
+    source: "",
+    claimedStatus: "",
+    expectedAmount: 0,
+    reportedAmount: 0,
+    expectedProviderId: "",
+    reportedProviderId: "",
+    reason: "",
+    createdAt: undefined,
+  };
+}
+
+export const FlowMismatch: MessageFns<FlowMismatch> = {
+  encode(message: FlowMismatch, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.provider !== "") {
+      writer.uint32(18).string(message.provider);
+    }
+    if (message.providerAccountId !== "") {
+      writer.uint32(26).string(message.providerAccountId);
+    }
+    if (message.subjectKind !== "") {
+      writer.uint32(34).string(message.subjectKind);
+    }
+    if (message.subjectId !== "") {
+      writer.uint32(42).string(message.subjectId);
+    }
+    if (message.source !== "") {
+      writer.uint32(50).string(message.source);
+    }
+    if (message.claimedStatus !== "") {
+      writer.uint32(58).string(message.claimedStatus);
+    }
+    if (message.expectedAmount !== 0) {
+      writer.uint32(64).int64(message.expectedAmount);
+    }
+    if (message.reportedAmount !== 0) {
+      writer.uint32(72).int64(message.reportedAmount);
+    }
+    if (message.expectedProviderId !== "") {
+      writer.uint32(82).string(message.expectedProviderId);
+    }
+    if (message.reportedProviderId !== "") {
+      writer.uint32(90).string(message.reportedProviderId);
+    }
+    if (message.reason !== "") {
+      writer.uint32(98).string(message.reason);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(106).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FlowMismatch {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFlowMismatch();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.provider = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.providerAccountId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.subjectKind = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.subjectId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.source = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.claimedStatus = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.expectedAmount = longToNumber(reader.int64());
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.reportedAmount = longToNumber(reader.int64());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.expectedProviderId = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.reportedProviderId = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FlowMismatch {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      provider: isSet(object.provider) ? globalThis.String(object.provider) : "",
+      providerAccountId: isSet(object.providerAccountId)
+        ? globalThis.String(object.providerAccountId)
+        : isSet(object.provider_account_id)
+        ? globalThis.String(object.provider_account_id)
+        : "",
+      subjectKind: isSet(object.subjectKind)
+        ? globalThis.String(object.subjectKind)
+        : isSet(object.subject_kind)
+        ? globalThis.String(object.subject_kind)
+        : "",
+      subjectId: isSet(object.subjectId)
+        ? globalThis.String(object.subjectId)
+        : isSet(object.subject_id)
+        ? globalThis.String(object.subject_id)
+        : "",
+      source: isSet(object.source) ? globalThis.String(object.source) : "",
+      claimedStatus: isSet(object.claimedStatus)
+        ? globalThis.String(object.claimedStatus)
+        : isSet(object.claimed_status)
+        ? globalThis.String(object.claimed_status)
+        : "",
+      expectedAmount: isSet(object.expectedAmount)
+        ? globalThis.Number(object.expectedAmount)
+        : isSet(object.expected_amount)
+        ? globalThis.Number(object.expected_amount)
+        : 0,
+      reportedAmount: isSet(object.reportedAmount)
+        ? globalThis.Number(object.reportedAmount)
+        : isSet(object.reported_amount)
+        ? globalThis.Number(object.reported_amount)
+        : 0,
+      expectedProviderId: isSet(object.expectedProviderId)
+        ? globalThis.String(object.expectedProviderId)
+        : isSet(object.expected_provider_id)
+        ? globalThis.String(object.expected_provider_id)
+        : "",
+      reportedProviderId: isSet(object.reportedProviderId)
+        ? globalThis.String(object.reportedProviderId)
+        : isSet(object.reported_provider_id)
+        ? globalThis.String(object.reported_provider_id)
+        : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: FlowMismatch): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.provider !== "") {
+      obj.provider = message.provider;
+    }
+    if (message.providerAccountId !== "") {
+      obj.providerAccountId = message.providerAccountId;
+    }
+    if (message.subjectKind !== "") {
+      obj.subjectKind = message.subjectKind;
+    }
+    if (message.subjectId !== "") {
+      obj.subjectId = message.subjectId;
+    }
+    if (message.source !== "") {
+      obj.source = message.source;
+    }
+    if (message.claimedStatus !== "") {
+      obj.claimedStatus = message.claimedStatus;
+    }
+    if (message.expectedAmount !== 0) {
+      obj.expectedAmount = Math.round(message.expectedAmount);
+    }
+    if (message.reportedAmount !== 0) {
+      obj.reportedAmount = Math.round(message.reportedAmount);
+    }
+    if (message.expectedProviderId !== "") {
+      obj.expectedProviderId = message.expectedProviderId;
+    }
+    if (message.reportedProviderId !== "") {
+      obj.reportedProviderId = message.reportedProviderId;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<FlowMismatch>): FlowMismatch {
+    return FlowMismatch.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<FlowMismatch>): FlowMismatch {
+    const message = createBaseFlowMismatch();
+    message.id = object.id ?? "";
+    message.provider = object.provider ?? "";
+    message.providerAccountId = object.providerAccountId ?? "";
+    message.subjectKind = object.subjectKind ?? "";
+    message.subjectId = object.subjectId ?? "";
+    message.source = object.source ?? "";
+    message.claimedStatus = object.claimedStatus ?? "";
+    message.expectedAmount = object.expectedAmount ?? 0;
+    message.reportedAmount = object.reportedAmount ?? 0;
+    message.expectedProviderId = object.expectedProviderId ?? "";
+    message.reportedProviderId = object.reportedProviderId ?? "";
+    message.reason = object.reason ?? "";
+    message.createdAt = object.createdAt ?? undefined;
+    return message;
+  },
+};
+
 function createBaseSettleUnconfirmedRequestRequest(): SettleUnconfirmedRequestRequest {
   return { id: "", outcome: 0, providerId: "", note: "" };
 }
@@ -3257,6 +3769,21 @@ export const PaymentGatewayServiceService = {
     responseDeserialize: (value: Buffer): SettleUnconfirmedRequestResponse =>
       SettleUnconfirmedRequestResponse.decode(value),
   },
+  /**
+   * Provider answers that would have moved money for another amount or
+   * another id than the gateway's own record: never applied, kept for operators.
+   */
+  listFlowMismatches: {
+    path: "/gateway.v1.PaymentGatewayService/ListFlowMismatches" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListFlowMismatchesRequest): Buffer =>
+      Buffer.from(ListFlowMismatchesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListFlowMismatchesRequest => ListFlowMismatchesRequest.decode(value),
+    responseSerialize: (value: ListFlowMismatchesResponse): Buffer =>
+      Buffer.from(ListFlowMismatchesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListFlowMismatchesResponse => ListFlowMismatchesResponse.decode(value),
+  },
 } as const;
 
 export interface PaymentGatewayServiceServer extends UntypedServiceImplementation {
@@ -3282,6 +3809,11 @@ export interface PaymentGatewayServiceServer extends UntypedServiceImplementatio
   listUnconfirmedRequests: handleUnaryCall<ListUnconfirmedRequestsRequest, ListUnconfirmedRequestsResponse>;
   /** An operator's word, after checking with the provider, on one of them. */
   settleUnconfirmedRequest: handleUnaryCall<SettleUnconfirmedRequestRequest, SettleUnconfirmedRequestResponse>;
+  /**
+   * Provider answers that would have moved money for another amount or
+   * another id than the gateway's own record: never applied, kept for operators.
+   */
+  listFlowMismatches: handleUnaryCall<ListFlowMismatchesRequest, ListFlowMismatchesResponse>;
 }
 
 export interface PaymentGatewayServiceClient extends Client {
@@ -3507,6 +4039,25 @@ export interface PaymentGatewayServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SettleUnconfirmedRequestResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Provider answers that would have moved money for another amount or
+   * another id than the gateway's own record: never applied, kept for operators.
+   */
+  listFlowMismatches(
+    request: ListFlowMismatchesRequest,
+    callback: (error: ServiceError | null, response: ListFlowMismatchesResponse) => void,
+  ): ClientUnaryCall;
+  listFlowMismatches(
+    request: ListFlowMismatchesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListFlowMismatchesResponse) => void,
+  ): ClientUnaryCall;
+  listFlowMismatches(
+    request: ListFlowMismatchesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListFlowMismatchesResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -550,6 +550,11 @@ export enum WebhookOutcome {
   WEBHOOK_OUTCOME_REJECTED = 8,
   /** WEBHOOK_OUTCOME_UNCONFIRMED - An unsigned notification the provider contradicted: the provider's own status was applied instead. */
   WEBHOOK_OUTCOME_UNCONFIRMED = 9,
+  /**
+   * WEBHOOK_OUTCOME_MISMATCH - The provider confirmed money moving for another amount or another id than
+   * the gateway's record: nothing was applied (see ListFlowMismatches).
+   */
+  WEBHOOK_OUTCOME_MISMATCH = 10,
   UNRECOGNIZED = -1,
 }
 
@@ -585,6 +590,9 @@ export function webhookOutcomeFromJSON(object: any): WebhookOutcome {
     case 9:
     case "WEBHOOK_OUTCOME_UNCONFIRMED":
       return WebhookOutcome.WEBHOOK_OUTCOME_UNCONFIRMED;
+    case 10:
+    case "WEBHOOK_OUTCOME_MISMATCH":
+      return WebhookOutcome.WEBHOOK_OUTCOME_MISMATCH;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -614,6 +622,8 @@ export function webhookOutcomeToJSON(object: WebhookOutcome): string {
       return "WEBHOOK_OUTCOME_REJECTED";
     case WebhookOutcome.WEBHOOK_OUTCOME_UNCONFIRMED:
       return "WEBHOOK_OUTCOME_UNCONFIRMED";
+    case WebhookOutcome.WEBHOOK_OUTCOME_MISMATCH:
+      return "WEBHOOK_OUTCOME_MISMATCH";
     case WebhookOutcome.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
