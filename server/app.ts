@@ -127,6 +127,7 @@ export async function startGateway(input: Config, components: readonly Component
       idempotency: new IdempotencyRepository(),
       events,
       webhookBaseUrl,
+      urlPolicy: { privateProviderUrls: config.allowPrivateProviderUrls, privateWebhookUrls: config.allowPrivateWebhookUrls },
       logger,
     };
     const useCases: UseCases = {

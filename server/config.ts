@@ -47,6 +47,17 @@ export interface Config {
   webhookRateBurst: number;
   /** Notifications with a bad signature stored per account and hour; past it they are refused, counted and logged, not stored. */
   webhookBadSignatureStoreLimit: number;
+  /** ALLOW_PRIVATE_PROVIDER_URLS: accounts' base_url and certificate URLs may point at loopback, private, link-local or metadata addresses (development, tests). */
+  allowPrivateProviderUrls: boolean;
+  /** ALLOW_PRIVATE_WEBHOOK_URLS: the same for charges' webhook_url. */
+  allowPrivateWebhookUrls: boolean;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = (env[name] ?? '').trim().toLowerCase();
+  if (raw === '' || raw === '0' || raw === 'false' || raw === 'no') return false;
+  if (raw === '1' || raw === 'true' || raw === 'yes') return true;
+  throw new Error(`${name} must be true or false, got ${JSON.stringify(env[name])}`);
 }
 
 function count(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -128,5 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRatePerSecond: rate(env, 'WEBHOOK_RATE_PER_SECOND', 20),
     webhookRateBurst: count(env, 'WEBHOOK_RATE_BURST', 100),
     webhookBadSignatureStoreLimit: count(env, 'WEBHOOK_BAD_SIGNATURE_STORE_LIMIT', 100),
+    allowPrivateProviderUrls: flag(env, 'ALLOW_PRIVATE_PROVIDER_URLS'),
+    allowPrivateWebhookUrls: flag(env, 'ALLOW_PRIVATE_WEBHOOK_URLS'),
   };
 }

@@ -1,4 +1,5 @@
 import { GatewayError, invalidArgument, notFound } from '../lib/errors.js';
+import { assertPublicUrl } from '../lib/http/addressPolicy.js';
 import { displayUrl } from '../lib/http/clientCertificate.js';
 import type { ProviderAccount, ProviderAccountInput, ProviderAccountPatch } from '../domain/types.js';
 import { notificationUrl, type GatewayDeps } from './context.js';
@@ -9,10 +10,15 @@ export interface ProviderAccountView extends ProviderAccount {
   notificationUrl: string;
 }
 
-function checkUrls(input: ProviderAccountPatch): void {
-  optionalUrl('base_url', input.baseUrl);
-  optionalUrl('cert_cash_in_url', input.certCashInUrl);
-  optionalUrl('cert_cash_out_url', input.certCashOutUrl);
+/** Well-formed http(s) URLs that, unless ALLOW_PRIVATE_PROVIDER_URLS, reach no internal address (the gateway would send the account's secrets there). */
+async function checkUrls(input: ProviderAccountPatch, allowInternal: boolean): Promise<void> {
+  const urls = [
+    ['base_url', input.baseUrl],
+    ['cert_cash_in_url', input.certCashInUrl],
+    ['cert_cash_out_url', input.certCashOutUrl],
+  ] as const;
+  for (const [field, value] of urls) optionalUrl(field, value);
+  for (const [field, value] of urls) await assertPublicUrl(field, value, { allowInternal, setting: 'ALLOW_PRIVATE_PROVIDER_URLS' });
 }
 
 /** Provider account administration. Secrets go in, never come out. */
@@ -51,7 +57,7 @@ export class AccountsService {
     const adapter = this.deps.registry.find(provider);
     if (!adapter) throw invalidArgument('provider', `unknown provider ${provider}; ListProviders shows the registered ones`);
     requireText('name', input.name);
-    checkUrls(input);
+    await checkUrls(input, this.deps.urlPolicy.privateProviderUrls);
     adapter.checkAccount(input);
     const account = await this.deps.accounts.create(this.deps.db.em(), { ...input, provider: adapter.identity.id, name: input.name.trim() });
     return this.view(account);
@@ -70,7 +76,7 @@ export class AccountsService {
 
   async update(id: string, patch: ProviderAccountPatch): Promise<ProviderAccountView> {
     if (patch.name !== undefined && !patch.name.trim()) throw invalidArgument('name', 'name cannot be empty');
-    checkUrls(patch);
+    await checkUrls(patch, this.deps.urlPolicy.privateProviderUrls);
     const effective = await this.withoutEchoedCertificateUrls(id, patch);
     await this.checkAccountAfter(id, effective);
     const account = await this.deps.accounts.update(this.deps.db.em(), id, effective);

@@ -26,6 +26,8 @@ export interface GatewayDeps {
   idempotency: IdempotencyRepository;
   outbound: OutboundRepository;
   events: StatusEvents;
+  /** Whether accounts' provider URLs and charges' webhook_url may point at internal addresses (ALLOW_PRIVATE_*_URLS). */
+  urlPolicy: { privateProviderUrls: boolean; privateWebhookUrls: boolean };
   /** The webhook sidecar's address as providers reach it, e.g. http://127.0.0.1:8081. */
   webhookBaseUrl: string;
   logger: Logger;

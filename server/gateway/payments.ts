@@ -23,6 +23,7 @@ import { resolveAccount, type GatewayDeps, type ResolvedAccount } from './contex
 import { optionalUrl, requirePositiveCents, requireText } from './validation.js';
 import { runIdempotent } from './idempotency.js';
 import { recordRefund, recordTransaction, recordWithdrawal, releaseRefund, type PendingRecord } from './recording.js';
+import { assertPublicUrl } from '../lib/http/addressPolicy.js';
 import { mismatchOf, recordMismatch } from './flowIntegrity.js';
 import { moveSubjectStatus, TRANSACTIONS, WITHDRAWALS, type SubjectKind, type Tracked } from './subjects.js';
 
@@ -97,6 +98,10 @@ export class PaymentsService {
     if (!Number.isInteger(installments) || installments < 1)
       throw invalidArgument('transaction.installments', 'transaction.installments must be a positive integer');
     const webhookUrl = optionalUrl('transaction.webhook_url', input.webhookUrl);
+    await assertPublicUrl('transaction.webhook_url', webhookUrl, {
+      allowInternal: this.deps.urlPolicy.privateWebhookUrls,
+      setting: 'ALLOW_PRIVATE_WEBHOOK_URLS',
+    });
     const { account, adapter, ctx } = await this.resolve(command.providerAccountId, 'createTransaction');
     adapter.assertPaymentMethod(input.paymentMethod);
     const full: TransactionInput = { ...input, amount, paymentMethod: input.paymentMethod, installments, currency: input.currency || 'BRL', webhookUrl };
@@ -246,6 +251,12 @@ export class PaymentsService {
     if (!input) throw invalidArgument('receiver', 'receiver is required');
     requireText('receiver.name', input.name);
     requireText('receiver.document', input.document);
+    // The gateway reads these and hands their bytes to the provider: never from inside its own network.
+    for (const [name, url] of Object.entries(input.documents ?? {}))
+      await assertPublicUrl(`receiver.documents.${name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)}`, url, {
+        allowInternal: this.deps.urlPolicy.privateProviderUrls,
+        setting: 'ALLOW_PRIVATE_PROVIDER_URLS',
+      });
     const { account, adapter, ctx } = await this.resolve(providerAccountId, 'createReceiver');
     const result = await adapter.createReceiver(ctx, input);
     return this.deps.receivers.upsert(this.deps.db.em(), account.id, result);

@@ -230,7 +230,7 @@ describe('ABMEXSPLIT (spec doc 2, group 2), a bespoke adapter', () => {
 
     it.each([
       [400, { message: 'customer.document inválido' }, 'INVALID_ARGUMENT', 'Erro ao criar transação: customer.document inválido'],
-      [503, '<html>down</html>', 'UNAVAILABLE', 'Erro ao criar transação: <html>down</html>'],
+      [503, '<html>down</html>', 'UNAVAILABLE', 'Erro ao criar transação: Request failed with status code 503'],
       ...BODIES_WITHOUT_RESOURCE.map(
         ([, body]) => [200, body, 'UNAVAILABLE', 'Erro ao criar transação: resposta do provedor sem id ou status da venda'] as const,
       ),

@@ -38,6 +38,9 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     SANDBOX_SETTLE_MS: '200',
     WORKER_IDLE_MS: '100',
     OUTBOUND_WEBHOOK_SECRET: TEST_OUTBOUND_SECRET,
+    // The fake providers and webhook receivers of the tests listen on loopback.
+    ALLOW_PRIVATE_PROVIDER_URLS: 'true',
+    ALLOW_PRIVATE_WEBHOOK_URLS: 'true',
     ...options.env,
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...(options.replicaUrls ? { DATABASE_REPLICA_URLS: options.replicaUrls.join(',') } : {}),

@@ -14,7 +14,8 @@ export function providerMessage(data: unknown): string | undefined {
 }
 
 function rawProviderMessage(data: unknown): string | undefined {
-  if (typeof data === 'string') return data.trim() || undefined;
+  // A markup page (a proxy's, a web server's, whatever answered at that address) is not the provider's message: the status says enough.
+  if (typeof data === 'string') return /^\s*</.test(data) ? undefined : data.trim() || undefined;
   if (!data || typeof data !== 'object') return undefined;
   const record = data as Record<string, any>;
   const firstOfList = Array.isArray(record.errors) ? (record.errors[0]?.message ?? record.errors[0]) : undefined;
@@ -31,12 +32,39 @@ function rawProviderMessage(data: unknown): string | undefined {
   return typeof candidate === 'string' && candidate ? candidate : undefined;
 }
 
-/** Text for a failure that has no provider body: timeouts, refused connections. */
+/** What each network failure is called: never the address or port that failed (an error text must not map what answers inside a network). */
+const NETWORK_FAILURES: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EPIPE: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host not found',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'connection timed out',
+  ECONNABORTED: 'connection aborted',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'TLS certificate does not match the host',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'TLS certificate not trusted',
+  SELF_SIGNED_CERT_IN_CHAIN: 'TLS certificate not trusted',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'TLS certificate not trusted',
+  CERT_HAS_EXPIRED: 'TLS certificate expired',
+};
+
+/**
+ * Text for a failure that has no provider body: axios's own words where they
+ * name no address (a timeout, "socket hang up", "Request failed with status
+ * code 502"), else the failure's name (connection refused, host not found),
+ * never the address or port behind it.
+ */
 function transportMessage(error: Error & { code?: string }): string {
-  if (error.message) return error.message;
-  // Node reports a refused dual-stack connection as an AggregateError with an empty message.
-  const inner = (error as { errors?: Array<{ message?: string }> }).errors?.[0]?.message;
-  return inner || error.code || 'network error';
+  const inner = (error as { errors?: Array<{ message?: string; code?: string }> }).errors?.[0];
+  const code = error.code ?? inner?.code;
+  const text = error.message || inner?.message || '';
+  const namesAnAddress = /\d{1,3}(\.\d{1,3}){3}|\[?[0-9a-f]*:[0-9a-f:]+\]?:\d+|:\d{2,5}\b/i.test(text);
+  if (text && !namesAnAddress && !(code && Object.hasOwn(NETWORK_FAILURES, code) && /^(connect|getaddrinfo|read|write) /.test(text))) return text;
+  if (code && Object.hasOwn(NETWORK_FAILURES, code)) return NETWORK_FAILURES[code]!;
+  // Node's and OpenSSL's error codes name the failure, never an address.
+  return code && /^[A-Z0-9_]+$/.test(code) ? `network error (${code})` : 'network error';
 }
 
 /**

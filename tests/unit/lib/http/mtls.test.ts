@@ -96,7 +96,7 @@ describe('mTLS with the platform certificate', () => {
     const error = await createProviderHttp({ ...declaration, ctx: account(), ca: fake.ca })
       .post('/cob', {}, { errorPrefix: 'Erro ao criar transação' })
       .catch((failure: unknown) => failure);
-    expect(error).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringMatching(/^Erro ao criar transação: .*certificate/) });
+    expect(error).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringMatching(/^Erro ao criar transação: .*certificate/i) });
     expect(fake.received).toHaveLength(0);
   });
 

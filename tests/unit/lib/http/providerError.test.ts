@@ -12,7 +12,7 @@ const answered = (status: number, data: unknown): AxiosError => {
 describe('providerError', () => {
   it.each([
     [500, { message: 'Internal error' }, 'UNAVAILABLE', 'Erro ao criar transação: Internal error'],
-    [503, '<html>down</html>', 'UNAVAILABLE', 'Erro ao criar transação: <html>down</html>'],
+    [503, '<html>down</html>', 'UNAVAILABLE', 'Erro ao criar transação: Request failed with status code 503'],
     [429, { error: 'rate limited' }, 'UNAVAILABLE', 'Erro ao criar transação: rate limited'],
     [400, { errors: [{ message: 'amount must be positive' }] }, 'INVALID_ARGUMENT', 'Erro ao criar transação: amount must be positive'],
     [422, { mensagem: 'CPF inválido' }, 'INVALID_ARGUMENT', 'Erro ao criar transação: CPF inválido'],
@@ -46,7 +46,24 @@ describe('providerError', () => {
     const timeout = new AxiosError('timeout of 20000ms exceeded', AxiosError.ECONNABORTED);
     expect(providerError('Erro ao buscar saque', timeout)).toMatchObject({ code: 'UNAVAILABLE', message: 'Erro ao buscar saque: timeout of 20000ms exceeded' });
     const refused = new AxiosError('', 'ECONNREFUSED');
-    expect(providerError('Erro ao buscar saque', refused)).toMatchObject({ code: 'UNAVAILABLE', message: 'Erro ao buscar saque: ECONNREFUSED' });
+    expect(providerError('Erro ao buscar saque', refused)).toMatchObject({ code: 'UNAVAILABLE', message: 'Erro ao buscar saque: connection refused' });
+  });
+
+  it('never names the address or port that failed, nor what a markup page said (issue "Operators and access", point 5)', () => {
+    const refused = new AxiosError('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED');
+    expect(providerError('Erro ao criar transação', refused).message).toBe('Erro ao criar transação: connection refused');
+    const notFound = new AxiosError('getaddrinfo ENOTFOUND redis.internal', 'ENOTFOUND');
+    expect(providerError('Erro ao criar transação', notFound).message).toBe('Erro ao criar transação: host not found');
+    const v6 = new AxiosError('connect ECONNREFUSED ::1:6379', 'ECONNREFUSED');
+    expect(providerError('p', v6).message).toBe('p: connection refused');
+    const unknown = new AxiosError('something at 10.0.0.7:8500 broke', 'EWEIRD');
+    expect(providerError('p', unknown).message).toBe('p: network error (EWEIRD)');
+    expect(providerError('p', new AxiosError('socket hang up', 'ECONNRESET')).message).toBe('p: socket hang up');
+    const html = new AxiosError('Request failed with status code 502', '502', undefined, undefined, {
+      status: 502,
+      data: '<html><title>Consul UI</title></html>',
+    } as never);
+    expect(providerError('p', html).message).toBe('p: Request failed with status code 502');
   });
 
   it('failures of the HTTP layer get the prefix; GatewayErrors keep their exact text', () => {
@@ -79,7 +96,8 @@ describe('providerError keeps echoed card data out of the message', () => {
     [
       502,
       '<pre>POST /tokens number=4000000000000002&securityCode=999</pre>',
-      'Erro ao criar token do cartão: <pre>POST /tokens number=[redacted]&securityCode=[redacted]</pre>',
+      // A markup page is not the provider's message: the status stands in for it (and nothing of the page is shown).
+      'Erro ao criar token do cartão: Request failed with status code 502',
     ],
   ])('HTTP %i %j', (status, data, message) => {
     expect(providerError('Erro ao criar token do cartão', answered(status, data)).message).toBe(message);

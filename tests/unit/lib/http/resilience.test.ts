@@ -70,7 +70,7 @@ describe('retries', () => {
     const error = await http({}, ctx)
       .get('/x', { errorPrefix: 'Erro ao buscar saque' })
       .catch((failure: unknown) => failure);
-    expect(error).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringMatching(/^Erro ao buscar saque: .*ECONNREFUSED/) });
+    expect(error).toMatchObject({ code: 'UNAVAILABLE', message: 'Erro ao buscar saque: connection refused' });
   });
 
   it('a GET answered 4xx is not retried and keeps the provider message', async () => {
