@@ -24,15 +24,20 @@ export function mismatchOf<S extends string, T extends Tracked<S>>(kind: Subject
 
 export type FlowDeps = Pick<GatewayDeps, 'db' | 'logger'> & { mismatches: FlowMismatchesRepository };
 
-/** Keeps a refused answer for operators (ListFlowMismatches) and logs it at warn. */
-export async function recordMismatch<S extends string, T extends Tracked<S>>(
+/**
+ * The check every caller that asks a provider makes: the reason the answer is
+ * refused, after keeping it for operators (ListFlowMismatches) and logging it
+ * at warn; undefined when the answer may be applied.
+ */
+export async function refusedAnswer<S extends string, T extends Tracked<S>>(
   deps: FlowDeps,
   kind: SubjectKind<S, T>,
   subject: T,
   answer: ProviderView<S>,
-  reason: string,
   source: StatusSource,
-): Promise<void> {
+): Promise<string | undefined> {
+  const reason = mismatchOf(kind, subject, answer);
+  if (!reason) return undefined;
   const mismatch = await deps.mismatches.record(deps.db.em(), {
     provider: subject.provider,
     providerAccountId: subject.providerAccountId,
@@ -50,4 +55,5 @@ export async function recordMismatch<S extends string, T extends Tracked<S>>(
     { mismatchId: mismatch.id, provider: subject.provider, providerAccountId: subject.providerAccountId, subject: kind.name, subjectId: subject.id, reason },
     'provider answer does not match the record: not applied',
   );
+  return reason;
 }

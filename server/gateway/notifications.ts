@@ -5,7 +5,7 @@ import type { AdapterContext, IncomingNotification, NotificationVerdict, Provide
 import { adapterContext, type GatewayDeps } from './context.js';
 import { isUuid } from '../lib/ids.js';
 import { TokenBuckets } from '../lib/tokenBuckets.js';
-import { mismatchOf, recordMismatch } from './flowIntegrity.js';
+import { refusedAnswer } from './flowIntegrity.js';
 import { moveSubjectStatus, TRANSACTIONS, WITHDRAWALS, type SubjectKind, type Tracked } from './subjects.js';
 
 type RecordOutcome = (outcome: WebhookOutcome, reason?: string, result?: WebhookResult, subjectId?: string, retryAt?: Date) => Promise<WebhookNotification>;
@@ -239,11 +239,8 @@ export class NotificationsService {
       if (!adapter.supports(kind.lookup))
         return record('UNCONFIRMED', `unsigned ${status} cannot be confirmed: ${account.provider} offers no ${kind.name} lookup`, result, subject.id);
       const actual = await kind.askProvider(adapter, ctx, kind.providerId(subject));
-      const mismatch = mismatchOf(kind, subject, actual);
-      if (mismatch) {
-        await recordMismatch(this.deps, kind, subject, actual, mismatch, 'webhook');
-        return record('MISMATCH', `${mismatch}: not applied`, result, subject.id);
-      }
+      const refused = await refusedAnswer(this.deps, kind, subject, actual, 'webhook');
+      if (refused) return record('MISMATCH', `${refused}: not applied`, result, subject.id);
       if (actual.status !== status) {
         unconfirmed = `the provider reports ${actual.status}, the notification claimed ${status}`;
         status = actual.status;

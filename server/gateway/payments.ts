@@ -24,7 +24,7 @@ import { optionalUrl, requirePositiveCents, requireText } from './validation.js'
 import { runIdempotent } from './idempotency.js';
 import { recordRefund, recordTransaction, recordWithdrawal, releaseRefund, type PendingRecord } from './recording.js';
 import { assertPublicUrl } from '../lib/http/addressPolicy.js';
-import { mismatchOf, recordMismatch } from './flowIntegrity.js';
+import { refusedAnswer } from './flowIntegrity.js';
 import { moveSubjectStatus, TRANSACTIONS, WITHDRAWALS, type SubjectKind, type Tracked } from './subjects.js';
 
 export type CreateTransactionCommand = {
@@ -148,10 +148,8 @@ export class PaymentsService {
     const { adapter, ctx } = await resolveAccount(this.deps, subject.providerAccountId, { includeDeleted: true });
     requireOperation(adapter, kind.lookup);
     const current = await kind.askProvider(adapter, ctx, kind.providerId(subject));
-    const mismatch = mismatchOf(kind, subject, current);
     // An answer about another amount or id moves nothing: it is kept for operators and the record is answered as it is.
-    if (mismatch) await recordMismatch(this.deps, kind, subject, current, mismatch, 'poll');
-    else await moveSubjectStatus(this.deps, kind, id, current.status, 'poll');
+    if (!(await refusedAnswer(this.deps, kind, subject, current, 'poll'))) await moveSubjectStatus(this.deps, kind, id, current.status, 'poll');
     return (await kind.find(this.deps, id, 'primary'))!;
   }
 

@@ -1,6 +1,6 @@
 import { isGatewayError } from '../lib/errors.js';
 import { resolveAccount, type GatewayDeps } from './context.js';
-import { mismatchOf, recordMismatch } from './flowIntegrity.js';
+import { refusedAnswer } from './flowIntegrity.js';
 import { moveSubjectStatus, TRANSACTIONS } from './subjects.js';
 
 export interface ReconciliationOptions {
@@ -26,9 +26,8 @@ export class ReconciliationService {
         const { adapter, ctx } = await resolveAccount(this.deps, transaction.providerAccountId, { includeDeleted: true });
         if (!adapter.supports('getTransaction')) continue;
         const current = await TRANSACTIONS.askProvider(adapter, ctx, transaction.transactionId);
-        const mismatch = mismatchOf(TRANSACTIONS, transaction, current);
-        if (mismatch) await recordMismatch(this.deps, TRANSACTIONS, transaction, current, mismatch, 'poll');
-        else await moveSubjectStatus(this.deps, TRANSACTIONS, transaction.id, current.status, 'poll');
+        if (!(await refusedAnswer(this.deps, TRANSACTIONS, transaction, current, 'poll')))
+          await moveSubjectStatus(this.deps, TRANSACTIONS, transaction.id, current.status, 'poll');
       } catch (error) {
         this.deps.logger.warn(
           { transactionId: transaction.id, err: isGatewayError(error) ? error.message : error },

@@ -9,13 +9,15 @@ const h = iuguConformance(IUGU, { keys: { publicKey: 'A083919DEE244A0FA2705E309B
 
 describe('IUGU (spec doc 2, group 1)', () => {
   it("is IUGUBAAS's API without IUGUBAAS's group-2 texts: a failed refund keeps the common prefix and Iugu's words", async () => {
-    expect({ ...IUGU, identity: undefined, sources: undefined, failures: undefined, capabilities: undefined }).toEqual({
+    expect({ ...IUGU, identity: undefined, sources: undefined, failures: undefined, capabilities: undefined, notFound: undefined }).toEqual({
       ...IUGUBAAS,
       identity: undefined,
       sources: undefined,
       failures: undefined,
       capabilities: undefined,
+      notFound: undefined,
     });
+    expect(IUGU.notFound).toEqual({ getReceiver: 'RECEBEDOR_NAO_ENCONTRADO' });
     expect(IUGU.capabilities).toEqual({ ...IUGUBAAS.capabilities, withdrawMethods: ['BANK_ACCOUNT'], receivers: true });
     expect(IUGU.identity).toEqual({ id: 'IUGU', specGroup: 'document 2 (group 1)', defaultBaseUrl: 'https://api.iugu.com/v1' });
     h.fake.expect({ method: 'POST', path: '/invoices/INV9/refund', reply: { status: 422, body: { errors: 'Fatura não pode ser reembolsada' } } });

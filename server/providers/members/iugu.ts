@@ -30,6 +30,8 @@ export const IUGU: IuguMember = {
   },
   auth: IUGU_API_TOKEN_BASIC,
   credentials: { required: ['secretKey'] },
+  // Document 1 §8's Portuguese variant for the provider whose API speaks Portuguese (docs/decisions.md).
+  notFound: { getReceiver: 'RECEBEDOR_NAO_ENCONTRADO' },
   money: 'cents',
   sources:
     "host `api.iugu.com/v1`, Basic with the API token, cents, POST /invoices with payable_with, GET /invoices/{id}, POST /charge, POST /payment_token, POST /invoices/{id}/refund `{partial_value_refund_cents}`, invoice statuses, form-encoded triggers, POST /accounts/{id}/request_withdraw `{amount}` in reais and the `withdraw_request.*` triggers with their statuses (dev.iugu.com/reference/pedido-de-saque, dev.iugu.com/docs/saque), sub-accounts as receivers: POST /marketplace/create_account → `{account_id, live_api_token, user_token}`, POST /accounts/{id}/request_verification `{data, files}` with the bank's Iugu name, GET /accounts/{id} `can_receive?`/`last_verification_request_status`/`balance`, PUT /payments/pix `{enable}`, POST /accounts/configuration `{credit_card}` (dev.iugu.com: Criar Subconta, Enviar Verificação de Subconta, Informações da Conta, Ativar/desativar Pix, Configurar Conta, Lista de bancos iugu): research (Iugu's official docs dev.iugu.com and the iugu-php SDK); statuses: document 1 §4 through the family's table; receiver statuses: document 1 §4's first rule; the documents: document 1 §5, 'Error on upload pdf' and 'Receiver not found.': document 1 §8; the rest: the Iugu family's decisions (IUGUBAAS)",

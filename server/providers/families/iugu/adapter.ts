@@ -71,8 +71,8 @@ export class IuguAdapter extends DeclaredAdapter<IuguMember> {
   protected override failure(operation: Operation | ExtraOperation, prefix: string, error: unknown): GatewayError {
     const failure = super.failure(operation, prefix, error);
     const errors = iuguErrorText((error as { response?: { data?: unknown } } | undefined)?.response?.data);
-    const fixed = this.declaration.failures?.[operation as Operation];
-    if (!errors || fixed || failure.message.includes(errors)) return failure;
+    // A fixed text of the spec (the declaration's failures or notFound) replaced the prefixed one: it stays as it is.
+    if (!errors || !failure.message.startsWith(`${prefix}: `) || failure.message.includes(errors)) return failure;
     return new GatewayError(failure.code, withPrefix(prefix, errors), failure.details);
   }
 
@@ -229,13 +229,8 @@ export class IuguAdapter extends DeclaredAdapter<IuguMember> {
         field: 'receiver_id',
       });
     const http = this.subAccount(ctx, stored.secret);
-    let answer: unknown;
-    try {
-      answer = (await http.get<unknown>(fillPath(IUGU_SUBACCOUNT_PATHS.account, { id: receiverId }))).data;
-    } catch (error) {
-      if ((error as { response?: { status?: number } })?.response?.status === 404) throw catalogueError('RECEBEDOR_NAO_ENCONTRADO', { field: 'receiver_id' });
-      throw this.failure('getReceiver', prefix, error);
-    }
+    // A 404 is the declaration's `notFound` text (IUGU: 'Recebedor não encontrado.').
+    const answer = await this.exchange('getReceiver', prefix, () => http.get<unknown>(fillPath(IUGU_SUBACCOUNT_PATHS.account, { id: receiverId })));
     if (!isRecord(answer) || !idText(answer.id)) throw this.unusable('getReceiver', prefix, answer, 'a subconta');
     const status = iuguReceiverStatus(answer);
     if (status === 'ACTIVE') await this.switchOnPixAndInstallments(http, receiverId);
