@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type { Config } from './config.js';
@@ -49,13 +48,10 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-/** A free loopback port, so that every address is known before anything starts. */
-async function freePort(host: string): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+/** Runs once, however often it is called. */
+function once(close: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => (closing ??= close());
 }
 
 export interface GatewayOptions {
@@ -65,12 +61,10 @@ export interface GatewayOptions {
 
 /** Starts the chosen components on one database; `close()` stops them in reverse. */
 export async function startGateway(input: Config, components: readonly Component[], logger: Logger, options: GatewayOptions = {}): Promise<RunningGateway> {
+  // Port 0 means "any free port". Every server binds its own port itself and
+  // the port is read back from it: a port picked first and bound later can be
+  // taken in between (by another process or an outgoing connection).
   const config = { ...input };
-  for (const key of ['grpcPort', 'httpPort', 'webhookPort', 'sandboxPort'] as const) {
-    if (config[key] === 0) config[key] = await freePort(config.host);
-  }
-  const webhookBaseUrl = config.webhookPublicUrl ?? `http://${config.host}:${config.webhookPort}`;
-  const sandboxUrl = config.sandboxPublicUrl ?? `http://${config.host}:${config.sandboxPort}`;
 
   const closers: (() => Promise<void>)[] = [];
   const running: RunningGateway = {
@@ -98,9 +92,36 @@ export async function startGateway(input: Config, components: readonly Component
       closers.push(() => psp.stop());
       running.sandboxUrl = psp.url;
       running.sandboxPsp = psp;
+      config.sandboxPort = Number(new URL(psp.url).port);
     }
+    const sandboxUrl = config.sandboxPublicUrl ?? running.sandboxUrl ?? `http://${config.host}:${config.sandboxPort}`;
     const needsDatabase = components.some((component) => component !== 'sandbox');
     if (!needsDatabase) return running;
+
+    // The sidecar listens before the services exist because their webhook URLs
+    // name its port; until they do, it answers 500 and providers deliver again.
+    let notifications: NotificationsService | undefined;
+    let closeSidecar: (() => Promise<void>) | undefined;
+    if (components.includes('webhooks')) {
+      const sidecar = await startWebhookSidecar({
+        notifications: {
+          intake: (input) => {
+            if (!notifications) throw new Error('the gateway is still starting');
+            return notifications.intake(input);
+          },
+        },
+        logger,
+        host: config.host,
+        port: config.webhookPort,
+        maxBodyBytes: config.webhookMaxBodyBytes,
+        rate: { perSecond: config.webhookRatePerSecond, burst: config.webhookRateBurst },
+      });
+      closeSidecar = once(() => sidecar.close());
+      closers.push(closeSidecar); // closes it if starting fails further on
+      running.webhookUrl = sidecar.url;
+      config.webhookPort = Number(new URL(sidecar.url).port);
+    }
+    const webhookBaseUrl = config.webhookPublicUrl ?? `http://${config.host}:${config.webhookPort}`;
 
     const db = await openDatabase({
       databaseUrl: config.databaseUrl,
@@ -163,27 +184,22 @@ export async function startGateway(input: Config, components: readonly Component
       events.onPublished(() => workers.wake('outbound'));
       closers.push(() => workers.stop());
     }
-    if (components.includes('webhooks')) {
-      const sidecar = await startWebhookSidecar({
-        notifications: useCases.notifications,
-        logger,
-        host: config.host,
-        port: config.webhookPort,
-        maxBodyBytes: config.webhookMaxBodyBytes,
-        rate: { perSecond: config.webhookRatePerSecond, burst: config.webhookRateBurst },
-      });
-      closers.push(() => sidecar.close());
-      running.webhookUrl = sidecar.url;
+    if (closeSidecar) {
+      notifications = useCases.notifications;
+      // Registered again here, so that on shutdown it stops taking notifications before the workers stop.
+      closers.push(closeSidecar);
     }
     if (components.includes('grpc')) {
       const grpc = await startGrpcServer({ ...server, port: config.grpcPort });
       closers.push(() => grpc.close());
       running.grpcAddress = `${config.host}:${grpc.port}`;
+      config.grpcPort = grpc.port;
     }
     if (components.includes('connect')) {
       const connect = await startConnectServer({ ...server, port: config.httpPort, webDir: config.webDir });
       closers.push(() => connect.close());
       running.httpUrl = connect.url;
+      config.httpPort = Number(new URL(connect.url).port);
     }
     return running;
   } catch (error) {

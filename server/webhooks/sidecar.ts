@@ -14,7 +14,7 @@ const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
 };
 
 export interface SidecarOptions {
-  notifications: NotificationsService;
+  notifications: Pick<NotificationsService, 'intake'>;
   logger: Logger;
   host: string;
   port: number;

@@ -97,6 +97,19 @@ describe('webhook sidecar', () => {
   });
 });
 
+describe('addresses on port 0', () => {
+  it('are read back from the servers that bound them, so the URLs handed out are the ones listened on', async () => {
+    const port = (url: string) => Number(new URL(url).port);
+    const { config } = gateway;
+    expect([config.grpcPort, config.httpPort, config.webhookPort, config.sandboxPort].every((value) => value > 0)).toBe(true);
+    expect(gateway.grpcAddress).toBe(`${config.host}:${config.grpcPort}`);
+    expect(port(gateway.httpUrl!)).toBe(config.httpPort);
+    expect(port(gateway.webhookUrl!)).toBe(config.webhookPort);
+    expect(port(gateway.sandboxUrl!)).toBe(config.sandboxPort);
+    expect((await fetch(`${gateway.webhookUrl}/healthz`)).status).toBe(200);
+  });
+});
+
 describe('provider accounts', () => {
   it('never returns secrets and keeps them encrypted at rest', async () => {
     const { providerAccount } = await client.call('accounts', 'getProviderAccount', { id: accountId });
