@@ -21,6 +21,8 @@ import { UnknownOutcomesService } from './gateway/unknownOutcomes.js';
 import { Workers } from './gateway/workers.js';
 import { OutboundRepository } from './db/outboundRepository.js';
 import { SecretBox } from './lib/secretBox.js';
+import { AuditRepository, ServiceTokensRepository } from './db/accessRepository.js';
+import { AccessService } from './gateway/accessControl.js';
 import type { Logger } from './lib/logger.js';
 import { createRegistry } from './providers/catalog.js';
 import type { ProviderAdapter } from './providers/adapter.js';
@@ -159,6 +161,14 @@ export async function startGateway(input: Config, components: readonly Component
       outbound: new OutboundService(deps, { secret: config.outboundWebhookSecret, retryScheduleMs: config.outboundRetryScheduleMs, timeoutMs: 10_000 }),
       events,
       unknownOutcomes: new UnknownOutcomesService(deps, { batch: config.reconcileBatch, leaseMs: 60_000 }),
+      access: new AccessService({
+        db,
+        tokens: new ServiceTokensRepository(),
+        audit: new AuditRepository(),
+        accounts: deps.accounts,
+        apiTokens: config.apiTokens,
+        logger,
+      }),
     };
     const reconciliation = new ReconciliationService(deps, {
       staleAfterMs: config.reconcileAfterMs,
@@ -172,7 +182,7 @@ export async function startGateway(input: Config, components: readonly Component
       ).id;
     }
 
-    const server = { useCases, apiTokens: config.apiTokens, logger, host: config.host, maxRequestBytes: config.maxRequestBytes };
+    const server = { useCases, logger, host: config.host, maxRequestBytes: config.maxRequestBytes };
     if (components.includes('webhooks') && config.webhookWorkers > 0) {
       // Started before the sidecar, so they stop after it: in-flight notifications still get processed.
       const workers = new Workers(logger)

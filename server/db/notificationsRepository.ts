@@ -1,3 +1,4 @@
+import { decodePageToken, encodePageToken } from './pageTokens.js';
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -42,13 +43,6 @@ export interface OutcomeUpdate {
   subjectId?: string;
   /** For outcomes that are tried again (FAILED, UNKNOWN_SUBJECT). */
   retryAt?: Date;
-}
-
-const encodeToken = (row: { receivedAt: Date; id: string }) => Buffer.from(`${row.receivedAt.toISOString()}|${row.id}`).toString('base64url');
-function decodeToken(token: string): { receivedAt: Date; id: string } | undefined {
-  const [at, id] = Buffer.from(token, 'base64url').toString('utf8').split('|');
-  const receivedAt = new Date(at ?? '');
-  return id && !Number.isNaN(receivedAt.getTime()) ? { receivedAt, id } : undefined;
 }
 
 /** Provider notifications exactly as received, the workers' queue over them, and what came of each. */
@@ -152,7 +146,7 @@ export class NotificationsRepository {
     pageSize: number,
     pageToken?: string,
   ): Promise<{ notifications: WebhookNotification[]; nextPageToken?: string }> {
-    const after = pageToken ? decodeToken(pageToken) : undefined;
+    const after = pageToken ? decodePageToken(pageToken) : undefined;
     const rows = await em.find(
       WebhookNotificationEntity,
       {
@@ -160,7 +154,7 @@ export class NotificationsRepository {
         ...(filter.providerAccountId ? { providerAccountId: filter.providerAccountId } : {}),
         ...(filter.subjectId ? { subjectId: filter.subjectId } : {}),
         ...(filter.outcome ? { outcome: filter.outcome } : {}),
-        ...(after ? { $or: [{ receivedAt: { $lt: after.receivedAt } }, { receivedAt: after.receivedAt, id: { $lt: after.id } }] } : {}),
+        ...(after ? { $or: [{ receivedAt: { $lt: after.at } }, { receivedAt: after.at, id: { $lt: after.id } }] } : {}),
       },
       {
         orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }],
@@ -184,7 +178,7 @@ export class NotificationsRepository {
     const page = rows.slice(0, pageSize);
     return {
       notifications: page.map((row) => toNotification(row as WebhookNotificationRow)),
-      nextPageToken: rows.length > pageSize ? encodeToken(page.at(-1)!) : undefined,
+      nextPageToken: rows.length > pageSize ? encodePageToken(page.at(-1)!.receivedAt, page.at(-1)!.id) : undefined,
     };
   }
 }

@@ -374,3 +374,27 @@ export interface StatusEvent {
   source: StatusSource;
   occurredAt: Date;
 }
+
+export interface ServiceToken {
+  id: string;
+  name: string;
+  scopes: string[];
+  providerAccountIds: string[];
+  createdAt: Date;
+  createdBy: string;
+  lastUsedAt?: Date;
+  revokedAt?: Date;
+}
+
+export interface AuditEvent {
+  id: string;
+  at: Date;
+  actorKind: string;
+  actorId: string;
+  actorName: string;
+  action: string;
+  resource: string;
+  source: string;
+  outcome: string;
+  detail: string;
+}

@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'UNIMPLEMENTED'
   | 'UNAUTHENTICATED'
   | 'PERMISSION_DENIED'
+  | 'RESOURCE_EXHAUSTED'
   | 'UNAVAILABLE'
   | 'INTERNAL';
 
@@ -26,6 +27,10 @@ export interface ErrorDetails {
    * 5xx, a connection lost after sending, an answer that cannot be read).
    */
   outcome?: ProviderOutcome;
+  /** For PERMISSION_DENIED: the permission the call needs. */
+  permission?: string;
+  /** For RESOURCE_EXHAUSTED: how long to wait before calling again. */
+  retryAfterMs?: number;
 }
 
 export type ProviderOutcome = 'failed' | 'unknown';
@@ -44,6 +49,9 @@ export class GatewayError extends Error {
 
 export const invalidArgument = (field: string, message: string): GatewayError =>
   new GatewayError('INVALID_ARGUMENT', message, { field, reason: 'INVALID_ARGUMENT' });
+
+export const permissionDenied = (permission: string, message = `permission denied: this call needs ${permission}`): GatewayError =>
+  new GatewayError('PERMISSION_DENIED', message, { reason: 'PERMISSION_DENIED', permission });
 
 export const notFound = (message: string): GatewayError => new GatewayError('NOT_FOUND', message, { reason: 'NOT_FOUND' });
 

@@ -14,7 +14,12 @@ export function errorDetails(code: ErrorCode, message: string, details: GatewayE
     errorInfo: {
       reason: details.reason ?? code,
       domain: ERROR_DOMAIN,
-      metadata: { ...(details.field ? { field: details.field } : {}), ...(details.errorId ? { errorId: details.errorId } : {}) },
+      metadata: {
+        ...(details.field ? { field: details.field } : {}),
+        ...(details.errorId ? { errorId: details.errorId } : {}),
+        ...(details.permission ? { permission: details.permission } : {}),
+        ...(details.retryAfterMs !== undefined ? { retryAfterMs: String(details.retryAfterMs) } : {}),
+      },
     },
     badRequest: code === 'INVALID_ARGUMENT' && details.field ? { fieldViolations: [{ field: details.field, description: message }] } : undefined,
   };

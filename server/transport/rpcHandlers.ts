@@ -2,6 +2,9 @@ import * as gw from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import type * as acc from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import type * as sbx from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import * as wh from '../../gen/ts-proto/gateway/v1/webhook_service.js';
+import type * as ac from '../../gen/ts-proto/gateway/v1/access_service.js';
+import type { AccessService } from '../gateway/accessControl.js';
+import type { CallContext } from './callGuard.js';
 import { WebhookOutcome } from '../../gen/ts-proto/gateway/v1/types.js';
 import type { OutboundService } from '../gateway/outbound.js';
 import type { WebhookOutcome as DomainOutcome } from '../domain/types.js';
@@ -37,6 +40,7 @@ export interface UseCases {
   outbound: OutboundService;
   events: StatusEvents;
   unknownOutcomes: UnknownOutcomesService;
+  access: AccessService;
 }
 
 const optionalText = (value: string) => value || undefined;
@@ -188,6 +192,37 @@ export function webhookHandlers(u: UseCases) {
     }),
     listOutboundDeliveries: async (r: wh.ListOutboundDeliveriesRequest): Promise<wh.ListOutboundDeliveriesResponse> => ({
       deliveries: (await u.outbound.list(r.transactionId)).map(toProtoDelivery),
+    }),
+  };
+}
+
+export function accessHandlers(u: UseCases) {
+  return {
+    createServiceToken: async (r: ac.CreateServiceTokenRequest, _signal: AbortSignal, context: CallContext): Promise<ac.CreateServiceTokenResponse> => {
+      const { token, secret } = await u.access.createToken(context.principal, r);
+      return { token, secret };
+    },
+    listServiceTokens: async (r: ac.ListServiceTokensRequest): Promise<ac.ListServiceTokensResponse> => ({
+      tokens: await u.access.listTokens(r.includeRevoked),
+    }),
+    revokeServiceToken: async (r: ac.RevokeServiceTokenRequest): Promise<ac.RevokeServiceTokenResponse> => ({
+      token: await u.access.revokeToken(r.id),
+    }),
+    listAuditEvents: async (r: ac.ListAuditEventsRequest): Promise<ac.ListAuditEventsResponse> => {
+      const { events, nextPageToken } = await u.access.listAudit(
+        { actorId: optionalText(r.actorId), action: optionalText(r.action), resource: optionalText(r.resource) },
+        Math.min(r.pageSize || 50, 500),
+        optionalText(r.pageToken),
+      );
+      return { events, nextPageToken: nextPageToken ?? '' };
+    },
+    whoAmI: async (_r: ac.WhoAmIRequest, _signal: AbortSignal, { principal }: CallContext): Promise<ac.WhoAmIResponse> => ({
+      kind: principal.kind,
+      id: principal.id,
+      name: principal.name,
+      role: principal.role ?? '',
+      permissions: [...principal.permissions].sort(),
+      providerAccountIds: [...(principal.providerAccountIds ?? [])],
     }),
   };
 }

@@ -9,6 +9,8 @@ import { PaymentGatewayServiceClient, PaymentGatewayServiceService } from '../..
 import { ProviderAccountServiceClient, ProviderAccountServiceService } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { SandboxServiceClient, SandboxServiceService } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import { WebhookServiceClient, WebhookServiceService } from '../../gen/ts-proto/gateway/v1/webhook_service.js';
+import { AccessServiceClient, AccessServiceService } from '../../gen/ts-proto/gateway/v1/access_service.js';
+import { AccessService } from '../../gen/es/gateway/v1/access_service_pb.js';
 import { PaymentGatewayService } from '../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { ProviderAccountService } from '../../gen/es/gateway/v1/provider_account_service_pb.js';
 import { SandboxService } from '../../gen/es/gateway/v1/sandbox_service_pb.js';
@@ -21,7 +23,7 @@ import { WebhookService } from '../../gen/es/gateway/v1/webhook_service_pb.js';
  * converts through the binary wire format, independently of the server's code.
  */
 
-export type ServiceName = 'gateway' | 'accounts' | 'sandbox' | 'webhooks';
+export type ServiceName = 'gateway' | 'accounts' | 'sandbox' | 'webhooks' | 'access';
 
 export interface Driver {
   name: string;
@@ -41,12 +43,14 @@ const DEFINITIONS = {
   accounts: ProviderAccountServiceService,
   sandbox: SandboxServiceService,
   webhooks: WebhookServiceService,
+  access: AccessServiceService,
 } as const;
 const ES_SERVICES: Record<ServiceName, DescService> = {
   gateway: PaymentGatewayService,
   accounts: ProviderAccountService,
   sandbox: SandboxService,
   webhooks: WebhookService,
+  access: AccessService,
 };
 
 /** Pulls items from a push-based stream one at a time. */
@@ -82,6 +86,7 @@ export function grpcDriver(address: string, defaultToken: string): Driver {
     accounts: new ProviderAccountServiceClient(address, credentials),
     sandbox: new SandboxServiceClient(address, credentials),
     webhooks: new WebhookServiceClient(address, credentials),
+    access: new AccessServiceClient(address, credentials),
   };
   const metadata = (token: string | null | undefined) => {
     const md = new grpc.Metadata();

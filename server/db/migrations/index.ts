@@ -7,6 +7,7 @@ import { Migration20261122163000_refunded_amounts } from './Migration20261122163
 import { Migration20261124120000_intake_authentication } from './Migration20261124120000_intake_authentication.js';
 import { Migration20261125120000_receiver_secrets } from './Migration20261125120000_receiver_secrets.js';
 import { Migration20261125130000_flow_mismatches } from './Migration20261125130000_flow_mismatches.js';
+import { Migration20261125140000_access } from './Migration20261125140000_access.js';
 
 // Every migration, in order. `npm run migration:create` writes a new file here; add it to this list.
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261124120000_intake_authentication', class: Migration20261124120000_intake_authentication },
   { name: 'Migration20261125120000_receiver_secrets', class: Migration20261125120000_receiver_secrets },
   { name: 'Migration20261125130000_flow_mismatches', class: Migration20261125130000_flow_mismatches },
+  { name: 'Migration20261125140000_access', class: Migration20261125140000_access },
 ];

@@ -1,20 +1,21 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
-import { Code, ConnectError, createConnectRouter, type ConnectRouter, type Interceptor } from '@connectrpc/connect';
+import { Code, ConnectError, createConnectRouter, createContextKey, createContextValues, type ConnectRouter, type HandlerContext } from '@connectrpc/connect';
 import { compressionBrotli, compressionGzip, universalRequestFromNodeRequest, universalResponseToNodeResponse } from '@connectrpc/connect-node';
 import type { DescMessage, DescService } from '@bufbuild/protobuf';
 import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { ProviderAccountService } from '../../../gen/es/gateway/v1/provider_account_service_pb.js';
 import { SandboxService } from '../../../gen/es/gateway/v1/sandbox_service_pb.js';
 import { WebhookService } from '../../../gen/es/gateway/v1/webhook_service_pb.js';
+import { AccessService } from '../../../gen/es/gateway/v1/access_service_pb.js';
 import type { ErrorCode } from '../../lib/errors.js';
 import type { Logger } from '../../lib/logger.js';
 import { decodePathSegment, guardedListener, listen, requestPath, type ListeningServer } from '../../lib/httpServer.js';
-import { isAuthorized, UNAUTHENTICATED_MESSAGE } from '../auth.js';
+import { CallGuard, UNAUTHENTICATED_MESSAGE, type CallContext } from '../callGuard.js';
 import { errorDetails, exposedError } from '../errors.js';
 import { BadRequestSchema, ErrorInfoSchema } from '../../../gen/es/google/rpc/error_details_pb.js';
-import { paymentGatewayHandlers, providerAccountHandlers, sandboxHandlers, webhookHandlers, type UseCases } from '../rpcHandlers.js';
+import { accessHandlers, paymentGatewayHandlers, providerAccountHandlers, sandboxHandlers, webhookHandlers, type UseCases } from '../rpcHandlers.js';
 import { esToPlain, plainToEs } from './esBridge.js';
 import { guardRequest } from '../requestGuard.js';
 import { withDecodeErrorDetails } from './decodeErrors.js';
@@ -27,15 +28,24 @@ const CONNECT_CODES: Record<ErrorCode, Code> = {
   UNIMPLEMENTED: Code.Unimplemented,
   UNAUTHENTICATED: Code.Unauthenticated,
   PERMISSION_DENIED: Code.PermissionDenied,
+  RESOURCE_EXHAUSTED: Code.ResourceExhausted,
   UNAVAILABLE: Code.Unavailable,
   INTERNAL: Code.Internal,
 };
 
-type Handlers = Record<string, (request: any, signal: AbortSignal) => any>;
+type Handlers = Record<string, (request: any, signal: AbortSignal, context: CallContext) => any>;
+
+/** The caller, found from the headers before the body is read and handed to the handler. */
+const CALL_CONTEXT = createContextKey<CallContext | undefined>(undefined);
+
+function callContext(context: HandlerContext): CallContext {
+  const call = context.values.get(CALL_CONTEXT);
+  if (!call) throw new ConnectError(UNAUTHENTICATED_MESSAGE, Code.Unauthenticated);
+  return call;
+}
 
 export interface ConnectServerOptions {
   useCases: UseCases;
-  apiTokens: readonly string[];
   logger: Logger;
   host: string;
   port: number;
@@ -53,11 +63,12 @@ function checkedRequest(desc: DescMessage, request: unknown): unknown {
 }
 
 /** Serves one service by bridging protobuf-es messages to the shared RPC handlers. */
-function serve(router: ConnectRouter, service: DescService, handlers: Handlers, logger: Logger, shutdown: AbortSignal): void {
+function serve(router: ConnectRouter, service: DescService, handlers: Handlers, guard: CallGuard, logger: Logger, shutdown: AbortSignal): void {
   const implementation: Record<string, unknown> = {};
   for (const method of service.methods) {
     const handler = handlers[method.localName];
     if (!handler) throw new Error(`no handler for ${service.typeName}.${method.name}`);
+    const path = `/${service.typeName}/${method.name}`;
     const fail = (error: unknown): never => {
       if (error instanceof ConnectError) throw error;
       const { code, message, details } = exposedError(error, logger, `${service.typeName}/${method.name}`);
@@ -69,17 +80,25 @@ function serve(router: ConnectRouter, service: DescService, handlers: Handlers, 
     };
     implementation[method.localName] =
       method.methodKind === 'server_streaming'
-        ? async function* (request: unknown, context: { signal: AbortSignal }) {
+        ? async function* (request: unknown, context: HandlerContext) {
             try {
-              for await (const item of handler(checkedRequest(method.input, request), AbortSignal.any([context.signal, shutdown])))
-                yield plainToEs(method.output, item);
+              const call = callContext(context);
+              const admitted = guard.stream(path, call, () => checkedRequest(method.input, request));
+              for await (const item of handler(admitted, AbortSignal.any([context.signal, shutdown]), call)) yield plainToEs(method.output, item);
             } catch (error) {
               fail(error);
             }
           }
-        : async (request: unknown, context: { signal: AbortSignal }) => {
+        : async (request: unknown, context: HandlerContext) => {
             try {
-              return plainToEs(method.output, await handler(checkedRequest(method.input, request), context.signal));
+              const call = callContext(context);
+              const response = await guard.unary(
+                path,
+                call,
+                () => checkedRequest(method.input, request),
+                (admitted) => handler(admitted, context.signal, call),
+              );
+              return plainToEs(method.output, response);
             } catch (error) {
               return fail(error);
             }
@@ -144,34 +163,43 @@ function refuseUnauthenticated(req: IncomingMessage, res: ServerResponse): void 
 }
 
 export async function startConnectServer(options: ConnectServerOptions): Promise<ListeningServer> {
-  const auth: Interceptor = (next) => async (request) => {
-    if (!isAuthorized(request.header.get('authorization') ?? undefined, options.apiTokens))
-      throw new ConnectError(UNAUTHENTICATED_MESSAGE, Code.Unauthenticated);
-    return next(request);
-  };
+  const guard = new CallGuard(options.useCases.access);
   // Ends open streams (WatchEvents) on close, so that shutdown does not wait for them forever.
   const shutdown = new AbortController();
-  const router = createConnectRouter({ interceptors: [auth], readMaxBytes: options.maxRequestBytes, acceptCompression: [compressionGzip, compressionBrotli] });
-  serve(router, PaymentGatewayService, paymentGatewayHandlers(options.useCases), options.logger, shutdown.signal);
-  serve(router, ProviderAccountService, providerAccountHandlers(options.useCases), options.logger, shutdown.signal);
-  serve(router, SandboxService, sandboxHandlers(options.useCases), options.logger, shutdown.signal);
-  serve(router, WebhookService, webhookHandlers(options.useCases), options.logger, shutdown.signal);
+  const router = createConnectRouter({ readMaxBytes: options.maxRequestBytes, acceptCompression: [compressionGzip, compressionBrotli] });
+  const services: [DescService, Handlers][] = [
+    [PaymentGatewayService, paymentGatewayHandlers(options.useCases)],
+    [ProviderAccountService, providerAccountHandlers(options.useCases)],
+    [SandboxService, sandboxHandlers(options.useCases)],
+    [WebhookService, webhookHandlers(options.useCases)],
+    [AccessService, accessHandlers(options.useCases)],
+  ];
+  for (const [service, handlers] of services) serve(router, service, handlers, guard, options.logger, shutdown.signal);
   const rpcs = new Map(router.handlers.map((handler) => [handler.requestPath, handler]));
-  /**
-   * Connect's node adapter, with two additions: the token is checked from the
-   * headers before the body is read, and decode errors get their BadRequest.
-   */
-  const handler = (req: IncomingMessage, res: ServerResponse): void => {
-    const rpc = rpcs.get((req.url ?? '').split('?', 2)[0]!);
-    if (!rpc) return serveStatic(options.webDir, req, res);
-    if (!isAuthorized(req.headers.authorization, options.apiTokens)) return refuseUnauthenticated(req, res);
-    rpc(universalRequestFromNodeRequest(req, res, undefined, undefined))
+  const answer = (rpc: (typeof router.handlers)[number], req: IncomingMessage, res: ServerResponse, call: CallContext): Promise<void> =>
+    rpc(universalRequestFromNodeRequest(req, res, undefined, createContextValues().set(CALL_CONTEXT, call)))
       .then((response) => withDecodeErrorDetails(rpc.method.input, response))
       .then((response) => universalResponseToNodeResponse(response, res))
       .catch((error: unknown) => {
         if (ConnectError.from(error).code !== Code.Aborted)
           options.logger.error({ err: error, method: rpc.method.name }, 'connect call failed while answering');
       });
+  /**
+   * Connect's node adapter, with two additions: the caller is found from the
+   * headers before the body is read, and decode errors get their BadRequest.
+   */
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    const rpc = rpcs.get((req.url ?? '').split('?', 2)[0]!);
+    if (!rpc) return serveStatic(options.webDir, req, res);
+    guard.authenticate(req.headers.authorization).then(
+      (principal) => (principal ? answer(rpc, req, res, { principal, source: req.socket.remoteAddress ?? '' }) : refuseUnauthenticated(req, res)),
+      (error: unknown) => {
+        options.logger.error({ err: error, method: rpc.method.name }, 'could not authenticate a call');
+        res
+          .writeHead(503, { 'content-type': 'application/json', connection: 'close' })
+          .end(JSON.stringify({ code: 'unavailable', message: 'could not check the credentials; try again' }));
+      },
+    );
   };
   const server = createServer(
     guardedListener(options.logger, (req, res) => {

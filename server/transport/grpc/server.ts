@@ -7,20 +7,23 @@ import { PaymentGatewayServiceService } from '../../../gen/ts-proto/gateway/v1/p
 import { ProviderAccountServiceService } from '../../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { SandboxServiceService } from '../../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import { WebhookServiceService } from '../../../gen/ts-proto/gateway/v1/webhook_service.js';
+import { AccessServiceService } from '../../../gen/ts-proto/gateway/v1/access_service.js';
+import { AccessService, file_gateway_v1_access_service } from '../../../gen/es/gateway/v1/access_service_pb.js';
 import { file_gateway_v1_payment_gateway_service, PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { file_gateway_v1_provider_account_service, ProviderAccountService } from '../../../gen/es/gateway/v1/provider_account_service_pb.js';
 import { file_gateway_v1_sandbox_service, SandboxService as EsSandboxService } from '../../../gen/es/gateway/v1/sandbox_service_pb.js';
 import { file_gateway_v1_webhook_service, WebhookService } from '../../../gen/es/gateway/v1/webhook_service_pb.js';
 import type { Logger } from '../../lib/logger.js';
-import { isAuthorized, UNAUTHENTICATED_MESSAGE } from '../auth.js';
+import { CallGuard, UNAUTHENTICATED_MESSAGE, type CallContext } from '../callGuard.js';
+import type { Principal } from '../../gateway/access.js';
 import { errorDetails, exposedError } from '../errors.js';
-import { invalidArgument, isGatewayError } from '../../lib/errors.js';
+import { GatewayError, invalidArgument, isGatewayError } from '../../lib/errors.js';
 import { esToPlain } from '../connect/esBridge.js';
 import { guardRequest } from '../requestGuard.js';
 import { Status } from '../../../gen/ts-proto/google/rpc/status.js';
 import { BadRequest, ErrorInfo } from '../../../gen/ts-proto/google/rpc/error_details.js';
 import type { Any } from '../../../gen/ts-proto/google/protobuf/any.js';
-import { paymentGatewayHandlers, providerAccountHandlers, sandboxHandlers, webhookHandlers, type UseCases } from '../rpcHandlers.js';
+import { accessHandlers, paymentGatewayHandlers, providerAccountHandlers, sandboxHandlers, webhookHandlers, type UseCases } from '../rpcHandlers.js';
 
 /**
  * Server reflection from the exact descriptors compiled into the generated code
@@ -40,11 +43,10 @@ function reflectionDefinition(roots: DescFile[]): Record<string, { fileDescripto
 }
 const HEALTH_PREFIX = '/grpc.health.v1.Health/';
 
-type Handlers = Record<string, (request: any, signal: AbortSignal) => any>;
+type Handlers = Record<string, (request: any, signal: AbortSignal, context: CallContext) => any>;
 
 export interface GrpcServerOptions {
   useCases: UseCases;
-  apiTokens: readonly string[];
   logger: Logger;
   host: string;
   port: number;
@@ -52,19 +54,41 @@ export interface GrpcServerOptions {
   maxRequestBytes: number;
 }
 
-/** Every call but health checks carries `authorization: Bearer <token>`. */
-function authInterceptor(apiTokens: readonly string[]): grpc.ServerInterceptor {
+/** The caller of each call, found by the interceptor from the call's metadata (the object the handler sees). */
+const callers = new WeakMap<grpc.Metadata, Principal>();
+
+/**
+ * Every call but health checks carries `authorization: Bearer
+ * <token>`; the caller it stands for is found here, before the handler runs.
+ */
+function authInterceptor(guard: CallGuard, logger: Logger): grpc.ServerInterceptor {
   return (method, call) =>
     new grpc.ServerInterceptingCall(call, {
       start: (next) =>
         next({
           onReceiveMetadata: (metadata, proceed) => {
+            if (method.path.startsWith(HEALTH_PREFIX)) return proceed(metadata);
             const header = metadata.get('authorization')[0];
-            if (method.path.startsWith(HEALTH_PREFIX) || isAuthorized(typeof header === 'string' ? header : undefined, apiTokens)) proceed(metadata);
-            else call.sendStatus({ code: grpc.status.UNAUTHENTICATED, details: UNAUTHENTICATED_MESSAGE, metadata: new grpc.Metadata() });
+            guard.authenticate(typeof header === 'string' ? header : undefined).then(
+              (principal) => {
+                if (!principal) return call.sendStatus({ code: grpc.status.UNAUTHENTICATED, details: UNAUTHENTICATED_MESSAGE, metadata: new grpc.Metadata() });
+                callers.set(metadata, principal);
+                proceed(metadata);
+              },
+              (error: unknown) => {
+                logger.error({ err: error, method: method.path }, 'could not authenticate a call');
+                call.sendStatus({ code: grpc.status.UNAVAILABLE, details: 'could not check the credentials; try again', metadata: new grpc.Metadata() });
+              },
+            );
           },
         }),
     });
+}
+
+function callContext(call: grpc.ServerUnaryCall<any, any> | grpc.ServerWritableStream<any, any>): CallContext {
+  const principal = callers.get(call.metadata);
+  if (!principal) throw new GatewayError('UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
+  return { principal, source: call.getPeer() };
 }
 
 const pack = (typeName: string, value: Uint8Array): Any => ({ typeUrl: `type.googleapis.com/${typeName}`, value: Buffer.from(value) });
@@ -87,7 +111,7 @@ function toServiceError(error: unknown, logger: Logger, path: string): Partial<g
 }
 
 const ES_METHODS = new Map<string, DescMessage>(
-  [PaymentGatewayService, ProviderAccountService, EsSandboxService, WebhookService].flatMap((service) =>
+  [PaymentGatewayService, ProviderAccountService, EsSandboxService, WebhookService, AccessService].flatMap((service) =>
     service.methods.map((method) => [`/${service.typeName}/${method.name}`, method.input] as const),
   ),
 );
@@ -134,7 +158,13 @@ function withSafeDecoding(definition: grpc.ServiceDefinition): grpc.ServiceDefin
 }
 
 /** Adapts the shared RPC handlers to grpc-js calls, one service definition at a time. */
-function implement(definition: grpc.ServiceDefinition, handlers: Handlers, logger: Logger, streams: Set<AbortController>): grpc.UntypedServiceImplementation {
+function implement(
+  definition: grpc.ServiceDefinition,
+  handlers: Handlers,
+  guard: CallGuard,
+  logger: Logger,
+  streams: Set<AbortController>,
+): grpc.UntypedServiceImplementation {
   const implementation: grpc.UntypedServiceImplementation = {};
   for (const [name, method] of Object.entries(definition)) {
     const handler = handlers[name];
@@ -147,7 +177,9 @@ function implement(definition: grpc.ServiceDefinition, handlers: Handlers, logge
         streams.add(abort);
         call.on('cancelled', () => abort.abort());
         try {
-          for await (const item of handler(checkedRequest(input, call.request), abort.signal)) {
+          const context = callContext(call);
+          const request = guard.stream(method.path, context, () => checkedRequest(input, call.request));
+          for await (const item of handler(request, abort.signal, context)) {
             if (!call.write(item)) await new Promise((resolve) => call.once('drain', resolve));
           }
           call.end();
@@ -160,7 +192,15 @@ function implement(definition: grpc.ServiceDefinition, handlers: Handlers, logge
     } else {
       implementation[name] = ((call: grpc.ServerUnaryCall<any, any>, callback: grpc.sendUnaryData<any>) => {
         Promise.resolve()
-          .then(() => handler(checkedRequest(input, call.request), new AbortController().signal))
+          .then(() => {
+            const context = callContext(call);
+            return guard.unary(
+              method.path,
+              context,
+              () => checkedRequest(input, call.request),
+              (request) => handler(request, new AbortController().signal, context),
+            );
+          })
           .then(
             (response: unknown) => callback(null, response),
             (error: unknown) => callback(toServiceError(error, logger, method.path)),
@@ -172,18 +212,18 @@ function implement(definition: grpc.ServiceDefinition, handlers: Handlers, logge
 }
 
 export async function startGrpcServer(options: GrpcServerOptions): Promise<{ server: grpc.Server; port: number; close(): Promise<void> }> {
-  const server = new grpc.Server({ interceptors: [authInterceptor(options.apiTokens)], 'grpc.max_receive_message_length': options.maxRequestBytes });
+  const guard = new CallGuard(options.useCases.access);
+  const server = new grpc.Server({ interceptors: [authInterceptor(guard, options.logger)], 'grpc.max_receive_message_length': options.maxRequestBytes });
   const streams = new Set<AbortController>();
-  server.addService(
-    withSafeDecoding(PaymentGatewayServiceService),
-    implement(PaymentGatewayServiceService, paymentGatewayHandlers(options.useCases), options.logger, streams),
-  );
-  server.addService(
-    withSafeDecoding(ProviderAccountServiceService),
-    implement(ProviderAccountServiceService, providerAccountHandlers(options.useCases), options.logger, streams),
-  );
-  server.addService(withSafeDecoding(SandboxServiceService), implement(SandboxServiceService, sandboxHandlers(options.useCases), options.logger, streams));
-  server.addService(withSafeDecoding(WebhookServiceService), implement(WebhookServiceService, webhookHandlers(options.useCases), options.logger, streams));
+  const services: [grpc.ServiceDefinition, Handlers][] = [
+    [PaymentGatewayServiceService, paymentGatewayHandlers(options.useCases)],
+    [ProviderAccountServiceService, providerAccountHandlers(options.useCases)],
+    [SandboxServiceService, sandboxHandlers(options.useCases)],
+    [WebhookServiceService, webhookHandlers(options.useCases)],
+    [AccessServiceService, accessHandlers(options.useCases)],
+  ];
+  for (const [definition, handlers] of services)
+    server.addService(withSafeDecoding(definition), implement(definition, handlers, guard, options.logger, streams));
 
   const health = new HealthImplementation({
     '': 'SERVING',
@@ -191,6 +231,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<{ ser
     'gateway.v1.ProviderAccountService': 'SERVING',
     'gateway.v1.SandboxService': 'SERVING',
     'gateway.v1.WebhookService': 'SERVING',
+    'gateway.v1.AccessService': 'SERVING',
   });
   health.addToServer(server);
   const reflection = reflectionDefinition([
@@ -198,6 +239,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<{ ser
     file_gateway_v1_provider_account_service,
     file_gateway_v1_sandbox_service,
     file_gateway_v1_webhook_service,
+    file_gateway_v1_access_service,
   ]);
   new ReflectionService(reflection as never).addToServer(server);
 

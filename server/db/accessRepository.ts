@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AuditEvent, ServiceToken } from '../domain/types.js';
+import { isUuid } from '../lib/ids.js';
+import { AuditEventEntity, ServiceTokenEntity, type AuditEventRow, type ServiceTokenRow } from './entities.js';
+import { decodePageToken, encodePageToken } from './pageTokens.js';
+
+const toToken = (row: ServiceTokenRow): ServiceToken => ({
+  id: row.id,
+  name: row.name,
+  scopes: row.scopes,
+  providerAccountIds: row.providerAccountIds,
+  createdAt: row.createdAt,
+  createdBy: row.createdBy,
+  lastUsedAt: row.lastUsedAt ?? undefined,
+  revokedAt: row.revokedAt ?? undefined,
+});
+
+/** Service tokens by the SHA-256 of their secret; the secret itself is never stored. */
+export class ServiceTokensRepository {
+  async create(em: EntityManager, token: Omit<ServiceToken, 'id' | 'createdAt' | 'lastUsedAt' | 'revokedAt'>, tokenHash: string): Promise<ServiceToken> {
+    const row = em.create(ServiceTokenEntity, { id: randomUUID(), ...token, tokenHash, createdAt: new Date(), lastUsedAt: null, revokedAt: null });
+    await em.persist(row).flush();
+    return toToken(row);
+  }
+
+  /** The live (not revoked) token with this hash; read from the primary, so that a revocation counts at once. */
+  async findLive(em: EntityManager, tokenHash: string): Promise<ServiceToken | undefined> {
+    const row = await em.findOne(ServiceTokenEntity, { tokenHash, revokedAt: null }, { connectionType: 'write', disableIdentityMap: true });
+    return row ? toToken(row) : undefined;
+  }
+
+  /** Records a use; callers call it at most once a minute per token, so a busy token is not a write per call. */
+  async touch(em: EntityManager, id: string, at: Date): Promise<void> {
+    await em.nativeUpdate(ServiceTokenEntity, { id }, { lastUsedAt: at });
+  }
+
+  async list(em: EntityManager, includeRevoked: boolean): Promise<ServiceToken[]> {
+    const rows = await em.find(ServiceTokenEntity, includeRevoked ? {} : { revokedAt: null }, { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+    return rows.map(toToken);
+  }
+
+  /** Revokes once; revoking a revoked token changes nothing. Undefined for an unknown id. */
+  async revoke(em: EntityManager, id: string, at: Date): Promise<ServiceToken | undefined> {
+    if (!isUuid(id)) return undefined;
+    await em.nativeUpdate(ServiceTokenEntity, { id, revokedAt: null }, { revokedAt: at });
+    const row = await em.findOne(ServiceTokenEntity, { id }, { connectionType: 'write', disableIdentityMap: true });
+    return row ? toToken(row) : undefined;
+  }
+}
+
+const toEvent = (row: AuditEventRow): AuditEvent => ({ ...row });
+
+export interface AuditFilter {
+  actorId?: string;
+  action?: string;
+  resource?: string;
+}
+
+/** The audit trail: appended here, listed, never edited (the table refuses UPDATE and DELETE). */
+export class AuditRepository {
+  async append(em: EntityManager, event: Omit<AuditEvent, 'id'>): Promise<void> {
+    await em.insert(AuditEventEntity, { id: randomUUID(), ...event });
+  }
+
+  async list(em: EntityManager, filter: AuditFilter, pageSize: number, pageToken?: string): Promise<{ events: AuditEvent[]; nextPageToken?: string }> {
+    const after = pageToken ? decodePageToken(pageToken) : undefined;
+    const rows = await em.find(
+      AuditEventEntity,
+      {
+        ...(filter.actorId ? { actorId: filter.actorId } : {}),
+        ...(filter.action ? { action: filter.action } : {}),
+        ...(filter.resource ? { resource: filter.resource } : {}),
+        ...(after ? { $or: [{ at: { $lt: after.at } }, { at: after.at, id: { $lt: after.id } }] } : {}),
+      },
+      { orderBy: [{ at: 'desc' }, { id: 'desc' }], limit: pageSize + 1, connectionType: 'write' },
+    );
+    const page = rows.slice(0, pageSize);
+    return { events: page.map(toEvent), nextPageToken: rows.length > pageSize ? encodePageToken(page.at(-1)!.at, page.at(-1)!.id) : undefined };
+  }
+}

@@ -1,0 +1,157 @@
+import type { AccessService } from '../gateway/accessControl.js';
+import { mayTouchAccount, type Principal } from '../gateway/access.js';
+import { GatewayError, isGatewayError, permissionDenied } from '../lib/errors.js';
+import { RPC_RULES, type RpcRule } from './permissions.js';
+
+/** Who is calling and from where; both transports build it before a handler runs. */
+export interface CallContext {
+  principal: Principal;
+  /** The caller's network address, for the audit trail. */
+  source: string;
+}
+
+export const UNAUTHENTICATED_MESSAGE = 'missing or invalid authorization: send "authorization: Bearer <token>" with an API token or a service token';
+
+const bearerOf = (header: string | undefined) => /^Bearer\s+(.+)$/i.exec(header?.trim() ?? '')?.[1];
+
+const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
+
+/** The provider account a record in an answer belongs to (GetTransaction, GetWithdraw). */
+function accountInResponse(response: unknown): string | undefined {
+  for (const value of Object.values((response ?? {}) as Record<string, unknown>)) {
+    const id = text((value as { providerAccountId?: unknown } | undefined)?.providerAccountId);
+    if (id) return id;
+  }
+  return undefined;
+}
+
+/** What the audit trail says a call was about: the id it named, else what it created, else its provider account. */
+function resourceOf(request: Record<string, unknown>, response: unknown): string {
+  const created = Object.values((response ?? {}) as Record<string, unknown>).map((value) => text((value as { id?: unknown } | undefined)?.id));
+  return text(request.id) ?? text(request.receiverId) ?? created.find(Boolean) ?? text(request.providerAccountId) ?? '';
+}
+
+/** A refused call's request, read only to say in the audit trail what it was about. */
+function readForAudit(readRequest: () => unknown): Record<string, unknown> {
+  try {
+    return readRequest() as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+
+const LIMITED = 'permission denied: this token is limited to other provider accounts';
+
+/**
+ * What every RPC goes through on both transports, after authentication: the
+ * permission its rule names, the caller's provider-account limit, the handler,
+ * and the audit trail for calls that change something.
+ */
+export class CallGuard {
+  constructor(private readonly access: AccessService) {}
+
+  /** The caller behind an `authorization` header, or undefined. */
+  async authenticate(authorization: string | undefined): Promise<Principal | undefined> {
+    const bearer = bearerOf(authorization);
+    return bearer ? this.access.authenticate(bearer) : undefined;
+  }
+
+  rule(path: string): RpcRule {
+    const rule = RPC_RULES[path];
+    // A new RPC without a rule is refused, never open: the permissions test names it.
+    if (!rule) throw new GatewayError('INTERNAL', `no permission is declared for ${path}`);
+    return rule;
+  }
+
+  /**
+   * Refuses the call when the caller lacks the permission (before the request
+   * is even checked: a caller without it learns nothing) or the account; may
+   * narrow a filter to the caller's accounts.
+   */
+  private admit(rule: RpcRule, principal: Principal, readRequest: () => Record<string, unknown>): Record<string, unknown> {
+    if (rule.permission !== 'authenticated' && !principal.permissions.has(rule.permission)) throw permissionDenied(rule.permission);
+    const request = readRequest();
+    const allowed = principal.providerAccountIds;
+    if (!allowed) return request;
+    switch (rule.accounts) {
+      case 'refused':
+        throw permissionDenied('all provider accounts', 'permission denied: this call is not open to a token limited to some provider accounts');
+      case 'request': {
+        const id = text(request.providerAccountId) ?? text(request.id);
+        if (!id || !mayTouchAccount(principal, id)) throw permissionDenied('provider account', LIMITED);
+        return request;
+      }
+      case 'filter': {
+        if (Array.isArray(request.providerAccountIds)) {
+          const asked = request.providerAccountIds as string[];
+          if (asked.some((id) => !mayTouchAccount(principal, id))) throw permissionDenied('provider account', LIMITED);
+          return asked.length ? request : { ...request, providerAccountIds: [...allowed] };
+        }
+        const id = text(request.providerAccountId);
+        if (!id)
+          throw permissionDenied(
+            'provider account',
+            'permission denied: this token is limited to some provider accounts; set provider_account_id to one of them',
+          );
+        if (!mayTouchAccount(principal, id)) throw permissionDenied('provider account', LIMITED);
+        return request;
+      }
+      default:
+        return request;
+    }
+  }
+
+  /** Keeps what a limited caller may see of an answer. */
+  private filterResponse(rule: RpcRule, principal: Principal, response: unknown): unknown {
+    if (!principal.providerAccountIds) return response;
+    if (rule.accounts === 'response') {
+      const id = accountInResponse(response);
+      if (!id || !mayTouchAccount(principal, id)) throw permissionDenied('provider account', LIMITED);
+    }
+    if (rule.accounts === 'list') {
+      return Object.fromEntries(
+        Object.entries(response as Record<string, unknown>).map(([key, value]) => [
+          key,
+          Array.isArray(value) ? value.filter((item: { id?: string }) => item.id && mayTouchAccount(principal, item.id)) : value,
+        ]),
+      );
+    }
+    return response;
+  }
+
+  /** Runs a unary call under its rule; `readRequest` decodes and checks the request, once the permission is there. */
+  async unary<T>(path: string, context: CallContext, readRequest: () => unknown, handler: (request: Record<string, unknown>) => Promise<T>): Promise<T> {
+    const rule = this.rule(path);
+    let request: Record<string, unknown> | undefined;
+    let response: unknown;
+    try {
+      request = this.admit(rule, context.principal, () => (request = readRequest() as Record<string, unknown>));
+      response = this.filterResponse(rule, context.principal, await handler(request));
+    } catch (error) {
+      if (rule.audited) await this.audit(path, context, request ?? readForAudit(readRequest), undefined, error);
+      throw error;
+    }
+    if (rule.audited) await this.audit(path, context, request, response);
+    return response as T;
+  }
+
+  /** Admits a streaming call; what it streams is filtered by the request it was admitted with. */
+  stream(path: string, context: CallContext, readRequest: () => unknown): Record<string, unknown> {
+    return this.admit(this.rule(path), context.principal, readRequest as () => Record<string, unknown>);
+  }
+
+  private audit(path: string, context: CallContext, request: Record<string, unknown>, response: unknown, error?: unknown): Promise<void> {
+    const failed = error !== undefined;
+    return this.access.record({
+      actorKind: context.principal.kind,
+      actorId: context.principal.id,
+      actorName: context.principal.name,
+      action: path.slice(1),
+      resource: resourceOf(request, response),
+      source: context.source,
+      outcome: failed ? (isGatewayError(error) ? error.code : 'INTERNAL') : 'OK',
+      // Our own error texts only: an unexpected error's text may quote a query or a provider's answer.
+      detail: failed && isGatewayError(error) ? error.message.slice(0, 1000) : '',
+    });
+  }
+}

@@ -1,0 +1,56 @@
+import type { Permission } from '../gateway/access.js';
+
+/**
+ * How an RPC meets a caller limited to some provider accounts:
+ * - `request`: the request names the account (`provider_account_id`, or `id` for the account RPCs); it must be one of the caller's;
+ * - `filter`: a list whose `provider_account_id` filter the caller must set to one of theirs (or, for WatchEvents, the accounts it may watch);
+ * - `response`: a read by the gateway's id, refused after the read when the record is another account's;
+ * - `list`: the answer keeps only the caller's accounts;
+ * - `none`: not about an account (the providers' catalogue);
+ * - `refused`: limited callers may not call it at all (administration, and actions by id whose account is only known after acting).
+ */
+export type AccountRule = 'request' | 'filter' | 'response' | 'list' | 'none' | 'refused';
+
+export interface RpcRule {
+  /** `authenticated`: any caller with a valid credential. */
+  permission: Permission | 'authenticated';
+  accounts: AccountRule;
+  /** Changes something, so it is written to the audit trail. */
+  audited: boolean;
+}
+
+const rule = (permission: RpcRule['permission'], accounts: AccountRule, audited = false): RpcRule => ({ permission, accounts, audited });
+
+/** Every RPC, by its path (`/package.Service/Method`, the same in gRPC and Connect), and what it needs. */
+export const RPC_RULES: Record<string, RpcRule> = {
+  '/gateway.v1.PaymentGatewayService/CreateCardToken': rule('payments:write', 'request', true),
+  '/gateway.v1.PaymentGatewayService/CreateCardId': rule('payments:write', 'request', true),
+  '/gateway.v1.PaymentGatewayService/CreateTransaction': rule('payments:write', 'request', true),
+  '/gateway.v1.PaymentGatewayService/GetTransaction': rule('payments:read', 'response'),
+  '/gateway.v1.PaymentGatewayService/RefoundTransaction': rule('refunds:write', 'request', true),
+  '/gateway.v1.PaymentGatewayService/Withdraw': rule('payouts:write', 'request', true),
+  '/gateway.v1.PaymentGatewayService/GetWithdraw': rule('payouts:read', 'response'),
+  '/gateway.v1.PaymentGatewayService/CreateReceiver': rule('receivers:write', 'request', true),
+  '/gateway.v1.PaymentGatewayService/GetReceiver': rule('receivers:read', 'request'),
+  '/gateway.v1.PaymentGatewayService/ProcessWebhook': rule('notifications:write', 'request', true),
+  '/gateway.v1.PaymentGatewayService/CalculateInstallments': rule('payments:read', 'request'),
+  '/gateway.v1.PaymentGatewayService/ListProviders': rule('authenticated', 'none'),
+  '/gateway.v1.PaymentGatewayService/WatchEvents': rule('events:read', 'filter'),
+  '/gateway.v1.PaymentGatewayService/ListUnconfirmedRequests': rule('payments:read', 'filter'),
+  '/gateway.v1.PaymentGatewayService/SettleUnconfirmedRequest': rule('reconciliation:write', 'refused', true),
+  '/gateway.v1.PaymentGatewayService/ListFlowMismatches': rule('payments:read', 'filter'),
+  '/gateway.v1.ProviderAccountService/CreateProviderAccount': rule('accounts:admin', 'refused', true),
+  '/gateway.v1.ProviderAccountService/GetProviderAccount': rule('accounts:read', 'request'),
+  '/gateway.v1.ProviderAccountService/ListProviderAccounts': rule('accounts:read', 'list'),
+  '/gateway.v1.ProviderAccountService/UpdateProviderAccount': rule('accounts:admin', 'request', true),
+  '/gateway.v1.ProviderAccountService/DeleteProviderAccount': rule('accounts:admin', 'request', true),
+  '/gateway.v1.SandboxService/SimulatePayment': rule('sandbox:write', 'refused', true),
+  '/gateway.v1.WebhookService/ListWebhookNotifications': rule('notifications:read', 'filter'),
+  '/gateway.v1.WebhookService/ReprocessWebhookNotification': rule('notifications:write', 'refused', true),
+  '/gateway.v1.WebhookService/ListOutboundDeliveries': rule('notifications:read', 'refused'),
+  '/gateway.v1.AccessService/CreateServiceToken': rule('tokens:admin', 'refused', true),
+  '/gateway.v1.AccessService/ListServiceTokens': rule('tokens:admin', 'refused'),
+  '/gateway.v1.AccessService/RevokeServiceToken': rule('tokens:admin', 'refused', true),
+  '/gateway.v1.AccessService/ListAuditEvents': rule('audit:read', 'refused'),
+  '/gateway.v1.AccessService/WhoAmI': rule('authenticated', 'none'),
+};
