@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type { Config } from './config.js';
@@ -23,6 +23,8 @@ import { OutboundRepository } from './db/outboundRepository.js';
 import { SecretBox } from './lib/secretBox.js';
 import { AuditRepository, ServiceTokensRepository } from './db/accessRepository.js';
 import { AccessService } from './gateway/accessControl.js';
+import { OperatorsService } from './gateway/operators.js';
+import { OperatorsRepository } from './db/operatorsRepository.js';
 import type { Logger } from './lib/logger.js';
 import { createRegistry } from './providers/catalog.js';
 import type { ProviderAdapter } from './providers/adapter.js';
@@ -43,6 +45,8 @@ export interface RunningGateway {
   sandboxUrl?: string;
   /** The ready-made SANDBOX account of the embedded default. */
   sandboxAccountId?: string;
+  /** The first admin operator, when this start created it. */
+  firstAdmin?: { email: string; password?: string };
   useCases?: UseCases;
   db?: Database;
   /** The SANDBOX provider's fake PSP, when this process runs it (tests inject faults into it). */
@@ -169,6 +173,10 @@ export async function startGateway(input: Config, components: readonly Component
         apiTokens: config.apiTokens,
         logger,
       }),
+      operators: new OperatorsService(
+        { db, operators: new OperatorsRepository(), csrfKey: createHmac('sha256', config.secretsKey).update('operator-csrf').digest(), logger },
+        config.sessions,
+      ),
     };
     const reconciliation = new ReconciliationService(deps, {
       staleAfterMs: config.reconcileAfterMs,
@@ -181,6 +189,9 @@ export async function startGateway(input: Config, components: readonly Component
         await useCases.accounts.ensureSandboxAccount(randomBytes(24).toString('base64url'), randomBytes(24).toString('base64url'))
       ).id;
     }
+
+    const admin = await useCases.operators.ensureFirstAdmin(config.firstAdmin.email, config.firstAdmin.password);
+    if (admin) running.firstAdmin = { email: admin.email, ...(config.firstAdmin.generated ? { password: config.firstAdmin.password } : {}) };
 
     const server = { useCases, logger, host: config.host, maxRequestBytes: config.maxRequestBytes };
     if (components.includes('webhooks') && config.webhookWorkers > 0) {
@@ -206,7 +217,13 @@ export async function startGateway(input: Config, components: readonly Component
       config.grpcPort = grpc.port;
     }
     if (components.includes('connect')) {
-      const connect = await startConnectServer({ ...server, port: config.httpPort, webDir: config.webDir });
+      const connect = await startConnectServer({
+        ...server,
+        port: config.httpPort,
+        webDir: config.webDir,
+        sessions: config.sessions,
+        corsOrigins: config.corsOrigins,
+      });
       closers.push(() => connect.close());
       running.httpUrl = connect.url;
       config.httpPort = Number(new URL(connect.url).port);

@@ -17,6 +17,12 @@ export interface Config {
   apiTokens: string[];
   /** True when the token was generated into the data folder, so it is worth printing. */
   apiTokenGenerated: boolean;
+  /** The first admin operator, created at start when there is no operator yet (ADMIN_EMAIL, ADMIN_PASSWORD). */
+  firstAdmin: { email: string; password: string; generated: boolean };
+  /** Operator sessions: idle and absolute expiry, lock-out after failed sign-ins, and whether the cookie is Secure (SESSION_COOKIE_SECURE; else only over TLS). */
+  sessions: { idleMs: number; absoluteMs: number; maxFailures: number; lockMs: number; secureCookie: boolean; signInsPerMinute: number };
+  /** CORS_ORIGINS: browser origins, besides the back-office's own, that may call Connect (with bearer tokens; session cookies stay same-origin). */
+  corsOrigins: string[];
   secretsKey: string;
   /** How providers reach the webhook sidecar. */
   /** WEBHOOK_PUBLIC_URL; unset means http://HOST:WEBHOOK_PORT, decided once the port is known. */
@@ -84,6 +90,38 @@ function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   return value;
 }
 
+function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = count(env, name, fallback);
+  if (value === 0) throw new Error(`${name} must be at least 1`);
+  return value;
+}
+
+/** Comma-separated origins (scheme://host[:port]), each checked. */
+function origins(env: NodeJS.ProcessEnv, name: string): string[] {
+  return (env[name] ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean)
+    .map((origin) => {
+      let parsed: URL | undefined;
+      try {
+        parsed = new URL(origin);
+      } catch {
+        parsed = undefined;
+      }
+      if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin.replace(/\/$/, ''))
+        throw new Error(`${name} must list origins such as https://backoffice.example.com, got ${JSON.stringify(origin)}`);
+      return parsed.origin;
+    });
+}
+
+/** ADMIN_EMAIL and ADMIN_PASSWORD; an unset password is generated into the data folder, like the API token. */
+function firstAdmin(env: NodeJS.ProcessEnv, dataDir: string): Config['firstAdmin'] {
+  const email = env.ADMIN_EMAIL || 'admin@localhost';
+  if (env.ADMIN_PASSWORD) return { email, password: env.ADMIN_PASSWORD, generated: false };
+  return { email, password: persisted(dataDir, 'admin-password', () => randomBytes(18).toString('base64url')).value, generated: true };
+}
+
 /** Reads a value kept in the data folder, creating it on first use. */
 function persisted(dataDir: string, file: string, create: () => string): { value: string; created: boolean } {
   const path = join(dataDir, file);
@@ -118,6 +156,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter(Boolean),
     apiTokens: generatedToken ? [generatedToken.value] : tokens,
     apiTokenGenerated: generatedToken !== undefined,
+    firstAdmin: firstAdmin(env, dataDir),
+    sessions: {
+      idleMs: positive(env, 'SESSION_IDLE_MINUTES', 30) * 60_000,
+      absoluteMs: positive(env, 'SESSION_MAX_HOURS', 12) * 3_600_000,
+      maxFailures: positive(env, 'SIGN_IN_MAX_FAILURES', 5),
+      lockMs: positive(env, 'SIGN_IN_LOCK_MINUTES', 15) * 60_000,
+      secureCookie: flag(env, 'SESSION_COOKIE_SECURE'),
+      signInsPerMinute: positive(env, 'SIGN_IN_RATE_PER_MINUTE', 30),
+    },
+    corsOrigins: origins(env, 'CORS_ORIGINS'),
     secretsKey: env.SECRETS_KEY || persisted(dataDir, 'secrets.key', () => randomBytes(32).toString('base64')).value,
     webhookPublicUrl: env.WEBHOOK_PUBLIC_URL || undefined,
     sandboxPublicUrl: env.SANDBOX_URL || undefined,

@@ -42,6 +42,8 @@ const lines = [
   gateway.sandboxUrl && `  Sandbox PSP         ${gateway.sandboxUrl}`,
   `  Database            ${config.databaseUrl ? 'PostgreSQL at DATABASE_URL' : `embedded PGlite in ${config.dataDir}/pgdata`}`,
   config.apiTokenGenerated && `  API token           ${token}   (generated; kept in ${config.dataDir}/api-token)`,
+  gateway.firstAdmin &&
+    `  First admin         ${gateway.firstAdmin.email} / ${gateway.firstAdmin.password ?? '(ADMIN_PASSWORD)'}   (sign in to the back-office; created now${gateway.firstAdmin.password ? `, password kept in ${config.dataDir}/admin-password` : ''})`,
   gateway.sandboxAccountId && `  SANDBOX account id  ${gateway.sandboxAccountId}`,
   gateway.httpUrl &&
     gateway.sandboxAccountId &&

@@ -1,5 +1,8 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import type { ProxyOptions } from 'vite';
+
+type ProxyServer = Parameters<NonNullable<ProxyOptions['configure']>>[0];
 
 // The gateway's Connect HTTP server serves web/dist at its root and answers the
 // RPCs at the same origin. `npm run dev` proxies those RPCs to a local gateway.
@@ -14,7 +17,13 @@ export default defineConfig({
   },
   server: {
     fs: { allow: ['.', '../gen/es'] },
-    proxy: { '^/gateway\\.v1\\.': { target: gatewayUrl, changeOrigin: true } },
+    // The gateway refuses session calls from another origin; behind this proxy the page's origin is Vite's, so the header is dropped.
+    proxy: Object.fromEntries(
+      ['^/gateway\\.v1\\.', '^/auth/'].map((path) => [
+        path,
+        { target: gatewayUrl, changeOrigin: true, configure: (proxy: ProxyServer) => proxy.on('proxyReq', (request) => request.removeHeader('origin')) },
+      ]),
+    ),
   },
   build: {
     outDir: 'dist',

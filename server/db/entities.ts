@@ -303,7 +303,47 @@ export const AuditEventEntity = defineEntity({
 });
 export type AuditEventRow = InferEntity<typeof AuditEventEntity>;
 
+/** People who sign in to the back-office; the password only as a scrypt hash (server/lib/passwords.ts). */
+export const OperatorEntity = defineEntity({
+  name: 'Operator',
+  tableName: 'operators',
+  properties: {
+    id: p.uuid().primary(),
+    /** Lower-cased. */
+    email: p.string().length(254).unique(),
+    passwordHash: p.string(),
+    role: p.string().length(16),
+    disabled: p.boolean().default(false),
+    createdAt: p.datetime(),
+    lastSignInAt: p.datetime().nullable(),
+    /** Failed sign-ins in a row; at the limit, sign-in is locked until lockedUntil. */
+    failedSignIns: p.integer().default(0),
+    lockedUntil: p.datetime().nullable(),
+  },
+});
+export type OperatorRow = InferEntity<typeof OperatorEntity>;
+
+/** A signed-in operator's session, by the SHA-256 of the cookie's token; ends idle, at its absolute expiry, or at sign-out. */
+export const OperatorSessionEntity = defineEntity({
+  name: 'OperatorSession',
+  tableName: 'operator_sessions',
+  indexes: [{ properties: ['operatorId'] }],
+  properties: {
+    id: p.uuid().primary(),
+    tokenHash: p.string().length(64).unique(),
+    operatorId: p.uuid(),
+    createdAt: p.datetime(),
+    lastSeenAt: p.datetime(),
+    expiresAt: p.datetime(),
+    revokedAt: p.datetime().nullable(),
+    source: p.string(),
+  },
+});
+export type OperatorSessionRow = InferEntity<typeof OperatorSessionEntity>;
+
 export const ENTITIES = [
+  OperatorEntity,
+  OperatorSessionEntity,
   ServiceTokenEntity,
   AuditEventEntity,
   FlowMismatchEntity,

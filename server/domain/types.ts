@@ -398,3 +398,12 @@ export interface AuditEvent {
   outcome: string;
   detail: string;
 }
+
+export interface Operator {
+  id: string;
+  email: string;
+  role: string;
+  disabled: boolean;
+  createdAt: Date;
+  lastSignInAt?: Date;
+}

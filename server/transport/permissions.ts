@@ -51,6 +51,9 @@ export const RPC_RULES: Record<string, RpcRule> = {
   '/gateway.v1.AccessService/CreateServiceToken': rule('tokens:admin', 'refused', true),
   '/gateway.v1.AccessService/ListServiceTokens': rule('tokens:admin', 'refused'),
   '/gateway.v1.AccessService/RevokeServiceToken': rule('tokens:admin', 'refused', true),
+  '/gateway.v1.AccessService/CreateOperator': rule('operators:admin', 'refused', true),
+  '/gateway.v1.AccessService/ListOperators': rule('operators:admin', 'refused'),
+  '/gateway.v1.AccessService/UpdateOperator': rule('operators:admin', 'refused', true),
   '/gateway.v1.AccessService/ListAuditEvents': rule('audit:read', 'refused'),
   '/gateway.v1.AccessService/WhoAmI': rule('authenticated', 'none'),
 };

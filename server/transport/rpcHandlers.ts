@@ -4,6 +4,7 @@ import type * as sbx from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import * as wh from '../../gen/ts-proto/gateway/v1/webhook_service.js';
 import type * as ac from '../../gen/ts-proto/gateway/v1/access_service.js';
 import type { AccessService } from '../gateway/accessControl.js';
+import type { OperatorsService } from '../gateway/operators.js';
 import type { CallContext } from './callGuard.js';
 import { WebhookOutcome } from '../../gen/ts-proto/gateway/v1/types.js';
 import type { OutboundService } from '../gateway/outbound.js';
@@ -41,6 +42,7 @@ export interface UseCases {
   events: StatusEvents;
   unknownOutcomes: UnknownOutcomesService;
   access: AccessService;
+  operators: OperatorsService;
 }
 
 const optionalText = (value: string) => value || undefined;
@@ -216,6 +218,15 @@ export function accessHandlers(u: UseCases) {
       );
       return { events, nextPageToken: nextPageToken ?? '' };
     },
+    createOperator: async (r: ac.CreateOperatorRequest): Promise<ac.CreateOperatorResponse> => ({
+      operator: await u.operators.create(r),
+    }),
+    listOperators: async (_r: ac.ListOperatorsRequest): Promise<ac.ListOperatorsResponse> => ({
+      operators: await u.operators.list(),
+    }),
+    updateOperator: async ({ id, ...patch }: ac.UpdateOperatorRequest): Promise<ac.UpdateOperatorResponse> => ({
+      operator: await u.operators.update(id, patch),
+    }),
     whoAmI: async (_r: ac.WhoAmIRequest, _signal: AbortSignal, { principal }: CallContext): Promise<ac.WhoAmIResponse> => ({
       kind: principal.kind,
       id: principal.id,

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { chromium, type Browser } from 'playwright-core';
 import { createTestDatabase } from '../support/postgres.js';
-import { removeDir, startTestGateway, TEST_TOKEN } from '../support/gateway.js';
+import { removeDir, startTestGateway } from '../support/gateway.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 let browser: Browser;
@@ -28,20 +28,40 @@ afterAll(async () => {
   if (gateway) removeDir(gateway.dataDir);
 });
 
-it('the back-office talks Connect-Web to the gateway: providers and accounts with a token, the error without one', async () => {
+it('an operator signs in, sees providers, accounts and the audit trail over Connect-Web, and signs out; nothing is kept in storage', async () => {
   const page = await browser.newPage();
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content[- ]Security[- ]Policy/i.test(message.text())) violations.push(message.text());
+  });
   await page.goto(gateway.httpUrl!);
   await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Payment gateway back-office');
 
-  await page.getByLabel('API token').fill('not-the-token');
-  await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByRole('alert').textContent()).resolves.toContain('unauthenticated');
+  const admin = gateway.firstAdmin!;
+  await page.getByLabel('E-mail').fill(admin.email);
+  await page.getByLabel('Password').fill('not-the-password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('alert').textContent()).resolves.toBe('wrong e-mail or password');
 
-  await page.getByLabel('API token').fill(TEST_TOKEN);
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByLabel('Password').fill(admin.password!);
+  await page.getByRole('button', { name: 'Sign in' }).click();
   const providers = page.getByTestId('providers-table');
   await providers.waitFor();
   await expect(providers.textContent()).resolves.toContain('SANDBOX');
+  await expect(page.getByTestId('operator').textContent()).resolves.toBe(admin.email);
   await expect(page.getByTestId('accounts-table').textContent()).resolves.toContain('Shown in the browser');
+  await expect(page.getByTestId('audit-table').textContent()).resolves.toContain('auth/SignIn');
   if (process.env.SCREENSHOT) await page.screenshot({ path: process.env.SCREENSHOT, fullPage: true });
+
+  // The session cookie is HttpOnly and the CSRF token lives in memory: scripts and storage hold neither.
+  await expect(page.evaluate(() => [document.cookie, localStorage.length, sessionStorage.length])).resolves.toEqual(['', 0, 0]);
+  // A reload keeps the session (the cookie) and gets the CSRF token again.
+  await page.reload();
+  await page.getByTestId('providers-table').waitFor();
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  await page.reload();
+  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  expect(violations).toEqual([]);
 });

@@ -12,6 +12,7 @@ import { SandboxServiceService } from '../../gen/ts-proto/gateway/v1/sandbox_ser
 import { WebhookServiceService } from '../../gen/ts-proto/gateway/v1/webhook_service.js';
 import { AccessServiceService } from '../../gen/ts-proto/gateway/v1/access_service.js';
 import { ROLE_PERMISSIONS, ROLES, type Role } from '../../server/gateway/access.js';
+import { CreateOperatorRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
 import { RPC_RULES } from '../../server/transport/permissions.js';
 import { connectDriver, failureOf, type Driver, type ServiceName } from '../support/clients.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
@@ -46,6 +47,8 @@ it('declares a rule for every RPC of the contract, and none for an RPC that does
 let stack: TestStack;
 let connect: Driver;
 const tokens = {} as Record<Role, string>;
+/** Connect drivers of operators signed in with each role (cookie and CSRF token, as the back-office calls). */
+const operators = {} as Record<Role, Driver>;
 
 beforeAll(async () => {
   stack = await startTestStack();
@@ -57,15 +60,25 @@ beforeAll(async () => {
       providerAccountIds: [],
     });
     tokens[role] = secret;
+    const email = `${role}-walk@example.com`;
+    await stack.client.call('access', 'createOperator', CreateOperatorRequest.fromPartial({ email, role, password: 'walk-the-permission-table' }));
+    const signedIn = await fetch(`${stack.gateway.httpUrl}/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'walk-the-permission-table' }),
+    });
+    const { csrfToken } = (await signedIn.json()) as { csrfToken: string };
+    operators[role] = connectDriver(stack.gateway.httpUrl!, null, { cookie: signedIn.headers.get('set-cookie')!.split(';')[0]!, 'x-csrf-token': csrfToken });
   }
 });
 afterAll(async () => {
+  Object.values(operators).forEach((driver) => driver.close());
   connect?.close();
   await stack?.close();
 });
 
 /** The call's outcome: 'OK', or the status code it failed with. */
-async function outcome(driver: Driver, rpc: (typeof RPCS)[number], token: string): Promise<{ code: string; message: string }> {
+async function outcome(driver: Driver, rpc: (typeof RPCS)[number], token: string | null): Promise<{ code: string; message: string }> {
   if (rpc.streaming) {
     const stream = driver.watch(rpc.empty(), token);
     try {
@@ -87,13 +100,14 @@ async function outcome(driver: Driver, rpc: (typeof RPCS)[number], token: string
 }
 
 describe.each([
-  ['gRPC', () => stack.client],
-  ['Connect', () => connect],
-])('over %s', (_transport, driver) => {
+  ['service tokens over gRPC', (_role: Role) => stack.client, (role: Role) => tokens[role]],
+  ['service tokens over Connect', (_role: Role) => connect, (role: Role) => tokens[role]],
+  ['operators signed in, over Connect', (role: Role) => operators[role], () => null],
+])('%s', (_callers, driver, token) => {
   describe.each(ROLES)('the %s role', (role) => {
     it.each(RPCS.map((rpc) => [rpc.path.slice(1), rpc] as const))('%s', async (_path, rpc) => {
       const { permission } = RPC_RULES[rpc.path]!;
-      const result = await outcome(driver(), rpc, tokens[role]);
+      const result = await outcome(driver(role), rpc, token(role));
       if (permission === 'authenticated' || ROLE_PERMISSIONS[role].includes(permission)) {
         expect(result.code).not.toBe('PERMISSION_DENIED');
       } else {

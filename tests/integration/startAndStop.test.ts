@@ -18,7 +18,7 @@ afterAll(() => {
 
 const port = portFor;
 
-it('npm start: prints a generated token, the SANDBOX account and an example; SIGTERM ends streams and exits 0', async () => {
+it('npm start: prints a generated token, the first admin, the SANDBOX account and an example; SIGTERM ends streams and exits 0', async () => {
   const gateway = await spawnGateway({
     DATA_DIR: dataDir,
     GRPC_PORT: port(1),
@@ -38,6 +38,15 @@ it('npm start: prints a generated token, the SANDBOX account and an example; SIG
   expect(accountId).toMatch(/^[0-9a-f-]{36}$/);
   expect(output).toContain(`-H 'authorization: Bearer ${token}'`);
   expect(output).toContain(`"providerAccountId":"${accountId}"`);
+
+  const [, email, password] = /First admin\s+(\S+) \/ (\S+)/.exec(output) ?? [];
+  expect(email).toBe('admin@localhost');
+  const signedIn = await fetch(`http://127.0.0.1:${port(2)}/auth/sign-in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  expect(signedIn.status).toBe(200);
 
   const client = grpcDriver(`127.0.0.1:${port(1)}`, token!);
   const { transaction } = await client.call(

@@ -29,7 +29,7 @@ export interface Driver {
   name: string;
   call<Res = any>(service: ServiceName, method: string, request: unknown, token?: string | null): Promise<Res>;
   /** Server stream of WatchEvents; `close()` cancels it. */
-  watch(request: unknown, token?: string): { next(timeoutMs?: number): Promise<any>; close(): void };
+  watch(request: unknown, token?: string | null): { next(timeoutMs?: number): Promise<any>; close(): void };
   close(): void;
 }
 
@@ -115,10 +115,13 @@ export function grpcDriver(address: string, defaultToken: string): Driver {
   };
 }
 
-export function connectDriver(baseUrl: string, defaultToken: string): Driver {
+/** `headers` go on every call: an operator's session cookie and CSRF token, with `defaultToken` null. */
+export function connectDriver(baseUrl: string, defaultToken: string | null, headers: Record<string, string> = {}): Driver {
   const clientFor = (token: string | null | undefined) => {
     const bearer: Interceptor = (next) => (req) => {
-      if (token !== null) req.header.set('authorization', `Bearer ${token ?? defaultToken}`);
+      const bearerToken = token === undefined ? defaultToken : token;
+      if (bearerToken !== null) req.header.set('authorization', `Bearer ${bearerToken}`);
+      for (const [name, value] of Object.entries(headers)) req.header.set(name, value);
       return next(req);
     };
     const transport = createConnectTransport({ baseUrl, interceptors: [bearer] });

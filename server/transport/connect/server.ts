@@ -19,6 +19,11 @@ import { accessHandlers, paymentGatewayHandlers, providerAccountHandlers, sandbo
 import { esToPlain, plainToEs } from './esBridge.js';
 import { guardRequest } from '../requestGuard.js';
 import { withDecodeErrorDetails } from './decodeErrors.js';
+import { handleSessionRoute, operatorOfCall, type SessionOptions } from './operatorSessions.js';
+import { handleCors, setSecurityHeaders } from './webSecurity.js';
+import { TokenBuckets } from '../../lib/tokenBuckets.js';
+import type { GatewayError } from '../../lib/errors.js';
+import type { Principal } from '../../gateway/access.js';
 
 const CONNECT_CODES: Record<ErrorCode, Code> = {
   INVALID_ARGUMENT: Code.InvalidArgument,
@@ -46,6 +51,10 @@ function callContext(context: HandlerContext): CallContext {
 
 export interface ConnectServerOptions {
   useCases: UseCases;
+  /** Operators' session cookies: Secure even without TLS here (behind a TLS terminator); sign-in attempts per address and minute. */
+  sessions: { secureCookie: boolean; signInsPerMinute: number };
+  /** Other browser origins allowed to call (CORS_ORIGINS). */
+  corsOrigins: readonly string[];
   logger: Logger;
   host: string;
   port: number;
@@ -138,28 +147,28 @@ function serveStatic(webDir: string | undefined, req: IncomingMessage, res: Serv
 }
 
 /**
- * Refuses a call without a valid token from its headers alone, before a byte
- * of its body is read (Connect's interceptors run after the body is parsed),
- * and closes the connection so that the rest is never read either. The answer
- * is in the caller's protocol: gRPC-web carries the status in headers
- * (trailers-only), Connect in the HTTP status and a JSON error.
+ * Refuses a call from its headers alone, before a byte of its body is read
+ * (Connect's interceptors run after the body is parsed), and closes the
+ * connection so that the rest is never read either. The answer is in the
+ * caller's protocol: gRPC-web carries the status in headers (trailers-only),
+ * Connect in the HTTP status and a JSON error.
  */
-function refuseUnauthenticated(req: IncomingMessage, res: ServerResponse): void {
+function refuse(req: IncomingMessage, res: ServerResponse, code: Code.Unauthenticated | Code.PermissionDenied, message: string): void {
   const contentType = req.headers['content-type'] ?? '';
   if (contentType.startsWith('application/grpc')) {
     res
       .writeHead(200, {
         'content-type': contentType.split(';')[0]!,
-        'grpc-status': String(Code.Unauthenticated),
-        'grpc-message': encodeURIComponent(UNAUTHENTICATED_MESSAGE),
+        'grpc-status': String(code),
+        'grpc-message': encodeURIComponent(message),
         connection: 'close',
       })
       .end();
     return;
   }
   res
-    .writeHead(401, { 'content-type': 'application/json', connection: 'close' })
-    .end(JSON.stringify({ code: 'unauthenticated', message: UNAUTHENTICATED_MESSAGE }));
+    .writeHead(code === Code.Unauthenticated ? 401 : 403, { 'content-type': 'application/json', connection: 'close' })
+    .end(JSON.stringify({ code: code === Code.Unauthenticated ? 'unauthenticated' : 'permission_denied', message }));
 }
 
 export async function startConnectServer(options: ConnectServerOptions): Promise<ListeningServer> {
@@ -188,11 +197,31 @@ export async function startConnectServer(options: ConnectServerOptions): Promise
    * Connect's node adapter, with two additions: the caller is found from the
    * headers before the body is read, and decode errors get their BadRequest.
    */
+  const sessions: SessionOptions = {
+    operators: options.useCases.operators,
+    access: options.useCases.access,
+    logger: options.logger,
+    secureCookie: options.sessions.secureCookie,
+    signInsByAddress: new TokenBuckets({ perSecond: options.sessions.signInsPerMinute / 60, burst: options.sessions.signInsPerMinute }),
+  };
+  /** A bearer token (services, API_TOKENS) or an operator's session cookie with its CSRF token. */
+  const caller = async (req: IncomingMessage): Promise<Principal | GatewayError | undefined> => {
+    if (req.headers.authorization !== undefined) return guard.authenticate(req.headers.authorization);
+    const check = await operatorOfCall(req, sessions);
+    return check && ('refused' in check ? check.refused : check.principal);
+  };
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
-    const rpc = rpcs.get((req.url ?? '').split('?', 2)[0]!);
+    const path = (req.url ?? '').split('?', 2)[0]!;
+    if (handleSessionRoute(req, res, path, sessions)) return;
+    const rpc = rpcs.get(path);
     if (!rpc) return serveStatic(options.webDir, req, res);
-    guard.authenticate(req.headers.authorization).then(
-      (principal) => (principal ? answer(rpc, req, res, { principal, source: req.socket.remoteAddress ?? '' }) : refuseUnauthenticated(req, res)),
+    if (handleCors(req, res, options.corsOrigins)) return;
+    caller(req).then(
+      (found) => {
+        if (!found) return refuse(req, res, Code.Unauthenticated, UNAUTHENTICATED_MESSAGE);
+        if (!('permissions' in found)) return refuse(req, res, Code.PermissionDenied, found.message);
+        return answer(rpc, req, res, { principal: found, source: req.socket.remoteAddress ?? '' });
+      },
       (error: unknown) => {
         options.logger.error({ err: error, method: rpc.method.name }, 'could not authenticate a call');
         res
@@ -203,6 +232,7 @@ export async function startConnectServer(options: ConnectServerOptions): Promise
   };
   const server = createServer(
     guardedListener(options.logger, (req, res) => {
+      setSecurityHeaders(res);
       if (req.url === '/healthz') {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'SERVING' }));
         return;

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file gateway/v1/access_service.proto.
  */
 export const file_gateway_v1_access_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch9nYXRld2F5L3YxL2FjY2Vzc19zZXJ2aWNlLnByb3RvEgpnYXRld2F5LnYxIqYCCgxTZXJ2aWNlVG9rZW4SCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIOCgZzY29wZXMYAyADKAkSHAoUcHJvdmlkZXJfYWNjb3VudF9pZHMYBCADKAkSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKY3JlYXRlZF9ieRgGIAEoCRI1CgxsYXN0X3VzZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESMwoKcmV2b2tlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAYgBAUIPCg1fbGFzdF91c2VkX2F0Qg0KC19yZXZva2VkX2F0IlcKGUNyZWF0ZVNlcnZpY2VUb2tlblJlcXVlc3QSDAoEbmFtZRgBIAEoCRIOCgZzY29wZXMYAiADKAkSHAoUcHJvdmlkZXJfYWNjb3VudF9pZHMYAyADKAkiVQoaQ3JlYXRlU2VydmljZVRva2VuUmVzcG9uc2USJwoFdG9rZW4YASABKAsyGC5nYXRld2F5LnYxLlNlcnZpY2VUb2tlbhIOCgZzZWNyZXQYAiABKAkiMwoYTGlzdFNlcnZpY2VUb2tlbnNSZXF1ZXN0EhcKD2luY2x1ZGVfcmV2b2tlZBgBIAEoCCJFChlMaXN0U2VydmljZVRva2Vuc1Jlc3BvbnNlEigKBnRva2VucxgBIAMoCzIYLmdhdGV3YXkudjEuU2VydmljZVRva2VuIicKGVJldm9rZVNlcnZpY2VUb2tlblJlcXVlc3QSCgoCaWQYASABKAkiRQoaUmV2b2tlU2VydmljZVRva2VuUmVzcG9uc2USJwoFdG9rZW4YASABKAsyGC5nYXRld2F5LnYxLlNlcnZpY2VUb2tlbiLNAQoKQXVkaXRFdmVudBIKCgJpZBgBIAEoCRImCgJhdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKYWN0b3Jfa2luZBgDIAEoCRIQCghhY3Rvcl9pZBgEIAEoCRISCgphY3Rvcl9uYW1lGAUgASgJEg4KBmFjdGlvbhgGIAEoCRIQCghyZXNvdXJjZRgHIAEoCRIOCgZzb3VyY2UYCCABKAkSDwoHb3V0Y29tZRgJIAEoCRIOCgZkZXRhaWwYCiABKAkicwoWTGlzdEF1ZGl0RXZlbnRzUmVxdWVzdBIQCghhY3Rvcl9pZBgBIAEoCRIOCgZhY3Rpb24YAiABKAkSEAoIcmVzb3VyY2UYAyABKAkSEQoJcGFnZV9zaXplGAQgASgFEhIKCnBhZ2VfdG9rZW4YBSABKAkiWgoXTGlzdEF1ZGl0RXZlbnRzUmVzcG9uc2USJgoGZXZlbnRzGAEgAygLMhYuZ2F0ZXdheS52MS5BdWRpdEV2ZW50EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIPCg1XaG9BbUlSZXF1ZXN0InkKDldob0FtSVJlc3BvbnNlEgwKBGtpbmQYASABKAkSCgoCaWQYAiABKAkSDAoEbmFtZRgDIAEoCRIMCgRyb2xlGAQgASgJEhMKC3Blcm1pc3Npb25zGAUgAygJEhwKFHByb3ZpZGVyX2FjY291bnRfaWRzGAYgAygJMtgDCg1BY2Nlc3NTZXJ2aWNlEmMKEkNyZWF0ZVNlcnZpY2VUb2tlbhIlLmdhdGV3YXkudjEuQ3JlYXRlU2VydmljZVRva2VuUmVxdWVzdBomLmdhdGV3YXkudjEuQ3JlYXRlU2VydmljZVRva2VuUmVzcG9uc2USYAoRTGlzdFNlcnZpY2VUb2tlbnMSJC5nYXRld2F5LnYxLkxpc3RTZXJ2aWNlVG9rZW5zUmVxdWVzdBolLmdhdGV3YXkudjEuTGlzdFNlcnZpY2VUb2tlbnNSZXNwb25zZRJjChJSZXZva2VTZXJ2aWNlVG9rZW4SJS5nYXRld2F5LnYxLlJldm9rZVNlcnZpY2VUb2tlblJlcXVlc3QaJi5nYXRld2F5LnYxLlJldm9rZVNlcnZpY2VUb2tlblJlc3BvbnNlEloKD0xpc3RBdWRpdEV2ZW50cxIiLmdhdGV3YXkudjEuTGlzdEF1ZGl0RXZlbnRzUmVxdWVzdBojLmdhdGV3YXkudjEuTGlzdEF1ZGl0RXZlbnRzUmVzcG9uc2USPwoGV2hvQW1JEhkuZ2F0ZXdheS52MS5XaG9BbUlSZXF1ZXN0GhouZ2F0ZXdheS52MS5XaG9BbUlSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("Ch9nYXRld2F5L3YxL2FjY2Vzc19zZXJ2aWNlLnByb3RvEgpnYXRld2F5LnYxIqYCCgxTZXJ2aWNlVG9rZW4SCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIOCgZzY29wZXMYAyADKAkSHAoUcHJvdmlkZXJfYWNjb3VudF9pZHMYBCADKAkSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKY3JlYXRlZF9ieRgGIAEoCRI1CgxsYXN0X3VzZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESMwoKcmV2b2tlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAYgBAUIPCg1fbGFzdF91c2VkX2F0Qg0KC19yZXZva2VkX2F0IlcKGUNyZWF0ZVNlcnZpY2VUb2tlblJlcXVlc3QSDAoEbmFtZRgBIAEoCRIOCgZzY29wZXMYAiADKAkSHAoUcHJvdmlkZXJfYWNjb3VudF9pZHMYAyADKAkiVQoaQ3JlYXRlU2VydmljZVRva2VuUmVzcG9uc2USJwoFdG9rZW4YASABKAsyGC5nYXRld2F5LnYxLlNlcnZpY2VUb2tlbhIOCgZzZWNyZXQYAiABKAkiMwoYTGlzdFNlcnZpY2VUb2tlbnNSZXF1ZXN0EhcKD2luY2x1ZGVfcmV2b2tlZBgBIAEoCCJFChlMaXN0U2VydmljZVRva2Vuc1Jlc3BvbnNlEigKBnRva2VucxgBIAMoCzIYLmdhdGV3YXkudjEuU2VydmljZVRva2VuIicKGVJldm9rZVNlcnZpY2VUb2tlblJlcXVlc3QSCgoCaWQYASABKAkiRQoaUmV2b2tlU2VydmljZVRva2VuUmVzcG9uc2USJwoFdG9rZW4YASABKAsyGC5nYXRld2F5LnYxLlNlcnZpY2VUb2tlbiLNAQoKQXVkaXRFdmVudBIKCgJpZBgBIAEoCRImCgJhdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKYWN0b3Jfa2luZBgDIAEoCRIQCghhY3Rvcl9pZBgEIAEoCRISCgphY3Rvcl9uYW1lGAUgASgJEg4KBmFjdGlvbhgGIAEoCRIQCghyZXNvdXJjZRgHIAEoCRIOCgZzb3VyY2UYCCABKAkSDwoHb3V0Y29tZRgJIAEoCRIOCgZkZXRhaWwYCiABKAkicwoWTGlzdEF1ZGl0RXZlbnRzUmVxdWVzdBIQCghhY3Rvcl9pZBgBIAEoCRIOCgZhY3Rpb24YAiABKAkSEAoIcmVzb3VyY2UYAyABKAkSEQoJcGFnZV9zaXplGAQgASgFEhIKCnBhZ2VfdG9rZW4YBSABKAkiWgoXTGlzdEF1ZGl0RXZlbnRzUmVzcG9uc2USJgoGZXZlbnRzGAEgAygLMhYuZ2F0ZXdheS52MS5BdWRpdEV2ZW50EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIPCg1XaG9BbUlSZXF1ZXN0InkKDldob0FtSVJlc3BvbnNlEgwKBGtpbmQYASABKAkSCgoCaWQYAiABKAkSDAoEbmFtZRgDIAEoCRIMCgRyb2xlGAQgASgJEhMKC3Blcm1pc3Npb25zGAUgAygJEhwKFHByb3ZpZGVyX2FjY291bnRfaWRzGAYgAygJIsMBCghPcGVyYXRvchIKCgJpZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIMCgRyb2xlGAMgASgJEhAKCGRpc2FibGVkGAQgASgIEi4KCmNyZWF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjgKD2xhc3Rfc2lnbl9pbl9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBAUISChBfbGFzdF9zaWduX2luX2F0IkYKFUNyZWF0ZU9wZXJhdG9yUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIMCgRyb2xlGAIgASgJEhAKCHBhc3N3b3JkGAMgASgJIkAKFkNyZWF0ZU9wZXJhdG9yUmVzcG9uc2USJgoIb3BlcmF0b3IYASABKAsyFC5nYXRld2F5LnYxLk9wZXJhdG9yIhYKFExpc3RPcGVyYXRvcnNSZXF1ZXN0IkAKFUxpc3RPcGVyYXRvcnNSZXNwb25zZRInCglvcGVyYXRvcnMYASADKAsyFC5nYXRld2F5LnYxLk9wZXJhdG9yIocBChVVcGRhdGVPcGVyYXRvclJlcXVlc3QSCgoCaWQYASABKAkSEQoEcm9sZRgCIAEoCUgAiAEBEhUKCGRpc2FibGVkGAMgASgISAGIAQESFQoIcGFzc3dvcmQYBCABKAlIAogBAUIHCgVfcm9sZUILCglfZGlzYWJsZWRCCwoJX3Bhc3N3b3JkIkAKFlVwZGF0ZU9wZXJhdG9yUmVzcG9uc2USJgoIb3BlcmF0b3IYASABKAsyFC5nYXRld2F5LnYxLk9wZXJhdG9yMuAFCg1BY2Nlc3NTZXJ2aWNlEmMKEkNyZWF0ZVNlcnZpY2VUb2tlbhIlLmdhdGV3YXkudjEuQ3JlYXRlU2VydmljZVRva2VuUmVxdWVzdBomLmdhdGV3YXkudjEuQ3JlYXRlU2VydmljZVRva2VuUmVzcG9uc2USYAoRTGlzdFNlcnZpY2VUb2tlbnMSJC5nYXRld2F5LnYxLkxpc3RTZXJ2aWNlVG9rZW5zUmVxdWVzdBolLmdhdGV3YXkudjEuTGlzdFNlcnZpY2VUb2tlbnNSZXNwb25zZRJjChJSZXZva2VTZXJ2aWNlVG9rZW4SJS5nYXRld2F5LnYxLlJldm9rZVNlcnZpY2VUb2tlblJlcXVlc3QaJi5nYXRld2F5LnYxLlJldm9rZVNlcnZpY2VUb2tlblJlc3BvbnNlEloKD0xpc3RBdWRpdEV2ZW50cxIiLmdhdGV3YXkudjEuTGlzdEF1ZGl0RXZlbnRzUmVxdWVzdBojLmdhdGV3YXkudjEuTGlzdEF1ZGl0RXZlbnRzUmVzcG9uc2USPwoGV2hvQW1JEhkuZ2F0ZXdheS52MS5XaG9BbUlSZXF1ZXN0GhouZ2F0ZXdheS52MS5XaG9BbUlSZXNwb25zZRJXCg5DcmVhdGVPcGVyYXRvchIhLmdhdGV3YXkudjEuQ3JlYXRlT3BlcmF0b3JSZXF1ZXN0GiIuZ2F0ZXdheS52MS5DcmVhdGVPcGVyYXRvclJlc3BvbnNlElQKDUxpc3RPcGVyYXRvcnMSIC5nYXRld2F5LnYxLkxpc3RPcGVyYXRvcnNSZXF1ZXN0GiEuZ2F0ZXdheS52MS5MaXN0T3BlcmF0b3JzUmVzcG9uc2USVwoOVXBkYXRlT3BlcmF0b3ISIS5nYXRld2F5LnYxLlVwZGF0ZU9wZXJhdG9yUmVxdWVzdBoiLmdhdGV3YXkudjEuVXBkYXRlT3BlcmF0b3JSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * @generated from message gateway.v1.ServiceToken
@@ -394,6 +394,183 @@ export const WhoAmIResponseSchema: GenMessage<WhoAmIResponse> = /*@__PURE__*/
   messageDesc(file_gateway_v1_access_service, 11);
 
 /**
+ * @generated from message gateway.v1.Operator
+ */
+export type Operator = Message<"gateway.v1.Operator"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * Lower-cased.
+   *
+   * @generated from field: string email = 2;
+   */
+  email: string;
+
+  /**
+   * admin, operator or viewer.
+   *
+   * @generated from field: string role = 3;
+   */
+  role: string;
+
+  /**
+   * @generated from field: bool disabled = 4;
+   */
+  disabled: boolean;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 5;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Timestamp last_sign_in_at = 6;
+   */
+  lastSignInAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message gateway.v1.Operator.
+ * Use `create(OperatorSchema)` to create a new message.
+ */
+export const OperatorSchema: GenMessage<Operator> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_access_service, 12);
+
+/**
+ * @generated from message gateway.v1.CreateOperatorRequest
+ */
+export type CreateOperatorRequest = Message<"gateway.v1.CreateOperatorRequest"> & {
+  /**
+   * @generated from field: string email = 1;
+   */
+  email: string;
+
+  /**
+   * admin, operator or viewer.
+   *
+   * @generated from field: string role = 2;
+   */
+  role: string;
+
+  /**
+   * 12 to 256 characters; kept only as a scrypt hash.
+   *
+   * @generated from field: string password = 3;
+   */
+  password: string;
+};
+
+/**
+ * Describes the message gateway.v1.CreateOperatorRequest.
+ * Use `create(CreateOperatorRequestSchema)` to create a new message.
+ */
+export const CreateOperatorRequestSchema: GenMessage<CreateOperatorRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_access_service, 13);
+
+/**
+ * @generated from message gateway.v1.CreateOperatorResponse
+ */
+export type CreateOperatorResponse = Message<"gateway.v1.CreateOperatorResponse"> & {
+  /**
+   * @generated from field: gateway.v1.Operator operator = 1;
+   */
+  operator?: Operator | undefined;
+};
+
+/**
+ * Describes the message gateway.v1.CreateOperatorResponse.
+ * Use `create(CreateOperatorResponseSchema)` to create a new message.
+ */
+export const CreateOperatorResponseSchema: GenMessage<CreateOperatorResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_access_service, 14);
+
+/**
+ * @generated from message gateway.v1.ListOperatorsRequest
+ */
+export type ListOperatorsRequest = Message<"gateway.v1.ListOperatorsRequest"> & {
+};
+
+/**
+ * Describes the message gateway.v1.ListOperatorsRequest.
+ * Use `create(ListOperatorsRequestSchema)` to create a new message.
+ */
+export const ListOperatorsRequestSchema: GenMessage<ListOperatorsRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_access_service, 15);
+
+/**
+ * @generated from message gateway.v1.ListOperatorsResponse
+ */
+export type ListOperatorsResponse = Message<"gateway.v1.ListOperatorsResponse"> & {
+  /**
+   * Oldest first.
+   *
+   * @generated from field: repeated gateway.v1.Operator operators = 1;
+   */
+  operators: Operator[];
+};
+
+/**
+ * Describes the message gateway.v1.ListOperatorsResponse.
+ * Use `create(ListOperatorsResponseSchema)` to create a new message.
+ */
+export const ListOperatorsResponseSchema: GenMessage<ListOperatorsResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_access_service, 16);
+
+/**
+ * @generated from message gateway.v1.UpdateOperatorRequest
+ */
+export type UpdateOperatorRequest = Message<"gateway.v1.UpdateOperatorRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * Each is optional: only what is set changes.
+   *
+   * @generated from field: optional string role = 2;
+   */
+  role?: string | undefined;
+
+  /**
+   * @generated from field: optional bool disabled = 3;
+   */
+  disabled?: boolean | undefined;
+
+  /**
+   * @generated from field: optional string password = 4;
+   */
+  password?: string | undefined;
+};
+
+/**
+ * Describes the message gateway.v1.UpdateOperatorRequest.
+ * Use `create(UpdateOperatorRequestSchema)` to create a new message.
+ */
+export const UpdateOperatorRequestSchema: GenMessage<UpdateOperatorRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_access_service, 17);
+
+/**
+ * @generated from message gateway.v1.UpdateOperatorResponse
+ */
+export type UpdateOperatorResponse = Message<"gateway.v1.UpdateOperatorResponse"> & {
+  /**
+   * @generated from field: gateway.v1.Operator operator = 1;
+   */
+  operator?: Operator | undefined;
+};
+
+/**
+ * Describes the message gateway.v1.UpdateOperatorResponse.
+ * Use `create(UpdateOperatorResponseSchema)` to create a new message.
+ */
+export const UpdateOperatorResponseSchema: GenMessage<UpdateOperatorResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_access_service, 18);
+
+/**
  * Who may call the gateway, and what they did. Every RPC needs one permission
  * (for example payments:write); a caller without it gets PERMISSION_DENIED
  * naming it. Callers are services, with a token and its scopes, and operators,
@@ -451,6 +628,36 @@ export const AccessService: GenService<{
     methodKind: "unary";
     input: typeof WhoAmIRequestSchema;
     output: typeof WhoAmIResponseSchema;
+  },
+  /**
+   * Operators sign in to the back-office with e-mail and password
+   * (POST /auth/sign-in on the Connect port).
+   *
+   * @generated from rpc gateway.v1.AccessService.CreateOperator
+   */
+  createOperator: {
+    methodKind: "unary";
+    input: typeof CreateOperatorRequestSchema;
+    output: typeof CreateOperatorResponseSchema;
+  },
+  /**
+   * @generated from rpc gateway.v1.AccessService.ListOperators
+   */
+  listOperators: {
+    methodKind: "unary";
+    input: typeof ListOperatorsRequestSchema;
+    output: typeof ListOperatorsResponseSchema;
+  },
+  /**
+   * Changes an operator's role, disables it or sets a new password; each ends
+   * its sessions. The last active admin cannot be disabled or demoted.
+   *
+   * @generated from rpc gateway.v1.AccessService.UpdateOperator
+   */
+  updateOperator: {
+    methodKind: "unary";
+    input: typeof UpdateOperatorRequestSchema;
+    output: typeof UpdateOperatorResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_gateway_v1_access_service, 0);

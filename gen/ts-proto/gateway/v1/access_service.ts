@@ -123,6 +123,49 @@ export interface WhoAmIResponse {
   providerAccountIds: string[];
 }
 
+export interface Operator {
+  id: string;
+  /** Lower-cased. */
+  email: string;
+  /** admin, operator or viewer. */
+  role: string;
+  disabled: boolean;
+  createdAt: Date | undefined;
+  lastSignInAt?: Date | undefined;
+}
+
+export interface CreateOperatorRequest {
+  email: string;
+  /** admin, operator or viewer. */
+  role: string;
+  /** 12 to 256 characters; kept only as a scrypt hash. */
+  password: string;
+}
+
+export interface CreateOperatorResponse {
+  operator: Operator | undefined;
+}
+
+export interface ListOperatorsRequest {
+}
+
+export interface ListOperatorsResponse {
+  /** Oldest first. */
+  operators: Operator[];
+}
+
+export interface UpdateOperatorRequest {
+  id: string;
+  /** Each is optional: only what is set changes. */
+  role?: string | undefined;
+  disabled?: boolean | undefined;
+  password?: string | undefined;
+}
+
+export interface UpdateOperatorResponse {
+  operator: Operator | undefined;
+}
+
 function createBaseServiceToken(): ServiceToken {
   return {
     id: "",
@@ -1480,6 +1523,642 @@ export const WhoAmIResponse: MessageFns<WhoAmIResponse> = {
   },
 };
 
+function createBaseOperator(): Operator {
+  return { id: "", email: "", role: "", disabled: false, createdAt: undefined, lastSignInAt: undefined };
+}
+
+export const Operator: MessageFns<Operator> = {
+  encode(message: Operator, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.role !== "") {
+      writer.uint32(26).string(message.role);
+    }
+    if (message.disabled !== false) {
+      writer.uint32(32).bool(message.disabled);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(42).fork()).join();
+    }
+    if (message.lastSignInAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.lastSignInAt), writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Operator {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOperator();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.disabled = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.lastSignInAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Operator {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      role: isSet(object.role) ? globalThis.String(object.role) : "",
+      disabled: isSet(object.disabled) ? globalThis.Boolean(object.disabled) : false,
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+      lastSignInAt: isSet(object.lastSignInAt)
+        ? fromJsonTimestamp(object.lastSignInAt)
+        : isSet(object.last_sign_in_at)
+        ? fromJsonTimestamp(object.last_sign_in_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: Operator): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.role !== "") {
+      obj.role = message.role;
+    }
+    if (message.disabled !== false) {
+      obj.disabled = message.disabled;
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    if (message.lastSignInAt !== undefined) {
+      obj.lastSignInAt = message.lastSignInAt.toISOString();
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Operator>): Operator {
+    return Operator.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Operator>): Operator {
+    const message = createBaseOperator();
+    message.id = object.id ?? "";
+    message.email = object.email ?? "";
+    message.role = object.role ?? "";
+    message.disabled = object.disabled ?? false;
+    message.createdAt = object.createdAt ?? undefined;
+    message.lastSignInAt = object.lastSignInAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCreateOperatorRequest(): CreateOperatorRequest {
+  return { email: "", role: "", password: "" };
+}
+
+export const CreateOperatorRequest: MessageFns<CreateOperatorRequest> = {
+  encode(message: CreateOperatorRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.email !== "") {
+      writer.uint32(10).string(message.email);
+    }
+    if (message.role !== "") {
+      writer.uint32(18).string(message.role);
+    }
+    if (message.password !== "") {
+      writer.uint32(26).string(message.password);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateOperatorRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateOperatorRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.password = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateOperatorRequest {
+    return {
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      role: isSet(object.role) ? globalThis.String(object.role) : "",
+      password: isSet(object.password) ? globalThis.String(object.password) : "",
+    };
+  },
+
+  toJSON(message: CreateOperatorRequest): unknown {
+    const obj: any = {};
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.role !== "") {
+      obj.role = message.role;
+    }
+    if (message.password !== "") {
+      obj.password = message.password;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CreateOperatorRequest>): CreateOperatorRequest {
+    return CreateOperatorRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateOperatorRequest>): CreateOperatorRequest {
+    const message = createBaseCreateOperatorRequest();
+    message.email = object.email ?? "";
+    message.role = object.role ?? "";
+    message.password = object.password ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateOperatorResponse(): CreateOperatorResponse {
+  return { operator: undefined };
+}
+
+export const CreateOperatorResponse: MessageFns<CreateOperatorResponse> = {
+  encode(message: CreateOperatorResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.operator !== undefined) {
+      Operator.encode(message.operator, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateOperatorResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateOperatorResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.operator = Operator.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateOperatorResponse {
+    return { operator: isSet(object.operator) ? Operator.fromJSON(object.operator) : undefined };
+  },
+
+  toJSON(message: CreateOperatorResponse): unknown {
+    const obj: any = {};
+    if (message.operator !== undefined) {
+      obj.operator = Operator.toJSON(message.operator);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CreateOperatorResponse>): CreateOperatorResponse {
+    return CreateOperatorResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateOperatorResponse>): CreateOperatorResponse {
+    const message = createBaseCreateOperatorResponse();
+    message.operator = (object.operator !== undefined && object.operator !== null)
+      ? Operator.fromPartial(object.operator)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseListOperatorsRequest(): ListOperatorsRequest {
+  return {};
+}
+
+export const ListOperatorsRequest: MessageFns<ListOperatorsRequest> = {
+  encode(_: ListOperatorsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListOperatorsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListOperatorsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ListOperatorsRequest {
+    return {};
+  },
+
+  toJSON(_: ListOperatorsRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListOperatorsRequest>): ListOperatorsRequest {
+    return ListOperatorsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<ListOperatorsRequest>): ListOperatorsRequest {
+    const message = createBaseListOperatorsRequest();
+    return message;
+  },
+};
+
+function createBaseListOperatorsResponse(): ListOperatorsResponse {
+  return { operators: [] };
+}
+
+export const ListOperatorsResponse: MessageFns<ListOperatorsResponse> = {
+  encode(message: ListOperatorsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.operators) {
+      Operator.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListOperatorsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListOperatorsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.operators.push(Operator.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListOperatorsResponse {
+    return {
+      operators: globalThis.Array.isArray(object?.operators)
+        ? object.operators.map((e: any) => Operator.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListOperatorsResponse): unknown {
+    const obj: any = {};
+    if (message.operators?.length) {
+      obj.operators = message.operators.map((e) => Operator.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListOperatorsResponse>): ListOperatorsResponse {
+    return ListOperatorsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListOperatorsResponse>): ListOperatorsResponse {
+    const message = createBaseListOperatorsResponse();
+    message.operators = object.operators?.map((e) => Operator.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseUpdateOperatorRequest(): UpdateOperatorRequest {
+  return { id: "", role: undefined, disabled: undefined, password: undefined };
+}
+
+export const UpdateOperatorRequest: MessageFns<UpdateOperatorRequest> = {
+  encode(message: UpdateOperatorRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.role !== undefined) {
+      writer.uint32(18).string(message.role);
+    }
+    if (message.disabled !== undefined) {
+      writer.uint32(24).bool(message.disabled);
+    }
+    if (message.password !== undefined) {
+      writer.uint32(34).string(message.password);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateOperatorRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateOperatorRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.disabled = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.password = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateOperatorRequest {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      role: isSet(object.role) ? globalThis.String(object.role) : undefined,
+      disabled: isSet(object.disabled) ? globalThis.Boolean(object.disabled) : undefined,
+      password: isSet(object.password) ? globalThis.String(object.password) : undefined,
+    };
+  },
+
+  toJSON(message: UpdateOperatorRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.role !== undefined) {
+      obj.role = message.role;
+    }
+    if (message.disabled !== undefined) {
+      obj.disabled = message.disabled;
+    }
+    if (message.password !== undefined) {
+      obj.password = message.password;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UpdateOperatorRequest>): UpdateOperatorRequest {
+    return UpdateOperatorRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdateOperatorRequest>): UpdateOperatorRequest {
+    const message = createBaseUpdateOperatorRequest();
+    message.id = object.id ?? "";
+    message.role = object.role ?? undefined;
+    message.disabled = object.disabled ?? undefined;
+    message.password = object.password ?? undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateOperatorResponse(): UpdateOperatorResponse {
+  return { operator: undefined };
+}
+
+export const UpdateOperatorResponse: MessageFns<UpdateOperatorResponse> = {
+  encode(message: UpdateOperatorResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.operator !== undefined) {
+      Operator.encode(message.operator, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateOperatorResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateOperatorResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.operator = Operator.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateOperatorResponse {
+    return { operator: isSet(object.operator) ? Operator.fromJSON(object.operator) : undefined };
+  },
+
+  toJSON(message: UpdateOperatorResponse): unknown {
+    const obj: any = {};
+    if (message.operator !== undefined) {
+      obj.operator = Operator.toJSON(message.operator);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UpdateOperatorResponse>): UpdateOperatorResponse {
+    return UpdateOperatorResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdateOperatorResponse>): UpdateOperatorResponse {
+    const message = createBaseUpdateOperatorResponse();
+    message.operator = (object.operator !== undefined && object.operator !== null)
+      ? Operator.fromPartial(object.operator)
+      : undefined;
+    return message;
+  },
+};
+
 /**
  * Who may call the gateway, and what they did. Every RPC needs one permission
  * (for example payments:write); a caller without it gets PERMISSION_DENIED
@@ -1551,6 +2230,46 @@ export const AccessServiceService = {
     responseSerialize: (value: WhoAmIResponse): Buffer => Buffer.from(WhoAmIResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): WhoAmIResponse => WhoAmIResponse.decode(value),
   },
+  /**
+   * Operators sign in to the back-office with e-mail and password
+   * (POST /auth/sign-in on the Connect port).
+   */
+  createOperator: {
+    path: "/gateway.v1.AccessService/CreateOperator" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateOperatorRequest): Buffer =>
+      Buffer.from(CreateOperatorRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateOperatorRequest => CreateOperatorRequest.decode(value),
+    responseSerialize: (value: CreateOperatorResponse): Buffer =>
+      Buffer.from(CreateOperatorResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateOperatorResponse => CreateOperatorResponse.decode(value),
+  },
+  listOperators: {
+    path: "/gateway.v1.AccessService/ListOperators" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListOperatorsRequest): Buffer => Buffer.from(ListOperatorsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListOperatorsRequest => ListOperatorsRequest.decode(value),
+    responseSerialize: (value: ListOperatorsResponse): Buffer =>
+      Buffer.from(ListOperatorsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListOperatorsResponse => ListOperatorsResponse.decode(value),
+  },
+  /**
+   * Changes an operator's role, disables it or sets a new password; each ends
+   * its sessions. The last active admin cannot be disabled or demoted.
+   */
+  updateOperator: {
+    path: "/gateway.v1.AccessService/UpdateOperator" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateOperatorRequest): Buffer =>
+      Buffer.from(UpdateOperatorRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateOperatorRequest => UpdateOperatorRequest.decode(value),
+    responseSerialize: (value: UpdateOperatorResponse): Buffer =>
+      Buffer.from(UpdateOperatorResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateOperatorResponse => UpdateOperatorResponse.decode(value),
+  },
 } as const;
 
 export interface AccessServiceServer extends UntypedServiceImplementation {
@@ -1569,6 +2288,17 @@ export interface AccessServiceServer extends UntypedServiceImplementation {
   listAuditEvents: handleUnaryCall<ListAuditEventsRequest, ListAuditEventsResponse>;
   /** The caller as the gateway sees it: kind, name and permissions. */
   whoAmI: handleUnaryCall<WhoAmIRequest, WhoAmIResponse>;
+  /**
+   * Operators sign in to the back-office with e-mail and password
+   * (POST /auth/sign-in on the Connect port).
+   */
+  createOperator: handleUnaryCall<CreateOperatorRequest, CreateOperatorResponse>;
+  listOperators: handleUnaryCall<ListOperatorsRequest, ListOperatorsResponse>;
+  /**
+   * Changes an operator's role, disables it or sets a new password; each ends
+   * its sessions. The last active admin cannot be disabled or demoted.
+   */
+  updateOperator: handleUnaryCall<UpdateOperatorRequest, UpdateOperatorResponse>;
 }
 
 export interface AccessServiceClient extends Client {
@@ -1656,6 +2386,59 @@ export interface AccessServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: WhoAmIResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Operators sign in to the back-office with e-mail and password
+   * (POST /auth/sign-in on the Connect port).
+   */
+  createOperator(
+    request: CreateOperatorRequest,
+    callback: (error: ServiceError | null, response: CreateOperatorResponse) => void,
+  ): ClientUnaryCall;
+  createOperator(
+    request: CreateOperatorRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateOperatorResponse) => void,
+  ): ClientUnaryCall;
+  createOperator(
+    request: CreateOperatorRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateOperatorResponse) => void,
+  ): ClientUnaryCall;
+  listOperators(
+    request: ListOperatorsRequest,
+    callback: (error: ServiceError | null, response: ListOperatorsResponse) => void,
+  ): ClientUnaryCall;
+  listOperators(
+    request: ListOperatorsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListOperatorsResponse) => void,
+  ): ClientUnaryCall;
+  listOperators(
+    request: ListOperatorsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListOperatorsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Changes an operator's role, disables it or sets a new password; each ends
+   * its sessions. The last active admin cannot be disabled or demoted.
+   */
+  updateOperator(
+    request: UpdateOperatorRequest,
+    callback: (error: ServiceError | null, response: UpdateOperatorResponse) => void,
+  ): ClientUnaryCall;
+  updateOperator(
+    request: UpdateOperatorRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateOperatorResponse) => void,
+  ): ClientUnaryCall;
+  updateOperator(
+    request: UpdateOperatorRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateOperatorResponse) => void,
   ): ClientUnaryCall;
 }
 

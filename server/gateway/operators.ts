@@ -1,0 +1,164 @@
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import type { Database } from '../db/orm.js';
+import type { OperatorsRepository } from '../db/operatorsRepository.js';
+import type { Operator } from '../domain/types.js';
+import { GatewayError, invalidArgument, notFound } from '../lib/errors.js';
+import type { Logger } from '../lib/logger.js';
+import { hashPassword, UNMATCHABLE_HASH, verifyPassword } from '../lib/passwords.js';
+import { isRole, rolePrincipal, type Principal, type Role } from './access.js';
+
+export interface SessionPolicy {
+  /** A session unused this long ends (SESSION_IDLE_MINUTES). */
+  idleMs: number;
+  /** A session ends this long after sign-in, used or not (SESSION_MAX_HOURS). */
+  absoluteMs: number;
+  /** Failed sign-ins in a row before the operator is locked out (SIGN_IN_MAX_FAILURES). */
+  maxFailures: number;
+  /** How long a lock-out lasts (SIGN_IN_LOCK_MINUTES). */
+  lockMs: number;
+}
+
+export interface OperatorsDeps {
+  db: Database;
+  operators: OperatorsRepository;
+  /** Signs CSRF tokens, which are derived from the session token and so need no storage; the same in every process and across restarts. */
+  csrfKey: Buffer;
+  logger: Logger;
+}
+
+export const PASSWORD_MIN = 12;
+const PASSWORD_MAX = 256;
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
+const TOUCH_RESOLUTION_MS = 60_000;
+export const WRONG_CREDENTIALS = 'wrong e-mail or password';
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+function checkPassword(password: string): void {
+  if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX)
+    throw invalidArgument('password', `password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters long`);
+}
+
+function checkRole(role: string): Role {
+  if (!isRole(role)) throw invalidArgument('role', 'role must be admin, operator or viewer');
+  return role;
+}
+
+export function normaliseEmail(email: string): string {
+  const value = email.trim().toLowerCase();
+  if (!EMAIL.test(value)) throw invalidArgument('email', 'email must be an e-mail address');
+  return value;
+}
+
+export interface SignedIn {
+  operator: Operator;
+  /** The session cookie's value; only its hash is kept. */
+  sessionToken: string;
+  csrfToken: string;
+  expiresAt: Date;
+}
+
+/** Operators of the back-office: accounts, passwords, sign-in with lock-out, and sessions. */
+export class OperatorsService {
+  constructor(
+    private readonly deps: OperatorsDeps,
+    private readonly policy: SessionPolicy,
+  ) {}
+
+  private em() {
+    return this.deps.db.em();
+  }
+
+  async create(input: { email: string; role: string; password: string }): Promise<Operator> {
+    const email = normaliseEmail(input.email);
+    const role = checkRole(input.role);
+    checkPassword(input.password);
+    if (await this.deps.operators.byEmail(this.em(), email)) throw new GatewayError('ALREADY_EXISTS', `an operator with e-mail ${email} already exists`);
+    return this.deps.operators.create(this.em(), { email, role, passwordHash: await hashPassword(input.password) });
+  }
+
+  /** Creates the first admin when there is no operator at all; undefined when there already is one. */
+  async ensureFirstAdmin(email: string, password: string): Promise<Operator | undefined> {
+    if ((await this.deps.operators.count(this.em())) > 0) return undefined;
+    return this.create({ email, role: 'admin', password });
+  }
+
+  list(): Promise<Operator[]> {
+    return this.deps.operators.list(this.em());
+  }
+
+  /** Changes role, disables or sets a new password; each ends the operator's sessions. The last active admin stays. */
+  async update(id: string, patch: { role?: string; disabled?: boolean; password?: string }): Promise<Operator> {
+    const current = await this.deps.operators.get(this.em(), id);
+    if (!current) throw notFound(`operator ${id} not found`);
+    const role = patch.role === undefined ? undefined : checkRole(patch.role);
+    if (patch.password !== undefined) checkPassword(patch.password);
+    const losesAdmin = current.role === 'admin' && !current.disabled && ((role && role !== 'admin') || patch.disabled === true);
+    if (losesAdmin && (await this.deps.operators.countActiveAdmins(this.em())) <= 1)
+      throw new GatewayError('FAILED_PRECONDITION', 'the last active admin cannot be disabled or given another role');
+    const updated = await this.deps.operators.update(this.em(), id, {
+      role,
+      disabled: patch.disabled,
+      passwordHash: patch.password === undefined ? undefined : await hashPassword(patch.password),
+    });
+    await this.deps.operators.revokeSessionsOf(this.em(), id, new Date());
+    return updated!;
+  }
+
+  /**
+   * Signs in. Unknown e-mail, wrong password and disabled operator all answer
+   * the same (and take as long: an unknown e-mail is checked against a hash
+   * too); after `maxFailures` in a row the operator is locked for `lockMs`,
+   * whatever the password.
+   */
+  async signIn(email: string, password: string, source: string): Promise<SignedIn> {
+    const found = EMAIL.test(email.trim().toLowerCase()) ? await this.deps.operators.byEmail(this.em(), email.trim().toLowerCase()) : undefined;
+    const now = Date.now();
+    if (found?.lockedUntil && found.lockedUntil.getTime() > now) throw lockedOut(found.lockedUntil.getTime() - now);
+    const matches = await verifyPassword(password.slice(0, PASSWORD_MAX), found?.passwordHash ?? UNMATCHABLE_HASH);
+    if (!found || !matches || found.disabled) {
+      if (found) {
+        const lockedUntil = await this.deps.operators.recordFailure(this.em(), found.id, this.policy.maxFailures, new Date(now + this.policy.lockMs));
+        if (lockedUntil && lockedUntil.getTime() > now) {
+          this.deps.logger.warn({ operatorId: found.id, source }, 'operator locked out after repeated failed sign-ins');
+          throw lockedOut(lockedUntil.getTime() - now);
+        }
+      }
+      throw new GatewayError('UNAUTHENTICATED', WRONG_CREDENTIALS, { reason: 'WRONG_CREDENTIALS' });
+    }
+    await this.deps.operators.recordSuccess(this.em(), found.id, new Date(now));
+    const sessionToken = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(now + this.policy.absoluteMs);
+    await this.deps.operators.createSession(this.em(), { tokenHash: sha256(sessionToken), operatorId: found.id, expiresAt, source });
+    const { passwordHash: _hash, failedSignIns: _failures, lockedUntil: _lock, ...operator } = found;
+    return { operator: { ...operator, lastSignInAt: new Date(now) }, sessionToken, csrfToken: this.csrfToken(sessionToken), expiresAt };
+  }
+
+  /** The CSRF token that goes with a session: the back-office sends it in `x-csrf-token` with every call. */
+  csrfToken(sessionToken: string): string {
+    return createHmac('sha256', this.deps.csrfKey).update(sessionToken).digest('base64url');
+  }
+
+  /** The operator behind a live session token (not signed out, not idle too long, not past its absolute expiry, not disabled). */
+  async authenticate(sessionToken: string): Promise<{ principal: Principal; operator: Operator } | undefined> {
+    const session = await this.deps.operators.session(this.em(), sha256(sessionToken));
+    const now = Date.now();
+    if (!session || session.operator.disabled || !isRole(session.operator.role)) return undefined;
+    if (now >= session.expiresAt.getTime() || now - session.lastSeenAt.getTime() >= this.policy.idleMs) return undefined;
+    if (now - session.lastSeenAt.getTime() >= TOUCH_RESOLUTION_MS) await this.deps.operators.touchSession(this.em(), session.id, new Date(now));
+    const { operator } = session;
+    return { principal: rolePrincipal('operator', operator.id, operator.email, operator.role as Role), operator };
+  }
+
+  signOut(sessionToken: string): Promise<void> {
+    return this.deps.operators.revokeSession(this.em(), sha256(sessionToken), new Date());
+  }
+}
+
+function lockedOut(remainingMs: number): GatewayError {
+  const minutes = Math.max(1, Math.ceil(remainingMs / 60_000));
+  return new GatewayError('RESOURCE_EXHAUSTED', `too many failed sign-ins: try again in ${minutes} minute${minutes === 1 ? '' : 's'}`, {
+    reason: 'LOCKED_OUT',
+    retryAfterMs: remainingMs,
+  });
+}
