@@ -31,6 +31,7 @@ import type { ProviderAdapter } from './providers/adapter.js';
 import { SandboxPsp } from './sandbox/psp.js';
 import { startConnectServer } from './transport/connect/server.js';
 import { startGrpcServer } from './transport/grpc/server.js';
+import { CallerRateLimit } from './transport/callerRateLimit.js';
 import type { UseCases } from './transport/rpcHandlers.js';
 import { startWebhookSidecar } from './webhooks/sidecar.js';
 
@@ -193,7 +194,9 @@ export async function startGateway(input: Config, components: readonly Component
     const admin = await useCases.operators.ensureFirstAdmin(config.firstAdmin.email, config.firstAdmin.password);
     if (admin) running.firstAdmin = { email: admin.email, ...(config.firstAdmin.generated ? { password: config.firstAdmin.password } : {}) };
 
-    const server = { useCases, logger, host: config.host, maxRequestBytes: config.maxRequestBytes };
+    // One limit for both transports: a caller switching from gRPC to Connect keeps one budget.
+    const rateLimit = CallerRateLimit.of({ perSecond: config.rateLimitPerSecond, burst: config.rateLimitBurst }, logger);
+    const server = { useCases, logger, host: config.host, maxRequestBytes: config.maxRequestBytes, rateLimit };
     if (components.includes('webhooks') && config.webhookWorkers > 0) {
       // Started before the sidecar, so they stop after it: in-flight notifications still get processed.
       const workers = new Workers(logger)

@@ -53,6 +53,9 @@ export interface Config {
   webhookRateBurst: number;
   /** Notifications with a bad signature stored per account and hour; past it they are refused, counted and logged, not stored. */
   webhookBadSignatureStoreLimit: number;
+  /** RPCs each caller (API token, service token, operator) may make, over gRPC and Connect together: a sustained rate and a burst (0 per second: no limit). */
+  rateLimitPerSecond: number;
+  rateLimitBurst: number;
   /** ALLOW_PRIVATE_PROVIDER_URLS: accounts' base_url and certificate URLs may point at loopback, private, link-local or metadata addresses (development, tests). */
   allowPrivateProviderUrls: boolean;
   /** ALLOW_PRIVATE_WEBHOOK_URLS: the same for charges' webhook_url. */
@@ -122,6 +125,17 @@ function firstAdmin(env: NodeJS.ProcessEnv, dataDir: string): Config['firstAdmin
   return { email, password: persisted(dataDir, 'admin-password', () => randomBytes(18).toString('base64url')).value, generated: true };
 }
 
+/** RATE_LIMIT_PER_SECOND and RATE_LIMIT_BURST; a limit with no call at once would refuse every call. */
+function callerRateLimit(env: NodeJS.ProcessEnv): Pick<Config, 'rateLimitPerSecond' | 'rateLimitBurst'> {
+  const rateLimitPerSecond = rate(env, 'RATE_LIMIT_PER_SECOND', 50);
+  const rateLimitBurst = count(env, 'RATE_LIMIT_BURST', 100);
+  if (rateLimitPerSecond > 0 && rateLimitBurst < 1)
+    throw new Error(
+      `RATE_LIMIT_BURST must be at least 1 while RATE_LIMIT_PER_SECOND is above 0 (0 turns the limit off), got ${JSON.stringify(env.RATE_LIMIT_BURST)}`,
+    );
+  return { rateLimitPerSecond, rateLimitBurst };
+}
+
 /** Reads a value kept in the data folder, creating it on first use. */
 function persisted(dataDir: string, file: string, create: () => string): { value: string; created: boolean } {
   const path = join(dataDir, file);
@@ -187,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRatePerSecond: rate(env, 'WEBHOOK_RATE_PER_SECOND', 20),
     webhookRateBurst: count(env, 'WEBHOOK_RATE_BURST', 100),
     webhookBadSignatureStoreLimit: count(env, 'WEBHOOK_BAD_SIGNATURE_STORE_LIMIT', 100),
+    ...callerRateLimit(env),
     allowPrivateProviderUrls: flag(env, 'ALLOW_PRIVATE_PROVIDER_URLS'),
     allowPrivateWebhookUrls: flag(env, 'ALLOW_PRIVATE_WEBHOOK_URLS'),
   };

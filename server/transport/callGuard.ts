@@ -2,6 +2,7 @@ import type { AccessService } from '../gateway/accessControl.js';
 import { mayTouchAccount, type Principal } from '../gateway/access.js';
 import { GatewayError, isGatewayError, permissionDenied } from '../lib/errors.js';
 import { RPC_RULES, type RpcRule } from './permissions.js';
+import type { CallerRateLimit } from './callerRateLimit.js';
 
 /** Who is calling and from where; both transports build it before a handler runs. */
 export interface CallContext {
@@ -44,11 +45,16 @@ const LIMITED = 'permission denied: this token is limited to other provider acco
 
 /**
  * What every RPC goes through on both transports, after authentication: the
- * permission its rule names, the caller's provider-account limit, the handler,
- * and the audit trail for calls that change something.
+ * caller's rate limit, the permission its rule names, the caller's
+ * provider-account limit, the handler, and the audit trail for calls that
+ * change something.
  */
 export class CallGuard {
-  constructor(private readonly access: AccessService) {}
+  constructor(
+    private readonly access: AccessService,
+    /** Shared by both transports of the process; undefined: no limit. */
+    private readonly rateLimit?: CallerRateLimit,
+  ) {}
 
   /** The caller behind an `authorization` header, or undefined. */
   async authenticate(authorization: string | undefined): Promise<Principal | undefined> {
@@ -119,9 +125,15 @@ export class CallGuard {
     return response;
   }
 
-  /** Runs a unary call under its rule; `readRequest` decodes and checks the request, once the permission is there. */
+  /**
+   * Runs a unary call under its rule; `readRequest` decodes and checks the
+   * request, once the permission is there. A call over the caller's rate limit
+   * is refused first, before it costs a permission check, a decode or an audit
+   * row: a flood of refused calls must not become a flood of audit rows.
+   */
   async unary<T>(path: string, context: CallContext, readRequest: () => unknown, handler: (request: Record<string, unknown>) => Promise<T>): Promise<T> {
     const rule = this.rule(path);
+    await this.rateLimit?.take(context.principal);
     let request: Record<string, unknown> | undefined;
     let response: unknown;
     try {
@@ -135,9 +147,11 @@ export class CallGuard {
     return response as T;
   }
 
-  /** Admits a streaming call; what it streams is filtered by the request it was admitted with. */
-  stream(path: string, context: CallContext, readRequest: () => unknown): Record<string, unknown> {
-    return this.admit(this.rule(path), context.principal, readRequest as () => Record<string, unknown>);
+  /** Admits a streaming call (one call of the rate limit, however long it streams); what it streams is filtered by the request it was admitted with. */
+  async stream(path: string, context: CallContext, readRequest: () => unknown): Promise<Record<string, unknown>> {
+    const rule = this.rule(path);
+    await this.rateLimit?.take(context.principal);
+    return this.admit(rule, context.principal, readRequest as () => Record<string, unknown>);
   }
 
   private audit(path: string, context: CallContext, request: Record<string, unknown>, response: unknown, error?: unknown): Promise<void> {

@@ -7,7 +7,9 @@ export const ERROR_DOMAIN = 'gateway.v1';
 /**
  * The structured details both transports attach (DESIGN §5): always an
  * ErrorInfo with the machine-readable reason; for bad input also a BadRequest
- * naming the field at fault.
+ * naming the field at fault; when the caller should wait (rate limits) a
+ * RetryInfo delay (google.protobuf.Duration's fields) and a Retry-After value
+ * in whole seconds, rounded up.
  */
 export function errorDetails(code: ErrorCode, message: string, details: GatewayError['details']) {
   return {
@@ -22,6 +24,13 @@ export function errorDetails(code: ErrorCode, message: string, details: GatewayE
       },
     },
     badRequest: code === 'INVALID_ARGUMENT' && details.field ? { fieldViolations: [{ field: details.field, description: message }] } : undefined,
+    retry:
+      details.retryAfterMs !== undefined
+        ? {
+            delay: { seconds: Math.floor(details.retryAfterMs / 1000), nanos: (details.retryAfterMs % 1000) * 1_000_000 },
+            retryAfterHeader: String(Math.max(1, Math.ceil(details.retryAfterMs / 1000))),
+          }
+        : undefined,
   };
 }
 import type { Logger } from '../lib/logger.js';

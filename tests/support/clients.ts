@@ -2,9 +2,9 @@ import * as grpc from '@grpc/grpc-js';
 import { createClient, ConnectError, Code, type Client, type Interceptor } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-web';
 import { fromBinary, toBinary, type DescService } from '@bufbuild/protobuf';
-import { BadRequestSchema, ErrorInfoSchema } from '../../gen/es/google/rpc/error_details_pb.js';
+import { BadRequestSchema, ErrorInfoSchema, RetryInfoSchema } from '../../gen/es/google/rpc/error_details_pb.js';
 import { Status } from '../../gen/ts-proto/google/rpc/status.js';
-import { BadRequest, ErrorInfo } from '../../gen/ts-proto/google/rpc/error_details.js';
+import { BadRequest, ErrorInfo, RetryInfo } from '../../gen/ts-proto/google/rpc/error_details.js';
 import { PaymentGatewayServiceClient, PaymentGatewayServiceService } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { ProviderAccountServiceClient, ProviderAccountServiceService } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { SandboxServiceClient, SandboxServiceService } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
@@ -190,18 +190,32 @@ export interface RpcErrorDetails {
   domain?: string;
   /** google.rpc.BadRequest field violations */
   fields: string[];
+  /** google.rpc.RetryInfo's retry_delay, in milliseconds */
+  retryDelayMs?: number;
+  /** The `retry-after` header or trailer (seconds) */
+  retryAfter?: string;
 }
 
-/** The structured details (google.rpc.ErrorInfo, BadRequest) of a failed call, read as each transport's clients read them. */
+const millis = (delay: { seconds: number | bigint; nanos: number } | undefined) =>
+  delay ? Number(delay.seconds) * 1000 + Math.round(delay.nanos / 1_000_000) : undefined;
+
+/** The structured details (google.rpc.ErrorInfo, BadRequest, RetryInfo) of a failed call, read as each transport's clients read them. */
 export async function errorDetailsOf(promise: Promise<unknown>): Promise<RpcErrorDetails> {
   try {
     await promise;
   } catch (error) {
     if (error instanceof ConnectError) {
       const [info] = error.findDetails(ErrorInfoSchema);
-      return { reason: info?.reason, domain: info?.domain, fields: error.findDetails(BadRequestSchema).flatMap((b) => b.fieldViolations.map((v) => v.field)) };
+      return {
+        reason: info?.reason,
+        domain: info?.domain,
+        fields: error.findDetails(BadRequestSchema).flatMap((b) => b.fieldViolations.map((v) => v.field)),
+        retryDelayMs: millis(error.findDetails(RetryInfoSchema)[0]?.retryDelay),
+        retryAfter: error.metadata.get('retry-after') ?? undefined,
+      };
     }
-    const raw = (error as grpc.ServiceError).metadata?.get('grpc-status-details-bin')[0];
+    const metadata = (error as grpc.ServiceError).metadata;
+    const raw = metadata?.get('grpc-status-details-bin')[0];
     if (!raw) return { fields: [] };
     const status = Status.decode(raw as Buffer);
     const find = (type: string) => status.details.filter((any) => any.typeUrl === `type.googleapis.com/google.rpc.${type}`);
@@ -210,6 +224,8 @@ export async function errorDetailsOf(promise: Promise<unknown>): Promise<RpcErro
       reason: info?.reason,
       domain: info?.domain,
       fields: find('BadRequest').flatMap((any) => BadRequest.decode(any.value).fieldViolations.map((v) => v.field)),
+      retryDelayMs: millis(find('RetryInfo').map((any) => RetryInfo.decode(any.value))[0]?.retryDelay),
+      retryAfter: metadata.get('retry-after')[0]?.toString(),
     };
   }
   throw new Error('the call succeeded, but a failure was expected');

@@ -41,6 +41,8 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     // The fake providers and webhook receivers of the tests listen on loopback.
     ALLOW_PRIVATE_PROVIDER_URLS: 'true',
     ALLOW_PRIVATE_WEBHOOK_URLS: 'true',
+    // The suites call quickly with one token; tests/integration/rateLimits.test.ts turns the limit on.
+    RATE_LIMIT_PER_SECOND: '0',
     ...options.env,
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...(options.replicaUrls ? { DATABASE_REPLICA_URLS: options.replicaUrls.join(',') } : {}),

@@ -13,8 +13,9 @@ import type { ErrorCode } from '../../lib/errors.js';
 import type { Logger } from '../../lib/logger.js';
 import { decodePathSegment, guardedListener, listen, requestPath, type ListeningServer } from '../../lib/httpServer.js';
 import { CallGuard, UNAUTHENTICATED_MESSAGE, type CallContext } from '../callGuard.js';
+import type { CallerRateLimit } from '../callerRateLimit.js';
 import { errorDetails, exposedError } from '../errors.js';
-import { BadRequestSchema, ErrorInfoSchema } from '../../../gen/es/google/rpc/error_details_pb.js';
+import { BadRequestSchema, ErrorInfoSchema, RetryInfoSchema } from '../../../gen/es/google/rpc/error_details_pb.js';
 import { accessHandlers, paymentGatewayHandlers, providerAccountHandlers, sandboxHandlers, webhookHandlers, type UseCases } from '../rpcHandlers.js';
 import { esToPlain, plainToEs } from './esBridge.js';
 import { guardRequest } from '../requestGuard.js';
@@ -62,6 +63,8 @@ export interface ConnectServerOptions {
   webDir?: string;
   /** The largest request body read (MAX_REQUEST_BYTES); larger is RESOURCE_EXHAUSTED. */
   maxRequestBytes: number;
+  /** Calls per caller, shared with the other transport of the process (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST); undefined: no limit. */
+  rateLimit?: CallerRateLimit;
 }
 
 /** The request in the handlers' plain shape, refused (INVALID_ARGUMENT) when it breaks the contract's limits. */
@@ -81,10 +84,11 @@ function serve(router: ConnectRouter, service: DescService, handlers: Handlers, 
     const fail = (error: unknown): never => {
       if (error instanceof ConnectError) throw error;
       const { code, message, details } = exposedError(error, logger, `${service.typeName}/${method.name}`);
-      const { errorInfo, badRequest } = errorDetails(code, message, details);
-      throw new ConnectError(message, CONNECT_CODES[code], undefined, [
+      const { errorInfo, badRequest, retry } = errorDetails(code, message, details);
+      throw new ConnectError(message, CONNECT_CODES[code], retry ? { 'retry-after': retry.retryAfterHeader } : undefined, [
         { desc: ErrorInfoSchema, value: errorInfo },
         ...(badRequest ? [{ desc: BadRequestSchema, value: badRequest }] : []),
+        ...(retry ? [{ desc: RetryInfoSchema, value: { retryDelay: { seconds: BigInt(retry.delay.seconds), nanos: retry.delay.nanos } } }] : []),
       ]);
     };
     implementation[method.localName] =
@@ -92,7 +96,7 @@ function serve(router: ConnectRouter, service: DescService, handlers: Handlers, 
         ? async function* (request: unknown, context: HandlerContext) {
             try {
               const call = callContext(context);
-              const admitted = guard.stream(path, call, () => checkedRequest(method.input, request));
+              const admitted = await guard.stream(path, call, () => checkedRequest(method.input, request));
               for await (const item of handler(admitted, AbortSignal.any([context.signal, shutdown]), call)) yield plainToEs(method.output, item);
             } catch (error) {
               fail(error);
@@ -172,7 +176,7 @@ function refuse(req: IncomingMessage, res: ServerResponse, code: Code.Unauthenti
 }
 
 export async function startConnectServer(options: ConnectServerOptions): Promise<ListeningServer> {
-  const guard = new CallGuard(options.useCases.access);
+  const guard = new CallGuard(options.useCases.access, options.rateLimit);
   // Ends open streams (WatchEvents) on close, so that shutdown does not wait for them forever.
   const shutdown = new AbortController();
   const router = createConnectRouter({ readMaxBytes: options.maxRequestBytes, acceptCompression: [compressionGzip, compressionBrotli] });

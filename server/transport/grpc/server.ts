@@ -15,13 +15,14 @@ import { file_gateway_v1_sandbox_service, SandboxService as EsSandboxService } f
 import { file_gateway_v1_webhook_service, WebhookService } from '../../../gen/es/gateway/v1/webhook_service_pb.js';
 import type { Logger } from '../../lib/logger.js';
 import { CallGuard, UNAUTHENTICATED_MESSAGE, type CallContext } from '../callGuard.js';
+import type { CallerRateLimit } from '../callerRateLimit.js';
 import type { Principal } from '../../gateway/access.js';
 import { errorDetails, exposedError } from '../errors.js';
 import { GatewayError, invalidArgument, isGatewayError } from '../../lib/errors.js';
 import { esToPlain } from '../connect/esBridge.js';
 import { guardRequest } from '../requestGuard.js';
 import { Status } from '../../../gen/ts-proto/google/rpc/status.js';
-import { BadRequest, ErrorInfo } from '../../../gen/ts-proto/google/rpc/error_details.js';
+import { BadRequest, ErrorInfo, RetryInfo } from '../../../gen/ts-proto/google/rpc/error_details.js';
 import type { Any } from '../../../gen/ts-proto/google/protobuf/any.js';
 import { accessHandlers, paymentGatewayHandlers, providerAccountHandlers, sandboxHandlers, webhookHandlers, type UseCases } from '../rpcHandlers.js';
 
@@ -52,6 +53,8 @@ export interface GrpcServerOptions {
   port: number;
   /** The largest request message read (MAX_REQUEST_BYTES); larger is RESOURCE_EXHAUSTED. */
   maxRequestBytes: number;
+  /** Calls per caller, shared with the other transport of the process (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST); undefined: no limit. */
+  rateLimit?: CallerRateLimit;
 }
 
 /** The caller of each call, found by the interceptor from the call's metadata (the object the handler sees). */
@@ -93,20 +96,26 @@ function callContext(call: grpc.ServerUnaryCall<any, any> | grpc.ServerWritableS
 
 const pack = (typeName: string, value: Uint8Array): Any => ({ typeUrl: `type.googleapis.com/${typeName}`, value: Buffer.from(value) });
 
-/** The gRPC status, with google.rpc.Status (ErrorInfo, BadRequest) in `grpc-status-details-bin` for rich clients. */
+/**
+ * The gRPC status, with google.rpc.Status (ErrorInfo, BadRequest, RetryInfo)
+ * in `grpc-status-details-bin` for rich clients, and `retry-after` (seconds)
+ * for the others.
+ */
 function toServiceError(error: unknown, logger: Logger, path: string): Partial<grpc.ServiceError> {
   const { code, message, details } = exposedError(error, logger, path);
-  const { errorInfo, badRequest } = errorDetails(code, message, details);
+  const { errorInfo, badRequest, retry } = errorDetails(code, message, details);
   const status = Status.encode({
     code: grpc.status[code],
     message,
     details: [
       pack('google.rpc.ErrorInfo', ErrorInfo.encode(ErrorInfo.fromPartial(errorInfo)).finish()),
       ...(badRequest ? [pack('google.rpc.BadRequest', BadRequest.encode(BadRequest.fromPartial(badRequest)).finish())] : []),
+      ...(retry ? [pack('google.rpc.RetryInfo', RetryInfo.encode(RetryInfo.fromPartial({ retryDelay: retry.delay })).finish())] : []),
     ],
   }).finish();
   const metadata = new grpc.Metadata();
   metadata.set('grpc-status-details-bin', Buffer.from(status));
+  if (retry) metadata.set('retry-after', retry.retryAfterHeader);
   return { code: grpc.status[code], details: message, metadata };
 }
 
@@ -178,7 +187,7 @@ function implement(
         call.on('cancelled', () => abort.abort());
         try {
           const context = callContext(call);
-          const request = guard.stream(method.path, context, () => checkedRequest(input, call.request));
+          const request = await guard.stream(method.path, context, () => checkedRequest(input, call.request));
           for await (const item of handler(request, abort.signal, context)) {
             if (!call.write(item)) await new Promise((resolve) => call.once('drain', resolve));
           }
@@ -212,7 +221,7 @@ function implement(
 }
 
 export async function startGrpcServer(options: GrpcServerOptions): Promise<{ server: grpc.Server; port: number; close(): Promise<void> }> {
-  const guard = new CallGuard(options.useCases.access);
+  const guard = new CallGuard(options.useCases.access, options.rateLimit);
   const server = new grpc.Server({ interceptors: [authInterceptor(guard, options.logger)], 'grpc.max_receive_message_length': options.maxRequestBytes });
   const streams = new Set<AbortController>();
   const services: [grpc.ServiceDefinition, Handlers][] = [

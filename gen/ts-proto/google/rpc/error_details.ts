@@ -6,13 +6,14 @@
 
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { Duration } from "../protobuf/duration.js";
 
 export const protobufPackage = "google.rpc";
 
 export const protobufFileName = "google/rpc/error_details.proto";
 
 /**
- * The two google.rpc error details the gateway sends (googleapis' definitions,
+ * The google.rpc error details the gateway sends (googleapis' definitions,
  * field numbers unchanged), reproduced for local code generation.
  */
 
@@ -34,6 +35,11 @@ export interface BadRequest {
 export interface BadRequest_FieldViolation {
   field: string;
   description: string;
+}
+
+/** When a client may retry a failed request (RESOURCE_EXHAUSTED: rate limits). */
+export interface RetryInfo {
+  retryDelay: Duration | undefined;
 }
 
 function createBaseErrorInfo(): ErrorInfo {
@@ -406,6 +412,81 @@ export const BadRequest_FieldViolation: MessageFns<BadRequest_FieldViolation> = 
     const message = createBaseBadRequest_FieldViolation();
     message.field = object.field ?? "";
     message.description = object.description ?? "";
+    return message;
+  },
+};
+
+function createBaseRetryInfo(): RetryInfo {
+  return { retryDelay: undefined };
+}
+
+export const RetryInfo: MessageFns<RetryInfo> = {
+  encode(message: RetryInfo, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.retryDelay !== undefined) {
+      Duration.encode(message.retryDelay, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RetryInfo {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRetryInfo();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.retryDelay = Duration.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RetryInfo {
+    return {
+      retryDelay: isSet(object.retryDelay)
+        ? Duration.fromJSON(object.retryDelay)
+        : isSet(object.retry_delay)
+        ? Duration.fromJSON(object.retry_delay)
+        : undefined,
+    };
+  },
+
+  toJSON(message: RetryInfo): unknown {
+    const obj: any = {};
+    if (message.retryDelay !== undefined) {
+      obj.retryDelay = Duration.toJSON(message.retryDelay);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RetryInfo>): RetryInfo {
+    return RetryInfo.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RetryInfo>): RetryInfo {
+    const message = createBaseRetryInfo();
+    message.retryDelay = (object.retryDelay !== undefined && object.retryDelay !== null)
+      ? Duration.fromPartial(object.retryDelay)
+      : undefined;
     return message;
   },
 };

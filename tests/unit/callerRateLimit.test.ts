@@ -1,0 +1,66 @@
+import { describe, expect, it } from '@jest/globals';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../server/config.js';
+import { rolePrincipal, type Principal } from '../../server/gateway/access.js';
+import { GatewayError } from '../../server/lib/errors.js';
+import { createLogger } from '../../server/lib/logger.js';
+import { CallerRateLimit } from '../../server/transport/callerRateLimit.js';
+
+/** Settings that make loadConfig write nothing into the data folder. */
+const env = (more: Record<string, string> = {}) =>
+  loadConfig({ DATA_DIR: join(tmpdir(), 'rate-limit-config'), API_TOKENS: 't', SECRETS_KEY: 'k', OUTBOUND_WEBHOOK_SECRET: 's', ...more });
+
+describe('RATE_LIMIT_PER_SECOND and RATE_LIMIT_BURST', () => {
+  it('default to 50 calls per second and 100 at once', () => {
+    expect(env()).toMatchObject({ rateLimitPerSecond: 50, rateLimitBurst: 100 });
+  });
+
+  it('turn the limit off with 0 per second, and take fractions of a call per second', () => {
+    const logger = createLogger('silent');
+    expect(CallerRateLimit.of({ perSecond: env({ RATE_LIMIT_PER_SECOND: '0' }).rateLimitPerSecond, burst: 100 }, logger)).toBeUndefined();
+    expect(env({ RATE_LIMIT_PER_SECOND: '0.5', RATE_LIMIT_BURST: '2' })).toMatchObject({ rateLimitPerSecond: 0.5, rateLimitBurst: 2 });
+  });
+
+  it('refuse a limit that would refuse every call, and values that are not numbers', () => {
+    expect(() => env({ RATE_LIMIT_BURST: '0' })).toThrow('RATE_LIMIT_BURST must be at least 1 while RATE_LIMIT_PER_SECOND is above 0');
+    expect(env({ RATE_LIMIT_PER_SECOND: '0', RATE_LIMIT_BURST: '0' }).rateLimitPerSecond).toBe(0);
+    expect(() => env({ RATE_LIMIT_PER_SECOND: 'lots' })).toThrow('RATE_LIMIT_PER_SECOND must be a number');
+    expect(() => env({ RATE_LIMIT_BURST: '1.5' })).toThrow('RATE_LIMIT_BURST must be a whole number');
+  });
+});
+
+describe('CallerRateLimit', () => {
+  const refusal = async (limit: CallerRateLimit, principal: Principal) => {
+    try {
+      await limit.take(principal);
+    } catch (error) {
+      return error as GatewayError;
+    }
+    throw new Error('the call was let through');
+  };
+
+  it('keys budgets by principal kind and id, and logs a caller reaching its limit once per window', async () => {
+    const lines: string[] = [];
+    const limit = CallerRateLimit.of({ perSecond: 1, burst: 2 }, createLogger('warn', { write: (line: string) => void lines.push(line) }))!;
+    const service: Principal = { kind: 'service', id: 'same-id', name: 'checkout', permissions: new Set() };
+    const operator = rolePrincipal('operator', 'same-id', 'ana@example.com', 'viewer');
+
+    await limit.take(service);
+    await limit.take(service);
+    const refused = await refusal(limit, service);
+    expect(refused).toBeInstanceOf(GatewayError);
+    expect(refused.code).toBe('RESOURCE_EXHAUSTED');
+    expect(refused.details.reason).toBe('RATE_LIMITED');
+    expect(refused.details.retryAfterMs).toBeGreaterThan(0);
+    expect(refused.details.retryAfterMs).toBeLessThanOrEqual(2000);
+    await refusal(limit, service);
+
+    await limit.take(operator);
+    await limit.take(operator);
+
+    expect(lines.map((line) => JSON.parse(line) as { msg: string; caller: string })).toEqual([
+      expect.objectContaining({ msg: 'rate limit reached for a caller', caller: 'service:same-id' }),
+    ]);
+  });
+});
