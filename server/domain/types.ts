@@ -217,9 +217,15 @@ export interface UnsolicitedPayment {
 }
 
 /** What an adapter reads from a provider notification. */
+/**
+ * What a notification says happened. `amount` (integer cents) where the
+ * notification states it: an APPROVED for another amount than the record's is
+ * then refused like any answer that does not match (flowIntegrity.ts), signed
+ * or not.
+ */
 export type WebhookResult =
-  | { type: 'TRANSACTION'; transactionId: string; status: TransactionStatus }
-  | { type: 'WITHDRAW'; transactionId: string; status: WithdrawStatus }
+  | { type: 'TRANSACTION'; transactionId: string; status: TransactionStatus; amount?: number }
+  | { type: 'WITHDRAW'; transactionId: string; status: WithdrawStatus; amount?: number }
   | UnsolicitedPayment;
 
 /** What a stored notification keeps of its result. */

@@ -233,6 +233,11 @@ export class NotificationsService {
       return record('UNKNOWN_SUBJECT', `no ${kind.name} ${result.transactionId} for this account`, result, undefined, this.retryAt(stored.attempts));
     if (await isDuplicate()) return record('DUPLICATE', 'the same notification was already received', result, subject.id);
     let status: S = result.status;
+    if ('amount' in result && result.amount !== undefined) {
+      // The notification's own claim, checked before anything else: a signature proves who sent it, not that it is about this record.
+      const refused = await refusedAnswer(this.deps, kind, subject, { status, amount: result.amount, providerId: result.transactionId }, 'webhook');
+      if (refused) return record('MISMATCH', `${refused}: not applied`, result, subject.id);
+    }
     let unconfirmed: string | undefined;
     if (verdict === 'unsigned' && kind.confirmBeforeApplying.has(status) && status !== subject.status) {
       // No way to ask the provider: an unverifiable hint moves nothing (reconciliation cannot either).

@@ -5,6 +5,8 @@ import { connectDriver, type Driver } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { startFakeProvider, type FakeProvider } from '../support/fakeProvider.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
+import { signSandboxPayload } from '../../server/sandbox/api.js';
+import { ListWebhookNotificationsRequest } from '../../gen/ts-proto/gateway/v1/webhook_service.js';
 
 /**
  * Flow integrity: a provider answer that says a charge was paid is applied
@@ -146,5 +148,63 @@ describe('a provider answer about another amount', () => {
     await expect(stack.client.call('gateway', 'listFlowMismatches', { providerAccountId: 'nope', subjectId: '' })).rejects.toMatchObject({
       details: expect.stringContaining('provider_account_id must be a UUID'),
     });
+  });
+});
+
+describe('a signed notification about another amount', () => {
+  it('is refused too: a signature proves who sent it, not that it is about this charge', async () => {
+    const webhookSecret = 'whsec-flow-integrity';
+    const {
+      providerAccount: { id: sandboxAccount },
+    } = await stack.client.call('accounts', 'createProviderAccount', {
+      provider: 'SANDBOX',
+      name: 'signed',
+      publicKey: 'pk',
+      secretKey: 'sk-signed',
+      webhookSecret,
+    });
+    const { transaction } = await stack.client.call(
+      'gateway',
+      'createTransaction',
+      CreateTransactionRequest.fromPartial({
+        providerAccountId: sandboxAccount,
+        transaction: { amount: 1990, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX },
+      }),
+    );
+    const post = (amount: number, eventId: string) => {
+      const body = JSON.stringify({
+        id: eventId,
+        type: 'charge.paid',
+        createdAt: new Date().toISOString(),
+        data: { id: transaction.transactionId, status: 'paid', amount },
+      });
+      return fetch(`${stack.gateway.webhookUrl}/webhooks/SANDBOX/${sandboxAccount}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-sandbox-signature': signSandboxPayload(webhookSecret, Math.floor(Date.now() / 1000), body) },
+        body,
+      });
+    };
+    const notification = (await (await post(1, 'evt_one_cent')).json()) as { id: string };
+    await eventually(async () => {
+      const { notifications } = await stack.client.call(
+        'webhooks',
+        'listWebhookNotifications',
+        ListWebhookNotificationsRequest.fromPartial({ providerAccountId: sandboxAccount, subjectId: transaction.id, pageSize: 10 }),
+      );
+      return notifications.find((n: { id: string; outcome: number }) => n.id === notification.id && n.outcome === WebhookOutcome.WEBHOOK_OUTCOME_MISMATCH);
+    });
+    expect((await read(transaction.id)).status).toBe(TransactionStatus.TRANSACTION_STATUS_PENDING);
+    const [mismatch] = await stack.client
+      .call('gateway', 'listFlowMismatches', { providerAccountId: sandboxAccount, subjectId: transaction.id })
+      .then((r: any) => r.mismatches);
+    expect(mismatch).toMatchObject({
+      source: 'webhook',
+      expectedAmount: 1990,
+      reportedAmount: 1,
+      reason: 'the provider answered APPROVED for 1 cents, the transaction is 1990 cents',
+    });
+
+    await post(1990, 'evt_right_amount');
+    await eventually(async () => (await read(transaction.id)).status === TransactionStatus.TRANSACTION_STATUS_APPROVED);
   });
 });

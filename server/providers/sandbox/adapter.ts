@@ -350,12 +350,14 @@ export class SandboxAdapter extends DeclaredAdapter implements PaymentSimulator,
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
     const event = parseJsonObject(notification.body);
-    const data = event?.data as { id?: unknown; status?: unknown } | undefined;
+    const data = event?.data as { id?: unknown; status?: unknown; amount?: unknown } | undefined;
     const type = typeof event?.type === 'string' && Object.hasOwn(EVENTS, event.type) ? EVENTS[event.type] : undefined;
     const id = textOf(data?.id);
     if (!type || !id) return undefined;
+    // The sandbox states amounts in cents; anything else is not an amount it said.
+    const amount = Number.isSafeInteger(data?.amount) && (data?.amount as number) > 0 ? (data?.amount as number) : undefined;
     return type === 'TRANSACTION'
-      ? { type, transactionId: id, status: this.transactionStatus(data?.status) }
-      : { type, transactionId: id, status: this.withdrawalStatus(data?.status) };
+      ? { type, transactionId: id, status: this.transactionStatus(data?.status), ...(amount === undefined ? {} : { amount }) }
+      : { type, transactionId: id, status: this.withdrawalStatus(data?.status), ...(amount === undefined ? {} : { amount }) };
   }
 }
