@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { CATALOGUE, failureMessage } from '../../server/lib/providerMessages.js';
+import { MASKED_SECRET } from '../../server/providers/kit/bodySecrets.js';
 import { FLOW2PAY, Flow2payAdapter } from '../../server/providers/flow2pay/adapter.js';
 import { BODIES_WITHOUT_RESOURCE } from '../support/fakeProvider.js';
 import { NOW, expectUnsupportedOperationsRejected, failure, notification, providerHarness, transactionInput } from './conformance/harness.js';
@@ -126,6 +127,14 @@ describe('FLOW2PAY (spec doc 3, group 3), a bespoke adapter', () => {
   it('ignores notifications without an event or a txid, and unparseable ones', async () => {
     for (const body of [{ txid: 'tx-1' }, { evento: 'PixIn' }, '{not json', []])
       expect(await h.adapter.processWebhook(h.ctx, notification(body))).toBeUndefined();
+  });
+
+  it('stores a notification with its token masked, every other field kept; a masked one checked again is unsigned (intake kept the proof)', () => {
+    const body = { evento: 'PixIn', txid: 'tx-1', endToEndId: 'E999', valor: 1990, token: 'hook-token' };
+    const stored = h.adapter.storableBody(Buffer.from(JSON.stringify(body)));
+    expect(stored.toString()).not.toContain('hook-token');
+    expect(JSON.parse(stored.toString())).toEqual({ ...body, token: MASKED_SECRET });
+    expect(h.adapter.verifyNotification(h.ctx, { headers: {}, body: stored })).toBe('unsigned');
   });
 
   it("checks the payload's token against the account's webhook secret; without a secret it is unsigned", () => {

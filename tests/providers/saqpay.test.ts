@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { AdapterRuntime } from '../../server/providers/kit/declaration.js';
-import { MASKED_IPN_SECRET, SAQPAY, SaqpayAdapter } from '../../server/providers/members/saqpay.js';
+import { SAQPAY, SaqpayAdapter } from '../../server/providers/members/saqpay.js';
+import { MASKED_SECRET } from '../../server/providers/kit/bodySecrets.js';
 import { notification, providerHarness } from './conformance/harness.js';
 import { doc1CommonConformance } from './conformance/doc1Common.suite.js';
 
@@ -49,7 +50,7 @@ describe('SAQPAY: its public IPN', () => {
   it('stores an IPN with its ipn_secret masked, every other field kept; a masked IPN checked again is unsigned (intake kept the proof)', async () => {
     const stored = h.adapter.storableBody(Buffer.from(JSON.stringify(ipn)));
     expect(stored.toString()).not.toContain('shh');
-    expect(JSON.parse(stored.toString())).toEqual({ ...ipn, ipn_secret: MASKED_IPN_SECRET });
+    expect(JSON.parse(stored.toString())).toEqual({ ...ipn, ipn_secret: MASKED_SECRET });
     expect(h.adapter.verifyNotification({ ...h.ctx, webhookSecret: 'shh' }, { body: stored, headers: {} })).toBe('unsigned');
     expect(await h.adapter.processWebhook(h.ctx, { body: stored, headers: {} })).toEqual({ type: 'TRANSACTION', transactionId: 'sq_1', status: 'APPROVED' });
     for (const other of ['not json', JSON.stringify({ transaction_id: 'sq_1' })]) expect(h.adapter.storableBody(Buffer.from(other)).toString()).toBe(other);

@@ -10,6 +10,7 @@ import { idText, textOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
 import type { AdapterRuntime, ProviderDeclaration } from '../kit/declaration.js';
 import { LoginTokenAdapter, type LoginStyle } from '../kit/loginSession.js';
+import { MASKED_SECRET, maskedJsonField } from '../kit/bodySecrets.js';
 
 /**
  * FLOW2PAY (spec doc 3, group 3): a bespoke PIX dialect. What the spec says:
@@ -174,7 +175,14 @@ export class Flow2payAdapter extends LoginTokenAdapter<Flow2payDeclaration> {
     const secret = ctx.webhookSecret;
     if (!secret) return 'unsigned';
     const token = textOf((parseJsonObject(notification.body) as Flow2payNotification | undefined)?.token);
+    // A stored notification has its token masked (storableBody): intake kept what it proved.
+    if (token === MASKED_SECRET) return 'unsigned';
     return token !== undefined && safeEqualText(token, secret) ? 'valid' : 'invalid';
+  }
+
+  /** The notification is stored with its `token` masked: the shared secret never reaches the database. */
+  override storableBody(body: Buffer): Buffer {
+    return maskedJsonField(body, 'token');
   }
 
   /** No event id: the event, the charge and the PIX's end-to-end id identify one across re-deliveries. */

@@ -5,6 +5,7 @@ import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type Notif
 import { TransactionsApiAdapter, type ParsedNotification, type TransactionsApiMember } from '../families/transactionsApi/index.js';
 import { DOC1_COMMON_GATEWAY, DOC1_COMMON_SOURCES } from '../families/transactionsApi/platforms/doc1Common.js';
 import { member } from '../kit/registration.js';
+import { MASKED_SECRET, maskedJsonField } from '../kit/bodySecrets.js';
 
 /**
  * SAQPAY (spec doc 2, group 1): only its IPN is public (provider research:
@@ -19,9 +20,6 @@ export const SAQPAY: TransactionsApiMember = {
   ...DOC1_COMMON_GATEWAY,
   sources: `${DOC1_COMMON_SOURCES}; IPN \`{transaction_id, transaction_status, ipn_secret, …}\` checked by its \`ipn_secret\`: research (public integrations)`,
 };
-
-/** What a stored IPN carries instead of its `ipn_secret`. */
-export const MASKED_IPN_SECRET = '[masked]';
 
 /** The IPN's transaction (SaqPay's id) and its status; undefined for anything else. */
 export function readSaqpayIpn(body: Buffer): (ParsedNotification & { secret?: string }) | undefined {
@@ -48,15 +46,13 @@ export class SaqpayAdapter extends TransactionsApiAdapter {
   override verifyNotification(ctx: AdapterContext, notification: IncomingNotification): NotificationVerdict {
     if (!ctx.webhookSecret) return 'unsigned';
     const secret = readSaqpayIpn(notification.body)?.secret;
-    if (secret === MASKED_IPN_SECRET) return 'unsigned';
+    if (secret === MASKED_SECRET) return 'unsigned';
     return secret !== undefined && safeEqualText(secret, ctx.webhookSecret) ? 'valid' : 'invalid';
   }
 
   /** The IPN is stored with its `ipn_secret` masked (re-serialised JSON, every other field as received): a shared secret never reaches the database. */
   override storableBody(body: Buffer): Buffer {
-    const ipn = parseJsonObject(body);
-    if (!ipn || !Object.hasOwn(ipn, 'ipn_secret')) return body;
-    return Buffer.from(JSON.stringify({ ...ipn, ipn_secret: MASKED_IPN_SECRET }));
+    return maskedJsonField(body, 'ipn_secret');
   }
 }
 
