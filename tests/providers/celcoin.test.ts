@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { MASKED_SECRET } from '../../server/providers/kit/bodySecrets.js';
 import { CELCOIN, CELCOIN_QUERY_LIMIT, CELCOIN_STATUSES, CelcoinAdapter } from '../../server/providers/celcoin/adapter.js';
 import { FAILURE_PREFIXES } from '../../server/lib/providerMessages.js';
 import { BODIES_WITHOUT_RESOURCE, GARBAGE_2XX_BODIES } from '../support/fakeProvider.js';
@@ -245,6 +246,13 @@ describe('CELCOIN (spec doc 2, group 2): the Cel_Cash (ex-Galax Pay) API, a besp
       expect(h.adapter.verifyNotification(signed, notification(event({ confirmHash: 'hash' })))).toBe('invalid');
       expect(h.adapter.verifyNotification(signed, notification(event({ confirmHash: undefined })))).toBe('invalid');
       expect(h.adapter.verifyNotification(signed, notification('{not json'))).toBe('invalid');
+    });
+
+    it('stores a notification with its confirmHash masked, every other field kept; a masked one checked again is unsigned (intake kept the proof)', () => {
+      const stored = h.adapter.storableBody(Buffer.from(JSON.stringify(event())));
+      expect(stored.toString()).not.toContain('hash-of-the-account');
+      expect(JSON.parse(stored.toString())).toEqual(event({ confirmHash: MASKED_SECRET }));
+      expect(h.adapter.verifyNotification({ ...h.ctx, webhookSecret: 'hash-of-the-account' }, { headers: {}, body: stored })).toBe('unsigned');
     });
   });
 });

@@ -14,6 +14,7 @@ import { idText, textOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
 import { DeclaredAdapter } from '../kit/declaredAdapter.js';
+import { MASKED_SECRET, maskedJsonField } from '../kit/bodySecrets.js';
 
 /**
  * CELCOIN (spec doc 2, group 2) is the Cel_Cash API, formerly Galax Pay (not
@@ -366,7 +367,14 @@ export class CelcoinAdapter extends DeclaredAdapter {
     const secret = ctx.webhookSecret;
     if (!secret) return 'unsigned';
     const confirmHash = textOf(parseJsonObject(notification.body)?.confirmHash);
+    // A stored notification has its confirmHash masked (storableBody): intake kept what it proved.
+    if (confirmHash === MASKED_SECRET) return 'unsigned';
     return confirmHash !== undefined && safeEqualText(confirmHash, secret) ? 'valid' : 'invalid';
+  }
+
+  /** The notification is stored with its `confirmHash` masked: the account's shared secret never reaches the database. */
+  override storableBody(body: Buffer): Buffer {
+    return maskedJsonField(body, 'confirmHash');
   }
 
   /** One transaction's status change is the same across re-deliveries: its charge, its own id and the status. */
