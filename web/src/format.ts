@@ -1,0 +1,41 @@
+/**
+ * How the back-office shows documents, phones, money and files (specification:
+ * document 3 §5 and §9, document 1 §9): 11 or 14 digits as CPF or CNPJ, an
+ * 11-digit phone as (DD) NNNNN-NNNN, amounts with the currency's prefix (USD $,
+ * EUR €, MXN MX$, otherwise R$) in Brazilian number format, and a file whose
+ * name ends in .pdf as a PDF. Plain functions, no DOM: unit-tested in node.
+ */
+
+const digitsOf = (value: string) => value.replace(/\D/g, '');
+
+/** A CPF (000.000.000-00) or CNPJ (00.000.000/0000-00) from 11 or 14 digits; anything else as given. */
+export function formatDocument(value: string): string {
+  const digits = digitsOf(value);
+  if (digits.length === 11) return digits.replace(/^(\d{3})(\d{3})(\d{3})(\d{2})$/, '$1.$2.$3-$4');
+  if (digits.length === 14) return digits.replace(/^(\d{2})(\d{3})(\d{3})(\d{4})(\d{2})$/, '$1.$2.$3/$4-$5');
+  return value;
+}
+
+/** An 11-digit phone (area code and mobile number) as (DD) NNNNN-NNNN; anything else as given. */
+export function formatPhone(value: string): string {
+  const digits = digitsOf(value);
+  return digits.length === 11 ? digits.replace(/^(\d{2})(\d{5})(\d{4})$/, '($1) $2-$3') : value;
+}
+
+const PREFIXES: Record<string, string> = { USD: '$', EUR: '€', MXN: 'MX$' };
+
+export const currencyPrefix = (currency: string | undefined): string => PREFIXES[(currency ?? '').toUpperCase()] ?? 'R$';
+
+const NUMBER = new Intl.NumberFormat('pt-BR', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** Integer cents as money: `R$ 1.234,56`, `$ 10,00`, `-R$ 0,50`. Integer arithmetic, so 29 cents is never 0,28. */
+export function formatMoney(cents: number | bigint, currency?: string): string {
+  const value = BigInt(cents);
+  const negative = value < 0n;
+  const absolute = negative ? -value : value;
+  const amount = `${NUMBER.format(Number(absolute / 100n)).slice(0, -3)},${String(absolute % 100n).padStart(2, '0')}`;
+  return `${negative ? '-' : ''}${currencyPrefix(currency)} ${amount}`;
+}
+
+/** Whether a file is shown as a PDF: its name ends in .pdf, whatever the case. */
+export const isPdf = (fileName: string): boolean => /\.pdf$/i.test(fileName.trim());
