@@ -34,6 +34,9 @@ import { startGrpcServer } from './transport/grpc/server.js';
 import { CallerRateLimit } from './transport/callerRateLimit.js';
 import type { UseCases } from './transport/rpcHandlers.js';
 import { startWebhookSidecar } from './webhooks/sidecar.js';
+import { GatewayMetrics } from './observability/metrics.js';
+import { startMetricsServer } from './observability/metricsServer.js';
+import { observedRegistry } from './providers/observedCalls.js';
 
 export const COMPONENTS = ['grpc', 'connect', 'webhooks', 'sandbox'] as const;
 export type Component = (typeof COMPONENTS)[number];
@@ -44,6 +47,8 @@ export interface RunningGateway {
   httpUrl?: string;
   webhookUrl?: string;
   sandboxUrl?: string;
+  /** The Prometheus endpoint's base address (GET /metrics), unless METRICS_PORT is off. */
+  metricsUrl?: string;
   /** The ready-made SANDBOX account of the embedded default. */
   sandboxAccountId?: string;
   /** The first admin operator, when this start created it. */
@@ -140,8 +145,11 @@ export async function startGateway(input: Config, components: readonly Component
     running.db = db;
     const events = new StatusEvents(db);
     const outbound = new OutboundRepository();
-    const registry = await createRegistry({ sandboxUrl, sandboxTimeoutMs: config.sandboxTimeoutMs });
-    for (const adapter of options.extraProviders ?? []) registry.register(adapter);
+    // This instance's own metrics registry: one process may run several gateways (the tests do).
+    const metrics = new GatewayMetrics(logger);
+    const catalogue = await createRegistry({ sandboxUrl, sandboxTimeoutMs: config.sandboxTimeoutMs });
+    for (const adapter of options.extraProviders ?? []) catalogue.register(adapter);
+    const registry = observedRegistry(catalogue, metrics);
     const secrets = SecretBox.fromEncodedKey(config.secretsKey);
     const deps = {
       db,
@@ -157,6 +165,7 @@ export async function startGateway(input: Config, components: readonly Component
       webhookBaseUrl,
       urlPolicy: { privateProviderUrls: config.allowPrivateProviderUrls, privateWebhookUrls: config.allowPrivateWebhookUrls },
       logger,
+      observer: metrics,
     };
     const useCases: UseCases = {
       payments: new PaymentsService(deps),
@@ -185,6 +194,13 @@ export async function startGateway(input: Config, components: readonly Component
       batch: config.reconcileBatch,
     });
     running.useCases = useCases;
+    metrics.readFrom({
+      notificationQueue: () => useCases.notifications.queueDepth(),
+      outboundBacklog: () => useCases.outbound.backlog(),
+      poolUsage: () => db.poolUsage(),
+    });
+    // Runs before the database closes: a scrape then asks nothing of it.
+    closers.push(async () => metrics.stopReading());
     if (db.embedded) {
       running.sandboxAccountId = (
         await useCases.accounts.ensureSandboxAccount(randomBytes(24).toString('base64url'), randomBytes(24).toString('base64url'))
@@ -196,7 +212,7 @@ export async function startGateway(input: Config, components: readonly Component
 
     // One limit for both transports: a caller switching from gRPC to Connect keeps one budget.
     const rateLimit = CallerRateLimit.of({ perSecond: config.rateLimitPerSecond, burst: config.rateLimitBurst }, logger);
-    const server = { useCases, logger, host: config.host, maxRequestBytes: config.maxRequestBytes, rateLimit };
+    const server = { useCases, logger, host: config.host, maxRequestBytes: config.maxRequestBytes, rateLimit, rpcObserver: metrics };
     if (components.includes('webhooks') && config.webhookWorkers > 0) {
       // Started before the sidecar, so they stop after it: in-flight notifications still get processed.
       const workers = new Workers(logger)
@@ -230,6 +246,13 @@ export async function startGateway(input: Config, components: readonly Component
       closers.push(() => connect.close());
       running.httpUrl = connect.url;
       config.httpPort = Number(new URL(connect.url).port);
+    }
+    if (config.metricsPort !== undefined) {
+      // Started last, so it stops first: no scrape reaches a component being shut down.
+      const listener = await startMetricsServer({ metrics, logger, host: config.host, port: config.metricsPort });
+      closers.push(() => listener.close());
+      running.metricsUrl = listener.url;
+      config.metricsPort = Number(new URL(listener.url).port);
     }
     return running;
   } catch (error) {

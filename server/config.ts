@@ -10,6 +10,8 @@ export interface Config {
   httpPort: number;
   webhookPort: number;
   sandboxPort: number;
+  /** METRICS_PORT: the Prometheus endpoint's port; undefined (`off`): no metrics listener. */
+  metricsPort?: number;
   dataDir: string;
   databaseUrl?: string;
   /** Streaming replicas of DATABASE_URL for reads. */
@@ -93,6 +95,11 @@ function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   return value;
 }
 
+/** A port, or `off` for a listener that is not started. */
+function optionalPort(env: NodeJS.ProcessEnv, name: string, fallback: number): number | undefined {
+  return env[name]?.trim().toLowerCase() === 'off' ? undefined : port(env, name, fallback);
+}
+
 function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const value = count(env, name, fallback);
   if (value === 0) throw new Error(`${name} must be at least 1`);
@@ -162,6 +169,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     httpPort: port(env, 'HTTP_PORT', 8080),
     webhookPort,
     sandboxPort,
+    // 9464: the port OpenTelemetry's Prometheus exporter uses.
+    metricsPort: optionalPort(env, 'METRICS_PORT', 9464),
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     databaseReplicaUrls: (env.DATABASE_REPLICA_URLS ?? '')

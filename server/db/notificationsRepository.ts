@@ -45,6 +45,13 @@ export interface OutcomeUpdate {
   retryAt?: Date;
 }
 
+/** Notifications still to be processed: new, held by a worker now, and failed (or about a charge not known yet) with a retry scheduled. */
+export interface QueueDepth {
+  received: number;
+  processing: number;
+  retrying: number;
+}
+
 /** Provider notifications exactly as received, the workers' queue over them, and what came of each. */
 export class NotificationsRepository {
   /** Keeps the body exactly as received; of the headers, everything but credentials a sender attached (Authorization, cookies, API keys). */
@@ -89,6 +96,19 @@ export class NotificationsRepository {
       'all',
     );
     return rows.map((row) => row.id);
+  }
+
+  /** The queue's size, counted through the (outcome, next_attempt_at) index: the cost follows the queue, not the table. */
+  async queueDepth(em: EntityManager): Promise<QueueDepth> {
+    const rows = await em.getConnection('write').execute<{ outcome: string; count: number }[]>(
+      `select outcome, count(*)::int as count from webhook_notifications
+       where outcome in ('RECEIVED', 'PROCESSING') or (outcome in ('FAILED', 'UNKNOWN_SUBJECT') and next_attempt_at is not null)
+       group by outcome`,
+      [],
+      'all',
+    );
+    const count = (...outcomes: string[]) => rows.filter((row) => outcomes.includes(row.outcome)).reduce((sum, row) => sum + row.count, 0);
+    return { received: count('RECEIVED'), processing: count('PROCESSING'), retrying: count('FAILED', 'UNKNOWN_SUBJECT') };
   }
 
   /** Leases one notification (for an immediate or operator-requested run), unless a worker holds it now. */

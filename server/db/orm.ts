@@ -18,11 +18,26 @@ export interface DatabaseOptions {
   log?: (message: string) => void;
 }
 
+/** One connection pool (the primary's or a replica's) as it is now. */
+export interface PoolUsage {
+  /** 'primary', 'replica-1', … */
+  pool: string;
+  /** Connections lent out to a query or transaction. */
+  used: number;
+  /** Connections open and waiting in the pool. */
+  idle: number;
+  /** Queries waiting for a connection. */
+  pending: number;
+  max: number;
+}
+
 export interface Database {
   orm: MikroORM;
   /** A fresh unit of work; use one per request. */
   em(): EntityManager;
   embedded: boolean;
+  /** The pools' usage; none once closed (asking a closed ORM would open its pools again). */
+  poolUsage(): Promise<PoolUsage[]>;
   close(): Promise<void>;
 }
 
@@ -62,11 +77,23 @@ export async function openDatabase({ databaseUrl, replicaUrls = [], dataDir, mig
     await embeddedServer?.stop();
     throw error;
   }
+  let closed = false;
   return {
     orm,
     em: () => orm.em.fork(),
     embedded: embeddedServer !== undefined,
+    async poolUsage() {
+      if (closed) return [];
+      const connections = (orm.driver as RoundRobinPostgreSqlDriver).namedConnections();
+      return Promise.all(
+        connections.map(async ({ name, connection }) => {
+          const pool = await connection.getNativeClient();
+          return { pool: name, used: pool.totalCount - pool.idleCount, idle: pool.idleCount, pending: pool.waitingCount, max: pool.options.max ?? 0 };
+        }),
+      );
+    },
     async close() {
+      closed = true;
       await orm.close(true);
       await embeddedServer?.stop();
     },

@@ -11,6 +11,11 @@ export interface DueDelivery {
   attempts: number;
 }
 
+export interface OutboundBacklog {
+  due: number;
+  scheduled: number;
+}
+
 /** Status changes queued for callers' webhook_url, with every delivery attempt. */
 export class OutboundRepository {
   /** Queued in the same database transaction as the status change it reports, so none is lost. */
@@ -49,6 +54,21 @@ export class OutboundRepository {
       [new Date(now.getTime() + leaseMs), now, now, limit],
       'all',
     );
+  }
+
+  /**
+   * Deliveries not yet made nor given up: due (their time has come; being sent
+   * or waiting for a worker) and scheduled (waiting for a retry), counted
+   * through the (state, next_attempt_at) index.
+   */
+  async backlog(em: EntityManager): Promise<OutboundBacklog> {
+    const [row] = await em.getConnection('write').execute<OutboundBacklog[]>(
+      `select count(*) filter (where next_attempt_at <= ?)::int as due, count(*) filter (where next_attempt_at > ?)::int as scheduled
+       from outbound_deliveries where state = 'PENDING'`,
+      [new Date(), new Date()],
+      'all',
+    );
+    return { due: row?.due ?? 0, scheduled: row?.scheduled ?? 0 };
   }
 
   async recordAttempt(

@@ -20,6 +20,11 @@ export class RoundRobinPostgreSqlDriver extends PostgreSqlDriver {
     const order = [...this.replicas.slice(start), ...this.replicas.slice(0, start), this.connection];
     return withFailover(order);
   }
+
+  /** The primary and each replica, named as the metrics show them. */
+  namedConnections(): { name: string; connection: PostgreSqlConnection }[] {
+    return [{ name: 'primary', connection: this.connection }, ...this.replicas.map((connection, index) => ({ name: `replica-${index + 1}`, connection }))];
+  }
 }
 
 /** Errors that say the server could not be reached, as opposed to errors in the query. */

@@ -12,6 +12,7 @@ import type { ProviderAccountWithSecrets } from '../domain/types.js';
 import type { Logger } from '../lib/logger.js';
 import { GatewayError, notFound } from '../lib/errors.js';
 import type { StatusEvents } from './events.js';
+import type { UseCaseObserver } from './observer.js';
 
 /** What the use cases are built from; main.ts assembles it. */
 export interface GatewayDeps {
@@ -31,6 +32,8 @@ export interface GatewayDeps {
   /** The webhook sidecar's address as providers reach it, e.g. http://127.0.0.1:8081. */
   webhookBaseUrl: string;
   logger: Logger;
+  /** Told what happens, for the metrics. */
+  observer: UseCaseObserver;
 }
 
 export function notificationUrl(webhookBaseUrl: string, provider: string, accountId: string): string {

@@ -1,6 +1,6 @@
 import { GatewayError, isGatewayError, notFound } from '../lib/errors.js';
 import type { ProviderAccountWithSecrets, UnsolicitedPayment, WebhookNotification, WebhookOutcome, WebhookResult } from '../domain/types.js';
-import type { NotificationFilter, StoredNotification } from '../db/notificationsRepository.js';
+import type { NotificationFilter, QueueDepth, StoredNotification } from '../db/notificationsRepository.js';
 import type { AdapterContext, IncomingNotification, NotificationVerdict, ProviderAdapter } from '../providers/adapter.js';
 import { adapterContext, type GatewayDeps } from './context.js';
 import { isUuid } from '../lib/ids.js';
@@ -85,9 +85,12 @@ export class NotificationsService {
   /** Stores the notification as received; refuses (401) one whose signature does not match. */
   async intake(incoming: IncomingWebhook): Promise<WebhookNotification> {
     const { account, adapter, ctx } = await this.account(incoming.provider, incoming.providerAccountId);
+    // The stored account's provider, never the one in the path: a label must not be whatever a sender typed.
+    this.deps.observer.notificationReceived(account.provider);
     const headers = lowerCaseHeaders(incoming.headers);
     const verdict = adapter.verifyNotification(ctx, { body: incoming.body, headers });
     if (verdict === 'invalid' && this.badSignatureStores.take(account.id) > 0) {
+      this.deps.observer.notificationProcessed(account.provider, 'REJECTED');
       const unstored = (this.unstoredBadSignatures.get(account.id) ?? 0) + 1;
       this.unstoredBadSignatures.set(account.id, unstored);
       this.deps.logger.warn(
@@ -108,6 +111,7 @@ export class NotificationsService {
         outcome: 'REJECTED',
         reason: 'the signature does not match the account webhook secret',
       });
+      this.deps.observer.notificationProcessed(account.provider, 'REJECTED');
       throw new GatewayError('UNAUTHENTICATED', 'invalid notification signature', { reason: 'BAD_SIGNATURE' });
     }
     this.wake();
@@ -132,6 +136,11 @@ export class NotificationsService {
     return this.deps.notifications.list(this.deps.db.em(), filter, pageSize, pageToken);
   }
 
+  /** Notifications waiting to be processed, by where they are in the queue (the metrics endpoint reads it on each scrape). */
+  queueDepth(): Promise<QueueDepth> {
+    return this.deps.notifications.queueDepth(this.deps.db.em());
+  }
+
   /** One worker round: leases what is due and processes it. Returns how many were processed. */
   async processDue(limit = 10): Promise<number> {
     const ids = await this.deps.notifications.claimDue(this.deps.db.em(), limit, this.options.leaseMs);
@@ -153,8 +162,11 @@ export class NotificationsService {
   private async process(id: string): Promise<WebhookNotification> {
     const stored = await this.deps.notifications.get(this.deps.db.em(), id);
     if (!stored) throw notFound(`notification ${id} not found`);
-    const record: RecordOutcome = (outcome, reason, result, subjectId, retryAt) =>
-      this.deps.notifications.recordOutcome(this.deps.db.em(), id, { outcome, reason, result, subjectId, retryAt });
+    const record: RecordOutcome = async (outcome, reason, result, subjectId, retryAt) => {
+      const recorded = await this.deps.notifications.recordOutcome(this.deps.db.em(), id, { outcome, reason, result, subjectId, retryAt });
+      this.deps.observer.notificationProcessed(stored.provider, outcome);
+      return recorded;
+    };
     try {
       const { adapter, ctx, account } = await this.account(undefined, stored.providerAccountId);
       const notification: IncomingNotification = { body: stored.body, headers: stored.headers, receivedAt: stored.receivedAt };

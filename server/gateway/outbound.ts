@@ -1,6 +1,10 @@
 import { timestampedSignature } from '../lib/hmacSignature.js';
-import type { OutboundDelivery } from '../domain/types.js';
+import type { DeliveryState, OutboundDelivery } from '../domain/types.js';
+import type { OutboundBacklog } from '../db/outboundRepository.js';
 import type { GatewayDeps } from './context.js';
+import type { OutboundAttemptOutcome } from './observer.js';
+
+const ATTEMPT_OUTCOMES: Record<DeliveryState, OutboundAttemptOutcome> = { DELIVERED: 'delivered', PENDING: 'failed', GAVE_UP: 'gave_up' };
 
 export interface OutboundOptions {
   /** HMAC-SHA256 key of the `x-gateway-signature` header. */
@@ -52,12 +56,14 @@ export class OutboundService {
           error = failure instanceof Error ? `${failure.name}: ${failure.message}` : String(failure);
         }
         const wait = this.options.retryScheduleMs[delivery.attempts];
+        const state = !error ? 'DELIVERED' : wait === undefined ? 'GAVE_UP' : 'PENDING';
         await this.deps.outbound.recordAttempt(this.deps.db.em(), delivery, {
           responseStatus,
           error,
-          state: !error ? 'DELIVERED' : wait === undefined ? 'GAVE_UP' : 'PENDING',
+          state,
           nextAttemptAt: error && wait !== undefined ? new Date(Date.now() + wait) : undefined,
         });
+        this.deps.observer.outboundAttempt(ATTEMPT_OUTCOMES[state]);
         if (error) this.deps.logger.info({ deliveryId: delivery.id, attempt: delivery.attempts + 1, error }, 'webhook delivery failed');
       }),
     );
@@ -66,5 +72,10 @@ export class OutboundService {
 
   list(transactionId: string): Promise<OutboundDelivery[]> {
     return this.deps.outbound.listForTransaction(this.deps.db.em(), transactionId);
+  }
+
+  /** Deliveries still to be made, due now or waiting for their retry; the metrics endpoint reads it on each scrape. */
+  backlog(): Promise<OutboundBacklog> {
+    return this.deps.outbound.backlog(this.deps.db.em());
   }
 }

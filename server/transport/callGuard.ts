@@ -1,6 +1,7 @@
+import { performance } from 'node:perf_hooks';
 import type { AccessService } from '../gateway/accessControl.js';
 import { mayTouchAccount, type Principal } from '../gateway/access.js';
-import { GatewayError, isGatewayError, permissionDenied } from '../lib/errors.js';
+import { GatewayError, isGatewayError, permissionDenied, type ErrorCode } from '../lib/errors.js';
 import { RPC_RULES, type RpcRule } from './permissions.js';
 import type { CallerRateLimit } from './callerRateLimit.js';
 
@@ -43,6 +44,27 @@ function readForAudit(readRequest: () => unknown): Record<string, unknown> {
 
 const LIMITED = 'permission denied: this token is limited to other provider accounts';
 
+/** The gRPC code a failure is answered with (the transports answer anything but a GatewayError as INTERNAL). */
+const codeOf = (error: unknown): ErrorCode => (isGatewayError(error) ? error.code : 'INTERNAL');
+
+/** How a call ended: OK, the error's code, or CANCELLED for a stream the caller (or a shutdown) ended. */
+export type RpcCode = 'OK' | 'CANCELLED' | ErrorCode;
+
+/**
+ * Told of every call: its method (`gateway.v1.PaymentGatewayService/CreateTransaction`),
+ * the code it ended with and, for a unary call the guard ran, how long it
+ * took. Cheap, never throws.
+ */
+export interface RpcObserver {
+  rpcHandled(method: string, code: RpcCode, seconds?: number): void;
+}
+
+export interface CallGuardOptions {
+  /** Shared by both transports of the process; undefined: no limit. */
+  rateLimit?: CallerRateLimit;
+  observer?: RpcObserver;
+}
+
 /**
  * What every RPC goes through on both transports, after authentication: the
  * caller's rate limit, the permission its rule names, the caller's
@@ -50,11 +72,16 @@ const LIMITED = 'permission denied: this token is limited to other provider acco
  * change something.
  */
 export class CallGuard {
+  private readonly rateLimit?: CallerRateLimit;
+  private readonly observer?: RpcObserver;
+
   constructor(
     private readonly access: AccessService,
-    /** Shared by both transports of the process; undefined: no limit. */
-    private readonly rateLimit?: CallerRateLimit,
-  ) {}
+    options: CallGuardOptions = {},
+  ) {
+    this.rateLimit = options.rateLimit;
+    this.observer = options.observer;
+  }
 
   /** The caller behind an `authorization` header, or undefined. */
   async authenticate(authorization: string | undefined): Promise<Principal | undefined> {
@@ -132,6 +159,19 @@ export class CallGuard {
    * row: a flood of refused calls must not become a flood of audit rows.
    */
   async unary<T>(path: string, context: CallContext, readRequest: () => unknown, handler: (request: Record<string, unknown>) => Promise<T>): Promise<T> {
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
+    try {
+      const response = await this.run(path, context, readRequest, handler);
+      this.observer?.rpcHandled(path.slice(1), 'OK', seconds());
+      return response;
+    } catch (error) {
+      this.observer?.rpcHandled(path.slice(1), codeOf(error), seconds());
+      throw error;
+    }
+  }
+
+  private async run<T>(path: string, context: CallContext, readRequest: () => unknown, handler: (request: Record<string, unknown>) => Promise<T>): Promise<T> {
     const rule = this.rule(path);
     await this.rateLimit?.take(context.principal);
     let request: Record<string, unknown> | undefined;
@@ -147,11 +187,38 @@ export class CallGuard {
     return response as T;
   }
 
-  /** Admits a streaming call (one call of the rate limit, however long it streams); what it streams is filtered by the request it was admitted with. */
-  async stream(path: string, context: CallContext, readRequest: () => unknown): Promise<Record<string, unknown>> {
-    const rule = this.rule(path);
-    await this.rateLimit?.take(context.principal);
-    return this.admit(rule, context.principal, readRequest as () => Record<string, unknown>);
+  /**
+   * Admits a streaming call (one call of the rate limit, however long it
+   * streams) and streams what `open` yields for the request it was admitted
+   * with (which filters it). `signal` ends the stream (the caller went away, or
+   * the server is stopping): it then counts as CANCELLED.
+   */
+  async *stream<T>(
+    path: string,
+    context: CallContext,
+    readRequest: () => unknown,
+    open: (request: Record<string, unknown>) => AsyncIterable<T>,
+    signal: AbortSignal,
+  ): AsyncGenerator<T> {
+    // Still CANCELLED in `finally` when the transport stops reading before the end.
+    let code: RpcCode = 'CANCELLED';
+    try {
+      const rule = this.rule(path);
+      await this.rateLimit?.take(context.principal);
+      yield* open(this.admit(rule, context.principal, readRequest as () => Record<string, unknown>));
+      code = signal.aborted ? 'CANCELLED' : 'OK';
+    } catch (error) {
+      code = codeOf(error);
+      throw error;
+    } finally {
+      this.observer?.rpcHandled(path.slice(1), code);
+    }
+  }
+
+  /** A call the transport refused before the guard ran it (its credential missing, wrong or not checkable): counted like the others, without a duration. */
+  refused(path: string, code: ErrorCode): void {
+    // Only the contract's RPCs: a made-up path must not become a label.
+    if (RPC_RULES[path]) this.observer?.rpcHandled(path.slice(1), code);
   }
 
   private audit(path: string, context: CallContext, request: Record<string, unknown>, response: unknown, error?: unknown): Promise<void> {

@@ -6,6 +6,7 @@ import { CreateServiceTokenRequest } from '../../gen/ts-proto/gateway/v1/access_
 import { rateLimitedMessage } from '../../server/transport/callerRateLimit.js';
 import { connectDriver, errorDetailsOf, failureOf, type Driver } from '../support/clients.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
+import { scrape, valueOf } from '../support/metrics.js';
 
 /**
  * Issue "Operators and access", point 8: each caller (every API_TOKENS entry,
@@ -109,4 +110,12 @@ it('gives a caller one budget across gRPC and Connect, refuses before the call i
 
   // Another API_TOKENS entry is another caller.
   expect((await cheapCall(connect, API_TOKENS.spare)).providers.length).toBeGreaterThan(0);
+});
+
+it('counts the refusals in the metrics by method, streams included', async () => {
+  const samples = await scrape(stack.gateway.metricsUrl!);
+  const refused = (method: string) => valueOf(samples, 'gateway_rpc_requests_total', { method: `gateway.v1.${method}`, code: 'RESOURCE_EXHAUSTED' });
+  expect(refused('PaymentGatewayService/ListProviders')).toBe(2);
+  expect(refused('PaymentGatewayService/WatchEvents')).toBe(2);
+  expect(refused('AccessService/CreateServiceToken')).toBe(1);
 });

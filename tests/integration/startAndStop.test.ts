@@ -7,6 +7,7 @@ import { CreateTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_
 import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import { grpcDriver } from '../support/clients.js';
 import { removeDir } from '../support/gateway.js';
+import { parseMetrics, valueOf } from '../support/metrics.js';
 import { portFor, spawnGateway } from '../support/process.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'gateway-main-'));
@@ -55,6 +56,11 @@ it('npm start: prints a generated token, the first admin, the SANDBOX account an
     CreateTransactionRequest.fromPartial({ providerAccountId: accountId, transaction: { amount: 100, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX } }),
   );
   expect(transaction.id).toBeDefined();
+
+  const metricsUrl = /Metrics\s+(\S+)/.exec(output)?.[1];
+  expect(metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+  const scraped = parseMetrics(await (await fetch(metricsUrl!)).text());
+  expect(valueOf(scraped, 'gateway_rpc_requests_total', { method: 'gateway.v1.PaymentGatewayService/CreateTransaction', code: 'OK' })).toBe(1);
 
   const watch = client.watch({ afterEventId: '0', providerAccountIds: [] });
   expect((await watch.next()).event.subjectId).toBe(transaction.id);

@@ -7,7 +7,7 @@ import { expect, it } from '@jest/globals';
  * folders (of the repository) it may import from, and the packages it must not.
  * app.ts and main.ts assemble everything and are exempt.
  */
-type Layer = 'lib' | 'domain' | 'providers' | 'db' | 'gateway' | 'transports' | 'fakePsp' | 'config';
+type Layer = 'lib' | 'domain' | 'providers' | 'db' | 'gateway' | 'transports' | 'fakePsp' | 'config' | 'observability';
 
 const LAYER_OF: [prefix: string, layer: Layer][] = [
   ['server/lib/', 'lib'],
@@ -19,6 +19,7 @@ const LAYER_OF: [prefix: string, layer: Layer][] = [
   ['server/webhooks/', 'transports'],
   ['server/sandbox/', 'fakePsp'],
   ['server/config.ts', 'config'],
+  ['server/observability/', 'observability'],
 ];
 
 interface Rule {
@@ -44,6 +45,8 @@ const RULES: Record<Layer, Rule> = {
   // The fake PSP stands for an outside company: it shares only the toolkit.
   fakePsp: { mayImport: ['server/sandbox/', 'server/lib/'], forbiddenPackages: [ORM] },
   config: { mayImport: ['server/domain/', 'server/lib/'], forbiddenPackages: [] },
+  // The metrics are told what happens through the observers each layer declares; they import none of those layers.
+  observability: { mayImport: ['server/observability/', 'server/lib/', 'server/domain/'], forbiddenPackages: [ORM, /^(@grpc\/|@connectrpc\/|@bufbuild\/)/] },
 };
 
 const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^'"]*?\bfrom\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;

@@ -18,7 +18,7 @@ export { redactForLog, redactText, withoutCredentialHeaders, REDACTED } from './
 export { trustCertificateAuthority, clearHttpsAgents } from './tlsAgent.js';
 export { clearClientCertificates, loadCertificatePem, parseClientCertificate, type ClientCertificate } from './clientCertificate.js';
 export { clearOAuth2Tokens } from './oauth2.js';
-export { resetCircuitBreakers, type BreakerOptions, type RetryOptions } from './resilience.js';
+export { circuitStates, resetCircuitBreakers, type BreakerOptions, type CircuitReport, type CircuitStateName, type RetryOptions } from './resilience.js';
 export {
   createProviderHttp,
   DEFAULT_PROVIDER_TIMEOUT_MS,

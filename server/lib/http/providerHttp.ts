@@ -119,7 +119,7 @@ export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
 
   const instance = axios.create({ baseURL: baseUrl, timeout: timeoutMs, headers: { accept: 'application/json', ...options.headers } });
   logExchanges(instance, logger, { provider, accountId: ctx.accountId }, credentialHeaderNames(auth));
-  const breaker = circuitFor(`${ctx.accountId}@${origin}`, options.breaker ?? {}, logger);
+  const breaker = circuitFor({ provider, accountId: ctx.accountId, origin }, options.breaker ?? {}, logger);
   const retryPolicy = options.retry === false ? undefined : readRetryPolicy(options.retry);
 
   async function agent(): Promise<Agent | undefined> {

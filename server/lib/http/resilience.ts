@@ -2,6 +2,7 @@ import axios from 'axios';
 import {
   BrokenCircuitError,
   circuitBreaker,
+  CircuitState,
   ConsecutiveBreaker,
   ExponentialBackoff,
   handleWhen,
@@ -77,22 +78,60 @@ export function readRetryPolicy({ retries = 2, initialDelayMs = 200, maxDelayMs 
   return retry(handleWhen(isRetryableRead), { maxAttempts: retries, backoff: new ExponentialBackoff({ initialDelay: initialDelayMs, maxDelay: maxDelayMs }) });
 }
 
-const breakers = new Map<string, CircuitBreakerPolicy>();
+/** Whose circuit it is: one provider account at one host (a provider may have a second host for payouts). */
+export interface CircuitOwner {
+  /** The provider's id, for reports; '' when the client was built without one. */
+  provider?: string;
+  accountId: string;
+  origin: string;
+}
+
+export type CircuitStateName = 'closed' | 'half-open' | 'open';
+
+/** What `circuitStates()` reports of one circuit. */
+export interface CircuitReport {
+  provider: string;
+  accountId: string;
+  origin: string;
+  state: CircuitStateName;
+}
+
+const breakers = new Map<string, { policy: CircuitBreakerPolicy; owner: CircuitOwner }>();
 
 /**
  * The circuit of one provider account at one host, shared by every client built
  * for it (adapters build clients per call). Only outages count; the options of
  * the first client built for the key apply.
  */
-export function circuitFor(key: string, { consecutiveFailures = 5, halfOpenAfterMs = 30_000 }: BreakerOptions, logger: Logger): CircuitBreakerPolicy {
+export function circuitFor(owner: CircuitOwner, { consecutiveFailures = 5, halfOpenAfterMs = 30_000 }: BreakerOptions, logger: Logger): CircuitBreakerPolicy {
+  const key = `${owner.accountId}@${owner.origin}`;
   let breaker = breakers.get(key);
   if (!breaker) {
-    breaker = circuitBreaker(handleWhen(isProviderOutage), { halfOpenAfter: halfOpenAfterMs, breaker: new ConsecutiveBreaker(consecutiveFailures) });
-    breaker.onBreak(() => logger.warn({ circuit: key }, 'provider circuit opened: failing fast'));
-    breaker.onReset(() => logger.info({ circuit: key }, 'provider circuit closed'));
+    const policy = circuitBreaker(handleWhen(isProviderOutage), { halfOpenAfter: halfOpenAfterMs, breaker: new ConsecutiveBreaker(consecutiveFailures) });
+    policy.onBreak(() => logger.warn({ circuit: key }, 'provider circuit opened: failing fast'));
+    policy.onReset(() => logger.info({ circuit: key }, 'provider circuit closed'));
+    breaker = { policy, owner };
     breakers.set(key, breaker);
   }
-  return breaker;
+  return breaker.policy;
+}
+
+const STATE_NAMES: Record<CircuitState, CircuitStateName> = {
+  [CircuitState.Closed]: 'closed',
+  [CircuitState.HalfOpen]: 'half-open',
+  // Open stays open until the first call after the pause, which is the trial (half-open).
+  [CircuitState.Open]: 'open',
+  [CircuitState.Isolated]: 'open',
+};
+
+/** Every circuit of this process (built by a first call to its account and host) and its state now. */
+export function circuitStates(): CircuitReport[] {
+  return [...breakers.values()].map(({ policy, owner }) => ({
+    provider: owner.provider ?? '',
+    accountId: owner.accountId,
+    origin: owner.origin,
+    state: STATE_NAMES[policy.state],
+  }));
 }
 
 /** Runs a call through the circuit; an open circuit becomes an UNAVAILABLE failure awaiting its prefix. */

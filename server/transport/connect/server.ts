@@ -12,7 +12,7 @@ import { AccessService } from '../../../gen/es/gateway/v1/access_service_pb.js';
 import type { ErrorCode } from '../../lib/errors.js';
 import type { Logger } from '../../lib/logger.js';
 import { decodePathSegment, guardedListener, listen, requestPath, type ListeningServer } from '../../lib/httpServer.js';
-import { CallGuard, UNAUTHENTICATED_MESSAGE, type CallContext } from '../callGuard.js';
+import { CallGuard, UNAUTHENTICATED_MESSAGE, type CallContext, type RpcObserver } from '../callGuard.js';
 import type { CallerRateLimit } from '../callerRateLimit.js';
 import { errorDetails, exposedError } from '../errors.js';
 import { BadRequestSchema, ErrorInfoSchema, RetryInfoSchema } from '../../../gen/es/google/rpc/error_details_pb.js';
@@ -65,6 +65,8 @@ export interface ConnectServerOptions {
   maxRequestBytes: number;
   /** Calls per caller, shared with the other transport of the process (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST); undefined: no limit. */
   rateLimit?: CallerRateLimit;
+  /** Told of every call (the metrics). */
+  rpcObserver?: RpcObserver;
 }
 
 /** The request in the handlers' plain shape, refused (INVALID_ARGUMENT) when it breaks the contract's limits. */
@@ -96,8 +98,15 @@ function serve(router: ConnectRouter, service: DescService, handlers: Handlers, 
         ? async function* (request: unknown, context: HandlerContext) {
             try {
               const call = callContext(context);
-              const admitted = await guard.stream(path, call, () => checkedRequest(method.input, request));
-              for await (const item of handler(admitted, AbortSignal.any([context.signal, shutdown]), call)) yield plainToEs(method.output, item);
+              const signal = AbortSignal.any([context.signal, shutdown]);
+              const items = guard.stream(
+                path,
+                call,
+                () => checkedRequest(method.input, request),
+                (admitted) => handler(admitted, signal, call),
+                signal,
+              );
+              for await (const item of items) yield plainToEs(method.output, item);
             } catch (error) {
               fail(error);
             }
@@ -176,7 +185,7 @@ function refuse(req: IncomingMessage, res: ServerResponse, code: Code.Unauthenti
 }
 
 export async function startConnectServer(options: ConnectServerOptions): Promise<ListeningServer> {
-  const guard = new CallGuard(options.useCases.access, options.rateLimit);
+  const guard = new CallGuard(options.useCases.access, { rateLimit: options.rateLimit, observer: options.rpcObserver });
   // Ends open streams (WatchEvents) on close, so that shutdown does not wait for them forever.
   const shutdown = new AbortController();
   const router = createConnectRouter({ readMaxBytes: options.maxRequestBytes, acceptCompression: [compressionGzip, compressionBrotli] });
@@ -222,12 +231,19 @@ export async function startConnectServer(options: ConnectServerOptions): Promise
     if (handleCors(req, res, options.corsOrigins)) return;
     caller(req).then(
       (found) => {
-        if (!found) return refuse(req, res, Code.Unauthenticated, UNAUTHENTICATED_MESSAGE);
-        if (!('permissions' in found)) return refuse(req, res, Code.PermissionDenied, found.message);
+        if (!found) {
+          guard.refused(path, 'UNAUTHENTICATED');
+          return refuse(req, res, Code.Unauthenticated, UNAUTHENTICATED_MESSAGE);
+        }
+        if (!('permissions' in found)) {
+          guard.refused(path, 'PERMISSION_DENIED');
+          return refuse(req, res, Code.PermissionDenied, found.message);
+        }
         return answer(rpc, req, res, { principal: found, source: req.socket.remoteAddress ?? '' });
       },
       (error: unknown) => {
         options.logger.error({ err: error, method: rpc.method.name }, 'could not authenticate a call');
+        guard.refused(path, 'UNAVAILABLE');
         res
           .writeHead(503, { 'content-type': 'application/json', connection: 'close' })
           .end(JSON.stringify({ code: 'unavailable', message: 'could not check the credentials; try again' }));

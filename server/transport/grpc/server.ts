@@ -14,7 +14,7 @@ import { file_gateway_v1_provider_account_service, ProviderAccountService } from
 import { file_gateway_v1_sandbox_service, SandboxService as EsSandboxService } from '../../../gen/es/gateway/v1/sandbox_service_pb.js';
 import { file_gateway_v1_webhook_service, WebhookService } from '../../../gen/es/gateway/v1/webhook_service_pb.js';
 import type { Logger } from '../../lib/logger.js';
-import { CallGuard, UNAUTHENTICATED_MESSAGE, type CallContext } from '../callGuard.js';
+import { CallGuard, UNAUTHENTICATED_MESSAGE, type CallContext, type RpcObserver } from '../callGuard.js';
 import type { CallerRateLimit } from '../callerRateLimit.js';
 import type { Principal } from '../../gateway/access.js';
 import { errorDetails, exposedError } from '../errors.js';
@@ -55,6 +55,8 @@ export interface GrpcServerOptions {
   maxRequestBytes: number;
   /** Calls per caller, shared with the other transport of the process (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST); undefined: no limit. */
   rateLimit?: CallerRateLimit;
+  /** Told of every call (the metrics). */
+  rpcObserver?: RpcObserver;
 }
 
 /** The caller of each call, found by the interceptor from the call's metadata (the object the handler sees). */
@@ -74,12 +76,16 @@ function authInterceptor(guard: CallGuard, logger: Logger): grpc.ServerIntercept
             const header = metadata.get('authorization')[0];
             guard.authenticate(typeof header === 'string' ? header : undefined).then(
               (principal) => {
-                if (!principal) return call.sendStatus({ code: grpc.status.UNAUTHENTICATED, details: UNAUTHENTICATED_MESSAGE, metadata: new grpc.Metadata() });
+                if (!principal) {
+                  guard.refused(method.path, 'UNAUTHENTICATED');
+                  return call.sendStatus({ code: grpc.status.UNAUTHENTICATED, details: UNAUTHENTICATED_MESSAGE, metadata: new grpc.Metadata() });
+                }
                 callers.set(metadata, principal);
                 proceed(metadata);
               },
               (error: unknown) => {
                 logger.error({ err: error, method: method.path }, 'could not authenticate a call');
+                guard.refused(method.path, 'UNAVAILABLE');
                 call.sendStatus({ code: grpc.status.UNAVAILABLE, details: 'could not check the credentials; try again', metadata: new grpc.Metadata() });
               },
             );
@@ -187,8 +193,14 @@ function implement(
         call.on('cancelled', () => abort.abort());
         try {
           const context = callContext(call);
-          const request = await guard.stream(method.path, context, () => checkedRequest(input, call.request));
-          for await (const item of handler(request, abort.signal, context)) {
+          const items = guard.stream(
+            method.path,
+            context,
+            () => checkedRequest(input, call.request),
+            (request) => handler(request, abort.signal, context),
+            abort.signal,
+          );
+          for await (const item of items) {
             if (!call.write(item)) await new Promise((resolve) => call.once('drain', resolve));
           }
           call.end();
@@ -221,7 +233,7 @@ function implement(
 }
 
 export async function startGrpcServer(options: GrpcServerOptions): Promise<{ server: grpc.Server; port: number; close(): Promise<void> }> {
-  const guard = new CallGuard(options.useCases.access, options.rateLimit);
+  const guard = new CallGuard(options.useCases.access, { rateLimit: options.rateLimit, observer: options.rpcObserver });
   const server = new grpc.Server({ interceptors: [authInterceptor(guard, options.logger)], 'grpc.max_receive_message_length': options.maxRequestBytes });
   const streams = new Set<AbortController>();
   const services: [grpc.ServiceDefinition, Handlers][] = [

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
-import { createProviderHttp, type HttpAccount, type ProviderHttpDeclaration } from '../../../../server/lib/http/index.js';
+import { circuitStates, createProviderHttp, type HttpAccount, type ProviderHttpDeclaration } from '../../../../server/lib/http/index.js';
+import { closedPort } from '../../../support/closedPort.js';
 import { startFakeProvider, type FakeProvider } from '../../../support/fakeProvider.js';
 
 const quiet = pino({ level: 'silent' });
@@ -24,15 +24,6 @@ afterEach(() => {
   }
 });
 afterAll(() => fake.close());
-
-/** A loopback port nobody listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('retries', () => {
   it('a GET is retried after a 503 and then succeeds', async () => {
@@ -190,6 +181,26 @@ describe('circuit breaker per account', () => {
     fake.expect({ method: 'GET', path: '/health', times: 2, reply: { body: { up: true } } });
     await expect(http(shortPause, ctx).get('/health')).resolves.toMatchObject({ data: { up: true } });
     await expect(http(shortPause, ctx).get('/health')).resolves.toMatchObject({ data: { up: true } });
+  });
+
+  it('reports each circuit with its provider, account, host and state: closed, open, closed again after a good trial call', async () => {
+    const ctx = account();
+    const stateOf = () => circuitStates().filter((circuit) => circuit.accountId === ctx.accountId);
+    const shortPause = { provider: 'ACME', retry: false as const, breaker: { consecutiveFailures: 2, halfOpenAfterMs: 100 } };
+    expect(stateOf()).toEqual([]);
+    fake.expect({ method: 'GET', path: '/health', times: 2, reply: outage });
+    await http(shortPause, ctx)
+      .get('/health')
+      .catch(() => undefined);
+    expect(stateOf()).toEqual([{ provider: 'ACME', accountId: ctx.accountId, origin: new URL(fake.url).origin, state: 'closed' }]);
+    await http(shortPause, ctx)
+      .get('/health')
+      .catch(() => undefined);
+    expect(stateOf()).toMatchObject([{ state: 'open' }]);
+    await sleep(150);
+    fake.expect({ method: 'GET', path: '/health', reply: { body: { up: true } } });
+    await http(shortPause, ctx).get('/health');
+    expect(stateOf()).toMatchObject([{ state: 'closed' }]);
   });
 
   it('without an errorPrefix the open circuit is thrown raw, for the adapter’s providerError', async () => {

@@ -1,0 +1,219 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { circuitStates, type CircuitStateName } from '../lib/http/index.js';
+import type { Logger } from '../lib/logger.js';
+
+interface PoolUsage {
+  pool: string;
+  used: number;
+  idle: number;
+  pending: number;
+  max: number;
+}
+
+/** What is read from the database on each scrape (the use cases and the ORM answer it). */
+export interface ScrapeSources {
+  notificationQueue(): Promise<{ received: number; processing: number; retrying: number }>;
+  outboundBacklog(): Promise<{ due: number; scheduled: number }>;
+  poolUsage(): Promise<PoolUsage[]>;
+}
+
+/** gateway_circuit_state's values: the higher, the worse. */
+const CIRCUIT_VALUES: Record<CircuitStateName, number> = { closed: 0, 'half-open': 1, open: 2 };
+
+/** Calls in milliseconds to tens of seconds (a provider may take up to its 25 s timeout). */
+const RPC_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const PROVIDER_BUCKETS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25, 30];
+
+let processRegistry: Registry | undefined;
+
+/**
+ * The process's own metrics (CPU, memory, event loop, GC, handles), once per
+ * process: they describe the process, whichever gateway serves them, and
+ * prom-client's collectors for them are never released (an event-loop monitor
+ * and a GC observer per call), so collecting them per gateway would leak
+ * where one process starts many (the tests).
+ */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+/**
+ * The metrics of one gateway instance, in a registry of its own (never
+ * prom-client's global one: one process may run several gateways). It is the
+ * observer the transports, the provider registry and the use cases report to,
+ * and reads queue sizes and pool usage from the database on each scrape.
+ */
+export class GatewayMetrics {
+  private readonly registry = new Registry();
+  private sources?: ScrapeSources;
+  /** The pools as the current scrape found them. */
+  private pools: PoolUsage[] = [];
+
+  private readonly rpcRequests = new Counter({
+    name: 'gateway_rpc_requests_total',
+    help: 'RPCs over gRPC and Connect, by method and the code they ended with (streams count when they end).',
+    labelNames: ['method', 'code'] as const,
+    registers: [this.registry],
+  });
+  private readonly rpcDuration = new Histogram({
+    name: 'gateway_rpc_duration_seconds',
+    help: 'How long unary RPCs took in the gateway, from admission to answer, by method.',
+    labelNames: ['method'] as const,
+    buckets: RPC_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly providerCalls = new Counter({
+    name: 'gateway_provider_calls_total',
+    help: 'Calls to providers by provider, operation and outcome (ok, rejected, unavailable, unknown, circuit_open).',
+    labelNames: ['provider', 'operation', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly providerDuration = new Histogram({
+    name: 'gateway_provider_call_duration_seconds',
+    help: 'How long calls to providers took, by provider and operation.',
+    labelNames: ['provider', 'operation'] as const,
+    buckets: PROVIDER_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly notificationsReceived = new Counter({
+    name: 'gateway_webhook_notifications_received_total',
+    help: 'Provider notifications received for a known account, by provider.',
+    labelNames: ['provider'] as const,
+    registers: [this.registry],
+  });
+  private readonly notificationsProcessed = new Counter({
+    name: 'gateway_webhook_notifications_processed_total',
+    help: 'Provider notifications processed, by provider and outcome (APPLIED, DUPLICATE, MISMATCH, …; REJECTED includes bad signatures refused at intake).',
+    labelNames: ['provider', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly outboundDeliveries = new Counter({
+    name: 'gateway_outbound_deliveries_total',
+    help: "Delivery attempts to callers' webhook_url, by outcome (delivered; failed, to be retried; gave_up, failed for the last time).",
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(private readonly logger: Logger) {
+    processMetrics();
+    new Gauge({
+      name: 'gateway_circuit_state',
+      help: "Each provider account's circuit breaker: 0 closed, 1 half-open, 2 open (the worst of the account's hosts). Circuits are per process.",
+      labelNames: ['provider', 'provider_account_id'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        const worst = new Map<string, { provider: string; provider_account_id: string; value: number }>();
+        for (const circuit of circuitStates()) {
+          const labels = { provider: circuit.provider || 'unknown', provider_account_id: circuit.accountId };
+          const key = `${labels.provider}\n${labels.provider_account_id}`;
+          worst.set(key, { ...labels, value: Math.max(worst.get(key)?.value ?? 0, CIRCUIT_VALUES[circuit.state]) });
+        }
+        for (const { value, ...labels } of worst.values()) this.set(labels, value);
+      },
+    });
+    const queue: Gauge<'state'> = new Gauge({
+      name: 'gateway_webhook_queue_depth',
+      help: 'Provider notifications waiting to be processed: received (new), processing (held by a worker), retrying (failed or unknown subject, retry scheduled).',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      collect: async () => {
+        queue.reset();
+        const depth = await this.fromDatabase('gateway_webhook_queue_depth', (sources) => sources.notificationQueue());
+        if (depth) for (const state of ['received', 'processing', 'retrying'] as const) queue.set({ state }, depth[state]);
+      },
+    });
+    const backlog: Gauge<'state'> = new Gauge({
+      name: 'gateway_outbound_backlog',
+      help: "Deliveries to callers' webhook_url not yet made nor given up: due (their time has come) or scheduled (waiting for a retry).",
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      collect: async () => {
+        backlog.reset();
+        const pending = await this.fromDatabase('gateway_outbound_backlog', (sources) => sources.outboundBacklog());
+        if (pending) for (const state of ['due', 'scheduled'] as const) backlog.set({ state }, pending[state]);
+      },
+    });
+    const poolGauge = (name: string, help: string, labelNames: readonly string[], read: (usage: PoolUsage) => [Record<string, string>, number][]) => {
+      const gauge: Gauge = new Gauge({
+        name,
+        help,
+        labelNames,
+        registers: [this.registry],
+        collect: () => {
+          gauge.reset();
+          for (const usage of this.pools) for (const [labels, value] of read(usage)) gauge.set({ pool: usage.pool, ...labels }, value);
+        },
+      });
+    };
+    poolGauge(
+      'gateway_db_pool_connections',
+      'Database connections of each pool (primary, replica-n): used (lent to a query) or idle.',
+      ['pool', 'state'],
+      (usage) => [
+        [{ state: 'used' }, usage.used],
+        [{ state: 'idle' }, usage.idle],
+      ],
+    );
+    poolGauge('gateway_db_pool_pending_acquires', 'Queries waiting for a database connection, per pool.', ['pool'], (usage) => [[{}, usage.pending]]);
+    poolGauge('gateway_db_pool_max_connections', 'The most connections each pool opens.', ['pool'], (usage) => [[{}, usage.max]]);
+  }
+
+  /** From now on, scrapes read the queues and pools from these. */
+  readFrom(sources: ScrapeSources): void {
+    this.sources = sources;
+  }
+
+  /** Scrapes stop reading the database (before it closes: asking a closed ORM would open it again). */
+  stopReading(): void {
+    this.sources = undefined;
+  }
+
+  /** A value read from the database; undefined when the database is gone or the read fails (the gauge is then absent: an absent series alerts, a stale one lies). */
+  private async fromDatabase<T>(name: string, read: (sources: ScrapeSources) => Promise<T>): Promise<T | undefined> {
+    const sources = this.sources;
+    if (!sources) return undefined;
+    try {
+      return await read(sources);
+    } catch (error) {
+      this.logger.warn({ err: error, metric: name }, 'could not read a metric from the database');
+      return undefined;
+    }
+  }
+
+  rpcHandled(method: string, code: string, seconds?: number): void {
+    this.rpcRequests.inc({ method, code });
+    if (seconds !== undefined) this.rpcDuration.observe({ method }, seconds);
+  }
+
+  providerCall(call: { provider: string; operation: string; outcome: string; seconds: number }): void {
+    this.providerCalls.inc({ provider: call.provider, operation: call.operation, outcome: call.outcome });
+    this.providerDuration.observe({ provider: call.provider, operation: call.operation }, call.seconds);
+  }
+
+  notificationReceived(provider: string): void {
+    this.notificationsReceived.inc({ provider });
+  }
+
+  notificationProcessed(provider: string, outcome: string): void {
+    this.notificationsProcessed.inc({ provider, outcome });
+  }
+
+  outboundAttempt(outcome: string): void {
+    this.outboundDeliveries.inc({ outcome });
+  }
+
+  readonly contentType = Registry.PROMETHEUS_CONTENT_TYPE;
+
+  /** The text a scrape gets: the process's metrics, then this gateway's. */
+  async exposition(): Promise<string> {
+    // The pools are read first, before this scrape's own queries borrow connections from them.
+    this.pools = (await this.fromDatabase('gateway_db_pool_*', (sources) => sources.poolUsage())) ?? [];
+    const [own, process] = await Promise.all([this.registry.metrics(), processMetrics().metrics()]);
+    return `${process}${own}`;
+  }
+}
