@@ -6,6 +6,7 @@ import { openDatabase, type Database } from './db/orm.js';
 import { AccountsRepository } from './db/accountsRepository.js';
 import { TransactionsRepository } from './db/transactionsRepository.js';
 import { ReceiversRepository } from './db/receiversRepository.js';
+import { ListsRepository } from './db/listsRepository.js';
 import { FlowMismatchesRepository } from './db/flowMismatchesRepository.js';
 import { NotificationsRepository } from './db/notificationsRepository.js';
 import { IdempotencyRepository } from './db/idempotencyRepository.js';
@@ -18,6 +19,7 @@ import { OutboundService } from './gateway/outbound.js';
 import { transactionStatusChangedBody } from './gateway/outboundMessages.js';
 import { ReconciliationService } from './gateway/reconciliation.js';
 import { UnknownOutcomesService } from './gateway/unknownOutcomes.js';
+import { ListsService } from './gateway/lists.js';
 import { Workers } from './gateway/workers.js';
 import { OutboundRepository } from './db/outboundRepository.js';
 import { SecretBox } from './lib/secretBox.js';
@@ -183,6 +185,7 @@ export async function startGateway(input: Config, components: readonly Component
         apiTokens: config.apiTokens,
         logger,
       }),
+      lists: new ListsService({ db, lists: new ListsRepository() }),
       operators: new OperatorsService(
         { db, operators: new OperatorsRepository(), csrfKey: createHmac('sha256', config.secretsKey).update('operator-csrf').digest(), logger },
         config.sessions,

@@ -30,7 +30,20 @@ export type ProviderAccountRow = InferEntity<typeof ProviderAccountEntity>;
 export const TransactionEntity = defineEntity({
   name: 'Transaction',
   tableName: 'transactions',
-  indexes: [{ properties: ['providerAccountId', 'providerTransactionId'] }],
+  indexes: [
+    { properties: ['providerAccountId', 'providerTransactionId'] },
+    // The back-office's lists (newest first, keyset over created_at and id) under each single filter, and the stats' range.
+    { properties: ['createdAt', 'id'] },
+    { properties: ['providerAccountId', 'createdAt', 'id'] },
+    { properties: ['provider', 'createdAt', 'id'] },
+    { properties: ['status', 'createdAt', 'id'] },
+    { properties: ['paymentMethod', 'createdAt', 'id'] },
+    // Its text search: exact matches, each column on its own index (a BitmapOr).
+    { properties: ['providerTransactionId'] },
+    { properties: ['orderId'] },
+    { properties: ['customerDocument'] },
+    { properties: ['customerEmail'] },
+  ],
   properties: {
     id: p.uuid().primary(),
     providerAccountId: p.uuid(),
@@ -51,6 +64,10 @@ export const TransactionEntity = defineEntity({
     billetUrl: p.text().nullable(),
     expiresAt: p.datetime().nullable(),
     orderId: p.string().nullable(),
+    /** The customer's CPF or CNPJ as digits, for the back-office's search; null for charges a provider reported unasked, and for those stored before it was kept. */
+    customerDocument: p.string().nullable(),
+    /** The customer's e-mail, lower-cased, for the back-office's search. */
+    customerEmail: p.string().nullable(),
     webhookUrl: p.text().nullable(),
     idempotencyKey: p.string().nullable(),
     /** 'api' (CreateTransaction) or 'webhook' (a payment the provider reported with no charge). */
@@ -66,7 +83,13 @@ export type TransactionRow = InferEntity<typeof TransactionEntity>;
 export const WithdrawalEntity = defineEntity({
   name: 'Withdrawal',
   tableName: 'withdrawals',
-  indexes: [{ properties: ['providerAccountId', 'providerWithdrawId'] }],
+  indexes: [
+    { properties: ['providerAccountId', 'providerWithdrawId'] },
+    // ListWithdrawals: newest first overall and per account; its search by the provider's id.
+    { properties: ['createdAt', 'id'] },
+    { properties: ['providerAccountId', 'createdAt', 'id'] },
+    { properties: ['providerWithdrawId'] },
+  ],
   properties: {
     id: p.uuid().primary(),
     providerAccountId: p.uuid(),
@@ -87,6 +110,14 @@ export const ReceiverEntity = defineEntity({
   name: 'Receiver',
   tableName: 'receivers',
   uniques: [{ properties: ['providerAccountId', 'receiverId'] }],
+  // ListReceivers: newest first overall and per account; its search by the provider's id, the document and the e-mail (any case).
+  indexes: [
+    { properties: ['createdAt', 'id'] },
+    { properties: ['providerAccountId', 'createdAt', 'id'] },
+    { properties: ['receiverId'] },
+    { properties: ['document'] },
+    { name: 'receivers_lower_email_index', expression: 'create index "receivers_lower_email_index" on "receivers" (lower("email"))' },
+  ],
   properties: {
     id: p.uuid().primary(),
     providerAccountId: p.uuid(),

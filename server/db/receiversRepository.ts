@@ -4,7 +4,7 @@ import type { DocumentType, Receiver, ReceiverResult, ReceiverStatus } from '../
 import type { SecretBox } from '../lib/secretBox.js';
 import { ReceiverEntity, type ReceiverRow } from './entities.js';
 
-const toReceiver = (row: ReceiverRow): Receiver => ({
+export const toReceiver = (row: ReceiverRow): Receiver => ({
   id: row.id,
   providerAccountId: row.providerAccountId,
   receiverProvider: row.provider,

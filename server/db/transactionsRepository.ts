@@ -31,6 +31,9 @@ export interface NewTransaction {
   installments: number;
   currency: string;
   orderId?: string;
+  /** For the back-office's search: the customer's document digits and lower-cased e-mail. */
+  customerDocument?: string;
+  customerEmail?: string;
   webhookUrl?: string;
   idempotencyKey?: string;
 }
@@ -51,6 +54,49 @@ export interface TransactionStatusChanged {
   from: TransactionStatus;
 }
 
+/** A charge's row as the domain sees it, without its history (lists leave it out; a read by id adds it). */
+export function transactionOf(row: TransactionRow): Transaction {
+  return {
+    id: row.id,
+    provider: row.provider,
+    providerAccountId: row.providerAccountId,
+    transactionId: row.providerTransactionId,
+    paymentMethod: row.paymentMethod as PaymentMethod,
+    status: row.status as TransactionStatus,
+    amount: row.amount,
+    installments: row.installments,
+    currency: row.currency,
+    pixCode: orUndefined(row.pixCode),
+    pixQrCode: orUndefined(row.pixQrCode),
+    billetCode: orUndefined(row.billetCode),
+    billetUrl: orUndefined(row.billetUrl),
+    expiresAt: orUndefined(row.expiresAt),
+    orderId: orUndefined(row.orderId),
+    webhookUrl: orUndefined(row.webhookUrl),
+    origin: row.origin as TransactionOrigin,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    statusHistory: [],
+  };
+}
+
+/** A payout's row as the domain sees it, without its history. */
+export function withdrawalOf(row: WithdrawalRow): Withdrawal {
+  return {
+    id: row.id,
+    provider: row.provider,
+    providerAccountId: row.providerAccountId,
+    withdrawId: row.providerWithdrawId,
+    paymentMethod: row.paymentMethod as WithdrawMethod,
+    status: row.status as WithdrawStatus,
+    amount: row.amount,
+    approvedAt: orUndefined(row.approvedAt),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    statusHistory: [],
+  };
+}
+
 /** Charges and withdrawals with their status history. */
 export class TransactionsRepository {
   /**
@@ -63,44 +109,11 @@ export class TransactionsRepository {
   ) {}
 
   private async toTransaction(em: EntityManager, row: TransactionRow, connectionType: ConnectionType): Promise<Transaction> {
-    return {
-      id: row.id,
-      provider: row.provider,
-      providerAccountId: row.providerAccountId,
-      transactionId: row.providerTransactionId,
-      paymentMethod: row.paymentMethod as PaymentMethod,
-      status: row.status as TransactionStatus,
-      amount: row.amount,
-      installments: row.installments,
-      currency: row.currency,
-      pixCode: orUndefined(row.pixCode),
-      pixQrCode: orUndefined(row.pixQrCode),
-      billetCode: orUndefined(row.billetCode),
-      billetUrl: orUndefined(row.billetUrl),
-      expiresAt: orUndefined(row.expiresAt),
-      orderId: orUndefined(row.orderId),
-      webhookUrl: orUndefined(row.webhookUrl),
-      origin: row.origin as TransactionOrigin,
-      createdAt: row.createdAt,
-      updatedAt: row.updatedAt,
-      statusHistory: await statusHistory<TransactionStatus>(em, 'TRANSACTION', row.id, connectionType),
-    };
+    return { ...transactionOf(row), statusHistory: await statusHistory<TransactionStatus>(em, 'TRANSACTION', row.id, connectionType) };
   }
 
   private async toWithdrawal(em: EntityManager, row: WithdrawalRow, connectionType: ConnectionType): Promise<Withdrawal> {
-    return {
-      id: row.id,
-      provider: row.provider,
-      providerAccountId: row.providerAccountId,
-      withdrawId: row.providerWithdrawId,
-      paymentMethod: row.paymentMethod as WithdrawMethod,
-      status: row.status as WithdrawStatus,
-      amount: row.amount,
-      approvedAt: orUndefined(row.approvedAt),
-      createdAt: row.createdAt,
-      updatedAt: row.updatedAt,
-      statusHistory: await statusHistory<WithdrawStatus>(em, 'WITHDRAWAL', row.id, connectionType),
-    };
+    return { ...withdrawalOf(row), statusHistory: await statusHistory<WithdrawStatus>(em, 'WITHDRAWAL', row.id, connectionType) };
   }
 
   /**
@@ -124,6 +137,8 @@ export class TransactionsRepository {
             installments: input.installments,
             currency: input.currency,
             orderId: input.orderId ?? existing.orderId ?? null,
+            customerDocument: input.customerDocument ?? existing.customerDocument ?? null,
+            customerEmail: input.customerEmail ?? existing.customerEmail ?? null,
             webhookUrl: input.webhookUrl ?? existing.webhookUrl ?? null,
             idempotencyKey: input.idempotencyKey ?? existing.idempotencyKey ?? null,
             updatedAt: now,
@@ -148,6 +163,8 @@ export class TransactionsRepository {
         billetUrl: result.billetUrl ?? null,
         expiresAt: result.expiresAt ?? null,
         orderId: input.orderId ?? null,
+        customerDocument: input.customerDocument ?? null,
+        customerEmail: input.customerEmail ?? null,
         webhookUrl: input.webhookUrl ?? null,
         idempotencyKey: input.idempotencyKey ?? null,
         createdAt: now,

@@ -413,3 +413,70 @@ export interface Operator {
   createdAt: Date;
   lastSignInAt?: Date;
 }
+
+/** The back-office's list filters: every one optional; those that are set must all hold. */
+export interface ListFilter<S extends string> {
+  /** A provider's id, upper-case. */
+  provider?: string;
+  providerAccountId?: string;
+  /** Any of these; empty or absent: every status. */
+  statuses?: readonly S[];
+  /** Created at or after. */
+  createdFrom?: Date;
+  /** Created before. */
+  createdTo?: Date;
+  /** Exact match on the record's ids and, where it has them, order id, document and e-mail. */
+  query?: string;
+}
+
+export interface TransactionListFilter extends ListFilter<TransactionStatus> {
+  paymentMethod?: PaymentMethod;
+}
+
+export interface WithdrawalListFilter extends ListFilter<WithdrawStatus> {
+  paymentMethod?: WithdrawMethod;
+}
+
+export type ReceiverListFilter = ListFilter<ReceiverStatus>;
+
+/** Where a page starts: after this record, newest first by (createdAt, id); absent: from the newest. */
+export interface PageCursor {
+  at: Date;
+  id: string;
+}
+
+/** One page of a list; nextPageToken is absent on the last. */
+export interface Page<T> {
+  items: T[];
+  nextPageToken?: string;
+}
+
+export type TimeBucket = 'HOUR' | 'DAY';
+
+/** GetTransactionStats: charges created in [createdFrom, createdTo) in one currency, optionally of one provider or account. */
+export interface TransactionStatsQuery {
+  createdFrom: Date;
+  createdTo: Date;
+  provider?: string;
+  providerAccountId?: string;
+  bucket: TimeBucket;
+  /** An IANA name; hours and days begin there. */
+  timeZone: string;
+  currency: string;
+}
+
+/** How many charges, and their amounts added up (cents). */
+export interface Totals {
+  count: number;
+  amount: number;
+}
+
+export interface TransactionStats {
+  total: Totals;
+  /** Largest count first. */
+  byStatus: (Totals & { status: TransactionStatus })[];
+  byProvider: (Totals & { provider: string })[];
+  byPaymentMethod: (Totals & { paymentMethod: PaymentMethod })[];
+  /** Oldest first; only buckets with charges. */
+  buckets: (Totals & { start: Date })[];
+}

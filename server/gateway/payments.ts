@@ -25,6 +25,7 @@ import { runIdempotent } from './idempotency.js';
 import { recordRefund, recordTransaction, recordWithdrawal, releaseRefund, type PendingRecord } from './recording.js';
 import { assertPublicUrl } from '../lib/http/addressPolicy.js';
 import { refusedAnswer } from './flowIntegrity.js';
+import { documentKey, emailKey } from '../domain/searchKeys.js';
 import { moveSubjectStatus, TRANSACTIONS, WITHDRAWALS, type SubjectKind, type Tracked } from './subjects.js';
 
 export type CreateTransactionCommand = {
@@ -112,6 +113,8 @@ export class PaymentsService {
       installments,
       currency: full.currency,
       orderId: input.orderId,
+      customerDocument: documentKey(input.customer?.document),
+      customerEmail: emailKey(input.customer?.email),
       webhookUrl,
       amount,
     };

@@ -8,7 +8,18 @@ import type { GatewayDeps } from './context.js';
  * operator) confirms it later. No card data and no secrets.
  */
 export type PendingRecord =
-  | { kind: 'transaction'; provider: string; installments: number; currency: string; orderId?: string; webhookUrl?: string; amount?: number }
+  | {
+      kind: 'transaction';
+      provider: string;
+      installments: number;
+      currency: string;
+      orderId?: string;
+      webhookUrl?: string;
+      amount?: number;
+      /** The customer's document digits and lower-cased e-mail, kept for the back-office's search (searchKeys.ts). */
+      customerDocument?: string;
+      customerEmail?: string;
+    }
   | { kind: 'withdrawal'; provider: string; paymentMethod: WithdrawMethod; amount?: number }
   | { kind: 'refund'; transactionId: string; amount: number };
 
@@ -36,6 +47,8 @@ export async function recordTransaction(
     installments: pending.installments,
     currency: pending.currency,
     orderId: pending.orderId,
+    customerDocument: pending.customerDocument,
+    customerEmail: pending.customerEmail,
     webhookUrl: pending.webhookUrl,
     idempotencyKey,
   });

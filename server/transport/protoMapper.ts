@@ -1,5 +1,6 @@
 import * as pb from '../../gen/ts-proto/gateway/v1/types.js';
 import type * as acc from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
+import type * as gw from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import * as wh from '../../gen/ts-proto/gateway/v1/webhook_service.js';
 import type * as domain from '../domain/types.js';
 import type { ProviderAccountView } from '../gateway/accounts.js';
@@ -84,6 +85,17 @@ export function toProtoReceiver(r: domain.Receiver): pb.Receiver {
     balance: r.balance,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
+  };
+}
+
+export function toProtoTransactionStats(s: domain.TransactionStats): gw.GetTransactionStatsResponse {
+  return {
+    count: s.total.count,
+    amount: s.total.amount,
+    byStatus: s.byStatus.map(({ status, count, amount }) => ({ status: transactionStatusToProto(status), count, amount })),
+    byProvider: s.byProvider.map(({ provider, count, amount }) => ({ provider, count, amount })),
+    byPaymentMethod: s.byPaymentMethod.map(({ paymentMethod, count, amount }) => ({ paymentMethod: paymentMethodToProto(paymentMethod), count, amount })),
+    buckets: s.buckets.map(({ start, count, amount }) => ({ start, count, amount })),
   };
 }
 

@@ -19,6 +19,10 @@ const UUID_FILTERS: Readonly<Record<string, readonly string[]>> = {
   'gateway.v1.WatchEventsRequest': ['provider_account_ids'],
   'gateway.v1.ListUnconfirmedRequestsRequest': ['provider_account_id'],
   'gateway.v1.ListFlowMismatchesRequest': ['provider_account_id', 'subject_id'],
+  'gateway.v1.ListTransactionsRequest': ['provider_account_id'],
+  'gateway.v1.ListWithdrawalsRequest': ['provider_account_id'],
+  'gateway.v1.ListReceiversRequest': ['provider_account_id'],
+  'gateway.v1.GetTransactionStatsRequest': ['provider_account_id'],
   'gateway.v1.SettleUnconfirmedRequestRequest': ['id'],
 };
 

@@ -6,16 +6,18 @@ import type * as ac from '../../gen/ts-proto/gateway/v1/access_service.js';
 import type { AccessService } from '../gateway/accessControl.js';
 import type { OperatorsService } from '../gateway/operators.js';
 import type { CallContext } from './callGuard.js';
-import { WebhookOutcome } from '../../gen/ts-proto/gateway/v1/types.js';
+import * as pb from '../../gen/ts-proto/gateway/v1/types.js';
 import type { OutboundService } from '../gateway/outbound.js';
+import type * as domain from '../domain/types.js';
 import type { WebhookOutcome as DomainOutcome } from '../domain/types.js';
+import type { ListsService } from '../gateway/lists.js';
 import type { AccountsService } from '../gateway/accounts.js';
 import type { NotificationsService } from '../gateway/notifications.js';
 import type { PaymentsService } from '../gateway/payments.js';
 import type { SandboxService } from '../gateway/sandbox.js';
 import type { StatusEvents } from '../gateway/events.js';
 import type { UnknownOutcomesService } from '../gateway/unknownOutcomes.js';
-import { fromEnum } from './enums.js';
+import { enumFilter, enumListFilter, fromEnum } from './enums.js';
 import { invalidArgument } from '../lib/errors.js';
 import {
   fromProtoCard,
@@ -30,6 +32,7 @@ import {
   toProtoProvider,
   toProtoReceiver,
   toProtoTransaction,
+  toProtoTransactionStats,
   toProtoWithdrawal,
 } from './protoMapper.js';
 
@@ -43,9 +46,21 @@ export interface UseCases {
   unknownOutcomes: UnknownOutcomesService;
   access: AccessService;
   operators: OperatorsService;
+  lists: ListsService;
 }
 
 const optionalText = (value: string) => value || undefined;
+
+const pageRequest = (r: { pageSize: number; pageToken: string }) => ({ pageSize: r.pageSize, pageToken: optionalText(r.pageToken) });
+
+/** The filters the back-office's lists share. */
+const listFilter = (r: { provider: string; providerAccountId: string; createdFrom?: Date; createdTo?: Date; query: string }) => ({
+  provider: optionalText(r.provider),
+  providerAccountId: optionalText(r.providerAccountId),
+  createdFrom: r.createdFrom,
+  createdTo: r.createdTo,
+  query: optionalText(r.query),
+});
 
 /**
  * Each RPC as a function from request to response in the contract's plain shape.
@@ -132,6 +147,47 @@ export function paymentGatewayHandlers(u: UseCases) {
         (mismatch) => ({ ...mismatch }),
       ),
     }),
+    listTransactions: async (r: gw.ListTransactionsRequest): Promise<gw.ListTransactionsResponse> => {
+      const { items, nextPageToken } = await u.lists.listTransactions(
+        {
+          ...listFilter(r),
+          statuses: enumListFilter<domain.TransactionStatus>(pb.TransactionStatus, 'TRANSACTION_STATUS', r.statuses, 'statuses'),
+          paymentMethod: enumFilter<domain.PaymentMethod>(pb.PaymentMethod, 'PAYMENT_METHOD', r.paymentMethod, 'payment_method'),
+        },
+        pageRequest(r),
+      );
+      return { transactions: items.map(toProtoTransaction), nextPageToken: nextPageToken ?? '' };
+    },
+    listWithdrawals: async (r: gw.ListWithdrawalsRequest): Promise<gw.ListWithdrawalsResponse> => {
+      const { items, nextPageToken } = await u.lists.listWithdrawals(
+        {
+          ...listFilter(r),
+          statuses: enumListFilter<domain.WithdrawStatus>(pb.WithdrawStatus, 'WITHDRAW_STATUS', r.statuses, 'statuses'),
+          paymentMethod: enumFilter<domain.WithdrawMethod>(pb.WithdrawMethod, 'WITHDRAW_METHOD', r.paymentMethod, 'payment_method'),
+        },
+        pageRequest(r),
+      );
+      return { withdrawals: items.map(toProtoWithdrawal), nextPageToken: nextPageToken ?? '' };
+    },
+    listReceivers: async (r: gw.ListReceiversRequest): Promise<gw.ListReceiversResponse> => {
+      const { items, nextPageToken } = await u.lists.listReceivers(
+        { ...listFilter(r), statuses: enumListFilter<domain.ReceiverStatus>(pb.ReceiverStatus, 'RECEIVER_STATUS', r.statuses, 'statuses') },
+        pageRequest(r),
+      );
+      return { receivers: items.map(toProtoReceiver), nextPageToken: nextPageToken ?? '' };
+    },
+    getTransactionStats: async (r: gw.GetTransactionStatsRequest): Promise<gw.GetTransactionStatsResponse> =>
+      toProtoTransactionStats(
+        await u.lists.transactionStats({
+          createdFrom: r.createdFrom,
+          createdTo: r.createdTo,
+          provider: optionalText(r.provider),
+          providerAccountId: optionalText(r.providerAccountId),
+          bucket: enumFilter<domain.TimeBucket>(gw.TimeBucket, 'TIME_BUCKET', r.bucket, 'bucket'),
+          timeZone: optionalText(r.timeZone),
+          currency: optionalText(r.currency),
+        }),
+      ),
     settleUnconfirmedRequest: async (r: gw.SettleUnconfirmedRequestRequest): Promise<gw.SettleUnconfirmedRequestResponse> => {
       const outcome = fromEnum<'SUCCEEDED' | 'FAILED'>(gw.SettlementOutcome, 'SETTLEMENT_OUTCOME', r.outcome);
       if (!outcome) throw invalidArgument('outcome', 'outcome must be SETTLEMENT_OUTCOME_SUCCEEDED or SETTLEMENT_OUTCOME_FAILED');
@@ -182,7 +238,7 @@ export function webhookHandlers(u: UseCases) {
           provider: optionalText(r.provider)?.toUpperCase(),
           providerAccountId: optionalText(r.providerAccountId),
           subjectId: optionalText(r.subjectId),
-          outcome: fromEnum<DomainOutcome>(WebhookOutcome, 'WEBHOOK_OUTCOME', r.outcome),
+          outcome: fromEnum<DomainOutcome>(pb.WebhookOutcome, 'WEBHOOK_OUTCOME', r.outcome),
         },
         Math.min(r.pageSize || 50, 500),
         optionalText(r.pageToken),

@@ -43,3 +43,11 @@ describe('recording a read after an unknown outcome', () => {
     expect(inserted.map((input) => input.result.amount)).toEqual([1500, 0]);
   });
 });
+
+describe('recording a charge settled after an unknown outcome', () => {
+  it("keeps the customer's document and e-mail the pending record held, so that the back-office's search finds it", async () => {
+    const { deps, inserted } = stubDeps();
+    await recordTransaction(deps, 'acc', { ...charge, customerDocument: '12345678909', customerEmail: 'ana@example.com' }, read(1990), 'idem-5');
+    expect(inserted[0]).toMatchObject({ customerDocument: '12345678909', customerEmail: 'ana@example.com' });
+  });
+});

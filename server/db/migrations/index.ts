@@ -9,6 +9,7 @@ import { Migration20261125120000_receiver_secrets } from './Migration20261125120
 import { Migration20261125130000_flow_mismatches } from './Migration20261125130000_flow_mismatches.js';
 import { Migration20261125140000_access } from './Migration20261125140000_access.js';
 import { Migration20261125150000_operators } from './Migration20261125150000_operators.js';
+import { Migration20261125160000_lists } from './Migration20261125160000_lists.js';
 
 // Every migration, in order. `npm run migration:create` writes a new file here; add it to this list.
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261125130000_flow_mismatches', class: Migration20261125130000_flow_mismatches },
   { name: 'Migration20261125140000_access', class: Migration20261125140000_access },
   { name: 'Migration20261125150000_operators', class: Migration20261125150000_operators },
+  { name: 'Migration20261125160000_lists', class: Migration20261125160000_lists },
 ];

@@ -4,7 +4,7 @@
 
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { CardInput, Customer, InstallmentOption, ProviderInfo, Receiver, ReceiverInput, RefundResult, StatusEvent, Transaction, TransactionInput, WebhookNotification, Withdrawal, WithdrawInput } from "./types_pb.js";
+import type { CardInput, Customer, InstallmentOption, PaymentMethod, ProviderInfo, Receiver, ReceiverInput, ReceiverStatus, RefundResult, StatusEvent, Transaction, TransactionInput, TransactionStatus, WebhookNotification, Withdrawal, WithdrawInput, WithdrawMethod, WithdrawStatus } from "./types_pb.js";
 import { file_gateway_v1_types } from "./types_pb.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file gateway/v1/payment_gateway_service.proto.
  */
 export const file_gateway_v1_payment_gateway_service: GenFile = /*@__PURE__*/
-  fileDesc("CihnYXRld2F5L3YxL3BheW1lbnRfZ2F0ZXdheV9zZXJ2aWNlLnByb3RvEgpnYXRld2F5LnYxIloKFkNyZWF0ZUNhcmRUb2tlblJlcXVlc3QSGwoTcHJvdmlkZXJfYWNjb3VudF9pZBgBIAEoCRIjCgRjYXJkGAIgASgLMhUuZ2F0ZXdheS52MS5DYXJkSW5wdXQiLQoXQ3JlYXRlQ2FyZFRva2VuUmVzcG9uc2USEgoKY2FyZF90b2tlbhgBIAEoCSKTAQoTQ3JlYXRlQ2FyZElkUmVxdWVzdBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJEhIKCmNhcmRfdG9rZW4YAiABKAkSIwoEY2FyZBgDIAEoCzIVLmdhdGV3YXkudjEuQ2FyZElucHV0EiYKCGN1c3RvbWVyGAQgASgLMhQuZ2F0ZXdheS52MS5DdXN0b21lciInChRDcmVhdGVDYXJkSWRSZXNwb25zZRIPCgdjYXJkX2lkGAEgASgJIoMBChhDcmVhdGVUcmFuc2FjdGlvblJlcXVlc3QSGwoTcHJvdmlkZXJfYWNjb3VudF9pZBgBIAEoCRIXCg9pZGVtcG90ZW5jeV9rZXkYAiABKAkSMQoLdHJhbnNhY3Rpb24YAyABKAsyHC5nYXRld2F5LnYxLlRyYW5zYWN0aW9uSW5wdXQiSQoZQ3JlYXRlVHJhbnNhY3Rpb25SZXNwb25zZRIsCgt0cmFuc2FjdGlvbhgBIAEoCzIXLmdhdGV3YXkudjEuVHJhbnNhY3Rpb24iNAoVR2V0VHJhbnNhY3Rpb25SZXF1ZXN0EgoKAmlkGAEgASgJEg8KB3JlZnJlc2gYAiABKAgiRgoWR2V0VHJhbnNhY3Rpb25SZXNwb25zZRIsCgt0cmFuc2FjdGlvbhgBIAEoCzIXLmdhdGV3YXkudjEuVHJhbnNhY3Rpb24ibQoZUmVmb3VuZFRyYW5zYWN0aW9uUmVxdWVzdBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJEhcKD2lkZW1wb3RlbmN5X2tleRgCIAEoCRIKCgJpZBgDIAEoCRIOCgZhbW91bnQYBCABKAMidAoaUmVmb3VuZFRyYW5zYWN0aW9uUmVzcG9uc2USKAoGcmVmdW5kGAEgASgLMhguZ2F0ZXdheS52MS5SZWZ1bmRSZXN1bHQSLAoLdHJhbnNhY3Rpb24YAiABKAsyFy5nYXRld2F5LnYxLlRyYW5zYWN0aW9uInQKD1dpdGhkcmF3UmVxdWVzdBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJEhcKD2lkZW1wb3RlbmN5X2tleRgCIAEoCRIrCgh3aXRoZHJhdxgDIAEoCzIZLmdhdGV3YXkudjEuV2l0aGRyYXdJbnB1dCI+ChBXaXRoZHJhd1Jlc3BvbnNlEioKCndpdGhkcmF3YWwYASABKAsyFi5nYXRld2F5LnYxLldpdGhkcmF3YWwiMQoSR2V0V2l0aGRyYXdSZXF1ZXN0EgoKAmlkGAEgASgJEg8KB3JlZnJlc2gYAiABKAgiQQoTR2V0V2l0aGRyYXdSZXNwb25zZRIqCgp3aXRoZHJhd2FsGAEgASgLMhYuZ2F0ZXdheS52MS5XaXRoZHJhd2FsImEKFUNyZWF0ZVJlY2VpdmVyUmVxdWVzdBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJEisKCHJlY2VpdmVyGAIgASgLMhkuZ2F0ZXdheS52MS5SZWNlaXZlcklucHV0IkAKFkNyZWF0ZVJlY2VpdmVyUmVzcG9uc2USJgoIcmVjZWl2ZXIYASABKAsyFC5nYXRld2F5LnYxLlJlY2VpdmVyIkYKEkdldFJlY2VpdmVyUmVxdWVzdBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJEhMKC3JlY2VpdmVyX2lkGAIgASgJIj0KE0dldFJlY2VpdmVyUmVzcG9uc2USJgoIcmVjZWl2ZXIYASABKAsyFC5nYXRld2F5LnYxLlJlY2VpdmVyIrMBChVQcm9jZXNzV2ViaG9va1JlcXVlc3QSGwoTcHJvdmlkZXJfYWNjb3VudF9pZBgBIAEoCRIMCgRib2R5GAIgASgMEj8KB2hlYWRlcnMYAyADKAsyLi5nYXRld2F5LnYxLlByb2Nlc3NXZWJob29rUmVxdWVzdC5IZWFkZXJzRW50cnkaLgoMSGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiTwoWUHJvY2Vzc1dlYmhvb2tSZXNwb25zZRI1Cgxub3RpZmljYXRpb24YASABKAsyHy5nYXRld2F5LnYxLldlYmhvb2tOb3RpZmljYXRpb24iSwocQ2FsY3VsYXRlSW5zdGFsbG1lbnRzUmVxdWVzdBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJEg4KBmFtb3VudBgCIAEoAyJPCh1DYWxjdWxhdGVJbnN0YWxsbWVudHNSZXNwb25zZRIuCgdvcHRpb25zGAEgAygLMh0uZ2F0ZXdheS52MS5JbnN0YWxsbWVudE9wdGlvbiIWChRMaXN0UHJvdmlkZXJzUmVxdWVzdCJEChVMaXN0UHJvdmlkZXJzUmVzcG9uc2USKwoJcHJvdmlkZXJzGAEgAygLMhguZ2F0ZXdheS52MS5Qcm92aWRlckluZm8iSgoSV2F0Y2hFdmVudHNSZXF1ZXN0EhYKDmFmdGVyX2V2ZW50X2lkGAEgASgJEhwKFHByb3ZpZGVyX2FjY291bnRfaWRzGAIgAygJIj0KE1dhdGNoRXZlbnRzUmVzcG9uc2USJgoFZXZlbnQYASABKAsyFy5nYXRld2F5LnYxLlN0YXR1c0V2ZW50IroBChJVbmNvbmZpcm1lZFJlcXVlc3QSCgoCaWQYASABKAkSGwoTcHJvdmlkZXJfYWNjb3VudF9pZBgCIAEoCRIRCglvcGVyYXRpb24YAyABKAkSFwoPaWRlbXBvdGVuY3lfa2V5GAQgASgJEg8KB2ZhaWx1cmUYBSABKAkSDgoGY2hlY2tzGAYgASgFEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIj0KHkxpc3RVbmNvbmZpcm1lZFJlcXVlc3RzUmVxdWVzdBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJIlMKH0xpc3RVbmNvbmZpcm1lZFJlcXVlc3RzUmVzcG9uc2USMAoIcmVxdWVzdHMYASADKAsyHi5nYXRld2F5LnYxLlVuY29uZmlybWVkUmVxdWVzdCJMChlMaXN0Rmxvd01pc21hdGNoZXNSZXF1ZXN0EhsKE3Byb3ZpZGVyX2FjY291bnRfaWQYASABKAkSEgoKc3ViamVjdF9pZBgCIAEoCSJKChpMaXN0Rmxvd01pc21hdGNoZXNSZXNwb25zZRIsCgptaXNtYXRjaGVzGAEgAygLMhguZ2F0ZXdheS52MS5GbG93TWlzbWF0Y2giyQIKDEZsb3dNaXNtYXRjaBIKCgJpZBgBIAEoCRIQCghwcm92aWRlchgCIAEoCRIbChNwcm92aWRlcl9hY2NvdW50X2lkGAMgASgJEhQKDHN1YmplY3Rfa2luZBgEIAEoCRISCgpzdWJqZWN0X2lkGAUgASgJEg4KBnNvdXJjZRgGIAEoCRIWCg5jbGFpbWVkX3N0YXR1cxgHIAEoCRIXCg9leHBlY3RlZF9hbW91bnQYCCABKAMSFwoPcmVwb3J0ZWRfYW1vdW50GAkgASgDEhwKFGV4cGVjdGVkX3Byb3ZpZGVyX2lkGAogASgJEhwKFHJlcG9ydGVkX3Byb3ZpZGVyX2lkGAsgASgJEg4KBnJlYXNvbhgMIAEoCRIuCgpjcmVhdGVkX2F0GA0gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKAAQofU2V0dGxlVW5jb25maXJtZWRSZXF1ZXN0UmVxdWVzdBIKCgJpZBgBIAEoCRIuCgdvdXRjb21lGAIgASgOMh0uZ2F0ZXdheS52MS5TZXR0bGVtZW50T3V0Y29tZRITCgtwcm92aWRlcl9pZBgDIAEoCRIMCgRub3RlGAQgASgJIjYKIFNldHRsZVVuY29uZmlybWVkUmVxdWVzdFJlc3BvbnNlEhIKCnN1YmplY3RfaWQYASABKAkqeAoRU2V0dGxlbWVudE91dGNvbWUSIgoeU0VUVExFTUVOVF9PVVRDT01FX1VOU1BFQ0lGSUVEEAASIAocU0VUVExFTUVOVF9PVVRDT01FX1NVQ0NFRURFRBABEh0KGVNFVFRMRU1FTlRfT1VUQ09NRV9GQUlMRUQQAjLlCwoVUGF5bWVudEdhdGV3YXlTZXJ2aWNlEloKD0NyZWF0ZUNhcmRUb2tlbhIiLmdhdGV3YXkudjEuQ3JlYXRlQ2FyZFRva2VuUmVxdWVzdBojLmdhdGV3YXkudjEuQ3JlYXRlQ2FyZFRva2VuUmVzcG9uc2USUQoMQ3JlYXRlQ2FyZElkEh8uZ2F0ZXdheS52MS5DcmVhdGVDYXJkSWRSZXF1ZXN0GiAuZ2F0ZXdheS52MS5DcmVhdGVDYXJkSWRSZXNwb25zZRJgChFDcmVhdGVUcmFuc2FjdGlvbhIkLmdhdGV3YXkudjEuQ3JlYXRlVHJhbnNhY3Rpb25SZXF1ZXN0GiUuZ2F0ZXdheS52MS5DcmVhdGVUcmFuc2FjdGlvblJlc3BvbnNlElcKDkdldFRyYW5zYWN0aW9uEiEuZ2F0ZXdheS52MS5HZXRUcmFuc2FjdGlvblJlcXVlc3QaIi5nYXRld2F5LnYxLkdldFRyYW5zYWN0aW9uUmVzcG9uc2USYwoSUmVmb3VuZFRyYW5zYWN0aW9uEiUuZ2F0ZXdheS52MS5SZWZvdW5kVHJhbnNhY3Rpb25SZXF1ZXN0GiYuZ2F0ZXdheS52MS5SZWZvdW5kVHJhbnNhY3Rpb25SZXNwb25zZRJFCghXaXRoZHJhdxIbLmdhdGV3YXkudjEuV2l0aGRyYXdSZXF1ZXN0GhwuZ2F0ZXdheS52MS5XaXRoZHJhd1Jlc3BvbnNlEk4KC0dldFdpdGhkcmF3Eh4uZ2F0ZXdheS52MS5HZXRXaXRoZHJhd1JlcXVlc3QaHy5nYXRld2F5LnYxLkdldFdpdGhkcmF3UmVzcG9uc2USVwoOQ3JlYXRlUmVjZWl2ZXISIS5nYXRld2F5LnYxLkNyZWF0ZVJlY2VpdmVyUmVxdWVzdBoiLmdhdGV3YXkudjEuQ3JlYXRlUmVjZWl2ZXJSZXNwb25zZRJOCgtHZXRSZWNlaXZlchIeLmdhdGV3YXkudjEuR2V0UmVjZWl2ZXJSZXF1ZXN0Gh8uZ2F0ZXdheS52MS5HZXRSZWNlaXZlclJlc3BvbnNlElcKDlByb2Nlc3NXZWJob29rEiEuZ2F0ZXdheS52MS5Qcm9jZXNzV2ViaG9va1JlcXVlc3QaIi5nYXRld2F5LnYxLlByb2Nlc3NXZWJob29rUmVzcG9uc2USbAoVQ2FsY3VsYXRlSW5zdGFsbG1lbnRzEiguZ2F0ZXdheS52MS5DYWxjdWxhdGVJbnN0YWxsbWVudHNSZXF1ZXN0GikuZ2F0ZXdheS52MS5DYWxjdWxhdGVJbnN0YWxsbWVudHNSZXNwb25zZRJUCg1MaXN0UHJvdmlkZXJzEiAuZ2F0ZXdheS52MS5MaXN0UHJvdmlkZXJzUmVxdWVzdBohLmdhdGV3YXkudjEuTGlzdFByb3ZpZGVyc1Jlc3BvbnNlElAKC1dhdGNoRXZlbnRzEh4uZ2F0ZXdheS52MS5XYXRjaEV2ZW50c1JlcXVlc3QaHy5nYXRld2F5LnYxLldhdGNoRXZlbnRzUmVzcG9uc2UwARJyChdMaXN0VW5jb25maXJtZWRSZXF1ZXN0cxIqLmdhdGV3YXkudjEuTGlzdFVuY29uZmlybWVkUmVxdWVzdHNSZXF1ZXN0GisuZ2F0ZXdheS52MS5MaXN0VW5jb25maXJtZWRSZXF1ZXN0c1Jlc3BvbnNlEnUKGFNldHRsZVVuY29uZmlybWVkUmVxdWVzdBIrLmdhdGV3YXkudjEuU2V0dGxlVW5jb25maXJtZWRSZXF1ZXN0UmVxdWVzdBosLmdhdGV3YXkudjEuU2V0dGxlVW5jb25maXJtZWRSZXF1ZXN0UmVzcG9uc2USYwoSTGlzdEZsb3dNaXNtYXRjaGVzEiUuZ2F0ZXdheS52MS5MaXN0Rmxvd01pc21hdGNoZXNSZXF1ZXN0GiYuZ2F0ZXdheS52MS5MaXN0Rmxvd01pc21hdGNoZXNSZXNwb25zZWIGcHJvdG8z", [file_gateway_v1_types, file_google_protobuf_timestamp]);
+  fileDesc("CihnYXRld2F5L3YxL3BheW1lbnRfZ2F0ZXdheV9zZXJ2aWNlLnByb3RvEgpnYXRld2F5LnYxIloKFkNyZWF0ZUNhcmRUb2tlblJlcXVlc3QSGwoTcHJvdmlkZXJfYWNjb3VudF9pZBgBIAEoCRIjCgRjYXJkGAIgASgLMhUuZ2F0ZXdheS52MS5DYXJkSW5wdXQiLQoXQ3JlYXRlQ2FyZFRva2VuUmVzcG9uc2USEgoKY2FyZF90b2tlbhgBIAEoCSKTAQoTQ3JlYXRlQ2FyZElkUmVxdWVzdBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJEhIKCmNhcmRfdG9rZW4YAiABKAkSIwoEY2FyZBgDIAEoCzIVLmdhdGV3YXkudjEuQ2FyZElucHV0EiYKCGN1c3RvbWVyGAQgASgLMhQuZ2F0ZXdheS52MS5DdXN0b21lciInChRDcmVhdGVDYXJkSWRSZXNwb25zZRIPCgdjYXJkX2lkGAEgASgJIoMBChhDcmVhdGVUcmFuc2FjdGlvblJlcXVlc3QSGwoTcHJvdmlkZXJfYWNjb3VudF9pZBgBIAEoCRIXCg9pZGVtcG90ZW5jeV9rZXkYAiABKAkSMQoLdHJhbnNhY3Rpb24YAyABKAsyHC5nYXRld2F5LnYxLlRyYW5zYWN0aW9uSW5wdXQiSQoZQ3JlYXRlVHJhbnNhY3Rpb25SZXNwb25zZRIsCgt0cmFuc2FjdGlvbhgBIAEoCzIXLmdhdGV3YXkudjEuVHJhbnNhY3Rpb24iNAoVR2V0VHJhbnNhY3Rpb25SZXF1ZXN0EgoKAmlkGAEgASgJEg8KB3JlZnJlc2gYAiABKAgiRgoWR2V0VHJhbnNhY3Rpb25SZXNwb25zZRIsCgt0cmFuc2FjdGlvbhgBIAEoCzIXLmdhdGV3YXkudjEuVHJhbnNhY3Rpb24ibQoZUmVmb3VuZFRyYW5zYWN0aW9uUmVxdWVzdBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJEhcKD2lkZW1wb3RlbmN5X2tleRgCIAEoCRIKCgJpZBgDIAEoCRIOCgZhbW91bnQYBCABKAMidAoaUmVmb3VuZFRyYW5zYWN0aW9uUmVzcG9uc2USKAoGcmVmdW5kGAEgASgLMhguZ2F0ZXdheS52MS5SZWZ1bmRSZXN1bHQSLAoLdHJhbnNhY3Rpb24YAiABKAsyFy5nYXRld2F5LnYxLlRyYW5zYWN0aW9uInQKD1dpdGhkcmF3UmVxdWVzdBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJEhcKD2lkZW1wb3RlbmN5X2tleRgCIAEoCRIrCgh3aXRoZHJhdxgDIAEoCzIZLmdhdGV3YXkudjEuV2l0aGRyYXdJbnB1dCI+ChBXaXRoZHJhd1Jlc3BvbnNlEioKCndpdGhkcmF3YWwYASABKAsyFi5nYXRld2F5LnYxLldpdGhkcmF3YWwiMQoSR2V0V2l0aGRyYXdSZXF1ZXN0EgoKAmlkGAEgASgJEg8KB3JlZnJlc2gYAiABKAgiQQoTR2V0V2l0aGRyYXdSZXNwb25zZRIqCgp3aXRoZHJhd2FsGAEgASgLMhYuZ2F0ZXdheS52MS5XaXRoZHJhd2FsImEKFUNyZWF0ZVJlY2VpdmVyUmVxdWVzdBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJEisKCHJlY2VpdmVyGAIgASgLMhkuZ2F0ZXdheS52MS5SZWNlaXZlcklucHV0IkAKFkNyZWF0ZVJlY2VpdmVyUmVzcG9uc2USJgoIcmVjZWl2ZXIYASABKAsyFC5nYXRld2F5LnYxLlJlY2VpdmVyIkYKEkdldFJlY2VpdmVyUmVxdWVzdBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJEhMKC3JlY2VpdmVyX2lkGAIgASgJIj0KE0dldFJlY2VpdmVyUmVzcG9uc2USJgoIcmVjZWl2ZXIYASABKAsyFC5nYXRld2F5LnYxLlJlY2VpdmVyIrMBChVQcm9jZXNzV2ViaG9va1JlcXVlc3QSGwoTcHJvdmlkZXJfYWNjb3VudF9pZBgBIAEoCRIMCgRib2R5GAIgASgMEj8KB2hlYWRlcnMYAyADKAsyLi5nYXRld2F5LnYxLlByb2Nlc3NXZWJob29rUmVxdWVzdC5IZWFkZXJzRW50cnkaLgoMSGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiTwoWUHJvY2Vzc1dlYmhvb2tSZXNwb25zZRI1Cgxub3RpZmljYXRpb24YASABKAsyHy5nYXRld2F5LnYxLldlYmhvb2tOb3RpZmljYXRpb24iSwocQ2FsY3VsYXRlSW5zdGFsbG1lbnRzUmVxdWVzdBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJEg4KBmFtb3VudBgCIAEoAyJPCh1DYWxjdWxhdGVJbnN0YWxsbWVudHNSZXNwb25zZRIuCgdvcHRpb25zGAEgAygLMh0uZ2F0ZXdheS52MS5JbnN0YWxsbWVudE9wdGlvbiIWChRMaXN0UHJvdmlkZXJzUmVxdWVzdCJEChVMaXN0UHJvdmlkZXJzUmVzcG9uc2USKwoJcHJvdmlkZXJzGAEgAygLMhguZ2F0ZXdheS52MS5Qcm92aWRlckluZm8iSgoSV2F0Y2hFdmVudHNSZXF1ZXN0EhYKDmFmdGVyX2V2ZW50X2lkGAEgASgJEhwKFHByb3ZpZGVyX2FjY291bnRfaWRzGAIgAygJIj0KE1dhdGNoRXZlbnRzUmVzcG9uc2USJgoFZXZlbnQYASABKAsyFy5nYXRld2F5LnYxLlN0YXR1c0V2ZW50IroBChJVbmNvbmZpcm1lZFJlcXVlc3QSCgoCaWQYASABKAkSGwoTcHJvdmlkZXJfYWNjb3VudF9pZBgCIAEoCRIRCglvcGVyYXRpb24YAyABKAkSFwoPaWRlbXBvdGVuY3lfa2V5GAQgASgJEg8KB2ZhaWx1cmUYBSABKAkSDgoGY2hlY2tzGAYgASgFEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIj0KHkxpc3RVbmNvbmZpcm1lZFJlcXVlc3RzUmVxdWVzdBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJIlMKH0xpc3RVbmNvbmZpcm1lZFJlcXVlc3RzUmVzcG9uc2USMAoIcmVxdWVzdHMYASADKAsyHi5nYXRld2F5LnYxLlVuY29uZmlybWVkUmVxdWVzdCJMChlMaXN0Rmxvd01pc21hdGNoZXNSZXF1ZXN0EhsKE3Byb3ZpZGVyX2FjY291bnRfaWQYASABKAkSEgoKc3ViamVjdF9pZBgCIAEoCSJKChpMaXN0Rmxvd01pc21hdGNoZXNSZXNwb25zZRIsCgptaXNtYXRjaGVzGAEgAygLMhguZ2F0ZXdheS52MS5GbG93TWlzbWF0Y2giyQIKDEZsb3dNaXNtYXRjaBIKCgJpZBgBIAEoCRIQCghwcm92aWRlchgCIAEoCRIbChNwcm92aWRlcl9hY2NvdW50X2lkGAMgASgJEhQKDHN1YmplY3Rfa2luZBgEIAEoCRISCgpzdWJqZWN0X2lkGAUgASgJEg4KBnNvdXJjZRgGIAEoCRIWCg5jbGFpbWVkX3N0YXR1cxgHIAEoCRIXCg9leHBlY3RlZF9hbW91bnQYCCABKAMSFwoPcmVwb3J0ZWRfYW1vdW50GAkgASgDEhwKFGV4cGVjdGVkX3Byb3ZpZGVyX2lkGAogASgJEhwKFHJlcG9ydGVkX3Byb3ZpZGVyX2lkGAsgASgJEg4KBnJlYXNvbhgMIAEoCRIuCgpjcmVhdGVkX2F0GA0gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKAAQofU2V0dGxlVW5jb25maXJtZWRSZXF1ZXN0UmVxdWVzdBIKCgJpZBgBIAEoCRIuCgdvdXRjb21lGAIgASgOMh0uZ2F0ZXdheS52MS5TZXR0bGVtZW50T3V0Y29tZRITCgtwcm92aWRlcl9pZBgDIAEoCRIMCgRub3RlGAQgASgJIjYKIFNldHRsZVVuY29uZmlybWVkUmVxdWVzdFJlc3BvbnNlEhIKCnN1YmplY3RfaWQYASABKAkixAIKF0xpc3RUcmFuc2FjdGlvbnNSZXF1ZXN0EhAKCHByb3ZpZGVyGAEgASgJEhsKE3Byb3ZpZGVyX2FjY291bnRfaWQYAiABKAkSLwoIc3RhdHVzZXMYAyADKA4yHS5nYXRld2F5LnYxLlRyYW5zYWN0aW9uU3RhdHVzEjEKDnBheW1lbnRfbWV0aG9kGAQgASgOMhkuZ2F0ZXdheS52MS5QYXltZW50TWV0aG9kEjAKDGNyZWF0ZWRfZnJvbRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKY3JlYXRlZF90bxgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDQoFcXVlcnkYByABKAkSEQoJcGFnZV9zaXplGAggASgFEhIKCnBhZ2VfdG9rZW4YCSABKAkiYgoYTGlzdFRyYW5zYWN0aW9uc1Jlc3BvbnNlEi0KDHRyYW5zYWN0aW9ucxgBIAMoCzIXLmdhdGV3YXkudjEuVHJhbnNhY3Rpb24SFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIsECChZMaXN0V2l0aGRyYXdhbHNSZXF1ZXN0EhAKCHByb3ZpZGVyGAEgASgJEhsKE3Byb3ZpZGVyX2FjY291bnRfaWQYAiABKAkSLAoIc3RhdHVzZXMYAyADKA4yGi5nYXRld2F5LnYxLldpdGhkcmF3U3RhdHVzEjIKDnBheW1lbnRfbWV0aG9kGAQgASgOMhouZ2F0ZXdheS52MS5XaXRoZHJhd01ldGhvZBIwCgxjcmVhdGVkX2Zyb20YBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmNyZWF0ZWRfdG8YBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg0KBXF1ZXJ5GAcgASgJEhEKCXBhZ2Vfc2l6ZRgIIAEoBRISCgpwYWdlX3Rva2VuGAkgASgJIl8KF0xpc3RXaXRoZHJhd2Fsc1Jlc3BvbnNlEisKC3dpdGhkcmF3YWxzGAEgAygLMhYuZ2F0ZXdheS52MS5XaXRoZHJhd2FsEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSKLAgoUTGlzdFJlY2VpdmVyc1JlcXVlc3QSEAoIcHJvdmlkZXIYASABKAkSGwoTcHJvdmlkZXJfYWNjb3VudF9pZBgCIAEoCRIsCghzdGF0dXNlcxgDIAMoDjIaLmdhdGV3YXkudjEuUmVjZWl2ZXJTdGF0dXMSMAoMY3JlYXRlZF9mcm9tGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpjcmVhdGVkX3RvGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVxdWVyeRgGIAEoCRIRCglwYWdlX3NpemUYByABKAUSEgoKcGFnZV90b2tlbhgIIAEoCSJZChVMaXN0UmVjZWl2ZXJzUmVzcG9uc2USJwoJcmVjZWl2ZXJzGAEgAygLMhQuZ2F0ZXdheS52MS5SZWNlaXZlchIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAki+gEKGkdldFRyYW5zYWN0aW9uU3RhdHNSZXF1ZXN0EjAKDGNyZWF0ZWRfZnJvbRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKY3JlYXRlZF90bxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEAoIcHJvdmlkZXIYAyABKAkSGwoTcHJvdmlkZXJfYWNjb3VudF9pZBgEIAEoCRImCgZidWNrZXQYBSABKA4yFi5nYXRld2F5LnYxLlRpbWVCdWNrZXQSEQoJdGltZV96b25lGAYgASgJEhAKCGN1cnJlbmN5GAcgASgJImcKF1RyYW5zYWN0aW9uU3RhdHVzVG90YWxzEi0KBnN0YXR1cxgBIAEoDjIdLmdhdGV3YXkudjEuVHJhbnNhY3Rpb25TdGF0dXMSDQoFY291bnQYAiABKAMSDgoGYW1vdW50GAMgASgDIkEKDlByb3ZpZGVyVG90YWxzEhAKCHByb3ZpZGVyGAEgASgJEg0KBWNvdW50GAIgASgDEg4KBmFtb3VudBgDIAEoAyJnChNQYXltZW50TWV0aG9kVG90YWxzEjEKDnBheW1lbnRfbWV0aG9kGAEgASgOMhkuZ2F0ZXdheS52MS5QYXltZW50TWV0aG9kEg0KBWNvdW50GAIgASgDEg4KBmFtb3VudBgDIAEoAyJcChBUaW1lQnVja2V0VG90YWxzEikKBXN0YXJ0GAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVjb3VudBgCIAEoAxIOCgZhbW91bnQYAyABKAMikAIKG0dldFRyYW5zYWN0aW9uU3RhdHNSZXNwb25zZRINCgVjb3VudBgBIAEoAxIOCgZhbW91bnQYAiABKAMSNgoJYnlfc3RhdHVzGAMgAygLMiMuZ2F0ZXdheS52MS5UcmFuc2FjdGlvblN0YXR1c1RvdGFscxIvCgtieV9wcm92aWRlchgEIAMoCzIaLmdhdGV3YXkudjEuUHJvdmlkZXJUb3RhbHMSOgoRYnlfcGF5bWVudF9tZXRob2QYBSADKAsyHy5nYXRld2F5LnYxLlBheW1lbnRNZXRob2RUb3RhbHMSLQoHYnVja2V0cxgGIAMoCzIcLmdhdGV3YXkudjEuVGltZUJ1Y2tldFRvdGFscyp4ChFTZXR0bGVtZW50T3V0Y29tZRIiCh5TRVRUTEVNRU5UX09VVENPTUVfVU5TUEVDSUZJRUQQABIgChxTRVRUTEVNRU5UX09VVENPTUVfU1VDQ0VFREVEEAESHQoZU0VUVExFTUVOVF9PVVRDT01FX0ZBSUxFRBACKlQKClRpbWVCdWNrZXQSGwoXVElNRV9CVUNLRVRfVU5TUEVDSUZJRUQQABIUChBUSU1FX0JVQ0tFVF9IT1VSEAESEwoPVElNRV9CVUNLRVRfREFZEAIy3g4KFVBheW1lbnRHYXRld2F5U2VydmljZRJaCg9DcmVhdGVDYXJkVG9rZW4SIi5nYXRld2F5LnYxLkNyZWF0ZUNhcmRUb2tlblJlcXVlc3QaIy5nYXRld2F5LnYxLkNyZWF0ZUNhcmRUb2tlblJlc3BvbnNlElEKDENyZWF0ZUNhcmRJZBIfLmdhdGV3YXkudjEuQ3JlYXRlQ2FyZElkUmVxdWVzdBogLmdhdGV3YXkudjEuQ3JlYXRlQ2FyZElkUmVzcG9uc2USYAoRQ3JlYXRlVHJhbnNhY3Rpb24SJC5nYXRld2F5LnYxLkNyZWF0ZVRyYW5zYWN0aW9uUmVxdWVzdBolLmdhdGV3YXkudjEuQ3JlYXRlVHJhbnNhY3Rpb25SZXNwb25zZRJXCg5HZXRUcmFuc2FjdGlvbhIhLmdhdGV3YXkudjEuR2V0VHJhbnNhY3Rpb25SZXF1ZXN0GiIuZ2F0ZXdheS52MS5HZXRUcmFuc2FjdGlvblJlc3BvbnNlEmMKElJlZm91bmRUcmFuc2FjdGlvbhIlLmdhdGV3YXkudjEuUmVmb3VuZFRyYW5zYWN0aW9uUmVxdWVzdBomLmdhdGV3YXkudjEuUmVmb3VuZFRyYW5zYWN0aW9uUmVzcG9uc2USRQoIV2l0aGRyYXcSGy5nYXRld2F5LnYxLldpdGhkcmF3UmVxdWVzdBocLmdhdGV3YXkudjEuV2l0aGRyYXdSZXNwb25zZRJOCgtHZXRXaXRoZHJhdxIeLmdhdGV3YXkudjEuR2V0V2l0aGRyYXdSZXF1ZXN0Gh8uZ2F0ZXdheS52MS5HZXRXaXRoZHJhd1Jlc3BvbnNlElcKDkNyZWF0ZVJlY2VpdmVyEiEuZ2F0ZXdheS52MS5DcmVhdGVSZWNlaXZlclJlcXVlc3QaIi5nYXRld2F5LnYxLkNyZWF0ZVJlY2VpdmVyUmVzcG9uc2USTgoLR2V0UmVjZWl2ZXISHi5nYXRld2F5LnYxLkdldFJlY2VpdmVyUmVxdWVzdBofLmdhdGV3YXkudjEuR2V0UmVjZWl2ZXJSZXNwb25zZRJXCg5Qcm9jZXNzV2ViaG9vaxIhLmdhdGV3YXkudjEuUHJvY2Vzc1dlYmhvb2tSZXF1ZXN0GiIuZ2F0ZXdheS52MS5Qcm9jZXNzV2ViaG9va1Jlc3BvbnNlEmwKFUNhbGN1bGF0ZUluc3RhbGxtZW50cxIoLmdhdGV3YXkudjEuQ2FsY3VsYXRlSW5zdGFsbG1lbnRzUmVxdWVzdBopLmdhdGV3YXkudjEuQ2FsY3VsYXRlSW5zdGFsbG1lbnRzUmVzcG9uc2USVAoNTGlzdFByb3ZpZGVycxIgLmdhdGV3YXkudjEuTGlzdFByb3ZpZGVyc1JlcXVlc3QaIS5nYXRld2F5LnYxLkxpc3RQcm92aWRlcnNSZXNwb25zZRJQCgtXYXRjaEV2ZW50cxIeLmdhdGV3YXkudjEuV2F0Y2hFdmVudHNSZXF1ZXN0Gh8uZ2F0ZXdheS52MS5XYXRjaEV2ZW50c1Jlc3BvbnNlMAEScgoXTGlzdFVuY29uZmlybWVkUmVxdWVzdHMSKi5nYXRld2F5LnYxLkxpc3RVbmNvbmZpcm1lZFJlcXVlc3RzUmVxdWVzdBorLmdhdGV3YXkudjEuTGlzdFVuY29uZmlybWVkUmVxdWVzdHNSZXNwb25zZRJ1ChhTZXR0bGVVbmNvbmZpcm1lZFJlcXVlc3QSKy5nYXRld2F5LnYxLlNldHRsZVVuY29uZmlybWVkUmVxdWVzdFJlcXVlc3QaLC5nYXRld2F5LnYxLlNldHRsZVVuY29uZmlybWVkUmVxdWVzdFJlc3BvbnNlEmMKEkxpc3RGbG93TWlzbWF0Y2hlcxIlLmdhdGV3YXkudjEuTGlzdEZsb3dNaXNtYXRjaGVzUmVxdWVzdBomLmdhdGV3YXkudjEuTGlzdEZsb3dNaXNtYXRjaGVzUmVzcG9uc2USXQoQTGlzdFRyYW5zYWN0aW9ucxIjLmdhdGV3YXkudjEuTGlzdFRyYW5zYWN0aW9uc1JlcXVlc3QaJC5nYXRld2F5LnYxLkxpc3RUcmFuc2FjdGlvbnNSZXNwb25zZRJaCg9MaXN0V2l0aGRyYXdhbHMSIi5nYXRld2F5LnYxLkxpc3RXaXRoZHJhd2Fsc1JlcXVlc3QaIy5nYXRld2F5LnYxLkxpc3RXaXRoZHJhd2Fsc1Jlc3BvbnNlElQKDUxpc3RSZWNlaXZlcnMSIC5nYXRld2F5LnYxLkxpc3RSZWNlaXZlcnNSZXF1ZXN0GiEuZ2F0ZXdheS52MS5MaXN0UmVjZWl2ZXJzUmVzcG9uc2USZgoTR2V0VHJhbnNhY3Rpb25TdGF0cxImLmdhdGV3YXkudjEuR2V0VHJhbnNhY3Rpb25TdGF0c1JlcXVlc3QaJy5nYXRld2F5LnYxLkdldFRyYW5zYWN0aW9uU3RhdHNSZXNwb25zZWIGcHJvdG8z", [file_gateway_v1_types, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message gateway.v1.CreateCardTokenRequest
@@ -862,6 +862,569 @@ export const SettleUnconfirmedRequestResponseSchema: GenMessage<SettleUnconfirme
   messageDesc(file_gateway_v1_payment_gateway_service, 33);
 
 /**
+ * Every filter of the lists below is optional; the filters that are set must all hold.
+ *
+ * @generated from message gateway.v1.ListTransactionsRequest
+ */
+export type ListTransactionsRequest = Message<"gateway.v1.ListTransactionsRequest"> & {
+  /**
+   * Only this provider's charges (its id, e.g. SANDBOX; case does not matter).
+   *
+   * @generated from field: string provider = 1;
+   */
+  provider: string;
+
+  /**
+   * Only this provider account's charges. A caller limited to some provider
+   * accounts must set it to one of them.
+   *
+   * @generated from field: string provider_account_id = 2;
+   */
+  providerAccountId: string;
+
+  /**
+   * Only charges in one of these statuses; empty means every status.
+   *
+   * @generated from field: repeated gateway.v1.TransactionStatus statuses = 3;
+   */
+  statuses: TransactionStatus[];
+
+  /**
+   * Only charges of this payment method; UNSPECIFIED means every method.
+   *
+   * @generated from field: gateway.v1.PaymentMethod payment_method = 4;
+   */
+  paymentMethod: PaymentMethod;
+
+  /**
+   * Only charges created at or after this instant.
+   *
+   * @generated from field: google.protobuf.Timestamp created_from = 5;
+   */
+  createdFrom?: Timestamp | undefined;
+
+  /**
+   * Only charges created before this instant.
+   *
+   * @generated from field: google.protobuf.Timestamp created_to = 6;
+   */
+  createdTo?: Timestamp | undefined;
+
+  /**
+   * Only charges this text names exactly: the gateway's id, the provider's id
+   * (transaction_id), the order_id, the customer's document (punctuation is
+   * ignored) or the customer's e-mail (case is ignored). Charges created
+   * before the gateway kept customers' documents and e-mails are found by
+   * their ids only.
+   *
+   * @generated from field: string query = 7;
+   */
+  query: string;
+
+  /**
+   * At most 200; 0 means 50.
+   *
+   * @generated from field: int32 page_size = 8;
+   */
+  pageSize: number;
+
+  /**
+   * From the previous response's next_page_token, sent with the same filters.
+   *
+   * @generated from field: string page_token = 9;
+   */
+  pageToken: string;
+};
+
+/**
+ * Describes the message gateway.v1.ListTransactionsRequest.
+ * Use `create(ListTransactionsRequestSchema)` to create a new message.
+ */
+export const ListTransactionsRequestSchema: GenMessage<ListTransactionsRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_payment_gateway_service, 34);
+
+/**
+ * @generated from message gateway.v1.ListTransactionsResponse
+ */
+export type ListTransactionsResponse = Message<"gateway.v1.ListTransactionsResponse"> & {
+  /**
+   * Newest first (by created_at, then id). status_history and pix_qr_code
+   * are left empty here: GetTransaction answers them.
+   *
+   * @generated from field: repeated gateway.v1.Transaction transactions = 1;
+   */
+  transactions: Transaction[];
+
+  /**
+   * Empty on the last page.
+   *
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message gateway.v1.ListTransactionsResponse.
+ * Use `create(ListTransactionsResponseSchema)` to create a new message.
+ */
+export const ListTransactionsResponseSchema: GenMessage<ListTransactionsResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_payment_gateway_service, 35);
+
+/**
+ * @generated from message gateway.v1.ListWithdrawalsRequest
+ */
+export type ListWithdrawalsRequest = Message<"gateway.v1.ListWithdrawalsRequest"> & {
+  /**
+   * Only this provider's payouts (its id, e.g. SANDBOX; case does not matter).
+   *
+   * @generated from field: string provider = 1;
+   */
+  provider: string;
+
+  /**
+   * Only this provider account's payouts. A caller limited to some provider
+   * accounts must set it to one of them.
+   *
+   * @generated from field: string provider_account_id = 2;
+   */
+  providerAccountId: string;
+
+  /**
+   * Only payouts in one of these statuses; empty means every status.
+   *
+   * @generated from field: repeated gateway.v1.WithdrawStatus statuses = 3;
+   */
+  statuses: WithdrawStatus[];
+
+  /**
+   * Only payouts of this method; UNSPECIFIED means every method.
+   *
+   * @generated from field: gateway.v1.WithdrawMethod payment_method = 4;
+   */
+  paymentMethod: WithdrawMethod;
+
+  /**
+   * Only payouts created at or after this instant.
+   *
+   * @generated from field: google.protobuf.Timestamp created_from = 5;
+   */
+  createdFrom?: Timestamp | undefined;
+
+  /**
+   * Only payouts created before this instant.
+   *
+   * @generated from field: google.protobuf.Timestamp created_to = 6;
+   */
+  createdTo?: Timestamp | undefined;
+
+  /**
+   * Only payouts this text names exactly: the gateway's id or the provider's
+   * id (withdraw_id).
+   *
+   * @generated from field: string query = 7;
+   */
+  query: string;
+
+  /**
+   * At most 200; 0 means 50.
+   *
+   * @generated from field: int32 page_size = 8;
+   */
+  pageSize: number;
+
+  /**
+   * From the previous response's next_page_token, sent with the same filters.
+   *
+   * @generated from field: string page_token = 9;
+   */
+  pageToken: string;
+};
+
+/**
+ * Describes the message gateway.v1.ListWithdrawalsRequest.
+ * Use `create(ListWithdrawalsRequestSchema)` to create a new message.
+ */
+export const ListWithdrawalsRequestSchema: GenMessage<ListWithdrawalsRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_payment_gateway_service, 36);
+
+/**
+ * @generated from message gateway.v1.ListWithdrawalsResponse
+ */
+export type ListWithdrawalsResponse = Message<"gateway.v1.ListWithdrawalsResponse"> & {
+  /**
+   * Newest first (by created_at, then id). status_history is left empty
+   * here: GetWithdraw answers it.
+   *
+   * @generated from field: repeated gateway.v1.Withdrawal withdrawals = 1;
+   */
+  withdrawals: Withdrawal[];
+
+  /**
+   * Empty on the last page.
+   *
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message gateway.v1.ListWithdrawalsResponse.
+ * Use `create(ListWithdrawalsResponseSchema)` to create a new message.
+ */
+export const ListWithdrawalsResponseSchema: GenMessage<ListWithdrawalsResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_payment_gateway_service, 37);
+
+/**
+ * @generated from message gateway.v1.ListReceiversRequest
+ */
+export type ListReceiversRequest = Message<"gateway.v1.ListReceiversRequest"> & {
+  /**
+   * Only receivers at this provider (its id, e.g. PAGARME; case does not matter).
+   *
+   * @generated from field: string provider = 1;
+   */
+  provider: string;
+
+  /**
+   * Only this provider account's receivers. A caller limited to some
+   * provider accounts must set it to one of them.
+   *
+   * @generated from field: string provider_account_id = 2;
+   */
+  providerAccountId: string;
+
+  /**
+   * Only receivers in one of these statuses (as last read from the
+   * provider); empty means every status.
+   *
+   * @generated from field: repeated gateway.v1.ReceiverStatus statuses = 3;
+   */
+  statuses: ReceiverStatus[];
+
+  /**
+   * Only receivers first recorded at or after this instant.
+   *
+   * @generated from field: google.protobuf.Timestamp created_from = 4;
+   */
+  createdFrom?: Timestamp | undefined;
+
+  /**
+   * Only receivers first recorded before this instant.
+   *
+   * @generated from field: google.protobuf.Timestamp created_to = 5;
+   */
+  createdTo?: Timestamp | undefined;
+
+  /**
+   * Only receivers this text names exactly: the gateway's id, the
+   * provider's id (receiver_id), the document (punctuation is ignored) or
+   * the e-mail (case is ignored).
+   *
+   * @generated from field: string query = 6;
+   */
+  query: string;
+
+  /**
+   * At most 200; 0 means 50.
+   *
+   * @generated from field: int32 page_size = 7;
+   */
+  pageSize: number;
+
+  /**
+   * From the previous response's next_page_token, sent with the same filters.
+   *
+   * @generated from field: string page_token = 8;
+   */
+  pageToken: string;
+};
+
+/**
+ * Describes the message gateway.v1.ListReceiversRequest.
+ * Use `create(ListReceiversRequestSchema)` to create a new message.
+ */
+export const ListReceiversRequestSchema: GenMessage<ListReceiversRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_payment_gateway_service, 38);
+
+/**
+ * @generated from message gateway.v1.ListReceiversResponse
+ */
+export type ListReceiversResponse = Message<"gateway.v1.ListReceiversResponse"> & {
+  /**
+   * Newest first (by created_at, then id).
+   *
+   * @generated from field: repeated gateway.v1.Receiver receivers = 1;
+   */
+  receivers: Receiver[];
+
+  /**
+   * Empty on the last page.
+   *
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message gateway.v1.ListReceiversResponse.
+ * Use `create(ListReceiversResponseSchema)` to create a new message.
+ */
+export const ListReceiversResponseSchema: GenMessage<ListReceiversResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_payment_gateway_service, 39);
+
+/**
+ * @generated from message gateway.v1.GetTransactionStatsRequest
+ */
+export type GetTransactionStatsRequest = Message<"gateway.v1.GetTransactionStatsRequest"> & {
+  /**
+   * Required: charges created at or after this instant.
+   *
+   * @generated from field: google.protobuf.Timestamp created_from = 1;
+   */
+  createdFrom?: Timestamp | undefined;
+
+  /**
+   * Required: charges created before this instant. The range may hold at
+   * most 1000 buckets (about 41 days by the hour, 2.7 years by the day).
+   *
+   * @generated from field: google.protobuf.Timestamp created_to = 2;
+   */
+  createdTo?: Timestamp | undefined;
+
+  /**
+   * Optional: only this provider's charges (case does not matter).
+   *
+   * @generated from field: string provider = 3;
+   */
+  provider: string;
+
+  /**
+   * Optional: only this provider account's charges. A caller limited to some
+   * provider accounts must set it to one of them.
+   *
+   * @generated from field: string provider_account_id = 4;
+   */
+  providerAccountId: string;
+
+  /**
+   * The time series' step; UNSPECIFIED means a day.
+   *
+   * @generated from field: gateway.v1.TimeBucket bucket = 5;
+   */
+  bucket: TimeBucket;
+
+  /**
+   * The IANA time zone in which hours and days begin (e.g.
+   * America/Sao_Paulo); empty means UTC.
+   *
+   * @generated from field: string time_zone = 6;
+   */
+  timeZone: string;
+
+  /**
+   * Only charges in this currency (ISO 4217); empty means BRL. Amounts in
+   * different currencies are never added together.
+   *
+   * @generated from field: string currency = 7;
+   */
+  currency: string;
+};
+
+/**
+ * Describes the message gateway.v1.GetTransactionStatsRequest.
+ * Use `create(GetTransactionStatsRequestSchema)` to create a new message.
+ */
+export const GetTransactionStatsRequestSchema: GenMessage<GetTransactionStatsRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_payment_gateway_service, 40);
+
+/**
+ * The charges of one status in the range.
+ *
+ * @generated from message gateway.v1.TransactionStatusTotals
+ */
+export type TransactionStatusTotals = Message<"gateway.v1.TransactionStatusTotals"> & {
+  /**
+   * @generated from field: gateway.v1.TransactionStatus status = 1;
+   */
+  status: TransactionStatus;
+
+  /**
+   * How many charges.
+   *
+   * @generated from field: int64 count = 2;
+   */
+  count: bigint;
+
+  /**
+   * Their amounts added up, in cents.
+   *
+   * @generated from field: int64 amount = 3;
+   */
+  amount: bigint;
+};
+
+/**
+ * Describes the message gateway.v1.TransactionStatusTotals.
+ * Use `create(TransactionStatusTotalsSchema)` to create a new message.
+ */
+export const TransactionStatusTotalsSchema: GenMessage<TransactionStatusTotals> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_payment_gateway_service, 41);
+
+/**
+ * The charges of one provider in the range.
+ *
+ * @generated from message gateway.v1.ProviderTotals
+ */
+export type ProviderTotals = Message<"gateway.v1.ProviderTotals"> & {
+  /**
+   * The provider's id, e.g. SANDBOX.
+   *
+   * @generated from field: string provider = 1;
+   */
+  provider: string;
+
+  /**
+   * How many charges.
+   *
+   * @generated from field: int64 count = 2;
+   */
+  count: bigint;
+
+  /**
+   * Their amounts added up, in cents.
+   *
+   * @generated from field: int64 amount = 3;
+   */
+  amount: bigint;
+};
+
+/**
+ * Describes the message gateway.v1.ProviderTotals.
+ * Use `create(ProviderTotalsSchema)` to create a new message.
+ */
+export const ProviderTotalsSchema: GenMessage<ProviderTotals> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_payment_gateway_service, 42);
+
+/**
+ * The charges of one payment method in the range.
+ *
+ * @generated from message gateway.v1.PaymentMethodTotals
+ */
+export type PaymentMethodTotals = Message<"gateway.v1.PaymentMethodTotals"> & {
+  /**
+   * @generated from field: gateway.v1.PaymentMethod payment_method = 1;
+   */
+  paymentMethod: PaymentMethod;
+
+  /**
+   * How many charges.
+   *
+   * @generated from field: int64 count = 2;
+   */
+  count: bigint;
+
+  /**
+   * Their amounts added up, in cents.
+   *
+   * @generated from field: int64 amount = 3;
+   */
+  amount: bigint;
+};
+
+/**
+ * Describes the message gateway.v1.PaymentMethodTotals.
+ * Use `create(PaymentMethodTotalsSchema)` to create a new message.
+ */
+export const PaymentMethodTotalsSchema: GenMessage<PaymentMethodTotals> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_payment_gateway_service, 43);
+
+/**
+ * The charges created in one hour or day.
+ *
+ * @generated from message gateway.v1.TimeBucketTotals
+ */
+export type TimeBucketTotals = Message<"gateway.v1.TimeBucketTotals"> & {
+  /**
+   * When the hour or day begins (in the request's time zone).
+   *
+   * @generated from field: google.protobuf.Timestamp start = 1;
+   */
+  start?: Timestamp | undefined;
+
+  /**
+   * How many charges.
+   *
+   * @generated from field: int64 count = 2;
+   */
+  count: bigint;
+
+  /**
+   * Their amounts added up, in cents.
+   *
+   * @generated from field: int64 amount = 3;
+   */
+  amount: bigint;
+};
+
+/**
+ * Describes the message gateway.v1.TimeBucketTotals.
+ * Use `create(TimeBucketTotalsSchema)` to create a new message.
+ */
+export const TimeBucketTotalsSchema: GenMessage<TimeBucketTotals> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_payment_gateway_service, 44);
+
+/**
+ * @generated from message gateway.v1.GetTransactionStatsResponse
+ */
+export type GetTransactionStatsResponse = Message<"gateway.v1.GetTransactionStatsResponse"> & {
+  /**
+   * Every charge in the range (and filters): how many, and their amounts
+   * added up in cents, whatever their status.
+   *
+   * @generated from field: int64 count = 1;
+   */
+  count: bigint;
+
+  /**
+   * @generated from field: int64 amount = 2;
+   */
+  amount: bigint;
+
+  /**
+   * Only the statuses, providers and methods that have charges, largest
+   * count first.
+   *
+   * @generated from field: repeated gateway.v1.TransactionStatusTotals by_status = 3;
+   */
+  byStatus: TransactionStatusTotals[];
+
+  /**
+   * @generated from field: repeated gateway.v1.ProviderTotals by_provider = 4;
+   */
+  byProvider: ProviderTotals[];
+
+  /**
+   * @generated from field: repeated gateway.v1.PaymentMethodTotals by_payment_method = 5;
+   */
+  byPaymentMethod: PaymentMethodTotals[];
+
+  /**
+   * Oldest first; only the hours or days that have charges (a chart fills
+   * the others with zero).
+   *
+   * @generated from field: repeated gateway.v1.TimeBucketTotals buckets = 6;
+   */
+  buckets: TimeBucketTotals[];
+};
+
+/**
+ * Describes the message gateway.v1.GetTransactionStatsResponse.
+ * Use `create(GetTransactionStatsResponseSchema)` to create a new message.
+ */
+export const GetTransactionStatsResponseSchema: GenMessage<GetTransactionStatsResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_payment_gateway_service, 45);
+
+/**
  * @generated from enum gateway.v1.SettlementOutcome
  */
 export enum SettlementOutcome {
@@ -891,6 +1454,36 @@ export enum SettlementOutcome {
  */
 export const SettlementOutcomeSchema: GenEnum<SettlementOutcome> = /*@__PURE__*/
   enumDesc(file_gateway_v1_payment_gateway_service, 0);
+
+/**
+ * How GetTransactionStats cuts its range into a time series.
+ *
+ * @generated from enum gateway.v1.TimeBucket
+ */
+export enum TimeBucket {
+  /**
+   * Means TIME_BUCKET_DAY.
+   *
+   * @generated from enum value: TIME_BUCKET_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: TIME_BUCKET_HOUR = 1;
+   */
+  HOUR = 1,
+
+  /**
+   * @generated from enum value: TIME_BUCKET_DAY = 2;
+   */
+  DAY = 2,
+}
+
+/**
+ * Describes the enum gateway.v1.TimeBucket.
+ */
+export const TimeBucketSchema: GenEnum<TimeBucket> = /*@__PURE__*/
+  enumDesc(file_gateway_v1_payment_gateway_service, 1);
 
 /**
  * One contract in front of every payment provider. Operation names follow the
@@ -1037,6 +1630,44 @@ export const PaymentGatewayService: GenService<{
     methodKind: "unary";
     input: typeof ListFlowMismatchesRequestSchema;
     output: typeof ListFlowMismatchesResponseSchema;
+  },
+  /**
+   * The back-office's lists: filtered, newest first, in pages whose tokens
+   * stay valid while new records arrive (a keyset over created_at and id).
+   *
+   * @generated from rpc gateway.v1.PaymentGatewayService.ListTransactions
+   */
+  listTransactions: {
+    methodKind: "unary";
+    input: typeof ListTransactionsRequestSchema;
+    output: typeof ListTransactionsResponseSchema;
+  },
+  /**
+   * @generated from rpc gateway.v1.PaymentGatewayService.ListWithdrawals
+   */
+  listWithdrawals: {
+    methodKind: "unary";
+    input: typeof ListWithdrawalsRequestSchema;
+    output: typeof ListWithdrawalsResponseSchema;
+  },
+  /**
+   * @generated from rpc gateway.v1.PaymentGatewayService.ListReceivers
+   */
+  listReceivers: {
+    methodKind: "unary";
+    input: typeof ListReceiversRequestSchema;
+    output: typeof ListReceiversResponseSchema;
+  },
+  /**
+   * Counts and amounts of the charges created in a time range, by status, by
+   * provider, by payment method and per hour or day, computed by the database.
+   *
+   * @generated from rpc gateway.v1.PaymentGatewayService.GetTransactionStats
+   */
+  getTransactionStats: {
+    methodKind: "unary";
+    input: typeof GetTransactionStatsRequestSchema;
+    output: typeof GetTransactionStatsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_gateway_v1_payment_gateway_service, 0);

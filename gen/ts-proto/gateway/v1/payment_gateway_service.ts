@@ -25,16 +25,31 @@ import {
   CardInput,
   Customer,
   InstallmentOption,
+  PaymentMethod,
+  paymentMethodFromJSON,
+  paymentMethodToJSON,
   ProviderInfo,
   Receiver,
   ReceiverInput,
+  ReceiverStatus,
+  receiverStatusFromJSON,
+  receiverStatusToJSON,
   RefundResult,
   StatusEvent,
   Transaction,
   TransactionInput,
+  TransactionStatus,
+  transactionStatusFromJSON,
+  transactionStatusToJSON,
   WebhookNotification,
   Withdrawal,
   WithdrawInput,
+  WithdrawMethod,
+  withdrawMethodFromJSON,
+  withdrawMethodToJSON,
+  WithdrawStatus,
+  withdrawStatusFromJSON,
+  withdrawStatusToJSON,
 } from "./types.js";
 
 export const protobufPackage = "gateway.v1";
@@ -80,6 +95,47 @@ export function settlementOutcomeToJSON(object: SettlementOutcome): string {
     case SettlementOutcome.SETTLEMENT_OUTCOME_FAILED:
       return "SETTLEMENT_OUTCOME_FAILED";
     case SettlementOutcome.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+/** How GetTransactionStats cuts its range into a time series. */
+export enum TimeBucket {
+  /** TIME_BUCKET_UNSPECIFIED - Means TIME_BUCKET_DAY. */
+  TIME_BUCKET_UNSPECIFIED = 0,
+  TIME_BUCKET_HOUR = 1,
+  TIME_BUCKET_DAY = 2,
+  UNRECOGNIZED = -1,
+}
+
+export function timeBucketFromJSON(object: any): TimeBucket {
+  switch (object) {
+    case 0:
+    case "TIME_BUCKET_UNSPECIFIED":
+      return TimeBucket.TIME_BUCKET_UNSPECIFIED;
+    case 1:
+    case "TIME_BUCKET_HOUR":
+      return TimeBucket.TIME_BUCKET_HOUR;
+    case 2:
+    case "TIME_BUCKET_DAY":
+      return TimeBucket.TIME_BUCKET_DAY;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return TimeBucket.UNRECOGNIZED;
+  }
+}
+
+export function timeBucketToJSON(object: TimeBucket): string {
+  switch (object) {
+    case TimeBucket.TIME_BUCKET_UNSPECIFIED:
+      return "TIME_BUCKET_UNSPECIFIED";
+    case TimeBucket.TIME_BUCKET_HOUR:
+      return "TIME_BUCKET_HOUR";
+    case TimeBucket.TIME_BUCKET_DAY:
+      return "TIME_BUCKET_DAY";
+    case TimeBucket.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
   }
@@ -298,6 +354,226 @@ export interface SettleUnconfirmedRequestRequest {
 export interface SettleUnconfirmedRequestResponse {
   /** The gateway's transaction or withdrawal recorded (empty for FAILED). */
   subjectId: string;
+}
+
+/** Every filter of the lists below is optional; the filters that are set must all hold. */
+export interface ListTransactionsRequest {
+  /** Only this provider's charges (its id, e.g. SANDBOX; case does not matter). */
+  provider: string;
+  /**
+   * Only this provider account's charges. A caller limited to some provider
+   * accounts must set it to one of them.
+   */
+  providerAccountId: string;
+  /** Only charges in one of these statuses; empty means every status. */
+  statuses: TransactionStatus[];
+  /** Only charges of this payment method; UNSPECIFIED means every method. */
+  paymentMethod: PaymentMethod;
+  /** Only charges created at or after this instant. */
+  createdFrom:
+    | Date
+    | undefined;
+  /** Only charges created before this instant. */
+  createdTo:
+    | Date
+    | undefined;
+  /**
+   * Only charges this text names exactly: the gateway's id, the provider's id
+   * (transaction_id), the order_id, the customer's document (punctuation is
+   * ignored) or the customer's e-mail (case is ignored). Charges created
+   * before the gateway kept customers' documents and e-mails are found by
+   * their ids only.
+   */
+  query: string;
+  /** At most 200; 0 means 50. */
+  pageSize: number;
+  /** From the previous response's next_page_token, sent with the same filters. */
+  pageToken: string;
+}
+
+export interface ListTransactionsResponse {
+  /**
+   * Newest first (by created_at, then id). status_history and pix_qr_code
+   * are left empty here: GetTransaction answers them.
+   */
+  transactions: Transaction[];
+  /** Empty on the last page. */
+  nextPageToken: string;
+}
+
+export interface ListWithdrawalsRequest {
+  /** Only this provider's payouts (its id, e.g. SANDBOX; case does not matter). */
+  provider: string;
+  /**
+   * Only this provider account's payouts. A caller limited to some provider
+   * accounts must set it to one of them.
+   */
+  providerAccountId: string;
+  /** Only payouts in one of these statuses; empty means every status. */
+  statuses: WithdrawStatus[];
+  /** Only payouts of this method; UNSPECIFIED means every method. */
+  paymentMethod: WithdrawMethod;
+  /** Only payouts created at or after this instant. */
+  createdFrom:
+    | Date
+    | undefined;
+  /** Only payouts created before this instant. */
+  createdTo:
+    | Date
+    | undefined;
+  /**
+   * Only payouts this text names exactly: the gateway's id or the provider's
+   * id (withdraw_id).
+   */
+  query: string;
+  /** At most 200; 0 means 50. */
+  pageSize: number;
+  /** From the previous response's next_page_token, sent with the same filters. */
+  pageToken: string;
+}
+
+export interface ListWithdrawalsResponse {
+  /**
+   * Newest first (by created_at, then id). status_history is left empty
+   * here: GetWithdraw answers it.
+   */
+  withdrawals: Withdrawal[];
+  /** Empty on the last page. */
+  nextPageToken: string;
+}
+
+export interface ListReceiversRequest {
+  /** Only receivers at this provider (its id, e.g. PAGARME; case does not matter). */
+  provider: string;
+  /**
+   * Only this provider account's receivers. A caller limited to some
+   * provider accounts must set it to one of them.
+   */
+  providerAccountId: string;
+  /**
+   * Only receivers in one of these statuses (as last read from the
+   * provider); empty means every status.
+   */
+  statuses: ReceiverStatus[];
+  /** Only receivers first recorded at or after this instant. */
+  createdFrom:
+    | Date
+    | undefined;
+  /** Only receivers first recorded before this instant. */
+  createdTo:
+    | Date
+    | undefined;
+  /**
+   * Only receivers this text names exactly: the gateway's id, the
+   * provider's id (receiver_id), the document (punctuation is ignored) or
+   * the e-mail (case is ignored).
+   */
+  query: string;
+  /** At most 200; 0 means 50. */
+  pageSize: number;
+  /** From the previous response's next_page_token, sent with the same filters. */
+  pageToken: string;
+}
+
+export interface ListReceiversResponse {
+  /** Newest first (by created_at, then id). */
+  receivers: Receiver[];
+  /** Empty on the last page. */
+  nextPageToken: string;
+}
+
+export interface GetTransactionStatsRequest {
+  /** Required: charges created at or after this instant. */
+  createdFrom:
+    | Date
+    | undefined;
+  /**
+   * Required: charges created before this instant. The range may hold at
+   * most 1000 buckets (about 41 days by the hour, 2.7 years by the day).
+   */
+  createdTo:
+    | Date
+    | undefined;
+  /** Optional: only this provider's charges (case does not matter). */
+  provider: string;
+  /**
+   * Optional: only this provider account's charges. A caller limited to some
+   * provider accounts must set it to one of them.
+   */
+  providerAccountId: string;
+  /** The time series' step; UNSPECIFIED means a day. */
+  bucket: TimeBucket;
+  /**
+   * The IANA time zone in which hours and days begin (e.g.
+   * America/Sao_Paulo); empty means UTC.
+   */
+  timeZone: string;
+  /**
+   * Only charges in this currency (ISO 4217); empty means BRL. Amounts in
+   * different currencies are never added together.
+   */
+  currency: string;
+}
+
+/** The charges of one status in the range. */
+export interface TransactionStatusTotals {
+  status: TransactionStatus;
+  /** How many charges. */
+  count: number;
+  /** Their amounts added up, in cents. */
+  amount: number;
+}
+
+/** The charges of one provider in the range. */
+export interface ProviderTotals {
+  /** The provider's id, e.g. SANDBOX. */
+  provider: string;
+  /** How many charges. */
+  count: number;
+  /** Their amounts added up, in cents. */
+  amount: number;
+}
+
+/** The charges of one payment method in the range. */
+export interface PaymentMethodTotals {
+  paymentMethod: PaymentMethod;
+  /** How many charges. */
+  count: number;
+  /** Their amounts added up, in cents. */
+  amount: number;
+}
+
+/** The charges created in one hour or day. */
+export interface TimeBucketTotals {
+  /** When the hour or day begins (in the request's time zone). */
+  start:
+    | Date
+    | undefined;
+  /** How many charges. */
+  count: number;
+  /** Their amounts added up, in cents. */
+  amount: number;
+}
+
+export interface GetTransactionStatsResponse {
+  /**
+   * Every charge in the range (and filters): how many, and their amounts
+   * added up in cents, whatever their status.
+   */
+  count: number;
+  amount: number;
+  /**
+   * Only the statuses, providers and methods that have charges, largest
+   * count first.
+   */
+  byStatus: TransactionStatusTotals[];
+  byProvider: ProviderTotals[];
+  byPaymentMethod: PaymentMethodTotals[];
+  /**
+   * Oldest first; only the hours or days that have charges (a chart fills
+   * the others with zero).
+   */
+  buckets: TimeBucketTotals[];
 }
 
 function createBaseCreateCardTokenRequest(): CreateCardTokenRequest {
@@ -3598,6 +3874,1759 @@ export const SettleUnconfirmedRequestResponse: MessageFns<SettleUnconfirmedReque
   },
 };
 
+function createBaseListTransactionsRequest(): ListTransactionsRequest {
+  return {
+    provider: "",
+    providerAccountId: "",
+    statuses: [],
+    paymentMethod: 0,
+    createdFrom: undefined,
+    createdTo: undefined,
+    query: "",
+    pageSize: 0,
+    pageToken: "",
+  };
+}
+
+export const ListTransactionsRequest: MessageFns<ListTransactionsRequest> = {
+  encode(message: ListTransactionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.provider !== "") {
+      writer.uint32(10).string(message.provider);
+    }
+    if (message.providerAccountId !== "") {
+      writer.uint32(18).string(message.providerAccountId);
+    }
+    if (message.statuses.length !== 0) {
+      writer.uint32(26).fork();
+      for (const v of message.statuses) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    if (message.paymentMethod !== 0) {
+      writer.uint32(32).int32(message.paymentMethod);
+    }
+    if (message.createdFrom !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdFrom), writer.uint32(42).fork()).join();
+    }
+    if (message.createdTo !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdTo), writer.uint32(50).fork()).join();
+    }
+    if (message.query !== "") {
+      writer.uint32(58).string(message.query);
+    }
+    if (message.pageSize !== 0) {
+      writer.uint32(64).int32(message.pageSize);
+    }
+    if (message.pageToken !== "") {
+      writer.uint32(74).string(message.pageToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListTransactionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListTransactionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.provider = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.providerAccountId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag === 24) {
+              message.statuses.push(reader.int32() as any);
+
+              continue;
+            }
+
+            if (tag === 26) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.statuses.push(reader.int32() as any);
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.paymentMethod = reader.int32() as any;
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.createdFrom = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.createdTo = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.query = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.pageSize = reader.int32();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.pageToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListTransactionsRequest {
+    return {
+      provider: isSet(object.provider) ? globalThis.String(object.provider) : "",
+      providerAccountId: isSet(object.providerAccountId)
+        ? globalThis.String(object.providerAccountId)
+        : isSet(object.provider_account_id)
+        ? globalThis.String(object.provider_account_id)
+        : "",
+      statuses: globalThis.Array.isArray(object?.statuses)
+        ? object.statuses.map((e: any) => transactionStatusFromJSON(e))
+        : [],
+      paymentMethod: isSet(object.paymentMethod)
+        ? paymentMethodFromJSON(object.paymentMethod)
+        : isSet(object.payment_method)
+        ? paymentMethodFromJSON(object.payment_method)
+        : 0,
+      createdFrom: isSet(object.createdFrom)
+        ? fromJsonTimestamp(object.createdFrom)
+        : isSet(object.created_from)
+        ? fromJsonTimestamp(object.created_from)
+        : undefined,
+      createdTo: isSet(object.createdTo)
+        ? fromJsonTimestamp(object.createdTo)
+        : isSet(object.created_to)
+        ? fromJsonTimestamp(object.created_to)
+        : undefined,
+      query: isSet(object.query) ? globalThis.String(object.query) : "",
+      pageSize: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
+      pageToken: isSet(object.pageToken)
+        ? globalThis.String(object.pageToken)
+        : isSet(object.page_token)
+        ? globalThis.String(object.page_token)
+        : "",
+    };
+  },
+
+  toJSON(message: ListTransactionsRequest): unknown {
+    const obj: any = {};
+    if (message.provider !== "") {
+      obj.provider = message.provider;
+    }
+    if (message.providerAccountId !== "") {
+      obj.providerAccountId = message.providerAccountId;
+    }
+    if (message.statuses?.length) {
+      obj.statuses = message.statuses.map((e) => transactionStatusToJSON(e));
+    }
+    if (message.paymentMethod !== 0) {
+      obj.paymentMethod = paymentMethodToJSON(message.paymentMethod);
+    }
+    if (message.createdFrom !== undefined) {
+      obj.createdFrom = message.createdFrom.toISOString();
+    }
+    if (message.createdTo !== undefined) {
+      obj.createdTo = message.createdTo.toISOString();
+    }
+    if (message.query !== "") {
+      obj.query = message.query;
+    }
+    if (message.pageSize !== 0) {
+      obj.pageSize = Math.round(message.pageSize);
+    }
+    if (message.pageToken !== "") {
+      obj.pageToken = message.pageToken;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListTransactionsRequest>): ListTransactionsRequest {
+    return ListTransactionsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListTransactionsRequest>): ListTransactionsRequest {
+    const message = createBaseListTransactionsRequest();
+    message.provider = object.provider ?? "";
+    message.providerAccountId = object.providerAccountId ?? "";
+    message.statuses = object.statuses?.map((e) => e) || [];
+    message.paymentMethod = object.paymentMethod ?? 0;
+    message.createdFrom = object.createdFrom ?? undefined;
+    message.createdTo = object.createdTo ?? undefined;
+    message.query = object.query ?? "";
+    message.pageSize = object.pageSize ?? 0;
+    message.pageToken = object.pageToken ?? "";
+    return message;
+  },
+};
+
+function createBaseListTransactionsResponse(): ListTransactionsResponse {
+  return { transactions: [], nextPageToken: "" };
+}
+
+export const ListTransactionsResponse: MessageFns<ListTransactionsResponse> = {
+  encode(message: ListTransactionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.transactions) {
+      Transaction.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextPageToken !== "") {
+      writer.uint32(18).string(message.nextPageToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListTransactionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListTransactionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.transactions.push(Transaction.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextPageToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListTransactionsResponse {
+    return {
+      transactions: globalThis.Array.isArray(object?.transactions)
+        ? object.transactions.map((e: any) => Transaction.fromJSON(e))
+        : [],
+      nextPageToken: isSet(object.nextPageToken)
+        ? globalThis.String(object.nextPageToken)
+        : isSet(object.next_page_token)
+        ? globalThis.String(object.next_page_token)
+        : "",
+    };
+  },
+
+  toJSON(message: ListTransactionsResponse): unknown {
+    const obj: any = {};
+    if (message.transactions?.length) {
+      obj.transactions = message.transactions.map((e) => Transaction.toJSON(e));
+    }
+    if (message.nextPageToken !== "") {
+      obj.nextPageToken = message.nextPageToken;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListTransactionsResponse>): ListTransactionsResponse {
+    return ListTransactionsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListTransactionsResponse>): ListTransactionsResponse {
+    const message = createBaseListTransactionsResponse();
+    message.transactions = object.transactions?.map((e) => Transaction.fromPartial(e)) || [];
+    message.nextPageToken = object.nextPageToken ?? "";
+    return message;
+  },
+};
+
+function createBaseListWithdrawalsRequest(): ListWithdrawalsRequest {
+  return {
+    provider: "",
+    providerAccountId: "",
+    statuses: [],
+    paymentMethod: 0,
+    createdFrom: undefined,
+    createdTo: undefined,
+    query: "",
+    pageSize: 0,
+    pageToken: "",
+  };
+}
+
+export const ListWithdrawalsRequest: MessageFns<ListWithdrawalsRequest> = {
+  encode(message: ListWithdrawalsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.provider !== "") {
+      writer.uint32(10).string(message.provider);
+    }
+    if (message.providerAccountId !== "") {
+      writer.uint32(18).string(message.providerAccountId);
+    }
+    if (message.statuses.length !== 0) {
+      writer.uint32(26).fork();
+      for (const v of message.statuses) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    if (message.paymentMethod !== 0) {
+      writer.uint32(32).int32(message.paymentMethod);
+    }
+    if (message.createdFrom !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdFrom), writer.uint32(42).fork()).join();
+    }
+    if (message.createdTo !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdTo), writer.uint32(50).fork()).join();
+    }
+    if (message.query !== "") {
+      writer.uint32(58).string(message.query);
+    }
+    if (message.pageSize !== 0) {
+      writer.uint32(64).int32(message.pageSize);
+    }
+    if (message.pageToken !== "") {
+      writer.uint32(74).string(message.pageToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListWithdrawalsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListWithdrawalsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.provider = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.providerAccountId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag === 24) {
+              message.statuses.push(reader.int32() as any);
+
+              continue;
+            }
+
+            if (tag === 26) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.statuses.push(reader.int32() as any);
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.paymentMethod = reader.int32() as any;
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.createdFrom = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.createdTo = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.query = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.pageSize = reader.int32();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.pageToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListWithdrawalsRequest {
+    return {
+      provider: isSet(object.provider) ? globalThis.String(object.provider) : "",
+      providerAccountId: isSet(object.providerAccountId)
+        ? globalThis.String(object.providerAccountId)
+        : isSet(object.provider_account_id)
+        ? globalThis.String(object.provider_account_id)
+        : "",
+      statuses: globalThis.Array.isArray(object?.statuses)
+        ? object.statuses.map((e: any) => withdrawStatusFromJSON(e))
+        : [],
+      paymentMethod: isSet(object.paymentMethod)
+        ? withdrawMethodFromJSON(object.paymentMethod)
+        : isSet(object.payment_method)
+        ? withdrawMethodFromJSON(object.payment_method)
+        : 0,
+      createdFrom: isSet(object.createdFrom)
+        ? fromJsonTimestamp(object.createdFrom)
+        : isSet(object.created_from)
+        ? fromJsonTimestamp(object.created_from)
+        : undefined,
+      createdTo: isSet(object.createdTo)
+        ? fromJsonTimestamp(object.createdTo)
+        : isSet(object.created_to)
+        ? fromJsonTimestamp(object.created_to)
+        : undefined,
+      query: isSet(object.query) ? globalThis.String(object.query) : "",
+      pageSize: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
+      pageToken: isSet(object.pageToken)
+        ? globalThis.String(object.pageToken)
+        : isSet(object.page_token)
+        ? globalThis.String(object.page_token)
+        : "",
+    };
+  },
+
+  toJSON(message: ListWithdrawalsRequest): unknown {
+    const obj: any = {};
+    if (message.provider !== "") {
+      obj.provider = message.provider;
+    }
+    if (message.providerAccountId !== "") {
+      obj.providerAccountId = message.providerAccountId;
+    }
+    if (message.statuses?.length) {
+      obj.statuses = message.statuses.map((e) => withdrawStatusToJSON(e));
+    }
+    if (message.paymentMethod !== 0) {
+      obj.paymentMethod = withdrawMethodToJSON(message.paymentMethod);
+    }
+    if (message.createdFrom !== undefined) {
+      obj.createdFrom = message.createdFrom.toISOString();
+    }
+    if (message.createdTo !== undefined) {
+      obj.createdTo = message.createdTo.toISOString();
+    }
+    if (message.query !== "") {
+      obj.query = message.query;
+    }
+    if (message.pageSize !== 0) {
+      obj.pageSize = Math.round(message.pageSize);
+    }
+    if (message.pageToken !== "") {
+      obj.pageToken = message.pageToken;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListWithdrawalsRequest>): ListWithdrawalsRequest {
+    return ListWithdrawalsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListWithdrawalsRequest>): ListWithdrawalsRequest {
+    const message = createBaseListWithdrawalsRequest();
+    message.provider = object.provider ?? "";
+    message.providerAccountId = object.providerAccountId ?? "";
+    message.statuses = object.statuses?.map((e) => e) || [];
+    message.paymentMethod = object.paymentMethod ?? 0;
+    message.createdFrom = object.createdFrom ?? undefined;
+    message.createdTo = object.createdTo ?? undefined;
+    message.query = object.query ?? "";
+    message.pageSize = object.pageSize ?? 0;
+    message.pageToken = object.pageToken ?? "";
+    return message;
+  },
+};
+
+function createBaseListWithdrawalsResponse(): ListWithdrawalsResponse {
+  return { withdrawals: [], nextPageToken: "" };
+}
+
+export const ListWithdrawalsResponse: MessageFns<ListWithdrawalsResponse> = {
+  encode(message: ListWithdrawalsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.withdrawals) {
+      Withdrawal.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextPageToken !== "") {
+      writer.uint32(18).string(message.nextPageToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListWithdrawalsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListWithdrawalsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.withdrawals.push(Withdrawal.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextPageToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListWithdrawalsResponse {
+    return {
+      withdrawals: globalThis.Array.isArray(object?.withdrawals)
+        ? object.withdrawals.map((e: any) => Withdrawal.fromJSON(e))
+        : [],
+      nextPageToken: isSet(object.nextPageToken)
+        ? globalThis.String(object.nextPageToken)
+        : isSet(object.next_page_token)
+        ? globalThis.String(object.next_page_token)
+        : "",
+    };
+  },
+
+  toJSON(message: ListWithdrawalsResponse): unknown {
+    const obj: any = {};
+    if (message.withdrawals?.length) {
+      obj.withdrawals = message.withdrawals.map((e) => Withdrawal.toJSON(e));
+    }
+    if (message.nextPageToken !== "") {
+      obj.nextPageToken = message.nextPageToken;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListWithdrawalsResponse>): ListWithdrawalsResponse {
+    return ListWithdrawalsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListWithdrawalsResponse>): ListWithdrawalsResponse {
+    const message = createBaseListWithdrawalsResponse();
+    message.withdrawals = object.withdrawals?.map((e) => Withdrawal.fromPartial(e)) || [];
+    message.nextPageToken = object.nextPageToken ?? "";
+    return message;
+  },
+};
+
+function createBaseListReceiversRequest(): ListReceiversRequest {
+  return {
+    provider: "",
+    providerAccountId: "",
+    statuses: [],
+    createdFrom: undefined,
+    createdTo: undefined,
+    query: "",
+    pageSize: 0,
+    pageToken: "",
+  };
+}
+
+export const ListReceiversRequest: MessageFns<ListReceiversRequest> = {
+  encode(message: ListReceiversRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.provider !== "") {
+      writer.uint32(10).string(message.provider);
+    }
+    if (message.providerAccountId !== "") {
+      writer.uint32(18).string(message.providerAccountId);
+    }
+    if (message.statuses.length !== 0) {
+      writer.uint32(26).fork();
+      for (const v of message.statuses) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    if (message.createdFrom !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdFrom), writer.uint32(34).fork()).join();
+    }
+    if (message.createdTo !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdTo), writer.uint32(42).fork()).join();
+    }
+    if (message.query !== "") {
+      writer.uint32(50).string(message.query);
+    }
+    if (message.pageSize !== 0) {
+      writer.uint32(56).int32(message.pageSize);
+    }
+    if (message.pageToken !== "") {
+      writer.uint32(66).string(message.pageToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListReceiversRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListReceiversRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.provider = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.providerAccountId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag === 24) {
+              message.statuses.push(reader.int32() as any);
+
+              continue;
+            }
+
+            if (tag === 26) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.statuses.push(reader.int32() as any);
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.createdFrom = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.createdTo = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.query = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.pageSize = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.pageToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListReceiversRequest {
+    return {
+      provider: isSet(object.provider) ? globalThis.String(object.provider) : "",
+      providerAccountId: isSet(object.providerAccountId)
+        ? globalThis.String(object.providerAccountId)
+        : isSet(object.provider_account_id)
+        ? globalThis.String(object.provider_account_id)
+        : "",
+      statuses: globalThis.Array.isArray(object?.statuses)
+        ? object.statuses.map((e: any) => receiverStatusFromJSON(e))
+        : [],
+      createdFrom: isSet(object.createdFrom)
+        ? fromJsonTimestamp(object.createdFrom)
+        : isSet(object.created_from)
+        ? fromJsonTimestamp(object.created_from)
+        : undefined,
+      createdTo: isSet(object.createdTo)
+        ? fromJsonTimestamp(object.createdTo)
+        : isSet(object.created_to)
+        ? fromJsonTimestamp(object.created_to)
+        : undefined,
+      query: isSet(object.query) ? globalThis.String(object.query) : "",
+      pageSize: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
+      pageToken: isSet(object.pageToken)
+        ? globalThis.String(object.pageToken)
+        : isSet(object.page_token)
+        ? globalThis.String(object.page_token)
+        : "",
+    };
+  },
+
+  toJSON(message: ListReceiversRequest): unknown {
+    const obj: any = {};
+    if (message.provider !== "") {
+      obj.provider = message.provider;
+    }
+    if (message.providerAccountId !== "") {
+      obj.providerAccountId = message.providerAccountId;
+    }
+    if (message.statuses?.length) {
+      obj.statuses = message.statuses.map((e) => receiverStatusToJSON(e));
+    }
+    if (message.createdFrom !== undefined) {
+      obj.createdFrom = message.createdFrom.toISOString();
+    }
+    if (message.createdTo !== undefined) {
+      obj.createdTo = message.createdTo.toISOString();
+    }
+    if (message.query !== "") {
+      obj.query = message.query;
+    }
+    if (message.pageSize !== 0) {
+      obj.pageSize = Math.round(message.pageSize);
+    }
+    if (message.pageToken !== "") {
+      obj.pageToken = message.pageToken;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListReceiversRequest>): ListReceiversRequest {
+    return ListReceiversRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListReceiversRequest>): ListReceiversRequest {
+    const message = createBaseListReceiversRequest();
+    message.provider = object.provider ?? "";
+    message.providerAccountId = object.providerAccountId ?? "";
+    message.statuses = object.statuses?.map((e) => e) || [];
+    message.createdFrom = object.createdFrom ?? undefined;
+    message.createdTo = object.createdTo ?? undefined;
+    message.query = object.query ?? "";
+    message.pageSize = object.pageSize ?? 0;
+    message.pageToken = object.pageToken ?? "";
+    return message;
+  },
+};
+
+function createBaseListReceiversResponse(): ListReceiversResponse {
+  return { receivers: [], nextPageToken: "" };
+}
+
+export const ListReceiversResponse: MessageFns<ListReceiversResponse> = {
+  encode(message: ListReceiversResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.receivers) {
+      Receiver.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextPageToken !== "") {
+      writer.uint32(18).string(message.nextPageToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListReceiversResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListReceiversResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.receivers.push(Receiver.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextPageToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListReceiversResponse {
+    return {
+      receivers: globalThis.Array.isArray(object?.receivers)
+        ? object.receivers.map((e: any) => Receiver.fromJSON(e))
+        : [],
+      nextPageToken: isSet(object.nextPageToken)
+        ? globalThis.String(object.nextPageToken)
+        : isSet(object.next_page_token)
+        ? globalThis.String(object.next_page_token)
+        : "",
+    };
+  },
+
+  toJSON(message: ListReceiversResponse): unknown {
+    const obj: any = {};
+    if (message.receivers?.length) {
+      obj.receivers = message.receivers.map((e) => Receiver.toJSON(e));
+    }
+    if (message.nextPageToken !== "") {
+      obj.nextPageToken = message.nextPageToken;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListReceiversResponse>): ListReceiversResponse {
+    return ListReceiversResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListReceiversResponse>): ListReceiversResponse {
+    const message = createBaseListReceiversResponse();
+    message.receivers = object.receivers?.map((e) => Receiver.fromPartial(e)) || [];
+    message.nextPageToken = object.nextPageToken ?? "";
+    return message;
+  },
+};
+
+function createBaseGetTransactionStatsRequest(): GetTransactionStatsRequest {
+  return {
+    createdFrom: undefined,
+    createdTo: undefined,
+    provider: "",
+    providerAccountId: "",
+    bucket: 0,
+    timeZone: "",
+    currency: "",
+  };
+}
+
+export const GetTransactionStatsRequest: MessageFns<GetTransactionStatsRequest> = {
+  encode(message: GetTransactionStatsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.createdFrom !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdFrom), writer.uint32(10).fork()).join();
+    }
+    if (message.createdTo !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdTo), writer.uint32(18).fork()).join();
+    }
+    if (message.provider !== "") {
+      writer.uint32(26).string(message.provider);
+    }
+    if (message.providerAccountId !== "") {
+      writer.uint32(34).string(message.providerAccountId);
+    }
+    if (message.bucket !== 0) {
+      writer.uint32(40).int32(message.bucket);
+    }
+    if (message.timeZone !== "") {
+      writer.uint32(50).string(message.timeZone);
+    }
+    if (message.currency !== "") {
+      writer.uint32(58).string(message.currency);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTransactionStatsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTransactionStatsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.createdFrom = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.createdTo = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.provider = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.providerAccountId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.bucket = reader.int32() as any;
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.timeZone = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTransactionStatsRequest {
+    return {
+      createdFrom: isSet(object.createdFrom)
+        ? fromJsonTimestamp(object.createdFrom)
+        : isSet(object.created_from)
+        ? fromJsonTimestamp(object.created_from)
+        : undefined,
+      createdTo: isSet(object.createdTo)
+        ? fromJsonTimestamp(object.createdTo)
+        : isSet(object.created_to)
+        ? fromJsonTimestamp(object.created_to)
+        : undefined,
+      provider: isSet(object.provider) ? globalThis.String(object.provider) : "",
+      providerAccountId: isSet(object.providerAccountId)
+        ? globalThis.String(object.providerAccountId)
+        : isSet(object.provider_account_id)
+        ? globalThis.String(object.provider_account_id)
+        : "",
+      bucket: isSet(object.bucket) ? timeBucketFromJSON(object.bucket) : 0,
+      timeZone: isSet(object.timeZone)
+        ? globalThis.String(object.timeZone)
+        : isSet(object.time_zone)
+        ? globalThis.String(object.time_zone)
+        : "",
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+    };
+  },
+
+  toJSON(message: GetTransactionStatsRequest): unknown {
+    const obj: any = {};
+    if (message.createdFrom !== undefined) {
+      obj.createdFrom = message.createdFrom.toISOString();
+    }
+    if (message.createdTo !== undefined) {
+      obj.createdTo = message.createdTo.toISOString();
+    }
+    if (message.provider !== "") {
+      obj.provider = message.provider;
+    }
+    if (message.providerAccountId !== "") {
+      obj.providerAccountId = message.providerAccountId;
+    }
+    if (message.bucket !== 0) {
+      obj.bucket = timeBucketToJSON(message.bucket);
+    }
+    if (message.timeZone !== "") {
+      obj.timeZone = message.timeZone;
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetTransactionStatsRequest>): GetTransactionStatsRequest {
+    return GetTransactionStatsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetTransactionStatsRequest>): GetTransactionStatsRequest {
+    const message = createBaseGetTransactionStatsRequest();
+    message.createdFrom = object.createdFrom ?? undefined;
+    message.createdTo = object.createdTo ?? undefined;
+    message.provider = object.provider ?? "";
+    message.providerAccountId = object.providerAccountId ?? "";
+    message.bucket = object.bucket ?? 0;
+    message.timeZone = object.timeZone ?? "";
+    message.currency = object.currency ?? "";
+    return message;
+  },
+};
+
+function createBaseTransactionStatusTotals(): TransactionStatusTotals {
+  return { status: 0, count: 0, amount: 0 };
+}
+
+export const TransactionStatusTotals: MessageFns<TransactionStatusTotals> = {
+  encode(message: TransactionStatusTotals, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.status !== 0) {
+      writer.uint32(8).int32(message.status);
+    }
+    if (message.count !== 0) {
+      writer.uint32(16).int64(message.count);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(24).int64(message.amount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TransactionStatusTotals {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTransactionStatusTotals();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.status = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.count = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TransactionStatusTotals {
+    return {
+      status: isSet(object.status) ? transactionStatusFromJSON(object.status) : 0,
+      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
+      amount: isSet(object.amount) ? globalThis.Number(object.amount) : 0,
+    };
+  },
+
+  toJSON(message: TransactionStatusTotals): unknown {
+    const obj: any = {};
+    if (message.status !== 0) {
+      obj.status = transactionStatusToJSON(message.status);
+    }
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    if (message.amount !== 0) {
+      obj.amount = Math.round(message.amount);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<TransactionStatusTotals>): TransactionStatusTotals {
+    return TransactionStatusTotals.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TransactionStatusTotals>): TransactionStatusTotals {
+    const message = createBaseTransactionStatusTotals();
+    message.status = object.status ?? 0;
+    message.count = object.count ?? 0;
+    message.amount = object.amount ?? 0;
+    return message;
+  },
+};
+
+function createBaseProviderTotals(): ProviderTotals {
+  return { provider: "", count: 0, amount: 0 };
+}
+
+export const ProviderTotals: MessageFns<ProviderTotals> = {
+  encode(message: ProviderTotals, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.provider !== "") {
+      writer.uint32(10).string(message.provider);
+    }
+    if (message.count !== 0) {
+      writer.uint32(16).int64(message.count);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(24).int64(message.amount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProviderTotals {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProviderTotals();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.provider = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.count = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProviderTotals {
+    return {
+      provider: isSet(object.provider) ? globalThis.String(object.provider) : "",
+      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
+      amount: isSet(object.amount) ? globalThis.Number(object.amount) : 0,
+    };
+  },
+
+  toJSON(message: ProviderTotals): unknown {
+    const obj: any = {};
+    if (message.provider !== "") {
+      obj.provider = message.provider;
+    }
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    if (message.amount !== 0) {
+      obj.amount = Math.round(message.amount);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ProviderTotals>): ProviderTotals {
+    return ProviderTotals.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ProviderTotals>): ProviderTotals {
+    const message = createBaseProviderTotals();
+    message.provider = object.provider ?? "";
+    message.count = object.count ?? 0;
+    message.amount = object.amount ?? 0;
+    return message;
+  },
+};
+
+function createBasePaymentMethodTotals(): PaymentMethodTotals {
+  return { paymentMethod: 0, count: 0, amount: 0 };
+}
+
+export const PaymentMethodTotals: MessageFns<PaymentMethodTotals> = {
+  encode(message: PaymentMethodTotals, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.paymentMethod !== 0) {
+      writer.uint32(8).int32(message.paymentMethod);
+    }
+    if (message.count !== 0) {
+      writer.uint32(16).int64(message.count);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(24).int64(message.amount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PaymentMethodTotals {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePaymentMethodTotals();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.paymentMethod = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.count = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PaymentMethodTotals {
+    return {
+      paymentMethod: isSet(object.paymentMethod)
+        ? paymentMethodFromJSON(object.paymentMethod)
+        : isSet(object.payment_method)
+        ? paymentMethodFromJSON(object.payment_method)
+        : 0,
+      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
+      amount: isSet(object.amount) ? globalThis.Number(object.amount) : 0,
+    };
+  },
+
+  toJSON(message: PaymentMethodTotals): unknown {
+    const obj: any = {};
+    if (message.paymentMethod !== 0) {
+      obj.paymentMethod = paymentMethodToJSON(message.paymentMethod);
+    }
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    if (message.amount !== 0) {
+      obj.amount = Math.round(message.amount);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PaymentMethodTotals>): PaymentMethodTotals {
+    return PaymentMethodTotals.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PaymentMethodTotals>): PaymentMethodTotals {
+    const message = createBasePaymentMethodTotals();
+    message.paymentMethod = object.paymentMethod ?? 0;
+    message.count = object.count ?? 0;
+    message.amount = object.amount ?? 0;
+    return message;
+  },
+};
+
+function createBaseTimeBucketTotals(): TimeBucketTotals {
+  return { start: undefined, count: 0, amount: 0 };
+}
+
+export const TimeBucketTotals: MessageFns<TimeBucketTotals> = {
+  encode(message: TimeBucketTotals, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.start !== undefined) {
+      Timestamp.encode(toTimestamp(message.start), writer.uint32(10).fork()).join();
+    }
+    if (message.count !== 0) {
+      writer.uint32(16).int64(message.count);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(24).int64(message.amount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TimeBucketTotals {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTimeBucketTotals();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.start = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.count = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TimeBucketTotals {
+    return {
+      start: isSet(object.start) ? fromJsonTimestamp(object.start) : undefined,
+      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
+      amount: isSet(object.amount) ? globalThis.Number(object.amount) : 0,
+    };
+  },
+
+  toJSON(message: TimeBucketTotals): unknown {
+    const obj: any = {};
+    if (message.start !== undefined) {
+      obj.start = message.start.toISOString();
+    }
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    if (message.amount !== 0) {
+      obj.amount = Math.round(message.amount);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<TimeBucketTotals>): TimeBucketTotals {
+    return TimeBucketTotals.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TimeBucketTotals>): TimeBucketTotals {
+    const message = createBaseTimeBucketTotals();
+    message.start = object.start ?? undefined;
+    message.count = object.count ?? 0;
+    message.amount = object.amount ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetTransactionStatsResponse(): GetTransactionStatsResponse {
+  return { count: 0, amount: 0, byStatus: [], byProvider: [], byPaymentMethod: [], buckets: [] };
+}
+
+export const GetTransactionStatsResponse: MessageFns<GetTransactionStatsResponse> = {
+  encode(message: GetTransactionStatsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.count !== 0) {
+      writer.uint32(8).int64(message.count);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(16).int64(message.amount);
+    }
+    for (const v of message.byStatus) {
+      TransactionStatusTotals.encode(v!, writer.uint32(26).fork()).join();
+    }
+    for (const v of message.byProvider) {
+      ProviderTotals.encode(v!, writer.uint32(34).fork()).join();
+    }
+    for (const v of message.byPaymentMethod) {
+      PaymentMethodTotals.encode(v!, writer.uint32(42).fork()).join();
+    }
+    for (const v of message.buckets) {
+      TimeBucketTotals.encode(v!, writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTransactionStatsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTransactionStatsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.count = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.byStatus.push(TransactionStatusTotals.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.byProvider.push(ProviderTotals.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.byPaymentMethod.push(PaymentMethodTotals.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.buckets.push(TimeBucketTotals.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTransactionStatsResponse {
+    return {
+      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
+      amount: isSet(object.amount) ? globalThis.Number(object.amount) : 0,
+      byStatus: globalThis.Array.isArray(object?.byStatus)
+        ? object.byStatus.map((e: any) => TransactionStatusTotals.fromJSON(e))
+        : globalThis.Array.isArray(object?.by_status)
+        ? object.by_status.map((e: any) => TransactionStatusTotals.fromJSON(e))
+        : [],
+      byProvider: globalThis.Array.isArray(object?.byProvider)
+        ? object.byProvider.map((e: any) => ProviderTotals.fromJSON(e))
+        : globalThis.Array.isArray(object?.by_provider)
+        ? object.by_provider.map((e: any) => ProviderTotals.fromJSON(e))
+        : [],
+      byPaymentMethod: globalThis.Array.isArray(object?.byPaymentMethod)
+        ? object.byPaymentMethod.map((e: any) => PaymentMethodTotals.fromJSON(e))
+        : globalThis.Array.isArray(object?.by_payment_method)
+        ? object.by_payment_method.map((e: any) => PaymentMethodTotals.fromJSON(e))
+        : [],
+      buckets: globalThis.Array.isArray(object?.buckets)
+        ? object.buckets.map((e: any) => TimeBucketTotals.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetTransactionStatsResponse): unknown {
+    const obj: any = {};
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    if (message.amount !== 0) {
+      obj.amount = Math.round(message.amount);
+    }
+    if (message.byStatus?.length) {
+      obj.byStatus = message.byStatus.map((e) => TransactionStatusTotals.toJSON(e));
+    }
+    if (message.byProvider?.length) {
+      obj.byProvider = message.byProvider.map((e) => ProviderTotals.toJSON(e));
+    }
+    if (message.byPaymentMethod?.length) {
+      obj.byPaymentMethod = message.byPaymentMethod.map((e) => PaymentMethodTotals.toJSON(e));
+    }
+    if (message.buckets?.length) {
+      obj.buckets = message.buckets.map((e) => TimeBucketTotals.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetTransactionStatsResponse>): GetTransactionStatsResponse {
+    return GetTransactionStatsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetTransactionStatsResponse>): GetTransactionStatsResponse {
+    const message = createBaseGetTransactionStatsResponse();
+    message.count = object.count ?? 0;
+    message.amount = object.amount ?? 0;
+    message.byStatus = object.byStatus?.map((e) => TransactionStatusTotals.fromPartial(e)) || [];
+    message.byProvider = object.byProvider?.map((e) => ProviderTotals.fromPartial(e)) || [];
+    message.byPaymentMethod = object.byPaymentMethod?.map((e) => PaymentMethodTotals.fromPartial(e)) || [];
+    message.buckets = object.buckets?.map((e) => TimeBucketTotals.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /**
  * One contract in front of every payment provider. Operation names follow the
  * specification, including its spelling of RefoundTransaction.
@@ -3784,6 +5813,57 @@ export const PaymentGatewayServiceService = {
       Buffer.from(ListFlowMismatchesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListFlowMismatchesResponse => ListFlowMismatchesResponse.decode(value),
   },
+  /**
+   * The back-office's lists: filtered, newest first, in pages whose tokens
+   * stay valid while new records arrive (a keyset over created_at and id).
+   */
+  listTransactions: {
+    path: "/gateway.v1.PaymentGatewayService/ListTransactions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListTransactionsRequest): Buffer =>
+      Buffer.from(ListTransactionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListTransactionsRequest => ListTransactionsRequest.decode(value),
+    responseSerialize: (value: ListTransactionsResponse): Buffer =>
+      Buffer.from(ListTransactionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListTransactionsResponse => ListTransactionsResponse.decode(value),
+  },
+  listWithdrawals: {
+    path: "/gateway.v1.PaymentGatewayService/ListWithdrawals" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListWithdrawalsRequest): Buffer =>
+      Buffer.from(ListWithdrawalsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListWithdrawalsRequest => ListWithdrawalsRequest.decode(value),
+    responseSerialize: (value: ListWithdrawalsResponse): Buffer =>
+      Buffer.from(ListWithdrawalsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListWithdrawalsResponse => ListWithdrawalsResponse.decode(value),
+  },
+  listReceivers: {
+    path: "/gateway.v1.PaymentGatewayService/ListReceivers" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListReceiversRequest): Buffer => Buffer.from(ListReceiversRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListReceiversRequest => ListReceiversRequest.decode(value),
+    responseSerialize: (value: ListReceiversResponse): Buffer =>
+      Buffer.from(ListReceiversResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListReceiversResponse => ListReceiversResponse.decode(value),
+  },
+  /**
+   * Counts and amounts of the charges created in a time range, by status, by
+   * provider, by payment method and per hour or day, computed by the database.
+   */
+  getTransactionStats: {
+    path: "/gateway.v1.PaymentGatewayService/GetTransactionStats" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetTransactionStatsRequest): Buffer =>
+      Buffer.from(GetTransactionStatsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetTransactionStatsRequest => GetTransactionStatsRequest.decode(value),
+    responseSerialize: (value: GetTransactionStatsResponse): Buffer =>
+      Buffer.from(GetTransactionStatsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetTransactionStatsResponse => GetTransactionStatsResponse.decode(value),
+  },
 } as const;
 
 export interface PaymentGatewayServiceServer extends UntypedServiceImplementation {
@@ -3814,6 +5894,18 @@ export interface PaymentGatewayServiceServer extends UntypedServiceImplementatio
    * another id than the gateway's own record: never applied, kept for operators.
    */
   listFlowMismatches: handleUnaryCall<ListFlowMismatchesRequest, ListFlowMismatchesResponse>;
+  /**
+   * The back-office's lists: filtered, newest first, in pages whose tokens
+   * stay valid while new records arrive (a keyset over created_at and id).
+   */
+  listTransactions: handleUnaryCall<ListTransactionsRequest, ListTransactionsResponse>;
+  listWithdrawals: handleUnaryCall<ListWithdrawalsRequest, ListWithdrawalsResponse>;
+  listReceivers: handleUnaryCall<ListReceiversRequest, ListReceiversResponse>;
+  /**
+   * Counts and amounts of the charges created in a time range, by status, by
+   * provider, by payment method and per hour or day, computed by the database.
+   */
+  getTransactionStats: handleUnaryCall<GetTransactionStatsRequest, GetTransactionStatsResponse>;
 }
 
 export interface PaymentGatewayServiceClient extends Client {
@@ -4058,6 +6150,74 @@ export interface PaymentGatewayServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListFlowMismatchesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The back-office's lists: filtered, newest first, in pages whose tokens
+   * stay valid while new records arrive (a keyset over created_at and id).
+   */
+  listTransactions(
+    request: ListTransactionsRequest,
+    callback: (error: ServiceError | null, response: ListTransactionsResponse) => void,
+  ): ClientUnaryCall;
+  listTransactions(
+    request: ListTransactionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListTransactionsResponse) => void,
+  ): ClientUnaryCall;
+  listTransactions(
+    request: ListTransactionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListTransactionsResponse) => void,
+  ): ClientUnaryCall;
+  listWithdrawals(
+    request: ListWithdrawalsRequest,
+    callback: (error: ServiceError | null, response: ListWithdrawalsResponse) => void,
+  ): ClientUnaryCall;
+  listWithdrawals(
+    request: ListWithdrawalsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListWithdrawalsResponse) => void,
+  ): ClientUnaryCall;
+  listWithdrawals(
+    request: ListWithdrawalsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListWithdrawalsResponse) => void,
+  ): ClientUnaryCall;
+  listReceivers(
+    request: ListReceiversRequest,
+    callback: (error: ServiceError | null, response: ListReceiversResponse) => void,
+  ): ClientUnaryCall;
+  listReceivers(
+    request: ListReceiversRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListReceiversResponse) => void,
+  ): ClientUnaryCall;
+  listReceivers(
+    request: ListReceiversRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListReceiversResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Counts and amounts of the charges created in a time range, by status, by
+   * provider, by payment method and per hour or day, computed by the database.
+   */
+  getTransactionStats(
+    request: GetTransactionStatsRequest,
+    callback: (error: ServiceError | null, response: GetTransactionStatsResponse) => void,
+  ): ClientUnaryCall;
+  getTransactionStats(
+    request: GetTransactionStatsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetTransactionStatsResponse) => void,
+  ): ClientUnaryCall;
+  getTransactionStats(
+    request: GetTransactionStatsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetTransactionStatsResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,205 @@
+import { raw, type EntityName } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type {
+  ListFilter,
+  Page,
+  PageCursor,
+  PaymentMethod,
+  Receiver,
+  ReceiverListFilter,
+  TimeBucket,
+  Totals,
+  Transaction,
+  TransactionListFilter,
+  TransactionStats,
+  TransactionStatsQuery,
+  TransactionStatus,
+  Withdrawal,
+  WithdrawalListFilter,
+} from '../domain/types.js';
+import { searchedDocument, searchedEmail } from '../domain/searchKeys.js';
+import { isUuid } from '../lib/ids.js';
+import { ReceiverEntity, TransactionEntity, WithdrawalEntity, type TransactionRow } from './entities.js';
+import { encodePageToken } from './pageTokens.js';
+import { toReceiver } from './receiversRepository.js';
+import { transactionOf, withdrawalOf } from './transactionsRepository.js';
+
+type Condition = Record<string | symbol, unknown>;
+
+/** The filters every list has, as ORM conditions. */
+function listConditions(filter: ListFilter<string>): Condition[] {
+  const conditions: (Condition | undefined)[] = [
+    filter.provider ? { provider: filter.provider } : undefined,
+    filter.providerAccountId ? { providerAccountId: filter.providerAccountId } : undefined,
+    filter.statuses?.length ? { status: { $in: [...filter.statuses] } } : undefined,
+    filter.createdFrom ? { createdAt: { $gte: filter.createdFrom } } : undefined,
+    filter.createdTo ? { createdAt: { $lt: filter.createdTo } } : undefined,
+  ];
+  return conditions.filter((condition): condition is Condition => condition !== undefined);
+}
+
+/** The search: any one of these exact matches (each column has its own index, so PostgreSQL ORs index scans). */
+const anyOf = (matches: (Condition | undefined)[]): Condition => ({ $or: matches.filter((match) => match !== undefined) });
+const byGatewayId = (query: string): Condition | undefined => (isUuid(query) ? { id: query } : undefined);
+
+/** A transaction's list columns: everything but the QR image (a data URL of several kB per row), which GetTransaction answers. */
+const TRANSACTION_LIST_FIELDS = [
+  'id',
+  'providerAccountId',
+  'provider',
+  'providerTransactionId',
+  'paymentMethod',
+  'status',
+  'amount',
+  'currency',
+  'installments',
+  'pixCode',
+  'billetCode',
+  'billetUrl',
+  'expiresAt',
+  'orderId',
+  'webhookUrl',
+  'origin',
+  'createdAt',
+  'updatedAt',
+] as const;
+
+/**
+ * One page, newest first, after the cursor. The cursor is a row value
+ * comparison, so PostgreSQL seeks straight to it in a (…, created_at, id)
+ * index: a deep page costs what the first one does, and rows created since
+ * the first page (newer than every cursor) never shift the pages after it.
+ */
+async function keysetPage<Row extends { id: string; createdAt: Date }>(
+  em: EntityManager,
+  entity: EntityName<Row>,
+  conditions: Condition[],
+  size: number,
+  after: PageCursor | undefined,
+  fields?: readonly string[],
+): Promise<{ rows: Row[]; nextPageToken?: string }> {
+  const qb = em.createQueryBuilder(entity, 'e', 'read');
+  if (fields) qb.select(fields as never);
+  qb.where({ $and: conditions } as never);
+  if (after) qb.andWhere('(e.created_at, e.id) < (?, ?)', [after.at, after.id]);
+  qb.orderBy([{ createdAt: 'desc' }, { id: 'desc' }] as never).limit(size + 1);
+  const rows = (await qb.getResultList()) as Row[];
+  const page = rows.slice(0, size);
+  const last = page.at(-1);
+  return { rows: page, nextPageToken: rows.length > size && last ? encodePageToken(last.createdAt, last.id) : undefined };
+}
+
+const totals = (row: { count: string | number; amount: string | number }): Totals => ({ count: Number(row.count), amount: Number(row.amount) });
+
+const byCountThenName =
+  <T extends Totals>(key: (item: T) => string) =>
+  (a: T, b: T) =>
+    b.count - a.count || key(a).localeCompare(key(b));
+
+interface StatsRow {
+  set: 'total' | 'status' | 'provider' | 'method' | 'bucket';
+  key: string | null;
+  bucket: Date | null;
+  count: string;
+  amount: string;
+}
+
+/** The back-office's lists and the charges' stats: read-only queries, on the replicas where there are some. */
+export class ListsRepository {
+  async listTransactions(em: EntityManager, filter: TransactionListFilter, size: number, after?: PageCursor): Promise<Page<Transaction>> {
+    const conditions = listConditions(filter);
+    if (filter.paymentMethod) conditions.push({ paymentMethod: filter.paymentMethod });
+    if (filter.query) {
+      const query = filter.query;
+      const document = searchedDocument(query);
+      const email = searchedEmail(query);
+      conditions.push(
+        anyOf([
+          byGatewayId(query),
+          { providerTransactionId: query },
+          { orderId: query },
+          document ? { customerDocument: document } : undefined,
+          email ? { customerEmail: email } : undefined,
+        ]),
+      );
+    }
+    const { rows, nextPageToken } = await keysetPage<TransactionRow>(em, TransactionEntity, conditions, size, after, TRANSACTION_LIST_FIELDS);
+    return { items: rows.map(transactionOf), nextPageToken };
+  }
+
+  async listWithdrawals(em: EntityManager, filter: WithdrawalListFilter, size: number, after?: PageCursor): Promise<Page<Withdrawal>> {
+    const conditions = listConditions(filter);
+    if (filter.paymentMethod) conditions.push({ paymentMethod: filter.paymentMethod });
+    if (filter.query) conditions.push(anyOf([byGatewayId(filter.query), { providerWithdrawId: filter.query }]));
+    const { rows, nextPageToken } = await keysetPage(em, WithdrawalEntity, conditions, size, after);
+    return { items: rows.map(withdrawalOf), nextPageToken };
+  }
+
+  /** Receivers' e-mails are kept as their provider reports them, so they are compared lower-cased (an expression index). */
+  async listReceivers(em: EntityManager, filter: ReceiverListFilter, size: number, after?: PageCursor): Promise<Page<Receiver>> {
+    const conditions = listConditions(filter);
+    if (filter.query) {
+      const query = filter.query;
+      const document = searchedDocument(query);
+      const email = searchedEmail(query);
+      conditions.push(
+        anyOf([byGatewayId(query), { receiverId: query }, document ? { document } : undefined, email ? { [raw('lower(e.email)')]: email } : undefined]),
+      );
+    }
+    const { rows, nextPageToken } = await keysetPage(em, ReceiverEntity, conditions, size, after);
+    return { items: rows.map(toReceiver), nextPageToken };
+  }
+
+  /**
+   * Every total in one pass over the range (GROUPING SETS): the whole, by
+   * status, by provider, by payment method and by bucket. The range is read
+   * through the created_at indexes; only the totals leave the database.
+   */
+  async transactionStats(em: EntityManager, query: TransactionStatsQuery): Promise<TransactionStats> {
+    const where = ['created_at >= ?', 'created_at < ?', 'currency = ?'];
+    const params: unknown[] = [query.createdFrom, query.createdTo, query.currency];
+    for (const [column, value] of [
+      ['provider', query.provider],
+      ['provider_account_id', query.providerAccountId],
+    ] as const) {
+      if (!value) continue;
+      where.push(`${column} = ?`);
+      params.push(value);
+    }
+    const rows = await em.getConnection('read').execute<StatsRow[]>(
+      `select case when grouping(status) = 0 then 'status'
+                   when grouping(provider) = 0 then 'provider'
+                   when grouping(payment_method) = 0 then 'method'
+                   when grouping(bucket) = 0 then 'bucket'
+                   else 'total' end as set,
+              coalesce(status, provider, payment_method) as key,
+              bucket,
+              count(*) as count,
+              coalesce(sum(amount), 0) as amount
+         from (select status, provider, payment_method, amount, date_trunc(?, created_at, ?) as bucket
+                 from transactions
+                where ${where.join(' and ')}) as charges
+        group by grouping sets ((), (status), (provider), (payment_method), (bucket))`,
+      [bucketUnit(query.bucket), query.timeZone, ...params],
+      'all',
+    );
+    const of = (set: StatsRow['set']) => rows.filter((row) => row.set === set);
+    return {
+      total: totals(of('total')[0] ?? { count: 0, amount: 0 }),
+      byStatus: of('status')
+        .map((row) => ({ status: row.key as TransactionStatus, ...totals(row) }))
+        .sort(byCountThenName((item) => item.status)),
+      byProvider: of('provider')
+        .map((row) => ({ provider: row.key!, ...totals(row) }))
+        .sort(byCountThenName((item) => item.provider)),
+      byPaymentMethod: of('method')
+        .map((row) => ({ paymentMethod: row.key as PaymentMethod, ...totals(row) }))
+        .sort(byCountThenName((item) => item.paymentMethod)),
+      buckets: of('bucket')
+        .map((row) => ({ start: new Date(row.bucket!), ...totals(row) }))
+        .sort((a, b) => a.start.getTime() - b.start.getTime()),
+    };
+  }
+}
+
+const bucketUnit = (bucket: TimeBucket): 'hour' | 'day' => (bucket === 'HOUR' ? 'hour' : 'day');
