@@ -33,6 +33,7 @@ import type { ProviderAdapter } from './providers/adapter.js';
 import { SandboxPsp } from './sandbox/psp.js';
 import { startConnectServer } from './transport/connect/server.js';
 import { startGrpcServer } from './transport/grpc/server.js';
+import { InFlightLimit } from './transport/inFlightLimit.js';
 import { CallerRateLimit } from './transport/callerRateLimit.js';
 import type { UseCases } from './transport/rpcHandlers.js';
 import { startWebhookSidecar } from './webhooks/sidecar.js';
@@ -215,7 +216,8 @@ export async function startGateway(input: Config, components: readonly Component
 
     // One limit for both transports: a caller switching from gRPC to Connect keeps one budget.
     const rateLimit = CallerRateLimit.of({ perSecond: config.rateLimitPerSecond, burst: config.rateLimitBurst }, logger);
-    const server = { useCases, logger, host: config.host, maxRequestBytes: config.maxRequestBytes, rateLimit, rpcObserver: metrics };
+    const inFlight = InFlightLimit.of(config.maxInFlight);
+    const server = { useCases, logger, host: config.host, maxRequestBytes: config.maxRequestBytes, rateLimit, inFlight, rpcObserver: metrics };
     if (components.includes('webhooks') && config.webhookWorkers > 0) {
       // Started before the sidecar, so they stop after it: in-flight notifications still get processed.
       const workers = new Workers(logger)

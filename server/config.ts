@@ -58,6 +58,8 @@ export interface Config {
   /** RPCs each caller (API token, service token, operator) may make, over gRPC and Connect together: a sustained rate and a burst (0 per second: no limit). */
   rateLimitPerSecond: number;
   rateLimitBurst: number;
+  /** MAX_IN_FLIGHT: unary calls answered at once by this process (gRPC and Connect together); past it RESOURCE_EXHAUSTED; 0: no cap. */
+  maxInFlight: number;
   /** ALLOW_PRIVATE_PROVIDER_URLS: accounts' base_url and certificate URLs may point at loopback, private, link-local or metadata addresses (development, tests). */
   allowPrivateProviderUrls: boolean;
   /** ALLOW_PRIVATE_WEBHOOK_URLS: the same for charges' webhook_url. */
@@ -211,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRateBurst: count(env, 'WEBHOOK_RATE_BURST', 100),
     webhookBadSignatureStoreLimit: count(env, 'WEBHOOK_BAD_SIGNATURE_STORE_LIMIT', 100),
     ...callerRateLimit(env),
+    maxInFlight: count(env, 'MAX_IN_FLIGHT', 256),
     allowPrivateProviderUrls: flag(env, 'ALLOW_PRIVATE_PROVIDER_URLS'),
     allowPrivateWebhookUrls: flag(env, 'ALLOW_PRIVATE_WEBHOOK_URLS'),
   };

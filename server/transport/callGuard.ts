@@ -4,6 +4,7 @@ import { mayTouchAccount, type Principal } from '../gateway/access.js';
 import { GatewayError, isGatewayError, permissionDenied, type ErrorCode } from '../lib/errors.js';
 import { RPC_RULES, type RpcRule } from './permissions.js';
 import type { CallerRateLimit } from './callerRateLimit.js';
+import type { InFlightLimit } from './inFlightLimit.js';
 
 /** Who is calling and from where; both transports build it before a handler runs. */
 export interface CallContext {
@@ -62,6 +63,8 @@ export interface RpcObserver {
 export interface CallGuardOptions {
   /** Shared by both transports of the process; undefined: no limit. */
   rateLimit?: CallerRateLimit;
+  /** Unary calls answered at once, shared by both transports; undefined: no limit. */
+  inFlight?: InFlightLimit;
   observer?: RpcObserver;
 }
 
@@ -73,6 +76,7 @@ export interface CallGuardOptions {
  */
 export class CallGuard {
   private readonly rateLimit?: CallerRateLimit;
+  private readonly inFlight?: InFlightLimit;
   private readonly observer?: RpcObserver;
 
   constructor(
@@ -80,6 +84,7 @@ export class CallGuard {
     options: CallGuardOptions = {},
   ) {
     this.rateLimit = options.rateLimit;
+    this.inFlight = options.inFlight;
     this.observer = options.observer;
   }
 
@@ -161,13 +166,18 @@ export class CallGuard {
   async unary<T>(path: string, context: CallContext, readRequest: () => unknown, handler: (request: Record<string, unknown>) => Promise<T>): Promise<T> {
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;
+    let release: (() => void) | undefined;
     try {
+      // Overload is refused first, before the call costs anything else.
+      release = this.inFlight?.enter();
       const response = await this.run(path, context, readRequest, handler);
       this.observer?.rpcHandled(path.slice(1), 'OK', seconds());
       return response;
     } catch (error) {
       this.observer?.rpcHandled(path.slice(1), codeOf(error), seconds());
       throw error;
+    } finally {
+      release?.();
     }
   }
 

@@ -14,6 +14,7 @@ import type { Logger } from '../../lib/logger.js';
 import { decodePathSegment, guardedListener, listen, requestPath, type ListeningServer } from '../../lib/httpServer.js';
 import { CallGuard, UNAUTHENTICATED_MESSAGE, type CallContext, type RpcObserver } from '../callGuard.js';
 import type { CallerRateLimit } from '../callerRateLimit.js';
+import type { InFlightLimit } from '../inFlightLimit.js';
 import { errorDetails, exposedError } from '../errors.js';
 import { BadRequestSchema, ErrorInfoSchema, RetryInfoSchema } from '../../../gen/es/google/rpc/error_details_pb.js';
 import { accessHandlers, paymentGatewayHandlers, providerAccountHandlers, sandboxHandlers, webhookHandlers, type UseCases } from '../rpcHandlers.js';
@@ -65,6 +66,8 @@ export interface ConnectServerOptions {
   maxRequestBytes: number;
   /** Calls per caller, shared with the other transport of the process (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST); undefined: no limit. */
   rateLimit?: CallerRateLimit;
+  /** Shared with the other transport (MAX_IN_FLIGHT). */
+  inFlight?: InFlightLimit;
   /** Told of every call (the metrics). */
   rpcObserver?: RpcObserver;
 }
@@ -185,7 +188,7 @@ function refuse(req: IncomingMessage, res: ServerResponse, code: Code.Unauthenti
 }
 
 export async function startConnectServer(options: ConnectServerOptions): Promise<ListeningServer> {
-  const guard = new CallGuard(options.useCases.access, { rateLimit: options.rateLimit, observer: options.rpcObserver });
+  const guard = new CallGuard(options.useCases.access, { rateLimit: options.rateLimit, inFlight: options.inFlight, observer: options.rpcObserver });
   // Ends open streams (WatchEvents) on close, so that shutdown does not wait for them forever.
   const shutdown = new AbortController();
   const router = createConnectRouter({ readMaxBytes: options.maxRequestBytes, acceptCompression: [compressionGzip, compressionBrotli] });

@@ -16,6 +16,7 @@ import { file_gateway_v1_webhook_service, WebhookService } from '../../../gen/es
 import type { Logger } from '../../lib/logger.js';
 import { CallGuard, UNAUTHENTICATED_MESSAGE, type CallContext, type RpcObserver } from '../callGuard.js';
 import type { CallerRateLimit } from '../callerRateLimit.js';
+import type { InFlightLimit } from '../inFlightLimit.js';
 import type { Principal } from '../../gateway/access.js';
 import { errorDetails, exposedError } from '../errors.js';
 import { GatewayError, invalidArgument, isGatewayError } from '../../lib/errors.js';
@@ -55,6 +56,8 @@ export interface GrpcServerOptions {
   maxRequestBytes: number;
   /** Calls per caller, shared with the other transport of the process (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST); undefined: no limit. */
   rateLimit?: CallerRateLimit;
+  /** Shared with the other transport (MAX_IN_FLIGHT). */
+  inFlight?: InFlightLimit;
   /** Told of every call (the metrics). */
   rpcObserver?: RpcObserver;
 }
@@ -233,7 +236,7 @@ function implement(
 }
 
 export async function startGrpcServer(options: GrpcServerOptions): Promise<{ server: grpc.Server; port: number; close(): Promise<void> }> {
-  const guard = new CallGuard(options.useCases.access, { rateLimit: options.rateLimit, observer: options.rpcObserver });
+  const guard = new CallGuard(options.useCases.access, { rateLimit: options.rateLimit, inFlight: options.inFlight, observer: options.rpcObserver });
   const server = new grpc.Server({ interceptors: [authInterceptor(guard, options.logger)], 'grpc.max_receive_message_length': options.maxRequestBytes });
   const streams = new Set<AbortController>();
   const services: [grpc.ServiceDefinition, Handlers][] = [

@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { CreateTransactionRequest, ListProvidersRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
+import { connectDriver, errorDetailsOf, failureOf, type Driver } from '../support/clients.js';
+import { eventually } from '../support/eventually.js';
+import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
+
+/**
+ * MAX_IN_FLIGHT (issue "Fast and observable", overload): past the cap of unary
+ * calls being answered at once, a call is refused at once with
+ * RESOURCE_EXHAUSTED and a retry delay instead of queueing behind the others,
+ * over gRPC and Connect alike; the place is given back when a call ends.
+ */
+let stack: TestStack;
+let connect: Driver;
+let accountId: string;
+beforeAll(async () => {
+  stack = await startTestStack({ env: { MAX_IN_FLIGHT: '1' } });
+  connect = connectDriver(stack.gateway.httpUrl!, TEST_TOKEN);
+  ({
+    providerAccount: { id: accountId },
+  } = await stack.client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'overload', publicKey: 'pk', secretKey: 'sk' }));
+});
+afterAll(async () => {
+  connect?.close();
+  await stack?.close();
+});
+
+it('refuses calls past the cap while one is in flight, on both transports, and takes them again once it ended', async () => {
+  stack.gateway.sandboxPsp!.injectFault({ resource: 'charges', mode: 'slowAnswer', delayMs: 2_000 });
+  const slow = stack.client.call(
+    'gateway',
+    'createTransaction',
+    CreateTransactionRequest.fromPartial({
+      providerAccountId: accountId,
+      idempotencyKey: 'overload-slow',
+      transaction: { amount: 500, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX },
+    }),
+  );
+  const listProviders = (driver: Driver) => driver.call('gateway', 'listProviders', ListProvidersRequest.fromPartial({}));
+  for (const driver of [stack.client, connect]) {
+    const refused = await eventually(async () => {
+      const failure = await failureOf(listProviders(driver)).catch(() => undefined);
+      return failure?.code === 'RESOURCE_EXHAUSTED' ? failure : undefined;
+    }, 1_500);
+    expect(refused.message).toBe('the gateway is answering 1 calls already; try again shortly');
+    expect(await errorDetailsOf(listProviders(driver))).toMatchObject({ reason: 'OVERLOADED', retryDelayMs: 200 });
+  }
+  expect((await slow).transaction.id).toBeDefined();
+  expect((await listProviders(stack.client)).providers.length).toBeGreaterThan(0);
+  expect((await listProviders(connect)).providers.length).toBeGreaterThan(0);
+});
