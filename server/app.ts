@@ -34,6 +34,9 @@ import { SandboxPsp } from './sandbox/psp.js';
 import { startConnectServer } from './transport/connect/server.js';
 import { startGrpcServer } from './transport/grpc/server.js';
 import { InFlightLimit } from './transport/inFlightLimit.js';
+import { UploadsService } from './gateway/uploads.js';
+import { ObjectStorage } from './lib/objectStorage.js';
+import { startEmbeddedObjectStore } from './lib/embeddedObjectStore.js';
 import { CallerRateLimit } from './transport/callerRateLimit.js';
 import type { UseCases } from './transport/rpcHandlers.js';
 import { startWebhookSidecar } from './webhooks/sidecar.js';
@@ -54,6 +57,8 @@ export interface RunningGateway {
   metricsUrl?: string;
   /** The ready-made SANDBOX account of the embedded default. */
   sandboxAccountId?: string;
+  /** The object store uploads go to (the embedded one's address, or S3_ENDPOINT). */
+  objectStoreUrl?: string;
   /** The first admin operator, when this start created it. */
   firstAdmin?: { email: string; password?: string };
   useCases?: UseCases;
@@ -61,6 +66,27 @@ export interface RunningGateway {
   /** The SANDBOX provider's fake PSP, when this process runs it (tests inject faults into it). */
   sandboxPsp?: SandboxPsp;
   close(): Promise<void>;
+}
+
+/**
+ * The configured S3-compatible store, or, without S3_ENDPOINT, an embedded one
+ * on loopback whose CORS lets the back-office (and CORS_ORIGINS) upload.
+ */
+async function objectStorage(config: Config, closers: (() => Promise<void>)[]): Promise<{ storage: ObjectStorage; endpoint: string }> {
+  const { s3 } = config;
+  let endpoint = s3.endpoint;
+  let credentials = { accessKeyId: s3.accessKeyId ?? '', secretAccessKey: s3.secretAccessKey ?? '' };
+  if (!endpoint) {
+    const origins = [`http://${config.host}:${config.httpPort}`, `http://localhost:${config.httpPort}`, ...config.corsOrigins];
+    const store = await startEmbeddedObjectStore({ host: config.host, port: s3.port, directory: join(config.dataDir, 's3'), bucket: s3.bucket, origins });
+    closers.push(() => store.close());
+    endpoint = store.endpoint;
+    credentials = { accessKeyId: store.accessKeyId, secretAccessKey: store.secretAccessKey };
+    config.s3.port = Number(new URL(store.endpoint).port);
+  }
+  const storage = new ObjectStorage({ ...s3, endpoint, ...credentials });
+  closers.push(async () => storage.close());
+  return { storage, endpoint };
 }
 
 /** Runs once, however often it is called. */
@@ -187,6 +213,7 @@ export async function startGateway(input: Config, components: readonly Component
         logger,
       }),
       lists: new ListsService({ db, lists: new ListsRepository() }),
+      uploads: new UploadsService(config.s3.folder),
       operators: new OperatorsService(
         { db, operators: new OperatorsRepository(), csrfKey: createHmac('sha256', config.secretsKey).update('operator-csrf').digest(), logger },
         config.sessions,
@@ -251,6 +278,12 @@ export async function startGateway(input: Config, components: readonly Component
       closers.push(() => connect.close());
       running.httpUrl = connect.url;
       config.httpPort = Number(new URL(connect.url).port);
+    }
+    if (components.includes('connect')) {
+      // After the back-office's port is known: the embedded store lets its origin upload.
+      const storage = await objectStorage(config, closers);
+      useCases.uploads.attach(storage.storage);
+      running.objectStoreUrl = storage.endpoint;
     }
     if (config.metricsPort !== undefined) {
       // Started last, so it stops first: no scrape reaches a component being shut down.

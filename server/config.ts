@@ -58,6 +58,22 @@ export interface Config {
   /** RPCs each caller (API token, service token, operator) may make, over gRPC and Connect together: a sustained rate and a burst (0 per second: no limit). */
   rateLimitPerSecond: number;
   rateLimitBurst: number;
+  /**
+   * Object storage for uploads (S3_*): any S3-compatible store. Without
+   * S3_ENDPOINT the gateway starts its own on loopback (s3rver on S3_PORT,
+   * objects in DATA_DIR/s3).
+   */
+  s3: {
+    endpoint?: string;
+    region: string;
+    bucket: string;
+    accessKeyId?: string;
+    secretAccessKey?: string;
+    publicUrl?: string;
+    forcePathStyle: boolean;
+    port: number;
+    folder: string;
+  };
   /** MAX_IN_FLIGHT: unary calls answered at once by this process (gRPC and Connect together); past it RESOURCE_EXHAUSTED; 0: no cap. */
   maxInFlight: number;
   /** ALLOW_PRIVATE_PROVIDER_URLS: accounts' base_url and certificate URLs may point at loopback, private, link-local or metadata addresses (development, tests). */
@@ -214,6 +230,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookBadSignatureStoreLimit: count(env, 'WEBHOOK_BAD_SIGNATURE_STORE_LIMIT', 100),
     ...callerRateLimit(env),
     maxInFlight: count(env, 'MAX_IN_FLIGHT', 256),
+    s3: {
+      endpoint: env.S3_ENDPOINT || undefined,
+      region: env.S3_REGION || 'us-east-1',
+      bucket: env.S3_BUCKET || 'gateway-uploads',
+      accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
+      secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+      publicUrl: env.S3_PUBLIC_URL || undefined,
+      // Path style by default: S3-compatible stores (and the embedded one) serve it; AWS still does.
+      forcePathStyle: env.S3_FORCE_PATH_STYLE === undefined || env.S3_FORCE_PATH_STYLE === '' ? true : flag(env, 'S3_FORCE_PATH_STYLE'),
+      port: port(env, 'S3_PORT', 8083),
+      folder: env.S3_FOLDER || 'uploads',
+    },
     allowPrivateProviderUrls: flag(env, 'ALLOW_PRIVATE_PROVIDER_URLS'),
     allowPrivateWebhookUrls: flag(env, 'ALLOW_PRIVATE_WEBHOOK_URLS'),
   };

@@ -40,6 +40,7 @@ const lines = [
   gateway.httpUrl && `  Connect + web       ${gateway.httpUrl}  (back-office at /, GET /healthz)`,
   gateway.webhookUrl && `  Webhook sidecar     ${gateway.webhookUrl}/webhooks/{PROVIDER}/{providerAccountId}`,
   gateway.sandboxUrl && `  Sandbox PSP         ${gateway.sandboxUrl}`,
+  gateway.objectStoreUrl && !config.s3.endpoint && `  Object store        ${gateway.objectStoreUrl}  (embedded, for uploads; objects in ${config.dataDir}/s3)`,
   gateway.metricsUrl && `  Metrics             ${gateway.metricsUrl}/metrics  (Prometheus; keep it on an internal network)`,
   `  Database            ${config.databaseUrl ? 'PostgreSQL at DATABASE_URL' : `embedded PGlite in ${config.dataDir}/pgdata`}`,
   config.apiTokenGenerated && `  API token           ${token}   (generated; kept in ${config.dataDir}/api-token)`,

@@ -60,4 +60,5 @@ export const RPC_RULES: Record<string, RpcRule> = {
   '/gateway.v1.AccessService/UpdateOperator': rule('operators:admin', 'refused', true),
   '/gateway.v1.AccessService/ListAuditEvents': rule('audit:read', 'refused'),
   '/gateway.v1.AccessService/WhoAmI': rule('authenticated', 'none'),
+  '/gateway.v1.UploadService/CreateUploadLink': rule('receivers:write', 'none'),
 };

@@ -3,6 +3,8 @@ import type * as acc from '../../gen/ts-proto/gateway/v1/provider_account_servic
 import type * as sbx from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import * as wh from '../../gen/ts-proto/gateway/v1/webhook_service.js';
 import type * as ac from '../../gen/ts-proto/gateway/v1/access_service.js';
+import type * as up from '../../gen/ts-proto/gateway/v1/upload_service.js';
+import type { UploadsService } from '../gateway/uploads.js';
 import type { AccessService } from '../gateway/accessControl.js';
 import type { OperatorsService } from '../gateway/operators.js';
 import type { CallContext } from './callGuard.js';
@@ -47,6 +49,7 @@ export interface UseCases {
   access: AccessService;
   operators: OperatorsService;
   lists: ListsService;
+  uploads: UploadsService;
 }
 
 const optionalText = (value: string) => value || undefined;
@@ -291,5 +294,14 @@ export function accessHandlers(u: UseCases) {
       permissions: [...principal.permissions].sort(),
       providerAccountIds: [...(principal.providerAccountIds ?? [])],
     }),
+  };
+}
+
+export function uploadHandlers(u: UseCases) {
+  return {
+    createUploadLink: async (r: up.CreateUploadLinkRequest): Promise<up.CreateUploadLinkResponse> => {
+      const link = await u.uploads.createUploadLink(r);
+      return { uploadUrl: link.url, headers: link.headers, objectKey: link.key, publicUrl: link.publicUrl, expiresAt: link.expiresAt };
+    },
   };
 }

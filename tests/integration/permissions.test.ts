@@ -11,6 +11,8 @@ import { ProviderAccountServiceService } from '../../gen/ts-proto/gateway/v1/pro
 import { SandboxServiceService } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import { WebhookServiceService } from '../../gen/ts-proto/gateway/v1/webhook_service.js';
 import { AccessServiceService } from '../../gen/ts-proto/gateway/v1/access_service.js';
+import { UploadServiceService } from '../../gen/ts-proto/gateway/v1/upload_service.js';
+import { UploadService } from '../../gen/es/gateway/v1/upload_service_pb.js';
 import { ROLE_PERMISSIONS, ROLES, type Role } from '../../server/gateway/access.js';
 import { CreateOperatorRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
 import { RPC_RULES } from '../../server/transport/permissions.js';
@@ -28,6 +30,7 @@ const SERVICES: [ServiceName, DescService, grpc.ServiceDefinition][] = [
   ['sandbox', SandboxService, SandboxServiceService],
   ['webhooks', WebhookService, WebhookServiceService],
   ['access', AccessService, AccessServiceService],
+  ['upload', UploadService, UploadServiceService],
 ];
 const RPCS = SERVICES.flatMap(([service, desc, definition]) =>
   desc.methods.map((method) => ({

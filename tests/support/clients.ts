@@ -11,6 +11,8 @@ import { SandboxServiceClient, SandboxServiceService } from '../../gen/ts-proto/
 import { WebhookServiceClient, WebhookServiceService } from '../../gen/ts-proto/gateway/v1/webhook_service.js';
 import { AccessServiceClient, AccessServiceService } from '../../gen/ts-proto/gateway/v1/access_service.js';
 import { AccessService } from '../../gen/es/gateway/v1/access_service_pb.js';
+import { UploadServiceClient, UploadServiceService } from '../../gen/ts-proto/gateway/v1/upload_service.js';
+import { UploadService } from '../../gen/es/gateway/v1/upload_service_pb.js';
 import { PaymentGatewayService } from '../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { ProviderAccountService } from '../../gen/es/gateway/v1/provider_account_service_pb.js';
 import { SandboxService } from '../../gen/es/gateway/v1/sandbox_service_pb.js';
@@ -23,7 +25,7 @@ import { WebhookService } from '../../gen/es/gateway/v1/webhook_service_pb.js';
  * converts through the binary wire format, independently of the server's code.
  */
 
-export type ServiceName = 'gateway' | 'accounts' | 'sandbox' | 'webhooks' | 'access';
+export type ServiceName = 'gateway' | 'accounts' | 'sandbox' | 'webhooks' | 'access' | 'upload';
 
 export interface Driver {
   name: string;
@@ -44,6 +46,7 @@ const DEFINITIONS = {
   sandbox: SandboxServiceService,
   webhooks: WebhookServiceService,
   access: AccessServiceService,
+  upload: UploadServiceService,
 } as const;
 const ES_SERVICES: Record<ServiceName, DescService> = {
   gateway: PaymentGatewayService,
@@ -51,6 +54,7 @@ const ES_SERVICES: Record<ServiceName, DescService> = {
   sandbox: SandboxService,
   webhooks: WebhookService,
   access: AccessService,
+  upload: UploadService,
 };
 
 /** Pulls items from a push-based stream one at a time. */
@@ -87,6 +91,7 @@ export function grpcDriver(address: string, defaultToken: string): Driver {
     sandbox: new SandboxServiceClient(address, credentials),
     webhooks: new WebhookServiceClient(address, credentials),
     access: new AccessServiceClient(address, credentials),
+    upload: new UploadServiceClient(address, credentials),
   };
   const metadata = (token: string | null | undefined) => {
     const md = new grpc.Metadata();

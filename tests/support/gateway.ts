@@ -34,6 +34,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     WEBHOOK_PORT: '0',
     SANDBOX_PORT: '0',
     METRICS_PORT: '0',
+    S3_PORT: '0',
     DATA_DIR: dataDir,
     API_TOKENS: TEST_TOKEN,
     SANDBOX_SETTLE_MS: '200',

@@ -11,7 +11,15 @@ export interface GatewayProcess {
 export async function spawnGateway(env: Record<string, string>, timeoutMs = 60_000, preload: string[] = []): Promise<GatewayProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...preload.flatMap((module) => ['--import', module]), 'server/main.ts'], {
     // Any free metrics port unless a test names one: several gateways may run at once.
-    env: { ...process.env, LOG_LEVEL: 'warn', ALLOW_PRIVATE_PROVIDER_URLS: 'true', ALLOW_PRIVATE_WEBHOOK_URLS: 'true', METRICS_PORT: '0', ...env },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      ALLOW_PRIVATE_PROVIDER_URLS: 'true',
+      ALLOW_PRIVATE_WEBHOOK_URLS: 'true',
+      METRICS_PORT: '0',
+      S3_PORT: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -9,6 +9,7 @@ import { ProviderAccountService } from '../../../gen/es/gateway/v1/provider_acco
 import { SandboxService } from '../../../gen/es/gateway/v1/sandbox_service_pb.js';
 import { WebhookService } from '../../../gen/es/gateway/v1/webhook_service_pb.js';
 import { AccessService } from '../../../gen/es/gateway/v1/access_service_pb.js';
+import { UploadService } from '../../../gen/es/gateway/v1/upload_service_pb.js';
 import type { ErrorCode } from '../../lib/errors.js';
 import type { Logger } from '../../lib/logger.js';
 import { decodePathSegment, guardedListener, listen, requestPath, type ListeningServer } from '../../lib/httpServer.js';
@@ -17,7 +18,15 @@ import type { CallerRateLimit } from '../callerRateLimit.js';
 import type { InFlightLimit } from '../inFlightLimit.js';
 import { errorDetails, exposedError } from '../errors.js';
 import { BadRequestSchema, ErrorInfoSchema, RetryInfoSchema } from '../../../gen/es/google/rpc/error_details_pb.js';
-import { accessHandlers, paymentGatewayHandlers, providerAccountHandlers, sandboxHandlers, webhookHandlers, type UseCases } from '../rpcHandlers.js';
+import {
+  accessHandlers,
+  uploadHandlers,
+  paymentGatewayHandlers,
+  providerAccountHandlers,
+  sandboxHandlers,
+  webhookHandlers,
+  type UseCases,
+} from '../rpcHandlers.js';
 import { esToPlain, plainToEs } from './esBridge.js';
 import { guardRequest } from '../requestGuard.js';
 import { withDecodeErrorDetails } from './decodeErrors.js';
@@ -198,6 +207,7 @@ export async function startConnectServer(options: ConnectServerOptions): Promise
     [SandboxService, sandboxHandlers(options.useCases)],
     [WebhookService, webhookHandlers(options.useCases)],
     [AccessService, accessHandlers(options.useCases)],
+    [UploadService, uploadHandlers(options.useCases)],
   ];
   for (const [service, handlers] of services) serve(router, service, handlers, guard, options.logger, shutdown.signal);
   const rpcs = new Map(router.handlers.map((handler) => [handler.requestPath, handler]));

@@ -9,6 +9,8 @@ import { SandboxServiceService } from '../../../gen/ts-proto/gateway/v1/sandbox_
 import { WebhookServiceService } from '../../../gen/ts-proto/gateway/v1/webhook_service.js';
 import { AccessServiceService } from '../../../gen/ts-proto/gateway/v1/access_service.js';
 import { AccessService, file_gateway_v1_access_service } from '../../../gen/es/gateway/v1/access_service_pb.js';
+import { UploadServiceService } from '../../../gen/ts-proto/gateway/v1/upload_service.js';
+import { UploadService, file_gateway_v1_upload_service } from '../../../gen/es/gateway/v1/upload_service_pb.js';
 import { file_gateway_v1_payment_gateway_service, PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { file_gateway_v1_provider_account_service, ProviderAccountService } from '../../../gen/es/gateway/v1/provider_account_service_pb.js';
 import { file_gateway_v1_sandbox_service, SandboxService as EsSandboxService } from '../../../gen/es/gateway/v1/sandbox_service_pb.js';
@@ -25,7 +27,15 @@ import { guardRequest } from '../requestGuard.js';
 import { Status } from '../../../gen/ts-proto/google/rpc/status.js';
 import { BadRequest, ErrorInfo, RetryInfo } from '../../../gen/ts-proto/google/rpc/error_details.js';
 import type { Any } from '../../../gen/ts-proto/google/protobuf/any.js';
-import { accessHandlers, paymentGatewayHandlers, providerAccountHandlers, sandboxHandlers, webhookHandlers, type UseCases } from '../rpcHandlers.js';
+import {
+  accessHandlers,
+  uploadHandlers,
+  paymentGatewayHandlers,
+  providerAccountHandlers,
+  sandboxHandlers,
+  webhookHandlers,
+  type UseCases,
+} from '../rpcHandlers.js';
 
 /**
  * Server reflection from the exact descriptors compiled into the generated code
@@ -129,7 +139,7 @@ function toServiceError(error: unknown, logger: Logger, path: string): Partial<g
 }
 
 const ES_METHODS = new Map<string, DescMessage>(
-  [PaymentGatewayService, ProviderAccountService, EsSandboxService, WebhookService, AccessService].flatMap((service) =>
+  [PaymentGatewayService, ProviderAccountService, EsSandboxService, WebhookService, AccessService, UploadService].flatMap((service) =>
     service.methods.map((method) => [`/${service.typeName}/${method.name}`, method.input] as const),
   ),
 );
@@ -245,6 +255,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<{ ser
     [SandboxServiceService, sandboxHandlers(options.useCases)],
     [WebhookServiceService, webhookHandlers(options.useCases)],
     [AccessServiceService, accessHandlers(options.useCases)],
+    [UploadServiceService, uploadHandlers(options.useCases)],
   ];
   for (const [definition, handlers] of services)
     server.addService(withSafeDecoding(definition), implement(definition, handlers, guard, options.logger, streams));
@@ -256,6 +267,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<{ ser
     'gateway.v1.SandboxService': 'SERVING',
     'gateway.v1.WebhookService': 'SERVING',
     'gateway.v1.AccessService': 'SERVING',
+    'gateway.v1.UploadService': 'SERVING',
   });
   health.addToServer(server);
   const reflection = reflectionDefinition([
@@ -264,6 +276,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<{ ser
     file_gateway_v1_sandbox_service,
     file_gateway_v1_webhook_service,
     file_gateway_v1_access_service,
+    file_gateway_v1_upload_service,
   ]);
   new ReflectionService(reflection as never).addToServer(server);
 

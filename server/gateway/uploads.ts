@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import { GatewayError, invalidArgument } from '../lib/errors.js';
+import type { ObjectStorage, SignedUpload } from '../lib/objectStorage.js';
+
+/** What the specification fixes for uploads: a signed PUT valid 60 s (document 1 §7), a one-year immutable cache (document 3 §7). */
+export const UPLOAD_LINK_SECONDS = 60;
+export const UPLOAD_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+export const UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
+export const UPLOAD_CONTENT_TYPES = ['application/pdf', 'image/jpeg', 'image/png'] as const;
+const FILE_NAME_MAX = 200;
+
+export interface UploadLink extends SignedUpload {
+  key: string;
+}
+
+/** Signed links for the back-office to upload receivers' documents straight to object storage. */
+export class UploadsService {
+  private storage?: ObjectStorage;
+
+  constructor(private readonly folder: string) {}
+
+  /** The store, once it is known (the embedded one starts after the back-office's address is). */
+  attach(storage: ObjectStorage): void {
+    this.storage = storage;
+  }
+
+  async createUploadLink(input: { fileName: string; contentType: string; sizeBytes: number }): Promise<UploadLink> {
+    const fileName = input.fileName.trim();
+    if (!fileName) throw invalidArgument('file_name', 'file_name is required');
+    if (fileName.length > FILE_NAME_MAX || /[/\\\p{Cc}]/u.test(fileName) || fileName === '.' || fileName === '..')
+      throw invalidArgument('file_name', `file_name must be a file's own name: at most ${FILE_NAME_MAX} characters, no '/', '\\' or control characters`);
+    if (!(UPLOAD_CONTENT_TYPES as readonly string[]).includes(input.contentType))
+      throw invalidArgument('content_type', `content_type must be one of ${UPLOAD_CONTENT_TYPES.join(', ')}`);
+    if (!Number.isSafeInteger(input.sizeBytes) || input.sizeBytes < 1 || input.sizeBytes > UPLOAD_MAX_BYTES)
+      throw invalidArgument('size_bytes', `size_bytes must be from 1 to ${UPLOAD_MAX_BYTES} (10 MiB)`);
+    if (!this.storage)
+      throw new GatewayError('UNAVAILABLE', 'object storage is not configured: set S3_ENDPOINT and its credentials', { reason: 'STORAGE_UNAVAILABLE' });
+    const key = `${this.folder}/${randomUUID()}/${fileName}`;
+    const signed = await this.storage.signedUpload({
+      key,
+      contentType: input.contentType,
+      sizeBytes: input.sizeBytes,
+      cacheControl: UPLOAD_CACHE_CONTROL,
+      expiresInSeconds: UPLOAD_LINK_SECONDS,
+    });
+    return { ...signed, key };
+  }
+}

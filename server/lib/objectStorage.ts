@@ -1,0 +1,78 @@
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+
+/** Where uploads go: any S3-compatible store (S3_* settings). */
+export interface ObjectStorageSettings {
+  endpoint?: string;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** Where objects are read publicly; default: the endpoint's path-style address of the bucket. */
+  publicUrl?: string;
+  forcePathStyle: boolean;
+}
+
+export interface SignedUpload {
+  url: string;
+  /** Exactly what the PUT must carry; they are signed. */
+  headers: Record<string, string>;
+  publicUrl: string;
+  expiresAt: Date;
+}
+
+/** Each segment of a key percent-encoded, the slashes kept. */
+const encodeKey = (key: string) => key.split('/').map(encodeURIComponent).join('/');
+
+/** Signs PUTs of one object each, public-read, with their type, size and cache header bound into the signature. */
+export class ObjectStorage {
+  private readonly client: S3Client;
+
+  constructor(private readonly settings: ObjectStorageSettings) {
+    this.client = new S3Client({
+      region: settings.region,
+      endpoint: settings.endpoint,
+      forcePathStyle: settings.forcePathStyle,
+      credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
+    });
+  }
+
+  /** `signedAt` is now unless given (tests sign in the past to see the store refuse an expired link). */
+  async signedUpload(upload: {
+    key: string;
+    contentType: string;
+    sizeBytes: number;
+    cacheControl: string;
+    expiresInSeconds: number;
+    signedAt?: Date;
+  }): Promise<SignedUpload> {
+    const headers = { 'content-type': upload.contentType, 'x-amz-acl': 'public-read', 'cache-control': upload.cacheControl };
+    const command = new PutObjectCommand({
+      Bucket: this.settings.bucket,
+      Key: upload.key,
+      ContentType: upload.contentType,
+      ContentLength: upload.sizeBytes,
+      ACL: 'public-read',
+      CacheControl: upload.cacheControl,
+    });
+    const signedAt = upload.signedAt?.getTime() ?? Date.now();
+    const url = await getSignedUrl(this.client, command, {
+      expiresIn: upload.expiresInSeconds,
+      signingDate: new Date(signedAt),
+      // Kept as signed headers, not hoisted into the query: the store then refuses a PUT whose type, ACL, cache header or size differ.
+      signableHeaders: new Set(['content-type', 'content-length', 'x-amz-acl', 'cache-control']),
+      unhoistableHeaders: new Set(['x-amz-acl']),
+    });
+    return { url, headers, publicUrl: `${this.publicBase()}/${encodeKey(upload.key)}`, expiresAt: new Date(signedAt + upload.expiresInSeconds * 1000) };
+  }
+
+  private publicBase(): string {
+    if (this.settings.publicUrl) return this.settings.publicUrl.replace(/\/+$/, '');
+    const endpoint = (this.settings.endpoint ?? `https://s3.${this.settings.region}.amazonaws.com`).replace(/\/+$/, '');
+    return `${endpoint}/${this.settings.bucket}`;
+  }
+
+  close(): void {
+    this.client.destroy();
+  }
+}

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { CreateUploadLinkRequest } from '../../gen/ts-proto/gateway/v1/upload_service.js';
+import { connectDriver, errorDetailsOf, failureOf, type Driver } from '../support/clients.js';
+import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
+import { ObjectStorage } from '../../server/lib/objectStorage.js';
+import { UPLOAD_CACHE_CONTROL, UPLOAD_LINK_SECONDS } from '../../server/gateway/uploads.js';
+
+/**
+ * CreateUploadLink (issue "A back-office operators can run the business from",
+ * point 2), against the embedded S3-compatible store npm start runs: a signed
+ * PUT valid 60 seconds for one file, public-read, with the one-year immutable
+ * cache header; bad names, types and sizes refused naming the field.
+ */
+let stack: TestStack;
+let connect: Driver;
+beforeAll(async () => {
+  stack = await startTestStack();
+  connect = connectDriver(stack.gateway.httpUrl!, TEST_TOKEN);
+});
+afterAll(async () => {
+  connect?.close();
+  await stack?.close();
+});
+
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+const link = (driver: Driver, request: Partial<CreateUploadLinkRequest>) =>
+  driver.call(
+    'upload',
+    'createUploadLink',
+    CreateUploadLinkRequest.fromPartial({ fileName: 'contrato social.pdf', contentType: 'application/pdf', sizeBytes: PDF.length, ...request }),
+  );
+
+describe.each([['gRPC'], ['Connect']])('over %s', (transport) => {
+  const driver = () => (transport === 'gRPC' ? stack.client : connect);
+
+  it('signs a 60-second PUT; the browser sends the file with the headers given, and the object is then public with the one-year cache header', async () => {
+    const before = Date.now();
+    const answer = await link(driver(), {});
+    expect(answer.objectKey).toMatch(/^uploads\/[0-9a-f-]{36}\/contrato social\.pdf$/);
+    expect(answer.headers).toEqual({ 'content-type': 'application/pdf', 'x-amz-acl': 'public-read', 'cache-control': 'public, max-age=31536000, immutable' });
+    expect(answer.expiresAt.getTime()).toBeGreaterThanOrEqual(before + 59_000);
+    expect(answer.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + 60_000);
+    const signed = new URL(answer.uploadUrl);
+    expect(signed.searchParams.get('X-Amz-Expires')).toBe('60');
+    expect(signed.searchParams.get('X-Amz-SignedHeaders')!.split(';')).toEqual(
+      expect.arrayContaining(['content-length', 'content-type', 'cache-control', 'x-amz-acl']),
+    );
+
+    const put = await fetch(answer.uploadUrl, { method: 'PUT', headers: answer.headers, body: PDF });
+    expect(put.status).toBe(200);
+    expect(answer.publicUrl).toBe(`${stack.gateway.objectStoreUrl}/gateway-uploads/${answer.objectKey.split('/').map(encodeURIComponent).join('/')}`);
+    const read = await fetch(answer.publicUrl);
+    expect(read.status).toBe(200);
+    expect(read.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(read.headers.get('content-type')).toBe('application/pdf');
+    expect(Buffer.from(await read.arrayBuffer())).toEqual(PDF);
+  });
+
+  it('refuses a path in the name, control characters, another type and a size over 10 MiB, naming the field', async () => {
+    for (const [request, field, message] of [
+      [{ fileName: '../etc/passwd' }, 'file_name', "file_name must be a file's own name: at most 200 characters, no '/', '\\' or control characters"],
+      [{ fileName: 'a\\b.pdf' }, 'file_name', "file_name must be a file's own name: at most 200 characters, no '/', '\\' or control characters"],
+      [{ fileName: 'nota\u0007.pdf' }, 'file_name', "file_name must be a file's own name: at most 200 characters, no '/', '\\' or control characters"],
+      [{ fileName: ' ' }, 'file_name', 'file_name is required'],
+      [{ contentType: 'text/html' }, 'content_type', 'content_type must be one of application/pdf, image/jpeg, image/png'],
+      [{ sizeBytes: 10 * 1024 * 1024 + 1 }, 'size_bytes', 'size_bytes must be from 1 to 10485760 (10 MiB)'],
+      [{ sizeBytes: 0 }, 'size_bytes', 'size_bytes must be from 1 to 10485760 (10 MiB)'],
+    ] as const) {
+      expect(await failureOf(link(driver(), request))).toEqual({ code: 'INVALID_ARGUMENT', message });
+      expect((await errorDetailsOf(link(driver(), request))).fields).toEqual([field]);
+    }
+  });
+});
+
+it('the store refuses a link once its 60 seconds are over', async () => {
+  const storage = new ObjectStorage({
+    endpoint: stack.gateway.objectStoreUrl,
+    region: 'us-east-1',
+    bucket: 'gateway-uploads',
+    accessKeyId: 'S3RVER',
+    secretAccessKey: 'S3RVER',
+    forcePathStyle: true,
+  });
+  const sign = (secondsAgo: number) =>
+    storage.signedUpload({
+      key: `uploads/expiry-${secondsAgo}/a.pdf`,
+      contentType: 'application/pdf',
+      sizeBytes: PDF.length,
+      cacheControl: UPLOAD_CACHE_CONTROL,
+      expiresInSeconds: UPLOAD_LINK_SECONDS,
+      signedAt: new Date(Date.now() - secondsAgo * 1000),
+    });
+  const put = async (secondsAgo: number) => {
+    const signed = await sign(secondsAgo);
+    return (await fetch(signed.url, { method: 'PUT', headers: signed.headers, body: PDF })).status;
+  };
+  expect(await put(50)).toBe(200);
+  expect(await put(61)).toBe(403);
+  storage.close();
+});
+
+it("lets the back-office's origin upload from the browser, and no other origin (CORS on the embedded store)", async () => {
+  const preflight = (origin: string) =>
+    fetch(`${stack.gateway.objectStoreUrl}/gateway-uploads/uploads/x/y.pdf`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'content-type,x-amz-acl,cache-control' },
+    });
+  // s3rver answers a matched preflight with "*"; what it checks is that the origin has a rule.
+  expect((await preflight(stack.gateway.httpUrl!)).status).toBe(200);
+  expect((await preflight('https://elsewhere.example')).status).toBe(403);
+
+  const answer = await link(stack.client, {});
+  const put = await fetch(answer.uploadUrl, { method: 'PUT', headers: { ...answer.headers, origin: stack.gateway.httpUrl! }, body: PDF });
+  expect(put.headers.get('access-control-allow-origin')).toBe(stack.gateway.httpUrl);
+});
