@@ -5,3 +5,4 @@
  */
 await import('./webhookIntake.js');
 await import('./transactionLists.js');
+await import('./sandboxPsp.js');

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -103,6 +104,9 @@ export class SandboxPsp {
   private readonly state: PspState;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly faults: SandboxFault[] = [];
+  /** The state file write under way, and whether the state changed since it began. */
+  private writing?: Promise<void>;
+  private dirty = false;
 
   constructor(private readonly options: SandboxPspOptions = {}) {
     this.state = { charges: {}, withdrawals: {}, recipients: {}, cards: new Map() };
@@ -139,19 +143,44 @@ export class SandboxPsp {
   async stop(): Promise<void> {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
-    if (!this.server) return;
-    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
-    this.server.closeAllConnections();
+    if (this.server) {
+      await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+      this.server.closeAllConnections();
+    }
+    // What the last requests changed is on disk before stop() returns.
+    await this.writing;
   }
 
+  /**
+   * Saves the state in the background: one write at a time, and changes made
+   * while one is under way go in the next (not one synchronous rewrite of the
+   * whole file per charge on the event loop, which slowed the gateway beside
+   * it as the file grew). Written to a temporary file and renamed, so a crash
+   * leaves the previous state, never half a file.
+   */
   private persist(): void {
     if (!this.options.stateFile) return;
-    mkdirSync(dirname(this.options.stateFile), { recursive: true });
-    const { charges, withdrawals, recipients } = this.state;
-    // Signing secrets stay in memory, like card numbers: after a restart those notifications go unsigned.
-    const withoutSecret = <T extends Notified>(items: Record<string, T>) =>
-      Object.fromEntries(Object.entries(items).map(([id, { notificationSecret: _secret, ...item }]) => [id, item]));
-    writeFileSync(this.options.stateFile, JSON.stringify({ charges: withoutSecret(charges), withdrawals: withoutSecret(withdrawals), recipients }));
+    this.dirty = true;
+    this.writing ??= this.flush(this.options.stateFile);
+  }
+
+  private async flush(file: string): Promise<void> {
+    try {
+      await mkdir(dirname(file), { recursive: true });
+      while (this.dirty) {
+        this.dirty = false;
+        const { charges, withdrawals, recipients } = this.state;
+        // Signing secrets stay in memory, like card numbers: after a restart those notifications go unsigned.
+        const withoutSecret = <T extends Notified>(items: Record<string, T>) =>
+          Object.fromEntries(Object.entries(items).map(([id, { notificationSecret: _secret, ...item }]) => [id, item]));
+        await writeFile(`${file}.tmp`, JSON.stringify({ charges: withoutSecret(charges), withdrawals: withoutSecret(withdrawals), recipients }));
+        await rename(`${file}.tmp`, file);
+      }
+    } catch (error) {
+      this.options.logger?.warn({ err: error }, 'sandbox PSP could not save its state');
+    } finally {
+      this.writing = undefined;
+    }
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

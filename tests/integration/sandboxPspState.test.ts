@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventually } from '../support/eventually.js';
 import { SandboxPsp } from '../../server/sandbox/psp.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-state-'));
@@ -26,9 +27,11 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {})
 
 it('keeps no API key in clear in its state file, and a restart still serves the same merchant', async () => {
   const created = (await (await post('/v1/charges', { amount: 1000, method: 'pix' })).json()) as { id: string };
+  // Saved in the background, and by stop() at the latest.
+  await eventually(async () => existsSync(stateFile) && readFileSync(stateFile, 'utf8').includes(created.id));
+  await psp.stop();
   expect(readFileSync(stateFile, 'utf8')).not.toContain(API_KEY);
 
-  await psp.stop();
   psp = await new SandboxPsp({ stateFile }).start();
   const again = await fetch(`${psp.url}/v1/charges/${created.id}`, { headers: { authorization: `Bearer ${API_KEY}` } });
   expect(again.status).toBe(200);
