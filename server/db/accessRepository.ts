@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuditEvent, ServiceToken } from '../domain/types.js';
 import { isUuid } from '../lib/ids.js';
 import { AuditEventEntity, ServiceTokenEntity, type AuditEventRow, type ServiceTokenRow } from './entities.js';
-import { decodePageToken, encodePageToken } from './pageTokens.js';
+import { encodePageToken, readPageToken } from './pageTokens.js';
 
 const toToken = (row: ServiceTokenRow): ServiceToken => ({
   id: row.id,
@@ -64,7 +64,7 @@ export class AuditRepository {
   }
 
   async list(em: EntityManager, filter: AuditFilter, pageSize: number, pageToken?: string): Promise<{ events: AuditEvent[]; nextPageToken?: string }> {
-    const after = pageToken ? decodePageToken(pageToken) : undefined;
+    const after = readPageToken(pageToken);
     const rows = await em.find(
       AuditEventEntity,
       {

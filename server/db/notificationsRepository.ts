@@ -1,4 +1,4 @@
-import { decodePageToken, encodePageToken } from './pageTokens.js';
+import { encodePageToken, readPageToken } from './pageTokens.js';
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -166,7 +166,7 @@ export class NotificationsRepository {
     pageSize: number,
     pageToken?: string,
   ): Promise<{ notifications: WebhookNotification[]; nextPageToken?: string }> {
-    const after = pageToken ? decodePageToken(pageToken) : undefined;
+    const after = readPageToken(pageToken);
     const rows = await em.find(
       WebhookNotificationEntity,
       {

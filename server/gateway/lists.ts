@@ -1,5 +1,5 @@
 import type { ListsRepository } from '../db/listsRepository.js';
-import { decodePageToken } from '../db/pageTokens.js';
+import { readPageToken } from '../db/pageTokens.js';
 import type {
   ListFilter,
   Page,
@@ -15,7 +15,6 @@ import type {
   WithdrawalListFilter,
 } from '../domain/types.js';
 import { invalidArgument } from '../lib/errors.js';
-import { isUuid } from '../lib/ids.js';
 import type { GatewayDeps } from './context.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
@@ -37,13 +36,7 @@ function pageSize(size: number): number {
   return size || DEFAULT_PAGE_SIZE;
 }
 
-function cursor(token: string | undefined): PageCursor | undefined {
-  if (!token) return undefined;
-  const decoded = decodePageToken(token);
-  if (!decoded || !isUuid(decoded.id))
-    throw invalidArgument('page_token', "page_token is not one this list answered: pass a response's next_page_token as it is, or none for the first page");
-  return decoded;
-}
+const cursor = (token: string | undefined): PageCursor | undefined => readPageToken(token);
 
 /** Years 1 to 9999: what PostgreSQL's timestamptz and an ISO date both hold (a Timestamp's seconds can say far more). */
 const EARLIEST = Date.parse('0001-01-01T00:00:00Z');

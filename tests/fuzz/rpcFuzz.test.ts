@@ -5,10 +5,14 @@ import { PaymentGatewayService } from '../../gen/es/gateway/v1/payment_gateway_s
 import { ProviderAccountService } from '../../gen/es/gateway/v1/provider_account_service_pb.js';
 import { SandboxService } from '../../gen/es/gateway/v1/sandbox_service_pb.js';
 import { WebhookService } from '../../gen/es/gateway/v1/webhook_service_pb.js';
+import { AccessService } from '../../gen/es/gateway/v1/access_service_pb.js';
+import { UploadService } from '../../gen/es/gateway/v1/upload_service_pb.js';
 import * as gatewayMessages from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import * as accountMessages from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import * as sandboxMessages from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import * as webhookMessages from '../../gen/ts-proto/gateway/v1/webhook_service.js';
+import * as accessMessages from '../../gen/ts-proto/gateway/v1/access_service.js';
+import * as uploadMessages from '../../gen/ts-proto/gateway/v1/upload_service.js';
 import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import { connectDriver, failureOf, type Driver, type ServiceName } from '../support/clients.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
@@ -24,13 +28,16 @@ import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.j
 const SEED = 20261122;
 const RUNS_PER_METHOD = 100;
 /** A PIX charge that succeeds costs about a second (BR Code, QR image, sandbox round trip): fewer of those keep the suite well under a minute. */
-const RUNS: Record<string, number> = { CreateTransaction: 16, WatchEvents: 20 };
+// CreateOperator and UpdateOperator hash a password (scrypt, tens of milliseconds) whenever the input is valid.
+const RUNS: Record<string, number> = { CreateTransaction: 16, WatchEvents: 20, CreateOperator: 30, UpdateOperator: 30 };
 
 const SERVICES: [ServiceName, DescService, Record<string, any>][] = [
   ['gateway', PaymentGatewayService, gatewayMessages],
   ['accounts', ProviderAccountService, accountMessages],
   ['sandbox', SandboxService, sandboxMessages],
   ['webhooks', WebhookService, webhookMessages],
+  ['access', AccessService, accessMessages],
+  ['upload', UploadService, uploadMessages],
 ];
 
 let stack: TestStack;

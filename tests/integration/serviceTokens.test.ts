@@ -235,6 +235,20 @@ describe('the audit trail', () => {
     expect(JSON.stringify(rows)).not.toMatch(/sk-a-secret|gwt_/);
   });
 
+  it('refuses a page token it did not answer, naming page_token (as ListWebhookNotifications does), never a query with a malformed id', async () => {
+    const forged = Buffer.from('2026-01-01T00:00:00.000Z|not-a-uuid').toString('base64url');
+    for (const driver of [stack.client, connect]) {
+      for (const call of [
+        driver.call('access', 'listAuditEvents', ListAuditEventsRequest.fromPartial({ pageToken: forged })),
+        driver.call('webhooks', 'listWebhookNotifications', ListWebhookNotificationsRequest.fromPartial({ pageToken: forged })),
+        driver.call('access', 'listAuditEvents', ListAuditEventsRequest.fromPartial({ pageToken: 'garbage' })),
+      ]) {
+        const details = await errorDetailsOf(call);
+        expect(details).toMatchObject({ reason: 'INVALID_ARGUMENT', fields: ['page_token'] });
+      }
+    }
+  });
+
   it('cannot be edited, not even by SQL', async () => {
     await expect(db.query(`update audit_events set outcome = 'OK'`)).rejects.toThrow('audit_events is append-only');
     await expect(db.query('delete from audit_events')).rejects.toThrow('audit_events is append-only');
