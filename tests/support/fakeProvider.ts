@@ -266,6 +266,8 @@ export interface FakeProvider {
   readonly received: RecordedRequest[];
   /** Requests no expectation matched (each was answered 500). */
   readonly unexpected: UnexpectedRequest[];
+  /** Requests whose sender closed the connection before the (delayed) answer was sent. */
+  readonly abandoned: RecordedRequest[];
   /** Declares an expected request and its canned answer; first declared, first matched. */
   expect(expectation: Expectation): ExpectationHandle;
   /** Expectations still waiting for requests. */
@@ -285,6 +287,7 @@ export interface FakeProviderOptions {
 export async function startFakeProvider({ tls = 'http' }: FakeProviderOptions = {}): Promise<FakeProvider> {
   const received: RecordedRequest[] = [];
   const unexpected: UnexpectedRequest[] = [];
+  const abandoned: RecordedRequest[] = [];
   let declared: Array<{ expectation: Expectation; calls: RecordedRequest[] }> = [];
   const timers = new Set<NodeJS.Timeout>();
 
@@ -327,6 +330,9 @@ export async function startFakeProvider({ tls = 'http' }: FakeProviderOptions = 
     const { reply = { status: 200, body: {} } } = match.expectation;
     const canned = typeof reply === 'function' ? reply(recorded) : reply;
     if (!canned.delayMs) return send(response, canned);
+    response.once('close', () => {
+      if (!response.writableEnded) abandoned.push(recorded);
+    });
     const timer = setTimeout(() => {
       timers.delete(timer);
       if (!response.destroyed) send(response, canned);
@@ -362,6 +368,7 @@ export async function startFakeProvider({ tls = 'http' }: FakeProviderOptions = 
     ca,
     received,
     unexpected,
+    abandoned,
     expect(expectation) {
       const entry = { expectation, calls: [] as RecordedRequest[] };
       declared.push(entry);
@@ -386,6 +393,7 @@ export async function startFakeProvider({ tls = 'http' }: FakeProviderOptions = 
       declared = [];
       received.length = 0;
       unexpected.length = 0;
+      abandoned.length = 0;
     },
     async close() {
       timers.forEach((timer) => clearTimeout(timer));

@@ -1,5 +1,6 @@
 import axios, { type AxiosRequestConfig, type AxiosResponse } from 'axios';
 import type { Agent } from 'node:https';
+import { callSignal } from '../callScope.js';
 import { GatewayError } from '../errors.js';
 import { logger as defaultLogger, type Logger } from '../logger.js';
 import { resolveKey, type HttpAccount, type KeyRef } from './account.js';
@@ -158,6 +159,8 @@ export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
         headers: { ...staticAuthHeaders(auth, ctx), ...requestOptions.headers },
         timeout: requestOptions.timeoutMs,
         httpsAgent,
+        // A read nobody waits for any more stops; a write finishes, so that what the provider did is recorded.
+        signal: method === 'GET' ? callSignal() : undefined,
       };
       const length = instance.getUri(config).length;
       if (length > MAX_PROVIDER_URL_LENGTH) {

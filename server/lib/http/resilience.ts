@@ -62,7 +62,8 @@ export function requestWasNotSent(error: unknown): boolean {
  * built is the caller's input: neither counts toward the circuit.
  */
 export function isProviderOutage(error: unknown): boolean {
-  if (!axios.isAxiosError(error)) return false;
+  // A read its caller gave up on says nothing about the provider.
+  if (!axios.isAxiosError(error) || axios.isCancel(error)) return false;
   if (error.response) return error.response.status >= 500;
   return !REQUEST_CONSTRUCTION_CODES.has(codeOf(error));
 }

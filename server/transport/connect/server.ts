@@ -13,6 +13,7 @@ import { UploadService } from '../../../gen/es/gateway/v1/upload_service_pb.js';
 import type { ErrorCode } from '../../lib/errors.js';
 import type { Logger } from '../../lib/logger.js';
 import { decodePathSegment, guardedListener, listen, requestPath, type ListeningServer } from '../../lib/httpServer.js';
+import { withCallSignal } from '../../lib/callScope.js';
 import { CallGuard, UNAUTHENTICATED_MESSAGE, type CallContext, type RpcObserver } from '../callGuard.js';
 import type { CallerRateLimit } from '../callerRateLimit.js';
 import type { InFlightLimit } from '../inFlightLimit.js';
@@ -126,11 +127,13 @@ function serve(router: ConnectRouter, service: DescService, handlers: Handlers, 
         : async (request: unknown, context: HandlerContext) => {
             try {
               const call = callContext(context);
-              const response = await guard.unary(
-                path,
-                call,
-                () => checkedRequest(method.input, request),
-                (admitted) => handler(admitted, context.signal, call),
+              const response = await withCallSignal(context.signal, () =>
+                guard.unary(
+                  path,
+                  call,
+                  () => checkedRequest(method.input, request),
+                  (admitted) => handler(admitted, context.signal, call),
+                ),
               );
               return plainToEs(method.output, response);
             } catch (error) {

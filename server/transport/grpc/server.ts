@@ -16,6 +16,7 @@ import { file_gateway_v1_provider_account_service, ProviderAccountService } from
 import { file_gateway_v1_sandbox_service, SandboxService as EsSandboxService } from '../../../gen/es/gateway/v1/sandbox_service_pb.js';
 import { file_gateway_v1_webhook_service, WebhookService } from '../../../gen/es/gateway/v1/webhook_service_pb.js';
 import type { Logger } from '../../lib/logger.js';
+import { withCallSignal } from '../../lib/callScope.js';
 import { CallGuard, UNAUTHENTICATED_MESSAGE, type CallContext, type RpcObserver } from '../callGuard.js';
 import type { CallerRateLimit } from '../callerRateLimit.js';
 import type { InFlightLimit } from '../inFlightLimit.js';
@@ -225,14 +226,19 @@ function implement(
       }) as grpc.handleServerStreamingCall<any, any>;
     } else {
       implementation[name] = ((call: grpc.ServerUnaryCall<any, any>, callback: grpc.sendUnaryData<any>) => {
+        // Aborted when the caller cancels or its deadline passes: the call's reads at providers stop (callScope.ts).
+        const abort = new AbortController();
+        call.once('cancelled', () => abort.abort());
         Promise.resolve()
           .then(() => {
             const context = callContext(call);
-            return guard.unary(
-              method.path,
-              context,
-              () => checkedRequest(input, call.request),
-              (request) => handler(request, new AbortController().signal, context),
+            return withCallSignal(abort.signal, () =>
+              guard.unary(
+                method.path,
+                context,
+                () => checkedRequest(input, call.request),
+                (request) => handler(request, abort.signal, context),
+              ),
             );
           })
           .then(

@@ -2,6 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
+import { CanceledError } from 'axios';
+import { isProviderOutage, isRetryableRead } from '../../../../server/lib/http/resilience.js';
 import { circuitStates, createProviderHttp, type HttpAccount, type ProviderHttpDeclaration } from '../../../../server/lib/http/index.js';
 import { closedPort } from '../../../support/closedPort.js';
 import { startFakeProvider, type FakeProvider } from '../../../support/fakeProvider.js';
@@ -211,5 +213,13 @@ describe('circuit breaker per account', () => {
         .post('/w', {})
         .catch(() => undefined);
     await expect(http(breaker, ctx).post('/w', {})).rejects.toMatchObject({ name: 'ProviderCallError', code: 'UNAVAILABLE' });
+  });
+});
+
+describe('a read its caller gave up on', () => {
+  it('is neither retried nor counted against the circuit', () => {
+    const canceled = new CanceledError();
+    expect(isProviderOutage(canceled)).toBe(false);
+    expect(isRetryableRead(canceled)).toBe(false);
   });
 });
