@@ -1,20 +1,37 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { CreateTransactionRequest, ListProvidersRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { CreateProviderAccountRequest, GetProviderAccountRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
+import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
+import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
+import { grpcDriver, type Driver } from '../support/clients.js';
 import { createTestDatabase } from '../support/postgres.js';
-import { removeDir, startTestGateway } from '../support/gateway.js';
+import { removeDir, startTestGateway, TEST_TOKEN } from '../support/gateway.js';
 
 const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOTS = 'test-results/screenshots';
 let browser: Browser;
 let gateway: Awaited<ReturnType<typeof startTestGateway>>;
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let api: Driver;
+let accountId: string;
+/** Charges this file created, for the dashboard's count. */
+let charges = 0;
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`browser tests need Debian's chromium at ${CHROMIUM} (apt-get install chromium; .ci/run installs it)`);
   if (!existsSync('web/dist/index.html')) throw new Error('the back-office is not built: npm run build:web (npm test does it first)');
+  mkdirSync(SCREENSHOTS, { recursive: true });
   database = await createTestDatabase();
   gateway = await startTestGateway({ databaseUrl: database.url });
-  await gateway.useCases!.accounts.create({ provider: 'SANDBOX', name: 'Shown in the browser', publicKey: 'pk', secretKey: 'sk' });
+  api = grpcDriver(gateway.grpcAddress!, TEST_TOKEN);
+  const { providerAccount } = await api.call(
+    'accounts',
+    'createProviderAccount',
+    CreateProviderAccountRequest.fromPartial({ provider: 'SANDBOX', name: 'Shown in the browser', publicKey: 'pk', secretKey: 'sk' }),
+  );
+  accountId = providerAccount.id;
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
@@ -23,45 +40,204 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
+  api?.close();
   await gateway?.close();
   await database?.drop();
   if (gateway) removeDir(gateway.dataDir);
 });
 
-it('an operator signs in, sees providers, accounts and the audit trail over Connect-Web, and signs out; nothing is kept in storage', async () => {
-  const page = await browser.newPage();
+/** A PIX charge on the sandbox account, created through the gateway's gRPC API. */
+async function pixCharge(amount: number, orderId: string) {
+  charges++;
+  const { transaction } = await api.call(
+    'gateway',
+    'createTransaction',
+    CreateTransactionRequest.fromPartial({
+      providerAccountId: accountId,
+      transaction: {
+        amount,
+        orderId,
+        paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX,
+        customer: { name: 'Ana', document: '12345678909', email: 'ana@example.com', phone: '11987654321' },
+      },
+    }),
+  );
+  return transaction as { id: string; pixCode: string };
+}
+
+const simulatePayment = (id: string) => api.call('sandbox', 'simulatePayment', SimulatePaymentRequest.fromPartial({ id }));
+
+/** A new page that records CSP violations, signed in as the first admin. */
+async function signedIn(): Promise<{ page: Page; violations: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.setDefaultTimeout(10_000);
   const violations: string[] = [];
   page.on('console', (message) => {
-    if (/Content[- ]Security[- ]Policy/i.test(message.text())) violations.push(message.text());
+    if (/Content[- ]Security[- ]Policy/i.test(message.text())) violations.push(`${message.text()} ${JSON.stringify(message.location())}`);
   });
   await page.goto(gateway.httpUrl!);
-  await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Payment gateway back-office');
+  const admin = gateway.firstAdmin!;
+  await page.getByRole('textbox', { name: 'E-mail' }).fill(admin.email);
+  await page.getByLabel(/^Senha/).fill(admin.password!);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+  await page.getByTestId('operator').waitFor();
+  return { page, violations };
+}
+
+/** Nothing in scripts' reach or storage, no CSP violation; and a screenshot of the page for review. */
+async function finish(page: Page, violations: string[], name: string) {
+  await expect(page.evaluate(() => [document.cookie, localStorage.length, sessionStorage.length])).resolves.toEqual(['', 0, 0]);
+  expect(violations).toEqual([]);
+  await screenshot(page, name);
+  await page.close();
+}
+
+/** Last: Playwright hides the caret with a <style> of its own, which the CSP reports. */
+const screenshot = (page: Page, name: string) => page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true, caret: 'initial' });
+
+it('an operator signs in (a wrong password is refused with the server message), moves around the shell, switches language, sees the audit trail and signs out; nothing is kept in storage', async () => {
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  page.setDefaultTimeout(10_000);
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content[- ]Security[- ]Policy/i.test(message.text())) violations.push(`${message.text()} ${JSON.stringify(message.location())}`);
+  });
+  await page.goto(gateway.httpUrl!);
+  await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Back-office do gateway de pagamentos');
 
   const admin = gateway.firstAdmin!;
-  await page.getByLabel('E-mail').fill(admin.email);
-  await page.getByLabel('Password').fill('not-the-password');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('textbox', { name: 'E-mail' }).fill(admin.email);
+  await page.getByLabel(/^Senha/).fill('not-the-password');
+  await page.getByRole('button', { name: 'Entrar' }).click();
   await expect(page.getByRole('alert').textContent()).resolves.toBe('wrong e-mail or password');
 
-  await page.getByLabel('Password').fill(admin.password!);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  const providers = page.getByTestId('providers-table');
-  await providers.waitFor();
-  await expect(providers.textContent()).resolves.toContain('SANDBOX');
+  await page.getByLabel(/^Senha/).fill(admin.password!);
+  await page.getByRole('button', { name: 'Entrar' }).click();
   await expect(page.getByTestId('operator').textContent()).resolves.toBe(admin.email);
-  await expect(page.getByTestId('accounts-table').textContent()).resolves.toContain('Shown in the browser');
-  await expect(page.getByTestId('audit-table').textContent()).resolves.toContain('auth/SignIn');
-  if (process.env.SCREENSHOT) await page.screenshot({ path: process.env.SCREENSHOT, fullPage: true });
+
+  // At 390 px the navigation is behind the menu button, reachable by keyboard.
+  await page.getByRole('button', { name: 'Menu' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('link', { name: 'Trilha de auditoria' }).click();
+  await page.getByTestId('audit-table').getByText('auth/SignIn').first().waitFor();
+
+  // English on request; the choice is kept in memory only.
+  await page.getByText('EN', { exact: true }).click();
+  await page.getByRole('heading', { name: 'Audit trail' }).waitFor();
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('link', { name: 'Providers' }).click();
+  await page.getByTestId('providers-table').locator('[data-provider="SANDBOX"]').waitFor();
 
   // The session cookie is HttpOnly and the CSRF token lives in memory: scripts and storage hold neither.
   await expect(page.evaluate(() => [document.cookie, localStorage.length, sessionStorage.length])).resolves.toEqual(['', 0, 0]);
-  // A reload keeps the session (the cookie) and gets the CSRF token again.
+  // A reload keeps the session (the cookie) and gets the CSRF token again; the language starts over in Portuguese.
   await page.reload();
-  await page.getByTestId('providers-table').waitFor();
+  await page.getByRole('heading', { name: 'Provedores' }).waitFor();
 
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  await page.getByRole('button', { name: 'Sair' }).click();
+  await page.getByRole('button', { name: 'Entrar' }).waitFor();
   await page.reload();
-  await page.getByRole('button', { name: 'Sign in' }).waitFor();
-  expect(violations).toEqual([]);
+  await page.getByRole('button', { name: 'Entrar' }).waitFor();
+  await finish(page, violations, 'sign-in-390px');
+});
+
+it('transactions: a PIX charge is listed and found by its order id, opened with its PIX code, turns APPROVED live when paid on the sandbox, and is partly refunded from the form', async () => {
+  const charge = await pixCharge(1990, 'browser-order-1');
+  const { page, violations } = await signedIn();
+  await page.getByRole('link', { name: 'Transações' }).click();
+  const row = page.locator(`[data-id="${charge.id}"]`);
+  await expect(row.getByTestId('status').textContent()).resolves.toBe('Pendente');
+  await expect(row.textContent()).resolves.toContain('R$ 19,90');
+
+  await page.getByLabel('Busca (id, pedido, documento ou e-mail)').fill('no-such-order');
+  await page.getByText('Nada encontrado.').waitFor();
+  await page.getByLabel('Busca (id, pedido, documento ou e-mail)').fill('browser-order-1');
+  await row.waitFor();
+
+  // The list follows a payment without a reload.
+  await simulatePayment(charge.id);
+  await row.getByText('Aprovada').waitFor();
+
+  await row.getByRole('link', { name: charge.id }).click();
+  await expect(page.getByTestId('amount').textContent()).resolves.toBe('R$ 19,90');
+  await expect(page.getByTestId('pix-code').inputValue()).resolves.toBe(charge.pixCode);
+  await expect(page.getByTestId('history').textContent()).resolves.toContain('Aprovada');
+
+  // A second charge, opened while pending, turns APPROVED on its page without a reload.
+  const second = await pixCharge(5000, 'browser-order-2');
+  await page.goto(`${gateway.httpUrl!}/#/transactions/${second.id}`);
+  await expect(page.getByTestId('transaction').getByTestId('status').textContent()).resolves.toBe('Pendente');
+  await simulatePayment(second.id);
+  await page.getByTestId('transaction').getByText('Aprovada').waitFor();
+
+  const amount = page.getByLabel('Valor a estornar (R$)');
+  await amount.fill('12,345');
+  await page.getByRole('button', { name: 'Estornar' }).click();
+  await page.getByText('Informe um valor como 12,34.').waitFor();
+  await amount.fill('10,10');
+  await page.getByRole('button', { name: 'Estornar' }).click();
+  await expect(page.getByRole('status').textContent()).resolves.toMatch(/^Estorno solicitado\./);
+  await finish(page, violations, 'transactions');
+});
+
+it('dashboard: counts the last 7 days, draws the charts and feeds the latest status changes live', async () => {
+  const { page, violations } = await signedIn();
+  const charge = await pixCharge(2500, 'browser-order-3');
+  await page.getByRole('heading', { name: 'Painel' }).waitFor();
+  await page.locator('.recharts-surface').first().waitFor();
+  await simulatePayment(charge.id);
+  await page.getByTestId('feed').getByRole('link', { name: charge.id }).first().waitFor();
+  // The event refreshed the counts too: every charge this file created (R$ 19,90, 50,00 and 25,00).
+  await page.getByTestId('stat-count').getByText(String(charges), { exact: true }).waitFor();
+  await expect(page.getByTestId('stat-volume').textContent()).resolves.toBe('R$ 94,90');
+  await page.getByText('Últimas 24 horas').click();
+  await page.getByTestId('stat-count').getByText(String(charges), { exact: true }).waitFor();
+  await finish(page, violations, 'dashboard');
+});
+
+it('providers: the capability matrix lists every registered provider, filterable by spec group', async () => {
+  const { providers } = await api.call('gateway', 'listProviders', ListProvidersRequest.fromPartial({}));
+  const { page, violations } = await signedIn();
+  await page.getByRole('link', { name: 'Provedores' }).click();
+  const rows = page.locator('[data-testid="providers-table"] tbody tr');
+  await rows.first().waitFor();
+  await expect(rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-provider')))).resolves.toEqual(providers.map((p: { id: string }) => p.id));
+  const group = providers.find((p: { specGroup: string }) => p.specGroup)!.specGroup as string;
+  await page.getByRole('combobox', { name: 'Grupo de especificação' }).click();
+  await page.getByRole('option', { name: group, exact: true }).click();
+  await expect(rows.count()).resolves.toBe(providers.filter((p: { specGroup: string }) => p.specGroup === group).length);
+  await finish(page, violations, 'providers');
+});
+
+it('provider accounts: created and edited in the browser; secrets are write-only, shown as set, never in the page', async () => {
+  const secret = 'sk-browser-secret-0123456789';
+  const { page, violations } = await signedIn();
+  await page.getByRole('link', { name: 'Contas de provedor' }).click();
+  await page.getByRole('button', { name: 'Nova conta' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('combobox', { name: /^Provedor/ }).fill('SANDBOX');
+  await page.getByRole('option', { name: 'SANDBOX', exact: true }).click();
+  await dialog.getByRole('textbox', { name: 'Nome' }).fill('Created in the browser');
+  await dialog.getByRole('textbox', { name: 'Chave pública' }).fill('pk-browser');
+  await dialog.getByLabel(/^Chave secreta/).fill(secret);
+  await dialog.getByRole('button', { name: 'Salvar' }).click();
+  await dialog.waitFor({ state: 'detached' });
+
+  const row = page.locator('tr', { hasText: 'Created in the browser' });
+  await expect(row.textContent()).resolves.toContain('definida');
+  const id = await row.getAttribute('data-id');
+  await expect(row.textContent()).resolves.toContain(`/webhooks/`);
+  await row.getByRole('button', { name: 'Copiar' }).waitFor();
+
+  await row.getByRole('button', { name: 'Editar Created in the browser' }).click();
+  await expect(dialog.getByLabel(/^Chave secreta/).inputValue()).resolves.toBe('');
+  await dialog.getByRole('textbox', { name: 'Nome' }).fill('Renamed in the browser');
+  await dialog.getByRole('button', { name: 'Salvar' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await page.locator('tr', { hasText: 'Renamed in the browser' }).waitFor();
+
+  const { providerAccount } = await api.call('accounts', 'getProviderAccount', GetProviderAccountRequest.fromPartial({ id: id! }));
+  expect(providerAccount).toMatchObject({ name: 'Renamed in the browser', publicKey: 'pk-browser', hasSecretKey: true });
+  await expect(page.content()).resolves.not.toContain(secret);
+  await finish(page, violations, 'provider-accounts');
 });

@@ -1,22 +1,24 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { Code, ConnectError } from '@connectrpc/connect';
-import { timestampDate } from '@bufbuild/protobuf/wkt';
-import type { ProviderAccount } from '../../gen/es/gateway/v1/provider_account_service_pb.js';
-import type { AuditEvent } from '../../gen/es/gateway/v1/access_service_pb.js';
-import { PaymentMethod, type ProviderInfo } from '../../gen/es/gateway/v1/types_pb.js';
-import { createGatewayClients, currentSession, signIn, signOut, type Session } from './api.js';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
+import { HashRouter, NavLink as RouterLink, Navigate, Route, Routes } from 'react-router';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { TransportProvider } from '@connectrpc/connect-query';
+import { Alert, Box, Burger, Button, Group, Loader, NavLink, PasswordInput, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
+import { createGatewayTransport, currentSession, signIn, signOut, type Session } from './api.js';
+import { useI18n, type Language } from './i18n.js';
+import { LiveEvents } from './live.js';
 
-interface Data {
-  providers: ProviderInfo[];
-  accounts: ProviderAccount[];
-  /** Absent for roles without audit:read. */
-  audit?: AuditEvent[];
-}
+const Dashboard = lazy(() => import('./pages/Dashboard.js'));
+const Transactions = lazy(() => import('./pages/Transactions.js'));
+const TransactionDetail = lazy(() => import('./pages/TransactionDetail.js'));
+const Providers = lazy(() => import('./pages/Providers.js'));
+const ProviderAccounts = lazy(() => import('./pages/ProviderAccounts.js'));
+const Audit = lazy(() => import('./pages/Audit.js'));
 
 /** Roles that hold audit:read (server/gateway/access.ts). */
 const AUDIT_READERS = new Set(['admin', 'operator']);
 
 export function App() {
+  const { t } = useI18n();
   const [session, setSession] = useState<Session | null | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
   const signedOut = useCallback(() => setSession(null), []);
@@ -25,12 +27,40 @@ export function App() {
     currentSession().then(setSession, (err: unknown) => setError(String(err)));
   }, []);
 
-  if (session === undefined) return <main>{error ? <p role="alert">{error}</p> : <p>Loading…</p>}</main>;
+  if (session === undefined)
+    return (
+      <main className="centered">
+        {error ? (
+          <Alert color="red" role="alert">
+            {error}
+          </Alert>
+        ) : (
+          <Loader aria-label={t.loading} />
+        )}
+      </main>
+    );
   if (session === null) return <SignIn onSignedIn={setSession} />;
-  return <SignedIn session={session} onSignedOut={signedOut} />;
+  return <SignedIn key={session.csrfToken} session={session} onSignedOut={signedOut} />;
+}
+
+function LanguageSwitch() {
+  const { t, language, setLanguage } = useI18n();
+  return (
+    <SegmentedControl
+      size="xs"
+      aria-label={t.language}
+      value={language}
+      onChange={(value) => setLanguage(value as Language)}
+      data={[
+        { value: 'pt', label: 'PT' },
+        { value: 'en', label: 'EN' },
+      ]}
+    />
+  );
 }
 
 function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
+  const { t } = useI18n();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -47,138 +77,120 @@ function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
   }
 
   return (
-    <main>
-      <h1>Payment gateway back-office</h1>
+    <main className="sign-in">
+      <Group justify="space-between" mb="md">
+        <Title order={1} size="h3">
+          {t.appTitle}
+        </Title>
+        <LanguageSwitch />
+      </Group>
       <form onSubmit={submit}>
-        <label htmlFor="email">E-mail</label>
-        <input id="email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        <label htmlFor="password">Password</label>
-        <input id="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
-        <button type="submit" disabled={busy}>
-          Sign in
-        </button>
+        <Stack>
+          <TextInput label={t.email} type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
+          <PasswordInput label={t.password} autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
+          <Button type="submit" loading={busy}>
+            {t.signIn}
+          </Button>
+          {error && (
+            <Alert color="red" role="alert">
+              {error}
+            </Alert>
+          )}
+        </Stack>
       </form>
-      {error && <p role="alert">{error}</p>}
     </main>
   );
 }
 
 function SignedIn({ session, onSignedOut }: { session: Session; onSignedOut: () => void }) {
-  const [data, setData] = useState<Data | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    const abort = new AbortController();
-    const { gateway, providerAccounts, access } = createGatewayClients(session.csrfToken);
-    const options = { signal: abort.signal };
-    Promise.all([
-      gateway.listProviders({}, options),
-      providerAccounts.listProviderAccounts({}, options),
-      AUDIT_READERS.has(session.operator.role) ? access.listAuditEvents({ pageSize: 50 }, options) : Promise.resolve(undefined),
-    ])
-      .then(([p, a, audit]) => setData({ providers: p.providers, accounts: a.providerAccounts, audit: audit?.events }))
-      .catch((err: unknown) => {
-        const e = ConnectError.from(err);
-        if (abort.signal.aborted || e.code === Code.Canceled) return;
-        // The session ended (idle, expired, signed out elsewhere): sign in again.
-        if (e.code === Code.Unauthenticated) onSignedOut();
-        else setError(e.message);
-      });
-    return () => abort.abort();
-  }, [session, onSignedOut]);
+  const { t } = useI18n();
+  const [navOpen, setNavOpen] = useState(false);
+  const transport = useMemo(() => createGatewayTransport(session.csrfToken, onSignedOut), [session, onSignedOut]);
+  const queryClient = useMemo(
+    () =>
+      new QueryClient({
+        defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false }, mutations: { retry: false } },
+      }),
+    [],
+  );
+  const auditReader = AUDIT_READERS.has(session.operator.role);
 
   function leave() {
     void signOut(session.csrfToken).finally(onSignedOut);
   }
 
+  const links = [
+    { to: '/', label: t.nav.dashboard },
+    { to: '/transactions', label: t.nav.transactions },
+    { to: '/payouts', label: t.nav.payouts },
+    { to: '/accounts', label: t.nav.accounts },
+    { to: '/providers', label: t.nav.providers },
+    ...(auditReader ? [{ to: '/audit', label: t.nav.audit }] : []),
+  ];
+
   return (
-    <main>
-      <h1>Payment gateway back-office</h1>
-      <p>
-        Signed in as <span data-testid="operator">{session.operator.email}</span> ({session.operator.role}){' '}
-        <button type="button" onClick={leave}>
-          Sign out
-        </button>
-      </p>
+    <TransportProvider transport={transport}>
+      <QueryClientProvider client={queryClient}>
+        <LiveEvents>
+          <HashRouter>
+            <div className="shell">
+              <header className="shell-header">
+                <Group gap="sm" wrap="nowrap">
+                  <Burger
+                    className="shell-burger"
+                    opened={navOpen}
+                    onClick={() => setNavOpen((open) => !open)}
+                    aria-label={t.menu}
+                    aria-expanded={navOpen}
+                    size="sm"
+                  />
+                  <Text fw={700} className="shell-title">
+                    {t.appTitle}
+                  </Text>
+                </Group>
+                <Group gap="sm" wrap="wrap" justify="flex-end">
+                  <LanguageSwitch />
+                  <Text size="sm" className="shell-operator">
+                    {t.signedInAs} <span data-testid="operator">{session.operator.email}</span> ({session.operator.role})
+                  </Text>
+                  <Button size="xs" variant="default" onClick={leave}>
+                    {t.signOut}
+                  </Button>
+                </Group>
+              </header>
+              <nav className="shell-nav" data-open={navOpen} aria-label={t.navigation}>
+                {links.map((link) => (
+                  <NavLink key={link.to} component={RouterLink} to={link.to} end={link.to === '/'} label={link.label} onClick={() => setNavOpen(false)} />
+                ))}
+              </nav>
+              <main className="shell-main">
+                <Suspense fallback={<Loader aria-label={t.loading} />}>
+                  <Routes>
+                    <Route path="/" element={<Dashboard />} />
+                    <Route path="/transactions" element={<Transactions />} />
+                    <Route path="/transactions/:id" element={<TransactionDetail />} />
+                    <Route path="/payouts" element={<NotBuilt title={t.nav.payouts} />} />
+                    <Route path="/accounts" element={<ProviderAccounts />} />
+                    <Route path="/providers" element={<Providers />} />
+                    {auditReader && <Route path="/audit" element={<Audit />} />}
+                    <Route path="*" element={<Navigate to="/" replace />} />
+                  </Routes>
+                </Suspense>
+              </main>
+            </div>
+          </HashRouter>
+        </LiveEvents>
+      </QueryClientProvider>
+    </TransportProvider>
+  );
+}
 
-      {error && <p role="alert">{error}</p>}
-      {!data && !error && <p>Loading…</p>}
-
-      {data && (
-        <>
-          <h2>Providers</h2>
-          <table data-testid="providers-table">
-            <thead>
-              <tr>
-                <th>ID</th>
-                <th>Payment methods</th>
-                <th>Operations</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.providers.map((p) => (
-                <tr key={p.id}>
-                  <td>{p.id}</td>
-                  <td>{p.paymentMethods.map((m) => PaymentMethod[m] ?? String(m)).join(', ')}</td>
-                  <td>{p.operations.length}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-
-          <h2>Provider accounts</h2>
-          <table data-testid="accounts-table">
-            <thead>
-              <tr>
-                <th>ID</th>
-                <th>Provider</th>
-                <th>Name</th>
-                <th>Secret key</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.accounts.map((a) => (
-                <tr key={a.id}>
-                  <td>{a.id}</td>
-                  <td>{a.provider}</td>
-                  <td>{a.name}</td>
-                  <td>{a.hasSecretKey ? 'yes' : 'no'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-
-          {data.audit && (
-            <>
-              <h2>Audit trail</h2>
-              <table data-testid="audit-table">
-                <thead>
-                  <tr>
-                    <th>When</th>
-                    <th>Who</th>
-                    <th>Action</th>
-                    <th>Resource</th>
-                    <th>From</th>
-                    <th>Outcome</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.audit.map((event) => (
-                    <tr key={event.id}>
-                      <td>{event.at ? timestampDate(event.at).toISOString() : ''}</td>
-                      <td>{event.actorName}</td>
-                      <td>{event.action}</td>
-                      <td>{event.resource}</td>
-                      <td>{event.source}</td>
-                      <td title={event.detail}>{event.outcome}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </>
-          )}
-        </>
-      )}
-    </main>
+function NotBuilt({ title }: { title: string }) {
+  const { t } = useI18n();
+  return (
+    <Box>
+      <Title order={1}>{title}</Title>
+      <Text>{t.notBuilt}</Text>
+    </Box>
   );
 }

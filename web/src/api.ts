@@ -1,14 +1,5 @@
-import { createClient, type Client, type Interceptor } from '@connectrpc/connect';
+import { Code, ConnectError, type Interceptor, type Transport } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-web';
-import { PaymentGatewayService } from '../../gen/es/gateway/v1/payment_gateway_service_pb.js';
-import { ProviderAccountService } from '../../gen/es/gateway/v1/provider_account_service_pb.js';
-import { AccessService } from '../../gen/es/gateway/v1/access_service_pb.js';
-
-export interface GatewayClients {
-  gateway: Client<typeof PaymentGatewayService>;
-  providerAccounts: Client<typeof ProviderAccountService>;
-  access: Client<typeof AccessService>;
-}
 
 /** The signed-in operator, as GET /auth/session and POST /auth/sign-in answer. */
 export interface Session {
@@ -17,21 +8,23 @@ export interface Session {
 }
 
 /**
- * Connect clients for the gateway that serves this page. The session cookie
- * (HttpOnly: this code never sees it) goes with every call by itself; the
- * CSRF token, held in memory only, goes in x-csrf-token.
+ * The Connect transport for the gateway that serves this page. The session
+ * cookie (HttpOnly: this code never sees it) goes with every call by itself;
+ * the CSRF token, held in memory only, goes in x-csrf-token. A call answered
+ * UNAUTHENTICATED (the session ended: idle, expired, signed out elsewhere)
+ * calls onUnauthenticated, which returns to the sign-in form.
  */
-export function createGatewayClients(csrfToken: string): GatewayClients {
-  const csrf: Interceptor = (next) => (req) => {
+export function createGatewayTransport(csrfToken: string, onUnauthenticated: () => void): Transport {
+  const session: Interceptor = (next) => async (req) => {
     req.header.set('x-csrf-token', csrfToken);
-    return next(req);
+    try {
+      return await next(req);
+    } catch (err) {
+      if (ConnectError.from(err).code === Code.Unauthenticated) onUnauthenticated();
+      throw err;
+    }
   };
-  const transport = createConnectTransport({ baseUrl: window.location.origin, interceptors: [csrf] });
-  return {
-    gateway: createClient(PaymentGatewayService, transport),
-    providerAccounts: createClient(ProviderAccountService, transport),
-    access: createClient(AccessService, transport),
-  };
+  return createConnectTransport({ baseUrl: window.location.origin, interceptors: [session] });
 }
 
 async function answer<T>(response: Response): Promise<T> {

@@ -39,3 +39,18 @@ export function formatMoney(cents: number | bigint, currency?: string): string {
 
 /** Whether a file is shown as a PDF: its name ends in .pdf, whatever the case. */
 export const isPdf = (fileName: string): boolean => /\.pdf$/i.test(fileName.trim());
+
+/**
+ * An amount typed in reais as integer cents, without floating point: `12,34`,
+ * `1.234,56`, `R$ 0,5`, `12.34` and `12` are 1234, 123456, 50, 1234 and 1200.
+ * A comma is the decimal separator (dots before it group thousands); without a
+ * comma, a dot followed by one or two digits is (`1.234` is a thousand). Null for anything else,
+ * including zero, negative amounts and more than two decimals.
+ */
+export function parseCents(text: string): bigint | null {
+  const value = text.replace(/^\s*R\$\s*/i, '').trim();
+  const match = value.includes(',') ? /^(\d{1,3}(?:\.\d{3})+|\d+),(\d{1,2})$/.exec(value) : /^(\d{1,3}(?:\.\d{3})+|\d+)(?:\.(\d{1,2}))?$/.exec(value);
+  if (!match) return null;
+  const cents = BigInt(match[1]!.replace(/\./g, '')) * 100n + BigInt((match[2] ?? '0').padEnd(2, '0'));
+  return cents > 0n ? cents : null;
+}

@@ -1,10 +1,29 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { MantineProvider, type MantineColorSchemeManager } from '@mantine/core';
+import '@mantine/core/styles.css';
 import { App } from './App.js';
+import { I18nProvider } from './i18n.js';
 import './styles.css';
 
+/** Mantine keeps the colour scheme in localStorage by default; the back-office keeps nothing in storage. */
+const inMemoryColorScheme: MantineColorSchemeManager = {
+  get: (defaultValue) => defaultValue,
+  set: () => {},
+  subscribe: () => {},
+  unsubscribe: () => {},
+  clear: () => {},
+};
+
+// The gateway's CSP (style-src 'self') refuses <style> elements, so Mantine
+// writes none: no global classes (hiddenFrom/visibleFrom, unused) and no CSS
+// variables, since the default theme's are all in @mantine/core/styles.css.
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <MantineProvider colorSchemeManager={inMemoryColorScheme} withGlobalClasses={false} withCssVariables={false}>
+      <I18nProvider>
+        <App />
+      </I18nProvider>
+    </MantineProvider>
   </StrictMode>,
 );

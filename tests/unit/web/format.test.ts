@@ -1,5 +1,5 @@
 import { expect, it } from '@jest/globals';
-import { currencyPrefix, formatDocument, formatMoney, formatPhone, isPdf } from '../../../web/src/format.js';
+import { currencyPrefix, formatDocument, formatMoney, formatPhone, isPdf, parseCents } from '../../../web/src/format.js';
 
 it('shows 11 digits as a CPF and 14 as a CNPJ, whatever punctuation they came with; anything else as given', () => {
   expect(formatDocument('12345678909')).toBe('123.456.789-09');
@@ -31,4 +31,16 @@ it('recognises a PDF by its name ending in .pdf', () => {
   expect(isPdf('RG.PDF')).toBe(true);
   expect(isPdf('foto.pdf.png')).toBe(false);
   expect(isPdf('pdf')).toBe(false);
+});
+
+it('reads an amount typed in reais as integer cents without floating point, and refuses anything else', () => {
+  expect(parseCents('12,34')).toBe(1234n);
+  expect(parseCents('1.234,56')).toBe(123456n);
+  expect(parseCents('R$ 0,5')).toBe(50n);
+  expect(parseCents('0,29')).toBe(29n);
+  expect(parseCents('12.34')).toBe(1234n);
+  expect(parseCents('1.234')).toBe(123400n);
+  expect(parseCents('12')).toBe(1200n);
+  expect(parseCents('90071992547409,93')).toBe(9007199254740993n);
+  for (const bad of ['', '0', '0,00', '-1', '12,345', '1,2,3', 'abc', '12.3.4', '1e3']) expect(parseCents(bad)).toBeNull();
 });

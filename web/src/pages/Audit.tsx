@@ -1,0 +1,48 @@
+import { Table, Title } from '@mantine/core';
+import { useQuery } from '@connectrpc/connect-query';
+import { AccessService } from '../../../gen/es/gateway/v1/access_service_pb.js';
+import { ErrorAlert } from '../errors.js';
+import { useI18n } from '../i18n.js';
+import { When } from '../ui.js';
+
+/** The latest audited actions: who did what, from where, with what outcome. */
+export default function Audit() {
+  const { t } = useI18n();
+  const audit = useQuery(AccessService.method.listAuditEvents, { pageSize: 100 });
+  return (
+    <>
+      <Title order={1} mb="md">
+        {t.nav.audit}
+      </Title>
+      <ErrorAlert error={audit.error} />
+      <div className="table-scroll">
+        <Table data-testid="audit-table" striped>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t.audit.when}</Table.Th>
+              <Table.Th>{t.audit.who}</Table.Th>
+              <Table.Th>{t.audit.action}</Table.Th>
+              <Table.Th>{t.audit.resource}</Table.Th>
+              <Table.Th>{t.audit.from}</Table.Th>
+              <Table.Th>{t.audit.outcome}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {audit.data?.events.map((event) => (
+              <Table.Tr key={event.id}>
+                <Table.Td>
+                  <When at={event.at} />
+                </Table.Td>
+                <Table.Td>{event.actorName}</Table.Td>
+                <Table.Td>{event.action}</Table.Td>
+                <Table.Td>{event.resource}</Table.Td>
+                <Table.Td>{event.source}</Table.Td>
+                <Table.Td title={event.detail}>{event.outcome}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,59 @@
+import { Card, Title } from '@mantine/core';
+import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { timestampDate } from '@bufbuild/protobuf/wkt';
+import type { GetTransactionStatsResponse } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
+import { formatMoney } from '../format.js';
+import { useI18n } from '../i18n.js';
+
+interface Point {
+  name: string;
+  count: number;
+  amount: number;
+}
+
+/** The charts of the dashboard, in a chunk of their own (the chart library is the heaviest part of the app). */
+export default function DashboardCharts({ stats, hourly }: { stats: GetTransactionStatsResponse; hourly: boolean }) {
+  const { t } = useI18n();
+  const time = new Intl.DateTimeFormat(t.locale, hourly ? { hour: '2-digit', minute: '2-digit' } : { day: '2-digit', month: '2-digit' });
+  const overTime = stats.buckets.map((b) => ({ name: b.start ? time.format(timestampDate(b.start)) : '', count: Number(b.count), amount: Number(b.amount) }));
+  const byStatus = stats.byStatus.map((s) => ({ name: t.status[s.status], count: Number(s.count), amount: Number(s.amount) }));
+  const byProvider = stats.byProvider.map((p) => ({ name: p.provider, count: Number(p.count), amount: Number(p.amount) }));
+  return (
+    <div className="charts">
+      <Chart title={t.dashboard.overTime} data={overTime} line />
+      <Chart title={t.dashboard.byStatus} data={byStatus} />
+      <Chart title={t.dashboard.byProvider} data={byProvider} />
+    </div>
+  );
+}
+
+function Chart({ title, data, line }: { title: string; data: Point[]; line?: boolean }) {
+  const { t } = useI18n();
+  const money = (cents: number) => formatMoney(Math.round(cents));
+  const Series = line ? ComposedChart : BarChart;
+  return (
+    <Card withBorder>
+      <Title order={2} size="h4" mb="sm">
+        {title}
+      </Title>
+      <div className="chart" role="img" aria-label={title}>
+        <ResponsiveContainer>
+          <Series data={data}>
+            <CartesianGrid strokeDasharray="3 3" />
+            <XAxis dataKey="name" />
+            <YAxis yAxisId="count" allowDecimals={false} />
+            <YAxis yAxisId="amount" orientation="right" tickFormatter={money} width={90} />
+            <Tooltip formatter={(value, name) => (name === t.dashboard.volume ? money(Number(value)) : String(value))} />
+            <Legend />
+            <Bar yAxisId="count" dataKey="count" name={t.dashboard.count} fill="#228be6" />
+            {line ? (
+              <Line yAxisId="amount" dataKey="amount" name={t.dashboard.volume} stroke="#40c057" />
+            ) : (
+              <Bar yAxisId="amount" dataKey="amount" name={t.dashboard.volume} fill="#40c057" />
+            )}
+          </Series>
+        </ResponsiveContainer>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,233 @@
+import { useState, type FormEvent } from 'react';
+import { Badge, Button, Group, Modal, PasswordInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connect-query';
+import { useQueryClient } from '@tanstack/react-query';
+import { ProviderAccountService, type ProviderAccount } from '../../../gen/es/gateway/v1/provider_account_service_pb.js';
+import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
+import { ErrorAlert, fieldViolations } from '../errors.js';
+import { useI18n } from '../i18n.js';
+import { Copy, useProviderAccounts } from '../ui.js';
+
+/** What is being edited: a new account, an existing one, or nothing. */
+type Editing = { account?: ProviderAccount } | null;
+
+/** Provider accounts: list, create, edit, delete. Secrets are write-only: the page only knows whether each is set. */
+export default function ProviderAccounts() {
+  const { t } = useI18n();
+  const accounts = useProviderAccounts();
+  const [editing, setEditing] = useState<Editing>(null);
+  const [deleting, setDeleting] = useState<ProviderAccount | null>(null);
+
+  return (
+    <>
+      <Group justify="space-between" mb="md">
+        <Title order={1}>{t.nav.accounts}</Title>
+        <Button onClick={() => setEditing({})}>{t.accounts.create}</Button>
+      </Group>
+      <ErrorAlert error={accounts.error} />
+      <div className="table-scroll">
+        <Table data-testid="accounts-table" striped>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t.accounts.name}</Table.Th>
+              <Table.Th>{t.accounts.provider}</Table.Th>
+              <Table.Th>{t.accounts.publicKey}</Table.Th>
+              <Table.Th>{t.accounts.secretKey}</Table.Th>
+              <Table.Th>{t.accounts.webhookSecret}</Table.Th>
+              <Table.Th>{t.accounts.notificationUrl}</Table.Th>
+              <Table.Th>{t.accounts.actions}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {accounts.data?.providerAccounts.map((a) => (
+              <Table.Tr key={a.id} data-id={a.id}>
+                <Table.Td>
+                  <strong>{a.name}</strong>
+                  <Text size="xs" c="dimmed">
+                    {a.id}
+                  </Text>
+                </Table.Td>
+                <Table.Td>{a.provider}</Table.Td>
+                <Table.Td>{a.publicKey}</Table.Td>
+                <Table.Td>
+                  <SecretState set={a.hasSecretKey} />
+                </Table.Td>
+                <Table.Td>
+                  <SecretState set={a.hasWebhookSecret} />
+                </Table.Td>
+                <Table.Td>
+                  {a.notificationUrl && (
+                    <Group gap="xs" wrap="nowrap">
+                      <Text size="xs" className="url">
+                        {a.notificationUrl}
+                      </Text>
+                      <Copy value={a.notificationUrl} />
+                    </Group>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <Group gap="xs" wrap="nowrap">
+                    <Button size="xs" variant="default" onClick={() => setEditing({ account: a })} aria-label={`${t.edit} ${a.name}`}>
+                      {t.edit}
+                    </Button>
+                    <Button size="xs" color="red" variant="light" onClick={() => setDeleting(a)} aria-label={`${t.delete} ${a.name}`}>
+                      {t.delete}
+                    </Button>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </div>
+      <Modal
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        title={editing?.account ? t.accounts.edit : t.accounts.create}
+        lockScroll={false}
+        closeButtonProps={{ 'aria-label': t.close }}
+      >
+        {editing && <AccountForm account={editing.account} onDone={() => setEditing(null)} />}
+      </Modal>
+      <Modal
+        opened={deleting !== null}
+        onClose={() => setDeleting(null)}
+        title={t.accounts.confirmDelete}
+        lockScroll={false}
+        closeButtonProps={{ 'aria-label': t.close }}
+      >
+        {deleting && <DeleteAccount account={deleting} onDone={() => setDeleting(null)} />}
+      </Modal>
+    </>
+  );
+}
+
+function SecretState({ set }: { set: boolean }) {
+  const { t } = useI18n();
+  return (
+    <Badge color={set ? 'green' : 'gray'} variant="light">
+      {set ? t.accounts.set : t.accounts.notSet}
+    </Badge>
+  );
+}
+
+function useRefreshAccounts() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: createConnectQueryKey({ schema: ProviderAccountService, cardinality: undefined }) });
+}
+
+function AccountForm({ account, onDone }: { account?: ProviderAccount; onDone: () => void }) {
+  const { t } = useI18n();
+  const refresh = useRefreshAccounts();
+  const providers = useQuery(PaymentGatewayService.method.listProviders, {}, { enabled: !account });
+  const [provider, setProvider] = useState<string | null>(null);
+  const [name, setName] = useState(account?.name ?? '');
+  const [publicKey, setPublicKey] = useState(account?.publicKey ?? '');
+  const [secretKey, setSecretKey] = useState('');
+  const [webhookSecret, setWebhookSecret] = useState('');
+  const [baseUrl, setBaseUrl] = useState(account?.baseUrl ?? '');
+  const [platformId, setPlatformId] = useState(account?.platformId ?? '');
+  const options = { onSuccess: () => void refresh().then(onDone) };
+  const create = useMutation(ProviderAccountService.method.createProviderAccount, options);
+  const update = useMutation(ProviderAccountService.method.updateProviderAccount, options);
+  const mutation = account ? update : create;
+  const violations = fieldViolations(mutation.error);
+  const changed = (value: string, before: string | undefined) => (value !== (before ?? '') ? value : undefined);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (account)
+      update.mutate({
+        id: account.id,
+        name: changed(name, account.name),
+        publicKey: changed(publicKey, account.publicKey),
+        // Blank secrets keep the stored ones: the page never has them to send back.
+        secretKey: secretKey || undefined,
+        webhookSecret: webhookSecret || undefined,
+        baseUrl: changed(baseUrl, account.baseUrl),
+        platformId: changed(platformId, account.platformId),
+      });
+    else
+      create.mutate({
+        provider: provider ?? '',
+        name,
+        publicKey,
+        secretKey,
+        webhookSecret: webhookSecret || undefined,
+        baseUrl: baseUrl || undefined,
+        platformId: platformId || undefined,
+      });
+  }
+
+  const shownViolations = ['provider', 'name', 'public_key', 'secret_key', 'webhook_secret', 'base_url', 'platform_id'];
+  const otherError = mutation.error && !shownViolations.some((field) => violations[field]);
+
+  return (
+    <form onSubmit={submit}>
+      <Stack>
+        {!account && (
+          <Select
+            label={t.accounts.provider}
+            data={(providers.data?.providers ?? []).map((p) => p.id)}
+            value={provider}
+            onChange={setProvider}
+            error={violations.provider}
+            searchable
+            required
+          />
+        )}
+        <TextInput label={t.accounts.name} value={name} onChange={(e) => setName(e.currentTarget.value)} error={violations.name} required />
+        <TextInput label={t.accounts.publicKey} value={publicKey} onChange={(e) => setPublicKey(e.currentTarget.value)} error={violations.public_key} />
+        <PasswordInput
+          label={t.accounts.secretKey}
+          description={account ? `${account.hasSecretKey ? t.accounts.set : t.accounts.notSet}. ${t.accounts.secretHint}` : undefined}
+          autoComplete="off"
+          value={secretKey}
+          onChange={(e) => setSecretKey(e.currentTarget.value)}
+          error={violations.secret_key}
+        />
+        <PasswordInput
+          label={t.accounts.webhookSecret}
+          description={account ? `${account.hasWebhookSecret ? t.accounts.set : t.accounts.notSet}. ${t.accounts.secretHint}` : undefined}
+          autoComplete="off"
+          value={webhookSecret}
+          onChange={(e) => setWebhookSecret(e.currentTarget.value)}
+          error={violations.webhook_secret}
+        />
+        <TextInput label={t.accounts.baseUrl} type="url" value={baseUrl} onChange={(e) => setBaseUrl(e.currentTarget.value)} error={violations.base_url} />
+        <TextInput label={t.accounts.platformId} value={platformId} onChange={(e) => setPlatformId(e.currentTarget.value)} error={violations.platform_id} />
+        {otherError && <ErrorAlert error={mutation.error} />}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onDone}>
+            {t.cancel}
+          </Button>
+          <Button type="submit" loading={mutation.isPending}>
+            {t.save}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function DeleteAccount({ account, onDone }: { account: ProviderAccount; onDone: () => void }) {
+  const { t } = useI18n();
+  const refresh = useRefreshAccounts();
+  const remove = useMutation(ProviderAccountService.method.deleteProviderAccount, { onSuccess: () => void refresh().then(onDone) });
+  return (
+    <Stack>
+      <Text>
+        {account.name} ({account.provider})
+      </Text>
+      <ErrorAlert error={remove.error} />
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onDone}>
+          {t.cancel}
+        </Button>
+        <Button color="red" loading={remove.isPending} onClick={() => remove.mutate({ id: account.id })}>
+          {t.delete}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,78 @@
+import { useState } from 'react';
+import { Badge, Group, Select, Table, Title } from '@mantine/core';
+import { useQuery } from '@connectrpc/connect-query';
+import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
+import { PaymentMethod } from '../../../gen/es/gateway/v1/types_pb.js';
+import { ErrorAlert } from '../errors.js';
+import { useI18n } from '../i18n.js';
+import { enumValues } from '../ui.js';
+
+/** What every registered provider can do, filterable by spec group and payment method. */
+export default function Providers() {
+  const { t } = useI18n();
+  const providers = useQuery(PaymentGatewayService.method.listProviders, {});
+  const [group, setGroup] = useState<string | null>(null);
+  const [method, setMethod] = useState<string | null>(null);
+  const groups = [...new Set(providers.data?.providers.map((p) => p.specGroup))].sort();
+  const shown = (providers.data?.providers ?? []).filter(
+    (p) => (!group || p.specGroup === group) && (!method || p.paymentMethods.includes(Number(method) as PaymentMethod)),
+  );
+
+  return (
+    <>
+      <Title order={1} mb="md">
+        {t.nav.providers}
+      </Title>
+      <ErrorAlert error={providers.error} />
+      <Group mb="md" align="flex-end">
+        <Select label={t.providers.specGroup} placeholder={t.all} data={groups} value={group} onChange={setGroup} clearable />
+        <Select label={t.providers.method} placeholder={t.all} data={enumValues(t.method)} value={method} onChange={setMethod} clearable />
+      </Group>
+      <div className="table-scroll">
+        <Table data-testid="providers-table" striped>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t.providers.id}</Table.Th>
+              <Table.Th>{t.providers.specGroup}</Table.Th>
+              <Table.Th>{t.providers.paymentMethods}</Table.Th>
+              <Table.Th>{t.providers.withdrawMethods}</Table.Th>
+              <Table.Th>{t.providers.operations}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {shown.map((p) => (
+              <Table.Tr key={p.id} data-provider={p.id}>
+                <Table.Td>
+                  <strong>{p.id}</strong>
+                  {p.aliases.length > 0 && <div title={t.providers.aliases}>{p.aliases.join(', ')}</div>}
+                </Table.Td>
+                <Table.Td>{p.specGroup}</Table.Td>
+                <Table.Td>
+                  <Badges labels={p.paymentMethods.map((m) => t.method[m])} />
+                </Table.Td>
+                <Table.Td>
+                  <Badges labels={p.withdrawMethods.map((m) => t.withdrawMethod[m])} />
+                </Table.Td>
+                <Table.Td>
+                  <Badges labels={p.operations.map((o) => t.operation[o])} />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </div>
+    </>
+  );
+}
+
+function Badges({ labels }: { labels: string[] }) {
+  return (
+    <Group gap={4}>
+      {labels.map((label) => (
+        <Badge key={label} variant="outline" size="sm">
+          {label}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
