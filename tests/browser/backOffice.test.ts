@@ -231,6 +231,15 @@ it('provider accounts: created and edited in the browser; secrets are write-only
 
   await row.getByRole('button', { name: 'Editar Created in the browser' }).click();
   await expect(dialog.getByLabel(/^Chave secreta/).inputValue()).resolves.toBe('');
+  // A field the gateway refuses (google.rpc.BadRequest) is marked beside its input, and the dialog stays open.
+  const baseUrl = dialog.getByRole('textbox', { name: 'URL base' });
+  await baseUrl.fill('ftp://files.example.com');
+  await dialog.getByRole('button', { name: 'Salvar' }).click();
+  await dialog.getByText('base_url must be an http(s) URL').waitFor();
+  await expect(baseUrl.getAttribute('aria-invalid')).resolves.toBe('true');
+  const describedBy = (await baseUrl.getAttribute('aria-describedby'))!.split(' ');
+  await expect(page.locator(describedBy.map((id) => `[id="${id}"]`).join(',')).allTextContents()).resolves.toContain('base_url must be an http(s) URL');
+  await baseUrl.fill('');
   await dialog.getByRole('textbox', { name: 'Nome' }).fill('Renamed in the browser');
   await dialog.getByRole('button', { name: 'Salvar' }).click();
   await dialog.waitFor({ state: 'detached' });
@@ -239,5 +248,10 @@ it('provider accounts: created and edited in the browser; secrets are write-only
   const { providerAccount } = await api.call('accounts', 'getProviderAccount', GetProviderAccountRequest.fromPartial({ id: id! }));
   expect(providerAccount).toMatchObject({ name: 'Renamed in the browser', publicKey: 'pk-browser', hasSecretKey: true });
   await expect(page.content()).resolves.not.toContain(secret);
-  await finish(page, violations, 'provider-accounts');
+  await screenshot(page, 'provider-accounts');
+
+  await page.getByRole('button', { name: 'Excluir Renamed in the browser' }).click();
+  await dialog.getByRole('button', { name: 'Excluir' }).click();
+  await page.locator(`tr[data-id="${id}"]`).waitFor({ state: 'detached' });
+  await finish(page, violations, 'provider-accounts-deleted');
 });

@@ -2,7 +2,7 @@ import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { Anchor, Card, Group, Loader, SegmentedControl, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@connectrpc/connect-query';
-import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { PaymentGatewayService, TimeBucket } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { EventSubject, TransactionStatus } from '../../../gen/es/gateway/v1/types_pb.js';
 import { ErrorAlert } from '../errors.js';
@@ -37,8 +37,9 @@ function rangeOf(range: Range) {
 export default function Dashboard() {
   const { t } = useI18n();
   const [range, setRange] = useState<Range>('week');
+  const span = rangeOf(range);
   const stats = useQuery(PaymentGatewayService.method.getTransactionStats, {
-    ...rangeOf(range),
+    ...span,
     bucket: range === 'week' ? TimeBucket.DAY : TimeBucket.HOUR,
     timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
   });
@@ -69,7 +70,7 @@ export default function Dashboard() {
       </div>
       {data && (
         <Suspense fallback={<Loader aria-label={t.loading} />}>
-          <DashboardCharts stats={data} hourly={range === 'day'} />
+          <DashboardCharts stats={data} hourly={range === 'day'} from={timestampDate(span.createdFrom)} to={timestampDate(span.createdTo)} />
         </Suspense>
       )}
       <Feed />

@@ -12,10 +12,16 @@ interface Point {
 }
 
 /** The charts of the dashboard, in a chunk of their own (the chart library is the heaviest part of the app). */
-export default function DashboardCharts({ stats, hourly }: { stats: GetTransactionStatsResponse; hourly: boolean }) {
+export default function DashboardCharts({ stats, hourly, from, to }: { stats: GetTransactionStatsResponse; hourly: boolean; from: Date; to: Date }) {
   const { t } = useI18n();
   const time = new Intl.DateTimeFormat(t.locale, hourly ? { hour: '2-digit', minute: '2-digit' } : { day: '2-digit', month: '2-digit' });
-  const overTime = stats.buckets.map((b) => ({ name: b.start ? time.format(timestampDate(b.start)) : '', count: Number(b.count), amount: Number(b.amount) }));
+  // The gateway answers only buckets with charges; every hour or day of the range gets a point.
+  const byStart = new Map(stats.buckets.map((b) => [b.start ? timestampDate(b.start).getTime() : 0, b]));
+  const overTime: Point[] = [];
+  for (const start = new Date(from); start < to; hourly ? start.setHours(start.getHours() + 1) : start.setDate(start.getDate() + 1)) {
+    const bucket = byStart.get(start.getTime());
+    overTime.push({ name: time.format(start), count: Number(bucket?.count ?? 0n), amount: Number(bucket?.amount ?? 0n) });
+  }
   const byStatus = stats.byStatus.map((s) => ({ name: t.status[s.status], count: Number(s.count), amount: Number(s.amount) }));
   const byProvider = stats.byProvider.map((p) => ({ name: p.provider, count: Number(p.count), amount: Number(p.amount) }));
   return (
