@@ -67,21 +67,31 @@ async function pixCharge(amount: number, orderId: string) {
 
 const simulatePayment = (id: string) => api.call('sandbox', 'simulatePayment', SimulatePaymentRequest.fromPartial({ id }));
 
-/** A new page that records CSP violations, signed in as the first admin. */
-async function signedIn(): Promise<{ page: Page; violations: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+/** A new page at the back-office that records CSP violations. */
+async function openPage(width = 1280, height = 900): Promise<{ page: Page; violations: string[] }> {
+  const page = await browser.newPage({ viewport: { width, height } });
   page.setDefaultTimeout(10_000);
   const violations: string[] = [];
   page.on('console', (message) => {
     if (/Content[- ]Security[- ]Policy/i.test(message.text())) violations.push(`${message.text()} ${JSON.stringify(message.location())}`);
   });
   await page.goto(gateway.httpUrl!);
-  const admin = gateway.firstAdmin!;
-  await page.getByRole('textbox', { name: 'E-mail' }).fill(admin.email);
-  await page.getByLabel(/^Senha/).fill(admin.password!);
-  await page.getByRole('button', { name: 'Entrar' }).click();
-  await page.getByTestId('operator').waitFor();
   return { page, violations };
+}
+
+/** Fills the sign-in form with the first admin's e-mail and a password, and submits it. */
+async function submitSignIn(page: Page, password = gateway.firstAdmin!.password!) {
+  await page.getByRole('textbox', { name: 'E-mail' }).fill(gateway.firstAdmin!.email);
+  await page.getByLabel(/^Senha/).fill(password);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+}
+
+/** A new page signed in as the first admin. */
+async function signedIn(): Promise<{ page: Page; violations: string[] }> {
+  const opened = await openPage();
+  await submitSignIn(opened.page);
+  await opened.page.getByTestId('operator').waitFor();
+  return opened;
 }
 
 /** Nothing in scripts' reach or storage, no CSP violation; and a screenshot of the page for review. */
@@ -96,24 +106,14 @@ async function finish(page: Page, violations: string[], name: string) {
 const screenshot = (page: Page, name: string) => page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true, caret: 'initial' });
 
 it('an operator signs in (a wrong password is refused with the server message), moves around the shell, switches language, sees the audit trail and signs out; nothing is kept in storage', async () => {
-  const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-  page.setDefaultTimeout(10_000);
-  const violations: string[] = [];
-  page.on('console', (message) => {
-    if (/Content[- ]Security[- ]Policy/i.test(message.text())) violations.push(`${message.text()} ${JSON.stringify(message.location())}`);
-  });
-  await page.goto(gateway.httpUrl!);
+  const { page, violations } = await openPage(390, 844);
   await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Back-office do gateway de pagamentos');
 
-  const admin = gateway.firstAdmin!;
-  await page.getByRole('textbox', { name: 'E-mail' }).fill(admin.email);
-  await page.getByLabel(/^Senha/).fill('not-the-password');
-  await page.getByRole('button', { name: 'Entrar' }).click();
+  await submitSignIn(page, 'not-the-password');
   await expect(page.getByRole('alert').textContent()).resolves.toBe('wrong e-mail or password');
 
-  await page.getByLabel(/^Senha/).fill(admin.password!);
-  await page.getByRole('button', { name: 'Entrar' }).click();
-  await expect(page.getByTestId('operator').textContent()).resolves.toBe(admin.email);
+  await submitSignIn(page);
+  await expect(page.getByTestId('operator').textContent()).resolves.toBe(gateway.firstAdmin!.email);
 
   // At 390 px the navigation is behind the menu button, reachable by keyboard.
   await page.getByRole('button', { name: 'Menu' }).focus();

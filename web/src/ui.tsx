@@ -1,4 +1,4 @@
-import { Badge, Button, CopyButton } from '@mantine/core';
+import { Badge, Button, CopyButton, Table } from '@mantine/core';
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { useQuery } from '@connectrpc/connect-query';
 import { TransactionStatus } from '../../gen/es/gateway/v1/types_pb.js';
@@ -55,4 +55,17 @@ export function enumValues<E extends number>(labels: Record<E, string>): { value
   return Object.entries(labels as Record<string, string>)
     .filter(([value]) => value !== '0')
     .map(([value, label]) => ({ value, label }));
+}
+
+/** A table's header row. */
+export function TableHead({ columns }: { columns: string[] }) {
+  return (
+    <Table.Thead>
+      <Table.Tr>
+        {columns.map((column) => (
+          <Table.Th key={column}>{column}</Table.Th>
+        ))}
+      </Table.Tr>
+    </Table.Thead>
+  );
 }

@@ -3,7 +3,7 @@ import { useQuery } from '@connectrpc/connect-query';
 import { AccessService } from '../../../gen/es/gateway/v1/access_service_pb.js';
 import { ErrorAlert } from '../errors.js';
 import { useI18n } from '../i18n.js';
-import { When } from '../ui.js';
+import { TableHead, When } from '../ui.js';
 
 /** The latest audited actions: who did what, from where, with what outcome. */
 export default function Audit() {
@@ -17,16 +17,7 @@ export default function Audit() {
       <ErrorAlert error={audit.error} />
       <div className="table-scroll">
         <Table data-testid="audit-table" striped>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t.audit.when}</Table.Th>
-              <Table.Th>{t.audit.who}</Table.Th>
-              <Table.Th>{t.audit.action}</Table.Th>
-              <Table.Th>{t.audit.resource}</Table.Th>
-              <Table.Th>{t.audit.from}</Table.Th>
-              <Table.Th>{t.audit.outcome}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
+          <TableHead columns={[t.audit.when, t.audit.who, t.audit.action, t.audit.resource, t.audit.from, t.audit.outcome]} />
           <Table.Tbody>
             {audit.data?.events.map((event) => (
               <Table.Tr key={event.id}>

@@ -6,7 +6,7 @@ import { ProviderAccountService, type ProviderAccount } from '../../../gen/es/ga
 import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { ErrorAlert, fieldViolations } from '../errors.js';
 import { useI18n } from '../i18n.js';
-import { Copy, useProviderAccounts } from '../ui.js';
+import { Copy, TableHead, useProviderAccounts } from '../ui.js';
 
 /** What is being edited: a new account, an existing one, or nothing. */
 type Editing = { account?: ProviderAccount } | null;
@@ -27,17 +27,17 @@ export default function ProviderAccounts() {
       <ErrorAlert error={accounts.error} />
       <div className="table-scroll">
         <Table data-testid="accounts-table" striped>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t.accounts.name}</Table.Th>
-              <Table.Th>{t.accounts.provider}</Table.Th>
-              <Table.Th>{t.accounts.publicKey}</Table.Th>
-              <Table.Th>{t.accounts.secretKey}</Table.Th>
-              <Table.Th>{t.accounts.webhookSecret}</Table.Th>
-              <Table.Th>{t.accounts.notificationUrl}</Table.Th>
-              <Table.Th>{t.accounts.actions}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
+          <TableHead
+            columns={[
+              t.accounts.name,
+              t.accounts.provider,
+              t.accounts.publicKey,
+              t.accounts.secretKey,
+              t.accounts.webhookSecret,
+              t.accounts.notificationUrl,
+              t.accounts.actions,
+            ]}
+          />
           <Table.Tbody>
             {accounts.data?.providerAccounts.map((a) => (
               <Table.Tr key={a.id} data-id={a.id}>

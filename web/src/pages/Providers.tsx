@@ -5,7 +5,7 @@ import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gatewa
 import { PaymentMethod } from '../../../gen/es/gateway/v1/types_pb.js';
 import { ErrorAlert } from '../errors.js';
 import { useI18n } from '../i18n.js';
-import { enumValues } from '../ui.js';
+import { TableHead, enumValues } from '../ui.js';
 
 /** What every registered provider can do, filterable by spec group and payment method. */
 export default function Providers() {
@@ -30,15 +30,7 @@ export default function Providers() {
       </Group>
       <div className="table-scroll">
         <Table data-testid="providers-table" striped>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t.providers.id}</Table.Th>
-              <Table.Th>{t.providers.specGroup}</Table.Th>
-              <Table.Th>{t.providers.paymentMethods}</Table.Th>
-              <Table.Th>{t.providers.withdrawMethods}</Table.Th>
-              <Table.Th>{t.providers.operations}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
+          <TableHead columns={[t.providers.id, t.providers.specGroup, t.providers.paymentMethods, t.providers.withdrawMethods, t.providers.operations]} />
           <Table.Tbody>
             {shown.map((p) => (
               <Table.Tr key={p.id} data-provider={p.id}>

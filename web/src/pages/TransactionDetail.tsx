@@ -8,7 +8,7 @@ import { TransactionStatus, type Transaction } from '../../../gen/es/gateway/v1/
 import { ErrorAlert, fieldViolations } from '../errors.js';
 import { formatMoney, parseCents } from '../format.js';
 import { useI18n } from '../i18n.js';
-import { Copy, StatusBadge, When } from '../ui.js';
+import { Copy, StatusBadge, TableHead, When } from '../ui.js';
 
 /** One charge: its amounts, status history, PIX code and a partial refund. Live: a status change refetches it. */
 export default function TransactionDetail() {
@@ -84,13 +84,7 @@ export default function TransactionDetail() {
             </Title>
             <div className="table-scroll">
               <Table data-testid="history">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t.detail.when}</Table.Th>
-                    <Table.Th>{t.transactions.status}</Table.Th>
-                    <Table.Th>{t.detail.source}</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
+                <TableHead columns={[t.detail.when, t.transactions.status, t.detail.source]} />
                 <Table.Tbody>
                   {tx.statusHistory.map((change, index) => (
                     <Table.Tr key={index}>

@@ -9,7 +9,7 @@ import type { PaymentMethod, TransactionStatus } from '../../../gen/es/gateway/v
 import { ErrorAlert } from '../errors.js';
 import { formatMoney } from '../format.js';
 import { useI18n } from '../i18n.js';
-import { enumValues, StatusBadge, useProviderAccounts, When } from '../ui.js';
+import { StatusBadge, TableHead, When, enumValues, useProviderAccounts } from '../ui.js';
 
 const PAGE_SIZE = 25;
 
@@ -72,17 +72,17 @@ export default function Transactions() {
       <ErrorAlert error={list.error ?? accounts.error} />
       <div className="table-scroll">
         <Table data-testid="transactions-table" striped highlightOnHover>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t.transactions.created}</Table.Th>
-              <Table.Th>{t.transactions.id}</Table.Th>
-              <Table.Th>{t.transactions.status}</Table.Th>
-              <Table.Th>{t.transactions.method}</Table.Th>
-              <Table.Th>{t.transactions.amount}</Table.Th>
-              <Table.Th>{t.transactions.provider}</Table.Th>
-              <Table.Th>{t.transactions.order}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
+          <TableHead
+            columns={[
+              t.transactions.created,
+              t.transactions.id,
+              t.transactions.status,
+              t.transactions.method,
+              t.transactions.amount,
+              t.transactions.provider,
+              t.transactions.order,
+            ]}
+          />
           <Table.Tbody>
             {transactions.map((tx) => (
               <Table.Tr key={tx.id} data-id={tx.id}>
