@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { CreateTransactionRequest, ListProvidersRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { CreateTransactionRequest, ListProvidersRequest, WithdrawRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { CreateProviderAccountRequest, GetProviderAccountRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
-import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
+import { PaymentMethod, PixKeyType, WithdrawMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import { grpcDriver, type Driver } from '../support/clients.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { removeDir, startTestGateway, TEST_TOKEN } from '../support/gateway.js';
@@ -127,12 +127,16 @@ it('an operator signs in (a wrong password is refused with the server message), 
   await page.getByRole('button', { name: 'Menu' }).click();
   await page.getByRole('link', { name: 'Providers' }).click();
   await page.getByTestId('providers-table').locator('[data-provider="SANDBOX"]').waitFor();
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('link', { name: 'Transactions' }).click();
+  await page.getByRole('heading', { name: 'Transactions' }).waitFor();
+  await screenshot(page, 'transactions-390px');
 
   // The session cookie is HttpOnly and the CSRF token lives in memory: scripts and storage hold neither.
   await expect(page.evaluate(() => [document.cookie, localStorage.length, sessionStorage.length])).resolves.toEqual(['', 0, 0]);
   // A reload keeps the session (the cookie) and gets the CSRF token again; the language starts over in Portuguese.
   await page.reload();
-  await page.getByRole('heading', { name: 'Provedores' }).waitFor();
+  await page.getByRole('heading', { name: 'Transações' }).waitFor();
 
   await page.getByRole('button', { name: 'Sair' }).click();
   await page.getByRole('button', { name: 'Entrar' }).waitFor();
@@ -193,6 +197,27 @@ it('dashboard: counts the last 7 days, draws the charts and feeds the latest sta
   await page.getByText('Últimas 24 horas').click();
   await page.getByTestId('stat-count').getByText(String(charges), { exact: true }).waitFor();
   await finish(page, violations, 'dashboard');
+});
+
+it('payouts: a PIX payout on the sandbox is listed with its amount and found by its id', async () => {
+  const { withdrawal } = await api.call(
+    'gateway',
+    'withdraw',
+    WithdrawRequest.fromPartial({
+      providerAccountId: accountId,
+      idempotencyKey: 'browser-payout-1',
+      withdraw: { paymentMethod: WithdrawMethod.WITHDRAW_METHOD_PIX, amount: 4321, pixKey: 'ana@example.com', pixType: PixKeyType.PIX_KEY_TYPE_EMAIL },
+    }),
+  );
+  const { page, violations } = await signedIn();
+  await page.getByRole('link', { name: 'Saques' }).click();
+  const row = page.locator(`[data-id="${withdrawal.id}"]`);
+  await expect(row.textContent()).resolves.toContain('R$ 43,21');
+  await page.getByLabel('Busca (id do saque ou no provedor)').fill('00000000-0000-0000-0000-000000000000');
+  await page.getByText('Nada encontrado.').waitFor();
+  await page.getByLabel('Busca (id do saque ou no provedor)').fill(withdrawal.id);
+  await row.waitFor();
+  await finish(page, violations, 'payouts');
 });
 
 it('providers: the capability matrix lists every registered provider, filterable by spec group', async () => {

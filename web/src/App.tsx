@@ -2,7 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type FormEve
 import { HashRouter, NavLink as RouterLink, Navigate, Route, Routes } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { TransportProvider } from '@connectrpc/connect-query';
-import { Alert, Box, Burger, Button, Group, Loader, NavLink, PasswordInput, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Burger, Button, Group, Loader, NavLink, PasswordInput, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
 import { createGatewayTransport, currentSession, signIn, signOut, type Session } from './api.js';
 import { useI18n, type Language } from './i18n.js';
 import { LiveEvents } from './live.js';
@@ -10,6 +10,7 @@ import { LiveEvents } from './live.js';
 const Dashboard = lazy(() => import('./pages/Dashboard.js'));
 const Transactions = lazy(() => import('./pages/Transactions.js'));
 const TransactionDetail = lazy(() => import('./pages/TransactionDetail.js'));
+const Payouts = lazy(() => import('./pages/Payouts.js'));
 const Providers = lazy(() => import('./pages/Providers.js'));
 const ProviderAccounts = lazy(() => import('./pages/ProviderAccounts.js'));
 const Audit = lazy(() => import('./pages/Audit.js'));
@@ -169,7 +170,7 @@ function SignedIn({ session, onSignedOut }: { session: Session; onSignedOut: () 
                     <Route path="/" element={<Dashboard />} />
                     <Route path="/transactions" element={<Transactions />} />
                     <Route path="/transactions/:id" element={<TransactionDetail />} />
-                    <Route path="/payouts" element={<NotBuilt title={t.nav.payouts} />} />
+                    <Route path="/payouts" element={<Payouts />} />
                     <Route path="/accounts" element={<ProviderAccounts />} />
                     <Route path="/providers" element={<Providers />} />
                     {auditReader && <Route path="/audit" element={<Audit />} />}
@@ -182,15 +183,5 @@ function SignedIn({ session, onSignedOut }: { session: Session; onSignedOut: () 
         </LiveEvents>
       </QueryClientProvider>
     </TransportProvider>
-  );
-}
-
-function NotBuilt({ title }: { title: string }) {
-  const { t } = useI18n();
-  return (
-    <Box>
-      <Title order={1}>{title}</Title>
-      <Text>{t.notBuilt}</Text>
-    </Box>
   );
 }

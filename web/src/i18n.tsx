@@ -1,5 +1,5 @@
 import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
-import { PaymentMethod, TransactionStatus, WithdrawMethod, Operation, StatusSource } from '../../gen/es/gateway/v1/types_pb.js';
+import { PaymentMethod, TransactionStatus, WithdrawMethod, WithdrawStatus, Operation, StatusSource } from '../../gen/es/gateway/v1/types_pb.js';
 
 /**
  * Every text of the back-office, in one catalogue: Brazilian Portuguese by
@@ -26,7 +26,6 @@ const pt = {
     providers: 'Provedores',
     audit: 'Trilha de auditoria',
   },
-  notBuilt: 'Esta página ainda não foi construída.',
   empty: 'Nada encontrado.',
   loadMore: 'Carregar mais',
   copy: 'Copiar',
@@ -47,6 +46,13 @@ const pt = {
     [TransactionStatus.CHARGEBACK]: 'Chargeback',
     [TransactionStatus.CANCELED]: 'Cancelada',
   } as Record<TransactionStatus, string>,
+  withdrawStatus: {
+    [WithdrawStatus.UNSPECIFIED]: '—',
+    [WithdrawStatus.PENDING]: 'Pendente',
+    [WithdrawStatus.APPROVED]: 'Aprovado',
+    [WithdrawStatus.REJECTED]: 'Recusado',
+    [WithdrawStatus.CANCELED]: 'Cancelado',
+  } as Record<WithdrawStatus, string>,
   method: {
     [PaymentMethod.UNSPECIFIED]: '—',
     [PaymentMethod.PIX]: 'PIX',
@@ -94,6 +100,7 @@ const pt = {
     provider: 'Provedor',
     order: 'Pedido',
     open: 'Abrir',
+    payoutQuery: 'Busca (id do saque ou no provedor)',
   },
   detail: {
     title: 'Transação',
@@ -182,7 +189,6 @@ const en: Messages = {
     providers: 'Providers',
     audit: 'Audit trail',
   },
-  notBuilt: 'This page is not built yet.',
   empty: 'Nothing found.',
   loadMore: 'Load more',
   copy: 'Copy',
@@ -202,6 +208,13 @@ const en: Messages = {
     [TransactionStatus.REFUNDED]: 'Refunded',
     [TransactionStatus.CHARGEBACK]: 'Chargeback',
     [TransactionStatus.CANCELED]: 'Canceled',
+  },
+  withdrawStatus: {
+    [WithdrawStatus.UNSPECIFIED]: '—',
+    [WithdrawStatus.PENDING]: 'Pending',
+    [WithdrawStatus.APPROVED]: 'Approved',
+    [WithdrawStatus.REJECTED]: 'Rejected',
+    [WithdrawStatus.CANCELED]: 'Canceled',
   },
   method: {
     [PaymentMethod.UNSPECIFIED]: '—',
@@ -250,6 +263,7 @@ const en: Messages = {
     provider: 'Provider',
     order: 'Order',
     open: 'Open',
+    payoutQuery: 'Search (payout or provider id)',
   },
   detail: {
     title: 'Transaction',

@@ -1,7 +1,7 @@
-import { Badge, Button, CopyButton, Table } from '@mantine/core';
+import { Badge, Button, CopyButton, Table, Text } from '@mantine/core';
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { useQuery } from '@connectrpc/connect-query';
-import { TransactionStatus } from '../../gen/es/gateway/v1/types_pb.js';
+import { TransactionStatus, WithdrawStatus } from '../../gen/es/gateway/v1/types_pb.js';
 import { ProviderAccountService } from '../../gen/es/gateway/v1/provider_account_service_pb.js';
 import { useI18n } from './i18n.js';
 
@@ -15,11 +15,21 @@ const STATUS_COLORS: Record<TransactionStatus, string> = {
   [TransactionStatus.CANCELED]: 'gray',
 };
 
-export function StatusBadge({ status }: { status: TransactionStatus }) {
+const WITHDRAW_COLORS: Record<WithdrawStatus, TransactionStatus> = {
+  [WithdrawStatus.UNSPECIFIED]: TransactionStatus.UNSPECIFIED,
+  [WithdrawStatus.PENDING]: TransactionStatus.PENDING,
+  [WithdrawStatus.APPROVED]: TransactionStatus.APPROVED,
+  [WithdrawStatus.REJECTED]: TransactionStatus.REJECTED,
+  [WithdrawStatus.CANCELED]: TransactionStatus.CANCELED,
+};
+
+/** A charge's status, or a payout's (`withdraw`), as a coloured badge. */
+export function StatusBadge({ status, withdraw }: { status: TransactionStatus; withdraw?: never } | { status: WithdrawStatus; withdraw: true }) {
   const { t } = useI18n();
+  const color = STATUS_COLORS[withdraw ? WITHDRAW_COLORS[status as WithdrawStatus] : (status as TransactionStatus)];
   return (
-    <Badge color={STATUS_COLORS[status]} variant="light" data-testid="status">
-      {t.status[status]}
+    <Badge color={color} variant="light" data-testid="status">
+      {withdraw ? t.withdrawStatus[status as WithdrawStatus] : t.status[status as TransactionStatus]}
     </Badge>
   );
 }
@@ -67,5 +77,26 @@ export function TableHead({ columns }: { columns: string[] }) {
         ))}
       </Table.Tr>
     </Table.Thead>
+  );
+}
+
+/** Rows per page of the lists. */
+export const PAGE_SIZE = 25;
+
+/** "Nothing found" for an empty list, or the button that loads the next page. */
+export function LoadMore({
+  list,
+  empty,
+}: {
+  list: { isSuccess: boolean; hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => Promise<unknown> };
+  empty: boolean;
+}) {
+  const { t } = useI18n();
+  if (list.isSuccess && empty) return <Text mt="md">{t.empty}</Text>;
+  if (!list.hasNextPage) return null;
+  return (
+    <Button mt="md" variant="default" onClick={() => void list.fetchNextPage()} loading={list.isFetchingNextPage}>
+      {t.loadMore}
+    </Button>
   );
 }

@@ -1,0 +1,54 @@
+import { Table, Title } from '@mantine/core';
+import { useInfiniteQuery } from '@connectrpc/connect-query';
+import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
+import { ErrorAlert } from '../errors.js';
+import { useListFilters } from '../filters.js';
+import { formatMoney } from '../format.js';
+import { useI18n } from '../i18n.js';
+import { LoadMore, PAGE_SIZE, StatusBadge, TableHead, When } from '../ui.js';
+
+/** Payouts (withdrawals), newest first, filtered, a page at a time; live like the charges. */
+export default function Payouts() {
+  const { t } = useI18n();
+  const filters = useListFilters(t.withdrawStatus, t.withdrawMethod, t.transactions.payoutQuery);
+  const list = useInfiniteQuery(
+    PaymentGatewayService.method.listWithdrawals,
+    { ...filters.request, pageSize: PAGE_SIZE, pageToken: '' },
+    { pageParamKey: 'pageToken', getNextPageParam: (last) => last.nextPageToken || undefined },
+  );
+  const withdrawals = list.data?.pages.flatMap((page) => page.withdrawals) ?? [];
+
+  return (
+    <>
+      <Title order={1} mb="md">
+        {t.nav.payouts}
+      </Title>
+      {filters.bar}
+      <ErrorAlert error={list.error ?? filters.error} />
+      <div className="table-scroll">
+        <Table data-testid="payouts-table" striped>
+          <TableHead
+            columns={[t.transactions.created, t.transactions.id, t.transactions.status, t.transactions.method, t.transactions.amount, t.transactions.provider]}
+          />
+          <Table.Tbody>
+            {withdrawals.map((w) => (
+              <Table.Tr key={w.id} data-id={w.id}>
+                <Table.Td>
+                  <When at={w.createdAt} />
+                </Table.Td>
+                <Table.Td>{w.id}</Table.Td>
+                <Table.Td>
+                  <StatusBadge status={w.status} withdraw />
+                </Table.Td>
+                <Table.Td>{t.withdrawMethod[w.paymentMethod]}</Table.Td>
+                <Table.Td>{formatMoney(w.amount)}</Table.Td>
+                <Table.Td>{w.provider}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </div>
+      <LoadMore list={list} empty={withdrawals.length === 0} />
+    </>
+  );
+}
