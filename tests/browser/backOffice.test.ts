@@ -69,7 +69,7 @@ const simulatePayment = (id: string) => api.call('sandbox', 'simulatePayment', S
 
 /** A new page at the back-office that records CSP violations. */
 async function openPage(width = 1280, height = 900): Promise<{ page: Page; violations: string[] }> {
-  const page = await browser.newPage({ viewport: { width, height } });
+  const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
   page.setDefaultTimeout(10_000);
   const violations: string[] = [];
   page.on('console', (message) => {
@@ -99,7 +99,7 @@ async function finish(page: Page, violations: string[], name: string) {
   await expect(page.evaluate(() => [document.cookie, localStorage.length, sessionStorage.length])).resolves.toEqual(['', 0, 0]);
   expect(violations).toEqual([]);
   await screenshot(page, name);
-  await page.close();
+  await page.context().close();
 }
 
 /** Last: Playwright hides the caret with a <style> of its own, which the CSP reports. */
@@ -143,6 +143,20 @@ it('an operator signs in (a wrong password is refused with the server message), 
   await page.reload();
   await page.getByRole('button', { name: 'Entrar' }).waitFor();
   await finish(page, violations, 'sign-in-390px');
+});
+
+it('a session ended elsewhere takes the next call (UNAUTHENTICATED) back to the sign-in form', async () => {
+  const { page, violations } = await signedIn();
+  // Another tab of the same browser shares the cookie; signing out there ends this tab's session too.
+  const other = await page.context().newPage();
+  await other.goto(gateway.httpUrl!);
+  await other.getByRole('button', { name: 'Sair' }).click();
+  await other.getByRole('button', { name: 'Entrar' }).waitFor();
+  await other.close();
+
+  await page.getByRole('link', { name: 'Trilha de auditoria' }).click();
+  await page.getByRole('button', { name: 'Entrar' }).waitFor();
+  await finish(page, violations, 'session-ended');
 });
 
 it('transactions: a PIX charge is listed and found by its order id, opened with its PIX code, turns APPROVED live when paid on the sandbox, and is partly refunded from the form', async () => {
