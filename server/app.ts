@@ -279,8 +279,9 @@ export async function startGateway(input: Config, components: readonly Component
       running.httpUrl = connect.url;
       config.httpPort = Number(new URL(connect.url).port);
     }
-    if (components.includes('connect')) {
-      // After the back-office's port is known: the embedded store lets its origin upload.
+    // A configured store serves every process; the embedded one starts with the back-office (Connect), after its
+    // port is known so that its CORS lets that origin upload (two processes would fight over S3_PORT otherwise).
+    if (config.s3.endpoint || components.includes('connect')) {
       const storage = await objectStorage(config, closers);
       useCases.uploads.attach(storage.storage);
       running.objectStoreUrl = storage.endpoint;

@@ -35,13 +35,17 @@ export interface NewServiceToken {
 export class AccessService {
   /** When each token's last use was written, so that a busy token is not a write per call. */
   private readonly lastTouched = new Map<string, number>();
+  /** API_TOKENS' digests, computed once rather than on every call. */
+  private readonly apiTokenDigests: Buffer[];
 
-  constructor(private readonly deps: AccessDeps) {}
+  constructor(private readonly deps: AccessDeps) {
+    this.apiTokenDigests = deps.apiTokens.map(sha256);
+  }
 
   /** The caller a bearer token stands for, or undefined when it is no valid token. */
   async authenticate(bearer: string): Promise<Principal | undefined> {
     const given = sha256(bearer);
-    const index = this.deps.apiTokens.findIndex((candidate) => timingSafeEqual(sha256(candidate), given));
+    const index = this.apiTokenDigests.findIndex((digest) => timingSafeEqual(digest, given));
     if (index >= 0) return rolePrincipal('bootstrap', `api-token:${index + 1}`, `API_TOKENS #${index + 1}`, 'admin');
     if (!bearer.startsWith(SERVICE_TOKEN_PREFIX)) return undefined;
     const token = await this.deps.tokens.findLive(this.deps.db.em(), given.toString('hex'));

@@ -29,6 +29,22 @@ export async function listen(server: Server, host: string, port: number, beforeC
   };
 }
 
+/** A body larger than the reader allows: answer 413 (or 400) and close the connection rather than read the rest. */
+export class BodyTooLarge extends Error {}
+
+/** The request's body, refused (BodyTooLarge) once it passes `maxBytes`, by its declared length before a byte is read. */
+export async function readLimitedBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  if (Number(req.headers['content-length']) > maxBytes) throw new BodyTooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) throw new BodyTooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
 /** A request the server cannot make sense of (a malformed percent-escape, …): answered 400, never thrown past the handler. */
 export class BadHttpRequest extends Error {}
 

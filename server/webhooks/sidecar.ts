@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isGatewayError, type ErrorCode } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
-import { decodePathSegment, guardedListener, listen, replyError, requestPath, type ListeningServer } from '../lib/httpServer.js';
+import { BodyTooLarge, decodePathSegment, guardedListener, listen, readLimitedBody, replyError, requestPath, type ListeningServer } from '../lib/httpServer.js';
 import { TokenBuckets } from '../lib/tokenBuckets.js';
 import type { NotificationsService } from '../gateway/notifications.js';
 
@@ -22,21 +22,6 @@ export interface SidecarOptions {
   maxBodyBytes: number;
   /** Notifications taken per provider account (WEBHOOK_RATE_PER_SECOND, WEBHOOK_RATE_BURST); 0 per second: no limit. */
   rate: { perSecond: number; burst: number };
-}
-
-class BodyTooLarge extends Error {}
-
-async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length']);
-  if (declared > maxBytes) throw new BodyTooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) throw new BodyTooLarge();
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
 }
 
 function reply(res: ServerResponse, status: number, body: unknown): void {
@@ -70,7 +55,7 @@ export async function startWebhookSidecar(options: SidecarOptions): Promise<List
         return replyError(res, 429, 'too many notifications for this account; deliver again later', { 'retry-after': String(retryAfter), connection: 'close' });
       }
       try {
-        const body = await readBody(req, options.maxBodyBytes);
+        const body = await readLimitedBody(req, options.maxBodyBytes);
         const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]));
         const notification = await options.notifications.intake({ provider, providerAccountId, body, headers });
         reply(res, 200, { id: notification.id, outcome: notification.outcome });

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CreateUploadLinkRequest } from '../../gen/ts-proto/gateway/v1/upload_service.js';
-import { connectDriver, errorDetailsOf, failureOf, type Driver } from '../support/clients.js';
-import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
+import { connectDriver, errorDetailsOf, failureOf, grpcDriver, type Driver } from '../support/clients.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { removeDir, startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
+import { startGateway } from '../../server/app.js';
+import { loadConfig } from '../../server/config.js';
+import { createLogger } from '../../server/lib/logger.js';
 import { ObjectStorage } from '../../server/lib/objectStorage.js';
 import { UPLOAD_CACHE_CONTROL, UPLOAD_LINK_SECONDS } from '../../server/gateway/uploads.js';
 
@@ -112,4 +118,30 @@ it("lets the back-office's origin upload from the browser, and no other origin (
   const answer = await link(stack.client, {});
   const put = await fetch(answer.uploadUrl, { method: 'PUT', headers: { ...answer.headers, origin: stack.gateway.httpUrl! }, body: PDF });
   expect(put.headers.get('access-control-allow-origin')).toBe(stack.gateway.httpUrl);
+});
+
+it('a process without the back-office (npm run start:grpc) signs links for a configured S3_ENDPOINT', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gateway-grpc-only-'));
+  const config = loadConfig({
+    HOST: '127.0.0.1',
+    GRPC_PORT: '0',
+    METRICS_PORT: 'off',
+    DATA_DIR: dataDir,
+    DATABASE_URL: stack.database.url,
+    API_TOKENS: TEST_TOKEN,
+    S3_ENDPOINT: stack.gateway.objectStoreUrl!,
+    S3_ACCESS_KEY_ID: 'S3RVER',
+    S3_SECRET_ACCESS_KEY: 'S3RVER',
+  });
+  const grpcOnly = await startGateway(config, ['grpc'], createLogger('silent'));
+  const client = grpcDriver(grpcOnly.grpcAddress!, TEST_TOKEN);
+  try {
+    const answer = await link(client, {});
+    expect((await fetch(answer.uploadUrl, { method: 'PUT', headers: answer.headers, body: PDF })).status).toBe(200);
+    expect((await fetch(answer.publicUrl)).status).toBe(200);
+  } finally {
+    client.close();
+    await grpcOnly.close();
+    removeDir(dataDir);
+  }
 });

@@ -6,6 +6,7 @@ import type { OperatorsService } from '../../gateway/operators.js';
 import { GatewayError, isGatewayError } from '../../lib/errors.js';
 import type { Logger } from '../../lib/logger.js';
 import { isCrossOrigin } from './webSecurity.js';
+import { BodyTooLarge, readLimitedBody } from '../../lib/httpServer.js';
 import type { TokenBuckets } from '../../lib/tokenBuckets.js';
 
 /**
@@ -65,15 +66,15 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
 }
 
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
-  let size = 0;
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_SIGN_IN_BYTES) throw new GatewayError('INVALID_ARGUMENT', `the body must be at most ${MAX_SIGN_IN_BYTES} bytes`);
-    chunks.push(chunk as Buffer);
+  let raw: Buffer;
+  try {
+    raw = await readLimitedBody(req, MAX_SIGN_IN_BYTES);
+  } catch (error) {
+    if (error instanceof BodyTooLarge) throw new GatewayError('INVALID_ARGUMENT', `the body must be at most ${MAX_SIGN_IN_BYTES} bytes`);
+    throw error;
   }
   try {
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    const body = JSON.parse(raw.toString('utf8'));
     if (body && typeof body === 'object' && !Array.isArray(body)) return body;
   } catch {
     // answered below

@@ -20,16 +20,20 @@ export function setSecurityHeaders(res: ServerResponse): void {
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
 }
 
-/** The origin a browser page served by this server has, as the request names it. */
-export function ownOrigin(req: IncomingMessage): string {
-  const tls = (req.socket as { encrypted?: boolean }).encrypted === true;
-  return `${tls ? 'https' : 'http'}://${req.headers.host ?? ''}`;
-}
-
-/** A request from a browser page of another origin (a request without Origin is not from a cross-origin page). */
+/**
+ * A request from a browser page of another site. A request without Origin is
+ * not from a cross-origin page. The host is compared, not the scheme: behind a
+ * TLS terminator the page is https while this server speaks http, and a page
+ * served by the same host is this back-office either way.
+ */
 export function isCrossOrigin(req: IncomingMessage): boolean {
   const origin = req.headers.origin;
-  return origin !== undefined && origin !== ownOrigin(req);
+  if (origin === undefined) return false;
+  try {
+    return new URL(origin).host !== req.headers.host;
+  } catch {
+    return true;
+  }
 }
 
 const ALLOWED_HEADERS = [...cors.allowedHeaders, 'authorization'].join(', ');
