@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import { isGatewayError, type ErrorCode } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import { BodyTooLarge, decodePathSegment, guardedListener, listen, readLimitedBody, replyError, requestPath, type ListeningServer } from '../lib/httpServer.js';
