@@ -183,7 +183,7 @@ export async function startGateway(input: Config, components: readonly Component
     const deps = {
       db,
       registry,
-      accounts: new AccountsRepository(secrets),
+      accounts: new AccountsRepository(secrets, config.accountCacheMs),
       transactions: new TransactionsRepository(outbound, transactionStatusChangedBody),
       outbound,
       receivers: new ReceiversRepository(secrets),
@@ -253,7 +253,7 @@ export async function startGateway(input: Config, components: readonly Component
         .start({ name: 'reconciliation', run: () => reconciliation.reconcileDue(), idleMs: Math.max(config.workerIdleMs, 5_000) })
         .start({ name: 'unknown-outcomes', run: () => useCases.unknownOutcomes.resolveDue(), idleMs: Math.max(config.workerIdleMs, 5_000) });
       useCases.notifications.onStored(() => workers.wake('notifications'));
-      events.onPublished(() => workers.wake('outbound'));
+      deps.transactions.onOutboundQueued(() => workers.wake('outbound'));
       closers.push(() => workers.stop());
     }
     if (closeSidecar) {

@@ -8,9 +8,28 @@ import { isUuid } from '../lib/ids.js';
 
 const orUndefined = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
 
-/** Provider accounts, with secrets sealed on the way in and opened only on request. */
+/** An account with its opened secrets, as read, and until when it may be served from memory. */
+interface CachedAccount {
+  account: ProviderAccountWithSecrets;
+  deleted: boolean;
+  until: number;
+}
+
+/**
+ * Provider accounts, with secrets sealed on the way in and opened only on request.
+ *
+ * Every money call reads its account and opens both secrets: those are kept in memory for `cacheMs` (ACCOUNT_CACHE_MS),
+ * so a burst of charges on one account reads and decrypts it once. A change made through this process is seen at
+ * once (the entry is dropped); one made by another process is seen within `cacheMs`.
+ */
 export class AccountsRepository {
-  constructor(private readonly secrets: SecretBox) {}
+  private readonly cache = new Map<string, CachedAccount>();
+
+  constructor(
+    private readonly secrets: SecretBox,
+    private readonly cacheMs = 5_000,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   private toAccount(row: ProviderAccountRow): ProviderAccount {
     return {
@@ -68,13 +87,17 @@ export class AccountsRepository {
 
   /** Deleted accounts are found too when `includeDeleted`: their late notifications must still land. */
   async getWithSecrets(em: EntityManager, id: string, { includeDeleted = false } = {}): Promise<ProviderAccountWithSecrets | null> {
-    const row = await this.row(em, id, includeDeleted);
+    const cached = this.cache.get(id);
+    if (cached && cached.until > this.clock()) return cached.deleted && !includeDeleted ? null : cached.account;
+    const row = await this.row(em, id, true);
     if (!row) return null;
-    return {
+    const account: ProviderAccountWithSecrets = {
       ...this.toAccount(row),
       secretKey: row.secretKeySealed ? this.secrets.open(row.secretKeySealed) : '',
       webhookSecret: row.webhookSecretSealed ? this.secrets.open(row.webhookSecretSealed) : undefined,
     };
+    if (this.cacheMs > 0) this.cache.set(id, { account, deleted: Boolean(row.deletedAt), until: this.clock() + this.cacheMs });
+    return row.deletedAt && !includeDeleted ? null : account;
   }
 
   async list(em: EntityManager, provider?: string): Promise<ProviderAccount[]> {
@@ -97,6 +120,7 @@ export class AccountsRepository {
     if (patch.webhookSecret !== undefined) row.webhookSecretSealed = this.seal(patch.webhookSecret);
     row.updatedAt = new Date();
     await em.flush();
+    this.cache.delete(id);
     return this.toAccount(row);
   }
 
@@ -105,6 +129,7 @@ export class AccountsRepository {
     if (!row) return false;
     row.deletedAt = new Date();
     await em.flush();
+    this.cache.delete(id);
     return true;
   }
 }

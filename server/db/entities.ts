@@ -30,8 +30,9 @@ export type ProviderAccountRow = InferEntity<typeof ProviderAccountEntity>;
 export const TransactionEntity = defineEntity({
   name: 'Transaction',
   tableName: 'transactions',
+  // A provider's id names one charge per account (what makes the "already recorded?" check atomic).
+  uniques: [{ properties: ['providerAccountId', 'providerTransactionId'] }],
   indexes: [
-    { properties: ['providerAccountId', 'providerTransactionId'] },
     // The back-office's lists (newest first, keyset over created_at and id) under each single filter, and the stats' range.
     { properties: ['createdAt', 'id'] },
     { properties: ['providerAccountId', 'createdAt', 'id'] },
@@ -83,8 +84,8 @@ export type TransactionRow = InferEntity<typeof TransactionEntity>;
 export const WithdrawalEntity = defineEntity({
   name: 'Withdrawal',
   tableName: 'withdrawals',
+  uniques: [{ properties: ['providerAccountId', 'providerWithdrawId'] }],
   indexes: [
-    { properties: ['providerAccountId', 'providerWithdrawId'] },
     // ListWithdrawals: newest first overall and per account; its search by the provider's id.
     { properties: ['createdAt', 'id'] },
     { properties: ['providerAccountId', 'createdAt', 'id'] },
@@ -142,7 +143,7 @@ export type ReceiverRow = InferEntity<typeof ReceiverEntity>;
 export const StatusEventEntity = defineEntity({
   name: 'StatusEvent',
   tableName: 'status_events',
-  indexes: [{ properties: ['subject', 'subjectId'] }],
+  indexes: [{ properties: ['subject', 'subjectId'] }, { properties: ['tx', 'id'] }],
   properties: {
     id: p.bigint('string').primary().autoincrement(),
     subject: p.string().length(16),
@@ -151,6 +152,8 @@ export const StatusEventEntity = defineEntity({
     status: p.string().length(16),
     source: p.string().length(8),
     occurredAt: p.datetime(),
+    /** The database transaction that wrote the event, filled by PostgreSQL: WatchEvents orders by it (statusRepository.ts). */
+    tx: p.string().columnType('xid8').defaultRaw('pg_current_xact_id()').lazy(),
   },
 });
 export type StatusEventRow = InferEntity<typeof StatusEventEntity>;

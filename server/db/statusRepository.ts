@@ -15,17 +15,6 @@ export const toStatusEvent = (row: StatusEventRow): StatusEvent => ({
   occurredAt: row.occurredAt,
 });
 
-const EVENT_LOG_LOCK = 7_370_001;
-
-/**
- * Serializes writers of the event log until their transaction commits, so event
- * ids become visible in increasing order and a watcher that resumes after id N
- * can never miss an N-1 that commits later.
- */
-export async function lockEventLog(em: EntityManager): Promise<void> {
-  await em.execute('select pg_advisory_xact_lock(?)', [EVENT_LOG_LOCK]);
-}
-
 export function recordStatusEvent(
   em: EntityManager,
   subject: Subject,
@@ -51,18 +40,90 @@ export async function statusHistory<S extends string>(
   return rows.map((row) => ({ status: row.status as S, source: row.source as StatusSource, changedAt: row.occurredAt }));
 }
 
-export async function eventsAfter(em: EntityManager, afterEventId: string, providerAccountIds: readonly string[], limit = 500): Promise<StatusEvent[]> {
-  const rows = await em.find(
-    StatusEventEntity,
-    { id: { $gt: afterEventId }, ...(providerAccountIds.length ? { providerAccountId: { $in: [...providerAccountIds] } } : {}) },
-    { orderBy: { id: 'asc' }, limit },
-  );
-  return rows.map(toStatusEvent);
+/**
+ * Where a watcher stands in the event log: events are served in the order of the database transaction that wrote
+ * them, then of their id. Ids come from a sequence when the insert runs, not when it commits, so by id alone a
+ * watcher that has seen N could miss an N-1 committed later; by (tx, id), and only below the oldest transaction
+ * still running, nothing can appear behind the cursor afterwards. No lock orders the writers.
+ */
+export interface EventCursor {
+  tx: string;
+  id: string;
 }
 
-export async function lastEventId(em: EntityManager): Promise<string> {
-  const [row] = await em.find(StatusEventEntity, {}, { orderBy: { id: 'desc' }, limit: 1 });
-  return row?.id ?? '0';
+const START: EventCursor = { tx: '0', id: '0' };
+/**
+ * Every transaction of this database older than this one has ended, committed or rolled back, so its events are
+ * final: the oldest transaction still running here, else the snapshot's xmax. Running transactions that PostgreSQL
+ * shows belonging to another database are left out (a long batch elsewhere on the cluster would otherwise hold the
+ * watchers back); one it cannot place (another role's, or a primary's seen from a replica) counts as this database's.
+ */
+const HORIZON = `coalesce(
+  (select min(x) from pg_snapshot_xip(pg_current_snapshot()) as x
+    where not exists (select 1 from pg_stat_activity a where a.backend_xid = x::xid and a.datname is distinct from current_database())),
+  pg_snapshot_xmax(pg_current_snapshot()))`;
+
+const cursorOf = (row: { tx: string; id: string } | undefined): EventCursor | undefined => row && { tx: String(row.tx), id: String(row.id) };
+
+/**
+ * The cursor after the event a watcher saw last (its id), read on the primary; an id the log does not hold resumes
+ * after the newest event at or below it (ids only grow). Without an id, the cursor is "now": after the newest event
+ * that can no longer be overtaken.
+ */
+export async function eventCursor(em: EntityManager, afterEventId: string | undefined): Promise<EventCursor> {
+  const connection = em.getConnection('write');
+  if (afterEventId !== undefined) {
+    const [row] = await connection.execute<{ tx: string; id: string }[]>(
+      'select tx::text as tx, id from status_events where id <= ? order by id desc limit 1',
+      [afterEventId],
+      'all',
+    );
+    return cursorOf(row) ?? START;
+  }
+  const [row] = await connection.execute<{ tx: string; id: string }[]>(
+    `select tx::text as tx, id from status_events where tx < ${HORIZON} order by tx desc, id desc limit 1`,
+    [],
+    'all',
+  );
+  return cursorOf(row) ?? START;
+}
+
+interface EventRecord {
+  id: string;
+  tx: string;
+  subject: string;
+  subject_id: string;
+  provider_account_id: string;
+  status: string;
+  source: string;
+  occurred_at: string | Date;
+}
+
+/** The events after `cursor` that can no longer be overtaken, in (tx, id) order, and the cursor after them. */
+export async function eventsAfter(
+  em: EntityManager,
+  cursor: EventCursor,
+  providerAccountIds: readonly string[],
+  limit = 500,
+): Promise<{ events: StatusEvent[]; cursor: EventCursor }> {
+  const accounts = providerAccountIds.length ? ` and provider_account_id in (${providerAccountIds.map(() => '?').join(', ')})` : '';
+  const rows = await em.getConnection('read').execute<EventRecord[]>(
+    `select id, tx::text as tx, subject, subject_id, provider_account_id, status, source, occurred_at from status_events
+      where (tx, id) > (?::xid8, ?) and tx < ${HORIZON}${accounts}
+      order by tx, id limit ?`,
+    [cursor.tx, cursor.id, ...providerAccountIds, limit],
+    'all',
+  );
+  const events = rows.map((row): StatusEvent => ({
+    eventId: String(row.id),
+    subject: row.subject as Subject,
+    subjectId: row.subject_id,
+    providerAccountId: row.provider_account_id,
+    status: row.status as StatusEvent['status'],
+    source: row.source as StatusSource,
+    occurredAt: new Date(row.occurred_at),
+  }));
+  return { events, cursor: cursorOf(rows.at(-1)) ?? cursor };
 }
 
 interface StatusRow {
@@ -101,7 +162,6 @@ export async function moveStatus<S extends string>(
     if (!row) return null;
     const from = row.status as S;
     if (from === to || !canMove(from, to)) return { changed: false, from, to };
-    await lockEventLog(tx);
     const at = new Date();
     row.status = to;
     row.updatedAt = at;

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { canMoveTransaction, canMoveWithdrawal } from '../domain/statusMachine.js';
 import type {
   PaymentMethod,
+  StatusChange,
   StatusEvent,
   StatusSource,
   Transaction,
@@ -18,9 +19,9 @@ import type {
 import { isUuid } from '../lib/ids.js';
 import { TransactionEntity, WithdrawalEntity, type TransactionRow, type WithdrawalRow } from './entities.js';
 import type { OutboundRepository } from './outboundRepository.js';
-import { findOneConsistent, type Consistency } from './consistency.js';
-import type { ConnectionType } from '@mikro-orm/core';
-import { lockEventLog, moveStatus, recordStatusEvent, statusHistory, toStatusEvent, type StatusMove } from './statusRepository.js';
+import type { Consistency } from './consistency.js';
+import { LockMode, UniqueConstraintViolationException, type ConnectionType } from '@mikro-orm/core';
+import { moveStatus, recordStatusEvent, statusHistory, toStatusEvent, type StatusMove } from './statusRepository.js';
 
 const orUndefined = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
 
@@ -97,6 +98,97 @@ export function withdrawalOf(row: WithdrawalRow): Withdrawal {
   };
 }
 
+type SqlRecord = Record<string, unknown> & { history: unknown };
+
+const dateOf = (value: unknown): Date => (value instanceof Date ? value : new Date(String(value)));
+const optionalDateOf = (value: unknown): Date | null => (value === null || value === undefined ? null : dateOf(value));
+
+/**
+ * One charge or payout row with its status history (as JSON), by id or by the provider's id: one statement, on a
+ * replica first when `consistency` allows and, missing there (a replica that lags a write just made), on the primary.
+ */
+async function findWithHistory(
+  em: EntityManager,
+  table: 'transactions' | 'withdrawals',
+  subject: 'TRANSACTION' | 'WITHDRAWAL',
+  filter: { sql: string; params: unknown[] },
+  consistency: Consistency,
+): Promise<SqlRecord | null> {
+  const sql = `select t.*, coalesce((select json_agg(json_build_object('status', e.status, 'source', e.source, 'at', e.occurred_at) order by e.id)
+      from status_events e where e.subject = '${subject}' and e.subject_id = t.id), '[]') as history
+    from ${table} t where ${filter.sql} limit 1`;
+  for (const type of consistency === 'replica' ? (['read', 'write'] as const) : (['write'] as const)) {
+    const [row] = await em.getConnection(type).execute<SqlRecord[]>(sql, filter.params, 'all');
+    if (row) return row;
+  }
+  return null;
+}
+
+function historyOf<S extends string>(history: unknown): StatusChange<S>[] {
+  const items = (typeof history === 'string' ? JSON.parse(history) : history) as { status: string; source: string; at: string }[];
+  return items.map((item) => ({ status: item.status as S, source: item.source as StatusSource, changedAt: new Date(item.at) }));
+}
+
+/** A raw `transactions` row (snake_case, bigints as text) as the entity's shape. */
+function transactionRowOf(row: SqlRecord): TransactionRow {
+  return {
+    id: String(row.id),
+    providerAccountId: String(row.provider_account_id),
+    provider: String(row.provider),
+    providerTransactionId: String(row.provider_transaction_id),
+    paymentMethod: String(row.payment_method),
+    status: String(row.status),
+    amount: Number(row.amount),
+    refundedAmount: Number(row.refunded_amount),
+    refundPendingAmount: Number(row.refund_pending_amount),
+    currency: String(row.currency),
+    installments: Number(row.installments),
+    pixCode: (row.pix_code as string | null) ?? null,
+    pixQrCode: (row.pix_qr_code as string | null) ?? null,
+    billetCode: (row.billet_code as string | null) ?? null,
+    billetUrl: (row.billet_url as string | null) ?? null,
+    expiresAt: optionalDateOf(row.expires_at),
+    orderId: (row.order_id as string | null) ?? null,
+    customerDocument: (row.customer_document as string | null) ?? null,
+    customerEmail: (row.customer_email as string | null) ?? null,
+    webhookUrl: (row.webhook_url as string | null) ?? null,
+    idempotencyKey: (row.idempotency_key as string | null) ?? null,
+    origin: String(row.origin),
+    lastPolledAt: optionalDateOf(row.last_polled_at),
+    createdAt: dateOf(row.created_at),
+    updatedAt: dateOf(row.updated_at),
+  } as TransactionRow;
+}
+
+function withdrawalRowOf(row: SqlRecord): WithdrawalRow {
+  return {
+    id: String(row.id),
+    providerAccountId: String(row.provider_account_id),
+    provider: String(row.provider),
+    providerWithdrawId: String(row.provider_withdraw_id),
+    paymentMethod: String(row.payment_method),
+    status: String(row.status),
+    amount: Number(row.amount),
+    approvedAt: optionalDateOf(row.approved_at),
+    idempotencyKey: (row.idempotency_key as string | null) ?? null,
+    createdAt: dateOf(row.created_at),
+    updatedAt: dateOf(row.updated_at),
+  } as WithdrawalRow;
+}
+
+/**
+ * Runs `work` once more when a concurrent insert of the same provider id won the race (the unique index refused
+ * this one): the second run finds that row. `work` must start from a fresh unit of work.
+ */
+async function onceMoreOnConflict<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) return work();
+    throw error;
+  }
+}
+
 /** Charges and withdrawals with their status history. */
 export class TransactionsRepository {
   /**
@@ -117,65 +209,124 @@ export class TransactionsRepository {
   }
 
   /**
-   * Stores a charge the provider created, with its first status, in one
-   * database transaction. A charge already recorded under the same provider id
-   * (a notification that beat a late-confirmed create, recorded as an
-   * unsolicited payment) is completed with the request's details instead of
-   * being stored twice; then there is no new event.
+   * Stores a charge the provider created, with its first status and, when the
+   * request held an idempotency key (`keyClaimId`), that key's completion: one
+   * statement, so one round trip and one commit. A charge already recorded
+   * under the same provider id (a notification that beat a late-confirmed
+   * create, recorded as an unsolicited payment) is completed with the
+   * request's details instead of being stored twice; then there is no new
+   * event and the key is left to the caller (`keyCompleted` false).
    */
-  async insertTransaction(em: EntityManager, input: NewTransaction): Promise<{ transaction: Transaction; event?: StatusEvent }> {
+  async insertTransaction(
+    em: EntityManager,
+    input: NewTransaction,
+    keyClaimId?: string,
+  ): Promise<{ transaction: Transaction; event?: StatusEvent; keyCompleted: boolean }> {
     const { result } = input;
     const now = new Date();
-    const { row, event } = await em.transactional(async (tx) => {
-      // Every insert holds the event-log lock until it commits, so this check and the insert cannot interleave with another's.
-      await lockEventLog(tx);
-      const existing = await tx.findOne(TransactionEntity, { providerAccountId: input.providerAccountId, providerTransactionId: result.transactionId });
-      if (existing) {
-        if (existing.origin === 'webhook') {
-          tx.assign(existing, {
-            origin: 'api',
-            installments: input.installments,
-            currency: input.currency,
-            orderId: input.orderId ?? existing.orderId ?? null,
-            customerDocument: input.customerDocument ?? existing.customerDocument ?? null,
-            customerEmail: input.customerEmail ?? existing.customerEmail ?? null,
-            webhookUrl: input.webhookUrl ?? existing.webhookUrl ?? null,
-            idempotencyKey: input.idempotencyKey ?? existing.idempotencyKey ?? null,
-            updatedAt: now,
-          });
-          await tx.flush();
-        }
-        return { row: existing, event: undefined };
-      }
-      const row = tx.create(TransactionEntity, {
-        id: randomUUID(),
+    const id = randomUUID();
+    const [inserted] = await em.getConnection('write').execute<{ event_id: string | null; completed: string }[]>(
+      `with t as (
+         insert into transactions (id, provider_account_id, provider, provider_transaction_id, payment_method, status, amount, currency, installments,
+           pix_code, pix_qr_code, billet_code, billet_url, expires_at, order_id, customer_document, customer_email, webhook_url, idempotency_key,
+           origin, created_at, updated_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'api', ?, ?)
+         on conflict (provider_account_id, provider_transaction_id) do nothing
+         returning id, provider_account_id, status, created_at),
+       e as (
+         insert into status_events (subject, subject_id, provider_account_id, status, source, occurred_at)
+         select 'TRANSACTION', id, provider_account_id, status, 'api', created_at from t
+         returning id),
+       k as (
+         update idempotency_keys set state = 'COMPLETED', subject_id = (select id from t), response = null, updated_at = ?
+          where id = ? and exists (select 1 from t)
+         returning id)
+       select (select id from e) as event_id, (select count(*) from k) as completed`,
+      [
+        id,
+        input.providerAccountId,
+        input.provider,
+        result.transactionId,
+        result.paymentMethod,
+        result.status,
+        result.amount,
+        input.currency,
+        input.installments,
+        result.pixCode ?? null,
+        result.pixQrCode ?? null,
+        result.billetCode ?? null,
+        result.billetUrl ?? null,
+        result.expiresAt ?? null,
+        input.orderId ?? null,
+        input.customerDocument ?? null,
+        input.customerEmail ?? null,
+        input.webhookUrl ?? null,
+        input.idempotencyKey ?? null,
+        now,
+        now,
+        now,
+        keyClaimId ?? null,
+      ],
+      'all',
+    );
+    if (inserted?.event_id) {
+      const event: StatusEvent = {
+        eventId: String(inserted.event_id),
+        subject: 'TRANSACTION',
+        subjectId: id,
         providerAccountId: input.providerAccountId,
+        status: result.status,
+        source: 'api',
+        occurredAt: now,
+      };
+      const transaction: Transaction = {
+        id,
         provider: input.provider,
-        providerTransactionId: result.transactionId,
+        providerAccountId: input.providerAccountId,
+        transactionId: result.transactionId,
         paymentMethod: result.paymentMethod,
         status: result.status,
         amount: result.amount,
-        currency: input.currency,
         installments: input.installments,
-        pixCode: result.pixCode ?? null,
-        pixQrCode: result.pixQrCode ?? null,
-        billetCode: result.billetCode ?? null,
-        billetUrl: result.billetUrl ?? null,
-        expiresAt: result.expiresAt ?? null,
-        orderId: input.orderId ?? null,
-        customerDocument: input.customerDocument ?? null,
-        customerEmail: input.customerEmail ?? null,
-        webhookUrl: input.webhookUrl ?? null,
-        idempotencyKey: input.idempotencyKey ?? null,
+        currency: input.currency,
+        pixCode: result.pixCode,
+        pixQrCode: result.pixQrCode,
+        billetCode: result.billetCode,
+        billetUrl: result.billetUrl,
+        expiresAt: result.expiresAt,
+        orderId: input.orderId,
+        webhookUrl: input.webhookUrl,
+        origin: 'api',
         createdAt: now,
         updatedAt: now,
-      });
-      tx.persist(row);
-      const event = recordStatusEvent(tx, 'TRANSACTION', row.id, row.providerAccountId, row.status, 'api', now);
-      await tx.flush();
-      return { row, event };
+        statusHistory: [{ status: result.status, source: 'api', changedAt: now }],
+      };
+      return { transaction, event, keyCompleted: Number(inserted.completed) > 0 };
+    }
+    // Already recorded under this provider id: a payment the provider reported first is completed with the request's details.
+    const row = await em.transactional(async (tx) => {
+      const existing = await tx.findOneOrFail(
+        TransactionEntity,
+        { providerAccountId: input.providerAccountId, providerTransactionId: result.transactionId },
+        { lockMode: LockMode.PESSIMISTIC_WRITE },
+      );
+      if (existing.origin === 'webhook') {
+        tx.assign(existing, {
+          origin: 'api',
+          installments: input.installments,
+          currency: input.currency,
+          orderId: input.orderId ?? existing.orderId ?? null,
+          customerDocument: input.customerDocument ?? existing.customerDocument ?? null,
+          customerEmail: input.customerEmail ?? existing.customerEmail ?? null,
+          webhookUrl: input.webhookUrl ?? existing.webhookUrl ?? null,
+          idempotencyKey: input.idempotencyKey ?? existing.idempotencyKey ?? null,
+          updatedAt: now,
+        });
+        await tx.flush();
+      }
+      return existing;
     });
-    return { transaction: await this.toTransaction(em, row, 'write'), event: event && toStatusEvent(event) };
+    return { transaction: await this.toTransaction(em, row, 'write'), keyCompleted: false };
   }
 
   /**
@@ -189,30 +340,30 @@ export class TransactionsRepository {
   ): Promise<{ transaction: Transaction; event?: StatusEvent; created: boolean }> {
     const { payment } = input;
     const now = new Date();
-    const { row, event } = await em.transactional(async (tx) => {
-      // Every insert holds the event-log lock until it commits, so this check and the insert cannot interleave with another copy's.
-      await lockEventLog(tx);
-      const existing = await tx.findOne(TransactionEntity, { providerAccountId: input.providerAccountId, providerTransactionId: payment.transactionId });
-      if (existing) return { row: existing, event: undefined };
-      const row = tx.create(TransactionEntity, {
-        id: randomUUID(),
-        providerAccountId: input.providerAccountId,
-        provider: input.provider,
-        providerTransactionId: payment.transactionId,
-        paymentMethod: payment.paymentMethod,
-        status: payment.status,
-        amount: payment.amount,
-        currency: 'BRL',
-        installments: 1,
-        origin: 'webhook',
-        createdAt: payment.paidAt ?? now,
-        updatedAt: now,
-      });
-      tx.persist(row);
-      const event = recordStatusEvent(tx, 'TRANSACTION', row.id, row.providerAccountId, row.status, input.source, now);
-      await tx.flush();
-      return { row, event };
-    });
+    const { row, event } = await onceMoreOnConflict(() =>
+      em.fork().transactional(async (tx) => {
+        const existing = await tx.findOne(TransactionEntity, { providerAccountId: input.providerAccountId, providerTransactionId: payment.transactionId });
+        if (existing) return { row: existing, event: undefined };
+        const row = tx.create(TransactionEntity, {
+          id: randomUUID(),
+          providerAccountId: input.providerAccountId,
+          provider: input.provider,
+          providerTransactionId: payment.transactionId,
+          paymentMethod: payment.paymentMethod,
+          status: payment.status,
+          amount: payment.amount,
+          currency: 'BRL',
+          installments: 1,
+          origin: 'webhook',
+          createdAt: payment.paidAt ?? now,
+          updatedAt: now,
+        });
+        tx.persist(row);
+        const event = recordStatusEvent(tx, 'TRANSACTION', row.id, row.providerAccountId, row.status, input.source, now);
+        await tx.flush();
+        return { row, event };
+      }),
+    );
     return { transaction: await this.toTransaction(em, row, 'write'), event: event && toStatusEvent(event), created: event !== undefined };
   }
 
@@ -226,38 +377,57 @@ export class TransactionsRepository {
     return this.loadTransaction(em, { providerAccountId, providerTransactionId }, 'replica');
   }
 
-  /**
-   * The row and its history can come from two different replicas (reads go
-   * round-robin); when they disagree (the newest change is missing from the
-   * history), both are read again from the primary.
-   */
+  /** The row and its history in one statement, so from one snapshot of one server; a replica's miss is asked of the primary. */
   private async loadTransaction(em: EntityManager, where: Partial<TransactionRow>, consistency: Consistency): Promise<Transaction | null> {
-    const { row, connectionType } = await findOneConsistent(em, TransactionEntity, where, consistency);
-    if (!row) return null;
-    const transaction = await this.toTransaction(em, row, connectionType);
-    if (connectionType === 'write' || transaction.statusHistory.at(-1)?.status === transaction.status) return transaction;
-    return this.loadTransaction(em.fork(), where, 'primary');
+    const filter =
+      where.id !== undefined
+        ? { sql: 't.id = ?', params: [where.id] }
+        : { sql: 't.provider_account_id = ? and t.provider_transaction_id = ?', params: [where.providerAccountId, where.providerTransactionId] };
+    const row = await findWithHistory(em, 'transactions', 'TRANSACTION', filter, consistency);
+    return row && { ...transactionOf(transactionRowOf(row)), statusHistory: historyOf<TransactionStatus>(row.history) };
   }
 
   /** Moves the status; when the charge has a webhook_url, queues the caller's notification in the same database transaction. */
-  moveTransactionStatus(em: EntityManager, id: string, to: TransactionStatus, source: StatusSource): Promise<StatusMove<TransactionStatus> | null> {
-    return moveStatus(em, TransactionEntity, 'TRANSACTION', id, to, source, canMoveTransaction, undefined, (tx, row: TransactionRow, event, from) => {
-      if (!row.webhookUrl) return;
-      const body = this.outboundBody({
-        transaction: {
-          id: row.id,
-          transactionId: row.providerTransactionId,
-          provider: row.provider,
-          providerAccountId: row.providerAccountId,
-          orderId: row.orderId ?? undefined,
-          paymentMethod: row.paymentMethod as PaymentMethod,
-          amount: row.amount,
-        },
-        event,
-        from,
-      });
-      this.outbound.enqueue(tx, { eventId: event.eventId, transactionId: row.id, url: row.webhookUrl, body, at: event.occurredAt });
-    });
+  async moveTransactionStatus(em: EntityManager, id: string, to: TransactionStatus, source: StatusSource): Promise<StatusMove<TransactionStatus> | null> {
+    let queued = false;
+    const move = await moveStatus(
+      em,
+      TransactionEntity,
+      'TRANSACTION',
+      id,
+      to,
+      source,
+      canMoveTransaction,
+      undefined,
+      (tx, row: TransactionRow, event, from) => {
+        if (!row.webhookUrl) return;
+        const body = this.outboundBody({
+          transaction: {
+            id: row.id,
+            transactionId: row.providerTransactionId,
+            provider: row.provider,
+            providerAccountId: row.providerAccountId,
+            orderId: row.orderId ?? undefined,
+            paymentMethod: row.paymentMethod as PaymentMethod,
+            amount: row.amount,
+          },
+          event,
+          from,
+        });
+        this.outbound.enqueue(tx, { eventId: event.eventId, transactionId: row.id, url: row.webhookUrl, body, at: event.occurredAt });
+        queued = true;
+      },
+    );
+    // Committed: the delivery worker is woken only when there is something to deliver.
+    if (queued) for (const listener of this.queuedListeners) listener();
+    return move;
+  }
+
+  private readonly queuedListeners: (() => void)[] = [];
+
+  /** Runs `listener` after a status change queued a notification to the caller's webhook_url (and committed). */
+  onOutboundQueued(listener: () => void): void {
+    this.queuedListeners.push(listener);
   }
 
   /**
@@ -322,28 +492,29 @@ export class TransactionsRepository {
   async insertWithdrawal(em: EntityManager, input: NewWithdrawal): Promise<{ withdrawal: Withdrawal; event?: StatusEvent }> {
     const { result } = input;
     const now = new Date();
-    const { row, event } = await em.transactional(async (tx) => {
-      await lockEventLog(tx);
-      const existing = await tx.findOne(WithdrawalEntity, { providerAccountId: input.providerAccountId, providerWithdrawId: result.withdrawId });
-      if (existing) return { row: existing, event: undefined };
-      const row = tx.create(WithdrawalEntity, {
-        id: randomUUID(),
-        providerAccountId: input.providerAccountId,
-        provider: input.provider,
-        providerWithdrawId: result.withdrawId,
-        paymentMethod: input.paymentMethod,
-        status: result.status,
-        amount: result.amount,
-        approvedAt: result.approvedAt ?? null,
-        idempotencyKey: input.idempotencyKey ?? null,
-        createdAt: now,
-        updatedAt: now,
-      });
-      tx.persist(row);
-      const event = recordStatusEvent(tx, 'WITHDRAWAL', row.id, row.providerAccountId, row.status, 'api', now);
-      await tx.flush();
-      return { row, event };
-    });
+    const { row, event } = await onceMoreOnConflict(() =>
+      em.fork().transactional(async (tx) => {
+        const existing = await tx.findOne(WithdrawalEntity, { providerAccountId: input.providerAccountId, providerWithdrawId: result.withdrawId });
+        if (existing) return { row: existing, event: undefined };
+        const row = tx.create(WithdrawalEntity, {
+          id: randomUUID(),
+          providerAccountId: input.providerAccountId,
+          provider: input.provider,
+          providerWithdrawId: result.withdrawId,
+          paymentMethod: input.paymentMethod,
+          status: result.status,
+          amount: result.amount,
+          approvedAt: result.approvedAt ?? null,
+          idempotencyKey: input.idempotencyKey ?? null,
+          createdAt: now,
+          updatedAt: now,
+        });
+        tx.persist(row);
+        const event = recordStatusEvent(tx, 'WITHDRAWAL', row.id, row.providerAccountId, row.status, 'api', now);
+        await tx.flush();
+        return { row, event };
+      }),
+    );
     return { withdrawal: await this.toWithdrawal(em, row, 'write'), event: event && toStatusEvent(event) };
   }
 
@@ -356,13 +527,13 @@ export class TransactionsRepository {
     return this.loadWithdrawal(em, { providerAccountId, providerWithdrawId }, 'replica');
   }
 
-  /** As loadTransaction: a history that lags its row is read again from the primary. */
   private async loadWithdrawal(em: EntityManager, where: Partial<WithdrawalRow>, consistency: Consistency): Promise<Withdrawal | null> {
-    const { row, connectionType } = await findOneConsistent(em, WithdrawalEntity, where, consistency);
-    if (!row) return null;
-    const withdrawal = await this.toWithdrawal(em, row, connectionType);
-    if (connectionType === 'write' || withdrawal.statusHistory.at(-1)?.status === withdrawal.status) return withdrawal;
-    return this.loadWithdrawal(em.fork(), where, 'primary');
+    const filter =
+      where.id !== undefined
+        ? { sql: 't.id = ?', params: [where.id] }
+        : { sql: 't.provider_account_id = ? and t.provider_withdraw_id = ?', params: [where.providerAccountId, where.providerWithdrawId] };
+    const row = await findWithHistory(em, 'withdrawals', 'WITHDRAWAL', filter, consistency);
+    return row && { ...withdrawalOf(withdrawalRowOf(row)), statusHistory: historyOf<WithdrawStatus>(row.history) };
   }
 
   moveWithdrawalStatus(em: EntityManager, id: string, to: WithdrawStatus, source: StatusSource): Promise<StatusMove<WithdrawStatus> | null> {

@@ -60,12 +60,22 @@ export function adapterContext(deps: GatewayDeps, account: ProviderAccountWithSe
   };
 }
 
+/**
+ * One context per account as read (the accounts repository serves one object per account while it is cached), so
+ * that what adapters keep per context, their HTTP client, lives as long as the account is unchanged.
+ */
+const resolved = new WeakMap<ProviderAccountWithSecrets, ResolvedAccount>();
+
 /** The account, its adapter and the adapter's context, or NOT_FOUND. */
 export async function resolveAccount(deps: GatewayDeps, providerAccountId: string, { includeDeleted = false } = {}): Promise<ResolvedAccount> {
   if (!providerAccountId) throw new GatewayError('INVALID_ARGUMENT', 'provider_account_id is required', { field: 'provider_account_id' });
   const account = await deps.accounts.getWithSecrets(deps.db.em(), providerAccountId, { includeDeleted });
   if (!account) throw notFound(`provider account ${providerAccountId} not found`);
+  const known = resolved.get(account);
+  if (known) return known;
   const adapter = deps.registry.find(account.provider);
   if (!adapter) throw new GatewayError('FAILED_PRECONDITION', `provider ${account.provider} of account ${account.id} is not registered`);
-  return { account, adapter, ctx: adapterContext(deps, account, adapter) };
+  const result = { account, adapter, ctx: adapterContext(deps, account, adapter) };
+  resolved.set(account, result);
+  return result;
 }

@@ -1,7 +1,7 @@
 import { EventEmitter, once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '../db/orm.js';
-import { eventsAfter, lastEventId } from '../db/statusRepository.js';
+import { eventCursor, eventsAfter } from '../db/statusRepository.js';
 import type { StatusEvent } from '../domain/types.js';
 
 /**
@@ -27,7 +27,7 @@ export class StatusEvents {
   }
 
   async *watch(afterEventId: string | undefined, providerAccountIds: readonly string[], abort: AbortSignal): AsyncGenerator<StatusEvent> {
-    let cursor = afterEventId && /^\d+$/.test(afterEventId) ? afterEventId : await lastEventId(this.db.em());
+    let cursor = await eventCursor(this.db.em(), afterEventId && /^\d+$/.test(afterEventId) ? afterEventId : undefined);
     while (!abort.aborted) {
       // Listen before reading, so a change committed during the read still wakes us.
       const woken = new AbortController();
@@ -36,11 +36,10 @@ export class StatusEvents {
         sleep(this.pollMs, undefined, { signal: woken.signal }).catch(() => undefined),
         once(abort, 'abort', { signal: woken.signal }).catch(() => undefined),
       ]);
-      const events = await eventsAfter(this.db.em(), cursor, providerAccountIds);
-      for (const event of events) {
-        cursor = event.eventId;
-        yield event;
-      }
+      const page = await eventsAfter(this.db.em(), cursor, providerAccountIds);
+      const events = page.events;
+      for (const event of events) yield event;
+      cursor = page.cursor;
       if (events.length === 0) await wake;
       woken.abort();
     }

@@ -32,8 +32,11 @@ export interface IdempotentCall<P, T> {
   callProvider: () => Promise<P>;
   /** What recording the provider's result later needs, kept with a key whose outcome is unknown (no card data, no secrets). */
   pending?: unknown;
-  /** Stores what the provider did; returns the subject id and the stored response. */
-  store: (result: P) => Promise<{ subjectId: string; response?: unknown; value: T }>;
+  /**
+   * Stores what the provider did; returns the subject id and the stored response. Given the claim's id, it may
+   * complete the key in its own write (one commit instead of two) and say so with `keyCompleted`.
+   */
+  store: (result: P, keyClaimId?: string) => Promise<{ subjectId: string; response?: unknown; value: T; keyCompleted?: boolean }>;
   /** Rebuilds the first answer for a repeated request. */
   replay: (subjectId: string, response: unknown) => Promise<T>;
 }
@@ -89,8 +92,8 @@ export async function runIdempotent<P, T>(deps: Pick<GatewayDeps, 'db' | 'idempo
         throw error;
       }
       // From here the provider has acted: if storing fails, the key stays taken so a retry can never act twice.
-      const stored = await call.store(result);
-      await deps.idempotency.complete(deps.db.em(), claim.id, stored.subjectId, stored.response);
+      const stored = await call.store(result, claim.id);
+      if (!stored.keyCompleted) await deps.idempotency.complete(deps.db.em(), claim.id, stored.subjectId, stored.response);
       return stored.value;
     }
     if (Date.now() > deadline) {

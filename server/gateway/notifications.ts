@@ -39,6 +39,24 @@ export interface NotificationProcessingOptions {
   baseRetryMs: number;
 }
 
+/** Notifications one worker round leases, and how many of them (or of their subjects) are worked on at once. */
+const NOTIFICATION_BATCH = 100;
+const PROCESSING_CONCURRENCY = 8;
+
+/** `work` over `items`, at most `limit` at a time; results in the items' order. */
+async function mapLimited<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return results;
+}
+
 export const DEFAULT_PROCESSING: NotificationProcessingOptions = { leaseMs: 30_000, maxAttempts: 8, baseRetryMs: 2_000 };
 
 /** Notifications with a bad signature stored per account and hour (WEBHOOK_BAD_SIGNATURE_STORE_LIMIT): evidence is kept, a flood is not. */
@@ -141,10 +159,31 @@ export class NotificationsService {
     return this.deps.notifications.queueDepth(this.deps.db.em());
   }
 
-  /** One worker round: leases what is due and processes it. Returns how many were processed. */
-  async processDue(limit = 10): Promise<number> {
+  /**
+   * One worker round: leases up to `limit` due notifications and processes them `PROCESSING_CONCURRENCY` at a
+   * time. Notifications about one subject (one charge or payout) are applied one after another in the order they
+   * were received, since a later status may only be valid after an earlier one; different subjects go side by side.
+   * Returns how many were processed.
+   */
+  async processDue(limit = NOTIFICATION_BATCH): Promise<number> {
     const ids = await this.deps.notifications.claimDue(this.deps.db.em(), limit, this.options.leaseMs);
-    for (const id of ids) await this.process(id);
+    const prepared = await mapLimited(ids, PROCESSING_CONCURRENCY, (id) =>
+      this.prepare(id).catch((error: unknown) => {
+        // Gone since it was leased (an operator's reprocess holds it, or it was purged): nothing to record.
+        this.deps.logger.warn({ err: error, notificationId: id }, 'leased notification could not be read');
+        return undefined;
+      }),
+    );
+    const bySubject = new Map<string, (() => Promise<WebhookNotification>)[]>();
+    for (const step of prepared) {
+      if (!step) continue;
+      const queue = bySubject.get(step.subject);
+      if (queue) queue.push(step.apply);
+      else bySubject.set(step.subject, [step.apply]);
+    }
+    await mapLimited([...bySubject.values()], PROCESSING_CONCURRENCY, async (queue) => {
+      for (const apply of queue) await apply();
+    });
     return ids.length;
   }
 
@@ -153,29 +192,45 @@ export class NotificationsService {
     return this.process(id);
   }
 
+  /** Processes a notification this worker holds; every path ends in a recorded outcome. */
+  private async process(id: string): Promise<WebhookNotification> {
+    const step = await this.prepare(id);
+    return step.apply();
+  }
+
   private retryAt(attempts: number): Date | undefined {
     if (attempts >= this.options.maxAttempts) return undefined;
     return new Date(Date.now() + Math.min(this.options.baseRetryMs * 2 ** (attempts - 1), 3_600_000));
   }
 
-  /** Processes a notification this worker holds; every path ends in a recorded outcome. */
-  private async process(id: string): Promise<WebhookNotification> {
+  /**
+   * Reads, verifies and parses a notification this worker holds, and names its subject; `apply` finishes it (every
+   * path ends in a recorded outcome). A notification that ends here (rejected, ignored, failed) is its own subject.
+   */
+  private async prepare(id: string): Promise<{ subject: string; apply: () => Promise<WebhookNotification> }> {
     const stored = await this.deps.notifications.get(this.deps.db.em(), id);
     if (!stored) throw notFound(`notification ${id} not found`);
+    const finished = (outcome: Promise<WebhookNotification>) => ({ subject: `notification:${id}`, apply: () => outcome });
     const record: RecordOutcome = async (outcome, reason, result, subjectId, retryAt) => {
       const recorded = await this.deps.notifications.recordOutcome(this.deps.db.em(), id, { outcome, reason, result, subjectId, retryAt });
       this.deps.observer.notificationProcessed(stored.provider, outcome);
       return recorded;
     };
+    const failed = (error: unknown) => {
+      const reason = error instanceof Error ? error.message : String(error);
+      if (isGatewayError(error) && error.code === 'UNAUTHENTICATED') return record('REJECTED', reason);
+      this.deps.logger.warn({ err: error, notificationId: id }, 'notification processing failed; it will be retried');
+      return record('FAILED', reason, undefined, undefined, this.retryAt(stored.attempts));
+    };
     try {
       const { adapter, ctx, account } = await this.account(undefined, stored.providerAccountId);
       const notification: IncomingNotification = { body: stored.body, headers: stored.headers, receivedAt: stored.receivedAt };
       const checked = adapter.verifyNotification(ctx, notification);
-      if (checked === 'invalid') return record('REJECTED', 'the signature does not match the account webhook secret');
+      if (checked === 'invalid') return finished(record('REJECTED', 'the signature does not match the account webhook secret'));
       // A credential header (a token, Basic auth) is not stored, so what it proved at intake is kept instead.
       const verdict = checked === 'unsigned' && stored.authenticatedAtIntake ? 'valid' : checked;
       const result = await adapter.processWebhook(ctx, notification);
-      if (!result) return record('IGNORED', 'the adapter yields nothing for this notification (an event it ignores, or a body it cannot parse)');
+      if (!result) return finished(record('IGNORED', 'the adapter yields nothing for this notification (an event it ignores, or a body it cannot parse)'));
       const processing: Processing = {
         stored,
         account,
@@ -185,14 +240,22 @@ export class NotificationsService {
         record,
         isDuplicate: async () => !(await this.deps.notifications.claimDedupKey(this.deps.db.em(), id, adapter.notificationKey(ctx, notification))),
       };
-      if (result.type === 'UNSOLICITED_PAYMENT') return await this.recordUnsolicitedPayment(processing, result);
-      if (result.type === 'TRANSACTION') return await this.applyStatus(processing, TRANSACTIONS, result);
-      return await this.applyStatus(processing, WITHDRAWALS, result);
+      // An unsolicited payment becomes a charge: its later notifications name the same provider id.
+      const kind = result.type === 'WITHDRAW' ? 'WITHDRAW' : 'TRANSACTION';
+      return {
+        subject: `${account.id}:${kind}:${result.transactionId}`,
+        apply: async () => {
+          try {
+            if (result.type === 'UNSOLICITED_PAYMENT') return await this.recordUnsolicitedPayment(processing, result);
+            if (result.type === 'TRANSACTION') return await this.applyStatus(processing, TRANSACTIONS, result);
+            return await this.applyStatus(processing, WITHDRAWALS, result);
+          } catch (error) {
+            return failed(error);
+          }
+        },
+      };
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      if (isGatewayError(error) && error.code === 'UNAUTHENTICATED') return record('REJECTED', reason);
-      this.deps.logger.warn({ err: error, notificationId: id }, 'notification processing failed; it will be retried');
-      return record('FAILED', reason, undefined, undefined, this.retryAt(stored.attempts));
+      return finished(failed(error));
     }
   }
 

@@ -22,7 +22,7 @@ import type { ProviderAdapter } from '../providers/adapter.js';
 import { resolveAccount, type GatewayDeps, type ResolvedAccount } from './context.js';
 import { optionalUrl, requirePositiveCents, requireText } from './validation.js';
 import { runIdempotent } from './idempotency.js';
-import { recordRefund, recordTransaction, recordWithdrawal, releaseRefund, type PendingRecord } from './recording.js';
+import { recordCreatedTransaction, recordRefund, recordWithdrawal, releaseRefund, type PendingRecord } from './recording.js';
 import { assertPublicUrl } from '../lib/http/addressPolicy.js';
 import { refusedAnswer } from './flowIntegrity.js';
 import { documentKey, emailKey } from '../domain/searchKeys.js';
@@ -126,9 +126,9 @@ export class PaymentsService {
       pending,
       // The key travels to providers that accept one, so that they too recognise a retry.
       callProvider: () => adapter.createTransaction(ctx, { ...full, idempotencyKey }),
-      store: async (result) => {
-        const transaction = await recordTransaction(this.deps, account.id, pending, result, idempotencyKey);
-        return { subjectId: transaction.id, value: transaction };
+      store: async (result, keyClaimId) => {
+        const { transaction, keyCompleted } = await recordCreatedTransaction(this.deps, account.id, pending, result, idempotencyKey, keyClaimId);
+        return { subjectId: transaction.id, value: transaction, keyCompleted };
       },
       replay: async (id) => (await this.deps.transactions.findTransaction(this.deps.db.em(), id, 'primary'))!,
     });

@@ -40,20 +40,39 @@ export async function recordTransaction(
   result: TransactionResult,
   idempotencyKey: string | undefined,
 ): Promise<Transaction> {
-  const { transaction, event } = await deps.transactions.insertTransaction(deps.db.em(), {
-    provider: pending.provider,
-    providerAccountId,
-    result: withAmountAsked(result, pending.amount),
-    installments: pending.installments,
-    currency: pending.currency,
-    orderId: pending.orderId,
-    customerDocument: pending.customerDocument,
-    customerEmail: pending.customerEmail,
-    webhookUrl: pending.webhookUrl,
-    idempotencyKey,
-  });
+  return (await recordCreatedTransaction(deps, providerAccountId, pending, result, idempotencyKey)).transaction;
+}
+
+/**
+ * Stores a charge; with `keyClaimId` (the idempotency key this request claimed) the key is completed in the same
+ * statement, and `keyCompleted` says whether it was (not when the charge was already recorded: the caller completes it).
+ */
+export async function recordCreatedTransaction(
+  deps: Deps,
+  providerAccountId: string,
+  pending: Extract<PendingRecord, { kind: 'transaction' }>,
+  result: TransactionResult,
+  idempotencyKey: string | undefined,
+  keyClaimId?: string,
+): Promise<{ transaction: Transaction; keyCompleted: boolean }> {
+  const { transaction, event, keyCompleted } = await deps.transactions.insertTransaction(
+    deps.db.em(),
+    {
+      provider: pending.provider,
+      providerAccountId,
+      result: withAmountAsked(result, pending.amount),
+      installments: pending.installments,
+      currency: pending.currency,
+      orderId: pending.orderId,
+      customerDocument: pending.customerDocument,
+      customerEmail: pending.customerEmail,
+      webhookUrl: pending.webhookUrl,
+      idempotencyKey,
+    },
+    keyClaimId,
+  );
   if (event) deps.events.published(event);
-  return transaction;
+  return { transaction, keyCompleted };
 }
 
 export async function recordWithdrawal(

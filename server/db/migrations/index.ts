@@ -10,6 +10,7 @@ import { Migration20261125130000_flow_mismatches } from './Migration202611251300
 import { Migration20261125140000_access } from './Migration20261125140000_access.js';
 import { Migration20261125150000_operators } from './Migration20261125150000_operators.js';
 import { Migration20261125160000_lists } from './Migration20261125160000_lists.js';
+import { Migration20261125170000_commit_ordered_events } from './Migration20261125170000_commit_ordered_events.js';
 
 // Every migration, in order. `npm run migration:create` writes a new file here; add it to this list.
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261125140000_access', class: Migration20261125140000_access },
   { name: 'Migration20261125150000_operators', class: Migration20261125150000_operators },
   { name: 'Migration20261125160000_lists', class: Migration20261125160000_lists },
+  { name: 'Migration20261125170000_commit_ordered_events', class: Migration20261125170000_commit_ordered_events },
 ];

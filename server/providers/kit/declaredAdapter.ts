@@ -153,8 +153,20 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
     return this.runtime.logger ?? defaultLogger;
   }
 
+  /** The account's usual client, built once per context (gateway/context.ts keeps one context per account as read). */
+  private readonly clients = new WeakMap<AdapterContext, ProviderHttp>();
+
   /** The provider's HTTP client for this account; `extra` for a call that differs (another host, a certificate, no auth). */
   protected http(ctx: AdapterContext, extra: Partial<ProviderHttpDeclaration> = {}): ProviderHttp {
+    const usual = Object.keys(extra).length === 0;
+    const known = usual ? this.clients.get(ctx) : undefined;
+    if (known) return known;
+    const client = this.buildHttp(ctx, extra);
+    if (usual) this.clients.set(ctx, client);
+    return client;
+  }
+
+  private buildHttp(ctx: AdapterContext, extra: Partial<ProviderHttpDeclaration>): ProviderHttp {
     // The account's keys are checked against the declared layout before anything is sent.
     this.credentials(ctx);
     const { timeoutMs, ca, retry, breaker, logger } = this.runtime;
