@@ -10,12 +10,15 @@ import { loadConfig } from '../../server/config.js';
 import { createLogger } from '../../server/lib/logger.js';
 import { ObjectStorage } from '../../server/lib/objectStorage.js';
 import { UPLOAD_CACHE_CONTROL, UPLOAD_LINK_SECONDS } from '../../server/gateway/uploads.js';
+import { rawRequest } from '../support/rawHttp.js';
 
 /**
  * CreateUploadLink (issue "A back-office operators can run the business from",
  * point 2), against the embedded S3-compatible store npm start runs: a signed
  * PUT valid 60 seconds for one file, public-read, with the one-year immutable
- * cache header; bad names, types and sizes refused naming the field.
+ * cache header; bad names, types and sizes refused naming the field; an
+ * expired link, a tampered link and a body larger than signed refused by the
+ * store itself, with nothing stored.
  */
 let stack: TestStack;
 let connect: Driver;
@@ -78,7 +81,14 @@ describe.each([['gRPC'], ['Connect']])('over %s', (transport) => {
   });
 });
 
-it('the store refuses a link once its 60 seconds are over', async () => {
+/** The code of the store's XML error (S3's: SignatureDoesNotMatch, AccessDenied…). */
+const s3ErrorCode = (xml: string) => /<Code>([^<]+)<\/Code>/.exec(xml)?.[1];
+const refusal = async (response: Response) => ({ status: response.status, code: s3ErrorCode(await response.text()) });
+/** The link with one query parameter's raw value replaced, the rest byte for byte as signed. */
+const withParam = (url: string, name: string, value: string) => url.replace(new RegExp(`([?&]${name}=)[^&]*`), `$1${value}`);
+const readStatus = async (url: string) => (await fetch(url)).status;
+
+it('the store refuses a link once its 60 seconds are over, and one whose lifetime was lengthened; nothing is stored', async () => {
   const storage = new ObjectStorage({
     endpoint: stack.gateway.objectStoreUrl,
     region: 'us-east-1',
@@ -96,13 +106,63 @@ it('the store refuses a link once its 60 seconds are over', async () => {
       expiresInSeconds: UPLOAD_LINK_SECONDS,
       signedAt: new Date(Date.now() - secondsAgo * 1000),
     });
-  const put = async (secondsAgo: number) => {
-    const signed = await sign(secondsAgo);
-    return (await fetch(signed.url, { method: 'PUT', headers: signed.headers, body: PDF })).status;
-  };
-  expect(await put(50)).toBe(200);
-  expect(await put(61)).toBe(403);
+  const put = (url: string, headers: Record<string, string>) => fetch(url, { method: 'PUT', headers, body: PDF });
+  const fresh = await sign(50);
+  expect((await put(fresh.url, fresh.headers)).status).toBe(200);
+  const expired = await sign(61);
+  expect(await refusal(await put(expired.url, expired.headers))).toEqual({ status: 403, code: 'AccessDenied' });
+  expect(await refusal(await put(withParam(expired.url, 'X-Amz-Expires', '3600'), expired.headers))).toEqual({ status: 403, code: 'SignatureDoesNotMatch' });
+  expect(await readStatus(expired.publicUrl)).toBe(404);
   storage.close();
+});
+
+it('the store refuses a tampered link and stores nothing: another key, signature, lifetime, type, ACL or cache header', async () => {
+  const answer = await link(stack.client, {});
+  const otherName = (url: string) => url.replace(/contrato%20social\.pdf/, 'outro.pdf');
+  const signature = new URL(answer.uploadUrl).searchParams.get('X-Amz-Signature')!;
+  const flipped = `${signature.slice(0, -1)}${signature.endsWith('0') ? '1' : '0'}`;
+  const { 'x-amz-acl': _acl, ...withoutAcl } = answer.headers;
+  const tampered: [string, string, Record<string, string>][] = [
+    ['another key', otherName(answer.uploadUrl), answer.headers],
+    ['another signature', withParam(answer.uploadUrl, 'X-Amz-Signature', flipped), answer.headers],
+    ['a longer lifetime', withParam(answer.uploadUrl, 'X-Amz-Expires', '3600'), answer.headers],
+    ['another type', answer.uploadUrl, { ...answer.headers, 'content-type': 'text/html' }],
+    ['another ACL', answer.uploadUrl, { ...answer.headers, 'x-amz-acl': 'public-read-write' }],
+    ['no ACL', answer.uploadUrl, withoutAcl],
+    ['another cache header', answer.uploadUrl, { ...answer.headers, 'cache-control': 'no-store' }],
+  ];
+  for (const [what, url, headers] of tampered) {
+    const put = await fetch(url, { method: 'PUT', headers, body: PDF });
+    expect({ what, ...(await refusal(put)) }).toEqual({ what, status: 403, code: 'SignatureDoesNotMatch' });
+  }
+  expect(await readStatus(answer.publicUrl)).toBe(404);
+  expect(await readStatus(otherName(answer.publicUrl))).toBe(404);
+  // The link itself was sound: as signed, it stores the file.
+  expect((await fetch(answer.uploadUrl, { method: 'PUT', headers: answer.headers, body: PDF })).status).toBe(200);
+});
+
+it('the store refuses a body larger than signed and stores nothing: a larger Content-Length, chunked without one, bytes past it', async () => {
+  const answer = await link(stack.client, {});
+  const larger = `${PDF.toString('latin1')}<script>alert(1)</script>`;
+  expect(await refusal(await fetch(answer.uploadUrl, { method: 'PUT', headers: answer.headers, body: larger }))).toEqual({
+    status: 403,
+    code: 'SignatureDoesNotMatch',
+  });
+
+  const { pathname, search, host } = new URL(answer.uploadUrl);
+  const head = [`PUT ${pathname}${search} HTTP/1.1`, `Host: ${host}`, ...Object.entries(answer.headers).map(([name, value]) => `${name}: ${value}`)];
+  const chunked = await rawRequest(
+    answer.uploadUrl,
+    [...head, 'Transfer-Encoding: chunked', 'Connection: close'],
+    `${larger.length.toString(16)}\r\n${larger}\r\n0\r\n\r\n`,
+  );
+  expect({ status: chunked.status, code: s3ErrorCode(chunked.body) }).toEqual({ status: 403, code: 'SignatureDoesNotMatch' });
+  // The signed length declared, and more bytes sent: Node frames the body by Content-Length, answers what follows 400 and drops
+  // the connection mid-upload, which must leave no truncated object behind.
+  const overrun = await rawRequest(answer.uploadUrl, [...head, `Content-Length: ${PDF.length}`, 'Connection: close'], larger);
+  expect(overrun.status).toBe(400);
+
+  expect(await readStatus(answer.publicUrl)).toBe(404);
 });
 
 it("lets the back-office's origin upload from the browser, and no other origin (CORS on the embedded store)", async () => {
