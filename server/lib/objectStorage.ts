@@ -33,6 +33,9 @@ export class ObjectStorage {
       region: settings.region,
       endpoint: settings.endpoint,
       forcePathStyle: settings.forcePathStyle,
+      // By default the SDK signs a CRC32 of the body into a PUT link; presigned without a body that is the empty body's
+      // (AAAAAA==), and S3 (and R2) then refuse every real file uploaded through the link.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
       credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
     });
   }
