@@ -283,7 +283,7 @@ export async function startGateway(input: Config, components: readonly Component
     // port is known so that its CORS lets that origin upload (two processes would fight over S3_PORT otherwise).
     if (config.s3.endpoint || components.includes('connect')) {
       const storage = await objectStorage(config, closers);
-      useCases.uploads.attach(storage.storage);
+      await useCases.uploads.attach(storage.storage);
       running.objectStoreUrl = storage.endpoint;
     }
     if (config.metricsPort !== undefined) {

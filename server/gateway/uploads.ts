@@ -16,12 +16,19 @@ export interface UploadLink extends SignedUpload {
 /** Signed links for the back-office to upload receivers' documents straight to object storage. */
 export class UploadsService {
   private storage?: ObjectStorage;
+  private origin?: string;
 
   constructor(private readonly folder: string) {}
 
   /** The store, once it is known (the embedded one starts after the back-office's address is). */
-  attach(storage: ObjectStorage): void {
+  async attach(storage: ObjectStorage): Promise<void> {
+    this.origin = await storage.uploadOrigin();
     this.storage = storage;
+  }
+
+  /** Where the browser sends the files (the back-office's CSP lets it connect there); undefined without a store. */
+  get uploadOrigin(): string | undefined {
+    return this.origin;
   }
 
   async createUploadLink(input: { fileName: string; contentType: string; sizeBytes: number }): Promise<UploadLink> {

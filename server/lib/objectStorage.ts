@@ -69,6 +69,16 @@ export class ObjectStorage {
     return { url, headers, publicUrl: `${this.publicBase()}/${encodeKey(upload.key)}`, expiresAt: new Date(signedAt + upload.expiresInSeconds * 1000) };
   }
 
+  /**
+   * The origin (scheme, host, port) signed PUTs go to: what a browser page
+   * uploading to this store must be allowed to connect to (its CSP). Read from
+   * a signed URL, so that it is the SDK's own choice of path or virtual-hosted style.
+   */
+  async uploadOrigin(): Promise<string> {
+    const probe = await this.signedUpload({ key: 'origin-probe', contentType: 'application/pdf', sizeBytes: 1, cacheControl: 'no-store', expiresInSeconds: 1 });
+    return new URL(probe.url).origin;
+  }
+
   private publicBase(): string {
     if (this.settings.publicUrl) return this.settings.publicUrl.replace(/\/+$/, '');
     const endpoint = (this.settings.endpoint ?? `https://s3.${this.settings.region}.amazonaws.com`).replace(/\/+$/, '');

@@ -182,6 +182,15 @@ it("lets the back-office's origin upload from the browser, and no other origin (
   expect(put.headers.get('access-control-allow-origin')).toBe(stack.gateway.httpUrl);
 });
 
+it("lets the back-office page send files to the store and to no other address (its CSP's connect-src)", async () => {
+  const csp = (await fetch(`${stack.gateway.httpUrl}/`)).headers.get('content-security-policy')!;
+  const connectSrc = csp
+    .split(';')
+    .map((directive) => directive.trim().split(' '))
+    .find(([name]) => name === 'connect-src');
+  expect(connectSrc).toEqual(['connect-src', "'self'", new URL(stack.gateway.objectStoreUrl!).origin]);
+});
+
 it('a process without the back-office (npm run start:grpc) signs links for a configured S3_ENDPOINT', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'gateway-grpc-only-'));
   const config = loadConfig({

@@ -268,7 +268,7 @@ export async function startConnectServer(options: ConnectServerOptions): Promise
   };
   const server = createServer(
     guardedListener(options.logger, (req, res) => {
-      setSecurityHeaders(res);
+      setSecurityHeaders(res, options.useCases.uploads.uploadOrigin);
       if (req.url === '/healthz') {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'SERVING' }));
         return;

@@ -3,21 +3,22 @@ import { cors } from '@connectrpc/connect';
 
 /**
  * Headers on every answer of the Connect port, which also serves the
- * back-office: the page may load only its own scripts, styles and calls, may
- * not be framed (clickjacking), types are not sniffed, and no address leaks in
- * Referer.
+ * back-office: the page may load only its own scripts, styles and calls (and
+ * send files to the upload store, `uploadOrigin`), may not be framed
+ * (clickjacking), types are not sniffed, and no address leaks in Referer.
  */
-export const SECURITY_HEADERS: Record<string, string> = {
-  'content-security-policy':
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-  'x-frame-options': 'DENY',
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-  'cross-origin-opener-policy': 'same-origin',
-};
+export function securityHeaders(uploadOrigin?: string): Record<string, string> {
+  return {
+    'content-security-policy': `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'${uploadOrigin ? ` ${uploadOrigin}` : ''}; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cross-origin-opener-policy': 'same-origin',
+  };
+}
 
-export function setSecurityHeaders(res: ServerResponse): void {
-  for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+export function setSecurityHeaders(res: ServerResponse, uploadOrigin?: string): void {
+  for (const [name, value] of Object.entries(securityHeaders(uploadOrigin))) res.setHeader(name, value);
 }
 
 /**
