@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { ReceiverDetails } from '../domain/types.js';
 
 /**
  * Tables. Money columns are integer cents (bigint, read as number); secrets are
@@ -133,6 +134,8 @@ export const ReceiverEntity = defineEntity({
     email: p.string(),
     status: p.string().length(16),
     balance: p.bigint('number'),
+    /** What CreateReceiver was given (bank account, address, document URLs…), for the back-office; null for a receiver only looked up. */
+    details: p.json<ReceiverDetails>().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { DocumentType, Receiver, ReceiverResult, ReceiverStatus } from '../domain/types.js';
+import type { DocumentType, Receiver, ReceiverDetails, ReceiverResult, ReceiverStatus } from '../domain/types.js';
 import type { SecretBox } from '../lib/secretBox.js';
 import { ReceiverEntity, type ReceiverRow } from './entities.js';
 
@@ -16,6 +16,7 @@ export const toReceiver = (row: ReceiverRow): Receiver => ({
   email: row.email,
   status: row.status as ReceiverStatus,
   balance: row.balance,
+  details: row.details ?? undefined,
   createdAt: row.createdAt,
   updatedAt: row.updatedAt,
 });
@@ -24,11 +25,13 @@ export const toReceiver = (row: ReceiverRow): Receiver => ({
 export class ReceiversRepository {
   constructor(private readonly secrets: SecretBox) {}
 
-  async upsert(em: EntityManager, providerAccountId: string, result: ReceiverResult): Promise<Receiver> {
+  /** `details` when the gateway creates the receiver; a read keeps the ones stored. */
+  async upsert(em: EntityManager, providerAccountId: string, result: ReceiverResult, details?: ReceiverDetails): Promise<Receiver> {
     const now = new Date();
     const fields = {
       // A read does not repeat the credential its creation issued: the one stored is kept.
       ...(result.secret ? { secretSealed: this.secrets.seal(result.secret) } : {}),
+      ...(details ? { details } : {}),
       provider: result.receiverProvider,
       receiverToken: result.receiverToken ?? null,
       name: result.name,

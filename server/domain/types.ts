@@ -268,9 +268,14 @@ export interface Withdrawal {
   statusHistory: StatusChange<WithdrawStatus>[];
 }
 
+/** What CreateReceiver was given beyond the identity, kept by the gateway (providers do not read it back). */
+export type ReceiverDetails = Pick<ReceiverInput, 'description' | 'userId' | 'bankAccount' | 'address' | 'monthlyRevenue' | 'documents'>;
+
 export interface Receiver extends ReceiverResult {
   id: string;
   providerAccountId: string;
+  /** Absent for a receiver the gateway only looked up. */
+  details?: ReceiverDetails;
   createdAt: Date;
   updatedAt: Date;
 }

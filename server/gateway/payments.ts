@@ -260,7 +260,8 @@ export class PaymentsService {
       });
     const { account, adapter, ctx } = await this.resolve(providerAccountId, 'createReceiver');
     const result = await adapter.createReceiver(ctx, input);
-    return this.deps.receivers.upsert(this.deps.db.em(), account.id, result);
+    const { description, userId, bankAccount, address, monthlyRevenue, documents } = input;
+    return this.deps.receivers.upsert(this.deps.db.em(), account.id, result, { description, userId, bankAccount, address, monthlyRevenue, documents });
   }
 
   async getReceiver(providerAccountId: string, receiverId: string): Promise<Receiver> {

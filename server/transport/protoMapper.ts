@@ -85,6 +85,18 @@ export function toProtoReceiver(r: domain.Receiver): pb.Receiver {
     balance: r.balance,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
+    description: r.details?.description ?? '',
+    userId: r.details?.userId ?? '',
+    bankAccount: r.details?.bankAccount && { ...r.details.bankAccount },
+    address: r.details?.address && { ...r.details.address },
+    monthlyRevenue: r.details?.monthlyRevenue ?? 0,
+    documents: r.details?.documents && {
+      documentPhotoUrl: r.details.documents.documentPhotoUrl ?? '',
+      selfieWithDocumentUrl: r.details.documents.selfieWithDocumentUrl ?? '',
+      addressProofUrl: r.details.documents.addressProofUrl ?? '',
+      balanceSheetUrl: r.details.documents.balanceSheetUrl ?? '',
+      socialContractUrl: r.details.documents.socialContractUrl ?? '',
+    },
   };
 }
 

@@ -11,6 +11,7 @@ import { Migration20261125140000_access } from './Migration20261125140000_access
 import { Migration20261125150000_operators } from './Migration20261125150000_operators.js';
 import { Migration20261125160000_lists } from './Migration20261125160000_lists.js';
 import { Migration20261125170000_commit_ordered_events } from './Migration20261125170000_commit_ordered_events.js';
+import { Migration20261126100000_receiver_details } from './Migration20261126100000_receiver_details.js';
 
 // Every migration, in order. `npm run migration:create` writes a new file here; add it to this list.
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261125150000_operators', class: Migration20261125150000_operators },
   { name: 'Migration20261125160000_lists', class: Migration20261125160000_lists },
   { name: 'Migration20261125170000_commit_ordered_events', class: Migration20261125170000_commit_ordered_events },
+  { name: 'Migration20261126100000_receiver_details', class: Migration20261126100000_receiver_details },
 ];

@@ -987,7 +987,22 @@ export interface Receiver {
   status: ReceiverStatus;
   balance: number;
   createdAt: Date | undefined;
-  updatedAt: Date | undefined;
+  updatedAt:
+    | Date
+    | undefined;
+  /**
+   * What CreateReceiver was given, as the gateway kept it (providers do not
+   * read these back): empty for a receiver the gateway did not create.
+   */
+  description: string;
+  userId: string;
+  bankAccount: ReceiverBankAccount | undefined;
+  address:
+    | ReceiverAddress
+    | undefined;
+  /** In cents. */
+  monthlyRevenue: number;
+  documents: ReceiverDocuments | undefined;
 }
 
 export interface InstallmentOption {
@@ -4519,6 +4534,12 @@ function createBaseReceiver(): Receiver {
     balance: 0,
     createdAt: undefined,
     updatedAt: undefined,
+    description: "",
+    userId: "",
+    bankAccount: undefined,
+    address: undefined,
+    monthlyRevenue: 0,
+    documents: undefined,
   };
 }
 
@@ -4562,6 +4583,24 @@ export const Receiver: MessageFns<Receiver> = {
     }
     if (message.updatedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.updatedAt), writer.uint32(106).fork()).join();
+    }
+    if (message.description !== "") {
+      writer.uint32(114).string(message.description);
+    }
+    if (message.userId !== "") {
+      writer.uint32(122).string(message.userId);
+    }
+    if (message.bankAccount !== undefined) {
+      ReceiverBankAccount.encode(message.bankAccount, writer.uint32(130).fork()).join();
+    }
+    if (message.address !== undefined) {
+      ReceiverAddress.encode(message.address, writer.uint32(138).fork()).join();
+    }
+    if (message.monthlyRevenue !== 0) {
+      writer.uint32(144).int64(message.monthlyRevenue);
+    }
+    if (message.documents !== undefined) {
+      ReceiverDocuments.encode(message.documents, writer.uint32(154).fork()).join();
     }
     return writer;
   },
@@ -4683,6 +4722,54 @@ export const Receiver: MessageFns<Receiver> = {
             message.updatedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.bankAccount = ReceiverBankAccount.decode(reader, reader.uint32());
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.address = ReceiverAddress.decode(reader, reader.uint32());
+            continue;
+          }
+          case 18: {
+            if (tag !== 144) {
+              break;
+            }
+
+            message.monthlyRevenue = longToNumber(reader.int64());
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.documents = ReceiverDocuments.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4734,6 +4821,24 @@ export const Receiver: MessageFns<Receiver> = {
         : isSet(object.updated_at)
         ? fromJsonTimestamp(object.updated_at)
         : undefined,
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      bankAccount: isSet(object.bankAccount)
+        ? ReceiverBankAccount.fromJSON(object.bankAccount)
+        : isSet(object.bank_account)
+        ? ReceiverBankAccount.fromJSON(object.bank_account)
+        : undefined,
+      address: isSet(object.address) ? ReceiverAddress.fromJSON(object.address) : undefined,
+      monthlyRevenue: isSet(object.monthlyRevenue)
+        ? globalThis.Number(object.monthlyRevenue)
+        : isSet(object.monthly_revenue)
+        ? globalThis.Number(object.monthly_revenue)
+        : 0,
+      documents: isSet(object.documents) ? ReceiverDocuments.fromJSON(object.documents) : undefined,
     };
   },
 
@@ -4778,6 +4883,24 @@ export const Receiver: MessageFns<Receiver> = {
     if (message.updatedAt !== undefined) {
       obj.updatedAt = message.updatedAt.toISOString();
     }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.bankAccount !== undefined) {
+      obj.bankAccount = ReceiverBankAccount.toJSON(message.bankAccount);
+    }
+    if (message.address !== undefined) {
+      obj.address = ReceiverAddress.toJSON(message.address);
+    }
+    if (message.monthlyRevenue !== 0) {
+      obj.monthlyRevenue = Math.round(message.monthlyRevenue);
+    }
+    if (message.documents !== undefined) {
+      obj.documents = ReceiverDocuments.toJSON(message.documents);
+    }
     return obj;
   },
 
@@ -4799,6 +4922,18 @@ export const Receiver: MessageFns<Receiver> = {
     message.balance = object.balance ?? 0;
     message.createdAt = object.createdAt ?? undefined;
     message.updatedAt = object.updatedAt ?? undefined;
+    message.description = object.description ?? "";
+    message.userId = object.userId ?? "";
+    message.bankAccount = (object.bankAccount !== undefined && object.bankAccount !== null)
+      ? ReceiverBankAccount.fromPartial(object.bankAccount)
+      : undefined;
+    message.address = (object.address !== undefined && object.address !== null)
+      ? ReceiverAddress.fromPartial(object.address)
+      : undefined;
+    message.monthlyRevenue = object.monthlyRevenue ?? 0;
+    message.documents = (object.documents !== undefined && object.documents !== null)
+      ? ReceiverDocuments.fromPartial(object.documents)
+      : undefined;
     return message;
   },
 };

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { CreateReceiverRequest, GetReceiverRequest, ListReceiversRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { CreateProviderAccountRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
+import { DocumentType, ReceiverStatus } from '../../gen/ts-proto/gateway/v1/types.js';
+import { connectDriver, type Driver } from '../support/clients.js';
+import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
+
+/**
+ * A receiver answers what CreateReceiver was given (bank account, address,
+ * verification-document URLs…) as the gateway kept it: the back-office's
+ * receiver page shows them, and providers do not read them back.
+ */
+let stack: TestStack;
+let connect: Driver;
+let accountId: string;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  connect = connectDriver(stack.gateway.httpUrl!, TEST_TOKEN);
+  const { providerAccount } = await stack.client.call(
+    'accounts',
+    'createProviderAccount',
+    CreateProviderAccountRequest.fromPartial({ provider: 'SANDBOX', name: 'receivers', publicKey: 'pk', secretKey: 'sk' }),
+  );
+  accountId = providerAccount.id;
+});
+afterAll(async () => {
+  connect?.close();
+  await stack?.close();
+});
+
+const DETAILS = {
+  description: 'Loja de bairro',
+  userId: 'seller-42',
+  bankAccount: { bankCode: '341', branchNumber: '1234', branchDigit: '5', accountNumber: '67890', accountDigit: '1', accountType: 'checking', pixCode: '' },
+  address: { street: 'Rua das Flores', number: '100', district: 'Centro', city: 'São Paulo', state: 'SP', zipcode: '01001000' },
+  monthlyRevenue: 5_000_000,
+  documents: {
+    documentPhotoUrl: 'https://files.example.com/uploads/1/rg.png',
+    selfieWithDocumentUrl: 'https://files.example.com/uploads/2/selfie.jpg',
+    addressProofUrl: 'https://files.example.com/uploads/3/conta de luz.pdf',
+    balanceSheetUrl: 'https://files.example.com/uploads/4/balanco.pdf',
+    socialContractUrl: 'https://files.example.com/uploads/5/contrato.pdf',
+  },
+};
+
+describe.each([['gRPC'], ['Connect']])('over %s', (transport) => {
+  const driver = () => (transport === 'gRPC' ? stack.client : connect);
+
+  it('creates a receiver and answers its bank account, address, documents and the rest from creation, from GetReceiver and from ListReceivers', async () => {
+    const { receiver } = await driver().call(
+      'gateway',
+      'createReceiver',
+      CreateReceiverRequest.fromPartial({
+        providerAccountId: accountId,
+        receiver: { name: 'Loja Um', document: '11222333000181', documentType: DocumentType.DOCUMENT_TYPE_CNPJ, email: 'loja@example.com', ...DETAILS },
+      }),
+    );
+    expect(receiver).toMatchObject({ name: 'Loja Um', document: '11222333000181', status: ReceiverStatus.RECEIVER_STATUS_ACTIVE, ...DETAILS });
+
+    const read = await driver().call(
+      'gateway',
+      'getReceiver',
+      GetReceiverRequest.fromPartial({ providerAccountId: accountId, receiverId: receiver.receiverId }),
+    );
+    expect(read.receiver).toMatchObject({ id: receiver.id, ...DETAILS });
+    const { receivers } = await driver().call('gateway', 'listReceivers', ListReceiversRequest.fromPartial({ query: receiver.id }));
+    expect(receivers).toEqual([expect.objectContaining({ id: receiver.id, ...DETAILS })]);
+  });
+
+  it('answers empty details for a receiver created with none', async () => {
+    const { receiver } = await driver().call(
+      'gateway',
+      'createReceiver',
+      CreateReceiverRequest.fromPartial({ providerAccountId: accountId, receiver: { name: 'Maria', document: '52998224725', email: 'maria@example.com' } }),
+    );
+    const read = await driver().call(
+      'gateway',
+      'getReceiver',
+      GetReceiverRequest.fromPartial({ providerAccountId: accountId, receiverId: receiver.receiverId }),
+    );
+    expect(read.receiver).toMatchObject({ description: '', userId: '', monthlyRevenue: 0 });
+    expect(read.receiver.bankAccount).toBeUndefined();
+    expect(read.receiver.address).toBeUndefined();
+  });
+});
