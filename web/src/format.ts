@@ -3,7 +3,7 @@
  * document 3 §5 and §9, document 1 §9): 11 or 14 digits as CPF or CNPJ, an
  * 11-digit phone as (DD) NNNNN-NNNN, amounts with the currency's prefix (USD $,
  * EUR €, MXN MX$, otherwise R$) in Brazilian number format, and a file whose
- * name ends in .pdf as a PDF. Plain functions, no DOM: unit-tested in node.
+ * name ends in .pdf as a PDF; a CEP as 00000-000. Plain functions, no DOM: unit-tested in node.
  */
 
 const digitsOf = (value: string) => value.replace(/\D/g, '');
@@ -14,6 +14,12 @@ export function formatDocument(value: string): string {
   if (digits.length === 11) return digits.replace(/^(\d{3})(\d{3})(\d{3})(\d{2})$/, '$1.$2.$3-$4');
   if (digits.length === 14) return digits.replace(/^(\d{2})(\d{3})(\d{3})(\d{4})(\d{2})$/, '$1.$2.$3/$4-$5');
   return value;
+}
+
+/** What a document is by its digits: 11 a CPF, 14 a CNPJ; undefined while it is neither. */
+export function documentKind(value: string): 'CPF' | 'CNPJ' | undefined {
+  const digits = digitsOf(value);
+  return digits.length === 11 ? 'CPF' : digits.length === 14 ? 'CNPJ' : undefined;
 }
 
 /** An 11-digit phone (area code and mobile number) as (DD) NNNNN-NNNN; anything else as given. */
@@ -39,6 +45,25 @@ export function formatMoney(cents: number | bigint, currency?: string): string {
 
 /** Whether a file is shown as a PDF: its name ends in .pdf, whatever the case. */
 export const isPdf = (fileName: string): boolean => /\.pdf$/i.test(fileName.trim());
+
+/** An 8-digit CEP as 00000-000; anything else as given. */
+export function formatZipCode(value: string): string {
+  const digits = digitsOf(value);
+  return digits.length === 8 ? `${digits.slice(0, 5)}-${digits.slice(5)}` : value;
+}
+
+/** A bank branch or account number with its check digit, `1234-5`; without one, the number alone. */
+export const withCheckDigit = (number: string, digit: string): string => (digit.trim() ? `${number}-${digit.trim()}` : number);
+
+/** The file name a stored file's URL ends in (its last path segment, decoded): `contrato social.pdf`. */
+export function fileNameOf(url: string): string {
+  try {
+    const last = new URL(url).pathname.split('/').pop() ?? '';
+    return decodeURIComponent(last) || url;
+  } catch {
+    return url;
+  }
+}
 
 /**
  * An amount typed in reais as integer cents, without floating point: `12,34`,

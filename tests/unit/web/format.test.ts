@@ -1,5 +1,16 @@
 import { expect, it } from '@jest/globals';
-import { currencyPrefix, formatDocument, formatMoney, formatPhone, isPdf, parseCents } from '../../../web/src/format.js';
+import {
+  currencyPrefix,
+  documentKind,
+  fileNameOf,
+  formatDocument,
+  formatMoney,
+  formatPhone,
+  formatZipCode,
+  isPdf,
+  parseCents,
+  withCheckDigit,
+} from '../../../web/src/format.js';
 
 it('shows 11 digits as a CPF and 14 as a CNPJ, whatever punctuation they came with; anything else as given', () => {
   expect(formatDocument('12345678909')).toBe('123.456.789-09');
@@ -7,6 +18,12 @@ it('shows 11 digits as a CPF and 14 as a CNPJ, whatever punctuation they came wi
   expect(formatDocument('11222333000181')).toBe('11.222.333/0001-81');
   expect(formatDocument('1234')).toBe('1234');
   expect(formatDocument('')).toBe('');
+});
+
+it('takes 11 digits for a CPF and 14 for a CNPJ, punctuation aside; anything else for neither yet', () => {
+  expect(documentKind('529.982.247-25')).toBe('CPF');
+  expect(documentKind('11.222.333/0001-81')).toBe('CNPJ');
+  expect(documentKind('1122233300018')).toBeUndefined();
 });
 
 it('shows an 11-digit phone as (DD) NNNNN-NNNN; anything else as given', () => {
@@ -43,4 +60,21 @@ it('reads an amount typed in reais as integer cents without floating point, and 
   expect(parseCents('12')).toBe(1200n);
   expect(parseCents('90071992547409,93')).toBe(9007199254740993n);
   for (const bad of ['', '0', '0,00', '-1', '12,345', '1,2,3', 'abc', '12.3.4', '1e3']) expect(parseCents(bad)).toBeNull();
+});
+
+it('shows an 8-digit CEP as 00000-000; anything else as given', () => {
+  expect(formatZipCode('01001000')).toBe('01001-000');
+  expect(formatZipCode('01001-000')).toBe('01001-000');
+  expect(formatZipCode('1001000')).toBe('1001000');
+});
+
+it('shows a branch or account number with its check digit when there is one', () => {
+  expect(withCheckDigit('1234', '5')).toBe('1234-5');
+  expect(withCheckDigit('67890', ' ')).toBe('67890');
+});
+
+it("names a stored file by its URL's last segment, decoded", () => {
+  expect(fileNameOf('http://127.0.0.1:4569/gateway-uploads/uploads/0f0e/contrato%20social.pdf')).toBe('contrato social.pdf');
+  expect(fileNameOf('https://cdn.example.com/a/b/rg.png?x=1')).toBe('rg.png');
+  expect(fileNameOf('not a url')).toBe('not a url');
 });
