@@ -1,6 +1,5 @@
-import { existsSync, mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { CreateTransactionRequest, ListProvidersRequest, WithdrawRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { CreateProviderAccountRequest, GetProviderAccountRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
@@ -8,9 +7,8 @@ import { PaymentMethod, PixKeyType, WithdrawMethod } from '../../gen/ts-proto/ga
 import { grpcDriver, type Driver } from '../support/clients.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { removeDir, startTestGateway, TEST_TOKEN } from '../support/gateway.js';
+import { backOfficePages, launchBrowser, screenshot } from '../support/browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOTS = 'test-results/screenshots';
 let browser: Browser;
 let gateway: Awaited<ReturnType<typeof startTestGateway>>;
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -19,10 +17,12 @@ let accountId: string;
 /** Charges this file created, for the dashboard's count. */
 let charges = 0;
 
+const { openPage, submitSignIn, signedIn, finish } = backOfficePages(
+  () => browser,
+  () => gateway,
+);
+
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`browser tests need Debian's chromium at ${CHROMIUM} (apt-get install chromium; .ci/run installs it)`);
-  if (!existsSync('web/dist/index.html')) throw new Error('the back-office is not built: npm run build:web (npm test does it first)');
-  mkdirSync(SCREENSHOTS, { recursive: true });
   database = await createTestDatabase();
   gateway = await startTestGateway({ databaseUrl: database.url });
   api = grpcDriver(gateway.grpcAddress!, TEST_TOKEN);
@@ -32,10 +32,7 @@ beforeAll(async () => {
     CreateProviderAccountRequest.fromPartial({ provider: 'SANDBOX', name: 'Shown in the browser', publicKey: 'pk', secretKey: 'sk' }),
   );
   accountId = providerAccount.id;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchBrowser();
 });
 
 afterAll(async () => {
@@ -66,44 +63,6 @@ async function pixCharge(amount: number, orderId: string) {
 }
 
 const simulatePayment = (id: string) => api.call('sandbox', 'simulatePayment', SimulatePaymentRequest.fromPartial({ id }));
-
-/** A new page at the back-office that records CSP violations. */
-async function openPage(width = 1280, height = 900): Promise<{ page: Page; violations: string[] }> {
-  const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
-  page.setDefaultTimeout(10_000);
-  const violations: string[] = [];
-  page.on('console', (message) => {
-    if (/Content[- ]Security[- ]Policy/i.test(message.text())) violations.push(`${message.text()} ${JSON.stringify(message.location())}`);
-  });
-  await page.goto(gateway.httpUrl!);
-  return { page, violations };
-}
-
-/** Fills the sign-in form with the first admin's e-mail and a password, and submits it. */
-async function submitSignIn(page: Page, password = gateway.firstAdmin!.password!) {
-  await page.getByRole('textbox', { name: 'E-mail' }).fill(gateway.firstAdmin!.email);
-  await page.getByLabel(/^Senha/).fill(password);
-  await page.getByRole('button', { name: 'Entrar' }).click();
-}
-
-/** A new page signed in as the first admin. */
-async function signedIn(): Promise<{ page: Page; violations: string[] }> {
-  const opened = await openPage();
-  await submitSignIn(opened.page);
-  await opened.page.getByTestId('operator').waitFor();
-  return opened;
-}
-
-/** Nothing in scripts' reach or storage, no CSP violation; and a screenshot of the page for review. */
-async function finish(page: Page, violations: string[], name: string) {
-  await expect(page.evaluate(() => [document.cookie, localStorage.length, sessionStorage.length])).resolves.toEqual(['', 0, 0]);
-  expect(violations).toEqual([]);
-  await screenshot(page, name);
-  await page.context().close();
-}
-
-/** Last: Playwright hides the caret with a <style> of its own, which the CSP reports. */
-const screenshot = (page: Page, name: string) => page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true, caret: 'initial' });
 
 it('an operator signs in (a wrong password is refused with the server message), moves around the shell, switches language, sees the audit trail and signs out; nothing is kept in storage', async () => {
   const { page, violations } = await openPage(390, 844);

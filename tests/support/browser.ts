@@ -1,0 +1,68 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { expect } from '@jest/globals';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOTS = 'test-results/screenshots';
+
+/** Headless Chromium for the back-office's tests; refuses to start without the browser or the built app. */
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`browser tests need Debian's chromium at ${CHROMIUM} (apt-get install chromium; .ci/run installs it)`);
+  if (!existsSync('web/dist/index.html')) throw new Error('the back-office is not built: npm run build:web (npm test does it first)');
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+/** Last: Playwright hides the caret with a <style> of its own, which the CSP reports. */
+export const screenshot = (page: Page, name: string) => page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true, caret: 'initial' });
+
+interface BackOffice {
+  httpUrl?: string;
+  firstAdmin?: { email: string; password?: string };
+}
+
+/**
+ * Pages at a running gateway's back-office, signed in as its first admin when
+ * asked. Both are read when a page opens (they exist only after beforeAll).
+ */
+export function backOfficePages(browser: () => Browser, gateway: () => BackOffice) {
+  /** A new page at the back-office (`path` after the address, e.g. `?lang=en`) that records CSP violations. */
+  async function openPage(width = 1280, height = 900, path = ''): Promise<{ page: Page; violations: string[] }> {
+    const page = await (await browser().newContext({ viewport: { width, height } })).newPage();
+    page.setDefaultTimeout(10_000);
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content[- ]Security[- ]Policy/i.test(message.text())) violations.push(`${message.text()} ${JSON.stringify(message.location())}`);
+    });
+    await page.goto(`${gateway().httpUrl!}/${path}`);
+    return { page, violations };
+  }
+
+  /** Fills the sign-in form with the first admin's e-mail and a password, and submits it. */
+  async function submitSignIn(page: Page, password = gateway().firstAdmin!.password!) {
+    await page.getByRole('textbox', { name: 'E-mail' }).fill(gateway().firstAdmin!.email);
+    await page.getByLabel(/^(Senha|Password)/).fill(password);
+    await page.getByRole('button', { name: /^(Entrar|Sign in)$/ }).click();
+  }
+
+  /** A new page signed in as the first admin. */
+  async function signedIn(width?: number, height?: number, path?: string): Promise<{ page: Page; violations: string[] }> {
+    const opened = await openPage(width, height, path);
+    await submitSignIn(opened.page);
+    await opened.page.getByTestId('operator').waitFor();
+    return opened;
+  }
+
+  /** Nothing in scripts' reach or storage, no CSP violation; and a screenshot of the page for review. */
+  async function finish(page: Page, violations: string[], name: string) {
+    await expect(page.evaluate(() => [document.cookie, localStorage.length, sessionStorage.length])).resolves.toEqual(['', 0, 0]);
+    expect(violations).toEqual([]);
+    await screenshot(page, name);
+    await page.context().close();
+  }
+
+  return { openPage, submitSignIn, signedIn, finish };
+}
