@@ -11,12 +11,17 @@ const Dashboard = lazy(() => import('./pages/Dashboard.js'));
 const Transactions = lazy(() => import('./pages/Transactions.js'));
 const TransactionDetail = lazy(() => import('./pages/TransactionDetail.js'));
 const Payouts = lazy(() => import('./pages/Payouts.js'));
+const Receivers = lazy(() => import('./pages/Receivers.js'));
+const ReceiverDetail = lazy(() => import('./pages/ReceiverDetail.js'));
+const NewReceiver = lazy(() => import('./pages/NewReceiver.js'));
 const Providers = lazy(() => import('./pages/Providers.js'));
 const ProviderAccounts = lazy(() => import('./pages/ProviderAccounts.js'));
 const Audit = lazy(() => import('./pages/Audit.js'));
 
 /** Roles that hold audit:read (server/gateway/access.ts). */
 const AUDIT_READERS = new Set(['admin', 'operator']);
+/** Roles that hold receivers:write (CreateReceiver, CreateUploadLink). */
+const RECEIVER_WRITERS = new Set(['admin', 'operator']);
 
 export function App() {
   const { t } = useI18n();
@@ -115,6 +120,7 @@ function SignedIn({ session, onSignedOut }: { session: Session; onSignedOut: () 
     [],
   );
   const auditReader = AUDIT_READERS.has(session.operator.role);
+  const receiverWriter = RECEIVER_WRITERS.has(session.operator.role);
 
   function leave() {
     void signOut(session.csrfToken).finally(onSignedOut);
@@ -124,6 +130,7 @@ function SignedIn({ session, onSignedOut }: { session: Session; onSignedOut: () 
     { to: '/', label: t.nav.dashboard },
     { to: '/transactions', label: t.nav.transactions },
     { to: '/payouts', label: t.nav.payouts },
+    { to: '/receivers', label: t.nav.receivers },
     { to: '/accounts', label: t.nav.accounts },
     { to: '/providers', label: t.nav.providers },
     ...(auditReader ? [{ to: '/audit', label: t.nav.audit }] : []),
@@ -171,6 +178,9 @@ function SignedIn({ session, onSignedOut }: { session: Session; onSignedOut: () 
                     <Route path="/transactions" element={<Transactions />} />
                     <Route path="/transactions/:id" element={<TransactionDetail />} />
                     <Route path="/payouts" element={<Payouts />} />
+                    <Route path="/receivers" element={<Receivers canCreate={receiverWriter} />} />
+                    {receiverWriter && <Route path="/receivers/new" element={<NewReceiver />} />}
+                    <Route path="/receivers/:id" element={<ReceiverDetail />} />
                     <Route path="/accounts" element={<ProviderAccounts />} />
                     <Route path="/providers" element={<Providers />} />
                     {auditReader && <Route path="/audit" element={<Audit />} />}

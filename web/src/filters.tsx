@@ -14,11 +14,16 @@ function dayStart(day: string, next = false) {
 }
 
 /**
- * The filters the lists share (ListTransactions, ListWithdrawals): statuses,
- * method, provider account, creation dates (whole days, `to` included) and an
- * exact-match search. Answers the request fields and the filter bar.
+ * The filters the lists share (ListTransactions, ListWithdrawals, ListReceivers):
+ * statuses, method (where the list has one: `methodLabels`), provider account,
+ * creation dates (whole days, `to` included) and an exact-match search.
+ * Answers the request fields and the filter bar.
  */
-export function useListFilters<S extends number, M extends number>(statusLabels: Record<S, string>, methodLabels: Record<M, string>, queryLabel: string) {
+export function useListFilters<S extends number, M extends number>(
+  statusLabels: Record<S, string>,
+  methodLabels: Record<M, string> | undefined,
+  queryLabel: string,
+) {
   const { t } = useI18n();
   const accounts = useProviderAccounts();
   const [statuses, setStatuses] = useState<string[]>([]);
@@ -40,7 +45,9 @@ export function useListFilters<S extends number, M extends number>(statusLabels:
   const bar = (
     <Group mb="md" align="flex-end" role="search" aria-label={t.transactions.filters}>
       <MultiSelect label={t.transactions.statuses} placeholder={t.all} data={enumValues(statusLabels)} value={statuses} onChange={setStatuses} clearable />
-      <Select label={t.transactions.method} placeholder={t.all} data={enumValues(methodLabels)} value={method} onChange={setMethod} clearable />
+      {methodLabels && (
+        <Select label={t.transactions.method} placeholder={t.all} data={enumValues(methodLabels)} value={method} onChange={setMethod} clearable />
+      )}
       <Select
         label={t.transactions.account}
         placeholder={t.all}
