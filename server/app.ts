@@ -180,7 +180,9 @@ export async function startGateway(input: Config, components: readonly Component
     for (const adapter of options.extraProviders ?? []) catalogue.register(adapter);
     const registry = observedRegistry(catalogue, metrics);
     const secrets = SecretBox.fromEncodedKey(config.secretsKey);
+    const uploads = new UploadsService(config.s3.folder);
     const deps = {
+      ownUploads: uploads,
       db,
       registry,
       accounts: new AccountsRepository(secrets, config.accountCacheMs),
@@ -213,7 +215,7 @@ export async function startGateway(input: Config, components: readonly Component
         logger,
       }),
       lists: new ListsService({ db, lists: new ListsRepository() }),
-      uploads: new UploadsService(config.s3.folder),
+      uploads,
       operators: new OperatorsService(
         { db, operators: new OperatorsRepository(), csrfKey: createHmac('sha256', config.secretsKey).update('operator-csrf').digest(), logger },
         config.sessions,

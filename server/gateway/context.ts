@@ -34,6 +34,8 @@ export interface GatewayDeps {
   logger: Logger;
   /** Told what happens, for the metrics. */
   observer: UseCaseObserver;
+  /** The gateway's own object store, whose uploads (receivers' documents) are trusted wherever it listens. */
+  ownUploads?: { isOwnObject(url: string): boolean };
 }
 
 export function notificationUrl(webhookBaseUrl: string, provider: string, accountId: string): string {

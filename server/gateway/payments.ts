@@ -252,10 +252,11 @@ export class PaymentsService {
     if (!input) throw invalidArgument('receiver', 'receiver is required');
     requireText('receiver.name', input.name);
     requireText('receiver.document', input.document);
-    // The gateway reads these and hands their bytes to the provider: never from inside its own network.
+    // The gateway reads these and hands their bytes to the provider: never from inside its own network, unless the
+    // gateway's own store holds them (the back-office uploads there; the embedded store listens on loopback).
     for (const [name, url] of Object.entries(input.documents ?? {}))
       await assertPublicUrl(`receiver.documents.${name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)}`, url, {
-        allowInternal: this.deps.urlPolicy.privateProviderUrls,
+        allowInternal: this.deps.urlPolicy.privateProviderUrls || Boolean(url && this.deps.ownUploads?.isOwnObject(url)),
         setting: 'ALLOW_PRIVATE_PROVIDER_URLS',
       });
     const { account, adapter, ctx } = await this.resolve(providerAccountId, 'createReceiver');

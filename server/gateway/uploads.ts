@@ -31,6 +31,11 @@ export class UploadsService {
     return this.origin;
   }
 
+  /** Whether `url` is the public URL of an object in this gateway's own store, under its upload folder. */
+  isOwnObject(url: string): boolean {
+    return this.storage !== undefined && this.storage.ownsUrl(url) && new URL(url).pathname.includes(`/${this.folder}/`);
+  }
+
   async createUploadLink(input: { fileName: string; contentType: string; sizeBytes: number }): Promise<UploadLink> {
     const fileName = input.fileName.trim();
     if (!fileName) throw invalidArgument('file_name', 'file_name is required');

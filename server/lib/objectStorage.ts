@@ -79,6 +79,11 @@ export class ObjectStorage {
     return new URL(probe.url).origin;
   }
 
+  /** Whether `url` names an object of this store, as its public URLs do (the links signed here point there). */
+  ownsUrl(url: string): boolean {
+    return url.startsWith(`${this.publicBase()}/`) && !url.slice(this.publicBase().length).includes('/../');
+  }
+
   private publicBase(): string {
     if (this.settings.publicUrl) return this.settings.publicUrl.replace(/\/+$/, '');
     const endpoint = (this.settings.endpoint ?? `https://s3.${this.settings.region}.amazonaws.com`).replace(/\/+$/, '');

@@ -84,3 +84,33 @@ describe.each([['gRPC'], ['Connect']])('over %s', (transport) => {
     expect(read.receiver.address).toBeUndefined();
   });
 });
+
+describe('documents on the gateway’s own store', () => {
+  it('accepts a document URL of its own (embedded, loopback) store with private URLs refused, and still refuses any other loopback URL', async () => {
+    const strict = await startTestStack({ env: { ALLOW_PRIVATE_PROVIDER_URLS: 'false' } });
+    try {
+      const { providerAccount } = await strict.client.call(
+        'accounts',
+        'createProviderAccount',
+        CreateProviderAccountRequest.fromPartial({ provider: 'SANDBOX', name: 'strict', publicKey: 'pk', secretKey: 'sk' }),
+      );
+      const link = await strict.client.call('upload', 'createUploadLink', { fileName: 'rg.png', contentType: 'image/png', sizeBytes: 4 });
+      expect(new URL(link.publicUrl).hostname).toBe('127.0.0.1');
+      const create = (documentPhotoUrl: string) =>
+        strict.client.call(
+          'gateway',
+          'createReceiver',
+          CreateReceiverRequest.fromPartial({
+            providerAccountId: providerAccount.id,
+            receiver: { name: 'Maria', document: '52998224725', email: 'maria@example.com', documents: { documentPhotoUrl } },
+          }),
+        );
+      expect((await create(link.publicUrl)).receiver.documents?.documentPhotoUrl).toBe(link.publicUrl);
+      const elsewhere = new URL(link.publicUrl);
+      elsewhere.port = '1';
+      await expect(create(elsewhere.toString())).rejects.toMatchObject({ code: 3, details: expect.stringContaining('receiver.documents.document_photo_url') });
+    } finally {
+      await strict.close();
+    }
+  });
+});
