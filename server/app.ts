@@ -168,6 +168,7 @@ export async function startGateway(input: Config, components: readonly Component
       databaseUrl: config.databaseUrl,
       replicaUrls: config.databaseReplicaUrls,
       dataDir: config.dataDir,
+      acquireTimeoutMs: config.dbAcquireTimeoutMs,
       log: (message) => logger.info(stripVTControlCharacters(message)),
     });
     closers.push(() => db.close());

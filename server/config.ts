@@ -46,6 +46,8 @@ export interface Config {
   reconcileBatch: number;
   /** How often idle background loops look for work (other processes' notifications, due retries). */
   workerIdleMs: number;
+  /** DB_ACQUIRE_TIMEOUT_MS: how long a query waits for a free database connection before failing. */
+  dbAcquireTimeoutMs: number;
   /** ACCOUNT_CACHE_MS: how long an account and its opened secrets are served from memory (changes by other processes wait this long). */
   accountCacheMs: number;
   /** MAX_REQUEST_BYTES: the largest request body (message) Connect and gRPC read. */
@@ -226,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reconcileBatch: count(env, 'RECONCILE_BATCH', 20),
     workerIdleMs: count(env, 'WORKER_IDLE_MS', 1000),
     accountCacheMs: count(env, 'ACCOUNT_CACHE_MS', 5000),
+    dbAcquireTimeoutMs: count(env, 'DB_ACQUIRE_TIMEOUT_MS', 10_000),
     maxRequestBytes: count(env, 'MAX_REQUEST_BYTES', 4 * 1024 * 1024),
     webhookMaxBodyBytes: count(env, 'WEBHOOK_MAX_BODY_BYTES', 1024 * 1024),
     webhookRatePerSecond: rate(env, 'WEBHOOK_RATE_PER_SECOND', 20),

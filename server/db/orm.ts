@@ -16,7 +16,11 @@ export interface DatabaseOptions {
   migrate?: boolean;
   /** Where the ORM's own messages (migrations applied) go; silent when absent. */
   log?: (message: string) => void;
+  /** How long a query waits for a free connection before failing (DB_ACQUIRE_TIMEOUT_MS); 0: forever. */
+  acquireTimeoutMs?: number;
 }
+
+export const DEFAULT_ACQUIRE_TIMEOUT_MS = 10_000;
 
 /** One connection pool (the primary's or a replica's) as it is now. */
 export interface PoolUsage {
@@ -41,8 +45,17 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export function ormConfig(clientUrl: string, embedded: boolean, log: (message: string) => void = () => {}, replicaUrls: readonly string[] = []) {
+export function ormConfig(
+  clientUrl: string,
+  embedded: boolean,
+  log: (message: string) => void = () => {},
+  replicaUrls: readonly string[] = [],
+  acquireTimeoutMs = DEFAULT_ACQUIRE_TIMEOUT_MS,
+) {
   return {
+    // pg's pool: a query that finds every connection busy waits this long, then fails (UNAVAILABLE to the caller)
+    // instead of queueing without end under overload.
+    driverOptions: acquireTimeoutMs > 0 ? { connectionTimeoutMillis: acquireTimeoutMs } : {},
     clientUrl,
     driver: RoundRobinPostgreSqlDriver,
     replicas: replicaUrls.map((url, index) => ({ name: `replica-${index + 1}`, clientUrl: url })),
@@ -66,12 +79,14 @@ export function ormConfig(clientUrl: string, embedded: boolean, log: (message: s
   };
 }
 
-export async function openDatabase({ databaseUrl, replicaUrls = [], dataDir, migrate = true, log }: DatabaseOptions): Promise<Database> {
+export async function openDatabase({ databaseUrl, replicaUrls = [], dataDir, migrate = true, log, acquireTimeoutMs }: DatabaseOptions): Promise<Database> {
   let embeddedServer: EmbeddedPostgres | undefined;
   const clientUrl = databaseUrl ?? (embeddedServer = await startEmbeddedPostgres(join(dataDir, 'pgdata'))).url;
   let orm: MikroORM;
   try {
-    orm = (await MikroORM.init(ormConfig(clientUrl, embeddedServer !== undefined, log, embeddedServer ? [] : replicaUrls))) as unknown as MikroORM;
+    orm = (await MikroORM.init(
+      ormConfig(clientUrl, embeddedServer !== undefined, log, embeddedServer ? [] : replicaUrls, acquireTimeoutMs),
+    )) as unknown as MikroORM;
     if (migrate) await orm.migrator.up();
   } catch (error) {
     await embeddedServer?.stop();

@@ -1,5 +1,6 @@
 import { ConnectionException, type ConnectionType } from '@mikro-orm/core';
 import { PostgreSqlDriver, type PostgreSqlConnection } from '@mikro-orm/postgresql';
+import { isDatabaseUnreachable } from '../lib/errors.js';
 
 /**
  * Reads over the replicas in true round-robin order, with failover.
@@ -29,17 +30,7 @@ export class RoundRobinPostgreSqlDriver extends PostgreSqlDriver {
 
 /** Errors that say the server could not be reached, as opposed to errors in the query. */
 export function isUnreachable(error: unknown): boolean {
-  if (error instanceof ConnectionException) return true;
-  const seen = new Set<unknown>();
-  for (let current: any = error; current && !seen.has(current); current = current.cause ?? current.previous) {
-    seen.add(current);
-    const code = String(current.code ?? '');
-    if (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND'].includes(code)) return true;
-    // 57P01-57P03: the server is shutting down or starting; class 08: connection exceptions.
-    if (/^57P0[123]$/.test(code) || code.startsWith('08')) return true;
-    if (/Connection terminated|connection timeout|Client has encountered a connection error/i.test(String(current.message ?? ''))) return true;
-  }
-  return false;
+  return error instanceof ConnectionException || isDatabaseUnreachable(error);
 }
 
 /** The first connection of `order`, whose `execute` falls through to the next ones when a server is unreachable. */

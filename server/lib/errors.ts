@@ -74,3 +74,27 @@ export function outcomeOf(error: unknown): ProviderOutcome {
   if (error.details.outcome) return error.details.outcome;
   return error.code === 'UNAVAILABLE' || error.code === 'INTERNAL' ? 'unknown' : 'failed';
 }
+
+/**
+ * A database failure that says nothing about the request: the server could not be reached, is shutting down or
+ * starting, or no pooled connection came free in time (DB_ACQUIRE_TIMEOUT_MS). Read from the error chain's codes
+ * and messages (pg's and the ORM's), so that callers get UNAVAILABLE (retry) rather than INTERNAL.
+ */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  for (let current: any = error; current && !seen.has(current); current = current.cause ?? current.previous) {
+    seen.add(current);
+    if (current.name === 'ConnectionException') return true;
+    const code = String(current.code ?? '');
+    if (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND'].includes(code)) return true;
+    // 57P01-57P03: the server is shutting down or starting; class 08: connection exceptions.
+    if (/^57P0[123]$/.test(code) || code.startsWith('08')) return true;
+    if (
+      /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(
+        String(current.message ?? ''),
+      )
+    )
+      return true;
+  }
+  return false;
+}

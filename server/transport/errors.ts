@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isGatewayError, type ErrorCode, type GatewayError } from '../lib/errors.js';
+import { isDatabaseUnreachable, isGatewayError, type ErrorCode, type GatewayError } from '../lib/errors.js';
 
 /** google.rpc.ErrorInfo's domain for the gateway's own reasons. */
 export const ERROR_DOMAIN = 'gateway.v1';
@@ -48,6 +48,14 @@ export function exposedError(error: unknown, logger: Logger, method: string): { 
     return { code: error.code, message: error.message, details: error.details };
   }
   const errorId = randomUUID();
+  if (isDatabaseUnreachable(error)) {
+    logger.warn({ err: error, method, errorId }, 'rpc failed: the database is unreachable or busy');
+    return {
+      code: 'UNAVAILABLE',
+      message: `the database is unreachable or busy; retry later (error id ${errorId})`,
+      details: { reason: 'DATABASE_UNAVAILABLE', errorId },
+    };
+  }
   logger.error({ err: error, method, errorId }, 'rpc failed with an unexpected error');
   return { code: 'INTERNAL', message: `internal error (error id ${errorId})`, details: { reason: 'INTERNAL', errorId } };
 }
