@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { serverStaleBecause } from '../../scripts/serverBuild.js';
 
 export interface GatewayProcess {
   child: ChildProcess;
@@ -7,9 +8,18 @@ export interface GatewayProcess {
   exited: Promise<number | null>;
 }
 
-/** Runs `server/main.ts` as `npm start` does, in its own process, and waits for its banner. */
+/**
+ * The gateway's entry point as `npm start` runs it: the compiled dist/server/main.js (npm test builds it first),
+ * unless dist/ is stale (a test run without `npm test`) or a test preloads TypeScript modules: then the sources, through tsx.
+ */
+function entryPoint(preload: string[]): string[] {
+  if (preload.length === 0 && !serverStaleBecause(process.cwd())) return ['--enable-source-maps', 'dist/server/main.js'];
+  return ['--import', 'tsx', ...preload.flatMap((module) => ['--import', module]), 'server/main.ts'];
+}
+
+/** Runs the gateway as `npm start` does, in its own process, and waits for its banner. */
 export async function spawnGateway(env: Record<string, string>, timeoutMs = 60_000, preload: string[] = []): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...preload.flatMap((module) => ['--import', module]), 'server/main.ts'], {
+  const child = spawn(process.execPath, entryPoint(preload), {
     // Any free metrics port unless a test names one: several gateways may run at once.
     env: {
       ...process.env,

@@ -1,0 +1,44 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, it } from '@jest/globals';
+import { buildServer, serverStaleBecause } from '../../../scripts/serverBuild.js';
+
+let root: string;
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+/** Writes a file dated `secondsAgo`, its new folders dated with it. */
+function touch(path: string, secondsAgo: number, content = 'export {};\n'): void {
+  const at = new Date(Date.now() - secondsAgo * 1000);
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, content);
+  for (let target = path; target.startsWith(root) && target !== root; target = join(target, '..')) utimesSync(target, at, at);
+}
+
+it('compiles server/ and gen/ to runnable JavaScript in dist/, and again only when a source changed or went away', async () => {
+  root = mkdtempSync(join(tmpdir(), 'server-build-'));
+  touch(join(root, 'gen/ts-proto/gateway/v1/types.ts'), 60, 'export const STATUS: string = "APPROVED";\n');
+  touch(
+    join(root, 'server/main.ts'),
+    60,
+    "import { STATUS } from '../gen/ts-proto/gateway/v1/types.js';\nconst amount: number = 1990;\nconsole.log(`${STATUS} ${amount}`);\n",
+  );
+  touch(join(root, 'server/lib/old.ts'), 60);
+  expect(serverStaleBecause(root)).toBe('dist/ is not built');
+
+  await buildServer(root);
+  expect(serverStaleBecause(root)).toBeUndefined();
+  expect(execFileSync(process.execPath, [join(root, 'dist/server/main.js')], { encoding: 'utf8' })).toBe('APPROVED 1990\n');
+  expect(existsSync(join(root, 'dist/server/lib/old.js'))).toBe(true);
+
+  touch(join(root, 'gen/ts-proto/gateway/v1/more.ts'), -5);
+  expect(serverStaleBecause(root)).toBe('a source changed since dist/ was built');
+  await buildServer(root);
+  rmSync(join(root, 'server/lib/old.ts'));
+  utimesSync(join(root, 'server/lib'), new Date(Date.now() + 5000), new Date(Date.now() + 5000));
+  expect(serverStaleBecause(root)).toBe('a source changed since dist/ was built');
+  // Rebuilt from scratch: what no longer has a source is gone.
+  await buildServer(root);
+  expect(existsSync(join(root, 'dist/server/lib/old.js'))).toBe(false);
+});
