@@ -5,8 +5,10 @@ import type {
   Page,
   PageCursor,
   PaymentMethod,
+  ProviderTotals,
   Receiver,
   ReceiverListFilter,
+  StatusTotals,
   TimeBucket,
   Totals,
   Transaction,
@@ -97,7 +99,7 @@ const byCountThenName =
     b.count - a.count || key(a).localeCompare(key(b));
 
 interface StatsRow {
-  set: 'total' | 'status' | 'provider' | 'method' | 'bucket';
+  set: 'total' | 'status' | 'provider' | 'method' | 'bucket' | 'bucket status' | 'bucket provider';
   key: string | null;
   bucket: Date | null;
   count: string;
@@ -152,8 +154,13 @@ export class ListsRepository {
 
   /**
    * Every total in one pass over the range (GROUPING SETS): the whole, by
-   * status, by provider, by payment method and by bucket. The range is read
-   * through the created_at indexes; only the totals leave the database.
+   * status, by provider, by payment method, by bucket, and by bucket and
+   * status or provider (the charts over time). The range is read through the
+   * created_at indexes and first added up by bucket, status, provider and
+   * method (a few thousand rows, hashed), which the grouping sets then add
+   * up again: over the charges themselves, the planner sorted them once per
+   * (bucket, …) set and took about 1.7 times as long. Only the totals leave
+   * the database.
    */
   async transactionStats(em: EntityManager, query: TransactionStatsQuery): Promise<TransactionStats> {
     const where = ['created_at >= ?', 'created_at < ?', 'currency = ?'];
@@ -167,39 +174,65 @@ export class ListsRepository {
       params.push(value);
     }
     const rows = await em.getConnection('read').execute<StatsRow[]>(
-      `select case when grouping(status) = 0 then 'status'
+      `select case when grouping(bucket) = 0 and grouping(status) = 0 then 'bucket status'
+                   when grouping(bucket) = 0 and grouping(provider) = 0 then 'bucket provider'
+                   when grouping(bucket) = 0 then 'bucket'
+                   when grouping(status) = 0 then 'status'
                    when grouping(provider) = 0 then 'provider'
                    when grouping(payment_method) = 0 then 'method'
-                   when grouping(bucket) = 0 then 'bucket'
                    else 'total' end as set,
               coalesce(status, provider, payment_method) as key,
               bucket,
-              count(*) as count,
+              coalesce(sum(count), 0) as count,
               coalesce(sum(amount), 0) as amount
-         from (select status, provider, payment_method, amount, date_trunc(?, created_at, ?) as bucket
+         from (select status, provider, payment_method, date_trunc(?, created_at, ?) as bucket, count(*) as count, sum(amount) as amount
                  from transactions
-                where ${where.join(' and ')}) as charges
-        group by grouping sets ((), (status), (provider), (payment_method), (bucket))`,
+                where ${where.join(' and ')}
+                group by status, provider, payment_method, bucket) as charges
+        group by grouping sets ((), (status), (provider), (payment_method), (bucket), (bucket, status), (bucket, provider))`,
       [bucketUnit(query.bucket), query.timeZone, ...params],
       'all',
     );
     const of = (set: StatsRow['set']) => rows.filter((row) => row.set === set);
+    const byStatus = byCountThenName<StatusTotals>((item) => item.status);
+    const byProvider = byCountThenName<ProviderTotals>((item) => item.provider);
+    const bucketStatuses = perBucket(of('bucket status'), statusTotals);
+    const bucketProviders = perBucket(of('bucket provider'), providerTotals);
     return {
       total: totals(of('total')[0] ?? { count: 0, amount: 0 }),
-      byStatus: of('status')
-        .map((row) => ({ status: row.key as TransactionStatus, ...totals(row) }))
-        .sort(byCountThenName((item) => item.status)),
-      byProvider: of('provider')
-        .map((row) => ({ provider: row.key!, ...totals(row) }))
-        .sort(byCountThenName((item) => item.provider)),
+      byStatus: of('status').map(statusTotals).sort(byStatus),
+      byProvider: of('provider').map(providerTotals).sort(byProvider),
       byPaymentMethod: of('method')
         .map((row) => ({ paymentMethod: row.key as PaymentMethod, ...totals(row) }))
         .sort(byCountThenName((item) => item.paymentMethod)),
       buckets: of('bucket')
-        .map((row) => ({ start: new Date(row.bucket!), ...totals(row) }))
+        .map((row) => {
+          const start = bucketStart(row);
+          return {
+            start: new Date(start),
+            ...totals(row),
+            byStatus: (bucketStatuses.get(start) ?? []).sort(byStatus),
+            byProvider: (bucketProviders.get(start) ?? []).sort(byProvider),
+          };
+        })
         .sort((a, b) => a.start.getTime() - b.start.getTime()),
     };
   }
+}
+
+const statusTotals = (row: StatsRow): StatusTotals => ({ status: row.key as TransactionStatus, ...totals(row) });
+const providerTotals = (row: StatsRow): ProviderTotals => ({ provider: row.key!, ...totals(row) });
+
+const bucketStart = (row: StatsRow): number => new Date(row.bucket!).getTime();
+
+/** The rows of a (bucket, status) or (bucket, provider) grouping set, listed by their bucket's start. */
+function perBucket<T>(rows: StatsRow[], item: (row: StatsRow) => T): Map<number, T[]> {
+  const grouped = new Map<number, T[]>();
+  for (const row of rows) {
+    const start = bucketStart(row);
+    grouped.set(start, [...(grouped.get(start) ?? []), item(row)]);
+  }
+  return grouped;
 }
 
 const bucketUnit = (bucket: TimeBucket): 'hour' | 'day' => (bucket === 'HOUR' ? 'hour' : 'day');

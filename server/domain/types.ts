@@ -476,12 +476,15 @@ export interface Totals {
   amount: number;
 }
 
+export type StatusTotals = Totals & { status: TransactionStatus };
+export type ProviderTotals = Totals & { provider: string };
+
 export interface TransactionStats {
   total: Totals;
   /** Largest count first. */
-  byStatus: (Totals & { status: TransactionStatus })[];
-  byProvider: (Totals & { provider: string })[];
+  byStatus: StatusTotals[];
+  byProvider: ProviderTotals[];
   byPaymentMethod: (Totals & { paymentMethod: PaymentMethod })[];
-  /** Oldest first; only buckets with charges. */
-  buckets: (Totals & { start: Date })[];
+  /** Oldest first; only buckets with charges, each with its own totals by status and provider (largest count first). */
+  buckets: (Totals & { start: Date; byStatus: StatusTotals[]; byProvider: ProviderTotals[] })[];
 }

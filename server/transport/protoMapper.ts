@@ -100,14 +100,25 @@ export function toProtoReceiver(r: domain.Receiver): pb.Receiver {
   };
 }
 
+const statusTotalsToProto = (totals: domain.StatusTotals[]): gw.TransactionStatusTotals[] =>
+  totals.map(({ status, count, amount }) => ({ status: transactionStatusToProto(status), count, amount }));
+const providerTotalsToProto = (totals: domain.ProviderTotals[]): gw.ProviderTotals[] =>
+  totals.map(({ provider, count, amount }) => ({ provider, count, amount }));
+
 export function toProtoTransactionStats(s: domain.TransactionStats): gw.GetTransactionStatsResponse {
   return {
     count: s.total.count,
     amount: s.total.amount,
-    byStatus: s.byStatus.map(({ status, count, amount }) => ({ status: transactionStatusToProto(status), count, amount })),
-    byProvider: s.byProvider.map(({ provider, count, amount }) => ({ provider, count, amount })),
+    byStatus: statusTotalsToProto(s.byStatus),
+    byProvider: providerTotalsToProto(s.byProvider),
     byPaymentMethod: s.byPaymentMethod.map(({ paymentMethod, count, amount }) => ({ paymentMethod: paymentMethodToProto(paymentMethod), count, amount })),
-    buckets: s.buckets.map(({ start, count, amount }) => ({ start, count, amount })),
+    buckets: s.buckets.map(({ start, count, amount, byStatus, byProvider }) => ({
+      start,
+      count,
+      amount,
+      byStatus: statusTotalsToProto(byStatus),
+      byProvider: providerTotalsToProto(byProvider),
+    })),
   };
 }
 

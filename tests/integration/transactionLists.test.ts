@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
 import {
   CreateReceiverRequest,
   CreateTransactionRequest,
@@ -25,6 +26,7 @@ import { SANDBOX_TEST_CARDS } from '../../server/sandbox/testCards.js';
 import { SANDBOX_FAILING_PIX_KEY } from '../../server/sandbox/api.js';
 import { connectDriver, errorDetailsOf, failureOf, type Driver } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
+import { startFakeProvider, type FakeProvider } from '../support/fakeProvider.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
 import { sandboxCardId } from '../support/sandboxCard.js';
 
@@ -353,6 +355,193 @@ describe.each(TRANSPORTS)('GetTransactionStats through %s', (_name, driver) => {
   it('counts a range of many days by the day', async () => {
     const result = await stats({ createdFrom: new Date(Date.now() - 990 * 86_400_000), createdTo: new Date(Date.now() + 86_400_000) });
     expect(result.count).toBeGreaterThanOrEqual(6);
+  });
+});
+
+describe('GetTransactionStats per hour or day, by status and by provider', () => {
+  /**
+   * Charges made through the API at two providers (SANDBOX and PAGUESAFE on a
+   * fake), then moved to chosen creation times in March 2025 (the API stamps
+   * now), around midnight in São Paulo (03:00 UTC), where no other test has charges.
+   */
+  const at = {
+    s1: '2025-03-10T02:30:00Z',
+    s2: '2025-03-10T03:30:00Z',
+    p1: '2025-03-10T12:00:00Z',
+    s3: '2025-03-10T15:00:00Z',
+    s4: '2025-03-10T15:40:00Z',
+    p2: '2025-03-11T02:59:59Z',
+    s5: '2025-03-11T03:00:00Z',
+  };
+  const range = { createdFrom: new Date('2025-03-09T00:00:00Z'), createdTo: new Date('2025-03-12T00:00:00Z') };
+  let fake: FakeProvider;
+
+  beforeAll(async () => {
+    fake = await startFakeProvider();
+    const sandbox = await newAccount('stats over time');
+    const { providerAccount: paguesafe } = await stack.client.call('accounts', 'createProviderAccount', {
+      provider: 'PAGUESAFE',
+      name: 'stats over time',
+      publicKey: 'pk',
+      secretKey: 'sk_stats',
+      baseUrl: fake.url,
+    });
+    const paguesafeCharge = async (id: string, amount: number, status: string) => {
+      fake.expect({
+        method: 'POST',
+        path: '/transactions',
+        reply: { body: { id, status, amount, paymentMethod: 'pix', pix: { qrcode: '000201stats', expirationDate: '2030-01-02T00:00:00.000Z' } } },
+      });
+      return charge(paguesafe.id, { amount });
+    };
+    const made = {
+      s1: await charge(sandbox, { amount: 1000 }),
+      s2: await charge(sandbox, { amount: 2000 }),
+      p1: await paguesafeCharge('ps_stats_1', 1990, 'paid'),
+      s3: await charge(sandbox, { amount: 4500, paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, cardId: await sandboxCardId(stack.client, sandbox) }),
+      s4: await charge(sandbox, {
+        amount: 5000,
+        paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD,
+        cardId: await sandboxCardId(stack.client, sandbox, SANDBOX_TEST_CARDS.declined),
+      }),
+      p2: await paguesafeCharge('ps_stats_2', 700, 'waiting_payment'),
+      s5: await charge(sandbox, { amount: 300 }),
+    };
+    fake.assertAllDone();
+    await stack.client.call('sandbox', 'simulatePayment', SimulatePaymentRequest.fromPartial({ id: made.s1.id }));
+    expect([made.p1, made.s2, made.s3, made.s4, made.p2, made.s5].map((t) => t.status)).toEqual([
+      TransactionStatus.TRANSACTION_STATUS_APPROVED,
+      TransactionStatus.TRANSACTION_STATUS_PENDING,
+      TransactionStatus.TRANSACTION_STATUS_APPROVED,
+      TransactionStatus.TRANSACTION_STATUS_REJECTED,
+      TransactionStatus.TRANSACTION_STATUS_PENDING,
+      TransactionStatus.TRANSACTION_STATUS_PENDING,
+    ]);
+    const db = new pg.Client({ connectionString: stack.database.url });
+    await db.connect();
+    try {
+      for (const [name, createdAt] of Object.entries(at))
+        await db.query('update transactions set created_at = $2 where id = $1', [made[name as keyof typeof made].id, createdAt]);
+    } finally {
+      await db.end();
+    }
+  });
+
+  afterAll(async () => {
+    await fake?.close();
+  });
+
+  const APPROVED = TransactionStatus.TRANSACTION_STATUS_APPROVED;
+  const PENDING = TransactionStatus.TRANSACTION_STATUS_PENDING;
+  const REJECTED = TransactionStatus.TRANSACTION_STATUS_REJECTED;
+
+  describe.each(TRANSPORTS)('through %s', (_name, driver) => {
+    const stats = (request: Partial<GetTransactionStatsRequest>) =>
+      driver().call('gateway', 'getTransactionStats', GetTransactionStatsRequest.fromPartial({ ...range, ...request }));
+
+    it('gives each São Paulo day its counts and cents by status and by provider', async () => {
+      const result = await stats({ bucket: TimeBucket.TIME_BUCKET_DAY, timeZone: 'America/Sao_Paulo' });
+      expect(result.buckets).toEqual([
+        {
+          // 02:30 UTC on the 10th is still the 9th in São Paulo.
+          start: new Date('2025-03-09T03:00:00Z'),
+          count: 1,
+          amount: 1000,
+          byStatus: [{ status: APPROVED, count: 1, amount: 1000 }],
+          byProvider: [{ provider: 'SANDBOX', count: 1, amount: 1000 }],
+        },
+        {
+          start: new Date('2025-03-10T03:00:00Z'),
+          count: 5,
+          amount: 14_190,
+          byStatus: [
+            { status: APPROVED, count: 2, amount: 6490 },
+            { status: PENDING, count: 2, amount: 2700 },
+            { status: REJECTED, count: 1, amount: 5000 },
+          ],
+          byProvider: [
+            { provider: 'SANDBOX', count: 3, amount: 11_500 },
+            { provider: 'PAGUESAFE', count: 2, amount: 2690 },
+          ],
+        },
+        {
+          start: new Date('2025-03-11T03:00:00Z'),
+          count: 1,
+          amount: 300,
+          byStatus: [{ status: PENDING, count: 1, amount: 300 }],
+          byProvider: [{ provider: 'SANDBOX', count: 1, amount: 300 }],
+        },
+      ]);
+    });
+
+    it('cuts the same charges into UTC days when no time zone is given', async () => {
+      const result = await stats({});
+      expect(result.buckets).toEqual([
+        {
+          start: new Date('2025-03-10T00:00:00Z'),
+          count: 5,
+          amount: 14_490,
+          byStatus: [
+            { status: APPROVED, count: 3, amount: 7490 },
+            { status: PENDING, count: 1, amount: 2000 },
+            { status: REJECTED, count: 1, amount: 5000 },
+          ],
+          byProvider: [
+            { provider: 'SANDBOX', count: 4, amount: 12_500 },
+            { provider: 'PAGUESAFE', count: 1, amount: 1990 },
+          ],
+        },
+        {
+          start: new Date('2025-03-11T00:00:00Z'),
+          count: 2,
+          amount: 1000,
+          byStatus: [{ status: PENDING, count: 2, amount: 1000 }],
+          // Equal counts: by name.
+          byProvider: [
+            { provider: 'PAGUESAFE', count: 1, amount: 700 },
+            { provider: 'SANDBOX', count: 1, amount: 300 },
+          ],
+        },
+      ]);
+      // The range's own totals are the buckets' added up.
+      expect(result).toMatchObject({ count: 7, amount: 15_490 });
+    });
+
+    it('breaks hours down too, and keeps to the provider asked for', async () => {
+      const hours = await stats({ bucket: TimeBucket.TIME_BUCKET_HOUR, timeZone: 'America/Sao_Paulo' });
+      expect(hours.buckets.map((bucket: { start: Date }) => bucket.start.toISOString())).toEqual([
+        '2025-03-10T02:00:00.000Z',
+        '2025-03-10T03:00:00.000Z',
+        '2025-03-10T12:00:00.000Z',
+        '2025-03-10T15:00:00.000Z',
+        '2025-03-11T02:00:00.000Z',
+        '2025-03-11T03:00:00.000Z',
+      ]);
+      expect(hours.buckets[3]).toEqual({
+        start: new Date('2025-03-10T15:00:00Z'),
+        count: 2,
+        amount: 9500,
+        byStatus: [
+          { status: APPROVED, count: 1, amount: 4500 },
+          { status: REJECTED, count: 1, amount: 5000 },
+        ],
+        byProvider: [{ provider: 'SANDBOX', count: 2, amount: 9500 }],
+      });
+
+      const paguesafe = await stats({ provider: 'paguesafe', timeZone: 'America/Sao_Paulo' });
+      expect(paguesafe.buckets).toEqual([
+        {
+          start: new Date('2025-03-10T03:00:00Z'),
+          count: 2,
+          amount: 2690,
+          byStatus: [
+            { status: APPROVED, count: 1, amount: 1990 },
+            { status: PENDING, count: 1, amount: 700 },
+          ],
+          byProvider: [{ provider: 'PAGUESAFE', count: 2, amount: 2690 }],
+        },
+      ]);
+    });
   });
 });
 

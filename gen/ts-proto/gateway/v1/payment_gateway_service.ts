@@ -553,6 +553,19 @@ export interface TimeBucketTotals {
   count: number;
   /** Their amounts added up, in cents. */
   amount: number;
+  /**
+   * The same hour's or day's charges by their status now (a charge created
+   * on Monday and approved on Tuesday counts as APPROVED on Monday): only
+   * the statuses with charges in this bucket, largest count first. Their
+   * counts and amounts add up to this bucket's count and amount.
+   */
+  byStatus: TransactionStatusTotals[];
+  /**
+   * The same hour's or day's charges by provider: only the providers with
+   * charges in this bucket, largest count first. Their counts and amounts
+   * add up to this bucket's count and amount.
+   */
+  byProvider: ProviderTotals[];
 }
 
 export interface GetTransactionStatsResponse {
@@ -571,7 +584,8 @@ export interface GetTransactionStatsResponse {
   byPaymentMethod: PaymentMethodTotals[];
   /**
    * Oldest first; only the hours or days that have charges (a chart fills
-   * the others with zero).
+   * the others with zero). Each carries its own totals by status and by
+   * provider, for charts of each over time.
    */
   buckets: TimeBucketTotals[];
 }
@@ -5364,7 +5378,7 @@ export const PaymentMethodTotals: MessageFns<PaymentMethodTotals> = {
 };
 
 function createBaseTimeBucketTotals(): TimeBucketTotals {
-  return { start: undefined, count: 0, amount: 0 };
+  return { start: undefined, count: 0, amount: 0, byStatus: [], byProvider: [] };
 }
 
 export const TimeBucketTotals: MessageFns<TimeBucketTotals> = {
@@ -5377,6 +5391,12 @@ export const TimeBucketTotals: MessageFns<TimeBucketTotals> = {
     }
     if (message.amount !== 0) {
       writer.uint32(24).int64(message.amount);
+    }
+    for (const v of message.byStatus) {
+      TransactionStatusTotals.encode(v!, writer.uint32(34).fork()).join();
+    }
+    for (const v of message.byProvider) {
+      ProviderTotals.encode(v!, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -5418,6 +5438,22 @@ export const TimeBucketTotals: MessageFns<TimeBucketTotals> = {
             message.amount = longToNumber(reader.int64());
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.byStatus.push(TransactionStatusTotals.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.byProvider.push(ProviderTotals.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5435,6 +5471,16 @@ export const TimeBucketTotals: MessageFns<TimeBucketTotals> = {
       start: isSet(object.start) ? fromJsonTimestamp(object.start) : undefined,
       count: isSet(object.count) ? globalThis.Number(object.count) : 0,
       amount: isSet(object.amount) ? globalThis.Number(object.amount) : 0,
+      byStatus: globalThis.Array.isArray(object?.byStatus)
+        ? object.byStatus.map((e: any) => TransactionStatusTotals.fromJSON(e))
+        : globalThis.Array.isArray(object?.by_status)
+        ? object.by_status.map((e: any) => TransactionStatusTotals.fromJSON(e))
+        : [],
+      byProvider: globalThis.Array.isArray(object?.byProvider)
+        ? object.byProvider.map((e: any) => ProviderTotals.fromJSON(e))
+        : globalThis.Array.isArray(object?.by_provider)
+        ? object.by_provider.map((e: any) => ProviderTotals.fromJSON(e))
+        : [],
     };
   },
 
@@ -5449,6 +5495,12 @@ export const TimeBucketTotals: MessageFns<TimeBucketTotals> = {
     if (message.amount !== 0) {
       obj.amount = Math.round(message.amount);
     }
+    if (message.byStatus?.length) {
+      obj.byStatus = message.byStatus.map((e) => TransactionStatusTotals.toJSON(e));
+    }
+    if (message.byProvider?.length) {
+      obj.byProvider = message.byProvider.map((e) => ProviderTotals.toJSON(e));
+    }
     return obj;
   },
 
@@ -5460,6 +5512,8 @@ export const TimeBucketTotals: MessageFns<TimeBucketTotals> = {
     message.start = object.start ?? undefined;
     message.count = object.count ?? 0;
     message.amount = object.amount ?? 0;
+    message.byStatus = object.byStatus?.map((e) => TransactionStatusTotals.fromPartial(e)) || [];
+    message.byProvider = object.byProvider?.map((e) => ProviderTotals.fromPartial(e)) || [];
     return message;
   },
 };
