@@ -157,7 +157,7 @@ it('transactions: a PIX charge is listed and found by its order id, opened with 
   await finish(page, violations, 'transactions');
 });
 
-it('dashboard: counts the last 7 days, draws the charts and feeds the latest status changes live', async () => {
+it('dashboard: counts the last 7 days, says what the approval rate divides by, charts charges by status and by provider per day (with tables) and feeds the latest status changes live', async () => {
   const { page, violations } = await signedIn();
   const charge = await pixCharge(2500, 'browser-order-3');
   await page.getByRole('heading', { name: 'Painel' }).waitFor();
@@ -167,8 +167,40 @@ it('dashboard: counts the last 7 days, draws the charts and feeds the latest sta
   // The event refreshed the counts too: every charge this file created (R$ 19,90, 50,00 and 25,00).
   await page.getByTestId('stat-count').getByText(String(charges), { exact: true }).waitFor();
   await expect(page.getByTestId('stat-volume').textContent()).resolves.toBe('R$ 94,90');
+  // Every charge made here is approved (a partial refund keeps a charge APPROVED): so says the rate, with what it divides by.
+  await expect(page.getByTestId('stat-approval').textContent()).resolves.toBe('100%');
+  await expect(page.getByTestId('stat-approval-detail').textContent()).resolves.toMatch(new RegExp(`^${charges} aprovadas de ${charges} decididas\\.`));
+
+  // The charts by status and by provider over time, and their tables: one stack per day, its parts adding up to the range's.
+  const chartTable = async (chart: string) => {
+    await page.getByTestId(chart).locator('.recharts-bar-rectangle').first().waitFor();
+    await page
+      .getByTestId(chart)
+      .getByRole('button', { name: /^Ver em tabela/ })
+      .click();
+    const table = page.getByTestId(`${chart}-table`);
+    await table.waitFor();
+    const body = await table.locator('tbody tr').evaluateAll((rows) => rows.map((row) => Array.from(row.children, (cell) => cell.textContent)));
+    return { head: await table.locator('thead th').allTextContents(), days: body.slice(0, -1), total: body.at(-1) };
+  };
+  const byStatus = await chartTable('chart-status');
+  expect(byStatus.head).toEqual(['Dia', 'Aprovada', 'Total']);
+  expect(byStatus.days).toHaveLength(7);
+  expect(byStatus.days.reduce((sum, [, approved]) => sum + Number(approved), 0)).toBe(charges);
+  expect(byStatus.total).toEqual(['Total', String(charges), String(charges)]);
+  await page.getByRole('radiogroup', { name: 'Medida dos gráficos' }).getByText('Volume').click();
+  const byProvider = await chartTable('chart-provider');
+  expect(byProvider.head).toEqual(['Dia', 'SANDBOX', 'Total']);
+  expect(byProvider.days.filter(([, sandbox]) => sandbox !== 'R$ 0,00').every(([, sandbox, total]) => sandbox === total)).toBe(true);
+  expect(byProvider.total).toEqual(['Total', 'R$ 94,90', 'R$ 94,90']);
+
   await page.getByText('Últimas 24 horas').click();
   await page.getByTestId('stat-count').getByText(String(charges), { exact: true }).waitFor();
+  // By the hour now, still in money: the measure outlives the change of range.
+  const hourly = await chartTable('chart-status');
+  expect(hourly.head).toEqual(['Hora', 'Aprovada', 'Total']);
+  expect(hourly.days).toHaveLength(24);
+  expect(hourly.total).toEqual(['Total', 'R$ 94,90', 'R$ 94,90']);
   await finish(page, violations, 'dashboard');
 });
 

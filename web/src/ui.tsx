@@ -5,7 +5,8 @@ import { TransactionStatus, WithdrawStatus } from '../../gen/es/gateway/v1/types
 import { ProviderAccountService } from '../../gen/es/gateway/v1/provider_account_service_pb.js';
 import { useI18n } from './i18n.js';
 
-const STATUS_COLORS: Record<TransactionStatus, string> = {
+/** Mantine colour names of the charges' statuses: their badges and the dashboard's charts. */
+export const STATUS_COLORS: Record<TransactionStatus, string> = {
   [TransactionStatus.UNSPECIFIED]: 'gray',
   [TransactionStatus.PENDING]: 'yellow',
   [TransactionStatus.APPROVED]: 'green',

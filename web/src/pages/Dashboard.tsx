@@ -10,6 +10,7 @@ import { formatMoney } from '../format.js';
 import { useI18n } from '../i18n.js';
 import { useLiveEvents } from '../live.js';
 import { StatusBadge, When } from '../ui.js';
+import type { Measure } from './DashboardCharts.js';
 
 const DashboardCharts = lazy(() => import('./DashboardCharts.js'));
 
@@ -37,6 +38,7 @@ function rangeOf(range: Range) {
 export default function Dashboard() {
   const { t } = useI18n();
   const [range, setRange] = useState<Range>('week');
+  const [measure, setMeasure] = useState<Measure>('count');
   const span = rangeOf(range);
   const stats = useQuery(PaymentGatewayService.method.getTransactionStats, {
     ...span,
@@ -66,11 +68,23 @@ export default function Dashboard() {
       <div className="stat-cards">
         <Stat label={t.dashboard.count} value={data ? data.count.toString() : '…'} testId="stat-count" />
         <Stat label={t.dashboard.volume} value={data ? formatMoney(data.amount) : '…'} testId="stat-volume" />
-        <Stat label={t.dashboard.approvalRate} value={data ? approvalRate : '…'} testId="stat-approval" />
+        <Stat
+          label={t.dashboard.approvalRate}
+          value={data ? approvalRate : '…'}
+          detail={data && t.dashboard.approvalBasis(paid.toString(), decided.toString())}
+          testId="stat-approval"
+        />
       </div>
       {data && (
         <Suspense fallback={<Loader aria-label={t.loading} />}>
-          <DashboardCharts stats={data} hourly={range === 'day'} from={timestampDate(span.createdFrom)} to={timestampDate(span.createdTo)} />
+          <DashboardCharts
+            stats={data}
+            hourly={range === 'day'}
+            from={timestampDate(span.createdFrom)}
+            to={timestampDate(span.createdTo)}
+            measure={measure}
+            onMeasure={setMeasure}
+          />
         </Suspense>
       )}
       <Feed />
@@ -78,7 +92,8 @@ export default function Dashboard() {
   );
 }
 
-function Stat({ label, value, testId }: { label: string; value: string; testId: string }) {
+/** A figure with its label, and what it is made of when that is not obvious. */
+function Stat({ label, value, detail, testId }: { label: string; value: string; detail?: string; testId: string }) {
   return (
     <Card withBorder>
       <Text size="sm" c="dimmed">
@@ -87,6 +102,11 @@ function Stat({ label, value, testId }: { label: string; value: string; testId: 
       <Text size="xl" fw={700} data-testid={testId}>
         {value}
       </Text>
+      {detail && (
+        <Text size="xs" c="dimmed" data-testid={`${testId}-detail`}>
+          {detail}
+        </Text>
+      )}
     </Card>
   );
 }
