@@ -159,7 +159,7 @@ export class ListsRepository {
    * created_at indexes and first added up by bucket, status, provider and
    * method (a few thousand rows, hashed), which the grouping sets then add
    * up again: over the charges themselves, the planner sorted them once per
-   * (bucket, …) set and took about 1.7 times as long. Only the totals leave
+   * (bucket, …) set and took about 1.6 times as long. Only the totals leave
    * the database.
    */
   async transactionStats(em: EntityManager, query: TransactionStatsQuery): Promise<TransactionStats> {
