@@ -1,7 +1,9 @@
 import { digitsOnly } from './documents.js';
 import { COUNTRY_CODE } from './phone.js';
+import type { PixKeyType } from './pixKeyRules.js';
 
-export type PixKeyType = 'CPF' | 'CNPJ' | 'PHONE' | 'EMAIL' | 'RANDOM';
+// The inference lives in a pure module that the back-office's payout form imports too.
+export { inferPixKeyType, type PixKeyType } from './pixKeyRules.js';
 
 /**
  * PIX key normalisation (spec doc 1 §5, doc 3 §5). An adapter declares its
@@ -59,28 +61,4 @@ export function pixKeyTypeName(type: PixKeyType, style: Pick<PixKeyStyle, 'rando
 /** Key and type name together, the pair most withdraw bodies carry. */
 export function providerPixKey(key: string, type: PixKeyType, style: PixKeyStyle = {}): { key: string; type: string } {
   return { key: normalizePixKey(key, type, style), type: pixKeyTypeName(type, style) };
-}
-
-/** Digits plus the punctuation of the usual CPF, CNPJ and phone masks. */
-const NUMERIC_KEY = /^[\d\s.\-/()+]+$/;
-
-/**
- * Veltrax's inference (doc 3 §5), in the spec's order: contains @ → EMAIL;
- * 11 digits → CPF (so an 11-digit mobile reads as CPF, as the spec orders it);
- * 14 → CNPJ; 10–11 → PHONE; else RANDOM.
- * Digits are counted only when the key is written as a number, so a UUID whose
- * hex happens to hold 11 digits is still RANDOM. A '+55' key of 12–13 digits is
- * a phone in E.164, the form the DICT registers phones in.
- */
-export function inferPixKeyType(key: string): PixKeyType {
-  const text = key.trim();
-  if (text.includes('@')) return 'EMAIL';
-  if (!NUMERIC_KEY.test(text)) return 'RANDOM';
-  const digits = digitsOnly(text);
-  if (digits.length === 11) return 'CPF';
-  if (digits.length === 14) return 'CNPJ';
-  // The spec's 10–11 range; 11 never gets here, CPF took it above.
-  if (digits.length === 10 || digits.length === 11) return 'PHONE';
-  if (text.startsWith(E164_PREFIX) && (digits.length === 12 || digits.length === 13)) return 'PHONE';
-  return 'RANDOM';
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { inferPixKeyType, normalizePixKey, pixKeyTypeName, providerPixKey } from '../../../server/lib/pixKey.js';
+import { normalizePixKey, pixKeyTypeName, providerPixKey } from '../../../server/lib/pixKey.js';
 
 describe('pixKey normalisation', () => {
   it('strips non-digits from CPF, CNPJ and PHONE keys', () => {
@@ -40,31 +40,5 @@ describe('pixKey normalisation', () => {
   it('returns key and type name together in one provider style', () => {
     expect(providerPixKey('(11) 98765-4321', 'PHONE', { phonePrefix: '+55', randomAs: 'EVP' })).toEqual({ key: '+5511987654321', type: 'PHONE' });
     expect(providerPixKey('abc-123', 'RANDOM', { randomAs: 'EVP' })).toEqual({ key: 'abc-123', type: 'EVP' });
-  });
-});
-
-describe('pixKey inference (Veltrax table)', () => {
-  it.each([
-    ['fulano@example.com', 'EMAIL'],
-    ['12345678909', 'CPF'],
-    ['123.456.789-09', 'CPF'],
-    // 11 digits is read as CPF first, even when it is a mobile number.
-    ['11987654321', 'CPF'],
-    ['11222333000181', 'CNPJ'],
-    ['11.222.333/0001-81', 'CNPJ'],
-    ['1130000000', 'PHONE'],
-    ['(11) 3000-0000', 'PHONE'],
-    ['+55 11 98765-4321', 'PHONE'],
-    ['71c7d9be-4b85-4e43-9f1c-1f3b8b4e9a2d', 'RANDOM'],
-    ['123456789', 'RANDOM'],
-    ['123456789012', 'RANDOM'],
-  ] as const)('%s is %s', (key, type) => {
-    expect(inferPixKeyType(key)).toBe(type);
-  });
-
-  it('does not read a random key as a document because its hex holds 11 digits', () => {
-    const evp = '12345678-90ab-cdef-1abc-defabcdefabc';
-    expect(evp.replace(/\D/g, '')).toHaveLength(11);
-    expect(inferPixKeyType(evp)).toBe('RANDOM');
   });
 });
