@@ -9,7 +9,15 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** What web/dist is built from, relative to the project's root. */
-export const WEB_INPUTS = ['web/src', 'web/index.html', 'web/vite.config.ts', 'web/package.json', 'web/package-lock.json', 'gen/es'];
+export const WEB_INPUTS = [
+  'web/src',
+  'web/index.html',
+  'web/vite.config.ts',
+  'web/package.json',
+  'web/package-lock.json',
+  'gen/es',
+  'server/lib/pixKeyRules.ts',
+];
 
 function newestChange(path: string): number {
   if (!existsSync(path)) return 0;
