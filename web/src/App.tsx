@@ -10,10 +10,13 @@ import { LiveEvents } from './live.js';
 const Dashboard = lazy(() => import('./pages/Dashboard.js'));
 const Transactions = lazy(() => import('./pages/Transactions.js'));
 const TransactionDetail = lazy(() => import('./pages/TransactionDetail.js'));
+const NewCharge = lazy(() => import('./pages/NewCharge.js'));
 const Payouts = lazy(() => import('./pages/Payouts.js'));
 const Receivers = lazy(() => import('./pages/Receivers.js'));
 const ReceiverDetail = lazy(() => import('./pages/ReceiverDetail.js'));
 const NewReceiver = lazy(() => import('./pages/NewReceiver.js'));
+const PayoutDetail = lazy(() => import('./pages/PayoutDetail.js'));
+const NewPayout = lazy(() => import('./pages/NewPayout.js'));
 const Providers = lazy(() => import('./pages/Providers.js'));
 const ProviderAccounts = lazy(() => import('./pages/ProviderAccounts.js'));
 const Audit = lazy(() => import('./pages/Audit.js'));
@@ -176,11 +179,14 @@ function SignedIn({ session, onSignedOut }: { session: Session; onSignedOut: () 
                   <Routes>
                     <Route path="/" element={<Dashboard />} />
                     <Route path="/transactions" element={<Transactions />} />
+                    <Route path="/transactions/new" element={<NewCharge />} />
                     <Route path="/transactions/:id" element={<TransactionDetail />} />
                     <Route path="/payouts" element={<Payouts />} />
                     <Route path="/receivers" element={<Receivers canCreate={receiverWriter} />} />
                     {receiverWriter && <Route path="/receivers/new" element={<NewReceiver />} />}
                     <Route path="/receivers/:id" element={<ReceiverDetail />} />
+                    <Route path="/payouts/new" element={<NewPayout />} />
+                    <Route path="/payouts/:id" element={<PayoutDetail />} />
                     <Route path="/accounts" element={<ProviderAccounts />} />
                     <Route path="/providers" element={<Providers />} />
                     {auditReader && <Route path="/audit" element={<Audit />} />}

@@ -12,10 +12,11 @@ const RECONNECT_MS = 2000;
 
 const LiveContext = createContext<StatusEvent[]>([]);
 
-/** What a status change makes stale: the lists, the detail and the counts of transactions, and the payouts. */
-const { listTransactions, getTransaction, getTransactionStats, listWithdrawals } = PaymentGatewayService.method;
+/** What a status change makes stale: the lists, the detail and the counts of transactions, and the payouts' list and detail. */
+const { listTransactions, getTransaction, getTransactionStats, listWithdrawals, getWithdraw } = PaymentGatewayService.method;
 const STALE = [
   createConnectQueryKey({ schema: listWithdrawals, cardinality: undefined }),
+  createConnectQueryKey({ schema: getWithdraw, cardinality: undefined }),
   createConnectQueryKey({ schema: listTransactions, cardinality: undefined }),
   createConnectQueryKey({ schema: getTransaction, cardinality: undefined }),
   createConnectQueryKey({ schema: getTransactionStats, cardinality: undefined }),

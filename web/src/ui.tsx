@@ -1,7 +1,8 @@
-import { Badge, Button, CopyButton, Table, Text } from '@mantine/core';
+import { Link } from 'react-router';
+import { Anchor, Badge, Button, Card, CopyButton, Group, Table, Text, TextInput, Title } from '@mantine/core';
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { useQuery } from '@connectrpc/connect-query';
-import { TransactionStatus, WithdrawStatus } from '../../gen/es/gateway/v1/types_pb.js';
+import { TransactionStatus, WithdrawStatus, type StatusSource } from '../../gen/es/gateway/v1/types_pb.js';
 import { ProviderAccountService } from '../../gen/es/gateway/v1/provider_account_service_pb.js';
 import { useI18n } from './i18n.js';
 
@@ -32,6 +33,85 @@ export function StatusBadge({ status, withdraw }: { status: TransactionStatus; w
     <Badge color={color} variant="light" data-testid="status">
       {withdraw ? t.withdrawStatus[status as WithdrawStatus] : t.status[status as TransactionStatus]}
     </Badge>
+  );
+}
+
+/** An amount typed in reais (for parseCents), with a decimal keyboard on phones; refused beside it when `invalid`, or with the gateway's violation. */
+export function AmountInput({
+  label,
+  value,
+  onChange,
+  invalid,
+  violation,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  invalid: boolean;
+  violation?: string;
+}) {
+  const { t } = useI18n();
+  return (
+    <TextInput
+      label={label}
+      inputMode="decimal"
+      placeholder="0,00"
+      value={value}
+      onChange={(e) => onChange(e.currentTarget.value)}
+      error={invalid ? t.detail.badAmount : violation}
+      required
+    />
+  );
+}
+
+/** A page's heading: with a link back to its list above it, or a link to create one beside it (a button). */
+export function PageHeader({ title, back, create }: { title: string; back?: { to: string; label: string }; create?: { to: string; label: string } }) {
+  return (
+    <>
+      {back && (
+        <Anchor component={Link} to={back.to} size="sm">
+          ← {back.label}
+        </Anchor>
+      )}
+      <Group justify="space-between" mt={back ? 'md' : 0} mb="md">
+        <Title order={1}>{title}</Title>
+        {create && (
+          <Button component={Link} to={create.to}>
+            {create.label}
+          </Button>
+        )}
+      </Group>
+    </>
+  );
+}
+
+/** A charge's status changes, or a payout's (`withdraw`), oldest first, each with where it came from. */
+export function StatusHistory({ changes, withdraw }: { changes: { status: number; source: StatusSource; changedAt?: Timestamp }[]; withdraw?: true }) {
+  const { t } = useI18n();
+  return (
+    <Card withBorder>
+      <Title order={2} size="h4" mb="sm">
+        {t.detail.history}
+      </Title>
+      <div className="table-scroll">
+        <Table data-testid="history">
+          <TableHead columns={[t.detail.when, t.transactions.status, t.detail.source]} />
+          <Table.Tbody>
+            {changes.map((change, index) => (
+              <Table.Tr key={index}>
+                <Table.Td>
+                  <When at={change.changedAt} />
+                </Table.Td>
+                <Table.Td>
+                  {withdraw ? <StatusBadge status={change.status as WithdrawStatus} withdraw /> : <StatusBadge status={change.status as TransactionStatus} />}
+                </Table.Td>
+                <Table.Td>{t.source[change.source]}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </div>
+    </Card>
   );
 }
 

@@ -1,13 +1,14 @@
-import { Table, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import { Anchor, Table } from '@mantine/core';
 import { useInfiniteQuery } from '@connectrpc/connect-query';
 import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { ErrorAlert } from '../errors.js';
 import { useListFilters } from '../filters.js';
 import { formatMoney } from '../format.js';
 import { useI18n } from '../i18n.js';
-import { LoadMore, PAGE_SIZE, StatusBadge, TableHead, When } from '../ui.js';
+import { LoadMore, PageHeader, PAGE_SIZE, StatusBadge, TableHead, When } from '../ui.js';
 
-/** Payouts (withdrawals), newest first, filtered, a page at a time; live like the charges. */
+/** Payouts (withdrawals), newest first, filtered, a page at a time; live like the charges. Each opens its detail; a new one from the form. */
 export default function Payouts() {
   const { t } = useI18n();
   const filters = useListFilters(t.withdrawStatus, t.withdrawMethod, t.transactions.payoutQuery);
@@ -20,9 +21,7 @@ export default function Payouts() {
 
   return (
     <>
-      <Title order={1} mb="md">
-        {t.nav.payouts}
-      </Title>
+      <PageHeader title={t.nav.payouts} create={{ to: '/payouts/new', label: t.payout.new }} />
       {filters.bar}
       <ErrorAlert error={list.error ?? filters.error} />
       <div className="table-scroll">
@@ -36,7 +35,11 @@ export default function Payouts() {
                 <Table.Td>
                   <When at={w.createdAt} />
                 </Table.Td>
-                <Table.Td>{w.id}</Table.Td>
+                <Table.Td>
+                  <Anchor component={Link} to={`/payouts/${w.id}`}>
+                    {w.id}
+                  </Anchor>
+                </Table.Td>
                 <Table.Td>
                   <StatusBadge status={w.status} withdraw />
                 </Table.Td>

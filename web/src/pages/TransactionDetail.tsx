@@ -1,16 +1,17 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useParams } from 'react-router';
-import { Alert, Anchor, Button, Card, Group, Stack, Table, TextInput, Textarea, Title } from '@mantine/core';
+import { useParams } from 'react-router';
+import { Alert, Button, Card, Group, Stack, Title } from '@mantine/core';
 import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connect-query';
 import { useQueryClient } from '@tanstack/react-query';
 import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { TransactionStatus, type Transaction } from '../../../gen/es/gateway/v1/types_pb.js';
+import { PaymentInstructions, SimulatePayment, TransactionFacts } from '../charges.js';
 import { ErrorAlert, fieldViolations } from '../errors.js';
-import { formatMoney, parseCents } from '../format.js';
+import { parseCents } from '../format.js';
 import { useI18n } from '../i18n.js';
-import { Copy, StatusBadge, TableHead, When } from '../ui.js';
+import { AmountInput, PageHeader, StatusHistory } from '../ui.js';
 
-/** One charge: its amounts, status history, PIX code and a partial refund. Live: a status change refetches it. */
+/** One charge: its amounts, status history, PIX code or boleto line, a partial refund, and on the sandbox a simulated payment. Live: a status change refetches it. */
 export default function TransactionDetail() {
   const { t } = useI18n();
   const { id = '' } = useParams();
@@ -19,88 +20,15 @@ export default function TransactionDetail() {
 
   return (
     <>
-      <Anchor component={Link} to="/transactions" size="sm">
-        ← {t.detail.back}
-      </Anchor>
-      <Title order={1} my="md">
-        {t.detail.title}
-      </Title>
+      <PageHeader title={t.detail.title} back={{ to: '/transactions', label: t.detail.back }} />
       <ErrorAlert error={detail.error} />
       {tx && (
         <Stack>
-          <Card withBorder>
-            <dl className="facts" data-testid="transaction">
-              <dt>{t.transactions.id}</dt>
-              <dd>{tx.id}</dd>
-              <dt>{t.transactions.status}</dt>
-              <dd>
-                <StatusBadge status={tx.status} />
-              </dd>
-              <dt>{t.transactions.amount}</dt>
-              <dd data-testid="amount">{formatMoney(tx.amount, tx.currency)}</dd>
-              <dt>{t.transactions.method}</dt>
-              <dd>{t.method[tx.paymentMethod]}</dd>
-              <dt>{t.transactions.provider}</dt>
-              <dd>{tx.provider}</dd>
-              <dt>{t.detail.providerId}</dt>
-              <dd>{tx.transactionId}</dd>
-              <dt>{t.transactions.order}</dt>
-              <dd>{tx.orderId || '—'}</dd>
-              <dt>{t.transactions.created}</dt>
-              <dd>
-                <When at={tx.createdAt} />
-              </dd>
-              {tx.expiresAt && (
-                <>
-                  <dt>{t.detail.expires}</dt>
-                  <dd>
-                    <When at={tx.expiresAt} />
-                  </dd>
-                </>
-              )}
-            </dl>
-          </Card>
+          <TransactionFacts transaction={tx} />
+          <SimulatePayment transaction={tx} />
+          <PaymentInstructions transaction={tx} />
 
-          {tx.pixCode && (
-            <Card withBorder>
-              <Title order={2} size="h4" mb="sm">
-                {t.detail.pixCode}
-              </Title>
-              <Group align="flex-start">
-                {tx.pixQrCode.startsWith('data:image/') && <img className="pix-qr" src={tx.pixQrCode} alt={t.detail.pixQr} />}
-                <Stack flex={1} miw={0}>
-                  <Textarea label={t.detail.pixCode} value={tx.pixCode} readOnly autosize data-testid="pix-code" />
-                  <Group>
-                    <Copy value={tx.pixCode} />
-                  </Group>
-                </Stack>
-              </Group>
-            </Card>
-          )}
-
-          <Card withBorder>
-            <Title order={2} size="h4" mb="sm">
-              {t.detail.history}
-            </Title>
-            <div className="table-scroll">
-              <Table data-testid="history">
-                <TableHead columns={[t.detail.when, t.transactions.status, t.detail.source]} />
-                <Table.Tbody>
-                  {tx.statusHistory.map((change, index) => (
-                    <Table.Tr key={index}>
-                      <Table.Td>
-                        <When at={change.changedAt} />
-                      </Table.Td>
-                      <Table.Td>
-                        <StatusBadge status={change.status} />
-                      </Table.Td>
-                      <Table.Td>{t.source[change.source]}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </div>
-          </Card>
+          <StatusHistory changes={tx.statusHistory} />
 
           {tx.status === TransactionStatus.APPROVED && <RefundForm transaction={tx} />}
         </Stack>
@@ -140,17 +68,15 @@ function RefundForm({ transaction }: { transaction: Transaction }) {
       </Title>
       <form onSubmit={submit}>
         <Group align="flex-start">
-          <TextInput
+          <AmountInput
             label={t.detail.refundAmount}
-            inputMode="decimal"
-            placeholder="0,00"
             value={amount}
-            onChange={(e) => {
-              setAmount(e.currentTarget.value);
+            onChange={(value) => {
+              setAmount(value);
               refund.reset();
             }}
-            error={invalid ? t.detail.badAmount : violations.amount}
-            required
+            invalid={invalid}
+            violation={violations.amount}
           />
           <Button type="submit" mt={25} loading={refund.isPending}>
             {t.detail.refundSubmit}

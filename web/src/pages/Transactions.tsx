@@ -1,12 +1,12 @@
 import { Link } from 'react-router';
-import { Anchor, Table, Title } from '@mantine/core';
+import { Anchor, Table } from '@mantine/core';
 import { useInfiniteQuery } from '@connectrpc/connect-query';
 import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { ErrorAlert } from '../errors.js';
 import { useListFilters } from '../filters.js';
 import { formatMoney } from '../format.js';
 import { useI18n } from '../i18n.js';
-import { LoadMore, PAGE_SIZE, StatusBadge, TableHead, When } from '../ui.js';
+import { LoadMore, PageHeader, PAGE_SIZE, StatusBadge, TableHead, When } from '../ui.js';
 
 /** Charges, newest first, filtered, a page at a time. */
 export default function Transactions() {
@@ -21,9 +21,7 @@ export default function Transactions() {
 
   return (
     <>
-      <Title order={1} mb="md">
-        {t.nav.transactions}
-      </Title>
+      <PageHeader title={t.nav.transactions} create={{ to: '/transactions/new', label: t.charge.new }} />
       {filters.bar}
       <ErrorAlert error={list.error ?? filters.error} />
       <div className="table-scroll">

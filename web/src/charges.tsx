@@ -1,0 +1,124 @@
+import { Anchor, Button, Card, Group, Stack, Textarea, TextInput, Title } from '@mantine/core';
+import { useMutation } from '@connectrpc/connect-query';
+import { SandboxService } from '../../gen/es/gateway/v1/sandbox_service_pb.js';
+import { PaymentMethod, TransactionStatus, type Transaction } from '../../gen/es/gateway/v1/types_pb.js';
+import { ErrorAlert } from './errors.js';
+import { formatMoney } from './format.js';
+import { useI18n } from './i18n.js';
+import { Copy, StatusBadge, When } from './ui.js';
+
+/** A charge's facts: ids, status, amount, method (and a card's installments), provider, order and dates. */
+export function TransactionFacts({ transaction: tx }: { transaction: Transaction }) {
+  const { t } = useI18n();
+  return (
+    <Card withBorder>
+      <dl className="facts" data-testid="transaction">
+        <dt>{t.transactions.id}</dt>
+        <dd>{tx.id}</dd>
+        <dt>{t.transactions.status}</dt>
+        <dd>
+          <StatusBadge status={tx.status} />
+        </dd>
+        <dt>{t.transactions.amount}</dt>
+        <dd data-testid="amount">{formatMoney(tx.amount, tx.currency)}</dd>
+        <dt>{t.transactions.method}</dt>
+        <dd>{t.method[tx.paymentMethod]}</dd>
+        {tx.paymentMethod === PaymentMethod.CREDIT_CARD && (
+          <>
+            <dt>{t.charge.installments}</dt>
+            <dd data-testid="installments">{tx.installments}</dd>
+          </>
+        )}
+        <dt>{t.transactions.provider}</dt>
+        <dd>{tx.provider}</dd>
+        <dt>{t.detail.providerId}</dt>
+        <dd>{tx.transactionId}</dd>
+        <dt>{t.transactions.order}</dt>
+        <dd>{tx.orderId || '—'}</dd>
+        <dt>{t.transactions.created}</dt>
+        <dd>
+          <When at={tx.createdAt} />
+        </dd>
+        {tx.expiresAt && (
+          <>
+            <dt>{t.detail.expires}</dt>
+            <dd>
+              <When at={tx.expiresAt} />
+            </dd>
+          </>
+        )}
+      </dl>
+    </Card>
+  );
+}
+
+/** The provider whose charges SandboxService.SimulatePayment can pay. */
+const SANDBOX = 'SANDBOX';
+
+/**
+ * What the payer needs, as the provider answered it: the PIX QR image and
+ * copy-and-paste code, or the boleto's digitable line and link. Shared by the
+ * new-charge page (shown at once) and the transaction's detail.
+ */
+export function PaymentInstructions({ transaction: tx }: { transaction: Transaction }) {
+  const { t } = useI18n();
+  return (
+    <>
+      {tx.pixCode && (
+        <Card withBorder>
+          <Title order={2} size="h4" mb="sm">
+            {t.detail.pixCode}
+          </Title>
+          <Group align="flex-start">
+            {tx.pixQrCode.startsWith('data:image/') && <img className="pix-qr" src={tx.pixQrCode} alt={t.detail.pixQr} data-testid="pix-qr" />}
+            <Stack flex={1} miw="min(100%, 14rem)">
+              <Textarea label={t.detail.pixCode} value={tx.pixCode} readOnly autosize data-testid="pix-code" />
+              <Group>
+                <Copy value={tx.pixCode} />
+              </Group>
+            </Stack>
+          </Group>
+        </Card>
+      )}
+      {tx.billetCode && (
+        <Card withBorder>
+          <Title order={2} size="h4" mb="sm">
+            {t.charge.billet}
+          </Title>
+          <Stack>
+            <TextInput label={t.charge.billetCode} value={tx.billetCode} readOnly data-testid="billet-code" />
+            <Group>
+              <Copy value={tx.billetCode} />
+              {/^https?:\/\//.test(tx.billetUrl) && (
+                <Anchor href={tx.billetUrl} target="_blank" rel="noopener noreferrer" data-testid="billet-url">
+                  {t.charge.billetUrl}
+                </Anchor>
+              )}
+            </Group>
+          </Stack>
+        </Card>
+      )}
+    </>
+  );
+}
+
+/**
+ * For a pending SANDBOX charge: pays it on the sandbox, which notifies the
+ * gateway as a real provider would. The new status reaches the page through
+ * the live events (live.tsx), like any payment.
+ */
+export function SimulatePayment({ transaction: tx }: { transaction: Transaction }) {
+  const { t } = useI18n();
+  const simulate = useMutation(SandboxService.method.simulatePayment);
+  if (tx.provider !== SANDBOX || tx.status !== TransactionStatus.PENDING) return null;
+  return (
+    <Stack gap="xs">
+      <Group>
+        <Button variant="light" color="green" loading={simulate.isPending} onClick={() => simulate.mutate({ id: tx.id })}>
+          {t.charge.simulate}
+        </Button>
+      </Group>
+      <ErrorAlert error={simulate.error} />
+    </Stack>
+  );
+}

@@ -1,0 +1,114 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { Alert, Button, Group, Select, Stack, TextInput } from '@mantine/core';
+import { useMutation, useQuery } from '@connectrpc/connect-query';
+import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
+import { PixKeyType, WithdrawMethod } from '../../../gen/es/gateway/v1/types_pb.js';
+import { inferPixKeyType, isValidPixKey } from '../../../server/lib/pixKeyRules.js';
+import { ErrorAlert, fieldViolations } from '../errors.js';
+import { parseCents } from '../format.js';
+import { useI18n } from '../i18n.js';
+import { useIdempotencyKey } from '../idempotency.js';
+import { AmountInput, PageHeader, useProviderAccounts } from '../ui.js';
+
+/** The fields whose violations the form shows beside their inputs (the last segment of the gateway's field path). */
+const FORM_FIELDS = ['provider_account_id', 'amount', 'pix_key', 'pix_type', 'description'];
+
+/**
+ * A PIX payout (Withdraw). The key's type is inferred as the gateway infers it
+ * (server/lib/pixKeyRules.ts, imported as is) and shown while typing; a key
+ * that is not well formed for its type is refused beside the field before
+ * anything is sent. On success, the payout's page.
+ */
+export default function NewPayout() {
+  const { t } = useI18n();
+  const navigate = useNavigate();
+  const accounts = useProviderAccounts();
+  const providers = useQuery(PaymentGatewayService.method.listProviders, {});
+  const [accountId, setAccountId] = useState<string | null>(null);
+  const [amount, setAmount] = useState('');
+  const [badAmount, setBadAmount] = useState(false);
+  const [pixKey, setPixKey] = useState('');
+  // The key is judged once the operator leaves the field or submits, not at the first keystroke.
+  const [keyChecked, setKeyChecked] = useState(false);
+  const [description, setDescription] = useState('');
+  const idempotencyKey = useIdempotencyKey();
+  const withdraw = useMutation(PaymentGatewayService.method.withdraw, {
+    onSuccess: (answer) => {
+      if (answer.withdrawal) void navigate(`/payouts/${answer.withdrawal.id}`);
+    },
+  });
+
+  const pixPayouts = new Set((providers.data?.providers ?? []).filter((p) => p.withdrawMethods.includes(WithdrawMethod.PIX)).map((p) => p.id));
+  const payingAccounts = (accounts.data?.providerAccounts ?? []).filter((a) => pixPayouts.has(a.provider));
+  const keyType = pixKey.trim() ? inferPixKeyType(pixKey) : undefined;
+  const keyValid = keyType !== undefined && isValidPixKey(pixKey, keyType);
+  const violations = fieldViolations(withdraw.error);
+  const otherError = withdraw.error && !FORM_FIELDS.some((field) => violations[field]);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const cents = parseCents(amount);
+    setBadAmount(cents === null);
+    setKeyChecked(true);
+    if (cents === null || !accountId || !keyType || !keyValid) return;
+    const request = {
+      paymentMethod: WithdrawMethod.PIX,
+      amount: cents,
+      pixKey: pixKey.trim(),
+      pixType: PixKeyType[keyType],
+      description,
+    };
+    withdraw.mutate({ providerAccountId: accountId, idempotencyKey: idempotencyKey({ accountId, request }), withdraw: request });
+  }
+
+  return (
+    <>
+      <PageHeader title={t.payout.new} back={{ to: '/payouts', label: t.payout.back }} />
+      <form onSubmit={submit} className="form">
+        <Stack>
+          <ErrorAlert error={accounts.error ?? providers.error} />
+          {accounts.isSuccess && providers.isSuccess && payingAccounts.length === 0 && <Alert color="yellow">{t.payout.noAccounts}</Alert>}
+          <Select
+            label={t.payout.account}
+            data={payingAccounts.map((a) => ({ value: a.id, label: `${a.name} (${a.provider})` }))}
+            value={accountId}
+            onChange={setAccountId}
+            error={violations.provider_account_id}
+            searchable
+            required
+          />
+          <AmountInput label={t.payout.amount} value={amount} onChange={setAmount} invalid={badAmount} violation={violations.amount} />
+          <TextInput
+            label={t.payout.pixKey}
+            autoComplete="off"
+            value={pixKey}
+            onChange={(e) => {
+              setPixKey(e.currentTarget.value);
+              withdraw.reset();
+            }}
+            onBlur={() => setKeyChecked(pixKey.trim() !== '')}
+            description={
+              keyType ? (
+                <>
+                  {t.payout.keyType}: <span data-testid="pix-key-type">{t.pixKeyType[keyType]}</span>
+                </>
+              ) : (
+                t.payout.pixKeyHint
+              )
+            }
+            error={keyChecked && keyType && !keyValid ? t.pixKeyInvalid[keyType] : (violations.pix_key ?? violations.pix_type)}
+            required
+          />
+          <TextInput label={t.payout.description} value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={violations.description} />
+          {otherError && <ErrorAlert error={withdraw.error} />}
+          <Group>
+            <Button type="submit" loading={withdraw.isPending}>
+              {t.payout.submit}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </>
+  );
+}
