@@ -10,6 +10,7 @@ import { PaymentMethod, TransactionStatus, WebhookOutcome, WithdrawStatus } from
 import { signSandboxPayload, SIGNATURE_HEADER } from '../../server/sandbox/api.js';
 import { SANDBOX_TEST_CARDS } from '../../server/sandbox/testCards.js';
 import { formatMoney } from '../../web/src/format.js';
+import { CreateOperatorRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
 import { CreateProviderAccountRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { backOfficePages, launchBrowser, screenshot } from '../support/browser.js';
 import type { Driver } from '../support/clients.js';
@@ -199,17 +200,12 @@ it('payout form at 390 px: a CPF key is inferred as CPF while typed and sent as 
   await page.getByRole('link', { name: 'Novo saque' }).click();
   await page.getByRole('heading', { name: 'Novo saque' }).waitFor();
 
-  // By keyboard: the account from the list, then each field in turn, and Enter sends.
+  // The account from the list; then by keyboard: each field in turn, and Enter sends.
   const account = page.getByRole('combobox', { name: /^Conta de provedor/ });
-  await account.focus();
-  await page.keyboard.press('ArrowDown');
-  const option = page.getByRole('option', { name: `${ACCOUNT_NAME} (SANDBOX)` });
-  await option.waitFor();
-  // The list opens with its first option highlighted only when the option was drawn in time; otherwise the next arrow highlights it.
-  if ((await option.getAttribute('data-combobox-selected')) === null) await page.keyboard.press('ArrowDown');
-  await page.locator('[data-combobox-selected]', { hasText: ACCOUNT_NAME }).waitFor();
-  await page.keyboard.press('Enter');
+  await account.click();
+  await page.getByRole('option', { name: `${ACCOUNT_NAME} (SANDBOX)` }).click();
   await expect(account.inputValue()).resolves.toBe(`${ACCOUNT_NAME} (SANDBOX)`);
+  await account.focus();
   await page.keyboard.press('Tab');
   await page.keyboard.type('12,34');
   await page.keyboard.press('Tab');
@@ -298,4 +294,28 @@ it('payout form: a key that is not well formed for its inferred type is refused 
   // Only that last request left the page: the refused keys were never sent.
   expect(withdrawals.map((call) => call.withdraw.pixType)).toEqual(['PIX_KEY_TYPE_PHONE']);
   await finish(page, violations, 'payout-refused');
+});
+
+it('roles: an operator (payouts:write, no payments:write) is offered the payout form but not the charge form, whose address leads back to the list', async () => {
+  const email = 'operator.charges@example.com';
+  const password = 'operator-password-0123';
+  await api.call('access', 'createOperator', CreateOperatorRequest.fromPartial({ email, role: 'operator', password }));
+  const { page, violations } = await ui.openPage();
+  await page.getByRole('textbox', { name: 'E-mail' }).fill(email);
+  await page.getByLabel(/^Senha/).fill(password);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+  await page.getByTestId('operator').getByText(email).waitFor();
+
+  await page.getByRole('link', { name: 'Saques' }).click();
+  await page.getByRole('link', { name: 'Novo saque' }).click();
+  await page.getByRole('heading', { name: 'Novo saque' }).waitFor();
+
+  await page.getByRole('link', { name: 'Transações' }).click();
+  await page.getByTestId('transactions-table').waitFor();
+  await expect(page.getByRole('link', { name: 'Nova cobrança' }).count()).resolves.toBe(0);
+  await page.goto(`${stack.gateway.httpUrl!}/#/transactions/new`);
+  await page.getByTestId('transactions-table').waitFor();
+  expect(new URL(page.url()).hash).toBe('#/transactions');
+  await expect(page.getByRole('heading', { name: 'Nova cobrança' }).count()).resolves.toBe(0);
+  await finish(page, violations, 'operator-role');
 });

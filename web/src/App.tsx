@@ -25,6 +25,10 @@ const Audit = lazy(() => import('./pages/Audit.js'));
 const AUDIT_READERS = new Set(['admin', 'operator']);
 /** Roles that hold receivers:write (CreateReceiver, CreateUploadLink). */
 const RECEIVER_WRITERS = new Set(['admin', 'operator']);
+/** Roles that hold payments:write (CreateTransaction, CreateCardToken, CreateCardId). */
+const CHARGE_WRITERS = new Set(['admin']);
+/** Roles that hold payouts:write (Withdraw). */
+const PAYOUT_WRITERS = new Set(['admin', 'operator']);
 
 export function App() {
   const { t } = useI18n();
@@ -124,6 +128,8 @@ function SignedIn({ session, onSignedOut }: { session: Session; onSignedOut: () 
   );
   const auditReader = AUDIT_READERS.has(session.operator.role);
   const receiverWriter = RECEIVER_WRITERS.has(session.operator.role);
+  const chargeWriter = CHARGE_WRITERS.has(session.operator.role);
+  const payoutWriter = PAYOUT_WRITERS.has(session.operator.role);
 
   function leave() {
     void signOut(session.csrfToken).finally(onSignedOut);
@@ -178,14 +184,15 @@ function SignedIn({ session, onSignedOut }: { session: Session; onSignedOut: () 
                 <Suspense fallback={<Loader aria-label={t.loading} />}>
                   <Routes>
                     <Route path="/" element={<Dashboard />} />
-                    <Route path="/transactions" element={<Transactions />} />
-                    <Route path="/transactions/new" element={<NewCharge />} />
+                    <Route path="/transactions" element={<Transactions canCreate={chargeWriter} />} />
+                    {/* Routed for every role, so that "new" is never read as a charge's id. */}
+                    <Route path="/transactions/new" element={chargeWriter ? <NewCharge /> : <Navigate to="/transactions" replace />} />
                     <Route path="/transactions/:id" element={<TransactionDetail />} />
-                    <Route path="/payouts" element={<Payouts />} />
+                    <Route path="/payouts" element={<Payouts canCreate={payoutWriter} />} />
                     <Route path="/receivers" element={<Receivers canCreate={receiverWriter} />} />
                     {receiverWriter && <Route path="/receivers/new" element={<NewReceiver />} />}
                     <Route path="/receivers/:id" element={<ReceiverDetail />} />
-                    <Route path="/payouts/new" element={<NewPayout />} />
+                    <Route path="/payouts/new" element={payoutWriter ? <NewPayout /> : <Navigate to="/payouts" replace />} />
                     <Route path="/payouts/:id" element={<PayoutDetail />} />
                     <Route path="/accounts" element={<ProviderAccounts />} />
                     <Route path="/providers" element={<Providers />} />

@@ -8,8 +8,8 @@ import { formatMoney } from '../format.js';
 import { useI18n } from '../i18n.js';
 import { LoadMore, PageHeader, PAGE_SIZE, StatusBadge, TableHead, When } from '../ui.js';
 
-/** Payouts (withdrawals), newest first, filtered, a page at a time; live like the charges. Each opens its detail; a new one from the form. */
-export default function Payouts() {
+/** Payouts (withdrawals), newest first, filtered, a page at a time; live like the charges. Each opens its detail; a new one from the form, for roles that may pay out. */
+export default function Payouts({ canCreate }: { canCreate: boolean }) {
   const { t } = useI18n();
   const filters = useListFilters(t.withdrawStatus, t.withdrawMethod, t.transactions.payoutQuery);
   const list = useInfiniteQuery(
@@ -21,7 +21,7 @@ export default function Payouts() {
 
   return (
     <>
-      <PageHeader title={t.nav.payouts} create={{ to: '/payouts/new', label: t.payout.new }} />
+      <PageHeader title={t.nav.payouts} create={canCreate ? { to: '/payouts/new', label: t.payout.new } : undefined} />
       {filters.bar}
       <ErrorAlert error={list.error ?? filters.error} />
       <div className="table-scroll">

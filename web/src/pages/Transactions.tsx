@@ -8,8 +8,8 @@ import { formatMoney } from '../format.js';
 import { useI18n } from '../i18n.js';
 import { LoadMore, PageHeader, PAGE_SIZE, StatusBadge, TableHead, When } from '../ui.js';
 
-/** Charges, newest first, filtered, a page at a time. */
-export default function Transactions() {
+/** Charges, newest first, filtered, a page at a time; a new one from the form, for roles that may create charges. */
+export default function Transactions({ canCreate }: { canCreate: boolean }) {
   const { t } = useI18n();
   const filters = useListFilters(t.status, t.method, t.transactions.query);
   const list = useInfiniteQuery(
@@ -21,7 +21,7 @@ export default function Transactions() {
 
   return (
     <>
-      <PageHeader title={t.nav.transactions} create={{ to: '/transactions/new', label: t.charge.new }} />
+      <PageHeader title={t.nav.transactions} create={canCreate ? { to: '/transactions/new', label: t.charge.new } : undefined} />
       {filters.bar}
       <ErrorAlert error={list.error ?? filters.error} />
       <div className="table-scroll">
