@@ -59,7 +59,7 @@ export class NotificationsRepository {
     em: EntityManager,
     input: { provider: string; providerAccountId: string; body: Buffer; headers: Record<string, string>; authenticatedAtIntake?: boolean },
   ): Promise<WebhookNotification> {
-    const row = em.create(WebhookNotificationEntity, {
+    const row = {
       id: randomUUID(),
       provider: input.provider,
       providerAccountId: input.providerAccountId,
@@ -69,9 +69,10 @@ export class NotificationsRepository {
       receivedAt: new Date(),
       outcome: 'RECEIVED',
       attempts: 0,
-    });
-    await em.persist(row).flush();
-    return toNotification(row);
+    };
+    // One statement (no unit of work, so no begin/commit around it): intake is the sidecar's hot path.
+    await em.insert(WebhookNotificationEntity, row);
+    return toNotification(row as WebhookNotificationRow);
   }
 
   /**
