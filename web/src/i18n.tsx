@@ -110,6 +110,12 @@ const pt = {
     open: 'Abrir',
     payoutQuery: 'Busca (id do saque ou no provedor)',
   },
+  export: {
+    button: 'Exportar CSV',
+    progress: (n: number) => `${n} exportada${n === 1 ? '' : 's'}`,
+    cancel: 'Cancelar exportação',
+    header: ['ID', 'Provedor', 'Conta de provedor', 'ID no provedor', 'Pedido', 'Forma de pagamento', 'Situação', 'Valor (R$)', 'Moeda', 'Criada em'],
+  },
   detail: {
     title: 'Transação',
     history: 'Histórico de situações',
@@ -415,6 +421,12 @@ const en: Messages = {
     order: 'Order',
     open: 'Open',
     payoutQuery: 'Search (payout or provider id)',
+  },
+  export: {
+    button: 'Export CSV',
+    progress: (n: number) => `${n} exported`,
+    cancel: 'Cancel export',
+    header: ['ID', 'Provider', 'Provider account', 'Provider id', 'Order', 'Payment method', 'Status', 'Amount', 'Currency', 'Created'],
   },
   detail: {
     title: 'Transaction',
