@@ -12,7 +12,7 @@ import { SANDBOX_TEST_CARDS } from '../../server/sandbox/testCards.js';
 import { formatMoney } from '../../web/src/format.js';
 import { CreateOperatorRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
 import { CreateProviderAccountRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
-import { backOfficePages, launchBrowser, screenshot } from '../support/browser.js';
+import { backOfficePages, chooseOption, launchBrowser, screenshot } from '../support/browser.js';
 import type { Driver } from '../support/clients.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
 
@@ -69,8 +69,7 @@ const createdId = async (page: Page) => (await page.getByTestId('transaction').l
 const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 async function startCharge(page: Page, method: string, amount: string) {
-  await page.getByRole('combobox', { name: /^Conta de provedor/ }).click();
-  await page.getByRole('option', { name: `${ACCOUNT_NAME} (SANDBOX)` }).click();
+  await chooseOption(page, page.getByRole('combobox', { name: /^Conta de provedor/ }), `${ACCOUNT_NAME} (SANDBOX)`);
   await page.getByRole('radio', { name: method }).check();
   await page.getByLabel(/^Valor \(R\$\)/).fill(amount);
 }
@@ -263,8 +262,7 @@ it('payout form: a key that is not well formed for its inferred type is refused 
   const { page, violations } = await ui.signedIn();
   const withdrawals = callsTo(page, 'Withdraw');
   await page.goto(`${stack.gateway.httpUrl!}/#/payouts/new`);
-  await page.getByRole('combobox', { name: /^Conta de provedor/ }).click();
-  await page.getByRole('option', { name: `${ACCOUNT_NAME} (SANDBOX)` }).click();
+  await chooseOption(page, page.getByRole('combobox', { name: /^Conta de provedor/ }), `${ACCOUNT_NAME} (SANDBOX)`);
   await page.getByLabel(/^Valor \(R\$\)/).fill('10,00');
   const key = page.getByLabel(/^Chave PIX/);
 

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { expect } from '@jest/globals';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = 'test-results/screenshots';
@@ -17,6 +17,26 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** Last: Playwright hides the caret with a <style> of its own, which the CSP reports. */
+/**
+ * Opens a select and picks `option` once it is there. Its options load with the page's queries: a dropdown opened
+ * before they arrived (a busy machine) shows none, so the select is opened again until the option is seen.
+ */
+export async function chooseOption(page: Page, select: Locator, option: string): Promise<void> {
+  const choice = page.getByRole('option', { name: option });
+  for (let attempt = 1; ; attempt += 1) {
+    await select.click();
+    try {
+      await choice.waitFor({ timeout: 3_000 });
+      break;
+    } catch (error) {
+      if (attempt === 5) throw error;
+      // Closed again if it was open and empty, so that the next click opens it with its options.
+      if (await page.getByRole('listbox').isVisible()) await page.keyboard.press('Escape');
+    }
+  }
+  await choice.click();
+}
+
 export const screenshot = (page: Page, name: string) => page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true, caret: 'initial' });
 
 interface BackOffice {
