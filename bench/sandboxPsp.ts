@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SandboxPsp } from '../server/sandbox/psp.js';
 
-const SECONDS = Number(process.env.PSP_BENCH_SECONDS ?? 5);
+const SECONDS = Number(process.env.PSP_BENCH_SECONDS ?? (process.argv.includes('--quick') ? 1 : 5));
 const IN_FLIGHT = 16;
 
 const dir = mkdtempSync(join(tmpdir(), 'psp-bench-'));

@@ -4,19 +4,19 @@ import pg from 'pg';
 /** The machine's PostgreSQL (trust auth on loopback); override with TEST_POSTGRES_URL. */
 export const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
-/** A fresh, empty database for one suite, dropped afterwards. */
-export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `gw_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
+/** A fresh, empty database for one suite, dropped afterwards (the benchmarks make theirs on DATABASE_URL's server, named gw_bench_…). */
+export async function createTestDatabase(adminUrl = ADMIN_URL, prefix = 'gw_test'): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`create database ${name}`);
   await admin.end();
-  const url = new URL(ADMIN_URL);
+  const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
     async drop() {
-      const client = new pg.Client({ connectionString: ADMIN_URL });
+      const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
       await client.query(`drop database if exists ${name} with (force)`);
       await client.end();

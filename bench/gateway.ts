@@ -1,0 +1,42 @@
+/**
+ * The gateway under load, end to end: starts the gateway itself (in its own
+ * process) on the machine's PostgreSQL and on the embedded PGlite, with a
+ * zero-latency fake provider, and measures side by side the latency it adds
+ * to CreateTransaction, throughput of CreateTransaction and GetTransaction
+ * with the gateway's CPU per call, webhook intake and its backlog, RSS idle,
+ * under load and over a soak, start-to-healthy, and SQL statements per
+ * operation. Prints the targets and writes its section of docs/benchmarks.md.
+ *
+ * Usage: npm run bench [-- --quick] [--soak-seconds N] [--backend postgres|embedded] [--write | --no-write] [--cpu-prof DIR]
+ * (DATABASE_URL names the PostgreSQL server; the bench makes and drops a database of its own on it.)
+ */
+import { loadavg } from 'node:os';
+import { runBackend, type BackendResult } from './gateway/scenario.js';
+import { startFakeProvider } from './gateway/processes.js';
+import { consoleTable, describeMachine, section, writeSection } from './gateway/report.js';
+import { readSettings } from './gateway/settings.js';
+
+const settings = readSettings(process.argv.slice(2));
+const machine = await describeMachine();
+const log = (line: string) => console.log(line);
+log(
+  `gateway under load (${settings.quick ? 'quick' : 'full'} run, soak ${settings.soakSeconds} s) on ${settings.backends.join(' and ')}; load average ${machine.loadBefore.map((value) => value.toFixed(2)).join(' ')}`,
+);
+const fake = await startFakeProvider();
+const results: BackendResult[] = [];
+try {
+  for (const backend of settings.backends) {
+    log(`${backend}:`);
+    results.push(await runBackend(backend, settings, fake, log));
+  }
+} finally {
+  await fake.stop();
+}
+machine.loadAfter = loadavg();
+log('');
+log(consoleTable(results, settings));
+log(`load average after the run: ${machine.loadAfter.map((value) => value.toFixed(2)).join(' ')}`);
+if (settings.write) {
+  writeSection(new URL('../docs/benchmarks.md', import.meta.url).pathname, section(results, settings, machine));
+  log('docs/benchmarks.md: section "The gateway under load" written');
+}

@@ -1,0 +1,46 @@
+/**
+ * Preloaded into the gateway process under measurement (`node --import`), so
+ * that server/ needs no hook: it counts the SQL statements the gateway sends
+ * (every `query` of node-postgres' Client, the driver under MikroORM for
+ * PostgreSQL and for the embedded PGlite, which is served over the same wire
+ * protocol) by their text, and answers the bench's `probe` message over the
+ * IPC channel with those counts, the process's CPU time and its memory.
+ */
+import { createRequire } from 'node:module';
+import pg from 'pg';
+import { statementShape } from './statementShape.js';
+
+export interface ProbeReading {
+  /** process.cpuUsage(): microseconds of user and system time since the process began. */
+  cpu: { user: number; system: number };
+  memory: NodeJS.MemoryUsage;
+  /** Statements sent so far, by their text (whitespace collapsed). */
+  statements: Record<string, number>;
+}
+
+const statements = new Map<string, number>();
+
+function count(Client: typeof pg.Client): void {
+  const query = Client.prototype.query as (...args: unknown[]) => unknown;
+  Client.prototype.query = function countedQuery(this: pg.Client, ...args: unknown[]) {
+    const first = args[0];
+    const text = typeof first === 'string' ? first : (first as { text?: string } | undefined)?.text;
+    if (text) {
+      const key = statementShape(text);
+      statements.set(key, (statements.get(key) ?? 0) + 1);
+    }
+    return query.apply(this, args);
+  } as typeof Client.prototype.query;
+}
+
+// MikroORM may bring a node-postgres of its own (a nested node_modules): the one it resolves is the one to count.
+const ormPg = createRequire(import.meta.resolve('@mikro-orm/postgresql'))('pg') as typeof pg;
+for (const Client of new Set([pg.Client, ormPg.Client])) count(Client);
+
+process.on('message', (message) => {
+  if (message !== 'probe') return;
+  const reading: ProbeReading = { cpu: process.cpuUsage(), memory: process.memoryUsage(), statements: Object.fromEntries(statements) };
+  process.send?.(reading);
+});
+// The channel must not keep the gateway alive once it has shut down.
+process.channel?.unref();

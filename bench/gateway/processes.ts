@@ -1,0 +1,232 @@
+/**
+ * The processes a benchmark runs: the gateway (as `npm start` runs
+ * server/main.ts, without rebuilding the back-office), the zero-latency fake
+ * provider, and what is read of them from /proc.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import * as grpc from '@grpc/grpc-js';
+import type { ProbeReading } from './probe.js';
+
+/** The project's root: the gateway runs from it, as `npm start` does. */
+const ROOT = new URL('../..', import.meta.url).pathname;
+export const BENCH_TOKEN = 'bench-token-0123456789abcdef';
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+/** Distinct free loopback ports, each bound at once and released (the gateway is told them up front). */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<ReturnType<typeof createServer>>((resolve, reject) => {
+          const server = createServer();
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
+  );
+  const ports = servers.map((server) => (server.address() as { port: number }).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+}
+
+/** The process's CPU time (user + system) in milliseconds, from /proc/<pid>/stat. */
+export function procCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces) start at state: utime and stime are the 12th and 13th of them.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
+
+/** Resident memory in MB now and at its peak (VmRSS, VmHWM), from /proc/<pid>/status. */
+export function procRssMb(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+/** One grpc.health.v1.Health/Check for the whole server: true when it answers SERVING. */
+export function healthCheck(address: string, client: grpc.Client, timeoutMs = 500): Promise<boolean> {
+  return new Promise((resolve) => {
+    client.makeUnaryRequest(
+      '/grpc.health.v1.Health/Check',
+      () => Buffer.alloc(0), // HealthCheckRequest{service: ''}: every field at its default
+      (bytes: Buffer) => bytes,
+      {},
+      new grpc.Metadata(),
+      { deadline: Date.now() + timeoutMs },
+      // HealthCheckResponse{status: SERVING}: field 1, varint 1.
+      (error, response?: Buffer) => resolve(!error && response?.[0] === 0x08 && response[1] === 1),
+    );
+  });
+}
+
+export interface GatewayOptions {
+  /** DATABASE_URL; none for the embedded PGlite in dataDir. */
+  databaseUrl?: string;
+  dataDir: string;
+  /** More settings, as environment variables. */
+  env?: Record<string, string>;
+  /** Node options for the gateway process (startGatewayProcess only), e.g. --cpu-prof. */
+  nodeOptions?: string[];
+}
+
+/** Every setting the benchmarks give the gateway; the rest are the defaults `npm start` has. */
+async function gatewayEnv(options: GatewayOptions): Promise<{ env: NodeJS.ProcessEnv; ports: Record<string, number> }> {
+  const [grpcPort, http, webhook, sandbox, metrics, s3] = await freePorts(6);
+  const ports = { grpc: grpcPort!, http: http!, webhook: webhook!, sandbox: sandbox!, metrics: metrics!, s3: s3! };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    GRPC_PORT: String(ports.grpc),
+    HTTP_PORT: String(ports.http),
+    WEBHOOK_PORT: String(ports.webhook),
+    SANDBOX_PORT: String(ports.sandbox),
+    METRICS_PORT: String(ports.metrics),
+    S3_PORT: String(ports.s3),
+    DATA_DIR: options.dataDir,
+    API_TOKENS: BENCH_TOKEN,
+    LOG_LEVEL: 'warn',
+    // The fake provider listens on loopback.
+    ALLOW_PRIVATE_PROVIDER_URLS: 'true',
+    // One caller and one account carry all the load here: their rate limits would measure themselves.
+    RATE_LIMIT_PER_SECOND: '0',
+    WEBHOOK_RATE_PER_SECOND: '0',
+    ...options.env,
+  };
+  delete env.DATABASE_URL;
+  if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
+  return { env, ports };
+}
+
+/** Resolves once the gRPC health check answers SERVING; the time it took from `since`. */
+async function untilServing(address: string, child: ChildProcess, output: () => string, since: number, timeoutMs = 120_000): Promise<number> {
+  const client = new grpc.Client(address, grpc.credentials.createInsecure());
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  try {
+    for (;;) {
+      if (await healthCheck(address, client, 200)) return performance.now() - since;
+      if (exited) throw new Error(`the gateway exited before it was healthy:\n${output()}`);
+      if (performance.now() - since > timeoutMs) throw new Error(`the gateway was not healthy within ${timeoutMs} ms:\n${output()}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  } finally {
+    client.close();
+  }
+}
+
+function collectOutput(child: ChildProcess): () => string {
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return () => output;
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/**
+ * Start-to-healthy: spawns `tsx server/main.ts all` (what `npm start` runs after
+ * its prestart build), times it until the gRPC health check answers SERVING,
+ * and stops it.
+ */
+export async function timeStartToHealthy(options: GatewayOptions): Promise<number> {
+  const { env } = await gatewayEnv(options);
+  const since = performance.now();
+  const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'server/main.ts', 'all'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = collectOutput(child);
+  try {
+    return await untilServing(`127.0.0.1:${env.GRPC_PORT}`, child, output, since);
+  } finally {
+    await stop(child);
+  }
+}
+
+export interface GatewayUnderTest {
+  pid: number;
+  grpcAddress: string;
+  webhookUrl: string;
+  metricsUrl: string;
+  /** CPU time, memory and SQL statements so far, as the process reports them. */
+  probe(): Promise<ProbeReading>;
+  rss(): { rss: number; peak: number };
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The gateway in a process of its own (its CPU and memory are its own), as
+ * `node --import tsx server/main.ts all`, with the probe preloaded; resolves
+ * once it is healthy.
+ */
+export async function startGatewayProcess(options: GatewayOptions): Promise<GatewayUnderTest> {
+  const { env, ports } = await gatewayEnv(options);
+  const probe = pathToFileURL(new URL('./probe.ts', import.meta.url).pathname).href;
+  const child = spawn(process.execPath, [...(options.nodeOptions ?? []), '--import', 'tsx', '--import', probe, 'server/main.ts', 'all'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  const output = collectOutput(child);
+  try {
+    await untilServing(`127.0.0.1:${ports.grpc}`, child, output, performance.now());
+  } catch (error) {
+    await stop(child);
+    throw error;
+  }
+  const pid = child.pid!;
+  return {
+    pid,
+    grpcAddress: `127.0.0.1:${ports.grpc}`,
+    webhookUrl: `http://127.0.0.1:${ports.webhook}`,
+    metricsUrl: `http://127.0.0.1:${ports.metrics}/metrics`,
+    probe: () =>
+      new Promise<ProbeReading>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('the gateway did not answer the probe')), 30_000);
+        child.once('message', (reading) => {
+          clearTimeout(timer);
+          resolve(reading as ProbeReading);
+        });
+        child.send('probe');
+      }),
+    rss: () => procRssMb(pid),
+    output,
+    stop: () => stop(child),
+  };
+}
+
+export interface FakeProviderProcess {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** The zero-latency fake provider (fakeProvider.ts) in a process of its own. */
+export async function startFakeProvider(): Promise<FakeProviderProcess> {
+  const script = new URL('./fakeProvider.ts', import.meta.url).pathname;
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let seen = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = /listening (\S+)/.exec(seen);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`the fake provider exited (${code})`)));
+  });
+  return { url, pid: child.pid!, stop: () => stop(child) };
+}

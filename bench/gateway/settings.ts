@@ -1,0 +1,71 @@
+/** The suite's command line: `npm run bench [-- --quick] [--soak-seconds N] [--backend postgres|embedded] [--write|--no-write] [--cpu-prof DIR]`. */
+import type { Method } from './clients.js';
+
+export type Backend = 'postgres' | 'embedded';
+
+export interface Settings {
+  quick: boolean;
+  backends: Backend[];
+  /** Charges' payment methods measured (PIX renders a QR image in the gateway; BILLET does not). */
+  methods: Method[];
+  /** Whether docs/benchmarks.md gets the figures (a full run does; --quick only with --write). */
+  write: boolean;
+  startCold: number;
+  startWarm: number;
+  sqlOperations: number;
+  latencyRates: number[];
+  latencySeconds: number;
+  latencyRepeats: number;
+  concurrencies: number[];
+  throughputSeconds: number;
+  warmupSeconds: number;
+  throughputRepeats: number;
+  webhookConcurrency: number;
+  webhookSeconds: number;
+  webhookRepeats: number;
+  /** The longest wait for the stored notifications to be processed after an intake run. */
+  drainTimeoutSeconds: number;
+  soakSeconds: number;
+  /** --cpu-prof DIR: the gateway under load writes a V8 CPU profile there when it stops (open it in Chrome's DevTools). */
+  cpuProfileDir?: string;
+}
+
+export function readSettings(argv: readonly string[]): Settings {
+  const value = (name: string) => {
+    const index = argv.indexOf(`--${name}`);
+    return index >= 0 ? argv[index + 1] : undefined;
+  };
+  const number = (name: string, fallback: number) => {
+    const raw = value(name);
+    if (raw === undefined) return fallback;
+    const parsed = Number(raw);
+    if (!Number.isFinite(parsed) || parsed < 0) throw new Error(`--${name} takes a number, got ${JSON.stringify(raw)}`);
+    return parsed;
+  };
+  const quick = argv.includes('--quick');
+  const backend = value('backend');
+  if (backend !== undefined && backend !== 'postgres' && backend !== 'embedded')
+    throw new Error(`--backend takes postgres or embedded, got ${JSON.stringify(backend)}`);
+  return {
+    quick,
+    backends: backend ? [backend] : ['postgres', 'embedded'],
+    methods: ['PIX', 'BILLET'],
+    write: argv.includes('--write') || (!quick && !argv.includes('--no-write')),
+    startCold: quick ? 1 : 3,
+    startWarm: quick ? 1 : 5,
+    sqlOperations: quick ? 20 : 100,
+    latencyRates: [50, 100, 200],
+    latencySeconds: quick ? 2 : 10,
+    latencyRepeats: quick ? 1 : 3,
+    concurrencies: [8, 32, 64],
+    throughputSeconds: quick ? 2 : 10,
+    warmupSeconds: quick ? 0.5 : 2,
+    throughputRepeats: quick ? 1 : 3,
+    webhookConcurrency: 32,
+    webhookSeconds: quick ? 2 : 10,
+    webhookRepeats: quick ? 1 : 3,
+    drainTimeoutSeconds: quick ? 120 : 600,
+    soakSeconds: number('soak-seconds', quick ? 10 : 300),
+    cpuProfileDir: value('cpu-prof'),
+  };
+}
