@@ -22,6 +22,9 @@ const log = (line: string) => console.log(line);
 log(
   `gateway under load (${settings.quick ? 'quick' : 'full'} run, soak ${settings.soakSeconds} s) on ${settings.backends.join(' and ')}; load average ${machine.loadBefore.map((value) => value.toFixed(2)).join(' ')}`,
 );
+// The machine is shared: the 1-minute load average through the run says how much.
+const loadSamples: number[] = [];
+const loadSampler = setInterval(() => loadSamples.push(loadavg()[0]!), 10_000);
 const fake = await startFakeProvider();
 const results: BackendResult[] = [];
 try {
@@ -32,7 +35,9 @@ try {
 } finally {
   await fake.stop();
 }
+clearInterval(loadSampler);
 machine.loadAfter = loadavg();
+machine.loadDuring = loadSamples;
 log('');
 log(consoleTable(results, settings));
 log(`load average after the run: ${machine.loadAfter.map((value) => value.toFixed(2)).join(' ')}`);
