@@ -12,7 +12,7 @@
  */
 import { loadavg } from 'node:os';
 import { runBackend, type BackendResult } from './gateway/scenario.js';
-import { startFakeProvider } from './gateway/processes.js';
+import { buildGateway, startFakeProvider } from './gateway/processes.js';
 import { consoleTable, describeMachine, section, writeSection } from './gateway/report.js';
 import { readSettings } from './gateway/settings.js';
 
@@ -25,23 +25,30 @@ log(
 // The machine is shared: the 1-minute load average through the run says how much.
 const loadSamples: number[] = [];
 const loadSampler = setInterval(() => loadSamples.push(loadavg()[0]!), 10_000);
+await buildGateway(log);
 const fake = await startFakeProvider();
 const results: BackendResult[] = [];
+/** Written after each database, so that a failure later keeps what was measured. */
+const write = () => {
+  machine.loadAfter = loadavg();
+  machine.loadDuring = loadSamples;
+  writeSection(new URL('../docs/benchmarks.md', import.meta.url).pathname, section(results, settings, machine));
+  log(`docs/benchmarks.md: section "The gateway under load" written (${results.map((result) => result.backend).join(', ')})`);
+};
 try {
   for (const backend of settings.backends) {
     log(`${backend}:`);
     results.push(await runBackend(backend, settings, fake, log));
+    if (settings.write) write();
   }
 } finally {
+  clearInterval(loadSampler);
   await fake.stop();
 }
-clearInterval(loadSampler);
-machine.loadAfter = loadavg();
-machine.loadDuring = loadSamples;
 log('');
 log(consoleTable(results, settings));
-log(`load average after the run: ${machine.loadAfter.map((value) => value.toFixed(2)).join(' ')}`);
-if (settings.write) {
-  writeSection(new URL('../docs/benchmarks.md', import.meta.url).pathname, section(results, settings, machine));
-  log('docs/benchmarks.md: section "The gateway under load" written');
-}
+log(
+  `load average after the run: ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')}`,
+);

@@ -7,12 +7,47 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
+import { buildServer, serverStaleBecause } from '../../scripts/serverBuild.js';
 import type { ProbeReading } from './probe.js';
 
 /** The project's root: the gateway runs from it, as `npm start` does. */
 const ROOT = new URL('../..', import.meta.url).pathname;
+/** The compiled probe, beside the compiled gateway (dist/ is built output, never committed). */
+const PROBE = join(ROOT, 'dist/bench/probe.mjs');
+
+/**
+ * What `npm start` runs is the compiled gateway (dist/, built by its prestart when a source changed): builds it
+ * when stale, as the prestart would, and compiles the probe beside it, so that the process under measurement
+ * loads no TypeScript compiler. The probe's imports of packages stay imports, resolved from the project's
+ * node_modules like the gateway's own, so it patches the very node-postgres the gateway uses.
+ */
+export async function buildGateway(log: (line: string) => void): Promise<void> {
+  const reason = serverStaleBecause(ROOT);
+  if (reason) {
+    const started = performance.now();
+    await buildServer(ROOT);
+    log(`server compiled to dist/ in ${(performance.now() - started).toFixed(0)} ms (${reason})`);
+  }
+  const { build } = await import('esbuild');
+  await build({
+    absWorkingDir: ROOT,
+    entryPoints: ['bench/gateway/probe.ts'],
+    outfile: PROBE,
+    bundle: true,
+    packages: 'external',
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    logLevel: 'warning',
+  });
+}
+
+/** `npm start`'s command, less npm: node --enable-source-maps dist/server/main.js all. */
+const START = ['--enable-source-maps', 'dist/server/main.js', 'all'];
+
 export const BENCH_TOKEN = 'bench-token-0123456789abcdef';
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
@@ -140,14 +175,14 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 /**
- * Start-to-healthy: spawns `tsx server/main.ts all` (what `npm start` runs after
- * its prestart build), times it until the gRPC health check answers SERVING,
- * and stops it.
+ * Start-to-healthy: spawns what `npm start` runs after its prestart builds
+ * (`node --enable-source-maps dist/server/main.js all`), times it until the gRPC
+ * health check answers SERVING, and stops it.
  */
 export async function timeStartToHealthy(options: GatewayOptions): Promise<number> {
   const { env } = await gatewayEnv(options);
   const since = performance.now();
-  const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'server/main.ts', 'all'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, START, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output = collectOutput(child);
   try {
     return await untilServing(`127.0.0.1:${env.GRPC_PORT}`, child, output, since);
@@ -170,13 +205,12 @@ export interface GatewayUnderTest {
 
 /**
  * The gateway in a process of its own (its CPU and memory are its own), as
- * `node --import tsx server/main.ts all`, with the probe preloaded; resolves
+ * `npm start` runs it, with the probe preloaded (buildGateway first); resolves
  * once it is healthy.
  */
 export async function startGatewayProcess(options: GatewayOptions): Promise<GatewayUnderTest> {
   const { env, ports } = await gatewayEnv(options);
-  const probe = pathToFileURL(new URL('./probe.ts', import.meta.url).pathname).href;
-  const child = spawn(process.execPath, [...(options.nodeOptions ?? []), '--import', 'tsx', '--import', probe, 'server/main.ts', 'all'], {
+  const child = spawn(process.execPath, [...(options.nodeOptions ?? []), '--import', pathToFileURL(PROBE).href, ...START], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
