@@ -21,11 +21,6 @@ export class StatusEvents {
     this.signal.emit('changed');
   }
 
-  /** Runs `listener` after each change this process publishes. */
-  onPublished(listener: () => void): void {
-    this.signal.on('changed', listener);
-  }
-
   async *watch(afterEventId: string | undefined, providerAccountIds: readonly string[], abort: AbortSignal): AsyncGenerator<StatusEvent> {
     let cursor = await eventCursor(this.db.em(), afterEventId && /^\d+$/.test(afterEventId) ? afterEventId : undefined);
     while (!abort.aborted) {

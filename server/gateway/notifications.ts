@@ -2,7 +2,7 @@ import { GatewayError, isGatewayError, notFound } from '../lib/errors.js';
 import type { ProviderAccountWithSecrets, UnsolicitedPayment, WebhookNotification, WebhookOutcome, WebhookResult } from '../domain/types.js';
 import type { NotificationFilter, QueueDepth, StoredNotification } from '../db/notificationsRepository.js';
 import type { AdapterContext, IncomingNotification, NotificationVerdict, ProviderAdapter } from '../providers/adapter.js';
-import { adapterContext, type GatewayDeps } from './context.js';
+import { resolveAccount, type GatewayDeps } from './context.js';
 import { isUuid } from '../lib/ids.js';
 import { TokenBuckets } from '../lib/tokenBuckets.js';
 import { refusedAnswer } from './flowIntegrity.js';
@@ -93,11 +93,13 @@ export class NotificationsService {
     const adapter = provider ? this.deps.registry.find(provider) : undefined;
     if (provider && !adapter) throw notFound(`unknown provider ${provider}`);
     // Deleted accounts still take notifications: a charge made before the deletion must still settle.
-    const account = await this.deps.accounts.getWithSecrets(this.deps.db.em(), providerAccountId, { includeDeleted: true });
-    const accountAdapter = account && this.deps.registry.find(account.provider);
-    if (!account || !accountAdapter || (adapter && adapter !== accountAdapter))
-      throw notFound(`provider account ${providerAccountId} not found${provider ? ` for provider ${provider}` : ''}`);
-    return { account, adapter: accountAdapter, ctx: adapterContext(this.deps, account, accountAdapter) };
+    const missing = () => notFound(`provider account ${providerAccountId} not found${provider ? ` for provider ${provider}` : ''}`);
+    // The account's one context (gateway/context.ts), so that its adapter's HTTP client is reused here too.
+    const resolved = await resolveAccount(this.deps, providerAccountId, { includeDeleted: true }).catch((error: unknown) => {
+      throw isGatewayError(error) && ['NOT_FOUND', 'FAILED_PRECONDITION', 'INVALID_ARGUMENT'].includes(error.code) ? missing() : error;
+    });
+    if (adapter && adapter !== resolved.adapter) throw missing();
+    return resolved;
   }
 
   /** Stores the notification as received; refuses (401) one whose signature does not match. */
