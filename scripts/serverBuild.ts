@@ -7,6 +7,7 @@
 import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { newestChange } from './webBuild.js';
 
 /** What dist/ is built from, relative to the project's root. */
 export const SERVER_INPUTS = ['server', 'gen/ts-proto', 'gen/es', 'package.json'];
@@ -20,20 +21,12 @@ function filesUnder(path: string): string[] {
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
-/** The newest change under the inputs; folders count too, since a deleted file changes only its folder's time. */
-function newestChange(root: string): number {
-  const paths = SERVER_INPUTS.map((input) => join(root, input)).filter((path) => existsSync(path));
-  const entries = paths.flatMap((path) =>
-    statSync(path).isDirectory() ? readdirSync(path, { recursive: true, withFileTypes: true }).map((entry) => join(entry.parentPath, entry.name)) : [],
-  );
-  return [...paths, ...entries].reduce((newest, path) => Math.max(newest, statSync(path).mtimeMs), 0);
-}
-
 /** Why the build is needed, or undefined when dist/ is newer than every input. */
 export function serverStaleBecause(root: string): string | undefined {
   const marker = join(root, MARKER);
   if (!existsSync(marker)) return 'dist/ is not built';
-  return newestChange(root) > statSync(marker).mtimeMs ? 'a source changed since dist/ was built' : undefined;
+  const newest = Math.max(...SERVER_INPUTS.map((input) => newestChange(join(root, input))));
+  return newest > statSync(marker).mtimeMs ? 'a source changed since dist/ was built' : undefined;
 }
 
 export async function buildServer(root: string): Promise<void> {

@@ -19,7 +19,8 @@ export const WEB_INPUTS = [
   'server/lib/pixKeyRules.ts',
 ];
 
-function newestChange(path: string): number {
+/** The newest modification time under `path` (0 when it does not exist); shared with scripts/serverBuild.ts. */
+export function newestChange(path: string): number {
   if (!existsSync(path)) return 0;
   const stat = statSync(path);
   if (!stat.isDirectory()) return stat.mtimeMs;

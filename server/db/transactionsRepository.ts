@@ -279,28 +279,29 @@ export class TransactionsRepository {
         source: 'api',
         occurredAt: now,
       };
-      const transaction: Transaction = {
+      // What was just written, as a read would answer it (the domain mapping is transactionOf's).
+      const written = {
         id,
-        provider: input.provider,
         providerAccountId: input.providerAccountId,
-        transactionId: result.transactionId,
+        provider: input.provider,
+        providerTransactionId: result.transactionId,
         paymentMethod: result.paymentMethod,
         status: result.status,
         amount: result.amount,
-        installments: input.installments,
         currency: input.currency,
-        pixCode: result.pixCode,
-        pixQrCode: result.pixQrCode,
-        billetCode: result.billetCode,
-        billetUrl: result.billetUrl,
-        expiresAt: result.expiresAt,
-        orderId: input.orderId,
-        webhookUrl: input.webhookUrl,
+        installments: input.installments,
+        pixCode: result.pixCode ?? null,
+        pixQrCode: result.pixQrCode ?? null,
+        billetCode: result.billetCode ?? null,
+        billetUrl: result.billetUrl ?? null,
+        expiresAt: result.expiresAt ?? null,
+        orderId: input.orderId ?? null,
+        webhookUrl: input.webhookUrl ?? null,
         origin: 'api',
         createdAt: now,
         updatedAt: now,
-        statusHistory: [{ status: result.status, source: 'api', changedAt: now }],
-      };
+      } as TransactionRow;
+      const transaction: Transaction = { ...transactionOf(written), statusHistory: [{ status: result.status, source: 'api', changedAt: now }] };
       return { transaction, event, keyCompleted: Number(inserted.completed) > 0 };
     }
     // Already recorded under this provider id: a payment the provider reported first is completed with the request's details.
