@@ -19,22 +19,24 @@ export async function launchBrowser(): Promise<Browser> {
 /** Last: Playwright hides the caret with a <style> of its own, which the CSP reports. */
 /**
  * Opens a select and picks `option` once it is there. Its options load with the page's queries: a dropdown opened
- * before they arrived (a busy machine) shows none, so the select is opened again until the option is seen.
+ * before they arrived (a busy machine) shows none, and one that closes again before the click (focus moving while the
+ * page settles) loses its options, so the select is opened again until the option is seen and clicked, and the select
+ * then shows it.
  */
 export async function chooseOption(page: Page, select: Locator, option: string): Promise<void> {
   const choice = page.getByRole('option', { name: option });
   for (let attempt = 1; ; attempt += 1) {
-    await select.click();
     try {
-      await choice.waitFor({ timeout: 3_000 });
-      break;
+      if (!(await choice.isVisible())) await select.click();
+      await choice.click({ timeout: 3_000 });
+      if ((await select.inputValue()) === option) return;
     } catch (error) {
       if (attempt === 5) throw error;
-      // Closed again if it was open and empty, so that the next click opens it with its options.
-      if (await page.getByRole('listbox').isVisible()) await page.keyboard.press('Escape');
     }
+    if (attempt === 5) throw new Error(`the select shows "${await select.inputValue()}" after choosing "${option}"`);
+    // Closed again if it was open and empty, so that the next click opens it with its options.
+    if (await page.getByRole('listbox').isVisible()) await page.keyboard.press('Escape');
   }
-  await choice.click();
 }
 
 export const screenshot = (page: Page, name: string) => page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true, caret: 'initial' });
