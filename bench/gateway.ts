@@ -5,13 +5,15 @@
  * to CreateTransaction, throughput of CreateTransaction and GetTransaction
  * with the gateway's CPU per call, webhook intake and its backlog, RSS idle,
  * under load and over a soak, start-to-healthy, and SQL statements per
- * operation. Prints the targets and writes its section of docs/benchmarks.md.
+ * operation; then two gateway processes on one PostgreSQL database, combined.
+ * Prints the targets and writes its section of docs/benchmarks.md.
  *
- * Usage: npm run bench [-- --quick] [--soak-seconds N] [--backend postgres|embedded] [--write | --no-write] [--cpu-prof DIR]
+ * Usage: npm run bench [-- --quick] [--soak-seconds N] [--backend postgres|embedded] [--write | --no-write] [--no-two-processes] [--cpu-prof DIR]
  * (DATABASE_URL names the PostgreSQL server; the bench makes and drops a database of its own on it.)
  */
 import { loadavg } from 'node:os';
-import { runBackend, type BackendResult } from './gateway/scenario.js';
+import { POSTGRES_URL, runBackend, type BackendResult } from './gateway/scenario.js';
+import { twoProcesses, type TwoProcessResult } from './gateway/twoProcesses.js';
 import { buildGateway, startFakeProvider } from './gateway/processes.js';
 import { consoleTable, describeMachine, section, writeSection } from './gateway/report.js';
 import { readSettings } from './gateway/settings.js';
@@ -28,17 +30,22 @@ const loadSampler = setInterval(() => loadSamples.push(loadavg()[0]!), 10_000);
 await buildGateway(log);
 const fake = await startFakeProvider();
 const results: BackendResult[] = [];
+let two: TwoProcessResult | undefined;
 /** Written after each database, so that a failure later keeps what was measured. */
 const write = () => {
   machine.loadAfter = loadavg();
   machine.loadDuring = loadSamples;
-  writeSection(new URL('../docs/benchmarks.md', import.meta.url).pathname, section(results, settings, machine));
+  writeSection(new URL('../docs/benchmarks.md', import.meta.url).pathname, section(results, settings, machine, two));
   log(`docs/benchmarks.md: section "The gateway under load" written (${results.map((result) => result.backend).join(', ')})`);
 };
 try {
   for (const backend of settings.backends) {
     log(`${backend}:`);
     results.push(await runBackend(backend, settings, fake, log));
+    if (settings.write) write();
+  }
+  if (settings.twoProcesses) {
+    two = await twoProcesses(POSTGRES_URL, settings, fake, log);
     if (settings.write) write();
   }
 } finally {

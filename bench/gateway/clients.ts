@@ -94,6 +94,12 @@ export class GatewayClient {
     this.notificationUrl = providerAccount.notificationUrl;
   }
 
+  /** Calls through this client use the account another client created (a second gateway process on the same database). */
+  useAccountOf(other: GatewayClient): void {
+    this.accountId = other.accountId;
+    this.notificationUrl = other.notificationUrl;
+  }
+
   async createTransaction(idempotencyKey: string, method: Method): Promise<Charge> {
     const { transaction } = await this.driver.call(
       'gateway',
@@ -113,6 +119,11 @@ export class GatewayClient {
 
   /** The provider's postback that the charge was paid (unsigned: the gateway confirms it with a read before applying it). */
   postback(eventId: string, providerId: string): Promise<string> {
+    return this.postbackTo(this.notificationUrl, eventId, providerId);
+  }
+
+  /** The same postback sent to `url` (another process's webhook sidecar). */
+  postbackTo(url: string, eventId: string, providerId: string): Promise<string> {
     const [, method = 'pix'] = providerId.split('_');
     const body = JSON.stringify({
       id: eventId,
@@ -120,7 +131,7 @@ export class GatewayClient {
       objectId: providerId,
       data: { id: providerId, status: 'paid', amount: AMOUNT, paymentMethod: method },
     });
-    return http(this.notificationUrl, 'POST', body);
+    return http(url, 'POST', body);
   }
 
   close(): void {

@@ -10,6 +10,7 @@ import type { Method } from './clients.js';
 import { median, min } from './load.js';
 import { POSTGRES_URL, type BackendResult, type RunFigures, type StatementProfile } from './scenario.js';
 import type { Backend, Settings } from './settings.js';
+import type { TwoProcessResult } from './twoProcesses.js';
 
 const START_PREFIX = '<!-- gateway-bench:start';
 export const START_MARKER = `${START_PREFIX}: written by npm run bench (bench/gateway.ts); a rerun replaces everything down to the end marker -->`;
@@ -179,7 +180,7 @@ function statementSummary(profile: StatementProfile): string {
   return `${fixed(profile.perOperation, 2)} (${kinds})`;
 }
 
-export function section(results: BackendResult[], settings: Settings, machine: Machine): string {
+export function section(results: BackendResult[], settings: Settings, machine: Machine, two?: TwoProcessResult): string {
   const backends = results.map((result) => result.backend);
   const repeats = (n: number) => (n === 1 ? 'One run' : `Min / median of ${n} runs`);
   const runs = (n: number) => (n === 1 ? '1 run' : `${n} runs`);
@@ -332,6 +333,8 @@ export function section(results: BackendResult[], settings: Settings, machine: M
     '',
   );
 
+  if (two) lines.push(...twoProcessLines(two, settings));
+
   lines.push(
     '### Start-to-healthy',
     '',
@@ -376,6 +379,38 @@ export function section(results: BackendResult[], settings: Settings, machine: M
   }
   lines.push(END_MARKER);
   return lines.join('\n');
+}
+
+/** Two gateway processes on one PostgreSQL database: the combined figures and what the database holds afterwards. */
+function twoProcessLines(two: TwoProcessResult, settings: Settings): string[] {
+  const { checks } = two;
+  const lost = checks.chargesStored - checks.chargesAnswered;
+  return [
+    '### Two gateway processes on one PostgreSQL database',
+    '',
+    `Two gateway processes (each as above, \`WEBHOOK_WORKERS=1\` each) on one fresh database; ${two.concurrency} callers, caller *i* always on process *i* mod 2, and the postbacks likewise spread over both webhook sidecars; each process processes what it leases of the one backlog. Rates and latencies are the callers', CPU per call is both processes' CPU time added up. ${repeatsNote(settings.throughputRepeats)}`,
+    '',
+    table(
+      ['call', 'calls/s (both)', 'p50 ms', 'p99 ms', 'CPU/op ms (both)', 'answered by each process', 'errors'],
+      [
+        ...Object.entries(two.create).map(([method, run]) => [`CreateTransaction ${method}`, ...combinedCells(run!)]),
+        ['GetTransaction', ...combinedCells(two.get)],
+        [
+          `webhook intake (processed by each: ${two.webhook.processedBy.join('; ')}; drained ${seconds(two.webhook.drainMs)} s after the last ack)`,
+          ...combinedCells(two.webhook),
+        ],
+      ],
+    ),
+    '',
+    `Afterwards, in the database: ${grouped(checks.chargesStored)} charges stored for ${grouped(checks.chargesAnswered)} answered${lost === 0 ? ' (none lost, none extra)' : ` (**${lost > 0 ? `${lost} more` : `${-lost} missing`}**)`}; ${grouped(checks.notificationsStored)} notifications stored for ${grouped(checks.notificationsAcknowledged)} acknowledged, ${grouped(checks.notificationsUnprocessed)} left unprocessed; ${grouped(checks.applied)} applied and ${grouped(checks.approvedByWebhook)} charges approved by a webhook; charges approved more than once: ${checks.approvedTwice === 0 ? 'none' : `**${checks.approvedTwice}**`}.`,
+    '',
+  ];
+}
+
+const repeatsNote = (n: number) => (n === 1 ? 'One run.' : `Min / median of ${n} runs.`);
+
+function combinedCells(run: TwoProcessResult['get']): string[] {
+  return [rate(run.rate), ms(run.p50), ms(run.p99), ms(run.cpuMsPerOp), run.split.join('; '), errors(run.errors)];
 }
 
 /** Puts the section in the document: in place of the previous one, else before the first section heading. */

@@ -1,4 +1,4 @@
-/** The suite's command line: `npm run bench [-- --quick] [--soak-seconds N] [--backend postgres|embedded] [--write|--no-write] [--cpu-prof DIR]`. */
+/** The suite's command line: `npm run bench [-- --quick] [--soak-seconds N] [--backend postgres|embedded] [--write|--no-write] [--no-two-processes] [--cpu-prof DIR]`. */
 import type { Method } from './clients.js';
 
 export type Backend = 'postgres' | 'embedded';
@@ -26,6 +26,8 @@ export interface Settings {
   /** The longest wait for the stored notifications to be processed after an intake run. */
   drainTimeoutSeconds: number;
   soakSeconds: number;
+  /** Two gateway processes on one PostgreSQL database, after the backends (off with --no-two-processes, or without PostgreSQL). */
+  twoProcesses: boolean;
   /** --cpu-prof DIR: the gateway under load writes a V8 CPU profile there when it stops (open it in Chrome's DevTools). */
   cpuProfileDir?: string;
 }
@@ -66,6 +68,7 @@ export function readSettings(argv: readonly string[]): Settings {
     webhookRepeats: quick ? 1 : 3,
     drainTimeoutSeconds: quick ? 120 : 600,
     soakSeconds: number('soak-seconds', quick ? 10 : 300),
+    twoProcesses: !argv.includes('--no-two-processes') && (backend === undefined || backend === 'postgres'),
     cpuProfileDir: value('cpu-prof'),
   };
 }
