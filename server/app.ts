@@ -10,6 +10,7 @@ import { ListsRepository } from './db/listsRepository.js';
 import { FlowMismatchesRepository } from './db/flowMismatchesRepository.js';
 import { NotificationsRepository } from './db/notificationsRepository.js';
 import { IdempotencyRepository } from './db/idempotencyRepository.js';
+import { KeyFingerprintsRepository } from './db/keyFingerprintsRepository.js';
 import { AccountsService } from './gateway/accounts.js';
 import { StatusEvents } from './gateway/events.js';
 import { DEFAULT_PROCESSING, NotificationsService } from './gateway/notifications.js';
@@ -21,6 +22,7 @@ import { ReconciliationService } from './gateway/reconciliation.js';
 import { UnknownOutcomesService } from './gateway/unknownOutcomes.js';
 import { ListsService } from './gateway/lists.js';
 import { Workers } from './gateway/workers.js';
+import { checkSharedKeys } from './gateway/sharedKeys.js';
 import { OutboundRepository } from './db/outboundRepository.js';
 import { SecretBox } from './lib/secretBox.js';
 import { AuditRepository, ServiceTokensRepository } from './db/accessRepository.js';
@@ -173,6 +175,13 @@ export async function startGateway(input: Config, components: readonly Component
     });
     closers.push(() => db.close());
     running.db = db;
+    const secrets = SecretBox.fromEncodedKey(config.secretsKey);
+    await checkSharedKeys(
+      db,
+      new KeyFingerprintsRepository(),
+      { secrets, outboundSecret: config.outboundWebhookSecret, outboundSecretChanged: config.outboundWebhookSecretChanged },
+      logger,
+    );
     const events = new StatusEvents(db);
     const outbound = new OutboundRepository();
     // This instance's own metrics registry: one process may run several gateways (the tests do).
@@ -180,7 +189,6 @@ export async function startGateway(input: Config, components: readonly Component
     const catalogue = await createRegistry({ sandboxUrl, sandboxTimeoutMs: config.sandboxTimeoutMs });
     for (const adapter of options.extraProviders ?? []) catalogue.register(adapter);
     const registry = observedRegistry(catalogue, metrics);
-    const secrets = SecretBox.fromEncodedKey(config.secretsKey);
     const uploads = new UploadsService(config.s3.folder);
     const deps = {
       ownUploads: uploads,

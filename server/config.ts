@@ -40,6 +40,8 @@ export interface Config {
   webhookWorkers: number;
   /** Key of the x-gateway-signature header on notifications to callers' webhook_url. */
   outboundWebhookSecret: string;
+  /** OUTBOUND_WEBHOOK_SECRET_CHANGED: this process records its outbound secret as the database's (a change made on purpose). */
+  outboundWebhookSecretChanged: boolean;
   outboundRetryScheduleMs: readonly number[];
   reconcileAfterMs: number;
   reconcileEveryMs: number;
@@ -220,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     webhookWorkers: count(env, 'WEBHOOK_WORKERS', 1),
     outboundWebhookSecret: env.OUTBOUND_WEBHOOK_SECRET || persisted(dataDir, 'outbound-webhook.secret', () => randomBytes(32).toString('base64url')).value,
+    outboundWebhookSecretChanged: flag(env, 'OUTBOUND_WEBHOOK_SECRET_CHANGED'),
     outboundRetryScheduleMs: env.OUTBOUND_RETRY_SCHEDULE_MS
       ? env.OUTBOUND_RETRY_SCHEDULE_MS.split(',').map((ms) => count({ v: ms.trim() }, 'v', 0))
       : DEFAULT_RETRY_SCHEDULE_MS,

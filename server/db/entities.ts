@@ -378,7 +378,23 @@ export const OperatorSessionEntity = defineEntity({
 });
 export type OperatorSessionRow = InferEntity<typeof OperatorSessionEntity>;
 
+/**
+ * Fingerprints of the keys every gateway process of this database must share (SECRETS_KEY, the outbound signing
+ * secret), recorded by the first process that started: a process with another key refuses to start (sharedKeys.ts).
+ */
+export const KeyFingerprintEntity = defineEntity({
+  name: 'KeyFingerprint',
+  tableName: 'key_fingerprints',
+  properties: {
+    name: p.string().length(64).primary(),
+    fingerprint: p.string().length(64),
+    recordedAt: p.datetime(),
+  },
+});
+export type KeyFingerprintRow = InferEntity<typeof KeyFingerprintEntity>;
+
 export const ENTITIES = [
+  KeyFingerprintEntity,
   OperatorEntity,
   OperatorSessionEntity,
   ServiceTokenEntity,

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 
 /**
  * AES-256-GCM sealing for secrets kept at rest. The sealed form is
@@ -32,6 +32,14 @@ export class SecretBox {
     return ['v1', iv, tag, ciphertext].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
   }
 
+  /**
+   * Names this key without revealing it (an HMAC of a fixed text under the key): two processes compare their keys by
+   * it, whichever encoding (base64 or hex) each was given.
+   */
+  fingerprint(): string {
+    return keyFingerprint(this.key, 'secrets-key');
+  }
+
   open(sealed: string): string {
     const [version, iv, tag, ciphertext] = sealed.split('.');
     if (version !== 'v1' || !iv || !tag || ciphertext === undefined) throw new Error('not a sealed secret');
@@ -40,3 +48,7 @@ export class SecretBox {
     return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
   }
 }
+
+/** A key's fingerprint for one purpose: HMAC-SHA-256 of a fixed text, base64url. It says whether two keys are equal, not what they are. */
+export const keyFingerprint = (key: Buffer | string, purpose: string): string =>
+  createHmac('sha256', key).update(`payment-gateway key fingerprint v1 ${purpose}`).digest('base64url');
