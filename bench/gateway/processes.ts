@@ -45,8 +45,15 @@ export async function buildGateway(log: (line: string) => void): Promise<void> {
   });
 }
 
-/** `npm start`'s command, less npm: node --enable-source-maps dist/server/main.js all. */
-const START = ['--enable-source-maps', 'dist/server/main.js', 'all'];
+/** `npm start`'s command less npm and node (its flags, the entry point, `all`), read from package.json: what is measured is what it runs. */
+export const START = startScript();
+
+function startScript(): string[] {
+  const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start!;
+  const [node, ...args] = script.trim().split(/\s+/);
+  if (node !== 'node' || !args.includes('dist/server/main.js')) throw new Error(`npm start is no longer "node … dist/server/main.js …": ${script}`);
+  return args;
+}
 
 export const BENCH_TOKEN = 'bench-token-0123456789abcdef';
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
@@ -176,7 +183,7 @@ async function stop(child: ChildProcess): Promise<void> {
 
 /**
  * Start-to-healthy: spawns what `npm start` runs after its prestart builds
- * (`node --enable-source-maps dist/server/main.js all`), times it until the gRPC
+ * (`node` with START's arguments), times it until the gRPC
  * health check answers SERVING, and stops it.
  */
 export async function timeStartToHealthy(options: GatewayOptions): Promise<number> {

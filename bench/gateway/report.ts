@@ -8,6 +8,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import pg from 'pg';
 import type { Method } from './clients.js';
 import { median, min } from './load.js';
+import { START } from './processes.js';
 import { POSTGRES_URL, type BackendResult, type RunFigures, type StatementProfile } from './scenario.js';
 import type { Backend, Settings } from './settings.js';
 import type { TwoProcessResult } from './twoProcesses.js';
@@ -194,7 +195,9 @@ export function section(results: BackendResult[], settings: Settings, machine: M
     `- **Load average** (1, 5, 15 min): ${machine.loadBefore.map((value) => fixed(value, 2)).join(', ')} before the run, ${(machine.loadAfter ?? []).map((value) => fixed(value, 2)).join(', ')} after it${machine.loadDuring?.length ? `; the 1-minute figure every 10 s through the run: median ${fixed(median(machine.loadDuring), 1)}, from ${fixed(min(machine.loadDuring), 1)} to ${fixed(Math.max(...machine.loadDuring), 1)}` : ''}. The load generator, the fake provider, the gateway and PostgreSQL all share these cores, and so did whatever else ran on the machine: the load generator used ${results.map((result) => `${fixed(result.loadGeneratorCores, 2)} cores (${BACKEND_NAME[result.backend]})`).join(', ')} and the fake provider ${results.map((result) => `${fixed(result.fakeProviderCores, 2)}`).join(', ')} on average while the gateway was under load.`,
     `- **Commit**: ${machine.commit}.`,
     '',
-    "**How it is measured.** The gateway runs in a process of its own, `node --enable-source-maps dist/server/main.js all` (what `npm start` runs once its prestart has compiled server/ to dist/; the bench compiles it when stale, and does not build the back-office), with the defaults of `npm start` except its ports, `API_TOKENS`, `RATE_LIMIT_PER_SECOND=0` and `WEBHOOK_RATE_PER_SECOND=0` (one caller and one account carry all the load here) and `ALLOW_PRIVATE_PROVIDER_URLS=true` (the fake listens on loopback). On PostgreSQL it gets a database of its own (`gw_bench_…` on `DATABASE_URL`, default `postgresql://postgres@127.0.0.1:5432/postgres`), created and dropped by the bench; embedded, a fresh data folder. The provider is a PAGUESAFE account (the transactions API family: Basic auth, `POST /transactions`, `GET /transactions/{id}`, unsigned postbacks confirmed with a read) whose base URL is a fake in its own process that answers at once (bench/gateway/fakeProvider.ts). Calls come from the bench process: gRPC through one grpc-js channel, HTTP over keep-alive connections. The gateway's CPU time and memory are its own process's (`process.cpuUsage()` reported by a probe preloaded with `--import`, compiled beside dist/; RSS from `/proc/<pid>/status`). A charge is R$ 19,90 with a customer; **PIX** charges have their QR image rendered by the gateway from the copy-and-paste code (`withPixQrImage`), **BILLET** charges do not.",
+    '**How it is measured.** The gateway runs in a process of its own, `node ' +
+      START.join(' ') +
+      "` (what `npm start` runs once its prestart has compiled server/ to dist/; the bench compiles it when stale, and does not build the back-office), with the defaults of `npm start` except its ports, `API_TOKENS`, `RATE_LIMIT_PER_SECOND=0` and `WEBHOOK_RATE_PER_SECOND=0` (one caller and one account carry all the load here) and `ALLOW_PRIVATE_PROVIDER_URLS=true` (the fake listens on loopback). On PostgreSQL it gets a database of its own (`gw_bench_…` on `DATABASE_URL`, default `postgresql://postgres@127.0.0.1:5432/postgres`), created and dropped by the bench; embedded, a fresh data folder. The provider is a PAGUESAFE account (the transactions API family: Basic auth, `POST /transactions`, `GET /transactions/{id}`, unsigned postbacks confirmed with a read) whose base URL is a fake in its own process that answers at once (bench/gateway/fakeProvider.ts). Calls come from the bench process: gRPC through one grpc-js channel, HTTP over keep-alive connections. The gateway's CPU time and memory are its own process's (`process.cpuUsage()` reported by a probe preloaded with `--import`, compiled beside dist/; RSS from `/proc/<pid>/status`). A charge is R$ 19,90 with a customer; **PIX** charges have their QR image rendered by the gateway from the copy-and-paste code (`withPixQrImage`), **BILLET** charges do not.",
     '',
   );
 
@@ -338,7 +341,7 @@ export function section(results: BackendResult[], settings: Settings, machine: M
   lines.push(
     '### Start-to-healthy',
     '',
-    'From spawning `node --enable-source-maps dist/server/main.js all` (what `npm start` runs after its prestart builds) until the gRPC health check (`grpc.health.v1.Health/Check`, polled every 5 ms) answers SERVING. *First start* is on an empty database (PostgreSQL) or an empty data folder (embedded: PGlite creates its cluster), migrations included; *restart* is on the migrated one. Seconds, min / median.',
+    `From spawning \`node ${START.join(' ')}\` (what \`npm start\` runs after its prestart builds) until the gRPC health check (\`grpc.health.v1.Health/Check\`, polled every 5 ms) answers SERVING. *First start* is on an empty database (PostgreSQL) or an empty data folder (embedded: PGlite creates its cluster), migrations included; *restart* is on the migrated one. Seconds, min / median.`,
     '',
     table(
       ['database', 'first start', 'restart'],

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { serverStaleBecause } from '../../scripts/serverBuild.js';
 
 export interface GatewayProcess {
@@ -8,12 +9,19 @@ export interface GatewayProcess {
   exited: Promise<number | null>;
 }
 
+/** What `npm start` runs less node and `all` (its node flags and the entry point), from package.json. */
+const START_FLAGS = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts
+  .start!.trim()
+  .split(/\s+/)
+  .slice(1)
+  .filter((arg) => arg !== 'all');
+
 /**
  * The gateway's entry point as `npm start` runs it: the compiled dist/server/main.js (npm test builds it first),
  * unless dist/ is stale (a test run without `npm test`) or a test preloads TypeScript modules: then the sources, through tsx.
  */
 function entryPoint(preload: string[]): string[] {
-  if (preload.length === 0 && !serverStaleBecause(process.cwd())) return ['--enable-source-maps', 'dist/server/main.js'];
+  if (preload.length === 0 && !serverStaleBecause(process.cwd())) return START_FLAGS;
   return ['--import', 'tsx', ...preload.flatMap((module) => ['--import', module]), 'server/main.ts'];
 }
 
