@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { throwIfCallerGone } from '../lib/callScope.js';
 import { GatewayError, outcomeOf } from '../lib/errors.js';
 import type { GatewayDeps } from './context.js';
 
@@ -59,7 +60,10 @@ export const stillBeingConfirmed = (operation: string, key: string): GatewayErro
  * first answer; the same key with another request is refused.
  */
 export async function runIdempotent<P, T>(deps: Pick<GatewayDeps, 'db' | 'idempotency' | 'logger'>, call: IdempotentCall<P, T>): Promise<T> {
-  if (!call.key) return (await call.store(await call.callProvider())).value;
+  if (!call.key) {
+    throwIfCallerGone(`the ${call.operation} call to the provider`);
+    return (await call.store(await call.callProvider())).value;
+  }
   const claimRequest = { providerAccountId: call.providerAccountId, operation: call.operation, key: call.key, requestHash: requestHash(call.request) };
   const deadline = Date.now() + WAIT_LIMIT_MS;
   for (;;) {
@@ -75,6 +79,13 @@ export async function runIdempotent<P, T>(deps: Pick<GatewayDeps, 'db' | 'idempo
     }
     if (claim.kind === 'owner') {
       let result: P;
+      try {
+        // Nothing was sent yet: the key is released (FAILED, which the same request takes over) rather than held.
+        throwIfCallerGone(`the ${call.operation} call to the provider`);
+      } catch (error) {
+        await deps.idempotency.fail(deps.db.em(), claim.id, (error as Error).message);
+        throw error;
+      }
       try {
         result = await call.callProvider();
       } catch (error) {

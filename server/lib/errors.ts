@@ -12,6 +12,8 @@ export type ErrorCode =
   | 'PERMISSION_DENIED'
   | 'RESOURCE_EXHAUSTED'
   | 'UNAVAILABLE'
+  /** The caller cancelled, or its deadline passed, before the work began: none of it was done. */
+  | 'CANCELLED'
   | 'INTERNAL';
 
 export interface ErrorDetails {

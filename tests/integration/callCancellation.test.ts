@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import pg from 'pg';
 import * as grpc from '@grpc/grpc-js';
 import { createClient, ConnectError } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
@@ -44,6 +45,17 @@ const order = (id: string, status: string) => ({
   amount: 1990,
   charges: [{ id: `ch_${id}`, status, amount: 1990, payment_method: 'pix', last_transaction: { id: `tr_${id}`, status: 'waiting_payment', qr_code: PIX } }],
 });
+
+/** The idempotency key's state as stored. */
+async function keyState(key: string): Promise<{ state: string; failure: string | null } | undefined> {
+  const client = new pg.Client({ connectionString: stack.database.url });
+  await client.connect();
+  try {
+    return (await client.query<{ state: string; failure: string | null }>('select state, failure from idempotency_keys where key = $1', [key])).rows[0];
+  } finally {
+    await client.end();
+  }
+}
 
 async function pendingCharge(orderId: string): Promise<string> {
   fake.expect({ method: 'POST', path: '/orders', reply: { body: order(orderId, 'pending') } });
@@ -95,4 +107,51 @@ it('a Connect caller that gives up stops the read too', async () => {
   abort.abort();
   await expect(call).rejects.toBeInstanceOf(ConnectError);
   await eventually(async () => fake.abandoned.some((request) => request.path === '/orders/or_cancel'), 3_000);
+});
+
+it('a charge whose caller’s deadline passes while it waits for its idempotency key is not sent to the provider, and the key is free for the retry', async () => {
+  // Another transaction holds the key's row uncommitted: the charge's claim waits on it, as calls wait under load.
+  const blocker = new pg.Client({ connectionString: stack.database.url });
+  await blocker.connect();
+  await blocker.query('begin');
+  await blocker.query(
+    `insert into idempotency_keys (id, provider_account_id, operation, key, request_hash, state, created_at, updated_at, expires_at)
+     values (gen_random_uuid(), $1, 'createTransaction', 'late-caller', 'other', 'IN_PROGRESS', now(), now(), now() + interval '1 day')`,
+    [accountId],
+  );
+  const request = CreateTransactionRequest.fromPartial({
+    providerAccountId: accountId,
+    idempotencyKey: 'late-caller',
+    transaction: {
+      amount: 1990,
+      paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX,
+      customer: { name: 'Ana', document: '12345678909', email: 'a@example.com' },
+    },
+  });
+  const posts = () => fake.received.filter((received) => received.method === 'POST' && received.path === '/orders').length;
+  const postsBefore = posts();
+  const client = new PaymentGatewayServiceClient(stack.gateway.grpcAddress!, grpc.credentials.createInsecure());
+  const metadata = new grpc.Metadata();
+  metadata.set('authorization', `Bearer ${TEST_TOKEN}`);
+  try {
+    const failure = await new Promise<grpc.ServiceError>((resolve, reject) =>
+      client.createTransaction(request, metadata, { deadline: Date.now() + 300 }, (error) =>
+        error ? resolve(error) : reject(new Error('the call succeeded')),
+      ),
+    );
+    expect(failure.code).toBe(grpc.status.DEADLINE_EXCEEDED);
+  } finally {
+    client.close();
+    // The claim goes on once the other transaction is gone: it owns the key, then finds its caller gone.
+    await blocker.query('rollback');
+    await blocker.end();
+  }
+  await eventually(async () => (await keyState('late-caller'))?.state === 'FAILED', 5_000);
+  expect((await keyState('late-caller'))?.failure).toMatch(/^the caller cancelled, or its deadline passed, before the createTransaction call to the provider/);
+  expect(posts()).toBe(postsBefore);
+  // The same request again reaches the provider once and succeeds.
+  fake.expect({ method: 'POST', path: '/orders', reply: { body: order('or_late', 'pending') } });
+  const { transaction } = await stack.client.call('gateway', 'createTransaction', request);
+  expect(transaction.transactionId).toBe('or_late');
+  expect(posts()).toBe(postsBefore + 1);
 });

@@ -47,6 +47,7 @@ const CONNECT_CODES: Record<ErrorCode, Code> = {
   PERMISSION_DENIED: Code.PermissionDenied,
   RESOURCE_EXHAUSTED: Code.ResourceExhausted,
   UNAVAILABLE: Code.Unavailable,
+  CANCELLED: Code.Canceled,
   INTERNAL: Code.Internal,
 };
 
