@@ -2,7 +2,7 @@
 import { Agent, request } from 'node:http';
 import * as grpc from '@grpc/grpc-js';
 import { CreateProviderAccountRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
-import { CreateTransactionRequest, GetTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { CreateTransactionRequest, GetTransactionRequest, PaymentGatewayServiceClient } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import { grpcDriver, type Driver } from '../../tests/support/clients.js';
 import { BENCH_TOKEN } from './processes.js';
@@ -79,8 +79,14 @@ export class GatewayClient {
   private accountId = '';
   notificationUrl = '';
 
+  /** For calls with a deadline, which the tests' driver does not set. */
+  private readonly payments: PaymentGatewayServiceClient;
+  private readonly metadata = new grpc.Metadata();
+
   constructor(grpcAddress: string) {
     this.driver = grpcDriver(grpcAddress, BENCH_TOKEN);
+    this.payments = new PaymentGatewayServiceClient(grpcAddress, grpc.credentials.createInsecure());
+    this.metadata.set('authorization', `Bearer ${BENCH_TOKEN}`);
   }
 
   /** A PAGUESAFE account whose provider is the fake. */
@@ -100,17 +106,26 @@ export class GatewayClient {
     this.notificationUrl = other.notificationUrl;
   }
 
+  private chargeRequest(idempotencyKey: string, method: Method): CreateTransactionRequest {
+    return CreateTransactionRequest.fromPartial({
+      providerAccountId: this.accountId,
+      idempotencyKey,
+      transaction: { amount: AMOUNT, paymentMethod: PROTO_METHOD[method], orderId: idempotencyKey, customer: CUSTOMER },
+    });
+  }
+
   async createTransaction(idempotencyKey: string, method: Method): Promise<Charge> {
-    const { transaction } = await this.driver.call(
-      'gateway',
-      'createTransaction',
-      CreateTransactionRequest.fromPartial({
-        providerAccountId: this.accountId,
-        idempotencyKey,
-        transaction: { amount: AMOUNT, paymentMethod: PROTO_METHOD[method], orderId: idempotencyKey, customer: CUSTOMER },
-      }),
-    );
+    const { transaction } = await this.driver.call('gateway', 'createTransaction', this.chargeRequest(idempotencyKey, method));
     return { id: transaction.id, providerId: transaction.transactionId };
+  }
+
+  /** The same charge with a gRPC deadline `deadlineMs` from now: the caller gives up then (DEADLINE_EXCEEDED), as real callers do. */
+  createTransactionWithin(idempotencyKey: string, method: Method, deadlineMs: number): Promise<unknown> {
+    return new Promise((resolve, reject) =>
+      this.payments.createTransaction(this.chargeRequest(idempotencyKey, method), this.metadata, { deadline: Date.now() + deadlineMs }, (error, response) =>
+        error ? reject(error) : resolve(response),
+      ),
+    );
   }
 
   getTransaction(id: string): Promise<unknown> {
@@ -136,6 +151,7 @@ export class GatewayClient {
 
   close(): void {
     this.driver.close();
+    this.payments.close();
   }
 }
 

@@ -9,7 +9,7 @@ import pg from 'pg';
 import type { Method } from './clients.js';
 import { median, min } from './load.js';
 import { START } from './processes.js';
-import { POSTGRES_URL, type BackendResult, type RunFigures, type StatementProfile } from './scenario.js';
+import { OVERLOAD_DEADLINE_MS, POSTGRES_URL, type BackendResult, type RunFigures, type StatementProfile } from './scenario.js';
 import type { Backend, Settings } from './settings.js';
 import type { TwoProcessResult } from './twoProcesses.js';
 
@@ -142,6 +142,12 @@ function verdicts(results: BackendResult[], settings: Settings): Verdict[] {
       return judge(added.p99, 10, 'ceiling', ' ms', (value) => fixed(value, 1)) + saturation(added.saturated, settings.latencyRepeats);
     });
   }
+  row('At twice the capacity, goodput stays near it (PIX, callers giving up after 1 s; ≥ 80 % of capacity, median)', (result) => {
+    const overload = result.overload;
+    if (!overload) return 'not measured';
+    const share = median(overload.goodput) / overload.capacity;
+    return `${grouped(median(overload.goodput))}/s of ${grouped(overload.capacity)}/s with ${grouped(overload.offered)}/s offered: ${fixed(share * 100, 0)} %${share >= 0.8 ? ', **met**' : `, missed by ${fixed((0.8 - share) * 100, 0)} points`}`;
+  });
   row('GetTransaction ≥ 5,000/s (best concurrency, median)', (result) => {
     const best = result.get.reduce((top, run) => (median(run.rate) > median(top.rate) ? run : top), result.get[0]!);
     return `${judge(median(best.rate), 5000, 'floor', '/s', grouped)} (×${best.concurrency})`;
@@ -264,6 +270,33 @@ export function section(results: BackendResult[], settings: Settings, machine: M
     ...result.get.map((run) => throughputRow(result.backend, 'GetTransaction', run)),
   ]);
   lines.push(table(['database', 'call', 'callers', 'calls/s', 'p50 ms', 'p99 ms', 'CPU/op ms', 'cores', 'errors', 'pool'], throughputRows), '');
+
+  const overloaded = results.filter((result) => result.overload);
+  if (overloaded.length) {
+    lines.push(
+      '### Overload: twice the capacity',
+      '',
+      `Open loop at twice the best closed-loop CreateTransaction rate above (the capacity), ${settings.throughputSeconds} s a run, each call with a gRPC deadline of ${OVERLOAD_DEADLINE_MS} ms, as a caller that gives up. *Goodput* is the calls answered OK per second; the rest ended at their deadline or were refused (\`RESOURCE_EXHAUSTED\` past \`MAX_IN_FLIGHT\`). A gateway that kept working for callers who had gone would answer ever later and its goodput would collapse. ${repeats(settings.throughputRepeats)}.`,
+      '',
+      table(
+        ['database', 'charge', 'capacity/s', 'offered/s', 'goodput/s', 'goodput / capacity', 'p99 of the answered, ms', 'failures'],
+        overloaded.map((result) => {
+          const overload = result.overload!;
+          return [
+            BACKEND_NAME[result.backend],
+            overload.method,
+            grouped(overload.capacity),
+            grouped(overload.offered),
+            rate(overload.goodput),
+            `${fixed((median(overload.goodput) / overload.capacity) * 100, 0)} %`,
+            ms(overload.p99),
+            errors(overload.errors),
+          ];
+        }),
+      ),
+      '',
+    );
+  }
 
   lines.push(
     '### Webhook intake',

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createTestDatabase } from '../../tests/support/postgres.js';
 import { classify, directCharge, GatewayClient, metricBy, metricValue, type Charge, type Method } from './clients.js';
-import { closedLoop, mergeErrors, openLoop, type LoadResult } from './load.js';
+import { closedLoop, median, mergeErrors, openLoop, type LoadResult } from './load.js';
 import { procCpuMs, startGatewayProcess, timeStartToHealthy, type FakeProviderProcess, type GatewayUnderTest } from './processes.js';
 import type { ProbeReading } from './probe.js';
 import type { Backend, Settings } from './settings.js';
@@ -53,6 +53,11 @@ export interface BackendResult {
     errors: Record<string, number>;
   }[];
   create: (RunFigures & { method: Method; concurrency: number; pool: string })[];
+  /**
+   * Twice the capacity offered (open loop), each call with a deadline: goodput is the calls answered OK, per second.
+   * Capacity is the best closed-loop rate above for the method.
+   */
+  overload?: { method: Method; capacity: number; offered: number; deadlineMs: number; goodput: Repeats; p99: Repeats; errors: Record<string, number> };
   get: (RunFigures & { concurrency: number })[];
   webhook: RunFigures & {
     concurrency: number;
@@ -90,6 +95,8 @@ export interface BackendResult {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** How long a caller waits for a charge in the overload run before it gives up. */
+export const OVERLOAD_DEADLINE_MS = 1000;
 const cpuMs = (reading: ProbeReading) => (reading.cpu.user + reading.cpu.system) / 1000;
 
 function statementDiff(after: ProbeReading, before: ProbeReading, subtract: Record<string, number> = {}, times = 0): Record<string, number> {
@@ -350,6 +357,38 @@ async function underLoad(
         );
       }
     }
+    // Overload: twice the capacity just measured, each caller giving up after OVERLOAD_DEADLINE_MS.
+    const overloadMethod: Method = 'PIX';
+    const capacity = Math.max(...createRuns.filter((run) => run.method === overloadMethod).map((run) => median(run.rate)));
+    const offered = Math.round(2 * capacity);
+    const overload: NonNullable<BackendResult['overload']> = {
+      method: overloadMethod,
+      capacity,
+      offered,
+      deadlineMs: OVERLOAD_DEADLINE_MS,
+      goodput: [],
+      p99: [],
+      errors: {},
+    };
+    for (let r = 0; r < settings.throughputRepeats; r += 1) {
+      // Every call ends by its deadline, so the schedule is never more than the deadline behind: it is never abandoned.
+      const run = await openLoop(
+        offered,
+        settings.throughputSeconds,
+        () => client.createTransactionWithin(key(), overloadMethod, OVERLOAD_DEADLINE_MS),
+        classify,
+        (OVERLOAD_DEADLINE_MS / 1000) * 2 + 1,
+      );
+      overload.goodput.push(run.ok / settings.throughputSeconds);
+      overload.p99.push(run.p99);
+      overload.errors = mergeErrors([overload.errors, run.errors]);
+    }
+    log(
+      `  overload: ${offered}/s offered (2 × ${capacity.toFixed(0)}/s), ${overloadMethod}, ${OVERLOAD_DEADLINE_MS} ms deadline: goodput ${overload.goodput.map((v) => v.toFixed(0)).join(', ')}/s, errors ${JSON.stringify(overload.errors)}`,
+    );
+    // The calls refused or abandoned above may leave the pool busy for a moment.
+    await sleep(2000);
+
     const getRuns: BackendResult['get'] = [];
     const someId = () => charges[Math.floor(Math.random() * charges.length)]!.id;
     for (const concurrency of settings.concurrencies) {
@@ -421,6 +460,7 @@ async function underLoad(
     return {
       latency,
       create: createRuns,
+      overload,
       get: getRuns,
       webhook,
       rss: { idle, peakUnderLoad: Math.max(peakUnderLoad, soak.rssMax), highWater: rss.peak, soak: { ...soak, afterSoak: rss.rss } },
