@@ -6,6 +6,7 @@ import { logger as defaultLogger, type Logger } from '../logger.js';
 import { resolveKey, type HttpAccount, type KeyRef } from './account.js';
 import { credentialHeaderNames, staticAuthHeaders, type AuthStyle } from './auth.js';
 import { displayUrl, loadClientCertificate } from './clientCertificate.js';
+import { exchangeSpan } from './exchangeSpan.js';
 import { OAuth2Tokens } from './oauth2.js';
 import { ProviderCallError } from './providerCallError.js';
 import { providerError } from './providerError.js';
@@ -122,6 +123,14 @@ export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
   logExchanges(instance, logger, { provider, accountId: ctx.accountId }, credentialHeaderNames(auth));
   const breaker = circuitFor({ provider, accountId: ctx.accountId, origin }, options.breaker ?? {}, logger);
   const retryPolicy = options.retry === false ? undefined : readRetryPolicy(options.retry);
+  /** Every exchange goes through here, each in a span of its own when the call is traced. */
+  const send = (config: AxiosRequestConfig): Promise<AxiosResponse> =>
+    exchangeSpan(
+      provider,
+      (config.method ?? 'GET').toUpperCase(),
+      () => instance.getUri(config),
+      () => instance.request(config),
+    );
 
   async function agent(): Promise<Agent | undefined> {
     if (!mtls) return httpsAgentFor(undefined, ca);
@@ -136,21 +145,21 @@ export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
 
   /** Sends once; with OAuth2, a 401 refreshes the token once and sends once more. */
   async function sendAuthenticated(config: AxiosRequestConfig, tokens: OAuth2Tokens | undefined): Promise<AxiosResponse> {
-    if (!tokens) return instance.request(config);
+    if (!tokens) return send(config);
     const token = await tokens.get();
     try {
-      return await instance.request(withBearer(config, token));
+      return await send(withBearer(config, token));
     } catch (error) {
       if (!(axios.isAxiosError(error) && error.response?.status === 401)) throw error;
       tokens.invalidate(token);
-      return instance.request(withBearer(config, await tokens.get()));
+      return send(withBearer(config, await tokens.get()));
     }
   }
 
   async function request<T>(method: Method, path: string, body: unknown, requestOptions: ProviderRequestOptions = {}): Promise<ProviderResponse<T>> {
     try {
       const httpsAgent = await agent();
-      const tokens = auth.type === 'oauth2' ? new OAuth2Tokens(auth, ctx, (config) => instance.request({ ...config, httpsAgent }), now) : undefined;
+      const tokens = auth.type === 'oauth2' ? new OAuth2Tokens(auth, ctx, (config) => send({ ...config, httpsAgent }), now) : undefined;
       const config: AxiosRequestConfig = {
         method,
         url: path,
