@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { OPERATIONS, type Operation } from '../domain/types.js';
 import { isGatewayError, outcomeOf } from '../lib/errors.js';
+import { failed, inSpan, SpanKind, type Tracer } from '../lib/tracing.js';
 import type { ProviderAdapter } from './adapter.js';
 import { ProviderRegistry } from './registry.js';
 
@@ -39,11 +40,13 @@ export function providerCallOutcome(error: unknown): ProviderCallOutcome {
 }
 
 /**
- * The adapter, with each provider call timed and reported by its outcome.
- * Operations it does not offer are not calls to the provider (they reject
- * with the spec's text at once) and are not reported.
+ * The adapter, with each provider call timed and reported by its outcome,
+ * and traced in a span of its own when there is a tracer: a child of the RPC
+ * that made it, or a root span when a background worker did. Operations it
+ * does not offer are not calls to the provider (they reject with the spec's
+ * text at once) and are not reported.
  */
-function observed(adapter: ProviderAdapter, observer: ProviderCallObserver): ProviderAdapter {
+function observed(adapter: ProviderAdapter, observer: ProviderCallObserver, tracer: Tracer | undefined): ProviderAdapter {
   const wrappers = new Map<PropertyKey, unknown>();
   const measured = (operation: string): boolean =>
     CAPABILITY_CALLS.has(operation) || (CONTRACT_OPERATIONS.has(operation) && adapter.supports(operation as Operation));
@@ -55,26 +58,37 @@ function observed(adapter: ProviderAdapter, observer: ProviderCallObserver): Pro
         const call = value as (...args: unknown[]) => Promise<unknown>;
         const report = (started: number, outcome: ProviderCallOutcome) =>
           observer.providerCall({ provider: target.identity.id, operation: property, outcome, seconds: (performance.now() - started) / 1000 });
-        wrappers.set(property, async (...args: unknown[]) => {
-          const started = performance.now();
-          try {
-            const result = await call.apply(target, args);
-            report(started, 'ok');
-            return result;
-          } catch (error) {
-            report(started, providerCallOutcome(error));
-            throw error;
-          }
+        const provider = target.identity.id;
+        const spanStart = () => ({
+          kind: SpanKind.CLIENT,
+          attributes: { 'gateway.provider': provider, 'gateway.provider.operation': property },
         });
+        wrappers.set(property, (...args: unknown[]) =>
+          inSpan(tracer, `${provider} ${property}`, spanStart, async (span) => {
+            const started = performance.now();
+            try {
+              const result = await call.apply(target, args);
+              report(started, 'ok');
+              span.setAttribute('gateway.provider.outcome', 'ok');
+              return result;
+            } catch (error) {
+              const outcome = providerCallOutcome(error);
+              report(started, outcome);
+              span.setAttribute('gateway.provider.outcome', outcome);
+              failed(span, outcome);
+              throw error;
+            }
+          }),
+        );
       }
       return wrappers.get(property);
     },
   });
 }
 
-/** A registry of the same adapters, each reporting its provider calls to `observer`. */
-export function observedRegistry(registry: ProviderRegistry, observer: ProviderCallObserver): ProviderRegistry {
+/** A registry of the same adapters, each reporting its provider calls to `observer` (and to `tracer`, when tracing is on). */
+export function observedRegistry(registry: ProviderRegistry, observer: ProviderCallObserver, tracer?: Tracer): ProviderRegistry {
   const result = new ProviderRegistry();
-  for (const adapter of registry.list()) result.register(observed(adapter, observer));
+  for (const adapter of registry.list()) result.register(observed(adapter, observer, tracer));
   return result;
 }

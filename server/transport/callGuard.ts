@@ -5,12 +5,16 @@ import { GatewayError, isGatewayError, permissionDenied, type ErrorCode } from '
 import { RPC_RULES, type RpcRule } from './permissions.js';
 import type { CallerRateLimit } from './callerRateLimit.js';
 import type { InFlightLimit } from './inFlightLimit.js';
+import { inSpan, openSpan, type TraceHeaders } from '../lib/tracing.js';
+import { rpcEnded, rpcSpanStart, type RpcTracing } from './rpcSpans.js';
 
 /** Who is calling and from where; both transports build it before a handler runs. */
 export interface CallContext {
   principal: Principal;
   /** The caller's network address, for the audit trail. */
   source: string;
+  /** The caller's W3C trace context (`traceparent`, `tracestate`), continued by the call's span when tracing is on. */
+  traceHeaders?: TraceHeaders;
 }
 
 export const UNAUTHENTICATED_MESSAGE = 'missing or invalid authorization: send "authorization: Bearer <token>" with an API token or a service token';
@@ -66,6 +70,8 @@ export interface CallGuardOptions {
   /** Unary calls answered at once, shared by both transports; undefined: no limit. */
   inFlight?: InFlightLimit;
   observer?: RpcObserver;
+  /** A span per call when it has a tracer. */
+  tracing?: RpcTracing;
 }
 
 /**
@@ -78,6 +84,7 @@ export class CallGuard {
   private readonly rateLimit?: CallerRateLimit;
   private readonly inFlight?: InFlightLimit;
   private readonly observer?: RpcObserver;
+  private readonly tracing?: RpcTracing;
 
   constructor(
     private readonly access: AccessService,
@@ -86,6 +93,12 @@ export class CallGuard {
     this.rateLimit = options.rateLimit;
     this.inFlight = options.inFlight;
     this.observer = options.observer;
+    this.tracing = options.tracing;
+  }
+
+  /** Whether calls get spans (the transports read the trace headers only then). */
+  get traced(): boolean {
+    return this.tracing?.tracer !== undefined;
   }
 
   /** The caller behind an `authorization` header, or undefined. */
@@ -163,22 +176,33 @@ export class CallGuard {
    * is refused first, before it costs a permission check, a decode or an audit
    * row: a flood of refused calls must not become a flood of audit rows.
    */
-  async unary<T>(path: string, context: CallContext, readRequest: () => unknown, handler: (request: Record<string, unknown>) => Promise<T>): Promise<T> {
+  unary<T>(path: string, context: CallContext, readRequest: () => unknown, handler: (request: Record<string, unknown>) => Promise<T>): Promise<T> {
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;
-    let release: (() => void) | undefined;
-    try {
-      // Overload is refused first, before the call costs anything else.
-      release = this.inFlight?.enter();
-      const response = await this.run(path, context, readRequest, handler);
-      this.observer?.rpcHandled(path.slice(1), 'OK', seconds());
-      return response;
-    } catch (error) {
-      this.observer?.rpcHandled(path.slice(1), codeOf(error), seconds());
-      throw error;
-    } finally {
-      release?.();
-    }
+    // The provider calls the handler makes are children of this span.
+    return inSpan(
+      this.tracing?.tracer,
+      path.slice(1),
+      () => this.rpcSpanStart(path, context.traceHeaders),
+      async (span) => {
+        let release: (() => void) | undefined;
+        try {
+          // Overload is refused first, before the call costs anything else.
+          release = this.inFlight?.enter();
+          const response = await this.run(path, context, readRequest, handler);
+          this.observer?.rpcHandled(path.slice(1), 'OK', seconds());
+          rpcEnded(span, 'OK');
+          return response;
+        } catch (error) {
+          const code = codeOf(error);
+          this.observer?.rpcHandled(path.slice(1), code, seconds());
+          rpcEnded(span, code);
+          throw error;
+        } finally {
+          release?.();
+        }
+      },
+    );
   }
 
   private async run<T>(path: string, context: CallContext, readRequest: () => unknown, handler: (request: Record<string, unknown>) => Promise<T>): Promise<T> {
@@ -212,6 +236,7 @@ export class CallGuard {
   ): AsyncGenerator<T> {
     // Still CANCELLED in `finally` when the transport stops reading before the end.
     let code: RpcCode = 'CANCELLED';
+    const span = this.openRpcSpan(path, context.traceHeaders);
     try {
       const rule = this.rule(path);
       await this.rateLimit?.take(context.principal);
@@ -222,13 +247,28 @@ export class CallGuard {
       throw error;
     } finally {
       this.observer?.rpcHandled(path.slice(1), code);
+      rpcEnded(span, code);
+      span.end();
     }
   }
 
   /** A call the transport refused before the guard ran it (its credential missing, wrong or not checkable): counted like the others, without a duration. */
-  refused(path: string, code: ErrorCode): void {
+  refused(path: string, code: ErrorCode, traceHeaders?: TraceHeaders): void {
     // Only the contract's RPCs: a made-up path must not become a label.
-    if (RPC_RULES[path]) this.observer?.rpcHandled(path.slice(1), code);
+    if (!RPC_RULES[path]) return;
+    this.observer?.rpcHandled(path.slice(1), code);
+    const span = this.openRpcSpan(path, traceHeaders);
+    rpcEnded(span, code);
+    span.end();
+  }
+
+  /** A stream's or a refused call's span (one the guard ends itself). */
+  private openRpcSpan(path: string, traceHeaders: TraceHeaders | undefined) {
+    return openSpan(this.tracing?.tracer, path.slice(1), () => this.rpcSpanStart(path, traceHeaders));
+  }
+
+  private rpcSpanStart(path: string, traceHeaders: TraceHeaders | undefined) {
+    return rpcSpanStart(this.tracing?.system ?? 'grpc', path, traceHeaders);
   }
 
   private audit(path: string, context: CallContext, request: Record<string, unknown>, response: unknown, error?: unknown): Promise<void> {

@@ -36,6 +36,7 @@ import { handleCors, setSecurityHeaders } from './webSecurity.js';
 import { TokenBuckets } from '../../lib/tokenBuckets.js';
 import type { GatewayError } from '../../lib/errors.js';
 import type { Principal } from '../../gateway/access.js';
+import type { TraceHeaders, Tracer } from '../../lib/tracing.js';
 
 const CONNECT_CODES: Record<ErrorCode, Code> = {
   INVALID_ARGUMENT: Code.InvalidArgument,
@@ -81,7 +82,13 @@ export interface ConnectServerOptions {
   inFlight?: InFlightLimit;
   /** Told of every call (the metrics). */
   rpcObserver?: RpcObserver;
+  /** A span per call (tracing on). */
+  tracer?: Tracer;
 }
+
+const single = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
+
+const traceHeadersOf = (req: IncomingMessage): TraceHeaders => ({ traceparent: single(req.headers.traceparent), tracestate: single(req.headers.tracestate) });
 
 /** The request in the handlers' plain shape, refused (INVALID_ARGUMENT) when it breaks the contract's limits. */
 function checkedRequest(desc: DescMessage, request: unknown): unknown {
@@ -201,7 +208,12 @@ function refuse(req: IncomingMessage, res: ServerResponse, code: Code.Unauthenti
 }
 
 export async function startConnectServer(options: ConnectServerOptions): Promise<ListeningServer> {
-  const guard = new CallGuard(options.useCases.access, { rateLimit: options.rateLimit, inFlight: options.inFlight, observer: options.rpcObserver });
+  const guard = new CallGuard(options.useCases.access, {
+    rateLimit: options.rateLimit,
+    inFlight: options.inFlight,
+    observer: options.rpcObserver,
+    tracing: { tracer: options.tracer, system: 'connect_rpc' },
+  });
   // Ends open streams (WatchEvents) on close, so that shutdown does not wait for them forever.
   const shutdown = new AbortController();
   const router = createConnectRouter({ readMaxBytes: options.maxRequestBytes, acceptCompression: [compressionGzip, compressionBrotli] });
@@ -249,18 +261,22 @@ export async function startConnectServer(options: ConnectServerOptions): Promise
     caller(req).then(
       (found) => {
         if (!found) {
-          guard.refused(path, 'UNAUTHENTICATED');
+          guard.refused(path, 'UNAUTHENTICATED', traceHeadersOf(req));
           return refuse(req, res, Code.Unauthenticated, UNAUTHENTICATED_MESSAGE);
         }
         if (!('permissions' in found)) {
-          guard.refused(path, 'PERMISSION_DENIED');
+          guard.refused(path, 'PERMISSION_DENIED', traceHeadersOf(req));
           return refuse(req, res, Code.PermissionDenied, found.message);
         }
-        return answer(rpc, req, res, { principal: found, source: req.socket.remoteAddress ?? '' });
+        return answer(rpc, req, res, {
+          principal: found,
+          source: req.socket.remoteAddress ?? '',
+          traceHeaders: guard.traced ? traceHeadersOf(req) : undefined,
+        });
       },
       (error: unknown) => {
         options.logger.error({ err: error, method: rpc.method.name }, 'could not authenticate a call');
-        guard.refused(path, 'UNAVAILABLE');
+        guard.refused(path, 'UNAVAILABLE', traceHeadersOf(req));
         res
           .writeHead(503, { 'content-type': 'application/json', connection: 'close' })
           .end(JSON.stringify({ code: 'unavailable', message: 'could not check the credentials; try again' }));

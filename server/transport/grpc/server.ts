@@ -25,6 +25,7 @@ import { errorDetails, exposedError } from '../errors.js';
 import { GatewayError, invalidArgument, isGatewayError } from '../../lib/errors.js';
 import { esToPlain } from '../connect/esBridge.js';
 import { guardRequest } from '../requestGuard.js';
+import type { Tracer } from '../../lib/tracing.js';
 import { Status } from '../../../gen/ts-proto/google/rpc/status.js';
 import { BadRequest, ErrorInfo, RetryInfo } from '../../../gen/ts-proto/google/rpc/error_details.js';
 import type { Any } from '../../../gen/ts-proto/google/protobuf/any.js';
@@ -71,7 +72,17 @@ export interface GrpcServerOptions {
   inFlight?: InFlightLimit;
   /** Told of every call (the metrics). */
   rpcObserver?: RpcObserver;
+  /** A span per call (tracing on). */
+  tracer?: Tracer;
 }
+
+/** The first value of a metadata entry sent as text. */
+const textEntry = (metadata: grpc.Metadata, name: string): string | undefined => {
+  const value = metadata.get(name)[0];
+  return typeof value === 'string' ? value : undefined;
+};
+
+const traceHeadersOf = (metadata: grpc.Metadata) => ({ traceparent: textEntry(metadata, 'traceparent'), tracestate: textEntry(metadata, 'tracestate') });
 
 /** The caller of each call, found by the interceptor from the call's metadata (the object the handler sees). */
 const callers = new WeakMap<grpc.Metadata, Principal>();
@@ -87,11 +98,10 @@ function authInterceptor(guard: CallGuard, logger: Logger): grpc.ServerIntercept
         next({
           onReceiveMetadata: (metadata, proceed) => {
             if (method.path.startsWith(HEALTH_PREFIX)) return proceed(metadata);
-            const header = metadata.get('authorization')[0];
-            guard.authenticate(typeof header === 'string' ? header : undefined).then(
+            guard.authenticate(textEntry(metadata, 'authorization')).then(
               (principal) => {
                 if (!principal) {
-                  guard.refused(method.path, 'UNAUTHENTICATED');
+                  guard.refused(method.path, 'UNAUTHENTICATED', traceHeadersOf(metadata));
                   return call.sendStatus({ code: grpc.status.UNAUTHENTICATED, details: UNAUTHENTICATED_MESSAGE, metadata: new grpc.Metadata() });
                 }
                 callers.set(metadata, principal);
@@ -99,7 +109,7 @@ function authInterceptor(guard: CallGuard, logger: Logger): grpc.ServerIntercept
               },
               (error: unknown) => {
                 logger.error({ err: error, method: method.path }, 'could not authenticate a call');
-                guard.refused(method.path, 'UNAVAILABLE');
+                guard.refused(method.path, 'UNAVAILABLE', traceHeadersOf(metadata));
                 call.sendStatus({ code: grpc.status.UNAVAILABLE, details: 'could not check the credentials; try again', metadata: new grpc.Metadata() });
               },
             );
@@ -108,10 +118,10 @@ function authInterceptor(guard: CallGuard, logger: Logger): grpc.ServerIntercept
     });
 }
 
-function callContext(call: grpc.ServerUnaryCall<any, any> | grpc.ServerWritableStream<any, any>): CallContext {
+function callContext(call: grpc.ServerUnaryCall<any, any> | grpc.ServerWritableStream<any, any>, traced: boolean): CallContext {
   const principal = callers.get(call.metadata);
   if (!principal) throw new GatewayError('UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
-  return { principal, source: call.getPeer() };
+  return { principal, source: call.getPeer(), traceHeaders: traced ? traceHeadersOf(call.metadata) : undefined };
 }
 
 const pack = (typeName: string, value: Uint8Array): Any => ({ typeUrl: `type.googleapis.com/${typeName}`, value: Buffer.from(value) });
@@ -206,7 +216,7 @@ function implement(
         streams.add(abort);
         call.on('cancelled', () => abort.abort());
         try {
-          const context = callContext(call);
+          const context = callContext(call, guard.traced);
           const items = guard.stream(
             method.path,
             context,
@@ -231,7 +241,7 @@ function implement(
         call.once('cancelled', () => abort.abort());
         Promise.resolve()
           .then(() => {
-            const context = callContext(call);
+            const context = callContext(call, guard.traced);
             return withCallSignal(abort.signal, () =>
               guard.unary(
                 method.path,
@@ -252,7 +262,12 @@ function implement(
 }
 
 export async function startGrpcServer(options: GrpcServerOptions): Promise<{ server: grpc.Server; port: number; close(): Promise<void> }> {
-  const guard = new CallGuard(options.useCases.access, { rateLimit: options.rateLimit, inFlight: options.inFlight, observer: options.rpcObserver });
+  const guard = new CallGuard(options.useCases.access, {
+    rateLimit: options.rateLimit,
+    inFlight: options.inFlight,
+    observer: options.rpcObserver,
+    tracing: { tracer: options.tracer, system: 'grpc' },
+  });
   const server = new grpc.Server({ interceptors: [authInterceptor(guard, options.logger)], 'grpc.max_receive_message_length': options.maxRequestBytes });
   const streams = new Set<AbortController>();
   const services: [grpc.ServiceDefinition, Handlers][] = [
