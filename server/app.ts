@@ -44,6 +44,7 @@ import type { UseCases } from './transport/rpcHandlers.js';
 import { startWebhookSidecar } from './webhooks/sidecar.js';
 import { GatewayMetrics } from './observability/metrics.js';
 import { startMetricsServer } from './observability/metricsServer.js';
+import { startTracing } from './observability/tracing.js';
 import { observedRegistry } from './providers/observedCalls.js';
 
 export const COMPONENTS = ['grpc', 'connect', 'webhooks', 'sandbox'] as const;
@@ -140,6 +141,9 @@ export async function startGateway(input: Config, components: readonly Component
     const sandboxUrl = config.sandboxPublicUrl ?? running.sandboxUrl ?? `http://${config.host}:${config.sandboxPort}`;
     const needsDatabase = components.some((component) => component !== 'sandbox');
     if (!needsDatabase) return running;
+    // Closed last, once the servers and workers have stopped: their last spans are sent too.
+    const tracing = startTracing(config.tracing, logger);
+    if (tracing) closers.push(() => tracing.close());
 
     // The sidecar listens before the services exist because their webhook URLs
     // name its port; until they do, it answers 500 and providers deliver again.
@@ -188,7 +192,7 @@ export async function startGateway(input: Config, components: readonly Component
     const metrics = new GatewayMetrics(logger);
     const catalogue = await createRegistry({ sandboxUrl, sandboxTimeoutMs: config.sandboxTimeoutMs });
     for (const adapter of options.extraProviders ?? []) catalogue.register(adapter);
-    const registry = observedRegistry(catalogue, metrics);
+    const registry = observedRegistry(catalogue, metrics, tracing?.tracer);
     const uploads = new UploadsService(config.s3.folder);
     const deps = {
       ownUploads: uploads,
@@ -255,7 +259,16 @@ export async function startGateway(input: Config, components: readonly Component
     // One limit for both transports: a caller switching from gRPC to Connect keeps one budget.
     const rateLimit = CallerRateLimit.of({ perSecond: config.rateLimitPerSecond, burst: config.rateLimitBurst }, logger);
     const inFlight = InFlightLimit.of(config.maxInFlight);
-    const server = { useCases, logger, host: config.host, maxRequestBytes: config.maxRequestBytes, rateLimit, inFlight, rpcObserver: metrics };
+    const server = {
+      useCases,
+      logger,
+      host: config.host,
+      maxRequestBytes: config.maxRequestBytes,
+      rateLimit,
+      inFlight,
+      rpcObserver: metrics,
+      tracer: tracing?.tracer,
+    };
     if (components.includes('webhooks') && config.webhookWorkers > 0) {
       // Started before the sidecar, so they stop after it: in-flight notifications still get processed.
       const workers = new Workers(logger)

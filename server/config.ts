@@ -86,6 +86,51 @@ export interface Config {
   allowPrivateProviderUrls: boolean;
   /** ALLOW_PRIVATE_WEBHOOK_URLS: the same for charges' webhook_url. */
   allowPrivateWebhookUrls: boolean;
+  /** OpenTelemetry tracing, on when an OTLP endpoint is configured (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT); undefined: off. */
+  tracing?: TracingConfig;
+}
+
+export interface TracingConfig {
+  /** Where spans are POSTed (OTLP over HTTP, JSON). */
+  url: string;
+  /** OTEL_SERVICE_NAME. */
+  serviceName: string;
+  /** OTEL_BSP_SCHEDULE_DELAY: the longest a finished span waits before it is sent. */
+  scheduledDelayMs: number;
+}
+
+/**
+ * The standard OpenTelemetry variables that concern this gateway's traces.
+ * The exporter itself also reads OTEL_EXPORTER_OTLP_HEADERS, _TIMEOUT,
+ * _COMPRESSION and the certificate variables from the process's environment.
+ */
+function tracing(env: NodeJS.ProcessEnv): TracingConfig | undefined {
+  if (flag(env, 'OTEL_SDK_DISABLED')) return undefined;
+  const exporters = (env.OTEL_TRACES_EXPORTER ?? '').split(',').map((name) => name.trim());
+  if (exporters.includes('none')) return undefined;
+  const specific = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  const general = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  // The general endpoint is a base: traces go to its /v1/traces; the specific one is used as it is.
+  const url = specific || (general ? `${general.replace(/\/+$/, '')}/v1/traces` : undefined);
+  if (!url) return undefined;
+  const name = specific ? 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' : 'OTEL_EXPORTER_OTLP_ENDPOINT';
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || !/^https?:$/.test(parsed.protocol)) throw new Error(`${name} must be an http:// or https:// URL, got ${JSON.stringify(specific || general)}`);
+  const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || env.OTEL_EXPORTER_OTLP_PROTOCOL || '').trim();
+  if (protocol === 'grpc')
+    throw new Error(
+      "OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported: the gateway exports OTLP over HTTP (http/json); point the endpoint at the collector's HTTP port (4318)",
+    );
+  return {
+    url,
+    serviceName: env.OTEL_SERVICE_NAME?.trim() || 'payment-gateway',
+    scheduledDelayMs: count(env, 'OTEL_BSP_SCHEDULE_DELAY', 5000),
+  };
 }
 
 function flag(env: NodeJS.ProcessEnv, name: string): boolean {
@@ -253,5 +298,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     allowPrivateProviderUrls: flag(env, 'ALLOW_PRIVATE_PROVIDER_URLS'),
     allowPrivateWebhookUrls: flag(env, 'ALLOW_PRIVATE_WEBHOOK_URLS'),
+    tracing: tracing(env),
   };
 }

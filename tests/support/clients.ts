@@ -83,7 +83,8 @@ function queue<T>() {
   };
 }
 
-export function grpcDriver(address: string, defaultToken: string): Driver {
+/** `metadata` goes on every call besides the token (a caller's `traceparent`). */
+export function grpcDriver(address: string, defaultToken: string, metadata: Record<string, string> = {}): Driver {
   const credentials = grpc.credentials.createInsecure();
   const clients = {
     gateway: new PaymentGatewayServiceClient(address, credentials),
@@ -93,23 +94,24 @@ export function grpcDriver(address: string, defaultToken: string): Driver {
     access: new AccessServiceClient(address, credentials),
     upload: new UploadServiceClient(address, credentials),
   };
-  const metadata = (token: string | null | undefined) => {
+  const metadataFor = (token: string | null | undefined) => {
     const md = new grpc.Metadata();
     if (token !== null) md.set('authorization', `Bearer ${token ?? defaultToken}`);
+    for (const [name, value] of Object.entries(metadata)) md.set(name, value);
     return md;
   };
   return {
     name: 'grpc-js',
     call(service, method, request, token) {
       return new Promise((resolve, reject) =>
-        (clients[service] as any)[method](request, metadata(token), (error: grpc.ServiceError | null, response: unknown) =>
+        (clients[service] as any)[method](request, metadataFor(token), (error: grpc.ServiceError | null, response: unknown) =>
           error ? reject(error) : resolve(response as never),
         ),
       );
     },
     watch(request, token) {
       const items = queue<any>();
-      const stream = clients.gateway.watchEvents(request as any, metadata(token));
+      const stream = clients.gateway.watchEvents(request as any, metadataFor(token));
       stream.on('data', (item) => items.push(item));
       stream.on('error', (error) => items.fail(error));
       return { next: (timeoutMs?: number) => items.next(timeoutMs), close: () => stream.cancel() };
