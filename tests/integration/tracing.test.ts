@@ -244,12 +244,20 @@ describe('with an OTLP endpoint configured', () => {
 describe('what is never exported, and when nothing is', () => {
   it('sends no credentials, card data, documents or query strings', async () => {
     const accountId = await sandboxAccount(traced.client, { name: 'traced-secrets' });
-    // Its request to the provider carries the amount in the query: ?amount=10000.
-    await traced.client.call('gateway', 'calculateInstallments', { providerAccountId: accountId, amount: 10000 });
-    const { cardToken: token } = await cardToken(traced.client, accountId);
-    await traced.client.call('gateway', 'createCardId', CreateCardIdRequest.fromPartial({ providerAccountId: accountId, cardToken: token }));
-    await eventually(async () => receiver.spans.some((span) => span.name === 'POST /v1/cards'));
-    expect(receiver.spans.some((span) => span.name === 'GET /v1/installments')).toBe(true);
+    const caller = callerTrace();
+    const grpc = grpcDriver(traced.gateway.grpcAddress!, TEST_TOKEN, { traceparent: caller.traceparent });
+    let token: string;
+    try {
+      // The provider's installments request carries the amount in its query (?amount=10000).
+      await grpc.call('gateway', 'calculateInstallments', { providerAccountId: accountId, amount: 10000 });
+      ({ cardToken: token } = await cardToken(grpc, accountId));
+      await grpc.call('gateway', 'createCardId', CreateCardIdRequest.fromPartial({ providerAccountId: accountId, cardToken: token }));
+    } finally {
+      grpc.close();
+    }
+    await traceOf(caller.traceId, (found) =>
+      ['GET /v1/installments', 'POST /v1/card-tokens', 'POST /v1/cards'].every((name) => found.some((span) => span.name === name)),
+    );
 
     const exported = receiver.bodies.join('\n');
     expect(exported.length).toBeGreaterThan(0);
