@@ -142,7 +142,7 @@ export async function startGateway(input: Config, components: readonly Component
     const needsDatabase = components.some((component) => component !== 'sandbox');
     if (!needsDatabase) return running;
     // Closed last, once the servers and workers have stopped: their last spans are sent too.
-    const tracing = startTracing(config.tracing, logger);
+    const tracing = await startTracing(config.tracing, logger);
     if (tracing) closers.push(() => tracing.close());
 
     // The sidecar listens before the services exist because their webhook URLs

@@ -1,7 +1,6 @@
-import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, TracerProvider, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace';
+// Types only: the SDK and the exporter are loaded when tracing is on, so a gateway without it does not spend its start loading them.
+import type { ExportResult } from '@opentelemetry/core';
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
 import type { Logger } from '../lib/logger.js';
 import type { Tracer } from '../lib/tracing.js';
 
@@ -25,11 +24,11 @@ const shownUrl = (url: string) => {
 };
 
 /** The exporter, with failed exports logged (OpenTelemetry's own diagnostics are silent unless a logger is registered process-wide). */
-function loggedExporter(exporter: SpanExporter, logger: Logger, endpoint: string): SpanExporter {
+function loggedExporter(exporter: SpanExporter, logger: Logger, endpoint: string, success: number): SpanExporter {
   return {
     export(spans: ReadableSpan[], done: (result: ExportResult) => void) {
       exporter.export(spans, (result) => {
-        if (result.code !== ExportResultCode.SUCCESS) logger.warn({ err: result.error, spans: spans.length, endpoint }, 'could not export spans');
+        if (result.code !== success) logger.warn({ err: result.error, spans: spans.length, endpoint }, 'could not export spans');
         done(result);
       });
     },
@@ -44,10 +43,16 @@ function loggedExporter(exporter: SpanExporter, logger: Logger, endpoint: string
  * process may run several gateways (the tests do), traced or not, and the
  * spans of one never reach another's endpoint.
  */
-export function startTracing(config: TracingSettings | undefined, logger: Logger): Tracing | undefined {
+export async function startTracing(config: TracingSettings | undefined, logger: Logger): Promise<Tracing | undefined> {
   if (!config) return undefined;
+  const [{ ExportResultCode }, { OTLPTraceExporter }, { defaultResource, resourceFromAttributes }, { BatchSpanProcessor, TracerProvider }] = await Promise.all([
+    import('@opentelemetry/core'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/sdk-trace'),
+  ]);
   const endpoint = shownUrl(config.url);
-  const exporter = loggedExporter(new OTLPTraceExporter({ url: config.url }), logger, endpoint);
+  const exporter = loggedExporter(new OTLPTraceExporter({ url: config.url }), logger, endpoint, ExportResultCode.SUCCESS);
   const provider = new TracerProvider({
     resource: defaultResource().merge(resourceFromAttributes({ 'service.name': config.serviceName })),
     spanProcessors: [new BatchSpanProcessor({ exporter, scheduledDelayMillis: config.scheduledDelayMs })],

@@ -14,13 +14,16 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => refusing.close(() => resolve())));
 
-it('is nothing without settings', () => {
-  expect(startTracing(undefined, capturedLogger().logger)).toBeUndefined();
+it('is nothing without settings', async () => {
+  await expect(startTracing(undefined, capturedLogger().logger)).resolves.toBeUndefined();
 });
 
 it('logs where spans go without the credentials or query of the address, and logs the exports that fail', async () => {
   const { logger, records } = capturedLogger();
-  const tracing = startTracing({ url: `http://user:hunter2@127.0.0.1:${port}/v1/traces?key=secret`, serviceName: 'gw', scheduledDelayMs: 60_000 }, logger)!;
+  const tracing = (await startTracing(
+    { url: `http://user:hunter2@127.0.0.1:${port}/v1/traces?key=secret`, serviceName: 'gw', scheduledDelayMs: 60_000 },
+    logger,
+  ))!;
   tracing.tracer.startSpan('a call').end();
   // Stopping sends what is waiting, and finishes even though the export fails.
   await tracing.close();
