@@ -36,6 +36,7 @@ import { SandboxPsp } from './sandbox/psp.js';
 import { startConnectServer } from './transport/connect/server.js';
 import { startGrpcServer } from './transport/grpc/server.js';
 import { InFlightLimit } from './transport/inFlightLimit.js';
+import { LoopPressure } from './transport/loopPressure.js';
 import { UploadsService } from './gateway/uploads.js';
 import { ObjectStorage } from './lib/objectStorage.js';
 import { startEmbeddedObjectStore } from './lib/embeddedObjectStore.js';
@@ -259,6 +260,8 @@ export async function startGateway(input: Config, components: readonly Component
     // One limit for both transports: a caller switching from gRPC to Connect keeps one budget.
     const rateLimit = CallerRateLimit.of({ perSecond: config.rateLimitPerSecond, burst: config.rateLimitBurst }, logger);
     const inFlight = InFlightLimit.of(config.maxInFlight);
+    const pressure = LoopPressure.of(config.shedEventLoopDelayMs);
+    if (pressure) closers.push(async () => pressure.close());
     const server = {
       useCases,
       logger,
@@ -266,6 +269,7 @@ export async function startGateway(input: Config, components: readonly Component
       maxRequestBytes: config.maxRequestBytes,
       rateLimit,
       inFlight,
+      pressure,
       rpcObserver: metrics,
       tracer: tracing?.tracer,
     };

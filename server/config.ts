@@ -82,6 +82,8 @@ export interface Config {
   };
   /** MAX_IN_FLIGHT: unary calls answered at once by this process (gRPC and Connect together); past it RESOURCE_EXHAUSTED; 0: no cap. */
   maxInFlight: number;
+  /** SHED_EVENT_LOOP_DELAY_MS: new calls are refused while the event loop's median delay is above it; 0: off. */
+  shedEventLoopDelayMs: number;
   /** ALLOW_PRIVATE_PROVIDER_URLS: accounts' base_url and certificate URLs may point at loopback, private, link-local or metadata addresses (development, tests). */
   allowPrivateProviderUrls: boolean;
   /** ALLOW_PRIVATE_WEBHOOK_URLS: the same for charges' webhook_url. */
@@ -284,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookBadSignatureStoreLimit: count(env, 'WEBHOOK_BAD_SIGNATURE_STORE_LIMIT', 100),
     ...callerRateLimit(env),
     maxInFlight: count(env, 'MAX_IN_FLIGHT', 256),
+    shedEventLoopDelayMs: count(env, 'SHED_EVENT_LOOP_DELAY_MS', 100),
     s3: {
       endpoint: env.S3_ENDPOINT || undefined,
       region: env.S3_REGION || 'us-east-1',

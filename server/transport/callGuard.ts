@@ -5,6 +5,7 @@ import { GatewayError, isGatewayError, permissionDenied, type ErrorCode } from '
 import { RPC_RULES, type RpcRule } from './permissions.js';
 import type { CallerRateLimit } from './callerRateLimit.js';
 import type { InFlightLimit } from './inFlightLimit.js';
+import type { LoopPressure } from './loopPressure.js';
 import { inSpan, openSpan, type TraceHeaders } from '../lib/tracing.js';
 import { rpcEnded, rpcSpanStart, type RpcTracing } from './rpcSpans.js';
 
@@ -69,6 +70,8 @@ export interface CallGuardOptions {
   rateLimit?: CallerRateLimit;
   /** Unary calls answered at once, shared by both transports; undefined: no limit. */
   inFlight?: InFlightLimit;
+  /** Refuses new unary calls while the event loop is behind; undefined: off. */
+  pressure?: LoopPressure;
   observer?: RpcObserver;
   /** A span per call when it has a tracer. */
   tracing?: RpcTracing;
@@ -83,6 +86,7 @@ export interface CallGuardOptions {
 export class CallGuard {
   private readonly rateLimit?: CallerRateLimit;
   private readonly inFlight?: InFlightLimit;
+  private readonly pressure?: LoopPressure;
   private readonly observer?: RpcObserver;
   private readonly tracing?: RpcTracing;
 
@@ -92,6 +96,7 @@ export class CallGuard {
   ) {
     this.rateLimit = options.rateLimit;
     this.inFlight = options.inFlight;
+    this.pressure = options.pressure;
     this.observer = options.observer;
     this.tracing = options.tracing;
   }
@@ -188,6 +193,7 @@ export class CallGuard {
         let release: (() => void) | undefined;
         try {
           // Overload is refused first, before the call costs anything else.
+          this.pressure?.admit();
           release = this.inFlight?.enter();
           const response = await this.run(path, context, readRequest, handler);
           this.observer?.rpcHandled(path.slice(1), 'OK', seconds());

@@ -10,12 +10,14 @@ import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.j
  * calls being answered at once, a call is refused at once with
  * RESOURCE_EXHAUSTED and a retry delay instead of queueing behind the others,
  * over gRPC and Connect alike; the place is given back when a call ends.
+ * SHED_EVENT_LOOP_DELAY_MS: while the event loop stays behind, new calls are
+ * refused the same way, and taken again once it has caught up.
  */
 let stack: TestStack;
 let connect: Driver;
 let accountId: string;
 beforeAll(async () => {
-  stack = await startTestStack({ env: { MAX_IN_FLIGHT: '1' } });
+  stack = await startTestStack({ env: { MAX_IN_FLIGHT: '1', SHED_EVENT_LOOP_DELAY_MS: '50' } });
   connect = connectDriver(stack.gateway.httpUrl!, TEST_TOKEN);
   ({
     providerAccount: { id: accountId },
@@ -49,4 +51,28 @@ it('refuses calls past the cap while one is in flight, on both transports, and t
   expect((await slow).transaction.id).toBeDefined();
   expect((await listProviders(stack.client)).providers.length).toBeGreaterThan(0);
   expect((await listProviders(connect)).providers.length).toBeGreaterThan(0);
+});
+
+/** Keeps the event loop busy as a saturated gateway does (the test's gateway runs in this process): work, a yield, again. */
+async function saturate(totalMs: number, chunkMs: number): Promise<void> {
+  const until = Date.now() + totalMs;
+  while (Date.now() < until) {
+    const chunkEnd = Date.now() + chunkMs;
+    while (Date.now() < chunkEnd) {
+      // busy
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+it('refuses new calls while the event loop stays behind, on both transports, and takes them again once it caught up', async () => {
+  const listProviders = (driver: Driver) => driver.call('gateway', 'listProviders', ListProvidersRequest.fromPartial({}));
+  for (const driver of [stack.client, connect]) {
+    await saturate(1_000, 120);
+    const failure = await failureOf(listProviders(driver));
+    expect(failure).toEqual({ code: 'RESOURCE_EXHAUSTED', message: 'the gateway is overloaded (its calls are already answered late); try again shortly' });
+    await eventually(async () => (await listProviders(driver).catch(() => undefined))?.providers.length, 3_000);
+  }
+  await saturate(1_000, 120);
+  expect(await errorDetailsOf(listProviders(stack.client))).toMatchObject({ reason: 'OVERLOADED', retryDelayMs: 200 });
 });

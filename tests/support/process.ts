@@ -36,6 +36,8 @@ export async function spawnGateway(env: Record<string, string>, timeoutMs = 60_0
       ALLOW_PRIVATE_WEBHOOK_URLS: 'true',
       METRICS_PORT: '0',
       S3_PORT: '0',
+      // CI runs several suites at once on two cores: a starved gateway process would shed the suites' calls.
+      SHED_EVENT_LOOP_DELAY_MS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -17,6 +17,7 @@ import { withCallSignal } from '../../lib/callScope.js';
 import { CallGuard, UNAUTHENTICATED_MESSAGE, type CallContext, type RpcObserver } from '../callGuard.js';
 import type { CallerRateLimit } from '../callerRateLimit.js';
 import type { InFlightLimit } from '../inFlightLimit.js';
+import type { LoopPressure } from '../loopPressure.js';
 import { errorDetails, exposedError } from '../errors.js';
 import { BadRequestSchema, ErrorInfoSchema, RetryInfoSchema } from '../../../gen/es/google/rpc/error_details_pb.js';
 import {
@@ -80,6 +81,8 @@ export interface ConnectServerOptions {
   rateLimit?: CallerRateLimit;
   /** Shared with the other transport (MAX_IN_FLIGHT). */
   inFlight?: InFlightLimit;
+  /** Load shedding by the event loop's delay, shared by both transports. */
+  pressure?: LoopPressure;
   /** Told of every call (the metrics). */
   rpcObserver?: RpcObserver;
   /** A span per call (tracing on). */
@@ -211,6 +214,7 @@ export async function startConnectServer(options: ConnectServerOptions): Promise
   const guard = new CallGuard(options.useCases.access, {
     rateLimit: options.rateLimit,
     inFlight: options.inFlight,
+    pressure: options.pressure,
     observer: options.rpcObserver,
     tracing: { tracer: options.tracer, system: 'connect_rpc' },
   });

@@ -20,6 +20,7 @@ import { withCallSignal } from '../../lib/callScope.js';
 import { CallGuard, UNAUTHENTICATED_MESSAGE, type CallContext, type RpcObserver } from '../callGuard.js';
 import type { CallerRateLimit } from '../callerRateLimit.js';
 import type { InFlightLimit } from '../inFlightLimit.js';
+import type { LoopPressure } from '../loopPressure.js';
 import type { Principal } from '../../gateway/access.js';
 import { errorDetails, exposedError } from '../errors.js';
 import { GatewayError, invalidArgument, isGatewayError } from '../../lib/errors.js';
@@ -70,6 +71,8 @@ export interface GrpcServerOptions {
   rateLimit?: CallerRateLimit;
   /** Shared with the other transport (MAX_IN_FLIGHT). */
   inFlight?: InFlightLimit;
+  /** Load shedding by the event loop's delay, shared by both transports. */
+  pressure?: LoopPressure;
   /** Told of every call (the metrics). */
   rpcObserver?: RpcObserver;
   /** A span per call (tracing on). */
@@ -265,6 +268,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<{ ser
   const guard = new CallGuard(options.useCases.access, {
     rateLimit: options.rateLimit,
     inFlight: options.inFlight,
+    pressure: options.pressure,
     observer: options.rpcObserver,
     tracing: { tracer: options.tracer, system: 'grpc' },
   });

@@ -1,0 +1,60 @@
+import { afterEach, expect, it } from '@jest/globals';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { LoopPressure } from '../../server/transport/loopPressure.js';
+
+/** Keeps the event loop busy as a saturated gateway does: `chunkMs` of work, a yield, again, for `totalMs`. */
+async function saturate(totalMs: number, chunkMs: number): Promise<void> {
+  const until = Date.now() + totalMs;
+  while (Date.now() < until) {
+    const chunkEnd = Date.now() + chunkMs;
+    while (Date.now() < chunkEnd) {
+      // busy
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+const refusal = (pressure: LoopPressure) => {
+  try {
+    pressure.admit();
+    return undefined;
+  } catch (error) {
+    return error as { code: string; message: string; details: { reason?: string; retryAfterMs?: number } };
+  }
+};
+
+let pressure: LoopPressure | undefined;
+afterEach(() => pressure?.close());
+
+it('is off at 0', () => {
+  expect(LoopPressure.of(0)).toBeUndefined();
+});
+
+it('admits on a calm loop, refuses while the loop stays behind, and admits again once a window is calm', async () => {
+  pressure = LoopPressure.of(50)!;
+  await sleep(600);
+  expect(refusal(pressure)).toBeUndefined();
+  await saturate(1_000, 120);
+  expect(pressure.currentDelayMs).toBeGreaterThan(50);
+  expect(refusal(pressure)).toMatchObject({ code: 'RESOURCE_EXHAUSTED', details: { reason: 'OVERLOADED', retryAfterMs: 200 } });
+  await sleep(700);
+  expect(refusal(pressure)).toBeUndefined();
+});
+
+it('one pause shorter than the window (a garbage collection) is not overload', async () => {
+  pressure = LoopPressure.of(50)!;
+  await sleep(300);
+  const refused: unknown[] = [];
+  const watch = setInterval(() => {
+    const error = refusal(pressure!);
+    if (error) refused.push(error);
+  }, 5);
+  await sleep(100);
+  const end = Date.now() + 100;
+  while (Date.now() < end) {
+    // one 100 ms pause
+  }
+  await sleep(800);
+  clearInterval(watch);
+  expect(refused).toEqual([]);
+});
