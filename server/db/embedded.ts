@@ -1,28 +1,65 @@
-import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { fork } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { EmbeddedServerReport, EmbeddedServerRequest } from './embeddedServer.js';
 
 /**
- * The zero-install default: PGlite (PostgreSQL compiled to WebAssembly) keeping
- * its files in the data folder, served on loopback by pglite-socket so the ORM
- * talks to it over the ordinary PostgreSQL wire protocol. The socket server takes
- * one connection at a time, hence a pool of one.
+ * The zero-install default: PGlite (PostgreSQL compiled to WebAssembly) keeping its files in the data folder, served
+ * on loopback by pglite-socket so the ORM talks to it over the ordinary PostgreSQL wire protocol. Both run in a child
+ * process (embeddedServer.ts): the WASM engine is CPU-bound and would otherwise share the gateway's event loop.
+ * The socket server takes one connection at a time, hence a pool of one.
  */
 export interface EmbeddedPostgres {
   url: string;
   stop(): Promise<void>;
 }
 
+/** Compiled (dist/server/db/embedded.js, as `npm start` runs) or the sources (tests, tsx). */
+const compiled = import.meta.url.endsWith('.js');
+const ENTRY = fileURLToPath(new URL(`./embeddedServer.${compiled ? 'js' : 'ts'}`, import.meta.url));
+const EXEC_ARGV = compiled ? ['--enable-source-maps'] : ['--import', createRequire(import.meta.url).resolve('tsx')];
+
 export async function startEmbeddedPostgres(dataDir: string, port = 0): Promise<EmbeddedPostgres> {
-  mkdirSync(dataDir, { recursive: true });
-  const db = await PGlite.create({ dataDir });
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections: 1 });
-  await server.start();
+  // Not the gateway's own flags: a test's preloaded modules or jest's have no business in the database's process.
+  const child = fork(ENTRY, [dataDir, String(port)], { execArgv: EXEC_ARGV, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  let stopping = false;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    let failure: string | undefined;
+    child.once('message', (message: EmbeddedServerReport) => {
+      if (message.type === 'listening') resolve(message.url);
+      else failure = message.message;
+    });
+    child.once('error', (error) => reject(new Error(`the embedded PostgreSQL's process did not start: ${error.message}`)));
+    // Rejected once the process is gone, so that a failed start leaves nothing running.
+    child.once('exit', (code, signal) =>
+      reject(
+        new Error(
+          failure
+            ? `the embedded PostgreSQL in ${dataDir} did not start: ${failure}`
+            : `the embedded PostgreSQL's process ended before it listened (${signal ?? `exit code ${code}`}); its output is above`,
+        ),
+      ),
+    );
+  });
+  const running = () => child.exitCode === null && child.signalCode === null;
+  child.once('exit', (code, signal) => {
+    if (stopping) return;
+    // The gateway cannot work without its database: an uncaught exception, which shuts it down for a supervisor
+    // to restart (server/lib/processPolicy.ts), as a WASM abort did when PGlite ran inside the gateway.
+    throw new Error(`the embedded PostgreSQL's process ended unexpectedly (${signal ?? `exit code ${code}`})`);
+  });
   return {
-    url: `postgresql://postgres:postgres@${server.getServerConn()}/postgres`,
+    url,
     async stop() {
-      await server.stop();
-      await db.close();
+      // Already gone: that was reported when it happened.
+      if (stopping || !running()) return exited;
+      stopping = true;
+      const request: EmbeddedServerRequest = { type: 'stop' };
+      // A channel already closing fails the send; the child then stops on its own ('disconnect').
+      child.send(request, () => {});
+      await exited;
+      if (child.exitCode !== 0) throw new Error(`the embedded PostgreSQL did not stop cleanly (${child.signalCode ?? `exit code ${child.exitCode}`})`);
     },
   };
 }

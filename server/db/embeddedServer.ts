@@ -1,0 +1,76 @@
+/**
+ * The embedded PostgreSQL's own process, started by embedded.ts: PGlite (PostgreSQL compiled to WebAssembly) and its
+ * socket server, so that the WASM engine works on this process's thread instead of the gateway's event loop.
+ * Arguments: the data folder and the port (0: any).
+ * It tells its parent where it listens over the IPC channel, stops when asked, and never outlives its parent.
+ */
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+/** What this process tells its parent: once, after the start. */
+export type EmbeddedServerReport = { type: 'listening'; url: string } | { type: 'failed'; message: string };
+/** What the parent asks of it. */
+export type EmbeddedServerRequest = { type: 'stop' };
+
+async function start(dataDir: string, port: number) {
+  mkdirSync(dataDir, { recursive: true });
+  const db = await PGlite.create({ dataDir });
+  // One connection at a time, as before: the gateway's pool for the embedded database holds one.
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections: 1 });
+  try {
+    await server.start();
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return { db, server };
+}
+
+function report(message: EmbeddedServerReport): Promise<void> {
+  return new Promise((resolve) => process.send!(message, () => resolve()));
+}
+
+if (!process.send) {
+  console.error('server/db/embeddedServer is started by the gateway (server/db/embedded.ts), with an IPC channel');
+  process.exit(2);
+}
+const [dataDir, port] = process.argv.slice(2);
+const started = start(dataDir!, Number(port ?? 0));
+let stopping: Promise<void> | undefined;
+/** Closes the socket server, then PGlite (which checkpoints its files), once; a start under way finishes first. */
+function stop(): Promise<void> {
+  stopping ??= started.then(
+    async ({ db, server }) => {
+      await server.stop();
+      await db.close();
+    },
+    () => {},
+  );
+  return stopping;
+}
+
+process.on('message', (message: EmbeddedServerRequest) => {
+  if (message.type === 'stop') {
+    void stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('embedded PostgreSQL: stopping failed', error);
+        process.exit(1);
+      },
+    );
+  }
+});
+// The channel closes when the gateway exits, however it ends (SIGKILL included): close PGlite cleanly and go.
+process.on('disconnect', () => void stop().finally(() => process.exit(0)));
+// A terminal's Ctrl+C (or a supervisor's signal to the whole group) reaches this process too; the gateway stops it
+// after its own shutdown, which still needs the database.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => {});
+
+started.then(
+  ({ server }) => report({ type: 'listening', url: `postgresql://postgres:postgres@${server.getServerConn()}/postgres` }),
+  async (error: unknown) => {
+    await report({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
+    process.exit(1);
+  },
+);
