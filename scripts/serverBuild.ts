@@ -3,15 +3,21 @@
  * runs plain Node instead of compiling TypeScript on every start (tsx). Transpile only, with esbuild, one file in,
  * one file out, with source maps: `npm run typecheck` is where types are checked. Skipped when dist/ is newer than
  * every source; `--force` always builds.
+ *
+ * Also prepares the embedded database's template in dist/ (a data folder initdb made, which an empty DATA_DIR starts
+ * as a copy of): once per PGlite version, since initdb in WebAssembly takes 10-20 s; rebuilds keep it.
  */
-import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { TEMPLATE_FOLDER } from '../server/db/embedded.js';
 import { newestChange } from './webBuild.js';
 
 /** What dist/ is built from, relative to the project's root. */
 export const SERVER_INPUTS = ['server', 'gen/ts-proto', 'gen/es', 'package.json'];
 const MARKER = 'dist/.built';
+/** Where the template's PGlite version is written, beside the data folder. */
+const TEMPLATE_VERSION = join(dirname(TEMPLATE_FOLDER), 'pglite-version');
 
 function filesUnder(path: string): string[] {
   if (!existsSync(path)) return [];
@@ -32,7 +38,11 @@ export function serverStaleBecause(root: string): string | undefined {
 export async function buildServer(root: string): Promise<void> {
   // Loaded here, so that the tests' staleness check does not load esbuild.
   const { build } = await import('esbuild');
-  rmSync(join(root, 'dist'), { recursive: true, force: true });
+  // Everything but the template, which depends on PGlite's version alone.
+  const template = dirname(TEMPLATE_FOLDER);
+  for (const entry of existsSync(join(root, 'dist')) ? readdirSync(join(root, 'dist')) : []) {
+    if (entry !== template) rmSync(join(root, 'dist', entry), { recursive: true, force: true });
+  }
   const entryPoints = ['server', 'gen/ts-proto', 'gen/es']
     .flatMap((input) => filesUnder(join(root, input)))
     .filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts'))
@@ -52,6 +62,39 @@ export async function buildServer(root: string): Promise<void> {
   writeFileSync(join(root, MARKER), `${new Date().toISOString()}\n`);
 }
 
+function pgliteVersion(): string {
+  const manifest = new URL('../node_modules/@electric-sql/pglite/package.json', import.meta.url);
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+}
+
+/** Why the embedded database's template must be prepared, or undefined when dist/ has one from this PGlite. */
+export function templateStaleBecause(root: string): string | undefined {
+  const version = join(root, 'dist', TEMPLATE_VERSION);
+  if (!existsSync(version)) return 'there is none';
+  const made = readFileSync(version, 'utf8').trim();
+  return made === pgliteVersion() ? undefined : `it was made by PGlite ${made}`;
+}
+
+/** Runs initdb once, in PGlite, into dist/'s template folder; written aside and renamed, so a half-made one never counts. */
+export async function prepareTemplate(root: string): Promise<void> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const folder = join(root, 'dist', dirname(TEMPLATE_FOLDER));
+  const aside = `${folder}.${process.pid}`;
+  rmSync(aside, { recursive: true, force: true });
+  mkdirSync(join(aside, 'pgdata'), { recursive: true });
+  const db = await PGlite.create({ dataDir: join(aside, 'pgdata') });
+  await db.close();
+  writeFileSync(join(aside, 'pglite-version'), `${pgliteVersion()}\n`);
+  if (templateStaleBecause(root)) rmSync(folder, { recursive: true, force: true });
+  try {
+    renameSync(aside, folder);
+  } catch (error) {
+    // Another build (a second test worker) put its own in place first: the same thing.
+    rmSync(aside, { recursive: true, force: true });
+    if (!existsSync(folder)) throw error;
+  }
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const root = process.cwd();
   const reason = process.argv.includes('--force') ? 'asked to (--force)' : serverStaleBecause(root);
@@ -59,5 +102,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     const started = Date.now();
     await buildServer(root);
     console.log(`server: compiled to dist/ in ${Date.now() - started} ms (${reason})`);
+  }
+  const templateReason = templateStaleBecause(root);
+  if (templateReason) {
+    const started = Date.now();
+    await prepareTemplate(root);
+    console.log(`server: prepared the embedded database's template in ${Date.now() - started} ms (${templateReason})`);
   }
 }

@@ -18,10 +18,13 @@ export interface EmbeddedPostgres {
 const compiled = import.meta.url.endsWith('.js');
 const ENTRY = fileURLToPath(new URL(`./embeddedServer.${compiled ? 'js' : 'ts'}`, import.meta.url));
 const EXEC_ARGV = compiled ? ['--enable-source-maps'] : ['--import', createRequire(import.meta.url).resolve('tsx')];
+/** The data-folder template scripts/serverBuild.ts prepares in dist/: the sources use the one built beside them. */
+export const TEMPLATE_FOLDER = 'embedded-template/pgdata';
+const TEMPLATE = fileURLToPath(new URL(`${compiled ? '../..' : '../../dist'}/${TEMPLATE_FOLDER}`, import.meta.url));
 
 export async function startEmbeddedPostgres(dataDir: string, port = 0): Promise<EmbeddedPostgres> {
   // Not the gateway's own flags: a test's preloaded modules or jest's have no business in the database's process.
-  const child = fork(ENTRY, [dataDir, String(port)], { execArgv: EXEC_ARGV, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(ENTRY, [dataDir, String(port), TEMPLATE], { execArgv: EXEC_ARGV, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   let stopping = false;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {

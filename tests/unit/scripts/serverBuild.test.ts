@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from '@jest/globals';
-import { buildServer, serverStaleBecause } from '../../../scripts/serverBuild.js';
+import { buildServer, prepareTemplate, serverStaleBecause, templateStaleBecause } from '../../../scripts/serverBuild.js';
+import { pgControl } from '../../support/pgControl.js';
 
 let root: string;
 afterEach(() => rmSync(root, { recursive: true, force: true }));
@@ -38,7 +39,21 @@ it('compiles server/ and gen/ to runnable JavaScript in dist/, and again only wh
   rmSync(join(root, 'server/lib/old.ts'));
   utimesSync(join(root, 'server/lib'), new Date(Date.now() + 5000), new Date(Date.now() + 5000));
   expect(serverStaleBecause(root)).toBe('a source changed since dist/ was built');
-  // Rebuilt from scratch: what no longer has a source is gone.
+  // Rebuilt from scratch: what no longer has a source is gone; the embedded database's template stays.
+  touch(join(root, 'dist/embedded-template/pgdata/PG_VERSION'), 60, '17\n');
   await buildServer(root);
   expect(existsSync(join(root, 'dist/server/lib/old.js'))).toBe(false);
+  expect(existsSync(join(root, 'dist/embedded-template/pgdata/PG_VERSION'))).toBe(true);
 });
+
+it("prepares the embedded database's template once per PGlite version: a data folder initdb made, shut down cleanly", async () => {
+  root = mkdtempSync(join(tmpdir(), 'server-build-'));
+  expect(templateStaleBecause(root)).toBe('there is none');
+  await prepareTemplate(root);
+  expect(templateStaleBecause(root)).toBeUndefined();
+  expect(readFileSync(join(root, 'dist/embedded-template/pgdata/PG_VERSION'), 'utf8')).toMatch(/^\d+\n$/);
+  expect(pgControl(join(root, 'dist/embedded-template/pgdata')).shutDownCleanly).toBe(true);
+
+  writeFileSync(join(root, 'dist/embedded-template/pglite-version'), '0.1.0\n');
+  expect(templateStaleBecause(root)).toBe('it was made by PGlite 0.1.0');
+}, 120_000);
