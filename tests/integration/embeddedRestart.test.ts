@@ -39,4 +39,4 @@ it('on embedded defaults, has a SANDBOX account from the first start and keeps t
   } finally {
     await second.close();
   }
-});
+}, 120_000);

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { serverStaleBecause } from '../../scripts/serverBuild.js';
 
 export interface GatewayProcess {
@@ -70,3 +70,39 @@ export async function spawnGateway(env: Record<string, string>, timeoutMs = 60_0
  * Kept below Linux's ephemeral range (32768+), where the machine's own outgoing connections could hold them.
  */
 export const portFor = (offset: number) => String(12000 + ((process.pid * 13 + offset * 7) % 20000));
+
+/** The processes `pid` started that are still running (Linux: /proc/PID/task/TID/children). */
+export function childPids(pid: number): number[] {
+  const tasks = readdirSync(`/proc/${pid}/task`);
+  return tasks.flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+}
+
+/** Whether `pid` is still a process, not counting one that ended and waits to be reaped. */
+export function isRunning(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** The TCP ports `pid` listens on (Linux: its socket descriptors matched against /proc/net/tcp's LISTEN rows). */
+export function listeningPorts(pid: number): number[] {
+  const sockets = new Set(
+    readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
+      try {
+        return [/^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1]].filter((inode) => inode !== undefined);
+      } catch {
+        return [];
+      }
+    }),
+  );
+  return ['/proc/net/tcp', '/proc/net/tcp6'].flatMap((table) =>
+    readFileSync(table, 'utf8')
+      .split('\n')
+      .slice(1)
+      .map((row) => row.trim().split(/\s+/))
+      .filter((fields) => fields[3] === '0A' && sockets.has(fields[9]!))
+      .map((fields) => parseInt(fields[1]!.split(':')[1]!, 16)),
+  );
+}

@@ -1,0 +1,50 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { startEmbeddedPostgres, TEMPLATE_FOLDER } from '../../server/db/embedded.js';
+import { MIGRATIONS } from '../../server/db/migrations/index.js';
+import { openDatabase } from '../../server/db/orm.js';
+import { prepareTemplate, templateStaleBecause } from '../../scripts/serverBuild.js';
+import { removeDir } from '../support/gateway.js';
+import { pgControl } from '../support/pgControl.js';
+
+const root = mkdtempSync(join(tmpdir(), 'embedded-postgres-'));
+beforeAll(async () => {
+  // `npm start` and `npm test` prepare it; a targeted run may come before either.
+  if (templateStaleBecause(process.cwd())) await prepareTemplate(process.cwd());
+}, 120_000);
+afterAll(() => removeDir(root));
+
+it('opens an empty data folder as a copy of the template, migrates it, and on close leaves it shut down cleanly', async () => {
+  const dataDir = join(root, 'fresh');
+  const db = await openDatabase({ dataDir });
+  try {
+    const [row] = await db.em().getConnection().execute<{ id: string }[]>('select system_identifier::text as id from pg_control_system()');
+    expect(row!.id).toBe(pgControl(join(process.cwd(), 'dist', TEMPLATE_FOLDER)).systemIdentifier);
+    expect(await db.orm.migrator.getPending()).toEqual([]);
+    expect(await db.orm.migrator.getExecuted()).toHaveLength(MIGRATIONS.length);
+    expect(await db.em().getConnection().execute('select count(*)::int as n from transactions')).toEqual([{ n: 0 }]);
+  } finally {
+    await db.close();
+  }
+  expect(pgControl(join(dataDir, 'pgdata')).shutDownCleanly).toBe(true);
+}, 120_000);
+
+it('fails to start, with the reason, on a port already taken or a data folder PGlite cannot open', async () => {
+  const taken = await new Promise<Server>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => resolve(server));
+  });
+  try {
+    const port = (taken.address() as { port: number }).port;
+    await expect(startEmbeddedPostgres(join(root, 'port-taken'), port)).rejects.toThrow(/did not start: .*EADDRINUSE/);
+  } finally {
+    taken.close();
+  }
+
+  const unreadable = join(root, 'other-version');
+  mkdirSync(unreadable);
+  writeFileSync(join(unreadable, 'PG_VERSION'), '9.6\n');
+  await expect(startEmbeddedPostgres(unreadable)).rejects.toThrow(`the embedded PostgreSQL in ${unreadable} did not start`);
+}, 120_000);
