@@ -7,10 +7,10 @@
  * Also prepares the embedded database's template in dist/ (a data folder initdb made, which an empty DATA_DIR starts
  * as a copy of): once per PGlite version, since initdb in WebAssembly takes 10-20 s; rebuilds keep it.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { TEMPLATE_FOLDER } from '../server/db/embedded.js';
+import { startEmbeddedPostgres, TEMPLATE_FOLDER } from '../server/db/embedded.js';
 import { newestChange } from './webBuild.js';
 
 /** What dist/ is built from, relative to the project's root. */
@@ -75,15 +75,16 @@ export function templateStaleBecause(root: string): string | undefined {
   return made === pgliteVersion() ? undefined : `it was made by PGlite ${made}`;
 }
 
-/** Runs initdb once, in PGlite, into dist/'s template folder; written aside and renamed, so a half-made one never counts. */
+/**
+ * Runs initdb once, in PGlite's own process as the gateway runs it (no template: initdb), into dist/'s template folder;
+ * written aside and renamed, so a half-made one never counts.
+ */
 export async function prepareTemplate(root: string): Promise<void> {
-  const { PGlite } = await import('@electric-sql/pglite');
   const folder = join(root, 'dist', dirname(TEMPLATE_FOLDER));
   const aside = `${folder}.${process.pid}`;
   rmSync(aside, { recursive: true, force: true });
-  mkdirSync(join(aside, 'pgdata'), { recursive: true });
-  const db = await PGlite.create({ dataDir: join(aside, 'pgdata') });
-  await db.close();
+  const db = await startEmbeddedPostgres(join(aside, 'pgdata'), 0, null);
+  await db.stop();
   writeFileSync(join(aside, 'pglite-version'), `${pgliteVersion()}\n`);
   if (templateStaleBecause(root)) rmSync(folder, { recursive: true, force: true });
   try {

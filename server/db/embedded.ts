@@ -22,9 +22,13 @@ const EXEC_ARGV = compiled ? ['--enable-source-maps'] : ['--import', createRequi
 export const TEMPLATE_FOLDER = 'embedded-template/pgdata';
 const TEMPLATE = fileURLToPath(new URL(`${compiled ? '../..' : '../../dist'}/${TEMPLATE_FOLDER}`, import.meta.url));
 
-export async function startEmbeddedPostgres(dataDir: string, port = 0): Promise<EmbeddedPostgres> {
+/**
+ * Starts PGlite on `dataDir` in a process of its own. An empty or missing `dataDir` starts as a copy of `template`
+ * (the build's by default; null: none) when there is one, else PGlite runs initdb.
+ */
+export async function startEmbeddedPostgres(dataDir: string, port = 0, template: string | null = TEMPLATE): Promise<EmbeddedPostgres> {
   // Not the gateway's own flags: a test's preloaded modules or jest's have no business in the database's process.
-  const child = fork(ENTRY, [dataDir, String(port), TEMPLATE], { execArgv: EXEC_ARGV, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(ENTRY, [dataDir, String(port), template ?? ''], { execArgv: EXEC_ARGV, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   let stopping = false;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
