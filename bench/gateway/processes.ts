@@ -4,13 +4,13 @@
  * provider, and what is read of them from /proc.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
-import { buildServer, serverStaleBecause } from '../../scripts/serverBuild.js';
+import { buildServer, prepareTemplate, serverStaleBecause, templateStaleBecause } from '../../scripts/serverBuild.js';
 import type { ProbeReading } from './probe.js';
 
 /** The project's root: the gateway runs from it, as `npm start` does. */
@@ -30,6 +30,13 @@ export async function buildGateway(log: (line: string) => void): Promise<void> {
     const started = performance.now();
     await buildServer(ROOT);
     log(`server compiled to dist/ in ${(performance.now() - started).toFixed(0)} ms (${reason})`);
+  }
+  // The embedded database's first start copies this template, as after npm start's prestart.
+  const templateReason = templateStaleBecause(ROOT);
+  if (templateReason) {
+    const started = performance.now();
+    await prepareTemplate(ROOT);
+    log(`embedded database template prepared in ${(performance.now() - started).toFixed(0)} ms (${templateReason})`);
   }
   const { build } = await import('esbuild');
   await build({
@@ -82,6 +89,17 @@ export function procCpuMs(pid: number): number {
   // Fields after the command name (which may hold spaces) start at state: utime and stime are the 12th and 13th of them.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
+
+/** The process's children (the embedded database's process, when there is one), from /proc/<pid>/task/<tid>/children. */
+export function childrenOf(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number),
+    );
+  } catch {
+    return []; // the process has ended
+  }
 }
 
 /** Resident memory in MB now and at its peak (VmRSS, VmHWM), from /proc/<pid>/status. */
@@ -205,6 +223,9 @@ export interface GatewayUnderTest {
   metricsUrl: string;
   /** CPU time, memory and SQL statements so far, as the process reports them. */
   probe(): Promise<ProbeReading>;
+  /** CPU milliseconds of the gateway's child processes (the embedded database's), which its own reading leaves out. */
+  childrenCpuMs(): number;
+  /** The gateway's resident memory with its children's (the embedded database's process). */
   rss(): { rss: number; peak: number };
   output(): string;
   stop(): Promise<void>;
@@ -244,7 +265,8 @@ export async function startGatewayProcess(options: GatewayOptions): Promise<Gate
         });
         child.send('probe');
       }),
-    rss: () => procRssMb(pid),
+    childrenCpuMs: () => childrenOf(pid).reduce((sum, child) => sum + procCpuMs(child), 0),
+    rss: () => [pid, ...childrenOf(pid)].map(procRssMb).reduce((sum, each) => ({ rss: sum.rss + each.rss, peak: sum.peak + each.peak }), { rss: 0, peak: 0 }),
     output,
     stop: () => stop(child),
   };

@@ -1,0 +1,32 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTestDatabase } from '../tests/support/postgres.js';
+import { classify, GatewayClient } from './gateway/clients.js';
+import { closedLoop } from './gateway/load.js';
+import { buildGateway, startFakeProvider, startGatewayProcess } from './gateway/processes.js';
+import { POSTGRES_URL } from './gateway/scenario.js';
+await buildGateway(console.log);
+const fake = await startFakeProvider();
+const db = await createTestDatabase(POSTGRES_URL, 'gw_mem');
+const extra = (process.env.MEM_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
+const gw = await startGatewayProcess({ databaseUrl: db.url, dataDir: mkdtempSync(join(tmpdir(), 'mem-')), nodeOptions: extra, env: process.env.MEM_ARENA ? { MALLOC_ARENA_MAX: process.env.MEM_ARENA } : {} });
+const client = new GatewayClient(gw.grpcAddress);
+await client.createAccount(fake.url);
+const show = async (label: string) => {
+  const m = (await gw.probe()).memory;
+  const mb = (n: number) => (n / 1048576).toFixed(0);
+  console.log(label, 'rss', gw.rss().rss.toFixed(0), 'hwm', gw.rss().peak.toFixed(0), 'heapTotal', mb(m.heapTotal), 'heapUsed', mb(m.heapUsed), 'external', mb(m.external), 'arrayBuffers', mb(m.arrayBuffers));
+};
+await show('idle');
+let n = 0; const charges: { id: string; providerId: string }[] = [];
+const cpu0 = (await gw.probe()).cpu;
+const timer = setInterval(() => void show('load'), 3000);
+const r1 = await closedLoop(64, Number(process.env.MEM_SECONDS ?? 15), () => client.createTransaction(`m-${n++}`, 'PIX').then((c) => void charges.push(c)), classify);
+const r2 = await closedLoop(64, 10, (i) => client.postback(`pb-${i}`, charges[i % charges.length]!.providerId), classify);
+clearInterval(timer);
+await show('after'); const cpu1 = (await gw.probe()).cpu; console.log('cpu ms/op (creates+postbacks)', ((cpu1.user + cpu1.system - cpu0.user - cpu0.system) / 1000 / (r1.ok + r2.ok)).toFixed(2)); console.log('creates', r1.ok, 'rate', (r1.ok / r1.seconds).toFixed(0));
+await new Promise((r) => setTimeout(r, 5000));
+await show('after+5s');
+if (process.env.SNAP) { process.kill(gw.pid, 'SIGUSR2'); await new Promise((r) => setTimeout(r, 20000)); }
+client.close(); await gw.stop(); await fake.stop(); await db.drop();
