@@ -9,6 +9,7 @@
  * Prints the targets and writes its section of docs/benchmarks.md.
  *
  * Usage: npm run bench [-- --quick] [--soak-seconds N] [--backend postgres|embedded] [--write | --no-write] [--no-two-processes] [--cpu-prof DIR]
+ *   [--only webhooks] [--webhook-seconds N]
  * (DATABASE_URL names the PostgreSQL server; the bench makes and drops a database of its own on it.)
  */
 import { loadavg } from 'node:os';
@@ -53,7 +54,8 @@ try {
   await fake.stop();
 }
 log('');
-log(consoleTable(results, settings));
+// The targets' table needs every section; --only webhooks has printed its figures above.
+if (!settings.only) log(consoleTable(results, settings));
 log(
   `load average after the run: ${loadavg()
     .map((value) => value.toFixed(2))

@@ -174,7 +174,8 @@ async function freshDatabase(backend: Backend): Promise<Database> {
 export async function runBackend(backend: Backend, settings: Settings, fake: FakeProviderProcess, log: (line: string) => void): Promise<BackendResult> {
   const main = await freshDatabase(backend);
   try {
-    const start = await startToHealthy(backend, main, settings, log);
+    // The gateway migrates the database when it starts: --only webhooks leaves the start-up timings out.
+    const start = settings.only ? { cold: [], warm: [] } : await startToHealthy(backend, main, settings, log);
     const sql = await statementsPerOperation(main, settings, fake, log);
     return { backend, start, sql, ...(await underLoad(main, settings, fake, log)) };
   } finally {
@@ -303,6 +304,25 @@ async function underLoad(
     sampler = setInterval(() => (peakUnderLoad = Math.max(peakUnderLoad, gateway.rss().rss)), 250);
     const create = (method: Method) => () => client.createTransaction(key(), method).then((charge) => void charges.push(charge));
 
+    if (settings.only === 'webhooks') {
+      // Pending charges enough for every postback to be about a charge of its own (at up to 500 acknowledgements a second).
+      const wanted = settings.webhookRepeats * settings.webhookSeconds * 500;
+      while (charges.length < wanted) await closedLoop(32, 1, create('PIX'), classify);
+      log(`  ${charges.length} pending PIX charges made for the postbacks`);
+      const webhook = await webhookIntake(gateway, client, charges, settings, run, log);
+      const rss = gateway.rss();
+      const soak = { seconds: 0, operations: {}, errors: {}, rssEarly: NaN, rssLate: NaN, rssMax: NaN, heapEarly: NaN, heapLate: NaN, afterSoak: rss.rss };
+      return {
+        latency: [],
+        create: [],
+        get: [],
+        webhook,
+        rss: { idle, peakUnderLoad, highWater: rss.peak, soak },
+        loadGeneratorCores: NaN,
+        fakeProviderCores: NaN,
+      };
+    }
+
     // Added latency: the same charge through the gateway and straight to the fake, on a wall-clock schedule.
     const direct = directCharge(fake.url, client.notificationUrl, 'PIX');
     await closedLoop(4, settings.warmupSeconds, () => Promise.all([direct(), create('PIX')(), create('BILLET')()]), classify);
@@ -404,53 +424,7 @@ async function underLoad(
       );
     }
 
-    // Webhook intake: postbacks for pending charges (each charge once while there are enough), then the backlog drained.
-    const pending = [...charges];
-    let cursor = 0;
-    const nextCharge = () => pending[cursor++ % pending.length]!;
-    const outcomesBefore = metricBy(await scrape(gateway), 'gateway_webhook_notifications_processed_total', 'outcome');
-    const drainMs: number[] = [];
-    const totalMs: number[] = [];
-    const notifications: number[] = [];
-    let undrained = 0;
-    const webhookFigures = await measured(gateway, settings.webhookRepeats, async () => {
-      const before = processedTotal(await scrape(gateway));
-      const began = performance.now();
-      const result = await closedLoop(
-        settings.webhookConcurrency,
-        settings.webhookSeconds,
-        (i) => client.postback(`pb-${run}-${cursor}-${i}`, nextCharge().providerId),
-        classify,
-      );
-      const lastAck = performance.now();
-      const { left } = await drain(gateway, before, result.ok, settings.drainTimeoutSeconds * 1000);
-      undrained += left;
-      drainMs.push(performance.now() - lastAck);
-      totalMs.push(performance.now() - began);
-      notifications.push(result.ok);
-      // The CPU read after the drain covers intake and processing: per notification, both.
-      return result;
-    });
-    const { results: _results, ...webhookKept } = webhookFigures;
-    const outcomesAfter = metricBy(await scrape(gateway), 'gateway_webhook_notifications_processed_total', 'outcome');
-    const outcomes = Object.fromEntries(
-      Object.entries(outcomesAfter)
-        .map(([outcome, count]) => [outcome, count - (outcomesBefore[outcome] ?? 0)] as const)
-        .filter(([, count]) => count > 0),
-    );
-    const webhook: BackendResult['webhook'] = {
-      ...webhookKept,
-      concurrency: settings.webhookConcurrency,
-      notifications,
-      drainMs,
-      totalMs,
-      distinctCharges: Math.min(cursor, pending.length),
-      outcomes,
-      undrained,
-    };
-    log(
-      `  webhook intake x${settings.webhookConcurrency}: ${webhook.rate.map((v) => v.toFixed(0)).join(', ')} ack/s, p99 ${webhook.p99.map((v) => v.toFixed(1)).join(', ')} ms, drained ${drainMs.map((v) => (v / 1000).toFixed(1)).join(', ')} s after the last ack; outcomes ${JSON.stringify(outcomes)}`,
-    );
+    const webhook = await webhookIntake(gateway, client, charges, settings, run, log);
 
     const soak = await soakRun(gateway, client, charges, settings, key, log);
     clearInterval(sampler);
@@ -477,6 +451,64 @@ async function underLoad(
     client.close();
     await gateway.stop();
   }
+}
+
+/** Webhook intake: postbacks for pending charges (each charge once while there are enough), then the backlog drained. */
+async function webhookIntake(
+  gateway: GatewayUnderTest,
+  client: GatewayClient,
+  charges: readonly Charge[],
+  settings: Settings,
+  run: string,
+  log: (line: string) => void,
+): Promise<BackendResult['webhook']> {
+  const pending = [...charges];
+  let cursor = 0;
+  const nextCharge = () => pending[cursor++ % pending.length]!;
+  const outcomesBefore = metricBy(await scrape(gateway), 'gateway_webhook_notifications_processed_total', 'outcome');
+  const drainMs: number[] = [];
+  const totalMs: number[] = [];
+  const notifications: number[] = [];
+  let undrained = 0;
+  const webhookFigures = await measured(gateway, settings.webhookRepeats, async () => {
+    const before = processedTotal(await scrape(gateway));
+    const began = performance.now();
+    const result = await closedLoop(
+      settings.webhookConcurrency,
+      settings.webhookSeconds,
+      (i) => client.postback(`pb-${run}-${cursor}-${i}`, nextCharge().providerId),
+      classify,
+    );
+    const lastAck = performance.now();
+    const { left } = await drain(gateway, before, result.ok, settings.drainTimeoutSeconds * 1000);
+    undrained += left;
+    drainMs.push(performance.now() - lastAck);
+    totalMs.push(performance.now() - began);
+    notifications.push(result.ok);
+    // The CPU read after the drain covers intake and processing: per notification, both.
+    return result;
+  });
+  const { results: _results, ...webhookKept } = webhookFigures;
+  const outcomesAfter = metricBy(await scrape(gateway), 'gateway_webhook_notifications_processed_total', 'outcome');
+  const outcomes = Object.fromEntries(
+    Object.entries(outcomesAfter)
+      .map(([outcome, count]) => [outcome, count - (outcomesBefore[outcome] ?? 0)] as const)
+      .filter(([, count]) => count > 0),
+  );
+  const webhook: BackendResult['webhook'] = {
+    ...webhookKept,
+    concurrency: settings.webhookConcurrency,
+    notifications,
+    drainMs,
+    totalMs,
+    distinctCharges: Math.min(cursor, pending.length),
+    outcomes,
+    undrained,
+  };
+  log(
+    `  webhook intake x${settings.webhookConcurrency}: ${webhook.rate.map((v) => v.toFixed(0)).join(', ')} ack/s, p99 ${webhook.p99.map((v) => v.toFixed(1)).join(', ')} ms, drained ${drainMs.map((v) => (v / 1000).toFixed(1)).join(', ')} s after the last ack (${notifications.map((n, r) => ((n * 1000) / totalMs[r]!).toFixed(0)).join(', ')} processed/s from the first sent), CPU ${webhook.cpuMsPerOp.map((v) => v.toFixed(2)).join(', ')} ms/notification; outcomes ${JSON.stringify(outcomes)}`,
+  );
+  return webhook;
 }
 
 /** Steady load for the soak: 4 callers creating PIX charges, 4 reading, 2 sending postbacks for the new charges; RSS every second. */

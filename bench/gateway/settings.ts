@@ -1,10 +1,15 @@
-/** The suite's command line: `npm run bench [-- --quick] [--soak-seconds N] [--backend postgres|embedded] [--write|--no-write] [--no-two-processes] [--cpu-prof DIR]`. */
+/**
+ * The suite's command line: `npm run bench [-- --quick] [--soak-seconds N] [--backend postgres|embedded] [--write|--no-write] [--no-two-processes]
+ * [--cpu-prof DIR] [--only webhooks] [--webhook-seconds N]`.
+ */
 import type { Method } from './clients.js';
 
 export type Backend = 'postgres' | 'embedded';
 
 export interface Settings {
   quick: boolean;
+  /** --only webhooks: the SQL count and the webhook intake and backlog alone (to iterate on them; nothing is written). */
+  only?: 'webhooks';
   backends: Backend[];
   /** Charges' payment methods measured (PIX renders a QR image in the gateway; BILLET does not). */
   methods: Method[];
@@ -46,13 +51,16 @@ export function readSettings(argv: readonly string[]): Settings {
   };
   const quick = argv.includes('--quick');
   const backend = value('backend');
+  const only = value('only');
+  if (only !== undefined && only !== 'webhooks') throw new Error(`--only takes webhooks, got ${JSON.stringify(only)}`);
   if (backend !== undefined && backend !== 'postgres' && backend !== 'embedded')
     throw new Error(`--backend takes postgres or embedded, got ${JSON.stringify(backend)}`);
   return {
     quick,
+    only,
     backends: backend ? [backend] : ['postgres', 'embedded'],
     methods: ['PIX', 'BILLET'],
-    write: argv.includes('--write') || (!quick && !argv.includes('--no-write')),
+    write: !only && (argv.includes('--write') || (!quick && !argv.includes('--no-write'))),
     startCold: quick ? 1 : 3,
     startWarm: quick ? 1 : 5,
     sqlOperations: quick ? 20 : 100,
@@ -64,7 +72,7 @@ export function readSettings(argv: readonly string[]): Settings {
     warmupSeconds: quick ? 0.5 : 2,
     throughputRepeats: quick ? 1 : 3,
     webhookConcurrency: 32,
-    webhookSeconds: quick ? 2 : 10,
+    webhookSeconds: number('webhook-seconds', quick ? 2 : 10),
     webhookRepeats: quick ? 1 : 3,
     drainTimeoutSeconds: quick ? 120 : 600,
     soakSeconds: number('soak-seconds', quick ? 10 : 300),
