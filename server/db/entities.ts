@@ -165,7 +165,16 @@ export type StatusEventRow = InferEntity<typeof StatusEventEntity>;
 export const WebhookNotificationEntity = defineEntity({
   name: 'WebhookNotification',
   tableName: 'webhook_notifications',
-  indexes: [{ properties: ['providerAccountId', 'receivedAt'] }, { properties: ['outcome', 'nextAttemptAt'] }, { properties: ['subjectId'] }],
+  indexes: [
+    { properties: ['providerAccountId', 'receivedAt'] },
+    { properties: ['outcome', 'nextAttemptAt'] },
+    { properties: ['subjectId'] },
+    // The backlog the workers scan, oldest first (notificationsRepository.ts BACKLOG; migration Migration20261126120000_notification_backlog).
+    {
+      name: 'webhook_notifications_backlog_index',
+      expression: `create index "webhook_notifications_backlog_index" on "webhook_notifications" ("received_at") where outcome in ('RECEIVED', 'PROCESSING') or (outcome in ('FAILED', 'UNKNOWN_SUBJECT') and next_attempt_at is not null)`,
+    },
+  ],
   // One processed copy per notification: later deliveries of the same one are duplicates.
   uniques: [{ properties: ['providerAccountId', 'dedupKey'] }],
   properties: {

@@ -29,6 +29,62 @@ export interface StoredNotification extends WebhookNotification {
   authenticatedAtIntake: boolean;
 }
 
+/** The columns of a notification's summary, and of the whole stored notification, as raw SQL answers them. */
+const SUMMARY_COLUMNS = `id, provider, provider_account_id, received_at, outcome, outcome_reason, result_type, result_subject_id, result_status,
+  subject_id, processed_at, attempts`;
+const STORED_COLUMNS = `${SUMMARY_COLUMNS}, body, headers, authenticated_at_intake`;
+
+interface NotificationRecord {
+  id: string;
+  provider: string;
+  provider_account_id: string;
+  received_at: Date;
+  outcome: string;
+  outcome_reason: string | null;
+  result_type: string | null;
+  result_subject_id: string | null;
+  result_status: string | null;
+  subject_id: string | null;
+  processed_at: Date | null;
+  attempts: number;
+}
+
+interface StoredRecord extends NotificationRecord {
+  body: Buffer;
+  headers: Record<string, string> | string;
+  authenticated_at_intake: boolean;
+}
+
+const notificationOf = (row: NotificationRecord): WebhookNotification =>
+  toNotification({
+    id: row.id,
+    provider: row.provider,
+    providerAccountId: row.provider_account_id,
+    receivedAt: new Date(row.received_at),
+    outcome: row.outcome,
+    outcomeReason: row.outcome_reason,
+    resultType: row.result_type,
+    resultSubjectId: row.result_subject_id,
+    resultStatus: row.result_status,
+    subjectId: row.subject_id,
+    processedAt: row.processed_at === null ? null : new Date(row.processed_at),
+    attempts: row.attempts,
+  } as WebhookNotificationRow);
+
+const storedOf = (row: StoredRecord): StoredNotification => ({
+  ...notificationOf(row),
+  body: Buffer.from(row.body),
+  headers: typeof row.headers === 'string' ? (JSON.parse(row.headers) as Record<string, string>) : row.headers,
+  authenticatedAtIntake: row.authenticated_at_intake,
+});
+
+/**
+ * The notifications still to be processed (new, held by a worker, or waiting for a retry): the predicate of the
+ * partial index the workers scan (webhook_notifications_backlog_index: entities.ts and its migration), and of the
+ * queue's depth. A processed notification leaves it, so the index holds the backlog, not the table's history.
+ */
+const BACKLOG = `outcome in ('RECEIVED', 'PROCESSING') or (outcome in ('FAILED', 'UNKNOWN_SUBJECT') and next_attempt_at is not null)`;
+
 export interface NotificationFilter {
   provider?: string;
   providerAccountId?: string;
@@ -78,32 +134,37 @@ export class NotificationsRepository {
   /**
    * Leases up to `limit` notifications that are due: new ones, failed ones whose
    * retry time has come, and ones whose worker's lease ran out (it crashed).
-   * SKIP LOCKED lets several sidecar processes share the queue.
+   * SKIP LOCKED lets several sidecar processes share the queue. The leased rows
+   * come back whole, so processing reads nothing more of them. The scan runs on
+   * the backlog's partial index (webhook_notifications_backlog_index), whose
+   * predicate is repeated here word for word so the planner sees it holds.
    */
-  async claimDue(em: EntityManager, limit: number, leaseMs: number): Promise<string[]> {
+  async claimDue(em: EntityManager, limit: number, leaseMs: number): Promise<StoredNotification[]> {
     const now = new Date();
-    const rows = await em.getConnection('write').execute<{ id: string }[]>(
+    const rows = await em.getConnection('write').execute<StoredRecord[]>(
       `update webhook_notifications set outcome = 'PROCESSING', locked_until = ?, attempts = attempts + 1
        where id in (
          select id from webhook_notifications
-         where outcome = 'RECEIVED'
-            or (outcome = 'PROCESSING' and locked_until < ?)
-            or (outcome in ('FAILED', 'UNKNOWN_SUBJECT') and next_attempt_at <= ?)
+         where (${BACKLOG})
+           and (outcome = 'RECEIVED'
+             or (outcome = 'PROCESSING' and locked_until < ?)
+             or (outcome in ('FAILED', 'UNKNOWN_SUBJECT') and next_attempt_at <= ?))
          order by received_at
          limit ?
          for update skip locked)
-       returning id`,
+       returning ${STORED_COLUMNS}`,
       [new Date(now.getTime() + leaseMs), now, now, limit],
       'all',
     );
-    return rows.map((row) => row.id);
+    // UPDATE … RETURNING answers in no particular order: the oldest first, as leased.
+    return rows.map(storedOf).sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime());
   }
 
   /** The queue's size, counted through the (outcome, next_attempt_at) index: the cost follows the queue, not the table. */
   async queueDepth(em: EntityManager): Promise<QueueDepth> {
     const rows = await em.getConnection('write').execute<{ outcome: string; count: number }[]>(
       `select outcome, count(*)::int as count from webhook_notifications
-       where outcome in ('RECEIVED', 'PROCESSING') or (outcome in ('FAILED', 'UNKNOWN_SUBJECT') and next_attempt_at is not null)
+       where ${BACKLOG}
        group by outcome`,
       [],
       'all',
@@ -112,22 +173,17 @@ export class NotificationsRepository {
     return { received: count('RECEIVED'), processing: count('PROCESSING'), retrying: count('FAILED', 'UNKNOWN_SUBJECT') };
   }
 
-  /** Leases one notification (for an immediate or operator-requested run), unless a worker holds it now. */
-  async claimOne(em: EntityManager, id: string, leaseMs: number): Promise<boolean> {
+  /** Leases one notification (for an immediate or operator-requested run), unless a worker holds it now; the row as leased. */
+  async claimOne(em: EntityManager, id: string, leaseMs: number): Promise<StoredNotification | null> {
     const now = new Date();
-    const rows = await em.getConnection('write').execute<{ id: string }[]>(
+    const [row] = await em.getConnection('write').execute<StoredRecord[]>(
       `update webhook_notifications set outcome = 'PROCESSING', locked_until = ?, attempts = attempts + 1
        where id = ? and (outcome <> 'PROCESSING' or locked_until < ?)
-       returning id`,
+       returning ${STORED_COLUMNS}`,
       [new Date(now.getTime() + leaseMs), id, now],
       'all',
     );
-    return rows.length === 1;
-  }
-
-  async get(em: EntityManager, id: string): Promise<StoredNotification | null> {
-    const row = await em.findOne(WebhookNotificationEntity, { id }, { connectionType: 'write' });
-    return row && { ...toNotification(row), body: Buffer.from(row.body), headers: row.headers, authenticatedAtIntake: row.authenticatedAtIntake };
+    return row ? storedOf(row) : null;
   }
 
   /** Claims the dedup key for this notification; false when another copy already holds it. */
@@ -142,23 +198,31 @@ export class NotificationsRepository {
     }
   }
 
+  /**
+   * What came of a notification, in one statement that also answers the row as recorded. `em` may be a database
+   * transaction's (the status move the notification caused), so that the move and its outcome commit together.
+   */
   async recordOutcome(em: EntityManager, id: string, update: OutcomeUpdate): Promise<WebhookNotification> {
-    await em.nativeUpdate(
-      WebhookNotificationEntity,
-      { id },
-      {
-        outcome: update.outcome,
-        outcomeReason: update.reason ?? null,
-        resultType: update.result?.type ?? null,
-        resultSubjectId: update.result?.transactionId ?? null,
-        resultStatus: update.result?.status ?? null,
-        subjectId: update.subjectId ?? null,
-        lockedUntil: null,
-        nextAttemptAt: update.retryAt ?? null,
-        processedAt: new Date(),
-      },
+    const [row] = await em.execute<NotificationRecord[]>(
+      `update webhook_notifications set outcome = ?, outcome_reason = ?, result_type = ?, result_subject_id = ?, result_status = ?,
+         subject_id = ?, locked_until = null, next_attempt_at = ?, processed_at = ?
+       where id = ?
+       returning ${SUMMARY_COLUMNS}`,
+      [
+        update.outcome,
+        update.reason ?? null,
+        update.result?.type ?? null,
+        update.result?.transactionId ?? null,
+        update.result?.status ?? null,
+        update.subjectId ?? null,
+        update.retryAt ?? null,
+        new Date(),
+        id,
+      ],
+      'all',
     );
-    return toNotification(await em.findOneOrFail(WebhookNotificationEntity, { id }, { connectionType: 'write', disableIdentityMap: true }));
+    if (!row) throw new Error(`notification ${id} not found`);
+    return notificationOf(row);
   }
 
   async list(

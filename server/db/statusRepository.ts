@@ -140,6 +140,19 @@ export interface StatusMove<S extends string> {
   event?: StatusEvent;
 }
 
+/** What runs in the status move's database transaction besides the move itself. */
+export interface MoveHooks<S extends string> {
+  /** Changes the row further before it is written (e.g. a payout's approval time). */
+  onMove?: (row: any, at: Date) => void;
+  /** Once the event has its id, when the status changed (e.g. queues the caller's notification). */
+  afterMove?: (tx: EntityManager, row: any, event: StatusEvent, from: S) => void;
+  /**
+   * Last, whether the status changed or not (null: no such row): a write that must commit with the move or not at
+   * all, such as the outcome of the notification that asked for it.
+   */
+  finish?: (tx: EntityManager, move: StatusMove<S> | null) => Promise<void>;
+}
+
 /**
  * Moves a row's status if the state machine allows it, under a row lock so that
  * concurrent updates of one subject serialize, and records the change in the
@@ -153,26 +166,40 @@ export async function moveStatus<S extends string>(
   to: S,
   source: StatusSource,
   canMove: (from: S, to: S) => boolean,
-  onMove?: (row: any, at: Date) => void,
-  /** Runs in the same database transaction once the event has its id (e.g. queues the caller's notification). */
-  afterMove?: (tx: EntityManager, row: any, event: StatusEvent, from: S) => void,
+  { onMove, afterMove, finish }: MoveHooks<S> = {},
 ): Promise<StatusMove<S> | null> {
   return em.transactional(async (tx) => {
-    const row = (await tx.findOne(entity as typeof TransactionEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE })) as StatusRow | null;
-    if (!row) return null;
-    const from = row.status as S;
-    if (from === to || !canMove(from, to)) return { changed: false, from, to };
-    const at = new Date();
-    row.status = to;
-    row.updatedAt = at;
-    onMove?.(row, at);
-    const eventRow = recordStatusEvent(tx, subject, row.id, row.providerAccountId, to, source, at);
-    await tx.flush();
-    const event = toStatusEvent(eventRow);
-    if (afterMove) {
-      afterMove(tx, row, event, from);
-      await tx.flush();
-    }
-    return { changed: true, from, to, event };
+    const move = await moveLocked(tx, entity, subject, id, to, source, canMove, onMove, afterMove);
+    await finish?.(tx, move);
+    return move;
   });
+}
+
+async function moveLocked<S extends string>(
+  tx: EntityManager,
+  entity: typeof TransactionEntity | typeof WithdrawalEntity,
+  subject: Subject,
+  id: string,
+  to: S,
+  source: StatusSource,
+  canMove: (from: S, to: S) => boolean,
+  onMove: MoveHooks<S>['onMove'],
+  afterMove: MoveHooks<S>['afterMove'],
+): Promise<StatusMove<S> | null> {
+  const row = (await tx.findOne(entity as typeof TransactionEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE })) as StatusRow | null;
+  if (!row) return null;
+  const from = row.status as S;
+  if (from === to || !canMove(from, to)) return { changed: false, from, to };
+  const at = new Date();
+  row.status = to;
+  row.updatedAt = at;
+  onMove?.(row, at);
+  const eventRow = recordStatusEvent(tx, subject, row.id, row.providerAccountId, to, source, at);
+  await tx.flush();
+  const event = toStatusEvent(eventRow);
+  if (afterMove) {
+    afterMove(tx, row, event, from);
+    await tx.flush();
+  }
+  return { changed: true, from, to, event };
 }

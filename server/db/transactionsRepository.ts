@@ -21,7 +21,7 @@ import { TransactionEntity, WithdrawalEntity, type TransactionRow, type Withdraw
 import type { OutboundRepository } from './outboundRepository.js';
 import type { Consistency } from './consistency.js';
 import { LockMode, UniqueConstraintViolationException, type ConnectionType } from '@mikro-orm/core';
-import { moveStatus, recordStatusEvent, statusHistory, toStatusEvent, type StatusMove } from './statusRepository.js';
+import { moveStatus, recordStatusEvent, statusHistory, toStatusEvent, type MoveHooks, type StatusMove } from './statusRepository.js';
 
 const orUndefined = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
 
@@ -389,18 +389,17 @@ export class TransactionsRepository {
   }
 
   /** Moves the status; when the charge has a webhook_url, queues the caller's notification in the same database transaction. */
-  async moveTransactionStatus(em: EntityManager, id: string, to: TransactionStatus, source: StatusSource): Promise<StatusMove<TransactionStatus> | null> {
+  async moveTransactionStatus(
+    em: EntityManager,
+    id: string,
+    to: TransactionStatus,
+    source: StatusSource,
+    finish?: MoveHooks<TransactionStatus>['finish'],
+  ): Promise<StatusMove<TransactionStatus> | null> {
     let queued = false;
-    const move = await moveStatus(
-      em,
-      TransactionEntity,
-      'TRANSACTION',
-      id,
-      to,
-      source,
-      canMoveTransaction,
-      undefined,
-      (tx, row: TransactionRow, event, from) => {
+    const move = await moveStatus(em, TransactionEntity, 'TRANSACTION', id, to, source, canMoveTransaction, {
+      finish,
+      afterMove: (tx, row: TransactionRow, event, from) => {
         if (!row.webhookUrl) return;
         const body = this.outboundBody({
           transaction: {
@@ -418,7 +417,7 @@ export class TransactionsRepository {
         this.outbound.enqueue(tx, { eventId: event.eventId, transactionId: row.id, url: row.webhookUrl, body, at: event.occurredAt });
         queued = true;
       },
-    );
+    });
     // Committed: the delivery worker is woken only when there is something to deliver.
     if (queued) for (const listener of this.queuedListeners) listener();
     return move;
@@ -537,9 +536,18 @@ export class TransactionsRepository {
     return row && { ...withdrawalOf(withdrawalRowOf(row)), statusHistory: historyOf<WithdrawStatus>(row.history) };
   }
 
-  moveWithdrawalStatus(em: EntityManager, id: string, to: WithdrawStatus, source: StatusSource): Promise<StatusMove<WithdrawStatus> | null> {
-    return moveStatus(em, WithdrawalEntity, 'WITHDRAWAL', id, to, source, canMoveWithdrawal, (row: WithdrawalRow, at) => {
-      if (to === 'APPROVED') row.approvedAt ??= at;
+  moveWithdrawalStatus(
+    em: EntityManager,
+    id: string,
+    to: WithdrawStatus,
+    source: StatusSource,
+    finish?: MoveHooks<WithdrawStatus>['finish'],
+  ): Promise<StatusMove<WithdrawStatus> | null> {
+    return moveStatus(em, WithdrawalEntity, 'WITHDRAWAL', id, to, source, canMoveWithdrawal, {
+      finish,
+      onMove: (row: WithdrawalRow, at) => {
+        if (to === 'APPROVED') row.approvedAt ??= at;
+      },
     });
   }
 }

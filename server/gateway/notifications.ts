@@ -1,6 +1,7 @@
 import { GatewayError, isGatewayError, notFound } from '../lib/errors.js';
 import type { ProviderAccountWithSecrets, UnsolicitedPayment, WebhookNotification, WebhookOutcome, WebhookResult } from '../domain/types.js';
-import type { NotificationFilter, QueueDepth, StoredNotification } from '../db/notificationsRepository.js';
+import type { NotificationFilter, OutcomeUpdate, QueueDepth, StoredNotification } from '../db/notificationsRepository.js';
+import type { StatusMove } from '../db/statusRepository.js';
 import type { AdapterContext, IncomingNotification, NotificationVerdict, ProviderAdapter } from '../providers/adapter.js';
 import { resolveAccount, type GatewayDeps } from './context.js';
 import { isUuid } from '../lib/ids.js';
@@ -168,17 +169,10 @@ export class NotificationsService {
    * Returns how many were processed.
    */
   async processDue(limit = NOTIFICATION_BATCH): Promise<number> {
-    const ids = await this.deps.notifications.claimDue(this.deps.db.em(), limit, this.options.leaseMs);
-    const prepared = await mapLimited(ids, PROCESSING_CONCURRENCY, (id) =>
-      this.prepare(id).catch((error: unknown) => {
-        // Gone since it was leased (an operator's reprocess holds it, or it was purged): nothing to record.
-        this.deps.logger.warn({ err: error, notificationId: id }, 'leased notification could not be read');
-        return undefined;
-      }),
-    );
+    const leased = await this.deps.notifications.claimDue(this.deps.db.em(), limit, this.options.leaseMs);
+    const prepared = await mapLimited(leased, PROCESSING_CONCURRENCY, (stored) => this.prepare(stored));
     const bySubject = new Map<string, (() => Promise<WebhookNotification>)[]>();
     for (const step of prepared) {
-      if (!step) continue;
       const queue = bySubject.get(step.subject);
       if (queue) queue.push(step.apply);
       else bySubject.set(step.subject, [step.apply]);
@@ -186,17 +180,14 @@ export class NotificationsService {
     await mapLimited([...bySubject.values()], PROCESSING_CONCURRENCY, async (queue) => {
       for (const apply of queue) await apply();
     });
-    return ids.length;
+    return leased.length;
   }
 
+  /** Leases one notification and processes it; every path ends in a recorded outcome. */
   private async claimAndProcess(id: string): Promise<WebhookNotification | undefined> {
-    if (!(await this.deps.notifications.claimOne(this.deps.db.em(), id, this.options.leaseMs))) return undefined;
-    return this.process(id);
-  }
-
-  /** Processes a notification this worker holds; every path ends in a recorded outcome. */
-  private async process(id: string): Promise<WebhookNotification> {
-    const step = await this.prepare(id);
+    const stored = await this.deps.notifications.claimOne(this.deps.db.em(), id, this.options.leaseMs);
+    if (!stored) return undefined;
+    const step = await this.prepare(stored);
     return step.apply();
   }
 
@@ -206,12 +197,12 @@ export class NotificationsService {
   }
 
   /**
-   * Reads, verifies and parses a notification this worker holds, and names its subject; `apply` finishes it (every
-   * path ends in a recorded outcome). A notification that ends here (rejected, ignored, failed) is its own subject.
+   * Verifies and parses a notification this worker holds (as its lease answered it), and names its subject; `apply`
+   * finishes it (every path ends in a recorded outcome). A notification that ends here (rejected, ignored, failed)
+   * is its own subject.
    */
-  private async prepare(id: string): Promise<{ subject: string; apply: () => Promise<WebhookNotification> }> {
-    const stored = await this.deps.notifications.get(this.deps.db.em(), id);
-    if (!stored) throw notFound(`notification ${id} not found`);
+  private async prepare(stored: StoredNotification): Promise<{ subject: string; apply: () => Promise<WebhookNotification> }> {
+    const { id } = stored;
     const finished = (outcome: Promise<WebhookNotification>) => ({ subject: `notification:${id}`, apply: () => outcome });
     const record: RecordOutcome = async (outcome, reason, result, subjectId, retryAt) => {
       const recorded = await this.deps.notifications.recordOutcome(this.deps.db.em(), id, { outcome, reason, result, subjectId, retryAt });
@@ -328,10 +319,25 @@ export class NotificationsService {
         status = actual.status;
       }
     }
-    const move = await moveSubjectStatus(this.deps, kind, subject.id, status, unconfirmed ? 'poll' : 'webhook');
-    if (unconfirmed) return record('UNCONFIRMED', move?.changed ? `${unconfirmed}; applied ${move.from} → ${move.to}` : unconfirmed, result, subject.id);
-    return move?.changed
-      ? record('APPLIED', `${move.from} → ${move.to}`, result, subject.id)
-      : record('UNCHANGED', `${move?.from ?? subject.status} → ${status} is not a move forward`, result, subject.id);
+    const outcomeOf = (move: StatusMove<S> | null): OutcomeUpdate => {
+      if (unconfirmed)
+        return {
+          outcome: 'UNCONFIRMED',
+          reason: move?.changed ? `${unconfirmed}; applied ${move.from} → ${move.to}` : unconfirmed,
+          result,
+          subjectId: subject.id,
+        };
+      return move?.changed
+        ? { outcome: 'APPLIED', reason: `${move.from} → ${move.to}`, result, subjectId: subject.id }
+        : { outcome: 'UNCHANGED', reason: `${move?.from ?? subject.status} → ${status} is not a move forward`, result, subjectId: subject.id };
+    };
+    // The outcome is written in the move's database transaction: a notification is applied and marked done together,
+    // so no crash in between can leave it applied but still leased (to be taken, confirmed and tried again).
+    let recorded: WebhookNotification | undefined;
+    await moveSubjectStatus(this.deps, kind, subject.id, status, unconfirmed ? 'poll' : 'webhook', async (tx, move) => {
+      recorded = await this.deps.notifications.recordOutcome(tx, stored.id, outcomeOf(move));
+    });
+    this.deps.observer.notificationProcessed(stored.provider, recorded!.outcome);
+    return recorded!;
   }
 }

@@ -1,5 +1,5 @@
 import type { Consistency } from '../db/consistency.js';
-import type { StatusMove } from '../db/statusRepository.js';
+import type { MoveHooks, StatusMove } from '../db/statusRepository.js';
 import type { Operation, StatusSource, Transaction, TransactionStatus, Withdrawal, WithdrawStatus } from '../domain/types.js';
 import type { AdapterContext, ProviderAdapter } from '../providers/adapter.js';
 import type { GatewayDeps } from './context.js';
@@ -42,7 +42,8 @@ export interface SubjectKind<S extends string, T extends Tracked<S>> {
   /** The statuses that say money moved: an answer claiming one must match the record (flowIntegrity.ts). */
   moneyMoved: ReadonlySet<S>;
   amountOf(subject: T): number;
-  move(deps: GatewayDeps, id: string, to: S, source: StatusSource): Promise<StatusMove<S> | null>;
+  /** `finish` runs in the move's database transaction, whether the status changed or not (see MoveHooks). */
+  move(deps: GatewayDeps, id: string, to: S, source: StatusSource, finish?: MoveHooks<S>['finish']): Promise<StatusMove<S> | null>;
 }
 
 export const TRANSACTIONS: SubjectKind<TransactionStatus, Transaction> = {
@@ -58,7 +59,7 @@ export const TRANSACTIONS: SubjectKind<TransactionStatus, Transaction> = {
   },
   moneyMoved: new Set(['APPROVED']),
   amountOf: (transaction) => transaction.amount,
-  move: (deps, id, to, source) => deps.transactions.moveTransactionStatus(deps.db.em(), id, to, source),
+  move: (deps, id, to, source, finish) => deps.transactions.moveTransactionStatus(deps.db.em(), id, to, source, finish),
 };
 
 export const WITHDRAWALS: SubjectKind<WithdrawStatus, Withdrawal> = {
@@ -74,18 +75,19 @@ export const WITHDRAWALS: SubjectKind<WithdrawStatus, Withdrawal> = {
   },
   moneyMoved: new Set(['APPROVED']),
   amountOf: (withdrawal) => withdrawal.amount,
-  move: (deps, id, to, source) => deps.transactions.moveWithdrawalStatus(deps.db.em(), id, to, source),
+  move: (deps, id, to, source, finish) => deps.transactions.moveWithdrawalStatus(deps.db.em(), id, to, source, finish),
 };
 
-/** Moves a subject's status through the state machine and tells watchers when it changed. */
+/** Moves a subject's status through the state machine and tells watchers when it changed (and committed). */
 export async function moveSubjectStatus<S extends string, T extends Tracked<S>>(
   deps: GatewayDeps,
   kind: SubjectKind<S, T>,
   id: string,
   to: S,
   source: StatusSource,
+  finish?: MoveHooks<S>['finish'],
 ): Promise<StatusMove<S> | null> {
-  const move = await kind.move(deps, id, to, source);
+  const move = await kind.move(deps, id, to, source, finish);
   if (move?.event) deps.events.published(move.event);
   return move;
 }
