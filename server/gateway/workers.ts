@@ -16,7 +16,8 @@ export interface WorkerLoop {
  */
 export class Workers {
   private readonly abort = new AbortController();
-  private readonly wakers = new Map<string, () => void>();
+  /** Per loop name, the wake-up of each of its copies that sleeps now. */
+  private readonly wakers = new Map<string, Set<() => void>>();
   private readonly running: Promise<void>[] = [];
 
   constructor(private readonly logger: Logger) {}
@@ -26,8 +27,9 @@ export class Workers {
     return this;
   }
 
+  /** Wakes every sleeping copy of the loop: the work just stored may be more than one copy's round. */
   wake(name: string): void {
-    this.wakers.get(name)?.();
+    for (const wake of this.wakers.get(name) ?? []) wake();
   }
 
   private async loop(loop: WorkerLoop): Promise<void> {
@@ -40,8 +42,11 @@ export class Workers {
       }
       if (did > 0 || this.abort.signal.aborted) continue;
       const woken = new AbortController();
-      this.wakers.set(loop.name, () => woken.abort());
+      const wake = () => woken.abort();
+      const sleeping = this.wakers.get(loop.name) ?? new Set();
+      this.wakers.set(loop.name, sleeping.add(wake));
       await sleep(loop.idleMs, undefined, { signal: AbortSignal.any([woken.signal, this.abort.signal]) }).catch(() => undefined);
+      sleeping.delete(wake);
     }
   }
 
