@@ -1,7 +1,7 @@
-import { LockMode, type ConnectionType } from '@mikro-orm/core';
+import type { ConnectionType } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { StatusChange, StatusEvent, StatusSource } from '../domain/types.js';
-import { StatusEventEntity, type StatusEventRow, type TransactionEntity, type WithdrawalEntity } from './entities.js';
+import { StatusEventEntity, type StatusEventRow } from './entities.js';
 
 export type Subject = 'TRANSACTION' | 'WITHDRAWAL';
 
@@ -126,13 +126,6 @@ export async function eventsAfter(
   return { events, cursor: cursorOf(rows.at(-1)) ?? cursor };
 }
 
-interface StatusRow {
-  id: string;
-  providerAccountId: string;
-  status: string;
-  updatedAt: Date;
-}
-
 export interface StatusMove<S extends string> {
   changed: boolean;
   from: S;
@@ -140,12 +133,12 @@ export interface StatusMove<S extends string> {
   event?: StatusEvent;
 }
 
-/** What runs in the status move's database transaction besides the move itself. */
-export interface MoveHooks<S extends string> {
-  /** Changes the row further before it is written (e.g. a payout's approval time). */
-  onMove?: (row: any, at: Date) => void;
-  /** Once the event has its id, when the status changed (e.g. queues the caller's notification). */
-  afterMove?: (tx: EntityManager, row: any, event: StatusEvent, from: S) => void;
+/** What a status move runs in its database transaction besides the move itself. */
+export interface MoveHooks<S extends string, R = unknown> {
+  /** More columns to set when the status changes (e.g. a payout's approval time), given the move's time: SQL with its parameters. */
+  alsoSet?: (at: Date) => { sql: string; params: unknown[] };
+  /** Once the event has its id, when the status changed (e.g. queues the caller's notification); flushed after. */
+  afterMove?: (tx: EntityManager, row: R, event: StatusEvent, from: S) => void;
   /**
    * Last, whether the status changed or not (null: no such row): a write that must commit with the move or not at
    * all, such as the outcome of the notification that asked for it.
@@ -153,53 +146,70 @@ export interface MoveHooks<S extends string> {
   finish?: (tx: EntityManager, move: StatusMove<S> | null) => Promise<void>;
 }
 
+/** The charges' or payouts' table, and how one of its rows (as raw SQL answers it) reads as its entity's shape. */
+export interface StatusTable<R> {
+  table: 'transactions' | 'withdrawals';
+  subject: Subject;
+  rowOf(record: Record<string, unknown>): R;
+}
+
+type MoveRecord = Record<string, unknown> & { previous_status: string; event_id: string | null };
+
 /**
- * Moves a row's status if the state machine allows it, under a row lock so that
- * concurrent updates of one subject serialize, and records the change in the
- * event log in the same database transaction.
+ * Moves a row's status if the state machine allows it (`from`: the statuses that may move to `to`), and records
+ * the change in the event log, in one statement: the row is locked and read, updated only from an allowed status,
+ * and the event written from the updated row. Concurrent moves of one subject serialize on the row lock. It runs
+ * in a database transaction with what `hooks` add, which commit with it.
  */
-export async function moveStatus<S extends string>(
+export async function moveStatus<S extends string, R>(
   em: EntityManager,
-  entity: typeof TransactionEntity | typeof WithdrawalEntity,
-  subject: Subject,
+  { table, subject, rowOf }: StatusTable<R>,
   id: string,
   to: S,
   source: StatusSource,
-  canMove: (from: S, to: S) => boolean,
-  { onMove, afterMove, finish }: MoveHooks<S> = {},
+  from: readonly S[],
+  { alsoSet, afterMove, finish }: MoveHooks<S, R> = {},
 ): Promise<StatusMove<S> | null> {
   return em.transactional(async (tx) => {
-    const move = await moveLocked(tx, entity, subject, id, to, source, canMove, onMove, afterMove);
+    const at = new Date();
+    const also = alsoSet?.(at);
+    const [record] = await tx.execute<MoveRecord[]>(
+      `with old as (select id, status from ${table} where id = ? for update),
+        moved as (
+          update ${table} t set status = ?, updated_at = ?${also ? `, ${also.sql}` : ''} from old
+          where t.id = old.id and old.status in (${from.map(() => '?').join(', ') || 'null'})
+          returning t.*),
+        event as (
+          insert into status_events (subject, subject_id, provider_account_id, status, source, occurred_at)
+          select ?, id, provider_account_id, ?, ?, ? from moved
+          returning id)
+      select old.status as previous_status, event.id as event_id, moved.* from old left join moved on true left join event on true`,
+      [id, to, at, ...(also?.params ?? []), ...from, subject, to, source, at],
+      'all',
+    );
+    let move: StatusMove<S> | null = null;
+    if (record) {
+      const previous = record.previous_status as S;
+      if (record.event_id === null) move = { changed: false, from: previous, to };
+      else {
+        const row = rowOf(record);
+        const event: StatusEvent = {
+          eventId: String(record.event_id),
+          subject,
+          subjectId: id,
+          providerAccountId: String(record.provider_account_id),
+          status: to as StatusEvent['status'],
+          source,
+          occurredAt: at,
+        };
+        if (afterMove) {
+          afterMove(tx, row, event, previous);
+          await tx.flush();
+        }
+        move = { changed: true, from: previous, to, event };
+      }
+    }
     await finish?.(tx, move);
     return move;
   });
-}
-
-async function moveLocked<S extends string>(
-  tx: EntityManager,
-  entity: typeof TransactionEntity | typeof WithdrawalEntity,
-  subject: Subject,
-  id: string,
-  to: S,
-  source: StatusSource,
-  canMove: (from: S, to: S) => boolean,
-  onMove: MoveHooks<S>['onMove'],
-  afterMove: MoveHooks<S>['afterMove'],
-): Promise<StatusMove<S> | null> {
-  const row = (await tx.findOne(entity as typeof TransactionEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE })) as StatusRow | null;
-  if (!row) return null;
-  const from = row.status as S;
-  if (from === to || !canMove(from, to)) return { changed: false, from, to };
-  const at = new Date();
-  row.status = to;
-  row.updatedAt = at;
-  onMove?.(row, at);
-  const eventRow = recordStatusEvent(tx, subject, row.id, row.providerAccountId, to, source, at);
-  await tx.flush();
-  const event = toStatusEvent(eventRow);
-  if (afterMove) {
-    afterMove(tx, row, event, from);
-    await tx.flush();
-  }
-  return { changed: true, from, to, event };
 }

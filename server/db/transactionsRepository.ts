@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { canMoveTransaction, canMoveWithdrawal } from '../domain/statusMachine.js';
+import { transactionStatusesMovingTo, withdrawStatusesMovingTo } from '../domain/statusMachine.js';
 import type {
   PaymentMethod,
   StatusChange,
@@ -21,7 +21,7 @@ import { TransactionEntity, WithdrawalEntity, type TransactionRow, type Withdraw
 import type { OutboundRepository } from './outboundRepository.js';
 import type { Consistency } from './consistency.js';
 import { LockMode, UniqueConstraintViolationException, type ConnectionType } from '@mikro-orm/core';
-import { moveStatus, recordStatusEvent, statusHistory, toStatusEvent, type MoveHooks, type StatusMove } from './statusRepository.js';
+import { moveStatus, recordStatusEvent, statusHistory, toStatusEvent, type MoveHooks, type StatusMove, type StatusTable } from './statusRepository.js';
 
 const orUndefined = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
 
@@ -175,6 +175,18 @@ function withdrawalRowOf(row: SqlRecord): WithdrawalRow {
     updatedAt: dateOf(row.updated_at),
   } as WithdrawalRow;
 }
+
+/** Where status moves write (statusRepository.moveStatus), and how they read the moved row. */
+const TRANSACTION_STATUSES: StatusTable<TransactionRow> = {
+  table: 'transactions',
+  subject: 'TRANSACTION',
+  rowOf: (record) => transactionRowOf(record as SqlRecord),
+};
+const WITHDRAWAL_STATUSES: StatusTable<WithdrawalRow> = {
+  table: 'withdrawals',
+  subject: 'WITHDRAWAL',
+  rowOf: (record) => withdrawalRowOf(record as SqlRecord),
+};
 
 /**
  * Runs `work` once more when a concurrent insert of the same provider id won the race (the unique index refused
@@ -397,9 +409,9 @@ export class TransactionsRepository {
     finish?: MoveHooks<TransactionStatus>['finish'],
   ): Promise<StatusMove<TransactionStatus> | null> {
     let queued = false;
-    const move = await moveStatus(em, TransactionEntity, 'TRANSACTION', id, to, source, canMoveTransaction, {
+    const move = await moveStatus(em, TRANSACTION_STATUSES, id, to, source, transactionStatusesMovingTo(to), {
       finish,
-      afterMove: (tx, row: TransactionRow, event, from) => {
+      afterMove: (tx, row, event, from) => {
         if (!row.webhookUrl) return;
         const body = this.outboundBody({
           transaction: {
@@ -543,11 +555,10 @@ export class TransactionsRepository {
     source: StatusSource,
     finish?: MoveHooks<WithdrawStatus>['finish'],
   ): Promise<StatusMove<WithdrawStatus> | null> {
-    return moveStatus(em, WithdrawalEntity, 'WITHDRAWAL', id, to, source, canMoveWithdrawal, {
+    return moveStatus(em, WITHDRAWAL_STATUSES, id, to, source, withdrawStatusesMovingTo(to), {
       finish,
-      onMove: (row: WithdrawalRow, at) => {
-        if (to === 'APPROVED') row.approvedAt ??= at;
-      },
+      // The first approval's time is kept.
+      alsoSet: to === 'APPROVED' ? (at) => ({ sql: 'approved_at = coalesce(t.approved_at, ?)', params: [at] }) : undefined,
     });
   }
 }

@@ -27,3 +27,13 @@ export function canMoveTransaction(from: TransactionStatus, to: TransactionStatu
 export function canMoveWithdrawal(from: WithdrawStatus, to: WithdrawStatus): boolean {
   return WITHDRAW_MOVES[from].includes(to);
 }
+
+/** The statuses a charge may move to `to` from (what a status move's SQL accepts as the current status). */
+export function transactionStatusesMovingTo(to: TransactionStatus): TransactionStatus[] {
+  return (Object.keys(TRANSACTION_MOVES) as TransactionStatus[]).filter((from) => canMoveTransaction(from, to));
+}
+
+/** The statuses a payout may move to `to` from. */
+export function withdrawStatusesMovingTo(to: WithdrawStatus): WithdrawStatus[] {
+  return (Object.keys(WITHDRAW_MOVES) as WithdrawStatus[]).filter((from) => canMoveWithdrawal(from, to));
+}
