@@ -169,7 +169,7 @@ export const WebhookNotificationEntity = defineEntity({
     { properties: ['providerAccountId', 'receivedAt'] },
     { properties: ['outcome', 'nextAttemptAt'] },
     { properties: ['subjectId'] },
-    // The backlog the workers scan, oldest first (notificationsRepository.ts BACKLOG; migration Migration20261126120000_notification_backlog).
+    // The backlog the workers scan, oldest first (notificationsRepository.ts BACKLOG; migration Migration20261127120000_notification_backlog).
     {
       name: 'webhook_notifications_backlog_index',
       expression: `create index "webhook_notifications_backlog_index" on "webhook_notifications" ("received_at") where outcome in ('RECEIVED', 'PROCESSING') or (outcome in ('FAILED', 'UNKNOWN_SUBJECT') and next_attempt_at is not null)`,

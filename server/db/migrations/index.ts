@@ -13,7 +13,7 @@ import { Migration20261125160000_lists } from './Migration20261125160000_lists.j
 import { Migration20261125170000_commit_ordered_events } from './Migration20261125170000_commit_ordered_events.js';
 import { Migration20261126100000_receiver_details } from './Migration20261126100000_receiver_details.js';
 import { Migration20261127100000_key_fingerprints } from './Migration20261127100000_key_fingerprints.js';
-import { Migration20261126120000_notification_backlog } from './Migration20261126120000_notification_backlog.js';
+import { Migration20261127120000_notification_backlog } from './Migration20261127120000_notification_backlog.js';
 
 // Every migration, in order. `npm run migration:create` writes a new file here; add it to this list.
 export const MIGRATIONS = [
@@ -32,5 +32,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261125170000_commit_ordered_events', class: Migration20261125170000_commit_ordered_events },
   { name: 'Migration20261126100000_receiver_details', class: Migration20261126100000_receiver_details },
   { name: 'Migration20261127100000_key_fingerprints', class: Migration20261127100000_key_fingerprints },
-  { name: 'Migration20261126120000_notification_backlog', class: Migration20261126120000_notification_backlog },
+  { name: 'Migration20261127120000_notification_backlog', class: Migration20261127120000_notification_backlog },
 ];

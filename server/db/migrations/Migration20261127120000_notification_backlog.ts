@@ -6,8 +6,8 @@ import { Migration } from '@mikro-orm/migrations';
  * what the queue holds, not the table's history (which only grows). The predicate is the repository's BACKLOG,
  * word for word, and the entity names the index with the same statement.
  */
-export class Migration20261126120000_notification_backlog extends Migration {
-  override name = 'Migration20261126120000_notification_backlog';
+export class Migration20261127120000_notification_backlog extends Migration {
+  override name = 'Migration20261127120000_notification_backlog';
 
   override up(): void | Promise<void> {
     this.addSql(
