@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateTransactionRequest, GetTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
-import { signSandboxPayload } from '../../server/sandbox/api.js';
 import { grpcDriver } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { removeDir } from '../support/gateway.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { portFor, spawnGateway, type GatewayProcess } from '../support/process.js';
+import { postSignedSandboxEvent } from '../support/sandboxEvents.js';
 
 const TOKEN = 'crash-test-token';
 const dataDir = mkdtempSync(join(tmpdir(), 'gateway-crash-'));
@@ -54,20 +54,10 @@ it('a notification stored by a sidecar that is then killed -9 is applied after t
       transaction: { amount: 2000, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX },
     }),
   );
-  const body = JSON.stringify({
+  const answer = await postSignedSandboxEvent(providerAccount.notificationUrl, 'whsec-crash', {
     id: 'evt_crash_1',
     type: 'charge.paid',
-    createdAt: new Date().toISOString(),
     data: { id: transaction.transactionId, status: 'paid', amount: 2000 },
-  });
-  const answer = await fetch(providerAccount.notificationUrl, {
-    method: 'POST',
-    body,
-    headers: {
-      'content-type': 'application/json',
-      'x-sandbox-event-id': 'evt_crash_1',
-      'x-sandbox-signature': signSandboxPayload('whsec-crash', Math.floor(Date.now() / 1000), body),
-    },
   });
   expect(answer.status).toBe(200);
   expect((await client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id: transaction.id }))).transaction.status).toBe(

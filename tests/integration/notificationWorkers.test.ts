@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CreateTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
-import { signSandboxPayload } from '../../server/sandbox/api.js';
 import { grpcDriver, type Driver } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { removeDir, startTestGateway, TEST_TOKEN } from '../support/gateway.js';
 import { startPgCluster, type PgCluster } from '../support/pgCluster.js';
+import { postSignedSandboxEvent } from '../support/sandboxEvents.js';
 
 /**
  * The notification workers on a throwaway PostgreSQL that counts statements (pg_stat_statements): what processing
@@ -57,20 +57,10 @@ async function paidNotifications(count: number, run: string): Promise<string[]> 
       'createTransaction',
       CreateTransactionRequest.fromPartial({ providerAccountId: account.id, transaction: { amount: 1500, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX } }),
     );
-    const body = JSON.stringify({
+    const answer = await postSignedSandboxEvent(account.notificationUrl, WEBHOOK_SECRET, {
       id: `evt_${run}_${i}`,
       type: 'charge.paid',
-      createdAt: new Date().toISOString(),
       data: { id: transaction.transactionId, status: 'paid', amount: 1500 },
-    });
-    const answer = await fetch(account.notificationUrl, {
-      method: 'POST',
-      body,
-      headers: {
-        'content-type': 'application/json',
-        'x-sandbox-event-id': `evt_${run}_${i}`,
-        'x-sandbox-signature': signSandboxPayload(WEBHOOK_SECRET, Math.floor(Date.now() / 1000), body),
-      },
     });
     expect(answer.status).toBe(200);
     return transaction.id as string;
