@@ -305,8 +305,8 @@ async function underLoad(
     const create = (method: Method) => () => client.createTransaction(key(), method).then((charge) => void charges.push(charge));
 
     if (settings.only === 'webhooks') {
-      // Pending charges enough for every postback to be about a charge of its own (at up to 500 acknowledgements a second).
-      const wanted = settings.webhookRepeats * settings.webhookSeconds * 500;
+      // Pending charges enough for every postback to be about a charge of its own (at up to 800 acknowledgements a second).
+      const wanted = settings.webhookRepeats * settings.webhookSeconds * 800;
       while (charges.length < wanted) await closedLoop(32, 1, create('PIX'), classify);
       log(`  ${charges.length} pending PIX charges made for the postbacks`);
       const webhook = await webhookIntake(gateway, client, charges, settings, run, log);
