@@ -260,7 +260,10 @@ export async function startGateway(input: Config, components: readonly Component
     // One limit for both transports: a caller switching from gRPC to Connect keeps one budget.
     const rateLimit = CallerRateLimit.of({ perSecond: config.rateLimitPerSecond, burst: config.rateLimitBurst }, logger);
     const inFlight = InFlightLimit.of(config.maxInFlight);
-    const pressure = LoopPressure.of(config.shedEventLoopDelayMs);
+    const pressure = LoopPressure.of(config.shedEventLoopDelayMs, {
+      limit: config.shedPoolWaiting,
+      waiting: async () => (await db.poolUsage()).find((usage) => usage.pool === 'primary')?.pending ?? 0,
+    });
     if (pressure) closers.push(async () => pressure.close());
     const server = {
       useCases,

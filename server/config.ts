@@ -84,6 +84,8 @@ export interface Config {
   maxInFlight: number;
   /** SHED_EVENT_LOOP_DELAY_MS: new calls are refused while the event loop's median delay is above it; 0: off. */
   shedEventLoopDelayMs: number;
+  /** SHED_POOL_WAITING: new calls are refused while more queries than this wait for a primary connection; 0: off. */
+  shedPoolWaiting: number;
   /** ALLOW_PRIVATE_PROVIDER_URLS: accounts' base_url and certificate URLs may point at loopback, private, link-local or metadata addresses (development, tests). */
   allowPrivateProviderUrls: boolean;
   /** ALLOW_PRIVATE_WEBHOOK_URLS: the same for charges' webhook_url. */
@@ -287,6 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...callerRateLimit(env),
     maxInFlight: count(env, 'MAX_IN_FLIGHT', 256),
     shedEventLoopDelayMs: count(env, 'SHED_EVENT_LOOP_DELAY_MS', 100),
+    shedPoolWaiting: count(env, 'SHED_POOL_WAITING', 20),
     s3: {
       endpoint: env.S3_ENDPOINT || undefined,
       region: env.S3_REGION || 'us-east-1',

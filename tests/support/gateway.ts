@@ -46,8 +46,10 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     // The suites call quickly with one token; tests/integration/rateLimits.test.ts turns the limit on.
     RATE_LIMIT_PER_SECOND: '0',
     // The gateway shares the test's process and a busy machine: load shedding would refuse the suites' calls whenever
-    // the test itself keeps the loop busy. tests/integration/overload.test.ts turns it on.
+    // the test itself keeps the loop busy, or a suite sends many calls at once. tests/integration/overload.test.ts and
+    // tests/unit/loopPressure.test.ts turn it on.
     SHED_EVENT_LOOP_DELAY_MS: '0',
+    SHED_POOL_WAITING: '0',
     ...options.env,
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...(options.replicaUrls ? { DATABASE_REPLICA_URLS: options.replicaUrls.join(',') } : {}),

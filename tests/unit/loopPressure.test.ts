@@ -58,3 +58,35 @@ it('one pause shorter than the window (a garbage collection) is not overload', a
   clearInterval(watch);
   expect(refused).toEqual([]);
 });
+
+it('refuses new calls while more queries than the limit wait for a database connection, and admits again once they drain', async () => {
+  let waiting = 0;
+  pressure = LoopPressure.of(0, { limit: 20, waiting: async () => waiting })!;
+  expect(pressure).toBeDefined();
+  await sleep(300);
+  expect(refusal(pressure)).toBeUndefined();
+  waiting = 21;
+  await sleep(300);
+  expect(refusal(pressure)).toMatchObject({
+    code: 'RESOURCE_EXHAUSTED',
+    message: "the gateway's database is busy (21 queries wait for a connection); try again shortly",
+    details: { reason: 'OVERLOADED', retryAfterMs: 200 },
+  });
+  waiting = 20;
+  await sleep(300);
+  expect(refusal(pressure)).toBeUndefined();
+  // A count that cannot be read (the database closing) is not overload.
+  waiting = 50;
+  await sleep(300);
+  pressure.close();
+  pressure = LoopPressure.of(0, {
+    limit: 20,
+    waiting: () => Promise.reject(new Error('closed')),
+  })!;
+  await sleep(300);
+  expect(refusal(pressure)).toBeUndefined();
+});
+
+it('is off when both limits are 0', () => {
+  expect(LoopPressure.of(0, { limit: 0, waiting: async () => 100 })).toBeUndefined();
+});
