@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CreateUploadLinkRequest } from '../../gen/ts-proto/gateway/v1/upload_service.js';
 import { connectDriver, errorDetailsOf, failureOf, grpcDriver, type Driver } from '../support/clients.js';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { removeDir, startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
+import { removeDir, startTestStack, TEST_OUTBOUND_SECRET, TEST_TOKEN, type TestStack } from '../support/gateway.js';
 import { startGateway } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { createLogger } from '../../server/lib/logger.js';
@@ -200,6 +200,9 @@ it('a process without the back-office (npm run start:grpc) signs links for a con
     DATA_DIR: dataDir,
     DATABASE_URL: stack.database.url,
     API_TOKENS: TEST_TOKEN,
+    // A second process of the same database: its keys are the first's (it refuses to start otherwise).
+    SECRETS_KEY: readFileSync(join(stack.gateway.dataDir, 'secrets.key'), 'utf8'),
+    OUTBOUND_WEBHOOK_SECRET: TEST_OUTBOUND_SECRET,
     S3_ENDPOINT: stack.gateway.objectStoreUrl!,
     S3_ACCESS_KEY_ID: 'S3RVER',
     S3_SECRET_ACCESS_KEY: 'S3RVER',
