@@ -4,6 +4,7 @@ import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import { connectDriver, errorDetailsOf, failureOf, type Driver } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
+import { saturate } from '../support/eventLoop.js';
 
 /**
  * MAX_IN_FLIGHT (issue "Fast and observable", overload): past the cap of unary
@@ -52,18 +53,6 @@ it('refuses calls past the cap while one is in flight, on both transports, and t
   expect((await listProviders(stack.client)).providers.length).toBeGreaterThan(0);
   expect((await listProviders(connect)).providers.length).toBeGreaterThan(0);
 });
-
-/** Keeps the event loop busy as a saturated gateway does (the test's gateway runs in this process): work, a yield, again. */
-async function saturate(totalMs: number, chunkMs: number): Promise<void> {
-  const until = Date.now() + totalMs;
-  while (Date.now() < until) {
-    const chunkEnd = Date.now() + chunkMs;
-    while (Date.now() < chunkEnd) {
-      // busy
-    }
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
 
 it('refuses new calls while the event loop stays behind, on both transports, and takes them again once it caught up', async () => {
   const listProviders = (driver: Driver) => driver.call('gateway', 'listProviders', ListProvidersRequest.fromPartial({}));

@@ -1,18 +1,7 @@
 import { afterEach, expect, it } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LoopPressure } from '../../server/transport/loopPressure.js';
-
-/** Keeps the event loop busy as a saturated gateway does: `chunkMs` of work, a yield, again, for `totalMs`. */
-async function saturate(totalMs: number, chunkMs: number): Promise<void> {
-  const until = Date.now() + totalMs;
-  while (Date.now() < until) {
-    const chunkEnd = Date.now() + chunkMs;
-    while (Date.now() < chunkEnd) {
-      // busy
-    }
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
+import { saturate } from '../support/eventLoop.js';
 
 const refusal = (pressure: LoopPressure) => {
   try {
