@@ -27,6 +27,17 @@ function filesUnder(path: string): string[] {
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
+/**
+ * What `npm start` runs, less `node`: its flags, the compiled entry point and its component (`all`), read from
+ * package.json, so that the bench and the tests' process helper run what users run.
+ */
+export function npmStartArgs(root: string): string[] {
+  const script = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
+  const [node, ...args] = script.trim().split(/\s+/);
+  if (node !== 'node' || !args.includes('dist/server/main.js')) throw new Error(`npm start is no longer "node … dist/server/main.js …": ${script}`);
+  return args;
+}
+
 /** Why the build is needed, or undefined when dist/ is newer than every input. */
 export function serverStaleBecause(root: string): string | undefined {
   const marker = join(root, MARKER);

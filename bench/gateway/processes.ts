@@ -4,13 +4,14 @@
  * provider, and what is read of them from /proc.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
-import { buildServer, prepareTemplate, serverStaleBecause, templateStaleBecause } from '../../scripts/serverBuild.js';
+import { childPids } from '../../tests/support/process.js';
+import { buildServer, npmStartArgs, prepareTemplate, serverStaleBecause, templateStaleBecause } from '../../scripts/serverBuild.js';
 import type { ProbeReading } from './probe.js';
 
 /** The project's root: the gateway runs from it, as `npm start` does. */
@@ -53,14 +54,7 @@ export async function buildGateway(log: (line: string) => void): Promise<void> {
 }
 
 /** `npm start`'s command less npm and node (its flags, the entry point, `all`), read from package.json: what is measured is what it runs. */
-export const START = startScript();
-
-function startScript(): string[] {
-  const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start!;
-  const [node, ...args] = script.trim().split(/\s+/);
-  if (node !== 'node' || !args.includes('dist/server/main.js')) throw new Error(`npm start is no longer "node … dist/server/main.js …": ${script}`);
-  return args;
-}
+export const START = npmStartArgs(ROOT);
 
 export const BENCH_TOKEN = 'bench-token-0123456789abcdef';
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
@@ -89,17 +83,6 @@ export function procCpuMs(pid: number): number {
   // Fields after the command name (which may hold spaces) start at state: utime and stime are the 12th and 13th of them.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-}
-
-/** The process's children (the embedded database's process, when there is one), from /proc/<pid>/task/<tid>/children. */
-export function childrenOf(pid: number): number[] {
-  try {
-    return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
-      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number),
-    );
-  } catch {
-    return []; // the process has ended
-  }
 }
 
 /** Resident memory in MB now and at its peak (VmRSS, VmHWM), from /proc/<pid>/status. */
@@ -265,8 +248,8 @@ export async function startGatewayProcess(options: GatewayOptions): Promise<Gate
         });
         child.send('probe');
       }),
-    childrenCpuMs: () => childrenOf(pid).reduce((sum, child) => sum + procCpuMs(child), 0),
-    rss: () => [pid, ...childrenOf(pid)].map(procRssMb).reduce((sum, each) => ({ rss: sum.rss + each.rss, peak: sum.peak + each.peak }), { rss: 0, peak: 0 }),
+    childrenCpuMs: () => childPids(pid).reduce((sum, child) => sum + procCpuMs(child), 0),
+    rss: () => [pid, ...childPids(pid)].map(procRssMb).reduce((sum, each) => ({ rss: sum.rss + each.rss, peak: sum.peak + each.peak }), { rss: 0, peak: 0 }),
     output,
     stop: () => stop(child),
   };

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { serverStaleBecause } from '../../scripts/serverBuild.js';
+import { npmStartArgs, serverStaleBecause } from '../../scripts/serverBuild.js';
 
 export interface GatewayProcess {
   child: ChildProcess;
@@ -10,11 +10,7 @@ export interface GatewayProcess {
 }
 
 /** What `npm start` runs less node and `all` (its node flags and the entry point), from package.json. */
-const START_FLAGS = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts
-  .start!.trim()
-  .split(/\s+/)
-  .slice(1)
-  .filter((arg) => arg !== 'all');
+const START_FLAGS = npmStartArgs(process.cwd()).filter((arg) => arg !== 'all');
 
 /**
  * The gateway's entry point as `npm start` runs it: the compiled dist/server/main.js (npm test builds it first),
@@ -72,10 +68,15 @@ export async function spawnGateway(env: Record<string, string>, timeoutMs = 60_0
  */
 export const portFor = (offset: number) => String(12000 + ((process.pid * 13 + offset * 7) % 20000));
 
-/** The processes `pid` started that are still running (Linux: /proc/PID/task/TID/children). */
+/** The processes `pid` started that are still running (Linux: /proc/PID/task/TID/children); none once `pid` has ended. */
 export function childPids(pid: number): number[] {
-  const tasks = readdirSync(`/proc/${pid}/task`);
-  return tasks.flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number),
+    );
+  } catch {
+    return [];
+  }
 }
 
 /** Whether `pid` is still a process, not counting one that ended and waits to be reaped. */
