@@ -5,6 +5,7 @@ import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.js';
 import { RoundRobinPostgreSqlDriver } from './replicaRouting.js';
+import { cancelReadsWithTheirCaller } from './statementCancellation.js';
 
 export interface DatabaseOptions {
   /** A real PostgreSQL; when absent, the embedded PGlite in `dataDir`. */
@@ -88,6 +89,8 @@ export async function openDatabase({ databaseUrl, replicaUrls = [], dataDir, mig
       ormConfig(clientUrl, embeddedServer !== undefined, log, embeddedServer ? [] : replicaUrls, acquireTimeoutMs),
     )) as unknown as MikroORM;
     if (migrate) await orm.migrator.up();
+    for (const { connection } of (orm.driver as RoundRobinPostgreSqlDriver).namedConnections())
+      cancelReadsWithTheirCaller(await connection.getNativeClient(), { cancelRunning: embeddedServer === undefined });
   } catch (error) {
     await embeddedServer?.stop();
     throw error;

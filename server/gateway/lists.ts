@@ -14,6 +14,7 @@ import type {
   Withdrawal,
   WithdrawalListFilter,
 } from '../domain/types.js';
+import { cancellableRead } from '../lib/callScope.js';
 import { invalidArgument } from '../lib/errors.js';
 import type { GatewayDeps } from './context.js';
 
@@ -79,20 +80,20 @@ function timeZone(name: string | undefined): string {
   }
 }
 
-/** The back-office's lists (newest first, keyset pages) and the charges' stats. */
+/** The back-office's lists (newest first, keyset pages) and the charges' stats; their statements stop with their caller. */
 export class ListsService {
   constructor(private readonly deps: Pick<GatewayDeps, 'db'> & { lists: ListsRepository }) {}
 
   listTransactions(filter: TransactionListFilter, page: PageRequest): Promise<Page<Transaction>> {
-    return this.deps.lists.listTransactions(this.deps.db.em(), normalised(filter), pageSize(page.pageSize), cursor(page.pageToken));
+    return cancellableRead(() => this.deps.lists.listTransactions(this.deps.db.em(), normalised(filter), pageSize(page.pageSize), cursor(page.pageToken)));
   }
 
   listWithdrawals(filter: WithdrawalListFilter, page: PageRequest): Promise<Page<Withdrawal>> {
-    return this.deps.lists.listWithdrawals(this.deps.db.em(), normalised(filter), pageSize(page.pageSize), cursor(page.pageToken));
+    return cancellableRead(() => this.deps.lists.listWithdrawals(this.deps.db.em(), normalised(filter), pageSize(page.pageSize), cursor(page.pageToken)));
   }
 
   listReceivers(filter: ReceiverListFilter, page: PageRequest): Promise<Page<Receiver>> {
-    return this.deps.lists.listReceivers(this.deps.db.em(), normalised(filter), pageSize(page.pageSize), cursor(page.pageToken));
+    return cancellableRead(() => this.deps.lists.listReceivers(this.deps.db.em(), normalised(filter), pageSize(page.pageSize), cursor(page.pageToken)));
   }
 
   transactionStats(query: Partial<Omit<TransactionStatsQuery, 'bucket'>> & { bucket?: TimeBucket }): Promise<TransactionStats> {
@@ -110,14 +111,16 @@ export class ListsService {
     const currency = (query.currency || 'BRL').toUpperCase();
     if (!/^[A-Z]{3}$/.test(currency))
       throw invalidArgument('currency', `currency must be an ISO 4217 code such as BRL, got ${JSON.stringify(currency.slice(0, 16))}`);
-    return this.deps.lists.transactionStats(this.deps.db.em(), {
-      createdFrom,
-      createdTo,
-      provider: query.provider?.toUpperCase() || undefined,
-      providerAccountId: query.providerAccountId || undefined,
-      bucket,
-      timeZone: timeZone(query.timeZone),
-      currency,
-    });
+    return cancellableRead(() =>
+      this.deps.lists.transactionStats(this.deps.db.em(), {
+        createdFrom,
+        createdTo,
+        provider: query.provider?.toUpperCase() || undefined,
+        providerAccountId: query.providerAccountId || undefined,
+        bucket,
+        timeZone: timeZone(query.timeZone),
+        currency,
+      }),
+    );
   }
 }

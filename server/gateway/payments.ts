@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GatewayError, invalidArgument, notFound, outcomeOf } from '../lib/errors.js';
+import { cancellableRead } from '../lib/callScope.js';
 import { defaultWithdrawDescription } from '../lib/withdrawDescription.js';
 import { catalogueError } from '../lib/providerMessages.js';
 import type {
@@ -145,7 +146,8 @@ export class PaymentsService {
 
   /** A stored transaction or withdrawal; with refresh, its provider is asked first and the answer applied (source poll). */
   private async read<S extends string, T extends Tracked<S>>(kind: SubjectKind<S, T>, id: string, refresh: boolean): Promise<T> {
-    const subject = await kind.find(this.deps, id);
+    // Until the provider is asked, only reads: they stop with the caller (a refresh's status move always finishes).
+    const subject = await cancellableRead(() => kind.find(this.deps, id));
     if (!subject) throw notFound(`${kind.name} ${id} not found`);
     if (!refresh) return subject;
     const { adapter, ctx } = await resolveAccount(this.deps, subject.providerAccountId, { includeDeleted: true });

@@ -1,0 +1,79 @@
+import { connect } from 'node:net';
+import type pg from 'pg';
+import { readCancelled, readSignal } from '../lib/callScope.js';
+
+/** PostgreSQL's CancelRequest code (protocol: message formats, CancelRequest). */
+const CANCEL_REQUEST_CODE = 80877102;
+/** How long a cancel request may take before the connection is given back anyway. */
+const CANCEL_TIMEOUT_MS = 2_000;
+
+type Query = (...args: unknown[]) => unknown;
+type Backend = pg.PoolClient & { host?: string; port?: number; processID?: number | null; secretKey?: number | null };
+
+const instrumented = new WeakSet<pg.PoolClient>();
+
+/**
+ * Ties the statements of read-only calls (lib/callScope.ts cancellableRead) on this pool to their caller: a statement
+ * asked for after the caller has gone (it waited for a connection meanwhile) is refused without being sent, and, with
+ * `cancelRunning`, one running when the caller goes is cancelled with PostgreSQL's cancel request. Statements outside
+ * a read-only call (every write) are never touched.
+ *
+ * A cancel request reaches whatever statement its connection runs when it arrives, so the connection is not given
+ * back to the pool until the request has been delivered: it cannot land on the next borrower's statement.
+ * `cancelRunning` is off for the embedded database, which serves one connection at a time.
+ */
+export function cancelReadsWithTheirCaller(pool: pg.Pool, { cancelRunning }: { cancelRunning: boolean }): void {
+  pool.on('acquire', (client) => {
+    if (instrumented.has(client)) return;
+    instrumented.add(client);
+    const query = client.query.bind(client) as Query;
+    (client as unknown as { query: Query }).query = (...args: unknown[]) => {
+      const signal = readSignal();
+      // Plain-text statements through the promise form (how kysely sends MikroORM's); cursors and callbacks pass.
+      if (!signal || typeof args[0] !== 'string' || typeof args.at(-1) === 'function') return query(...args);
+      if (signal.aborted) return Promise.reject(readCancelled());
+      const running = query(...args) as Promise<unknown>;
+      if (!cancelRunning) return running;
+      let delivered: Promise<void> | undefined;
+      const cancel = () => (delivered = sendCancelRequest(client as Backend));
+      signal.addEventListener('abort', cancel, { once: true });
+      const settled = async () => {
+        signal.removeEventListener('abort', cancel);
+        await delivered;
+      };
+      return running.then(
+        async (result) => (await settled(), result),
+        async (error: unknown) => {
+          await settled();
+          throw signal.aborted ? readCancelled() : error;
+        },
+      );
+    };
+  });
+}
+
+/** Sends PostgreSQL's cancel request for the backend of `client`; resolves once the server has closed it (or on failure). */
+function sendCancelRequest(client: Backend): Promise<void> {
+  const { host, port, processID, secretKey } = client;
+  if (!processID || secretKey === null || secretKey === undefined || !port) return Promise.resolve();
+  return new Promise((resolve) => {
+    const socket = host?.startsWith('/') ? connect(`${host}/.s.PGSQL.${port}`) : connect(port, host ?? 'localhost');
+    const done = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve();
+    };
+    const timer = setTimeout(done, CANCEL_TIMEOUT_MS);
+    socket.once('connect', () => {
+      const request = Buffer.alloc(16);
+      request.writeInt32BE(16, 0);
+      request.writeInt32BE(CANCEL_REQUEST_CODE, 4);
+      request.writeInt32BE(processID, 8);
+      request.writeInt32BE(secretKey, 12);
+      socket.end(request);
+    });
+    // The server closes the connection once it has signalled the backend.
+    socket.once('close', done);
+    socket.once('error', done);
+  });
+}

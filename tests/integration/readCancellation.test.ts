@@ -1,0 +1,198 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
+import * as grpc from '@grpc/grpc-js';
+import { createClient, ConnectError, Code } from '@connectrpc/connect';
+import { createConnectTransport } from '@connectrpc/connect-node';
+import { ListTransactionsRequest, PaymentGatewayServiceClient } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { PaymentGatewayService } from '../../gen/es/gateway/v1/payment_gateway_service_pb.js';
+import { cancelReadsWithTheirCaller } from '../../server/db/statementCancellation.js';
+import { cancellableRead, withCallSignal } from '../../server/lib/callScope.js';
+import { GatewayError } from '../../server/lib/errors.js';
+import { eventually } from '../support/eventually.js';
+import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
+import { createTestDatabase } from '../support/postgres.js';
+
+/**
+ * Issue "Fast and observable", overload: the deadline and cancellation of a
+ * read-only call reach its database work. A statement asked for after the
+ * caller has gone is not sent; one running when the caller goes is cancelled
+ * on the server; writes are never touched.
+ */
+
+async function connected(url: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return client;
+}
+
+describe('over the RPCs, on PostgreSQL', () => {
+  let stack: TestStack;
+  let blocker: pg.Client | undefined;
+  beforeAll(async () => {
+    stack = await startTestStack();
+  });
+  afterEach(async () => {
+    await blocker?.end();
+    blocker = undefined;
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  /** Holds a lock on `transactions` that every read of it waits for, as a slow statement would run. */
+  async function lockTransactions(): Promise<pg.Client> {
+    const client = await connected(stack.database.url);
+    await client.query('begin');
+    await client.query('lock table transactions in access exclusive mode');
+    return client;
+  }
+
+  /** Statements of the gateway waiting for the blocker's lock. */
+  async function waiting(): Promise<number> {
+    const observer = await connected(stack.database.url);
+    try {
+      const { rows } = await observer.query<{ n: string }>(
+        `select count(*) as n from pg_stat_activity where datname = current_database() and pid <> $1 and pid <> pg_backend_pid() and wait_event_type = 'Lock'`,
+        [(blocker as unknown as { processID: number }).processID],
+      );
+      return Number(rows[0]!.n);
+    } finally {
+      await observer.end();
+    }
+  }
+
+  it('a gRPC deadline cancels the list statement running at the database', async () => {
+    blocker = await lockTransactions();
+    const client = new PaymentGatewayServiceClient(stack.gateway.grpcAddress!, grpc.credentials.createInsecure());
+    const metadata = new grpc.Metadata();
+    metadata.set('authorization', `Bearer ${TEST_TOKEN}`);
+    try {
+      const listed = new Promise<grpc.ServiceError>((resolve, reject) =>
+        client.listTransactions(ListTransactionsRequest.fromPartial({ pageSize: 10 }), metadata, { deadline: Date.now() + 1_000 }, (error) =>
+          error ? resolve(error) : reject(new Error('the call succeeded')),
+        ),
+      );
+      // The statement is sent and waits for the lock, as a slow one runs.
+      await eventually(async () => (await waiting()) === 1, 3_000);
+      expect((await listed).code).toBe(grpc.status.DEADLINE_EXCEEDED);
+      // Cancelled on the server long before the lock is released (without it, the statement waits for the blocker).
+      await eventually(async () => (await waiting()) === 0, 3_000);
+    } finally {
+      client.close();
+    }
+    await blocker.query('rollback');
+    const { transactions } = await stack.client.call('gateway', 'listTransactions', ListTransactionsRequest.fromPartial({ pageSize: 10 }));
+    expect(transactions).toEqual([]);
+  });
+
+  it('a Connect caller that gives up cancels the stats statement', async () => {
+    blocker = await lockTransactions();
+    const transport = createConnectTransport({
+      baseUrl: stack.gateway.httpUrl!,
+      httpVersion: '1.1',
+      interceptors: [(next) => (request) => (request.header.set('authorization', `Bearer ${TEST_TOKEN}`), next(request))],
+    });
+    const abort = new AbortController();
+    const now = Date.now();
+    const call = createClient(PaymentGatewayService, transport).getTransactionStats(
+      { createdFrom: { seconds: BigInt(Math.floor((now - 86_400_000) / 1000)) }, createdTo: { seconds: BigInt(Math.ceil(now / 1000)) } },
+      { signal: abort.signal },
+    );
+    await eventually(async () => (await waiting()) === 1, 3_000);
+    abort.abort();
+    const failure = await call.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(ConnectError);
+    expect((failure as ConnectError).code).toBe(Code.Canceled);
+    await eventually(async () => (await waiting()) === 0, 3_000);
+  });
+});
+
+describe('the pool', () => {
+  let database: { url: string; drop(): Promise<void> };
+  const pools: pg.Pool[] = [];
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await Promise.all(pools.map((pool) => pool.end()));
+    await database?.drop();
+  });
+  function pool(cancelRunning: boolean): pg.Pool {
+    const created = new pg.Pool({ connectionString: database.url, max: 1 });
+    cancelReadsWithTheirCaller(created, { cancelRunning });
+    pools.push(created);
+    return created;
+  }
+  /** What the backend of `client` last ran, as PostgreSQL reports it. */
+  async function lastStatement(client: pg.PoolClient): Promise<string> {
+    const observer = await connected(database.url);
+    try {
+      const pid = (client as unknown as { processID: number }).processID;
+      return (await observer.query<{ query: string }>('select query from pg_stat_activity where pid = $1', [pid])).rows[0]!.query;
+    } finally {
+      await observer.end();
+    }
+  }
+  const gone = () => {
+    const abort = new AbortController();
+    abort.abort();
+    return abort.signal;
+  };
+
+  it('does not send a read asked for after its caller has gone (it waited for a connection meanwhile)', async () => {
+    const client = await pool(true).connect();
+    try {
+      await client.query("select 'before'");
+      const failure = await withCallSignal(gone(), () => cancellableRead(async () => client.query("select 'after the caller went'"))).catch(
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(GatewayError);
+      expect(failure).toMatchObject({ code: 'CANCELLED', message: 'the caller cancelled, or its deadline passed: its reads were stopped' });
+      expect(await lastStatement(client)).toBe("select 'before'");
+    } finally {
+      client.release();
+    }
+  });
+
+  it('cancels a running read when its caller goes, and the connection serves the next statement', async () => {
+    const client = await pool(true).connect();
+    try {
+      const abort = new AbortController();
+      const since = performance.now();
+      const read = withCallSignal(abort.signal, () => cancellableRead(async () => client.query('select pg_sleep(20)')));
+      setTimeout(() => abort.abort(), 200);
+      await expect(read).rejects.toMatchObject({ code: 'CANCELLED' });
+      expect(performance.now() - since).toBeLessThan(5_000);
+      expect((await client.query<{ one: number }>('select 1 as one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      client.release();
+    }
+  });
+
+  it('never touches a statement outside a read-only call, such as a write after a provider call', async () => {
+    const client = await pool(true).connect();
+    try {
+      const abort = new AbortController();
+      const write = withCallSignal(abort.signal, async () => client.query("select pg_sleep(0.5), 'written' as outcome"));
+      setTimeout(() => abort.abort(), 100);
+      expect((await write).rows[0]).toMatchObject({ outcome: 'written' });
+    } finally {
+      client.release();
+    }
+  });
+
+  it('without cancelRunning (the embedded database), lets a running read finish', async () => {
+    const client = await pool(false).connect();
+    try {
+      const abort = new AbortController();
+      const read = withCallSignal(abort.signal, () => cancellableRead(async () => client.query("select pg_sleep(0.5), 'read' as outcome")));
+      setTimeout(() => abort.abort(), 100);
+      expect((await read).rows[0]).toMatchObject({ outcome: 'read' });
+    } finally {
+      client.release();
+    }
+  });
+});
