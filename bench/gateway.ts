@@ -9,7 +9,7 @@
  * Prints the targets and writes its section of docs/benchmarks.md.
  *
  * Usage: npm run bench [-- --quick] [--soak-seconds N] [--backend postgres|embedded] [--write | --no-write] [--no-two-processes] [--cpu-prof DIR]
- *   [--only webhooks] [--webhook-seconds N]
+ *   [--only webhooks|overload|start] [--webhook-seconds N]
  * (DATABASE_URL names the PostgreSQL server; the bench makes and drops a database of its own on it.)
  */
 import { loadavg } from 'node:os';
@@ -42,7 +42,8 @@ const write = () => {
 try {
   for (const backend of settings.backends) {
     log(`${backend}:`);
-    results.push(await runBackend(backend, settings, fake, log));
+    const result = await runBackend(backend, settings, fake, log);
+    if (result) results.push(result);
     if (settings.write) write();
   }
   if (settings.twoProcesses) {
@@ -54,7 +55,7 @@ try {
   await fake.stop();
 }
 log('');
-// The targets' table needs every section; --only webhooks has printed its figures above.
+// The targets' table needs every section; an --only run has printed its figures above.
 if (!settings.only) log(consoleTable(results, settings));
 log(
   `load average after the run: ${loadavg()

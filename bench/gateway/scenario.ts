@@ -171,13 +171,21 @@ async function freshDatabase(backend: Backend): Promise<Database> {
   };
 }
 
-export async function runBackend(backend: Backend, settings: Settings, fake: FakeProviderProcess, log: (line: string) => void): Promise<BackendResult> {
+/** The figures of one database; none with --only overload or start, which print theirs and write nothing. */
+export async function runBackend(
+  backend: Backend,
+  settings: Settings,
+  fake: FakeProviderProcess,
+  log: (line: string) => void,
+): Promise<BackendResult | undefined> {
   const main = await freshDatabase(backend);
   try {
-    // The gateway migrates the database when it starts: --only webhooks leaves the start-up timings out.
-    const start = settings.only ? { cold: [], warm: [] } : await startToHealthy(backend, main, settings, log);
-    const sql = await statementsPerOperation(main, settings, fake, log);
-    return { backend, start, sql, ...(await underLoad(main, settings, fake, log)) };
+    // The gateway migrates the database when it starts: the other --only runs leave the start-up timings out.
+    const start = settings.only && settings.only !== 'start' ? { cold: [], warm: [] } : await startToHealthy(backend, main, settings, log);
+    if (settings.only === 'start') return undefined;
+    const sql = settings.only === 'overload' ? undefined : await statementsPerOperation(main, settings, fake, log);
+    const load = await underLoad(main, settings, fake, log);
+    return sql && load && { backend, start, sql, ...load };
   } finally {
     await main.drop();
   }
@@ -280,7 +288,7 @@ async function underLoad(
   settings: Settings,
   fake: FakeProviderProcess,
   log: (line: string) => void,
-): Promise<Omit<BackendResult, 'backend' | 'start' | 'sql'>> {
+): Promise<Omit<BackendResult, 'backend' | 'start' | 'sql'> | undefined> {
   const gateway = await startGatewayProcess({
     databaseUrl: main.url,
     dataDir: main.dataDir,
@@ -327,7 +335,7 @@ async function underLoad(
     const direct = directCharge(fake.url, client.notificationUrl, 'PIX');
     await closedLoop(4, settings.warmupSeconds, () => Promise.all([direct(), create('PIX')(), create('BILLET')()]), classify);
     const latency: BackendResult['latency'] = [];
-    for (const rate of settings.latencyRates) {
+    for (const rate of settings.only === 'overload' ? [] : settings.latencyRates) {
       const entry: BackendResult['latency'][number] = { rate, direct: { p50: [], p99: [] }, grpc: {}, errors: {} };
       for (let r = 0; r < settings.latencyRepeats; r += 1) {
         const baseline = await openLoop(rate, settings.latencySeconds, direct, classify);
@@ -357,7 +365,8 @@ async function underLoad(
 
     // Throughput: closed loops of CreateTransaction (a new idempotency key each) and GetTransaction.
     const createRuns: BackendResult['create'] = [];
-    for (const method of settings.methods) {
+    // --only overload: the PIX loops alone, for the capacity the overload run doubles.
+    for (const method of settings.only === 'overload' ? (['PIX'] as const) : settings.methods) {
       for (const concurrency of settings.concurrencies) {
         await closedLoop(concurrency, settings.warmupSeconds, create(method), classify);
         let pool = '';
@@ -408,6 +417,7 @@ async function underLoad(
     log(
       `  overload: ${offered}/s offered (2 × ${capacity.toFixed(0)}/s), ${overloadMethod}, ${OVERLOAD_DEADLINE_MS} ms deadline: goodput ${overload.goodput.map((v) => v.toFixed(0)).join(', ')}/s, errors ${JSON.stringify(overload.errors)}`,
     );
+    if (settings.only === 'overload') return undefined;
     // The calls refused or abandoned above may leave the pool busy for a moment.
     await sleep(2000);
 

@@ -1,6 +1,6 @@
 /**
  * The suite's command line: `npm run bench [-- --quick] [--soak-seconds N] [--backend postgres|embedded] [--write|--no-write] [--no-two-processes]
- * [--cpu-prof DIR] [--only webhooks] [--webhook-seconds N]`.
+ * [--cpu-prof DIR] [--only webhooks|overload|start] [--webhook-seconds N]`.
  */
 import type { Method } from './clients.js';
 
@@ -8,8 +8,11 @@ export type Backend = 'postgres' | 'embedded';
 
 export interface Settings {
   quick: boolean;
-  /** --only webhooks: the SQL count and the webhook intake and backlog alone (to iterate on them; nothing is written). */
-  only?: 'webhooks';
+  /**
+   * To iterate on one part (nothing is written): --only webhooks, the SQL count and the webhook intake and backlog;
+   * --only overload, the PIX closed loops and the run at twice their capacity; --only start, start-to-healthy.
+   */
+  only?: 'webhooks' | 'overload' | 'start';
   backends: Backend[];
   /** Charges' payment methods measured (PIX renders a QR image in the gateway; BILLET does not). */
   methods: Method[];
@@ -52,12 +55,13 @@ export function readSettings(argv: readonly string[]): Settings {
   const quick = argv.includes('--quick');
   const backend = value('backend');
   const only = value('only');
-  if (only !== undefined && only !== 'webhooks') throw new Error(`--only takes webhooks, got ${JSON.stringify(only)}`);
+  if (only !== undefined && only !== 'webhooks' && only !== 'overload' && only !== 'start')
+    throw new Error(`--only takes webhooks, overload or start, got ${JSON.stringify(only)}`);
   if (backend !== undefined && backend !== 'postgres' && backend !== 'embedded')
     throw new Error(`--backend takes postgres or embedded, got ${JSON.stringify(backend)}`);
   return {
     quick,
-    only,
+    only: only as Settings['only'],
     backends: backend ? [backend] : ['postgres', 'embedded'],
     methods: ['PIX', 'BILLET'],
     write: !only && (argv.includes('--write') || (!quick && !argv.includes('--no-write'))),
@@ -76,7 +80,7 @@ export function readSettings(argv: readonly string[]): Settings {
     webhookRepeats: quick ? 1 : 3,
     drainTimeoutSeconds: quick ? 120 : 600,
     soakSeconds: number('soak-seconds', quick ? 10 : 300),
-    twoProcesses: !argv.includes('--no-two-processes') && (backend === undefined || backend === 'postgres'),
+    twoProcesses: !only && !argv.includes('--no-two-processes') && (backend === undefined || backend === 'postgres'),
     cpuProfileDir: value('cpu-prof'),
   };
 }

@@ -62,6 +62,14 @@ function result(backend: BackendResult['backend']): BackendResult {
   };
 }
 
+describe('the bench command line', () => {
+  it('runs one part alone with --only, writing nothing and leaving the two-process run out', () => {
+    for (const only of ['webhooks', 'overload', 'start'] as const)
+      expect(readSettings(['--only', only])).toMatchObject({ only, write: false, twoProcesses: false });
+    expect(() => readSettings(['--only', 'soak'])).toThrow('--only takes webhooks, overload or start, got "soak"');
+  });
+});
+
 describe('the gateway bench report', () => {
   it('says for each target whether it was met, or by how much it was missed', () => {
     const settings = readSettings(['--backend', 'postgres', '--soak-seconds', '60']);
