@@ -191,9 +191,10 @@ export class CallGuard {
       () => this.rpcSpanStart(path, context.traceHeaders),
       async (span) => {
         let release: (() => void) | undefined;
+        let releasePressure: (() => void) | undefined;
         try {
           // Overload is refused first, before the call costs anything else.
-          this.pressure?.admit();
+          releasePressure = this.pressure?.admit();
           release = this.inFlight?.enter();
           const response = await this.run(path, context, readRequest, handler);
           this.observer?.rpcHandled(path.slice(1), 'OK', seconds());
@@ -206,6 +207,7 @@ export class CallGuard {
           throw error;
         } finally {
           release?.();
+          releasePressure?.();
         }
       },
     );

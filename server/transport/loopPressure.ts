@@ -8,23 +8,37 @@ export interface PoolQueue {
   waiting: () => Promise<number>;
 }
 
-/** How often the event loop's delay is judged, and over what window. */
+/** How often the event loop's delay and the pool's queue are judged, and over what window. */
 const WINDOW_MS = 250;
+/** Calls still taken at once however long the pressure lasts: a gateway that takes none cannot tell it has recovered. */
+export const MIN_CALLS_UNDER_PRESSURE = 4;
+/** A window under pressure sets the limit to this share of the calls that were in flight. */
+const DECREASE = 0.8;
+/** A calm window raises the limit by this share (at least one call). */
+const INCREASE = 0.05;
 
 /**
- * Load shedding by the event loop's delay (SHED_EVENT_LOOP_DELAY_MS). The
- * in-flight cap bounds how many calls wait, but not how long: on two cores a
- * few dozen charges at once already keep the loop busy, and past the
- * gateway's capacity every call admitted makes all the others later, until
- * each is answered after its caller has given up (goodput falls to nothing).
- * When the loop's median delay over the last window is above the limit, new
- * calls are refused at once with RESOURCE_EXHAUSTED, as past the cap, until
- * a window is calm again: the calls admitted are then answered in time. The
- * median, not the maximum: one long garbage collection is not overload.
+ * Load shedding by the event loop's delay (SHED_EVENT_LOOP_DELAY_MS) and the
+ * primary pool's queue (SHED_POOL_WAITING), as an adaptive limit on the calls
+ * answered at once. The in-flight cap bounds how many calls wait, but not how
+ * long: on two cores a few dozen charges at once already keep the loop busy,
+ * and past the gateway's capacity every call admitted makes all the others
+ * later, until each is answered after its caller has given up (goodput falls
+ * to nothing).
  *
- * The database is the other place calls pile up (SHED_POOL_WAITING): when the
- * primary pool's queue, read every window, holds more waiting queries than
- * the limit, new calls are refused the same way until it has drained.
+ * Every window, the loop's median delay and the pool's waiting queries are
+ * judged. A window under pressure (delay above its limit, or more queries
+ * waiting than theirs) lowers the limit to 80 % of the calls that were in
+ * flight (never under 4), except when the loop is behind with more calls
+ * refused than taken in the window: refusing is then most of its work, and
+ * taking fewer calls would only waste the capacity, so the limit holds. A
+ * calm window raises it by 5 % (at least one), and
+ * lifts it once the calls in flight no longer come near it. Past the limit a
+ * new call is refused at once with RESOURCE_EXHAUSTED. So the gateway keeps
+ * taking about as many calls as it answers in time, instead of all of them
+ * and then none (an earlier version refused every call while a window was
+ * under pressure: goodput at twice the capacity swung with the windows). The
+ * median, not the maximum: one long garbage collection is not overload.
  */
 export class LoopPressure {
   private readonly histogram: ReturnType<typeof monitorEventLoopDelay>;
@@ -32,6 +46,16 @@ export class LoopPressure {
   private delayMs = 0;
   private waiting = 0;
   private reading = false;
+  private inFlight = 0;
+  /** The most calls in flight during the current window. */
+  private peak = 0;
+  /** Calls taken and refused during the current window. */
+  private taken = 0;
+  private refused = 0;
+  /** Calls taken at once; Infinity while no pressure has been seen, or once it has passed. */
+  private limit = Infinity;
+  /** What the last pressure was, for the refusal's message. */
+  private cause: 'loop' | 'pool' = 'loop';
 
   private constructor(
     private readonly limitMs: number,
@@ -53,6 +77,19 @@ export class LoopPressure {
     // The histogram is in nanoseconds and counts the sampling interval itself.
     this.delayMs = this.histogram.count > 0 ? Math.max(0, this.histogram.percentile(50) / 1e6 - 10) : 0;
     this.histogram.reset();
+    const poolBusy = this.pool !== undefined && this.waiting > this.pool.limit;
+    const loopBehind = this.limitMs > 0 && this.delayMs > this.limitMs;
+    if (poolBusy || (loopBehind && this.refused <= this.taken)) {
+      this.cause = poolBusy ? 'pool' : 'loop';
+      this.limit = Math.max(MIN_CALLS_UNDER_PRESSURE, Math.floor(Math.min(this.limit, this.peak) * DECREASE));
+    } else if (loopBehind) {
+      // Refusing is most of what keeps the loop busy: taking fewer calls would not make it faster, only waste it.
+    } else if (this.limit !== Infinity) {
+      this.limit = this.peak * 2 < this.limit ? Infinity : this.limit + Math.max(1, Math.floor(this.limit * INCREASE));
+    }
+    this.peak = this.inFlight;
+    this.taken = 0;
+    this.refused = 0;
     if (this.pool && !this.reading) {
       this.reading = true;
       this.pool.waiting().then(
@@ -67,18 +104,37 @@ export class LoopPressure {
     return this.delayMs;
   }
 
-  /** Refuses a new call while the loop is behind or too many queries wait for a database connection. */
-  admit(): void {
-    if (this.pool && this.waiting > this.pool.limit)
-      throw new GatewayError('RESOURCE_EXHAUSTED', `the gateway's database is busy (${this.waiting} queries wait for a connection); try again shortly`, {
-        reason: 'OVERLOADED',
-        retryAfterMs: IN_FLIGHT_RETRY_MS,
-      });
-    if (this.limitMs > 0 && this.delayMs > this.limitMs)
-      throw new GatewayError('RESOURCE_EXHAUSTED', 'the gateway is overloaded (its calls are already answered late); try again shortly', {
-        reason: 'OVERLOADED',
-        retryAfterMs: IN_FLIGHT_RETRY_MS,
-      });
+  /** The calls taken at once now; Infinity when there is no pressure. */
+  get currentLimit(): number {
+    return this.limit;
+  }
+
+  /**
+   * Takes a new call, or refuses it while as many calls as the limit are in flight; the function it returns gives
+   * the place back (once, however often it is called).
+   */
+  admit(): () => void {
+    if (this.inFlight >= this.limit) {
+      this.refused += 1;
+      throw this.cause === 'pool'
+        ? new GatewayError('RESOURCE_EXHAUSTED', `the gateway's database is busy (${this.waiting} queries wait for a connection); try again shortly`, {
+            reason: 'OVERLOADED',
+            retryAfterMs: IN_FLIGHT_RETRY_MS,
+          })
+        : new GatewayError('RESOURCE_EXHAUSTED', 'the gateway is overloaded (its calls are already answered late); try again shortly', {
+            reason: 'OVERLOADED',
+            retryAfterMs: IN_FLIGHT_RETRY_MS,
+          });
+    }
+    this.taken += 1;
+    this.inFlight += 1;
+    this.peak = Math.max(this.peak, this.inFlight);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.inFlight -= 1;
+    };
   }
 
   close(): void {

@@ -1,11 +1,13 @@
 import { afterEach, expect, it } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { LoopPressure } from '../../server/transport/loopPressure.js';
+import { LoopPressure, MIN_CALLS_UNDER_PRESSURE } from '../../server/transport/loopPressure.js';
+import { eventually } from '../support/eventually.js';
 import { saturate } from '../support/eventLoop.js';
 
+/** The refusal of a new call, or undefined when it was taken (and then ended at once). */
 const refusal = (pressure: LoopPressure) => {
   try {
-    pressure.admit();
+    pressure.admit()();
     return undefined;
   } catch (error) {
     return error as { code: string; message: string; details: { reason?: string; retryAfterMs?: number } };
@@ -19,15 +21,67 @@ it('is off at 0', () => {
   expect(LoopPressure.of(0)).toBeUndefined();
 });
 
-it('admits on a calm loop, refuses while the loop stays behind, and admits again once a window is calm', async () => {
+it('takes every call on a calm loop, only 4 at once while the loop stays behind with none in flight, and every call again once calm', async () => {
   pressure = LoopPressure.of(50)!;
   await sleep(600);
+  expect(pressure.currentLimit).toBe(Infinity);
   expect(refusal(pressure)).toBeUndefined();
   await saturate(1_000, 120);
+  // No await from here to the refusal: no window is judged in between.
   expect(pressure.currentDelayMs).toBeGreaterThan(50);
-  expect(refusal(pressure)).toMatchObject({ code: 'RESOURCE_EXHAUSTED', details: { reason: 'OVERLOADED', retryAfterMs: 200 } });
+  expect(pressure.currentLimit).toBe(MIN_CALLS_UNDER_PRESSURE);
+  const taken = Array.from({ length: MIN_CALLS_UNDER_PRESSURE }, () => pressure!.admit());
+  expect(refusal(pressure)).toMatchObject({
+    code: 'RESOURCE_EXHAUSTED',
+    message: 'the gateway is overloaded (its calls are already answered late); try again shortly',
+    details: { reason: 'OVERLOADED', retryAfterMs: 200 },
+  });
+  for (const release of taken) release();
   await sleep(700);
+  expect(pressure.currentLimit).toBe(Infinity);
   expect(refusal(pressure)).toBeUndefined();
+});
+
+it('under pressure, lowers the limit below the calls in flight and raises it again window by window once calm', async () => {
+  let waiting = 0;
+  pressure = LoopPressure.of(0, { limit: 20, waiting: async () => waiting })!;
+  const taken = Array.from({ length: 20 }, () => pressure!.admit());
+  waiting = 21;
+  await eventually(async () => pressure!.currentLimit < 20, 2_000);
+  const lowered = pressure.currentLimit;
+  expect(lowered).toBeGreaterThanOrEqual(MIN_CALLS_UNDER_PRESSURE);
+  expect(refusal(pressure)).toMatchObject({ message: "the gateway's database is busy (21 queries wait for a connection); try again shortly" });
+  waiting = 0;
+  // Calm again with the 20 calls still in flight: the limit grows back a step a window, not at once.
+  await eventually(async () => pressure!.currentLimit > lowered, 5_000);
+  expect(pressure.currentLimit).toBeLessThan(20);
+  for (const release of taken) release();
+  await eventually(async () => pressure!.currentLimit === Infinity, 2_000);
+});
+
+it('holds the limit while the loop is behind with more calls refused than taken: refusing them is then what keeps it busy', async () => {
+  let waiting = 21;
+  pressure = LoopPressure.of(50, { limit: 20, waiting: async () => waiting })!;
+  const taken = Array.from({ length: 40 }, () => pressure!.admit());
+  await eventually(async () => pressure!.currentLimit < 40, 2_000);
+  waiting = 0;
+  // The pool's count is read one window late.
+  await sleep(600);
+  const held = pressure.currentLimit;
+  expect(held).toBeLessThan(35);
+  // The loop behind, and every call it sees refused.
+  const until = Date.now() + 1_000;
+  while (Date.now() < until) {
+    const chunkEnd = Date.now() + 120;
+    while (Date.now() < chunkEnd) {
+      // busy
+    }
+    for (let i = 0; i < 5; i += 1) expect(refusal(pressure)).toBeDefined();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  expect(pressure.currentDelayMs).toBeGreaterThan(50);
+  expect(pressure.currentLimit).toBeGreaterThanOrEqual(held);
+  for (const release of taken) release();
 });
 
 it('one pause shorter than the window (a garbage collection) is not overload', async () => {
@@ -48,21 +102,23 @@ it('one pause shorter than the window (a garbage collection) is not overload', a
   expect(refused).toEqual([]);
 });
 
-it('refuses new calls while more queries than the limit wait for a database connection, and admits again once they drain', async () => {
+it('takes only a few calls at once while more queries than the limit wait for a database connection, and every call once they drain', async () => {
   let waiting = 0;
   pressure = LoopPressure.of(0, { limit: 20, waiting: async () => waiting })!;
   expect(pressure).toBeDefined();
   await sleep(300);
   expect(refusal(pressure)).toBeUndefined();
   waiting = 21;
-  await sleep(300);
+  await sleep(600);
+  const taken = Array.from({ length: MIN_CALLS_UNDER_PRESSURE }, () => pressure!.admit());
   expect(refusal(pressure)).toMatchObject({
     code: 'RESOURCE_EXHAUSTED',
     message: "the gateway's database is busy (21 queries wait for a connection); try again shortly",
     details: { reason: 'OVERLOADED', retryAfterMs: 200 },
   });
+  for (const release of taken) release();
   waiting = 20;
-  await sleep(300);
+  await eventually(async () => pressure!.currentLimit === Infinity, 2_000);
   expect(refusal(pressure)).toBeUndefined();
   // A count that cannot be read (the database closing) is not overload.
   waiting = 50;
