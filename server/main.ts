@@ -21,16 +21,37 @@ if (components.length === 0) {
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
 let stopping: Promise<void> | undefined;
-/** Set once the gateway is up; a fault during start-up has nothing to close. */
-const started: { gateway?: RunningGateway } = {};
-/** Stops every component once, however many signals or faults ask for it. */
+/** The start, once under way; a fault before it has nothing to close. */
+const start: { gateway?: Promise<RunningGateway> } = {};
+/**
+ * Stops every component once, however many signals or faults ask for it. A signal during the start waits for the
+ * start to finish and then closes what it started: the embedded database's process included, which must not be left
+ * closing its data folder while a restart opens it again.
+ */
 function shutdown(reason: string): Promise<void> {
-  stopping ??= (logger.info({ reason }, 'shutting down: no new calls, finishing the ones in flight'), started.gateway?.close() ?? Promise.resolve());
+  stopping ??= (async () => {
+    logger.info({ reason }, 'shutting down: no new calls, finishing the ones in flight');
+    const gateway = await start.gateway?.catch(() => undefined);
+    await gateway?.close();
+  })();
   return stopping;
 }
 installProcessPolicy(logger, shutdown);
-const gateway = await startGateway(config, components, logger);
-started.gateway = gateway;
+// Before the start: the health check answers SERVING before the banner below, and a supervisor may stop the
+// gateway as soon as it does.
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    shutdown(signal).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  });
+}
+start.gateway = startGateway(config, components, logger);
+const gateway = await start.gateway;
 
 const token = config.apiTokens[0];
 const lines = [
@@ -59,16 +80,4 @@ const lines = [
     ].join('\n'),
   '',
 ].filter((line) => typeof line === 'string');
-console.log(lines.join('\n'));
-
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, () => {
-    shutdown(signal).then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  });
-}
+if (!stopping) console.log(lines.join('\n'));

@@ -4,7 +4,7 @@
  * Arguments: the data folder, the port (0: any), and the prepared data-folder template (may be absent).
  * It tells its parent where it listens over the IPC channel, stops when asked, and never outlives its parent.
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
@@ -34,7 +34,55 @@ function prepareDataDir(dataDir: string, template: string | undefined): void {
   renameSync(aside, dataDir);
 }
 
+/** How long a start waits for another process to let go of the data folder (one closing it after its gateway ended). */
+const LOCK_WAIT_MS = 30_000;
+
+const lockFileOf = (dataDir: string) => `${dataDir}.lock`;
+
+/** Whether `pid` is a live embedded database process (not a process that reused the number of one that ended). */
+function holdsFolder(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('embeddedServer');
+  } catch {
+    // No /proc: a live process of that number is taken for the holder.
+    return true;
+  }
+}
+
+/**
+ * Takes the data folder for this process. PGlite does not lock its folder, and two engines on one folder ruin it:
+ * a gateway killed outright leaves its database process closing the folder on its own, in its own time, while a
+ * restart may already open it again. A start therefore waits until the previous holder has gone (a lock file beside
+ * the folder names it), and refuses to start past LOCK_WAIT_MS rather than share the folder.
+ */
+async function lockDataDir(dataDir: string): Promise<void> {
+  const lockFile = lockFileOf(dataDir);
+  mkdirSync(dirname(dataDir), { recursive: true });
+  for (const deadline = Date.now() + LOCK_WAIT_MS; ; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    const holder = existsSync(lockFile) ? Number(readFileSync(lockFile, 'utf8').trim()) : undefined;
+    if (!holder || holder === process.pid || !holdsFolder(holder)) break;
+    if (Date.now() > deadline)
+      throw new Error(`the embedded database's folder ${dataDir} is still in use by process ${holder}; stop it, or remove ${lockFile} if it is gone`);
+  }
+  writeFileSync(lockFile, `${process.pid}\n`);
+}
+
+function unlockDataDir(dataDir: string): void {
+  const lockFile = lockFileOf(dataDir);
+  try {
+    if (Number(readFileSync(lockFile, 'utf8').trim()) === process.pid) rmSync(lockFile);
+  } catch {
+    // Already gone.
+  }
+}
+
 async function start(dataDir: string, port: number, template: string | undefined) {
+  await lockDataDir(dataDir);
   prepareDataDir(dataDir, template);
   const db = await PGlite.create({ dataDir });
   // One connection at a time, as before: the gateway's pool for the embedded database holds one.
@@ -65,6 +113,7 @@ function stop(): Promise<void> {
     async ({ db, server }) => {
       await server.stop();
       await db.close();
+      unlockDataDir(dataDir!);
     },
     () => {},
   );
