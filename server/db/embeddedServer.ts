@@ -4,7 +4,7 @@
  * Arguments: the data folder, the port (0: any), and the prepared data-folder template (may be absent).
  * It tells its parent where it listens over the IPC channel, stops when asked, and never outlives its parent.
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
@@ -64,12 +64,26 @@ async function lockDataDir(dataDir: string): Promise<void> {
   const lockFile = lockFileOf(dataDir);
   mkdirSync(dirname(dataDir), { recursive: true });
   for (const deadline = Date.now() + LOCK_WAIT_MS; ; await new Promise((resolve) => setTimeout(resolve, 50))) {
-    const holder = existsSync(lockFile) ? Number(readFileSync(lockFile, 'utf8').trim()) : undefined;
-    if (!holder || holder === process.pid || !holdsFolder(holder)) break;
-    if (Date.now() > deadline)
+    try {
+      // Created only if absent: of two starts at once, one gets the folder.
+      writeFileSync(lockFile, `${process.pid}\n`, { flag: 'wx' });
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    let holder: number;
+    try {
+      holder = Number(readFileSync(lockFile, 'utf8').trim());
+    } catch {
+      continue; // Let go of meanwhile: try again.
+    }
+    // No number yet: another start has just created it and is writing its own; a second on, it never will.
+    if (!holder && Date.now() - (statSync(lockFile, { throwIfNoEntry: false })?.mtimeMs ?? 0) < 1_000) continue;
+    // A lock whose process has ended (or a number since reused by another program): taken over.
+    if (!holder || !holdsFolder(holder)) rmSync(lockFile, { force: true });
+    else if (Date.now() > deadline)
       throw new Error(`the embedded database's folder ${dataDir} is still in use by process ${holder}; stop it, or remove ${lockFile} if it is gone`);
   }
-  writeFileSync(lockFile, `${process.pid}\n`);
 }
 
 function unlockDataDir(dataDir: string): void {

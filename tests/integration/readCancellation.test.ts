@@ -136,6 +136,15 @@ describe('the pool', () => {
       await observer.end();
     }
   }
+  /** Runs `use` with a connection of a pool made for the test, and gives it back. */
+  async function withClient(cancelRunning: boolean, use: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+    const client = await pool(cancelRunning).connect();
+    try {
+      await use(client);
+    } finally {
+      client.release();
+    }
+  }
   const gone = () => {
     const abort = new AbortController();
     abort.abort();
@@ -143,8 +152,7 @@ describe('the pool', () => {
   };
 
   it('does not send a read asked for after its caller has gone (it waited for a connection meanwhile)', async () => {
-    const client = await pool(true).connect();
-    try {
+    await withClient(true, async (client) => {
       await client.query("select 'before'");
       const failure = await withCallSignal(gone(), () => cancellableRead(async () => client.query("select 'after the caller went'"))).catch(
         (error: unknown) => error,
@@ -152,14 +160,11 @@ describe('the pool', () => {
       expect(failure).toBeInstanceOf(GatewayError);
       expect(failure).toMatchObject({ code: 'CANCELLED', message: 'the caller cancelled, or its deadline passed: its reads were stopped' });
       expect(await lastStatement(client)).toBe("select 'before'");
-    } finally {
-      client.release();
-    }
+    });
   });
 
   it('cancels a running read when its caller goes, and the connection serves the next statement', async () => {
-    const client = await pool(true).connect();
-    try {
+    await withClient(true, async (client) => {
       const abort = new AbortController();
       const since = performance.now();
       const read = withCallSignal(abort.signal, () => cancellableRead(async () => client.query('select pg_sleep(20)')));
@@ -167,32 +172,24 @@ describe('the pool', () => {
       await expect(read).rejects.toMatchObject({ code: 'CANCELLED' });
       expect(performance.now() - since).toBeLessThan(5_000);
       expect((await client.query<{ one: number }>('select 1 as one')).rows).toEqual([{ one: 1 }]);
-    } finally {
-      client.release();
-    }
+    });
   });
 
   it('never touches a statement outside a read-only call, such as a write after a provider call', async () => {
-    const client = await pool(true).connect();
-    try {
+    await withClient(true, async (client) => {
       const abort = new AbortController();
       const write = withCallSignal(abort.signal, async () => client.query("select pg_sleep(0.5), 'written' as outcome"));
       setTimeout(() => abort.abort(), 100);
       expect((await write).rows[0]).toMatchObject({ outcome: 'written' });
-    } finally {
-      client.release();
-    }
+    });
   });
 
   it('without cancelRunning (the embedded database), lets a running read finish', async () => {
-    const client = await pool(false).connect();
-    try {
+    await withClient(false, async (client) => {
       const abort = new AbortController();
       const read = withCallSignal(abort.signal, () => cancellableRead(async () => client.query("select pg_sleep(0.5), 'read' as outcome")));
       setTimeout(() => abort.abort(), 100);
       expect((await read).rows[0]).toMatchObject({ outcome: 'read' });
-    } finally {
-      client.release();
-    }
+    });
   });
 });

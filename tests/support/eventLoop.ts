@@ -1,11 +1,15 @@
-/** Keeps this process's event loop busy as a saturated gateway's is: `chunkMs` of work, a yield, again, for `totalMs`. */
-export async function saturate(totalMs: number, chunkMs: number): Promise<void> {
+/**
+ * Keeps this process's event loop busy as a saturated gateway's is: `chunkMs` of work, a yield, again, for `totalMs`.
+ * `afterChunk` runs after each chunk, before the yield (e.g. calls arriving at the busy loop).
+ */
+export async function saturate(totalMs: number, chunkMs: number, afterChunk?: () => void): Promise<void> {
   const until = Date.now() + totalMs;
   while (Date.now() < until) {
     const chunkEnd = Date.now() + chunkMs;
     while (Date.now() < chunkEnd) {
       // busy
     }
+    afterChunk?.();
     await new Promise((resolve) => setImmediate(resolve));
   }
 }

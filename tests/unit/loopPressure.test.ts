@@ -70,15 +70,9 @@ it('holds the limit while the loop is behind with more calls refused than taken:
   const held = pressure.currentLimit;
   expect(held).toBeLessThan(35);
   // The loop behind, and every call it sees refused.
-  const until = Date.now() + 1_000;
-  while (Date.now() < until) {
-    const chunkEnd = Date.now() + 120;
-    while (Date.now() < chunkEnd) {
-      // busy
-    }
-    for (let i = 0; i < 5; i += 1) expect(refusal(pressure)).toBeDefined();
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  await saturate(1_000, 120, () => {
+    for (let i = 0; i < 5; i += 1) expect(refusal(pressure!)).toBeDefined();
+  });
   expect(pressure.currentDelayMs).toBeGreaterThan(50);
   expect(pressure.currentLimit).toBeGreaterThanOrEqual(held);
   for (const release of taken) release();
