@@ -57,6 +57,21 @@ async function keyState(key: string): Promise<{ state: string; failure: string |
   }
 }
 
+/** The gateway's statements waiting for a lock `holder` holds. */
+async function claimsWaitingOnLock(holder: pg.Client): Promise<number> {
+  const client = new pg.Client({ connectionString: stack.database.url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: number }>(
+      `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and $1 = any(pg_blocking_pids(pid))`,
+      [(holder as unknown as { processID: number }).processID],
+    );
+    return rows[0]!.n;
+  } finally {
+    await client.end();
+  }
+}
+
 async function pendingCharge(orderId: string): Promise<string> {
   fake.expect({ method: 'POST', path: '/orders', reply: { body: order(orderId, 'pending') } });
   const { transaction } = await stack.client.call(
@@ -134,12 +149,15 @@ it('a charge whose caller’s deadline passes while it waits for its idempotency
   const metadata = new grpc.Metadata();
   metadata.set('authorization', `Bearer ${TEST_TOKEN}`);
   try {
-    const failure = await new Promise<grpc.ServiceError>((resolve, reject) =>
-      client.createTransaction(request, metadata, { deadline: Date.now() + 300 }, (error) =>
+    const failed = new Promise<grpc.ServiceError>((resolve, reject) =>
+      client.createTransaction(request, metadata, { deadline: Date.now() + 2_000 }, (error) =>
         error ? resolve(error) : reject(new Error('the call succeeded')),
       ),
     );
-    expect(failure.code).toBe(grpc.status.DEADLINE_EXCEEDED);
+    // The claim is waiting on the key's row before the deadline passes (on a loaded machine a short deadline could
+    // pass before the call reached the gateway, which then never runs it).
+    await eventually(async () => (await claimsWaitingOnLock(blocker)) > 0, 1_800);
+    expect((await failed).code).toBe(grpc.status.DEADLINE_EXCEEDED);
   } finally {
     client.close();
     // The claim goes on once the other transaction is gone: it owns the key, then finds its caller gone.
