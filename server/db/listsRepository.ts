@@ -62,6 +62,7 @@ const TRANSACTION_LIST_FIELDS = [
   'orderId',
   'webhookUrl',
   'origin',
+  'refundedAmount',
   'createdAt',
   'updatedAt',
 ] as const;

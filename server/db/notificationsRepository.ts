@@ -173,6 +173,15 @@ export class NotificationsRepository {
     return { received: count('RECEIVED'), processing: count('PROCESSING'), retrying: count('FAILED', 'UNKNOWN_SUBJECT') };
   }
 
+  /** One notification with its body and headers, for an operator to read; a replica's miss is asked again of the primary (read-your-writes). */
+  async get(em: EntityManager, id: string): Promise<StoredNotification | null> {
+    for (const type of ['read', 'write'] as const) {
+      const [row] = await em.getConnection(type).execute<StoredRecord[]>(`select ${STORED_COLUMNS} from webhook_notifications where id = ?`, [id], 'all');
+      if (row) return storedOf(row);
+    }
+    return null;
+  }
+
   /** Leases one notification (for an immediate or operator-requested run), unless a worker holds it now; the row as leased. */
   async claimOne(em: EntityManager, id: string, leaseMs: number): Promise<StoredNotification | null> {
     const now = new Date();

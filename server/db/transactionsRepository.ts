@@ -75,6 +75,7 @@ export function transactionOf(row: TransactionRow): Transaction {
     orderId: orUndefined(row.orderId),
     webhookUrl: orUndefined(row.webhookUrl),
     origin: row.origin as TransactionOrigin,
+    refundedAmount: row.refundedAmount,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     statusHistory: [],
@@ -310,6 +311,7 @@ export class TransactionsRepository {
         orderId: input.orderId ?? null,
         webhookUrl: input.webhookUrl ?? null,
         origin: 'api',
+        refundedAmount: 0,
         createdAt: now,
         updatedAt: now,
       } as TransactionRow;

@@ -249,6 +249,8 @@ export interface Transaction extends TransactionResult {
   currency: string;
   orderId?: string;
   webhookUrl?: string;
+  /** Cents refunded so far; a partial refund leaves the charge APPROVED. */
+  refundedAmount: number;
   createdAt: Date;
   updatedAt: Date;
   statusHistory: StatusChange<TransactionStatus>[];

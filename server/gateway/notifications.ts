@@ -5,6 +5,7 @@ import type { StatusMove } from '../db/statusRepository.js';
 import type { AdapterContext, IncomingNotification, NotificationVerdict, ProviderAdapter } from '../providers/adapter.js';
 import { resolveAccount, type GatewayDeps } from './context.js';
 import { isUuid } from '../lib/ids.js';
+import { cancellableRead } from '../lib/callScope.js';
 import { TokenBuckets } from '../lib/tokenBuckets.js';
 import { refusedAnswer } from './flowIntegrity.js';
 import { moveSubjectStatus, TRANSACTIONS, WITHDRAWALS, type SubjectKind, type Tracked } from './subjects.js';
@@ -151,6 +152,13 @@ export class NotificationsService {
     const processed = await this.claimAndProcess(id);
     if (!processed) throw new GatewayError('FAILED_PRECONDITION', `notification ${id} is being processed right now, or does not exist`);
     return processed;
+  }
+
+  /** One stored notification as received (body and headers), for an operator. */
+  async get(id: string): Promise<StoredNotification> {
+    const stored = isUuid(id) ? await cancellableRead(() => this.deps.notifications.get(this.deps.db.em(), id)) : null;
+    if (!stored) throw notFound(`notification ${id} not found`);
+    return stored;
   }
 
   list(filter: NotificationFilter, pageSize: number, pageToken?: string) {

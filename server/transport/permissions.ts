@@ -50,6 +50,7 @@ export const RPC_RULES: Record<string, RpcRule> = {
   '/gateway.v1.ProviderAccountService/DeleteProviderAccount': rule('accounts:admin', 'request', true),
   '/gateway.v1.SandboxService/SimulatePayment': rule('sandbox:write', 'refused', true),
   '/gateway.v1.WebhookService/ListWebhookNotifications': rule('notifications:read', 'filter'),
+  '/gateway.v1.WebhookService/GetWebhookNotification': rule('notifications:read', 'response'),
   '/gateway.v1.WebhookService/ReprocessWebhookNotification': rule('notifications:write', 'refused', true),
   '/gateway.v1.WebhookService/ListOutboundDeliveries': rule('notifications:read', 'refused'),
   '/gateway.v1.AccessService/CreateServiceToken': rule('tokens:admin', 'refused', true),

@@ -47,6 +47,7 @@ export function toProtoTransaction(t: domain.Transaction): pb.Transaction {
     orderId: t.orderId ?? '',
     currency: t.currency,
     origin: toEnum(pb.TransactionOrigin, 'TRANSACTION_ORIGIN', t.origin) as pb.TransactionOrigin,
+    refundedAmount: t.refundedAmount,
   };
 }
 

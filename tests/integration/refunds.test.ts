@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CreateTransactionRequest, GetTransactionRequest, RefoundTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import {
+  CreateTransactionRequest,
+  GetTransactionRequest,
+  ListTransactionsRequest,
+  RefoundTransactionRequest,
+} from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import type { RefundResult } from '../../server/domain/types.js';
 import type { AdapterContext } from '../../server/providers/adapter.js';
@@ -82,6 +87,15 @@ it('partial refunds never exceed the charge: the one that would is refused befor
   const [first, second] = await Promise.allSettled([refund(stack.client, id, 2000, 'partial-a'), refund(connect, id, 2000, 'partial-b')]);
   expect([first.status, second.status].sort()).toEqual(['fulfilled', 'rejected']);
   expect(provider.refundCalls).toBe(1);
+  // What is refunded so far is part of the charge, wherever it is read: the answer, a Get and a list.
+  const done = [first, second].find((result) => result.status === 'fulfilled') as PromiseFulfilledResult<{ transaction: { refundedAmount: number } }>;
+  expect(Number(done.value.transaction.refundedAmount)).toBe(2000);
+  for (const driver of [stack.client, connect]) {
+    const { transaction } = await driver.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id }));
+    expect([transaction.status, Number(transaction.refundedAmount)]).toEqual([TransactionStatus.TRANSACTION_STATUS_APPROVED, 2000]);
+    const { transactions } = await driver.call('gateway', 'listTransactions', ListTransactionsRequest.fromPartial({ query: id }));
+    expect(transactions.map((listed: { refundedAmount: number }) => Number(listed.refundedAmount))).toEqual([2000]);
+  }
   const refused = await failureOf(refund(stack.client, id, 1001, 'partial-c'));
   expect(refused).toEqual({
     code: 'FAILED_PRECONDITION',
@@ -90,6 +104,7 @@ it('partial refunds never exceed the charge: the one that would is refused befor
   const last = await refund(stack.client, id, 1000, 'partial-d');
   expect(last.refund.status).toBe(true);
   expect(last.transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_REFUNDED);
+  expect(Number(last.transaction.refundedAmount)).toBe(3000);
   expect(provider.refundCalls).toBe(2);
 });
 

@@ -7,7 +7,7 @@ import { DeliveryState } from '../../gen/ts-proto/gateway/v1/webhook_service.js'
 import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import { signSandboxPayload } from '../../server/sandbox/api.js';
 import { signTimestampedBody, verifyTimestampedSignature } from '../../server/lib/hmacSignature.js';
-import { connectDriver, type Driver } from '../support/clients.js';
+import { connectDriver, failureOf, type Driver } from '../support/clients.js';
 import { startTestStack, TEST_OUTBOUND_SECRET, TEST_TOKEN, type TestStack } from '../support/gateway.js';
 import { eventually } from '../support/eventually.js';
 
@@ -152,6 +152,33 @@ describe('provider notifications', () => {
     const again = await client.call('webhooks', 'reprocessWebhookNotification', { id: applied.id });
     expect(again.notification.outcome).toBe(WebhookOutcome.WEBHOOK_OUTCOME_UNCHANGED);
     expect(again.notification.attempts).toBe(2);
+  });
+
+  it('an operator reads a notification as received: its body byte for byte and its headers, without the credential the sender attached', async () => {
+    const charge = await pix(signedAccount.id);
+    const { body, headers } = event('evt_raw_1', 'charge.paid', charge.transactionId, 'paid');
+    const bodyWithAccents = body.replace('"charge.paid"', '"charge.paid","note":"cobrança paga"');
+    await post(signedAccount.notificationUrl, bodyWithAccents, { ...headers, ...signed(bodyWithAccents), authorization: 'Bearer sender-credential' });
+    const [stored] = await eventually(async () => (await notifications(charge.id)).length === 1 && notifications(charge.id));
+    for (const driver of [client, connectDriver(gateway.httpUrl!, TEST_TOKEN)]) {
+      const answer = await driver.call('webhooks', 'getWebhookNotification', { id: stored.id });
+      expect(answer.notification).toMatchObject({ id: stored.id, provider: 'SANDBOX', providerAccountId: signedAccount.id });
+      expect(Buffer.from(answer.body).toString('utf8')).toBe(bodyWithAccents);
+      expect(answer.headers).toMatchObject({ 'content-type': 'application/json', 'x-sandbox-event-id': 'evt_raw_1' });
+      expect(answer.headers['x-sandbox-signature']).toBeDefined();
+      expect(answer.headers.authorization).toBeUndefined();
+      expect(JSON.stringify(answer)).not.toContain('sender-credential');
+      if (driver !== client) driver.close();
+    }
+  });
+
+  it('a notification that is not there is NOT_FOUND, also for an id that is not a UUID', async () => {
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'not-an-id']) {
+      expect(await failureOf(client.call('webhooks', 'getWebhookNotification', { id }))).toEqual({
+        code: 'NOT_FOUND',
+        message: `notification ${id} not found`,
+      });
+    }
   });
 });
 

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file gateway/v1/webhook_service.proto.
  */
 export const file_gateway_v1_webhook_service: GenFile = /*@__PURE__*/
-  fileDesc("CiBnYXRld2F5L3YxL3dlYmhvb2tfc2VydmljZS5wcm90bxIKZ2F0ZXdheS52MSK4AQofTGlzdFdlYmhvb2tOb3RpZmljYXRpb25zUmVxdWVzdBIQCghwcm92aWRlchgBIAEoCRIbChNwcm92aWRlcl9hY2NvdW50X2lkGAIgASgJEhIKCnN1YmplY3RfaWQYAyABKAkSKwoHb3V0Y29tZRgEIAEoDjIaLmdhdGV3YXkudjEuV2ViaG9va091dGNvbWUSEQoJcGFnZV9zaXplGAUgASgFEhIKCnBhZ2VfdG9rZW4YBiABKAkicwogTGlzdFdlYmhvb2tOb3RpZmljYXRpb25zUmVzcG9uc2USNgoNbm90aWZpY2F0aW9ucxgBIAMoCzIfLmdhdGV3YXkudjEuV2ViaG9va05vdGlmaWNhdGlvbhIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiMQojUmVwcm9jZXNzV2ViaG9va05vdGlmaWNhdGlvblJlcXVlc3QSCgoCaWQYASABKAkiXQokUmVwcm9jZXNzV2ViaG9va05vdGlmaWNhdGlvblJlc3BvbnNlEjUKDG5vdGlmaWNhdGlvbhgBIAEoCzIfLmdhdGV3YXkudjEuV2ViaG9va05vdGlmaWNhdGlvbiI3Ch1MaXN0T3V0Ym91bmREZWxpdmVyaWVzUmVxdWVzdBIWCg50cmFuc2FjdGlvbl9pZBgBIAEoCSKDAQoXT3V0Ym91bmREZWxpdmVyeUF0dGVtcHQSDgoGbnVtYmVyGAEgASgFEjAKDGF0dGVtcHRlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFwoPcmVzcG9uc2Vfc3RhdHVzGAMgASgFEg0KBWVycm9yGAQgASgJIvkBChBPdXRib3VuZERlbGl2ZXJ5EgoKAmlkGAEgASgJEhAKCGV2ZW50X2lkGAIgASgJEhYKDnRyYW5zYWN0aW9uX2lkGAMgASgJEgsKA3VybBgEIAEoCRIoCgVzdGF0ZRgFIAEoDjIZLmdhdGV3YXkudjEuRGVsaXZlcnlTdGF0ZRIMCgRib2R5GAYgASgJEjUKCGF0dGVtcHRzGAcgAygLMiMuZ2F0ZXdheS52MS5PdXRib3VuZERlbGl2ZXJ5QXR0ZW1wdBIzCg9uZXh0X2F0dGVtcHRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIlIKHkxpc3RPdXRib3VuZERlbGl2ZXJpZXNSZXNwb25zZRIwCgpkZWxpdmVyaWVzGAEgAygLMhwuZ2F0ZXdheS52MS5PdXRib3VuZERlbGl2ZXJ5KoUBCg1EZWxpdmVyeVN0YXRlEh4KGkRFTElWRVJZX1NUQVRFX1VOU1BFQ0lGSUVEEAASGgoWREVMSVZFUllfU1RBVEVfUEVORElORxABEhwKGERFTElWRVJZX1NUQVRFX0RFTElWRVJFRBACEhoKFkRFTElWRVJZX1NUQVRFX0dBVkVfVVAQAzL8AgoOV2ViaG9va1NlcnZpY2USdQoYTGlzdFdlYmhvb2tOb3RpZmljYXRpb25zEisuZ2F0ZXdheS52MS5MaXN0V2ViaG9va05vdGlmaWNhdGlvbnNSZXF1ZXN0GiwuZ2F0ZXdheS52MS5MaXN0V2ViaG9va05vdGlmaWNhdGlvbnNSZXNwb25zZRKBAQocUmVwcm9jZXNzV2ViaG9va05vdGlmaWNhdGlvbhIvLmdhdGV3YXkudjEuUmVwcm9jZXNzV2ViaG9va05vdGlmaWNhdGlvblJlcXVlc3QaMC5nYXRld2F5LnYxLlJlcHJvY2Vzc1dlYmhvb2tOb3RpZmljYXRpb25SZXNwb25zZRJvChZMaXN0T3V0Ym91bmREZWxpdmVyaWVzEikuZ2F0ZXdheS52MS5MaXN0T3V0Ym91bmREZWxpdmVyaWVzUmVxdWVzdBoqLmdhdGV3YXkudjEuTGlzdE91dGJvdW5kRGVsaXZlcmllc1Jlc3BvbnNlYgZwcm90bzM", [file_gateway_v1_types, file_google_protobuf_timestamp]);
+  fileDesc("CiBnYXRld2F5L3YxL3dlYmhvb2tfc2VydmljZS5wcm90bxIKZ2F0ZXdheS52MSK4AQofTGlzdFdlYmhvb2tOb3RpZmljYXRpb25zUmVxdWVzdBIQCghwcm92aWRlchgBIAEoCRIbChNwcm92aWRlcl9hY2NvdW50X2lkGAIgASgJEhIKCnN1YmplY3RfaWQYAyABKAkSKwoHb3V0Y29tZRgEIAEoDjIaLmdhdGV3YXkudjEuV2ViaG9va091dGNvbWUSEQoJcGFnZV9zaXplGAUgASgFEhIKCnBhZ2VfdG9rZW4YBiABKAkicwogTGlzdFdlYmhvb2tOb3RpZmljYXRpb25zUmVzcG9uc2USNgoNbm90aWZpY2F0aW9ucxgBIAMoCzIfLmdhdGV3YXkudjEuV2ViaG9va05vdGlmaWNhdGlvbhIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiKwodR2V0V2ViaG9va05vdGlmaWNhdGlvblJlcXVlc3QSCgoCaWQYASABKAki3wEKHkdldFdlYmhvb2tOb3RpZmljYXRpb25SZXNwb25zZRI1Cgxub3RpZmljYXRpb24YASABKAsyHy5nYXRld2F5LnYxLldlYmhvb2tOb3RpZmljYXRpb24SDAoEYm9keRgCIAEoDBJICgdoZWFkZXJzGAMgAygLMjcuZ2F0ZXdheS52MS5HZXRXZWJob29rTm90aWZpY2F0aW9uUmVzcG9uc2UuSGVhZGVyc0VudHJ5Gi4KDEhlYWRlcnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIjEKI1JlcHJvY2Vzc1dlYmhvb2tOb3RpZmljYXRpb25SZXF1ZXN0EgoKAmlkGAEgASgJIl0KJFJlcHJvY2Vzc1dlYmhvb2tOb3RpZmljYXRpb25SZXNwb25zZRI1Cgxub3RpZmljYXRpb24YASABKAsyHy5nYXRld2F5LnYxLldlYmhvb2tOb3RpZmljYXRpb24iNwodTGlzdE91dGJvdW5kRGVsaXZlcmllc1JlcXVlc3QSFgoOdHJhbnNhY3Rpb25faWQYASABKAkigwEKF091dGJvdW5kRGVsaXZlcnlBdHRlbXB0Eg4KBm51bWJlchgBIAEoBRIwCgxhdHRlbXB0ZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhcKD3Jlc3BvbnNlX3N0YXR1cxgDIAEoBRINCgVlcnJvchgEIAEoCSL5AQoQT3V0Ym91bmREZWxpdmVyeRIKCgJpZBgBIAEoCRIQCghldmVudF9pZBgCIAEoCRIWCg50cmFuc2FjdGlvbl9pZBgDIAEoCRILCgN1cmwYBCABKAkSKAoFc3RhdGUYBSABKA4yGS5nYXRld2F5LnYxLkRlbGl2ZXJ5U3RhdGUSDAoEYm9keRgGIAEoCRI1CghhdHRlbXB0cxgHIAMoCzIjLmdhdGV3YXkudjEuT3V0Ym91bmREZWxpdmVyeUF0dGVtcHQSMwoPbmV4dF9hdHRlbXB0X2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJSCh5MaXN0T3V0Ym91bmREZWxpdmVyaWVzUmVzcG9uc2USMAoKZGVsaXZlcmllcxgBIAMoCzIcLmdhdGV3YXkudjEuT3V0Ym91bmREZWxpdmVyeSqFAQoNRGVsaXZlcnlTdGF0ZRIeChpERUxJVkVSWV9TVEFURV9VTlNQRUNJRklFRBAAEhoKFkRFTElWRVJZX1NUQVRFX1BFTkRJTkcQARIcChhERUxJVkVSWV9TVEFURV9ERUxJVkVSRUQQAhIaChZERUxJVkVSWV9TVEFURV9HQVZFX1VQEAMy7QMKDldlYmhvb2tTZXJ2aWNlEnUKGExpc3RXZWJob29rTm90aWZpY2F0aW9ucxIrLmdhdGV3YXkudjEuTGlzdFdlYmhvb2tOb3RpZmljYXRpb25zUmVxdWVzdBosLmdhdGV3YXkudjEuTGlzdFdlYmhvb2tOb3RpZmljYXRpb25zUmVzcG9uc2USbwoWR2V0V2ViaG9va05vdGlmaWNhdGlvbhIpLmdhdGV3YXkudjEuR2V0V2ViaG9va05vdGlmaWNhdGlvblJlcXVlc3QaKi5nYXRld2F5LnYxLkdldFdlYmhvb2tOb3RpZmljYXRpb25SZXNwb25zZRKBAQocUmVwcm9jZXNzV2ViaG9va05vdGlmaWNhdGlvbhIvLmdhdGV3YXkudjEuUmVwcm9jZXNzV2ViaG9va05vdGlmaWNhdGlvblJlcXVlc3QaMC5nYXRld2F5LnYxLlJlcHJvY2Vzc1dlYmhvb2tOb3RpZmljYXRpb25SZXNwb25zZRJvChZMaXN0T3V0Ym91bmREZWxpdmVyaWVzEikuZ2F0ZXdheS52MS5MaXN0T3V0Ym91bmREZWxpdmVyaWVzUmVxdWVzdBoqLmdhdGV3YXkudjEuTGlzdE91dGJvdW5kRGVsaXZlcmllc1Jlc3BvbnNlYgZwcm90bzM", [file_gateway_v1_types, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message gateway.v1.ListWebhookNotificationsRequest
@@ -89,6 +89,54 @@ export const ListWebhookNotificationsResponseSchema: GenMessage<ListWebhookNotif
   messageDesc(file_gateway_v1_webhook_service, 1);
 
 /**
+ * @generated from message gateway.v1.GetWebhookNotificationRequest
+ */
+export type GetWebhookNotificationRequest = Message<"gateway.v1.GetWebhookNotificationRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message gateway.v1.GetWebhookNotificationRequest.
+ * Use `create(GetWebhookNotificationRequestSchema)` to create a new message.
+ */
+export const GetWebhookNotificationRequestSchema: GenMessage<GetWebhookNotificationRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_webhook_service, 2);
+
+/**
+ * @generated from message gateway.v1.GetWebhookNotificationResponse
+ */
+export type GetWebhookNotificationResponse = Message<"gateway.v1.GetWebhookNotificationResponse"> & {
+  /**
+   * @generated from field: gateway.v1.WebhookNotification notification = 1;
+   */
+  notification?: WebhookNotification | undefined;
+
+  /**
+   * The body as stored: the bytes received, except a shared secret some providers echo in it, which is masked.
+   *
+   * @generated from field: bytes body = 2;
+   */
+  body: Uint8Array;
+
+  /**
+   * The headers received, names in lower case, without the credentials a sender attached (authorization, cookies, API keys).
+   *
+   * @generated from field: map<string, string> headers = 3;
+   */
+  headers: { [key: string]: string };
+};
+
+/**
+ * Describes the message gateway.v1.GetWebhookNotificationResponse.
+ * Use `create(GetWebhookNotificationResponseSchema)` to create a new message.
+ */
+export const GetWebhookNotificationResponseSchema: GenMessage<GetWebhookNotificationResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_webhook_service, 3);
+
+/**
  * @generated from message gateway.v1.ReprocessWebhookNotificationRequest
  */
 export type ReprocessWebhookNotificationRequest = Message<"gateway.v1.ReprocessWebhookNotificationRequest"> & {
@@ -103,7 +151,7 @@ export type ReprocessWebhookNotificationRequest = Message<"gateway.v1.ReprocessW
  * Use `create(ReprocessWebhookNotificationRequestSchema)` to create a new message.
  */
 export const ReprocessWebhookNotificationRequestSchema: GenMessage<ReprocessWebhookNotificationRequest> = /*@__PURE__*/
-  messageDesc(file_gateway_v1_webhook_service, 2);
+  messageDesc(file_gateway_v1_webhook_service, 4);
 
 /**
  * @generated from message gateway.v1.ReprocessWebhookNotificationResponse
@@ -120,7 +168,7 @@ export type ReprocessWebhookNotificationResponse = Message<"gateway.v1.Reprocess
  * Use `create(ReprocessWebhookNotificationResponseSchema)` to create a new message.
  */
 export const ReprocessWebhookNotificationResponseSchema: GenMessage<ReprocessWebhookNotificationResponse> = /*@__PURE__*/
-  messageDesc(file_gateway_v1_webhook_service, 3);
+  messageDesc(file_gateway_v1_webhook_service, 5);
 
 /**
  * @generated from message gateway.v1.ListOutboundDeliveriesRequest
@@ -139,7 +187,7 @@ export type ListOutboundDeliveriesRequest = Message<"gateway.v1.ListOutboundDeli
  * Use `create(ListOutboundDeliveriesRequestSchema)` to create a new message.
  */
 export const ListOutboundDeliveriesRequestSchema: GenMessage<ListOutboundDeliveriesRequest> = /*@__PURE__*/
-  messageDesc(file_gateway_v1_webhook_service, 4);
+  messageDesc(file_gateway_v1_webhook_service, 6);
 
 /**
  * @generated from message gateway.v1.OutboundDeliveryAttempt
@@ -173,7 +221,7 @@ export type OutboundDeliveryAttempt = Message<"gateway.v1.OutboundDeliveryAttemp
  * Use `create(OutboundDeliveryAttemptSchema)` to create a new message.
  */
 export const OutboundDeliveryAttemptSchema: GenMessage<OutboundDeliveryAttempt> = /*@__PURE__*/
-  messageDesc(file_gateway_v1_webhook_service, 5);
+  messageDesc(file_gateway_v1_webhook_service, 7);
 
 /**
  * @generated from message gateway.v1.OutboundDelivery
@@ -227,7 +275,7 @@ export type OutboundDelivery = Message<"gateway.v1.OutboundDelivery"> & {
  * Use `create(OutboundDeliverySchema)` to create a new message.
  */
 export const OutboundDeliverySchema: GenMessage<OutboundDelivery> = /*@__PURE__*/
-  messageDesc(file_gateway_v1_webhook_service, 6);
+  messageDesc(file_gateway_v1_webhook_service, 8);
 
 /**
  * @generated from message gateway.v1.ListOutboundDeliveriesResponse
@@ -244,7 +292,7 @@ export type ListOutboundDeliveriesResponse = Message<"gateway.v1.ListOutboundDel
  * Use `create(ListOutboundDeliveriesResponseSchema)` to create a new message.
  */
 export const ListOutboundDeliveriesResponseSchema: GenMessage<ListOutboundDeliveriesResponse> = /*@__PURE__*/
-  messageDesc(file_gateway_v1_webhook_service, 7);
+  messageDesc(file_gateway_v1_webhook_service, 9);
 
 /**
  * @generated from enum gateway.v1.DeliveryState
@@ -293,6 +341,16 @@ export const WebhookService: GenService<{
     methodKind: "unary";
     input: typeof ListWebhookNotificationsRequestSchema;
     output: typeof ListWebhookNotificationsResponseSchema;
+  },
+  /**
+   * One stored notification with what was received: its body and headers.
+   *
+   * @generated from rpc gateway.v1.WebhookService.GetWebhookNotification
+   */
+  getWebhookNotification: {
+    methodKind: "unary";
+    input: typeof GetWebhookNotificationRequestSchema;
+    output: typeof GetWebhookNotificationResponseSchema;
   },
   /**
    * Processes a stored notification again, as if it had just arrived.

@@ -855,6 +855,8 @@ export interface Transaction {
   orderId: string;
   currency: string;
   origin: TransactionOrigin;
+  /** Cents refunded so far (a partial refund leaves the charge APPROVED); amount minus this is what can still be refunded. */
+  refundedAmount: number;
 }
 
 export interface CardInput {
@@ -2267,6 +2269,7 @@ function createBaseTransaction(): Transaction {
     orderId: "",
     currency: "",
     origin: 0,
+    refundedAmount: 0,
   };
 }
 
@@ -2328,6 +2331,9 @@ export const Transaction: MessageFns<Transaction> = {
     }
     if (message.origin !== 0) {
       writer.uint32(152).int32(message.origin);
+    }
+    if (message.refundedAmount !== 0) {
+      writer.uint32(160).int64(message.refundedAmount);
     }
     return writer;
   },
@@ -2497,6 +2503,14 @@ export const Transaction: MessageFns<Transaction> = {
             message.origin = reader.int32() as any;
             continue;
           }
+          case 20: {
+            if (tag !== 160) {
+              break;
+            }
+
+            message.refundedAmount = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2578,6 +2592,11 @@ export const Transaction: MessageFns<Transaction> = {
         : "",
       currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
       origin: isSet(object.origin) ? transactionOriginFromJSON(object.origin) : 0,
+      refundedAmount: isSet(object.refundedAmount)
+        ? globalThis.Number(object.refundedAmount)
+        : isSet(object.refunded_amount)
+        ? globalThis.Number(object.refunded_amount)
+        : 0,
     };
   },
 
@@ -2640,6 +2659,9 @@ export const Transaction: MessageFns<Transaction> = {
     if (message.origin !== 0) {
       obj.origin = transactionOriginToJSON(message.origin);
     }
+    if (message.refundedAmount !== 0) {
+      obj.refundedAmount = Math.round(message.refundedAmount);
+    }
     return obj;
   },
 
@@ -2667,6 +2689,7 @@ export const Transaction: MessageFns<Transaction> = {
     message.orderId = object.orderId ?? "";
     message.currency = object.currency ?? "";
     message.origin = object.origin ?? 0;
+    message.refundedAmount = object.refundedAmount ?? 0;
     return message;
   },
 };

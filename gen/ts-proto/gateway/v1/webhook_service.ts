@@ -89,6 +89,25 @@ export interface ListWebhookNotificationsResponse {
   nextPageToken: string;
 }
 
+export interface GetWebhookNotificationRequest {
+  id: string;
+}
+
+export interface GetWebhookNotificationResponse {
+  notification:
+    | WebhookNotification
+    | undefined;
+  /** The body as stored: the bytes received, except a shared secret some providers echo in it, which is masked. */
+  body: Buffer;
+  /** The headers received, names in lower case, without the credentials a sender attached (authorization, cookies, API keys). */
+  headers: { [key: string]: string };
+}
+
+export interface GetWebhookNotificationResponse_HeadersEntry {
+  key: string;
+  value: string;
+}
+
 export interface ReprocessWebhookNotificationRequest {
   id: string;
 }
@@ -380,6 +399,296 @@ export const ListWebhookNotificationsResponse: MessageFns<ListWebhookNotificatio
     const message = createBaseListWebhookNotificationsResponse();
     message.notifications = object.notifications?.map((e) => WebhookNotification.fromPartial(e)) || [];
     message.nextPageToken = object.nextPageToken ?? "";
+    return message;
+  },
+};
+
+function createBaseGetWebhookNotificationRequest(): GetWebhookNotificationRequest {
+  return { id: "" };
+}
+
+export const GetWebhookNotificationRequest: MessageFns<GetWebhookNotificationRequest> = {
+  encode(message: GetWebhookNotificationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetWebhookNotificationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetWebhookNotificationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetWebhookNotificationRequest {
+    return { id: isSet(object.id) ? globalThis.String(object.id) : "" };
+  },
+
+  toJSON(message: GetWebhookNotificationRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetWebhookNotificationRequest>): GetWebhookNotificationRequest {
+    return GetWebhookNotificationRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetWebhookNotificationRequest>): GetWebhookNotificationRequest {
+    const message = createBaseGetWebhookNotificationRequest();
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseGetWebhookNotificationResponse(): GetWebhookNotificationResponse {
+  return { notification: undefined, body: Buffer.alloc(0), headers: {} };
+}
+
+export const GetWebhookNotificationResponse: MessageFns<GetWebhookNotificationResponse> = {
+  encode(message: GetWebhookNotificationResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.notification !== undefined) {
+      WebhookNotification.encode(message.notification, writer.uint32(10).fork()).join();
+    }
+    if (message.body.length !== 0) {
+      writer.uint32(18).bytes(message.body);
+    }
+    globalThis.Object.entries(message.headers).forEach(([key, value]: [string, string]) => {
+      GetWebhookNotificationResponse_HeadersEntry.encode({ key: key as any, value }, writer.uint32(26).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetWebhookNotificationResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetWebhookNotificationResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.notification = WebhookNotification.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.body = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            const entry3 = GetWebhookNotificationResponse_HeadersEntry.decode(reader, reader.uint32());
+            if (entry3.value !== undefined) {
+              message.headers[entry3.key] = entry3.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetWebhookNotificationResponse {
+    return {
+      notification: isSet(object.notification) ? WebhookNotification.fromJSON(object.notification) : undefined,
+      body: isSet(object.body) ? Buffer.from(bytesFromBase64(object.body)) : Buffer.alloc(0),
+      headers: isObject(object.headers)
+        ? (globalThis.Object.entries(object.headers) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+    };
+  },
+
+  toJSON(message: GetWebhookNotificationResponse): unknown {
+    const obj: any = {};
+    if (message.notification !== undefined) {
+      obj.notification = WebhookNotification.toJSON(message.notification);
+    }
+    if (message.body.length !== 0) {
+      obj.body = base64FromBytes(message.body);
+    }
+    if (message.headers) {
+      const entries = globalThis.Object.entries(message.headers) as [string, string][];
+      if (entries.length > 0) {
+        obj.headers = {};
+        entries.forEach(([k, v]) => {
+          obj.headers[k] = v;
+        });
+      }
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetWebhookNotificationResponse>): GetWebhookNotificationResponse {
+    return GetWebhookNotificationResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetWebhookNotificationResponse>): GetWebhookNotificationResponse {
+    const message = createBaseGetWebhookNotificationResponse();
+    message.notification = (object.notification !== undefined && object.notification !== null)
+      ? WebhookNotification.fromPartial(object.notification)
+      : undefined;
+    message.body = object.body ?? Buffer.alloc(0);
+    message.headers = (globalThis.Object.entries(object.headers ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseGetWebhookNotificationResponse_HeadersEntry(): GetWebhookNotificationResponse_HeadersEntry {
+  return { key: "", value: "" };
+}
+
+export const GetWebhookNotificationResponse_HeadersEntry: MessageFns<GetWebhookNotificationResponse_HeadersEntry> = {
+  encode(
+    message: GetWebhookNotificationResponse_HeadersEntry,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetWebhookNotificationResponse_HeadersEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetWebhookNotificationResponse_HeadersEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetWebhookNotificationResponse_HeadersEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: GetWebhookNotificationResponse_HeadersEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetWebhookNotificationResponse_HeadersEntry>): GetWebhookNotificationResponse_HeadersEntry {
+    return GetWebhookNotificationResponse_HeadersEntry.fromPartial(base ?? {});
+  },
+  fromPartial(
+    object: DeepPartial<GetWebhookNotificationResponse_HeadersEntry>,
+  ): GetWebhookNotificationResponse_HeadersEntry {
+    const message = createBaseGetWebhookNotificationResponse_HeadersEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
     return message;
   },
 };
@@ -1012,6 +1321,19 @@ export const WebhookServiceService = {
     responseDeserialize: (value: Buffer): ListWebhookNotificationsResponse =>
       ListWebhookNotificationsResponse.decode(value),
   },
+  /** One stored notification with what was received: its body and headers. */
+  getWebhookNotification: {
+    path: "/gateway.v1.WebhookService/GetWebhookNotification" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetWebhookNotificationRequest): Buffer =>
+      Buffer.from(GetWebhookNotificationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetWebhookNotificationRequest => GetWebhookNotificationRequest.decode(value),
+    responseSerialize: (value: GetWebhookNotificationResponse): Buffer =>
+      Buffer.from(GetWebhookNotificationResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetWebhookNotificationResponse =>
+      GetWebhookNotificationResponse.decode(value),
+  },
   /** Processes a stored notification again, as if it had just arrived. */
   reprocessWebhookNotification: {
     path: "/gateway.v1.WebhookService/ReprocessWebhookNotification" as const,
@@ -1042,6 +1364,8 @@ export const WebhookServiceService = {
 
 export interface WebhookServiceServer extends UntypedServiceImplementation {
   listWebhookNotifications: handleUnaryCall<ListWebhookNotificationsRequest, ListWebhookNotificationsResponse>;
+  /** One stored notification with what was received: its body and headers. */
+  getWebhookNotification: handleUnaryCall<GetWebhookNotificationRequest, GetWebhookNotificationResponse>;
   /** Processes a stored notification again, as if it had just arrived. */
   reprocessWebhookNotification: handleUnaryCall<
     ReprocessWebhookNotificationRequest,
@@ -1065,6 +1389,22 @@ export interface WebhookServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListWebhookNotificationsResponse) => void,
+  ): ClientUnaryCall;
+  /** One stored notification with what was received: its body and headers. */
+  getWebhookNotification(
+    request: GetWebhookNotificationRequest,
+    callback: (error: ServiceError | null, response: GetWebhookNotificationResponse) => void,
+  ): ClientUnaryCall;
+  getWebhookNotification(
+    request: GetWebhookNotificationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetWebhookNotificationResponse) => void,
+  ): ClientUnaryCall;
+  getWebhookNotification(
+    request: GetWebhookNotificationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetWebhookNotificationResponse) => void,
   ): ClientUnaryCall;
   /** Processes a stored notification again, as if it had just arrived. */
   reprocessWebhookNotification(
@@ -1108,6 +1448,14 @@ export const WebhookServiceClient = makeGenericClientConstructor(
   serviceName: string;
 };
 
+function bytesFromBase64(b64: string): Uint8Array {
+  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
+}
+
+function base64FromBytes(arr: Uint8Array): string {
+  return globalThis.Buffer.from(arr).toString("base64");
+}
+
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
 export type DeepPartial<T> = T extends Builtin ? T
@@ -1136,6 +1484,10 @@ function fromJsonTimestamp(o: any): Date {
   } else {
     return fromTimestamp(Timestamp.fromJSON(o));
   }
+}
+
+function isObject(value: any): boolean {
+  return typeof value === "object" && value !== null;
 }
 
 function isSet(value: any): boolean {
