@@ -161,7 +161,7 @@ it('dashboard: counts the last 7 days, says what the approval rate divides by, c
   const { page, violations } = await signedIn();
   const charge = await pixCharge(2500, 'browser-order-3');
   await page.getByRole('heading', { name: 'Painel' }).waitFor();
-  await page.locator('.recharts-surface').first().waitFor();
+  await page.getByTestId('chart-status-canvas').waitFor();
   await simulatePayment(charge.id);
   await page.getByTestId('feed').getByRole('link', { name: charge.id }).first().waitFor();
   // The event refreshed the counts too: every charge this file created (R$ 19,90, 50,00 and 25,00).
@@ -173,7 +173,8 @@ it('dashboard: counts the last 7 days, says what the approval rate divides by, c
 
   // The charts by status and by provider over time, and their tables: one stack per day, its parts adding up to the range's.
   const chartTable = async (chart: string) => {
-    await page.getByTestId(chart).locator('.recharts-bar-rectangle').first().waitFor();
+    // The canvas is drawn with one bar per hour or day of the range.
+    await page.getByTestId(`${chart}-canvas`).and(page.locator('[data-bars]:not([data-bars="0"])')).waitFor();
     await page
       .getByTestId(chart)
       .getByRole('button', { name: /^Ver em tabela/ })
@@ -183,6 +184,9 @@ it('dashboard: counts the last 7 days, says what the approval rate divides by, c
     const body = await table.locator('tbody tr').evaluateAll((rows) => rows.map((row) => Array.from(row.children, (cell) => cell.textContent)));
     return { head: await table.locator('thead th').allTextContents(), days: body.slice(0, -1), total: body.at(-1) };
   };
+  // What the window shows before any table is opened: the picture of the dashboard in the README (docs/back-office-dashboard.png).
+  await page.getByTestId('chart-provider-canvas').and(page.locator('[data-bars]:not([data-bars="0"])')).waitFor();
+  await screenshot(page, 'dashboard-window', false);
   const byStatus = await chartTable('chart-status');
   expect(byStatus.head).toEqual(['Dia', 'Aprovada', 'Total']);
   expect(byStatus.days).toHaveLength(7);

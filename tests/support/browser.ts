@@ -39,7 +39,8 @@ export async function chooseOption(page: Page, select: Locator, option: string):
   }
 }
 
-export const screenshot = (page: Page, name: string) => page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true, caret: 'initial' });
+/** The whole page, or (`fullPage` false) what the window shows, e.g. for the README's picture of the dashboard. */
+export const screenshot = (page: Page, name: string, fullPage = true) => page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage, caret: 'initial' });
 
 interface BackOffice {
   httpUrl?: string;
