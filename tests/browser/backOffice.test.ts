@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { CreateTransactionRequest, ListProvidersRequest, WithdrawRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
@@ -24,7 +26,8 @@ const { openPage, submitSignIn, signedIn, finish } = backOfficePages(
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  gateway = await startTestGateway({ databaseUrl: database.url });
+  // A delivery to a charge's webhook_url that fails is tried again 100 ms later, so the page can show both attempts.
+  gateway = await startTestGateway({ databaseUrl: database.url, env: { OUTBOUND_RETRY_SCHEDULE_MS: '100,100,100' } });
   api = grpcDriver(gateway.grpcAddress!, TEST_TOKEN);
   const { providerAccount } = await api.call(
     'accounts',
@@ -44,7 +47,7 @@ afterAll(async () => {
 });
 
 /** A PIX charge on the sandbox account, created through the gateway's gRPC API. */
-async function pixCharge(amount: number, orderId: string) {
+async function pixCharge(amount: number, orderId: string, webhookUrl?: string) {
   charges++;
   const { transaction } = await api.call(
     'gateway',
@@ -54,12 +57,13 @@ async function pixCharge(amount: number, orderId: string) {
       transaction: {
         amount,
         orderId,
+        webhookUrl,
         paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX,
         customer: { name: 'Ana', document: '12345678909', email: 'ana@example.com', phone: '11987654321' },
       },
     }),
   );
-  return transaction as { id: string; pixCode: string };
+  return transaction as { id: string; pixCode: string; transactionId: string };
 }
 
 const simulatePayment = (id: string) => api.call('sandbox', 'simulatePayment', SimulatePaymentRequest.fromPartial({ id }));
@@ -118,7 +122,7 @@ it('a session ended elsewhere takes the next call (UNAUTHENTICATED) back to the 
   await finish(page, violations, 'session-ended');
 });
 
-it('transactions: a PIX charge is listed and found by its order id, opened with its PIX code, turns APPROVED live when paid on the sandbox, and is partly refunded from the form', async () => {
+it("transactions: a PIX charge is listed and found by its order id, opened with its PIX code, turns APPROVED live when paid on the sandbox, shows the provider's notification as received (and reprocesses it) and the deliveries to its webhook_url with their attempts, and is refunded in part and then in full, each after a confirmation that shows the amount", async () => {
   const charge = await pixCharge(1990, 'browser-order-1');
   const { page, violations } = await signedIn();
   await page.getByRole('link', { name: 'Transações' }).click();
@@ -140,22 +144,85 @@ it('transactions: a PIX charge is listed and found by its order id, opened with 
   await expect(page.getByTestId('pix-code').inputValue()).resolves.toBe(charge.pixCode);
   await expect(page.getByTestId('history').textContent()).resolves.toContain('Aprovada');
 
-  // A second charge, opened while pending, turns APPROVED on its page without a reload.
-  const second = await pixCharge(5000, 'browser-order-2');
-  await page.goto(`${gateway.httpUrl!}/#/transactions/${second.id}`);
-  await expect(page.getByTestId('transaction').getByTestId('status').textContent()).resolves.toBe('Pendente');
-  await simulatePayment(second.id);
-  await page.getByTestId('transaction').getByText('Aprovada').waitFor();
+  // A second charge, with a webhook_url that fails once, opened while pending, turns APPROVED on its page without a reload.
+  const receiver = await webhookReceiver([500, 204]);
+  try {
+    const second = await pixCharge(5000, 'browser-order-2', receiver.url);
+    await page.goto(`${gateway.httpUrl!}/#/transactions/${second.id}`);
+    await expect(page.getByTestId('transaction').getByTestId('status').textContent()).resolves.toBe('Pendente');
+    await page.getByText('Nenhuma notificação do provedor sobre esta transação.').waitFor();
+    await simulatePayment(second.id);
+    await page.getByTestId('transaction').getByText('Aprovada').waitFor();
 
+    // The sandbox's notification, applied, and what it carried, as received.
+    const notification = page.getByTestId('notification');
+    await notification.getByTestId('outcome').getByText('Aplicada').waitFor();
+    await notification.getByRole('button', { name: 'Ver conteúdo' }).click();
+    await expect(page.getByTestId('notification-body').textContent()).resolves.toContain(`"id": "${second.transactionId}"`);
+    await expect(page.getByTestId('notification-headers').textContent()).resolves.toContain('content-type: application/json');
+    await notification.getByRole('button', { name: 'Reprocessar' }).click();
+    await notification.getByText('Reprocessada: Sem mudança.').waitFor();
+
+    // The gateway's own notification of the change to the charge's webhook_url: refused once, delivered the second time.
+    await page.getByTestId('delivery-state').getByText('Entregue').waitFor();
+    await expect(page.getByTestId('delivery-attempts').locator('tbody tr').allTextContents()).resolves.toEqual([
+      expect.stringMatching(/^1.*500answered HTTP 500$/),
+      expect.stringMatching(/^2.*204—$/),
+    ]);
+    await expect(page.getByTestId('delivery').textContent()).resolves.toContain(receiver.url);
+    await screenshot(page, 'transaction-detail');
+  } finally {
+    await receiver.close();
+  }
+
+  // A partial refund: a malformed amount and one above the charge are refused beside the field; nothing is sent before the confirmation.
+  await expect(page.getByTestId('refundable').textContent()).resolves.toBe('R$ 50,00');
+  await page.getByLabel('Parcial').check();
   const amount = page.getByLabel('Valor a estornar (R$)');
   await amount.fill('12,345');
-  await page.getByRole('button', { name: 'Estornar' }).click();
+  await page.getByRole('button', { name: 'Estornar', exact: true }).click();
   await page.getByText('Informe um valor como 12,34.').waitFor();
+  await amount.fill('50,01');
+  await page.getByRole('button', { name: 'Estornar', exact: true }).click();
+  await page.getByText('O valor passa do que ainda pode ser estornado (R$ 50,00).').waitFor();
   await amount.fill('10,10');
-  await page.getByRole('button', { name: 'Estornar' }).click();
-  await expect(page.getByRole('status').textContent()).resolves.toMatch(/^Estorno solicitado\./);
+  await page.getByRole('button', { name: 'Estornar', exact: true }).click();
+  await expect(page.getByTestId('refund-confirmation').textContent()).resolves.toBe(
+    'Estornar R$ 10,10 desta transação de R$ 50,00? O valor volta ao pagador e o estorno não pode ser desfeito.',
+  );
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancelar' }).click();
+  await page.getByTestId('refund-confirmation').waitFor({ state: 'detached' });
+  await expect(page.getByTestId('refunded').textContent()).resolves.toBe('R$ 0,00');
+  await page.getByRole('button', { name: 'Estornar', exact: true }).click();
+  await page.getByRole('button', { name: 'Estornar R$ 10,10' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Estorno solicitado.' }).textContent()).resolves.toMatch(/^Estorno solicitado\./);
+  await page.getByTestId('refunded').getByText('R$ 10,10').waitFor();
+  await expect(page.getByTestId('refundable').textContent()).resolves.toBe('R$ 39,90');
+  await expect(page.getByTestId('transaction').getByTestId('status').textContent()).resolves.toBe('Aprovada');
+
+  // The rest in full: the confirmation names what is left, and the charge turns REFUNDED.
+  await page.getByLabel('Total (R$ 39,90)').check();
+  await page.getByRole('button', { name: 'Estornar', exact: true }).click();
+  await expect(page.getByTestId('refund-confirmation').textContent()).resolves.toMatch(/^Estornar R\$ 39,90 desta transação de R\$ 50,00\?/);
+  await page.getByRole('button', { name: 'Estornar R$ 39,90' }).click();
+  await page.getByTestId('transaction').getByText('Estornada').waitFor();
+  await page.getByTestId('refund-figures').waitFor({ state: 'detached' });
   await finish(page, violations, 'transactions');
 });
+
+/** An HTTP server on loopback standing for a merchant's webhook_url: answers each POST with the next status of `statuses` (then the last). */
+async function webhookReceiver(statuses: number[]): Promise<{ url: string; close: () => Promise<void> }> {
+  let calls = 0;
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(statuses[Math.min(calls++, statuses.length - 1)]!).end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
 
 it('dashboard: counts the last 7 days, says what the approval rate divides by, charts charges by status and by provider per day (with tables) and feeds the latest status changes live', async () => {
   const { page, violations } = await signedIn();
@@ -167,7 +234,7 @@ it('dashboard: counts the last 7 days, says what the approval rate divides by, c
   // The event refreshed the counts too: every charge this file created (R$ 19,90, 50,00 and 25,00).
   await page.getByTestId('stat-count').getByText(String(charges), { exact: true }).waitFor();
   await expect(page.getByTestId('stat-volume').textContent()).resolves.toBe('R$ 94,90');
-  // Every charge made here is approved (a partial refund keeps a charge APPROVED): so says the rate, with what it divides by.
+  // Every charge made here was approved (one was refunded afterwards, which still counts as approved): so says the rate, with what it divides by.
   await expect(page.getByTestId('stat-approval').textContent()).resolves.toBe('100%');
   await expect(page.getByTestId('stat-approval-detail').textContent()).resolves.toMatch(new RegExp(`^${charges} aprovadas de ${charges} decididas\\.`));
 
@@ -188,10 +255,11 @@ it('dashboard: counts the last 7 days, says what the approval rate divides by, c
   await page.getByTestId('chart-provider-canvas').and(page.locator('[data-bars]:not([data-bars="0"])')).waitFor();
   await screenshot(page, 'dashboard-window', false);
   const byStatus = await chartTable('chart-status');
-  expect(byStatus.head).toEqual(['Dia', 'Aprovada', 'Total']);
+  // The charge refunded in full on its page is REFUNDED; the others are APPROVED.
+  expect(byStatus.head).toEqual(['Dia', 'Aprovada', 'Estornada', 'Total']);
   expect(byStatus.days).toHaveLength(7);
-  expect(byStatus.days.reduce((sum, [, approved]) => sum + Number(approved), 0)).toBe(charges);
-  expect(byStatus.total).toEqual(['Total', String(charges), String(charges)]);
+  expect(byStatus.days.reduce((sum, [, approved, refunded]) => sum + Number(approved) + Number(refunded), 0)).toBe(charges);
+  expect(byStatus.total).toEqual(['Total', String(charges - 1), '1', String(charges)]);
   await page.getByRole('radiogroup', { name: 'Medida dos gráficos' }).getByText('Volume').click();
   const byProvider = await chartTable('chart-provider');
   expect(byProvider.head).toEqual(['Dia', 'SANDBOX', 'Total']);
@@ -202,9 +270,9 @@ it('dashboard: counts the last 7 days, says what the approval rate divides by, c
   await page.getByTestId('stat-count').getByText(String(charges), { exact: true }).waitFor();
   // By the hour now, still in money: the measure outlives the change of range.
   const hourly = await chartTable('chart-status');
-  expect(hourly.head).toEqual(['Hora', 'Aprovada', 'Total']);
+  expect(hourly.head).toEqual(['Hora', 'Aprovada', 'Estornada', 'Total']);
   expect(hourly.days).toHaveLength(24);
-  expect(hourly.total).toEqual(['Total', 'R$ 94,90', 'R$ 94,90']);
+  expect(hourly.total).toEqual(['Total', 'R$ 44,90', 'R$ 50,00', 'R$ 94,90']);
   await finish(page, violations, 'dashboard');
 });
 

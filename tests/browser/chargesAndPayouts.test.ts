@@ -108,10 +108,18 @@ it('new charge at 390 px: a PIX charge in reais is sent in cents, shows its QR c
   await page.waitForFunction(async (code) => (await navigator.clipboard.readText()) === code, stored.pixCode);
   expect(await fitsWidth(page)).toBe(true);
 
-  // The sandbox pays it and notifies the gateway; the page hears it through WatchEvents, without a reload.
+  // The transactions list, open in another tab of the same session, shows it pending.
+  const list = await page.context().newPage();
+  await list.goto(`${stack.gateway.httpUrl!}/#/transactions`);
+  const row = list.locator(`[data-id="${id}"]`);
+  await expect(row.getByTestId('status').textContent()).resolves.toBe('Pendente');
+
+  // The sandbox pays it and notifies the gateway; the page and the list hear it through WatchEvents, without a reload.
   await page.getByRole('button', { name: 'Simular pagamento' }).click();
   await page.getByTestId('transaction').getByText('Aprovada').waitFor();
   await page.getByRole('button', { name: 'Simular pagamento' }).waitFor({ state: 'detached' });
+  await row.getByTestId('status').getByText('Aprovada').waitFor();
+  await list.close();
 
   await page.getByRole('link', { name: 'Abrir a transação' }).click();
   await page.getByRole('heading', { name: 'Transação' }).waitFor();

@@ -29,6 +29,10 @@ const RECEIVER_WRITERS = new Set(['admin', 'operator']);
 const CHARGE_WRITERS = new Set(['admin']);
 /** Roles that hold payouts:write (Withdraw). */
 const PAYOUT_WRITERS = new Set(['admin', 'operator']);
+/** Roles that hold refunds:write (RefoundTransaction). */
+const REFUND_WRITERS = new Set(['admin', 'operator']);
+/** Roles that hold notifications:write (ReprocessWebhookNotification). */
+const NOTIFICATION_WRITERS = new Set(['admin', 'operator']);
 
 export function App() {
   const { t } = useI18n();
@@ -130,6 +134,8 @@ function SignedIn({ session, onSignedOut }: { session: Session; onSignedOut: () 
   const receiverWriter = RECEIVER_WRITERS.has(session.operator.role);
   const chargeWriter = CHARGE_WRITERS.has(session.operator.role);
   const payoutWriter = PAYOUT_WRITERS.has(session.operator.role);
+  const refundWriter = REFUND_WRITERS.has(session.operator.role);
+  const notificationWriter = NOTIFICATION_WRITERS.has(session.operator.role);
 
   function leave() {
     void signOut(session.csrfToken).finally(onSignedOut);
@@ -187,7 +193,7 @@ function SignedIn({ session, onSignedOut }: { session: Session; onSignedOut: () 
                     <Route path="/transactions" element={<Transactions canCreate={chargeWriter} />} />
                     {/* Routed for every role, so that "new" is never read as a charge's id. */}
                     <Route path="/transactions/new" element={chargeWriter ? <NewCharge /> : <Navigate to="/transactions" replace />} />
-                    <Route path="/transactions/:id" element={<TransactionDetail />} />
+                    <Route path="/transactions/:id" element={<TransactionDetail canRefund={refundWriter} canReprocess={notificationWriter} />} />
                     <Route path="/payouts" element={<Payouts canCreate={payoutWriter} />} />
                     <Route path="/receivers" element={<Receivers canCreate={receiverWriter} />} />
                     {receiverWriter && <Route path="/receivers/new" element={<NewReceiver />} />}

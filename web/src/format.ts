@@ -79,3 +79,13 @@ export function parseCents(text: string): bigint | null {
   const cents = BigInt(match[1]!.replace(/\./g, '')) * 100n + BigInt((match[2] ?? '0').padEnd(2, '0'));
   return cents > 0n ? cents : null;
 }
+
+/** A notification's body as the operator reads it: UTF-8 (a byte that is not becomes U+FFFD), JSON indented by two spaces when it parses as JSON, anything else as it came. */
+export function readableBody(body: Uint8Array): string {
+  const text = new TextDecoder('utf-8').decode(body);
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}

@@ -3,6 +3,7 @@ import { Code, ConnectError, createClient } from '@connectrpc/connect';
 import { createConnectQueryKey, useTransport } from '@connectrpc/connect-query';
 import { useQueryClient } from '@tanstack/react-query';
 import { PaymentGatewayService } from '../../gen/es/gateway/v1/payment_gateway_service_pb.js';
+import { WebhookService } from '../../gen/es/gateway/v1/webhook_service_pb.js';
 import type { StatusEvent } from '../../gen/es/gateway/v1/types_pb.js';
 
 /** How many of the latest status changes the dashboard's feed keeps. */
@@ -12,7 +13,10 @@ const RECONNECT_MS = 2000;
 
 const LiveContext = createContext<StatusEvent[]>([]);
 
-/** What a status change makes stale: the lists, the detail and the counts of transactions, and the payouts' list and detail. */
+/**
+ * What a status change makes stale: the lists, the detail and the counts of transactions, the payouts' list and
+ * detail, and a charge's notifications (one was probably just applied) and outbound deliveries (one was just queued).
+ */
 const { listTransactions, getTransaction, getTransactionStats, listWithdrawals, getWithdraw } = PaymentGatewayService.method;
 const STALE = [
   createConnectQueryKey({ schema: listWithdrawals, cardinality: undefined }),
@@ -20,6 +24,8 @@ const STALE = [
   createConnectQueryKey({ schema: listTransactions, cardinality: undefined }),
   createConnectQueryKey({ schema: getTransaction, cardinality: undefined }),
   createConnectQueryKey({ schema: getTransactionStats, cardinality: undefined }),
+  createConnectQueryKey({ schema: WebhookService.method.listWebhookNotifications, cardinality: undefined }),
+  createConnectQueryKey({ schema: WebhookService.method.listOutboundDeliveries, cardinality: undefined }),
 ];
 
 /**

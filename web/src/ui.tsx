@@ -36,7 +36,7 @@ export function StatusBadge({ status, withdraw }: { status: TransactionStatus; w
   );
 }
 
-/** An amount typed in reais (for parseCents), with a decimal keyboard on phones; refused beside it when `invalid`, or with the gateway's violation. */
+/** An amount typed in reais (for parseCents), with a decimal keyboard on phones; refused beside it when `invalid` (a message of its own, or the catalogue's "type it like 12,34"), or with the gateway's violation. */
 export function AmountInput({
   label,
   value,
@@ -47,7 +47,7 @@ export function AmountInput({
   label: string;
   value: string;
   onChange: (value: string) => void;
-  invalid: boolean;
+  invalid: boolean | string;
   violation?: string;
 }) {
   const { t } = useI18n();
@@ -58,7 +58,7 @@ export function AmountInput({
       placeholder="0,00"
       value={value}
       onChange={(e) => onChange(e.currentTarget.value)}
-      error={invalid ? t.detail.badAmount : violation}
+      error={typeof invalid === 'string' ? invalid : invalid ? t.detail.badAmount : violation}
       required
     />
   );

@@ -1,5 +1,6 @@
 import { expect, it } from '@jest/globals';
 import {
+  readableBody,
   currencyPrefix,
   documentKind,
   fileNameOf,
@@ -77,4 +78,12 @@ it("names a stored file by its URL's last segment, decoded", () => {
   expect(fileNameOf('http://127.0.0.1:4569/gateway-uploads/uploads/0f0e/contrato%20social.pdf')).toBe('contrato social.pdf');
   expect(fileNameOf('https://cdn.example.com/a/b/rg.png?x=1')).toBe('rg.png');
   expect(fileNameOf('not a url')).toBe('not a url');
+});
+
+it("shows a notification's body as UTF-8 text, JSON indented, anything else as it came, a byte that is not UTF-8 as U+FFFD", () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  expect(readableBody(bytes('{"id":"evt_1","data":{"status":"paga"}}'))).toBe('{\n  "id": "evt_1",\n  "data": {\n    "status": "paga"\n  }\n}');
+  expect(readableBody(bytes('status=paid&id=ch_1'))).toBe('status=paid&id=ch_1');
+  expect(readableBody(new Uint8Array([0x6f, 0x6b, 0xff]))).toBe('ok\ufffd');
+  expect(readableBody(new Uint8Array())).toBe('');
 });

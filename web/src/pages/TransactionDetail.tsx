@@ -1,18 +1,23 @@
 import { useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
-import { Alert, Button, Card, Group, Stack, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, Modal, Radio, Stack, Text, Title } from '@mantine/core';
 import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connect-query';
 import { useQueryClient } from '@tanstack/react-query';
 import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { TransactionStatus, type Transaction } from '../../../gen/es/gateway/v1/types_pb.js';
 import { PaymentInstructions, SimulatePayment, TransactionFacts } from '../charges.js';
 import { ErrorAlert, fieldViolations } from '../errors.js';
-import { parseCents } from '../format.js';
+import { formatMoney, parseCents } from '../format.js';
 import { useI18n } from '../i18n.js';
+import { ChargeDeliveries, ChargeNotifications } from '../notifications.js';
 import { AmountInput, PageHeader, StatusHistory } from '../ui.js';
 
-/** One charge: its amounts, status history, PIX code or boleto line, a partial refund, and on the sandbox a simulated payment. Live: a status change refetches it. */
-export default function TransactionDetail() {
+/**
+ * One charge: its amounts, status history, PIX code or boleto line, a full or partial refund behind a confirmation,
+ * on the sandbox a simulated payment, the provider's notifications about it (raw, with reprocess) and the gateway's
+ * deliveries to its webhook_url. Live: a status change refetches it.
+ */
+export default function TransactionDetail({ canRefund, canReprocess }: { canRefund: boolean; canReprocess: boolean }) {
   const { t } = useI18n();
   const { id = '' } = useParams();
   const detail = useQuery(PaymentGatewayService.method.getTransaction, { id });
@@ -30,17 +35,24 @@ export default function TransactionDetail() {
 
           <StatusHistory changes={tx.statusHistory} />
 
-          {tx.status === TransactionStatus.APPROVED && <RefundForm transaction={tx} />}
+          {canRefund && tx.status === TransactionStatus.APPROVED && tx.amount > tx.refundedAmount && <RefundForm transaction={tx} />}
+          <ChargeNotifications transactionId={tx.id} canReprocess={canReprocess} />
+          <ChargeDeliveries transactionId={tx.id} />
         </Stack>
       )}
     </>
   );
 }
 
+/** Full (what is left after earlier partial refunds) or partial; nothing is sent before the operator confirms the amount. */
 function RefundForm({ transaction }: { transaction: Transaction }) {
   const { t } = useI18n();
+  const refundable = transaction.amount - transaction.refundedAmount;
+  const money = (cents: bigint) => formatMoney(cents, transaction.currency);
+  const [kind, setKind] = useState<'full' | 'partial'>('full');
   const [amount, setAmount] = useState('');
-  const [invalid, setInvalid] = useState(false);
+  const [invalid, setInvalid] = useState<boolean | string>(false);
+  const [confirming, setConfirming] = useState<bigint | null>(null);
   // One key per intended refund: a retry of the same submission is the same refund.
   const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
   const queryClient = useQueryClient();
@@ -50,15 +62,18 @@ function RefundForm({ transaction }: { transaction: Transaction }) {
       setIdempotencyKey(crypto.randomUUID());
       void queryClient.invalidateQueries({ queryKey: createConnectQueryKey({ schema: PaymentGatewayService, cardinality: undefined }) });
     },
+    onSettled: () => setConfirming(null),
   });
   const violations = fieldViolations(refund.error);
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    refund.reset();
+    if (kind === 'full') return setConfirming(refundable);
     const cents = parseCents(amount);
-    setInvalid(cents === null);
-    if (cents === null) return;
-    refund.mutate({ id: transaction.id, providerAccountId: transaction.providerAccountId, idempotencyKey, amount: cents });
+    const problem = cents === null || cents === 0n ? true : cents > refundable ? t.detail.refundTooMuch(money(refundable)) : false;
+    setInvalid(problem);
+    if (!problem) setConfirming(cents);
   }
 
   return (
@@ -66,22 +81,45 @@ function RefundForm({ transaction }: { transaction: Transaction }) {
       <Title order={2} size="h4" mb="sm">
         {t.detail.refund}
       </Title>
+      <dl className="facts" data-testid="refund-figures">
+        <dt>{t.detail.refundedSoFar}</dt>
+        <dd data-testid="refunded">{money(transaction.refundedAmount)}</dd>
+        <dt>{t.detail.refundable}</dt>
+        <dd data-testid="refundable">{money(refundable)}</dd>
+      </dl>
       <form onSubmit={submit}>
-        <Group align="flex-start">
-          <AmountInput
-            label={t.detail.refundAmount}
-            value={amount}
+        <Stack gap="sm" mt="sm">
+          <Radio.Group
+            label={t.detail.refundKind}
+            value={kind}
             onChange={(value) => {
-              setAmount(value);
+              setKind(value as 'full' | 'partial');
+              setInvalid(false);
               refund.reset();
             }}
-            invalid={invalid}
-            violation={violations.amount}
-          />
-          <Button type="submit" mt={25} loading={refund.isPending}>
-            {t.detail.refundSubmit}
-          </Button>
-        </Group>
+          >
+            <Group mt={4}>
+              <Radio value="full" label={t.detail.refundFull(money(refundable))} />
+              <Radio value="partial" label={t.detail.refundPartial} />
+            </Group>
+          </Radio.Group>
+          {kind === 'partial' && (
+            <AmountInput
+              label={t.detail.refundAmount}
+              value={amount}
+              onChange={(value) => {
+                setAmount(value);
+                setInvalid(false);
+                refund.reset();
+              }}
+              invalid={invalid}
+              violation={violations.amount}
+            />
+          )}
+          <Group>
+            <Button type="submit">{t.detail.refundSubmit}</Button>
+          </Group>
+        </Stack>
       </form>
       {refund.isSuccess && (
         <Alert color="green" mt="sm" role="status">
@@ -89,6 +127,31 @@ function RefundForm({ transaction }: { transaction: Transaction }) {
         </Alert>
       )}
       {refund.error && !violations.amount && <ErrorAlert error={refund.error} />}
+      <Modal
+        opened={confirming !== null}
+        onClose={() => !refund.isPending && setConfirming(null)}
+        title={t.detail.confirmRefundTitle}
+        lockScroll={false}
+        closeButtonProps={{ 'aria-label': t.close }}
+      >
+        {confirming !== null && (
+          <Stack>
+            <Text data-testid="refund-confirmation">{t.detail.confirmRefund(money(confirming), money(transaction.amount))}</Text>
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setConfirming(null)} disabled={refund.isPending}>
+                {t.cancel}
+              </Button>
+              <Button
+                color="red"
+                loading={refund.isPending}
+                onClick={() => refund.mutate({ id: transaction.id, providerAccountId: transaction.providerAccountId, idempotencyKey, amount: confirming })}
+              >
+                {t.detail.confirmRefundButton(money(confirming))}
+              </Button>
+            </Group>
+          </Stack>
+        )}
+      </Modal>
     </Card>
   );
 }

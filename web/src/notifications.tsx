@@ -1,0 +1,216 @@
+import { Fragment, useState, type ReactNode } from 'react';
+import { Alert, Badge, Button, Card, Code, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connect-query';
+import { useQueryClient } from '@tanstack/react-query';
+import { PaymentGatewayService } from '../../gen/es/gateway/v1/payment_gateway_service_pb.js';
+import { WebhookOutcome, type WebhookNotification } from '../../gen/es/gateway/v1/types_pb.js';
+import { DeliveryState, WebhookService, type OutboundDelivery } from '../../gen/es/gateway/v1/webhook_service_pb.js';
+import { ErrorAlert } from './errors.js';
+import { readableBody } from './format.js';
+import { useI18n } from './i18n.js';
+import { TableHead, When } from './ui.js';
+
+const OUTCOME_COLORS: Partial<Record<WebhookOutcome, string>> = {
+  [WebhookOutcome.APPLIED]: 'green',
+  [WebhookOutcome.RECEIVED]: 'blue',
+  [WebhookOutcome.FAILED]: 'red',
+  [WebhookOutcome.REJECTED]: 'red',
+  [WebhookOutcome.MISMATCH]: 'red',
+  [WebhookOutcome.UNCONFIRMED]: 'orange',
+  [WebhookOutcome.UNKNOWN_SUBJECT]: 'orange',
+};
+const DELIVERY_COLORS: Record<DeliveryState, string> = {
+  [DeliveryState.UNSPECIFIED]: 'gray',
+  [DeliveryState.PENDING]: 'blue',
+  [DeliveryState.DELIVERED]: 'green',
+  [DeliveryState.GAVE_UP]: 'red',
+};
+/** While a delivery still has attempts to make, its list is read again this often (attempts produce no status event). */
+const PENDING_DELIVERY_REFRESH_MS = 3000;
+
+/** A titled card for a list read on its own: its failure, or a line saying it is empty, above it. */
+function ListCard({ title, error, empty, children }: { title: string; error: unknown; empty: string | false; children: ReactNode }) {
+  return (
+    <Card withBorder>
+      <Title order={2} size="h4" mb="sm">
+        {title}
+      </Title>
+      <ErrorAlert error={error} />
+      {empty && <Text c="dimmed">{empty}</Text>}
+      {children}
+    </Card>
+  );
+}
+
+/** The provider's notifications about one charge, newest first, each openable as received and, for those who may, processed again. */
+export function ChargeNotifications({ transactionId, canReprocess }: { transactionId: string; canReprocess: boolean }) {
+  const { t } = useI18n();
+  const list = useQuery(WebhookService.method.listWebhookNotifications, { subjectId: transactionId, pageSize: 100 });
+  const [open, setOpen] = useState<string | null>(null);
+  const notifications = list.data?.notifications ?? [];
+  return (
+    <ListCard title={t.notifications.title} error={list.error} empty={list.isSuccess && notifications.length === 0 && t.notifications.none}>
+      {notifications.length > 0 && (
+        <div className="table-scroll">
+          <Table data-testid="notifications">
+            <TableHead columns={[t.notifications.received, t.notifications.outcome, t.notifications.reason, t.notifications.attempts, '']} />
+            <Table.Tbody>
+              {notifications.map((notification) => (
+                <Fragment key={notification.id}>
+                  <Table.Tr data-testid="notification">
+                    <Table.Td>
+                      <When at={notification.receivedAt} />
+                    </Table.Td>
+                    <Table.Td className="nowrap">
+                      <OutcomeBadge outcome={notification.outcome} />
+                    </Table.Td>
+                    <Table.Td>{notification.outcomeReason || '—'}</Table.Td>
+                    <Table.Td>{notification.attempts}</Table.Td>
+                    <Table.Td className="nowrap">
+                      <Group gap="xs" wrap="nowrap" align="flex-start">
+                        <Button
+                          size="xs"
+                          variant="light"
+                          aria-expanded={open === notification.id}
+                          onClick={() => setOpen(open === notification.id ? null : notification.id)}
+                        >
+                          {open === notification.id ? t.notifications.hide : t.notifications.show}
+                        </Button>
+                        {canReprocess && <Reprocess notification={notification} />}
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                  {open === notification.id && (
+                    <Table.Tr>
+                      <Table.Td colSpan={5}>
+                        <RawNotification id={notification.id} />
+                      </Table.Td>
+                    </Table.Tr>
+                  )}
+                </Fragment>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </div>
+      )}
+    </ListCard>
+  );
+}
+
+function OutcomeBadge({ outcome }: { outcome: WebhookOutcome }) {
+  const { t } = useI18n();
+  return (
+    <Badge color={OUTCOME_COLORS[outcome] ?? 'gray'} variant="light" data-testid="outcome">
+      {t.notifications.outcomes[outcome]}
+    </Badge>
+  );
+}
+
+/** What the provider sent, as stored: the headers (credentials were never stored) and the body. */
+function RawNotification({ id }: { id: string }) {
+  const { t } = useI18n();
+  const raw = useQuery(WebhookService.method.getWebhookNotification, { id });
+  if (raw.error) return <ErrorAlert error={raw.error} />;
+  if (!raw.data) return <Text c="dimmed">{t.loading}</Text>;
+  return (
+    <Stack gap="xs" data-testid="notification-raw">
+      <Text fw={600}>{t.notifications.headers}</Text>
+      <Code block data-testid="notification-headers">
+        {Object.entries(raw.data.headers)
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([name, value]) => `${name}: ${value}`)
+          .join('\n')}
+      </Code>
+      <Text fw={600}>{t.notifications.body}</Text>
+      <Code block data-testid="notification-body">
+        {readableBody(raw.data.body)}
+      </Code>
+    </Stack>
+  );
+}
+
+function Reprocess({ notification }: { notification: WebhookNotification }) {
+  const { t } = useI18n();
+  const queryClient = useQueryClient();
+  const reprocess = useMutation(WebhookService.method.reprocessWebhookNotification, {
+    onSuccess: () => {
+      void queryClient.invalidateQueries({
+        queryKey: createConnectQueryKey({ schema: WebhookService.method.listWebhookNotifications, cardinality: undefined }),
+      });
+      void queryClient.invalidateQueries({ queryKey: createConnectQueryKey({ schema: PaymentGatewayService.method.getTransaction, cardinality: undefined }) });
+    },
+  });
+  return (
+    <Stack gap={4}>
+      <Button size="xs" variant="default" loading={reprocess.isPending} onClick={() => reprocess.mutate({ id: notification.id })}>
+        {t.notifications.reprocess}
+      </Button>
+      {reprocess.data?.notification && (
+        <Alert color="green" role="status" p={4}>
+          {t.notifications.reprocessed(t.notifications.outcomes[reprocess.data.notification.outcome])}
+        </Alert>
+      )}
+      {reprocess.error && <ErrorAlert error={reprocess.error} />}
+    </Stack>
+  );
+}
+
+/** The gateway's POSTs of this charge's status changes to its webhook_url, each with its attempts. */
+export function ChargeDeliveries({ transactionId }: { transactionId: string }) {
+  const { t } = useI18n();
+  const list = useQuery(
+    WebhookService.method.listOutboundDeliveries,
+    { transactionId },
+    { refetchInterval: (query) => (query.state.data?.deliveries.some((d) => d.state === DeliveryState.PENDING) ? PENDING_DELIVERY_REFRESH_MS : false) },
+  );
+  const deliveries = list.data?.deliveries ?? [];
+  return (
+    <ListCard title={t.deliveries.title} error={list.error} empty={list.isSuccess && deliveries.length === 0 && t.deliveries.none}>
+      <Stack>
+        {deliveries.map((delivery) => (
+          <Delivery key={delivery.id} delivery={delivery} />
+        ))}
+      </Stack>
+    </ListCard>
+  );
+}
+
+function Delivery({ delivery }: { delivery: OutboundDelivery }) {
+  const { t } = useI18n();
+  return (
+    <Stack gap="xs" data-testid="delivery">
+      <Group gap="xs">
+        <Badge color={DELIVERY_COLORS[delivery.state]} variant="light" data-testid="delivery-state">
+          {t.deliveries.states[delivery.state]}
+        </Badge>
+        <Text size="sm">
+          {t.deliveries.event} {delivery.eventId} → <Code>{delivery.url}</Code>
+        </Text>
+        {delivery.state === DeliveryState.PENDING && delivery.nextAttemptAt && (
+          <Text size="sm" c="dimmed">
+            {t.deliveries.nextAttempt} <When at={delivery.nextAttemptAt} />
+          </Text>
+        )}
+      </Group>
+      {delivery.attempts.length > 0 && (
+        <div className="table-scroll">
+          <Table data-testid="delivery-attempts">
+            <TableHead columns={[t.deliveries.attempt, t.detail.when, t.deliveries.response, t.deliveries.error]} />
+            <Table.Tbody>
+              {delivery.attempts.map((attempt) => (
+                <Table.Tr key={attempt.number}>
+                  <Table.Td>{attempt.number}</Table.Td>
+                  <Table.Td>
+                    <When at={attempt.attemptedAt} />
+                  </Table.Td>
+                  <Table.Td>{attempt.responseStatus || t.deliveries.noAnswer}</Table.Td>
+                  <Table.Td>{attempt.error || '—'}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </div>
+      )}
+    </Stack>
+  );
+}
