@@ -59,8 +59,12 @@ export interface AuditFilter {
 
 /** The audit trail: appended here, listed, never edited (the table refuses UPDATE and DELETE). */
 export class AuditRepository {
-  async append(em: EntityManager, event: Omit<AuditEvent, 'id'>): Promise<void> {
-    await em.insert(AuditEventEntity, { id: randomUUID(), ...event });
+  /** One INSERT for them all. */
+  async appendMany(em: EntityManager, events: Omit<AuditEvent, 'id'>[]): Promise<void> {
+    await em.insertMany(
+      AuditEventEntity,
+      events.map((event) => ({ id: randomUUID(), ...event })),
+    );
   }
 
   async list(em: EntityManager, filter: AuditFilter, pageSize: number, pageToken?: string): Promise<{ events: AuditEvent[]; nextPageToken?: string }> {

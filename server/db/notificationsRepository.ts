@@ -85,6 +85,21 @@ const storedOf = (row: StoredRecord): StoredNotification => ({
  */
 const BACKLOG = `outcome in ('RECEIVED', 'PROCESSING') or (outcome in ('FAILED', 'UNKNOWN_SUBJECT') and next_attempt_at is not null)`;
 
+/** What the sidecar received, to store. */
+export interface NotificationIntake {
+  provider: string;
+  providerAccountId: string;
+  body: Buffer;
+  headers: Record<string, string>;
+  authenticatedAtIntake?: boolean;
+}
+
+/** A notification's row as intake inserts it. */
+export type NewNotificationRow = Pick<
+  WebhookNotificationRow,
+  'id' | 'provider' | 'providerAccountId' | 'body' | 'headers' | 'authenticatedAtIntake' | 'receivedAt' | 'outcome' | 'attempts'
+>;
+
 export interface NotificationFilter {
   provider?: string;
   providerAccountId?: string;
@@ -111,11 +126,9 @@ export interface QueueDepth {
 /** Provider notifications exactly as received, the workers' queue over them, and what came of each. */
 export class NotificationsRepository {
   /** Keeps the body exactly as received; of the headers, everything but credentials a sender attached (Authorization, cookies, API keys). */
-  async store(
-    em: EntityManager,
-    input: { provider: string; providerAccountId: string; body: Buffer; headers: Record<string, string>; authenticatedAtIntake?: boolean },
-  ): Promise<WebhookNotification> {
-    const row = {
+  /** A notification as intake stores it: received now, not processed yet, without the credential headers a sender attached. */
+  newRow(input: NotificationIntake): NewNotificationRow {
+    return {
       id: randomUUID(),
       provider: input.provider,
       providerAccountId: input.providerAccountId,
@@ -126,8 +139,14 @@ export class NotificationsRepository {
       outcome: 'RECEIVED',
       attempts: 0,
     };
-    // One statement (no unit of work, so no begin/commit around it): intake is the sidecar's hot path.
-    await em.insert(WebhookNotificationEntity, row);
+  }
+
+  /** One INSERT for them all (no unit of work, so no begin/commit around it): intake is the sidecar's hot path. */
+  async insertRows(em: EntityManager, rows: NewNotificationRow[]): Promise<void> {
+    await em.insertMany(WebhookNotificationEntity, rows);
+  }
+
+  summaryOf(row: NewNotificationRow): WebhookNotification {
     return toNotification(row as WebhookNotificationRow);
   }
 

@@ -1,6 +1,7 @@
 import { GatewayError, isGatewayError, notFound } from '../lib/errors.js';
 import type { ProviderAccountWithSecrets, UnsolicitedPayment, WebhookNotification, WebhookOutcome, WebhookResult } from '../domain/types.js';
-import type { NotificationFilter, OutcomeUpdate, QueueDepth, StoredNotification } from '../db/notificationsRepository.js';
+import type { NewNotificationRow, NotificationFilter, OutcomeUpdate, QueueDepth, StoredNotification } from '../db/notificationsRepository.js';
+import { GroupedWrites } from '../lib/groupedWrites.js';
 import type { StatusMove } from '../db/statusRepository.js';
 import type { AdapterContext, IncomingNotification, NotificationVerdict, ProviderAdapter } from '../providers/adapter.js';
 import { resolveAccount, type GatewayDeps } from './context.js';
@@ -77,6 +78,8 @@ export class NotificationsService {
   private readonly badSignatureStores: TokenBuckets;
   /** Bad-signature notifications refused without being stored, per account, since this process started (logged with each). */
   private readonly unstoredBadSignatures = new Map<string, number>();
+  /** Notifications arriving together are stored by one INSERT (group commit): a burst costs a statement per batch, not per notification. */
+  private readonly intakeWrites = new GroupedWrites<NewNotificationRow>((rows) => this.deps.notifications.insertRows(this.deps.db.em(), rows));
 
   constructor(
     private readonly deps: GatewayDeps,
@@ -121,13 +124,16 @@ export class NotificationsService {
       );
       throw new GatewayError('UNAUTHENTICATED', 'invalid notification signature', { reason: 'BAD_SIGNATURE' });
     }
-    const stored = await this.deps.notifications.store(this.deps.db.em(), {
+    const row = this.deps.notifications.newRow({
       provider: account.provider,
       providerAccountId: account.id,
       body: adapter.storableBody(incoming.body),
       headers,
       authenticatedAtIntake: verdict === 'valid',
     });
+    // Acknowledged only once stored: the write that carries it (with the others that arrived meanwhile) has committed.
+    await this.intakeWrites.add(row);
+    const stored = this.deps.notifications.summaryOf(row);
     if (verdict === 'invalid') {
       await this.deps.notifications.recordOutcome(this.deps.db.em(), stored.id, {
         outcome: 'REJECTED',
