@@ -85,6 +85,15 @@ const storedOf = (row: StoredRecord): StoredNotification => ({
  */
 const BACKLOG = `outcome in ('RECEIVED', 'PROCESSING') or (outcome in ('FAILED', 'UNKNOWN_SUBJECT') and next_attempt_at is not null)`;
 
+/** A notification's dedup key, to claim. */
+export interface DedupClaim {
+  id: string;
+  dedupKey: string;
+}
+
+/** A dedup claim refused because another copy of the notification holds the key. */
+export const isDuplicateClaim = (error: unknown): boolean => error instanceof UniqueConstraintViolationException;
+
 /** What the sidecar received, to store. */
 export interface NotificationIntake {
   provider: string;
@@ -214,16 +223,25 @@ export class NotificationsRepository {
     return row ? storedOf(row) : null;
   }
 
-  /** Claims the dedup key for this notification; false when another copy already holds it. */
-  /** The key is unique per account (the unique index pairs it with provider_account_id). */
-  async claimDedupKey(em: EntityManager, id: string, dedupKey: string): Promise<boolean> {
-    try {
-      await em.nativeUpdate(WebhookNotificationEntity, { id }, { dedupKey });
-      return true;
-    } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) return false;
-      throw error;
-    }
+  /**
+   * Claims each notification's dedup key, in one statement. The key is unique per account (the unique index pairs it
+   * with provider_account_id): when another copy already holds one of them, the whole statement is refused with a
+   * UniqueConstraintViolationException (`isDuplicateClaim`), and nothing is claimed.
+   */
+  async claimDedupKeys(em: EntityManager, claims: DedupClaim[]): Promise<void> {
+    // A raw statement's failure comes as the driver's error; MikroORM's converter names it (a unique violation here).
+    await em
+      .getConnection('write')
+      .execute(
+        `update webhook_notifications n set dedup_key = c.dedup_key
+       from (values ${claims.map(() => '(?::uuid, ?::text)').join(', ')}) as c(id, dedup_key)
+       where n.id = c.id`,
+        claims.flatMap((claim) => [claim.id, claim.dedupKey]),
+        'run',
+      )
+      .catch((error: unknown) => {
+        throw em.getDriver().convertException(error as Error);
+      });
   }
 
   /**

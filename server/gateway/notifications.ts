@@ -1,6 +1,14 @@
 import { GatewayError, isGatewayError, notFound } from '../lib/errors.js';
 import type { ProviderAccountWithSecrets, UnsolicitedPayment, WebhookNotification, WebhookOutcome, WebhookResult } from '../domain/types.js';
-import type { NewNotificationRow, NotificationFilter, OutcomeUpdate, QueueDepth, StoredNotification } from '../db/notificationsRepository.js';
+import {
+  isDuplicateClaim,
+  type DedupClaim,
+  type NewNotificationRow,
+  type NotificationFilter,
+  type OutcomeUpdate,
+  type QueueDepth,
+  type StoredNotification,
+} from '../db/notificationsRepository.js';
 import { GroupedWrites } from '../lib/groupedWrites.js';
 import type { StatusMove } from '../db/statusRepository.js';
 import type { AdapterContext, IncomingNotification, NotificationVerdict, ProviderAdapter } from '../providers/adapter.js';
@@ -80,6 +88,11 @@ export class NotificationsService {
   private readonly unstoredBadSignatures = new Map<string, number>();
   /** Notifications arriving together are stored by one INSERT (group commit): a burst costs a statement per batch, not per notification. */
   private readonly intakeWrites = new GroupedWrites<NewNotificationRow>((rows) => this.deps.notifications.insertRows(this.deps.db.em(), rows));
+  /**
+   * Dedup keys claimed by notifications processed side by side go in one UPDATE. A claim refused because a copy holds
+   * the key fails the group's statement; the group is then claimed row by row, so only the copy is told it is one.
+   */
+  private readonly dedupClaims = new GroupedWrites<DedupClaim>((claims) => this.deps.notifications.claimDedupKeys(this.deps.db.em(), claims));
 
   constructor(
     private readonly deps: GatewayDeps,
@@ -245,7 +258,14 @@ export class NotificationsService {
         ctx,
         verdict,
         record,
-        isDuplicate: async () => !(await this.deps.notifications.claimDedupKey(this.deps.db.em(), id, adapter.notificationKey(ctx, notification))),
+        isDuplicate: () =>
+          this.dedupClaims.add({ id, dedupKey: adapter.notificationKey(ctx, notification) }).then(
+            () => false,
+            (error: unknown) => {
+              if (isDuplicateClaim(error)) return true;
+              throw error;
+            },
+          ),
       };
       // An unsolicited payment becomes a charge: its later notifications name the same provider id.
       const kind = result.type === 'WITHDRAW' ? 'WITHDRAW' : 'TRANSACTION';

@@ -87,6 +87,34 @@ describe('provider notifications', () => {
     ]);
   });
 
+  it('a copy processed beside notifications about other charges is the only one called DUPLICATE (dedup keys are claimed together)', async () => {
+    const first = await pix(signedAccount.id);
+    const original = event('evt_copy_1', 'charge.paid', first.transactionId, 'paid');
+    await post(signedAccount.notificationUrl, original.body, { ...original.headers, ...signed(original.body) });
+    await eventually(async () => (await read(first.id)).status === TransactionStatus.TRANSACTION_STATUS_APPROVED);
+    const others = await Promise.all(Array.from({ length: 6 }, () => pix(signedAccount.id)));
+    const answers = await Promise.all([
+      post(signedAccount.notificationUrl, original.body, { ...original.headers, ...signed(original.body) }),
+      ...others.map((charge, i) => {
+        const { body, headers } = event(`evt_copy_other_${i}`, 'charge.paid', charge.transactionId, 'paid');
+        return post(signedAccount.notificationUrl, body, { ...headers, ...signed(body) });
+      }),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual(Array(7).fill(200));
+    const outcomes = await eventually(async () => {
+      // A notification names its charge once processed: the original and its copy for the first, one for each other.
+      const lists = await Promise.all([first, ...others].map((charge) => notifications(charge.id)));
+      return (
+        lists.every((list, i) => list.length === (i === 0 ? 2 : 1)) &&
+        lists.flat().every((n: any) => n.outcome !== WebhookOutcome.WEBHOOK_OUTCOME_RECEIVED) &&
+        lists
+      );
+    });
+    expect(outcomes[0]!.map((n: any) => n.outcome).sort()).toEqual([WebhookOutcome.WEBHOOK_OUTCOME_APPLIED, WebhookOutcome.WEBHOOK_OUTCOME_DUPLICATE].sort());
+    for (const list of outcomes.slice(1)) expect(list.map((n: any) => n.outcome)).toEqual([WebhookOutcome.WEBHOOK_OUTCOME_APPLIED]);
+    for (const charge of others) expect((await read(charge.id)).status).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
+  });
+
   it('a late PENDING after APPROVED leaves the charge APPROVED', async () => {
     const charge = await pix(signedAccount.id);
     const paid = event('evt_late_1', 'charge.paid', charge.transactionId, 'paid');
