@@ -2,14 +2,19 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Browser } from 'playwright-core';
-import { CreateTransactionRequest, ListProvidersRequest, WithdrawRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import {
+  CreateTransactionRequest,
+  ListProvidersRequest,
+  RefoundTransactionRequest,
+  WithdrawRequest,
+} from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { CreateProviderAccountRequest, GetProviderAccountRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import { PaymentMethod, PixKeyType, WithdrawMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import { grpcDriver, type Driver } from '../support/clients.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { removeDir, startTestGateway, TEST_TOKEN } from '../support/gateway.js';
-import { backOfficePages, launchBrowser, screenshot } from '../support/browser.js';
+import { backOfficePages, callsTo, launchBrowser, screenshot } from '../support/browser.js';
 
 let browser: Browser;
 let gateway: Awaited<ReturnType<typeof startTestGateway>>;
@@ -146,8 +151,11 @@ it("transactions: a PIX charge is listed and found by its order id, opened with 
 
   // A second charge, with a webhook_url that fails once, opened while pending, turns APPROVED on its page without a reload.
   const receiver = await webhookReceiver([500, 204]);
+  const second = await pixCharge(5000, 'browser-order-2', receiver.url).catch(async (error: unknown) => {
+    await receiver.close();
+    throw error;
+  });
   try {
-    const second = await pixCharge(5000, 'browser-order-2', receiver.url);
     await page.goto(`${gateway.httpUrl!}/#/transactions/${second.id}`);
     await expect(page.getByTestId('transaction').getByTestId('status').textContent()).resolves.toBe('Pendente');
     await page.getByText('Nenhuma notificação do provedor sobre esta transação.').waitFor();
@@ -200,13 +208,32 @@ it("transactions: a PIX charge is listed and found by its order id, opened with 
   await expect(page.getByTestId('refundable').textContent()).resolves.toBe('R$ 39,90');
   await expect(page.getByTestId('transaction').getByTestId('status').textContent()).resolves.toBe('Aprovada');
 
-  // The rest in full: the confirmation names what is left, and the charge turns REFUNDED.
+  // Meanwhile a service refunds R$ 9,90 of it through the API; a partial refund changes no status, so the page still offers R$ 39,90.
+  await api.call(
+    'gateway',
+    'refoundTransaction',
+    RefoundTransactionRequest.fromPartial({ providerAccountId: accountId, id: second.id, amount: 990, idempotencyKey: 'refund-from-a-service' }),
+  );
+  const refunds = callsTo(page, 'RefoundTransaction');
   await page.getByLabel('Total (R$ 39,90)').check();
   await page.getByRole('button', { name: 'Estornar', exact: true }).click();
   await expect(page.getByTestId('refund-confirmation').textContent()).resolves.toMatch(/^Estornar R\$ 39,90 desta transação de R\$ 50,00\?/);
   await page.getByRole('button', { name: 'Estornar R$ 39,90' }).click();
+  // The gateway refuses it with its own words; nothing is refunded twice.
+  await page
+    .getByTestId('error')
+    .getByText(/^only 3000 cents of transaction .* can still be refunded/)
+    .waitFor();
+
+  // What is really left, in part: another amount is another refund, sent with a key of its own (the refused one's would be ALREADY_EXISTS).
+  await page.getByLabel('Parcial').check();
+  await amount.fill('30,00');
+  await page.getByRole('button', { name: 'Estornar', exact: true }).click();
+  await page.getByRole('button', { name: 'Estornar R$ 30,00' }).click();
   await page.getByTestId('transaction').getByText('Estornada').waitFor();
   await page.getByTestId('refund-figures').waitFor({ state: 'detached' });
+  expect(refunds.map((request) => request.amount)).toEqual(['3990', '3000']);
+  expect(new Set(refunds.map((request) => request.idempotencyKey)).size).toBe(2);
   await finish(page, violations, 'transactions');
 });
 

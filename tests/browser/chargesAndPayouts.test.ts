@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import type { Browser, Page, Request } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import {
   CalculateInstallmentsRequest,
   GetTransactionRequest,
@@ -12,7 +12,7 @@ import { SANDBOX_TEST_CARDS } from '../../server/sandbox/testCards.js';
 import { formatMoney } from '../../web/src/format.js';
 import { CreateOperatorRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
 import { CreateProviderAccountRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
-import { backOfficePages, chooseOption, launchBrowser, screenshot } from '../support/browser.js';
+import { backOfficePages, callsTo, chooseOption, launchBrowser, screenshot } from '../support/browser.js';
 import type { Driver } from '../support/clients.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
 
@@ -52,15 +52,6 @@ const readWithdrawal = async (id: string) => (await api.call('gateway', 'getWith
 
 /** The id at the end of the page's address (#/transactions/<id>, #/payouts/<id>). */
 const idInAddress = (page: Page) => new URL(page.url()).hash.split('/').pop()!;
-
-/** The Connect JSON body of each call the page makes to one RPC, in order. */
-function callsTo(page: Page, method: string): Record<string, any>[] {
-  const bodies: Record<string, any>[] = [];
-  page.on('request', (request: Request) => {
-    if (request.url().endsWith(`/gateway.v1.PaymentGatewayService/${method}`)) bodies.push(request.postDataJSON());
-  });
-  return bodies;
-}
 
 /** The gateway's id of the charge the page shows (the first of its facts). */
 const createdId = async (page: Page) => (await page.getByTestId('transaction').locator('dd').first().textContent())!;

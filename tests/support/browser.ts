@@ -39,6 +39,15 @@ export async function chooseOption(page: Page, select: Locator, option: string):
   }
 }
 
+/** The Connect JSON body of each call the page makes to one PaymentGatewayService RPC from now on, in order. */
+export function callsTo(page: Page, method: string): Record<string, any>[] {
+  const bodies: Record<string, any>[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith(`/gateway.v1.PaymentGatewayService/${method}`)) bodies.push(request.postDataJSON());
+  });
+  return bodies;
+}
+
 /** The whole page, or (`fullPage` false) what the window shows, e.g. for the README's picture of the dashboard. */
 export const screenshot = (page: Page, name: string, fullPage = true) => page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage, caret: 'initial' });
 

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
 import { Alert, Button, Card, Group, Modal, Radio, Stack, Text, Title } from '@mantine/core';
 import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connect-query';
@@ -53,13 +53,14 @@ function RefundForm({ transaction }: { transaction: Transaction }) {
   const [amount, setAmount] = useState('');
   const [invalid, setInvalid] = useState<boolean | string>(false);
   const [confirming, setConfirming] = useState<bigint | null>(null);
-  // One key per intended refund: a retry of the same submission is the same refund.
-  const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
+  // One key per intended refund: confirming the same amount again after a failure is the same refund (the gateway
+  // answers it once); another amount is another refund, with a key of its own.
+  const lastAttempt = useRef<{ amount: bigint; idempotencyKey: string } | null>(null);
   const queryClient = useQueryClient();
   const refund = useMutation(PaymentGatewayService.method.refoundTransaction, {
     onSuccess: () => {
       setAmount('');
-      setIdempotencyKey(crypto.randomUUID());
+      lastAttempt.current = null;
       void queryClient.invalidateQueries({ queryKey: createConnectQueryKey({ schema: PaymentGatewayService, cardinality: undefined }) });
     },
     onSettled: () => setConfirming(null),
@@ -144,7 +145,11 @@ function RefundForm({ transaction }: { transaction: Transaction }) {
               <Button
                 color="red"
                 loading={refund.isPending}
-                onClick={() => refund.mutate({ id: transaction.id, providerAccountId: transaction.providerAccountId, idempotencyKey, amount: confirming })}
+                onClick={() => {
+                  const idempotencyKey = lastAttempt.current?.amount === confirming ? lastAttempt.current.idempotencyKey : crypto.randomUUID();
+                  lastAttempt.current = { amount: confirming, idempotencyKey };
+                  refund.mutate({ id: transaction.id, providerAccountId: transaction.providerAccountId, idempotencyKey, amount: confirming });
+                }}
               >
                 {t.detail.confirmRefundButton(money(confirming))}
               </Button>
