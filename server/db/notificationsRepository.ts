@@ -5,6 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { WebhookNotification, WebhookOutcome, WebhookResult, WebhookResultSummary } from '../domain/types.js';
 import { WebhookNotificationEntity, type WebhookNotificationRow } from './entities.js';
 import { withoutCredentialHeaders } from '../lib/http/redact.js';
+import { isGatewayError } from '../lib/errors.js';
 
 const toNotification = (row: WebhookNotificationRow): WebhookNotification => ({
   id: row.id,
@@ -134,8 +135,10 @@ export interface QueueDepth {
 
 /** Provider notifications exactly as received, the workers' queue over them, and what came of each. */
 export class NotificationsRepository {
-  /** Keeps the body exactly as received; of the headers, everything but credentials a sender attached (Authorization, cookies, API keys). */
-  /** A notification as intake stores it: received now, not processed yet, without the credential headers a sender attached. */
+  /**
+   * A notification as intake stores it, received now and not processed yet: the body exactly as received; of the
+   * headers, everything but the credentials a sender attached (Authorization, cookies, API keys).
+   */
   newRow(input: NotificationIntake): NewNotificationRow {
     return {
       id: randomUUID(),
@@ -240,7 +243,7 @@ export class NotificationsRepository {
         'run',
       )
       .catch((error: unknown) => {
-        throw em.getDriver().convertException(error as Error);
+        throw isGatewayError(error) ? error : em.getDriver().convertException(error as Error);
       });
   }
 
