@@ -17,6 +17,7 @@ export const WEB_INPUTS = [
   'web/package-lock.json',
   'gen/es',
   'server/lib/pixKeyRules.ts',
+  'server/gateway/access.ts',
 ];
 
 /** The newest modification time under `path` (0 when it does not exist); shared with scripts/serverBuild.ts. */

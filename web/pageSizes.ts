@@ -12,7 +12,6 @@ export interface ChunkFacts {
   name: string;
   gzipBytes: number;
   isEntry: boolean;
-  isDynamicEntry: boolean;
   /** File names of the chunks it imports statically, and lazily. */
   imports: string[];
   dynamicImports: string[];
@@ -48,11 +47,8 @@ export function pageSizes(chunks: ReadonlyMap<string, ChunkFacts>): { first: Pag
   const entry = [...chunks.values()].find((chunk) => chunk.isEntry);
   if (!entry) throw new Error('the build has no entry chunk');
   const loadedWith = new Map<string, Set<string>>([[entry.file, closure(entry.file, chunks)]]);
-  const first: PageSize = {
-    page: entry.name,
-    addedBytes: bytesOf(loadedWith.get(entry.file)!, chunks),
-    totalBytes: bytesOf(loadedWith.get(entry.file)!, chunks),
-  };
+  const firstBytes = bytesOf(loadedWith.get(entry.file)!, chunks);
+  const first: PageSize = { page: entry.name, addedBytes: firstBytes, totalBytes: firstBytes };
   const pages: PageSize[] = [];
   const queue = [entry.file];
   while (queue.length) {
@@ -62,7 +58,8 @@ export function pageSizes(chunks: ReadonlyMap<string, ChunkFacts>): { first: Pag
       if (loadedWith.has(file)) continue;
       const after = closure(file, chunks, new Set(before));
       loadedWith.set(file, after);
-      pages.push({ page: chunks.get(file)?.name ?? file, addedBytes: bytesOf(after, chunks) - bytesOf(before, chunks), totalBytes: bytesOf(after, chunks) });
+      const totalBytes = bytesOf(after, chunks);
+      pages.push({ page: chunks.get(file)?.name ?? file, addedBytes: totalBytes - bytesOf(before, chunks), totalBytes });
       queue.push(file);
     }
   }

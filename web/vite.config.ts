@@ -25,7 +25,6 @@ function pageSizeReport(): Plugin {
           name: output.name,
           gzipBytes: gzipSync(output.code, { level: 9 }).length,
           isEntry: output.isEntry,
-          isDynamicEntry: output.isDynamicEntry,
           imports: output.imports,
           dynamicImports: output.dynamicImports,
         });
@@ -54,7 +53,7 @@ export default defineConfig({
   },
   server: {
     // The payout form imports the gateway's own PIX key rules (a pure module), not a copy.
-    fs: { allow: ['.', '../gen/es', '../server/lib/pixKeyRules.ts'] },
+    fs: { allow: ['.', '../gen/es', '../server/lib/pixKeyRules.ts', '../server/gateway/access.ts'] },
     // The gateway refuses session calls from another origin; behind this proxy the page's origin is Vite's, so the header is dropped.
     proxy: Object.fromEntries(
       ['^/gateway\\.v1\\.', '^/auth/'].map((path) => [

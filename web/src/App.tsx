@@ -6,6 +6,7 @@ import { Alert, Burger, Button, Group, Loader, NavLink, PasswordInput, Segmented
 import { createGatewayTransport, currentSession, signIn, signOut, type Session } from './api.js';
 import { useI18n, type Language } from './i18n.js';
 import { LiveEvents } from './live.js';
+import { isRole, ROLE_PERMISSIONS, type Permission } from '../../server/gateway/access.js';
 
 const Dashboard = lazy(() => import('./pages/Dashboard.js'));
 const Transactions = lazy(() => import('./pages/Transactions.js'));
@@ -21,18 +22,8 @@ const Providers = lazy(() => import('./pages/Providers.js'));
 const ProviderAccounts = lazy(() => import('./pages/ProviderAccounts.js'));
 const Audit = lazy(() => import('./pages/Audit.js'));
 
-/** Roles that hold audit:read (server/gateway/access.ts). */
-const AUDIT_READERS = new Set(['admin', 'operator']);
-/** Roles that hold receivers:write (CreateReceiver, CreateUploadLink). */
-const RECEIVER_WRITERS = new Set(['admin', 'operator']);
-/** Roles that hold payments:write (CreateTransaction, CreateCardToken, CreateCardId). */
-const CHARGE_WRITERS = new Set(['admin']);
-/** Roles that hold payouts:write (Withdraw). */
-const PAYOUT_WRITERS = new Set(['admin', 'operator']);
-/** Roles that hold refunds:write (RefoundTransaction). */
-const REFUND_WRITERS = new Set(['admin', 'operator']);
-/** Roles that hold notifications:write (ReprocessWebhookNotification). */
-const NOTIFICATION_WRITERS = new Set(['admin', 'operator']);
+/** Whether the operator's role holds a permission, by the gateway's own table (server/gateway/access.ts), not a copy. */
+const holds = (role: string, permission: Permission) => isRole(role) && ROLE_PERMISSIONS[role].includes(permission);
 
 export function App() {
   const { t } = useI18n();
@@ -130,12 +121,16 @@ function SignedIn({ session, onSignedOut }: { session: Session; onSignedOut: () 
       }),
     [],
   );
-  const auditReader = AUDIT_READERS.has(session.operator.role);
-  const receiverWriter = RECEIVER_WRITERS.has(session.operator.role);
-  const chargeWriter = CHARGE_WRITERS.has(session.operator.role);
-  const payoutWriter = PAYOUT_WRITERS.has(session.operator.role);
-  const refundWriter = REFUND_WRITERS.has(session.operator.role);
-  const notificationWriter = NOTIFICATION_WRITERS.has(session.operator.role);
+  const { role } = session.operator;
+  const auditReader = holds(role, 'audit:read');
+  // CreateReceiver and CreateUploadLink
+  const receiverWriter = holds(role, 'receivers:write');
+  // CreateTransaction, CreateCardToken, CreateCardId
+  const chargeWriter = holds(role, 'payments:write');
+  const payoutWriter = holds(role, 'payouts:write');
+  const refundWriter = holds(role, 'refunds:write');
+  // ReprocessWebhookNotification
+  const notificationWriter = holds(role, 'notifications:write');
 
   function leave() {
     void signOut(session.csrfToken).finally(onSignedOut);

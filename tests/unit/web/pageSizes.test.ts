@@ -3,17 +3,17 @@ import { describePageSizes, overBudget, PAGE_BUDGET_BYTES, pageSizes, type Chunk
 
 const chunk = (file: string, gzipBytes: number, facts: Partial<ChunkFacts> = {}): [string, ChunkFacts] => [
   file,
-  { file, name: file.replace(/\.js$/, ''), gzipBytes, isEntry: false, isDynamicEntry: false, imports: [], dynamicImports: [], ...facts },
+  { file, name: file.replace(/\.js$/, ''), gzipBytes, isEntry: false, imports: [], dynamicImports: [], ...facts },
 ];
 
 // An entry with a shared vendor chunk; a lazy page sharing it and importing a chunk of its own; a chart chunk that page loads lazily.
 const build = new Map([
   chunk('index.js', 100_000, { isEntry: true, imports: ['vendor.js'], dynamicImports: ['Dashboard.js', 'Audit.js'] }),
   chunk('vendor.js', 50_000),
-  chunk('Dashboard.js', 10_000, { isDynamicEntry: true, imports: ['vendor.js', 'ui.js'], dynamicImports: ['Charts.js'] }),
-  chunk('Audit.js', 5_000, { isDynamicEntry: true, imports: ['ui.js'] }),
+  chunk('Dashboard.js', 10_000, { imports: ['vendor.js', 'ui.js'], dynamicImports: ['Charts.js'] }),
+  chunk('Audit.js', 5_000, { imports: ['ui.js'] }),
   chunk('ui.js', 20_000),
-  chunk('Charts.js', 60_000, { isDynamicEntry: true, imports: ['ui.js'] }),
+  chunk('Charts.js', 60_000, { imports: ['ui.js'] }),
 ]);
 
 it('the first page is the entry with its static imports; each lazy page adds what it imports that is not loaded yet, after the pages that lead to it', () => {
@@ -38,5 +38,5 @@ it('a page whose total is over the budget is named, even when the first page is 
 });
 
 it('a build without an entry is refused rather than reported as empty', () => {
-  expect(() => pageSizes(new Map([chunk('Audit.js', 1, { isDynamicEntry: true })]))).toThrow('the build has no entry chunk');
+  expect(() => pageSizes(new Map([chunk('Audit.js', 1, {})]))).toThrow('the build has no entry chunk');
 });
