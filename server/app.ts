@@ -176,6 +176,7 @@ export async function startGateway(input: Config, components: readonly Component
       replicaUrls: config.databaseReplicaUrls,
       dataDir: config.dataDir,
       acquireTimeoutMs: config.dbAcquireTimeoutMs,
+      connectTimeoutMs: config.dbConnectTimeoutMs,
       log: (message) => logger.info(stripVTControlCharacters(message)),
     });
     closers.push(() => db.close());

@@ -50,6 +50,8 @@ export interface Config {
   workerIdleMs: number;
   /** DB_ACQUIRE_TIMEOUT_MS: how long a query waits for a free database connection before failing. */
   dbAcquireTimeoutMs: number;
+  /** DB_CONNECT_TIMEOUT_MS: how long opening a new database connection may take before it fails. */
+  dbConnectTimeoutMs: number;
   /** ACCOUNT_CACHE_MS: how long an account and its opened secrets are served from memory (changes by other processes wait this long). */
   accountCacheMs: number;
   /** MAX_REQUEST_BYTES: the largest request body (message) Connect and gRPC read. */
@@ -281,6 +283,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerIdleMs: count(env, 'WORKER_IDLE_MS', 1000),
     accountCacheMs: count(env, 'ACCOUNT_CACHE_MS', 5000),
     dbAcquireTimeoutMs: count(env, 'DB_ACQUIRE_TIMEOUT_MS', 10_000),
+    dbConnectTimeoutMs: count(env, 'DB_CONNECT_TIMEOUT_MS', 10_000),
     maxRequestBytes: count(env, 'MAX_REQUEST_BYTES', 4 * 1024 * 1024),
     webhookMaxBodyBytes: count(env, 'WEBHOOK_MAX_BODY_BYTES', 1024 * 1024),
     webhookRatePerSecond: rate(env, 'WEBHOOK_RATE_PER_SECOND', 20),

@@ -19,9 +19,42 @@ export interface DatabaseOptions {
   log?: (message: string) => void;
   /** How long a query waits for a free connection before failing (DB_ACQUIRE_TIMEOUT_MS); 0: forever. */
   acquireTimeoutMs?: number;
+  /** How long opening a new connection may take before it fails (DB_CONNECT_TIMEOUT_MS); 0: no limit. */
+  connectTimeoutMs?: number;
 }
 
 export const DEFAULT_ACQUIRE_TIMEOUT_MS = 10_000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * The pg pool the ORM creates, as far as the timeouts below touch it: `connectionTimeoutMillis` bounds both a
+ * caller's wait in the queue for a busy pool and the opening of each new connection (the pool's own timer, and the
+ * client's, which reads it from the options the pool hands on when it creates the client).
+ */
+interface PgPool {
+  options: { connectionTimeoutMillis?: number };
+  newClient(pendingItem: unknown): void;
+}
+
+/**
+ * Gives a pool two timeouts instead of pg's one: waiting for a connection another query holds
+ * (`acquireTimeoutMs`) and opening a new one (`connectTimeoutMs`). With the one, a short acquire timeout also
+ * cut short every connection that took longer to open (a busy database host, TLS, a far region), and the gateway
+ * could not even start; with a long one, an overloaded gateway queued calls that long. The pool reads the option
+ * synchronously while it creates a client and arms its timer, so the connect timeout is in place exactly then.
+ */
+export function separateConnectTimeout(pool: PgPool, acquireTimeoutMs: number, connectTimeoutMs: number): void {
+  pool.options.connectionTimeoutMillis = acquireTimeoutMs;
+  const newClient = pool.newClient.bind(pool);
+  pool.newClient = (pendingItem) => {
+    pool.options.connectionTimeoutMillis = connectTimeoutMs;
+    try {
+      newClient(pendingItem);
+    } finally {
+      pool.options.connectionTimeoutMillis = acquireTimeoutMs;
+    }
+  };
+}
 
 /** One connection pool (the primary's or a replica's) as it is now. */
 export interface PoolUsage {
@@ -52,11 +85,12 @@ export function ormConfig(
   log: (message: string) => void = () => {},
   replicaUrls: readonly string[] = [],
   acquireTimeoutMs = DEFAULT_ACQUIRE_TIMEOUT_MS,
+  connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS,
 ) {
   return {
-    // pg's pool: a query that finds every connection busy waits this long, then fails (UNAVAILABLE to the caller)
-    // instead of queueing without end under overload.
-    driverOptions: acquireTimeoutMs > 0 ? { connectionTimeoutMillis: acquireTimeoutMs } : {},
+    // pg's pool: a query that finds every connection busy waits acquireTimeoutMs, then fails (UNAVAILABLE to the
+    // caller) instead of queueing without end under overload; opening a connection has connectTimeoutMs of its own.
+    driverOptions: { onPoolCreated: (pool: PgPool) => separateConnectTimeout(pool, acquireTimeoutMs, connectTimeoutMs) },
     clientUrl,
     driver: RoundRobinPostgreSqlDriver,
     replicas: replicaUrls.map((url, index) => ({ name: `replica-${index + 1}`, clientUrl: url })),
@@ -80,13 +114,21 @@ export function ormConfig(
   };
 }
 
-export async function openDatabase({ databaseUrl, replicaUrls = [], dataDir, migrate = true, log, acquireTimeoutMs }: DatabaseOptions): Promise<Database> {
+export async function openDatabase({
+  databaseUrl,
+  replicaUrls = [],
+  dataDir,
+  migrate = true,
+  log,
+  acquireTimeoutMs,
+  connectTimeoutMs,
+}: DatabaseOptions): Promise<Database> {
   let embeddedServer: EmbeddedPostgres | undefined;
   const clientUrl = databaseUrl ?? (embeddedServer = await startEmbeddedPostgres(join(dataDir, 'pgdata'))).url;
   let orm: MikroORM;
   try {
     orm = (await MikroORM.init(
-      ormConfig(clientUrl, embeddedServer !== undefined, log, embeddedServer ? [] : replicaUrls, acquireTimeoutMs),
+      ormConfig(clientUrl, embeddedServer !== undefined, log, embeddedServer ? [] : replicaUrls, acquireTimeoutMs, connectTimeoutMs),
     )) as unknown as MikroORM;
     if (migrate) await orm.migrator.up();
     for (const { connection } of (orm.driver as RoundRobinPostgreSqlDriver).namedConnections())
