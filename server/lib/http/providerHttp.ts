@@ -12,7 +12,7 @@ import { ProviderCallError } from './providerCallError.js';
 import { providerError } from './providerError.js';
 import { logExchanges } from './requestLog.js';
 import { circuitFor, readRetryPolicy, throughCircuit, type BreakerOptions, type RetryOptions } from './resilience.js';
-import { httpsAgentFor } from './tlsAgent.js';
+import { httpAgent, httpsAgentFor } from './tlsAgent.js';
 
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 25_000;
 
@@ -132,7 +132,7 @@ export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
       () => instance.request(config),
     );
 
-  async function agent(): Promise<Agent | undefined> {
+  async function agent(): Promise<Agent> {
     if (!mtls) return httpsAgentFor(undefined, ca);
     const url = mtls.certificate === 'cashIn' ? ctx.certCashInUrl : ctx.certCashOutUrl;
     // The specification's text when a platform has no certificate for this direction.
@@ -159,7 +159,7 @@ export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
   async function request<T>(method: Method, path: string, body: unknown, requestOptions: ProviderRequestOptions = {}): Promise<ProviderResponse<T>> {
     try {
       const httpsAgent = await agent();
-      const tokens = auth.type === 'oauth2' ? new OAuth2Tokens(auth, ctx, (config) => send({ ...config, httpsAgent }), now) : undefined;
+      const tokens = auth.type === 'oauth2' ? new OAuth2Tokens(auth, ctx, (config) => send({ ...config, httpAgent: httpAgent(), httpsAgent }), now) : undefined;
       const config: AxiosRequestConfig = {
         method,
         url: path,
@@ -167,6 +167,7 @@ export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
         params: requestOptions.params,
         headers: { ...staticAuthHeaders(auth, ctx), ...requestOptions.headers },
         timeout: requestOptions.timeoutMs,
+        httpAgent: httpAgent(),
         httpsAgent,
         // A read nobody waits for any more stops; a write finishes, so that what the provider did is recorded.
         signal: method === 'GET' ? callSignal() : undefined,
