@@ -220,7 +220,7 @@ async function statementsPerOperation(
   fake: FakeProviderProcess,
   log: (line: string) => void,
 ): Promise<BackendResult['sql']> {
-  const gateway = await startGatewayProcess({ databaseUrl: main.url, dataDir: main.dataDir, env: { WORKER_IDLE_MS: '600000' } });
+  const gateway = await startGatewayProcess({ databaseUrl: main.url, dataDir: main.dataDir, env: { WORKER_IDLE_MS: '600000' }, countStatements: true });
   const client = new GatewayClient(gateway.grpcAddress);
   try {
     await client.createAccount(fake.url);
