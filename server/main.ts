@@ -1,12 +1,83 @@
-import { enableCompileCache } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { loadConfig } from './config.js';
+import { COMPONENTS, startGateway, type Component, type RunningGateway } from './app.js';
+import { createLogger } from './lib/logger.js';
+import { installProcessPolicy } from './lib/processPolicy.js';
 
 /**
- * The entry point (`npm start` runs its compiled dist/server/main.js). Loading the gateway's modules is most of a
- * start; Node's compile cache keeps the code V8 compiled from them in dist/.compile-cache (a build empties dist/),
- * so that a restart compiles only what changed. It must be on before those modules load, so they are loaded here,
- * after it, from run.ts. Under tsx (the sources) there is nothing to keep. A folder that cannot be written leaves the
- * cache off: Node reports it and the start goes on.
+ * npm start → every component; `tsx server/main.ts grpc` (or connect, webhooks,
+ * sandbox) starts one. Separate processes need DATABASE_URL: the embedded
+ * database belongs to the one process that opened it.
  */
-if (import.meta.url.endsWith('.js')) enableCompileCache(fileURLToPath(new URL('../.compile-cache', import.meta.url)));
-await import('./run.js');
+const requested = process.argv.slice(2);
+const components: Component[] =
+  requested.length === 0 || requested.includes('all')
+    ? [...COMPONENTS]
+    : requested.filter((name): name is Component => (COMPONENTS as readonly string[]).includes(name));
+if (components.length === 0) {
+  console.error(`usage: tsx server/main.ts [all | ${COMPONENTS.join(' | ')} ...]`);
+  process.exit(2);
+}
+
+const config = loadConfig();
+const logger = createLogger(config.logLevel);
+let stopping: Promise<void> | undefined;
+/** The start, once under way; a fault before it has nothing to close. */
+const start: { gateway?: Promise<RunningGateway> } = {};
+/**
+ * Stops every component once, however many signals or faults ask for it. A signal during the start waits for the
+ * start to finish and then closes what it started: the embedded database's process included, which must not be left
+ * closing its data folder while a restart opens it again.
+ */
+function shutdown(reason: string): Promise<void> {
+  stopping ??= (async () => {
+    logger.info({ reason }, 'shutting down: no new calls, finishing the ones in flight');
+    const gateway = await start.gateway?.catch(() => undefined);
+    await gateway?.close();
+  })();
+  return stopping;
+}
+installProcessPolicy(logger, shutdown);
+// Before the start: the health check answers SERVING before the banner below, and a supervisor may stop the
+// gateway as soon as it does.
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    shutdown(signal).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  });
+}
+start.gateway = startGateway(config, components, logger);
+const gateway = await start.gateway;
+
+const token = config.apiTokens[0];
+const lines = [
+  '',
+  'Payment gateway is running',
+  gateway.grpcAddress && `  gRPC                ${gateway.grpcAddress}  (health + reflection enabled)`,
+  gateway.httpUrl && `  Connect + web       ${gateway.httpUrl}  (back-office at /, GET /healthz)`,
+  gateway.webhookUrl && `  Webhook sidecar     ${gateway.webhookUrl}/webhooks/{PROVIDER}/{providerAccountId}`,
+  gateway.sandboxUrl && `  Sandbox PSP         ${gateway.sandboxUrl}`,
+  gateway.objectStoreUrl && !config.s3.endpoint && `  Object store        ${gateway.objectStoreUrl}  (embedded, for uploads; objects in ${config.dataDir}/s3)`,
+  gateway.metricsUrl && `  Metrics             ${gateway.metricsUrl}/metrics  (Prometheus; keep it on an internal network)`,
+  `  Database            ${config.databaseUrl ? 'PostgreSQL at DATABASE_URL' : `embedded PGlite in ${config.dataDir}/pgdata`}`,
+  config.apiTokenGenerated && `  API token           ${token}   (generated; kept in ${config.dataDir}/api-token)`,
+  gateway.firstAdmin &&
+    `  First admin         ${gateway.firstAdmin.email} / ${gateway.firstAdmin.password ?? '(ADMIN_PASSWORD)'}   (sign in to the back-office; created now${gateway.firstAdmin.password ? `, password kept in ${config.dataDir}/admin-password` : ''})`,
+  gateway.sandboxAccountId && `  SANDBOX account id  ${gateway.sandboxAccountId}`,
+  gateway.httpUrl &&
+    gateway.sandboxAccountId &&
+    config.apiTokenGenerated &&
+    [
+      '',
+      'Try it (creates a R$ 19,90 PIX charge on the sandbox):',
+      `  curl -s ${gateway.httpUrl}/gateway.v1.PaymentGatewayService/CreateTransaction \\`,
+      `    -H 'authorization: Bearer ${token}' -H 'content-type: application/json' \\`,
+      `    -d '{"providerAccountId":"${gateway.sandboxAccountId}","idempotencyKey":"demo-1","transaction":{"amount":1990,"paymentMethod":"PAYMENT_METHOD_PIX"}}'`,
+    ].join('\n'),
+  '',
+].filter((line) => typeof line === 'string');
+if (!stopping) console.log(lines.join('\n'));

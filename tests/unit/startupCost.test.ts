@@ -1,8 +1,5 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { expect, it } from '@jest/globals';
-import { buildServer, serverStaleBecause } from '../../scripts/serverBuild.js';
 
 /**
  * Start-to-healthy (issue "Fast and observable": ≤ 2 s on PostgreSQL) is mostly the loading of modules. The object
@@ -23,23 +20,4 @@ it('loading the gateway loads neither the embedded object store nor the AWS SDK'
   // The gateway's own CommonJS dependencies (grpc-js, pg, …) are there: the check looks at the right cache.
   expect(total).toBeGreaterThan(50);
   expect(heavy).toEqual([]);
-});
-
-/**
- * Node's compile cache: the compiled entry point turns it on before the gateway's modules load, in dist/.compile-cache,
- * so that a restart reads V8's code for them instead of compiling them again (about 0.14 s of a 0.94 s load here).
- * The process is asked for a component that does not exist: it loads everything, prints its usage and exits.
- */
-it('the compiled entry point keeps the code it compiled in dist/.compile-cache', async () => {
-  const root = process.cwd();
-  // npm test builds dist/ first; a run of this file alone may find it stale.
-  if (serverStaleBecause(root)) await buildServer(root);
-  const cache = join(root, 'dist/.compile-cache');
-  rmSync(cache, { recursive: true, force: true });
-  const run = spawnSync(process.execPath, [join(root, 'dist/server/main.js'), 'no-such-component'], { cwd: root, encoding: 'utf8' });
-  expect(run.status).toBe(2);
-  expect(run.stderr).toMatch(/^usage: /);
-  const entries = readdirSync(cache, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
-  // One file per compiled module, hundreds of them.
-  expect(entries.length).toBeGreaterThan(100);
 });
