@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import { CanceledError } from 'axios';
 import { isProviderOutage, isRetryableRead } from '../../../../server/lib/http/resilience.js';
 import { circuitStates, createProviderHttp, type HttpAccount, type ProviderHttpDeclaration } from '../../../../server/lib/http/index.js';
+import { MAX_PROVIDER_URL_LENGTH } from '../../../../server/lib/http/providerHttp.js';
 import { closedPort } from '../../../support/closedPort.js';
 import { startFakeProvider, type FakeProvider } from '../../../support/fakeProvider.js';
 
@@ -164,6 +165,24 @@ describe('circuit breaker per account', () => {
     expect(fake.received).toHaveLength(0);
     fake.expect({ method: 'GET', path: '/transactions/t9', reply: { body: { id: 't9' } } });
     await expect(http(breaker, ctx).get('/transactions/t9')).resolves.toMatchObject({ data: { id: 't9' } });
+  });
+
+  it('the URL length limit is exact at its edge: MAX_PROVIDER_URL_LENGTH characters go out, one more is refused', async () => {
+    const ctx = account();
+    // The path that makes the whole URL exactly `length` characters long.
+    const pathOf = (length: number) => `/t/${'x'.repeat(length - ctx.baseUrl.length - 3)}`;
+    const atLimit = pathOf(MAX_PROVIDER_URL_LENGTH);
+    fake.expect({ method: 'GET', path: atLimit, reply: { body: { id: 'edge' } } });
+    await expect(http({}, ctx).get(atLimit)).resolves.toMatchObject({ data: { id: 'edge' } });
+    const justUnder = pathOf(MAX_PROVIDER_URL_LENGTH - 1);
+    fake.expect({ method: 'GET', path: justUnder, reply: { body: { id: 'under' } } });
+    await expect(http({}, ctx).get(justUnder)).resolves.toMatchObject({ data: { id: 'under' } });
+    await expect(http({}, ctx).get(pathOf(MAX_PROVIDER_URL_LENGTH + 1))).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: `request URL too long for the provider (${MAX_PROVIDER_URL_LENGTH + 1} characters, at most ${MAX_PROVIDER_URL_LENGTH}): an id or parameter is oversized`,
+    });
+    // Parameters count too.
+    await expect(http({}, ctx).get('/t', { params: { q: 'x'.repeat(MAX_PROVIDER_URL_LENGTH) } })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 
   it('after the pause one trial call goes through and a success closes it', async () => {
