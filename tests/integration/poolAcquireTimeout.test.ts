@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { GetTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { errorDetailsOf, failureOf, grpcDriver, type Driver } from '../support/clients.js';
 import { removeDir, startTestGateway, TEST_TOKEN } from '../support/gateway.js';
-import { ADMIN_URL, createTestDatabase } from '../support/postgres.js';
+import { createTestDatabase } from '../support/postgres.js';
 
 /**
  * DB_ACQUIRE_TIMEOUT_MS (issue "Fast and observable", overload): when every pooled database connection is busy,
@@ -105,7 +105,7 @@ it('answers UNAVAILABLE, reason DATABASE_UNAVAILABLE, when no connection comes f
 it('opens a connection that takes longer than the acquire timeout, and fails one that takes longer than DB_CONNECT_TIMEOUT_MS', async () => {
   // The gateway above started through the slow proxy: each of its connections took CONNECT_DELAY_MS to open.
   expect(gateway.db!.embedded).toBe(false);
-  const slow = await slowToConnect(ADMIN_URL, CONNECT_DELAY_MS);
+  const slow = await slowToConnect(database.url, CONNECT_DELAY_MS);
   const dataDir = mkdtempSync(join(tmpdir(), 'gateway-test-'));
   try {
     await expect(startTestGateway({ databaseUrl: slow.url, dataDir, env: { DB_ACQUIRE_TIMEOUT_MS: '5000', DB_CONNECT_TIMEOUT_MS: '200' } })).rejects.toThrow(

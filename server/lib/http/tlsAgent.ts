@@ -36,18 +36,24 @@ export function httpAgent(): PlainAgent {
   return (plainAgent ??= new PlainAgent({ keepAlive: true, keepAliveMsecs: KEEP_ALIVE_DELAY_MS }));
 }
 
+/** What tells one agent's identity and trust from another's. */
+function fingerprint(certificate: ClientCertificate | undefined, authorities: readonly string[]): string {
+  const hash = createHash('sha256');
+  if (certificate?.kind === 'pem') hash.update(certificate.cert).update(certificate.key);
+  if (certificate?.kind === 'pkcs12') hash.update(certificate.pfx);
+  hash.update(`\0${certificate?.passphrase ?? ''}\0`);
+  authorities.forEach((authority) => hash.update(authority));
+  return hash.digest('hex');
+}
+
 /**
  * One keep-alive https.Agent per client certificate and trust set (one for neither). Node replaces its root store
  * with `ca`, so extra CAs are added to the system roots rather than given alone.
  */
 export function httpsAgentFor(certificate: ClientCertificate | undefined, ca: readonly string[] = []): Agent {
   const authorities = [...new Set([...ca, ...extraAuthorities])];
-  const hash = createHash('sha256');
-  if (certificate?.kind === 'pem') hash.update(certificate.cert).update(certificate.key);
-  if (certificate?.kind === 'pkcs12') hash.update(certificate.pfx);
-  hash.update(`\0${certificate?.passphrase ?? ''}\0`);
-  authorities.forEach((authority) => hash.update(authority));
-  const key = hash.digest('hex');
+  // Most providers need neither: their agent is found without hashing anything on each call.
+  const key = certificate || authorities.length > 0 ? fingerprint(certificate, authorities) : '';
   let agent = agents.get(key);
   if (!agent) {
     const identity =

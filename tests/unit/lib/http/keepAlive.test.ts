@@ -1,7 +1,7 @@
 import { Socket } from 'node:net';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { pino } from 'pino';
-import { clearHttpsAgents, createProviderHttp } from '../../../../server/lib/http/index.js';
+import { clearHttpsAgents, createProviderHttp, trustCertificateAuthority } from '../../../../server/lib/http/index.js';
 import { startFakeProvider, type FakeProvider } from '../../../support/fakeProvider.js';
 
 /**
@@ -11,21 +11,27 @@ import { startFakeProvider, type FakeProvider } from '../../../support/fakeProvi
  * skips a call that changes nothing. Counted where the option reaches the socket's handle (the system call).
  */
 let fake: FakeProvider;
+let tlsFake: FakeProvider;
+let untrust: () => void;
 beforeAll(async () => {
   fake = await startFakeProvider();
+  tlsFake = await startFakeProvider({ tls: 'https' });
+  untrust = trustCertificateAuthority(tlsFake.ca!);
 });
 afterAll(async () => {
+  untrust();
   clearHttpsAgents();
   await fake.close();
+  await tlsFake.close();
 });
 
-it('sets a kept-alive connection’s TCP keep-alive once, not twice per call', async () => {
-  const calls = 20;
-  fake.expect({ method: 'GET', path: '/transactions/tx-1', times: calls, reply: { body: { id: 'tx-1' } } });
+/** Calls `/transactions/tx-1` of `provider` `calls` times in a row; the connections used and the system calls that set their keep-alive. */
+async function keepAliveCalls(provider: FakeProvider, calls: number): Promise<{ connections: number; systemCalls: number }> {
+  provider.expect({ method: 'GET', path: '/transactions/tx-1', times: calls, reply: { body: { id: 'tx-1' } } });
   const http = createProviderHttp({
     logger: pino({ level: 'silent' }),
     auth: { type: 'bearer' },
-    ctx: { accountId: 'acc-keep-alive', publicKey: '', secretKey: 'sk', baseUrl: fake.url },
+    ctx: { accountId: 'acc-keep-alive', publicKey: '', secretKey: 'sk', baseUrl: provider.url },
   });
   const handles = new Set<unknown>();
   let systemCalls = 0;
@@ -47,8 +53,19 @@ it('sets a kept-alive connection’s TCP keep-alive once, not twice per call', a
   } finally {
     Socket.prototype.setKeepAlive = setKeepAlive;
   }
-  fake.assertAllDone();
+  provider.assertAllDone();
+  return { connections: handles.size, systemCalls };
+}
+
+it('sets a kept-alive connection’s TCP keep-alive once, not twice per call (plain HTTP)', async () => {
+  const { connections, systemCalls } = await keepAliveCalls(fake, 20);
   // One connection served every call, one after the other.
-  expect(handles.size).toBe(1);
+  expect(connections).toBe(1);
+  expect(systemCalls).toBeLessThanOrEqual(1);
+});
+
+it('does the same over HTTPS, on the agent of a trusted CA', async () => {
+  const { connections, systemCalls } = await keepAliveCalls(tlsFake, 20);
+  expect(connections).toBe(1);
   expect(systemCalls).toBeLessThanOrEqual(1);
 });
