@@ -24,7 +24,7 @@ export interface DatabaseOptions {
 }
 
 export const DEFAULT_ACQUIRE_TIMEOUT_MS = 10_000;
-export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
 /**
  * The pg pool the ORM creates, as far as the timeouts below touch it: `connectionTimeoutMillis` bounds both a
@@ -43,7 +43,7 @@ interface PgPool {
  * could not even start; with a long one, an overloaded gateway queued calls that long. The pool reads the option
  * synchronously while it creates a client and arms its timer, so the connect timeout is in place exactly then.
  */
-export function separateConnectTimeout(pool: PgPool, acquireTimeoutMs: number, connectTimeoutMs: number): void {
+function separateConnectTimeout(pool: PgPool, acquireTimeoutMs: number, connectTimeoutMs: number): void {
   pool.options.connectionTimeoutMillis = acquireTimeoutMs;
   const newClient = pool.newClient.bind(pool);
   pool.newClient = (pendingItem) => {
