@@ -177,6 +177,7 @@ export async function startGateway(input: Config, components: readonly Component
       dataDir: config.dataDir,
       acquireTimeoutMs: config.dbAcquireTimeoutMs,
       connectTimeoutMs: config.dbConnectTimeoutMs,
+      preparedStatements: config.dbPreparedStatements,
       log: (message) => logger.info(stripVTControlCharacters(message)),
     });
     closers.push(() => db.close());

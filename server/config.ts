@@ -52,6 +52,8 @@ export interface Config {
   dbAcquireTimeoutMs: number;
   /** DB_CONNECT_TIMEOUT_MS: how long opening a new database connection may take before it fails. */
   dbConnectTimeoutMs: number;
+  /** DB_PREPARED_STATEMENTS: hot statements as named prepared statements (false: unnamed, for a pooler that cannot keep them). */
+  dbPreparedStatements: boolean;
   /** ACCOUNT_CACHE_MS: how long an account and its opened secrets are served from memory (changes by other processes wait this long). */
   accountCacheMs: number;
   /** MAX_REQUEST_BYTES: the largest request body (message) Connect and gRPC read. */
@@ -139,9 +141,10 @@ function tracing(env: NodeJS.ProcessEnv): TracingConfig | undefined {
   };
 }
 
-function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+function flag(env: NodeJS.ProcessEnv, name: string, fallback = false): boolean {
   const raw = (env[name] ?? '').trim().toLowerCase();
-  if (raw === '' || raw === '0' || raw === 'false' || raw === 'no') return false;
+  if (raw === '') return fallback;
+  if (raw === '0' || raw === 'false' || raw === 'no') return false;
   if (raw === '1' || raw === 'true' || raw === 'yes') return true;
   throw new Error(`${name} must be true or false, got ${JSON.stringify(env[name])}`);
 }
@@ -284,6 +287,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     accountCacheMs: count(env, 'ACCOUNT_CACHE_MS', 5000),
     dbAcquireTimeoutMs: count(env, 'DB_ACQUIRE_TIMEOUT_MS', 10_000),
     dbConnectTimeoutMs: count(env, 'DB_CONNECT_TIMEOUT_MS', 10_000),
+    dbPreparedStatements: flag(env, 'DB_PREPARED_STATEMENTS', true),
     maxRequestBytes: count(env, 'MAX_REQUEST_BYTES', 4 * 1024 * 1024),
     webhookMaxBodyBytes: count(env, 'WEBHOOK_MAX_BODY_BYTES', 1024 * 1024),
     webhookRatePerSecond: rate(env, 'WEBHOOK_RATE_PER_SECOND', 20),
@@ -301,7 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
       publicUrl: env.S3_PUBLIC_URL || undefined,
       // Path style by default: S3-compatible stores (and the embedded one) serve it; AWS still does.
-      forcePathStyle: env.S3_FORCE_PATH_STYLE === undefined || env.S3_FORCE_PATH_STYLE === '' ? true : flag(env, 'S3_FORCE_PATH_STYLE'),
+      forcePathStyle: flag(env, 'S3_FORCE_PATH_STYLE', true),
       port: port(env, 'S3_PORT', 8083),
       folder: env.S3_FOLDER || 'uploads',
     },

@@ -4,6 +4,7 @@ import type { AuditEvent, ServiceToken } from '../domain/types.js';
 import { isUuid } from '../lib/ids.js';
 import { AuditEventEntity, ServiceTokenEntity, type AuditEventRow, type ServiceTokenRow } from './entities.js';
 import { encodePageToken, readPageToken } from './pageTokens.js';
+import { prepared, runPrepared } from './preparedSql.js';
 
 const toToken = (row: ServiceTokenRow): ServiceToken => ({
   id: row.id,
@@ -57,14 +58,29 @@ export interface AuditFilter {
   resource?: string;
 }
 
+const APPEND_AUDIT_EVENTS = prepared(
+  'append_audit_events',
+  `insert into audit_events (id, at, actor_kind, actor_id, actor_name, action, resource, source, outcome, detail)
+   select * from unnest(?::uuid[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[])`,
+);
+
 /** The audit trail: appended here, listed, never edited (the table refuses UPDATE and DELETE). */
 export class AuditRepository {
-  /** One INSERT for them all. */
+  /** One INSERT for them all, the same prepared statement for any number of rows (a column is an array). */
   async appendMany(em: EntityManager, events: Omit<AuditEvent, 'id'>[]): Promise<void> {
-    await em.insertMany(
-      AuditEventEntity,
-      events.map((event) => ({ id: randomUUID(), ...event })),
-    );
+    const column = <K extends keyof Omit<AuditEvent, 'id'>>(key: K) => events.map((event) => event[key]);
+    await runPrepared(em, 'write', APPEND_AUDIT_EVENTS, [
+      events.map(() => randomUUID()),
+      column('at'),
+      column('actorKind'),
+      column('actorId'),
+      column('actorName'),
+      column('action'),
+      column('resource'),
+      column('source'),
+      column('outcome'),
+      column('detail'),
+    ]);
   }
 
   async list(em: EntityManager, filter: AuditFilter, pageSize: number, pageToken?: string): Promise<{ events: AuditEvent[]; nextPageToken?: string }> {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { IdempotencyKeyEntity } from './entities.js';
+import { prepared, runPrepared } from './preparedSql.js';
 
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 3600_000;
 
@@ -32,6 +33,19 @@ export interface ClaimRequest {
   requestHash: string;
 }
 
+/** A key inserted, or taken over from a first attempt that failed at the provider (same request only) or that has expired. */
+const CLAIM_KEY = prepared(
+  'claim_idempotency_key',
+  `insert into idempotency_keys (id, provider_account_id, operation, key, request_hash, state, created_at, updated_at, expires_at)
+       values (?, ?, ?, ?, ?, 'IN_PROGRESS', ?, ?, ?)
+       on conflict (provider_account_id, operation, key) do update
+         set state = 'IN_PROGRESS', request_hash = excluded.request_hash, subject_id = null, response = null, failure = null,
+             created_at = excluded.created_at, updated_at = excluded.updated_at, expires_at = excluded.expires_at
+         where (idempotency_keys.state = 'FAILED' and idempotency_keys.request_hash = excluded.request_hash)
+            or idempotency_keys.expires_at < excluded.created_at
+       returning id`,
+);
+
 /**
  * Idempotency keys, claimed atomically in PostgreSQL: of any number of
  * simultaneous requests with one key, exactly one becomes the owner and reaches
@@ -41,21 +55,17 @@ export class IdempotencyRepository {
   constructor(private readonly ttlMs = IDEMPOTENCY_KEY_TTL_MS) {}
 
   async claim(em: EntityManager, request: ClaimRequest): Promise<Claim> {
-    const connection = em.getConnection('write');
     const now = new Date();
-    // Insert, or take over a key whose first attempt failed at the provider (same request only) or that has expired.
-    const taken = await connection.execute<{ id: string }[]>(
-      `insert into idempotency_keys (id, provider_account_id, operation, key, request_hash, state, created_at, updated_at, expires_at)
-       values (?, ?, ?, ?, ?, 'IN_PROGRESS', ?, ?, ?)
-       on conflict (provider_account_id, operation, key) do update
-         set state = 'IN_PROGRESS', request_hash = excluded.request_hash, subject_id = null, response = null, failure = null,
-             created_at = excluded.created_at, updated_at = excluded.updated_at, expires_at = excluded.expires_at
-         where (idempotency_keys.state = 'FAILED' and idempotency_keys.request_hash = excluded.request_hash)
-            or idempotency_keys.expires_at < excluded.created_at
-       returning id`,
-      [randomUUID(), request.providerAccountId, request.operation, request.key, request.requestHash, now, now, new Date(now.getTime() + this.ttlMs)],
-      'all',
-    );
+    const taken = await runPrepared<{ id: string }>(em, 'write', CLAIM_KEY, [
+      randomUUID(),
+      request.providerAccountId,
+      request.operation,
+      request.key,
+      request.requestHash,
+      now,
+      now,
+      new Date(now.getTime() + this.ttlMs),
+    ]);
     if (taken.length > 0) return { kind: 'owner', id: taken[0]!.id };
     const existing = await em.findOne(
       IdempotencyKeyEntity,

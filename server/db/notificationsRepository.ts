@@ -6,6 +6,7 @@ import type { WebhookNotification, WebhookOutcome, WebhookResult, WebhookResultS
 import { WebhookNotificationEntity, type WebhookNotificationRow } from './entities.js';
 import { withoutCredentialHeaders } from '../lib/http/redact.js';
 import { isGatewayError } from '../lib/errors.js';
+import { prepared, runPrepared } from './preparedSql.js';
 
 const toNotification = (row: WebhookNotificationRow): WebhookNotification => ({
   id: row.id,
@@ -84,6 +85,12 @@ const storedOf = (row: StoredRecord): StoredNotification => ({
  * partial index the workers scan (webhook_notifications_backlog_index: entities.ts and its migration), and of the
  * queue's depth. A processed notification leaves it, so the index holds the backlog, not the table's history.
  */
+const INSERT_NOTIFICATIONS = prepared(
+  'insert_notifications',
+  `insert into webhook_notifications (id, provider, provider_account_id, body, headers, authenticated_at_intake, received_at, outcome, attempts)
+   select * from unnest(?::uuid[], ?::text[], ?::uuid[], ?::bytea[], ?::jsonb[], ?::boolean[], ?::timestamptz[], ?::text[], ?::int[])`,
+);
+
 const BACKLOG = `outcome in ('RECEIVED', 'PROCESSING') or (outcome in ('FAILED', 'UNKNOWN_SUBJECT') and next_attempt_at is not null)`;
 
 /** A notification's dedup key, to claim. */
@@ -153,9 +160,23 @@ export class NotificationsRepository {
     };
   }
 
-  /** One INSERT for them all (no unit of work, so no begin/commit around it): intake is the sidecar's hot path. */
+  /**
+   * One INSERT for them all (no unit of work, so no begin/commit around it): intake is the sidecar's hot path. The
+   * same prepared statement serves any number of rows (a column is an array).
+   */
   async insertRows(em: EntityManager, rows: NewNotificationRow[]): Promise<void> {
-    await em.insertMany(WebhookNotificationEntity, rows);
+    const column = <K extends keyof NewNotificationRow>(key: K) => rows.map((row) => row[key]);
+    await runPrepared(em, 'write', INSERT_NOTIFICATIONS, [
+      column('id'),
+      column('provider'),
+      column('providerAccountId'),
+      column('body'),
+      rows.map((row) => JSON.stringify(row.headers)),
+      column('authenticatedAtIntake'),
+      column('receivedAt'),
+      column('outcome'),
+      column('attempts'),
+    ]);
   }
 
   summaryOf(row: NewNotificationRow): WebhookNotification {

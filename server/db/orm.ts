@@ -6,6 +6,7 @@ import { MIGRATIONS } from './migrations/index.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.js';
 import { RoundRobinPostgreSqlDriver } from './replicaRouting.js';
 import { cancelReadsWithTheirCaller } from './statementCancellation.js';
+import { usePreparedStatements } from './preparedSql.js';
 
 export interface DatabaseOptions {
   /** A real PostgreSQL; when absent, the embedded PGlite in `dataDir`. */
@@ -21,6 +22,8 @@ export interface DatabaseOptions {
   acquireTimeoutMs?: number;
   /** How long opening a new connection may take before it fails (DB_CONNECT_TIMEOUT_MS); 0: no limit. */
   connectTimeoutMs?: number;
+  /** Hot statements prepared under their name once per connection (preparedSql.ts); false: sent unnamed. Default true. */
+  preparedStatements?: boolean;
 }
 
 export const DEFAULT_ACQUIRE_TIMEOUT_MS = 10_000;
@@ -122,6 +125,7 @@ export async function openDatabase({
   log,
   acquireTimeoutMs,
   connectTimeoutMs,
+  preparedStatements = true,
 }: DatabaseOptions): Promise<Database> {
   let embeddedServer: EmbeddedPostgres | undefined;
   const clientUrl = databaseUrl ?? (embeddedServer = await startEmbeddedPostgres(join(dataDir, 'pgdata'))).url;
@@ -131,8 +135,11 @@ export async function openDatabase({
       ormConfig(clientUrl, embeddedServer !== undefined, log, embeddedServer ? [] : replicaUrls, acquireTimeoutMs, connectTimeoutMs),
     )) as unknown as MikroORM;
     if (migrate) await orm.migrator.up();
-    for (const { connection } of (orm.driver as RoundRobinPostgreSqlDriver).namedConnections())
-      cancelReadsWithTheirCaller(await connection.getNativeClient(), { cancelRunning: embeddedServer === undefined });
+    for (const { connection } of (orm.driver as RoundRobinPostgreSqlDriver).namedConnections()) {
+      const pool = await connection.getNativeClient();
+      cancelReadsWithTheirCaller(pool, { cancelRunning: embeddedServer === undefined });
+      usePreparedStatements(pool, preparedStatements);
+    }
   } catch (error) {
     await embeddedServer?.stop();
     throw error;

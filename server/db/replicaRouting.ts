@@ -33,24 +33,35 @@ export function isUnreachable(error: unknown): boolean {
   return error instanceof ConnectionException || isDatabaseUnreachable(error);
 }
 
+const FAILOVER_ORDER = Symbol('failover order');
+
+/** The connections to try in turn for a statement on `connection`: a read's replicas then the primary, else itself alone. */
+export function failoverOrder(connection: PostgreSqlConnection): readonly PostgreSqlConnection[] {
+  return (connection as PostgreSqlConnection & { [FAILOVER_ORDER]?: PostgreSqlConnection[] })[FAILOVER_ORDER] ?? [connection];
+}
+
 /** The first connection of `order`, whose `execute` falls through to the next ones when a server is unreachable. */
 function withFailover(order: PostgreSqlConnection[]): PostgreSqlConnection {
   const [first] = order as [PostgreSqlConnection];
   return new Proxy(first, {
     get(target, property, receiver) {
+      if (property === FAILOVER_ORDER) return order;
       if (property !== 'execute') return Reflect.get(target, property, receiver);
-      return async (...args: Parameters<PostgreSqlConnection['execute']>) => {
-        let lastError: unknown;
-        for (const connection of order) {
-          try {
-            return await connection.execute(...args);
-          } catch (error) {
-            if (!isUnreachable(error)) throw error;
-            lastError = error;
-          }
-        }
-        throw lastError;
-      };
+      return (...args: Parameters<PostgreSqlConnection['execute']>) => onFirstReachable(order, (connection) => connection.execute(...args));
     },
   });
+}
+
+/** Runs `work` on the first connection of `order` whose server can be reached; other failures end it at once. */
+export async function onFirstReachable<T>(order: readonly PostgreSqlConnection[], work: (connection: PostgreSqlConnection) => Promise<T>): Promise<T> {
+  let lastError: unknown;
+  for (const connection of order) {
+    try {
+      return await work(connection);
+    } catch (error) {
+      if (!isUnreachable(error)) throw error;
+      lastError = error;
+    }
+  }
+  throw lastError;
 }

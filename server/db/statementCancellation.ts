@@ -29,8 +29,9 @@ export function cancelReadsWithTheirCaller(pool: pg.Pool, { cancelRunning }: { c
     const query = client.query.bind(client) as Query;
     (client as unknown as { query: Query }).query = (...args: unknown[]) => {
       const signal = readSignal();
-      // Plain-text statements through the promise form (how kysely sends MikroORM's); cursors and callbacks pass.
-      if (!signal || typeof args[0] !== 'string' || typeof args.at(-1) === 'function') return query(...args);
+      // Statements through the promise form, as text (how kysely sends MikroORM's) or as a config (preparedSql.ts's
+      // named statements); cursors and callbacks pass.
+      if (!signal || !isStatement(args[0]) || typeof args.at(-1) === 'function') return query(...args);
       if (signal.aborted) return Promise.reject(readCancelled());
       const running = query(...args) as Promise<unknown>;
       if (!cancelRunning) return running;
@@ -50,6 +51,12 @@ export function cancelReadsWithTheirCaller(pool: pg.Pool, { cancelRunning }: { c
       );
     };
   });
+}
+
+function isStatement(first: unknown): boolean {
+  if (typeof first === 'string') return true;
+  const config = first as { text?: unknown; submit?: unknown } | null;
+  return typeof config === 'object' && config !== null && typeof config.text === 'string' && typeof config.submit !== 'function';
 }
 
 /** Sends PostgreSQL's cancel request for the backend of `client`; resolves once the server has closed it (or on failure). */

@@ -20,6 +20,7 @@ import { isUuid } from '../lib/ids.js';
 import { TransactionEntity, WithdrawalEntity, type TransactionRow, type WithdrawalRow } from './entities.js';
 import type { OutboundRepository } from './outboundRepository.js';
 import type { Consistency } from './consistency.js';
+import { prepared, runPrepared, type PreparedStatement } from './preparedSql.js';
 import { LockMode, UniqueConstraintViolationException, type ConnectionType } from '@mikro-orm/core';
 import { moveStatus, recordStatusEvent, statusHistory, toStatusEvent, type MoveHooks, type StatusMove, type StatusTable } from './statusRepository.js';
 
@@ -104,22 +105,38 @@ type SqlRecord = Record<string, unknown> & { history: unknown };
 const dateOf = (value: unknown): Date => (value instanceof Date ? value : new Date(String(value)));
 const optionalDateOf = (value: unknown): Date | null => (value === null || value === undefined ? null : dateOf(value));
 
-/**
- * One charge or payout row with its status history (as JSON), by id or by the provider's id: one statement, on a
- * replica first when `consistency` allows and, missing there (a replica that lags a write just made), on the primary.
- */
-async function findWithHistory(
-  em: EntityManager,
-  table: 'transactions' | 'withdrawals',
-  subject: 'TRANSACTION' | 'WITHDRAWAL',
-  filter: { sql: string; params: unknown[] },
-  consistency: Consistency,
-): Promise<SqlRecord | null> {
-  const sql = `select t.*, coalesce((select json_agg(json_build_object('status', e.status, 'source', e.source, 'at', e.occurred_at) order by e.id)
+/** One charge or payout row with its status history (as JSON), where `where` holds (`t` is the row). */
+function withHistory(name: string, table: 'transactions' | 'withdrawals', subject: 'TRANSACTION' | 'WITHDRAWAL', where: string): PreparedStatement {
+  return prepared(
+    name,
+    `select t.*, coalesce((select json_agg(json_build_object('status', e.status, 'source', e.source, 'at', e.occurred_at) order by e.id)
       from status_events e where e.subject = '${subject}' and e.subject_id = t.id), '[]') as history
-    from ${table} t where ${filter.sql} limit 1`;
+    from ${table} t where ${where} limit 1`,
+  );
+}
+
+const TRANSACTION_BY_ID = withHistory('transaction_by_id', 'transactions', 'TRANSACTION', 't.id = ?');
+const TRANSACTION_BY_PROVIDER_ID = withHistory(
+  'transaction_by_provider_id',
+  'transactions',
+  'TRANSACTION',
+  't.provider_account_id = ? and t.provider_transaction_id = ?',
+);
+const WITHDRAWAL_BY_ID = withHistory('withdrawal_by_id', 'withdrawals', 'WITHDRAWAL', 't.id = ?');
+const WITHDRAWAL_BY_PROVIDER_ID = withHistory(
+  'withdrawal_by_provider_id',
+  'withdrawals',
+  'WITHDRAWAL',
+  't.provider_account_id = ? and t.provider_withdraw_id = ?',
+);
+
+/**
+ * One charge or payout row with its status history, in one statement: on a replica first when `consistency` allows
+ * and, missing there (a replica that lags a write just made), on the primary.
+ */
+async function findWithHistory(em: EntityManager, statement: PreparedStatement, params: unknown[], consistency: Consistency): Promise<SqlRecord | null> {
   for (const type of consistency === 'replica' ? (['read', 'write'] as const) : (['write'] as const)) {
-    const [row] = await em.getConnection(type).execute<SqlRecord[]>(sql, filter.params, 'all');
+    const [row] = await runPrepared<SqlRecord>(em, type, statement, params);
     if (row) return row;
   }
   return null;
@@ -202,6 +219,27 @@ async function onceMoreOnConflict<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** A charge with its first status and its key's completion (insertTransaction). */
+const INSERT_CHARGE = prepared(
+  'insert_charge',
+  `with t as (
+         insert into transactions (id, provider_account_id, provider, provider_transaction_id, payment_method, status, amount, currency, installments,
+           pix_code, pix_qr_code, billet_code, billet_url, expires_at, order_id, customer_document, customer_email, webhook_url, idempotency_key,
+           origin, created_at, updated_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'api', ?, ?)
+         on conflict (provider_account_id, provider_transaction_id) do nothing
+         returning id, provider_account_id, status, created_at),
+       e as (
+         insert into status_events (subject, subject_id, provider_account_id, status, source, occurred_at)
+         select 'TRANSACTION', id, provider_account_id, status, 'api', created_at from t
+         returning id),
+       k as (
+         update idempotency_keys set state = 'COMPLETED', subject_id = (select id from t), response = null, updated_at = ?
+          where id = ? and exists (select 1 from t)
+         returning id)
+       select (select id from e) as event_id, (select count(*) from k) as completed`,
+);
+
 /** Charges and withdrawals with their status history. */
 export class TransactionsRepository {
   /**
@@ -238,50 +276,31 @@ export class TransactionsRepository {
     const { result } = input;
     const now = new Date();
     const id = randomUUID();
-    const [inserted] = await em.getConnection('write').execute<{ event_id: string | null; completed: string }[]>(
-      `with t as (
-         insert into transactions (id, provider_account_id, provider, provider_transaction_id, payment_method, status, amount, currency, installments,
-           pix_code, pix_qr_code, billet_code, billet_url, expires_at, order_id, customer_document, customer_email, webhook_url, idempotency_key,
-           origin, created_at, updated_at)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'api', ?, ?)
-         on conflict (provider_account_id, provider_transaction_id) do nothing
-         returning id, provider_account_id, status, created_at),
-       e as (
-         insert into status_events (subject, subject_id, provider_account_id, status, source, occurred_at)
-         select 'TRANSACTION', id, provider_account_id, status, 'api', created_at from t
-         returning id),
-       k as (
-         update idempotency_keys set state = 'COMPLETED', subject_id = (select id from t), response = null, updated_at = ?
-          where id = ? and exists (select 1 from t)
-         returning id)
-       select (select id from e) as event_id, (select count(*) from k) as completed`,
-      [
-        id,
-        input.providerAccountId,
-        input.provider,
-        result.transactionId,
-        result.paymentMethod,
-        result.status,
-        result.amount,
-        input.currency,
-        input.installments,
-        result.pixCode ?? null,
-        result.pixQrCode ?? null,
-        result.billetCode ?? null,
-        result.billetUrl ?? null,
-        result.expiresAt ?? null,
-        input.orderId ?? null,
-        input.customerDocument ?? null,
-        input.customerEmail ?? null,
-        input.webhookUrl ?? null,
-        input.idempotencyKey ?? null,
-        now,
-        now,
-        now,
-        keyClaimId ?? null,
-      ],
-      'all',
-    );
+    const [inserted] = await runPrepared<{ event_id: string | null; completed: string }>(em, 'write', INSERT_CHARGE, [
+      id,
+      input.providerAccountId,
+      input.provider,
+      result.transactionId,
+      result.paymentMethod,
+      result.status,
+      result.amount,
+      input.currency,
+      input.installments,
+      result.pixCode ?? null,
+      result.pixQrCode ?? null,
+      result.billetCode ?? null,
+      result.billetUrl ?? null,
+      result.expiresAt ?? null,
+      input.orderId ?? null,
+      input.customerDocument ?? null,
+      input.customerEmail ?? null,
+      input.webhookUrl ?? null,
+      input.idempotencyKey ?? null,
+      now,
+      now,
+      now,
+      keyClaimId ?? null,
+    ]);
     if (inserted?.event_id) {
       const event: StatusEvent = {
         eventId: String(inserted.event_id),
@@ -394,11 +413,10 @@ export class TransactionsRepository {
 
   /** The row and its history in one statement, so from one snapshot of one server; a replica's miss is asked of the primary. */
   private async loadTransaction(em: EntityManager, where: Partial<TransactionRow>, consistency: Consistency): Promise<Transaction | null> {
-    const filter =
+    const row =
       where.id !== undefined
-        ? { sql: 't.id = ?', params: [where.id] }
-        : { sql: 't.provider_account_id = ? and t.provider_transaction_id = ?', params: [where.providerAccountId, where.providerTransactionId] };
-    const row = await findWithHistory(em, 'transactions', 'TRANSACTION', filter, consistency);
+        ? await findWithHistory(em, TRANSACTION_BY_ID, [where.id], consistency)
+        : await findWithHistory(em, TRANSACTION_BY_PROVIDER_ID, [where.providerAccountId, where.providerTransactionId], consistency);
     return row && { ...transactionOf(transactionRowOf(row)), statusHistory: historyOf<TransactionStatus>(row.history) };
   }
 
@@ -542,11 +560,10 @@ export class TransactionsRepository {
   }
 
   private async loadWithdrawal(em: EntityManager, where: Partial<WithdrawalRow>, consistency: Consistency): Promise<Withdrawal | null> {
-    const filter =
+    const row =
       where.id !== undefined
-        ? { sql: 't.id = ?', params: [where.id] }
-        : { sql: 't.provider_account_id = ? and t.provider_withdraw_id = ?', params: [where.providerAccountId, where.providerWithdrawId] };
-    const row = await findWithHistory(em, 'withdrawals', 'WITHDRAWAL', filter, consistency);
+        ? await findWithHistory(em, WITHDRAWAL_BY_ID, [where.id], consistency)
+        : await findWithHistory(em, WITHDRAWAL_BY_PROVIDER_ID, [where.providerAccountId, where.providerWithdrawId], consistency);
     return row && { ...withdrawalOf(withdrawalRowOf(row)), statusHistory: historyOf<WithdrawStatus>(row.history) };
   }
 

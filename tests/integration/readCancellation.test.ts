@@ -163,6 +163,24 @@ describe('the pool', () => {
     });
   });
 
+  it("stops a prepared statement (a Get's lookup, preparedSql.ts) as it stops a text one", async () => {
+    await withClient(true, async (client) => {
+      await client.query("select 'before'");
+      const read = { name: 'after_the_caller_went', text: 'select $1::text as said', values: ['after the caller went'] };
+      const failure = await withCallSignal(gone(), () => cancellableRead(async () => client.query(read))).catch((error: unknown) => error);
+      expect(failure).toMatchObject({ code: 'CANCELLED' });
+      expect(await lastStatement(client)).toBe("select 'before'");
+      const abort = new AbortController();
+      const since = performance.now();
+      const cancelled = withCallSignal(abort.signal, () =>
+        cancellableRead(async () => client.query({ name: 'sleeps', text: 'select pg_sleep($1)', values: [20] })),
+      );
+      setTimeout(() => abort.abort(), 200);
+      await expect(cancelled).rejects.toMatchObject({ code: 'CANCELLED' });
+      expect(performance.now() - since).toBeLessThan(5_000);
+    });
+  });
+
   it('cancels a running read when its caller goes, and the connection serves the next statement', async () => {
     await withClient(true, async (client) => {
       const abort = new AbortController();

@@ -1,0 +1,66 @@
+import type pg from 'pg';
+import type { ConnectionType, EntityManager } from '@mikro-orm/core';
+import type { PostgreSqlConnection } from '@mikro-orm/postgresql';
+import { failoverOrder, onFirstReachable } from './replicaRouting.js';
+
+/**
+ * A statement of a hot path (a charge, a read, a webhook's intake), sent as a named prepared statement: PostgreSQL
+ * parses and plans it once per connection instead of once per call, and its values travel as parameters instead of
+ * being written into the text. Measured on this project's charge insert, eight at a time against the machine's
+ * PostgreSQL: half the database's CPU per statement (0.18 against 0.35 ms) and less than half the gateway's (0.07
+ * against 0.15 ms) compared with MikroORM's `execute`, which inlines every value into a new text.
+ *
+ * The text is written with `?` placeholders, as for `execute`, and must hold no other question mark (no `?` operator,
+ * none inside a literal). Its result columns should be listed, not `*`: PostgreSQL refuses to run a prepared
+ * statement whose result row changed shape (a migration of another process added a column); that refusal is
+ * answered here by preparing the statement again on a new connection, once.
+ */
+export interface PreparedStatement {
+  readonly name: string;
+  readonly text: string;
+}
+
+export function prepared(name: string, sql: string): PreparedStatement {
+  let index = 0;
+  const text = sql.replace(/\?/g, () => `$${++index}`);
+  return { name, text };
+}
+
+/** Sends statements named (prepared once per connection) or, with `named` false, unnamed (PgBouncer in transaction mode before 1.21). */
+const namedByPool = new WeakMap<pg.Pool, boolean>();
+
+/** Whether statements on `pool` are prepared under their name (DB_PREPARED_STATEMENTS); named unless said otherwise. */
+export function usePreparedStatements(pool: pg.Pool, named: boolean): void {
+  namedByPool.set(pool, named);
+}
+
+/** SQLSTATE 0A000 with this text: the cached plan of a prepared statement no longer matches its table. */
+const STALE_PLAN = /cached plan must not change result type/i;
+
+/**
+ * Runs `statement` with `values` outside any transaction (autocommit, as `execute` without a transaction context
+ * does) on the connection `type` names: the primary for 'write'; for 'read', a replica in turn, falling through to
+ * the next one and then to the primary when one cannot be reached. Answers the rows; errors are the driver's, as
+ * `execute`'s are.
+ */
+export async function runPrepared<Row>(em: EntityManager, type: ConnectionType, statement: PreparedStatement, values: unknown[]): Promise<Row[]> {
+  const order = failoverOrder(em.getConnection(type) as PostgreSqlConnection);
+  return onFirstReachable(order, async (connection) => runOn<Row>(await connection.getNativeClient(), statement, values));
+}
+
+async function runOn<Row>(pool: pg.Pool, statement: PreparedStatement, values: unknown[]): Promise<Row[]> {
+  const config = namedByPool.get(pool) === false ? { text: statement.text, values } : { name: statement.name, text: statement.text, values };
+  for (let attempt = 1; ; attempt++) {
+    const client = await pool.connect();
+    try {
+      const result = await client.query<Row & pg.QueryResultRow>(config);
+      client.release();
+      return result.rows;
+    } catch (error) {
+      const stale = attempt === 1 && 'name' in config && error instanceof Error && STALE_PLAN.test(error.message);
+      // A stale plan lives on that connection's session: it goes, and a fresh one prepares the statement again.
+      client.release(stale ? error : undefined);
+      if (!stale) throw error;
+    }
+  }
+}
