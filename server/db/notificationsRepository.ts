@@ -93,6 +93,30 @@ const INSERT_NOTIFICATIONS = prepared(
 
 const BACKLOG = `outcome in ('RECEIVED', 'PROCESSING') or (outcome in ('FAILED', 'UNKNOWN_SUBJECT') and next_attempt_at is not null)`;
 
+/** The due notifications leased (claimDue). */
+const LEASE_DUE = prepared(
+  'lease_due_notifications',
+  `update webhook_notifications set outcome = 'PROCESSING', locked_until = ?, attempts = attempts + 1
+   where id in (
+     select id from webhook_notifications
+     where (${BACKLOG})
+       and (outcome = 'RECEIVED'
+         or (outcome = 'PROCESSING' and locked_until < ?)
+         or (outcome in ('FAILED', 'UNKNOWN_SUBJECT') and next_attempt_at <= ?))
+     order by received_at
+     limit ?
+     for update skip locked)
+   returning ${STORED_COLUMNS}`,
+);
+
+/** Each notification's dedup key set, pairs of columns as arrays (claimDedupKeys). */
+const CLAIM_DEDUP_KEYS = prepared(
+  'claim_dedup_keys',
+  `update webhook_notifications n set dedup_key = c.dedup_key
+   from unnest(?::uuid[], ?::text[]) as c(id, dedup_key)
+   where n.id = c.id`,
+);
+
 /** A notification's dedup key, to claim. */
 export interface DedupClaim {
   id: string;
@@ -193,21 +217,7 @@ export class NotificationsRepository {
    */
   async claimDue(em: EntityManager, limit: number, leaseMs: number): Promise<StoredNotification[]> {
     const now = new Date();
-    const rows = await em.getConnection('write').execute<StoredRecord[]>(
-      `update webhook_notifications set outcome = 'PROCESSING', locked_until = ?, attempts = attempts + 1
-       where id in (
-         select id from webhook_notifications
-         where (${BACKLOG})
-           and (outcome = 'RECEIVED'
-             or (outcome = 'PROCESSING' and locked_until < ?)
-             or (outcome in ('FAILED', 'UNKNOWN_SUBJECT') and next_attempt_at <= ?))
-         order by received_at
-         limit ?
-         for update skip locked)
-       returning ${STORED_COLUMNS}`,
-      [new Date(now.getTime() + leaseMs), now, now, limit],
-      'all',
-    );
+    const rows = await runPrepared<StoredRecord>(em, 'write', LEASE_DUE, [new Date(now.getTime() + leaseMs), now, now, limit]);
     // UPDATE … RETURNING answers in no particular order: the oldest first, as leased.
     return rows.map(storedOf).sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime());
   }
@@ -254,18 +264,9 @@ export class NotificationsRepository {
    */
   async claimDedupKeys(em: EntityManager, claims: DedupClaim[]): Promise<void> {
     // A raw statement's failure comes as the driver's error; MikroORM's converter names it (a unique violation here).
-    await em
-      .getConnection('write')
-      .execute(
-        `update webhook_notifications n set dedup_key = c.dedup_key
-       from (values ${claims.map(() => '(?::uuid, ?::text)').join(', ')}) as c(id, dedup_key)
-       where n.id = c.id`,
-        claims.flatMap((claim) => [claim.id, claim.dedupKey]),
-        'run',
-      )
-      .catch((error: unknown) => {
-        throw isGatewayError(error) ? error : em.getDriver().convertException(error as Error);
-      });
+    await runPrepared(em, 'write', CLAIM_DEDUP_KEYS, [claims.map((claim) => claim.id), claims.map((claim) => claim.dedupKey)]).catch((error: unknown) => {
+      throw isGatewayError(error) ? error : em.getDriver().convertException(error as Error);
+    });
   }
 
   /**

@@ -5,10 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type pg from 'pg';
 import type { PostgreSqlConnection } from '@mikro-orm/postgresql';
 import { CreateTransactionRequest, GetTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
-import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
+import { PaymentMethod, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import { openDatabase, type Database } from '../../server/db/orm.js';
 import { prepared, runPrepared } from '../../server/db/preparedSql.js';
 import { removeDir, startTestStack, type TestStack } from '../support/gateway.js';
+import { eventually } from '../support/eventually.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { postSignedSandboxEvent } from '../support/sandboxEvents.js';
 
@@ -58,9 +59,24 @@ async function chargeReadAndNotify(stack: TestStack): Promise<void> {
     data: { id: transaction.transactionId, status: 'paid', amount: 1234 },
   });
   expect(posted.status).toBe(200);
+  // Processed: leased, its dedup key claimed, the charge moved.
+  await eventually(
+    async () =>
+      (await stack.client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id: transaction.id }))).transaction.status ===
+      TransactionStatus.TRANSACTION_STATUS_APPROVED,
+    10_000,
+  );
 }
 
-const HOT = ['claim_idempotency_key', 'insert_charge', 'append_audit_events', 'transaction_by_id', 'insert_notifications'];
+const HOT = [
+  'claim_idempotency_key',
+  'insert_charge',
+  'append_audit_events',
+  'transaction_by_id',
+  'insert_notifications',
+  'lease_due_notifications',
+  'claim_dedup_keys',
+];
 
 describe('the gateway', () => {
   it('prepares the hot statements once per connection', async () => {
