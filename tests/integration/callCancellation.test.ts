@@ -173,3 +173,21 @@ it('a charge whose caller’s deadline passes while it waits for its idempotency
   expect(transaction.transactionId).toBe('or_late');
   expect(posts()).toBe(postsBefore + 1);
 });
+
+it('a call that ended is not cancelled afterwards: grpc-js reports every stream’s close as a cancellation, and costs no abort', async () => {
+  const id = await pendingCharge('ended-calls');
+  let aborts = 0;
+  const abort = AbortController.prototype.abort;
+  AbortController.prototype.abort = function counted(this: AbortController, reason?: unknown) {
+    aborts += 1;
+    return abort.call(this, reason);
+  };
+  try {
+    for (let i = 0; i < 10; i += 1) await stack.client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id }));
+    // The stream's close comes after the answer.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  } finally {
+    AbortController.prototype.abort = abort;
+  }
+  expect(aborts).toBe(0);
+});

@@ -240,8 +240,15 @@ function implement(
     } else {
       implementation[name] = ((call: grpc.ServerUnaryCall<any, any>, callback: grpc.sendUnaryData<any>) => {
         // Aborted when the caller cancels or its deadline passes: the call's reads at providers stop (callScope.ts).
+        // grpc-js also reports the close of every stream as a cancellation, after the answer too: the listener goes
+        // with the answer, so that a call that ended costs no abort (an AbortError built, its stack taken).
         const abort = new AbortController();
-        call.once('cancelled', () => abort.abort());
+        const cancelled = () => abort.abort();
+        call.once('cancelled', cancelled);
+        const answer = (error: Partial<grpc.ServiceError> | null, response?: unknown) => {
+          call.off('cancelled', cancelled);
+          callback(error, response);
+        };
         Promise.resolve()
           .then(() => {
             const context = callContext(call, guard.traced);
@@ -255,8 +262,8 @@ function implement(
             );
           })
           .then(
-            (response: unknown) => callback(null, response),
-            (error: unknown) => callback(toServiceError(error, logger, method.path)),
+            (response: unknown) => answer(null, response),
+            (error: unknown) => answer(toServiceError(error, logger, method.path)),
           );
       }) as grpc.handleUnaryCall<any, any>;
     }
