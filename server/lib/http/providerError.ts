@@ -86,6 +86,16 @@ export function providerError(prefix: string, error: unknown): GatewayError {
       return new GatewayError('UNAVAILABLE', text, { reason: 'PROVIDER_UNAVAILABLE', outcome: requestWasNotSent(error) ? 'failed' : 'unknown' });
     if (status >= 500) return new GatewayError('UNAVAILABLE', text, { reason: 'PROVIDER_UNAVAILABLE', outcome: 'unknown' });
     if (status === 429 || status === 408) return new GatewayError('UNAVAILABLE', text, { reason: 'PROVIDER_UNAVAILABLE', outcome: 'failed' });
+    // Redirects are not followed (providerHttp.ts): the request went no further, and the account's base URL is what to check.
+    if (status >= 300 && status < 400)
+      return new GatewayError(
+        'FAILED_PRECONDITION',
+        `${prefix}: the provider answered a redirect (HTTP ${status}), which the gateway does not follow; check the account's base URL`,
+        {
+          reason: 'PROVIDER_REDIRECTED',
+          outcome: 'failed',
+        },
+      );
     if (status === 404) return new GatewayError('NOT_FOUND', text, { reason: 'PROVIDER_NOT_FOUND', outcome: 'failed' });
     if (status === 401 || status === 403) return new GatewayError('FAILED_PRECONDITION', text, { reason: 'PROVIDER_REJECTED_CREDENTIALS', outcome: 'failed' });
     if (status === 409) return new GatewayError('FAILED_PRECONDITION', text, { reason: 'PROVIDER_CONFLICT', outcome: 'failed' });

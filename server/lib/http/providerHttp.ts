@@ -119,7 +119,9 @@ export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
   const mtls: MtlsOptions | undefined = typeof options.mtls === 'string' ? { certificate: options.mtls } : options.mtls;
   const ca = options.ca === undefined ? [] : typeof options.ca === 'string' ? [options.ca] : [...options.ca];
 
-  const instance = axios.create({ baseURL: baseUrl, timeout: timeoutMs, headers: { accept: 'application/json', ...options.headers } });
+  // Redirects are not followed (maxRedirects 0): a provider's API answers, it does not send a charge's body to another
+  // host (307/308 would resend it there; 301/302 would turn a POST into a GET). A 3xx fails the call like any non-2xx.
+  const instance = axios.create({ baseURL: baseUrl, timeout: timeoutMs, maxRedirects: 0, headers: { accept: 'application/json', ...options.headers } });
   logExchanges(instance, logger, { provider, accountId: ctx.accountId }, credentialHeaderNames(auth));
   const breaker = circuitFor({ provider, accountId: ctx.accountId, origin }, options.breaker ?? {}, logger);
   const retryPolicy = options.retry === false ? undefined : readRetryPolicy(options.retry);

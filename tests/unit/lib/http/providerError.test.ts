@@ -19,6 +19,12 @@ describe('providerError', () => {
     [404, { error: { message: 'not found' } }, 'NOT_FOUND', 'Erro ao criar transação: not found'],
     [401, { detail: 'invalid key' }, 'FAILED_PRECONDITION', 'Erro ao criar transação: invalid key'],
     [400, {}, 'INVALID_ARGUMENT', 'Erro ao criar transação: Request failed with status code 400'],
+    [
+      307,
+      {},
+      'FAILED_PRECONDITION',
+      "Erro ao criar transação: the provider answered a redirect (HTTP 307), which the gateway does not follow; check the account's base URL",
+    ],
   ])('HTTP %i %j → %s', (status, data, code, message) => {
     expect(providerError('Erro ao criar transação', answered(status, data))).toMatchObject({ code, message });
   });
@@ -30,6 +36,7 @@ describe('providerError', () => {
     [422, 'failed'],
     [404, 'failed'],
     [401, 'failed'],
+    [302, 'failed'],
   ])('HTTP %i: the provider %s', (status, outcome) => {
     expect(providerError('Erro ao criar transação', answered(status, {})).details.outcome).toBe(outcome);
   });
