@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SecretBox } from '../lib/secretBox.js';
-import type { ProviderAccount, ProviderAccountInput, ProviderAccountPatch, ProviderAccountWithSecrets } from '../domain/types.js';
+import type { AccountChange, ProviderAccount, ProviderAccountInput, ProviderAccountPatch, ProviderAccountWithSecrets, StatusEvent } from '../domain/types.js';
 import { ProviderAccountEntity, type ProviderAccountRow } from './entities.js';
 import { findOneConsistent } from './consistency.js';
 import { isUuid } from '../lib/ids.js';
+import { recordStatusEvent, toStatusEvent } from './statusRepository.js';
 
 const orUndefined = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
 
@@ -52,7 +53,17 @@ export class AccountsRepository {
     return value ? this.secrets.seal(value) : null;
   }
 
-  async create(em: EntityManager, input: ProviderAccountInput): Promise<ProviderAccount> {
+  /**
+   * Writes the account's pending changes and an event saying what happened, in one flush (one database transaction):
+   * the event names the account only, never what changed in it.
+   */
+  private async flushWithEvent(em: EntityManager, row: ProviderAccountRow, change: AccountChange, at: Date): Promise<StatusEvent> {
+    const event = recordStatusEvent(em, 'PROVIDER_ACCOUNT', row.id, row.id, change, 'api', at);
+    await em.flush();
+    return toStatusEvent(event);
+  }
+
+  async create(em: EntityManager, input: ProviderAccountInput): Promise<{ account: ProviderAccount; event: StatusEvent }> {
     const now = new Date();
     const row = em.create(ProviderAccountEntity, {
       id: randomUUID(),
@@ -69,8 +80,9 @@ export class AccountsRepository {
       updatedAt: now,
       deletedAt: null,
     });
-    await em.persist(row).flush();
-    return this.toAccount(row);
+    em.persist(row);
+    const event = await this.flushWithEvent(em, row, 'CREATED', now);
+    return { account: this.toAccount(row), event };
   }
 
   private async row(em: EntityManager, id: string, includeDeleted: boolean): Promise<ProviderAccountRow | null> {
@@ -106,7 +118,7 @@ export class AccountsRepository {
   }
 
   /** Unset fields keep their value; an empty string clears an optional one. */
-  async update(em: EntityManager, id: string, patch: ProviderAccountPatch): Promise<ProviderAccount | null> {
+  async update(em: EntityManager, id: string, patch: ProviderAccountPatch): Promise<{ account: ProviderAccount; event: StatusEvent } | null> {
     const row = await this.row(em, id, false);
     if (!row) return null;
     const clearable = (value: string | undefined, current: string | null): string | null => (value === undefined ? current : value || null);
@@ -119,17 +131,18 @@ export class AccountsRepository {
     row.certCashOutUrl = clearable(patch.certCashOutUrl, row.certCashOutUrl ?? null);
     if (patch.webhookSecret !== undefined) row.webhookSecretSealed = this.seal(patch.webhookSecret);
     row.updatedAt = new Date();
-    await em.flush();
+    const event = await this.flushWithEvent(em, row, 'UPDATED', row.updatedAt);
     this.cache.delete(id);
-    return this.toAccount(row);
+    return { account: this.toAccount(row), event };
   }
 
-  async softDelete(em: EntityManager, id: string): Promise<boolean> {
+  /** The event of the deletion, or undefined when there is no such account. */
+  async softDelete(em: EntityManager, id: string): Promise<StatusEvent | undefined> {
     const row = await this.row(em, id, false);
-    if (!row) return false;
+    if (!row) return undefined;
     row.deletedAt = new Date();
-    await em.flush();
+    const event = await this.flushWithEvent(em, row, 'DELETED', row.deletedAt);
     this.cache.delete(id);
-    return true;
+    return event;
   }
 }

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { DocumentType, Receiver, ReceiverDetails, ReceiverResult, ReceiverStatus } from '../domain/types.js';
+import type { DocumentType, Receiver, ReceiverDetails, ReceiverResult, ReceiverStatus, StatusEvent, StatusSource } from '../domain/types.js';
 import type { SecretBox } from '../lib/secretBox.js';
 import { ReceiverEntity, type ReceiverRow } from './entities.js';
+import { recordStatusEvent, toStatusEvent } from './statusRepository.js';
 
 export const toReceiver = (row: ReceiverRow): Receiver => ({
   id: row.id,
@@ -25,8 +26,18 @@ export const toReceiver = (row: ReceiverRow): Receiver => ({
 export class ReceiversRepository {
   constructor(private readonly secrets: SecretBox) {}
 
-  /** `details` when the gateway creates the receiver; a read keeps the ones stored. */
-  async upsert(em: EntityManager, providerAccountId: string, result: ReceiverResult, details?: ReceiverDetails): Promise<Receiver> {
+  /**
+   * `details` when the gateway creates the receiver; a read keeps the ones stored. A receiver new to the gateway, or
+   * whose status the provider now gives differently, gets an event (`source`: how the gateway learnt it), written in
+   * the same database transaction as the row.
+   */
+  async upsert(
+    em: EntityManager,
+    providerAccountId: string,
+    result: ReceiverResult,
+    source: StatusSource,
+    details?: ReceiverDetails,
+  ): Promise<{ receiver: Receiver; event?: StatusEvent }> {
     const now = new Date();
     const fields = {
       // A read does not repeat the credential its creation issued: the one stored is kept.
@@ -43,10 +54,14 @@ export class ReceiversRepository {
       updatedAt: now,
     };
     let row = await em.findOne(ReceiverEntity, { providerAccountId, receiverId: result.receiverId });
+    const changed = row?.status !== result.status;
     if (row) em.assign(row, fields);
     else row = em.create(ReceiverEntity, { id: randomUUID(), providerAccountId, receiverId: result.receiverId, createdAt: now, ...fields });
-    await em.persist(row).flush();
-    return toReceiver(row);
+    em.persist(row);
+    // One flush, so one database transaction: the row and its event commit together or not at all.
+    const event = changed ? recordStatusEvent(em, 'RECEIVER', row.id, providerAccountId, result.status, source, now) : undefined;
+    await em.flush();
+    return { receiver: toReceiver(row), event: event && toStatusEvent(event) };
   }
 
   /** The credential the provider issued for a receiver, opened for its adapter; undefined when none is stored. */

@@ -1,13 +1,13 @@
 import type { ConnectionType } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { StatusChange, StatusEvent, StatusSource } from '../domain/types.js';
+import type { EventSubject, StatusChange, StatusEvent, StatusSource } from '../domain/types.js';
 import { StatusEventEntity, type StatusEventRow } from './entities.js';
 
 export type Subject = 'TRANSACTION' | 'WITHDRAWAL';
 
 export const toStatusEvent = (row: StatusEventRow): StatusEvent => ({
   eventId: row.id,
-  subject: row.subject as Subject,
+  subject: row.subject as EventSubject,
   subjectId: row.subjectId,
   providerAccountId: row.providerAccountId,
   status: row.status as StatusEvent['status'],
@@ -15,9 +15,10 @@ export const toStatusEvent = (row: StatusEventRow): StatusEvent => ({
   occurredAt: row.occurredAt,
 });
 
+/** Adds an event to the log; it is written with the unit of work (the database transaction) `em` flushes next. */
 export function recordStatusEvent(
   em: EntityManager,
-  subject: Subject,
+  subject: EventSubject,
   subjectId: string,
   providerAccountId: string,
   status: string,
@@ -99,24 +100,28 @@ interface EventRecord {
   occurred_at: string | Date;
 }
 
-/** The events after `cursor` that can no longer be overtaken, in (tx, id) order, and the cursor after them. */
+/**
+ * The events of `subjects` after `cursor` that can no longer be overtaken, in (tx, id) order, and the cursor after
+ * them.
+ */
 export async function eventsAfter(
   em: EntityManager,
   cursor: EventCursor,
   providerAccountIds: readonly string[],
+  subjects: readonly EventSubject[],
   limit = 500,
 ): Promise<{ events: StatusEvent[]; cursor: EventCursor }> {
   const accounts = providerAccountIds.length ? ` and provider_account_id in (${providerAccountIds.map(() => '?').join(', ')})` : '';
   const rows = await em.getConnection('read').execute<EventRecord[]>(
     `select id, tx::text as tx, subject, subject_id, provider_account_id, status, source, occurred_at from status_events
-      where (tx, id) > (?::xid8, ?) and tx < ${HORIZON}${accounts}
+      where (tx, id) > (?::xid8, ?) and tx < ${HORIZON}${accounts} and subject in (${subjects.map(() => '?').join(', ')})
       order by tx, id limit ?`,
-    [cursor.tx, cursor.id, ...providerAccountIds, limit],
+    [cursor.tx, cursor.id, ...providerAccountIds, ...subjects, limit],
     'all',
   );
   const events = rows.map((row): StatusEvent => ({
     eventId: String(row.id),
-    subject: row.subject as Subject,
+    subject: row.subject as EventSubject,
     subjectId: row.subject_id,
     providerAccountId: row.provider_account_id,
     status: row.status as StatusEvent['status'],

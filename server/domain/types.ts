@@ -377,13 +377,21 @@ export interface OutboundDelivery {
   nextAttemptAt?: Date;
 }
 
+/** What an event is about. Receivers and provider accounts have events too, sent only to watchers that ask for them. */
+export type EventSubject = 'TRANSACTION' | 'WITHDRAWAL' | 'RECEIVER' | 'PROVIDER_ACCOUNT';
+/** The subjects a watcher that names none gets: those that had events before receivers and accounts did. */
+export const DEFAULT_EVENT_SUBJECTS: readonly EventSubject[] = ['TRANSACTION', 'WITHDRAWAL'];
+/** What happened to a provider account; its event says no more (never which secret or URL changed). */
+export type AccountChange = 'CREATED' | 'UPDATED' | 'DELETED';
+
 export interface StatusEvent {
   /** Increasing, as a decimal string. */
   eventId: string;
-  subject: 'TRANSACTION' | 'WITHDRAWAL';
+  subject: EventSubject;
   subjectId: string;
   providerAccountId: string;
-  status: TransactionStatus | WithdrawStatus;
+  /** The status after the change; for a provider account, what happened to it. */
+  status: TransactionStatus | WithdrawStatus | ReceiverStatus | AccountChange;
   source: StatusSource;
   occurredAt: Date;
 }

@@ -59,7 +59,8 @@ export class AccountsService {
     requireText('name', input.name);
     await checkUrls(input, this.deps.urlPolicy.privateProviderUrls);
     adapter.checkAccount(input);
-    const account = await this.deps.accounts.create(this.deps.db.em(), { ...input, provider: adapter.identity.id, name: input.name.trim() });
+    const { account, event } = await this.deps.accounts.create(this.deps.db.em(), { ...input, provider: adapter.identity.id, name: input.name.trim() });
+    this.deps.events.published(event);
     return this.view(account);
   }
 
@@ -79,9 +80,10 @@ export class AccountsService {
     await checkUrls(patch, this.deps.urlPolicy.privateProviderUrls);
     const effective = await this.withoutEchoedCertificateUrls(id, patch);
     await this.checkAccountAfter(id, effective);
-    const account = await this.deps.accounts.update(this.deps.db.em(), id, effective);
-    if (!account) throw notFound(`provider account ${id} not found`);
-    return this.view(account);
+    const updated = await this.deps.accounts.update(this.deps.db.em(), id, effective);
+    if (!updated) throw notFound(`provider account ${id} not found`);
+    this.deps.events.published(updated.event);
+    return this.view(updated.account);
   }
 
   /** The account as the patch would leave it, checked by its provider's adapter (keys, formats, certificate URLs). */
@@ -94,7 +96,9 @@ export class AccountsService {
   }
 
   async delete(id: string): Promise<void> {
-    if (!(await this.deps.accounts.softDelete(this.deps.db.em(), id))) throw notFound(`provider account ${id} not found`);
+    const event = await this.deps.accounts.softDelete(this.deps.db.em(), id);
+    if (!event) throw notFound(`provider account ${id} not found`);
+    this.deps.events.published(event);
   }
 
   /** The embedded default's ready-made SANDBOX account: the first one, created on first start. */

@@ -2,7 +2,7 @@ import { EventEmitter, once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '../db/orm.js';
 import { eventCursor, eventsAfter } from '../db/statusRepository.js';
-import type { StatusEvent } from '../domain/types.js';
+import { DEFAULT_EVENT_SUBJECTS, type EventSubject, type StatusEvent } from '../domain/types.js';
 
 /**
  * Status changes as a stream. The event log in the database is the source of
@@ -21,7 +21,14 @@ export class StatusEvents {
     this.signal.emit('changed');
   }
 
-  async *watch(afterEventId: string | undefined, providerAccountIds: readonly string[], abort: AbortSignal): AsyncGenerator<StatusEvent> {
+  /** `subjects` empty: those every watcher got before receivers and accounts had events (DEFAULT_EVENT_SUBJECTS). */
+  async *watch(
+    afterEventId: string | undefined,
+    providerAccountIds: readonly string[],
+    subjects: readonly EventSubject[],
+    abort: AbortSignal,
+  ): AsyncGenerator<StatusEvent> {
+    const watched = subjects.length ? [...new Set(subjects)] : DEFAULT_EVENT_SUBJECTS;
     let cursor = await eventCursor(this.db.em(), afterEventId && /^\d+$/.test(afterEventId) ? afterEventId : undefined);
     while (!abort.aborted) {
       // Listen before reading, so a change committed during the read still wakes us.
@@ -31,7 +38,7 @@ export class StatusEvents {
         sleep(this.pollMs, undefined, { signal: woken.signal }).catch(() => undefined),
         once(abort, 'abort', { signal: woken.signal }).catch(() => undefined),
       ]);
-      const page = await eventsAfter(this.db.em(), cursor, providerAccountIds);
+      const page = await eventsAfter(this.db.em(), cursor, providerAccountIds, watched);
       const events = page.events;
       for (const event of events) yield event;
       cursor = page.cursor;

@@ -11,8 +11,11 @@ import type {
   Operation,
   PaymentMethod,
   Receiver,
+  ReceiverDetails,
   ReceiverInput,
+  ReceiverResult,
   RefundResult,
+  StatusSource,
   Transaction,
   TransactionInput,
   WithdrawInput,
@@ -264,7 +267,7 @@ export class PaymentsService {
     const { account, adapter, ctx } = await this.resolve(providerAccountId, 'createReceiver');
     const result = await adapter.createReceiver(ctx, input);
     const { description, userId, bankAccount, address, monthlyRevenue, documents } = input;
-    return this.deps.receivers.upsert(this.deps.db.em(), account.id, result, { description, userId, bankAccount, address, monthlyRevenue, documents });
+    return this.storeReceiver(account.id, result, 'api', { description, userId, bankAccount, address, monthlyRevenue, documents });
   }
 
   async getReceiver(providerAccountId: string, receiverId: string): Promise<Receiver> {
@@ -272,7 +275,14 @@ export class PaymentsService {
     const { account, adapter, ctx } = await this.resolve(providerAccountId, 'getReceiver');
     const secret = await this.deps.receivers.secretOf(this.deps.db.em(), account.id, receiverId);
     const result = await adapter.getReceiver(ctx, receiverId, { secret });
-    return this.deps.receivers.upsert(this.deps.db.em(), account.id, result);
+    return this.storeReceiver(account.id, result, 'poll');
+  }
+
+  /** Keeps the provider's answer about a receiver and tells the watchers when it is new or its status moved. */
+  private async storeReceiver(providerAccountId: string, result: ReceiverResult, source: StatusSource, details?: ReceiverDetails): Promise<Receiver> {
+    const { receiver, event } = await this.deps.receivers.upsert(this.deps.db.em(), providerAccountId, result, source, details);
+    if (event) this.deps.events.published(event);
+    return receiver;
   }
 
   async calculateInstallments(providerAccountId: string, amount: number): Promise<InstallmentOption[]> {

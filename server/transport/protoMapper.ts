@@ -162,15 +162,19 @@ export function toProtoDelivery(d: domain.OutboundDelivery): wh.OutboundDelivery
   };
 }
 
+/** Each subject fills its own status field; the others stay UNSPECIFIED. */
 export function toProtoEvent(e: domain.StatusEvent): pb.StatusEvent {
-  const isTransaction = e.subject === 'TRANSACTION';
+  const statusOf = <S extends string>(subject: domain.EventSubject, enumObject: Record<string, string | number>, prefix: string): number =>
+    e.subject === subject ? toEnum(enumObject, prefix, e.status as S) : 0;
   return {
     eventId: e.eventId,
-    subject: isTransaction ? pb.EventSubject.EVENT_SUBJECT_TRANSACTION : pb.EventSubject.EVENT_SUBJECT_WITHDRAWAL,
+    subject: toEnum(pb.EventSubject, 'EVENT_SUBJECT', e.subject) as pb.EventSubject,
     subjectId: e.subjectId,
     providerAccountId: e.providerAccountId,
-    transactionStatus: isTransaction ? transactionStatusToProto(e.status as domain.TransactionStatus) : pb.TransactionStatus.TRANSACTION_STATUS_UNSPECIFIED,
-    withdrawStatus: isTransaction ? pb.WithdrawStatus.WITHDRAW_STATUS_UNSPECIFIED : withdrawStatusToProto(e.status as domain.WithdrawStatus),
+    transactionStatus: statusOf('TRANSACTION', pb.TransactionStatus, 'TRANSACTION_STATUS') as pb.TransactionStatus,
+    withdrawStatus: statusOf('WITHDRAWAL', pb.WithdrawStatus, 'WITHDRAW_STATUS') as pb.WithdrawStatus,
+    receiverStatus: statusOf('RECEIVER', pb.ReceiverStatus, 'RECEIVER_STATUS') as pb.ReceiverStatus,
+    accountChange: statusOf('PROVIDER_ACCOUNT', pb.AccountChange, 'ACCOUNT_CHANGE') as pb.AccountChange,
     source: sourceToProto(e.source),
     occurredAt: e.occurredAt,
   };

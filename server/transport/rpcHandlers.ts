@@ -20,7 +20,8 @@ import type { SandboxService } from '../gateway/sandbox.js';
 import type { StatusEvents } from '../gateway/events.js';
 import type { UnknownOutcomesService } from '../gateway/unknownOutcomes.js';
 import { enumFilter, enumListFilter, fromEnum } from './enums.js';
-import { invalidArgument } from '../lib/errors.js';
+import { invalidArgument, permissionDenied } from '../lib/errors.js';
+import type { Permission } from '../gateway/access.js';
 import {
   fromProtoCard,
   fromProtoCustomer,
@@ -53,6 +54,9 @@ export interface UseCases {
 }
 
 const optionalText = (value: string) => value || undefined;
+
+/** What a WatchEvents caller needs besides events:read to watch a subject (charges' and payouts' events need nothing more). */
+const SUBJECT_PERMISSIONS: Partial<Record<domain.EventSubject, Permission>> = { RECEIVER: 'receivers:read', PROVIDER_ACCOUNT: 'accounts:read' };
 
 const pageRequest = (r: { pageSize: number; pageToken: string }) => ({ pageSize: r.pageSize, pageToken: optionalText(r.pageToken) });
 
@@ -131,8 +135,14 @@ export function paymentGatewayHandlers(u: UseCases) {
     listProviders: async (_r: gw.ListProvidersRequest): Promise<gw.ListProvidersResponse> => ({
       providers: u.payments.listProviders().map(toProtoProvider),
     }),
-    watchEvents: async function* (r: gw.WatchEventsRequest, signal: AbortSignal): AsyncGenerator<gw.WatchEventsResponse> {
-      for await (const event of u.events.watch(optionalText(r.afterEventId), r.providerAccountIds, signal)) yield { event: toProtoEvent(event) };
+    watchEvents: async function* (r: gw.WatchEventsRequest, signal: AbortSignal, { principal }: CallContext): AsyncGenerator<gw.WatchEventsResponse> {
+      const subjects = enumListFilter<domain.EventSubject>(pb.EventSubject, 'EVENT_SUBJECT', r.subjects, 'subjects');
+      // events:read lets a caller watch charges and payouts; receivers' and accounts' events need their own reads too.
+      for (const subject of subjects) {
+        const needed = SUBJECT_PERMISSIONS[subject];
+        if (needed && !principal.permissions.has(needed)) throw permissionDenied(needed);
+      }
+      for await (const event of u.events.watch(optionalText(r.afterEventId), r.providerAccountIds, subjects, signal)) yield { event: toProtoEvent(event) };
     },
     listUnconfirmedRequests: async (r: gw.ListUnconfirmedRequestsRequest): Promise<gw.ListUnconfirmedRequestsResponse> => ({
       requests: (await u.unknownOutcomes.list(optionalText(r.providerAccountId))).map((key) => ({

@@ -54,7 +54,7 @@ describe('WatchEvents without a global lock', () => {
     const abort = new AbortController();
     const seen: StatusEvent[] = [];
     const watching = (async () => {
-      for await (const event of events.watch(undefined, [], abort.signal)) seen.push(event);
+      for await (const event of events.watch(undefined, [], [], abort.signal)) seen.push(event);
     })();
     // A slow writer takes the lower event id and stays open; a fast one takes the next id and commits.
     await raw.query('begin');
@@ -82,7 +82,7 @@ describe('WatchEvents without a global lock', () => {
     const read = async (after: string | undefined, count: number) => {
       const abort = new AbortController();
       const got: StatusEvent[] = [];
-      for await (const event of new StatusEvents(db, 50).watch(after, [OTHER_ACCOUNT], abort.signal)) {
+      for await (const event of new StatusEvents(db, 50).watch(after, [OTHER_ACCOUNT], [], abort.signal)) {
         got.push(event);
         if (got.length === count) abort.abort();
       }
@@ -112,7 +112,7 @@ describe('provider accounts in memory', () => {
     let now = 1_000_000;
     const secrets = SecretBox.fromEncodedKey('0'.repeat(64));
     const accounts = new AccountsRepository(secrets, 5_000, () => now);
-    const created = await accounts.create(db.em(), { provider: 'SANDBOX', name: 'cached', publicKey: 'pk', secretKey: 'sk-1' });
+    const { account: created } = await accounts.create(db.em(), { provider: 'SANDBOX', name: 'cached', publicKey: 'pk', secretKey: 'sk-1' });
     expect((await accounts.getWithSecrets(db.em(), created.id))?.secretKey).toBe('sk-1');
     // Another process rotates the secret: this one keeps the opened copy until the time is up.
     await raw.query('update provider_accounts set secret_key_sealed = $1 where id = $2', [secrets.seal('sk-2'), created.id]);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
-import { CreateTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { CreateTransactionRequest, WatchEventsRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { CreateServiceTokenRequest, ListAuditEventsRequest, ListServiceTokensRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
 import { ListProviderAccountsRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { ListWebhookNotificationsRequest } from '../../gen/ts-proto/gateway/v1/webhook_service.js';
@@ -163,7 +163,7 @@ describe('a token limited to one provider account', () => {
   });
 
   it('watches only its own accounts when it names none', async () => {
-    const stream = stack.client.watch({ afterEventId: '', providerAccountIds: [] }, limited);
+    const stream = stack.client.watch(WatchEventsRequest.fromPartial({ afterEventId: '', providerAccountIds: [] }), limited);
     try {
       await stack.client.call('gateway', 'createTransaction', pix(accountB));
       const mine = await stack.client.call('gateway', 'createTransaction', pix(accountA));

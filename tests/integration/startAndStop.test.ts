@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from '@jest/globals';
-import { CreateTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { CreateTransactionRequest, WatchEventsRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import { grpcDriver } from '../support/clients.js';
 import { removeDir } from '../support/gateway.js';
@@ -62,7 +62,7 @@ it('npm start: prints a generated token, the first admin, the SANDBOX account an
   const scraped = parseMetrics(await (await fetch(metricsUrl!)).text());
   expect(valueOf(scraped, 'gateway_rpc_requests_total', { method: 'gateway.v1.PaymentGatewayService/CreateTransaction', code: 'OK' })).toBe(1);
 
-  const watch = client.watch({ afterEventId: '0', providerAccountIds: [] });
+  const watch = client.watch(WatchEventsRequest.fromPartial({ afterEventId: '0', providerAccountIds: [] }));
   expect((await watch.next()).event.subjectId).toBe(transaction.id);
   child.kill('SIGTERM');
   expect(await exited).toBe(0);

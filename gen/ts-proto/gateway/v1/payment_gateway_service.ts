@@ -24,6 +24,9 @@ import { Timestamp } from "../../google/protobuf/timestamp.js";
 import {
   CardInput,
   Customer,
+  EventSubject,
+  eventSubjectFromJSON,
+  eventSubjectToJSON,
   InstallmentOption,
   PaymentMethod,
   paymentMethodFromJSON,
@@ -276,6 +279,12 @@ export interface WatchEventsRequest {
   afterEventId: string;
   /** Only these accounts; empty means all. */
   providerAccountIds: string[];
+  /**
+   * Only these subjects. Empty means transactions and withdrawals, the subjects that had events before receivers and
+   * provider accounts did, so a watcher that does not ask sees nothing new. EVENT_SUBJECT_RECEIVER needs the
+   * receivers:read permission, EVENT_SUBJECT_PROVIDER_ACCOUNT accounts:read.
+   */
+  subjects: EventSubject[];
 }
 
 export interface WatchEventsResponse {
@@ -2729,7 +2738,7 @@ export const ListProvidersResponse: MessageFns<ListProvidersResponse> = {
 };
 
 function createBaseWatchEventsRequest(): WatchEventsRequest {
-  return { afterEventId: "", providerAccountIds: [] };
+  return { afterEventId: "", providerAccountIds: [], subjects: [] };
 }
 
 export const WatchEventsRequest: MessageFns<WatchEventsRequest> = {
@@ -2739,6 +2748,13 @@ export const WatchEventsRequest: MessageFns<WatchEventsRequest> = {
     }
     for (const v of message.providerAccountIds) {
       writer.uint32(18).string(v!);
+    }
+    if (message.subjects.length !== 0) {
+      writer.uint32(26).fork();
+      for (const v of message.subjects) {
+        writer.int32(v);
+      }
+      writer.join();
     }
     return writer;
   },
@@ -2772,6 +2788,24 @@ export const WatchEventsRequest: MessageFns<WatchEventsRequest> = {
             message.providerAccountIds.push(reader.string());
             continue;
           }
+          case 3: {
+            if (tag === 24) {
+              message.subjects.push(reader.int32() as any);
+
+              continue;
+            }
+
+            if (tag === 26) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.subjects.push(reader.int32() as any);
+              }
+
+              continue;
+            }
+
+            break;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2796,6 +2830,9 @@ export const WatchEventsRequest: MessageFns<WatchEventsRequest> = {
         : globalThis.Array.isArray(object?.provider_account_ids)
         ? object.provider_account_ids.map((e: any) => globalThis.String(e))
         : [],
+      subjects: globalThis.Array.isArray(object?.subjects)
+        ? object.subjects.map((e: any) => eventSubjectFromJSON(e))
+        : [],
     };
   },
 
@@ -2807,6 +2844,9 @@ export const WatchEventsRequest: MessageFns<WatchEventsRequest> = {
     if (message.providerAccountIds?.length) {
       obj.providerAccountIds = message.providerAccountIds;
     }
+    if (message.subjects?.length) {
+      obj.subjects = message.subjects.map((e) => eventSubjectToJSON(e));
+    }
     return obj;
   },
 
@@ -2817,6 +2857,7 @@ export const WatchEventsRequest: MessageFns<WatchEventsRequest> = {
     const message = createBaseWatchEventsRequest();
     message.afterEventId = object.afterEventId ?? "";
     message.providerAccountIds = object.providerAccountIds?.map((e) => e) || [];
+    message.subjects = object.subjects?.map((e) => e) || [];
     return message;
   },
 };

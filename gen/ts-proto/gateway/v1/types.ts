@@ -727,6 +727,13 @@ export enum EventSubject {
   EVENT_SUBJECT_UNSPECIFIED = 0,
   EVENT_SUBJECT_TRANSACTION = 1,
   EVENT_SUBJECT_WITHDRAWAL = 2,
+  /**
+   * EVENT_SUBJECT_RECEIVER - A receiver was created, or a read at its provider found its status changed. Sent only to watchers that ask for it
+   * (WatchEventsRequest.subjects).
+   */
+  EVENT_SUBJECT_RECEIVER = 3,
+  /** EVENT_SUBJECT_PROVIDER_ACCOUNT - A provider account was created, updated or deleted. Sent only to watchers that ask for it. */
+  EVENT_SUBJECT_PROVIDER_ACCOUNT = 4,
   UNRECOGNIZED = -1,
 }
 
@@ -741,6 +748,12 @@ export function eventSubjectFromJSON(object: any): EventSubject {
     case 2:
     case "EVENT_SUBJECT_WITHDRAWAL":
       return EventSubject.EVENT_SUBJECT_WITHDRAWAL;
+    case 3:
+    case "EVENT_SUBJECT_RECEIVER":
+      return EventSubject.EVENT_SUBJECT_RECEIVER;
+    case 4:
+    case "EVENT_SUBJECT_PROVIDER_ACCOUNT":
+      return EventSubject.EVENT_SUBJECT_PROVIDER_ACCOUNT;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -756,7 +769,57 @@ export function eventSubjectToJSON(object: EventSubject): string {
       return "EVENT_SUBJECT_TRANSACTION";
     case EventSubject.EVENT_SUBJECT_WITHDRAWAL:
       return "EVENT_SUBJECT_WITHDRAWAL";
+    case EventSubject.EVENT_SUBJECT_RECEIVER:
+      return "EVENT_SUBJECT_RECEIVER";
+    case EventSubject.EVENT_SUBJECT_PROVIDER_ACCOUNT:
+      return "EVENT_SUBJECT_PROVIDER_ACCOUNT";
     case EventSubject.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+/** What happened to a provider account (EVENT_SUBJECT_PROVIDER_ACCOUNT). */
+export enum AccountChange {
+  ACCOUNT_CHANGE_UNSPECIFIED = 0,
+  ACCOUNT_CHANGE_CREATED = 1,
+  ACCOUNT_CHANGE_UPDATED = 2,
+  ACCOUNT_CHANGE_DELETED = 3,
+  UNRECOGNIZED = -1,
+}
+
+export function accountChangeFromJSON(object: any): AccountChange {
+  switch (object) {
+    case 0:
+    case "ACCOUNT_CHANGE_UNSPECIFIED":
+      return AccountChange.ACCOUNT_CHANGE_UNSPECIFIED;
+    case 1:
+    case "ACCOUNT_CHANGE_CREATED":
+      return AccountChange.ACCOUNT_CHANGE_CREATED;
+    case 2:
+    case "ACCOUNT_CHANGE_UPDATED":
+      return AccountChange.ACCOUNT_CHANGE_UPDATED;
+    case 3:
+    case "ACCOUNT_CHANGE_DELETED":
+      return AccountChange.ACCOUNT_CHANGE_DELETED;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return AccountChange.UNRECOGNIZED;
+  }
+}
+
+export function accountChangeToJSON(object: AccountChange): string {
+  switch (object) {
+    case AccountChange.ACCOUNT_CHANGE_UNSPECIFIED:
+      return "ACCOUNT_CHANGE_UNSPECIFIED";
+    case AccountChange.ACCOUNT_CHANGE_CREATED:
+      return "ACCOUNT_CHANGE_CREATED";
+    case AccountChange.ACCOUNT_CHANGE_UPDATED:
+      return "ACCOUNT_CHANGE_UPDATED";
+    case AccountChange.ACCOUNT_CHANGE_DELETED:
+      return "ACCOUNT_CHANGE_DELETED";
+    case AccountChange.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
   }
@@ -1049,18 +1112,27 @@ export interface ProviderInfo {
   operations: Operation[];
 }
 
-/** One status change of a transaction or a withdrawal. */
+/**
+ * One status change of a transaction, a withdrawal or a receiver, or a change of a provider account. Events carry
+ * ids and statuses only: never a secret, a document or an amount of a receiver or an account.
+ */
 export interface StatusEvent {
   /** Increasing; pass the last one seen to WatchEvents to resume. */
   eventId: string;
   subject: EventSubject;
-  /** The gateway's id of the transaction or withdrawal. */
+  /** The gateway's id of the transaction, withdrawal, receiver or provider account. */
   subjectId: string;
   providerAccountId: string;
   transactionStatus: TransactionStatus;
   withdrawStatus: WithdrawStatus;
   source: StatusSource;
-  occurredAt: Date | undefined;
+  occurredAt:
+    | Date
+    | undefined;
+  /** EVENT_SUBJECT_RECEIVER: the receiver's status after the change. */
+  receiverStatus: ReceiverStatus;
+  /** EVENT_SUBJECT_PROVIDER_ACCOUNT: what happened (subject_id and provider_account_id are both the account's id). */
+  accountChange: AccountChange;
 }
 
 function createBaseCustomer(): Customer {
@@ -5660,6 +5732,8 @@ function createBaseStatusEvent(): StatusEvent {
     withdrawStatus: 0,
     source: 0,
     occurredAt: undefined,
+    receiverStatus: 0,
+    accountChange: 0,
   };
 }
 
@@ -5688,6 +5762,12 @@ export const StatusEvent: MessageFns<StatusEvent> = {
     }
     if (message.occurredAt !== undefined) {
       Timestamp.encode(toTimestamp(message.occurredAt), writer.uint32(66).fork()).join();
+    }
+    if (message.receiverStatus !== 0) {
+      writer.uint32(72).int32(message.receiverStatus);
+    }
+    if (message.accountChange !== 0) {
+      writer.uint32(80).int32(message.accountChange);
     }
     return writer;
   },
@@ -5769,6 +5849,22 @@ export const StatusEvent: MessageFns<StatusEvent> = {
             message.occurredAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.receiverStatus = reader.int32() as any;
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.accountChange = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5815,6 +5911,16 @@ export const StatusEvent: MessageFns<StatusEvent> = {
         : isSet(object.occurred_at)
         ? fromJsonTimestamp(object.occurred_at)
         : undefined,
+      receiverStatus: isSet(object.receiverStatus)
+        ? receiverStatusFromJSON(object.receiverStatus)
+        : isSet(object.receiver_status)
+        ? receiverStatusFromJSON(object.receiver_status)
+        : 0,
+      accountChange: isSet(object.accountChange)
+        ? accountChangeFromJSON(object.accountChange)
+        : isSet(object.account_change)
+        ? accountChangeFromJSON(object.account_change)
+        : 0,
     };
   },
 
@@ -5844,6 +5950,12 @@ export const StatusEvent: MessageFns<StatusEvent> = {
     if (message.occurredAt !== undefined) {
       obj.occurredAt = message.occurredAt.toISOString();
     }
+    if (message.receiverStatus !== 0) {
+      obj.receiverStatus = receiverStatusToJSON(message.receiverStatus);
+    }
+    if (message.accountChange !== 0) {
+      obj.accountChange = accountChangeToJSON(message.accountChange);
+    }
     return obj;
   },
 
@@ -5860,6 +5972,8 @@ export const StatusEvent: MessageFns<StatusEvent> = {
     message.withdrawStatus = object.withdrawStatus ?? 0;
     message.source = object.source ?? 0;
     message.occurredAt = object.occurredAt ?? undefined;
+    message.receiverStatus = object.receiverStatus ?? 0;
+    message.accountChange = object.accountChange ?? 0;
     return message;
   },
 };
