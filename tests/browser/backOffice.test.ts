@@ -381,6 +381,7 @@ it('provider accounts: created and edited in the browser; secrets are write-only
 
   await page.getByRole('button', { name: 'Excluir Renamed in the browser' }).click();
   await dialog.getByRole('button', { name: 'Excluir' }).click();
+  await dialog.waitFor({ state: 'detached' });
   await page.locator(`tr[data-id="${id}"]`).waitFor({ state: 'detached' });
   await finish(page, violations, 'provider-accounts-deleted');
 });

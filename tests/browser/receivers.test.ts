@@ -263,8 +263,10 @@ it('an upload the store refuses shows the failure message, after the browser sen
   const store = await refusingStore();
   const refusing = await startTestStack({ env: { S3_ENDPOINT: store.url, S3_ACCESS_KEY_ID: 'key', S3_SECRET_ACCESS_KEY: 'secret' } });
   gateway = refusing.gateway;
+  let opened: Page | undefined;
   try {
     const { page, violations } = await pages.signedIn(1280, 900, '#/receivers/new');
+    opened = page;
     const body = pdf('refused');
     const field = await choose(page, 'Comprovante de endereço', { name: 'conta.pdf', mimeType: 'application/pdf', buffer: body });
     await expect(field.getByRole('alert').textContent()).resolves.toBe(FAILURE);
@@ -281,6 +283,8 @@ it('an upload the store refuses shows the failure message, after the browser sen
     await expect(page.getByRole('button', { name: 'Criar recebedor' }).isEnabled()).resolves.toBe(true);
     await pages.finish(page, violations, 'receiver-upload-failed');
   } finally {
+    // A page left open (a failed check above) holds its event stream, and the gateway would wait for it to close.
+    await opened?.close();
     gateway = stack.gateway;
     await refusing.close();
     store.server.close();

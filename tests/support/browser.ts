@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { expect } from '@jest/globals';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
@@ -14,6 +15,55 @@ export async function launchBrowser(): Promise<Browser> {
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
+}
+
+/** axe-core's browser build, evaluated in pages (the page's CSP refuses inline scripts, not the test's own evaluation). */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** What axe-core says of one rule's failures. */
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; any: { data?: { fgColor?: string; bgColor?: string; contrastRatio?: number } | null }[] }[];
+}
+
+/** For a contrast failure, the colours and their ratio: what to change. */
+const contrastOf = (node: AxeViolation['nodes'][number]) => {
+  const data = node.any.find((check) => check.data?.contrastRatio)?.data;
+  return data ? ` (${data.fgColor} on ${data.bgColor}: ${data.contrastRatio}:1)` : '';
+};
+
+/**
+ * The serious and critical accessibility violations axe-core finds in the page as it is now (WCAG 2.1 A and AA and
+ * axe's best practices), one line each: rule, impact, what it asks and where.
+ */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  // A dialog or a notification still fading in or out has the colours of its transition (a title at 3 % of its
+  // contrast): finite transitions and animations end first; a spinner's, which never ends, is not waited for.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => Number.isFinite(animation.effect?.getComputedTiming().endTime ?? Infinity))
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
+  // Evaluated as a script that answers nothing: its last value would be axe itself, for Playwright to serialize.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(`${AXE_SOURCE};\nundefined`);
+  const violations = await page.evaluate(() =>
+    (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: unknown[] }> } }).axe.run(document, {
+      resultTypes: ['violations'],
+      // axe would fetch the page's stylesheets again (for one best-practice rule); a page whose gateway is gone by then would keep it waiting.
+      preload: false,
+      iframes: false,
+    }),
+  );
+  return (violations.violations as AxeViolation[])
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .flatMap((violation) =>
+      violation.nodes.map((node) => `${violation.id} (${violation.impact}): ${violation.help} at ${node.target.join(' ')}${contrastOf(node)}`),
+    );
 }
 
 /** Last: Playwright hides the caret with a <style> of its own, which the CSP reports. */
@@ -88,10 +138,14 @@ export function backOfficePages(browser: () => Browser, gateway: () => BackOffic
     return opened;
   }
 
-  /** Nothing in scripts' reach or storage, no CSP violation; and a screenshot of the page for review. */
+  /**
+   * Nothing in scripts' reach or storage, no CSP violation, no serious or critical accessibility violation (axe-core);
+   * and a screenshot of the page for review.
+   */
   async function finish(page: Page, violations: string[], name: string) {
     await expect(page.evaluate(() => [document.cookie, localStorage.length, sessionStorage.length])).resolves.toEqual(['', 0, 0]);
     expect(violations).toEqual([]);
+    await expect(accessibilityViolations(page)).resolves.toEqual([]);
     await screenshot(page, name);
     await page.context().close();
   }

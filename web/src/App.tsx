@@ -6,6 +6,7 @@ import { Alert, Burger, Button, Group, Loader, NavLink, PasswordInput, Segmented
 import { createGatewayTransport, currentSession, signIn, signOut, type Session } from './api.js';
 import { useI18n, type Language } from './i18n.js';
 import { LiveEvents } from './live.js';
+import { EventSubject } from '../../gen/es/gateway/v1/types_pb.js';
 import { isRole, ROLE_PERMISSIONS, type Permission } from '../../server/gateway/access.js';
 
 const Dashboard = lazy(() => import('./pages/Dashboard.js'));
@@ -131,6 +132,13 @@ function SignedIn({ session, onSignedOut }: { session: Session; onSignedOut: () 
   const refundWriter = holds(role, 'refunds:write');
   // ReprocessWebhookNotification
   const notificationWriter = holds(role, 'notifications:write');
+  // Charges and payouts come with events:read; receivers' and accounts' events need their reads too.
+  const liveSubjects = [
+    EventSubject.TRANSACTION,
+    EventSubject.WITHDRAWAL,
+    ...(holds(role, 'receivers:read') ? [EventSubject.RECEIVER] : []),
+    ...(holds(role, 'accounts:read') ? [EventSubject.PROVIDER_ACCOUNT] : []),
+  ];
 
   function leave() {
     void signOut(session.csrfToken).finally(onSignedOut);
@@ -149,7 +157,7 @@ function SignedIn({ session, onSignedOut }: { session: Session; onSignedOut: () 
   return (
     <TransportProvider transport={transport}>
       <QueryClientProvider client={queryClient}>
-        <LiveEvents>
+        <LiveEvents subjects={liveSubjects}>
           <HashRouter>
             <div className="shell">
               <header className="shell-header">

@@ -74,7 +74,7 @@ export function PaymentInstructions({ transaction: tx }: { transaction: Transact
             <Stack flex={1} miw="min(100%, 14rem)">
               <Textarea label={t.detail.pixCode} value={tx.pixCode} readOnly autosize data-testid="pix-code" />
               <Group>
-                <Copy value={tx.pixCode} />
+                <Copy value={tx.pixCode} what={t.detail.pixCode} />
               </Group>
             </Stack>
           </Group>
@@ -88,7 +88,7 @@ export function PaymentInstructions({ transaction: tx }: { transaction: Transact
           <Stack>
             <TextInput label={t.charge.billetCode} value={tx.billetCode} readOnly data-testid="billet-code" />
             <Group>
-              <Copy value={tx.billetCode} />
+              <Copy value={tx.billetCode} what={t.charge.billetCode} />
               {/^https?:\/\//.test(tx.billetUrl) && (
                 <Anchor href={tx.billetUrl} target="_blank" rel="noopener noreferrer" data-testid="billet-url">
                   {t.charge.billetUrl}

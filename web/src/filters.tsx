@@ -2,6 +2,8 @@ import { useState } from 'react';
 import { Group, MultiSelect, Select, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { useQuery } from '@connectrpc/connect-query';
+import { PaymentGatewayService } from '../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { useI18n } from './i18n.js';
 import { enumValues, useProviderAccounts } from './ui.js';
 
@@ -15,7 +17,7 @@ function dayStart(day: string, next = false) {
 
 /**
  * The filters the lists share (ListTransactions, ListWithdrawals, ListReceivers):
- * statuses, method (where the list has one: `methodLabels`), provider account,
+ * statuses, method (where the list has one: `methodLabels`), provider (of those registered), provider account,
  * creation dates (whole days, `to` included) and an exact-match search.
  * Answers the request fields and the filter bar.
  */
@@ -26,6 +28,8 @@ export function useListFilters<S extends number, M extends number>(
 ) {
   const { t } = useI18n();
   const accounts = useProviderAccounts();
+  const providers = useQuery(PaymentGatewayService.method.listProviders, {});
+  const [provider, setProvider] = useState<string | null>(null);
   const [statuses, setStatuses] = useState<string[]>([]);
   const [method, setMethod] = useState<string | null>(null);
   const [account, setAccount] = useState<string | null>(null);
@@ -37,6 +41,7 @@ export function useListFilters<S extends number, M extends number>(
   const request = {
     statuses: statuses.map((s) => Number(s) as S),
     paymentMethod: method ? (Number(method) as M) : undefined,
+    provider: provider ?? '',
     providerAccountId: account ?? '',
     createdFrom: dayStart(from),
     createdTo: dayStart(to, true),
@@ -48,6 +53,15 @@ export function useListFilters<S extends number, M extends number>(
       {methodLabels && (
         <Select label={t.transactions.method} placeholder={t.all} data={enumValues(methodLabels)} value={method} onChange={setMethod} clearable />
       )}
+      <Select
+        label={t.transactions.provider}
+        placeholder={t.all}
+        data={(providers.data?.providers ?? []).map((p) => p.id)}
+        value={provider}
+        onChange={setProvider}
+        searchable
+        clearable
+      />
       <Select
         label={t.transactions.account}
         placeholder={t.all}
@@ -61,5 +75,5 @@ export function useListFilters<S extends number, M extends number>(
       <TextInput label={queryLabel} type="search" value={query} onChange={(e) => setQuery(e.currentTarget.value)} />
     </Group>
   );
-  return { request, bar, error: accounts.error };
+  return { request, bar, error: accounts.error ?? providers.error };
 }

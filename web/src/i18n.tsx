@@ -1,4 +1,4 @@
-import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import {
   PaymentMethod,
   TransactionStatus,
@@ -176,6 +176,8 @@ const pt = {
     others: 'Outros',
     feed: 'Últimas mudanças de situação',
     feedEmpty: 'Aguardando eventos…',
+    charge: 'Cobrança',
+    payout: 'Saque',
   },
   providers: {
     specGroup: 'Grupo de especificação',
@@ -278,6 +280,7 @@ const pt = {
     headers: 'Cabeçalhos',
     body: 'Corpo',
     reprocess: 'Reprocessar',
+    of: (when: string) => `notificação recebida em ${when}`,
     reprocessed: (outcome: string) => `Reprocessada: ${outcome}.`,
     outcomes: {
       [WebhookOutcome.UNSPECIFIED]: '—',
@@ -541,6 +544,8 @@ const en: Messages = {
     others: 'Others',
     feed: 'Latest status changes',
     feedEmpty: 'Waiting for events…',
+    charge: 'Charge',
+    payout: 'Payout',
   },
   providers: {
     specGroup: 'Spec group',
@@ -644,6 +649,7 @@ const en: Messages = {
     headers: 'Headers',
     body: 'Body',
     reprocess: 'Reprocess',
+    of: (when: string) => `notification received ${when}`,
     reprocessed: (outcome: string) => `Reprocessed: ${outcome}.`,
     outcomes: {
       [WebhookOutcome.UNSPECIFIED]: '—',
@@ -765,6 +771,11 @@ function initialLanguage(): Language {
 export function I18nProvider({ children }: { children: ReactNode }) {
   const [language, setLanguage] = useState<Language>(initialLanguage);
   const value = useMemo(() => ({ t: CATALOGUE[language], language, setLanguage }), [language]);
+  // Screen readers pick their voice from the document's language; the title names the tab in it too.
+  useEffect(() => {
+    document.documentElement.lang = CATALOGUE[language].locale;
+    document.title = CATALOGUE[language].appTitle;
+  }, [language]);
   return <I18nContext value={value}>{children}</I18nContext>;
 }
 

@@ -2,13 +2,14 @@ import { Fragment, useState, type ReactNode } from 'react';
 import { Alert, Badge, Button, Card, Code, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connect-query';
 import { useQueryClient } from '@tanstack/react-query';
+import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { PaymentGatewayService } from '../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { WebhookOutcome, type WebhookNotification } from '../../gen/es/gateway/v1/types_pb.js';
 import { DeliveryState, WebhookService, type OutboundDelivery } from '../../gen/es/gateway/v1/webhook_service_pb.js';
 import { ErrorAlert } from './errors.js';
 import { readableBody } from './format.js';
 import { useI18n } from './i18n.js';
-import { TableHead, When } from './ui.js';
+import { scrollable, TableHead, When } from './ui.js';
 
 const OUTCOME_COLORS: Partial<Record<WebhookOutcome, string>> = {
   [WebhookOutcome.APPLIED]: 'green',
@@ -45,15 +46,16 @@ function ListCard({ title, error, empty, children }: { title: string; error: unk
 /** The provider's notifications about one charge, newest first, each openable as received and, for those who may, processed again. */
 export function ChargeNotifications({ transactionId, canReprocess }: { transactionId: string; canReprocess: boolean }) {
   const { t } = useI18n();
+  const receivedAt = useReceivedAt();
   const list = useQuery(WebhookService.method.listWebhookNotifications, { subjectId: transactionId, pageSize: 100 });
   const [open, setOpen] = useState<string | null>(null);
   const notifications = list.data?.notifications ?? [];
   return (
     <ListCard title={t.notifications.title} error={list.error} empty={list.isSuccess && notifications.length === 0 && t.notifications.none}>
       {notifications.length > 0 && (
-        <div className="table-scroll">
+        <div className="table-scroll" {...scrollable(t.notifications.title)}>
           <Table data-testid="notifications">
-            <TableHead columns={[t.notifications.received, t.notifications.outcome, t.notifications.reason, t.notifications.attempts, '']} />
+            <TableHead columns={[t.notifications.received, t.notifications.outcome, t.notifications.reason, t.notifications.attempts, t.accounts.actions]} />
             <Table.Tbody>
               {notifications.map((notification) => (
                 <Fragment key={notification.id}>
@@ -72,6 +74,7 @@ export function ChargeNotifications({ transactionId, canReprocess }: { transacti
                           size="xs"
                           variant="light"
                           aria-expanded={open === notification.id}
+                          aria-label={`${open === notification.id ? t.notifications.hide : t.notifications.show}: ${t.notifications.of(receivedAt(notification))}`}
                           onClick={() => setOpen(open === notification.id ? null : notification.id)}
                         >
                           {open === notification.id ? t.notifications.hide : t.notifications.show}
@@ -129,8 +132,15 @@ function RawNotification({ id }: { id: string }) {
   );
 }
 
+/** When a notification arrived, as the reader's locale writes it: what tells one row's buttons from another's. */
+function useReceivedAt() {
+  const { t } = useI18n();
+  return (notification: WebhookNotification) => (notification.receivedAt ? timestampDate(notification.receivedAt).toLocaleString(t.locale) : notification.id);
+}
+
 function Reprocess({ notification }: { notification: WebhookNotification }) {
   const { t } = useI18n();
+  const receivedAt = useReceivedAt();
   const queryClient = useQueryClient();
   const reprocess = useMutation(WebhookService.method.reprocessWebhookNotification, {
     onSuccess: () => {
@@ -142,7 +152,13 @@ function Reprocess({ notification }: { notification: WebhookNotification }) {
   });
   return (
     <Stack gap={4}>
-      <Button size="xs" variant="default" loading={reprocess.isPending} onClick={() => reprocess.mutate({ id: notification.id })}>
+      <Button
+        size="xs"
+        variant="default"
+        loading={reprocess.isPending}
+        onClick={() => reprocess.mutate({ id: notification.id })}
+        aria-label={`${t.notifications.reprocess}: ${t.notifications.of(receivedAt(notification))}`}
+      >
         {t.notifications.reprocess}
       </Button>
       {reprocess.data?.notification && (
@@ -193,7 +209,7 @@ function Delivery({ delivery }: { delivery: OutboundDelivery }) {
         )}
       </Group>
       {delivery.attempts.length > 0 && (
-        <div className="table-scroll">
+        <div className="table-scroll" {...scrollable(`${t.deliveries.attempt} · ${delivery.eventId}`)}>
           <Table data-testid="delivery-attempts">
             <TableHead columns={[t.deliveries.attempt, t.detail.when, t.deliveries.response, t.deliveries.error]} />
             <Table.Tbody>

@@ -93,7 +93,7 @@ export function StatusHistory({ changes, withdraw }: { changes: { status: number
       <Title order={2} size="h4" mb="sm">
         {t.detail.history}
       </Title>
-      <div className="table-scroll">
+      <div className="table-scroll" {...scrollable(t.detail.history)}>
         <Table data-testid="history">
           <TableHead columns={[t.detail.when, t.transactions.status, t.detail.source]} />
           <Table.Tbody>
@@ -123,12 +123,13 @@ export function When({ at }: { at: Timestamp | undefined }) {
   return <time dateTime={date.toISOString()}>{date.toLocaleString(t.locale)}</time>;
 }
 
-export function Copy({ value }: { value: string }) {
+/** Copies `value`; its accessible name says what (`what`), since a page may have several copy buttons. */
+export function Copy({ value, what }: { value: string; what: string }) {
   const { t } = useI18n();
   return (
     <CopyButton value={value}>
       {({ copied, copy }) => (
-        <Button size="xs" variant="light" onClick={copy}>
+        <Button size="xs" variant="light" onClick={copy} aria-label={`${copied ? t.copied : t.copy}: ${what}`}>
           {copied ? t.copied : t.copy}
         </Button>
       )}
@@ -160,6 +161,12 @@ export function TableHead({ columns }: { columns: string[] }) {
     </Table.Thead>
   );
 }
+
+/**
+ * What a horizontally scrolling table's wrapper needs to be reachable by keyboard (a region in the tab order, named
+ * after the table), so that a table wider than a phone can be scrolled without a mouse.
+ */
+export const scrollable = (label: string) => ({ tabIndex: 0, role: 'region', 'aria-label': label });
 
 /** Rows per page of the lists. */
 export const PAGE_SIZE = 25;

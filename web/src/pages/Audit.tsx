@@ -3,7 +3,7 @@ import { useQuery } from '@connectrpc/connect-query';
 import { AccessService } from '../../../gen/es/gateway/v1/access_service_pb.js';
 import { ErrorAlert } from '../errors.js';
 import { useI18n } from '../i18n.js';
-import { TableHead, When } from '../ui.js';
+import { TableHead, When, scrollable } from '../ui.js';
 
 /** The latest audited actions: who did what, from where, with what outcome. */
 export default function Audit() {
@@ -15,7 +15,7 @@ export default function Audit() {
         {t.nav.audit}
       </Title>
       <ErrorAlert error={audit.error} />
-      <div className="table-scroll">
+      <div className="table-scroll" {...scrollable(t.nav.audit)}>
         <Table data-testid="audit-table" striped>
           <TableHead columns={[t.audit.when, t.audit.who, t.audit.action, t.audit.resource, t.audit.from, t.audit.outcome]} />
           <Table.Tbody>

@@ -9,7 +9,7 @@ import { ErrorAlert } from '../errors.js';
 import { formatMoney } from '../format.js';
 import { useI18n } from '../i18n.js';
 import { useLiveEvents } from '../live.js';
-import { StatusBadge, When } from '../ui.js';
+import { StatusBadge, When, scrollable } from '../ui.js';
 import type { Measure } from './DashboardCharts.js';
 
 const DashboardCharts = lazy(() => import('./DashboardCharts.js'));
@@ -34,7 +34,7 @@ function rangeOf(range: Range) {
   return { createdFrom: timestampFromDate(start), createdTo: timestampFromDate(end) };
 }
 
-/** Counts, volume and approval rate over the last 7 days or 24 hours, their charts, and the live feed of status changes. */
+/** Counts, volume and approval rate over the last 7 days or 24 hours, their charts, and the live feed of charges' and payouts' status changes. */
 export default function Dashboard() {
   const { t } = useI18n();
   const [range, setRange] = useState<Range>('week');
@@ -111,9 +111,10 @@ function Stat({ label, value, detail, testId }: { label: string; value: string; 
   );
 }
 
+/** Charges' and payouts' status changes as they happen, each linking to its page. */
 function Feed() {
   const { t } = useI18n();
-  const events = useLiveEvents().filter((event) => event.subject === EventSubject.TRANSACTION);
+  const events = useLiveEvents();
   return (
     <Card withBorder mt="md">
       <Title order={2} size="h4" mb="sm">
@@ -122,25 +123,27 @@ function Feed() {
       {events.length === 0 ? (
         <Text c="dimmed">{t.dashboard.feedEmpty}</Text>
       ) : (
-        <div className="table-scroll">
+        <div className="table-scroll" {...scrollable(t.dashboard.feed)}>
           <Table data-testid="feed">
             <Table.Tbody>
-              {events.map((event) => (
-                <Table.Tr key={event.eventId}>
-                  <Table.Td>
-                    <When at={event.occurredAt} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Anchor component={Link} to={`/transactions/${event.subjectId}`}>
-                      {event.subjectId}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>
-                    <StatusBadge status={event.transactionStatus} />
-                  </Table.Td>
-                  <Table.Td>{t.source[event.source]}</Table.Td>
-                </Table.Tr>
-              ))}
+              {events.map((event) => {
+                const payout = event.subject === EventSubject.WITHDRAWAL;
+                return (
+                  <Table.Tr key={event.eventId}>
+                    <Table.Td>
+                      <When at={event.occurredAt} />
+                    </Table.Td>
+                    <Table.Td>{payout ? t.dashboard.payout : t.dashboard.charge}</Table.Td>
+                    <Table.Td>
+                      <Anchor component={Link} to={`/${payout ? 'payouts' : 'transactions'}/${event.subjectId}`}>
+                        {event.subjectId}
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td>{payout ? <StatusBadge status={event.withdrawStatus} withdraw /> : <StatusBadge status={event.transactionStatus} />}</Table.Td>
+                    <Table.Td>{t.source[event.source]}</Table.Td>
+                  </Table.Tr>
+                );
+              })}
             </Table.Tbody>
           </Table>
         </div>

@@ -6,7 +6,7 @@ import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { GetTransactionStatsResponse, TimeBucketTotals } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { formatMoney } from '../format.js';
 import { useI18n } from '../i18n.js';
-import { STATUS_COLORS, TableHead } from '../ui.js';
+import { STATUS_COLORS, TableHead, scrollable } from '../ui.js';
 
 /** What the bars add up: how many charges, or their cents. */
 export type Measure = 'count' | 'amount';
@@ -178,6 +178,7 @@ function StackedChart({
         <Bar
           data={data}
           data-testid={`${testId}-canvas`}
+          aria-label={title}
           data-bars={rows.length}
           options={{
             maintainAspectRatio: false,
@@ -194,7 +195,7 @@ function StackedChart({
         <Accordion.Item value="table">
           <Accordion.Control aria-label={`${t.dashboard.showTable}: ${title}`}>{t.dashboard.showTable}</Accordion.Control>
           <Accordion.Panel>
-            <div className="table-scroll">
+            <div className="table-scroll" {...scrollable(title)}>
               <Table data-testid={`${testId}-table`}>
                 <Table.Caption>{title}</Table.Caption>
                 <TableHead columns={[hourly ? t.dashboard.hour : t.dashboard.day, ...series.map((s) => s.label), t.dashboard.total]} />

@@ -6,7 +6,7 @@ import { ErrorAlert } from '../errors.js';
 import { useListFilters } from '../filters.js';
 import { formatMoney } from '../format.js';
 import { useI18n } from '../i18n.js';
-import { LoadMore, PageHeader, PAGE_SIZE, StatusBadge, TableHead, When } from '../ui.js';
+import { LoadMore, PageHeader, PAGE_SIZE, StatusBadge, TableHead, When, scrollable } from '../ui.js';
 
 /** Payouts (withdrawals), newest first, filtered, a page at a time; live like the charges. Each opens its detail; a new one from the form, for roles that may pay out. */
 export default function Payouts({ canCreate }: { canCreate: boolean }) {
@@ -24,7 +24,7 @@ export default function Payouts({ canCreate }: { canCreate: boolean }) {
       <PageHeader title={t.nav.payouts} create={canCreate ? { to: '/payouts/new', label: t.payout.new } : undefined} />
       {filters.bar}
       <ErrorAlert error={list.error ?? filters.error} />
-      <div className="table-scroll">
+      <div className="table-scroll" {...scrollable(t.nav.payouts)}>
         <Table data-testid="payouts-table" striped>
           <TableHead
             columns={[t.transactions.created, t.transactions.id, t.transactions.status, t.transactions.method, t.transactions.amount, t.transactions.provider]}

@@ -6,7 +6,7 @@ import { ProviderAccountService, type ProviderAccount } from '../../../gen/es/ga
 import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { ErrorAlert, fieldViolations } from '../errors.js';
 import { useI18n } from '../i18n.js';
-import { Copy, TableHead, useProviderAccounts } from '../ui.js';
+import { Copy, TableHead, useProviderAccounts, scrollable } from '../ui.js';
 
 /** What is being edited: a new account, an existing one, or nothing. */
 type Editing = { account?: ProviderAccount } | null;
@@ -25,7 +25,7 @@ export default function ProviderAccounts() {
         <Button onClick={() => setEditing({})}>{t.accounts.create}</Button>
       </Group>
       <ErrorAlert error={accounts.error} />
-      <div className="table-scroll">
+      <div className="table-scroll" {...scrollable(t.nav.accounts)}>
         <Table data-testid="accounts-table" striped>
           <TableHead
             columns={[
@@ -61,7 +61,7 @@ export default function ProviderAccounts() {
                       <Text size="xs" className="url">
                         {a.notificationUrl}
                       </Text>
-                      <Copy value={a.notificationUrl} />
+                      <Copy value={a.notificationUrl} what={`${t.accounts.notificationUrl} ${a.name}`} />
                     </Group>
                   )}
                 </Table.Td>

@@ -5,7 +5,7 @@ import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gatewa
 import { PaymentMethod } from '../../../gen/es/gateway/v1/types_pb.js';
 import { ErrorAlert } from '../errors.js';
 import { useI18n } from '../i18n.js';
-import { TableHead, enumValues } from '../ui.js';
+import { TableHead, enumValues, scrollable } from '../ui.js';
 
 /** What every registered provider can do, filterable by spec group and payment method. */
 export default function Providers() {
@@ -28,7 +28,7 @@ export default function Providers() {
         <Select label={t.providers.specGroup} placeholder={t.all} data={groups} value={group} onChange={setGroup} clearable />
         <Select label={t.providers.method} placeholder={t.all} data={enumValues(t.method)} value={method} onChange={setMethod} clearable />
       </Group>
-      <div className="table-scroll">
+      <div className="table-scroll" {...scrollable(t.nav.providers)}>
         <Table data-testid="providers-table" striped>
           <TableHead columns={[t.providers.id, t.providers.specGroup, t.providers.paymentMethods, t.providers.withdrawMethods, t.providers.operations]} />
           <Table.Tbody>

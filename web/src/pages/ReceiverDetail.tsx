@@ -30,7 +30,8 @@ function Facts({ facts, testId }: { facts: [string, ReactNode][]; testId?: strin
  * One receiver: found by the gateway's id among those stored (ListReceivers),
  * then read again from its provider (GetReceiver) for the current status and
  * balance. What the gateway was given at creation (bank account, address,
- * verification documents) is shown as it kept it.
+ * verification documents) is shown as it kept it. Live: a receiver's event
+ * reads both again (live.tsx).
  */
 export default function ReceiverDetail() {
   const { t } = useI18n();

@@ -7,12 +7,12 @@ import { useListFilters } from '../filters.js';
 import { formatDocument } from '../format.js';
 import { useI18n } from '../i18n.js';
 import { ReceiverStatusBadge } from '../receivers.js';
-import { LoadMore, PAGE_SIZE, TableHead, When } from '../ui.js';
+import { LoadMore, PAGE_SIZE, TableHead, When, scrollable } from '../ui.js';
 
 /**
- * Receivers (sub-merchants), newest first, filtered, a page at a time.
- * Receivers produce no status events, so the list is refetched when the form
- * creates one (and on each visit), not live.
+ * Receivers (sub-merchants), newest first, filtered, a page at a time; live:
+ * a receiver created or whose status moved, from here or elsewhere, refetches
+ * the list (live.tsx).
  */
 export default function Receivers({ canCreate }: { canCreate: boolean }) {
   const { t } = useI18n();
@@ -36,7 +36,7 @@ export default function Receivers({ canCreate }: { canCreate: boolean }) {
       </Group>
       {filters.bar}
       <ErrorAlert error={list.error ?? filters.error} />
-      <div className="table-scroll">
+      <div className="table-scroll" {...scrollable(t.nav.receivers)}>
         <Table data-testid="receivers-table" striped highlightOnHover>
           <TableHead
             columns={[

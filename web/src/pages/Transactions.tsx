@@ -10,7 +10,7 @@ import { ErrorAlert } from '../errors.js';
 import { useListFilters } from '../filters.js';
 import { formatMoney } from '../format.js';
 import { useI18n } from '../i18n.js';
-import { LoadMore, PageHeader, PAGE_SIZE, StatusBadge, TableHead, When } from '../ui.js';
+import { LoadMore, PageHeader, PAGE_SIZE, StatusBadge, TableHead, When, scrollable } from '../ui.js';
 
 /** Charges, newest first, filtered, a page at a time; a new one from the form, for roles that may create charges. */
 export default function Transactions({ canCreate }: { canCreate: boolean }) {
@@ -29,7 +29,7 @@ export default function Transactions({ canCreate }: { canCreate: boolean }) {
       {filters.bar}
       <ExportCsv request={filters.request} />
       <ErrorAlert error={list.error ?? filters.error} />
-      <div className="table-scroll">
+      <div className="table-scroll" {...scrollable(t.nav.transactions)}>
         <Table data-testid="transactions-table" striped highlightOnHover>
           <TableHead
             columns={[
