@@ -178,6 +178,7 @@ export async function startGateway(input: Config, components: readonly Component
       acquireTimeoutMs: config.dbAcquireTimeoutMs,
       connectTimeoutMs: config.dbConnectTimeoutMs,
       preparedStatements: config.dbPreparedStatements,
+      poolMax: config.dbPoolMax,
       log: (message) => logger.info(stripVTControlCharacters(message)),
     });
     closers.push(() => db.close());

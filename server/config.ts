@@ -52,6 +52,8 @@ export interface Config {
   dbAcquireTimeoutMs: number;
   /** DB_CONNECT_TIMEOUT_MS: how long opening a new database connection may take before it fails. */
   dbConnectTimeoutMs: number;
+  /** DB_POOL_MAX: connections to PostgreSQL (the primary, and each replica) this process opens at most. */
+  dbPoolMax: number;
   /** DB_PREPARED_STATEMENTS: hot statements as named prepared statements (false: unnamed, for a pooler that cannot keep them). */
   dbPreparedStatements: boolean;
   /** ACCOUNT_CACHE_MS: how long an account and its opened secrets are served from memory (changes by other processes wait this long). */
@@ -287,6 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     accountCacheMs: count(env, 'ACCOUNT_CACHE_MS', 5000),
     dbAcquireTimeoutMs: count(env, 'DB_ACQUIRE_TIMEOUT_MS', 10_000),
     dbConnectTimeoutMs: count(env, 'DB_CONNECT_TIMEOUT_MS', 10_000),
+    dbPoolMax: positive(env, 'DB_POOL_MAX', 10),
     dbPreparedStatements: flag(env, 'DB_PREPARED_STATEMENTS', true),
     maxRequestBytes: count(env, 'MAX_REQUEST_BYTES', 4 * 1024 * 1024),
     webhookMaxBodyBytes: count(env, 'WEBHOOK_MAX_BODY_BYTES', 1024 * 1024),

@@ -22,12 +22,15 @@ export interface DatabaseOptions {
   acquireTimeoutMs?: number;
   /** How long opening a new connection may take before it fails (DB_CONNECT_TIMEOUT_MS); 0: no limit. */
   connectTimeoutMs?: number;
+  /** Connections to PostgreSQL (the primary, and each replica) at most; the embedded database serves one. Default 10. */
+  poolMax?: number;
   /** Hot statements prepared under their name once per connection (preparedSql.ts); false: sent unnamed. Default true. */
   preparedStatements?: boolean;
 }
 
 export const DEFAULT_ACQUIRE_TIMEOUT_MS = 10_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+const DEFAULT_POOL_MAX = 10;
 
 /**
  * The pg pool the ORM creates, as far as the timeouts below touch it: `connectionTimeoutMillis` bounds both a
@@ -89,6 +92,7 @@ export function ormConfig(
   replicaUrls: readonly string[] = [],
   acquireTimeoutMs = DEFAULT_ACQUIRE_TIMEOUT_MS,
   connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS,
+  poolMax = DEFAULT_POOL_MAX,
 ) {
   return {
     // pg's pool: a query that finds every connection busy waits acquireTimeoutMs, then fails (UNAVAILABLE to the
@@ -101,7 +105,7 @@ export function ormConfig(
     entities: ENTITIES,
     extensions: [Migrator],
     // pglite-socket serves one connection at a time.
-    pool: embedded ? { min: 0, max: 1 } : { min: 0, max: 10 },
+    pool: embedded ? { min: 0, max: 1 } : { min: 0, max: poolMax },
     migrations: {
       migrationsList: MIGRATIONS,
       path: 'server/db/migrations',
@@ -126,13 +130,14 @@ export async function openDatabase({
   acquireTimeoutMs,
   connectTimeoutMs,
   preparedStatements = true,
+  poolMax,
 }: DatabaseOptions): Promise<Database> {
   let embeddedServer: EmbeddedPostgres | undefined;
   const clientUrl = databaseUrl ?? (embeddedServer = await startEmbeddedPostgres(join(dataDir, 'pgdata'))).url;
   let orm: MikroORM;
   try {
     orm = (await MikroORM.init(
-      ormConfig(clientUrl, embeddedServer !== undefined, log, embeddedServer ? [] : replicaUrls, acquireTimeoutMs, connectTimeoutMs),
+      ormConfig(clientUrl, embeddedServer !== undefined, log, embeddedServer ? [] : replicaUrls, acquireTimeoutMs, connectTimeoutMs, poolMax),
     )) as unknown as MikroORM;
     if (migrate) await orm.migrator.up();
     for (const { connection } of (orm.driver as RoundRobinPostgreSqlDriver).namedConnections()) {

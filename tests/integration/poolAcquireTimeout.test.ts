@@ -116,3 +116,21 @@ it('opens a connection that takes longer than the acquire timeout, and fails one
     removeDir(dataDir);
   }
 });
+
+it('opens at most DB_POOL_MAX connections (10 unless set), and refuses 0', async () => {
+  expect((await gateway.db!.poolUsage())[0]).toMatchObject({ pool: 'primary', max: 10 });
+  const own = await createTestDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), 'pool-max-'));
+  try {
+    const small = await startTestGateway({ databaseUrl: own.url, dataDir, env: { DB_POOL_MAX: '3' } });
+    try {
+      expect((await small.db!.poolUsage())[0]).toMatchObject({ pool: 'primary', max: 3 });
+    } finally {
+      await small.close();
+    }
+    await expect(startTestGateway({ databaseUrl: own.url, dataDir, env: { DB_POOL_MAX: '0' } })).rejects.toThrow('DB_POOL_MAX must be at least 1');
+  } finally {
+    removeDir(dataDir);
+    await own.drop();
+  }
+});
