@@ -11,9 +11,9 @@ import { failoverOrder, onFirstReachable } from './replicaRouting.js';
  * against 0.15 ms) compared with MikroORM's `execute`, which inlines every value into a new text.
  *
  * The text is written with `?` placeholders, as for `execute`, and must hold no other question mark (no `?` operator,
- * none inside a literal). Its result columns should be listed, not `*`: PostgreSQL refuses to run a prepared
- * statement whose result row changed shape (a migration of another process added a column); that refusal is
- * answered here by preparing the statement again on a new connection, once.
+ * none inside a literal). PostgreSQL refuses to run a prepared statement whose result row changed shape (another
+ * process's migration added a column under a `t.*`); that refusal is answered here by preparing the statement again
+ * on a new connection, once.
  */
 export interface PreparedStatement {
   readonly name: string;
