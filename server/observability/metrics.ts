@@ -61,8 +61,8 @@ export class GatewayMetrics {
   });
   private readonly rpcDuration = new Histogram({
     name: 'gateway_rpc_duration_seconds',
-    help: 'How long unary RPCs took in the gateway, from admission to answer, by method.',
-    labelNames: ['method'] as const,
+    help: 'How long unary RPCs took in the gateway, from admission to answer, by method and the code they ended with.',
+    labelNames: ['method', 'code'] as const,
     buckets: RPC_BUCKETS,
     registers: [this.registry],
   });
@@ -74,8 +74,8 @@ export class GatewayMetrics {
   });
   private readonly providerDuration = new Histogram({
     name: 'gateway_provider_call_duration_seconds',
-    help: 'How long calls to providers took, by provider and operation.',
-    labelNames: ['provider', 'operation'] as const,
+    help: 'How long calls to providers took, by provider, operation and outcome.',
+    labelNames: ['provider', 'operation', 'outcome'] as const,
     buckets: PROVIDER_BUCKETS,
     registers: [this.registry],
   });
@@ -187,12 +187,12 @@ export class GatewayMetrics {
 
   rpcHandled(method: string, code: string, seconds?: number): void {
     this.rpcRequests.inc({ method, code });
-    if (seconds !== undefined) this.rpcDuration.observe({ method }, seconds);
+    if (seconds !== undefined) this.rpcDuration.observe({ method, code }, seconds);
   }
 
   providerCall(call: { provider: string; operation: string; outcome: string; seconds: number }): void {
     this.providerCalls.inc({ provider: call.provider, operation: call.operation, outcome: call.outcome });
-    this.providerDuration.observe({ provider: call.provider, operation: call.operation }, call.seconds);
+    this.providerDuration.observe({ provider: call.provider, operation: call.operation, outcome: call.outcome }, call.seconds);
   }
 
   notificationReceived(provider: string): void {

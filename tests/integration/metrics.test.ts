@@ -101,6 +101,9 @@ it('counts RPCs on both transports by method and code, provider calls, notificat
   expect(rose(RPC, { method: 'gateway.v1.SandboxService/SimulatePayment', code: 'OK' })).toBe(1);
   // Timed: the calls the guard ran (not the ones refused for their credential).
   expect(rose('gateway_rpc_duration_seconds_count', { method: method('GetTransaction') })).toBe(3);
+  // By the code they ended with, so that a fast refusal does not hide a slow success.
+  expect(rose('gateway_rpc_duration_seconds_count', { method: method('GetTransaction'), code: 'OK' })).toBe(1);
+  expect(rose('gateway_rpc_duration_seconds_count', { method: method('GetTransaction'), code: 'NOT_FOUND' })).toBe(2);
 
   expect(rose('gateway_provider_calls_total', { provider: 'SANDBOX', operation: 'createTransaction', outcome: 'ok' })).toBe(1);
   expect(rose('gateway_provider_calls_total', { provider: 'SANDBOX', operation: 'simulatePayment', outcome: 'ok' })).toBe(1);
@@ -147,6 +150,9 @@ it('shows a provider outage: failed calls, then an open circuit that fails fast'
   const rose = delta(before, after);
   expect(rose('gateway_provider_calls_total', { provider: 'SANDBOX', operation: 'createTransaction', outcome: 'unavailable' })).toBe(5);
   expect(rose('gateway_provider_calls_total', { provider: 'SANDBOX', operation: 'createTransaction', outcome: 'circuit_open' })).toBe(1);
+  // Timed by outcome, so that fast failures do not pull a provider's latency down.
+  expect(rose('gateway_provider_call_duration_seconds_count', { provider: 'SANDBOX', operation: 'createTransaction', outcome: 'unavailable' })).toBe(5);
+  expect(rose('gateway_provider_call_duration_seconds_count', { provider: 'SANDBOX', operation: 'createTransaction', outcome: 'ok' })).toBe(0);
   expect(rose(RPC, { method: method('CreateTransaction'), code: 'UNAVAILABLE' })).toBe(6);
   expect(samplesOf(after, 'gateway_circuit_state', { provider: 'SANDBOX', provider_account_id: downId })).toMatchObject([{ value: 2 }]);
   expect(samplesOf(after, 'gateway_circuit_state', { provider: 'SANDBOX', provider_account_id: accountId })).toMatchObject([{ value: 0 }]);
