@@ -6,7 +6,7 @@ import type { WebhookNotification, WebhookOutcome, WebhookResult, WebhookResultS
 import { WebhookNotificationEntity, type WebhookNotificationRow } from './entities.js';
 import { withoutCredentialHeaders } from '../lib/http/redact.js';
 import { isGatewayError } from '../lib/errors.js';
-import { prepared, runPrepared } from './preparedSql.js';
+import { prepared, runPrepared, runPreparedOn, type PreparedTarget } from './preparedSql.js';
 
 const toNotification = (row: WebhookNotificationRow): WebhookNotification => ({
   id: row.id,
@@ -115,6 +115,15 @@ const CLAIM_DEDUP_KEYS = prepared(
   `update webhook_notifications n set dedup_key = c.dedup_key
    from unnest(?::uuid[], ?::text[]) as c(id, dedup_key)
    where n.id = c.id`,
+);
+
+/** A notification's outcome (recordOutcome). */
+const RECORD_OUTCOME = prepared(
+  'record_notification_outcome',
+  `update webhook_notifications set outcome = ?, outcome_reason = ?, result_type = ?, result_subject_id = ?, result_status = ?,
+     subject_id = ?, locked_until = null, next_attempt_at = ?, processed_at = ?
+   where id = ?
+   returning ${SUMMARY_COLUMNS}`,
 );
 
 /** A notification's dedup key, to claim. */
@@ -270,28 +279,21 @@ export class NotificationsRepository {
   }
 
   /**
-   * What came of a notification, in one statement that also answers the row as recorded. `em` may be a database
-   * transaction's (the status move the notification caused), so that the move and its outcome commit together.
+   * What came of a notification, in one statement that also answers the row as recorded. `target` may be a database
+   * transaction (the status move the notification caused), so that the move and its outcome commit together.
    */
-  async recordOutcome(em: EntityManager, id: string, update: OutcomeUpdate): Promise<WebhookNotification> {
-    const [row] = await em.execute<NotificationRecord[]>(
-      `update webhook_notifications set outcome = ?, outcome_reason = ?, result_type = ?, result_subject_id = ?, result_status = ?,
-         subject_id = ?, locked_until = null, next_attempt_at = ?, processed_at = ?
-       where id = ?
-       returning ${SUMMARY_COLUMNS}`,
-      [
-        update.outcome,
-        update.reason ?? null,
-        update.result?.type ?? null,
-        update.result?.transactionId ?? null,
-        update.result?.status ?? null,
-        update.subjectId ?? null,
-        update.retryAt ?? null,
-        new Date(),
-        id,
-      ],
-      'all',
-    );
+  async recordOutcome(target: PreparedTarget, id: string, update: OutcomeUpdate): Promise<WebhookNotification> {
+    const [row] = await runPreparedOn<NotificationRecord>(target, RECORD_OUTCOME, [
+      update.outcome,
+      update.reason ?? null,
+      update.result?.type ?? null,
+      update.result?.transactionId ?? null,
+      update.result?.status ?? null,
+      update.subjectId ?? null,
+      update.retryAt ?? null,
+      new Date(),
+      id,
+    ]);
     if (!row) throw new Error(`notification ${id} not found`);
     return notificationOf(row);
   }

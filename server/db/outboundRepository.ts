@@ -2,6 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DeliveryState, OutboundDelivery } from '../domain/types.js';
 import { OutboundDeliveryAttemptEntity, OutboundDeliveryEntity, type OutboundDeliveryRow } from './entities.js';
+import { prepared, type PreparedTx } from './preparedSql.js';
+
+/** A delivery, pending and due at once (enqueue). */
+const INSERT_DELIVERY = prepared(
+  'insert_delivery',
+  `insert into outbound_deliveries (id, event_id, transaction_id, url, body, state, attempts, next_attempt_at, created_at)
+   values (?, ?, ?, ?, ?, 'PENDING', 0, ?, ?)`,
+);
 
 export interface DueDelivery {
   id: string;
@@ -19,20 +27,8 @@ export interface OutboundBacklog {
 /** Status changes queued for callers' webhook_url, with every delivery attempt. */
 export class OutboundRepository {
   /** Queued in the same database transaction as the status change it reports, so none is lost. */
-  enqueue(em: EntityManager, input: { eventId: string; transactionId: string; url: string; body: string; at: Date }): void {
-    em.persist(
-      em.create(OutboundDeliveryEntity, {
-        id: randomUUID(),
-        eventId: input.eventId,
-        transactionId: input.transactionId,
-        url: input.url,
-        body: input.body,
-        state: 'PENDING',
-        attempts: 0,
-        nextAttemptAt: input.at,
-        createdAt: input.at,
-      }),
-    );
+  async enqueue(tx: PreparedTx, input: { eventId: string; transactionId: string; url: string; body: string; at: Date }): Promise<void> {
+    await tx.run(INSERT_DELIVERY, [randomUUID(), input.eventId, input.transactionId, input.url, input.body, input.at, input.at]);
   }
 
   /**

@@ -64,3 +64,53 @@ async function runOn<Row>(pool: pg.Pool, statement: PreparedStatement, values: u
     }
   }
 }
+
+/** Prepared statements run inside one database transaction (inPreparedTransaction), on its connection. */
+export interface PreparedTx {
+  run<Row>(statement: PreparedStatement, values: unknown[]): Promise<Row[]>;
+}
+
+/** Where a prepared statement runs: a transaction's connection, or (an EntityManager) the primary in autocommit. */
+export type PreparedTarget = EntityManager | PreparedTx;
+
+export function runPreparedOn<Row>(target: PreparedTarget, statement: PreparedStatement, values: unknown[]): Promise<Row[]> {
+  return 'run' in target ? target.run<Row>(statement, values) : runPrepared<Row>(target, 'write', statement, values);
+}
+
+/**
+ * Runs `work` in one database transaction on a connection of the primary's pool, its statements prepared as
+ * runPrepared's are: a hot path's transaction (a webhook's status move with its outcome) without a unit of work to
+ * fork and flush. Commits what `work` did when it resolves, rolls it all back when it throws. A stale plan (see
+ * runPrepared) aborts the transaction: it is rolled back and `work` runs once more on a fresh connection, so `work`
+ * must do nothing but its statements before it resolves.
+ */
+export async function inPreparedTransaction<T>(em: EntityManager, work: (tx: PreparedTx) => Promise<T>): Promise<T> {
+  const pool = await (em.getConnection('write') as PostgreSqlConnection).getNativeClient();
+  const named = namedByPool.get(pool) !== false;
+  for (let attempt = 1; ; attempt++) {
+    const client = await pool.connect();
+    let begun = false;
+    try {
+      await client.query('begin');
+      begun = true;
+      const result = await work({
+        run: async <Row>(statement: PreparedStatement, values: unknown[]) =>
+          (await client.query<Row & pg.QueryResultRow>(named ? { name: statement.name, text: statement.text, values } : { text: statement.text, values })).rows,
+      });
+      await client.query('commit');
+      client.release();
+      return result;
+    } catch (error) {
+      const stale = attempt === 1 && named && error instanceof Error && STALE_PLAN.test(error.message);
+      // A connection whose rollback failed is in no known state: it is closed, not given back.
+      const rolledBack =
+        !begun ||
+        (await client.query('rollback').then(
+          () => true,
+          () => false,
+        ));
+      client.release(stale || !rolledBack ? (error as Error) : undefined);
+      if (!stale) throw error;
+    }
+  }
+}

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import type { ConnectionType } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventSubject, StatusChange, StatusEvent, StatusSource } from '../domain/types.js';
 import { StatusEventEntity, type StatusEventRow } from './entities.js';
+import { inPreparedTransaction, prepared, type PreparedStatement, type PreparedTx } from './preparedSql.js';
 
 export type Subject = 'TRANSACTION' | 'WITHDRAWAL';
 
@@ -140,15 +142,15 @@ export interface StatusMove<S extends string> {
 
 /** What a status move runs in its database transaction besides the move itself. */
 export interface MoveHooks<S extends string, R = unknown> {
-  /** More columns to set when the status changes (e.g. a payout's approval time), given the move's time: SQL with its parameters. */
+  /** More columns to set when the status changes (e.g. a payout's approval time), given the move's time: SQL with its parameters, the SQL the same on every call. */
   alsoSet?: (at: Date) => { sql: string; params: unknown[] };
-  /** Once the event has its id, when the status changed (e.g. queues the caller's notification); flushed after. */
-  afterMove?: (tx: EntityManager, row: R, event: StatusEvent, from: S) => void;
+  /** Once the event has its id, when the status changed (e.g. queues the caller's notification), in the move's transaction. */
+  afterMove?: (tx: PreparedTx, row: R, event: StatusEvent, from: S) => Promise<void>;
   /**
    * Last, whether the status changed or not (null: no such row): a write that must commit with the move or not at
    * all, such as the outcome of the notification that asked for it.
    */
-  finish?: (tx: EntityManager, move: StatusMove<S> | null) => Promise<void>;
+  finish?: (tx: PreparedTx, move: StatusMove<S> | null) => Promise<void>;
 }
 
 /** The charges' or payouts' table, and how one of its rows (as raw SQL answers it) reads as its entity's shape. */
@@ -160,11 +162,36 @@ export interface StatusTable<R> {
 
 type MoveRecord = Record<string, unknown> & { previous_status: string; event_id: string | null };
 
+/** The move statement of a table (and of the extra columns it sets), prepared once per process and connection. */
+const moveStatements = new Map<string, PreparedStatement>();
+
+function moveStatement(table: StatusTable<unknown>['table'], alsoSql: string | undefined): PreparedStatement {
+  const key = `${table}\n${alsoSql ?? ''}`;
+  let statement = moveStatements.get(key);
+  if (!statement) {
+    const text = `with old as (select id, status from ${table} where id = ? for update),
+        moved as (
+          update ${table} t set status = ?, updated_at = ?${alsoSql ? `, ${alsoSql}` : ''} from old
+          where t.id = old.id and old.status = any(?::text[])
+          returning t.*),
+        event as (
+          insert into status_events (subject, subject_id, provider_account_id, status, source, occurred_at)
+          select ?, id, provider_account_id, ?, ?, ? from moved
+          returning id)
+      select old.status as previous_status, event.id as event_id, moved.* from old left join moved on true left join event on true`;
+    // Named by its text, so that one name never stands for two texts on a connection.
+    statement = prepared(`move_${table}_${createHash('sha256').update(text).digest('hex').slice(0, 12)}`, text);
+    moveStatements.set(key, statement);
+  }
+  return statement;
+}
+
 /**
  * Moves a row's status if the state machine allows it (`from`: the statuses that may move to `to`), and records
  * the change in the event log, in one statement: the row is locked and read, updated only from an allowed status,
  * and the event written from the updated row. Concurrent moves of one subject serialize on the row lock. It runs
- * in a database transaction with what `hooks` add, which commit with it.
+ * in a database transaction with what `hooks` add, which commit with it: prepared statements on one connection
+ * (no unit of work), since a webhook's move and its outcome are the notification workers' hot path.
  */
 export async function moveStatus<S extends string, R>(
   em: EntityManager,
@@ -175,29 +202,15 @@ export async function moveStatus<S extends string, R>(
   from: readonly S[],
   { alsoSet, afterMove, finish }: MoveHooks<S, R> = {},
 ): Promise<StatusMove<S> | null> {
-  return em.transactional(async (tx) => {
+  return inPreparedTransaction(em, async (tx) => {
     const at = new Date();
     const also = alsoSet?.(at);
-    const [record] = await tx.execute<MoveRecord[]>(
-      `with old as (select id, status from ${table} where id = ? for update),
-        moved as (
-          update ${table} t set status = ?, updated_at = ?${also ? `, ${also.sql}` : ''} from old
-          where t.id = old.id and old.status in (${from.map(() => '?').join(', ') || 'null'})
-          returning t.*),
-        event as (
-          insert into status_events (subject, subject_id, provider_account_id, status, source, occurred_at)
-          select ?, id, provider_account_id, ?, ?, ? from moved
-          returning id)
-      select old.status as previous_status, event.id as event_id, moved.* from old left join moved on true left join event on true`,
-      [id, to, at, ...(also?.params ?? []), ...from, subject, to, source, at],
-      'all',
-    );
+    const [record] = await tx.run<MoveRecord>(moveStatement(table, also?.sql), [id, to, at, ...(also?.params ?? []), from, subject, to, source, at]);
     let move: StatusMove<S> | null = null;
     if (record) {
       const previous = record.previous_status as S;
       if (record.event_id === null) move = { changed: false, from: previous, to };
       else {
-        const row = rowOf(record);
         const event: StatusEvent = {
           eventId: String(record.event_id),
           subject,
@@ -207,10 +220,7 @@ export async function moveStatus<S extends string, R>(
           source,
           occurredAt: at,
         };
-        if (afterMove) {
-          afterMove(tx, row, event, previous);
-          await tx.flush();
-        }
+        await afterMove?.(tx, rowOf(record), event, previous);
         move = { changed: true, from: previous, to, event };
       }
     }

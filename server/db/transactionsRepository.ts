@@ -431,7 +431,7 @@ export class TransactionsRepository {
     let queued = false;
     const move = await moveStatus(em, TRANSACTION_STATUSES, id, to, source, transactionStatusesMovingTo(to), {
       finish,
-      afterMove: (tx, row, event, from) => {
+      afterMove: async (tx, row, event, from) => {
         if (!row.webhookUrl) return;
         const body = this.outboundBody({
           transaction: {
@@ -446,7 +446,7 @@ export class TransactionsRepository {
           event,
           from,
         });
-        this.outbound.enqueue(tx, { eventId: event.eventId, transactionId: row.id, url: row.webhookUrl, body, at: event.occurredAt });
+        await this.outbound.enqueue(tx, { eventId: event.eventId, transactionId: row.id, url: row.webhookUrl, body, at: event.occurredAt });
         queued = true;
       },
     });

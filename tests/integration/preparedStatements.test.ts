@@ -7,7 +7,7 @@ import type { PostgreSqlConnection } from '@mikro-orm/postgresql';
 import { CreateTransactionRequest, GetTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import { openDatabase, type Database } from '../../server/db/orm.js';
-import { prepared, runPrepared } from '../../server/db/preparedSql.js';
+import { inPreparedTransaction, prepared, runPrepared } from '../../server/db/preparedSql.js';
 import { removeDir, startTestStack, type TestStack } from '../support/gateway.js';
 import { eventually } from '../support/eventually.js';
 import { createTestDatabase } from '../support/postgres.js';
@@ -76,7 +76,10 @@ const HOT = [
   'insert_notifications',
   'lease_due_notifications',
   'claim_dedup_keys',
+  'record_notification_outcome',
 ];
+/** The status move is named by its text (statusRepository.ts). */
+const isMove = (name: string) => name.startsWith('move_transactions_');
 
 describe('the gateway', () => {
   it('prepares the hot statements once per connection', async () => {
@@ -85,6 +88,7 @@ describe('the gateway', () => {
       await chargeReadAndNotify(stack);
       const names = await preparedNames(stack.gateway.db!);
       for (const name of HOT) expect(names).toContain(name);
+      expect([...names].some(isMove)).toBe(true);
     } finally {
       await stack.close();
     }
@@ -96,6 +100,7 @@ describe('the gateway', () => {
       await chargeReadAndNotify(stack);
       const names = await preparedNames(stack.gateway.db!);
       for (const name of HOT) expect(names).not.toContain(name);
+      expect([...names].some(isMove)).toBe(false);
     } finally {
       await stack.close();
     }
@@ -139,5 +144,50 @@ describe('a prepared statement', () => {
     await expect(runPrepared(db.em(), 'write', insert, [1, 'again'])).rejects.toMatchObject({ code: '23505' });
     await runPrepared(db.em(), 'write', insert, [2, 'two']);
     expect(await runPrepared(db.em(), 'write', prepared('probe_count', 'select count(*)::int as n from probe'), [])).toEqual([{ n: 2 }]);
+  });
+
+  it('in a transaction, commits its statements together, or none of them when the work throws', async () => {
+    const insert = prepared('probe_insert_tx', 'insert into probe (id, label) values (?, ?)');
+    const count = prepared('probe_count_tx', 'select count(*)::int as n from probe where id >= 10');
+    await inPreparedTransaction(db.em(), async (tx) => {
+      await tx.run(insert, [10, 'ten']);
+      await tx.run(insert, [11, 'eleven']);
+    });
+    await expect(
+      inPreparedTransaction(db.em(), async (tx) => {
+        await tx.run(insert, [12, 'twelve']);
+        throw new Error('after the first write');
+      }),
+    ).rejects.toThrow('after the first write');
+    // A statement refused mid-transaction rolls back what came before it too.
+    await expect(
+      inPreparedTransaction(db.em(), async (tx) => {
+        await tx.run(insert, [13, 'thirteen']);
+        await tx.run(insert, [10, 'ten again']);
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect(await runPrepared(db.em(), 'write', count, [])).toEqual([{ n: 2 }]);
+  });
+
+  it('in a transaction, is prepared again on a fresh connection when its table changed under it, the work run once more', async () => {
+    const byId = prepared('probe_by_id_tx', 'select t.* from probe t where t.id = ?');
+    const insert = prepared('probe_insert_tx2', 'insert into probe (id, label) values (?, ?)');
+    await inPreparedTransaction(db.em(), (tx) => tx.run(byId, [1]));
+    const other = await openDatabase({ databaseUrl: database.url, dataDir, migrate: false });
+    try {
+      await other.em().getConnection('write').execute('alter table probe add column later int not null default 8');
+    } finally {
+      await other.close();
+    }
+    let runs = 0;
+    const [row] = await inPreparedTransaction(db.em(), async (tx) => {
+      runs += 1;
+      await tx.run(insert, [20 + runs, 'written before the stale read']);
+      return tx.run<Record<string, unknown>>(byId, [1]);
+    });
+    expect(row).toMatchObject({ id: 1, label: 'one', later: 8 });
+    // The first run's insert was rolled back with it: only the second run's is there.
+    expect(runs).toBe(2);
+    expect(await runPrepared(db.em(), 'write', prepared('probe_21_22', 'select id from probe where id in (21, 22) order by id'), [])).toEqual([{ id: 22 }]);
   });
 });
