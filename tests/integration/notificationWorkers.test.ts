@@ -142,6 +142,40 @@ describe('notification workers', () => {
     expect(Number(entries)).toBeLessThanOrEqual(2);
   }, 120_000);
 
+  it('apply the notifications about one charge in one batch in the order they were received', async () => {
+    const { transaction } = await client.call(
+      'gateway',
+      'createTransaction',
+      CreateTransactionRequest.fromPartial({ providerAccountId: account.id, transaction: { amount: 1500, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX } }),
+    );
+    // Paid, then refunded: REFUNDED is only a move forward from APPROVED, so applied the other way round the refund
+    // would find the charge still PENDING and be recorded as UNCHANGED, the charge left APPROVED.
+    for (const [id, type, status] of [
+      ['evt_order_paid', 'charge.paid', 'paid'],
+      ['evt_order_refunded', 'charge.refunded', 'refunded'],
+    ] as const) {
+      const answer = await postSignedSandboxEvent(account.notificationUrl, WEBHOOK_SECRET, {
+        id,
+        type,
+        data: { id: transaction.transactionId, status, amount: 1500 },
+      });
+      expect(answer.status).toBe(200);
+    }
+    // Both leased by one round, among other notifications.
+    await paidNotifications(6, 'order');
+    expect(await gateways[0]!.useCases!.notifications.processDue()).toBe(8);
+    const events = await sql<{ status: string }>(`select status from status_events where subject_id = $1 order by id`, [transaction.id]);
+    expect(events.map((event) => event.status)).toEqual(['PENDING', 'APPROVED', 'REFUNDED']);
+    const outcomes = await sql<{ outcome: string; outcome_reason: string }>(
+      `select outcome, outcome_reason from webhook_notifications where subject_id = $1 order by received_at, id`,
+      [transaction.id],
+    );
+    expect(outcomes).toEqual([
+      { outcome: 'APPLIED', outcome_reason: 'PENDING → APPROVED' },
+      { outcome: 'APPLIED', outcome_reason: 'APPROVED → REFUNDED' },
+    ]);
+  }, 120_000);
+
   it('shared by two gateways on one database, apply each notification once', async () => {
     const charges = await paidNotifications(60, 'shared');
     const [first, second] = gateways.map((gateway) => gateway.useCases!.notifications);
