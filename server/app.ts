@@ -4,6 +4,7 @@ import { stripVTControlCharacters } from 'node:util';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/orm.js';
 import { AccountsRepository } from './db/accountsRepository.js';
+import { ACCOUNT_CHANGES_APPLICATION_NAME, AccountChangesListener } from './db/accountChanges.js';
 import { TransactionsRepository } from './db/transactionsRepository.js';
 import { ReceiversRepository } from './db/receiversRepository.js';
 import { ListsRepository } from './db/listsRepository.js';
@@ -198,11 +199,19 @@ export async function startGateway(input: Config, components: readonly Component
     for (const adapter of options.extraProviders ?? []) catalogue.register(adapter);
     const registry = observedRegistry(catalogue, metrics, tracing?.tracer);
     const uploads = new UploadsService(config.s3.folder);
+    const accounts = new AccountsRepository(secrets, config.accountCacheMs);
+    const primaryClient = db.primaryClient;
+    if (primaryClient && config.accountCacheMs > 0) {
+      // Other processes' changes of accounts drop this one's cached copies; closed before the database.
+      const listener = new AccountChangesListener({ connect: () => primaryClient(ACCOUNT_CHANGES_APPLICATION_NAME), target: accounts, logger });
+      closers.push(() => listener.close());
+      await listener.start();
+    }
     const deps = {
       ownUploads: uploads,
       db,
       registry,
-      accounts: new AccountsRepository(secrets, config.accountCacheMs),
+      accounts,
       transactions: new TransactionsRepository(outbound, transactionStatusChangedBody),
       outbound,
       receivers: new ReceiversRepository(secrets),

@@ -56,7 +56,11 @@ export interface Config {
   dbPoolMax: number;
   /** DB_PREPARED_STATEMENTS: hot statements as named prepared statements (false: unnamed, for a pooler that cannot keep them). */
   dbPreparedStatements: boolean;
-  /** ACCOUNT_CACHE_MS: how long an account and its opened secrets are served from memory (changes by other processes wait this long). */
+  /**
+   * ACCOUNT_CACHE_MS: how long an account and its opened secrets are served from memory at most. Other processes' changes
+   * drop the copy as they commit (LISTEN/NOTIFY); only while that connection is down, on the embedded database, or for a
+   * change written by hand in SQL, do they wait this long.
+   */
   accountCacheMs: number;
   /** MAX_REQUEST_BYTES: the largest request body (message) Connect and gRPC read. */
   maxRequestBytes: number;

@@ -3,7 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SecretBox } from '../lib/secretBox.js';
 import type { AccountChange, ProviderAccount, ProviderAccountInput, ProviderAccountPatch, ProviderAccountWithSecrets, StatusEvent } from '../domain/types.js';
 import { ProviderAccountEntity, type ProviderAccountRow } from './entities.js';
-import { findOneConsistent } from './consistency.js';
+import { findOneConsistent, type Consistency } from './consistency.js';
+import { announceAccountChange } from './accountChanges.js';
 import { isUuid } from '../lib/ids.js';
 import { recordStatusEvent, toStatusEvent } from './statusRepository.js';
 
@@ -20,11 +21,16 @@ interface CachedAccount {
  * Provider accounts, with secrets sealed on the way in and opened only on request.
  *
  * Every money call reads its account and opens both secrets: those are kept in memory for `cacheMs` (ACCOUNT_CACHE_MS),
- * so a burst of charges on one account reads and decrypts it once. A change made through this process is seen at
- * once (the entry is dropped); one made by another process is seen within `cacheMs`.
+ * so a burst of charges on one account reads and decrypts it once. A change or deletion announces itself in its own
+ * database transaction (accountChanges.ts): this process drops the entry at once, and every other process of the
+ * database drops it when the announcement reaches it, as soon as the change commits, while its listener is listening.
+ * `cacheMs` stays the upper bound: a process not listening (embedded database, connection lost) sees another
+ * process's change within that time, and so does every process for a change written by hand in SQL.
  */
 export class AccountsRepository {
   private readonly cache = new Map<string, CachedAccount>();
+  /** Moves on every drop: a read that started before one does not cache what it read, which may predate the change. */
+  private generation = 0;
 
   constructor(
     private readonly secrets: SecretBox,
@@ -54,13 +60,34 @@ export class AccountsRepository {
   }
 
   /**
-   * Writes the account's pending changes and an event saying what happened, in one flush (one database transaction):
-   * the event names the account only, never what changed in it.
+   * Writes the account's pending changes and an event saying what happened, in one database transaction: the event
+   * names the account only, never what changed in it. A change of an existing account is announced in the same
+   * transaction, so that other processes drop their copy exactly when it commits.
    */
   private async flushWithEvent(em: EntityManager, row: ProviderAccountRow, change: AccountChange, at: Date): Promise<StatusEvent> {
-    const event = recordStatusEvent(em, 'PROVIDER_ACCOUNT', row.id, row.id, change, 'api', at);
-    await em.flush();
-    return toStatusEvent(event);
+    if (change === 'CREATED') {
+      const event = recordStatusEvent(em, 'PROVIDER_ACCOUNT', row.id, row.id, change, 'api', at);
+      await em.flush();
+      return toStatusEvent(event);
+    }
+    return em.transactional(async (tx) => {
+      const event = recordStatusEvent(tx, 'PROVIDER_ACCOUNT', row.id, row.id, change, 'api', at);
+      await tx.flush();
+      await announceAccountChange(tx, row.id);
+      return toStatusEvent(event);
+    });
+  }
+
+  /** Drops one account's entry: it changed, through this process or (announced by the database) another. */
+  forget(id: string): void {
+    this.generation += 1;
+    this.cache.delete(id);
+  }
+
+  /** Drops every entry: changes may have gone unannounced to this process (its listener was not listening). */
+  forgetAll(): void {
+    this.generation += 1;
+    this.cache.clear();
   }
 
   async create(em: EntityManager, input: ProviderAccountInput): Promise<{ account: ProviderAccount; event: StatusEvent }> {
@@ -85,10 +112,10 @@ export class AccountsRepository {
     return { account: this.toAccount(row), event };
   }
 
-  private async row(em: EntityManager, id: string, includeDeleted: boolean): Promise<ProviderAccountRow | null> {
+  private async row(em: EntityManager, id: string, includeDeleted: boolean, consistency: Consistency = 'replica'): Promise<ProviderAccountRow | null> {
     if (!isUuid(id)) return null;
     // An account is often used right after it is created: a replica miss is checked on the primary.
-    const { row } = await findOneConsistent(em, ProviderAccountEntity, { id });
+    const { row } = await findOneConsistent(em, ProviderAccountEntity, { id }, consistency);
     return row && (includeDeleted || !row.deletedAt) ? row : null;
   }
 
@@ -101,14 +128,19 @@ export class AccountsRepository {
   async getWithSecrets(em: EntityManager, id: string, { includeDeleted = false } = {}): Promise<ProviderAccountWithSecrets | null> {
     const cached = this.cache.get(id);
     if (cached && cached.until > this.clock()) return cached.deleted && !includeDeleted ? null : cached.account;
-    const row = await this.row(em, id, true);
+    const generation = this.generation;
+    // What is kept is read on the primary: a lagging replica would hand back the version a change's announcement
+    // just dropped, to be served for `cacheMs`. Once per account and `cacheMs`, so the primary hardly notices.
+    const row = await this.row(em, id, true, this.cacheMs > 0 ? 'primary' : 'replica');
     if (!row) return null;
     const account: ProviderAccountWithSecrets = {
       ...this.toAccount(row),
       secretKey: row.secretKeySealed ? this.secrets.open(row.secretKeySealed) : '',
       webhookSecret: row.webhookSecretSealed ? this.secrets.open(row.webhookSecretSealed) : undefined,
     };
-    if (this.cacheMs > 0) this.cache.set(id, { account, deleted: Boolean(row.deletedAt), until: this.clock() + this.cacheMs });
+    if (this.cacheMs > 0 && generation === this.generation) {
+      this.cache.set(id, { account, deleted: Boolean(row.deletedAt), until: this.clock() + this.cacheMs });
+    }
     return row.deletedAt && !includeDeleted ? null : account;
   }
 
@@ -132,7 +164,7 @@ export class AccountsRepository {
     if (patch.webhookSecret !== undefined) row.webhookSecretSealed = this.seal(patch.webhookSecret);
     row.updatedAt = new Date();
     const event = await this.flushWithEvent(em, row, 'UPDATED', row.updatedAt);
-    this.cache.delete(id);
+    this.forget(id);
     return { account: this.toAccount(row), event };
   }
 
@@ -142,7 +174,7 @@ export class AccountsRepository {
     if (!row) return undefined;
     row.deletedAt = new Date();
     const event = await this.flushWithEvent(em, row, 'DELETED', row.deletedAt);
-    this.cache.delete(id);
+    this.forget(id);
     return event;
   }
 }

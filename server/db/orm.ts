@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type pg from 'pg';
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { ENTITIES } from './entities.js';
@@ -82,6 +83,12 @@ export interface Database {
   embedded: boolean;
   /** The pools' usage; none once closed (asking a closed ORM would open its pools again). */
   poolUsage(): Promise<PoolUsage[]>;
+  /**
+   * A new, unconnected client of the primary outside the pools, with the primary pool's settings and connect timeout
+   * (a LISTEN holds its connection for good); undefined on the embedded database, whose socket server serves one
+   * connection at a time.
+   */
+  primaryClient?: (applicationName: string) => pg.Client;
   close(): Promise<void>;
 }
 
@@ -135,13 +142,15 @@ export async function openDatabase({
   let embeddedServer: EmbeddedPostgres | undefined;
   const clientUrl = databaseUrl ?? (embeddedServer = await startEmbeddedPostgres(join(dataDir, 'pgdata'))).url;
   let orm: MikroORM;
+  let primaryPool: pg.Pool & { Client?: new (config: pg.ClientConfig) => pg.Client };
   try {
     orm = (await MikroORM.init(
       ormConfig(clientUrl, embeddedServer !== undefined, log, embeddedServer ? [] : replicaUrls, acquireTimeoutMs, connectTimeoutMs, poolMax),
     )) as unknown as MikroORM;
     if (migrate) await orm.migrator.up();
-    for (const { connection } of (orm.driver as RoundRobinPostgreSqlDriver).namedConnections()) {
+    for (const { name, connection } of (orm.driver as RoundRobinPostgreSqlDriver).namedConnections()) {
       const pool = await connection.getNativeClient();
+      if (name === 'primary') primaryPool = pool;
       cancelReadsWithTheirCaller(pool, { cancelRunning: embeddedServer === undefined });
       usePreparedStatements(pool, preparedStatements);
     }
@@ -154,6 +163,17 @@ export async function openDatabase({
     orm,
     em: () => orm.em.fork(),
     embedded: embeddedServer !== undefined,
+    // pg's Client as the ORM's driver loads it: the same module, and the same host, user and database as its pool.
+    primaryClient: embeddedServer
+      ? undefined
+      : (applicationName) =>
+          new primaryPool.Client!({
+            ...primaryPool.options,
+            application_name: applicationName,
+            connectionTimeoutMillis: connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+            keepAlive: true,
+            keepAliveInitialDelayMillis: 10_000,
+          }),
     async poolUsage() {
       if (closed) return [];
       const connections = (orm.driver as RoundRobinPostgreSqlDriver).namedConnections();
