@@ -31,19 +31,22 @@ export async function pixQrCodeDataUrl(pixCode: string): Promise<string> {
   return url;
 }
 
-/** The code's QR symbol as a PNG: black modules on white, `SCALE` pixels each, `MARGIN` white modules around. */
-export function qrPng(text: string): Buffer {
+/**
+ * The code's QR symbol as a PNG: black modules on white, `SCALE` pixels each, `margin` white modules around (1, the
+ * gateway's picture; 4, the one `qrcode`'s defaults draw, which the SANDBOX PSP's images have always had).
+ */
+export function qrPng(text: string, margin = MARGIN): Buffer {
   const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
-  const side = (modules.size + 2 * MARGIN) * SCALE;
+  const side = (modules.size + 2 * margin) * SCALE;
   const rowBytes = 1 + Math.ceil(side / 8); // the filter type (0, none), then 8 pixels per byte, first pixel in the high bit
   const raw = Buffer.alloc(rowBytes * side, 0xff); // white: grayscale 1 is white at bit depth 1
   for (let y = 0; y < side; y += 1) {
     const row = y * rowBytes;
     raw[row] = 0;
-    const r = Math.floor(y / SCALE) - MARGIN;
+    const r = Math.floor(y / SCALE) - margin;
     if (r < 0 || r >= modules.size) continue;
-    for (let x = MARGIN * SCALE; x < side - MARGIN * SCALE; x += 1) {
-      if (modules.get(r, Math.floor(x / SCALE) - MARGIN)) raw[row + 1 + (x >> 3)]! &= ~(0x80 >> (x & 7));
+    for (let x = margin * SCALE; x < side - margin * SCALE; x += 1) {
+      if (modules.get(r, Math.floor(x / SCALE) - margin)) raw[row + 1 + (x >> 3)]! &= ~(0x80 >> (x & 7));
     }
   }
   const header = Buffer.alloc(13);

@@ -35,6 +35,16 @@ describe('PIX QR image', () => {
     expect(ours.width).toBe((modules.size + 2) * 4);
   });
 
+  it.each([
+    ['a provider’s BR Code', CODE],
+    ['a short code', '0002012636br.gov.bcb.pix'],
+  ])('with 4 modules of margin is, for %s, the picture of the qrcode library’s defaults (the SANDBOX PSP’s image)', async (_, code) => {
+    const ours = pixels(qrPng(code, 4));
+    const theirs = pixels(Buffer.from((await QRCode.toDataURL(code)).split(',')[1]!, 'base64'));
+    expect({ width: ours.width, height: ours.height }).toEqual({ width: theirs.width, height: theirs.height });
+    expect(ours.dark).toEqual(theirs.dark);
+  });
+
   it('is a base64 PNG data URL; a code drawn again is taken from the last thousand kept, least recently used dropped first', async () => {
     const create = jest.spyOn(QRCode, 'create');
     try {
