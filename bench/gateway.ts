@@ -5,16 +5,18 @@
  * to CreateTransaction, throughput of CreateTransaction and GetTransaction
  * with the gateway's CPU per call, webhook intake and its backlog, RSS idle,
  * under load and over a soak, start-to-healthy, and SQL statements per
- * operation; then two gateway processes on one PostgreSQL database, combined.
+ * operation; then two gateway processes on one PostgreSQL database, combined,
+ * and webhook intake and processing in processes of their own.
  * Prints the targets and writes its section of docs/benchmarks.md.
  *
  * Usage: npm run bench [-- --quick] [--soak-seconds N] [--backend postgres|embedded] [--write | --no-write] [--no-two-processes] [--cpu-prof DIR]
- *   [--only webhooks|overload|start] [--webhook-seconds N]
+ *   [--only webhooks|overload|start|apart] [--webhook-seconds N]
  * (DATABASE_URL names the PostgreSQL server; the bench makes and drops a database of its own on it.)
  */
 import { loadavg } from 'node:os';
 import { POSTGRES_URL, runBackend, type BackendResult } from './gateway/scenario.js';
 import { twoProcesses, type TwoProcessResult } from './gateway/twoProcesses.js';
+import { webhooksApart, type WebhooksApartResult } from './gateway/webhooksApart.js';
 import { buildGateway, startFakeProvider } from './gateway/processes.js';
 import { consoleTable, describeMachine, section, writeSection } from './gateway/report.js';
 import { readSettings } from './gateway/settings.js';
@@ -32,11 +34,12 @@ await buildGateway(log);
 const fake = await startFakeProvider();
 const results: BackendResult[] = [];
 let two: TwoProcessResult | undefined;
+let apart: WebhooksApartResult | undefined;
 /** Written after each database, so that a failure later keeps what was measured. */
 const write = () => {
   machine.loadAfter = loadavg();
   machine.loadDuring = loadSamples;
-  writeSection(new URL('../docs/benchmarks.md', import.meta.url).pathname, section(results, settings, machine, two));
+  writeSection(new URL('../docs/benchmarks.md', import.meta.url).pathname, section(results, settings, machine, two, apart));
   log(`docs/benchmarks.md: section "The gateway under load" written (${results.map((result) => result.backend).join(', ')})`);
 };
 try {
@@ -50,13 +53,17 @@ try {
     two = await twoProcesses(POSTGRES_URL, settings, fake, log);
     if (settings.write) write();
   }
+  if (settings.webhooksApart) {
+    apart = await webhooksApart(POSTGRES_URL, settings, fake, log);
+    if (settings.write) write();
+  }
 } finally {
   clearInterval(loadSampler);
   await fake.stop();
 }
 log('');
 // The targets' table needs every section; an --only run has printed its figures above.
-if (!settings.only) log(consoleTable(results, settings));
+if (!settings.only) log(consoleTable(results, settings, apart));
 log(
   `load average after the run: ${loadavg()
     .map((value) => value.toFixed(2))

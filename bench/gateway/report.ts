@@ -12,6 +12,7 @@ import { START } from './processes.js';
 import { OVERLOAD_DEADLINE_MS, POSTGRES_URL, type BackendResult, type RunFigures, type StatementProfile } from './scenario.js';
 import type { Backend, Settings } from './settings.js';
 import type { TwoProcessResult } from './twoProcesses.js';
+import type { WebhooksApartResult } from './webhooksApart.js';
 
 const START_PREFIX = '<!-- gateway-bench:start';
 export const START_MARKER = `${START_PREFIX}: written by npm run bench (bench/gateway.ts); a rerun replaces everything down to the end marker -->`;
@@ -116,7 +117,7 @@ function addedLatency(result: BackendResult, rateWanted: number, method: Method)
 const saturation = (saturated: number, runs: number) =>
   saturated ? ` (saturated in ${saturated} of ${runs} runs: the gateway fell a second of calls behind)` : '';
 
-function verdicts(results: BackendResult[], settings: Settings): Verdict[] {
+function verdicts(results: BackendResult[], settings: Settings, apart?: WebhooksApartResult): Verdict[] {
   const rows: Verdict[] = [];
   const row = (target: string, figure: (result: BackendResult) => string) =>
     rows.push({ target, figures: Object.fromEntries(results.map((result) => [result.backend, figure(result)])) });
@@ -156,6 +157,22 @@ function verdicts(results: BackendResult[], settings: Settings): Verdict[] {
     judge(median(result.webhook.rate), 5000, 'floor', '/s', grouped),
   );
   row('Webhook acknowledgement p99 ≤ 20 ms (median)', (result) => judge(median(result.webhook.p99), 20, 'ceiling', ' ms', (value) => fixed(value, 1)));
+  if (apart && results.some((result) => result.backend === 'postgres')) {
+    // The README's scaled-out webhooks: a sidecar that only stores (WEBHOOK_WORKERS=0), the workers in another process.
+    const apartRow = (target: string, figure: string) =>
+      rows.push({
+        target,
+        figures: Object.fromEntries(results.map((result) => [result.backend, result.backend === 'postgres' ? figure : '(one process only)'])),
+      });
+    apartRow(
+      `Webhook intake ≥ 5,000 ack/s, processing in another process (sidecar with WEBHOOK_WORKERS=0, ×${apart.concurrency} senders, median)`,
+      judge(median(apart.intake.rate), 5000, 'floor', '/s', grouped),
+    );
+    apartRow(
+      'Webhook acknowledgement p99 ≤ 20 ms, processing in another process (median)',
+      judge(median(apart.intake.p99), 20, 'ceiling', ' ms', (value) => fixed(value, 1)),
+    );
+  }
   row('RSS ≤ 250 MB (peak under load)', (result) => judge(result.rss.peakUnderLoad, 250, 'ceiling', ' MB', (value) => fixed(value, 0)));
   row(`No RSS growth over the soak (${settings.soakSeconds} s; tolerance 10 MB between its second and last tenths)`, (result) => {
     const growth = result.rss.soak.rssLate - result.rss.soak.rssEarly;
@@ -187,7 +204,7 @@ function statementSummary(profile: StatementProfile): string {
   return `${fixed(profile.perOperation, 2)} (${kinds})`;
 }
 
-export function section(results: BackendResult[], settings: Settings, machine: Machine, two?: TwoProcessResult): string {
+export function section(results: BackendResult[], settings: Settings, machine: Machine, two?: TwoProcessResult, apart?: WebhooksApartResult): string {
   const backends = results.map((result) => result.backend);
   const repeats = (n: number) => (n === 1 ? 'One run' : `Min / median of ${n} runs`);
   const runs = (n: number) => (n === 1 ? '1 run' : `${n} runs`);
@@ -212,7 +229,7 @@ export function section(results: BackendResult[], settings: Settings, machine: M
     '',
     table(
       ['target', ...backends.map((backend) => BACKEND_NAME[backend])],
-      verdicts(results, settings).map((verdict) => [verdict.target, ...backends.map((backend) => verdict.figures[backend] ?? '')]),
+      verdicts(results, settings, apart).map((verdict) => [verdict.target, ...backends.map((backend) => verdict.figures[backend] ?? '')]),
     ),
     '',
   );
@@ -370,6 +387,7 @@ export function section(results: BackendResult[], settings: Settings, machine: M
   );
 
   if (two) lines.push(...twoProcessLines(two, settings));
+  if (apart) lines.push(...apartLines(apart, settings));
 
   lines.push(
     '### Start-to-healthy',
@@ -443,6 +461,42 @@ function twoProcessLines(two: TwoProcessResult, settings: Settings): string[] {
   ];
 }
 
+/** Webhook intake alone in a sidecar that does not process, then the backlog processed by a worker process of its own. */
+function apartLines(apart: WebhooksApartResult, settings: Settings): string[] {
+  const { intake, processing } = apart;
+  const outcomes = Object.entries(processing.outcomes)
+    .map(([outcome, count]) => `${outcome} ${grouped(count)}`)
+    .join(', ');
+  return [
+    '### Webhook intake and processing in processes of their own',
+    '',
+    `As the README scales webhooks out, on one fresh PostgreSQL database: a gateway process whose sidecar stores and acknowledges but does not process (\`WEBHOOK_WORKERS=0\`), and a gateway process whose notification worker processes the backlog (\`WEBHOOK_WORKERS=1\`). *Intake*: ${apart.concurrency} senders post PAGUESAFE postbacks to the sidecar for ${settings.webhookSeconds} s, nothing processing them (its CPU per acknowledgement is the sidecar process's); ${repeatsNote(settings.webhookRepeats).toLowerCase()} *Processing*: ${grouped(processing.notifications)} postbacks, each about a pending PIX charge of its own, stored by the sidecar, then a worker process started: the time runs from its spawn (its start, about a second, counted in) until every one is processed, and its CPU per notification leaves out what a start of the same process with nothing to process costs. The two share the machine's two cores with PostgreSQL and the load generator, one after the other here.`,
+    '',
+    table(
+      ['part', 'rate', 'p50 ms', 'p99 ms', 'CPU ms', 'errors / outcomes'],
+      [
+        [
+          'intake alone (sidecar, WEBHOOK_WORKERS=0)',
+          `${rate(intake.rate)} ack/s`,
+          ms(intake.p50),
+          ms(intake.p99),
+          `${ms(intake.cpuMsPerAck)} per ack`,
+          errors(intake.errors),
+        ],
+        [
+          'processing (worker process)',
+          `${grouped(processing.notifications / processing.seconds)}/s (${fixed(processing.seconds, 1)} s for ${grouped(processing.notifications)})`,
+          '',
+          '',
+          `${fixed(processing.cpuMsPerNotification, 2)} per notification`,
+          `${outcomes}${processing.left ? `; **${grouped(processing.left)} left unprocessed**` : ''}`,
+        ],
+      ],
+    ),
+    '',
+  ];
+}
+
 const repeatsNote = (n: number) => (n === 1 ? 'One run.' : `Min / median of ${n} runs.`);
 
 function combinedCells(run: TwoProcessResult['get']): string[] {
@@ -464,9 +518,9 @@ export function writeSection(path: string, generated: string): void {
 }
 
 /** The targets and the headline figures, for the console. */
-export function consoleTable(results: BackendResult[], settings: Settings): string {
+export function consoleTable(results: BackendResult[], settings: Settings, apart?: WebhooksApartResult): string {
   const backends = results.map((result) => result.backend);
-  const rows = verdicts(results, settings).map((verdict) => [
+  const rows = verdicts(results, settings, apart).map((verdict) => [
     verdict.target,
     ...backends.map((backend) => (verdict.figures[backend] ?? '').replaceAll('**', '')),
   ]);

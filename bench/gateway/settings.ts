@@ -1,6 +1,6 @@
 /**
  * The suite's command line: `npm run bench [-- --quick] [--soak-seconds N] [--backend postgres|embedded] [--write|--no-write] [--no-two-processes]
- * [--cpu-prof DIR] [--only webhooks|overload|start] [--webhook-seconds N]`.
+ * [--cpu-prof DIR] [--only webhooks|overload|start|apart] [--webhook-seconds N]`.
  */
 import type { Method } from './clients.js';
 
@@ -10,9 +10,10 @@ export interface Settings {
   quick: boolean;
   /**
    * To iterate on one part (nothing is written): --only webhooks, the SQL count and the webhook intake and backlog;
-   * --only overload, the PIX closed loops and the run at twice their capacity; --only start, start-to-healthy.
+   * --only overload, the PIX closed loops and the run at twice their capacity; --only start, start-to-healthy;
+   * --only apart, webhook intake and processing in processes of their own (PostgreSQL).
    */
-  only?: 'webhooks' | 'overload' | 'start';
+  only?: 'webhooks' | 'overload' | 'start' | 'apart';
   backends: Backend[];
   /** Charges' payment methods measured (PIX renders a QR image in the gateway; BILLET does not). */
   methods: Method[];
@@ -36,6 +37,8 @@ export interface Settings {
   soakSeconds: number;
   /** Two gateway processes on one PostgreSQL database, after the backends (off with --no-two-processes, or without PostgreSQL). */
   twoProcesses: boolean;
+  /** Webhook intake and processing in processes of their own on PostgreSQL (bench/gateway/webhooksApart.ts); with the two processes, or --only apart. */
+  webhooksApart: boolean;
   /** --cpu-prof DIR: the gateway under load writes a V8 CPU profile there when it stops (open it in Chrome's DevTools). */
   cpuProfileDir?: string;
 }
@@ -55,14 +58,15 @@ export function readSettings(argv: readonly string[]): Settings {
   const quick = argv.includes('--quick');
   const backend = value('backend');
   const only = value('only');
-  if (only !== undefined && only !== 'webhooks' && only !== 'overload' && only !== 'start')
-    throw new Error(`--only takes webhooks, overload or start, got ${JSON.stringify(only)}`);
+  if (only !== undefined && only !== 'webhooks' && only !== 'overload' && only !== 'start' && only !== 'apart')
+    throw new Error(`--only takes webhooks, overload, start or apart, got ${JSON.stringify(only)}`);
   if (backend !== undefined && backend !== 'postgres' && backend !== 'embedded')
     throw new Error(`--backend takes postgres or embedded, got ${JSON.stringify(backend)}`);
   return {
     quick,
     only: only as Settings['only'],
-    backends: backend ? [backend] : ['postgres', 'embedded'],
+    // --only apart measures its own processes, on PostgreSQL, and no backend's.
+    backends: only === 'apart' ? [] : backend ? [backend] : ['postgres', 'embedded'],
     methods: ['PIX', 'BILLET'],
     write: !only && (argv.includes('--write') || (!quick && !argv.includes('--no-write'))),
     startCold: quick ? 1 : 3,
@@ -81,6 +85,7 @@ export function readSettings(argv: readonly string[]): Settings {
     drainTimeoutSeconds: quick ? 120 : 600,
     soakSeconds: number('soak-seconds', quick ? 10 : 300),
     twoProcesses: !only && !argv.includes('--no-two-processes') && (backend === undefined || backend === 'postgres'),
+    webhooksApart: only === 'apart' || (!only && !argv.includes('--no-two-processes') && (backend === undefined || backend === 'postgres')),
     cpuProfileDir: value('cpu-prof'),
   };
 }

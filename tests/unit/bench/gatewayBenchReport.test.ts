@@ -65,8 +65,15 @@ function result(backend: BackendResult['backend']): BackendResult {
 describe('the bench command line', () => {
   it('runs one part alone with --only, writing nothing and leaving the two-process run out', () => {
     for (const only of ['webhooks', 'overload', 'start'] as const)
-      expect(readSettings(['--only', only])).toMatchObject({ only, write: false, twoProcesses: false });
-    expect(() => readSettings(['--only', 'soak'])).toThrow('--only takes webhooks, overload or start, got "soak"');
+      expect(readSettings(['--only', only])).toMatchObject({ only, write: false, twoProcesses: false, webhooksApart: false });
+    expect(() => readSettings(['--only', 'soak'])).toThrow('--only takes webhooks, overload, start or apart, got "soak"');
+  });
+
+  it('measures webhooks in processes of their own on PostgreSQL: in a full run, or alone with --only apart', () => {
+    expect(readSettings([])).toMatchObject({ twoProcesses: true, webhooksApart: true });
+    expect(readSettings(['--backend', 'embedded'])).toMatchObject({ webhooksApart: false });
+    expect(readSettings(['--no-two-processes'])).toMatchObject({ webhooksApart: false });
+    expect(readSettings(['--only', 'apart'])).toMatchObject({ only: 'apart', backends: [], write: false, twoProcesses: false, webhooksApart: true });
   });
 });
 
@@ -87,6 +94,20 @@ describe('the gateway bench report', () => {
     expect(row('Start-to-healthy')).toContain('1.80 s: **met**');
     expect(text.startsWith(START_MARKER)).toBe(true);
     expect(text.endsWith(END_MARKER)).toBe(true);
+  });
+
+  it('judges webhook intake with processing in another process on PostgreSQL, and shows both parts', () => {
+    const settings = readSettings([]);
+    const apart = {
+      concurrency: 32,
+      intake: { rate: [6900, 7300, 7100], p50: [3], p99: [14, 25, 19], cpuMsPerAck: [0.12], errors: {} },
+      processing: { notifications: 20000, seconds: 25, cpuMsPerNotification: 0.9, outcomes: { APPLIED: 20000 }, left: 0 },
+    };
+    const text = section([result('postgres'), result('embedded')], settings, machine, undefined, apart);
+    const row = (target: string) => text.split('\n').find((line) => line.startsWith(`| ${target}`));
+    expect(row('Webhook intake ≥ 5,000 ack/s, processing in another process')).toContain('| 7,100/s: **met** | (one process only) |');
+    expect(row('Webhook acknowledgement p99 ≤ 20 ms, processing in another process')).toContain('19.0 ms: **met**');
+    expect(text).toContain('| processing (worker process) | 800/s (25.0 s for 20,000) |');
   });
 
   it('goes before the first section of a document without one, and a rerun replaces only it', () => {
