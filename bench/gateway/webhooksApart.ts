@@ -82,10 +82,12 @@ export async function webhooksApart(
       intake.errors = mergeErrors([intake.errors, result.errors]);
     }
     log(
-      `  intake alone: ${intake.rate.map((v) => v.toFixed(0)).join(', ')} ack/s, p99 ${intake.p99.map((v) => v.toFixed(1)).join(', ')} ms, CPU ${intake.cpuMsPerAck.map((v) => v.toFixed(3)).join(', ')} ms/ack, errors ${JSON.stringify(intake.errors)}`,
+      `  intake alone: ${intake.rate.map((v) => v.toFixed(0)).join(', ')} ack/s, p50 ${intake.p50.map((v) => v.toFixed(2)).join(', ')} ms, p99 ${intake.p99.map((v) => v.toFixed(1)).join(', ')} ms, CPU ${intake.cpuMsPerAck.map((v) => v.toFixed(3)).join(', ')} ms/ack, errors ${JSON.stringify(intake.errors)}`,
     );
-    // That backlog goes: processing is measured on postbacks each about a pending charge of its own.
-    await onDatabase(database.url, (db) => db.query('delete from webhook_notifications'));
+    // That backlog goes: processing is measured on postbacks each about a pending charge of its own. Truncated, not
+    // deleted: the dead rows of a delete stay in the backlog's index until a vacuum, and every lease walked them
+    // (21,036 notifications processed at 492/s after a delete, against about 780/s on a fresh table).
+    await onDatabase(database.url, (db) => db.query('truncate webhook_notifications'));
 
     // A start of the worker process with nothing to process, for the CPU its start costs.
     const idle = await startGatewayProcess(options(1));
