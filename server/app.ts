@@ -227,7 +227,7 @@ export async function startGateway(input: Config, components: readonly Component
     const useCases: UseCases = {
       payments: new PaymentsService(deps),
       accounts: new AccountsService(deps),
-      notifications: new NotificationsService(deps, DEFAULT_PROCESSING, config.webhookBadSignatureStoreLimit),
+      notifications: new NotificationsService(deps, { ...DEFAULT_PROCESSING, concurrency: config.webhookConcurrency }, config.webhookBadSignatureStoreLimit),
       sandbox: new SandboxService(deps),
       outbound: new OutboundService(deps, { secret: config.outboundWebhookSecret, retryScheduleMs: config.outboundRetryScheduleMs, timeoutMs: 10_000 }),
       events,

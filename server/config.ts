@@ -38,6 +38,8 @@ export interface Config {
   logLevel: string;
   /** Notification-processing loops in this process (0: the sidecar only stores; another process processes). */
   webhookWorkers: number;
+  /** WEBHOOK_CONCURRENCY: notifications each of those loops processes at once. */
+  webhookConcurrency: number;
   /** Key of the x-gateway-signature header on notifications to callers' webhook_url. */
   outboundWebhookSecret: string;
   /** OUTBOUND_WEBHOOK_SECRET_CHANGED: this process records its outbound secret as the database's (a change made on purpose). */
@@ -281,6 +283,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDir: resolve(env.WEB_DIR || 'web/dist'),
     logLevel: env.LOG_LEVEL || 'info',
     webhookWorkers: count(env, 'WEBHOOK_WORKERS', 1),
+    webhookConcurrency: positive(env, 'WEBHOOK_CONCURRENCY', 8),
     outboundWebhookSecret: env.OUTBOUND_WEBHOOK_SECRET || persisted(dataDir, 'outbound-webhook.secret', () => randomBytes(32).toString('base64url')).value,
     outboundWebhookSecretChanged: flag(env, 'OUTBOUND_WEBHOOK_SECRET_CHANGED'),
     outboundRetryScheduleMs: env.OUTBOUND_RETRY_SCHEDULE_MS

@@ -48,11 +48,18 @@ export interface NotificationProcessingOptions {
   maxAttempts: number;
   /** Delay before attempt n + 1: baseRetryMs × 2^(n-1), at most an hour. */
   baseRetryMs: number;
+  /** Notifications (or subjects) one worker round works on at once (WEBHOOK_CONCURRENCY); default 8. */
+  concurrency?: number;
 }
 
-/** Notifications one worker round leases, and how many of them (or of their subjects) are worked on at once. */
+/**
+ * Notifications one worker round leases, and how many of them (or of their subjects) are worked on at once by
+ * default. More at once process a backlog faster and with less CPU each (more dedup keys per statement, a shorter
+ * tail per batch), but take the cores first from an intake in the same process: 8 keeps a sidecar that also
+ * processes answering quickly; a process that only processes may take more (docs/benchmarks.md).
+ */
 const NOTIFICATION_BATCH = 100;
-const PROCESSING_CONCURRENCY = 8;
+export const DEFAULT_PROCESSING_CONCURRENCY = 8;
 
 /** `work` over `items`, at most `limit` at a time; results in the items' order. */
 async function mapLimited<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
@@ -190,21 +197,22 @@ export class NotificationsService {
   }
 
   /**
-   * One worker round: leases up to `limit` due notifications and processes them `PROCESSING_CONCURRENCY` at a
+   * One worker round: leases up to `limit` due notifications and processes them `concurrency` at a
    * time. Notifications about one subject (one charge or payout) are applied one after another in the order they
    * were received, since a later status may only be valid after an earlier one; different subjects go side by side.
    * Returns how many were processed.
    */
   async processDue(limit = NOTIFICATION_BATCH): Promise<number> {
     const leased = await this.deps.notifications.claimDue(this.deps.db.em(), limit, this.options.leaseMs);
-    const prepared = await mapLimited(leased, PROCESSING_CONCURRENCY, (stored) => this.prepare(stored));
+    const concurrency = this.options.concurrency ?? DEFAULT_PROCESSING_CONCURRENCY;
+    const prepared = await mapLimited(leased, concurrency, (stored) => this.prepare(stored));
     const bySubject = new Map<string, (() => Promise<WebhookNotification>)[]>();
     for (const step of prepared) {
       const queue = bySubject.get(step.subject);
       if (queue) queue.push(step.apply);
       else bySubject.set(step.subject, [step.apply]);
     }
-    await mapLimited([...bySubject.values()], PROCESSING_CONCURRENCY, async (queue) => {
+    await mapLimited([...bySubject.values()], concurrency, async (queue) => {
       for (const apply of queue) await apply();
     });
     return leased.length;
