@@ -39,6 +39,7 @@ import {
   type NotificationVerdict,
   type ProviderIdentity,
 } from '../adapter.js';
+import { parseAnswer, type AnswerSchema } from './answers.js';
 import { parseCredentials, type Credentials, type CredentialLayout } from './credentials.js';
 import type { AdapterRuntime, ProviderDeclaration } from './declaration.js';
 
@@ -295,10 +296,28 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
     return new GatewayError(failure.code, CATALOGUE[fixed].message, { reason: fixed, outcome: failure.details.outcome });
   }
 
-  /** One HTTP exchange of `operation`: the answer's body, or the operation's failure. */
-  protected async exchange<T>(operation: Operation | ExtraOperation, prefix: string, send: () => Promise<ProviderResponse<T>>): Promise<T> {
+  /**
+   * One HTTP exchange of `operation`: the answer parsed by `schema` (its wire
+   * section's), or the operation's failure; an answer the schema refuses is
+   * PROVIDER_BAD_RESPONSE under the operation's declared texts, its outcome
+   * unknown. Without a schema the body comes back unread (adapters not yet on schemas).
+   */
+  protected async exchange<T>(
+    operation: Operation | ExtraOperation,
+    prefix: string,
+    send: () => Promise<ProviderResponse<unknown>>,
+    schema: AnswerSchema<T>,
+  ): Promise<T>;
+  protected async exchange<T>(operation: Operation | ExtraOperation, prefix: string, send: () => Promise<ProviderResponse<T>>): Promise<T>;
+  protected async exchange<T>(
+    operation: Operation | ExtraOperation,
+    prefix: string,
+    send: () => Promise<ProviderResponse<unknown>>,
+    schema?: AnswerSchema<T>,
+  ): Promise<T> {
     try {
-      return (await send()).data;
+      const { data } = await send();
+      return schema ? parseAnswer(schema, data) : (data as T);
     } catch (error) {
       throw this.failure(operation, prefix, error);
     }
