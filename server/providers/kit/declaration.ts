@@ -64,7 +64,20 @@ export interface ProviderDeclaration {
    * API material with its source, or the family's dialect / the gateway's decision.
    */
   sources: string;
+  /**
+   * What the declaration's shapes rest on (the provider catalogue shows it):
+   * `documented`, a stand-in written from the provider's own documentation or
+   * SDK passes (tests/standins/<id>.test.ts); `platform`, the same from the
+   * documentation of the white-label platform it runs on; undeclared,
+   * `specification-only` (no public material: bodies are readings of the
+   * specification, the host a placeholder). `addresses`: where that
+   * documentation is.
+   */
+  evidence?: { level: 'documented' | 'platform'; addresses: readonly string[] };
 }
+
+/** The catalogue's word for what a provider's declaration rests on. */
+export type EvidenceLevel = 'documented' | 'platform' | 'specification-only';
 
 export type MoneyUnit = 'cents' | 'reais';
 
