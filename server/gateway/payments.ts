@@ -22,7 +22,7 @@ import type {
   Withdrawal,
   WithdrawMethod,
 } from '../domain/types.js';
-import type { ProviderAdapter } from '../providers/adapter.js';
+import type { ProviderAdapter, ProviderEvidence } from '../providers/adapter.js';
 import { resolveAccount, type GatewayDeps, type ResolvedAccount } from './context.js';
 import { optionalUrl, requirePositiveCents, requireText } from './validation.js';
 import { runIdempotent } from './idempotency.js';
@@ -55,6 +55,8 @@ export interface ProviderSummary {
   paymentMethods: readonly PaymentMethod[];
   withdrawMethods: readonly WithdrawMethod[];
   operations: Operation[];
+  family: string;
+  evidence: ProviderEvidence;
 }
 
 function requireOperation(adapter: ProviderAdapter, operation: Operation): void {
@@ -73,6 +75,8 @@ export class PaymentsService {
       paymentMethods: adapter.capabilities.paymentMethods,
       withdrawMethods: adapter.capabilities.withdrawMethods,
       operations: adapter.operations,
+      family: adapter.family,
+      evidence: adapter.evidence,
     }));
   }
 

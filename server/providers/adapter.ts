@@ -154,6 +154,22 @@ export const operationsOf = (capabilities: Capabilities): Operation[] => OPERATI
 const unsupported = (): Promise<never> => Promise.reject(notImplemented());
 
 /**
+ * What a provider adapter's request and answer shapes rest on:
+ * `documented` or `platform`, a stand-in written from the provider's own (or
+ * its white-label platform's) documentation passes in the suite;
+ * `unverified`, public material shaped it but no stand-in from it runs yet;
+ * `specification-only`, there is no public material; `built-in`, the
+ * gateway's own SANDBOX.
+ */
+export type EvidenceLevel = 'documented' | 'platform' | 'unverified' | 'specification-only' | 'built-in';
+
+export interface ProviderEvidence {
+  level: EvidenceLevel;
+  /** Where that documentation is; empty when there is none. */
+  addresses: readonly string[];
+}
+
+/**
  * The contract's eleven operations (named as in the specification). An adapter
  * declares its capabilities and implements the operations they offer; every
  * other operation rejects with 'Method not implemented.'.
@@ -161,6 +177,16 @@ const unsupported = (): Promise<never> => Promise.reject(notImplemented());
 export abstract class ProviderAdapter {
   abstract readonly identity: ProviderIdentity;
   abstract readonly capabilities: Capabilities;
+
+  /** Its family of dialects, for the provider catalogue; 'bespoke' for an adapter of its own. */
+  get family(): string {
+    return 'bespoke';
+  }
+
+  /** What its shapes rest on (the catalogue's evidence); an adapter that declares nothing is unverified. */
+  get evidence(): ProviderEvidence {
+    return { level: 'unverified', addresses: [] };
+  }
 
   get operations(): Operation[] {
     return operationsOf(this.capabilities);

@@ -1,4 +1,5 @@
 import type { AuthStyle } from '../lib/http/index.js';
+import type { EvidenceLevel, ProviderEvidence } from './adapter.js';
 import { DeclaredAdapter } from './kit/declaredAdapter.js';
 import type { ProviderRegistry } from './registry.js';
 
@@ -41,6 +42,25 @@ function describeAuth(auth: AuthStyle, headers: readonly string[], session?: str
 
 const cell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
+/** How the catalogue words each level of evidence (server/providers/adapter.ts). */
+const EVIDENCE_WORDS: Record<EvidenceLevel, string> = {
+  documented: 'documented',
+  platform: 'platform',
+  unverified: 'unverified',
+  'specification-only': 'specification-only',
+  'built-in': 'built-in',
+};
+
+function describeEvidence({ level, addresses }: ProviderEvidence): string {
+  return addresses.length ? `${EVIDENCE_WORDS[level]}: ${addresses.map((address) => `<${address}>`).join(', ')}` : EVIDENCE_WORDS[level];
+}
+
+/** How many registered providers stand on each level of evidence, in the catalogue's order (the README quotes it). */
+export function evidenceCounts(registry: ProviderRegistry): Array<[EvidenceLevel, number]> {
+  const levels = Object.keys(EVIDENCE_WORDS) as EvidenceLevel[];
+  return levels.map((level) => [level, registry.list().filter((adapter) => adapter.evidence.level === level).length]);
+}
+
 export function renderProviderCatalogue(registry: ProviderRegistry): string {
   const rows = registry
     .list()
@@ -59,7 +79,8 @@ export function renderProviderCatalogue(registry: ProviderRegistry): string {
         .filter(Boolean)
         .join(', ');
       const name = identity.aliases.length ? `${identity.id} (${identity.aliases.join(', ')})` : identity.id;
-      return `| ${[name, identity.specGroup, family, methods, payouts, adapter.operations.join(', '), describeAuth(auth, headers, session), money, validity || '—', sources].map(cell).join(' | ')} |`;
+      const evidence = describeEvidence(adapter.evidence);
+      return `| ${[name, identity.specGroup, family, evidence, methods, payouts, adapter.operations.join(', '), describeAuth(auth, headers, session), money, validity || '—', sources].map(cell).join(' | ')} |`;
     });
   return [
     '# Provider catalogue',
@@ -68,8 +89,15 @@ export function renderProviderCatalogue(registry: ProviderRegistry): string {
     '',
     'The providers the gateway registers, what each supports, and where each request and response shape came from. "Spec" is the specification the gateway is built from (its documents 1–3); "research" is the public material on each provider\'s API gathered for it (official documentation, SDKs and public integrations); "the family\'s dialect" or "the gateway\'s decision" means neither shows the shape (written down in `docs/decisions.md`).',
     '',
-    '| provider | spec group | family | payment methods | payouts | operations | auth | money | validity | shapes from |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    "The evidence column says what each adapter stands on. **documented**: a stand-in written from the provider's own public documentation or SDK (its addresses given) runs in the test suite (`tests/standins/`) and passes, driven end to end through the gateway's contract; **platform**: the same, from the documentation of the white-label platform the provider runs on; **unverified**: public material shaped the adapter, but no stand-in written from it runs yet; **specification-only**: no public material exists, so bodies are readings of the specification and the host is a placeholder; **built-in**: the gateway's own SANDBOX.",
+    '',
+    `Counts: ${evidenceCounts(registry)
+      .filter(([, count]) => count > 0)
+      .map(([level, count]) => `${EVIDENCE_WORDS[level]} ${count}`)
+      .join(', ')}.`,
+    '',
+    '| provider | spec group | family | evidence | payment methods | payouts | operations | auth | money | validity | shapes from |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
   ].join('\n');

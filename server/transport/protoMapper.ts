@@ -195,6 +195,9 @@ export function toProtoProvider(p: ProviderSummary): pb.ProviderInfo {
           operation.replace(/[A-Z]/g, (c) => `_${c}`),
         ) as pb.Operation,
     ),
+    evidence: toEnum(pb.ProviderEvidence, 'PROVIDER_EVIDENCE', p.evidence.level.replaceAll('-', '_')) as pb.ProviderEvidence,
+    evidenceAddresses: [...p.evidence.addresses],
+    family: p.family,
   };
 }
 

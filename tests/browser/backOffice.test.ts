@@ -10,7 +10,7 @@ import {
 } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { CreateProviderAccountRequest, GetProviderAccountRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
-import { PaymentMethod, PixKeyType, WithdrawMethod } from '../../gen/ts-proto/gateway/v1/types.js';
+import { PaymentMethod, PixKeyType, ProviderEvidence, WithdrawMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import { grpcDriver, type Driver } from '../support/clients.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { removeDir, startTestGateway, TEST_TOKEN } from '../support/gateway.js';
@@ -335,6 +335,16 @@ it('providers: the capability matrix lists every registered provider, filterable
   await page.getByRole('combobox', { name: 'Grupo de especificação' }).click();
   await page.getByRole('option', { name: group, exact: true }).click();
   await expect(rows.count()).resolves.toBe(providers.filter((p: { specGroup: string }) => p.specGroup === group).length);
+  await page.getByRole('combobox', { name: 'Grupo de especificação' }).click();
+  await page.getByRole('option', { name: group, exact: true }).click();
+  await rows.nth(providers.length - 1).waitFor();
+  // What each adapter stands on: PAGUESAFE has no public material, so its shapes are the specification's.
+  await expect(page.locator('[data-provider="PAGUESAFE"] [data-evidence]').textContent()).resolves.toBe('Só especificação');
+  await page.getByRole('combobox', { name: 'Evidência' }).click();
+  await page.getByRole('option', { name: 'Só especificação', exact: true }).click();
+  const specificationOnly = providers.filter((p: { evidence: number }) => p.evidence === ProviderEvidence.PROVIDER_EVIDENCE_SPECIFICATION_ONLY);
+  await expect(rows.count()).resolves.toBe(specificationOnly.length);
+  expect(specificationOnly.length).toBeGreaterThan(0);
   await finish(page, violations, 'providers');
 });
 

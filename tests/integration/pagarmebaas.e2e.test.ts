@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createStaticPix, hasError } from 'pix-utils';
 import { CreateTransactionRequest, GetTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
-import { Operation, PaymentMethod, StatusSource, TransactionStatus, WithdrawMethod } from '../../gen/ts-proto/gateway/v1/types.js';
+import { Operation, PaymentMethod, ProviderEvidence, StatusSource, TransactionStatus, WithdrawMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import type { Driver } from '../support/clients.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
 import { eventually } from '../support/eventually.js';
@@ -110,6 +110,9 @@ describe('PAGARMEBAAS through the public gRPC API', () => {
         Operation.OPERATION_WITHDRAW,
         Operation.OPERATION_PROCESS_WEBHOOK,
       ],
+      family: 'orders API',
+      evidence: ProviderEvidence.PROVIDER_EVIDENCE_UNVERIFIED,
+      evidenceAddresses: [],
     });
   });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { CreateTransactionRequest, GetTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
-import { Operation, PaymentMethod, StatusSource, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
+import { Operation, PaymentMethod, ProviderEvidence, StatusSource, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import type { Driver } from '../support/clients.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
 import { eventually } from '../support/eventually.js';
@@ -53,6 +53,9 @@ describe('PAGUESAFE through the public gRPC API', () => {
         Operation.OPERATION_REFOUND_TRANSACTION,
         Operation.OPERATION_PROCESS_WEBHOOK,
       ],
+      family: 'transactions API',
+      evidence: ProviderEvidence.PROVIDER_EVIDENCE_SPECIFICATION_ONLY,
+      evidenceAddresses: [],
     });
   });
 

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { expect, it } from '@jest/globals';
 import { createRegistry } from '../../server/providers/catalog.js';
-import { renderProviderCatalogue } from '../../server/providers/catalogueDoc.js';
+import { evidenceCounts, renderProviderCatalogue } from '../../server/providers/catalogueDoc.js';
+import { existsSync } from 'node:fs';
 
 it('docs/providers.md is the catalogue generated from the declarations (run `npm run docs:providers` after changing a provider)', async () => {
   const generated = renderProviderCatalogue(await createRegistry({ sandboxUrl: 'http://127.0.0.1:8090' }));
@@ -13,7 +14,7 @@ it('lists every registered provider with its family, auth, money and sources', a
   const doc = renderProviderCatalogue(registry);
   for (const adapter of registry.list()) expect(doc).toContain(`| ${adapter.identity.id}`);
   expect(doc).toMatch(
-    /\| VOLUTI \| document 2 \(group 2\) \| BACEN API Pix \| PIX \| PIX \| .* \| OAuth2 client credentials \(`\/oauth\/token`\) \| reais \| PIX 1 day \|/,
+    /\| VOLUTI \| document 2 \(group 2\) \| BACEN API Pix \| [a-z-]+(: .*)? \| PIX \| PIX \| .* \| OAuth2 client credentials \(`\/oauth\/token`\) \| reais \| PIX 1 day \|/,
   );
 });
 
@@ -23,8 +24,27 @@ it("names a login session's path as the auth of providers that log in, beside an
     doc
       .split('\n')
       .find((line) => line.startsWith(`| ${id} `))
-      ?.split(' | ')[6];
+      ?.split(' | ')[7];
   expect(authOf('VELTRAX')).toBe('login `/api/auth/login` → Bearer');
   expect(authOf('LEXXEN')).toBe('login `/auth` → Bearer');
   expect(authOf('WITETEC')).toBe('header `x-api-key`; login `/withdrawals/auth` → Bearer');
+});
+
+it('calls a provider documented or platform only when a stand-in written from those addresses runs in the suite', async () => {
+  const registry = await createRegistry({ sandboxUrl: 'http://127.0.0.1:8090' });
+  const verified = registry.list().filter((adapter) => ['documented', 'platform'].includes(adapter.evidence.level));
+  for (const adapter of verified) {
+    const standIn = new URL(`../standins/${adapter.identity.id.toLowerCase()}.test.ts`, import.meta.url);
+    expect([adapter.identity.id, existsSync(standIn)]).toEqual([adapter.identity.id, true]);
+    expect(adapter.evidence.addresses.length).toBeGreaterThan(0);
+    for (const address of adapter.evidence.addresses) expect(address).toMatch(/^https:\/\/\S+$/);
+  }
+  for (const adapter of registry.list().filter((adapter) => !verified.includes(adapter))) expect(adapter.evidence.addresses).toEqual([]);
+});
+
+it("the README's count of providers by evidence is the catalogue's", async () => {
+  const counts = evidenceCounts(await createRegistry({ sandboxUrl: 'http://127.0.0.1:8090' }));
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const line = readme.split('\n').find((text) => text.startsWith('Evidence of the providers:'));
+  expect(line).toBe(`Evidence of the providers: ${counts.map(([level, count]) => `${level} ${count}`).join(', ')}.`);
 });

@@ -8,6 +8,7 @@ import {
   ReceiverStatus,
   StatusSource,
   WebhookOutcome,
+  ProviderEvidence,
 } from '../../gen/es/gateway/v1/types_pb.js';
 import { DeliveryState } from '../../gen/es/gateway/v1/webhook_service_pb.js';
 import type { PixKeyType as PixKeyTypeName } from '../../server/lib/pixKeyRules.js';
@@ -83,6 +84,14 @@ const pt = {
     [WithdrawMethod.BANK_ACCOUNT]: 'Conta bancária',
     [WithdrawMethod.RECEIVER]: 'Recebedor',
   } as Record<WithdrawMethod, string>,
+  evidence: {
+    [ProviderEvidence.UNSPECIFIED]: '—',
+    [ProviderEvidence.DOCUMENTED]: 'Documentado',
+    [ProviderEvidence.PLATFORM]: 'Plataforma',
+    [ProviderEvidence.UNVERIFIED]: 'Não verificado',
+    [ProviderEvidence.SPECIFICATION_ONLY]: 'Só especificação',
+    [ProviderEvidence.BUILT_IN]: 'Embutido',
+  } as Record<ProviderEvidence, string>,
   operation: {
     [Operation.UNSPECIFIED]: '—',
     [Operation.CREATE_CARD_TOKEN]: 'Tokenizar cartão',
@@ -187,6 +196,10 @@ const pt = {
     paymentMethods: 'Formas de pagamento',
     withdrawMethods: 'Formas de saque',
     operations: 'Operações',
+    family: 'Família',
+    evidence: 'Evidência',
+    evidenceHint:
+      'Documentado: um simulador escrito a partir da documentação pública do provedor passa nos testes; plataforma: o mesmo, pela documentação da plataforma white-label; não verificado: há material público, ainda sem simulador; só especificação: não há material público.',
   },
   accounts: {
     create: 'Nova conta',
@@ -451,6 +464,14 @@ const en: Messages = {
     [WithdrawMethod.BANK_ACCOUNT]: 'Bank account',
     [WithdrawMethod.RECEIVER]: 'Receiver',
   },
+  evidence: {
+    [ProviderEvidence.UNSPECIFIED]: '—',
+    [ProviderEvidence.DOCUMENTED]: 'Documented',
+    [ProviderEvidence.PLATFORM]: 'Platform',
+    [ProviderEvidence.UNVERIFIED]: 'Unverified',
+    [ProviderEvidence.SPECIFICATION_ONLY]: 'Specification only',
+    [ProviderEvidence.BUILT_IN]: 'Built in',
+  } as Record<ProviderEvidence, string>,
   operation: {
     [Operation.UNSPECIFIED]: '—',
     [Operation.CREATE_CARD_TOKEN]: 'Tokenize card',
@@ -555,6 +576,10 @@ const en: Messages = {
     paymentMethods: 'Payment methods',
     withdrawMethods: 'Withdraw methods',
     operations: 'Operations',
+    family: 'Family',
+    evidence: 'Evidence',
+    evidenceHint:
+      "Documented: a stand-in written from the provider's public documentation passes the tests; platform: the same, from the white-label platform's documentation; unverified: public material exists, no stand-in yet; specification only: no public material exists.",
   },
   accounts: {
     create: 'New account',

@@ -33,6 +33,7 @@ export const BMB: ProviderDeclaration = {
   auth: { type: 'bearer' },
   credentials: { required: ['secretKey'] },
   money: 'reais',
+  evidence: { level: 'specification-only' },
   sources:
     'paths (`/GerarQRCode`, `/consultaQRCode`), statuses, static-QR rule, no refunds: spec (doc 2 §4/§7/§8); bodies, auth, host: gateway (no public API material found)',
 };

@@ -68,16 +68,14 @@ export interface ProviderDeclaration {
    * What the declaration's shapes rest on (the provider catalogue shows it):
    * `documented`, a stand-in written from the provider's own documentation or
    * SDK passes (tests/standins/<id>.test.ts); `platform`, the same from the
-   * documentation of the white-label platform it runs on; undeclared,
-   * `specification-only` (no public material: bodies are readings of the
-   * specification, the host a placeholder). `addresses`: where that
-   * documentation is.
+   * documentation of the white-label platform it runs on, with `addresses`
+   * where that documentation is; `specification-only`, no public material
+   * exists (bodies are readings of the specification, the host a
+   * placeholder). Undeclared: unverified (public material shaped it, no
+   * stand-in from it runs yet).
    */
-  evidence?: { level: 'documented' | 'platform'; addresses: readonly string[] };
+  evidence?: { level: 'documented' | 'platform'; addresses: readonly string[] } | { level: 'specification-only' };
 }
-
-/** The catalogue's word for what a provider's declaration rests on. */
-export type EvidenceLevel = 'documented' | 'platform' | 'specification-only';
 
 export type MoneyUnit = 'cents' | 'reais';
 

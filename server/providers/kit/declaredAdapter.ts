@@ -37,6 +37,7 @@ import {
   type Capabilities,
   type IncomingNotification,
   type NotificationVerdict,
+  type ProviderEvidence,
   type ProviderIdentity,
 } from '../adapter.js';
 import { parseAnswer, type AnswerSchema } from './answers.js';
@@ -94,7 +95,7 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
   readonly identity: ProviderIdentity;
   readonly capabilities: Capabilities;
   /** Its family (or 'bespoke'), for the provider catalogue. */
-  readonly family: string;
+  private readonly familyName: string;
   /** The declared tables (family + member), read by the catalogue test against the spec. */
   readonly transactionStatuses: StatusTable<TransactionStatus>;
   readonly withdrawalStatuses: StatusTable<WithdrawStatus>;
@@ -108,11 +109,21 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
     super();
     this.identity = { ...declaration.identity, aliases: declaration.identity.aliases ?? [] };
     this.capabilities = capabilitiesOf(declaration.capabilities);
-    this.family = family.family ?? 'bespoke';
+    this.familyName = family.family ?? 'bespoke';
     this.transactionStatuses = declaredStatusTable(family.transactionStatuses, declaration.statuses?.transaction);
     this.withdrawalStatuses = declaredStatusTable(family.withdrawalStatuses ?? NO_WITHDRAWAL_STATUSES, declaration.statuses?.withdrawal);
     this.receiverStatuses = declaredStatusTable(family.receiverStatuses ?? NO_RECEIVER_STATUSES, declaration.statuses?.receiver);
     lockToCapabilities(this);
+  }
+
+  override get family(): string {
+    return this.familyName;
+  }
+
+  override get evidence(): ProviderEvidence {
+    const declared = this.declaration.evidence;
+    if (!declared) return super.evidence;
+    return { level: declared.level, addresses: 'addresses' in declared ? declared.addresses : [] };
   }
 
   /** The declared text of an operation it does not offer (`notOffered`), else 'Method not implemented.'. */

@@ -16,6 +16,7 @@ export const GATYWAY: TransactionsApiMember = {
   auth: { type: 'basic', username: 'secretKey', password: () => 'x' },
   credentials: { required: ['secretKey'] },
   money: 'cents',
+  evidence: { level: 'specification-only' },
   sources:
     "paths, 'Unsupported payment method': spec (doc 2 §7/§8); no boleto: the gateway's reading of that text; bodies and auth: the family's dialect (no public material); host: placeholder",
   paths: { withdraw: '/transfers', cardToken: '/card-token' },

@@ -15,6 +15,7 @@ export const HORIZONBANK: TransactionsApiMember = {
   auth: { type: 'basic', username: 'secretKey', password: () => 'x' },
   credentials: { required: ['secretKey'] },
   money: 'cents',
+  evidence: { level: 'specification-only' },
   sources:
     "paths, validity, 'Internal server error' on refunds: spec (doc 2 §7–§9); bodies and Basic auth: the family's dialect (no public material); host: placeholder",
   failures: { refoundTransaction: 'INTERNAL_SERVER_ERROR' },

@@ -29,6 +29,7 @@ export const LORDSCASH: TransactionsApiMember = {
     },
   },
   failurePrefixes: { createTransaction: 'LORDSPAY', getTransaction: 'LORDSPAY', refoundTransaction: 'LORDSPAY' },
+  evidence: { level: 'specification-only' },
   sources: "paths, Bearer, reais, table, events, texts: spec (doc 3 §4/§7/§8/§9); bodies: the family's dialect (no public material); host: placeholder",
 };
 

@@ -16,6 +16,7 @@ export const LUMION: TransactionsApiMember = {
   auth: { type: 'basic', username: 'secretKey', password: () => 'x' },
   credentials: { required: ['secretKey'] },
   money: 'cents',
+  evidence: { level: 'specification-only' },
   sources:
     "paths, no refund, validity, statuses: spec (doc 3 §4/§7/§9); auth, bodies, postbacks, cents: the family's dialect (no public material found); host: placeholder",
   statuses: { transaction: { overrides: DOC3_COMMON_OVERRIDES } },

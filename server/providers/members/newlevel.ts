@@ -16,6 +16,7 @@ export const NEWLEVEL: TransactionsApiMember = {
   auth: { type: 'basic', username: 'secretKey', password: () => 'x' },
   credentials: { required: ['secretKey'] },
   money: 'cents',
+  evidence: { level: 'specification-only' },
   sources:
     "2-day PIX, /cashout, REFUSED as 'Error on withdraw': spec (doc 2 §5/§7/§8/§9); payout body and auth: the family's dialect (no public material); host: placeholder",
   expiry: { pixSeconds: 2 * SECONDS_PER_DAY },

@@ -18,6 +18,7 @@ export const PAGUESAFE: TransactionsApiMember = {
   auth: { type: 'basic', username: 'secretKey', password: () => 'x' },
   credentials: { required: ['secretKey'] },
   money: 'cents',
+  evidence: { level: 'specification-only' },
   sources:
     "paths, validity, refund text: spec (doc 2 §7–§9); bodies: gateway (the family's white-label dialect), no public API material found; host: placeholder",
   expiry: { pixSeconds: SECONDS_PER_DAY, boletoSeconds: 3 * SECONDS_PER_DAY },

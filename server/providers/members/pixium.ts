@@ -15,6 +15,7 @@ export const PIXIUM: TransactionsApiMember = {
   auth: { type: 'basic', username: 'secretKey', password: () => 'x' },
   credentials: { required: ['secretKey'] },
   money: 'cents',
+  evidence: { level: 'specification-only' },
   sources: 'as PAGUESAFE: paths, validity and refund text from the spec; no public API material found; host: placeholder',
   failures: { refoundTransaction: 'INTERNAL_SERVER_ERROR' },
 };

@@ -14,6 +14,7 @@ export const TRANSAC: TransactionsApiMember = {
   auth: { type: 'basic', username: 'secretKey', password: () => 'x' },
   credentials: { required: ['secretKey'] },
   money: 'cents',
+  evidence: { level: 'specification-only' },
   sources: "paths: spec (doc 2 §7); the rest the family's dialect (no public material); host: placeholder",
 };
 

@@ -24,6 +24,7 @@ export const VILLET: TransactionsApiMember = {
   auth: { type: 'basic', username: 'secretKey', password: () => 'x' },
   credentials: { required: ['secretKey'] },
   money: 'cents',
+  evidence: { level: 'specification-only' },
   sources:
     "paths, receiver-status rule: spec (doc 2 §4/§7); recipient and balance bodies: the gateway's decision; the rest the family's dialect (no public material); host: placeholder",
   paths: { withdraw: '/transfers' },

@@ -14,6 +14,7 @@ import { member } from '../kit/registration.js';
 export const XITBANK: TransactionsApiMember = {
   identity: { id: 'XITBANK', specGroup: SPEC_GROUPS.DOC3_GROUP3, defaultBaseUrl: 'https://api.xitbank.com.br/v1' },
   ...OWN_PATHS_GATEWAY,
+  evidence: { level: 'specification-only' },
   sources:
     "validity, statuses: spec (doc 3 §4/§9); create, read and refund paths, auth, bodies, postbacks, cents: the family's dialect (no public material found); host: placeholder",
 };

@@ -31,6 +31,7 @@ import {
   type NotificationVerdict,
   type PaymentSimulator,
   type ReferenceLookup,
+  type ProviderEvidence,
 } from '../adapter.js';
 import type { AdapterRuntime, ProviderDeclaration } from '../kit/declaration.js';
 import { DeclaredAdapter } from '../kit/declaredAdapter.js';
@@ -197,6 +198,11 @@ const EVENTS: Readonly<Record<string, 'TRANSACTION' | 'WITHDRAW'>> = {
 export class SandboxAdapter extends DeclaredAdapter implements PaymentSimulator, ReferenceLookup {
   constructor(defaultBaseUrl: string, runtime: AdapterRuntime = {}) {
     super(declaration(defaultBaseUrl), runtime, { transactionStatuses: CHARGE_STATUS, withdrawalStatuses: WITHDRAWAL_STATUS });
+  }
+
+  /** The gateway's own fake PSP (server/sandbox/): its wire format is the gateway's, documented in the README. */
+  override get evidence(): ProviderEvidence {
+    return { level: 'built-in', addresses: [] };
   }
 
   private charge = (data: unknown): TransactionResult => fromSandboxCharge(data, (value) => this.transactionStatus(value));

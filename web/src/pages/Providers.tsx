@@ -1,21 +1,25 @@
 import { useState } from 'react';
-import { Badge, Group, Select, Table, Title } from '@mantine/core';
+import { Anchor, Badge, Group, Select, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@connectrpc/connect-query';
 import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
-import { PaymentMethod } from '../../../gen/es/gateway/v1/types_pb.js';
+import { PaymentMethod, ProviderEvidence } from '../../../gen/es/gateway/v1/types_pb.js';
 import { ErrorAlert } from '../errors.js';
 import { useI18n } from '../i18n.js';
 import { TableHead, enumValues, scrollable } from '../ui.js';
 
-/** What every registered provider can do, filterable by spec group and payment method. */
+/** What every registered provider can do and what its adapter stands on, filterable by spec group, payment method and evidence. */
 export default function Providers() {
   const { t } = useI18n();
   const providers = useQuery(PaymentGatewayService.method.listProviders, {});
   const [group, setGroup] = useState<string | null>(null);
   const [method, setMethod] = useState<string | null>(null);
+  const [evidence, setEvidence] = useState<string | null>(null);
   const groups = [...new Set(providers.data?.providers.map((p) => p.specGroup))].sort();
   const shown = (providers.data?.providers ?? []).filter(
-    (p) => (!group || p.specGroup === group) && (!method || p.paymentMethods.includes(Number(method) as PaymentMethod)),
+    (p) =>
+      (!group || p.specGroup === group) &&
+      (!method || p.paymentMethods.includes(Number(method) as PaymentMethod)) &&
+      (!evidence || p.evidence === (Number(evidence) as ProviderEvidence)),
   );
 
   return (
@@ -27,10 +31,24 @@ export default function Providers() {
       <Group mb="md" align="flex-end">
         <Select label={t.providers.specGroup} placeholder={t.all} data={groups} value={group} onChange={setGroup} clearable />
         <Select label={t.providers.method} placeholder={t.all} data={enumValues(t.method)} value={method} onChange={setMethod} clearable />
+        <Select label={t.providers.evidence} placeholder={t.all} data={enumValues(t.evidence)} value={evidence} onChange={setEvidence} clearable />
       </Group>
+      <Text size="sm" mb="md">
+        {t.providers.evidenceHint}
+      </Text>
       <div className="table-scroll" {...scrollable(t.nav.providers)}>
         <Table data-testid="providers-table" striped>
-          <TableHead columns={[t.providers.id, t.providers.specGroup, t.providers.paymentMethods, t.providers.withdrawMethods, t.providers.operations]} />
+          <TableHead
+            columns={[
+              t.providers.id,
+              t.providers.specGroup,
+              t.providers.family,
+              t.providers.evidence,
+              t.providers.paymentMethods,
+              t.providers.withdrawMethods,
+              t.providers.operations,
+            ]}
+          />
           <Table.Tbody>
             {shown.map((p) => (
               <Table.Tr key={p.id} data-provider={p.id}>
@@ -39,6 +57,19 @@ export default function Providers() {
                   {p.aliases.length > 0 && <div title={t.providers.aliases}>{p.aliases.join(', ')}</div>}
                 </Table.Td>
                 <Table.Td>{p.specGroup}</Table.Td>
+                <Table.Td>{p.family}</Table.Td>
+                <Table.Td data-evidence={ProviderEvidence[p.evidence]}>
+                  <Badge variant="light" size="sm">
+                    {t.evidence[p.evidence]}
+                  </Badge>
+                  {p.evidenceAddresses.map((address) => (
+                    <div key={address}>
+                      <Anchor href={address} target="_blank" rel="noreferrer noopener" size="xs">
+                        {new URL(address).host}
+                      </Anchor>
+                    </div>
+                  ))}
+                </Table.Td>
                 <Table.Td>
                   <Badges labels={p.paymentMethods.map((m) => t.method[m])} />
                 </Table.Td>

@@ -723,6 +723,69 @@ export function operationToJSON(object: Operation): string {
   }
 }
 
+/** What a provider adapter's shapes rest on (the provider catalogue's "evidence"). */
+export enum ProviderEvidence {
+  PROVIDER_EVIDENCE_UNSPECIFIED = 0,
+  /** PROVIDER_EVIDENCE_DOCUMENTED - A stand-in written from the provider's own public documentation or SDK passes in the gateway's test suite. */
+  PROVIDER_EVIDENCE_DOCUMENTED = 1,
+  /** PROVIDER_EVIDENCE_PLATFORM - A stand-in written from the documentation of the white-label platform the provider runs on passes. */
+  PROVIDER_EVIDENCE_PLATFORM = 2,
+  /** PROVIDER_EVIDENCE_UNVERIFIED - Public material about the provider shaped the adapter, but no stand-in written from it runs in the suite yet. */
+  PROVIDER_EVIDENCE_UNVERIFIED = 3,
+  /** PROVIDER_EVIDENCE_SPECIFICATION_ONLY - No public material exists: bodies are readings of the specification, the host a placeholder. */
+  PROVIDER_EVIDENCE_SPECIFICATION_ONLY = 4,
+  /** PROVIDER_EVIDENCE_BUILT_IN - The gateway's own SANDBOX, a fake PSP that runs beside it. */
+  PROVIDER_EVIDENCE_BUILT_IN = 5,
+  UNRECOGNIZED = -1,
+}
+
+export function providerEvidenceFromJSON(object: any): ProviderEvidence {
+  switch (object) {
+    case 0:
+    case "PROVIDER_EVIDENCE_UNSPECIFIED":
+      return ProviderEvidence.PROVIDER_EVIDENCE_UNSPECIFIED;
+    case 1:
+    case "PROVIDER_EVIDENCE_DOCUMENTED":
+      return ProviderEvidence.PROVIDER_EVIDENCE_DOCUMENTED;
+    case 2:
+    case "PROVIDER_EVIDENCE_PLATFORM":
+      return ProviderEvidence.PROVIDER_EVIDENCE_PLATFORM;
+    case 3:
+    case "PROVIDER_EVIDENCE_UNVERIFIED":
+      return ProviderEvidence.PROVIDER_EVIDENCE_UNVERIFIED;
+    case 4:
+    case "PROVIDER_EVIDENCE_SPECIFICATION_ONLY":
+      return ProviderEvidence.PROVIDER_EVIDENCE_SPECIFICATION_ONLY;
+    case 5:
+    case "PROVIDER_EVIDENCE_BUILT_IN":
+      return ProviderEvidence.PROVIDER_EVIDENCE_BUILT_IN;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return ProviderEvidence.UNRECOGNIZED;
+  }
+}
+
+export function providerEvidenceToJSON(object: ProviderEvidence): string {
+  switch (object) {
+    case ProviderEvidence.PROVIDER_EVIDENCE_UNSPECIFIED:
+      return "PROVIDER_EVIDENCE_UNSPECIFIED";
+    case ProviderEvidence.PROVIDER_EVIDENCE_DOCUMENTED:
+      return "PROVIDER_EVIDENCE_DOCUMENTED";
+    case ProviderEvidence.PROVIDER_EVIDENCE_PLATFORM:
+      return "PROVIDER_EVIDENCE_PLATFORM";
+    case ProviderEvidence.PROVIDER_EVIDENCE_UNVERIFIED:
+      return "PROVIDER_EVIDENCE_UNVERIFIED";
+    case ProviderEvidence.PROVIDER_EVIDENCE_SPECIFICATION_ONLY:
+      return "PROVIDER_EVIDENCE_SPECIFICATION_ONLY";
+    case ProviderEvidence.PROVIDER_EVIDENCE_BUILT_IN:
+      return "PROVIDER_EVIDENCE_BUILT_IN";
+    case ProviderEvidence.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 export enum EventSubject {
   EVENT_SUBJECT_UNSPECIFIED = 0,
   EVENT_SUBJECT_TRANSACTION = 1,
@@ -1110,6 +1173,12 @@ export interface ProviderInfo {
   paymentMethods: PaymentMethod[];
   withdrawMethods: WithdrawMethod[];
   operations: Operation[];
+  /** What the adapter's request and answer shapes rest on, and how far they are verified. */
+  evidence: ProviderEvidence;
+  /** Where the documentation behind `evidence` is (addresses of its pages, SDK or platform reference); empty when there is none. */
+  evidenceAddresses: string[];
+  /** Its family of dialects ("transactions API", "orders API", …), or "bespoke" for an adapter of its own. */
+  family: string;
 }
 
 /**
@@ -5518,7 +5587,17 @@ export const WebhookNotification: MessageFns<WebhookNotification> = {
 };
 
 function createBaseProviderInfo(): ProviderInfo {
-  return { id: "", aliases: [], specGroup: "", paymentMethods: [], withdrawMethods: [], operations: [] };
+  return {
+    id: "",
+    aliases: [],
+    specGroup: "",
+    paymentMethods: [],
+    withdrawMethods: [],
+    operations: [],
+    evidence: 0,
+    evidenceAddresses: [],
+    family: "",
+  };
 }
 
 export const ProviderInfo: MessageFns<ProviderInfo> = {
@@ -5552,6 +5631,15 @@ export const ProviderInfo: MessageFns<ProviderInfo> = {
         writer.int32(v);
       }
       writer.join();
+    }
+    if (message.evidence !== 0) {
+      writer.uint32(56).int32(message.evidence);
+    }
+    for (const v of message.evidenceAddresses) {
+      writer.uint32(66).string(v!);
+    }
+    if (message.family !== "") {
+      writer.uint32(74).string(message.family);
     }
     return writer;
   },
@@ -5647,6 +5735,30 @@ export const ProviderInfo: MessageFns<ProviderInfo> = {
 
             break;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.evidence = reader.int32() as any;
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.evidenceAddresses.push(reader.string());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.family = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5681,6 +5793,13 @@ export const ProviderInfo: MessageFns<ProviderInfo> = {
       operations: globalThis.Array.isArray(object?.operations)
         ? object.operations.map((e: any) => operationFromJSON(e))
         : [],
+      evidence: isSet(object.evidence) ? providerEvidenceFromJSON(object.evidence) : 0,
+      evidenceAddresses: globalThis.Array.isArray(object?.evidenceAddresses)
+        ? object.evidenceAddresses.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.evidence_addresses)
+        ? object.evidence_addresses.map((e: any) => globalThis.String(e))
+        : [],
+      family: isSet(object.family) ? globalThis.String(object.family) : "",
     };
   },
 
@@ -5704,6 +5823,15 @@ export const ProviderInfo: MessageFns<ProviderInfo> = {
     if (message.operations?.length) {
       obj.operations = message.operations.map((e) => operationToJSON(e));
     }
+    if (message.evidence !== 0) {
+      obj.evidence = providerEvidenceToJSON(message.evidence);
+    }
+    if (message.evidenceAddresses?.length) {
+      obj.evidenceAddresses = message.evidenceAddresses;
+    }
+    if (message.family !== "") {
+      obj.family = message.family;
+    }
     return obj;
   },
 
@@ -5718,6 +5846,9 @@ export const ProviderInfo: MessageFns<ProviderInfo> = {
     message.paymentMethods = object.paymentMethods?.map((e) => e) || [];
     message.withdrawMethods = object.withdrawMethods?.map((e) => e) || [];
     message.operations = object.operations?.map((e) => e) || [];
+    message.evidence = object.evidence ?? 0;
+    message.evidenceAddresses = object.evidenceAddresses?.map((e) => e) || [];
+    message.family = object.family ?? "";
     return message;
   },
 };

@@ -12,12 +12,13 @@ import type { TransactionsApiMember } from '../member.js';
  * common status table (the family's, unknown REJECTED) and §9's defaults (PIX
  * 1 day, boleto 3 days). A member spreads this and adds who it is.
  */
-export const DOC1_COMMON_GATEWAY: Required<Pick<TransactionsApiMember, 'capabilities' | 'auth' | 'credentials' | 'money' | 'paths'>> = {
+export const DOC1_COMMON_GATEWAY: Required<Pick<TransactionsApiMember, 'capabilities' | 'auth' | 'credentials' | 'money' | 'paths' | 'evidence'>> = {
   capabilities: { paymentMethods: ['PIX', 'CREDIT_CARD', 'BILLET'], withdrawMethods: ['PIX'], refunds: true, webhooks: true },
   auth: { type: 'basic', username: 'secretKey', password: () => 'x' },
   credentials: { required: ['secretKey'] },
   money: 'cents',
   paths: { withdraw: '/withdrawals' },
+  evidence: { level: 'specification-only' },
 };
 
 /** What every such member's catalogue line says of its shapes. */
