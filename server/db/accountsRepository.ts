@@ -49,6 +49,7 @@ export class AccountsRepository {
       platformId: orUndefined(row.platformId),
       certCashInUrl: orUndefined(row.certCashInUrl),
       certCashOutUrl: orUndefined(row.certCashOutUrl),
+      apiVersion: orUndefined(row.apiVersion),
       hasWebhookSecret: Boolean(row.webhookSecretSealed),
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
@@ -103,6 +104,7 @@ export class AccountsRepository {
       certCashInUrl: input.certCashInUrl ?? null,
       certCashOutUrl: input.certCashOutUrl ?? null,
       webhookSecretSealed: this.seal(input.webhookSecret),
+      apiVersion: input.apiVersion || null,
       createdAt: now,
       updatedAt: now,
       deletedAt: null,
@@ -161,6 +163,7 @@ export class AccountsRepository {
     row.platformId = clearable(patch.platformId, row.platformId ?? null);
     row.certCashInUrl = clearable(patch.certCashInUrl, row.certCashInUrl ?? null);
     row.certCashOutUrl = clearable(patch.certCashOutUrl, row.certCashOutUrl ?? null);
+    row.apiVersion = clearable(patch.apiVersion, row.apiVersion ?? null);
     if (patch.webhookSecret !== undefined) row.webhookSecretSealed = this.seal(patch.webhookSecret);
     row.updatedAt = new Date();
     const event = await this.flushWithEvent(em, row, 'UPDATED', row.updatedAt);

@@ -20,6 +20,7 @@ export const ProviderAccountEntity = defineEntity({
     certCashInUrl: p.text().nullable(),
     certCashOutUrl: p.text().nullable(),
     webhookSecretSealed: p.text().nullable(),
+    apiVersion: p.string().length(32).nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
     /** Deleted accounts take no new work but still accept notifications for earlier charges. */

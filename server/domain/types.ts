@@ -293,6 +293,8 @@ export interface ProviderAccount {
   platformId?: string;
   certCashInUrl?: string;
   certCashOutUrl?: string;
+  /** The provider's API dialect this account speaks; undefined: the provider's default. */
+  apiVersion?: string;
   hasWebhookSecret: boolean;
   createdAt: Date;
   updatedAt: Date;
@@ -314,6 +316,7 @@ export interface ProviderAccountInput {
   certCashInUrl?: string;
   certCashOutUrl?: string;
   webhookSecret?: string;
+  apiVersion?: string;
 }
 
 export type ProviderAccountPatch = Partial<Omit<ProviderAccountInput, 'provider'>>;

@@ -2,6 +2,7 @@ import { GatewayError, invalidArgument, notFound } from '../lib/errors.js';
 import { assertPublicUrl } from '../lib/http/addressPolicy.js';
 import { displayUrl } from '../lib/http/clientCertificate.js';
 import type { ProviderAccount, ProviderAccountInput, ProviderAccountPatch } from '../domain/types.js';
+import type { ProviderAdapter } from '../providers/adapter.js';
 import { notificationUrl, type GatewayDeps } from './context.js';
 import { optionalUrl, requireText } from './validation.js';
 
@@ -19,6 +20,14 @@ async function checkUrls(input: ProviderAccountPatch, allowInternal: boolean): P
   ] as const;
   for (const [field, value] of urls) optionalUrl(field, value);
   for (const [field, value] of urls) await assertPublicUrl(field, value, { allowInternal, setting: 'ALLOW_PRIVATE_PROVIDER_URLS' });
+}
+
+/** An api_version the provider offers (its first is the default, so naming it is allowed too); '' clears it on an update. */
+function checkApiVersion(adapter: ProviderAdapter, apiVersion: string | undefined): void {
+  if (!apiVersion) return;
+  const { apiVersions, identity } = adapter;
+  if (!apiVersions.length) throw invalidArgument('api_version', `${identity.id} speaks one API dialect: api_version is not taken`);
+  if (!apiVersions.includes(apiVersion)) throw invalidArgument('api_version', `api_version must be one of ${apiVersions.join(', ')} for ${identity.id}`);
 }
 
 /** Provider account administration. Secrets go in, never come out. */
@@ -58,6 +67,7 @@ export class AccountsService {
     if (!adapter) throw invalidArgument('provider', `unknown provider ${provider}; ListProviders shows the registered ones`);
     requireText('name', input.name);
     await checkUrls(input, this.deps.urlPolicy.privateProviderUrls);
+    checkApiVersion(adapter, input.apiVersion);
     adapter.checkAccount(input);
     const { account, event } = await this.deps.accounts.create(this.deps.db.em(), { ...input, provider: adapter.identity.id, name: input.name.trim() });
     this.deps.events.published(event);
@@ -92,6 +102,7 @@ export class AccountsService {
     if (!current) return;
     const adapter = this.deps.registry.find(current.provider);
     const defined = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+    if (adapter) checkApiVersion(adapter, patch.apiVersion);
     adapter?.checkAccount({ ...current, ...defined });
   }
 

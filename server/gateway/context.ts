@@ -58,6 +58,7 @@ export function adapterContext(deps: GatewayDeps, account: ProviderAccountWithSe
     certCashInUrl: account.certCashInUrl,
     certCashOutUrl: account.certCashOutUrl,
     webhookSecret: account.webhookSecret,
+    apiVersion: account.apiVersion,
     notificationUrl: notificationUrl(deps.webhookBaseUrl, account.provider, account.id),
   };
 }

@@ -57,6 +57,7 @@ export interface ProviderSummary {
   operations: Operation[];
   family: string;
   evidence: ProviderEvidence;
+  apiVersions: readonly string[];
 }
 
 function requireOperation(adapter: ProviderAdapter, operation: Operation): void {
@@ -77,6 +78,7 @@ export class PaymentsService {
       operations: adapter.operations,
       family: adapter.family,
       evidence: adapter.evidence,
+      apiVersions: adapter.apiVersions,
     }));
   }
 

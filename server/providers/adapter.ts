@@ -30,6 +30,8 @@ export interface AdapterContext {
   certCashInUrl?: string;
   certCashOutUrl?: string;
   webhookSecret?: string;
+  /** The API dialect the account chose (ProviderAdapter.apiVersions); undefined: the provider's default. */
+  apiVersion?: string;
   /** Where this provider must send notifications for this account (the webhook sidecar). */
   notificationUrl: string;
 }
@@ -40,7 +42,7 @@ export interface StoredReceiver {
   secret?: string;
 }
 
-export type AccountSettings = Pick<AdapterContext, 'publicKey' | 'secretKey' | 'platformId' | 'certCashInUrl' | 'certCashOutUrl'>;
+export type AccountSettings = Pick<AdapterContext, 'publicKey' | 'secretKey' | 'platformId' | 'certCashInUrl' | 'certCashOutUrl' | 'apiVersion'>;
 
 export interface IncomingNotification {
   /** The body exactly as received. */
@@ -181,6 +183,11 @@ export abstract class ProviderAdapter {
   /** Its family of dialects, for the provider catalogue; 'bespoke' for an adapter of its own. */
   get family(): string {
     return 'bespoke';
+  }
+
+  /** The API dialects an account may choose (`api_version`), the default first; empty: one dialect only. */
+  get apiVersions(): readonly string[] {
+    return [];
   }
 
   /** What its shapes rest on (the catalogue's evidence); an adapter that declares nothing is unverified. */

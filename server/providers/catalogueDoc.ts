@@ -80,7 +80,11 @@ export function renderProviderCatalogue(registry: ProviderRegistry): string {
         .join(', ');
       const name = identity.aliases.length ? `${identity.id} (${identity.aliases.join(', ')})` : identity.id;
       const evidence = describeEvidence(adapter.evidence);
-      return `| ${[name, identity.specGroup, family, evidence, methods, payouts, adapter.operations.join(', '), describeAuth(auth, headers, session), money, validity || '—', sources].map(cell).join(' | ')} |`;
+      const [defaultVersion, ...otherVersions] = adapter.apiVersions;
+      const dialects = defaultVersion
+        ? `${family}; api_version \`${defaultVersion}\` (default), ${otherVersions.map((name) => `\`${name}\``).join(', ')}`
+        : family;
+      return `| ${[name, identity.specGroup, dialects, evidence, methods, payouts, adapter.operations.join(', '), describeAuth(auth, headers, session), money, validity || '—', sources].map(cell).join(' | ')} |`;
     });
   return [
     '# Provider catalogue',

@@ -198,6 +198,7 @@ export function toProtoProvider(p: ProviderSummary): pb.ProviderInfo {
     evidence: toEnum(pb.ProviderEvidence, 'PROVIDER_EVIDENCE', p.evidence.level.replaceAll('-', '_')) as pb.ProviderEvidence,
     evidenceAddresses: [...p.evidence.addresses],
     family: p.family,
+    apiVersions: [...p.apiVersions],
   };
 }
 
@@ -212,6 +213,7 @@ export function toProtoAccount(a: ProviderAccountView): acc.ProviderAccount {
     platformId: a.platformId,
     certCashInUrl: a.certCashInUrl,
     certCashOutUrl: a.certCashOutUrl,
+    apiVersion: a.apiVersion,
     hasWebhookSecret: a.hasWebhookSecret,
     notificationUrl: a.notificationUrl,
     createdAt: a.createdAt,

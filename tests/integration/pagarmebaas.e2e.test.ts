@@ -113,6 +113,7 @@ describe('PAGARMEBAAS through the public gRPC API', () => {
       family: 'orders API',
       evidence: ProviderEvidence.PROVIDER_EVIDENCE_UNVERIFIED,
       evidenceAddresses: [],
+      apiVersions: [],
     });
   });
 

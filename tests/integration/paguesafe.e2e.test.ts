@@ -56,6 +56,7 @@ describe('PAGUESAFE through the public gRPC API', () => {
       family: 'transactions API',
       evidence: ProviderEvidence.PROVIDER_EVIDENCE_SPECIFICATION_ONLY,
       evidenceAddresses: [],
+      apiVersions: [],
     });
   });
 

@@ -75,6 +75,13 @@ export interface ProviderDeclaration {
    * stand-in from it runs yet).
    */
   evidence?: { level: 'documented' | 'platform'; addresses: readonly string[] } | { level: 'specification-only' };
+  /**
+   * Where the specification and the provider's current public API disagree,
+   * both dialects, as the names an account chooses with `api_version`: the
+   * specification's first (the default), then the public one. Undeclared: one
+   * dialect, and an account's api_version is refused.
+   */
+  apiVersions?: readonly [string, ...string[]];
 }
 
 export type MoneyUnit = 'cents' | 'reais';

@@ -120,6 +120,15 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
     return this.familyName;
   }
 
+  override get apiVersions(): readonly string[] {
+    return this.declaration.apiVersions ?? [];
+  }
+
+  /** The dialect this account speaks: its api_version, else the declared default (the specification's); undefined with one dialect. */
+  protected apiVersion(ctx: AdapterContext): string | undefined {
+    return ctx.apiVersion ?? this.declaration.apiVersions?.[0];
+  }
+
   override get evidence(): ProviderEvidence {
     const declared = this.declaration.evidence;
     if (!declared) return super.evidence;

@@ -119,7 +119,7 @@ function useRefreshAccounts() {
 function AccountForm({ account, onDone }: { account?: ProviderAccount; onDone: () => void }) {
   const { t } = useI18n();
   const refresh = useRefreshAccounts();
-  const providers = useQuery(PaymentGatewayService.method.listProviders, {}, { enabled: !account });
+  const providers = useQuery(PaymentGatewayService.method.listProviders, {});
   const [provider, setProvider] = useState<string | null>(null);
   const [name, setName] = useState(account?.name ?? '');
   const [publicKey, setPublicKey] = useState(account?.publicKey ?? '');
@@ -127,6 +127,9 @@ function AccountForm({ account, onDone }: { account?: ProviderAccount; onDone: (
   const [webhookSecret, setWebhookSecret] = useState('');
   const [baseUrl, setBaseUrl] = useState(account?.baseUrl ?? '');
   const [platformId, setPlatformId] = useState(account?.platformId ?? '');
+  const [apiVersion, setApiVersion] = useState<string | null>(account?.apiVersion ?? null);
+  // The dialects the chosen provider speaks, the default (the specification's) first; none when it has only one.
+  const apiVersions = providers.data?.providers.find((p) => p.id === (account?.provider ?? provider))?.apiVersions ?? [];
   const options = { onSuccess: () => void refresh().then(onDone) };
   const create = useMutation(ProviderAccountService.method.createProviderAccount, options);
   const update = useMutation(ProviderAccountService.method.updateProviderAccount, options);
@@ -146,6 +149,7 @@ function AccountForm({ account, onDone }: { account?: ProviderAccount; onDone: (
         webhookSecret: webhookSecret || undefined,
         baseUrl: changed(baseUrl, account.baseUrl),
         platformId: changed(platformId, account.platformId),
+        apiVersion: changed(apiVersion ?? '', account.apiVersion),
       });
     else
       create.mutate({
@@ -156,10 +160,11 @@ function AccountForm({ account, onDone }: { account?: ProviderAccount; onDone: (
         webhookSecret: webhookSecret || undefined,
         baseUrl: baseUrl || undefined,
         platformId: platformId || undefined,
+        apiVersion: apiVersion || undefined,
       });
   }
 
-  const shownViolations = ['provider', 'name', 'public_key', 'secret_key', 'webhook_secret', 'base_url', 'platform_id'];
+  const shownViolations = ['provider', 'name', 'public_key', 'secret_key', 'webhook_secret', 'base_url', 'platform_id', 'api_version'];
   const otherError = mutation.error && !shownViolations.some((field) => violations[field]);
 
   return (
@@ -196,6 +201,18 @@ function AccountForm({ account, onDone }: { account?: ProviderAccount; onDone: (
         />
         <TextInput label={t.accounts.baseUrl} type="url" value={baseUrl} onChange={(e) => setBaseUrl(e.currentTarget.value)} error={violations.base_url} />
         <TextInput label={t.accounts.platformId} value={platformId} onChange={(e) => setPlatformId(e.currentTarget.value)} error={violations.platform_id} />
+        {apiVersions.length > 0 && (
+          <Select
+            label={t.accounts.apiVersion}
+            description={t.accounts.apiVersionHint}
+            placeholder={apiVersions[0]}
+            data={apiVersions}
+            value={apiVersion}
+            onChange={setApiVersion}
+            error={violations.api_version}
+            clearable
+          />
+        )}
         {otherError && <ErrorAlert error={mutation.error} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onDone}>

@@ -41,7 +41,14 @@ export interface ProviderAccount {
   /** Where this account's provider should send its notifications. */
   notificationUrl: string;
   createdAt: Date | undefined;
-  updatedAt: Date | undefined;
+  updatedAt:
+    | Date
+    | undefined;
+  /**
+   * Which of its provider's API dialects this account speaks (ProviderInfo.api_versions); unset: the provider's default,
+   * the specification's.
+   */
+  apiVersion?: string | undefined;
 }
 
 export interface CreateProviderAccountRequest {
@@ -53,7 +60,11 @@ export interface CreateProviderAccountRequest {
   platformId?: string | undefined;
   certCashInUrl?: string | undefined;
   certCashOutUrl?: string | undefined;
-  webhookSecret?: string | undefined;
+  webhookSecret?:
+    | string
+    | undefined;
+  /** One of the provider's ProviderInfo.api_versions; unset: the first of them (the specification's dialect). */
+  apiVersion?: string | undefined;
 }
 
 export interface CreateProviderAccountResponse {
@@ -87,7 +98,11 @@ export interface UpdateProviderAccountRequest {
   platformId?: string | undefined;
   certCashInUrl?: string | undefined;
   certCashOutUrl?: string | undefined;
-  webhookSecret?: string | undefined;
+  webhookSecret?:
+    | string
+    | undefined;
+  /** One of the provider's ProviderInfo.api_versions; an empty string goes back to the default. */
+  apiVersion?: string | undefined;
 }
 
 export interface UpdateProviderAccountResponse {
@@ -116,6 +131,7 @@ function createBaseProviderAccount(): ProviderAccount {
     notificationUrl: "",
     createdAt: undefined,
     updatedAt: undefined,
+    apiVersion: undefined,
   };
 }
 
@@ -159,6 +175,9 @@ export const ProviderAccount: MessageFns<ProviderAccount> = {
     }
     if (message.updatedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.updatedAt), writer.uint32(106).fork()).join();
+    }
+    if (message.apiVersion !== undefined) {
+      writer.uint32(114).string(message.apiVersion);
     }
     return writer;
   },
@@ -280,6 +299,14 @@ export const ProviderAccount: MessageFns<ProviderAccount> = {
             message.updatedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.apiVersion = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -347,6 +374,11 @@ export const ProviderAccount: MessageFns<ProviderAccount> = {
         : isSet(object.updated_at)
         ? fromJsonTimestamp(object.updated_at)
         : undefined,
+      apiVersion: isSet(object.apiVersion)
+        ? globalThis.String(object.apiVersion)
+        : isSet(object.api_version)
+        ? globalThis.String(object.api_version)
+        : undefined,
     };
   },
 
@@ -391,6 +423,9 @@ export const ProviderAccount: MessageFns<ProviderAccount> = {
     if (message.updatedAt !== undefined) {
       obj.updatedAt = message.updatedAt.toISOString();
     }
+    if (message.apiVersion !== undefined) {
+      obj.apiVersion = message.apiVersion;
+    }
     return obj;
   },
 
@@ -412,6 +447,7 @@ export const ProviderAccount: MessageFns<ProviderAccount> = {
     message.notificationUrl = object.notificationUrl ?? "";
     message.createdAt = object.createdAt ?? undefined;
     message.updatedAt = object.updatedAt ?? undefined;
+    message.apiVersion = object.apiVersion ?? undefined;
     return message;
   },
 };
@@ -427,6 +463,7 @@ function createBaseCreateProviderAccountRequest(): CreateProviderAccountRequest 
     certCashInUrl: undefined,
     certCashOutUrl: undefined,
     webhookSecret: undefined,
+    apiVersion: undefined,
   };
 }
 
@@ -458,6 +495,9 @@ export const CreateProviderAccountRequest: MessageFns<CreateProviderAccountReque
     }
     if (message.webhookSecret !== undefined) {
       writer.uint32(74).string(message.webhookSecret);
+    }
+    if (message.apiVersion !== undefined) {
+      writer.uint32(82).string(message.apiVersion);
     }
     return writer;
   },
@@ -547,6 +587,14 @@ export const CreateProviderAccountRequest: MessageFns<CreateProviderAccountReque
             message.webhookSecret = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.apiVersion = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -598,6 +646,11 @@ export const CreateProviderAccountRequest: MessageFns<CreateProviderAccountReque
         : isSet(object.webhook_secret)
         ? globalThis.String(object.webhook_secret)
         : undefined,
+      apiVersion: isSet(object.apiVersion)
+        ? globalThis.String(object.apiVersion)
+        : isSet(object.api_version)
+        ? globalThis.String(object.api_version)
+        : undefined,
     };
   },
 
@@ -630,6 +683,9 @@ export const CreateProviderAccountRequest: MessageFns<CreateProviderAccountReque
     if (message.webhookSecret !== undefined) {
       obj.webhookSecret = message.webhookSecret;
     }
+    if (message.apiVersion !== undefined) {
+      obj.apiVersion = message.apiVersion;
+    }
     return obj;
   },
 
@@ -647,6 +703,7 @@ export const CreateProviderAccountRequest: MessageFns<CreateProviderAccountReque
     message.certCashInUrl = object.certCashInUrl ?? undefined;
     message.certCashOutUrl = object.certCashOutUrl ?? undefined;
     message.webhookSecret = object.webhookSecret ?? undefined;
+    message.apiVersion = object.apiVersion ?? undefined;
     return message;
   },
 };
@@ -1019,6 +1076,7 @@ function createBaseUpdateProviderAccountRequest(): UpdateProviderAccountRequest 
     certCashInUrl: undefined,
     certCashOutUrl: undefined,
     webhookSecret: undefined,
+    apiVersion: undefined,
   };
 }
 
@@ -1050,6 +1108,9 @@ export const UpdateProviderAccountRequest: MessageFns<UpdateProviderAccountReque
     }
     if (message.webhookSecret !== undefined) {
       writer.uint32(74).string(message.webhookSecret);
+    }
+    if (message.apiVersion !== undefined) {
+      writer.uint32(82).string(message.apiVersion);
     }
     return writer;
   },
@@ -1139,6 +1200,14 @@ export const UpdateProviderAccountRequest: MessageFns<UpdateProviderAccountReque
             message.webhookSecret = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.apiVersion = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1190,6 +1259,11 @@ export const UpdateProviderAccountRequest: MessageFns<UpdateProviderAccountReque
         : isSet(object.webhook_secret)
         ? globalThis.String(object.webhook_secret)
         : undefined,
+      apiVersion: isSet(object.apiVersion)
+        ? globalThis.String(object.apiVersion)
+        : isSet(object.api_version)
+        ? globalThis.String(object.api_version)
+        : undefined,
     };
   },
 
@@ -1222,6 +1296,9 @@ export const UpdateProviderAccountRequest: MessageFns<UpdateProviderAccountReque
     if (message.webhookSecret !== undefined) {
       obj.webhookSecret = message.webhookSecret;
     }
+    if (message.apiVersion !== undefined) {
+      obj.apiVersion = message.apiVersion;
+    }
     return obj;
   },
 
@@ -1239,6 +1316,7 @@ export const UpdateProviderAccountRequest: MessageFns<UpdateProviderAccountReque
     message.certCashInUrl = object.certCashInUrl ?? undefined;
     message.certCashOutUrl = object.certCashOutUrl ?? undefined;
     message.webhookSecret = object.webhookSecret ?? undefined;
+    message.apiVersion = object.apiVersion ?? undefined;
     return message;
   },
 };

@@ -1179,6 +1179,11 @@ export interface ProviderInfo {
   evidenceAddresses: string[];
   /** Its family of dialects ("transactions API", "orders API", …), or "bespoke" for an adapter of its own. */
   family: string;
+  /**
+   * The API dialects an account of this provider may choose (its api_version), the default first: the specification's,
+   * then the provider's current public API where the two disagree. Empty: one dialect only.
+   */
+  apiVersions: string[];
 }
 
 /**
@@ -5597,6 +5602,7 @@ function createBaseProviderInfo(): ProviderInfo {
     evidence: 0,
     evidenceAddresses: [],
     family: "",
+    apiVersions: [],
   };
 }
 
@@ -5640,6 +5646,9 @@ export const ProviderInfo: MessageFns<ProviderInfo> = {
     }
     if (message.family !== "") {
       writer.uint32(74).string(message.family);
+    }
+    for (const v of message.apiVersions) {
+      writer.uint32(82).string(v!);
     }
     return writer;
   },
@@ -5759,6 +5768,14 @@ export const ProviderInfo: MessageFns<ProviderInfo> = {
             message.family = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.apiVersions.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5800,6 +5817,11 @@ export const ProviderInfo: MessageFns<ProviderInfo> = {
         ? object.evidence_addresses.map((e: any) => globalThis.String(e))
         : [],
       family: isSet(object.family) ? globalThis.String(object.family) : "",
+      apiVersions: globalThis.Array.isArray(object?.apiVersions)
+        ? object.apiVersions.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.api_versions)
+        ? object.api_versions.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -5832,6 +5854,9 @@ export const ProviderInfo: MessageFns<ProviderInfo> = {
     if (message.family !== "") {
       obj.family = message.family;
     }
+    if (message.apiVersions?.length) {
+      obj.apiVersions = message.apiVersions;
+    }
     return obj;
   },
 
@@ -5849,6 +5874,7 @@ export const ProviderInfo: MessageFns<ProviderInfo> = {
     message.evidence = object.evidence ?? 0;
     message.evidenceAddresses = object.evidenceAddresses?.map((e) => e) || [];
     message.family = object.family ?? "";
+    message.apiVersions = object.apiVersions?.map((e) => e) || [];
     return message;
   },
 };
