@@ -348,6 +348,30 @@ it('providers: the capability matrix lists every registered provider, filterable
   await finish(page, violations, 'providers');
 });
 
+it('provider accounts: a provider with two dialects offers the choice of api_version; one with one dialect offers none', async () => {
+  const { page, violations } = await signedIn();
+  await page.getByRole('link', { name: 'Contas de provedor' }).click();
+  await page.getByRole('button', { name: 'Nova conta' }).click();
+  const dialog = page.getByRole('dialog');
+  const provider = dialog.getByRole('combobox', { name: /^Provedor/ });
+  await provider.fill('SANDBOX');
+  await page.getByRole('option', { name: 'SANDBOX', exact: true }).click();
+  await expect(dialog.getByLabel(/^Versão da API/).count()).resolves.toBe(0);
+  await provider.fill('WITETEC');
+  await page.getByRole('option', { name: 'WITETEC', exact: true }).click();
+  await dialog.getByLabel(/^Versão da API/).click();
+  await page.getByRole('option', { name: 'public', exact: true }).click();
+  await dialog.getByRole('textbox', { name: 'Nome' }).fill('Witetec, public dialect');
+  await dialog.getByLabel(/^Chave secreta/).fill('sk_wt_browser');
+  await dialog.getByRole('button', { name: 'Salvar' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  const row = page.locator('tr', { hasText: 'Witetec, public dialect' });
+  const id = await row.getAttribute('data-id');
+  const { providerAccount } = await api.call('accounts', 'getProviderAccount', GetProviderAccountRequest.fromPartial({ id: id! }));
+  expect(providerAccount).toMatchObject({ provider: 'WITETEC', apiVersion: 'public' });
+  await finish(page, violations, 'provider-account-api-version');
+});
+
 it('provider accounts: created and edited in the browser; secrets are write-only, shown as set, never in the page', async () => {
   const secret = 'sk-browser-secret-0123456789';
   const { page, violations } = await signedIn();

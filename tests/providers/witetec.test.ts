@@ -318,4 +318,41 @@ describe('WITETEC (spec doc 3, group 3), a bespoke adapter', () => {
       expect(key('not json')).toMatch(/^sha256:[0-9a-f]{64}$/);
     });
   });
+
+  describe("api_version public: the SDK's paths, where the specification has its own", () => {
+    const publicCtx = () => ({ ...h.ctx, apiVersion: 'public' });
+
+    it('creates PIX and card charges by POST /transactions with the same body, and reads by GET /transactions/{id}', async () => {
+      h.fake.expect({
+        method: 'POST',
+        path: '/transactions',
+        headers: API_KEY,
+        body: (body) => (body as { method?: string }).method === 'PIX',
+        reply: { status: 201, body: charge('WAITING_PAYMENT') },
+      });
+      await expect(h.adapter.createTransaction(publicCtx(), transactionInput())).resolves.toMatchObject({
+        transactionId: 'wt-1',
+        status: 'PENDING',
+        pixCode: PIX_CODE,
+      });
+      h.fake.expect({
+        method: 'POST',
+        path: '/transactions',
+        body: (body) =>
+          (body as { method?: string; card?: { hash?: string } }).method === 'CREDIT_CARD' &&
+          (body as { card?: { hash?: string } }).card?.hash === 'enc-card-1',
+        reply: { body: charge('PAID', { id: 'wt-3', method: 'CREDIT_CARD', pix: null }) },
+      });
+      await expect(
+        h.adapter.createTransaction(publicCtx(), transactionInput({ paymentMethod: 'CREDIT_CARD', cardId: 'enc-card-1', installments: 1 })),
+      ).resolves.toMatchObject({ transactionId: 'wt-3', paymentMethod: 'CREDIT_CARD', status: 'APPROVED' });
+      h.fake.expect({ method: 'GET', path: '/transactions/wt-1', headers: API_KEY, reply: { body: charge('PAID') } });
+      await expect(h.adapter.getTransaction(publicCtx(), 'wt-1')).resolves.toMatchObject({ transactionId: 'wt-1', status: 'APPROVED' });
+      h.fake.assertAllDone();
+    });
+
+    it('is offered beside the default, the specification', () => {
+      expect(h.adapter.apiVersions).toEqual(['specification', 'public']);
+    });
+  });
 });

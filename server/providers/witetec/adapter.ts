@@ -64,8 +64,10 @@ export const WITETEC: WitetecDeclaration = {
   auth: { type: 'apiKey', header: 'x-api-key', value: credentialPart(WITETEC_CREDENTIALS, 'apiKey') },
   credentials: WITETEC_CREDENTIALS,
   money: 'cents',
+  // The specification's paths stay the default; the SDK's (POST /transactions, GET /transactions/{id}) are the account's choice.
+  apiVersions: ['specification', 'public'],
   sources:
-    "paths, PIX PENDING at creation, card encrypted by the provider's script, texts, default expiries: spec (doc 3 §4/§5/§7/§8/§9); host, `x-api-key`, cents, charge body and `{status, data}` envelope, payout login `{email, password}` → `{token}`, `POST /withdrawals {amount, pixKey, pixKeyType, method}`, `GET /withdrawals/{id}`, statuses, webhook events: research (F4, official SDK github TechSete/witetec-sdk and integrations); the encrypted card as `card{hash}`, the packed secret `apiKey|email|password`, reads of card charges by the spec's PIX read: the gateway's decision",
+    "paths, PIX PENDING at creation, card encrypted by the provider's script, texts, default expiries: spec (doc 3 §4/§5/§7/§8/§9); host, `x-api-key`, cents, charge body and `{status, data}` envelope, payout login `{email, password}` → `{token}`, `POST /withdrawals {amount, pixKey, pixKeyType, method}`, `GET /withdrawals/{id}`, statuses, webhook events: research (F4, official SDK github TechSete/witetec-sdk and integrations); the encrypted card as `card{hash}`, the packed secret `apiKey|email|password`, reads of card charges by the spec's PIX read: the gateway's decision; api_version `public`: the SDK's `POST /transactions` for PIX and card charges and `GET /transactions/{id}` (TechSete/witetec-sdk `services/TransactionService.java`, commit 91f8a9d)",
 };
 
 export const WITETEC_PATHS = {
@@ -76,6 +78,13 @@ export const WITETEC_PATHS = {
   withdraw: '/withdrawals',
   withdrawal: '/withdrawals/{id}',
 } as const;
+
+/**
+ * api_version `public`: the charge paths of Witetec's official SDK and every
+ * public integration (one create for every method, the method in the body),
+ * where the specification has its own per method; payouts are the same in both.
+ */
+export const WITETEC_PUBLIC_PATHS = { create: '/transactions', read: '/transactions/{id}' } as const;
 
 /** Phone keys as digits; RANDOM is EVP (the SDK's PixKeyType). */
 export const WITETEC_PIX_KEYS: PixKeyStyle = { randomAs: 'EVP' };
@@ -258,7 +267,8 @@ export class WitetecAdapter extends LoginTokenAdapter<WitetecDeclaration> {
     this.assertPaymentMethod(input.paymentMethod);
     const prefix = this.prefixFor('createTransaction');
     const body = toWitetecCharge(input, { notificationUrl: ctx.notificationUrl });
-    const path = input.paymentMethod === 'CREDIT_CARD' ? WITETEC_PATHS.cardCreate : WITETEC_PATHS.pixCreate;
+    const specificationPath = input.paymentMethod === 'CREDIT_CARD' ? WITETEC_PATHS.cardCreate : WITETEC_PATHS.pixCreate;
+    const path = this.apiVersion(ctx) === 'public' ? WITETEC_PUBLIC_PATHS.create : specificationPath;
     const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(path, body));
     const created = this.charge('createTransaction', answer, input.amount);
     if (input.paymentMethod === 'CREDIT_CARD') return { ...created, paymentMethod: 'CREDIT_CARD' };
@@ -268,10 +278,11 @@ export class WitetecAdapter extends LoginTokenAdapter<WitetecDeclaration> {
     return withPixQrImage({ ...created, paymentMethod: 'PIX', status: 'PENDING', expiresAt: created.expiresAt ?? this.expiresAt(this.pixExpirySeconds) });
   }
 
-  /** GET /transactions/pix/{id}, the only read the spec gives (§7), for PIX and card charges alike. */
+  /** GET /transactions/pix/{id}, the only read the spec gives (§7), for PIX and card charges alike (api_version public: the SDK's GET /transactions/{id}). */
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
+    const read = this.apiVersion(ctx) === 'public' ? WITETEC_PUBLIC_PATHS.read : WITETEC_PATHS.read;
     const answer = await this.exchange('getTransaction', this.prefixFor('getTransaction'), () =>
-      this.http(ctx).get<unknown>(fillPath(WITETEC_PATHS.read, { id: transactionId })),
+      this.http(ctx).get<unknown>(fillPath(read, { id: transactionId })),
     );
     // The id asked for stays the id, whatever the answer echoes.
     return withPixQrImage({ ...this.charge('getTransaction', answer), transactionId });
