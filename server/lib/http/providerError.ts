@@ -18,7 +18,8 @@ function rawProviderMessage(data: unknown): string | undefined {
   if (typeof data === 'string') return /^\s*</.test(data) ? undefined : data.trim() || undefined;
   if (!data || typeof data !== 'object') return undefined;
   const record = data as Record<string, any>;
-  const firstOfList = Array.isArray(record.errors) ? (record.errors[0]?.message ?? record.errors[0]) : undefined;
+  // A list of errors: the first one's `message`, or its `description` (Asaas's `{errors: [{code, description}]}`), or the item itself as text.
+  const firstOfList = Array.isArray(record.errors) ? (record.errors[0]?.message ?? record.errors[0]?.description ?? record.errors[0]) : undefined;
   const candidate =
     record.error?.message ??
     record.message ??

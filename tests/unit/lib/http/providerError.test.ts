@@ -15,6 +15,18 @@ describe('providerError', () => {
     [503, '<html>down</html>', 'UNAVAILABLE', 'Erro ao criar transação: Request failed with status code 503'],
     [429, { error: 'rate limited' }, 'UNAVAILABLE', 'Erro ao criar transação: rate limited'],
     [400, { errors: [{ message: 'amount must be positive' }] }, 'INVALID_ARGUMENT', 'Erro ao criar transação: amount must be positive'],
+    [
+      400,
+      {
+        errors: [
+          { code: 'invalid_value', description: 'O campo value deve ser informado' },
+          { code: 'invalid_dueDate', description: 'Vencimento inválido' },
+        ],
+      },
+      'INVALID_ARGUMENT',
+      'Erro ao criar transação: O campo value deve ser informado',
+    ],
+    [400, { errors: ['billingType inválido'] }, 'INVALID_ARGUMENT', 'Erro ao criar transação: billingType inválido'],
     [422, { mensagem: 'CPF inválido' }, 'INVALID_ARGUMENT', 'Erro ao criar transação: CPF inválido'],
     [404, { error: { message: 'not found' } }, 'NOT_FOUND', 'Erro ao criar transação: not found'],
     [401, { detail: 'invalid key' }, 'FAILED_PRECONDITION', 'Erro ao criar transação: invalid key'],
