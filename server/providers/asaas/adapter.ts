@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type {
+  Customer,
   PaymentMethod,
   RefundResult,
   TransactionInput,
@@ -11,30 +13,36 @@ import type {
 } from '../../domain/types.js';
 import { digitsOnly } from '../../lib/documents.js';
 import { brazilDate } from '../../lib/expiry.js';
-import { invalidArgument } from '../../lib/errors.js';
-import { identifiedObject, isRecord, parseJsonObject } from '../../lib/json.js';
+import { invalidArgument, outcomeOf } from '../../lib/errors.js';
+import type { ProviderHttp } from '../../lib/http/index.js';
+import { parseJsonObject } from '../../lib/json.js';
 import { paymentMethodCodec } from '../../lib/paymentMethods.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
 import { providerPixKey } from '../../lib/pixKey.js';
 import { catalogueError } from '../../lib/providerMessages.js';
 import { statusTable } from '../../lib/statusTable.js';
-import { idText, textOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
+import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
-import { DeclaredAdapter, unusableAnswer, type ObjectNotification } from '../kit/declaredAdapter.js';
+import { DeclaredAdapter, type ObjectNotification } from '../kit/declaredAdapter.js';
+import { CustomerDirectory } from './customers.js';
 
 /**
  * ASAAS (spec doc 2, group 1): the spec shows no paths for group 1, so Asaas's
- * public API v3 (official documentation, provider research): host
- * api.asaas.com/v3, the API key in the `access_token` header, amounts in
- * reais; a charge needs a customer (POST /customers), then POST /payments
+ * public API v3 (docs.asaas.com): host api.asaas.com/v3, the API key in the
+ * `access_token` header, amounts in reais. A charge is made on a customer: the
+ * account's customer for the buyer's document, found by GET
+ * /customers?cpfCnpj= or created by POST /customers, and remembered (an Asaas
+ * card token belongs to the customer it was created for); then POST /payments
  * `{customer, billingType PIX|BOLETO|CREDIT_CARD, value, dueDate, …}`; the PIX
  * code by GET /payments/{id}/pixQrCode `{payload, encodedImage}`, the boleto's
  * line by GET /payments/{id}/identificationField; refunds by POST
- * /payments/{id}/refund `{value}`; PIX payouts by POST /transfers `{value,
- * pixAddressKey, pixAddressKeyType, operationType: PIX}` and GET
- * /transfers/{id}; webhooks `{id: evt_…, event, payment | transfer}` with the
- * configured token in the `asaas-access-token` header.
+ * /payments/{id}/refund `{value}`, answered with the payment and its `refunds`;
+ * PIX payouts by POST /transfers `{value, pixAddressKey, pixAddressKeyType,
+ * operationType: PIX}` and GET /transfers/{id}; webhooks `{id: evt_…, event,
+ * payment | transfer}` with the configured token in the `asaas-access-token`
+ * header; failures `{errors: [{code, description}]}`, whose description reaches
+ * the caller.
  */
 
 // ---------------------------------------------------------------- declaration
@@ -46,7 +54,7 @@ export const ASAAS: ProviderDeclaration = {
   credentials: { required: ['secretKey'] },
   money: 'reais',
   sources:
-    "host `api.asaas.com/v3`, `access_token`, reais, /customers, /payments with billingType, /payments/{id}/pixQrCode, /payments/{id}/identificationField, /payments/{id}/refund, /transfers, the payment and transfer statuses, PAYMENT_*/TRANSFER_* events with `evt_` ids, the `asaas-access-token` header: research and official documentation (docs.asaas.com); the status readings of document 1 §4 and the customer created per charge: the gateway's decision",
+    "Asaas's API reference and guides (docs.asaas.com): host `api.asaas.com/v3` and the `access_token` header (Autenticação), the error body `{errors: [{code, description}]}` (HTTP response codes), customers listed by `cpfCnpj` and created with `name`/`cpfCnpj` (list customers, create customer), payments with `customer`, `billingType`, `value` in reais, `dueDate`, and `creditCardToken`/`remoteIp` for a tokenized card (create payment, create payment with credit card), a card token that belongs to its customer (credit card tokenization), `pixQrCode` and `identificationField`, refunds answered with the payment and its `refunds` (refund payment, Refunds), PIX transfers (create transfer), the payment and transfer statuses and PAYMENT_*/TRANSFER_* events with `evt_` ids and the `asaas-access-token` header (webhook guides); the statuses' readings by document 1 §4 and the customer remembered per account and document: the gateway's decision",
 };
 
 export const ASAAS_PATHS = {
@@ -62,19 +70,65 @@ export const ASAAS_PATHS = {
 
 const ASAAS_METHODS = paymentMethodCodec<PaymentMethod, string>({ PIX: 'PIX', BILLET: 'BOLETO', CREDIT_CARD: 'CREDIT_CARD' });
 
+// ---------------------------------------------------------------- wire
+
+/** A customer (POST /customers answers one); `deleted` customers are not charged. */
+const customerAnswer = z.object({ id: wireId, deleted: absentable(z.boolean()) });
+
+/** GET /customers?cpfCnpj=: a page of customers under `data`. */
+export const asaasCustomerList = z.object({ data: z.array(customerAnswer) });
+
+/** One refund of a payment (its `refunds`): PENDING, AWAITING_* (an authorization), DONE or CANCELLED. */
+const refundEntry = z.object({ status: wireStatus, value: absentable(wireAmount), dateCreated: absentable(wireText) });
+
+/** A payment (POST /payments, GET /payments/{id}). */
+export const asaasPayment = z.object({
+  id: wireId,
+  status: wireStatus,
+  value: wireAmount,
+  billingType: absentable(wireText),
+  bankSlipUrl: absentable(wireText),
+});
+export type AsaasPayment = z.output<typeof asaasPayment>;
+
+/** A boleto payment carries the boleto's address too. */
+export const asaasBoletoPayment = asaasPayment.extend({ bankSlipUrl: wireText });
+
+/** The answer to POST /payments/{id}/refund: the payment, with the refunds made of it so far. */
+export const asaasRefundAnswer = z.object({ id: wireId, status: wireStatus, refunds: absentable(z.array(refundEntry)) });
+export type AsaasRefundAnswer = z.output<typeof asaasRefundAnswer>;
+
+/** GET /payments/{id}/pixQrCode: the copy-and-paste code and the QR image (base64 PNG). */
+export const asaasPixQrCode = z.object({ payload: wireText, encodedImage: absentable(wireText) });
+
+/** GET /payments/{id}/identificationField: the boleto's digitable line. */
+export const asaasIdentificationField = z.object({ identificationField: wireText });
+
+/** A transfer (POST /transfers, GET /transfers/{id}). */
+export const asaasTransfer = z.object({ id: wireId, status: wireStatus, value: wireAmount });
+
+/** A webhook: an event id, the event's name and the object it is about (`payment` or `transfer`, with its id and status). */
+export const asaasNotification = z.object({
+  id: absentable(wireText),
+  event: wireText,
+  payment: absentable(z.object({ id: wireId, status: wireStatus })),
+  transfer: absentable(z.object({ id: wireId, status: wireStatus })),
+});
+
 // ---------------------------------------------------------------- statuses
 
 /**
  * Payment statuses (Asaas's enum) by document 1 §4: received or confirmed
- * APPROVED (CONFIRMED is paid, its balance not yet released); a refund in
- * progress is still APPROVED until REFUNDED; chargebacks CHARGEBACK; OVERDUE
- * (an unpaid PIX or boleto past its day) REJECTED; unknown REJECTED.
+ * APPROVED (CONFIRMED is paid, its balance not yet released; DUNNING_RECEIVED
+ * recovered after a dunning); a refund requested or in progress is still
+ * APPROVED until REFUNDED; chargebacks CHARGEBACK; OVERDUE (an unpaid PIX or
+ * boleto past its day) REJECTED; unknown REJECTED.
  */
 export const ASAAS_STATUSES = statusTable<TransactionStatus>(
   {
     ...{ pending: 'PENDING', awaiting_risk_analysis: 'PENDING', authorized: 'PENDING' },
-    ...{ confirmed: 'APPROVED', received: 'APPROVED', received_in_cash: 'APPROVED', refund_requested: 'APPROVED', refund_in_progress: 'APPROVED' },
-    ...{ refunded: 'REFUNDED', partially_refunded: 'APPROVED' },
+    ...{ confirmed: 'APPROVED', received: 'APPROVED', received_in_cash: 'APPROVED', dunning_received: 'APPROVED' },
+    ...{ refund_requested: 'APPROVED', refund_in_progress: 'APPROVED', refunded: 'REFUNDED', partially_refunded: 'APPROVED' },
     ...{ chargeback_requested: 'CHARGEBACK', chargeback_dispute: 'CHARGEBACK', awaiting_chargeback_reversal: 'CHARGEBACK' },
     ...{ overdue: 'REJECTED', deleted: 'REJECTED' },
   },
@@ -86,8 +140,15 @@ export const ASAAS_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>({ done: 'AP
 
 // ---------------------------------------------------------------- request mappers
 
-export function toAsaasCustomer(customer: NonNullable<TransactionInput['customer']>) {
-  return { name: customer.name, cpfCnpj: digitsOnly(customer.document), email: customer.email, mobilePhone: nationalPhoneDigits(customer.phone) };
+/** POST /customers: name and document are required; an empty email or phone is left out rather than sent blank. */
+export function toAsaasCustomer(customer: Customer) {
+  const mobilePhone = nationalPhoneDigits(customer.phone);
+  return {
+    name: customer.name,
+    cpfCnpj: digitsOnly(customer.document),
+    ...(customer.email.trim() ? { email: customer.email.trim() } : {}),
+    ...(mobilePhone ? { mobilePhone } : {}),
+  };
 }
 
 export function toAsaasPayment(input: TransactionInput, terms: { customer: string; value: number; dueDate: Date }) {
@@ -103,106 +164,139 @@ export function toAsaasPayment(input: TransactionInput, terms: { customer: strin
   };
 }
 
-// ---------------------------------------------------------------- readers
+// ---------------------------------------------------------------- response mappers
 
-interface AsaasObject {
-  value?: unknown;
-  billingType?: unknown;
-  bankSlipUrl?: unknown;
+/** The customer to charge among those a lookup by document found: the first not deleted. */
+export const chargeableCustomer = (list: z.output<typeof asaasCustomerList>): string | undefined => list.data.find((customer) => !customer.deleted)?.id;
+
+/** What a refund answer says happened: the refund was made, is on its way (accepted, not finished), or was refused. */
+export type AsaasRefundOutcome = 'done' | 'in_progress' | 'refused';
+
+const REFUND_IN_PROGRESS_STATUSES = new Set(['REFUND_REQUESTED', 'REFUND_IN_PROGRESS']);
+
+/**
+ * The outcome of POST /payments/{id}/refund for `requestedCents`. Asaas refuses
+ * a refund it will not make with an HTTP 400, so a 2xx answer is a refund it
+ * took: REFUNDED is done; REFUND_REQUESTED and REFUND_IN_PROGRESS are on their
+ * way. A partial refund leaves the payment RECEIVED or CONFIRMED and adds an
+ * entry to its `refunds` (PENDING, AWAITING_* authorizations, DONE or
+ * CANCELLED): the newest entries of the amount asked say which. Only entries
+ * that are all CANCELLED are a refusal; an answer that says nothing more is a
+ * refund taken and in progress, never "nothing happened": a refund wrongly
+ * thought refused would let the same money be refunded twice.
+ */
+export function asaasRefundOutcome(
+  answer: AsaasRefundAnswer,
+  requestedCents: number,
+  toCents: (value: string | number) => number | undefined,
+): AsaasRefundOutcome {
+  const status = answer.status.toUpperCase();
+  if (status === 'REFUNDED') return 'done';
+  if (REFUND_IN_PROGRESS_STATUSES.has(status)) return 'in_progress';
+  const ours = (answer.refunds ?? []).filter((refund) => refund.value === undefined || toCents(refund.value) === requestedCents);
+  const newest = ours.reduce((latest, refund) => ((refund.dateCreated ?? '') > latest ? (refund.dateCreated ?? '') : latest), '');
+  const latest = ours.filter((refund) => (refund.dateCreated ?? '') === newest).map((refund) => refund.status.toUpperCase());
+  if (latest.includes('DONE')) return 'done';
+  if (latest.length && latest.every((refundStatus) => refundStatus === 'CANCELLED')) return 'refused';
+  return 'in_progress';
 }
 
-export const asaasObject = (answer: unknown) => identifiedObject<AsaasObject>(answer, []);
-
-/** A webhook: PAYMENT_* events about a payment, TRANSFER_* about a transfer; the object's own status; the event id. */
+/** A webhook: PAYMENT_* events about a payment, TRANSFER_* about a transfer; the object's own status; the event id. Anything else (or unreadable) is undefined. */
 export function readAsaasWebhook(body: Buffer): (ObjectNotification & { eventId?: string }) | undefined {
-  const event = parseJsonObject(body);
-  const name = textOf(event?.event) ?? '';
-  const kind = name.startsWith('PAYMENT_') ? 'payment' : name.startsWith('TRANSFER_') ? 'transfer' : undefined;
-  const object = kind && event ? asaasObject(event[kind]) : undefined;
+  const parsed = asaasNotification.safeParse(parseJsonObject(body));
+  if (!parsed.success) return undefined;
+  const { id: eventId, event, payment, transfer } = parsed.data;
+  const object = event.startsWith('PAYMENT_') ? payment : event.startsWith('TRANSFER_') ? transfer : undefined;
   if (!object) return undefined;
-  const eventId = idText(event?.id);
-  return { kind: kind === 'payment' ? 'transaction' : 'withdrawal', id: object.id, status: object.status, ...(eventId ? { eventId } : {}) };
+  return { kind: object === payment ? 'transaction' : 'withdrawal', id: object.id, status: object.status, ...(eventId ? { eventId } : {}) };
 }
 
 // ---------------------------------------------------------------- operations
 
 export class AsaasAdapter extends DeclaredAdapter {
+  /** The Asaas customer of each account and document, so that a card is charged on the customer its token belongs to. */
+  private readonly customers = new CustomerDirectory();
+
   constructor(declaration: ProviderDeclaration = ASAAS, runtime: AdapterRuntime = {}) {
     super(declaration, runtime, { transactionStatuses: ASAAS_STATUSES, withdrawalStatuses: ASAAS_WITHDRAWAL_STATUSES });
   }
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     this.assertPaymentMethod(input.paymentMethod);
-    // Asaas charges a customer: one is needed before anything is sent.
+    // Asaas charges a customer, found or created by document: both are needed before anything is sent.
     if (!input.customer) throw invalidArgument('transaction.customer', 'transaction.customer is required for ASAAS charges');
+    const document = digitsOnly(input.customer.document);
+    if (!document) throw invalidArgument('transaction.customer.document', 'transaction.customer.document is required for ASAAS charges');
     if (input.paymentMethod === 'CREDIT_CARD' && !input.cardId?.trim()) throw catalogueError('CARD_ID_REQUIRED', { field: 'transaction.card_id' });
     const prefix = this.prefixFor('createTransaction');
     const http = this.http(ctx);
-    const customer = await this.exchange('createTransaction', prefix, () => http.post<unknown>(ASAAS_PATHS.customers, toAsaasCustomer(input.customer!)));
-    const customerId = this.mapped(
-      'createTransaction',
-      prefix,
-      () => (isRecord(customer) ? idText(customer.id) : undefined) ?? unusableAnswer('id do cliente'),
-    );
+    const customer = input.customer;
+    const customerId = await this.customers.customerFor(ctx, document, () => this.findOrCreateCustomer(http, prefix, customer, document));
     const seconds = input.paymentMethod === 'BILLET' ? this.boletoExpirySeconds : this.pixExpirySeconds;
     const expiresAt = this.expiresAt(seconds);
     const body = toAsaasPayment(input, { customer: customerId, value: this.toProviderAmount(input.amount), dueDate: expiresAt });
-    const created = await this.exchange('createTransaction', prefix, () => http.post<unknown>(ASAAS_PATHS.payments, body));
-    const payment = this.mapped('createTransaction', prefix, () => asaasObject(created) ?? unusableAnswer('id e status da cobrança'));
+    const schema = input.paymentMethod === 'BILLET' ? asaasBoletoPayment : asaasPayment;
+    let payment: AsaasPayment;
+    try {
+      payment = await this.exchange('createTransaction', prefix, () => http.post(ASAAS_PATHS.payments, body), schema);
+    } catch (error) {
+      // Refused (the customer may have been removed at Asaas meanwhile): the next charge looks the customer up again.
+      if (outcomeOf(error) === 'failed') this.customers.forget(ctx, document);
+      throw error;
+    }
     const base: TransactionResult = {
       paymentMethod: input.paymentMethod,
       transactionId: payment.id,
       status: this.transactionStatus(payment.status),
-      amount: this.mapped('createTransaction', prefix, () => this.amountOr(payment.value, input.amount, 'valor da cobrança')),
+      amount: this.mapped('createTransaction', prefix, () => this.amountOr(payment.value, undefined, 'valor da cobrança')),
     };
     const path = (template: string) => fillPath(template, { id: payment.id });
     if (input.paymentMethod === 'PIX') {
-      const qr = await this.exchange('createTransaction', prefix, () => http.get<unknown>(path(ASAAS_PATHS.pixQrCode)));
-      return this.mapped('createTransaction', prefix, () => {
-        const pixCode = (isRecord(qr) ? textOf(qr.payload) : undefined) ?? unusableAnswer('payload do QR Code PIX');
-        const image = isRecord(qr) ? textOf(qr.encodedImage) : undefined;
-        return { ...base, pixCode, ...(image ? { pixQrCode: `data:image/png;base64,${image}` } : {}), expiresAt };
-      });
+      const qr = await this.exchange('createTransaction', prefix, () => http.get(path(ASAAS_PATHS.pixQrCode)), asaasPixQrCode);
+      return { ...base, pixCode: qr.payload, ...(qr.encodedImage ? { pixQrCode: `data:image/png;base64,${qr.encodedImage}` } : {}), expiresAt };
     }
     if (input.paymentMethod === 'BILLET') {
-      const line = await this.exchange('createTransaction', prefix, () => http.get<unknown>(path(ASAAS_PATHS.identificationField)));
-      return this.mapped('createTransaction', prefix, () => ({
-        ...base,
-        billetCode: (isRecord(line) ? textOf(line.identificationField) : undefined) ?? unusableAnswer('linha digitável do boleto'),
-        billetUrl: textOf(payment.bankSlipUrl) ?? unusableAnswer('bankSlipUrl do boleto'),
-        expiresAt,
-      }));
+      const line = await this.exchange('createTransaction', prefix, () => http.get(path(ASAAS_PATHS.identificationField)), asaasIdentificationField);
+      return { ...base, billetCode: line.identificationField, ...(payment.bankSlipUrl ? { billetUrl: payment.bankSlipUrl } : {}), expiresAt };
     }
     return base;
   }
 
-  override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
-    const prefix = this.prefixFor('getTransaction');
-    const answer = await this.exchange('getTransaction', prefix, () => this.http(ctx).get<unknown>(fillPath(ASAAS_PATHS.payment, { id: transactionId })));
-    return this.mapped('getTransaction', prefix, () => {
-      const payment = asaasObject(answer) ?? unusableAnswer('id e status da cobrança');
-      return {
-        paymentMethod: ASAAS_METHODS.fromProvider(payment.billingType) ?? 'PIX',
-        transactionId: payment.id,
-        status: this.transactionStatus(payment.status),
-        amount: this.amountOr(payment.value, undefined, 'valor da cobrança'),
-      };
-    });
+  /** The account's customer for the document at Asaas: the first one listed, else a new one. */
+  private async findOrCreateCustomer(http: ProviderHttp, prefix: string, customer: Customer, document: string): Promise<string> {
+    const found = await this.exchange('createTransaction', prefix, () => http.get(ASAAS_PATHS.customers, { params: { cpfCnpj: document } }), asaasCustomerList);
+    const existing = chargeableCustomer(found);
+    if (existing) return existing;
+    const created = await this.exchange('createTransaction', prefix, () => http.post(ASAAS_PATHS.customers, toAsaasCustomer(customer)), customerAnswer);
+    return created.id;
   }
 
+  override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
+    const prefix = this.prefixFor('getTransaction');
+    const payment = await this.exchange('getTransaction', prefix, () => this.http(ctx).get(fillPath(ASAAS_PATHS.payment, { id: transactionId })), asaasPayment);
+    return {
+      paymentMethod: ASAAS_METHODS.fromProvider(payment.billingType) ?? 'PIX',
+      transactionId: payment.id,
+      status: this.transactionStatus(payment.status),
+      amount: this.mapped('getTransaction', prefix, () => this.amountOr(payment.value, undefined, 'valor da cobrança')),
+    };
+  }
+
+  /**
+   * A refund is done or on its way (`status` true: the gateway counts it, so the
+   * same money is never refunded twice), or refused (`status` false). The
+   * contract's refund result has no "in progress" of its own.
+   */
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
     const prefix = this.prefixFor('refoundTransaction');
-    const answer = await this.exchange('refoundTransaction', prefix, () =>
-      this.http(ctx).post<unknown>(fillPath(ASAAS_PATHS.refund, { id: transactionId }), { value: this.toProviderAmount(amount) }),
+    const answer = await this.exchange(
+      'refoundTransaction',
+      prefix,
+      () => this.http(ctx).post(fillPath(ASAAS_PATHS.refund, { id: transactionId }), { value: this.toProviderAmount(amount) }),
+      asaasRefundAnswer,
     );
-    return this.mapped('refoundTransaction', prefix, () => {
-      const payment = asaasObject(answer) ?? unusableAnswer('situação do estorno');
-      const status = payment.status.toUpperCase();
-      return {
-        refundId: payment.id,
-        status: ['REFUNDED', 'REFUND_REQUESTED', 'REFUND_IN_PROGRESS', 'PARTIALLY_REFUNDED'].includes(status) || status === 'RECEIVED',
-      };
-    });
+    const outcome = asaasRefundOutcome(answer, amount, (value) => this.optionalProviderAmount(value));
+    return { refundId: answer.id, status: outcome !== 'refused' };
   }
 
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
@@ -217,25 +311,22 @@ export class AsaasAdapter extends DeclaredAdapter {
       ...(input.withdrawReference ? { externalReference: input.withdrawReference } : {}),
     };
     const prefix = this.prefixFor('withdraw');
-    const answer = await this.exchange('withdraw', prefix, () => this.http(ctx).post<unknown>(ASAAS_PATHS.transfers, body));
-    return this.transfer('withdraw', prefix, answer, input.amount);
+    const transfer = await this.exchange('withdraw', prefix, () => this.http(ctx).post(ASAAS_PATHS.transfers, body), asaasTransfer);
+    return this.transfer('withdraw', prefix, transfer);
   }
 
   override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
     const prefix = this.prefixFor('getWithdraw');
-    const answer = await this.exchange('getWithdraw', prefix, () => this.http(ctx).get<unknown>(fillPath(ASAAS_PATHS.transfer, { id: withdrawId })));
-    return this.transfer('getWithdraw', prefix, answer);
+    const transfer = await this.exchange('getWithdraw', prefix, () => this.http(ctx).get(fillPath(ASAAS_PATHS.transfer, { id: withdrawId })), asaasTransfer);
+    return this.transfer('getWithdraw', prefix, transfer);
   }
 
-  private transfer(operation: 'withdraw' | 'getWithdraw', prefix: string, answer: unknown, requested?: number): WithdrawResult {
-    return this.mapped(operation, prefix, () => {
-      const transfer = asaasObject(answer) ?? unusableAnswer('id e status da transferência');
-      return {
-        withdrawId: transfer.id,
-        status: this.withdrawalStatus(transfer.status),
-        amount: this.amountOr(transfer.value, requested, 'valor da transferência'),
-      };
-    });
+  private transfer(operation: 'withdraw' | 'getWithdraw', prefix: string, transfer: z.output<typeof asaasTransfer>): WithdrawResult {
+    return {
+      withdrawId: transfer.id,
+      status: this.withdrawalStatus(transfer.status),
+      amount: this.mapped(operation, prefix, () => this.amountOr(transfer.value, undefined, 'valor da transferência')),
+    };
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
