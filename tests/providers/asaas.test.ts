@@ -101,6 +101,7 @@ describe('ASAAS (spec doc 2, group 1), a bespoke adapter on its public API', () 
     ['CHARGEBACK_REQUESTED', 'CHARGEBACK'],
     ['CHARGEBACK_DISPUTE', 'CHARGEBACK'],
     ['OVERDUE', 'REJECTED'],
+    ['DUNNING_REQUESTED', 'REJECTED'],
     ['MYSTERY', 'REJECTED'],
   ])('reads GET /payments/{id}: %s is %s', async (status, expected) => {
     h.fake.expect({ method: 'GET', path: '/payments/pay_1', headers: AUTH, reply: { body: { id: 'pay_1', status, value: 19.9, billingType: 'BOLETO' } } });
@@ -212,6 +213,8 @@ describe('ASAAS (spec doc 2, group 1), a bespoke adapter on its public API', () 
       h.fake.expect({ method: 'GET', path: '/transfers/tra_1', reply: { body: { id: 'tra_1', status, value: 25 } } });
       expect(await h.adapter.getWithdraw(h.ctx, 'tra_1')).toEqual({ withdrawId: 'tra_1', status: expected, amount: 2500 });
     }
+    // PENDING and BANK_PROCESSING are Asaas's own transfer statuses, not unknown ones.
+    expect(h.warn).not.toHaveBeenCalled();
   });
 
   /** Answers that are not what any call asked for: each call's failure is the one bad answer (UNAVAILABLE), never a status, never INTERNAL. */

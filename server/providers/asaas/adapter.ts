@@ -122,7 +122,8 @@ export const asaasNotification = z.object({
  * APPROVED (CONFIRMED is paid, its balance not yet released; DUNNING_RECEIVED
  * recovered after a dunning); a refund requested or in progress is still
  * APPROVED until REFUNDED; chargebacks CHARGEBACK; OVERDUE (an unpaid PIX or
- * boleto past its day) REJECTED; unknown REJECTED.
+ * boleto past its day) and DUNNING_REQUESTED (such a charge sent to
+ * collection) REJECTED; unknown REJECTED.
  */
 export const ASAAS_STATUSES = statusTable<TransactionStatus>(
   {
@@ -130,13 +131,16 @@ export const ASAAS_STATUSES = statusTable<TransactionStatus>(
     ...{ confirmed: 'APPROVED', received: 'APPROVED', received_in_cash: 'APPROVED', dunning_received: 'APPROVED' },
     ...{ refund_requested: 'APPROVED', refund_in_progress: 'APPROVED', refunded: 'REFUNDED', partially_refunded: 'APPROVED' },
     ...{ chargeback_requested: 'CHARGEBACK', chargeback_dispute: 'CHARGEBACK', awaiting_chargeback_reversal: 'CHARGEBACK' },
-    ...{ overdue: 'REJECTED', deleted: 'REJECTED' },
+    ...{ overdue: 'REJECTED', dunning_requested: 'REJECTED', deleted: 'REJECTED' },
   },
   'REJECTED',
 );
 
-/** Transfer statuses: DONE paid, CANCELLED given back, FAILED REJECTED; PENDING and BANK_PROCESSING (and anything else) on their way. */
-export const ASAAS_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>({ done: 'APPROVED', cancelled: 'CANCELED', failed: 'REJECTED' }, 'PENDING');
+/** Transfer statuses: DONE paid, CANCELLED given back, FAILED REJECTED; PENDING and BANK_PROCESSING (and anything unknown) on their way. */
+export const ASAAS_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>(
+  { pending: 'PENDING', bank_processing: 'PENDING', done: 'APPROVED', cancelled: 'CANCELED', failed: 'REJECTED' },
+  'PENDING',
+);
 
 // ---------------------------------------------------------------- request mappers
 
