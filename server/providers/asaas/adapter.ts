@@ -47,12 +47,33 @@ import { CustomerDirectory } from './customers.js';
 
 // ---------------------------------------------------------------- declaration
 
+/** The pages of Asaas's documentation its stand-in (tests/standins/asaas.ts) was written from. */
+export const ASAAS_ADDRESSES = [
+  'https://docs.asaas.com/docs/autentica%C3%A7%C3%A3o-1',
+  'https://docs.asaas.com/reference/http-response-codes',
+  'https://docs.asaas.com/reference/list-customers',
+  'https://docs.asaas.com/docs/criando-um-cliente',
+  'https://docs.asaas.com/reference/criar-nova-cobranca',
+  'https://docs.asaas.com/reference/create-new-payment-with-credit-card',
+  'https://docs.asaas.com/reference/credit-card-tokenization',
+  'https://docs.asaas.com/docs/cobrancas-via-pix',
+  'https://docs.asaas.com/docs/cobrancas-via-boleto',
+  'https://docs.asaas.com/reference/refund-payment',
+  'https://docs.asaas.com/docs/refunds',
+  'https://docs.asaas.com/reference/criar-transferencia',
+  'https://docs.asaas.com/docs/sobre-os-webhooks',
+  'https://docs.asaas.com/docs/create-new-webhook-via-web-application',
+  'https://docs.asaas.com/docs/webhook-para-cobrancas',
+  'https://docs.asaas.com/docs/webhook-para-transferencias',
+] as const;
+
 export const ASAAS: ProviderDeclaration = {
   identity: { id: 'ASAAS', specGroup: SPEC_GROUPS.DOC2_GROUP1, defaultBaseUrl: 'https://api.asaas.com/v3' },
   capabilities: { paymentMethods: ['PIX', 'BILLET', 'CREDIT_CARD'], withdrawMethods: ['PIX'], withdrawalLookup: true, refunds: true, webhooks: true },
   auth: { type: 'apiKey', header: 'access_token', value: 'secretKey' },
   credentials: { required: ['secretKey'] },
   money: 'reais',
+  evidence: { level: 'documented', addresses: ASAAS_ADDRESSES },
   sources:
     "Asaas's API reference and guides (docs.asaas.com): host `api.asaas.com/v3` and the `access_token` header (Autenticação), the error body `{errors: [{code, description}]}` (HTTP response codes), customers listed by `cpfCnpj` and created with `name`/`cpfCnpj` (list customers, create customer), payments with `customer`, `billingType`, `value` in reais, `dueDate`, and `creditCardToken`/`remoteIp` for a tokenized card (create payment, create payment with credit card), a card token that belongs to its customer (credit card tokenization), `pixQrCode` and `identificationField`, refunds answered with the payment and its `refunds` (refund payment, Refunds), PIX transfers (create transfer), the payment and transfer statuses and PAYMENT_*/TRANSFER_* events with `evt_` ids and the `asaas-access-token` header (webhook guides); the statuses' readings by document 1 §4 and the customer remembered per account and document: the gateway's decision",
 };
