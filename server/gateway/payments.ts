@@ -181,12 +181,13 @@ export class PaymentsService {
     if (amount > transaction.amount) throw invalidArgument('amount', `amount ${amount} is more than the transaction's ${transaction.amount}`);
     const { adapter, ctx } = await this.resolve(command.providerAccountId, 'refoundTransaction');
     const current = () => this.deps.transactions.findTransaction(this.deps.db.em(), transaction.id, 'primary') as Promise<Transaction>;
+    // Without the caller's key the gateway uses one of its own: a refund whose outcome is unknown then keeps its
+    // reservation under a key an operator can see and settle (ListUnconfirmedRequests), never reserved for good.
+    const key = command.idempotencyKey || `gateway-${randomUUID()}`;
     return runIdempotent(this.deps, {
       providerAccountId: command.providerAccountId,
       operation: 'refoundTransaction',
-      // Without the caller's key the gateway uses one of its own: a refund whose outcome is unknown then keeps its
-      // reservation under a key an operator can see and settle (ListUnconfirmedRequests), never reserved for good.
-      key: command.idempotencyKey || `gateway-${randomUUID()}`,
+      key,
       request: { id: transaction.id, amount },
       pending: { kind: 'refund', transactionId: transaction.id, amount } satisfies PendingRecord,
       callProvider: async () => {
@@ -204,7 +205,8 @@ export class PaymentsService {
           );
         }
         try {
-          return await adapter.refoundTransaction(ctx, transaction.transactionId, amount);
+          // The key goes with the refund to providers that take one, so a retried refund is the same refund there too.
+          return await adapter.refoundTransaction(ctx, transaction.transactionId, amount, key);
         } catch (error) {
           // Refused or never sent: the cents are free again. Unknown: they stay reserved until the outcome is settled.
           if (outcomeOf(error) === 'failed') await releaseRefund(this.deps, { kind: 'refund', transactionId: transaction.id, amount });

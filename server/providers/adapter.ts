@@ -238,7 +238,8 @@ export abstract class ProviderAdapter {
   getTransaction(_ctx: AdapterContext, _transactionId: string): Promise<TransactionResult> {
     return unsupported();
   }
-  refoundTransaction(_ctx: AdapterContext, _transactionId: string, _amount: number): Promise<RefundResult> {
+  /** `idempotencyKey`: the key the gateway runs this refund under (the caller's, else one of its own), for providers that take one of their own. */
+  refoundTransaction(_ctx: AdapterContext, _transactionId: string, _amount: number, _idempotencyKey?: string): Promise<RefundResult> {
     return unsupported();
   }
   withdraw(_ctx: AdapterContext, _input: WithdrawInput): Promise<WithdrawResult> {

@@ -1,21 +1,53 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
+import { GatewayError } from '../../server/lib/errors.js';
 import { CATALOGUE } from '../../server/lib/providerMessages.js';
-import { MERCADOPAGO, MercadoPagoAdapter } from '../../server/providers/mercadopago/adapter.js';
+import { lookupStatus } from '../../server/lib/statusTable.js';
+import {
+  creditCardMethodOf,
+  MERCADOPAGO,
+  MERCADOPAGO_REFUND_OUTCOMES,
+  MercadoPagoAdapter,
+  mercadoPagoIdempotencyKey,
+  mercadoPagoPayerAddress,
+  mercadoPagoRefundResult,
+} from '../../server/providers/mercadopago/adapter.js';
 import { BODIES_WITHOUT_RESOURCE } from '../support/fakeProvider.js';
 import { NOW, expectUnsupportedOperationsRejected, failure, notification, providerHarness, transactionInput } from './conformance/harness.js';
 
-/** MERCADOPAGO (spec doc 2, group 1): its public API (official documentation and SDK, research). */
+/** MERCADOPAGO (spec doc 2, group 1): its public API (official documentation and SDKs; tests/standins/mercadopago.ts drives it end to end). */
 
 const AUTH = { authorization: 'Bearer APP_USR-token' };
 const DAY_MS = 86_400_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const PIX_CODE = '00020126580014br.gov.bcb.pix0136mercadopago-qr520400005303986540519.905802BR6304ABCD';
 const PAYER = { email: 'ana@example.com', first_name: 'Ana', last_name: 'Souza', identification: { type: 'CPF', number: '12345678909' } };
+const ADDRESS = { zipCode: '06233-200', address: 'Av. das Nações Unidas', number: '3003', district: 'Bonfim', city: 'Osasco', state: 'sp' };
+const PAYER_ADDRESS = {
+  zip_code: '06233200',
+  street_name: 'Av. das Nações Unidas',
+  street_number: '3003',
+  neighborhood: 'Bonfim',
+  city: 'Osasco',
+  federal_unit: 'SP',
+};
+const BOLETO_LINE = '23790000000000000000000000000000000000000000000';
+
+/** The error a call rejects with, its details included. */
+async function rejection(promise: Promise<unknown>): Promise<GatewayError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof GatewayError) return error;
+    throw error;
+  }
+  throw new Error('expected a failure');
+}
 
 describe('MERCADOPAGO (spec doc 2, group 1), a bespoke adapter on its public API', () => {
   const h = providerHarness({
     create: (runtime) => new MercadoPagoAdapter(MERCADOPAGO, runtime),
-    account: () => ({ publicKey: '', secretKey: 'APP_USR-token' }),
+    account: () => ({ publicKey: 'APP_USR-public', secretKey: 'APP_USR-token' }),
   });
 
   it('offers PIX, boleto and card charges, reads, refunds and webhooks; the access token at the door', async () => {
@@ -27,11 +59,11 @@ describe('MERCADOPAGO (spec doc 2, group 1), a bespoke adapter on its public API
     expect(await failure(h.adapter.createTransaction(h.ctx, transactionInput({ paymentMethod: 'CREDIT_CARD' })))).toEqual(CATALOGUE.CARD_ID_REQUIRED);
   });
 
-  it("PIX: POST /v1/payments in reais with the caller's key as X-Idempotency-Key; the code from point_of_interaction", async () => {
+  it("PIX: POST /v1/payments in reais, its X-Idempotency-Key derived from the caller's key; the code from point_of_interaction", async () => {
     h.fake.expect({
       method: 'POST',
       path: '/v1/payments',
-      headers: { ...AUTH, 'x-idempotency-key': 'idem-42' },
+      headers: { ...AUTH, 'x-idempotency-key': mercadoPagoIdempotencyKey('payment', h.ctx.accountId, 'idem-42') },
       body: {
         transaction_amount: 19.9,
         payment_method_id: 'pix',
@@ -56,17 +88,21 @@ describe('MERCADOPAGO (spec doc 2, group 1), a bespoke adapter on its public API
     });
   });
 
-  it('sends an X-Idempotency-Key of its own when the caller gives none (Mercado Pago requires one)', async () => {
-    h.fake.expect({
-      method: 'POST',
-      path: '/v1/payments',
-      headers: { 'x-idempotency-key': /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/ },
-      reply: { body: { id: 1, status: 'pending', point_of_interaction: { transaction_data: { qr_code: PIX_CODE } } } },
-    });
-    expect((await h.adapter.createTransaction(h.ctx, transactionInput())).transactionId).toBe('1');
+  it("the payment's X-Idempotency-Key: the same for the same caller key and account, another for another key or account, fresh without one", async () => {
+    const pix = { reply: { body: { id: 1, status: 'pending', transaction_amount: 19.9, point_of_interaction: { transaction_data: { qr_code: PIX_CODE } } } } };
+    h.fake.expect({ method: 'POST', path: '/v1/payments', times: 5, ...pix });
+    await h.adapter.createTransaction(h.ctx, transactionInput({ idempotencyKey: 'key-á/1' }));
+    await h.adapter.createTransaction(h.ctx, transactionInput({ idempotencyKey: 'key-á/1' }));
+    await h.adapter.createTransaction(h.ctx, transactionInput({ idempotencyKey: 'key-2' }));
+    await h.adapter.createTransaction({ ...h.ctx, accountId: 'another-account' }, transactionInput({ idempotencyKey: 'key-á/1' }));
+    await h.adapter.createTransaction(h.ctx, transactionInput());
+    const keys = h.fake.received.map((request) => request.headers['x-idempotency-key']!);
+    for (const key of keys) expect(key).toMatch(UUID);
+    expect(keys[1]).toBe(keys[0]);
+    expect(new Set(keys).size).toBe(4);
   });
 
-  it('boleto: bolbradesco, the digitable line and the PDF from transaction_details; card: the token and installments', async () => {
+  it("boleto: bolbradesco with the payer's address, the digitable line and the page from transaction_details", async () => {
     h.fake.expect({
       method: 'POST',
       path: '/v1/payments',
@@ -76,22 +112,82 @@ describe('MERCADOPAGO (spec doc 2, group 1), a bespoke adapter on its public API
         external_reference: 'order-77',
         notification_url: h.ctx.notificationUrl,
         date_of_expiration: new Date(NOW.getTime() + 3 * DAY_MS).toISOString(),
-        payer: PAYER,
+        payer: { ...PAYER, address: PAYER_ADDRESS },
       },
       reply: {
         body: {
           id: 2,
           status: 'pending',
-          transaction_details: { external_resource_url: 'https://mp.example/boleto/2', digitable_line: '23790000000000000000000000000000000000000000000' },
+          transaction_amount: 19.9,
+          transaction_details: { external_resource_url: 'https://mp.example/boleto/2', digitable_line: BOLETO_LINE },
         },
       },
     });
-    expect(await h.adapter.createTransaction(h.ctx, transactionInput({ paymentMethod: 'BILLET' }))).toEqual({
+    expect(await h.adapter.createTransaction(h.ctx, transactionInput({ paymentMethod: 'BILLET', address: ADDRESS }))).toEqual({
       ...{ paymentMethod: 'BILLET', transactionId: '2', status: 'PENDING', amount: 1990 },
-      ...{
-        billetCode: '23790000000000000000000000000000000000000000000',
-        billetUrl: 'https://mp.example/boleto/2',
-        expiresAt: new Date(NOW.getTime() + 3 * DAY_MS),
+      ...{ billetCode: BOLETO_LINE, billetUrl: 'https://mp.example/boleto/2', expiresAt: new Date(NOW.getTime() + 3 * DAY_MS) },
+    });
+  });
+
+  it('boleto: the bar code stands in for a missing digitable line; an answer with neither is not the boleto', async () => {
+    const boleto = (details: Record<string, unknown>, barcode?: unknown) => ({
+      id: 3,
+      status: 'pending',
+      transaction_amount: 19.9,
+      transaction_details: { external_resource_url: 'https://mp.example/boleto/3', ...details },
+      ...(barcode ? { barcode } : {}),
+    });
+    h.fake.expect({ method: 'POST', path: '/v1/payments', reply: { body: boleto({ digitable_line: null }, { content: '2379' + '0'.repeat(40) }) } });
+    expect((await h.adapter.createTransaction(h.ctx, transactionInput({ paymentMethod: 'BILLET', address: ADDRESS }))).billetCode).toBe(
+      '2379' + '0'.repeat(40),
+    );
+    h.fake.expect({ method: 'POST', path: '/v1/payments', reply: { body: boleto({}) } });
+    const refused = await rejection(h.adapter.createTransaction(h.ctx, transactionInput({ paymentMethod: 'BILLET', address: ADDRESS })));
+    expect([refused.code, refused.details.reason, refused.message]).toEqual([
+      'UNAVAILABLE',
+      'PROVIDER_BAD_RESPONSE',
+      expect.stringContaining('transaction_details.digitable_line'),
+    ]);
+  });
+
+  it.each([
+    ['no address', undefined, 'transaction.address'],
+    ['no zip code', { ...ADDRESS, zipCode: '' }, 'transaction.address.zip_code'],
+    ['no street', { ...ADDRESS, address: ' ' }, 'transaction.address.address'],
+    ['no number', { ...ADDRESS, number: '' }, 'transaction.address.number'],
+    ['no district', { ...ADDRESS, district: '' }, 'transaction.address.district'],
+    ['no city', { ...ADDRESS, city: '' }, 'transaction.address.city'],
+    ['no state', { ...ADDRESS, state: '' }, 'transaction.address.state'],
+  ])('a boleto with %s is refused before anything is sent, naming the field', async (_label, address, field) => {
+    const refused = await rejection(h.adapter.createTransaction(h.ctx, transactionInput({ paymentMethod: 'BILLET', ...(address ? { address } : {}) })));
+    expect([refused.code, refused.details.field, refused.message]).toEqual([
+      'INVALID_ARGUMENT',
+      field,
+      `${field} is required for MERCADOPAGO boletos: Mercado Pago registers a boleto only with the payer's address (zip_code, street_name, street_number, neighborhood, city, federal_unit)`,
+    ]);
+    expect(h.fake.received).toHaveLength(0);
+  });
+
+  it("card: the brand found from the token's BIN (the card token, then the methods of the BIN), sent with the token and installments", async () => {
+    h.fake.expect({
+      method: 'GET',
+      path: '/v1/card_tokens/card-tok',
+      headers: AUTH,
+      reply: { body: { id: 'card-tok', first_six_digits: '503143', status: 'active' } },
+    });
+    h.fake.expect({
+      method: 'GET',
+      path: '/v1/payment_methods/search',
+      headers: AUTH,
+      query: { bin: '503143', public_key: 'APP_USR-public' },
+      reply: {
+        body: {
+          paging: { total: 2, limit: 30, offset: 0 },
+          results: [
+            { id: 'debmaster', payment_type_id: 'debit_card', status: 'active', issuer: { id: 24, name: 'Mastercard' } },
+            { id: 'master', payment_type_id: 'credit_card', status: 'active', issuer: { id: 24, name: 'Mastercard', default: true } },
+          ],
+        },
       },
     });
     h.fake.expect({
@@ -99,16 +195,53 @@ describe('MERCADOPAGO (spec doc 2, group 1), a bespoke adapter on its public API
       path: '/v1/payments',
       body: {
         transaction_amount: 19.9,
+        payment_method_id: 'master',
         token: 'card-tok',
         installments: 2,
+        issuer_id: 24,
         external_reference: 'order-77',
         notification_url: h.ctx.notificationUrl,
         payer: PAYER,
       },
-      reply: { body: { id: 3, status: 'approved', transaction_amount: 19.9 } },
+      reply: { status: 201, body: { id: 3, status: 'approved', transaction_amount: 19.9, payment_method_id: 'master', payment_type_id: 'credit_card' } },
     });
     const card = transactionInput({ paymentMethod: 'CREDIT_CARD', cardId: 'card-tok', installments: 2 });
     expect(await h.adapter.createTransaction(h.ctx, card)).toEqual({ paymentMethod: 'CREDIT_CARD', transactionId: '3', status: 'APPROVED', amount: 1990 });
+  });
+
+  it('card: a BIN without an active credit method, an unknown token or an unreadable lookup fails as never sent (outcome failed), and nothing is charged', async () => {
+    const card = transactionInput({ paymentMethod: 'CREDIT_CARD', cardId: 'card-tok' });
+    const token = (reply: { status?: number; body: unknown }) => h.fake.expect({ method: 'GET', path: '/v1/card_tokens/card-tok', reply });
+    // A read that fails with a 5xx is tried again (three attempts in all) before it fails.
+    const methods = (body: unknown, status = 200) =>
+      h.fake.expect({ method: 'GET', path: '/v1/payment_methods/search', times: status >= 500 ? 3 : 1, reply: { status, body } });
+
+    token({ body: { id: 'card-tok', first_six_digits: '506776' } });
+    methods({ paging: { total: 1 }, results: [{ id: 'debelo', payment_type_id: 'debit_card', status: 'active' }] });
+    let refused = await rejection(h.adapter.createTransaction(h.ctx, card));
+    expect([refused.code, refused.details.field, refused.details.outcome, refused.message]).toEqual([
+      'INVALID_ARGUMENT',
+      'transaction.card_id',
+      'failed',
+      "Erro ao criar transação: Mercado Pago has no active credit card method for this card's BIN",
+    ]);
+
+    token({
+      status: 404,
+      body: { message: 'Card Token not found.', error: 'not_found', status: 404, cause: [{ code: 2006, description: 'Card Token not found.' }] },
+    });
+    refused = await rejection(h.adapter.createTransaction(h.ctx, card));
+    expect([refused.code, refused.details.outcome, refused.message]).toEqual(['NOT_FOUND', 'failed', 'Erro ao criar transação: Card Token not found.']);
+
+    token({ body: { id: 'card-tok', first_six_digits: 503143 } });
+    refused = await rejection(h.adapter.createTransaction(h.ctx, card));
+    expect([refused.code, refused.details.reason, refused.details.outcome]).toEqual(['UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', 'failed']);
+
+    token({ body: { id: 'card-tok', first_six_digits: '503143' } });
+    methods({ message: 'internal_error' }, 500);
+    refused = await rejection(h.adapter.createTransaction(h.ctx, card));
+    expect([refused.code, refused.details.outcome]).toEqual(['UNAVAILABLE', 'failed']);
+    expect(h.fake.received.filter((request) => request.method === 'POST')).toHaveLength(0);
   });
 
   it.each([
@@ -132,22 +265,88 @@ describe('MERCADOPAGO (spec doc 2, group 1), a bespoke adapter on its public API
     expect(await h.adapter.getTransaction(h.ctx, '12')).toEqual({ paymentMethod: 'PIX', transactionId: '12', status: expected, amount: 1990 });
   });
 
-  it('refunds by POST /v1/payments/{id}/refunds {amount in reais}', async () => {
+  it("refunds by POST /v1/payments/{id}/refunds {amount in reais}, its X-Idempotency-Key derived from the caller's key and the payment", async () => {
     h.fake.expect({
       method: 'POST',
       path: '/v1/payments/12/refunds',
-      headers: AUTH,
+      headers: { ...AUTH, 'x-idempotency-key': mercadoPagoIdempotencyKey('refund', h.ctx.accountId, '12', 'refund-key') },
       body: { amount: 5 },
-      reply: { status: 201, body: { id: 99, status: 'approved', amount: 5 } },
+      reply: { status: 201, body: { id: 99, payment_id: 12, status: 'approved', amount: 5 } },
     });
-    expect(await h.adapter.refoundTransaction(h.ctx, '12', 500)).toEqual({ refundId: '99', status: true });
+    expect(await h.adapter.refoundTransaction(h.ctx, '12', 500, 'refund-key')).toEqual({ refundId: '99', status: true });
+
+    h.fake.expect({ method: 'POST', path: '/v1/payments/12/refunds', times: 3, reply: { status: 201, body: { id: 100, status: 'approved' } } });
+    h.fake.expect({ method: 'POST', path: '/v1/payments/13/refunds', reply: { status: 201, body: { id: 101, status: 'approved' } } });
+    await h.adapter.refoundTransaction(h.ctx, '12', 500, 'refund-key');
+    await h.adapter.refoundTransaction(h.ctx, '12', 500, 'other-key');
+    await h.adapter.refoundTransaction(h.ctx, '13', 500, 'refund-key');
+    await h.adapter.refoundTransaction(h.ctx, '12', 500);
+    const keys = h.fake.received.map((request) => request.headers['x-idempotency-key']!);
+    for (const key of keys) expect(key).toMatch(UUID);
+    // The retry sends what the first attempt sent; another key, another payment or no key at all never does.
+    expect(keys[1]).toBe(keys[0]);
+    expect(new Set(keys).size).toBe(4);
   });
 
-  it.each(BODIES_WITHOUT_RESOURCE)('an answer that is %s is UNAVAILABLE, never a payment or a status', async (_label, body) => {
+  it.each([
+    ['approved', 'done', true],
+    ['in_process', 'in progress', true],
+    [undefined, 'in progress', true],
+    ['something new', 'in progress', true],
+    ['rejected', 'refused', false],
+    ['cancelled', 'refused', false],
+  ])("a refund answered %s is %s: the contract's status %s", async (status, outcome, reported) => {
+    expect(lookupStatus(MERCADOPAGO_REFUND_OUTCOMES, status)).toBe(outcome);
+    h.fake.expect({ method: 'POST', path: '/v1/payments/12/refunds', reply: { status: 201, body: { id: 7, amount: 5, ...(status ? { status } : {}) } } });
+    expect(await h.adapter.refoundTransaction(h.ctx, '12', 500, 'k')).toEqual({ refundId: '7', status: reported });
+    expect(h.warn.mock.calls.length > 0).toBe(status === undefined || status === 'something new');
+  });
+
+  it.each(BODIES_WITHOUT_RESOURCE)('an answer that is %s is UNAVAILABLE, never a payment, a status or a refund', async (_label, body) => {
     h.fake.expect({ method: 'POST', path: '/v1/payments', reply: { body } });
     expect((await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).code).toBe('UNAVAILABLE');
     h.fake.expect({ method: 'GET', path: '/v1/payments/12', reply: { body } });
     expect((await failure(h.adapter.getTransaction(h.ctx, '12'))).code).toBe('UNAVAILABLE');
+    h.fake.expect({ method: 'POST', path: '/v1/payments/12/refunds', reply: { body } });
+    expect((await failure(h.adapter.refoundTransaction(h.ctx, '12', 500, 'k'))).code).toBe('UNAVAILABLE');
+  });
+
+  it.each([
+    ['a status that is not text', { id: 12, status: 4, transaction_amount: 19.9 }, 'status'],
+    ['no id', { status: 'approved', transaction_amount: 19.9 }, 'id'],
+    ['an amount with a comma', { id: 12, status: 'approved', transaction_amount: '19,90' }, 'transaction_amount'],
+    ['no amount', { id: 12, status: 'approved' }, 'transaction_amount'],
+  ])('a payment with %s is a bad answer naming the field (UNAVAILABLE, never INTERNAL), and no status', async (_label, body, field) => {
+    h.fake.expect({ method: 'GET', path: '/v1/payments/12', reply: { body } });
+    const refused = await rejection(h.adapter.getTransaction(h.ctx, '12'));
+    expect([refused.code, refused.details.reason, refused.details.outcome]).toEqual(['UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', 'unknown']);
+    expect(refused.message).toContain(`${field}:`);
+  });
+
+  it('a PIX payment created without its code is a bad answer, its outcome unknown (the payment may exist)', async () => {
+    h.fake.expect({ method: 'POST', path: '/v1/payments', reply: { status: 201, body: { id: 5, status: 'pending', transaction_amount: 19.9 } } });
+    const refused = await rejection(h.adapter.createTransaction(h.ctx, transactionInput({ idempotencyKey: 'k' })));
+    expect([refused.code, refused.details.outcome, refused.message]).toEqual(['UNAVAILABLE', 'unknown', expect.stringContaining('point_of_interaction')]);
+  });
+
+  it("Mercado Pago's error body keeps its message: {message, error, status, cause}", async () => {
+    h.fake.expect({
+      method: 'POST',
+      path: '/v1/payments',
+      reply: {
+        status: 400,
+        body: {
+          message: 'payer.email must be a valid email',
+          error: 'bad_request',
+          status: 400,
+          cause: [{ code: 4050, description: 'payer.email must be a valid email' }],
+        },
+      },
+    });
+    expect(await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: 'Erro ao criar transação: payer.email must be a valid email',
+    });
   });
 
   describe('webhooks', () => {
@@ -156,9 +355,14 @@ describe('MERCADOPAGO (spec doc 2, group 1), a bespoke adapter on its public API
     it('reads the notified payment from Mercado Pago (the webhook carries no status); ignores other types and garbage', async () => {
       h.fake.expect({ method: 'GET', path: '/v1/payments/12', reply: { body: { id: 12, status: 'approved', transaction_amount: 19.9 } } });
       expect(await h.adapter.processWebhook(h.ctx, notification(event))).toEqual({ type: 'TRANSACTION', transactionId: '12', status: 'APPROVED' });
-      for (const body of [{ ...event, type: 'plan' }, { type: 'payment' }, 'x'])
+      for (const body of [{ ...event, type: 'plan' }, { type: 'payment' }, { ...event, data: { id: { nested: 1 } } }, 'x', []])
         expect(await h.adapter.processWebhook(h.ctx, notification(body))).toBeUndefined();
       expect(h.adapter.notificationKey(h.ctx, notification(event))).toBe('mercadopago:12345');
+    });
+
+    it('a bad answer to the read moves nothing: the notification fails (to be retried), never a status', async () => {
+      h.fake.expect({ method: 'GET', path: '/v1/payments/12', reply: { body: { id: 12, status: null, transaction_amount: 19.9 } } });
+      expect((await failure(h.adapter.processWebhook(h.ctx, notification(event)))).code).toBe('UNAVAILABLE');
     });
 
     it("checks x-signature: HMAC-SHA256 of 'id:…;request-id:…;ts:…;' with the account's secret, within 5 minutes", () => {
@@ -173,5 +377,45 @@ describe('MERCADOPAGO (spec doc 2, group 1), a bespoke adapter on its public API
       expect(h.adapter.verifyNotification(secret, { body, headers: {}, receivedAt: NOW })).toBe('invalid');
       expect(h.adapter.verifyNotification(h.ctx, arrived('anything'))).toBe('unsigned');
     });
+
+    it('takes ts in milliseconds too (the guide says milliseconds, its example and the SDK use seconds)', () => {
+      const secret = { ...h.ctx, webhookSecret: 'mp-secret' };
+      const sign = (at: number) => `ts=${at},v1=${createHmac('sha256', 'mp-secret').update(`id:12;request-id:req-1;ts:${at};`).digest('hex')}`;
+      const arrived = (signature: string) => ({
+        body: Buffer.from(JSON.stringify(event)),
+        headers: { 'x-signature': signature, 'x-request-id': 'req-1' },
+        receivedAt: NOW,
+      });
+      expect(h.adapter.verifyNotification(secret, arrived(sign(NOW.getTime())))).toBe('valid');
+      expect(h.adapter.verifyNotification(secret, arrived(sign(NOW.getTime() - 301_000)))).toBe('invalid');
+    });
+  });
+});
+
+describe('MERCADOPAGO mappers, without HTTP', () => {
+  it("the boleto's payer.address from the contract's address: zip as digits, the state in capitals", () => {
+    expect(mercadoPagoPayerAddress(ADDRESS)).toEqual(PAYER_ADDRESS);
+  });
+
+  it('the credit-card method of a BIN search: the active credit one, with its issuer', () => {
+    const results = [
+      { id: 'debvisa', payment_type_id: 'debit_card', status: 'active' },
+      { id: 'visa', payment_type_id: 'credit_card', status: 'active', issuer: { id: 25 } },
+    ];
+    expect(creditCardMethodOf({ results })).toEqual({ paymentMethodId: 'visa', issuerId: 25 });
+    expect(creditCardMethodOf({ results: [{ id: 'visa', payment_type_id: 'credit_card', status: 'deactive' }] })).toBeUndefined();
+    expect(creditCardMethodOf({ results: [{ id: 'amex', payment_type_id: 'credit_card' }] })).toEqual({ paymentMethodId: 'amex' });
+  });
+
+  it('idempotency keys are UUID-shaped and depend on every part', () => {
+    expect(mercadoPagoIdempotencyKey('refund', 'acc', '12', 'k')).toMatch(UUID);
+    expect(mercadoPagoIdempotencyKey('refund', 'acc', '12', 'k')).toBe(mercadoPagoIdempotencyKey('refund', 'acc', '12', 'k'));
+    expect(mercadoPagoIdempotencyKey('refund', 'acc', '12', 'k')).not.toBe(mercadoPagoIdempotencyKey('refund', 'acc', '1', '2k'));
+    expect(mercadoPagoIdempotencyKey('payment', 'acc', 'k')).not.toBe(mercadoPagoIdempotencyKey('refund', 'acc', 'k'));
+  });
+
+  it('a refund refused is none; done and in progress are one the provider made', () => {
+    expect(mercadoPagoRefundResult({ id: '1', status: 'rejected' }, 'refused')).toEqual({ refundId: '1', status: false });
+    expect(mercadoPagoRefundResult({ id: '1', status: 'in_process' }, 'in progress')).toEqual({ refundId: '1', status: true });
   });
 });

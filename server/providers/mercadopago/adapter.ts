@@ -1,31 +1,50 @@
-import { randomUUID } from 'node:crypto';
-import type { PaymentMethod, RefundResult, TransactionInput, TransactionResult, TransactionStatus, WebhookResult } from '../../domain/types.js';
+import { createHash, randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { Address, PaymentMethod, RefundResult, TransactionInput, TransactionResult, TransactionStatus, WebhookResult } from '../../domain/types.js';
 import { digitsOnly, inferDocumentType } from '../../lib/documents.js';
+import { GatewayError, invalidArgument, isGatewayError } from '../../lib/errors.js';
 import { verifySignatureHeader } from '../../lib/hmacSignature.js';
-import { isRecord, parseJsonObject } from '../../lib/json.js';
+import { parseJsonObject } from '../../lib/json.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { catalogueError } from '../../lib/providerMessages.js';
-import { statusTable } from '../../lib/statusTable.js';
-import { dateOf, idText, textOf } from '../../lib/values.js';
+import { lookupStatus, statusTable } from '../../lib/statusTable.js';
+import { dateOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
+import { absentable, wireAmount, wireId, wireStatus, wireText, type AnswerSchema } from '../kit/answers.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
-import { DeclaredAdapter, unusableAnswer } from '../kit/declaredAdapter.js';
+import { DeclaredAdapter } from '../kit/declaredAdapter.js';
 
 /**
  * MERCADOPAGO (spec doc 2, group 1): the spec shows no paths for group 1, so
- * Mercado Pago's public API (official documentation and SDK, provider
- * research): host api.mercadopago.com, `Authorization: Bearer <access token>`,
- * POST /v1/payments `{transaction_amount (reais), payment_method_id, token,
- * installments, payer, description, external_reference, notification_url,
- * date_of_expiration}` with the mandatory `X-Idempotency-Key`; PIX data in
- * `point_of_interaction.transaction_data`; boleto in `transaction_details` and
- * `barcode`; refunds POST /v1/payments/{id}/refunds `{amount}`; webhooks
- * `{type: "payment", action, data: {id}}` carrying no status (the payment is
- * read), signed in `x-signature: ts=…,v1=…` over the manifest
- * `id:<data.id>;request-id:<x-request-id>;ts:<ts>;`.
+ * this is Mercado Pago's public API as its documentation and official SDKs
+ * give it (the addresses are the declaration's evidence): host
+ * api.mercadopago.com, `Authorization: Bearer <access token>`, money in reais.
+ *
+ * - POST /v1/payments with the mandatory `X-Idempotency-Key`: PIX (`pix`, the
+ *   code in `point_of_interaction.transaction_data`), boleto (`bolbradesco`,
+ *   registered only with the payer's full address; `transaction_details`),
+ *   card (the card token, its `payment_method_id` found from the token's BIN:
+ *   GET /v1/card_tokens/{id}, then GET /v1/payment_methods/search?bin=…).
+ * - GET /v1/payments/{id}; POST /v1/payments/{id}/refunds `{amount}` with an
+ *   `X-Idempotency-Key` derived from the caller's key.
+ * - Webhooks `{type: "payment", action, data: {id}}` carry no status (the
+ *   payment is read), signed in `x-signature: ts=…,v1=…` over the manifest
+ *   `id:<data.id>;request-id:<x-request-id>;ts:<ts>;`.
  */
 
 // ---------------------------------------------------------------- declaration
+
+export const MERCADOPAGO_SOURCES = {
+  paymentsCreate: 'https://www.mercadopago.com.br/developers/pt/reference/payments/_payments/post',
+  paymentsGet: 'https://www.mercadopago.com.br/developers/pt/reference/payments/_payments_id/get',
+  refunds: 'https://www.mercadopago.com.br/developers/pt/reference/chargebacks/_payments_id_refunds/post',
+  pix: 'https://www.mercadopago.com.br/developers/pt/docs/checkout-api/integration-configuration/integrate-with-pix',
+  boleto: 'https://www.mercadopago.com.br/developers/pt/docs/checkout-api/integration-configuration/boleto-bancario',
+  webhooks: 'https://www.mercadopago.com.br/developers/pt/docs/your-integrations/notifications/webhooks',
+  sdkNode: 'https://github.com/mercadopago/sdk-nodejs (src/clients/payment, paymentRefund, cardToken/get, src/utils/webhook, src/utils/errors)',
+  sdkJs: 'https://github.com/mercadopago/sdk-js/blob/main/docs/core-methods.md (getPaymentMethods: {paging, results[{id, payment_type_id, issuer}]})',
+  boletoAddressError: 'https://github.com/mercadopago/px-android/issues/1370 (cause 7521: the registered boleto needs payer.address)',
+} as const;
 
 export const MERCADOPAGO: ProviderDeclaration = {
   identity: { id: 'MERCADOPAGO', specGroup: SPEC_GROUPS.DOC2_GROUP1, defaultBaseUrl: 'https://api.mercadopago.com' },
@@ -34,13 +53,133 @@ export const MERCADOPAGO: ProviderDeclaration = {
   credentials: { required: ['secretKey'] },
   money: 'reais',
   sources:
-    "host, Bearer access token, /v1/payments and its fields, `X-Idempotency-Key`, `point_of_interaction` PIX data, boleto fields, /v1/payments/{id}/refunds, statuses, the webhook and its `x-signature` manifest: research (official documentation, mercadopago/sdk-nodejs); boleto as `bolbradesco`, the card brand read from the card token by Mercado Pago, document 1 §4 readings of the statuses: the gateway's decision",
+    "Mercado Pago API reference: POST /v1/payments (fields, mandatory X-Idempotency-Key, errors {message, error, status, cause[{code, description}]}), GET /v1/payments/{id}, POST /v1/payments/{id}/refunds (partial with amount, X-Idempotency-Key); Checkout API guides: PIX (point_of_interaction.transaction_data), boleto (bolbradesco, payer.address required: cause 7521); webhooks guide: {type: payment, data.id} and x-signature over id:…;request-id:…;ts:…;. Official SDKs: sdk-nodejs (card token read GET /v1/card_tokens/{id} with first_six_digits, refund answer, webhook manifest), sdk-js (getPaymentMethods by BIN: {paging, results[{id, payment_type_id, issuer}]}). The gateway's decisions: boleto as bolbradesco, the card brand found from the token's BIN, document 1 §4 readings of the statuses, refund statuses read as done / in progress / refused",
 };
 
-export const MERCADOPAGO_PATHS = { payments: '/v1/payments', payment: '/v1/payments/{id}', refunds: '/v1/payments/{id}/refunds' } as const;
+export const MERCADOPAGO_PATHS = {
+  payments: '/v1/payments',
+  payment: '/v1/payments/{id}',
+  refunds: '/v1/payments/{id}/refunds',
+  cardToken: '/v1/card_tokens/{id}',
+  paymentMethodsByBin: '/v1/payment_methods/search',
+} as const;
 
-/** Mercado Pago's `payment_method_id` for our methods; a card's brand comes with its token (Mercado Pago infers it), so only PIX and boleto are named. */
-const PAYMENT_METHOD_IDS: Partial<Record<PaymentMethod, string>> = { PIX: 'pix', BILLET: 'bolbradesco' };
+/** Mercado Pago's `payment_method_id` for PIX and boleto; a card's is its brand, found from the token's BIN. */
+const PAYMENT_METHOD_IDS = { PIX: 'pix', BILLET: 'bolbradesco' } as const;
+
+// ---------------------------------------------------------------- wire
+
+/** The payer's address, which Mercado Pago requires to register a boleto. */
+const mercadoPagoAddress = z.object({
+  zip_code: z.string(),
+  street_name: z.string(),
+  street_number: z.string(),
+  neighborhood: z.string(),
+  city: z.string(),
+  federal_unit: z.string(),
+});
+
+/** POST /v1/payments: what the gateway sends. */
+export const mercadoPagoPaymentRequest = z.object({
+  transaction_amount: z.number(),
+  payment_method_id: z.string(),
+  token: z.string().optional(),
+  installments: z.number().int().optional(),
+  issuer_id: z.number().int().optional(),
+  description: z.string().optional(),
+  external_reference: z.string().optional(),
+  notification_url: z.string(),
+  date_of_expiration: z.string().optional(),
+  payer: z
+    .object({
+      email: z.string(),
+      first_name: z.string().optional(),
+      last_name: z.string().optional(),
+      identification: z.object({ type: z.string(), number: z.string() }).optional(),
+      address: mercadoPagoAddress.optional(),
+    })
+    .optional(),
+});
+export type MercadoPagoPaymentRequest = z.infer<typeof mercadoPagoPaymentRequest>;
+
+/** POST /v1/payments/{id}/refunds: the amount in reais (left out, Mercado Pago refunds what is left). */
+export const mercadoPagoRefundRequest = z.object({ amount: z.number().optional() });
+export type MercadoPagoRefundRequest = z.infer<typeof mercadoPagoRefundRequest>;
+
+/** A payment, as POST /v1/payments and GET /v1/payments/{id} answer it. */
+export const mercadoPagoPayment = z.object({
+  id: wireId,
+  status: wireStatus,
+  transaction_amount: wireAmount,
+  payment_method_id: absentable(wireText),
+  payment_type_id: absentable(wireText),
+  date_of_expiration: absentable(wireText),
+});
+export type MercadoPagoPayment = z.output<typeof mercadoPagoPayment>;
+
+/** A payment just created, with what the buyer is shown for its method: the PIX code, or the boleto's line and page. */
+export interface MercadoPagoCharge {
+  payment: MercadoPagoPayment;
+  shown: Pick<TransactionResult, 'pixCode' | 'billetCode' | 'billetUrl'>;
+}
+
+const pixCharge = mercadoPagoPayment
+  .extend({ point_of_interaction: z.object({ transaction_data: z.object({ qr_code: wireText }) }) })
+  .transform((payment): MercadoPagoCharge => ({ payment, shown: { pixCode: payment.point_of_interaction.transaction_data.qr_code } }));
+
+const boletoCharge = mercadoPagoPayment
+  .extend({
+    transaction_details: z.object({ external_resource_url: wireText, digitable_line: absentable(wireText) }),
+    barcode: absentable(z.object({ content: absentable(wireText) })),
+  })
+  .transform((payment, ctx): MercadoPagoCharge => {
+    // The line to type is `digitable_line`; older answers carried only the bar code's `content`.
+    const line = payment.transaction_details.digitable_line ?? payment.barcode?.content;
+    if (!line) {
+      ctx.addIssue({ code: 'custom', path: ['transaction_details', 'digitable_line'], message: 'linha digitável ausente' });
+      return z.NEVER;
+    }
+    return { payment, shown: { billetCode: line, billetUrl: payment.transaction_details.external_resource_url } };
+  });
+
+const cardCharge = mercadoPagoPayment.transform((payment): MercadoPagoCharge => ({ payment, shown: {} }));
+
+/** The created payment's answer for each method: a PIX without its code, or a boleto without its line and page, is not the charge. */
+export const MERCADOPAGO_CHARGE_ANSWERS: Readonly<Record<PaymentMethod, AnswerSchema<MercadoPagoCharge>>> = {
+  PIX: pixCharge,
+  BILLET: boletoCharge,
+  CREDIT_CARD: cardCharge,
+};
+
+/** POST /v1/payments/{id}/refunds: the refund (its status may be left out: the refund was still accepted). */
+export const mercadoPagoRefund = z.object({ id: wireId, status: absentable(wireStatus) });
+export type MercadoPagoRefund = z.output<typeof mercadoPagoRefund>;
+
+/** GET /v1/card_tokens/{id}: the card's BIN. */
+export const mercadoPagoCardToken = z.object({
+  id: wireId,
+  first_six_digits: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/),
+});
+
+/** GET /v1/payment_methods/search?bin=…: the payment methods that take the BIN. */
+export const mercadoPagoPaymentMethods = z.object({
+  results: z.array(
+    z.object({
+      id: wireText,
+      payment_type_id: wireText,
+      status: absentable(wireText),
+      // A number in sdk-js's getPaymentMethods answer; POST /v1/payments takes it as a number (`"issuer_id": 310`).
+      issuer: absentable(z.object({ id: absentable(z.union([z.number().int(), z.string().trim().regex(/^\d+$/).transform(Number)])) })),
+    }),
+  ),
+});
+export type MercadoPagoPaymentMethods = z.output<typeof mercadoPagoPaymentMethods>;
+
+/** A webhook about a payment (`type: payment`, `data.id`); anything else is ignored. */
+export const mercadoPagoNotification = z.object({ id: absentable(wireId), type: z.literal('payment'), data: z.object({ id: wireId }) });
 
 // ---------------------------------------------------------------- statuses
 
@@ -54,15 +193,95 @@ export const MERCADOPAGO_STATUSES = statusTable<TransactionStatus>(
   'REJECTED',
 );
 
-// ---------------------------------------------------------------- request mapper
+/** What a refund's answer says happened. */
+export type RefundOutcome = 'done' | 'in progress' | 'refused';
 
-export function toMercadoPagoPayment(input: TransactionInput, terms: { amount: number; notificationUrl: string; expiresAt?: Date }) {
+/**
+ * A refund's status (the SDK names approved and in_process): approved is done;
+ * in_process (a PIX refund waiting for the payer's bank) and any status
+ * Mercado Pago did not document are in progress, since it accepted the refund
+ * and holds the money for it; rejected and cancelled are refused.
+ */
+export const MERCADOPAGO_REFUND_OUTCOMES = statusTable<RefundOutcome>(
+  { approved: 'done', in_process: 'in progress', pending: 'in progress', authorized: 'in progress', rejected: 'refused', cancelled: 'refused' },
+  'in progress',
+);
+
+// ---------------------------------------------------------------- request mappers
+
+/**
+ * Mercado Pago's `X-Idempotency-Key` from the caller's idempotency key: the same
+ * key of the same account (and, for a refund, the same payment) sends the same
+ * value every time, so a retried request is recognised there and never acts
+ * twice; accounts sharing a Mercado Pago account never collide. UUID-shaped
+ * (version 8, RFC 9562), the form Mercado Pago suggests, whatever characters
+ * the caller's key has.
+ */
+export function mercadoPagoIdempotencyKey(...parts: readonly string[]): string {
+  const hex = createHash('sha256').update(parts.join('\u0000')).digest('hex');
+  const variant = ((Number.parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** The contract's address fields, by the names Mercado Pago's `payer.address` gives them. */
+const ADDRESS_FIELDS = [
+  ['zipCode', 'zip_code', 'zip_code'],
+  ['address', 'address', 'street_name'],
+  ['number', 'number', 'street_number'],
+  ['district', 'district', 'neighborhood'],
+  ['city', 'city', 'city'],
+  ['state', 'state', 'federal_unit'],
+] as const;
+
+/**
+ * The boleto's `payer.address` from the transaction's address. Mercado Pago
+ * registers a boleto only with all six parts (it refuses with cause 7521), so
+ * a charge without one is refused before anything is sent, naming the field.
+ */
+export function mercadoPagoPayerAddress(address: Address | undefined): z.infer<typeof mercadoPagoAddress> {
+  const why = "Mercado Pago registers a boleto only with the payer's address (zip_code, street_name, street_number, neighborhood, city, federal_unit)";
+  if (!address) throw invalidArgument('transaction.address', `transaction.address is required for MERCADOPAGO boletos: ${why}`);
+  for (const [key, field] of ADDRESS_FIELDS) {
+    if (!address[key]?.trim())
+      throw invalidArgument(`transaction.address.${field}`, `transaction.address.${field} is required for MERCADOPAGO boletos: ${why}`);
+  }
+  return {
+    zip_code: digitsOnly(address.zipCode),
+    street_name: address.address.trim(),
+    street_number: address.number.trim(),
+    neighborhood: address.district.trim(),
+    city: address.city.trim(),
+    federal_unit: address.state.trim().toUpperCase(),
+  };
+}
+
+/** A card's `payment_method_id` (its brand) and issuer, as Mercado Pago's search by BIN gave them. */
+export interface MercadoPagoCardMethod {
+  paymentMethodId: string;
+  issuerId?: number;
+}
+
+/** The credit-card method of a BIN search (the contract charges credit cards only); undefined when the BIN has none that is active. */
+export function creditCardMethodOf(methods: MercadoPagoPaymentMethods): MercadoPagoCardMethod | undefined {
+  const found = methods.results.find((method) => method.payment_type_id === 'credit_card' && (method.status ?? 'active') === 'active');
+  return found && { paymentMethodId: found.id, ...(found.issuer?.id !== undefined ? { issuerId: found.issuer.id } : {}) };
+}
+
+export function toMercadoPagoPayment(
+  input: TransactionInput,
+  terms: { amount: number; notificationUrl: string; expiresAt?: Date; card?: MercadoPagoCardMethod },
+): MercadoPagoPaymentRequest {
   const document = digitsOnly(input.customer?.document ?? '');
   const [firstName, ...rest] = (input.customer?.name ?? '').trim().split(/\s+/);
+  const paymentMethodId = input.paymentMethod === 'CREDIT_CARD' ? terms.card?.paymentMethodId : PAYMENT_METHOD_IDS[input.paymentMethod];
+  if (!paymentMethodId) throw new Error('a card charge needs the payment method found from its BIN');
+  const address = input.paymentMethod === 'BILLET' ? mercadoPagoPayerAddress(input.address) : undefined;
   return {
     transaction_amount: terms.amount,
-    ...(PAYMENT_METHOD_IDS[input.paymentMethod] ? { payment_method_id: PAYMENT_METHOD_IDS[input.paymentMethod] } : {}),
-    ...(input.paymentMethod === 'CREDIT_CARD' ? { token: input.cardId, installments: input.installments } : {}),
+    payment_method_id: paymentMethodId,
+    ...(input.paymentMethod === 'CREDIT_CARD'
+      ? { token: input.cardId?.trim(), installments: input.installments, ...(terms.card?.issuerId !== undefined ? { issuer_id: terms.card.issuerId } : {}) }
+      : {}),
     ...(input.description ? { description: input.description } : {}),
     ...(input.orderId ? { external_reference: input.orderId } : {}),
     notification_url: terms.notificationUrl,
@@ -74,46 +293,42 @@ export function toMercadoPagoPayment(input: TransactionInput, terms: { amount: n
             ...(firstName ? { first_name: firstName } : {}),
             ...(rest.length ? { last_name: rest.join(' ') } : {}),
             ...(document ? { identification: { type: inferDocumentType(document), number: document } } : {}),
+            ...(address ? { address } : {}),
           },
         }
       : {}),
   };
 }
 
-// ---------------------------------------------------------------- readers
+// ---------------------------------------------------------------- response mappers
 
-interface MercadoPagoPayment {
-  id: string;
-  status: string;
-  transaction_amount?: unknown;
-  payment_method_id?: unknown;
-  payment_type_id?: unknown;
-  date_of_expiration?: unknown;
-  point_of_interaction?: { transaction_data?: { qr_code?: unknown; qr_code_base64?: unknown } };
-  transaction_details?: { external_resource_url?: unknown; digitable_line?: unknown };
-  barcode?: { content?: unknown };
+export function mercadoPagoMethodOf(payment: MercadoPagoPayment): PaymentMethod {
+  if (payment.payment_method_id === 'pix' || payment.payment_type_id === 'bank_transfer') return 'PIX';
+  if (payment.payment_type_id === 'ticket') return 'BILLET';
+  return 'CREDIT_CARD';
 }
 
-const mercadoPagoPayment = (answer: unknown): MercadoPagoPayment | undefined => {
-  const id = isRecord(answer) ? idText(answer.id) : undefined;
-  const status = isRecord(answer) ? textOf(answer.status) : undefined;
-  return id && status ? ({ ...(answer as object), id, status } as MercadoPagoPayment) : undefined;
-};
+/** The refund as the contract reports it: done and in progress are a refund the provider made (status true), refused is none. */
+export const mercadoPagoRefundResult = (refund: MercadoPagoRefund, outcome: RefundOutcome): RefundResult => ({
+  refundId: refund.id,
+  status: outcome !== 'refused',
+});
 
-const methodOf = (payment: MercadoPagoPayment): PaymentMethod => {
-  const type = textOf(payment.payment_type_id);
-  if (textOf(payment.payment_method_id) === 'pix' || type === 'bank_transfer') return 'PIX';
-  if (type === 'ticket') return 'BILLET';
-  return 'CREDIT_CARD';
-};
-
-/** The webhook names a payment (`type: payment`, `data.id`); anything else is ignored. */
+/** The payment a notification names, with Mercado Pago's notification id where it sends one; undefined for anything else (ignored). */
 export function mercadoPagoNotifiedPayment(body: Buffer): { id: string; eventId?: string } | undefined {
-  const event = parseJsonObject(body);
-  if (!event || textOf(event.type) !== 'payment' || !isRecord(event.data)) return undefined;
-  const id = idText(event.data.id);
-  const eventId = idText(event.id);
-  return id ? { id, ...(eventId ? { eventId } : {}) } : undefined;
+  const parsed = mercadoPagoNotification.safeParse(parseJsonObject(body));
+  if (!parsed.success) return undefined;
+  return { id: parsed.data.data.id, ...(parsed.data.id ? { eventId: parsed.data.id } : {}) };
+}
+
+/**
+ * The unit of `ts` in an `x-signature`: Mercado Pago's guide calls it
+ * milliseconds while its example and its SDK use seconds; 13 digits are read
+ * as milliseconds, fewer as seconds, so either is checked against the arrival.
+ */
+function signatureTimestampUnit(header: string | undefined): 'seconds' | 'milliseconds' {
+  const stamp = /(?:^|,)\s*ts=(\d+)/.exec(header ?? '')?.[1];
+  return stamp?.length === 13 ? 'milliseconds' : 'seconds';
 }
 
 // ---------------------------------------------------------------- operations
@@ -127,58 +342,100 @@ export class MercadoPagoAdapter extends DeclaredAdapter {
     this.assertPaymentMethod(input.paymentMethod);
     if (input.paymentMethod === 'CREDIT_CARD' && !input.cardId?.trim()) throw catalogueError('CARD_ID_REQUIRED', { field: 'transaction.card_id' });
     const prefix = this.prefixFor('createTransaction');
+    const card = input.paymentMethod === 'CREDIT_CARD' ? await this.cardMethod(ctx, input.cardId!.trim()) : undefined;
     const seconds = input.paymentMethod === 'PIX' ? this.pixExpirySeconds : input.paymentMethod === 'BILLET' ? this.boletoExpirySeconds : undefined;
     const expiresAt = seconds === undefined ? undefined : this.expiresAt(seconds);
-    const body = toMercadoPagoPayment(input, { amount: this.toProviderAmount(input.amount), notificationUrl: ctx.notificationUrl, expiresAt });
-    // Mandatory on POST /v1/payments: the caller's key, so a retry is the same payment there too; else one of ours.
-    const headers = { 'X-Idempotency-Key': input.idempotencyKey?.trim() || randomUUID() };
-    const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(MERCADOPAGO_PATHS.payments, body, { headers }));
-    const result = this.mapped('createTransaction', prefix, () => this.result(answer, input.amount, input.paymentMethod, expiresAt, true));
+    const body = toMercadoPagoPayment(input, { amount: this.toProviderAmount(input.amount), notificationUrl: ctx.notificationUrl, expiresAt, card });
+    // Mandatory on POST /v1/payments: from the caller's key, so a retry is the same payment there too; without one, nothing to recognise.
+    const key = input.idempotencyKey?.trim();
+    const headers = { 'X-Idempotency-Key': key ? mercadoPagoIdempotencyKey('payment', ctx.accountId, key) : randomUUID() };
+    const { payment, shown } = await this.exchange(
+      'createTransaction',
+      prefix,
+      () => this.http(ctx).post<unknown>(MERCADOPAGO_PATHS.payments, body, { headers }),
+      MERCADOPAGO_CHARGE_ANSWERS[input.paymentMethod],
+    );
+    const expiry = dateOf(payment.date_of_expiration) ?? expiresAt;
+    const result: TransactionResult = {
+      ...this.transaction('createTransaction', payment, input.paymentMethod),
+      ...shown,
+      ...(expiry && input.paymentMethod !== 'CREDIT_CARD' ? { expiresAt: expiry } : {}),
+    };
+    // The QR image is drawn from the code (withPixQrImage), the same for every provider.
     return withPixQrImage(result);
   }
 
-  override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
-    const prefix = this.prefixFor('getTransaction');
-    const answer = await this.exchange('getTransaction', prefix, () => this.http(ctx).get<unknown>(fillPath(MERCADOPAGO_PATHS.payment, { id: transactionId })));
-    return this.mapped('getTransaction', prefix, () => this.result(answer));
+  /**
+   * The card's `payment_method_id` (required by POST /v1/payments; Mercado Pago
+   * answers 'Cannot infer Payment Method' without it): the token's BIN (GET
+   * /v1/card_tokens/{id}), then the credit-card method Mercado Pago gives that
+   * BIN (GET /v1/payment_methods/search). Nothing is charged by these reads, so
+   * any failure here is one whose outcome is known: the payment was never sent.
+   */
+  private async cardMethod(ctx: AdapterContext, token: string): Promise<MercadoPagoCardMethod> {
+    const prefix = this.prefixFor('createTransaction');
+    try {
+      const card = await this.exchange(
+        'createTransaction',
+        prefix,
+        () => this.http(ctx).get<unknown>(fillPath(MERCADOPAGO_PATHS.cardToken, { id: token })),
+        mercadoPagoCardToken,
+      );
+      const params = { bin: card.first_six_digits, ...(ctx.publicKey?.trim() ? { public_key: ctx.publicKey.trim() } : {}) };
+      const methods = await this.exchange(
+        'createTransaction',
+        prefix,
+        () => this.http(ctx).get<unknown>(MERCADOPAGO_PATHS.paymentMethodsByBin, { params }),
+        mercadoPagoPaymentMethods,
+      );
+      const method = creditCardMethodOf(methods);
+      if (!method) throw invalidArgument('transaction.card_id', `${prefix}: Mercado Pago has no active credit card method for this card's BIN`);
+      return method;
+    } catch (error) {
+      if (!isGatewayError(error)) throw error;
+      throw new GatewayError(error.code, error.message, { ...error.details, outcome: 'failed' });
+    }
   }
 
-  private result(answer: unknown, requested?: number, method?: PaymentMethod, expiresAt?: Date, created = false): TransactionResult {
-    const payment = mercadoPagoPayment(answer) ?? unusableAnswer('id e status do pagamento');
-    const paymentMethod = method ?? methodOf(payment);
-    const base = {
+  override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
+    const payment = await this.exchange(
+      'getTransaction',
+      this.prefixFor('getTransaction'),
+      () => this.http(ctx).get<unknown>(fillPath(MERCADOPAGO_PATHS.payment, { id: transactionId })),
+      mercadoPagoPayment,
+    );
+    return this.transaction('getTransaction', payment, mercadoPagoMethodOf(payment));
+  }
+
+  /** The payment as the contract's transaction; an amount that cannot be read as reais is a bad answer (UNAVAILABLE), never a status. */
+  private transaction(operation: 'createTransaction' | 'getTransaction', payment: MercadoPagoPayment, paymentMethod: PaymentMethod): TransactionResult {
+    return {
       paymentMethod,
       transactionId: payment.id,
       status: this.transactionStatus(payment.status),
-      amount: this.amountOr(payment.transaction_amount, requested, 'valor do pagamento'),
+      amount: this.mapped(operation, this.prefixFor(operation), () => this.amountOr(payment.transaction_amount, undefined, 'valor do pagamento')),
     };
-    if (!created) return base;
-    const expiry = dateOf(payment.date_of_expiration) ?? expiresAt;
-    if (paymentMethod === 'PIX') {
-      const data = payment.point_of_interaction?.transaction_data;
-      const pixCode = textOf(data?.qr_code) ?? unusableAnswer('point_of_interaction.transaction_data.qr_code');
-      // The QR image is drawn from the code (withPixQrImage), the same for every provider.
-      return { ...base, pixCode, ...(expiry ? { expiresAt: expiry } : {}) };
-    }
-    if (paymentMethod === 'BILLET') {
-      const billetCode = textOf(payment.transaction_details?.digitable_line) ?? textOf(payment.barcode?.content) ?? unusableAnswer('linha digitável do boleto');
-      const billetUrl = textOf(payment.transaction_details?.external_resource_url) ?? unusableAnswer('URL do boleto');
-      return { ...base, billetCode, billetUrl, ...(expiry ? { expiresAt: expiry } : {}) };
-    }
-    return base;
   }
 
-  override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
-    const prefix = this.prefixFor('refoundTransaction');
-    const headers = { 'X-Idempotency-Key': randomUUID() };
-    const answer = await this.exchange('refoundTransaction', prefix, () =>
-      this.http(ctx).post<unknown>(fillPath(MERCADOPAGO_PATHS.refunds, { id: transactionId }), { amount: this.toProviderAmount(amount) }, { headers }),
+  /**
+   * POST /v1/payments/{id}/refunds `{amount}`, its `X-Idempotency-Key` derived
+   * from the caller's key: a retried refund is the same refund at Mercado Pago,
+   * never a second one.
+   */
+  override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number, idempotencyKey?: string): Promise<RefundResult> {
+    const key = idempotencyKey?.trim();
+    const headers = { 'X-Idempotency-Key': key ? mercadoPagoIdempotencyKey('refund', ctx.accountId, transactionId, key) : randomUUID() };
+    const body: MercadoPagoRefundRequest = { amount: this.toProviderAmount(amount) };
+    const refund = await this.exchange(
+      'refoundTransaction',
+      this.prefixFor('refoundTransaction'),
+      () => this.http(ctx).post<unknown>(fillPath(MERCADOPAGO_PATHS.refunds, { id: transactionId }), body, { headers }),
+      mercadoPagoRefund,
     );
-    return this.mapped('refoundTransaction', prefix, () => {
-      const refund = isRecord(answer) ? answer : {};
-      const refundId = idText(refund.id) ?? unusableAnswer('id do estorno');
-      return { refundId, status: !['rejected', 'cancelled'].includes(textOf(refund.status)?.toLowerCase() ?? '') };
-    });
+    const outcome = lookupStatus(MERCADOPAGO_REFUND_OUTCOMES, refund.status, (providerStatus, mappedTo) =>
+      this.log.warn({ provider: this.identity.id, providerStatus, mappedTo }, 'unknown provider refund status'),
+    );
+    return mercadoPagoRefundResult(refund, outcome);
   }
 
   /** The webhook names the payment only: its status is read from Mercado Pago (a failed read fails the notification, which is retried). */
@@ -197,16 +454,19 @@ export class MercadoPagoAdapter extends DeclaredAdapter {
 
   /**
    * With a webhook secret on the account: `x-signature: ts=…,v1=…`, v1 the hex
-   * HMAC-SHA256 of `id:<data.id>;request-id:<x-request-id>;ts:<ts>;` (parts
-   * left out when absent), the timestamp within the tolerance of the arrival.
+   * HMAC-SHA256 of `id:<data.id>;request-id:<x-request-id>;ts:<ts>;` (the id in
+   * lower case, parts left out when absent), the timestamp within the
+   * tolerance of the arrival.
    */
   override verifyNotification(ctx: AdapterContext, notification: IncomingNotification): NotificationVerdict {
     if (!ctx.webhookSecret) return 'unsigned';
     const id = mercadoPagoNotifiedPayment(notification.body)?.id;
     const requestId = notification.headers['x-request-id'];
+    const header = notification.headers['x-signature'];
     const manifest = (ts: string) => `${id ? `id:${id.toLowerCase()};` : ''}${requestId ? `request-id:${requestId};` : ''}ts:${ts};`;
-    const check = verifySignatureHeader(ctx.webhookSecret, notification.headers['x-signature'], manifest, {
+    const check = verifySignatureHeader(ctx.webhookSecret, header, manifest, {
       timestampKey: 'ts',
+      timestampUnit: signatureTimestampUnit(header),
       receivedAt: (notification.receivedAt ?? this.now()).getTime(),
     });
     return check.valid ? 'valid' : 'invalid';
