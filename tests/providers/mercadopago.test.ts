@@ -57,6 +57,7 @@ describe('MERCADOPAGO (spec doc 2, group 1), a bespoke adapter on its public API
       expect.objectContaining({ code: 'INVALID_ARGUMENT', message: 'secretKey is required' }),
     );
     expect(await failure(h.adapter.createTransaction(h.ctx, transactionInput({ paymentMethod: 'CREDIT_CARD' })))).toEqual(CATALOGUE.CARD_ID_REQUIRED);
+    expect(MERCADOPAGO.evidence?.level).toBe('documented');
   });
 
   it("PIX: POST /v1/payments in reais, its X-Idempotency-Key derived from the caller's key; the code from point_of_interaction", async () => {

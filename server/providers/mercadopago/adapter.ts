@@ -41,9 +41,12 @@ export const MERCADOPAGO_SOURCES = {
   pix: 'https://www.mercadopago.com.br/developers/pt/docs/checkout-api/integration-configuration/integrate-with-pix',
   boleto: 'https://www.mercadopago.com.br/developers/pt/docs/checkout-api/integration-configuration/boleto-bancario',
   webhooks: 'https://www.mercadopago.com.br/developers/pt/docs/your-integrations/notifications/webhooks',
-  sdkNode: 'https://github.com/mercadopago/sdk-nodejs (src/clients/payment, paymentRefund, cardToken/get, src/utils/webhook, src/utils/errors)',
-  sdkJs: 'https://github.com/mercadopago/sdk-js/blob/main/docs/core-methods.md (getPaymentMethods: {paging, results[{id, payment_type_id, issuer}]})',
-  boletoAddressError: 'https://github.com/mercadopago/px-android/issues/1370 (cause 7521: the registered boleto needs payer.address)',
+  // src/clients/payment, paymentRefund, cardToken/get, src/utils/webhook, src/utils/errors
+  sdkNode: 'https://github.com/mercadopago/sdk-nodejs',
+  // getPaymentMethods: {paging, results[{id, payment_type_id, issuer}]}
+  sdkJs: 'https://github.com/mercadopago/sdk-js/blob/main/docs/core-methods.md',
+  // cause 7521: the registered boleto needs payer.address
+  boletoAddressError: 'https://github.com/mercadopago/px-android/issues/1370',
 } as const;
 
 export const MERCADOPAGO: ProviderDeclaration = {
@@ -54,6 +57,7 @@ export const MERCADOPAGO: ProviderDeclaration = {
   money: 'reais',
   sources:
     "Mercado Pago API reference: POST /v1/payments (fields, mandatory X-Idempotency-Key, errors {message, error, status, cause[{code, description}]}), GET /v1/payments/{id}, POST /v1/payments/{id}/refunds (partial with amount, X-Idempotency-Key); Checkout API guides: PIX (point_of_interaction.transaction_data), boleto (bolbradesco, payer.address required: cause 7521); webhooks guide: {type: payment, data.id} and x-signature over id:…;request-id:…;ts:…;. Official SDKs: sdk-nodejs (card token read GET /v1/card_tokens/{id} with first_six_digits, refund answer, webhook manifest), sdk-js (getPaymentMethods by BIN: {paging, results[{id, payment_type_id, issuer}]}). The gateway's decisions: boleto as bolbradesco, the card brand found from the token's BIN, document 1 §4 readings of the statuses, refund statuses read as done / in progress / refused",
+  evidence: { level: 'documented', addresses: Object.values(MERCADOPAGO_SOURCES) },
 };
 
 export const MERCADOPAGO_PATHS = {

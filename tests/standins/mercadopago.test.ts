@@ -1,0 +1,244 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import {
+  CreateTransactionRequest,
+  GetTransactionRequest,
+  ListUnconfirmedRequestsRequest,
+  RefoundTransactionRequest,
+  SettlementOutcome,
+  SettleUnconfirmedRequestRequest,
+} from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { PaymentMethod, StatusSource, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
+import { failureOf, type Driver } from '../support/clients.js';
+import { brCodeCrcIsValid } from '../support/brCode.js';
+import { eventually } from '../support/eventually.js';
+import { startTestStack, type TestStack } from '../support/gateway.js';
+import { startMercadoPagoStandIn, type MercadoPagoStandIn } from './mercadopago.js';
+
+/**
+ * MERCADOPAGO's acceptance test: the whole gateway, driven through its public
+ * gRPC contract, against a stand-in written from Mercado Pago's own
+ * documentation (tests/standins/mercadopago.ts): PIX, boleto and card charges,
+ * reads, partial and full refunds (a retried refund never refunds twice), and
+ * Mercado Pago's signed webhook into a status.
+ */
+
+const ACCESS_TOKEN = 'APP_USR-4921000000000000-031012-standin-access-token';
+const PUBLIC_KEY = 'APP_USR-5f1c0000-standin-public-key';
+const WEBHOOK_SECRET = 'mercadopago-secret-signature';
+
+const CUSTOMER = { name: 'Ana Maria Souza', email: 'ana@example.com', document: '123.456.789-09', phone: '11987654321' };
+const ADDRESS = { zipCode: '06233-200', address: 'Av. das Nações Unidas', number: '3003', district: 'Bonfim', city: 'Osasco', state: 'sp' };
+
+let stack: TestStack;
+let client: Driver;
+let mp: MercadoPagoStandIn;
+let accountId: string;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  client = stack.client;
+  mp = await startMercadoPagoStandIn({ accessToken: ACCESS_TOKEN, publicKey: PUBLIC_KEY, webhookSecret: WEBHOOK_SECRET });
+  const { providerAccount } = await client.call('accounts', 'createProviderAccount', {
+    provider: 'MERCADOPAGO',
+    name: 'Mercado Pago stand-in',
+    publicKey: PUBLIC_KEY,
+    secretKey: ACCESS_TOKEN,
+    baseUrl: mp.url,
+    webhookSecret: WEBHOOK_SECRET,
+  });
+  accountId = providerAccount.id;
+});
+
+afterEach(() => {
+  // Every request the gateway made is one Mercado Pago documents, and the stand-in never failed on one.
+  expect(mp.unmatched.map((request) => `${request.method} ${request.path}`)).toEqual([]);
+  expect(mp.crashed).toEqual([]);
+});
+
+afterAll(async () => {
+  await mp?.close();
+  await stack?.close();
+});
+
+const charge = (transaction: Record<string, unknown>, idempotencyKey = '') =>
+  client.call(
+    'gateway',
+    'createTransaction',
+    CreateTransactionRequest.fromPartial({ providerAccountId: accountId, idempotencyKey, transaction: { amount: 1990, customer: CUSTOMER, ...transaction } }),
+  );
+const read = async (id: string, refresh = false) =>
+  (await client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id, refresh }))).transaction;
+const refund = (id: string, amount: number, idempotencyKey: string) =>
+  client.call('gateway', 'refoundTransaction', RefoundTransactionRequest.fromPartial({ providerAccountId: accountId, id, amount, idempotencyKey }));
+const history = (transaction: { statusHistory: Array<{ status: number; source: number }> }) =>
+  transaction.statusHistory.map((change) => [change.status, change.source]);
+
+/** A card token as MercadoPago.js makes it in the buyer's browser, with the account's public key. */
+async function cardToken(cardNumber: string, holder: string): Promise<string> {
+  const response = await fetch(`${mp.url}/v1/card_tokens?public_key=${PUBLIC_KEY}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      card_number: cardNumber,
+      security_code: '123',
+      expiration_month: 11,
+      expiration_year: 2030,
+      cardholder: { name: holder, identification: { type: 'CPF', number: '12345678909' } },
+    }),
+  });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { id: string }).id;
+}
+
+describe('MERCADOPAGO through the public gRPC API, against a stand-in from its documentation', () => {
+  it('PIX: charged, paid at Mercado Pago, and its signed webhook read back into APPROVED', async () => {
+    const { transaction } = await charge({ paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX, orderId: 'order-pix-1' }, 'pix-1');
+    expect(transaction).toMatchObject({ provider: 'MERCADOPAGO', status: TransactionStatus.TRANSACTION_STATUS_PENDING, amount: 1990 });
+    expect(brCodeCrcIsValid(transaction.pixCode)).toBe(true);
+    expect(transaction.pixQrCode).toMatch(/^data:image\/png;base64,/);
+    expect(mp.payment(transaction.transactionId)).toMatchObject({ transaction_amount: 19.9, payment_method_id: 'pix', external_reference: 'order-pix-1' });
+
+    const delivered = await mp.pay(transaction.transactionId);
+    expect(delivered.status).toBe(200);
+    const approved = await eventually(async () => {
+      const current = await read(transaction.id);
+      return current.status === TransactionStatus.TRANSACTION_STATUS_APPROVED && current;
+    });
+    expect(history(approved)).toEqual([
+      [TransactionStatus.TRANSACTION_STATUS_PENDING, StatusSource.STATUS_SOURCE_API],
+      [TransactionStatus.TRANSACTION_STATUS_APPROVED, StatusSource.STATUS_SOURCE_WEBHOOK],
+    ]);
+    // Read from Mercado Pago on demand: the same status, nothing moved twice.
+    expect(await read(transaction.id, true)).toMatchObject({ status: TransactionStatus.TRANSACTION_STATUS_APPROVED, statusHistory: approved.statusHistory });
+  });
+
+  it("a notification not signed with the account's secret moves nothing, even when the payment is paid", async () => {
+    const { transaction } = await charge({ paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX }, 'pix-forged');
+    // Paid at Mercado Pago, but the only word of it is a forgery: the gateway must not act on it.
+    Object.assign(mp.payment(transaction.transactionId)!, { status: 'approved', status_detail: 'accredited' });
+    const reads = mp.count('GET', '/v1/payments/{id}');
+    expect((await mp.notify(transaction.transactionId, { secret: 'not-the-secret' })).status).toBeLessThan(500);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await read(transaction.id)).status).toBe(TransactionStatus.TRANSACTION_STATUS_PENDING);
+    expect(mp.count('GET', '/v1/payments/{id}')).toBe(reads);
+
+    await mp.notify(transaction.transactionId);
+    await eventually(async () => (await read(transaction.id)).status === TransactionStatus.TRANSACTION_STATUS_APPROVED, 10_000, 'the genuine webhook');
+  });
+
+  it("boleto: registered with the payer's address, paid, approved; without the address it is refused before Mercado Pago is asked", async () => {
+    const { transaction } = await charge({ paymentMethod: PaymentMethod.PAYMENT_METHOD_BILLET, address: ADDRESS }, 'boleto-1');
+    expect(transaction).toMatchObject({ status: TransactionStatus.TRANSACTION_STATUS_PENDING, amount: 1990 });
+    expect(transaction.billetCode).toMatch(/^\d{47}$/);
+    expect(transaction.billetUrl).toContain(`/payments/${transaction.transactionId}/ticket`);
+    expect(mp.payment(transaction.transactionId)).toMatchObject({
+      payment_method_id: 'bolbradesco',
+      payer: {
+        first_name: 'Ana',
+        last_name: 'Maria Souza',
+        identification: { type: 'CPF', number: '12345678909' },
+        address: {
+          zip_code: '06233200',
+          street_name: 'Av. das Nações Unidas',
+          street_number: '3003',
+          neighborhood: 'Bonfim',
+          city: 'Osasco',
+          federal_unit: 'SP',
+        },
+      },
+    });
+    await mp.pay(transaction.transactionId);
+    await eventually(async () => (await read(transaction.id)).status === TransactionStatus.TRANSACTION_STATUS_APPROVED, 10_000, 'the paid boleto');
+
+    const posts = mp.count('POST', '/v1/payments');
+    expect(await failureOf(charge({ paymentMethod: PaymentMethod.PAYMENT_METHOD_BILLET }, 'boleto-no-address'))).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringContaining('transaction.address is required for MERCADOPAGO boletos'),
+    });
+    expect(
+      await failureOf(charge({ paymentMethod: PaymentMethod.PAYMENT_METHOD_BILLET, address: { ...ADDRESS, district: ' ' } }, 'boleto-no-district')),
+    ).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('transaction.address.district is required') });
+    expect(mp.count('POST', '/v1/payments')).toBe(posts);
+  });
+
+  it("card: the token's brand found by its BIN, charged, approved; a declined card is REJECTED", async () => {
+    const approved = await charge(
+      { paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, cardId: await cardToken('5031 4332 1540 6351', 'APRO'), installments: 2 },
+      'card-1',
+    );
+    expect(approved.transaction).toMatchObject({
+      status: TransactionStatus.TRANSACTION_STATUS_APPROVED,
+      amount: 1990,
+      paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD,
+    });
+    expect(mp.payment(approved.transaction.transactionId)).toMatchObject({ payment_method_id: 'master', payment_type_id: 'credit_card', installments: 2 });
+
+    const declined = await charge(
+      { paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, cardId: await cardToken('4235 6477 2802 5682', 'OTHE') },
+      'card-2',
+    );
+    expect(declined.transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_REJECTED);
+    expect(mp.payment(declined.transaction.transactionId)).toMatchObject({ payment_method_id: 'visa', status: 'rejected' });
+  });
+
+  it('a charge whose answer was lost, settled by an operator and sent again with its key, is the same payment at Mercado Pago', async () => {
+    const cardId = await cardToken('5031 4332 1540 6351', 'APRO');
+    const posts = mp.count('POST', '/v1/payments');
+    const held0 = mp.paymentCount();
+    mp.loseNextAnswer('payment');
+    expect((await failureOf(charge({ paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, cardId }, 'card-lost'))).code).toBe('UNAVAILABLE');
+    const { requests } = await client.call('gateway', 'listUnconfirmedRequests', ListUnconfirmedRequestsRequest.fromPartial({ providerAccountId: accountId }));
+    const held = requests.find((request: { idempotencyKey: string }) => request.idempotencyKey === 'card-lost');
+    // Say an operator, not finding it, settles it as never made: the retry reaches Mercado Pago with the same key.
+    await client.call(
+      'gateway',
+      'settleUnconfirmedRequest',
+      SettleUnconfirmedRequestRequest.fromPartial({ id: held!.id, outcome: SettlementOutcome.SETTLEMENT_OUTCOME_FAILED, note: 'not found in the panel' }),
+    );
+    const { transaction } = await charge({ paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, cardId }, 'card-lost');
+    expect(mp.count('POST', '/v1/payments')).toBe(posts + 2);
+    expect(transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
+    // One payment at Mercado Pago: the second request got the first one's answer.
+    expect(mp.paymentCount()).toBe(held0 + 1);
+    expect(mp.payment(transaction.transactionId)).toMatchObject({ status: 'approved' });
+  });
+
+  it('refunds in part, then the rest; a retried refund is the same refund at Mercado Pago, never a second one', async () => {
+    const { transaction } = await charge(
+      { paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, cardId: await cardToken('4235 6477 2802 5682', 'APRO') },
+      'card-refunds',
+    );
+    expect(transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
+    const atMercadoPago = () => mp.payment(transaction.transactionId)!;
+
+    const first = await refund(transaction.id, 500, 'refund-part-1');
+    expect(first.refund.status).toBe(true);
+    expect(first.transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
+    expect(atMercadoPago()).toMatchObject({ status: 'approved', status_detail: 'partially_refunded', transaction_amount_refunded: 5 });
+    // The same request again is answered from the gateway's record.
+    expect((await refund(transaction.id, 500, 'refund-part-1')).refund).toEqual(first.refund);
+    expect(atMercadoPago().refunds).toHaveLength(1);
+
+    // Mercado Pago makes the second refund, but its answer is lost; an operator settles it as failed, and the caller retries.
+    mp.loseNextAnswer('refund');
+    expect((await failureOf(refund(transaction.id, 700, 'refund-part-2'))).code).toBe('UNAVAILABLE');
+    expect(atMercadoPago().refunds).toHaveLength(2);
+    const { requests } = await client.call('gateway', 'listUnconfirmedRequests', ListUnconfirmedRequestsRequest.fromPartial({ providerAccountId: accountId }));
+    const held = requests.find((request: { idempotencyKey: string }) => request.idempotencyKey === 'refund-part-2');
+    await client.call(
+      'gateway',
+      'settleUnconfirmedRequest',
+      SettleUnconfirmedRequestRequest.fromPartial({ id: held!.id, outcome: SettlementOutcome.SETTLEMENT_OUTCOME_FAILED, note: 'not seen yet' }),
+    );
+    const retried = await refund(transaction.id, 700, 'refund-part-2');
+    expect(retried.refund).toEqual({ refundId: String(atMercadoPago().refunds[1]!.id), status: true });
+    expect(atMercadoPago()).toMatchObject({ transaction_amount_refunded: 12, status: 'approved' });
+    expect(atMercadoPago().refunds).toHaveLength(2);
+
+    const rest = await refund(transaction.id, 790, 'refund-rest');
+    expect(rest.refund.status).toBe(true);
+    expect(rest.transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_REFUNDED);
+    expect(atMercadoPago()).toMatchObject({ status: 'refunded', transaction_amount_refunded: 19.9 });
+    expect((await read(transaction.id, true)).status).toBe(TransactionStatus.TRANSACTION_STATUS_REFUNDED);
+  });
+});

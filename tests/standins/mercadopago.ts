@@ -1,0 +1,485 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { createStaticPix, hasError } from 'pix-utils';
+import { startStandIn, type StandIn, type StandInReply, type StandInRequest } from './standIn.js';
+
+/**
+ * Mercado Pago as its own documentation and official SDKs describe it, for
+ * the gateway's acceptance test (tests/standins/mercadopago.test.ts). Written
+ * from the sources below, never from the adapter:
+ *
+ * - Auth: `Authorization: Bearer <access token>` on every call; the card
+ *   tokenisation and the search by BIN, which MercadoPago.js makes from the
+ *   buyer's browser, also take the account's `public_key` in the query.
+ * - POST /v1/payments, money in reais, the `X-Idempotency-Key` header
+ *   mandatory (a key used again answers what its first request got). Errors
+ *   are `{message, error, status, cause: [{code, description}]}` with the API
+ *   reference's codes. PIX (`pix`) needs the payer's email and answers the code
+ *   in `point_of_interaction.transaction_data`; a boleto (`bolbradesco`, `pec`)
+ *   also needs the payer's names, document and full address (cause 7521) and
+ *   answers `transaction_details.external_resource_url` and the bar code; a
+ *   card needs `token` (single use), `installments` and the `payment_method_id`
+ *   of the token's BIN, its outcome given by the cardholder's name as on the
+ *   test-card page (APRO approved, CONT pending, OTHE and FUND rejected).
+ * - GET /v1/payments/{id}; POST /v1/payments/{id}/refunds `{amount?}` (no amount:
+ *   what is left), `X-Idempotency-Key` mandatory (cause 4292) and honoured; a
+ *   payment refunded in part stays approved, refunded in full is `refunded`.
+ * - GET /v1/card_tokens/{id} (sdk-nodejs) with `first_six_digits`; GET
+ *   /v1/payment_methods/search?bin=… answering `{paging, results}` (sdk-js's
+ *   getPaymentMethods), over the test cards' brands.
+ * - Webhooks: POST to the payment's `notification_url` with `?data.id=…&type=payment`,
+ *   body `{id, live_mode, type: "payment", date_created, user_id, api_version,
+ *   action, data: {id}}`, headers `x-request-id` and `x-signature: ts=…,v1=…`,
+ *   v1 the hex HMAC-SHA256 of `id:<data.id>;request-id:<x-request-id>;ts:<ts>;`
+ *   with the application's secret signature (ts in seconds, as the guide's
+ *   example and sdk-nodejs's validator read it).
+ *
+ * Where the sources say nothing (the text of a refund above what is left, a
+ * payment id's range), the choice is the stand-in's and says so.
+ */
+export const MERCADOPAGO_STANDIN_SOURCES = [
+  'https://www.mercadopago.com.br/developers/pt/reference/payments/_payments/post',
+  'https://www.mercadopago.com.br/developers/pt/reference/payments/_payments_id/get',
+  'https://www.mercadopago.com.br/developers/pt/reference/chargebacks/_payments_id_refunds/post',
+  'https://www.mercadopago.com.br/developers/pt/docs/checkout-api/integration-configuration/integrate-with-pix',
+  'https://www.mercadopago.com.br/developers/pt/docs/checkout-api/integration-configuration/boleto-bancario',
+  'https://www.mercadopago.com.br/developers/pt/docs/your-integrations/notifications/webhooks',
+  'https://mercadopago.com.br/developers/pt/docs/your-integrations/test/cards',
+  'https://github.com/mercadopago/devsite-docs (guides/checkout-api-v2/boleto-bancario.pt.md, integrate-pix.pt.md; pull request 2341: X-Idempotency-Key mandatory on payments and refunds)',
+  'https://github.com/mercadopago/sdk-nodejs (src/clients/cardToken, src/clients/paymentRefund, src/utils/webhook, src/utils/errors)',
+  'https://github.com/mercadopago/sdk-js/blob/main/docs/core-methods.md (getPaymentMethods)',
+  'https://github.com/mercadopago/px-android/issues/1370 (the boleto address refusal, cause 7521)',
+];
+
+export interface MercadoPagoStandInOptions {
+  accessToken: string;
+  publicKey: string;
+  /** The application's secret signature for webhooks. */
+  webhookSecret: string;
+}
+
+/** A payment as Mercado Pago stores and answers it (its JSON), with the notification URL it was created with. */
+type Payment = Record<string, unknown> & {
+  id: number;
+  status: string;
+  status_detail: string;
+  transaction_amount: number;
+  transaction_amount_refunded: number;
+  notification_url?: string;
+  refunds: Array<Record<string, unknown>>;
+};
+
+export interface MercadoPagoStandIn extends StandIn {
+  /** The payment as Mercado Pago holds it now. */
+  payment(id: string | number): Payment | undefined;
+  /** How many payments Mercado Pago holds. */
+  paymentCount(): number;
+  /** The buyer pays a pending payment (PIX transfer, boleto paid): approved, accredited, and Mercado Pago's webhook. */
+  pay(id: string | number): Promise<Response>;
+  /** Mercado Pago's webhook about a payment (`payment.updated`, signed), to its notification URL; `secret` to sign it otherwise (a forgery). */
+  notify(id: string | number, options?: { secret?: string }): Promise<Response>;
+  /** The next payment or refund is made, but its answer is lost on the way back (HTTP 500): the caller cannot know it happened. */
+  loseNextAnswer(operation: 'payment' | 'refund'): void;
+}
+
+const reais = (value: number) => Math.round(value * 100) / 100;
+
+const refusal = (status: number, error: string, code: number | string, description: string): StandInReply => ({
+  status,
+  body: { message: description, error, status, cause: [{ code, description, data: null }] },
+});
+const badRequest = (code: number | string, description: string) => refusal(400, 'bad_request', code, description);
+
+/** The payment methods the test cards' BINs belong to (the test-card page's brands: Mastercard, Visa, American Express credit; Elo debit). */
+const BIN_METHODS: Array<{ bin: RegExp; id: string; name: string; payment_type_id: string; issuer: { id: number; name: string } }> = [
+  { bin: /^(5[1-5]|2[2-7]|503143)/, id: 'master', name: 'Mastercard', payment_type_id: 'credit_card', issuer: { id: 24, name: 'Mastercard' } },
+  { bin: /^4/, id: 'visa', name: 'Visa', payment_type_id: 'credit_card', issuer: { id: 25, name: 'Visa' } },
+  { bin: /^3[47]/, id: 'amex', name: 'American Express', payment_type_id: 'credit_card', issuer: { id: 26, name: 'American Express' } },
+  { bin: /^506776/, id: 'debelo', name: 'Elo Débito', payment_type_id: 'debit_card', issuer: { id: 27, name: 'Elo' } },
+];
+const methodsOfBin = (bin: string) => BIN_METHODS.filter((method) => method.bin.test(bin) && !(method.id === 'master' && /^506776/.test(bin)));
+
+/** The cardholder names of the test-card page and the outcome each gives. */
+const CARD_OUTCOMES: Record<string, [status: string, detail: string]> = {
+  APRO: ['approved', 'accredited'],
+  CONT: ['in_process', 'pending_contingency'],
+  OTHE: ['rejected', 'cc_rejected_other_reason'],
+  FUND: ['rejected', 'cc_rejected_insufficient_amount'],
+};
+
+/** A BR Code (PIX copy-and-paste) for the amount, its CRC valid, as the payer's bank reads it. */
+function brCode(amountInReais: number): string {
+  const pix = createStaticPix({
+    merchantName: 'Loja Exemplo',
+    merchantCity: 'Sao Paulo',
+    pixKey: '123e4567-e12b-12d1-a456-426655440000',
+    infoAdicional: 'Mercado Pago',
+    transactionAmount: amountInReais,
+  });
+  if (hasError(pix)) throw new Error('could not build a BR Code');
+  return pix.toBRCode();
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
+
+export async function startMercadoPagoStandIn(options: MercadoPagoStandInOptions): Promise<MercadoPagoStandIn> {
+  const payments = new Map<number, Payment>();
+  const cardTokens = new Map<string, Record<string, unknown>>();
+  /** X-Idempotency-Key → the first answer, per operation. */
+  const answered = new Map<string, StandInReply>();
+  let nextPaymentId = 1_325_000_000;
+  let nextRefundId = 2_100_000_000;
+  let nextNotificationId = 118_000_000_000;
+  const loseAnswer = { payment: false, refund: false };
+  const USER_ID = 1_234_567;
+
+  const bearer = (request: StandInRequest) => request.headers.authorization === `Bearer ${options.accessToken}`;
+  const byPublicKey = (request: StandInRequest) => request.query.public_key === options.publicKey;
+
+  function idempotent(request: StandInRequest, operation: string, refusal4292: boolean, act: () => StandInReply): StandInReply {
+    const key = text(request.headers['x-idempotency-key']);
+    if (!key) return refusal4292 ? badRequest(4292, "Header X-Idempotency-Key can't be null") : badRequest(1, 'Params Error. (X-Idempotency-Key is required)');
+    const known = answered.get(`${operation}:${key}`);
+    if (known) return known;
+    const reply = act();
+    // Refusals are not remembered: the same key may carry the corrected request.
+    if ((reply.status ?? 200) < 300) answered.set(`${operation}:${key}`, reply);
+    return reply;
+  }
+
+  function checkPayer(payer: unknown): StandInReply | undefined {
+    if (!isRecord(payer) || !/^[^@\s]+@[^@\s]+\.[a-z]{2,}$/i.test(text(payer.email) ?? '')) return badRequest(4050, 'payer.email must be a valid email');
+    return undefined;
+  }
+
+  function checkBoletoPayer(payer: Record<string, unknown>): StandInReply | undefined {
+    if (!text(payer.first_name)) return badRequest(4094, 'Payer firstname required.');
+    if (!text(payer.last_name)) return badRequest(4095, 'Payer lastname required.');
+    const identification = isRecord(payer.identification) ? payer.identification : {};
+    if (!text(identification.type)) return badRequest(4097, 'Payer identification type required.');
+    if (!text(identification.number)) return badRequest(4098, 'Payer identification number required.');
+    const address = isRecord(payer.address) ? payer.address : {};
+    const parts = ['zip_code', 'street_name', 'street_number', 'neighborhood', 'city', 'federal_unit'];
+    if (parts.some((part) => !text(address[part])))
+      return badRequest(
+        7521,
+        `To generate a registered boleto the following parameters are required: ${parts.map((part) => `payer.address.${part}`).join(' , ')}`,
+      );
+    return undefined;
+  }
+
+  function createPayment(request: StandInRequest): StandInReply {
+    const body = isRecord(request.body) ? request.body : {};
+    const amount = body.transaction_amount;
+    if (amount === undefined || amount === null) return badRequest(4002, "transaction_amount attribute can't be null.");
+    if (typeof amount !== 'number' || !(amount > 0)) return badRequest(4037, 'Invalid transaction_amount.');
+    const methodId = text(body.payment_method_id);
+    if (!methodId) return badRequest(4001, "payment_method_id attribute can't be null.");
+    const notificationUrl = body.notification_url;
+    if (notificationUrl !== undefined && !(typeof notificationUrl === 'string' && URL.canParse(notificationUrl)))
+      return badRequest(4020, 'notification_url attribute must be url valid.');
+    if (body.date_of_expiration !== undefined && Number.isNaN(Date.parse(String(body.date_of_expiration))))
+      return badRequest(23, "The following parameters must be valid date and format (yyyy-MM-dd'T'HH:mm:ssz) date_of_expiration.");
+    const payerRefusal = checkPayer(body.payer);
+    if (payerRefusal) return payerRefusal;
+    const payer = body.payer as Record<string, unknown>;
+    const now = new Date();
+    const id = nextPaymentId++;
+    const base = {
+      id,
+      date_created: now.toISOString(),
+      date_approved: null as string | null,
+      date_last_updated: now.toISOString(),
+      money_release_date: null,
+      operation_type: 'regular_payment',
+      payment_method_id: methodId,
+      currency_id: 'BRL',
+      description: body.description ?? null,
+      live_mode: false,
+      collector_id: USER_ID,
+      payer: { id: null, email: payer.email, identification: payer.identification ?? null, type: null },
+      metadata: {},
+      transaction_amount: reais(amount),
+      transaction_amount_refunded: 0,
+      coupon_amount: 0,
+      installments: 1,
+      external_reference: body.external_reference ?? null,
+      notification_url: typeof notificationUrl === 'string' ? notificationUrl : undefined,
+      refunds: [] as Array<Record<string, unknown>>,
+      captured: true,
+      binary_mode: false,
+    };
+
+    let payment: Payment;
+    if (methodId === 'pix') {
+      // PIX codes expire in 24 hours unless date_of_expiration says otherwise (the PIX guide).
+      const expires = body.date_of_expiration ? String(body.date_of_expiration) : new Date(now.getTime() + 86_400_000).toISOString();
+      const qr = brCode(reais(amount));
+      payment = {
+        ...base,
+        payment_type_id: 'bank_transfer',
+        status: 'pending',
+        status_detail: 'pending_waiting_transfer',
+        date_of_expiration: expires,
+        transaction_details: {
+          net_received_amount: 0,
+          total_paid_amount: reais(amount),
+          overpaid_amount: 0,
+          external_resource_url: null,
+          installment_amount: 0,
+          financial_institution: null,
+        },
+        point_of_interaction: {
+          type: 'PIX',
+          sub_type: null,
+          transaction_data: {
+            qr_code: qr,
+            qr_code_base64: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+            ticket_url: `https://www.mercadopago.com.br/payments/${id}/ticket?caller_id=${USER_ID}&hash=${randomUUID()}`,
+          },
+        },
+      };
+    } else if (methodId === 'bolbradesco' || methodId === 'pec') {
+      const boletoRefusal = checkBoletoPayer(payer);
+      if (boletoRefusal) return boletoRefusal;
+      const digits = String(id).padStart(10, '0');
+      payment = {
+        ...base,
+        payer: { ...base.payer, first_name: payer.first_name, last_name: payer.last_name, address: payer.address },
+        payment_type_id: 'ticket',
+        status: 'pending',
+        status_detail: 'pending_waiting_payment',
+        // The customer has between 3 and 5 days to pay (the boleto guide).
+        date_of_expiration: body.date_of_expiration ? String(body.date_of_expiration) : new Date(now.getTime() + 3 * 86_400_000).toISOString(),
+        barcode: { content: `23791${digits}0000000000000000000000000000`.slice(0, 44) },
+        transaction_details: {
+          net_received_amount: 0,
+          total_paid_amount: reais(amount),
+          overpaid_amount: 0,
+          external_resource_url: `https://www.mercadopago.com.br/payments/${id}/ticket?caller_id=${USER_ID}&hash=${randomUUID()}`,
+          installment_amount: 0,
+          financial_institution: null,
+          payment_method_reference_id: digits,
+          digitable_line: `23790${digits}00000000000000000000000000000000`.slice(0, 47),
+        },
+      };
+    } else {
+      const tokenId = text(body.token);
+      const token = tokenId ? cardTokens.get(tokenId) : undefined;
+      if (!tokenId || !token) return badRequest(2006, 'Card Token not found.');
+      if (token.status !== 'active') return badRequest(2062, 'Invalid card token.');
+      if (body.installments === undefined || body.installments === null) return badRequest(4004, "installments attribute can't be null.");
+      if (typeof body.installments !== 'number' || !Number.isInteger(body.installments) || body.installments < 1)
+        return badRequest(4005, 'installments attribute must be numeric.');
+      const brand = methodsOfBin(String(token.first_six_digits)).find((method) => method.id === methodId);
+      if (!brand) return badRequest(3028, 'Invalid payment_method_id.');
+      token.status = 'used';
+      const holder = isRecord(token.cardholder) ? String(token.cardholder.name ?? '') : '';
+      const [status, detail] = CARD_OUTCOMES[holder.trim().toUpperCase()] ?? CARD_OUTCOMES.APRO!;
+      payment = {
+        ...base,
+        payment_type_id: brand.payment_type_id,
+        issuer_id: String(body.issuer_id ?? brand.issuer.id),
+        installments: body.installments,
+        status,
+        status_detail: detail,
+        date_approved: status === 'approved' ? now.toISOString() : null,
+        card: { first_six_digits: token.first_six_digits, last_four_digits: token.last_four_digits, cardholder: token.cardholder },
+        transaction_details: {
+          net_received_amount: 0,
+          total_paid_amount: reais(amount),
+          overpaid_amount: 0,
+          installment_amount: reais(amount / body.installments),
+        },
+      };
+    }
+    payments.set(id, payment);
+    return { status: 201, body: payment };
+  }
+
+  function refund(request: StandInRequest): StandInReply {
+    const payment = payments.get(Number(request.params.id));
+    if (!payment) return refusal(404, 'not_found', 2000, 'Payment not found');
+    return idempotent(request, 'refund', true, () => {
+      const body = isRecord(request.body) ? request.body : {};
+      if (payment.status !== 'approved') return badRequest(2063, 'The action requested is not valid for the current payment state');
+      const left = reais(payment.transaction_amount - payment.transaction_amount_refunded);
+      const asked = body.amount ?? left;
+      if (typeof asked !== 'number') return badRequest(4041, 'amount attribute must be numeric');
+      if (!(asked > 0)) return badRequest(4040, 'amount attribute must be positive');
+      // Not in the sources: the text for more than is left is the stand-in's.
+      if (reais(asked) > left) return badRequest(2063, `The action requested is not valid for the current payment state (only ${left} left to refund)`);
+      const made = {
+        id: nextRefundId++,
+        payment_id: payment.id,
+        amount: reais(asked),
+        metadata: {},
+        source: { id: String(USER_ID), name: 'Loja Exemplo', type: 'collector' },
+        date_created: new Date().toISOString(),
+        unique_sequence_number: null,
+        refund_mode: 'standard',
+        adjustment_amount: 0,
+        status: 'approved',
+        reason: null,
+        labels: [],
+        amount_refunded_to_payer: reais(asked),
+        partition_details: [],
+      };
+      payment.refunds.push(made);
+      payment.transaction_amount_refunded = reais(payment.transaction_amount_refunded + asked);
+      const whole = payment.transaction_amount_refunded >= payment.transaction_amount;
+      payment.status = whole ? 'refunded' : 'approved';
+      payment.status_detail = whole ? 'refunded' : 'partially_refunded';
+      payment.date_last_updated = made.date_created;
+      return { status: 201, body: made };
+    });
+  }
+
+  /** What the caller gets: the reply, or a 500 in its place when a test lost it (what was done stays done). */
+  function lost(operation: 'payment' | 'refund', reply: StandInReply): StandInReply {
+    if (!loseAnswer[operation] || (reply.status ?? 200) >= 300) return reply;
+    loseAnswer[operation] = false;
+    return { status: 500, body: { message: 'internal_error', error: 'internal_server_error', status: 500, cause: [] } };
+  }
+
+  async function notify(id: string | number, notifyOptions: { secret?: string } = {}): Promise<Response> {
+    const payment = payments.get(Number(id));
+    if (!payment?.notification_url) throw new Error(`payment ${id} has no notification_url`);
+    const dataId = String(payment.id);
+    const requestId = randomUUID();
+    const ts = Math.floor(Date.now() / 1000);
+    const signature = createHmac('sha256', notifyOptions.secret ?? options.webhookSecret)
+      .update(`id:${dataId};request-id:${requestId};ts:${ts};`)
+      .digest('hex');
+    const url = new URL(payment.notification_url);
+    url.searchParams.set('data.id', dataId);
+    url.searchParams.set('type', 'payment');
+    return fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': requestId, 'x-signature': `ts=${ts},v1=${signature}` },
+      body: JSON.stringify({
+        id: nextNotificationId++,
+        live_mode: false,
+        type: 'payment',
+        date_created: new Date().toISOString(),
+        user_id: USER_ID,
+        api_version: 'v1',
+        action: 'payment.updated',
+        data: { id: dataId },
+      }),
+    });
+  }
+
+  const standIn = await startStandIn({
+    name: 'Mercado Pago',
+    sources: MERCADOPAGO_STANDIN_SOURCES,
+    authenticate: (request) => {
+      const publicKeyRoute = (request.method === 'POST' && request.path === '/v1/card_tokens') || request.path === '/v1/payment_methods/search';
+      if (bearer(request) || (publicKeyRoute && byPublicKey(request))) return undefined;
+      return refusal(401, 'unauthorized', 401, 'invalid access token');
+    },
+    routes: [
+      {
+        method: 'POST',
+        path: '/v1/card_tokens',
+        handle: (request) => {
+          const body = isRecord(request.body) ? request.body : {};
+          const number = String(body.card_number ?? '').replace(/\D/g, '');
+          if (number.length < 13) return badRequest('E301', 'invalid parameter card_number');
+          if (!text(String(body.security_code ?? ''))) return badRequest('E302', 'invalid parameter security_code');
+          const cardholder = isRecord(body.cardholder) ? body.cardholder : {};
+          if (!text(cardholder.name)) return badRequest(3020, 'The parameter cardholder.name can not be null or empty.');
+          const now = new Date();
+          const token = {
+            id: randomUUID().replace(/-/g, ''),
+            first_six_digits: number.slice(0, 6),
+            last_four_digits: number.slice(-4),
+            expiration_month: Number(body.expiration_month),
+            expiration_year: Number(body.expiration_year),
+            cardholder,
+            status: 'active',
+            date_created: now.toISOString(),
+            date_last_updated: now.toISOString(),
+            date_due: new Date(now.getTime() + 7 * 86_400_000).toISOString(),
+            luhn_validation: true,
+            live_mode: false,
+            require_esc: false,
+            card_number_length: number.length,
+            security_code_length: String(body.security_code).length,
+          };
+          cardTokens.set(token.id, token);
+          return { status: 201, body: token };
+        },
+      },
+      {
+        method: 'GET',
+        path: '/v1/card_tokens/{id}',
+        handle: (request) => {
+          const token = cardTokens.get(request.params.id!);
+          return token ? { body: token } : refusal(404, 'not_found', 2006, 'Card Token not found.');
+        },
+      },
+      {
+        method: 'GET',
+        path: '/v1/payment_methods/search',
+        handle: (request) => {
+          const bin = request.query.bin ?? '';
+          if (!/^\d{6,8}$/.test(bin)) return badRequest(1, 'Params Error.');
+          const results = methodsOfBin(bin).map(({ bin: _pattern, ...method }) => ({
+            ...method,
+            status: 'active',
+            site_id: 'MLB',
+            marketplace: 'NONE',
+            processing_mode: 'aggregator',
+            deferred_capture: 'supported',
+            additional_info_needed: ['cardholder_name', 'cardholder_identification_type', 'cardholder_identification_number'],
+            issuer: { default: true, ...method.issuer },
+          }));
+          return { body: { paging: { total: results.length, limit: 30, offset: 0 }, results } };
+        },
+      },
+      {
+        method: 'POST',
+        path: '/v1/payments',
+        handle: (request) =>
+          lost(
+            'payment',
+            idempotent(request, 'payment', false, () => createPayment(request)),
+          ),
+      },
+      {
+        method: 'GET',
+        path: '/v1/payments/{id}',
+        handle: (request) => {
+          const payment = payments.get(Number(request.params.id));
+          if (!payment) return refusal(404, 'not_found', 2000, 'Payment not found');
+          const { notification_url: _url, ...answer } = payment;
+          return { body: { ...answer, notification_url: payment.notification_url ?? null } };
+        },
+      },
+      {
+        method: 'POST',
+        path: '/v1/payments/{id}/refunds',
+        handle: (request) => lost('refund', refund(request)),
+      },
+    ],
+  });
+
+  return Object.assign(standIn, {
+    payment: (id: string | number) => payments.get(Number(id)),
+    paymentCount: () => payments.size,
+    async pay(id: string | number) {
+      const payment = payments.get(Number(id));
+      if (!payment || payment.status !== 'pending') throw new Error(`payment ${id} is not pending`);
+      payment.status = 'approved';
+      payment.status_detail = 'accredited';
+      payment.date_approved = new Date().toISOString();
+      payment.date_last_updated = payment.date_approved;
+      return notify(id);
+    },
+    notify,
+    loseNextAnswer: (operation: 'payment' | 'refund') => {
+      loseAnswer[operation] = true;
+    },
+  });
+}
