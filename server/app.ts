@@ -11,6 +11,8 @@ import { ListsRepository } from './db/listsRepository.js';
 import { FlowMismatchesRepository } from './db/flowMismatchesRepository.js';
 import { NotificationsRepository } from './db/notificationsRepository.js';
 import { IdempotencyRepository } from './db/idempotencyRepository.js';
+import { ProcessesRepository } from './db/processesRepository.js';
+import { ProcessLiveness } from './gateway/processLiveness.js';
 import { KeyFingerprintsRepository } from './db/keyFingerprintsRepository.js';
 import { AccountsService } from './gateway/accounts.js';
 import { StatusEvents } from './gateway/events.js';
@@ -207,6 +209,11 @@ export async function startGateway(input: Config, components: readonly Component
       closers.push(() => listener.close());
       await listener.start();
     }
+    // Names this process on the keys it claims; a key whose process stops marking itself alive is confirmed, not left waiting.
+    const liveness = new ProcessLiveness(
+      { db, logger, processes: new ProcessesRepository() },
+      { heartbeatMs: config.processHeartbeatMs, forgetAfterMs: 10 * config.processStaleMs },
+    );
     const deps = {
       ownUploads: uploads,
       db,
@@ -217,7 +224,8 @@ export async function startGateway(input: Config, components: readonly Component
       receivers: new ReceiversRepository(secrets),
       notifications: new NotificationsRepository(),
       mismatches: new FlowMismatchesRepository(),
-      idempotency: new IdempotencyRepository(),
+      idempotency: new IdempotencyRepository({ ownerId: liveness.id, staleMs: config.processStaleMs }),
+      unknownCheckScheduleMs: config.unknownCheckScheduleMs,
       events,
       webhookBaseUrl,
       urlPolicy: { privateProviderUrls: config.allowPrivateProviderUrls, privateWebhookUrls: config.allowPrivateWebhookUrls },
@@ -231,7 +239,7 @@ export async function startGateway(input: Config, components: readonly Component
       sandbox: new SandboxService(deps),
       outbound: new OutboundService(deps, { secret: config.outboundWebhookSecret, retryScheduleMs: config.outboundRetryScheduleMs, timeoutMs: 10_000 }),
       events,
-      unknownOutcomes: new UnknownOutcomesService(deps, { batch: config.reconcileBatch, leaseMs: 60_000 }),
+      unknownOutcomes: new UnknownOutcomesService(deps, { batch: config.reconcileBatch, leaseMs: 60_000, reapGoneProcesses: () => liveness.reapLocal() }),
       access: new AccessService({
         db,
         tokens: new ServiceTokensRepository(),
@@ -253,6 +261,9 @@ export async function startGateway(input: Config, components: readonly Component
       batch: config.reconcileBatch,
     });
     running.useCases = useCases;
+    // Registered before the servers start, so that it stops after they have (and before the database closes).
+    await liveness.start();
+    closers.push(() => liveness.stop());
     metrics.readFrom({
       notificationQueue: () => useCases.notifications.queueDepth(),
       outboundBacklog: () => useCases.outbound.backlog(),
@@ -294,7 +305,12 @@ export async function startGateway(input: Config, components: readonly Component
         .start({ name: 'notifications', run: () => useCases.notifications.processDue(), idleMs: config.workerIdleMs }, config.webhookWorkers)
         .start({ name: 'outbound', run: () => useCases.outbound.deliverDue(), idleMs: config.workerIdleMs })
         .start({ name: 'reconciliation', run: () => reconciliation.reconcileDue(), idleMs: Math.max(config.workerIdleMs, 5_000) })
-        .start({ name: 'unknown-outcomes', run: () => useCases.unknownOutcomes.resolveDue(), idleMs: Math.max(config.workerIdleMs, 5_000) });
+        .start({
+          name: 'unknown-outcomes',
+          run: () => useCases.unknownOutcomes.resolveDue(),
+          // Also finds the calls of processes that are gone: at least as often as the first check and a process's silence.
+          idleMs: Math.max(config.workerIdleMs, Math.min(5_000, config.unknownCheckScheduleMs[0] ?? 5_000, config.processStaleMs)),
+        });
       useCases.notifications.onStored(() => workers.wake('notifications'));
       deps.transactions.onOutboundQueued(() => workers.wake('outbound'));
       closers.push(() => workers.stop());

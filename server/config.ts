@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DEFAULT_RETRY_SCHEDULE_MS } from './domain/types.js';
+import { DEFAULT_RETRY_SCHEDULE_MS, DEFAULT_UNKNOWN_CHECK_SCHEDULE_MS } from './domain/types.js';
 
 /** Every setting the gateway reads, with its default (README lists them). */
 export interface Config {
@@ -48,6 +48,12 @@ export interface Config {
   reconcileAfterMs: number;
   reconcileEveryMs: number;
   reconcileBatch: number;
+  /** PROCESS_HEARTBEAT_MS: how often a process marks itself alive for the provider calls it has in flight. */
+  processHeartbeatMs: number;
+  /** PROCESS_STALE_MS: a process silent this long is gone; the calls it held in flight are confirmed like unknown outcomes. */
+  processStaleMs: number;
+  /** UNKNOWN_CHECK_SCHEDULE_MS: when an unknown outcome is checked with its provider, from the moment it became unknown. */
+  unknownCheckScheduleMs: readonly number[];
   /** How often idle background loops look for work (other processes' notifications, due retries). */
   workerIdleMs: number;
   /** DB_ACQUIRE_TIMEOUT_MS: how long a query waits for a free database connection before failing. */
@@ -229,6 +235,20 @@ function callerRateLimit(env: NodeJS.ProcessEnv): Pick<Config, 'rateLimitPerSeco
   return { rateLimitPerSecond, rateLimitBurst };
 }
 
+/** PROCESS_HEARTBEAT_MS, PROCESS_STALE_MS and UNKNOWN_CHECK_SCHEDULE_MS. */
+function inFlightTimings(env: NodeJS.ProcessEnv): Pick<Config, 'processHeartbeatMs' | 'processStaleMs' | 'unknownCheckScheduleMs'> {
+  const processHeartbeatMs = positive(env, 'PROCESS_HEARTBEAT_MS', 5_000);
+  const processStaleMs = positive(env, 'PROCESS_STALE_MS', 30_000);
+  // A live process must never look gone between two of its beats: a few missed beats are allowed for.
+  if (processStaleMs < 2 * processHeartbeatMs)
+    throw new Error(`PROCESS_STALE_MS (${processStaleMs}) must be at least twice PROCESS_HEARTBEAT_MS (${processHeartbeatMs})`);
+  const raw = env.UNKNOWN_CHECK_SCHEDULE_MS?.trim();
+  const unknownCheckScheduleMs = raw ? raw.split(',').map((ms) => count({ v: ms.trim() }, 'v', 0)) : DEFAULT_UNKNOWN_CHECK_SCHEDULE_MS;
+  if (unknownCheckScheduleMs.some((ms, i) => i > 0 && ms < unknownCheckScheduleMs[i - 1]!))
+    throw new Error(`UNKNOWN_CHECK_SCHEDULE_MS must be ascending (times from the moment an outcome became unknown), got ${JSON.stringify(raw)}`);
+  return { processHeartbeatMs, processStaleMs, unknownCheckScheduleMs };
+}
+
 /** Reads a value kept in the data folder, creating it on first use. */
 function persisted(dataDir: string, file: string, create: () => string): { value: string; created: boolean } {
   const path = join(dataDir, file);
@@ -292,6 +312,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reconcileAfterMs: count(env, 'RECONCILE_AFTER_MS', 15 * 60_000),
     reconcileEveryMs: count(env, 'RECONCILE_EVERY_MS', 5 * 60_000),
     reconcileBatch: count(env, 'RECONCILE_BATCH', 20),
+    ...inFlightTimings(env),
     workerIdleMs: count(env, 'WORKER_IDLE_MS', 1000),
     accountCacheMs: count(env, 'ACCOUNT_CACHE_MS', 5000),
     dbAcquireTimeoutMs: count(env, 'DB_ACQUIRE_TIMEOUT_MS', 10_000),

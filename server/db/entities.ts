@@ -230,12 +230,30 @@ export const IdempotencyKeyEntity = defineEntity({
     pending: p.json<unknown>().nullable(),
     resolveAfter: p.datetime().nullable(),
     resolveAttempts: p.integer().default(0),
+    /** The gateway process that claimed it (gateway_processes): while IN_PROGRESS, its call is in flight only while that process lives. */
+    ownerId: p.uuid().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
     expiresAt: p.datetime(),
   },
 });
 export type IdempotencyKeyRow = InferEntity<typeof IdempotencyKeyEntity>;
+
+/**
+ * The gateway processes that may hold provider calls in flight, each marking itself alive (`heartbeat_at`, the
+ * database's clock) every PROCESS_HEARTBEAT_MS: one row per process, whatever it has in flight.
+ */
+export const GatewayProcessEntity = defineEntity({
+  name: 'GatewayProcess',
+  tableName: 'gateway_processes',
+  properties: {
+    id: p.uuid().primary(),
+    host: p.string(),
+    pid: p.integer(),
+    startedAt: p.datetime(),
+    heartbeatAt: p.datetime(),
+  },
+});
 
 /** A status change to POST to a transaction's webhook_url, with its retry schedule. */
 export const OutboundDeliveryEntity = defineEntity({
@@ -413,6 +431,7 @@ export const ENTITIES = [
   OutboundDeliveryEntity,
   OutboundDeliveryAttemptEntity,
   IdempotencyKeyEntity,
+  GatewayProcessEntity,
   ProviderAccountEntity,
   TransactionEntity,
   WithdrawalEntity,

@@ -4,13 +4,22 @@ import { IdempotencyKeyEntity } from './entities.js';
 import { prepared, runPrepared } from './preparedSql.js';
 
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 3600_000;
+/** A process that has not marked itself alive for this long holds nothing in flight any more (PROCESS_STALE_MS). */
+export const PROCESS_STALE_MS = 30_000;
+/**
+ * Keys claimed before keys named their process have no owner: judged by age alone, past any provider's timeout
+ * (the longest declared is 60 s) with a wide margin.
+ */
+const OWNERLESS_STALE_MS = 10 * 60_000;
+/** An UNKNOWN key never expires: an unconfirmed charge must not be forgotten. */
+const NEVER = '9999-12-31T00:00:00Z';
 
 export type Claim =
   | { kind: 'owner'; id: string }
   | { kind: 'completed'; subjectId: string; response: unknown }
   | { kind: 'in_progress' }
   /** The first attempt's provider call ended without a known outcome: nothing may be sent again until it is confirmed. */
-  | { kind: 'unknown' }
+  | { kind: 'unknown'; id: string; createdAt: Date; nextCheckAt: Date | null }
   | { kind: 'mismatch' };
 
 /** A key waiting for its outcome to be confirmed. */
@@ -22,8 +31,12 @@ export interface UnknownKey {
   pending: unknown;
   failure: string | null;
   resolveAttempts: number;
+  /** When the request was claimed, so about when it was sent. */
   createdAt: Date;
+  /** When its outcome became unknown (the call failed, or its process was found gone). */
   updatedAt: Date;
+  /** When the resolver checks it next; null once no automatic check is left and an operator must settle it. */
+  nextCheckAt: Date | null;
 }
 
 export interface ClaimRequest {
@@ -31,51 +44,135 @@ export interface ClaimRequest {
   operation: string;
   key: string;
   requestHash: string;
+  /** What recording the result needs, kept from the claim on, so that a request whose process dies mid-call can be settled. */
+  pending?: unknown;
 }
 
-/** A key inserted, or taken over from a first attempt that failed at the provider (same request only) or that has expired. */
+export interface IdempotencyOptions {
+  ttlMs?: number;
+  /** This process's id (gateway_processes), stamped on every key it claims. */
+  ownerId?: string;
+  /** A holder silent for longer than this is gone (PROCESS_STALE_MS). */
+  staleMs?: number;
+}
+
+/**
+ * A key inserted, or taken over from a first attempt that failed at the provider (same request only) or, once
+ * settled (COMPLETED or FAILED), expired. A key IN_PROGRESS or UNKNOWN is never taken over here, however old.
+ */
 const CLAIM_KEY = prepared(
   'claim_idempotency_key',
-  `insert into idempotency_keys (id, provider_account_id, operation, key, request_hash, state, created_at, updated_at, expires_at)
-       values (?, ?, ?, ?, ?, 'IN_PROGRESS', ?, ?, ?)
+  `insert into idempotency_keys (id, provider_account_id, operation, key, request_hash, state, owner_id, pending, created_at, updated_at, expires_at)
+       values (?, ?, ?, ?, ?, 'IN_PROGRESS', ?, ?::jsonb, ?, ?, ?)
        on conflict (provider_account_id, operation, key) do update
          set state = 'IN_PROGRESS', request_hash = excluded.request_hash, subject_id = null, response = null, failure = null,
+             owner_id = excluded.owner_id, pending = excluded.pending, resolve_after = null, resolve_attempts = 0,
              created_at = excluded.created_at, updated_at = excluded.updated_at, expires_at = excluded.expires_at
          where (idempotency_keys.state = 'FAILED' and idempotency_keys.request_hash = excluded.request_hash)
-            or idempotency_keys.expires_at < excluded.created_at
+            or (idempotency_keys.expires_at < excluded.created_at and idempotency_keys.state in ('COMPLETED', 'FAILED'))
        returning id`,
 );
+
+/** Whether a key IN_PROGRESS is held by nobody: its process stopped marking itself alive, or is known gone. */
+const HELD_BY_NOBODY = `case when k.owner_id is null then k.updated_at < now() - (? * interval '1 millisecond')
+       else not exists (select 1 from gateway_processes p where p.id = k.owner_id and p.heartbeat_at > now() - (? * interval '1 millisecond')) end`;
+
+/** A key someone else holds, and whether its holder is still there. */
+const FIND_KEY = prepared(
+  'find_idempotency_key',
+  `select k.id, k.request_hash, k.state, k.subject_id, k.response, k.created_at, k.resolve_after,
+          k.state = 'IN_PROGRESS' and ${HELD_BY_NOBODY} as orphaned
+     from idempotency_keys k
+    where k.provider_account_id = ? and k.operation = ? and k.key = ?`,
+);
+
+/**
+ * Keys IN_PROGRESS whose process is gone become UNKNOWN, due for a check at once, and never expire. One that kept no
+ * pending record under a process that names itself was never sent (charges and payouts keep theirs from the claim,
+ * a refund from its reservation, made before the provider call): it is FAILED, free for the same request again.
+ */
+const SWEEP_ORPHANS = `update idempotency_keys k
+     set state = case when k.pending is null and k.owner_id is not null then 'FAILED' else 'UNKNOWN' end,
+         failure = case when k.pending is null and k.owner_id is not null
+           then 'the gateway process holding this request stopped before anything was sent'
+           else 'the gateway process holding this request stopped while its provider call was in flight: no answer was recorded' end,
+         resolve_after = case when k.pending is null and k.owner_id is not null then null else now() end,
+         expires_at = case when k.pending is null and k.owner_id is not null then now() + (? * interval '1 millisecond') else '${NEVER}'::timestamptz end,
+         updated_at = now()
+   where k.state = 'IN_PROGRESS' and ${HELD_BY_NOBODY}`;
 
 /**
  * Idempotency keys, claimed atomically in PostgreSQL: of any number of
  * simultaneous requests with one key, exactly one becomes the owner and reaches
- * the provider; the others see it in progress, then completed.
+ * the provider; the others see it in progress, then completed. Each key names
+ * the process that claimed it, so that a key whose process died mid-call is
+ * found (by a retry, a sweep or an operator's listing) and confirmed like any
+ * other unknown outcome instead of blocking its key until it expires.
  */
 export class IdempotencyRepository {
-  constructor(private readonly ttlMs = IDEMPOTENCY_KEY_TTL_MS) {}
+  private readonly ttlMs: number;
+  readonly ownerId: string | null;
+  readonly staleMs: number;
+
+  constructor(options: IdempotencyOptions = {}) {
+    this.ttlMs = options.ttlMs ?? IDEMPOTENCY_KEY_TTL_MS;
+    this.ownerId = options.ownerId ?? null;
+    this.staleMs = options.staleMs ?? PROCESS_STALE_MS;
+  }
 
   async claim(em: EntityManager, request: ClaimRequest): Promise<Claim> {
-    const now = new Date();
-    const taken = await runPrepared<{ id: string }>(em, 'write', CLAIM_KEY, [
-      randomUUID(),
-      request.providerAccountId,
-      request.operation,
-      request.key,
-      request.requestHash,
-      now,
-      now,
-      new Date(now.getTime() + this.ttlMs),
-    ]);
-    if (taken.length > 0) return { kind: 'owner', id: taken[0]!.id };
-    const existing = await em.findOne(
-      IdempotencyKeyEntity,
-      { providerAccountId: request.providerAccountId, operation: request.operation, key: request.key },
-      { connectionType: 'write', disableIdentityMap: true },
-    );
-    if (!existing || existing.requestHash !== request.requestHash) return { kind: existing ? 'mismatch' : 'in_progress' };
-    if (existing.state === 'COMPLETED' && existing.subjectId) return { kind: 'completed', subjectId: existing.subjectId, response: existing.response };
-    if (existing.state === 'UNKNOWN') return { kind: 'unknown' };
-    return { kind: 'in_progress' };
+    for (let pass = 1; ; pass++) {
+      const now = new Date();
+      const taken = await runPrepared<{ id: string }>(em, 'write', CLAIM_KEY, [
+        randomUUID(),
+        request.providerAccountId,
+        request.operation,
+        request.key,
+        request.requestHash,
+        this.ownerId,
+        request.pending === undefined || request.pending === null ? null : JSON.stringify(request.pending),
+        now,
+        now,
+        new Date(now.getTime() + this.ttlMs),
+      ]);
+      if (taken.length > 0) return { kind: 'owner', id: taken[0]!.id };
+      const [existing] = await runPrepared<Record<string, unknown>>(em, 'write', FIND_KEY, [
+        OWNERLESS_STALE_MS,
+        this.staleMs,
+        request.providerAccountId,
+        request.operation,
+        request.key,
+      ]);
+      if (!existing || existing.request_hash !== request.requestHash) return { kind: existing ? 'mismatch' : 'in_progress' };
+      if (existing.state === 'COMPLETED' && existing.subject_id)
+        return { kind: 'completed', subjectId: String(existing.subject_id), response: existing.response };
+      if (existing.state === 'UNKNOWN') {
+        return {
+          kind: 'unknown',
+          id: String(existing.id),
+          createdAt: new Date(existing.created_at as string),
+          nextCheckAt: existing.resolve_after ? new Date(existing.resolve_after as string) : null,
+        };
+      }
+      // Its process is gone: confirmed like any unknown outcome from now on (or, never sent, free again), then claimed anew.
+      if (existing.orphaned && pass === 1 && (await this.sweepOrphans(em, String(existing.id))) > 0) continue;
+      return { kind: 'in_progress' };
+    }
+  }
+
+  /**
+   * Keys IN_PROGRESS whose process is gone (its heartbeat older than `staleMs`, or its row forgotten) become
+   * UNKNOWN and go to the resolver (or FAILED where nothing was sent). Only `id`, when given. Returns how many.
+   */
+  async sweepOrphans(em: EntityManager, id?: string): Promise<number> {
+    const rows = await em
+      .getConnection('write')
+      .execute<Array<{ id: string }>>(
+        `${SWEEP_ORPHANS}${id ? ' and k.id = ?' : ''} returning k.id`,
+        [this.ttlMs, OWNERLESS_STALE_MS, this.staleMs, ...(id ? [id] : [])],
+        'all',
+      );
+    return rows.length;
   }
 
   /**
@@ -84,18 +181,37 @@ export class IdempotencyRepository {
    * It no longer expires: an unconfirmed charge must not be forgotten.
    */
   async markUnknown(em: EntityManager, id: string, failure: string, pending: unknown, firstCheckAfter: Date): Promise<void> {
+    // Never over a settled key: a sweep may have found this process silent, and the resolver or an operator settled it meanwhile.
     await em.nativeUpdate(
       IdempotencyKeyEntity,
-      { id },
+      { id, state: { $in: ['IN_PROGRESS', 'UNKNOWN'] } },
       {
         state: 'UNKNOWN',
         failure,
         pending: pending ?? null,
         resolveAfter: firstCheckAfter,
-        expiresAt: new Date('9999-12-31T00:00:00Z'),
+        expiresAt: new Date(NEVER),
         updatedAt: new Date(),
       },
     );
+  }
+
+  /**
+   * A retry takes over a key whose outcome is unknown, to send the same request again with the same key to a
+   * provider documented to answer a repeated key with the first resource. Only the same request, only while UNKNOWN.
+   */
+  async takeOverUnknown(em: EntityManager, id: string, requestHash: string): Promise<boolean> {
+    const updated = await em.nativeUpdate(
+      IdempotencyKeyEntity,
+      { id, state: 'UNKNOWN', requestHash },
+      { state: 'IN_PROGRESS', ownerId: this.ownerId, resolveAfter: null, updatedAt: new Date() },
+    );
+    return updated > 0;
+  }
+
+  /** When the resolver checks an unknown key next; null: no automatic check is left, an operator settles it. */
+  async scheduleCheck(em: EntityManager, id: string, at: Date | null): Promise<void> {
+    await em.nativeUpdate(IdempotencyKeyEntity, { id, state: 'UNKNOWN' }, { resolveAfter: at });
   }
 
   /** Takes up to `limit` unknown keys due for a check, leasing each for `leaseMs` so that no other worker checks it meanwhile. */
@@ -103,7 +219,7 @@ export class IdempotencyRepository {
     const rows = await em.getConnection('write').execute<Array<Record<string, unknown>>>(
       `update idempotency_keys set resolve_after = ?, resolve_attempts = resolve_attempts + 1
         where id in (select id from idempotency_keys where state = 'UNKNOWN' and resolve_after <= ? order by resolve_after limit ? for update skip locked)
-        returning id, provider_account_id, operation, key, pending, failure, resolve_attempts, created_at, updated_at`,
+        returning id, provider_account_id, operation, key, pending, failure, resolve_attempts, resolve_after, created_at, updated_at`,
       [new Date(now.getTime() + leaseMs), now, limit],
       'all',
     );
@@ -126,6 +242,7 @@ export class IdempotencyRepository {
       resolveAttempts: row.resolveAttempts,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
+      nextCheckAt: row.resolveAfter ?? null,
     }));
   }
 
@@ -147,14 +264,14 @@ export class IdempotencyRepository {
     await em.nativeUpdate(IdempotencyKeyEntity, { id }, { state: 'COMPLETED', subjectId, response: response ?? null, updatedAt: new Date() });
   }
 
-  /** The provider refused or could not be reached: the same request may try again. */
+  /** The provider refused or could not be reached: the same request may try again. Never over a settled key. */
   async fail(em: EntityManager, id: string, failure: string): Promise<void> {
-    await em.nativeUpdate(IdempotencyKeyEntity, { id }, { state: 'FAILED', failure, updatedAt: new Date() });
+    await em.nativeUpdate(IdempotencyKeyEntity, { id, state: { $in: ['IN_PROGRESS', 'UNKNOWN'] } }, { state: 'FAILED', failure, updatedAt: new Date() });
   }
 
-  /** Forgets keys older than their time to live. */
+  /** Forgets settled keys older than their time to live; a key in flight or unknown is never forgotten. */
   async purgeExpired(em: EntityManager, now = new Date()): Promise<number> {
-    return em.nativeDelete(IdempotencyKeyEntity, { expiresAt: { $lt: now } });
+    return em.nativeDelete(IdempotencyKeyEntity, { expiresAt: { $lt: now }, state: { $in: ['COMPLETED', 'FAILED'] } });
   }
 }
 
@@ -169,5 +286,6 @@ function toUnknownKey(row: Record<string, unknown>): UnknownKey {
     resolveAttempts: Number(row.resolve_attempts),
     createdAt: new Date(row.created_at as string),
     updatedAt: new Date(row.updated_at as string),
+    nextCheckAt: row.resolve_after ? new Date(row.resolve_after as string) : null,
   };
 }

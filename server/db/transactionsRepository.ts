@@ -468,12 +468,22 @@ export class TransactionsRepository {
    * only an APPROVED charge, and never more than is left once what was refunded
    * and what is being refunded are counted.
    */
-  async reserveRefund(em: EntityManager, id: string, amount: number): Promise<{ reserved: true } | { reserved: false; status: string; refundable: number }> {
+  async reserveRefund(
+    em: EntityManager,
+    id: string,
+    amount: number,
+    key?: { id: string; pending: unknown },
+  ): Promise<{ reserved: true } | { reserved: false; status: string; refundable: number }> {
     const connection = em.getConnection('write');
+    // With the reservation, in the same statement, the refund's idempotency key keeps what settling it needs: a key
+    // whose process dies after this holds a reservation someone can release or confirm, one that dies before holds none.
     const reserved = await connection.execute<Array<{ id: string }>>(
-      `update transactions set refund_pending_amount = refund_pending_amount + ?, updated_at = now()
-        where id = ? and status = 'APPROVED' and amount - refunded_amount - refund_pending_amount >= ? returning id`,
-      [amount, id, amount],
+      `with r as (
+         update transactions set refund_pending_amount = refund_pending_amount + ?, updated_at = now()
+          where id = ? and status = 'APPROVED' and amount - refunded_amount - refund_pending_amount >= ? returning id),
+       k as (update idempotency_keys set pending = ?::jsonb where id = ? and exists (select 1 from r) returning id)
+       select id from r`,
+      [amount, id, amount, key ? JSON.stringify(key.pending) : null, key?.id ?? null],
       'all',
     );
     if (reserved.length > 0) return { reserved: true };

@@ -361,6 +361,13 @@ export type DeliveryState = 'PENDING' | 'DELIVERED' | 'GAVE_UP';
 /** After failure n, the next attempt waits schedule[n-1]; past the schedule's end the delivery gives up (24 h and more). */
 export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 86_400_000];
 
+/**
+ * When a request whose outcome is unknown is checked with its provider, counted from the moment its outcome became
+ * unknown: a request the provider queued may land minutes late, so one lookup that finds nothing proves nothing;
+ * after the last check an operator is asked.
+ */
+export const DEFAULT_UNKNOWN_CHECK_SCHEDULE_MS: readonly number[] = [5_000, 60_000, 300_000, 1_800_000];
+
 export interface OutboundDeliveryAttempt {
   number: number;
   attemptedAt: Date;

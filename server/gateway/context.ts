@@ -36,6 +36,8 @@ export interface GatewayDeps {
   observer: UseCaseObserver;
   /** The gateway's own object store, whose uploads (receivers' documents) are trusted wherever it listens. */
   ownUploads?: { isOwnObject(url: string): boolean };
+  /** When an unknown outcome is checked with the provider (UNKNOWN_CHECK_SCHEDULE_MS); idempotency.ts has the default. */
+  unknownCheckScheduleMs?: readonly number[];
 }
 
 export function notificationUrl(webhookBaseUrl: string, provider: string, accountId: string): string {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { throwIfCallerGone } from '../lib/callScope.js';
 import { GatewayError, outcomeOf } from '../lib/errors.js';
+import { DEFAULT_UNKNOWN_CHECK_SCHEDULE_MS } from '../domain/types.js';
 import type { GatewayDeps } from './context.js';
 
 /** JSON with sorted keys, so that the same request always hashes the same. */
@@ -26,13 +27,27 @@ export interface IdempotentCall<P, T> {
   /** What makes two requests "the same"; compared by hash. */
   request: unknown;
   /**
-   * The provider call. A definite failure frees the key for a retry of the same
-   * request; a failure whose outcome is unknown (timeout, 5xx) keeps it until
-   * the provider or an operator confirms what happened.
+   * The provider call, given the id of the key it holds (none without a key). A definite failure frees the key for
+   * a retry of the same request; a failure whose outcome is unknown (timeout, 5xx) keeps it until the provider or an
+   * operator confirms what happened.
    */
-  callProvider: () => Promise<P>;
-  /** What recording the provider's result later needs, kept with a key whose outcome is unknown (no card data, no secrets). */
+  callProvider: (keyClaimId?: string) => Promise<P>;
+  /**
+   * What recording the provider's result later needs (no card data, no secrets), kept with the key from its claim:
+   * a request whose process dies during the call is then settled like any unknown outcome.
+   */
   pending?: unknown;
+  /**
+   * The call keeps `pending` with the key itself, at the step before which nothing can have reached the provider
+   * (a refund, with its reservation): a key whose process died before that step kept none and is free again.
+   */
+  pendingKeptByCall?: boolean;
+  /**
+   * How long the provider is documented to answer a repeated idempotency key with the first resource
+   * (OutcomeEvidence.idempotentResendSeconds): within it, a retry whose first attempt's outcome is unknown is sent
+   * again with the key. Unset: never sent again while the outcome is unknown.
+   */
+  resendWithinMs?: number;
   /**
    * Stores what the provider did; returns the subject id and the stored response. Given the claim's id, it may
    * complete the key in its own write (one commit instead of two) and say so with `keyCompleted`.
@@ -44,32 +59,57 @@ export interface IdempotentCall<P, T> {
 
 const WAIT_STEP_MS = 50;
 const WAIT_LIMIT_MS = 30_000;
-/** A key with an unknown outcome is first checked with the provider this long after the failure. */
-export const FIRST_UNKNOWN_CHECK_MS = 5_000;
+/** What a retry is told to wait once no automatic check is left (an operator settles it). */
+const OPERATOR_RETRY_MS = 60_000;
 
-export const stillBeingConfirmed = (operation: string, key: string): GatewayError =>
+export const stillBeingConfirmed = (operation: string, key: string, nextCheckAt: Date | null = null): GatewayError =>
   new GatewayError(
     'UNAVAILABLE',
     `a ${operation} request with idempotency_key ${key} is still being confirmed with the provider (its first attempt ended without a known outcome); retry later`,
-    { reason: 'IDEMPOTENCY_OUTCOME_UNKNOWN', field: 'idempotency_key' },
+    {
+      reason: 'IDEMPOTENCY_OUTCOME_UNKNOWN',
+      field: 'idempotency_key',
+      retryAfterMs: nextCheckAt ? Math.max(1_000, nextCheckAt.getTime() - Date.now()) : OPERATOR_RETRY_MS,
+    },
   );
+
+type Deps = Pick<GatewayDeps, 'db' | 'idempotency' | 'logger' | 'unknownCheckScheduleMs'>;
 
 /**
  * Runs a money-moving call at most once per idempotency key and account: the
  * first request reaches the provider; repeats (also simultaneous ones) get the
  * first answer; the same key with another request is refused.
  */
-export async function runIdempotent<P, T>(deps: Pick<GatewayDeps, 'db' | 'idempotency' | 'logger'>, call: IdempotentCall<P, T>): Promise<T> {
+export async function runIdempotent<P, T>(deps: Deps, call: IdempotentCall<P, T>): Promise<T> {
   if (!call.key) {
     throwIfCallerGone(`the ${call.operation} call to the provider`);
     return (await call.store(await call.callProvider())).value;
   }
-  const claimRequest = { providerAccountId: call.providerAccountId, operation: call.operation, key: call.key, requestHash: requestHash(call.request) };
+  const hash = requestHash(call.request);
+  const claimRequest = {
+    providerAccountId: call.providerAccountId,
+    operation: call.operation,
+    key: call.key,
+    requestHash: hash,
+    pending: call.pendingKeptByCall ? undefined : call.pending,
+  };
   const deadline = Date.now() + WAIT_LIMIT_MS;
   for (;;) {
     const claim = await deps.idempotency.claim(deps.db.em(), claimRequest);
     if (claim.kind === 'completed') return call.replay(claim.subjectId, claim.response);
-    if (claim.kind === 'unknown') throw stillBeingConfirmed(call.operation, call.key);
+    if (claim.kind === 'unknown') {
+      // Safe only where the provider documents that the same key gets the first resource, and only within its window.
+      const resend =
+        call.resendWithinMs !== undefined &&
+        Date.now() - claim.createdAt.getTime() < call.resendWithinMs &&
+        (await deps.idempotency.takeOverUnknown(deps.db.em(), claim.id, hash));
+      if (!resend) throw stillBeingConfirmed(call.operation, call.key, claim.nextCheckAt);
+      deps.logger.info(
+        { operation: call.operation, providerAccountId: call.providerAccountId, idempotencyKey: call.key },
+        'outcome unknown: sent again with the same idempotency key, which the provider answers with the first resource',
+      );
+      return ownerCall(deps, call, claim.id);
+    }
     if (claim.kind === 'mismatch') {
       throw new GatewayError(
         'ALREADY_EXISTS',
@@ -77,36 +117,7 @@ export async function runIdempotent<P, T>(deps: Pick<GatewayDeps, 'db' | 'idempo
         { reason: 'IDEMPOTENCY_KEY_REUSED', field: 'idempotency_key' },
       );
     }
-    if (claim.kind === 'owner') {
-      let result: P;
-      try {
-        // Nothing was sent yet: the key is released (FAILED, which the same request takes over) rather than held.
-        throwIfCallerGone(`the ${call.operation} call to the provider`);
-      } catch (error) {
-        await deps.idempotency.fail(deps.db.em(), claim.id, (error as Error).message);
-        throw error;
-      }
-      try {
-        result = await call.callProvider();
-      } catch (error) {
-        const failure = error instanceof Error ? error.message : String(error);
-        if (outcomeOf(error) === 'unknown') {
-          // The provider may have charged or paid out: sending the request again could do it twice.
-          await deps.idempotency.markUnknown(deps.db.em(), claim.id, failure, call.pending ?? null, new Date(Date.now() + FIRST_UNKNOWN_CHECK_MS));
-          deps.logger.warn(
-            { operation: call.operation, providerAccountId: call.providerAccountId, idempotencyKey: call.key },
-            'provider call ended without a known outcome: key held until confirmed',
-          );
-        } else {
-          await deps.idempotency.fail(deps.db.em(), claim.id, failure);
-        }
-        throw error;
-      }
-      // From here the provider has acted: if storing fails, the key stays taken so a retry can never act twice.
-      const stored = await call.store(result, claim.id);
-      if (!stored.keyCompleted) await deps.idempotency.complete(deps.db.em(), claim.id, stored.subjectId, stored.response);
-      return stored.value;
-    }
+    if (claim.kind === 'owner') return ownerCall(deps, call, claim.id);
     if (Date.now() > deadline) {
       throw new GatewayError('UNAVAILABLE', `a ${call.operation} request with idempotency_key ${call.key} is still being processed; retry later`, {
         reason: 'IDEMPOTENCY_KEY_IN_PROGRESS',
@@ -114,4 +125,37 @@ export async function runIdempotent<P, T>(deps: Pick<GatewayDeps, 'db' | 'idempo
     }
     await sleep(WAIT_STEP_MS);
   }
+}
+
+/** The call of the request that holds the key: sends it, and records what came of it. */
+async function ownerCall<P, T>(deps: Deps, call: IdempotentCall<P, T>, claimId: string): Promise<T> {
+  let result: P;
+  try {
+    // Nothing was sent yet: the key is released (FAILED, which the same request takes over) rather than held.
+    throwIfCallerGone(`the ${call.operation} call to the provider`);
+  } catch (error) {
+    await deps.idempotency.fail(deps.db.em(), claimId, (error as Error).message);
+    throw error;
+  }
+  try {
+    result = await call.callProvider(claimId);
+  } catch (error) {
+    const failure = error instanceof Error ? error.message : String(error);
+    if (outcomeOf(error) === 'unknown') {
+      // The provider may have charged or paid out: sending the request again could do it twice.
+      const firstCheckMs = (deps.unknownCheckScheduleMs ?? DEFAULT_UNKNOWN_CHECK_SCHEDULE_MS)[0] ?? 0;
+      await deps.idempotency.markUnknown(deps.db.em(), claimId, failure, call.pending ?? null, new Date(Date.now() + firstCheckMs));
+      deps.logger.warn(
+        { operation: call.operation, providerAccountId: call.providerAccountId, idempotencyKey: call.key },
+        'provider call ended without a known outcome: key held until confirmed',
+      );
+    } else {
+      await deps.idempotency.fail(deps.db.em(), claimId, failure);
+    }
+    throw error;
+  }
+  // From here the provider has acted: if storing fails, the key stays taken so a retry can never act twice.
+  const stored = await call.store(result, claimId);
+  if (!stored.keyCompleted) await deps.idempotency.complete(deps.db.em(), claimId, stored.subjectId, stored.response);
+  return stored.value;
 }

@@ -60,6 +60,12 @@ export interface ProviderSummary {
   apiVersions: readonly string[];
 }
 
+/** How long the provider answers a repeated idempotency key with the first resource, where it documents that it does. */
+function resendWindowMs(adapter: ProviderAdapter): number | undefined {
+  const seconds = adapter.capabilities.outcomeEvidence?.idempotentResendSeconds;
+  return seconds === undefined ? undefined : seconds * 1000;
+}
+
 function requireOperation(adapter: ProviderAdapter, operation: Operation): void {
   if (!adapter.supports(operation)) throw adapter.notOffered(operation);
 }
@@ -134,6 +140,7 @@ export class PaymentsService {
       key: command.idempotencyKey,
       request: full,
       pending,
+      resendWithinMs: resendWindowMs(adapter),
       // The key travels to providers that accept one, so that they too recognise a retry.
       callProvider: () => adapter.createTransaction(ctx, { ...full, idempotencyKey }),
       store: async (result, keyClaimId) => {
@@ -184,14 +191,21 @@ export class PaymentsService {
     // Without the caller's key the gateway uses one of its own: a refund whose outcome is unknown then keeps its
     // reservation under a key an operator can see and settle (ListUnconfirmedRequests), never reserved for good.
     const key = command.idempotencyKey || `gateway-${randomUUID()}`;
+    const refundPending: PendingRecord = { kind: 'refund', transactionId: transaction.id, amount };
     return runIdempotent(this.deps, {
       providerAccountId: command.providerAccountId,
       operation: 'refoundTransaction',
       key,
       request: { id: transaction.id, amount },
-      pending: { kind: 'refund', transactionId: transaction.id, amount } satisfies PendingRecord,
-      callProvider: async () => {
-        const reservation = await this.deps.transactions.reserveRefund(this.deps.db.em(), transaction.id, amount);
+      pending: refundPending,
+      pendingKeptByCall: true,
+      callProvider: async (keyClaimId) => {
+        const reservation = await this.deps.transactions.reserveRefund(
+          this.deps.db.em(),
+          transaction.id,
+          amount,
+          keyClaimId ? { id: keyClaimId, pending: refundPending } : undefined,
+        );
         if (!reservation.reserved) {
           if (reservation.status !== 'APPROVED')
             throw new GatewayError('FAILED_PRECONDITION', `only an APPROVED transaction can be refunded; ${transaction.id} is ${reservation.status}`);
@@ -248,6 +262,7 @@ export class PaymentsService {
       key: command.idempotencyKey,
       request,
       pending,
+      resendWithinMs: resendWindowMs(adapter),
       callProvider: () => adapter.withdraw(ctx, forProvider),
       store: async (result) => {
         const withdrawal = await recordWithdrawal(this.deps, account.id, pending, result, command.idempotencyKey || undefined);

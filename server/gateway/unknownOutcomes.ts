@@ -1,15 +1,23 @@
 import type { UnknownKey } from '../db/idempotencyRepository.js';
+import { DEFAULT_UNKNOWN_CHECK_SCHEDULE_MS, type RefundResult } from '../domain/types.js';
 import { GatewayError, invalidArgument, notFound } from '../lib/errors.js';
-import { canLookUpByReference } from '../providers/adapter.js';
+import { canLookUpByReference, type AdapterContext, type ProviderAdapter } from '../providers/adapter.js';
 import { resolveAccount, type GatewayDeps } from './context.js';
 import { recordRefund, recordTransaction, recordWithdrawal, releaseRefund, type PendingRecord } from './recording.js';
 
 export interface UnknownOutcomesOptions {
   /** Keys checked per round. */
   batch: number;
-  /** A key being checked is not checked again by another worker for this long; also the pause between checks of one key. */
+  /** A key being checked is not checked again by another worker for this long (nor, when asking failed, before it ends). */
   leaseMs: number;
+  /** When each check is due, counted from the moment the outcome became unknown (UNKNOWN_CHECK_SCHEDULE_MS). */
+  scheduleMs?: readonly number[];
+  /** Forgets the gateway processes known to be gone, before keys they held are swept (processLiveness.ts). */
+  reapGoneProcesses?: () => Promise<number>;
 }
+
+/** What a refund recorded as made by a provider's word (or an operator's) answers a retry. */
+const CONFIRMED_REFUND: RefundResult = { refundId: '', status: true };
 
 /** How an operator settles a request whose outcome is unknown. */
 export type OperatorSettlement =
@@ -19,21 +27,32 @@ export type OperatorSettlement =
   | { outcome: 'FAILED'; note: string };
 
 /**
- * Requests whose provider call ended without a known outcome (timeout, 5xx)
- * hold their idempotency key until this service settles them: automatically, by
- * asking a provider that can look its resources up by the gateway's reference
- * (the key it was sent), or by an operator who checked with the provider.
- * Settling records what the provider did exactly once; a retry with the key
- * then gets the recorded answer (or, when it failed, may go again).
+ * Requests whose provider call ended without a known outcome (timeout, 5xx, or
+ * the process holding the call died) hold their idempotency key until this
+ * service settles them: by evidence from the provider (a lookup by the gateway's
+ * reference, the key it was sent, that finds what it made; a charge's status
+ * that shows a refund), or by an operator who checked with the provider. One
+ * lookup that finds nothing proves nothing (the provider may have queued the
+ * request): it frees the key only where the provider declares that it stores
+ * references synchronously and enough time has passed
+ * (OutcomeEvidence.absentAfterSeconds); otherwise the resolver looks again on
+ * its schedule, then leaves the request to an operator. Settling records what
+ * the provider did exactly once; a retry with the key then gets the recorded
+ * answer (or, when it failed, may go again).
  */
 export class UnknownOutcomesService {
+  private readonly scheduleMs: readonly number[];
+
   constructor(
     private readonly deps: GatewayDeps,
     private readonly options: UnknownOutcomesOptions,
-  ) {}
+  ) {
+    this.scheduleMs = options.scheduleMs ?? deps.unknownCheckScheduleMs ?? DEFAULT_UNKNOWN_CHECK_SCHEDULE_MS;
+  }
 
-  /** One round of the background resolver. */
+  /** One round of the background resolver: requests whose process is gone join the unknown ones, then those due are checked. */
   async resolveDue(now = new Date()): Promise<number> {
+    const swept = await this.sweep();
     const due = await this.deps.idempotency.claimUnknownDue(this.deps.db.em(), this.options.batch, this.options.leaseMs, now);
     for (const key of due) {
       try {
@@ -43,10 +62,20 @@ export class UnknownOutcomesService {
         this.deps.logger.warn({ idempotencyKeyId: key.id, operation: key.operation, err: error }, 'could not confirm an unknown outcome with the provider yet');
       }
     }
-    return due.length;
+    return swept + due.length;
   }
 
-  list(providerAccountId?: string): Promise<UnknownKey[]> {
+  /** Requests held by a gateway process that is gone become unknown outcomes (listed, checked, settled); returns how many. */
+  async sweep(): Promise<number> {
+    await this.options.reapGoneProcesses?.();
+    const swept = await this.deps.idempotency.sweepOrphans(this.deps.db.em());
+    if (swept > 0) this.deps.logger.warn({ requests: swept }, 'requests whose gateway process stopped during the provider call are held until confirmed');
+    return swept;
+  }
+
+  /** The requests waiting for confirmation, oldest first; those of a process that is gone are swept in first. */
+  async list(providerAccountId?: string): Promise<UnknownKey[]> {
+    await this.sweep();
     return this.deps.idempotency.findUnknown(this.deps.db.em(), { providerAccountId });
   }
 
@@ -65,10 +94,8 @@ export class UnknownOutcomesService {
     if (!pending)
       throw new GatewayError('FAILED_PRECONDITION', `request ${id} kept nothing to record a result from; settle it as FAILED after checking with the provider`);
     const { adapter, ctx } = await resolveAccount(this.deps, key.providerAccountId, { includeDeleted: true });
-    if (pending.kind === 'refund') {
-      const refund = { refundId: '', status: true };
-      return { subjectId: await this.complete(key, (await recordRefund(this.deps, pending, refund)).id, refund) };
-    }
+    if (pending.kind === 'refund')
+      return { subjectId: await this.complete(key, (await recordRefund(this.deps, pending, CONFIRMED_REFUND)).id, CONFIRMED_REFUND) };
     if (!settlement.providerId) throw invalidArgument('provider_id', "provider_id is required: the provider's id of the charge or payout it made");
     if (pending.kind === 'transaction') {
       const result = await adapter.getTransaction(ctx, settlement.providerId);
@@ -80,26 +107,58 @@ export class UnknownOutcomesService {
 
   private async askProvider(key: UnknownKey): Promise<void> {
     const pending = key.pending as PendingRecord | null;
-    // Refunds have no lookup by reference anywhere: an operator settles them.
-    if (!pending || pending.kind === 'refund') return;
+    if (!pending) return this.leaveToOperator(key, 'nothing was kept to record a result from');
     const { adapter, ctx } = await resolveAccount(this.deps, key.providerAccountId, { includeDeleted: true });
-    if (!canLookUpByReference(adapter)) return;
+    if (pending.kind === 'refund') return this.askAboutRefund(key, pending, adapter, ctx);
+    if (!canLookUpByReference(adapter)) return this.leaveToOperator(key, 'the provider cannot be asked for a request by its reference');
     if (pending.kind === 'transaction') {
       const found = await adapter.findTransactionByReference(ctx, key.key);
-      if (!found) return this.providerHasNone(key);
-      await this.complete(key, (await recordTransaction(this.deps, key.providerAccountId, pending, found, key.key)).id);
+      if (found) await this.complete(key, (await recordTransaction(this.deps, key.providerAccountId, pending, found, key.key)).id);
+      else await this.foundNothing(key, adapter);
       return;
     }
     const found = await adapter.findWithdrawalByReference(ctx, key.key);
-    if (!found) return this.providerHasNone(key);
-    await this.complete(key, (await recordWithdrawal(this.deps, key.providerAccountId, pending, found, key.key)).id);
+    if (found) await this.complete(key, (await recordWithdrawal(this.deps, key.providerAccountId, pending, found, key.key)).id);
+    else await this.foundNothing(key, adapter);
   }
 
-  private async providerHasNone(key: UnknownKey): Promise<void> {
+  /**
+   * A refund shows in its charge's status only when it empties the charge: the provider's REFUNDED then confirms it
+   * (the reservations keep refunds in flight within the charge, so no other one can be what emptied it).
+   */
+  private async askAboutRefund(key: UnknownKey, pending: Extract<PendingRecord, { kind: 'refund' }>, adapter: ProviderAdapter, ctx: AdapterContext) {
+    const transaction = await this.deps.transactions.findTransaction(this.deps.db.em(), pending.transactionId, 'primary');
+    if (!transaction || !adapter.supports('getTransaction')) return this.leaveToOperator(key, 'the provider cannot be asked for the charge');
+    if (transaction.refundedAmount + pending.amount < transaction.amount)
+      return this.leaveToOperator(key, "a partial refund does not show in the charge's status");
+    const current = await adapter.getTransaction(ctx, transaction.transactionId);
+    if (current.status !== 'REFUNDED') return this.checkAgainLater(key);
+    await this.complete(key, (await recordRefund(this.deps, pending, CONFIRMED_REFUND)).id, CONFIRMED_REFUND);
+  }
+
+  /** A lookup that found nothing: proof that the provider did not act only where it declares so and enough time has passed. */
+  private async foundNothing(key: UnknownKey, adapter: ProviderAdapter): Promise<void> {
+    const absentAfterSeconds = adapter.capabilities.outcomeEvidence?.absentAfterSeconds;
+    if (absentAfterSeconds === undefined || Date.now() - key.createdAt.getTime() < absentAfterSeconds * 1000) return this.checkAgainLater(key);
     await this.deps.idempotency.settleUnknown(this.deps.db.em(), key.id, {
-      failure: 'the provider has nothing for this idempotency key: the request never took effect',
+      failure: `the provider has nothing for this idempotency key ${absentAfterSeconds} s or more after it was sent, and stores references with the request: the request never took effect`,
     });
     this.deps.logger.info({ idempotencyKeyId: key.id, operation: key.operation }, 'unknown outcome confirmed: the provider did not act');
+  }
+
+  /** Nothing proves either outcome yet: the next check on the schedule, or, after the last, an operator. */
+  private async checkAgainLater(key: UnknownKey): Promise<void> {
+    const offset = this.scheduleMs[key.resolveAttempts];
+    if (offset === undefined) return this.leaveToOperator(key, `${key.resolveAttempts} checks with the provider confirmed nothing`);
+    await this.deps.idempotency.scheduleCheck(this.deps.db.em(), key.id, new Date(key.updatedAt.getTime() + offset));
+  }
+
+  private async leaveToOperator(key: UnknownKey, why: string): Promise<void> {
+    await this.deps.idempotency.scheduleCheck(this.deps.db.em(), key.id, null);
+    this.deps.logger.warn(
+      { idempotencyKeyId: key.id, operation: key.operation, providerAccountId: key.providerAccountId, why },
+      'unknown outcome left to an operator (ListUnconfirmedRequests, SettleUnconfirmedRequest)',
+    );
   }
 
   private async complete(key: UnknownKey, subjectId: string, response?: unknown): Promise<string> {

@@ -115,6 +115,31 @@ export interface Capabilities {
   installments: boolean;
   /** processWebhook. */
   webhooks: boolean;
+  /** What the provider's own documentation promises about a create whose answer the gateway did not get; none unless declared. */
+  outcomeEvidence?: OutcomeEvidence;
+}
+
+/**
+ * What a provider's documentation promises about a charge or payout the gateway sent without hearing the answer (a
+ * timeout, a 5xx, a crash while the call was in flight). Each promise is declared only with its source; left out
+ * (the default), the gateway never sends such a request again and never takes a lookup that finds nothing as proof
+ * that the provider did not act: it keeps looking, then asks an operator.
+ */
+export interface OutcomeEvidence {
+  /**
+   * The provider documents that a create carrying the same idempotency key (the adapter sends the gateway's key)
+   * within this many seconds of the first answers with the first resource and acts no second time: a retry whose
+   * first attempt's outcome is unknown is sent again, with the key, inside that window.
+   */
+  idempotentResendSeconds?: number;
+  /**
+   * The provider documents that a create's reference is stored synchronously with the request (no queue in front of
+   * it): a lookup by reference that finds nothing at least this many seconds after the request was sent proves that
+   * it was not acted on, and frees the key.
+   */
+  absentAfterSeconds?: number;
+  /** Where the documentation says so (address and section). */
+  source: string;
 }
 
 /** A declaration states what is true; everything it leaves out is not offered. */
@@ -132,6 +157,7 @@ export function capabilitiesOf(declared: CapabilityDeclaration): Capabilities {
     savedCards: declared.savedCards ?? false,
     installments: declared.installments ?? false,
     webhooks: declared.webhooks ?? false,
+    ...(declared.outcomeEvidence ? { outcomeEvidence: declared.outcomeEvidence } : {}),
   };
 }
 

@@ -153,6 +153,9 @@ export function paymentGatewayHandlers(u: UseCases) {
         failure: key.failure ?? '',
         checks: key.resolveAttempts,
         createdAt: key.createdAt,
+        unknownSince: key.updatedAt,
+        nextCheckAt: key.nextCheckAt ?? undefined,
+        ageSeconds: Math.max(0, Math.floor((Date.now() - key.createdAt.getTime()) / 1000)),
       })),
     }),
     listFlowMismatches: async (r: gw.ListFlowMismatchesRequest): Promise<gw.ListFlowMismatchesResponse> => ({

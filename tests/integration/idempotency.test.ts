@@ -1,9 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { CreateTransactionRequest, RefoundTransactionRequest, WithdrawRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import {
+  CreateTransactionRequest,
+  ListUnconfirmedRequestsRequest,
+  RefoundTransactionRequest,
+  WithdrawRequest,
+} from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod, PixKeyType, TransactionStatus, WithdrawMethod } from '../../gen/ts-proto/gateway/v1/types.js';
-import { connectDriver, failureOf, type Driver } from '../support/clients.js';
+import { connectDriver, errorDetailsOf, failureOf, type Driver } from '../support/clients.js';
+import { eventually } from '../support/eventually.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
 
 /** A fake of the sandbox PSP's API that counts what reaches it and answers slowly, so concurrent requests overlap. */
@@ -12,6 +18,8 @@ class CountingPsp {
   requests: { method: string; path: string }[] = [];
   failNext = 0;
   failStatus = 503;
+  /** How long each answer waits. */
+  holdMs = 150;
   private seq = 0;
 
   async start(): Promise<string> {
@@ -21,7 +29,7 @@ class CountingPsp {
       req.on('end', () => {
         this.requests.push({ method: req.method!, path: req.url! });
         const send = (status: number, payload: unknown) =>
-          setTimeout(() => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload)), 150);
+          setTimeout(() => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload)), this.holdMs);
         if (this.failNext > 0) {
           this.failNext -= 1;
           return send(this.failStatus, { error: { message: this.failStatus >= 500 ? 'temporarily unavailable' : 'amount refused' } });
@@ -87,6 +95,7 @@ beforeEach(() => {
   psp.requests = [];
   psp.failNext = 0;
   psp.failStatus = 503;
+  psp.holdMs = 150;
 });
 
 const charge = (key: string, amount = 1000, account = accountId) =>
@@ -143,6 +152,46 @@ describe('idempotency keys', () => {
     const retry = await failureOf(connect.call('gateway', 'createTransaction', charge('retry-after-5xx')));
     expect(retry.code).toBe('UNAVAILABLE');
     expect(retry.message).toContain('still being confirmed');
+    expect(psp.count('POST', /^\/v1\/charges$/)).toBe(1);
+  });
+
+  it('a key whose process stopped marking itself alive is held as unknown: a retry is answered at once with RetryInfo, it is listed, and even expired it is never taken over', async () => {
+    psp.holdMs = 3_000;
+    const first = grpc.call('gateway', 'createTransaction', charge('orphan-1'));
+    await eventually(async () => psp.count('POST', /^\/v1\/charges$/) === 1, 5_000, 'the charge to reach the provider');
+    // As if the process sending it had died an hour ago, and the key were a day past its expiry.
+    const sql = gateway.db!.em().getConnection('write');
+    await sql.execute(
+      `insert into gateway_processes (id, host, pid, started_at, heartbeat_at) values ('00000000-0000-4000-8000-00000000dead', 'elsewhere', 1, now() - interval '2 hours', now() - interval '1 hour')`,
+    );
+    await sql.execute(
+      `update idempotency_keys set owner_id = '00000000-0000-4000-8000-00000000dead', created_at = now() - interval '2 days', expires_at = now() - interval '1 day' where key = 'orphan-1'`,
+    );
+
+    const started = Date.now();
+    const details = await errorDetailsOf(connect.call('gateway', 'createTransaction', charge('orphan-1')));
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(details).toMatchObject({ reason: 'IDEMPOTENCY_OUTCOME_UNKNOWN', retryDelayMs: expect.any(Number) });
+    expect(await failureOf(grpc.call('gateway', 'createTransaction', charge('orphan-1')))).toMatchObject({
+      code: 'UNAVAILABLE',
+      message: expect.stringContaining('still being confirmed'),
+    });
+    const listed = await grpc.call('gateway', 'listUnconfirmedRequests', ListUnconfirmedRequestsRequest.fromPartial({ providerAccountId: accountId }));
+    const requests = listed.requests.filter((request: { idempotencyKey: string }) => request.idempotencyKey === 'orphan-1');
+    expect(requests).toEqual([
+      expect.objectContaining({
+        operation: 'createTransaction',
+        idempotencyKey: 'orphan-1',
+        failure: expect.stringContaining('stopped while its provider call was in flight'),
+        ageSeconds: expect.any(Number),
+      }),
+    ]);
+    expect(requests[0].ageSeconds).toBeGreaterThanOrEqual(2 * 86_400);
+    expect(psp.count('POST', /^\/v1\/charges$/)).toBe(1);
+
+    // The holder was only slow: its answer is recorded, and the retry gets it.
+    const { transaction } = await first;
+    expect((await connect.call('gateway', 'createTransaction', charge('orphan-1'))).transaction.id).toBe(transaction.id);
     expect(psp.count('POST', /^\/v1\/charges$/)).toBe(1);
   });
 

@@ -11,6 +11,7 @@ import { PaymentMethod, PixKeyType, TransactionStatus, WithdrawMethod } from '..
 import { connectDriver, failureOf, type Driver } from '../support/clients.js';
 import { sandboxCardId } from '../support/sandboxCard.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
+import { SandboxAdapter } from '../../server/providers/sandbox/adapter.js';
 
 // A provider that acts but answers after the gateway gave up (or with a 500) must never be asked twice for one idempotency key.
 // No workers: the resolver runs when the test says so.
@@ -19,8 +20,18 @@ let connect: Driver;
 let accountId: string;
 const SECRET = 'sk-unknown-outcomes';
 
+/** The sandbox under another id, declaring (as a provider's documentation would) that it stores a create's reference with the request. */
+class DeclaringSandbox extends SandboxAdapter {
+  constructor() {
+    super('http://127.0.0.1:1', { timeoutMs: 400 });
+    Object.assign(this.identity, { id: 'DECLARING_SANDBOX' });
+    Object.assign(this.capabilities, { outcomeEvidence: { absentAfterSeconds: 1, source: 'this test' } });
+  }
+}
+let declaredAccountId: string;
+
 beforeAll(async () => {
-  stack = await startTestStack({ env: { WEBHOOK_WORKERS: '0', SANDBOX_TIMEOUT_MS: '400' } });
+  stack = await startTestStack({ env: { WEBHOOK_WORKERS: '0', SANDBOX_TIMEOUT_MS: '400' }, extraProviders: [new DeclaringSandbox()] });
   const { providerAccount } = await stack.client.call('accounts', 'createProviderAccount', {
     provider: 'SANDBOX',
     name: 'unknown outcomes',
@@ -28,6 +39,15 @@ beforeAll(async () => {
     secretKey: SECRET,
   });
   accountId = providerAccount.id;
+  ({
+    providerAccount: { id: declaredAccountId },
+  } = await stack.client.call('accounts', 'createProviderAccount', {
+    provider: 'DECLARING_SANDBOX',
+    name: 'declared evidence',
+    publicKey: 'pk',
+    secretKey: SECRET,
+    baseUrl: stack.gateway.sandboxUrl,
+  }));
   connect = connectDriver(stack.gateway.httpUrl!, TEST_TOKEN);
 });
 afterAll(async () => {
@@ -103,17 +123,69 @@ it('a payout answered 500 after it was made is paid once', async () => {
   expect(await atSandbox('withdrawals', 'payout-500-1')).toHaveLength(1);
 });
 
-it('a request lost on the way is freed once the provider says it has nothing for the key, and the retry then goes through', async () => {
+it('a request lost on the way is not freed by lookups that find nothing: checked on the schedule, then left to an operator, whose FAILED frees it', async () => {
   psp().injectFault({ resource: 'withdrawals', mode: 'dropWithoutActing' });
   const send = payout('lost-1');
   expect((await failureOf(send())).code).toBe('UNAVAILABLE');
-  expect((await failureOf(send())).message).toContain('still being confirmed');
   expect(await atSandbox('withdrawals', 'lost-1')).toHaveLength(0);
+
+  // The sandbox declares nothing about when its references are stored: finding nothing is never proof by itself.
+  for (let round = 1; round <= 5; round++) await resolver().resolveDue(new Date(Date.now() + round * 3 * 3600_000));
+  const [held] = await resolver().list(accountId);
+  expect(held).toMatchObject({ key: 'lost-1', resolveAttempts: 4, nextCheckAt: null });
+  const retry = await failureOf(send());
+  expect(retry.message).toContain('still being confirmed');
+  expect(await atSandbox('withdrawals', 'lost-1')).toHaveLength(0);
+
+  await resolver().settle(held!.id, { outcome: 'FAILED', note: 'the sandbox lists no withdrawal for lost-1' });
+  const { withdrawal } = await send();
+  expect(await atSandbox('withdrawals', 'lost-1')).toEqual([expect.objectContaining({ id: withdrawal.withdrawId })]);
+});
+
+it('a provider that declares its references stored with the request has an empty lookup free the key, but only once its declared time has passed', async () => {
+  const send = () =>
+    stack.client.call(
+      'gateway',
+      'withdraw',
+      WithdrawRequest.fromPartial({
+        providerAccountId: declaredAccountId,
+        idempotencyKey: 'lost-declared-1',
+        withdraw: { paymentMethod: WithdrawMethod.WITHDRAW_METHOD_PIX, amount: 2500, pixKey: 'seller@example.com', pixType: PixKeyType.PIX_KEY_TYPE_EMAIL },
+      }),
+    );
+  psp().injectFault({ resource: 'withdrawals', mode: 'dropWithoutActing' });
+  expect((await failureOf(send())).code).toBe('UNAVAILABLE');
+  await resolver().resolveDue(later());
+  // Too soon after it was sent: a queued request could still land.
+  expect((await failureOf(send())).message).toContain('still being confirmed');
+  expect(await resolver().list(declaredAccountId)).toEqual([expect.objectContaining({ key: 'lost-declared-1', resolveAttempts: 1 })]);
+
+  await new Promise((resolve) => setTimeout(resolve, 1_100));
+  await resolver().resolveDue(new Date(Date.now() + 3 * 3600_000));
+  expect(await resolver().list(declaredAccountId)).toEqual([]);
+  const { withdrawal } = await send();
+  expect(await atSandbox('withdrawals', 'lost-declared-1')).toEqual([expect.objectContaining({ id: withdrawal.withdrawId })]);
+});
+
+it('a full refund answered 500 after it was made is confirmed by the charge it emptied, without an operator', async () => {
+  const { transaction } = await (await cardCharge('refund-looked-up-base'))();
+  const refund = () =>
+    stack.client.call(
+      'gateway',
+      'refoundTransaction',
+      RefoundTransactionRequest.fromPartial({ providerAccountId: accountId, id: transaction.id, idempotencyKey: 'refund-looked-up-1' }),
+    );
+  psp().injectFault({ resource: 'refunds', mode: 'errorAfterActing' });
+  expect((await failureOf(refund())).code).toBe('UNAVAILABLE');
+  expect((await failureOf(refund())).message).toContain('still being confirmed');
 
   await resolver().resolveDue(later());
   expect(await resolver().list(accountId)).toEqual([]);
-  const { withdrawal } = await send();
-  expect(await atSandbox('withdrawals', 'lost-1')).toEqual([expect.objectContaining({ id: withdrawal.withdrawId })]);
+  const answer = await refund();
+  expect(answer.refund.status).toBe(true);
+  expect(answer.transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_REFUNDED);
+  expect(answer.transaction.refundedAmount).toBe(transaction.amount);
+  expect(psp().received.get(`POST /v1/charges/${transaction.transactionId}/refunds`)).toBe(1);
 });
 
 it('an operator lists the held requests and settles one over the API: SUCCEEDED with the provider id records it once', async () => {

@@ -301,7 +301,25 @@ export interface UnconfirmedRequest {
   failure: string;
   /** How many times the gateway asked the provider about it. */
   checks: number;
-  createdAt: Date | undefined;
+  createdAt:
+    | Date
+    | undefined;
+  /**
+   * When its outcome became unknown: the provider call failed, or the gateway
+   * process holding the call was found gone (it stopped while the call was in flight).
+   */
+  unknownSince:
+    | Date
+    | undefined;
+  /**
+   * When the gateway asks the provider about it next; unset once no automatic
+   * check is left and an operator must settle it.
+   */
+  nextCheckAt:
+    | Date
+    | undefined;
+  /** Whole seconds since the request was sent (created_at), when listed. */
+  ageSeconds: number;
 }
 
 export interface ListUnconfirmedRequestsRequest {
@@ -2940,6 +2958,9 @@ function createBaseUnconfirmedRequest(): UnconfirmedRequest {
     failure: "",
     checks: 0,
     createdAt: undefined,
+    unknownSince: undefined,
+    nextCheckAt: undefined,
+    ageSeconds: 0,
   };
 }
 
@@ -2965,6 +2986,15 @@ export const UnconfirmedRequest: MessageFns<UnconfirmedRequest> = {
     }
     if (message.createdAt !== undefined) {
       Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(58).fork()).join();
+    }
+    if (message.unknownSince !== undefined) {
+      Timestamp.encode(toTimestamp(message.unknownSince), writer.uint32(66).fork()).join();
+    }
+    if (message.nextCheckAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.nextCheckAt), writer.uint32(74).fork()).join();
+    }
+    if (message.ageSeconds !== 0) {
+      writer.uint32(80).int64(message.ageSeconds);
     }
     return writer;
   },
@@ -3038,6 +3068,30 @@ export const UnconfirmedRequest: MessageFns<UnconfirmedRequest> = {
             message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.unknownSince = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.nextCheckAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.ageSeconds = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3071,6 +3125,21 @@ export const UnconfirmedRequest: MessageFns<UnconfirmedRequest> = {
         : isSet(object.created_at)
         ? fromJsonTimestamp(object.created_at)
         : undefined,
+      unknownSince: isSet(object.unknownSince)
+        ? fromJsonTimestamp(object.unknownSince)
+        : isSet(object.unknown_since)
+        ? fromJsonTimestamp(object.unknown_since)
+        : undefined,
+      nextCheckAt: isSet(object.nextCheckAt)
+        ? fromJsonTimestamp(object.nextCheckAt)
+        : isSet(object.next_check_at)
+        ? fromJsonTimestamp(object.next_check_at)
+        : undefined,
+      ageSeconds: isSet(object.ageSeconds)
+        ? globalThis.Number(object.ageSeconds)
+        : isSet(object.age_seconds)
+        ? globalThis.Number(object.age_seconds)
+        : 0,
     };
   },
 
@@ -3097,6 +3166,15 @@ export const UnconfirmedRequest: MessageFns<UnconfirmedRequest> = {
     if (message.createdAt !== undefined) {
       obj.createdAt = message.createdAt.toISOString();
     }
+    if (message.unknownSince !== undefined) {
+      obj.unknownSince = message.unknownSince.toISOString();
+    }
+    if (message.nextCheckAt !== undefined) {
+      obj.nextCheckAt = message.nextCheckAt.toISOString();
+    }
+    if (message.ageSeconds !== 0) {
+      obj.ageSeconds = Math.round(message.ageSeconds);
+    }
     return obj;
   },
 
@@ -3112,6 +3190,9 @@ export const UnconfirmedRequest: MessageFns<UnconfirmedRequest> = {
     message.failure = object.failure ?? "";
     message.checks = object.checks ?? 0;
     message.createdAt = object.createdAt ?? undefined;
+    message.unknownSince = object.unknownSince ?? undefined;
+    message.nextCheckAt = object.nextCheckAt ?? undefined;
+    message.ageSeconds = object.ageSeconds ?? 0;
     return message;
   },
 };
