@@ -78,7 +78,28 @@ export interface SandboxFault {
   delayMs?: number;
 }
 
+/**
+ * How the PSP behaves as a provider, for tests of what the gateway does with
+ * providers unlike this one: changed at any time, applied to the requests that
+ * arrive after.
+ */
+export interface SandboxBehaviour {
+  /**
+   * Every create of a charge or withdrawal is queued and acted on this long
+   * after it arrived, whether or not its caller still waits (then answered): a
+   * provider that acts late, where a lookup finds nothing until it has.
+   */
+  actLateMs?: number;
+  /**
+   * false: a create's Idempotency-Key is kept as its reference (lookups find it)
+   * but a repeated key makes another resource, as a provider that does not
+   * honour the header does.
+   */
+  honourIdempotencyKeys?: boolean;
+}
+
 export interface SandboxPspOptions {
+  behaviour?: SandboxBehaviour;
   host?: string;
   port?: number;
   /**
@@ -111,6 +132,12 @@ export class SandboxPsp {
   private readonly state: PspState;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly faults: SandboxFault[] = [];
+  /** Tests: see SandboxBehaviour. */
+  behaviour: SandboxBehaviour;
+  /** Tests: the requests received, by `METHOD /path`, counted when they arrive (whatever came of them). */
+  readonly received = new Map<string, number>();
+  /** Creates held by `actLateMs`, each acted on when called. */
+  private readonly queued = new Set<() => void>();
   /** Charges and withdrawals by merchant and Idempotency-Key, oldest first: a create or a lookup by reference reads one entry, not every charge ever made. */
   private readonly chargesByReference = new Map<string, StoredCharge[]>();
   private readonly withdrawalsByReference = new Map<string, StoredWithdrawal[]>();
@@ -119,6 +146,7 @@ export class SandboxPsp {
 
   constructor(private readonly options: SandboxPspOptions = {}) {
     this.state = { charges: {}, withdrawals: {}, recipients: {}, cards: new Map() };
+    this.behaviour = { ...options.behaviour };
     if (options.stateFile) {
       this.journal = new StateJournal(options.stateFile, this.state, {
         journalCompactBytes: options.journalCompactBytes,
@@ -172,11 +200,15 @@ export class SandboxPsp {
       const url = new URL(req.url ?? '/', 'http://sandbox');
       const body = req.method === 'POST' ? await readJson(req) : {};
       const idempotencyKey = typeof req.headers['idempotency-key'] === 'string' && req.headers['idempotency-key'] ? req.headers['idempotency-key'] : undefined;
+      const path = url.pathname.replace(/\/+$/, '');
+      const request = `${req.method ?? 'GET'} ${path}`;
+      this.received.set(request, (this.received.get(request) ?? 0) + 1);
       const fault = req.method === 'POST' ? this.takeFault(url.pathname) : undefined;
       if (fault?.mode === 'dropWithoutActing') {
         req.socket.destroy();
         return;
       }
+      if (this.behaviour.actLateMs && (request === 'POST /v1/charges' || request === 'POST /v1/withdrawals')) await this.later(this.behaviour.actLateMs);
       const result = await this.route(req.method ?? 'GET', url, body, apiKey, idempotencyKey);
       if (fault?.mode === 'errorAfterActing') throw new HttpError(500, 'internal error after the request was processed');
       if (fault?.mode === 'slowAnswer') await new Promise((resolve) => setTimeout(resolve, fault.delayMs ?? 1_000));
@@ -186,6 +218,28 @@ export class SandboxPsp {
       if (status === 500) this.options.logger?.error({ err: error }, 'sandbox PSP failed');
       send(res, status, { error: { message: error instanceof Error ? error.message : String(error) } });
     }
+  }
+
+  /** Waits on a timer that stop() clears: a request still queued when the PSP stops is never acted on. */
+  private later(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const act = () => {
+        clearTimeout(timer);
+        this.timers.delete(timer);
+        this.queued.delete(act);
+        resolve();
+      };
+      const timer = setTimeout(act, ms);
+      this.timers.add(timer);
+      this.queued.add(act);
+    });
+  }
+
+  /** Tests: acts now on every create that `actLateMs` still holds queued; returns how many. */
+  actOnQueued(): number {
+    const queued = [...this.queued];
+    for (const act of queued) act();
+    return queued.length;
   }
 
   private takeFault(path: string): SandboxFault | undefined {
@@ -202,7 +256,7 @@ export class SandboxPsp {
     if (method === 'POST' && path === '/v1/card-tokens') return { status: 201, body: this.createCardToken(body, apiKey) };
     if (method === 'POST' && path === '/v1/cards') return { status: 201, body: this.saveCard(body, apiKey) };
     if (method === 'POST' && path === '/v1/charges') {
-      const earlier = idempotencyKey && this.chargesByReference.get(referenceKey(apiKey, idempotencyKey))?.[0];
+      const earlier = this.honoured(idempotencyKey) && this.chargesByReference.get(referenceKey(apiKey, idempotencyKey))?.[0];
       if (earlier) return { status: 200, body: publicCharge(earlier) };
       return { status: 201, body: this.createCharge(body, apiKey, idempotencyKey) };
     }
@@ -229,7 +283,7 @@ export class SandboxPsp {
     if (method === 'POST' && (match = /^\/v1\/charges\/([\w-]+)\/refunds$/.exec(path)))
       return { status: 201, body: await this.refund(match[1]!, body, apiKey) };
     if (method === 'POST' && path === '/v1/withdrawals') {
-      const earlier = idempotencyKey && this.withdrawalsByReference.get(referenceKey(apiKey, idempotencyKey))?.[0];
+      const earlier = this.honoured(idempotencyKey) && this.withdrawalsByReference.get(referenceKey(apiKey, idempotencyKey))?.[0];
       if (earlier) return { status: 200, body: publicWithdrawal(earlier) };
       return { status: 201, body: this.createWithdrawal(body, apiKey, idempotencyKey) };
     }
@@ -243,6 +297,10 @@ export class SandboxPsp {
       return { status: 200, body: { options: calculateInstallments(amount, SANDBOX_INSTALLMENT_RULES) } };
     }
     throw new HttpError(404, `no route for ${method} ${path}`);
+  }
+
+  private honoured(idempotencyKey: string | undefined): idempotencyKey is string {
+    return Boolean(idempotencyKey) && this.behaviour.honourIdempotencyKeys !== false;
   }
 
   private createCardToken(body: any, apiKey: string): { token: string } {
