@@ -111,7 +111,14 @@ export interface TransactionResult {
 
 export interface RefundResult {
   refundId: string;
+  /** True when the provider made or accepted the refund; false when it refused it (its cents are released). */
   status: boolean;
+  /**
+   * The provider accepted the refund and is still carrying it out (Pagar.me's
+   * PIX `pending_refund`): its cents stay reserved, neither refundable again
+   * nor counted as refunded, until the provider confirms it. Only with status true.
+   */
+  pending?: boolean;
 }
 
 export interface BankAccount {

@@ -96,9 +96,12 @@ export async function recordWithdrawal(
 /**
  * The provider's answer to a refund whose cents were reserved: made, they
  * count as refunded and the charge is REFUNDED once nothing is left; refused
- * (status false), the reservation is released.
+ * (status false), the reservation is released; accepted but still being
+ * carried out (pending), the reservation stays as it is, so that no later
+ * refund can ask for those cents again while the provider returns them.
  */
 export async function recordRefund(deps: Deps, pending: Extract<PendingRecord, { kind: 'refund' }>, refund: RefundResult): Promise<Transaction> {
+  if (refund.status && refund.pending) return (await deps.transactions.findTransaction(deps.db.em(), pending.transactionId, 'primary'))!;
   const totals = await deps.transactions.settleRefund(deps.db.em(), pending.transactionId, pending.amount, refund.status ? 'refunded' : 'released');
   if (refund.status && totals.refunded >= totals.amount) {
     const move = await deps.transactions.moveTransactionStatus(deps.db.em(), pending.transactionId, 'REFUNDED', 'api');

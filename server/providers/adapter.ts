@@ -264,7 +264,10 @@ export abstract class ProviderAdapter {
   getTransaction(_ctx: AdapterContext, _transactionId: string): Promise<TransactionResult> {
     return unsupported();
   }
-  /** `idempotencyKey`: the key the gateway runs this refund under (the caller's, else one of its own), for providers that take one of their own. */
+  /**
+   * `idempotencyKey`: the key the gateway runs this refund under (the caller's, else one of its own), the same on
+   * every retry of it, for a provider that takes one (sent as the provider's own key, or derived from it).
+   */
   refoundTransaction(_ctx: AdapterContext, _transactionId: string, _amount: number, _idempotencyKey?: string): Promise<RefundResult> {
     return unsupported();
   }
