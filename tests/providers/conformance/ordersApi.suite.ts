@@ -46,9 +46,12 @@ import {
 
 /** Canned answers keep the fields a provider sends that the family does not read. */
 type MoreFields = Record<string, unknown>;
-type Charge = OrdersApiCharge & { last_transaction: OrdersApiLastTransaction & MoreFields } & MoreFields;
+type LastTransaction = Omit<OrdersApiLastTransaction, 'gateway_response'> & {
+  gateway_response?: { errors?: Array<{ message?: string }> } & MoreFields;
+} & MoreFields;
+type Charge = Omit<OrdersApiCharge, 'last_transaction'> & { last_transaction: LastTransaction } & MoreFields;
 /** An order of one charge, as POST /orders and GET /orders/{id} answer it. */
-type Order = OrdersApiOrder & { amount: number; charges: [Charge] } & MoreFields;
+type Order = Omit<OrdersApiOrder, 'charges'> & { amount: number; charges: [Charge] } & MoreFields;
 
 /** The answers the suite's fake gives (Active Merchant style); a member passes those its API gives differently. */
 export interface OrdersApiAnswers {
@@ -638,6 +641,59 @@ export function ordersApiConformance(member: OrdersApiMember, fixtures: OrdersAp
         const { code, message } = await failure(run());
         expect([code, message.startsWith(`${prefix}: `)]).toEqual(['UNAVAILABLE', true]);
       });
+
+      // Answers of the right shape with a field of the wrong type: the schema's one failure (naming the field), never a status, never INTERNAL.
+      const pixLast = pixCharge.last_transaction;
+      const wrongOrders: Array<[string, unknown, string]> = [
+        ['a status that is a number', { ...pixOrder, status: 7 }, 'status'],
+        ['an amount that is not cents', { ...pixOrder, amount: '19,90' }, 'amount'],
+        ['an amount with decimals', { ...pixOrder, amount: 19.9 }, 'amount'],
+        ['charges that are not a list', { ...pixOrder, charges: pixCharge.id }, 'charges'],
+        ['a charge without an id', { ...pixOrder, charges: [{ ...pixCharge, id: undefined }] }, 'charges.0.id'],
+        [
+          'a PIX code that is not text',
+          { ...pixOrder, charges: [{ ...pixCharge, last_transaction: { ...pixLast, qr_code: 42 } }] },
+          'charges.0.last_transaction.qr_code',
+        ],
+      ];
+      const wrongReads: Array<[string, Operation, string, () => Promise<unknown>]> = [
+        ['POST /orders', 'createTransaction', FAILURE_PREFIXES.CREATE_TRANSACTION, () => h.adapter.createTransaction(h.ctx, transactionInput())],
+        ['GET /orders/{id}', 'getTransaction', FAILURE_PREFIXES.GET_TRANSACTION, () => h.adapter.getTransaction(h.ctx, pixOrder.id)],
+      ];
+      it.each(
+        wrongReads
+          .filter(([, operation]) => offered.includes(operation))
+          .flatMap(([exchange, , prefix, run]) => wrongOrders.map(([what, body, field]) => [exchange, what, prefix, body, field, run] as const)),
+      )('%s answered with %s', async (exchange, _what, prefix, body, field, run) => {
+        const [method, path] = exchange === 'POST /orders' ? ['POST', '/orders'] : ['GET', `/orders/${pixOrder.id}`];
+        h.fake.expect({ method, path, reply: { body } });
+        expect(await failure(run())).toEqual({
+          code: 'UNAVAILABLE',
+          message: expect.stringContaining(`${prefix}: resposta do provedor em formato inesperado (${field}`),
+        });
+      });
+
+      if (offered.includes('refoundTransaction'))
+        it.each<[string, unknown, string]>([
+          ['a charge status that is a number', { ...answers.canceledCharge, status: 3 }, 'status'],
+          [
+            'a refund id that is an object',
+            { ...answers.canceledCharge, last_transaction: { id: { value: 'tran' }, status: 'refunded' } },
+            'last_transaction.id',
+          ],
+          [
+            'a success flag that is text',
+            { ...answers.canceledCharge, last_transaction: { id: 'tran_ref1', status: 'refunded', success: 'yes' } },
+            'last_transaction.success',
+          ],
+        ])('DELETE /charges/{id} answered with %s: never "refunded" nor "not refunded"', async (_what, body, field) => {
+          readsOrder(paidPixOrder);
+          h.fake.expect({ method: 'DELETE', path: `/charges/${pixCharge.id}`, reply: { body } });
+          expect(await failure(h.adapter.refoundTransaction(h.ctx, pixOrder.id, REFUND_CENTS))).toEqual({
+            code: 'UNAVAILABLE',
+            message: expect.stringContaining(`${FAILURE_PREFIXES.REFUND_TRANSACTION}: resposta do provedor em formato inesperado (${field}`),
+          });
+        });
     });
 
     if (capabilities.webhooks)

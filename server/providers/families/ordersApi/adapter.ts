@@ -11,7 +11,7 @@ import type {
   WithdrawResult,
 } from '../../../domain/types.js';
 import { GatewayError, invalidArgument } from '../../../lib/errors.js';
-import { ProviderCallError, type ProviderHttp, type ProviderResponse } from '../../../lib/http/index.js';
+import { ProviderCallError, type ProviderHttp } from '../../../lib/http/index.js';
 import { withPixQrImage } from '../../../lib/pixQrCode.js';
 import { providerFailure } from '../../../lib/providerMessages.js';
 import type { AdapterContext, CardIdInput, IncomingNotification } from '../../adapter.js';
@@ -35,7 +35,16 @@ import {
 import type { OrdersApiMember } from './member.js';
 import { ordersApiEventId, readOrdersApiEvent } from './notifications.js';
 import { ORDERS_API_NEVER_PAID, ORDERS_API_RECEIVER_STATUSES, ORDERS_API_STATUSES, ORDERS_API_WITHDRAWAL_STATUSES } from './statuses.js';
-import type { OrdersApiBalance, OrdersApiCharge, OrdersApiOrder, OrdersApiRecipient, OrdersApiWithdrawal } from './wire.js';
+import {
+  ORDERS_API_BALANCE,
+  ORDERS_API_CHARGE,
+  ORDERS_API_IDENTIFIED,
+  ORDERS_API_ORDER,
+  ORDERS_API_RECIPIENT,
+  ORDERS_API_WITHDRAWAL,
+  type OrdersApiCancelRequest,
+  type OrdersApiOrder,
+} from './wire.js';
 
 /**
  * The "orders API" family (Pagar.me API v5 dialect; spec doc 1 §7 "Orders",
@@ -74,30 +83,17 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
     return failure.message.startsWith(`${prefix}: `) ? withFieldErrors(failure, error) : failure;
   }
 
-  /**
-   * An exchange whose answer must carry an id (and a status where `withStatus`):
-   * an HTML page, `null` or `{}` is the provider failing, never an empty "ok" or a status.
-   */
-  private async resource<T>(operation: Operation, prefix: string, send: () => Promise<ProviderResponse<T>>, what: string, withStatus = false): Promise<T> {
-    const data = await this.exchange(operation, prefix, send);
-    const answer = data as { id?: unknown; status?: unknown } | null;
-    if (!answer || typeof answer !== 'object' || typeof answer.id !== 'string' || !answer.id || (withStatus && typeof answer.status !== 'string')) {
-      throw this.failure(operation, prefix, new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `the provider answered without ${what}`));
-    }
-    return data;
-  }
-
   /** An answer without a usable charge is the provider's failure, under the operation's prefix. */
   private fromOrder(operation: Operation, prefix: string, order: OrdersApiOrder): TransactionResult {
     return this.mapped(operation, prefix, () => fromOrdersApiOrder(order, this.reader));
   }
 
   override async createCardToken(ctx: AdapterContext, card: CardInput): Promise<string> {
-    const token = await this.resource(
+    const token = await this.exchange(
       'createCardToken',
       this.prefixFor('createCardToken'),
-      () => this.publicHttp(ctx).post<{ id: string }>('/tokens', toOrdersApiCardToken(card), { params: { appId: ctx.publicKey } }),
-      'a card token',
+      () => this.publicHttp(ctx).post('/tokens', toOrdersApiCardToken(card), { params: { appId: ctx.publicKey } }),
+      ORDERS_API_IDENTIFIED,
     );
     return token.id;
   }
@@ -110,17 +106,12 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
     if (!token) throw invalidArgument('card_token', 'card_token or card is required');
     // 'Erro salvando cartão' (spec doc 1 §8) is the prefix of a failure to save a card.
     const saving = this.prefixFor('createCardId');
-    const created = await this.resource(
+    const created = await this.exchange('createCardId', saving, () => this.http(ctx).post('/customers', toOrdersApiCustomer(customer)), ORDERS_API_IDENTIFIED);
+    const card = await this.exchange(
       'createCardId',
       saving,
-      () => this.http(ctx).post<{ id: string }>('/customers', toOrdersApiCustomer(customer)),
-      'a customer',
-    );
-    const card = await this.resource(
-      'createCardId',
-      saving,
-      () => this.http(ctx).post<{ id: string }>(fillPath('/customers/{id}/cards', { id: created.id }), { token }),
-      'a card',
+      () => this.http(ctx).post(fillPath('/customers/{id}/cards', { id: created.id }), { token }),
+      ORDERS_API_IDENTIFIED,
     );
     return card.id;
   }
@@ -131,8 +122,11 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
     const body = toOrdersApiOrder(input, { pixExpiresInSeconds: this.pixExpirySeconds, boletoSeconds: this.boletoExpirySeconds, now });
     const prefix = this.prefixFor('createTransaction');
     // Pagar.me keeps an Idempotency-Key for 24 h (docs.pagar.me, "Idempotência"): a retried order is not created twice there.
-    const order = await this.exchange('createTransaction', prefix, () =>
-      this.http(ctx).post<OrdersApiOrder>('/orders', body, { headers: input.idempotencyKey ? { 'idempotency-key': input.idempotencyKey } : {} }),
+    const order = await this.exchange(
+      'createTransaction',
+      prefix,
+      () => this.http(ctx).post('/orders', body, { headers: input.idempotencyKey ? { 'idempotency-key': input.idempotencyKey } : {} }),
+      ORDERS_API_ORDER,
     );
     const result = this.fromOrder('createTransaction', prefix, order);
     // A declined card is an outcome (REJECTED); a PIX or boleto that failed to be issued has nothing to pay, so its reason is the error.
@@ -154,27 +148,31 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const prefix = this.prefixFor('getTransaction');
-    const order = await this.exchange('getTransaction', prefix, () => this.http(ctx).get<OrdersApiOrder>(fillPath('/orders/{id}', { id: transactionId })));
+    const order = await this.exchange('getTransaction', prefix, () => this.http(ctx).get(fillPath('/orders/{id}', { id: transactionId })), ORDERS_API_ORDER);
     return withPixQrImage(this.fromOrder('getTransaction', prefix, order));
   }
 
   /** The gateway knows the order; the provider refunds a charge: the order is read for its charge id. */
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
     const prefix = this.prefixFor('refoundTransaction');
-    const order = await this.exchange('refoundTransaction', prefix, () => this.http(ctx).get<OrdersApiOrder>(fillPath('/orders/{id}', { id: transactionId })));
+    const order = await this.exchange(
+      'refoundTransaction',
+      prefix,
+      () => this.http(ctx).get(fillPath('/orders/{id}', { id: transactionId })),
+      ORDERS_API_ORDER,
+    );
     const charge = primaryCharge(order);
-    if (!charge?.id)
+    if (!charge)
       throw this.failure(
         'refoundTransaction',
         prefix,
         new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `order ${transactionId} came back without a charge`),
       );
-    const canceled = await this.resource(
+    const canceled = await this.exchange(
       'refoundTransaction',
       prefix,
-      () => this.http(ctx).delete<OrdersApiCharge>(fillPath('/charges/{id}', { id: charge.id }), { body: { amount } }),
-      'the refunded charge',
-      true,
+      () => this.http(ctx).delete(fillPath('/charges/{id}', { id: charge.id }), { body: { amount } satisfies OrdersApiCancelRequest }),
+      ORDERS_API_CHARGE,
     );
     return fromOrdersApiRefund(canceled);
   }
@@ -187,18 +185,17 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
         `withdraw.receiver_id is required: ${this.identity.id} withdraws from a recipient (or set the account's platform_id to the platform's default recipient)`,
       );
     }
-    const withdrawal = await this.resource(
+    const withdrawal = await this.exchange(
       'withdraw',
       this.prefixFor('withdraw'),
       () =>
-        this.http(ctx).post<OrdersApiWithdrawal>(
+        this.http(ctx).post(
           fillPath('/recipients/{id}/withdrawals', { id: recipient }),
           { amount: input.amount },
           // Pagar.me v5 takes an Idempotency-Key header: a payout retried by the gateway is recognised there too.
           { headers: input.idempotencyKey ? { 'idempotency-key': input.idempotencyKey } : {} },
         ),
-      'a withdrawal with a status',
-      true,
+      ORDERS_API_WITHDRAWAL,
     );
     return fromOrdersApiWithdrawal(withdrawal, (value) => this.withdrawalStatus(value));
   }
@@ -210,11 +207,11 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
    */
   override async createReceiver(ctx: AdapterContext, input: ReceiverInput): Promise<ReceiverResult> {
     const account = ordersApiRecipientAccount(input, this.identity.id, this.declaration.receiverBanks);
-    const recipient = await this.resource(
+    const recipient = await this.exchange(
       'createReceiver',
       this.prefixFor('createReceiver'),
-      () => this.http(ctx).post<OrdersApiRecipient>('/recipients', toOrdersApiRecipient(input, account)),
-      'a recipient',
+      () => this.http(ctx).post('/recipients', toOrdersApiRecipient(input, account)),
+      ORDERS_API_RECIPIENT,
     );
     return fromOrdersApiRecipient(recipient, { provider: this.identity.id, status: (value) => this.receiverStatus(value), balance: 0 }, input);
   }
@@ -226,23 +223,23 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
    */
   override async getReceiver(ctx: AdapterContext, receiverId: string): Promise<ReceiverResult> {
     const prefix = this.prefixFor('getReceiver');
-    const recipient = await this.resource(
+    const recipient = await this.exchange(
       'getReceiver',
       prefix,
-      () => this.http(ctx).get<OrdersApiRecipient>(fillPath('/recipients/{id}', { id: receiverId })),
-      'a recipient',
+      () => this.http(ctx).get(fillPath('/recipients/{id}', { id: receiverId })),
+      ORDERS_API_RECIPIENT,
     );
-    const balance = await this.exchange('getReceiver', prefix, () =>
-      this.http(ctx).get<OrdersApiBalance>(fillPath('/recipients/{id}/balance', { id: receiverId })),
+    const balance = await this.exchange(
+      'getReceiver',
+      prefix,
+      () => this.http(ctx).get(fillPath('/recipients/{id}/balance', { id: receiverId })),
+      ORDERS_API_BALANCE,
     );
-    const available = this.optionalProviderAmount((balance as OrdersApiBalance | null)?.available_amount);
-    if (available === undefined)
-      throw this.failure(
-        'getReceiver',
-        prefix,
-        new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', 'the provider answered without an available balance'),
-      );
-    return fromOrdersApiRecipient(recipient, { provider: this.identity.id, status: (value) => this.receiverStatus(value), balance: available });
+    return fromOrdersApiRecipient(recipient, {
+      provider: this.identity.id,
+      status: (value) => this.receiverStatus(value),
+      balance: balance.available_amount,
+    });
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {

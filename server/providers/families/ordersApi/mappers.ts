@@ -1,3 +1,4 @@
+import axios from 'axios';
 import type {
   Address,
   CardInput,
@@ -19,12 +20,24 @@ import { digitsOnly, inferDocumentType } from '../../../lib/documents.js';
 import { GatewayError, invalidArgument } from '../../../lib/errors.js';
 import { expiresAfter } from '../../../lib/expiry.js';
 import { providerError, ProviderCallError } from '../../../lib/http/index.js';
-import { isRecord } from '../../../lib/json.js';
 import { paymentMethodCodec } from '../../../lib/paymentMethods.js';
 import { COUNTRY_CODE, splitPhone } from '../../../lib/phone.js';
-import { dateOf, textOf } from '../../../lib/values.js';
+import { dateOf } from '../../../lib/values.js';
 import { REFUNDED_TRANSACTION_STATUSES } from './statuses.js';
-import type { OrdersApiCharge, OrdersApiOrder, OrdersApiPaymentMethod, OrdersApiRecipient, OrdersApiWithdrawal } from './wire.js';
+import {
+  ORDERS_API_ERROR,
+  type OrdersApiCharge,
+  type OrdersApiCustomerRequest,
+  type OrdersApiItemRequest,
+  type OrdersApiOrder,
+  type OrdersApiOrderRequest,
+  type OrdersApiPaymentMethod,
+  type OrdersApiPaymentRequest,
+  type OrdersApiRecipient,
+  type OrdersApiRecipientRequest,
+  type OrdersApiTokenRequest,
+  type OrdersApiWithdrawal,
+} from './wire.js';
 
 /** Pure mappers of the dialect: our input → their body, their body → our result. No HTTP, no clock, no logger. */
 
@@ -38,7 +51,7 @@ export interface OrdersApiOrderOptions {
   now: Date;
 }
 
-export const toOrdersApiAddress = (address: Address) => ({
+export const toOrdersApiAddress = (address: Address): NonNullable<OrdersApiCustomerRequest['address']> => ({
   // The provider's line_1 convention: "number, street, district".
   line_1: [address.number, address.address, address.district].filter(Boolean).join(', '),
   zip_code: digitsOnly(address.zipCode),
@@ -47,7 +60,7 @@ export const toOrdersApiAddress = (address: Address) => ({
   country: 'BR',
 });
 
-export function toOrdersApiCustomer(customer: Customer, address?: Address) {
+export function toOrdersApiCustomer(customer: Customer, address?: Address): OrdersApiCustomerRequest {
   const documentType = inferDocumentType(customer.document);
   const phone = customer.phone ? splitPhone(customer.phone) : undefined;
   return {
@@ -62,12 +75,12 @@ export function toOrdersApiCustomer(customer: Customer, address?: Address) {
 }
 
 /** The provider requires items; a charge without them is one item of the whole amount. */
-export function toOrdersApiItems(input: Pick<TransactionInput, 'items' | 'amount' | 'description' | 'orderId'>) {
+export function toOrdersApiItems(input: Pick<TransactionInput, 'items' | 'amount' | 'description' | 'orderId'>): OrdersApiItemRequest[] {
   if (input.items.length) return input.items.map((item) => ({ amount: item.unitPrice, description: item.title, quantity: item.quantity, code: item.id }));
   return [{ amount: input.amount, description: input.description || input.orderId || 'Pagamento', quantity: 1, code: input.orderId || '1' }];
 }
 
-export const toOrdersApiSplit = (split: TransactionInput['splits'][number]) => ({
+export const toOrdersApiSplit = (split: TransactionInput['splits'][number]): NonNullable<OrdersApiPaymentRequest['split']>[number] => ({
   recipient_id: split.recipientId,
   amount: split.amount,
   type: split.type === 'PERCENTAGE' ? 'percentage' : 'flat',
@@ -77,28 +90,32 @@ export const toOrdersApiSplit = (split: TransactionInput['splits'][number]) => (
 /** A card reference: the provider's tokens are 'token_…' (single use), saved cards anything else ('card_…'). */
 export const isOrdersApiCardToken = (cardId: string): boolean => cardId.startsWith('token_');
 
-export function toOrdersApiPayment(input: TransactionInput, options: OrdersApiOrderOptions) {
-  const base = {
-    payment_method: ORDERS_API_METHODS.toProvider(input.paymentMethod),
-    amount: input.amount,
-    split: input.splits.length ? input.splits.map(toOrdersApiSplit) : undefined,
-  };
+export function toOrdersApiPayment(input: TransactionInput, options: OrdersApiOrderOptions): OrdersApiPaymentRequest {
+  const base = { amount: input.amount, split: input.splits.length ? input.splits.map(toOrdersApiSplit) : undefined };
   switch (input.paymentMethod) {
     case 'PIX':
-      return { ...base, pix: { expires_in: options.pixExpiresInSeconds } };
+      return { payment_method: 'pix', ...base, pix: { expires_in: options.pixExpiresInSeconds } };
     case 'BILLET':
-      return { ...base, boleto: { due_at: expiresAfter(options.now, options.boletoSeconds).toISOString(), instructions: input.description || undefined } };
+      return {
+        payment_method: 'boleto',
+        ...base,
+        boleto: { due_at: expiresAfter(options.now, options.boletoSeconds).toISOString(), instructions: input.description || undefined },
+      };
     case 'CREDIT_CARD': {
       const cardId = input.cardId ?? '';
       const reference = isOrdersApiCardToken(cardId)
         ? { card_token: cardId, card: input.address ? { billing_address: toOrdersApiAddress(input.address) } : undefined }
         : { card_id: cardId };
-      return { ...base, credit_card: { installments: input.installments, statement_descriptor: statementDescriptor(input.description), ...reference } };
+      return {
+        payment_method: 'credit_card',
+        ...base,
+        credit_card: { installments: input.installments, statement_descriptor: statementDescriptor(input.description), ...reference },
+      };
     }
   }
 }
 
-export function toOrdersApiOrder(input: TransactionInput, options: OrdersApiOrderOptions) {
+export function toOrdersApiOrder(input: TransactionInput, options: OrdersApiOrderOptions): OrdersApiOrderRequest {
   return {
     code: input.orderId || undefined,
     items: toOrdersApiItems(input),
@@ -110,7 +127,7 @@ export function toOrdersApiOrder(input: TransactionInput, options: OrdersApiOrde
   };
 }
 
-export const toOrdersApiCardToken = (card: CardInput) => ({
+export const toOrdersApiCardToken = (card: CardInput): OrdersApiTokenRequest => ({
   type: 'card',
   card: {
     number: cardDigits(card.cardNumber),
@@ -163,7 +180,7 @@ export function ordersApiRecipientAccount(input: ReceiverInput, provider: string
  * itself (the contract's bank account names no other), an individual for a
  * CPF and a company otherwise; the receiver's userId is the recipient's `code`.
  */
-export function toOrdersApiRecipient(input: ReceiverInput, account: OrdersApiRecipientAccount) {
+export function toOrdersApiRecipient(input: ReceiverInput, account: OrdersApiRecipientAccount): OrdersApiRecipientRequest {
   const bankAccount = input.bankAccount!;
   const document = digitsOnly(input.document);
   const type = (input.documentType ?? inferDocumentType(document)) === 'CPF' ? 'individual' : 'company';
@@ -189,7 +206,7 @@ export function toOrdersApiRecipient(input: ReceiverInput, account: OrdersApiRec
   };
 }
 
-// ---------------------------------------------------------------- response mappers (pure: their body → our result)
+// ---------------------------------------------------------------- response mappers (pure: parsed answers → our results)
 
 /** How the member reads a status: its table, and the replacements for a charge that never received money. */
 export interface OrdersApiStatusReader {
@@ -197,30 +214,36 @@ export interface OrdersApiStatusReader {
   neverPaid: Readonly<Record<string, TransactionStatus>>;
 }
 
+/** What a status is read from: an order or a charge (as answered or as notified). */
+export interface OrdersApiStatusSubject {
+  status?: string;
+  paid_at?: string;
+  paid_amount?: number;
+}
+
 /** One order's or charge's status. */
-export function ordersApiStatus(subject: { status?: string; paid_at?: string | null; paid_amount?: number }, reader: OrdersApiStatusReader): TransactionStatus {
-  const status = String(subject.status ?? '').toLowerCase();
+export function ordersApiStatus<S extends OrdersApiStatusSubject>(subject: S, reader: OrdersApiStatusReader): TransactionStatus {
+  const status = (subject.status ?? '').toLowerCase();
   const wasPaid = Boolean(subject.paid_at) || (subject.paid_amount ?? 0) > 0;
   if (!wasPaid && Object.hasOwn(reader.neverPaid, status)) return reader.neverPaid[status]!;
   return reader.status(subject.status);
 }
 
-/** The order's charge (the family creates one payment per order); none in an answer that is not an order (`null`, a page). */
-export const primaryCharge = (order: OrdersApiOrder): OrdersApiCharge | undefined =>
-  isRecord(order) && Array.isArray(order.charges) ? order.charges[0] : undefined;
+/** The order's charge (the family creates one payment per order). */
+export const primaryCharge = <C>(order: { charges?: readonly C[] }): C | undefined => order.charges?.[0];
 
 /** The charge's status when there is one (finer: chargedback, refunds), else the order's. */
-export function orderStatus(order: OrdersApiOrder, reader: OrdersApiStatusReader): TransactionStatus {
+export function orderStatus<O extends OrdersApiStatusSubject & { charges?: readonly OrdersApiStatusSubject[] }>(
+  order: O,
+  reader: OrdersApiStatusReader,
+): TransactionStatus {
   return ordersApiStatus(primaryCharge(order) ?? order, reader);
 }
 
 export function fromOrdersApiOrder(order: OrdersApiOrder, reader: OrdersApiStatusReader): TransactionResult {
   const charge = primaryCharge(order);
   const paymentMethod = ORDERS_API_METHODS.fromProvider(charge?.payment_method);
-  if (!charge || !paymentMethod) {
-    const what = isRecord(order) ? `order ${order.id} came back without a known charge` : 'the provider answered without an order';
-    throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', what);
-  }
+  if (!charge || !paymentMethod) throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `order ${order.id} came back without a known charge`);
   const transaction = charge.last_transaction ?? {};
   const result: TransactionResult = { paymentMethod, transactionId: order.id, status: orderStatus(order, reader), amount: order.amount ?? charge.amount ?? 0 };
   if (paymentMethod === 'PIX')
@@ -245,14 +268,14 @@ export interface OrdersApiRecipientReading {
 
 /** A recipient → our receiver; what the answer leaves out is what was asked for (creation). */
 export function fromOrdersApiRecipient(recipient: OrdersApiRecipient, reading: OrdersApiRecipientReading, input?: ReceiverInput): ReceiverResult {
-  const document = digitsOnly(textOf(recipient.document) ?? input?.document ?? '');
+  const document = digitsOnly(recipient.document ?? input?.document ?? '');
   return {
     receiverId: recipient.id,
     receiverProvider: reading.provider,
-    name: textOf(recipient.name) ?? input?.name ?? '',
+    name: recipient.name ?? input?.name ?? '',
     document,
     documentType: inferDocumentType(document),
-    email: textOf(recipient.email) ?? input?.email ?? '',
+    email: recipient.email ?? input?.email ?? '',
     status: reading.status(recipient.status),
     balance: reading.balance,
   };
@@ -266,7 +289,7 @@ export function ordersApiFailureReason(order: OrdersApiOrder): string {
 
 /** The charge answered by DELETE /charges/{id}: refunded when cancelled, or when its last transaction is a refund (partial refunds). */
 export function fromOrdersApiRefund(charge: OrdersApiCharge): RefundResult {
-  const transactionStatus = String(charge.last_transaction?.status ?? '').toLowerCase();
+  const transactionStatus = (charge.last_transaction?.status ?? '').toLowerCase();
   return { refundId: charge.last_transaction?.id ?? charge.id, status: charge.status === 'canceled' || REFUNDED_TRANSACTION_STATUSES.has(transactionStatus) };
 }
 
@@ -274,7 +297,7 @@ export function fromOrdersApiWithdrawal(withdrawal: OrdersApiWithdrawal, status:
   const mapped = status(withdrawal.status);
   return {
     withdrawId: withdrawal.id,
-    amount: withdrawal.amount,
+    amount: withdrawal.amount ?? 0,
     status: mapped,
     approvedAt: mapped === 'APPROVED' ? dateOf(withdrawal.updated_at) : undefined,
   };
@@ -286,14 +309,18 @@ export function fromOrdersApiWithdrawal(withdrawal: OrdersApiWithdrawal, status:
  * 'order.customer.name: The name field is required.'
  */
 export function ordersApiFieldErrors(body: unknown): string | undefined {
-  if (!isRecord(body) || !isRecord(body.errors)) return undefined;
-  const parts = Object.entries(body.errors).map(([field, messages]) => `${field}: ${Array.isArray(messages) ? messages.join(' ') : String(messages)}`);
+  const parsed = ORDERS_API_ERROR.safeParse(body);
+  const errors = parsed.success ? Object.entries(parsed.data.errors ?? {}) : [];
+  const parts = errors.map(([field, messages]) => `${field}: ${Array.isArray(messages) ? messages.join(' ') : messages}`);
   return parts.length ? parts.join('; ') : undefined;
 }
 
+/** The body of a provider's HTTP failure (its 4xx or 5xx answer), if the failure has one. */
+export const ordersApiErrorBody = (error: unknown): unknown => (axios.isAxiosError(error) ? error.response?.data : undefined);
+
 /** A failure with the field errors of the 4xx body behind it added: 'prefix: message (field: error)'. */
 export function withFieldErrors(failure: GatewayError, error: unknown): GatewayError {
-  const fields = ordersApiFieldErrors((error as { response?: { data?: unknown } } | undefined)?.response?.data);
+  const fields = ordersApiFieldErrors(ordersApiErrorBody(error));
   return fields && !failure.message.includes(fields) ? new GatewayError(failure.code, `${failure.message} (${fields})`, failure.details) : failure;
 }
 
