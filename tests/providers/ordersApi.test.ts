@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import {
   ORDERS_API_EVENTS,
   ORDERS_API_NEVER_PAID,
+  ORDERS_API_REFUND_OUTCOMES,
   ORDERS_API_STATUSES,
   ORDERS_API_WITHDRAWAL_STATUSES,
   fromOrdersApiOrder,
@@ -269,6 +270,30 @@ describe('response mappers', () => {
 
   it('takes the charge id as the refund id when the cancelled charge has no last transaction', () => {
     expect(fromOrdersApiRefund({ id: 'ch_1', status: 'canceled' })).toEqual({ refundId: 'ch_1', status: true });
+  });
+
+  it('reads every refund answer as done, in progress or refused, from the table (unknown: in progress, never released)', () => {
+    expect(ORDERS_API_REFUND_OUTCOMES).toEqual({
+      entries: {
+        refunded: 'done',
+        partial_refunded: 'done',
+        voided: 'done',
+        partial_void: 'done',
+        pending_refund: 'in_progress',
+        waiting_cancellation: 'in_progress',
+        error_on_refunding: 'refused',
+        error_on_voiding: 'refused',
+      },
+      unknown: 'in_progress',
+    });
+    const refund = (status: string, transactionStatus?: string) =>
+      fromOrdersApiRefund({ id: 'ch_1', status, last_transaction: { id: 'tran_r', ...(transactionStatus ? { status: transactionStatus } : {}) } });
+    expect(refund('canceled', 'pending_refund')).toEqual({ refundId: 'tran_r', status: true });
+    expect(refund('paid', 'PARTIAL_REFUNDED')).toEqual({ refundId: 'tran_r', status: true });
+    expect(refund('paid', 'pending_refund')).toEqual({ refundId: 'tran_r', status: true, pending: true });
+    expect(refund('paid', 'captured')).toEqual({ refundId: 'tran_r', status: true, pending: true });
+    expect(refund('paid')).toEqual({ refundId: 'tran_r', status: true, pending: true });
+    expect(refund('paid', 'error_on_refunding')).toEqual({ refundId: 'tran_r', status: false });
   });
 
   it("adds the provider's field errors to its message", () => {

@@ -501,11 +501,26 @@ export function ordersApiConformance(member: OrdersApiMember, fixtures: OrdersAp
           expect(await h.adapter.refoundTransaction(h.ctx, pixOrder.id, amount)).toEqual({ refundId: answer.last_transaction.id, status: true });
         });
 
-        it('reports a refund the provider did not make as false', async () => {
+        it.each(['error_on_refunding', 'error_on_voiding'])('reports a refund the provider refused (%s) as false', async (status) => {
           readsOrder(paidPixOrder);
-          const notRefunded = { ...answers.partiallyRefundedCharge, last_transaction: { id: 'tran_ref3', status: 'error_on_refunding' } };
+          const notRefunded = { ...answers.partiallyRefundedCharge, last_transaction: { id: 'tran_ref3', status } };
           cancels(REFUND_CENTS, { body: notRefunded });
           expect(await h.adapter.refoundTransaction(h.ctx, pixOrder.id, REFUND_CENTS)).toEqual({ refundId: 'tran_ref3', status: false });
+        });
+
+        // A PIX refund is returned by the payer's bank later: Pagar.me answers the charge still paid, its last transaction
+        // pending_refund. The provider took the refund: accepted and in progress (its cents stay reserved), never "not refunded".
+        it.each([
+          ['pending_refund (a PIX refund being returned)', 'pending_refund'],
+          ['waiting_cancellation (a cancellation queued)', 'waiting_cancellation'],
+          ['a transaction status the family does not know', 'refund_scheduled'],
+          ['no transaction status at all', undefined],
+        ])('reports a refund answered with %s as accepted and in progress', async (_label, status) => {
+          readsOrder(paidPixOrder);
+          cancels(PARTIAL_REFUND_CENTS, {
+            body: { ...answers.partiallyRefundedCharge, last_transaction: { id: 'tran_ref4', transaction_type: 'pix', amount: PARTIAL_REFUND_CENTS, status } },
+          });
+          expect(await h.adapter.refoundTransaction(h.ctx, pixOrder.id, PARTIAL_REFUND_CENTS)).toEqual({ refundId: 'tran_ref4', status: true, pending: true });
         });
 
         it.each([

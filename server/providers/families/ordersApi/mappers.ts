@@ -22,8 +22,9 @@ import { expiresAfter } from '../../../lib/expiry.js';
 import { providerError, ProviderCallError } from '../../../lib/http/index.js';
 import { paymentMethodCodec } from '../../../lib/paymentMethods.js';
 import { COUNTRY_CODE, splitPhone } from '../../../lib/phone.js';
+import { lookupStatus } from '../../../lib/statusTable.js';
 import { dateOf } from '../../../lib/values.js';
-import { REFUNDED_TRANSACTION_STATUSES } from './statuses.js';
+import { ORDERS_API_REFUND_OUTCOMES } from './statuses.js';
 import {
   ORDERS_API_ERROR,
   type OrdersApiCharge,
@@ -287,10 +288,21 @@ export function ordersApiFailureReason(order: OrdersApiOrder): string {
   return transaction?.gateway_response?.errors?.find((error) => error.message)?.message ?? transaction?.acquirer_message ?? `order ${order.status}`;
 }
 
-/** The charge answered by DELETE /charges/{id}: refunded when cancelled, or when its last transaction is a refund (partial refunds). */
+/**
+ * The charge answered by DELETE /charges/{id}, as one of the three answers a
+ * refund can have (ORDERS_API_REFUND_OUTCOMES): done (the charge canceled, or
+ * its last transaction a refund), in progress (a PIX refund `pending_refund`:
+ * Pagar.me took it and carries it out later, so its cents stay reserved), or
+ * refused (`error_on_refunding`). Never "nothing happened" for an answer the
+ * provider gave with 2xx: a transaction status the table does not know is in
+ * progress, to be confirmed, not released.
+ */
 export function fromOrdersApiRefund(charge: OrdersApiCharge): RefundResult {
-  const transactionStatus = (charge.last_transaction?.status ?? '').toLowerCase();
-  return { refundId: charge.last_transaction?.id ?? charge.id, status: charge.status === 'canceled' || REFUNDED_TRANSACTION_STATUSES.has(transactionStatus) };
+  const refundId = charge.last_transaction?.id ?? charge.id;
+  const outcome = charge.status.toLowerCase() === 'canceled' ? 'done' : lookupStatus(ORDERS_API_REFUND_OUTCOMES, charge.last_transaction?.status);
+  if (outcome === 'done') return { refundId, status: true };
+  if (outcome === 'refused') return { refundId, status: false };
+  return { refundId, status: true, pending: true };
 }
 
 export function fromOrdersApiWithdrawal(withdrawal: OrdersApiWithdrawal, status: (value: unknown) => WithdrawStatus): WithdrawResult {

@@ -77,5 +77,30 @@ export const ORDERS_API_EVENTS: Readonly<Record<string, OrdersApiEventRule>> = {
   'charge.chargedback': { resource: 'charge', status: 'CHARGEBACK' },
 };
 
-/** Last-transaction statuses that mean the money went back (a charge may stay 'paid' after a partial refund). */
-export const REFUNDED_TRANSACTION_STATUSES: ReadonlySet<string> = new Set(['refunded', 'partial_refunded', 'voided', 'partial_void']);
+/** What a refund answer says: made, taken and still being carried out, or refused. */
+export type OrdersApiRefundOutcome = 'done' | 'in_progress' | 'refused';
+
+/**
+ * The refund answered by DELETE /charges/{id}, read from its charge's last
+ * transaction (the charge itself canceled is always done). Pagar.me's
+ * transaction statuses (docs.pagar.me, "Cobrança"; the PIX transaction's
+ * `pending_refund`): a card refund or void is done at once, whole or partial;
+ * a PIX refund is `pending_refund` while the payer's bank returns it, the
+ * charge staying `paid`; `waiting_cancellation` is a cancellation queued. Only
+ * the explicit failures are refused (their cents are released for another
+ * try); anything else the provider answered with 2xx is in progress, to be
+ * confirmed, so that no cents are ever released (and refunded twice) on a guess.
+ */
+export const ORDERS_API_REFUND_OUTCOMES = statusTable<OrdersApiRefundOutcome>(
+  {
+    refunded: 'done',
+    partial_refunded: 'done',
+    voided: 'done',
+    partial_void: 'done',
+    pending_refund: 'in_progress',
+    waiting_cancellation: 'in_progress',
+    error_on_refunding: 'refused',
+    error_on_voiding: 'refused',
+  },
+  'in_progress',
+);
