@@ -12,6 +12,7 @@ import {
   ordersApiError,
   ordersApiFailureReason,
   ordersApiFieldErrors,
+  ordersApiRefundKey,
   ordersApiStatus,
   toOrdersApiCardToken,
   toOrdersApiCustomer,
@@ -294,6 +295,14 @@ describe('response mappers', () => {
     expect(refund('paid', 'captured')).toEqual({ refundId: 'tran_r', status: true, pending: true });
     expect(refund('paid')).toEqual({ refundId: 'tran_r', status: true, pending: true });
     expect(refund('paid', 'error_on_refunding')).toEqual({ refundId: 'tran_r', status: false });
+  });
+
+  it("derives a refund's Idempotency-Key from the caller's key and the charge, deterministically", () => {
+    const key = ordersApiRefundKey('caller-key', 'ch_1');
+    expect(key).toMatch(/^refund-[0-9a-f]{64}$/);
+    expect(ordersApiRefundKey('caller-key', 'ch_1')).toBe(key);
+    expect(ordersApiRefundKey('caller-key', 'ch_2')).not.toBe(key);
+    expect(ordersApiRefundKey('caller-key-2', 'ch_1')).not.toBe(key);
   });
 
   it("adds the provider's field errors to its message", () => {

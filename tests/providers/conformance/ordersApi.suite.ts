@@ -523,6 +523,41 @@ export function ordersApiConformance(member: OrdersApiMember, fixtures: OrdersAp
           expect(await h.adapter.refoundTransaction(h.ctx, pixOrder.id, PARTIAL_REFUND_CENTS)).toEqual({ refundId: 'tran_ref4', status: true, pending: true });
         });
 
+        it("carries an Idempotency-Key and operation_reference derived from the caller's key and the charge: the same on a retry, another for another key", async () => {
+          const keyOf = async (callerKey: string) => {
+            readsOrder(paidPixOrder);
+            const cancel = h.fake.expect({
+              method: 'DELETE',
+              path: `/charges/${pixCharge.id}`,
+              headers: { authorization, 'idempotency-key': /^refund-[0-9a-f]{64}$/ },
+              body: partial({ amount: PARTIAL_REFUND_CENTS }),
+              reply: { body: answers.partiallyRefundedCharge },
+            });
+            await h.adapter.refoundTransaction(h.ctx, pixOrder.id, PARTIAL_REFUND_CENTS, callerKey);
+            const [call] = cancel.calls;
+            const sent = call!.headers['idempotency-key'];
+            expect(call!.body).toEqual({ amount: PARTIAL_REFUND_CENTS, operation_reference: sent });
+            return sent;
+          };
+          const first = await keyOf('refund-caller-key-1');
+          expect(await keyOf('refund-caller-key-1')).toBe(first);
+          expect(await keyOf('refund-caller-key-2')).not.toBe(first);
+          // Never the caller's key as it is: an order or a payout made with the same key would be answered instead.
+          expect(first).not.toContain('refund-caller-key-1');
+        });
+
+        it('carries no Idempotency-Key when it is given none', async () => {
+          readsOrder(paidPixOrder);
+          h.fake.expect({
+            method: 'DELETE',
+            path: `/charges/${pixCharge.id}`,
+            headers: { 'idempotency-key': absent },
+            body: { amount: REFUND_CENTS },
+            reply: { body: answers.canceledCharge },
+          });
+          await h.adapter.refoundTransaction(h.ctx, pixOrder.id, REFUND_CENTS);
+        });
+
         it.each([
           [400, 'INVALID_ARGUMENT', 'Charge cannot be canceled: insufficient balance'],
           [500, 'UNAVAILABLE', 'Internal Server Error'],

@@ -25,7 +25,9 @@ import {
   withFieldErrors,
   ordersApiFailureReason,
   ordersApiRecipientAccount,
+  ordersApiRefundKey,
   primaryCharge,
+  toOrdersApiCancel,
   toOrdersApiCardToken,
   toOrdersApiCustomer,
   toOrdersApiOrder,
@@ -42,7 +44,6 @@ import {
   ORDERS_API_ORDER,
   ORDERS_API_RECIPIENT,
   ORDERS_API_WITHDRAWAL,
-  type OrdersApiCancelRequest,
   type OrdersApiOrder,
 } from './wire.js';
 
@@ -152,8 +153,14 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
     return withPixQrImage(this.fromOrder('getTransaction', prefix, order));
   }
 
-  /** The gateway knows the order; the provider refunds a charge: the order is read for its charge id. */
-  override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
+  /**
+   * The gateway knows the order; the provider refunds a charge: the order is
+   * read for its charge id, then the charge is cancelled for `amount`. With
+   * the caller's idempotency key, the cancellation carries an Idempotency-Key
+   * derived from it (and the charge), so that a retried refund is answered
+   * by Pagar.me with the first refund instead of being made again.
+   */
+  override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number, idempotencyKey?: string): Promise<RefundResult> {
     const prefix = this.prefixFor('refoundTransaction');
     const order = await this.exchange(
       'refoundTransaction',
@@ -168,10 +175,15 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
         prefix,
         new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `order ${transactionId} came back without a charge`),
       );
+    const key = idempotencyKey ? ordersApiRefundKey(idempotencyKey, charge.id) : undefined;
     const canceled = await this.exchange(
       'refoundTransaction',
       prefix,
-      () => this.http(ctx).delete(fillPath('/charges/{id}', { id: charge.id }), { body: { amount } satisfies OrdersApiCancelRequest }),
+      () =>
+        this.http(ctx).delete(fillPath('/charges/{id}', { id: charge.id }), {
+          body: toOrdersApiCancel(amount, key),
+          headers: key ? { 'idempotency-key': key } : {},
+        }),
       ORDERS_API_CHARGE,
     );
     return fromOrdersApiRefund(canceled);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import axios from 'axios';
 import type {
   Address,
@@ -27,6 +28,7 @@ import { dateOf } from '../../../lib/values.js';
 import { ORDERS_API_REFUND_OUTCOMES } from './statuses.js';
 import {
   ORDERS_API_ERROR,
+  type OrdersApiCancelRequest,
   type OrdersApiCharge,
   type OrdersApiCustomerRequest,
   type OrdersApiItemRequest,
@@ -287,6 +289,22 @@ export function ordersApiFailureReason(order: OrdersApiOrder): string {
   const transaction = primaryCharge(order)?.last_transaction;
   return transaction?.gateway_response?.errors?.find((error) => error.message)?.message ?? transaction?.acquirer_message ?? `order ${order.status}`;
 }
+
+/**
+ * The refund's reference at Pagar.me, derived from the caller's idempotency
+ * key and the charge: the same refund retried carries the same key (Pagar.me
+ * answers a repeated Idempotency-Key with its first answer and acts once), and
+ * never the key of another operation made with the same caller key (an order,
+ * a payout), whose first answer Pagar.me would give back instead.
+ */
+export const ordersApiRefundKey = (idempotencyKey: string, chargeId: string): string =>
+  `refund-${createHash('sha256').update(`refoundTransaction\n${chargeId}\n${idempotencyKey}`).digest('hex')}`;
+
+/** DELETE /charges/{id}: the amount in cents, and the refund's reference where the caller gave a key. */
+export const toOrdersApiCancel = (amount: number, reference?: string): OrdersApiCancelRequest => ({
+  amount,
+  ...(reference ? { operation_reference: reference } : {}),
+});
 
 /**
  * The charge answered by DELETE /charges/{id}, as one of the three answers a

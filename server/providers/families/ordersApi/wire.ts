@@ -106,8 +106,12 @@ export const ORDERS_API_TOKEN_REQUEST = z.object({
 });
 export type OrdersApiTokenRequest = z.input<typeof ORDERS_API_TOKEN_REQUEST>;
 
-/** DELETE /charges/{id}: CreateCancelChargeRequest, `amount` in cents (part of the charge, or all of it). */
-export const ORDERS_API_CANCEL_REQUEST = z.object({ amount: z.number() });
+/**
+ * DELETE /charges/{id}: CreateCancelChargeRequest, `amount` in cents (part of
+ * the charge, or all of it) and the SDK's `operation_reference`, which names
+ * this refund for reconciliation.
+ */
+export const ORDERS_API_CANCEL_REQUEST = z.object({ amount: z.number(), operation_reference: z.string().optional() });
 export type OrdersApiCancelRequest = z.input<typeof ORDERS_API_CANCEL_REQUEST>;
 
 /** POST /recipients: CreateRecipientRequest with CreateBankAccountRequest and CreateTransferSettingsRequest. */
