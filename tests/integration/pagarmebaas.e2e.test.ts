@@ -111,8 +111,8 @@ describe('PAGARMEBAAS through the public gRPC API', () => {
         Operation.OPERATION_PROCESS_WEBHOOK,
       ],
       family: 'orders API',
-      evidence: ProviderEvidence.PROVIDER_EVIDENCE_UNVERIFIED,
-      evidenceAddresses: [],
+      evidence: ProviderEvidence.PROVIDER_EVIDENCE_DOCUMENTED,
+      evidenceAddresses: expect.arrayContaining(['https://docs.pagar.me/reference/pix-2']),
       apiVersions: [],
     });
   });

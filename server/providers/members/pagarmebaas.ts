@@ -4,6 +4,27 @@ import { OrdersApiAdapter, SECRET_KEY_BASIC, type OrdersApiMember } from '../fam
 import { member } from '../kit/registration.js';
 
 /**
+ * Where Pagar.me's API v5 is documented: the pages and official SDK files its
+ * stand-in (tests/standins/pagarme.ts) was written from, and passes.
+ */
+export const PAGARME_V5_DOCUMENTATION = [
+  'https://docs.pagar.me/reference/autentica%C3%A7%C3%A3o-2',
+  'https://docs.pagar.me/reference/erros-1',
+  'https://docs.pagar.me/docs/o-que-%C3%A9',
+  'https://docs.pagar.me/reference/pix-2',
+  'https://docs.pagar.me/docs/cobran%C3%A7a',
+  'https://docs.pagar.me/reference/exemplo-de-webhook-1',
+  'https://docs.pagar.me/docs/lista-de-events',
+  'https://github.com/pagarme/pagarme-nodejs-sdk/blob/947b71d/src/controllers/ordersController.ts',
+  'https://github.com/pagarme/pagarme-nodejs-sdk/blob/947b71d/src/controllers/chargesController.ts',
+  'https://github.com/pagarme/pagarme-nodejs-sdk/blob/947b71d/src/controllers/tokensController.ts',
+  'https://github.com/pagarme/pagarme-nodejs-sdk/blob/947b71d/src/controllers/customersController.ts',
+  'https://github.com/pagarme/pagarme-nodejs-sdk/blob/947b71d/src/controllers/recipientsController.ts',
+  'https://github.com/pagarme/pagarme-nodejs-sdk/blob/947b71d/src/models/createCancelChargeRequest.ts',
+  'https://github.com/pagarme/ecommerce-module-core/blob/02a6467/src/Kernel/ValueObjects/TransactionStatus.php',
+] as const;
+
+/**
  * PAGARMEBAAS (spec doc 2, group 2): the orders API as Pagar.me v5 serves it.
  * - Paths (doc 2 §7): POST /tokens, /customers, /customers/{id}/cards, /orders;
  *   GET /orders/{id}; DELETE /charges/{id} (amount); POST /recipients/{id}/withdrawals.
@@ -30,7 +51,8 @@ export const PAGARMEBAAS: OrdersApiMember = {
   credentials: { required: ['secretKey'] },
   money: 'cents',
   sources:
-    'paths, 5-day boleto: spec (doc 2 §7/§9); bodies, statuses, events, `Idempotency-Key`, host `api.pagar.me/core/v5`, Basic auth: research (Pagar.me API v5 reference)',
+    "paths, 5-day boleto: spec (doc 2 §7/§9); host `api.pagar.me/core/v5` and Basic auth with the secret key (docs.pagar.me, Autenticação); order, charge, token, customer and card bodies and answers (pagarme-nodejs-sdk controllers and models); PIX `expires_in` and refunds by cancelling the charge (Pix); transaction statuses, `pending_refund` among them (Cobrança; the official module's TransactionStatus); `Idempotency-Key` on orders, payouts and refunds (Idempotência; the SDK's cancelCharge); the error body `{message, errors}` (Erros); unsigned webhooks `{id, type, data}` (Exemplo de webhook, Lista de Events): verified by the stand-in written from them (tests/standins/pagarme.ts)",
+  evidence: { level: 'documented', addresses: PAGARME_V5_DOCUMENTATION },
   expiry: { boletoSeconds: 5 * SECONDS_PER_DAY },
   withdrawalRecipient: (ctx, input) => input.receiverId || ctx.platformId || undefined,
 };
