@@ -784,6 +784,15 @@ export function ordersApiConformance(member: OrdersApiMember, fixtures: OrdersAp
         ];
         for (const [label, body] of unreadable) cases.push([`a body that cannot be read or names no order: ${label}`, body, undefined]);
 
+        cases.push(
+          ['order.paid whose event id is a number', { ...event('order.paid', paidPixOrder), id: 42 }, about('APPROVED')],
+          [
+            'order.canceled with a paid_amount that is no amount (read as never paid)',
+            event('order.canceled', withStatus(pixOrder, 'canceled', { paid_amount: 'muito' })),
+            about(mapped('canceled', false)),
+          ],
+        );
+
         it.each(cases)('%s', async (_label, body, expected) => {
           await expect(h.adapter.processWebhook(h.ctx, notification(body))).resolves.toEqual(expected);
         });
@@ -796,6 +805,8 @@ export function ordersApiConformance(member: OrdersApiMember, fixtures: OrdersAp
           expect(key({ ...paid, created_at: '2026-03-10T12:15:00' })).toBe(key(paid));
           expect(key(event('order.paid', paidPixOrder, 'hook_other'))).toBe('event:hook_other');
           expect(key({ type: 'order.paid', data: paidPixOrder })).toMatch(/^sha256:[0-9a-f]{64}$/);
+          // An id that is not text is no event id: keyed by the body, and the notification still read.
+          expect(key({ ...paid, id: 42 })).toMatch(/^sha256:[0-9a-f]{64}$/);
           expect(key('garbage')).toMatch(/^sha256:[0-9a-f]{64}$/);
         });
       });

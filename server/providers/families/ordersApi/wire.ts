@@ -228,10 +228,15 @@ export const ORDERS_API_ERROR = z.object({
  * and charges) or a charge (its status and its order's id). Ids are text here:
  * a notification naming its order otherwise is ignored, never guessed.
  */
-const notifiedCharge = z.object({ status: absentable(wireStatus), paid_at: optionalText, paid_amount: absentable(wireCents) });
+// Whether it was paid only refines the hint (the gateway reads the order before moving money): an odd value there is no payment, not an unreadable notification.
+const notifiedCharge = z.object({
+  status: absentable(wireStatus),
+  paid_at: optionalText.catch(undefined),
+  paid_amount: absentable(wireCents).catch(undefined),
+});
 
 export const ORDERS_API_NOTIFIED_ORDER = notifiedCharge.extend({ id: wireText, status: wireStatus, charges: absentable(z.array(notifiedCharge)) });
 export const ORDERS_API_NOTIFIED_CHARGE = notifiedCharge.extend({ status: wireStatus, order: z.object({ id: wireText }) });
 
 /** A webhook: `{ id: 'hook_…', account, type: 'order.paid', created_at, data }` (docs.pagar.me, "Exemplo de webhook"); unsigned. */
-export const ORDERS_API_EVENT = z.object({ id: absentable(wireText), type: wireText, data: z.unknown() });
+export const ORDERS_API_EVENT = z.object({ id: absentable(wireText).catch(undefined), type: wireText, data: z.unknown() });
