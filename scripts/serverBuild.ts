@@ -1,8 +1,8 @@
 /**
- * Compiles the gateway (server/ and the generated code it imports, gen/) to JavaScript in dist/, so that `npm start`
- * runs plain Node instead of compiling TypeScript on every start (tsx). Transpile only, with esbuild, one file in,
- * one file out, with source maps: `npm run typecheck` is where types are checked. Skipped when dist/ is newer than
- * every source; `--force` always builds.
+ * Compiles the gateway (server/, the modules it shares with the back-office in shared/, and the generated code it
+ * imports, gen/) to JavaScript in dist/, so that `npm start` runs plain Node instead of compiling TypeScript on every
+ * start (tsx). Transpile only, with esbuild, one file in, one file out, with source maps: `npm run typecheck` is where
+ * types are checked. Skipped when dist/ is newer than every source; `--force` always builds.
  *
  * Also prepares the embedded database's template in dist/ (a data folder initdb made, which an empty DATA_DIR starts
  * as a copy of): once per PGlite version, since initdb in WebAssembly takes 10-20 s; rebuilds keep it.
@@ -14,7 +14,7 @@ import { startEmbeddedPostgres, TEMPLATE_FOLDER } from '../server/db/embedded.js
 import { newestChange } from './webBuild.js';
 
 /** What dist/ is built from, relative to the project's root. */
-export const SERVER_INPUTS = ['server', 'gen/ts-proto', 'gen/es', 'package.json'];
+export const SERVER_INPUTS = ['server', 'shared', 'gen/ts-proto', 'gen/es', 'package.json'];
 const MARKER = 'dist/.built';
 /** Where the template's PGlite version is written, beside the data folder. */
 const TEMPLATE_VERSION = join(dirname(TEMPLATE_FOLDER), 'pglite-version');
@@ -54,7 +54,7 @@ export async function buildServer(root: string): Promise<void> {
   for (const entry of existsSync(join(root, 'dist')) ? readdirSync(join(root, 'dist')) : []) {
     if (entry !== template) rmSync(join(root, 'dist', entry), { recursive: true, force: true });
   }
-  const entryPoints = ['server', 'gen/ts-proto', 'gen/es']
+  const entryPoints = ['server', 'shared', 'gen/ts-proto', 'gen/es']
     .flatMap((input) => filesUnder(join(root, input)))
     .filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts'))
     .map((path) => relative(root, path));

@@ -52,8 +52,8 @@ export default defineConfig({
     dedupe: ['@bufbuild/protobuf', '@connectrpc/connect'],
   },
   server: {
-    // The payout form imports the gateway's own PIX key rules (a pure module), not a copy.
-    fs: { allow: ['.', '../gen/es', '../server/lib/pixKeyRules.ts', '../server/gateway/access.ts'] },
+    // The app imports the gateway's own PIX key rules and role table from shared/ (pure modules), not copies.
+    fs: { allow: ['.', '../gen/es', '../shared'] },
     // The gateway refuses session calls from another origin; behind this proxy the page's origin is Vite's, so the header is dropped.
     proxy: Object.fromEntries(
       ['^/gateway\\.v1\\.', '^/auth/'].map((path) => [

@@ -44,7 +44,7 @@ export async function describeMachine(): Promise<Machine> {
   });
   const { postgres, durability } = await settings().finally(() => client.end());
   const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
-  const dirty = git('status', '--porcelain', '--untracked-files=no', '--', 'server', 'bench', 'package.json') !== '';
+  const dirty = git('status', '--porcelain', '--untracked-files=no', '--', 'server', 'shared', 'bench', 'package.json') !== '';
   let os: string = process.platform;
   try {
     os = /^PRETTY_NAME="?([^"\n]*)/m.exec(readFileSync('/etc/os-release', 'utf8'))?.[1] ?? os;

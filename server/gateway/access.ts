@@ -4,46 +4,10 @@
  * each RPC names the one permission it needs (server/transport/permissions.ts).
  */
 
-export const PERMISSIONS = [
-  'payments:read',
-  'payments:write',
-  'refunds:write',
-  'payouts:read',
-  'payouts:write',
-  'receivers:read',
-  'receivers:write',
-  'notifications:read',
-  'notifications:write',
-  'reconciliation:write',
-  'events:read',
-  'accounts:read',
-  'accounts:admin',
-  'sandbox:write',
-  'audit:read',
-  'tokens:admin',
-  'operators:admin',
-] as const;
-export type Permission = (typeof PERMISSIONS)[number];
+import { isPermission, ROLE_PERMISSIONS, type Permission, type Role } from '../../shared/permissions.js';
 
-export const ROLES = ['admin', 'operator', 'viewer'] as const;
-export type Role = (typeof ROLES)[number];
-
-const READS = PERMISSIONS.filter((permission) => permission.endsWith(':read'));
-
-/** What each operator role holds. */
-export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
-  admin: PERMISSIONS,
-  operator: [
-    ...READS,
-    'refunds:write',
-    'payouts:write',
-    'receivers:write',
-    'notifications:write',
-    'reconciliation:write',
-    'sandbox:write',
-  ] satisfies Permission[],
-  viewer: READS.filter((permission) => permission !== 'audit:read'),
-};
+// The table itself is shared with the back-office; the gateway's callers keep importing it from here.
+export { isPermission, isRole, PERMISSIONS, ROLE_PERMISSIONS, ROLES, type Permission, type Role } from '../../shared/permissions.js';
 
 export interface Principal {
   kind: 'service' | 'operator' | 'bootstrap';
@@ -56,9 +20,6 @@ export interface Principal {
   /** When set, the only provider accounts this caller may touch. */
   providerAccountIds?: readonly string[];
 }
-
-export const isPermission = (value: string): value is Permission => (PERMISSIONS as readonly string[]).includes(value);
-export const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
 
 /** A scope that writes or administers a resource also reads it: `payouts:write` implies `payouts:read`. */
 export function expandScopes(scopes: readonly Permission[]): Set<Permission> {

@@ -1,9 +1,9 @@
 import { digitsOnly } from './documents.js';
 import { COUNTRY_CODE } from './phone.js';
-import type { PixKeyType } from './pixKeyRules.js';
+import type { PixKeyType } from '../../shared/pixKeyRules.js';
 
 // The inference lives in a pure module that the back-office's payout form imports too.
-export { inferPixKeyType, type PixKeyType } from './pixKeyRules.js';
+export { inferPixKeyType, type PixKeyType } from '../../shared/pixKeyRules.js';
 
 /**
  * PIX key normalisation (spec doc 1 §5, doc 3 §5). An adapter declares its

@@ -5,11 +5,16 @@ import { expect, it } from '@jest/globals';
 /**
  * DESIGN §2: arrows only point down the layer table. Each layer lists the
  * folders (of the repository) it may import from, and the packages it must not.
- * app.ts and main.ts assemble everything and are exempt.
+ * app.ts and main.ts assemble everything and are exempt. The back-office (web/)
+ * and the gateway share only shared/, pure modules that import nothing of ours.
+ * eslint.config.js enforces the same zones as a lint rule (no-restricted-imports);
+ * tests/unit/lintRules.test.ts shows it does.
  */
-type Layer = 'lib' | 'domain' | 'providers' | 'db' | 'gateway' | 'transports' | 'fakePsp' | 'config' | 'observability';
+type Layer = 'shared' | 'web' | 'lib' | 'domain' | 'providers' | 'db' | 'gateway' | 'transports' | 'fakePsp' | 'config' | 'observability';
 
 const LAYER_OF: [prefix: string, layer: Layer][] = [
+  ['shared/', 'shared'],
+  ['web/', 'web'],
   ['server/lib/', 'lib'],
   ['server/domain/', 'domain'],
   ['server/providers/', 'providers'],
@@ -31,22 +36,32 @@ const HTTP_AND_RPC = /^(@grpc\/|@connectrpc\/|@bufbuild\/|node:http$|node:http2$
 const ORM = /^@mikro-orm\//;
 
 const RULES: Record<Layer, Rule> = {
-  lib: { mayImport: ['server/lib/'], forbiddenPackages: [ORM] },
-  domain: { mayImport: ['server/domain/', 'server/lib/'], forbiddenPackages: [ORM, HTTP_AND_RPC] },
+  // Bundled by both the gateway and the back-office: free of Node, of the ORM and of RPC frameworks.
+  shared: { mayImport: ['shared/'], forbiddenPackages: [ORM, HTTP_AND_RPC, /^node:/] },
+  // The back-office talks to the gateway through the contract (gen/es) only.
+  web: { mayImport: ['web/', 'gen/es/', 'shared/'], forbiddenPackages: [ORM] },
+  lib: { mayImport: ['server/lib/', 'shared/'], forbiddenPackages: [ORM] },
+  domain: { mayImport: ['server/domain/', 'server/lib/', 'shared/'], forbiddenPackages: [ORM, HTTP_AND_RPC] },
   // The sandbox adapter speaks the fake PSP's wire format, which lives with the PSP.
-  providers: { mayImport: ['server/providers/', 'server/domain/', 'server/lib/', 'server/sandbox/api.ts'], forbiddenPackages: [ORM] },
-  db: { mayImport: ['server/db/', 'server/domain/', 'server/lib/'], forbiddenPackages: [HTTP_AND_RPC] },
+  providers: { mayImport: ['server/providers/', 'server/domain/', 'server/lib/', 'server/sandbox/api.ts', 'shared/'], forbiddenPackages: [ORM] },
+  db: { mayImport: ['server/db/', 'server/domain/', 'server/lib/', 'shared/'], forbiddenPackages: [HTTP_AND_RPC] },
   // The use cases reach providers through the contract and the registry only, never an adapter's internals.
   gateway: {
-    mayImport: ['server/gateway/', 'server/db/', 'server/domain/', 'server/lib/', 'server/providers/adapter.ts', 'server/providers/registry.ts'],
+    mayImport: ['server/gateway/', 'server/db/', 'server/domain/', 'server/lib/', 'server/providers/adapter.ts', 'server/providers/registry.ts', 'shared/'],
     forbiddenPackages: [ORM, HTTP_AND_RPC],
   },
-  transports: { mayImport: ['server/transport/', 'server/webhooks/', 'server/gateway/', 'server/domain/', 'server/lib/', 'gen/'], forbiddenPackages: [ORM] },
+  transports: {
+    mayImport: ['server/transport/', 'server/webhooks/', 'server/gateway/', 'server/domain/', 'server/lib/', 'gen/', 'shared/'],
+    forbiddenPackages: [ORM],
+  },
   // The fake PSP stands for an outside company: it shares only the toolkit.
   fakePsp: { mayImport: ['server/sandbox/', 'server/lib/'], forbiddenPackages: [ORM] },
-  config: { mayImport: ['server/domain/', 'server/lib/'], forbiddenPackages: [] },
+  config: { mayImport: ['server/domain/', 'server/lib/', 'shared/'], forbiddenPackages: [] },
   // The metrics are told what happens through the observers each layer declares; they import none of those layers.
-  observability: { mayImport: ['server/observability/', 'server/lib/', 'server/domain/'], forbiddenPackages: [ORM, /^(@grpc\/|@connectrpc\/|@bufbuild\/)/] },
+  observability: {
+    mayImport: ['server/observability/', 'server/lib/', 'server/domain/', 'shared/'],
+    forbiddenPackages: [ORM, /^(@grpc\/|@connectrpc\/|@bufbuild\/)/],
+  },
 };
 
 const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^'"]*?\bfrom\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
@@ -66,7 +81,7 @@ export function layeringViolations(files: ReadonlyMap<string, string>): string[]
     const rule = RULES[layer];
     for (const specifier of specifiers(source)) {
       if (specifier.startsWith('.')) {
-        const target = posix.normalize(posix.join(posix.dirname(file), specifier)).replace(/\.js$/, '.ts');
+        const target = posix.normalize(posix.join(posix.dirname(file), specifier)).replace(/\.(js|tsx?)$/, '.ts');
         if (!rule.mayImport.some((allowed) => target === allowed || target.startsWith(allowed))) found.push(`${file} (${layer}) imports ${target}`);
       } else if (rule.forbiddenPackages.some((pattern) => pattern.test(specifier))) {
         found.push(`${file} (${layer}) imports the package ${specifier}`);
@@ -82,7 +97,7 @@ function sourcesUnder(root: string, folder: string): Map<string, string> {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.ts')) files.set(relative(root, path).split('\\').join('/'), readFileSync(path, 'utf8'));
+      else if (/\.tsx?$/.test(entry.name)) files.set(relative(root, path).split('\\').join('/'), readFileSync(path, 'utf8'));
     }
   };
   walk(join(root, folder));
@@ -93,6 +108,13 @@ it('no import in server/ points up the layer table', () => {
   const root = process.cwd();
   const files = sourcesUnder(root, 'server');
   expect(files.size).toBeGreaterThan(50);
+  expect(layeringViolations(files)).toEqual([]);
+});
+
+it('the back-office and the gateway share only shared/, which imports nothing of theirs', () => {
+  const root = process.cwd();
+  const files = new Map([...sourcesUnder(root, 'web/src'), ...sourcesUnder(root, 'shared')]);
+  expect([...files.keys()].filter((file) => file.startsWith('shared/')).length).toBeGreaterThan(0);
   expect(layeringViolations(files)).toEqual([]);
 });
 
@@ -112,6 +134,10 @@ it('reports upward arrows, including type-only and re-exports', () => {
     ['server/config.ts', "import { DEFAULT } from './gateway/outbound.js';"],
     ['server/transport/grpc/server.ts', "import { openDatabase } from '../../db/orm.js';"],
     ['server/gateway/fine.ts', "import { ProviderRegistry } from '../providers/registry.js';\nimport type { Logger } from '../lib/logger.js';"],
+    ['web/src/App.tsx', "import { isRole } from '../../server/gateway/access.js';\nimport { isRole as shared } from '../../shared/permissions.js';"],
+    ['web/src/pages/Fine.tsx', "import { GatewayService } from '../../../gen/es/gateway/v1/gateway_pb.js';\nimport { t } from '../i18n.js';"],
+    ['shared/pixKeyRules.ts', "import { digitsOnly } from '../server/lib/documents.js';\nimport { readFileSync } from 'node:fs';"],
+    ['server/lib/pixKey.ts', "export { inferPixKeyType } from '../../shared/pixKeyRules.js';"],
   ]);
   expect(layeringViolations(files)).toEqual([
     'server/config.ts (config) imports server/gateway/outbound.ts',
@@ -124,5 +150,8 @@ it('reports upward arrows, including type-only and re-exports', () => {
     'server/providers/acme.ts (providers) imports the package @mikro-orm/postgresql',
     'server/sandbox/psp.ts (fakePsp) imports server/providers/sandbox/api.ts',
     'server/transport/grpc/server.ts (transports) imports server/db/orm.ts',
+    'shared/pixKeyRules.ts (shared) imports server/lib/documents.ts',
+    'shared/pixKeyRules.ts (shared) imports the package node:fs',
+    'web/src/App.tsx (web) imports server/gateway/access.ts',
   ]);
 });

@@ -7,7 +7,7 @@ import { createGatewayTransport, currentSession, signIn, signOut, type Session }
 import { useI18n, type Language } from './i18n.js';
 import { LiveEvents } from './live.js';
 import { EventSubject } from '../../gen/es/gateway/v1/types_pb.js';
-import { isRole, ROLE_PERMISSIONS, type Permission } from '../../server/gateway/access.js';
+import { isRole, ROLE_PERMISSIONS, type Permission } from '../../shared/permissions.js';
 
 const Dashboard = lazy(() => import('./pages/Dashboard.js'));
 const Transactions = lazy(() => import('./pages/Transactions.js'));
@@ -23,7 +23,7 @@ const Providers = lazy(() => import('./pages/Providers.js'));
 const ProviderAccounts = lazy(() => import('./pages/ProviderAccounts.js'));
 const Audit = lazy(() => import('./pages/Audit.js'));
 
-/** Whether the operator's role holds a permission, by the gateway's own table (server/gateway/access.ts), not a copy. */
+/** Whether the operator's role holds a permission, by the gateway's own table (shared/permissions.ts), not a copy. */
 const holds = (role: string, permission: Permission) => isRole(role) && ROLE_PERMISSIONS[role].includes(permission);
 
 export function App() {

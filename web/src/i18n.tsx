@@ -11,7 +11,7 @@ import {
   ProviderEvidence,
 } from '../../gen/es/gateway/v1/types_pb.js';
 import { DeliveryState } from '../../gen/es/gateway/v1/webhook_service_pb.js';
-import type { PixKeyType as PixKeyTypeName } from '../../server/lib/pixKeyRules.js';
+import type { PixKeyType as PixKeyTypeName } from '../../shared/pixKeyRules.js';
 
 /**
  * Every text of the back-office, in one catalogue: Brazilian Portuguese by

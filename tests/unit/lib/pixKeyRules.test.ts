@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
-import { inferPixKeyType, isValidPixKey } from '../../../server/lib/pixKeyRules.js';
+import { inferPixKeyType, isValidPixKey } from '../../../shared/pixKeyRules.js';
 import { inferPixKeyType as reexported } from '../../../server/lib/pixKey.js';
 
 describe('pixKey inference (Veltrax table)', () => {
@@ -76,7 +76,7 @@ describe('pixKey validation', () => {
   });
 
   it('imports nothing but a browser-safe library, so the back-office can bundle it', () => {
-    const source = readFileSync('server/lib/pixKeyRules.ts', 'utf8');
+    const source = readFileSync('shared/pixKeyRules.ts', 'utf8');
     expect([...source.matchAll(/from\s+'([^']+)'/g)].map((match) => match[1])).toEqual(['@brazilian-utils/brazilian-utils']);
   });
 });

@@ -4,7 +4,7 @@ import { Alert, Button, Group, Select, Stack, TextInput } from '@mantine/core';
 import { useMutation, useQuery } from '@connectrpc/connect-query';
 import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { PixKeyType, WithdrawMethod } from '../../../gen/es/gateway/v1/types_pb.js';
-import { inferPixKeyType, isValidPixKey } from '../../../server/lib/pixKeyRules.js';
+import { inferPixKeyType, isValidPixKey } from '../../../shared/pixKeyRules.js';
 import { ErrorAlert, fieldViolations } from '../errors.js';
 import { parseCents } from '../format.js';
 import { useI18n } from '../i18n.js';
@@ -16,7 +16,7 @@ const FORM_FIELDS = ['provider_account_id', 'amount', 'pix_key', 'pix_type', 'de
 
 /**
  * A PIX payout (Withdraw). The key's type is inferred as the gateway infers it
- * (server/lib/pixKeyRules.ts, imported as is) and shown while typing; a key
+ * (shared/pixKeyRules.ts, imported as is) and shown while typing; a key
  * that is not well formed for its type is refused beside the field before
  * anything is sent. On success, the payout's page.
  */

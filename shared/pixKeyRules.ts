@@ -2,9 +2,10 @@ import { getPixKeyInfo } from '@brazilian-utils/brazilian-utils';
 
 /**
  * What a PIX key is and whether it is well formed: one pure module, shared by
- * the gateway (pixKey.ts re-exports the inference) and the back-office's payout
- * form, which imports this file as it is. It must stay free of Node and of the
- * rest of the toolkit so that the browser bundle can take it.
+ * the gateway (server/lib/pixKey.ts re-exports the inference) and the
+ * back-office's payout form. It lives in shared/, the one folder both sides may
+ * import, and must stay free of Node and of the rest of our code so that the
+ * browser bundle can take it.
  */
 
 export type PixKeyType = 'CPF' | 'CNPJ' | 'PHONE' | 'EMAIL' | 'RANDOM';
