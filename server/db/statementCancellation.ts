@@ -36,7 +36,9 @@ export function cancelReadsWithTheirCaller(pool: pg.Pool, { cancelRunning }: { c
       const running = query(...args) as Promise<unknown>;
       if (!cancelRunning) return running;
       let delivered: Promise<void> | undefined;
-      const cancel = () => (delivered = sendCancelRequest(client as Backend));
+      const cancel = () => {
+        delivered = sendCancelRequest(client as Backend);
+      };
       signal.addEventListener('abort', cancel, { once: true });
       const settled = async () => {
         signal.removeEventListener('abort', cancel);

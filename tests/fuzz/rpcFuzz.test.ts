@@ -133,7 +133,13 @@ function scalar(type: ScalarType): fc.Arbitrary<unknown> {
     case ScalarType.FIXED64:
     case ScalarType.SFIXED64:
       return int64();
-    default:
+    case ScalarType.INT32:
+    case ScalarType.UINT32:
+    case ScalarType.SINT32:
+    case ScalarType.FIXED32:
+    case ScalarType.SFIXED32:
+    case ScalarType.FLOAT:
+    case ScalarType.DOUBLE:
       return int32();
   }
 }
