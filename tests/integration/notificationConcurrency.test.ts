@@ -10,12 +10,18 @@ import { startFakeProvider, type FakeProvider } from '../support/fakeProvider.js
 
 /**
  * WEBHOOK_CONCURRENCY: how many notifications a worker round processes at once. Each unsigned PAGUESAFE postback is
- * confirmed with a read that the fake answers after a delay, so the reads' arrival times show how many ran together.
+ * confirmed with a read, and the fake holds every read until as many as the bound allows are under way (or all that
+ * are left), then answers them together: the most reads it held at once is what the worker decided, whatever the
+ * machine's speed. A worker that went past the bound would send more while they are held (GRACE_MS, so that a late
+ * extra read is seen); one that stayed under it would leave them waiting until HOLD_MS and be counted short.
  */
-const CONFIRM_MS = 300;
 const CHARGES = 6;
+/** Far longer than a read takes to arrive on any machine, far shorter than the adapter's timeout (25 s). */
+const HOLD_MS = 10_000;
+const GRACE_MS = 100;
 
 async function confirmReadsAtOnce(concurrency: number): Promise<number> {
+  const timers = new Set<NodeJS.Timeout>();
   const stack: TestStack = await startTestStack({ env: { WEBHOOK_WORKERS: '0', WEBHOOK_CONCURRENCY: String(concurrency) } });
   const fake: FakeProvider = await startFakeProvider();
   try {
@@ -33,15 +39,35 @@ async function confirmReadsAtOnce(concurrency: number): Promise<number> {
       times: CHARGES,
       reply: () => ({ body: { id: `ps_${++next}`, status: 'waiting_payment', amount: 1990, paymentMethod: 'boleto', boleto: { barcode: '0'.repeat(44) } } }),
     });
-    const arrivals: number[] = [];
+    const bound = Math.min(concurrency, CHARGES);
+    let arrived = 0;
+    let mostAtOnce = 0;
+    let held: (() => void)[] = [];
+    const releaseHeld = () => {
+      const releasing = held;
+      held = [];
+      releasing.forEach((release) => release());
+    };
+    const hold = () =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(releaseHeld, HOLD_MS);
+        timers.add(timer);
+        held.push(() => {
+          clearTimeout(timer);
+          timers.delete(timer);
+          resolve();
+        });
+        arrived += 1;
+        mostAtOnce = Math.max(mostAtOnce, held.length);
+        if (held.length === bound || arrived === CHARGES) timers.add(setTimeout(releaseHeld, GRACE_MS));
+      });
     fake.expect({
       method: 'GET',
       path: /\/transactions\/ps_\d+/,
       times: CHARGES,
       reply: (request) => {
-        arrivals.push(performance.now());
         const id = request.path.split('/').at(-1);
-        return { delayMs: CONFIRM_MS, body: { id, status: 'paid', amount: 1990, paymentMethod: 'boleto' } };
+        return { until: hold(), body: { id, status: 'paid', amount: 1990, paymentMethod: 'boleto' } };
       },
     });
     for (let i = 0; i < CHARGES; i += 1) {
@@ -67,10 +93,10 @@ async function confirmReadsAtOnce(concurrency: number): Promise<number> {
     }
     // No worker runs in the gateway (WEBHOOK_WORKERS=0): this round is the only one.
     expect(await stack.gateway.useCases!.notifications.processDue()).toBe(CHARGES);
-    expect(arrivals).toHaveLength(CHARGES);
-    // The most reads that arrived within one read's delay of each other: they were under way together.
-    return Math.max(...arrivals.map((at) => arrivals.filter((other) => other >= at && other < at + CONFIRM_MS / 2).length));
+    expect(arrived).toBe(CHARGES);
+    return mostAtOnce;
   } finally {
+    timers.forEach((timer) => clearTimeout(timer));
     await fake.close();
     await stack.close();
   }

@@ -44,6 +44,8 @@ export interface CannedResponse {
   headers?: Record<string, string>;
   /** Wait this long before answering (timeouts). */
   delayMs?: number;
+  /** Answer only once this settles (after it, `delayMs` if given): a test holds requests to count how many come together. */
+  until?: Promise<unknown>;
   /** Close the connection without answering (a network failure). */
   dropConnection?: boolean;
 }
@@ -329,10 +331,15 @@ export async function startFakeProvider({ tls = 'http' }: FakeProviderOptions = 
     match.calls.push(recorded);
     const { reply = { status: 200, body: {} } } = match.expectation;
     const canned = typeof reply === 'function' ? reply(recorded) : reply;
-    if (!canned.delayMs) return send(response, canned);
+    if (!canned.delayMs && !canned.until) return send(response, canned);
     response.once('close', () => {
       if (!response.writableEnded) abandoned.push(recorded);
     });
+    if (canned.until) await canned.until;
+    if (!canned.delayMs) {
+      if (!response.destroyed) send(response, canned);
+      return;
+    }
     const timer = setTimeout(() => {
       timers.delete(timer);
       if (!response.destroyed) send(response, canned);
