@@ -28,12 +28,21 @@ export function trustCertificateAuthority(pem: string): () => void {
  */
 export const KEEP_ALIVE_DELAY_MS = 60_000;
 
+/**
+ * How long a pooled connection may sit idle before the agent closes it. Node's agent heeds a server's
+ * `Keep-Alive: timeout=N` (closing the socket a second before the server would) only when the agent has a timeout of
+ * its own: without one it kept idle sockets until the provider closed them, and a busy process could send a charge on
+ * a connection the provider had just closed (ECONNRESET; writes are never retried). Without a hint, this bounds the
+ * idle time below the usual server-side limits (60-75 s).
+ */
+export const IDLE_SOCKET_MS = 30_000;
+
 const agents = new Map<string, Agent>();
 let plainAgent: PlainAgent | undefined;
 
 /** The keep-alive agent of providers reached over plain HTTP (fakes on loopback, a sandbox). */
 export function httpAgent(): PlainAgent {
-  return (plainAgent ??= new PlainAgent({ keepAlive: true, keepAliveMsecs: KEEP_ALIVE_DELAY_MS }));
+  return (plainAgent ??= new PlainAgent({ keepAlive: true, keepAliveMsecs: KEEP_ALIVE_DELAY_MS, timeout: IDLE_SOCKET_MS }));
 }
 
 /** What tells one agent's identity and trust from another's. */
@@ -65,6 +74,7 @@ export function httpsAgentFor(certificate: ClientCertificate | undefined, ca: re
     agent = new Agent({
       keepAlive: true,
       keepAliveMsecs: KEEP_ALIVE_DELAY_MS,
+      timeout: IDLE_SOCKET_MS,
       ...identity,
       ...(authorities.length ? { ca: [...rootCertificates, ...authorities] } : {}),
     });

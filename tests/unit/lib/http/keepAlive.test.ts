@@ -1,4 +1,5 @@
-import { Socket } from 'node:net';
+import { createServer } from 'node:http';
+import { Socket, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { pino } from 'pino';
 import { clearHttpsAgents, createProviderHttp, trustCertificateAuthority } from '../../../../server/lib/http/index.js';
@@ -68,4 +69,38 @@ it('does the same over HTTPS, on the agent of a trusted CA', async () => {
   const { connections, systemCalls } = await keepAliveCalls(tlsFake, 20);
   expect(connections).toBe(1);
   expect(systemCalls).toBeLessThanOrEqual(1);
+});
+
+it('closes a pooled connection before the provider does, so a busy process never sends a charge on a closed one', async () => {
+  // A provider that announces `Keep-Alive: timeout=2` and closes an idle connection at 2 s (Node's server waits a
+  // buffer of 1 s more by default; none here, so the test is short).
+  const connections: Socket[] = [];
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"tx-1"}'));
+  });
+  server.keepAliveTimeout = 2_000;
+  server.keepAliveTimeoutBuffer = 0;
+  server.on('connection', (socket: Socket) => connections.push(socket));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const http = createProviderHttp({
+    logger: pino({ level: 'silent' }),
+    auth: { type: 'bearer' },
+    retry: false,
+    ctx: { accountId: 'acc-idle', publicKey: '', secretKey: 'sk', baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` },
+  });
+  try {
+    expect((await http.post('/transactions', {})).status).toBe(200);
+    // The process is busy past the provider's close: its timer and the next charge's come due in one turn of the loop.
+    const started = Date.now();
+    setTimeout(() => {
+      while (Date.now() - started < 2_400);
+    }, 10);
+    await new Promise((resolve) => setTimeout(resolve, 2_200));
+    expect((await http.post('/transactions', {})).status).toBe(200);
+    expect(connections).toHaveLength(2);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
