@@ -117,6 +117,12 @@ const CLAIM_DEDUP_KEYS = prepared(
    where n.id = c.id`,
 );
 
+/** Whether another notification of the account holds a dedup key (isDedupKeyHeld), on the unique index that pairs them. */
+const DEDUP_KEY_HELD = prepared(
+  'dedup_key_held',
+  `select exists (select 1 from webhook_notifications where provider_account_id = ? and dedup_key = ? and id <> ?) as held`,
+);
+
 /** A notification's outcome (recordOutcome). */
 const RECORD_OUTCOME = prepared(
   'record_notification_outcome',
@@ -276,6 +282,15 @@ export class NotificationsRepository {
     await runPrepared(em, 'write', CLAIM_DEDUP_KEYS, [claims.map((claim) => claim.id), claims.map((claim) => claim.dedupKey)]).catch((error: unknown) => {
       throw isGatewayError(error) ? error : em.getDriver().convertException(error as Error);
     });
+  }
+
+  /**
+   * Whether another notification of the account holds `dedupKey` (a proven copy of this one), without claiming it:
+   * asked on the primary, where the claims are written.
+   */
+  async isDedupKeyHeld(em: EntityManager, notification: DedupClaim & { providerAccountId: string }): Promise<boolean> {
+    const [row] = await runPrepared<{ held: boolean }>(em, 'write', DEDUP_KEY_HELD, [notification.providerAccountId, notification.dedupKey, notification.id]);
+    return row?.held === true;
   }
 
   /**

@@ -29,9 +29,17 @@ interface Processing {
   ctx: AdapterContext;
   verdict: NotificationVerdict;
   record: RecordOutcome;
-  /** Claims the notification's dedup key; true when another copy already holds it. */
-  isDuplicate(): Promise<boolean>;
+  /**
+   * Claims the notification's dedup key; true when another copy already holds it. Only a proven notification claims
+   * one: signed (or authenticated at intake), or confirmed by the provider's read. One that was not (a forged claim
+   * the read refused) never makes a later copy a duplicate.
+   */
+  claimKey(): Promise<boolean>;
+  /** Whether another copy, proven, holds the key already: asked before an unsigned notification costs a read. */
+  keyHeld(): Promise<boolean>;
 }
+
+const DUPLICATE_REASON = 'the same notification was already received';
 
 export interface IncomingWebhook {
   /** The provider named in the sidecar path; the account must belong to it. */
@@ -259,6 +267,8 @@ export class NotificationsService {
       const verdict = checked === 'unsigned' && stored.authenticatedAtIntake ? 'valid' : checked;
       const result = await adapter.processWebhook(ctx, notification);
       if (!result) return finished(record('IGNORED', 'the adapter yields nothing for this notification (an event it ignores, or a body it cannot parse)'));
+      let key: string | undefined;
+      const dedupKey = () => (key ??= adapter.notificationKey(ctx, notification));
       const processing: Processing = {
         stored,
         account,
@@ -266,14 +276,15 @@ export class NotificationsService {
         ctx,
         verdict,
         record,
-        isDuplicate: () =>
-          this.dedupClaims.add({ id, dedupKey: adapter.notificationKey(ctx, notification) }).then(
+        claimKey: () =>
+          this.dedupClaims.add({ id, dedupKey: dedupKey() }).then(
             () => false,
             (error: unknown) => {
               if (isDuplicateClaim(error)) return true;
               throw error;
             },
           ),
+        keyHeld: () => this.deps.notifications.isDedupKeyHeld(this.deps.db.em(), { id, providerAccountId: account.id, dedupKey: dedupKey() }),
       };
       // An unsolicited payment becomes a charge: its later notifications name the same provider id.
       const kind = result.type === 'WITHDRAW' ? 'WITHDRAW' : 'TRANSACTION';
@@ -301,20 +312,21 @@ export class NotificationsService {
    * confirmed with the provider first, like any claim that money moved.
    */
   private async recordUnsolicitedPayment(processing: Processing, payment: UnsolicitedPayment): Promise<WebhookNotification> {
-    const { account, adapter, ctx, verdict, record, isDuplicate } = processing;
+    const { account, adapter, ctx, verdict, record } = processing;
     if (await this.deps.transactions.findTransactionByProviderId(this.deps.db.em(), account.id, payment.transactionId))
       return this.applyStatus(processing, TRANSACTIONS, payment);
-    if (await isDuplicate()) return record('DUPLICATE', 'the same notification was already received', payment);
+    const proven = verdict === 'valid';
+    if (proven ? await processing.claimKey() : await processing.keyHeld()) return record('DUPLICATE', DUPLICATE_REASON, payment);
     let status = payment.status;
     let unconfirmed: string | undefined;
-    if (verdict === 'unsigned' && TRANSACTIONS.confirmBeforeApplying.has(status)) {
+    if (!proven && TRANSACTIONS.confirmBeforeApplying.has(status)) {
       if (!adapter.supports(TRANSACTIONS.lookup))
         return record('UNCONFIRMED', `unsigned ${status} cannot be confirmed: ${account.provider} offers no transaction lookup; nothing recorded`, payment);
       const actual = await TRANSACTIONS.askProvider(adapter, ctx, payment.transactionId);
       if (actual.status !== status) {
         unconfirmed = `the provider reports ${actual.status}, the notification claimed ${status}`;
         status = actual.status;
-      }
+      } else if (await processing.claimKey()) return record('DUPLICATE', DUPLICATE_REASON, payment);
     }
     const { transaction, event, created } = await this.deps.transactions.recordUnsolicitedPayment(this.deps.db.em(), {
       provider: account.provider,
@@ -330,18 +342,24 @@ export class NotificationsService {
   }
 
   /**
-   * A notification about a known charge or payout: deduplicated, confirmed with
-   * the provider when unsigned, applied through the state machine.
+   * A notification about a known charge or payout: deduplicated, confirmed with the provider when unsigned, applied
+   * through the state machine.
+   *
+   * Dedup covers only what was proven. A signed notification claims its key at once; an unsigned one is a DUPLICATE
+   * only of a proven copy, and claims the key itself only once the provider's read confirms it: a forged claim that
+   * the read refused holds no key, so the genuine notification after it is checked, not skipped.
    */
   private async applyStatus<S extends string, T extends Tracked<S>>(
-    { stored, account, adapter, ctx, verdict, record, isDuplicate }: Processing,
+    processing: Processing,
     kind: SubjectKind<S, T>,
     result: WebhookResult & { status: S },
   ): Promise<WebhookNotification> {
+    const { stored, account, adapter, ctx, verdict, record } = processing;
     const subject = await kind.findByProviderId(this.deps, account.id, result.transactionId);
     if (!subject)
       return record('UNKNOWN_SUBJECT', `no ${kind.name} ${result.transactionId} for this account`, result, undefined, this.retryAt(stored.attempts));
-    if (await isDuplicate()) return record('DUPLICATE', 'the same notification was already received', result, subject.id);
+    const proven = verdict === 'valid';
+    if (proven ? await processing.claimKey() : await processing.keyHeld()) return record('DUPLICATE', DUPLICATE_REASON, result, subject.id);
     let status: S = result.status;
     if ('amount' in result && result.amount !== undefined) {
       // The notification's own claim, checked before anything else: a signature proves who sent it, not that it is about this record.
@@ -349,7 +367,7 @@ export class NotificationsService {
       if (refused) return record('MISMATCH', `${refused}: not applied`, result, subject.id);
     }
     let unconfirmed: string | undefined;
-    if (verdict === 'unsigned' && kind.confirmBeforeApplying.has(status) && status !== subject.status) {
+    if (!proven && kind.confirmBeforeApplying.has(status) && status !== subject.status) {
       // No way to ask the provider: an unverifiable hint moves nothing (reconciliation cannot either).
       if (!adapter.supports(kind.lookup))
         return record('UNCONFIRMED', `unsigned ${status} cannot be confirmed: ${account.provider} offers no ${kind.name} lookup`, result, subject.id);
@@ -359,7 +377,7 @@ export class NotificationsService {
       if (actual.status !== status) {
         unconfirmed = `the provider reports ${actual.status}, the notification claimed ${status}`;
         status = actual.status;
-      }
+      } else if (await processing.claimKey()) return record('DUPLICATE', DUPLICATE_REASON, result, subject.id);
     }
     const outcomeOf = (move: StatusMove<S> | null): OutcomeUpdate => {
       if (unconfirmed)

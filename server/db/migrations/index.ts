@@ -14,6 +14,7 @@ import { Migration20261125170000_commit_ordered_events } from './Migration202611
 import { Migration20261126100000_receiver_details } from './Migration20261126100000_receiver_details.js';
 import { Migration20261127100000_key_fingerprints } from './Migration20261127100000_key_fingerprints.js';
 import { Migration20261127120000_notification_backlog } from './Migration20261127120000_notification_backlog.js';
+import { Migration20261128100000_unproven_dedup_keys } from './Migration20261128100000_unproven_dedup_keys.js';
 import { Migration20261128114303_inflight_owners } from './Migration20261128114303_inflight_owners.js';
 import { Migration20261128120000_account_api_version } from './Migration20261128120000_account_api_version.js';
 
@@ -35,6 +36,7 @@ export const MIGRATIONS = [
   { name: 'Migration20261126100000_receiver_details', class: Migration20261126100000_receiver_details },
   { name: 'Migration20261127100000_key_fingerprints', class: Migration20261127100000_key_fingerprints },
   { name: 'Migration20261127120000_notification_backlog', class: Migration20261127120000_notification_backlog },
+  { name: 'Migration20261128100000_unproven_dedup_keys', class: Migration20261128100000_unproven_dedup_keys },
   { name: 'Migration20261128114303_inflight_owners', class: Migration20261128114303_inflight_owners },
   { name: 'Migration20261128120000_account_api_version', class: Migration20261128120000_account_api_version },
 ];
