@@ -3,8 +3,9 @@
 // Defined beside the toolkit code that checks them (the toolkit imports nothing of ours); part of the vocabulary all the same.
 import type { CardInput } from '../lib/card.js';
 import type { DocumentType } from '../lib/documents.js';
+import type { UnreadableAmount } from '../lib/money.js';
 import type { PixKeyType } from '../lib/pixKey.js';
-export type { CardInput, DocumentType, PixKeyType };
+export type { CardInput, DocumentType, PixKeyType, UnreadableAmount };
 
 export const PAYMENT_METHODS = ['PIX', 'CREDIT_CARD', 'BILLET'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
@@ -223,16 +224,15 @@ export interface UnsolicitedPayment {
   paidAt?: Date;
 }
 
-/** What an adapter reads from a provider notification. */
 /**
- * What a notification says happened. `amount` (integer cents) where the
- * notification states it: an APPROVED for another amount than the record's is
- * then refused like any answer that does not match (flowIntegrity.ts), signed
- * or not.
+ * What a notification says happened. `amount` where the provider's notification format carries one: integer cents,
+ * or what was sent instead when it is not a whole number of cents (or missing where the format always has it). Any
+ * money status for another amount than the record's is refused like any answer that does not match
+ * (flowIntegrity.ts), signed or not. Absent where the format has no amount: the provider's read says it.
  */
 export type WebhookResult =
-  | { type: 'TRANSACTION'; transactionId: string; status: TransactionStatus; amount?: number }
-  | { type: 'WITHDRAW'; transactionId: string; status: WithdrawStatus; amount?: number }
+  | { type: 'TRANSACTION'; transactionId: string; status: TransactionStatus; amount?: number | UnreadableAmount }
+  | { type: 'WITHDRAW'; transactionId: string; status: WithdrawStatus; amount?: number | UnreadableAmount }
   | UnsolicitedPayment;
 
 /** What a stored notification keeps of its result. */

@@ -1,26 +1,41 @@
 import type { StatusSource } from '../domain/types.js';
+import { isWholeCents } from '../lib/money.js';
 import type { FlowMismatchesRepository } from '../db/flowMismatchesRepository.js';
 import type { GatewayDeps } from './context.js';
 import type { ProviderView, SubjectKind, Tracked } from './subjects.js';
 
 /**
- * Flow integrity (Prism's idea): a provider answer that says money moved —
- * a charge APPROVED, a payout APPROVED — is applied only when it is about the
- * gateway's own record: the same provider id and, where the answer says an
- * amount, the same amount. Otherwise (a provider's bug, a base URL pointed at
- * something else) nothing moves; the answer is kept for operators and logged.
- * An answer that says no amount (0: PAGSTAR's checks) is compared by id only.
+ * Flow integrity (Prism's idea): a provider answer (a read, or a notification's
+ * claim) that says a charge or payout reached a money status — paid, failed,
+ * cancelled, refunded, charged back: money moved or must not be sent again — is
+ * applied only when it is about the gateway's own record: the same provider id
+ * and the same amount, a whole number of cents (for a refund, the charge's or
+ * the part the gateway refunded). An amount that is not one (a string, a
+ * fraction, a negative, nothing where the provider always sends one) is a
+ * mismatch too, never "not said". Otherwise (a forged notification, a
+ * provider's bug, a base URL pointed at something else) nothing moves; the
+ * answer is kept for operators and logged. Only an answer that cannot say an
+ * amount (a read of PAGSTAR's, whose checks never do) is compared by id alone.
  */
 export function mismatchOf<S extends string, T extends Tracked<S>>(kind: SubjectKind<S, T>, subject: T, answer: ProviderView<S>): string | undefined {
-  if (!kind.moneyMoved.has(answer.status)) return undefined;
+  if (!kind.moneyStatuses.has(answer.status)) return undefined;
   const expectedId = kind.providerId(subject);
   if (answer.providerId && answer.providerId !== expectedId)
     return `the provider answered ${answer.status} about ${answer.providerId}, asked about ${expectedId}`;
   const expected = kind.amountOf(subject);
-  if (answer.amount > 0 && answer.amount !== expected)
-    return `the provider answered ${answer.status} for ${answer.amount} cents, the ${kind.name} is ${expected} cents`;
+  const { amount } = answer;
+  if (amount === undefined) return undefined;
+  if (!isWholeCents(amount)) {
+    const sent = typeof amount === 'number' ? String(amount) : amount.unreadable;
+    return `the provider answered ${answer.status} with an amount that is not a whole number of cents (${sent}), the ${kind.name} is ${expected} cents`;
+  }
+  if (!kind.acceptedAmounts(subject, answer.status).includes(amount))
+    return `the provider answered ${answer.status} for ${amount} cents, the ${kind.name} is ${expected} cents`;
   return undefined;
 }
+
+/** The amount a mismatch keeps as reported: the integer the provider said, else 0 (the reason says what it sent). */
+const reportedAmountOf = (amount: ProviderView<string>['amount']): number => (Number.isSafeInteger(amount) ? (amount as number) : 0);
 
 export type FlowDeps = Pick<GatewayDeps, 'db' | 'logger'> & { mismatches: FlowMismatchesRepository };
 
@@ -46,7 +61,7 @@ export async function refusedAnswer<S extends string, T extends Tracked<S>>(
     source: source === 'webhook' ? 'webhook' : 'poll',
     claimedStatus: answer.status,
     expectedAmount: kind.amountOf(subject),
-    reportedAmount: answer.amount,
+    reportedAmount: reportedAmountOf(answer.amount),
     expectedProviderId: kind.providerId(subject),
     reportedProviderId: answer.providerId ?? '',
     reason,

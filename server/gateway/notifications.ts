@@ -16,6 +16,7 @@ import { resolveAccount, type GatewayDeps } from './context.js';
 import { isUuid } from '../lib/ids.js';
 import { cancellableRead } from '../lib/callScope.js';
 import { TokenBuckets } from '../lib/tokenBuckets.js';
+import { isWholeCents } from '../lib/money.js';
 import { refusedAnswer } from './flowIntegrity.js';
 import { moveSubjectStatus, TRANSACTIONS, WITHDRAWALS, type SubjectKind, type Tracked } from './subjects.js';
 
@@ -309,7 +310,8 @@ export class NotificationsService {
    * A payment with no charge in the gateway (a static QR code paid, a PIX to the
    * account's key) becomes a transaction of its own, once per provider id: a later
    * notification about it is an ordinary status notification. Unsigned, it is
-   * confirmed with the provider first, like any claim that money moved.
+   * confirmed with the provider first, like any claim that money moved, and the
+   * read's amount is the one recorded where it says another.
    */
   private async recordUnsolicitedPayment(processing: Processing, payment: UnsolicitedPayment): Promise<WebhookNotification> {
     const { account, adapter, ctx, verdict, record } = processing;
@@ -317,21 +319,38 @@ export class NotificationsService {
       return this.applyStatus(processing, TRANSACTIONS, payment);
     const proven = verdict === 'valid';
     if (proven ? await processing.claimKey() : await processing.keyHeld()) return record('DUPLICATE', DUPLICATE_REASON, payment);
-    let status = payment.status;
+    if (!isWholeCents(payment.amount))
+      return record('MISMATCH', `a payment with no charge whose amount is not a whole number of cents (${String(payment.amount)}): nothing recorded`, payment);
+    let { status, amount } = payment;
     let unconfirmed: string | undefined;
     if (!proven && TRANSACTIONS.confirmBeforeApplying.has(status)) {
       if (!adapter.supports(TRANSACTIONS.lookup))
         return record('UNCONFIRMED', `unsigned ${status} cannot be confirmed: ${account.provider} offers no transaction lookup; nothing recorded`, payment);
       const actual = await TRANSACTIONS.askProvider(adapter, ctx, payment.transactionId);
-      if (actual.status !== status) {
-        unconfirmed = `the provider reports ${actual.status}, the notification claimed ${status}`;
+      if (actual.providerId && actual.providerId !== payment.transactionId)
+        return record('MISMATCH', `the provider answered about ${actual.providerId}, asked about ${payment.transactionId}: nothing recorded`, payment);
+      if (actual.amount !== undefined && !isWholeCents(actual.amount))
+        return record(
+          'MISMATCH',
+          `the provider answered an amount that is not a whole number of cents (${JSON.stringify(actual.amount)}): nothing recorded`,
+          payment,
+        );
+      const differences = [
+        ...(actual.status !== status ? [`the provider reports ${actual.status}, the notification claimed ${status}`] : []),
+        ...(actual.amount !== undefined && actual.amount !== amount
+          ? [`the provider reports ${actual.amount} cents, the notification claimed ${amount} cents`]
+          : []),
+      ];
+      if (differences.length) {
+        unconfirmed = differences.join('; ');
         status = actual.status;
+        amount = actual.amount ?? amount;
       } else if (await processing.claimKey()) return record('DUPLICATE', DUPLICATE_REASON, payment);
     }
     const { transaction, event, created } = await this.deps.transactions.recordUnsolicitedPayment(this.deps.db.em(), {
       provider: account.provider,
       providerAccountId: account.id,
-      payment: { ...payment, status },
+      payment: { ...payment, status, amount },
       source: unconfirmed ? 'poll' : 'webhook',
     });
     // Another copy (a different event about the same payment) recorded it meanwhile: this one is a status notification.
@@ -342,12 +361,16 @@ export class NotificationsService {
   }
 
   /**
-   * A notification about a known charge or payout: deduplicated, confirmed with the provider when unsigned, applied
-   * through the state machine.
+   * A notification about a known charge or payout: deduplicated, its amount checked, confirmed with the provider when
+   * unsigned, applied through the state machine.
    *
    * Dedup covers only what was proven. A signed notification claims its key at once; an unsigned one is a DUPLICATE
    * only of a proven copy, and claims the key itself only once the provider's read confirms it: a forged claim that
    * the read refused holds no key, so the genuine notification after it is checked, not skipped.
+   *
+   * Amounts: a money status is applied only for the record's amount (flowIntegrity.ts). Where the notification
+   * states one, it is checked first; where the provider's format has none, the provider's read says it, for a signed
+   * notification too (a signed one whose provider has no read is applied on its id: docs/decisions.md).
    */
   private async applyStatus<S extends string, T extends Tracked<S>>(
     processing: Processing,
@@ -360,24 +383,33 @@ export class NotificationsService {
       return record('UNKNOWN_SUBJECT', `no ${kind.name} ${result.transactionId} for this account`, result, undefined, this.retryAt(stored.attempts));
     const proven = verdict === 'valid';
     if (proven ? await processing.claimKey() : await processing.keyHeld()) return record('DUPLICATE', DUPLICATE_REASON, result, subject.id);
+    const refused = (reason: string) => record('MISMATCH', `${reason}: not applied`, result, subject.id);
     let status: S = result.status;
-    if ('amount' in result && result.amount !== undefined) {
+    const stated = 'amount' in result ? result.amount : undefined;
+    if (stated !== undefined) {
       // The notification's own claim, checked before anything else: a signature proves who sent it, not that it is about this record.
-      const refused = await refusedAnswer(this.deps, kind, subject, { status, amount: result.amount, providerId: result.transactionId }, 'webhook');
-      if (refused) return record('MISMATCH', `${refused}: not applied`, result, subject.id);
+      const mismatch = await refusedAnswer(this.deps, kind, subject, { status, amount: stated, providerId: result.transactionId }, 'webhook');
+      if (mismatch) return refused(mismatch);
     }
     let unconfirmed: string | undefined;
-    if (!proven && kind.confirmBeforeApplying.has(status) && status !== subject.status) {
-      // No way to ask the provider: an unverifiable hint moves nothing (reconciliation cannot either).
-      if (!adapter.supports(kind.lookup))
-        return record('UNCONFIRMED', `unsigned ${status} cannot be confirmed: ${account.provider} offers no ${kind.name} lookup`, result, subject.id);
-      const actual = await kind.askProvider(adapter, ctx, kind.providerId(subject));
-      const refused = await refusedAnswer(this.deps, kind, subject, actual, 'webhook');
-      if (refused) return record('MISMATCH', `${refused}: not applied`, result, subject.id);
-      if (actual.status !== status) {
-        unconfirmed = `the provider reports ${actual.status}, the notification claimed ${status}`;
-        status = actual.status;
-      } else if (await processing.claimKey()) return record('DUPLICATE', DUPLICATE_REASON, result, subject.id);
+    const moves = kind.confirmBeforeApplying.has(status) && status !== subject.status;
+    const confirm = moves && !proven;
+    if (confirm || (moves && stated === undefined)) {
+      if (!adapter.supports(kind.lookup)) {
+        // No way to ask the provider: an unverifiable hint moves nothing (reconciliation cannot either). A signed one is
+        // applied on its id: its signature is all the evidence there is (docs/decisions.md).
+        if (confirm)
+          return record('UNCONFIRMED', `unsigned ${status} cannot be confirmed: ${account.provider} offers no ${kind.name} lookup`, result, subject.id);
+      } else {
+        const actual = await kind.askProvider(adapter, ctx, kind.providerId(subject));
+        // Unsigned, the read is the answer; signed but silent about the amount, the read lends its amount (and id) to the notification's status.
+        const mismatch = await refusedAnswer(this.deps, kind, subject, confirm ? actual : { ...actual, status }, 'webhook');
+        if (mismatch) return refused(mismatch);
+        if (confirm && actual.status !== status) {
+          unconfirmed = `the provider reports ${actual.status}, the notification claimed ${status}`;
+          status = actual.status;
+        } else if (confirm && (await processing.claimKey())) return record('DUPLICATE', DUPLICATE_REASON, result, subject.id);
+      }
     }
     const outcomeOf = (move: StatusMove<S> | null): OutcomeUpdate => {
       if (unconfirmed)

@@ -1,5 +1,6 @@
 import type { RefundResult, Transaction, TransactionResult, Withdrawal, WithdrawMethod, WithdrawResult } from '../domain/types.js';
 import type { GatewayDeps } from './context.js';
+import { isWholeCents } from '../lib/money.js';
 
 /**
  * What storing a provider's answer needs beyond the answer itself, for each
@@ -27,11 +28,13 @@ type Deps = Pick<GatewayDeps, 'db' | 'transactions' | 'events'>;
 
 /**
  * The answer's amount, or the one asked for where the provider's read says
- * none (0: PAGSTAR's checks answer paid or not, never how much). Pending
- * records kept before `amount` was part of them have none to offer.
+ * none (0: PAGSTAR's checks answer paid or not, never how much) or says
+ * something that is not a whole number of cents (a negative, a fraction): the
+ * record's amount is what every later notification is checked against.
+ * Pending records kept before `amount` was part of them have none to offer.
  */
 const withAmountAsked = <R extends { amount: number }>(result: R, asked: number | undefined): R =>
-  result.amount > 0 || !asked ? result : { ...result, amount: asked };
+  isWholeCents(result.amount) || !asked ? result : { ...result, amount: asked };
 
 export async function recordTransaction(
   deps: Deps,

@@ -1,15 +1,21 @@
 import type { Consistency } from '../db/consistency.js';
 import type { MoveHooks, StatusMove } from '../db/statusRepository.js';
-import type { Operation, StatusSource, Transaction, TransactionStatus, Withdrawal, WithdrawStatus } from '../domain/types.js';
+import type { Operation, StatusSource, Transaction, TransactionStatus, UnreadableAmount, Withdrawal, WithdrawStatus } from '../domain/types.js';
 import type { AdapterContext, ProviderAdapter } from '../providers/adapter.js';
 import type { GatewayDeps } from './context.js';
 
-/** A provider's answer about a charge or payout, as the gateway compares it with its record. */
+/**
+ * A provider's answer (a read, or a notification's claim) about a charge or payout, as the gateway compares it with
+ * its record. `amount` undefined: the answer does not say one (a read of a provider whose reads never do, PAGSTAR's).
+ */
 export interface ProviderView<S extends string> {
   status: S;
-  amount: number;
+  amount?: number | UnreadableAmount;
   providerId?: string;
 }
+
+/** A read's amount as compared: 0 is "not said" only for a provider whose reads never say it; for any other, an amount of 0 cents. */
+const readAmount = (adapter: ProviderAdapter, amount: number): number | undefined => (amount === 0 && !adapter.readsStateAmounts ? undefined : amount);
 
 /** What every tracked subject has. */
 export interface Tracked<S extends string> {
@@ -39,9 +45,11 @@ export interface SubjectKind<S extends string, T extends Tracked<S>> {
   providerId(subject: T): string;
   /** What the provider answers about a subject: its status, and where the answer says them, the amount (cents; 0 when not said) and the provider's id. */
   askProvider(adapter: ProviderAdapter, ctx: AdapterContext, providerId: string): Promise<ProviderView<S>>;
-  /** The statuses that say money moved: an answer claiming one must match the record (flowIntegrity.ts). */
-  moneyMoved: ReadonlySet<S>;
+  /** The money statuses: an answer claiming one (in any direction: paid, failed, given back) must match the record (flowIntegrity.ts). */
+  moneyStatuses: ReadonlySet<S>;
   amountOf(subject: T): number;
+  /** The amounts an answer claiming `status` may state: the record's, and for a refund also the part the gateway refunded (a partial refund). */
+  acceptedAmounts(subject: T, status: S): readonly number[];
   /** `finish` runs in the move's database transaction, whether the status changed or not (see MoveHooks). */
   move(deps: GatewayDeps, id: string, to: S, source: StatusSource, finish?: MoveHooks<S>['finish']): Promise<StatusMove<S> | null>;
 }
@@ -55,10 +63,14 @@ export const TRANSACTIONS: SubjectKind<TransactionStatus, Transaction> = {
   providerId: (transaction) => transaction.transactionId,
   askProvider: async (adapter, ctx, providerId) => {
     const read = await adapter.getTransaction(ctx, providerId);
-    return { status: read.status, amount: read.amount, providerId: read.transactionId };
+    return { status: read.status, amount: readAmount(adapter, read.amount), providerId: read.transactionId };
   },
-  moneyMoved: new Set(['APPROVED']),
+  moneyStatuses: new Set(['APPROVED', 'REJECTED', 'CANCELED', 'REFUNDED', 'CHARGEBACK']),
   amountOf: (transaction) => transaction.amount,
+  acceptedAmounts: (transaction, status) =>
+    status === 'REFUNDED' && transaction.refundedAmount > 0 && transaction.refundedAmount !== transaction.amount
+      ? [transaction.amount, transaction.refundedAmount]
+      : [transaction.amount],
   move: (deps, id, to, source, finish) => deps.transactions.moveTransactionStatus(deps.db.em(), id, to, source, finish),
 };
 
@@ -71,10 +83,11 @@ export const WITHDRAWALS: SubjectKind<WithdrawStatus, Withdrawal> = {
   providerId: (withdrawal) => withdrawal.withdrawId,
   askProvider: async (adapter, ctx, providerId) => {
     const read = await adapter.getWithdraw(ctx, providerId);
-    return { status: read.status, amount: read.amount, providerId: read.withdrawId };
+    return { status: read.status, amount: readAmount(adapter, read.amount), providerId: read.withdrawId };
   },
-  moneyMoved: new Set(['APPROVED']),
+  moneyStatuses: new Set(['APPROVED', 'REJECTED', 'CANCELED']),
   amountOf: (withdrawal) => withdrawal.amount,
+  acceptedAmounts: (withdrawal) => [withdrawal.amount],
   move: (deps, id, to, source, finish) => deps.transactions.moveWithdrawalStatus(deps.db.em(), id, to, source, finish),
 };
 

@@ -9,6 +9,27 @@ export function assertCents(value: number): number {
   return value;
 }
 
+/**
+ * An amount a provider sent that is not one: not a whole, positive number of cents (a string where the provider
+ * sends numbers, a fraction of a cent, a negative, zero) or nothing where its format always carries one. What it
+ * sent is kept as text for the operators' record; it never matches a charge or a payout.
+ */
+export interface UnreadableAmount {
+  unreadable: string;
+}
+
+/** A money amount the gateway can compare: a whole, positive number of cents. */
+export const isWholeCents = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;
+
+/**
+ * What a provider that always states amounts as integer cents said: the integer (a zero or negative one is kept as
+ * sent, and matches nothing), else what it sent instead.
+ */
+export function statedCents(value: unknown): number | UnreadableAmount {
+  if (Number.isSafeInteger(value)) return value as number;
+  return { unreadable: value === undefined ? 'nothing' : JSON.stringify(value) };
+}
+
 /** 1990 → "19.90" */
 export function centsToReaisString(cents: number): string {
   assertCents(cents);

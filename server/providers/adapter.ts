@@ -230,6 +230,15 @@ export abstract class ProviderAdapter {
   }
 
   /**
+   * Whether the provider's reads (getTransaction, getWithdraw) say the amount. False only for a provider whose reads
+   * never do (PAGSTAR's checks answer paid or not): their amount 0 means "not said" and the gateway compares them by
+   * id alone. For any other provider a read's 0 is what it answered, and it matches no charge or payout.
+   */
+  get readsStateAmounts(): boolean {
+    return true;
+  }
+
+  /**
    * Checks an account's settings against what the provider needs (required
    * keys, packed formats, certificate URLs) when the account is created or
    * changed, so a mistake is INVALID_ARGUMENT at the door, with the spec's

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CreateTransactionRequest, GetTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
-import { PaymentMethod, TransactionStatus, WebhookOutcome } from '../../gen/ts-proto/gateway/v1/types.js';
+import { CreateTransactionRequest, GetTransactionRequest, GetWithdrawRequest, WithdrawRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { PaymentMethod, PixKeyType, TransactionStatus, WebhookOutcome, WithdrawMethod, WithdrawStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import { connectDriver, type Driver } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { startFakeProvider, type FakeProvider } from '../support/fakeProvider.js';
@@ -206,5 +206,210 @@ describe('a signed notification about another amount', () => {
 
     await post(1990, 'evt_right_amount');
     await eventually(async () => (await read(transaction.id)).status === TransactionStatus.TRANSACTION_STATUS_APPROVED);
+  });
+});
+
+describe('amounts on every money status', () => {
+  const webhookSecret = 'whsec-amounts';
+  let sandbox: { id: string; notificationUrl: string };
+
+  beforeAll(async () => {
+    ({ providerAccount: sandbox } = await stack.client.call('accounts', 'createProviderAccount', {
+      provider: 'SANDBOX',
+      name: 'amounts',
+      publicKey: 'pk',
+      secretKey: 'sk-amounts',
+      baseUrl: fake.url,
+      webhookSecret,
+    }));
+  });
+
+  const signedEvent = (type: string, id: string, status: string, amount: unknown, eventId: string) => {
+    const body = JSON.stringify({ id: eventId, type, createdAt: new Date().toISOString(), data: { id, status, ...(amount === undefined ? {} : { amount }) } });
+    return fetch(sandbox.notificationUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-sandbox-signature': signSandboxPayload(webhookSecret, Math.floor(Date.now() / 1000), body) },
+      body,
+    });
+  };
+  /** The outcome of the notification `posted` answered for, once processed. */
+  const outcomeOf = async (posted: Response) => {
+    expect(posted.status).toBe(200);
+    const { id } = (await posted.json()) as { id: string };
+    return eventually(async () => {
+      const { notification } = await stack.client.call('webhooks', 'getWebhookNotification', { id });
+      return notification.outcome !== WebhookOutcome.WEBHOOK_OUTCOME_RECEIVED && notification;
+    });
+  };
+  const sandboxCharge = async (chargeId: string) => {
+    fake.expect({
+      method: 'POST',
+      path: '/v1/charges',
+      reply: {
+        status: 201,
+        body: { id: chargeId, amount: 1990, method: 'pix', status: 'pending', installments: 1, createdAt: '2027-01-15T08:00:00Z', refundedAmount: 0 },
+      },
+    });
+    const { transaction } = await stack.client.call(
+      'gateway',
+      'createTransaction',
+      CreateTransactionRequest.fromPartial({ providerAccountId: sandbox.id, transaction: { amount: 1990, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX } }),
+    );
+    return transaction as { id: string; transactionId: string };
+  };
+
+  it('a signed "failed" about a 777-cent payout for 1 cent leaves it PENDING and is listed; for 777 cents it applies', async () => {
+    fake.expect({
+      method: 'POST',
+      path: '/v1/withdrawals',
+      reply: {
+        status: 201,
+        body: {
+          id: 'wd_amount_1',
+          amount: 777,
+          status: 'processing',
+          pixKey: 'ana@example.com',
+          pixKeyType: 'email',
+          description: '',
+          createdAt: '2027-01-15T08:00:00Z',
+        },
+      },
+    });
+    const { withdrawal } = await stack.client.call(
+      'gateway',
+      'withdraw',
+      WithdrawRequest.fromPartial({
+        providerAccountId: sandbox.id,
+        withdraw: { paymentMethod: WithdrawMethod.WITHDRAW_METHOD_PIX, amount: 777, pixKey: 'ana@example.com', pixType: PixKeyType.PIX_KEY_TYPE_EMAIL },
+      }),
+    );
+    const refused = await outcomeOf(await signedEvent('withdrawal.failed', 'wd_amount_1', 'failed', 1, 'evt_wd_amount_1'));
+    expect(refused.outcome).toBe(WebhookOutcome.WEBHOOK_OUTCOME_MISMATCH);
+    const withdrawalStatus = async () =>
+      (await stack.client.call('gateway', 'getWithdraw', GetWithdrawRequest.fromPartial({ id: withdrawal.id }))).withdrawal.status;
+    expect(await withdrawalStatus()).toBe(WithdrawStatus.WITHDRAW_STATUS_PENDING);
+    expect(
+      await stack.client.call('gateway', 'listFlowMismatches', { providerAccountId: sandbox.id, subjectId: withdrawal.id }).then((r: any) => r.mismatches),
+    ).toEqual([
+      expect.objectContaining({
+        subjectKind: 'withdrawal',
+        claimedStatus: 'REJECTED',
+        expectedAmount: 777,
+        reportedAmount: 1,
+        reason: 'the provider answered REJECTED for 1 cents, the withdrawal is 777 cents',
+      }),
+    ]);
+    expect((await outcomeOf(await signedEvent('withdrawal.failed', 'wd_amount_1', 'failed', 777, 'evt_wd_amount_2'))).outcome).toBe(
+      WebhookOutcome.WEBHOOK_OUTCOME_APPLIED,
+    );
+    expect(await withdrawalStatus()).toBe(WithdrawStatus.WITHDRAW_STATUS_REJECTED);
+  });
+
+  it('a signed "paid" whose amount is a string, a fraction, a negative or missing approves nothing, and each is listed', async () => {
+    const charge = await sandboxCharge('ch_amount_1');
+    const sent: [unknown, string][] = [
+      ['1', '"1"'],
+      [1.5, '1.5'],
+      [-1990, '-1990'],
+      [undefined, 'nothing'],
+      ['1990', '"1990"'],
+    ];
+    for (const [i, [amount]] of sent.entries())
+      expect((await outcomeOf(await signedEvent('charge.paid', 'ch_amount_1', 'paid', amount, `evt_amount_${i}`))).outcome).toBe(
+        WebhookOutcome.WEBHOOK_OUTCOME_MISMATCH,
+      );
+    expect((await read(charge.id)).status).toBe(TransactionStatus.TRANSACTION_STATUS_PENDING);
+    const listed = await stack.client
+      .call('gateway', 'listFlowMismatches', { providerAccountId: sandbox.id, subjectId: charge.id })
+      .then((r: any) => r.mismatches);
+    expect(listed.map((m: any) => m.reason).sort()).toEqual(
+      sent
+        .map(([, text]) => `the provider answered APPROVED with an amount that is not a whole number of cents (${text}), the transaction is 1990 cents`)
+        .sort(),
+    );
+    expect(listed.find((m: any) => m.reason.includes('(-1990)')).reportedAmount).toBe(-1990);
+    expect((await outcomeOf(await signedEvent('charge.paid', 'ch_amount_1', 'paid', 1990, 'evt_amount_right'))).outcome).toBe(
+      WebhookOutcome.WEBHOOK_OUTCOME_APPLIED,
+    );
+    expect((await read(charge.id)).status).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
+  });
+
+  it('a signed refund, cancellation or decline for another amount moves nothing', async () => {
+    const paid = await sandboxCharge('ch_amount_2');
+    await outcomeOf(await signedEvent('charge.paid', 'ch_amount_2', 'paid', 1990, 'evt_amount_2_paid'));
+    expect((await outcomeOf(await signedEvent('charge.refunded', 'ch_amount_2', 'refunded', 1, 'evt_amount_2_refund'))).outcome).toBe(
+      WebhookOutcome.WEBHOOK_OUTCOME_MISMATCH,
+    );
+    expect((await read(paid.id)).status).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
+
+    const pending = await sandboxCharge('ch_amount_3');
+    for (const [status, eventId] of [
+      ['canceled', 'evt_amount_3_cancel'],
+      ['declined', 'evt_amount_3_decline'],
+    ])
+      expect((await outcomeOf(await signedEvent('charge.updated', 'ch_amount_3', status!, 19_900, eventId!))).outcome).toBe(
+        WebhookOutcome.WEBHOOK_OUTCOME_MISMATCH,
+      );
+    expect((await read(pending.id)).status).toBe(TransactionStatus.TRANSACTION_STATUS_PENDING);
+  });
+
+  it('a read whose amount is negative, or missing where the provider always sends one, is a mismatch', async () => {
+    const transaction = await pixCharge('or_amount_read');
+    const paid = (amount: number | undefined) => {
+      const body: Record<string, any> = { ...order('or_amount_read', 'paid', 1990), paid_at: '2026-01-01T00:00:00Z' };
+      delete body.amount;
+      body.charges = body.charges.map(({ amount: _, ...charge }: Record<string, unknown>) => (amount === undefined ? charge : { ...charge, amount }));
+      if (amount !== undefined) body.amount = amount;
+      return body;
+    };
+    fake.expect({ method: 'GET', path: '/orders/or_amount_read', reply: { body: paid(-1990) } });
+    expect((await read(transaction.id, true)).status).toBe(TransactionStatus.TRANSACTION_STATUS_PENDING);
+    fake.expect({ method: 'GET', path: '/orders/or_amount_read', reply: { body: paid(undefined) } });
+    expect((await read(transaction.id, true)).status).toBe(TransactionStatus.TRANSACTION_STATUS_PENDING);
+    expect((await mismatches(transaction.id)).map((m: any) => m.reason).sort()).toEqual([
+      'the provider answered APPROVED with an amount that is not a whole number of cents (-1990), the transaction is 1990 cents',
+      'the provider answered APPROVED with an amount that is not a whole number of cents (0), the transaction is 1990 cents',
+    ]);
+    fake.assertAllDone();
+  });
+
+  it('a signed notification whose format has no amount is checked against the provider read: ASAAS with its access token', async () => {
+    const token = 'asaas-webhook-token';
+    const { providerAccount: asaas } = await stack.client.call('accounts', 'createProviderAccount', {
+      provider: 'ASAAS',
+      name: 'asaas amounts',
+      publicKey: 'pk',
+      secretKey: 'sk-asaas-amounts',
+      baseUrl: fake.url,
+      webhookSecret: token,
+    });
+    fake.expect({ method: 'POST', path: '/transfers', reply: { body: { id: 'tra_amount_1', status: 'PENDING', value: 50 } } });
+    const { withdrawal } = await stack.client.call(
+      'gateway',
+      'withdraw',
+      WithdrawRequest.fromPartial({
+        providerAccountId: asaas.id,
+        withdraw: { paymentMethod: WithdrawMethod.WITHDRAW_METHOD_PIX, amount: 5000, pixKey: 'ana@example.com', pixType: PixKeyType.PIX_KEY_TYPE_EMAIL },
+      }),
+    );
+    const failed = (eventId: string) =>
+      fetch(asaas.notificationUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'asaas-access-token': token },
+        body: JSON.stringify({ id: eventId, event: 'TRANSFER_FAILED', transfer: { object: 'transfer', id: 'tra_amount_1', status: 'FAILED' } }),
+      });
+    const status = async () => (await stack.client.call('gateway', 'getWithdraw', GetWithdrawRequest.fromPartial({ id: withdrawal.id }))).withdrawal.status;
+
+    fake.expect({ method: 'GET', path: '/transfers/tra_amount_1', reply: { body: { id: 'tra_amount_1', status: 'FAILED', value: 0.01 } } });
+    expect((await outcomeOf(await failed('evt_amount_asaas_1'))).outcome).toBe(WebhookOutcome.WEBHOOK_OUTCOME_MISMATCH);
+    expect(await status()).toBe(WithdrawStatus.WITHDRAW_STATUS_PENDING);
+    expect(
+      await stack.client.call('gateway', 'listFlowMismatches', { providerAccountId: asaas.id, subjectId: withdrawal.id }).then((r: any) => r.mismatches),
+    ).toEqual([expect.objectContaining({ claimedStatus: 'REJECTED', expectedAmount: 5000, reportedAmount: 1, source: 'webhook' })]);
+
+    fake.expect({ method: 'GET', path: '/transfers/tra_amount_1', reply: { body: { id: 'tra_amount_1', status: 'FAILED', value: 50 } } });
+    expect((await outcomeOf(await failed('evt_amount_asaas_2'))).outcome).toBe(WebhookOutcome.WEBHOOK_OUTCOME_APPLIED);
+    expect(await status()).toBe(WithdrawStatus.WITHDRAW_STATUS_REJECTED);
+    fake.assertAllDone();
   });
 });

@@ -137,12 +137,19 @@ describe('a notification carrying its shared secret in the body', () => {
         },
       }),
     );
+    // Authenticated, but the adapter reads no amount from the IPN: the provider's read says it before the charge is APPROVED.
+    const amountRead = fake.expect({
+      method: 'GET',
+      path: '/transactions/sq_e2e',
+      reply: { body: { id: 'sq_e2e', status: 'paid', amount: 1990, paymentMethod: 'pix', pix: { qrcode: PIX_CODE } } },
+    });
     const ipn = { transaction_id: 'sq_e2e', transaction_amount: 19.9, ipn_secret: IPN_SECRET, transaction_status: 'paid' };
     const answer = await fetch(saqpay.notificationUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ipn) });
     expect(answer.status).toBe(200);
     const read = async () =>
       (await stack.client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id: transaction.id }))).transaction.status;
     await eventually(async () => (await read()) === TransactionStatus.TRANSACTION_STATUS_APPROVED, 15_000, 'the charge APPROVED');
+    expect(amountRead.done).toBe(true);
     const { rows } = await db.query(`select convert_from(body, 'UTF8') as body from webhook_notifications where provider_account_id = $1`, [saqpay.id]);
     expect(rows).toHaveLength(1);
     expect(rows[0].body).not.toContain(IPN_SECRET);

@@ -217,6 +217,30 @@ describe('a payment with no charge in the gateway (a static QR code paid)', () =
     });
   });
 
+  it("unsigned, the provider's amount is recorded where the notification claims another; an amount that is not whole cents records nothing", async () => {
+    provider.ledger.set('static-6', { paymentMethod: 'PIX', transactionId: 'static-6', status: 'APPROVED', amount: 100 });
+    await post(unsignedAccount, staticQrPaid('static-6', '1000.00'), false);
+    await post(signedAccount, staticQrPaid('static-7', '-19.90'));
+    const corrected = await eventually(async () =>
+      (await notificationsOf(unsignedAccount.id)).find((n: any) => n.result?.transactionId === 'static-6' && n.subjectId),
+    );
+    expect([corrected.outcome, corrected.outcomeReason]).toEqual([
+      WebhookOutcome.WEBHOOK_OUTCOME_UNCONFIRMED,
+      'the provider reports 100 cents, the notification claimed 100000 cents; recorded a payment with no charge as APPROVED',
+    ]);
+    expect((await read(corrected.subjectId)).amount).toBe(100);
+    const refused = await eventually(async () =>
+      (await notificationsOf(signedAccount.id)).find(
+        (n: any) => n.result?.transactionId === 'static-7' && n.outcome !== WebhookOutcome.WEBHOOK_OUTCOME_RECEIVED,
+      ),
+    );
+    expect([refused.outcome, refused.outcomeReason]).toEqual([
+      WebhookOutcome.WEBHOOK_OUTCOME_MISMATCH,
+      'a payment with no charge whose amount is not a whole number of cents (-1990): nothing recorded',
+    ]);
+    expect(await rowsFor(signedAccount.id, 'static-7')).toBe(0);
+  });
+
   it('unsigned, at a provider the gateway cannot ask, records nothing', async () => {
     await post(noLookupAccount, staticQrPaid('static-5'), false);
     const [notification] = await processed(noLookupAccount.id, 1);

@@ -36,6 +36,13 @@ describe('recording a read after an unknown outcome', () => {
     expect(inserted.map((input) => input.result.amount)).toEqual([1990, 2500]);
   });
 
+  it('keeps the amount asked for when the read says a negative or a fraction of a cent', async () => {
+    const { deps, inserted } = stubDeps();
+    await recordTransaction(deps, 'acc', { ...charge, amount: 1990 }, read(-1990), 'idem-6');
+    await recordTransaction(deps, 'acc', { ...charge, amount: 1990 }, read(19.9), 'idem-7');
+    expect(inserted.map((input) => input.result.amount)).toEqual([1990, 1990]);
+  });
+
   it("records the provider's amount when it says one, and a pending record of old (without an amount) as it is", async () => {
     const { deps, inserted } = stubDeps();
     await recordTransaction(deps, 'acc', { ...charge, amount: 1990 }, read(1500), 'idem-3');

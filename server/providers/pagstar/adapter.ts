@@ -144,6 +144,11 @@ export class PagstarAdapter extends DeclaredAdapter {
     return withPixQrImage(result);
   }
 
+  /** Its checks answer paid or not, never how much (see getTransaction). */
+  override get readsStateAmounts(): boolean {
+    return false;
+  }
+
   /**
    * GET …/transactions/{id}/check: 200 is paid (APPROVED); a 4xx about the
    * charge is "not paid" (PENDING). The check says no amount: the read reports

@@ -19,6 +19,7 @@ import { cardDigits, fourDigitYear } from '../../lib/card.js';
 import { inferDocumentType } from '../../lib/documents.js';
 import { verifyTimestampedSignature } from '../../lib/hmacSignature.js';
 import { parseJsonObject } from '../../lib/json.js';
+import { statedCents } from '../../lib/money.js';
 import { paymentMethodCodec } from '../../lib/paymentMethods.js';
 import { FAILURE_PREFIXES } from '../../lib/providerMessages.js';
 import { statusTable } from '../../lib/statusTable.js';
@@ -360,10 +361,10 @@ export class SandboxAdapter extends DeclaredAdapter implements PaymentSimulator,
     const type = typeof event?.type === 'string' && Object.hasOwn(EVENTS, event.type) ? EVENTS[event.type] : undefined;
     const id = textOf(data?.id);
     if (!type || !id) return undefined;
-    // The sandbox states amounts in cents; anything else is not an amount it said.
-    const amount = Number.isSafeInteger(data?.amount) && (data?.amount as number) > 0 ? (data?.amount as number) : undefined;
+    // The sandbox states every notification's amount in integer cents: anything else (missing included) is unreadable, a mismatch.
+    const amount = statedCents(data?.amount);
     return type === 'TRANSACTION'
-      ? { type, transactionId: id, status: this.transactionStatus(data?.status), ...(amount === undefined ? {} : { amount }) }
-      : { type, transactionId: id, status: this.withdrawalStatus(data?.status), ...(amount === undefined ? {} : { amount }) };
+      ? { type, transactionId: id, status: this.transactionStatus(data?.status), amount }
+      : { type, transactionId: id, status: this.withdrawalStatus(data?.status), amount };
   }
 }
