@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Operator } from '../domain/types.js';
 import { isUuid } from '../lib/ids.js';
@@ -29,17 +30,18 @@ const WRITE = { connectionType: 'write', disableIdentityMap: true } as const;
 
 /** Operators and their sessions. Everything here reads the primary: a sign-in, a lock-out or a sign-out must count at once. */
 export class OperatorsRepository {
-  async create(em: EntityManager, input: { email: string; role: string; passwordHash: string }): Promise<Operator> {
-    const row = em.create(OperatorEntity, {
-      id: randomUUID(),
-      ...input,
-      disabled: false,
-      createdAt: new Date(),
-      lastSignInAt: null,
-      failedSignIns: 0,
-      lockedUntil: null,
-    });
-    await em.persist(row).flush();
+  /**
+   * Inserts an operator; undefined when another already has the e-mail (the unique index decides, so of two creations
+   * racing for one e-mail exactly one is made). A plain INSERT, outside the unit of work: a refused row is not left in it.
+   */
+  async create(em: EntityManager, input: { email: string; role: string; passwordHash: string }): Promise<Operator | undefined> {
+    const row = { id: randomUUID(), ...input, disabled: false, createdAt: new Date(), lastSignInAt: null, failedSignIns: 0, lockedUntil: null };
+    try {
+      await em.insert(OperatorEntity, row);
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) return undefined;
+      throw error;
+    }
     return toOperator(row);
   }
 

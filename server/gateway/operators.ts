@@ -2,7 +2,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Database } from '../db/orm.js';
 import type { OperatorsRepository } from '../db/operatorsRepository.js';
 import type { Operator } from '../domain/types.js';
-import { GatewayError, invalidArgument, notFound } from '../lib/errors.js';
+import { GatewayError, invalidArgument, isGatewayError, notFound } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import { hashPassword, UNMATCHABLE_HASH, verifyPassword } from '../lib/passwords.js';
 import { isRole, rolePrincipal, type Principal, type Role } from './access.js';
@@ -73,14 +73,22 @@ export class OperatorsService {
     const email = normaliseEmail(input.email);
     const role = checkRole(input.role);
     checkPassword(input.password);
-    if (await this.deps.operators.byEmail(this.em(), email)) throw new GatewayError('ALREADY_EXISTS', `an operator with e-mail ${email} already exists`);
-    return this.deps.operators.create(this.em(), { email, role, passwordHash: await hashPassword(input.password) });
+    const taken = () => new GatewayError('ALREADY_EXISTS', `an operator with e-mail ${email} already exists`);
+    if (await this.deps.operators.byEmail(this.em(), email)) throw taken();
+    // Another creation with this e-mail may have got in since the look-up (the password's hashing takes a while): the unique index decides.
+    const created = await this.deps.operators.create(this.em(), { email, role, passwordHash: await hashPassword(input.password) });
+    if (!created) throw taken();
+    return created;
   }
 
   /** Creates the first admin when there is no operator at all; undefined when there already is one. */
   async ensureFirstAdmin(email: string, password: string): Promise<Operator | undefined> {
     if ((await this.deps.operators.count(this.em())) > 0) return undefined;
-    return this.create({ email, role: 'admin', password });
+    // Two processes starting at once on an empty database: the one that loses the race has nothing to create.
+    return this.create({ email, role: 'admin', password }).catch((error: unknown) => {
+      if (isGatewayError(error) && error.code === 'ALREADY_EXISTS') return undefined;
+      throw error;
+    });
   }
 
   list(): Promise<Operator[]> {

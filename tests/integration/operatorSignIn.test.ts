@@ -206,6 +206,23 @@ describe('operator sign-in', () => {
   });
 });
 
+describe('operators created at once', () => {
+  it('concurrent CreateOperator calls with one new e-mail create it once; the others are ALREADY_EXISTS, never INTERNAL', async () => {
+    const create = () =>
+      stack.client
+        .call('access', 'createOperator', CreateOperatorRequest.fromPartial({ email: 'race@example.com', role: 'viewer', password: 'a long race password' }))
+        .then(
+          () => 'OK',
+          (error: unknown) => failureOf(Promise.reject(error)).then((failure) => `${failure.code}: ${failure.message}`),
+        );
+    const answers = await Promise.all(Array.from({ length: 6 }, create));
+    expect(answers.filter((answer) => answer === 'OK')).toHaveLength(1);
+    expect(answers.filter((answer) => answer !== 'OK')).toEqual(Array(5).fill('ALREADY_EXISTS: an operator with e-mail race@example.com already exists'));
+    const { rows } = await db.query(`select count(*)::int as count from operators where email = 'race@example.com'`);
+    expect(rows[0].count).toBe(1);
+  });
+});
+
 describe('sign-in attempts per address', () => {
   it('are limited (SIGN_IN_RATE_PER_MINUTE), whichever operators they try', async () => {
     const limited = await startTestStack({ env: { SIGN_IN_RATE_PER_MINUTE: '3' } });
