@@ -381,12 +381,27 @@ export const OperatorEntity = defineEntity({
     disabled: p.boolean().default(false),
     createdAt: p.datetime(),
     lastSignInAt: p.datetime().nullable(),
-    /** Failed sign-ins in a row; at the limit, sign-in is locked until lockedUntil. */
-    failedSignIns: p.integer().default(0),
-    lockedUntil: p.datetime().nullable(),
   },
 });
 export type OperatorRow = InferEntity<typeof OperatorEntity>;
+
+/**
+ * Failed sign-ins in a row per e-mail, whether an operator has that e-mail or not, so that the lock-out does not tell
+ * which e-mails are operators. Keyed by the SHA-256 of the lower-cased e-mail: what strangers type is not kept in clear.
+ */
+export const SignInFailureEntity = defineEntity({
+  name: 'SignInFailure',
+  tableName: 'sign_in_failures',
+  indexes: [{ properties: ['lastFailedAt'] }],
+  properties: {
+    emailHash: p.string().length(64).primary(),
+    /** At the limit, sign-in is locked until lockedUntil. */
+    failedSignIns: p.integer(),
+    lockedUntil: p.datetime().nullable(),
+    lastFailedAt: p.datetime(),
+  },
+});
+export type SignInFailureRow = InferEntity<typeof SignInFailureEntity>;
 
 /** A signed-in operator's session, by the SHA-256 of the cookie's token; ends idle, at its absolute expiry, or at sign-out. */
 export const OperatorSessionEntity = defineEntity({
@@ -425,6 +440,7 @@ export const ENTITIES = [
   KeyFingerprintEntity,
   OperatorEntity,
   OperatorSessionEntity,
+  SignInFailureEntity,
   ServiceTokenEntity,
   AuditEventEntity,
   FlowMismatchEntity,

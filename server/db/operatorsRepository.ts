@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Operator } from '../domain/types.js';
 import { isUuid } from '../lib/ids.js';
-import { OperatorEntity, OperatorSessionEntity, type OperatorRow } from './entities.js';
+import { OperatorEntity, OperatorSessionEntity, SignInFailureEntity, type OperatorRow } from './entities.js';
 
 const toOperator = (row: OperatorRow): Operator => ({
   id: row.id,
@@ -16,9 +16,10 @@ const toOperator = (row: OperatorRow): Operator => ({
 
 export interface OperatorCredentials extends Operator {
   passwordHash: string;
-  failedSignIns: number;
-  lockedUntil?: Date;
 }
+
+/** The key of an e-mail's sign-in failures: the SHA-256 of the e-mail as typed, trimmed and lower-cased (strangers' e-mails are not kept in clear). */
+export const signInKey = (email: string): string => createHash('sha256').update(email.trim().toLowerCase()).digest('hex');
 
 export interface OperatorPatch {
   role?: string;
@@ -35,7 +36,7 @@ export class OperatorsRepository {
    * racing for one e-mail exactly one is made). A plain INSERT, outside the unit of work: a refused row is not left in it.
    */
   async create(em: EntityManager, input: { email: string; role: string; passwordHash: string }): Promise<Operator | undefined> {
-    const row = { id: randomUUID(), ...input, disabled: false, createdAt: new Date(), lastSignInAt: null, failedSignIns: 0, lockedUntil: null };
+    const row = { id: randomUUID(), ...input, disabled: false, createdAt: new Date(), lastSignInAt: null };
     try {
       await em.insert(OperatorEntity, row);
     } catch (error) {
@@ -61,9 +62,7 @@ export class OperatorsRepository {
 
   async byEmail(em: EntityManager, email: string): Promise<OperatorCredentials | undefined> {
     const row = await em.findOne(OperatorEntity, { email }, WRITE);
-    return row
-      ? { ...toOperator(row), passwordHash: row.passwordHash, failedSignIns: row.failedSignIns, lockedUntil: row.lockedUntil ?? undefined }
-      : undefined;
+    return row ? { ...toOperator(row), passwordHash: row.passwordHash } : undefined;
   }
 
   async list(em: EntityManager): Promise<Operator[]> {
@@ -77,20 +76,40 @@ export class OperatorsRepository {
     return this.get(em, id);
   }
 
-  /** Counts a failed sign-in in one statement (concurrent guesses all count) and locks until `lockUntil` at `maxFailures`; returns the lock's end, if locked. */
-  async recordFailure(em: EntityManager, id: string, maxFailures: number, lockUntil: Date): Promise<Date | undefined> {
+  /** Until when sign-in with this e-mail key is locked out, if it is (whether an operator has the e-mail or not). */
+  async signInLock(em: EntityManager, key: string): Promise<Date | undefined> {
+    const row = await em.findOne(SignInFailureEntity, { emailHash: key }, { ...WRITE, fields: ['lockedUntil'] });
+    return row?.lockedUntil ?? undefined;
+  }
+
+  /**
+   * Counts a failed sign-in for an e-mail key in one statement (concurrent guesses all count) and locks until
+   * `lockUntil` at `maxFailures`; returns the lock's end, if locked. The same statement for every e-mail, an
+   * operator's or not.
+   */
+  async recordFailure(em: EntityManager, key: string, maxFailures: number, lockUntil: Date, at: Date): Promise<Date | undefined> {
     const [row] = await em.getConnection('write').execute<{ locked_until: Date | string | null }[]>(
-      `update "operators" set "failed_sign_ins" = "failed_sign_ins" + 1,
-         "locked_until" = case when "failed_sign_ins" + 1 >= ? then ?::timestamptz else "locked_until" end
-       where "id" = ? returning "locked_until"`,
-      [maxFailures, lockUntil.toISOString(), id],
+      `insert into "sign_in_failures" ("email_hash", "failed_sign_ins", "locked_until", "last_failed_at")
+       values (?, 1, case when 1 >= ? then ?::timestamptz end, ?)
+       on conflict ("email_hash") do update set "failed_sign_ins" = "sign_in_failures"."failed_sign_ins" + 1,
+         "locked_until" = case when "sign_in_failures"."failed_sign_ins" + 1 >= ? then ?::timestamptz else "sign_in_failures"."locked_until" end,
+         "last_failed_at" = excluded."last_failed_at"
+       returning "locked_until"`,
+      [key, maxFailures, lockUntil.toISOString(), at.toISOString(), maxFailures, lockUntil.toISOString()],
     );
     // The raw driver may hand timestamps back as text.
     return row?.locked_until ? new Date(row.locked_until) : undefined;
   }
 
-  async recordSuccess(em: EntityManager, id: string, at: Date): Promise<void> {
-    await em.nativeUpdate(OperatorEntity, { id }, { failedSignIns: 0, lockedUntil: null, lastSignInAt: at });
+  /** A successful sign-in: the operator's failures in a row start again from none. */
+  async recordSuccess(em: EntityManager, id: string, key: string, at: Date): Promise<void> {
+    await em.nativeUpdate(OperatorEntity, { id }, { lastSignInAt: at });
+    await em.nativeDelete(SignInFailureEntity, { emailHash: key });
+  }
+
+  /** Forgets failures last seen before `before` whose lock, if any, is over (e-mails tried once and never again). */
+  async forgetSignInFailures(em: EntityManager, before: Date): Promise<number> {
+    return em.nativeDelete(SignInFailureEntity, { lastFailedAt: { $lt: before }, $or: [{ lockedUntil: null }, { lockedUntil: { $lt: before } }] });
   }
 
   async createSession(em: EntityManager, session: { tokenHash: string; operatorId: string; expiresAt: Date; source: string }): Promise<void> {

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Database } from '../db/orm.js';
-import type { OperatorsRepository } from '../db/operatorsRepository.js';
+import { signInKey, type OperatorsRepository } from '../db/operatorsRepository.js';
 import type { Operator } from '../domain/types.js';
 import { GatewayError, invalidArgument, isGatewayError, notFound } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
@@ -30,6 +30,9 @@ export const PASSWORD_MIN = 12;
 const PASSWORD_MAX = 256;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
 const TOUCH_RESOLUTION_MS = 60_000;
+/** How long an e-mail's failed sign-ins are remembered without another attempt (its lock, if any, over), and how often they are looked for. */
+const FAILURES_KEPT_MS = 30 * 24 * 3_600_000;
+const FORGET_EVERY_MS = 3_600_000;
 export const WRONG_CREDENTIALS = 'wrong e-mail or password';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -114,32 +117,51 @@ export class OperatorsService {
   }
 
   /**
-   * Signs in. Unknown e-mail, wrong password and disabled operator all answer
-   * the same (and take as long: an unknown e-mail is checked against a hash
-   * too); after `maxFailures` in a row the operator is locked for `lockMs`,
-   * whatever the password.
+   * Signs in. Unknown e-mail, wrong password and disabled operator all answer the same and take as long: the same
+   * look-ups, a password checked against a hash (an unknown e-mail's is one nothing matches) and the same failure
+   * counted per e-mail, an operator's or not. After `maxFailures` in a row the e-mail is locked for `lockMs`, whatever
+   * the password, so the lock-out does not tell which e-mails are operators either.
    */
   async signIn(email: string, password: string, source: string): Promise<SignedIn> {
-    const found = EMAIL.test(email.trim().toLowerCase()) ? await this.deps.operators.byEmail(this.em(), email.trim().toLowerCase()) : undefined;
+    const typed = email.trim().toLowerCase();
+    const key = signInKey(typed);
+    const [found, lockedUntil] = await Promise.all([
+      EMAIL.test(typed) ? this.deps.operators.byEmail(this.em(), typed) : undefined,
+      this.deps.operators.signInLock(this.em(), key),
+    ]);
     const now = Date.now();
-    if (found?.lockedUntil && found.lockedUntil.getTime() > now) throw lockedOut(found.lockedUntil.getTime() - now);
+    if (lockedUntil && lockedUntil.getTime() > now) throw lockedOut(lockedUntil.getTime() - now);
     const matches = await verifyPassword(password.slice(0, PASSWORD_MAX), found?.passwordHash ?? UNMATCHABLE_HASH);
     if (!found || !matches || found.disabled) {
-      if (found) {
-        const lockedUntil = await this.deps.operators.recordFailure(this.em(), found.id, this.policy.maxFailures, new Date(now + this.policy.lockMs));
-        if (lockedUntil && lockedUntil.getTime() > now) {
-          this.deps.logger.warn({ operatorId: found.id, source }, 'operator locked out after repeated failed sign-ins');
-          throw lockedOut(lockedUntil.getTime() - now);
-        }
+      this.forgetOldFailures(now);
+      const locked = await this.deps.operators.recordFailure(this.em(), key, this.policy.maxFailures, new Date(now + this.policy.lockMs), new Date(now));
+      if (locked && locked.getTime() > now) {
+        this.deps.logger.warn({ ...(found ? { operatorId: found.id } : {}), source }, 'e-mail locked out after repeated failed sign-ins');
+        throw lockedOut(locked.getTime() - now);
       }
       throw new GatewayError('UNAUTHENTICATED', WRONG_CREDENTIALS, { reason: 'WRONG_CREDENTIALS' });
     }
-    await this.deps.operators.recordSuccess(this.em(), found.id, new Date(now));
+    await this.deps.operators.recordSuccess(this.em(), found.id, key, new Date(now));
     const sessionToken = randomBytes(32).toString('base64url');
     const expiresAt = new Date(now + this.policy.absoluteMs);
     await this.deps.operators.createSession(this.em(), { tokenHash: sha256(sessionToken), operatorId: found.id, expiresAt, source });
-    const { passwordHash: _hash, failedSignIns: _failures, lockedUntil: _lock, ...operator } = found;
+    const { passwordHash: _hash, ...operator } = found;
     return { operator: { ...operator, lastSignInAt: new Date(now) }, sessionToken, csrfToken: this.csrfToken(sessionToken), expiresAt };
+  }
+
+  private lastForgotten = 0;
+
+  /**
+   * Failures of e-mails tried and then left alone (a stranger's guesses never end in a success that clears them) are
+   * forgotten after FAILURES_KEPT_MS, once the lock they earned is over: looked for at most once an hour, beside the
+   * sign-in that notices it is time, which does not wait for it.
+   */
+  private forgetOldFailures(now: number): void {
+    if (now - this.lastForgotten < FORGET_EVERY_MS) return;
+    this.lastForgotten = now;
+    this.deps.operators.forgetSignInFailures(this.em(), new Date(now - FAILURES_KEPT_MS)).catch((error: unknown) => {
+      this.deps.logger.warn({ err: error }, 'old sign-in failures could not be forgotten; tried again in an hour');
+    });
   }
 
   /** The CSRF token that goes with a session: the back-office sends it in `x-csrf-token` with every call. */

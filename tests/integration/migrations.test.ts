@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, expect, it } from '@jest/globals';
 import { openDatabase } from '../../server/db/orm.js';
 import { MIGRATIONS } from '../../server/db/migrations/index.js';
@@ -42,6 +43,32 @@ it('lets go of the dedup keys that notifications never proven (UNCONFIRMED, MISM
       ['MISMATCH', null],
       ['DUPLICATE', null],
     ]);
+  } finally {
+    await db.close();
+    await database.drop();
+  }
+});
+
+it("moves an operator's running sign-in failures and lock to the per-e-mail table, under the e-mail's SHA-256", async () => {
+  const database = await createTestDatabase();
+  const db = await openDatabase({ databaseUrl: database.url, dataDir: '/nonexistent', migrate: false });
+  try {
+    await db.orm.migrator.up({ to: 'Migration20261128100000_unproven_dedup_keys' });
+    const connection = db.orm.em.getConnection();
+    for (const [n, email, failures] of [
+      [1, 'locked@example.com', 5],
+      [2, 'calm@example.com', 0],
+    ] as const)
+      await connection.execute(
+        `insert into operators (id, email, password_hash, role, created_at, failed_sign_ins, locked_until)
+         values (?, ?, 'scrypt$x', 'viewer', now(), ?, ${failures ? "now() + interval '10 minutes'" : 'null'})`,
+        [`00000000-0000-4000-8000-00000000002${n}`, email, failures],
+      );
+    await db.orm.migrator.up();
+    const rows = await connection.execute<{ email_hash: string; failed_sign_ins: number; locked: boolean }[]>(
+      'select email_hash, failed_sign_ins, locked_until > now() as locked from sign_in_failures',
+    );
+    expect(rows).toEqual([{ email_hash: createHash('sha256').update('locked@example.com').digest('hex'), failed_sign_ins: 5, locked: true }]);
   } finally {
     await db.close();
     await database.drop();

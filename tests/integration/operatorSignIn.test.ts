@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { CreateOperatorRequest, ListOperatorsRequest, UpdateOperatorRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
 import { CreateProviderAccountRequest, ListProviderAccountsRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { connectDriver, failureOf } from '../support/clients.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
+import { eventually } from '../support/eventually.js';
 
 /**
  * Issue "Operators and access", points 3 and 7: operators sign in with e-mail
@@ -117,10 +120,13 @@ describe('operator sign-in', () => {
     // Locked means locked, whatever the password.
     expect((await signIn('guessed@example.com', 'correct horse battery')).status).toBe(429);
 
-    await db.query(`update operators set locked_until = now() - interval '1 second' where email = 'guessed@example.com'`);
+    // The e-mail's failures are kept under its SHA-256, not the e-mail itself.
+    const key = createHash('sha256').update('guessed@example.com').digest('hex');
+    expect((await db.query('select failed_sign_ins from sign_in_failures where email_hash = $1', [key])).rows).toEqual([{ failed_sign_ins: 5 }]);
+    expect(JSON.stringify((await db.query('select * from sign_in_failures')).rows)).not.toContain('example.com');
+    await db.query(`update sign_in_failures set locked_until = now() - interval '1 second' where email_hash = $1`, [key]);
     expect((await signIn('GUESSED@example.com', 'correct horse battery')).status).toBe(200);
-    const { rows } = await db.query(`select failed_sign_ins from operators where email = 'guessed@example.com'`);
-    expect(rows[0].failed_sign_ins).toBe(0);
+    expect((await db.query('select failed_sign_ins from sign_in_failures where email_hash = $1', [key])).rows).toEqual([]);
   });
 
   it('refuses a sign-in posted from another origin, and a body that is not JSON', async () => {
@@ -220,6 +226,80 @@ describe('operators created at once', () => {
     expect(answers.filter((answer) => answer !== 'OK')).toEqual(Array(5).fill('ALREADY_EXISTS: an operator with e-mail race@example.com already exists'));
     const { rows } = await db.query(`select count(*)::int as count from operators where email = 'race@example.com'`);
     expect(rows[0].count).toBe(1);
+  });
+});
+
+describe('sign-in does not tell which e-mails are operators', () => {
+  let open: TestStack;
+  const attempt = (email: string, password: string) =>
+    fetch(`${open.gateway.httpUrl}/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
+  const answered = async (response: Response) => `${response.status} ${await response.text()}`;
+
+  beforeAll(async () => {
+    // Many attempts from one address: the per-address limit is lifted so that only the per-e-mail lock-out answers.
+    open = await startTestStack({ env: { SIGN_IN_RATE_PER_MINUTE: '100000' } });
+    for (const email of ['known-1@example.com', 'known-2@example.com', 'known-3@example.com'])
+      await open.client.call('access', 'createOperator', CreateOperatorRequest.fromPartial({ email, role: 'viewer', password: 'the right password' }));
+  });
+  afterAll(async () => {
+    await open?.close();
+  });
+
+  it('forgets the failures of e-mails left alone for 30 days whose lock is over, and keeps the others', async () => {
+    const client = new pg.Client({ connectionString: open.database.url });
+    await client.connect();
+    try {
+      await client.query(
+        `insert into sign_in_failures (email_hash, failed_sign_ins, locked_until, last_failed_at) values
+           ('old', 2, null, now() - interval '31 days'),
+           ('old-locked-long-ago', 5, now() - interval '31 days', now() - interval '31 days'),
+           ('recent', 2, null, now() - interval '29 days')`,
+      );
+      // The first failed sign-in of a process looks for them (then at most once an hour), without waiting for it.
+      expect((await attempt('first-failure@example.com', 'wrong')).status).toBe(401);
+      await eventually(async () => (await client.query('select email_hash from sign_in_failures where email_hash like $1', ['%old%'])).rows.length === 0);
+      expect((await client.query(`select email_hash from sign_in_failures where email_hash = 'recent'`)).rows).toHaveLength(1);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('locks an unknown e-mail out after the same failures, with the same answers, as an operator', async () => {
+    const sequence = async (email: string) => {
+      const answers: string[] = [];
+      for (let i = 0; i < 7; i++) answers.push(await answered(await attempt(email, `wrong-password-${i}`)));
+      return answers;
+    };
+    const known = await sequence('known-1@example.com');
+    expect(known.slice(0, 4)).toEqual(Array(4).fill('401 {"code":"unauthenticated","message":"wrong e-mail or password"}'));
+    expect(known.slice(4)).toEqual(Array(3).fill('429 {"code":"resource_exhausted","message":"too many failed sign-ins: try again in 15 minutes"}'));
+    expect(await sequence('stranger@example.com')).toEqual(known);
+    // The lock-out is per e-mail: another address of either kind still gets its own attempts.
+    expect(await answered(await attempt('known-2@example.com', 'wrong'))).toBe(known[0]);
+    expect(await answered(await attempt('another-stranger@example.com', 'wrong'))).toBe(known[0]);
+  });
+
+  it("takes about as long for an unknown e-mail as for an operator's wrong password", async () => {
+    const timed = async (email: string) => {
+      const started = performance.now();
+      expect((await attempt(email, 'wrong password')).status).toBe(401);
+      return performance.now() - started;
+    };
+    const known: number[] = [];
+    const unknown: number[] = [];
+    // Interleaved, so that the machine's load falls on both alike; four each stays under the lock-out.
+    for (let i = 0; i < 4; i++) {
+      known.push(await timed('known-3@example.com'));
+      unknown.push(await timed(`nobody-${i}@example.com`));
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+    const ratio = median(unknown) / median(known);
+    expect(ratio).toBeGreaterThan(0.6);
+    expect(ratio).toBeLessThan(1.6);
   });
 });
 
