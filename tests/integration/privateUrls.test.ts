@@ -39,6 +39,8 @@ describe('an account pointed inside', () => {
     ['base_url', { baseUrl: 'http://localhost:6379' }],
     ['cert_cash_in_url', { certCashInUrl: 'http://10.0.0.8/cert.pem' }],
     ['cert_cash_out_url', { certCashOutUrl: 'http://[::1]:9000/cert.pem' }],
+    ['base_url', { baseUrl: 'http://[::127.0.0.1]/' }],
+    ['base_url', { baseUrl: 'http://[2002:7f00:1::]/' }],
   ])('is refused naming %s, over both transports', async (field, urls) => {
     for (const [, driver] of drivers()) {
       const failure = await failureOf(

@@ -19,11 +19,29 @@ describe('internal addresses', () => {
     'fe80::1',
     '::ffff:127.0.0.1',
     '::ffff:169.254.169.254',
+    // IPv6 forms that carry an IPv4 address are checked as the address they carry.
+    '::ffff:7f00:1',
+    '::127.0.0.1',
+    '::7f00:1',
+    '::10.0.0.1',
+    '::ffff:0:127.0.0.1',
+    '2002:7f00:1::',
+    '2002:a9fe:a9fe::1',
+    '2002:c0a8:0101:0:0:0:0:1',
+    '2001:0:4136:e378:8000:63bf:80ff:fffe',
+    '64:ff9b:1::7f00:1',
   ])('%s is internal', (address) => expect(isInternalAddress(address)).toBe(true));
 
-  it.each(['8.8.8.8', '172.32.0.1', '203.0.113.10', '2001:4860:4860::8888', '::ffff:8.8.8.8'])('%s is not', (address) =>
-    expect(isInternalAddress(address)).toBe(false),
-  );
+  it.each([
+    '8.8.8.8',
+    '172.32.0.1',
+    '203.0.113.10',
+    '2001:4860:4860::8888',
+    '::ffff:8.8.8.8',
+    '::ffff:808:808',
+    '2002:808:808::1',
+    '2001:0:4136:e378:8000:63bf:f7f7:f7f7',
+  ])('%s is not', (address) => expect(isInternalAddress(address)).toBe(false));
 });
 
 describe('assertPublicUrl', () => {
@@ -43,8 +61,16 @@ describe('assertPublicUrl', () => {
     'https://10.0.0.5',
     'http://localhost:6379',
     'http://metadata.google.internal/',
+    'http://[::127.0.0.1]/',
+    'http://[2002:7f00:1::]/',
+    'http://[::ffff:0:169.254.169.254]/',
   ])('refuses %s without resolving anything', async (url) => {
     await expect(assertPublicUrl('base_url', url, { ...deny, resolve: async () => ['8.8.8.8'] })).rejects.toEqual(refused('base_url'));
+  });
+
+  it('refuses a name that resolves to an IPv6 address carrying an internal IPv4 one (6to4, IPv4-compatible)', async () => {
+    for (const address of ['2002:7f00:1::', '::127.0.0.1'])
+      await expect(assertPublicUrl('base_url', 'https://api.provider.example/v1', resolvingTo(address))).rejects.toEqual(refused('base_url'));
   });
 
   it('refuses a name that resolves to an internal address, even one among public ones', async () => {
