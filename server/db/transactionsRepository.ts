@@ -463,30 +463,43 @@ export class TransactionsRepository {
   }
 
   /**
-   * Reserves `amount` cents of a charge for a refund. One conditional UPDATE
-   * takes the row's lock, so concurrent refunds are serialised and re-checked:
-   * only an APPROVED charge, and never more than is left once what was refunded
-   * and what is being refunded are counted.
+   * Reserves `amount` cents of a charge for a refund, or with 'rest' whatever is
+   * left of it. One conditional UPDATE takes the row's lock, so concurrent
+   * refunds are serialised and re-checked: only an APPROVED charge, and never
+   * more than is left once what was refunded and what is being refunded are
+   * counted. The answer says how many cents were reserved.
    */
   async reserveRefund(
     em: EntityManager,
     id: string,
-    amount: number,
-    key?: { id: string; pending: unknown },
-  ): Promise<{ reserved: true } | { reserved: false; status: string; refundable: number }> {
+    amount: number | 'rest',
+    key?: { id: string; pending: { amount: number } },
+  ): Promise<{ reserved: true; amount: number } | { reserved: false; status: string; refundable: number }> {
     const connection = em.getConnection('write');
-    // With the reservation, in the same statement, the refund's idempotency key keeps what settling it needs: a key
-    // whose process dies after this holds a reservation someone can release or confirm, one that dies before holds none.
-    const reserved = await connection.execute<Array<{ id: string }>>(
-      `with r as (
-         update transactions set refund_pending_amount = refund_pending_amount + ?, updated_at = now()
-          where id = ? and status = 'APPROVED' and amount - refunded_amount - refund_pending_amount >= ? returning id),
-       k as (update idempotency_keys set pending = ?::jsonb where id = ? and exists (select 1 from r) returning id)
-       select id from r`,
-      [amount, id, amount, key ? JSON.stringify(key.pending) : null, key?.id ?? null],
+    // 'rest' is the remainder read under the row's lock (SELECT … FOR UPDATE waits for a concurrent refund and reads
+    // what it left): nothing can be reserved in between, and the reservation is exactly what was left.
+    const reservation =
+      amount === 'rest'
+        ? `with charge as (
+             select id, amount - refunded_amount - refund_pending_amount as rest from transactions where id = ? and status = 'APPROVED' for update
+           )
+           update transactions t set refund_pending_amount = t.refund_pending_amount + charge.rest, updated_at = now()
+           from charge where t.id = charge.id and charge.rest > 0
+           returning charge.rest as reserved`
+        : `update transactions set refund_pending_amount = refund_pending_amount + ?, updated_at = now()
+            where id = ? and status = 'APPROVED' and amount - refunded_amount - refund_pending_amount >= ? returning ?::bigint as reserved`;
+    // With the reservation, in the same statement, the refund's idempotency key keeps what settling it needs (the cents
+    // reserved, known only here for 'rest'): a key whose process dies after this holds a reservation someone can release
+    // or confirm, one that dies before holds none.
+    const reserved = await connection.execute<Array<{ reserved: string }>>(
+      `with r as (${reservation}),
+       k as (update idempotency_keys set pending = jsonb_set(?::jsonb, '{amount}', to_jsonb((select reserved from r)))
+              where id = ? and exists (select 1 from r) returning id)
+       select reserved from r`,
+      [...(amount === 'rest' ? [id] : [amount, id, amount, amount]), key ? JSON.stringify(key.pending) : null, key?.id ?? null],
       'all',
     );
-    if (reserved.length > 0) return { reserved: true };
+    if (reserved[0]) return { reserved: true, amount: amount === 'rest' ? Number(reserved[0].reserved) : amount };
     const [row] = await connection.execute<Array<{ status: string; refundable: string }>>(
       `select status, amount - refunded_amount - refund_pending_amount as refundable from transactions where id = ?`,
       [id],

@@ -184,26 +184,30 @@ export class PaymentsService {
     if (!transaction || transaction.providerAccountId !== command.providerAccountId) {
       throw notFound(`transaction ${command.id} not found for provider account ${command.providerAccountId}`);
     }
-    const amount = command.amount ? requirePositiveCents('amount', command.amount) : transaction.amount;
-    if (amount > transaction.amount) throw invalidArgument('amount', `amount ${amount} is more than the transaction's ${transaction.amount}`);
+    // No amount (0) asks for whatever is left of the charge, resolved when its cents are reserved (never before: a
+    // partial refund may have taken some meanwhile).
+    const asked = command.amount ? requirePositiveCents('amount', command.amount) : 'rest';
+    if (asked !== 'rest' && asked > transaction.amount) throw invalidArgument('amount', `amount ${asked} is more than the transaction's ${transaction.amount}`);
     const { adapter, ctx } = await this.resolve(command.providerAccountId, 'refoundTransaction');
     const current = () => this.deps.transactions.findTransaction(this.deps.db.em(), transaction.id, 'primary') as Promise<Transaction>;
     // Without the caller's key the gateway uses one of its own: a refund whose outcome is unknown then keeps its
     // reservation under a key an operator can see and settle (ListUnconfirmedRequests), never reserved for good.
     const key = command.idempotencyKey || `gateway-${randomUUID()}`;
-    const refundPending: PendingRecord = { kind: 'refund', transactionId: transaction.id, amount };
+    // What recording (or settling an unknown outcome) needs: the cents reserved, known once they are.
+    const refundPending = { kind: 'refund', transactionId: transaction.id, amount: asked === 'rest' ? 0 : asked } satisfies PendingRecord;
     return runIdempotent(this.deps, {
       providerAccountId: command.providerAccountId,
       operation: 'refoundTransaction',
       key,
-      request: { id: transaction.id, amount },
+      // The request as asked: a retry of "the rest" is the same request, whatever is left by then.
+      request: { id: transaction.id, amount: asked === 'rest' ? 0 : asked },
       pending: refundPending,
       pendingKeptByCall: true,
       callProvider: async (keyClaimId) => {
         const reservation = await this.deps.transactions.reserveRefund(
           this.deps.db.em(),
           transaction.id,
-          amount,
+          asked,
           keyClaimId ? { id: keyClaimId, pending: refundPending } : undefined,
         );
         if (!reservation.reserved) {
@@ -211,26 +215,29 @@ export class PaymentsService {
             throw new GatewayError('FAILED_PRECONDITION', `only an APPROVED transaction can be refunded; ${transaction.id} is ${reservation.status}`);
           throw new GatewayError(
             'FAILED_PRECONDITION',
-            `only ${reservation.refundable} cents of transaction ${transaction.id} can still be refunded (counting refunds in progress); ${amount} asked`,
+            asked === 'rest'
+              ? `nothing of transaction ${transaction.id} is left to refund (counting refunds in progress)`
+              : `only ${reservation.refundable} cents of transaction ${transaction.id} can still be refunded (counting refunds in progress); ${asked} asked`,
             {
               reason: 'REFUND_EXCEEDS_CHARGE',
               field: 'amount',
             },
           );
         }
+        refundPending.amount = reservation.amount;
         try {
           // The key goes with the refund to providers that take one, so a retried refund is the same refund there too.
-          return await adapter.refoundTransaction(ctx, transaction.transactionId, amount, key);
+          return await adapter.refoundTransaction(ctx, transaction.transactionId, reservation.amount, key);
         } catch (error) {
           // Refused or never sent: the cents are free again. Unknown: they stay reserved until the outcome is settled.
-          if (outcomeOf(error) === 'failed') await releaseRefund(this.deps, { kind: 'refund', transactionId: transaction.id, amount });
+          if (outcomeOf(error) === 'failed') await releaseRefund(this.deps, refundPending);
           throw error;
         }
       },
       store: async (refund) => ({
         subjectId: transaction.id,
         response: refund,
-        value: { refund, transaction: await recordRefund(this.deps, { kind: 'refund', transactionId: transaction.id, amount }, refund) },
+        value: { refund, transaction: await recordRefund(this.deps, refundPending, refund) },
       }),
       replay: async (_id, response) => ({ refund: response as RefundResult, transaction: await current() }),
     });

@@ -17,12 +17,15 @@ import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.j
 /** The sandbox under another id, counting refund calls and holding each one a while, so that concurrent refunds overlap at the provider. */
 class CountingSandbox extends SandboxAdapter {
   refundCalls = 0;
+  /** The amounts the refunds asked the provider for, in order. */
+  readonly refundAmounts: number[] = [];
   constructor() {
     super('http://127.0.0.1:1');
     Object.assign(this.identity, { id: 'COUNTING_SANDBOX' });
   }
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
     this.refundCalls += 1;
+    this.refundAmounts.push(amount);
     await sleep(200);
     return super.refoundTransaction(ctx, transactionId, amount);
   }
@@ -128,4 +131,21 @@ it('a refund the provider refused frees its reservation', async () => {
       'all',
     );
   expect(row).toEqual({ refund_pending_amount: '0', refunded_amount: '0' });
+});
+
+it('amount 0 after a partial refund refunds exactly what is left; a retry with its key answers the same refund', async () => {
+  const id = await paidCharge(1000);
+  provider.refundCalls = 0;
+  provider.refundAmounts.length = 0;
+  await refund(stack.client, id, 300, 'rest-partial');
+  const rest = await refund(stack.client, id, 0, 'rest-all');
+  expect(rest.refund.status).toBe(true);
+  expect([rest.transaction.status, Number(rest.transaction.refundedAmount)]).toEqual([TransactionStatus.TRANSACTION_STATUS_REFUNDED, 1000]);
+  expect(provider.refundAmounts).toEqual([300, 700]);
+  const again = await refund(connect, id, 0, 'rest-all');
+  expect([again.transaction.status, Number(again.transaction.refundedAmount)]).toEqual([TransactionStatus.TRANSACTION_STATUS_REFUNDED, 1000]);
+  expect(provider.refundCalls).toBe(2);
+  // Nothing left: refused before reaching the provider.
+  expect(await failureOf(refund(stack.client, id, 0, 'rest-none'))).toMatchObject({ code: 'FAILED_PRECONDITION' });
+  expect(provider.refundCalls).toBe(2);
 });

@@ -217,7 +217,7 @@ export type RefoundTransactionRequest = Message<"gateway.v1.RefoundTransactionRe
   id: string;
 
   /**
-   * Cents; 0 refunds the whole amount.
+   * Cents; 0 refunds whatever is left of the charge (all of it when nothing was refunded yet).
    *
    * @generated from field: int64 amount = 4;
    */

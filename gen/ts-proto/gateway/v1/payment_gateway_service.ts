@@ -192,7 +192,7 @@ export interface RefoundTransactionRequest {
   idempotencyKey: string;
   /** The gateway's id of the transaction. */
   id: string;
-  /** Cents; 0 refunds the whole amount. */
+  /** Cents; 0 refunds whatever is left of the charge (all of it when nothing was refunded yet). */
   amount: number;
 }
 
