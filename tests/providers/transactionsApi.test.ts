@@ -47,6 +47,7 @@ describe('the family status table (spec doc 1 §4, doc 2 §4 common pattern)', (
     ['completed', 'APPROVED'],
     ['captured', 'APPROVED'],
     ['refunded', 'REFUNDED'],
+    ['voided', 'REFUNDED'],
     ['chargeback', 'CHARGEBACK'],
     ['chargedback', 'CHARGEBACK'],
     ['in_protest', 'CHARGEBACK'],

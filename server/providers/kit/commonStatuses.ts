@@ -32,6 +32,10 @@ export const COMMON_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>(
  * pending PENDING; paid, approved, completed, authorized, confirmed APPROVED;
  * refunded REFUNDED; chargeback, chargedback, in_protest, in_dispute, retained
  * CHARGEBACK; unknown REJECTED. A bespoke adapter of that document starts from it.
+ * `voided` is refunded money, as document 1 §4's common table says for every
+ * provider ("refunded, canceled, voided | REFUNDED in some providers;
+ * CHARGEBACK for refunded in others"): REFUNDED beside `refunded`, never the
+ * unknown rule's REJECTED.
  */
 export const DOC3_COMMON_STATUSES = statusTable<TransactionStatus>(
   {
@@ -45,6 +49,7 @@ export const DOC3_COMMON_STATUSES = statusTable<TransactionStatus>(
     authorized: 'APPROVED',
     confirmed: 'APPROVED',
     refunded: 'REFUNDED',
+    voided: 'REFUNDED',
     chargeback: 'CHARGEBACK',
     chargedback: 'CHARGEBACK',
     in_protest: 'CHARGEBACK',

@@ -26,6 +26,8 @@ export const TRANSACTIONS_API_STATUSES = statusTable<TransactionStatus>(
     completed: 'APPROVED',
     captured: 'APPROVED',
     refunded: 'REFUNDED',
+    // Doc 1 §4's table: "refunded, canceled, voided | REFUNDED in some providers": money given back, never REJECTED.
+    voided: 'REFUNDED',
     chargeback: 'CHARGEBACK',
     chargedback: 'CHARGEBACK',
     in_protest: 'CHARGEBACK',
