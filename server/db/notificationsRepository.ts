@@ -87,8 +87,8 @@ const storedOf = (row: StoredRecord): StoredNotification => ({
  */
 const INSERT_NOTIFICATIONS = prepared(
   'insert_notifications',
-  `insert into webhook_notifications (id, provider, provider_account_id, body, headers, authenticated_at_intake, received_at, outcome, attempts)
-   select * from unnest(?::uuid[], ?::text[], ?::uuid[], ?::bytea[], ?::jsonb[], ?::boolean[], ?::timestamptz[], ?::text[], ?::int[])`,
+  `insert into webhook_notifications (id, provider, provider_account_id, body, headers, authenticated_at_intake, received_at, outcome, attempts, locked_until)
+   select * from unnest(?::uuid[], ?::text[], ?::uuid[], ?::bytea[], ?::jsonb[], ?::boolean[], ?::timestamptz[], ?::text[], ?::int[], ?::timestamptz[])`,
 );
 
 const BACKLOG = `outcome in ('RECEIVED', 'PROCESSING') or (outcome in ('FAILED', 'UNKNOWN_SUBJECT') and next_attempt_at is not null)`;
@@ -153,7 +153,7 @@ export interface NotificationIntake {
 /** A notification's row as intake inserts it. */
 export type NewNotificationRow = Pick<
   WebhookNotificationRow,
-  'id' | 'provider' | 'providerAccountId' | 'body' | 'headers' | 'authenticatedAtIntake' | 'receivedAt' | 'outcome' | 'attempts'
+  'id' | 'provider' | 'providerAccountId' | 'body' | 'headers' | 'authenticatedAtIntake' | 'receivedAt' | 'outcome' | 'attempts' | 'lockedUntil'
 >;
 
 export interface NotificationFilter {
@@ -183,9 +183,13 @@ export interface QueueDepth {
 export class NotificationsRepository {
   /**
    * A notification as intake stores it, received now and not processed yet: the body exactly as received; of the
-   * headers, everything but the credentials a sender attached (Authorization, cookies, API keys).
+   * headers, everything but the credentials a sender attached (Authorization, cookies, API keys). With `leaseMs` it
+   * is stored already leased to the caller, who processes it at once (ProcessWebhook): no worker can take it first,
+   * and if the caller dies the lease runs out and a worker does.
    */
-  newRow(input: NotificationIntake): NewNotificationRow {
+  newRow(input: NotificationIntake, leaseMs?: number): NewNotificationRow {
+    const receivedAt = new Date();
+    const leased = leaseMs !== undefined;
     return {
       id: randomUUID(),
       provider: input.provider,
@@ -193,9 +197,10 @@ export class NotificationsRepository {
       body: input.body,
       headers: withoutCredentialHeaders(input.headers),
       authenticatedAtIntake: input.authenticatedAtIntake ?? false,
-      receivedAt: new Date(),
-      outcome: 'RECEIVED',
-      attempts: 0,
+      receivedAt,
+      outcome: leased ? 'PROCESSING' : 'RECEIVED',
+      attempts: leased ? 1 : 0,
+      lockedUntil: leased ? new Date(receivedAt.getTime() + leaseMs) : null,
     };
   }
 
@@ -215,11 +220,19 @@ export class NotificationsRepository {
       column('receivedAt'),
       column('outcome'),
       column('attempts'),
+      column('lockedUntil'),
     ]);
   }
 
   summaryOf(row: NewNotificationRow): WebhookNotification {
     return toNotification(row as WebhookNotificationRow);
+  }
+
+  /** A row just inserted, whole, as a worker's lease would answer it (for the caller that stored it leased). */
+  storedOfRow(row: NewNotificationRow): StoredNotification {
+    const bytes = row.body ?? new Uint8Array();
+    const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return { ...this.summaryOf(row), body, headers: row.headers, authenticatedAtIntake: row.authenticatedAtIntake };
   }
 
   /**

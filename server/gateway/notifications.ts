@@ -136,8 +136,26 @@ export class NotificationsService {
     return resolved;
   }
 
-  /** Stores the notification as received; refuses (401) one whose signature does not match. */
+  /** Stores the notification as received, for the workers; refuses (401) one whose signature does not match. */
   async intake(incoming: IncomingWebhook): Promise<WebhookNotification> {
+    const row = await this.store(incoming);
+    this.wake();
+    return this.deps.notifications.summaryOf(row);
+  }
+
+  /**
+   * Stores and processes at once (the ProcessWebhook RPC): the answer carries the outcome. The notification is stored
+   * already leased to this call, so the workers, which poll the same queue, cannot take it first and leave the
+   * caller with a bare RECEIVED; should this process die before finishing, the lease runs out and a worker takes it.
+   */
+  async receive(incoming: IncomingWebhook): Promise<WebhookNotification> {
+    const row = await this.store(incoming, this.options.leaseMs);
+    const step = await this.prepare(this.deps.notifications.storedOfRow(row));
+    return step.apply();
+  }
+
+  /** Stores the notification (leased for `leaseMs` when given); refuses (401) one whose signature does not match. */
+  private async store(incoming: IncomingWebhook, leaseMs?: number): Promise<NewNotificationRow> {
     const { account, adapter, ctx } = await this.account(incoming.provider, incoming.providerAccountId);
     // The stored account's provider, never the one in the path: a label must not be whatever a sender typed.
     this.deps.observer.notificationReceived(account.provider);
@@ -153,32 +171,27 @@ export class NotificationsService {
       );
       throw new GatewayError('UNAUTHENTICATED', 'invalid notification signature', { reason: 'BAD_SIGNATURE' });
     }
-    const row = this.deps.notifications.newRow({
-      provider: account.provider,
-      providerAccountId: account.id,
-      body: adapter.storableBody(incoming.body),
-      headers,
-      authenticatedAtIntake: verdict === 'valid',
-    });
+    const row = this.deps.notifications.newRow(
+      {
+        provider: account.provider,
+        providerAccountId: account.id,
+        body: adapter.storableBody(incoming.body),
+        headers,
+        authenticatedAtIntake: verdict === 'valid',
+      },
+      leaseMs,
+    );
     // Acknowledged only once stored: the write that carries it (with the others that arrived meanwhile) has committed.
     await this.intakeWrites.add(row);
-    const stored = this.deps.notifications.summaryOf(row);
     if (verdict === 'invalid') {
-      await this.deps.notifications.recordOutcome(this.deps.db.em(), stored.id, {
+      await this.deps.notifications.recordOutcome(this.deps.db.em(), row.id, {
         outcome: 'REJECTED',
         reason: 'the signature does not match the account webhook secret',
       });
       this.deps.observer.notificationProcessed(account.provider, 'REJECTED');
       throw new GatewayError('UNAUTHENTICATED', 'invalid notification signature', { reason: 'BAD_SIGNATURE' });
     }
-    this.wake();
-    return stored;
-  }
-
-  /** Stores and processes at once (the ProcessWebhook RPC): the answer carries the outcome. */
-  async receive(incoming: IncomingWebhook): Promise<WebhookNotification> {
-    const stored = await this.intake(incoming);
-    return (await this.claimAndProcess(stored.id)) ?? stored;
+    return row;
   }
 
   /** Processes one stored notification again, as if it had just arrived. */

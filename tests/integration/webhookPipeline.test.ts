@@ -1,8 +1,13 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CreateTransactionRequest, GetTransactionRequest, WatchEventsRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
-import { PaymentMethod, TransactionStatus, WebhookOutcome } from '../../gen/ts-proto/gateway/v1/types.js';
+import {
+  CreateTransactionRequest,
+  GetTransactionRequest,
+  ProcessWebhookRequest,
+  WatchEventsRequest,
+} from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { PaymentMethod, TransactionStatus, WebhookOutcome, WebhookResultType } from '../../gen/ts-proto/gateway/v1/types.js';
 import { DeliveryState } from '../../gen/ts-proto/gateway/v1/webhook_service.js';
 import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import { signSandboxPayload } from '../../server/sandbox/api.js';
@@ -113,6 +118,33 @@ describe('provider notifications', () => {
     expect(outcomes[0]!.map((n: any) => n.outcome).sort()).toEqual([WebhookOutcome.WEBHOOK_OUTCOME_APPLIED, WebhookOutcome.WEBHOOK_OUTCOME_DUPLICATE].sort());
     for (const list of outcomes.slice(1)) expect(list.map((n: any) => n.outcome)).toEqual([WebhookOutcome.WEBHOOK_OUTCOME_APPLIED]);
     for (const charge of others) expect((await read(charge.id)).status).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
+  });
+
+  it('ProcessWebhook answers what came of each notification, never RECEIVED, while the workers run beside it', async () => {
+    // The sidecar's workers poll the same queue: a notification they could take first is the race this guards.
+    const charges = await Promise.all(Array.from({ length: 12 }, () => pix(signedAccount.id)));
+    const answers = await Promise.all(
+      charges.map((charge, i) => {
+        const { body } = event(`evt_rpc_${i}`, 'charge.paid', charge.transactionId, 'paid');
+        return client.call(
+          'gateway',
+          'processWebhook',
+          ProcessWebhookRequest.fromPartial({ providerAccountId: signedAccount.id, body: Buffer.from(body), headers: signed(body) }),
+        );
+      }),
+    );
+    for (const [i, { notification }] of answers.entries()) {
+      expect([notification.outcome, notification.subjectId, notification.result]).toEqual([
+        WebhookOutcome.WEBHOOK_OUTCOME_APPLIED,
+        charges[i]!.id,
+        expect.objectContaining({
+          transactionId: charges[i]!.transactionId,
+          type: WebhookResultType.WEBHOOK_RESULT_TYPE_TRANSACTION,
+          status: TransactionStatus.TRANSACTION_STATUS_APPROVED,
+        }),
+      ]);
+      expect(notification.attempts).toBe(1);
+    }
   });
 
   it('a late PENDING after APPROVED leaves the charge APPROVED', async () => {

@@ -421,7 +421,8 @@ export const GetReceiverResponseSchema: GenMessage<GetReceiverResponse> = /*@__P
   messageDesc(file_gateway_v1_payment_gateway_service, 17);
 
 /**
- * Hands a provider notification to the gateway, as the webhook sidecar does.
+ * Hands a provider notification to the gateway, as the webhook sidecar does, and
+ * answers what came of it (the outcome, the transaction id, type and status).
  *
  * @generated from message gateway.v1.ProcessWebhookRequest
  */

@@ -241,7 +241,10 @@ export interface GetReceiverResponse {
   receiver: Receiver | undefined;
 }
 
-/** Hands a provider notification to the gateway, as the webhook sidecar does. */
+/**
+ * Hands a provider notification to the gateway, as the webhook sidecar does, and
+ * answers what came of it (the outcome, the transaction id, type and status).
+ */
 export interface ProcessWebhookRequest {
   providerAccountId: string;
   /** The notification body exactly as the provider sent it. */
