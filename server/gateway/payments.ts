@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GatewayError, invalidArgument, notFound, outcomeOf } from '../lib/errors.js';
 import { cancellableRead } from '../lib/callScope.js';
-import { defaultWithdrawDescription } from '../lib/withdrawDescription.js';
 import { catalogueError } from '../lib/providerMessages.js';
 import type {
   CardInput,
@@ -247,21 +246,20 @@ export class PaymentsService {
     const input = command.withdraw;
     const amount = requirePositiveCents('withdraw.amount', input.amount);
     if (!input.paymentMethod) throw catalogueError('INVALID_PAYMENT_METHOD', { field: 'withdraw.payment_method' });
-    if (input.paymentMethod === 'PIX') {
-      requireText('withdraw.pix_key', input.pixKey);
-      if (!input.pixType) throw invalidArgument('withdraw.pix_type', 'withdraw.pix_type is required for PIX withdrawals');
-    }
+    if (input.paymentMethod === 'PIX') requireText('withdraw.pix_key', input.pixKey);
     const { account, adapter, ctx } = await this.resolve(command.providerAccountId, 'withdraw');
-    if (!adapter.capabilities.withdrawMethods.includes(input.paymentMethod)) {
-      throw catalogueError('WITHDRAW_METHOD_NAO_IMPLEMENTADO', { field: 'withdraw.payment_method' });
-    }
+    // The provider's own texts and rules (doc 3 §5, §8), not the gateway's generic ones.
+    adapter.assertWithdrawMethod(input.paymentMethod);
+    const pixType = input.paymentMethod === 'PIX' ? (input.pixType ?? adapter.pixKeyTypeWithout(input.pixKey!.trim())) : input.pixType;
+    if (input.paymentMethod === 'PIX' && !pixType) throw invalidArgument('withdraw.pix_type', 'withdraw.pix_type is required for PIX withdrawals');
     const request: WithdrawInput = {
       ...input,
       amount,
       paymentMethod: input.paymentMethod,
-      description: input.description || defaultWithdrawDescription(amount, 'withAmount'),
+      description: input.description || adapter.defaultWithdrawDescription(amount),
     };
-    const forProvider: WithdrawInput = { ...request, idempotencyKey: command.idempotencyKey || undefined };
+    // The key type the provider's rule gave is what is sent; the request kept for idempotency stays the caller's.
+    const forProvider: WithdrawInput = { ...request, ...(pixType ? { pixType } : {}), idempotencyKey: command.idempotencyKey || undefined };
     const pending: PendingRecord = { kind: 'withdrawal', provider: account.provider, paymentMethod: request.paymentMethod, amount: request.amount };
     return runIdempotent(this.deps, {
       providerAccountId: account.id,

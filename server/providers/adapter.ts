@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import { notImplemented, type GatewayError } from '../lib/errors.js';
 import { assertPaymentMethodOffered } from '../lib/paymentMethods.js';
+import { catalogueError } from '../lib/providerMessages.js';
+import { defaultWithdrawDescription } from '../lib/withdrawDescription.js';
+import type { PixKeyType } from '../lib/pixKey.js';
 import {
   OPERATIONS,
   type CardInput,
@@ -259,6 +262,30 @@ export abstract class ProviderAdapter {
   /** The payment-method guard with this provider's text (the gateway refuses early with it). */
   assertPaymentMethod(method: PaymentMethod): void {
     assertPaymentMethodOffered(this.capabilities.paymentMethods, method, this.identity.id);
+  }
+
+  /**
+   * The withdraw-method guard with this provider's text (the gateway refuses early with it): doc 1 §8's 'Método de
+   * saque não implementado', unless the provider has its own (doc 3 §8: 'Veltrax suporta apenas saques via PIX').
+   */
+  assertWithdrawMethod(method: WithdrawMethod): void {
+    if (!this.capabilities.withdrawMethods.includes(method)) throw catalogueError('WITHDRAW_METHOD_NAO_IMPLEMENTADO', { field: 'withdraw.payment_method' });
+  }
+
+  /**
+   * The description a payout carries when the caller gives none (doc 1 §9, doc 3 §9: "'Saque solicitado' or 'Saque
+   * de R$ {amount}'"): 'Saque de R$ {amount}' unless the provider words it 'Saque solicitado'.
+   */
+  defaultWithdrawDescription(amountCents: number): string {
+    return defaultWithdrawDescription(amountCents, 'withAmount');
+  }
+
+  /**
+   * The key type of a PIX payout whose caller names none, where the specification gives the provider a rule (doc 3
+   * §5: Veltrax infers it from the key; PaySharkGateway defaults to evp); undefined, the payout is refused.
+   */
+  pixKeyTypeWithout(_pixKey: string): PixKeyType | undefined {
+    return undefined;
   }
 
   createCardToken(_ctx: AdapterContext, _card: CardInput): Promise<string> {

@@ -44,6 +44,8 @@ export const BRAVIVE: ProviderDeclaration = {
   auth: { type: 'bearer' },
   credentials: { required: ['secretKey'], missing: 'BRAVIVE_SECRET_KEY_REQUIRED' },
   money: 'cents',
+  // Its payout body's own default ('Saque solicitado', doc 1 §9), also what the gateway fills in for a caller who gives none.
+  payouts: { description: 'requested' },
   failures: { unsupportedPaymentMethod: 'CREDIT_CARD_NOT_IMPLEMENTED' },
   failurePrefixes: {
     createTransaction: 'BRAVIVE_API_ERROR',

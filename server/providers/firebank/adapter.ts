@@ -65,6 +65,8 @@ export const FIREBANK: ProviderDeclaration = {
   auth: { type: 'none' },
   credentials: { required: ['publicKey', 'secretKey'] },
   money: 'reais',
+  // Its payout body's own default ('Saque solicitado', doc 1 §9), also what the gateway fills in for a caller who gives none.
+  payouts: { description: 'requested' },
   sources:
     "host `api.public.firebanking.com.br` (research: Fire Banking's brand table on the Avista platform; FIREBANK by name only); POST /api/auth/token `{clientId, clientSecret}` with `X-SSL-Client-Cert`, cash-in, transaction read, refund-in, cash-out bodies and answers, PENDING/CONFIRMED/ERROR, the four webhook events with Basic auth: the Avista platform's public documentation (`advanced-digital-services/docs`, commit 8349efd: `api-reference/openapi.json`, `guides/authentication.mdx`, `guides/pix-cash-out.mdx`, `guides/webhooks/*.mdx`); 'Unauthorized.' without the platform's certificate: spec (doc 1 §8); PIX valid 1 day, sent as `expirationTime` 86400: document 1 §9; unknown REJECTED: document 1 §4; the default description, the certificate from `cert_cash_in_url` for every call: gateway",
 };

@@ -1,6 +1,8 @@
 import type { AuthStyle, BreakerOptions, KeyRef, RetryOptions } from '../../lib/http/index.js';
 import type { Logger } from '../../lib/logger.js';
+import type { PixKeyType } from '../../lib/pixKey.js';
 import type { CatalogueKey, FailurePrefixKey } from '../../lib/providerMessages.js';
+import type { WithdrawDescriptionStyle } from '../../lib/withdrawDescription.js';
 import type { StatusDeclaration } from '../../lib/statusTable.js';
 import type { Operation, ReceiverStatus, TransactionStatus, WithdrawStatus } from '../../domain/types.js';
 import type { CapabilityDeclaration, ProviderIdentity } from '../adapter.js';
@@ -37,6 +39,8 @@ export interface ProviderDeclaration {
   };
   /** The spec's fixed texts, as catalogue keys (lib/providerMessages.ts). */
   failures?: FailureTexts;
+  /** How its payouts are filled in where the caller leaves something out. */
+  payouts?: PayoutDefaults;
   /**
    * The spec's text for the provider not knowing what an operation names (its
    * NOT_FOUND failures), instead of '<prefix>: <provider message>':
@@ -106,11 +110,27 @@ export interface ExpiryDeclaration {
  * provider does not offer (GATYWAY's 'Unsupported payment method'; FastSoft's
  * `{ notImplementedFor: 'FastSoft' }`; default 'Payment method not supported by <id>').
  */
+/**
+ * What a payout gets where its caller leaves something out. `description`: the
+ * wording of the default description (doc 1 §9, doc 3 §9: "'Saque solicitado'
+ * or 'Saque de R$ {amount}'"), 'withAmount' unless declared. `withoutPixKeyType`:
+ * the specification's rule for a PIX payout without a key type (doc 3 §5),
+ * 'inferredFromKey' (Veltrax: "contains @ EMAIL; 11 digits CPF; 14 digits CNPJ;
+ * 10 to 11 digits PHONE; else RANDOM") or a fixed type (PaySharkGateway's evp is
+ * RANDOM); undeclared, such a payout is refused.
+ */
+export interface PayoutDefaults {
+  description?: WithdrawDescriptionStyle;
+  withoutPixKeyType?: 'inferredFromKey' | PixKeyType;
+}
+
 export type FailureTexts = Partial<Record<Operation, CatalogueKey>> & {
   /** A card charge without a card reference: 'cardId is required for credit card transactions' by default (LYNXPAY: 'Card token is required for credit card payments.'). */
   missingCard?: CatalogueKey;
   /** A catalogue text, or FastSoft's and ByNet's 'Payment method X not implemented for <name>'. */
   unsupportedPaymentMethod?: CatalogueKey | { notImplementedFor: string };
+  /** A withdraw method the provider does not offer: 'Método de saque não implementado' by default (Veltrax: 'Veltrax suporta apenas saques via PIX'). */
+  unsupportedWithdrawMethod?: CatalogueKey;
 };
 
 /**

@@ -6,6 +6,7 @@ import type {
   TransactionStatus,
   WebhookResult,
   WithdrawInput,
+  WithdrawMethod,
   WithdrawStatus,
 } from '../../domain/types.js';
 import { safeEqualText } from '../../lib/constantTime.js';
@@ -24,6 +25,8 @@ import {
 import { logger as defaultLogger, type Logger } from '../../lib/logger.js';
 import { centsToReais, reaisToCents } from '../../lib/money.js';
 import { assertPaymentMethodOffered } from '../../lib/paymentMethods.js';
+import { inferPixKeyType } from '../../lib/pixKey.js';
+import { defaultWithdrawDescription } from '../../lib/withdrawDescription.js';
 import { CATALOGUE, catalogueError, FAILURE_PREFIXES } from '../../lib/providerMessages.js';
 import { declaredStatusTable, lookupStatus, statusTable, type StatusTable } from '../../lib/statusTable.js';
 import { identifiedObject, isRecord, parseJsonObject } from '../../lib/json.js';
@@ -143,6 +146,29 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
 
   override assertPaymentMethod(method: PaymentMethod): void {
     assertPaymentMethodOffered(this.capabilities.paymentMethods, method, this.identity.id, this.declaration.failures?.unsupportedPaymentMethod);
+  }
+
+  /** The declared text for a withdraw method it does not offer (`failures.unsupportedWithdrawMethod`), else the common one. */
+  override assertWithdrawMethod(method: WithdrawMethod): void {
+    const own = this.declaration.failures?.unsupportedWithdrawMethod;
+    if (own && !this.capabilities.withdrawMethods.includes(method)) throw catalogueError(own, { field: 'withdraw.payment_method' });
+    super.assertWithdrawMethod(method);
+  }
+
+  /** The declared wording (`payouts.description`), else the common 'Saque de R$ {amount}'. */
+  override defaultWithdrawDescription(amountCents: number): string {
+    return defaultWithdrawDescription(amountCents, this.declaration.payouts?.description ?? 'withAmount');
+  }
+
+  /** The declared rule (`payouts.withoutPixKeyType`): the key's inferred type, a fixed type, or none (refused). */
+  override pixKeyTypeWithout(pixKey: string): PixKeyType | undefined {
+    const rule = this.declaration.payouts?.withoutPixKeyType;
+    return rule === 'inferredFromKey' ? inferPixKeyType(pixKey) : rule;
+  }
+
+  /** The caller's description, else the provider's default (for the payout body). */
+  protected payoutDescription(input: WithdrawInput): string {
+    return input.description?.trim() || this.defaultWithdrawDescription(input.amount);
   }
 
   /** The prefix of `operation`'s failures: the member's (`failurePrefixes`) where the spec gives it one, else the common one. */
@@ -354,16 +380,18 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
 
   /**
    * A PIX payout's input, checked before anything is sent: a method the
-   * provider offers, a key, and its type (never guessed from the key: an
-   * 11-digit key read as a CPF when it is a phone could pay someone else).
+   * provider offers, a key, and its type: the caller's, else the provider's
+   * declared rule where the specification gives one; never guessed otherwise
+   * (an 11-digit key read as a CPF when it is a phone could pay someone else).
    */
   protected pixPayout(input: WithdrawInput): WithdrawInput & { pixKey: string; pixType: PixKeyType } {
-    if (input.paymentMethod !== 'PIX' || !this.capabilities.withdrawMethods.includes('PIX'))
-      throw catalogueError('WITHDRAW_METHOD_NAO_IMPLEMENTADO', { field: 'withdraw.payment_method' });
+    this.assertWithdrawMethod(input.paymentMethod);
+    if (input.paymentMethod !== 'PIX') throw catalogueError('WITHDRAW_METHOD_NAO_IMPLEMENTADO', { field: 'withdraw.payment_method' });
     const pixKey = input.pixKey?.trim();
     if (!pixKey) throw invalidArgument('withdraw.pix_key', 'withdraw.pix_key is required for PIX withdrawals');
-    if (!input.pixType) throw invalidArgument('withdraw.pix_type', 'withdraw.pix_type is required for PIX withdrawals');
-    return { ...input, pixKey, pixType: input.pixType };
+    const pixType = input.pixType ?? this.pixKeyTypeWithout(pixKey);
+    if (!pixType) throw invalidArgument('withdraw.pix_type', 'withdraw.pix_type is required for PIX withdrawals');
+    return { ...input, pixKey, pixType };
   }
 
   /** A postback that is the provider's object (a charge or a payout, its id and status) as a result; payouts only where the provider has them. */

@@ -77,6 +77,8 @@ export const MAKEYOURBANK: MakeYourBankDeclaration = {
   auth: { type: 'basic', username: 'secretKey', password: 'empty' },
   credentials: CREDENTIALS,
   money: 'cents',
+  // Its payout body's own default ('Saque solicitado', doc 1 §9), also what the gateway fills in for a caller who gives none.
+  payouts: { description: 'requested' },
   expiry: { pixSeconds: SECONDS_PER_DAY, boletoSeconds: 7 * SECONDS_PER_DAY },
   timeoutMs: 25_000,
   sources:

@@ -68,6 +68,8 @@ export const TRANSFEERA: ProviderDeclaration = {
   headers: { 'user-agent': { fixed: 'payment-gateway (Transfeera integration)' } },
   credentials: TRANSFEERA_CREDENTIALS,
   money: 'reais',
+  // Its payout body's own default ('Saque solicitado', doc 1 §9), also what the gateway fills in for a caller who gives none.
+  payouts: { description: 'requested' },
   sources:
     'login host and JSON client-credentials token, `Transfeera-Signature` (t in milliseconds, HMAC-SHA256 over "t.body", v1 only): research (docs.transfeera.dev, authentication and signature pages); /pix/qrcode/collection/immediate and its fields, /pix/cashin and its refund, /batch and /batch/{id}/transfer, transfer statuses, the webhook envelope: research (Transfeera integrations); cob statuses: document 1 §4 (ATIVA, CONCLUIDA, REMOVIDA_PELO_PSP); the txid carrying the amount, the batch id as the payout id, the 5-minute signature window: the gateway\'s decision',
 };

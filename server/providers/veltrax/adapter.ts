@@ -11,14 +11,12 @@ import type {
   WithdrawStatus,
 } from '../../domain/types.js';
 import { digitsOnly } from '../../lib/documents.js';
-import { invalidArgument } from '../../lib/errors.js';
 import { isRecord, parseJsonObject } from '../../lib/json.js';
 import { inferPixKeyType, normalizePixKey } from '../../lib/pixKey.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { catalogueError } from '../../lib/providerMessages.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { idText, textOf } from '../../lib/values.js';
-import { defaultWithdrawDescription } from '../../lib/withdrawDescription.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
 import { unusableAnswer, type ObjectNotification } from '../kit/declaredAdapter.js';
@@ -64,7 +62,9 @@ export const VELTRAX: VeltraxDeclaration = {
   auth: { type: 'none' },
   credentials: VELTRAX_CREDENTIALS,
   money: 'reais',
-  failures: { unsupportedPaymentMethod: 'VELTRAX_PIX_PAYMENTS_ONLY' },
+  failures: { unsupportedPaymentMethod: 'VELTRAX_PIX_PAYMENTS_ONLY', unsupportedWithdrawMethod: 'VELTRAX_PIX_WITHDRAWALS_ONLY' },
+  // §5: the key type inferred from the key when none is given; 'Saque solicitado' when no description is (doc 3 §9).
+  payouts: { description: 'requested', withoutPixKeyType: 'inferredFromKey' },
   sources:
     "paths, login body, withdraw body, statuses, webhook rule, key type inference, PIX-only texts, 'Falha na autenticação', no refunds: spec (doc 3 §4/§5/§7/§8); `{token}` as Bearer, reais, `clientCallbackUrl`, withdrawal answer `{transactionId, withdrawal{…}}`, webhook `{transaction_id, status, amount, fee, total, type}`: research (F5, 7hubpag/Vexus/PulsePag docs); deposit answer, `net_amount`/`recipient` names: gateway's decision; host: placeholder",
 };
@@ -252,14 +252,13 @@ export class VeltraxAdapter extends LoginTokenAdapter<VeltraxDeclaration> {
   }
 
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
-    if (input.paymentMethod !== 'PIX') throw catalogueError('VELTRAX_PIX_WITHDRAWALS_ONLY', { field: 'withdraw.payment_method' });
-    const pixKey = input.pixKey?.trim();
-    if (!pixKey) throw invalidArgument('withdraw.pix_key', 'withdraw.pix_key is required for PIX withdrawals');
+    // 'Veltrax suporta apenas saques via PIX' for another method; the key type inferred when none is given (§5, §8).
+    const payout = this.pixPayout(input);
     const body: WithdrawRequest = {
       amount: this.toProviderAmount(input.amount),
       external_id: input.withdrawReference?.trim() || input.idempotencyKey || randomUUID(),
-      ...veltraxPixKey(pixKey, input.pixType),
-      description: input.description?.trim() || defaultWithdrawDescription(input.amount, 'requested'),
+      ...veltraxPixKey(payout.pixKey, payout.pixType),
+      description: this.payoutDescription(input),
       clientCallbackUrl: ctx.notificationUrl,
     };
     const answer = await this.loginCall(ctx, 'withdraw', (http) => http.post<unknown>(VELTRAX_PATHS.withdraw, body));

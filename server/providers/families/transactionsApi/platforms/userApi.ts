@@ -15,9 +15,13 @@ import { DOC3_COMMON_OVERRIDES } from '../statuses.js';
  * spreads USER_API_PLATFORM into its declaration, adds who it is and how it
  * authenticates, and registers UserApiAdapter.
  */
-export const USER_API_PLATFORM: Required<Pick<TransactionsApiMember, 'capabilities' | 'money' | 'expiry' | 'paths' | 'statuses' | 'failurePrefixes'>> = {
+export const USER_API_PLATFORM: Required<
+  Pick<TransactionsApiMember, 'capabilities' | 'money' | 'expiry' | 'paths' | 'statuses' | 'failurePrefixes' | 'payouts'>
+> = {
   capabilities: { paymentMethods: ['PIX', 'BILLET'], withdrawMethods: ['PIX'], refunds: true, webhooks: true },
   money: 'cents',
+  // Its payout body's own default ('Saque solicitado', doc 1 §9), also what the gateway fills in for a caller who gives none.
+  payouts: { description: 'requested' },
   /** Doc 3 §9: PIX 2 days and boleto 7 days for FastSoft and ByNet. */
   expiry: { pixSeconds: 2 * SECONDS_PER_DAY, boletoSeconds: 7 * SECONDS_PER_DAY },
   /** Doc 3 §7: "POST /user/transactions; GET /user/transactions/{id}; POST /user/transactions/{id}/refund; POST /user/cashout". */
