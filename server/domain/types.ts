@@ -176,7 +176,12 @@ export interface ReceiverInput {
   monthlyRevenue?: number;
   /** Where the verification documents of document 1 §5 can be read (providers that verify receivers: IUGU). */
   documents?: ReceiverDocuments;
+  /** How the receiver is paid its money (document 1 §3's receiver `paymentMethod`); absent, the provider's default. */
+  paymentMethod?: ReceiverPaymentMethod;
 }
+
+/** A receiver is paid by PIX (to its bank account's PIX key) or by bank transfer; a receiver is never paid to a receiver. */
+export type ReceiverPaymentMethod = Exclude<WithdrawMethod, 'RECEIVER'>;
 
 /** Document 1 §5: document photo, photo with the document, address proof, balance sheet; a CNPJ also the social contract. URLs. */
 export interface ReceiverDocuments {
@@ -197,6 +202,8 @@ export interface ReceiverResult {
   email: string;
   status: ReceiverStatus;
   balance: number;
+  /** How the provider pays the receiver, where it says (document 1 §3's `paymentMethod`). */
+  paymentMethod?: ReceiverPaymentMethod;
   /** A credential the provider issued for this receiver (an Iugu sub-account's API token): sealed in storage, never returned by the API. */
   secret?: string;
 }
@@ -278,7 +285,7 @@ export interface Withdrawal {
 }
 
 /** What CreateReceiver was given beyond the identity, kept by the gateway (providers do not read it back). */
-export type ReceiverDetails = Pick<ReceiverInput, 'description' | 'userId' | 'bankAccount' | 'address' | 'monthlyRevenue' | 'documents'>;
+export type ReceiverDetails = Pick<ReceiverInput, 'description' | 'userId' | 'bankAccount' | 'address' | 'monthlyRevenue' | 'documents' | 'paymentMethod'>;
 
 export interface Receiver extends ReceiverResult {
   id: string;

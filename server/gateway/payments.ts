@@ -281,10 +281,17 @@ export class PaymentsService {
     return this.read(WITHDRAWALS, id, refresh);
   }
 
-  async createReceiver(providerAccountId: string, input: ReceiverInput | undefined): Promise<Receiver> {
-    if (!input) throw invalidArgument('receiver', 'receiver is required');
-    requireText('receiver.name', input.name);
-    requireText('receiver.document', input.document);
+  async createReceiver(
+    providerAccountId: string,
+    asked: (Omit<ReceiverInput, 'paymentMethod'> & { paymentMethod?: WithdrawMethod }) | undefined,
+  ): Promise<Receiver> {
+    if (!asked) throw invalidArgument('receiver', 'receiver is required');
+    requireText('receiver.name', asked.name);
+    requireText('receiver.document', asked.document);
+    const { paymentMethod } = asked;
+    if (paymentMethod === 'RECEIVER')
+      throw invalidArgument('receiver.payment_method', 'receiver.payment_method must be PIX or BANK_ACCOUNT (a receiver is not paid to a receiver)');
+    const input: ReceiverInput = { ...asked, paymentMethod };
     // The gateway reads these and hands their bytes to the provider: never from inside its own network, unless the
     // gateway's own store holds them (the back-office uploads there; the embedded store listens on loopback).
     for (const [name, url] of Object.entries(input.documents ?? {}))
@@ -295,7 +302,17 @@ export class PaymentsService {
     const { account, adapter, ctx } = await this.resolve(providerAccountId, 'createReceiver');
     const result = await adapter.createReceiver(ctx, input);
     const { description, userId, bankAccount, address, monthlyRevenue, documents } = input;
-    return this.storeReceiver(account.id, result, 'api', { description, userId, bankAccount, address, monthlyRevenue, documents });
+    // How the receiver is paid: as the provider reports it, else as asked (kept with what it was created with).
+    const method = result.paymentMethod ?? input.paymentMethod;
+    return this.storeReceiver(account.id, result, 'api', {
+      description,
+      userId,
+      bankAccount,
+      address,
+      monthlyRevenue,
+      documents,
+      ...(method ? { paymentMethod: method } : {}),
+    });
   }
 
   async getReceiver(providerAccountId: string, receiverId: string): Promise<Receiver> {

@@ -62,6 +62,8 @@ export interface SandboxRecipient {
   email: string;
   status: 'active' | 'pending' | 'rejected';
   balance: number;
+  /** How the recipient is paid: by PIX to its account's key, or by bank transfer (the default). */
+  paymentMethod?: 'pix' | 'bank_transfer';
   createdAt: string;
 }
 

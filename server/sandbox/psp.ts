@@ -447,6 +447,10 @@ export class SandboxPsp {
     const document = String(body.document ?? '').replace(/\D/g, '');
     if (!String(body.name ?? '').trim()) throw new HttpError(422, 'name is required');
     if (document.length !== 11 && document.length !== 14) throw new HttpError(422, 'document must be a CPF (11 digits) or a CNPJ (14 digits)');
+    const paymentMethod = body.paymentMethod ?? 'bank_transfer';
+    if (paymentMethod !== 'pix' && paymentMethod !== 'bank_transfer') throw new HttpError(422, 'paymentMethod must be pix or bank_transfer');
+    if (paymentMethod === 'pix' && !String(body.bankAccount?.pixCode ?? '').trim())
+      throw new HttpError(422, 'bankAccount.pixCode is required to pay a recipient by pix');
     const recipient: StoredRecipient = {
       id: newId('rp'),
       token: randomUUID(),
@@ -455,6 +459,7 @@ export class SandboxPsp {
       email: String(body.email ?? ''),
       status: 'active' as const,
       balance: 0,
+      paymentMethod,
       createdAt: new Date().toISOString(),
       apiKey,
     };

@@ -72,6 +72,7 @@ export function toProtoWithdrawal(w: domain.Withdrawal): pb.Withdrawal {
 }
 
 export function toProtoReceiver(r: domain.Receiver): pb.Receiver {
+  const paymentMethod = r.paymentMethod ?? r.details?.paymentMethod;
   return {
     id: r.id,
     provider: r.receiverProvider,
@@ -91,6 +92,7 @@ export function toProtoReceiver(r: domain.Receiver): pb.Receiver {
     bankAccount: r.details?.bankAccount && { ...r.details.bankAccount },
     address: r.details?.address && { ...r.details.address },
     monthlyRevenue: r.details?.monthlyRevenue ?? 0,
+    paymentMethod: paymentMethod ? withdrawMethodToProto(paymentMethod) : pb.WithdrawMethod.WITHDRAW_METHOD_UNSPECIFIED,
     documents: r.details?.documents && {
       documentPhotoUrl: r.details.documents.documentPhotoUrl ?? '',
       selfieWithDocumentUrl: r.details.documents.selfieWithDocumentUrl ?? '',
@@ -272,9 +274,12 @@ export function fromProtoWithdrawInput(w: pb.WithdrawInput | undefined) {
   };
 }
 
-export function fromProtoReceiverInput(r: pb.ReceiverInput | undefined): domain.ReceiverInput | undefined {
+export function fromProtoReceiverInput(
+  r: pb.ReceiverInput | undefined,
+): (Omit<domain.ReceiverInput, 'paymentMethod'> & { paymentMethod?: domain.WithdrawMethod }) | undefined {
   if (!r) return undefined;
   return {
+    paymentMethod: fromEnum<domain.WithdrawMethod>(pb.WithdrawMethod, 'WITHDRAW_METHOD', r.paymentMethod),
     name: r.name,
     document: r.document,
     documentType: fromEnum<domain.DocumentType>(pb.DocumentType, 'DOCUMENT_TYPE', r.documentType),

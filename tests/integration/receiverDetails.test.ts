@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CreateReceiverRequest, GetReceiverRequest, ListReceiversRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { CreateProviderAccountRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
-import { DocumentType, ReceiverStatus } from '../../gen/ts-proto/gateway/v1/types.js';
-import { connectDriver, type Driver } from '../support/clients.js';
+import { DocumentType, ReceiverStatus, WithdrawMethod } from '../../gen/ts-proto/gateway/v1/types.js';
+import { connectDriver, failureOf, type Driver } from '../support/clients.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
 
 /**
@@ -82,6 +82,54 @@ describe.each([['gRPC'], ['Connect']])('over %s', (transport) => {
     expect(read.receiver).toMatchObject({ description: '', userId: '', monthlyRevenue: 0 });
     expect(read.receiver.bankAccount).toBeUndefined();
     expect(read.receiver.address).toBeUndefined();
+  });
+
+  it("carries the receiver's payment method (document 1 §3): asked at creation, reported by the provider, answered by Create, Get and List", async () => {
+    const bankAccount = { ...DETAILS.bankAccount, pixCode: 'loja@example.com' };
+    const { receiver } = await driver().call(
+      'gateway',
+      'createReceiver',
+      CreateReceiverRequest.fromPartial({
+        providerAccountId: accountId,
+        receiver: { name: 'Loja Pix', document: '11222333000181', email: 'pix@example.com', bankAccount, paymentMethod: WithdrawMethod.WITHDRAW_METHOD_PIX },
+      }),
+    );
+    expect(receiver.paymentMethod).toBe(WithdrawMethod.WITHDRAW_METHOD_PIX);
+    const read = await driver().call(
+      'gateway',
+      'getReceiver',
+      GetReceiverRequest.fromPartial({ providerAccountId: accountId, receiverId: receiver.receiverId }),
+    );
+    expect(read.receiver.paymentMethod).toBe(WithdrawMethod.WITHDRAW_METHOD_PIX);
+    const { receivers } = await driver().call('gateway', 'listReceivers', ListReceiversRequest.fromPartial({ query: receiver.id }));
+    expect(receivers.map((listed: { paymentMethod: number }) => listed.paymentMethod)).toEqual([WithdrawMethod.WITHDRAW_METHOD_PIX]);
+    // Asked for nothing, the provider's own default is what it reports (the sandbox pays by bank transfer).
+    const plain = await driver().call(
+      'gateway',
+      'createReceiver',
+      CreateReceiverRequest.fromPartial({ providerAccountId: accountId, receiver: { name: 'Loja TED', document: '52998224725', email: 'ted@example.com' } }),
+    );
+    expect(plain.receiver.paymentMethod).toBe(WithdrawMethod.WITHDRAW_METHOD_BANK_ACCOUNT);
+  });
+
+  it('refuses a receiver paid "to a receiver", and the provider refuses PIX without a key to pay', async () => {
+    const create = (extra: Record<string, unknown>) =>
+      driver().call(
+        'gateway',
+        'createReceiver',
+        CreateReceiverRequest.fromPartial({
+          providerAccountId: accountId,
+          receiver: { name: 'Loja', document: '52998224725', email: 'l@example.com', ...extra },
+        }),
+      );
+    expect(await failureOf(create({ paymentMethod: WithdrawMethod.WITHDRAW_METHOD_RECEIVER }))).toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: 'receiver.payment_method must be PIX or BANK_ACCOUNT (a receiver is not paid to a receiver)',
+    });
+    expect(await failureOf(create({ paymentMethod: WithdrawMethod.WITHDRAW_METHOD_PIX }))).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringContaining('bankAccount.pixCode is required'),
+    });
   });
 });
 

@@ -184,6 +184,8 @@ const fromSandboxRecipient = (recipient: SandboxRecipient): ReceiverResult => ({
   email: recipient.email,
   status: recipient.status === 'active' ? 'ACTIVE' : recipient.status === 'rejected' ? 'REJECTED' : 'PENDING',
   balance: recipient.balance,
+  // Recipients stored before the sandbox kept a method were paid by bank transfer, its default.
+  paymentMethod: recipient.paymentMethod === 'pix' ? 'PIX' : 'BANK_ACCOUNT',
 });
 
 /** Notifications: which events say what about which resource; every other event is ignored. */
@@ -304,6 +306,7 @@ export class SandboxAdapter extends DeclaredAdapter implements PaymentSimulator,
         document: input.document,
         email: input.email,
         bankAccount: input.bankAccount,
+        ...(input.paymentMethod ? { paymentMethod: input.paymentMethod === 'PIX' ? 'pix' : 'bank_transfer' } : {}),
       }),
     );
     return this.mapped('createReceiver', prefix, () => fromSandboxRecipient(sandboxResource<SandboxRecipient>(data, 'recipient')));

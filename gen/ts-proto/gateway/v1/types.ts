@@ -1084,7 +1084,15 @@ export interface ReceiverInput {
    * their receivers (IUGU's sub-accounts): where each file can be read
    * (https URLs, e.g. the public URL CreateUploadLink returned).
    */
-  documents: ReceiverDocuments | undefined;
+  documents:
+    | ReceiverDocuments
+    | undefined;
+  /**
+   * How the receiver is paid its money (document 1 §3's receiver
+   * `paymentMethod`): PIX, to bank_account.pix_code, or BANK_ACCOUNT.
+   * Unspecified leaves it to the provider; RECEIVER is refused.
+   */
+  paymentMethod: WithdrawMethod;
 }
 
 /**
@@ -1130,7 +1138,15 @@ export interface Receiver {
     | undefined;
   /** In cents. */
   monthlyRevenue: number;
-  documents: ReceiverDocuments | undefined;
+  documents:
+    | ReceiverDocuments
+    | undefined;
+  /**
+   * How the receiver is paid its money (document 1 §3's receiver
+   * `paymentMethod`): as the provider reports it, else as CreateReceiver was
+   * given it; unspecified when neither says.
+   */
+  paymentMethod: WithdrawMethod;
 }
 
 export interface InstallmentOption {
@@ -4295,6 +4311,7 @@ function createBaseReceiverInput(): ReceiverInput {
     address: undefined,
     monthlyRevenue: 0,
     documents: undefined,
+    paymentMethod: 0,
   };
 }
 
@@ -4329,6 +4346,9 @@ export const ReceiverInput: MessageFns<ReceiverInput> = {
     }
     if (message.documents !== undefined) {
       ReceiverDocuments.encode(message.documents, writer.uint32(82).fork()).join();
+    }
+    if (message.paymentMethod !== 0) {
+      writer.uint32(88).int32(message.paymentMethod);
     }
     return writer;
   },
@@ -4426,6 +4446,14 @@ export const ReceiverInput: MessageFns<ReceiverInput> = {
             message.documents = ReceiverDocuments.decode(reader, reader.uint32());
             continue;
           }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.paymentMethod = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4466,6 +4494,11 @@ export const ReceiverInput: MessageFns<ReceiverInput> = {
         ? globalThis.Number(object.monthly_revenue)
         : 0,
       documents: isSet(object.documents) ? ReceiverDocuments.fromJSON(object.documents) : undefined,
+      paymentMethod: isSet(object.paymentMethod)
+        ? withdrawMethodFromJSON(object.paymentMethod)
+        : isSet(object.payment_method)
+        ? withdrawMethodFromJSON(object.payment_method)
+        : 0,
     };
   },
 
@@ -4501,6 +4534,9 @@ export const ReceiverInput: MessageFns<ReceiverInput> = {
     if (message.documents !== undefined) {
       obj.documents = ReceiverDocuments.toJSON(message.documents);
     }
+    if (message.paymentMethod !== 0) {
+      obj.paymentMethod = withdrawMethodToJSON(message.paymentMethod);
+    }
     return obj;
   },
 
@@ -4525,6 +4561,7 @@ export const ReceiverInput: MessageFns<ReceiverInput> = {
     message.documents = (object.documents !== undefined && object.documents !== null)
       ? ReceiverDocuments.fromPartial(object.documents)
       : undefined;
+    message.paymentMethod = object.paymentMethod ?? 0;
     return message;
   },
 };
@@ -4709,6 +4746,7 @@ function createBaseReceiver(): Receiver {
     address: undefined,
     monthlyRevenue: 0,
     documents: undefined,
+    paymentMethod: 0,
   };
 }
 
@@ -4770,6 +4808,9 @@ export const Receiver: MessageFns<Receiver> = {
     }
     if (message.documents !== undefined) {
       ReceiverDocuments.encode(message.documents, writer.uint32(154).fork()).join();
+    }
+    if (message.paymentMethod !== 0) {
+      writer.uint32(160).int32(message.paymentMethod);
     }
     return writer;
   },
@@ -4939,6 +4980,14 @@ export const Receiver: MessageFns<Receiver> = {
             message.documents = ReceiverDocuments.decode(reader, reader.uint32());
             continue;
           }
+          case 20: {
+            if (tag !== 160) {
+              break;
+            }
+
+            message.paymentMethod = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5008,6 +5057,11 @@ export const Receiver: MessageFns<Receiver> = {
         ? globalThis.Number(object.monthly_revenue)
         : 0,
       documents: isSet(object.documents) ? ReceiverDocuments.fromJSON(object.documents) : undefined,
+      paymentMethod: isSet(object.paymentMethod)
+        ? withdrawMethodFromJSON(object.paymentMethod)
+        : isSet(object.payment_method)
+        ? withdrawMethodFromJSON(object.payment_method)
+        : 0,
     };
   },
 
@@ -5070,6 +5124,9 @@ export const Receiver: MessageFns<Receiver> = {
     if (message.documents !== undefined) {
       obj.documents = ReceiverDocuments.toJSON(message.documents);
     }
+    if (message.paymentMethod !== 0) {
+      obj.paymentMethod = withdrawMethodToJSON(message.paymentMethod);
+    }
     return obj;
   },
 
@@ -5103,6 +5160,7 @@ export const Receiver: MessageFns<Receiver> = {
     message.documents = (object.documents !== undefined && object.documents !== null)
       ? ReceiverDocuments.fromPartial(object.documents)
       : undefined;
+    message.paymentMethod = object.paymentMethod ?? 0;
     return message;
   },
 };
