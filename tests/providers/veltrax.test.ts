@@ -173,6 +173,18 @@ describe('VELTRAX (spec doc 3, group 3; VEXYPAYMENTS, group 4), a bespoke adapte
       () => withLogin(),
     );
 
+    it.each([
+      ['a status that is a number', { ...deposit('PENDING'), status: 3 }],
+      ['an amount that is an object', { ...deposit('PENDING'), amount: { value: 19.9 } }],
+      ['an id that is an object', { ...deposit('PENDING'), transaction_id: { id: 'vx-1' } }],
+      ['a wrapped deposit without any id', { deposit: { ...deposit('PENDING'), transaction_id: undefined } }],
+    ])('a deposit answered with %s is the bad answer: UNAVAILABLE, outcome unknown, never a charge', async (_label, body) => {
+      withLogin();
+      h.fake.expect({ method: 'POST', path: '/api/payments/deposit', reply: { body } });
+      const error = await h.adapter.createTransaction(h.ctx, transactionInput()).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: 'UNAVAILABLE', details: { reason: 'PROVIDER_BAD_RESPONSE', outcome: 'unknown' } });
+    });
+
     it('a deposit without its PIX code is UNAVAILABLE: nobody could pay it', async () => {
       withLogin();
       h.fake.expect({ method: 'POST', path: '/api/payments/deposit', reply: { body: { ...deposit('PENDING'), qr_code: undefined } } });
@@ -201,6 +213,8 @@ describe('VELTRAX (spec doc 3, group 3; VEXYPAYMENTS, group 4), a bespoke adapte
       ['with an empty recipient', { ...event, recipient: {} }, undefined],
       ['without an id', { status: 'COMPLETED', amount: 19.9, fee: 0.5, net_amount: 19.4 }, undefined],
       ['not JSON', 'not json', undefined],
+      ['with a status that is not text', { ...event, net_amount: 19.4, status: 7 }, undefined],
+      ['with a fee that is not an amount', { ...event, net_amount: 19.4, fee: 'free' }, undefined],
     ])('%s', async (_label, body, expected) => {
       await expect(h.adapter.processWebhook(h.ctx, notification(body))).resolves.toEqual(expected);
     });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import type {
   Operation,
   PaymentMethod,
@@ -11,14 +12,15 @@ import type {
   WithdrawStatus,
 } from '../../domain/types.js';
 import { digitsOnly } from '../../lib/documents.js';
-import { isRecord, parseJsonObject } from '../../lib/json.js';
+import { parseJson } from '../../lib/json.js';
 import { inferPixKeyType, normalizePixKey } from '../../lib/pixKey.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { catalogueError } from '../../lib/providerMessages.js';
 import { statusTable } from '../../lib/statusTable.js';
-import { idText, textOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
+import type { ProviderHttp, ProviderResponse } from '../../lib/http/index.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
+import { absentable, parseAnswer, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
 import { unusableAnswer, type ObjectNotification } from '../kit/declaredAdapter.js';
 import { LoginTokenAdapter, type LoginStyle } from '../kit/loginSession.js';
 
@@ -43,8 +45,8 @@ import { LoginTokenAdapter, type LoginStyle } from '../kit/loginSession.js';
  * total, type}`. Where F5 shows nothing (the deposit's answer), the shapes are
  * the gateway's decision (docs/decisions.md).
  *
- * Read top to bottom: declaration → wire shapes → request mappers → status
- * tables → response mappers → notifications → the operations.
+ * Read top to bottom: declaration → wire (zod schemas) → request mappers →
+ * status tables → notifications → the operations (which map parsed answers).
  */
 
 // ---------------------------------------------------------------- declaration
@@ -77,43 +79,68 @@ export const VELTRAX_PATHS = {
   withdrawal: '/api/withdrawals/{id}',
 } as const;
 
-// ---------------------------------------------------------------- wire shapes
+// ---------------------------------------------------------------- wire
 
 /** Body of POST /api/payments/deposit (F5). */
-export interface DepositRequest {
-  amount: number;
-  external_id: string;
-  clientCallbackUrl: string;
-  description?: string;
-  payer?: { name: string; document: string; email?: string };
-}
+export const VELTRAX_DEPOSIT_REQUEST = z.object({
+  amount: z.number().positive(),
+  external_id: z.string().min(1),
+  clientCallbackUrl: z.string().min(1),
+  description: z.string().optional(),
+  payer: z.object({ name: z.string(), document: z.string(), email: z.string().optional() }).optional(),
+});
+export type DepositRequest = z.infer<typeof VELTRAX_DEPOSIT_REQUEST>;
 
 /** Body of POST /api/withdrawals/withdraw (§7, F5). */
-export interface WithdrawRequest {
-  amount: number;
-  external_id: string;
-  pix_key: string;
-  key_type: 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE' | 'RANDOM';
-  description: string;
-  clientCallbackUrl: string;
+export const VELTRAX_WITHDRAW_REQUEST = z.object({
+  amount: z.number().positive(),
+  external_id: z.string().min(1),
+  pix_key: z.string().min(1),
+  key_type: z.enum(['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'RANDOM']),
+  description: z.string(),
+  clientCallbackUrl: z.string().min(1),
+});
+export type WithdrawRequest = z.infer<typeof VELTRAX_WITHDRAW_REQUEST>;
+
+/** A payment or a withdrawal as the API answers it (F5's fields; `net_amount`, `recipient` and the code's names are the gateway's reading). */
+const VELTRAX_OBJECT = z.object({
+  transaction_id: absentable(wireId),
+  id: absentable(wireId),
+  /** F5's withdrawal answer names the payout beside its `withdrawal` object too. */
+  transactionId: absentable(wireId),
+  external_id: absentable(z.string()),
+  status: wireStatus,
+  amount: absentable(wireAmount),
+  fee: absentable(wireAmount),
+  total: absentable(wireAmount),
+  net_amount: absentable(wireAmount),
+  /** The deposit's copy-and-paste code (gateway's decision; `qr_code` and `pix_code` read alike). */
+  qr_code: absentable(wireText),
+  pix_code: absentable(wireText),
+  type: absentable(z.string()),
+  recipient: absentable(z.record(z.string(), z.unknown())),
+});
+
+const WRAPPERS = ['deposit', 'payment', 'withdrawal', 'data'] as const;
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The object an answer carries, bare or under one of F5's wrappers (a wrapped object lacking an id takes the `transactionId` beside it). */
+function unwrapped(answer: unknown): unknown {
+  if (!isObject(answer)) return answer;
+  const wrapped = WRAPPERS.map((key) => answer[key]).find(isObject);
+  return wrapped ? { transactionId: answer.transactionId, ...wrapped } : answer;
 }
 
-/** A payment or a withdrawal as the API answers it, bare or under `deposit` / `payment` / `withdrawal` / `data`. */
-export interface VeltraxObject {
-  transaction_id?: string | number;
-  id?: string | number;
-  external_id?: string;
-  status?: string;
-  amount?: number | string;
-  fee?: number | string;
-  total?: number | string;
-  net_amount?: number | string;
-  /** The deposit's copy-and-paste code (gateway's decision; `qr_code` and `pix_code` read alike). */
-  qr_code?: string;
-  pix_code?: string;
-  type?: string;
-  recipient?: Record<string, unknown>;
-}
+/** Any Veltrax answer or webhook, unwrapped: its id (transaction_id, else id, else transactionId) and status are required. */
+export const VELTRAX_ANSWER = z.preprocess(unwrapped, VELTRAX_OBJECT).transform((object, ctx) => {
+  const id = object.transaction_id ?? object.id ?? object.transactionId;
+  if (id === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['transaction_id'], message: 'no id' });
+    return z.NEVER;
+  }
+  return { ...object, id };
+});
+export type VeltraxObject = z.output<typeof VELTRAX_ANSWER>;
 
 // ---------------------------------------------------------------- request mappers
 
@@ -153,36 +180,22 @@ export const VELTRAX_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>(
   'REJECTED',
 );
 
-// ---------------------------------------------------------------- response mappers
-
-/** The object an answer carries, bare or wrapped; undefined without an id or a status. */
-export function veltraxObject(answer: unknown): (VeltraxObject & { id: string; status: string }) | undefined {
-  if (!isRecord(answer)) return undefined;
-  const wrapped = [answer.deposit, answer.payment, answer.withdrawal, answer.data].find(isRecord);
-  const object = (wrapped ?? answer) as VeltraxObject;
-  const id = idText(object.transaction_id) ?? idText(object.id) ?? idText(answer.transactionId);
-  const status = textOf(object.status);
-  return id && status ? { ...object, id, status } : undefined;
-}
-
 // ---------------------------------------------------------------- notifications
-
-const present = (value: unknown): boolean => (typeof value === 'number' && Number.isFinite(value)) || !!textOf(value);
 
 /**
  * §4: accepted only when it carries amount, fee and net amount (`net_amount`,
  * or F5's `total`), or recipient bank details (`recipient`); a withdrawal by
- * its `type`, else a payment.
+ * its `type`, else a payment. Anything the schema refuses is ignored.
  */
 export function readVeltraxNotification(body: Buffer): ObjectNotification | undefined {
-  const event = parseJsonObject(body) as VeltraxObject | undefined;
-  const object = veltraxObject(event);
-  if (!event || !object) return undefined;
-  const amounts = present(event.amount) && present(event.fee) && (present(event.net_amount) || present(event.total));
-  const bankDetails = isRecord(event.recipient) && Object.keys(event.recipient).length > 0;
+  const parsed = VELTRAX_ANSWER.safeParse(parseJson(body));
+  if (!parsed.success) return undefined;
+  const event = parsed.data;
+  const amounts = event.amount !== undefined && event.fee !== undefined && (event.net_amount !== undefined || event.total !== undefined);
+  const bankDetails = event.recipient !== undefined && Object.keys(event.recipient).length > 0;
   if (!amounts && !bankDetails) return undefined;
   const kind = /withdraw/i.test(event.type ?? '') ? 'withdrawal' : 'transaction';
-  return { kind, id: object.id, status: object.status };
+  return { kind, id: event.id, status: event.status };
 }
 
 // ---------------------------------------------------------------- operations
@@ -206,15 +219,14 @@ export class VeltraxAdapter extends LoginTokenAdapter<VeltraxDeclaration> {
     return { path: this.loginPath, body: { client_id: clientId, client_secret: clientSecret }, refused: 'VELTRAX_AUTHENTICATION_FAILED' };
   }
 
-  private read<T>(operation: Operation, answer: unknown, map: (object: VeltraxObject & { id: string; status: string }) => T, what: string): T {
-    return this.mapped(operation, this.prefixFor(operation), () => {
-      const object = veltraxObject(answer) ?? unusableAnswer(what);
-      return map(object);
-    });
+  /** One call of `operation` with the session's token, its answer read by the schema (a mismatch is the kit's bad answer, under the operation's texts). */
+  private async call(ctx: AdapterContext, operation: Operation, send: (http: ProviderHttp) => Promise<ProviderResponse<unknown>>): Promise<VeltraxObject> {
+    const answer = await this.loginCall(ctx, operation, send);
+    return this.mapped(operation, this.prefixFor(operation), () => parseAnswer(VELTRAX_ANSWER, answer));
   }
 
-  private payment(object: VeltraxObject & { id: string; status: string }, requested?: number): TransactionResult {
-    const pixCode = textOf(object.qr_code) ?? textOf(object.pix_code);
+  private payment(object: VeltraxObject, requested?: number): TransactionResult {
+    const pixCode = object.qr_code ?? object.pix_code;
     return {
       paymentMethod: 'PIX',
       transactionId: object.id,
@@ -224,7 +236,7 @@ export class VeltraxAdapter extends LoginTokenAdapter<VeltraxDeclaration> {
     };
   }
 
-  private payout(object: VeltraxObject & { id: string; status: string }, requested?: number): WithdrawResult {
+  private payout(object: VeltraxObject, requested?: number): WithdrawResult {
     return { withdrawId: object.id, status: this.withdrawalStatus(object.status), amount: this.amountOr(object.amount, requested, 'valor do saque') };
   }
 
@@ -236,17 +248,19 @@ export class VeltraxAdapter extends LoginTokenAdapter<VeltraxDeclaration> {
       externalId: input.orderId ?? randomUUID(),
       callbackUrl: ctx.notificationUrl,
     });
-    const answer = await this.loginCall(ctx, 'createTransaction', (http) => http.post<unknown>(VELTRAX_PATHS.deposit, body));
-    const charge = this.read('createTransaction', answer, (object) => this.payment(object, input.amount), 'id ou status do pagamento');
-    // A deposit without its BR Code is one nobody can pay.
-    if (!charge.pixCode) this.mapped('createTransaction', this.prefixFor('createTransaction'), () => unusableAnswer('código PIX do pagamento'));
+    const deposit = await this.call(ctx, 'createTransaction', (http) => http.post<unknown>(VELTRAX_PATHS.deposit, body));
+    const charge = this.mapped('createTransaction', this.prefixFor('createTransaction'), () => {
+      const read = this.payment(deposit, input.amount);
+      // A deposit without its BR Code is one nobody can pay.
+      return read.pixCode ? read : unusableAnswer('código PIX do pagamento');
+    });
     return withPixQrImage({ ...charge, expiresAt });
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const path = fillPath(VELTRAX_PATHS.payment, { id: transactionId });
-    const answer = await this.loginCall(ctx, 'getTransaction', (http) => http.get<unknown>(path));
-    const charge = this.read('getTransaction', answer, (object) => this.payment(object), 'id ou status do pagamento');
+    const payment = await this.call(ctx, 'getTransaction', (http) => http.get<unknown>(path));
+    const charge = this.mapped('getTransaction', this.prefixFor('getTransaction'), () => this.payment(payment));
     // The id asked for stays the id, whatever the answer echoes.
     return withPixQrImage({ ...charge, transactionId });
   }
@@ -261,14 +275,14 @@ export class VeltraxAdapter extends LoginTokenAdapter<VeltraxDeclaration> {
       description: this.payoutDescription(input),
       clientCallbackUrl: ctx.notificationUrl,
     };
-    const answer = await this.loginCall(ctx, 'withdraw', (http) => http.post<unknown>(VELTRAX_PATHS.withdraw, body));
-    return this.read('withdraw', answer, (object) => this.payout(object, input.amount), 'id ou status do saque');
+    const withdrawal = await this.call(ctx, 'withdraw', (http) => http.post<unknown>(VELTRAX_PATHS.withdraw, body));
+    return this.mapped('withdraw', this.prefixFor('withdraw'), () => this.payout(withdrawal, input.amount));
   }
 
   override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
     const path = fillPath(VELTRAX_PATHS.withdrawal, { id: withdrawId });
-    const answer = await this.loginCall(ctx, 'getWithdraw', (http) => http.get<unknown>(path));
-    return { ...this.read('getWithdraw', answer, (object) => this.payout(object), 'id ou status do saque'), withdrawId };
+    const withdrawal = await this.call(ctx, 'getWithdraw', (http) => http.get<unknown>(path));
+    return { ...this.mapped('getWithdraw', this.prefixFor('getWithdraw'), () => this.payout(withdrawal)), withdrawId };
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
