@@ -2,14 +2,17 @@ import { describe, expect, it } from '@jest/globals';
 import {
   TRANSACTIONS_API_PATHS,
   TRANSACTIONS_API_STATUSES,
+  apiTransactionRequest,
   fromApiRefund,
   fromApiTransaction,
   parseNotification,
   toApiRefund,
   toApiTransaction,
+  transactionsApiAnswers,
   type RequestTerms,
   type ResponseTerms,
 } from '../../server/providers/families/transactionsApi/index.js';
+import { parseAnswer } from '../../server/providers/kit/answers.js';
 import { fillPath } from '../../server/providers/kit/declaration.js';
 import { centsToReais, reaisToCents } from '../../server/lib/money.js';
 import { declaredStatusTable, lookupStatus } from '../../server/lib/statusTable.js';
@@ -184,34 +187,45 @@ describe('request mapper', () => {
     ]);
   });
 
+  it('builds bodies of the request schema (wire.ts)', () => {
+    const bodies = [
+      toApiTransaction(input({ description: 'Curso', orderId: 'ord-1' }), terms),
+      toApiTransaction(input({ paymentMethod: 'CREDIT_CARD', cardId: 'card_9', installments: 3, items: [] }), terms),
+    ];
+    for (const body of bodies) expect(apiTransactionRequest.parse(body)).toEqual(body);
+  });
+
   it('fills path templates with the URL-encoded id', () => {
     expect(fillPath(TRANSACTIONS_API_PATHS.get, { id: 'tx 1/2' })).toBe('/transactions/tx%201%2F2');
     expect(fillPath(TRANSACTIONS_API_PATHS.refund.path, { id: '42' })).toBe('/transactions/42/refund');
   });
 });
 
-describe('response mapper', () => {
-  const context = (extra: Partial<ResponseTerms> = {}): ResponseTerms => ({
-    amount: (value) => Number(value),
-    status,
-    pixSeconds: DAY,
-    boletoSeconds: 3 * DAY,
-    now,
-    ...extra,
+describe('answers read by schema, then mapped', () => {
+  const context = (extra: Partial<ResponseTerms> = {}): ResponseTerms => ({ status, pixSeconds: DAY, boletoSeconds: 3 * DAY, now, ...extra });
+  /** A cents member's reader, as DeclaredAdapter.fromProviderAmount: anything but an integer is no amount. */
+  const cents = transactionsApiAnswers((value) => {
+    if (!Number.isSafeInteger(Number(value))) throw new RangeError('not cents');
+    return Number(value);
   });
+  const reais = transactionsApiAnswers(reaisToCents);
+  /** The transaction answer parsed as a cents member's, then mapped. */
+  const transaction = (body: unknown, terms = context(), answers = cents) => {
+    const answer = parseAnswer(answers.transaction, body);
+    if (answer.refused) throw new Error(`refused: ${answer.message}`);
+    return fromApiTransaction(answer.value, terms);
+  };
+  const refund = (body: unknown, transactionId: string) => fromApiRefund(parseAnswer(cents.refund, body), transactionId);
 
   it("maps a PIX answer: numeric id as text, status, code and the provider's expiry", () => {
     expect(
-      fromApiTransaction(
-        {
-          id: 123,
-          status: 'waiting_payment',
-          amount: 1990,
-          paymentMethod: 'pix',
-          pix: { qrcode: '00020126...6304ABCD', expirationDate: '2025-03-11T12:00:00.000Z' },
-        },
-        context(),
-      ),
+      transaction({
+        id: 123,
+        status: 'waiting_payment',
+        amount: 1990,
+        paymentMethod: 'pix',
+        pix: { qrcode: '00020126...6304ABCD', expirationDate: '2025-03-11T12:00:00.000Z' },
+      }),
     ).toEqual({
       paymentMethod: 'PIX',
       transactionId: '123',
@@ -222,18 +236,21 @@ describe('response mapper', () => {
     });
   });
 
-  it("computes the expiry from the member's validity when the provider gives none", () => {
-    expect(fromApiTransaction({ id: 'a', status: 'pending', amount: 100, paymentMethod: 'pix', pix: { qrcode: 'x' } }, context())?.expiresAt).toEqual(
+  it("computes the expiry from the member's validity when the provider gives none, or one that is no date", () => {
+    expect(transaction({ id: 'a', status: 'pending', amount: 100, paymentMethod: 'pix', pix: { qrcode: 'x' } }).expiresAt).toEqual(
       new Date('2025-03-11T12:00:00.000Z'),
     );
-    expect(fromApiTransaction({ id: 'b', status: 'pending', amount: 100, paymentMethod: 'boleto', boleto: {} }, context())?.expiresAt).toEqual(
+    expect(transaction({ id: 'b', status: 'pending', amount: 100, paymentMethod: 'boleto', boleto: {} }).expiresAt).toEqual(
       new Date('2025-03-13T12:00:00.000Z'),
+    );
+    expect(transaction({ id: 'c', status: 'pending', paymentMethod: 'pix', pix: { qrcode: 'x', expirationDate: 'amanhã' } }).expiresAt).toEqual(
+      new Date('2025-03-11T12:00:00.000Z'),
     );
   });
 
   it('maps a boleto answer and a reais amount', () => {
     expect(
-      fromApiTransaction(
+      transaction(
         {
           id: 'bol_1',
           status: 'waiting_payment',
@@ -241,7 +258,8 @@ describe('response mapper', () => {
           paymentMethod: 'boleto',
           boleto: { url: 'https://b/1.pdf', digitableLine: '2379', barcode: '237', expirationDate: '2025-03-13' },
         },
-        context({ amount: (value) => reaisToCents(value as number) }),
+        context(),
+        reais,
       ),
     ).toEqual({
       paymentMethod: 'BILLET',
@@ -255,7 +273,7 @@ describe('response mapper', () => {
   });
 
   it('reads an answer inside { data }, and falls back to what was requested for missing fields', () => {
-    expect(fromApiTransaction({ data: { id: 'c1', status: 'paid' } }, context({ requested: { paymentMethod: 'CREDIT_CARD', amount: 5000 } }))).toEqual({
+    expect(transaction({ data: { id: 'c1', status: 'paid' } }, context({ requested: { paymentMethod: 'CREDIT_CARD', amount: 5000 } }))).toEqual({
       paymentMethod: 'CREDIT_CARD',
       transactionId: 'c1',
       status: 'APPROVED',
@@ -263,19 +281,38 @@ describe('response mapper', () => {
     });
   });
 
-  it('gives undefined for an answer without a transaction id or status', () => {
-    expect(fromApiTransaction({ message: 'CPF inválido' }, context())).toBeUndefined();
-    expect(fromApiTransaction({ id: 'x' }, context())).toBeUndefined();
-    expect(fromApiTransaction('oops', context())).toBeUndefined();
+  it('reads `success: false` with a message as the refusal it is, keeping the message (and no card number in it)', () => {
+    expect(parseAnswer(cents.transaction, { success: false, message: 'Cartão 4111111111111111 recusado' })).toEqual({
+      refused: true,
+      message: expect.not.stringContaining('4111111111111111'),
+    });
+    expect(parseAnswer(cents.withdrawal, { success: false, error: 'Saldo insuficiente' })).toEqual({ refused: true, message: 'Saldo insuficiente' });
+  });
+
+  it.each<[string, unknown, string]>([
+    ['a message without the refusal flag', { message: 'CPF inválido' }, 'id:'],
+    ['an id without a status', { id: 'x' }, 'status:'],
+    ['a bare text', 'oops', 'corpo:'],
+    ['a refusal flag without a message', { success: false }, 'id:'],
+    ['an amount that is not money in the unit', { id: 'x', status: 'paid', amount: 19.9 }, 'amount:'],
+    ['a status that is not text', { id: 'x', status: 2 }, 'status:'],
+    ['a PIX code that is not text', { id: 'x', status: 'paid', pix: { qrcode: 5 } }, 'pix.qrcode:'],
+  ])('is a bad answer (outcome unknown, naming the field), never a refusal: %s', (_label, body, field) => {
+    expect(() => parseAnswer(cents.transaction, body)).toThrow(
+      expect.objectContaining({ code: 'UNAVAILABLE', reason: 'PROVIDER_BAD_RESPONSE', outcome: 'unknown', message: expect.stringContaining(field) }),
+    );
   });
 
   it('maps a refund answer: the newest refund id; a refusal in a 2xx body is status false', () => {
-    expect(fromApiRefund({ id: 9, status: 'refunded', refunds: [{ id: 'r1' }, { id: 'r2' }] }, '9')).toEqual({ refundId: 'r2', status: true });
-    expect(fromApiRefund({ id: 9, status: 'paid' }, '9')).toEqual({ refundId: '9', status: true });
-    // An empty answer is never an "ok" refund: the operation turns it into an error.
-    expect(fromApiRefund('', 'tx-1')).toBeUndefined();
-    expect(fromApiRefund({ id: 9, status: 'refused' }, '9')).toEqual({ refundId: '9', status: false });
-    expect(fromApiRefund({ id: 9, status: 'FAILED' }, '9')).toEqual({ refundId: '9', status: false });
+    expect(refund({ id: 9, status: 'refunded', refunds: [{ id: 'r1' }, { id: 'r2' }] }, '9')).toEqual({ refundId: 'r2', status: true });
+    expect(refund({ id: 9, status: 'paid' }, '9')).toEqual({ refundId: '9', status: true });
+    expect(refund({ id: 9, status: 'refused' }, '9')).toEqual({ refundId: '9', status: false });
+    expect(refund({ id: 9, status: 'FAILED' }, '9')).toEqual({ refundId: '9', status: false });
+  });
+
+  it('never reads an answer that says nothing of the refund as "refunded"', () => {
+    for (const body of ['', {}, { refunds: [] }, { success: false, message: 'erro' }])
+      expect(() => refund(body, 'tx-1')).toThrow(expect.objectContaining({ reason: 'PROVIDER_BAD_RESPONSE', outcome: 'unknown' }));
   });
 });
 

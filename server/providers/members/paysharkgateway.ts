@@ -1,12 +1,20 @@
+import { z } from 'zod';
 import type { ReceiverInput, ReceiverResult, WithdrawInput } from '../../domain/types.js';
 import { digitsOnly, inferDocumentType } from '../../lib/documents.js';
 import { SECONDS_PER_DAY } from '../../lib/expiry.js';
-import { isRecord } from '../../lib/json.js';
 import { pixKeyTypeName } from '../../lib/pixKey.js';
 import { lookupStatus } from '../../lib/statusTable.js';
-import { idText, textOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext } from '../adapter.js';
-import { DOC3_COMMON_OVERRIDES, TransactionsApiAdapter, unwrap, type ApiAmount, type TransactionsApiMember } from '../families/transactionsApi/index.js';
+import {
+  DOC3_COMMON_OVERRIDES,
+  TransactionsApiAdapter,
+  enveloped,
+  moneyIn,
+  orRefusal,
+  type AmountReader,
+  type TransactionsApiMember,
+} from '../families/transactionsApi/index.js';
+import { absentable, wireId, wireStatus } from '../kit/answers.js';
 import { COMMON_RECEIVER_STATUSES } from '../kit/commonStatuses.js';
 import { fillPath } from '../kit/declaration.js';
 import { member } from '../kit/registration.js';
@@ -53,18 +61,26 @@ export const PAYSHARKGATEWAY: TransactionsApiMember = {
 
 const RECEIVER_PATHS = { create: '/v1/receivers', get: '/v1/receivers/{id}' } as const;
 
-/** A receiver as PaySharkGateway is taken to answer it (no public material): bare or under `data`. */
-interface ApiReceiver {
-  id?: unknown;
-  status?: unknown;
-  name?: unknown;
-  email?: unknown;
-  /** The document as digits, or F1's `{number, type}`. */
-  document?: unknown;
-  /** Cents; a number, or `{available}`. */
-  balance?: ApiAmount | { available?: ApiAmount } | null;
-  data?: ApiReceiver;
+// ---- wire: receivers (no public material: the gateway's reading, lenient where it cannot know)
+
+/** A receiver as PaySharkGateway is taken to answer it, bare or under `data`; its money in cents, read by `toCents`. */
+function receiverShape(toCents: AmountReader) {
+  const money = moneyIn(toCents);
+  return z.object({
+    id: wireId,
+    status: absentable(wireStatus),
+    name: absentable(z.string()),
+    email: absentable(z.string()),
+    /** The document as digits, or F1's `{number, type}`. */
+    document: absentable(z.union([z.string(), z.object({ number: absentable(z.string()) }).transform((document) => document.number)])),
+    /** A number, or `{available}`. */
+    balance: absentable(z.union([money, z.object({ available: absentable(money) }).transform((balance) => balance.available)])),
+  });
 }
+export type PaySharkReceiver = z.output<ReturnType<typeof receiverShape>>;
+
+/** The receiver answers of an adapter whose money `toCents` reads: the receiver, or the family's refusal. */
+export const paySharkReceiverAnswer = (toCents: AmountReader) => orRefusal(enveloped(receiverShape(toCents)));
 
 /** Body of POST /v1/receivers: the F1 document shape `{number, type}` (lower case), the caller's bank account and address as given. */
 export function toPaySharkReceiver(input: ReceiverInput) {
@@ -81,27 +97,21 @@ export function toPaySharkReceiver(input: ReceiverInput) {
 }
 
 /**
- * The provider's receiver → ours; undefined without an id (the operation then
- * fails, never inventing a receiver). Fields the answer leaves out are the
+ * The provider's receiver → ours. Fields the answer leaves out are the
  * caller's (creation); a missing balance is 0; the status by §4's receiver
  * rule (active, approved ACTIVE; rejected, cancelled REJECTED; otherwise PENDING).
  */
-export function fromPaySharkReceiver(body: unknown, terms: { amount: (value: unknown) => number; input?: ReceiverInput }): ReceiverResult | undefined {
-  const receiver = unwrap<ApiReceiver>(body);
-  const receiverId = idText(receiver.id);
-  if (!receiverId) return undefined;
-  const answered = isRecord(receiver.document) ? receiver.document.number : receiver.document;
-  const document = digitsOnly(textOf(answered) ?? terms.input?.document ?? '');
-  const balance = isRecord(receiver.balance) ? receiver.balance.available : receiver.balance;
+export function fromPaySharkReceiver(receiver: PaySharkReceiver, input?: ReceiverInput): ReceiverResult {
+  const document = digitsOnly(receiver.document ?? input?.document ?? '');
   return {
-    receiverId,
+    receiverId: receiver.id,
     receiverProvider: PAYSHARKGATEWAY.identity.id,
-    name: textOf(receiver.name) ?? terms.input?.name ?? '',
+    name: receiver.name ?? input?.name ?? '',
     document,
     documentType: inferDocumentType(document),
-    email: textOf(receiver.email) ?? terms.input?.email ?? '',
+    email: receiver.email ?? input?.email ?? '',
     status: lookupStatus(COMMON_RECEIVER_STATUSES, receiver.status),
-    balance: balance === undefined || balance === null ? 0 : terms.amount(balance),
+    balance: receiver.balance ?? 0,
   };
 }
 
@@ -116,22 +126,28 @@ export class PaySharkGatewayAdapter extends TransactionsApiAdapter {
     return { ...super.withdrawalBody(input, ctx), pixKeyType: input.pixType ? pixKeyTypeName(input.pixType, { randomAs: 'evp' }) : 'evp' };
   }
 
+  private readonly receiverAnswer = paySharkReceiverAnswer((value) => this.fromProviderAmount(value));
+
   override async createReceiver(ctx: AdapterContext, input: ReceiverInput): Promise<ReceiverResult> {
     const prefix = this.prefixFor('createReceiver');
-    const data = await this.exchange('createReceiver', prefix, () => this.http(ctx).post<unknown>(RECEIVER_PATHS.create, toPaySharkReceiver(input)));
-    return this.receiver('createReceiver', prefix, data, input);
+    const receiver = await this.answered(
+      'createReceiver',
+      prefix,
+      () => this.http(ctx).post<unknown>(RECEIVER_PATHS.create, toPaySharkReceiver(input)),
+      this.receiverAnswer,
+    );
+    return fromPaySharkReceiver(receiver, input);
   }
 
   override async getReceiver(ctx: AdapterContext, receiverId: string): Promise<ReceiverResult> {
     const prefix = this.prefixFor('getReceiver');
-    const data = await this.exchange('getReceiver', prefix, () => this.http(ctx).get<unknown>(fillPath(RECEIVER_PATHS.get, { id: receiverId })));
-    return this.receiver('getReceiver', prefix, data);
-  }
-
-  private receiver(operation: 'createReceiver' | 'getReceiver', prefix: string, data: unknown, input?: ReceiverInput): ReceiverResult {
-    const result = this.mapped(operation, prefix, () => fromPaySharkReceiver(data, { amount: (value) => this.fromProviderAmount(value), input }));
-    if (!result) throw this.unusable(operation, prefix, data, 'id do recebedor');
-    return result;
+    const receiver = await this.answered(
+      'getReceiver',
+      prefix,
+      () => this.http(ctx).get<unknown>(fillPath(RECEIVER_PATHS.get, { id: receiverId })),
+      this.receiverAnswer,
+    );
+    return fromPaySharkReceiver(receiver);
   }
 }
 

@@ -1,9 +1,10 @@
+import { z } from 'zod';
 import { safeEqualText } from '../../lib/constantTime.js';
-import { parseJsonObject } from '../../lib/json.js';
-import { idText, textOf } from '../../lib/values.js';
+import { parseJson } from '../../lib/json.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
 import { TransactionsApiAdapter, type ParsedNotification, type TransactionsApiMember } from '../families/transactionsApi/index.js';
 import { DOC1_COMMON_GATEWAY, DOC1_COMMON_SOURCES } from '../families/transactionsApi/platforms/doc1Common.js';
+import { absentable, wireId, wireStatus } from '../kit/answers.js';
 import { member } from '../kit/registration.js';
 import { MASKED_SECRET, maskedJsonField } from '../kit/bodySecrets.js';
 
@@ -21,14 +22,21 @@ export const SAQPAY: TransactionsApiMember = {
   sources: `${DOC1_COMMON_SOURCES}; IPN \`{transaction_id, transaction_status, ipn_secret, …}\` checked by its \`ipn_secret\`: research (public integrations)`,
 };
 
-/** The IPN's transaction (SaqPay's id) and its status; undefined for anything else. */
+// ---- wire: the IPN (research: public integrations)
+
+/** The IPN: the transaction (SaqPay's id), its status, and the shared secret that authenticates it. */
+export const saqpayIpn = z.object({
+  transaction_id: wireId,
+  transaction_status: wireStatus,
+  ipn_secret: absentable(z.string()),
+});
+
+/** The IPN's transaction and its status; undefined for anything else. */
 export function readSaqpayIpn(body: Buffer): (ParsedNotification & { secret?: string }) | undefined {
-  const ipn = parseJsonObject(body);
-  const id = idText(ipn?.transaction_id);
-  const status = textOf(ipn?.transaction_status);
-  if (!id || !status) return undefined;
-  const secret = textOf(ipn?.ipn_secret);
-  return { kind: 'transaction', id, status, ...(secret ? { secret } : {}) };
+  const ipn = saqpayIpn.safeParse(parseJson(body));
+  if (!ipn.success) return undefined;
+  const { transaction_id: id, transaction_status: status, ipn_secret: secret } = ipn.data;
+  return { kind: 'transaction', id, status, ...(secret?.trim() ? { secret: secret.trim() } : {}) };
 }
 
 /** SaqPay's IPN instead of the family's postback shapes; its `ipn_secret` checked against the account's webhook secret. */

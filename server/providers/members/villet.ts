@@ -1,10 +1,9 @@
+import { z } from 'zod';
 import { digitsOnly, inferDocumentType } from '../../lib/documents.js';
-import { ProviderCallError } from '../../lib/http/index.js';
-import { isRecord } from '../../lib/json.js';
-import { dateOf, idText, textOf } from '../../lib/values.js';
 import type { ReceiverInput, ReceiverResult, WithdrawInput } from '../../domain/types.js';
 import { SPEC_GROUPS, type AdapterContext } from '../adapter.js';
-import { TransactionsApiAdapter, unwrap, type TransactionsApiMember } from '../families/transactionsApi/index.js';
+import { TransactionsApiAdapter, enveloped, moneyIn, wireDate, type AmountReader, type TransactionsApiMember } from '../families/transactionsApi/index.js';
+import { absentable, wireId } from '../kit/answers.js';
 import { member } from '../kit/registration.js';
 
 /**
@@ -30,14 +29,26 @@ export const VILLET: TransactionsApiMember = {
   paths: { withdraw: '/transfers' },
 };
 
-/** Wire shapes of the recipient calls. */
-interface ApiRecipient {
-  id?: string | number;
-  name?: string;
-  email?: string;
-  document?: string;
-  createdAt?: string;
-  data?: ApiRecipient;
+// ---- wire: recipients and their balance (no public material: the gateway's decision)
+
+/** A recipient, bare or under `data`: ACTIVE once it carries a creation timestamp (doc 2 §4). */
+export const villetRecipient = enveloped(
+  z.object({
+    id: wireId,
+    name: absentable(z.string()),
+    email: absentable(z.string()),
+    document: absentable(z.string()),
+    createdAt: absentable(wireDate),
+  }),
+);
+export type VilletRecipient = z.output<typeof villetRecipient>;
+
+/** GET balance/available: `{available}` (or `{amount}`) in the member's unit, bare or under `data`; read as cents by `toCents`. */
+export function villetBalance(toCents: AmountReader) {
+  const money = moneyIn(toCents);
+  return enveloped(z.union([z.object({ available: money }), z.object({ amount: money })])).transform((balance) =>
+    'available' in balance ? balance.available : balance.amount,
+  );
 }
 
 export const toApiRecipient = (input: ReceiverInput) => ({
@@ -48,20 +59,17 @@ export const toApiRecipient = (input: ReceiverInput) => ({
   ...(input.bankAccount ? { bankAccount: input.bankAccount } : {}),
 });
 
-/** The recipient and its available balance → our receiver; undefined without an id. ACTIVE only with a creation timestamp (doc 2 §4). */
-export function fromApiRecipient(body: unknown, balance: number): ReceiverResult | undefined {
-  const recipient = unwrap<ApiRecipient>(body);
-  const receiverId = idText(recipient.id);
-  if (!receiverId) return undefined;
-  const document = textOf(recipient.document) ?? '';
+/** The recipient and its available balance → our receiver. ACTIVE only with a creation timestamp (doc 2 §4). */
+export function fromApiRecipient(recipient: VilletRecipient, balance: number): ReceiverResult {
+  const document = recipient.document?.trim() ?? '';
   return {
-    receiverId,
+    receiverId: recipient.id,
     receiverProvider: 'VILLET',
-    name: textOf(recipient.name) ?? '',
+    name: recipient.name?.trim() ?? '',
     document,
     documentType: inferDocumentType(document),
-    email: textOf(recipient.email) ?? '',
-    status: dateOf(recipient.createdAt) ? 'ACTIVE' : 'PENDING',
+    email: recipient.email?.trim() ?? '',
+    status: recipient.createdAt ? 'ACTIVE' : 'PENDING',
     balance,
   };
 }
@@ -73,37 +81,29 @@ export class VilletAdapter extends TransactionsApiAdapter {
     return { amount: this.toProviderAmount(input.amount), recipientId: input.receiverId };
   }
 
+  private readonly balance = villetBalance((value) => this.fromProviderAmount(value));
+
   override async createReceiver(ctx: AdapterContext, input: ReceiverInput): Promise<ReceiverResult> {
     const prefix = this.prefixFor('createReceiver');
-    const data = await this.exchange('createReceiver', prefix, () => this.http(ctx).post<unknown>('/recipients', toApiRecipient(input)));
-    return this.receiver('createReceiver', prefix, data, 0);
+    const recipient = await this.exchange('createReceiver', prefix, () => this.http(ctx).post<unknown>('/recipients', toApiRecipient(input)), villetRecipient);
+    return fromApiRecipient(recipient, 0);
   }
 
   override async getReceiver(ctx: AdapterContext, receiverId: string): Promise<ReceiverResult> {
     const prefix = this.prefixFor('getReceiver');
-    const data = await this.exchange('getReceiver', prefix, () => this.http(ctx).get<unknown>(`/recipients/${encodeURIComponent(receiverId)}`));
-    const balance = await this.exchange('getReceiver', prefix, () =>
-      this.http(ctx).get<unknown>('/balance/available', { params: { recipientId: receiverId } }),
+    const recipient = await this.exchange(
+      'getReceiver',
+      prefix,
+      () => this.http(ctx).get<unknown>(`/recipients/${encodeURIComponent(receiverId)}`),
+      villetRecipient,
     );
-    return this.receiver('getReceiver', prefix, data, this.availableCents(balance));
-  }
-
-  /** GET balance/available answers {available} (or {amount}) in the member's unit; anything else is no balance to report. */
-  private availableCents(body: unknown): number {
-    const answer = isRecord(body) ? unwrap<{ available?: unknown; amount?: unknown; id?: unknown; data?: never }>(body) : {};
-    const value = answer.available ?? answer.amount;
-    return this.mapped('getReceiver', this.prefixFor('getReceiver'), () => {
-      if (value === undefined || value === null)
-        throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', 'resposta do provedor sem saldo disponível');
-      return this.fromProviderAmount(value);
-    });
-  }
-
-  private receiver(operation: 'createReceiver' | 'getReceiver', prefix: string, data: unknown, balance: number): ReceiverResult {
-    const result = fromApiRecipient(data, balance);
-    if (!result)
-      throw this.failure(operation, prefix, new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', 'resposta do provedor sem id do recebedor'));
-    return result;
+    const balance = await this.exchange(
+      'getReceiver',
+      prefix,
+      () => this.http(ctx).get<unknown>('/balance/available', { params: { recipientId: receiverId } }),
+      this.balance,
+    );
+    return fromApiRecipient(recipient, balance);
   }
 }
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import type { PaymentMethod, TransactionStatus } from '../../../server/domain/types.js';
 import { SECONDS_PER_DAY, wholeDays } from '../../../server/lib/expiry.js';
 import { centsToReais } from '../../../server/lib/money.js';
-import { CATALOGUE, FAILURE_PREFIXES } from '../../../server/lib/providerMessages.js';
+import { GatewayError, outcomeOf } from '../../../server/lib/errors.js';
+import { CATALOGUE, FAILURE_PREFIXES, type CatalogueKey } from '../../../server/lib/providerMessages.js';
 import { declaredStatusTable, lookupStatus } from '../../../server/lib/statusTable.js';
 import { operationsOf, capabilitiesOf } from '../../../server/providers/adapter.js';
 import {
@@ -44,6 +45,8 @@ export interface TransactionsApiFixtures {
   /** The refund body the member sends for an amount in its unit (a `refundBody` hook: BRPIX Digital's reason); default `{ amount }`. */
   refundBody?: (amount: number) => object;
 }
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const PIX_CODE =
   '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-426655440000520400005303986540519.905802BR5913Loja Exemplo6008BRASILIA62070503***63041D3D';
@@ -97,7 +100,15 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
   /** A body expectation, unless the member builds its own bodies. */
   const bodyOf = <T>(matcher: T): { body?: T } => (fixtures.ownBodies ? {} : { body: matcher });
   /** What a failure must be: its code, and its words unless the member has its own. */
-  const expected = (outcome: { code: string; message: string }) => (fixtures.ownFailureWording ? { code: outcome.code } : outcome);
+  const expected = (outcome: { code: string; message: unknown }) => (fixtures.ownFailureWording ? { code: outcome.code } : outcome);
+  /**
+   * The kit's one bad-answer failure (an answer its schema refuses, outcome unknown) under an operation's texts:
+   * the declared fixed text, else '<prefix>: resposta do provedor em formato inesperado (<field at fault>)'.
+   */
+  const badAnswer = (fixedText: CatalogueKey | undefined, prefixText: string) =>
+    fixedText
+      ? CATALOGUE[fixedText].message
+      : expect.stringMatching(new RegExp(`^${escapeRegExp(prefixText)}: resposta do provedor em formato inesperado \\(.+\\)$`));
   const failed = async (promise: Promise<unknown>) => {
     const outcome = await failure(promise);
     return fixtures.ownFailureWording ? { code: outcome.code } : outcome;
@@ -219,7 +230,7 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
       expect(await failed(h.adapter.createTransaction(h.ctx, input({ paymentMethod: method, cardId: 'c' })))).toEqual(
         expected({
           code: 'UNAVAILABLE',
-          message: createFailure('resposta do provedor sem id ou status da transação'),
+          message: badAnswer(fixed.createTransaction, prefix('createTransaction', FAILURE_PREFIXES.CREATE_TRANSACTION)),
         }),
       );
       h.fake.expect({ method: 'POST', path: paths.create, reply: { delayMs: LATE_MS, body: {} } });
@@ -229,6 +240,38 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
           message: createFailure(TIMEOUT_TEXT),
         }),
       );
+    });
+
+    /** What the caller's idempotency key becomes after a failure: freed (the provider refused) or held (it may have acted). */
+    const outcomeAfter = async (promise: Promise<unknown>) => {
+      try {
+        await promise;
+      } catch (error) {
+        return { code: (error as GatewayError).code, outcome: outcomeOf(error) };
+      }
+      throw new Error('expected a failure');
+    };
+
+    it.each<[string, unknown]>([
+      ['an HTML page', '<html><body>502 Bad Gateway</body></html>'],
+      ['an id of the wrong type', { id: { value: 1 }, status: 'paid' }],
+      ['a status of the wrong type', { id: 'tx_1', status: 7 }],
+      ['an amount that is no money', { id: 'tx_1', status: 'paid', amount: 'R$ 10' }],
+      ['a message without the refusal flag', { message: 'Transação criada' }],
+    ])('a charge answered with %s is the one bad answer: UNAVAILABLE, outcome unknown (the key held), never a refusal', async (_label, body) => {
+      h.fake.expect({ method: 'POST', path: paths.create, reply: { body } });
+      expect(await outcomeAfter(h.adapter.createTransaction(h.ctx, input({ paymentMethod: capabilities.paymentMethods[0]!, cardId: 'c' })))).toEqual({
+        code: 'UNAVAILABLE',
+        outcome: 'unknown',
+      });
+    });
+
+    it("a refusal in a 2xx body (success: false and the provider's message) frees the key: its outcome is known", async () => {
+      h.fake.expect({ method: 'POST', path: paths.create, reply: { body: { success: false, message: 'Saldo insuficiente' } } });
+      expect(await outcomeAfter(h.adapter.createTransaction(h.ctx, input({ paymentMethod: capabilities.paymentMethods[0]!, cardId: 'c' })))).toEqual({
+        code: 'INVALID_ARGUMENT',
+        outcome: 'failed',
+      });
     });
 
     it('needs its credentials, and says so without calling the provider', async () => {
@@ -312,7 +355,7 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
         expect(await failed(h.adapter.refoundTransaction(h.ctx, '98765', 1990))).toEqual(
           expected({
             code: 'UNAVAILABLE',
-            message: refundFailure('resposta do provedor sem dados do estorno'),
+            message: badAnswer(fixed.refoundTransaction, prefix('refoundTransaction', FAILURE_PREFIXES.REFUND_TRANSACTION)),
           }),
         );
       });
@@ -339,6 +382,19 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
           withdrawId: 'wd_1',
           amount: 2500,
           status: lookupStatus(withdrawalTable, 'processing'),
+        });
+      });
+    }
+
+    if (capabilities.withdrawMethods.includes('PIX')) {
+      it.each<[string, unknown]>([
+        ['an empty object', {}],
+        ['a status of the wrong type', { id: 'wd_1', status: ['processing'] }],
+      ])('a payout answered with %s holds the key (outcome unknown), never a refusal or a payout', async (_label, body) => {
+        h.fake.expect({ method: 'POST', path: paths.withdraw, reply: { body } });
+        expect(await outcomeAfter(h.adapter.withdraw(h.ctx, { paymentMethod: 'PIX', amount: 2500, pixKey: '123.456.789-09', pixType: 'CPF' }))).toEqual({
+          code: 'UNAVAILABLE',
+          outcome: 'unknown',
         });
       });
     }
@@ -377,13 +433,13 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
       });
 
       it.each([
-        [200, { token: 'tok_given' }, 'UNAVAILABLE', 'resposta do provedor sem id do cartão'],
+        [200, { token: 'tok_given' }, 'UNAVAILABLE', undefined],
         [200, { success: false, message: 'Cartão recusado' }, 'INVALID_ARGUMENT', 'Cartão recusado'],
         [422, { message: 'Token expirado' }, 'INVALID_ARGUMENT', 'Token expirado'],
       ])('a save answered %i %j is %s, never a card id', async (status, body, code, text) => {
         h.fake.expect({ method: 'POST', path: paths.cardSave, reply: { status, body } });
         expect(await failed(h.adapter.createCardId(h.ctx, { cardToken: 'tok_given' }))).toEqual(
-          expected({ code: String(code), message: `${savePrefix}: ${text}` }),
+          expected({ code: String(code), message: text ? `${savePrefix}: ${text}` : badAnswer(undefined, savePrefix) }),
         );
       });
 

@@ -8,19 +8,17 @@ import type {
   WithdrawInput,
   WithdrawResult,
 } from '../../../domain/types.js';
-import { GatewayError, invalidArgument } from '../../../lib/errors.js';
-import { providerMessage } from '../../../lib/http/index.js';
-import { isRecord } from '../../../lib/json.js';
+import { invalidArgument } from '../../../lib/errors.js';
+import type { ProviderResponse } from '../../../lib/http/index.js';
 import { withPixQrImage } from '../../../lib/pixQrCode.js';
 import { lookupStatus, statusTable } from '../../../lib/statusTable.js';
 import { catalogueError, providerFailure } from '../../../lib/providerMessages.js';
 import type { AdapterContext, CardIdInput, IncomingNotification } from '../../adapter.js';
 import type { AdapterRuntime } from '../../kit/declaration.js';
 import { fillPath } from '../../kit/declaration.js';
-import { DeclaredAdapter } from '../../kit/declaredAdapter.js';
+import type { AnswerSchema } from '../../kit/answers.js';
+import { DeclaredAdapter, type ExtraOperation } from '../../kit/declaredAdapter.js';
 import {
-  fromApiCardToken,
-  fromApiSavedCard,
   fromApiRefund,
   fromApiTransaction,
   fromApiWithdrawal,
@@ -35,6 +33,7 @@ import {
 import { TRANSACTIONS_API_PATHS, type TransactionsApiMember, type TransactionsApiPaths } from './member.js';
 import { parseNotification, type ParsedNotification } from './notifications.js';
 import { TRANSACTIONS_API_STATUSES, TRANSACTIONS_API_WITHDRAWAL_STATUSES } from './statuses.js';
+import { transactionsApiAnswers, type Answered, type TransactionsApiAnswers } from './wire.js';
 
 /**
  * The "transactions API" family (spec doc 2 §7: PAGUESAFE, PIXIUM, HORIZONBANK,
@@ -45,6 +44,8 @@ import { TRANSACTIONS_API_STATUSES, TRANSACTIONS_API_WITHDRAWAL_STATUSES } from 
  */
 export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMember> {
   protected readonly paths: TransactionsApiPaths;
+  /** The family's answers with this member's money unit (wire.ts). */
+  protected readonly answers: TransactionsApiAnswers;
 
   constructor(member: TransactionsApiMember, runtime: AdapterRuntime = {}) {
     super(member, runtime, {
@@ -53,6 +54,7 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
       withdrawalStatuses: TRANSACTIONS_API_WITHDRAWAL_STATUSES,
     });
     this.paths = { ...TRANSACTIONS_API_PATHS, ...member.paths };
+    this.answers = transactionsApiAnswers((value) => this.fromProviderAmount(value));
   }
 
   // ------------------------------------------------------------ hooks (a member that needs code overrides one of these)
@@ -97,7 +99,6 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
 
   private terms(now: Date, requested?: ResponseTerms['requested']): ResponseTerms {
     return {
-      amount: (value) => this.fromProviderAmount(value),
       status: (value) => this.transactionStatus(value),
       pixSeconds: this.pixExpirySeconds,
       boletoSeconds: this.boletoExpirySeconds,
@@ -107,13 +108,20 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
   }
 
   /**
-   * A 2xx body without the resource: the message of a JSON answer where it gives one (it refused), else an unusable
-   * answer (an outage): a bare text such as a proxy's HTML page is not the provider speaking.
+   * One exchange whose answer is the resource or the dialect's refusal
+   * (wire.ts `orRefusal`): the resource, or the operation's failure with the
+   * provider's message (a refusal: INVALID_ARGUMENT, its outcome known). Anything
+   * else is the kit's bad answer, its outcome unknown.
    */
-  protected unusable(operation: Operation, prefix: string, body: unknown, what: string): GatewayError {
-    const message = isRecord(body) ? providerMessage(body) : undefined;
-    const error = message ? providerFailure(prefix, message, 'INVALID_ARGUMENT') : providerFailure(prefix, `resposta do provedor sem ${what}`, 'UNAVAILABLE');
-    return this.failure(operation, prefix, error);
+  protected async answered<T>(
+    operation: Operation | ExtraOperation,
+    prefix: string,
+    send: () => Promise<ProviderResponse<unknown>>,
+    schema: AnswerSchema<Answered<T>>,
+  ): Promise<T> {
+    const answer = await this.exchange(operation, prefix, send, schema);
+    if (answer.refused) throw this.failure(operation, prefix, providerFailure(prefix, answer.message, 'INVALID_ARGUMENT'));
+    return answer.value;
   }
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
@@ -122,21 +130,27 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
       throw catalogueError(this.declaration.failures?.missingCard ?? 'CARD_ID_REQUIRED', { field: 'transaction.card_id' });
     const prefix = this.prefixFor('createTransaction');
     const now = this.now();
-    const data = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(this.paths.create, this.transactionBody(input, ctx)));
     const startsPending = this.declaration.pendingAtCreation?.includes(input.paymentMethod);
+    const transaction = await this.answered(
+      'createTransaction',
+      prefix,
+      () => this.http(ctx).post<unknown>(this.paths.create, this.transactionBody(input, ctx)),
+      startsPending ? this.answers.createdTransaction : this.answers.transaction,
+    );
     const terms = this.terms(now, { paymentMethod: input.paymentMethod, amount: input.amount });
-    const result = fromApiTransaction(data, startsPending ? { ...terms, createdStatus: 'PENDING' } : terms);
-    if (!result) throw this.unusable('createTransaction', prefix, data, 'id ou status da transação');
-    return withPixQrImage(result);
+    return withPixQrImage(fromApiTransaction(transaction, startsPending ? { ...terms, createdStatus: 'PENDING' } : terms));
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const prefix = this.prefixFor('getTransaction');
     const now = this.now();
-    const data = await this.exchange('getTransaction', prefix, () => this.http(ctx).get<unknown>(fillPath(this.paths.get, { id: transactionId })));
-    const result = fromApiTransaction(data, this.terms(now));
-    if (!result) throw this.unusable('getTransaction', prefix, data, 'id ou status da transação');
-    return withPixQrImage(result);
+    const transaction = await this.answered(
+      'getTransaction',
+      prefix,
+      () => this.http(ctx).get<unknown>(fillPath(this.paths.get, { id: transactionId })),
+      this.answers.transaction,
+    );
+    return withPixQrImage(fromApiTransaction(transaction, this.terms(now)));
   }
 
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
@@ -144,12 +158,13 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
     const { method, path } = this.paths.refund;
     const url = fillPath(path, { id: transactionId });
     const body = this.refundBody(amount, transactionId, ctx);
-    const data = await this.exchange('refoundTransaction', prefix, () =>
-      method === 'DELETE' ? this.http(ctx).delete<unknown>(url, { body }) : this.http(ctx).post<unknown>(url, body),
+    const answer = await this.exchange(
+      'refoundTransaction',
+      prefix,
+      () => (method === 'DELETE' ? this.http(ctx).delete<unknown>(url, { body }) : this.http(ctx).post<unknown>(url, body)),
+      this.answers.refund,
     );
-    const result = fromApiRefund(data, transactionId);
-    if (!result) throw this.failure('refoundTransaction', prefix, providerFailure(prefix, 'resposta do provedor sem dados do estorno', 'UNAVAILABLE'));
-    return result;
+    return fromApiRefund(answer, transactionId);
   }
 
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
@@ -159,36 +174,41 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
     if (input.paymentMethod === 'RECEIVER' && !input.receiverId?.trim())
       throw invalidArgument('withdraw.receiver_id', `withdraw.receiver_id is required: ${this.identity.id} pays out to a recipient`);
     const prefix = this.prefixFor('withdraw');
+    const body = this.withdrawalBody(input, ctx);
     const headers = this.withdrawalHeaders(ctx, input);
-    const data = await this.exchange('withdraw', prefix, () => this.http(ctx).post<unknown>(this.paths.withdraw, this.withdrawalBody(input, ctx), { headers }));
-    const result = fromApiWithdrawal(data, {
-      amount: (value) => this.fromProviderAmount(value),
-      status: (value) => this.withdrawalStatus(value),
-      requestedAmount: input.amount,
-    });
-    if (!result) throw this.unusable('withdraw', prefix, data, 'id ou status do saque');
+    const withdrawal = await this.answered(
+      'withdraw',
+      prefix,
+      () => this.http(ctx).post<unknown>(this.paths.withdraw, body, { headers }),
+      this.answers.withdrawal,
+    );
+    const result = fromApiWithdrawal(withdrawal, { status: (value) => this.withdrawalStatus(value), requestedAmount: input.amount });
     if (result.status === 'REJECTED' && this.declaration.withdrawalRefusalIsError) {
-      throw this.failure('withdraw', prefix, providerFailure(prefix, providerMessage(data) ?? 'saque recusado', 'FAILED_PRECONDITION'));
+      throw this.failure('withdraw', prefix, providerFailure(prefix, `saque recusado (${withdrawal.status})`, 'FAILED_PRECONDITION'));
     }
     return result;
   }
 
   override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
     const prefix = this.prefixFor('getWithdraw');
-    const data = await this.exchange('getWithdraw', prefix, () => this.http(ctx).get<unknown>(fillPath(this.paths.getWithdraw, { id: withdrawId })));
-    const result = fromApiWithdrawal(data, { amount: (value) => this.fromProviderAmount(value), status: (value) => this.withdrawalStatus(value) });
-    if (!result) throw this.unusable('getWithdraw', prefix, data, 'id ou status do saque');
-    return { ...result, withdrawId };
+    const withdrawal = await this.answered(
+      'getWithdraw',
+      prefix,
+      () => this.http(ctx).get<unknown>(fillPath(this.paths.getWithdraw, { id: withdrawId })),
+      this.answers.withdrawal,
+    );
+    return { ...fromApiWithdrawal(withdrawal, { status: (value) => this.withdrawalStatus(value) }), withdrawId };
   }
 
   override async createCardToken(ctx: AdapterContext, card: CardInput): Promise<string> {
     const prefix = this.prefixFor('createCardToken');
-    const data = await this.exchange('createCardToken', prefix, () =>
-      this.http(ctx).post<unknown>(this.paths.cardToken, this.cardTokenBody(card), { params: this.cardTokenQuery(ctx) }),
+    const body = this.cardTokenBody(card);
+    return this.answered(
+      'createCardToken',
+      prefix,
+      () => this.http(ctx).post<unknown>(this.paths.cardToken, body, { params: this.cardTokenQuery(ctx) }),
+      this.answers.cardToken,
     );
-    const token = fromApiCardToken(data);
-    if (!token) throw this.unusable('createCardToken', prefix, data, 'token do cartão');
-    return token;
   }
 
   /** Doc 3 §7's two calls: the card tokenised (unless the caller brings the token), then saved from its token; the saved card's id is the card id. */
@@ -196,10 +216,7 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
     const token = input.cardToken || (input.card ? await this.createCardToken(ctx, input.card) : undefined);
     if (!token) throw invalidArgument('card_token', 'card_token or card is required');
     const prefix = this.prefixFor('createCardId');
-    const data = await this.exchange('createCardId', prefix, () => this.http(ctx).post<unknown>(this.paths.cardSave, toApiCardSave(token)));
-    const cardId = fromApiSavedCard(data);
-    if (!cardId) throw this.unusable('createCardId', prefix, data, 'id do cartão');
-    return cardId;
+    return this.answered('createCardId', prefix, () => this.http(ctx).post<unknown>(this.paths.cardSave, toApiCardSave(token)), this.answers.savedCard);
   }
 
   /** The postback read as the provider's object (the family's shapes, notifications.ts); a member with its own postback (SaqPay's IPN) overrides this one hook. */

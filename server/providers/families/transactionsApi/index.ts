@@ -4,4 +4,4 @@ export { TRANSACTIONS_API_PATHS, type TransactionsApiMember, type TransactionsAp
 export { DOC3_COMMON_OVERRIDES, TRANSACTIONS_API_STATUSES, TRANSACTIONS_API_WITHDRAWAL_STATUSES } from './statuses.js';
 export * from './mappers.js';
 export { parseNotification, type ParsedNotification } from './notifications.js';
-export type * from './wire.js';
+export * from './wire.js';

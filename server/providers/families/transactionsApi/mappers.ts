@@ -12,25 +12,28 @@ import type {
 import { cardDigits, fourDigitYear } from '../../../lib/card.js';
 import { digitsOnly, inferDocumentType } from '../../../lib/documents.js';
 import { expiresAfter, wholeDays } from '../../../lib/expiry.js';
-import { isRecord } from '../../../lib/json.js';
 import { paymentMethodCodec } from '../../../lib/paymentMethods.js';
 import { nationalPhoneDigits } from '../../../lib/phone.js';
 import { normalizePixKey } from '../../../lib/pixKey.js';
-import { dateOf, idText, textOf } from '../../../lib/values.js';
 import type {
   ApiCardSaveRequest,
   ApiCardTokenRequest,
   ApiCashoutRequest,
+  ApiCreatedTransaction,
   ApiCustomer,
   ApiItem,
   ApiPaymentMethod,
-  ApiTransaction,
+  ApiRefund,
+  ApiRefundRequest,
   ApiTransactionRequest,
   ApiWithdrawal,
   ApiWithdrawalRequest,
 } from './wire.js';
 
-/** Pure mappers of the dialect: our input → their body, their body → our result. No HTTP, no clock, no logger. */
+/**
+ * Pure mappers of the dialect: our input → their body, their parsed answer
+ * (wire.ts) → our result. No HTTP, no clock, no logger, no reading of raw bodies.
+ */
 
 export const API_PAYMENT_METHODS = paymentMethodCodec<PaymentMethod, ApiPaymentMethod>(
   { PIX: 'pix', BILLET: 'boleto', CREDIT_CARD: 'credit_card' },
@@ -122,7 +125,7 @@ export function toApiCustomer(input: Pick<TransactionInput, 'customer' | 'addres
 }
 
 /** The refund body: the amount to give back, in the member's unit (spec doc 1 §7: "POST /transactions/{id}/refund (amount)"). */
-export const toApiRefund = (amountCents: number, amount: RequestTerms['amount']) => ({ amount: amount(amountCents) });
+export const toApiRefund = (amountCents: number, amount: RequestTerms['amount']): ApiRefundRequest => ({ amount: amount(amountCents) });
 
 /** A payout to a PIX key; keys normalised per type (digits for CPF/CNPJ/PHONE, as the spec's common rule says). */
 export function toApiWithdrawal(input: WithdrawInput, terms: Pick<RequestTerms, 'amount' | 'notificationUrl'>): ApiWithdrawalRequest {
@@ -157,18 +160,10 @@ export const toApiCardToken = (card: CardInput): ApiCardTokenRequest => ({
   cvv: card.cvv,
 });
 
-/** The object, whether the member answers it bare or inside `{ data: … }`. */
-export function unwrap<T extends { id?: unknown; data?: T }>(body: unknown): T {
-  if (!isRecord(body)) return {} as T;
-  const object = body as T;
-  return object.id === undefined && isRecord(object.data) ? (object.data as T) : object;
-}
-
 /** What a response mapper needs of the member. */
 export interface ResponseTerms {
-  /** The member's unit → our integer cents. */
-  amount: (value: unknown) => number;
-  status: (value: unknown) => TransactionStatus;
+  /** The member's table; a status the answer leaves out (a created charge of `createdStatus`) is never read. */
+  status: (value: string | undefined) => TransactionStatus;
   pixSeconds: number;
   boletoSeconds: number;
   /** When the charge was asked for: the base of the fallback expiry when the provider omits it. */
@@ -179,30 +174,27 @@ export interface ResponseTerms {
   createdStatus?: TransactionStatus;
 }
 
-/**
- * The provider's transaction → our result, without the QR image. Undefined
- * when the body has no transaction id or status: the operation turns that into
- * an error carrying the provider's message (a failure inside a 2xx body).
- */
-export function fromApiTransaction(body: unknown, terms: ResponseTerms): TransactionResult | undefined {
-  const transaction = unwrap<ApiTransaction>(body);
-  const transactionId = idText(transaction.id);
-  const status = textOf(transaction.status);
-  if (!transactionId || (!status && !terms.createdStatus)) return undefined;
+/** The provider's transaction (parsed: its money already cents) → our result, without the QR image. */
+export function fromApiTransaction(transaction: ApiCreatedTransaction, terms: ResponseTerms): TransactionResult {
   const paymentMethod =
     API_PAYMENT_METHODS.fromProvider(transaction.paymentMethod) ??
     terms.requested?.paymentMethod ??
     (transaction.pix ? 'PIX' : transaction.boleto ? 'BILLET' : 'CREDIT_CARD');
-  const amount = transaction.amount !== undefined && transaction.amount !== null ? terms.amount(transaction.amount) : (terms.requested?.amount ?? 0);
-  const result: TransactionResult = { paymentMethod, transactionId, status: terms.createdStatus ?? terms.status(status), amount };
+  const amount = transaction.amount ?? terms.requested?.amount ?? 0;
+  const result: TransactionResult = {
+    paymentMethod,
+    transactionId: transaction.id,
+    status: terms.createdStatus ?? terms.status(transaction.status),
+    amount,
+  };
   if (paymentMethod === 'PIX') {
-    result.pixCode = transaction.pix?.qrcode || undefined;
-    result.expiresAt = dateOf(transaction.pix?.expirationDate) ?? expiresAfter(terms.now, terms.pixSeconds);
+    result.pixCode = transaction.pix?.qrcode;
+    result.expiresAt = transaction.pix?.expirationDate ?? expiresAfter(terms.now, terms.pixSeconds);
   }
   if (paymentMethod === 'BILLET') {
-    result.billetCode = transaction.boleto?.digitableLine || transaction.boleto?.barcode || undefined;
-    result.billetUrl = transaction.boleto?.url || undefined;
-    result.expiresAt = dateOf(transaction.boleto?.expirationDate ?? transaction.boleto?.dueDate) ?? expiresAfter(terms.now, terms.boletoSeconds);
+    result.billetCode = transaction.boleto?.digitableLine ?? transaction.boleto?.barcode;
+    result.billetUrl = transaction.boleto?.url;
+    result.expiresAt = transaction.boleto?.expirationDate ?? transaction.boleto?.dueDate ?? expiresAfter(terms.now, terms.boletoSeconds);
   }
   return result;
 }
@@ -215,44 +207,20 @@ export function fromApiTransaction(body: unknown, terms: ResponseTerms): Transac
 export const REFUND_REFUSED: ReadonlySet<string> = new Set(['refused', 'rejected', 'failed', 'declined', 'denied', 'error']);
 
 /**
- * A refund answer → our result; undefined when the answer says nothing about
- * the refund (no status, id or refund list: an outage, never "ok"). A 2xx
- * answer is a refund the provider took, unless its status is a refusal
- * (REFUND_REFUSED: a refusal in a 2xx body). The refund id is the newest entry
- * of `refunds`, else the body's id, else the transaction's.
+ * A refund answer → our result. A 2xx answer is a refund the provider took,
+ * unless its status is a refusal (REFUND_REFUSED: a refusal in a 2xx body).
+ * The refund id is the newest entry of `refunds`, else the body's id, else the
+ * transaction's.
  */
-export function fromApiRefund(body: unknown, transactionId: string): RefundResult | undefined {
-  const answer = unwrap<ApiTransaction>(body);
-  const refunds = Array.isArray(answer.refunds) ? answer.refunds : [];
-  const statusText = textOf(answer.status);
-  if (!statusText && idText(answer.id) === undefined && refunds.length === 0) return undefined;
-  const refundId = idText(refunds.at(-1)?.id) ?? idText(answer.id) ?? transactionId;
-  return { refundId, status: !(statusText && REFUND_REFUSED.has(statusText.toLowerCase())) };
+export function fromApiRefund(answer: ApiRefund, transactionId: string): RefundResult {
+  const refundId = answer.refunds?.at(-1)?.id ?? answer.id ?? transactionId;
+  return { refundId, status: !(answer.status && REFUND_REFUSED.has(answer.status.toLowerCase())) };
 }
 
-/** A payout answer → our result; undefined without an id and a status. */
-export function fromApiWithdrawal(
-  body: unknown,
-  terms: { amount: ResponseTerms['amount']; status: (value: unknown) => WithdrawStatus; requestedAmount?: number },
-): WithdrawResult | undefined {
-  const withdrawal = unwrap<ApiWithdrawal>(body);
-  const withdrawId = idText(withdrawal.id);
-  const status = textOf(withdrawal.status);
-  if (!withdrawId || !status) return undefined;
-  const amount = withdrawal.amount !== undefined && withdrawal.amount !== null ? terms.amount(withdrawal.amount) : (terms.requestedAmount ?? 0);
-  return { withdrawId, amount, status: terms.status(status) };
-}
-
-/** The token of a POST /card-token answer: `id` or `token`. */
-export function fromApiCardToken(body: unknown): string | undefined {
-  const answer = unwrap<{ id?: unknown; token?: unknown; data?: never }>(body);
-  return idText(answer.id) ?? idText(answer.token);
+/** A payout answer (its money already cents) → our result; absent, the amount asked for. */
+export function fromApiWithdrawal(withdrawal: ApiWithdrawal, terms: { status: (value: string) => WithdrawStatus; requestedAmount?: number }): WithdrawResult {
+  return { withdrawId: withdrawal.id, amount: withdrawal.amount ?? terms.requestedAmount ?? 0, status: terms.status(withdrawal.status) };
 }
 
 /** The body saving a card from its token (POST /cards). */
 export const toApiCardSave = (token: string): ApiCardSaveRequest => ({ token });
-
-/** The saved card's id of a POST /cards answer (`id`, bare or under `data`): the card id charges send. */
-export function fromApiSavedCard(body: unknown): string | undefined {
-  return idText(unwrap<{ id?: unknown; data?: never }>(body).id);
-}

@@ -1,5 +1,5 @@
-import { isRecord, parseJsonObject } from '../../../lib/json.js';
-import { idText, textOf } from '../../../lib/values.js';
+import { parseJson } from '../../../lib/json.js';
+import { apiPostback } from './wire.js';
 
 export interface ParsedNotification {
   kind: 'transaction' | 'withdrawal';
@@ -30,26 +30,18 @@ const WITHDRAWAL_EVENT = /^(transfers?|withdraw(al)?s?|cashouts?)([._:-].*)?$/i;
  * names the status). Both give undefined.
  */
 export function parseNotification(body: Buffer | string, options: { statusFromEvent?: boolean } = {}): ParsedNotification | undefined {
-  const envelope = parseJsonObject(body);
-  if (!envelope) return undefined;
+  const parsed = apiPostback.safeParse(parseJson(body));
+  if (!parsed.success) return undefined;
+  const envelope = parsed.data;
   const event = envelope.type ?? envelope.event;
-  const kind =
-    event === undefined
-      ? 'transaction'
-      : typeof event !== 'string'
-        ? undefined
-        : TRANSACTION_EVENT.test(event)
-          ? 'transaction'
-          : WITHDRAWAL_EVENT.test(event)
-            ? 'withdrawal'
-            : undefined;
+  const kind = event === undefined ? 'transaction' : TRANSACTION_EVENT.test(event) ? 'transaction' : WITHDRAWAL_EVENT.test(event) ? 'withdrawal' : undefined;
   if (!kind) return undefined;
   // F2 platforms send payouts as {event: 'withdrawal.created', withdrawal: {id, status, …}}.
-  const data = isRecord(envelope.data) ? envelope.data : isRecord(envelope.withdrawal) ? envelope.withdrawal : undefined;
-  const id = idText(data?.id) ?? idText(envelope.objectId) ?? (data ? undefined : idText(envelope.id));
-  const named = typeof event === 'string' ? event.trim() : undefined;
+  const data = envelope.data ?? envelope.withdrawal;
+  const id = data?.id ?? envelope.objectId ?? (data ? undefined : envelope.id);
+  const named = event?.trim() || undefined;
   // Only where the member's events name the status may the event stand in for a missing status.
-  const status = textOf(data?.status) ?? textOf(envelope.status) ?? (options.statusFromEvent ? named : undefined);
+  const status = data?.status ?? envelope.status ?? (options.statusFromEvent ? named : undefined);
   if (!id || !status) return undefined;
   return { kind, id, status, ...(named ? { event: named } : {}) };
 }
