@@ -50,6 +50,16 @@ describe('PODPAY2 (spec doc 3, group 4)', () => {
     });
   });
 
+  it.each([
+    ['COMPLETED', 'APPROVED'],
+    ['REFUSED', 'REJECTED'],
+    ['PENDING_QUEUE', 'PENDING'],
+  ])('reads a payout by GET /transfers/{id} (its postbacks are unsigned: this read confirms them): %s → %s', async (status, expected) => {
+    expect(h.adapter.operations).toContain('getWithdraw');
+    h.fake.expect({ method: 'GET', path: '/transfers/tr_7', headers: { authorization: AUTH }, reply: { body: { id: 'tr_7', status, amount: 2500 } } });
+    expect(await h.adapter.getWithdraw(h.ctx, 'tr_7')).toEqual({ withdrawId: 'tr_7', amount: 2500, status: expected });
+  });
+
   it('refuses a payout without a withdraw key before calling, and never logs the key', async () => {
     const ctx = { ...h.ctx, secretKey: 'sk_pod' };
     expect((await failure(h.adapter.withdraw(ctx, { paymentMethod: 'PIX', amount: 100, pixKey: 'a@b.c', pixType: 'EMAIL' }))).code).toBe('FAILED_PRECONDITION');

@@ -25,7 +25,8 @@ const PAYOUT_CREDENTIALS = { ...CREDENTIALS, secretKey: ['secret', 'withdrawKey'
  * PODPAY2 (spec doc 3, group 4), a member of the transactions API family on
  * the "Pagar.me-v4 clone" platform (provider research F1, api.podpay.co): the
  * family's paths, POST /transactions, GET /transactions/{id}, POST
- * /transactions/{id}/refund, POST /transfers with a withdraw-key header (§7);
+ * /transactions/{id}/refund, POST /transfers with a withdraw-key header (§7),
+ * GET /transfers/{id} (the platform's payout read);
  * Basic publicKey:secret (§5, research); card charges need card data (§5);
  * PIX 1 day, boleto 3 days (§9); its transaction and transfer tables (§4),
  * unknown PENDING; the fourth group's 'Erro no saque: …' and 'Erro no
@@ -34,7 +35,11 @@ const PAYOUT_CREDENTIALS = { ...CREDENTIALS, secretKey: ['secret', 'withdrawKey'
  */
 export const PODPAY2: TransactionsApiMember = {
   identity: { id: 'PODPAY2', specGroup: SPEC_GROUPS.DOC3_GROUP4, defaultBaseUrl: 'https://api.podpay.co/v1' },
-  capabilities: { paymentMethods: ['PIX', 'CREDIT_CARD', 'BILLET'], withdrawMethods: ['PIX'], refunds: true, webhooks: true },
+  /**
+   * Payouts are read by GET /transfers/{id} (the platform's, which its public clients use; §7 lists
+   * only the POST): its postbacks are unsigned, so a payout's notification is confirmed by that read.
+   */
+  capabilities: { paymentMethods: ['PIX', 'CREDIT_CARD', 'BILLET'], withdrawMethods: ['PIX'], withdrawalLookup: true, refunds: true, webhooks: true },
   auth: { type: 'basic', username: 'publicKey', password: credentialPart(CREDENTIALS, 'secret') },
   credentials: CREDENTIALS,
   money: 'cents',
@@ -52,7 +57,7 @@ export const PODPAY2: TransactionsApiMember = {
   failures: { missingCard: 'PODPAY2_CARD_DATA_REQUIRED' },
   failurePrefixes: { withdraw: 'WITHDRAW_FOURTH_GROUP', refoundTransaction: 'REFUND_FOURTH_GROUP' },
   sources:
-    "paths, withdraw-key header, both keys for Basic, card data, expiries, statuses, texts: spec (doc 3 §4/§5/§7/§8/§9); host `api.podpay.co/v1`, Basic `api_key:api_secret`, cents, `x-withdraw-key`, transfer `{method: fiat, amount, pixKey, pixKeyType (evp)}`, postbacks `{type: transaction|withdraw, data}`: research (F1, PodPay's public integrations); the withdraw key packed after the secret: the gateway's decision",
+    "paths, withdraw-key header, both keys for Basic, card data, expiries, statuses, texts: spec (doc 3 §4/§5/§7/§8/§9); host `api.podpay.co/v1`, Basic `api_key:api_secret`, cents, `x-withdraw-key`, transfer `{method: fiat, amount, pixKey, pixKeyType (evp)}`, postbacks `{type: transaction|withdraw, data}`, GET /transfers/{id}: research (F1, PodPay's public integrations); the withdraw key packed after the secret: the gateway's decision",
 };
 
 /** Two hooks: the transfer's withdraw-key header and its body's `method` and key type. Every operation is the family's. */
