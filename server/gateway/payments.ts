@@ -109,7 +109,6 @@ export class PaymentsService {
     const input = command.transaction;
     const amount = requirePositiveCents('transaction.amount', input.amount);
     if (!input.paymentMethod) throw catalogueError('INVALID_PAYMENT_METHOD', { field: 'transaction.payment_method' });
-    if (input.paymentMethod === 'CREDIT_CARD' && !input.cardId) throw catalogueError('CARD_ID_REQUIRED', { field: 'transaction.card_id' });
     const installments = input.installments || 1;
     if (!Number.isInteger(installments) || installments < 1)
       throw invalidArgument('transaction.installments', 'transaction.installments must be a positive integer');
@@ -120,6 +119,8 @@ export class PaymentsService {
     });
     const { account, adapter, ctx } = await this.resolve(command.providerAccountId, 'createTransaction');
     adapter.assertPaymentMethod(input.paymentMethod);
+    // In the provider's words where its spec has them (PODPAY2's 'Dados do cartão são obrigatórios…').
+    adapter.assertCardReference({ paymentMethod: input.paymentMethod, cardId: input.cardId });
     const full: TransactionInput = { ...input, amount, paymentMethod: input.paymentMethod, installments, currency: input.currency || 'BRL', webhookUrl };
     const idempotencyKey = command.idempotencyKey || undefined;
     const pending: PendingRecord = {

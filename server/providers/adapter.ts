@@ -288,6 +288,17 @@ export abstract class ProviderAdapter {
     return undefined;
   }
 
+  /**
+   * A card charge needs a card reference (doc 1: 'cardId is required for
+   * credit card transactions'), checked before anything is sent; a provider
+   * whose spec words it otherwise says so in its own text (LYNXPAY's 'Card
+   * token is required for credit card payments.', PODPAY2's 'Dados do cartão
+   * são obrigatórios…'). The gateway refuses early with it too.
+   */
+  assertCardReference(input: Pick<TransactionInput, 'paymentMethod' | 'cardId'>): void {
+    if (input.paymentMethod === 'CREDIT_CARD' && !input.cardId?.trim()) throw catalogueError('CARD_ID_REQUIRED', { field: 'transaction.card_id' });
+  }
+
   createCardToken(_ctx: AdapterContext, _card: CardInput): Promise<string> {
     return unsupported();
   }

@@ -3,6 +3,7 @@ import type {
   PaymentMethod,
   PixKeyType,
   ReceiverStatus,
+  TransactionInput,
   TransactionStatus,
   WebhookResult,
   WithdrawInput,
@@ -169,6 +170,12 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
   /** The caller's description, else the provider's default (for the payout body). */
   protected payoutDescription(input: WithdrawInput): string {
     return input.description?.trim() || this.defaultWithdrawDescription(input.amount);
+  }
+
+  /** A card charge without a card reference, in the declared text (`failures.missingCard`) where the spec gives one. */
+  override assertCardReference(input: Pick<TransactionInput, 'paymentMethod' | 'cardId'>): void {
+    if (input.paymentMethod === 'CREDIT_CARD' && !input.cardId?.trim())
+      throw catalogueError(this.declaration.failures?.missingCard ?? 'CARD_ID_REQUIRED', { field: 'transaction.card_id' });
   }
 
   /** The prefix of `operation`'s failures: the member's (`failurePrefixes`) where the spec gives it one, else the common one. */

@@ -126,8 +126,7 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     this.assertPaymentMethod(input.paymentMethod);
-    if (input.paymentMethod === 'CREDIT_CARD' && !input.cardId)
-      throw catalogueError(this.declaration.failures?.missingCard ?? 'CARD_ID_REQUIRED', { field: 'transaction.card_id' });
+    this.assertCardReference(input);
     const prefix = this.prefixFor('createTransaction');
     const now = this.now();
     const startsPending = this.declaration.pendingAtCreation?.includes(input.paymentMethod);
