@@ -6,9 +6,9 @@ import { BODIES_WITHOUT_RESOURCE } from '../support/fakeProvider.js';
 import { failure, notification, providerHarness, transactionInput } from './conformance/harness.js';
 import { statusOf, transactionsApiConformance } from './conformance/transactionsApi.suite.js';
 
-// Research (F1, two public integrations): Basic base64(secretKey:), the password empty.
+// Research (F1, two public integrations): Basic base64(secretKey:), the password empty; the secret key packs the payouts' withdraw key.
 const AUTH = `Basic ${Buffer.from('sk_shark:').toString('base64')}`;
-const keys = { publicKey: '', secretKey: 'sk_shark' };
+const keys = { publicKey: '', secretKey: 'sk_shark|wk_shark' };
 const create = (runtime: AdapterRuntime) => new PaySharkGatewayAdapter(PAYSHARKGATEWAY, runtime);
 transactionsApiConformance(PAYSHARKGATEWAY, { keys, authHeaders: { authorization: AUTH }, create });
 
@@ -60,23 +60,26 @@ describe('PAYSHARKGATEWAY (spec doc 3, group 3)', () => {
     ['PHONE', '(11) 98765-4321', '11987654321', 'phone'],
     ['RANDOM', '123e4567-e12b-12d1-a456-426655440000', '123e4567-e12b-12d1-a456-426655440000', 'evp'],
     [undefined, ' 123e4567-e12b ', '123e4567-e12b', 'evp'],
-  ] as const)('pays out a %s key by POST /v1/transfers with a lower-case key type, evp by default (§5)', async (type, key, sent, sentType) => {
-    h.fake.expect({
-      method: 'POST',
-      path: '/v1/transfers',
-      headers: { authorization: AUTH },
-      body: { amount: 2500, pixKey: sent, pixKeyType: sentType, description: 'Saque', postbackUrl: h.ctx.notificationUrl },
-      reply: { body: { id: 'tr_1', status: 'pending', amount: 2500 } },
-    });
-    const pixType = type as PixKeyType | undefined;
-    expect(await h.adapter.withdraw(h.ctx, { paymentMethod: 'PIX', amount: 2500, pixKey: key, ...(pixType ? { pixType } : {}), description: 'Saque' })).toEqual(
-      {
+  ] as const)(
+    'pays out a %s key by POST /v1/transfers with the withdraw key and a lower-case key type, evp by default (§5)',
+    async (type, key, sent, sentType) => {
+      h.fake.expect({
+        method: 'POST',
+        path: '/v1/transfers',
+        headers: { authorization: AUTH, 'x-withdraw-key': 'wk_shark' },
+        body: { amount: 2500, pixKey: sent, pixKeyType: sentType, description: 'Saque', postbackUrl: h.ctx.notificationUrl },
+        reply: { body: { id: 'tr_1', status: 'pending', amount: 2500 } },
+      });
+      const pixType = type as PixKeyType | undefined;
+      expect(
+        await h.adapter.withdraw(h.ctx, { paymentMethod: 'PIX', amount: 2500, pixKey: key, ...(pixType ? { pixType } : {}), description: 'Saque' }),
+      ).toEqual({
         withdrawId: 'tr_1',
         amount: 2500,
         status: 'PENDING',
-      },
-    );
-  });
+      });
+    },
+  );
 
   it.each([
     ['pending', 'PENDING'],
@@ -156,10 +159,30 @@ describe('PAYSHARKGATEWAY (spec doc 3, group 3)', () => {
     expect(await failure(call[operation]())).toEqual({ code: 'INVALID_ARGUMENT', message: `${text}: Dados inválidos` });
   });
 
-  it('needs only the secret key (the Basic user), checked when the account is created', () => {
-    expect(() => h.adapter.checkAccount({ publicKey: '', secretKey: 'sk' })).not.toThrow();
+  it('needs only the secret key (the Basic user), the withdraw key packed after it; the layout checked when the account is created', () => {
+    for (const secretKey of ['sk', 'sk|wk', 'sk|']) expect(() => h.adapter.checkAccount({ publicKey: '', secretKey })).not.toThrow();
     expect(() => h.adapter.checkAccount({ publicKey: 'pk', secretKey: '' })).toThrow('secretKey is required');
     expect(() => h.adapter.checkAccount({ publicKey: 'pk', secretKey: '' })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    for (const secretKey of ['sk|wk|extra', '|wk'])
+      expect(() => h.adapter.checkAccount({ publicKey: '', secretKey })).toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT', message: 'Formato de credenciais inválido. Use: secret|withdrawKey' }),
+      );
+  });
+
+  it('refuses a payout without the withdraw key before calling, saying how to set it; charges need none', async () => {
+    const ctx = { ...h.ctx, secretKey: 'sk_shark' };
+    expect(await failure(h.adapter.withdraw(ctx, { paymentMethod: 'PIX', amount: 100, pixKey: 'a@b.c', pixType: 'EMAIL' }))).toEqual({
+      code: 'FAILED_PRECONDITION',
+      message: "PAYSHARKGATEWAY payouts need the account's withdraw key (sent as x-withdraw-key): set the secret key as '<secret key>|<withdraw key>'",
+    });
+    expect(h.fake.received).toHaveLength(0);
+    h.fake.expect({
+      method: 'GET',
+      path: '/v1/transactions/ps_1',
+      headers: { authorization: AUTH },
+      reply: { body: { id: 'ps_1', status: 'paid', amount: 100 } },
+    });
+    expect((await h.adapter.getTransaction(ctx, 'ps_1')).status).toBe('APPROVED');
   });
 
   it('reads the F1 transfer postback as a payout', async () => {

@@ -16,6 +16,7 @@ import {
 } from '../families/transactionsApi/index.js';
 import { absentable, wireId, wireStatus } from '../kit/answers.js';
 import { COMMON_RECEIVER_STATUSES } from '../kit/commonStatuses.js';
+import { credentialPart, type CredentialLayout } from '../kit/credentials.js';
 import { fillPath } from '../kit/declaration.js';
 import { member } from '../kit/registration.js';
 
@@ -27,11 +28,21 @@ import { member } from '../kit/registration.js';
  * GET /v1/transfers/{id}, POST /v1/receivers, GET /v1/receivers/{id}), so the
  * host carries no /v1; PIX 24 h and boleto 3 days (§9); doc 3's common pattern
  * with unknown PENDING (§4); lower-case PIX key types, RANDOM and a missing
- * type sent as evp (§5); 'Erro ao processar reembolso: …' and 'Erro ao
+ * type sent as evp (§5: "PaySharkGateway uses lowercase and defaults to
+ * evp"); payouts carry the platform's `x-withdraw-key`; 'Erro ao processar reembolso: …' and 'Erro ao
  * processar saque: …' for its refund and payout failures, the common prefixes
  * (its other five texts) for the rest (§8). Receivers read their status
  * through the receiver rule of §4.
  */
+/**
+ * The account's keys: the secret key is the Basic user and packs, for payouts,
+ * the platform's withdraw key after it ('<secret key>|<withdraw key>', as
+ * PODPAY2's): every public client of the platform that pays out sends one in
+ * `x-withdraw-key`. Only the secret key is required; a payout without the
+ * withdraw key is refused before anything is sent.
+ */
+const CREDENTIALS = { secretKey: ['secret', 'withdrawKey?'], required: ['secretKey'] } as const satisfies CredentialLayout;
+
 export const PAYSHARKGATEWAY: TransactionsApiMember = {
   identity: { id: 'PAYSHARKGATEWAY', specGroup: SPEC_GROUPS.DOC3_GROUP3, defaultBaseUrl: 'https://api.paysharkgateway.com.br' },
   capabilities: {
@@ -42,8 +53,11 @@ export const PAYSHARKGATEWAY: TransactionsApiMember = {
     receivers: true,
     webhooks: true,
   },
-  auth: { type: 'basic', username: 'secretKey', password: 'empty' },
-  credentials: { required: ['secretKey'] },
+  auth: { type: 'basic', username: credentialPart(CREDENTIALS, 'secret'), password: 'empty' },
+  credentials: CREDENTIALS,
+  withdrawKeyHeader: 'x-withdraw-key',
+  // §5: "PaySharkGateway uses lowercase and defaults to evp": a PIX payout without a key type is a random key (evp).
+  payouts: { withoutPixKeyType: 'RANDOM' },
   money: 'cents',
   expiry: { pixSeconds: SECONDS_PER_DAY, boletoSeconds: 3 * SECONDS_PER_DAY },
   statuses: { transaction: { overrides: DOC3_COMMON_OVERRIDES, unknown: 'PENDING' } },
@@ -56,7 +70,7 @@ export const PAYSHARKGATEWAY: TransactionsApiMember = {
     getWithdraw: '/v1/transfers/{id}',
   },
   sources:
-    "paths (with their /v1), PIX 24 h, boleto 3 days, unknown PENDING, lower-case key types and evp, texts, receiver status rule: spec (doc 3 §4/§5/§7/§8/§9); host `api.paysharkgateway.com.br` (the research's `…/v1` without its /v1, which the spec's paths carry), Basic `secretKey:` (empty password), F1 body with `pix.expiresInDays`, cents, statuses pending/paid/refunded/refused: research (F1, two public integrations); transfer body and postbacks: the family's dialect; receiver bodies: the gateway's decision (no public material)",
+    "paths (with their /v1), PIX 24 h, boleto 3 days, unknown PENDING, lower-case key types and evp, texts, receiver status rule: spec (doc 3 §4/§5/§7/§8/§9); host `api.paysharkgateway.com.br` (the research's `…/v1` without its /v1, which the spec's paths carry), Basic `secretKey:` (empty password), F1 body with `pix.expiresInDays`, cents, statuses pending/paid/refunded/refused: research (F1, two public integrations); transfer body and postbacks: the family's dialect; `x-withdraw-key` on payouts: the F1 platform's public clients, the key packed after the secret: the gateway's decision; receiver bodies: the gateway's decision (no public material)",
 };
 
 const RECEIVER_PATHS = { create: '/v1/receivers', get: '/v1/receivers/{id}' } as const;
@@ -121,6 +135,7 @@ export function fromPaySharkReceiver(receiver: PaySharkReceiver, input?: Receive
  * /v1/receivers), operations the family does not have. Everything else is the family's.
  */
 export class PaySharkGatewayAdapter extends TransactionsApiAdapter {
+
   /** The family's transfer body, the key type lower case; RANDOM, and no type at all, is evp (§5). */
   protected override withdrawalBody(input: WithdrawInput, ctx: AdapterContext): object {
     return { ...super.withdrawalBody(input, ctx), pixKeyType: input.pixType ? pixKeyTypeName(input.pixType, { randomAs: 'evp' }) : 'evp' };

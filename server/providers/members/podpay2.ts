@@ -3,7 +3,7 @@ import { SECONDS_PER_DAY } from '../../lib/expiry.js';
 import { pixKeyTypeName } from '../../lib/pixKey.js';
 import { SPEC_GROUPS, type AdapterContext } from '../adapter.js';
 import { DOC3_COMMON_OVERRIDES, TransactionsApiAdapter, type TransactionsApiMember } from '../families/transactionsApi/index.js';
-import { credentialPart, parseCredentials, type CredentialLayout } from '../kit/credentials.js';
+import { credentialPart, type CredentialLayout } from '../kit/credentials.js';
 import { member } from '../kit/registration.js';
 
 /**
@@ -17,9 +17,6 @@ const CREDENTIALS = {
   required: ['publicKey', 'secretKey'],
   missing: 'PODPAY2_BASIC_AUTH_KEYS_REQUIRED',
 } as const satisfies CredentialLayout;
-
-/** The same keys as a payout needs them: the withdraw key is then required. */
-const PAYOUT_CREDENTIALS = { ...CREDENTIALS, secretKey: ['secret', 'withdrawKey'] } as const satisfies CredentialLayout;
 
 /**
  * PODPAY2 (spec doc 3, group 4), a member of the transactions API family on
@@ -55,18 +52,14 @@ export const PODPAY2: TransactionsApiMember = {
     },
   },
   failures: { missingCard: 'PODPAY2_CARD_DATA_REQUIRED' },
+  withdrawKeyHeader: 'x-withdraw-key',
   failurePrefixes: { withdraw: 'WITHDRAW_FOURTH_GROUP', refoundTransaction: 'REFUND_FOURTH_GROUP' },
   sources:
     "paths, withdraw-key header, both keys for Basic, card data, expiries, statuses, texts: spec (doc 3 §4/§5/§7/§8/§9); host `api.podpay.co/v1`, Basic `api_key:api_secret`, cents, `x-withdraw-key`, transfer `{method: fiat, amount, pixKey, pixKeyType (evp)}`, postbacks `{type: transaction|withdraw, data}`, GET /transfers/{id}: research (F1, PodPay's public integrations); the withdraw key packed after the secret: the gateway's decision",
 };
 
-/** Two hooks: the transfer's withdraw-key header and its body's `method` and key type. Every operation is the family's. */
+/** One hook: the transfer body's `method` and key type. Every operation is the family's (the withdraw key its `withdrawKeyHeader`). */
 export class PodPay2Adapter extends TransactionsApiAdapter {
-  protected override withdrawalHeaders(ctx: AdapterContext, input: WithdrawInput): Record<string, string> {
-    const { withdrawKey } = parseCredentials(PAYOUT_CREDENTIALS, ctx);
-    return { ...super.withdrawalHeaders(ctx, input), 'x-withdraw-key': withdrawKey };
-  }
-
   protected override withdrawalBody(input: WithdrawInput, ctx: AdapterContext): object {
     const body = super.withdrawalBody(input, ctx);
     return { ...body, method: 'fiat', ...(input.pixType ? { pixKeyType: pixKeyTypeName(input.pixType, { randomAs: 'evp' }) } : {}) };

@@ -386,6 +386,27 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
       });
     }
 
+    if (member.withdrawKeyHeader) {
+      const header = member.withdrawKeyHeader;
+      const [secret, withdrawKey] = fixtures.keys.secretKey.split('|');
+      it(`pays out with the account's withdraw key in ${header}, and refuses a payout without it before calling`, async () => {
+        expect(withdrawKey).toBeTruthy();
+        h.fake.expect({
+          method: 'POST',
+          path: paths.withdraw,
+          headers: { ...auth, [header]: withdrawKey! },
+          reply: { body: answers.withdrawalCreated(unit(100)) },
+        });
+        await h.adapter.withdraw(h.ctx, { paymentMethod: 'PIX', amount: 100, pixKey: 'a@b.c', pixType: 'EMAIL' });
+        const withoutKey = { ...h.ctx, secretKey: secret! };
+        expect(await failure(h.adapter.withdraw(withoutKey, { paymentMethod: 'PIX', amount: 100, pixKey: 'a@b.c', pixType: 'EMAIL' }))).toEqual({
+          code: 'FAILED_PRECONDITION',
+          message: `${id} payouts need the account's withdraw key (sent as ${header}): set the secret key as '<secret key>|<withdraw key>'`,
+        });
+        expect(h.fake.received).toHaveLength(1);
+      });
+    }
+
     if (capabilities.withdrawMethods.includes('PIX')) {
       it.each<[string, unknown]>([
         ['an empty object', {}],

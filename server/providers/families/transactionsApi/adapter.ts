@@ -8,7 +8,7 @@ import type {
   WithdrawInput,
   WithdrawResult,
 } from '../../../domain/types.js';
-import { invalidArgument } from '../../../lib/errors.js';
+import { GatewayError, invalidArgument } from '../../../lib/errors.js';
 import type { ProviderResponse } from '../../../lib/http/index.js';
 import { withPixQrImage } from '../../../lib/pixQrCode.js';
 import { lookupStatus, statusTable } from '../../../lib/statusTable.js';
@@ -55,6 +55,8 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
     });
     this.paths = { ...TRANSACTIONS_API_PATHS, ...member.paths };
     this.answers = transactionsApiAnswers((value) => this.fromProviderAmount(value));
+    if (member.withdrawKeyHeader && !member.credentials?.secretKey?.includes('withdrawKey?'))
+      throw new Error(`${member.identity.id}: withdrawKeyHeader needs a 'withdrawKey?' part in credentials.secretKey`);
   }
 
   // ------------------------------------------------------------ hooks (a member that needs code overrides one of these)
@@ -80,9 +82,24 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
     return toApiRefund(amount, (cents) => this.toProviderAmount(cents));
   }
 
-  /** Hook: headers a payout needs beyond auth (PodPay2's withdraw key); by default the idempotency key. */
-  protected withdrawalHeaders(_ctx: AdapterContext, input: WithdrawInput): Record<string, string> {
-    return input.idempotencyKey ? { 'idempotency-key': input.idempotencyKey } : {};
+  /** Hook: headers a payout needs beyond auth: the idempotency key, and the withdraw key where the member declares its header. */
+  protected withdrawalHeaders(ctx: AdapterContext, input: WithdrawInput): Record<string, string> {
+    const header = this.declaration.withdrawKeyHeader;
+    return {
+      ...(input.idempotencyKey ? { 'idempotency-key': input.idempotencyKey } : {}),
+      ...(header ? { [header]: this.withdrawKey(ctx, header) } : {}),
+    };
+  }
+
+  /** The account's withdraw key (the secret key's `withdrawKey` part), or a clear refusal: the account cannot pay out without it. */
+  private withdrawKey(ctx: AdapterContext, header: string): string {
+    const { withdrawKey } = this.credentials(ctx) as { withdrawKey?: string };
+    if (withdrawKey) return withdrawKey;
+    throw new GatewayError(
+      'FAILED_PRECONDITION',
+      `${this.identity.id} payouts need the account's withdraw key (sent as ${header}): set the secret key as '<secret key>|<withdraw key>'`,
+      { reason: 'CREDENTIALS_MISSING', field: 'secret_key' },
+    );
   }
 
   /** Hook: the POST body of a card token (LYNXPAY validates and encrypts the card). */

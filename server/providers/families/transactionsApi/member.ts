@@ -34,6 +34,7 @@ import type { ProviderDeclaration, PathTemplate } from '../../kit/declaration.js
  * | LordsPay's transaction.paid / .failed / .expired / .refunded events | `eventStatuses: { table, unknown: 'PENDING' }`        |
  * | F2's POST /withdrawals/cashout {pixkeytype, pixkey, requestedamount, isPix} (MEDIUS) | `paths: { withdraw: '/withdrawals/cashout' }` + `payoutBody: 'cashout'` |
  * | LYNXPAY's 'Card token is required for credit card payments.' | `failures.missingCard: 'CARD_TOKEN_REQUIRED'`               |
+ * | the F1 platform's payout `x-withdraw-key` (PODPAY2, PAYSHARKGATEWAY) | `withdrawKeyHeader` + `credentials.secretKey: ['secret', 'withdrawKey?']` |
  * | doc 3's common pattern (`authorized` APPROVED)           | `statuses.transaction.overrides: DOC3_COMMON_OVERRIDES`       |
  * | Kuber Finance's and Royalpay's PIX, Orbita's billets start PENDING (doc 3 §4) | `pendingAtCreation: ['PIX', 'BILLET']`  |
  * | Kuber Finance's refund by DELETE /transactions/{id}      | `paths: { refund: { method: 'DELETE', path: '/transactions/{id}' } }` |
@@ -46,7 +47,7 @@ import type { ProviderDeclaration, PathTemplate } from '../../kit/declaration.js
  * - `transactionBody(input, ctx)`: ROYALTY's ddd.ddd.ddd-dd CPF;
  * - `refundBody(amount, transactionId, ctx)`: BRPIX Digital's reason beside the amount, LordsPay's {transaction_id, amount, postback_url};
  * - `withdrawalBody(input, ctx)`: Royalpay's {amount, pix_key, pix_type};
- * - `withdrawalHeaders(ctx, input)`: PodPay2's withdraw-key header;
+ * - `withdrawalHeaders(ctx, input)`: headers a payout needs beyond auth (the declared `withdrawKeyHeader` is the family's);
  * - `cardTokenBody(card)`, `cardTokenQuery(ctx)`: LYNXPAY's validation, AES-256-GCM card and publicKey query.
  * - `parsedNotification(body)`: SaqPay's IPN `{transaction_id, transaction_status, ipn_secret}`.
  */
@@ -70,6 +71,14 @@ export interface TransactionsApiMember extends ProviderDeclaration {
   pendingAtCreation?: readonly PaymentMethod[];
   /** A payout the provider answers as refused is an error (the declared `failures.withdraw` text), not a REJECTED payout. */
   withdrawalRefusalIsError?: boolean;
+  /**
+   * The header a payout carries the account's withdraw key in (the F1
+   * platform's `x-withdraw-key`: PODPAY2, PAYSHARKGATEWAY). The key is the
+   * `withdrawKey?` part of the credential layout, packed after the secret
+   * ('<secret>|<withdraw key>'); a payout without it is refused before
+   * anything is sent, charges need none.
+   */
+  withdrawKeyHeader?: string;
 }
 
 /** `{id}` is the provider's transaction or payout id. */
