@@ -4,13 +4,13 @@ import type { AdapterRuntime } from '../../server/providers/kit/declaration.js';
 import { PAYSHARKGATEWAY, PaySharkGatewayAdapter } from '../../server/providers/members/paysharkgateway.js';
 import { BODIES_WITHOUT_RESOURCE } from '../support/fakeProvider.js';
 import { failure, notification, providerHarness, transactionInput } from './conformance/harness.js';
-import { statusOf, transactionsApiConformance } from './conformance/transactionsApi.suite.js';
+import { F1_BODIES, statusOf, transactionsApiConformance } from './conformance/transactionsApi.suite.js';
 
 // Research (F1, two public integrations): Basic base64(secretKey:), the password empty; the secret key packs the payouts' withdraw key.
 const AUTH = `Basic ${Buffer.from('sk_shark:').toString('base64')}`;
 const keys = { publicKey: '', secretKey: 'sk_shark|wk_shark' };
 const create = (runtime: AdapterRuntime) => new PaySharkGatewayAdapter(PAYSHARKGATEWAY, runtime);
-transactionsApiConformance(PAYSHARKGATEWAY, { keys, authHeaders: { authorization: AUTH }, create });
+transactionsApiConformance(PAYSHARKGATEWAY, { keys, authHeaders: { authorization: AUTH }, create, ...F1_BODIES });
 
 describe('PAYSHARKGATEWAY (spec doc 3, group 3)', () => {
   const h = providerHarness({ create, account: () => keys });
@@ -67,7 +67,7 @@ describe('PAYSHARKGATEWAY (spec doc 3, group 3)', () => {
         method: 'POST',
         path: '/v1/transfers',
         headers: { authorization: AUTH, 'x-withdraw-key': 'wk_shark' },
-        body: { amount: 2500, pixKey: sent, pixKeyType: sentType, description: 'Saque', postbackUrl: h.ctx.notificationUrl },
+        body: { method: 'fiat', amount: 2500, pixKey: sent, pixKeyType: sentType, description: 'Saque', postbackUrl: h.ctx.notificationUrl },
         reply: { body: { id: 'tr_1', status: 'pending', amount: 2500 } },
       });
       const pixType = type as PixKeyType | undefined;

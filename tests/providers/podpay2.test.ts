@@ -5,13 +5,13 @@ import type { AdapterRuntime } from '../../server/providers/kit/declaration.js';
 import { declaredStatusTable, lookupStatus } from '../../server/lib/statusTable.js';
 import { TRANSACTIONS_API_WITHDRAWAL_STATUSES } from '../../server/providers/families/transactionsApi/index.js';
 import { failure, notification, providerHarness, transactionInput } from './conformance/harness.js';
-import { statusOf, transactionsApiConformance } from './conformance/transactionsApi.suite.js';
+import { F1_BODIES, statusOf, transactionsApiConformance } from './conformance/transactionsApi.suite.js';
 
 // Basic base64(publicKey:secret); the secret key packs the payouts' withdraw key after a '|'.
 const AUTH = `Basic ${Buffer.from('pk_pod:sk_pod').toString('base64')}`;
 const keys = { publicKey: 'pk_pod', secretKey: 'sk_pod|wk_pod' };
 const create = (runtime: AdapterRuntime) => new PodPay2Adapter(PODPAY2, runtime);
-transactionsApiConformance(PODPAY2, { keys, authHeaders: { authorization: AUTH }, create });
+transactionsApiConformance(PODPAY2, { keys, authHeaders: { authorization: AUTH }, create, ...F1_BODIES });
 
 const transferStatus = (status: string) => lookupStatus(declaredStatusTable(TRANSACTIONS_API_WITHDRAWAL_STATUSES, PODPAY2.statuses?.withdrawal), status);
 
@@ -56,7 +56,13 @@ describe('PODPAY2 (spec doc 3, group 4)', () => {
     ['PENDING_QUEUE', 'PENDING'],
   ])('reads a payout by GET /transfers/{id} (its postbacks are unsigned: this read confirms them): %s → %s', async (status, expected) => {
     expect(h.adapter.operations).toContain('getWithdraw');
-    h.fake.expect({ method: 'GET', path: '/transfers/tr_7', headers: { authorization: AUTH }, reply: { body: { id: 'tr_7', status, amount: 2500 } } });
+    // One public client sends the withdraw key on this read too: it goes where the account has one.
+    h.fake.expect({
+      method: 'GET',
+      path: '/transfers/tr_7',
+      headers: { authorization: AUTH, 'x-withdraw-key': 'wk_pod' },
+      reply: { body: { id: 'tr_7', status, amount: 2500 } },
+    });
     expect(await h.adapter.getWithdraw(h.ctx, 'tr_7')).toEqual({ withdrawId: 'tr_7', amount: 2500, status: expected });
   });
 

@@ -12,6 +12,7 @@ import {
   type RequestTerms,
   type ResponseTerms,
 } from '../../server/providers/families/transactionsApi/index.js';
+import { f1TransactionRequest, f1TransferRequest, toF1Transaction, toF1Transfer } from '../../server/providers/families/transactionsApi/platforms/f1.js';
 import { parseAnswer } from '../../server/providers/kit/answers.js';
 import { fillPath } from '../../server/providers/kit/declaration.js';
 import { centsToReais, reaisToCents } from '../../server/lib/money.js';
@@ -368,5 +369,27 @@ describe('notifications', () => {
     expect(parse([{ id: 1, status: 'paid' }])).toBeUndefined();
     expect(parse('not json')).toBeUndefined();
     expect(parse('null')).toBeUndefined();
+  });
+});
+
+describe('the F1 platform bodies (platforms/f1.ts)', () => {
+  const f1 = { ...terms, now };
+
+  it("charges a card by its hash and dates a boleto by Brazil's day, in the platform's request schema", () => {
+    const card = toF1Transaction(input({ paymentMethod: 'CREDIT_CARD', cardId: 'hash_abc', installments: 2 }), f1);
+    expect(card).toMatchObject({ paymentMethod: 'credit_card', installments: 2, card: { hash: 'hash_abc' } });
+    // 2025-03-10T12:00Z plus 3 days is 2025-03-13 in Brazil; at 02:00Z the day there is still the one before.
+    const boleto = toF1Transaction(input({ paymentMethod: 'BILLET' }), f1);
+    expect(boleto.boleto).toEqual({ expirationDate: '2025-03-13' });
+    expect(toF1Transaction(input({ paymentMethod: 'BILLET' }), { ...f1, now: new Date('2025-03-10T02:00:00.000Z') }).boleto).toEqual({
+      expirationDate: '2025-03-12',
+    });
+    for (const body of [card, boleto]) expect(f1TransactionRequest.strict().parse(body)).toEqual(body);
+  });
+
+  it("pays out with method fiat and the key type it is given, in the platform's transfer schema", () => {
+    const transfer = toF1Transfer({ paymentMethod: 'PIX', amount: 2500, pixKey: '(11) 98765-4321', pixType: 'PHONE' }, 'phone', terms);
+    expect(transfer).toEqual({ method: 'fiat', amount: 2500, pixKey: '11987654321', pixKeyType: 'phone', postbackUrl: terms.notificationUrl });
+    expect(f1TransferRequest.strict().parse(transfer)).toEqual(transfer);
   });
 });

@@ -1,19 +1,11 @@
 import { z } from 'zod';
-import type { ReceiverInput, ReceiverResult, WithdrawInput } from '../../domain/types.js';
+import type { ReceiverInput, ReceiverResult } from '../../domain/types.js';
 import { digitsOnly, inferDocumentType } from '../../lib/documents.js';
 import { SECONDS_PER_DAY } from '../../lib/expiry.js';
-import { pixKeyTypeName } from '../../lib/pixKey.js';
 import { lookupStatus } from '../../lib/statusTable.js';
 import { SPEC_GROUPS, type AdapterContext } from '../adapter.js';
-import {
-  DOC3_COMMON_OVERRIDES,
-  TransactionsApiAdapter,
-  enveloped,
-  moneyIn,
-  orRefusal,
-  type AmountReader,
-  type TransactionsApiMember,
-} from '../families/transactionsApi/index.js';
+import { DOC3_COMMON_OVERRIDES, enveloped, moneyIn, orRefusal, type AmountReader, type TransactionsApiMember } from '../families/transactionsApi/index.js';
+import { F1Adapter, F1_PLATFORM } from '../families/transactionsApi/platforms/f1.js';
 import { absentable, wireId, wireStatus } from '../kit/answers.js';
 import { COMMON_RECEIVER_STATUSES } from '../kit/commonStatuses.js';
 import { credentialPart, type CredentialLayout } from '../kit/credentials.js';
@@ -55,10 +47,9 @@ export const PAYSHARKGATEWAY: TransactionsApiMember = {
   },
   auth: { type: 'basic', username: credentialPart(CREDENTIALS, 'secret'), password: 'empty' },
   credentials: CREDENTIALS,
-  withdrawKeyHeader: 'x-withdraw-key',
+  ...F1_PLATFORM,
   // §5: "PaySharkGateway uses lowercase and defaults to evp": a PIX payout without a key type is a random key (evp).
   payouts: { withoutPixKeyType: 'RANDOM' },
-  money: 'cents',
   expiry: { pixSeconds: SECONDS_PER_DAY, boletoSeconds: 3 * SECONDS_PER_DAY },
   statuses: { transaction: { overrides: DOC3_COMMON_OVERRIDES, unknown: 'PENDING' } },
   failurePrefixes: { refoundTransaction: 'PROCESS_REFUND', withdraw: 'PROCESS_WITHDRAW' },
@@ -70,7 +61,18 @@ export const PAYSHARKGATEWAY: TransactionsApiMember = {
     getWithdraw: '/v1/transfers/{id}',
   },
   sources:
-    "paths (with their /v1), PIX 24 h, boleto 3 days, unknown PENDING, lower-case key types and evp, texts, receiver status rule: spec (doc 3 §4/§5/§7/§8/§9); host `api.paysharkgateway.com.br` (the research's `…/v1` without its /v1, which the spec's paths carry), Basic `secretKey:` (empty password), F1 body with `pix.expiresInDays`, cents, statuses pending/paid/refunded/refused: research (F1, two public integrations); transfer body and postbacks: the family's dialect; `x-withdraw-key` on payouts: the F1 platform's public clients, the key packed after the secret: the gateway's decision; receiver bodies: the gateway's decision (no public material)",
+    "paths (with their /v1), PIX 24 h, boleto 3 days, unknown PENDING, lower-case key types and evp, texts, receiver status rule: spec (doc 3 §4/§5/§7/§8/§9); host `api.paysharkgateway.com.br` (the clients' `…/v1` without its /v1, which the spec's paths carry), Basic `secretKey:` (empty password), cents, the charge body (F1 platform: `pix{expiresInDays}`, `card{hash}`, `boleto{expirationDate}`), the flat transaction answer, statuses pending/paid/refunded/refused: PaySharkGateway's public clients (see evidence; app.paysharkgateway.com.br/docs, which one cites, could not be read); refunds, transfers `{method: fiat, …}` with `x-withdraw-key`, their read and statuses, postbacks `{id, type, objectId, url, data}` (unsigned): the F1 platform as its other instances' clients show it; all checked by the stand-in tests/standins/paysharkgateway.ts; the withdraw key packed after the secret: the gateway's decision; receiver bodies: the gateway's decision (no public material, not in the stand-in)",
+  evidence: {
+    level: 'platform',
+    addresses: [
+      'code index, file id 55659127318 (a PaySharkGateway client: POST https://api.paysharkgateway.com.br/v1/transactions, Basic base64(secretKey:))',
+      'code index, file id 54712553927 (a PaySharkGateway client citing https://app.paysharkgateway.com.br/docs/sales/create-sale)',
+      'code index, file id 37004022758 (a PaySharkGateway client: Basic secretKey:, the transaction answer)',
+      'code index, file id 139107352 (the F1 platform as PodPay runs it: POST /v1/transfers with x-withdraw-key, GET /v1/transfers/{id})',
+      'code index, file id 51919340613 (Pagnet, the F1 platform: transaction answer, card{hash}, boleto{expirationDate}, postback {id, type, objectId, url, data})',
+      'https://app.paysharkgateway.com.br/docs/sales/create-sale (cited by a client; not reachable from here)',
+    ],
+  },
 };
 
 const RECEIVER_PATHS = { create: '/v1/receivers', get: '/v1/receivers/{id}' } as const;
@@ -134,11 +136,11 @@ export function fromPaySharkReceiver(receiver: PaySharkReceiver, input?: Receive
  * lower-case names (the withdrawalBody hook), and its receivers (POST and GET
  * /v1/receivers), operations the family does not have. Everything else is the family's.
  */
-export class PaySharkGatewayAdapter extends TransactionsApiAdapter {
+export class PaySharkGatewayAdapter extends F1Adapter {
 
-  /** The family's transfer body, the key type lower case; RANDOM, and no type at all, is evp (§5). */
-  protected override withdrawalBody(input: WithdrawInput, ctx: AdapterContext): object {
-    return { ...super.withdrawalBody(input, ctx), pixKeyType: input.pixType ? pixKeyTypeName(input.pixType, { randomAs: 'evp' }) : 'evp' };
+  /** The platform's transfer body, the key type lower case; RANDOM, and no type at all, is evp (§5). */
+  protected override untypedKeyType(): string {
+    return 'evp';
   }
 
   private readonly receiverAnswer = paySharkReceiverAnswer((value) => this.fromProviderAmount(value));

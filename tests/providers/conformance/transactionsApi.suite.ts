@@ -44,6 +44,9 @@ export interface TransactionsApiFixtures {
   ownNotifications?: boolean;
   /** The refund body the member sends for an amount in its unit (a `refundBody` hook: BRPIX Digital's reason); default `{ amount }`. */
   refundBody?: (amount: number) => object;
+  /** How the member's charge body carries the card id and the boleto's validity, where its platform differs (F1: `card.hash`, `boleto.expirationDate`). */
+  cardBody?: (cardId: string) => object;
+  boletoBody?: (days: number) => object;
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -166,7 +169,7 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
           method: 'POST',
           path: paths.create,
           headers: auth,
-          ...bodyOf(partial({ paymentMethod: 'boleto', boleto: { expiresInDays: boletoDays } })),
+          ...bodyOf(partial({ paymentMethod: 'boleto', boleto: fixtures.boletoBody?.(boletoDays) ?? { expiresInDays: boletoDays } })),
           reply: { status: 201, body: answers.boletoCreated(unit(123456)) },
         });
         expect(await h.adapter.createTransaction(h.ctx, input({ amount: 123456, paymentMethod: 'BILLET', items: [] }))).toMatchObject({
@@ -185,7 +188,7 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
           method: 'POST',
           path: paths.create,
           headers: auth,
-          ...bodyOf(partial({ paymentMethod: 'credit_card', installments: 3, card: { id: 'card_abc' } })),
+          ...bodyOf(partial({ paymentMethod: 'credit_card', installments: 3, card: fixtures.cardBody?.('card_abc') ?? { id: 'card_abc' } })),
           reply: { body: answers.cardPaid(unit(7000)) },
         });
         expect(await h.adapter.createTransaction(h.ctx, input({ amount: 7000, paymentMethod: 'CREDIT_CARD', cardId: 'card_abc', installments: 3 }))).toEqual({
@@ -534,6 +537,15 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
     }
   });
 }
+
+/**
+ * The F1 platform's charge bodies (platforms/f1.ts): a card by its hash, a boleto by its date, `days` Brazil days
+ * after the suite's clock (NOW, noon UTC: the same day in Brazil).
+ */
+export const F1_BODIES: Pick<TransactionsApiFixtures, 'cardBody' | 'boletoBody'> = {
+  cardBody: (cardId) => ({ hash: cardId }),
+  boletoBody: (days) => ({ expirationDate: new Date(NOW.getTime() + days * SECONDS_PER_DAY * 1000).toISOString().slice(0, 10) }),
+};
 
 /** The statuses a member's table must map as the spec says (for the member's own test). */
 export const statusOf = (member: TransactionsApiMember, status: string): TransactionStatus => {

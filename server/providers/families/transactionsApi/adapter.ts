@@ -91,6 +91,13 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
     };
   }
 
+  /** A payout read carries the withdraw key too where the account has one (a public client of the F1 platform sends it there). */
+  private withdrawalReadHeaders(ctx: AdapterContext): Record<string, string> {
+    const header = this.declaration.withdrawKeyHeader;
+    const { withdrawKey } = this.credentials(ctx) as { withdrawKey?: string };
+    return header && withdrawKey ? { [header]: withdrawKey } : {};
+  }
+
   /** The account's withdraw key (the secret key's `withdrawKey` part), or a clear refusal: the account cannot pay out without it. */
   private withdrawKey(ctx: AdapterContext, header: string): string {
     const { withdrawKey } = this.credentials(ctx) as { withdrawKey?: string };
@@ -210,7 +217,7 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
     const withdrawal = await this.answered(
       'getWithdraw',
       prefix,
-      () => this.http(ctx).get<unknown>(fillPath(this.paths.getWithdraw, { id: withdrawId })),
+      () => this.http(ctx).get<unknown>(fillPath(this.paths.getWithdraw, { id: withdrawId }), { headers: this.withdrawalReadHeaders(ctx) }),
       this.answers.withdrawal,
     );
     return { ...fromApiWithdrawal(withdrawal, { status: (value) => this.withdrawalStatus(value) }), withdrawId };

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { failureOf } from '../support/clients.js';
+import { startTestStack, type TestStack } from '../support/gateway.js';
+import type { F1StandIn } from './f1Platform.js';
+import { f1Journey } from './f1Gateway.js';
+import { PODPAY2_SOURCES, startPodPay2StandIn } from './podpay2.js';
+import { PODPAY2 } from '../../server/providers/members/podpay2.js';
+import { PixKeyType } from '../../gen/ts-proto/gateway/v1/types.js';
+
+/** PODPAY2 against its platform's stand-in, through the gateway's public contract (PROVIDERS.md §3). */
+
+const KEYS = { publicKey: 'pk_podpay_standin', secret: 'sk_podpay_standin', withdrawKey: 'wk_podpay_standin' };
+let stack: TestStack;
+let standIn: F1StandIn;
+let accountId: string;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  standIn = await startPodPay2StandIn(KEYS);
+  const { providerAccount } = await stack.client.call('accounts', 'createProviderAccount', {
+    provider: 'PODPAY2',
+    name: 'PodPay2 stand-in',
+    publicKey: KEYS.publicKey,
+    secretKey: `${KEYS.secret}|${KEYS.withdrawKey}`,
+    baseUrl: `${standIn.url}/v1`,
+  });
+  accountId = providerAccount.id;
+}, 60_000);
+
+afterAll(async () => {
+  await standIn?.close();
+  await stack?.close();
+});
+
+const journey = f1Journey(
+  () => stack,
+  () => standIn,
+  () => accountId,
+);
+
+describe('PODPAY2 against the stand-in of its platform', () => {
+  it('charges by PIX; its unsigned postback {type: transaction, data} is confirmed by a read and APPROVES it', async () => {
+    await journey.pix();
+  });
+
+  it('charges by boleto (expiring on the date it sent) and by card hash; refunds part, then the rest', async () => {
+    await journey.boleto();
+    await journey.cardAndRefunds();
+  });
+
+  it('pays out with x-withdraw-key; its withdraw postback is confirmed by GET /v1/transfers/{id} and APPROVES it', async () => {
+    const { atProvider } = await journey.payout(PixKeyType.PIX_KEY_TYPE_EMAIL);
+    expect(atProvider).toMatchObject({ amount: 2500, pixKey: 'ana@example.com', pixKeyType: 'email', status: 'COMPLETED' });
+  });
+
+  it("refuses a payout without a key type before calling: PodPay's platform names every key's type", async () => {
+    const before = standIn.received.length;
+    expect(await failureOf(journey.payout(undefined))).toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect(standIn.received).toHaveLength(before);
+  });
+
+  it('sent nothing the platform has no route for, and never crashed it; its sources are the ones declared as evidence', () => {
+    expect(standIn.unmatched.map((request) => `${request.method} ${request.path}`)).toEqual([]);
+    expect(standIn.crashed).toEqual([]);
+    expect(PODPAY2.evidence).toEqual({ level: 'platform', addresses: PODPAY2_SOURCES });
+  });
+});
