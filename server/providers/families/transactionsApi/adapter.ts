@@ -17,6 +17,7 @@ import type { AdapterContext, CardIdInput, IncomingNotification } from '../../ad
 import type { AdapterRuntime } from '../../kit/declaration.js';
 import { fillPath } from '../../kit/declaration.js';
 import type { AnswerSchema } from '../../kit/answers.js';
+import { parseCredentials, type CredentialLayout } from '../../kit/credentials.js';
 import { DeclaredAdapter, type ExtraOperation } from '../../kit/declaredAdapter.js';
 import {
   fromApiRefund,
@@ -34,6 +35,9 @@ import { TRANSACTIONS_API_PATHS, type TransactionsApiMember, type TransactionsAp
 import { parseNotification, type ParsedNotification } from './notifications.js';
 import { TRANSACTIONS_API_STATUSES, TRANSACTIONS_API_WITHDRAWAL_STATUSES } from './statuses.js';
 import { transactionsApiAnswers, type Answered, type TransactionsApiAnswers } from './wire.js';
+
+/** Where a member that declares `withdrawKeyHeader` keeps the withdraw key: after the secret, in the secret key. */
+const WITHDRAW_KEY_LAYOUT = { secretKey: ['secret', 'withdrawKey?'] } as const satisfies CredentialLayout;
 
 /**
  * The "transactions API" family (spec doc 2 §7: PAGUESAFE, PIXIUM, HORIZONBANK,
@@ -55,8 +59,8 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
     });
     this.paths = { ...TRANSACTIONS_API_PATHS, ...member.paths };
     this.answers = transactionsApiAnswers((value) => this.fromProviderAmount(value));
-    if (member.withdrawKeyHeader && !member.credentials?.secretKey?.includes('withdrawKey?'))
-      throw new Error(`${member.identity.id}: withdrawKeyHeader needs a 'withdrawKey?' part in credentials.secretKey`);
+    if (member.withdrawKeyHeader && member.credentials?.secretKey?.join('|') !== WITHDRAW_KEY_LAYOUT.secretKey.join('|'))
+      throw new Error(`${member.identity.id}: withdrawKeyHeader needs credentials.secretKey ['secret', 'withdrawKey?']`);
   }
 
   // ------------------------------------------------------------ hooks (a member that needs code overrides one of these)
@@ -94,13 +98,13 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
   /** A payout read carries the withdraw key too where the account has one (a public client of the F1 platform sends it there). */
   private withdrawalReadHeaders(ctx: AdapterContext): Record<string, string> {
     const header = this.declaration.withdrawKeyHeader;
-    const { withdrawKey } = this.credentials(ctx) as { withdrawKey?: string };
+    const { withdrawKey } = parseCredentials(WITHDRAW_KEY_LAYOUT, ctx);
     return header && withdrawKey ? { [header]: withdrawKey } : {};
   }
 
   /** The account's withdraw key (the secret key's `withdrawKey` part), or a clear refusal: the account cannot pay out without it. */
   private withdrawKey(ctx: AdapterContext, header: string): string {
-    const { withdrawKey } = this.credentials(ctx) as { withdrawKey?: string };
+    const { withdrawKey } = parseCredentials(WITHDRAW_KEY_LAYOUT, ctx);
     if (withdrawKey) return withdrawKey;
     throw new GatewayError(
       'FAILED_PRECONDITION',
