@@ -61,18 +61,7 @@ export const PAYSHARKGATEWAY: TransactionsApiMember = {
     getWithdraw: '/v1/transfers/{id}',
   },
   sources:
-    "paths (with their /v1), PIX 24 h, boleto 3 days, unknown PENDING, lower-case key types and evp, texts, receiver status rule: spec (doc 3 §4/§5/§7/§8/§9); host `api.paysharkgateway.com.br` (the clients' `…/v1` without its /v1, which the spec's paths carry), Basic `secretKey:` (empty password), cents, the charge body (F1 platform: `pix{expiresInDays}`, `card{hash}`, `boleto{expirationDate}`), the flat transaction answer, statuses pending/paid/refunded/refused: PaySharkGateway's public clients (see evidence; app.paysharkgateway.com.br/docs, which one cites, could not be read); refunds, transfers `{method: fiat, …}` with `x-withdraw-key`, their read and statuses, postbacks `{id, type, objectId, url, data}` (unsigned): the F1 platform as its other instances' clients show it; all checked by the stand-in tests/standins/paysharkgateway.ts; the withdraw key packed after the secret: the gateway's decision; receiver bodies: the gateway's decision (no public material, not in the stand-in)",
-  evidence: {
-    level: 'platform',
-    addresses: [
-      'code index, file id 55659127318 (a PaySharkGateway client: POST https://api.paysharkgateway.com.br/v1/transactions, Basic base64(secretKey:))',
-      'code index, file id 54712553927 (a PaySharkGateway client citing https://app.paysharkgateway.com.br/docs/sales/create-sale)',
-      'code index, file id 37004022758 (a PaySharkGateway client: Basic secretKey:, the transaction answer)',
-      'code index, file id 139107352 (the F1 platform as PodPay runs it: POST /v1/transfers with x-withdraw-key, GET /v1/transfers/{id})',
-      'code index, file id 51919340613 (Pagnet, the F1 platform: transaction answer, card{hash}, boleto{expirationDate}, postback {id, type, objectId, url, data})',
-      'https://app.paysharkgateway.com.br/docs/sales/create-sale (cited by a client; not reachable from here)',
-    ],
-  },
+    "paths (with their /v1), PIX 24 h, boleto 3 days, unknown PENDING, lower-case key types and evp, texts, receiver status rule: spec (doc 3 §4/§5/§7/§8/§9); host `api.paysharkgateway.com.br` (the clients' `…/v1` without its /v1, which the spec's paths carry), Basic `secretKey:` (empty password), cents, the charge body (F1 platform: `pix{expiresInDays}`, `card{hash}`, `boleto{expirationDate}`), the flat transaction answer, statuses pending/paid/refunded/refused: PaySharkGateway's public clients (their code-index ids are in the stand-in's sources; app.paysharkgateway.com.br/docs, which one cites, could not be read); refunds, transfers `{method: fiat, …}` with `x-withdraw-key`, their read and statuses, postbacks `{id, type, objectId, url, data}` (unsigned): the F1 platform as its other instances' clients show it; all checked by the stand-in tests/standins/paysharkgateway.ts; the withdraw key packed after the secret: the gateway's decision; receiver bodies: the gateway's decision (no public material, not in the stand-in)",
 };
 
 const RECEIVER_PATHS = { create: '/v1/receivers', get: '/v1/receivers/{id}' } as const;
@@ -137,7 +126,6 @@ export function fromPaySharkReceiver(receiver: PaySharkReceiver, input?: Receive
  * /v1/receivers), operations the family does not have. Everything else is the family's.
  */
 export class PaySharkGatewayAdapter extends F1Adapter {
-
   /** The platform's transfer body, the key type lower case; RANDOM, and no type at all, is evp (§5). */
   protected override untypedKeyType(): string {
     return 'evp';

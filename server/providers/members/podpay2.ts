@@ -53,17 +53,7 @@ export const PODPAY2: TransactionsApiMember = {
   failures: { missingCard: 'PODPAY2_CARD_DATA_REQUIRED' },
   failurePrefixes: { withdraw: 'WITHDRAW_FOURTH_GROUP', refoundTransaction: 'REFUND_FOURTH_GROUP' },
   sources:
-    "paths, withdraw-key header, both keys for Basic, card data, expiries, statuses, texts: spec (doc 3 §4/§5/§7/§8/§9); host `api.podpay.co/v1`, Basic `publicKey:secret`, cents, the charge body (F1 platform: `card{hash}`, `boleto{expirationDate}`, `pix{expiresInDays}`), the flat transaction answer, refunds `{amount}` answered by the transaction, `x-withdraw-key` on POST and GET /transfers, transfer `{method: fiat, amount, pixKey, pixKeyType (lower case, evp)}` and its statuses, postbacks `{type: transaction|withdraw, data}` (unsigned): PodPay's public clients and the F1 platform's (see evidence; docs.podpay.co, which they cite, could not be read), checked by the stand-in tests/standins/podpay2.ts; the withdraw key packed after the secret: the gateway's decision",
-  evidence: {
-    level: 'platform',
-    addresses: [
-      'code index, file id 139107352 (a PodPay client: /v1/transactions, /v1/transfers, /v1/transfers/{id}, /v1/transfers/{id}/cancel, /v1/balance/available; error {error, message, statusCode})',
-      'code index, file id 5743059820 (a PodPay integration: POST /v1/transactions, POST /v1/transfers {method fiat, amount, pixKey, pixKeyType, netPayout}, postbacks {type: transaction|withdraw, data})',
-      'code index, file id 24241860790 (a PodPay client: refund POST /v1/transactions/{id}/refund {amount?}, transfer cancel with x-withdraw-key)',
-      'code index, file id 51919340613 (Pagnet, the same F1 platform: transaction answer, statuses, card{hash}, boleto{expirationDate}, postback {id, type, objectId, url, data})',
-      'https://docs.podpay.co (cited by the clients; not reachable from here)',
-    ],
-  },
+    "paths, withdraw-key header, both keys for Basic, card data, expiries, statuses, texts: spec (doc 3 §4/§5/§7/§8/§9); host `api.podpay.co/v1`, Basic `publicKey:secret`, cents, the charge body (F1 platform: `card{hash}`, `boleto{expirationDate}`, `pix{expiresInDays}`), the flat transaction answer, refunds `{amount}` answered by the transaction, `x-withdraw-key` on POST and GET /transfers, transfer `{method: fiat, amount, pixKey, pixKeyType (lower case, evp)}` and its statuses, postbacks `{type: transaction|withdraw, data}` (unsigned): PodPay's public clients and the F1 platform's (their code-index ids are in the stand-in's sources; docs.podpay.co, which they cite, could not be read), checked by the stand-in tests/standins/podpay2.ts; the withdraw key packed after the secret: the gateway's decision",
 };
 
 /** The F1 platform's adapter: its charge and transfer bodies, the withdraw key; every operation is the family's. */
