@@ -2,8 +2,24 @@ import { passesLuhn } from '../luhn.js';
 
 export const REDACTED = '[redacted]';
 
-/** Key fragments that always mark a secret (compared without case, '-' or '_'); 'withdrawkey': the F1 platforms' x-withdraw-key (PodPay2). */
-const SECRET_FRAGMENTS = ['secret', 'password', 'passphrase', 'token', 'apikey', 'authorization', 'privatekey', 'cookie', 'cvv', 'cvc', 'withdrawkey'];
+/**
+ * Key fragments that always mark a secret (compared without case, '-' or '_'); 'withdrawkey': the F1 platforms'
+ * x-withdraw-key (PodPay2); 'webhookcode': Pluggou's X-Webhook-Code, the account's code its webhooks carry as they are.
+ */
+const SECRET_FRAGMENTS = [
+  'secret',
+  'password',
+  'passphrase',
+  'token',
+  'apikey',
+  'authorization',
+  'privatekey',
+  'cookie',
+  'cvv',
+  'cvc',
+  'withdrawkey',
+  'webhookcode',
+];
 /** Whole keys that mark card data. */
 const CARD_KEYS = new Set(['pan', 'cardnumber', 'creditcardnumber', 'numerocartao', 'securitycode', 'codigoseguranca']);
 /** Keys that hold a card number only when the value looks like one (a street number does not). */
@@ -123,7 +139,18 @@ export function redactText(text: string): string {
 }
 
 /** Header-name fragments (compared without case, '-' or '_') of credentials a sender may attach to a request. */
-const CREDENTIAL_HEADER_FRAGMENTS = ['authorization', 'cookie', 'apikey', 'apitoken', 'accesstoken', 'authtoken', 'secret', 'password', 'withdrawkey'];
+const CREDENTIAL_HEADER_FRAGMENTS = [
+  'authorization',
+  'cookie',
+  'apikey',
+  'apitoken',
+  'accesstoken',
+  'authtoken',
+  'secret',
+  'password',
+  'withdrawkey',
+  'webhookcode',
+];
 
 /**
  * The headers without credentials (Authorization, cookies, API-key and token

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { REDACTED, redactForLog } from '../../../../server/lib/http/index.js';
+import { REDACTED, redactForLog, withoutCredentialHeaders } from '../../../../server/lib/http/index.js';
 
 describe('redactForLog', () => {
   it('hides credentials in headers, whatever their case, and keeps the rest', () => {
@@ -19,6 +19,12 @@ describe('redactForLog', () => {
       accept: 'application/json',
       'x-request-id': 'r-1',
     });
+  });
+
+  it("hides a webhook's credential header (Pluggou's X-Webhook-Code) in logs and never keeps it with a stored notification", () => {
+    const headers = { 'x-webhook-code': 'whk-code-1', 'x-webhook-event-id': 'evt-1', 'user-agent': 'Pluggou-Webhook/1.0' };
+    expect(redactForLog(headers)).toEqual({ ...headers, 'x-webhook-code': REDACTED });
+    expect(withoutCredentialHeaders(headers)).toEqual({ 'x-webhook-event-id': 'evt-1', 'user-agent': 'Pluggou-Webhook/1.0' });
   });
 
   it("hides a provider's own API-key header when told its name", () => {
