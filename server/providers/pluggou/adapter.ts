@@ -71,6 +71,7 @@ export const PLUGGOU: PluggouDeclaration = {
   headers: { 'X-Public-Key': credentialPart(PLUGGOU_CREDENTIALS, 'publicKey') },
   credentials: PLUGGOU_CREDENTIALS,
   money: 'cents',
+  evidence: { level: 'documented', addresses: PLUGGOU_ADDRESSES },
   // The specification's paths stay the default; the documented ones (POST /transactions, GET /transactions/{id}) are the account's choice.
   apiVersions: ['specification', 'public'],
   sources:
