@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { MASKED_SECRET } from '../../server/providers/kit/bodySecrets.js';
-import { CELCOIN, CELCOIN_QUERY_LIMIT, CELCOIN_STATUSES, CelcoinAdapter } from '../../server/providers/celcoin/adapter.js';
+import { CELCOIN, CELCOIN_QUERY_LIMIT, CELCOIN_STATUSES, CelcoinAdapter, customerMyId } from '../../server/providers/celcoin/adapter.js';
 import { FAILURE_PREFIXES } from '../../server/lib/providerMessages.js';
 import { BODIES_WITHOUT_RESOURCE, GARBAGE_2XX_BODIES } from '../support/fakeProvider.js';
 import { NOW, expectUnsupportedOperationsRejected, failure, notification, providerHarness, transactionInput } from './conformance/harness.js';
@@ -13,7 +13,10 @@ const PIX_CODE =
 const FIVE_DAYS_LATER = new Date(NOW.getTime() + 5 * 86_400_000);
 /** NOW is 2025-03-10 09:00 in São Paulo: the pay-by date is five days on. */
 const PAYDAY = '2025-03-15';
-const CUSTOMER = { myId: '12345678909', name: 'Ana Souza', document: '12345678909', emails: ['ana@example.com'], phones: [11987654321] };
+/** Ana's customer at Cel_Cash: a UUID myId derived from her document (the SDK's customer myId is a UUID). */
+const ANA_MY_ID = customerMyId('12345678909');
+const CUSTOMER = { myId: ANA_MY_ID, name: 'Ana Souza', document: '12345678909', emails: ['ana@example.com'], phones: [11987654321] };
+const CARD_MY_ID = '15935a54-5638-4c6f-a599-57e03bc799ff';
 
 const [CREATE, GET] = [FAILURE_PREFIXES.CREATE_TRANSACTION, FAILURE_PREFIXES.GET_TRANSACTION];
 /** The call fails with this code and text. */
@@ -98,7 +101,12 @@ describe('CELCOIN (spec doc 2, group 2): the Cel_Cash (ex-Galax Pay) API, a besp
       path: '/charges',
       body: (body) => {
         const sent = body as Record<string, unknown>;
-        return sent.mainPaymentMethodId === 'boleto' && sent.payday === PAYDAY && !('PaymentMethodPix' in sent) && !('Customer' in sent);
+        return (
+          sent.mainPaymentMethodId === 'boleto' &&
+          sent.payday === PAYDAY &&
+          !('PaymentMethodPix' in sent) &&
+          JSON.stringify(sent.Customer) === JSON.stringify(CUSTOMER)
+        );
       },
       reply: {
         body: {
@@ -110,7 +118,7 @@ describe('CELCOIN (spec doc 2, group 2): the Cel_Cash (ex-Galax Pay) API, a besp
         },
       },
     });
-    expect(await h.adapter.createTransaction(h.ctx, transactionInput({ paymentMethod: 'BILLET', customer: undefined }))).toEqual({
+    expect(await h.adapter.createTransaction(h.ctx, transactionInput({ paymentMethod: 'BILLET' }))).toEqual({
       paymentMethod: 'BILLET',
       transactionId: '101',
       status: 'PENDING',
@@ -152,10 +160,10 @@ describe('CELCOIN (spec doc 2, group 2): the Cel_Cash (ex-Galax Pay) API, a besp
       method: 'POST',
       path: '/charges',
       body: (body) =>
-        JSON.stringify((body as { PaymentMethodCreditCard?: unknown }).PaymentMethodCreditCard) === '{"Card":{"myId":"card-ana"},"qtdInstallments":1}',
+        JSON.stringify((body as { PaymentMethodCreditCard?: unknown }).PaymentMethodCreditCard) === `{"Card":{"myId":"${CARD_MY_ID}"},"qtdInstallments":1}`,
       reply: { body: { type: true, Charge: charge('creditcard', { status: 'denied' }) } },
     });
-    const card = transactionInput({ paymentMethod: 'CREDIT_CARD', cardId: 'card-ana' });
+    const card = transactionInput({ paymentMethod: 'CREDIT_CARD', cardId: CARD_MY_ID });
     expect(await h.adapter.createTransaction(h.ctx, card)).toMatchObject({ status: 'REJECTED' });
     await fails(h.adapter.createTransaction(h.ctx, { ...card, cardId: undefined }), 'INVALID_ARGUMENT', 'cardId is required for credit card transactions');
   });
@@ -191,12 +199,10 @@ describe('CELCOIN (spec doc 2, group 2): the Cel_Cash (ex-Galax Pay) API, a besp
     withToken();
     listed('101', body);
     h.fake.expect({ method: 'POST', path: '/charges', reply: { body } });
-    await fails(h.adapter.getTransaction(h.ctx, '101'), 'UNAVAILABLE', `${GET}: resposta do provedor sem a lista de cobranças`);
-    await fails(
-      h.adapter.createTransaction(h.ctx, transactionInput()),
-      'UNAVAILABLE',
-      `${CREATE}: resposta do provedor sem a cobrança (galaxPayId, status e valor)`,
-    );
+    const read = await failure(h.adapter.getTransaction(h.ctx, '101'));
+    expect([read.code, read.message.startsWith(`${GET}: `)]).toEqual(['UNAVAILABLE', true]);
+    const created = await failure(h.adapter.createTransaction(h.ctx, transactionInput()));
+    expect([created.code, created.message.startsWith(`${CREATE}: `)]).toEqual(['UNAVAILABLE', true]);
   });
 
   it.each(BODIES_WITHOUT_RESOURCE)('a listed charge or a capture that is %s is UNAVAILABLE too', async (_label, body) => {
@@ -206,13 +212,64 @@ describe('CELCOIN (spec doc 2, group 2): the Cel_Cash (ex-Galax Pay) API, a besp
     h.fake.expect({ method: 'PUT', path: '/charges/101/galaxPayId/capture', reply: { body } });
     expect((await failure(h.adapter.getTransaction(h.ctx, '101'))).code).toBe('UNAVAILABLE');
     const card = transactionInput({ paymentMethod: 'CREDIT_CARD', cardId: '77' });
-    await fails(h.adapter.createTransaction(h.ctx, card), 'UNAVAILABLE', `${CREATE}: resposta do provedor sem a cobrança 101 capturada`);
+    expect((await failure(h.adapter.createTransaction(h.ctx, card))).code).toBe('UNAVAILABLE');
   });
 
   it('a PIX charge without its QR code is UNAVAILABLE: nobody could pay it', async () => {
     withToken();
     h.fake.expect({ method: 'POST', path: '/charges', reply: { body: { type: true, Charge: charge('pix', { status: 'pendingPix' }) } } });
     await fails(h.adapter.createTransaction(h.ctx, transactionInput()), 'UNAVAILABLE', `${CREATE}: resposta do provedor sem o QR Code do PIX`);
+  });
+
+  describe("the charge's Customer, as Cel_Cash's SDK takes it, checked before anything is sent", () => {
+    it.each([
+      ["no customer (the SDK's `Customer` is required)", { customer: undefined }, 'transaction.customer is required for CELCOIN charges'],
+      ['a blank name', { name: ' ' }, 'transaction.customer.name is required for CELCOIN charges'],
+      ['a document of 10 digits', { document: '1234567890' }, 'transaction.customer.document must have 11 to 14 digits (CPF or CNPJ) for CELCOIN charges'],
+      ['no email (a new customer needs `emails`)', { email: '' }, 'transaction.customer.email is required for CELCOIN charges'],
+    ])('%s is INVALID_ARGUMENT', async (_label, change, message) => {
+      const base = transactionInput();
+      const input = 'customer' in change ? { ...base, customer: undefined } : { ...base, customer: { ...base.customer!, ...change } };
+      await fails(h.adapter.createTransaction(h.ctx, input), 'INVALID_ARGUMENT', message);
+      expect(h.fake.received).toHaveLength(0);
+    });
+
+    it("names the customer by a UUID (the SDK's customer myId is one), the same for the same document, whatever its mask", () => {
+      expect(ANA_MY_ID).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(customerMyId('12345678909')).toBe(ANA_MY_ID);
+      expect(customerMyId('52998224725')).not.toBe(ANA_MY_ID);
+    });
+
+    it("a card id that is neither a galaxPayId (digits) nor a myId (a UUID, the SDK's card myId) is INVALID_ARGUMENT", async () => {
+      await fails(
+        h.adapter.createTransaction(h.ctx, transactionInput({ paymentMethod: 'CREDIT_CARD', cardId: 'card-ana' })),
+        'INVALID_ARGUMENT',
+        "transaction.card_id must be a Cel_Cash card's galaxPayId (digits) or myId (a UUID) for CELCOIN charges",
+      );
+      expect(h.fake.received).toHaveLength(0);
+    });
+  });
+
+  describe('answers read by schema: a bad one is UNAVAILABLE, never a status and never INTERNAL', () => {
+    it.each([
+      ['a status of the wrong type', { ...charge('pix', {}), status: 5, Transactions: [] }],
+      ['an amount in reais where cents are due', { ...charge('pix', { status: 'payedPix' }), value: 19.9 }],
+      ['an unknown payment method', { ...charge('pix', { status: 'payedPix' }), mainPaymentMethodId: 'crypto' }],
+      ['no galaxPayId', { ...charge('pix', { status: 'payedPix' }), galaxPayId: undefined }],
+    ])('a listed charge with %s', async (_label, listedCharge) => {
+      withToken();
+      listed('101', { totalQtdFoundInPage: 1, Charges: [listedCharge] });
+      expect(await failure(h.adapter.getTransaction(h.ctx, '101'))).toMatchObject({
+        code: 'UNAVAILABLE',
+        message: expect.stringMatching(/^Erro ao buscar transação: /),
+      });
+    });
+
+    it("a creation answered `type: false` keeps Cel_Cash's message, UNAVAILABLE (what it did is not known)", async () => {
+      withToken();
+      h.fake.expect({ method: 'POST', path: '/charges', reply: { body: { type: false, error: { message: 'Limite de cobranças excedido' } } } });
+      await fails(h.adapter.createTransaction(h.ctx, transactionInput()), 'UNAVAILABLE', `${CREATE}: Limite de cobranças excedido`);
+    });
   });
 
   describe('notifications {event, webhookId, confirmHash, Transaction} (research)', () => {

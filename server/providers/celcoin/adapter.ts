@@ -1,7 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import type { Customer, PaymentMethod, TransactionInput, TransactionResult, TransactionStatus, WebhookResult } from '../../domain/types.js';
 import { safeEqualText } from '../../lib/constantTime.js';
 import { digitsOnly } from '../../lib/documents.js';
+import { invalidArgument } from '../../lib/errors.js';
 import { SECONDS_PER_DAY, brazilDate, wholeDays } from '../../lib/expiry.js';
 import { ProviderCallError } from '../../lib/http/index.js';
 import { isRecord, parseJsonObject } from '../../lib/json.js';
@@ -10,40 +12,51 @@ import { nationalPhoneDigits } from '../../lib/phone.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { catalogueError } from '../../lib/providerMessages.js';
 import { statusTable } from '../../lib/statusTable.js';
-import { idText, textOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
+import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
 import { DeclaredAdapter } from '../kit/declaredAdapter.js';
 import { MASKED_SECRET, maskedJsonField } from '../kit/bodySecrets.js';
 
 /**
  * CELCOIN (spec doc 2, group 2) is the Cel_Cash API, formerly Galax Pay (not
- * Celcoin's BaaS PIX API): provider research, groups 1–2, "CELCOIN (Cel_Cash,
- * ex-Galax Pay)", from the SDK Pyxlab/celcash (packages/core/src/schemas,
- * contract/charges.ts) and public integrations. What the spec says: POST
- * /token (scopes); POST /charges; PUT /charges/{id}/galaxPayId/capture; GET
- * /charges (galaxPayIds, startAt, limit) (§7); no refunds (§8); a 5-day pay-by
- * date, a 5-day PIX deadline, boleto validity 5 days and query limit 10 (§9).
+ * Celcoin's BaaS PIX API). What the spec says: POST /token (scopes); POST
+ * /charges; PUT /charges/{id}/galaxPayId/capture; GET /charges (galaxPayIds,
+ * startAt, limit) (§7); no refunds (§8); a 5-day pay-by date, a 5-day PIX
+ * deadline, boleto validity 5 days and query limit 10 (§9). Cel_Cash's public
+ * API has the same paths, so there is one dialect.
  *
- * From the research: the token by HTTP Basic base64(galaxId:galaxHash) with a
- * JSON body {grant_type "authorization_code", scope}; charges in cents
- * (`value`) with `payday` (YYYY-MM-DD), `mainPaymentMethodId` creditcard |
- * boleto | pix, `PaymentMethodPix.Deadline {type "days", value}`, answered
- * `{type, Charge{galaxPayId, value, status, Transactions[{status, Boleto, Pix}]}}`;
- * the charge and transaction statuses below; notifications
- * `{event "transaction.updateStatus", webhookId, confirmHash, Transaction{…}}`
- * whose `confirmHash` is the account's confirmHashWebhook.
+ * From Cel_Cash's SDK (github Pyxlab/celcash, packages/core/src: contract/auth.ts,
+ * contract/charges.ts, schemas/common.ts, schemas/charges.ts,
+ * schemas/customers.ts, schemas/payments.ts, schemas/cards.ts,
+ * schemas/transactions.ts): the token by HTTP Basic base64(galaxId:galaxHash)
+ * with `{grant_type: authorization_code, scope}` answered `{access_token,
+ * token_type: Bearer, expires_in, scope}`; POST /charges `{myId, value (cents),
+ * additionalInfo?, payday (YYYY-MM-DD), mainPaymentMethodId creditcard | boleto |
+ * pix, Customer, PaymentMethodCreditCard?, PaymentMethodBoleto?,
+ * PaymentMethodPix?}` — `Customer` is required, and a customer Cel_Cash does not
+ * know yet needs `myId` (a UUID), `name`, `document` (11 to 14 digits) and
+ * `emails`; a saved card is referenced by its `galaxPayId` or its `myId` (a
+ * UUID); the answer `{type, Charge{galaxPayId, myId, value, status,
+ * mainPaymentMethodId, Transactions[{galaxPayId, status, value, Boleto{pdf,
+ * bankLine, barCode}, Pix{qrCode, reference, image, page}}]}}`; the capture
+ * answered with the bare charge; GET /charges answered `{totalQtdFoundInPage,
+ * Charges}`; the charge and transaction status enums. From a public Galax Pay
+ * integration: notifications `{event: transaction.updateStatus, webhookId,
+ * confirmHash, Transaction{…, chargeGalaxPayId, status}}`, `confirmHash` being
+ * the account's confirmHashWebhook (the SDK's `apiAuthSchema`).
  *
  * The gateway's decisions (docs/decisions.md): the charge's galaxPayId is the
  * transaction id; its status is its first transaction's, else the charge's;
  * `myId` is the caller's idempotency key (Cel_Cash refuses a second charge with
- * the same myId), else a fresh UUID; the customer's myId is its document; the
- * pay-by date is every charge's `payday`; a card is the account's saved card
- * (cardId: its galaxPayId, or its myId), captured by PUT …/capture when
- * Cel_Cash only authorized it; scopes `charges.read charges.write`.
+ * the same myId), else a fresh UUID; the customer's myId is a name-based UUID
+ * of its document (the same buyer is the same Cel_Cash customer); the pay-by
+ * date is every charge's `payday`; a card is the account's saved card, captured
+ * by PUT …/capture when Cel_Cash only authorized it; scopes `charges.read
+ * charges.write`.
  *
- * Read top to bottom: declaration → wire shapes → request mappers → status
- * table → response mappers → notifications → the operations.
+ * Read top to bottom: declaration → wire → request mappers → status table →
+ * response mappers → notifications → the operations.
  */
 
 // ---------------------------------------------------------------- declaration
@@ -61,8 +74,23 @@ export const CELCOIN_PATHS = {
   capture: '/charges/{id}/galaxPayId/capture',
 } as const;
 
+/** The SDK files (at the commit read) and Celcoin's page on listing charges its stand-in (tests/standins/celcoin.ts) was written from. */
+export const CELCOIN_ADDRESSES = [
+  'https://github.com/Pyxlab/celcash/blob/a5f0a71/packages/core/src/contract/auth.ts',
+  'https://github.com/Pyxlab/celcash/blob/a5f0a71/packages/core/src/contract/charges.ts',
+  'https://github.com/Pyxlab/celcash/blob/a5f0a71/packages/core/src/contract/cards.ts',
+  'https://github.com/Pyxlab/celcash/blob/a5f0a71/packages/core/src/schemas/common.ts',
+  'https://github.com/Pyxlab/celcash/blob/a5f0a71/packages/core/src/schemas/charges.ts',
+  'https://github.com/Pyxlab/celcash/blob/a5f0a71/packages/core/src/schemas/customers.ts',
+  'https://github.com/Pyxlab/celcash/blob/a5f0a71/packages/core/src/schemas/payments.ts',
+  'https://github.com/Pyxlab/celcash/blob/a5f0a71/packages/core/src/schemas/cards.ts',
+  'https://github.com/Pyxlab/celcash/blob/a5f0a71/packages/core/src/schemas/transactions.ts',
+  'https://github.com/Pyxlab/celcash/blob/a5f0a71/packages/core/src/utils/login.ts',
+  'https://developers.celcoin.com.br/docs/listar-cobran%C3%A7a-avulsa',
+] as const;
+
 export const CELCOIN: ProviderDeclaration = {
-  // Production host of the Cel_Cash (Galax Pay) API v2, as its public integrations use it; sandbox api.sandbox.cloud.galaxpay.com.br/v2.
+  // Production host of the Cel_Cash (Galax Pay) API v2, as its public integrations use it; the SDK's sandbox is api.sandbox.cel.cash/v2.
   identity: { id: 'CELCOIN', specGroup: SPEC_GROUPS.DOC2_GROUP2, defaultBaseUrl: 'https://api.galaxpay.com.br/v2' },
   // No refunds (§8: 'Method not implemented.'); no payouts, receivers or card tokens in the spec's calls.
   capabilities: { paymentMethods: ['PIX', 'BILLET', 'CREDIT_CARD'], webhooks: true },
@@ -78,11 +106,11 @@ export const CELCOIN: ProviderDeclaration = {
   credentials: { required: ['publicKey', 'secretKey'] },
   money: 'cents',
   sources:
-    '`/token` (scopes), `/charges`, `/charges/{id}/galaxPayId/capture`, `GET /charges` (galaxPayIds, startAt, limit 10), 5-day pay-by date and PIX deadline, no refunds: spec (doc 2 §7–§9); Basic galaxId:galaxHash token with `{grant_type: authorization_code, scope}`, charge body and answer (`myId`, `value` in cents, `payday`, `mainPaymentMethodId`, `PaymentMethodPix.Deadline`, `Transactions[{Pix, Boleto}]`), charge and transaction statuses, `{event, webhookId, confirmHash, Transaction}` notifications, host `api.galaxpay.com.br/v2`: research (SDK Pyxlab/celcash `packages/core/src/schemas`, Galax Pay integrations); status precedence, myId, customer myId, card reference, when to capture, scopes: gateway',
+    "`/token` (scopes), `/charges`, `/charges/{id}/galaxPayId/capture`, `GET /charges` (galaxPayIds, startAt, limit 10), 5-day pay-by date and PIX deadline, no refunds: spec (doc 2 §7–§9); Basic galaxId:galaxHash token with `{grant_type: authorization_code, scope}` and its answer (contract/auth.ts, schemas/common.ts, utils/login.ts), the charge body with its required `Customer` (a new one with a UUID `myId`, `name`, `document`, `emails`), a saved card by `galaxPayId` or UUID `myId`, `PaymentMethodPix.Deadline`, the answers `{type, Charge{galaxPayId, value, status, Transactions[{Pix, Boleto}]}}` and `{totalQtdFoundInPage, Charges}`, the capture's bare charge, the charge and transaction statuses: Cel_Cash's SDK (github Pyxlab/celcash, commit a5f0a71, `packages/core/src/contract` and `schemas`); `startAt` and `limit` required to list: Celcoin's page on listing charges; `{event, webhookId, confirmHash, Transaction}` notifications, host `api.galaxpay.com.br/v2`: Galax Pay integrations; status precedence, myId, the customer's name-based UUID, when to capture, scopes: the gateway's decision",
   expiry: { pixSeconds: FIVE_DAYS, boletoSeconds: FIVE_DAYS },
 };
 
-// ---------------------------------------------------------------- wire shapes
+// ---------------------------------------------------------------- wire
 
 type MainPaymentMethodId = 'creditcard' | 'boleto' | 'pix';
 
@@ -90,7 +118,7 @@ export interface CelcashCustomer {
   myId: string;
   name: string;
   document: string;
-  emails?: string[];
+  emails: string[];
   phones?: number[];
 }
 
@@ -103,46 +131,57 @@ export interface ChargeRequest {
   payday: string;
   additionalInfo?: string;
   mainPaymentMethodId: MainPaymentMethodId;
-  Customer?: CelcashCustomer;
+  Customer: CelcashCustomer;
   PaymentMethodCreditCard?: { Card: { galaxPayId: number } | { myId: string }; qtdInstallments: number };
   PaymentMethodPix?: { Deadline: { type: 'days'; value: number } };
 }
 
-export interface ChargeTransaction {
-  galaxPayId?: number | string;
-  status?: string;
-  value?: number;
-  Boleto?: { pdf?: string; bankLine?: string; barCode?: string };
-  Pix?: { qrCode?: string; reference?: string; image?: string; page?: string };
-}
+/** A charge's payment attempt (`Transactions[]`): its status, and the PIX or boleto to pay it with. */
+const celcashTransaction = z.object({
+  galaxPayId: absentable(wireId),
+  status: absentable(wireStatus),
+  value: absentable(wireAmount),
+  Pix: absentable(z.object({ qrCode: absentable(wireText) })),
+  Boleto: absentable(z.object({ pdf: absentable(wireText), bankLine: absentable(wireText) })),
+});
+export type CelcashTransaction = z.output<typeof celcashTransaction>;
 
-export interface Charge {
-  galaxPayId?: number | string;
-  myId?: string;
-  value?: number | string;
-  status?: string;
-  mainPaymentMethodId?: string;
-  Transactions?: ChargeTransaction[];
-}
+const mainPaymentMethod = wireText.transform((value) => value.toLowerCase()).pipe(z.enum(['creditcard', 'boleto', 'pix']));
 
-/** Answer of POST /charges (and of the capture, which the SDK also shows as the bare Charge). */
-export interface ChargeAnswer {
-  type?: boolean;
-  Charge?: Charge;
-}
+/** A charge (the SDK's `chargesSchema`): its id, value, status, method and payment attempts. */
+export const celcashCharge = z.object({
+  galaxPayId: wireId,
+  myId: absentable(wireText),
+  value: wireAmount,
+  status: wireStatus,
+  mainPaymentMethodId: mainPaymentMethod,
+  Transactions: absentable(z.array(celcashTransaction)),
+});
+export type CelcashCharge = z.output<typeof celcashCharge>;
 
-/** Answer of GET /charges. */
-export interface ChargeList {
-  totalQtdFoundInPage?: number;
-  Charges?: Charge[];
-}
+/** POST /charges: `{type, Charge}`; a `type: false` keeps Cel_Cash's `error.message` where it gives one. */
+export const celcashChargeAnswer = z.object({
+  type: absentable(z.boolean()),
+  Charge: absentable(celcashCharge),
+  error: absentable(z.object({ message: absentable(wireText) })),
+});
 
-export interface CelcashNotification {
-  event?: string;
-  webhookId?: number | string;
-  confirmHash?: string;
-  Transaction?: { galaxPayId?: number | string; chargeGalaxPayId?: number | string; status?: string; value?: number };
-}
+/** PUT …/capture: the bare charge (the SDK's `chargesSchema`), or `{type, Charge}` as the creation answers. */
+export const celcashCaptureAnswer = z.preprocess((answer) => (isRecord(answer) && isRecord(answer.Charge) ? answer.Charge : answer), celcashCharge);
+
+/** GET /charges: `{totalQtdFoundInPage, Charges}`. */
+export const celcashChargeList = z.object({ totalQtdFoundInPage: absentable(wireAmount), Charges: z.array(celcashCharge) });
+
+/** A notification: the event, the account's confirmHash echoed, and the transaction with its charge. */
+export const celcashNotification = z.object({
+  event: wireText,
+  webhookId: absentable(wireId),
+  confirmHash: absentable(z.string()),
+  Transaction: z.object({ galaxPayId: absentable(wireId), chargeGalaxPayId: absentable(wireId), status: wireStatus }),
+});
+
+/** Only the echoed secret, for verifying a body whatever else it carries. */
+const celcashConfirmHash = z.object({ confirmHash: absentable(z.string()) });
 
 // ---------------------------------------------------------------- request mappers
 
@@ -151,25 +190,53 @@ const METHODS = paymentMethodCodec<PaymentMethod, MainPaymentMethodId>({ PIX: 'p
 /** A calendar date in Brazil (Cel_Cash's `payday`), whatever the server's time zone. */
 export const celcashPayday = (date: Date): string => brazilDate(date);
 
-/** Cel_Cash takes a new customer with myId, name, document and emails; without a name and a document it gets none. */
-export function toCelcashCustomer(customer: Customer | undefined): CelcashCustomer | undefined {
-  const document = digitsOnly(customer?.document ?? '');
-  if (!customer?.name?.trim() || !document) return undefined;
-  const phone = Number(nationalPhoneDigits(customer.phone ?? ''));
-  return {
-    myId: document,
-    name: customer.name.trim(),
-    document,
-    ...(customer.email ? { emails: [customer.email] } : {}),
-    ...(phone ? { phones: [phone] } : {}),
-  };
+/** The namespace of customers' name-based UUIDs: fixed, so a buyer's UUID never changes. */
+const CUSTOMER_NAMESPACE = Buffer.from('6f1d5c2e8a4b4f7d9c3e1a2b5d7f9e0c', 'hex');
+
+/**
+ * A customer's myId: Cel_Cash takes a UUID, and the same buyer must be the same
+ * customer, so it is the name-based UUID (version 5) of the buyer's document.
+ */
+export function customerMyId(document: string): string {
+  const hash = createHash('sha1').update(CUSTOMER_NAMESPACE).update(document).digest().subarray(0, 16);
+  hash[6] = (hash[6]! & 0x0f) | 0x50;
+  hash[8] = (hash[8]! & 0x3f) | 0x80;
+  const hex = hash.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** A saved card: its galaxPayId when the id is numeric, else the account's own myId for it. */
-const savedCard = (cardId: string): { galaxPayId: number } | { myId: string } => (/^\d+$/.test(cardId) ? { galaxPayId: Number(cardId) } : { myId: cardId });
+/**
+ * The charge's `Customer`, required by Cel_Cash: one it does not know yet is
+ * created from myId, name, document (11 to 14 digits) and emails, so all are
+ * checked before anything is sent.
+ */
+export function toCelcashCustomer(customer: Customer | undefined): CelcashCustomer {
+  if (!customer) throw invalidArgument('transaction.customer', 'transaction.customer is required for CELCOIN charges');
+  const name = customer.name.trim();
+  if (!name) throw invalidArgument('transaction.customer.name', 'transaction.customer.name is required for CELCOIN charges');
+  const document = digitsOnly(customer.document);
+  if (document.length < 11 || document.length > 14)
+    throw invalidArgument('transaction.customer.document', 'transaction.customer.document must have 11 to 14 digits (CPF or CNPJ) for CELCOIN charges');
+  const email = customer.email.trim();
+  if (!email) throw invalidArgument('transaction.customer.email', 'transaction.customer.email is required for CELCOIN charges');
+  const phone = Number(nationalPhoneDigits(customer.phone));
+  return { myId: customerMyId(document), name, document, emails: [email], ...(phone ? { phones: [phone] } : {}) };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A saved card: its galaxPayId (digits) or its myId (a UUID, as Cel_Cash takes it); anything else is refused before anything is sent. */
+function savedCard(cardId: string | undefined): { galaxPayId: number } | { myId: string } {
+  const id = cardId?.trim();
+  if (!id) throw catalogueError('CARD_ID_REQUIRED', { field: 'transaction.card_id' });
+  if (/^\d+$/.test(id)) return { galaxPayId: Number(id) };
+  if (UUID.test(id)) return { myId: id };
+  throw invalidArgument('transaction.card_id', "transaction.card_id must be a Cel_Cash card's galaxPayId (digits) or myId (a UUID) for CELCOIN charges");
+}
 
 export function toChargeRequest(input: TransactionInput, terms: { myId: string; payday: string; pixDeadlineDays: number }): ChargeRequest {
   const customer = toCelcashCustomer(input.customer);
+  const card = input.paymentMethod === 'CREDIT_CARD' ? savedCard(input.cardId) : undefined;
   const additionalInfo = input.description || input.orderId;
   return {
     myId: terms.myId,
@@ -177,10 +244,8 @@ export function toChargeRequest(input: TransactionInput, terms: { myId: string; 
     payday: terms.payday,
     ...(additionalInfo ? { additionalInfo } : {}),
     mainPaymentMethodId: METHODS.toProvider(input.paymentMethod),
-    ...(customer ? { Customer: customer } : {}),
-    ...(input.paymentMethod === 'CREDIT_CARD'
-      ? { PaymentMethodCreditCard: { Card: savedCard(input.cardId ?? ''), qtdInstallments: input.installments || 1 } }
-      : {}),
+    Customer: customer,
+    ...(card ? { PaymentMethodCreditCard: { Card: card, qtdInstallments: input.installments || 1 } } : {}),
     ...(input.paymentMethod === 'PIX' ? { PaymentMethodPix: { Deadline: { type: 'days', value: terms.pixDeadlineDays } } } : {}),
   };
 }
@@ -189,10 +254,10 @@ export function toChargeRequest(input: TransactionInput, terms: { myId: string; 
 
 /**
  * One table for Cel_Cash's two vocabularies (they share no word), from the
- * research (SDK Pyxlab/celcash, schemas/transactions.ts `transactionStatusSchema`
- * and schemas/charges.ts `chargesStatusSchema`; the display names of a public
- * Galax Pay integration). The common pattern's only word in it, `authorized`,
- * is PENDING (doc 2 §4); unknown REJECTED (§4, no exception for CELCOIN).
+ * SDK (schemas/transactions.ts `transactionStatusSchema` and schemas/charges.ts
+ * `chargesStatusSchema`; the display names of a public Galax Pay integration).
+ * The common pattern's only word in it, `authorized`, is PENDING (doc 2 §4);
+ * unknown REJECTED (§4, no exception for CELCOIN).
  */
 export const CELCOIN_STATUSES = statusTable<TransactionStatus>(
   {
@@ -228,39 +293,34 @@ export const CELCOIN_STATUSES = statusTable<TransactionStatus>(
 
 // ---------------------------------------------------------------- response mappers
 
-/** The Charge of an answer: `{type, Charge}`, or the bare charge (the SDK's shape of the capture's answer). */
-export function chargeOf(answer: unknown): Charge | undefined {
-  if (!isRecord(answer)) return undefined;
-  if (isRecord(answer.Charge)) return answer.Charge as Charge;
-  return 'galaxPayId' in answer ? (answer as Charge) : undefined;
-}
-
 /** A charge's payment attempt: the first of its transactions (a single charge has one). */
-const firstTransaction = (charge: Charge | undefined): ChargeTransaction | undefined =>
-  Array.isArray(charge?.Transactions) && isRecord(charge.Transactions[0]) ? charge.Transactions[0] : undefined;
+const firstTransaction = (charge: CelcashCharge): CelcashTransaction | undefined => charge.Transactions?.[0];
 
 /** A card charge Cel_Cash only authorized: the gateway captures it. */
-export const onlyAuthorized = (charge: Charge | undefined): boolean => textOf(firstTransaction(charge)?.status)?.toLowerCase() === 'authorized';
+export const onlyAuthorized = (charge: CelcashCharge): boolean => firstTransaction(charge)?.status?.toLowerCase() === 'authorized';
 
-/** Undefined without an id, a status or an amount: the operation turns that into an error, never a status. */
+/** The charge of a creation's answer; `type: false`, or no charge, is the operation's failure (UNAVAILABLE: what Cel_Cash did is not known). */
+export function createdCharge(answer: z.output<typeof celcashChargeAnswer>): CelcashCharge {
+  if (answer.type !== false && answer.Charge) return answer.Charge;
+  const message = answer.error?.message ?? (answer.type === false ? 'Cel_Cash answered type: false' : 'resposta do provedor sem a cobrança');
+  throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', message);
+}
+
+/** A charge as the gateway's result: its first transaction's status (else the charge's), the PIX or boleto to pay it. */
 export function fromCharge(
-  charge: Charge | undefined,
-  terms: { status: (value: unknown) => TransactionStatus; amount: (value: unknown) => number | undefined; expiresAt?: Date },
-): TransactionResult | undefined {
-  const transactionId = idText(charge?.galaxPayId);
+  charge: CelcashCharge,
+  terms: { status: (value: string) => TransactionStatus; amount: (value: string | number) => number; expiresAt?: Date },
+): TransactionResult {
   const transaction = firstTransaction(charge);
-  const status = textOf(transaction?.status) ?? textOf(charge?.status);
-  const amount = terms.amount(charge?.value) ?? terms.amount(transaction?.value);
-  const paymentMethod = METHODS.fromProvider(charge?.mainPaymentMethodId);
-  if (!transactionId || !status || amount === undefined || !paymentMethod) return undefined;
-  const pixCode = textOf(transaction?.Pix?.qrCode);
-  const billetCode = textOf(transaction?.Boleto?.bankLine);
-  const billetUrl = textOf(transaction?.Boleto?.pdf);
+  const paymentMethod = METHODS.fromProvider(charge.mainPaymentMethodId) ?? 'PIX';
+  const pixCode = transaction?.Pix?.qrCode;
+  const billetCode = transaction?.Boleto?.bankLine;
+  const billetUrl = transaction?.Boleto?.pdf;
   return {
     paymentMethod,
-    transactionId,
-    status: terms.status(status),
-    amount,
+    transactionId: charge.galaxPayId,
+    status: terms.status(transaction?.status ?? charge.status),
+    amount: terms.amount(charge.value),
     ...(pixCode ? { pixCode } : {}),
     ...(billetCode ? { billetCode } : {}),
     ...(billetUrl ? { billetUrl } : {}),
@@ -273,14 +333,14 @@ export function fromCharge(
 /** The only event about a charge's payment; `subscription.addTransaction` and the rest are ignored. */
 const STATUS_EVENT = 'transaction.updateStatus';
 
-/** A transaction's new status, reported for its charge (our transaction id); undefined when ignored or unparseable. */
-export function readCelcashNotification(body: Buffer, status: (value: unknown) => TransactionStatus): WebhookResult | undefined {
-  const event = parseJsonObject(body) as CelcashNotification | undefined;
-  if (event?.event !== STATUS_EVENT || !isRecord(event.Transaction)) return undefined;
-  const transactionId = idText(event.Transaction.chargeGalaxPayId);
+/** A status change of a charge's transaction: the charge's id (our transaction id), the transaction's id and its status. */
+export function readCelcashNotification(body: Buffer): { charge: string; transaction?: string; status: string } | undefined {
+  const parsed = celcashNotification.safeParse(parseJsonObject(body));
+  if (!parsed.success || parsed.data.event !== STATUS_EVENT) return undefined;
+  const { chargeGalaxPayId, galaxPayId, status } = parsed.data.Transaction;
   // A subscription's transaction has no charge of ours.
-  if (!transactionId || !textOf(event.Transaction.status)) return undefined;
-  return { type: 'TRANSACTION', transactionId, status: status(event.Transaction.status) };
+  if (!chargeGalaxPayId) return undefined;
+  return { charge: chargeGalaxPayId, ...(galaxPayId ? { transaction: galaxPayId } : {}), status };
 }
 
 // ---------------------------------------------------------------- operations
@@ -292,26 +352,18 @@ export class CelcoinAdapter extends DeclaredAdapter {
 
   private terms(expiresAt?: Date) {
     return {
-      status: (value: unknown) => this.transactionStatus(value),
-      amount: (value: unknown): number | undefined => {
-        if (value === undefined || value === null) return undefined;
-        try {
-          return this.fromProviderAmount(value);
-        } catch {
-          return undefined;
-        }
-      },
+      status: (value: string) => this.transactionStatus(value),
+      amount: (value: string | number) => this.amountOr(value, undefined, 'valor da cobrança'),
       ...(expiresAt ? { expiresAt } : {}),
     };
   }
 
-  private unusable(operation: 'createTransaction' | 'getTransaction', prefix: string, what: string): Error {
-    return this.failure(operation, prefix, new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`));
+  private unusable(what: string): never {
+    throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`);
   }
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     this.assertPaymentMethod(input.paymentMethod);
-    if (input.paymentMethod === 'CREDIT_CARD' && !input.cardId?.trim()) throw catalogueError('CARD_ID_REQUIRED', { field: 'transaction.card_id' });
     const prefix = this.prefixFor('createTransaction');
     const requestedAt = this.now();
     const body = toChargeRequest(input, {
@@ -323,39 +375,37 @@ export class CelcoinAdapter extends DeclaredAdapter {
     const seconds = input.paymentMethod === 'BILLET' ? this.boletoExpirySeconds : this.pixExpirySeconds;
     const terms = this.terms(this.expiresAt(seconds, requestedAt));
     const http = this.http(ctx);
-    const answer = await this.exchange('createTransaction', prefix, () => http.post<unknown>(CELCOIN_PATHS.charges, body));
-    let result = fromCharge(chargeOf(answer), terms);
-    if (!result) throw this.unusable('createTransaction', prefix, 'a cobrança (galaxPayId, status e valor)');
-    if (result.paymentMethod === 'CREDIT_CARD' && onlyAuthorized(chargeOf(answer))) {
+    const answer = await this.exchange('createTransaction', prefix, () => http.post(CELCOIN_PATHS.charges, body), celcashChargeAnswer);
+    let charge = this.mapped('createTransaction', prefix, () => createdCharge(answer));
+    if (charge.mainPaymentMethodId === 'creditcard' && onlyAuthorized(charge)) {
       // Only authorized: captured now, as the spec's PUT …/capture does; its answer is the charge as it then stands.
-      const id = result.transactionId;
-      const captured = await this.exchange('createTransaction', prefix, () => http.put<unknown>(fillPath(CELCOIN_PATHS.capture, { id }), {}));
-      result = fromCharge(chargeOf(captured), terms);
-      if (!result) throw this.unusable('createTransaction', prefix, `a cobrança ${id} capturada`);
+      const id = charge.galaxPayId;
+      charge = await this.exchange('createTransaction', prefix, () => http.put(fillPath(CELCOIN_PATHS.capture, { id }), {}), celcashCaptureAnswer);
     }
-    if (result.paymentMethod === 'PIX' && !result.pixCode) throw this.unusable('createTransaction', prefix, 'o QR Code do PIX');
-    if (result.paymentMethod === 'BILLET' && !result.billetCode) throw this.unusable('createTransaction', prefix, 'a linha digitável do boleto');
+    const result = this.mapped('createTransaction', prefix, () => fromCharge(charge, terms));
+    if (result.paymentMethod === 'PIX' && !result.pixCode) this.mapped('createTransaction', prefix, () => this.unusable('o QR Code do PIX'));
+    if (result.paymentMethod === 'BILLET' && !result.billetCode) this.mapped('createTransaction', prefix, () => this.unusable('a linha digitável do boleto'));
     return withPixQrImage(result);
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const prefix = this.prefixFor('getTransaction');
-    const answer = await this.exchange('getTransaction', prefix, () =>
-      this.http(ctx).get<unknown>(CELCOIN_PATHS.charges, { params: { galaxPayIds: transactionId, startAt: 0, limit: CELCOIN_QUERY_LIMIT } }),
+    const list = await this.exchange(
+      'getTransaction',
+      prefix,
+      () => this.http(ctx).get(CELCOIN_PATHS.charges, { params: { galaxPayIds: transactionId, startAt: 0, limit: CELCOIN_QUERY_LIMIT } }),
+      celcashChargeList,
     );
-    const charges = isRecord(answer) && Array.isArray(answer.Charges) ? (answer.Charges as unknown[]) : undefined;
-    if (!charges) throw this.unusable('getTransaction', prefix, 'a lista de cobranças');
-    const charge = charges.find((candidate): candidate is Charge => isRecord(candidate) && idText(candidate.galaxPayId) === transactionId);
+    const charge = list.Charges.find((candidate) => candidate.galaxPayId === transactionId);
     // A well-formed list without the charge: Cel_Cash does not know it.
     if (!charge)
       throw this.failure('getTransaction', prefix, new ProviderCallError('NOT_FOUND', 'PROVIDER_NOT_FOUND', `cobrança ${transactionId} não encontrada`));
-    const result = fromCharge(charge, this.terms());
-    if (!result) throw this.unusable('getTransaction', prefix, 'status ou valor da cobrança');
-    return withPixQrImage(result);
+    return withPixQrImage(this.mapped('getTransaction', prefix, () => fromCharge(charge, this.terms())));
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
-    return readCelcashNotification(notification.body, (value) => this.transactionStatus(value));
+    const event = readCelcashNotification(notification.body);
+    return event && { type: 'TRANSACTION', transactionId: event.charge, status: this.transactionStatus(event.status) };
   }
 
   /**
@@ -366,7 +416,8 @@ export class CelcoinAdapter extends DeclaredAdapter {
   override verifyNotification(ctx: AdapterContext, notification: IncomingNotification): NotificationVerdict {
     const secret = ctx.webhookSecret;
     if (!secret) return 'unsigned';
-    const confirmHash = textOf(parseJsonObject(notification.body)?.confirmHash);
+    const parsed = celcashConfirmHash.safeParse(parseJsonObject(notification.body));
+    const confirmHash = parsed.success ? parsed.data.confirmHash : undefined;
     // A stored notification has its confirmHash masked (storableBody): intake kept what it proved.
     if (confirmHash === MASKED_SECRET) return 'unsigned';
     return confirmHash !== undefined && safeEqualText(confirmHash, secret) ? 'valid' : 'invalid';
@@ -379,9 +430,8 @@ export class CelcoinAdapter extends DeclaredAdapter {
 
   /** One transaction's status change is the same across re-deliveries: its charge, its own id and the status. */
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
-    const transaction = (parseJsonObject(notification.body) as CelcashNotification | undefined)?.Transaction;
-    const charge = isRecord(transaction) ? idText(transaction.chargeGalaxPayId) : undefined;
-    if (!charge) return super.notificationKey(ctx, notification);
-    return `celcoin:${charge}:${idText(transaction!.galaxPayId) ?? ''}:${textOf(transaction!.status)?.toLowerCase() ?? ''}`;
+    const event = readCelcashNotification(notification.body);
+    if (!event) return super.notificationKey(ctx, notification);
+    return `celcoin:${event.charge}:${event.transaction ?? ''}:${event.status.toLowerCase()}`;
   }
 }
