@@ -105,6 +105,7 @@ export const CELCOIN: ProviderDeclaration = {
   },
   credentials: { required: ['publicKey', 'secretKey'] },
   money: 'cents',
+  evidence: { level: 'documented', addresses: CELCOIN_ADDRESSES },
   sources:
     "`/token` (scopes), `/charges`, `/charges/{id}/galaxPayId/capture`, `GET /charges` (galaxPayIds, startAt, limit 10), 5-day pay-by date and PIX deadline, no refunds: spec (doc 2 §7–§9); Basic galaxId:galaxHash token with `{grant_type: authorization_code, scope}` and its answer (contract/auth.ts, schemas/common.ts, utils/login.ts), the charge body with its required `Customer` (a new one with a UUID `myId`, `name`, `document`, `emails`), a saved card by `galaxPayId` or UUID `myId`, `PaymentMethodPix.Deadline`, the answers `{type, Charge{galaxPayId, value, status, Transactions[{Pix, Boleto}]}}` and `{totalQtdFoundInPage, Charges}`, the capture's bare charge, the charge and transaction statuses: Cel_Cash's SDK (github Pyxlab/celcash, commit a5f0a71, `packages/core/src/contract` and `schemas`); `startAt` and `limit` required to list: Celcoin's page on listing charges; `{event, webhookId, confirmHash, Transaction}` notifications, host `api.galaxpay.com.br/v2`: Galax Pay integrations; status precedence, myId, the customer's name-based UUID, when to capture, scopes: the gateway's decision",
   expiry: { pixSeconds: FIVE_DAYS, boletoSeconds: FIVE_DAYS },
