@@ -142,6 +142,23 @@ describe('BRAVIVE (spec doc 3, group 3), a bespoke adapter', () => {
     expect(codes).toEqual(['UNAVAILABLE', 'UNAVAILABLE', 'UNAVAILABLE', 'UNAVAILABLE']);
   });
 
+  it.each([
+    ['a read without its amount (never an amount of 0)', 'GET', '/payments/pay_1', { id: 'pay_1', status: 'paid' }],
+    ['a read whose amount is no amount', 'GET', '/payments/pay_1', { id: 'pay_1', status: 'paid', amount: 'dezenove' }],
+    ['a read whose status is not text', 'GET', '/payments/pay_1', { id: 'pay_1', status: 3, amount: 1990 }],
+    ['a payout whose amount is no amount', 'POST', '/withdraws', { id: 'wd_1', status: 'processing', amount: '10,50' }],
+    ['a payout read whose id is an object', 'GET', '/withdraws/wd_1', { id: { value: 'wd_1' }, status: 'completed', amount: 1050 }],
+  ])('%s is UNAVAILABLE, never a status and never INTERNAL', async (_label, method, path, body) => {
+    h.fake.expect({ method, path, reply: { body } });
+    const call =
+      path === '/withdraws'
+        ? h.adapter.withdraw(h.ctx, WITHDRAWAL)
+        : path.startsWith('/withdraws')
+          ? h.adapter.getWithdraw(h.ctx, 'wd_1')
+          : h.adapter.getTransaction(h.ctx, 'pay_1');
+    expect((await failure(call)).code).toBe('UNAVAILABLE');
+  });
+
   it('a PIX payment answered without its code is UNAVAILABLE: nobody could pay it', async () => {
     h.fake.expect({ method: 'POST', path: '/payments', reply: { body: { id: 'pay_1', status: 'PENDING' } } });
     expect(await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).toEqual({
@@ -171,6 +188,7 @@ describe('BRAVIVE (spec doc 3, group 3), a bespoke adapter', () => {
       ['a created event without a status', { event: 'on_transaction_created', data: { id: 'pay_1' } }],
       ['an event without an id', { event: 'on_transaction_approved', data: { status: 'paid' } }],
       ['no event name', { data: { id: 'pay_1', status: 'paid' } }],
+      ['a status that is not text', { event: 'on_transaction_updated', data: { id: 'pay_1', status: 2 } }],
       ['not JSON', '{not json'],
     ])('%s is ignored', async (_label, body) => {
       expect(await h.adapter.processWebhook(h.ctx, notification(body))).toBeUndefined();

@@ -1,14 +1,15 @@
+import { z } from 'zod';
 import type { PaymentMethod, TransactionInput, TransactionResult, WebhookResult, WithdrawInput, WithdrawResult, WithdrawStatus } from '../../domain/types.js';
 import { digitsOnly } from '../../lib/documents.js';
-import { identifiedObject, isRecord, parseJsonObject } from '../../lib/json.js';
+import { isRecord, parseJsonObject } from '../../lib/json.js';
 import { paymentMethodCodec } from '../../lib/paymentMethods.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
 import { providerPixKey } from '../../lib/pixKey.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { declaredStatusTable, statusTable } from '../../lib/statusTable.js';
-import { idText, textOf } from '../../lib/values.js';
 import { defaultWithdrawDescription } from '../../lib/withdrawDescription.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
+import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
 import { DOC3_COMMON_STATUSES } from '../kit/commonStatuses.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
 import { DeclaredAdapter, unusableAnswer, type ObjectNotification } from '../kit/declaredAdapter.js';
@@ -32,7 +33,7 @@ import { DeclaredAdapter, unusableAnswer, type ObjectNotification } from '../kit
  * names, the answer `{id, method, status, pix_code, pix_qr_code, billet_code,
  * billet_url}`. The rest is the gateway's decision (docs/decisions.md).
  *
- * Read top to bottom: declaration → wire shapes → request mappers → status
+ * Read top to bottom: declaration → wire → request mappers → status
  * tables → response mappers → notifications → the operations.
  */
 
@@ -59,7 +60,7 @@ export const BRAVIVE: ProviderDeclaration = {
 
 export const BRAVIVE_PATHS = { payments: '/payments', payment: '/payments/{id}', withdraws: '/withdraws', withdraw: '/withdraws/{id}' } as const;
 
-// ---------------------------------------------------------------- wire shapes
+// ---------------------------------------------------------------- wire
 
 /** Body of POST /payments (§7): flat, payer_* and addr_* fields. */
 export interface BravivePaymentRequest {
@@ -90,16 +91,34 @@ export interface BraviveWithdrawRequest {
   pix_key_type: string;
 }
 
-/** A payment or a withdrawal as answered, bare or under `data`. */
-interface BraviveObject {
-  id?: string | number;
-  status?: string;
-  amount?: number | string;
-  method?: string;
-  pix_code?: string;
-  billet_code?: string;
-  billet_url?: string;
-}
+/**
+ * A payment or a withdrawal as answered (integrations: `{id, method, status,
+ * amount, pix_code, pix_qr_code, billet_code, billet_url}`), bare or under
+ * `data`: id and status required, the rest read where present.
+ */
+const braviveObjectShape = z.object({
+  id: wireId,
+  status: wireStatus,
+  amount: absentable(wireAmount),
+  method: absentable(wireText),
+  pix_code: absentable(wireText),
+  billet_code: absentable(wireText),
+  billet_url: absentable(wireText),
+});
+export type BraviveObject = z.output<typeof braviveObjectShape>;
+
+/** The answer of every call: the object bare or under `data`. */
+export const braviveAnswer = z.preprocess((answer) => (isRecord(answer) && isRecord(answer.data) ? answer.data : answer), braviveObjectShape);
+
+/**
+ * A notification `{event, id?, data: {id, status?}}`: the payload is not
+ * public, so this is the gateway's reading (docs/decisions.md).
+ */
+export const braviveNotification = z.object({
+  event: wireText,
+  id: absentable(wireId),
+  data: z.object({ id: wireId, status: absentable(wireStatus) }),
+});
 
 // ---------------------------------------------------------------- request mappers
 
@@ -152,13 +171,6 @@ export const BRAVIVE_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>(
   'REJECTED',
 );
 
-// ---------------------------------------------------------------- response mappers
-
-/** The object an answer carries, bare or under `data`; undefined without an id and a status. */
-export const braviveObject = (answer: unknown) => identifiedObject<BraviveObject>(answer, ['data']);
-
-const unusable = unusableAnswer;
-
 // ---------------------------------------------------------------- notifications
 
 const TRANSACTION_EVENT = /^on_transaction_(created|updated|approved|rejected|canceled|chargeback|refunded)$/;
@@ -166,23 +178,21 @@ const TRANSACTION_EVENT = /^on_transaction_(created|updated|approved|rejected|ca
 const WITHDRAW_EVENT = /^on_withdraw_[a-z_]+$/;
 
 /**
- * `{event, data: {id, status}}` (the payload's shape is not public: the
- * gateway's decision). The status is the object's; a status event without one
- * (on_transaction_approved, …) carries its status in its name.
+ * The status is the object's; a status event without one
+ * (on_transaction_approved, …) carries its status in its name. Anything else
+ * (an undocumented event, a body that does not parse) is undefined.
  */
 export function readBraviveNotification(body: Buffer): (ObjectNotification & { eventId?: string }) | undefined {
-  const event = parseJsonObject(body);
-  const name = textOf(event?.event);
-  if (!event || !name) return undefined;
+  const parsed = braviveNotification.safeParse(parseJsonObject(body));
+  if (!parsed.success) return undefined;
+  const { event: name, id: eventId, data } = parsed.data;
   const transaction = TRANSACTION_EVENT.exec(name);
   if (!transaction && !WITHDRAW_EVENT.test(name)) return undefined;
-  const data = isRecord(event.data) ? event.data : undefined;
-  const id = idText(data?.id);
   const named = name.replace(/^on_(transaction|withdraw)_/, '');
-  const status = textOf(data?.status) ?? (['created', 'updated'].includes(named) ? undefined : named);
-  if (!id || !status) return undefined;
-  const eventId = data && event.id !== data.id ? idText(event.id) : undefined;
-  return { kind: transaction ? 'transaction' : 'withdrawal', id, status, ...(eventId ? { eventId } : {}) };
+  const status = data.status ?? (['created', 'updated'].includes(named) ? undefined : named);
+  if (!status) return undefined;
+  const distinctEventId = eventId !== undefined && eventId !== data.id ? eventId : undefined;
+  return { kind: transaction ? 'transaction' : 'withdrawal', id: data.id, status, ...(distinctEventId ? { eventId: distinctEventId } : {}) };
 }
 
 // ---------------------------------------------------------------- operations
@@ -192,23 +202,21 @@ export class BraviveAdapter extends DeclaredAdapter {
     super(declaration, runtime, { transactionStatuses: BRAVIVE_STATUSES, withdrawalStatuses: BRAVIVE_WITHDRAWAL_STATUSES });
   }
 
-  private payment(object: BraviveObject & { id: string; status: string }, fallback: { method?: PaymentMethod; amount?: number } = {}): TransactionResult {
-    const paymentMethod = BRAVIVE_METHODS.fromProvider(object.method) ?? fallback.method ?? 'PIX';
-    const amount = object.amount === undefined || object.amount === null ? (fallback.amount ?? 0) : this.fromProviderAmount(object.amount);
+  /** A payment: the answer's method (else the one asked for), its amount (else the one asked for; a read without one is unusable). */
+  private payment(object: BraviveObject, fallback: { method?: PaymentMethod; amount?: number } = {}): TransactionResult {
     return {
-      paymentMethod,
+      paymentMethod: BRAVIVE_METHODS.fromProvider(object.method) ?? fallback.method ?? 'PIX',
       transactionId: object.id,
       status: this.transactionStatus(object.status),
-      amount,
-      ...(textOf(object.pix_code) ? { pixCode: textOf(object.pix_code) } : {}),
-      ...(textOf(object.billet_code) ? { billetCode: textOf(object.billet_code) } : {}),
-      ...(textOf(object.billet_url) ? { billetUrl: textOf(object.billet_url) } : {}),
+      amount: this.amountOr(object.amount, fallback.amount, 'valor do pagamento'),
+      ...(object.pix_code ? { pixCode: object.pix_code } : {}),
+      ...(object.billet_code ? { billetCode: object.billet_code } : {}),
+      ...(object.billet_url ? { billetUrl: object.billet_url } : {}),
     };
   }
 
-  private payout(object: BraviveObject & { id: string; status: string }, requested?: number): WithdrawResult {
-    const amount = object.amount === undefined || object.amount === null ? (requested ?? unusable('valor do saque')) : this.fromProviderAmount(object.amount);
-    return { withdrawId: object.id, status: this.withdrawalStatus(object.status), amount };
+  private payout(object: BraviveObject, requested?: number): WithdrawResult {
+    return { withdrawId: object.id, status: this.withdrawalStatus(object.status), amount: this.amountOr(object.amount, requested, 'valor do saque') };
   }
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
@@ -217,11 +225,11 @@ export class BraviveAdapter extends DeclaredAdapter {
     const billet = input.paymentMethod === 'BILLET';
     const expiresAt = this.expiresAt(billet ? this.boletoExpirySeconds : this.pixExpirySeconds);
     const body = toBravivePayment(input, { amount: this.toProviderAmount(input.amount), webhookUrl: ctx.notificationUrl });
-    const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(BRAVIVE_PATHS.payments, body));
+    const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post(BRAVIVE_PATHS.payments, body), braviveAnswer);
     const charge = this.mapped('createTransaction', prefix, () => {
-      const result = this.payment(braviveObject(answer) ?? unusable('id ou status do pagamento'), { method: input.paymentMethod, amount: input.amount });
+      const result = this.payment(answer, { method: input.paymentMethod, amount: input.amount });
       // A charge nobody can pay is no charge: PIX needs its code, a billet its line or its URL.
-      if (billet ? !result.billetCode && !result.billetUrl : !result.pixCode) unusable(billet ? 'código ou URL do boleto' : 'código PIX');
+      if (billet ? !result.billetCode && !result.billetUrl : !result.pixCode) unusableAnswer(billet ? 'código ou URL do boleto' : 'código PIX');
       return result;
     });
     return withPixQrImage({ ...charge, expiresAt });
@@ -229,8 +237,13 @@ export class BraviveAdapter extends DeclaredAdapter {
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const prefix = this.prefixFor('getTransaction');
-    const answer = await this.exchange('getTransaction', prefix, () => this.http(ctx).get<unknown>(fillPath(BRAVIVE_PATHS.payment, { id: transactionId })));
-    const charge = this.mapped('getTransaction', prefix, () => this.payment(braviveObject(answer) ?? unusable('id ou status do pagamento')));
+    const answer = await this.exchange(
+      'getTransaction',
+      prefix,
+      () => this.http(ctx).get(fillPath(BRAVIVE_PATHS.payment, { id: transactionId })),
+      braviveAnswer,
+    );
+    const charge = this.mapped('getTransaction', prefix, () => this.payment(answer));
     return withPixQrImage({ ...charge, transactionId });
   }
 
@@ -246,14 +259,14 @@ export class BraviveAdapter extends DeclaredAdapter {
       pix_key: key.key,
       pix_key_type: key.type,
     };
-    const answer = await this.exchange('withdraw', prefix, () => this.http(ctx).post<unknown>(BRAVIVE_PATHS.withdraws, body));
-    return this.mapped('withdraw', prefix, () => this.payout(braviveObject(answer) ?? unusable('id ou status do saque'), input.amount));
+    const answer = await this.exchange('withdraw', prefix, () => this.http(ctx).post(BRAVIVE_PATHS.withdraws, body), braviveAnswer);
+    return this.mapped('withdraw', prefix, () => this.payout(answer, input.amount));
   }
 
   override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
     const prefix = this.prefixFor('getWithdraw');
-    const answer = await this.exchange('getWithdraw', prefix, () => this.http(ctx).get<unknown>(fillPath(BRAVIVE_PATHS.withdraw, { id: withdrawId })));
-    return { ...this.mapped('getWithdraw', prefix, () => this.payout(braviveObject(answer) ?? unusable('id ou status do saque'))), withdrawId };
+    const answer = await this.exchange('getWithdraw', prefix, () => this.http(ctx).get(fillPath(BRAVIVE_PATHS.withdraw, { id: withdrawId })), braviveAnswer);
+    return { ...this.mapped('getWithdraw', prefix, () => this.payout(answer)), withdrawId };
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
