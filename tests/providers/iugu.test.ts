@@ -61,11 +61,16 @@ describe('IUGU (spec doc 2, group 1)', () => {
       expect(h.fake.received).toHaveLength(0);
     });
 
-    it('refuses an answer without the request id (Iugu errors as the provider message)', async () => {
+    it('refuses an answer without the request id, or with one of another type (Iugu errors as the provider message)', async () => {
       h.fake.expect({ method: 'POST', path: /.*\/request_withdraw/, reply: { body: { errors: 'Saldo insuficiente' } } });
       await expect(h.adapter.withdraw(h.ctx, payout)).rejects.toMatchObject({ message: `${FAILURE_PREFIXES.WITHDRAW}: Saldo insuficiente` });
-      h.fake.expect({ method: 'POST', path: /.*\/request_withdraw/, reply: { body: '<html>oops</html>' } });
-      await expect(h.adapter.withdraw(h.ctx, payout)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+      for (const body of ['<html>oops</html>', { id: { value: 'WR' } }, { amount: '123.45' }, { id: 'WR1', status: 3 }]) {
+        h.fake.expect({ method: 'POST', path: /.*\/request_withdraw/, reply: { body } });
+        await expect(h.adapter.withdraw(h.ctx, payout)).rejects.toMatchObject({
+          code: 'UNAVAILABLE',
+          message: expect.stringContaining(`${FAILURE_PREFIXES.WITHDRAW}: resposta do provedor em formato inesperado (`),
+        });
+      }
     });
 
     it.each([

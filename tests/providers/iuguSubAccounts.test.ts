@@ -248,13 +248,21 @@ describe('IUGU receivers: Iugu sub-accounts', () => {
       });
     });
 
-    it('refuses to read a sub-account whose token the gateway does not hold, and an answer without the account or its balance', async () => {
+    it('refuses to read a sub-account whose token the gateway does not hold, and an answer without the account or its balance, or with a field of another type', async () => {
       expect((await failure(h.adapter.getReceiver(h.ctx, 'SUB9'))).code).toBe('FAILED_PRECONDITION');
       expect(h.fake.received).toHaveLength(0);
       h.fake.expect({ method: 'GET', path: '/accounts/SUB9', reply: { body: '<html></html>' } });
       expect((await failure(h.adapter.getReceiver(h.ctx, 'SUB9', { secret: 'live_sub9' }))).code).toBe('UNAVAILABLE');
       h.fake.expect({ method: 'GET', path: '/accounts/SUB9', reply: { body: account({ balance: undefined, 'can_receive?': false }) } });
       expect((await failure(h.adapter.getReceiver(h.ctx, 'SUB9', { secret: 'live_sub9' }))).code).toBe('UNAVAILABLE');
+      for (const odd of [{ 'can_receive?': 'yes' }, { balance: 'muito' }, { id: ['SUB9'] }]) {
+        h.fake.expect({ method: 'GET', path: '/accounts/SUB9', reply: { body: account(odd) } });
+        expect(await failure(h.adapter.getReceiver(h.ctx, 'SUB9', { secret: 'live_sub9' }))).toEqual({
+          code: 'UNAVAILABLE',
+          message: expect.stringContaining('Erro ao buscar recebedor: resposta do provedor em formato inesperado ('),
+        });
+      }
+      expect(h.fake.received.filter((request) => request.method !== 'GET')).toHaveLength(0);
     });
   });
 

@@ -11,10 +11,7 @@ import {
   IuguAdapter,
   endOfDueDate,
   iuguDueDate,
-  type IuguChargeAnswer,
-  type IuguInvoice,
   type IuguMember,
-  type IuguPaymentToken,
 } from '../../../server/providers/families/iugu/index.js';
 import { BODIES_WITHOUT_RESOURCE, GARBAGE_2XX_BODIES, absent, partial } from '../../support/fakeProvider.js';
 import {
@@ -42,15 +39,28 @@ import {
 const PIX_CODE = '00020101021226790014br.gov.bcb.pix2557qr.iugu.com/public/payload/v2/9F3A1C2B5204000053039865406019.905802BR5904IUGU6009SAO PAULO63046D1A';
 const LINE = '23793.38128 60000.000003 00000.000400 1 99870000123456';
 
+/** An invoice as Iugu writes it (Criar Fatura's answer), the fields the suite reads back. */
+interface InvoiceAnswer {
+  id: string;
+  status: string;
+  total_cents?: number | string;
+  due_date?: string;
+  secure_url?: string;
+  payable_with?: string | string[];
+  payment_method?: string | null;
+  pix?: { qrcode?: string; qrcode_text?: string } | null;
+  bank_slip?: { digitable_line?: string; barcode_data?: string; bank_slip_url?: string; bank_slip_pdf_url?: string } | null;
+}
+
 /** The answers a member's API gives (dev.iugu.com: invoice, direct charge, payment token); a member passes those that differ. */
 export interface IuguAnswers {
-  pixInvoice: IuguInvoice;
-  boletoInvoice: IuguInvoice;
-  cardInvoice: IuguInvoice;
-  chargeApproved: IuguChargeAnswer;
-  chargeDeclined: IuguChargeAnswer;
-  refundedInvoice: IuguInvoice;
-  paymentToken: IuguPaymentToken & Record<string, unknown>;
+  pixInvoice: InvoiceAnswer;
+  boletoInvoice: InvoiceAnswer;
+  cardInvoice: InvoiceAnswer;
+  chargeApproved: { success: boolean; message?: string; invoice_id?: string; LR?: string };
+  chargeDeclined: { success: boolean; message?: string; invoice_id?: string; LR?: string };
+  refundedInvoice: InvoiceAnswer;
+  paymentToken: { id: string } & Record<string, unknown>;
 }
 
 const DIALECT: IuguAnswers = {
@@ -117,6 +127,11 @@ export function iuguConformance(member: IuguMember, fixtures: IuguFixtures): Har
   const refundText = (text: string) => failureText(fixed.refoundTransaction, FAILURE_PREFIXES.REFUND_TRANSACTION, text);
   const tokenText = (text: string) => failureText(fixed.createCardToken, FAILURE_PREFIXES.CREATE_CARD_TOKEN, text);
   const readText = (text: string) => `${FAILURE_PREFIXES.GET_TRANSACTION}: ${text}`;
+  /** The kit's one bad-answer failure (the schema's, naming the field at fault), or the member's fixed text for the operation. */
+  const badAnswer = (fixedText: (text: string) => string) => {
+    const fixedOrPrefixed = fixedText('');
+    return fixedOrPrefixed.endsWith(': ') ? expect.stringContaining(`${fixedOrPrefixed}resposta do provedor em formato inesperado (`) : fixedOrPrefixed;
+  };
   const h = providerHarness({ create: (runtime) => new IuguAdapter(member, runtime), account: () => keys });
 
   describe(`${id}: the Iugu family`, () => {
@@ -228,7 +243,7 @@ export function iuguConformance(member: IuguMember, fixtures: IuguFixtures): Har
         invoiceThenCharge({});
         expect(await failure(h.adapter.createTransaction(h.ctx, card))).toEqual({
           code: 'UNAVAILABLE',
-          message: createText('resposta do provedor sem resultado da cobrança'),
+          message: fixed.createTransaction ? createText('') : createText('resposta do provedor em formato inesperado (success: esperado boolean)'),
         });
       });
     }
@@ -255,7 +270,7 @@ export function iuguConformance(member: IuguMember, fixtures: IuguFixtures): Har
         creates({ body });
         expect(await failure(h.adapter.createTransaction(h.ctx, input({ paymentMethod: method, cardId: 'tok' })))).toEqual({
           code: 'UNAVAILABLE',
-          message: createText('resposta do provedor sem id ou status da fatura'),
+          message: badAnswer(createText),
         });
       }
       creates({ delayMs: LATE_MS, body: {} });
@@ -293,6 +308,44 @@ export function iuguConformance(member: IuguMember, fixtures: IuguFixtures): Har
       await expect(h.adapter.getTransaction(h.ctx, 'INV_G')).rejects.toMatchObject({ message: expect.stringMatching(new RegExp(`^${readText('')}`)) });
     });
 
+    // Answers of the right shape with a field of the wrong type: the schema's one failure naming the field, never a status, never INTERNAL.
+    const wrongInvoices: Array<[string, unknown, string]> = [
+      ['a status that is a number', { ...answers.pixInvoice, status: 3 }, 'status'],
+      ['an amount that is not cents', { ...answers.pixInvoice, total_cents: '19,90' }, 'total_cents'],
+      ['an amount with decimals', { ...answers.pixInvoice, total_cents: 19.9 }, 'total_cents'],
+      ['an id that is an object', { ...answers.pixInvoice, id: { value: 'INV' } }, 'id'],
+      ['a PIX code that is not text', { ...answers.pixInvoice, pix: { qrcode_text: 42 } }, 'pix.qrcode_text'],
+      ['payment methods that are numbers', { ...answers.pixInvoice, payable_with: 7 }, 'payable_with'],
+    ];
+    it.each(wrongInvoices)('an invoice read with %s is UNAVAILABLE naming the field', async (_what, body, field) => {
+      h.fake.expect({ method: 'GET', path: at(paths.invoice, 'INV_W'), reply: { body } });
+      expect(await failure(h.adapter.getTransaction(h.ctx, 'INV_W'))).toEqual({
+        code: 'UNAVAILABLE',
+        message: expect.stringContaining(`${readText('')}resposta do provedor em formato inesperado (${field}`),
+      });
+    });
+
+    it.each(wrongInvoices)('an invoice created with %s is UNAVAILABLE (its outcome unknown), never a PENDING charge', async (_what, body) => {
+      h.fake.expect({ method: 'POST', path: paths.invoices, reply: { body } });
+      expect(await failure(h.adapter.createTransaction(h.ctx, input({ paymentMethod: method, cardId: 'tok' })))).toEqual({
+        code: 'UNAVAILABLE',
+        message: badAnswer(createText),
+      });
+    });
+
+    if (offers('CREDIT_CARD'))
+      it.each<[string, unknown]>([
+        ['a success flag that is text', { success: 'true', invoice_id: answers.cardInvoice.id }],
+        ['no success flag', { message: 'Autorizado', invoice_id: answers.cardInvoice.id }],
+      ])('a card charge answered with %s is UNAVAILABLE: neither charged nor declined', async (_what, charged) => {
+        h.fake.expect({ method: 'POST', path: paths.invoices, reply: { body: answers.cardInvoice } });
+        h.fake.expect({ method: 'POST', path: paths.charge, reply: { body: charged } });
+        expect(
+          await failure(h.adapter.createTransaction(h.ctx, input({ paymentMethod: 'CREDIT_CARD', cardId: 'tok', amount: 7000, items: [] }))),
+        ).toMatchObject({
+          code: 'UNAVAILABLE',
+        });
+      });
     it('keeps a 404 as NOT_FOUND and a persistent 5xx as UNAVAILABLE after the read retries', async () => {
       h.fake.expect({ method: 'GET', path: at(paths.invoice, 'nope'), reply: { status: 404, body: { errors: 'Not Found' } } });
       expect(await failure(h.adapter.getTransaction(h.ctx, 'nope'))).toEqual({ code: 'NOT_FOUND', message: readText('Not Found') });
@@ -311,14 +364,32 @@ export function iuguConformance(member: IuguMember, fixtures: IuguFixtures): Har
         [422, { errors: 'Fatura não pode ser reembolsada' }, 'INVALID_ARGUMENT', 'Fatura não pode ser reembolsada'],
         [500, { errors: 'boom' }, 'UNAVAILABLE', 'boom'],
         [200, { errors: 'Fatura não paga' }, 'INVALID_ARGUMENT', 'Fatura não paga'],
-        ...BODIES_WITHOUT_RESOURCE.map(([, body]) => [200, body, 'UNAVAILABLE', 'resposta do provedor sem a fatura estornada'] as const),
+        ...BODIES_WITHOUT_RESOURCE.map(([, body]) => [200, body, 'UNAVAILABLE', undefined] as const),
       ])('a refund answered %i %j is %s, never "refunded"', async (status, body, code, text) => {
         h.fake.expect({ method: 'POST', path: refundPath, reply: { status, body } });
-        expect(await failure(h.adapter.refoundTransaction(h.ctx, 'INV1', 1990))).toEqual({ code, message: refundText(text) });
+        expect(await failure(h.adapter.refoundTransaction(h.ctx, 'INV1', 1990))).toEqual({
+          code,
+          message: text === undefined ? badAnswer(refundText) : refundText(text),
+        });
         if (fixed.refoundTransaction)
           expect(h.warn).toHaveBeenCalledWith(expect.objectContaining({ provider: id, operation: 'refoundTransaction' }), 'refoundTransaction failed');
       });
     }
+
+    if (capabilities.refunds)
+      it.each<[string, unknown]>([
+        ['a status that is a number', { ...answers.refundedInvoice, status: 5 }],
+        ['an id that is a list', { ...answers.refundedInvoice, id: ['INV1'] }],
+      ])('a refund answered with %s is UNAVAILABLE: never "refunded" nor "not refunded"', async (_what, body) => {
+        h.fake.expect({ method: 'POST', path: at(paths.refund, 'INV1'), reply: { body } });
+        expect(await failure(h.adapter.refoundTransaction(h.ctx, 'INV1', 500))).toEqual({ code: 'UNAVAILABLE', message: badAnswer(refundText) });
+      });
+
+    if (capabilities.cardTokens)
+      it('a card token answered with an id that is not text is UNAVAILABLE', async () => {
+        h.fake.expect({ method: 'POST', path: paths.paymentToken, reply: { body: { id: 77, method: 'credit_card' } } });
+        expect(await failure(h.adapter.createCardToken(h.ctx, CARD))).toEqual({ code: 'UNAVAILABLE', message: badAnswer(tokenText) });
+      });
 
     if (capabilities.cardTokens) {
       it(`tokenises a card by POST ${paths.paymentToken} with the account id and without the API token`, async () => {
@@ -339,10 +410,13 @@ export function iuguConformance(member: IuguMember, fixtures: IuguFixtures): Har
       it.each([
         [422, { errors: { number: ['não é válido'] } }, 'INVALID_ARGUMENT', 'number: não é válido'],
         [200, { errors: { verification_value: ['não é válido'] } }, 'INVALID_ARGUMENT', 'verification_value: não é válido'],
-        ...BODIES_WITHOUT_RESOURCE.map(([, body]) => [200, body, 'UNAVAILABLE', 'resposta do provedor sem token do cartão'] as const),
+        ...BODIES_WITHOUT_RESOURCE.map(([, body]) => [200, body, 'UNAVAILABLE', undefined] as const),
       ])('a card token answered %i %j is %s', async (status, body, code, text) => {
         h.fake.expect({ method: 'POST', path: paths.paymentToken, reply: { status, body } });
-        expect(await failure(h.adapter.createCardToken(h.ctx, CARD))).toEqual({ code, message: tokenText(text) });
+        expect(await failure(h.adapter.createCardToken(h.ctx, CARD))).toEqual({
+          code,
+          message: text === undefined ? badAnswer(tokenText) : tokenText(text),
+        });
       });
 
       it('needs the account id (the public key) for a card token, before calling', async () => {

@@ -1,3 +1,4 @@
+import axios from 'axios';
 import type {
   CardInput,
   Operation,
@@ -10,19 +11,19 @@ import type {
   WithdrawInput,
   WithdrawResult,
 } from '../../../domain/types.js';
+import { digitsOnly, inferDocumentType } from '../../../lib/documents.js';
 import { GatewayError, invalidArgument } from '../../../lib/errors.js';
-import { providerMessage } from '../../../lib/http/index.js';
-import { isRecord } from '../../../lib/json.js';
+import { DEFAULT_PROVIDER_TIMEOUT_MS, providerMessage, type ProviderHttp } from '../../../lib/http/index.js';
 import { centsToReais } from '../../../lib/money.js';
 import { withPixQrImage } from '../../../lib/pixQrCode.js';
-import { catalogueError, providerFailure, withPrefix } from '../../../lib/providerMessages.js';
+import { catalogueError, withPrefix } from '../../../lib/providerMessages.js';
 import type { AdapterContext, IncomingNotification, NotificationVerdict, StoredReceiver } from '../../adapter.js';
 import { fillPath, type AdapterRuntime } from '../../kit/declaration.js';
 import { DeclaredAdapter, type ExtraOperation } from '../../kit/declaredAdapter.js';
 import {
+  acceptedAnswer,
   fromIuguInvoice,
   fromIuguRefund,
-  iuguChargeSucceeded,
   iuguErrorText,
   toIuguCharge,
   toIuguInvoice,
@@ -32,19 +33,19 @@ import {
 import { IUGU_INVOICE_EVENTS, IUGU_PATHS, IUGU_WITHDRAW_EVENTS, type IuguMember, type IuguPaths } from './member.js';
 import { readIuguTrigger, readIuguWithdrawTrigger } from './notifications.js';
 import { IUGU_STATUSES, IUGU_WITHDRAW_STATUSES } from './statuses.js';
-import { idText, textOf } from '../../../lib/values.js';
-import { inferDocumentType, digitsOnly } from '../../../lib/documents.js';
-import { DEFAULT_PROVIDER_TIMEOUT_MS, type ProviderHttp } from '../../../lib/http/index.js';
+import { fromIuguCreatedAccount, IUGU_SUBACCOUNT_PATHS, iuguReceiverStatus, planSubAccount, readDocument, toIuguVerification } from './subAccounts.js';
 import {
-  IUGU_SUBACCOUNT_PATHS,
-  iuguBalanceCents,
-  iuguReceiverStatus,
-  planSubAccount,
-  readCreatedAccount,
-  readDocument,
-  toIuguVerification,
-} from './subAccounts.js';
-import type { IuguInvoice } from './wire.js';
+  IUGU_ACCOUNT,
+  IUGU_CHARGE,
+  IUGU_CREATED_ACCOUNT,
+  IUGU_INVOICE,
+  IUGU_PAYMENT_TOKEN,
+  IUGU_REFUSAL,
+  IUGU_VERIFICATION,
+  IUGU_WITHDRAW,
+  refusable,
+  type IuguAnswer,
+} from './wire.js';
 
 /**
  * The Iugu family (API v1; spec doc 2 §7 for IUGUBAAS). Every charge is an
@@ -67,23 +68,19 @@ export class IuguAdapter extends DeclaredAdapter<IuguMember> {
     this.events = member.events ?? IUGU_INVOICE_EVENTS;
   }
 
-  /** Iugu's field errors ({"errors": {"email": ["não é válido"]}}) as the provider's message, where the common reader finds none. */
+  /** Iugu's errors ({"errors": {"email": ["não é válido"]}}) as the provider's message of a failure, where the common reader finds none. */
   protected override failure(operation: Operation | ExtraOperation, prefix: string, error: unknown): GatewayError {
     const failure = super.failure(operation, prefix, error);
-    const errors = iuguErrorText((error as { response?: { data?: unknown } } | undefined)?.response?.data);
+    const refusal = IUGU_REFUSAL.safeParse(axios.isAxiosError(error) ? error.response?.data : undefined);
+    const errors = refusal.success ? iuguErrorText(refusal.data.errors) : undefined;
     // A fixed text of the spec (the declaration's failures or notFound) replaced the prefixed one: it stays as it is.
     if (!errors || !failure.message.startsWith(`${prefix}: `) || failure.message.includes(errors)) return failure;
     return new GatewayError(failure.code, withPrefix(prefix, errors), failure.details);
   }
 
-  /**
-   * A 2xx answer without the resource: the errors of a JSON answer where it
-   * gives them (Iugu refused), else an unusable answer such as an HTML page (an outage).
-   */
-  private unusable(operation: Operation, prefix: string, body: unknown, what: string): GatewayError {
-    const message = isRecord(body) ? (iuguErrorText(body) ?? providerMessage(body)) : undefined;
-    const error = message ? providerFailure(prefix, message, 'INVALID_ARGUMENT') : providerFailure(prefix, `resposta do provedor sem ${what}`, 'UNAVAILABLE');
-    return this.failure(operation, prefix, error);
+  /** The resource of an answer, or Iugu's refusal in it as the operation's failure (its text under the prefix, or the declared fixed text). */
+  private accepted<T>(operation: Operation, prefix: string, answer: IuguAnswer<T>): T {
+    return this.mapped(operation, prefix, () => acceptedAnswer(answer, prefix));
   }
 
   private reading(requested?: InvoiceReading['requested']): InvoiceReading {
@@ -97,36 +94,46 @@ export class IuguAdapter extends DeclaredAdapter<IuguMember> {
     const prefix = this.prefixFor('createTransaction');
     const validitySeconds = input.paymentMethod === 'BILLET' ? this.boletoExpirySeconds : this.pixExpirySeconds;
     const body = toIuguInvoice(input, { now: this.now(), validitySeconds, notificationUrl: ctx.notificationUrl });
-    const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(this.paths.invoices, body));
-    const invoice = fromIuguInvoice(answer, this.reading({ paymentMethod: input.paymentMethod, amount: input.amount, dueDate: body.due_date }));
-    if (!invoice) throw this.unusable('createTransaction', prefix, answer, 'id ou status da fatura');
-    if (!card) return withPixQrImage(invoice);
-    const charged = await this.exchange('createTransaction', prefix, () =>
-      this.http(ctx).post<unknown>(this.paths.charge, toIuguCharge(invoice.transactionId, input)),
+    const created = await this.exchange('createTransaction', prefix, () => this.http(ctx).post(this.paths.invoices, body), refusable(IUGU_INVOICE));
+    const invoice = fromIuguInvoice(
+      this.accepted('createTransaction', prefix, created),
+      this.reading({ paymentMethod: input.paymentMethod, amount: input.amount, dueDate: body.due_date }),
     );
-    const succeeded = iuguChargeSucceeded(charged);
-    if (succeeded === undefined) throw this.unusable('createTransaction', prefix, charged, 'resultado da cobrança');
+    if (!card) return withPixQrImage(invoice);
+    const answer = await this.exchange(
+      'createTransaction',
+      prefix,
+      () => this.http(ctx).post(this.paths.charge, toIuguCharge(invoice.transactionId, input)),
+      // Read before any refusal: a decline is an outcome even where Iugu puts its reason in `errors`.
+      refusable(IUGU_CHARGE, { resourceFirst: true }),
+    );
+    const charged = this.accepted('createTransaction', prefix, answer);
     // A declined card is an outcome (REJECTED), not an error; the invoice stays the transaction.
-    return { ...invoice, paymentMethod: 'CREDIT_CARD', status: succeeded ? this.transactionStatus('paid') : 'REJECTED' };
+    return { ...invoice, paymentMethod: 'CREDIT_CARD', status: charged.success ? this.transactionStatus('paid') : 'REJECTED' };
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const prefix = this.prefixFor('getTransaction');
-    const answer = await this.exchange('getTransaction', prefix, () => this.http(ctx).get<unknown>(fillPath(this.paths.invoice, { id: transactionId })));
-    const invoice = fromIuguInvoice(answer, this.reading());
-    if (!invoice) throw this.unusable('getTransaction', prefix, answer, 'id ou status da fatura');
+    const answer = await this.exchange(
+      'getTransaction',
+      prefix,
+      () => this.http(ctx).get(fillPath(this.paths.invoice, { id: transactionId })),
+      refusable(IUGU_INVOICE),
+    );
+    const invoice = fromIuguInvoice(this.accepted('getTransaction', prefix, answer), this.reading());
     return withPixQrImage({ ...invoice, transactionId });
   }
 
   /** POST /invoices/{id}/refund with the amount in `partial_value_refund_cents` (doc 2 §7), whole or partial alike. */
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
     const prefix = this.prefixFor('refoundTransaction');
-    const answer = await this.exchange('refoundTransaction', prefix, () =>
-      this.http(ctx).post<IuguInvoice>(fillPath(this.paths.refund, { id: transactionId }), { partial_value_refund_cents: this.toProviderAmount(amount) }),
+    const answer = await this.exchange(
+      'refoundTransaction',
+      prefix,
+      () => this.http(ctx).post(fillPath(this.paths.refund, { id: transactionId }), { partial_value_refund_cents: this.toProviderAmount(amount) }),
+      refusable(IUGU_INVOICE),
     );
-    const result = fromIuguRefund(answer);
-    if (!result) throw this.unusable('refoundTransaction', prefix, answer, 'a fatura estornada');
-    return result;
+    return fromIuguRefund(this.accepted('refoundTransaction', prefix, answer));
   }
 
   /**
@@ -137,12 +144,13 @@ export class IuguAdapter extends DeclaredAdapter<IuguMember> {
     const prefix = this.prefixFor('createCardToken');
     const accountId = ctx.publicKey.trim();
     if (!accountId) throw new GatewayError('FAILED_PRECONDITION', 'publicKey is required', { reason: 'CREDENTIALS_MISSING', field: 'publicKey' });
-    const answer = await this.exchange('createCardToken', prefix, () =>
-      this.http(ctx, { auth: { type: 'none' } }).post<unknown>(this.paths.paymentToken, toIuguPaymentToken(card, accountId)),
+    const answer = await this.exchange(
+      'createCardToken',
+      prefix,
+      () => this.http(ctx, { auth: { type: 'none' } }).post(this.paths.paymentToken, toIuguPaymentToken(card, accountId)),
+      refusable(IUGU_PAYMENT_TOKEN),
     );
-    const token = iuguErrorText(answer) ? undefined : (answer as { id?: unknown } | null)?.id;
-    if (typeof token !== 'string' || !token.trim()) throw this.unusable('createCardToken', prefix, answer, 'token do cartão');
-    return token.trim();
+    return this.accepted('createCardToken', prefix, answer).id;
   }
 
   /**
@@ -166,12 +174,14 @@ export class IuguAdapter extends DeclaredAdapter<IuguMember> {
         field: 'publicKey',
       });
     const prefix = this.prefixFor('withdraw');
-    const answer = await this.exchange('withdraw', prefix, () =>
-      this.http(ctx).post<unknown>(fillPath(this.paths.withdraw, { id: accountId }), { amount: centsToReais(input.amount) }),
+    const answer = await this.exchange(
+      'withdraw',
+      prefix,
+      () => this.http(ctx).post(fillPath(this.paths.withdraw, { id: accountId }), { amount: centsToReais(input.amount) }),
+      refusable(IUGU_WITHDRAW),
     );
-    const id = isRecord(answer) && !iuguErrorText(answer) ? (idText(answer.id) ?? idText(answer.withdraw_request_id)) : undefined;
-    if (!id) throw this.unusable('withdraw', prefix, answer, 'id do pedido de saque');
-    return { withdrawId: id, status: this.withdrawalStatus(textOf((answer as { status?: unknown }).status) ?? 'pending'), amount: input.amount };
+    const request = this.accepted('withdraw', prefix, answer);
+    return { withdrawId: request.id, status: this.withdrawalStatus(request.status ?? 'pending'), amount: input.amount };
   }
 
   /** The HTTP client of one sub-account: its own API token as the Basic user, as for the marketplace's. */
@@ -191,17 +201,25 @@ export class IuguAdapter extends DeclaredAdapter<IuguMember> {
     const timeoutMs = this.runtime.timeoutMs ?? this.declaration.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
     const files = Object.fromEntries(await Promise.all(plan.documents.map(async (document) => [document.file, await readDocument(document, timeoutMs)])));
     const prefix = this.prefixFor('createReceiver');
-    const created = await this.exchange('createReceiver', prefix, () =>
-      this.http(ctx).post<unknown>(IUGU_SUBACCOUNT_PATHS.createAccount, { name: input.name }),
+    const created = await this.exchange(
+      'createReceiver',
+      prefix,
+      () => this.http(ctx).post(IUGU_SUBACCOUNT_PATHS.createAccount, { name: input.name }),
+      refusable(IUGU_CREATED_ACCOUNT),
     );
-    const account = readCreatedAccount(created);
-    if (!account) throw this.unusable('createReceiver', prefix, created, 'account_id e tokens da subconta');
+    const account = fromIuguCreatedAccount(this.accepted('createReceiver', prefix, created));
     const body = toIuguVerification(input, plan, files);
     try {
-      await this.subAccount(ctx, account.userToken).post<unknown>(fillPath(IUGU_SUBACCOUNT_PATHS.requestVerification, { id: account.accountId }), body);
+      const verification = await this.exchange(
+        'createReceiver',
+        prefix,
+        () => this.subAccount(ctx, account.userToken).post(fillPath(IUGU_SUBACCOUNT_PATHS.requestVerification, { id: account.accountId }), body),
+        refusable(IUGU_VERIFICATION),
+      );
+      this.accepted('createReceiver', prefix, verification);
     } catch (error) {
       // The sub-account exists (Iugu cannot delete one): the failure says which, so an operator can verify it in Iugu's panel within 24 hours.
-      const failure = this.failure('createReceiver', prefix, error);
+      const failure = error instanceof GatewayError ? error : this.failure('createReceiver', prefix, error);
       throw new GatewayError(failure.code, `${failure.message} (subconta ${account.accountId} criada sem verificação)`, failure.details);
     }
     return {
@@ -230,27 +248,25 @@ export class IuguAdapter extends DeclaredAdapter<IuguMember> {
       });
     const http = this.subAccount(ctx, stored.secret);
     // A 404 is the declaration's `notFound` text (IUGU: 'Recebedor não encontrado.').
-    const answer = await this.exchange('getReceiver', prefix, () => http.get<unknown>(fillPath(IUGU_SUBACCOUNT_PATHS.account, { id: receiverId })));
-    if (!isRecord(answer) || !idText(answer.id)) throw this.unusable('getReceiver', prefix, answer, 'a subconta');
-    const status = iuguReceiverStatus(answer);
+    const answer = await this.exchange(
+      'getReceiver',
+      prefix,
+      () => http.get(fillPath(IUGU_SUBACCOUNT_PATHS.account, { id: receiverId })),
+      refusable(IUGU_ACCOUNT),
+    );
+    const account = this.accepted('getReceiver', prefix, answer);
+    const status = iuguReceiverStatus(account);
     if (status === 'ACTIVE') await this.switchOnPixAndInstallments(http, receiverId);
-    const document = digitsOnly(textOf(answer.cnpj) ?? textOf(answer.cpf) ?? '');
-    let balance: number | undefined;
-    try {
-      balance = iuguBalanceCents(answer.balance_available_for_withdraw ?? answer.balance);
-    } catch {
-      balance = undefined;
-    }
-    if (balance === undefined) throw this.unusable('getReceiver', prefix, {}, 'saldo da subconta');
+    const document = digitsOnly(account.cnpj ?? account.cpf ?? '');
     return {
       receiverId,
       receiverProvider: this.identity.id,
-      name: textOf(answer.name) ?? '',
+      name: account.name ?? '',
       document,
       documentType: document ? inferDocumentType(document) : 'CPF',
-      email: textOf(answer.email) ?? '',
+      email: account.email ?? '',
       status,
-      balance,
+      balance: account.balanceCents,
     };
   }
 
@@ -267,21 +283,15 @@ export class IuguAdapter extends DeclaredAdapter<IuguMember> {
       try {
         await send();
       } catch (error) {
-        const body = JSON.stringify((error as { response?: { data?: unknown } })?.response?.data ?? '');
-        if (alreadyOn?.test(body)) return;
-        this.log.warn(
-          {
-            provider: this.identity.id,
-            receiverId,
-            what,
-            failure: providerMessage((error as { response?: { data?: unknown } })?.response?.data) ?? String(error),
-          },
-          'could not switch on a sub-account setting',
-        );
+        const body = axios.isAxiosError(error) ? error.response?.data : undefined;
+        const refusal = IUGU_REFUSAL.safeParse(body);
+        const reason = refusal.success ? iuguErrorText(refusal.data.errors) : providerMessage(body);
+        if (reason && alreadyOn?.test(reason)) return;
+        this.log.warn({ provider: this.identity.id, receiverId, what, failure: reason ?? String(error) }, 'could not switch on a sub-account setting');
       }
     };
-    await attempt('pix', () => http.put<unknown>(IUGU_SUBACCOUNT_PATHS.pix, { enable: true }), /j[aá] possui Pix ativo/i);
-    await attempt('installments', () => http.post<unknown>(IUGU_SUBACCOUNT_PATHS.configuration, { credit_card: { active: true, installments: true } }));
+    await attempt('pix', () => http.put(IUGU_SUBACCOUNT_PATHS.pix, { enable: true }), /j[aá] possui Pix ativo/i);
+    await attempt('installments', () => http.post(IUGU_SUBACCOUNT_PATHS.configuration, { credit_card: { active: true, installments: true } }));
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {

@@ -1,13 +1,14 @@
 import type { CardInput, Item, PaymentMethod, RefundResult, TransactionInput, TransactionResult, TransactionStatus } from '../../../domain/types.js';
 import { cardDigits, fourDigitYear } from '../../../lib/card.js';
 import { digitsOnly } from '../../../lib/documents.js';
+import { redactText } from '../../../lib/http/index.js';
 import { brazilDate } from '../../../lib/expiry.js';
-import { isRecord } from '../../../lib/json.js';
 import { paymentMethodCodec } from '../../../lib/paymentMethods.js';
+import { providerFailure } from '../../../lib/providerMessages.js';
 import { splitPhone } from '../../../lib/phone.js';
-import { dateOf, idText, textOf } from '../../../lib/values.js';
+import { dateOf } from '../../../lib/values.js';
 import type {
-  IuguChargeAnswer,
+  IuguAnswer,
   IuguChargeRequest,
   IuguInvoice,
   IuguInvoiceRequest,
@@ -15,6 +16,7 @@ import type {
   IuguPayableWith,
   IuguPayer,
   IuguPaymentTokenRequest,
+  IuguRefusal,
 } from './wire.js';
 
 /** Pure mappers of the dialect: our input → their body, their body → our result. No HTTP, no clock, no logger. */
@@ -131,63 +133,64 @@ export function toIuguPaymentToken(card: CardInput, accountId: string): IuguPaym
 // ---------------------------------------------------------------- response mappers
 
 /**
- * Iugu's error answers: `errors` as a text ('Not Found') or as field →
- * messages ({"email": ["não é válido"]}), which the common reader does not
- * know; `message` beside them where the answer has one.
+ * Iugu's errors as one text: a text ('Not Found') as it is, a list joined,
+ * field → messages ({"email": ["não é válido"]}) as 'email: não é válido'.
  */
-export function iuguErrorText(body: unknown): string | undefined {
-  if (!isRecord(body)) return undefined;
-  const { errors } = body;
-  if (typeof errors === 'string') return textOf(errors);
-  if (Array.isArray(errors)) return textOf(errors.filter((entry) => typeof entry === 'string').join('; '));
-  if (isRecord(errors)) {
-    const fields = Object.entries(errors).map(([field, messages]) => `${field}: ${Array.isArray(messages) ? messages.join(', ') : String(messages)}`);
-    return textOf(fields.join('; '));
-  }
-  return undefined;
+export function iuguErrorText(errors: IuguRefusal['errors']): string {
+  const text =
+    typeof errors === 'string'
+      ? errors
+      : Array.isArray(errors)
+        ? errors.filter((entry) => entry.trim()).join('; ')
+        : Object.entries(errors)
+            .map(([field, messages]) => `${field}: ${Array.isArray(messages) ? messages.join(', ') : messages}`)
+            .join('; ');
+  // An error may echo what was sent (a card number): never into a message.
+  return redactText(text.trim());
+}
+
+/** The resource of an answer, or Iugu's refusal thrown as the provider's failure (INVALID_ARGUMENT, its text under the prefix). */
+export function acceptedAnswer<T>(answer: IuguAnswer<T>, prefix: string): T {
+  if (!answer.refused) return answer.resource;
+  throw providerFailure(prefix, iuguErrorText(answer.errors), 'INVALID_ARGUMENT');
 }
 
 /** What a response mapper needs of the member. */
 export interface InvoiceReading {
-  amount: (value: unknown) => number;
-  status: (value: unknown) => TransactionStatus;
+  amount: (value: number) => number;
+  status: (value: string) => TransactionStatus;
   /** What we asked for, where the answer leaves it out (create). */
   requested?: { paymentMethod: PaymentMethod; amount: number; dueDate: string };
 }
 
-function methodOf(invoice: IuguInvoice, requested: PaymentMethod | undefined): PaymentMethod {
+/** How an invoice was paid ('iugu_pix', …), else what it may be paid with when that is one method. */
+export function iuguInvoiceMethod(invoice: Pick<IuguInvoice, 'payment_method' | 'payable_with'>): PaymentMethod | undefined {
   const paidWith = IUGU_METHODS.fromProvider(invoice.payment_method);
   if (paidWith) return paidWith;
-  const offered = (Array.isArray(invoice.payable_with) ? invoice.payable_with : String(invoice.payable_with ?? '').split(','))
+  const offered = (Array.isArray(invoice.payable_with) ? invoice.payable_with : (invoice.payable_with ?? '').split(','))
     .map((name) => IUGU_METHODS.fromProvider(name))
     .filter((method) => method !== undefined);
-  if (offered.length === 1) return offered[0]!;
-  return requested ?? (textOf(invoice.pix?.qrcode_text) ? 'PIX' : textOf(invoice.bank_slip?.digitable_line) ? 'BILLET' : 'CREDIT_CARD');
+  return offered.length === 1 ? offered[0] : undefined;
 }
 
-/**
- * An invoice → our result, without the QR image. Undefined without an id or a
- * status: the operation turns that into an error, never a status. PIX and
- * boleto expire with their due date.
- */
-export function fromIuguInvoice(body: unknown, reading: InvoiceReading): TransactionResult | undefined {
-  if (!isRecord(body)) return undefined;
-  const invoice = body as IuguInvoice;
-  const transactionId = idText(invoice.id);
-  const status = textOf(invoice.status);
-  if (!transactionId || !status) return undefined;
+function methodOf(invoice: IuguInvoice, requested: PaymentMethod | undefined): PaymentMethod {
+  return iuguInvoiceMethod(invoice) ?? requested ?? (invoice.pix?.qrcode_text ? 'PIX' : invoice.bank_slip?.digitable_line ? 'BILLET' : 'CREDIT_CARD');
+}
+
+/** An invoice → our result, without the QR image. PIX and boleto expire with their due date. */
+export function fromIuguInvoice(invoice: IuguInvoice, reading: InvoiceReading): TransactionResult {
   const paymentMethod = methodOf(invoice, reading.requested?.paymentMethod);
-  const amount = invoice.total_cents !== undefined && invoice.total_cents !== null ? reading.amount(invoice.total_cents) : (reading.requested?.amount ?? 0);
-  const result: TransactionResult = { paymentMethod, transactionId, status: reading.status(status), amount };
+  const amount = invoice.total_cents !== undefined ? reading.amount(invoice.total_cents) : (reading.requested?.amount ?? 0);
+  const result: TransactionResult = { paymentMethod, transactionId: invoice.id, status: reading.status(invoice.status), amount };
   const expiresAt = endOfDueDate(invoice.due_date ?? reading.requested?.dueDate);
   if (paymentMethod === 'PIX') {
-    const pixCode = textOf(invoice.pix?.qrcode_text);
+    const pixCode = invoice.pix?.qrcode_text;
     if (pixCode) result.pixCode = pixCode;
     if (expiresAt) result.expiresAt = expiresAt;
   }
   if (paymentMethod === 'BILLET') {
-    const billetCode = textOf(invoice.bank_slip?.digitable_line);
-    const billetUrl = textOf(invoice.bank_slip?.bank_slip_pdf_url) ?? textOf(invoice.bank_slip?.bank_slip_url) ?? textOf(invoice.secure_url);
+    const billetCode = invoice.bank_slip?.digitable_line;
+    const billetUrl = invoice.bank_slip?.bank_slip_pdf_url ?? invoice.bank_slip?.bank_slip_url ?? invoice.secure_url;
     if (billetCode) result.billetCode = billetCode;
     if (billetUrl) result.billetUrl = billetUrl;
     if (expiresAt) result.expiresAt = expiresAt;
@@ -195,16 +198,8 @@ export function fromIuguInvoice(body: unknown, reading: InvoiceReading): Transac
   return result;
 }
 
-/** A card charge's outcome: charged (true), declined (false), or no outcome in the answer (undefined: an error). */
-export const iuguChargeSucceeded = (body: unknown): boolean | undefined =>
-  isRecord(body) && typeof (body as IuguChargeAnswer).success === 'boolean' ? (body as IuguChargeAnswer).success : undefined;
-
 /**
  * The refund's answer is the invoice: Iugu took the refund (partial or whole).
  * Iugu gives a refund no id of its own, so the invoice's stands for it.
- * Undefined when no invoice came back: never "refunded".
  */
-export function fromIuguRefund(body: unknown): RefundResult | undefined {
-  const invoiceId = isRecord(body) && !iuguErrorText(body) ? idText(body.id) : undefined;
-  return invoiceId ? { refundId: invoiceId, status: true } : undefined;
-}
+export const fromIuguRefund = (invoice: IuguInvoice): RefundResult => ({ refundId: invoice.id, status: true });

@@ -5,7 +5,7 @@ import type { PathTemplate, ProviderDeclaration } from '../../kit/declaration.js
  * What a member of the Iugu family declares: the kit's declaration and the
  * paths and events of this dialect (Iugu's API v1: invoices, direct charges,
  * payment tokens, form-encoded triggers). Members: IUGUBAAS (doc 2, group 2);
- * IUGU (doc 2, group 1) joins with a later issue. Extension points:
+ * IUGU (doc 2, group 1), which adds payouts and receivers. Extension points:
  *
  * | variation                                                 | declared as                                                    |
  * |-----------------------------------------------------------|----------------------------------------------------------------|

@@ -1,4 +1,4 @@
-import { textOf } from '../../../lib/values.js';
+import { IUGU_INVOICE_TRIGGER, IUGU_WITHDRAW_TRIGGER } from './wire.js';
 
 /** A trigger the family acts on: which invoice, and its status as Iugu sent it. */
 export interface IuguTrigger {
@@ -15,29 +15,27 @@ export interface IuguWithdrawTrigger {
 
 /**
  * Iugu's triggers are form-encoded (`Content-Type:
- * application/x-www-form-urlencoded`; dev.iugu.com/docs/gatilhos, provider
- * research): `event=invoice.status_changed&data[id]=…&data[status]=paid&…`.
- * One of `events`, with its id field and `data[status]`, is read; a trigger of
- * another event, or without an id or a status, is ignored; a body that is not a
- * form (JSON, garbage) has no `event` field and is ignored too.
+ * application/x-www-form-urlencoded`, dev.iugu.com/docs/gatilhos):
+ * `event=invoice.status_changed&data[id]=…&data[status]=paid&…`. A body that
+ * is not a form (JSON, garbage) has no `event` field, so it does not parse.
  */
-function readTrigger(body: Buffer | string, events: readonly string[], idField: string): { event: string; id: string; status: string } | undefined {
-  const form = new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'));
-  const event = textOf(form.get('event'));
-  const id = textOf(form.get(idField));
-  const status = textOf(form.get('data[status]'));
-  if (!event || !events.includes(event) || !id || !status) return undefined;
-  return { event, id, status };
-}
+const formFields = (body: Buffer | string): Record<string, string> =>
+  Object.fromEntries(new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8')));
 
-/** An invoice trigger: the spec reads the `event` field, `data[id]` and `data[status]` (doc 2 §4). */
+/**
+ * An invoice trigger of one of `events`: the spec reads the `event` field,
+ * `data[id]` and `data[status]` (doc 2 §4). A trigger of another event, or
+ * without an id or a status, is ignored (undefined).
+ */
 export function readIuguTrigger(body: Buffer | string, events: readonly string[]): IuguTrigger | undefined {
-  const trigger = readTrigger(body, events, 'data[id]');
-  return trigger && { event: trigger.event, invoiceId: trigger.id, status: trigger.status };
+  const trigger = IUGU_INVOICE_TRIGGER.safeParse(formFields(body));
+  if (!trigger.success || !events.includes(trigger.data.event)) return undefined;
+  return { event: trigger.data.event, invoiceId: trigger.data['data[id]'], status: trigger.data['data[status]'] };
 }
 
 /** `event=withdraw_request.status_changed&data[withdraw_request_id]=…&data[status]=accepted` (dev.iugu.com/docs/saque). */
 export function readIuguWithdrawTrigger(body: Buffer | string, events: readonly string[]): IuguWithdrawTrigger | undefined {
-  const trigger = readTrigger(body, events, 'data[withdraw_request_id]');
-  return trigger && { withdrawRequestId: trigger.id, status: trigger.status };
+  const trigger = IUGU_WITHDRAW_TRIGGER.safeParse(formFields(body));
+  if (!trigger.success || !events.includes(trigger.data.event)) return undefined;
+  return { withdrawRequestId: trigger.data['data[withdraw_request_id]'], status: trigger.data['data[status]'] };
 }

@@ -3,10 +3,10 @@ import type { ReceiverDocuments, ReceiverInput, ReceiverStatus } from '../../../
 import { bankAccountKind, compensationCode, isListedBank, type BankAccountKind, type BankList } from '../../../lib/banks.js';
 import { digitsOnly, inferDocumentType } from '../../../lib/documents.js';
 import { invalidArgument } from '../../../lib/errors.js';
-import { isRecord } from '../../../lib/json.js';
-import { reaisToCents } from '../../../lib/money.js';
 import { catalogueError } from '../../../lib/providerMessages.js';
-import { idText, textOf } from '../../../lib/values.js';
+import type { IuguAccount, IuguCreatedAccount } from './wire.js';
+
+export { iuguBalanceCents } from './wire.js';
 
 /**
  * Iugu sub-accounts as receivers (dev.iugu.com: "Criar Subconta", "Enviar
@@ -206,30 +206,19 @@ export function toIuguVerification(input: ReceiverInput, plan: SubAccountPlan, f
   };
 }
 
-/** The answer of create_account: the sub-account's id and the token the gateway keeps (sealed) to read it. */
-export function readCreatedAccount(answer: unknown): { accountId: string; liveToken: string; userToken: string } | undefined {
-  if (!isRecord(answer)) return undefined;
-  const accountId = idText(answer.account_id);
-  const liveToken = textOf(answer.live_api_token);
-  const userToken = textOf(answer.user_token);
-  return accountId && liveToken && userToken ? { accountId, liveToken, userToken } : undefined;
-}
+/** The answer of create_account: the sub-account's id and the tokens the gateway uses (the live one kept, sealed, to read it). */
+export const fromIuguCreatedAccount = (account: IuguCreatedAccount): { accountId: string; liveToken: string; userToken: string } => ({
+  accountId: account.account_id,
+  liveToken: account.live_api_token,
+  userToken: account.user_token,
+});
 
 /**
  * Document 1 §4's first receiver rule, Iugu's: ACTIVE when the account can
  * receive (`can_receive?`); PENDING while its verification request is
  * pending; otherwise REJECTED.
  */
-export function iuguReceiverStatus(account: Record<string, unknown>): ReceiverStatus {
+export function iuguReceiverStatus(account: Pick<IuguAccount, 'can_receive?' | 'can_receive' | 'last_verification_request_status'>): ReceiverStatus {
   if (account['can_receive?'] === true || account.can_receive === true) return 'ACTIVE';
-  return String(account.last_verification_request_status ?? '').toLowerCase() === 'pending' ? 'PENDING' : 'REJECTED';
-}
-
-/** Iugu's balances are formatted text ("R$ 1.234,56"); a number is reais. Undefined when there is none. */
-export function iuguBalanceCents(value: unknown): number | undefined {
-  if (typeof value === 'number') return reaisToCents(value);
-  if (typeof value !== 'string' || !value.trim()) return undefined;
-  const text = value.replace(/R\$\s*/, '').trim();
-  const normalized = text.includes(',') ? text.replace(/\./g, '').replace(',', '.') : text;
-  return reaisToCents(normalized);
+  return (account.last_verification_request_status ?? '').trim().toLowerCase() === 'pending' ? 'PENDING' : 'REJECTED';
 }
