@@ -20,6 +20,11 @@ describe('IUGU (spec doc 2, group 1)', () => {
     expect(IUGU.notFound).toEqual({ getReceiver: 'RECEBEDOR_NAO_ENCONTRADO' });
     expect(IUGU.capabilities).toEqual({ ...IUGUBAAS.capabilities, withdrawMethods: ['BANK_ACCOUNT'], receivers: true });
     expect(IUGU.identity).toEqual({ id: 'IUGU', specGroup: 'document 2 (group 1)', defaultBaseUrl: 'https://api.iugu.com/v1' });
+    h.fake.expect({
+      method: 'GET',
+      path: '/invoices/INV9',
+      reply: { body: { id: 'INV9', status: 'paid', total_cents: 100, payment_method: 'iugu_credit_card' } },
+    });
     h.fake.expect({ method: 'POST', path: '/invoices/INV9/refund', reply: { status: 422, body: { errors: 'Fatura não pode ser reembolsada' } } });
     const refused = h.adapter.refoundTransaction(h.ctx, 'INV9', 100);
     await expect(refused).rejects.toMatchObject({

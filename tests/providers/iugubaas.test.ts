@@ -14,7 +14,7 @@ describe('IUGUBAAS (spec doc 2, group 2)', () => {
   });
 
   it('keeps the fixed refund text whatever Iugu answered, with the code of the exchange', async () => {
-    h.fake.expect({ method: 'POST', path: '/invoices/INV9/refund', reply: { status: 404, body: { errors: 'Not Found' } } });
+    h.fake.expect({ method: 'GET', path: '/invoices/INV9', reply: { status: 404, body: { errors: 'Not Found' } } });
     await expect(h.adapter.refoundTransaction(h.ctx, 'INV9', 100)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'Erro ao aprovar o reembolso.' });
   });
 

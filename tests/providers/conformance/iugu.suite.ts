@@ -355,9 +355,49 @@ export function iuguConformance(member: IuguMember, fixtures: IuguFixtures): Har
 
     if (capabilities.refunds) {
       const refundPath = at(paths.refund, 'INV1');
-      it(`refunds by POST ${paths.refund} with partial_value_refund_cents (§7); the invoice's id stands for the refund`, async () => {
-        h.fake.expect({ method: 'POST', path: refundPath, headers: auth, body: { partial_value_refund_cents: 500 }, reply: { body: answers.refundedInvoice } });
-        expect(await h.adapter.refoundTransaction(h.ctx, 'INV1', 500)).toEqual({ refundId: answers.refundedInvoice.id, status: true });
+      const paidInvoice = (paymentMethod: string, extra: Record<string, unknown> = {}) => ({
+        id: 'INV1',
+        status: 'paid',
+        total_cents: 1990,
+        paid_cents: 1990,
+        refunded_cents: null,
+        payable_with: paymentMethod.replace('iugu_', ''),
+        payment_method: paymentMethod,
+        ...extra,
+      });
+      /** The refund reads the invoice first: how it was paid and what is left (Reembolsar Faturas por API). */
+      const readsInvoice = (invoice: object) => h.fake.expect({ method: 'GET', path: at(paths.invoice, 'INV1'), headers: auth, reply: { body: invoice } });
+      const refunded = { ...answers.refundedInvoice, id: 'INV1' };
+
+      it.each<[string, string, number, Record<string, unknown>, Record<string, unknown>]>([
+        ['a card invoice in part', 'iugu_credit_card', 500, {}, { partial_value_refund_cents: 500 }],
+        ['a card invoice in whole', 'iugu_credit_card', 1990, {}, {}],
+        ['the rest of a card invoice refunded in part before', 'iugu_credit_card', 1490, { refunded_cents: 500 }, { partial_value_refund_cents: 1490 }],
+        ['a PIX invoice in whole', 'iugu_pix', 1990, {}, {}],
+      ])(
+        `refunds %s by POST ${paths.refund} (§7): the whole empty, a part as partial_value_refund_cents; the invoice's id stands for the refund`,
+        async (_what, method, cents, extra, body) => {
+          readsInvoice(paidInvoice(method, extra));
+          h.fake.expect({ method: 'POST', path: refundPath, headers: auth, body, reply: { body: refunded } });
+          expect(await h.adapter.refoundTransaction(h.ctx, 'INV1', cents)).toEqual({ refundId: 'INV1', status: true });
+        },
+      );
+
+      it.each<[string, string, number, Record<string, unknown>, string, string]>([
+        ['part of a PIX invoice', 'iugu_pix', 500, {}, 'INVALID_ARGUMENT', 'a iugu reembolsa faturas pagas com Pix apenas pelo valor integral (1990 centavos)'],
+        [
+          'more than a PIX invoice',
+          'iugu_pix',
+          5000,
+          {},
+          'INVALID_ARGUMENT',
+          'a iugu reembolsa faturas pagas com Pix apenas pelo valor integral (1990 centavos)',
+        ],
+        ['a boleto invoice', 'iugu_bank_slip', 1990, {}, 'FAILED_PRECONDITION', 'a iugu não reembolsa faturas pagas com boleto bancário'],
+      ])("refuses to refund %s (Iugu's rules), sending nothing", async (_what, method, cents, extra, code, text) => {
+        readsInvoice(paidInvoice(method, extra));
+        expect(await failure(h.adapter.refoundTransaction(h.ctx, 'INV1', cents))).toEqual({ code, message: refundText(text) });
+        expect(h.fake.received.map((request) => request.method)).toEqual(['GET']);
       });
 
       it.each([
@@ -366,6 +406,7 @@ export function iuguConformance(member: IuguMember, fixtures: IuguFixtures): Har
         [200, { errors: 'Fatura não paga' }, 'INVALID_ARGUMENT', 'Fatura não paga'],
         ...BODIES_WITHOUT_RESOURCE.map(([, body]) => [200, body, 'UNAVAILABLE', undefined] as const),
       ])('a refund answered %i %j is %s, never "refunded"', async (status, body, code, text) => {
+        readsInvoice(paidInvoice('iugu_credit_card'));
         h.fake.expect({ method: 'POST', path: refundPath, reply: { status, body } });
         expect(await failure(h.adapter.refoundTransaction(h.ctx, 'INV1', 1990))).toEqual({
           code,
@@ -374,16 +415,24 @@ export function iuguConformance(member: IuguMember, fixtures: IuguFixtures): Har
         if (fixed.refoundTransaction)
           expect(h.warn).toHaveBeenCalledWith(expect.objectContaining({ provider: id, operation: 'refoundTransaction' }), 'refoundTransaction failed');
       });
-    }
 
-    if (capabilities.refunds)
+      it('a refund whose invoice cannot be read is that failure, nothing sent', async () => {
+        h.fake.expect({ method: 'GET', path: at(paths.invoice, 'INV1'), reply: { status: 404, body: { errors: 'Not Found' } } });
+        expect(await failure(h.adapter.refoundTransaction(h.ctx, 'INV1', 500))).toEqual({ code: 'NOT_FOUND', message: refundText('Not Found') });
+        readsInvoice({ ...paidInvoice('iugu_pix'), status: 9 });
+        expect(await failure(h.adapter.refoundTransaction(h.ctx, 'INV1', 500))).toEqual({ code: 'UNAVAILABLE', message: badAnswer(refundText) });
+        expect(h.fake.received.map((request) => request.method)).toEqual(['GET', 'GET']);
+      });
+
       it.each<[string, unknown]>([
         ['a status that is a number', { ...answers.refundedInvoice, status: 5 }],
         ['an id that is a list', { ...answers.refundedInvoice, id: ['INV1'] }],
       ])('a refund answered with %s is UNAVAILABLE: never "refunded" nor "not refunded"', async (_what, body) => {
-        h.fake.expect({ method: 'POST', path: at(paths.refund, 'INV1'), reply: { body } });
+        readsInvoice(paidInvoice('iugu_credit_card'));
+        h.fake.expect({ method: 'POST', path: refundPath, reply: { body } });
         expect(await failure(h.adapter.refoundTransaction(h.ctx, 'INV1', 500))).toEqual({ code: 'UNAVAILABLE', message: badAnswer(refundText) });
       });
+    }
 
     if (capabilities.cardTokens)
       it('a card token answered with an id that is not text is UNAVAILABLE', async () => {

@@ -25,6 +25,7 @@ import {
   fromIuguInvoice,
   fromIuguRefund,
   iuguErrorText,
+  planIuguRefund,
   toIuguCharge,
   toIuguInvoice,
   toIuguPaymentToken,
@@ -124,15 +125,20 @@ export class IuguAdapter extends DeclaredAdapter<IuguMember> {
     return withPixQrImage({ ...invoice, transactionId });
   }
 
-  /** POST /invoices/{id}/refund with the amount in `partial_value_refund_cents` (doc 2 §7), whole or partial alike. */
+  /**
+   * A refund by Iugu's rules: the invoice is read first (how it was paid,
+   * what is left), then POST /invoices/{id}/refund (doc 2 §7): empty for the
+   * whole invoice, `partial_value_refund_cents` for part of a card invoice. A
+   * refund Iugu documents it refuses (part of a PIX invoice, any boleto) is
+   * refused here, nothing sent, with the member's refund failure text.
+   */
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
     const prefix = this.prefixFor('refoundTransaction');
-    const answer = await this.exchange(
-      'refoundTransaction',
-      prefix,
-      () => this.http(ctx).post(fillPath(this.paths.refund, { id: transactionId }), { partial_value_refund_cents: this.toProviderAmount(amount) }),
-      refusable(IUGU_INVOICE),
-    );
+    const path = (template: string) => fillPath(template, { id: transactionId });
+    const read = await this.exchange('refoundTransaction', prefix, () => this.http(ctx).get(path(this.paths.invoice)), refusable(IUGU_INVOICE));
+    const plan = planIuguRefund(this.accepted('refoundTransaction', prefix, read), this.toProviderAmount(amount), prefix);
+    if ('refusal' in plan) throw this.failure('refoundTransaction', prefix, plan.refusal);
+    const answer = await this.exchange('refoundTransaction', prefix, () => this.http(ctx).post(path(this.paths.refund), plan.body), refusable(IUGU_INVOICE));
     return fromIuguRefund(this.accepted('refoundTransaction', prefix, answer));
   }
 

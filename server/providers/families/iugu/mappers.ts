@@ -4,7 +4,8 @@ import { digitsOnly } from '../../../lib/documents.js';
 import { redactText } from '../../../lib/http/index.js';
 import { brazilDate } from '../../../lib/expiry.js';
 import { paymentMethodCodec } from '../../../lib/paymentMethods.js';
-import { providerFailure } from '../../../lib/providerMessages.js';
+import { providerFailure, withPrefix } from '../../../lib/providerMessages.js';
+import { GatewayError } from '../../../lib/errors.js';
 import { splitPhone } from '../../../lib/phone.js';
 import { dateOf } from '../../../lib/values.js';
 import type {
@@ -16,6 +17,7 @@ import type {
   IuguPayableWith,
   IuguPayer,
   IuguPaymentTokenRequest,
+  IuguRefundRequest,
   IuguRefusal,
 } from './wire.js';
 
@@ -196,6 +198,37 @@ export function fromIuguInvoice(invoice: IuguInvoice, reading: InvoiceReading): 
     if (expiresAt) result.expiresAt = expiresAt;
   }
   return result;
+}
+
+/**
+ * The refund asked of Iugu for `amount` cents of `invoice`, by its rules
+ * (Reembolsar Faturas por API: "Cartão de Crédito: parcial ✅; Pix: parcial
+ * ❌; Boleto Bancário: ❌"; Reembolso [PIX]: "o valor do estorno precisa ser
+ * integral, ou seja, não são permitidos reembolsos parciais"): the whole
+ * invoice with an empty body, part of a card invoice with
+ * `partial_value_refund_cents`; or Iugu's refusal, known before anything is sent.
+ */
+export type IuguRefundPlan = { body: IuguRefundRequest } | { refusal: GatewayError };
+
+export function planIuguRefund(invoice: IuguInvoice, amount: number, prefix: string): IuguRefundPlan {
+  const method = iuguInvoiceMethod(invoice);
+  const paid = invoice.paid_cents ?? invoice.total_cents;
+  const refundable = paid === undefined ? undefined : paid - (invoice.refunded_cents ?? 0);
+  const whole = refundable !== undefined && amount === refundable && !invoice.refunded_cents;
+  const refused = (code: 'FAILED_PRECONDITION' | 'INVALID_ARGUMENT', why: string) => ({
+    refusal: new GatewayError(code, withPrefix(prefix, why), {
+      reason: 'PROVIDER_REFUND_RULE',
+      outcome: 'failed',
+      ...(code === 'INVALID_ARGUMENT' ? { field: 'amount' } : {}),
+    }),
+  });
+  if (method === 'BILLET') return refused('FAILED_PRECONDITION', 'a iugu não reembolsa faturas pagas com boleto bancário');
+  if (method === 'PIX' && !whole)
+    return refused(
+      'INVALID_ARGUMENT',
+      `a iugu reembolsa faturas pagas com Pix apenas pelo valor integral${refundable === undefined ? '' : ` (${refundable} centavos)`}`,
+    );
+  return { body: whole ? {} : { partial_value_refund_cents: amount } };
 }
 
 /**
