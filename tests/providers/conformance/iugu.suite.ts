@@ -10,6 +10,7 @@ import {
   IUGU_STATUSES,
   IuguAdapter,
   endOfDueDate,
+  iuguChargeKey,
   iuguDueDate,
   type IuguMember,
 } from '../../../server/providers/families/iugu/index.js';
@@ -233,6 +234,23 @@ export function iuguConformance(member: IuguMember, fixtures: IuguFixtures): Har
         expect(await h.adapter.createTransaction(h.ctx, card)).toEqual({ ...expected, status: table.entries.paid });
         invoiceThenCharge(answers.chargeDeclined);
         expect(await h.adapter.createTransaction(h.ctx, card)).toEqual({ ...expected, status: 'REJECTED' });
+      });
+
+      it("carries the caller's Idempotency-Key on POST /invoices and one derived from it and the invoice on POST /charge (Chave de Idempotência); none without a key", async () => {
+        const keyed = { ...card, idempotencyKey: 'order-42-attempt' };
+        h.fake.expect({ method: 'POST', path: paths.invoices, headers: { 'idempotency-key': 'order-42-attempt' }, reply: { body: answers.cardInvoice } });
+        h.fake.expect({
+          method: 'POST',
+          path: paths.charge,
+          headers: { 'idempotency-key': iuguChargeKey('order-42-attempt', answers.cardInvoice.id) },
+          reply: { body: answers.chargeApproved },
+        });
+        expect((await h.adapter.createTransaction(h.ctx, keyed)).status).toBe(table.entries.paid);
+        expect(iuguChargeKey('order-42-attempt', answers.cardInvoice.id)).toMatch(/^charge-[0-9a-f]{64}$/);
+        expect(iuguChargeKey('order-42-attempt', 'another invoice')).not.toBe(iuguChargeKey('order-42-attempt', answers.cardInvoice.id));
+        h.fake.expect({ method: 'POST', path: paths.invoices, headers: { 'idempotency-key': absent }, reply: { body: answers.cardInvoice } });
+        h.fake.expect({ method: 'POST', path: paths.charge, headers: { 'idempotency-key': absent }, reply: { body: answers.chargeApproved } });
+        await h.adapter.createTransaction(h.ctx, card);
       });
 
       it('refuses a card charge without a card token before calling; a charge answer without an outcome is UNAVAILABLE', async () => {

@@ -24,6 +24,7 @@ import {
   acceptedAnswer,
   fromIuguInvoice,
   fromIuguRefund,
+  iuguChargeKey,
   iuguErrorText,
   planIuguRefund,
   toIuguCharge,
@@ -95,7 +96,13 @@ export class IuguAdapter extends DeclaredAdapter<IuguMember> {
     const prefix = this.prefixFor('createTransaction');
     const validitySeconds = input.paymentMethod === 'BILLET' ? this.boletoExpirySeconds : this.pixExpirySeconds;
     const body = toIuguInvoice(input, { now: this.now(), validitySeconds, notificationUrl: ctx.notificationUrl });
-    const created = await this.exchange('createTransaction', prefix, () => this.http(ctx).post(this.paths.invoices, body), refusable(IUGU_INVOICE));
+    const key = input.idempotencyKey;
+    const created = await this.exchange(
+      'createTransaction',
+      prefix,
+      () => this.http(ctx).post(this.paths.invoices, body, { headers: key ? { 'idempotency-key': key } : {} }),
+      refusable(IUGU_INVOICE),
+    );
     const invoice = fromIuguInvoice(
       this.accepted('createTransaction', prefix, created),
       this.reading({ paymentMethod: input.paymentMethod, amount: input.amount, dueDate: body.due_date }),
@@ -104,7 +111,10 @@ export class IuguAdapter extends DeclaredAdapter<IuguMember> {
     const answer = await this.exchange(
       'createTransaction',
       prefix,
-      () => this.http(ctx).post(this.paths.charge, toIuguCharge(invoice.transactionId, input)),
+      () =>
+        this.http(ctx).post(this.paths.charge, toIuguCharge(invoice.transactionId, input), {
+          headers: key ? { 'idempotency-key': iuguChargeKey(key, invoice.transactionId) } : {},
+        }),
       // Read before any refusal: a decline is an outcome even where Iugu puts its reason in `errors`.
       refusable(IUGU_CHARGE, { resourceFirst: true }),
     );

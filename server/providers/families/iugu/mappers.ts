@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { CardInput, Item, PaymentMethod, RefundResult, TransactionInput, TransactionResult, TransactionStatus } from '../../../domain/types.js';
 import { cardDigits, fourDigitYear } from '../../../lib/card.js';
 import { digitsOnly } from '../../../lib/documents.js';
@@ -114,6 +115,15 @@ export const toIuguCharge = (invoiceId: string, input: Pick<TransactionInput, 'c
   months: input.installments || 1,
   invoice_id: invoiceId,
 });
+
+/**
+ * Iugu takes an Idempotency-Key on Criar Fatura and Cobrança Direta, valid
+ * for 24 hours (dev.iugu.com, Chave de Idempotência): the invoice carries the
+ * caller's key; its card charge one derived from that key and the invoice,
+ * so the two calls never share a key and a resent charge is recognised.
+ */
+export const iuguChargeKey = (idempotencyKey: string, invoiceId: string): string =>
+  `charge-${createHash('sha256').update(`charge\n${invoiceId}\n${idempotencyKey}`).digest('hex')}`;
 
 /** POST /payment_token: the holder's first name, then the rest as the last name. */
 export function toIuguPaymentToken(card: CardInput, accountId: string): IuguPaymentTokenRequest {
