@@ -503,6 +503,21 @@ export function iuguConformance(member: IuguMember, fixtures: IuguFixtures): Har
         expect(h.adapter.notificationKey(h.ctx, form)).toBe(`invoice:INV1:${status}`);
       });
 
+      it("checks a trigger's authorization as Basic Authentication with the key registered for it (Criar Gatilho); unsigned without a secret or a header", () => {
+        const key = 'gatilho-7f3c9e21';
+        const ctx = { ...h.ctx, webhookSecret: key };
+        const carrying = (authorization?: string) => {
+          const form = trigger({ event: 'invoice.status_changed', 'data[id]': 'INV1', 'data[status]': 'paid' });
+          return authorization === undefined ? form : { ...form, headers: { ...form.headers, authorization } };
+        };
+        for (const authorization of [`Basic ${key}`, `basic  ${key}`, `Basic ${Buffer.from(key).toString('base64')}`, key])
+          expect([authorization, h.adapter.verifyNotification(ctx, carrying(authorization))]).toEqual([authorization, 'valid']);
+        for (const authorization of ['Basic outra-chave', `Bearer ${key}`, `Basic ${key}x`, ''])
+          expect([authorization, h.adapter.verifyNotification(ctx, carrying(authorization))]).toEqual([authorization, 'invalid']);
+        expect(h.adapter.verifyNotification(ctx, carrying())).toBe('unsigned');
+        expect(h.adapter.verifyNotification(h.ctx, carrying(`Basic ${key}`))).toBe('unsigned');
+      });
+
       it('ignores other triggers, triggers without an id or a status, JSON and garbage', async () => {
         for (const body of [
           trigger({ event: 'withdraw_request.status_changed', 'data[id]': 'W1', 'data[status]': 'accepted' }),

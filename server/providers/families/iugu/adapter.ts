@@ -33,7 +33,7 @@ import {
   type InvoiceReading,
 } from './mappers.js';
 import { IUGU_INVOICE_EVENTS, IUGU_PATHS, IUGU_WITHDRAW_EVENTS, type IuguMember, type IuguPaths } from './member.js';
-import { readIuguTrigger, readIuguWithdrawTrigger } from './notifications.js';
+import { iuguTriggerAuthorized, readIuguTrigger, readIuguWithdrawTrigger } from './notifications.js';
 import { IUGU_STATUSES, IUGU_WITHDRAW_STATUSES } from './statuses.js';
 import { fromIuguCreatedAccount, IUGU_SUBACCOUNT_PATHS, iuguReceiverStatus, planSubAccount, readDocument, toIuguVerification } from './subAccounts.js';
 import {
@@ -318,13 +318,19 @@ export class IuguAdapter extends DeclaredAdapter<IuguMember> {
   }
 
   /**
-   * Iugu sends a trigger with the `authorization` value registered with it
-   * (POST /web_hooks `{event, url, authorization}`) as the Authorization
-   * header: with the account's webhook secret set to that value, a trigger
-   * carrying another one is refused; without it, unsigned (confirmed by a read).
+   * A trigger registered with an `authorization` (POST /web_hooks `{event,
+   * url, authorization}`) carries it as Basic Authentication: Iugu's Criar
+   * Gatilho, "Grave uma chave / key para usar como 'Basic Authentication' na
+   * validação do recebimento dos gatilhos". With the account's webhook secret
+   * set to that key, a trigger is valid when its Authorization header is the
+   * key as Basic credentials (`Basic <key>`, or the key base64-encoded) or the
+   * key alone; another value is refused. Without a secret, or without the
+   * header (an invoice's notification_url), it is unsigned: confirmed by a read.
    */
   override verifyNotification(ctx: AdapterContext, notification: IncomingNotification): NotificationVerdict {
-    return this.credentialHeaderVerdict(ctx, notification.headers.authorization);
+    const header = notification.headers.authorization;
+    if (!ctx.webhookSecret || header === undefined) return 'unsigned';
+    return iuguTriggerAuthorized(header, ctx.webhookSecret) ? 'valid' : 'invalid';
   }
 
   /** Triggers carry no id of their own: the invoice (or withdraw request) and its status identify one (created and status_changed 'pending' are the same news). */

@@ -1,3 +1,4 @@
+import { safeEqualText } from '../../../lib/constantTime.js';
 import { IUGU_INVOICE_TRIGGER, IUGU_WITHDRAW_TRIGGER } from './wire.js';
 
 /** A trigger the family acts on: which invoice, and its status as Iugu sent it. */
@@ -38,4 +39,17 @@ export function readIuguWithdrawTrigger(body: Buffer | string, events: readonly 
   const trigger = IUGU_WITHDRAW_TRIGGER.safeParse(formFields(body));
   if (!trigger.success || !events.includes(trigger.data.event)) return undefined;
   return { withdrawRequestId: trigger.data['data[withdraw_request_id]'], status: trigger.data['data[status]'] };
+}
+
+/**
+ * Whether a trigger's Authorization header carries `key`, the `authorization`
+ * registered for it "para usar como Basic Authentication" (Criar Gatilho):
+ * `Basic <key>`, `Basic <base64 of key>`, or the key alone. Every form is
+ * compared in constant time.
+ */
+export function iuguTriggerAuthorized(header: string, key: string): boolean {
+  const value = header.trim();
+  const basic = /^basic\s+(.+)$/i.exec(value)?.[1]?.trim();
+  const candidates = [value, basic ?? '', basic ? Buffer.from(basic, 'base64').toString('utf8') : ''];
+  return candidates.map((candidate) => safeEqualText(candidate, key)).some(Boolean);
 }
