@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { FAILURE_PREFIXES } from '../../server/lib/providerMessages.js';
+import { IUGU_API_DOCUMENTATION, IUGU_MARKETPLACE_DOCUMENTATION } from '../../server/providers/families/iugu/index.js';
 import { IUGU } from '../../server/providers/members/iugu.js';
 import { IUGUBAAS } from '../../server/providers/members/iugubaas.js';
 import { iuguConformance, trigger } from './conformance/iugu.suite.js';
@@ -9,14 +10,11 @@ const h = iuguConformance(IUGU, { keys: { publicKey: 'A083919DEE244A0FA2705E309B
 
 describe('IUGU (spec doc 2, group 1)', () => {
   it("is IUGUBAAS's API without IUGUBAAS's group-2 texts: a failed refund keeps the common prefix and Iugu's words", async () => {
-    expect({ ...IUGU, identity: undefined, sources: undefined, failures: undefined, capabilities: undefined, notFound: undefined }).toEqual({
-      ...IUGUBAAS,
-      identity: undefined,
-      sources: undefined,
-      failures: undefined,
-      capabilities: undefined,
-      notFound: undefined,
-    });
+    const apart = { identity: undefined, sources: undefined, failures: undefined, capabilities: undefined, notFound: undefined, evidence: undefined };
+    expect({ ...IUGU, ...apart }).toEqual({ ...IUGUBAAS, ...apart });
+    // Both are verified against Iugu's documentation; IUGU's payouts and receivers against its marketplace pages too.
+    expect(IUGU.evidence).toEqual({ level: 'documented', addresses: [...IUGU_API_DOCUMENTATION, ...IUGU_MARKETPLACE_DOCUMENTATION] });
+    expect(IUGUBAAS.evidence).toEqual({ level: 'documented', addresses: IUGU_API_DOCUMENTATION });
     expect(IUGU.notFound).toEqual({ getReceiver: 'RECEBEDOR_NAO_ENCONTRADO' });
     expect(IUGU.capabilities).toEqual({ ...IUGUBAAS.capabilities, withdrawMethods: ['BANK_ACCOUNT'], receivers: true });
     expect(IUGU.identity).toEqual({ id: 'IUGU', specGroup: 'document 2 (group 1)', defaultBaseUrl: 'https://api.iugu.com/v1' });

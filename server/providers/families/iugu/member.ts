@@ -71,3 +71,39 @@ export const IUGU_INVOICE_EVENTS: readonly string[] = ['invoice.created', 'invoi
 
 /** Authorization: Basic base64(api token + ':'), the API token as user and no password (Iugu's convention). */
 export const IUGU_API_TOKEN_BASIC: AuthStyle = { type: 'basic', username: 'secretKey', password: 'empty' };
+
+/**
+ * Where Iugu's API v1 is documented: the pages and official SDK files its
+ * stand-in (tests/standins/iugu.ts) was written from, and passes. The API of
+ * every member: authentication, invoices, payment tokens, direct charges,
+ * refunds, idempotency keys and triggers.
+ */
+export const IUGU_API_DOCUMENTATION = [
+  'https://dev.iugu.com/reference/autentica%C3%A7%C3%A3o',
+  'https://dev.iugu.com/reference/criar-fatura',
+  'https://dev.iugu.com/docs/cdu-faturas',
+  'https://dev.iugu.com/docs/faturas',
+  'https://dev.iugu.com/docs/chave-de-idempot%C3%AAncia-1',
+  'https://dev.iugu.com/reference/criar-token',
+  'https://dev.iugu.com/reference/criar-token-propriedades-do-response',
+  'https://dev.iugu.com/reference/cobran%C3%A7a-direta-propriedades-do-response',
+  'https://dev.iugu.com/docs/guide-cartoes-de-teste',
+  'https://dev.iugu.com/docs/realizar-o-reembolso-de-faturas-estorno-por-api',
+  'https://dev.iugu.com/reference/reembolso',
+  'https://dev.iugu.com/docs/gatilhos',
+  'https://dev.iugu.com/docs/gatilhos-fatura',
+  'https://dev.iugu.com/reference/criar-gatilho',
+  'https://github.com/iugu/iugu-php/blob/4ed4ab8/lib/Iugu/APIRequest.php',
+  'https://github.com/iugu/iugu-node/blob/b99a96e/lib/resources/Invoices.js',
+] as const;
+
+/** The marketplace's part (IUGU's payouts and receivers): withdraw requests and their triggers, sub-accounts and their tokens. */
+export const IUGU_MARKETPLACE_DOCUMENTATION = [
+  'https://dev.iugu.com/reference/pedido-de-saque',
+  'https://dev.iugu.com/docs/saque',
+  'https://dev.iugu.com/docs/tokens-de-autenticacao',
+  'https://dev.iugu.com/reference/criar-subconta-propriedades-do-response',
+  'https://dev.iugu.com/reference/criar-e-verificar-subconta',
+  'https://github.com/iugu/iugu-php/blob/4ed4ab8/lib/exemplos.php',
+  'https://github.com/iugu/iugu-node/blob/b99a96e/lib/resources/Accounts.js',
+] as const;
