@@ -19,7 +19,7 @@ import { statusTable } from '../../lib/statusTable.js';
 import { idText, textOf } from '../../lib/values.js';
 import { defaultWithdrawDescription } from '../../lib/withdrawDescription.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
-import { COB_STATUSES } from '../families/bacenPix/statuses.js';
+import { COB_STATUSES } from '../kit/apiPix.js';
 import { credentialPart } from '../kit/credentials.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
 import { DeclaredAdapter, unusableAnswer } from '../kit/declaredAdapter.js';

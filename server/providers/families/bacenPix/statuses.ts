@@ -1,22 +1,8 @@
 import type { TransactionStatus, WithdrawStatus } from '../../../domain/types.js';
 import { statusTable } from '../../../lib/statusTable.js';
 
-/**
- * Cob statuses (spec doc 2 §4, doc 3 §4): ATIVA and REMOVIDA_PELO_PSP PENDING,
- * CONCLUIDA and LIQUIDATED APPROVED. REMOVIDA_PELO_USUARIO_RECEBEDOR (not named
- * by the spec) is REJECTED, the spec's rule for statuses it does not list; so
- * is any unknown status (doc 1 §4: these providers are not in the PENDING minority).
- */
-export const COB_STATUSES = statusTable<TransactionStatus>(
-  {
-    ATIVA: 'PENDING',
-    REMOVIDA_PELO_PSP: 'PENDING',
-    CONCLUIDA: 'APPROVED',
-    LIQUIDATED: 'APPROVED',
-    REMOVIDA_PELO_USUARIO_RECEBEDOR: 'REJECTED',
-  },
-  'REJECTED',
-);
+/** The cob's statuses are the API Pix's, shared in the kit (TRANSFEERA reads them too). */
+export { COB_STATUSES } from '../../kit/apiPix.js';
 
 /** Payout statuses of the payment-initiation API (doc 1 §4 withdraw rules). Unknown is PENDING: a payout wrongly recorded as failed could be paid twice. */
 export const PAYOUT_STATUSES = statusTable<WithdrawStatus>(
