@@ -2,9 +2,17 @@ import { describe, expect, it } from '@jest/globals';
 import { lookupStatus } from '../../server/lib/statusTable.js';
 import { SPEC_GROUPS } from '../../server/providers/adapter.js';
 import {
+  BACEN_COB_CREATED,
+  BACEN_COB_READ,
+  BACEN_DEVOLUCAO,
   BACEN_PIX_CREDENTIALS,
   BacenPixAdapter,
   bacenPixAuth,
+  DICT_PAYMENT_CREATED,
+  DICT_PAYMENT_READ,
+  fromDevolucao,
+  fromSellsRefund,
+  SELLS_REFUND,
   COB_STATUSES,
   fromCob,
   fromDictPayment,
@@ -54,9 +62,10 @@ describe('cob status', () => {
   ];
 
   it('a paid cob whose Pix was wholly returned is CHARGEBACK; a partial devolução keeps it APPROVED; no status is PENDING', () => {
-    expect(statusOfCob({ status: 'CONCLUIDA', pix: received('10.00') }, lookup)).toBe('CHARGEBACK');
-    expect(statusOfCob({ status: 'CONCLUIDA', pix: received('4.00') }, lookup)).toBe('APPROVED');
-    expect(statusOfCob({ status: 'ATIVA', pix: [] }, lookup)).toBe('PENDING');
+    const cob = (body: object) => BACEN_COB_READ.parse(body);
+    expect(statusOfCob(cob({ status: 'CONCLUIDA', pix: received('10.00') }), lookup)).toBe('CHARGEBACK');
+    expect(statusOfCob(cob({ status: 'CONCLUIDA', pix: received('4.00') }), lookup)).toBe('APPROVED');
+    expect(statusOfCob(cob({ status: 'ATIVA', pix: [] }), lookup)).toBe('PENDING');
     expect(statusOfCob({}, () => 'REJECTED')).toBe('PENDING');
   });
 });
@@ -122,7 +131,7 @@ describe('response mappers', () => {
     ['10', 1000],
     ['1234567.89', 123456789],
   ])('valor.original %s is %i cents', (original, cents) => {
-    expect(fromCob({ txid: 't', status: 'ATIVA', valor: { original } }, lookup).amount).toBe(cents);
+    expect(fromCob(BACEN_COB_READ.parse({ txid: 't', status: 'ATIVA', valor: { original } }), lookup).amount).toBe(cents);
   });
 
   it('a cob without valor or calendario takes the amount asked for and expires after the validity asked, from the request', () => {
@@ -138,7 +147,8 @@ describe('response mappers', () => {
 
   it('payouts: the id is the endToEndId, else the numeric id; APPROVED carries approvedAt (eventDate, else now)', () => {
     const approved = () => 'APPROVED' as const;
-    expect(fromDictPayment({ id: 1448625, status: 'LIQUIDATED', eventDate: '2025-01-09T03:56:21.291+00:00' }, approved, { amount: 50 })).toEqual({
+    const read = DICT_PAYMENT_READ.parse({ id: 1448625, status: 'LIQUIDATED', eventDate: '2025-01-09T03:56:21.291+00:00' });
+    expect(fromDictPayment(read, approved, { amount: 50 })).toEqual({
       withdrawId: '1448625',
       amount: 50,
       status: 'APPROVED',
@@ -172,7 +182,88 @@ describe('a member declaring only the family defaults', () => {
     expect(() => new BacenPixAdapter({ ...STANDARD, capabilities: { ...STANDARD.capabilities, withdrawMethods: ['PIX'] } })).toThrow(/\(payout\)/);
     expect(() => new BacenPixAdapter({ ...STANDARD, capabilities: { ...STANDARD.capabilities, withdrawalLookup: true }, payout: {} })).toThrow(/lookupPath/);
     expect(() => new BacenPixAdapter({ ...STANDARD, money: 'cents' })).toThrow(/carries amounts in reais/);
+    const refunds = { ...STANDARD, capabilities: { ...STANDARD.capabilities, refunds: true }, refund: { kind: 'post', path: '/sells/{id}/refund' } } as const;
+    expect(() => new BacenPixAdapter({ ...refunds, publicRefund: { kind: 'devolucao' } })).toThrow(/api_version that chooses it/);
   });
 
   bacenPixConformance(STANDARD, { keys: { clientId: 'std-client', clientSecret: 'std-secret', chave: '7d9f0335-8dcc-4054-9bf9-0dbd61d36906' } });
+});
+
+/**
+ * A PSP of the family with the spec's fixed texts declared for its failures
+ * (issue 27 §1): the family once had a failure path of its own (its HTTP
+ * client's error prefix) that ignored them. Every call now fails through the
+ * kit's `failure`, so the suite expects the declared text wherever one is.
+ */
+const WITH_FIXED_TEXTS: BacenPixMember = {
+  identity: { id: 'FIXEDTEXTPSP', specGroup: SPEC_GROUPS.DOC2_GROUP2, defaultBaseUrl: 'https://127.0.0.1:1' },
+  capabilities: { paymentMethods: ['PIX'], withdrawMethods: ['PIX'], withdrawalLookup: true, refunds: true, webhooks: true },
+  auth: bacenPixAuth({ clientAuth: 'body' }),
+  money: 'reais',
+  sources: 'a test declaration',
+  refund: { kind: 'devolucao' },
+  payout: { lookupPath: '/pix/payments/{id}' },
+  failures: { createTransaction: 'CREATE_TRANSACTION_FAILED', refoundTransaction: 'REFUND_APPROVAL_FAILED', withdraw: 'ERROR_ON_WITHDRAW' },
+  notFound: { getTransaction: 'TRANSACAO_NAO_ENCONTRADA' },
+};
+
+describe('a member declaring fixed failure texts', () => {
+  bacenPixConformance(WITH_FIXED_TEXTS, { keys: { clientId: 'fixed-client', clientSecret: 'fixed-secret', chave: 'pix@loja.example' } });
+});
+
+describe('answers are read by schema: a bad answer is refused, the leniency the PSPs need is explicit', () => {
+  const refusedBy = (schema: { safeParse(value: unknown): { success: boolean } }, body: unknown) => !schema.safeParse(body).success;
+
+  it.each([
+    ['an HTML page', '<html>Bad gateway</html>'],
+    ['no txid', { status: 'ATIVA', pixCopiaECola: '000201' }],
+    ['no BR Code', { txid: 't1', status: 'ATIVA' }],
+    ['an amount that is not one', { txid: 't1', pixCopiaECola: '000201', valor: { original: 'dez reais' } }],
+    ['a status of another type', { txid: 't1', pixCopiaECola: '000201', status: 7 }],
+    ['a Pix list that is not one', { txid: 't1', pixCopiaECola: '000201', pix: 'E1' }],
+  ])('POST /cob answered with %s is a bad answer', (_label, body) => {
+    expect(refusedBy(BACEN_COB_CREATED, body)).toBe(true);
+  });
+
+  it('GET /cob needs a status; a payout answer needs an id; a devolução a status; a /sells answer something about the refund', () => {
+    expect(refusedBy(BACEN_COB_READ, { txid: 't1', valor: { original: '1.00' } })).toBe(true);
+    expect(refusedBy(DICT_PAYMENT_CREATED, { status: 'PROCESSING' })).toBe(true);
+    expect(refusedBy(DICT_PAYMENT_READ, { endToEndId: 'E1' })).toBe(true);
+    expect(refusedBy(BACEN_DEVOLUCAO, { id: 'd1', rtrId: 'D1', valor: '1.00' })).toBe(true);
+    expect(refusedBy(SELLS_REFUND, {})).toBe(true);
+  });
+
+  it("reads ids as text, reais as a number or a decimal text, seconds as digits, and the API Pix example's single devolução object as a list", () => {
+    expect(BACEN_COB_READ.parse({ status: 'CONCLUIDA', calendario: { expiracao: '3600' }, valor: { original: 19.9 } })).toMatchObject({
+      calendario: { expiracao: 3600 },
+      valor: { original: 1990 },
+    });
+    expect(DICT_PAYMENT_CREATED.parse({ id: 1448625, e2eId: 'E9', payment: { amount: '10.50' } })).toMatchObject({
+      id: '1448625',
+      e2eId: 'E9',
+      payment: { amount: 1050 },
+    });
+    const pix = BACEN_COB_READ.parse({
+      status: 'CONCLUIDA',
+      pix: [{ endToEndId: 'E1', txid: 't', valor: '110.00', devolucoes: { id: '123ABC', valor: '10.00', status: 'EM_PROCESSAMENTO' } }],
+    }).pix![0]!;
+    expect(pix.devolucoes).toEqual([{ id: '123ABC', valor: 1000, status: 'EM_PROCESSAMENTO' }]);
+  });
+});
+
+describe('refund outcomes (docs/decisions.md: done, in progress, refused)', () => {
+  it.each([
+    ['EM_PROCESSAMENTO', { refundId: 'D1', status: true, pending: true }],
+    ['DEVOLVIDO', { refundId: 'D1', status: true }],
+    ['NAO_REALIZADO', { refundId: 'D1', status: false }],
+    ['A_STATUS_NOT_NAMED', { refundId: 'D1', status: true, pending: true }],
+  ])('a devolução %s', (status, expected) => {
+    expect(fromDevolucao(BACEN_DEVOLUCAO.parse({ id: 'd1', rtrId: 'D1', status }), 'E1')).toEqual(expected);
+  });
+
+  it("the /sells refund: its id or the charge's; a failure flag refused, an answer without a status in progress", () => {
+    expect(fromSellsRefund(SELLS_REFUND.parse({ success: false }), 'tx1')).toEqual({ refundId: 'tx1', status: false });
+    expect(fromSellsRefund(SELLS_REFUND.parse({ id: 77, success: true }), 'tx1')).toEqual({ refundId: '77', status: true, pending: true });
+    expect(fromSellsRefund(SELLS_REFUND.parse({ refundId: 'r1', status: 'LIQUIDATED' }), 'tx1')).toEqual({ refundId: 'r1', status: true });
+  });
 });

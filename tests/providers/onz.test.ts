@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { clearHttpsAgents } from '../../server/lib/http/index.js';
 import { CATALOGUE } from '../../server/lib/providerMessages.js';
-import { BacenPixAdapter, type BacenPixMember } from '../../server/providers/families/bacenPix/index.js';
+import { BacenPixAdapter, payoutIdempotencyKey, type BacenPixMember } from '../../server/providers/families/bacenPix/index.js';
 import { ONZ } from '../../server/providers/members/onz.js';
 import { startFakeProvider, type FakeProvider } from '../support/fakeProvider.js';
 import { bacenPixConformance } from './conformance/bacenPix.suite.js';
@@ -48,7 +48,8 @@ describe('ONZ, as the spec and its public material name it (doc 3, group 3; F8)'
     cashOut.expect({
       method: 'POST',
       path: '/pix/payments/dict',
-      headers: { authorization: 'Bearer onz-cash-out', 'x-idempotency-key': 'saque77' },
+      // Onz takes `[a-zA-Z0-9]{1,50}` (no hyphens): the caller's key is never sent as it is, but the same key is the same header.
+      headers: { authorization: 'Bearer onz-cash-out', 'x-idempotency-key': (key) => key === payoutIdempotencyKey(onz.ctx.accountId, 'saque77') },
       body: { pixKey: '+5511987654321', payment: { currency: 'BRL', amount: 10.5 }, paymentFlow: 'INSTANT' },
       reply: { status: 202, body: { endToEndId: E2E, status: 'PROCESSING' } },
     });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { OPERATIONS, type Operation, type TransactionStatus, type WebhookResult, type WithdrawInput } from '../../../server/domain/types.js';
 import { clearHttpsAgents } from '../../../server/lib/http/index.js';
-import { CATALOGUE, FAILURE_PREFIXES, failureMessage } from '../../../server/lib/providerMessages.js';
+import { CATALOGUE, FAILURE_PREFIXES } from '../../../server/lib/providerMessages.js';
 import { declaredStatusTable, type StatusTable } from '../../../server/lib/statusTable.js';
 import { capabilitiesOf } from '../../../server/providers/adapter.js';
 import {
@@ -10,11 +10,11 @@ import {
   DICT_PAYMENT_PATH,
   IDEMPOTENCY_HEADER,
   PAYOUT_STATUSES,
+  REFUND_OUTCOMES,
+  payoutIdempotencyKey,
   type BacenPixMember,
-  type Cob,
-  type DictPayment,
+  type BacenPixRefund,
 } from '../../../server/providers/families/bacenPix/index.js';
-import { REFUND_FAILED } from '../../../server/providers/families/bacenPix/statuses.js';
 import { fillPath } from '../../../server/providers/kit/declaration.js';
 import { brCodeCrcIsValid } from '../../support/brCode.js';
 import {
@@ -26,7 +26,7 @@ import {
   type Expectation,
   type FileServer,
 } from '../../support/fakeProvider.js';
-import { expectUnsupportedOperationsRejected, failure, NOW, notification, providerHarness, transactionInput, type Harness } from './harness.js';
+import { expectUnsupportedOperationsRejected, failure, failureText, NOW, notification, providerHarness, transactionInput, type Harness } from './harness.js';
 
 /**
  * The BACEN API Pix family's conformance suite (spec doc 2 §4, §5, §7, §8):
@@ -53,22 +53,39 @@ const PAYOUT_E2E = 'E33053580202503101200212912f6b8';
 
 /** Canned answers keep the fields a PSP sends that the family does not read. */
 type MoreFields = Record<string, unknown>;
+/** A cob as a PSP writes it (the fields the suite sets). */
+type CobAnswer = {
+  txid?: string;
+  status?: string;
+  calendario?: { criacao?: string; expiracao?: number | string };
+  valor?: { original?: string };
+  pixCopiaECola?: string;
+  pix?: Array<{ endToEndId?: string } & MoreFields>;
+};
+/** A payment-initiation answer as a PSP writes it. */
+type DictPaymentAnswer = {
+  id?: number | string;
+  endToEndId?: string;
+  status?: string;
+  eventDate?: string;
+  payment?: { currency?: string; amount?: number | string };
+};
 
 /** The answers the suite's fake gives; a member passes those its PSP gives differently. */
 export interface BacenPixAnswers {
   tokenResponse: { access_token: string } & MoreFields;
   /** POST /cob: ATIVA, with a valid BR Code. */
-  createdCob: Cob & { txid: string; pixCopiaECola: string } & MoreFields;
+  createdCob: CobAnswer & { txid: string; pixCopiaECola: string } & MoreFields;
   /** GET /cob/{txid} once paid, for the same txid: CONCLUIDA with its Pix. */
-  paidCob: Cob & MoreFields;
+  paidCob: CobAnswer & { pix: Array<{ endToEndId: string }> } & MoreFields;
   /** A refund by POST path: the PSP's id. */
   postRefund: { id: string } & MoreFields;
   /** A devolução (PUT /pix/{e2eid}/devolucao/{id}): its rtrId. */
   devolucao: { rtrId: string } & MoreFields;
   /** POST /pix/payments/dict. */
-  createdPayout: DictPayment & { endToEndId: string } & MoreFields;
+  createdPayout: DictPaymentAnswer & { endToEndId: string } & MoreFields;
   /** The payout lookup once paid, for the same endToEndId. */
-  liquidatedPayout: DictPayment & { eventDate: string } & MoreFields;
+  liquidatedPayout: DictPaymentAnswer & { eventDate: string } & MoreFields;
 }
 
 /** The family's canned answers (Active Merchant style): the Banco Central's API Pix and the payment-initiation API. */
@@ -123,7 +140,8 @@ const WITHDRAWAL: WithdrawInput = {
   description: 'Saque de R$ 10,50',
   document: '123.456.789-09',
 };
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+/** Onz's idempotency key: `[a-zA-Z0-9]{1,50}`, no hyphens (the Onz Infopago v2 write-up, research groups 3–4). */
+const ALPHANUMERIC_KEY = /^[a-zA-Z0-9]{1,50}$/;
 const EVENT_E2E = 'E11275560202410261929IvFSvxqf4cs';
 
 /** Every entry of a status table (upper case, as the PSPs send them) and an unknown status with the table's default. */
@@ -164,6 +182,13 @@ export function bacenPixConformance(member: BacenPixMember, fixtures: BacenPixFi
   const lookupPath = member.capabilities.withdrawalLookup ? member.payout?.lookupPath : undefined;
   const paidE2e = paidCob.pix?.find((pix) => pix.endToEndId)?.endToEndId;
   const charge = transactionInput({ description: 'Pedido 42' });
+  /** A failure's text: the member's declared fixed text for the operation (or its not-found text for a 404), else '<prefix>: <provider message>'. */
+  const failed = (operation: Operation, prefix: string, providerText: string, notFound = false) =>
+    failureText((notFound ? member.notFound?.[operation] : undefined) ?? member.failures?.[operation], prefix, providerText);
+  /** The refund statuses the family reads as refused (upper case, as the PSPs send them). */
+  const refused = Object.entries(REFUND_OUTCOMES.entries)
+    .filter(([, outcome]) => outcome === 'refused')
+    .map(([status]) => status.toUpperCase());
 
   let files: FileServer;
   beforeAll(async () => {
@@ -267,92 +292,165 @@ export function bacenPixConformance(member: BacenPixMember, fixtures: BacenPixFi
         expect(h.warn).toHaveBeenCalledWith(expect.objectContaining({ provider: id, providerStatus: status }), expect.any(String));
     });
 
-    it('a 5xx is UNAVAILABLE with the spec prefix; a cob without pixCopiaECola is an error, not a charge nobody can pay', async () => {
+    it('a 5xx is UNAVAILABLE with the spec prefix (or the declared text); a cob without pixCopiaECola is a bad answer, not a charge nobody can pay', async () => {
       withToken();
       h.fake.expect({ method: 'POST', path: '/cob', reply: { status: 503, body: { message: 'Serviço temporariamente indisponível' } } });
       expect(await failure(h.adapter.createTransaction(h.ctx, charge))).toEqual({
         code: 'UNAVAILABLE',
-        message: failureMessage.CREATE_TRANSACTION('Serviço temporariamente indisponível'),
+        message: failed('createTransaction', FAILURE_PREFIXES.CREATE_TRANSACTION, 'Serviço temporariamente indisponível'),
       });
       h.fake.expect({ method: 'POST', path: '/cob', reply: { status: 201, body: { ...createdCob, pixCopiaECola: undefined } } });
       expect(await failure(h.adapter.createTransaction(h.ctx, charge))).toEqual({
         code: 'UNAVAILABLE',
-        message: failureMessage.CREATE_TRANSACTION(`a cobrança ${txid} não trouxe pixCopiaECola`),
+        message: failed(
+          'createTransaction',
+          FAILURE_PREFIXES.CREATE_TRANSACTION,
+          'resposta do provedor em formato inesperado (pixCopiaECola: esperado string)',
+        ),
       });
     });
 
-    if (refund?.kind === 'post') {
-      const path = fillPath(refund.path, { id: txid });
-      it(`refunds by POST ${refund.path} {amount in reais}; a failed status is false; a 4xx keeps the provider's message`, async () => {
-        withToken();
-        const made = h.fake.expect({
-          method: 'POST',
-          path,
-          headers: { authorization: bearer },
-          body: { amount: REFUND_CENTS / 100 },
-          reply: { body: answers.postRefund },
-        });
-        await expect(h.adapter.refoundTransaction(h.ctx, txid, REFUND_CENTS)).resolves.toEqual({ refundId: answers.postRefund.id, status: true });
-        for (const body of [...[...REFUND_FAILED].map((status) => ({ ...answers.postRefund, status })), { success: false, error: 'recusado' }]) {
-          h.fake.expect({ method: 'POST', path, reply: { body } });
-          await expect(h.adapter.refoundTransaction(h.ctx, txid, REFUND_CENTS)).resolves.toMatchObject({ status: false });
-        }
-        h.fake.expect({ method: 'POST', path, reply: { status: 422, body: { message: 'Venda já estornada' } } });
-        expect(await failure(h.adapter.refoundTransaction(h.ctx, txid, REFUND_CENTS))).toEqual({
-          code: 'INVALID_ARGUMENT',
-          message: failureMessage.REFUND_TRANSACTION('Venda já estornada'),
-        });
-        expect(made.calls).toHaveLength(1);
-        everyCallPresentedTheCertificate();
-      });
-    }
-
-    if (refund?.kind === 'devolucao') {
-      const put = {
-        method: 'PUT',
-        path: new RegExp(`/pix/${paidE2e}/devolucao/[a-zA-Z0-9]{1,35}`),
-        headers: { authorization: bearer },
-        body: { valor: '7.50' },
+    it("GET /cob/{txid} answered 404 is NOT_FOUND with the provider's message (or the declared not-found text)", async () => {
+      withToken();
+      const problem = {
+        type: 'https://pix.bcb.gov.br/api/v2/error/CobNaoEncontrado',
+        title: 'Cobrança não encontrada',
+        status: 404,
+        detail: 'Cobrança não encontrada para o txid informado.',
       };
-      it('refunds by devolução: the Pix of GET /cob/{txid}, then PUT /pix/{e2eid}/devolucao/{id} {valor}; a failed status is false', async () => {
-        withToken();
-        const read = h.fake.expect({ method: 'GET', path: `/cob/${txid}`, times: 2 + REFUND_FAILED.size, reply: { body: paidCob } });
-        h.fake.expect({ ...put, reply: { status: 201, body: answers.devolucao } });
-        await expect(h.adapter.refoundTransaction(h.ctx, txid, REFUND_CENTS)).resolves.toEqual({ refundId: answers.devolucao.rtrId, status: true });
-        for (const status of REFUND_FAILED) {
-          h.fake.expect({ ...put, reply: { status: 201, body: { ...answers.devolucao, status } } });
-          await expect(h.adapter.refoundTransaction(h.ctx, txid, REFUND_CENTS)).resolves.toMatchObject({ status: false });
-        }
-        h.fake.expect({ ...put, reply: { status: 400, body: { title: 'Valor acima do devolvível' } } });
-        expect(await failure(h.adapter.refoundTransaction(h.ctx, txid, REFUND_CENTS))).toEqual({
-          code: 'INVALID_ARGUMENT',
-          message: failureMessage.REFUND_TRANSACTION('Valor acima do devolvível'),
-        });
-        expect(read.calls).toHaveLength(2 + REFUND_FAILED.size);
-        everyCallPresentedTheCertificate();
+      h.fake.expect({ method: 'GET', path: `/cob/${txid}`, reply: { status: 404, body: problem } });
+      expect(await failure(h.adapter.getTransaction(h.ctx, txid))).toEqual({
+        code: 'NOT_FOUND',
+        message: failed('getTransaction', FAILURE_PREFIXES.GET_TRANSACTION, problem.detail, true),
       });
+    });
 
-      it('a charge with no Pix received has nothing to return: FAILED_PRECONDITION, nothing PUT', async () => {
-        withToken();
-        h.fake.expect({ method: 'GET', path: `/cob/${txid}`, reply: { body: createdCob } });
-        expect(await failure(h.adapter.refoundTransaction(h.ctx, txid, REFUND_CENTS))).toEqual({
-          code: 'FAILED_PRECONDITION',
-          message: failureMessage.REFUND_TRANSACTION(`a cobrança ${txid} não tem Pix recebido`),
+    /** The specification's refund, and the public material's where the member has one (an account chooses it by api_version). */
+    const refundDialects: Array<[dialect: BacenPixRefund, apiVersion: string | undefined]> = [
+      ...(refund ? [[refund, undefined] as [BacenPixRefund, undefined]] : []),
+      ...(refund && member.publicRefund ? [[member.publicRefund, 'public'] as [BacenPixRefund, string]] : []),
+    ];
+    for (const [dialect, apiVersion] of refundDialects) {
+      const on = apiVersion ? ` (api_version ${apiVersion})` : '';
+      const ctxOf = () => (apiVersion ? { ...h.ctx, apiVersion } : h.ctx);
+      if (dialect.kind === 'post') {
+        const path = fillPath(dialect.path, { id: txid });
+        it(`refunds by POST ${dialect.path} {amount in reais}; a failed status is false; a 4xx keeps the provider's message${on}`, async () => {
+          withToken();
+          const made = h.fake.expect({
+            method: 'POST',
+            path,
+            headers: { authorization: bearer },
+            body: { amount: REFUND_CENTS / 100 },
+            reply: { body: answers.postRefund },
+          });
+          // PROCESSING: taken and still carried out, so its cents stay reserved (a refund in progress, docs/decisions.md).
+          await expect(h.adapter.refoundTransaction(ctxOf(), txid, REFUND_CENTS)).resolves.toEqual({
+            refundId: answers.postRefund.id,
+            status: true,
+            pending: true,
+          });
+          for (const body of [...refused.map((status) => ({ ...answers.postRefund, status })), { success: false, error: 'recusado' }]) {
+            h.fake.expect({ method: 'POST', path, reply: { body } });
+            await expect(h.adapter.refoundTransaction(ctxOf(), txid, REFUND_CENTS)).resolves.toMatchObject({ status: false });
+          }
+          h.fake.expect({ method: 'POST', path, reply: { body: { ...answers.postRefund, status: 'REFUNDED' } } });
+          await expect(h.adapter.refoundTransaction(ctxOf(), txid, REFUND_CENTS)).resolves.toEqual({ refundId: answers.postRefund.id, status: true });
+          h.fake.expect({ method: 'POST', path, reply: { status: 422, body: { message: 'Venda já estornada' } } });
+          expect(await failure(h.adapter.refoundTransaction(ctxOf(), txid, REFUND_CENTS))).toEqual({
+            code: 'INVALID_ARGUMENT',
+            message: failed('refoundTransaction', FAILURE_PREFIXES.REFUND_TRANSACTION, 'Venda já estornada'),
+          });
+          expect(made.calls).toHaveLength(1);
+          everyCallPresentedTheCertificate();
         });
-      });
+      }
+
+      if (dialect.kind === 'devolucao') {
+        const put = {
+          method: 'PUT',
+          path: new RegExp(`/pix/${paidE2e}/devolucao/[a-zA-Z0-9]{1,35}`),
+          headers: { authorization: bearer },
+          body: { valor: '7.50' },
+        };
+        it(`refunds by devolução: the Pix of GET /cob/{txid}, then PUT /pix/{e2eid}/devolucao/{id} {valor}; EM_PROCESSAMENTO in progress, DEVOLVIDO done, a failed status false${on}`, async () => {
+          withToken();
+          const read = h.fake.expect({ method: 'GET', path: `/cob/${txid}`, times: 3 + refused.length, reply: { body: paidCob } });
+          h.fake.expect({ ...put, reply: { status: 201, body: answers.devolucao } });
+          await expect(h.adapter.refoundTransaction(ctxOf(), txid, REFUND_CENTS)).resolves.toEqual({
+            refundId: answers.devolucao.rtrId,
+            status: true,
+            pending: true,
+          });
+          h.fake.expect({ ...put, reply: { status: 201, body: { ...answers.devolucao, status: 'DEVOLVIDO' } } });
+          await expect(h.adapter.refoundTransaction(ctxOf(), txid, REFUND_CENTS)).resolves.toEqual({ refundId: answers.devolucao.rtrId, status: true });
+          for (const status of refused) {
+            h.fake.expect({ ...put, reply: { status: 201, body: { ...answers.devolucao, status } } });
+            await expect(h.adapter.refoundTransaction(ctxOf(), txid, REFUND_CENTS)).resolves.toMatchObject({ status: false });
+          }
+          h.fake.expect({ ...put, reply: { status: 400, body: { title: 'Valor acima do devolvível' } } });
+          expect(await failure(h.adapter.refoundTransaction(ctxOf(), txid, REFUND_CENTS))).toEqual({
+            code: 'INVALID_ARGUMENT',
+            message: failed('refoundTransaction', FAILURE_PREFIXES.REFUND_TRANSACTION, 'Valor acima do devolvível'),
+          });
+          expect(read.calls).toHaveLength(3 + refused.length);
+          everyCallPresentedTheCertificate();
+        });
+
+        it(`a devolução sent again with its key names the same id; refused as already used, the one made first is read back by GET (none: the refusal stands)${on}`, async () => {
+          withToken();
+          h.fake.expect({ method: 'GET', path: `/cob/${txid}`, times: 4, reply: { body: paidCob } });
+          const first = h.fake.expect({ ...put, reply: { status: 201, body: answers.devolucao } });
+          await expect(h.adapter.refoundTransaction(ctxOf(), txid, REFUND_CENTS, 'refund-key-1')).resolves.toMatchObject({ status: true });
+          const idUsed = {
+            type: 'https://pix.bcb.gov.br/api/v2/error/PixDevolucaoInvalida',
+            title: 'Devolução inválida.',
+            status: 400,
+            detail: 'id já utilizado',
+          };
+          const again = h.fake.expect({ ...put, reply: { status: 400, body: idUsed } });
+          const readBack = h.fake.expect({ method: 'GET', path: first.calls[0]!.path, reply: { body: answers.devolucao } });
+          await expect(h.adapter.refoundTransaction(ctxOf(), txid, REFUND_CENTS, 'refund-key-1')).resolves.toEqual({
+            refundId: answers.devolucao.rtrId,
+            status: true,
+            pending: true,
+          });
+          expect([again.calls[0]!.path, readBack.calls.length]).toEqual([first.calls[0]!.path, 1]);
+          // Another key is another devolução; refused, and none made under its id: the refusal is the answer.
+          h.fake.expect({ ...put, reply: { status: 400, body: idUsed } });
+          h.fake.expect({ method: 'GET', path: put.path, reply: { status: 404, body: { title: 'Não Encontrado' } } });
+          expect(await failure(h.adapter.refoundTransaction(ctxOf(), txid, REFUND_CENTS, 'refund-key-2'))).toEqual({
+            code: 'INVALID_ARGUMENT',
+            message: failed('refoundTransaction', FAILURE_PREFIXES.REFUND_TRANSACTION, 'id já utilizado'),
+          });
+          // Without a key nothing ties two calls: a fresh id.
+          const keyless = h.fake.expect({ ...put, reply: { status: 201, body: answers.devolucao } });
+          await expect(h.adapter.refoundTransaction(ctxOf(), txid, REFUND_CENTS)).resolves.toMatchObject({ status: true });
+          expect(keyless.calls[0]!.path).not.toBe(first.calls[0]!.path);
+        });
+
+        it(`a charge with no Pix received has nothing to return: FAILED_PRECONDITION, nothing PUT${on}`, async () => {
+          withToken();
+          h.fake.expect({ method: 'GET', path: `/cob/${txid}`, reply: { body: createdCob } });
+          expect(await failure(h.adapter.refoundTransaction(ctxOf(), txid, REFUND_CENTS))).toEqual({
+            code: 'FAILED_PRECONDITION',
+            message: failed('refoundTransaction', FAILURE_PREFIXES.REFUND_TRANSACTION, `a cobrança ${txid} não tem Pix recebido`),
+          });
+        });
+      }
     }
 
     if (payout) {
       const path = payout.path ?? DICT_PAYMENT_PATH;
       const header = payout.idempotencyHeader ?? IDEMPOTENCY_HEADER;
-      it(`pays out by POST ${path} over the cash-out certificate; ${header}: the idempotency key, else the withdraw reference, else a fresh UUID`, async () => {
+      it(`pays out by POST ${path} over the cash-out certificate; ${header} (Onz's [a-zA-Z0-9]{1,50}): derived from the idempotency key, else the withdraw reference, else fresh`, async () => {
         withToken();
         const ctx = { ...h.ctx, certCashInUrl: undefined };
         const paid = h.fake.expect({
           method: 'POST',
           path,
           times: 4,
-          headers: { authorization: bearer, [header]: (key) => ['idem-1', 'saque-123'].includes(key!) || UUID.test(key ?? '') },
+          headers: { authorization: bearer, [header]: (key) => ALPHANUMERIC_KEY.test(key ?? '') },
           body: {
             pixKey: '+5511987654321',
             description: 'Saque de R$ 10,50',
@@ -369,7 +467,9 @@ export function bacenPixConformance(member: BacenPixMember, fixtures: BacenPixFi
         await h.adapter.withdraw(ctx, WITHDRAWAL);
         await h.adapter.withdraw(ctx, WITHDRAWAL);
         const sent = paid.calls.map((call) => call.headers[header]);
-        expect(sent.slice(0, 2)).toEqual(['idem-1', 'saque-123']);
+        // The same key (or reference) on the same account is the same header: a payout sent again is the same payout at the PSP.
+        expect(sent.slice(0, 2)).toEqual([payoutIdempotencyKey(h.ctx.accountId, 'idem-1'), payoutIdempotencyKey(h.ctx.accountId, 'saque-123')]);
+        expect(payoutIdempotencyKey('another-account', 'idem-1')).not.toBe(sent[0]);
         expect(sent[2]).not.toBe(sent[3]);
         everyCallPresentedTheCertificate();
       });
@@ -379,7 +479,7 @@ export function bacenPixConformance(member: BacenPixMember, fixtures: BacenPixFi
         h.fake.expect({ method: 'POST', path, reply: { status: 400, body: { title: 'Saldo insuficiente' } } });
         expect(await failure(h.adapter.withdraw(h.ctx, WITHDRAWAL))).toEqual({
           code: 'INVALID_ARGUMENT',
-          message: failureMessage.WITHDRAW('Saldo insuficiente'),
+          message: failed('withdraw', FAILURE_PREFIXES.WITHDRAW, 'Saldo insuficiente'),
         });
         await expect(h.adapter.withdraw(h.ctx, { ...WITHDRAWAL, paymentMethod: 'BANK_ACCOUNT' })).rejects.toMatchObject(
           CATALOGUE.WITHDRAW_METHOD_NAO_IMPLEMENTADO,
@@ -458,7 +558,8 @@ export function bacenPixConformance(member: BacenPixMember, fixtures: BacenPixFi
         if (operation === 'withdraw') h.fake.expect({ method: 'POST', path: payout?.path ?? DICT_PAYMENT_PATH, ...answer });
         if (operation === 'getWithdraw') h.fake.expect({ method: 'GET', path: fillPath(lookupPath!, { id: 'E1' }), ...answer });
         const { code, message } = await failure(run[operation]!());
-        expect([code, message.startsWith(`${prefix[operation]}: `)]).toEqual(['UNAVAILABLE', true]);
+        const fixed = member.failures?.[operation];
+        expect([code, fixed ? message === CATALOGUE[fixed].message : message.startsWith(`${prefix[operation]}: `)]).toEqual(['UNAVAILABLE', true]);
       });
     });
 

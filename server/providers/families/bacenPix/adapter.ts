@@ -1,23 +1,31 @@
-import { randomUUID } from 'node:crypto';
 import type { RefundResult, TransactionInput, TransactionResult, WebhookResult, WithdrawInput, WithdrawResult } from '../../../domain/types.js';
-import { GatewayError, invalidArgument } from '../../../lib/errors.js';
+import { GatewayError, invalidArgument, outcomeOf } from '../../../lib/errors.js';
 import type { ProviderHttp } from '../../../lib/http/index.js';
-import { isRecord } from '../../../lib/json.js';
-import { centsToReais, centsToReaisString } from '../../../lib/money.js';
 import { withPixQrImage } from '../../../lib/pixQrCode.js';
 import { CATALOGUE, catalogueError, providerFailure } from '../../../lib/providerMessages.js';
-import { textOf } from '../../../lib/values.js';
 import type { AccountSettings, AdapterContext, IncomingNotification } from '../../adapter.js';
 import { fillPath, type AdapterRuntime } from '../../kit/declaration.js';
 import { DeclaredAdapter } from '../../kit/declaredAdapter.js';
-import { fromCob, fromDictPayment, toCobRequest, toDictPaymentRequest } from './mappers.js';
-import { BACEN_PIX_CREDENTIALS, DICT_PAYMENT_PATH, IDEMPOTENCY_HEADER, type BacenPixMember, type BacenPixPayout } from './member.js';
+import {
+  devolucaoId,
+  fromCob,
+  fromDevolucao,
+  fromDictPayment,
+  fromSellsRefund,
+  payoutIdempotencyKey,
+  receivedEndToEndId,
+  toCobRequest,
+  toDevolucaoRequest,
+  toDictPaymentRequest,
+  toSellsRefundRequest,
+} from './mappers.js';
+import { BACEN_PIX_CREDENTIALS, DICT_PAYMENT_PATH, IDEMPOTENCY_HEADER, type BacenPixMember, type BacenPixPayout, type BacenPixRefund } from './member.js';
 import { bacenPixNotificationKey, readBacenPixNotification } from './notifications.js';
-import { COB_STATUSES, PAYOUT_STATUSES, REFUND_FAILED } from './statuses.js';
-import type { Cob, Devolucao, DictPayment } from './wire.js';
+import { COB_STATUSES, PAYOUT_STATUSES } from './statuses.js';
+import { BACEN_COB_CREATED, BACEN_COB_READ, BACEN_DEVOLUCAO, DICT_PAYMENT_CREATED, DICT_PAYMENT_READ, SELLS_REFUND, type Devolucao } from './wire.js';
 
-/** Bacen's devolução id: [a-zA-Z0-9]{1,35}. */
-const newDevolucaoId = (): string => randomUUID().replace(/-/g, '');
+const COB_PATH = '/cob/{txid}';
+const DEVOLUCAO_PATH = '/pix/{e2eid}/devolucao/{id}';
 
 /**
  * The "BACEN API Pix" family (DESIGN §3; spec doc 2 §4/§7 for VOLUTI and TREEAL,
@@ -25,12 +33,14 @@ const newDevolucaoId = (): string => randomUUID().replace(/-/g, '');
  * the platform's certificate, immediate charges by POST /cob and GET /cob/{txid}
  * as the Banco Central's API Pix defines them, payouts by POST
  * /pix/payments/dict (the payment-initiation dialect these PSPs share), and
- * their notifications. One class for every member.
+ * their notifications. One class for every member. Every call is one
+ * `exchange` whose answer is parsed by its schema (wire.ts) and whose failure is
+ * the kit's `failure`, so a member's declared texts apply to all of them.
  *
  * Where the specification is silent: the payout id is the endToEndId (what GET
  * /pix/payments/{id} and the TRANSFER event carry), else the PSP's numeric id;
- * the idempotency header carries the caller's idempotency key, else its
- * withdrawReference, else a fresh UUID.
+ * the idempotency header and the devolução id are derived from the key the
+ * call runs under (mappers.ts), so a call sent again is the same one at the PSP.
  */
 export class BacenPixAdapter extends DeclaredAdapter<BacenPixMember> {
   constructor(member: BacenPixMember, runtime: AdapterRuntime = {}) {
@@ -42,6 +52,8 @@ export class BacenPixAdapter extends DeclaredAdapter<BacenPixMember> {
     // The API Pix carries reais (valor.original "10.00", payment.amount 10): a member cannot declare otherwise.
     if (member.money !== 'reais') throw new Error(`${member.identity.id}: the BACEN API Pix carries amounts in reais, not ${member.money}`);
     if (this.capabilities.refunds && !member.refund) throw new Error(`${member.identity.id} declares refunds without saying how (refund)`);
+    if (member.publicRefund && member.apiVersions?.[1] !== 'public')
+      throw new Error(`${member.identity.id} declares a public refund without the api_version that chooses it (apiVersions: ['specification', 'public'])`);
     if (this.capabilities.withdrawMethods.length && !member.payout) throw new Error(`${member.identity.id} declares withdrawals without saying how (payout)`);
     if (this.capabilities.withdrawalLookup && !member.payout?.lookupPath)
       throw new Error(`${member.identity.id} declares withdrawal lookups without a payout lookupPath`);
@@ -78,15 +90,14 @@ export class BacenPixAdapter extends DeclaredAdapter<BacenPixMember> {
     });
   }
 
-  /**
-   * A read answer must be an object carrying a status: an HTML page, `null`,
-   * `{}` or a failure flag is the provider failing (UNAVAILABLE), never a status
-   * for the table's unknown default to turn into a rejection.
-   */
-  private withStatus<T extends { status?: unknown }>(prefix: string, data: unknown, what: string): T {
-    if (!isRecord(data) || typeof data.status !== 'string') throw providerFailure(prefix, `resposta do provedor sem ${what} com status`, 'UNAVAILABLE');
-    return data as T;
+  /** The refund this account makes: the public material's where the member has one and the account chose it (api_version 'public'), else the specification's. */
+  private refundFor(ctx: AdapterContext): BacenPixRefund {
+    const { refund, publicRefund } = this.declaration;
+    return publicRefund && this.apiVersion(ctx) === 'public' ? publicRefund : refund!;
   }
+
+  private readonly cobStatus = (value: string) => this.transactionStatus(value);
+  private readonly payoutStatus = (value: string) => this.withdrawalStatus(value);
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     this.assertPaymentMethod(input.paymentMethod);
@@ -94,85 +105,89 @@ export class BacenPixAdapter extends DeclaredAdapter<BacenPixMember> {
     const expirySeconds = this.pixExpirySeconds;
     const { chave } = this.credentials(ctx) as { chave?: string };
     const requestedAt = this.now();
-    const { data } = await this.cashIn(ctx).post<Cob>('/cob', toCobRequest(input, { expirySeconds, chave }), { errorPrefix: prefix });
-    const result = fromCob(isRecord(data) ? data : {}, (value) => this.transactionStatus(value), { amount: input.amount, requestedAt, expirySeconds });
-    if (!result.transactionId) throw providerFailure(prefix, 'a cobrança criada não trouxe txid', 'UNAVAILABLE');
-    if (!result.pixCode) throw providerFailure(prefix, `a cobrança ${result.transactionId} não trouxe pixCopiaECola`, 'UNAVAILABLE');
-    return withPixQrImage(result);
+    const body = toCobRequest(input, { expirySeconds, chave });
+    const cob = await this.exchange('createTransaction', prefix, () => this.cashIn(ctx).post('/cob', body), BACEN_COB_CREATED);
+    return withPixQrImage(fromCob(cob, this.cobStatus, { amount: input.amount, requestedAt, expirySeconds }));
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
-    const prefix = this.prefixFor('getTransaction');
-    const { data } = await this.cashIn(ctx).get<Cob>(fillPath('/cob/{txid}', { txid: transactionId }), { errorPrefix: prefix });
+    const cob = await this.exchange(
+      'getTransaction',
+      this.prefixFor('getTransaction'),
+      () => this.cashIn(ctx).get(fillPath(COB_PATH, { txid: transactionId })),
+      BACEN_COB_READ,
+    );
     // The id asked for stays the id, whatever the answer echoes.
-    return { ...fromCob(this.withStatus(prefix, data, 'cobrança'), (value) => this.transactionStatus(value)), transactionId };
+    return { ...fromCob(cob, this.cobStatus), transactionId };
   }
 
-  override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
-    const refund = this.declaration.refund!;
+  override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number, idempotencyKey?: string): Promise<RefundResult> {
+    const refund = this.refundFor(ctx);
     const prefix = this.prefixFor('refoundTransaction');
     const http = this.cashIn(ctx);
     if (refund.kind === 'post') {
-      const { data } = await http.post<unknown>(fillPath(refund.path, { id: transactionId }), { amount: centsToReais(amount) }, { errorPrefix: prefix });
-      const answer = isRecord(data) ? data : {};
-      const status = textOf(answer.status)?.toUpperCase();
-      const refundId = textOf(answer.id) ?? textOf(answer.refundId) ?? textOf(answer.rtrId) ?? textOf(answer.endToEndId);
-      // An answer with neither a status, an id nor a success flag says nothing about the refund: never "ok".
-      if (!status && !refundId && typeof answer.success !== 'boolean')
-        throw providerFailure(prefix, 'resposta do provedor sem dados do estorno', 'UNAVAILABLE');
-      // The PSP's own refund id where it gives one; else the charge's, the only id the refund has.
-      return { refundId: refundId ?? transactionId, status: answer.success !== false && !(status && REFUND_FAILED.has(status)) };
+      const path = fillPath(refund.path, { id: transactionId });
+      const answer = await this.exchange('refoundTransaction', prefix, () => http.post(path, toSellsRefundRequest(amount)), SELLS_REFUND);
+      return fromSellsRefund(answer, transactionId);
     }
-    const { data } = await http.get<Cob>(fillPath('/cob/{txid}', { txid: transactionId }), { errorPrefix: prefix });
-    // A garbage answer is the provider failing, not a charge without a Pix to return.
-    const cob = this.withStatus<Cob>(prefix, data, 'cobrança');
-    const endToEndId = cob.pix?.find((pix) => pix.endToEndId)?.endToEndId;
-    if (!endToEndId) throw providerFailure(prefix, `a cobrança ${transactionId} não tem Pix recebido`, 'FAILED_PRECONDITION');
-    const { data: answer } = await http.put<Devolucao>(
-      fillPath('/pix/{e2eid}/devolucao/{id}', { e2eid: endToEndId, id: newDevolucaoId() }),
-      { valor: centsToReaisString(amount) },
-      { errorPrefix: prefix },
-    );
-    // An answer with neither an id nor a status ({} or a failure flag) says nothing about the devolução: never "ok".
-    if (!isRecord(answer) || (!textOf(answer.id) && !textOf(answer.rtrId) && !textOf(answer.status)))
-      throw providerFailure(prefix, 'resposta do provedor sem dados da devolução', 'UNAVAILABLE');
-    const devolucao: Devolucao = answer;
-    return { refundId: devolucao.rtrId || devolucao.id || endToEndId, status: !REFUND_FAILED.has(String(devolucao.status ?? '').toUpperCase()) };
+    const cob = await this.exchange('refoundTransaction', prefix, () => http.get(fillPath(COB_PATH, { txid: transactionId })), BACEN_COB_READ);
+    const endToEndId = this.mapped('refoundTransaction', prefix, () => receivedEndToEndId(cob) ?? this.nothingToReturn(prefix, transactionId));
+    const path = fillPath(DEVOLUCAO_PATH, { e2eid: endToEndId, id: devolucaoId(endToEndId, idempotencyKey) });
+    let devolucao: Devolucao;
+    try {
+      devolucao = await this.exchange('refoundTransaction', prefix, () => http.put(path, toDevolucaoRequest(amount)), BACEN_DEVOLUCAO);
+    } catch (refused) {
+      // Sent again after its answer was lost, a devolução names an id the PSP already used (a PixDevolucaoInvalida of the
+      // API Pix): the one made the first time is read back, never taken for a refusal that would free its cents.
+      if (!idempotencyKey || outcomeOf(refused) !== 'failed') throw refused;
+      devolucao = await this.madeBefore(path, http, prefix, refused);
+    }
+    return fromDevolucao(devolucao, endToEndId);
+  }
+
+  /** A charge whose cob shows no Pix received has nothing to return. */
+  private nothingToReturn(prefix: string, transactionId: string): never {
+    throw providerFailure(prefix, `a cobrança ${transactionId} não tem Pix recebido`, 'FAILED_PRECONDITION');
+  }
+
+  /** GET on the devolução's path: the devolução made before, or the PUT's refusal when there is none (404); a read that fails otherwise is that failure (its outcome unknown). */
+  private async madeBefore(path: string, http: ProviderHttp, prefix: string, refused: unknown): Promise<Devolucao> {
+    try {
+      return await this.exchange('refoundTransaction', prefix, () => http.get(path), BACEN_DEVOLUCAO);
+    } catch (error) {
+      if (error instanceof GatewayError && error.code === 'NOT_FOUND') throw refused;
+      throw error;
+    }
   }
 
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
     const payout = this.declaration.payout!;
     if (input.paymentMethod !== 'PIX') throw catalogueError('WITHDRAW_METHOD_NAO_IMPLEMENTADO', { field: 'withdraw.payment_method' });
     if (!input.pixKey?.trim()) throw invalidArgument('withdraw.pix_key', 'withdraw.pix_key is required for PIX withdrawals');
-    const prefix = this.prefixFor('withdraw');
-    const http = this.cashOut(ctx, payout);
-    const idempotencyKey = input.idempotencyKey || input.withdrawReference?.trim() || randomUUID();
-    const { data } = await http.post<DictPayment>(
-      payout.path ?? DICT_PAYMENT_PATH,
-      toDictPaymentRequest(input, this.declaration.pixKeyStyle ?? { phonePrefix: '+55' }),
-      {
-        errorPrefix: prefix,
-        headers: { [payout.idempotencyHeader ?? IDEMPOTENCY_HEADER]: idempotencyKey },
-      },
+    const key = payoutIdempotencyKey(ctx.accountId, input.idempotencyKey || input.withdrawReference?.trim());
+    const body = toDictPaymentRequest(input, this.declaration.pixKeyStyle ?? { phonePrefix: '+55' });
+    const payment = await this.exchange(
+      'withdraw',
+      this.prefixFor('withdraw'),
+      () => this.cashOut(ctx, payout).post(payout.path ?? DICT_PAYMENT_PATH, body, { headers: { [payout.idempotencyHeader ?? IDEMPOTENCY_HEADER]: key } }),
+      DICT_PAYMENT_CREATED,
     );
-    const result = fromDictPayment(isRecord(data) ? data : {}, (value) => this.withdrawalStatus(value), {
-      amount: input.amount,
-      approvedAtCreation: payout.statusAtCreation === 'approved',
-      now: this.now(),
-    });
-    if (!result.withdrawId) throw providerFailure(prefix, 'o pagamento criado não trouxe id nem endToEndId', 'UNAVAILABLE');
-    return result;
+    return fromDictPayment(payment, this.payoutStatus, { amount: input.amount, approvedAtCreation: payout.statusAtCreation === 'approved', now: this.now() });
   }
 
   override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
     const payout = this.declaration.payout!;
-    const prefix = this.prefixFor('getWithdraw');
-    const { data } = await this.cashOut(ctx, payout).get<DictPayment>(fillPath(payout.lookupPath!, { id: withdrawId }), { errorPrefix: prefix });
-    return { ...fromDictPayment(this.withStatus(prefix, data, 'pagamento'), (value) => this.withdrawalStatus(value), { now: this.now() }), withdrawId };
+    const payment = await this.exchange(
+      'getWithdraw',
+      this.prefixFor('getWithdraw'),
+      () => this.cashOut(ctx, payout).get(fillPath(payout.lookupPath!, { id: withdrawId })),
+      DICT_PAYMENT_READ,
+    );
+    return { ...fromDictPayment(payment, this.payoutStatus, { now: this.now() }), withdrawId };
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
-    return readBacenPixNotification(notification.body, (value) => this.withdrawalStatus(value), { untypedEvent: this.declaration.untypedEvent });
+    return readBacenPixNotification(notification.body, this.payoutStatus, { untypedEvent: this.declaration.untypedEvent });
   }
 
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {

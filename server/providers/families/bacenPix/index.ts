@@ -11,7 +11,7 @@ export {
   type BacenPixPayout,
   type BacenPixRefund,
 } from './member.js';
-export { CASH_IN_EVENTS, COB_STATUSES, PAYOUT_EVENT, PAYOUT_STATUSES, type CashInEventRule } from './statuses.js';
+export { CASH_IN_EVENTS, COB_STATUSES, PAYOUT_EVENT, PAYOUT_STATUSES, REFUND_OUTCOMES, type CashInEventRule, type RefundOutcome } from './statuses.js';
 export * from './mappers.js';
 export { bacenPixNotificationKey, readBacenPixNotification } from './notifications.js';
-export type * from './wire.js';
+export * from './wire.js';

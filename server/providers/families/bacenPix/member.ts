@@ -14,6 +14,7 @@ import type { PathTemplate, ProviderDeclaration } from '../../kit/declaration.js
  * | token request JSON with the secret in the body (VOLUTI)     | `auth: bacenPixAuth({ body: 'json', clientAuth: 'body' })`    |
  * | VOLUTI, Podpay, Onz refund POST /sells/{id}/refund          | `refund: { kind: 'post', path: '/sells/{id}/refund' }` + `capabilities.refunds` |
  * | the API Pix devolução (PUT /pix/{e2eid}/devolucao/{id})     | `refund: { kind: 'devolucao' }` + `capabilities.refunds`       |
+ * | the public material's refund beside the spec's (api_version)| `publicRefund` + `apiVersions: ['specification', 'public']`   |
  * | payouts by /pix/payments/dict, read back by GET             | `payout: { lookupPath }` + `capabilities.withdrawMethods/withdrawalLookup` |
  * | Onz's separate cash-out host                                | `payout: { baseUrl: 'https://…' }`                            |
  * | Podpay, Onz payouts reported APPROVED at once               | `payout: { statusAtCreation: 'approved' }`                    |
@@ -28,8 +29,14 @@ import type { PathTemplate, ProviderDeclaration } from '../../kit/declaration.js
 export interface BacenPixMember extends ProviderDeclaration {
   /** Default: PHONE keys with '+55' (every member the spec names). */
   pixKeyStyle?: PixKeyStyle;
-  /** How refunds are made, when `capabilities.refunds`. */
+  /** How refunds are made, when `capabilities.refunds` (the specification's way). */
   refund?: BacenPixRefund;
+  /**
+   * Where the member's public material (or the API Pix it runs on) refunds
+   * otherwise than the specification says: the refund of an account whose
+   * api_version is 'public' (`apiVersions: ['specification', 'public']`).
+   */
+  publicRefund?: BacenPixRefund;
   /** How payouts are made, when `capabilities.withdrawMethods` lists PIX. */
   payout?: BacenPixPayout;
   /** The event a {data} notification without `type` is (default: none, such a body is ignored). */

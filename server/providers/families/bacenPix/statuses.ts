@@ -15,6 +15,8 @@ export const PAYOUT_STATUSES = statusTable<WithdrawStatus>(
     PARTIALLY_REFUNDED: 'APPROVED',
     CANCELED: 'CANCELED',
     REJECTED: 'REJECTED',
+    // Avista's "PIX Bacen" TRANSFER webhook: a payout that failed.
+    ERROR: 'REJECTED',
     REFUNDED: 'REJECTED',
   },
   'PENDING',
@@ -34,5 +36,29 @@ export const CASH_IN_EVENTS: Readonly<Record<string, CashInEventRule>> = {
 /** The payout notification's event type. */
 export const PAYOUT_EVENT = 'TRANSFER';
 
-/** Devolução outcomes that did not happen; anything else counts as a refund made or under way. */
-export const REFUND_FAILED: ReadonlySet<string> = new Set(['NAO_REALIZADO', 'REJECTED', 'CANCELED', 'FAILED', 'ERROR']);
+/** What became of a refund the PSP answered: done, still carried out, or refused (docs/decisions.md, "A refund has three answers"). */
+export type RefundOutcome = 'done' | 'in progress' | 'refused';
+
+/**
+ * A refund's status → its outcome: the devolução's DEVOLVIDO done, its
+ * NAO_REALIZADO refused, its EM_PROCESSAMENTO (the payer's bank returns the
+ * money later) in progress (Bacen's API Pix, Devolucao.status); the refund
+ * words Onz and the members' REFUND event use (LIQUIDATED, REFUNDED done;
+ * CANCELED, ERROR refused). A status not named is in progress: the PSP took the
+ * refund, and releasing its cents on a guess could refund twice.
+ */
+export const REFUND_OUTCOMES = statusTable<RefundOutcome>(
+  {
+    DEVOLVIDO: 'done',
+    LIQUIDATED: 'done',
+    REFUNDED: 'done',
+    EM_PROCESSAMENTO: 'in progress',
+    PROCESSING: 'in progress',
+    NAO_REALIZADO: 'refused',
+    REJECTED: 'refused',
+    CANCELED: 'refused',
+    FAILED: 'refused',
+    ERROR: 'refused',
+  },
+  'in progress',
+);
