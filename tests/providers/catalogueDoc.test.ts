@@ -13,7 +13,7 @@ it('lists every registered provider with its family, auth, money and sources', a
   const doc = renderProviderCatalogue(registry);
   for (const adapter of registry.list()) expect(doc).toContain(`| ${adapter.identity.id}`);
   expect(doc).toMatch(
-    /\| VOLUTI \| document 2 \(group 2\) \| BACEN API Pix \| [a-z-]+(: .*)? \| PIX \| PIX \| .* \| OAuth2 client credentials \(`\/oauth\/token`\) \| reais \| PIX 1 day \|/,
+    /\| VOLUTI \| document 2 \(group 2\) \| BACEN API Pix(; api_version [^|]*)? \| [a-z-]+(: .*)? \| PIX \| PIX \| .* \| OAuth2 client credentials \(`\/oauth\/token`\) \| reais \| PIX 1 day \|/,
   );
 });
 

@@ -79,6 +79,7 @@ describe('ONZ, as the spec and its public material name it (doc 3, group 3; F8)'
     expect(ONZ.payout).toEqual({ baseUrl: CASH_OUT_HOST, statusAtCreation: 'approved', requirePlatform: true });
     expect(ONZ.auth).toMatchObject({ type: 'oauth2', tokenPath: '/oauth/token', body: 'form', clientAuth: 'body' });
     expect(ONZ.refund).toEqual({ kind: 'post', path: '/sells/{id}/refund' });
+    expect([ONZ.apiVersions, ONZ.publicRefund]).toEqual([['specification', 'public'], { kind: 'devolucao' }]);
     expect(ONZ.identity).toEqual({ id: 'ONZ', specGroup: 'document 3 (group 3)', defaultBaseUrl: 'https://secureapi.bancodigital.onz.software/api/v2' });
     expect(ONZ.capabilities).toEqual({ paymentMethods: ['PIX'], withdrawMethods: ['PIX'], refunds: true, webhooks: true });
   });

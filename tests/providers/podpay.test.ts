@@ -16,6 +16,7 @@ describe('PODPAY, as the spec names it (doc 3, group 3)', () => {
   it('asks its token form-encoded with the client credentials in the body (F8), refunds by POST /sells/{id}/refund (§7)', () => {
     expect(PODPAY.auth).toMatchObject({ type: 'oauth2', tokenPath: '/oauth/token', body: 'form', clientAuth: 'body' });
     expect(PODPAY.refund).toEqual({ kind: 'post', path: '/sells/{id}/refund' });
+    expect([PODPAY.apiVersions, PODPAY.publicRefund]).toEqual([['specification', 'public'], { kind: 'devolucao' }]);
   });
 
   it('PIX charges, refunds and payouts, notifications; no payout lookup (§7 gives none); phone keys +55 and PIX 1 day (the defaults)', () => {

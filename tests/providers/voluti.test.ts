@@ -34,6 +34,10 @@ describe('VOLUTI, as the spec and its integrations name it (doc 2, group 2; F8)'
     expect(VOLUTI.refund).toEqual({ kind: 'post', path: '/sells/{id}/refund' });
   });
 
+  it("refunds by the API Pix's devolução for accounts on api_version 'public' (no public material shows /sells)", () => {
+    expect([VOLUTI.apiVersions, VOLUTI.publicRefund]).toEqual([['specification', 'public'], { kind: 'devolucao' }]);
+  });
+
   it('at api.pix.voluti.com.br: PIX charges and refunds, PIX payouts read back by GET /pix/payments/{id}, notifications (§7); PIX 1 day (§9)', () => {
     expect(VOLUTI.identity).toEqual({ id: 'VOLUTI', specGroup: 'document 2 (group 2)', defaultBaseUrl: 'https://api.pix.voluti.com.br' });
     expect(VOLUTI.capabilities).toEqual({ paymentMethods: ['PIX'], withdrawMethods: ['PIX'], withdrawalLookup: true, refunds: true, webhooks: true });

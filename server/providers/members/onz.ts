@@ -5,7 +5,8 @@ import { member } from '../kit/registration.js';
 /**
  * ONZ (spec doc 3, group 3), a member of the BACEN API Pix family: the OAuth
  * token over the platform's client certificates, POST /cob {devedor, valor,
- * chave}, GET /cob/{txid}, POST /sells/{id}/refund, and payouts POSTed to a
+ * chave}, GET /cob/{txid}, POST /sells/{id}/refund (the API Pix's devolução
+ * for accounts on api_version 'public'), and payouts POSTed to a
  * separate cash-out host at /pix/payments/dict {pixKey, payment} with an
  * idempotency header (doc 3 §7); RECEIVE/REFUND/CANCELED notifications and the
  * cob statuses (§4); a payout reported APPROVED at once (§4); 'Unauthorized.'
@@ -28,6 +29,9 @@ export const ONZ: BacenPixMember = {
   sources:
     "paths, statuses, events, payout APPROVED at creation, 'Unauthorized.' rules: spec (doc 3 §4/§5/§7); cob: Banco Central's API Pix; cash-out host `cashout.infopago.com.br/api/v2`, form token with client credentials in the body, `/pix/payments/dict` body and `x-idempotency-key`, cash-in host `secureapi.bancodigital.onz.software`: research (F8, the Onz Infopago v2 write-up)",
   refund: { kind: 'post', path: SELLS_REFUND_PATH },
+  // Onz's public material does not show /sells/{id}/refund; a Pix its cob received is returned by the API Pix's devolução.
+  apiVersions: ['specification', 'public'],
+  publicRefund: { kind: 'devolucao' },
   payout: { baseUrl: 'https://cashout.infopago.com.br/api/v2', statusAtCreation: 'approved', requirePlatform: true },
 };
 

@@ -6,7 +6,8 @@ import { member } from '../kit/registration.js';
  * PODPAY (spec doc 3, group 3; its BACEN-style variant, not PODPAY2's
  * transactions API), a member of the BACEN API Pix family: the OAuth token
  * over the platform's client certificates, POST /cob {devedor, valor, chave},
- * GET /cob/{txid}, POST /sells/{id}/refund, POST /pix/payments/dict {pixKey,
+ * GET /cob/{txid}, POST /sells/{id}/refund (the API Pix's devolução for
+ * accounts on api_version 'public'), POST /pix/payments/dict {pixKey,
  * payment} with an idempotency header (doc 3 §7); RECEIVE/REFUND/CANCELED
  * notifications and the cob statuses (§4); a payout reported APPROVED at once
  * (§4); 'Unauthorized.' on withdraw without the platform record (§5); phone
@@ -27,6 +28,9 @@ export const PODPAY: BacenPixMember = {
   sources:
     "paths, statuses, events, payout APPROVED at creation, 'Unauthorized.' without the platform record: spec (doc 3 §4/§5/§7); cob: Banco Central's API Pix; form token with client credentials in the body, `/pix/payments/dict` body and `x-idempotency-key`: research (F8, inferred for Podpay); host `api.podpay.co` (the brand's only known host) and the account's host for cash-out: the gateway's decision",
   refund: { kind: 'post', path: SELLS_REFUND_PATH },
+  // No public material shows /sells/{id}/refund; the API Pix Podpay's cob runs on refunds by devolução.
+  apiVersions: ['specification', 'public'],
+  publicRefund: { kind: 'devolucao' },
   payout: { statusAtCreation: 'approved', requirePlatform: true },
 };
 

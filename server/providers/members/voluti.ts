@@ -5,7 +5,8 @@ import { member } from '../kit/registration.js';
 /**
  * VOLUTI (spec doc 2, group 2), a member of the BACEN API Pix family: PIX
  * cash-in by cob, payouts by /pix/payments/dict read back by GET
- * /pix/payments/{endToEndId}, refunds by POST /sells/{id}/refund (doc 2 §7),
+ * /pix/payments/{endToEndId}, refunds by POST /sells/{id}/refund (doc 2 §7)
+ * or, for accounts on api_version 'public', by the API Pix's devolução,
  * PIX valid 1 day (doc 1 §9, the default). Host api.pix.voluti.com.br and the
  * JSON token request {grant_type, client_id, client_secret} are what VOLUTI's
  * public integrations send (provider research, groups 1–2, F8).
@@ -18,6 +19,9 @@ export const VOLUTI: BacenPixMember = {
   sources:
     "paths, statuses, events: spec (doc 2 §4/§7); cob, devolução: Banco Central's API Pix; host `api.pix.voluti.com.br`, JSON token body, `/pix/payments/dict` with `x-idempotency-key`: research (F8, VOLUTI's public integrations)",
   refund: { kind: 'post', path: SELLS_REFUND_PATH },
+  // No public material shows /sells/{id}/refund; the API Pix VOLUTI's cob runs on refunds by devolução.
+  apiVersions: ['specification', 'public'],
+  publicRefund: { kind: 'devolucao' },
   payout: { lookupPath: DICT_PAYMENT_LOOKUP_PATH },
 };
 
