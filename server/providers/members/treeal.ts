@@ -1,5 +1,5 @@
 import { SPEC_GROUPS } from '../adapter.js';
-import { BacenPixAdapter, DICT_PAYMENT_LOOKUP_PATH, bacenPixAuth, type BacenPixMember } from '../families/bacenPix/index.js';
+import { API_PIX_DOCUMENTATION, BacenPixAdapter, DICT_PAYMENT_LOOKUP_PATH, bacenPixAuth, type BacenPixMember } from '../families/bacenPix/index.js';
 import { member } from '../kit/registration.js';
 
 /**
@@ -22,7 +22,8 @@ export const TREEAL: BacenPixMember = {
   auth: bacenPixAuth({ clientAuth: 'body' }),
   money: 'reais',
   sources:
-    "paths, statuses, events: spec (doc 2 §4/§7); host `api.pix.treeal.com`, form token with client credentials in the body, `{data:{txId,status}}` notifications without a type, `refund_nature ORIGINAL` (BACEN devolução), `/pix/payments/dict` answering `{endToEndId, status}`: research (F8, Treeal's public integrations)",
+    "paths, statuses, events: spec (doc 2 §4/§7); cob, devolução, RFC 7807 errors: the Banco Central's API Pix (openapi.yaml 2.9.0); REFUND/TRANSFER notifications and the dict payout: Avista's \"PIX Bacen\" documentation of the same API; host `api.pix.treeal.com`, form token with client credentials in the body, POST /cob answering {status, txid, pixCopiaECola}, `{data:{txId,status}}` notifications without a type, `refund_nature ORIGINAL` (the API Pix devolução), `/pix/payments/dict` answering 202 `{endToEndId, status}`: Treeal's public integrations (research F8). Verified by the stand-in written from them (tests/standins/bacenpix.ts)",
+  evidence: { level: 'platform', addresses: API_PIX_DOCUMENTATION },
   refund: { kind: 'devolucao' },
   payout: { lookupPath: DICT_PAYMENT_LOOKUP_PATH },
   untypedEvent: 'RECEIVE',

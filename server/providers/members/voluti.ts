@@ -1,5 +1,12 @@
 import { SPEC_GROUPS } from '../adapter.js';
-import { BacenPixAdapter, DICT_PAYMENT_LOOKUP_PATH, SELLS_REFUND_PATH, bacenPixAuth, type BacenPixMember } from '../families/bacenPix/index.js';
+import {
+  API_PIX_DOCUMENTATION,
+  BacenPixAdapter,
+  DICT_PAYMENT_LOOKUP_PATH,
+  SELLS_REFUND_PATH,
+  bacenPixAuth,
+  type BacenPixMember,
+} from '../families/bacenPix/index.js';
 import { member } from '../kit/registration.js';
 
 /**
@@ -17,7 +24,8 @@ export const VOLUTI: BacenPixMember = {
   auth: bacenPixAuth({ body: 'json', clientAuth: 'body' }),
   money: 'reais',
   sources:
-    "paths, statuses, events: spec (doc 2 §4/§7); cob, devolução: Banco Central's API Pix; host `api.pix.voluti.com.br`, JSON token body, `/pix/payments/dict` with `x-idempotency-key`: research (F8, VOLUTI's public integrations)",
+    "paths, statuses, events: spec (doc 2 §4/§7); cob (CobSolicitada, CobGerada, CobCompleta), devolução (api_version public), RFC 7807 errors: the Banco Central's API Pix (openapi.yaml 2.9.0); {type, data} RECEIVE/REFUND/TRANSFER notifications and the dict payout: Avista's \"PIX Bacen\" documentation of the same API; host `api.pix.voluti.com.br`, the JSON token body {grant_type, client_id, client_secret}, POST /cob's answer {txid, location, pixCopiaECola}: VOLUTI's public integrations (research F8); `/pix/payments/dict` with `x-idempotency-key`: the Onz-style payout these PSPs share (research F8); /sells/{id}/refund: spec only. Verified by the stand-in written from them (tests/standins/bacenpix.ts)",
+  evidence: { level: 'platform', addresses: API_PIX_DOCUMENTATION },
   refund: { kind: 'post', path: SELLS_REFUND_PATH },
   // No public material shows /sells/{id}/refund; the API Pix VOLUTI's cob runs on refunds by devolução.
   apiVersions: ['specification', 'public'],

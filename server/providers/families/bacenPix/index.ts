@@ -1,6 +1,7 @@
 /** The BACEN API Pix family: a member module imports everything it needs from here. */
 export { BacenPixAdapter } from './adapter.js';
 export {
+  API_PIX_DOCUMENTATION,
   BACEN_PIX_CREDENTIALS,
   DICT_PAYMENT_LOOKUP_PATH,
   DICT_PAYMENT_PATH,

@@ -99,3 +99,21 @@ export const IDEMPOTENCY_HEADER = 'x-idempotency-key';
 /** The spec's /sells refund dialect (VOLUTI, Podpay, Onz). */
 export const SELLS_REFUND_PATH = '/sells/{id}/refund';
 export const DICT_PAYMENT_LOOKUP_PATH = '/pix/payments/{id}';
+
+/**
+ * Where the family's platform is documented: the Banco Central's API Pix
+ * (cob, devolução, errors) and Avista's "PIX Bacen", a PSP's public
+ * documentation of the same API with the {type, data} notifications and the
+ * /pix/payments/dict-style payout these PSPs share. The stand-in of the family's
+ * members (tests/standins/bacenpix.ts) was written from them, and passes.
+ */
+export const API_PIX_DOCUMENTATION = [
+  'https://github.com/bacen/pix-api/blob/0d74e5e1a2eefc0eb3f373860d1266ceab5f864e/openapi.yaml',
+  'https://github.com/advanced-digital-services/docs/blob/8349efdc296d4562c33723078abe8b3f2d802cd2/pix-bacen/endpoints/cob.mdx',
+  'https://github.com/advanced-digital-services/docs/blob/8349efdc296d4562c33723078abe8b3f2d802cd2/pix-bacen/endpoints/devolucao.mdx',
+  'https://github.com/advanced-digital-services/docs/blob/8349efdc296d4562c33723078abe8b3f2d802cd2/pix-bacen/endpoints/dict-pix.mdx',
+  'https://github.com/advanced-digital-services/docs/blob/8349efdc296d4562c33723078abe8b3f2d802cd2/pix-bacen/webhooks/overview.mdx',
+  'https://github.com/advanced-digital-services/docs/blob/8349efdc296d4562c33723078abe8b3f2d802cd2/pix-bacen/webhooks/receive.mdx',
+  'https://github.com/advanced-digital-services/docs/blob/8349efdc296d4562c33723078abe8b3f2d802cd2/pix-bacen/webhooks/refund.mdx',
+  'https://github.com/advanced-digital-services/docs/blob/8349efdc296d4562c33723078abe8b3f2d802cd2/pix-bacen/webhooks/transfer.mdx',
+] as const;
