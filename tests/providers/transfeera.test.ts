@@ -202,6 +202,70 @@ describe('TRANSFEERA (spec doc 2, group 1), a bespoke adapter', () => {
     expect((await failure(h.adapter.getWithdraw(h.ctx, '4821'))).code).toBe('UNAVAILABLE');
   });
 
+  describe('answers read by their schemas: a bad one is UNAVAILABLE, never a status and never INTERNAL', () => {
+    const txid = 'gw1990xabcdefghijklmnopqrstuvwxyz01';
+    const payout = { paymentMethod: 'PIX' as const, amount: 2500, pixKey: '12345678909', pixType: 'CPF' as const };
+
+    it.each<[string, unknown]>([
+      ['an HTML page', '<html><body>502</body></html>'],
+      ['a code that is not text', { id: 'qr_1', status: 'ATIVA', emv_payload: 42 }],
+      ['a status that is not text', { id: 'qr_1', status: 7, emv_payload: PIX_CODE }],
+      ['an amount that is not money', { id: 'qr_1', emv_payload: PIX_CODE, original_value: '19,90' }],
+    ])('a collection answered with %s', async (_label, body) => {
+      withToken();
+      h.fake.expect({ method: 'POST', path: '/pix/qrcode/collection/immediate', reply: { status: 201, body } });
+      expect(await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).toEqual({
+        code: 'UNAVAILABLE',
+        message: expect.stringMatching(/^Erro ao criar transação: resposta do provedor em formato inesperado/),
+      });
+    });
+
+    it.each<[string, unknown]>([
+      ['an HTML page', '<html><body>502</body></html>'],
+      ['entries that are not a list', { entries: 'none' }],
+      ['an entry whose type is not text', { entries: [{ txid, type: 3, value: 19.9, end2end_id: 'E1' }] }],
+      ['an entry whose value is not money', { entries: [{ txid, type: 'DEPOSIT', value: 'dezenove', end2end_id: 'E1' }] }],
+    ])('a cash-in list answered with %s: no read, no refund', async (_label, body) => {
+      withToken();
+      h.fake.expect({ method: 'GET', path: '/pix/cashin', reply: { body } });
+      expect((await failure(h.adapter.getTransaction(h.ctx, txid))).code).toBe('UNAVAILABLE');
+      h.fake.expect({ method: 'GET', path: '/pix/cashin', reply: { body } });
+      expect((await failure(h.adapter.refoundTransaction(h.ctx, txid, 100))).code).toBe('UNAVAILABLE');
+      expect(h.fake.received.filter((request) => request.path.endsWith('/refund'))).toHaveLength(0);
+    });
+
+    it('a deposit whose value reads as no amount is UNAVAILABLE', async () => {
+      withToken();
+      h.fake.expect({ method: 'GET', path: '/pix/cashin', reply: { body: { entries: [{ txid, type: 'DEPOSIT', value: 1e21, end2end_id: 'E1' }] } } });
+      expect((await failure(h.adapter.getTransaction(h.ctx, txid))).code).toBe('UNAVAILABLE');
+    });
+
+    it('a refund answered with an HTML page is UNAVAILABLE (the refund may have been made)', async () => {
+      withToken();
+      h.fake.expect({ method: 'GET', path: '/pix/cashin', reply: { body: { entries: [{ txid, type: 'DEPOSIT', value: 19.9, end2end_id: 'E1' }] } } });
+      h.fake.expect({ method: 'POST', path: '/pix/cashin/E1/refund', reply: { body: '<html>ok</html>' } });
+      expect(await failure(h.adapter.refoundTransaction(h.ctx, txid, 100))).toMatchObject({ code: 'UNAVAILABLE' });
+    });
+
+    it.each<[string, unknown]>([
+      ['a batch id that is not an id', { id: { value: 1 } }],
+      [
+        'two transfers in a batch of one',
+        [
+          { status: 'FINALIZADO', value: 25 },
+          { status: 'FINALIZADO', value: 25 },
+        ],
+      ],
+      ['a transfer without its status', [{ value: 25 }]],
+    ])('a payout answered with %s', async (_label, body) => {
+      withToken();
+      h.fake.expect({ method: 'POST', path: '/batch', reply: { status: 201, body } });
+      expect((await failure(h.adapter.withdraw(h.ctx, payout))).code).toBe('UNAVAILABLE');
+      h.fake.expect({ method: 'GET', path: '/batch/4821/transfer', reply: { body } });
+      expect((await failure(h.adapter.getWithdraw(h.ctx, '4821'))).code).toBe('UNAVAILABLE');
+    });
+  });
+
   describe('webhooks', () => {
     const cashIn = {
       id: 'evt_1',

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
 import type {
   RefundResult,
   TransactionInput,
@@ -12,30 +13,31 @@ import type {
 import { digitsOnly } from '../../lib/documents.js';
 import { GatewayError } from '../../lib/errors.js';
 import type { OAuth2Auth } from '../../lib/http/index.js';
-import { isRecord, parseJsonObject } from '../../lib/json.js';
+import { parseJsonObject } from '../../lib/json.js';
 import { normalizePixKey, type PixKeyType } from '../../lib/pixKey.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { statusTable } from '../../lib/statusTable.js';
-import { idText, textOf } from '../../lib/values.js';
 import { defaultWithdrawDescription } from '../../lib/withdrawDescription.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
 import { COB_STATUSES } from '../kit/apiPix.js';
+import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
 import { credentialPart } from '../kit/credentials.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
-import { DeclaredAdapter, unusableAnswer } from '../kit/declaredAdapter.js';
+import { DeclaredAdapter, unusableAnswer, type ObjectNotification } from '../kit/declaredAdapter.js';
 
 /**
  * TRANSFEERA (spec doc 2, group 1): the spec shows no paths for group 1, so
- * Transfeera's public API (official pages on authentication and webhook
- * signatures, its integrations; provider research):
+ * Transfeera's public API (docs.transfeera.dev, its integrations):
  * - a token from POST <login host>/authorization `{grant_type, client_id,
- *   client_secret}` (JSON), the login host being `login-api.` beside `api.`;
+ *   client_secret}` (JSON) → `{access_token, expires_in}`, the login host being
+ *   `login-api.` beside `api.`;
  * - PIX charges as immediate collections: POST /pix/qrcode/collection/immediate
  *   `{txid, integration_id, pix_key, original_value (reais), expiration (s),
  *   payer{name, document}}` answered `{id, txid, status, emv_payload, …}`;
  * - received PIX: GET /pix/cashin?txid=… `{entries[{id, value, type DEPOSIT |
- *   DEPOSIT_REFUND, end2end_id, txid, …}]}`, refunded by POST
- *   /pix/cashin/{end2end_id}/refund `{value, integration_id}`;
+ *   DEPOSIT_REFUND | PENDING_DEPOSIT_REFUND | CANCELLED_DEPOSIT_REFUND,
+ *   end2end_id, txid, …}]}`, refunded by POST /pix/cashin/{end2end_id}/refund
+ *   `{value, integration_id}`;
  * - payouts as a batch of one: POST /batch `{name, type TRANSFERENCIA,
  *   auto_close, transfers[{value, integration_id, idempotency_key,
  *   pix_description, destination_bank_account{pix_key_type, pix_key}}]}`, read
@@ -43,7 +45,9 @@ import { DeclaredAdapter, unusableAnswer } from '../kit/declaredAdapter.js';
  * - webhooks `{id, version, account_id, object, date, data}` (objects CashIn and
  *   Transfer) signed `Transfeera-Signature: t=<ms>,v1=<hex>`, HMAC-SHA256 over
  *   "<t>.<raw body>" with the secret Transfeera returned when the webhook was
- *   registered.
+ *   registered;
+ * - refusals `{statusCode, error, errorCode, field, message, path}`, whose
+ *   `message` reaches the caller.
  */
 
 // ---------------------------------------------------------------- declaration
@@ -88,6 +92,53 @@ export function transfeeraTokenUrl(baseUrl: string): string {
   const login = base.replace(/^(https:\/\/)(api(?:-sandbox)?\.transfeera\.com)$/i, '$1login-$2');
   return `${login}/authorization`;
 }
+
+// ---------------------------------------------------------------- wire
+
+/** The immediate collection POST /pix/qrcode/collection/immediate answers: its QR code id, the txid, the status and the copy-and-paste code. */
+export const transfeeraCollection = z.object({
+  id: absentable(wireId),
+  txid: absentable(wireText),
+  status: absentable(wireStatus),
+  emv_payload: wireText,
+  original_value: absentable(wireAmount),
+});
+export type TransfeeraCollection = z.output<typeof transfeeraCollection>;
+
+/** One received PIX (a deposit) or a refund of one, as the cash-in list shows it. */
+const cashInEntry = z.object({
+  id: absentable(wireId),
+  value: absentable(wireAmount),
+  type: absentable(wireText),
+  end2end_id: absentable(wireText),
+  txid: absentable(wireText),
+});
+export type TransfeeraCashInEntry = z.output<typeof cashInEntry>;
+
+/** GET /pix/cashin: the entries under `entries` (with `pagination`), or a bare list. */
+export const transfeeraCashInList = z
+  .union([z.object({ entries: z.array(cashInEntry) }), z.array(cashInEntry)])
+  .transform((list) => (Array.isArray(list) ? list : list.entries));
+
+/** The answer to a refund of a received PIX: an object, its id where it names one. */
+export const transfeeraRefundAnswer = z.object({ id: absentable(wireId) });
+
+/** The batch POST /batch answers: its id is the payout's. */
+export const transfeeraBatch = z.object({ id: wireId });
+
+const batchTransfer = z.object({ status: wireStatus, value: absentable(wireAmount) });
+
+/** GET /batch/{id}/transfer: the batch's one transfer, in a list, bare or under `data` or `entries`. */
+export const transfeeraBatchTransfers = z
+  .union([z.array(batchTransfer), z.object({ data: z.array(batchTransfer) }), z.object({ entries: z.array(batchTransfer) })])
+  .transform((answer) => (Array.isArray(answer) ? answer : 'data' in answer ? answer.data : answer.entries))
+  .refine((transfers) => transfers.length === 1);
+
+/** A webhook: the event envelope, its object named; CashIn carries the charge's txid, Transfer the payout's batch and status. */
+export const transfeeraNotification = z.discriminatedUnion('object', [
+  z.object({ id: absentable(wireText), object: z.literal('CashIn'), data: z.object({ txid: wireText, type: absentable(wireText) }) }),
+  z.object({ id: absentable(wireText), object: z.literal('Transfer'), data: z.object({ batch_id: wireId, status: wireStatus }) }),
+]);
 
 // ---------------------------------------------------------------- statuses
 
@@ -162,57 +213,33 @@ export function toTransfeeraBatch(input: WithdrawInput & { pixKey: string; pixTy
   };
 }
 
-// ---------------------------------------------------------------- readers
+// ---------------------------------------------------------------- response mappers
 
-interface CashInEntry {
-  value?: unknown;
-  type?: unknown;
-  end2end_id?: unknown;
-  txid?: unknown;
-}
-
-/** The received PIX of a cash-in listing (`{entries: […]}` or a bare list) carrying this txid. */
-function cashInEntries(answer: unknown, txid: string): CashInEntry[] | undefined {
-  const list = Array.isArray(answer) ? answer : isRecord(answer) && Array.isArray(answer.entries) ? answer.entries : undefined;
-  return list?.filter((entry): entry is CashInEntry => isRecord(entry) && textOf(entry.txid) === txid);
-}
-
-/** The single transfer of a batch (`[…]` or `{data: […]}`/`{entries: […]}`). */
-function batchTransfer(answer: unknown): { status: string; value?: unknown } | undefined {
-  const list = Array.isArray(answer)
-    ? answer
-    : isRecord(answer)
-      ? Array.isArray(answer.data)
-        ? answer.data
-        : Array.isArray(answer.entries)
-          ? answer.entries
-          : undefined
-      : undefined;
-  const transfer = list?.length === 1 && isRecord(list[0]) ? list[0] : undefined;
-  const status = transfer ? textOf(transfer.status) : undefined;
-  return transfer && status ? { status, value: transfer.value } : undefined;
+/** A charge read from the PIX received for its txid: no deposit yet, PENDING; a deposit, APPROVED; a deposit and a refund of it, REFUNDED. */
+export function transfeeraChargeState(
+  entries: readonly TransfeeraCashInEntry[],
+  txid: string,
+  toCents: (value: string | number) => number | undefined,
+): { status: TransactionStatus; depositCents?: number } {
+  const ours = entries.filter((entry) => entry.txid === txid);
+  const deposit = ours.find((entry) => entry.type === 'DEPOSIT');
+  if (!deposit) return { status: 'PENDING' };
+  const depositCents = deposit.value === undefined ? undefined : toCents(deposit.value);
+  const refunded = ours.some((entry) => entry.type === 'DEPOSIT_REFUND');
+  return { status: refunded ? 'REFUNDED' : 'APPROVED', ...(depositCents !== undefined ? { depositCents } : {}) };
 }
 
 /** A webhook: CashIn (a received PIX: the charge's txid, APPROVED) or Transfer (the payout's batch and the transfer's status); its event id. */
-export function readTransfeeraWebhook(
-  body: Buffer,
-): { eventId?: string; kind: 'transaction' | 'withdrawal'; id: string; status: string; deposit?: true } | undefined {
-  const event = parseJsonObject(body);
-  const data = event && isRecord(event.data) ? event.data : undefined;
-  if (!event || !data) return undefined;
-  const eventId = idText(event.id);
-  if (event.object === 'CashIn') {
-    const txid = textOf(data.txid);
-    return txid && (data.type === undefined || data.type === 'DEPOSIT')
-      ? { eventId, kind: 'transaction', id: txid, status: 'CONCLUIDA', deposit: true }
+export function readTransfeeraWebhook(body: Buffer): (ObjectNotification & { eventId?: string }) | undefined {
+  const parsed = transfeeraNotification.safeParse(parseJsonObject(body));
+  if (!parsed.success) return undefined;
+  const event = parsed.data;
+  const eventId = event.id ? { eventId: event.id } : {};
+  if (event.object === 'CashIn')
+    return event.data.type === undefined || event.data.type === 'DEPOSIT'
+      ? { kind: 'transaction', id: event.data.txid, status: 'CONCLUIDA', ...eventId }
       : undefined;
-  }
-  if (event.object === 'Transfer') {
-    const batchId = idText(data.batch_id);
-    const status = textOf(data.status);
-    return batchId && status ? { eventId, kind: 'withdrawal', id: batchId, status } : undefined;
-  }
-  return undefined;
+  return { kind: 'withdrawal', id: event.data.batch_id, status: event.data.status, ...eventId };
 }
 
 // ---------------------------------------------------------------- operations
@@ -239,35 +266,30 @@ export class TransfeeraAdapter extends DeclaredAdapter {
     const expiresAt = this.expiresAt(this.pixExpirySeconds);
     const txid = transfeeraTxid(input.amount);
     const body = toTransfeeraCharge(input, { txid, pixKey, value: this.toProviderAmount(input.amount), expirySeconds: this.pixExpirySeconds });
-    const answer = await this.exchange('createTransaction', prefix, () => this.client(ctx).post<unknown>(TRANSFEERA_PATHS.charge, body));
+    const collection = await this.exchange('createTransaction', prefix, () => this.client(ctx).post(TRANSFEERA_PATHS.charge, body), transfeeraCollection);
     const result = this.mapped('createTransaction', prefix, (): TransactionResult => {
-      const collection = isRecord(answer) ? answer : {};
-      const pixCode = textOf(collection.emv_payload) ?? unusableAnswer('emv_payload da cobrança');
-      if (textOf(collection.txid) && textOf(collection.txid) !== txid) unusableAnswer('txid da cobrança');
+      // Another txid would be another charge: its notifications would never reach this one.
+      if (collection.txid !== undefined && collection.txid !== txid) unusableAnswer('txid da cobrança');
       return {
         paymentMethod: 'PIX',
         transactionId: txid,
-        status: this.transactionStatus(textOf(collection.status) ?? 'ATIVA'),
+        status: this.transactionStatus(collection.status ?? 'ATIVA'),
         amount: this.amountOr(collection.original_value, input.amount, 'valor da cobrança'),
-        pixCode,
+        pixCode: collection.emv_payload,
         expiresAt,
       };
     });
     return withPixQrImage(result);
   }
 
-  /** The PIX received for this txid: a deposit is APPROVED (refunded when a deposit refund follows); none yet, PENDING for the amount the txid names. */
+  /** The PIX received for this txid (see transfeeraChargeState); none yet, PENDING for the amount the txid names. */
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const prefix = this.prefixFor('getTransaction');
     const entries = await this.cashIn(ctx, 'getTransaction', prefix, transactionId);
     return this.mapped('getTransaction', prefix, (): TransactionResult => {
-      const deposit = entries.find((entry) => entry.type === 'DEPOSIT');
-      const refunded = entries.some((entry) => entry.type === 'DEPOSIT_REFUND');
-      const status: TransactionStatus = deposit ? (refunded ? 'REFUNDED' : 'APPROVED') : 'PENDING';
-      const amount = deposit
-        ? this.amountOr(deposit.value, undefined, 'valor do PIX recebido')
-        : (transfeeraTxidAmount(transactionId) ?? unusableAnswer('PIX recebido'));
-      return { paymentMethod: 'PIX', transactionId, status, amount };
+      const { status, depositCents } = transfeeraChargeState(entries, transactionId, (value) => this.optionalProviderAmount(value));
+      const amount = status === 'PENDING' ? transfeeraTxidAmount(transactionId) : depositCents;
+      return { paymentMethod: 'PIX', transactionId, status, amount: amount ?? unusableAnswer(status === 'PENDING' ? 'PIX recebido' : 'valor do PIX recebido') };
     });
   }
 
@@ -275,45 +297,44 @@ export class TransfeeraAdapter extends DeclaredAdapter {
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
     const prefix = this.prefixFor('refoundTransaction');
     const entries = await this.cashIn(ctx, 'refoundTransaction', prefix, transactionId);
-    const endToEnd = this.mapped('refoundTransaction', prefix, () => textOf(entries.find((entry) => entry.type === 'DEPOSIT')?.end2end_id));
+    const endToEnd = entries.find((entry) => entry.txid === transactionId && entry.type === 'DEPOSIT')?.end2end_id;
     if (!endToEnd)
       throw new GatewayError('FAILED_PRECONDITION', `no PIX has been received for ${transactionId}: there is nothing to refund`, { field: 'transaction_id' });
     const integrationId = `${transactionId}-r${randomBytes(4).toString('hex')}`;
-    const answer = await this.exchange('refoundTransaction', prefix, () =>
-      this.client(ctx).post<unknown>(fillPath(TRANSFEERA_PATHS.refund, { id: endToEnd }), {
-        value: this.toProviderAmount(amount),
-        integration_id: integrationId,
-      }),
+    const answer = await this.exchange(
+      'refoundTransaction',
+      prefix,
+      () => this.client(ctx).post(fillPath(TRANSFEERA_PATHS.refund, { id: endToEnd }), { value: this.toProviderAmount(amount), integration_id: integrationId }),
+      transfeeraRefundAnswer,
     );
-    return this.mapped('refoundTransaction', prefix, () => ({ refundId: (isRecord(answer) ? idText(answer.id) : undefined) ?? integrationId, status: true }));
+    return { refundId: answer.id ?? integrationId, status: true };
   }
 
-  private async cashIn(ctx: AdapterContext, operation: 'getTransaction' | 'refoundTransaction', prefix: string, txid: string) {
-    const answer = await this.exchange(operation, prefix, () => this.client(ctx).get<unknown>(TRANSFEERA_PATHS.cashIn, { params: { txid } }));
-    return this.mapped(operation, prefix, () => cashInEntries(answer, txid) ?? unusableAnswer('lista de PIX recebidos'));
+  private cashIn(ctx: AdapterContext, operation: 'getTransaction' | 'refoundTransaction', prefix: string, txid: string) {
+    return this.exchange(operation, prefix, () => this.client(ctx).get(TRANSFEERA_PATHS.cashIn, { params: { txid } }), transfeeraCashInList);
   }
 
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
     const payout = this.pixPayout(input);
     const reference = input.withdrawReference?.trim() || input.idempotencyKey?.trim() || randomBytes(16).toString('hex');
     const body = toTransfeeraBatch(payout, { value: this.toProviderAmount(input.amount), reference });
-    const prefix = this.prefixFor('withdraw');
-    const answer = await this.exchange('withdraw', prefix, () => this.client(ctx).post<unknown>(TRANSFEERA_PATHS.batch, body));
-    return this.mapped('withdraw', prefix, (): WithdrawResult => {
-      const batchId = (isRecord(answer) ? idText(answer.id) : undefined) ?? unusableAnswer('id do lote');
-      return { withdrawId: batchId, status: 'PENDING', amount: input.amount };
-    });
+    const batch = await this.exchange('withdraw', this.prefixFor('withdraw'), () => this.client(ctx).post(TRANSFEERA_PATHS.batch, body), transfeeraBatch);
+    return { withdrawId: batch.id, status: 'PENDING', amount: input.amount };
   }
 
   override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
     const prefix = this.prefixFor('getWithdraw');
-    const answer = await this.exchange('getWithdraw', prefix, () =>
-      this.client(ctx).get<unknown>(fillPath(TRANSFEERA_PATHS.batchTransfers, { id: withdrawId })),
+    const [transfer] = await this.exchange(
+      'getWithdraw',
+      prefix,
+      () => this.client(ctx).get(fillPath(TRANSFEERA_PATHS.batchTransfers, { id: withdrawId })),
+      transfeeraBatchTransfers,
     );
-    return this.mapped('getWithdraw', prefix, () => {
-      const transfer = batchTransfer(answer) ?? unusableAnswer('transferência do lote');
-      return { withdrawId, status: this.withdrawalStatus(transfer.status), amount: this.amountOr(transfer.value, undefined, 'valor da transferência') };
-    });
+    return this.mapped('getWithdraw', prefix, () => ({
+      withdrawId,
+      status: this.withdrawalStatus(transfer!.status),
+      amount: this.amountOr(transfer!.value, undefined, 'valor da transferência'),
+    }));
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
