@@ -124,6 +124,22 @@ describe('TRANSFEERA (spec doc 2, group 1), a bespoke adapter', () => {
       expect(await h.adapter.getTransaction(h.ctx, txid)).toEqual({ paymentMethod: 'PIX', transactionId: txid, status, amount: 1990 });
     });
 
+    it.each([
+      ['a partial refund', 'APPROVED', [deposit, { ...deposit, id: 'ci_2', type: 'DEPOSIT_REFUND', value: 5 }]],
+      [
+        'two refunds that cover it',
+        'REFUNDED',
+        [deposit, { ...deposit, id: 'ci_2', type: 'DEPOSIT_REFUND', value: 5 }, { ...deposit, id: 'ci_3', type: 'DEPOSIT_REFUND', value: '14.90' }],
+      ],
+      ['a whole refund still pending', 'APPROVED', [deposit, { ...deposit, id: 'ci_2', type: 'PENDING_DEPOSIT_REFUND' }]],
+      ['a whole refund cancelled', 'APPROVED', [deposit, { ...deposit, id: 'ci_2', type: 'CANCELLED_DEPOSIT_REFUND' }]],
+      ['a refund whose value cannot be read (counted whole)', 'REFUNDED', [deposit, { ...deposit, id: 'ci_2', type: 'DEPOSIT_REFUND', value: undefined }]],
+    ])('a deposit with %s is %s: only refunds that cover the deposit make it REFUNDED', async (_label, status, entries) => {
+      withToken();
+      h.fake.expect({ method: 'GET', path: '/pix/cashin', query: { txid }, reply: { body: { entries } } });
+      expect(await h.adapter.getTransaction(h.ctx, txid)).toEqual({ paymentMethod: 'PIX', transactionId: txid, status, amount: 1990 });
+    });
+
     it('cannot read an unpaid charge whose txid it did not make (no amount to report)', async () => {
       withToken();
       h.fake.expect({ method: 'GET', path: '/pix/cashin', reply: { body: { entries: [] } } });

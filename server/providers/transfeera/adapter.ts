@@ -215,18 +215,29 @@ export function toTransfeeraBatch(input: WithdrawInput & { pixKey: string; pixTy
 
 // ---------------------------------------------------------------- response mappers
 
-/** A charge read from the PIX received for its txid: no deposit yet, PENDING; a deposit, APPROVED; a deposit and a refund of it, REFUNDED. */
+const DONE_REFUND = 'DEPOSIT_REFUND';
+
+/**
+ * A charge read from the PIX received for its txid: no deposit yet, PENDING;
+ * a deposit, APPROVED; REFUNDED only once its settled refunds (DEPOSIT_REFUND)
+ * cover the deposit: a partial refund leaves the charge APPROVED, with the
+ * rest still refundable. Pending or cancelled refunds change nothing.
+ */
 export function transfeeraChargeState(
   entries: readonly TransfeeraCashInEntry[],
   txid: string,
   toCents: (value: string | number) => number | undefined,
 ): { status: TransactionStatus; depositCents?: number } {
   const ours = entries.filter((entry) => entry.txid === txid);
-  const deposit = ours.find((entry) => entry.type === 'DEPOSIT');
+  const deposit = ours.find((entry) => (entry.type ?? 'DEPOSIT').toUpperCase() === 'DEPOSIT');
   if (!deposit) return { status: 'PENDING' };
   const depositCents = deposit.value === undefined ? undefined : toCents(deposit.value);
-  const refunded = ours.some((entry) => entry.type === 'DEPOSIT_REFUND');
-  return { status: refunded ? 'REFUNDED' : 'APPROVED', ...(depositCents !== undefined ? { depositCents } : {}) };
+  const refunded = ours
+    .filter((entry) => entry.type?.toUpperCase() === DONE_REFUND)
+    // A refund whose value cannot be read is counted whole: never refund the same money twice.
+    .reduce((sum, entry) => sum + ((entry.value === undefined ? undefined : toCents(entry.value)) ?? Number.POSITIVE_INFINITY), 0);
+  const whole = depositCents !== undefined && refunded >= depositCents;
+  return { status: whole ? 'REFUNDED' : 'APPROVED', ...(depositCents !== undefined ? { depositCents } : {}) };
 }
 
 /** A webhook: CashIn (a received PIX: the charge's txid, APPROVED) or Transfer (the payout's batch and the transfer's status); its event id. */
@@ -297,7 +308,7 @@ export class TransfeeraAdapter extends DeclaredAdapter {
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
     const prefix = this.prefixFor('refoundTransaction');
     const entries = await this.cashIn(ctx, 'refoundTransaction', prefix, transactionId);
-    const endToEnd = entries.find((entry) => entry.txid === transactionId && entry.type === 'DEPOSIT')?.end2end_id;
+    const endToEnd = entries.find((entry) => entry.txid === transactionId && (entry.type ?? 'DEPOSIT').toUpperCase() === 'DEPOSIT')?.end2end_id;
     if (!endToEnd)
       throw new GatewayError('FAILED_PRECONDITION', `no PIX has been received for ${transactionId}: there is nothing to refund`, { field: 'transaction_id' });
     const integrationId = `${transactionId}-r${randomBytes(4).toString('hex')}`;
