@@ -33,17 +33,47 @@ describe('TRANSFEERA (spec doc 2, group 1), a bespoke adapter', () => {
     await expectUnsupportedOperationsRejected(h.adapter, h.ctx, h.fake);
   });
 
-  it('checks the keys at the door: client id (and optional PIX key) in the public key, the client secret in the secret key', () => {
+  it('checks the keys at the door: client id, optional PIX key and User-Agent in the public key, the client secret in the secret key', () => {
     expect(() => h.adapter.checkAccount({ publicKey: '', secretKey: 'tf-secret' })).toThrow(
       expect.objectContaining({ code: 'INVALID_ARGUMENT', message: 'publicKey is required' }),
     );
     expect(() => h.adapter.checkAccount({ publicKey: 'tf-client', secretKey: '' })).toThrow(
       expect.objectContaining({ code: 'INVALID_ARGUMENT', message: 'secretKey is required' }),
     );
-    expect(() => h.adapter.checkAccount({ publicKey: 'a|b|c', secretKey: 's' })).toThrow(
-      expect.objectContaining({ code: 'INVALID_ARGUMENT', message: 'Formato de credenciais inválido. Use: clientId|pixKey' }),
+    expect(() => h.adapter.checkAccount({ publicKey: 'a|b|c|d', secretKey: 's' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', message: 'Formato de credenciais inválido. Use: clientId|pixKey|userAgent' }),
     );
     expect(() => h.adapter.checkAccount({ publicKey: 'tf-client', secretKey: 'tf-secret' })).not.toThrow();
+    expect(() => h.adapter.checkAccount({ publicKey: 'tf-client|loja@example.com|Loja Exemplo (dev@loja.example)', secretKey: 's' })).not.toThrow();
+    expect(() => h.adapter.checkAccount({ publicKey: 'tf-client||Loja Exemplo (dev@loja.example)', secretKey: 's' })).not.toThrow();
+  });
+
+  it("refuses a User-Agent that does not name the company and a contact e-mail, Transfeera's 'Company (contact@company.com)'", () => {
+    for (const userAgent of ['Loja Exemplo', 'Loja Exemplo (dev)', '(dev@loja.example)'])
+      expect(() => h.adapter.checkAccount({ publicKey: `tf-client|loja@example.com|${userAgent}`, secretKey: 's' })).toThrow(
+        expect.objectContaining({
+          code: 'INVALID_ARGUMENT',
+          message: "TRANSFEERA's User-Agent names the company and a contact e-mail: 'Company (contact@company.com)'",
+        }),
+      );
+  });
+
+  it("names the account's company and contact e-mail in the User-Agent of every call, the token's included", async () => {
+    const ctx = { ...h.ctx, publicKey: 'tf-client|loja@example.com|Loja Exemplo (dev@loja.example)' };
+    const token = h.fake.expect({
+      method: 'POST',
+      path: '/authorization',
+      headers: { 'user-agent': 'Loja Exemplo (dev@loja.example)' },
+      reply: { body: { access_token: 'tf-token-2', expires_in: 1800 } },
+    });
+    const read = h.fake.expect({
+      method: 'GET',
+      path: '/batch/4821/transfer',
+      headers: { authorization: 'Bearer tf-token-2', 'user-agent': 'Loja Exemplo (dev@loja.example)' },
+      reply: { body: [{ id: 99, status: 'FINALIZADO', value: 25 }] },
+    });
+    expect((await h.adapter.getWithdraw(ctx, '4821')).status).toBe('APPROVED');
+    expect([token.calls.length, read.calls.length]).toEqual([1, 1]);
   });
 
   it('takes its token from the login host beside the API host; another base URL takes it at its own /authorization', () => {

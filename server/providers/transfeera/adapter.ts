@@ -12,16 +12,16 @@ import type {
 } from '../../domain/types.js';
 import { digitsOnly } from '../../lib/documents.js';
 import { GatewayError } from '../../lib/errors.js';
-import type { OAuth2Auth } from '../../lib/http/index.js';
+import type { HttpAccount, OAuth2Auth } from '../../lib/http/index.js';
 import { parseJsonObject } from '../../lib/json.js';
 import { normalizePixKey, type PixKeyType } from '../../lib/pixKey.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { defaultWithdrawDescription } from '../../lib/withdrawDescription.js';
-import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
+import { SPEC_GROUPS, type AccountSettings, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
 import { COB_STATUSES } from '../kit/apiPix.js';
 import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
-import { credentialPart } from '../kit/credentials.js';
+import { credentialPart, parseCredentials } from '../kit/credentials.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
 import { DeclaredAdapter, unusableAnswer, type ObjectNotification } from '../kit/declaredAdapter.js';
 
@@ -30,7 +30,8 @@ import { DeclaredAdapter, unusableAnswer, type ObjectNotification } from '../kit
  * Transfeera's public API (docs.transfeera.dev, its integrations):
  * - a token from POST <login host>/authorization `{grant_type, client_id,
  *   client_secret}` (JSON) → `{access_token, expires_in}`, the login host being
- *   `login-api.` beside `api.`;
+ *   `login-api.` beside `api.`; every call names the integrator in
+ *   `User-Agent: <company> (<contact e-mail>)`;
  * - PIX charges as immediate collections: POST /pix/qrcode/collection/immediate
  *   `{txid, integration_id, pix_key, original_value (reais), expiration (s),
  *   payer{name, document}}` answered `{id, txid, status, emv_payload, …}`;
@@ -52,8 +53,24 @@ import { DeclaredAdapter, unusableAnswer, type ObjectNotification } from '../kit
 
 // ---------------------------------------------------------------- declaration
 
-/** publicKey 'clientId|pixKey' (the account's own PIX key, which every charge names; payout-only accounts may leave it out), secretKey the client secret. */
-export const TRANSFEERA_CREDENTIALS = { publicKey: ['clientId', 'pixKey?'], secretKey: ['clientSecret'] } as const;
+/**
+ * publicKey 'clientId|pixKey|userAgent': the account's own PIX key, which
+ * every charge names (payout-only accounts may leave it out), and the
+ * `User-Agent` Transfeera asks of every call, the company and a contact
+ * e-mail ('Loja Exemplo (dev@loja.example)'); secretKey the client secret.
+ */
+export const TRANSFEERA_CREDENTIALS = { publicKey: ['clientId', 'pixKey?', 'userAgent?'], secretKey: ['clientSecret'] } as const;
+
+/** Sent when the account names no integrator: Transfeera asks for the company and an e-mail, which only the account holder can give. */
+export const TRANSFEERA_FALLBACK_USER_AGENT = 'payment-gateway (Transfeera integration)';
+
+/** "<company> (<e-mail>)", Transfeera's pattern ('Company (contact@company.com)'). */
+const USER_AGENT = /^\S.*\(\s*[^\s@()]+@[^\s@()]+\.[^\s@()]+\s*\)$/;
+
+/** The account's User-Agent part, else the gateway's own name. */
+export function transfeeraUserAgent(account: Pick<HttpAccount, 'publicKey' | 'secretKey'>): string {
+  return parseCredentials(TRANSFEERA_CREDENTIALS, account).userAgent ?? TRANSFEERA_FALLBACK_USER_AGENT;
+}
 
 const TOKEN_AUTH: OAuth2Auth = {
   type: 'oauth2',
@@ -68,8 +85,8 @@ export const TRANSFEERA: ProviderDeclaration = {
   identity: { id: 'TRANSFEERA', specGroup: SPEC_GROUPS.DOC2_GROUP1, defaultBaseUrl: 'https://api.transfeera.com' },
   capabilities: { paymentMethods: ['PIX'], withdrawMethods: ['PIX'], withdrawalLookup: true, refunds: true, webhooks: true },
   auth: TOKEN_AUTH,
-  // Transfeera asks every caller to name itself in User-Agent.
-  headers: { 'user-agent': { fixed: 'payment-gateway (Transfeera integration)' } },
+  // Transfeera asks every call to name the integrator: the company and a contact e-mail.
+  headers: { 'user-agent': transfeeraUserAgent },
   credentials: TRANSFEERA_CREDENTIALS,
   money: 'reais',
   // Its payout body's own default ('Saque solicitado', doc 1 §9), also what the gateway fills in for a caller who gives none.
@@ -258,6 +275,17 @@ export function readTransfeeraWebhook(body: Buffer): (ObjectNotification & { eve
 export class TransfeeraAdapter extends DeclaredAdapter {
   constructor(declaration: ProviderDeclaration = TRANSFEERA, runtime: AdapterRuntime = {}) {
     super(declaration, runtime, { transactionStatuses: TRANSFEERA_STATUSES, withdrawalStatuses: TRANSFEERA_TRANSFER_STATUSES });
+  }
+
+  /** The layout, and a User-Agent part that names the company and an e-mail, as Transfeera asks. */
+  override checkAccount(account: AccountSettings): void {
+    super.checkAccount(account);
+    const userAgent = parseCredentials(TRANSFEERA_CREDENTIALS, account).userAgent;
+    if (userAgent !== undefined && !USER_AGENT.test(userAgent))
+      throw new GatewayError('INVALID_ARGUMENT', "TRANSFEERA's User-Agent names the company and a contact e-mail: 'Company (contact@company.com)'", {
+        reason: 'CREDENTIALS_FORMAT',
+        field: 'public_key',
+      });
   }
 
   /** The provider's client with the token taken from the login host of this account's base URL. */
