@@ -176,17 +176,26 @@ describe('TRANSFEERA (spec doc 2, group 1), a bespoke adapter', () => {
       expect((await failure(h.adapter.getTransaction(h.ctx, 'foreign-txid-0000000000000000'))).code).toBe('UNAVAILABLE');
     });
 
-    it('refunds the received PIX by its end2end_id, in reais', async () => {
+    it('refunds the received PIX by its end2end_id, in reais, named by the idempotency key: a retried refund is the same refund', async () => {
       withToken();
-      h.fake.expect({ method: 'GET', path: '/pix/cashin', query: { txid }, reply: { body: { entries: [deposit] } } });
-      h.fake.expect({
-        method: 'POST',
-        path: '/pix/cashin/E1234567820250310/refund',
-        headers: BEARER,
-        body: (body) => (body as { value: number }).value === 10 && /^gw1990x.+-r[0-9a-f]{8}$/.test((body as { integration_id: string }).integration_id),
-        reply: { body: { id: 'rf_1' } },
-      });
-      expect(await h.adapter.refoundTransaction(h.ctx, txid, 1000)).toEqual({ refundId: 'rf_1', status: true });
+      const integrationIds: string[] = [];
+      for (const key of ['refund-key-1', 'refund-key-1', 'refund-key-2']) {
+        h.fake.expect({ method: 'GET', path: '/pix/cashin', query: { txid }, reply: { body: { entries: [deposit] } } });
+        h.fake.expect({
+          method: 'POST',
+          path: '/pix/cashin/E1234567820250310/refund',
+          headers: BEARER,
+          body: (body) => {
+            const { value, integration_id: integrationId } = body as { value: number; integration_id: string };
+            integrationIds.push(integrationId);
+            return value === 10 && /^gw1990x.+-r[0-9a-f]{16}$/.test(integrationId);
+          },
+          reply: { body: { id: 'rf_1' } },
+        });
+        expect(await h.adapter.refoundTransaction(h.ctx, txid, 1000, key)).toEqual({ refundId: 'rf_1', status: true });
+      }
+      expect(integrationIds[0]).toBe(integrationIds[1]);
+      expect(integrationIds[2]).not.toBe(integrationIds[0]);
     });
 
     it('refuses to refund a charge nothing was received for', async () => {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type {
   RefundResult,
@@ -230,6 +230,17 @@ export function toTransfeeraBatch(input: WithdrawInput & { pixKey: string; pixTy
   };
 }
 
+/**
+ * A refund's `integration_id`: derived from the key the gateway runs the
+ * refund under, so a retried refund names the same refund; a random one only
+ * when there is no key.
+ */
+export function transfeeraRefundIntegrationId(transactionId: string, idempotencyKey?: string): string {
+  const key = idempotencyKey?.trim();
+  const tail = key ? createHash('sha256').update(`${transactionId}\0${key}`).digest('hex').slice(0, 16) : randomBytes(8).toString('hex');
+  return `${transactionId}-r${tail}`;
+}
+
 // ---------------------------------------------------------------- response mappers
 
 const DONE_REFUND = 'DEPOSIT_REFUND';
@@ -332,14 +343,14 @@ export class TransfeeraAdapter extends DeclaredAdapter {
     });
   }
 
-  /** A refund returns the received PIX: its end2end_id is read first. */
-  override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
+  /** A refund returns the received PIX: its end2end_id is read first; the refund is named by the gateway's idempotency key. */
+  override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number, idempotencyKey?: string): Promise<RefundResult> {
     const prefix = this.prefixFor('refoundTransaction');
     const entries = await this.cashIn(ctx, 'refoundTransaction', prefix, transactionId);
     const endToEnd = entries.find((entry) => entry.txid === transactionId && (entry.type ?? 'DEPOSIT').toUpperCase() === 'DEPOSIT')?.end2end_id;
     if (!endToEnd)
       throw new GatewayError('FAILED_PRECONDITION', `no PIX has been received for ${transactionId}: there is nothing to refund`, { field: 'transaction_id' });
-    const integrationId = `${transactionId}-r${randomBytes(4).toString('hex')}`;
+    const integrationId = transfeeraRefundIntegrationId(transactionId, idempotencyKey);
     const answer = await this.exchange(
       'refoundTransaction',
       prefix,
