@@ -279,10 +279,50 @@ describe('FIREBANK (spec doc 2, group 1), Fire Banking on the Avista platform', 
       h.fake.expect({ method: 'POST', path: '/api/pix/cash-in', reply: { status: 201, body: { transactionId: '123', status: 'PENDING' } } });
       expect(await failure(h.adapter.createTransaction(ctx(), transactionInput()))).toEqual({
         code: 'UNAVAILABLE',
-        message: 'Erro ao criar transação: resposta do provedor sem código PIX (pixCode)',
+        message: 'Erro ao criar transação: resposta do provedor em formato inesperado (pixCode: esperado string)',
       });
       h.fake.expect({ method: 'GET', path: '/api/pix/transaction/123', reply: { body: { id: '123', status: 'CONFIRMED' } } });
       expect((await failure(h.adapter.getTransaction(ctx(), '123'))).code).toBe('UNAVAILABLE');
+    });
+
+    it.each<[string, string, unknown, () => Promise<unknown>]>([
+      [
+        'a charge whose id is an object',
+        'POST /api/pix/cash-in',
+        { transactionId: { id: 1 }, status: 'PENDING', pixCode: PIX_CODE },
+        () => h.adapter.createTransaction(ctx(), transactionInput()),
+      ],
+      [
+        'a charge whose status is a number',
+        'POST /api/pix/cash-in',
+        { transactionId: '1', status: 2, pixCode: PIX_CODE },
+        () => h.adapter.createTransaction(ctx(), transactionInput()),
+      ],
+      [
+        'a read whose amount is not money',
+        'GET /api/pix/transaction/123',
+        { id: '123', status: 'CONFIRMED', originalAmount: '19,90' },
+        () => h.adapter.getTransaction(ctx(), '123'),
+      ],
+      [
+        'a read whose status is not text',
+        'GET /api/pix/transaction/123',
+        { id: '123', status: true, originalAmount: 19.9 },
+        () => h.adapter.getTransaction(ctx(), '123'),
+      ],
+      ['a refund without its status', 'POST /api/pix/refund-in/123', { transactionId: '789' }, () => h.adapter.refoundTransaction(ctx(), '123', 100)],
+      ['a payout whose id is blank', 'POST /api/pix/cash-out', { transactionId: ' ', status: 'PENDING' }, () => h.adapter.withdraw(ctx(), payout())],
+      [
+        'a payout read whose status is not text',
+        'GET /api/pix/transaction/456',
+        { id: '456', status: null, originalAmount: 15.5 },
+        () => h.adapter.getWithdraw(ctx(), '456'),
+      ],
+    ])('%s is the one bad-answer failure (UNAVAILABLE), never a status or INTERNAL', async (_label, route, body, run) => {
+      withToken();
+      const [method, path] = route.split(' ');
+      h.fake.expect({ method: method!, path: path!, reply: { status: method === 'POST' ? 201 : 200, body } });
+      expect(await failure(run())).toEqual({ code: 'UNAVAILABLE', message: expect.stringContaining('resposta do provedor em formato inesperado') });
     });
   });
 

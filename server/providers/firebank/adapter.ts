@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import type {
+  Operation,
   PixKeyType,
   RefundResult,
   TransactionInput,
@@ -12,18 +14,19 @@ import type {
 } from '../../domain/types.js';
 import { digitsOnly } from '../../lib/documents.js';
 import { GatewayError, invalidArgument } from '../../lib/errors.js';
-import { DEFAULT_PROVIDER_TIMEOUT_MS, loadCertificatePem } from '../../lib/http/index.js';
-import { isRecord, parseJsonObject } from '../../lib/json.js';
+import { DEFAULT_PROVIDER_TIMEOUT_MS, loadCertificatePem, type ProviderHttp, type ProviderResponse } from '../../lib/http/index.js';
+import { parseJsonObject } from '../../lib/json.js';
 import { normalizePixKey } from '../../lib/pixKey.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { CATALOGUE, catalogueError } from '../../lib/providerMessages.js';
 import { statusTable } from '../../lib/statusTable.js';
-import { dateOf, idText, textOf } from '../../lib/values.js';
+import { dateOf } from '../../lib/values.js';
 import { defaultWithdrawDescription } from '../../lib/withdrawDescription.js';
 import { SPEC_GROUPS, type AccountSettings, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
+import { absentable, parseAnswer, wireAmount, wireId, wireStatus, wireText, type AnswerSchema } from '../kit/answers.js';
 import { COMMON_WITHDRAWAL_STATUSES } from '../kit/commonStatuses.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
-import { unusableAnswer, type ObjectNotification } from '../kit/declaredAdapter.js';
+import type { ObjectNotification } from '../kit/declaredAdapter.js';
 import { LoginTokenAdapter, type LoginStyle } from '../kit/loginSession.js';
 
 /**
@@ -124,6 +127,42 @@ export function toFirebankCashOut(input: WithdrawInput & { pixKey: string; pixTy
   };
 }
 
+// ---------------------------------------------------------------- wire
+
+/** POST /api/pix/cash-in answers (201): the charge's id, its status, the copy-and-paste code; the QR image only when asked for. */
+export const firebankCashIn = z.object({
+  transactionId: wireId,
+  status: wireStatus,
+  pixCode: wireText,
+  expirationDate: absentable(wireText),
+  qrCodeImage: absentable(wireText),
+});
+
+/** GET /api/pix/transaction/{id}: any transaction (a charge, a refund, a payout), its status and its original amount in reais. */
+export const firebankTransaction = z.object({
+  id: absentable(wireId),
+  type: absentable(wireText),
+  status: wireStatus,
+  originalAmount: wireAmount,
+});
+
+/** POST /api/pix/refund-in/{id} answers (201): the refund's own transaction and its status. */
+export const firebankRefund = z.object({ transactionId: wireId, status: wireStatus });
+
+/** POST /api/pix/cash-out answers (201): the payout's transaction and its status. */
+export const firebankCashOut = z.object({ transactionId: wireId, status: wireStatus });
+
+/** The original transaction a reversal names. */
+const parentTransaction = z.object({ transactionId: wireId, wasTotalRefunded: absentable(z.boolean()) });
+
+/** A webhook: the event, the status, the transaction it is about; a reversal also names its parent. */
+export const firebankNotification = z.discriminatedUnion('event', [
+  z.object({ event: z.literal('CashIn'), status: wireStatus, transactionId: wireId }),
+  z.object({ event: z.literal('CashOut'), status: wireStatus, transactionId: wireId }),
+  z.object({ event: z.literal('CashInReversal'), status: wireStatus, transactionId: absentable(wireId), parentTransaction }),
+  z.object({ event: z.literal('CashOutReversal'), status: wireStatus, transactionId: absentable(wireId), parentTransaction }),
+]);
+
 // ---------------------------------------------------------------- statuses
 
 /** Charges: the platform's three statuses (CONFIRMED is paid, ERROR failed) over document 1 §4's words; unknown REJECTED (group 1). */
@@ -154,29 +193,19 @@ export type FirebankNews = ObjectNotification & { event: string };
  * CONFIRMED reversals count. Undefined for any other event or shape.
  */
 export function readFirebankWebhook(body: Buffer): FirebankNews | undefined {
-  const payload = parseJsonObject(body);
-  const event = textOf(payload?.event);
-  const status = textOf(payload?.status);
-  if (!payload || !event || !status) return undefined;
-  const parent = isRecord(payload.parentTransaction) ? payload.parentTransaction : undefined;
-  switch (event) {
+  const parsed = firebankNotification.safeParse(parseJsonObject(body));
+  if (!parsed.success) return undefined;
+  const news = parsed.data;
+  switch (news.event) {
     case 'CashIn':
-    case 'CashOut': {
-      const id = idText(payload.transactionId);
-      return id ? { kind: event === 'CashIn' ? 'transaction' : 'withdrawal', id, status, event } : undefined;
-    }
-    case 'CashInReversal': {
-      const id = idText(parent?.transactionId);
-      if (!id || status.toUpperCase() !== 'CONFIRMED' || parent?.wasTotalRefunded !== true) return undefined;
-      return { kind: 'transaction', id, status: 'refunded', event };
-    }
-    case 'CashOutReversal': {
-      const id = idText(parent?.transactionId);
-      if (!id || status.toUpperCase() !== 'CONFIRMED') return undefined;
-      return { kind: 'withdrawal', id, status: 'error', event };
-    }
-    default:
-      return undefined;
+    case 'CashOut':
+      return { kind: news.event === 'CashIn' ? 'transaction' : 'withdrawal', id: news.transactionId, status: news.status, event: news.event };
+    case 'CashInReversal':
+      if (news.status.toUpperCase() !== 'CONFIRMED' || news.parentTransaction.wasTotalRefunded !== true) return undefined;
+      return { kind: 'transaction', id: news.parentTransaction.transactionId, status: 'refunded', event: news.event };
+    case 'CashOutReversal':
+      if (news.status.toUpperCase() !== 'CONFIRMED') return undefined;
+      return { kind: 'withdrawal', id: news.parentTransaction.transactionId, status: 'error', event: news.event };
   }
 }
 
@@ -204,83 +233,77 @@ export class FirebankAdapter extends LoginTokenAdapter {
     return { path: this.loginPath, body: { clientId, clientSecret }, headers: { 'x-ssl-client-cert': encodeURIComponent(pem) }, lifetimeSeconds: 1800 };
   }
 
+  /** One call with the session's token, its answer read by `schema`: a mismatch is the operation's bad-answer failure. */
+  private async call<T>(
+    ctx: AdapterContext,
+    operation: Operation,
+    send: (http: ProviderHttp) => Promise<ProviderResponse<unknown>>,
+    schema: AnswerSchema<T>,
+  ): Promise<T> {
+    const answer = await this.loginCall<unknown>(ctx, operation, send);
+    return this.mapped(operation, this.prefixFor(operation), () => parseAnswer(schema, answer));
+  }
+
   /** POST /api/pix/cash-in; valid for document 1's PIX day, sent in seconds. */
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     this.assertPaymentMethod(input.paymentMethod);
     const body = toFirebankCashIn(input, { value: this.toProviderAmount(input.amount), expirationTime: this.pixExpirySeconds });
     const expiresAt = this.expiresAt(this.pixExpirySeconds);
-    const prefix = this.prefixFor('createTransaction');
-    const answer = await this.loginCall(ctx, 'createTransaction', (http) => http.post<unknown>(FIREBANK_PATHS.cashIn, body));
-    const result = this.mapped('createTransaction', prefix, (): TransactionResult => {
-      const charge = isRecord(answer) ? answer : unusableAnswer('a cobrança');
-      const image = textOf(charge.qrCodeImage);
-      return {
-        paymentMethod: 'PIX',
-        transactionId: idText(charge.transactionId) ?? unusableAnswer('transactionId da cobrança'),
-        status: this.transactionStatus(textOf(charge.status) ?? 'PENDING'),
-        amount: input.amount,
-        pixCode: textOf(charge.pixCode) ?? unusableAnswer('código PIX (pixCode)'),
-        ...(image?.startsWith('data:image/') ? { pixQrCode: image } : {}),
-        expiresAt: dateOf(charge.expirationDate) ?? expiresAt,
-      };
-    });
+    const charge = await this.call(ctx, 'createTransaction', (http) => http.post(FIREBANK_PATHS.cashIn, body), firebankCashIn);
+    const result: TransactionResult = {
+      paymentMethod: 'PIX',
+      transactionId: charge.transactionId,
+      status: this.transactionStatus(charge.status),
+      amount: input.amount,
+      pixCode: charge.pixCode,
+      ...(charge.qrCodeImage?.startsWith('data:image/') ? { pixQrCode: charge.qrCodeImage } : {}),
+      expiresAt: dateOf(charge.expirationDate) ?? expiresAt,
+    };
     return result.pixQrCode ? result : withPixQrImage(result);
   }
 
   /** GET /api/pix/transaction/{id}. */
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
-    const answer = await this.loginCall(ctx, 'getTransaction', (http) => http.get<unknown>(fillPath(FIREBANK_PATHS.transaction, { id: transactionId })));
-    return this.mapped('getTransaction', this.prefixFor('getTransaction'), (): TransactionResult => {
-      const charge = isRecord(answer) ? answer : unusableAnswer('a cobrança');
-      return {
-        paymentMethod: 'PIX',
-        transactionId: idText(charge.id) ?? transactionId,
-        status: this.transactionStatus(textOf(charge.status) ?? unusableAnswer('status da cobrança')),
-        amount: this.amountOr(charge.originalAmount, undefined, 'valor da cobrança (originalAmount)'),
-      };
-    });
+    const charge = await this.call(ctx, 'getTransaction', (http) => http.get(fillPath(FIREBANK_PATHS.transaction, { id: transactionId })), firebankTransaction);
+    return {
+      paymentMethod: 'PIX',
+      transactionId: charge.id ?? transactionId,
+      status: this.transactionStatus(charge.status),
+      amount: this.mapped('getTransaction', this.prefixFor('getTransaction'), () =>
+        this.amountOr(charge.originalAmount, undefined, 'valor da cobrança (originalAmount)'),
+      ),
+    };
   }
 
   /** POST /api/pix/refund-in/{id}: the refund's own id is the platform's; ERROR is a refusal. */
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
     const body = { refundValue: this.toProviderAmount(amount), externalId: `${transactionId}-r${randomUUID().slice(0, 8)}` };
-    const answer = await this.loginCall(ctx, 'refoundTransaction', (http) =>
-      http.post<unknown>(fillPath(FIREBANK_PATHS.refundIn, { id: transactionId }), body),
+    const refund = await this.call(
+      ctx,
+      'refoundTransaction',
+      (http) => http.post(fillPath(FIREBANK_PATHS.refundIn, { id: transactionId }), body),
+      firebankRefund,
     );
-    return this.mapped('refoundTransaction', this.prefixFor('refoundTransaction'), (): RefundResult => {
-      const refund = isRecord(answer) ? answer : unusableAnswer('o estorno');
-      return {
-        refundId: idText(refund.transactionId) ?? unusableAnswer('transactionId do estorno'),
-        status: (textOf(refund.status) ?? '').toUpperCase() !== 'ERROR',
-      };
-    });
+    return { refundId: refund.transactionId, status: refund.status.toUpperCase() !== 'ERROR' };
   }
 
   /** POST /api/pix/cash-out. */
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
     const body = toFirebankCashOut(this.pixPayout(input), this.toProviderAmount(input.amount));
-    const answer = await this.loginCall(ctx, 'withdraw', (http) => http.post<unknown>(FIREBANK_PATHS.cashOut, body));
-    return this.mapped('withdraw', this.prefixFor('withdraw'), (): WithdrawResult => {
-      const payout = isRecord(answer) ? answer : unusableAnswer('o saque');
-      return {
-        withdrawId: idText(payout.transactionId) ?? unusableAnswer('transactionId do saque'),
-        status: this.withdrawalStatus(textOf(payout.status) ?? 'PENDING'),
-        amount: input.amount,
-      };
-    });
+    const payout = await this.call(ctx, 'withdraw', (http) => http.post(FIREBANK_PATHS.cashOut, body), firebankCashOut);
+    return { withdrawId: payout.transactionId, status: this.withdrawalStatus(payout.status), amount: input.amount };
   }
 
   /** GET /api/pix/transaction/{id}, the same read as a charge's. */
   override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
-    const answer = await this.loginCall(ctx, 'getWithdraw', (http) => http.get<unknown>(fillPath(FIREBANK_PATHS.transaction, { id: withdrawId })));
-    return this.mapped('getWithdraw', this.prefixFor('getWithdraw'), (): WithdrawResult => {
-      const payout = isRecord(answer) ? answer : unusableAnswer('o saque');
-      return {
-        withdrawId: idText(payout.id) ?? withdrawId,
-        status: this.withdrawalStatus(textOf(payout.status) ?? unusableAnswer('status do saque')),
-        amount: this.amountOr(payout.originalAmount, undefined, 'valor do saque (originalAmount)'),
-      };
-    });
+    const payout = await this.call(ctx, 'getWithdraw', (http) => http.get(fillPath(FIREBANK_PATHS.transaction, { id: withdrawId })), firebankTransaction);
+    return {
+      withdrawId: payout.id ?? withdrawId,
+      status: this.withdrawalStatus(payout.status),
+      amount: this.mapped('getWithdraw', this.prefixFor('getWithdraw'), () =>
+        this.amountOr(payout.originalAmount, undefined, 'valor do saque (originalAmount)'),
+      ),
+    };
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
