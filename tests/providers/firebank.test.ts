@@ -389,7 +389,7 @@ describe('FIREBANK (spec doc 2, group 1), Fire Banking on the Avista platform', 
       expect(h.adapter.notificationKey(ctx(), notification('not json'))).toMatch(/^sha256:/);
     });
 
-    describe('the Basic credentials registered with the webhook', () => {
+    describe('the credentials registered with the webhook: Basic, or the custom headers of POST /api/webhooks', () => {
       const body = Buffer.from(JSON.stringify(cashIn('CONFIRMED')));
       const withSecret = (): AdapterContext => ({ ...ctx(), webhookSecret: 'gateway:s3cr3t:with-colon' });
       const basic = (credentials: string) => ({ authorization: `Basic ${Buffer.from(credentials).toString('base64')}` });
@@ -398,12 +398,27 @@ describe('FIREBANK (spec doc 2, group 1), Fire Banking on the Avista platform', 
         expect(h.adapter.verifyNotification(withSecret(), { body, headers: basic('gateway:s3cr3t:with-colon') })).toBe('valid');
       });
 
-      it('is invalid with other credentials or another scheme', () => {
-        for (const headers of [basic('gateway:wrong'), { authorization: 'Bearer gateway:s3cr3t:with-colon' }, { authorization: 'Basic' }])
+      it("is valid with the setup guide's custom headers: `Authorization: Bearer <secret>`, `X-Webhook-Secret: <secret>`", () => {
+        const bearer = { ...ctx(), webhookSecret: 'my-secret-token' };
+        expect(h.adapter.verifyNotification(bearer, { body, headers: { authorization: 'Bearer my-secret-token' } })).toBe('valid');
+        expect(h.adapter.verifyNotification(bearer, { body, headers: { 'x-webhook-secret': 'my-secret-token' } })).toBe('valid');
+        expect(
+          h.adapter.verifyNotification({ ...ctx(), webhookSecret: 'Bearer my-secret-token' }, { body, headers: { authorization: 'Bearer my-secret-token' } }),
+        ).toBe('valid');
+      });
+
+      it('is invalid with other credentials', () => {
+        for (const headers of [
+          basic('gateway:wrong') as Record<string, string>,
+          { authorization: 'Bearer gateway:wrong' },
+          { authorization: 'Basic' },
+          { 'x-webhook-secret': 'abc123' },
+          { authorization: 'Bearer other', 'x-webhook-secret': 'abc123' },
+        ])
           expect(h.adapter.verifyNotification(withSecret(), { body, headers })).toBe('invalid');
       });
 
-      it('is unsigned without the header or without a secret on the account: the gateway then confirms by reading the transaction', () => {
+      it('is unsigned without the headers or without a secret on the account: the gateway then confirms by reading the transaction', () => {
         expect(h.adapter.verifyNotification(withSecret(), { body, headers: {} })).toBe('unsigned');
         expect(h.adapter.verifyNotification(ctx(), { body, headers: basic('gateway:s3cr3t:with-colon') })).toBe('unsigned');
       });

@@ -12,6 +12,7 @@ import type {
   WithdrawResult,
   WithdrawStatus,
 } from '../../domain/types.js';
+import { safeEqualText } from '../../lib/constantTime.js';
 import { digitsOnly } from '../../lib/documents.js';
 import { GatewayError, invalidArgument } from '../../lib/errors.js';
 import { DEFAULT_PROVIDER_TIMEOUT_MS, loadCertificatePem, type ProviderHttp, type ProviderResponse } from '../../lib/http/index.js';
@@ -47,8 +48,8 @@ import { LoginTokenAdapter, type LoginStyle } from '../kit/loginSession.js';
  * - PIX payouts `POST /api/pix/cash-out {value, details{key, keyType
  *   EMAIL|PHONE|DOCUMENT|RANDOM, name, document}, externalId, description}`;
  * - webhooks `{event CashIn|CashOut|CashInReversal|CashOutReversal, status,
- *   transactionId, …, parentTransaction?}` sent with the Basic credentials the
- *   merchant registered.
+ *   transactionId, …, parentTransaction?}` sent with the credentials the
+ *   merchant registered: Basic, or the custom headers of POST /api/webhooks.
  */
 
 // ---------------------------------------------------------------- declaration
@@ -317,15 +318,33 @@ export class FirebankAdapter extends LoginTokenAdapter {
   }
 
   /**
-   * The platform sends the Basic credentials the merchant registered with the
-   * webhook: with the account's webhook secret set to `user:password`, a
-   * notification with other credentials is refused at intake; without it,
-   * unsigned, so the gateway confirms by reading the transaction.
+   * The credentials the merchant registered with the webhook, compared with
+   * the account's webhook secret: the platform sends Basic credentials
+   * (`user:password`) or the custom headers set at POST /api/webhooks
+   * (`Authorization: Bearer <token>`, `X-Webhook-Secret`, as its setup guide
+   * shows). Any of them equal to the secret is valid, other credentials are
+   * invalid (refused at intake); none, or no secret on the account, unsigned:
+   * the gateway then confirms by reading the transaction.
    */
   override verifyNotification(ctx: AdapterContext, notification: IncomingNotification): NotificationVerdict {
-    const header = notification.headers.authorization;
-    const basic = header === undefined ? undefined : /^Basic\s+(\S+)$/i.exec(header.trim());
-    const credentials = header === undefined ? undefined : basic ? Buffer.from(basic[1]!, 'base64').toString('utf8') : '';
-    return this.credentialHeaderVerdict(ctx, credentials);
+    const secret = ctx.webhookSecret;
+    const offered = firebankWebhookCredentials(notification.headers);
+    if (!secret || !offered.length) return 'unsigned';
+    return offered.some((value) => safeEqualText(value, secret)) ? 'valid' : 'invalid';
   }
+}
+
+/** What a notification's headers offer as the webhook's credential: Basic's `user:password`, a Bearer token, the Authorization value as sent, an `X-Webhook-Secret`. */
+export function firebankWebhookCredentials(headers: Readonly<Record<string, string | undefined>>): string[] {
+  const offered: string[] = [];
+  const authorization = headers.authorization?.trim();
+  if (authorization) {
+    const [, scheme, value] = /^(\S+)\s+(\S+)$/.exec(authorization) ?? [];
+    if (scheme?.toLowerCase() === 'basic' && value) offered.push(Buffer.from(value, 'base64').toString('utf8'));
+    if (scheme?.toLowerCase() === 'bearer' && value) offered.push(value);
+    offered.push(authorization);
+  }
+  const custom = headers['x-webhook-secret']?.trim();
+  if (custom) offered.push(custom);
+  return offered;
 }
