@@ -185,7 +185,7 @@ describe('FIREBANK (spec doc 2, group 1), Fire Banking on the Avista platform', 
       headers: BEARER,
       body: (body) => {
         const { refundValue, externalId } = body as { refundValue: number; externalId: string };
-        return refundValue === 5 && /^123-r[0-9a-f]{8}$/.test(externalId);
+        return refundValue === 5 && /^123-r[0-9a-f]{16}$/.test(externalId);
       },
       reply: {
         status: 201,
@@ -200,6 +200,23 @@ describe('FIREBANK (spec doc 2, group 1), Fire Banking on the Avista platform', 
       code: 'INVALID_ARGUMENT',
       message: 'Erro ao estornar transação: prazo excedido',
     });
+  });
+
+  it('names a refund by the idempotency key it runs under: a retried refund is the same devolução, another key another one', async () => {
+    withToken();
+    const externalIds: string[] = [];
+    for (const key of ['refund-key-1', 'refund-key-1', 'refund-key-2']) {
+      h.fake.expect({
+        method: 'POST',
+        path: '/api/pix/refund-in/123',
+        body: (body) => Boolean(externalIds.push((body as { externalId: string }).externalId)),
+        reply: { status: 201, body: { transactionId: '789', externalId: 'x', status: 'PENDING', refundValue: 5 } },
+      });
+      await h.adapter.refoundTransaction(ctx(), '123', 500, key);
+    }
+    expect(externalIds[0]).toMatch(/^123-r[0-9a-f]{16}$/);
+    expect(externalIds[1]).toBe(externalIds[0]);
+    expect(externalIds[2]).not.toBe(externalIds[0]);
   });
 
   it('pays out by POST /api/pix/cash-out {value, details{key, keyType, name, document}, externalId, description} and reads it back', async () => {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type {
   Operation,
@@ -126,6 +126,17 @@ export function toFirebankCashOut(input: WithdrawInput & { pixKey: string; pixTy
     externalId: input.withdrawReference?.trim() || input.idempotencyKey?.trim() || randomUUID(),
     description: input.description ?? defaultWithdrawDescription(input.amount, 'requested'),
   };
+}
+
+/**
+ * A refund's `externalId` (the devolução's id, "Na API BACEN, corresponde ao
+ * parâmetro 'id' da URL"): derived from the key the gateway runs the refund
+ * under, so a retried refund names the same devolução; random only without a key.
+ */
+export function firebankRefundExternalId(transactionId: string, idempotencyKey?: string): string {
+  const key = idempotencyKey?.trim();
+  const tail = key ? createHash('sha256').update(`${transactionId}\0${key}`).digest('hex').slice(0, 16) : randomUUID().replace(/-/g, '').slice(0, 16);
+  return `${transactionId}-r${tail}`;
 }
 
 // ---------------------------------------------------------------- wire
@@ -276,9 +287,9 @@ export class FirebankAdapter extends LoginTokenAdapter {
     };
   }
 
-  /** POST /api/pix/refund-in/{id}: the refund's own id is the platform's; ERROR is a refusal. */
-  override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
-    const body = { refundValue: this.toProviderAmount(amount), externalId: `${transactionId}-r${randomUUID().slice(0, 8)}` };
+  /** POST /api/pix/refund-in/{id}, named by the gateway's idempotency key: the refund's own id is the platform's; ERROR is a refusal. */
+  override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number, idempotencyKey?: string): Promise<RefundResult> {
+    const body = { refundValue: this.toProviderAmount(amount), externalId: firebankRefundExternalId(transactionId, idempotencyKey) };
     const refund = await this.call(
       ctx,
       'refoundTransaction',
