@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { WithdrawInput } from '../../server/domain/types.js';
 import { clearClientCertificates } from '../../server/lib/http/index.js';
 import type { AdapterContext } from '../../server/providers/adapter.js';
-import { FIREBANK, FirebankAdapter, toFirebankCashOut } from '../../server/providers/firebank/adapter.js';
+import { FIREBANK, FirebankAdapter, toFirebankCashIn, toFirebankCashOut } from '../../server/providers/firebank/adapter.js';
 import { startFileServer, type Expectation, type FileServer } from '../support/fakeProvider.js';
 import {
   NOW,
@@ -255,6 +255,18 @@ describe('FIREBANK (spec doc 2, group 1), Fire Banking on the Avista platform', 
       name: 'John Marvin',
       document: '98765432100',
     });
+  });
+
+  it('cuts a description to the platform\'s 140 characters ("Máximo: 140 caracteres"), never inside a character', () => {
+    const long = `Pedido ${'🛒'.repeat(200)}`;
+    const charge = toFirebankCashIn(transactionInput({ description: long }), { value: 19.9, expirationTime: 86400 });
+    expect(Array.from(charge.transaction.description)).toHaveLength(140);
+    expect(charge.transaction.description.startsWith('Pedido 🛒')).toBe(true);
+    expect(charge.transaction.description.endsWith('🛒')).toBe(true);
+    expect(
+      Array.from(toFirebankCashOut({ ...payout(), description: 'x'.repeat(300), pixKey: '12345678909', pixType: 'CPF' as const }, 15.5).description),
+    ).toHaveLength(140);
+    expect(toFirebankCashOut({ ...payout(), pixKey: '12345678909', pixType: 'CPF' as const }, 15.5).description).toBe('Pagamento fornecedor');
   });
 
   it("refuses a payout without the holder's name, or without a document for a non-document key, before anything is sent", async () => {

@@ -80,6 +80,12 @@ export const FIREBANK: ProviderDeclaration = {
 /** The charge's description when the caller gives none (the API requires one). */
 export const DEFAULT_CHARGE_DESCRIPTION = 'Cobrança PIX';
 
+/** The platform's limit on a charge's or a payout's description ("Máximo: 140 caracteres"). */
+export const FIREBANK_DESCRIPTION_MAX = 140;
+
+/** A description within the platform's limit, cut by characters (never inside one). */
+const withinLimit = (text: string): string => Array.from(text).slice(0, FIREBANK_DESCRIPTION_MAX).join('');
+
 /** POST /api/pix/cash-in: `externalId` is the caller's order id, else its idempotency key, else a UUID; the payer is required by the API. */
 export function toFirebankCashIn(input: TransactionInput, terms: { value: number; expirationTime: number }) {
   const customer = input.customer;
@@ -88,7 +94,7 @@ export function toFirebankCashIn(input: TransactionInput, terms: { value: number
   return {
     transaction: {
       value: terms.value,
-      description: input.description?.trim() || DEFAULT_CHARGE_DESCRIPTION,
+      description: withinLimit(input.description?.trim() || DEFAULT_CHARGE_DESCRIPTION),
       expirationTime: terms.expirationTime,
       externalId: input.orderId?.trim() || input.idempotencyKey?.trim() || randomUUID(),
       generateQrCode: true,
@@ -124,7 +130,7 @@ export function toFirebankCashOut(input: WithdrawInput & { pixKey: string; pixTy
     value,
     details: { key, keyType: FIREBANK_KEY_TYPES[input.pixType], name: input.name.trim(), document },
     externalId: input.withdrawReference?.trim() || input.idempotencyKey?.trim() || randomUUID(),
-    description: input.description ?? defaultWithdrawDescription(input.amount, 'requested'),
+    description: withinLimit(input.description ?? defaultWithdrawDescription(input.amount, 'requested')),
   };
 }
 
