@@ -62,6 +62,21 @@ export const FIREBANK_PATHS = {
   cashOut: '/api/pix/cash-out',
 } as const;
 
+/** The platform documentation its stand-in (tests/standins/firebank.ts) was written from: Avista's, at commit 8349efd. */
+const PLATFORM_DOCS = 'https://github.com/advanced-digital-services/docs/blob/8349efdc296d4562c33723078abe8b3f2d802cd2/api-reference';
+export const FIREBANK_ADDRESSES = [
+  `${PLATFORM_DOCS}/openapi.json`,
+  `${PLATFORM_DOCS}/guides/authentication.mdx`,
+  `${PLATFORM_DOCS}/guides/pix-cash-in.mdx`,
+  `${PLATFORM_DOCS}/guides/pix-refund-in.mdx`,
+  `${PLATFORM_DOCS}/guides/pix-cash-out.mdx`,
+  `${PLATFORM_DOCS}/guides/webhooks/overview.mdx`,
+  `${PLATFORM_DOCS}/guides/webhooks/setup.mdx`,
+  `${PLATFORM_DOCS}/guides/webhooks/cash-in.mdx`,
+  `${PLATFORM_DOCS}/guides/webhooks/cash-out.mdx`,
+  `${PLATFORM_DOCS}/guides/webhooks/cash-in-reversal.mdx`,
+] as const;
+
 export const FIREBANK: ProviderDeclaration = {
   identity: { id: 'FIREBANK', specGroup: SPEC_GROUPS.DOC2_GROUP1, defaultBaseUrl: 'https://api.public.firebanking.com.br' },
   capabilities: { paymentMethods: ['PIX'], withdrawMethods: ['PIX'], refunds: true, withdrawalLookup: true, webhooks: true },
@@ -71,8 +86,9 @@ export const FIREBANK: ProviderDeclaration = {
   money: 'reais',
   // Its payout body's own default ('Saque solicitado', doc 1 §9), also what the gateway fills in for a caller who gives none.
   payouts: { description: 'requested' },
+  evidence: { level: 'platform', addresses: FIREBANK_ADDRESSES },
   sources:
-    "host `api.public.firebanking.com.br` (research: Fire Banking's brand table on the Avista platform; FIREBANK by name only); POST /api/auth/token `{clientId, clientSecret}` with `X-SSL-Client-Cert`, cash-in, transaction read, refund-in, cash-out bodies and answers, PENDING/CONFIRMED/ERROR, the four webhook events with Basic auth: the Avista platform's public documentation (`advanced-digital-services/docs`, commit 8349efd: `api-reference/openapi.json`, `guides/authentication.mdx`, `guides/pix-cash-out.mdx`, `guides/webhooks/*.mdx`); 'Unauthorized.' without the platform's certificate: spec (doc 1 §8); PIX valid 1 day, sent as `expirationTime` 86400: document 1 §9; unknown REJECTED: document 1 §4; the default description, the certificate from `cert_cash_in_url` for every call: gateway",
+    "the Avista platform's public documentation (repository advanced-digital-services/docs at commit 8349efd, Avista branding), on which Fire Banking runs: POST /api/auth/token `{clientId, clientSecret}` with the certificate URL-encoded in `X-SSL-Client-Cert` answering `{access_token, token_type, expires_in: 1800}` (openapi.json, authentication guide); the cash-in body `{transaction{value, description ≤ 140, expirationTime, externalId, generateQrCode}, payer{fullName, document}}` and its answer `{transactionId, status, pixCode, expirationDate, qrCodeImage}` (openapi.json CashInInputDto/OutputDto, cash-in guide); the transaction read `{id, type, status PENDING|CONFIRMED|ERROR, originalAmount}` (TransactionPollOutputDto); refund-in `{refundValue, externalId}` → `{transactionId, status}` (refund-in guide); cash-out `{value, details{key, keyType EMAIL|PHONE|DOCUMENT|RANDOM, name, document}, externalId, description ≤ 140}` → `{transactionId, status}` (cash-out guide); the CashIn, CashOut, CashInReversal (`parentTransaction.wasTotalRefunded`) and CashOutReversal events, sent with Basic credentials or the custom headers of POST /api/webhooks (webhook guides); host `api.public.firebanking.com.br`: research (the platform's brand table; FIREBANK is Fire Banking by name only); 'Unauthorized.' without the platform's certificate: spec (doc 1 §8); PIX valid 1 day, sent as `expirationTime` 86400: document 1 §9; unknown REJECTED: document 1 §4; the default description, the certificate from `cert_cash_in_url` for every call, refunds named by the caller's idempotency key: the gateway's decision",
 };
 
 // ---------------------------------------------------------------- request mappers
