@@ -321,7 +321,7 @@ export class TransfeeraAdapter extends DeclaredAdapter {
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     this.assertPaymentMethod(input.paymentMethod);
-    const { pixKey } = this.credentials(ctx) as { pixKey?: string };
+    const { pixKey } = parseCredentials(TRANSFEERA_CREDENTIALS, ctx);
     if (!pixKey)
       throw new GatewayError('FAILED_PRECONDITION', "TRANSFEERA charges need the account's PIX key: set the public key to 'clientId|pixKey'", {
         reason: 'CREDENTIALS_MISSING',
