@@ -82,13 +82,21 @@ export interface RunningGateway {
 async function objectStorage(config: Config, closers: (() => Promise<void>)[]): Promise<{ storage: ObjectStorage; endpoint: string }> {
   const { s3 } = config;
   let endpoint = s3.endpoint;
-  let credentials = { accessKeyId: s3.accessKeyId ?? '', secretAccessKey: s3.secretAccessKey ?? '' };
+  const credentials = { accessKeyId: s3.accessKeyId ?? '', secretAccessKey: s3.secretAccessKey ?? '' };
   if (!endpoint) {
     const origins = [`http://${config.host}:${config.httpPort}`, `http://localhost:${config.httpPort}`, ...config.corsOrigins];
-    const store = await startEmbeddedObjectStore({ host: config.host, port: s3.port, directory: join(config.dataDir, 's3'), bucket: s3.bucket, origins });
+    const store = await startEmbeddedObjectStore({
+      host: config.host,
+      port: s3.port,
+      directory: join(config.dataDir, 's3'),
+      bucket: s3.bucket,
+      origins,
+      // The key pair of this data folder (config.ts generates it): the gateway signs with it, the store checks it.
+      credentials,
+      publicReads: true,
+    });
     closers.push(() => store.close());
     endpoint = store.endpoint;
-    credentials = { accessKeyId: store.accessKeyId, secretAccessKey: store.secretAccessKey };
     config.s3.port = Number(new URL(store.endpoint).port);
   }
   const storage = new ObjectStorage({ ...s3, endpoint, ...credentials });

@@ -249,6 +249,30 @@ function inFlightTimings(env: NodeJS.ProcessEnv): Pick<Config, 'processHeartbeat
   return { processHeartbeatMs, processStaleMs, unknownCheckScheduleMs };
 }
 
+/**
+ * S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY. Without S3_ENDPOINT and without them, the embedded store's own key pair,
+ * generated into the data folder on first use like the other secrets: never s3rver's well-known S3RVER/S3RVER.
+ */
+function objectStoreCredentials(env: NodeJS.ProcessEnv, dataDir: string): { accessKeyId?: string; secretAccessKey?: string } {
+  const configured = { accessKeyId: env.S3_ACCESS_KEY_ID || undefined, secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined };
+  if (env.S3_ENDPOINT) return configured;
+  if (configured.accessKeyId || configured.secretAccessKey) {
+    if (!configured.accessKeyId || !configured.secretAccessKey)
+      throw new Error('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both for the embedded store, or neither to have a pair generated');
+    return configured;
+  }
+  // An access key id names the key in every signature's credential scope (`<id>/<date>/…`): letters and digits only.
+  const generated = persisted(
+    dataDir,
+    's3-credentials',
+    () => `GW${randomBytes(9).toString('hex').toUpperCase()}:${randomBytes(30).toString('base64url')}`,
+  ).value;
+  const [accessKeyId = '', secretAccessKey = ''] = generated.split(':');
+  if (!/^[A-Z0-9]{16,128}$/.test(accessKeyId) || secretAccessKey.length < 20)
+    throw new Error(`${join(dataDir, 's3-credentials')} must hold <access key id>:<secret access key>; delete it to have a new pair generated`);
+  return { accessKeyId, secretAccessKey };
+}
+
 /** Reads a value kept in the data folder, creating it on first use. */
 function persisted(dataDir: string, file: string, create: () => string): { value: string; created: boolean } {
   const path = join(dataDir, file);
@@ -332,8 +356,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       endpoint: env.S3_ENDPOINT || undefined,
       region: env.S3_REGION || 'us-east-1',
       bucket: env.S3_BUCKET || 'gateway-uploads',
-      accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
-      secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+      ...objectStoreCredentials(env, dataDir),
       publicUrl: env.S3_PUBLIC_URL || undefined,
       // Path style by default: S3-compatible stores (and the embedded one) serve it; AWS still does.
       forcePathStyle: flag(env, 'S3_FORCE_PATH_STYLE', true),

@@ -57,6 +57,30 @@ export function decodePathSegment(segment: string): string {
   }
 }
 
+/**
+ * The longest request target served (path and query). An S3 key is at most 1,024 bytes and a presigned link's query
+ * adds about 600 characters; nothing the gateway serves comes near it.
+ */
+export const MAX_TARGET_LENGTH = 8192;
+
+/**
+ * The request target (path and query, still percent-encoded), or BadHttpRequest when it is not one every listener
+ * here can serve: only a path (`/…`: not `*`, not an absolute URL, not `//host/…`), no backslash (URL parsers read it
+ * as a slash), at most MAX_TARGET_LENGTH characters, and every percent-escape well formed and decoding to UTF-8.
+ */
+export function checkedTarget(req: IncomingMessage): string {
+  const target = req.url ?? '';
+  if (target.length > MAX_TARGET_LENGTH) throw new BadHttpRequest(`request target longer than ${MAX_TARGET_LENGTH} characters`);
+  if (!target.startsWith('/') || target.startsWith('//') || target.includes('\\'))
+    throw new BadHttpRequest('malformed request target: expected a path such as /healthz');
+  try {
+    decodeURIComponent(target);
+  } catch {
+    throw new BadHttpRequest('malformed percent-escape in the request target (or one that is not UTF-8)');
+  }
+  return target;
+}
+
 /** The request's path as sent (still percent-encoded); BadHttpRequest when the target is not a URL path (`//`, …). */
 export function requestPath(req: IncomingMessage): string {
   try {

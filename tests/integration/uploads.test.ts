@@ -95,8 +95,8 @@ it('the store refuses a link once its 60 seconds are over, and one whose lifetim
     endpoint: stack.gateway.objectStoreUrl,
     region: 'us-east-1',
     bucket: 'gateway-uploads',
-    accessKeyId: 'S3RVER',
-    secretAccessKey: 'S3RVER',
+    accessKeyId: stack.gateway.config.s3.accessKeyId!,
+    secretAccessKey: stack.gateway.config.s3.secretAccessKey!,
     forcePathStyle: true,
   });
   const sign = (secondsAgo: number) =>
@@ -204,8 +204,8 @@ it('a process without the back-office (npm run start:grpc) signs links for a con
     SECRETS_KEY: readFileSync(join(stack.gateway.dataDir, 'secrets.key'), 'utf8'),
     OUTBOUND_WEBHOOK_SECRET: TEST_OUTBOUND_SECRET,
     S3_ENDPOINT: stack.gateway.objectStoreUrl!,
-    S3_ACCESS_KEY_ID: 'S3RVER',
-    S3_SECRET_ACCESS_KEY: 'S3RVER',
+    S3_ACCESS_KEY_ID: stack.gateway.config.s3.accessKeyId!,
+    S3_SECRET_ACCESS_KEY: stack.gateway.config.s3.secretAccessKey!,
   });
   const grpcOnly = await startGateway(config, ['grpc'], createLogger('silent'));
   const client = grpcDriver(grpcOnly.grpcAddress!, TEST_TOKEN);
