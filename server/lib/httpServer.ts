@@ -81,13 +81,9 @@ export function checkedTarget(req: IncomingMessage): string {
   return target;
 }
 
-/** The request's path as sent (still percent-encoded); BadHttpRequest when the target is not a URL path (`//`, …). */
+/** The request's path as sent (still percent-encoded, dot segments resolved); BadHttpRequest when the target is not a path (see checkedTarget). */
 export function requestPath(req: IncomingMessage): string {
-  try {
-    return new URL(req.url ?? '/', 'http://request').pathname;
-  } catch {
-    throw new BadHttpRequest('malformed request target');
-  }
+  return new URL(checkedTarget(req), 'http://request').pathname;
 }
 
 /** Answers a plain-HTTP error unless an answer has already started; closes the connection when the body was not read. */
@@ -101,8 +97,8 @@ export function replyError(res: ServerResponse, status: number, message: string,
 
 /**
  * Wraps a request listener so that nothing it throws, synchronously or from a
- * promise, escapes the request: what cannot be parsed is a 400, anything else
- * a logged 500. An error thrown outside every handler would otherwise end the
+ * promise, escapes the request: what cannot be parsed (an odd target first of
+ * all) is a 400, anything else a logged 500. An error thrown outside every handler would otherwise end the
  * process with every transport in it.
  */
 export function guardedListener(logger: Logger, listener: (req: IncomingMessage, res: ServerResponse) => unknown): RequestListener {
@@ -113,6 +109,8 @@ export function guardedListener(logger: Logger, listener: (req: IncomingMessage,
   };
   return (req, res) => {
     try {
+      // Every listener refuses an odd target alike (400), before its own routing reads it.
+      checkedTarget(req);
       const result = listener(req, res);
       if (result instanceof Promise) result.catch((error: unknown) => fail(req, res, error));
     } catch (error) {

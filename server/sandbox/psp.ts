@@ -7,6 +7,7 @@ import { calculateInstallments, type InstallmentRules } from '../lib/installment
 import { centsToReais } from '../lib/money.js';
 import { qrPng } from '../lib/pixQrCode.js';
 import type { Logger } from '../lib/logger.js';
+import { BadHttpRequest, checkedTarget } from '../lib/httpServer.js';
 import {
   SANDBOX_FAILING_PIX_KEY,
   signSandboxPayload,
@@ -194,6 +195,8 @@ export class SandboxPsp {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
+      // An odd target (`*`, `http://…`, `//x`, a malformed escape) is refused before anything reads it.
+      checkedTarget(req);
       const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
       if (!bearer) throw new HttpError(401, 'missing or malformed Authorization: Bearer <api key>');
       const apiKey = createHash('sha256').update(bearer).digest('hex');
@@ -214,7 +217,7 @@ export class SandboxPsp {
       if (fault?.mode === 'slowAnswer') await new Promise((resolve) => setTimeout(resolve, fault.delayMs ?? 1_000));
       send(res, result.status, result.body);
     } catch (error) {
-      const status = error instanceof HttpError ? error.status : 500;
+      const status = error instanceof HttpError ? error.status : error instanceof BadHttpRequest ? 400 : 500;
       if (status === 500) this.options.logger?.error({ err: error }, 'sandbox PSP failed');
       send(res, status, { error: { message: error instanceof Error ? error.message : String(error) } });
     }
