@@ -67,12 +67,19 @@ describe.each([['gRPC'], ['Connect']])('over %s', (transport) => {
     expect(Buffer.from(await read.arrayBuffer())).toEqual(PDF);
   });
 
-  it('refuses a path in the name, control characters, another type and a size over 10 MiB, naming the field', async () => {
+  it('refuses a path in the name, control and bidirectional-text characters, markup, another type and a size over 10 MiB, naming the field', async () => {
     for (const [request, field, message] of [
       [{ fileName: '../etc/passwd' }, 'file_name', "file_name must be a file's own name: at most 200 characters, no '/', '\\' or control characters"],
       [{ fileName: 'a\\b.pdf' }, 'file_name', "file_name must be a file's own name: at most 200 characters, no '/', '\\' or control characters"],
       [{ fileName: 'nota\u0007.pdf' }, 'file_name', "file_name must be a file's own name: at most 200 characters, no '/', '\\' or control characters"],
       [{ fileName: ' ' }, 'file_name', 'file_name is required'],
+      ...['selfie\u202Efdp.exe', 'rg\u202A.pdf', 'rg\u2066frente\u2069.png', 'rg\u200F.pdf', 'rg\u200E.pdf'].map(
+        (fileName) =>
+          [{ fileName }, 'file_name', 'file_name must not contain bidirectional-text controls (U+200E, U+200F, U+061C, U+202A–U+202E, U+2066–U+2069)'] as const,
+      ),
+      ...['<img src=x onerror=alert(1)>.png', 'a&b.pdf', '"quoted".pdf', "o'brien.pdf"].map(
+        (fileName) => [{ fileName }, 'file_name', `file_name must not contain markup characters: < > " ' &`] as const,
+      ),
       [{ contentType: 'text/html' }, 'content_type', 'content_type must be one of application/pdf, image/jpeg, image/png'],
       [{ sizeBytes: 10 * 1024 * 1024 + 1 }, 'size_bytes', 'size_bytes must be from 1 to 10485760 (10 MiB)'],
       [{ sizeBytes: 0 }, 'size_bytes', 'size_bytes must be from 1 to 10485760 (10 MiB)'],

@@ -5,7 +5,7 @@ import { useMutation } from '@connectrpc/connect-query';
 import { UploadService } from '../../gen/es/gateway/v1/upload_service_pb.js';
 import { fileNameOf } from './format.js';
 import { useI18n } from './i18n.js';
-import { uploadContentType, uploadRefusal, type UploadRefusal } from './uploadRules.js';
+import { uploadContentType, uploadFileName, uploadRefusal, type UploadRefusal } from './uploadRules.js';
 
 /**
  * PUTs a file's bytes to a signed URL with exactly the headers signed with it
@@ -85,7 +85,7 @@ export function DocumentUpload({
     let percent = 0;
     try {
       const link = await createLink.mutateAsync({
-        fileName: chosen.name,
+        fileName: uploadFileName(chosen.name),
         contentType: uploadContentType(chosen.name, chosen.type) ?? '',
         sizeBytes: BigInt(chosen.size),
       });

@@ -27,3 +27,17 @@ export function uploadRefusal(file: { name: string; type: string; size: number }
   if (file.size < 1) return 'empty';
   return undefined;
 }
+
+/** Bidirectional-text controls: invisible, they make a name display otherwise than it is. */
+const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu;
+/** What the gateway refuses in a name besides them: markup characters, a backslash, control characters. */
+const REFUSED = /[<>"'&\\\p{Cc}]/gu;
+
+/**
+ * The name a file is uploaded under: the gateway refuses names with bidirectional-text controls or markup characters
+ * (server/gateway/uploads.ts), and an operator's file may well be called `Contrato "final" & anexo.pdf`. The controls
+ * are dropped (they show nothing), the other characters become `_`.
+ */
+export function uploadFileName(name: string): string {
+  return name.replace(BIDI_CONTROLS, '').replace(REFUSED, '_');
+}
