@@ -93,7 +93,8 @@ async function objectStorage(config: Config, closers: (() => Promise<void>)[]): 
       origins,
       // The key pair of this data folder (config.ts generates it): the gateway signs with it, the store checks it.
       credentials,
-      publicReads: true,
+      // Private uploads: no object is read without a signature.
+      publicReads: !s3.privateUploads,
     });
     closers.push(() => store.close());
     endpoint = store.endpoint;
@@ -208,7 +209,8 @@ export async function startGateway(input: Config, components: readonly Component
     const catalogue = await createRegistry({ sandboxUrl, sandboxTimeoutMs: config.sandboxTimeoutMs });
     for (const adapter of options.extraProviders ?? []) catalogue.register(adapter);
     const registry = observedRegistry(catalogue, metrics, tracing?.tracer);
-    const uploads = new UploadsService(config.s3.folder);
+    const receivers = new ReceiversRepository(secrets);
+    const uploads = new UploadsService({ folder: config.s3.folder, privateUploads: config.s3.privateUploads }, { db, receivers });
     const accounts = new AccountsRepository(secrets, config.accountCacheMs);
     const primaryClient = db.primaryClient;
     if (primaryClient && config.accountCacheMs > 0) {
@@ -229,7 +231,7 @@ export async function startGateway(input: Config, components: readonly Component
       accounts,
       transactions: new TransactionsRepository(outbound, transactionStatusChangedBody),
       outbound,
-      receivers: new ReceiversRepository(secrets),
+      receivers,
       notifications: new NotificationsRepository(),
       mismatches: new FlowMismatchesRepository(),
       idempotency: new IdempotencyRepository({ ownerId: liveness.id, staleMs: config.processStaleMs }),

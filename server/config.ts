@@ -97,6 +97,11 @@ export interface Config {
     forcePathStyle: boolean;
     port: number;
     folder: string;
+    /**
+     * UPLOADS_PRIVATE: uploads (receivers' documents) are stored without public-read and read only through a presigned
+     * link an operator asks for (CreateDocumentReadLink); false: public-read, as the specification has them.
+     */
+    privateUploads: boolean;
   };
   /** MAX_IN_FLIGHT: unary calls answered at once by this process (gRPC and Connect together); past it RESOURCE_EXHAUSTED; 0: no cap. */
   maxInFlight: number;
@@ -362,6 +367,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       forcePathStyle: flag(env, 'S3_FORCE_PATH_STYLE', true),
       port: port(env, 'S3_PORT', 8083),
       folder: env.S3_FOLDER || 'uploads',
+      privateUploads: flag(env, 'UPLOADS_PRIVATE'),
     },
     allowPrivateProviderUrls: flag(env, 'ALLOW_PRIVATE_PROVIDER_URLS'),
     allowPrivateWebhookUrls: flag(env, 'ALLOW_PRIVATE_WEBHOOK_URLS'),

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { DocumentType, Receiver, ReceiverDetails, ReceiverResult, ReceiverStatus, StatusEvent, StatusSource } from '../domain/types.js';
+import type { DocumentType, Receiver, ReceiverDetails, ReceiverDocuments, ReceiverResult, ReceiverStatus, StatusEvent, StatusSource } from '../domain/types.js';
 import type { SecretBox } from '../lib/secretBox.js';
+import { isUuid } from '../lib/ids.js';
 import { ReceiverEntity, type ReceiverRow } from './entities.js';
 import { recordStatusEvent, toStatusEvent } from './statusRepository.js';
 
@@ -62,6 +63,14 @@ export class ReceiversRepository {
     const event = changed ? recordStatusEvent(em, 'RECEIVER', row.id, providerAccountId, result.status, source, now) : undefined;
     await em.flush();
     return { receiver: toReceiver(row), event: event && toStatusEvent(event) };
+  }
+
+  /** Where a receiver's verification documents are, as it was created with them; undefined for a receiver not stored. */
+  async documentsOf(em: EntityManager, providerAccountId: string, receiverId: string): Promise<ReceiverDocuments | undefined> {
+    // Not an account id at all: no row, rather than a query error from the uuid column.
+    if (!isUuid(providerAccountId)) return undefined;
+    const row = await em.findOne(ReceiverEntity, { providerAccountId, receiverId }, { fields: ['details'] });
+    return row ? (row.details?.documents ?? {}) : undefined;
   }
 
   /** The credential the provider issued for a receiver, opened for its adapter; undefined when none is stored. */

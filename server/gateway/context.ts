@@ -34,8 +34,11 @@ export interface GatewayDeps {
   logger: Logger;
   /** Told what happens, for the metrics. */
   observer: UseCaseObserver;
-  /** The gateway's own object store, whose uploads (receivers' documents) are trusted wherever it listens. */
-  ownUploads?: { isOwnObject(url: string): boolean };
+  /**
+   * The gateway's own object store, whose uploads (receivers' documents) are trusted wherever it listens, and read
+   * through a presigned link (they may be private).
+   */
+  ownUploads?: { isOwnObject(url: string): boolean; readableUrl(url: string): Promise<string> };
   /** When an unknown outcome is checked with the provider (UNKNOWN_CHECK_SCHEDULE_MS); idempotency.ts has the default. */
   unknownCheckScheduleMs?: readonly number[];
 }

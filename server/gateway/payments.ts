@@ -11,6 +11,7 @@ import type {
   PaymentMethod,
   Receiver,
   ReceiverDetails,
+  ReceiverDocuments,
   ReceiverInput,
   ReceiverResult,
   RefundResult,
@@ -63,6 +64,12 @@ export interface ProviderSummary {
 function resendWindowMs(adapter: ProviderAdapter): number | undefined {
   const seconds = adapter.capabilities.outcomeEvidence?.idempotentResendSeconds;
   return seconds === undefined ? undefined : seconds * 1000;
+}
+
+/** Each document URL as the gateway can read it (a presigned link for one of its own uploads), for the provider. */
+async function readableDocuments(documents: ReceiverDocuments, uploads: NonNullable<GatewayDeps['ownUploads']>): Promise<ReceiverDocuments> {
+  const entries = await Promise.all(Object.entries(documents).map(async ([field, url]) => [field, url ? await uploads.readableUrl(url) : url] as const));
+  return Object.fromEntries(entries) as ReceiverDocuments;
 }
 
 function requireOperation(adapter: ProviderAdapter, operation: Operation): void {
@@ -301,7 +308,10 @@ export class PaymentsService {
         setting: 'ALLOW_PRIVATE_PROVIDER_URLS',
       });
     const { account, adapter, ctx } = await this.resolve(providerAccountId, 'createReceiver');
-    const result = await adapter.createReceiver(ctx, input);
+    // The provider is handed links it can read the gateway's own uploads from (private ones have no other way in); the
+    // receiver keeps the documents' own addresses.
+    const readable = input.documents && this.deps.ownUploads && (await readableDocuments(input.documents, this.deps.ownUploads));
+    const result = await adapter.createReceiver(ctx, readable ? { ...input, documents: readable } : input);
     const { description, userId, bankAccount, address, monthlyRevenue, documents } = input;
     // How the receiver is paid: as the provider reports it, else as asked (kept with what it was created with).
     const method = result.paymentMethod ?? input.paymentMethod;

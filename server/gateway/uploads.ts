@@ -1,10 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { GatewayError, invalidArgument } from '../lib/errors.js';
+import type { Database } from '../db/orm.js';
+import type { ReceiversRepository } from '../db/receiversRepository.js';
+import type { ReceiverDocuments } from '../domain/types.js';
+import { GatewayError, invalidArgument, notFound } from '../lib/errors.js';
 import type { ObjectStorage, SignedUpload } from '../lib/objectStorage.js';
 
 /** What the specification fixes for uploads: a signed PUT valid 60 s (document 1 §7), a one-year immutable cache (document 3 §7). */
 export const UPLOAD_LINK_SECONDS = 60;
 export const UPLOAD_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+/** A private upload's cache header: no shared cache may keep it, and no browser either (a presigned link outlives nothing). */
+export const PRIVATE_UPLOAD_CACHE_CONTROL = 'private, no-store';
+/**
+ * How long a link to read a document works: long enough for a browser's PDF viewer, which reads a large file in
+ * ranges as it is scrolled, short enough that a link copied out of a page is soon worthless.
+ */
+export const DOCUMENT_LINK_SECONDS = 300;
 export const UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
 export const UPLOAD_CONTENT_TYPES = ['application/pdf', 'image/jpeg', 'image/png'] as const;
 const FILE_NAME_MAX = 200;
@@ -18,14 +28,43 @@ const MARKUP = /[<>"'&]/;
 
 export interface UploadLink extends SignedUpload {
   key: string;
+  /** Whether the object is public-read (false with UPLOADS_PRIVATE). */
+  publicRead: boolean;
 }
 
-/** Signed links for the back-office to upload receivers' documents straight to object storage. */
+/** A receiver's documents, as ReceiverDocuments names them. */
+export type ReceiverDocumentField = keyof ReceiverDocuments;
+
+export interface DocumentReadLink {
+  url: string;
+  /** Undefined for a URL outside the gateway's store: the gateway does not sign it. */
+  expiresAt?: Date;
+}
+
+export interface UploadsOptions {
+  /** S3_FOLDER: the first part of every key. */
+  folder: string;
+  /** UPLOADS_PRIVATE: uploads without public-read, read through presigned links only. */
+  privateUploads: boolean;
+}
+
+/**
+ * Signed links for the back-office to upload receivers' documents straight to object storage, and to read them again
+ * (which, with private uploads, is the only way to read them).
+ */
 export class UploadsService {
   private storage?: ObjectStorage;
   private origin?: string;
+  private readonly folder: string;
+  private readonly privateUploads: boolean;
 
-  constructor(private readonly folder: string) {}
+  constructor(
+    options: UploadsOptions,
+    private readonly deps: { db: Database; receivers: ReceiversRepository },
+  ) {
+    this.folder = options.folder;
+    this.privateUploads = options.privateUploads;
+  }
 
   /** The store, once it is known (the embedded one starts after the back-office's address is). */
   async attach(storage: ObjectStorage): Promise<void> {
@@ -60,13 +99,43 @@ export class UploadsService {
     if (!this.storage)
       throw new GatewayError('UNAVAILABLE', 'object storage is not configured: set S3_ENDPOINT and its credentials', { reason: 'STORAGE_UNAVAILABLE' });
     const key = `${this.folder}/${randomUUID()}/${fileName}`;
+    const publicRead = !this.privateUploads;
     const signed = await this.storage.signedUpload({
       key,
       contentType: input.contentType,
       sizeBytes: input.sizeBytes,
-      cacheControl: UPLOAD_CACHE_CONTROL,
+      cacheControl: publicRead ? UPLOAD_CACHE_CONTROL : PRIVATE_UPLOAD_CACHE_CONTROL,
       expiresInSeconds: UPLOAD_LINK_SECONDS,
+      publicRead,
     });
-    return { ...signed, key };
+    return { ...signed, key, publicRead };
+  }
+
+  /**
+   * A link to read one of a receiver's documents (the receiver as stored: by its provider account and the provider's
+   * id): a presigned GET for an object of the gateway's own store, the URL as given for any other.
+   */
+  async createDocumentReadLink(providerAccountId: string, receiverId: string, document: ReceiverDocumentField | undefined): Promise<DocumentReadLink> {
+    if (!providerAccountId) throw invalidArgument('provider_account_id', 'provider_account_id is required');
+    if (!receiverId) throw invalidArgument('receiver_id', 'receiver_id is required');
+    if (!document) throw invalidArgument('document', 'document is required: which of the receiver’s documents to read');
+    const documents = await this.deps.receivers.documentsOf(this.deps.db.em(), providerAccountId, receiverId);
+    if (!documents) throw notFound(`receiver ${receiverId} not found in provider account ${providerAccountId}`);
+    const url = documents[document];
+    if (!url) throw notFound(`receiver ${receiverId} has no ${document.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)}`);
+    return (await this.signedReadOf(url, DOCUMENT_LINK_SECONDS)) ?? { url };
+  }
+
+  /**
+   * A URL the gateway itself can read a receiver's document from, to hand it to a provider (createReceiver): a
+   * presigned GET for an object of its own store (unreadable otherwise once uploads are private), else the URL as given.
+   */
+  async readableUrl(url: string): Promise<string> {
+    return (await this.signedReadOf(url, DOCUMENT_LINK_SECONDS))?.url ?? url;
+  }
+
+  private async signedReadOf(url: string, expiresInSeconds: number): Promise<DocumentReadLink | undefined> {
+    const key = this.isOwnObject(url) ? this.storage!.keyOf(url) : undefined;
+    return key === undefined ? undefined : this.storage!.signedRead({ key, expiresInSeconds });
   }
 }

@@ -20,10 +20,18 @@ export interface SignedUpload {
   expiresAt: Date;
 }
 
+export interface SignedRead {
+  url: string;
+  expiresAt: Date;
+}
+
 /** Each segment of a key percent-encoded, the slashes kept. */
 const encodeKey = (key: string) => key.split('/').map(encodeURIComponent).join('/');
 
-/** Signs PUTs of one object each, public-read, with their type, size and cache header bound into the signature. */
+/**
+ * Signs PUTs of one object each (public-read, or private), with their type, size, ACL and cache header bound into the
+ * signature; and GETs of one object, for reading a private one.
+ */
 export class ObjectStorage {
   /**
    * The SDK and its client, loaded on the first signature rather than with the gateway: loading them takes 0.1-0.2 s
@@ -33,6 +41,7 @@ export class ObjectStorage {
     client: S3Client;
     sign: typeof import('@aws-sdk/s3-request-presigner').getSignedUrl;
     put: typeof import('@aws-sdk/client-s3').PutObjectCommand;
+    get: typeof import('@aws-sdk/client-s3').GetObjectCommand;
   }>;
   private closed = false;
 
@@ -40,7 +49,10 @@ export class ObjectStorage {
 
   private loadSdk() {
     this.sdk ??= (async () => {
-      const [{ PutObjectCommand, S3Client }, { getSignedUrl }] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/s3-request-presigner')]);
+      const [{ GetObjectCommand, PutObjectCommand, S3Client }, { getSignedUrl }] = await Promise.all([
+        import('@aws-sdk/client-s3'),
+        import('@aws-sdk/s3-request-presigner'),
+      ]);
       const client = new S3Client({
         region: this.settings.region,
         endpoint: this.settings.endpoint,
@@ -51,28 +63,38 @@ export class ObjectStorage {
         credentials: { accessKeyId: this.settings.accessKeyId, secretAccessKey: this.settings.secretAccessKey },
       });
       if (this.closed) client.destroy();
-      return { client, sign: getSignedUrl, put: PutObjectCommand };
+      return { client, sign: getSignedUrl, put: PutObjectCommand, get: GetObjectCommand };
     })();
     return this.sdk;
   }
 
-  /** `signedAt` is now unless given (tests sign in the past to see the store refuse an expired link). */
+  /**
+   * `publicRead` (default true) signs the public-read ACL; false signs no ACL, so the object is the bucket owner's only
+   * (an explicit `private` ACL would be refused by buckets whose ACLs are disabled, AWS's default for new buckets).
+   * `signedAt` is now unless given (tests sign in the past to see the store refuse an expired link).
+   */
   async signedUpload(upload: {
     key: string;
     contentType: string;
     sizeBytes: number;
     cacheControl: string;
     expiresInSeconds: number;
+    publicRead?: boolean;
     signedAt?: Date;
   }): Promise<SignedUpload> {
-    const headers = { 'content-type': upload.contentType, 'x-amz-acl': 'public-read', 'cache-control': upload.cacheControl };
+    const publicRead = upload.publicRead ?? true;
+    const headers: Record<string, string> = {
+      'content-type': upload.contentType,
+      ...(publicRead ? { 'x-amz-acl': 'public-read' } : {}),
+      'cache-control': upload.cacheControl,
+    };
     const { client, sign, put: PutObjectCommand } = await this.loadSdk();
     const command = new PutObjectCommand({
       Bucket: this.settings.bucket,
       Key: upload.key,
       ContentType: upload.contentType,
       ContentLength: upload.sizeBytes,
-      ACL: 'public-read',
+      ...(publicRead ? { ACL: 'public-read' as const } : {}),
       CacheControl: upload.cacheControl,
     });
     const signedAt = upload.signedAt?.getTime() ?? Date.now();
@@ -84,6 +106,31 @@ export class ObjectStorage {
       unhoistableHeaders: new Set(['x-amz-acl']),
     });
     return { url, headers, publicUrl: `${this.publicBase()}/${encodeKey(upload.key)}`, expiresAt: new Date(signedAt + upload.expiresInSeconds * 1000) };
+  }
+
+  /**
+   * A GET of one object signed for `expiresInSeconds`: how a private object is read. The answer is marked
+   * `private, no-store` whatever cache header the object was stored with, so that no cache keeps it past the link.
+   */
+  async signedRead(read: { key: string; expiresInSeconds: number; signedAt?: Date }): Promise<SignedRead> {
+    const { client, sign, get: GetObjectCommand } = await this.loadSdk();
+    const signedAt = read.signedAt?.getTime() ?? Date.now();
+    const command = new GetObjectCommand({ Bucket: this.settings.bucket, Key: read.key, ResponseCacheControl: 'private, no-store' });
+    const url = await sign(client, command, { expiresIn: read.expiresInSeconds, signingDate: new Date(signedAt) });
+    return { url, expiresAt: new Date(signedAt + read.expiresInSeconds * 1000) };
+  }
+
+  /** The key of the object a public URL of this store names (see ownsUrl), or undefined for any other URL. */
+  keyOf(url: string): string | undefined {
+    if (!this.ownsUrl(url)) return undefined;
+    try {
+      const { pathname } = new URL(url);
+      const basePath = new URL(`${this.publicBase()}/`).pathname;
+      if (!pathname.startsWith(basePath)) return undefined;
+      return pathname.slice(basePath.length).split('/').map(decodeURIComponent).join('/') || undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /**

@@ -62,4 +62,6 @@ export const RPC_RULES: Record<string, RpcRule> = {
   '/gateway.v1.AccessService/ListAuditEvents': rule('audit:read', 'refused'),
   '/gateway.v1.AccessService/WhoAmI': rule('authenticated', 'none'),
   '/gateway.v1.UploadService/CreateUploadLink': rule('receivers:write', 'none'),
+  // A read, but of identity documents (personal data): who opened which is kept in the audit trail.
+  '/gateway.v1.UploadService/CreateDocumentReadLink': rule('receivers:read', 'request', true),
 };

@@ -3,8 +3,8 @@ import type * as acc from '../../gen/ts-proto/gateway/v1/provider_account_servic
 import type * as sbx from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import * as wh from '../../gen/ts-proto/gateway/v1/webhook_service.js';
 import type * as ac from '../../gen/ts-proto/gateway/v1/access_service.js';
-import type * as up from '../../gen/ts-proto/gateway/v1/upload_service.js';
-import type { UploadsService } from '../gateway/uploads.js';
+import * as up from '../../gen/ts-proto/gateway/v1/upload_service.js';
+import type { ReceiverDocumentField, UploadsService } from '../gateway/uploads.js';
 import type { AccessService } from '../gateway/accessControl.js';
 import type { OperatorsService } from '../gateway/operators.js';
 import type { CallContext } from './callGuard.js';
@@ -314,11 +314,31 @@ export function accessHandlers(u: UseCases) {
   };
 }
 
+/** ReceiverDocument's values, as the fields of ReceiverDocuments. */
+const RECEIVER_DOCUMENTS: Partial<Record<up.ReceiverDocument, ReceiverDocumentField>> = {
+  [up.ReceiverDocument.RECEIVER_DOCUMENT_DOCUMENT_PHOTO]: 'documentPhotoUrl',
+  [up.ReceiverDocument.RECEIVER_DOCUMENT_SELFIE_WITH_DOCUMENT]: 'selfieWithDocumentUrl',
+  [up.ReceiverDocument.RECEIVER_DOCUMENT_ADDRESS_PROOF]: 'addressProofUrl',
+  [up.ReceiverDocument.RECEIVER_DOCUMENT_BALANCE_SHEET]: 'balanceSheetUrl',
+  [up.ReceiverDocument.RECEIVER_DOCUMENT_SOCIAL_CONTRACT]: 'socialContractUrl',
+};
+
 export function uploadHandlers(u: UseCases) {
   return {
     createUploadLink: async (r: up.CreateUploadLinkRequest): Promise<up.CreateUploadLinkResponse> => {
       const link = await u.uploads.createUploadLink(r);
-      return { uploadUrl: link.url, headers: link.headers, objectKey: link.key, publicUrl: link.publicUrl, expiresAt: link.expiresAt };
+      return {
+        uploadUrl: link.url,
+        headers: link.headers,
+        objectKey: link.key,
+        publicUrl: link.publicUrl,
+        expiresAt: link.expiresAt,
+        publicRead: link.publicRead,
+      };
+    },
+    createDocumentReadLink: async (r: up.CreateDocumentReadLinkRequest): Promise<up.CreateDocumentReadLinkResponse> => {
+      const link = await u.uploads.createDocumentReadLink(r.providerAccountId, r.receiverId, RECEIVER_DOCUMENTS[r.document]);
+      return { url: link.url, expiresAt: link.expiresAt };
     },
   };
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { GetReceiverRequest, ListProvidersRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { GetReceiverRequest, ListProvidersRequest, ListReceiversRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { CreateProviderAccountRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { Operation, ReceiverStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import type { Driver } from '../support/clients.js';
@@ -14,8 +14,10 @@ import { backOfficePages, chooseOption, launchBrowser, screenshot } from '../sup
 /**
  * The back-office's receivers: created in the browser with verification
  * documents uploaded straight to the embedded object store (real PUTs, read
- * back from their public URLs), listed, found and opened; an upload the store
- * refuses shows the specification's failure message; usable at 390 px.
+ * back from their public URLs), listed, found and opened; documents opened
+ * through links the gateway signs (and, with private uploads, only so); an
+ * upload the store refuses shows the specification's failure message; usable
+ * at 390 px.
  */
 
 let browser: Browser;
@@ -73,6 +75,31 @@ async function upload(page: Page, label: string, file: { name: string; mimeType:
   // The bar followed the PUT's progress events to the end.
   await expect(field.getByRole('progressbar').getAttribute('aria-valuenow')).resolves.toBe('100');
   return (await field.getByRole('link').getAttribute('href'))!;
+}
+
+/**
+ * Clicks a document of the receiver's page and follows the tab it opens: the link the tab went to (a presigned GET of
+ * the store: its address, and whether it is signed) and the document as read through it.
+ */
+async function openDocument(page: Page, name: string) {
+  const [tab] = await Promise.all([
+    page.waitForEvent('popup'),
+    page
+      .getByTestId('documents')
+      .getByRole('button', { name: new RegExp(`: ${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) })
+      .click(),
+  ]);
+  await tab.waitForURL((url) => url.protocol === 'http:');
+  const url = new URL(tab.url());
+  await tab.close();
+  return {
+    address: `${url.origin}${decodeURIComponent(url.pathname)
+      .split('/')
+      .map((part) => encodeURIComponent(part))
+      .join('/')}`,
+    signed: url.searchParams.has('X-Amz-Signature'),
+    read: await read(url.toString()),
+  };
 }
 
 /** The object as anyone reads it from its public URL: bytes and headers. */
@@ -181,10 +208,13 @@ it('creates a CNPJ receiver with its documents uploaded to the object store; the
     'Código do banco341Agência1234-5Conta67890-1Tipo de contaConta correnteChave PIXfinanceiro@lojaum.example',
   );
   await expect(page.getByTestId('address').textContent()).resolves.toBe('LogradouroPraça da Sé, 100BairroSéCidadeSão Paulo / SPCEP01001-000');
-  const links = page.getByTestId('documents').getByRole('link');
-  await expect(links.evaluateAll((anchors) => anchors.map((a) => (a as HTMLAnchorElement).href))).resolves.toEqual(Object.values(urls));
-  await expect(links.allTextContents()).resolves.toEqual(['rg frente.png', 'selfie.jpg', 'conta de luz.PDF', 'balanço 2025.pdf', 'contrato.pdf']);
+  const opens = page.getByTestId('documents').getByRole('button');
+  await expect(opens.allTextContents()).resolves.toEqual(['rg frente.png', 'selfie.jpg', 'conta de luz.PDF', 'balanço 2025.pdf', 'contrato.pdf']);
   await expect(page.getByTestId('documents').textContent()).resolves.toMatch(/^Foto do documentoImagem.*Comprovante de endereçoPDF/);
+  // A document opens in a new tab through a link the gateway signs for it (CreateDocumentReadLink), not at its address.
+  const opened = await openDocument(page, 'rg frente.png');
+  expect(opened.address).toBe(urls.documentPhotoUrl);
+  expect(opened.read).toMatchObject({ status: 200, contentType: 'image/png', cacheControl: 'private, no-store', body: PNG });
 
   // The gateway has the uploaded files' public URLs as the receiver's documents.
   const receiverId = await facts.locator('dt:text-is("ID no provedor") + dd').textContent();
@@ -226,9 +256,47 @@ it('at 390 px, in English, the form fits the screen and creates a CPF receiver w
 
   await page.getByRole('button', { name: 'Create receiver' }).click();
   await expect(page.getByTestId('receiver').getByTestId('document').textContent()).resolves.toBe('529.982.247-25');
-  await expect(page.getByTestId('documents').getByRole('link').getAttribute('href')).resolves.toBe(url);
+  const opened = await openDocument(page, 'cnh.png');
+  expect(opened).toMatchObject({ address: url, signed: true, read: { status: 200, body: PNG } });
   await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(390);
   await pages.finish(page, violations, 'receiver-390px');
+});
+
+it('with private uploads (UPLOADS_PRIVATE), a document has no address anyone can open: the form names it without a link, the receiver’s page opens it through a signed link', async () => {
+  const privateStack = await startTestStack({ env: { UPLOADS_PRIVATE: 'true' } });
+  await privateStack.client.call(
+    'accounts',
+    'createProviderAccount',
+    CreateProviderAccountRequest.fromPartial({ provider: 'SANDBOX', name: 'Sandbox privado', publicKey: 'pk', secretKey: 'sk' }),
+  );
+  gateway = privateStack.gateway;
+  let opened: Page | undefined;
+  try {
+    const { page, violations } = await pages.signedIn(1280, 900, '#/receivers/new');
+    opened = page;
+    await chooseOption(page, page.getByRole('combobox', { name: /^Conta de provedor/ }), 'Sandbox privado (SANDBOX)');
+    await page.getByRole('textbox', { name: /^Nome/ }).fill('Maria Souza');
+    await page.getByRole('textbox', { name: /^CPF ou CNPJ/ }).fill('529.982.247-25');
+    const field = await choose(page, 'Foto do documento', { name: 'cnh.png', mimeType: 'image/png', buffer: PNG });
+    await expect(field.getByRole('status').textContent()).resolves.toBe(`${SUCCESS} Arquivo enviado: cnh.png`);
+    await expect(field.getByRole('link').count()).resolves.toBe(0);
+
+    await page.getByRole('button', { name: 'Criar recebedor' }).click();
+    await expect(page.getByTestId('receiver').getByTestId('document').textContent()).resolves.toBe('529.982.247-25');
+    const receiverId = await page.getByTestId('receiver').locator('dt:text-is("ID no provedor") + dd').textContent();
+    const { receivers } = await privateStack.client.call('gateway', 'listReceivers', ListReceiversRequest.fromPartial({ query: receiverId! }));
+    const address = receivers[0].documents.documentPhotoUrl as string;
+    // Not readable at its address, by anyone.
+    expect((await read(address)).status).toBe(403);
+    // The page opens it through a link the gateway signed for this operator.
+    const document = await openDocument(page, 'cnh.png');
+    expect(document).toMatchObject({ address, signed: true, read: { status: 200, contentType: 'image/png', cacheControl: 'private, no-store', body: PNG } });
+    await pages.finish(page, violations, 'receiver-private-document');
+  } finally {
+    await opened?.close();
+    gateway = stack.gateway;
+    await privateStack.close();
+  }
 });
 
 /** An S3-compatible store that refuses every upload as S3 refuses a bad signature (403 AccessDenied), and records what it was sent. */

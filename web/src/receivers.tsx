@@ -1,5 +1,6 @@
 import { Badge } from '@mantine/core';
 import { ReceiverStatus, type ReceiverDocuments } from '../../gen/es/gateway/v1/types_pb.js';
+import { ReceiverDocument } from '../../gen/es/gateway/v1/upload_service_pb.js';
 import { useI18n, type Messages } from './i18n.js';
 
 const STATUS_COLORS: Record<ReceiverStatus, string> = {
@@ -26,12 +27,19 @@ type DocumentField = Exclude<keyof ReceiverDocuments, '$typeName' | '$unknown'>;
  * page show them: each field, its label, and its name in a field violation.
  * The social contract is for a CNPJ only.
  */
-export const RECEIVER_DOCUMENTS: readonly { field: DocumentField; label: keyof Messages['receivers']; violation: string; cnpjOnly?: true }[] = [
-  { field: 'documentPhotoUrl', label: 'documentPhoto', violation: 'document_photo_url' },
-  { field: 'selfieWithDocumentUrl', label: 'selfie', violation: 'selfie_with_document_url' },
-  { field: 'addressProofUrl', label: 'addressProof', violation: 'address_proof_url' },
-  { field: 'balanceSheetUrl', label: 'balanceSheet', violation: 'balance_sheet_url' },
-  { field: 'socialContractUrl', label: 'socialContract', violation: 'social_contract_url', cnpjOnly: true },
+export const RECEIVER_DOCUMENTS: readonly {
+  field: DocumentField;
+  label: keyof Messages['receivers'];
+  violation: string;
+  /** How CreateDocumentReadLink names it. */
+  kind: ReceiverDocument;
+  cnpjOnly?: true;
+}[] = [
+  { field: 'documentPhotoUrl', label: 'documentPhoto', violation: 'document_photo_url', kind: ReceiverDocument.DOCUMENT_PHOTO },
+  { field: 'selfieWithDocumentUrl', label: 'selfie', violation: 'selfie_with_document_url', kind: ReceiverDocument.SELFIE_WITH_DOCUMENT },
+  { field: 'addressProofUrl', label: 'addressProof', violation: 'address_proof_url', kind: ReceiverDocument.ADDRESS_PROOF },
+  { field: 'balanceSheetUrl', label: 'balanceSheet', violation: 'balance_sheet_url', kind: ReceiverDocument.BALANCE_SHEET },
+  { field: 'socialContractUrl', label: 'socialContract', violation: 'social_contract_url', kind: ReceiverDocument.SOCIAL_CONTRACT, cnpjOnly: true },
 ];
 
 /** The two kinds of bank account every provider takes, by the value the gateway sends. */

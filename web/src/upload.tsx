@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Alert, Anchor, FileInput, Progress, Stack } from '@mantine/core';
+import { Alert, Anchor, FileInput, Progress, Stack, Text } from '@mantine/core';
 import { ConnectError } from '@connectrpc/connect';
 import { useMutation } from '@connectrpc/connect-query';
 import { UploadService } from '../../gen/es/gateway/v1/upload_service_pb.js';
@@ -33,7 +33,7 @@ type Upload =
   | { state: 'idle' }
   | { state: 'refused'; reason: UploadRefusal }
   | { state: 'uploading'; percent: number }
-  | { state: 'done'; percent: number; url: string }
+  | { state: 'done'; percent: number; url: string; publicRead: boolean }
   | { state: 'failed'; error: unknown };
 
 /**
@@ -100,7 +100,7 @@ export function DocumentUpload({
         },
         abort.signal,
       );
-      setUpload({ state: 'done', percent, url: link.publicUrl });
+      setUpload({ state: 'done', percent, url: link.publicUrl, publicRead: link.publicRead });
       onUploaded(link.publicUrl);
     } catch (err) {
       if (!abort.signal.aborted) setUpload({ state: 'failed', error: err });
@@ -126,10 +126,16 @@ export function DocumentUpload({
       {(upload.state === 'uploading' || upload.state === 'done') && <Progress value={upload.percent} aria-label={t.upload.progress} />}
       {upload.state === 'done' && (
         <Alert color="green" role="status" p="xs">
-          {t.upload.success}{' '}
-          <Anchor href={upload.url} target="_blank" rel="noopener noreferrer" size="sm">
-            {t.upload.uploaded}: {fileNameOf(upload.url)}
-          </Anchor>
+          {t.upload.success} {/* A private upload has no address anyone can open: its name only (the receiver's page opens it through a link). */}
+          {upload.publicRead ? (
+            <Anchor href={upload.url} target="_blank" rel="noopener noreferrer" size="sm">
+              {t.upload.uploaded}: {fileNameOf(upload.url)}
+            </Anchor>
+          ) : (
+            <Text span size="sm" data-testid="uploaded-name">
+              {t.upload.uploaded}: {fileNameOf(upload.url)}
+            </Text>
+          )}
         </Alert>
       )}
       {upload.state === 'failed' && (

@@ -1,9 +1,10 @@
-import { Fragment, type ReactNode } from 'react';
+import { Fragment, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { Alert, Anchor, Badge, Card, Group, Loader, Stack, Title } from '@mantine/core';
-import { useQuery } from '@connectrpc/connect-query';
+import { useMutation, useQuery } from '@connectrpc/connect-query';
 import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { DocumentType, type Receiver } from '../../../gen/es/gateway/v1/types_pb.js';
+import { UploadService, type ReceiverDocument } from '../../../gen/es/gateway/v1/upload_service_pb.js';
 import { ErrorAlert } from '../errors.js';
 import { fileNameOf, formatDocument, formatMoney, formatZipCode, isPdf, withCheckDigit } from '../format.js';
 import { useI18n } from '../i18n.js';
@@ -128,7 +129,7 @@ function ReceiverCards({ receiver: r }: { receiver: Receiver }) {
         testId="documents"
         facts={
           documents.length > 0
-            ? documents.map(({ field, label }) => {
+            ? documents.map(({ field, label, kind }) => {
                 const url = r.documents![field];
                 return [
                   t.receivers[label],
@@ -136,15 +137,45 @@ function ReceiverCards({ receiver: r }: { receiver: Receiver }) {
                     <Badge variant="outline" size="sm">
                       {isPdf(fileNameOf(url)) ? t.receivers.pdf : t.receivers.image}
                     </Badge>
-                    <Anchor href={url} target="_blank" rel="noopener noreferrer" className="url">
-                      {fileNameOf(url)}
-                    </Anchor>
+                    <DocumentLink receiver={r} document={kind} name={fileNameOf(url)} />
                   </Group>,
                 ];
               })
             : undefined
         }
       />
+    </Stack>
+  );
+}
+
+/**
+ * Opens one of the receiver's documents in a new tab through a link the gateway hands out for it
+ * (CreateDocumentReadLink: a presigned GET valid for minutes, and a line in the audit trail), never through the
+ * document's own address, which private uploads do not serve. The tab is opened in the click itself, so that no popup
+ * blocker stops it, and sent to the document once the link is there; a refusal closes it and is shown here.
+ */
+function DocumentLink({ receiver, document, name }: { receiver: Receiver; document: ReceiverDocument; name: string }) {
+  const { t } = useI18n();
+  const createLink = useMutation(UploadService.method.createDocumentReadLink);
+  const [error, setError] = useState<unknown>();
+  async function open() {
+    setError(undefined);
+    const tab = window.open('', '_blank');
+    try {
+      const link = await createLink.mutateAsync({ providerAccountId: receiver.providerAccountId, receiverId: receiver.receiverId, document });
+      if (tab) tab.location.replace(link.url);
+      else window.location.assign(link.url);
+    } catch (err) {
+      tab?.close();
+      setError(err);
+    }
+  }
+  return (
+    <Stack gap={4}>
+      <Anchor component="button" type="button" className="url" onClick={() => void open()} aria-label={`${t.receivers.openDocument}: ${name}`}>
+        {name}
+      </Anchor>
+      <ErrorAlert error={error} />
     </Stack>
   );
 }

@@ -2,8 +2,8 @@
 // @generated from file gateway/v1/upload_service.proto (package gateway.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file gateway/v1/upload_service.proto.
  */
 export const file_gateway_v1_upload_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch9nYXRld2F5L3YxL3VwbG9hZF9zZXJ2aWNlLnByb3RvEgpnYXRld2F5LnYxIlYKF0NyZWF0ZVVwbG9hZExpbmtSZXF1ZXN0EhEKCWZpbGVfbmFtZRgBIAEoCRIUCgxjb250ZW50X3R5cGUYAiABKAkSEgoKc2l6ZV9ieXRlcxgDIAEoAyL6AQoYQ3JlYXRlVXBsb2FkTGlua1Jlc3BvbnNlEhIKCnVwbG9hZF91cmwYASABKAkSQgoHaGVhZGVycxgCIAMoCzIxLmdhdGV3YXkudjEuQ3JlYXRlVXBsb2FkTGlua1Jlc3BvbnNlLkhlYWRlcnNFbnRyeRISCgpvYmplY3Rfa2V5GAMgASgJEhIKCnB1YmxpY191cmwYBCABKAkSLgoKZXhwaXJlc19hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAaLgoMSGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEybgoNVXBsb2FkU2VydmljZRJdChBDcmVhdGVVcGxvYWRMaW5rEiMuZ2F0ZXdheS52MS5DcmVhdGVVcGxvYWRMaW5rUmVxdWVzdBokLmdhdGV3YXkudjEuQ3JlYXRlVXBsb2FkTGlua1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("Ch9nYXRld2F5L3YxL3VwbG9hZF9zZXJ2aWNlLnByb3RvEgpnYXRld2F5LnYxIlYKF0NyZWF0ZVVwbG9hZExpbmtSZXF1ZXN0EhEKCWZpbGVfbmFtZRgBIAEoCRIUCgxjb250ZW50X3R5cGUYAiABKAkSEgoKc2l6ZV9ieXRlcxgDIAEoAyKPAgoYQ3JlYXRlVXBsb2FkTGlua1Jlc3BvbnNlEhIKCnVwbG9hZF91cmwYASABKAkSQgoHaGVhZGVycxgCIAMoCzIxLmdhdGV3YXkudjEuQ3JlYXRlVXBsb2FkTGlua1Jlc3BvbnNlLkhlYWRlcnNFbnRyeRISCgpvYmplY3Rfa2V5GAMgASgJEhIKCnB1YmxpY191cmwYBCABKAkSLgoKZXhwaXJlc19hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLcHVibGljX3JlYWQYBiABKAgaLgoMSGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEigQEKHUNyZWF0ZURvY3VtZW50UmVhZExpbmtSZXF1ZXN0EhsKE3Byb3ZpZGVyX2FjY291bnRfaWQYASABKAkSEwoLcmVjZWl2ZXJfaWQYAiABKAkSLgoIZG9jdW1lbnQYAyABKA4yHC5nYXRld2F5LnYxLlJlY2VpdmVyRG9jdW1lbnQiXQoeQ3JlYXRlRG9jdW1lbnRSZWFkTGlua1Jlc3BvbnNlEgsKA3VybBgBIAEoCRIuCgpleHBpcmVzX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCr4AQoQUmVjZWl2ZXJEb2N1bWVudBIhCh1SRUNFSVZFUl9ET0NVTUVOVF9VTlNQRUNJRklFRBAAEiQKIFJFQ0VJVkVSX0RPQ1VNRU5UX0RPQ1VNRU5UX1BIT1RPEAESKgomUkVDRUlWRVJfRE9DVU1FTlRfU0VMRklFX1dJVEhfRE9DVU1FTlQQAhIjCh9SRUNFSVZFUl9ET0NVTUVOVF9BRERSRVNTX1BST09GEAMSIwofUkVDRUlWRVJfRE9DVU1FTlRfQkFMQU5DRV9TSEVFVBAEEiUKIVJFQ0VJVkVSX0RPQ1VNRU5UX1NPQ0lBTF9DT05UUkFDVBAFMt8BCg1VcGxvYWRTZXJ2aWNlEl0KEENyZWF0ZVVwbG9hZExpbmsSIy5nYXRld2F5LnYxLkNyZWF0ZVVwbG9hZExpbmtSZXF1ZXN0GiQuZ2F0ZXdheS52MS5DcmVhdGVVcGxvYWRMaW5rUmVzcG9uc2USbwoWQ3JlYXRlRG9jdW1lbnRSZWFkTGluaxIpLmdhdGV3YXkudjEuQ3JlYXRlRG9jdW1lbnRSZWFkTGlua1JlcXVlc3QaKi5nYXRld2F5LnYxLkNyZWF0ZURvY3VtZW50UmVhZExpbmtSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * @generated from message gateway.v1.CreateUploadLinkRequest
@@ -59,7 +59,8 @@ export type CreateUploadLinkResponse = Message<"gateway.v1.CreateUploadLinkRespo
   uploadUrl: string;
 
   /**
-   * Headers the PUT must carry (Content-Type, the public-read ACL, the one-year immutable Cache-Control).
+   * Headers the PUT must carry (Content-Type, the public-read ACL, the one-year immutable Cache-Control;
+   * with private uploads no ACL and `Cache-Control: private, no-store`).
    *
    * @generated from field: map<string, string> headers = 2;
    */
@@ -73,7 +74,9 @@ export type CreateUploadLinkResponse = Message<"gateway.v1.CreateUploadLinkRespo
   objectKey: string;
 
   /**
-   * Where the object can be read once uploaded (it is public-read).
+   * The object's address once uploaded: what a receiver's documents name.
+   * Readable by anyone when public_read; otherwise only through
+   * CreateDocumentReadLink.
    *
    * @generated from field: string public_url = 4;
    */
@@ -83,6 +86,14 @@ export type CreateUploadLinkResponse = Message<"gateway.v1.CreateUploadLinkRespo
    * @generated from field: google.protobuf.Timestamp expires_at = 5;
    */
   expiresAt?: Timestamp | undefined;
+
+  /**
+   * Whether the object is public-read (the default); false when the gateway
+   * keeps uploads private (UPLOADS_PRIVATE).
+   *
+   * @generated from field: bool public_read = 6;
+   */
+  publicRead: boolean;
 };
 
 /**
@@ -91,6 +102,104 @@ export type CreateUploadLinkResponse = Message<"gateway.v1.CreateUploadLinkRespo
  */
 export const CreateUploadLinkResponseSchema: GenMessage<CreateUploadLinkResponse> = /*@__PURE__*/
   messageDesc(file_gateway_v1_upload_service, 1);
+
+/**
+ * @generated from message gateway.v1.CreateDocumentReadLinkRequest
+ */
+export type CreateDocumentReadLinkRequest = Message<"gateway.v1.CreateDocumentReadLinkRequest"> & {
+  /**
+   * @generated from field: string provider_account_id = 1;
+   */
+  providerAccountId: string;
+
+  /**
+   * The provider's id of the receiver, as GetReceiver takes it.
+   *
+   * @generated from field: string receiver_id = 2;
+   */
+  receiverId: string;
+
+  /**
+   * @generated from field: gateway.v1.ReceiverDocument document = 3;
+   */
+  document: ReceiverDocument;
+};
+
+/**
+ * Describes the message gateway.v1.CreateDocumentReadLinkRequest.
+ * Use `create(CreateDocumentReadLinkRequestSchema)` to create a new message.
+ */
+export const CreateDocumentReadLinkRequestSchema: GenMessage<CreateDocumentReadLinkRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_upload_service, 2);
+
+/**
+ * @generated from message gateway.v1.CreateDocumentReadLinkResponse
+ */
+export type CreateDocumentReadLinkResponse = Message<"gateway.v1.CreateDocumentReadLinkResponse"> & {
+  /**
+   * GET the document here (a browser can open it in a new tab).
+   *
+   * @generated from field: string url = 1;
+   */
+  url: string;
+
+  /**
+   * When the link stops working; unset for a URL outside the gateway's store, which the gateway does not sign.
+   *
+   * @generated from field: google.protobuf.Timestamp expires_at = 2;
+   */
+  expiresAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message gateway.v1.CreateDocumentReadLinkResponse.
+ * Use `create(CreateDocumentReadLinkResponseSchema)` to create a new message.
+ */
+export const CreateDocumentReadLinkResponseSchema: GenMessage<CreateDocumentReadLinkResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_upload_service, 3);
+
+/**
+ * One of a receiver's verification documents (the fields of ReceiverDocuments).
+ *
+ * @generated from enum gateway.v1.ReceiverDocument
+ */
+export enum ReceiverDocument {
+  /**
+   * @generated from enum value: RECEIVER_DOCUMENT_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: RECEIVER_DOCUMENT_DOCUMENT_PHOTO = 1;
+   */
+  DOCUMENT_PHOTO = 1,
+
+  /**
+   * @generated from enum value: RECEIVER_DOCUMENT_SELFIE_WITH_DOCUMENT = 2;
+   */
+  SELFIE_WITH_DOCUMENT = 2,
+
+  /**
+   * @generated from enum value: RECEIVER_DOCUMENT_ADDRESS_PROOF = 3;
+   */
+  ADDRESS_PROOF = 3,
+
+  /**
+   * @generated from enum value: RECEIVER_DOCUMENT_BALANCE_SHEET = 4;
+   */
+  BALANCE_SHEET = 4,
+
+  /**
+   * @generated from enum value: RECEIVER_DOCUMENT_SOCIAL_CONTRACT = 5;
+   */
+  SOCIAL_CONTRACT = 5,
+}
+
+/**
+ * Describes the enum gateway.v1.ReceiverDocument.
+ */
+export const ReceiverDocumentSchema: GenEnum<ReceiverDocument> = /*@__PURE__*/
+  enumDesc(file_gateway_v1_upload_service, 0);
 
 /**
  * Files the back-office uploads straight to object storage (receivers'
@@ -108,6 +217,20 @@ export const UploadService: GenService<{
     methodKind: "unary";
     input: typeof CreateUploadLinkRequestSchema;
     output: typeof CreateUploadLinkResponseSchema;
+  },
+  /**
+   * A link valid for 5 minutes to read one of a receiver's verification
+   * documents: a presigned GET when the document is in the gateway's own store
+   * (the only way to read it when uploads are private, UPLOADS_PRIVATE), else
+   * the URL the receiver was created with. Needs receivers:read; written to the
+   * audit trail.
+   *
+   * @generated from rpc gateway.v1.UploadService.CreateDocumentReadLink
+   */
+  createDocumentReadLink: {
+    methodKind: "unary";
+    input: typeof CreateDocumentReadLinkRequestSchema;
+    output: typeof CreateDocumentReadLinkResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_gateway_v1_upload_service, 0);

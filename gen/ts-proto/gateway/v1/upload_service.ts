@@ -24,6 +24,64 @@ export const protobufPackage = "gateway.v1";
 
 export const protobufFileName = "gateway/v1/upload_service.proto";
 
+/** One of a receiver's verification documents (the fields of ReceiverDocuments). */
+export enum ReceiverDocument {
+  RECEIVER_DOCUMENT_UNSPECIFIED = 0,
+  RECEIVER_DOCUMENT_DOCUMENT_PHOTO = 1,
+  RECEIVER_DOCUMENT_SELFIE_WITH_DOCUMENT = 2,
+  RECEIVER_DOCUMENT_ADDRESS_PROOF = 3,
+  RECEIVER_DOCUMENT_BALANCE_SHEET = 4,
+  RECEIVER_DOCUMENT_SOCIAL_CONTRACT = 5,
+  UNRECOGNIZED = -1,
+}
+
+export function receiverDocumentFromJSON(object: any): ReceiverDocument {
+  switch (object) {
+    case 0:
+    case "RECEIVER_DOCUMENT_UNSPECIFIED":
+      return ReceiverDocument.RECEIVER_DOCUMENT_UNSPECIFIED;
+    case 1:
+    case "RECEIVER_DOCUMENT_DOCUMENT_PHOTO":
+      return ReceiverDocument.RECEIVER_DOCUMENT_DOCUMENT_PHOTO;
+    case 2:
+    case "RECEIVER_DOCUMENT_SELFIE_WITH_DOCUMENT":
+      return ReceiverDocument.RECEIVER_DOCUMENT_SELFIE_WITH_DOCUMENT;
+    case 3:
+    case "RECEIVER_DOCUMENT_ADDRESS_PROOF":
+      return ReceiverDocument.RECEIVER_DOCUMENT_ADDRESS_PROOF;
+    case 4:
+    case "RECEIVER_DOCUMENT_BALANCE_SHEET":
+      return ReceiverDocument.RECEIVER_DOCUMENT_BALANCE_SHEET;
+    case 5:
+    case "RECEIVER_DOCUMENT_SOCIAL_CONTRACT":
+      return ReceiverDocument.RECEIVER_DOCUMENT_SOCIAL_CONTRACT;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return ReceiverDocument.UNRECOGNIZED;
+  }
+}
+
+export function receiverDocumentToJSON(object: ReceiverDocument): string {
+  switch (object) {
+    case ReceiverDocument.RECEIVER_DOCUMENT_UNSPECIFIED:
+      return "RECEIVER_DOCUMENT_UNSPECIFIED";
+    case ReceiverDocument.RECEIVER_DOCUMENT_DOCUMENT_PHOTO:
+      return "RECEIVER_DOCUMENT_DOCUMENT_PHOTO";
+    case ReceiverDocument.RECEIVER_DOCUMENT_SELFIE_WITH_DOCUMENT:
+      return "RECEIVER_DOCUMENT_SELFIE_WITH_DOCUMENT";
+    case ReceiverDocument.RECEIVER_DOCUMENT_ADDRESS_PROOF:
+      return "RECEIVER_DOCUMENT_ADDRESS_PROOF";
+    case ReceiverDocument.RECEIVER_DOCUMENT_BALANCE_SHEET:
+      return "RECEIVER_DOCUMENT_BALANCE_SHEET";
+    case ReceiverDocument.RECEIVER_DOCUMENT_SOCIAL_CONTRACT:
+      return "RECEIVER_DOCUMENT_SOCIAL_CONTRACT";
+    case ReceiverDocument.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 export interface CreateUploadLinkRequest {
   /** The file's own name, without a folder: no '/', '\' or control characters; at most 200 characters. */
   fileName: string;
@@ -36,18 +94,46 @@ export interface CreateUploadLinkRequest {
 export interface CreateUploadLinkResponse {
   /** PUT the file's bytes here, with exactly `headers`. */
   uploadUrl: string;
-  /** Headers the PUT must carry (Content-Type, the public-read ACL, the one-year immutable Cache-Control). */
+  /**
+   * Headers the PUT must carry (Content-Type, the public-read ACL, the one-year immutable Cache-Control;
+   * with private uploads no ACL and `Cache-Control: private, no-store`).
+   */
   headers: { [key: string]: string };
   /** folder / unique id / file name. */
   objectKey: string;
-  /** Where the object can be read once uploaded (it is public-read). */
+  /**
+   * The object's address once uploaded: what a receiver's documents name.
+   * Readable by anyone when public_read; otherwise only through
+   * CreateDocumentReadLink.
+   */
   publicUrl: string;
-  expiresAt: Date | undefined;
+  expiresAt:
+    | Date
+    | undefined;
+  /**
+   * Whether the object is public-read (the default); false when the gateway
+   * keeps uploads private (UPLOADS_PRIVATE).
+   */
+  publicRead: boolean;
 }
 
 export interface CreateUploadLinkResponse_HeadersEntry {
   key: string;
   value: string;
+}
+
+export interface CreateDocumentReadLinkRequest {
+  providerAccountId: string;
+  /** The provider's id of the receiver, as GetReceiver takes it. */
+  receiverId: string;
+  document: ReceiverDocument;
+}
+
+export interface CreateDocumentReadLinkResponse {
+  /** GET the document here (a browser can open it in a new tab). */
+  url: string;
+  /** When the link stops working; unset for a URL outside the gateway's store, which the gateway does not sign. */
+  expiresAt: Date | undefined;
 }
 
 function createBaseCreateUploadLinkRequest(): CreateUploadLinkRequest {
@@ -164,7 +250,7 @@ export const CreateUploadLinkRequest: MessageFns<CreateUploadLinkRequest> = {
 };
 
 function createBaseCreateUploadLinkResponse(): CreateUploadLinkResponse {
-  return { uploadUrl: "", headers: {}, objectKey: "", publicUrl: "", expiresAt: undefined };
+  return { uploadUrl: "", headers: {}, objectKey: "", publicUrl: "", expiresAt: undefined, publicRead: false };
 }
 
 export const CreateUploadLinkResponse: MessageFns<CreateUploadLinkResponse> = {
@@ -183,6 +269,9 @@ export const CreateUploadLinkResponse: MessageFns<CreateUploadLinkResponse> = {
     }
     if (message.expiresAt !== undefined) {
       Timestamp.encode(toTimestamp(message.expiresAt), writer.uint32(42).fork()).join();
+    }
+    if (message.publicRead !== false) {
+      writer.uint32(48).bool(message.publicRead);
     }
     return writer;
   },
@@ -243,6 +332,14 @@ export const CreateUploadLinkResponse: MessageFns<CreateUploadLinkResponse> = {
             message.expiresAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.publicRead = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -291,6 +388,11 @@ export const CreateUploadLinkResponse: MessageFns<CreateUploadLinkResponse> = {
         : isSet(object.expires_at)
         ? fromJsonTimestamp(object.expires_at)
         : undefined,
+      publicRead: isSet(object.publicRead)
+        ? globalThis.Boolean(object.publicRead)
+        : isSet(object.public_read)
+        ? globalThis.Boolean(object.public_read)
+        : false,
     };
   },
 
@@ -317,6 +419,9 @@ export const CreateUploadLinkResponse: MessageFns<CreateUploadLinkResponse> = {
     if (message.expiresAt !== undefined) {
       obj.expiresAt = message.expiresAt.toISOString();
     }
+    if (message.publicRead !== false) {
+      obj.publicRead = message.publicRead;
+    }
     return obj;
   },
 
@@ -338,6 +443,7 @@ export const CreateUploadLinkResponse: MessageFns<CreateUploadLinkResponse> = {
     message.objectKey = object.objectKey ?? "";
     message.publicUrl = object.publicUrl ?? "";
     message.expiresAt = object.expiresAt ?? undefined;
+    message.publicRead = object.publicRead ?? false;
     return message;
   },
 };
@@ -427,6 +533,204 @@ export const CreateUploadLinkResponse_HeadersEntry: MessageFns<CreateUploadLinkR
   },
 };
 
+function createBaseCreateDocumentReadLinkRequest(): CreateDocumentReadLinkRequest {
+  return { providerAccountId: "", receiverId: "", document: 0 };
+}
+
+export const CreateDocumentReadLinkRequest: MessageFns<CreateDocumentReadLinkRequest> = {
+  encode(message: CreateDocumentReadLinkRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.providerAccountId !== "") {
+      writer.uint32(10).string(message.providerAccountId);
+    }
+    if (message.receiverId !== "") {
+      writer.uint32(18).string(message.receiverId);
+    }
+    if (message.document !== 0) {
+      writer.uint32(24).int32(message.document);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateDocumentReadLinkRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateDocumentReadLinkRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.providerAccountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.receiverId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.document = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateDocumentReadLinkRequest {
+    return {
+      providerAccountId: isSet(object.providerAccountId)
+        ? globalThis.String(object.providerAccountId)
+        : isSet(object.provider_account_id)
+        ? globalThis.String(object.provider_account_id)
+        : "",
+      receiverId: isSet(object.receiverId)
+        ? globalThis.String(object.receiverId)
+        : isSet(object.receiver_id)
+        ? globalThis.String(object.receiver_id)
+        : "",
+      document: isSet(object.document) ? receiverDocumentFromJSON(object.document) : 0,
+    };
+  },
+
+  toJSON(message: CreateDocumentReadLinkRequest): unknown {
+    const obj: any = {};
+    if (message.providerAccountId !== "") {
+      obj.providerAccountId = message.providerAccountId;
+    }
+    if (message.receiverId !== "") {
+      obj.receiverId = message.receiverId;
+    }
+    if (message.document !== 0) {
+      obj.document = receiverDocumentToJSON(message.document);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CreateDocumentReadLinkRequest>): CreateDocumentReadLinkRequest {
+    return CreateDocumentReadLinkRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateDocumentReadLinkRequest>): CreateDocumentReadLinkRequest {
+    const message = createBaseCreateDocumentReadLinkRequest();
+    message.providerAccountId = object.providerAccountId ?? "";
+    message.receiverId = object.receiverId ?? "";
+    message.document = object.document ?? 0;
+    return message;
+  },
+};
+
+function createBaseCreateDocumentReadLinkResponse(): CreateDocumentReadLinkResponse {
+  return { url: "", expiresAt: undefined };
+}
+
+export const CreateDocumentReadLinkResponse: MessageFns<CreateDocumentReadLinkResponse> = {
+  encode(message: CreateDocumentReadLinkResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.url !== "") {
+      writer.uint32(10).string(message.url);
+    }
+    if (message.expiresAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.expiresAt), writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateDocumentReadLinkResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateDocumentReadLinkResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.expiresAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateDocumentReadLinkResponse {
+    return {
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      expiresAt: isSet(object.expiresAt)
+        ? fromJsonTimestamp(object.expiresAt)
+        : isSet(object.expires_at)
+        ? fromJsonTimestamp(object.expires_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: CreateDocumentReadLinkResponse): unknown {
+    const obj: any = {};
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.expiresAt !== undefined) {
+      obj.expiresAt = message.expiresAt.toISOString();
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CreateDocumentReadLinkResponse>): CreateDocumentReadLinkResponse {
+    return CreateDocumentReadLinkResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateDocumentReadLinkResponse>): CreateDocumentReadLinkResponse {
+    const message = createBaseCreateDocumentReadLinkResponse();
+    message.url = object.url ?? "";
+    message.expiresAt = object.expiresAt ?? undefined;
+    return message;
+  },
+};
+
 /**
  * Files the back-office uploads straight to object storage (receivers'
  * verification documents): the gateway signs a PUT, the browser sends the file.
@@ -445,11 +749,38 @@ export const UploadServiceService = {
       Buffer.from(CreateUploadLinkResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CreateUploadLinkResponse => CreateUploadLinkResponse.decode(value),
   },
+  /**
+   * A link valid for 5 minutes to read one of a receiver's verification
+   * documents: a presigned GET when the document is in the gateway's own store
+   * (the only way to read it when uploads are private, UPLOADS_PRIVATE), else
+   * the URL the receiver was created with. Needs receivers:read; written to the
+   * audit trail.
+   */
+  createDocumentReadLink: {
+    path: "/gateway.v1.UploadService/CreateDocumentReadLink" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateDocumentReadLinkRequest): Buffer =>
+      Buffer.from(CreateDocumentReadLinkRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateDocumentReadLinkRequest => CreateDocumentReadLinkRequest.decode(value),
+    responseSerialize: (value: CreateDocumentReadLinkResponse): Buffer =>
+      Buffer.from(CreateDocumentReadLinkResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateDocumentReadLinkResponse =>
+      CreateDocumentReadLinkResponse.decode(value),
+  },
 } as const;
 
 export interface UploadServiceServer extends UntypedServiceImplementation {
   /** A signed PUT valid for 60 seconds, for one file of the given type and size. */
   createUploadLink: handleUnaryCall<CreateUploadLinkRequest, CreateUploadLinkResponse>;
+  /**
+   * A link valid for 5 minutes to read one of a receiver's verification
+   * documents: a presigned GET when the document is in the gateway's own store
+   * (the only way to read it when uploads are private, UPLOADS_PRIVATE), else
+   * the URL the receiver was created with. Needs receivers:read; written to the
+   * audit trail.
+   */
+  createDocumentReadLink: handleUnaryCall<CreateDocumentReadLinkRequest, CreateDocumentReadLinkResponse>;
 }
 
 export interface UploadServiceClient extends Client {
@@ -468,6 +799,28 @@ export interface UploadServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreateUploadLinkResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * A link valid for 5 minutes to read one of a receiver's verification
+   * documents: a presigned GET when the document is in the gateway's own store
+   * (the only way to read it when uploads are private, UPLOADS_PRIVATE), else
+   * the URL the receiver was created with. Needs receivers:read; written to the
+   * audit trail.
+   */
+  createDocumentReadLink(
+    request: CreateDocumentReadLinkRequest,
+    callback: (error: ServiceError | null, response: CreateDocumentReadLinkResponse) => void,
+  ): ClientUnaryCall;
+  createDocumentReadLink(
+    request: CreateDocumentReadLinkRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateDocumentReadLinkResponse) => void,
+  ): ClientUnaryCall;
+  createDocumentReadLink(
+    request: CreateDocumentReadLinkRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateDocumentReadLinkResponse) => void,
   ): ClientUnaryCall;
 }
 
