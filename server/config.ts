@@ -74,7 +74,7 @@ export interface Config {
   maxRequestBytes: number;
   /** WEBHOOK_MAX_BODY_BYTES: the largest notification body the sidecar reads. */
   webhookMaxBodyBytes: number;
-  /** Notifications the sidecar takes per provider account: a sustained rate and a burst (0 per second: no limit). */
+  /** Failed notifications (bad signature, unknown account) the sidecar answers per provider account before it answers 429: a sustained rate and a burst (0 per second: no limit). Authentic ones never count. */
   webhookRatePerSecond: number;
   webhookRateBurst: number;
   /** Notifications with a bad signature stored per account and hour; past it they are refused, counted and logged, not stored. */

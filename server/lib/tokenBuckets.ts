@@ -12,6 +12,15 @@ export class TokenBuckets {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** What take would answer, without taking: 0 when `key` has a token, else the seconds until it will. */
+  peek(key: string): number {
+    const { perSecond, burst } = this.options;
+    const previous = this.buckets.get(key);
+    const tokens = previous ? Math.min(burst, previous.tokens + ((this.now() - previous.at) / 1000) * perSecond) : burst;
+    if (tokens >= 1) return 0;
+    return perSecond > 0 ? Math.max(1, Math.ceil((1 - tokens) / perSecond)) : Infinity;
+  }
+
   /** Takes a token for `key`: 0 when there was one, else the seconds until there will be (for Retry-After). */
   take(key: string): number {
     const { perSecond, burst, maxKeys = 10_000 } = this.options;

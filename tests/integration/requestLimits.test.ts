@@ -21,7 +21,7 @@ let otherAccountId: string;
 const log = capturedLogger('warn');
 
 beforeAll(async () => {
-  // One notification per 1000 s after a burst of 6: a refill cannot happen during the test.
+  // One failed notification per 1000 s after a burst of 6: a refill cannot happen during the test.
   stack = await startTestStack({
     env: { WEBHOOK_RATE_PER_SECOND: '0.001', WEBHOOK_RATE_BURST: '6', WEBHOOK_BAD_SIGNATURE_STORE_LIMIT: '2' },
     logger: log.logger,
@@ -143,13 +143,15 @@ describe('webhook sidecar', () => {
     expect(refused.map((line) => line.unstoredBadSignatures)).toEqual([1, 2]);
   });
 
-  it('rate-limits per account with 429 and Retry-After; another account is not affected', async () => {
-    // The previous test spent 4 of this account's burst of 6.
-    expect((await notify(accountId, event('ok1'))).status).toBe(200);
-    expect((await notify(accountId, event('ok2'))).status).toBe(200);
-    const limited = await notify(accountId, event('ok3'));
+  it('rate-limits failures per account with 429 and Retry-After; authentic notifications and another account are not affected', async () => {
+    // The previous test spent 4 of this account's burst of 6 with bad signatures.
+    expect((await notify(accountId, event('bad5'), 't=1,v1=forged')).status).toBe(401);
+    expect((await notify(accountId, event('bad6'), 't=1,v1=forged')).status).toBe(401);
+    const limited = await notify(accountId, event('bad7'), 't=1,v1=forged');
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect((await notify(otherAccountId, event('other1'))).status).toBe(200);
+    // Past the burst of 6, and still taken: authentic notifications never count.
+    for (const id of ['ok1', 'ok2', 'ok3', 'ok4', 'ok5', 'ok6', 'ok7']) expect((await notify(accountId, event(id))).status).toBe(200);
+    expect((await notify(otherAccountId, event('other-bad'), 't=1,v1=forged')).status).toBe(401);
   });
 });

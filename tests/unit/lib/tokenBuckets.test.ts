@@ -20,3 +20,14 @@ it('keeps at most maxKeys buckets: the oldest is forgotten and starts again full
   buckets.take('c');
   expect(buckets.take('a')).toBe(0);
 });
+
+it('says whether a key has a token without taking it', () => {
+  let now = 0;
+  const buckets = new TokenBuckets({ perSecond: 1, burst: 1 }, () => now);
+  expect(buckets.peek('a')).toBe(0);
+  expect(buckets.peek('a')).toBe(0);
+  expect(buckets.take('a')).toBe(0);
+  expect(buckets.peek('a')).toBe(1);
+  now = 1000;
+  expect(buckets.peek('a')).toBe(0);
+});
