@@ -291,7 +291,13 @@ export async function startGateway(input: Config, components: readonly Component
     if (admin) running.firstAdmin = { email: admin.email, ...(config.firstAdmin.generated ? { password: config.firstAdmin.password } : {}) };
 
     // One limit for both transports: a caller switching from gRPC to Connect keeps one budget.
-    const rateLimit = CallerRateLimit.of({ perSecond: config.rateLimitPerSecond, burst: config.rateLimitBurst }, logger);
+    const rateLimit = CallerRateLimit.of(
+      {
+        tokens: { perSecond: config.rateLimitPerSecond, burst: config.rateLimitBurst },
+        operators: { perSecond: config.operatorRateLimitPerSecond, burst: config.operatorRateLimitBurst },
+      },
+      logger,
+    );
     const inFlight = InFlightLimit.of(config.maxInFlight);
     const pressure = LoopPressure.of(config.shedEventLoopDelayMs, {
       limit: config.shedPoolWaiting,

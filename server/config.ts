@@ -79,9 +79,15 @@ export interface Config {
   webhookRateBurst: number;
   /** Notifications with a bad signature stored per account and hour; past it they are refused, counted and logged, not stored. */
   webhookBadSignatureStoreLimit: number;
-  /** RPCs each caller (API token, service token, operator) may make, over gRPC and Connect together: a sustained rate and a burst (0 per second: no limit). */
+  /**
+   * RPCs each token (a service token, an API_TOKENS entry) may make, over gRPC and Connect together: a sustained rate and
+   * a burst (RATE_LIMIT_*; 0 per second, the default: no limit).
+   */
   rateLimitPerSecond: number;
   rateLimitBurst: number;
+  /** The same for each operator's session (OPERATOR_RATE_LIMIT_*): 50 a second, 100 at once by default. */
+  operatorRateLimitPerSecond: number;
+  operatorRateLimitBurst: number;
   /**
    * Object storage for uploads (S3_*): any S3-compatible store. Without
    * S3_ENDPOINT the gateway starts its own on loopback (s3rver on S3_PORT,
@@ -229,15 +235,32 @@ function firstAdmin(env: NodeJS.ProcessEnv, dataDir: string): Config['firstAdmin
   return { email, password: persisted(dataDir, 'admin-password', () => randomBytes(18).toString('base64url')).value, generated: true };
 }
 
-/** RATE_LIMIT_PER_SECOND and RATE_LIMIT_BURST; a limit with no call at once would refuse every call. */
-function callerRateLimit(env: NodeJS.ProcessEnv): Pick<Config, 'rateLimitPerSecond' | 'rateLimitBurst'> {
-  const rateLimitPerSecond = rate(env, 'RATE_LIMIT_PER_SECOND', 50);
-  const rateLimitBurst = count(env, 'RATE_LIMIT_BURST', 100);
-  if (rateLimitPerSecond > 0 && rateLimitBurst < 1)
+/** A rate and a burst (`<prefix>_PER_SECOND`, `<prefix>_BURST`); a limit with no call at once would refuse every call. */
+function rateLimit(env: NodeJS.ProcessEnv, prefix: string, defaultPerSecond: number): { perSecond: number; burst: number } {
+  const perSecond = rate(env, `${prefix}_PER_SECOND`, defaultPerSecond);
+  const burst = count(env, `${prefix}_BURST`, 100);
+  if (perSecond > 0 && burst < 1)
     throw new Error(
-      `RATE_LIMIT_BURST must be at least 1 while RATE_LIMIT_PER_SECOND is above 0 (0 turns the limit off), got ${JSON.stringify(env.RATE_LIMIT_BURST)}`,
+      `${prefix}_BURST must be at least 1 while ${prefix}_PER_SECOND is above 0 (0 turns the limit off), got ${JSON.stringify(env[`${prefix}_BURST`])}`,
     );
-  return { rateLimitPerSecond, rateLimitBurst };
+  return { perSecond, burst };
+}
+
+/**
+ * RATE_LIMIT_* for tokens (the checkout's services: off unless set, since a service's volume is the business's) and
+ * OPERATOR_RATE_LIMIT_* for operators' sessions (people: 50 a second, 100 at once).
+ */
+function callerRateLimits(
+  env: NodeJS.ProcessEnv,
+): Pick<Config, 'rateLimitPerSecond' | 'rateLimitBurst' | 'operatorRateLimitPerSecond' | 'operatorRateLimitBurst'> {
+  const tokens = rateLimit(env, 'RATE_LIMIT', 0);
+  const operators = rateLimit(env, 'OPERATOR_RATE_LIMIT', 50);
+  return {
+    rateLimitPerSecond: tokens.perSecond,
+    rateLimitBurst: tokens.burst,
+    operatorRateLimitPerSecond: operators.perSecond,
+    operatorRateLimitBurst: operators.burst,
+  };
 }
 
 /** PROCESS_HEARTBEAT_MS, PROCESS_STALE_MS and UNKNOWN_CHECK_SCHEDULE_MS. */
@@ -353,7 +376,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRatePerSecond: rate(env, 'WEBHOOK_RATE_PER_SECOND', 20),
     webhookRateBurst: count(env, 'WEBHOOK_RATE_BURST', 100),
     webhookBadSignatureStoreLimit: count(env, 'WEBHOOK_BAD_SIGNATURE_STORE_LIMIT', 100),
-    ...callerRateLimit(env),
+    ...callerRateLimits(env),
     maxInFlight: count(env, 'MAX_IN_FLIGHT', 256),
     shedEventLoopDelayMs: count(env, 'SHED_EVENT_LOOP_DELAY_MS', 100),
     shedPoolWaiting: count(env, 'SHED_POOL_WAITING', 20),

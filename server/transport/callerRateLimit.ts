@@ -3,10 +3,19 @@ import type { Principal } from '../gateway/access.js';
 import { GatewayError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 
-/** RATE_LIMIT_PER_SECOND and RATE_LIMIT_BURST; 0 per second: no limit. */
+/** A sustained rate and a burst; 0 per second: no limit. */
 export interface RateLimitSettings {
   perSecond: number;
   burst: number;
+}
+
+/**
+ * The budgets by kind of caller: `tokens` for machines (service tokens and API_TOKENS entries: RATE_LIMIT_*, off
+ * unless set), `operators` for people in the back-office (OPERATOR_RATE_LIMIT_*).
+ */
+export interface CallerRateLimitSettings {
+  tokens: RateLimitSettings;
+  operators: RateLimitSettings;
 }
 
 /** Tenths of a second, rounded up: "try again in 0 s" would invite an immediate retry that fails again. */
@@ -18,40 +27,60 @@ const calls = (n: number) => `${n} call${n === 1 ? '' : 's'}`;
 export const rateLimitedMessage = (settings: RateLimitSettings, retryAfterMs: number): string =>
   `rate limit reached for this caller: at most ${calls(settings.perSecond)} per second, ${settings.burst} at once; try again in ${seconds(retryAfterMs)} s`;
 
+/** One kind of caller's budgets: at most `burst` calls per window of burst / perSecond seconds, per caller. */
+class Budgets {
+  private readonly limiter: RateLimiterMemory;
+
+  constructor(readonly settings: RateLimitSettings) {
+    this.limiter = new RateLimiterMemory({ points: settings.burst, duration: settings.burst / settings.perSecond });
+  }
+
+  consume(key: string): Promise<unknown> {
+    return this.limiter.consume(key);
+  }
+}
+
 /**
  * Calls each caller (a principal: an API_TOKENS entry, a service token, an
  * operator) may make, whatever the transport: at most `burst` in a window of
  * burst / perSecond seconds that opens at the caller's first call, so that
- * over time the rate stays at perSecond. One instance serves both transports
- * of a process, so switching from gRPC to Connect does not double a budget.
+ * over time the rate stays at perSecond. Tokens (machines: the checkout's
+ * services) and operators (people) have settings of their own, since a
+ * service's normal traffic is a person's runaway loop. One instance serves
+ * both transports of a process, so switching from gRPC to Connect does not
+ * double a budget.
  */
 export class CallerRateLimit {
-  private readonly limiter: RateLimiterMemory;
+  private readonly byKind: Partial<Record<Principal['kind'], Budgets>>;
 
   private constructor(
-    private readonly settings: RateLimitSettings,
+    settings: CallerRateLimitSettings,
     private readonly logger: Logger,
   ) {
-    this.limiter = new RateLimiterMemory({ points: settings.burst, duration: settings.burst / settings.perSecond });
+    const budgets = (limit: RateLimitSettings) => (limit.perSecond > 0 ? new Budgets(limit) : undefined);
+    const tokens = budgets(settings.tokens);
+    this.byKind = { service: tokens, bootstrap: tokens, operator: budgets(settings.operators) };
   }
 
-  /** The limit, or undefined when RATE_LIMIT_PER_SECOND is 0 (no limit). */
-  static of(settings: RateLimitSettings, logger: Logger): CallerRateLimit | undefined {
-    return settings.perSecond > 0 ? new CallerRateLimit(settings, logger) : undefined;
+  /** The limits, or undefined when both are off (0 per second). */
+  static of(settings: CallerRateLimitSettings, logger: Logger): CallerRateLimit | undefined {
+    return settings.tokens.perSecond > 0 || settings.operators.perSecond > 0 ? new CallerRateLimit(settings, logger) : undefined;
   }
 
   /** Counts one call of the principal; RESOURCE_EXHAUSTED, with when to try again, once its budget is spent. */
   async take(principal: Principal): Promise<void> {
+    const budgets = this.byKind[principal.kind];
+    if (!budgets) return;
     const key = `${principal.kind}:${principal.id}`;
     try {
-      await this.limiter.consume(key);
+      await budgets.consume(key);
     } catch (refusal) {
       if (!(refusal instanceof RateLimiterRes)) throw refusal;
       const retryAfterMs = Math.max(1, Math.ceil(refusal.msBeforeNext));
       // Once per caller and window, not once per refused call: a flood must not become a flood of log lines.
-      if (refusal.consumedPoints === this.settings.burst + 1)
+      if (refusal.consumedPoints === budgets.settings.burst + 1)
         this.logger.warn({ caller: key, name: principal.name, retryAfterMs }, 'rate limit reached for a caller');
-      throw new GatewayError('RESOURCE_EXHAUSTED', rateLimitedMessage(this.settings, retryAfterMs), { reason: 'RATE_LIMITED', retryAfterMs });
+      throw new GatewayError('RESOURCE_EXHAUSTED', rateLimitedMessage(budgets.settings, retryAfterMs), { reason: 'RATE_LIMITED', retryAfterMs });
     }
   }
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { ListProvidersRequest, WatchEventsRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
-import { CreateServiceTokenRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
+import { CreateOperatorRequest, CreateServiceTokenRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
 import { rateLimitedMessage } from '../../server/transport/callerRateLimit.js';
 import { connectDriver, errorDetailsOf, failureOf, type Driver } from '../support/clients.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
@@ -14,6 +14,8 @@ import { scrape, valueOf } from '../support/metrics.js';
  * gRPC and Connect; past it a call is RESOURCE_EXHAUSTED with a RetryInfo
  * saying when to try again. The window here is 3 s (1 call per second, 3 at
  * once), long enough for four quick calls to land in it on a slow machine.
+ * Issue 32, point 6: by default tokens have no limit (the checkout's volume is
+ * the business's) and operators' sessions have one.
  */
 const LIMIT = { perSecond: 1, burst: 3 };
 const TRANSPORTS = ['gRPC', 'Connect'] as const;
@@ -118,4 +120,69 @@ it('counts the refusals in the metrics by method, streams included', async () =>
   expect(refused('PaymentGatewayService/ListProviders')).toBe(2);
   expect(refused('PaymentGatewayService/WatchEvents')).toBe(2);
   expect(refused('AccessService/CreateServiceToken')).toBe(1);
+});
+
+describe('the defaults', () => {
+  let defaults: TestStack;
+  beforeAll(async () => {
+    // The test gateway turns both limits off; empty values are the defaults.
+    defaults = await startTestStack({ env: { RATE_LIMIT_PER_SECOND: '', OPERATOR_RATE_LIMIT_PER_SECOND: '', OPERATOR_RATE_LIMIT_BURST: '' } });
+  });
+  afterAll(async () => {
+    await defaults?.close();
+  });
+
+  it('do not limit a service token: 300 calls at once over both transports are all answered', async () => {
+    const { secret } = await defaults.client.call(
+      'access',
+      'createServiceToken',
+      CreateServiceTokenRequest.fromPartial({ name: 'checkout', scopes: ['payments:read'], providerAccountIds: [] }),
+    );
+    const viaConnect = connectDriver(defaults.gateway.httpUrl!, secret);
+    try {
+      const calls = Array.from({ length: 300 }, (_, n) =>
+        cheapCall(n % 2 ? viaConnect : defaults.client, secret).then(
+          () => 'OK',
+          (error) => failureOf(Promise.reject(error)),
+        ),
+      );
+      const answers = await Promise.all(calls);
+      expect(answers.filter((answer) => answer !== 'OK')).toEqual([]);
+    } finally {
+      viaConnect.close();
+    }
+  });
+
+  it('limit an operator’s session: 50 calls a second, 100 at once', async () => {
+    await defaults.client.call(
+      'access',
+      'createOperator',
+      CreateOperatorRequest.fromPartial({ email: 'busy@example.com', role: 'viewer', password: 'a-long-enough-password' }),
+    );
+    const signedIn = await fetch(`${defaults.gateway.httpUrl}/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'busy@example.com', password: 'a-long-enough-password' }),
+    });
+    const { csrfToken } = (await signedIn.json()) as { csrfToken: string };
+    const operator = connectDriver(defaults.gateway.httpUrl!, null, { cookie: signedIn.headers.get('set-cookie')!.split(';')[0]!, 'x-csrf-token': csrfToken });
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 150 }, () =>
+          operator.call('gateway', 'listProviders', ListProvidersRequest.fromPartial({})).then(
+            () => 'OK',
+            (error) => failureOf(Promise.reject(error)),
+          ),
+        ),
+      );
+      const refused = answers.filter((answer) => answer !== 'OK');
+      expect(refused.length).toBeGreaterThanOrEqual(25);
+      expect(refused[0]).toMatchObject({
+        code: 'RESOURCE_EXHAUSTED',
+        message: expect.stringMatching(/^rate limit reached for this caller: at most 50 calls per second, 100 at once;/),
+      });
+    } finally {
+      operator.close();
+    }
+  });
 });

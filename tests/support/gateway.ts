@@ -43,8 +43,9 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     // The fake providers and webhook receivers of the tests listen on loopback.
     ALLOW_PRIVATE_PROVIDER_URLS: 'true',
     ALLOW_PRIVATE_WEBHOOK_URLS: 'true',
-    // The suites call quickly with one token; tests/integration/rateLimits.test.ts turns the limit on.
+    // The suites call quickly with one token or one operator; tests/integration/rateLimits.test.ts turns the limits on.
     RATE_LIMIT_PER_SECOND: '0',
+    OPERATOR_RATE_LIMIT_PER_SECOND: '0',
     // The gateway shares the test's process and a busy machine: load shedding would refuse the suites' calls whenever
     // the test itself keeps the loop busy, or a suite sends many calls at once. tests/integration/overload.test.ts and
     // tests/unit/loopPressure.test.ts turn it on.
