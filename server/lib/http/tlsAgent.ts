@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import { Agent as PlainAgent } from 'node:http';
+import { Agent as PlainAgent, type ClientRequest } from 'node:http';
 import { Agent } from 'node:https';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { rootCertificates } from 'node:tls';
 import type { ClientCertificate } from './clientCertificate.js';
 
@@ -37,12 +39,42 @@ export const KEEP_ALIVE_DELAY_MS = 60_000;
  */
 export const IDLE_SOCKET_MS = 30_000;
 
+/**
+ * Makes an agent's sockets time out only while they wait idle in the pool (IDLE_SOCKET_MS, or a second before the
+ * server's own `Keep-Alive: timeout` hint). Given as the agent's `timeout` option, the same timer also ran on every
+ * socket in use and was re-armed on each read and write: about 0.08 ms of CPU per charge on the charge bench (x32:
+ * 0.78 against 0.69 ms). Node reads `options.timeout` when it returns a socket to the pool (`keepSocketAlive`, which
+ * also applies the server's hint), so it is set just for that moment, and the timer is cleared when the pool hands
+ * the socket to the next request.
+ */
+function closingIdleSockets<T extends PlainAgent>(agent: T): T {
+  const options = (agent as unknown as { options: { timeout?: number } }).options;
+  // Node's keepSocketAlive answers whether the socket may be kept (false when the server's hint is too short to reuse it).
+  const keepSocketAlive = agent.keepSocketAlive.bind(agent) as unknown as (socket: Duplex) => boolean;
+  const reuseSocket = agent.reuseSocket.bind(agent);
+  Object.assign(agent, {
+    keepSocketAlive(socket: Duplex): boolean {
+      options.timeout = IDLE_SOCKET_MS;
+      try {
+        return keepSocketAlive(socket);
+      } finally {
+        delete options.timeout;
+      }
+    },
+    reuseSocket(socket: Duplex, request: ClientRequest): void {
+      (socket as Socket).setTimeout(0);
+      reuseSocket(socket, request);
+    },
+  });
+  return agent;
+}
+
 const agents = new Map<string, Agent>();
 let plainAgent: PlainAgent | undefined;
 
 /** The keep-alive agent of providers reached over plain HTTP (fakes on loopback, a sandbox). */
 export function httpAgent(): PlainAgent {
-  return (plainAgent ??= new PlainAgent({ keepAlive: true, keepAliveMsecs: KEEP_ALIVE_DELAY_MS, timeout: IDLE_SOCKET_MS }));
+  return (plainAgent ??= closingIdleSockets(new PlainAgent({ keepAlive: true, keepAliveMsecs: KEEP_ALIVE_DELAY_MS })));
 }
 
 /** What tells one agent's identity and trust from another's. */
@@ -71,13 +103,14 @@ export function httpsAgentFor(certificate: ClientCertificate | undefined, ca: re
         : certificate?.kind === 'pkcs12'
           ? { pfx: certificate.pfx, passphrase: certificate.passphrase }
           : {};
-    agent = new Agent({
-      keepAlive: true,
-      keepAliveMsecs: KEEP_ALIVE_DELAY_MS,
-      timeout: IDLE_SOCKET_MS,
-      ...identity,
-      ...(authorities.length ? { ca: [...rootCertificates, ...authorities] } : {}),
-    });
+    agent = closingIdleSockets(
+      new Agent({
+        keepAlive: true,
+        keepAliveMsecs: KEEP_ALIVE_DELAY_MS,
+        ...identity,
+        ...(authorities.length ? { ca: [...rootCertificates, ...authorities] } : {}),
+      }),
+    );
     agents.set(key, agent);
   }
   return agent;

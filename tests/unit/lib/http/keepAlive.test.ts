@@ -1,8 +1,9 @@
-import { createServer } from 'node:http';
+import { createServer, request } from 'node:http';
 import { Socket, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { pino } from 'pino';
 import { clearHttpsAgents, createProviderHttp, trustCertificateAuthority } from '../../../../server/lib/http/index.js';
+import { httpAgent, IDLE_SOCKET_MS } from '../../../../server/lib/http/tlsAgent.js';
 import { startFakeProvider, type FakeProvider } from '../../../support/fakeProvider.js';
 
 /**
@@ -103,4 +104,43 @@ it('closes a pooled connection before the provider does, so a busy process never
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   }
+});
+
+it('times a provider connection out only while it waits idle in the pool, never while a call uses it', async () => {
+  const server = createServer((_request, response) => response.end('{}'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const agent = httpAgent();
+  const timeouts: Array<[phase: string, ms: number | undefined]> = [];
+  const call = () =>
+    new Promise<void>((resolve, reject) => {
+      const sent = request({ host: '127.0.0.1', port, path: '/', agent }, (response) => {
+        timeouts.push(['in use', (sent.socket as Socket & { timeout?: number }).timeout]);
+        response.resume();
+        response.on('end', () =>
+          setImmediate(() => {
+            timeouts.push(['idle', (sent.socket as Socket & { timeout?: number }).timeout]);
+            resolve();
+          }),
+        );
+      });
+      sent.on('error', reject);
+      sent.end();
+    });
+  try {
+    await call();
+    await call();
+  } finally {
+    await new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  }
+  // Node's server announces `Keep-Alive: timeout=5`: idle, the socket closes a second before the server would.
+  expect(timeouts.map(([phase, ms]) => [phase, ms ?? 0])).toEqual([
+    ['in use', 0],
+    ['idle', Math.min(IDLE_SOCKET_MS, 4_000)],
+    ['in use', 0],
+    ['idle', Math.min(IDLE_SOCKET_MS, 4_000)],
+  ]);
 });
