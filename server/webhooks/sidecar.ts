@@ -93,7 +93,8 @@ function reply(res: ServerResponse, status: number, body: unknown): void {
 }
 
 /**
- * Receives providers' notifications at POST /webhooks/{PROVIDER}/{providerAccountId}.
+ * Receives providers' notifications at POST /webhooks/{PROVIDER}/{providerAccountId} (and at that path with /pix
+ * appended, where API Pix PSPs post their callbacks).
  * It stores body and headers untouched and answers at once; workers process
  * them from the store. A 5xx answer (nothing stored) tells the provider to
  * deliver again.
@@ -109,7 +110,9 @@ export async function startWebhookSidecar(options: SidecarOptions): Promise<List
     guardedListener(options.logger, async (req, res) => {
       const path = requestPath(req);
       if (req.method === 'GET' && path === '/healthz') return reply(res, 200, { status: 'SERVING' });
-      const match = /^\/webhooks\/([^/]+)\/([^/]+)\/?$/.exec(path);
+      // The API Pix (Banco Central's standard, the BACEN family) calls the webhook URL registered at the PSP with "/pix"
+      // appended: that path is the same account's.
+      const match = /^\/webhooks\/([^/]+)\/([^/]+)(?:\/pix)?\/?$/.exec(path);
       if (!match) return reply(res, 404, { error: 'not found: notifications go to POST /webhooks/{PROVIDER}/{providerAccountId}' });
       if (req.method !== 'POST') return reply(res, 405, { error: 'method not allowed: use POST' });
       const [provider, providerAccountId] = match.slice(1).map(decodePathSegment) as [string, string];

@@ -79,6 +79,24 @@ describe('webhook sidecar', () => {
     expect(rows[0].outcome).toBe('APPLIED');
   });
 
+  it("takes a notification posted to the account's URL with /pix appended, as the API Pix's PSPs post their callbacks", async () => {
+    const charge = await pendingPix();
+    const body = JSON.stringify({
+      id: 'evt_pix_path',
+      type: 'charge.paid',
+      createdAt: new Date().toISOString(),
+      data: { id: charge.transactionId, status: 'paid', amount: 990 },
+    });
+    const response = await post(`/webhooks/SANDBOX/${accountId}/pix`, body, { 'x-sandbox-signature': signSandboxPayload(WEBHOOK_SECRET, SIGNED_AT, body) });
+    expect(response.status).toBe(200);
+    await eventually(
+      async () =>
+        (await client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id: charge.id }))).transaction.status ===
+        TransactionStatus.TRANSACTION_STATUS_APPROVED,
+    );
+    expect((await post(`/webhooks/SANDBOX/${accountId}/other`, body)).status).toBe(404);
+  });
+
   it('answers 401 to a forged notification and changes nothing', async () => {
     const charge = await pendingPix();
     const body = paidEvent(charge.transactionId);
