@@ -6,6 +6,7 @@ import { openDatabase, type Database } from './db/orm.js';
 import { AccountsRepository } from './db/accountsRepository.js';
 import { ACCOUNT_CHANGES_APPLICATION_NAME, AccountChangesListener } from './db/accountChanges.js';
 import { TransactionsRepository } from './db/transactionsRepository.js';
+import { WithdrawalsRepository } from './db/withdrawalsRepository.js';
 import { ReceiversRepository } from './db/receiversRepository.js';
 import { ListsRepository } from './db/listsRepository.js';
 import { FlowMismatchesRepository } from './db/flowMismatchesRepository.js';
@@ -230,6 +231,7 @@ export async function startGateway(input: Config, components: readonly Component
       registry,
       accounts,
       transactions: new TransactionsRepository(outbound, transactionStatusChangedBody),
+      withdrawals: new WithdrawalsRepository(),
       outbound,
       receivers,
       notifications: new NotificationsRepository(),

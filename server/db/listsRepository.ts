@@ -24,7 +24,8 @@ import { isUuid } from '../lib/ids.js';
 import { ReceiverEntity, TransactionEntity, WithdrawalEntity, type TransactionRow } from './entities.js';
 import { encodePageToken } from './pageTokens.js';
 import { toReceiver } from './receiversRepository.js';
-import { transactionOf, withdrawalOf } from './transactionsRepository.js';
+import { transactionOf } from './transactionsRepository.js';
+import { withdrawalOf } from './withdrawalsRepository.js';
 
 type Condition = Record<string | symbol, unknown>;
 

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { transactionStatusesMovingTo, withdrawStatusesMovingTo } from '../domain/statusMachine.js';
+import { transactionStatusesMovingTo } from '../domain/statusMachine.js';
 import type {
   PaymentMethod,
-  StatusChange,
   StatusEvent,
   StatusSource,
   Transaction,
@@ -11,20 +10,15 @@ import type {
   TransactionOrigin,
   TransactionStatus,
   UnsolicitedPayment,
-  WithdrawMethod,
-  WithdrawResult,
-  WithdrawStatus,
-  Withdrawal,
 } from '../domain/types.js';
 import { isUuid } from '../lib/ids.js';
-import { TransactionEntity, WithdrawalEntity, type TransactionRow, type WithdrawalRow } from './entities.js';
+import { TransactionEntity, type TransactionRow } from './entities.js';
 import type { OutboundRepository } from './outboundRepository.js';
 import type { Consistency } from './consistency.js';
-import { prepared, runPrepared, type PreparedStatement } from './preparedSql.js';
-import { LockMode, UniqueConstraintViolationException, type ConnectionType } from '@mikro-orm/core';
+import { prepared, runPrepared } from './preparedSql.js';
+import { dateOf, findWithHistory, historyOf, onceMoreOnConflict, optionalDateOf, orUndefined, withHistory, type SqlRecord } from './subjectRows.js';
+import { LockMode, type ConnectionType } from '@mikro-orm/core';
 import { moveStatus, recordStatusEvent, statusHistory, toStatusEvent, type MoveHooks, type StatusMove, type StatusTable } from './statusRepository.js';
-
-const orUndefined = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
 
 export interface NewTransaction {
   provider: string;
@@ -37,14 +31,6 @@ export interface NewTransaction {
   customerDocument?: string;
   customerEmail?: string;
   webhookUrl?: string;
-  idempotencyKey?: string;
-}
-
-export interface NewWithdrawal {
-  provider: string;
-  providerAccountId: string;
-  paymentMethod: WithdrawMethod;
-  result: WithdrawResult;
   idempotencyKey?: string;
 }
 
@@ -83,38 +69,6 @@ export function transactionOf(row: TransactionRow): Transaction {
   };
 }
 
-/** A payout's row as the domain sees it, without its history. */
-export function withdrawalOf(row: WithdrawalRow): Withdrawal {
-  return {
-    id: row.id,
-    provider: row.provider,
-    providerAccountId: row.providerAccountId,
-    withdrawId: row.providerWithdrawId,
-    paymentMethod: row.paymentMethod as WithdrawMethod,
-    status: row.status as WithdrawStatus,
-    amount: row.amount,
-    approvedAt: orUndefined(row.approvedAt),
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-    statusHistory: [],
-  };
-}
-
-type SqlRecord = Record<string, unknown> & { history: unknown };
-
-const dateOf = (value: unknown): Date => (value instanceof Date ? value : new Date(String(value)));
-const optionalDateOf = (value: unknown): Date | null => (value === null || value === undefined ? null : dateOf(value));
-
-/** One charge or payout row with its status history (as JSON), where `where` holds (`t` is the row). */
-function withHistory(name: string, table: 'transactions' | 'withdrawals', subject: 'TRANSACTION' | 'WITHDRAWAL', where: string): PreparedStatement {
-  return prepared(
-    name,
-    `select t.*, coalesce((select json_agg(json_build_object('status', e.status, 'source', e.source, 'at', e.occurred_at) order by e.id)
-      from status_events e where e.subject = '${subject}' and e.subject_id = t.id), '[]') as history
-    from ${table} t where ${where} limit 1`,
-  );
-}
-
 const TRANSACTION_BY_ID = withHistory('transaction_by_id', 'transactions', 'TRANSACTION', 't.id = ?');
 const TRANSACTION_BY_PROVIDER_ID = withHistory(
   'transaction_by_provider_id',
@@ -122,30 +76,6 @@ const TRANSACTION_BY_PROVIDER_ID = withHistory(
   'TRANSACTION',
   't.provider_account_id = ? and t.provider_transaction_id = ?',
 );
-const WITHDRAWAL_BY_ID = withHistory('withdrawal_by_id', 'withdrawals', 'WITHDRAWAL', 't.id = ?');
-const WITHDRAWAL_BY_PROVIDER_ID = withHistory(
-  'withdrawal_by_provider_id',
-  'withdrawals',
-  'WITHDRAWAL',
-  't.provider_account_id = ? and t.provider_withdraw_id = ?',
-);
-
-/**
- * One charge or payout row with its status history, in one statement: on a replica first when `consistency` allows
- * and, missing there (a replica that lags a write just made), on the primary.
- */
-async function findWithHistory(em: EntityManager, statement: PreparedStatement, params: unknown[], consistency: Consistency): Promise<SqlRecord | null> {
-  for (const type of consistency === 'replica' ? (['read', 'write'] as const) : (['write'] as const)) {
-    const [row] = await runPrepared<SqlRecord>(em, type, statement, params);
-    if (row) return row;
-  }
-  return null;
-}
-
-function historyOf<S extends string>(history: unknown): StatusChange<S>[] {
-  const items = (typeof history === 'string' ? JSON.parse(history) : history) as { status: string; source: string; at: string }[];
-  return items.map((item) => ({ status: item.status as S, source: item.source as StatusSource, changedAt: new Date(item.at) }));
-}
 
 /** A raw `transactions` row (snake_case, bigints as text) as the entity's shape. */
 function transactionRowOf(row: SqlRecord): TransactionRow {
@@ -178,46 +108,12 @@ function transactionRowOf(row: SqlRecord): TransactionRow {
   } as TransactionRow;
 }
 
-function withdrawalRowOf(row: SqlRecord): WithdrawalRow {
-  return {
-    id: String(row.id),
-    providerAccountId: String(row.provider_account_id),
-    provider: String(row.provider),
-    providerWithdrawId: String(row.provider_withdraw_id),
-    paymentMethod: String(row.payment_method),
-    status: String(row.status),
-    amount: Number(row.amount),
-    approvedAt: optionalDateOf(row.approved_at),
-    idempotencyKey: (row.idempotency_key as string | null) ?? null,
-    createdAt: dateOf(row.created_at),
-    updatedAt: dateOf(row.updated_at),
-  } as WithdrawalRow;
-}
-
 /** Where status moves write (statusRepository.moveStatus), and how they read the moved row. */
 const TRANSACTION_STATUSES: StatusTable<TransactionRow> = {
   table: 'transactions',
   subject: 'TRANSACTION',
   rowOf: (record) => transactionRowOf(record as SqlRecord),
 };
-const WITHDRAWAL_STATUSES: StatusTable<WithdrawalRow> = {
-  table: 'withdrawals',
-  subject: 'WITHDRAWAL',
-  rowOf: (record) => withdrawalRowOf(record as SqlRecord),
-};
-
-/**
- * Runs `work` once more when a concurrent insert of the same provider id won the race (the unique index refused
- * this one): the second run finds that row. `work` must start from a fresh unit of work.
- */
-async function onceMoreOnConflict<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof UniqueConstraintViolationException) return work();
-    throw error;
-  }
-}
 
 /** A charge with its first status and its key's completion (insertTransaction). */
 const INSERT_CHARGE = prepared(
@@ -240,7 +136,7 @@ const INSERT_CHARGE = prepared(
        select (select id from e) as event_id, (select count(*) from k) as completed`,
 );
 
-/** Charges and withdrawals with their status history. */
+/** Charges with their status history (payouts: withdrawalsRepository.ts). */
 export class TransactionsRepository {
   /**
    * @param outboundBody writes the caller's notification of a change; the use
@@ -253,10 +149,6 @@ export class TransactionsRepository {
 
   private async toTransaction(em: EntityManager, row: TransactionRow, connectionType: ConnectionType): Promise<Transaction> {
     return { ...transactionOf(row), statusHistory: await statusHistory<TransactionStatus>(em, 'TRANSACTION', row.id, connectionType) };
-  }
-
-  private async toWithdrawal(em: EntityManager, row: WithdrawalRow, connectionType: ConnectionType): Promise<Withdrawal> {
-    return { ...withdrawalOf(row), statusHistory: await statusHistory<WithdrawStatus>(em, 'WITHDRAWAL', row.id, connectionType) };
   }
 
   /**
@@ -541,66 +433,5 @@ export class TransactionsRepository {
     );
     const found = await Promise.all(rows.map((row) => this.findTransaction(em.fork(), row.id, 'primary')));
     return found.filter((transaction): transaction is Transaction => transaction !== null);
-  }
-
-  /** Stores a payout the provider accepted; one already recorded under the same provider id is returned as it is. */
-  async insertWithdrawal(em: EntityManager, input: NewWithdrawal): Promise<{ withdrawal: Withdrawal; event?: StatusEvent }> {
-    const { result } = input;
-    const now = new Date();
-    const { row, event } = await onceMoreOnConflict(() =>
-      em.fork().transactional(async (tx) => {
-        const existing = await tx.findOne(WithdrawalEntity, { providerAccountId: input.providerAccountId, providerWithdrawId: result.withdrawId });
-        if (existing) return { row: existing, event: undefined };
-        const row = tx.create(WithdrawalEntity, {
-          id: randomUUID(),
-          providerAccountId: input.providerAccountId,
-          provider: input.provider,
-          providerWithdrawId: result.withdrawId,
-          paymentMethod: input.paymentMethod,
-          status: result.status,
-          amount: result.amount,
-          approvedAt: result.approvedAt ?? null,
-          idempotencyKey: input.idempotencyKey ?? null,
-          createdAt: now,
-          updatedAt: now,
-        });
-        tx.persist(row);
-        const event = recordStatusEvent(tx, 'WITHDRAWAL', row.id, row.providerAccountId, row.status, 'api', now);
-        await tx.flush();
-        return { row, event };
-      }),
-    );
-    return { withdrawal: await this.toWithdrawal(em, row, 'write'), event: event && toStatusEvent(event) };
-  }
-
-  async findWithdrawal(em: EntityManager, id: string, consistency: Consistency = 'replica'): Promise<Withdrawal | null> {
-    if (!isUuid(id)) return null;
-    return this.loadWithdrawal(em, { id }, consistency);
-  }
-
-  async findWithdrawalByProviderId(em: EntityManager, providerAccountId: string, providerWithdrawId: string): Promise<Withdrawal | null> {
-    return this.loadWithdrawal(em, { providerAccountId, providerWithdrawId }, 'replica');
-  }
-
-  private async loadWithdrawal(em: EntityManager, where: Partial<WithdrawalRow>, consistency: Consistency): Promise<Withdrawal | null> {
-    const row =
-      where.id !== undefined
-        ? await findWithHistory(em, WITHDRAWAL_BY_ID, [where.id], consistency)
-        : await findWithHistory(em, WITHDRAWAL_BY_PROVIDER_ID, [where.providerAccountId, where.providerWithdrawId], consistency);
-    return row && { ...withdrawalOf(withdrawalRowOf(row)), statusHistory: historyOf<WithdrawStatus>(row.history) };
-  }
-
-  moveWithdrawalStatus(
-    em: EntityManager,
-    id: string,
-    to: WithdrawStatus,
-    source: StatusSource,
-    finish?: MoveHooks<WithdrawStatus>['finish'],
-  ): Promise<StatusMove<WithdrawStatus> | null> {
-    return moveStatus(em, WITHDRAWAL_STATUSES, id, to, source, withdrawStatusesMovingTo(to), {
-      finish,
-      // The first approval's time is kept.
-      alsoSet: to === 'APPROVED' ? (at) => ({ sql: 'approved_at = coalesce(t.approved_at, ?)', params: [at] }) : undefined,
-    });
   }
 }

@@ -1,6 +1,7 @@
 import type { Database } from '../db/orm.js';
 import type { AccountsRepository } from '../db/accountsRepository.js';
 import type { TransactionsRepository } from '../db/transactionsRepository.js';
+import type { WithdrawalsRepository } from '../db/withdrawalsRepository.js';
 import type { ReceiversRepository } from '../db/receiversRepository.js';
 import type { FlowMismatchesRepository } from '../db/flowMismatchesRepository.js';
 import type { NotificationsRepository } from '../db/notificationsRepository.js';
@@ -20,6 +21,7 @@ export interface GatewayDeps {
   registry: ProviderRegistry;
   accounts: AccountsRepository;
   transactions: TransactionsRepository;
+  withdrawals: WithdrawalsRepository;
   receivers: ReceiversRepository;
   notifications: NotificationsRepository;
   /** Provider answers refused for not matching the record (flowIntegrity.ts). */

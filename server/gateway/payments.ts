@@ -281,7 +281,7 @@ export class PaymentsService {
         const withdrawal = await recordWithdrawal(this.deps, account.id, pending, result, command.idempotencyKey || undefined);
         return { subjectId: withdrawal.id, value: withdrawal };
       },
-      replay: async (id) => (await this.deps.transactions.findWithdrawal(this.deps.db.em(), id, 'primary'))!,
+      replay: async (id) => (await this.deps.withdrawals.findWithdrawal(this.deps.db.em(), id, 'primary'))!,
     });
   }
 

@@ -24,7 +24,7 @@ export type PendingRecord =
   | { kind: 'withdrawal'; provider: string; paymentMethod: WithdrawMethod; amount?: number }
   | { kind: 'refund'; transactionId: string; amount: number };
 
-type Deps = Pick<GatewayDeps, 'db' | 'transactions' | 'events'>;
+type Deps = Pick<GatewayDeps, 'db' | 'transactions' | 'withdrawals' | 'events'>;
 
 /**
  * The answer's amount, or the one asked for where the provider's read says
@@ -85,7 +85,7 @@ export async function recordWithdrawal(
   result: WithdrawResult,
   idempotencyKey: string | undefined,
 ): Promise<Withdrawal> {
-  const { withdrawal, event } = await deps.transactions.insertWithdrawal(deps.db.em(), {
+  const { withdrawal, event } = await deps.withdrawals.insertWithdrawal(deps.db.em(), {
     provider: pending.provider,
     providerAccountId,
     paymentMethod: pending.paymentMethod,

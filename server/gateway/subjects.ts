@@ -78,8 +78,8 @@ export const WITHDRAWALS: SubjectKind<WithdrawStatus, Withdrawal> = {
   name: 'withdrawal',
   lookup: 'getWithdraw',
   confirmBeforeApplying: new Set(['APPROVED', 'REJECTED', 'CANCELED']),
-  find: (deps, id, consistency) => deps.transactions.findWithdrawal(deps.db.em(), id, consistency),
-  findByProviderId: (deps, providerAccountId, providerId) => deps.transactions.findWithdrawalByProviderId(deps.db.em(), providerAccountId, providerId),
+  find: (deps, id, consistency) => deps.withdrawals.findWithdrawal(deps.db.em(), id, consistency),
+  findByProviderId: (deps, providerAccountId, providerId) => deps.withdrawals.findWithdrawalByProviderId(deps.db.em(), providerAccountId, providerId),
   providerId: (withdrawal) => withdrawal.withdrawId,
   askProvider: async (adapter, ctx, providerId) => {
     const read = await adapter.getWithdraw(ctx, providerId);
@@ -88,7 +88,7 @@ export const WITHDRAWALS: SubjectKind<WithdrawStatus, Withdrawal> = {
   moneyStatuses: new Set(['APPROVED', 'REJECTED', 'CANCELED']),
   amountOf: (withdrawal) => withdrawal.amount,
   acceptedAmounts: (withdrawal) => [withdrawal.amount],
-  move: (deps, id, to, source, finish) => deps.transactions.moveWithdrawalStatus(deps.db.em(), id, to, source, finish),
+  move: (deps, id, to, source, finish) => deps.withdrawals.moveWithdrawalStatus(deps.db.em(), id, to, source, finish),
 };
 
 /** Moves a subject's status through the state machine and tells watchers when it changed (and committed). */

@@ -13,6 +13,8 @@ function stubDeps() {
     events: { published: () => undefined },
     transactions: {
       insertTransaction: async (_em: unknown, input: { result: { amount: number } }) => (inserted.push(input), { transaction: input, event: undefined }),
+    },
+    withdrawals: {
       insertWithdrawal: async (_em: unknown, input: { result: { amount: number } }) => (inserted.push(input), { withdrawal: input, event: undefined }),
     },
   };
