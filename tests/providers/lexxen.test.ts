@@ -97,4 +97,19 @@ describe('LEXXEN (spec doc 3, group 3), a bespoke adapter', () => {
     const { code, message } = await failure(h.adapter.getWithdraw(h.ctx, 'saque-42'));
     expect([code, message.startsWith(failureMessage.GET_WITHDRAW(''))]).toEqual(['UNAVAILABLE', true]);
   });
+
+  it.each([
+    ['a numeric status', { identifier: 'saque-42', status: 3, amount: 10.5 }, 'status: esperado string'],
+    ['an object identifier', { identifier: { id: 1 }, status: 'CREATED', amount: 10.5 }, 'identifier'],
+    ['a text amount that is no number', { data: { identifier: 'saque-42', status: 'CREATED', amount: 'dez' } }, 'amount'],
+    ['a wrapper without a status', { data: { identifier: 'saque-42', amount: 10.5 } }, 'status'],
+  ])("a payout answered with %s is the kit's bad answer (UNAVAILABLE, the withdraw text), never a status", async (_label, body, field) => {
+    withLogin();
+    h.fake.expect({ method: 'POST', path: '/transaction/pix-out', reply: { status: 201, body } });
+    expect(await failure(h.adapter.withdraw(h.ctx, WITHDRAWAL))).toEqual({ code: 'UNAVAILABLE', message: FIXED });
+    h.fake.expect({ method: 'GET', path: '/transaction/identifier/saque-42', reply: { status: 200, body } });
+    const read = await failure(h.adapter.getWithdraw(h.ctx, 'saque-42'));
+    expect(read.code).toBe('UNAVAILABLE');
+    expect(read.message).toContain(field);
+  });
 });

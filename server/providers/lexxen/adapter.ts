@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import type { Operation, TransactionStatus, WithdrawInput, WithdrawResult, WithdrawStatus } from '../../domain/types.js';
-import { ProviderCallError } from '../../lib/http/index.js';
-import { isRecord } from '../../lib/json.js';
 import { providerPixKey, type PixKeyStyle } from '../../lib/pixKey.js';
 import { statusTable } from '../../lib/statusTable.js';
-import { idText, textOf } from '../../lib/values.js';
 import { defaultWithdrawDescription } from '../../lib/withdrawDescription.js';
 import { SPEC_GROUPS, type AdapterContext } from '../adapter.js';
+import { absentable, parseAnswer, wireAmount, wireId, wireStatus } from '../kit/answers.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
 import { LoginTokenAdapter, type LoginStyle } from '../kit/loginSession.js';
 
@@ -29,7 +28,7 @@ import { LoginTokenAdapter, type LoginStyle } from '../kit/loginSession.js';
  *   GET /transaction/identifier/{id} reads it by;
  * - no charges, refunds or notifications (the spec gives no path or shape).
  *
- * Read top to bottom: declaration → wire shapes → request mapper → status
+ * Read top to bottom: declaration → wire (zod schemas) → request mapper → status
  * table → response mapper → the operations.
  */
 
@@ -64,22 +63,35 @@ export const LEXXEN_PATHS = {
 /** §5: phone keys digits with +55 unless they start with 55; RANDOM is EVP. */
 export const LEXXEN_PIX_KEYS: PixKeyStyle = { phonePrefix: 'lexxen', randomAs: 'EVP' };
 
-// ---------------------------------------------------------------- wire shapes
+// ---------------------------------------------------------------- wire
 
-export interface PixOutRequest {
-  amount: number;
-  pix_key: string;
-  pix_key_type: string;
-  identifier: string;
-  description: string;
+/** POST /transaction/pix-out's body (reais). */
+export const LEXXEN_PIX_OUT_REQUEST = z.object({
+  amount: z.number().positive(),
+  pix_key: z.string().min(1),
+  pix_key_type: z.string().min(1),
+  identifier: z.string().min(1),
+  description: z.string(),
+});
+export type PixOutRequest = z.infer<typeof LEXXEN_PIX_OUT_REQUEST>;
+
+const LEXXEN_PAYOUT_OBJECT = z.object({
+  identifier: absentable(wireId),
+  status: wireStatus,
+  amount: absentable(wireAmount),
+});
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The payout an answer carries, bare or under `data` / `transaction`. */
+function unwrapped(answer: unknown): unknown {
+  if (!isObject(answer)) return answer;
+  return [answer.data, answer.transaction].find(isObject) ?? answer;
 }
 
-export interface PixOutAnswer {
-  identifier?: string | number;
-  id?: string | number;
-  status?: string;
-  amount?: number | string;
-}
+/** A pix-out or identifier answer: the payout, bare or wrapped; its status is required. */
+export const LEXXEN_PAYOUT_ANSWER = z.preprocess(unwrapped, LEXXEN_PAYOUT_OBJECT);
+export type PixOutAnswer = z.output<typeof LEXXEN_PAYOUT_ANSWER>;
 
 // ---------------------------------------------------------------- request mapper
 
@@ -105,20 +117,7 @@ export const LEXXEN_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>({ CREATED:
 /** No charges: an empty table with the spec's common default (doc 3 §4: Lexxen is not among the PENDING minority). */
 export const LEXXEN_STATUSES = statusTable<TransactionStatus>({}, 'REJECTED');
 
-// ---------------------------------------------------------------- response mapper
-
-/** The payout an answer carries, bare or under `data` / `transaction`; undefined without a status. */
-export function fromPixOut(answer: unknown): (PixOutAnswer & { status: string }) | undefined {
-  if (!isRecord(answer)) return undefined;
-  const object = ([answer.data, answer.transaction].find(isRecord) ?? answer) as PixOutAnswer;
-  return textOf(object.status) ? (object as PixOutAnswer & { status: string }) : undefined;
-}
-
 // ---------------------------------------------------------------- operations
-
-const unusable = (what: string): never => {
-  throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`);
-};
 
 export class LexxenAdapter extends LoginTokenAdapter<LexxenDeclaration> {
   constructor(declaration: LexxenDeclaration = LEXXEN, runtime: AdapterRuntime = {}) {
@@ -133,10 +132,11 @@ export class LexxenAdapter extends LoginTokenAdapter<LexxenDeclaration> {
     return { path: this.loginPath, body: { cnpj, public_key: lexxenKey } };
   }
 
-  private payout(operation: Operation, answer: unknown, fallback: { id?: string; amount?: number }): WithdrawResult {
+  /** The payout of an answer, read by the schema (a mismatch is the kit's bad answer, under the operation's texts). */
+  private payout(operation: Operation, answer: unknown, fallback: { id: string; amount?: number }): WithdrawResult {
     return this.mapped(operation, this.prefixFor(operation), () => {
-      const payout = fromPixOut(answer) ?? unusable('status do saque');
-      const withdrawId = idText(payout.identifier) ?? fallback.id ?? idText(payout.id) ?? unusable('identificador do saque');
+      const payout = parseAnswer(LEXXEN_PAYOUT_ANSWER, answer);
+      const withdrawId = payout.identifier ?? fallback.id;
       return { withdrawId, status: this.withdrawalStatus(payout.status), amount: this.amountOr(payout.amount, fallback.amount, 'valor do saque') };
     });
   }
