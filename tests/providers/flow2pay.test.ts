@@ -144,4 +144,39 @@ describe('FLOW2PAY (spec doc 3, group 3), a bespoke adapter', () => {
     expect(h.adapter.verifyNotification(h.ctx, notification(body))).toBe('invalid');
     expect(h.adapter.verifyNotification({ ...h.ctx, webhookSecret: undefined }, notification({ ...body, token: 'x' }))).toBe('unsigned');
   });
+
+  it.each([
+    ['a numeric txId', { sucesso: true, txId: { id: 1 }, qrcode: { emv: EMV } }, 'txId'],
+    ['no txId', { sucesso: true, qrcode: { emv: EMV } }, 'txId'],
+    ['a numeric EMV', { sucesso: true, txId: 'tx-1', qrcode: { emv: 12345 } }, 'qrcode.emv'],
+    ['sucesso as text', { sucesso: 'true', txId: 'tx-1', qrcode: { emv: EMV } }, 'sucesso'],
+  ])("a charge answered with %s is the kit's bad answer under the charge's prefix (UNAVAILABLE), never a charge", async (_label, body, field) => {
+    withLogin();
+    h.fake.expect({ method: 'POST', path: '/qrcode/v2/gerar', reply: { body } });
+    const { code, message } = await failure(h.adapter.createTransaction(h.ctx, transactionInput()));
+    expect([code, message.startsWith(failureMessage.CREATE_PIX_TRANSACTION('')), message]).toEqual([
+      'UNAVAILABLE',
+      true,
+      expect.stringContaining(`resposta do provedor em formato inesperado`),
+    ]);
+    expect(message).toContain(field);
+  });
+
+  it('a refund answered with sucesso true but a malformed id is UNAVAILABLE; a refusal whose words are no text stays a refusal', async () => {
+    withLogin();
+    h.fake.expect({ method: 'POST', path: '/pix/v1/transferir-reverso', reply: { body: { sucesso: true, idEnvio: [1] } } });
+    expect(await failure(h.adapter.refoundTransaction(h.ctx, 'E123', 500))).toMatchObject({ code: 'UNAVAILABLE' });
+    h.fake.expect({ method: 'POST', path: '/pix/v1/transferir-reverso', reply: { body: { sucesso: false, mensagem: 42 } } });
+    expect((await failure(h.adapter.refoundTransaction(h.ctx, 'E123', 500))).code).toBe('FAILED_PRECONDITION');
+  });
+
+  it('ignores notifications whose event or txid has the wrong type', async () => {
+    for (const body of [
+      { evento: 7, txid: 'tx-1' },
+      { evento: 'PixIn', txid: { id: 'tx-1' } },
+      { evento: ' ', txid: 'tx-1' },
+    ])
+      expect(await h.adapter.processWebhook(h.ctx, notification(body))).toBeUndefined();
+    expect(h.adapter.verifyNotification(h.ctx, notification({ evento: 'PixIn', txid: 'tx-1', token: 123 }))).toBe('invalid');
+  });
 });

@@ -1,13 +1,14 @@
+import { z } from 'zod';
 import type { RefundResult, TransactionInput, TransactionResult, TransactionStatus, WebhookResult } from '../../domain/types.js';
 import { safeEqualText } from '../../lib/constantTime.js';
 import { SECONDS_PER_DAY } from '../../lib/expiry.js';
-import { ProviderCallError } from '../../lib/http/index.js';
-import { isRecord, parseJsonObject } from '../../lib/json.js';
+import type { ProviderHttp, ProviderResponse } from '../../lib/http/index.js';
+import { parseJsonObject } from '../../lib/json.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { providerFailure } from '../../lib/providerMessages.js';
 import { statusTable } from '../../lib/statusTable.js';
-import { idText, textOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
+import { absentable, parseAnswer, wireId, wireStatus, wireText, type AnswerSchema } from '../kit/answers.js';
 import type { AdapterRuntime, ProviderDeclaration } from '../kit/declaration.js';
 import { LoginTokenAdapter, type LoginStyle } from '../kit/loginSession.js';
 import { MASKED_SECRET, maskedJsonField } from '../kit/bodySecrets.js';
@@ -59,24 +60,71 @@ export const FLOW2PAY_PATHS = {
   refund: '/pix/v1/transferir-reverso',
 } as const;
 
-// ---------------------------------------------------------------- wire shapes
+// ---------------------------------------------------------------- wire
 
 /** Body of POST /qrcode/v2/gerar (§7, F9). */
-export interface QrCodeRequest {
-  valor: number;
-  tempoExpiracao: number;
-  comImagem: true;
-  informacaoAdicional?: string;
-}
+export const FLOW2PAY_QRCODE_REQUEST = z.object({
+  valor: z.number().int().positive(),
+  tempoExpiracao: z.number().int().positive(),
+  comImagem: z.literal(true),
+  informacaoAdicional: z.string().optional(),
+});
+export type QrCodeRequest = z.infer<typeof FLOW2PAY_QRCODE_REQUEST>;
 
-/** A notification: `{evento, txid, endToEndId, valor, token}` (gateway's decision on the names; F9 shows `token`). */
-export interface Flow2payNotification {
-  evento?: string;
-  txid?: string | number;
-  txId?: string | number;
-  endToEndId?: string;
-  token?: string;
-}
+/** The provider's words in a refusal: a text of the wrong type is no reason to lose the refusal itself. */
+const refusalWords = absentable(wireText).catch(undefined);
+
+/** A 2xx answer saying `sucesso: false`: the provider's refusal, its words in `mensagem` or `erro{motivo, mensagem}` (F9). */
+export const FLOW2PAY_REFUSAL = z
+  .object({
+    sucesso: z.literal(false),
+    mensagem: refusalWords,
+    erro: absentable(z.object({ motivo: refusalWords, mensagem: refusalWords })).catch(undefined),
+  })
+  .transform((refusal) => ({ message: refusal.mensagem ?? refusal.erro?.motivo ?? refusal.erro?.mensagem }));
+
+/** The QR code created: `{sucesso, mensagem, txId | txid, qrcode{imagem, emv}}` (F9); the id under either spelling is required. */
+export const FLOW2PAY_CHARGE = z
+  .object({
+    sucesso: z.literal(true).optional(),
+    txId: absentable(wireId),
+    txid: absentable(wireId),
+    qrcode: z.object({ emv: wireText }),
+  })
+  .transform((charge, ctx) => {
+    const transactionId = charge.txId ?? charge.txid;
+    if (transactionId === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['txId'], message: 'no txId' });
+      return z.NEVER;
+    }
+    return { transactionId, pixCode: charge.qrcode.emv };
+  });
+
+/** The refund accepted: `{sucesso: true, idEnvio | endToEnd | id}` (the gateway's decision on the ids; none is required). */
+export const FLOW2PAY_REFUND = z
+  .object({ sucesso: z.literal(true), idEnvio: absentable(wireId), endToEnd: absentable(wireId), id: absentable(wireId) })
+  .transform((refund) => ({ refundId: refund.idEnvio ?? refund.endToEnd ?? refund.id }));
+
+/** A notification: `{evento, txid | txId, endToEndId, valor, token}`, of which the event and the txid are read (gateway's decision on the names; F9 shows `token`). */
+export const FLOW2PAY_NOTIFICATION = z
+  .object({
+    evento: wireStatus,
+    txid: absentable(wireId),
+    txId: absentable(wireId),
+    endToEndId: absentable(wireText),
+  })
+  .transform((event, ctx) => {
+    const txid = event.txid ?? event.txId;
+    if (txid === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['txid'], message: 'no txid' });
+      return z.NEVER;
+    }
+    return { txid, evento: event.evento, ...(event.endToEndId ? { endToEndId: event.endToEndId } : {}) };
+  });
+export type Flow2payNotification = z.output<typeof FLOW2PAY_NOTIFICATION>;
+
+/** The notification's `token` alone, what its check reads. */
+const FLOW2PAY_NOTIFICATION_TOKEN = z.object({ token: absentable(wireText) });
 
 // ---------------------------------------------------------------- request mapper
 
@@ -92,28 +140,15 @@ export const toQrCode = (input: TransactionInput, terms: { amount: number; expir
 /** §4: PixIn APPROVED; PixInReversal CHARGEBACK; otherwise PENDING. */
 export const FLOW2PAY_STATUSES = statusTable<TransactionStatus>({ PixIn: 'APPROVED', PixInReversal: 'CHARGEBACK' }, 'PENDING');
 
-// ---------------------------------------------------------------- response mappers
+// ---------------------------------------------------------------- notification reader
 
-/** The provider's own words for a refusal inside a 2xx answer (`mensagem`, or `erro{motivo, mensagem}`). */
-function refusalText(answer: Record<string, unknown>): string | undefined {
-  const error = isRecord(answer.erro) ? answer.erro : {};
-  return textOf(answer.mensagem) ?? textOf(error.motivo) ?? textOf(error.mensagem);
-}
-
-/** A notification's charge id, event and end-to-end id; undefined without an event or a txid. */
-export function readFlow2payNotification(body: Buffer): { txid: string; evento: string; endToEndId?: string } | undefined {
-  const event = parseJsonObject(body) as Flow2payNotification | undefined;
-  const evento = textOf(event?.evento);
-  const txid = idText(event?.txid) ?? idText(event?.txId);
-  if (!event || !evento || !txid) return undefined;
-  return { txid, evento, ...(textOf(event.endToEndId) ? { endToEndId: textOf(event.endToEndId) } : {}) };
+/** A notification's charge id, event and end-to-end id; undefined when it is not JSON or lacks an event or a txid. */
+export function readFlow2payNotification(body: Buffer): Flow2payNotification | undefined {
+  const parsed = FLOW2PAY_NOTIFICATION.safeParse(parseJsonObject(body));
+  return parsed.success ? parsed.data : undefined;
 }
 
 // ---------------------------------------------------------------- operations
-
-const unusable = (what: string): never => {
-  throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`);
-};
 
 export class Flow2payAdapter extends LoginTokenAdapter<Flow2payDeclaration> {
   constructor(declaration: Flow2payDeclaration = FLOW2PAY, runtime: AdapterRuntime = {}) {
@@ -128,36 +163,40 @@ export class Flow2payAdapter extends LoginTokenAdapter<Flow2payDeclaration> {
     return { path: this.loginPath, body: { clientId, clientSecret }, refused: 'FLOW2PAY_AUTHENTICATION_FAILED' };
   }
 
-  /** A 2xx answer that says `sucesso: false` is the provider's refusal, under the operation's prefix, with its words. */
-  private refused(operation: 'createTransaction' | 'refoundTransaction', answer: unknown): void {
-    if (isRecord(answer) && answer.sucesso === false) throw providerFailure(this.prefixFor(operation), refusalText(answer), 'FAILED_PRECONDITION');
+  /**
+   * One call with the session's token. A 2xx answer that says `sucesso: false`
+   * is the provider's refusal, under the operation's prefix, with its words;
+   * any other answer is read by `schema` (a mismatch is the kit's bad answer,
+   * under the operation's texts: never a refusal, the provider may have acted).
+   */
+  private async call<T>(
+    ctx: AdapterContext,
+    operation: 'createTransaction' | 'refoundTransaction',
+    send: (http: ProviderHttp) => Promise<ProviderResponse<unknown>>,
+    schema: AnswerSchema<T>,
+  ): Promise<T> {
+    const prefix = this.prefixFor(operation);
+    const answer = await this.loginCall(ctx, operation, send);
+    const refusal = FLOW2PAY_REFUSAL.safeParse(answer);
+    if (refusal.success) throw providerFailure(prefix, refusal.data.message, 'FAILED_PRECONDITION');
+    return this.mapped(operation, prefix, () => parseAnswer(schema, answer));
   }
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     this.assertPaymentMethod(input.paymentMethod);
     const expiresAt = this.expiresAt(this.pixExpirySeconds);
     const body = toQrCode(input, { amount: this.toProviderAmount(input.amount), expirySeconds: this.pixExpirySeconds });
-    const answer = await this.loginCall(ctx, 'createTransaction', (http) => http.post<unknown>(FLOW2PAY_PATHS.create, body));
-    this.refused('createTransaction', answer);
-    const result = this.mapped('createTransaction', this.prefixFor('createTransaction'), (): TransactionResult => {
-      const charge = isRecord(answer) ? answer : unusable('a cobrança');
-      const transactionId = idText(charge.txId) ?? idText(charge.txid) ?? unusable('txId da cobrança');
-      const pixCode = (isRecord(charge.qrcode) ? textOf(charge.qrcode.emv) : undefined) ?? unusable('código PIX (qrcode.emv)');
-      // A charge just created has not been paid: PENDING until a notification says otherwise.
-      return { paymentMethod: 'PIX', transactionId, status: 'PENDING', amount: input.amount, pixCode, expiresAt };
-    });
-    return withPixQrImage(result);
+    const charge = await this.call(ctx, 'createTransaction', (http) => http.post(FLOW2PAY_PATHS.create, body), FLOW2PAY_CHARGE);
+    // A charge just created has not been paid: PENDING until a notification says otherwise.
+    const { transactionId, pixCode } = charge;
+    return withPixQrImage({ paymentMethod: 'PIX', transactionId, status: 'PENDING', amount: input.amount, pixCode, expiresAt });
   }
 
   /** POST /pix/v1/transferir-reverso {endToEnd, valor} (§7): the charge's id names the PIX received (docs/decisions.md). */
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
     const body = { endToEnd: transactionId, valor: this.toProviderAmount(amount) };
-    const answer = await this.loginCall(ctx, 'refoundTransaction', (http) => http.post<unknown>(FLOW2PAY_PATHS.refund, body));
-    this.refused('refoundTransaction', answer);
-    return this.mapped('refoundTransaction', this.prefixFor('refoundTransaction'), () => {
-      const refund = isRecord(answer) && answer.sucesso === true ? answer : unusable('confirmação da devolução (sucesso)');
-      return { refundId: idText(refund.idEnvio) ?? idText(refund.endToEnd) ?? idText(refund.id) ?? transactionId, status: true };
-    });
+    const refund = await this.call(ctx, 'refoundTransaction', (http) => http.post(FLOW2PAY_PATHS.refund, body), FLOW2PAY_REFUND);
+    return { refundId: refund.refundId ?? transactionId, status: true };
   }
 
   /** Every event with a txid is a charge's news: PixIn APPROVED, PixInReversal CHARGEBACK, any other PENDING (§4). */
@@ -174,7 +213,8 @@ export class Flow2payAdapter extends LoginTokenAdapter<Flow2payDeclaration> {
   override verifyNotification(ctx: AdapterContext, notification: IncomingNotification): NotificationVerdict {
     const secret = ctx.webhookSecret;
     if (!secret) return 'unsigned';
-    const token = textOf((parseJsonObject(notification.body) as Flow2payNotification | undefined)?.token);
+    const parsed = FLOW2PAY_NOTIFICATION_TOKEN.safeParse(parseJsonObject(notification.body));
+    const token = parsed.success ? parsed.data.token : undefined;
     // A stored notification has its token masked (storableBody): intake kept what it proved.
     if (token === MASKED_SECRET) return 'unsigned';
     return token !== undefined && safeEqualText(token, secret) ? 'valid' : 'invalid';
