@@ -185,6 +185,41 @@ describe('LUMINA (spec doc 3, group 4), a bespoke adapter', () => {
     });
   });
 
+  it.each([
+    ['a numeric status', { id: 'tx_1', status: 3, pix: { qrCode: PIX_CODE } }, 'status'],
+    ['an object id', { data: { id: { v: 1 }, status: 'PENDING', pix: { qrCode: PIX_CODE } } }, 'id'],
+    ['a non-numeric amount', { id: 'tx_1', status: 'PENDING', amount: 'dez', pix: { qrCode: PIX_CODE } }, 'amount'],
+    ['a numeric PIX code', { id: 'tx_1', status: 'PENDING', pix: { qrCode: 42 } }, 'pix.qrCode'],
+  ])("a charge or read answered with %s is the kit's bad answer (UNAVAILABLE), never a status", async (_label, body, field) => {
+    h.fake.expect({ method: 'POST', path: '/transaction.pixPayments', reply: { body } });
+    h.fake.expect({ method: 'GET', path: '/transaction.getPayment', reply: { body } });
+    const charge = await failure(h.adapter.createTransaction(h.ctx, transactionInput()));
+    const read = await failure(h.adapter.getTransaction(h.ctx, 'tx_1'));
+    expect([charge.code, charge.message.startsWith(failureMessage.CREATE_PIX_TRANSACTION_FOURTH_GROUP('resposta do provedor em formato inesperado'))]).toEqual([
+      'UNAVAILABLE',
+      true,
+    ]);
+    expect([read.code, read.message.startsWith(failureMessage.GET_TRANSACTION('resposta do provedor em formato inesperado'))]).toEqual(['UNAVAILABLE', true]);
+    expect(read.message).toContain(`(${field}:`);
+  });
+
+  it("a token answered with an object, or a refund with a numeric status, is the kit's bad answer (UNAVAILABLE)", async () => {
+    h.fake.expect({ method: 'POST', path: '/transaction.tokenize', reply: { body: { token: { v: 'tok_1' } } } });
+    h.fake.expect({ method: 'POST', path: '/transaction.refund', reply: { body: { id: 'rf_1', status: 0 } } });
+    expect(await failure(h.adapter.createCardToken(h.ctx, CARD))).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringContaining('(token:') });
+    expect(await failure(h.adapter.refoundTransaction(h.ctx, 'tx_1', 500))).toEqual({
+      code: 'UNAVAILABLE',
+      message: failureMessage.REFUND_FOURTH_GROUP('resposta do provedor em formato inesperado (status: esperado string)'),
+    });
+  });
+
+  it('a refund answered FAILED or DECLINED is refused (status false); any other status is a refund made', async () => {
+    h.fake.expect({ method: 'POST', path: '/transaction.refund', reply: { body: { id: 'rf_1', status: 'DECLINED' } } });
+    h.fake.expect({ method: 'POST', path: '/transaction.refund', reply: { body: { data: { status: 'PROCESSING' } } } });
+    expect(await h.adapter.refoundTransaction(h.ctx, 'tx_1', 500)).toEqual({ refundId: 'rf_1', status: false });
+    expect(await h.adapter.refoundTransaction(h.ctx, 'tx_1', 500)).toEqual({ refundId: 'tx_1', status: true });
+  });
+
   describe('notifications: the payment itself (bare, under data or _body), unsigned', () => {
     it.each([
       ['bare', { id: 'tx_1', status: 'PAID' }, 'APPROVED'],
@@ -197,6 +232,8 @@ describe('LUMINA (spec doc 3, group 4), a bespoke adapter', () => {
     it.each([
       ['without a status', { id: 'tx_1' }],
       ['without an id', { status: 'PAID' }],
+      ['with a numeric status', { id: 'tx_1', status: 2 }],
+      ['with an object id', { data: { id: ['tx_1'], status: 'PAID' } }],
       ['not JSON', '{not json'],
     ])('%s is ignored', async (_label, body) => {
       expect(await h.adapter.processWebhook(h.ctx, notification(body))).toBeUndefined();

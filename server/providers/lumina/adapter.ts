@@ -1,14 +1,16 @@
+import { z } from 'zod';
 import type { Address, PaymentMethod, RefundResult, TransactionInput, TransactionResult, WebhookResult } from '../../domain/types.js';
 import { tokenizableCard, type CardInput } from '../../lib/card.js';
 import { digitsOnly, lowerCaseCpfWhenExactly11Digits } from '../../lib/documents.js';
-import { identifiedObject, isRecord, parseJsonObject, unwrapped } from '../../lib/json.js';
+import { parseJsonObject, unwrapped } from '../../lib/json.js';
 import { paymentMethodCodec } from '../../lib/paymentMethods.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { catalogueError, FAILURE_PREFIXES } from '../../lib/providerMessages.js';
 import { declaredStatusTable } from '../../lib/statusTable.js';
-import { dateOf, idText, textOf } from '../../lib/values.js';
+import { dateOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
+import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
 import { DOC3_COMMON_STATUSES } from '../kit/commonStatuses.js';
 import type { AdapterRuntime, ProviderDeclaration } from '../kit/declaration.js';
 import { DeclaredAdapter, unusableAnswer, type ObjectNotification } from '../kit/declaredAdapter.js';
@@ -31,7 +33,7 @@ import { DeclaredAdapter, unusableAnswer, type ObjectNotification } from '../kit
  * `timestamps{expiresAt}`. The card, token, refund and notification shapes are
  * the gateway's decision (docs/decisions.md).
  *
- * Read top to bottom: declaration → wire shapes → request mappers → status
+ * Read top to bottom: declaration → wire (zod schemas) → request mappers → status
  * table → response mappers → notifications → the operations.
  */
 
@@ -69,40 +71,82 @@ export const LUMINA_ADDRESS_DEFAULTS = {
   state: 'SP',
 } as const;
 
-// ---------------------------------------------------------------- wire shapes
+// ---------------------------------------------------------------- wire
 
 /** The body of both payment calls; a card charge adds `card` and `installments`. */
-export interface LuminaPaymentRequest {
-  name?: string;
-  email?: string;
-  document?: { number: string; type: 'cpf' | 'cnpj' };
-  phone?: string;
-  paymentMethod: 'PIX' | 'CREDIT_CARD';
-  amount: number;
-  traceable: boolean;
-  items: Array<{ title: string; unitPrice: number; quantity: number; tangible: boolean }>;
-  cep: string;
-  street: string;
-  number: string;
-  district: string;
-  city: string;
-  state: string;
-  externalId?: string;
-  postbackUrl: string;
-  card?: { token: string };
-  installments?: number;
-}
+export const LUMINA_PAYMENT_REQUEST = z.object({
+  name: z.string().optional(),
+  email: z.string().optional(),
+  document: z.object({ number: z.string(), type: z.enum(['cpf', 'cnpj']) }).optional(),
+  phone: z.string().optional(),
+  paymentMethod: z.enum(['PIX', 'CREDIT_CARD']),
+  amount: z.number().int().positive(),
+  traceable: z.boolean(),
+  items: z.array(z.object({ title: z.string(), unitPrice: z.number().int(), quantity: z.number().int(), tangible: z.boolean() })),
+  cep: z.string(),
+  street: z.string(),
+  number: z.string(),
+  district: z.string(),
+  city: z.string(),
+  state: z.string(),
+  externalId: z.string().optional(),
+  postbackUrl: z.string(),
+  card: z.object({ token: z.string() }).optional(),
+  installments: z.number().int().optional(),
+});
+export type LuminaPaymentRequest = z.infer<typeof LUMINA_PAYMENT_REQUEST>;
 
-/** A payment as answered. */
-interface LuminaPayment {
-  id?: string | number;
-  transactionId?: string | number;
-  status?: string;
-  amount?: number | string;
-  paymentMethod?: string;
-  pix?: { qrCode?: string; qrcode?: string; code?: string };
-  timestamps?: { expiresAt?: string };
-}
+/** Answers come bare or under `_body` / `data` (research). */
+const WRAPPERS = ['_body', 'data'] as const;
+const unwrap = (answer: unknown): unknown => unwrapped(answer, WRAPPERS) ?? answer;
+
+/** A payment as answered (and as notified): `id | transactionId` and `status` required; an unreadable expiry is no expiry. */
+export const LUMINA_PAYMENT = z.preprocess(
+  unwrap,
+  z
+    .object({
+      id: absentable(wireId),
+      transactionId: absentable(wireId),
+      status: wireStatus,
+      amount: absentable(wireAmount),
+      paymentMethod: absentable(wireText),
+      pix: absentable(z.object({ qrCode: absentable(wireText), qrcode: absentable(wireText), code: absentable(wireText) })),
+      timestamps: absentable(z.object({ expiresAt: absentable(z.union([z.string(), z.number()])).catch(undefined) })),
+    })
+    .transform((payment, ctx) => {
+      const id = payment.id ?? payment.transactionId;
+      if (id === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['id'], message: 'no id' });
+        return z.NEVER;
+      }
+      const pixCode = payment.pix?.qrCode ?? payment.pix?.qrcode ?? payment.pix?.code;
+      return {
+        id,
+        status: payment.status,
+        amount: payment.amount,
+        paymentMethod: payment.paymentMethod,
+        pixCode,
+        expiresAt: dateOf(payment.timestamps?.expiresAt),
+      };
+    }),
+);
+export type LuminaPayment = z.output<typeof LUMINA_PAYMENT>;
+
+/** The tokenize answer: `token`, else `id` (gateway's decision). */
+export const LUMINA_TOKEN = z.preprocess(
+  unwrap,
+  z.object({ token: absentable(wireId), id: absentable(wireId) }).transform((answer, ctx) => {
+    const token = answer.token ?? answer.id;
+    if (token === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['token'], message: 'no token' });
+      return z.NEVER;
+    }
+    return token;
+  }),
+);
+
+/** The refund answer: `{id, status}` (gateway's decision), status required. */
+export const LUMINA_REFUND = z.preprocess(unwrap, z.object({ id: absentable(wireId), status: wireStatus }));
 
 // ---------------------------------------------------------------- request mappers
 
@@ -137,7 +181,7 @@ export function toLuminaPayment(input: TransactionInput, terms: { amount: (cents
           phone: nationalPhoneDigits(customer.phone),
         }
       : {}),
-    paymentMethod: LUMINA_METHODS.toProvider(input.paymentMethod) as LuminaPaymentRequest['paymentMethod'],
+    paymentMethod: input.paymentMethod === 'CREDIT_CARD' ? 'CREDIT_CARD' : 'PIX',
     amount: terms.amount(input.amount),
     traceable: true,
     items,
@@ -158,26 +202,19 @@ export const LUMINA_STATUSES = declaredStatusTable(DOC3_COMMON_STATUSES, {
   unknown: 'PENDING',
 });
 
-// ---------------------------------------------------------------- response mappers
+// ---------------------------------------------------------------- response mapper
 
-/** The payment an answer carries, bare or under `_body` / `data`; undefined without an id and a status. */
-const WRAPPERS = ['_body', 'data'] as const;
+/** The refund statuses that say no money went back (gateway's decision); any other is a refund made or under way. */
+const REFUND_REFUSED = ['failed', 'declined', 'refused', 'error'];
 
-export const luminaPayment = (answer: unknown) => identifiedObject<LuminaPayment>(answer, WRAPPERS, ['id', 'transactionId']);
-
-const pixCodeOf = (payment: LuminaPayment): string | undefined => {
-  const pix = isRecord(payment.pix) ? payment.pix : {};
-  return textOf(pix.qrCode) ?? textOf(pix.qrcode) ?? textOf(pix.code);
-};
-
-const unusable = unusableAnswer;
+export const luminaRefundAccepted = (status: string): boolean => !REFUND_REFUSED.includes(status.toLowerCase());
 
 // ---------------------------------------------------------------- notifications
 
 /** The postback is read as the payment itself (its shape is not public): an id and a status, else nothing. */
 export function readLuminaNotification(body: Buffer): ObjectNotification | undefined {
-  const payment = luminaPayment(parseJsonObject(body));
-  return payment && { kind: 'transaction', id: payment.id, status: payment.status };
+  const parsed = LUMINA_PAYMENT.safeParse(parseJsonObject(body));
+  return parsed.success ? { kind: 'transaction', id: parsed.data.id, status: parsed.data.status } : undefined;
 }
 
 // ---------------------------------------------------------------- operations
@@ -187,15 +224,13 @@ export class LuminaAdapter extends DeclaredAdapter {
     super(declaration, runtime, { transactionStatuses: LUMINA_STATUSES });
   }
 
-  private payment(answer: unknown, fallback: { method?: PaymentMethod; amount?: number } = {}): TransactionResult {
-    const payment = luminaPayment(answer) ?? unusable('id ou status da transação');
-    const pixCode = pixCodeOf(payment);
-    const expiresAt = dateOf(payment.timestamps?.expiresAt);
+  private payment(payment: LuminaPayment, fallback: { method?: PaymentMethod; amount?: number } = {}): TransactionResult {
+    const { pixCode, expiresAt } = payment;
     return {
       paymentMethod: LUMINA_METHODS.fromProvider(payment.paymentMethod) ?? fallback.method ?? 'PIX',
       transactionId: payment.id,
       status: this.transactionStatus(payment.status),
-      amount: payment.amount === undefined || payment.amount === null ? (fallback.amount ?? 0) : this.fromProviderAmount(payment.amount),
+      amount: payment.amount === undefined ? (fallback.amount ?? 0) : this.fromProviderAmount(payment.amount),
       ...(pixCode ? { pixCode } : {}),
       ...(expiresAt ? { expiresAt } : {}),
     };
@@ -203,11 +238,7 @@ export class LuminaAdapter extends DeclaredAdapter {
 
   override async createCardToken(ctx: AdapterContext, card: CardInput): Promise<string> {
     const prefix = this.prefixFor('createCardToken');
-    const answer = await this.exchange('createCardToken', prefix, () => this.http(ctx).post<unknown>(LUMINA_PATHS.tokenize, toLuminaCard(card)));
-    return this.mapped('createCardToken', prefix, () => {
-      const object = unwrapped(answer, WRAPPERS) ?? {};
-      return idText(object.token) ?? idText(object.id) ?? unusable('token do cartão');
-    });
+    return this.exchange('createCardToken', prefix, () => this.http(ctx).post(LUMINA_PATHS.tokenize, toLuminaCard(card)), LUMINA_TOKEN);
   }
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
@@ -217,11 +248,16 @@ export class LuminaAdapter extends DeclaredAdapter {
     // §8, fourth group: 'Erro na criação da transação PIX: …' for PIX; a card keeps 'Erro ao criar transação: …'.
     const prefix = pix ? FAILURE_PREFIXES.CREATE_PIX_TRANSACTION_FOURTH_GROUP : this.prefixFor('createTransaction');
     const body = toLuminaPayment(input, { amount: (cents) => this.toProviderAmount(cents), postbackUrl: ctx.notificationUrl });
-    const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(pix ? LUMINA_PATHS.pix : LUMINA_PATHS.card, body));
+    const answer = await this.exchange(
+      'createTransaction',
+      prefix,
+      () => this.http(ctx).post(pix ? LUMINA_PATHS.pix : LUMINA_PATHS.card, body),
+      LUMINA_PAYMENT,
+    );
     const charge = this.mapped('createTransaction', prefix, () => {
       const result = this.payment(answer, { method: input.paymentMethod, amount: input.amount });
       // A PIX charge without its code is one nobody can pay.
-      if (pix && !result.pixCode) unusable('código PIX');
+      if (pix && !result.pixCode) unusableAnswer('código PIX');
       return pix ? { ...result, expiresAt: result.expiresAt ?? this.expiresAt(this.pixExpirySeconds) } : result;
     });
     return withPixQrImage(charge);
@@ -229,20 +265,19 @@ export class LuminaAdapter extends DeclaredAdapter {
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const prefix = this.prefixFor('getTransaction');
-    const answer = await this.exchange('getTransaction', prefix, () => this.http(ctx).get<unknown>(LUMINA_PATHS.get, { params: { id: transactionId } }));
-    return withPixQrImage({ ...this.mapped('getTransaction', prefix, () => this.payment(answer)), transactionId });
+    const answer = await this.exchange('getTransaction', prefix, () => this.http(ctx).get(LUMINA_PATHS.get, { params: { id: transactionId } }), LUMINA_PAYMENT);
+    return withPixQrImage({ ...this.payment(answer), transactionId });
   }
 
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
     const prefix = this.prefixFor('refoundTransaction');
-    const answer = await this.exchange('refoundTransaction', prefix, () =>
-      this.http(ctx).post<unknown>(LUMINA_PATHS.refund, { id: transactionId, amount: this.toProviderAmount(amount) }),
+    const refund = await this.exchange(
+      'refoundTransaction',
+      prefix,
+      () => this.http(ctx).post(LUMINA_PATHS.refund, { id: transactionId, amount: this.toProviderAmount(amount) }),
+      LUMINA_REFUND,
     );
-    return this.mapped('refoundTransaction', prefix, () => {
-      const object = unwrapped(answer, WRAPPERS) ?? {};
-      const status = textOf(object.status)?.toLowerCase() ?? unusable('dados do estorno');
-      return { refundId: idText(object.id) ?? transactionId, status: !['failed', 'declined', 'refused', 'error'].includes(status) };
-    });
+    return { refundId: refund.id ?? transactionId, status: luminaRefundAccepted(refund.status) };
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
