@@ -112,12 +112,54 @@ describe('NEXTPAY (spec doc 2, group 2), a bespoke adapter', () => {
     h.fake.expect({ method: 'POST', path: '/pix/cashout', reply: { body } });
     h.fake.expect({ method: 'GET', path: '/payments/queryTransaction/np-out-1', reply: { body } });
     h.fake.expect({ method: 'PUT', path: '/payments/cancel/np-tx-1', reply: { body } });
-    const unavailable = (message: string) => ({ code: 'UNAVAILABLE', message: expect.stringMatching(new RegExp(`^${message}: resposta do provedor sem `)) });
+    const unavailable = (message: string) => ({
+      code: 'UNAVAILABLE',
+      message: expect.stringMatching(new RegExp(`^${message}: resposta do provedor em formato inesperado \\(`)),
+    });
     expect(await failure(h.adapter.getTransaction(h.ctx, 'np-tx-1'))).toEqual(unavailable('Erro ao buscar transação'));
     expect(await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).toEqual(unavailable('Erro ao criar transação'));
     expect(await failure(h.adapter.withdraw(h.ctx, payout()))).toEqual(unavailable('Erro ao realizar saque'));
     expect(await failure(h.adapter.getWithdraw(h.ctx, 'np-out-1'))).toEqual(unavailable('Erro ao buscar saque'));
     expect(await failure(h.adapter.refoundTransaction(h.ctx, 'np-tx-1', 1990))).toEqual(unavailable('Erro ao estornar transação'));
+  });
+
+  it.each([
+    ['a numeric status', { id: 'np-1', status: 2, amount: 19.9, qrCode: PIX_CODE }, 'status'],
+    ['an object id', { id: { v: 1 }, status: 'paid', amount: 19.9, qrCode: PIX_CODE }, 'id'],
+    ['a non-numeric amount', { id: 'np-1', status: 'paid', amount: 'dezenove', qrCode: PIX_CODE }, 'amount'],
+  ])("an answer with %s is the kit's bad answer under each operation's prefix, never a status", async (_label, body, field) => {
+    withToken();
+    h.fake.expect({ method: 'GET', path: '/pix/consult/np-tx-1', reply: { body } });
+    h.fake.expect({ method: 'POST', path: '/pix/generate', reply: { body } });
+    h.fake.expect({ method: 'POST', path: '/pix/cashout', reply: { body } });
+    h.fake.expect({ method: 'GET', path: '/payments/queryTransaction/np-out-1', reply: { body } });
+    const bad = (prefix: string) => ({
+      code: 'UNAVAILABLE',
+      message: expect.stringMatching(new RegExp(`^${prefix}: resposta do provedor em formato inesperado \\(${field}:`)),
+    });
+    expect(await failure(h.adapter.getTransaction(h.ctx, 'np-tx-1'))).toEqual(bad('Erro ao buscar transação'));
+    expect(await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).toEqual(bad('Erro ao criar transação'));
+    expect(await failure(h.adapter.withdraw(h.ctx, payout()))).toEqual(bad('Erro ao realizar saque'));
+    expect(await failure(h.adapter.getWithdraw(h.ctx, 'np-out-1'))).toEqual(bad('Erro ao buscar saque'));
+  });
+
+  it('a charge answered without its code, a read without any amount, a cancellation with a numeric status: UNAVAILABLE', async () => {
+    withToken();
+    h.fake.expect({ method: 'POST', path: '/pix/generate', reply: { body: { id: 'np-1', status: 'waiting', amount: 19.9 } } });
+    h.fake.expect({ method: 'GET', path: '/pix/consult/np-tx-1', reply: { body: { id: 'np-tx-1', status: 'paid' } } });
+    h.fake.expect({ method: 'PUT', path: '/payments/cancel/np-tx-1', reply: { body: { id: 'np-cancel-1', status: 0 } } });
+    expect(await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).toMatchObject({
+      code: 'UNAVAILABLE',
+      message: expect.stringContaining('(qrCode:'),
+    });
+    expect(await failure(h.adapter.getTransaction(h.ctx, 'np-tx-1'))).toEqual({
+      code: 'UNAVAILABLE',
+      message: 'Erro ao buscar transação: resposta do provedor sem valor do PIX',
+    });
+    expect(await failure(h.adapter.refoundTransaction(h.ctx, 'np-tx-1', 500))).toMatchObject({
+      code: 'UNAVAILABLE',
+      message: expect.stringContaining('(status:'),
+    });
   });
 
   it('pays out by POST /pix/cashout (description, destinatary.dictKey, amount in reais, customer) and reads it by GET /payments/queryTransaction/{id}', async () => {

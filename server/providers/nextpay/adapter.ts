@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type {
   Customer,
   RefundResult,
@@ -10,18 +11,17 @@ import type {
 } from '../../domain/types.js';
 import { digitsOnly } from '../../lib/documents.js';
 import { invalidArgument } from '../../lib/errors.js';
-import { ProviderCallError } from '../../lib/http/index.js';
-import { isRecord } from '../../lib/json.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
 import { normalizePixKey } from '../../lib/pixKey.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { catalogueError } from '../../lib/providerMessages.js';
 import { statusTable } from '../../lib/statusTable.js';
-import { dateOf, idText, textOf } from '../../lib/values.js';
+import { dateOf } from '../../lib/values.js';
 import { defaultWithdrawDescription } from '../../lib/withdrawDescription.js';
 import { SPEC_GROUPS, type AdapterContext } from '../adapter.js';
+import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
-import { DeclaredAdapter } from '../kit/declaredAdapter.js';
+import { DeclaredAdapter, unusableAnswer } from '../kit/declaredAdapter.js';
 
 /**
  * NEXTPAY (spec doc 2, group 2): a bespoke PIX dialect. What the spec says
@@ -42,7 +42,7 @@ import { DeclaredAdapter } from '../kit/declaredAdapter.js';
  * - answers `{id, status, amount, qrCode, expiresAt}` for charges,
  *   `{id, status, amount}` for payouts, `{id, status}` for a cancellation.
  *
- * Read top to bottom: declaration → wire shapes → request mappers → status
+ * Read top to bottom: declaration → wire (zod schemas) → request mappers → status
  * tables → response mappers → the operations, one HTTP exchange each.
  */
 
@@ -70,57 +70,66 @@ export const NEXTPAY: ProviderDeclaration = {
     "paths, OAuth form token (grant_type, client_id, client_secret), amounts in reais, `/pix/generate` fields (amount, fixedAmount, description, customer), `/pix/cashout` fields (description, destinatary.dictKey, amount, customer), common status pattern: spec (doc 2 §4/§7/§9); token path `/oauth/token`, which GET reads a charge (`/pix/consult/{id}`) and which a payout (`/payments/queryTransaction/{id}`), `PUT /payments/cancel/{id} {amount}` as the refund, every answer's shape, host: gateway (no public API material found)",
 };
 
-// ---------------------------------------------------------------- wire shapes
+// ---------------------------------------------------------------- wire
 
-export interface NextpayCustomer {
-  name: string;
-  document: string;
-  email?: string;
-  phone?: string;
-}
+export const NEXTPAY_CUSTOMER = z.object({
+  name: z.string().min(1),
+  document: z.string().min(1),
+  email: z.string().optional(),
+  phone: z.string().optional(),
+});
+export type NextpayCustomer = z.infer<typeof NEXTPAY_CUSTOMER>;
 
-/** Body of POST /pix/generate (§7). */
-export interface PixGenerateRequest {
-  /** Reais. */
-  amount: number;
-  /** The payer must pay exactly this amount. */
-  fixedAmount: true;
-  description?: string;
-  customer?: NextpayCustomer;
-}
+/** Body of POST /pix/generate (§7): amount in reais; `fixedAmount`, the payer must pay exactly this amount. */
+export const NEXTPAY_PIX_GENERATE_REQUEST = z.object({
+  amount: z.number().positive(),
+  fixedAmount: z.literal(true),
+  description: z.string().optional(),
+  customer: NEXTPAY_CUSTOMER.optional(),
+});
+export type PixGenerateRequest = z.infer<typeof NEXTPAY_PIX_GENERATE_REQUEST>;
 
-/** Answer of /pix/generate and /pix/consult/{id}. */
-export interface PixAnswer {
-  id?: string | number;
-  status?: string;
-  amount?: number | string;
-  /** The copy-and-paste code. */
-  qrCode?: string;
-  expiresAt?: string;
-}
+/** Body of POST /pix/cashout (§7): amount in reais. */
+export const NEXTPAY_PIX_CASHOUT_REQUEST = z.object({
+  description: z.string(),
+  destinatary: z.object({ dictKey: z.string().min(1) }),
+  amount: z.number().positive(),
+  customer: NEXTPAY_CUSTOMER.optional(),
+});
+export type PixCashoutRequest = z.infer<typeof NEXTPAY_PIX_CASHOUT_REQUEST>;
 
-/** Body of POST /pix/cashout (§7). */
-export interface PixCashoutRequest {
-  description: string;
-  destinatary: { dictKey: string };
-  /** Reais. */
-  amount: number;
-  customer?: NextpayCustomer;
-}
+/** A date-time as answered; an unreadable one reads as absent (the charge's own expiry, a payout's payment time: details). */
+const wireDate = absentable(z.union([z.string(), z.number()]))
+  .catch(undefined)
+  .transform(dateOf);
 
-/** Answer of /pix/cashout and /payments/queryTransaction/{id}. */
-export interface PaymentAnswer {
-  id?: string | number;
-  status?: string;
-  amount?: number | string;
-  paidAt?: string;
-}
+/** Answer of /pix/consult/{id} (gateway's decision): id and status required; `qrCode` the copy-and-paste code. */
+export const NEXTPAY_PIX = z.object({
+  id: wireId,
+  status: wireStatus,
+  amount: absentable(wireAmount),
+  qrCode: absentable(wireText),
+  expiresAt: wireDate,
+});
+export type NextpayPix = z.output<typeof NEXTPAY_PIX>;
 
-/** Answer of PUT /payments/cancel/{id}. */
-export interface CancelAnswer {
-  id?: string | number;
-  status?: string;
-}
+/** Answer of /pix/generate: as a read, and its code is required (a charge nobody can pay is no charge). */
+export const NEXTPAY_PIX_CREATED = NEXTPAY_PIX.extend({ qrCode: wireText });
+
+/** Answer of /pix/cashout and /payments/queryTransaction/{id} (gateway's decision): id and status required. */
+export const NEXTPAY_PAYMENT = z.object({
+  id: wireId,
+  status: wireStatus,
+  amount: absentable(wireAmount),
+  paidAt: wireDate,
+});
+export type NextpayPayment = z.output<typeof NEXTPAY_PAYMENT>;
+
+/** Answer of PUT /payments/cancel/{id}: an id or a status, at least one (an answer with neither says nothing, never "ok"). */
+export const NEXTPAY_CANCEL = z
+  .object({ id: absentable(wireId), status: absentable(wireStatus) })
+  .refine((cancel) => cancel.id !== undefined || cancel.status !== undefined, { message: 'no id or status', path: ['status'] });
+export type NextpayCancel = z.output<typeof NEXTPAY_CANCEL>;
 
 // ---------------------------------------------------------------- request mappers
 
@@ -216,65 +225,52 @@ const CANCEL_FAILED = new Set(['failed', 'refused', 'rejected', 'denied', 'error
 // ---------------------------------------------------------------- response mappers
 
 interface Terms<S> {
-  status: (value: unknown) => S;
-  /** Reais → cents; undefined for anything that is not an amount. */
-  amount: (value: unknown) => number | undefined;
+  status: (value: string) => S;
+  /** Reais (number or decimal text) → cents. */
+  amount: (value: number | string) => number;
 }
 
-/** Undefined without an id, a status or (unless one was asked for) an amount: the operation turns that into an error, never a status. */
-export function fromPixAnswer(
-  answer: unknown,
-  terms: Terms<TransactionStatus> & { requestedAmount?: number; expiresAt?: Date },
-): TransactionResult | undefined {
-  if (!isRecord(answer)) return undefined;
-  const pix = answer as PixAnswer;
-  const transactionId = idText(pix.id);
-  const amount = terms.amount(pix.amount) ?? terms.requestedAmount;
-  if (!transactionId || !textOf(pix.status) || amount === undefined) return undefined;
-  const pixCode = textOf(pix.qrCode);
-  const expiresAt = dateOf(pix.expiresAt) ?? terms.expiresAt;
+/** The answered amount, else the one asked for; neither is an unusable answer, never a guess. */
+function amountOf(
+  answered: number | string | undefined,
+  terms: { amount: (value: number | string) => number; requestedAmount?: number },
+  what: string,
+): number {
+  return answered !== undefined ? terms.amount(answered) : (terms.requestedAmount ?? unusableAnswer(what));
+}
+
+export function fromPixAnswer(pix: NextpayPix, terms: Terms<TransactionStatus> & { requestedAmount?: number; expiresAt?: Date }): TransactionResult {
+  const expiresAt = pix.expiresAt ?? terms.expiresAt;
   return {
     paymentMethod: 'PIX',
-    transactionId,
+    transactionId: pix.id,
     status: terms.status(pix.status),
-    amount,
-    ...(pixCode ? { pixCode } : {}),
+    amount: amountOf(pix.amount, terms, 'valor do PIX'),
+    ...(pix.qrCode ? { pixCode: pix.qrCode } : {}),
     ...(expiresAt ? { expiresAt } : {}),
   };
 }
 
-export function fromPaymentAnswer(answer: unknown, terms: Terms<WithdrawStatus> & { requestedAmount?: number }): WithdrawResult | undefined {
-  if (!isRecord(answer)) return undefined;
-  const payment = answer as PaymentAnswer;
-  const withdrawId = idText(payment.id);
-  const amount = terms.amount(payment.amount) ?? terms.requestedAmount;
-  if (!withdrawId || !textOf(payment.status) || amount === undefined) return undefined;
+export function fromPaymentAnswer(payment: NextpayPayment, terms: Terms<WithdrawStatus> & { requestedAmount?: number }): WithdrawResult {
   const status = terms.status(payment.status);
-  const approvedAt = status === 'APPROVED' ? dateOf(payment.paidAt) : undefined;
-  return { withdrawId, amount, status, ...(approvedAt ? { approvedAt } : {}) };
+  const approvedAt = status === 'APPROVED' ? payment.paidAt : undefined;
+  return { withdrawId: payment.id, amount: amountOf(payment.amount, terms, 'valor do saque'), status, ...(approvedAt ? { approvedAt } : {}) };
 }
 
-/** Undefined for an answer with neither an id nor a status: it says nothing about the cancellation, never "ok". */
-export function fromCancelAnswer(answer: unknown, transactionId: string): RefundResult | undefined {
-  if (!isRecord(answer)) return undefined;
-  const cancel = answer as CancelAnswer;
-  const refundId = idText(cancel.id);
-  const status = textOf(cancel.status)?.toLowerCase();
-  if (!refundId && !status) return undefined;
+export function fromCancelAnswer(cancel: NextpayCancel, transactionId: string): RefundResult {
+  const status = cancel.status?.toLowerCase();
   // NEXTPAY's own id of the cancellation where it gives one; else the charge's, the only id the refund has.
-  return { refundId: refundId ?? transactionId, status: !(status && CANCEL_FAILED.has(status)) };
+  return { refundId: cancel.id ?? transactionId, status: !(status && CANCEL_FAILED.has(status)) };
 }
 
 // ---------------------------------------------------------------- operations
-
-type NextpayOperation = 'createTransaction' | 'getTransaction' | 'refoundTransaction' | 'withdraw' | 'getWithdraw';
 
 export class NextpayAdapter extends DeclaredAdapter {
   constructor(declaration: ProviderDeclaration = NEXTPAY, runtime: AdapterRuntime = {}) {
     super(declaration, runtime, { transactionStatuses: NEXTPAY_STATUSES, withdrawalStatuses: NEXTPAY_PAYOUT_STATUSES });
   }
 
-  private readonly amountOf = (value: unknown): number | undefined => this.optionalProviderAmount(value);
+  private readonly amountOf = (value: number | string): number => this.fromProviderAmount(value);
 
   private charges(): Terms<TransactionStatus> {
     return { status: (value) => this.transactionStatus(value), amount: this.amountOf };
@@ -284,39 +280,33 @@ export class NextpayAdapter extends DeclaredAdapter {
     return { status: (value) => this.withdrawalStatus(value), amount: this.amountOf };
   }
 
-  private unusable(operation: NextpayOperation, prefix: string, what: string): Error {
-    return this.failure(operation, prefix, new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`));
-  }
-
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     this.assertPaymentMethod(input.paymentMethod);
     const prefix = this.prefixFor('createTransaction');
     const requestedAt = this.now();
     const body = toPixGenerate(input, this.toProviderAmount(input.amount));
-    const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(NEXTPAY_PATHS.generate, body));
+    const pix = await this.exchange('createTransaction', prefix, () => this.http(ctx).post(NEXTPAY_PATHS.generate, body), NEXTPAY_PIX_CREATED);
     // NEXTPAY is sent no validity (the spec lists none), so without its own expiry the spec's default applies (1 day, §9).
-    const result = fromPixAnswer(answer, { ...this.charges(), requestedAmount: input.amount, expiresAt: this.expiresAt(this.pixExpirySeconds, requestedAt) });
-    if (!result?.pixCode) throw this.unusable('createTransaction', prefix, 'id, status ou qrCode do PIX');
-    return withPixQrImage(result);
+    const expiresAt = this.expiresAt(this.pixExpirySeconds, requestedAt);
+    return withPixQrImage(this.mapped('createTransaction', prefix, () => fromPixAnswer(pix, { ...this.charges(), requestedAmount: input.amount, expiresAt })));
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const prefix = this.prefixFor('getTransaction');
-    const answer = await this.exchange('getTransaction', prefix, () => this.http(ctx).get<unknown>(fillPath(NEXTPAY_PATHS.consult, { id: transactionId })));
-    const result = fromPixAnswer(answer, this.charges());
-    if (!result) throw this.unusable('getTransaction', prefix, 'id, status ou valor do PIX');
+    const pix = await this.exchange('getTransaction', prefix, () => this.http(ctx).get(fillPath(NEXTPAY_PATHS.consult, { id: transactionId })), NEXTPAY_PIX);
     // The id asked for stays the id, whatever the answer echoes.
-    return withPixQrImage({ ...result, transactionId });
+    return withPixQrImage({ ...this.mapped('getTransaction', prefix, () => fromPixAnswer(pix, this.charges())), transactionId });
   }
 
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
     const prefix = this.prefixFor('refoundTransaction');
-    const answer = await this.exchange('refoundTransaction', prefix, () =>
-      this.http(ctx).put<unknown>(fillPath(NEXTPAY_PATHS.cancel, { id: transactionId }), { amount: this.toProviderAmount(amount) }),
+    const cancel = await this.exchange(
+      'refoundTransaction',
+      prefix,
+      () => this.http(ctx).put(fillPath(NEXTPAY_PATHS.cancel, { id: transactionId }), { amount: this.toProviderAmount(amount) }),
+      NEXTPAY_CANCEL,
     );
-    const result = fromCancelAnswer(answer, transactionId);
-    if (!result) throw this.unusable('refoundTransaction', prefix, 'dados do cancelamento');
-    return result;
+    return fromCancelAnswer(cancel, transactionId);
   }
 
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
@@ -325,17 +315,18 @@ export class NextpayAdapter extends DeclaredAdapter {
     if (!pixKey) throw invalidArgument('withdraw.pix_key', 'withdraw.pix_key is required for PIX withdrawals');
     const prefix = this.prefixFor('withdraw');
     const body = toPixCashout({ ...input, pixKey }, this.toProviderAmount(input.amount));
-    const answer = await this.exchange('withdraw', prefix, () => this.http(ctx).post<unknown>(NEXTPAY_PATHS.cashout, body));
-    const result = fromPaymentAnswer(answer, { ...this.payouts(), requestedAmount: input.amount });
-    if (!result) throw this.unusable('withdraw', prefix, 'id ou status do saque');
-    return result;
+    const payment = await this.exchange('withdraw', prefix, () => this.http(ctx).post(NEXTPAY_PATHS.cashout, body), NEXTPAY_PAYMENT);
+    return fromPaymentAnswer(payment, { ...this.payouts(), requestedAmount: input.amount });
   }
 
   override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
     const prefix = this.prefixFor('getWithdraw');
-    const answer = await this.exchange('getWithdraw', prefix, () => this.http(ctx).get<unknown>(fillPath(NEXTPAY_PATHS.queryTransaction, { id: withdrawId })));
-    const result = fromPaymentAnswer(answer, this.payouts());
-    if (!result) throw this.unusable('getWithdraw', prefix, 'id, status ou valor do saque');
-    return { ...result, withdrawId };
+    const payment = await this.exchange(
+      'getWithdraw',
+      prefix,
+      () => this.http(ctx).get(fillPath(NEXTPAY_PATHS.queryTransaction, { id: withdrawId })),
+      NEXTPAY_PAYMENT,
+    );
+    return { ...this.mapped('getWithdraw', prefix, () => fromPaymentAnswer(payment, this.payouts())), withdrawId };
   }
 }
