@@ -163,6 +163,54 @@ describe('MAKEYOURBANK (spec doc 3, group 3)', () => {
       });
     });
 
+    it.each([
+      ['a numeric status', { id: 'pay_1', status: 1, amount: 1990, payment_method: { qr_code: { emv: EMV } } }, 'status'],
+      ['an object id', { id: { v: 'pay_1' }, status: 'pending', amount: 1990, payment_method: { qr_code: { emv: EMV } } }, 'id'],
+      ['a non-numeric amount', { id: 'pay_1', status: 'pending', amount: 'mil', payment_method: { qr_code: { emv: EMV } } }, 'amount'],
+      ['a numeric PIX code', { id: 'pay_1', status: 'pending', amount: 1990, payment_method: { qr_code: { emv: 7 } } }, 'payment_method.qr_code.emv'],
+    ])("a charge or read answered with %s is the kit's bad answer (UNAVAILABLE), never a status", async (_label, body, field) => {
+      h.fake.expect({ method: 'POST', path: TRANSACTIONS, reply: { body } });
+      h.fake.expect({ method: 'GET', path: '/payments/pay_1', reply: { body } });
+      expect(await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).toEqual({
+        code: 'UNAVAILABLE',
+        message: expect.stringMatching(new RegExp(`^Erro ao criar transação: resposta do provedor em formato inesperado \\(${field}:`)),
+      });
+      expect(await failure(h.adapter.getTransaction(h.ctx, 'pay_1'))).toEqual({
+        code: 'UNAVAILABLE',
+        message: expect.stringMatching(new RegExp(`^Erro ao buscar transação: resposta do provedor em formato inesperado \\(${field}:`)),
+      });
+    });
+
+    it("a refund, a payout or a receiver whose id, status or amount has the wrong type is the kit's bad answer, not the missing-id text", async () => {
+      h.fake.expect({ method: 'POST', path: '/payments/pay_1/refund', reply: { body: { id: { v: 'rf_1' }, status: 'succeeded' } } });
+      h.fake.expect({ method: 'POST', path: '/payments/pay_1/refund', reply: { body: { id: 'rf_1', status: false } } });
+      h.fake.expect({ method: 'POST', path: '/withdrawals/pix', reply: { body: { id: 'wd_1', status: 3, amount: 2500 } } });
+      h.fake.expect({ method: 'GET', path: '/withdrawals/wd_1', reply: { body: { id: 'wd_1', status: 'succeeded', amount: 'muito' } } });
+      h.fake.expect({ method: 'GET', path: '/receivers/rcv_1', reply: { body: { id: 'rcv_1', status: 'active', balance: 'cheio' } } });
+      const bad = (prefix: string) => ({
+        code: 'UNAVAILABLE',
+        message: expect.stringMatching(new RegExp(`^${prefix}: resposta do provedor em formato inesperado`)),
+      });
+      expect(await failure(h.adapter.refoundTransaction(h.ctx, 'pay_1', 500))).toEqual(bad('Erro ao estornar transação'));
+      expect(await failure(h.adapter.refoundTransaction(h.ctx, 'pay_1', 500))).toEqual(bad('Erro ao estornar transação'));
+      expect(await failure(h.adapter.withdraw(h.ctx, withdrawInput()))).toEqual(bad('Erro ao realizar saque'));
+      expect(await failure(h.adapter.getWithdraw(h.ctx, 'wd_1'))).toEqual(bad('Erro ao buscar saque'));
+      expect((await failure(h.adapter.getReceiver(h.ctx, 'rcv_1'))).code).toBe('UNAVAILABLE');
+    });
+
+    it('a read without any amount is UNAVAILABLE (the payment or the payout asked for has one)', async () => {
+      h.fake.expect({ method: 'GET', path: '/payments/pay_1', reply: { body: { id: 'pay_1', status: 'succeeded' } } });
+      h.fake.expect({ method: 'GET', path: '/withdrawals/wd_1', reply: { body: { id: 'wd_1', status: 'succeeded' } } });
+      expect(await failure(h.adapter.getTransaction(h.ctx, 'pay_1'))).toEqual({
+        code: 'UNAVAILABLE',
+        message: 'Erro ao buscar transação: resposta do provedor sem valor do pagamento',
+      });
+      expect(await failure(h.adapter.getWithdraw(h.ctx, 'wd_1'))).toEqual({
+        code: 'UNAVAILABLE',
+        message: 'Erro ao buscar saque: resposta do provedor sem valor do saque',
+      });
+    });
+
     it.each(BODIES_WITHOUT_RESOURCE)('reads answered with %s are UNAVAILABLE, never a status', async (_label, body) => {
       h.fake.expect({ method: 'POST', path: TRANSACTIONS, reply: { body } });
       expect((await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).code).toBe('UNAVAILABLE');
@@ -303,7 +351,15 @@ describe('MAKEYOURBANK (spec doc 3, group 3)', () => {
     expect(await h.adapter.processWebhook(h.ctx, notification(paid))).toEqual({ type: 'TRANSACTION', transactionId: 'pay_1', status: 'APPROVED' });
     const payout = { id: 'evt_2', type: 'withdrawal.failed', payload: { object: { id: 'wd_1', status: 'failed' } } };
     expect(await h.adapter.processWebhook(h.ctx, notification(payout))).toEqual({ type: 'WITHDRAW', transactionId: 'wd_1', status: 'REJECTED' });
-    for (const body of [{ ...paid, type: 'seller.activated' }, { ...paid, payload: { object: { id: 'pay_1' } } }, { ...paid, type: undefined }, '{not json'])
+    for (const body of [
+      { ...paid, type: 'seller.activated' },
+      { ...paid, payload: { object: { id: 'pay_1' } } },
+      { ...paid, type: undefined },
+      '{not json',
+      { ...paid, payload: { object: { id: 'pay_1', status: 5 } } },
+      { ...paid, payload: { object: { id: ['pay_1'], status: 'succeeded' } } },
+      { ...paid, type: 42 },
+    ])
       expect(await h.adapter.processWebhook(h.ctx, notification(body))).toBeUndefined();
     expect(h.adapter.notificationKey(h.ctx, notification(paid))).toBe('makeyourbank:evt_1');
     expect(h.adapter.notificationKey(h.ctx, notification({ ...paid, id: undefined }))).toBe('transaction:pay_1:succeeded');

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type {
   PaymentMethod,
   ReceiverInput,
@@ -14,20 +15,21 @@ import type {
 import { digitsOnly, inferDocumentType } from '../../lib/documents.js';
 import { GatewayError } from '../../lib/errors.js';
 import { SECONDS_PER_DAY } from '../../lib/expiry.js';
-import { formBody, ProviderCallError, type FormFields } from '../../lib/http/index.js';
-import { isRecord, parseJsonObject } from '../../lib/json.js';
+import { formBody, type FormFields } from '../../lib/http/index.js';
+import { parseJsonObject } from '../../lib/json.js';
 import { paymentMethodCodec } from '../../lib/paymentMethods.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
 import { providerPixKey, type PixKeyStyle } from '../../lib/pixKey.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { catalogueError, type CatalogueKey } from '../../lib/providerMessages.js';
 import { declaredStatusTable, lookupStatus } from '../../lib/statusTable.js';
-import { dateOf, idText, textOf } from '../../lib/values.js';
+import { dateOf } from '../../lib/values.js';
 import { defaultWithdrawDescription } from '../../lib/withdrawDescription.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
+import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
 import { COMMON_RECEIVER_STATUSES, COMMON_WITHDRAWAL_STATUSES, DOC3_COMMON_STATUSES } from '../kit/commonStatuses.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
-import { DeclaredAdapter, type ObjectNotification } from '../kit/declaredAdapter.js';
+import { DeclaredAdapter, unusableAnswer, type ObjectNotification } from '../kit/declaredAdapter.js';
 
 /**
  * MAKEYOURBANK (spec doc 3, group 3), a bespoke form-encoded dialect. What the
@@ -48,7 +50,7 @@ import { DeclaredAdapter, type ObjectNotification } from '../kit/declaredAdapter
  * failed, canceled, pre_authorized, reversed, charged_back. Every other field
  * name is the gateway's decision (docs/decisions.md), in Zoop's snake_case.
  *
- * Read top to bottom: declaration → wire shapes → request mappers → status
+ * Read top to bottom: declaration → wire (zod schemas) → request mappers → status
  * tables → response mappers → notifications → the operations.
  */
 
@@ -95,44 +97,63 @@ export const MAKEYOURBANK_PATHS = {
   receiver: '/receivers/{id}',
 } as const;
 
-// ---------------------------------------------------------------- wire shapes (answers are JSON)
+// ---------------------------------------------------------------- wire (answers are JSON; requests are forms, below)
 
 type PaymentType = 'pix' | 'boleto' | 'credit';
 
-/** Answer of the transactions path and of GET /payments/{id}. */
-export interface MybPayment {
-  id?: string | number;
-  status?: string;
-  /** Cents. */
-  amount?: number | string;
-  payment_type?: string;
-  payment_method?: { qr_code?: { emv?: string }; barcode?: string; url?: string; expiration_date?: string } | null;
-}
+/** A date-time as answered; an unreadable one reads as absent (an expiry or a transfer time: details, never the outcome). */
+const wireDate = absentable(z.union([z.string(), z.number()]))
+  .catch(undefined)
+  .transform(dateOf);
 
-/** Answer of POST /withdrawals/pix and GET /withdrawals/{id}. */
-export interface MybWithdrawal {
-  id?: string | number;
-  status?: string;
-  amount?: number | string;
-  transferred_at?: string;
-}
+/** Answer of the transactions path and of GET /payments/{id}: id and status required; amount in cents. */
+export const MYB_PAYMENT = z.object({
+  id: wireId,
+  status: wireStatus,
+  amount: absentable(wireAmount),
+  payment_type: absentable(wireText),
+  payment_method: absentable(
+    z.object({
+      qr_code: absentable(z.object({ emv: absentable(wireText) })),
+      barcode: absentable(wireText),
+      url: absentable(wireText),
+      expiration_date: wireDate,
+    }),
+  ),
+});
+export type MybPayment = z.output<typeof MYB_PAYMENT>;
 
-/** Answer of POST /receivers and GET /receivers/{id}. */
-export interface MybReceiver {
-  id?: string | number;
-  status?: string;
-  name?: string;
-  email?: string;
-  document?: string;
-  balance?: number | string;
-}
+/** Answer of POST /payments/{id}/refund: its id may be missing (the spec's own error, §5), never of another type. */
+export const MYB_REFUND = z.object({ id: absentable(wireId), status: absentable(wireStatus) });
+export type MybRefund = z.output<typeof MYB_REFUND>;
+
+/** Answer of POST /withdrawals/pix and GET /withdrawals/{id}: a missing id is the spec's error (§5); no status is PENDING. */
+export const MYB_WITHDRAWAL = z.object({
+  id: absentable(wireId),
+  status: absentable(wireStatus),
+  amount: absentable(wireAmount),
+  transferred_at: wireDate,
+});
+export type MybWithdrawal = z.output<typeof MYB_WITHDRAWAL>;
+
+/** Answer of POST /receivers and GET /receivers/{id}: a missing id is the spec's error (§5); the rest falls back to what was sent. */
+export const MYB_RECEIVER = z.object({
+  id: absentable(wireId),
+  status: absentable(wireStatus),
+  name: absentable(wireText),
+  email: absentable(wireText),
+  document: absentable(wireText),
+  balance: absentable(wireAmount),
+});
+export type MybReceiver = z.output<typeof MYB_RECEIVER>;
 
 /** A notification, Zoop's event shape: `{id, type: 'transaction.succeeded', payload: {object: {id, status}}}`. */
-export interface MybEvent {
-  id?: string;
-  type?: string;
-  payload?: { object?: { id?: string | number; status?: string } };
-}
+export const MYB_EVENT = z.object({
+  id: absentable(wireId),
+  type: wireText,
+  payload: z.object({ object: z.object({ id: wireId, status: wireStatus }) }),
+});
+export type MybEvent = z.output<typeof MYB_EVENT>;
 
 // ---------------------------------------------------------------- request mappers (form fields)
 
@@ -259,40 +280,35 @@ const REFUND_REFUSED: ReadonlySet<string> = new Set(['failed', 'refused', 'rejec
 const missing = (key: CatalogueKey): GatewayError => catalogueError(key);
 
 /**
- * A charge's answer → our result; undefined without an id and a status (the
- * operation's common failure). `required`: the PIX code, or the billet code
- * and URL, must be there (§5), else the spec's error.
+ * A charge's answer → our result. `requested`: the PIX code, or the billet code
+ * and URL, must be there (§5), else the spec's error; without an amount
+ * answered or asked for, the answer is unusable.
  */
 export function fromMybPayment(
-  answer: unknown,
+  payment: MybPayment,
   terms: {
-    status: (value: unknown) => TransactionStatus;
-    amount: (value: unknown) => number | undefined;
+    status: (value: string) => TransactionStatus;
+    amount: (value: number | string) => number;
     requested?: { method: PaymentMethod; amount: number; expiresAt: Date };
   },
-): TransactionResult | undefined {
-  const payment = (isRecord(answer) ? answer : {}) as MybPayment;
-  const transactionId = idText(payment.id);
-  const status = textOf(payment.status);
-  if (!transactionId || !status) return undefined;
-  const method = isRecord(payment.payment_method) ? payment.payment_method : {};
+): TransactionResult {
+  const method = payment.payment_method;
   const paymentMethod =
     PAYMENT_TYPES.fromProvider(payment.payment_type) ??
     terms.requested?.method ??
-    (method.qr_code ? 'PIX' : method.url || method.barcode ? 'BILLET' : 'CREDIT_CARD');
-  const amount = terms.amount(payment.amount) ?? terms.requested?.amount;
-  if (amount === undefined) return undefined;
-  const pixCode = textOf(isRecord(method.qr_code) ? method.qr_code.emv : undefined);
-  const billetCode = textOf(method.barcode);
-  const billetUrl = textOf(method.url);
-  const expiresAt = paymentMethod === 'CREDIT_CARD' ? undefined : (dateOf(method.expiration_date) ?? terms.requested?.expiresAt);
+    (method?.qr_code ? 'PIX' : method?.url || method?.barcode ? 'BILLET' : 'CREDIT_CARD');
+  const amount = payment.amount !== undefined ? terms.amount(payment.amount) : (terms.requested?.amount ?? unusableAnswer('valor do pagamento'));
+  const pixCode = method?.qr_code?.emv;
+  const billetCode = method?.barcode;
+  const billetUrl = method?.url;
+  const expiresAt = paymentMethod === 'CREDIT_CARD' ? undefined : (method?.expiration_date ?? terms.requested?.expiresAt);
   if (terms.requested && paymentMethod === 'PIX' && !pixCode) throw missing('MAKEYOURBANK_PIX_CODE_MISSING');
   if (terms.requested && paymentMethod === 'BILLET' && !billetCode) throw missing('MAKEYOURBANK_BILLET_CODE_MISSING');
   if (terms.requested && paymentMethod === 'BILLET' && !billetUrl) throw missing('MAKEYOURBANK_BILLET_URL_MISSING');
   return {
     paymentMethod,
-    transactionId,
-    status: terms.status(status),
+    transactionId: payment.id,
+    status: terms.status(payment.status),
     amount,
     ...(paymentMethod === 'PIX' && pixCode ? { pixCode } : {}),
     ...(paymentMethod === 'BILLET' && billetCode ? { billetCode } : {}),
@@ -302,44 +318,37 @@ export function fromMybPayment(
 }
 
 /** The refund's own id must come back (§5); its status, when it refuses, makes the refund a failed one. */
-export function fromMybRefund(answer: unknown): RefundResult {
-  const body = isRecord(answer) ? answer : {};
-  const refundId = idText(body.id);
-  if (!refundId) throw missing('MAKEYOURBANK_REFUND_ID_MISSING');
-  const status = textOf(body.status)?.toLowerCase();
-  return { refundId, status: !(status && REFUND_REFUSED.has(status)) };
+export function fromMybRefund(refund: MybRefund): RefundResult {
+  if (!refund.id) throw missing('MAKEYOURBANK_REFUND_ID_MISSING');
+  const status = refund.status?.toLowerCase();
+  return { refundId: refund.id, status: !(status && REFUND_REFUSED.has(status)) };
 }
 
 /** The payout's id must come back (§5); without a status it is PENDING (the unknown rule), without an amount the one asked for. */
 export function fromMybWithdrawal(
-  answer: unknown,
-  terms: { status: (value: unknown) => WithdrawStatus; amount: (value: unknown) => number | undefined; requestedAmount?: number },
-): WithdrawResult | undefined {
-  const withdrawal = (isRecord(answer) ? answer : {}) as MybWithdrawal;
-  const withdrawId = idText(withdrawal.id);
-  if (!withdrawId) throw missing('MAKEYOURBANK_WITHDRAW_ID_MISSING');
-  const amount = terms.amount(withdrawal.amount) ?? terms.requestedAmount;
-  if (amount === undefined) return undefined;
+  withdrawal: MybWithdrawal,
+  terms: { status: (value: string | undefined) => WithdrawStatus; amount: (value: number | string) => number; requestedAmount?: number },
+): WithdrawResult {
+  if (!withdrawal.id) throw missing('MAKEYOURBANK_WITHDRAW_ID_MISSING');
+  const amount = withdrawal.amount !== undefined ? terms.amount(withdrawal.amount) : (terms.requestedAmount ?? unusableAnswer('valor do saque'));
   const status = terms.status(withdrawal.status);
-  const approvedAt = status === 'APPROVED' ? dateOf(withdrawal.transferred_at) : undefined;
-  return { withdrawId, amount, status, ...(approvedAt ? { approvedAt } : {}) };
+  const approvedAt = status === 'APPROVED' ? withdrawal.transferred_at : undefined;
+  return { withdrawId: withdrawal.id, amount, status, ...(approvedAt ? { approvedAt } : {}) };
 }
 
 /** The receiver's id must come back (§5); the rest falls back to what was sent. */
-export function fromMybReceiver(answer: unknown, input: Partial<ReceiverInput>, amount: (value: unknown) => number | undefined): ReceiverResult {
-  const receiver = (isRecord(answer) ? answer : {}) as MybReceiver;
-  const receiverId = idText(receiver.id);
-  if (!receiverId) throw missing('MAKEYOURBANK_RECEIVER_ID_MISSING');
-  const document = textOf(receiver.document) ?? digitsOnly(input.document ?? '');
+export function fromMybReceiver(receiver: MybReceiver, input: Partial<ReceiverInput>, amount: (value: number | string) => number): ReceiverResult {
+  if (!receiver.id) throw missing('MAKEYOURBANK_RECEIVER_ID_MISSING');
+  const document = receiver.document ?? digitsOnly(input.document ?? '');
   return {
     receiverProvider: MAKEYOURBANK.identity.id,
-    receiverId,
-    name: textOf(receiver.name) ?? input.name ?? '',
+    receiverId: receiver.id,
+    name: receiver.name ?? input.name ?? '',
     document,
     documentType: input.documentType ?? inferDocumentType(document),
-    email: textOf(receiver.email) ?? input.email ?? '',
+    email: receiver.email ?? input.email ?? '',
     status: lookupStatus(COMMON_RECEIVER_STATUSES, receiver.status),
-    balance: amount(receiver.balance) ?? 0,
+    balance: receiver.balance !== undefined ? amount(receiver.balance) : 0,
   };
 }
 
@@ -349,15 +358,14 @@ const EVENT_KINDS: Readonly<Record<string, ObjectNotification['kind']>> = { tran
 
 /** `transaction.*` and `withdrawal.*` events carrying their object's id and status; anything else is ignored. */
 export function readMybEvent(body: Buffer): (ObjectNotification & { eventId?: string }) | undefined {
-  const event = parseJsonObject(body) as MybEvent | undefined;
-  const [family] = (textOf(event?.type) ?? '').toLowerCase().split('.');
-  const kind = family ? EVENT_KINDS[family] : undefined;
-  const object = isRecord(event?.payload) && isRecord(event.payload.object) ? event.payload.object : undefined;
-  const id = idText(object?.id);
-  const status = textOf(object?.status);
-  if (!kind || !id || !status) return undefined;
-  const eventId = textOf(event?.id);
-  return { kind, id, status, ...(eventId ? { eventId } : {}) };
+  const parsed = MYB_EVENT.safeParse(parseJsonObject(body));
+  if (!parsed.success) return undefined;
+  const event = parsed.data;
+  const [family = ''] = event.type.toLowerCase().split('.');
+  const kind = EVENT_KINDS[family];
+  if (!kind) return undefined;
+  const { id, status } = event.payload.object;
+  return { kind, id, status, ...(event.id ? { eventId: event.id } : {}) };
 }
 
 // ---------------------------------------------------------------- operations
@@ -367,15 +375,7 @@ export class MakeYourBankAdapter extends DeclaredAdapter<MakeYourBankDeclaration
     super(declaration, runtime, { transactionStatuses: MAKEYOURBANK_STATUSES, withdrawalStatuses: MAKEYOURBANK_WITHDRAWAL_STATUSES });
   }
 
-  private unusable(operation: 'createTransaction' | 'getTransaction' | 'withdraw' | 'getWithdraw', what: string): GatewayError {
-    return this.failure(
-      operation,
-      this.prefixFor(operation),
-      new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`),
-    );
-  }
-
-  private readonly amountOf = (value: unknown): number | undefined => this.optionalProviderAmount(value);
+  private readonly amountOf = (value: number | string): number => this.fromProviderAmount(value);
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     this.assertPaymentMethod(input.paymentMethod);
@@ -391,71 +391,84 @@ export class MakeYourBankAdapter extends DeclaredAdapter<MakeYourBankDeclaration
         notificationUrl: ctx.notificationUrl,
       }),
     );
-    const answer = await this.exchange('createTransaction', this.prefixFor('createTransaction'), () => this.http(ctx).post<unknown>(path, body));
+    const payment = await this.exchange('createTransaction', this.prefixFor('createTransaction'), () => this.http(ctx).post(path, body), MYB_PAYMENT);
     const result = this.mapped('createTransaction', this.prefixFor('createTransaction'), () =>
-      fromMybPayment(answer, {
+      fromMybPayment(payment, {
         status: (value) => this.transactionStatus(value),
         amount: this.amountOf,
         requested: { method: input.paymentMethod, amount: input.amount, expiresAt },
       }),
     );
-    if (!result) throw this.unusable('createTransaction', 'id ou status da transação');
     return withPixQrImage(result);
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
-    const answer = await this.exchange('getTransaction', this.prefixFor('getTransaction'), () =>
-      this.http(ctx).get<unknown>(fillPath(MAKEYOURBANK_PATHS.payment, { id: transactionId })),
+    const payment = await this.exchange(
+      'getTransaction',
+      this.prefixFor('getTransaction'),
+      () => this.http(ctx).get(fillPath(MAKEYOURBANK_PATHS.payment, { id: transactionId })),
+      MYB_PAYMENT,
     );
     const result = this.mapped('getTransaction', this.prefixFor('getTransaction'), () =>
-      fromMybPayment(answer, { status: (value) => this.transactionStatus(value), amount: this.amountOf }),
+      fromMybPayment(payment, { status: (value) => this.transactionStatus(value), amount: this.amountOf }),
     );
-    if (!result) throw this.unusable('getTransaction', 'id, status ou valor do pagamento');
     return withPixQrImage({ ...result, transactionId });
   }
 
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
-    const answer = await this.exchange('refoundTransaction', this.prefixFor('refoundTransaction'), () =>
-      this.http(ctx).post<unknown>(fillPath(MAKEYOURBANK_PATHS.refund, { id: transactionId }), formBody({ amount: this.toProviderAmount(amount) })),
+    const refund = await this.exchange(
+      'refoundTransaction',
+      this.prefixFor('refoundTransaction'),
+      () => this.http(ctx).post(fillPath(MAKEYOURBANK_PATHS.refund, { id: transactionId }), formBody({ amount: this.toProviderAmount(amount) })),
+      MYB_REFUND,
     );
-    return fromMybRefund(answer);
+    return fromMybRefund(refund);
   }
 
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
     const payout = this.pixPayout(input);
-    const answer = await this.exchange('withdraw', this.prefixFor('withdraw'), () =>
-      this.http(ctx).post<unknown>(MAKEYOURBANK_PATHS.pixWithdrawal, formBody(toMybPixWithdrawal(payout, this.toProviderAmount(payout.amount)))),
+    const withdrawal = await this.exchange(
+      'withdraw',
+      this.prefixFor('withdraw'),
+      () => this.http(ctx).post(MAKEYOURBANK_PATHS.pixWithdrawal, formBody(toMybPixWithdrawal(payout, this.toProviderAmount(payout.amount)))),
+      MYB_WITHDRAWAL,
     );
-    const result = this.mapped('withdraw', this.prefixFor('withdraw'), () =>
-      fromMybWithdrawal(answer, { status: (value) => this.withdrawalStatus(value), amount: this.amountOf, requestedAmount: input.amount }),
+    return this.mapped('withdraw', this.prefixFor('withdraw'), () =>
+      fromMybWithdrawal(withdrawal, { status: (value) => this.withdrawalStatus(value), amount: this.amountOf, requestedAmount: input.amount }),
     );
-    if (!result) throw this.unusable('withdraw', 'valor do saque');
-    return result;
   }
 
   override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
-    const answer = await this.exchange('getWithdraw', this.prefixFor('getWithdraw'), () =>
-      this.http(ctx).get<unknown>(fillPath(MAKEYOURBANK_PATHS.withdrawal, { id: withdrawId })),
+    const withdrawal = await this.exchange(
+      'getWithdraw',
+      this.prefixFor('getWithdraw'),
+      () => this.http(ctx).get(fillPath(MAKEYOURBANK_PATHS.withdrawal, { id: withdrawId })),
+      MYB_WITHDRAWAL,
     );
     const result = this.mapped('getWithdraw', this.prefixFor('getWithdraw'), () =>
-      fromMybWithdrawal(answer, { status: (value) => this.withdrawalStatus(value), amount: this.amountOf }),
+      fromMybWithdrawal(withdrawal, { status: (value) => this.withdrawalStatus(value), amount: this.amountOf }),
     );
-    if (!result) throw this.unusable('getWithdraw', 'valor do saque');
     return { ...result, withdrawId };
   }
 
   override async createReceiver(ctx: AdapterContext, input: ReceiverInput): Promise<ReceiverResult> {
-    const answer = await this.exchange('createReceiver', this.prefixFor('createReceiver'), () =>
-      this.http(ctx).post<unknown>(MAKEYOURBANK_PATHS.receivers, formBody(toMybReceiver(input))),
+    const receiver = await this.exchange(
+      'createReceiver',
+      this.prefixFor('createReceiver'),
+      () => this.http(ctx).post(MAKEYOURBANK_PATHS.receivers, formBody(toMybReceiver(input))),
+      MYB_RECEIVER,
     );
-    return this.mapped('createReceiver', this.prefixFor('createReceiver'), () => fromMybReceiver(answer, input, this.amountOf));
+    return this.mapped('createReceiver', this.prefixFor('createReceiver'), () => fromMybReceiver(receiver, input, this.amountOf));
   }
 
   override async getReceiver(ctx: AdapterContext, receiverId: string): Promise<ReceiverResult> {
-    const answer = await this.exchange('getReceiver', this.prefixFor('getReceiver'), () =>
-      this.http(ctx).get<unknown>(fillPath(MAKEYOURBANK_PATHS.receiver, { id: receiverId })),
+    const receiver = await this.exchange(
+      'getReceiver',
+      this.prefixFor('getReceiver'),
+      () => this.http(ctx).get(fillPath(MAKEYOURBANK_PATHS.receiver, { id: receiverId })),
+      MYB_RECEIVER,
     );
-    return { ...this.mapped('getReceiver', this.prefixFor('getReceiver'), () => fromMybReceiver(answer, {}, this.amountOf)), receiverId };
+    return { ...this.mapped('getReceiver', this.prefixFor('getReceiver'), () => fromMybReceiver(receiver, {}, this.amountOf)), receiverId };
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
