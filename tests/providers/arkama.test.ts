@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { TransactionInput } from '../../server/domain/types.js';
 import { ARKAMA, ArkamaAdapter } from '../../server/providers/arkama/adapter.js';
+import { FAILURE_PREFIXES } from '../../server/lib/providerMessages.js';
 import {
   NOW,
   expectUnsupportedOperationsRejected,
@@ -155,12 +156,35 @@ describe('ARKAMA (spec doc 2, group 1), a bespoke adapter', () => {
       ['getTransaction', 'GET /orders/OREKNLFMQCTF', () => h.adapter.getTransaction(h.ctx, 'OREKNLFMQCTF')],
     ]);
 
-    it('an order without its PIX payload is UNAVAILABLE', async () => {
+    it('an order without its PIX payload is UNAVAILABLE, naming the field', async () => {
       h.fake.expect({ method: 'POST', path: '/orders', reply: { body: { id: 'ORD4', status: 'PENDING', pix: {} } } });
       expect(await failure(h.adapter.createTransaction(h.ctx, order()))).toEqual({
         code: 'UNAVAILABLE',
-        message: 'Erro ao criar transação: resposta do provedor sem código PIX (pix.payload)',
+        message: 'Erro ao criar transação: resposta do provedor em formato inesperado (pix.payload: esperado string)',
       });
+    });
+
+    it.each([
+      ['an id that is an object', { id: { v: 1 }, status: 'PENDING', pix: { payload: PIX_CODE } }, 'id: invalid_union'],
+      ['a status that is a number', { id: 'ORD5', status: 7, pix: { payload: PIX_CODE } }, 'status: esperado string'],
+      ['a value that is not an amount', { id: 'ORD5', value: 'dez reais', pix: { payload: PIX_CODE } }, 'value: invalid_format'],
+    ])('a created order with %s is UNAVAILABLE', async (_label, body, field) => {
+      h.fake.expect({ method: 'POST', path: '/orders', reply: { body } });
+      expect(await failure(h.adapter.createTransaction(h.ctx, order()))).toEqual({
+        code: 'UNAVAILABLE',
+        message: `Erro ao criar transação: resposta do provedor em formato inesperado (${field})`,
+      });
+    });
+
+    it.each([
+      ['without its status', { id: 'ORD6', value: 5 }],
+      ['without its value', { id: 'ORD6', status: 'PAID' }],
+      ['with a status that is an object', { id: 'ORD6', status: { name: 'PAID' }, value: 5 }],
+      ['as an HTML page under data', { data: '<html></html>' }],
+    ])('a read order %s is UNAVAILABLE, never a status', async (_label, body) => {
+      h.fake.expect({ method: 'GET', path: '/orders/ORD6', reply: { body } });
+      const { code, message } = await failure(h.adapter.getTransaction(h.ctx, 'ORD6'));
+      expect([code, message.startsWith(`${FAILURE_PREFIXES.GET_TRANSACTION}: resposta do provedor em formato inesperado (`)]).toEqual(['UNAVAILABLE', true]);
     });
   });
 

@@ -2,14 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { TransactionInput, TransactionResult, TransactionStatus, WebhookResult } from '../../domain/types.js';
 import { digitsOnly } from '../../lib/documents.js';
 import { invalidArgument } from '../../lib/errors.js';
-import { isRecord, parseJsonObject, unwrapped } from '../../lib/json.js';
+import { z } from 'zod';
+import { parseJsonObject, unwrapped } from '../../lib/json.js';
 import { COUNTRY_CODE, nationalPhoneDigits } from '../../lib/phone.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { statusTable } from '../../lib/statusTable.js';
-import { idText, textOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
+import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
-import { DeclaredAdapter, unusableAnswer, type ObjectNotification } from '../kit/declaredAdapter.js';
+import { DeclaredAdapter, type ObjectNotification } from '../kit/declaredAdapter.js';
 
 /**
  * ARKAMA (spec doc 2, group 1): the spec shows no paths for group 1, so its
@@ -51,6 +52,26 @@ export const ARKAMA: ProviderDeclaration = {
   sources:
     "host `app.arkama.com.br/api/v1`, Bearer token and User-Agent, reais, POST /orders `{paymentMethod, value, customer{name, email, document, cellphone}, items[{title, quantity, unitPrice, isDigital}], shipping{address{cep, city, state, street, neighborhood, number, complement}}, ip, externalRef}` → `{id, pix{payload}}` (or under `data`), paymentMethod, isDigital, shipping.address and ip required: research (docs arkama.readme.io cited by integration 51855407285; integrations 35056424503, 35413680008, 33131544253, 15218951938, 15458571485); GET /orders/{id} and its statuses (stored public code 35275554849, 35615630511, 51855407285), the ORDER_STATUS_CHANGED webhook (35540121732), the cellphone as 55 + DDD + number (35056424503); refusing a charge without customer, items, address or ip, PIX only, UNDEFINED as PENDING, PRE_CHARGEDBACK as CHARGEBACK, no signature: the gateway's decision; PIX valid 1 day (nothing sent): document 1 §9",
 };
+
+// ---------------------------------------------------------------- wire
+
+/** An order as Arkama answers it (bare or under `data`). */
+const arkamaOrder = z.object({ id: wireId, status: absentable(wireStatus), value: absentable(wireAmount) });
+
+/** Bare or under `data`: the object under `data` where there is one. */
+const underData = <T extends z.ZodType>(schema: T) => z.preprocess((answer) => unwrapped(answer, ['data']) ?? answer, schema);
+
+/** A created order: nobody can pay one without its PIX payload. */
+export const arkamaCreated = underData(arkamaOrder.extend({ pix: z.object({ payload: wireText }) }));
+
+/** A read order carries its status and value. */
+export const arkamaRead = underData(arkamaOrder.extend({ id: absentable(wireId), status: wireStatus, value: wireAmount }));
+
+/** The one webhook taken: ORDER_STATUS_CHANGED with its order's id and status. */
+export const arkamaNotification = z.object({
+  event: z.literal('ORDER_STATUS_CHANGED'),
+  data: z.object({ id: wireId, status: wireStatus }),
+});
 
 // ---------------------------------------------------------------- request mappers
 
@@ -116,17 +137,10 @@ export const ARKAMA_STATUSES = statusTable<TransactionStatus>(
 
 // ---------------------------------------------------------------- readers
 
-/** An order out of an answer, bare or under `data`. */
-const orderOf = (answer: unknown) => unwrapped(answer, ['data']) ?? unusableAnswer('o pedido');
-
 /** The one event it takes: ORDER_STATUS_CHANGED with its order's id and status. Undefined for anything else. */
 export function readArkamaWebhook(body: Buffer): ObjectNotification | undefined {
-  const event = parseJsonObject(body);
-  const order = isRecord(event?.data) ? event.data : undefined;
-  const id = idText(order?.id);
-  const status = textOf(order?.status);
-  if (textOf(event?.event) !== 'ORDER_STATUS_CHANGED' || !id || !status) return undefined;
-  return { kind: 'transaction', id, status };
+  const event = arkamaNotification.safeParse(parseJsonObject(body));
+  return event.success ? { kind: 'transaction', id: event.data.data.id, status: event.data.data.status } : undefined;
 }
 
 // ---------------------------------------------------------------- operations
@@ -142,37 +156,29 @@ export class ArkamaAdapter extends DeclaredAdapter {
     const body = toArkamaOrder(input, (cents) => this.toProviderAmount(cents));
     const prefix = this.prefixFor('createTransaction');
     const expiresAt = this.expiresAt(this.pixExpirySeconds);
-    const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(ARKAMA_PATHS.orders, body));
-    const result = this.mapped('createTransaction', prefix, (): TransactionResult => {
-      const order = orderOf(answer);
-      const status = textOf(order.status);
-      return {
-        paymentMethod: 'PIX',
-        transactionId: idText(order.id) ?? unusableAnswer('id do pedido'),
-        // An order answered without a status has just been created: PENDING.
-        status: status ? this.transactionStatus(status) : 'PENDING',
-        amount: this.amountOr(order.value, input.amount, 'valor do pedido'),
-        pixCode: (isRecord(order.pix) ? textOf(order.pix.payload) : undefined) ?? unusableAnswer('código PIX (pix.payload)'),
-        expiresAt,
-      };
+    const order = await this.exchange('createTransaction', prefix, () => this.http(ctx).post(ARKAMA_PATHS.orders, body), arkamaCreated);
+    return withPixQrImage({
+      paymentMethod: 'PIX',
+      transactionId: order.id,
+      // An order answered without a status has just been created: PENDING.
+      status: order.status ? this.transactionStatus(order.status) : 'PENDING',
+      amount: this.mapped('createTransaction', prefix, () => this.amountOr(order.value, input.amount, 'valor do pedido')),
+      pixCode: order.pix.payload,
+      expiresAt,
     });
-    return withPixQrImage(result);
   }
 
   /** GET /orders/{id}. */
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const prefix = this.prefixFor('getTransaction');
     const path = fillPath(ARKAMA_PATHS.order, { id: transactionId });
-    const answer = await this.exchange('getTransaction', prefix, () => this.http(ctx).get<unknown>(path));
-    return this.mapped('getTransaction', prefix, (): TransactionResult => {
-      const order = orderOf(answer);
-      return {
-        paymentMethod: 'PIX',
-        transactionId: idText(order.id) ?? transactionId,
-        status: this.transactionStatus(textOf(order.status) ?? unusableAnswer('status do pedido')),
-        amount: this.amountOr(order.value, undefined, 'valor do pedido'),
-      };
-    });
+    const order = await this.exchange('getTransaction', prefix, () => this.http(ctx).get(path), arkamaRead);
+    return {
+      paymentMethod: 'PIX',
+      transactionId: order.id ?? transactionId,
+      status: this.transactionStatus(order.status),
+      amount: this.mapped('getTransaction', prefix, () => this.amountOr(order.value, undefined, 'valor do pedido')),
+    };
   }
 
   /** Unsigned (none is documented): the gateway confirms every status it claims by GET /orders/{id}. */
