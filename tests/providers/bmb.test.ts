@@ -1,7 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
 import { BMB, BmbAdapter } from '../../server/providers/bmb/adapter.js';
 import { BODIES_WITHOUT_RESOURCE } from '../support/fakeProvider.js';
-import { NOW, expectUnsupportedOperationsRejected, failure, notification, providerHarness, transactionInput } from './conformance/harness.js';
+import {
+  NOW,
+  expectUnsupportedOperationsRejected,
+  failure,
+  itRefusesGarbageAnswers,
+  notification,
+  providerHarness,
+  transactionInput,
+} from './conformance/harness.js';
 
 const PIX_CODE = '00020126360014br.gov.bcb.pix0114+55119999999995204000053039865406159.905802BR5903BMB6009SAO PAULO62070503***6304ABCD';
 const BEARER = { authorization: 'Bearer sk_bmb_1' };
@@ -62,7 +70,35 @@ describe('BMB (spec doc 2, group 2), a bespoke adapter', () => {
     h.fake.expect({ method: 'POST', path: '/consultaQRCode', reply: { body } });
     expect(await failure(h.adapter.getTransaction(h.ctx, 'bmb-tx-1'))).toEqual({
       code: 'UNAVAILABLE',
-      message: 'Erro ao buscar transação: resposta do provedor sem txid ou status do QR Code',
+      message: expect.stringMatching(/^Erro ao buscar transação: resposta do provedor em formato inesperado \((corpo|txid): /),
+    });
+  });
+
+  describe('answers that are not the resource', () => {
+    itRefusesGarbageAnswers(h, [
+      ['createTransaction', 'POST /GerarQRCode', () => h.adapter.createTransaction(h.ctx, transactionInput())],
+      ['getTransaction', 'POST /consultaQRCode', () => h.adapter.getTransaction(h.ctx, 'bmb-tx-1')],
+    ]);
+
+    it.each([
+      ['without its qrCode', { txid: 'bmb-tx-1', status: 'Pending', valor: 19.9 }, 'qrCode: esperado string'],
+      ['with a status that is a number', { txid: 'bmb-tx-1', status: 3, qrCode: PIX_CODE }, 'status: esperado string'],
+      ['with a txid that is an object', { txid: { id: 1 }, status: 'Pending', qrCode: PIX_CODE }, 'txid: invalid_union'],
+      ['with a valor that is not an amount', { txid: 'bmb-tx-1', status: 'Pending', valor: 'muito', qrCode: PIX_CODE }, 'valor: invalid_format'],
+    ])('a created QR code %s is UNAVAILABLE naming the field', async (_label, body, field) => {
+      h.fake.expect({ method: 'POST', path: '/GerarQRCode', reply: { body } });
+      expect(await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).toEqual({
+        code: 'UNAVAILABLE',
+        message: `Erro ao criar transação: resposta do provedor em formato inesperado (${field})`,
+      });
+    });
+
+    it('a read QR code without its status is UNAVAILABLE, never PENDING', async () => {
+      h.fake.expect({ method: 'POST', path: '/consultaQRCode', reply: { body: { txid: 'bmb-tx-1', valor: 19.9 } } });
+      expect(await failure(h.adapter.getTransaction(h.ctx, 'bmb-tx-1'))).toEqual({
+        code: 'UNAVAILABLE',
+        message: 'Erro ao buscar transação: resposta do provedor em formato inesperado (status: esperado string)',
+      });
     });
   });
 
@@ -99,7 +135,14 @@ describe('BMB (spec doc 2, group 2), a bespoke adapter', () => {
       transactionId: 'bmb-tx-1',
       status: 'APPROVED',
     });
-    for (const body of ['{not json', { txid: 'x' }, { tipo: 'QRCODE_ESTATICO', txid: 'st-2', valor: 'abc' }])
+    for (const body of [
+      '{not json',
+      { txid: 'x' },
+      { tipo: 'QRCODE_ESTATICO', txid: 'st-2', valor: 'abc' },
+      // A static QR whose amount is unreadable is never read as a dynamic one by its status.
+      { tipo: 'QRCODE_ESTATICO', txid: 'st-3', valor: { reais: 1 }, status: 'Paid' },
+      { tipo: 'QRCODE_DINAMICO', txid: 'bmb-tx-1', status: 7 },
+    ])
       expect(await h.adapter.processWebhook(h.ctx, notification(body))).toBeUndefined();
     expect(h.adapter.notificationKey(h.ctx, notification({ tipo: 'QRCODE_ESTATICO', txid: 'st-1', endToEndId: 'E1', status: 'Paid' }))).toBe('bmb:E1:paid');
   });

@@ -1,11 +1,12 @@
+import { z } from 'zod';
 import type { TransactionInput, TransactionResult, TransactionStatus, WebhookResult } from '../../domain/types.js';
 import { digitsOnly } from '../../lib/documents.js';
-import { ProviderCallError } from '../../lib/http/index.js';
 import { parseJsonObject } from '../../lib/json.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { statusTable } from '../../lib/statusTable.js';
-import { dateOf, idText, textOf } from '../../lib/values.js';
+import { dateOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
+import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
 import type { AdapterRuntime, ProviderDeclaration } from '../kit/declaration.js';
 import { DeclaredAdapter } from '../kit/declaredAdapter.js';
 
@@ -38,7 +39,7 @@ export const BMB: ProviderDeclaration = {
     'paths (`/GerarQRCode`, `/consultaQRCode`), statuses, static-QR rule, no refunds: spec (doc 2 §4/§7/§8); bodies, auth, host: gateway (no public API material found)',
 };
 
-// ---------------------------------------------------------------- wire shapes
+// ---------------------------------------------------------------- wire
 
 /** Body of POST /GerarQRCode. */
 export interface GerarQRCodeRequest {
@@ -51,24 +52,45 @@ export interface GerarQRCodeRequest {
   urlNotificacao: string;
 }
 
-/** Answer of /GerarQRCode and /consultaQRCode. */
-export interface QRCodeAnswer {
-  txid?: string;
-  status?: string;
-  valor?: number | string;
-  qrCode?: string;
-  expiraEm?: string;
-}
+/** A date as text or epoch milliseconds; one that does not read as a date is absent. */
+const wireDate = absentable(z.union([z.string(), z.number()])).transform(dateOf);
 
-/** Notification: a dynamic QR (a charge of ours) or a static one (a payment with no charge). */
-export interface QRCodeNotification {
-  tipo?: 'QRCODE_DINAMICO' | 'QRCODE_ESTATICO' | string;
-  txid?: string;
-  endToEndId?: string;
-  status?: string;
-  valor?: number | string;
-  pagoEm?: string;
-}
+/** Answer of /consultaQRCode: a QR code always carries its txid and status. */
+export const bmbQRCode = z.object({
+  txid: wireId,
+  status: wireStatus,
+  valor: absentable(wireAmount),
+  qrCode: absentable(wireText),
+  expiraEm: wireDate,
+});
+export type QRCodeAnswer = z.output<typeof bmbQRCode>;
+
+/** Answer of /GerarQRCode: nobody can pay a QR code without its copy-and-paste code. */
+export const bmbCreatedQRCode = bmbQRCode.extend({ qrCode: wireText });
+
+/** The notification kind of a static QR, which is always APPROVED (doc 2 §4). */
+const STATIC_QR = 'QRCODE_ESTATICO';
+
+/** A static QR paid (a payment with no charge): its txid, amount and when it was paid. */
+export const bmbStaticQRNotification = z.object({
+  tipo: z.literal(STATIC_QR),
+  txid: wireId,
+  valor: wireAmount,
+  pagoEm: wireDate,
+});
+
+/** A dynamic QR (a charge of ours): its txid and status. */
+export const bmbDynamicQRNotification = z.object({ txid: wireId, status: wireStatus });
+
+/** What identifies one delivery: each field read where it is usable, ignored where it is not. */
+const bmbNotificationKey = z.object({
+  txid: absentable(wireId).catch(undefined),
+  endToEndId: absentable(wireText).catch(undefined),
+  status: absentable(wireStatus).catch(undefined),
+});
+
+/** The kind of a notification, read before its body so that a static QR is never read as a dynamic one. */
+const bmbNotificationKind = z.object({ tipo: z.unknown() });
 
 // ---------------------------------------------------------------- request mappers
 
@@ -89,33 +111,27 @@ export function toGerarQRCode(input: TransactionInput, terms: { valor: number; e
 /** "Paid is APPROVED, anything else PENDING" (doc 2 §4): one entry and a PENDING default. */
 export const BMB_STATUSES = statusTable<TransactionStatus>({ Paid: 'APPROVED' }, 'PENDING');
 
-/** The notification kind of a static QR, which is always APPROVED (doc 2 §4). */
-const STATIC_QR = 'QRCODE_ESTATICO';
-
 // ---------------------------------------------------------------- response mappers
 
-/** Undefined without a txid or a status: the operation turns that into an error, never a status. */
+/** A parsed QR code as the contract's charge; `amount` converts the answer's value (absent: the amount asked for, else 0). */
 export function fromQRCode(
-  answer: QRCodeAnswer | undefined,
-  terms: { status: (value: unknown) => TransactionStatus; amount: (value: unknown) => number; requestedAmount?: number; expiresAt?: Date },
-): TransactionResult | undefined {
-  const transactionId = textOf(answer?.txid);
-  if (!answer || !transactionId || !textOf(answer.status)) return undefined;
-  const pixCode = textOf(answer.qrCode);
-  const expiresAt = dateOf(answer.expiraEm) ?? terms.expiresAt;
+  answer: QRCodeAnswer,
+  terms: { status: (value: unknown) => TransactionStatus; amount: (value: number | string) => number; requestedAmount?: number; expiresAt?: Date },
+): TransactionResult {
+  const expiresAt = answer.expiraEm ?? terms.expiresAt;
   return {
     paymentMethod: 'PIX',
-    transactionId,
+    transactionId: answer.txid,
     status: terms.status(answer.status),
-    amount: answer.valor !== undefined && answer.valor !== null ? terms.amount(answer.valor) : (terms.requestedAmount ?? 0),
-    ...(pixCode ? { pixCode } : {}),
+    amount: answer.valor !== undefined ? terms.amount(answer.valor) : (terms.requestedAmount ?? 0),
+    ...(answer.qrCode ? { pixCode: answer.qrCode } : {}),
     ...(expiresAt ? { expiresAt } : {}),
   };
 }
 
 // ---------------------------------------------------------------- notifications
 
-function amountOf(value: unknown, amount: (value: unknown) => number): number | undefined {
+function amountOf(value: number | string, amount: (value: number | string) => number): number | undefined {
   try {
     return amount(value);
   } catch {
@@ -130,26 +146,26 @@ function amountOf(value: unknown, amount: (value: unknown) => number): number | 
  */
 export function readQRCodeNotification(
   body: Buffer,
-  terms: { status: (value: unknown) => TransactionStatus; amount: (value: unknown) => number },
+  terms: { status: (value: unknown) => TransactionStatus; amount: (value: number | string) => number },
 ): WebhookResult | undefined {
-  const event = parseJsonObject(body) as QRCodeNotification | undefined;
-  const txid = textOf(event?.txid);
-  if (!event || !txid) return undefined;
-  if (event.tipo === STATIC_QR) {
-    const amount = amountOf(event.valor, terms.amount);
+  const event = parseJsonObject(body);
+  if (bmbNotificationKind.safeParse(event).data?.tipo === STATIC_QR) {
+    const paid = bmbStaticQRNotification.safeParse(event);
+    if (!paid.success) return undefined;
+    const amount = amountOf(paid.data.valor, terms.amount);
     // A payment without a readable amount cannot be recorded: ignored rather than guessed.
     if (amount === undefined || amount <= 0) return undefined;
     return {
       type: 'UNSOLICITED_PAYMENT',
-      transactionId: txid,
+      transactionId: paid.data.txid,
       amount,
       paymentMethod: 'PIX',
       status: 'APPROVED',
-      paidAt: dateOf(event.pagoEm),
+      paidAt: paid.data.pagoEm,
     };
   }
-  if (!textOf(event.status)) return undefined;
-  return { type: 'TRANSACTION', transactionId: txid, status: terms.status(event.status) };
+  const charge = bmbDynamicQRNotification.safeParse(event);
+  return charge.success ? { type: 'TRANSACTION', transactionId: charge.data.txid, status: terms.status(charge.data.status) } : undefined;
 }
 
 // ---------------------------------------------------------------- operations
@@ -160,11 +176,10 @@ export class BmbAdapter extends DeclaredAdapter {
   }
 
   private terms() {
-    return { status: (value: unknown) => this.transactionStatus(value), amount: (value: unknown) => this.fromProviderAmount(value) };
-  }
-
-  private unusable(operation: 'createTransaction' | 'getTransaction', prefix: string): Error {
-    return this.failure(operation, prefix, new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', 'resposta do provedor sem txid ou status do QR Code'));
+    return {
+      status: (value: unknown) => this.transactionStatus(value),
+      amount: (value: number | string) => this.amountOr(value, undefined, 'valor do QR Code'),
+    };
   }
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
@@ -176,19 +191,15 @@ export class BmbAdapter extends DeclaredAdapter {
       expirySeconds: this.pixExpirySeconds,
       notificationUrl: ctx.notificationUrl,
     });
-    const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<QRCodeAnswer | undefined>('/GerarQRCode', body));
-    const result = fromQRCode(answer, { ...this.terms(), requestedAmount: input.amount, expiresAt: this.expiresAt(this.pixExpirySeconds, requestedAt) });
-    if (!result?.pixCode) throw this.unusable('createTransaction', prefix);
-    return withPixQrImage(result);
+    const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post('/GerarQRCode', body), bmbCreatedQRCode);
+    const expiresAt = this.expiresAt(this.pixExpirySeconds, requestedAt);
+    return withPixQrImage(this.mapped('createTransaction', prefix, () => fromQRCode(answer, { ...this.terms(), requestedAmount: input.amount, expiresAt })));
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const prefix = this.prefixFor('getTransaction');
-    const answer = await this.exchange('getTransaction', prefix, () =>
-      this.http(ctx).post<QRCodeAnswer | undefined>('/consultaQRCode', { txid: transactionId }),
-    );
-    const result = fromQRCode(answer, this.terms());
-    if (!result) throw this.unusable('getTransaction', prefix);
+    const answer = await this.exchange('getTransaction', prefix, () => this.http(ctx).post('/consultaQRCode', { txid: transactionId }), bmbQRCode);
+    const result = this.mapped('getTransaction', prefix, () => fromQRCode(answer, this.terms()));
     // The id asked for stays the id, whatever the answer echoes.
     return withPixQrImage({ ...result, transactionId });
   }
@@ -199,8 +210,8 @@ export class BmbAdapter extends DeclaredAdapter {
 
   /** One payment's notification is the same across re-deliveries: its endToEndId (or txid) and status. */
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
-    const event = parseJsonObject(notification.body) as QRCodeNotification | undefined;
-    const id = textOf(event?.endToEndId) ?? idText(event?.txid);
-    return id ? `bmb:${id}:${textOf(event?.status)?.toLowerCase() ?? ''}` : super.notificationKey(ctx, notification);
+    const event = bmbNotificationKey.safeParse(parseJsonObject(notification.body)).data;
+    const id = event?.endToEndId ?? event?.txid;
+    return id ? `bmb:${id}:${event?.status?.toLowerCase() ?? ''}` : super.notificationKey(ctx, notification);
   }
 }
