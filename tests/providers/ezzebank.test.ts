@@ -194,15 +194,38 @@ describe('EZZEBANK (spec doc 2, group 1), a bespoke adapter', () => {
       () => withToken(),
     );
 
-    it('a charge without its PIX code, or a read without an amount, is UNAVAILABLE', async () => {
+    it('a charge without its PIX code, or a read without an amount, is UNAVAILABLE naming the field', async () => {
       withToken();
       h.fake.expect({ method: 'POST', path: '/v2/pix/qrcode', reply: { body: { transactionId: 'ez-tx-1' } } });
       expect(await failure(h.adapter.createTransaction(ctx(), transactionInput()))).toEqual({
         code: 'UNAVAILABLE',
-        message: 'Erro ao criar transação: resposta do provedor sem código PIX (emvqrcps)',
+        message: 'Erro ao criar transação: resposta do provedor em formato inesperado (emvqrcps: esperado string)',
       });
       h.fake.expect({ method: 'GET', path: '/v2/pix/qrcode/ez-tx-1/detail', reply: { body: { status: 'APPROVED' } } });
-      expect((await failure(h.adapter.getTransaction(ctx(), 'ez-tx-1'))).code).toBe('UNAVAILABLE');
+      expect(await failure(h.adapter.getTransaction(ctx(), 'ez-tx-1'))).toEqual({
+        code: 'UNAVAILABLE',
+        message: 'Erro ao buscar transação: resposta do provedor em formato inesperado (amount: invalid_union)',
+      });
+    });
+
+    it.each([
+      ['createTransaction', 'POST', '/v2/pix/qrcode', { transactionId: ['ez'], emvqrcps: 'x' }, 'transactionId: invalid_union'],
+      ['getTransaction', 'GET', '/v2/pix/qrcode/ez-tx-1/detail', { status: 2, amount: 19.9 }, 'status: esperado string'],
+      ['getTransaction', 'GET', '/v2/pix/qrcode/ez-tx-1/detail', { status: 'APPROVED', amount: 'R$ 19,90' }, 'amount: invalid_format'],
+      ['withdraw', 'POST', '/v2/pix/payment', { status: 'PENDING' }, 'transactionId: invalid_union'],
+      ['withdraw', 'POST', '/v2/pix/payment', { transactionId: 'ez-po-1', status: { id: 2 } }, 'status: esperado string'],
+    ] as const)('%s answered %s %s with a wrong-typed field is UNAVAILABLE naming it, never a status', async (operation, method, path, body, field) => {
+      withToken();
+      h.fake.expect({ method, path, reply: { body } });
+      const run =
+        operation === 'createTransaction'
+          ? h.adapter.createTransaction(ctx(), transactionInput())
+          : operation === 'getTransaction'
+            ? h.adapter.getTransaction(ctx(), 'ez-tx-1')
+            : h.adapter.withdraw(ctx(), payout());
+      const { code, message } = await failure(run);
+      expect(code).toBe('UNAVAILABLE');
+      expect(message).toMatch(new RegExp(`^Erro ao .+: resposta do provedor em formato inesperado \\(${field.replace(/[()]/g, '\\$&')}\\)$`));
     });
   });
 
@@ -252,6 +275,8 @@ describe('EZZEBANK (spec doc 2, group 1), a bespoke adapter', () => {
         { requestBody: { ...paid.requestBody, transactionId: ' ' } },
         paid.requestBody,
         { requestBody: 'RECEIVEPIX' },
+        // A status that cannot be read is not read as pending.
+        { requestBody: { ...paid.requestBody, statusCode: { statusId: { id: 2 } } } },
         'not json',
         [paid],
       ])

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { randomUUID } from 'node:crypto';
 import type {
   PixKeyType,
@@ -10,16 +11,16 @@ import type {
   WithdrawStatus,
 } from '../../domain/types.js';
 import { digitsOnly } from '../../lib/documents.js';
-import { isRecord, parseJsonObject } from '../../lib/json.js';
+import { parseJsonObject } from '../../lib/json.js';
 import { normalizePixKey } from '../../lib/pixKey.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { statusTable } from '../../lib/statusTable.js';
-import { idText, textOf } from '../../lib/values.js';
 import { defaultWithdrawDescription } from '../../lib/withdrawDescription.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
+import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
 import { COMMON_WITHDRAWAL_STATUSES } from '../kit/commonStatuses.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
-import { DeclaredAdapter, unusableAnswer, type ObjectNotification } from '../kit/declaredAdapter.js';
+import { DeclaredAdapter, type ObjectNotification } from '../kit/declaredAdapter.js';
 
 /**
  * EZZEBANK (spec doc 2, group 1): the spec shows no paths for group 1, so its
@@ -68,6 +69,26 @@ export const EZZEBANK: ProviderDeclaration = {
   sources:
     "base `api.ezzebank.com/v2`, OAuth token (Basic client id:secret, form client_credentials), reais, POST /pix/qrcode `{amount, payerQuestion, external_id, payer}` → `{transactionId, emvqrcps}`, POST /pix/payment `{external_id, amount, description, creditParty}`, the RECEIVEPIX webhook and statusId 2 / 3 / 9999: research (integrations 11722427852, 2574046492, 18020891969, 23389025360, 23316550023, 11409394973); GET /pix/qrcode/{id}/detail and its APPROVED (stored public code 6330427472, 11890159998), key types CPF, CNPJ, TELEFONE (+55), EMAIL, CHAVE_ALEATORIA (14730811158), the PAYMENT webhook (19809185326), `verify-signature: t=…,vsign=…` HMAC-SHA256 of `t.body` (23336918103, 26189621994, 19809185326); other status words: document 1 §4; PIX valid 1 day, nothing sent: document 1 §9; no payout read, unsigned without the account's secret: the gateway's decision",
 };
+
+// ---------------------------------------------------------------- wire
+
+/** POST /pix/qrcode's answer: nobody can pay a charge without its id and PIX code. */
+export const ezzebankQrCode = z.object({ transactionId: wireId, emvqrcps: wireText, amount: absentable(wireAmount) });
+
+/** GET /pix/qrcode/{id}/detail's answer: the charge's status and amount. */
+export const ezzebankQrCodeDetail = z.object({ transactionId: absentable(wireId), status: wireStatus, amount: wireAmount });
+
+/** POST /pix/payment's answer: the payout's id (its status where it says one). */
+export const ezzebankPayment = z.object({ transactionId: wireId, status: absentable(wireStatus), amount: absentable(wireAmount) });
+
+/** A webhook `{requestBody{transactionType, transactionId, statusCode{statusId}}}`; no statusCode is still pending. */
+export const ezzebankNotification = z.object({
+  requestBody: z.object({
+    transactionType: wireText.transform((type) => type.toUpperCase()),
+    transactionId: wireId,
+    statusCode: absentable(z.object({ statusId: absentable(wireId) })),
+  }),
+});
 
 // ---------------------------------------------------------------- request mappers
 
@@ -144,14 +165,11 @@ const WEBHOOK_KINDS: Readonly<Record<string, ObjectNotification['kind']>> = { RE
  * pending (the integration's reading). Undefined for any other type or shape.
  */
 export function readEzzebankWebhook(body: Buffer): ObjectNotification | undefined {
-  const envelope = parseJsonObject(body);
-  const event = isRecord(envelope?.requestBody) ? envelope.requestBody : undefined;
-  const type = textOf(event?.transactionType)?.toUpperCase() ?? '';
-  const kind = Object.hasOwn(WEBHOOK_KINDS, type) ? WEBHOOK_KINDS[type] : undefined;
-  const id = idText(event?.transactionId);
-  if (!event || !kind || !id) return undefined;
-  const statusCode = isRecord(event.statusCode) ? event.statusCode : {};
-  return { kind, id, status: idText(statusCode.statusId) ?? 'pending' };
+  const parsed = ezzebankNotification.safeParse(parseJsonObject(body));
+  if (!parsed.success) return undefined;
+  const event = parsed.data.requestBody;
+  const kind = Object.hasOwn(WEBHOOK_KINDS, event.transactionType) ? WEBHOOK_KINDS[event.transactionType] : undefined;
+  return kind ? { kind, id: event.transactionId, status: event.statusCode?.statusId ?? 'pending' } : undefined;
 }
 
 /** The signature header: `t=<unix seconds>,vsign=<hex>`. */
@@ -170,52 +188,41 @@ export class EzzebankAdapter extends DeclaredAdapter {
     const prefix = this.prefixFor('createTransaction');
     const expiresAt = this.expiresAt(this.pixExpirySeconds);
     const body = toEzzebankQrCode(input, this.toProviderAmount(input.amount));
-    const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(EZZEBANK_PATHS.qrCode, body));
-    const result = this.mapped('createTransaction', prefix, (): TransactionResult => {
-      const charge = isRecord(answer) ? answer : unusableAnswer('a cobrança');
-      return {
-        paymentMethod: 'PIX',
-        transactionId: idText(charge.transactionId) ?? unusableAnswer('transactionId da cobrança'),
-        // A charge just created has not been paid: PENDING until a notification or a read says otherwise.
-        status: 'PENDING',
-        amount: this.amountOr(charge.amount, input.amount, 'valor da cobrança'),
-        pixCode: textOf(charge.emvqrcps) ?? unusableAnswer('código PIX (emvqrcps)'),
-        expiresAt,
-      };
+    const charge = await this.exchange('createTransaction', prefix, () => this.http(ctx).post(EZZEBANK_PATHS.qrCode, body), ezzebankQrCode);
+    return withPixQrImage({
+      paymentMethod: 'PIX',
+      transactionId: charge.transactionId,
+      // A charge just created has not been paid: PENDING until a notification or a read says otherwise.
+      status: 'PENDING',
+      amount: this.mapped('createTransaction', prefix, () => this.amountOr(charge.amount, input.amount, 'valor da cobrança')),
+      pixCode: charge.emvqrcps,
+      expiresAt,
     });
-    return withPixQrImage(result);
   }
 
   /** GET /pix/qrcode/{transactionId}/detail. */
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const prefix = this.prefixFor('getTransaction');
     const path = fillPath(EZZEBANK_PATHS.qrCodeDetail, { id: transactionId });
-    const answer = await this.exchange('getTransaction', prefix, () => this.http(ctx).get<unknown>(path));
-    return this.mapped('getTransaction', prefix, (): TransactionResult => {
-      const charge = isRecord(answer) ? answer : unusableAnswer('a cobrança');
-      return {
-        paymentMethod: 'PIX',
-        transactionId: idText(charge.transactionId) ?? transactionId,
-        status: this.transactionStatus(textOf(charge.status) ?? unusableAnswer('status da cobrança')),
-        amount: this.amountOr(charge.amount, undefined, 'valor da cobrança'),
-      };
-    });
+    const charge = await this.exchange('getTransaction', prefix, () => this.http(ctx).get(path), ezzebankQrCodeDetail);
+    return {
+      paymentMethod: 'PIX',
+      transactionId: charge.transactionId ?? transactionId,
+      status: this.transactionStatus(charge.status),
+      amount: this.mapped('getTransaction', prefix, () => this.amountOr(charge.amount, undefined, 'valor da cobrança')),
+    };
   }
 
   /** POST /pix/payment; a payout answered without a status is PENDING (document 1 §4). */
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
     const body = toEzzebankPayment(this.pixPayout(input), this.toProviderAmount(input.amount));
     const prefix = this.prefixFor('withdraw');
-    const answer = await this.exchange('withdraw', prefix, () => this.http(ctx).post<unknown>(EZZEBANK_PATHS.payment, body));
-    return this.mapped('withdraw', prefix, (): WithdrawResult => {
-      const payout = isRecord(answer) ? answer : unusableAnswer('o saque');
-      const status = textOf(payout.status);
-      return {
-        withdrawId: idText(payout.transactionId) ?? unusableAnswer('transactionId do saque'),
-        status: status ? this.withdrawalStatus(status) : 'PENDING',
-        amount: this.amountOr(payout.amount, input.amount, 'valor do saque'),
-      };
-    });
+    const payout = await this.exchange('withdraw', prefix, () => this.http(ctx).post(EZZEBANK_PATHS.payment, body), ezzebankPayment);
+    return {
+      withdrawId: payout.transactionId,
+      status: payout.status ? this.withdrawalStatus(payout.status) : 'PENDING',
+      amount: this.mapped('withdraw', prefix, () => this.amountOr(payout.amount, input.amount, 'valor do saque')),
+    };
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
