@@ -74,7 +74,7 @@ describe('CRMCOIN (spec doc 2, group 2), a bespoke adapter', () => {
     h.fake.expect({ method: 'POST', path: '/createpix', reply: { body: { id: 'crm-1', status: 0 } } });
     expect(await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).toEqual({
       code: 'UNAVAILABLE',
-      message: failureMessage.CREATE_TRANSACTION('resposta do provedor sem id, status ou pixCopiaECola da cobrança'),
+      message: failureMessage.CREATE_TRANSACTION('resposta do provedor em formato inesperado (pixCopiaECola: esperado string)'),
     });
   });
 
@@ -175,13 +175,18 @@ describe('CRMCOIN (spec doc 2, group 2), a bespoke adapter', () => {
       ['withdraw', '/pixout', FAILURE_PREFIXES.WITHDRAW, () => h.adapter.withdraw(h.ctx, WITHDRAWAL)],
       ['getWithdraw', '/consulta', FAILURE_PREFIXES.GET_WITHDRAW, () => h.adapter.getWithdraw(h.ctx, 'out-1')],
     ];
-    const garbage = [...GARBAGE_2XX_BODIES, ['an unreadable amount', { id: 'x', status: 2, valor: 'dezenove' }] as [string, unknown]];
+    const garbage: Array<[string, unknown]> = [
+      ...GARBAGE_2XX_BODIES,
+      ['an unreadable amount', { id: 'x', status: 2, valor: 'dezenove' }],
+      ['a status that is an object', { id: 'x', status: { code: 2 }, idDevolucao: 'd', sucesso: 'sim', pixCopiaECola: PIX_CODE }],
+      ['an id that is a list', { id: ['x'], status: 2, idDevolucao: ['d'], pixCopiaECola: PIX_CODE }],
+    ];
     it.each(calls.flatMap(([operation, path, prefix, call]) => garbage.map(([label, body]) => [operation, label, path, prefix, call, body] as const)))(
       '%s answered with %s',
       async (_operation, _label, path, prefix, call, body) => {
         h.fake.expect({ method: 'POST', path, reply: { body } });
         const { code, message } = await failure(call());
-        expect([code, message.startsWith(`${prefix}: resposta do provedor sem `)]).toEqual(['UNAVAILABLE', true]);
+        expect([code, message.startsWith(`${prefix}: resposta do provedor em formato inesperado (`)]).toEqual(['UNAVAILABLE', true]);
       },
     );
   });

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type {
   Operation,
   PixKeyType,
@@ -11,15 +12,14 @@ import type {
 } from '../../domain/types.js';
 import { digitsOnly } from '../../lib/documents.js';
 import { invalidArgument } from '../../lib/errors.js';
-import { ProviderCallError } from '../../lib/http/index.js';
-import { isRecord } from '../../lib/json.js';
 import { normalizePixKey } from '../../lib/pixKey.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { catalogueError } from '../../lib/providerMessages.js';
 import { statusTable } from '../../lib/statusTable.js';
-import { dateOf, idText, textOf } from '../../lib/values.js';
+import { dateOf } from '../../lib/values.js';
 import { defaultWithdrawDescription } from '../../lib/withdrawDescription.js';
 import { SPEC_GROUPS, type AdapterContext } from '../adapter.js';
+import { absentable, wireAmount, wireId, wireText, type AnswerSchema } from '../kit/answers.js';
 import type { AdapterRuntime, ProviderDeclaration } from '../kit/declaration.js';
 import { DeclaredAdapter } from '../kit/declaredAdapter.js';
 
@@ -86,9 +86,6 @@ export interface Parceiro {
   chaveParceiro: string;
 }
 
-/** A status as the spec gives it: a numeric code, as a number or a text. */
-export type CodigoStatus = number | string;
-
 /** Body of POST /createpix. */
 export interface CreatePixRequest extends Parceiro {
   valor: number;
@@ -100,15 +97,22 @@ export interface CreatePixRequest extends Parceiro {
   pagador?: { nome: string; documento: string };
 }
 
-/** Answer of /createpix and /getstatus. */
-export interface PixCharge {
-  id?: string | number;
-  status?: CodigoStatus;
-  valor?: number | string;
-  /** The copy-and-paste BR Code. */
-  pixCopiaECola?: string;
-  expiraEm?: string;
-}
+/** A date as text or epoch milliseconds; one that does not read as a date is absent. */
+const wireDate = absentable(z.union([z.string(), z.number()])).transform(dateOf);
+
+/**
+ * What every charge and payout answer of the dialect carries: its id and its
+ * status code (doc 2 §4's numeric codes, as a number or a text), its amount
+ * in reais where given.
+ */
+const crmcoinObject = z.object({ id: wireId, status: wireId, valor: absentable(wireAmount) });
+
+/** Answer of /getstatus; `pixCopiaECola` is the copy-and-paste BR Code. */
+export const crmcoinCharge = crmcoinObject.extend({ pixCopiaECola: absentable(wireText), expiraEm: wireDate });
+export type PixCharge = z.output<typeof crmcoinCharge>;
+
+/** Answer of /createpix: a charge without its BR Code is one nobody can pay. */
+export const crmcoinCreatedCharge = crmcoinCharge.extend({ pixCopiaECola: wireText });
 
 /** Body of POST /getstatus and POST /consulta. */
 export interface ConsultaRequest extends Parceiro {
@@ -121,12 +125,12 @@ export interface DevolverRequest extends Parceiro {
   valor: number;
 }
 
-/** Answer of /devolver. */
-export interface DevolverAnswer {
-  idDevolucao?: string | number;
-  sucesso?: boolean;
-  mensagem?: string;
-}
+/** Answer of /devolver: it says something of the refund, its id or its success flag (or both). */
+export const crmcoinDevolver = z.union([
+  z.object({ idDevolucao: wireId, sucesso: absentable(z.boolean()), mensagem: absentable(wireText) }),
+  z.object({ idDevolucao: absentable(wireId), sucesso: z.boolean(), mensagem: absentable(wireText) }),
+]);
+export type DevolverAnswer = z.output<typeof crmcoinDevolver>;
 
 export type TipoChave = 'CPF' | 'CNPJ' | 'TELEFONE' | 'EMAIL' | 'ALEATORIA';
 
@@ -140,13 +144,9 @@ export interface PixOutRequest extends Parceiro {
   descricao: string;
 }
 
-/** Answer of /pixout and /consulta. */
-export interface PixOut {
-  id?: string | number;
-  status?: CodigoStatus;
-  valor?: number | string;
-  pagoEm?: string;
-}
+/** Answer of /pixout and /consulta; `pagoEm` is when the payout was paid. */
+export const crmcoinPixOut = crmcoinObject.extend({ pagoEm: wireDate });
+export type PixOut = z.output<typeof crmcoinPixOut>;
 
 // ---------------------------------------------------------------- request mappers
 
@@ -199,80 +199,56 @@ export const CRMCOIN_STATUSES = statusTable<TransactionStatus>({ '0': 'PENDING',
  */
 export const CRMCOIN_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>({ '0': 'PENDING', '1': 'PENDING', '2': 'APPROVED' }, 'CANCELED');
 
-/** A status code as the table's key: a number or a non-blank text; anything else is no status. */
-export const statusCode = (value: unknown): string | undefined => idText(value);
-
 // ---------------------------------------------------------------- response mappers
 
 interface ResponseTerms<S> {
   status: (code: string) => S;
-  amount: (value: unknown) => number;
+  amount: (value: number | string) => number;
   /** What was asked for, where the answer leaves the amount out. */
   requestedAmount?: number;
 }
 
-/**
- * What every charge and payout answer of the dialect carries: its id, its
- * status code (mapped) and its amount. Undefined without an id or a status
- * code: the operation turns that into an error, never a status.
- */
-function readAnswer<S>(answer: unknown, terms: ResponseTerms<S>): { id: string; status: S; amount: number } | undefined {
-  if (!isRecord(answer)) return undefined;
-  const { id, status, valor } = answer as Pick<PixCharge, 'id' | 'status' | 'valor'>;
-  const read = { id: idText(id), code: statusCode(status) };
-  if (!read.id || !read.code) return undefined;
-  const amount = valor === undefined || valor === null ? (terms.requestedAmount ?? 0) : terms.amount(valor);
-  return { id: read.id, status: terms.status(read.code), amount };
+/** The id, the mapped status and the amount every charge and payout answer carries. */
+function readAnswer<S>(answer: z.output<typeof crmcoinObject>, terms: ResponseTerms<S>): { id: string; status: S; amount: number } {
+  const amount = answer.valor === undefined ? (terms.requestedAmount ?? 0) : terms.amount(answer.valor);
+  return { id: answer.id, status: terms.status(answer.status), amount };
 }
 
 /** /createpix and /getstatus → our charge, with the BR Code and expiry where given. */
-export function fromPixCharge(answer: unknown, terms: ResponseTerms<TransactionStatus> & { expiresAt?: Date }): TransactionResult | undefined {
+export function fromPixCharge(answer: PixCharge, terms: ResponseTerms<TransactionStatus> & { expiresAt?: Date }): TransactionResult {
   const read = readAnswer(answer, terms);
-  if (!read) return undefined;
-  const { pixCopiaECola, expiraEm } = answer as PixCharge;
-  const pixCode = textOf(pixCopiaECola);
-  const expiresAt = dateOf(expiraEm) ?? terms.expiresAt;
+  const expiresAt = answer.expiraEm ?? terms.expiresAt;
   return {
     paymentMethod: 'PIX',
     transactionId: read.id,
     status: read.status,
     amount: read.amount,
-    ...(pixCode && { pixCode }),
+    ...(answer.pixCopiaECola && { pixCode: answer.pixCopiaECola }),
     ...(expiresAt && { expiresAt }),
   };
 }
 
 /** /pixout and /consulta → our payout; `pagoEm` is when an APPROVED payout was paid. */
-export function fromPixOut(answer: unknown, terms: ResponseTerms<WithdrawStatus>): WithdrawResult | undefined {
+export function fromPixOut(answer: PixOut, terms: ResponseTerms<WithdrawStatus>): WithdrawResult {
   const read = readAnswer(answer, terms);
-  const approvedAt = read?.status === 'APPROVED' ? dateOf((answer as PixOut).pagoEm) : undefined;
-  return read && { withdrawId: read.id, amount: read.amount, status: read.status, ...(approvedAt && { approvedAt }) };
+  const approvedAt = read.status === 'APPROVED' ? answer.pagoEm : undefined;
+  return { withdrawId: read.id, amount: read.amount, status: read.status, ...(approvedAt && { approvedAt }) };
 }
 
-/** Undefined when the answer says nothing of the refund (no id and no success flag). */
-export function fromDevolver(answer: unknown, transactionId: string): RefundResult | undefined {
-  if (!isRecord(answer)) return undefined;
-  const refund = answer as DevolverAnswer;
-  const refundId = idText(refund.idDevolucao);
-  if (!refundId && typeof refund.sucesso !== 'boolean') return undefined;
-  // CRMCOIN's own refund id where it gives one; else the charge's, the only id the refund has.
-  return { refundId: refundId ?? transactionId, status: refund.sucesso !== false };
+/** /devolver → the refund: CRMCOIN's own refund id where it gives one, else the charge's (the only id the refund has). */
+export function fromDevolver(answer: DevolverAnswer, transactionId: string): RefundResult {
+  return { refundId: answer.idDevolucao ?? transactionId, status: answer.sucesso !== false };
 }
 
 // ---------------------------------------------------------------- operations
 
-/** Not the resource asked for: the kit's `mapped` makes it UNAVAILABLE under the operation's prefix (the outcome unknown), never a status. */
-const unusable = (what: string): never => {
-  throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`);
-};
-
-/** One POST of the dialect: where it goes, what it carries, how its answer is read and what it must hold. */
-interface Call<T> {
+/** One POST of the dialect: where it goes, what it carries, the schema of its answer and how the parsed answer is read. */
+interface Call<A, T> {
   operation: Operation;
   path: string;
   body: Parceiro;
-  read: (answer: unknown) => T | undefined;
-  what: string;
+  schema: AnswerSchema<A>;
+  read: (answer: A) => T;
 }
 
 export class CrmcoinAdapter extends DeclaredAdapter<CrmcoinDeclaration> {
@@ -285,26 +261,22 @@ export class CrmcoinAdapter extends DeclaredAdapter<CrmcoinDeclaration> {
   }
 
   /** The answer's reais → cents; an amount that cannot be read makes the whole answer unusable. */
-  private amount(value: unknown): number {
-    try {
-      return this.fromProviderAmount(value);
-    } catch {
-      return unusable('valor legível');
-    }
+  private amount(value: number | string): number {
+    return this.amountOr(value, undefined, 'valor legível');
   }
 
   private chargeTerms(requestedAmount?: number, expiresAt?: Date) {
-    return { status: (code: string) => this.transactionStatus(code), amount: (value: unknown) => this.amount(value), requestedAmount, expiresAt };
+    return { status: (code: string) => this.transactionStatus(code), amount: (value: number | string) => this.amount(value), requestedAmount, expiresAt };
   }
 
   private payoutTerms(requestedAmount?: number) {
-    return { status: (code: string) => this.withdrawalStatus(code), amount: (value: unknown) => this.amount(value), requestedAmount };
+    return { status: (code: string) => this.withdrawalStatus(code), amount: (value: number | string) => this.amount(value), requestedAmount };
   }
 
-  private async post<T>(ctx: AdapterContext, { operation, path, body, read, what }: Call<T>): Promise<T> {
+  private async post<A, T>(ctx: AdapterContext, { operation, path, body, schema, read }: Call<A, T>): Promise<T> {
     const prefix = this.prefixFor(operation);
-    const answer = await this.exchange(operation, prefix, () => this.http(ctx).post<unknown>(path, body));
-    return this.mapped(operation, prefix, () => read(answer) ?? unusable(what));
+    const answer = await this.exchange(operation, prefix, () => this.http(ctx).post(path, body), schema);
+    return this.mapped(operation, prefix, () => read(answer));
   }
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
@@ -315,28 +287,24 @@ export class CrmcoinAdapter extends DeclaredAdapter<CrmcoinDeclaration> {
       operation: 'createTransaction',
       path: CRMCOIN_PATHS.createPix,
       body,
-      read: (answer) => {
-        const charge = fromPixCharge(answer, terms);
-        // A charge without its BR Code is one nobody can pay.
-        return charge?.pixCode ? charge : undefined;
-      },
-      what: 'id, status ou pixCopiaECola da cobrança',
+      schema: crmcoinCreatedCharge,
+      read: (answer) => fromPixCharge(answer, terms),
     });
     return withPixQrImage(charge);
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const body: ConsultaRequest = { chaveParceiro: this.partnerKey(ctx), id: transactionId };
-    const read = (answer: unknown) => fromPixCharge(answer, this.chargeTerms());
-    const charge = await this.post(ctx, { operation: 'getTransaction', path: CRMCOIN_PATHS.getStatus, body, read, what: 'id ou status da cobrança' });
+    const read = (answer: PixCharge) => fromPixCharge(answer, this.chargeTerms());
+    const charge = await this.post(ctx, { operation: 'getTransaction', path: CRMCOIN_PATHS.getStatus, body, schema: crmcoinCharge, read });
     // The id asked for stays the id, whatever the answer echoes.
     return withPixQrImage({ ...charge, transactionId });
   }
 
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
     const body: DevolverRequest = { chaveParceiro: this.partnerKey(ctx), id: transactionId, valor: this.toProviderAmount(amount) };
-    const read = (answer: unknown) => fromDevolver(answer, transactionId);
-    return this.post(ctx, { operation: 'refoundTransaction', path: CRMCOIN_PATHS.refund, body, read, what: 'dados da devolução' });
+    const read = (answer: DevolverAnswer) => fromDevolver(answer, transactionId);
+    return this.post(ctx, { operation: 'refoundTransaction', path: CRMCOIN_PATHS.refund, body, schema: crmcoinDevolver, read });
   }
 
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
@@ -345,8 +313,8 @@ export class CrmcoinAdapter extends DeclaredAdapter<CrmcoinDeclaration> {
     if (!pixKey?.trim()) throw invalidArgument('withdraw.pix_key', 'withdraw.pix_key is required for PIX withdrawals');
     if (!pixType) throw invalidArgument('withdraw.pix_type', 'withdraw.pix_type is required for PIX withdrawals');
     const body = toPixOut({ ...input, pixKey, pixType }, { chaveParceiro: this.partnerKey(ctx), valor: this.toProviderAmount(input.amount) });
-    const read = (answer: unknown) => fromPixOut(answer, this.payoutTerms(input.amount));
-    return this.post(ctx, { operation: 'withdraw', path: CRMCOIN_PATHS.pixOut, body, read, what: 'id ou status do saque' });
+    const read = (answer: PixOut) => fromPixOut(answer, this.payoutTerms(input.amount));
+    return this.post(ctx, { operation: 'withdraw', path: CRMCOIN_PATHS.pixOut, body, schema: crmcoinPixOut, read });
   }
 
   override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
@@ -355,8 +323,8 @@ export class CrmcoinAdapter extends DeclaredAdapter<CrmcoinDeclaration> {
       operation: 'getWithdraw',
       path: CRMCOIN_PATHS.getPixOut,
       body,
+      schema: crmcoinPixOut,
       read: (answer) => fromPixOut(answer, this.payoutTerms()),
-      what: 'id ou status do saque',
     });
     return { ...payout, withdrawId };
   }
