@@ -136,7 +136,23 @@ describe('ABMEXSPLIT (spec doc 2, group 2), a bespoke adapter', () => {
     it.each([
       [404, { message: 'Marketplace not found' }, 'NOT_FOUND', 'Receiver not found.'],
       [401, { message: 'Invalid token' }, 'FAILED_PRECONDITION', 'Erro ao buscar recebedor: Invalid token'],
-      ...BODIES_WITHOUT_RESOURCE.map(([, body]) => [200, body, 'UNAVAILABLE', 'Erro ao buscar recebedor: resposta do provedor sem id do marketplace'] as const),
+      [
+        200,
+        '<html><body>Bad gateway</body></html>',
+        'UNAVAILABLE',
+        'Erro ao buscar recebedor: resposta do provedor em formato inesperado (corpo: esperado object)',
+      ],
+      [200, null, 'UNAVAILABLE', 'Erro ao buscar recebedor: resposta do provedor em formato inesperado (corpo: esperado object)'],
+      [200, {}, 'UNAVAILABLE', 'Erro ao buscar recebedor: resposta do provedor em formato inesperado (id: invalid_union)'],
+      [200, { ...MARKETPLACE, status: 7 }, 'UNAVAILABLE', 'Erro ao buscar recebedor: resposta do provedor em formato inesperado (status: esperado string)'],
+      [
+        200,
+        { ...MARKETPLACE, balance: 'muito' },
+        'UNAVAILABLE',
+        'Erro ao buscar recebedor: resposta do provedor em formato inesperado (balance: invalid_format)',
+      ],
+      // A 2xx message without the refusal flag is not a refusal: whether the provider acted is unknown.
+      [200, { message: 'Processando' }, 'UNAVAILABLE', 'Erro ao buscar recebedor: resposta do provedor em formato inesperado (id: invalid_union)'],
     ])("a marketplace read answered %i %j is %s: '%s'", async (status, body, code, message) => {
       h.fake.expect({ method: 'GET', path: '/marketplaces/mk_x', reply: { status, body } });
       expect(await failure(h.adapter.getReceiver(h.ctx, 'mk_x'))).toEqual({ code, message });
@@ -231,9 +247,29 @@ describe('ABMEXSPLIT (spec doc 2, group 2), a bespoke adapter', () => {
     it.each([
       [400, { message: 'customer.document inválido' }, 'INVALID_ARGUMENT', 'Erro ao criar transação: customer.document inválido'],
       [503, '<html>down</html>', 'UNAVAILABLE', 'Erro ao criar transação: Request failed with status code 503'],
-      ...BODIES_WITHOUT_RESOURCE.map(
-        ([, body]) => [200, body, 'UNAVAILABLE', 'Erro ao criar transação: resposta do provedor sem id ou status da venda'] as const,
-      ),
+      [
+        200,
+        '<html><body>Bad gateway</body></html>',
+        'UNAVAILABLE',
+        'Erro ao criar transação: resposta do provedor em formato inesperado (corpo: esperado object)',
+      ],
+      [200, null, 'UNAVAILABLE', 'Erro ao criar transação: resposta do provedor em formato inesperado (corpo: esperado object)'],
+      [200, {}, 'UNAVAILABLE', 'Erro ao criar transação: resposta do provedor em formato inesperado (id: invalid_union)'],
+      [200, { id: 'sell_1' }, 'UNAVAILABLE', 'Erro ao criar transação: resposta do provedor em formato inesperado (status: esperado string)'],
+      [
+        200,
+        { id: 'sell_1', status: 'paid', amount: { cents: 1 } },
+        'UNAVAILABLE',
+        'Erro ao criar transação: resposta do provedor em formato inesperado (amount: invalid_union)',
+      ],
+      [
+        200,
+        { id: 'sell_1', status: 'paid', pix: 'qr' },
+        'UNAVAILABLE',
+        'Erro ao criar transação: resposta do provedor em formato inesperado (pix: esperado object)',
+      ],
+      // A 2xx message without the refusal flag is not a refusal: the sell may exist, so the caller's key stays held.
+      [200, { message: 'Venda em processamento' }, 'UNAVAILABLE', 'Erro ao criar transação: resposta do provedor em formato inesperado (id: invalid_union)'],
       [200, { success: false, message: 'Marketplace bloqueado' }, 'INVALID_ARGUMENT', 'Erro ao criar transação: Marketplace bloqueado'],
     ])('a sell answered %i %j is %s, sent once', async (status, body, code, message) => {
       h.fake.expect({ method: 'POST', path: '/sells', reply: { status, body } });
@@ -273,11 +309,11 @@ describe('ABMEXSPLIT (spec doc 2, group 2), a bespoke adapter', () => {
       expect(await h.adapter.refoundTransaction(h.ctx, 'sell_1', 990)).toEqual({ refundId: 'rf_1', status: true });
       h.fake.expect({ method: 'POST', path: '/sells/sell_1/refund', reply: { body: { status: 'refused' } } });
       expect(await h.adapter.refoundTransaction(h.ctx, 'sell_1', 990)).toEqual({ refundId: 'sell_1', status: false });
-      for (const [, body] of BODIES_WITHOUT_RESOURCE) {
+      for (const [, body] of [...BODIES_WITHOUT_RESOURCE, ['an object status', { id: 'rf_2', status: { name: 'refunded' } }] as const]) {
         h.fake.expect({ method: 'POST', path: '/sells/sell_1/refund', reply: { body } });
         expect(await failure(h.adapter.refoundTransaction(h.ctx, 'sell_1', 990))).toEqual({
           code: 'UNAVAILABLE',
-          message: 'Erro ao estornar transação: resposta do provedor sem dados do estorno',
+          message: expect.stringMatching(/^Erro ao estornar transação: resposta do provedor em formato inesperado \(/),
         });
       }
       h.fake.expect({ method: 'POST', path: '/sells/sell_1/refund', reply: { status: 422, body: { message: 'Venda já estornada' } } });
@@ -293,7 +329,14 @@ describe('ABMEXSPLIT (spec doc 2, group 2), a bespoke adapter', () => {
         transactionId: 'sell_1',
         status: 'APPROVED',
       });
-      for (const body of ['{not json', { id: 'sell_1', status: 'paid' }, { sell_id: 'sell_1' }, [{ sell_id: 'sell_1', status: 'paid' }]])
+      for (const body of [
+        '{not json',
+        { id: 'sell_1', status: 'paid' },
+        { sell_id: 'sell_1' },
+        { sell_id: 'sell_1', status: 2 },
+        { sell_id: { id: 'sell_1' }, status: 'paid' },
+        [{ sell_id: 'sell_1', status: 'paid' }],
+      ])
         expect(await h.adapter.processWebhook(h.ctx, notification(body))).toBeUndefined();
       expect(h.adapter.notificationKey(h.ctx, notification({ sell_id: 42, status: 'PAID' }))).toBe('sell:42:paid');
       expect(h.adapter.notificationKey(h.ctx, notification('{not json'))).toMatch(/^sha256:/);

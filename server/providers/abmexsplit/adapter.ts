@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { randomInt } from 'node:crypto';
 import type {
   Operation,
@@ -13,17 +14,19 @@ import type {
 } from '../../domain/types.js';
 import { compensationCode } from '../../lib/banks.js';
 import { digitsOnly, inferDocumentType } from '../../lib/documents.js';
-import { GatewayError, invalidArgument } from '../../lib/errors.js';
+import { invalidArgument } from '../../lib/errors.js';
 import { expiresAfter } from '../../lib/expiry.js';
-import { providerMessage } from '../../lib/http/index.js';
-import { isRecord, parseJsonObject } from '../../lib/json.js';
+import type { ProviderResponse } from '../../lib/http/index.js';
+import { parseJsonObject } from '../../lib/json.js';
 import { paymentMethodCodec } from '../../lib/paymentMethods.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { catalogueError, providerFailure } from '../../lib/providerMessages.js';
 import { lookupStatus, statusTable } from '../../lib/statusTable.js';
-import { dateOf, idText, textOf } from '../../lib/values.js';
+import { dateOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
+import { orRefusal } from '../families/transactionsApi/wire.js';
+import { absentable, wireAmount, wireId, wireStatus, wireText, type AnswerSchema } from '../kit/answers.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
 import { COMMON_RECEIVER_STATUSES } from '../kit/commonStatuses.js';
 import { DeclaredAdapter } from '../kit/declaredAdapter.js';
@@ -100,16 +103,20 @@ export interface MarketplaceRequest {
   monthly_revenue?: number;
 }
 
-/** Answer of POST /marketplaces and GET /marketplaces/{id}. */
-export interface Marketplace {
-  id?: string | number;
-  token?: string;
-  name?: string;
-  document?: string;
-  email?: string;
-  status?: string;
-  balance?: number | string;
-}
+/** A date as text or epoch milliseconds; one that does not read as a date is absent. */
+const wireDate = absentable(z.union([z.string(), z.number()])).transform(dateOf);
+
+/** Answer of POST /marketplaces and GET /marketplaces/{id}: a marketplace has its id. */
+export const abmexsplitMarketplace = z.object({
+  id: wireId,
+  token: absentable(wireText),
+  name: absentable(wireText),
+  document: absentable(wireText),
+  email: absentable(wireText),
+  status: absentable(wireStatus),
+  balance: absentable(wireAmount),
+});
+export type Marketplace = z.output<typeof abmexsplitMarketplace>;
 
 /** Body of POST /sells (doc 2 §7: items, customer, splits, payment_method, webhook, credit_card). */
 export interface SellRequest {
@@ -121,21 +128,23 @@ export interface SellRequest {
   credit_card?: { token: string; installments: number };
 }
 
-/** Answer of POST /sells and GET /sells/{id}. */
-export interface Sell {
-  id?: string | number;
-  status?: string;
-  amount?: number | string;
-  payment_method?: string;
-  pix?: { qr_code?: string; expires_at?: string } | null;
-  boleto?: { digitable_line?: string; url?: string; due_date?: string } | null;
-}
+/** Answer of POST /sells and GET /sells/{id}: a sell has its id and status. */
+export const abmexsplitSell = z.object({
+  id: wireId,
+  status: wireStatus,
+  amount: absentable(wireAmount),
+  payment_method: absentable(wireText),
+  pix: absentable(z.object({ qr_code: absentable(wireText), expires_at: wireDate })),
+  boleto: absentable(z.object({ digitable_line: absentable(wireText), url: absentable(wireText), due_date: wireDate })),
+});
+export type Sell = z.output<typeof abmexsplitSell>;
+
+/** Answer of POST /sells/{id}/refund: it says something of the refund, its id or its status (or both). */
+export const abmexsplitRefund = z.union([z.object({ id: wireId, status: absentable(wireStatus) }), z.object({ id: absentable(wireId), status: wireStatus })]);
+export type SellRefund = z.output<typeof abmexsplitRefund>;
 
 /** A notification: the sell and its status (doc 2 §4 names `sell_id` among the identifying fields). */
-export interface SellNotification {
-  sell_id?: string | number;
-  status?: string;
-}
+export const abmexsplitNotification = z.object({ sell_id: wireId, status: wireStatus });
 
 // ---------------------------------------------------------------- request mappers
 
@@ -257,51 +266,43 @@ const REFUND_REFUSED: ReadonlySet<string> = new Set(['refused', 'rejected', 'fai
 
 // ---------------------------------------------------------------- response mappers
 
-/** Undefined without an id: the operation turns that into an error. */
-export function fromMarketplace(answer: unknown, input: Partial<ReceiverInput>, amount: (value: unknown) => number): ReceiverResult | undefined {
-  const marketplace = (isRecord(answer) ? answer : {}) as Marketplace;
-  const receiverId = idText(marketplace.id);
-  if (!receiverId) return undefined;
-  const document = textOf(marketplace.document) ?? digitsOnly(input.document ?? '');
-  const token = textOf(marketplace.token);
+/** A parsed marketplace as our receiver; `amount` converts its balance (absent: 0). */
+export function fromMarketplace(marketplace: Marketplace, input: Partial<ReceiverInput>, amount: (value: number | string) => number): ReceiverResult {
+  const document = marketplace.document ?? digitsOnly(input.document ?? '');
   return {
     receiverProvider: ABMEXSPLIT.identity.id,
-    receiverId,
-    ...(token ? { receiverToken: token } : {}),
-    name: textOf(marketplace.name) ?? input.name ?? '',
+    receiverId: marketplace.id,
+    ...(marketplace.token ? { receiverToken: marketplace.token } : {}),
+    name: marketplace.name ?? input.name ?? '',
     document,
     documentType: inferDocumentType(document),
-    email: textOf(marketplace.email) ?? input.email ?? '',
+    email: marketplace.email ?? input.email ?? '',
     status: lookupStatus(COMMON_RECEIVER_STATUSES, marketplace.status),
-    balance: marketplace.balance !== undefined && marketplace.balance !== null ? amount(marketplace.balance) : 0,
+    balance: marketplace.balance !== undefined ? amount(marketplace.balance) : 0,
   };
 }
 
 export interface SellReading {
   status: (value: unknown) => TransactionStatus;
-  amount: (value: unknown) => number;
+  amount: (value: number | string) => number;
   /** Where the answer leaves out the method, the amount or an expiry: what was asked for. */
   requested?: { paymentMethod: PaymentMethod; amount: number; pixExpiresAt: Date; boletoExpiresAt: Date };
 }
 
-/** Undefined without an id or a status: the operation turns that into an error, never a status. */
-export function fromSell(answer: unknown, reading: SellReading): TransactionResult | undefined {
-  const sell = (isRecord(answer) ? answer : {}) as Sell;
-  const transactionId = idText(sell.id);
-  const statusText = textOf(sell.status);
-  if (!transactionId || !statusText) return undefined;
+/** A parsed sell as our charge. */
+export function fromSell(sell: Sell, reading: SellReading): TransactionResult {
   const paymentMethod =
     SELL_METHODS.fromProvider(sell.payment_method) ?? reading.requested?.paymentMethod ?? (sell.pix ? 'PIX' : sell.boleto ? 'BILLET' : 'CREDIT_CARD');
-  const amount = sell.amount !== undefined && sell.amount !== null ? reading.amount(sell.amount) : (reading.requested?.amount ?? 0);
-  const result: TransactionResult = { paymentMethod, transactionId, status: reading.status(statusText), amount };
-  const pixCode = textOf(sell.pix?.qr_code);
-  const billetCode = textOf(sell.boleto?.digitable_line);
-  const billetUrl = textOf(sell.boleto?.url);
+  const amount = sell.amount !== undefined ? reading.amount(sell.amount) : (reading.requested?.amount ?? 0);
+  const result: TransactionResult = { paymentMethod, transactionId: sell.id, status: reading.status(sell.status), amount };
+  const pixCode = sell.pix?.qr_code;
+  const billetCode = sell.boleto?.digitable_line;
+  const billetUrl = sell.boleto?.url;
   const expiresAt =
     paymentMethod === 'PIX'
-      ? (dateOf(sell.pix?.expires_at) ?? reading.requested?.pixExpiresAt)
+      ? (sell.pix?.expires_at ?? reading.requested?.pixExpiresAt)
       : paymentMethod === 'BILLET'
-        ? (dateOf(sell.boleto?.due_date) ?? reading.requested?.boletoExpiresAt)
+        ? (sell.boleto?.due_date ?? reading.requested?.boletoExpiresAt)
         : undefined;
   return {
     ...result,
@@ -312,23 +313,17 @@ export function fromSell(answer: unknown, reading: SellReading): TransactionResu
   };
 }
 
-/** A 2xx refund answer is a refund taken, unless its status refuses it; undefined when it says nothing (never "refunded"). */
-export function fromSellRefund(answer: unknown, sellId: string): RefundResult | undefined {
-  const body = (isRecord(answer) ? answer : {}) as { id?: unknown; status?: unknown };
-  const status = textOf(body.status);
-  const id = idText(body.id);
-  if (!status && !id) return undefined;
-  return { refundId: id ?? sellId, status: !(status && REFUND_REFUSED.has(status.toLowerCase())) };
+/** A 2xx refund answer is a refund taken, unless its status refuses it. */
+export function fromSellRefund(refund: SellRefund, sellId: string): RefundResult {
+  return { refundId: refund.id ?? sellId, status: !(refund.status && REFUND_REFUSED.has(refund.status.toLowerCase())) };
 }
 
 // ---------------------------------------------------------------- notifications
 
 /** `{ sell_id, status }` (JSON); anything else, or without either, is ignored. */
 export function readSellNotification(body: Buffer): { sellId: string; status: string } | undefined {
-  const event = parseJsonObject(body) as SellNotification | undefined;
-  const sellId = idText(event?.sell_id);
-  const status = textOf(event?.status);
-  return sellId && status ? { sellId, status } : undefined;
+  const event = abmexsplitNotification.safeParse(parseJsonObject(body));
+  return event.success ? { sellId: event.data.sell_id, status: event.data.status } : undefined;
 }
 
 // ---------------------------------------------------------------- operations
@@ -338,34 +333,40 @@ export class AbmexSplitAdapter extends DeclaredAdapter {
     super(declaration, runtime, { transactionStatuses: ABMEXSPLIT_STATUSES });
   }
 
-  /** A 2xx answer without the resource: the provider's message where a JSON answer gives one (it refused), else an outage. */
-  private unusable(operation: Operation, prefix: string, body: unknown, what: string): GatewayError {
-    const message = isRecord(body) ? providerMessage(body) : undefined;
-    const error = message ? providerFailure(prefix, message, 'INVALID_ARGUMENT') : providerFailure(prefix, `resposta do provedor sem ${what}`, 'UNAVAILABLE');
-    return this.failure(operation, prefix, error);
+  /**
+   * One exchange whose answer is `schema`'s resource or the dialect's 2xx
+   * refusal (`success: false` with a message): the refusal is the operation's
+   * failure with the provider's message (INVALID_ARGUMENT); anything else that
+   * is not the resource is a bad answer (UNAVAILABLE, its outcome unknown).
+   */
+  private async answer<T>(operation: Operation, prefix: string, send: () => Promise<ProviderResponse<unknown>>, schema: AnswerSchema<T>): Promise<T> {
+    const answered = await this.exchange(operation, prefix, send, orRefusal(schema));
+    if (answered.refused) throw this.failure(operation, prefix, providerFailure(prefix, answered.message, 'INVALID_ARGUMENT'));
+    return answered.value;
+  }
+
+  /** The answer's cents; one that cannot be read makes the answer unusable. */
+  private amount(value: number | string): number {
+    return this.amountOr(value, undefined, 'valor legível');
   }
 
   private reading(requested?: SellReading['requested']): SellReading {
-    return { status: (value) => this.transactionStatus(value), amount: (value) => this.fromProviderAmount(value), requested };
+    return { status: (value) => this.transactionStatus(value), amount: (value) => this.amount(value), requested };
   }
 
   override async createReceiver(ctx: AdapterContext, input: ReceiverInput): Promise<ReceiverResult> {
     const bankCode = checkMarketplace(input);
     const prefix = this.prefixFor('createReceiver');
-    const answer = await this.exchange('createReceiver', prefix, () =>
-      this.http(ctx).post<unknown>(ABMEXSPLIT_PATHS.marketplaces, toMarketplace(input, bankCode, randomPriceRange())),
-    );
-    const receiver = fromMarketplace(answer, input, (value) => this.fromProviderAmount(value));
-    if (!receiver) throw this.unusable('createReceiver', prefix, answer, 'id do marketplace');
-    return receiver;
+    const body = toMarketplace(input, bankCode, randomPriceRange());
+    const marketplace = await this.answer('createReceiver', prefix, () => this.http(ctx).post(ABMEXSPLIT_PATHS.marketplaces, body), abmexsplitMarketplace);
+    return this.mapped('createReceiver', prefix, () => fromMarketplace(marketplace, input, (value) => this.amount(value)));
   }
 
   override async getReceiver(ctx: AdapterContext, receiverId: string): Promise<ReceiverResult> {
     const prefix = this.prefixFor('getReceiver');
-    const answer = await this.exchange('getReceiver', prefix, () => this.http(ctx).get<unknown>(fillPath(ABMEXSPLIT_PATHS.marketplace, { id: receiverId })));
-    const receiver = fromMarketplace(answer, {}, (value) => this.fromProviderAmount(value));
-    if (!receiver) throw this.unusable('getReceiver', prefix, answer, 'id do marketplace');
-    return { ...receiver, receiverId };
+    const path = fillPath(ABMEXSPLIT_PATHS.marketplace, { id: receiverId });
+    const marketplace = await this.answer('getReceiver', prefix, () => this.http(ctx).get(path), abmexsplitMarketplace);
+    return { ...this.mapped('getReceiver', prefix, () => fromMarketplace(marketplace, {}, (value) => this.amount(value))), receiverId };
   }
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
@@ -373,38 +374,38 @@ export class AbmexSplitAdapter extends DeclaredAdapter {
     if (input.paymentMethod === 'CREDIT_CARD' && !input.cardId) throw catalogueError('CARD_ID_REQUIRED', { field: 'transaction.card_id' });
     const prefix = this.prefixFor('createTransaction');
     const now = this.now();
-    const answer = await this.exchange('createTransaction', prefix, () =>
-      this.http(ctx).post<unknown>(ABMEXSPLIT_PATHS.sells, toSell(input, ctx.notificationUrl)),
+    const sell = await this.answer(
+      'createTransaction',
+      prefix,
+      () => this.http(ctx).post(ABMEXSPLIT_PATHS.sells, toSell(input, ctx.notificationUrl)),
+      abmexsplitSell,
     );
-    const result = fromSell(
-      answer,
-      this.reading({
-        paymentMethod: input.paymentMethod,
-        amount: input.amount,
-        pixExpiresAt: expiresAfter(now, this.pixExpirySeconds),
-        boletoExpiresAt: expiresAfter(now, this.boletoExpirySeconds),
-      }),
-    );
-    if (!result) throw this.unusable('createTransaction', prefix, answer, 'id ou status da venda');
-    return withPixQrImage(result);
+    const reading = this.reading({
+      paymentMethod: input.paymentMethod,
+      amount: input.amount,
+      pixExpiresAt: expiresAfter(now, this.pixExpirySeconds),
+      boletoExpiresAt: expiresAfter(now, this.boletoExpirySeconds),
+    });
+    return withPixQrImage(this.mapped('createTransaction', prefix, () => fromSell(sell, reading)));
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const prefix = this.prefixFor('getTransaction');
-    const answer = await this.exchange('getTransaction', prefix, () => this.http(ctx).get<unknown>(fillPath(ABMEXSPLIT_PATHS.sell, { id: transactionId })));
-    const result = fromSell(answer, this.reading());
-    if (!result) throw this.unusable('getTransaction', prefix, answer, 'id ou status da venda');
-    return withPixQrImage({ ...result, transactionId });
+    const path = fillPath(ABMEXSPLIT_PATHS.sell, { id: transactionId });
+    const sell = await this.answer('getTransaction', prefix, () => this.http(ctx).get(path), abmexsplitSell);
+    return withPixQrImage({ ...this.mapped('getTransaction', prefix, () => fromSell(sell, this.reading())), transactionId });
   }
 
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
     const prefix = this.prefixFor('refoundTransaction');
-    const answer = await this.exchange('refoundTransaction', prefix, () =>
-      this.http(ctx).post<unknown>(fillPath(ABMEXSPLIT_PATHS.refund, { id: transactionId }), { amount: this.toProviderAmount(amount) }),
+    const path = fillPath(ABMEXSPLIT_PATHS.refund, { id: transactionId });
+    const refund = await this.answer(
+      'refoundTransaction',
+      prefix,
+      () => this.http(ctx).post(path, { amount: this.toProviderAmount(amount) }),
+      abmexsplitRefund,
     );
-    const result = fromSellRefund(answer, transactionId);
-    if (!result) throw this.unusable('refoundTransaction', prefix, answer, 'dados do estorno');
-    return result;
+    return fromSellRefund(refund, transactionId);
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
