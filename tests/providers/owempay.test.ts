@@ -1,7 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
 import { OWEMPAY, OwempayAdapter } from '../../server/providers/owempay/adapter.js';
 import { BODIES_WITHOUT_RESOURCE } from '../support/fakeProvider.js';
-import { NOW, expectUnsupportedOperationsRejected, failure, notification, providerHarness, transactionInput } from './conformance/harness.js';
+import {
+  NOW,
+  expectUnsupportedOperationsRejected,
+  failure,
+  itRefusesGarbageAnswers,
+  notification,
+  providerHarness,
+  transactionInput,
+} from './conformance/harness.js';
 
 const SECRET = 'api-1|s3cret|acc-9';
 const AUTH = { authorization: `Basic ${Buffer.from('api-1:s3cret').toString('base64')}`, 'x-account-id': 'acc-9' };
@@ -60,6 +68,29 @@ describe('OWEMPAY (spec doc 3, group 3)', () => {
     expect((await failure(h.adapter.getTransaction(h.ctx, 'q1'))).code).toBe('UNAVAILABLE');
     h.fake.expect({ method: 'POST', path: '/pix/in/refund/q1', reply: { body } });
     expect((await failure(h.adapter.refoundTransaction(h.ctx, 'q1', 100))).code).toBe('UNAVAILABLE');
+  });
+
+  describe('a garbage 2xx answer is UNAVAILABLE under the operation prefix, never a status', () => {
+    itRefusesGarbageAnswers(h, [
+      ['createTransaction', 'POST /pix/in/dynamic-qrcode', () => h.adapter.createTransaction(h.ctx, transactionInput())],
+      ['getTransaction', 'GET /pix/in/dynamic-qrcode/q1', () => h.adapter.getTransaction(h.ctx, 'q1')],
+      ['refoundTransaction', 'POST /pix/in/refund/q1', () => h.adapter.refoundTransaction(h.ctx, 'q1', 100)],
+    ]);
+  });
+
+  it.each([
+    ['a numeric status', { id: 'q1', status: 3, amount: 19.9 }],
+    ['a wrapped answer without a status', { data: { id: 'q1', amount: 19.9 } }],
+    ['an amount that is not money', { id: 'q1', status: 'paid', amount: 'R$ 19,90' }],
+  ])('a read answered with %s names the field at fault and never a status', async (_label, body) => {
+    h.fake.expect({ method: 'GET', path: '/pix/in/dynamic-qrcode/q1', reply: { body } });
+    const { code, message } = await failure(h.adapter.getTransaction(h.ctx, 'q1'));
+    expect([code, message]).toEqual(['UNAVAILABLE', expect.stringContaining('resposta do provedor em formato inesperado')]);
+  });
+
+  it('a refund answered with a failed status is a refusal (the cents go back)', async () => {
+    h.fake.expect({ method: 'POST', path: '/pix/in/refund/q1', reply: { body: { id: 'rf_2', status: 'FAILED' } } });
+    expect(await h.adapter.refoundTransaction(h.ctx, 'q1', 500)).toEqual({ refundId: 'rf_2', status: false });
   });
 
   it('refunds by POST /pix/in/refund/{id} with the amount in reais', async () => {

@@ -1,15 +1,16 @@
 import type { RefundResult, TransactionInput, TransactionResult, WebhookResult } from '../../domain/types.js';
 import { digitsOnly } from '../../lib/documents.js';
 import { SECONDS_PER_HOUR } from '../../lib/expiry.js';
-import { ProviderCallError } from '../../lib/http/index.js';
-import { isRecord, parseJsonObject } from '../../lib/json.js';
+import { z } from 'zod';
+import { parseJsonObject } from '../../lib/json.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { declaredStatusTable } from '../../lib/statusTable.js';
 import { DOC3_COMMON_STATUSES } from '../kit/commonStatuses.js';
-import { dateOf, idText, textOf } from '../../lib/values.js';
+import { dateOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
 import { credentialPart } from '../kit/credentials.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
+import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
 import { DeclaredAdapter } from '../kit/declaredAdapter.js';
 
 /**
@@ -45,17 +46,32 @@ export const OWEMPAY: ProviderDeclaration = {
 
 export const OWEMPAY_PATHS = { create: '/pix/in/dynamic-qrcode', get: '/pix/in/dynamic-qrcode/{id}', refund: '/pix/in/refund/{id}' } as const;
 
-// ---------------------------------------------------------------- wire shapes
+// ---- wire
 
-/** Answer of create and read: the dynamic QR code. */
-interface OwemQrCode {
-  id?: string | number;
-  status?: string;
-  amount?: number | string;
-  emv?: string;
-  expiresAt?: string;
-  data?: OwemQrCode;
-}
+const qrCodeFields = z.object({
+  id: wireId,
+  status: wireStatus,
+  amount: absentable(wireAmount),
+  emv: absentable(wireText),
+  expiresAt: absentable(wireText),
+});
+
+/** Answer of create and read: the dynamic QR code, bare or wrapped in `data`. */
+export const owemQrCode = z.union([z.object({ data: qrCodeFields }), qrCodeFields]).transform((answer) => ('data' in answer ? answer.data : answer));
+export type OwemQrCode = z.output<typeof owemQrCode>;
+
+/** Answer of a refund: its status (a failed one is a refusal), its id where sent. */
+export const owemRefund = z.object({ id: absentable(wireId), status: wireStatus });
+
+/** A notification: `{id?, event, data: {id, status}}`. */
+export const owemNotification = z.object({ id: absentable(wireId), event: wireText, data: z.object({ id: wireId, status: wireStatus }) });
+
+/** What the notification key reads: the event and whatever identifies it. */
+const owemNotificationKey = z.object({
+  id: absentable(wireId),
+  event: wireText,
+  data: absentable(z.object({ id: absentable(wireId), status: absentable(wireStatus) })),
+});
 
 // ---------------------------------------------------------------- request mapper
 
@@ -76,6 +92,9 @@ export const OWEMPAY_STATUSES = declaredStatusTable(DOC3_COMMON_STATUSES, { over
 const PIX_IN = /^pix_in:/i;
 const PIX_OUT = /^pix_out:/i;
 
+/** Refund statuses that say the provider refused it (anything else was accepted). */
+const REFUSED_REFUNDS = new Set(['failed', 'refused', 'rejected', 'error']);
+
 // ---------------------------------------------------------------- operations
 
 export class OwempayAdapter extends DeclaredAdapter {
@@ -83,23 +102,17 @@ export class OwempayAdapter extends DeclaredAdapter {
     super(declaration, runtime, { transactionStatuses: OWEMPAY_STATUSES });
   }
 
-  /** The QR code answered → our result; a body without an id and a status is an unusable answer. */
-  private qrCode(operation: 'createTransaction' | 'getTransaction', body: unknown, fallback: { amount?: number; expiresAt?: Date } = {}): TransactionResult {
-    return this.mapped(operation, this.prefixFor(operation), () => {
-      const answer = isRecord(body) && isRecord(body.data) ? (body.data as OwemQrCode) : (body as OwemQrCode | null);
-      const id = idText(answer?.id);
-      if (!answer || !id || !textOf(answer.status))
-        throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', 'resposta do provedor sem id ou status do QR Code');
-      const expiresAt = dateOf(answer.expiresAt) ?? fallback.expiresAt;
-      return {
-        paymentMethod: 'PIX',
-        transactionId: id,
-        status: this.transactionStatus(answer.status),
-        amount: answer.amount !== undefined && answer.amount !== null ? this.fromProviderAmount(answer.amount) : (fallback.amount ?? 0),
-        ...(textOf(answer.emv) ? { pixCode: textOf(answer.emv) } : {}),
-        ...(expiresAt ? { expiresAt } : {}),
-      };
-    });
+  /** The QR code answered (parsed) → our result. */
+  private qrCode(answer: OwemQrCode, fallback: { amount?: number; expiresAt?: Date } = {}): TransactionResult {
+    const expiresAt = dateOf(answer.expiresAt) ?? fallback.expiresAt;
+    return {
+      paymentMethod: 'PIX',
+      transactionId: answer.id,
+      status: this.transactionStatus(answer.status),
+      amount: answer.amount !== undefined ? this.fromProviderAmount(answer.amount) : (fallback.amount ?? 0),
+      ...(answer.emv ? { pixCode: answer.emv } : {}),
+      ...(expiresAt ? { expiresAt } : {}),
+    };
   }
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
@@ -110,47 +123,48 @@ export class OwempayAdapter extends DeclaredAdapter {
       expirySeconds: this.pixExpirySeconds,
       notificationUrl: ctx.notificationUrl,
     });
-    const data = await this.exchange('createTransaction', this.prefixFor('createTransaction'), () => this.http(ctx).post<unknown>(OWEMPAY_PATHS.create, body));
-    return withPixQrImage(this.qrCode('createTransaction', data, { amount: input.amount, expiresAt }));
+    const answer = await this.exchange(
+      'createTransaction',
+      this.prefixFor('createTransaction'),
+      () => this.http(ctx).post<unknown>(OWEMPAY_PATHS.create, body),
+      owemQrCode,
+    );
+    return withPixQrImage(this.qrCode(answer, { amount: input.amount, expiresAt }));
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
-    const data = await this.exchange('getTransaction', this.prefixFor('getTransaction'), () =>
-      this.http(ctx).get<unknown>(fillPath(OWEMPAY_PATHS.get, { id: transactionId })),
+    const answer = await this.exchange(
+      'getTransaction',
+      this.prefixFor('getTransaction'),
+      () => this.http(ctx).get<unknown>(fillPath(OWEMPAY_PATHS.get, { id: transactionId })),
+      owemQrCode,
     );
-    return withPixQrImage({ ...this.qrCode('getTransaction', data), transactionId });
+    return withPixQrImage({ ...this.qrCode(answer), transactionId });
   }
 
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
     const prefix = this.prefixFor('refoundTransaction');
-    const data = await this.exchange('refoundTransaction', prefix, () =>
-      this.http(ctx).post<unknown>(fillPath(OWEMPAY_PATHS.refund, { id: transactionId }), { amount: this.toProviderAmount(amount) }),
+    const answer = await this.exchange(
+      'refoundTransaction',
+      prefix,
+      () => this.http(ctx).post<unknown>(fillPath(OWEMPAY_PATHS.refund, { id: transactionId }), { amount: this.toProviderAmount(amount) }),
+      owemRefund,
     );
-    return this.mapped('refoundTransaction', prefix, () => {
-      const answer = isRecord(data) ? data : undefined;
-      const status = textOf(answer?.status)?.toLowerCase();
-      if (!answer || !status) throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', 'resposta do provedor sem dados do estorno');
-      return { refundId: idText(answer.id) ?? transactionId, status: !['failed', 'refused', 'rejected', 'error'].includes(status) };
-    });
+    return { refundId: answer.id ?? transactionId, status: !REFUSED_REFUNDS.has(answer.status.toLowerCase()) };
   }
 
   /** `{event: 'pix_in:…', data: {id, status}}`: pix_in through the table; pix_out (refunds) and anything else nothing. */
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
-    const event = parseJsonObject(notification.body);
-    const name = textOf(event?.event);
-    const data = isRecord(event?.data) ? event.data : undefined;
-    const id = idText(data?.id);
-    if (!name || !PIX_IN.test(name) || !id || !textOf(data?.status)) return undefined;
-    return { type: 'TRANSACTION', transactionId: id, status: this.transactionStatus(data?.status) };
+    const parsed = owemNotification.safeParse(parseJsonObject(notification.body));
+    if (!parsed.success || !PIX_IN.test(parsed.data.event)) return undefined;
+    return { type: 'TRANSACTION', transactionId: parsed.data.data.id, status: this.transactionStatus(parsed.data.data.status) };
   }
 
   /** The event id where the body has one, else the event, the QR code's id and its status. */
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
-    const event = parseJsonObject(notification.body);
-    const name = textOf(event?.event);
-    if (!name || !(PIX_IN.test(name) || PIX_OUT.test(name))) return super.notificationKey(ctx, notification);
-    const eventId = idText(event?.id);
-    const data = isRecord(event?.data) ? event.data : {};
-    return eventId ? `owempay:${eventId}` : `owempay:${name}:${idText(data.id) ?? ''}:${textOf(data.status)?.toLowerCase() ?? ''}`;
+    const parsed = owemNotificationKey.safeParse(parseJsonObject(notification.body));
+    if (!parsed.success || !(PIX_IN.test(parsed.data.event) || PIX_OUT.test(parsed.data.event))) return super.notificationKey(ctx, notification);
+    const { id, event, data } = parsed.data;
+    return id ? `owempay:${id}` : `owempay:${event}:${data?.id ?? ''}:${data?.status?.toLowerCase() ?? ''}`;
   }
 }
