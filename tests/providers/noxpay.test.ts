@@ -2,7 +2,15 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { NOXPAY, NoxpayAdapter, noxpaySignature } from '../../server/providers/noxpay/adapter.js';
 import { BODIES_WITHOUT_RESOURCE } from '../support/fakeProvider.js';
-import { NOW, expectUnsupportedOperationsRejected, failure, notification, providerHarness, transactionInput } from './conformance/harness.js';
+import {
+  NOW,
+  expectUnsupportedOperationsRejected,
+  failure,
+  itRefusesGarbageAnswers,
+  notification,
+  providerHarness,
+  transactionInput,
+} from './conformance/harness.js';
 
 /** NOXPAY (spec doc 2, group 1): its API as its SDK and integrations use it (research). */
 
@@ -67,6 +75,27 @@ describe('NOXPAY (spec doc 2, group 1), a bespoke adapter', () => {
     expect((await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).code).toBe('UNAVAILABLE');
     h.fake.expect({ method: 'GET', path: '/payment/nx_1', reply: { body } });
     expect((await failure(h.adapter.getTransaction(h.ctx, 'nx_1'))).code).toBe('UNAVAILABLE');
+  });
+
+  describe('a garbage 2xx answer is UNAVAILABLE under the operation prefix, never a status', () => {
+    const payout = { paymentMethod: 'PIX' as const, amount: 2500, pixKey: '123.456.789-09', pixType: 'CPF' as const, withdrawReference: 'wd-9' };
+    itRefusesGarbageAnswers(h, [
+      ['createTransaction', 'POST /payment', () => h.adapter.createTransaction(h.ctx, transactionInput())],
+      ['getTransaction', 'GET /payment/nx_1', () => h.adapter.getTransaction(h.ctx, 'nx_1')],
+      ['withdraw', 'POST /payment', () => h.adapter.withdraw(h.ctx, payout)],
+      ['getWithdraw', 'GET /payment/po_1', () => h.adapter.getWithdraw(h.ctx, 'po_1')],
+    ]);
+  });
+
+  it.each([
+    ['a charge without its PIX code', 'POST', { txid: 'nx_1', status: 'WAITING_PAYMENT', amount: 19.9 }, 'qrCodeText'],
+    ['a numeric status', 'GET', { txid: 'nx_1', status: 1, amount: 19.9 }, 'status'],
+    ['a read without an amount', 'GET', { txid: 'nx_1', status: 'PAID' }, 'valor do pagamento'],
+  ])('%s is UNAVAILABLE naming what is missing, never a status', async (_label, method, body, named) => {
+    h.fake.expect({ method, path: method === 'POST' ? '/payment' : '/payment/nx_1', reply: { body } });
+    const run = method === 'POST' ? h.adapter.createTransaction(h.ctx, transactionInput()) : h.adapter.getTransaction(h.ctx, 'nx_1');
+    const { code, message } = await failure(run);
+    expect([code, message]).toEqual(['UNAVAILABLE', expect.stringContaining(named)]);
   });
 
   describe('webhooks', () => {

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import type {
   TransactionInput,
   TransactionResult,
@@ -10,14 +11,14 @@ import type {
 } from '../../domain/types.js';
 import { safeEqualText } from '../../lib/constantTime.js';
 import { digitsOnly } from '../../lib/documents.js';
-import { identifiedObject, parseJsonObject } from '../../lib/json.js';
+import { parseJsonObject } from '../../lib/json.js';
 import { normalizePixKey } from '../../lib/pixKey.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { statusTable } from '../../lib/statusTable.js';
-import { textOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
-import { DeclaredAdapter, unusableAnswer, type ObjectNotification } from '../kit/declaredAdapter.js';
+import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
+import { DeclaredAdapter, type ObjectNotification } from '../kit/declaredAdapter.js';
 
 /**
  * NOXPAY (spec doc 2, group 1): the spec shows no paths for group 1, so its
@@ -85,23 +86,38 @@ export const NOXPAY_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>(
   'PENDING',
 );
 
-// ---------------------------------------------------------------- readers
+// ---- wire
 
-interface NoxpayPayment {
-  method?: unknown;
-  amount?: unknown;
-  qrCodeText?: unknown;
-  qrCode?: unknown;
-}
+const paymentFields = z.object({
+  txid: wireId,
+  status: wireStatus,
+  method: absentable(wireText),
+  amount: absentable(wireAmount),
+  qrCodeText: absentable(wireText),
+});
 
-/** A payment of either direction, by its `txid`. */
-export const noxpayPayment = (answer: unknown) => identifiedObject<NoxpayPayment>(answer, ['data'], ['txid']);
+/** The payment bare or wrapped in `data` (an object there is the payment): a mismatch names the payment's field at fault. */
+const inData = (value: unknown): unknown =>
+  typeof value === 'object' && value !== null && 'data' in value && typeof value.data === 'object' && value.data !== null ? value.data : value;
+const payment = <T extends z.ZodType>(fields: T) => z.preprocess(inData, fields);
+
+/** Answer of a payout and of a read (either direction). */
+export const noxpayPayment = payment(paymentFields);
+export type NoxpayPayment = z.output<typeof noxpayPayment>;
+
+/** Answer of a PIX charge: the payment with the copy-and-paste code it exists for. */
+export const noxpayCharge = payment(paymentFields.extend({ qrCodeText: wireText }));
+
+/** A webhook: the payment itself, read by what routes it (its amount is not used, so not required to be readable). */
+const notificationFields = z.object({ txid: wireId, status: wireStatus, method: absentable(wireText) });
+export const noxpayNotification = payment(notificationFields);
 
 /** A webhook: the payment itself; a PIXOUT is a payout. */
 export function readNoxpayWebhook(body: Buffer): ObjectNotification | undefined {
-  const payment = noxpayPayment(parseJsonObject(body));
-  if (!payment) return undefined;
-  return { kind: textOf(payment.method)?.toUpperCase() === 'PIXOUT' ? 'withdrawal' : 'transaction', id: payment.id, status: payment.status };
+  const parsed = noxpayNotification.safeParse(parseJsonObject(body));
+  if (!parsed.success) return undefined;
+  const { txid, status, method } = parsed.data;
+  return { kind: method?.toUpperCase() === 'PIXOUT' ? 'withdrawal' : 'transaction', id: txid, status };
 }
 
 /** base64(SHA-256(secret + raw body)), the signature one integration checks in `X-Signature`. */
@@ -119,57 +135,52 @@ export class NoxpayAdapter extends DeclaredAdapter {
     const prefix = this.prefixFor('createTransaction');
     const expiresAt = this.expiresAt(this.pixExpirySeconds);
     const body = toNoxpayCharge(input, { amount: this.toProviderAmount(input.amount), webhookUrl: ctx.notificationUrl });
-    const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(NOXPAY_PATHS.payment, body));
-    const result = this.mapped('createTransaction', prefix, (): TransactionResult => {
-      const payment = noxpayPayment(answer) ?? unusableAnswer('txid e status do pagamento');
-      const pixCode = textOf(payment.qrCodeText) ?? unusableAnswer('código PIX do pagamento');
-      return {
-        paymentMethod: 'PIX',
-        transactionId: payment.id,
-        status: this.transactionStatus(payment.status),
-        amount: this.amountOr(payment.amount, input.amount, 'valor do pagamento'),
-        pixCode,
-        expiresAt,
-      };
+    const payment = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(NOXPAY_PATHS.payment, body), noxpayCharge);
+    return withPixQrImage({
+      paymentMethod: 'PIX',
+      transactionId: payment.txid,
+      status: this.transactionStatus(payment.status),
+      amount: this.mapped('createTransaction', prefix, () => this.amountOr(payment.amount, input.amount, 'valor do pagamento')),
+      pixCode: payment.qrCodeText,
+      expiresAt,
     });
-    return withPixQrImage(result);
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const prefix = this.prefixFor('getTransaction');
     const payment = await this.read(ctx, 'getTransaction', prefix, transactionId);
-    return this.mapped('getTransaction', prefix, () => ({
-      paymentMethod: 'PIX' as const,
-      transactionId: payment.id,
+    return {
+      paymentMethod: 'PIX',
+      transactionId: payment.txid,
       status: this.transactionStatus(payment.status),
-      amount: this.amountOr(payment.amount, undefined, 'valor do pagamento'),
-    }));
+      amount: this.mapped('getTransaction', prefix, () => this.amountOr(payment.amount, undefined, 'valor do pagamento')),
+    };
   }
 
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
     const body = toNoxpayPayout(this.pixPayout(input), this.toProviderAmount(input.amount));
     const prefix = this.prefixFor('withdraw');
-    const answer = await this.exchange('withdraw', prefix, () => this.http(ctx).post<unknown>(NOXPAY_PATHS.payment, body));
-    return this.mapped('withdraw', prefix, (): WithdrawResult => {
-      const payout = noxpayPayment(answer) ?? unusableAnswer('txid e status do saque');
-      return { withdrawId: payout.id, status: this.withdrawalStatus(payout.status), amount: this.amountOr(payout.amount, input.amount, 'valor do saque') };
-    });
+    const payout = await this.exchange('withdraw', prefix, () => this.http(ctx).post<unknown>(NOXPAY_PATHS.payment, body), noxpayPayment);
+    return {
+      withdrawId: payout.txid,
+      status: this.withdrawalStatus(payout.status),
+      amount: this.mapped('withdraw', prefix, () => this.amountOr(payout.amount, input.amount, 'valor do saque')),
+    };
   }
 
   override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
     const prefix = this.prefixFor('getWithdraw');
     const payout = await this.read(ctx, 'getWithdraw', prefix, withdrawId);
-    return this.mapped('getWithdraw', prefix, () => ({
-      withdrawId: payout.id,
+    return {
+      withdrawId: payout.txid,
       status: this.withdrawalStatus(payout.status),
-      amount: this.amountOr(payout.amount, undefined, 'valor do saque'),
-    }));
+      amount: this.mapped('getWithdraw', prefix, () => this.amountOr(payout.amount, undefined, 'valor do saque')),
+    };
   }
 
   /** GET /payment/{txid}: one read for both directions. */
-  private async read(ctx: AdapterContext, operation: 'getTransaction' | 'getWithdraw', prefix: string, id: string) {
-    const answer = await this.exchange(operation, prefix, () => this.http(ctx).get<unknown>(fillPath(NOXPAY_PATHS.read, { id })));
-    return this.mapped(operation, prefix, () => noxpayPayment(answer) ?? unusableAnswer('txid e status do pagamento'));
+  private read(ctx: AdapterContext, operation: 'getTransaction' | 'getWithdraw', prefix: string, id: string): Promise<NoxpayPayment> {
+    return this.exchange(operation, prefix, () => this.http(ctx).get<unknown>(fillPath(NOXPAY_PATHS.read, { id })), noxpayPayment);
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
