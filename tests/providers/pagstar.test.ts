@@ -1,8 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
 import type { WithdrawInput } from '../../server/domain/types.js';
 import { PAGSTAR, PAGSTAR_DEFAULT_USER_AGENT, PagstarAdapter } from '../../server/providers/pagstar/adapter.js';
-import { absent } from '../support/fakeProvider.js';
-import { NOW, expectUnsupportedOperationsRejected, failure, notification, providerHarness, transactionInput } from './conformance/harness.js';
+import { GARBAGE_2XX_BODIES, absent } from '../support/fakeProvider.js';
+import {
+  NOW,
+  expectUnsupportedOperationsRejected,
+  failure,
+  itRefusesGarbageAnswers,
+  notification,
+  providerHarness,
+  transactionInput,
+} from './conformance/harness.js';
 
 /** PAGSTAR (spec doc 2, group 1): Pagstar's partner wallet API as public integrations call it. */
 
@@ -169,6 +177,30 @@ describe('PAGSTAR (spec doc 2, group 1), the partner wallet API', () => {
     expect(await failure(h.adapter.withdraw(h.ctx, payout()))).toEqual({ code: 'INVALID_ARGUMENT', message: 'Saldo insuficiente' });
     h.fake.expect({ method: 'POST', path: /.*solicit-for-customer$/, reply: { status: 500, body: '' } });
     expect(await failure(h.adapter.withdraw(h.ctx, payout()))).toEqual({ code: 'UNAVAILABLE', message: expect.stringMatching(/^Erro ao realizar saque: /) });
+  });
+
+  describe('a garbage 2xx charge answer is UNAVAILABLE under the operation prefix', () => {
+    itRefusesGarbageAnswers(h, [
+      ['createTransaction', 'POST /v2/wallet/partner/transactions/generate-anonymous-pix', () => h.adapter.createTransaction(h.ctx, transactionInput())],
+    ]);
+  });
+
+  // An empty object is what a check or an accepted payout answers; anything that is not a JSON object, or says it failed, is no answer.
+  const notAnswers = GARBAGE_2XX_BODIES.filter(([label]) => label !== 'an empty object');
+
+  it.each(notAnswers)('a 200 check answered with %s is UNAVAILABLE, never paid', async (_label, body) => {
+    h.fake.expect({ method: 'GET', path: '/v2/wallet/partner/transactions/ps-ref-1/check', reply: { status: 200, body } });
+    const charge = await failure(h.adapter.getTransaction(h.ctx, 'ps-ref-1'));
+    expect([charge.code, charge.message.startsWith('Erro ao buscar transação: ')]).toEqual(['UNAVAILABLE', true]);
+    h.fake.expect({ method: 'GET', path: '/v2/wallet/partner/transfers/wd-9/check', reply: { status: 200, body } });
+    const transfer = await failure(h.adapter.getWithdraw(h.ctx, 'wd-9'));
+    expect([transfer.code, transfer.message.startsWith('Erro ao buscar saque: ')]).toEqual(['UNAVAILABLE', true]);
+  });
+
+  it.each(notAnswers)('a 200 payout answered with %s is UNAVAILABLE (outcome unknown), never accepted nor refused', async (_label, body) => {
+    h.fake.expect({ method: 'POST', path: /.*solicit-for-customer$/, reply: { status: 200, body } });
+    const { code, message } = await failure(h.adapter.withdraw(h.ctx, payout()));
+    expect([code, message.startsWith('Erro ao realizar saque: ')]).toEqual(['UNAVAILABLE', true]);
   });
 
   describe('callbacks', () => {

@@ -1,19 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import axios from 'axios';
+import { z } from 'zod';
 import type { TransactionInput, TransactionResult, TransactionStatus, WebhookResult, WithdrawInput, WithdrawResult } from '../../domain/types.js';
 import { digitsOnly } from '../../lib/documents.js';
 import { GatewayError, invalidArgument } from '../../lib/errors.js';
 import { providerError, providerMessage, type ProviderResponse } from '../../lib/http/index.js';
-import { isRecord, parseJsonObject } from '../../lib/json.js';
+import { parseJsonObject } from '../../lib/json.js';
 import { normalizePixKey } from '../../lib/pixKey.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { bodyText } from '../../lib/providerMessages.js';
-import { dateOf, idText, textOf } from '../../lib/values.js';
+import { dateOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { COMMON_WITHDRAWAL_STATUSES } from '../kit/commonStatuses.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
-import { DeclaredAdapter, unusableAnswer } from '../kit/declaredAdapter.js';
+import { absentable, parseAnswer, wireId, wireText } from '../kit/answers.js';
+import { DeclaredAdapter } from '../kit/declaredAdapter.js';
 
 /**
  * PAGSTAR (spec doc 2, group 1): the spec shows no paths for group 1, so
@@ -95,14 +97,39 @@ export function toPagstarCharge(input: TransactionInput, terms: { value: number;
  */
 export const PAGSTAR_STATUSES = statusTable<TransactionStatus>({}, 'REJECTED');
 
-// ---------------------------------------------------------------- readers
+// ---- wire
 
-/** The callback `{external_reference, transaction_id}`: the charge it is about (Pagstar's id); undefined for anything else. */
+/** A 2xx that says it failed (`success: false`) is not the success the answer claims: never read as paid nor as refused. */
+const notAFailureFlag = z
+  .unknown()
+  .optional()
+  .refine((value) => value !== false, 'success false');
+
+/** Answer of generate-anonymous-pix: `{message, data{external_reference, pix_key, qr_code_url, expiration_date}}`. */
+export const pagstarCharge = z.object({
+  data: z.object({ external_reference: wireId, pix_key: wireText, expiration_date: absentable(wireText) }),
+});
+
+/** Answer of a /check: 200 is "done"; only a JSON object that does not say it failed counts (an HTML page is not Pagstar's answer). */
+export const pagstarCheck = z.object({ success: notAFailureFlag });
+
+/** Answer of solicit-for-customer: accepted, with Pagstar's reference where it sends one (bare or in `data`). */
+export const pagstarPayout = z.object({
+  success: notAFailureFlag,
+  external_reference: absentable(wireId),
+  data: absentable(z.object({ external_reference: absentable(wireId) })),
+});
+
+/** The callback `{external_reference, transaction_id}`, bare or in `data`. */
+const callbackFields = z.object({ external_reference: wireId, transaction_id: absentable(wireId) });
+export const pagstarCallback = z.union([z.object({ data: callbackFields }), callbackFields]).transform((body) => ('data' in body ? body.data : body));
+
+/** The callback: the charge it is about (Pagstar's id); undefined for anything else. */
 export function readPagstarCallback(body: Buffer): { id: string; reference?: string } | undefined {
-  const payload = parseJsonObject(body);
-  const data = isRecord(payload?.data) ? payload.data : payload;
-  const id = idText(data?.external_reference);
-  return id ? { id, ...(idText(data?.transaction_id) ? { reference: idText(data?.transaction_id) } : {}) } : undefined;
+  const parsed = pagstarCallback.safeParse(parseJsonObject(body));
+  if (!parsed.success) return undefined;
+  const { external_reference: id, transaction_id: reference } = parsed.data;
+  return { id, ...(reference ? { reference } : {}) };
 }
 
 const statusOf = (error: unknown): number | undefined => (axios.isAxiosError(error) ? error.response?.status : undefined);
@@ -129,19 +156,15 @@ export class PagstarAdapter extends DeclaredAdapter {
       reference: input.orderId?.trim() || input.idempotencyKey?.trim() || randomUUID(),
     });
     const prefix = this.prefixFor('createTransaction');
-    const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(PAGSTAR_PATHS.charge, body));
-    const result = this.mapped('createTransaction', prefix, (): TransactionResult => {
-      const data = isRecord(answer) && isRecord(answer.data) ? answer.data : unusableAnswer('data da cobrança');
-      return {
-        paymentMethod: 'PIX',
-        transactionId: idText(data.external_reference) ?? unusableAnswer('external_reference da cobrança'),
-        status: 'PENDING',
-        amount: input.amount,
-        pixCode: textOf(data.pix_key) ?? unusableAnswer('código PIX (pix_key)'),
-        expiresAt: dateOf(data.expiration_date) ?? this.expiresAt(this.pixExpirySeconds),
-      };
+    const { data } = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(PAGSTAR_PATHS.charge, body), pagstarCharge);
+    return withPixQrImage({
+      paymentMethod: 'PIX',
+      transactionId: data.external_reference,
+      status: 'PENDING',
+      amount: input.amount,
+      pixCode: data.pix_key,
+      expiresAt: dateOf(data.expiration_date) ?? this.expiresAt(this.pixExpirySeconds),
     });
-    return withPixQrImage(result);
   }
 
   /** Its checks answer paid or not, never how much (see getTransaction). */
@@ -173,9 +196,9 @@ export class PagstarAdapter extends DeclaredAdapter {
       throw invalidArgument('withdraw.document', "withdraw.document is required for PAGSTAR payouts unless the key is a CPF or CNPJ (the customer's document)");
     const reference = input.withdrawReference?.trim() || input.idempotencyKey?.trim() || randomUUID();
     const body = { pix_key: key, customer_document: document, value: this.toProviderAmount(input.amount), transaction_id: reference };
-    const answer = await this.bodyAsTextOnFailure(() => this.http(ctx).post<unknown>(PAGSTAR_PATHS.payout, body));
-    const data = isRecord(answer) && isRecord(answer.data) ? answer.data : isRecord(answer) ? answer : {};
-    return { withdrawId: idText(data.external_reference) ?? reference, status: 'PENDING', amount: input.amount };
+    const data = await this.bodyAsTextOnFailure(() => this.http(ctx).post<unknown>(PAGSTAR_PATHS.payout, body));
+    const answer = this.mapped('withdraw', this.prefixFor('withdraw'), () => parseAnswer(pagstarPayout, data));
+    return { withdrawId: answer.data?.external_reference ?? answer.external_reference ?? reference, status: 'PENDING', amount: input.amount };
   }
 
   /** GET …/transfers/{id}/check: 200 is paid (APPROVED), a 4xx about the transfer not yet (PENDING); amount 0, "not said", as for charges. */
@@ -201,7 +224,7 @@ export class PagstarAdapter extends DeclaredAdapter {
 
   private async check(ctx: AdapterContext, operation: 'getTransaction' | 'getWithdraw', path: string): Promise<boolean> {
     try {
-      await this.http(ctx).get<unknown>(path);
+      parseAnswer(pagstarCheck, (await this.http(ctx).get<unknown>(path)).data);
       return true;
     } catch (error) {
       if (notDone(statusOf(error))) return false;
@@ -209,7 +232,7 @@ export class PagstarAdapter extends DeclaredAdapter {
     }
   }
 
-  private async bodyAsTextOnFailure<T>(send: () => Promise<ProviderResponse<T>>): Promise<T> {
+  private async bodyAsTextOnFailure(send: () => Promise<ProviderResponse<unknown>>): Promise<unknown> {
     try {
       return (await send()).data;
     } catch (error) {
