@@ -1,9 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
 import type { PixKeyType, WithdrawInput } from '../../server/domain/types.js';
-import { CATALOGUE } from '../../server/lib/providerMessages.js';
+import { CATALOGUE, FAILURE_PREFIXES } from '../../server/lib/providerMessages.js';
 import { RAPDYN, RapdynAdapter } from '../../server/providers/rapdyn/adapter.js';
-import { BODIES_WITHOUT_RESOURCE } from '../support/fakeProvider.js';
-import { NOW, expectUnsupportedOperationsRejected, failure, notification, providerHarness, transactionInput } from './conformance/harness.js';
+import { BODIES_WITHOUT_RESOURCE, GARBAGE_2XX_BODIES } from '../support/fakeProvider.js';
+import {
+  NOW,
+  expectUnsupportedOperationsRejected,
+  failure,
+  itRefusesGarbageAnswers,
+  notification,
+  providerHarness,
+  transactionInput,
+} from './conformance/harness.js';
 
 /** RAPDYN (spec doc 3, group 3): PIX and card charges, card tokens, reads, refunds, PIX payouts and postbacks. */
 
@@ -180,8 +188,38 @@ describe('RAPDYN (spec doc 3, group 3), a bespoke adapter', () => {
     h.fake.expect({ method: 'POST', path: '/payments', reply: { body: { id: 'pay_1', status: 'pending' } } });
     expect(await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).toEqual({
       code: 'UNAVAILABLE',
-      message: 'Erro ao criar transação: resposta do provedor sem código PIX da transação',
+      message: 'Erro ao criar transação: resposta do provedor em formato inesperado (pix.copy_paste: custom)',
     });
+  });
+
+  describe('a garbage 2xx answer is UNAVAILABLE under the operation prefix, never a status', () => {
+    itRefusesGarbageAnswers(h, [
+      ['createTransaction', 'POST /payments', () => h.adapter.createTransaction(h.ctx, transactionInput())],
+      ['createTransaction', 'POST /payments', () => h.adapter.createTransaction(h.ctx, transactionInput({ paymentMethod: 'CREDIT_CARD', cardId: 'tok_1' }))],
+      ['getTransaction', 'GET /transactions/pay_1', () => h.adapter.getTransaction(h.ctx, 'pay_1')],
+      ['refoundTransaction', 'PUT /payments/refund/pay_1', () => h.adapter.refoundTransaction(h.ctx, 'pay_1', 500)],
+      ['withdraw', 'POST /transfers/out', () => h.adapter.withdraw(h.ctx, payout('seller@example.com', 'EMAIL'))],
+    ]);
+  });
+
+  it.each(GARBAGE_2XX_BODIES)('a card token answered with %s is UNAVAILABLE under the card token prefix, never a token', async (_label, body) => {
+    const card = { cardNumber: '4111 1111 1111 1111', holderName: 'Ana Souza', holderDocument: '12345678909', expMonth: '7', expYear: '31', cvv: '123' };
+    h.fake.expect({ method: 'POST', path: '/card-token', reply: { body } });
+    const { code, message } = await failure(h.adapter.createCardToken(h.ctx, card));
+    expect([code, message.startsWith(`${FAILURE_PREFIXES.CREATE_CARD_TOKEN}: `)]).toEqual(['UNAVAILABLE', true]);
+  });
+
+  it.each([
+    ['a numeric status', { id: 'pay_1', status: 2, amount: 1990 }, 'status'],
+    ['an amount that is not money', { id: 'pay_1', status: 'paid', amount: 'R$ 19,90' }, 'amount'],
+    ['no amount', { id: 'pay_1', status: 'paid' }, 'amount'],
+  ])('a read answered with %s names the field at fault, never a status', async (_label, body, field) => {
+    h.fake.expect({ method: 'GET', path: '/transactions/pay_1', reply: { body } });
+    const { code, message } = await failure(h.adapter.getTransaction(h.ctx, 'pay_1'));
+    expect([code, message]).toEqual([
+      'UNAVAILABLE',
+      expect.stringContaining(`Erro ao buscar transação: resposta do provedor em formato inesperado (${field}: `),
+    ]);
   });
 
   describe('postbacks (no public shape: the charge itself, unsigned, confirmed by the gateway through GET)', () => {

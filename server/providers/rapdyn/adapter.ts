@@ -8,21 +8,22 @@ import type {
   WithdrawInput,
   WithdrawResult,
 } from '../../domain/types.js';
+import { z } from 'zod';
 import { tokenizableCard, type CardInput } from '../../lib/card.js';
 import { digitsOnly, requireCnpjDigits, requireCpfDigits, requirePhoneDigits } from '../../lib/documents.js';
 import { GatewayError } from '../../lib/errors.js';
-import { identifiedObject, isRecord, unwrapped } from '../../lib/json.js';
+import { parseJsonObject } from '../../lib/json.js';
 import { paymentMethodCodec } from '../../lib/paymentMethods.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
 import { providerPixKey, type PixKeyStyle } from '../../lib/pixKey.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { catalogueError, rapdynWithdrawErrorMessage } from '../../lib/providerMessages.js';
-import { idText, textOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
 import { COMMON_WITHDRAWAL_STATUSES, DOC3_COMMON_STATUSES } from '../kit/commonStatuses.js';
 import { parseCredentials } from '../kit/credentials.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
-import { DeclaredAdapter, chargePostback, unusableAnswer } from '../kit/declaredAdapter.js';
+import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
+import { DeclaredAdapter, type ObjectNotification } from '../kit/declaredAdapter.js';
 
 /**
  * RAPDYN (spec doc 3, group 3): a bespoke dialect. What the spec says (its notes
@@ -116,23 +117,64 @@ export function toRapdynTransfer(input: { pixKey: string; pixType: NonNullable<W
   return { pix_key_type: type, pix_key: key, value };
 }
 
-// ---------------------------------------------------------------- response readers
+// ---- wire
 
-interface RapdynCharge {
-  amount?: unknown;
-  method?: unknown;
-  copy_paste?: unknown;
-  qr_code?: unknown;
-  pix?: { copy_paste?: unknown; qr_code?: unknown };
-}
+/** An answer bare or wrapped in `data` (an object there is the answer): a mismatch names the answer's field at fault. */
+const inData = (value: unknown): unknown =>
+  typeof value === 'object' && value !== null && 'data' in value && typeof value.data === 'object' && value.data !== null ? value.data : value;
+const answer = <T extends z.ZodType>(fields: T) => z.preprocess(inData, fields);
 
-const WRAPPERS = ['data'] as const;
+/** Answer of POST /card-token: the token as `token`, else `id`. */
+export const rapdynCardToken = answer(z.object({ token: absentable(wireId), id: absentable(wireId) })).transform((body, ctx) => {
+  const token = body.token ?? body.id;
+  if (token) return token;
+  ctx.addIssue({ code: 'custom', path: ['token'], message: 'token do cartão ausente' });
+  return z.NEVER;
+});
+
+const pixCodes = {
+  copy_paste: absentable(wireText),
+  qr_code: absentable(wireText),
+  pix: absentable(z.object({ copy_paste: absentable(wireText), qr_code: absentable(wireText) })),
+};
 
 /** The copy-paste code: `pix.copy_paste` or `copy_paste`, else the `qr_code` text. */
-const pixCodeOf = (charge: RapdynCharge): string | undefined => {
-  const pix = isRecord(charge.pix) ? charge.pix : {};
-  return textOf(pix.copy_paste) ?? textOf(charge.copy_paste) ?? textOf(pix.qr_code) ?? textOf(charge.qr_code);
-};
+const pixCodeOf = (charge: { copy_paste?: string; qr_code?: string; pix?: { copy_paste?: string; qr_code?: string } }): string | undefined =>
+  charge.pix?.copy_paste ?? charge.copy_paste ?? charge.pix?.qr_code ?? charge.qr_code;
+
+/** Answer of POST /payments: the payment created (a status is not always named: then it is not paid yet). */
+const createdFields = z.object({ id: wireId, status: absentable(wireStatus), amount: absentable(wireAmount), ...pixCodes });
+export const rapdynCreated = answer(createdFields);
+
+/** The same for a PIX payment, which exists for its copy-paste code: without one nobody could pay it. */
+export const rapdynPixCreated = answer(
+  createdFields.superRefine((charge, ctx) => {
+    if (!pixCodeOf(charge)) ctx.addIssue({ code: 'custom', path: ['pix', 'copy_paste'], message: 'código PIX ausente' });
+  }),
+);
+
+/** Answer of GET /transactions/{id}. */
+export const rapdynTransaction = answer(z.object({ id: wireId, status: wireStatus, amount: wireAmount, method: absentable(wireText), ...pixCodes }));
+
+/** Answer of PUT /payments/refund/{id}: its status (one the table reads as REJECTED is a refusal). */
+export const rapdynRefund = answer(z.object({ status: wireStatus, refund_id: absentable(wireId), id: absentable(wireId) }));
+
+/** Answer of POST /transfers/out. */
+export const rapdynTransfer = answer(z.object({ transfer_id: wireId, status: wireStatus, value: absentable(wireAmount) }));
+
+/** A postback: the charge itself, bare or in `data` beside the event's own id (no public shape: the gateway's reading). */
+const postbackCharge = z.object({ id: wireId, status: wireStatus });
+export const rapdynPostback = z.union([
+  z.object({ id: absentable(wireId), data: postbackCharge }).transform((body) => ({ charge: body.data, eventId: body.id })),
+  postbackCharge.transform((charge) => ({ charge, eventId: undefined })),
+]);
+
+export function readRapdynPostback(body: Buffer): (ObjectNotification & { eventId?: string }) | undefined {
+  const parsed = rapdynPostback.safeParse(parseJsonObject(body));
+  if (!parsed.success) return undefined;
+  const { charge, eventId } = parsed.data;
+  return { kind: 'transaction', id: charge.id, status: charge.status, ...(eventId ? { eventId } : {}) };
+}
 
 // ---------------------------------------------------------------- operations
 
@@ -145,13 +187,12 @@ export class RapdynAdapter extends DeclaredAdapter {
     const prefix = this.prefixFor('createCardToken');
     // §7: the account's public key travels as the query; without it there is nothing to ask with.
     parseCredentials({ required: ['publicKey', 'secretKey'] }, ctx);
-    const answer = await this.exchange('createCardToken', prefix, () =>
-      this.http(ctx).post<unknown>(RAPDYN_PATHS.cardToken, tokenizableCard(card), { params: { publicKey: ctx.publicKey } }),
+    return this.exchange(
+      'createCardToken',
+      prefix,
+      () => this.http(ctx).post<unknown>(RAPDYN_PATHS.cardToken, tokenizableCard(card), { params: { publicKey: ctx.publicKey } }),
+      rapdynCardToken,
     );
-    return this.mapped('createCardToken', prefix, () => {
-      const object = unwrapped(answer, WRAPPERS) ?? {};
-      return idText(object.token) ?? idText(object.id) ?? unusableAnswer('token do cartão');
-    });
   }
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
@@ -160,63 +201,62 @@ export class RapdynAdapter extends DeclaredAdapter {
     if (!pix && !input.cardId?.trim()) throw catalogueError('CARD_ID_REQUIRED', { field: 'transaction.card_id' });
     const prefix = this.prefixFor('createTransaction');
     const body = toRapdynPayment(input, { amount: (cents) => this.toProviderAmount(cents), notificationUrl: ctx.notificationUrl });
-    const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(RAPDYN_PATHS.create, body));
-    const result = this.mapped('createTransaction', prefix, (): TransactionResult => {
-      const charge = unwrapped(answer, WRAPPERS) as RapdynCharge & { id?: unknown; status?: unknown };
-      const transactionId = idText(charge?.id) ?? unusableAnswer('id da transação');
+    const charge = await this.exchange(
+      'createTransaction',
+      prefix,
+      () => this.http(ctx).post<unknown>(RAPDYN_PATHS.create, body),
+      pix ? rapdynPixCreated : rapdynCreated,
+    );
+    const common = {
+      paymentMethod: input.paymentMethod,
+      transactionId: charge.id,
       // A charge just created that names no status has not been paid: PENDING.
-      const status = textOf(charge.status);
-      const common = {
-        paymentMethod: input.paymentMethod,
-        transactionId,
-        status: status ? this.transactionStatus(status) : ('PENDING' as const),
-        amount: this.amountOr(charge.amount, input.amount, 'valor da transação'),
-      };
-      if (!pix) return common;
-      return { ...common, pixCode: pixCodeOf(charge) ?? unusableAnswer('código PIX da transação'), expiresAt: this.expiresAt(this.pixExpirySeconds) };
-    });
-    return withPixQrImage(result);
+      status: charge.status ? this.transactionStatus(charge.status) : ('PENDING' as const),
+      amount: this.mapped('createTransaction', prefix, () => this.amountOr(charge.amount, input.amount, 'valor da transação')),
+    };
+    const pixCode = pixCodeOf(charge);
+    if (!pix || !pixCode) return common;
+    return withPixQrImage({ ...common, pixCode, expiresAt: this.expiresAt(this.pixExpirySeconds) });
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const prefix = this.prefixFor('getTransaction');
-    const answer = await this.exchange('getTransaction', prefix, () => this.http(ctx).get<unknown>(fillPath(RAPDYN_PATHS.get, { id: transactionId })));
-    return this.mapped('getTransaction', prefix, (): TransactionResult => {
-      const charge = identifiedObject<RapdynCharge>(answer, WRAPPERS) ?? unusableAnswer('id e status da transação');
-      const pixCode = pixCodeOf(charge);
-      return {
-        paymentMethod: RAPDYN_METHODS.fromProvider(charge.method) ?? 'PIX',
-        transactionId: charge.id,
-        status: this.transactionStatus(charge.status),
-        amount: this.amountOr(charge.amount, undefined, 'valor da transação'),
-        ...(pixCode ? { pixCode } : {}),
-      };
-    });
+    const charge = await this.exchange(
+      'getTransaction',
+      prefix,
+      () => this.http(ctx).get<unknown>(fillPath(RAPDYN_PATHS.get, { id: transactionId })),
+      rapdynTransaction,
+    );
+    const pixCode = pixCodeOf(charge);
+    return {
+      paymentMethod: RAPDYN_METHODS.fromProvider(charge.method) ?? 'PIX',
+      transactionId: charge.id,
+      status: this.transactionStatus(charge.status),
+      amount: this.mapped('getTransaction', prefix, () => this.amountOr(charge.amount, undefined, 'valor da transação')),
+      ...(pixCode ? { pixCode } : {}),
+    };
   }
 
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
-    const prefix = this.prefixFor('refoundTransaction');
-    const answer = await this.exchange('refoundTransaction', prefix, () =>
-      this.http(ctx).put<unknown>(fillPath(RAPDYN_PATHS.refund, { id: transactionId }), { amount: this.toProviderAmount(amount) }),
+    const refund = await this.exchange(
+      'refoundTransaction',
+      this.prefixFor('refoundTransaction'),
+      () => this.http(ctx).put<unknown>(fillPath(RAPDYN_PATHS.refund, { id: transactionId }), { amount: this.toProviderAmount(amount) }),
+      rapdynRefund,
     );
-    return this.mapped('refoundTransaction', prefix, (): RefundResult => {
-      const refund = unwrapped(answer, WRAPPERS) ?? {};
-      const status = textOf(refund.status) ?? unusableAnswer('situação do estorno');
-      return { refundId: idText(refund.refund_id) ?? idText(refund.id) ?? transactionId, status: this.transactionStatus(status) !== 'REJECTED' };
-    });
+    return { refundId: refund.refund_id ?? refund.id ?? transactionId, status: this.transactionStatus(refund.status) !== 'REJECTED' };
   }
 
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
     const payout = this.pixPayout(input);
     const body = toRapdynTransfer(payout, this.toProviderAmount(input.amount));
     const prefix = this.prefixFor('withdraw');
-    const answer = await this.exchange('withdraw', prefix, () => this.http(ctx).post<unknown>(RAPDYN_PATHS.withdraw, body));
-    return this.mapped('withdraw', prefix, (): WithdrawResult => {
-      const transfer = unwrapped(answer, WRAPPERS) ?? {};
-      const withdrawId = idText(transfer.transfer_id) ?? unusableAnswer('transfer_id do saque');
-      const status = textOf(transfer.status) ?? unusableAnswer('status do saque');
-      return { withdrawId, status: this.withdrawalStatus(status), amount: this.amountOr(transfer.value, input.amount, 'valor do saque') };
-    });
+    const transfer = await this.exchange('withdraw', prefix, () => this.http(ctx).post<unknown>(RAPDYN_PATHS.withdraw, body), rapdynTransfer);
+    return {
+      withdrawId: transfer.transfer_id,
+      status: this.withdrawalStatus(transfer.status),
+      amount: this.mapped('withdraw', prefix, () => this.amountOr(transfer.value, input.amount, 'valor do saque')),
+    };
   }
 
   /** §8: a payout the provider refused is 'Houve um erro ao tentar realizar o saque' followed by the response data; the rest keeps the common texts. */
@@ -228,11 +268,11 @@ export class RapdynAdapter extends DeclaredAdapter {
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
-    return this.objectNotification(chargePostback(notification.body));
+    return this.objectNotification(readRapdynPostback(notification.body));
   }
 
   /** The event's own id where the body has one, else the charge's id and status. */
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
-    return this.chargePostbackKey(ctx, notification);
+    return this.eventNotificationKey(readRapdynPostback(notification.body), ctx, notification);
   }
 }
