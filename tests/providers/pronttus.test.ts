@@ -12,6 +12,7 @@ import {
   bareTransactionInput,
   expectUnsupportedOperationsRejected,
   failure,
+  itRefusesGarbageAnswers,
   notification,
   providerHarness,
   transactionInput,
@@ -29,6 +30,9 @@ const WITHDRAWAL: WithdrawInput = {
   document: '123.456.789-09',
 };
 const create = (body: unknown, extra: object = {}) => ({ method: 'POST', path: '/v1/payment', reply: { body }, ...extra });
+
+/** The kit's text for an answer its schema refuses (the field at fault follows). */
+const BAD_ANSWER = 'resposta do provedor em formato inesperado (';
 
 describe('PRONTTUS (spec doc 2, group 2), a bespoke adapter', () => {
   const h = providerHarness({
@@ -111,7 +115,7 @@ describe('PRONTTUS (spec doc 2, group 2), a bespoke adapter', () => {
         h.fake.expect(create(body));
         expect(await failure(h.adapter.createTransaction(v1(), transactionInput()))).toEqual({
           code: 'UNAVAILABLE',
-          message: `${FAILURE_PREFIXES.CREATE_TRANSACTION}: resposta do provedor sem transactionId ou pixCode`,
+          message: expect.stringContaining(`${FAILURE_PREFIXES.CREATE_TRANSACTION}: ${BAD_ANSWER}`),
         });
       },
     );
@@ -125,7 +129,7 @@ describe('PRONTTUS (spec doc 2, group 2), a bespoke adapter', () => {
       h.fake.expect(create({ transactionId: 'pr_tx_3', pixCode: PIX_CODE, amount: { cents: 1990 } }));
       expect(await failure(h.adapter.createTransaction(v1(), transactionInput()))).toEqual({
         code: 'UNAVAILABLE',
-        message: `${FAILURE_PREFIXES.CREATE_TRANSACTION}: valor ilegível na resposta do provedor: {"cents":1990}`,
+        message: `${FAILURE_PREFIXES.CREATE_TRANSACTION}: ${BAD_ANSWER}amount: invalid_union)`,
       });
       h.fake.expect(create({}, { reply: { delayMs: LATE_MS, body: {} } }));
       expect(await failure(h.adapter.createTransaction(v1(), transactionInput()))).toEqual({
@@ -227,7 +231,7 @@ describe('PRONTTUS (spec doc 2, group 2), a bespoke adapter', () => {
       h.fake.expect({ method: 'POST', path: '/v1/payment/refund', reply: { body } });
       expect(await failure(h.adapter.refoundTransaction(v1(), 'pr_tx_1', 1990))).toEqual({
         code: 'UNAVAILABLE',
-        message: `${FAILURE_PREFIXES.REFUND_TRANSACTION}: resposta do provedor sem dados do estorno`,
+        message: expect.stringContaining(`${FAILURE_PREFIXES.REFUND_TRANSACTION}: ${BAD_ANSWER}`),
       });
     });
   });
@@ -291,7 +295,7 @@ describe('PRONTTUS (spec doc 2, group 2), a bespoke adapter', () => {
         h.fake.expect({ method: 'POST', path: '/v1/payment/withdraw', reply: { body } });
         expect(await failure(h.adapter.withdraw(v1(), WITHDRAWAL))).toEqual({
           code: 'UNAVAILABLE',
-          message: `${FAILURE_PREFIXES.WITHDRAW}: resposta do provedor sem id do saque`,
+          message: expect.stringContaining(`${FAILURE_PREFIXES.WITHDRAW}: ${BAD_ANSWER}`),
         });
       }
       expect(h.fake.received).toHaveLength(2 + BODIES_WITHOUT_RESOURCE.length);
@@ -339,6 +343,48 @@ describe('PRONTTUS (spec doc 2, group 2), a bespoke adapter', () => {
       expect(key({ transactionId: 'pr_tx_1', status: 'PAID', sentAt: 1 })).toBe('pronttus:payment:pr_tx_1:paid');
       expect(key({ event: 'payment', data: { transactionId: 'pr_tx_1', status: 'paid' } })).toBe('pronttus:payment:pr_tx_1:paid');
       expect(key('{not json')).toMatch(/^sha256:[0-9a-f]{64}$/);
+    });
+  });
+
+  describe('answers read by schema: garbage is UNAVAILABLE under the operation prefix, never a status', () => {
+    itRefusesGarbageAnswers(h, [
+      ['createTransaction', 'POST /v1/payment', () => h.adapter.createTransaction(v1(), transactionInput())],
+      ['getTransaction', 'GET /v1/payment/pr_1', () => h.adapter.getTransaction(v1(), 'pr_1')],
+      ['refoundTransaction', 'POST /v1/payment/refund', () => h.adapter.refoundTransaction(v1(), 'pr_1', 500)],
+      ['withdraw', 'POST /v1/payment/withdraw', () => h.adapter.withdraw(v1(), WITHDRAWAL)],
+    ]);
+
+    it('a 2xx payout that carries a message beside other fields is no refusal: UNAVAILABLE (held), never a freed key', async () => {
+      h.fake.expect({ method: 'POST', path: '/v1/payment/withdraw', reply: { body: { message: 'Saque em processamento', status: 'PROCESSING' } } });
+      expect(await failure(h.adapter.withdraw(v1(), WITHDRAWAL))).toEqual({
+        code: 'UNAVAILABLE',
+        message: `${FAILURE_PREFIXES.WITHDRAW}: ${BAD_ANSWER}id: custom)`,
+      });
+    });
+
+    it("keeps Pronttus's {code, message} in a 2xx refund or payout as its refusal", async () => {
+      h.fake.expect({
+        method: 'POST',
+        path: '/v1/payment/refund',
+        reply: { body: { code: 'REFUND_NOT_ALLOWED', message: 'Pagamento não pode ser estornado' } },
+      });
+      expect(await failure(h.adapter.refoundTransaction(v1(), 'pr_1', 500))).toEqual({
+        code: 'INVALID_ARGUMENT',
+        message: `${FAILURE_PREFIXES.REFUND_TRANSACTION}: Pagamento não pode ser estornado`,
+      });
+      h.fake.expect({ method: 'POST', path: '/v1/payment/withdraw', reply: { body: { code: 'BALANCE', message: 'Saldo insuficiente' } } });
+      expect(await failure(h.adapter.withdraw(v1(), WITHDRAWAL))).toEqual({
+        code: 'INVALID_ARGUMENT',
+        message: `${FAILURE_PREFIXES.WITHDRAW}: Saldo insuficiente`,
+      });
+    });
+
+    it('an amount in reais where cents are declared is UNAVAILABLE, never a guessed amount', async () => {
+      h.fake.expect({ method: 'GET', path: '/v1/payment/pr_1', reply: { body: { status: 'PAID', amount: '19.90' } } });
+      expect(await failure(h.adapter.getTransaction(v1(), 'pr_1'))).toEqual({
+        code: 'UNAVAILABLE',
+        message: `${FAILURE_PREFIXES.GET_TRANSACTION}: valor ilegível na resposta do provedor: "19.90"`,
+      });
     });
   });
 

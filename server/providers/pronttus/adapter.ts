@@ -9,16 +9,18 @@ import type {
   WithdrawResult,
   WithdrawStatus,
 } from '../../domain/types.js';
+import { z } from 'zod';
 import { digitsOnly } from '../../lib/documents.js';
 import { ProviderCallError, providerMessage } from '../../lib/http/index.js';
-import { isRecord, parseJsonObject } from '../../lib/json.js';
+import { parseJsonObject } from '../../lib/json.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
 import { providerPixKey, type PixKeyType } from '../../lib/pixKey.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { statusTable } from '../../lib/statusTable.js';
-import { dateOf, idText, textOf } from '../../lib/values.js';
+import { dateOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
+import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
 import { DeclaredAdapter } from '../kit/declaredAdapter.js';
 
 /**
@@ -41,9 +43,9 @@ import { DeclaredAdapter } from '../kit/declaredAdapter.js';
  * without its /v1), so that it reaches /v1/payment/refund beside /v1/payment
  * and never /v1/v1/payment/refund.
  *
- * Read top to bottom: declaration → wire shapes → request mappers → status
- * tables → response mappers → notifications → the operations, one HTTP
- * exchange each.
+ * Read top to bottom: declaration → request bodies → request mappers → status
+ * tables → answers (schemas) and their mappers → notifications → the
+ * operations, one HTTP exchange each, its answer parsed by its schema.
  */
 
 // ---------------------------------------------------------------- declaration
@@ -72,7 +74,7 @@ export const PRONTTUS_PATHS = {
 /** The version segment the research's host carries, which the refund path names again. */
 const VERSION_SEGMENT = /\/v1\/?$/;
 
-// ---------------------------------------------------------------- wire shapes
+// ---- wire: the request bodies (the answers' schemas follow the status tables)
 
 /** Body of POST /payment (research). */
 export interface PronttusPaymentRequest {
@@ -80,17 +82,6 @@ export interface PronttusPaymentRequest {
   /** Cents. */
   amount: number;
   description: string;
-}
-
-/** Answer of POST /payment and GET /payment/{id}, bare or inside `data`. */
-export interface PronttusPayment {
-  transactionId?: string | number;
-  id?: string | number;
-  status?: string;
-  amount?: number | string;
-  pixCode?: string;
-  expiresAt?: string;
-  data?: PronttusPayment;
 }
 
 /** Body of POST /payment/withdraw: the research's variant without its campaign. */
@@ -101,26 +92,11 @@ export interface PronttusWithdrawRequest {
   details: { key: string; keyType: string; name?: string; document?: string };
 }
 
-export interface PronttusWithdrawal {
-  id?: string | number;
-  withdrawId?: string | number;
-  status?: string;
-  amount?: number | string;
-  data?: PronttusWithdrawal;
-}
-
 /** Body of POST /v1/payment/refund: the path names no payment, so the body does. */
 export interface PronttusRefundRequest {
   transactionId: string;
   /** Cents. */
   amount: number;
-}
-
-export interface PronttusRefund {
-  refundId?: string | number;
-  id?: string | number;
-  status?: string;
-  data?: PronttusRefund;
 }
 
 // ---------------------------------------------------------------- request mappers
@@ -206,72 +182,86 @@ export const PRONTTUS_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>(
 /** Refund answers whose status says the refund was refused (a refusal in a 2xx body). */
 const REFUND_REFUSED: ReadonlySet<string> = new Set(['refused', 'rejected', 'failed', 'denied', 'error']);
 
-// ---------------------------------------------------------------- response mappers
+// ---------------------------------------------------------------- answers (schemas) and their mappers
 
-/** The object, bare or inside `{ data: … }` (an envelope has no status of its own). */
-function unwrapped<T extends { data?: T }>(body: unknown): T {
-  if (!isRecord(body)) return {} as T;
-  return body.status === undefined && isRecord(body.data) ? (body.data as T) : (body as T);
-}
+/** The object, bare or inside `{ data: … }` (an envelope has no status of its own): a mismatch names the object's field at fault. */
+const inData = (value: unknown): unknown =>
+  typeof value === 'object' && value !== null && !('status' in value) && 'data' in value && typeof value.data === 'object' && value.data !== null
+    ? value.data
+    : value;
 
-const has = (value: unknown): boolean => value !== undefined && value !== null;
-
-interface ReadTerms<S> {
-  status: (value: unknown) => S;
-  /** A RangeError-free reader: an unreadable amount is the operation's error. */
-  amount: (value: unknown) => number;
-}
+/** Pronttus's error `{code, message}` (research), and nothing else: a 2xx carrying it is a refusal that keeps its message. */
+export const pronttusRefusal = z.strictObject({ code: absentable(wireText), message: wireText });
+export type PronttusRefusal = z.output<typeof pronttusRefusal>;
 
 /**
- * A payment → our result. At creation (`created` given) it needs its id and
- * its copy-and-paste code and may leave the status out (a new PIX charge is
- * PENDING); a read needs a status. Undefined otherwise: an error, never a status.
+ * An answer: exactly Pronttus's error shape is a refusal (`{refused}`); anything
+ * else must be `resource` (`{answer}`), its first field at fault named when it
+ * is not: an unreadable success is never read as a refusal.
  */
-export function fromPronttusPayment(
-  body: unknown,
-  terms: ReadTerms<TransactionStatus> & { created?: { amount: number; expiresAt: Date } },
-): TransactionResult | undefined {
-  const payment = unwrapped<PronttusPayment>(body);
-  const transactionId = idText(payment.transactionId) ?? idText(payment.id);
-  const status = textOf(payment.status);
-  const pixCode = textOf(payment.pixCode);
-  if (terms.created ? !transactionId || !pixCode : !status) return undefined;
-  const expiresAt = dateOf(payment.expiresAt) ?? terms.created?.expiresAt;
-  return {
-    paymentMethod: 'PIX',
-    transactionId: transactionId ?? '',
-    status: status ? terms.status(status) : 'PENDING',
-    amount: has(payment.amount) ? terms.amount(payment.amount) : (terms.created?.amount ?? 0),
-    ...(pixCode ? { pixCode } : {}),
-    ...(expiresAt ? { expiresAt } : {}),
-  };
+function orRefusal<T>(resource: z.ZodType<T>) {
+  const read = z.preprocess(inData, resource);
+  return z.unknown().transform((value, ctx): { refused: PronttusRefusal } | { answer: T } => {
+    const refused = pronttusRefusal.safeParse(value);
+    if (refused.success) return { refused: refused.data };
+    const parsed = read.safeParse(value);
+    if (parsed.success) return { answer: parsed.data };
+    for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });
+    return z.NEVER;
+  });
 }
 
-/** A payout answer → our result: its id, and its status or PENDING (accepted). Undefined without an id. */
-export function fromPronttusWithdrawal(body: unknown, terms: ReadTerms<WithdrawStatus> & { requestedAmount: number }): WithdrawResult | undefined {
-  const withdrawal = unwrapped<PronttusWithdrawal>(body);
-  const withdrawId = idText(withdrawal.id) ?? idText(withdrawal.withdrawId);
-  if (!withdrawId) return undefined;
-  const status = textOf(withdrawal.status);
-  return {
-    withdrawId,
-    amount: has(withdrawal.amount) ? terms.amount(withdrawal.amount) : terms.requestedAmount,
-    status: status ? terms.status(status) : 'PENDING',
-  };
-}
+/** Answer of POST /payment: `{transactionId | id, pixCode, status?, amount?, expiresAt?}` (a new PIX charge without a status is PENDING). */
+export const pronttusCreated = orRefusal(
+  z
+    .object({
+      transactionId: absentable(wireId),
+      id: absentable(wireId),
+      pixCode: wireText,
+      status: absentable(wireStatus),
+      amount: absentable(wireAmount),
+      expiresAt: absentable(wireText),
+    })
+    .transform((payment, ctx) => {
+      const transactionId = payment.transactionId ?? payment.id;
+      if (transactionId) return { ...payment, transactionId };
+      ctx.addIssue({ code: 'custom', path: ['transactionId'], message: 'id do pagamento ausente' });
+      return z.NEVER;
+    }),
+);
 
-/**
- * A refund answer → our result; undefined when it says nothing about the
- * refund (no status and no id: an outage, never "refunded"). A refusal status
- * is `status: false`; the refund id is the answer's, else the payment's.
- */
-export function fromPronttusRefund(body: unknown, transactionId: string): RefundResult | undefined {
-  const refund = unwrapped<PronttusRefund>(body);
-  const status = textOf(refund.status);
-  const refundId = idText(refund.refundId) ?? idText(refund.id);
-  if (!status && !refundId) return undefined;
-  return { refundId: refundId ?? transactionId, status: !(status && REFUND_REFUSED.has(status.toLowerCase())) };
-}
+/** Answer of GET /payment/{id}: a status is what a read is for. */
+export const pronttusPayment = orRefusal(
+  z.object({ status: wireStatus, amount: absentable(wireAmount), pixCode: absentable(wireText), expiresAt: absentable(wireText) }),
+);
+
+/** Answer of POST /payment/withdraw: its id (`id` or `withdrawId`), its status or none (accepted: PENDING). */
+export const pronttusWithdrawal = orRefusal(
+  z
+    .object({ id: absentable(wireId), withdrawId: absentable(wireId), status: absentable(wireStatus), amount: absentable(wireAmount) })
+    .transform((payout, ctx) => {
+      const withdrawId = payout.id ?? payout.withdrawId;
+      if (withdrawId) return { withdrawId, status: payout.status, amount: payout.amount };
+      ctx.addIssue({ code: 'custom', path: ['id'], message: 'id do saque ausente' });
+      return z.NEVER;
+    }),
+);
+
+/** Answer of POST /v1/payment/refund: a status or an id at least (an answer with neither says nothing: never "refunded"). */
+export const pronttusRefund = orRefusal(
+  z.object({ refundId: absentable(wireId), id: absentable(wireId), status: absentable(wireStatus) }).transform((refund, ctx) => {
+    const refundId = refund.refundId ?? refund.id;
+    if (refundId || refund.status) return { refundId, status: refund.status };
+    ctx.addIssue({ code: 'custom', path: ['status'], message: 'estorno sem status nem id' });
+    return z.NEVER;
+  }),
+);
+
+/** A refund answer → our result: a refusal status is `status: false`; the refund id is the answer's, else the payment's. */
+export const fromPronttusRefund = (refund: { refundId?: string; status?: string }, transactionId: string): RefundResult => ({
+  refundId: refund.refundId ?? transactionId,
+  status: !(refund.status && REFUND_REFUSED.has(refund.status.toLowerCase())),
+});
 
 // ---------------------------------------------------------------- notifications
 
@@ -284,6 +274,13 @@ export interface PronttusNotification {
 const WITHDRAWAL_EVENT = /withdraw|cash[._-]?out|transfer/i;
 const PAYMENT_EVENT = /payment|transaction|pix|infraction/i;
 
+/** The envelope's `type` / `event`, when it names one (a non-text one is not an event this reads). */
+const notificationEnvelope = z.object({ type: z.unknown().optional(), event: z.unknown().optional() });
+const notificationObject = z.preprocess(
+  inData,
+  z.object({ transactionId: absentable(wireId), id: absentable(wireId), withdrawId: absentable(wireId), status: wireStatus }),
+);
+
 /**
  * Not seen in the research ("none seen"); read as the payment object the API
  * answers, bare or inside `data`: { transactionId | id, status, type | event? }.
@@ -292,15 +289,15 @@ const PAYMENT_EVENT = /payment|transaction|pix|infraction/i;
  * payment; any other is ignored, as is a body without an id or a status.
  */
 export function readPronttusNotification(body: Buffer): PronttusNotification | undefined {
-  const envelope = parseJsonObject(body);
-  if (!envelope) return undefined;
-  const event = envelope.type ?? envelope.event;
+  const json = parseJsonObject(body);
+  const envelope = notificationEnvelope.safeParse(json);
+  const object = notificationObject.safeParse(json);
+  if (!envelope.success || !object.success) return undefined;
+  const event = envelope.data.type ?? envelope.data.event;
   if (event !== undefined && (typeof event !== 'string' || !(WITHDRAWAL_EVENT.test(event) || PAYMENT_EVENT.test(event)))) return undefined;
-  const kind = typeof event === 'string' && WITHDRAWAL_EVENT.test(event) ? 'withdrawal' : 'payment';
-  const object = unwrapped<PronttusPayment & PronttusWithdrawal>(envelope);
-  const id = idText(object.transactionId) ?? idText(object.id) ?? idText(object.withdrawId);
-  const status = textOf(object.status);
-  return id && status ? { kind, id, status } : undefined;
+  const id = object.data.transactionId ?? object.data.id ?? object.data.withdrawId;
+  if (!id) return undefined;
+  return { kind: typeof event === 'string' && WITHDRAWAL_EVENT.test(event) ? 'withdrawal' : 'payment', id, status: object.data.status };
 }
 
 // ---------------------------------------------------------------- operations
@@ -310,8 +307,8 @@ export class PronttusAdapter extends DeclaredAdapter {
     super(declaration, runtime, { transactionStatuses: PRONTTUS_STATUSES, withdrawalStatuses: PRONTTUS_WITHDRAWAL_STATUSES });
   }
 
-  /** An amount that is not one makes the answer unusable (UNAVAILABLE under the operation's prefix), never a guess. */
-  private readonly amountOf = (value: unknown): number => {
+  /** An amount that is not one in cents makes the answer unusable (UNAVAILABLE under the operation's prefix), never a guess. */
+  private readonly amountOf = (value: string | number): number => {
     try {
       return this.fromProviderAmount(value);
     } catch {
@@ -319,13 +316,10 @@ export class PronttusAdapter extends DeclaredAdapter {
     }
   };
 
-  /** A 2xx answer without the resource: the provider's {message} is its refusal; anything else (HTML, null, {}) an outage. */
-  private unusable(operation: 'createTransaction' | 'getTransaction' | 'withdraw' | 'refoundTransaction', prefix: string, body: unknown, what: string) {
-    const message = isRecord(body) ? providerMessage(body) : undefined;
-    const error = message
-      ? new ProviderCallError('INVALID_ARGUMENT', 'PROVIDER_REJECTED_REQUEST', message)
-      : new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`);
-    return this.failure(operation, prefix, error);
+  /** The provider's own refusal inside a 2xx `{code, message}`: its message, under the operation's prefix (its idempotency key is freed). */
+  private refusal(operation: 'createTransaction' | 'getTransaction' | 'withdraw' | 'refoundTransaction', prefix: string, refused: PronttusRefusal) {
+    const message = providerMessage(refused.message) ?? 'recusado pelo provedor';
+    return this.failure(operation, prefix, new ProviderCallError('INVALID_ARGUMENT', 'PROVIDER_REJECTED_REQUEST', message));
   }
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
@@ -333,45 +327,69 @@ export class PronttusAdapter extends DeclaredAdapter {
     const prefix = this.prefixFor('createTransaction');
     const expiresAt = this.expiresAt(this.pixExpirySeconds);
     const body = toPronttusPayment(input, this.toProviderAmount(input.amount));
-    const data = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(PRONTTUS_PATHS.create, body));
-    const result = this.mapped('createTransaction', prefix, () =>
-      fromPronttusPayment(data, { status: (value) => this.transactionStatus(value), amount: this.amountOf, created: { amount: input.amount, expiresAt } }),
-    );
-    if (!result) throw this.unusable('createTransaction', prefix, data, 'transactionId ou pixCode');
-    return withPixQrImage(result);
+    const read = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(PRONTTUS_PATHS.create, body), pronttusCreated);
+    if ('refused' in read) throw this.refusal('createTransaction', prefix, read.refused);
+    const payment = read.answer;
+    const { amount } = payment;
+    return withPixQrImage({
+      paymentMethod: 'PIX',
+      transactionId: payment.transactionId,
+      status: payment.status ? this.transactionStatus(payment.status) : 'PENDING',
+      amount: amount !== undefined ? this.mapped('createTransaction', prefix, () => this.amountOf(amount)) : input.amount,
+      pixCode: payment.pixCode,
+      expiresAt: dateOf(payment.expiresAt) ?? expiresAt,
+    });
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const prefix = this.prefixFor('getTransaction');
-    const data = await this.exchange('getTransaction', prefix, () => this.http(ctx).get<unknown>(fillPath(PRONTTUS_PATHS.get, { id: transactionId })));
-    const result = this.mapped('getTransaction', prefix, () =>
-      fromPronttusPayment(data, { status: (value) => this.transactionStatus(value), amount: this.amountOf }),
+    const read = await this.exchange(
+      'getTransaction',
+      prefix,
+      () => this.http(ctx).get<unknown>(fillPath(PRONTTUS_PATHS.get, { id: transactionId })),
+      pronttusPayment,
     );
-    if (!result) throw this.unusable('getTransaction', prefix, data, 'status do pagamento');
+    if ('refused' in read) throw this.refusal('getTransaction', prefix, read.refused);
+    const payment = read.answer;
+    const { amount } = payment;
+    const expiresAt = dateOf(payment.expiresAt);
     // The id asked for stays the id, whatever the answer echoes.
-    return withPixQrImage({ ...result, transactionId });
+    return withPixQrImage({
+      paymentMethod: 'PIX',
+      transactionId,
+      status: this.transactionStatus(payment.status),
+      amount: amount !== undefined ? this.mapped('getTransaction', prefix, () => this.amountOf(amount)) : 0,
+      ...(payment.pixCode ? { pixCode: payment.pixCode } : {}),
+      ...(expiresAt ? { expiresAt } : {}),
+    });
   }
 
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
     const prefix = this.prefixFor('refoundTransaction');
     const body: PronttusRefundRequest = { transactionId, amount: this.toProviderAmount(amount) };
     const root = ctx.baseUrl.replace(VERSION_SEGMENT, '');
-    const data = await this.exchange('refoundTransaction', prefix, () => this.http(ctx, { baseUrl: root }).post<unknown>(PRONTTUS_PATHS.refund, body));
-    const result = fromPronttusRefund(data, transactionId);
-    if (!result) throw this.unusable('refoundTransaction', prefix, data, 'dados do estorno');
-    return result;
+    const read = await this.exchange(
+      'refoundTransaction',
+      prefix,
+      () => this.http(ctx, { baseUrl: root }).post<unknown>(PRONTTUS_PATHS.refund, body),
+      pronttusRefund,
+    );
+    if ('refused' in read) throw this.refusal('refoundTransaction', prefix, read.refused);
+    return fromPronttusRefund(read.answer, transactionId);
   }
 
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
     const payout = this.pixPayout(input);
     const prefix = this.prefixFor('withdraw');
     const body = toPronttusWithdraw(payout, this.toProviderAmount(input.amount));
-    const data = await this.exchange('withdraw', prefix, () => this.http(ctx).post<unknown>(PRONTTUS_PATHS.withdraw, body));
-    const result = this.mapped('withdraw', prefix, () =>
-      fromPronttusWithdrawal(data, { status: (value) => this.withdrawalStatus(value), amount: this.amountOf, requestedAmount: input.amount }),
-    );
-    if (!result) throw this.unusable('withdraw', prefix, data, 'id do saque');
-    return result;
+    const read = await this.exchange('withdraw', prefix, () => this.http(ctx).post<unknown>(PRONTTUS_PATHS.withdraw, body), pronttusWithdrawal);
+    if ('refused' in read) throw this.refusal('withdraw', prefix, read.refused);
+    const { withdrawId, status, amount } = read.answer;
+    return {
+      withdrawId,
+      amount: amount !== undefined ? this.mapped('withdraw', prefix, () => this.amountOf(amount)) : input.amount,
+      status: status ? this.withdrawalStatus(status) : 'PENDING',
+    };
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
