@@ -79,13 +79,13 @@ describe('OWEMPAY (spec doc 3, group 3)', () => {
   });
 
   it.each([
-    ['a numeric status', { id: 'q1', status: 3, amount: 19.9 }],
-    ['a wrapped answer without a status', { data: { id: 'q1', amount: 19.9 } }],
-    ['an amount that is not money', { id: 'q1', status: 'paid', amount: 'R$ 19,90' }],
-  ])('a read answered with %s names the field at fault and never a status', async (_label, body) => {
+    ['a numeric status', { id: 'q1', status: 3, amount: 19.9 }, 'status'],
+    ['a wrapped answer without a status', { data: { id: 'q1', amount: 19.9 } }, 'status'],
+    ['an amount that is not money', { id: 'q1', status: 'paid', amount: 'R$ 19,90' }, 'amount'],
+  ])('a read answered with %s names the field at fault and never a status', async (_label, body, field) => {
     h.fake.expect({ method: 'GET', path: '/pix/in/dynamic-qrcode/q1', reply: { body } });
     const { code, message } = await failure(h.adapter.getTransaction(h.ctx, 'q1'));
-    expect([code, message]).toEqual(['UNAVAILABLE', expect.stringContaining('resposta do provedor em formato inesperado')]);
+    expect([code, message]).toEqual(['UNAVAILABLE', expect.stringContaining(`resposta do provedor em formato inesperado (${field}: `)]);
   });
 
   it('a refund answered with a failed status is a refusal (the cents go back)', async () => {

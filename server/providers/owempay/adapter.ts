@@ -56,8 +56,12 @@ const qrCodeFields = z.object({
   expiresAt: absentable(wireText),
 });
 
-/** Answer of create and read: the dynamic QR code, bare or wrapped in `data`. */
-export const owemQrCode = z.union([z.object({ data: qrCodeFields }), qrCodeFields]).transform((answer) => ('data' in answer ? answer.data : answer));
+/** The QR code bare or wrapped in `data` (an object there is the QR code): a mismatch names the QR code's field at fault. */
+const inData = (value: unknown): unknown =>
+  typeof value === 'object' && value !== null && 'data' in value && typeof value.data === 'object' && value.data !== null ? value.data : value;
+
+/** Answer of create and read: the dynamic QR code. */
+export const owemQrCode = z.preprocess(inData, qrCodeFields);
 export type OwemQrCode = z.output<typeof owemQrCode>;
 
 /** Answer of a refund: its status (a failed one is a refusal), its id where sent. */
