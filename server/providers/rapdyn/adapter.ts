@@ -8,6 +8,7 @@ import type {
   WithdrawInput,
   WithdrawResult,
 } from '../../domain/types.js';
+import axios from 'axios';
 import { z } from 'zod';
 import { tokenizableCard, type CardInput } from '../../lib/card.js';
 import { digitsOnly, requireCnpjDigits, requireCpfDigits, requirePhoneDigits } from '../../lib/documents.js';
@@ -262,7 +263,7 @@ export class RapdynAdapter extends DeclaredAdapter {
   /** §8: a payout the provider refused is 'Houve um erro ao tentar realizar o saque' followed by the response data; the rest keeps the common texts. */
   protected override failure(operation: Operation, prefix: string, error: unknown): GatewayError {
     const common = super.failure(operation, prefix, error);
-    const response = (error as { response?: { status?: number; data?: unknown } } | undefined)?.response;
+    const response = axios.isAxiosError(error) ? error.response : undefined;
     if (operation !== 'withdraw' || !response?.status) return common;
     return new GatewayError(common.code, rapdynWithdrawErrorMessage(response.data), common.details);
   }
