@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { PaymentMethod, RefundResult, TransactionInput, TransactionResult, TransactionStatus, WebhookResult } from '../../domain/types.js';
 import { digitsOnly, inferDocumentType } from '../../lib/documents.js';
 import { invalidArgument } from '../../lib/errors.js';
+import type { ProviderHttp } from '../../lib/http/index.js';
 import { parseJson } from '../../lib/json.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
@@ -233,9 +234,16 @@ export class PagouaiAdapter extends TransactionsApiAdapter {
   }
 
   /** v2's paths sit at the host's root: the account's base URL without its path (the default base is the specification's `…/v1`). */
-  private v2Http(ctx: AdapterContext) {
-    return this.http(ctx, { baseUrl: new URL(ctx.baseUrl).origin });
+  private v2Http(ctx: AdapterContext): ProviderHttp {
+    // One client per account context, as the family keeps its own (connections and breaker state are reused).
+    const known = this.v2Clients.get(ctx);
+    if (known) return known;
+    const client = this.http(ctx, { baseUrl: new URL(ctx.baseUrl).origin });
+    this.v2Clients.set(ctx, client);
+    return client;
   }
+
+  private readonly v2Clients = new WeakMap<AdapterContext, ProviderHttp>();
 
   private v2Status(value: string): TransactionStatus {
     return lookupStatus(PAGOUAI_V2_STATUSES, value, (providerStatus, mappedTo) =>
