@@ -1,7 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { SYNCPAY, SyncpayAdapter } from '../../server/providers/syncpay/adapter.js';
-import { BODIES_WITHOUT_RESOURCE } from '../support/fakeProvider.js';
-import { NOW, expectUnsupportedOperationsRejected, failure, providerHarness, transactionInput } from './conformance/harness.js';
+import { NOW, expectUnsupportedOperationsRejected, failure, itRefusesGarbageAnswers, providerHarness, transactionInput } from './conformance/harness.js';
 
 const AUTH = { authorization: `Basic ${Buffer.from('sync-key-1').toString('base64')}` };
 
@@ -57,11 +56,30 @@ describe('SYNCPAY (spec doc 3, group 3; Syncpay documentation)', () => {
     expect(await h.adapter.getTransaction(h.ctx, 'sp_1')).toEqual({ paymentMethod: 'PIX', transactionId: 'sp_1', status: expected, amount: 1990 });
   });
 
-  it.each(BODIES_WITHOUT_RESOURCE)('an answer that is %s is UNAVAILABLE, never a charge or a status', async (_label, body) => {
-    h.fake.expect({ method: 'POST', path: '/v1/gateway/api/', reply: { body } });
-    expect((await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).code).toBe('UNAVAILABLE');
-    h.fake.expect({ method: 'GET', path: '/s1/getTransaction/api/getTransactionStatus.php', reply: { body } });
-    expect((await failure(h.adapter.getTransaction(h.ctx, 'sp_1'))).code).toBe('UNAVAILABLE');
+  describe('bad answers are UNAVAILABLE under the prefix, never a charge or a status', () => {
+    itRefusesGarbageAnswers(h, [
+      ['createTransaction', 'POST /v1/gateway/api/', () => h.adapter.createTransaction(h.ctx, transactionInput())],
+      ['getTransaction', 'GET /s1/getTransaction/api/getTransactionStatus.php', () => h.adapter.getTransaction(h.ctx, 'sp_1')],
+    ]);
+
+    it.each([
+      ['an id of the wrong type', { idTransaction: { id: 1 }, paymentCode: '00020126' }, 'idTransaction'],
+      ['no copy-and-paste code', { idTransaction: 'sp_1' }, 'paymentCode'],
+    ])('a charge answer with %s names the field', async (_label, body, field) => {
+      h.fake.expect({ method: 'POST', path: '/v1/gateway/api/', reply: { body } });
+      const { code, message } = await failure(h.adapter.createTransaction(h.ctx, transactionInput()));
+      expect([code, message]).toEqual(['UNAVAILABLE', expect.stringContaining(`resposta do provedor em formato inesperado (${field}`)]);
+    });
+
+    it('a status record without a status, even inside data, is not read as one', async () => {
+      h.fake.expect({ method: 'GET', path: '/s1/getTransaction/api/getTransactionStatus.php', reply: { body: { data: { amount: 19.9 } } } });
+      expect((await failure(h.adapter.getTransaction(h.ctx, 'sp_1'))).code).toBe('UNAVAILABLE');
+    });
+
+    it("reads Portuguese 'situacao' and 'valor' at the top level", async () => {
+      h.fake.expect({ method: 'GET', path: '/s1/getTransaction/api/getTransactionStatus.php', reply: { body: { situacao: 'paid', valor: '19.90' } } });
+      expect(await h.adapter.getTransaction(h.ctx, 'sp_1')).toEqual({ paymentMethod: 'PIX', transactionId: 'sp_1', status: 'APPROVED', amount: 1990 });
+    });
   });
 
   it("keeps Syncpay's own message of a 404 ('Transação não encontrada.') under the prefix", async () => {

@@ -1,16 +1,15 @@
 import type { TransactionInput, TransactionResult } from '../../domain/types.js';
 import { digitsOnly } from '../../lib/documents.js';
 import { SECONDS_PER_DAY, wholeDays } from '../../lib/expiry.js';
-import { ProviderCallError } from '../../lib/http/index.js';
-import { isRecord } from '../../lib/json.js';
+import { z } from 'zod';
 import { nationalPhoneDigits } from '../../lib/phone.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { declaredStatusTable } from '../../lib/statusTable.js';
 import { DOC3_COMMON_STATUSES } from '../kit/commonStatuses.js';
-import { idText, textOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext } from '../adapter.js';
 import type { AdapterRuntime, ProviderDeclaration } from '../kit/declaration.js';
 import { DeclaredAdapter } from '../kit/declaredAdapter.js';
+import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
 
 /**
  * SYNCPAY (spec doc 3, group 3): PIX only ('Syncpay only supports PIX payment
@@ -57,7 +56,24 @@ export const toSyncpayCharge = (input: TransactionInput, terms: { amount: number
 /** Document 3's common pattern; unknown REJECTED (Syncpay is not in §4's PENDING list). */
 export const SYNCPAY_STATUSES = declaredStatusTable(DOC3_COMMON_STATUSES, { overrides: { waiting_payment: 'PENDING' } });
 
-const unusable = (what: string) => new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`);
+// ---------------------------------------------------------------- wire
+
+/** The answer of POST /v1/gateway/api/: the charge's id and its copy-and-paste code, both required (a charge without them cannot be paid). */
+export const syncpayCharge = z.object({ idTransaction: wireId, paymentCode: wireText });
+
+const amounts = { amount: absentable(wireAmount), valor: absentable(wireAmount) };
+
+/** A status record with its status under `status` (or Portuguese `situacao`), the amount under `amount` (or `valor`). */
+const syncpayStatusRecord = z
+  .union([
+    z.object({ status: wireStatus, ...amounts }),
+    z.object({ situacao: wireStatus, ...amounts }).transform(({ situacao, ...rest }) => ({ status: situacao, ...rest })),
+  ])
+  .transform((record) => ({ status: record.status, amount: record.amount ?? record.valor }));
+
+/** The answer of getTransactionStatus.php, bare or inside `{ data: … }` (the envelope's record is the one read when there is one). */
+export const syncpayStatusAnswer = z.union([z.object({ data: syncpayStatusRecord }).transform((answer) => answer.data), syncpayStatusRecord]);
+export type SyncpayStatus = z.output<typeof syncpayStatusAnswer>;
 
 export class SyncpayAdapter extends DeclaredAdapter {
   constructor(declaration: ProviderDeclaration = SYNCPAY, runtime: AdapterRuntime = {}) {
@@ -73,34 +89,31 @@ export class SyncpayAdapter extends DeclaredAdapter {
       pixSeconds: this.pixExpirySeconds,
       notificationUrl: ctx.notificationUrl,
     });
-    const data = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(SYNCPAY_PATHS.create, body));
-    const result = this.mapped('createTransaction', prefix, (): TransactionResult => {
-      const answer = isRecord(data) ? data : {};
-      const transactionId = idText(answer.idTransaction);
-      const pixCode = textOf(answer.paymentCode);
-      if (!transactionId || !pixCode) throw unusable('idTransaction ou paymentCode');
-      // A charge just created has not been paid: PENDING until a read says otherwise.
-      return { paymentMethod: 'PIX', transactionId, status: 'PENDING', amount: input.amount, pixCode, expiresAt };
+    const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post(SYNCPAY_PATHS.create, body), syncpayCharge);
+    // A charge just created has not been paid: PENDING until a read says otherwise.
+    return withPixQrImage({
+      paymentMethod: 'PIX',
+      transactionId: answer.idTransaction,
+      status: 'PENDING',
+      amount: input.amount,
+      pixCode: answer.paymentCode,
+      expiresAt,
     });
-    return withPixQrImage(result);
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const prefix = this.prefixFor('getTransaction');
-    const data = await this.exchange('getTransaction', prefix, () =>
-      this.http(ctx).get<unknown>(SYNCPAY_PATHS.status, { params: { id_transaction: transactionId } }),
+    const answer = await this.exchange(
+      'getTransaction',
+      prefix,
+      () => this.http(ctx).get(SYNCPAY_PATHS.status, { params: { id_transaction: transactionId } }),
+      syncpayStatusAnswer,
     );
-    return this.mapped('getTransaction', prefix, (): TransactionResult => {
-      const answer = isRecord(data) && isRecord(data.data) ? data.data : isRecord(data) ? data : {};
-      const status = textOf(answer.status) ?? textOf(answer.situacao);
-      if (!status) throw unusable('status da transação');
-      const amount = answer.amount ?? answer.valor;
-      return {
-        paymentMethod: 'PIX',
-        transactionId,
-        status: this.transactionStatus(status),
-        amount: amount === undefined || amount === null ? 0 : this.fromProviderAmount(amount),
-      };
-    });
+    return this.mapped('getTransaction', prefix, (): TransactionResult => ({
+      paymentMethod: 'PIX',
+      transactionId,
+      status: this.transactionStatus(answer.status),
+      amount: answer.amount === undefined ? 0 : this.fromProviderAmount(answer.amount),
+    }));
   }
 }
