@@ -241,8 +241,22 @@ export function cashtimeConformance(member: CashtimeMember, fixtures: CashtimeFi
         h.fake.expect({ method: 'POST', path: paths.create, reply: { body } });
         expect(await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).toEqual({
           code: 'UNAVAILABLE',
-          message: createFailure('resposta do provedor sem id ou código PIX do pedido'),
+          message: expect.stringMatching(new RegExp(`^${createFailure('resposta do provedor em formato inesperado \\(')}`)),
         });
+      });
+
+      it('an answer about an order is never read as a refusal, even with a message; ids of the wrong type are refused', async () => {
+        for (const body of [
+          { id: 'ord_8', status: 'pending', pix: null, message: 'Pedido criado' },
+          { id: { value: 'ord_8' }, pix: { payload: '000201' } },
+          { data: { orderId: true, pix: { payload: '000201' } } },
+        ]) {
+          h.fake.expect({ method: 'POST', path: paths.create, reply: { body } });
+          expect(await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).toEqual({
+            code: 'UNAVAILABLE',
+            message: expect.stringContaining(createFailure('resposta do provedor em formato inesperado (')),
+          });
+        }
       });
 
       it('keeps the message of a failure inside a 2xx body; an order nobody could pay, an unreadable amount or a timeout is UNAVAILABLE', async () => {
@@ -254,12 +268,12 @@ export function cashtimeConformance(member: CashtimeMember, fixtures: CashtimeFi
         h.fake.expect({ method: 'POST', path: paths.create, reply: { body: { id: 'ord_8', status: 'pending', pix: null } } });
         expect(await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).toEqual({
           code: 'UNAVAILABLE',
-          message: createFailure('resposta do provedor sem id ou código PIX do pedido'),
+          message: createFailure('resposta do provedor em formato inesperado (pix: esperado object)'),
         });
         h.fake.expect({ method: 'POST', path: paths.create, reply: { body: { ...answers.pixCreated(1990), amount: 'abc' } } });
         expect(await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).toEqual({
           code: 'UNAVAILABLE',
-          message: createFailure('valor ilegível na resposta do provedor: "abc"'),
+          message: createFailure('resposta do provedor em formato inesperado (amount: custom)'),
         });
         h.fake.expect({ method: 'POST', path: paths.create, reply: { delayMs: LATE_MS, body: answers.pixCreated(1990) } });
         expect(await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).toEqual({ code: 'UNAVAILABLE', message: createFailure(TIMEOUT_TEXT) });
@@ -343,7 +357,7 @@ export function cashtimeConformance(member: CashtimeMember, fixtures: CashtimeFi
           h.fake.expect({ method: 'POST', path: paths.withdraw, reply: { body } });
           expect(await failure(h.adapter.withdraw(h.ctx, WITHDRAWAL))).toEqual({
             code: 'UNAVAILABLE',
-            message: withdrawFailure('resposta do provedor sem id do saque'),
+            message: expect.stringMatching(new RegExp(`^${withdrawFailure('resposta do provedor em formato inesperado \\(')}`)),
           });
         });
       });

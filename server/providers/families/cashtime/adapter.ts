@@ -1,7 +1,5 @@
 import type { Operation, TransactionInput, TransactionResult, WebhookResult, WithdrawInput, WithdrawResult } from '../../../domain/types.js';
-import type { GatewayError } from '../../../lib/errors.js';
-import { ProviderCallError, providerMessage } from '../../../lib/http/index.js';
-import { isRecord } from '../../../lib/json.js';
+import { ProviderCallError } from '../../../lib/http/index.js';
 import { withPixQrImage } from '../../../lib/pixQrCode.js';
 import { providerFailure } from '../../../lib/providerMessages.js';
 import type { AdapterContext, IncomingNotification } from '../../adapter.js';
@@ -11,6 +9,7 @@ import { fromCashtimeOrder, fromCashtimeWithdrawal, toCashtimeTransaction, toCas
 import { CASHTIME_PATHS, type CashtimeMember, type CashtimePaths } from './member.js';
 import { parseCashtimeNotification } from './notifications.js';
 import { CASHTIME_STATUSES, CASHTIME_WITHDRAWAL_STATUSES } from './statuses.js';
+import { cashtimeCreatedOrder, cashtimeCreatedWithdrawal, cashtimeOrder, cashtimeWithdrawal, orRefusal } from './wire.js';
 
 /**
  * The Cashtime platform family (spec doc 2 §7: "CASHTIME and REFLOWPAY: POST
@@ -35,7 +34,7 @@ export class CashtimeAdapter extends DeclaredAdapter<CashtimeMember> {
   }
 
   /** An amount that is not one makes the whole answer unusable (an error under the operation's prefix), never a guess. */
-  private amountOf = (value: unknown): number => {
+  private amountOf = (value: number | string): number => {
     try {
       return this.fromProviderAmount(value);
     } catch {
@@ -43,14 +42,10 @@ export class CashtimeAdapter extends DeclaredAdapter<CashtimeMember> {
     }
   };
 
-  /**
-   * A 2xx body without the resource: the provider's message where its JSON gives
-   * one (it refused), else an unusable answer (an outage; an HTML page is one).
-   */
-  private unusable(operation: Operation, prefix: string, body: unknown, what: string): GatewayError {
-    const message = isRecord(body) ? providerMessage(body) : undefined;
-    const error = message ? providerFailure(prefix, message, 'INVALID_ARGUMENT') : providerFailure(prefix, `resposta do provedor sem ${what}`, 'UNAVAILABLE');
-    return this.failure(operation, prefix, error);
+  /** A 2xx answer that is the platform's refusal fails the operation with its message (it refused: nothing was created); else the resource. */
+  private accepted<T>(operation: Operation, prefix: string, answer: { refused: string } | { resource: T }): T {
+    if ('resource' in answer) return answer.resource;
+    throw this.failure(operation, prefix, providerFailure(prefix, answer.refused, 'INVALID_ARGUMENT'));
   }
 
   // ------------------------------------------------------------ operations
@@ -60,23 +55,29 @@ export class CashtimeAdapter extends DeclaredAdapter<CashtimeMember> {
     const prefix = this.prefixFor('createTransaction');
     const at = this.now();
     const body = toCashtimeTransaction(input, this.requestTerms(ctx));
-    const data = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(this.paths.create, body));
+    // An order without its copy-and-paste code could never be paid: the schema refuses it (not a charge to record).
+    const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post(this.paths.create, body), orRefusal(cashtimeCreatedOrder));
+    const order = this.accepted('createTransaction', prefix, answer);
     const created = { amount: input.amount, at, pixSeconds: this.pixExpirySeconds };
-    const result = this.mapped('createTransaction', prefix, () =>
-      fromCashtimeOrder(data, { amount: this.amountOf, status: (value) => this.transactionStatus(value), created }),
+    return withPixQrImage(
+      this.mapped('createTransaction', prefix, () =>
+        fromCashtimeOrder(order, { amount: this.amountOf, status: (value) => this.transactionStatus(value), created }),
+      ),
     );
-    // An order without its copy-and-paste code could never be paid: not a charge to record.
-    if (!result?.pixCode) throw this.unusable('createTransaction', prefix, data, 'id ou código PIX do pedido');
-    return withPixQrImage(result);
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const prefix = this.prefixFor('getTransaction');
-    const data = await this.exchange('getTransaction', prefix, () => this.http(ctx).get<unknown>(fillPath(this.paths.get, { id: transactionId })));
-    const result = this.mapped('getTransaction', prefix, () =>
-      fromCashtimeOrder(data, { amount: this.amountOf, status: (value) => this.transactionStatus(value) }),
+    const answer = await this.exchange(
+      'getTransaction',
+      prefix,
+      () => this.http(ctx).get(fillPath(this.paths.get, { id: transactionId })),
+      orRefusal(cashtimeOrder),
     );
-    if (!result) throw this.unusable('getTransaction', prefix, data, 'id ou status do pedido');
+    const order = this.accepted('getTransaction', prefix, answer);
+    const result = this.mapped('getTransaction', prefix, () =>
+      fromCashtimeOrder(order, { amount: this.amountOf, status: (value) => this.transactionStatus(value) }),
+    );
     // The id asked for stays the id, whatever the answer echoes.
     return withPixQrImage({ ...result, transactionId });
   }
@@ -85,21 +86,25 @@ export class CashtimeAdapter extends DeclaredAdapter<CashtimeMember> {
     const payout = this.pixPayout(input);
     const prefix = this.prefixFor('withdraw');
     const body = toCashtimeWithdrawal(payout, this.requestTerms(ctx));
-    const data = await this.exchange('withdraw', prefix, () => this.http(ctx).post<unknown>(this.paths.withdraw, body));
-    const result = this.mapped('withdraw', prefix, () =>
-      fromCashtimeWithdrawal(data, { amount: this.amountOf, status: (value) => this.withdrawalStatus(value), requestedAmount: input.amount }),
+    const answer = await this.exchange('withdraw', prefix, () => this.http(ctx).post(this.paths.withdraw, body), orRefusal(cashtimeCreatedWithdrawal));
+    const withdrawal = this.accepted('withdraw', prefix, answer);
+    return this.mapped('withdraw', prefix, () =>
+      fromCashtimeWithdrawal(withdrawal, { amount: this.amountOf, status: (value) => this.withdrawalStatus(value), requestedAmount: input.amount }),
     );
-    if (!result) throw this.unusable('withdraw', prefix, data, 'id do saque');
-    return result;
   }
 
   override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
     const prefix = this.prefixFor('getWithdraw');
-    const data = await this.exchange('getWithdraw', prefix, () => this.http(ctx).get<unknown>(fillPath(this.paths.getWithdraw, { id: withdrawId })));
-    const result = this.mapped('getWithdraw', prefix, () =>
-      fromCashtimeWithdrawal(data, { amount: this.amountOf, status: (value) => this.withdrawalStatus(value) }),
+    const answer = await this.exchange(
+      'getWithdraw',
+      prefix,
+      () => this.http(ctx).get(fillPath(this.paths.getWithdraw, { id: withdrawId })),
+      orRefusal(cashtimeWithdrawal),
     );
-    if (!result) throw this.unusable('getWithdraw', prefix, data, 'id ou status do saque');
+    const withdrawal = this.accepted('getWithdraw', prefix, answer);
+    const result = this.mapped('getWithdraw', prefix, () =>
+      fromCashtimeWithdrawal(withdrawal, { amount: this.amountOf, status: (value) => this.withdrawalStatus(value) }),
+    );
     return { ...result, withdrawId };
   }
 

@@ -1,12 +1,18 @@
 import type { Customer, TransactionInput, TransactionResult, TransactionStatus, WithdrawInput, WithdrawResult, WithdrawStatus } from '../../../domain/types.js';
 import { digitsOnly, lowerCaseCpfWhenExactly11Digits } from '../../../lib/documents.js';
 import { expiresAfter } from '../../../lib/expiry.js';
-import { isRecord } from '../../../lib/json.js';
 import { nationalPhoneDigits } from '../../../lib/phone.js';
 import { providerPixKey, type PixKeyType } from '../../../lib/pixKey.js';
-import { dateOf, idText, textOf } from '../../../lib/values.js';
+import { dateOf } from '../../../lib/values.js';
 import { CASHTIME_PIX_KEYS } from './member.js';
-import type { CashtimeCustomer, CashtimeOrder, CashtimeTransactionRequest, CashtimeWithdrawal, CashtimeWithdrawalRequest } from './wire.js';
+import type {
+  CashtimeCreatedOrder,
+  CashtimeCustomer,
+  CashtimeOrder,
+  CashtimeTransactionRequest,
+  CashtimeWithdrawal,
+  CashtimeWithdrawalRequest,
+} from './wire.js';
 
 /** Pure mappers of the platform's dialect: our input → their body, their body → our result. No HTTP, no clock, no logger. */
 
@@ -61,61 +67,43 @@ export function toCashtimeWithdrawal(input: WithdrawInput & { pixKey: string; pi
   };
 }
 
-/** The object, whether the platform answers it bare or inside `{ data: … }` (an envelope has no status of its own). */
-export function unwrapCashtime<T extends { data?: T }>(body: unknown): T {
-  if (!isRecord(body)) return {} as T;
-  return body.status === undefined && isRecord(body.data) ? (body.data as T) : (body as T);
-}
-
 /** What a response mapper needs of the member. */
 export interface CashtimeResponseTerms<S> {
   /** The member's unit → our integer cents; a RangeError for anything that is not an amount. */
-  amount: (value: unknown) => number;
-  status: (value: unknown) => S;
+  amount: (value: number | string) => number;
+  status: (value: string) => S;
 }
 
-const present = (value: unknown): boolean => value !== undefined && value !== null;
-
 /**
- * An order → our result, without the QR image. At creation (`created` given)
- * the order needs its id and may leave the status out (a new PIX charge is
- * PENDING); a read needs both. Undefined otherwise: the operation turns that
- * into an error, never a status. The expiry is the provider's, else, at
- * creation only, the member's PIX validity from the request's time.
+ * A parsed order → our result, without the QR image. At creation (`created`
+ * given) the status may have been left out (a new PIX charge is PENDING) and
+ * the amount falls back to the one asked for. The expiry is the provider's,
+ * else, at creation only, the member's PIX validity from the request's time.
  */
 export function fromCashtimeOrder(
-  body: unknown,
+  order: CashtimeOrder | CashtimeCreatedOrder,
   terms: CashtimeResponseTerms<TransactionStatus> & { created?: { amount: number; at: Date; pixSeconds: number } },
-): TransactionResult | undefined {
-  const order = unwrapCashtime<CashtimeOrder>(body);
-  const transactionId = idText(order.id) ?? idText(order.orderId);
-  const status = textOf(order.status);
-  if (!transactionId || (!status && !terms.created)) return undefined;
-  const pixCode = textOf(order.pix?.payload);
+): TransactionResult {
+  const pixCode = order.pix?.payload;
   const expiresAt = dateOf(order.pix?.expirationDate) ?? (terms.created ? expiresAfter(terms.created.at, terms.created.pixSeconds) : undefined);
   return {
     paymentMethod: 'PIX',
-    transactionId,
-    status: status ? terms.status(status) : 'PENDING',
-    amount: present(order.amount) ? terms.amount(order.amount) : (terms.created?.amount ?? 0),
+    transactionId: order.id,
+    status: order.status !== undefined ? terms.status(order.status) : 'PENDING',
+    amount: order.amount !== undefined ? terms.amount(order.amount) : (terms.created?.amount ?? 0),
     ...(pixCode ? { pixCode } : {}),
     ...(expiresAt ? { expiresAt } : {}),
   };
 }
 
-/**
- * A payout answer → our result. At creation (`requestedAmount` given) it needs
- * its id and may leave the status out (accepted: PENDING); a read needs both.
- */
-export function fromCashtimeWithdrawal(body: unknown, terms: CashtimeResponseTerms<WithdrawStatus> & { requestedAmount?: number }): WithdrawResult | undefined {
-  const withdrawal = unwrapCashtime<CashtimeWithdrawal>(body);
-  const withdrawId = idText(withdrawal.id) ?? idText(withdrawal.withdrawId);
-  const status = textOf(withdrawal.status);
-  const creating = terms.requestedAmount !== undefined;
-  if (!withdrawId || (!status && !creating)) return undefined;
+/** A parsed payout → our result. At creation (`requestedAmount` given) a status left out is PENDING (accepted), an amount left out the one asked for. */
+export function fromCashtimeWithdrawal(
+  withdrawal: CashtimeWithdrawal,
+  terms: CashtimeResponseTerms<WithdrawStatus> & { requestedAmount?: number },
+): WithdrawResult {
   return {
-    withdrawId,
-    amount: present(withdrawal.amount) ? terms.amount(withdrawal.amount) : (terms.requestedAmount ?? 0),
-    status: status ? terms.status(status) : 'PENDING',
+    withdrawId: withdrawal.id,
+    amount: withdrawal.amount !== undefined ? terms.amount(withdrawal.amount) : (terms.requestedAmount ?? 0),
+    status: withdrawal.status !== undefined ? terms.status(withdrawal.status) : 'PENDING',
   };
 }

@@ -1,7 +1,5 @@
 import { parseJsonObject } from '../../../lib/json.js';
-import { idText, textOf } from '../../../lib/values.js';
-import { unwrapCashtime } from './mappers.js';
-import type { CashtimeOrder, CashtimeWithdrawal } from './wire.js';
+import { cashtimeNotification } from './wire.js';
 
 export interface CashtimeNotification {
   kind: 'transaction' | 'withdrawal';
@@ -28,13 +26,11 @@ const TRANSACTION_EVENT = /^(transactions?|orders?|pix|payments?)([._:-].*)?$/i;
  * or a status cannot be used. Both give undefined.
  */
 export function parseCashtimeNotification(body: Buffer | string): CashtimeNotification | undefined {
-  const envelope = parseJsonObject(body);
-  if (!envelope) return undefined;
-  const event = envelope.type ?? envelope.event;
-  if (event !== undefined && (typeof event !== 'string' || !(WITHDRAWAL_EVENT.test(event) || TRANSACTION_EVENT.test(event)))) return undefined;
-  const object = unwrapCashtime<CashtimeOrder & CashtimeWithdrawal & { pixKey?: unknown }>(envelope);
-  const kind = (typeof event === 'string' && WITHDRAWAL_EVENT.test(event)) || textOf(object.pixKey) ? 'withdrawal' : 'transaction';
-  const id = idText(object.id) ?? (kind === 'withdrawal' ? idText(object.withdrawId) : idText(object.orderId));
-  const status = textOf(object.status);
-  return id && status ? { kind, id, status } : undefined;
+  const parsed = cashtimeNotification.safeParse(parseJsonObject(body));
+  if (!parsed.success) return undefined;
+  const { event, ...object } = parsed.data;
+  if (event !== undefined && !(WITHDRAWAL_EVENT.test(event) || TRANSACTION_EVENT.test(event))) return undefined;
+  const kind = (event !== undefined && WITHDRAWAL_EVENT.test(event)) || object.pixKey ? 'withdrawal' : 'transaction';
+  const id = object.id ?? (kind === 'withdrawal' ? object.withdrawId : object.orderId);
+  return id ? { kind, id, status: object.status } : undefined;
 }
