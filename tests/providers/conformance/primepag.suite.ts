@@ -9,9 +9,7 @@ import {
   PRIMEPAG_PAYMENT_STATUSES,
   PRIMEPAG_QR_CODE_STATUSES,
   PrimePagAdapter,
-  type Payment,
   type PrimePagMember,
-  type QrCode,
 } from '../../../server/providers/families/primepag/index.js';
 import { fillPath } from '../../../server/providers/kit/declaration.js';
 import { brCodeCrcIsValid } from '../../support/brCode.js';
@@ -37,6 +35,24 @@ const PAYOUT_CENTS = 1050;
 
 /** Canned answers keep the fields the platform sends that the family does not read. */
 type MoreFields = Record<string, unknown>;
+
+/** The platform's answers as its public integrations read them (what the fake sends, not what the adapter parses). */
+interface QrCode {
+  reference_code?: string;
+  external_reference?: string;
+  content?: string;
+  image_base64?: string | null;
+  status?: string;
+  value_cents?: number | string;
+  payment_date?: string;
+  expires_at?: string;
+}
+interface Payment {
+  reference_code?: string;
+  id?: string | number;
+  status?: string;
+  value_cents?: number | string;
+}
 
 /** The answers the suite's fake gives; a member passes those its brand gives differently. */
 export interface PrimePagAnswers {
@@ -223,7 +239,7 @@ export function primePagConformance(member: PrimePagMember, fixtures: PrimePagFi
       h.fake.expect({ method: 'POST', path: paths.qrCodes, reply: { status: 201, body: { qrcode: { ...qrcode, content: undefined } } } });
       expect(await failure(h.adapter.createTransaction(h.ctx, charge))).toEqual({
         code: 'UNAVAILABLE',
-        message: failureMessage.CREATE_TRANSACTION('resposta do provedor sem qrcode com reference_code e content'),
+        message: failureMessage.CREATE_TRANSACTION('resposta do provedor em formato inesperado (content: esperado string)'),
       });
     });
 
@@ -329,7 +345,16 @@ export function primePagConformance(member: PrimePagMember, fixtures: PrimePagFi
         withToken();
         h.fake.expect({ ...request, reply: { body } });
         const { code, message } = await failure(call());
-        expect([code, message.startsWith(`${prefix}: resposta do provedor sem `)]).toEqual(['UNAVAILABLE', true]);
+        expect([code, message.startsWith(`${prefix}: resposta do provedor em formato inesperado (`)]).toEqual(['UNAVAILABLE', true]);
+      });
+
+      it('an amount that is no whole number of cents is UNAVAILABLE, never INTERNAL and never a status', async () => {
+        withToken();
+        h.fake.expect({ method: 'GET', path: qrCodePath, reply: { body: { ...answers.paidQrCode, value_cents: 1990.5 } } });
+        expect(await failure(h.adapter.getTransaction(h.ctx, referenceCode))).toEqual({
+          code: 'UNAVAILABLE',
+          message: `${FAILURE_PREFIXES.GET_TRANSACTION}: resposta do provedor sem value_cents em centavos`,
+        });
       });
     });
 

@@ -10,6 +10,7 @@ import { fromCreatedQrCode, fromPayment, fromQrCode, toPaymentRequest, toQrCodeR
 import { PRIMEPAG_CREDENTIALS, PRIMEPAG_PATHS, PRIMEPAG_PIX_KEY_STYLE, type PrimePagMember, type PrimePagPaths } from './member.js';
 import { primePagNotificationKey, readPrimePagNotification } from './notifications.js';
 import { PRIMEPAG_PAYMENT_STATUSES, PRIMEPAG_QR_CODE_STATUSES } from './statuses.js';
+import { primePagCreatedQrCode, primePagPayment, primePagQrCode } from './wire.js';
 
 /**
  * The PrimePag platform (DESIGN §3; spec doc 2 §4/§7 for ZENDRY; research
@@ -43,7 +44,8 @@ export class PrimePagAdapter extends DeclaredAdapter<PrimePagMember> {
   }
 
   private terms<S>(status: (value: string) => S, requestedAmount?: number) {
-    return { status, amount: (value: unknown) => this.fromProviderAmount(value), requestedAmount };
+    // An amount the schema let through that is still no amount in cents (12.5) makes the answer unusable: never a guess, never INTERNAL.
+    return { status, amount: (value: number | string) => this.amountOr(value, undefined, 'value_cents em centavos'), requestedAmount };
   }
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
@@ -51,7 +53,7 @@ export class PrimePagAdapter extends DeclaredAdapter<PrimePagMember> {
     const prefix = this.prefixFor('createTransaction');
     const expiresAt = this.expiresAt(this.pixExpirySeconds);
     const body = toQrCodeRequest(input, { valueCents: this.toProviderAmount(input.amount), expirySeconds: this.pixExpirySeconds });
-    const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(this.paths.qrCodes, body));
+    const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post(this.paths.qrCodes, body), primePagCreatedQrCode);
     const result = this.mapped('createTransaction', prefix, () =>
       fromCreatedQrCode(answer, { ...this.terms((value) => this.transactionStatus(value), input.amount), expiresAt }),
     );
@@ -61,7 +63,7 @@ export class PrimePagAdapter extends DeclaredAdapter<PrimePagMember> {
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const prefix = this.prefixFor('getTransaction');
-    const answer = await this.exchange('getTransaction', prefix, () => this.http(ctx).get<unknown>(fillPath(this.paths.qrCode, { id: transactionId })));
+    const answer = await this.exchange('getTransaction', prefix, () => this.http(ctx).get(fillPath(this.paths.qrCode, { id: transactionId })), primePagQrCode);
     const result = this.mapped('getTransaction', prefix, () =>
       fromQrCode(
         answer,
@@ -86,7 +88,7 @@ export class PrimePagAdapter extends DeclaredAdapter<PrimePagMember> {
         style: this.declaration.pixKeyStyle ?? PRIMEPAG_PIX_KEY_STYLE,
       },
     );
-    const answer = await this.exchange('withdraw', prefix, () => this.http(ctx).post<unknown>(this.paths.payments, body));
+    const answer = await this.exchange('withdraw', prefix, () => this.http(ctx).post(this.paths.payments, body), primePagPayment);
     return this.mapped('withdraw', prefix, () =>
       fromPayment(
         answer,

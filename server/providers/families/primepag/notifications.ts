@@ -1,7 +1,6 @@
 import type { TransactionStatus, WebhookResult, WithdrawStatus } from '../../../domain/types.js';
-import { isRecord, parseJsonObject } from '../../../lib/json.js';
-import { textOf } from '../../../lib/values.js';
-import type { NotificationType, PrimePagNotification } from './wire.js';
+import { parseJsonObject } from '../../../lib/json.js';
+import { primePagNotification, type NotificationType } from './wire.js';
 
 export interface ParsedNotification {
   type: NotificationType;
@@ -10,8 +9,6 @@ export interface ParsedNotification {
   /** The status as sent. */
   status: string;
 }
-
-const TYPES: ReadonlySet<string> = new Set<NotificationType>(['pix_qrcode', 'pix_payment']);
 
 /**
  * A delivery `{notification_type, message{reference_code, status, …}, md5}`
@@ -28,13 +25,9 @@ const TYPES: ReadonlySet<string> = new Set<NotificationType>(['pix_qrcode', 'pix
  * signature. The gateway confirms a charge's status with GET /v1/pix/qrcodes/{id}.
  */
 export function parsePrimePagNotification(body: Buffer | string): ParsedNotification | undefined {
-  const delivery = parseJsonObject(body) as PrimePagNotification | undefined;
-  const type = textOf(delivery?.notification_type);
-  if (!delivery || !type || !TYPES.has(type) || !isRecord(delivery.message)) return undefined;
-  const referenceCode = textOf(delivery.message.reference_code);
-  const status = textOf(delivery.message.status);
-  if (!referenceCode || !status) return undefined;
-  return { type: type as NotificationType, referenceCode, status };
+  const delivery = primePagNotification.safeParse(parseJsonObject(body));
+  if (!delivery.success) return undefined;
+  return { type: delivery.data.notification_type, referenceCode: delivery.data.message.reference_code, status: delivery.data.message.status };
 }
 
 /**

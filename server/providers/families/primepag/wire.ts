@@ -1,8 +1,13 @@
 /**
  * The PrimePag platform's shapes (provider research, "G-B" and "PRIMEPAG and
  * ZENDRY": public integrations of both brands), snake_case, amounts in
- * integer cents (`value_cents`). The spec shows paths only.
+ * integer cents (`value_cents`). The spec shows paths only. Answers and
+ * notifications are zod schemas (issue 27 §1): one they refuse is a bad answer
+ * (UNAVAILABLE) or an ignored delivery, never a status.
  */
+
+import { z } from 'zod';
+import { absentable, wireAmount, wireId, wireStatus, wireText } from '../../kit/answers.js';
 
 /** Body of POST /v1/pix/qrcodes. */
 export interface QrCodeRequest {
@@ -14,24 +19,6 @@ export interface QrCodeRequest {
   expiration_time: number;
   /** The caller's order id. */
   external_reference?: string;
-}
-
-/** A QR code: the answer of POST /v1/pix/qrcodes (inside `qrcode`) and of GET /v1/pix/qrcodes/{id}. */
-export interface QrCode {
-  reference_code?: string;
-  external_reference?: string;
-  /** The copy-and-paste BR Code. */
-  content?: string;
-  image_base64?: string | null;
-  status?: string;
-  value_cents?: number | string;
-  payment_date?: string;
-  expires_at?: string;
-}
-
-/** POST answers `{qrcode: {…}}`; integrations read GET both wrapped and bare. */
-export interface QrCodeAnswer extends QrCode {
-  qrcode?: QrCode;
 }
 
 export type PixKeyTypeName = 'cpf' | 'cnpj' | 'email' | 'phone' | 'token';
@@ -46,28 +33,61 @@ export interface PaymentRequest {
   authorized: true;
 }
 
-/** A payout: the answer of POST /v1/pix/payments (inside `payment`) and the pix_payment notification's message. */
-export interface Payment {
-  reference_code?: string;
-  id?: string | number;
-  status?: string;
-  value_cents?: number | string;
-  end_to_end?: string;
-  cancellation_reason?: string;
+// ---------------------------------------------------------------- answers
+
+/** The object of an answer, wrapped in `key` (`qrcode`, `payment`) or bare. */
+function wrappedIn<T extends z.ZodType>(key: 'qrcode' | 'payment', object: T) {
+  const wrapper = z.object({ [key]: z.record(z.string(), z.unknown()) });
+  return z.preprocess((body) => {
+    const wrapped = wrapper.safeParse(body);
+    return wrapped.success ? wrapped.data[key] : body;
+  }, object);
 }
 
-export interface PaymentAnswer extends Payment {
-  payment?: Payment;
-}
+const qrCodeFields = {
+  reference_code: absentable(wireText),
+  /** The copy-and-paste BR Code (the platform's image_base64 is not read: the gateway draws its own). */
+  content: absentable(wireText),
+  status: absentable(wireStatus),
+  value_cents: absentable(wireAmount),
+  expires_at: absentable(wireText),
+};
 
-export type NotificationType = 'pix_qrcode' | 'pix_payment';
+/** The answer of POST /v1/pix/qrcodes (`{qrcode: {…}}`): a QR code with its reference_code and BR Code (a charge nobody can pay is no charge). */
+export const primePagCreatedQrCode = wrappedIn('qrcode', z.object({ ...qrCodeFields, reference_code: wireText, content: wireText }));
+export type PrimePagCreatedQrCode = z.output<typeof primePagCreatedQrCode>;
+
+/** The answer of GET /v1/pix/qrcodes/{id}, wrapped or bare (integrations read both): a QR code with its status. */
+export const primePagQrCode = wrappedIn('qrcode', z.object({ ...qrCodeFields, status: wireStatus }));
+export type PrimePagQrCode = z.output<typeof primePagQrCode>;
 
 /**
- * A delivery: `{notification_type, message{reference_code, value_cents,
- * status, end_to_end, …}, md5}`. The `md5` field is not read (see notifications.ts).
+ * The answer of POST /v1/pix/payments (`{payment: {…}}`): the payout, named by
+ * its reference_code (as the pix_payment notification names it), else by the
+ * platform's `id`; one of them is required.
  */
-export interface PrimePagNotification {
-  notification_type?: NotificationType | string;
-  message?: { reference_code?: string; value_cents?: number | string; status?: string; end_to_end?: string; payment_date?: string };
-  md5?: string;
-}
+export const primePagPayment = wrappedIn(
+  'payment',
+  z
+    .object({ reference_code: absentable(wireText), id: absentable(wireId), status: absentable(wireStatus), value_cents: absentable(wireAmount) })
+    .transform(({ reference_code, id, ...payment }, ctx) => {
+      const paymentId = reference_code ?? id;
+      if (paymentId !== undefined) return { ...payment, id: paymentId };
+      ctx.addIssue({ code: 'custom', path: ['reference_code'], message: 'reference_code ausente' });
+      return z.NEVER;
+    }),
+);
+export type PrimePagPayment = z.output<typeof primePagPayment>;
+
+export const NOTIFICATION_TYPES = ['pix_qrcode', 'pix_payment'] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+/**
+ * A delivery `{notification_type, message{reference_code, value_cents, status,
+ * end_to_end, …}, md5}` of a type the gateway reads, with the reference_code
+ * and status it needs. The `md5` field is not read (see notifications.ts).
+ */
+export const primePagNotification = z.object({
+  notification_type: z.enum(NOTIFICATION_TYPES),
+  message: z.object({ reference_code: wireText, status: wireStatus }),
+});
