@@ -76,6 +76,14 @@ describe('SYNCPAY (spec doc 3, group 3; Syncpay documentation)', () => {
       expect((await failure(h.adapter.getTransaction(h.ctx, 'sp_1'))).code).toBe('UNAVAILABLE');
     });
 
+    it('an amount that is no amount in reais is UNAVAILABLE, never INTERNAL', async () => {
+      h.fake.expect({ method: 'GET', path: '/s1/getTransaction/api/getTransactionStatus.php', reply: { body: { status: 'paid', amount: 1e21 } } });
+      expect(await failure(h.adapter.getTransaction(h.ctx, 'sp_1'))).toEqual({
+        code: 'UNAVAILABLE',
+        message: 'Erro ao buscar transação: resposta do provedor sem valor legível',
+      });
+    });
+
     it("reads Portuguese 'situacao' and 'valor' at the top level", async () => {
       h.fake.expect({ method: 'GET', path: '/s1/getTransaction/api/getTransactionStatus.php', reply: { body: { situacao: 'paid', valor: '19.90' } } });
       expect(await h.adapter.getTransaction(h.ctx, 'sp_1')).toEqual({ paymentMethod: 'PIX', transactionId: 'sp_1', status: 'APPROVED', amount: 1990 });

@@ -113,7 +113,8 @@ export class SyncpayAdapter extends DeclaredAdapter {
       paymentMethod: 'PIX',
       transactionId,
       status: this.transactionStatus(answer.status),
-      amount: answer.amount === undefined ? 0 : this.fromProviderAmount(answer.amount),
+      // An amount the schema let through that is still no amount in reais (1e21) is an unusable answer, never INTERNAL.
+      amount: this.amountOr(answer.amount, 0, 'valor legível'),
     }));
   }
 }
