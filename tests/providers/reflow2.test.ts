@@ -206,6 +206,22 @@ describe('REFLOW2 (spec doc 3, group 4), a bespoke adapter', () => {
   });
 
   it.each([
+    ['an id of the wrong type', { transactionId: { id: 1 }, qrCode: '000201', status: 0 }, 'transactionId'],
+    ['a status that is an object', { transactionId: 'tx-1', qrCode: '000201', status: { code: 1 } }, 'status'],
+    ['a fractional status code', { data: { transactionId: 'tx-1', qrCode: '000201', status: 1.5 } }, 'status'],
+    ['no copy-and-paste code', { transactionId: 'tx-1', status: 0 }, 'qrCode'],
+  ])('an answer with %s is the kit bad answer under each prefix, never a status', async (_label, body, field) => {
+    const badAnswer = expect.stringContaining(`resposta do provedor em formato inesperado (${field}`);
+    h.fake.expect({ method: 'POST', path: '/transaction/qrcode/cashin', reply: { body } });
+    expect(await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).toEqual({ code: 'UNAVAILABLE', message: badAnswer });
+    if (field === 'qrCode') return;
+    h.fake.expect({ method: 'GET', path: '/transaction/get/by/id/tx-1', reply: { body } });
+    expect(await failure(h.adapter.getTransaction(h.ctx, 'tx-1'))).toEqual({ code: 'UNAVAILABLE', message: badAnswer });
+    h.fake.expect({ method: 'POST', path: '/transaction/cashout', reply: { body } });
+    expect(await failure(h.adapter.withdraw(h.ctx, PAYOUT))).toEqual({ code: 'UNAVAILABLE', message: badAnswer });
+  });
+
+  it.each([
     ['cashin', 'created', { type: 'TRANSACTION', status: 'PENDING' }],
     ['cashin', 'paid', { type: 'TRANSACTION', status: 'APPROVED' }],
     ['cashin', 'infraction', { type: 'TRANSACTION', status: 'APPROVED' }],

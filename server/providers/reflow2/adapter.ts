@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import type {
   TransactionInput,
   TransactionResult,
@@ -10,15 +11,14 @@ import type {
 } from '../../domain/types.js';
 import { digitsOnly } from '../../lib/documents.js';
 import { invalidArgument } from '../../lib/errors.js';
-import { ProviderCallError } from '../../lib/http/index.js';
-import { isRecord, parseJsonObject } from '../../lib/json.js';
+import { parseJsonObject } from '../../lib/json.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
 import { normalizePixKey, type PixKeyType } from '../../lib/pixKey.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { statusTable } from '../../lib/statusTable.js';
-import { idText, textOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
+import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
 import { DeclaredAdapter, type ObjectNotification } from '../kit/declaredAdapter.js';
 
 /**
@@ -165,34 +165,64 @@ export const REFLOW2_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>(
   'PENDING',
 );
 
-// ---------------------------------------------------------------- response mappers
+// ---------------------------------------------------------------- wire: answers and notifications
 
-/** A status as text: F6 sends codes as numbers or strings ("0"). */
-const statusText = (value: unknown): string | undefined => (typeof value === 'number' && Number.isInteger(value) ? String(value) : textOf(value));
+/** A status as text: F6 sends codes as numbers or strings ("0"), webhook words as text. */
+const reflowStatus = z.union([wireStatus, z.number().int().transform(String)]);
 
-/** The object an answer carries, bare or under `data`; undefined without a transactionId. */
-function reflowObject(answer: unknown): (Record<string, unknown> & { id: string }) | undefined {
-  const object = isRecord(answer) && isRecord(answer.data) ? answer.data : answer;
-  if (!isRecord(object)) return undefined;
-  const id = idText(object.transactionId) ?? idText(object.id);
-  return id ? { ...object, id } : undefined;
+/** An envelope `{ data: {…} }`: the object is its `data`. */
+const reflowEnvelope = z.object({ data: z.record(z.string(), z.unknown()) });
+
+const objectFields = {
+  transactionId: absentable(wireId),
+  id: absentable(wireId),
+  status: absentable(reflowStatus),
+  value: absentable(wireAmount),
+  qrCode: absentable(wireText),
+};
+
+/** The object an answer carries, bare or under `data`, named by its transactionId (else `id`); one of them is required. */
+function reflowObject<T extends z.ZodType<{ transactionId?: string; id?: string }>>(object: T) {
+  return z.preprocess(
+    (answer) => {
+      const envelope = reflowEnvelope.safeParse(answer);
+      return envelope.success ? envelope.data.data : answer;
+    },
+    object.transform((value, ctx) => {
+      const id = value.transactionId ?? value.id;
+      if (id !== undefined) return { ...value, id };
+      ctx.addIssue({ code: 'custom', path: ['transactionId'], message: 'transactionId ausente' });
+      return z.NEVER;
+    }),
+  );
 }
+
+/** The answer of POST /transaction/qrcode/cashin: the charge's id and its copy-and-paste code (a charge nobody can pay is no charge). */
+export const reflow2CashIn = reflowObject(z.object({ ...objectFields, qrCode: wireText }));
+
+/** The answer of GET /transaction/get/by/id/{id} (a charge or a payout) and of POST /transaction/cashout: an id and a status. */
+export const reflow2Transaction = reflowObject(z.object({ ...objectFields, status: reflowStatus }));
+export type Reflow2Transaction = z.output<typeof reflow2Transaction>;
+
+/** A webhook `{transactionId, object cashin|transfer, status, …}`; any other object is not one the gateway reads. */
+export const reflow2Notification = z.object({
+  transactionId: wireId,
+  status: reflowStatus,
+  object: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(['cashin', 'transfer'])),
+});
 
 /** A webhook: `object` cashin is a charge, transfer a payout; undefined without an id, a status or a known object. */
 export function readReflow2Notification(body: Buffer): ObjectNotification | undefined {
-  const event = parseJsonObject(body);
-  const id = idText(event?.transactionId);
-  const status = statusText(event?.status);
-  const object = textOf(event?.object)?.toLowerCase();
-  if (!id || !status || (object !== 'cashin' && object !== 'transfer')) return undefined;
-  return { kind: object === 'transfer' ? 'withdrawal' : 'transaction', id, status };
+  const event = reflow2Notification.safeParse(parseJsonObject(body));
+  if (!event.success) return undefined;
+  return { kind: event.data.object === 'transfer' ? 'withdrawal' : 'transaction', id: event.data.transactionId, status: event.data.status };
 }
 
 // ---------------------------------------------------------------- operations
-
-const unusable = (what: string): never => {
-  throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`);
-};
 
 export class Reflow2Adapter extends DeclaredAdapter {
   constructor(declaration: ProviderDeclaration = REFLOW2, runtime: AdapterRuntime = {}) {
@@ -208,52 +238,56 @@ export class Reflow2Adapter extends DeclaredAdapter {
     const prefix = this.prefixFor('createTransaction');
     const expiresAt = this.expiresAt(this.pixExpirySeconds);
     const body = toCashIn(input, { amount: this.toProviderAmount(input.amount), orderId: input.orderId ?? randomUUID(), postbackUrl: ctx.notificationUrl });
-    const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(REFLOW2_PATHS.cashIn, body));
-    const result = this.mapped('createTransaction', prefix, (): TransactionResult => {
-      const charge = reflowObject(answer) ?? unusable('transactionId da cobrança');
-      const pixCode = textOf(charge.qrCode) ?? unusable('qrCode da cobrança');
-      // A charge just created has not been paid: PENDING until a notification or a read says otherwise.
-      return { paymentMethod: 'PIX', transactionId: charge.id, status: 'PENDING', amount: input.amount, pixCode, expiresAt };
-    });
-    return withPixQrImage(result);
+    const charge = await this.exchange('createTransaction', prefix, () => this.http(ctx).post(REFLOW2_PATHS.cashIn, body), reflow2CashIn);
+    // A charge just created has not been paid: PENDING until a notification or a read says otherwise.
+    return withPixQrImage({ paymentMethod: 'PIX', transactionId: charge.id, status: 'PENDING', amount: input.amount, pixCode: charge.qrCode, expiresAt });
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const prefix = this.prefixFor('getTransaction');
-    const answer = await this.exchange('getTransaction', prefix, () => this.http(ctx).get<unknown>(fillPath(REFLOW2_PATHS.byId, { id: transactionId })));
+    const charge = await this.exchange(
+      'getTransaction',
+      prefix,
+      () => this.http(ctx).get(fillPath(REFLOW2_PATHS.byId, { id: transactionId })),
+      reflow2Transaction,
+    );
     return this.mapped('getTransaction', prefix, (): TransactionResult => {
-      const charge = reflowObject(answer) ?? unusable('transactionId da cobrança');
-      const status = statusText(charge.status) ?? unusable('status da cobrança');
       const amount = this.amountOr(charge.value, 0, 'valor legível da cobrança');
-      const pixCode = textOf(charge.qrCode);
       // The id asked for stays the id, whatever the answer echoes.
-      return { paymentMethod: 'PIX', transactionId, status: this.transactionStatus(status), amount, ...(pixCode ? { pixCode } : {}) };
+      return {
+        paymentMethod: 'PIX',
+        transactionId,
+        status: this.transactionStatus(charge.status),
+        amount,
+        ...(charge.qrCode ? { pixCode: charge.qrCode } : {}),
+      };
     });
   }
 
-  private payout(operation: 'withdraw' | 'getWithdraw', answer: unknown, fallback: { id?: string; amount?: number }): WithdrawResult {
-    return this.mapped(operation, this.prefixFor(operation), () => {
-      const payout = reflowObject(answer) ?? unusable('transactionId do saque');
-      const status = statusText(payout.status) ?? unusable('status do saque');
-      return {
-        withdrawId: fallback.id ?? payout.id,
-        status: this.withdrawalStatus(status),
-        amount: this.amountOr(payout.value, fallback.amount, 'valor do saque'),
-      };
-    });
+  private payout(operation: 'withdraw' | 'getWithdraw', payout: Reflow2Transaction, fallback: { id?: string; amount?: number }): WithdrawResult {
+    return this.mapped(operation, this.prefixFor(operation), () => ({
+      withdrawId: fallback.id ?? payout.id,
+      status: this.withdrawalStatus(payout.status),
+      amount: this.amountOr(payout.value, fallback.amount, 'valor do saque'),
+    }));
   }
 
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
     const payout = this.pixPayout(input);
     const orderId = input.withdrawReference?.trim() || input.idempotencyKey || randomUUID();
     const body = toCashOut(payout, { amount: this.toProviderAmount(input.amount), orderId, postbackUrl: ctx.notificationUrl });
-    const answer = await this.exchange('withdraw', this.prefixFor('withdraw'), () => this.cashOutHttp(ctx).post<unknown>(REFLOW2_PATHS.cashOut, body));
+    const answer = await this.exchange(
+      'withdraw',
+      this.prefixFor('withdraw'),
+      () => this.cashOutHttp(ctx).post(REFLOW2_PATHS.cashOut, body),
+      reflow2Transaction,
+    );
     return this.payout('withdraw', answer, { amount: input.amount });
   }
 
   override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
     const path = fillPath(REFLOW2_PATHS.byId, { id: withdrawId });
-    const answer = await this.exchange('getWithdraw', this.prefixFor('getWithdraw'), () => this.cashOutHttp(ctx).get<unknown>(path));
+    const answer = await this.exchange('getWithdraw', this.prefixFor('getWithdraw'), () => this.cashOutHttp(ctx).get(path), reflow2Transaction);
     return this.payout('getWithdraw', answer, { id: withdrawId });
   }
 
