@@ -259,13 +259,16 @@ describe('WITETEC (spec doc 3, group 3), a bespoke adapter', () => {
     );
 
     it.each([
-      ['an unreadable amount', 'R$ 19,90'],
-      ['no amount (a read has no amount asked for to fall back on)', undefined],
-    ])('a read with %s is UNAVAILABLE', async (_label, amount) => {
-      h.fake.expect({ method: 'GET', path: '/transactions/pix/wt-1', reply: { body: charge('PAID', { amount }) } });
+      ['an unreadable amount', 'R$ 19,90', 'resposta do provedor em formato inesperado (amount: invalid_format)'],
+      ['no amount (a read has no amount asked for to fall back on)', undefined, 'resposta do provedor sem valor da transação'],
+      ['an id of the wrong type', 1990, 'resposta do provedor em formato inesperado (id: invalid_union)', { id: { value: 'wt-1' } }],
+      ['a status of the wrong type', 1990, 'resposta do provedor em formato inesperado (status: esperado string)', { status: 7 }],
+      ['a pix that is not an object', 1990, 'resposta do provedor em formato inesperado (pix: esperado object)', { pix: 'x' }],
+    ])('a read with %s is UNAVAILABLE', async (_label, amount, text, more: object = {}) => {
+      h.fake.expect({ method: 'GET', path: '/transactions/pix/wt-1', reply: { body: charge('PAID', { amount, ...more }) } });
       expect(await failure(h.adapter.getTransaction(h.ctx, 'wt-1'))).toEqual({
         code: 'UNAVAILABLE',
-        message: failureMessage.GET_TRANSACTION('resposta do provedor sem valor da transação'),
+        message: failureMessage.GET_TRANSACTION(text),
       });
     });
 

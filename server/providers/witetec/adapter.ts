@@ -1,19 +1,20 @@
 import type { Operation, TransactionInput, TransactionResult, WebhookResult, WithdrawInput, WithdrawResult } from '../../domain/types.js';
 import { digitsOnly, inferDocumentType } from '../../lib/documents.js';
-import { ProviderCallError } from '../../lib/http/index.js';
-import { isRecord, parseJsonObject } from '../../lib/json.js';
+import { z } from 'zod';
+import { parseJsonObject } from '../../lib/json.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
 import { providerPixKey, type PixKeyStyle } from '../../lib/pixKey.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { catalogueError } from '../../lib/providerMessages.js';
 import { declaredStatusTable } from '../../lib/statusTable.js';
-import { dateOf, idText, textOf } from '../../lib/values.js';
+import { dateOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AccountSettings, type AdapterContext, type IncomingNotification } from '../adapter.js';
 import { toApiItems } from '../families/transactionsApi/mappers.js';
 import { COMMON_WITHDRAWAL_STATUSES, DOC3_COMMON_STATUSES } from '../kit/commonStatuses.js';
 import { credentialPart, parseCredentials, type CredentialLayout } from '../kit/credentials.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
-import type { ObjectNotification } from '../kit/declaredAdapter.js';
+import { absentable, parseAnswer, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
+import { unusableAnswer, type ObjectNotification } from '../kit/declaredAdapter.js';
 import { LoginTokenAdapter, type LoginStyle } from '../kit/loginSession.js';
 
 /**
@@ -39,8 +40,8 @@ import { LoginTokenAdapter, type LoginStyle } from '../kit/loginSession.js';
  * is the gateway's decision (docs/decisions.md): the card charge carries the
  * encrypted card as `card{hash}` (the ShieldHelper mechanism, research F1).
  *
- * Read top to bottom: declaration → wire shapes → request mappers → status
- * tables → response mapper → notifications → the operations.
+ * Read top to bottom: declaration → request shapes → request mappers → status
+ * tables → answers and notifications (schemas) → the operations.
  */
 
 // ---------------------------------------------------------------- declaration
@@ -89,7 +90,7 @@ export const WITETEC_PUBLIC_PATHS = { create: '/transactions', read: '/transacti
 /** Phone keys as digits; RANDOM is EVP (the SDK's PixKeyType). */
 export const WITETEC_PIX_KEYS: PixKeyStyle = { randomAs: 'EVP' };
 
-// ---------------------------------------------------------------- wire shapes
+// ---------------------------------------------------------------- request shapes
 
 export interface WitetecChargeRequest {
   amount: number;
@@ -108,15 +109,6 @@ export interface WitetecPayoutRequest {
   pixKey: string;
   pixKeyType: string;
   method: 'PIX';
-}
-
-/** A charge or a payout inside the `{status, data}` envelope. */
-export interface WitetecObject {
-  id?: string | number;
-  amount?: number | string;
-  status?: string;
-  method?: string;
-  pix?: { copyPaste?: string; qrcode?: string; expirationDate?: string };
 }
 
 // ---------------------------------------------------------------- request mappers
@@ -177,27 +169,31 @@ export const WITETEC_STATUSES = declaredStatusTable(DOC3_COMMON_STATUSES, {
  */
 export const WITETEC_WITHDRAWAL_STATUSES = declaredStatusTable(COMMON_WITHDRAWAL_STATUSES, { overrides: { refunded: 'REJECTED', blocked: 'PENDING' } });
 
-// ---------------------------------------------------------------- response mapper
+// ---------------------------------------------------------------- wire: answers and notifications
 
-const unusable = (what: string): never => {
-  throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `resposta do provedor sem ${what}`);
-};
+/** The `{status, data}` envelope: the object is its `data`. */
+const witetecEnvelope = z.object({ data: z.record(z.string(), z.unknown()) });
 
-/** The object in the `{status, data}` envelope (or bare); undefined without an id and a status. */
-export function witetecObject(answer: unknown): (WitetecObject & { id: string; status: string }) | undefined {
-  if (!isRecord(answer)) return undefined;
-  const object = (isRecord(answer.data) ? answer.data : answer) as WitetecObject;
-  const id = idText(object.id);
-  const status = textOf(object.status);
-  return id && status ? { ...object, id, status } : undefined;
-}
+const witetecPix = z.object({ copyPaste: absentable(wireText), qrcode: absentable(wireText), expirationDate: absentable(wireText) });
+
+/** A charge or a payout, inside the `{status, data}` envelope or bare: its id and status required. */
+export const witetecObject = z.preprocess(
+  (answer) => {
+    const envelope = witetecEnvelope.safeParse(answer);
+    return envelope.success ? envelope.data.data : answer;
+  },
+  z.object({ id: wireId, status: wireStatus, amount: absentable(wireAmount), method: absentable(wireText), pix: absentable(witetecPix) }),
+);
+export type WitetecObject = z.output<typeof witetecObject>;
 
 /** The BR Code: `pix.copyPaste`, else `pix.qrcode` when it is one (a BR Code starts with its format indicator '0002'). */
 function pixCodeOf(object: WitetecObject): string | undefined {
-  const pix = isRecord(object.pix) ? object.pix : undefined;
-  const qrcode = textOf(pix?.qrcode);
-  return textOf(pix?.copyPaste) ?? (qrcode?.startsWith('0002') ? qrcode : undefined);
+  const qrcode = object.pix?.qrcode;
+  return object.pix?.copyPaste ?? (qrcode?.startsWith('0002') ? qrcode : undefined);
 }
+
+/** A flat webhook event `{eventType, id, …}`. */
+export const witetecNotification = z.object({ eventType: wireText, id: wireId });
 
 // ---------------------------------------------------------------- notifications
 
@@ -209,10 +205,9 @@ const WITHDRAWAL_EVENTS = ['PENDING', 'APPROVED', 'REJECTED', 'PROCESSING', 'PAI
 
 /** A flat event `{eventType, id, …}`: its kind and status are the event type's (TRANSACTION_PAID: a charge, PAID). */
 export function readWitetecNotification(body: Buffer): ObjectNotification | undefined {
-  const event = parseJsonObject(body);
-  const eventType = textOf(event?.eventType);
-  const id = idText(event?.id);
-  if (!eventType || !id) return undefined;
+  const event = witetecNotification.safeParse(parseJsonObject(body));
+  if (!event.success) return undefined;
+  const { eventType, id } = event.data;
   if (TRANSACTION_EVENTS.includes(eventType)) return { kind: 'transaction', id, status: eventType.slice('TRANSACTION_'.length) };
   if (WITHDRAWAL_EVENTS.includes(eventType)) return { kind: 'withdrawal', id, status: eventType.slice('WITHDRAWAL_'.length) };
   return undefined;
@@ -240,13 +235,12 @@ export class WitetecAdapter extends LoginTokenAdapter<WitetecDeclaration> {
     return { path: this.loginPath, body: { email, password } };
   }
 
-  private charge(operation: Operation, answer: unknown, requested?: number): TransactionResult {
+  private charge(operation: Operation, object: WitetecObject, requested?: number): TransactionResult {
     return this.mapped(operation, this.prefixFor(operation), () => {
-      const object = witetecObject(answer) ?? unusable('id ou status da transação');
       const pixCode = pixCodeOf(object);
-      const expiresAt = dateOf(isRecord(object.pix) ? object.pix.expirationDate : undefined);
+      const expiresAt = dateOf(object.pix?.expirationDate);
       return {
-        paymentMethod: textOf(object.method)?.toUpperCase() === 'CREDIT_CARD' ? 'CREDIT_CARD' : 'PIX',
+        paymentMethod: object.method?.toUpperCase() === 'CREDIT_CARD' ? 'CREDIT_CARD' : 'PIX',
         transactionId: object.id,
         status: this.transactionStatus(object.status),
         amount: this.amountOr(object.amount, requested, 'valor da transação'),
@@ -256,9 +250,10 @@ export class WitetecAdapter extends LoginTokenAdapter<WitetecDeclaration> {
     });
   }
 
+  /** A payout answer (the login session's exchange hands it back unread): parsed here, under the operation's prefix. */
   private payout(operation: Operation, answer: unknown, requested?: number): WithdrawResult {
     return this.mapped(operation, this.prefixFor(operation), () => {
-      const object = witetecObject(answer) ?? unusable('id ou status do saque');
+      const object = parseAnswer(witetecObject, answer);
       return { withdrawId: object.id, status: this.withdrawalStatus(object.status), amount: this.amountOr(object.amount, requested, 'valor do saque') };
     });
   }
@@ -269,11 +264,11 @@ export class WitetecAdapter extends LoginTokenAdapter<WitetecDeclaration> {
     const body = toWitetecCharge(input, { notificationUrl: ctx.notificationUrl });
     const specificationPath = input.paymentMethod === 'CREDIT_CARD' ? WITETEC_PATHS.cardCreate : WITETEC_PATHS.pixCreate;
     const path = this.apiVersion(ctx) === 'public' ? WITETEC_PUBLIC_PATHS.create : specificationPath;
-    const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(path, body));
+    const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post(path, body), witetecObject);
     const created = this.charge('createTransaction', answer, input.amount);
     if (input.paymentMethod === 'CREDIT_CARD') return { ...created, paymentMethod: 'CREDIT_CARD' };
     // A PIX charge without its BR Code is one nobody can pay.
-    if (!created.pixCode) this.mapped('createTransaction', prefix, () => unusable('código PIX da transação'));
+    if (!created.pixCode) this.mapped('createTransaction', prefix, () => unusableAnswer('código PIX da transação'));
     // §4: "New PIX payments start PENDING at Witetec", whatever the answer says.
     return withPixQrImage({ ...created, paymentMethod: 'PIX', status: 'PENDING', expiresAt: created.expiresAt ?? this.expiresAt(this.pixExpirySeconds) });
   }
@@ -281,8 +276,11 @@ export class WitetecAdapter extends LoginTokenAdapter<WitetecDeclaration> {
   /** GET /transactions/pix/{id}, the only read the spec gives (§7), for PIX and card charges alike (api_version public: the SDK's GET /transactions/{id}). */
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const read = this.apiVersion(ctx) === 'public' ? WITETEC_PUBLIC_PATHS.read : WITETEC_PATHS.read;
-    const answer = await this.exchange('getTransaction', this.prefixFor('getTransaction'), () =>
-      this.http(ctx).get<unknown>(fillPath(read, { id: transactionId })),
+    const answer = await this.exchange(
+      'getTransaction',
+      this.prefixFor('getTransaction'),
+      () => this.http(ctx).get(fillPath(read, { id: transactionId })),
+      witetecObject,
     );
     // The id asked for stays the id, whatever the answer echoes.
     return withPixQrImage({ ...this.charge('getTransaction', answer), transactionId });
