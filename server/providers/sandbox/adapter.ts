@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type {
   CardInput,
   InstallmentOption,
@@ -14,7 +15,6 @@ import type {
   WithdrawStatus,
 } from '../../domain/types.js';
 import { invalidArgument } from '../../lib/errors.js';
-import { ProviderCallError } from '../../lib/http/index.js';
 import { cardDigits, fourDigitYear } from '../../lib/card.js';
 import { inferDocumentType } from '../../lib/documents.js';
 import { verifyTimestampedSignature } from '../../lib/hmacSignature.js';
@@ -23,7 +23,7 @@ import { statedCents } from '../../lib/money.js';
 import { paymentMethodCodec } from '../../lib/paymentMethods.js';
 import { FAILURE_PREFIXES } from '../../lib/providerMessages.js';
 import { statusTable } from '../../lib/statusTable.js';
-import { textOf } from '../../lib/values.js';
+import { dateOf } from '../../lib/values.js';
 import {
   SPEC_GROUPS,
   type AdapterContext,
@@ -35,15 +35,14 @@ import {
   type ProviderEvidence,
 } from '../adapter.js';
 import type { AdapterRuntime, ProviderDeclaration } from '../kit/declaration.js';
+import { absentable, wireStatus, wireText } from '../kit/answers.js';
 import { DeclaredAdapter } from '../kit/declaredAdapter.js';
 import {
   SIGNATURE_HEADER,
-  type SandboxCharge,
   type SandboxChargeMethod,
   type SandboxChargeStatus,
-  type SandboxRecipient,
+  type SandboxEventType,
   type SandboxSentNotification,
-  type SandboxWithdrawal,
   type SandboxWithdrawalStatus,
 } from '../../sandbox/api.js';
 
@@ -126,55 +125,92 @@ export const toSandboxCardToken = (card: CardInput) => ({
 /** The sandbox takes the gateway's idempotency key as its own, so a retry the gateway sends can never charge twice there. */
 const idempotencyHeader = (key: string | undefined): Record<string, string> => (key ? { 'idempotency-key': key } : {});
 
-/** A list answer: `{data: [...]}`; anything else is a provider failure (never "nothing found"). */
-function sandboxList<T>(data: unknown, what: string): T[] {
-  const list = (data as { data?: unknown } | null)?.data;
-  if (!Array.isArray(list)) throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `the sandbox answered without a ${what}`);
-  return list as T[];
-}
+// ---------------------------------------------------------------- wire: the sandbox's answers (server/sandbox/api.ts) as schemas
+
+/** Integer cents, as the sandbox states every amount. */
+const cents = z.number().int();
 
 /**
- * A 2xx answer that is not the resource (an HTML page, `{"success":false}`,
- * `null`) is a provider failure, never a status: mapping it would turn a
- * pending charge REJECTED through the table's default.
+ * A charge. A 2xx answer that is not one (an HTML page, `{"success":false}`,
+ * `null`) is a bad answer, never a status: mapping it would turn a pending
+ * charge REJECTED through the table's default.
  */
-function sandboxResource<T>(data: unknown, what: string): T {
-  const resource = data as { id?: unknown; status?: unknown } | null;
-  if (!resource || typeof resource !== 'object' || typeof resource.id !== 'string' || typeof resource.status !== 'string') {
-    throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', `the sandbox answered without a ${what}`);
-  }
-  return data as T;
-}
+export const sandboxCharge = z.object({
+  id: wireText,
+  status: wireStatus,
+  amount: cents,
+  method: absentable(wireText),
+  pix: absentable(z.object({ copyPaste: wireText, qrCodeDataUrl: absentable(wireText), expiresAt: absentable(wireText) })),
+  boleto: absentable(z.object({ digitableLine: absentable(wireText), url: absentable(wireText), dueDate: absentable(wireText) })),
+});
+export type SandboxChargeAnswer = z.output<typeof sandboxCharge>;
 
-type StatusOf<S> = (value: unknown) => S;
+export const sandboxWithdrawal = z.object({ id: wireText, status: wireStatus, amount: cents, paidAt: absentable(wireText) });
+export type SandboxWithdrawalAnswer = z.output<typeof sandboxWithdrawal>;
+
+const sandboxRecipient = z.object({
+  id: wireText,
+  token: z.string(),
+  name: z.string(),
+  document: z.string(),
+  email: z.string(),
+  status: wireStatus,
+  balance: cents,
+  paymentMethod: absentable(wireText),
+});
+
+/** A list answer `{data: [...]}`; anything else is a bad answer (never "nothing found"). */
+const sandboxList = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
+const sandboxCardToken = z.object({ token: wireText });
+const sandboxCard = z.object({ id: wireText });
+const sandboxRefund = z.object({ id: wireText, status: wireStatus });
+const sandboxInstallments = z.object({
+  options: z.array(z.object({ installmentNumber: z.number().int().positive(), installmentValue: cents, finalValue: cents })),
+});
+const sandboxPayment = z.object({
+  charge: sandboxCharge,
+  notification: absentable(z.object({ url: z.string(), body: z.string(), headers: z.record(z.string(), z.string()), responseStatus: z.number() })),
+});
+
+/** Notifications: which events say what about which resource; every other event is ignored. */
+const EVENTS = {
+  'charge.paid': 'TRANSACTION',
+  'charge.refunded': 'TRANSACTION',
+  'charge.updated': 'TRANSACTION',
+  'withdrawal.paid': 'WITHDRAW',
+  'withdrawal.failed': 'WITHDRAW',
+} as const satisfies Record<SandboxEventType, 'TRANSACTION' | 'WITHDRAW'>;
+
+/** A notification (SandboxEvent) of an event the gateway reads; the amount is read by statedCents, so an unreadable one is a mismatch, not an ignored event. */
+const sandboxEvent = z.object({
+  type: z.enum(['charge.paid', 'charge.refunded', 'charge.updated', 'withdrawal.paid', 'withdrawal.failed'] satisfies Array<keyof typeof EVENTS>),
+  data: z.object({ id: wireText, status: wireStatus, amount: z.unknown() }),
+});
+const sandboxEventId = z.object({ id: wireText });
+
+type StatusOf<S> = (value: string) => S;
 
 // Response mappers: their body → our result.
-export const fromSandboxCharge = (data: unknown, status: StatusOf<TransactionStatus>): TransactionResult => {
-  const charge = sandboxResource<SandboxCharge>(data, 'charge');
-  return {
-    paymentMethod: SANDBOX_METHODS.fromProvider(charge.method) ?? 'PIX',
-    transactionId: charge.id,
-    status: status(charge.status),
-    amount: charge.amount,
-    pixCode: charge.pix?.copyPaste,
-    pixQrCode: charge.pix?.qrCodeDataUrl,
-    billetCode: charge.boleto?.digitableLine,
-    billetUrl: charge.boleto?.url,
-    expiresAt: charge.pix ? new Date(charge.pix.expiresAt) : charge.boleto ? new Date(charge.boleto.dueDate) : undefined,
-  };
-};
+export const fromSandboxCharge = (charge: SandboxChargeAnswer, status: StatusOf<TransactionStatus>): TransactionResult => ({
+  paymentMethod: SANDBOX_METHODS.fromProvider(charge.method) ?? 'PIX',
+  transactionId: charge.id,
+  status: status(charge.status),
+  amount: charge.amount,
+  pixCode: charge.pix?.copyPaste,
+  pixQrCode: charge.pix?.qrCodeDataUrl,
+  billetCode: charge.boleto?.digitableLine,
+  billetUrl: charge.boleto?.url,
+  expiresAt: dateOf(charge.pix ? charge.pix.expiresAt : charge.boleto?.dueDate),
+});
 
-export const fromSandboxWithdrawal = (data: unknown, status: StatusOf<WithdrawStatus>): WithdrawResult => {
-  const withdrawal = sandboxResource<SandboxWithdrawal>(data, 'withdrawal');
-  return {
-    withdrawId: withdrawal.id,
-    amount: withdrawal.amount,
-    status: status(withdrawal.status),
-    approvedAt: withdrawal.paidAt ? new Date(withdrawal.paidAt) : undefined,
-  };
-};
+export const fromSandboxWithdrawal = (withdrawal: SandboxWithdrawalAnswer, status: StatusOf<WithdrawStatus>): WithdrawResult => ({
+  withdrawId: withdrawal.id,
+  amount: withdrawal.amount,
+  status: status(withdrawal.status),
+  approvedAt: dateOf(withdrawal.paidAt),
+});
 
-const fromSandboxRecipient = (recipient: SandboxRecipient): ReceiverResult => ({
+const fromSandboxRecipient = (recipient: z.output<typeof sandboxRecipient>): ReceiverResult => ({
   receiverId: recipient.id,
   receiverProvider: 'SANDBOX',
   receiverToken: recipient.token,
@@ -188,15 +224,6 @@ const fromSandboxRecipient = (recipient: SandboxRecipient): ReceiverResult => ({
   paymentMethod: recipient.paymentMethod === 'pix' ? 'PIX' : 'BANK_ACCOUNT',
 });
 
-/** Notifications: which events say what about which resource; every other event is ignored. */
-const EVENTS: Readonly<Record<string, 'TRANSACTION' | 'WITHDRAW'>> = {
-  'charge.paid': 'TRANSACTION',
-  'charge.refunded': 'TRANSACTION',
-  'charge.updated': 'TRANSACTION',
-  'withdrawal.paid': 'WITHDRAW',
-  'withdrawal.failed': 'WITHDRAW',
-};
-
 // The operations: one exchange each.
 export class SandboxAdapter extends DeclaredAdapter implements PaymentSimulator, ReferenceLookup {
   constructor(defaultBaseUrl: string, runtime: AdapterRuntime = {}) {
@@ -208,137 +235,144 @@ export class SandboxAdapter extends DeclaredAdapter implements PaymentSimulator,
     return { level: 'built-in', addresses: [] };
   }
 
-  private charge = (data: unknown): TransactionResult => fromSandboxCharge(data, (value) => this.transactionStatus(value));
-  private withdrawal = (data: unknown): WithdrawResult => fromSandboxWithdrawal(data, (value) => this.withdrawalStatus(value));
+  private charge = (charge: SandboxChargeAnswer): TransactionResult => fromSandboxCharge(charge, (value) => this.transactionStatus(value));
+  private withdrawal = (withdrawal: SandboxWithdrawalAnswer): WithdrawResult => fromSandboxWithdrawal(withdrawal, (value) => this.withdrawalStatus(value));
 
   override async createCardToken(ctx: AdapterContext, card: CardInput): Promise<string> {
-    const data = await this.exchange('createCardToken', this.prefixFor('createCardToken'), () =>
-      this.http(ctx).post<{ token?: string }>('/v1/card-tokens', toSandboxCardToken(card)),
+    const data = await this.exchange(
+      'createCardToken',
+      this.prefixFor('createCardToken'),
+      () => this.http(ctx).post('/v1/card-tokens', toSandboxCardToken(card)),
+      sandboxCardToken,
     );
-    const token = textOf(data?.token);
-    if (!token)
-      throw this.failure(
-        'createCardToken',
-        this.prefixFor('createCardToken'),
-        new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', 'the sandbox answered without a token'),
-      );
-    return token;
+    return data.token;
   }
 
   override async createCardId(ctx: AdapterContext, input: CardIdInput): Promise<string> {
     const token = input.cardToken || (input.card ? await this.createCardToken(ctx, input.card) : undefined);
     if (!token) throw invalidArgument('card_token', 'card_token or card is required');
     const prefix = this.prefixFor('createCardId');
-    const data = await this.exchange('createCardId', prefix, () => this.http(ctx).post<{ id?: string }>('/v1/cards', { token, customer: input.customer }));
-    const id = textOf(data?.id);
-    if (!id)
-      throw this.failure('createCardId', prefix, new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', 'the sandbox answered without a card id'));
-    return id;
+    const data = await this.exchange('createCardId', prefix, () => this.http(ctx).post('/v1/cards', { token, customer: input.customer }), sandboxCard);
+    return data.id;
   }
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     this.assertPaymentMethod(input.paymentMethod);
     const prefix = this.prefixFor('createTransaction');
-    const data = await this.exchange('createTransaction', prefix, () =>
-      this.http(ctx).post<unknown>('/v1/charges', toSandboxCharge(input, ctx), { headers: idempotencyHeader(input.idempotencyKey) }),
+    const charge = await this.exchange(
+      'createTransaction',
+      prefix,
+      () => this.http(ctx).post('/v1/charges', toSandboxCharge(input, ctx), { headers: idempotencyHeader(input.idempotencyKey) }),
+      sandboxCharge,
     );
-    return this.mapped('createTransaction', prefix, () => this.charge(data));
+    return this.charge(charge);
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const prefix = this.prefixFor('getTransaction');
-    const data = await this.exchange('getTransaction', prefix, () => this.http(ctx).get<unknown>(`/v1/charges/${encodeURIComponent(transactionId)}`));
-    return this.mapped('getTransaction', prefix, () => this.charge(data));
+    const charge = await this.exchange('getTransaction', prefix, () => this.http(ctx).get(`/v1/charges/${encodeURIComponent(transactionId)}`), sandboxCharge);
+    return this.charge(charge);
   }
 
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
     const prefix = this.prefixFor('refoundTransaction');
-    const data = await this.exchange('refoundTransaction', prefix, () =>
-      this.http(ctx).post<{ id?: string; status?: string }>(`/v1/charges/${encodeURIComponent(transactionId)}/refunds`, { amount }),
+    const refund = await this.exchange(
+      'refoundTransaction',
+      prefix,
+      () => this.http(ctx).post(`/v1/charges/${encodeURIComponent(transactionId)}/refunds`, { amount }),
+      sandboxRefund,
     );
-    const refundId = textOf(data?.id);
-    if (!refundId || !textOf(data?.status))
-      throw this.failure('refoundTransaction', prefix, new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', 'the sandbox answered without a refund'));
-    return { refundId, status: data.status === 'succeeded' };
+    return { refundId: refund.id, status: refund.status === 'succeeded' };
   }
 
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
     const prefix = this.prefixFor('withdraw');
-    const data = await this.exchange('withdraw', prefix, () =>
-      this.http(ctx).post<unknown>('/v1/withdrawals', toSandboxWithdrawal(input, ctx), { headers: idempotencyHeader(input.idempotencyKey) }),
+    const withdrawal = await this.exchange(
+      'withdraw',
+      prefix,
+      () => this.http(ctx).post('/v1/withdrawals', toSandboxWithdrawal(input, ctx), { headers: idempotencyHeader(input.idempotencyKey) }),
+      sandboxWithdrawal,
     );
-    return this.mapped('withdraw', prefix, () => this.withdrawal(data));
+    return this.withdrawal(withdrawal);
   }
 
   override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
     const prefix = this.prefixFor('getWithdraw');
-    const data = await this.exchange('getWithdraw', prefix, () => this.http(ctx).get<unknown>(`/v1/withdrawals/${encodeURIComponent(withdrawId)}`));
-    return this.mapped('getWithdraw', prefix, () => this.withdrawal(data));
+    const withdrawal = await this.exchange(
+      'getWithdraw',
+      prefix,
+      () => this.http(ctx).get(`/v1/withdrawals/${encodeURIComponent(withdrawId)}`),
+      sandboxWithdrawal,
+    );
+    return this.withdrawal(withdrawal);
   }
 
-  findTransactionByReference(ctx: AdapterContext, reference: string): Promise<TransactionResult | undefined> {
-    return this.findByReference(ctx, reference, { path: '/v1/charges', prefix: this.prefixFor('getTransaction'), what: 'list of charges', map: this.charge });
+  async findTransactionByReference(ctx: AdapterContext, reference: string): Promise<TransactionResult | undefined> {
+    const found = await this.findByReference(ctx, reference, { path: '/v1/charges', prefix: this.prefixFor('getTransaction'), item: sandboxCharge });
+    return found && this.charge(found);
   }
 
-  findWithdrawalByReference(ctx: AdapterContext, reference: string): Promise<WithdrawResult | undefined> {
-    return this.findByReference(ctx, reference, {
-      path: '/v1/withdrawals',
-      prefix: this.prefixFor('getWithdraw'),
-      what: 'list of withdrawals',
-      map: this.withdrawal,
-    });
+  async findWithdrawalByReference(ctx: AdapterContext, reference: string): Promise<WithdrawResult | undefined> {
+    const found = await this.findByReference(ctx, reference, { path: '/v1/withdrawals', prefix: this.prefixFor('getWithdraw'), item: sandboxWithdrawal });
+    return found && this.withdrawal(found);
   }
 
   /** The sandbox lists a resource by the reference it was created with (the gateway's idempotency key): the first, or none. */
-  private async findByReference<T>(ctx: AdapterContext, reference: string, how: { path: string; prefix: string; what: string; map: (data: unknown) => T }) {
-    const data = await this.exchange('findByReference', how.prefix, () => this.http(ctx).get<unknown>(how.path, { params: { reference } }));
-    return this.mapped('findByReference', how.prefix, () => {
-      const found = sandboxList<unknown>(data, how.what)[0];
-      return found === undefined ? undefined : how.map(found);
-    });
+  private async findByReference<T>(ctx: AdapterContext, reference: string, how: { path: string; prefix: string; item: z.ZodType<T> }): Promise<T | undefined> {
+    const list = await this.exchange('findByReference', how.prefix, () => this.http(ctx).get(how.path, { params: { reference } }), sandboxList(how.item));
+    return list.data[0];
   }
 
   override async createReceiver(ctx: AdapterContext, input: ReceiverInput): Promise<ReceiverResult> {
     const prefix = this.prefixFor('createReceiver');
-    const data = await this.exchange('createReceiver', prefix, () =>
-      this.http(ctx).post<SandboxRecipient>('/v1/recipients', {
-        name: input.name,
-        document: input.document,
-        email: input.email,
-        bankAccount: input.bankAccount,
-        ...(input.paymentMethod ? { paymentMethod: input.paymentMethod === 'PIX' ? 'pix' : 'bank_transfer' } : {}),
-      }),
+    const recipient = await this.exchange(
+      'createReceiver',
+      prefix,
+      () =>
+        this.http(ctx).post('/v1/recipients', {
+          name: input.name,
+          document: input.document,
+          email: input.email,
+          bankAccount: input.bankAccount,
+          ...(input.paymentMethod ? { paymentMethod: input.paymentMethod === 'PIX' ? 'pix' : 'bank_transfer' } : {}),
+        }),
+      sandboxRecipient,
     );
-    return this.mapped('createReceiver', prefix, () => fromSandboxRecipient(sandboxResource<SandboxRecipient>(data, 'recipient')));
+    return fromSandboxRecipient(recipient);
   }
 
   override async getReceiver(ctx: AdapterContext, receiverId: string): Promise<ReceiverResult> {
     const prefix = this.prefixFor('getReceiver');
-    const data = await this.exchange('getReceiver', prefix, () => this.http(ctx).get<SandboxRecipient>(`/v1/recipients/${encodeURIComponent(receiverId)}`));
-    return this.mapped('getReceiver', prefix, () => fromSandboxRecipient(sandboxResource<SandboxRecipient>(data, 'recipient')));
+    const recipient = await this.exchange(
+      'getReceiver',
+      prefix,
+      () => this.http(ctx).get(`/v1/recipients/${encodeURIComponent(receiverId)}`),
+      sandboxRecipient,
+    );
+    return fromSandboxRecipient(recipient);
   }
 
   override async calculateInstallments(ctx: AdapterContext, amount: number): Promise<InstallmentOption[]> {
     const prefix = this.prefixFor('calculateInstallments');
-    const data = await this.exchange('calculateInstallments', prefix, () =>
-      this.http(ctx).get<{ options?: InstallmentOption[] }>('/v1/installments', { params: { amount } }),
+    const data = await this.exchange(
+      'calculateInstallments',
+      prefix,
+      () => this.http(ctx).get('/v1/installments', { params: { amount } }),
+      sandboxInstallments,
     );
-    if (!Array.isArray(data?.options))
-      throw this.failure(
-        'calculateInstallments',
-        prefix,
-        new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', 'the sandbox answered without options'),
-      );
     return data.options;
   }
 
   /** Sandbox only: pay a pending PIX or boleto charge; the sandbox then notifies the sidecar. */
   async simulatePayment(ctx: AdapterContext, transactionId: string): Promise<{ transaction: TransactionResult; notification?: SandboxSentNotification }> {
     const prefix = FAILURE_PREFIXES.SIMULATE_PAYMENT;
-    const data = await this.exchange('simulatePayment', prefix, () =>
-      this.http(ctx).post<{ charge?: unknown; notification?: SandboxSentNotification }>(`/v1/charges/${encodeURIComponent(transactionId)}/pay`, {}),
+    const data = await this.exchange(
+      'simulatePayment',
+      prefix,
+      () => this.http(ctx).post(`/v1/charges/${encodeURIComponent(transactionId)}/pay`, {}),
+      sandboxPayment,
     );
-    return { transaction: this.mapped('getTransaction', prefix, () => this.charge(data?.charge)), notification: data?.notification };
+    return { transaction: this.charge(data.charge), ...(data.notification ? { notification: data.notification } : {}) };
   }
 
   /**
@@ -354,20 +388,18 @@ export class SandboxAdapter extends DeclaredAdapter implements PaymentSimulator,
 
   /** Re-deliveries carry the same event id, taken from the signed body (a header could be changed by whoever replays it). */
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
-    const eventId = textOf(parseJsonObject(notification.body)?.id);
-    return eventId ? `event:${eventId}` : super.notificationKey(ctx, notification);
+    const event = sandboxEventId.safeParse(parseJsonObject(notification.body));
+    return event.success ? `event:${event.data.id}` : super.notificationKey(ctx, notification);
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
-    const event = parseJsonObject(notification.body);
-    const data = event?.data as { id?: unknown; status?: unknown; amount?: unknown } | undefined;
-    const type = typeof event?.type === 'string' && Object.hasOwn(EVENTS, event.type) ? EVENTS[event.type] : undefined;
-    const id = textOf(data?.id);
-    if (!type || !id) return undefined;
+    const event = sandboxEvent.safeParse(parseJsonObject(notification.body));
+    if (!event.success) return undefined;
+    const { id, status } = event.data.data;
     // The sandbox states every notification's amount in integer cents: anything else (missing included) is unreadable, a mismatch.
-    const amount = statedCents(data?.amount);
-    return type === 'TRANSACTION'
-      ? { type, transactionId: id, status: this.transactionStatus(data?.status), amount }
-      : { type, transactionId: id, status: this.withdrawalStatus(data?.status), amount };
+    const amount = statedCents(event.data.data.amount);
+    return EVENTS[event.data.type] === 'TRANSACTION'
+      ? { type: 'TRANSACTION', transactionId: id, status: this.transactionStatus(status), amount }
+      : { type: 'WITHDRAW', transactionId: id, status: this.withdrawalStatus(status), amount };
   }
 }
