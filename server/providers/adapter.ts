@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { invalidArgument, notImplemented, type GatewayError } from '../lib/errors.js';
+import { notImplemented, type GatewayError } from '../lib/errors.js';
 import { assertPaymentMethodOffered } from '../lib/paymentMethods.js';
 import { catalogueError } from '../lib/providerMessages.js';
 import { defaultWithdrawDescription } from '../lib/withdrawDescription.js';
