@@ -184,7 +184,7 @@ const EVENTS = {
 /** A notification (SandboxEvent) of an event the gateway reads; the amount is read by statedCents, so an unreadable one is a mismatch, not an ignored event. */
 const sandboxEvent = z.object({
   type: z.enum(['charge.paid', 'charge.refunded', 'charge.updated', 'withdrawal.paid', 'withdrawal.failed'] satisfies Array<keyof typeof EVENTS>),
-  data: z.object({ id: wireText, status: wireStatus, amount: z.unknown() }),
+  data: z.object({ id: wireText, status: wireStatus, amount: z.unknown().optional() }),
 });
 const sandboxEventId = z.object({ id: wireText });
 
