@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
 import { ProviderCallError } from '../../server/lib/http/index.js';
-import { absentable, parseAnswer, wireAmount, wireId, wireStatus } from '../../server/providers/kit/answers.js';
+import { absentable, parseAnswer, unwrappedAnswer, wireAmount, wireId, wireStatus } from '../../server/providers/kit/answers.js';
 
 const CHARGE = z.object({ id: wireId, status: wireStatus, amount: wireAmount, pix: absentable(z.object({ qrcode: z.string() })) });
 
@@ -43,5 +43,15 @@ describe('answers parsed by schema at the edge (kit/answers.ts)', () => {
   it("never repeats the answer's values in the failure (they may be card data or a provider's secret)", () => {
     const error = refusal({ id: 1, status: 'paid', amount: '4111111111111111x' });
     expect(error.message).not.toContain('4111');
+  });
+
+  it('reads an answer bare or under the first of its wrappers that holds an object, and refuses what is neither', () => {
+    const wrapped = unwrappedAnswer(z.object({ id: wireId }), ['_body', 'data']);
+    expect(parseAnswer(wrapped, { id: 1 })).toEqual({ id: '1' });
+    expect(parseAnswer(wrapped, { data: { id: 'd' }, id: 'outer' })).toEqual({ id: 'd' });
+    expect(parseAnswer(wrapped, { _body: { id: 'b' }, data: { id: 'd' } })).toEqual({ id: 'b' });
+    expect(parseAnswer(wrapped, { data: 'not an object', id: 'outer' })).toEqual({ id: 'outer' });
+    expect(() => parseAnswer(wrapped, { data: {} })).toThrow(ProviderCallError);
+    expect(() => parseAnswer(wrapped, '<html>')).toThrow(ProviderCallError);
   });
 });

@@ -3,12 +3,12 @@ import type { TransactionInput, TransactionResult, TransactionStatus, WebhookRes
 import { digitsOnly } from '../../lib/documents.js';
 import { invalidArgument } from '../../lib/errors.js';
 import { z } from 'zod';
-import { parseJsonObject, unwrapped } from '../../lib/json.js';
+import { parseJsonObject } from '../../lib/json.js';
 import { COUNTRY_CODE, nationalPhoneDigits } from '../../lib/phone.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
-import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
+import { absentable, wireAmount, wireId, wireStatus, wireText, unwrappedAnswer } from '../kit/answers.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
 import { DeclaredAdapter, type ObjectNotification } from '../kit/declaredAdapter.js';
 
@@ -59,7 +59,7 @@ export const ARKAMA: ProviderDeclaration = {
 const arkamaOrder = z.object({ id: wireId, status: absentable(wireStatus), value: absentable(wireAmount) });
 
 /** Bare or under `data`: the object under `data` where there is one. */
-const underData = <T extends z.ZodType>(schema: T) => z.preprocess((answer) => unwrapped(answer, ['data']) ?? answer, schema);
+const underData = <T extends z.ZodType>(schema: T) => unwrappedAnswer(schema);
 
 /** A created order: nobody can pay one without its PIX payload. */
 export const arkamaCreated = underData(arkamaOrder.extend({ pix: z.object({ payload: wireText }) }));

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { PaymentMethod, TransactionInput, TransactionResult, WebhookResult, WithdrawInput, WithdrawResult, WithdrawStatus } from '../../domain/types.js';
 import { digitsOnly } from '../../lib/documents.js';
-import { isRecord, parseJsonObject } from '../../lib/json.js';
+import { parseJsonObject } from '../../lib/json.js';
 import { paymentMethodCodec } from '../../lib/paymentMethods.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
 import { providerPixKey } from '../../lib/pixKey.js';
@@ -9,7 +9,7 @@ import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { declaredStatusTable, statusTable } from '../../lib/statusTable.js';
 import { defaultWithdrawDescription } from '../../lib/withdrawDescription.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
-import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
+import { absentable, wireAmount, wireId, wireStatus, wireText, unwrappedAnswer } from '../kit/answers.js';
 import { DOC3_COMMON_STATUSES } from '../kit/commonStatuses.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
 import { DeclaredAdapter, unusableAnswer, type ObjectNotification } from '../kit/declaredAdapter.js';
@@ -108,7 +108,7 @@ const braviveObjectShape = z.object({
 export type BraviveObject = z.output<typeof braviveObjectShape>;
 
 /** The answer of every call: the object bare or under `data`. */
-export const braviveAnswer = z.preprocess((answer) => (isRecord(answer) && isRecord(answer.data) ? answer.data : answer), braviveObjectShape);
+export const braviveAnswer = unwrappedAnswer(braviveObjectShape);
 
 /**
  * A notification `{event, id?, data: {id, status?}}`: the payload is not

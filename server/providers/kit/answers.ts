@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ProviderCallError } from '../../lib/http/index.js';
+import { unwrapped } from '../../lib/json.js';
 
 /**
  * Provider bytes become our types here (DESIGN §3): every answer is parsed
@@ -51,4 +52,9 @@ export const wireText = z.string().trim().min(1);
 /** A field providers leave out, send as null or as an empty string: all three read as absent. */
 export function absentable<T extends z.ZodType>(schema: T) {
   return z.preprocess((value) => (value === null || value === '' ? undefined : value), schema.optional());
+}
+
+/** An answer bare or under one of `wrappers` (the first that holds an object: lib/json.ts `unwrapped`), read by `schema`. */
+export function unwrappedAnswer<T extends z.ZodType>(schema: T, wrappers: readonly string[] = ['data']) {
+  return z.preprocess((answer) => unwrapped(answer, wrappers) ?? answer, schema);
 }

@@ -5,7 +5,7 @@ import { providerPixKey, type PixKeyStyle } from '../../lib/pixKey.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { defaultWithdrawDescription } from '../../lib/withdrawDescription.js';
 import { SPEC_GROUPS, type AdapterContext } from '../adapter.js';
-import { absentable, parseAnswer, wireAmount, wireId, wireStatus } from '../kit/answers.js';
+import { absentable, parseAnswer, wireAmount, wireId, wireStatus, unwrappedAnswer } from '../kit/answers.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
 import { LoginTokenAdapter, type LoginStyle } from '../kit/loginSession.js';
 
@@ -81,16 +81,8 @@ const LEXXEN_PAYOUT_OBJECT = z.object({
   amount: absentable(wireAmount),
 });
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** The payout an answer carries, bare or under `data` / `transaction`. */
-function unwrapped(answer: unknown): unknown {
-  if (!isObject(answer)) return answer;
-  return [answer.data, answer.transaction].find(isObject) ?? answer;
-}
-
-/** A pix-out or identifier answer: the payout, bare or wrapped; its status is required. */
-export const LEXXEN_PAYOUT_ANSWER = z.preprocess(unwrapped, LEXXEN_PAYOUT_OBJECT);
+/** A pix-out or identifier answer: the payout, bare or under `data` / `transaction`; its status is required. */
+export const LEXXEN_PAYOUT_ANSWER = unwrappedAnswer(LEXXEN_PAYOUT_OBJECT, ['data', 'transaction']);
 export type PixOutAnswer = z.output<typeof LEXXEN_PAYOUT_ANSWER>;
 
 // ---------------------------------------------------------------- request mapper

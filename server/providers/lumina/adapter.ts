@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Address, PaymentMethod, RefundResult, TransactionInput, TransactionResult, WebhookResult } from '../../domain/types.js';
 import { tokenizableCard, type CardInput } from '../../lib/card.js';
 import { digitsOnly, lowerCaseCpfWhenExactly11Digits } from '../../lib/documents.js';
-import { parseJsonObject, unwrapped } from '../../lib/json.js';
+import { parseJsonObject } from '../../lib/json.js';
 import { paymentMethodCodec } from '../../lib/paymentMethods.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
@@ -10,7 +10,7 @@ import { catalogueError, FAILURE_PREFIXES } from '../../lib/providerMessages.js'
 import { declaredStatusTable } from '../../lib/statusTable.js';
 import { dateOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
-import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
+import { absentable, wireAmount, wireId, wireStatus, wireText, unwrappedAnswer } from '../kit/answers.js';
 import { DOC3_COMMON_STATUSES } from '../kit/commonStatuses.js';
 import type { AdapterRuntime, ProviderDeclaration } from '../kit/declaration.js';
 import { DeclaredAdapter, unusableAnswer, type ObjectNotification } from '../kit/declaredAdapter.js';
@@ -98,11 +98,9 @@ export type LuminaPaymentRequest = z.infer<typeof LUMINA_PAYMENT_REQUEST>;
 
 /** Answers come bare or under `_body` / `data` (research). */
 const WRAPPERS = ['_body', 'data'] as const;
-const unwrap = (answer: unknown): unknown => unwrapped(answer, WRAPPERS) ?? answer;
 
 /** A payment as answered (and as notified): `id | transactionId` and `status` required; an unreadable expiry is no expiry. */
-export const LUMINA_PAYMENT = z.preprocess(
-  unwrap,
+export const LUMINA_PAYMENT = unwrappedAnswer(
   z
     .object({
       id: absentable(wireId),
@@ -129,12 +127,12 @@ export const LUMINA_PAYMENT = z.preprocess(
         expiresAt: dateOf(payment.timestamps?.expiresAt),
       };
     }),
+  WRAPPERS,
 );
 export type LuminaPayment = z.output<typeof LUMINA_PAYMENT>;
 
 /** The tokenize answer: `token`, else `id` (gateway's decision). */
-export const LUMINA_TOKEN = z.preprocess(
-  unwrap,
+export const LUMINA_TOKEN = unwrappedAnswer(
   z.object({ token: absentable(wireId), id: absentable(wireId) }).transform((answer, ctx) => {
     const token = answer.token ?? answer.id;
     if (token === undefined) {
@@ -143,10 +141,11 @@ export const LUMINA_TOKEN = z.preprocess(
     }
     return token;
   }),
+  WRAPPERS,
 );
 
 /** The refund answer: `{id, status}` (gateway's decision), status required. */
-export const LUMINA_REFUND = z.preprocess(unwrap, z.object({ id: absentable(wireId), status: wireStatus }));
+export const LUMINA_REFUND = unwrappedAnswer(z.object({ id: absentable(wireId), status: wireStatus }), WRAPPERS);
 
 // ---------------------------------------------------------------- request mappers
 

@@ -17,7 +17,7 @@ import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
-import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
+import { absentable, wireAmount, wireId, wireStatus, wireText, unwrappedAnswer } from '../kit/answers.js';
 import { DeclaredAdapter, type ObjectNotification } from '../kit/declaredAdapter.js';
 
 /**
@@ -97,9 +97,7 @@ const paymentFields = z.object({
 });
 
 /** The payment bare or wrapped in `data` (an object there is the payment): a mismatch names the payment's field at fault. */
-const inData = (value: unknown): unknown =>
-  typeof value === 'object' && value !== null && 'data' in value && typeof value.data === 'object' && value.data !== null ? value.data : value;
-const payment = <T extends z.ZodType>(fields: T) => z.preprocess(inData, fields);
+const payment = <T extends z.ZodType>(fields: T) => unwrappedAnswer(fields);
 
 /** Answer of a payout and of a read (either direction). */
 export const noxpayPayment = payment(paymentFields);

@@ -10,7 +10,7 @@ import { dateOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
 import { credentialPart } from '../kit/credentials.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
-import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
+import { absentable, wireAmount, wireId, wireStatus, wireText, unwrappedAnswer } from '../kit/answers.js';
 import { DeclaredAdapter } from '../kit/declaredAdapter.js';
 
 /**
@@ -57,11 +57,8 @@ const qrCodeFields = z.object({
 });
 
 /** The QR code bare or wrapped in `data` (an object there is the QR code): a mismatch names the QR code's field at fault. */
-const inData = (value: unknown): unknown =>
-  typeof value === 'object' && value !== null && 'data' in value && typeof value.data === 'object' && value.data !== null ? value.data : value;
-
 /** Answer of create and read: the dynamic QR code. */
-export const owemQrCode = z.preprocess(inData, qrCodeFields);
+export const owemQrCode = unwrappedAnswer(qrCodeFields);
 export type OwemQrCode = z.output<typeof owemQrCode>;
 
 /** Answer of a refund: its status (a failed one is a refusal), its id where sent. */

@@ -23,7 +23,7 @@ import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../
 import { COMMON_WITHDRAWAL_STATUSES, DOC3_COMMON_STATUSES } from '../kit/commonStatuses.js';
 import { parseCredentials } from '../kit/credentials.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
-import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
+import { absentable, wireAmount, wireId, wireStatus, wireText, unwrappedAnswer } from '../kit/answers.js';
 import { DeclaredAdapter, type ObjectNotification } from '../kit/declaredAdapter.js';
 
 /**
@@ -121,9 +121,7 @@ export function toRapdynTransfer(input: { pixKey: string; pixType: NonNullable<W
 // ---- wire
 
 /** An answer bare or wrapped in `data` (an object there is the answer): a mismatch names the answer's field at fault. */
-const inData = (value: unknown): unknown =>
-  typeof value === 'object' && value !== null && 'data' in value && typeof value.data === 'object' && value.data !== null ? value.data : value;
-const answer = <T extends z.ZodType>(fields: T) => z.preprocess(inData, fields);
+const answer = <T extends z.ZodType>(fields: T) => unwrappedAnswer(fields);
 
 /** Answer of POST /card-token: the token as `token`, else `id`. */
 export const rapdynCardToken = answer(z.object({ token: absentable(wireId), id: absentable(wireId) })).transform((body, ctx) => {
