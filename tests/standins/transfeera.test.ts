@@ -90,8 +90,9 @@ afterAll(async () => {
 });
 
 describe('TRANSFEERA against a stand-in written from its documentation', () => {
-  it('declares the documentation it was verified against', () => {
-    expect(TRANSFEERA.evidence).toEqual({ level: 'documented', addresses: TRANSFEERA_SOURCES });
+  it('names its sources, and claims no documentation it was only partly written from', () => {
+    // Part of the stand-in (collection list, refund, batches) comes from public integrations: TRANSFEERA stays unverified.
+    expect(TRANSFEERA.evidence).toBeUndefined();
     expect(transfeera.sources).toEqual(TRANSFEERA_SOURCES);
   });
 

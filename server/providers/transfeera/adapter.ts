@@ -53,20 +53,6 @@ import { DeclaredAdapter, unusableAnswer, type ObjectNotification } from '../kit
 
 // ---------------------------------------------------------------- declaration
 
-/** The pages of Transfeera's documentation its stand-in (tests/standins/transfeera.ts) was written from. */
-export const TRANSFEERA_ADDRESSES = [
-  'https://docs.transfeera.dev/docs/autenticacao-introducao',
-  'https://github.com/transfeera/contacerta-doc/blob/f35a63d0286f9db724bab5040dae82ff3422f817/README.md',
-  'https://docs.transfeera.dev/reference/erros',
-  'https://docs.transfeera.dev/docs/recebimentos-introducao',
-  'https://docs.transfeera.dev/docs/recebimentos-qrcode-pix-status-dos-qr-code',
-  'https://docs.transfeera.dev/reference/recebimentos-eventos',
-  'https://docs.transfeera.dev/reference/recebimentos-verifica%C3%A7%C3%A3o-da-assinatura',
-  'https://docs.transfeera.dev/docs/pagamentos-lotes',
-  'https://docs.transfeera.dev/docs/pagamentos-tranferencias',
-  'https://docs.transfeera.dev/reference/pagamentos-eventos',
-] as const;
-
 /**
  * publicKey 'clientId|pixKey|userAgent': the account's own PIX key, which
  * every charge names (payout-only accounts may leave it out), and the
@@ -105,7 +91,8 @@ export const TRANSFEERA: ProviderDeclaration = {
   money: 'reais',
   // Its payout body's own default ('Saque solicitado', doc 1 §9), also what the gateway fills in for a caller who gives none.
   payouts: { description: 'requested' },
-  evidence: { level: 'documented', addresses: TRANSFEERA_ADDRESSES },
+  // Unverified, not documented: the stand-in's collection-list, refund and batch shapes come from public integrations
+  // (Transfeera's reference pages for them could not be read), beside what its own pages say (tests/standins/transfeera.ts).
   sources:
     "Transfeera's documentation (docs.transfeera.dev; the README of its transfeera/contacerta-doc repository): the login host, the JSON client-credentials token `{access_token, expires_in}` and the `User-Agent: <company> (<e-mail>)` every call must carry (Autenticação, and a published copy of that guide; the same User-Agent rule in the contacerta-doc README), the refusal body `{statusCode, error, errorCode, field, message, path}` (Erros), the QR code statuses ATIVA, CONCLUIDA, REMOVIDA_PELO_USUARIO_RECEBEDOR, REMOVIDA_PELO_PSP (Status dos QR Code), batches that are processed once closed (Lotes, Transferências), the CashIn and Transfer events `{id, version, account_id, object, date, data}` with FINALIZADO (Eventos), `Transfeera-Signature` (t in milliseconds, HMAC-SHA256 over \"t.body\", v1 only: Verificação da assinatura); /pix/qrcode/collection/immediate and its fields, /pix/cashin with its entry types and refund, /batch with auto_close and /batch/{id}/transfer, the transfer statuses other than FINALIZADO: Transfeera's integrations (research), the reference pages behind them not being readable; cob statuses: document 1 §4 (ATIVA, CONCLUIDA, REMOVIDA_PELO_PSP); the txid carrying the amount, the batch id as the payout id, a charge REFUNDED once its refunds cover the deposit, refunds named by the caller's idempotency key, the 5-minute signature window: the gateway's decision",
 };
