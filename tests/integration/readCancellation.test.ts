@@ -112,19 +112,39 @@ describe('over the RPCs, on PostgreSQL', () => {
 
 describe('the pool', () => {
   let database: { url: string; drop(): Promise<void> };
-  const pools: pg.Pool[] = [];
+  /** Errors a pool reported of an idle connection: a broken connection the test did not expect. */
+  const idleErrors: Error[] = [];
   beforeAll(async () => {
     database = await createTestDatabase();
   });
+  afterEach(() => {
+    expect(idleErrors).toEqual([]);
+  });
   afterAll(async () => {
-    await Promise.all(pools.map((pool) => pool.end()));
     await database?.drop();
   });
   function pool(cancelRunning: boolean): pg.Pool {
     const created = new pg.Pool({ connectionString: database.url, max: 1 });
+    created.on('error', (error) => idleErrors.push(error));
     cancelReadsWithTheirCaller(created, { cancelRunning });
-    pools.push(created);
     return created;
+  }
+  /**
+   * Ends `pool` and waits until its connections are closed. pg-pool's end() resolves once it has asked them to
+   * close, not once they have: the database's drop (with force) would otherwise end a backend still closing, and its
+   * connection would report that as an error with nobody left to hear it.
+   */
+  async function ended(pool: pg.Pool): Promise<void> {
+    let open = pool.totalCount;
+    const closed = new Promise<void>((resolve) => {
+      if (open === 0) resolve();
+      pool.on('remove', () => {
+        open -= 1;
+        if (open === 0) resolve();
+      });
+    });
+    await pool.end();
+    await closed;
   }
   /** What the backend of `client` last ran, as PostgreSQL reports it. */
   async function lastStatement(client: pg.PoolClient): Promise<string> {
@@ -138,11 +158,13 @@ describe('the pool', () => {
   }
   /** Runs `use` with a connection of a pool made for the test, and gives it back. */
   async function withClient(cancelRunning: boolean, use: (client: pg.PoolClient) => Promise<void>): Promise<void> {
-    const client = await pool(cancelRunning).connect();
+    const borrowed = pool(cancelRunning);
+    const client = await borrowed.connect();
     try {
       await use(client);
     } finally {
       client.release();
+      await ended(borrowed);
     }
   }
   const gone = () => {
