@@ -188,11 +188,13 @@ const unsupported = (): Promise<never> => Promise.reject(notImplemented());
  * What a provider adapter's request and answer shapes rest on:
  * `documented` or `platform`, a stand-in written from the provider's own (or
  * its white-label platform's) documentation passes in the suite;
- * `unverified`, public material shaped it but no stand-in from it runs yet;
- * `specification-only`, there is no public material; `built-in`, the
- * gateway's own SANDBOX.
+ * `unverified`, that documentation exists but no stand-in from it runs yet;
+ * `third-party`, no documentation of the provider's own could be read, and
+ * third-party public material (integration code, or a platform it is only
+ * thought to run on) shaped it; `specification-only`, there is no public
+ * material; `built-in`, the gateway's own SANDBOX.
  */
-export type EvidenceLevel = 'documented' | 'platform' | 'unverified' | 'specification-only' | 'built-in';
+export type EvidenceLevel = 'documented' | 'platform' | 'unverified' | 'third-party' | 'specification-only' | 'built-in';
 
 export interface ProviderEvidence {
   level: EvidenceLevel;

@@ -47,6 +47,7 @@ const EVIDENCE_WORDS: Record<EvidenceLevel, string> = {
   documented: 'documented',
   platform: 'platform',
   unverified: 'unverified',
+  'third-party': 'third-party',
   'specification-only': 'specification-only',
   'built-in': 'built-in',
 };
@@ -93,7 +94,7 @@ export function renderProviderCatalogue(registry: ProviderRegistry): string {
     '',
     'The providers the gateway registers, what each supports, and where each request and response shape came from. "Spec" is the specification the gateway is built from (its documents 1–3); "research" is the public material on each provider\'s API gathered for it (official documentation, SDKs and public integrations); "the family\'s dialect" or "the gateway\'s decision" means neither shows the shape (written down in `docs/decisions.md`).',
     '',
-    "The evidence column says what each adapter stands on. **documented**: a stand-in written from the provider's own public documentation or SDK (its addresses given) runs in the test suite (`tests/standins/`) and passes, driven end to end through the gateway's contract; **platform**: the same, from the documentation of the white-label platform the provider runs on; **unverified**: public material shaped the adapter, but no stand-in written from it runs yet; **specification-only**: no public material exists, so bodies are readings of the specification and the host is a placeholder; **built-in**: the gateway's own SANDBOX.",
+    "The evidence column says what each adapter stands on. **documented**: a stand-in written from the provider's own public documentation or SDK (its addresses given) runs in the test suite (`tests/standins/`) and passes, driven end to end through the gateway's contract; **platform**: the same, from the documentation of the white-label platform the provider runs on; **unverified**: the provider's documentation (or its platform's) exists, but no stand-in written from it runs yet; **third-party**: no documentation of the provider's own could be found or read, so public third-party material (integration code, or the documentation of a platform the provider is only thought to run on, named in the sources column) shaped the adapter and there is nothing of the provider's to verify it against; **specification-only**: no public material exists, so bodies are readings of the specification and the host is a placeholder; **built-in**: the gateway's own SANDBOX.",
     '',
     `Counts: ${evidenceCounts(registry)
       .filter(([, count]) => count > 0)

@@ -345,6 +345,8 @@ it('providers: the capability matrix lists every registered provider, filterable
   await rows.nth(providers.length - 1).waitFor();
   // What each adapter stands on: PAGUESAFE has no public material, so its shapes are the specification's.
   await expect(page.locator('[data-provider="PAGUESAFE"] [data-evidence]').textContent()).resolves.toBe('Só especificação');
+  // CASHTIME publishes no documentation of its own: third-party integration code shaped it.
+  await expect(page.locator('[data-provider="CASHTIME"] [data-evidence]').textContent()).resolves.toBe('Terceiros');
   await page.getByRole('combobox', { name: 'Evidência' }).click();
   await page.getByRole('option', { name: 'Só especificação', exact: true }).click();
   const specificationOnly = providers.filter((p: { evidence: number }) => p.evidence === ProviderEvidence.PROVIDER_EVIDENCE_SPECIFICATION_ONLY);

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { expect, it } from '@jest/globals';
 import { createRegistry } from '../../server/providers/catalog.js';
+import { DeclaredAdapter } from '../../server/providers/kit/declaredAdapter.js';
 import { evidenceCounts, renderProviderCatalogue } from '../../server/providers/catalogueDoc.js';
 
 it('docs/providers.md is the catalogue generated from the declarations (run `npm run docs:providers` after changing a provider)', async () => {
@@ -43,6 +44,21 @@ it('calls a provider documented or platform only when a stand-in written from th
     for (const address of adapter.evidence.addresses) expect(address).toMatch(/^https:\/\/\S+$/);
   }
   for (const adapter of registry.list().filter((adapter) => !verified.includes(adapter))) expect(adapter.evidence.addresses).toEqual([]);
+});
+
+it('says in its sources why a provider stands on third-party material or on the specification alone', async () => {
+  const registry = await createRegistry({ sandboxUrl: 'http://127.0.0.1:8090' });
+  const declared = registry.list().filter((adapter): adapter is DeclaredAdapter => adapter instanceof DeclaredAdapter);
+  const reasonOf = (level: string) =>
+    declared.filter((adapter) => adapter.evidence.level === level).map((adapter) => [adapter.identity.id, adapter.catalogue.sources] as const);
+  // Third-party: the sources name the research (integration code) or the platform it is thought to run on.
+  const thirdParty = reasonOf('third-party');
+  expect(thirdParty.length).toBeGreaterThan(0);
+  for (const [id, sources] of thirdParty) expect([id, /research|integration|platform/i.test(sources)]).toEqual([id, true]);
+  // Specification-only: the sources say no public material was found.
+  const specificationOnly = reasonOf('specification-only');
+  expect(specificationOnly.length).toBeGreaterThan(0);
+  for (const [id, sources] of specificationOnly) expect([id, /no public (api )?(material|found)|none found|found only/i.test(sources)]).toEqual([id, true]);
 });
 
 it("the README's count of providers by evidence is the catalogue's", async () => {

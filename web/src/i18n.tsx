@@ -89,6 +89,7 @@ const pt = {
     [ProviderEvidence.DOCUMENTED]: 'Documentado',
     [ProviderEvidence.PLATFORM]: 'Plataforma',
     [ProviderEvidence.UNVERIFIED]: 'Não verificado',
+    [ProviderEvidence.THIRD_PARTY]: 'Terceiros',
     [ProviderEvidence.SPECIFICATION_ONLY]: 'Só especificação',
     [ProviderEvidence.BUILT_IN]: 'Embutido',
   } as Record<ProviderEvidence, string>,
@@ -199,7 +200,7 @@ const pt = {
     family: 'Família',
     evidence: 'Evidência',
     evidenceHint:
-      'Documentado: um simulador escrito a partir da documentação pública do provedor passa nos testes; plataforma: o mesmo, pela documentação da plataforma white-label; não verificado: há material público, ainda sem simulador; só especificação: não há material público.',
+      'Documentado: um simulador escrito a partir da documentação pública do provedor passa nos testes; plataforma: o mesmo, pela documentação da plataforma white-label; não verificado: a documentação existe, ainda sem simulador; terceiros: sem documentação do próprio provedor, só código de integrações de terceiros; só especificação: não há material público.',
   },
   accounts: {
     create: 'Nova conta',
@@ -472,6 +473,7 @@ const en: Messages = {
     [ProviderEvidence.DOCUMENTED]: 'Documented',
     [ProviderEvidence.PLATFORM]: 'Platform',
     [ProviderEvidence.UNVERIFIED]: 'Unverified',
+    [ProviderEvidence.THIRD_PARTY]: 'Third-party',
     [ProviderEvidence.SPECIFICATION_ONLY]: 'Specification only',
     [ProviderEvidence.BUILT_IN]: 'Built in',
   } as Record<ProviderEvidence, string>,
@@ -582,7 +584,7 @@ const en: Messages = {
     family: 'Family',
     evidence: 'Evidence',
     evidenceHint:
-      "Documented: a stand-in written from the provider's public documentation passes the tests; platform: the same, from the white-label platform's documentation; unverified: public material exists, no stand-in yet; specification only: no public material exists.",
+      "Documented: a stand-in written from the provider's public documentation passes the tests; platform: the same, from the white-label platform's documentation; unverified: the documentation exists, no stand-in yet; third-party: none of the provider's own, only third-party integration code; specification only: no public material exists.",
   },
   accounts: {
     create: 'New account',

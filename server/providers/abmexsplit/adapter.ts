@@ -63,6 +63,7 @@ export const ABMEXSPLIT: ProviderDeclaration = {
   money: 'cents',
   // 'Receiver not found.' (doc 2 §8) when the provider does not know the marketplace; the other failures under the common prefix.
   notFound: { getReceiver: 'RECEIVER_NOT_FOUND' },
+  evidence: { level: 'third-party' },
   sources:
     "paths, sell fields (items, customer, splits, payment_method, webhook, credit_card), receiverToken, CPF and bank rules, branch-digit banks, split types and first-split rule, price_range bounds, 'Receiver not found.', `sell_id` notifications: spec (doc 2 §3/§4/§5/§7/§8/§9); the 11 bank codes the spec shows (of its 28): spec, kept as data in `server/providers/abmexsplit/banks.ts`; every body and answer beyond those names, bearer auth, cents, statuses beyond the common pattern: gateway (the research found only contradictory ABMEX plugin code, none for ABMEXSPLIT); host: the ABMEX host the research saw (`api2.abmex.com.br`), unconfirmed",
 };

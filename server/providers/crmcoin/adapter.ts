@@ -64,6 +64,7 @@ export const CRMCOIN: CrmcoinDeclaration = {
   money: 'reais',
   // Its payout body's own default ('Saque solicitado', doc 1 §9), also what the gateway fills in for a caller who gives none.
   payouts: { description: 'requested' },
+  evidence: { level: 'specification-only' },
   sources:
     "paths, the partner key in every call, numeric status codes, 22-character withdraw reference: spec (doc 2 §4/§5/§7/§9); bodies (Portuguese, reais), which path reads what (`/getstatus` a charge, `/consulta` a payout), bearer API token, no notifications: gateway's decision (no public API material found); host: placeholder",
 };

@@ -66,6 +66,7 @@ export const EZZEBANK: ProviderDeclaration = {
   money: 'reais',
   // Its payout body's own default ('Saque solicitado', doc 1 §9), also what the gateway fills in for a caller who gives none.
   payouts: { description: 'requested' },
+  evidence: { level: 'third-party' },
   sources:
     "base `api.ezzebank.com/v2`, OAuth token (Basic client id:secret, form client_credentials), reais, POST /pix/qrcode `{amount, payerQuestion, external_id, payer}` → `{transactionId, emvqrcps}`, POST /pix/payment `{external_id, amount, description, creditParty}`, the RECEIVEPIX webhook and statusId 2 / 3 / 9999: research (integrations 11722427852, 2574046492, 18020891969, 23389025360, 23316550023, 11409394973); GET /pix/qrcode/{id}/detail and its APPROVED (stored public code 6330427472, 11890159998), key types CPF, CNPJ, TELEFONE (+55), EMAIL, CHAVE_ALEATORIA (14730811158), the PAYMENT webhook (19809185326), `verify-signature: t=…,vsign=…` HMAC-SHA256 of `t.body` (23336918103, 26189621994, 19809185326); other status words: document 1 §4; PIX valid 1 day, nothing sent: document 1 §9; no payout read, unsigned without the account's secret: the gateway's decision",
 };

@@ -50,6 +50,7 @@ export const FLOW2PAY: Flow2payDeclaration = {
   money: 'cents',
   expiry: { pixSeconds: SECONDS_PER_DAY },
   failurePrefixes: { createTransaction: 'CREATE_PIX_TRANSACTION', refoundTransaction: 'REQUEST_REFUND' },
+  evidence: { level: 'third-party' },
   sources:
     "paths, both keys, PIX only, PixIn/PixInReversal, 24-hour PIX, the three texts: spec (doc 3 §4/§5/§7/§8/§9); login path and `{accessToken}` as Bearer, `valor` in cents, `comImagem`, `informacaoAdicional`, `{sucesso, txId, qrcode{imagem, emv}}`, `{mensagem}` errors, the webhook's `token`: research (F9, the Sants Bank integration); no read call, webhook field names, refund answer: gateway's decision; host: the research's Sants Bank host",
 };

@@ -73,12 +73,15 @@ export interface ProviderDeclaration {
    * `documented`, a stand-in written from the provider's own documentation or
    * SDK passes (tests/standins/<id>.test.ts); `platform`, the same from the
    * documentation of the white-label platform it runs on, with `addresses`
-   * where that documentation is; `specification-only`, no public material
-   * exists (bodies are readings of the specification, the host a
-   * placeholder). Undeclared: unverified (public material shaped it, no
-   * stand-in from it runs yet).
+   * where that documentation is; `third-party`, no documentation of the
+   * provider's own could be found or read, and third-party public material
+   * (integration code, or the documentation of a platform it is only thought
+   * to run on) shaped it, named in `sources`; `specification-only`, no public
+   * material exists (bodies are readings of the specification, the host a
+   * placeholder). Undeclared: unverified (the provider's documentation exists,
+   * no stand-in from it runs yet).
    */
-  evidence?: { level: 'documented' | 'platform'; addresses: readonly string[] } | { level: 'specification-only' };
+  evidence?: { level: 'documented' | 'platform'; addresses: readonly string[] } | { level: 'third-party' | 'specification-only' };
   /**
    * Where the specification and the provider's current public API disagree,
    * both dialects, as the names an account chooses with `api_version`: the

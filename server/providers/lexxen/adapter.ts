@@ -50,6 +50,7 @@ export const LEXXEN: LexxenDeclaration = {
   // Its payout body's own default ('Saque solicitado', doc 1 §9), also what the gateway fills in for a caller who gives none.
   payouts: { description: 'requested' },
   failures: { withdraw: 'LEXXEN_WITHDRAW_FAILED' },
+  evidence: { level: 'specification-only' },
   sources:
     "paths, login body, withdraw statuses, phone and EVP key rules, 'Failed to process the withdraw request.': spec (doc 3 §4/§5/§7/§8); pix-out body and answer (reais, `identifier`), Bearer login token, no charges or notifications: gateway's decision (no public API material found); host: placeholder",
 };

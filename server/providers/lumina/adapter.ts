@@ -49,6 +49,7 @@ export const LUMINA: ProviderDeclaration = {
   failurePrefixes: { refoundTransaction: 'REFUND_FOURTH_GROUP' },
   // §8: a payment the provider does not know is 'Transação não encontrada'; any other failure keeps the provider's message.
   notFound: { getTransaction: 'TRANSACAO_NAO_ENCONTRADA' },
+  evidence: { level: 'third-party' },
   sources:
     "paths, Bearer, card or PIX only, document type rule, address defaults, statuses, 1-day PIX, fourth-group texts: spec (doc 3 §4/§5/§7/§8/§9); host, PIX body and its answer (wrapped in _body or data; id, status, pix.qrCode, timestamps.expiresAt): research (integrations); card, token, refund bodies, notification payload: gateway's decision",
 };

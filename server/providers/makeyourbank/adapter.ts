@@ -83,6 +83,7 @@ export const MAKEYOURBANK: MakeYourBankDeclaration = {
   payouts: { description: 'requested' },
   expiry: { pixSeconds: SECONDS_PER_DAY, boletoSeconds: 7 * SECONDS_PER_DAY },
   timeoutMs: 25_000,
+  evidence: { level: 'third-party' },
   sources:
     'paths, form-encoded bodies, unknown PENDING over the common status pattern, receiver statuses, the six missing-field errors, PIX 1 day, billet 7 days, 25 s timeout: spec (doc 3 §4/§5/§7/§8/§9); Basic with the API key and no password, cents, `payment_type` pix/boleto/credit, `payment_method.qr_code.emv`, the statuses succeeded, failed, canceled, pre_authorized, reversed, charged_back, `{id, type, payload.object}` events: Zoop public documentation (docs.zoop.co; the research links MakeYourBank only to a Zoop-style platform, unconfirmed); marketplace and seller ids from the public key `marketplaceId|sellerId`, the other field names, every answer beyond those, host: gateway (no public material; host a placeholder)',
 };

@@ -23,6 +23,7 @@ export const AXISBANK: TransactionsApiMember = {
   auth: { type: 'basic', username: 'secretKey', password: 'empty' },
   credentials: { required: ['secretKey'] },
   money: 'cents',
+  evidence: { level: 'third-party' },
   sources:
     'paths and request fields: spec (doc 2 §7); host `api.axisbanking.com.br`, Basic with the key and an empty password, cents, PIX and card only: research (F10, IHub/AxisBanking integrations); answers read as the family reads them',
   paths: { create: '/transactions/v2/purchase', refund: { method: 'POST', path: '/transactions/refund/{id}' }, withdraw: '/withdraws/cash-out' },

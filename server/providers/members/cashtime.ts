@@ -16,6 +16,7 @@ export const CASHTIME: CashtimeMember = {
   auth: { type: 'apiKey', header: 'x-authorization-key' },
   credentials: { required: ['secretKey'] },
   money: 'cents',
+  evidence: { level: 'third-party' },
   sources:
     "paths, infraction CHARGEBACK: spec (doc 2 §4/§7); host `api.cashtime.com.br/v1`, `x-authorization-key` with the secret key, cents, `POST /transactions {isInfoProducts, externalCode, paymentMethod, installments, amount, customer{name, email, phone, document{number, type}}, items[{title, unitPrice, quantity, tangible}], postbackUrl, ip}` answered `{id, status, pix{payload}}`, `POST /request/withdraw {amount, pixKey, pixKeyType CPF\\|CNPJ\\|EMAIL\\|PHONE (+55)\\|EVP, baasPostbackUrl, externalCode}` answered `{id}`: research (G-A, Cashtime's and ReflowPay's public integrations); the `GET /details/orders/{id}` answer and the postbacks: gateway (not seen anywhere)",
   statuses: { transaction: { overrides: { infraction: 'CHARGEBACK' } } },

@@ -24,6 +24,7 @@ export const FASTSOFT: TransactionsApiMember = {
     withdrawal: { overrides: { ...USER_API_PLATFORM.statuses.withdrawal?.overrides, cancelled: 'REJECTED', canceled: 'REJECTED' } },
   },
   failures: { unsupportedPaymentMethod: { notImplementedFor: 'FastSoft' } },
+  evidence: { level: 'third-party' },
   sources:
     "paths, Basic, expiries, statuses, 'Erro no saque: …', 'Erro no estorno: …', 'Payment method X not implemented for FastSoft': spec (doc 3 §4/§7/§8/§9); payout body `{amount (cents), pixKey, pixType, beneficiaryName, beneficiaryDocument, description, postbackUrl}`: research (F7, ByNet's documentation, the platform FastSoft shares per the spec); charge bodies and Basic secret key with 'x': the family's dialect (no public material); host: placeholder after its card script's domain",
 };

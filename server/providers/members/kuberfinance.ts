@@ -17,6 +17,7 @@ export const KUBERFINANCE: TransactionsApiMember = {
   auth: { type: 'basic', username: 'secretKey', password: () => 'x' },
   credentials: { required: ['secretKey'] },
   money: 'cents',
+  evidence: { level: 'specification-only' },
   sources:
     "paths, DELETE refund, 'Failed to refund transaction.', PIX and billets PENDING at creation, validity, statuses: spec (doc 3 §4/§7/§8/§9); auth, bodies, postbacks, cents, methods: the family's dialect (no public material found); host: placeholder",
   statuses: { transaction: { overrides: DOC3_COMMON_OVERRIDES } },

@@ -16,6 +16,7 @@ export const LORDSPAY: TransactionsApiMember = {
   capabilities: { paymentMethods: ['PIX', 'CREDIT_CARD', 'BILLET'], refunds: true, webhooks: true },
   statuses: { transaction: { overrides: { authorized: 'APPROVED' }, unknown: 'PENDING' } },
   failurePrefixes: { createTransaction: 'LORDSPAY', getTransaction: 'QUERY_TRANSACTION', refoundTransaction: 'REFUND_TRANSACTION_LORDSPAY' },
+  evidence: { level: 'specification-only' },
   sources:
     "events, texts, unknown PENDING: spec (doc 3 §4/§8); paths and reais: the LordsPay platform's (LordsCash, doc 3 §7/§9), LordsPay's own being not shown; bodies and Bearer auth: the family's dialect (no public material); host: placeholder",
 };

@@ -20,6 +20,7 @@ export const LYNXPAY: TransactionsApiMember = {
   auth: { type: 'basic', username: 'secretKey', password: () => 'x' },
   credentials: { required: ['publicKey', 'secretKey'] },
   money: 'cents',
+  evidence: { level: 'specification-only' },
   sources:
     "paths, card checks, 'card.cvv …' and 'Card token is required for credit card payments.': spec (doc 2 §5/§7); the other card-check texts written after the cvv one; bodies and Basic auth: the family's dialect (no public material); host: placeholder",
   paths: { cardToken: '/v1/card-token' },

@@ -16,6 +16,7 @@ export const PAYBER: TransactionsApiMember = {
   ...OWN_PATHS_GATEWAY,
   ...CARDS_TOKENIZE_THEN_SAVE,
   notOffered: { withdraw: 'WITHDRAW_METHOD_NOT_IMPLEMENTED' },
+  evidence: { level: 'specification-only' },
   sources:
     "card tokenise-then-save paths, 'Withdraw method not implemented', validity, statuses: spec (doc 3 §4/§7/§8/§9); create, read and refund paths, auth, bodies, postbacks, cents: the family's dialect (no public material found); host: placeholder",
 };

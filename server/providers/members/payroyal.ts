@@ -15,6 +15,7 @@ export const PAYROYAL: TransactionsApiMember = {
   identity: { id: 'PAYROYAL', specGroup: SPEC_GROUPS.DOC3_GROUP3, defaultBaseUrl: 'https://api.payroyal.com.br/v1' },
   ...OWN_PATHS_GATEWAY,
   ...CARDS_TOKENIZE_THEN_SAVE,
+  evidence: { level: 'specification-only' },
   sources:
     "card tokenise-then-save paths, validity, statuses: spec (doc 3 §4/§7/§9); create, read and refund paths, auth, bodies, postbacks, cents: the family's dialect (no public material found); host: placeholder",
 };

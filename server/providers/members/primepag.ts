@@ -19,6 +19,7 @@ export const PRIMEPAG: PrimePagMember = {
   capabilities: { paymentMethods: ['PIX'], withdrawMethods: ['PIX'], webhooks: true },
   auth: PRIMEPAG_AUTH,
   money: 'cents',
+  evidence: { level: 'third-party' },
   sources:
     "statuses (common pattern, unknown REJECTED), PIX 1 day: spec (doc 1 §4/§9); host `api.primepag.com.br`, Basic + JSON token exchange, `value_cents` QR-code and DICT-payout bodies, `{qrcode{…}}`/`{payment{…}}` answers, `pix_qrcode`/`pix_payment` notifications keyed by `reference_code`: research (G-B, PrimePag's public integrations); unsigned notifications, `idempotent_id`: the family's decisions",
 };

@@ -15,6 +15,7 @@ export const REFLOWPAY: CashtimeMember = {
   auth: { type: 'apiKey', header: 'x-authorization-key' },
   credentials: { required: ['secretKey'] },
   money: 'cents',
+  evidence: { level: 'third-party' },
   sources:
     "as CASHTIME (ReflowPay v1 is the Cashtime API: research G-A; host `api.reflowpay.com/v1`); `GET /request/withdraw/{id}` and infraction APPROVED: spec (doc 2 §4/§7); that lookup's answer: gateway",
   statuses: { transaction: { overrides: { infraction: 'APPROVED' } } },

@@ -20,6 +20,7 @@ export const ROYALPAY: TransactionsApiMember = {
   auth: { type: 'bearer' },
   credentials: { required: ['secretKey'] },
   money: 'cents',
+  evidence: { level: 'third-party' },
   sources:
     "paths, cashout fields, PIX key digits, PIX and billets PENDING at creation, statuses: spec (doc 3 §4/§5/§7); host `api.royalpay.com.br/v1`, Bearer secret key: research (one unreliable SDK); charge body, postbacks, cents, pix_type names (ours): the family's dialect / the gateway's decision",
   statuses: { transaction: { overrides: DOC3_COMMON_OVERRIDES } },

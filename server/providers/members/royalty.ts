@@ -20,6 +20,7 @@ export const ROYALTY: TransactionsApiMember = {
   auth: { type: 'apiKey', header: 'x-api-key' },
   credentials: { required: ['secretKey'] },
   money: 'cents',
+  evidence: { level: 'third-party' },
   sources:
     '/user/transactions paths, required secret key, formatted CPF, \'Royalty <operation> erro <status>: <body>\': spec (doc 2 §5/§7/§8); `x-api-key`: research (F7 "AtivoB2B" /user/* paths, an inference); host: placeholder',
   paths: { create: '/user/transactions', get: '/user/transactions/{id}', refund: { method: 'POST', path: '/user/transactions/{id}/refund' } },

@@ -15,6 +15,7 @@ export const VENIT: TransactionsApiMember = {
   headers: { 'x-public-key': 'publicKey' },
   credentials: { required: ['publicKey', 'secretKey'] },
   money: 'cents',
+  evidence: { level: 'third-party' },
   sources:
     "singular path, 'Erro ao criar transação': spec (doc 2 §7/§8); host `srv.venitpay.com.br/v1`, `x-public-key`/`x-secret-key`, camelCase body: research (VenitPay's public integrations)",
   paths: { create: '/transaction' },

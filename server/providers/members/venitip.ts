@@ -16,6 +16,7 @@ export const VENITIP: TransactionsApiMember = {
   headers: { 'x-public-key': 'publicKey' },
   credentials: { required: ['publicKey', 'secretKey'] },
   money: 'cents',
+  evidence: { level: 'third-party' },
   sources: "status table, 'Erro ao criar transação': spec (doc 2 §4/§8); host and headers: research (VENITIP is VenitPay)",
   statuses: {
     transaction: {

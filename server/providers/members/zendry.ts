@@ -15,6 +15,7 @@ export const ZENDRY: PrimePagMember = {
   auth: PRIMEPAG_AUTH,
   money: 'cents',
   statuses: { transaction: { overrides: { canceled: 'PENDING', error: 'CHARGEBACK' } } },
+  evidence: { level: 'third-party' },
   sources:
     "paths, `canceled` PENDING / `error` CHARGEBACK: spec (doc 2 §4/§7); host `api.zendry.com.br`, Basic + JSON token exchange, `value_cents` QR-code and DICT-payout bodies, `{qrcode{…}}`/`{payment{…}}` answers, `pix_qrcode`/`pix_payment` notifications keyed by `reference_code`: research (G-B, ZENDRY's and PRIMEPAG's public integrations); the rest of both status tables, unsigned notifications, `idempotent_id`: gateway's decision",
 };

@@ -66,6 +66,7 @@ export const NEXTPAY: ProviderDeclaration = {
   auth: { type: 'oauth2', tokenPath: NEXTPAY_PATHS.token, body: 'form', clientAuth: 'body' },
   credentials: { required: ['publicKey', 'secretKey'] },
   money: 'reais',
+  evidence: { level: 'specification-only' },
   sources:
     "paths, OAuth form token (grant_type, client_id, client_secret), amounts in reais, `/pix/generate` fields (amount, fixedAmount, description, customer), `/pix/cashout` fields (description, destinatary.dictKey, amount, customer), common status pattern: spec (doc 2 §4/§7/§9); token path `/oauth/token`, which GET reads a charge (`/pix/consult/{id}`) and which a payout (`/payments/queryTransaction/{id}`), `PUT /payments/cancel/{id} {amount}` as the refund, every answer's shape, host: gateway (no public API material found)",
 };

@@ -40,6 +40,7 @@ export const NOXPAY: ProviderDeclaration = {
   auth: { type: 'apiKey', header: 'api-key', value: 'secretKey' },
   credentials: { required: ['secretKey'] },
   money: 'reais',
+  evidence: { level: 'third-party' },
   sources:
     "host `api2.noxpay.io`, `api-key`, reais, POST /payment (PIX and PIXOUT) and GET /payment/{txid} with their fields, the webhook and its `X-Signature`: research (NoxPay's PHP SDK and integrations); statuses other than PAID: document 1 §4's words; the payout kind of a webhook read from its `method`: the gateway's decision",
 };

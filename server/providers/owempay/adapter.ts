@@ -40,6 +40,7 @@ export const OWEMPAY: ProviderDeclaration = {
   credentials: CREDENTIALS,
   money: 'reais',
   expiry: { pixSeconds: SECONDS_PER_HOUR },
+  evidence: { level: 'specification-only' },
   sources:
     "paths, PIX only, packed credentials and their texts, 1-hour PIX, pix_in:/pix_out: events: spec (doc 3 §4/§5/§7/§9); Basic apiKey:secret with the account id in x-account-id, reais, bodies and answers: the gateway's decision (no public material); host: placeholder",
 };

@@ -52,6 +52,7 @@ export const RAPDYN: ProviderDeclaration = {
   auth: { type: 'bearer' },
   credentials: { required: ['secretKey'] },
   money: 'cents',
+  evidence: { level: 'third-party' },
   sources:
     "paths, card-token query and fields, payout fields, RANDOM as EVP, CPF/CNPJ/phone checks, the payout text, statuses, 1-day PIX: spec (doc 3 §4/§5/§7/§8/§9); host `api.rapdyn.io/v1`, Bearer, cents, the payment body (external_id, customer.document {type, value}, products) and its answer's id and copy-paste code: research (third-party integrations, low confidence); card charges with the token, the refund body, the answers' other fields, the postback: the gateway's decision",
 };

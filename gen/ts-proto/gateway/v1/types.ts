@@ -730,12 +730,18 @@ export enum ProviderEvidence {
   PROVIDER_EVIDENCE_DOCUMENTED = 1,
   /** PROVIDER_EVIDENCE_PLATFORM - A stand-in written from the documentation of the white-label platform the provider runs on passes. */
   PROVIDER_EVIDENCE_PLATFORM = 2,
-  /** PROVIDER_EVIDENCE_UNVERIFIED - Public material about the provider shaped the adapter, but no stand-in written from it runs in the suite yet. */
+  /** PROVIDER_EVIDENCE_UNVERIFIED - The provider's own documentation (or its platform's) exists, but no stand-in written from it runs in the suite yet. */
   PROVIDER_EVIDENCE_UNVERIFIED = 3,
   /** PROVIDER_EVIDENCE_SPECIFICATION_ONLY - No public material exists: bodies are readings of the specification, the host a placeholder. */
   PROVIDER_EVIDENCE_SPECIFICATION_ONLY = 4,
   /** PROVIDER_EVIDENCE_BUILT_IN - The gateway's own SANDBOX, a fake PSP that runs beside it. */
   PROVIDER_EVIDENCE_BUILT_IN = 5,
+  /**
+   * PROVIDER_EVIDENCE_THIRD_PARTY - No documentation of the provider's own could be found or read: public third-party material (integration code, or
+   * the documentation of a platform the provider is only thought to run on) shaped the adapter, and nothing of the
+   * provider's own exists to verify it against.
+   */
+  PROVIDER_EVIDENCE_THIRD_PARTY = 6,
   UNRECOGNIZED = -1,
 }
 
@@ -759,6 +765,9 @@ export function providerEvidenceFromJSON(object: any): ProviderEvidence {
     case 5:
     case "PROVIDER_EVIDENCE_BUILT_IN":
       return ProviderEvidence.PROVIDER_EVIDENCE_BUILT_IN;
+    case 6:
+    case "PROVIDER_EVIDENCE_THIRD_PARTY":
+      return ProviderEvidence.PROVIDER_EVIDENCE_THIRD_PARTY;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -780,6 +789,8 @@ export function providerEvidenceToJSON(object: ProviderEvidence): string {
       return "PROVIDER_EVIDENCE_SPECIFICATION_ONLY";
     case ProviderEvidence.PROVIDER_EVIDENCE_BUILT_IN:
       return "PROVIDER_EVIDENCE_BUILT_IN";
+    case ProviderEvidence.PROVIDER_EVIDENCE_THIRD_PARTY:
+      return "PROVIDER_EVIDENCE_THIRD_PARTY";
     case ProviderEvidence.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
