@@ -50,6 +50,7 @@ import { startWebhookSidecar } from './webhooks/sidecar.js';
 import { GatewayMetrics } from './observability/metrics.js';
 import { startMetricsServer } from './observability/metricsServer.js';
 import { startTracing } from './observability/tracing.js';
+import type { Tracer } from './lib/tracing.js';
 import { observedRegistry } from './providers/observedCalls.js';
 
 export const COMPONENTS = ['grpc', 'connect', 'webhooks', 'sandbox'] as const;
@@ -117,13 +118,25 @@ export interface GatewayOptions {
   extraProviders?: readonly ProviderAdapter[];
 }
 
-/** Starts the chosen components on one database; `close()` stops them in reverse. */
+/** What every step of a start shares: the configuration it fills in, its logger, what it has started and how to stop it. */
+interface Start {
+  config: Config;
+  logger: Logger;
+  running: RunningGateway;
+  /** Stops, run in reverse on close: a step registers its own after what it depends on. */
+  closers: (() => Promise<void>)[];
+}
+
+/**
+ * Starts the chosen components on one database; `close()` stops them in reverse. The steps, in order: the SANDBOX's
+ * fake PSP, tracing, the webhook sidecar (its port names the webhook URLs), the database, the use cases, the workers,
+ * the transports, the object store and the metrics endpoint.
+ */
 export async function startGateway(input: Config, components: readonly Component[], logger: Logger, options: GatewayOptions = {}): Promise<RunningGateway> {
   // Port 0 means "any free port". Every server binds its own port itself and
   // the port is read back from it: a port picked first and bound later can be
   // taken in between (by another process or an outgoing connection).
   const config = { ...input };
-
   const closers: (() => Promise<void>)[] = [];
   const running: RunningGateway = {
     config,
@@ -137,225 +150,21 @@ export async function startGateway(input: Config, components: readonly Component
       }
     },
   };
-
+  const start: Start = { config, logger, running, closers };
   try {
-    if (components.includes('sandbox')) {
-      const psp = await new SandboxPsp({
-        host: config.host,
-        port: config.sandboxPort,
-        stateFile: join(config.dataDir, 'sandbox-state.json'),
-        settleDelayMs: config.sandboxSettleMs,
-        logger,
-      }).start();
-      closers.push(() => psp.stop());
-      running.sandboxUrl = psp.url;
-      running.sandboxPsp = psp;
-      config.sandboxPort = Number(new URL(psp.url).port);
-    }
+    if (components.includes('sandbox')) await startSandboxPsp(start);
     const sandboxUrl = config.sandboxPublicUrl ?? running.sandboxUrl ?? `http://${config.host}:${config.sandboxPort}`;
-    const needsDatabase = components.some((component) => component !== 'sandbox');
-    if (!needsDatabase) return running;
+    if (!components.some((component) => component !== 'sandbox')) return running;
     // Closed last, once the servers and workers have stopped: their last spans are sent too.
     const tracing = await startTracing(config.tracing, logger);
     if (tracing) closers.push(() => tracing.close());
-
-    // The sidecar listens before the services exist because their webhook URLs
-    // name its port; until they do, it answers 500 and providers deliver again.
-    let notifications: NotificationsService | undefined;
-    let closeSidecar: (() => Promise<void>) | undefined;
-    if (components.includes('webhooks')) {
-      const sidecar = await startWebhookSidecar({
-        notifications: {
-          intake: (input) => {
-            if (!notifications) throw new Error('the gateway is still starting');
-            return notifications.intake(input);
-          },
-        },
-        logger,
-        host: config.host,
-        port: config.webhookPort,
-        maxBodyBytes: config.webhookMaxBodyBytes,
-        rate: { perSecond: config.webhookRatePerSecond, burst: config.webhookRateBurst },
-      });
-      closeSidecar = once(() => sidecar.close());
-      closers.push(closeSidecar); // closes it if starting fails further on
-      running.webhookUrl = sidecar.url;
-      config.webhookPort = Number(new URL(sidecar.url).port);
-    }
-    const webhookBaseUrl = config.webhookPublicUrl ?? `http://${config.host}:${config.webhookPort}`;
-
-    const db = await openDatabase({
-      databaseUrl: config.databaseUrl,
-      replicaUrls: config.databaseReplicaUrls,
-      dataDir: config.dataDir,
-      acquireTimeoutMs: config.dbAcquireTimeoutMs,
-      connectTimeoutMs: config.dbConnectTimeoutMs,
-      preparedStatements: config.dbPreparedStatements,
-      poolMax: config.dbPoolMax,
-      log: (message) => logger.info(stripVTControlCharacters(message)),
-    });
-    closers.push(() => db.close());
-    running.db = db;
-    const secrets = SecretBox.fromEncodedKey(config.secretsKey);
-    await checkSharedKeys(
-      db,
-      new KeyFingerprintsRepository(),
-      { secrets, outboundSecret: config.outboundWebhookSecret, outboundSecretChanged: config.outboundWebhookSecretChanged },
-      logger,
-    );
-    const events = new StatusEvents(db);
-    const outbound = new OutboundRepository();
-    // This instance's own metrics registry: one process may run several gateways (the tests do).
-    const metrics = new GatewayMetrics(logger);
-    const catalogue = await createRegistry({ sandboxUrl, sandboxTimeoutMs: config.sandboxTimeoutMs });
-    for (const adapter of options.extraProviders ?? []) catalogue.register(adapter);
-    const registry = observedRegistry(catalogue, metrics, tracing?.tracer);
-    const receivers = new ReceiversRepository(secrets);
-    const uploads = new UploadsService({ folder: config.s3.folder, privateUploads: config.s3.privateUploads }, { db, receivers });
-    const accounts = new AccountsRepository(secrets, config.accountCacheMs);
-    const primaryClient = db.primaryClient;
-    if (primaryClient && config.accountCacheMs > 0) {
-      // Other processes' changes of accounts drop this one's cached copies; closed before the database.
-      const listener = new AccountChangesListener({ connect: () => primaryClient(ACCOUNT_CHANGES_APPLICATION_NAME), target: accounts, logger });
-      closers.push(() => listener.close());
-      await listener.start();
-    }
-    // Names this process on the keys it claims; a key whose process stops marking itself alive is confirmed, not left waiting.
-    const liveness = new ProcessLiveness(
-      { db, logger, processes: new ProcessesRepository() },
-      { heartbeatMs: config.processHeartbeatMs, forgetAfterMs: 10 * config.processStaleMs },
-    );
-    const deps = {
-      ownUploads: uploads,
-      db,
-      registry,
-      accounts,
-      transactions: new TransactionsRepository(outbound, transactionStatusChangedBody),
-      withdrawals: new WithdrawalsRepository(),
-      outbound,
-      receivers,
-      notifications: new NotificationsRepository(),
-      mismatches: new FlowMismatchesRepository(),
-      idempotency: new IdempotencyRepository({ ownerId: liveness.id, staleMs: config.processStaleMs }),
-      unknownCheckScheduleMs: config.unknownCheckScheduleMs,
-      events,
-      webhookBaseUrl,
-      urlPolicy: { privateProviderUrls: config.allowPrivateProviderUrls, privateWebhookUrls: config.allowPrivateWebhookUrls },
-      logger,
-      observer: metrics,
-    };
-    const useCases: UseCases = {
-      payments: new PaymentsService(deps),
-      accounts: new AccountsService(deps),
-      notifications: new NotificationsService(deps, { ...DEFAULT_PROCESSING, concurrency: config.webhookConcurrency }, config.webhookBadSignatureStoreLimit),
-      sandbox: new SandboxService(deps),
-      outbound: new OutboundService(deps, { secret: config.outboundWebhookSecret, retryScheduleMs: config.outboundRetryScheduleMs, timeoutMs: 10_000 }),
-      events,
-      unknownOutcomes: new UnknownOutcomesService(deps, { batch: config.reconcileBatch, leaseMs: 60_000, reapGoneProcesses: () => liveness.reapLocal() }),
-      access: new AccessService({
-        db,
-        tokens: new ServiceTokensRepository(),
-        audit: new AuditRepository(),
-        accounts: deps.accounts,
-        apiTokens: config.apiTokens,
-        logger,
-      }),
-      lists: new ListsService({ db, lists: new ListsRepository() }),
-      uploads,
-      operators: new OperatorsService(
-        { db, operators: new OperatorsRepository(), csrfKey: createHmac('sha256', config.secretsKey).update('operator-csrf').digest(), logger },
-        config.sessions,
-      ),
-    };
-    const reconciliation = new ReconciliationService(deps, {
-      staleAfterMs: config.reconcileAfterMs,
-      pollEveryMs: config.reconcileEveryMs,
-      batch: config.reconcileBatch,
-    });
-    running.useCases = useCases;
-    // Registered before the servers start, so that it stops after they have (and before the database closes).
-    await liveness.start();
-    closers.push(() => liveness.stop());
-    metrics.readFrom({
-      notificationQueue: () => useCases.notifications.queueDepth(),
-      outboundBacklog: () => useCases.outbound.backlog(),
-      poolUsage: () => db.poolUsage(),
-    });
-    // Runs before the database closes: a scrape then asks nothing of it.
-    closers.push(async () => metrics.stopReading());
-    if (db.embedded) {
-      running.sandboxAccountId = (
-        await useCases.accounts.ensureSandboxAccount(randomBytes(24).toString('base64url'), randomBytes(24).toString('base64url'))
-      ).id;
-    }
-
-    const admin = await useCases.operators.ensureFirstAdmin(config.firstAdmin.email, config.firstAdmin.password);
-    if (admin) running.firstAdmin = { email: admin.email, ...(config.firstAdmin.generated ? { password: config.firstAdmin.password } : {}) };
-
-    // One limit for both transports: a caller switching from gRPC to Connect keeps one budget.
-    const rateLimit = CallerRateLimit.of(
-      {
-        tokens: { perSecond: config.rateLimitPerSecond, burst: config.rateLimitBurst },
-        operators: { perSecond: config.operatorRateLimitPerSecond, burst: config.operatorRateLimitBurst },
-      },
-      logger,
-    );
-    const inFlight = InFlightLimit.of(config.maxInFlight);
-    const pressure = LoopPressure.of(config.shedEventLoopDelayMs, {
-      limit: config.shedPoolWaiting,
-      waiting: async () => (await db.poolUsage()).find((usage) => usage.pool === 'primary')?.pending ?? 0,
-    });
-    if (pressure) closers.push(async () => pressure.close());
-    const server = {
-      useCases,
-      logger,
-      host: config.host,
-      maxRequestBytes: config.maxRequestBytes,
-      rateLimit,
-      inFlight,
-      pressure,
-      rpcObserver: metrics,
-      tracer: tracing?.tracer,
-    };
-    if (components.includes('webhooks') && config.webhookWorkers > 0) {
-      // Started before the sidecar, so they stop after it: in-flight notifications still get processed.
-      const workers = new Workers(logger)
-        .start({ name: 'notifications', run: () => useCases.notifications.processDue(), idleMs: config.workerIdleMs }, config.webhookWorkers)
-        .start({ name: 'outbound', run: () => useCases.outbound.deliverDue(), idleMs: config.workerIdleMs })
-        .start({ name: 'reconciliation', run: () => reconciliation.reconcileDue(), idleMs: Math.max(config.workerIdleMs, 5_000) })
-        .start({
-          name: 'unknown-outcomes',
-          run: () => useCases.unknownOutcomes.resolveDue(),
-          // Also finds the calls of processes that are gone: at least as often as the first check and a process's silence.
-          idleMs: Math.max(config.workerIdleMs, Math.min(5_000, config.unknownCheckScheduleMs[0] ?? 5_000, config.processStaleMs)),
-        });
-      useCases.notifications.onStored(() => workers.wake('notifications'));
-      deps.transactions.onOutboundQueued(() => workers.wake('outbound'));
-      closers.push(() => workers.stop());
-    }
-    if (closeSidecar) {
-      notifications = useCases.notifications;
-      // Registered again here, so that on shutdown it stops taking notifications before the workers stop.
-      closers.push(closeSidecar);
-    }
-    if (components.includes('grpc')) {
-      const grpc = await startGrpcServer({ ...server, port: config.grpcPort });
-      closers.push(() => grpc.close());
-      running.grpcAddress = `${config.host}:${grpc.port}`;
-      config.grpcPort = grpc.port;
-    }
-    if (components.includes('connect')) {
-      const connect = await startConnectServer({
-        ...server,
-        port: config.httpPort,
-        webDir: config.webDir,
-        sessions: config.sessions,
-        corsOrigins: config.corsOrigins,
-      });
-      closers.push(() => connect.close());
-      running.httpUrl = connect.url;
-      config.httpPort = Number(new URL(connect.url).port);
-    }
+    const sidecar = components.includes('webhooks') ? await startSidecar(start) : undefined;
+    const db = await openStore(start);
+    const { useCases, transactions, metrics, reconciliation } = await assembleUseCases(start, db, { sandboxUrl, tracer: tracing?.tracer, options });
+    if (components.includes('webhooks') && config.webhookWorkers > 0) startWorkers(start, useCases, transactions, reconciliation);
+    // Registered again here, so that on shutdown it stops taking notifications before the workers stop.
+    sidecar?.serve(useCases.notifications);
+    await startTransports(start, components, useCases, db, { metrics, tracer: tracing?.tracer });
     // A configured store serves every process; the embedded one starts with the back-office (Connect), after its
     // port is known so that its CORS lets that origin upload (two processes would fight over S3_PORT otherwise).
     if (config.s3.endpoint || components.includes('connect')) {
@@ -374,5 +183,239 @@ export async function startGateway(input: Config, components: readonly Component
   } catch (error) {
     await running.close();
     throw error;
+  }
+}
+
+/** The SANDBOX provider's fake PSP, on its own port. */
+async function startSandboxPsp({ config, logger, running, closers }: Start): Promise<void> {
+  const psp = await new SandboxPsp({
+    host: config.host,
+    port: config.sandboxPort,
+    stateFile: join(config.dataDir, 'sandbox-state.json'),
+    settleDelayMs: config.sandboxSettleMs,
+    logger,
+  }).start();
+  closers.push(() => psp.stop());
+  running.sandboxUrl = psp.url;
+  running.sandboxPsp = psp;
+  config.sandboxPort = Number(new URL(psp.url).port);
+}
+
+/**
+ * The webhook sidecar listens before the services exist because their webhook URLs name its port; until `serve` hands
+ * it the notifications use case, it answers 500 and providers deliver again.
+ */
+async function startSidecar({ config, logger, running, closers }: Start): Promise<{ serve(notifications: NotificationsService): void }> {
+  let notifications: NotificationsService | undefined;
+  const sidecar = await startWebhookSidecar({
+    notifications: {
+      intake: (input) => {
+        if (!notifications) throw new Error('the gateway is still starting');
+        return notifications.intake(input);
+      },
+    },
+    logger,
+    host: config.host,
+    port: config.webhookPort,
+    maxBodyBytes: config.webhookMaxBodyBytes,
+    rate: { perSecond: config.webhookRatePerSecond, burst: config.webhookRateBurst },
+  });
+  const close = once(() => sidecar.close());
+  closers.push(close); // closes it if starting fails further on
+  running.webhookUrl = sidecar.url;
+  config.webhookPort = Number(new URL(sidecar.url).port);
+  return {
+    serve(use) {
+      notifications = use;
+      closers.push(close);
+    },
+  };
+}
+
+/** The database (embedded without DATABASE_URL), migrated, and the shared keys checked against it. */
+async function openStore({ config, logger, running, closers }: Start): Promise<Database> {
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    replicaUrls: config.databaseReplicaUrls,
+    dataDir: config.dataDir,
+    acquireTimeoutMs: config.dbAcquireTimeoutMs,
+    connectTimeoutMs: config.dbConnectTimeoutMs,
+    preparedStatements: config.dbPreparedStatements,
+    poolMax: config.dbPoolMax,
+    log: (message) => logger.info(stripVTControlCharacters(message)),
+  });
+  closers.push(() => db.close());
+  running.db = db;
+  await checkSharedKeys(
+    db,
+    new KeyFingerprintsRepository(),
+    {
+      secrets: SecretBox.fromEncodedKey(config.secretsKey),
+      outboundSecret: config.outboundWebhookSecret,
+      outboundSecretChanged: config.outboundWebhookSecretChanged,
+    },
+    logger,
+  );
+  return db;
+}
+
+/** The use cases on their repositories and the provider registry, this process's liveness and metrics, and the first accounts. */
+async function assembleUseCases(
+  { config, logger, running, closers }: Start,
+  db: Database,
+  { sandboxUrl, tracer, options }: { sandboxUrl: string; tracer: Tracer | undefined; options: GatewayOptions },
+): Promise<{ useCases: UseCases; transactions: TransactionsRepository; metrics: GatewayMetrics; reconciliation: ReconciliationService }> {
+  const secrets = SecretBox.fromEncodedKey(config.secretsKey);
+  const events = new StatusEvents(db);
+  const outbound = new OutboundRepository();
+  // This instance's own metrics registry: one process may run several gateways (the tests do).
+  const metrics = new GatewayMetrics(logger);
+  const catalogue = await createRegistry({ sandboxUrl, sandboxTimeoutMs: config.sandboxTimeoutMs });
+  for (const adapter of options.extraProviders ?? []) catalogue.register(adapter);
+  const registry = observedRegistry(catalogue, metrics, tracer);
+  const receivers = new ReceiversRepository(secrets);
+  const uploads = new UploadsService({ folder: config.s3.folder, privateUploads: config.s3.privateUploads }, { db, receivers });
+  const accounts = new AccountsRepository(secrets, config.accountCacheMs);
+  const primaryClient = db.primaryClient;
+  if (primaryClient && config.accountCacheMs > 0) {
+    // Other processes' changes of accounts drop this one's cached copies; closed before the database.
+    const listener = new AccountChangesListener({ connect: () => primaryClient(ACCOUNT_CHANGES_APPLICATION_NAME), target: accounts, logger });
+    closers.push(() => listener.close());
+    await listener.start();
+  }
+  // Names this process on the keys it claims; a key whose process stops marking itself alive is confirmed, not left waiting.
+  const liveness = new ProcessLiveness(
+    { db, logger, processes: new ProcessesRepository() },
+    { heartbeatMs: config.processHeartbeatMs, forgetAfterMs: 10 * config.processStaleMs },
+  );
+  const deps = {
+    ownUploads: uploads,
+    db,
+    registry,
+    accounts,
+    transactions: new TransactionsRepository(outbound, transactionStatusChangedBody),
+    withdrawals: new WithdrawalsRepository(),
+    outbound,
+    receivers,
+    notifications: new NotificationsRepository(),
+    mismatches: new FlowMismatchesRepository(),
+    idempotency: new IdempotencyRepository({ ownerId: liveness.id, staleMs: config.processStaleMs }),
+    unknownCheckScheduleMs: config.unknownCheckScheduleMs,
+    events,
+    webhookBaseUrl: config.webhookPublicUrl ?? `http://${config.host}:${config.webhookPort}`,
+    urlPolicy: { privateProviderUrls: config.allowPrivateProviderUrls, privateWebhookUrls: config.allowPrivateWebhookUrls },
+    logger,
+    observer: metrics,
+  };
+  const useCases: UseCases = {
+    payments: new PaymentsService(deps),
+    accounts: new AccountsService(deps),
+    notifications: new NotificationsService(deps, { ...DEFAULT_PROCESSING, concurrency: config.webhookConcurrency }, config.webhookBadSignatureStoreLimit),
+    sandbox: new SandboxService(deps),
+    outbound: new OutboundService(deps, { secret: config.outboundWebhookSecret, retryScheduleMs: config.outboundRetryScheduleMs, timeoutMs: 10_000 }),
+    events,
+    unknownOutcomes: new UnknownOutcomesService(deps, { batch: config.reconcileBatch, leaseMs: 60_000, reapGoneProcesses: () => liveness.reapLocal() }),
+    access: new AccessService({
+      db,
+      tokens: new ServiceTokensRepository(),
+      audit: new AuditRepository(),
+      accounts: deps.accounts,
+      apiTokens: config.apiTokens,
+      logger,
+    }),
+    lists: new ListsService({ db, lists: new ListsRepository() }),
+    uploads,
+    operators: new OperatorsService(
+      { db, operators: new OperatorsRepository(), csrfKey: createHmac('sha256', config.secretsKey).update('operator-csrf').digest(), logger },
+      config.sessions,
+    ),
+  };
+  const reconciliation = new ReconciliationService(deps, {
+    staleAfterMs: config.reconcileAfterMs,
+    pollEveryMs: config.reconcileEveryMs,
+    batch: config.reconcileBatch,
+  });
+  running.useCases = useCases;
+  // Registered before the servers start, so that it stops after they have (and before the database closes).
+  await liveness.start();
+  closers.push(() => liveness.stop());
+  metrics.readFrom({
+    notificationQueue: () => useCases.notifications.queueDepth(),
+    outboundBacklog: () => useCases.outbound.backlog(),
+    poolUsage: () => db.poolUsage(),
+  });
+  // Runs before the database closes: a scrape then asks nothing of it.
+  closers.push(async () => metrics.stopReading());
+  if (db.embedded) {
+    running.sandboxAccountId = (await useCases.accounts.ensureSandboxAccount(randomBytes(24).toString('base64url'), randomBytes(24).toString('base64url'))).id;
+  }
+  const admin = await useCases.operators.ensureFirstAdmin(config.firstAdmin.email, config.firstAdmin.password);
+  if (admin) running.firstAdmin = { email: admin.email, ...(config.firstAdmin.generated ? { password: config.firstAdmin.password } : {}) };
+  return { useCases, transactions: deps.transactions, metrics, reconciliation };
+}
+
+/** The background workers: notifications, outbound deliveries, reconciliation and unknown outcomes. */
+function startWorkers(
+  { config, logger, closers }: Start,
+  useCases: UseCases,
+  transactions: TransactionsRepository,
+  reconciliation: ReconciliationService,
+): void {
+  // Started before the sidecar serves, so they stop after it: in-flight notifications still get processed.
+  const workers = new Workers(logger)
+    .start({ name: 'notifications', run: () => useCases.notifications.processDue(), idleMs: config.workerIdleMs }, config.webhookWorkers)
+    .start({ name: 'outbound', run: () => useCases.outbound.deliverDue(), idleMs: config.workerIdleMs })
+    .start({ name: 'reconciliation', run: () => reconciliation.reconcileDue(), idleMs: Math.max(config.workerIdleMs, 5_000) })
+    .start({
+      name: 'unknown-outcomes',
+      run: () => useCases.unknownOutcomes.resolveDue(),
+      // Also finds the calls of processes that are gone: at least as often as the first check and a process's silence.
+      idleMs: Math.max(config.workerIdleMs, Math.min(5_000, config.unknownCheckScheduleMs[0] ?? 5_000, config.processStaleMs)),
+    });
+  useCases.notifications.onStored(() => workers.wake('notifications'));
+  transactions.onOutboundQueued(() => workers.wake('outbound'));
+  closers.push(() => workers.stop());
+}
+
+/** The gRPC and Connect servers, behind one rate limit, one in-flight limit and one load shedder. */
+async function startTransports(
+  { config, logger, running, closers }: Start,
+  components: readonly Component[],
+  useCases: UseCases,
+  db: Database,
+  { metrics, tracer }: { metrics: GatewayMetrics; tracer: Tracer | undefined },
+): Promise<void> {
+  // One limit for both transports: a caller switching from gRPC to Connect keeps one budget.
+  const rateLimit = CallerRateLimit.of(
+    {
+      tokens: { perSecond: config.rateLimitPerSecond, burst: config.rateLimitBurst },
+      operators: { perSecond: config.operatorRateLimitPerSecond, burst: config.operatorRateLimitBurst },
+    },
+    logger,
+  );
+  const inFlight = InFlightLimit.of(config.maxInFlight);
+  const pressure = LoopPressure.of(config.shedEventLoopDelayMs, {
+    limit: config.shedPoolWaiting,
+    waiting: async () => (await db.poolUsage()).find((usage) => usage.pool === 'primary')?.pending ?? 0,
+  });
+  if (pressure) closers.push(async () => pressure.close());
+  const server = { useCases, logger, host: config.host, maxRequestBytes: config.maxRequestBytes, rateLimit, inFlight, pressure, rpcObserver: metrics, tracer };
+  if (components.includes('grpc')) {
+    const grpc = await startGrpcServer({ ...server, port: config.grpcPort });
+    closers.push(() => grpc.close());
+    running.grpcAddress = `${config.host}:${grpc.port}`;
+    config.grpcPort = grpc.port;
+  }
+  if (components.includes('connect')) {
+    const connect = await startConnectServer({
+      ...server,
+      port: config.httpPort,
+      webDir: config.webDir,
+      sessions: config.sessions,
+      corsOrigins: config.corsOrigins,
+    });
+    closers.push(() => connect.close());
+    running.httpUrl = connect.url;
+    config.httpPort = Number(new URL(connect.url).port);
   }
 }
