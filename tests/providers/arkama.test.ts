@@ -219,6 +219,50 @@ describe('ARKAMA (spec doc 2, group 1), a bespoke adapter', () => {
         expect(await h.adapter.processWebhook(h.ctx, notification(body))).toBeUndefined();
     });
 
+    /** Arkama's postback format 2.0.0 (arkama.readme.io/reference/arkama-postback-v2): "ORDER_" + the status, the order under data.order, the cart beside it. */
+    const postback = (status: string, extra: { event?: string; order?: object } = {}) => ({
+      token: 'account-postback-token',
+      event: extra.event ?? `ORDER_${status}`,
+      data: {
+        cart: { id: 'CTQ7W2', status: 'FINISHED', items: [{ quantity: 1, unitPrice: '19.90' }], customer: { name: 'Ana Souza', document: '12345678909' } },
+        order: {
+          id: 'ORQ7W2X',
+          status,
+          value: '19.90',
+          total_value: '19.90',
+          paymentMethod: 'PIX',
+          externalRef: 'order-77',
+          pix: { payload: PIX_CODE },
+          ...extra.order,
+        },
+      },
+    });
+
+    it.each([
+      ['PAID', 'APPROVED'],
+      ['REFUNDED', 'REFUNDED'],
+      ['CHARGEDBACK', 'CHARGEBACK'],
+      ['REFUSED', 'REJECTED'],
+    ])("reads Arkama's documented postback 2.0.0: ORDER_%s is the charge %s", async (status, expected) => {
+      expect(await h.adapter.processWebhook(h.ctx, notification(postback(status)))).toEqual({
+        type: 'TRANSACTION',
+        transactionId: 'ORQ7W2X',
+        status: expected,
+      });
+      expect(h.adapter.notificationKey(h.ctx, notification(postback(status)))).toBe(`transaction:ORQ7W2X:${status.toLowerCase()}`);
+    });
+
+    it("ignores a cart's postback, an event that does not name its order's status, and an order without id or status", async () => {
+      for (const body of [
+        { ...postback('PAID'), event: 'CART_FINISHED' },
+        postback('PAID', { event: 'ORDER_REFUNDED' }),
+        postback('PAID', { order: { id: undefined } }),
+        postback('PAID', { order: { status: undefined } }),
+        { token: 'account-postback-token', event: 'ORDER_PAID', data: { cart: postback('PAID').data.cart } },
+      ])
+        expect(await h.adapter.processWebhook(h.ctx, notification(body))).toBeUndefined();
+    });
+
     it('is unsigned (none is documented), so the gateway confirms it by the read; keyed by order and status', () => {
       const paid = notification(changed('PAID'));
       expect(h.adapter.verifyNotification({ ...h.ctx, webhookSecret: 'whsec' }, paid)).toBe('unsigned');

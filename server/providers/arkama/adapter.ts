@@ -28,9 +28,13 @@ import { DeclaredAdapter, type ObjectNotification } from '../kit/declaredAdapter
  * - `GET /orders/{id}` answered `{status, …}`, bare or under `data`, with the
  *   statuses UNDEFINED, PENDING, PAID, CANCELED, REFUSED, CHARGEDBACK,
  *   REFUNDED, IN_ANALYSIS, IN_DISPUTE, PROCESSING, PRE_CHARGEDBACK (stored code);
- * - webhooks `{event: "ORDER_STATUS_CHANGED", data{id, status, value, …}}`
- *   (one integration in stored code); no signature is documented, so they are
- *   unsigned and the gateway confirms them by the read.
+ * - webhooks in Arkama's own postback format 2.0.0 (its documentation,
+ *   ARKAMA_POSTBACK_V2): `{token, event: "ORDER_" + the order's status,
+ *   data{cart{…}, order{id, status, value, …}}}` (`CART_…` events are the
+ *   cart's, not a charge's); the older `{event: "ORDER_STATUS_CHANGED",
+ *   data{id, status, …}}` one integration in stored code sends is still read.
+ *   No signature is documented, so they are unsigned and the gateway confirms
+ *   them by the read.
  * Where the caller leaves out what Arkama requires (customer, items, address,
  * ip), the charge is refused with INVALID_ARGUMENT naming the field: document
  * 1 §9's placeholder fallbacks are not reproduced, and no address is invented.
@@ -39,6 +43,9 @@ import { DeclaredAdapter, type ObjectNotification } from '../kit/declaredAdapter
 // ---------------------------------------------------------------- declaration
 
 export const ARKAMA_PATHS = { orders: '/orders', order: '/orders/{id}' } as const;
+
+/** Arkama's documentation of its postback format 2.0.0 (the webhook shape read below). */
+export const ARKAMA_POSTBACK_V2 = 'https://arkama.readme.io/reference/arkama-postback-v2';
 
 export const ARKAMA: ProviderDeclaration = {
   identity: { id: 'ARKAMA', specGroup: SPEC_GROUPS.DOC2_GROUP1, defaultBaseUrl: 'https://app.arkama.com.br/api/v1' },
@@ -50,7 +57,7 @@ export const ARKAMA: ProviderDeclaration = {
   credentials: { required: ['secretKey'] },
   money: 'reais',
   sources:
-    "host `app.arkama.com.br/api/v1`, Bearer token and User-Agent, reais, POST /orders `{paymentMethod, value, customer{name, email, document, cellphone}, items[{title, quantity, unitPrice, isDigital}], shipping{address{cep, city, state, street, neighborhood, number, complement}}, ip, externalRef}` → `{id, pix{payload}}` (or under `data`), paymentMethod, isDigital, shipping.address and ip required: research (docs arkama.readme.io cited by integration 51855407285; integrations 35056424503, 35413680008, 33131544253, 15218951938, 15458571485); GET /orders/{id} and its statuses (stored public code 35275554849, 35615630511, 51855407285), the ORDER_STATUS_CHANGED webhook (35540121732), the cellphone as 55 + DDD + number (35056424503); refusing a charge without customer, items, address or ip, PIX only, UNDEFINED as PENDING, PRE_CHARGEDBACK as CHARGEBACK, no signature: the gateway's decision; PIX valid 1 day (nothing sent): document 1 §9",
+    'host `app.arkama.com.br/api/v1`, Bearer token and User-Agent, reais, POST /orders `{paymentMethod, value, customer{name, email, document, cellphone}, items[{title, quantity, unitPrice, isDigital}], shipping{address{cep, city, state, street, neighborhood, number, complement}}, ip, externalRef}` → `{id, pix{payload}}` (or under `data`), paymentMethod, isDigital, shipping.address and ip required: research (docs arkama.readme.io cited by integration 51855407285; integrations 35056424503, 35413680008, 33131544253, 15218951938, 15458571485); GET /orders/{id} and its statuses (stored public code 35275554849, 35615630511, 51855407285); the webhook `{token, event: "ORDER_" + status, data{cart, order{id, status, value, …}}}`: Arkama\'s postback 2.0.0 documentation (https://arkama.readme.io/reference/arkama-postback-v2), the older ORDER_STATUS_CHANGED one (35540121732) still read; the cellphone as 55 + DDD + number (35056424503); refusing a charge without customer, items, address or ip, PIX only, UNDEFINED as PENDING, PRE_CHARGEDBACK as CHARGEBACK, no signature: the gateway\'s decision; PIX valid 1 day (nothing sent): document 1 §9',
 };
 
 // ---------------------------------------------------------------- wire
@@ -67,11 +74,20 @@ export const arkamaCreated = underData(arkamaOrder.extend({ pix: z.object({ payl
 /** A read order carries its status and value. */
 export const arkamaRead = underData(arkamaOrder.extend({ id: absentable(wireId), status: wireStatus, value: wireAmount }));
 
-/** The one webhook taken: ORDER_STATUS_CHANGED with its order's id and status. */
-export const arkamaNotification = z.object({
-  event: z.literal('ORDER_STATUS_CHANGED'),
-  data: z.object({ id: wireId, status: wireStatus }),
-});
+/**
+ * Postback 2.0.0 as Arkama documents it: a sale's event is "ORDER_" followed by
+ * the order's status, the order under `data.order`. An event that does not
+ * name the status its order carries is not one Arkama sends, so it is not read.
+ */
+export const arkamaPostbackV2 = z
+  .object({ event: z.string(), data: z.object({ order: z.object({ id: wireId, status: wireStatus }) }) })
+  .refine((postback) => postback.event === `ORDER_${postback.data.order.status}`)
+  .transform((postback) => postback.data.order);
+
+/** The older webhook one integration sends: ORDER_STATUS_CHANGED with its order's id and status. */
+export const arkamaNotification = z
+  .object({ event: z.literal('ORDER_STATUS_CHANGED'), data: z.object({ id: wireId, status: wireStatus }) })
+  .transform((notification) => notification.data);
 
 // ---------------------------------------------------------------- request mappers
 
@@ -137,10 +153,12 @@ export const ARKAMA_STATUSES = statusTable<TransactionStatus>(
 
 // ---------------------------------------------------------------- readers
 
-/** The one event it takes: ORDER_STATUS_CHANGED with its order's id and status. Undefined for anything else. */
+/** A sale's postback (2.0.0, or the older ORDER_STATUS_CHANGED): its order's id and status. Undefined for anything else (a cart's event among them). */
 export function readArkamaWebhook(body: Buffer): ObjectNotification | undefined {
-  const event = arkamaNotification.safeParse(parseJsonObject(body));
-  return event.success ? { kind: 'transaction', id: event.data.data.id, status: event.data.data.status } : undefined;
+  const parsed = parseJsonObject(body);
+  const event = arkamaPostbackV2.safeParse(parsed);
+  const order = event.success ? event.data : arkamaNotification.safeParse(parsed).data;
+  return order ? { kind: 'transaction', id: order.id, status: order.status } : undefined;
 }
 
 // ---------------------------------------------------------------- operations
