@@ -14,13 +14,19 @@ import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/ans
 /**
  * SYNCPAY (spec doc 3, group 3): PIX only ('Syncpay only supports PIX payment
  * method', §5/§8), an API key required (§5), PIX valid 2 days (§9); its own
- * paths, "for example /gateway/api/" (§7). From its official documentation and
- * integrations (provider research, groups 3–4): host api.syncpay.pro,
- * `Authorization: Basic <base64 API key>` (the key alone, no user:password),
- * `POST /v1/gateway/api/ {amount (reais), customer {name, email, cpf, phone},
- * pix {expiresInDays}, postbackUrl, ip}` answered `{paymentCode, idTransaction}`,
- * and `GET /s1/getTransaction/api/getTransactionStatus.php?id_transaction={id}`.
- * Its refund path and postback shape are not shown anywhere: neither is offered.
+ * paths, "for example /gateway/api/" (§7). Its official documentation
+ * (https://web.syncpay.pro/documentacao; the stored copy shows only its
+ * balance and transaction-status sections) gives host api.syncpay.pro, `Authorization:
+ * Basic <base64 API key>` (the key alone, no user:password), allow-listed IPs
+ * only, `GET /s1/getTransaction/api/getTransactionStatus.php?id_transaction={id}`
+ * for a cash-in or cash-out, and the refusals 401 'API Key não fornecida', 403
+ * 'API Key incorreta.' and 404 'Transação não encontrada.'. The charge, `POST
+ * /v1/gateway/api/ {amount (reais), customer {name, email, cpf, phone}, pix
+ * {expiresInDays}, postbackUrl, ip}` answered `{paymentCode, idTransaction}`,
+ * comes from integrations (provider research, groups 3–4): no cash-in section
+ * of the documentation could be read, and the status answer's fields are cut
+ * off in the stored copy. Its refund path and postback shape are not shown
+ * anywhere: neither is offered.
  */
 export const SYNCPAY: ProviderDeclaration = {
   identity: { id: 'SYNCPAY', specGroup: SPEC_GROUPS.DOC3_GROUP3, defaultBaseUrl: 'https://api.syncpay.pro' },
@@ -31,7 +37,7 @@ export const SYNCPAY: ProviderDeclaration = {
   expiry: { pixSeconds: 2 * SECONDS_PER_DAY },
   failures: { unsupportedPaymentMethod: 'SYNCPAY_PIX_ONLY' },
   sources:
-    "PIX only, required key, 2-day PIX: spec (doc 3 §5/§8/§9); host, Basic <base64 key>, POST /v1/gateway/api/ body and {paymentCode, idTransaction}, GET getTransactionStatus.php: research (Syncpay's documentation web.syncpay.pro/documentacao and integrations); the read's answer fields: the gateway's reading",
+    "PIX only, required key, 2-day PIX: spec (doc 3 §5/§8/§9); host, Basic <base64 key>, GET getTransactionStatus.php?id_transaction and its 404 'Transação não encontrada.': Syncpay's documentation (https://web.syncpay.pro/documentacao, balance and status sections); POST /v1/gateway/api/ body and {paymentCode, idTransaction}: integrations (research; no cash-in section of the documentation readable); the read's answer fields: the gateway's reading (cut off in the documentation's stored copy)",
 };
 
 export const SYNCPAY_PATHS = { create: '/v1/gateway/api/', status: '/s1/getTransaction/api/getTransactionStatus.php' } as const;
