@@ -82,16 +82,34 @@ describe('REFLOW2 (spec doc 3, group 4), a bespoke adapter', () => {
     });
   });
 
-  it('a charge without customer or items names the product by its description', async () => {
+  it('a charge without items names the product by its description', async () => {
     h.fake.expect({
       method: 'POST',
       path: '/transaction/qrcode/cashin',
-      body: { productName: 'Assinatura', productDescription: 'Assinatura', value: 1990, orderId: 'o-1', postbackUrl: h.ctx.notificationUrl },
-      reply: { body: { transactionId: 'tx-2', qrCode: EMV } },
+      body: {
+        ...{ payerName: 'Ana Souza', payerDocument: '12345678909', payerEmail: 'ana@example.com', payerPhone: '11987654321' },
+        ...{ productName: 'Assinatura', productDescription: 'Assinatura', value: 1990, orderId: 'o-1', postbackUrl: h.ctx.notificationUrl },
+      },
+      reply: { body: { transactionId: 2, qrCode: EMV } },
     });
-    expect(await h.adapter.createTransaction(h.ctx, bareTransactionInput({ description: 'Assinatura', orderId: 'o-1' }))).toMatchObject({
-      transactionId: 'tx-2',
+    expect(await h.adapter.createTransaction(h.ctx, transactionInput({ items: [], description: 'Assinatura', orderId: 'o-1' }))).toMatchObject({
+      transactionId: '2',
     });
+  });
+
+  it.each([
+    ['no customer', undefined, 'transaction.customer'],
+    ['a blank name', { name: ' ' }, 'transaction.customer.name'],
+    ['no document', { document: '' }, 'transaction.customer.document'],
+    ['no email', { email: '' }, 'transaction.customer.email'],
+    ['no phone', { phone: '' }, 'transaction.customer.phone'],
+  ])("a charge with %s is refused before sending: the platform's Cash-In requires the whole payer", async (_label, change, field) => {
+    const customer = change && { ...transactionInput().customer!, ...change };
+    expect(await failure(h.adapter.createTransaction(h.ctx, bareTransactionInput({ description: 'Assinatura', ...(customer ? { customer } : {}) })))).toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: `${field} is required for REFLOW2 charges`,
+    });
+    expect(h.fake.received).toHaveLength(0);
   });
 
   it("a refused charge is 'Erro na criação da transação PIX: …' (§8, fourth group)", async () => {
@@ -155,13 +173,13 @@ describe('REFLOW2 (spec doc 3, group 4), a bespoke adapter', () => {
         pixKeyType: 0,
         pixKey: '12345678909',
         cpfCnpj: '12345678909',
-        person: { phone: '11999999999' },
+        person: { name: 'Ana Souza', email: 'ana@example.com', phone: '11999999999' },
         orderId: 'saque-42',
         postbackUrl: h.ctx.notificationUrl,
       },
       reply: { body: { transactionId: 'wd-2', status: 1 } },
     });
-    const bare = { paymentMethod: 'PIX', amount: 1050, withdrawReference: 'saque-42' } as const;
+    const bare = { paymentMethod: 'PIX', amount: 1050, withdrawReference: 'saque-42', name: 'Ana Souza', email: 'ana@example.com' } as const;
     expect(await h.adapter.withdraw(h.ctx, { ...bare, pixType: 'CPF', pixKey: '123.456.789-09' })).toEqual({
       withdrawId: 'wd-2',
       status: 'APPROVED',
@@ -170,6 +188,18 @@ describe('REFLOW2 (spec doc 3, group 4), a bespoke adapter', () => {
     await expect(h.adapter.withdraw(h.ctx, { ...bare, pixType: 'EMAIL', pixKey: 'a@b.co' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     await expect(h.adapter.withdraw(h.ctx, { ...PAYOUT, pixType: undefined })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     expect(h.fake.received).toHaveLength(1);
+  });
+
+  it.each([
+    ['name', { name: undefined }],
+    ['name', { name: '  ' }],
+    ['email', { email: undefined }],
+  ])("a payout without the payee's %s is refused before sending: the platform's Cash-Out requires person.name and person.email", async (field, change) => {
+    await expect(h.adapter.withdraw(h.ctx, { ...PAYOUT, ...change })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: `withdraw.${field} is required for REFLOW2 withdrawals`,
+    });
+    expect(h.fake.received).toHaveLength(0);
   });
 
   it("a refused payout is 'Erro no saque: …' (§8, fourth group)", async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type {
+  Customer,
   TransactionInput,
   TransactionResult,
   TransactionStatus,
@@ -84,10 +85,10 @@ export function reflow2CashOutUrl(baseUrl: string): string {
 // ---------------------------------------------------------------- wire shapes
 
 export interface CashInRequest {
-  payerName?: string;
-  payerDocument?: string;
-  payerEmail?: string;
-  payerPhone?: string;
+  payerName: string;
+  payerDocument: string;
+  payerEmail: string;
+  payerPhone: string;
   productName: string;
   productDescription: string;
   value: number;
@@ -100,7 +101,7 @@ export interface CashOutRequest {
   pixKeyType: number;
   pixKey: string;
   cpfCnpj: string;
-  person: { name?: string; email?: string; phone: string };
+  person: { name: string; email: string; phone: string };
   orderId: string;
   postbackUrl: string;
 }
@@ -108,23 +109,35 @@ export interface CashOutRequest {
 // ---------------------------------------------------------------- request mappers
 
 export function toCashIn(input: TransactionInput, terms: { amount: number; orderId: string; postbackUrl: string }): CashInRequest {
-  const customer = input.customer;
+  const payer = requiredPayer(input.customer);
   const productName = input.items[0]?.title ?? input.description ?? 'Pagamento PIX';
   return {
-    ...(customer
-      ? {
-          payerName: customer.name,
-          payerDocument: digitsOnly(customer.document),
-          payerEmail: customer.email,
-          ...(customer.phone ? { payerPhone: nationalPhoneDigits(customer.phone) } : {}),
-        }
-      : {}),
+    ...payer,
     productName,
     productDescription: input.description ?? productName,
     value: terms.amount,
     orderId: terms.orderId,
     postbackUrl: terms.postbackUrl,
   };
+}
+
+/**
+ * The platform's Cash-In requires the whole payer (name, document, email and
+ * phone): a charge without one is refused here, before anything is sent,
+ * rather than by the platform's 'Validation Failed - … is required'.
+ */
+function requiredPayer(customer: Customer | undefined): Pick<CashInRequest, 'payerName' | 'payerDocument' | 'payerEmail' | 'payerPhone'> {
+  const required = (field: string) => invalidArgument(`transaction.${field}`, `transaction.${field} is required for REFLOW2 charges`);
+  if (!customer) throw required('customer');
+  const payerName = customer.name.trim();
+  if (!payerName) throw required('customer.name');
+  const payerDocument = digitsOnly(customer.document);
+  if (!payerDocument) throw required('customer.document');
+  const payerEmail = customer.email.trim();
+  if (!payerEmail) throw required('customer.email');
+  const payerPhone = nationalPhoneDigits(customer.phone);
+  if (!payerPhone) throw required('customer.phone');
+  return { payerName, payerDocument, payerEmail, payerPhone };
 }
 
 export function toCashOut(
@@ -134,12 +147,17 @@ export function toCashOut(
   const pixKey = normalizePixKey(input.pixKey, input.pixType);
   const cpfCnpj = digitsOnly(input.document ?? '') || (input.pixType === 'CPF' || input.pixType === 'CNPJ' ? pixKey : '');
   if (!cpfCnpj) throw invalidArgument('withdraw.document', 'withdraw.document is required for REFLOW2 withdrawals');
+  // The platform's Cash-Out requires the payee's name and email (person.name, person.email): refused here, before sending.
+  const name = input.name?.trim();
+  if (!name) throw invalidArgument('withdraw.name', 'withdraw.name is required for REFLOW2 withdrawals');
+  const email = input.email?.trim();
+  if (!email) throw invalidArgument('withdraw.email', 'withdraw.email is required for REFLOW2 withdrawals');
   return {
     value: terms.amount,
     pixKeyType: REFLOW2_PIX_KEY_TYPES[input.pixType],
     pixKey,
     cpfCnpj,
-    person: { ...(input.name ? { name: input.name } : {}), ...(input.email ? { email: input.email } : {}), phone: REFLOW2_PLACEHOLDER_PHONE },
+    person: { name, email, phone: REFLOW2_PLACEHOLDER_PHONE },
     orderId: terms.orderId,
     postbackUrl: terms.postbackUrl,
   };
