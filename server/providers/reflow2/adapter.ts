@@ -32,21 +32,33 @@ import { DeclaredAdapter, type ObjectNotification } from '../kit/declaredAdapter
  * most of the fourth group); PIX only, payouts PIX only (§5); the fourth
  * group's texts (§8); PIX valid 1 day, a fixed placeholder phone on payouts (§9).
  *
- * From the provider research (groups 3–4, F6: IntegraPay / SafePayments, whose
- * hosts ReflowPay V2 integrations call): hosts cashin.safepayments.cloud and
- * cashout.safepayments.cloud, `Authorization: Bearer <apiKey>`, the cash-in body
- * `{payerName, payerDocument, payerEmail, payerPhone, productName,
- * productDescription, value (cents), orderId, postbackUrl}` answered
- * `{transactionId, externalId, orderId, qrCode, qrCodeBase64}`, the cash-out
- * body `{value (cents), pixKeyType 0..4, pixKey, cpfCnpj, person{name, email,
- * phone}, orderId, postbackUrl}` answered `{transactionId, status "0", …}`,
- * numeric statuses 0 Pending, 1 Paid, 2 Failed, 3 Canceled, 4 Refund, the
- * lookup GET /transaction/get/by/id/{id}, and the webhook `{transactionId,
- * object cashin|transfer, status, method, value, endToEndId, …}`. How an
- * account names the two hosts is the gateway's decision (docs/decisions.md).
+ * From the documentation of the white-label platform it runs on (IntegraPay /
+ * SafePayments, research F6; REFLOW2_PLATFORM_DOCUMENTATION), verified by a
+ * stand-in written from it (tests/standins/reflow2.ts): `Authorization: Bearer
+ * <API key>` (401 "Invalid token."); the Cash-In body `{payerName,
+ * payerDocument, payerEmail, payerPhone, productName, productDescription (all
+ * required), value (cents), orderId, postbackUrl}` answered `{transactionId (a
+ * number), externalId, orderId, qrCode, qrCodeBase64}`; the Cash-Out body
+ * `{value (cents), pixKeyType 0..4, pixKey, cpfCnpj, person{name, email, phone}
+ * (all required), orderId, postbackUrl}` answered `{transactionId, status "0",
+ * gross, …}`, numeric statuses 0 Pending, 1 Paid, 2 Failed, 3 Canceled, 4
+ * Refund; the lookup GET /transaction/get/by/id/{id}; the unsigned webhook
+ * `{transactionId, object cashin|transfer, status, method, value, endToEndId,
+ * …}`. The hosts cashin.safepayments.cloud and cashout.safepayments.cloud come
+ * from ReflowPay V2 integrations (research); how an account names the two
+ * hosts is the gateway's decision (docs/decisions.md).
  */
 
 // ---------------------------------------------------------------- declaration
+
+/** The platform's documentation the stand-in (tests/standins/reflow2.ts) was written from; the last page is a sibling instance of the same platform. */
+export const REFLOW2_PLATFORM_DOCUMENTATION = [
+  'https://docs.integrapay.io/docs/Authentication',
+  'https://docs.integrapay.io/docs/Cash-In',
+  'https://docs.integrapay.io/docs/Cash-Out',
+  'https://docs.integrapay.io/docs/Webhooks',
+  'https://docs.paguemaster.com.br/docs/Cash-Out',
+] as const;
 
 export const REFLOW2: ProviderDeclaration = {
   // The cash-in host; the cash-out host follows from it (reflow2CashOutUrl).
@@ -58,7 +70,8 @@ export const REFLOW2: ProviderDeclaration = {
   money: 'cents',
   failurePrefixes: { createTransaction: 'CREATE_PIX_TRANSACTION_FOURTH_GROUP', withdraw: 'WITHDRAW_FOURTH_GROUP' },
   sources:
-    "paths, Bearer, two hosts, statuses, withdraw codes, PIX only, placeholder phone, 'Erro na criação da transação PIX: …', 'Erro no saque: …': spec (doc 3 §4/§5/§7/§8/§9); hosts, cash-in and cash-out bodies (cents) and answers, numeric codes, lookup path, webhook: research (F6, IntegraPay docs and ReflowPay V2 integrations); the cash-out host derived from the base_url, the read's answer fields: gateway's decision",
+    "paths, Bearer, two hosts, statuses, withdraw codes, PIX only, placeholder phone, 'Erro na criação da transação PIX: …', 'Erro no saque: …': spec (doc 3 §4/§5/§7/§8/§9); Bearer and its 401, the cash-in and cash-out bodies (cents, their required fields) and answers, the numeric pixKeyType and status codes, the lookup GET /transaction/get/by/id/{id}, the unsigned webhook {transactionId, object cashin|transfer, status, value, …}: the IntegraPay platform's documentation (Authentication, Cash-In, Cash-Out, Webhooks pages); the hosts cashin./cashout.safepayments.cloud: research (ReflowPay V2 integrations); the cash-out host derived from the base_url, the lookup answer's fields past `object` (its documented example is cut off; read like the webhook), a charge without the whole payer or a payout without the payee's name and email refused before sending: gateway's decision",
+  evidence: { level: 'platform', addresses: REFLOW2_PLATFORM_DOCUMENTATION },
 };
 
 export const REFLOW2_PATHS = {
