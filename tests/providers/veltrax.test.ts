@@ -64,7 +64,7 @@ describe('VELTRAX (spec doc 3, group 3; VEXYPAYMENTS, group 4), a bespoke adapte
       headers: BEARER,
       body: {
         amount: 19.9,
-        external_id: 'order-77',
+        external_id: 'idem-charge-1',
         clientCallbackUrl: h.ctx.notificationUrl,
         description: 'Pedido 42',
         payer: { name: 'Ana Souza', document: '12345678909', email: 'ana@example.com' },
@@ -72,7 +72,7 @@ describe('VELTRAX (spec doc 3, group 3; VEXYPAYMENTS, group 4), a bespoke adapte
       reply: { status: 201, body: { message: 'ok', deposit: deposit('PENDING') } },
     });
     h.fake.expect({ method: 'GET', path: '/api/payments/vx-1', headers: BEARER, reply: { body: deposit('COMPLETED') } });
-    const created = await h.adapter.createTransaction(h.ctx, transactionInput({ description: 'Pedido 42' }));
+    const created = await h.adapter.createTransaction(h.ctx, transactionInput({ description: 'Pedido 42', idempotencyKey: 'idem-charge-1' }));
     expect(created).toMatchObject({ paymentMethod: 'PIX', transactionId: 'vx-1', status: 'PENDING', amount: 1990, pixCode: PIX_CODE });
     expect([created.expiresAt, created.pixQrCode?.startsWith('data:image/png;base64,')]).toEqual([new Date(NOW.getTime() + 86_400_000), true]);
     await expect(h.adapter.getTransaction(h.ctx, 'vx-1')).resolves.toMatchObject({ transactionId: 'vx-1', status: 'APPROVED', amount: 1990 });
@@ -149,7 +149,7 @@ describe('VELTRAX (spec doc 3, group 3; VEXYPAYMENTS, group 4), a bespoke adapte
       headers: BEARER,
       body: {
         amount: 10.5,
-        external_id: 'saque-42',
+        external_id: 'idem-payout-1',
         pix_key: pixKey,
         key_type: keyType,
         description: 'Saque solicitado',
@@ -157,8 +157,22 @@ describe('VELTRAX (spec doc 3, group 3; VEXYPAYMENTS, group 4), a bespoke adapte
       },
       reply: { status: 201, body: withdrawal('PROCESSING') },
     });
-    const input = { ...WITHDRAWAL, pixKey: key, ...(type ? { pixType: type } : {}) };
+    const input = { ...WITHDRAWAL, pixKey: key, idempotencyKey: 'idem-payout-1', ...(type ? { pixType: type } : {}) };
     await expect(h.adapter.withdraw(h.ctx, input)).resolves.toEqual({ withdrawId: 'wd-9', amount: 1050, status: 'PENDING' });
+  });
+
+  it("external_id is the caller's idempotency key, else a new UUID; never the order id or payout reference (the platform answers a used one with the earlier resource)", async () => {
+    withLogin();
+    const deposits = h.fake.expect({ method: 'POST', path: '/api/payments/deposit', times: 2, reply: { status: 201, body: { deposit: deposit('PENDING') } } });
+    const payouts = h.fake.expect({ method: 'POST', path: '/api/withdrawals/withdraw', times: 2, reply: { status: 201, body: withdrawal('PROCESSING') } });
+    await h.adapter.createTransaction(h.ctx, transactionInput({ orderId: 'order-77' }));
+    await h.adapter.createTransaction(h.ctx, transactionInput({ orderId: 'order-77' }));
+    await h.adapter.withdraw(h.ctx, WITHDRAWAL);
+    await h.adapter.withdraw(h.ctx, WITHDRAWAL);
+    const sent = [...deposits.calls, ...payouts.calls].map((call) => (call.body as { external_id: unknown }).external_id);
+    expect(sent).toHaveLength(4);
+    for (const externalId of sent) expect(externalId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(new Set(sent).size).toBe(4);
   });
 
   describe('a 2xx answer that is not the resource is UNAVAILABLE, never a status', () => {

@@ -157,6 +157,19 @@ export function toDeposit(input: TransactionInput, terms: { amount: number; exte
   };
 }
 
+/**
+ * The platform's `external_id`: "unique, for idempotent control" (7hubpag's
+ * deposit, VexusPay's withdrawal), so a request naming one already used is
+ * answered with the earlier deposit or payout. Only the caller's idempotency
+ * key means "the same request" (the gateway refuses it for another one), so it
+ * is the key, else a new UUID; never the order id or the payout reference,
+ * which two requests may share (a second charge for an order whose first PIX
+ * expired would otherwise come back as the first one, paid or not).
+ */
+export function veltraxExternalId(idempotencyKey: string | undefined): string {
+  return idempotencyKey?.trim() || randomUUID();
+}
+
 /** The key's type: the caller's where given, else Veltrax's inference (§5); the key loses its mask (CPF, CNPJ, phone digits). */
 export function veltraxPixKey(pixKey: string, pixType: WithdrawInput['pixType']): { pix_key: string; key_type: WithdrawRequest['key_type'] } {
   const type = pixType ?? inferPixKeyType(pixKey);
@@ -245,7 +258,7 @@ export class VeltraxAdapter extends LoginTokenAdapter<VeltraxDeclaration> {
     const expiresAt = this.expiresAt(this.pixExpirySeconds);
     const body = toDeposit(input, {
       amount: this.toProviderAmount(input.amount),
-      externalId: input.orderId ?? randomUUID(),
+      externalId: veltraxExternalId(input.idempotencyKey),
       callbackUrl: ctx.notificationUrl,
     });
     const deposit = await this.call(ctx, 'createTransaction', (http) => http.post<unknown>(VELTRAX_PATHS.deposit, body));
@@ -270,7 +283,7 @@ export class VeltraxAdapter extends LoginTokenAdapter<VeltraxDeclaration> {
     const payout = this.pixPayout(input);
     const body: WithdrawRequest = {
       amount: this.toProviderAmount(input.amount),
-      external_id: input.withdrawReference?.trim() || input.idempotencyKey || randomUUID(),
+      external_id: veltraxExternalId(input.idempotencyKey),
       ...veltraxPixKey(payout.pixKey, payout.pixType),
       description: this.payoutDescription(input),
       clientCallbackUrl: ctx.notificationUrl,
