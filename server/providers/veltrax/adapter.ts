@@ -37,19 +37,33 @@ import { LoginTokenAdapter, type LoginStyle } from '../kit/loginSession.js';
  * autenticação' (§5, §8); the key type inferred from the key (§5); refunds not
  * implemented, receivers not required (§8); PIX valid 1 day (§9, the default).
  *
- * From the provider research (groups 3–4, F5: the 7hubpag / Vexus / PulsePag
- * API with the same paths): amounts in reais, the token `{token}` sent as
- * Bearer, the deposit's `clientCallbackUrl`, the withdrawal answer
- * `{transactionId, withdrawal{transaction_id, external_id, status, amount, fee,
- * total}}` and the webhook `{transaction_id, external_id, status, amount, fee,
- * total, type}`. Where F5 shows nothing (the deposit's answer), the shapes are
- * the gateway's decision (docs/decisions.md).
+ * From the documentation of the platform it runs on (research F5: 7hubpag,
+ * VexusPay and PulsePag sell the API with the same paths; VELTRAX_ADDRESSES):
+ * amounts in reais, the token `{token}` sent as Bearer, the deposit's
+ * `clientCallbackUrl`, `external_id` unique and idempotent, the withdrawal
+ * answer `{transactionId, withdrawal{transaction_id, external_id, status,
+ * amount, fee, total}}` and the webhook `{transaction_id, external_id, status,
+ * amount, fee, total, type}`. Where those pages show nothing (the deposit's
+ * answer, the reads' answers), the shapes are the gateway's decision
+ * (docs/decisions.md).
  *
  * Read top to bottom: declaration → wire (zod schemas) → request mappers →
  * status tables → notifications → the operations (which map parsed answers).
  */
 
 // ---------------------------------------------------------------- declaration
+
+/**
+ * The pages of the platform VELTRAX runs on (research F5: 7hubpag, VexusPay and
+ * PulsePag sell the same API) its stand-in (tests/standins/veltrax.ts) was
+ * written from.
+ */
+export const VELTRAX_ADDRESSES = [
+  'https://web.7hubpag.com/api-documentation',
+  'https://vexuspay.com/developer/access.token',
+  'https://pulsepag.com/developer/webhooks/withdrawal',
+  'https://pulsepag.com/developer/cards/tokenization',
+] as const;
 
 /** publicKey: the client_id; secretKey: the client_secret. Both required. */
 export const VELTRAX_CREDENTIALS = { publicKey: ['clientId'], secretKey: ['clientSecret'] } as const;
@@ -67,8 +81,9 @@ export const VELTRAX: VeltraxDeclaration = {
   failures: { unsupportedPaymentMethod: 'VELTRAX_PIX_PAYMENTS_ONLY', unsupportedWithdrawMethod: 'VELTRAX_PIX_WITHDRAWALS_ONLY' },
   // §5: the key type inferred from the key when none is given; 'Saque solicitado' when no description is (doc 3 §9).
   payouts: { description: 'requested', withoutPixKeyType: 'inferredFromKey' },
+  evidence: { level: 'platform', addresses: VELTRAX_ADDRESSES },
   sources:
-    "paths, login body, withdraw body, statuses, webhook rule, key type inference, PIX-only texts, 'Falha na autenticação', no refunds: spec (doc 3 §4/§5/§7/§8); `{token}` as Bearer, reais, `clientCallbackUrl`, withdrawal answer `{transactionId, withdrawal{…}}`, webhook `{transaction_id, status, amount, fee, total, type}`: research (F5, 7hubpag/Vexus/PulsePag docs); deposit answer, `net_amount`/`recipient` names: gateway's decision; host: placeholder",
+    "paths (the reads included), login body, statuses, webhook rule, key type inference, PIX-only texts, 'Falha na autenticação', no refunds: spec (doc 3 §4/§5/§7/§8); the login's answer `{token}` sent as `Authorization: Bearer`, amounts in reais, the deposit's `amount`, `external_id` (unique, idempotent) and `clientCallbackUrl`, the withdrawal body `{amount, external_id, pix_key, key_type CPF|CNPJ|EMAIL|PHONE, clientCallbackUrl, description}` and its answer `{transactionId, withdrawal{transaction_id, external_id, status PROCESSING, amount, fee, total, type}}`, the unsigned webhook `{transaction_id, external_id, status, amount, fee, total, type}` (PROCESSING, then COMPLETED): the documentation of the platform it runs on (7hubpag API documentation, VexusPay's withdrawal page, PulsePag's webhook and card pages); the deposit's answer (`qr_code`, bare or wrapped), the reads' answers, `net_amount`/`recipient` names, `external_id` from the idempotency key: gateway's decision; host: placeholder",
 };
 
 export const VELTRAX_PATHS = {
