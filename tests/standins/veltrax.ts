@@ -19,8 +19,11 @@ import { startStandIn, type StandIn, type StandInReply, type StandInRequest } fr
  *   creates a deposit and its PIX QR code; the body's `amount` is a number
  *   (reais: PulsePag's pages give every amount "em reais", and VexusPay's
  *   examples are 25 for R$ 25,00), `external_id` a string, "unique, for
- *   idempotent control", and the callback URL `clientCallbackUrl` where the
- *   status changes are notified;
+ *   idempotent control", and the callback URL where the status changes are
+ *   notified (the stored copy breaks off at `clientCall…`; VexusPay's
+ *   withdrawal and PulsePag's card pages name it `clientCallbackUrl`);
+ * - every example sends its JSON body with `Content-Type: application/json`
+ *   (a body sent otherwise is refused here);
  * - withdrawals (VexusPay, developer/access.token): `POST
  *   /api/withdrawals/withdraw` with the bearer token; required `amount`
  *   (number), `external_id`, `pix_key`, `key_type` (one of CPF, CNPJ, EMAIL,
@@ -95,6 +98,7 @@ const KEY_TYPES: readonly VeltraxKeyType[] = ['CPF', 'CNPJ', 'EMAIL', 'PHONE'];
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
 const refused = (status: number, message: string): StandInReply => ({ status, body: { message } });
+const isJson = (request: StandInRequest) => /^application\/json\b/i.test(request.headers['content-type'] ?? '');
 /** Reais with at most two decimals, above zero. */
 const isReais = (value: unknown): value is number =>
   typeof value === 'number' && Number.isFinite(value) && value > 0 && Math.abs(Math.round(value * 100) - value * 100) < 1e-6;
@@ -142,6 +146,7 @@ export async function startVeltraxStandIn(options: { clientId: string; clientSec
   }
 
   function login(request: StandInRequest): StandInReply {
+    if (!isJson(request)) return refused(400, 'Content-Type must be application/json.');
     const body = isRecord(request.body) ? request.body : {};
     if (typeof body.client_id !== 'string' || typeof body.client_secret !== 'string') return refused(400, 'client_id and client_secret are required.');
     if (body.client_id !== options.clientId || body.client_secret !== options.clientSecret) return refused(401, 'Invalid credentials.');
@@ -183,6 +188,7 @@ export async function startVeltraxStandIn(options: { clientId: string; clientSec
   };
 
   function deposit(request: StandInRequest): StandInReply {
+    if (!isJson(request)) return refused(400, 'Content-Type must be application/json.');
     const body = isRecord(request.body) ? request.body : {};
     if (!isReais(body.amount)) return refused(400, 'amount must be a positive number in reais.');
     const externalId = text(body.external_id);
@@ -215,6 +221,7 @@ export async function startVeltraxStandIn(options: { clientId: string; clientSec
   }
 
   function withdraw(request: StandInRequest): StandInReply {
+    if (!isJson(request)) return refused(400, 'Content-Type must be application/json.');
     const body = isRecord(request.body) ? request.body : {};
     if (!isReais(body.amount)) return refused(400, 'amount must be a positive number in reais.');
     const externalId = text(body.external_id);
