@@ -59,8 +59,9 @@ export const PRONTTUS: ProviderDeclaration = {
   headers: { 'x-client-id': 'publicKey' },
   credentials: { required: ['publicKey', 'secretKey'] },
   money: 'cents',
+  evidence: { level: 'third-party' },
   sources:
-    'paths, PAID and INFRACTION (CHARGEBACK): spec (doc 2 §4/§7); host `api.pronttus.com.br/v1`, `x-client-id` (public key) and `x-client-secret` (secret key), `POST /payment {customer{name, document, email, phone}, amount (cents), description}` answered `{transactionId, pixCode}`, 4xx `{code, message}`, the payout body `{amount, type, details{name, document, key, keyType}}`: research (pronttus.readme.io as cited by public integrations); the read answer, the refund body and answer, the notifications: gateway',
+    'paths, PAID and INFRACTION (CHARGEBACK): spec (doc 2 §4/§7); host `api.pronttus.com.br/v1`, `x-client-id` (public key) and `x-client-secret` (secret key), `POST /payment {customer{name, document, email, phone}, amount (cents), description}` answered `{transactionId, pixCode}`, 4xx `{code, message}`, the payout body `{amount, type, details{name, document, key, keyType}}`: research (public integrations, which cite pronttus.readme.io; no page of it could be read); the read answer, the refund body and answer, the notifications: gateway',
 };
 
 /** Spec doc 2 §7. The refund path is resolved from the host's root (see above). */
