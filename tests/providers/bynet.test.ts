@@ -16,7 +16,10 @@ describe('BYNET (spec doc 3, group 4)', () => {
   const h = providerHarness({ create, account: () => keys });
 
   it("shares FastSoft's paths, validity, charge statuses and prefixes (§4, §7, §9); its cancelled payout is CANCELED", () => {
-    for (const field of ['paths', 'expiry', 'failurePrefixes', 'capabilities'] as const) expect(BYNET[field]).toEqual(FASTSOFT[field]);
+    for (const field of ['expiry', 'failurePrefixes'] as const) expect(BYNET[field]).toEqual(FASTSOFT[field]);
+    // Its own documentation adds the payout read (Cashout → Find by ID) to the shared paths and capabilities.
+    expect(BYNET.paths).toEqual({ ...FASTSOFT.paths, getWithdraw: '/user/cashout/{id}' });
+    expect(BYNET.capabilities).toEqual({ ...FASTSOFT.capabilities, withdrawalLookup: true });
     for (const status of ['paid', 'captured', 'declined', 'voided', 'cancelled', 'mystery']) expect(statusOf(BYNET, status)).toBe(statusOf(FASTSOFT, status));
     const payout = declaredStatusTable(TRANSACTIONS_API_WITHDRAWAL_STATUSES, BYNET.statuses?.withdrawal);
     expect(lookupStatus(payout, 'cancelled')).toBe('CANCELED');
@@ -35,6 +38,17 @@ describe('BYNET (spec doc 3, group 4)', () => {
       amount: 500,
       status: 'PENDING',
     });
+  });
+
+  it("reads a payout back by GET /user/cashout/{id} (its documentation's Cashout → Find by ID), the answer inside data", async () => {
+    h.fake.expect({
+      method: 'GET',
+      path: '/user/cashout/co_9',
+      headers: { 'x-api-key': 'key_bynet', 'user-agent': 'AtivoB2B/1.0' },
+      reply: { body: { data: { id: 'co_9', amount: 500, fee: 50, status: 'CANCELLED' }, status: 200, message: 'ok', error: null } },
+    });
+    expect(h.adapter.supports('getWithdraw')).toBe(true);
+    expect(await h.adapter.getWithdraw(h.ctx, 'co_9')).toEqual({ withdrawId: 'co_9', amount: 500, status: 'CANCELED' });
   });
 
   it("reads a cancelled payout's postback as CANCELED", async () => {
