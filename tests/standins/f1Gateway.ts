@@ -13,8 +13,8 @@ import type { F1StandIn } from './f1Platform.js';
 
 /**
  * The whole gateway driven through its public gRPC contract against an F1
- * platform stand-in (PODPAY2, PAYSHARKGATEWAY): what each step must show, the
- * steps shared by both members' tests.
+ * platform stand-in (PODPAY2, PAYSHARKGATEWAY, HAWKPAY): what each step must
+ * show, the steps shared by the members' tests.
  */
 export function f1Journey(stack: () => TestStack, standIn: () => F1StandIn, accountId: () => string) {
   const client = () => stack().client;
@@ -77,17 +77,67 @@ export function f1Journey(stack: () => TestStack, standIn: () => F1StandIn, acco
       return created;
     },
 
-    /** A card charge by its hash, decided at once; refunded partly, then what is left: REFUNDED. */
-    async cardAndRefunds() {
-      const created = await charge('f1-card', {
+    /** A card charge by its hash (the platform's `card.hash`), decided at once: APPROVED. */
+    async card(key = 'f1-card') {
+      const created = await charge(key, {
         amount: 7000,
         paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD,
         cardId: 'card_hash_abc',
         installments: 2,
       });
       expect(created.status).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
-      expect(standIn().transaction(created.transactionId)).toMatchObject({ paymentMethod: 'credit_card', installments: 2 });
+      expect(standIn().transaction(created.transactionId)).toMatchObject({ paymentMethod: 'credit_card', installments: 2, card: { lastDigits: '1111' } });
+      const sent = standIn()
+        .received.filter((request) => request.method === 'POST' && request.path === '/v1/transactions')
+        .at(-1);
+      expect(sent?.body).toMatchObject({ card: { hash: 'card_hash_abc' } });
+      return created;
+    },
 
+    /** A card the platform declines: created `refused` with its `refusedReason`, REJECTED for the caller. */
+    async refusedCard() {
+      const created = await charge('f1-card-refused', {
+        amount: 4100,
+        paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD,
+        cardId: 'refused_card_hash',
+      });
+      expect(created).toMatchObject({ status: TransactionStatus.TRANSACTION_STATUS_REJECTED, amount: 4100 });
+      expect(standIn().transaction(created.transactionId)).toMatchObject({ status: 'refused', refusedReason: expect.any(String) });
+      return created;
+    },
+
+    /**
+     * A PIX charge and a postback no platform sent, in its documented envelope, claiming it paid: the
+     * platform signs nothing, so the gateway asks it, and the charge stays PENDING.
+     */
+    async forgedPostback() {
+      const created = await charge('f1-pix-forged', { amount: 990, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX });
+      const atProvider = standIn().transaction(created.transactionId)!;
+      const reads = standIn().count('GET', '/v1/transactions/{id}');
+      const forged = await fetch(atProvider.postbackUrl as string, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          id: 1,
+          type: 'transaction',
+          objectId: String(atProvider.id),
+          url: atProvider.postbackUrl,
+          data: { ...atProvider, status: 'paid' },
+        }),
+      });
+      expect(forged.status).toBeLessThan(500);
+      await eventually(
+        async () => standIn().count('GET', '/v1/transactions/{id}') > reads,
+        15_000,
+        'the gateway asking the platform about the forged postback',
+      );
+      expect((await read(created.id)).status).toBe(TransactionStatus.TRANSACTION_STATUS_PENDING);
+      return created;
+    },
+
+    /** A card charge refunded partly, then what is left: REFUNDED. */
+    async cardAndRefunds() {
+      const created = await this.card();
       const refund = (key: string, amount: number) =>
         client().call(
           'gateway',

@@ -1,36 +1,66 @@
 import { createStaticPix, hasError } from 'pix-utils';
-import { idSequence, startStandIn, type Route, type StandIn, type StandInReply, type StandInRequest } from './standIn.js';
+import { startStandIn, type Route, type StandIn, type StandInReply, type StandInRequest } from './standIn.js';
 
 /**
- * The "Pagar.me-v4 clone" platform (provider research F1) as its public
- * clients and the postback pages of its instances show it, for the stand-ins
- * of its members (PODPAY2, PAYSHARKGATEWAY). What a member differs in (auth,
- * the path prefix, its statuses, its postback envelope) is its options.
+ * The "Pagar.me-v4 clone" platform (provider research F1) for the stand-ins of
+ * its members (PODPAY2, PAYSHARKGATEWAY, HAWKPAY). What a member differs in
+ * (auth, the path prefix, its statuses, its postback envelope) is its options.
  *
- * What the sources show, and this stand-in enforces:
- * - Basic auth on every call; payouts (POST /transfers) also carry the
- *   account's `x-withdraw-key`; a transfer read may carry it (one client sends
- *   it there, another not).
- * - POST /transactions `{amount (integer cents), paymentMethod pix|boleto|credit_card,
- *   items[{title, unitPrice, quantity, tangible}], customer{name, email,
- *   document{number, type cpf|cnpj}}, postbackUrl, installments, card{hash},
- *   pix{expiresInDays | expirationDate}, boleto{expirationDate}}`, answered
- *   flat: `{id (number), status, amount, paymentMethod, refundedAmount,
- *   pix{qrcode, end2EndId, expirationDate}, boleto{url, barcode,
- *   digitableLine, expirationDate}, card{…}, …}`. A card charge is decided at
- *   once (paid); PIX and boleto wait for payment.
- * - GET /transactions/{id}: the same object. POST /transactions/{id}/refund
- *   `{amount?}` (cents; none is what is left): the transaction, its
- *   `refundedAmount` grown, `refunded` once nothing is left.
+ * From the documentation of the platform's other instances
+ * (F1_PLATFORM_DOCUMENTATION: PagGX and CazcoPay "Formato dos postbacks",
+ * Hydra Hub "Transações de Pagamento" and "Transações com Cartão de Crédito"),
+ * this stand-in enforces:
+ * - POST /transactions: `amount` an integer in cents; `paymentMethod` pix,
+ *   boleto or credit_card; `customer` with name, email, phone and
+ *   `document{type cpf|cnpj, number}`; `items[{title, unitPrice (cents),
+ *   quantity, tangible}]`; a card charged by `card.hash` (no other card field
+ *   is documented); `pix.expiresInDays` a whole number of days;
+ *   `installments` a whole number (the card page sends it as text, "1");
+ *   `metadata`, when sent, a JSON string; `traceable` a boolean; `externalRef`,
+ *   `postbackUrl`, `ip` text. Hydra Hub marks externalRef, postbackUrl,
+ *   traceable, ip and metadata required, but the postback pages show instances'
+ *   transactions with each of them null, so here they are optional.
+ * - The transaction object (the postback's `data`, which the create and read
+ *   answers are): `id` a number, `amount`, `refundedAmount`, `companyId`,
+ *   `installments`, `paymentMethod`, `status`, `postbackUrl`, `metadata`,
+ *   `traceable`, `secureId`, `secureUrl`, dates, `ip`, `externalRef`,
+ *   `customer{id, name, email, phone, document, …}`, `card{id, brand,
+ *   holderName, lastDigits, expirationMonth, expirationYear, …}`, `boleto`,
+ *   `pix`, `refusedReason`, `items`, `refunds[]`, `fee{…}`. A card the
+ *   platform declines is still created, `status: 'refused'` with its
+ *   `refusedReason` (Hydra Hub's card page); here a hash starting with
+ *   `refused` is declined.
+ * - Postbacks: `{id (a number), type: 'transaction', objectId (the object's id
+ *   as text), url (where it is posted), data: the transaction}`, with no
+ *   signature of any kind (both postback pages).
+ *
+ * From the platform's public clients, no page of its documentation that could
+ * be read showing them (the members' stand-ins name those clients):
+ * - GET /transactions/{id} answering the same object; `pix{qrcode (the BR
+ *   Code), end2EndId, receiptUrl, expirationDate}` and `boleto{url, barcode,
+ *   digitableLine, instructions, expirationDate}`; `boleto.expirationDate`
+ *   (yyyy-MM-dd) in the request.
+ * - POST /transactions/{id}/refund `{amount?}` (cents; none is what is left)
+ *   answered by the transaction, its `refundedAmount` grown, `refunded` once
+ *   nothing is left.
  * - POST /transfers `{method 'fiat', amount (cents), pixKey, pixKeyType
- *   cpf|cnpj|email|phone|evp|copypaste, netPayout?, postbackUrl?}` → the
- *   transfer `{id, amount, netAmount, fee, status, pixKey, pixKeyType, …}`;
- *   GET /transfers/{id}.
- * - Postbacks are the object under `data` with its `type` (transaction |
- *   withdraw), unsigned (the platform allow-lists source addresses).
+ *   cpf|cnpj|email|phone|evp|copypaste, postbackUrl?}` with the account's
+ *   `x-withdraw-key` (a transfer read may carry it: one client sends it there,
+ *   another not) → `{id, amount, netAmount, fee, status, pixKey, pixKeyType,
+ *   …}`; GET /transfers/{id}; the withdraw postback (`type: 'withdraw'`).
  * - Errors `{statusCode, error, message}` (one client's declared error shape);
- *   the texts are the stand-in's own (no source shows them).
+ *   the texts are the stand-in's own.
  */
+
+/** The pages of the platform's documentation (its other instances) this stand-in was written from. */
+export const F1_PLATFORM_DOCUMENTATION = [
+  'https://paggx-pro.readme.io/reference/formato-dos-postbacks',
+  'https://cazcopay.readme.io/reference/formato-dos-postbacks',
+  'https://apidocs.hydrahub.com.br/api-reference/endpoint/transactions',
+  'https://apidocs.hydrahub.com.br/api-reference/endpoint/card-transactions',
+] as const;
+
+export type F1PostbackType = 'transaction' | 'withdraw';
 
 export interface F1Options {
   /** The provider, for messages. */
@@ -40,11 +70,12 @@ export interface F1Options {
   prefix: string;
   /** The Basic credentials the account's keys must produce (user, password). */
   basic: { user: string; password: string };
-  withdrawKey: string;
-  /** Statuses: a new PIX or boleto charge, a paid one, a fully refunded one; a new transfer, a settled one. */
-  statuses: { waiting: string; paid: string; refunded: string; transferCreated: string; transferDone: string };
-  /** The postback body for an object of `type` ('transaction' | 'withdraw'). */
-  postback: (type: 'transaction' | 'withdraw', data: Record<string, unknown>, postbackId: string) => unknown;
+  /** The payouts' `x-withdraw-key`; a member without payouts has none (its stand-in has no transfer routes). */
+  withdrawKey?: string;
+  /** Statuses: a new PIX or boleto charge, a paid one, a declined card, a fully refunded one; a new transfer, a settled one. */
+  statuses: { waiting: string; paid: string; refused: string; refunded: string; transferCreated: string; transferDone: string };
+  /** The postback body for an object of `type`; the platform's documented envelope (`f1Postback`) unless the member's clients show another. */
+  postback?: (type: F1PostbackType, data: Record<string, unknown>, postbackId: number, url: string) => unknown;
 }
 
 export interface F1StandIn extends StandIn {
@@ -56,18 +87,46 @@ export interface F1StandIn extends StandIn {
   transfer(id: string | number): Record<string, unknown> | undefined;
 }
 
+/** The documented postback: `{id, type, objectId, url, data}` (PagGX and CazcoPay "Formato dos postbacks"). */
+export const f1Postback = (type: F1PostbackType, data: Record<string, unknown>, postbackId: number, url: string) => ({
+  id: postbackId,
+  type,
+  objectId: String(data.id),
+  url,
+  data,
+});
+
 const failure = (statusCode: number, error: string, message: string): StandInReply => ({ status: statusCode, body: { statusCode, error, message } });
 const badRequest = (message: string) => failure(400, 'Bad Request', message);
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isCents = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;
 const isText = (value: unknown): value is string => typeof value === 'string' && value.trim().length > 0;
+const isWhole = (value: unknown): boolean => (Number.isSafeInteger(value) && (value as number) >= 1) || (typeof value === 'string' && /^[1-9]\d*$/.test(value));
+/** Absent, null, or of the kind the documentation gives the field. */
+const optional = (value: unknown, ok: (value: unknown) => boolean) => value === undefined || value === null || ok(value);
+
+function isJsonText(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  try {
+    JSON.parse(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** What a charge body lacks, in the order the platform would name it; undefined when it is complete. */
 function chargeProblem(body: unknown): string | undefined {
   if (!isRecord(body)) return 'body must be a JSON object';
   if (!isCents(body.amount)) return 'amount must be a positive integer (cents)';
   if (!['pix', 'boleto', 'credit_card'].includes(body.paymentMethod as string)) return 'paymentMethod must be one of pix, boleto, credit_card';
+  const customer = body.customer;
+  if (!isRecord(customer) || !isText(customer.name) || !isText(customer.email) || !isText(customer.phone))
+    return 'customer.name, customer.email and customer.phone are required';
+  const document = customer.document;
+  if (!isRecord(document) || !['cpf', 'cnpj'].includes(document.type as string)) return 'customer.document.type must be cpf or cnpj';
+  if (!(document.type === 'cpf' ? /^\d{11}$/ : /^\d{14}$/).test(String(document.number ?? ''))) return `customer.document.number is not a ${document.type}`;
   const items = body.items;
   if (!Array.isArray(items) || items.length === 0) return 'items must contain at least one item';
   for (const item of items) {
@@ -76,19 +135,17 @@ function chargeProblem(body: unknown): string | undefined {
     if (!Number.isSafeInteger(item.quantity) || (item.quantity as number) < 1) return 'items.quantity must be a positive integer';
     if (typeof item.tangible !== 'boolean') return 'items.tangible must be a boolean';
   }
-  const customer = body.customer;
-  if (!isRecord(customer) || !isText(customer.name) || !isText(customer.email)) return 'customer.name and customer.email are required';
-  const document = customer.document;
-  if (!isRecord(document) || !/^\d{11}$|^\d{14}$/.test(String(document.number ?? '')) || !['cpf', 'cnpj'].includes(document.type as string))
-    return 'customer.document must be {number, type: cpf|cnpj}';
   if (body.paymentMethod === 'credit_card') {
-    const card = body.card;
-    if (!isRecord(card) || !(isText(card.hash) || isText(card.token))) return 'card.hash is required for credit_card';
+    if (!isRecord(body.card) || !isText(body.card.hash)) return 'card.hash is required for credit_card';
+    if (!optional(body.installments, isWhole)) return 'installments must be a whole number';
   }
-  if (body.paymentMethod === 'boleto' && isRecord(body.boleto) && body.boleto.expirationDate !== undefined) {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(String(body.boleto.expirationDate))) return 'boleto.expirationDate must be a date (YYYY-MM-DD)';
-  }
-  if (body.postbackUrl !== undefined && !isText(body.postbackUrl)) return 'postbackUrl must be a URL';
+  if (body.paymentMethod === 'pix' && isRecord(body.pix) && !optional(body.pix.expiresInDays, isWhole))
+    return 'pix.expiresInDays must be a whole number of days';
+  if (body.paymentMethod === 'boleto' && isRecord(body.boleto) && !optional(body.boleto.expirationDate, (date) => /^\d{4}-\d{2}-\d{2}$/.test(String(date))))
+    return 'boleto.expirationDate must be a date (YYYY-MM-DD)';
+  if (!optional(body.metadata, isJsonText)) return 'metadata must be a JSON string';
+  if (!optional(body.traceable, (value) => typeof value === 'boolean')) return 'traceable must be a boolean';
+  for (const field of ['externalRef', 'postbackUrl', 'ip'] as const) if (!optional(body[field], isText)) return `${field} must be text`;
   return undefined;
 }
 
@@ -117,14 +174,17 @@ function brCode(cents: number, txid: string): string {
 }
 
 const addDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+const COMPANY_ID = 2;
 
 export async function startF1StandIn(options: F1Options): Promise<F1StandIn> {
   const { prefix, statuses } = options;
+  const postback = options.postback ?? f1Postback;
   const transactions = new Map<string, Record<string, unknown>>();
   const transfers = new Map<string, Record<string, unknown>>();
   let nextTransaction = 4200;
   let nextTransfer = 900;
-  const postbackIds = idSequence('pb_');
+  let nextRefund = 70;
+  let nextPostback = 686400;
   const expectedAuth = `Basic ${Buffer.from(`${options.basic.user}:${options.basic.password}`).toString('base64')}`;
 
   const authenticate = (request: StandInRequest): StandInReply | undefined =>
@@ -141,6 +201,71 @@ export async function startF1StandIn(options: F1Options): Promise<F1StandIn> {
     return object;
   };
 
+  const createTransaction = (body: Record<string, any>): Record<string, unknown> => {
+    const id = ++nextTransaction;
+    const method = body.paymentMethod as string;
+    const now = new Date().toISOString();
+    const declined = method === 'credit_card' && String(body.card.hash).startsWith('refused');
+    const decided = method === 'credit_card' && !declined;
+    const fee = Math.round(body.amount * 0.04) + 200;
+    return {
+      id,
+      amount: body.amount,
+      refundedAmount: 0,
+      companyId: COMPANY_ID,
+      installments: Number(body.installments ?? 1),
+      paymentMethod: method,
+      status: declined ? statuses.refused : decided ? statuses.paid : statuses.waiting,
+      postbackUrl: body.postbackUrl ?? null,
+      metadata: body.metadata ?? null,
+      traceable: body.traceable ?? false,
+      secureId: `5ec0${String(id).padStart(8, '0')}`,
+      secureUrl: `https://checkout.example/pagar/5ec0${String(id).padStart(8, '0')}`,
+      createdAt: now,
+      updatedAt: now,
+      paidAt: decided ? now : null,
+      paidAmount: decided ? body.amount : 0,
+      refusedAmount: declined ? body.amount : 0,
+      ip: body.ip ?? null,
+      externalRef: body.externalRef ?? null,
+      customer: {
+        id: id * 10,
+        externalRef: null,
+        name: body.customer.name,
+        email: body.customer.email,
+        phone: body.customer.phone,
+        birthdate: null,
+        createdAt: now,
+        document: { number: body.customer.document.number, type: body.customer.document.type },
+      },
+      card:
+        method === 'credit_card'
+          ? { id: id * 3, brand: 'visa', holderName: 'ANA SOUZA', lastDigits: '1111', expirationMonth: 3, expirationYear: 2030, reusable: true, createdAt: now }
+          : null,
+      boleto:
+        method === 'boleto'
+          ? {
+              url: `https://boletos.example/${id}.pdf`,
+              barcode: '23791234500000199901234567890123456789012345',
+              digitableLine: '23790123456789012345678901234567890123456789012',
+              instructions: body.boleto?.instructions ?? null,
+              expirationDate: body.boleto?.expirationDate ?? addDays(3).slice(0, 10),
+            }
+          : null,
+      pix:
+        method === 'pix'
+          ? { qrcode: brCode(body.amount, String(id)), end2EndId: null, receiptUrl: null, expirationDate: addDays(Number(body.pix?.expiresInDays ?? 1)) }
+          : null,
+      shipping: null,
+      refusedReason: declined ? 'Cartão recusado pelo emissor' : null,
+      items: body.items.map((item: Record<string, unknown>) => ({ externalRef: item.externalRef ?? null, ...item })),
+      splits: [{ recipientId: COMPANY_ID, amount: body.amount, netAmount: body.amount - fee }],
+      refunds: [],
+      delivery: null,
+      fee: { fixedAmount: 200, spreadPercentage: 4, estimatedFee: fee, netAmount: body.amount - fee },
+    };
+  };
+
   const routes: Route[] = [
     {
       method: 'POST',
@@ -148,51 +273,8 @@ export async function startF1StandIn(options: F1Options): Promise<F1StandIn> {
       handle: (request) => {
         const problem = chargeProblem(request.body);
         if (problem) return badRequest(problem);
-        const body = request.body as Record<string, any>;
-        const id = ++nextTransaction;
-        const method = body.paymentMethod as string;
-        const now = new Date().toISOString();
-        const transaction: Record<string, unknown> = {
-          id,
-          amount: body.amount,
-          currency: body.currency ?? 'BRL',
-          paymentMethod: method,
-          status: method === 'credit_card' ? statuses.paid : statuses.waiting,
-          installments: body.installments ?? 1,
-          paidAt: method === 'credit_card' ? now : null,
-          paidAmount: method === 'credit_card' ? body.amount : 0,
-          refundedAmount: 0,
-          secureId: `sec-${id}`,
-          secureUrl: `https://checkout.example/pay/sec-${id}`,
-          externalRef: body.externalRef ?? null,
-          postbackUrl: body.postbackUrl ?? null,
-          customer: { id: id * 10, name: body.customer.name, email: body.customer.email, document: body.customer.document },
-          items: body.items,
-          pix:
-            method === 'pix'
-              ? {
-                  qrcode: brCode(body.amount, String(id)),
-                  end2EndId: null,
-                  receiptUrl: null,
-                  expirationDate: body.pix?.expirationDate ?? addDays(body.pix?.expiresInDays ?? 1),
-                }
-              : null,
-          boleto:
-            method === 'boleto'
-              ? {
-                  url: `https://boletos.example/${id}.pdf`,
-                  barcode: '23791234500000199901234567890123456789012345',
-                  digitableLine: '23790123456789012345678901234567890123456789012',
-                  instructions: body.boleto?.instructions ?? null,
-                  expirationDate: body.boleto?.expirationDate ?? addDays(3).slice(0, 10),
-                }
-              : null,
-          card: method === 'credit_card' ? { id: id * 3, brand: 'visa', holderName: 'ANA SOUZA', lastDigits: '1111' } : null,
-          refusedReason: null,
-          createdAt: now,
-          updatedAt: now,
-        };
-        transactions.set(String(id), transaction);
+        const transaction = createTransaction(request.body as Record<string, any>);
+        transactions.set(String(transaction.id), transaction);
         return { status: 200, body: transaction };
       },
     },
@@ -216,56 +298,62 @@ export async function startF1StandIn(options: F1Options): Promise<F1StandIn> {
         if (!isCents(asked)) return badRequest('amount must be a positive integer (cents)');
         if (asked > left) return badRequest(`amount exceeds the refundable ${left}`);
         transaction.refundedAmount = (transaction.refundedAmount as number) + asked;
+        (transaction.refunds as unknown[]).push({ id: ++nextRefund, amount: asked, createdAt: new Date().toISOString() });
         if (transaction.refundedAmount === transaction.amount) transaction.status = statuses.refunded;
         return { body: touch(transaction) };
       },
     },
-    {
-      method: 'POST',
-      path: `${prefix}/transfers`,
-      handle: (request) => {
-        const refused = withdrawKeyRefusal(request, true);
-        if (refused) return refused;
-        const problem = transferProblem(request.body);
-        if (problem) return badRequest(problem);
-        const body = request.body as Record<string, any>;
-        const id = ++nextTransfer;
-        const now = new Date().toISOString();
-        const transfer: Record<string, unknown> = {
-          id,
-          amount: body.amount,
-          netAmount: body.amount,
-          fee: 0,
-          currency: 'BRL',
-          status: statuses.transferCreated,
-          pixKey: body.pixKey,
-          pixKeyType: body.pixKeyType,
-          description: body.description ?? null,
-          externalRef: body.externalRef ?? null,
-          postbackUrl: body.postbackUrl ?? null,
-          createdAt: now,
-          updatedAt: now,
-        };
-        transfers.set(String(id), transfer);
-        return { body: transfer };
-      },
-    },
-    {
-      method: 'GET',
-      path: `${prefix}/transfers/{id}`,
-      handle: (request) => {
-        const refused = withdrawKeyRefusal(request, false);
-        if (refused) return refused;
-        const transfer = transfers.get(request.params.id!);
-        return transfer ? { body: transfer } : notFound('Transfer');
-      },
-    },
   ];
+  if (options.withdrawKey !== undefined)
+    routes.push(
+      {
+        method: 'POST',
+        path: `${prefix}/transfers`,
+        handle: (request) => {
+          const refused = withdrawKeyRefusal(request, true);
+          if (refused) return refused;
+          const problem = transferProblem(request.body);
+          if (problem) return badRequest(problem);
+          const body = request.body as Record<string, any>;
+          const id = ++nextTransfer;
+          const now = new Date().toISOString();
+          const transfer: Record<string, unknown> = {
+            id,
+            amount: body.amount,
+            netAmount: body.amount,
+            fee: 0,
+            currency: 'BRL',
+            status: statuses.transferCreated,
+            pixKey: body.pixKey,
+            pixKeyType: body.pixKeyType,
+            description: body.description ?? null,
+            externalRef: body.externalRef ?? null,
+            postbackUrl: body.postbackUrl ?? null,
+            createdAt: now,
+            updatedAt: now,
+          };
+          transfers.set(String(id), transfer);
+          return { body: transfer };
+        },
+      },
+      {
+        method: 'GET',
+        path: `${prefix}/transfers/{id}`,
+        handle: (request) => {
+          const refused = withdrawKeyRefusal(request, false);
+          if (refused) return refused;
+          const transfer = transfers.get(request.params.id!);
+          return transfer ? { body: transfer } : notFound('Transfer');
+        },
+      },
+    );
 
   const standIn = await startStandIn({ name: options.name, sources: options.sources, authenticate, routes });
 
-  const post = (url: unknown, body: unknown) => {
+  const post = (type: F1PostbackType, object: Record<string, unknown>) => {
+    const url = object.postbackUrl;
     if (typeof url !== 'string') throw new Error(`${options.name} stand-in: the object named no postbackUrl`);
+    const body = postback(type, object, ++nextPostback, url);
     return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   };
 
@@ -277,13 +365,13 @@ export async function startF1StandIn(options: F1Options): Promise<F1StandIn> {
       if (!transaction) throw new Error(`${options.name} stand-in: no transaction ${id}`);
       Object.assign(transaction, { status: statuses.paid, paidAt: new Date().toISOString(), paidAmount: transaction.amount });
       if (isRecord(transaction.pix)) transaction.pix.end2EndId = `E00000000${String(id).padStart(12, '0')}`;
-      return post(transaction.postbackUrl, options.postback('transaction', touch(transaction), postbackIds()));
+      return post('transaction', touch(transaction));
     },
     async settleTransfer(id: string | number) {
       const transfer = transfers.get(String(id));
       if (!transfer) throw new Error(`${options.name} stand-in: no transfer ${id}`);
       Object.assign(transfer, { status: statuses.transferDone, transferredAt: new Date().toISOString() });
-      return post(transfer.postbackUrl, options.postback('withdraw', touch(transfer), postbackIds()));
+      return post('withdraw', touch(transfer));
     },
   });
 }

@@ -42,6 +42,14 @@ describe('PAYSHARKGATEWAY against the stand-in of its platform', () => {
     await journey.pix();
   });
 
+  it('refuses a postback the platform did not send: unsigned, it is checked with a read and moves nothing', async () => {
+    await journey.forgedPostback();
+  });
+
+  it("a card the platform declines ('refused', with its refusedReason) reaches the caller REJECTED", async () => {
+    await journey.refusedCard();
+  });
+
   it('charges by boleto (expiring on the date it sent) and by card hash; refunds part, then the rest', async () => {
     await journey.boleto();
     await journey.cardAndRefunds();
@@ -60,7 +68,8 @@ describe('PAYSHARKGATEWAY against the stand-in of its platform', () => {
   it('sent nothing the platform has no route for, and never crashed it; and it claims no documentation it was not written from', () => {
     expect(standIn.unmatched.map((request) => `${request.method} ${request.path}`)).toEqual([]);
     expect(standIn.crashed).toEqual([]);
-    // Written from public clients of the platform, not from documentation the gateway could read: unverified, not 'platform'.
+    // The charge, the transaction object and the postbacks are the platform's documentation; refunds, transfers and
+    // x-withdraw-key only its public clients (no page of its documentation that could be read shows them): unverified.
     expect(PAYSHARKGATEWAY.evidence).toBeUndefined();
   });
 });

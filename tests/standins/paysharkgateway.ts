@@ -1,17 +1,19 @@
-import { startF1StandIn, type F1StandIn } from './f1Platform.js';
+import { F1_PLATFORM_DOCUMENTATION, startF1StandIn, type F1StandIn } from './f1Platform.js';
 
 /**
  * PAYSHARKGATEWAY's stand-in: PaySharkGateway's API
  * (api.paysharkgateway.com.br/v1) on the F1 platform. Its documentation
  * (app.paysharkgateway.com.br/docs, which its clients cite) could not be read;
- * these are the facts its public clients and the platform's instances agree on
- * (f1Platform.ts), and PaySharkGateway's own:
+ * the platform's (its other instances' pages, f1Platform.ts) shows the charge,
+ * the transaction object and the postbacks, not refunds or transfers, which
+ * come from the platform's public clients. PaySharkGateway's own:
  * - Basic base64(secretKey:), the password empty; `x-withdraw-key` on payouts;
  * - charge statuses pending → paid → refunded (refused for a declined card);
  *   transfers as the platform's (PENDING_QUEUE → COMPLETED);
- * - postbacks in the platform's envelope `{id, type, objectId, url, data}`, unsigned.
+ * - postbacks in the platform's documented envelope `{id, type, objectId, url, data}`, unsigned.
  */
 export const PAYSHARKGATEWAY_SOURCES = [
+  ...F1_PLATFORM_DOCUMENTATION,
   'code index, file id 55659127318 (a PaySharkGateway client: POST https://api.paysharkgateway.com.br/v1/transactions, Basic base64(secretKey:))',
   'code index, file id 54712553927 (a PaySharkGateway client citing https://app.paysharkgateway.com.br/docs/sales/create-sale)',
   'code index, file id 37004022758 (a PaySharkGateway client: Basic secretKey:, the transaction answer)',
@@ -32,7 +34,6 @@ export function startPaySharkGatewayStandIn(keys: PaySharkKeys): Promise<F1Stand
     prefix: '/v1',
     basic: { user: keys.secret, password: '' },
     withdrawKey: keys.withdrawKey,
-    statuses: { waiting: 'pending', paid: 'paid', refunded: 'refunded', transferCreated: 'PENDING_QUEUE', transferDone: 'COMPLETED' },
-    postback: (type, data, postbackId) => ({ id: postbackId, type, objectId: String(data.id), url: data.postbackUrl, data }),
+    statuses: { waiting: 'pending', paid: 'paid', refused: 'refused', refunded: 'refunded', transferCreated: 'PENDING_QUEUE', transferDone: 'COMPLETED' },
   });
 }
