@@ -1,12 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
 import { DOC3_COMMON_OVERRIDES } from '../../server/providers/families/transactionsApi/index.js';
 import { HAWKPAY } from '../../server/providers/members/hawkpay.js';
-import { statusOf, transactionsApiConformance } from './conformance/transactionsApi.suite.js';
+import { F1Adapter } from '../../server/providers/families/transactionsApi/platforms/f1.js';
+import type { AdapterRuntime } from '../../server/providers/kit/declaration.js';
+import { F1_BODIES, statusOf, transactionsApiConformance } from './conformance/transactionsApi.suite.js';
 
-// Research (F1, one public integration): Basic base64(publicKey:secretKey).
+// Research (F1, one public integration): Basic base64(publicKey:secretKey). The F1 platform's charge
+// bodies: a card by `card.hash` (the platform's documentation), a boleto by `boleto.expirationDate`.
 transactionsApiConformance(HAWKPAY, {
   keys: { publicKey: 'pk_hawk', secretKey: 'sk_hawk' },
   authHeaders: { authorization: `Basic ${Buffer.from('pk_hawk:sk_hawk').toString('base64')}` },
+  create: (runtime: AdapterRuntime) => new F1Adapter(HAWKPAY, runtime),
+  ...F1_BODIES,
 });
 
 describe('HAWKPAY (spec doc 3, group 3)', () => {
