@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { RefoundTransactionRequest, WithdrawRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
-import { PixKeyType, WithdrawMethod } from '../../gen/ts-proto/gateway/v1/types.js';
+import { CreateTransactionRequest, RefoundTransactionRequest, WithdrawRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { PaymentMethod, PixKeyType, WithdrawMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import { HAWKPAY } from '../../server/providers/members/hawkpay.js';
 import { failureOf } from '../support/clients.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
@@ -62,6 +62,54 @@ describe('HAWKPAY against the stand-in of its platform', () => {
 
   it("a card the platform declines ('refused', with its refusedReason) reaches the caller REJECTED", async () => {
     await journey.refusedCard();
+  });
+
+  it("refuses what the platform's documentation does not take, in its error shape; a refusal reaches the caller with its message", async () => {
+    const auth = `Basic ${Buffer.from(`${KEYS.publicKey}:${KEYS.secretKey}`).toString('base64')}`;
+    const valid = {
+      amount: 1000,
+      paymentMethod: 'credit_card',
+      customer: { name: 'Ana Souza', email: 'ana@example.com', phone: '11987654321', document: { type: 'cpf', number: '12345678909' } },
+      items: [{ title: 'Pedido', unitPrice: 1000, quantity: 1, tangible: false }],
+      card: { hash: 'card_hash_abc' },
+    };
+    const post = (body: unknown, authorization = auth) =>
+      fetch(`${standIn.url}/v1/transactions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization }, body: JSON.stringify(body) });
+    const refusals = [
+      { ...valid, card: { token: 'tok_abc' } },
+      { ...valid, amount: 10.5 },
+      { ...valid, customer: { ...valid.customer, phone: undefined } },
+      { ...valid, customer: { ...valid.customer, document: { type: 'cpf', number: '123' } } },
+      { ...valid, items: [{ title: 'Pedido', unitPrice: 1000, quantity: 1 }] },
+      { ...valid, metadata: { order: 'x' } },
+      { ...valid, paymentMethod: 'pix', pix: { expiresInDays: 1.5 } },
+    ];
+    for (const body of refusals) {
+      const answer = await post(body);
+      expect([answer.status, await answer.json()]).toEqual([400, { statusCode: 400, error: 'Bad Request', message: expect.any(String) }]);
+    }
+    expect((await post(valid, `Basic ${Buffer.from(`${KEYS.publicKey}:wrong`).toString('base64')}`)).status).toBe(401);
+    expect((await post({ ...valid, installments: '1', metadata: '{"order":"x"}', traceable: false })).status).toBe(200);
+
+    const posts = standIn.count('POST', '/v1/transactions');
+    const refused = await failureOf(
+      stack.client.call(
+        'gateway',
+        'createTransaction',
+        CreateTransactionRequest.fromPartial({
+          providerAccountId: accountId,
+          idempotencyKey: 'hawk-no-phone',
+          transaction: {
+            customer: { name: 'Ana Souza', email: 'ana@example.com', document: '123.456.789-09', phone: '' },
+            amount: 990,
+            paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX,
+          },
+        }),
+      ),
+    );
+    // The platform's own refusal (the phone is required there), not the gateway's: the request reached it.
+    expect(standIn.count('POST', '/v1/transactions')).toBe(posts + 1);
+    expect(refused).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('customer.phone') });
   });
 
   it('has no refund and no payout (doc 3 §7): both are refused before anything reaches the platform', async () => {
