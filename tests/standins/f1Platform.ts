@@ -42,7 +42,10 @@ import { startStandIn, type Route, type StandIn, type StandInReply, type StandIn
  *   (yyyy-MM-dd) in the request.
  * - POST /transactions/{id}/refund `{amount?}` (cents; none is what is left)
  *   answered by the transaction, its `refundedAmount` grown, `refunded` once
- *   nothing is left.
+ *   nothing is left. (Beehive, another instance, documents the same body,
+ *   cents and none meaning all, at POST /transactions/{id}/refunds answered by
+ *   a refund object `{id, amount, createdAt}`; its path differs from the
+ *   specification's /refund for the members, so the clients' answer stays.)
  * - POST /transfers `{method 'fiat', amount (cents), pixKey, pixKeyType
  *   cpf|cnpj|email|phone|evp|copypaste, postbackUrl?}` with the account's
  *   `x-withdraw-key` (a transfer read may carry it: one client sends it there,
