@@ -354,6 +354,49 @@ describe('WITETEC (spec doc 3, group 3), a bespoke adapter', () => {
       h.fake.assertAllDone();
     });
 
+    it("refuses, before anything is sent, a charge without the customer the SDK's request requires (the specification's dialect sends none)", async () => {
+      for (const [customer, field] of [
+        [undefined, 'transaction.customer'],
+        [{ ...transactionInput().customer!, name: ' ' }, 'transaction.customer.name'],
+        [{ ...transactionInput().customer!, email: '' }, 'transaction.customer.email'],
+        [{ ...transactionInput().customer!, phone: '' }, 'transaction.customer.phone'],
+        [{ ...transactionInput().customer!, document: '' }, 'transaction.customer.document'],
+      ] as const)
+        expect(await failure(h.adapter.createTransaction(publicCtx(), transactionInput({ customer })))).toEqual({
+          code: 'INVALID_ARGUMENT',
+          message: `${field} is required for WITETEC charges`,
+        });
+      expect(h.fake.received).toHaveLength(0);
+    });
+
+    it('pays out and reads payouts with the x-api-key alone when the secret carries no login (the SDK has none), no login call', async () => {
+      const ctx = { ...publicCtx(), secretKey: 'sk_wt_1' };
+      h.fake.expect({
+        method: 'POST',
+        path: '/withdrawals',
+        headers: { ...API_KEY, authorization: (value) => value === undefined },
+        body: { amount: 1050, pixKey: 'ana@example.com', pixKeyType: 'EMAIL', method: 'PIX' },
+        reply: { body: payout('PENDING') },
+      });
+      await expect(h.adapter.withdraw(ctx, WITHDRAWAL)).resolves.toEqual({ withdrawId: 'wd-9', amount: 1050, status: 'PENDING' });
+      h.fake.expect({
+        method: 'GET',
+        path: '/withdrawals/wd-9',
+        headers: { ...API_KEY, authorization: (value) => value === undefined },
+        reply: { body: payout('PAID') },
+      });
+      await expect(h.adapter.getWithdraw(ctx, 'wd-9')).resolves.toEqual({ withdrawId: 'wd-9', amount: 1050, status: 'APPROVED' });
+      h.fake.assertAllDone();
+      expect(h.fake.received.map((request) => request.path)).toEqual(['/withdrawals', '/withdrawals/wd-9']);
+    });
+
+    it('still logs in first when the secret carries the login', async () => {
+      const login = withLogin();
+      h.fake.expect({ method: 'POST', path: '/withdrawals', headers: PAYOUT_AUTH, reply: { body: payout('PENDING') } });
+      await expect(h.adapter.withdraw(publicCtx(), WITHDRAWAL)).resolves.toMatchObject({ withdrawId: 'wd-9', status: 'PENDING' });
+      expect(login.calls).toHaveLength(1);
+    });
+
     it('is offered beside the default, the specification', () => {
       expect(h.adapter.apiVersions).toEqual(['specification', 'public']);
     });

@@ -1,5 +1,7 @@
 import type { Operation, TransactionInput, TransactionResult, WebhookResult, WithdrawInput, WithdrawResult } from '../../domain/types.js';
 import { digitsOnly, inferDocumentType } from '../../lib/documents.js';
+import { invalidArgument } from '../../lib/errors.js';
+import type { ProviderHttp, ProviderResponse } from '../../lib/http/index.js';
 import { z } from 'zod';
 import { parseJsonObject } from '../../lib/json.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
@@ -49,8 +51,9 @@ import { LoginTokenAdapter, type LoginStyle } from '../kit/loginSession.js';
 /**
  * The secret key packs the API key and, for payouts, the login of
  * /withdrawals/auth: 'sk_…|email|password' (email and password together or
- * not at all). The public key is not used by the server (the card script's
- * key, for the page).
+ * not at all; in api_version `public` a payout without them sends the API key
+ * alone, as the SDK does). The public key is not used by the server (the card
+ * script's key, for the page).
  */
 export const WITETEC_CREDENTIALS = { secretKey: ['apiKey', 'email?', 'password?'], required: ['secretKey'] } as const satisfies CredentialLayout;
 
@@ -83,7 +86,8 @@ export const WITETEC_PATHS = {
 /**
  * api_version `public`: the charge paths of Witetec's official SDK and every
  * public integration (one create for every method, the method in the body),
- * where the specification has its own per method; payouts are the same in both.
+ * where the specification has its own per method; payouts take the same paths
+ * in both, but `public` logs in only when the secret carries the login.
  */
 export const WITETEC_PUBLIC_PATHS = { create: '/transactions', read: '/transactions/{id}' } as const;
 
@@ -121,6 +125,24 @@ export function encryptedCard(cardId: string | undefined): string {
   const hash = cardId?.trim();
   if (!hash || !ENCRYPTED_CARD.test(hash)) throw catalogueError('WITETEC_CARD_DATA_UNREADABLE', { field: 'transaction.card_id' });
   return hash;
+}
+
+/**
+ * api_version `public`: the SDK's PixTransactionRequest requires the customer
+ * (not null) with its name, email, phone, document type and document (not
+ * empty); a charge without them, which Witetec would refuse, is refused before
+ * anything is sent.
+ */
+export function requireWitetecCustomer(input: TransactionInput): void {
+  const customer = input.customer;
+  const refuse = (field: string) => {
+    throw invalidArgument(`transaction.${field}`, `transaction.${field} is required for WITETEC charges`);
+  };
+  if (!customer) return refuse('customer');
+  if (!customer.name.trim()) refuse('customer.name');
+  if (!customer.email.trim()) refuse('customer.email');
+  if (!nationalPhoneDigits(customer.phone)) refuse('customer.phone');
+  if (!digitsOnly(customer.document)) refuse('customer.document');
 }
 
 export function toWitetecCharge(input: TransactionInput, terms: { notificationUrl: string }): WitetecChargeRequest {
@@ -261,9 +283,11 @@ export class WitetecAdapter extends LoginTokenAdapter<WitetecDeclaration> {
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     this.assertPaymentMethod(input.paymentMethod);
     const prefix = this.prefixFor('createTransaction');
+    const isPublic = this.apiVersion(ctx) === 'public';
+    if (isPublic) requireWitetecCustomer(input);
     const body = toWitetecCharge(input, { notificationUrl: ctx.notificationUrl });
     const specificationPath = input.paymentMethod === 'CREDIT_CARD' ? WITETEC_PATHS.cardCreate : WITETEC_PATHS.pixCreate;
-    const path = this.apiVersion(ctx) === 'public' ? WITETEC_PUBLIC_PATHS.create : specificationPath;
+    const path = isPublic ? WITETEC_PUBLIC_PATHS.create : specificationPath;
     const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post(path, body), witetecObject);
     const created = this.charge('createTransaction', answer, input.amount);
     if (input.paymentMethod === 'CREDIT_CARD') return { ...created, paymentMethod: 'CREDIT_CARD' };
@@ -291,15 +315,37 @@ export class WitetecAdapter extends LoginTokenAdapter<WitetecDeclaration> {
     return { headers: { 'x-api-key': this.credentials(ctx).apiKey } };
   }
 
+  /**
+   * Whether this account's payouts log in first: always in the
+   * specification's dialect (§7's POST /withdrawals/auth); in api_version
+   * `public` only when the secret carries the login, since the SDK's
+   * WithdrawService sends the same headers as its charges and has no login.
+   */
+  private payoutLogsIn(ctx: AdapterContext): boolean {
+    if (this.apiVersion(ctx) !== 'public') return true;
+    const { email, password } = parseCredentials(WITETEC_CREDENTIALS, ctx);
+    return Boolean(email && password);
+  }
+
+  /** One payout call: with the login's token (and x-api-key), or, in `public` without a login, with the declared x-api-key alone. */
+  private payoutCall(
+    ctx: AdapterContext,
+    operation: 'withdraw' | 'getWithdraw',
+    send: (http: ProviderHttp, options?: { headers: Record<string, string> }) => Promise<ProviderResponse<unknown>>,
+  ): Promise<unknown> {
+    if (this.payoutLogsIn(ctx)) return this.loginCall(ctx, operation, (http) => send(http, this.apiKeyHeader(ctx)));
+    return this.exchange(operation, this.prefixFor(operation), () => send(this.http(ctx)));
+  }
+
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
     const body = toWitetecPayout(this.pixPayout(input));
-    const answer = await this.loginCall(ctx, 'withdraw', (http) => http.post<unknown>(WITETEC_PATHS.withdraw, body, this.apiKeyHeader(ctx)));
+    const answer = await this.payoutCall(ctx, 'withdraw', (http, options) => http.post<unknown>(WITETEC_PATHS.withdraw, body, options));
     return this.payout('withdraw', answer, input.amount);
   }
 
   override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
     const path = fillPath(WITETEC_PATHS.withdrawal, { id: withdrawId });
-    const answer = await this.loginCall(ctx, 'getWithdraw', (http) => http.get<unknown>(path, this.apiKeyHeader(ctx)));
+    const answer = await this.payoutCall(ctx, 'getWithdraw', (http, options) => http.get<unknown>(path, options));
     return { ...this.payout('getWithdraw', answer), withdrawId };
   }
 
