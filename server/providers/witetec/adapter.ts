@@ -29,18 +29,25 @@ import { LoginTokenAdapter, type LoginStyle } from '../kit/loginSession.js';
  * ShieldHelper', 'Erro ao processar dados do cartão', 'Erro ao criar
  * transação' (§8); no expiry of its own, so the defaults (§9).
  *
- * From the official Java SDK (github TechSete/witetec-sdk) and integrations
- * (research F4): host api.witetec.net, `x-api-key: sk_…`, amounts in cents,
- * the body `{amount, method, customer{name, email, phone, documentType,
- * document}, items[{title, amount, quantity, tangible, externalRef}],
- * metadata{sellerExternalRef}}`, the envelope `{status, data{id, amount,
- * status, method, pix{copyPaste, qrcode, expirationDate}}}`, the payout login
- * `{email, password}` (with x-api-key) answering `{token}`, `POST /withdrawals
- * {amount, pixKey, pixKeyType EMAIL|PHONE|CPF|CNPJ|EVP, method}` and `GET
- * /withdrawals/{id}` with that token, flat webhooks `{eventType, id, status,
- * …}`. The spec's paths win over the SDK's `/transactions`. What neither shows
- * is the gateway's decision (docs/decisions.md): the card charge carries the
- * encrypted card as `card{hash}` (the ShieldHelper mechanism, research F1).
+ * From the official Java SDK (github TechSete/witetec-sdk, commit 91f8a9d,
+ * the stand-in tests/standins/witetec.ts): host api.witetec.net, amounts in
+ * cents, `POST /transactions` and `GET /transactions/{id}`, the body `{amount,
+ * method PIX|BOLETO|CREDIT_CARD, customer{name, email, phone, documentType,
+ * document} (required), items[{title, amount, quantity, tangible,
+ * externalRef}], metadata{sellerExternalRef}}`, the envelope `{status,
+ * data{id, amount, status, method, pix{qrcode, qrcodeUrl, copyPaste,
+ * expirationDate}}}`, the statuses, `POST /withdrawals {amount, pixKey,
+ * pixKeyType EMAIL|PHONE|CPF|CNPJ|EVP, method}` and `GET /withdrawals/{id}`
+ * with the same caller headers as the charges, flat webhooks `{eventType, id,
+ * status, …}`, unsigned. The SDK names no auth header (its caller passes the
+ * headers): `x-api-key: sk_…` is what integrations send (research F4). The
+ * payout login `POST /withdrawals/auth {email, password}` (with x-api-key,
+ * answering `{token}`) is the spec's (§7) and one integration's, not the
+ * SDK's. The spec's paths win over the SDK's `/transactions`; the SDK's are
+ * api_version `public`, where a payout logs in only when the secret carries
+ * the login. What none shows is the gateway's decision (docs/decisions.md):
+ * the card charge carries the encrypted card as `card{hash}` (the ShieldHelper
+ * mechanism, research F1); the SDK carries no card data.
  *
  * Read top to bottom: declaration → request shapes → request mappers → status
  * tables → answers and notifications (schemas) → the operations.
@@ -62,6 +69,27 @@ export const WITETEC_PAYOUT_CREDENTIALS = { ...WITETEC_CREDENTIALS, secretKey: [
 
 export type WitetecDeclaration = ProviderDeclaration & { credentials: typeof WITETEC_CREDENTIALS };
 
+const WITETEC_SDK = 'https://github.com/TechSete/witetec-sdk/blob/91f8a9dc0745bcc2bc30591bcb85dcb8830d65ee/src/main/java/tech/techsete/witetec_sdk';
+
+/** The SDK files (commit 91f8a9d) and the white-label page the public dialect was verified against. */
+export const WITETEC_ADDRESSES = [
+  `${WITETEC_SDK}/configurations/WebClientConfiguration.java`,
+  `${WITETEC_SDK}/services/TransactionService.java`,
+  `${WITETEC_SDK}/services/WithdrawService.java`,
+  `${WITETEC_SDK}/dtos/requests/PixTransactionRequest.java`,
+  `${WITETEC_SDK}/dtos/responses/PixTransactionResponse.java`,
+  `${WITETEC_SDK}/dtos/requests/WithdrawRequest.java`,
+  `${WITETEC_SDK}/dtos/responses/WithdrawResponse.java`,
+  `${WITETEC_SDK}/dtos/requests/WebhookTransactionEventRequest.java`,
+  `${WITETEC_SDK}/dtos/requests/WebhookWithdrawEventRequest.java`,
+  `${WITETEC_SDK}/deserializers/MetadataDeserializer.java`,
+  `${WITETEC_SDK}/enums/TransactionMethod.java`,
+  `${WITETEC_SDK}/enums/TransactionStatus.java`,
+  `${WITETEC_SDK}/enums/PixKeyType.java`,
+  `${WITETEC_SDK}/enums/WebhookEventType.java`,
+  'https://doc.pushpag.com/criar-cobran%C3%A7a-pix-32557470e0',
+] as const;
+
 export const WITETEC: WitetecDeclaration = {
   identity: { id: 'WITETEC', specGroup: SPEC_GROUPS.DOC3_GROUP3, defaultBaseUrl: 'https://api.witetec.net' },
   capabilities: { paymentMethods: ['PIX', 'CREDIT_CARD'], withdrawMethods: ['PIX'], withdrawalLookup: true, webhooks: true },
@@ -70,8 +98,9 @@ export const WITETEC: WitetecDeclaration = {
   money: 'cents',
   // The specification's paths stay the default; the SDK's (POST /transactions, GET /transactions/{id}) are the account's choice.
   apiVersions: ['specification', 'public'],
+  evidence: { level: 'documented', addresses: WITETEC_ADDRESSES },
   sources:
-    "paths, PIX PENDING at creation, card encrypted by the provider's script, texts, default expiries: spec (doc 3 §4/§5/§7/§8/§9); host, `x-api-key`, cents, charge body and `{status, data}` envelope, payout login `{email, password}` → `{token}`, `POST /withdrawals {amount, pixKey, pixKeyType, method}`, `GET /withdrawals/{id}`, statuses, webhook events: research (F4, official SDK github TechSete/witetec-sdk and integrations); the encrypted card as `card{hash}`, the packed secret `apiKey|email|password`, reads of card charges by the spec's PIX read: the gateway's decision; api_version `public`: the SDK's `POST /transactions` for PIX and card charges and `GET /transactions/{id}` (TechSete/witetec-sdk `services/TransactionService.java`, commit 91f8a9d)",
+    "paths (`/withdrawals/auth`, `/v2/transactions/pix/create`, `/v2/transactions/card/create`, `/transactions/pix/{id}`), PIX PENDING at creation, card encrypted by the provider's script, texts, default expiries: spec (doc 3 §4/§5/§7/§8/§9); host, cents, `POST /transactions` and `GET /transactions/{id}` (api_version `public`), the charge body with its required customer and items, the `{status, data}` envelope with `pix{qrcode, copyPaste, expirationDate}`, the statuses, `POST /withdrawals {amount, pixKey, pixKeyType EMAIL|PHONE|CPF|CNPJ|EVP, method}` and `GET /withdrawals/{id}` with the charges' headers, the flat unsigned webhook events `TRANSACTION_*` / `WITHDRAWAL_*`: Witetec's official SDK (github TechSete/witetec-sdk, commit 91f8a9d), the answer at creation also PushPag's page (same platform); the `x-api-key` header name (the SDK leaves headers to its caller) and the payout login `{email, password}` → `{token}`: integrations (research F4) and, for the login, the spec; the encrypted card as `card{hash}` (the SDK carries no card data), the packed secret `apiKey|email|password`, a `public` payout logging in only when the secret carries the login, reads of card charges by the spec's PIX read: the gateway's decision",
 };
 
 export const WITETEC_PATHS = {
