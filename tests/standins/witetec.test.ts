@@ -183,6 +183,25 @@ describe("WITETEC against a stand-in written from Witetec's SDK", () => {
     ]);
   });
 
+  it.each([
+    ['WAITING_PAYMENT', 'PENDING'],
+    ['PROCESSING', 'PENDING'],
+    ['AUTHORIZED', 'APPROVED'],
+    ['REFUSED', 'REJECTED'],
+  ] as const)('the SDK status %s, read on demand, is %s', async (status, expected) => {
+    const { transaction } = await charge({ customer: ANA });
+    witetec.setStatus(transaction.transactionId, status);
+    expect((await read(transaction.id, true)).status).toBe(TransactionStatus[`TRANSACTION_STATUS_${expected}`]);
+  });
+
+  it('a paid charge BLOCKED at Witetec (money held), read on demand, is CHARGEBACK', async () => {
+    const { transaction } = await charge({ customer: ANA });
+    await witetec.pay(transaction.transactionId);
+    await becomes(transaction.id, TransactionStatus.TRANSACTION_STATUS_APPROVED);
+    witetec.setStatus(transaction.transactionId, 'BLOCKED');
+    expect((await read(transaction.id, true)).status).toBe(TransactionStatus.TRANSACTION_STATUS_CHARGEBACK);
+  });
+
   it('a charge without the customer the SDK requires (name, email, phone, document) is refused before anything is sent', async () => {
     const posts = witetec.count('POST', '/transactions');
     expect(await failureOf(charge({}))).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('transaction.customer') });
