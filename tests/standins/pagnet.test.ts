@@ -1,0 +1,98 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { RefoundTransactionRequest, WithdrawRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { PixKeyType, WithdrawMethod } from '../../gen/ts-proto/gateway/v1/types.js';
+import { PAGNET } from '../../server/providers/members/pagnet.js';
+import { failureOf } from '../support/clients.js';
+import { startTestStack, type TestStack } from '../support/gateway.js';
+import type { F1StandIn } from './f1Platform.js';
+import { f1Journey } from './f1Gateway.js';
+import { startPagnetStandIn } from './pagnet.js';
+
+/** PAGNET against its platform's stand-in, through the gateway's public contract. */
+
+const KEYS = { publicKey: 'pk_pagnet_standin', secretKey: 'sk_pagnet_standin' };
+let stack: TestStack;
+let standIn: F1StandIn;
+let accountId: string;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  standIn = await startPagnetStandIn(KEYS);
+  const { providerAccount } = await stack.client.call('accounts', 'createProviderAccount', {
+    provider: 'PAGNET',
+    name: 'PAGNET stand-in',
+    publicKey: KEYS.publicKey,
+    secretKey: KEYS.secretKey,
+    baseUrl: `${standIn.url}/v1`,
+  });
+  accountId = providerAccount.id;
+}, 60_000);
+
+afterEach(() => {
+  expect(standIn.unmatched.map((request) => `${request.method} ${request.path}`)).toEqual([]);
+  expect(standIn.crashed).toEqual([]);
+});
+
+afterAll(async () => {
+  await standIn?.close();
+  await stack?.close();
+});
+
+const journey = f1Journey(
+  () => stack,
+  () => standIn,
+  () => accountId,
+);
+
+describe('PAGNET against the stand-in of its platform', () => {
+  const basic = `Basic ${Buffer.from(`${KEYS.publicKey}:${KEYS.secretKey}`).toString('base64')}`;
+
+  it("charges by PIX with its Basic pair; its unsigned postback (the platform's envelope) is confirmed by a read and APPROVES it", async () => {
+    await journey.pix();
+    expect(standIn.received.every((request) => request.headers.authorization === basic)).toBe(true);
+  });
+
+  it('refuses a postback the platform did not send: unsigned, it is checked with a read and moves nothing', async () => {
+    await journey.forgedPostback();
+  });
+
+  it('charges by boleto (expiring on the date it sent) and by card hash (the platform takes no card id), decided at once', async () => {
+    await journey.boleto();
+    await journey.card();
+  });
+
+  it("a card the platform declines ('refused', with its refusedReason) reaches the caller REJECTED", async () => {
+    await journey.refusedCard();
+  });
+
+  it('has no refund and no payout (doc 3 §7): both are refused before anything reaches the platform', async () => {
+    const card = await journey.card('pagnet-card-no-refund');
+    const before = standIn.received.length;
+    const refund = await failureOf(
+      stack.client.call(
+        'gateway',
+        'refoundTransaction',
+        RefoundTransactionRequest.fromPartial({ providerAccountId: accountId, idempotencyKey: 'pagnet-refund', id: card.id, amount: 1000 }),
+      ),
+    );
+    expect(refund.code).toMatch(/UNIMPLEMENTED|FAILED_PRECONDITION|INVALID_ARGUMENT/);
+    const payout = await failureOf(
+      stack.client.call(
+        'gateway',
+        'withdraw',
+        WithdrawRequest.fromPartial({
+          providerAccountId: accountId,
+          idempotencyKey: 'pagnet-payout',
+          withdraw: { paymentMethod: WithdrawMethod.WITHDRAW_METHOD_PIX, amount: 2500, pixKey: 'ana@example.com', pixType: PixKeyType.PIX_KEY_TYPE_EMAIL },
+        }),
+      ),
+    );
+    expect(payout.code).toMatch(/UNIMPLEMENTED|FAILED_PRECONDITION|INVALID_ARGUMENT/);
+    expect(standIn.received).toHaveLength(before);
+  });
+
+  it('claims no documentation it was not written from', () => {
+    // The read, the PIX and boleto objects and the boleto's request come from the platform's public clients, not its documentation.
+    expect(PAGNET.evidence).toBeUndefined();
+  });
+});
