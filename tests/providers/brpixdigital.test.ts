@@ -3,7 +3,7 @@ import { BRPIXDIGITAL, BRPIXDIGITAL_REFUND_REASON, BrpixDigitalAdapter } from '.
 import type { AdapterRuntime } from '../../server/providers/kit/declaration.js';
 import { partial } from '../support/fakeProvider.js';
 import { failure, providerHarness, transactionInput } from './conformance/harness.js';
-import { statusOf, transactionsApiConformance } from './conformance/transactionsApi.suite.js';
+import { F2_BODIES, statusOf, transactionsApiConformance } from './conformance/transactionsApi.suite.js';
 
 // Research F2: Basic base64(secretKey:companyId), the company id being the account's public key.
 const AUTH = `Basic ${Buffer.from('sk_brpix:company-7').toString('base64')}`;
@@ -14,6 +14,7 @@ transactionsApiConformance(BRPIXDIGITAL, {
   authHeaders: { authorization: AUTH },
   create,
   refundBody: (amount) => ({ amount, reason: BRPIXDIGITAL_REFUND_REASON }),
+  ...F2_BODIES,
 });
 
 describe('BRPIXDIGITAL (spec doc 3, group 4)', () => {
@@ -34,8 +35,8 @@ describe('BRPIXDIGITAL (spec doc 3, group 4)', () => {
       method: 'POST',
       path: '/transactions',
       headers: { authorization: AUTH },
-      body: partial({ amount: 1990, paymentMethod: 'pix', pix: { expiresInDays: 1 }, postbackUrl: h.ctx.notificationUrl, externalRef: 'order-77' }),
-      reply: { body: { id: 'br_1', status: 'waiting_payment', amount: 1990, paymentMethod: 'pix', pix: { qrcode: '000201' } } },
+      body: partial({ amount: 1990, paymentMethod: 'PIX', pix: { expiresInDays: 1 }, postbackUrl: h.ctx.notificationUrl, externalRef: 'order-77' }),
+      reply: { body: { id: 'br_1', status: 'waiting_payment', amount: 1990, paymentMethod: 'PIX', pix: { qrcode: '000201' } } },
     });
     expect(await h.adapter.createTransaction(h.ctx, transactionInput())).toMatchObject({ transactionId: 'br_1', status: 'PENDING', pixCode: '000201' });
   });

@@ -47,6 +47,8 @@ export interface TransactionsApiFixtures {
   /** How the member's charge body carries the card id and the boleto's validity, where its platform differs (F1: `card.hash`, `boleto.expirationDate`). */
   cardBody?: (cardId: string) => object;
   boletoBody?: (days: number) => object;
+  /** How the member's charge body names a method, where its platform differs (F2: upper case, `PIX`). */
+  methodName?: (method: 'pix' | 'boleto' | 'credit_card') => string;
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -144,7 +146,7 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
           ...bodyOf(
             partial({
               amount: unit(1990),
-              paymentMethod: 'pix',
+              paymentMethod: fixtures.methodName?.('pix') ?? 'pix',
               pix: { expiresInDays: pixDays },
               postbackUrl: h.ctx.notificationUrl,
               externalRef: 'order-77',
@@ -169,7 +171,9 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
           method: 'POST',
           path: paths.create,
           headers: auth,
-          ...bodyOf(partial({ paymentMethod: 'boleto', boleto: fixtures.boletoBody?.(boletoDays) ?? { expiresInDays: boletoDays } })),
+          ...bodyOf(
+            partial({ paymentMethod: fixtures.methodName?.('boleto') ?? 'boleto', boleto: fixtures.boletoBody?.(boletoDays) ?? { expiresInDays: boletoDays } }),
+          ),
           reply: { status: 201, body: answers.boletoCreated(unit(123456)) },
         });
         expect(await h.adapter.createTransaction(h.ctx, input({ amount: 123456, paymentMethod: 'BILLET', items: [] }))).toMatchObject({
@@ -188,7 +192,13 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
           method: 'POST',
           path: paths.create,
           headers: auth,
-          ...bodyOf(partial({ paymentMethod: 'credit_card', installments: 3, card: fixtures.cardBody?.('card_abc') ?? { id: 'card_abc' } })),
+          ...bodyOf(
+            partial({
+              paymentMethod: fixtures.methodName?.('credit_card') ?? 'credit_card',
+              installments: 3,
+              card: fixtures.cardBody?.('card_abc') ?? { id: 'card_abc' },
+            }),
+          ),
           reply: { body: answers.cardPaid(unit(7000)) },
         });
         expect(await h.adapter.createTransaction(h.ctx, input({ amount: 7000, paymentMethod: 'CREDIT_CARD', cardId: 'card_abc', installments: 3 }))).toEqual({
@@ -373,7 +383,7 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
           ...bodyOf(
             partial(
               member.payoutBody === 'cashout'
-                ? { pixkeytype: 'cpf', pixkey: '12345678909', requestedamount: 2500, isPix: true, postbackUrl: h.ctx.notificationUrl }
+                ? { pixkeytype: 'CPF', pixkey: '12345678909', requestedamount: 2500, isPix: true, postbackUrl: h.ctx.notificationUrl }
                 : { amount: unit(2500), pixKey: '12345678909', pixKeyType: 'cpf', postbackUrl: h.ctx.notificationUrl },
             ),
           ),
@@ -542,6 +552,9 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
  * The F1 platform's charge bodies (platforms/f1.ts): a card by its hash, a boleto by its date, `days` Brazil days
  * after the suite's clock (NOW, noon UTC: the same day in Brazil).
  */
+/** The F2 ("functions/v1") platform's charge bodies (platforms/f2.ts): methods named in upper case. */
+export const F2_BODIES: Pick<TransactionsApiFixtures, 'methodName'> = { methodName: (method) => method.toUpperCase() };
+
 export const F1_BODIES: Pick<TransactionsApiFixtures, 'cardBody' | 'boletoBody'> = {
   cardBody: (cardId) => ({ hash: cardId }),
   boletoBody: (days) => ({ expirationDate: new Date(NOW.getTime() + days * SECONDS_PER_DAY * 1000).toISOString().slice(0, 10) }),

@@ -14,7 +14,8 @@ import { digitsOnly, inferDocumentType } from '../../../lib/documents.js';
 import { expiresAfter, wholeDays } from '../../../lib/expiry.js';
 import { paymentMethodCodec } from '../../../lib/paymentMethods.js';
 import { nationalPhoneDigits } from '../../../lib/phone.js';
-import { normalizePixKey } from '../../../lib/pixKey.js';
+import { normalizePixKey, pixKeyTypeName } from '../../../lib/pixKey.js';
+import { invalidArgument } from '../../../lib/errors.js';
 import type {
   ApiCardSaveRequest,
   ApiCardTokenRequest,
@@ -139,11 +140,17 @@ export function toApiWithdrawal(input: WithdrawInput, terms: Pick<RequestTerms, 
   };
 }
 
-/** The F2 platforms' payout: key type and key in lower-case field names, the amount in cents, isPix. */
+/**
+ * The F2 platform's payout (platforms/f2.ts): field names in lower case, the
+ * key's type named in upper case as the platform's page shows it ("CPF"; a
+ * random key "EVP"), the amount in cents, isPix. A key without a type is
+ * refused, never guessed.
+ */
 export function toApiCashout(input: WithdrawInput, notificationUrl: string): ApiCashoutRequest {
+  if (!input.pixType) throw invalidArgument('withdraw.pix_type', 'withdraw.pix_type is required for PIX withdrawals');
   return {
-    pixkeytype: (input.pixType ?? '').toLowerCase(),
-    pixkey: input.pixType ? normalizePixKey(input.pixKey ?? '', input.pixType) : (input.pixKey ?? '').trim(),
+    pixkeytype: pixKeyTypeName(input.pixType, { randomAs: 'EVP' }),
+    pixkey: normalizePixKey(input.pixKey ?? '', input.pixType),
     requestedamount: input.amount,
     ...(input.description ? { description: input.description } : {}),
     isPix: true,

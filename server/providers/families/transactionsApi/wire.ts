@@ -159,6 +159,21 @@ export const apiRefusal = z.looseObject({ success: z.literal(false) }).transform
 export type Answered<T> = { refused: false; value: T } | { refused: true; message: string };
 
 /**
+ * A payout answer bare, under `data`, or under `withdrawal` when the top level
+ * has no id of its own: the F2 platform answers a cashout with its event
+ * `{ event: 'withdrawal.created', withdrawal: { id, status, requested_amount (reais), … } }`
+ * (platforms/f2.ts). Its money is not `amount`, so the amount asked for stands.
+ */
+const withdrawalEnvelope = z.object({ id: z.undefined().optional(), withdrawal: z.looseObject({}) });
+export function payoutEnveloped<T extends z.ZodType>(object: T) {
+  return z.preprocess((body) => {
+    if (typeof body !== 'object' || body === null || !('withdrawal' in body)) return body;
+    const wrapped = withdrawalEnvelope.safeParse(body);
+    return wrapped.success ? wrapped.data.withdrawal : body;
+  }, enveloped(object));
+}
+
+/**
  * `resource`, or else the dialect's refusal; neither is the resource's own
  * mismatch (the first field at fault), never the refusal's, so a bad answer
  * names what the resource lacks.
@@ -265,7 +280,7 @@ export function transactionsApiAnswers(toCents: AmountReader) {
     createdTransaction: orRefusal(enveloped(shapes.createdTransaction)),
     /** No refusal shape: a refund is refused by its status (REFUND_REFUSED) or by an HTTP error. */
     refund: enveloped(shapes.refund),
-    withdrawal: orRefusal(enveloped(shapes.withdrawal)),
+    withdrawal: orRefusal(payoutEnveloped(shapes.withdrawal)),
     cardToken: orRefusal(enveloped(shapes.cardToken)),
     savedCard: orRefusal(enveloped(shapes.savedCard)),
   };
