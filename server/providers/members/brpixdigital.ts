@@ -1,6 +1,6 @@
 import { SPEC_GROUPS, type AdapterContext } from '../adapter.js';
 import { type TransactionsApiMember } from '../families/transactionsApi/index.js';
-import { F2_PLATFORM, F2Adapter } from '../families/transactionsApi/platforms/f2.js';
+import { F2_PLATFORM, F2_PLATFORM_ADDRESSES, F2Adapter } from '../families/transactionsApi/platforms/f2.js';
 import { member } from '../kit/registration.js';
 
 /**
@@ -24,6 +24,7 @@ export const BRPIXDIGITAL: TransactionsApiMember = {
   auth: { type: 'basic', username: 'secretKey', password: 'publicKey' },
   credentials: { required: ['publicKey', 'secretKey'] },
   ...F2_PLATFORM,
+  evidence: { level: 'platform', addresses: F2_PLATFORM_ADDRESSES },
   statuses: {
     transaction: { table: { waiting_payment: 'PENDING', paid: 'APPROVED', refunded: 'CHARGEBACK', chargedback: 'CHARGEBACK' }, unknown: 'REJECTED' },
   },

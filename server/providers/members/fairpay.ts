@@ -1,6 +1,6 @@
 import { SPEC_GROUPS } from '../adapter.js';
 import { type TransactionsApiMember } from '../families/transactionsApi/index.js';
-import { F2_PLATFORM, F2Adapter } from '../families/transactionsApi/platforms/f2.js';
+import { F2_PLATFORM, F2_PLATFORM_ADDRESSES, F2Adapter } from '../families/transactionsApi/platforms/f2.js';
 import { member } from '../kit/registration.js';
 
 /**
@@ -19,6 +19,7 @@ export const FAIRPAY: TransactionsApiMember = {
   headers: { 'x-company-id': 'publicKey' },
   credentials: { required: ['publicKey', 'secretKey'] },
   ...F2_PLATFORM,
+  evidence: { level: 'platform', addresses: F2_PLATFORM_ADDRESSES },
   sources:
     "DELETE refund: spec (doc 2 §7); the PIX charge (upper-case `PIX`/`CPF`, cents, `pix.expiresInDays`, the flat answer), GET, DELETE on /transactions/{id}, signed postbacks (`X-Webhook-Signature: sha256=` HMAC of the body with the charge's `webhookSecret`): the platform's documentation (HunterSub, FullPix); host `api.fairpayments.com.br/functions/v1`, Basic with the secret key and 'x', `x-company-id`: research (F2, FairPayments' public integrations); the refund body `{amount}` and card and boleto bodies (`CREDIT_CARD`/`BOLETO`, inferred from the PIX casing): the gateway's decision, no page read shows them",
   paths: { refund: { method: 'DELETE', path: '/transactions/{id}' } },

@@ -1,6 +1,6 @@
 import { SPEC_GROUPS } from '../adapter.js';
 import { type TransactionsApiMember } from '../families/transactionsApi/index.js';
-import { F2_PLATFORM, F2Adapter } from '../families/transactionsApi/platforms/f2.js';
+import { F2_PLATFORM, F2_PLATFORM_ADDRESSES, F2Adapter } from '../families/transactionsApi/platforms/f2.js';
 import { member } from '../kit/registration.js';
 
 /**
@@ -22,6 +22,7 @@ export const MEDIUS: TransactionsApiMember = {
   auth: { type: 'basic', username: 'secretKey', password: () => 'x' },
   credentials: { required: ['secretKey'] },
   ...F2_PLATFORM,
+  evidence: { level: 'platform', addresses: F2_PLATFORM_ADDRESSES },
   sources:
     "paths, cashout fields, no refunds: spec (doc 2 §7/§8); the PIX charge (upper-case `PIX`/`CPF`, cents, the flat answer), GET /transactions/{id}, signed charge postbacks, the cashout (`Idempotency-Key`, upper-case `pixkeytype`, `requestedamount` in cents, `isPix`), its answer and events `{event: withdrawal.…, withdrawal{id, status}}`, no payout read: the platform's documentation (HunterSub, FullPix); host `api.mediuspag.com/functions/v1`, Basic with the secret key and 'x': research (F2, MediusPag's public integrations); card and boleto bodies: the gateway's decision (not in the pages read)",
   paths: { withdraw: '/withdrawals/cashout' },
