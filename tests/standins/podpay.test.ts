@@ -7,7 +7,8 @@ import { bacenPixAcceptance } from './bacenpix.js';
  * api_version 'public'), the form token and the dict payout reported APPROVED
  * at once (doc 3 §4) with its TRANSFER notification, which cannot be confirmed
  * (the spec gives Podpay no payout lookup), so the payout stays as created. No
- * public material of this variant exists: the member declares no evidence.
+ * public material of this variant exists: the member declares third-party
+ * evidence (the platform is only inferred), never documented or platform.
  */
 bacenPixAcceptance({
   member: PODPAY,
