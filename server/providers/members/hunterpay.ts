@@ -25,6 +25,7 @@ export const HUNTERPAY: TransactionsApiMember = {
   money: 'cents',
   expiry: { pixSeconds: SECONDS_PER_DAY },
   statuses: { transaction: { overrides: DOC3_COMMON_OVERRIDES, unknown: 'PENDING' } },
+  evidence: { level: 'third-party' },
   sources:
     "paths, PIX or card, the purchase's fields, PIX 1 day: spec (doc 3 §7/§9); the purchase body (upper-case paymentMethod, customer, creditCard{token, installments}): the F10 platform as AXISBANK sends it (research F10); Basic with the API key and an empty password, cents: research (HunterSub's contract, F10); unknown statuses PENDING: the gateway's reading of §4's \"no status\"; host: HunterSub's, a placeholder (no public source ties the brand to F10)",
   paths: { create: '/transactions/v2/purchase', refund: { method: 'DELETE', path: '/transactions/{id}' } },
