@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { notImplemented, type GatewayError } from '../lib/errors.js';
 import { assertPaymentMethodOffered } from '../lib/paymentMethods.js';
 import { catalogueError } from '../lib/providerMessages.js';
@@ -21,6 +20,7 @@ import {
   type WithdrawMethod,
   type WithdrawResult,
 } from '../domain/types.js';
+import { notificationKeyOf } from './notificationKeys.js';
 
 /** Everything an adapter may know about the account it acts for. */
 export interface AdapterContext {
@@ -357,9 +357,9 @@ export abstract class ProviderAdapter {
     return body;
   }
 
-  /** Identifies one notification across re-deliveries: the provider's event id where it has one; by default the body's hash. */
+  /** Identifies one notification across re-deliveries (the one scheme of notificationKeys.ts); by default the body's hash. */
   notificationKey(_ctx: AdapterContext, notification: IncomingNotification): string {
-    return `sha256:${createHash('sha256').update(notification.body).digest('hex')}`;
+    return notificationKeyOf(undefined, notification.body);
   }
 }
 

@@ -437,7 +437,7 @@ describe('ASAAS (spec doc 2, group 1), a bespoke adapter on its public API', () 
     });
 
     it("is deduplicated by Asaas's event id", () => {
-      expect(h.adapter.notificationKey(h.ctx, notification(received))).toBe('asaas:evt_05b7&368604920');
+      expect(h.adapter.notificationKey(h.ctx, notification(received))).toBe('event:evt_05b7&368604920');
     });
 
     it("checks asaas-access-token against the account's webhook secret; without the header (a stored one) it is unsigned", () => {

@@ -144,6 +144,8 @@ describe('BMB (spec doc 2, group 2), a bespoke adapter', () => {
       { tipo: 'QRCODE_DINAMICO', txid: 'bmb-tx-1', status: 7 },
     ])
       expect(await h.adapter.processWebhook(h.ctx, notification(body))).toBeUndefined();
-    expect(h.adapter.notificationKey(h.ctx, notification({ tipo: 'QRCODE_ESTATICO', txid: 'st-1', endToEndId: 'E1', status: 'Paid' }))).toBe('bmb:E1:paid');
+    expect(h.adapter.notificationKey(h.ctx, notification({ tipo: 'QRCODE_ESTATICO', txid: 'st-1', endToEndId: 'E1', status: 'Paid' }))).toBe(
+      'transaction:E1:paid',
+    );
   });
 });

@@ -197,7 +197,7 @@ describe('BRAVIVE (spec doc 3, group 3), a bespoke adapter', () => {
     it("is unsigned; keyed by the event's id where it has one, else by kind, id and status", () => {
       const key = (body: unknown) => h.adapter.notificationKey(h.ctx, notification(body));
       expect(h.adapter.verifyNotification(h.ctx, notification({}))).toBe('unsigned');
-      expect(key({ id: 'evt_9', event: 'on_transaction_approved', data: { id: 'pay_1' } })).toBe('bravive:evt_9');
+      expect(key({ id: 'evt_9', event: 'on_transaction_approved', data: { id: 'pay_1' } })).toBe('event:evt_9');
       expect(key({ event: 'on_transaction_approved', data: { id: 'pay_1' } })).toBe('transaction:pay_1:approved');
       expect(key('{not json')).toMatch(/^sha256:[0-9a-f]{64}$/);
     });

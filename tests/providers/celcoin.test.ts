@@ -291,7 +291,7 @@ describe('CELCOIN (spec doc 2, group 2): the Cel_Cash (ex-Galax Pay) API, a besp
         [event()],
       ];
       for (const body of ignored) await expect(h.adapter.processWebhook(h.ctx, notification(body))).resolves.toBeUndefined();
-      expect(h.adapter.notificationKey(h.ctx, notification(event()))).toBe('celcoin:101:201:payedpix');
+      expect(h.adapter.notificationKey(h.ctx, notification(event()))).toBe('charge:101/201:payedpix');
       expect(h.adapter.notificationKey(h.ctx, notification('{not json'))).toMatch(/^sha256:/);
     });
 

@@ -413,8 +413,8 @@ describe('FIREBANK (spec doc 2, group 1), Fire Banking on the Avista platform', 
     });
 
     it('keys a notification by its event, object and status (the payload carries no event id)', () => {
-      expect(h.adapter.notificationKey(ctx(), notification(cashIn('CONFIRMED')))).toBe('firebank:CashIn:12345:confirmed');
-      expect(h.adapter.notificationKey(ctx(), notification(reversal('CashInReversal', 'CONFIRMED', true)))).toBe('firebank:CashInReversal:12345:refunded');
+      expect(h.adapter.notificationKey(ctx(), notification(cashIn('CONFIRMED')))).toBe('CashIn:12345:confirmed');
+      expect(h.adapter.notificationKey(ctx(), notification(reversal('CashInReversal', 'CONFIRMED', true)))).toBe('CashInReversal:12345:refunded');
       expect(h.adapter.notificationKey(ctx(), notification('not json'))).toMatch(/^sha256:/);
     });
 

@@ -121,7 +121,7 @@ describe('FLOW2PAY (spec doc 3, group 3), a bespoke adapter', () => {
   ])('a %s notification is %s (§4: otherwise PENDING)', async (evento, status) => {
     const body = { evento, txid: 'tx-1', endToEndId: 'E999', valor: 1990, token: 'hook-token' };
     expect(await h.adapter.processWebhook(h.ctx, notification(body))).toEqual({ type: 'TRANSACTION', transactionId: 'tx-1', status });
-    expect(h.adapter.notificationKey(h.ctx, notification(body))).toBe(`flow2pay:${evento.toLowerCase()}:tx-1:E999`);
+    expect(h.adapter.notificationKey(h.ctx, notification(body))).toBe(`transaction:tx-1/E999:${evento.toLowerCase()}`);
   });
 
   it('ignores notifications without an event or a txid, and unparseable ones', async () => {

@@ -361,7 +361,7 @@ describe('MAKEYOURBANK (spec doc 3, group 3)', () => {
       { ...paid, type: 42 },
     ])
       expect(await h.adapter.processWebhook(h.ctx, notification(body))).toBeUndefined();
-    expect(h.adapter.notificationKey(h.ctx, notification(paid))).toBe('makeyourbank:evt_1');
+    expect(h.adapter.notificationKey(h.ctx, notification(paid))).toBe('event:evt_1');
     expect(h.adapter.notificationKey(h.ctx, notification({ ...paid, id: undefined }))).toBe('transaction:pay_1:succeeded');
   });
 });

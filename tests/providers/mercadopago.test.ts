@@ -358,7 +358,7 @@ describe('MERCADOPAGO (spec doc 2, group 1), a bespoke adapter on its public API
       expect(await h.adapter.processWebhook(h.ctx, notification(event))).toEqual({ type: 'TRANSACTION', transactionId: '12', status: 'APPROVED' });
       for (const body of [{ ...event, type: 'plan' }, { type: 'payment' }, { ...event, data: { id: { nested: 1 } } }, 'x', []])
         expect(await h.adapter.processWebhook(h.ctx, notification(body))).toBeUndefined();
-      expect(h.adapter.notificationKey(h.ctx, notification(event))).toBe('mercadopago:12345');
+      expect(h.adapter.notificationKey(h.ctx, notification(event))).toBe('event:12345');
     });
 
     it('a bad answer to the read moves nothing: the notification fails (to be retried), never a status', async () => {

@@ -103,6 +103,6 @@ describe('OWEMPAY (spec doc 3, group 3)', () => {
     expect(await h.adapter.processWebhook(h.ctx, notification(paid))).toEqual({ type: 'TRANSACTION', transactionId: 'q1', status: 'APPROVED' });
     for (const body of [{ ...paid, event: 'pix_out:sent' }, { ...paid, event: 'charge.paid' }, { event: 'pix_in:received', data: { id: 'q1' } }, '{not json'])
       expect(await h.adapter.processWebhook(h.ctx, notification(body))).toBeUndefined();
-    expect(h.adapter.notificationKey(h.ctx, notification(paid))).toBe('owempay:evt_1');
+    expect(h.adapter.notificationKey(h.ctx, notification(paid))).toBe('event:evt_1');
   });
 });

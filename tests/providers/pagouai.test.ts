@@ -254,7 +254,7 @@ describe('PAGOUAI api_version v2 (Pagou.ai public API)', () => {
     };
     for (const ignored of [payout, 'not json', { event: 'transaction', data: { id: 'tr_1001' } }])
       await expect(h.adapter.processWebhook(v2(), notification(ignored))).resolves.toBeUndefined();
-    expect(h.adapter.notificationKey(v2(), notification(event('transaction.paid', 'paid')))).toBe('pagouai:evt_pay_1001');
+    expect(h.adapter.notificationKey(v2(), notification(event('transaction.paid', 'paid')))).toBe('event:evt_pay_1001');
     expect(h.adapter.verifyNotification(v2(), notification(event('transaction.paid', 'paid')))).toBe('unsigned');
   });
 

@@ -209,7 +209,7 @@ describe('PAGSTAR (spec doc 2, group 1), the partner wallet API', () => {
       expect(await h.adapter.processWebhook(h.ctx, notification(body))).toEqual({ type: 'TRANSACTION', transactionId: 'ps-ref-1', status: 'APPROVED' });
       expect(await h.adapter.processWebhook(h.ctx, notification({ data: body }))).toMatchObject({ transactionId: 'ps-ref-1' });
       expect(h.adapter.verifyNotification(h.ctx, notification(body))).toBe('unsigned');
-      expect(h.adapter.notificationKey(h.ctx, notification(body))).toBe('pagstar:ps-ref-1');
+      expect(h.adapter.notificationKey(h.ctx, notification(body))).toBe('transaction:ps-ref-1:paid');
     });
 
     it('ignores bodies without a reference and what it cannot parse', async () => {

@@ -249,8 +249,8 @@ describe('PLUGGOU (spec doc 3, group 3), a bespoke adapter', () => {
     it('is deduplicated by X-Webhook-Event-ID, else an event id in the body, else the charge id and status', () => {
       const body = { event_type: 'transaction', data: { id: 'tx_1', status: 'PAID' } };
       const key = (n: ReturnType<typeof notification>) => h.adapter.notificationKey(h.ctx, n);
-      expect(key(withHeaders(body, { 'x-webhook-event-id': '5b0f9d2e-0000-4000-8000-000000000001' }))).toBe('pluggou:5b0f9d2e-0000-4000-8000-000000000001');
-      expect(key(notification({ ...body, id: 'evt_9' }))).toBe('pluggou:evt_9');
+      expect(key(withHeaders(body, { 'x-webhook-event-id': '5b0f9d2e-0000-4000-8000-000000000001' }))).toBe('event:5b0f9d2e-0000-4000-8000-000000000001');
+      expect(key(notification({ ...body, id: 'evt_9' }))).toBe('event:evt_9');
       expect(key(notification(body))).toBe('transaction:tx_1:paid');
     });
   });

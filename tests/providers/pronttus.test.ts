@@ -340,8 +340,8 @@ describe('PRONTTUS (spec doc 2, group 2), a bespoke adapter', () => {
       ])
         expect(await h.adapter.processWebhook(v1(), notification(body))).toBeUndefined();
       const key = (body: unknown) => h.adapter.notificationKey(v1(), notification(body));
-      expect(key({ transactionId: 'pr_tx_1', status: 'PAID', sentAt: 1 })).toBe('pronttus:payment:pr_tx_1:paid');
-      expect(key({ event: 'payment', data: { transactionId: 'pr_tx_1', status: 'paid' } })).toBe('pronttus:payment:pr_tx_1:paid');
+      expect(key({ transactionId: 'pr_tx_1', status: 'PAID', sentAt: 1 })).toBe('payment:pr_tx_1:paid');
+      expect(key({ event: 'payment', data: { transactionId: 'pr_tx_1', status: 'paid' } })).toBe('payment:pr_tx_1:paid');
       expect(key('{not json')).toMatch(/^sha256:[0-9a-f]{64}$/);
     });
   });

@@ -240,7 +240,7 @@ describe('RAPDYN (spec doc 3, group 3), a bespoke adapter', () => {
 
     it("is deduplicated by the event's id where it has one, else by the charge's id and status", () => {
       const key = (body: unknown) => h.adapter.notificationKey(h.ctx, notification(body));
-      expect(key({ id: 'evt_3', data: { id: 'pay_1', status: 'paid' } })).toBe('rapdyn:evt_3');
+      expect(key({ id: 'evt_3', data: { id: 'pay_1', status: 'paid' } })).toBe('event:evt_3');
       expect(key({ id: 'pay_1', status: 'paid' })).toBe('transaction:pay_1:paid');
     });
   });

@@ -345,7 +345,7 @@ describe('TRANSFEERA (spec doc 2, group 1), a bespoke adapter', () => {
         'not json',
       ])
         expect(await h.adapter.processWebhook(h.ctx, notification(body))).toBeUndefined();
-      expect(h.adapter.notificationKey(h.ctx, notification(cashIn))).toBe('transfeera:evt_1');
+      expect(h.adapter.notificationKey(h.ctx, notification(cashIn))).toBe('event:evt_1');
     });
 
     it('checks Transfeera-Signature: t in milliseconds, v1 = HMAC-SHA256("t.body"), within 5 minutes; unsigned without a secret', () => {

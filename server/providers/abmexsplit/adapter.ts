@@ -31,6 +31,7 @@ import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/
 import { COMMON_RECEIVER_STATUSES } from '../kit/commonStatuses.js';
 import { DeclaredAdapter } from '../kit/declaredAdapter.js';
 import { ABMEXSPLIT_SUPPORTED_BANKS, BANKS_WITHOUT_BRANCH_DIGIT } from './banks.js';
+import { notificationKeyOf } from '../notificationKeys.js';
 
 /**
  * ABMEXSPLIT (spec doc 2, group 2): a bespoke dialect of sells split between
@@ -417,6 +418,6 @@ export class AbmexSplitAdapter extends DeclaredAdapter {
   /** Unsigned notifications without an id of their own: the sell and its status identify one. */
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
     const event = readSellNotification(notification.body);
-    return event ? `sell:${event.sellId}:${event.status.toLowerCase()}` : super.notificationKey(ctx, notification);
+    return event ? notificationKeyOf({ subject: 'sell', id: event.sellId, status: event.status }, notification.body) : super.notificationKey(ctx, notification);
   }
 }

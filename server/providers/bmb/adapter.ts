@@ -9,6 +9,7 @@ import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../
 import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
 import type { AdapterRuntime, ProviderDeclaration } from '../kit/declaration.js';
 import { DeclaredAdapter } from '../kit/declaredAdapter.js';
+import { notificationKeyOf } from '../notificationKeys.js';
 
 /**
  * BMB (spec doc 2, group 2): a bespoke dialect, and the model of a bespoke
@@ -212,6 +213,6 @@ export class BmbAdapter extends DeclaredAdapter {
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
     const event = bmbNotificationKey.safeParse(parseJsonObject(notification.body)).data;
     const id = event?.endToEndId ?? event?.txid;
-    return id ? `bmb:${id}:${event?.status?.toLowerCase() ?? ''}` : super.notificationKey(ctx, notification);
+    return id ? notificationKeyOf({ subject: 'transaction', id, status: event?.status ?? '' }, notification.body) : super.notificationKey(ctx, notification);
   }
 }

@@ -17,6 +17,7 @@ import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/ans
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
 import { DeclaredAdapter } from '../kit/declaredAdapter.js';
 import { MASKED_SECRET, maskedJsonField } from '../kit/bodySecrets.js';
+import { notificationKeyOf } from '../notificationKeys.js';
 
 /**
  * CELCOIN (spec doc 2, group 2) is the Cel_Cash API, formerly Galax Pay (not
@@ -433,6 +434,6 @@ export class CelcoinAdapter extends DeclaredAdapter {
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
     const event = readCelcashNotification(notification.body);
     if (!event) return super.notificationKey(ctx, notification);
-    return `celcoin:${event.charge}:${event.transaction ?? ''}:${event.status.toLowerCase()}`;
+    return notificationKeyOf({ subject: 'charge', id: `${event.charge}/${event.transaction ?? ''}`, status: event.status }, notification.body);
   }
 }

@@ -29,6 +29,7 @@ import { COMMON_WITHDRAWAL_STATUSES } from '../kit/commonStatuses.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
 import type { ObjectNotification } from '../kit/declaredAdapter.js';
 import { LoginTokenAdapter, type LoginStyle } from '../kit/loginSession.js';
+import { notificationKeyOf } from '../notificationKeys.js';
 
 /**
  * FIREBANK (spec doc 2, group 1): the spec shows no paths for group 1, so the
@@ -347,7 +348,7 @@ export class FirebankAdapter extends LoginTokenAdapter {
   /** No event id in the payload: the event, the object and its status identify one across the platform's retries. */
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
     const news = readFirebankWebhook(notification.body);
-    return news ? `firebank:${news.event}:${news.id}:${news.status.toLowerCase()}` : super.notificationKey(ctx, notification);
+    return news ? notificationKeyOf({ subject: news.event, id: news.id, status: news.status }, notification.body) : super.notificationKey(ctx, notification);
   }
 
   /**

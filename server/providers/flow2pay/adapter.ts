@@ -12,6 +12,7 @@ import { absentable, parseAnswer, wireId, wireStatus, wireText, type AnswerSchem
 import type { AdapterRuntime, ProviderDeclaration } from '../kit/declaration.js';
 import { LoginTokenAdapter, type LoginStyle } from '../kit/loginSession.js';
 import { MASKED_SECRET, maskedJsonField } from '../kit/bodySecrets.js';
+import { notificationKeyOf } from '../notificationKeys.js';
 
 /**
  * FLOW2PAY (spec doc 3, group 3): a bespoke PIX dialect. What the spec says:
@@ -229,6 +230,8 @@ export class Flow2payAdapter extends LoginTokenAdapter<Flow2payDeclaration> {
   /** No event id: the event, the charge and the PIX's end-to-end id identify one across re-deliveries. */
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
     const event = readFlow2payNotification(notification.body);
-    return event ? `flow2pay:${event.evento.toLowerCase()}:${event.txid}:${event.endToEndId ?? ''}` : super.notificationKey(ctx, notification);
+    return event
+      ? notificationKeyOf({ subject: 'transaction', id: `${event.txid}/${event.endToEndId ?? ''}`, status: event.evento }, notification.body)
+      : super.notificationKey(ctx, notification);
   }
 }

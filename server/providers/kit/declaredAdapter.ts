@@ -6,6 +6,7 @@ import { idText } from '../../lib/values.js';
 import type { AdapterContext, IncomingNotification, NotificationVerdict } from '../adapter.js';
 import type { ProviderDeclaration } from './declaration.js';
 import { DeclaredAdapterCore } from './declaredAdapterCore.js';
+import { notificationKeyOf } from '../notificationKeys.js';
 
 export { unusableAnswer, type ExtraOperation, type FamilyDefaults } from './declaredAdapterCore.js';
 
@@ -28,7 +29,9 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
 
   /** Unsigned postbacks carry no event id that survives re-delivery: the object's kind, id and status identify one (else the body's hash). */
   protected objectNotificationKey(parsed: ObjectNotification | undefined, ctx: AdapterContext, notification: IncomingNotification): string {
-    return parsed ? `${parsed.kind}:${parsed.id}:${parsed.status.toLowerCase()}` : super.notificationKey(ctx, notification);
+    return parsed
+      ? notificationKeyOf({ subject: parsed.kind, id: parsed.id, status: parsed.status }, notification.body)
+      : super.notificationKey(ctx, notification);
   }
 
   /** The key of a `chargePostback`: the event's own id where the body has one, else the charge's id and status. */
@@ -75,7 +78,7 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
     ctx: AdapterContext,
     notification: IncomingNotification,
   ): string {
-    return parsed?.eventId ? `${this.identity.id.toLowerCase()}:${parsed.eventId}` : this.objectNotificationKey(parsed, ctx, notification);
+    return parsed?.eventId ? notificationKeyOf({ eventId: parsed.eventId }, notification.body) : this.objectNotificationKey(parsed, ctx, notification);
   }
 }
 

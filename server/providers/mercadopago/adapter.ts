@@ -13,6 +13,7 @@ import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type Notif
 import { absentable, wireAmount, wireId, wireStatus, wireText, type AnswerSchema } from '../kit/answers.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
 import { DeclaredAdapter } from '../kit/declaredAdapter.js';
+import { notificationKeyOf } from '../notificationKeys.js';
 
 /**
  * MERCADOPAGO (spec doc 2, group 1): the spec shows no paths for group 1, so
@@ -453,7 +454,7 @@ export class MercadoPagoAdapter extends DeclaredAdapter {
   /** Mercado Pago's notification id where it sends one, else the payment and the body. */
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
     const notified = mercadoPagoNotifiedPayment(notification.body);
-    return notified?.eventId ? `mercadopago:${notified.eventId}` : super.notificationKey(ctx, notification);
+    return notified?.eventId ? notificationKeyOf({ eventId: notified.eventId }, notification.body) : super.notificationKey(ctx, notification);
   }
 
   /**

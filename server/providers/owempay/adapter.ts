@@ -12,6 +12,7 @@ import { credentialPart } from '../kit/credentials.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
 import { absentable, wireAmount, wireId, wireStatus, wireText, unwrappedAnswer } from '../kit/answers.js';
 import { DeclaredAdapter } from '../kit/declaredAdapter.js';
+import { notificationKeyOf } from '../notificationKeys.js';
 
 /**
  * OWEMPAY (spec doc 3, group 3), a bespoke PIX dialect. What the spec says:
@@ -167,6 +168,6 @@ export class OwempayAdapter extends DeclaredAdapter {
     const parsed = owemNotificationKey.safeParse(parseJsonObject(notification.body));
     if (!parsed.success || !(PIX_IN.test(parsed.data.event) || PIX_OUT.test(parsed.data.event))) return super.notificationKey(ctx, notification);
     const { id, event, data } = parsed.data;
-    return id ? `owempay:${id}` : `owempay:${event}:${data?.id ?? ''}:${data?.status?.toLowerCase() ?? ''}`;
+    return notificationKeyOf(id ? { eventId: id } : { subject: event, id: data?.id ?? '', status: data?.status ?? '' }, notification.body);
   }
 }

@@ -16,6 +16,7 @@ import { COMMON_WITHDRAWAL_STATUSES } from '../kit/commonStatuses.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
 import { absentable, parseAnswer, wireId, wireText } from '../kit/answers.js';
 import { DeclaredAdapter } from '../kit/declaredAdapter.js';
+import { notificationKeyOf } from '../notificationKeys.js';
 
 /**
  * PAGSTAR (spec doc 2, group 1): the spec shows no paths for group 1, so
@@ -219,7 +220,10 @@ export class PagstarAdapter extends DeclaredAdapter {
 
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
     const callback = readPagstarCallback(notification.body);
-    return callback ? `pagstar:${callback.id}` : super.notificationKey(ctx, notification);
+    // A callback says only that the charge was paid: one per charge.
+    return callback
+      ? notificationKeyOf({ subject: 'transaction', id: callback.id, status: 'paid' }, notification.body)
+      : super.notificationKey(ctx, notification);
   }
 
   private async check(ctx: AdapterContext, operation: 'getTransaction' | 'getWithdraw', path: string): Promise<boolean> {

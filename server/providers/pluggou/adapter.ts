@@ -13,6 +13,7 @@ import { DOC3_COMMON_STATUSES } from '../kit/commonStatuses.js';
 import { credentialPart, parseCredentials, type CredentialLayout } from '../kit/credentials.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
 import { DeclaredAdapter, type ObjectNotification } from '../kit/declaredAdapter.js';
+import { notificationKeyOf } from '../notificationKeys.js';
 
 /**
  * PLUGGOU (spec doc 3, group 3; not PLUGGO): a bespoke dialect. What the spec
@@ -277,7 +278,7 @@ export class PluggouAdapter extends DeclaredAdapter<PluggouDeclaration> {
   /** `X-Webhook-Event-ID` (Pluggou's id of the event, "use it for idempotency"), else an event id in the body, else the charge's id and status. */
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
     const eventId = notification.headers['x-webhook-event-id']?.trim();
-    if (eventId) return `pluggou:${eventId}`;
+    if (eventId) return notificationKeyOf({ eventId }, notification.body);
     return this.eventNotificationKey(readPluggouNotification(notification.body), ctx, notification);
   }
 

@@ -22,6 +22,7 @@ import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
 import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
 import { DeclaredAdapter } from '../kit/declaredAdapter.js';
+import { notificationKeyOf } from '../notificationKeys.js';
 
 /**
  * PRONTTUS (spec doc 2, group 2): a bespoke dialect. What the spec says:
@@ -404,6 +405,6 @@ export class PronttusAdapter extends DeclaredAdapter {
   /** No event id is known: the object's kind, id and status identify one notification across re-deliveries. */
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
     const event = readPronttusNotification(notification.body);
-    return event ? `pronttus:${event.kind}:${event.id}:${event.status.toLowerCase()}` : super.notificationKey(ctx, notification);
+    return event ? notificationKeyOf({ subject: event.kind, id: event.id, status: event.status }, notification.body) : super.notificationKey(ctx, notification);
   }
 }

@@ -45,6 +45,7 @@ import {
   type SandboxSentNotification,
   type SandboxWithdrawalStatus,
 } from '../../sandbox/api.js';
+import { notificationKeyOf } from '../notificationKeys.js';
 
 /**
  * SANDBOX: the gateway's own fake PSP (server/sandbox/psp.ts), reached over
@@ -389,7 +390,7 @@ export class SandboxAdapter extends DeclaredAdapter implements PaymentSimulator,
   /** Re-deliveries carry the same event id, taken from the signed body (a header could be changed by whoever replays it). */
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
     const event = sandboxEventId.safeParse(parseJsonObject(notification.body));
-    return event.success ? `event:${event.data.id}` : super.notificationKey(ctx, notification);
+    return event.success ? notificationKeyOf({ eventId: event.data.id }, notification.body) : super.notificationKey(ctx, notification);
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {

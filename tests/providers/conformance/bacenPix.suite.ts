@@ -624,11 +624,11 @@ export function bacenPixConformance(member: BacenPixMember, fixtures: BacenPixFi
         const key = (body: unknown) => h.adapter.notificationKey(h.ctx, notification(body));
         const liquidated = event('RECEIVE', { status: 'LIQUIDATED' });
         expect(h.adapter.verifyNotification(h.ctx, notification(liquidated))).toBe('unsigned');
-        expect(key(liquidated)).toBe(`bacen-pix:RECEIVE:${EVENT_E2E}:LIQUIDATED`);
+        expect(key(liquidated)).toBe(`receive:${EVENT_E2E}:liquidated`);
         expect(key({ ...liquidated, createdAt: 'later' })).toBe(key(liquidated));
         expect(key(event('RECEIVE', { status: 'PROCESSING' }))).not.toBe(key(liquidated));
-        expect(key({ pix: [pix] })).toBe('bacen-pix:pix:E1234');
-        expect(key({ pix: [{ ...pix, devolucoes: [{ id: 'd1', status: 'EM_PROCESSAMENTO' }] }] })).toBe('bacen-pix:pix:E1234,d1=EM_PROCESSAMENTO');
+        expect(key({ pix: [pix] })).toBe('pix:E1234:');
+        expect(key({ pix: [{ ...pix, devolucoes: [{ id: 'd1', status: 'EM_PROCESSAMENTO' }] }] })).toBe('pix:E1234,d1=EM_PROCESSAMENTO:');
         expect(key('not json')).toMatch(/^sha256:[0-9a-f]{64}$/);
       });
     });

@@ -393,7 +393,7 @@ export function primePagConformance(member: PrimePagMember, fixtures: PrimePagFi
           const paidQr = delivery('pix_qrcode', { reference_code: referenceCode, status: 'paid' });
           expect(h.adapter.verifyNotification(h.ctx, notification(paidQr))).toBe('unsigned');
           expect(h.adapter.verifyNotification({ ...h.ctx, webhookSecret: 'segredo' }, notification({ ...paidQr, md5: 'forjado' }))).toBe('unsigned');
-          expect(key(paidQr)).toBe(`primepag:pix_qrcode:${referenceCode}:paid`);
+          expect(key(paidQr)).toBe(`pix_qrcode:${referenceCode}:paid`);
           expect(key({ ...paidQr, md5: 'other' })).toBe(key(paidQr));
           expect(key(delivery('pix_qrcode', { reference_code: referenceCode, status: 'awaiting_payment' }))).not.toBe(key(paidQr));
           expect(key('not json')).toMatch(/^sha256:[0-9a-f]{64}$/);

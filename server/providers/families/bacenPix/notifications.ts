@@ -3,6 +3,7 @@ import { parseJson } from '../../../lib/json.js';
 import { payoutId, pixReceivedStatus } from './mappers.js';
 import { CASH_IN_EVENTS, PAYOUT_EVENT } from './statuses.js';
 import { BACEN_PIX_RECEIVED, BACEN_PIX_WEBHOOK, PIX_EVENT, type PixEvent, type PixReceived } from './wire.js';
+import { notificationKeyOf } from '../../notificationKeys.js';
 
 /**
  * Notifications of the family, unsigned (the PSPs authenticate themselves by
@@ -80,9 +81,9 @@ export function bacenPixNotificationKey(body: Buffer): string | undefined {
         ',',
       ),
     );
-    return parts.length ? `bacen-pix:pix:${parts.join(';')}` : undefined;
+    return parts.length ? notificationKeyOf({ subject: 'pix', id: parts.join(';'), status: '' }, body) : undefined;
   }
   const { type, data } = notification.event;
   const id = data.endToEndId ?? data.id;
-  return type && id ? `bacen-pix:${type.toUpperCase()}:${id}:${data.status?.toUpperCase() ?? ''}` : undefined;
+  return type && id ? notificationKeyOf({ subject: type.toLowerCase(), id, status: data.status ?? '' }, body) : undefined;
 }

@@ -48,6 +48,7 @@ import {
   refusable,
   type IuguAnswer,
 } from './wire.js';
+import { notificationKeyOf } from '../../notificationKeys.js';
 
 /**
  * The Iugu family (API v1; spec doc 2 §7 for IUGUBAAS). Every charge is an
@@ -336,8 +337,10 @@ export class IuguAdapter extends DeclaredAdapter<IuguMember> {
   /** Triggers carry no id of their own: the invoice (or withdraw request) and its status identify one (created and status_changed 'pending' are the same news). */
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
     const payout = readIuguWithdrawTrigger(notification.body, IUGU_WITHDRAW_EVENTS);
-    if (payout) return `withdraw_request:${payout.withdrawRequestId}:${payout.status.toLowerCase()}`;
+    if (payout) return notificationKeyOf({ subject: 'withdraw_request', id: payout.withdrawRequestId, status: payout.status }, notification.body);
     const trigger = readIuguTrigger(notification.body, this.events);
-    return trigger ? `invoice:${trigger.invoiceId}:${trigger.status.toLowerCase()}` : super.notificationKey(ctx, notification);
+    return trigger
+      ? notificationKeyOf({ subject: 'invoice', id: trigger.invoiceId, status: trigger.status }, notification.body)
+      : super.notificationKey(ctx, notification);
   }
 }

@@ -46,6 +46,7 @@ import {
   ORDERS_API_WITHDRAWAL,
   type OrdersApiOrder,
 } from './wire.js';
+import { notificationKeyOf } from '../../notificationKeys.js';
 
 /**
  * The "orders API" family (Pagar.me API v5 dialect; spec doc 1 §7 "Orders",
@@ -260,6 +261,6 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
 
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
     const eventId = ordersApiEventId(notification.body);
-    return eventId ? `event:${eventId}` : super.notificationKey(ctx, notification);
+    return eventId ? notificationKeyOf({ eventId }, notification.body) : super.notificationKey(ctx, notification);
   }
 }

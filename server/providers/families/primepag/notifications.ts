@@ -1,6 +1,7 @@
 import type { TransactionStatus, WebhookResult, WithdrawStatus } from '../../../domain/types.js';
 import { parseJsonObject } from '../../../lib/json.js';
 import { primePagNotification, type NotificationType } from './wire.js';
+import { notificationKeyOf } from '../../notificationKeys.js';
 
 export interface ParsedNotification {
   type: NotificationType;
@@ -49,5 +50,5 @@ export function readPrimePagNotification(
 /** One delivery about one QR code or payout in one status: re-deliveries share it, a status change does not. */
 export function primePagNotificationKey(body: Buffer | string): string | undefined {
   const parsed = parsePrimePagNotification(body);
-  return parsed ? `primepag:${parsed.type}:${parsed.referenceCode}:${parsed.status.toLowerCase()}` : undefined;
+  return parsed ? notificationKeyOf({ subject: parsed.type, id: parsed.referenceCode, status: parsed.status }, Buffer.from(body)) : undefined;
 }
