@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuditEvent, ServiceToken } from '../domain/types.js';
+import { redactText } from '../lib/http/redact.js';
 import { isUuid } from '../lib/ids.js';
 import { AuditEventEntity, ServiceTokenEntity, type AuditEventRow, type ServiceTokenRow } from './entities.js';
 import { encodePageToken, readPageToken } from './pageTokens.js';
@@ -79,7 +80,8 @@ export class AuditRepository {
       column('resource'),
       column('source'),
       column('outcome'),
-      column('detail'),
+      // The detail may quote a provider's answer (a refusal's text), and the trail can never be edited: redacted before it is written.
+      events.map((event) => redactText(event.detail)),
     ]);
   }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FlowMismatch } from '../domain/types.js';
+import { redactText } from '../lib/http/redact.js';
 import { isUuid } from '../lib/ids.js';
 import { FlowMismatchEntity, type FlowMismatchRow } from './entities.js';
 
@@ -23,7 +24,8 @@ const toMismatch = (row: FlowMismatchRow): FlowMismatch => ({
 /** Provider answers refused for not matching the gateway's record; appended, never edited. */
 export class FlowMismatchesRepository {
   async record(em: EntityManager, mismatch: Omit<FlowMismatch, 'id' | 'createdAt'>): Promise<FlowMismatch> {
-    const row = em.create(FlowMismatchEntity, { id: randomUUID(), ...mismatch, createdAt: new Date() });
+    // Appended for good: what it quotes of the provider's answer goes in without the card data it may echo.
+    const row = em.create(FlowMismatchEntity, { id: randomUUID(), ...mismatch, reason: redactText(mismatch.reason), createdAt: new Date() });
     await em.persist(row).flush();
     return toMismatch(row);
   }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { redactText } from '../lib/http/redact.js';
 import { IdempotencyKeyEntity } from './entities.js';
 import { prepared, runPrepared } from './preparedSql.js';
 
@@ -187,7 +188,8 @@ export class IdempotencyRepository {
       { id, state: { $in: ['IN_PROGRESS', 'UNKNOWN'] } },
       {
         state: 'UNKNOWN',
-        failure,
+        // A provider's error text, kept for operators (ListUnconfirmedRequests): without the card data it may echo.
+        failure: redactText(failure),
         pending: pending ?? null,
         resolveAfter: firstCheckAfter,
         expiresAt: new Date(NEVER),
@@ -251,7 +253,7 @@ export class IdempotencyRepository {
     const changes =
       'subjectId' in settlement
         ? { state: 'COMPLETED', subjectId: settlement.subjectId, response: settlement.response ?? null }
-        : { state: 'FAILED', failure: settlement.failure };
+        : { state: 'FAILED', failure: redactText(settlement.failure) };
     const updated = await em.nativeUpdate(
       IdempotencyKeyEntity,
       { id, state: 'UNKNOWN' },
@@ -266,7 +268,11 @@ export class IdempotencyRepository {
 
   /** The provider refused or could not be reached: the same request may try again. Never over a settled key. */
   async fail(em: EntityManager, id: string, failure: string): Promise<void> {
-    await em.nativeUpdate(IdempotencyKeyEntity, { id, state: { $in: ['IN_PROGRESS', 'UNKNOWN'] } }, { state: 'FAILED', failure, updatedAt: new Date() });
+    await em.nativeUpdate(
+      IdempotencyKeyEntity,
+      { id, state: { $in: ['IN_PROGRESS', 'UNKNOWN'] } },
+      { state: 'FAILED', failure: redactText(failure), updatedAt: new Date() },
+    );
   }
 
   /** Forgets settled keys older than their time to live; a key in flight or unknown is never forgotten. */

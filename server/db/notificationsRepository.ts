@@ -4,7 +4,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { WebhookNotification, WebhookOutcome, WebhookResult, WebhookResultSummary } from '../domain/types.js';
 import { WebhookNotificationEntity, type WebhookNotificationRow } from './entities.js';
-import { withoutCredentialHeaders } from '../lib/http/redact.js';
+import { redactText, withoutCredentialHeaders } from '../lib/http/redact.js';
 import { isGatewayError } from '../lib/errors.js';
 import { prepared, runPrepared, runPreparedOn, type PreparedTarget } from './preparedSql.js';
 
@@ -313,7 +313,8 @@ export class NotificationsRepository {
   async recordOutcome(target: PreparedTarget, id: string, update: OutcomeUpdate): Promise<WebhookNotification> {
     const [row] = await runPreparedOn<NotificationRecord>(target, RECORD_OUTCOME, [
       update.outcome,
-      update.reason ?? null,
+      // A reason may quote a provider's answer: stored without the card data it may echo.
+      update.reason === undefined ? null : redactText(update.reason),
       update.result?.type ?? null,
       update.result?.transactionId ?? null,
       update.result?.status ?? null,

@@ -16,6 +16,9 @@ const REDACTED_PATHS = [
   'cardNumber',
   'card_number',
   'cvv',
+  'cvc',
+  'securityCode',
+  'security_code',
   'number',
   'authorization',
   'Authorization',
@@ -27,6 +30,9 @@ const REDACTED_PATHS = [
   '*.cardNumber',
   '*.card_number',
   '*.cvv',
+  '*.cvc',
+  '*.securityCode',
+  '*.security_code',
   '*.authorization',
   '*.Authorization',
   '*.headers.authorization',
@@ -38,7 +44,8 @@ const REDACTED_PATHS = [
 /**
  * Besides the fixed paths, every record and message goes through redactForLog:
  * a provider that echoes a card number or CVV inside an error text (or an
- * error's stack) must not put it in the log either.
+ * error's stack), as a pair ("cvv=123") or next to its word ("CVV 9731
+ * inválido"), must not put it in the log either.
  */
 export function createLogger(level: string = process.env.LOG_LEVEL ?? 'info', destination?: DestinationStream): Logger {
   const options = {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isDatabaseUnreachable, isGatewayError, type ErrorCode, type GatewayError } from '../lib/errors.js';
+import { redactText } from '../lib/http/redact.js';
 
 /** google.rpc.ErrorInfo's domain for the gateway's own reasons. */
 export const ERROR_DOMAIN = 'gateway.v1';
@@ -45,7 +46,8 @@ import type { Logger } from '../lib/logger.js';
 export function exposedError(error: unknown, logger: Logger, method: string): { code: ErrorCode; message: string; details: GatewayError['details'] } {
   if (isGatewayError(error)) {
     if (error.code === 'INTERNAL' || error.code === 'UNAVAILABLE') logger.warn({ err: error, method }, 'rpc failed');
-    return { code: error.code, message: error.message, details: error.details };
+    // A provider's refusal text is quoted in the message; whatever path it took there, the caller never gets card data back.
+    return { code: error.code, message: redactText(error.message), details: error.details };
   }
   const errorId = randomUUID();
   if (isDatabaseUnreachable(error)) {

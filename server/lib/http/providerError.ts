@@ -77,7 +77,8 @@ function transportMessage(error: Error & { code?: string }): string {
  */
 export function providerError(prefix: string, error: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
-  if (error instanceof ProviderCallError) return new GatewayError(error.code, `${prefix}: ${error.message}`, { reason: error.reason, outcome: error.outcome });
+  if (error instanceof ProviderCallError)
+    return new GatewayError(error.code, `${prefix}: ${redactText(error.message)}`, { reason: error.reason, outcome: error.outcome });
   if (axios.isAxiosError(error)) {
     const status = error.response?.status;
     const message = providerMessage(error.response?.data) ?? transportMessage(error);

@@ -37,11 +37,40 @@ const PAN_IN_TEXT = /(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)/g;
  * A card security code given as a key and value inside text: `"cvv":"123"`,
  * `cvv=123`, `card[security_code]=123`, `cvc: 123`. The key may carry a prefix
  * (card_cvv, cardCvv); the value runs to the next quote, separator or space.
+ * A value already redacted is left alone, so that text redacted twice (by the
+ * provider reader, then on its way out) reads the same.
  */
-const CARD_CODE_IN_TEXT = /((?:cvv|cvc|security[_-]?code|codigo[_-]?(?:de[_-]?)?seguranca)\w*\]?["']?\s*[:=]\s*)(["']?)([^"'&,;\s}\]<>()]+)/gi;
+const CARD_CODE_IN_TEXT =
+  /((?:cvv|cvc|security[_-]?code|c[oó]digo[_-]?(?:de[_-]?)?seguran[cç]a)\w*\]?["']?\s*[:=]\s*)(["']?)(?!\[redacted\])([^"'&,;\s}\]<>()]+)/giu;
+/**
+ * The words that name a card security code in free text, in any case and with or without accents (also decomposed,
+ * a letter followed by its combining mark): cvv, cvc, cvv2, cvc2, 'código de segurança', 'security code', and the
+ * same as a key (card.cvv, card_cvv, cardCvc, securityCode).
+ */
+const CARD_CODE_WORD = String.raw`(?:cv[vc]2??[a-z_]*|security[\s_-]*code|c[oóòôõö]\p{M}*digo[\s_-]*(?:de[\s_-]*)?seguran(?:[cç]|c\p{M})a)`;
+/** What may stand between such a word and its digits: spaces, ':', '=', '#', quotes, brackets. */
+const CARD_CODE_GAP = String.raw`[\s:=#"'\x60()[\]]*`;
+/** The end of a 3–4 digit run that is a number of its own, not the start of a longer one or of an amount, a time or a date ("123,45", "2030/12"). */
+const CODE_END = String.raw`(?!\d|[.,/:-]\d)`;
+/** The start of such a run: not the end of a longer number, nor the last group of one written with separators ("1.234", "12/2030", "4111 1111"). */
+const CODE_START = String.raw`(?<!\d|\d[ .,/:-])`;
+/**
+ * A security code next to its word: after it ("CVV 9731 inválido", "security code: 123", "cvv2 123") or before it
+ * ("123 (CVV)"). A 4-digit run right after 'cvv' ("cvv2123") is taken whole: 'cvv' then the code.
+ */
+const CARD_CODE_NEXT_TO_WORD = new RegExp(
+  String.raw`(${CARD_CODE_WORD}${CARD_CODE_GAP})\d{3,4}${CODE_END}|${CODE_START}\d{3,4}${CODE_END}(?=${CARD_CODE_GAP}${CARD_CODE_WORD})`,
+  'giu',
+);
 const MAX_DEPTH = 20;
 
-const normalise = (key: string): string => key.toLowerCase().replace(/[^a-z0-9]/g, '');
+/** A key compared without case, accents or punctuation ('código_segurança' is 'codigoseguranca'). */
+const normalise = (key: string): string =>
+  key
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
 
 /**
  * A copy of a value that is safe to log: secrets, credentials in headers
@@ -87,10 +116,14 @@ export function redactForLog(value: unknown, sensitiveKeys: readonly string[] = 
         // Braces that are not JSON: scanned as text below.
       }
     }
-    return text
-      .replace(CREDENTIALS_IN_TEXT, `$1 ${REDACTED}`)
-      .replace(CARD_CODE_IN_TEXT, (_match, key: string, quote: string) => `${key}${quote}${REDACTED}`)
-      .replace(PAN_IN_TEXT, (run) => (passesLuhn(run.replace(/[ -]/g, '')) ? REDACTED : run));
+    return (
+      text
+        .replace(CREDENTIALS_IN_TEXT, `$1 ${REDACTED}`)
+        .replace(CARD_CODE_IN_TEXT, (_match, key: string, quote: string) => `${key}${quote}${REDACTED}`)
+        .replace(PAN_IN_TEXT, (run) => (passesLuhn(run.replace(/[ -]/g, '')) ? REDACTED : run))
+        // After card numbers: a code taken first would cut a grouped card number's last group off, leaving a run too short to recognise.
+        .replace(CARD_CODE_NEXT_TO_WORD, (_match, before: string | undefined) => (before === undefined ? REDACTED : `${before}${REDACTED}`))
+    );
   };
 
   const redactText = (text: string): string => {

@@ -35,6 +35,15 @@ describe('logger', () => {
     expect(JSON.parse(lines[1]!).err).toMatchObject({ type: 'Error', message: expect.stringContaining('"number":"[redacted]"') });
   });
 
+  it('keeps a security code next to its word out of messages, fields and errors', () => {
+    const { logger, lines } = capturingLogger();
+    logger.warn({ providerMessage: 'CVV 9731 inválido' }, 'refused: código de segurança 9731');
+    logger.error({ err: new Error('Erro ao criar transação: security code 9731 does not match') }, 'provider call failed');
+    expect(lines).toHaveLength(2);
+    expect(lines.join('\n')).not.toContain('9731');
+    expect(JSON.parse(lines[0]!)).toMatchObject({ msg: 'refused: código de segurança [redacted]', providerMessage: 'CVV [redacted] inválido' });
+  });
+
   it('leaves ordinary records as they were', () => {
     const { logger, lines } = capturingLogger();
     logger.info({ orderId: '4111111111111112', amount: 1990, provider: 'SANDBOX' }, 'charge created');

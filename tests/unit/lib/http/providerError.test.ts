@@ -118,8 +118,21 @@ describe('providerError keeps echoed card data out of the message', () => {
       // A markup page is not the provider's message: the status stands in for it (and nothing of the page is shown).
       'Erro ao criar token do cartão: Request failed with status code 502',
     ],
+    [
+      402,
+      { message: 'Cartão 4111111111111111 recusado: CVV 9731 inválido' },
+      'Erro ao criar token do cartão: Cartão [redacted] recusado: CVV [redacted] inválido',
+    ],
+    [422, { errors: [{ description: 'código de segurança 987 não confere' }] }, 'Erro ao criar token do cartão: código de segurança [redacted] não confere'],
   ])('HTTP %i %j', (status, data, message) => {
     expect(providerError('Erro ao criar token do cartão', answered(status, data)).message).toBe(message);
+  });
+
+  it("redacts a failure of the HTTP layer's text too (an unreadable answer quoting the provider)", () => {
+    const unreadable = new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', 'resposta do provedor com success: false: CVV 9731 inválido');
+    expect(providerError('Erro ao criar transação', unreadable).message).toBe(
+      'Erro ao criar transação: resposta do provedor com success: false: CVV [redacted] inválido',
+    );
   });
 
   it('redacts before cutting a long message short, so no card number survives half-cut', () => {

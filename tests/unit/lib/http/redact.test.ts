@@ -117,3 +117,68 @@ describe('card data inside free text', () => {
     expect(redactForLog('error=card+4111111111111111+refused&code=51')).toBe(`error=card+${encodeURIComponent(REDACTED)}+refused&code=51`);
   });
 });
+
+describe('card security codes next to their words in free text', () => {
+  // [text, what is shown]: the code goes, its word and every other number stay.
+  const redacted: Array<[string, string]> = [
+    ['CVV 9731 inválido', `CVV ${REDACTED} inválido`],
+    ['cvv: 123', `cvv: ${REDACTED}`],
+    ['CVC=4321 recusado', `CVC=${REDACTED} recusado`],
+    ['cvv2 123 does not match', `cvv2 ${REDACTED} does not match`],
+    ['CVC2 1234.', `CVC2 ${REDACTED}.`],
+    ['cvv2123 rejected', `cvv${REDACTED} rejected`],
+    ['Código de segurança 123 inválido', `Código de segurança ${REDACTED} inválido`],
+    ['CÓDIGO DE SEGURANÇA: 4321', `CÓDIGO DE SEGURANÇA: ${REDACTED}`],
+    ['codigo de seguranca "987"', `codigo de seguranca "${REDACTED}"`],
+    // Decomposed accents: a letter, then its combining mark.
+    ['co\u0301digo de seguranc\u0327a 555 errado', `co\u0301digo de seguranc\u0327a ${REDACTED} errado`],
+    ['Security code 0123 is wrong', `Security code ${REDACTED} is wrong`],
+    ['invalid card.cvv 456', `invalid card.cvv ${REDACTED}`],
+    ["o cvv '456' está errado", `o cvv '${REDACTED}' está errado`],
+    ['cvv (789) inválido', `cvv (${REDACTED}) inválido`],
+    ['the code 9731 (CVV) was refused', `the code ${REDACTED} (CVV) was refused`],
+    ['recusado: 1234 código de segurança', `recusado: ${REDACTED} código de segurança`],
+    ['validade 12/2030 CVV 777', `validade 12/2030 CVV ${REDACTED}`],
+    ['card 4111 1111 1111 1111 cvv 123', `card ${REDACTED} cvv ${REDACTED}`],
+  ];
+  it.each(redacted)('%j is shown as %j', (text, shown) => {
+    expect(redactForLog(text)).toBe(shown);
+  });
+
+  // Numbers that are not a code next to its word are left as they are.
+  const untouched = [
+    'transação 9731 recusada',
+    // Only a code right next to its word: a sentence in between keeps the number.
+    '9731 é o cvv? recusado',
+    'amount 1999 at 2026-11-28 12:30, order 123456',
+    'cvv inválido para o pedido 1234',
+    'CVV 12345 has five digits',
+    'CVV 12 has two',
+    'valor 1.234,56 cvv',
+    'CVV 2026-11-28',
+    'cvv 10/2030',
+    'cvv 123,45',
+    'R$ 123,45 cvv ok',
+    'ordem 4111 1111 1111 1112 cvv',
+    'installments 1234 of 5678',
+    'service code 123',
+    'códigos 123',
+  ];
+  it.each(untouched)('%j is left as it was', (text) => {
+    expect(redactForLog(text)).toBe(text);
+  });
+
+  it('reads the same when redacted twice (a provider reader, then the answer or the log)', () => {
+    const once = redactForLog('Cartão 4111 1111 1111 1111 recusado: CVV 9731 inválido (card.cvv=9731, cvc: "123")') as string;
+    expect(once).toBe(`Cartão ${REDACTED} recusado: CVV ${REDACTED} inválido (card.cvv=${REDACTED}, cvc: "${REDACTED}")`);
+    expect(redactForLog(once)).toBe(once);
+  });
+
+  it('takes the code out of error texts inside objects, and keys with accents', () => {
+    expect(redactForLog({ message: 'Erro ao criar transação: CVV 9731 inválido', amount: 9731 })).toEqual({
+      message: `Erro ao criar transação: CVV ${REDACTED} inválido`,
+      amount: 9731,
+    });
+    expect(redactForLog({ código_segurança: '123', número: '12' })).toEqual({ código_segurança: REDACTED, número: '12' });
+  });
+});
