@@ -1,4 +1,5 @@
 import { GatewayError, NOT_IMPLEMENTED_MESSAGE, type ErrorCode } from './errors.js';
+import { redactText } from './http/redact.js';
 
 /**
  * The error catalogue: every fixed text of spec doc 1 §8, doc 2 §5/§8 and
@@ -196,7 +197,7 @@ export const failureMessage = Object.fromEntries(
  * httpClient's providerError, which derives the code from the status.
  */
 export function providerFailure(prefix: string, message: string | undefined, code: ErrorCode): GatewayError {
-  return new GatewayError(code, withPrefix(prefix, message), { reason: 'PROVIDER_FAILURE' });
+  return new GatewayError(code, withPrefix(prefix, message && redactText(message)), { reason: 'PROVIDER_FAILURE' });
 }
 
 /** A provider body as text, for messages that embed "the response body/data" (PAGSTAR's payout failures are exactly that). */
@@ -212,7 +213,8 @@ export function bodyText(body: unknown): string {
 
 /** ROYALTY (doc 2 §8): 'Royalty <operation> erro <status>: <body>'. */
 export function royaltyErrorMessage(operation: string, status: number | string, body: unknown): string {
-  return `Royalty ${operation} erro ${status}: ${bodyText(body)}`;
+  // The body as the provider sent it, less the card data and credentials it may echo.
+  return `Royalty ${operation} erro ${status}: ${redactText(bodyText(body))}`;
 }
 
 /** The spec's 'Payment method not supported by {provider}' (doc 3 §8). */
@@ -232,12 +234,12 @@ export function paymentMethodNotImplementedFor(method: string, provider: string)
  */
 export function braviveApiErrorMessage(message: string, operation?: 'Withdraw' | 'Get Withdraw'): string {
   const prefix = { Withdraw: FAILURE_PREFIXES.BRAVIVE_API_ERROR_WITHDRAW, 'Get Withdraw': FAILURE_PREFIXES.BRAVIVE_API_ERROR_GET_WITHDRAW };
-  return withPrefix(operation ? prefix[operation] : FAILURE_PREFIXES.BRAVIVE_API_ERROR, message);
+  return withPrefix(operation ? prefix[operation] : FAILURE_PREFIXES.BRAVIVE_API_ERROR, redactText(message));
 }
 
 /** Rapdyn (doc 3 §8): the withdraw failure followed by the response data. */
 export function rapdynWithdrawErrorMessage(responseData: unknown): string {
-  return withPrefix(FAILURE_PREFIXES.RAPDYN_WITHDRAW, bodyText(responseData));
+  return withPrefix(FAILURE_PREFIXES.RAPDYN_WITHDRAW, redactText(bodyText(responseData)));
 }
 
 /** Browser upload texts (doc 1 §8), not errors of the server; kept here so the spec's texts live in one module. */

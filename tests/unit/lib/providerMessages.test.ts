@@ -107,6 +107,17 @@ describe('provider-specific message functions', () => {
     expect(royaltyErrorMessage('withdraw', 500, { message: 'down' })).toBe('Royalty withdraw erro 500: {"message":"down"}');
   });
 
+  it('quotes a provider without the card number or the CVV it echoed', () => {
+    const refusal = { message: 'Cartão 4111 1111 1111 1111 recusado: CVV 9731 inválido' };
+    const shown = '{"message":"Cartão [redacted] recusado: CVV [redacted] inválido"}';
+    expect(royaltyErrorMessage('createTransaction', 402, refusal)).toBe(`Royalty createTransaction erro 402: ${shown}`);
+    expect(rapdynWithdrawErrorMessage(refusal)).toBe(`Houve um erro ao tentar realizar o saque: ${shown}`);
+    expect(braviveApiErrorMessage(refusal.message, 'Withdraw')).toBe('Bravive API Error (Withdraw): Cartão [redacted] recusado: CVV [redacted] inválido');
+    expect(providerFailure(FAILURE_PREFIXES.CREATE_TRANSACTION, refusal.message, 'INVALID_ARGUMENT').message).toBe(
+      `${FAILURE_PREFIXES.CREATE_TRANSACTION}: Cartão [redacted] recusado: CVV [redacted] inválido`,
+    );
+  });
+
   it('names the provider or method in the unsupported-method texts', () => {
     expect(paymentMethodNotSupportedBy('GATYWAY')).toBe('Payment method not supported by GATYWAY');
     expect(paymentMethodNotImplementedFor('BILLET', 'FastSoft')).toBe('Payment method BILLET not implemented for FastSoft');
