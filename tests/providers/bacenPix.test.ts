@@ -8,8 +8,10 @@ import {
   BACEN_PIX_CREDENTIALS,
   BacenPixAdapter,
   bacenPixAuth,
+  DICT_PAYMENT_ACCEPTED,
   DICT_PAYMENT_CREATED,
   DICT_PAYMENT_READ,
+  readBacenPixNotification,
   fromDevolucao,
   fromSellsRefund,
   SELLS_REFUND,
@@ -248,6 +250,28 @@ describe('answers are read by schema: a bad answer is refused, the leniency the 
       pix: [{ endToEndId: 'E1', txid: 't', valor: '110.00', devolucoes: { id: '123ABC', valor: '10.00', status: 'EM_PROCESSAMENTO' } }],
     }).pix![0]!;
     expect(pix.devolucoes).toEqual([{ id: '123ABC', valor: 1000, status: 'EM_PROCESSAMENTO' }]);
+  });
+
+  it("a payout read in {data} (Onz's Accounts API, Pagstar) is the payout; a 202 with no body is accepted where payouts are known by their key", () => {
+    expect(DICT_PAYMENT_READ.parse({ data: { id: 7, idempotencyKey: 'k1', status: 'LIQUIDATED', payment: { amount: 10.5 } } })).toMatchObject({
+      id: '7',
+      status: 'LIQUIDATED',
+      payment: { amount: 1050 },
+    });
+    expect(refusedBy(DICT_PAYMENT_READ, { data: { id: 7 } })).toBe(true);
+    expect(DICT_PAYMENT_ACCEPTED.parse('')).toEqual({});
+    expect(DICT_PAYMENT_ACCEPTED.parse({ status: 'PROCESSING' })).toEqual({ status: 'PROCESSING' });
+    expect(refusedBy(DICT_PAYMENT_ACCEPTED, '<html>Bad gateway</html>')).toBe(true);
+  });
+});
+
+describe('the TRANSFER notification names the payout as the member knows it', () => {
+  const body = Buffer.from(JSON.stringify({ type: 'TRANSFER', data: { id: 7, idempotencyKey: 'k1', endToEndId: 'E1', status: 'LIQUIDATED' } }));
+  const status = (value: string) => lookupStatus(PAYOUT_STATUSES, value);
+
+  it('by its endToEndId (default), or by the idempotency key sent (knownBy idempotencyKey)', () => {
+    expect(readBacenPixNotification(body, status)).toEqual({ type: 'WITHDRAW', transactionId: 'E1', status: 'APPROVED' });
+    expect(readBacenPixNotification(body, status, { payoutKnownBy: 'idempotencyKey' })).toEqual({ type: 'WITHDRAW', transactionId: 'k1', status: 'APPROVED' });
   });
 });
 

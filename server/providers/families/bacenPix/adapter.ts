@@ -22,7 +22,16 @@ import {
 import { BACEN_PIX_CREDENTIALS, DICT_PAYMENT_PATH, IDEMPOTENCY_HEADER, type BacenPixMember, type BacenPixPayout, type BacenPixRefund } from './member.js';
 import { bacenPixNotificationKey, readBacenPixNotification } from './notifications.js';
 import { COB_STATUSES, PAYOUT_STATUSES } from './statuses.js';
-import { BACEN_COB_CREATED, BACEN_COB_READ, BACEN_DEVOLUCAO, DICT_PAYMENT_CREATED, DICT_PAYMENT_READ, SELLS_REFUND, type Devolucao } from './wire.js';
+import {
+  BACEN_COB_CREATED,
+  BACEN_COB_READ,
+  BACEN_DEVOLUCAO,
+  DICT_PAYMENT_ACCEPTED,
+  DICT_PAYMENT_CREATED,
+  DICT_PAYMENT_READ,
+  SELLS_REFUND,
+  type Devolucao,
+} from './wire.js';
 
 const COB_PATH = '/cob/{txid}';
 const DEVOLUCAO_PATH = '/pix/{e2eid}/devolucao/{id}';
@@ -166,13 +175,19 @@ export class BacenPixAdapter extends DeclaredAdapter<BacenPixMember> {
     if (!input.pixKey?.trim()) throw invalidArgument('withdraw.pix_key', 'withdraw.pix_key is required for PIX withdrawals');
     const key = payoutIdempotencyKey(ctx.accountId, input.idempotencyKey || input.withdrawReference?.trim());
     const body = toDictPaymentRequest(input, this.declaration.pixKeyStyle ?? { phonePrefix: '+55' });
+    const byKey = payout.knownBy === 'idempotencyKey';
     const payment = await this.exchange(
       'withdraw',
       this.prefixFor('withdraw'),
       () => this.cashOut(ctx, payout).post(payout.path ?? DICT_PAYMENT_PATH, body, { headers: { [payout.idempotencyHeader ?? IDEMPOTENCY_HEADER]: key } }),
-      DICT_PAYMENT_CREATED,
+      byKey ? DICT_PAYMENT_ACCEPTED : DICT_PAYMENT_CREATED,
     );
-    return fromDictPayment(payment, this.payoutStatus, { amount: input.amount, approvedAtCreation: payout.statusAtCreation === 'approved', now: this.now() });
+    const result = fromDictPayment(payment, this.payoutStatus, {
+      amount: input.amount,
+      approvedAtCreation: payout.statusAtCreation === 'approved',
+      now: this.now(),
+    });
+    return byKey ? { ...result, withdrawId: key } : result;
   }
 
   override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
@@ -187,7 +202,10 @@ export class BacenPixAdapter extends DeclaredAdapter<BacenPixMember> {
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
-    return readBacenPixNotification(notification.body, this.payoutStatus, { untypedEvent: this.declaration.untypedEvent });
+    return readBacenPixNotification(notification.body, this.payoutStatus, {
+      untypedEvent: this.declaration.untypedEvent,
+      payoutKnownBy: this.declaration.payout?.knownBy,
+    });
   }
 
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {

@@ -20,6 +20,7 @@ import type { PathTemplate, ProviderDeclaration } from '../../kit/declaration.js
  * | Podpay, Onz payouts reported APPROVED at once               | `payout: { statusAtCreation: 'approved' }`                    |
  * | 'Unauthorized.' without the platform record (Podpay, Onz)   | `payout: { requirePlatform: true }`                           |
  * | a cash-out host without client certificates                | `payout: { mtls: false }`                                      |
+ * | payouts known and read back by their idempotency key (Pagstar) | `payout: { knownBy: 'idempotencyKey', lookupPath }`         |
  * | PIX expiry                                                  | `expiry: { pixSeconds }`                                      |
  * | TREEAL's {data:{txId, status}} with no event type           | `untypedEvent: 'RECEIVE'`                                     |
  *
@@ -64,6 +65,13 @@ export interface BacenPixPayout {
   mtls?: boolean;
   /** 'Unauthorized.' without the platform record. */
   requirePlatform?: boolean;
+  /**
+   * What the payout is known by: its endToEndId, else the PSP's id (default), or
+   * the idempotency key sent (Pagstar's Accounts API reads a payout back by it,
+   * GET /pix/payments/idempotencyKey/{key}, and answers its POST 202 without a
+   * body it documents); then the TRANSFER notification names it by `data.idempotencyKey`.
+   */
+  knownBy?: 'endToEndId' | 'idempotencyKey';
 }
 
 /**

@@ -12,7 +12,8 @@ import { notificationKeyOf } from '../../notificationKeys.js';
  * reads is ignored:
  * - the members' own {type, data}: RECEIVE APPROVED only when data.status is
  *   LIQUIDATED, else PENDING; REFUND CHARGEBACK; CANCELED ignored (doc 2 §4);
- *   TRANSFER is the cash-out notification (a WITHDRAW result);
+ *   TRANSFER is the cash-out notification (a WITHDRAW result), about the payout
+ *   its endToEndId names, or its idempotencyKey for members whose payouts are known by it;
  * - the API Pix's {"pix":[{endToEndId, txid, valor, horario, devolucoes}]}: a Pix
  *   received for that txid, APPROVED, or CHARGEBACK when its devoluções return
  *   the whole amount. One notification yields one result: the first entry that
@@ -40,7 +41,7 @@ function read(body: Buffer): Read | undefined {
 export function readBacenPixNotification(
   body: Buffer,
   payoutStatus: (value: string) => WithdrawStatus,
-  options: { untypedEvent?: string } = {},
+  options: { untypedEvent?: string; payoutKnownBy?: 'endToEndId' | 'idempotencyKey' } = {},
 ): WebhookResult | undefined {
   const notification = read(body);
   if (!notification) return undefined;
@@ -55,7 +56,7 @@ export function readBacenPixNotification(
   if (!type) return undefined;
 
   if (type === PAYOUT_EVENT) {
-    const id = payoutId(data);
+    const id = options.payoutKnownBy === 'idempotencyKey' ? data.idempotencyKey : payoutId(data);
     return id && data.status ? { type: 'WITHDRAW', transactionId: id, status: payoutStatus(data.status) } : undefined;
   }
 

@@ -142,7 +142,15 @@ const DICT_PAYMENT = z.object({
 const identifiedPayment = <T extends { id?: string; endToEndId?: string; e2eId?: string }>(payment: T) =>
   Boolean(payment.endToEndId ?? payment.e2eId ?? payment.id);
 export const DICT_PAYMENT_CREATED = DICT_PAYMENT.refine(identifiedPayment, { message: 'no endToEndId nor id', path: ['endToEndId'] });
-export const DICT_PAYMENT_READ = DICT_PAYMENT.extend({ status: wireStatus });
+/**
+ * The POST's answer of a member whose payouts are known by the idempotency key
+ * sent: nothing in it is required, and an empty body is none of it (Pagstar
+ * documents only "202 Accepted"); a body that is not an object is still a bad answer.
+ */
+export const DICT_PAYMENT_ACCEPTED = z.preprocess((answer) => (answer === '' || answer === undefined || answer === null ? {} : answer), DICT_PAYMENT);
+/** A payout read back: bare, or in `data` as Onz's Accounts API (Pagstar) answers it and as its TRANSFER notification carries it. */
+const DICT_PAYMENT_WITH_STATUS = DICT_PAYMENT.extend({ status: wireStatus });
+export const DICT_PAYMENT_READ = z.union([DICT_PAYMENT_WITH_STATUS, z.object({ data: DICT_PAYMENT_WITH_STATUS }).transform((answer) => answer.data)]);
 export type DictPayment = z.output<typeof DICT_PAYMENT>;
 
 /**
@@ -182,6 +190,7 @@ export const PIX_EVENT = z.object({
     txId: absentable(wireText).catch(undefined),
     txid: absentable(wireText).catch(undefined),
     endToEndId: absentable(wireText).catch(undefined),
+    idempotencyKey: absentable(wireText).catch(undefined),
     status: absentable(wireStatus).catch(undefined),
   }),
 });
