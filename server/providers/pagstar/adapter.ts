@@ -10,12 +10,13 @@ import { normalizePixKey } from '../../lib/pixKey.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { bodyText } from '../../lib/providerMessages.js';
 import { dateOf } from '../../lib/values.js';
-import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
+import { SPEC_GROUPS, type AccountSettings, type AdapterContext, type IncomingNotification } from '../adapter.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { COMMON_WITHDRAWAL_STATUSES } from '../kit/commonStatuses.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
 import { absentable, parseAnswer, wireId, wireText } from '../kit/answers.js';
 import { DeclaredAdapter } from '../kit/declaredAdapter.js';
+import { BacenPixAdapter, bacenPixAuth, type BacenPixMember } from '../families/bacenPix/index.js';
 import { notificationKeyOf } from '../notificationKeys.js';
 
 /**
@@ -35,8 +36,25 @@ import { notificationKeyOf } from '../notificationKeys.js';
  *   {pix_key, customer_document, value, transaction_id}`, 200 when accepted,
  *   checked by `GET /v2/wallet/partner/transfers/{transaction_id}/check` the same way;
  * - the callback `{external_reference, transaction_id}`: no status, no signature.
- * Pagstar's newer API (docs.pagstar.com, mTLS) is a different product the
- * research could not read; this is the one integrations in the wild call.
+ * That is the default dialect, the specification's ('specification').
+ *
+ * api_version 'public': Pagstar's current public API as docs.pagstar.com
+ * documents it (PAGSTAR_DOCUMENTATION), a white label of Onz's bank PIX
+ * software, spoken by the BACEN API Pix family (PAGSTAR_PUBLIC):
+ * - the QR Codes API at `https://api.pix.pagstar.com`, over mTLS with the
+ *   certificate Pagstar issues, OAuth2 client credentials by a JSON body
+ *   `{grant_type, client_id, client_secret}` at POST /oauth/token answered
+ *   `{access_token, expires_in 300, refresh_expires_in, token_type Bearer}`;
+ *   its cob pages are the Banco Central's API Pix (txid rules, cob.write …
+ *   scopes): POST /cob, GET /cob/{txid};
+ * - the Accounts API at `https://secureapi.pagstar-prod.onz.software/api/v2`:
+ *   payouts POST /pix/payments/dict answered 202, read back by GET
+ *   /pix/payments/idempotencyKey/{idempotencyKey} (statuses PROCESSING,
+ *   LIQUIDATED, CANCELED, REFUNDED, PARTIALLY_REFUNDED), and the transfer
+ *   webhook `{data{id, idempotencyKey, endToEndId, status, payment{amount}, …}, type TRANSFER}`
+ *   that fires when a cash-out settles or is cancelled, confirmed by that read.
+ * Refunds are offered by neither dialect: no docs.pagstar.com page on the
+ * devolução could be read, and the specification shows none for group 1.
  */
 
 // ---------------------------------------------------------------- declaration
@@ -56,8 +74,53 @@ const CREDENTIALS = { publicKey: ['tenantId', 'userAgent?'], required: ['publicK
 
 const userAgentOf = (publicKey: string): string => publicKey.split('|')[1]?.trim() || PAGSTAR_DEFAULT_USER_AGENT;
 
+/** The specification's dialect's host (Pagstar's legacy partner wallet API). */
+const PAGSTAR_LEGACY_BASE_URL = 'https://api.pagstar.com/api';
+
+/** The docs.pagstar.com pages the public dialect and its stand-in (tests/standins/pagstar.ts) were written from. */
+export const PAGSTAR_DOCUMENTATION = {
+  auth: 'https://docs.pagstar.com/reference',
+  cobv: 'https://docs.pagstar.com/reference/criar-cobran%C3%A7a-imediata-copy-1',
+  cashOut: 'https://docs.pagstar.com/reference/criar-transfer%C3%AAncia-com-dados-banc%C3%A1rios-copy',
+  transferDetails: 'https://docs.pagstar.com/reference/account-api-get-transfer-details',
+  transferWebhook: 'https://docs.pagstar.com/reference/account-api-configure-webhook',
+  pixTopics: 'https://docs.pagstar.com/docs/assuntos-relacionados-ao-pix-1',
+} as const;
+
+/** The Banco Central's API Pix, which Pagstar's QR Codes API pages reproduce (cob, txid, scopes). */
+export const PAGSTAR_API_PIX = 'https://github.com/bacen/pix-api/blob/0d74e5e1a2eefc0eb3f373860d1266ceab5f864e/openapi.yaml';
+
+export const PAGSTAR_PUBLIC_PATHS = { payoutLookup: '/pix/payments/idempotencyKey/{id}' } as const;
+
+/**
+ * api_version 'public': Pagstar's documented API as a member of the BACEN API
+ * Pix family (never registered on its own: PagstarAdapter speaks through it).
+ * Its host replaces the specification's when the account sets no base_url.
+ */
+export const PAGSTAR_PUBLIC: BacenPixMember = {
+  identity: { id: 'PAGSTAR', specGroup: SPEC_GROUPS.DOC2_GROUP1, defaultBaseUrl: 'https://api.pix.pagstar.com' },
+  capabilities: { paymentMethods: ['PIX'], withdrawMethods: ['PIX'], withdrawalLookup: true, webhooks: true },
+  auth: bacenPixAuth({ body: 'json', clientAuth: 'body' }),
+  money: 'reais',
+  timeoutMs: 20_000,
+  sources: 'see PAGSTAR',
+  payout: {
+    baseUrl: 'https://secureapi.pagstar-prod.onz.software/api/v2',
+    lookupPath: PAGSTAR_PUBLIC_PATHS.payoutLookup,
+    knownBy: 'idempotencyKey',
+  },
+};
+
+/**
+ * The host a public account calls: its own base_url, else the documented one
+ * (an account that sets none gets the specification's default, which speaks
+ * only the legacy API).
+ */
+export const pagstarPublicBaseUrl = (baseUrl: string | undefined): string =>
+  baseUrl && baseUrl !== PAGSTAR_LEGACY_BASE_URL ? baseUrl : PAGSTAR_PUBLIC.identity.defaultBaseUrl;
+
 export const PAGSTAR: ProviderDeclaration = {
-  identity: { id: 'PAGSTAR', specGroup: SPEC_GROUPS.DOC2_GROUP1, defaultBaseUrl: 'https://api.pagstar.com/api' },
+  identity: { id: 'PAGSTAR', specGroup: SPEC_GROUPS.DOC2_GROUP1, defaultBaseUrl: PAGSTAR_LEGACY_BASE_URL },
   // PIX charges and PIX payouts, both checked by their /check reads; the callback is a hint to read.
   capabilities: { paymentMethods: ['PIX'], withdrawMethods: ['PIX'], withdrawalLookup: true, webhooks: true },
   auth: { type: 'bearer', token: 'secretKey' },
@@ -66,8 +129,10 @@ export const PAGSTAR: ProviderDeclaration = {
   money: 'reais',
   // Document 1 §9: "HTTP timeouts: 20000 ms for one provider" (which one is not said; see docs/decisions.md).
   timeoutMs: 20_000,
+  // The specification's (legacy) dialect stays the default; Pagstar's documented API is the account's choice.
+  apiVersions: ['specification', 'public'],
   sources:
-    "host `api.pagstar.com/api`, Bearer access token, the `Company (e-mail)` User-Agent, reais, generate-anonymous-pix `{value, name, document, tenant_id, expiration, transaction_id, callback, description}` → `data{external_reference, pix_key, qr_code_url, expiration_date}`, the transaction and transfer /check reads (200 paid), solicit-for-customer `{pix_key, customer_document, value, transaction_id}`, the `{external_reference, transaction_id}` callback: research (integrations 5724479281, 29194478410, 21467406233, 20156574827, 20974580968, 22102778476, 8070928710); PIX valid 1 day, sent as `expiration` 86400: document 1 §9; the 20000 ms timeout and payout failures as the response body's text: document 1 §8/§9 (providers not named; assigned here, docs/decisions.md); tenant id and User-Agent packed in the public key, every non-200 check PENDING: gateway",
+    "default dialect 'specification', Pagstar's legacy partner wallet API (from integrations): host `api.pagstar.com/api`, Bearer access token, the `Company (e-mail)` User-Agent, reais, generate-anonymous-pix `{value, name, document, tenant_id, expiration, transaction_id, callback, description}` → `data{external_reference, pix_key, qr_code_url, expiration_date}`, the transaction and transfer /check reads (200 paid), solicit-for-customer `{pix_key, customer_document, value, transaction_id}`, the `{external_reference, transaction_id}` callback: research (integrations 5724479281, 29194478410, 21467406233, 20156574827, 20974580968, 22102778476, 8070928710); PIX valid 1 day, sent as `expiration` 86400: document 1 §9; the 20000 ms timeout and payout failures as the response body's text: document 1 §8/§9 (providers not named; assigned here, docs/decisions.md); tenant id and User-Agent packed in the public key, every non-200 check PENDING: gateway. api_version 'public', from docs.pagstar.com: host `api.pix.pagstar.com` over mTLS, JSON token `{grant_type, client_id, client_secret}` → `{access_token, expires_in 300, token_type}`, the Banco Central's API Pix cob its QR Codes pages reproduce (POST /cob, GET /cob/{txid}), the Accounts API host `secureapi.pagstar-prod.onz.software/api/v2` with POST /pix/payments/dict answered 202, GET /pix/payments/idempotencyKey/{key}, transfer statuses and the TRANSFER webhook; the BACEN API Pix family's cob and payout bodies, `x-idempotency-key`, the same token asked at the Accounts API host, the public key 'clientId|chave', no refunds (no devolução page could be read): gateway",
 };
 
 // ---------------------------------------------------------------- request mappers
@@ -141,12 +206,42 @@ const notDone = (status: number | undefined): boolean => status !== undefined &&
 // ---------------------------------------------------------------- operations
 
 export class PagstarAdapter extends DeclaredAdapter {
-  constructor(declaration: ProviderDeclaration = PAGSTAR, runtime: AdapterRuntime = {}) {
+  /** The public dialect: Pagstar's documented API, spoken by the BACEN API Pix family. */
+  private readonly documented: BacenPixAdapter;
+  /** Each account's context as the public dialect sees it (one per context, so its clients and tokens are kept). */
+  private readonly publicContexts = new WeakMap<AdapterContext, AdapterContext>();
+
+  constructor(declaration: ProviderDeclaration = PAGSTAR, runtime: AdapterRuntime = {}, publicMember: BacenPixMember = PAGSTAR_PUBLIC) {
     super(declaration, runtime, { transactionStatuses: PAGSTAR_STATUSES, withdrawalStatuses: COMMON_WITHDRAWAL_STATUSES });
+    this.documented = new BacenPixAdapter(publicMember, runtime);
   }
 
-  /** POST generate-anonymous-pix; valid for document 1's PIX day, sent in seconds. */
+  /**
+   * The account's context when it chose the public dialect (api_version
+   * 'public'), its host the documented one unless the account set its own
+   * base_url; undefined on the specification's dialect.
+   */
+  private publicContext(ctx: AdapterContext): AdapterContext | undefined {
+    if (this.apiVersion(ctx) !== 'public') return undefined;
+    let known = this.publicContexts.get(ctx);
+    if (!known) {
+      const baseUrl = pagstarPublicBaseUrl(ctx.baseUrl);
+      known = baseUrl === ctx.baseUrl ? ctx : { ...ctx, baseUrl };
+      this.publicContexts.set(ctx, known);
+    }
+    return known;
+  }
+
+  /** The public dialect's keys and certificates ('clientId|chave', the secret, the cash-in and cash-out certificates), else the specification's. */
+  override checkAccount(account: AccountSettings): void {
+    if (this.apiVersion(account as AdapterContext) === 'public') this.documented.checkAccount(account);
+    else super.checkAccount(account);
+  }
+
+  /** POST generate-anonymous-pix; valid for document 1's PIX day, sent in seconds. Public dialect: POST /cob. */
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
+    const documented = this.publicContext(ctx);
+    if (documented) return this.documented.createTransaction(documented, input);
     this.assertPaymentMethod(input.paymentMethod);
     const { tenantId } = this.credentials(ctx) as unknown as { tenantId: string };
     const body = toPagstarCharge(input, {
@@ -179,6 +274,8 @@ export class PagstarAdapter extends DeclaredAdapter {
    * 0, which the gateway reads as "not said" (it keeps the charge's own).
    */
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
+    const documented = this.publicContext(ctx);
+    if (documented) return this.documented.getTransaction(documented, transactionId);
     const paid = await this.check(ctx, 'getTransaction', fillPath(PAGSTAR_PATHS.chargeCheck, { id: transactionId }));
     return { paymentMethod: 'PIX', transactionId, status: paid ? 'APPROVED' : 'PENDING', amount: 0 };
   }
@@ -190,6 +287,8 @@ export class PagstarAdapter extends DeclaredAdapter {
    * text (document 1 §8: "one provider's withdrawal failure throws the response body as text").
    */
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
+    const documented = this.publicContext(ctx);
+    if (documented) return this.documented.withdraw(documented, input);
     const payout = this.pixPayout(input);
     const key = normalizePixKey(payout.pixKey, payout.pixType);
     const document = digitsOnly(input.document ?? '') || (payout.pixType === 'CPF' || payout.pixType === 'CNPJ' ? key : '');
@@ -204,6 +303,8 @@ export class PagstarAdapter extends DeclaredAdapter {
 
   /** GET …/transfers/{id}/check: 200 is paid (APPROVED), a 4xx about the transfer not yet (PENDING); amount 0, "not said", as for charges. */
   override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
+    const documented = this.publicContext(ctx);
+    if (documented) return this.documented.getWithdraw(documented, withdrawId);
     const paid = await this.check(ctx, 'getWithdraw', fillPath(PAGSTAR_PATHS.payoutCheck, { id: withdrawId }));
     return { withdrawId, status: paid ? 'APPROVED' : 'PENDING', amount: 0 };
   }
@@ -213,12 +314,16 @@ export class PagstarAdapter extends DeclaredAdapter {
    * signature: the callback claims APPROVED, which the gateway applies only
    * once the check confirms it (an unsigned claim is always read back).
    */
-  override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
+  override async processWebhook(ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
+    const documented = this.publicContext(ctx);
+    if (documented) return this.documented.processWebhook(documented, notification);
     const callback = readPagstarCallback(notification.body);
     return callback ? { type: 'TRANSACTION', transactionId: callback.id, status: 'APPROVED' } : undefined;
   }
 
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
+    const documented = this.publicContext(ctx);
+    if (documented) return this.documented.notificationKey(documented, notification);
     const callback = readPagstarCallback(notification.body);
     // A callback says only that the charge was paid: one per charge.
     return callback
