@@ -106,18 +106,32 @@ type Json = Record<string, unknown>;
 export interface BacenPixStandInOptions {
   /** The member, for messages. */
   name: string;
+  /** The addresses it was written from (default the family's, BACEN_PIX_SOURCES). */
+  sources?: readonly string[];
+  /** The API Pix's devolução and Pix reads (default served; false where the member's documentation shows none). */
+  devolucoes?: boolean;
   clientId: string;
   clientSecret: string;
   /** The receiving key registered to this client: every cob must name it. */
   chave: string;
-  /** How the PSP reads the token request and what it answers. */
-  token: { body: 'form' | 'json'; answer: 'oauth' | 'onz' };
+  /** How the PSP reads the token request and what it answers ('pagstar': {access_token, expires_in 300, refresh_expires_in 0, token_type}). */
+  token: { body: 'form' | 'json'; answer: 'oauth' | 'onz' | 'pagstar' };
   /** 'cob' (CobGerada, the default) or TREEAL's {status, txid, pixCopiaECola}. */
   cobAnswer?: 'cob' | 'brief';
-  /** How a paid cob is notified: {type: 'RECEIVE', data} (default) or TREEAL's {data} without a type. */
-  receiveEvent?: 'typed' | 'untyped';
-  /** Payouts by POST /pix/payments/dict; `idempotencyKey` is the header's pattern. */
-  payouts?: { idempotencyKey: RegExp };
+  /**
+   * How a paid cob is notified: {type: 'RECEIVE', data} (default), TREEAL's {data}
+   * without a type, or not at all ('none': a PSP whose documentation shows no
+   * cash-in notification, Pagstar; its charges are known by GET /cob).
+   */
+  receiveEvent?: 'typed' | 'untyped' | 'none';
+  /**
+   * Payouts by POST /pix/payments/dict; `idempotencyKey` is the header's
+   * pattern. `lookup`: read back by GET /pix/payments/{e2eid} (default) or by
+   * GET /pix/payments/idempotencyKey/{key} answering {data} (Pagstar's Accounts
+   * API). `accepted`: the 202's body, {endToEndId, status} (default) or none
+   * (Pagstar documents only "202 Accepted").
+   */
+  payouts?: { idempotencyKey: RegExp; lookup?: 'endToEndId' | 'idempotencyKey'; accepted?: 'body' | 'empty' };
   certificates: TestCertificates;
   now?: () => Date;
 }
@@ -180,12 +194,12 @@ export interface BacenPixStandIn extends StandIn {
   pay(txid: string): Promise<string>;
   /** The payer's bank answering the devoluções in progress of a cob's Pix: DEVOLVIDO (or NAO_REALIZADO); the member's REFUND notification is sent. */
   settleDevolucoes(txid: string, outcome?: 'DEVOLVIDO' | 'NAO_REALIZADO'): Promise<void>;
-  /** A payout reaching the payee's bank (LIQUIDATED) or failing (CANCELED); the TRANSFER notification is sent. */
-  settlePayout(endToEndId: string, outcome?: 'LIQUIDATED' | 'CANCELED'): Promise<void>;
+  /** A payout (by its endToEndId or idempotency key) reaching the payee's bank (LIQUIDATED) or failing (CANCELED); the TRANSFER notification is sent. */
+  settlePayout(id: string, outcome?: 'LIQUIDATED' | 'CANCELED'): Promise<void>;
   /** A cob as GET /cob/{txid} answers it now (undefined when unknown). */
   cob(txid: string): Json | undefined;
-  /** A payout as GET /pix/payments/{e2eid} answers it now. */
-  payout(endToEndId: string): Json | undefined;
+  /** A payout (by its endToEndId or idempotency key) as GET /pix/payments/{e2eid} answers it now. */
+  payout(id: string): Json | undefined;
   /** Every notification sent: its kind and the HTTP status the receiver answered. */
   readonly delivered: Array<{ type: string; status: number }>;
 }
@@ -414,7 +428,7 @@ export async function startBacenPixStandIn(options: BacenPixStandInOptions): Pro
       status: 'PROCESSING',
       createdAt: stamp(),
       ...(typeof body.description === 'string' ? { description: body.description } : {}),
-      answer: { status: 202, body: { endToEndId, status: 'PROCESSING' } },
+      answer: options.payouts!.accepted === 'empty' ? { status: 202 } : { status: 202, body: { endToEndId, status: 'PROCESSING' } },
     };
     payouts.set(endToEndId, payout);
     payoutsByKey.set(key, payout);
@@ -436,6 +450,7 @@ export async function startBacenPixStandIn(options: BacenPixStandInOptions): Pro
     const accessToken = alphanumeric(40);
     tokens.add(accessToken);
     if (options.token.answer === 'onz') return { body: { accessToken, expiresAt: Math.floor(now().getTime() / 1000) + 3600 } };
+    if (options.token.answer === 'pagstar') return { body: { access_token: accessToken, expires_in: 300, refresh_expires_in: 0, token_type: 'Bearer' } };
     return { body: { access_token: accessToken, token_type: 'Bearer', expires_in: 3600, scope: 'cob.write cob.read pix.write pix.read' } };
   }
 
@@ -443,7 +458,7 @@ export async function startBacenPixStandIn(options: BacenPixStandInOptions): Pro
   const refused = { count: 0 };
   const inner = await startStandIn({
     name: options.name,
-    sources: Object.values(BACEN_PIX_SOURCES),
+    sources: options.sources ?? Object.values(BACEN_PIX_SOURCES),
     authenticate: (request) => {
       if (request.path === '/oauth/token') return undefined;
       const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
@@ -478,36 +493,51 @@ export async function startBacenPixStandIn(options: BacenPixStandInOptions): Pro
           return cob ? { body: cobRead(cob) } : problem(404, 'CobNaoEncontrado', 'Cobrança não encontrada.', 'Cobrança não encontrada para o txid informado.');
         },
       },
-      {
-        method: 'GET',
-        path: '/pix/{e2eid}',
-        handle: (request) => {
-          const pix = pixByE2e.get(request.params.e2eid!);
-          return pix ? { body: pixView(pix) } : problem(404, 'PixNaoEncontrado', 'Pix não encontrado.', 'Pix não encontrado para o e2eid informado.');
-        },
-      },
-      { method: 'PUT', path: '/pix/{e2eid}/devolucao/{id}', handle: requestDevolucao },
-      {
-        method: 'GET',
-        path: '/pix/{e2eid}/devolucao/{id}',
-        handle: (request) => {
-          const devolucao = pixByE2e.get(request.params.e2eid!)?.devolucoes.find((each) => each.id === request.params.id);
-          return devolucao
-            ? { body: devolucaoView(devolucao) }
-            : problem(404, 'PixDevolucaoNaoEncontrada', 'Devolução não encontrada.', 'Devolução não encontrada para o e2eid informado.');
-        },
-      },
+      ...(options.devolucoes === false
+        ? []
+        : [
+            {
+              method: 'GET' as const,
+              path: '/pix/{e2eid}',
+              handle: (request: StandInRequest): StandInReply => {
+                const pix = pixByE2e.get(request.params.e2eid!);
+                return pix ? { body: pixView(pix) } : problem(404, 'PixNaoEncontrado', 'Pix não encontrado.', 'Pix não encontrado para o e2eid informado.');
+              },
+            },
+            { method: 'PUT' as const, path: '/pix/{e2eid}/devolucao/{id}', handle: requestDevolucao },
+            {
+              method: 'GET' as const,
+              path: '/pix/{e2eid}/devolucao/{id}',
+              handle: (request: StandInRequest): StandInReply => {
+                const devolucao = pixByE2e.get(request.params.e2eid!)?.devolucoes.find((each) => each.id === request.params.id);
+                return devolucao
+                  ? { body: devolucaoView(devolucao) }
+                  : problem(404, 'PixDevolucaoNaoEncontrada', 'Devolução não encontrada.', 'Devolução não encontrada para o e2eid informado.');
+              },
+            },
+          ]),
       ...(options.payouts
         ? [
             { method: 'POST' as const, path: '/pix/payments/dict', handle: requestPayout },
-            {
-              method: 'GET' as const,
-              path: '/pix/payments/{e2eid}',
-              handle: (request: StandInRequest): StandInReply => {
-                const payout = payouts.get(request.params.e2eid!);
-                return payout ? { body: payoutView(payout) } : { status: 404, body: { type: 'onz-0002', title: 'Not found', detail: 'payment not found' } };
-              },
-            },
+            options.payouts.lookup === 'idempotencyKey'
+              ? {
+                  method: 'GET' as const,
+                  path: '/pix/payments/idempotencyKey/{key}',
+                  handle: (request: StandInRequest): StandInReply => {
+                    const payout = payoutsByKey.get(request.params.key!);
+                    return payout
+                      ? { body: { data: payoutView(payout) } }
+                      : { status: 404, body: { type: 'onz-0002', title: 'Not found', detail: 'payment not found' } };
+                  },
+                }
+              : {
+                  method: 'GET' as const,
+                  path: '/pix/payments/{e2eid}',
+                  handle: (request: StandInRequest): StandInReply => {
+                    const payout = payouts.get(request.params.e2eid!);
+                    return payout ? { body: payoutView(payout) } : { status: 404, body: { type: 'onz-0002', title: 'Not found', detail: 'payment not found' } };
+                  },
+                },
           ]
         : []),
     ],
@@ -556,7 +586,7 @@ export async function startBacenPixStandIn(options: BacenPixStandInOptions): Pro
       cob.status = 'CONCLUIDA';
       cob.pix = pix;
       pixByE2e.set(pix.endToEndId, pix);
-      await notify('RECEIVE', receiveEvent(cob, pix));
+      if (options.receiveEvent !== 'none') await notify('RECEIVE', receiveEvent(cob, pix));
       return pix.endToEndId;
     },
     async settleDevolucoes(txid, outcome = 'DEVOLVIDO') {
@@ -569,7 +599,7 @@ export async function startBacenPixStandIn(options: BacenPixStandInOptions): Pro
         else devolucao.motivo = 'Negado pelo PSP do pagador';
       }
       const returned = cob.pix.devolucoes.filter((devolucao) => devolucao.status === 'DEVOLVIDO');
-      if (options.receiveEvent === 'untyped' || outcome !== 'DEVOLVIDO') return;
+      if (options.receiveEvent === 'untyped' || options.receiveEvent === 'none' || outcome !== 'DEVOLVIDO') return;
       await notify('REFUND', {
         type: 'REFUND',
         data: {
@@ -596,9 +626,9 @@ export async function startBacenPixStandIn(options: BacenPixStandInOptions): Pro
         },
       });
     },
-    async settlePayout(endToEndId, outcome = 'LIQUIDATED') {
-      const payout = payouts.get(endToEndId);
-      if (!payout || payout.status !== 'PROCESSING') throw new Error(`${options.name} stand-in: no payout ${endToEndId} in progress`);
+    async settlePayout(id, outcome = 'LIQUIDATED') {
+      const payout = payouts.get(id) ?? payoutsByKey.get(id);
+      if (!payout || payout.status !== 'PROCESSING') throw new Error(`${options.name} stand-in: no payout ${id} in progress`);
       payout.status = outcome;
       await notify('TRANSFER', {
         type: 'TRANSFER',
@@ -624,8 +654,8 @@ export async function startBacenPixStandIn(options: BacenPixStandInOptions): Pro
       const cob = cobs.get(txid);
       return cob ? cobRead(cob) : undefined;
     },
-    payout: (endToEndId) => {
-      const payout = payouts.get(endToEndId);
+    payout: (id) => {
+      const payout = payouts.get(id) ?? payoutsByKey.get(id);
       return payout ? payoutView(payout) : undefined;
     },
     close: async () => {
