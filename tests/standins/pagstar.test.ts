@@ -125,9 +125,13 @@ const readWithdraw = async (id: string) => (await stack.client.call('gateway', '
 const posted = () => standIn.received.filter((request) => request.method === 'POST' && request.path === '/pix/payments/dict');
 
 describe("PAGSTAR on api_version 'public' against a stand-in written from docs.pagstar.com", () => {
-  it('declares the public dialect beside the specification’s, at the documented hosts', () => {
+  it('declares the public dialect beside the specification’s, at the documented hosts, and the documentation it was verified against', () => {
     expect(PAGSTAR.apiVersions).toEqual(['specification', 'public']);
     expect(standIn.sources).toEqual(Object.values(PAGSTAR_SOURCES));
+    expect(PAGSTAR.evidence?.level).toBe('documented');
+    const addresses = PAGSTAR.evidence && 'addresses' in PAGSTAR.evidence ? PAGSTAR.evidence.addresses : [];
+    expect(addresses).toEqual(expect.arrayContaining([PAGSTAR_SOURCES.auth, PAGSTAR_SOURCES.cashOut, PAGSTAR_SOURCES.transferWebhook]));
+    for (const address of addresses) expect(Object.values(PAGSTAR_SOURCES)).toContain(address);
     expect(PAGSTAR_PUBLIC.identity.defaultBaseUrl).toBe('https://api.pix.pagstar.com');
     expect(PAGSTAR_PUBLIC.payout?.baseUrl).toBe('https://secureapi.pagstar-prod.onz.software/api/v2');
   });
