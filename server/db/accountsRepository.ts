@@ -50,6 +50,7 @@ export class AccountsRepository {
       certCashInUrl: orUndefined(row.certCashInUrl),
       certCashOutUrl: orUndefined(row.certCashOutUrl),
       apiVersion: orUndefined(row.apiVersion),
+      installmentPlan: orUndefined(row.installmentPlan),
       hasWebhookSecret: Boolean(row.webhookSecretSealed),
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
@@ -105,6 +106,7 @@ export class AccountsRepository {
       certCashOutUrl: input.certCashOutUrl ?? null,
       webhookSecretSealed: this.seal(input.webhookSecret),
       apiVersion: input.apiVersion || null,
+      installmentPlan: input.installmentPlan ?? null,
       createdAt: now,
       updatedAt: now,
       deletedAt: null,
@@ -164,6 +166,7 @@ export class AccountsRepository {
     row.certCashInUrl = clearable(patch.certCashInUrl, row.certCashInUrl ?? null);
     row.certCashOutUrl = clearable(patch.certCashOutUrl, row.certCashOutUrl ?? null);
     row.apiVersion = clearable(patch.apiVersion, row.apiVersion ?? null);
+    if (patch.installmentPlan !== undefined) row.installmentPlan = patch.installmentPlan;
     if (patch.webhookSecret !== undefined) row.webhookSecretSealed = this.seal(patch.webhookSecret);
     row.updatedAt = new Date();
     const event = await this.flushWithEvent(em, row, 'UPDATED', row.updatedAt);

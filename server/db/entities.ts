@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import type { ReceiverDetails } from '../domain/types.js';
+import type { InstallmentPlan, ReceiverDetails } from '../domain/types.js';
 
 /**
  * Tables. Money columns are integer cents (bigint, read as number); secrets are
@@ -21,6 +21,8 @@ export const ProviderAccountEntity = defineEntity({
     certCashOutUrl: p.text().nullable(),
     webhookSecretSealed: p.text().nullable(),
     apiVersion: p.string().length(32).nullable(),
+    /** The account's installment plan (no secret in it); null: one installment, no fee. */
+    installmentPlan: p.json<InstallmentPlan>().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
     /** Deleted accounts take no new work but still accept notifications for earlier charges. */

@@ -210,8 +210,25 @@ export interface ReceiverResult {
 
 export interface InstallmentOption {
   installmentNumber: number;
+  /** Cents: each installment but the last. */
   installmentValue: number;
+  /** Cents: what the buyer pays in all. */
   finalValue: number;
+  /** Cents: the last installment, absorbing the rounding; the gateway fills it in where a provider's answer has none. */
+  lastInstallmentValue?: number;
+}
+
+/**
+ * An account's installment plan (document 000 §5 "Installments"): what CalculateInstallments offers at a provider that
+ * takes cards and quotes no installments itself.
+ */
+export interface InstallmentPlan {
+  maxInstallments: number;
+  interestFreeInstallments: number;
+  /** Percent, one per count from 1 (0 for the interest-free ones). */
+  feePercentByInstallment: number[];
+  /** Cents. */
+  minInstallmentValue: number;
 }
 
 /**
@@ -309,6 +326,8 @@ export interface ProviderAccount {
   certCashOutUrl?: string;
   /** The provider's API dialect this account speaks; undefined: the provider's default. */
   apiVersion?: string;
+  /** How CalculateInstallments quotes at this account; undefined: one installment, no fee. */
+  installmentPlan?: InstallmentPlan;
   hasWebhookSecret: boolean;
   createdAt: Date;
   updatedAt: Date;
@@ -331,9 +350,11 @@ export interface ProviderAccountInput {
   certCashOutUrl?: string;
   webhookSecret?: string;
   apiVersion?: string;
+  installmentPlan?: InstallmentPlan;
 }
 
-export type ProviderAccountPatch = Partial<Omit<ProviderAccountInput, 'provider'>>;
+/** Unset fields keep their value; `installmentPlan: null` removes the plan. */
+export type ProviderAccountPatch = Partial<Omit<ProviderAccountInput, 'provider' | 'installmentPlan'>> & { installmentPlan?: InstallmentPlan | null };
 
 /** RECEIVED: stored, waiting for a worker; PROCESSING: a worker holds it. The rest are final except FAILED and UNKNOWN_SUBJECT, which are retried. */
 /** A provider answer refused for not matching the gateway's record (ListFlowMismatches). */

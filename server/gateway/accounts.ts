@@ -5,6 +5,7 @@ import type { ProviderAccount, ProviderAccountInput, ProviderAccountPatch } from
 import type { ProviderAdapter } from '../providers/adapter.js';
 import { notificationUrl, type GatewayDeps } from './context.js';
 import { optionalUrl, requireText } from './validation.js';
+import { checkInstallmentPlan } from './installmentPlans.js';
 
 export interface ProviderAccountView extends ProviderAccount {
   /** Where this account's provider must send notifications. */
@@ -68,6 +69,7 @@ export class AccountsService {
     requireText('name', input.name);
     await checkUrls(input, this.deps.urlPolicy.privateProviderUrls);
     checkApiVersion(adapter, input.apiVersion);
+    checkInstallmentPlan(adapter, input.installmentPlan);
     adapter.checkAccount(input);
     const { account, event } = await this.deps.accounts.create(this.deps.db.em(), { ...input, provider: adapter.identity.id, name: input.name.trim() });
     this.deps.events.published(event);
@@ -103,6 +105,7 @@ export class AccountsService {
     const adapter = this.deps.registry.find(current.provider);
     const defined = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
     if (adapter) checkApiVersion(adapter, patch.apiVersion);
+    if (adapter) checkInstallmentPlan(adapter, patch.installmentPlan);
     adapter?.checkAccount({ ...current, ...defined });
   }
 

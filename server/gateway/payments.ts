@@ -6,7 +6,6 @@ import type {
   CardInput,
   FlowMismatch,
   Customer,
-  InstallmentOption,
   Operation,
   PaymentMethod,
   Receiver,
@@ -29,6 +28,7 @@ import { runIdempotent } from './idempotency.js';
 import { recordCreatedTransaction, recordRefund, recordWithdrawal, releaseRefund, type PendingRecord } from './recording.js';
 import { assertPublicUrl } from '../lib/http/addressPolicy.js';
 import { refusedAnswer } from './flowIntegrity.js';
+import { answersInstallments, quoteInstallments, type QuotedInstallment } from './installmentPlans.js';
 import { documentKey, emailKey } from '../domain/searchKeys.js';
 import { moveSubjectStatus, TRANSACTIONS, WITHDRAWALS, type SubjectKind, type Tracked } from './subjects.js';
 
@@ -72,6 +72,12 @@ async function readableDocuments(documents: ReceiverDocuments, uploads: NonNulla
   return Object.fromEntries(entries) as ReceiverDocuments;
 }
 
+/** The adapter's operations, and CalculateInstallments where the gateway answers it from the account's plan. */
+function listedOperations(adapter: ProviderAdapter): Operation[] {
+  const operations = adapter.operations;
+  return answersInstallments(adapter) && !operations.includes('calculateInstallments') ? [...operations, 'calculateInstallments'] : operations;
+}
+
 function requireOperation(adapter: ProviderAdapter, operation: Operation): void {
   if (!adapter.supports(operation)) throw adapter.notOffered(operation);
 }
@@ -87,7 +93,7 @@ export class PaymentsService {
       specGroup: adapter.identity.specGroup,
       paymentMethods: adapter.capabilities.paymentMethods,
       withdrawMethods: adapter.capabilities.withdrawMethods,
-      operations: adapter.operations,
+      operations: listedOperations(adapter),
       family: adapter.family,
       evidence: adapter.evidence,
       apiVersions: adapter.apiVersions,
@@ -341,9 +347,11 @@ export class PaymentsService {
     return receiver;
   }
 
-  async calculateInstallments(providerAccountId: string, amount: number): Promise<InstallmentOption[]> {
+  /** Answered at every provider that takes cards: by the provider where it quotes itself, else from the account's plan. */
+  async calculateInstallments(providerAccountId: string, amount: number): Promise<QuotedInstallment[]> {
     requirePositiveCents('amount', amount);
-    const { adapter, ctx } = await this.resolve(providerAccountId, 'calculateInstallments');
-    return adapter.calculateInstallments(ctx, amount);
+    const { account, adapter, ctx } = await resolveAccount(this.deps, providerAccountId);
+    if (!answersInstallments(adapter)) throw adapter.notOffered('calculateInstallments');
+    return quoteInstallments(adapter, ctx, account, amount);
   }
 }

@@ -216,11 +216,32 @@ export function toProtoAccount(a: ProviderAccountView): acc.ProviderAccount {
     certCashInUrl: a.certCashInUrl,
     certCashOutUrl: a.certCashOutUrl,
     apiVersion: a.apiVersion,
+    installmentPlan: a.installmentPlan && { ...a.installmentPlan, feePercentByInstallment: [...a.installmentPlan.feePercentByInstallment] },
     hasWebhookSecret: a.hasWebhookSecret,
     notificationUrl: a.notificationUrl,
     createdAt: a.createdAt,
     updatedAt: a.updatedAt,
   };
+}
+
+/** The plan as the domain keeps it (only its own fields, whatever the transport's message carries besides). */
+export function fromProtoInstallmentPlan(p: acc.InstallmentPlan | undefined): domain.InstallmentPlan | undefined {
+  return (
+    p && {
+      maxInstallments: p.maxInstallments,
+      interestFreeInstallments: p.interestFreeInstallments,
+      feePercentByInstallment: [...p.feePercentByInstallment],
+      minInstallmentValue: p.minInstallmentValue,
+    }
+  );
+}
+
+/** On an update, an empty plan (every field at its default) removes the account's plan. */
+export function fromProtoInstallmentPlanPatch(p: acc.InstallmentPlan | undefined): domain.InstallmentPlan | null | undefined {
+  const plan = fromProtoInstallmentPlan(p);
+  if (!plan) return undefined;
+  const empty = !plan.maxInstallments && !plan.interestFreeInstallments && !plan.feePercentByInstallment.length && !plan.minInstallmentValue;
+  return empty ? null : plan;
 }
 
 export function fromProtoCustomer(c: pb.Customer | undefined): domain.Customer | undefined {

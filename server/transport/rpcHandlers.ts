@@ -25,6 +25,8 @@ import type { Permission } from '../gateway/access.js';
 import {
   fromProtoCard,
   fromProtoCustomer,
+  fromProtoInstallmentPlan,
+  fromProtoInstallmentPlanPatch,
   fromProtoReceiverInput,
   fromProtoTransactionInput,
   fromProtoWithdrawInput,
@@ -219,7 +221,7 @@ export function paymentGatewayHandlers(u: UseCases) {
 export function providerAccountHandlers(u: UseCases) {
   return {
     createProviderAccount: async (r: acc.CreateProviderAccountRequest): Promise<acc.CreateProviderAccountResponse> => ({
-      providerAccount: toProtoAccount(await u.accounts.create(r)),
+      providerAccount: toProtoAccount(await u.accounts.create({ ...r, installmentPlan: fromProtoInstallmentPlan(r.installmentPlan) })),
     }),
     getProviderAccount: async (r: acc.GetProviderAccountRequest): Promise<acc.GetProviderAccountResponse> => ({
       providerAccount: toProtoAccount(await u.accounts.get(r.id)),
@@ -228,7 +230,7 @@ export function providerAccountHandlers(u: UseCases) {
       providerAccounts: (await u.accounts.list(optionalText(r.provider))).map(toProtoAccount),
     }),
     updateProviderAccount: async ({ id, ...patch }: acc.UpdateProviderAccountRequest): Promise<acc.UpdateProviderAccountResponse> => ({
-      providerAccount: toProtoAccount(await u.accounts.update(id, patch)),
+      providerAccount: toProtoAccount(await u.accounts.update(id, { ...patch, installmentPlan: fromProtoInstallmentPlanPatch(patch.installmentPlan) })),
     }),
     deleteProviderAccount: async (r: acc.DeleteProviderAccountRequest): Promise<acc.DeleteProviderAccountResponse> => {
       await u.accounts.delete(r.id);

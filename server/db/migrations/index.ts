@@ -18,6 +18,7 @@ import { Migration20261128100000_unproven_dedup_keys } from './Migration20261128
 import { Migration20261128114303_inflight_owners } from './Migration20261128114303_inflight_owners.js';
 import { Migration20261128120000_account_api_version } from './Migration20261128120000_account_api_version.js';
 import { Migration20261128120435_sign_in_failures } from './Migration20261128120435_sign_in_failures.js';
+import { Migration20261128143000_account_installment_plan } from './Migration20261128143000_account_installment_plan.js';
 
 // Every migration, in order. `npm run migration:create` writes a new file here; add it to this list.
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261128114303_inflight_owners', class: Migration20261128114303_inflight_owners },
   { name: 'Migration20261128120000_account_api_version', class: Migration20261128120000_account_api_version },
   { name: 'Migration20261128120435_sign_in_failures', class: Migration20261128120435_sign_in_failures },
+  { name: 'Migration20261128143000_account_installment_plan', class: Migration20261128143000_account_installment_plan },
 ];

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file gateway/v1/provider_account_service.proto.
  */
 export const file_gateway_v1_provider_account_service: GenFile = /*@__PURE__*/
-  fileDesc("CilnYXRld2F5L3YxL3Byb3ZpZGVyX2FjY291bnRfc2VydmljZS5wcm90bxIKZ2F0ZXdheS52MSLhAwoPUHJvdmlkZXJBY2NvdW50EgoKAmlkGAEgASgJEhAKCHByb3ZpZGVyGAIgASgJEgwKBG5hbWUYAyABKAkSEgoKcHVibGljX2tleRgEIAEoCRIWCg5oYXNfc2VjcmV0X2tleRgFIAEoCBIVCghiYXNlX3VybBgGIAEoCUgAiAEBEhgKC3BsYXRmb3JtX2lkGAcgASgJSAGIAQESHQoQY2VydF9jYXNoX2luX3VybBgIIAEoCUgCiAEBEh4KEWNlcnRfY2FzaF9vdXRfdXJsGAkgASgJSAOIAQESGgoSaGFzX3dlYmhvb2tfc2VjcmV0GAogASgIEhgKEG5vdGlmaWNhdGlvbl91cmwYCyABKAkSLgoKY3JlYXRlZF9hdBgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgNIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGAoLYXBpX3ZlcnNpb24YDiABKAlIBIgBAUILCglfYmFzZV91cmxCDgoMX3BsYXRmb3JtX2lkQhMKEV9jZXJ0X2Nhc2hfaW5fdXJsQhQKEl9jZXJ0X2Nhc2hfb3V0X3VybEIOCgxfYXBpX3ZlcnNpb24i+AIKHENyZWF0ZVByb3ZpZGVyQWNjb3VudFJlcXVlc3QSEAoIcHJvdmlkZXIYASABKAkSDAoEbmFtZRgCIAEoCRISCgpwdWJsaWNfa2V5GAMgASgJEhIKCnNlY3JldF9rZXkYBCABKAkSFQoIYmFzZV91cmwYBSABKAlIAIgBARIYCgtwbGF0Zm9ybV9pZBgGIAEoCUgBiAEBEh0KEGNlcnRfY2FzaF9pbl91cmwYByABKAlIAogBARIeChFjZXJ0X2Nhc2hfb3V0X3VybBgIIAEoCUgDiAEBEhsKDndlYmhvb2tfc2VjcmV0GAkgASgJSASIAQESGAoLYXBpX3ZlcnNpb24YCiABKAlIBYgBAUILCglfYmFzZV91cmxCDgoMX3BsYXRmb3JtX2lkQhMKEV9jZXJ0X2Nhc2hfaW5fdXJsQhQKEl9jZXJ0X2Nhc2hfb3V0X3VybEIRCg9fd2ViaG9va19zZWNyZXRCDgoMX2FwaV92ZXJzaW9uIlYKHUNyZWF0ZVByb3ZpZGVyQWNjb3VudFJlc3BvbnNlEjUKEHByb3ZpZGVyX2FjY291bnQYASABKAsyGy5nYXRld2F5LnYxLlByb3ZpZGVyQWNjb3VudCInChlHZXRQcm92aWRlckFjY291bnRSZXF1ZXN0EgoKAmlkGAEgASgJIlMKGkdldFByb3ZpZGVyQWNjb3VudFJlc3BvbnNlEjUKEHByb3ZpZGVyX2FjY291bnQYASABKAsyGy5nYXRld2F5LnYxLlByb3ZpZGVyQWNjb3VudCIvChtMaXN0UHJvdmlkZXJBY2NvdW50c1JlcXVlc3QSEAoIcHJvdmlkZXIYASABKAkiVgocTGlzdFByb3ZpZGVyQWNjb3VudHNSZXNwb25zZRI2ChFwcm92aWRlcl9hY2NvdW50cxgBIAMoCzIbLmdhdGV3YXkudjEuUHJvdmlkZXJBY2NvdW50IqgDChxVcGRhdGVQcm92aWRlckFjY291bnRSZXF1ZXN0EgoKAmlkGAEgASgJEhEKBG5hbWUYAiABKAlIAIgBARIXCgpwdWJsaWNfa2V5GAMgASgJSAGIAQESFwoKc2VjcmV0X2tleRgEIAEoCUgCiAEBEhUKCGJhc2VfdXJsGAUgASgJSAOIAQESGAoLcGxhdGZvcm1faWQYBiABKAlIBIgBARIdChBjZXJ0X2Nhc2hfaW5fdXJsGAcgASgJSAWIAQESHgoRY2VydF9jYXNoX291dF91cmwYCCABKAlIBogBARIbCg53ZWJob29rX3NlY3JldBgJIAEoCUgHiAEBEhgKC2FwaV92ZXJzaW9uGAogASgJSAiIAQFCBwoFX25hbWVCDQoLX3B1YmxpY19rZXlCDQoLX3NlY3JldF9rZXlCCwoJX2Jhc2VfdXJsQg4KDF9wbGF0Zm9ybV9pZEITChFfY2VydF9jYXNoX2luX3VybEIUChJfY2VydF9jYXNoX291dF91cmxCEQoPX3dlYmhvb2tfc2VjcmV0Qg4KDF9hcGlfdmVyc2lvbiJWCh1VcGRhdGVQcm92aWRlckFjY291bnRSZXNwb25zZRI1ChBwcm92aWRlcl9hY2NvdW50GAEgASgLMhsuZ2F0ZXdheS52MS5Qcm92aWRlckFjY291bnQiKgocRGVsZXRlUHJvdmlkZXJBY2NvdW50UmVxdWVzdBIKCgJpZBgBIAEoCSIfCh1EZWxldGVQcm92aWRlckFjY291bnRSZXNwb25zZTKyBAoWUHJvdmlkZXJBY2NvdW50U2VydmljZRJsChVDcmVhdGVQcm92aWRlckFjY291bnQSKC5nYXRld2F5LnYxLkNyZWF0ZVByb3ZpZGVyQWNjb3VudFJlcXVlc3QaKS5nYXRld2F5LnYxLkNyZWF0ZVByb3ZpZGVyQWNjb3VudFJlc3BvbnNlEmMKEkdldFByb3ZpZGVyQWNjb3VudBIlLmdhdGV3YXkudjEuR2V0UHJvdmlkZXJBY2NvdW50UmVxdWVzdBomLmdhdGV3YXkudjEuR2V0UHJvdmlkZXJBY2NvdW50UmVzcG9uc2USaQoUTGlzdFByb3ZpZGVyQWNjb3VudHMSJy5nYXRld2F5LnYxLkxpc3RQcm92aWRlckFjY291bnRzUmVxdWVzdBooLmdhdGV3YXkudjEuTGlzdFByb3ZpZGVyQWNjb3VudHNSZXNwb25zZRJsChVVcGRhdGVQcm92aWRlckFjY291bnQSKC5nYXRld2F5LnYxLlVwZGF0ZVByb3ZpZGVyQWNjb3VudFJlcXVlc3QaKS5nYXRld2F5LnYxLlVwZGF0ZVByb3ZpZGVyQWNjb3VudFJlc3BvbnNlEmwKFURlbGV0ZVByb3ZpZGVyQWNjb3VudBIoLmdhdGV3YXkudjEuRGVsZXRlUHJvdmlkZXJBY2NvdW50UmVxdWVzdBopLmdhdGV3YXkudjEuRGVsZXRlUHJvdmlkZXJBY2NvdW50UmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("CilnYXRld2F5L3YxL3Byb3ZpZGVyX2FjY291bnRfc2VydmljZS5wcm90bxIKZ2F0ZXdheS52MSKyBAoPUHJvdmlkZXJBY2NvdW50EgoKAmlkGAEgASgJEhAKCHByb3ZpZGVyGAIgASgJEgwKBG5hbWUYAyABKAkSEgoKcHVibGljX2tleRgEIAEoCRIWCg5oYXNfc2VjcmV0X2tleRgFIAEoCBIVCghiYXNlX3VybBgGIAEoCUgAiAEBEhgKC3BsYXRmb3JtX2lkGAcgASgJSAGIAQESHQoQY2VydF9jYXNoX2luX3VybBgIIAEoCUgCiAEBEh4KEWNlcnRfY2FzaF9vdXRfdXJsGAkgASgJSAOIAQESGgoSaGFzX3dlYmhvb2tfc2VjcmV0GAogASgIEhgKEG5vdGlmaWNhdGlvbl91cmwYCyABKAkSLgoKY3JlYXRlZF9hdBgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgNIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGAoLYXBpX3ZlcnNpb24YDiABKAlIBIgBARI6ChBpbnN0YWxsbWVudF9wbGFuGA8gASgLMhsuZ2F0ZXdheS52MS5JbnN0YWxsbWVudFBsYW5IBYgBAUILCglfYmFzZV91cmxCDgoMX3BsYXRmb3JtX2lkQhMKEV9jZXJ0X2Nhc2hfaW5fdXJsQhQKEl9jZXJ0X2Nhc2hfb3V0X3VybEIOCgxfYXBpX3ZlcnNpb25CEwoRX2luc3RhbGxtZW50X3BsYW4ikgEKD0luc3RhbGxtZW50UGxhbhIYChBtYXhfaW5zdGFsbG1lbnRzGAEgASgFEiIKGmludGVyZXN0X2ZyZWVfaW5zdGFsbG1lbnRzGAIgASgFEiIKGmZlZV9wZXJjZW50X2J5X2luc3RhbGxtZW50GAMgAygBEh0KFW1pbl9pbnN0YWxsbWVudF92YWx1ZRgEIAEoAyLJAwocQ3JlYXRlUHJvdmlkZXJBY2NvdW50UmVxdWVzdBIQCghwcm92aWRlchgBIAEoCRIMCgRuYW1lGAIgASgJEhIKCnB1YmxpY19rZXkYAyABKAkSEgoKc2VjcmV0X2tleRgEIAEoCRIVCghiYXNlX3VybBgFIAEoCUgAiAEBEhgKC3BsYXRmb3JtX2lkGAYgASgJSAGIAQESHQoQY2VydF9jYXNoX2luX3VybBgHIAEoCUgCiAEBEh4KEWNlcnRfY2FzaF9vdXRfdXJsGAggASgJSAOIAQESGwoOd2ViaG9va19zZWNyZXQYCSABKAlIBIgBARIYCgthcGlfdmVyc2lvbhgKIAEoCUgFiAEBEjoKEGluc3RhbGxtZW50X3BsYW4YCyABKAsyGy5nYXRld2F5LnYxLkluc3RhbGxtZW50UGxhbkgGiAEBQgsKCV9iYXNlX3VybEIOCgxfcGxhdGZvcm1faWRCEwoRX2NlcnRfY2FzaF9pbl91cmxCFAoSX2NlcnRfY2FzaF9vdXRfdXJsQhEKD193ZWJob29rX3NlY3JldEIOCgxfYXBpX3ZlcnNpb25CEwoRX2luc3RhbGxtZW50X3BsYW4iVgodQ3JlYXRlUHJvdmlkZXJBY2NvdW50UmVzcG9uc2USNQoQcHJvdmlkZXJfYWNjb3VudBgBIAEoCzIbLmdhdGV3YXkudjEuUHJvdmlkZXJBY2NvdW50IicKGUdldFByb3ZpZGVyQWNjb3VudFJlcXVlc3QSCgoCaWQYASABKAkiUwoaR2V0UHJvdmlkZXJBY2NvdW50UmVzcG9uc2USNQoQcHJvdmlkZXJfYWNjb3VudBgBIAEoCzIbLmdhdGV3YXkudjEuUHJvdmlkZXJBY2NvdW50Ii8KG0xpc3RQcm92aWRlckFjY291bnRzUmVxdWVzdBIQCghwcm92aWRlchgBIAEoCSJWChxMaXN0UHJvdmlkZXJBY2NvdW50c1Jlc3BvbnNlEjYKEXByb3ZpZGVyX2FjY291bnRzGAEgAygLMhsuZ2F0ZXdheS52MS5Qcm92aWRlckFjY291bnQi+QMKHFVwZGF0ZVByb3ZpZGVyQWNjb3VudFJlcXVlc3QSCgoCaWQYASABKAkSEQoEbmFtZRgCIAEoCUgAiAEBEhcKCnB1YmxpY19rZXkYAyABKAlIAYgBARIXCgpzZWNyZXRfa2V5GAQgASgJSAKIAQESFQoIYmFzZV91cmwYBSABKAlIA4gBARIYCgtwbGF0Zm9ybV9pZBgGIAEoCUgEiAEBEh0KEGNlcnRfY2FzaF9pbl91cmwYByABKAlIBYgBARIeChFjZXJ0X2Nhc2hfb3V0X3VybBgIIAEoCUgGiAEBEhsKDndlYmhvb2tfc2VjcmV0GAkgASgJSAeIAQESGAoLYXBpX3ZlcnNpb24YCiABKAlICIgBARI6ChBpbnN0YWxsbWVudF9wbGFuGAsgASgLMhsuZ2F0ZXdheS52MS5JbnN0YWxsbWVudFBsYW5ICYgBAUIHCgVfbmFtZUINCgtfcHVibGljX2tleUINCgtfc2VjcmV0X2tleUILCglfYmFzZV91cmxCDgoMX3BsYXRmb3JtX2lkQhMKEV9jZXJ0X2Nhc2hfaW5fdXJsQhQKEl9jZXJ0X2Nhc2hfb3V0X3VybEIRCg9fd2ViaG9va19zZWNyZXRCDgoMX2FwaV92ZXJzaW9uQhMKEV9pbnN0YWxsbWVudF9wbGFuIlYKHVVwZGF0ZVByb3ZpZGVyQWNjb3VudFJlc3BvbnNlEjUKEHByb3ZpZGVyX2FjY291bnQYASABKAsyGy5nYXRld2F5LnYxLlByb3ZpZGVyQWNjb3VudCIqChxEZWxldGVQcm92aWRlckFjY291bnRSZXF1ZXN0EgoKAmlkGAEgASgJIh8KHURlbGV0ZVByb3ZpZGVyQWNjb3VudFJlc3BvbnNlMrIEChZQcm92aWRlckFjY291bnRTZXJ2aWNlEmwKFUNyZWF0ZVByb3ZpZGVyQWNjb3VudBIoLmdhdGV3YXkudjEuQ3JlYXRlUHJvdmlkZXJBY2NvdW50UmVxdWVzdBopLmdhdGV3YXkudjEuQ3JlYXRlUHJvdmlkZXJBY2NvdW50UmVzcG9uc2USYwoSR2V0UHJvdmlkZXJBY2NvdW50EiUuZ2F0ZXdheS52MS5HZXRQcm92aWRlckFjY291bnRSZXF1ZXN0GiYuZ2F0ZXdheS52MS5HZXRQcm92aWRlckFjY291bnRSZXNwb25zZRJpChRMaXN0UHJvdmlkZXJBY2NvdW50cxInLmdhdGV3YXkudjEuTGlzdFByb3ZpZGVyQWNjb3VudHNSZXF1ZXN0GiguZ2F0ZXdheS52MS5MaXN0UHJvdmlkZXJBY2NvdW50c1Jlc3BvbnNlEmwKFVVwZGF0ZVByb3ZpZGVyQWNjb3VudBIoLmdhdGV3YXkudjEuVXBkYXRlUHJvdmlkZXJBY2NvdW50UmVxdWVzdBopLmdhdGV3YXkudjEuVXBkYXRlUHJvdmlkZXJBY2NvdW50UmVzcG9uc2USbAoVRGVsZXRlUHJvdmlkZXJBY2NvdW50EiguZ2F0ZXdheS52MS5EZWxldGVQcm92aWRlckFjY291bnRSZXF1ZXN0GikuZ2F0ZXdheS52MS5EZWxldGVQcm92aWRlckFjY291bnRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * Secrets are write-only: an account says whether it has one, never what it is.
@@ -98,6 +98,13 @@ export type ProviderAccount = Message<"gateway.v1.ProviderAccount"> & {
    * @generated from field: optional string api_version = 14;
    */
   apiVersion?: string | undefined;
+
+  /**
+   * How CalculateInstallments quotes at this account (see InstallmentPlan); unset: one installment, no fee.
+   *
+   * @generated from field: optional gateway.v1.InstallmentPlan installment_plan = 15;
+   */
+  installmentPlan?: InstallmentPlan | undefined;
 };
 
 /**
@@ -106,6 +113,54 @@ export type ProviderAccount = Message<"gateway.v1.ProviderAccount"> & {
  */
 export const ProviderAccountSchema: GenMessage<ProviderAccount> = /*@__PURE__*/
   messageDesc(file_gateway_v1_provider_account_service, 0);
+
+/**
+ * The installments an account offers where its provider takes cards and quotes none itself: CalculateInstallments
+ * follows the specification's rule (document 000 §5 "Installments"). For each count from 1 up to max_installments,
+ * the fee is 0 up to interest_free_installments, then the count's entry of fee_percent_by_installment; the installment
+ * value is rounded to the cent, the last installment absorbs the difference, and a count is offered only when each of
+ * its installments is at least min_installment_value.
+ *
+ * @generated from message gateway.v1.InstallmentPlan
+ */
+export type InstallmentPlan = Message<"gateway.v1.InstallmentPlan"> & {
+  /**
+   * From 1 to 24.
+   *
+   * @generated from field: int32 max_installments = 1;
+   */
+  maxInstallments: number;
+
+  /**
+   * From 0 to max_installments: these first counts carry no fee.
+   *
+   * @generated from field: int32 interest_free_installments = 2;
+   */
+  interestFreeInstallments: number;
+
+  /**
+   * Percent of the amount added for each count, the first entry for 1 installment: one entry per count up to
+   * max_installments, 0 for the interest-free ones; from 0 to 100, at most two decimals (4.99). May be empty when every
+   * count is interest-free.
+   *
+   * @generated from field: repeated double fee_percent_by_installment = 3;
+   */
+  feePercentByInstallment: number[];
+
+  /**
+   * Cents; 0: no minimum.
+   *
+   * @generated from field: int64 min_installment_value = 4;
+   */
+  minInstallmentValue: bigint;
+};
+
+/**
+ * Describes the message gateway.v1.InstallmentPlan.
+ * Use `create(InstallmentPlanSchema)` to create a new message.
+ */
+export const InstallmentPlanSchema: GenMessage<InstallmentPlan> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_provider_account_service, 1);
 
 /**
  * @generated from message gateway.v1.CreateProviderAccountRequest
@@ -162,6 +217,13 @@ export type CreateProviderAccountRequest = Message<"gateway.v1.CreateProviderAcc
    * @generated from field: optional string api_version = 10;
    */
   apiVersion?: string | undefined;
+
+  /**
+   * Only for a provider that takes cards (CREDIT_CARD) and does not quote installments itself; unset: one installment.
+   *
+   * @generated from field: optional gateway.v1.InstallmentPlan installment_plan = 11;
+   */
+  installmentPlan?: InstallmentPlan | undefined;
 };
 
 /**
@@ -169,7 +231,7 @@ export type CreateProviderAccountRequest = Message<"gateway.v1.CreateProviderAcc
  * Use `create(CreateProviderAccountRequestSchema)` to create a new message.
  */
 export const CreateProviderAccountRequestSchema: GenMessage<CreateProviderAccountRequest> = /*@__PURE__*/
-  messageDesc(file_gateway_v1_provider_account_service, 1);
+  messageDesc(file_gateway_v1_provider_account_service, 2);
 
 /**
  * @generated from message gateway.v1.CreateProviderAccountResponse
@@ -186,7 +248,7 @@ export type CreateProviderAccountResponse = Message<"gateway.v1.CreateProviderAc
  * Use `create(CreateProviderAccountResponseSchema)` to create a new message.
  */
 export const CreateProviderAccountResponseSchema: GenMessage<CreateProviderAccountResponse> = /*@__PURE__*/
-  messageDesc(file_gateway_v1_provider_account_service, 2);
+  messageDesc(file_gateway_v1_provider_account_service, 3);
 
 /**
  * @generated from message gateway.v1.GetProviderAccountRequest
@@ -203,7 +265,7 @@ export type GetProviderAccountRequest = Message<"gateway.v1.GetProviderAccountRe
  * Use `create(GetProviderAccountRequestSchema)` to create a new message.
  */
 export const GetProviderAccountRequestSchema: GenMessage<GetProviderAccountRequest> = /*@__PURE__*/
-  messageDesc(file_gateway_v1_provider_account_service, 3);
+  messageDesc(file_gateway_v1_provider_account_service, 4);
 
 /**
  * @generated from message gateway.v1.GetProviderAccountResponse
@@ -220,7 +282,7 @@ export type GetProviderAccountResponse = Message<"gateway.v1.GetProviderAccountR
  * Use `create(GetProviderAccountResponseSchema)` to create a new message.
  */
 export const GetProviderAccountResponseSchema: GenMessage<GetProviderAccountResponse> = /*@__PURE__*/
-  messageDesc(file_gateway_v1_provider_account_service, 4);
+  messageDesc(file_gateway_v1_provider_account_service, 5);
 
 /**
  * @generated from message gateway.v1.ListProviderAccountsRequest
@@ -239,7 +301,7 @@ export type ListProviderAccountsRequest = Message<"gateway.v1.ListProviderAccoun
  * Use `create(ListProviderAccountsRequestSchema)` to create a new message.
  */
 export const ListProviderAccountsRequestSchema: GenMessage<ListProviderAccountsRequest> = /*@__PURE__*/
-  messageDesc(file_gateway_v1_provider_account_service, 5);
+  messageDesc(file_gateway_v1_provider_account_service, 6);
 
 /**
  * @generated from message gateway.v1.ListProviderAccountsResponse
@@ -256,7 +318,7 @@ export type ListProviderAccountsResponse = Message<"gateway.v1.ListProviderAccou
  * Use `create(ListProviderAccountsResponseSchema)` to create a new message.
  */
 export const ListProviderAccountsResponseSchema: GenMessage<ListProviderAccountsResponse> = /*@__PURE__*/
-  messageDesc(file_gateway_v1_provider_account_service, 6);
+  messageDesc(file_gateway_v1_provider_account_service, 7);
 
 /**
  * Fields left unset keep their value; an empty string clears an optional field.
@@ -315,6 +377,13 @@ export type UpdateProviderAccountRequest = Message<"gateway.v1.UpdateProviderAcc
    * @generated from field: optional string api_version = 10;
    */
   apiVersion?: string | undefined;
+
+  /**
+   * Replaces the account's plan; a plan with max_installments 0 (an empty one) removes it: one installment, no fee.
+   *
+   * @generated from field: optional gateway.v1.InstallmentPlan installment_plan = 11;
+   */
+  installmentPlan?: InstallmentPlan | undefined;
 };
 
 /**
@@ -322,7 +391,7 @@ export type UpdateProviderAccountRequest = Message<"gateway.v1.UpdateProviderAcc
  * Use `create(UpdateProviderAccountRequestSchema)` to create a new message.
  */
 export const UpdateProviderAccountRequestSchema: GenMessage<UpdateProviderAccountRequest> = /*@__PURE__*/
-  messageDesc(file_gateway_v1_provider_account_service, 7);
+  messageDesc(file_gateway_v1_provider_account_service, 8);
 
 /**
  * @generated from message gateway.v1.UpdateProviderAccountResponse
@@ -339,7 +408,7 @@ export type UpdateProviderAccountResponse = Message<"gateway.v1.UpdateProviderAc
  * Use `create(UpdateProviderAccountResponseSchema)` to create a new message.
  */
 export const UpdateProviderAccountResponseSchema: GenMessage<UpdateProviderAccountResponse> = /*@__PURE__*/
-  messageDesc(file_gateway_v1_provider_account_service, 8);
+  messageDesc(file_gateway_v1_provider_account_service, 9);
 
 /**
  * @generated from message gateway.v1.DeleteProviderAccountRequest
@@ -356,7 +425,7 @@ export type DeleteProviderAccountRequest = Message<"gateway.v1.DeleteProviderAcc
  * Use `create(DeleteProviderAccountRequestSchema)` to create a new message.
  */
 export const DeleteProviderAccountRequestSchema: GenMessage<DeleteProviderAccountRequest> = /*@__PURE__*/
-  messageDesc(file_gateway_v1_provider_account_service, 9);
+  messageDesc(file_gateway_v1_provider_account_service, 10);
 
 /**
  * @generated from message gateway.v1.DeleteProviderAccountResponse
@@ -369,7 +438,7 @@ export type DeleteProviderAccountResponse = Message<"gateway.v1.DeleteProviderAc
  * Use `create(DeleteProviderAccountResponseSchema)` to create a new message.
  */
 export const DeleteProviderAccountResponseSchema: GenMessage<DeleteProviderAccountResponse> = /*@__PURE__*/
-  messageDesc(file_gateway_v1_provider_account_service, 10);
+  messageDesc(file_gateway_v1_provider_account_service, 11);
 
 /**
  * Credentials and addresses of the gateway's accounts at each provider.

@@ -48,7 +48,33 @@ export interface ProviderAccount {
    * Which of its provider's API dialects this account speaks (ProviderInfo.api_versions); unset: the provider's default,
    * the specification's.
    */
-  apiVersion?: string | undefined;
+  apiVersion?:
+    | string
+    | undefined;
+  /** How CalculateInstallments quotes at this account (see InstallmentPlan); unset: one installment, no fee. */
+  installmentPlan?: InstallmentPlan | undefined;
+}
+
+/**
+ * The installments an account offers where its provider takes cards and quotes none itself: CalculateInstallments
+ * follows the specification's rule (document 000 §5 "Installments"). For each count from 1 up to max_installments,
+ * the fee is 0 up to interest_free_installments, then the count's entry of fee_percent_by_installment; the installment
+ * value is rounded to the cent, the last installment absorbs the difference, and a count is offered only when each of
+ * its installments is at least min_installment_value.
+ */
+export interface InstallmentPlan {
+  /** From 1 to 24. */
+  maxInstallments: number;
+  /** From 0 to max_installments: these first counts carry no fee. */
+  interestFreeInstallments: number;
+  /**
+   * Percent of the amount added for each count, the first entry for 1 installment: one entry per count up to
+   * max_installments, 0 for the interest-free ones; from 0 to 100, at most two decimals (4.99). May be empty when every
+   * count is interest-free.
+   */
+  feePercentByInstallment: number[];
+  /** Cents; 0: no minimum. */
+  minInstallmentValue: number;
 }
 
 export interface CreateProviderAccountRequest {
@@ -64,7 +90,11 @@ export interface CreateProviderAccountRequest {
     | string
     | undefined;
   /** One of the provider's ProviderInfo.api_versions; unset: the first of them (the specification's dialect). */
-  apiVersion?: string | undefined;
+  apiVersion?:
+    | string
+    | undefined;
+  /** Only for a provider that takes cards (CREDIT_CARD) and does not quote installments itself; unset: one installment. */
+  installmentPlan?: InstallmentPlan | undefined;
 }
 
 export interface CreateProviderAccountResponse {
@@ -102,7 +132,11 @@ export interface UpdateProviderAccountRequest {
     | string
     | undefined;
   /** One of the provider's ProviderInfo.api_versions; an empty string goes back to the default. */
-  apiVersion?: string | undefined;
+  apiVersion?:
+    | string
+    | undefined;
+  /** Replaces the account's plan; a plan with max_installments 0 (an empty one) removes it: one installment, no fee. */
+  installmentPlan?: InstallmentPlan | undefined;
 }
 
 export interface UpdateProviderAccountResponse {
@@ -132,6 +166,7 @@ function createBaseProviderAccount(): ProviderAccount {
     createdAt: undefined,
     updatedAt: undefined,
     apiVersion: undefined,
+    installmentPlan: undefined,
   };
 }
 
@@ -178,6 +213,9 @@ export const ProviderAccount: MessageFns<ProviderAccount> = {
     }
     if (message.apiVersion !== undefined) {
       writer.uint32(114).string(message.apiVersion);
+    }
+    if (message.installmentPlan !== undefined) {
+      InstallmentPlan.encode(message.installmentPlan, writer.uint32(122).fork()).join();
     }
     return writer;
   },
@@ -307,6 +345,14 @@ export const ProviderAccount: MessageFns<ProviderAccount> = {
             message.apiVersion = reader.string();
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.installmentPlan = InstallmentPlan.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -379,6 +425,11 @@ export const ProviderAccount: MessageFns<ProviderAccount> = {
         : isSet(object.api_version)
         ? globalThis.String(object.api_version)
         : undefined,
+      installmentPlan: isSet(object.installmentPlan)
+        ? InstallmentPlan.fromJSON(object.installmentPlan)
+        : isSet(object.installment_plan)
+        ? InstallmentPlan.fromJSON(object.installment_plan)
+        : undefined,
     };
   },
 
@@ -426,6 +477,9 @@ export const ProviderAccount: MessageFns<ProviderAccount> = {
     if (message.apiVersion !== undefined) {
       obj.apiVersion = message.apiVersion;
     }
+    if (message.installmentPlan !== undefined) {
+      obj.installmentPlan = InstallmentPlan.toJSON(message.installmentPlan);
+    }
     return obj;
   },
 
@@ -448,6 +502,156 @@ export const ProviderAccount: MessageFns<ProviderAccount> = {
     message.createdAt = object.createdAt ?? undefined;
     message.updatedAt = object.updatedAt ?? undefined;
     message.apiVersion = object.apiVersion ?? undefined;
+    message.installmentPlan = (object.installmentPlan !== undefined && object.installmentPlan !== null)
+      ? InstallmentPlan.fromPartial(object.installmentPlan)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseInstallmentPlan(): InstallmentPlan {
+  return { maxInstallments: 0, interestFreeInstallments: 0, feePercentByInstallment: [], minInstallmentValue: 0 };
+}
+
+export const InstallmentPlan: MessageFns<InstallmentPlan> = {
+  encode(message: InstallmentPlan, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.maxInstallments !== 0) {
+      writer.uint32(8).int32(message.maxInstallments);
+    }
+    if (message.interestFreeInstallments !== 0) {
+      writer.uint32(16).int32(message.interestFreeInstallments);
+    }
+    if (message.feePercentByInstallment.length !== 0) {
+      writer.uint32(26).fork();
+      for (const v of message.feePercentByInstallment) {
+        writer.double(v);
+      }
+      writer.join();
+    }
+    if (message.minInstallmentValue !== 0) {
+      writer.uint32(32).int64(message.minInstallmentValue);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InstallmentPlan {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInstallmentPlan();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.maxInstallments = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.interestFreeInstallments = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag === 25) {
+              message.feePercentByInstallment.push(reader.double());
+
+              continue;
+            }
+
+            if (tag === 26) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.feePercentByInstallment.push(reader.double());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.minInstallmentValue = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): InstallmentPlan {
+    return {
+      maxInstallments: isSet(object.maxInstallments)
+        ? globalThis.Number(object.maxInstallments)
+        : isSet(object.max_installments)
+        ? globalThis.Number(object.max_installments)
+        : 0,
+      interestFreeInstallments: isSet(object.interestFreeInstallments)
+        ? globalThis.Number(object.interestFreeInstallments)
+        : isSet(object.interest_free_installments)
+        ? globalThis.Number(object.interest_free_installments)
+        : 0,
+      feePercentByInstallment: globalThis.Array.isArray(object?.feePercentByInstallment)
+        ? object.feePercentByInstallment.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.fee_percent_by_installment)
+        ? object.fee_percent_by_installment.map((e: any) => globalThis.Number(e))
+        : [],
+      minInstallmentValue: isSet(object.minInstallmentValue)
+        ? globalThis.Number(object.minInstallmentValue)
+        : isSet(object.min_installment_value)
+        ? globalThis.Number(object.min_installment_value)
+        : 0,
+    };
+  },
+
+  toJSON(message: InstallmentPlan): unknown {
+    const obj: any = {};
+    if (message.maxInstallments !== 0) {
+      obj.maxInstallments = Math.round(message.maxInstallments);
+    }
+    if (message.interestFreeInstallments !== 0) {
+      obj.interestFreeInstallments = Math.round(message.interestFreeInstallments);
+    }
+    if (message.feePercentByInstallment?.length) {
+      obj.feePercentByInstallment = message.feePercentByInstallment.map((e) => floatToJson(e));
+    }
+    if (message.minInstallmentValue !== 0) {
+      obj.minInstallmentValue = Math.round(message.minInstallmentValue);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<InstallmentPlan>): InstallmentPlan {
+    return InstallmentPlan.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<InstallmentPlan>): InstallmentPlan {
+    const message = createBaseInstallmentPlan();
+    message.maxInstallments = object.maxInstallments ?? 0;
+    message.interestFreeInstallments = object.interestFreeInstallments ?? 0;
+    message.feePercentByInstallment = object.feePercentByInstallment?.map((e) => e) || [];
+    message.minInstallmentValue = object.minInstallmentValue ?? 0;
     return message;
   },
 };
@@ -464,6 +668,7 @@ function createBaseCreateProviderAccountRequest(): CreateProviderAccountRequest 
     certCashOutUrl: undefined,
     webhookSecret: undefined,
     apiVersion: undefined,
+    installmentPlan: undefined,
   };
 }
 
@@ -498,6 +703,9 @@ export const CreateProviderAccountRequest: MessageFns<CreateProviderAccountReque
     }
     if (message.apiVersion !== undefined) {
       writer.uint32(82).string(message.apiVersion);
+    }
+    if (message.installmentPlan !== undefined) {
+      InstallmentPlan.encode(message.installmentPlan, writer.uint32(90).fork()).join();
     }
     return writer;
   },
@@ -595,6 +803,14 @@ export const CreateProviderAccountRequest: MessageFns<CreateProviderAccountReque
             message.apiVersion = reader.string();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.installmentPlan = InstallmentPlan.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -651,6 +867,11 @@ export const CreateProviderAccountRequest: MessageFns<CreateProviderAccountReque
         : isSet(object.api_version)
         ? globalThis.String(object.api_version)
         : undefined,
+      installmentPlan: isSet(object.installmentPlan)
+        ? InstallmentPlan.fromJSON(object.installmentPlan)
+        : isSet(object.installment_plan)
+        ? InstallmentPlan.fromJSON(object.installment_plan)
+        : undefined,
     };
   },
 
@@ -686,6 +907,9 @@ export const CreateProviderAccountRequest: MessageFns<CreateProviderAccountReque
     if (message.apiVersion !== undefined) {
       obj.apiVersion = message.apiVersion;
     }
+    if (message.installmentPlan !== undefined) {
+      obj.installmentPlan = InstallmentPlan.toJSON(message.installmentPlan);
+    }
     return obj;
   },
 
@@ -704,6 +928,9 @@ export const CreateProviderAccountRequest: MessageFns<CreateProviderAccountReque
     message.certCashOutUrl = object.certCashOutUrl ?? undefined;
     message.webhookSecret = object.webhookSecret ?? undefined;
     message.apiVersion = object.apiVersion ?? undefined;
+    message.installmentPlan = (object.installmentPlan !== undefined && object.installmentPlan !== null)
+      ? InstallmentPlan.fromPartial(object.installmentPlan)
+      : undefined;
     return message;
   },
 };
@@ -1077,6 +1304,7 @@ function createBaseUpdateProviderAccountRequest(): UpdateProviderAccountRequest 
     certCashOutUrl: undefined,
     webhookSecret: undefined,
     apiVersion: undefined,
+    installmentPlan: undefined,
   };
 }
 
@@ -1111,6 +1339,9 @@ export const UpdateProviderAccountRequest: MessageFns<UpdateProviderAccountReque
     }
     if (message.apiVersion !== undefined) {
       writer.uint32(82).string(message.apiVersion);
+    }
+    if (message.installmentPlan !== undefined) {
+      InstallmentPlan.encode(message.installmentPlan, writer.uint32(90).fork()).join();
     }
     return writer;
   },
@@ -1208,6 +1439,14 @@ export const UpdateProviderAccountRequest: MessageFns<UpdateProviderAccountReque
             message.apiVersion = reader.string();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.installmentPlan = InstallmentPlan.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1264,6 +1503,11 @@ export const UpdateProviderAccountRequest: MessageFns<UpdateProviderAccountReque
         : isSet(object.api_version)
         ? globalThis.String(object.api_version)
         : undefined,
+      installmentPlan: isSet(object.installmentPlan)
+        ? InstallmentPlan.fromJSON(object.installmentPlan)
+        : isSet(object.installment_plan)
+        ? InstallmentPlan.fromJSON(object.installment_plan)
+        : undefined,
     };
   },
 
@@ -1299,6 +1543,9 @@ export const UpdateProviderAccountRequest: MessageFns<UpdateProviderAccountReque
     if (message.apiVersion !== undefined) {
       obj.apiVersion = message.apiVersion;
     }
+    if (message.installmentPlan !== undefined) {
+      obj.installmentPlan = InstallmentPlan.toJSON(message.installmentPlan);
+    }
     return obj;
   },
 
@@ -1317,6 +1564,9 @@ export const UpdateProviderAccountRequest: MessageFns<UpdateProviderAccountReque
     message.certCashOutUrl = object.certCashOutUrl ?? undefined;
     message.webhookSecret = object.webhookSecret ?? undefined;
     message.apiVersion = object.apiVersion ?? undefined;
+    message.installmentPlan = (object.installmentPlan !== undefined && object.installmentPlan !== null)
+      ? InstallmentPlan.fromPartial(object.installmentPlan)
+      : undefined;
     return message;
   },
 };
@@ -1674,6 +1924,10 @@ export const ProviderAccountServiceClient = makeGenericClientConstructor(
   serviceName: string;
 };
 
+function floatToJson(value: number | null | undefined): number | string | null | undefined {
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
+}
+
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
 export type DeepPartial<T> = T extends Builtin ? T
@@ -1702,6 +1956,17 @@ function fromJsonTimestamp(o: any): Date {
   } else {
     return fromTimestamp(Timestamp.fromJSON(o));
   }
+}
+
+function longToNumber(int64: { toString(): string }): number {
+  const num = globalThis.Number(int64.toString());
+  if (num > globalThis.Number.MAX_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+  }
+  if (num < globalThis.Number.MIN_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+  }
+  return num;
 }
 
 function isSet(value: any): boolean {

@@ -1162,8 +1162,15 @@ export interface Receiver {
 
 export interface InstallmentOption {
   installmentNumber: number;
+  /** Cents: each installment but the last. */
   installmentValue: number;
+  /** Cents: what the buyer pays in all. */
   finalValue: number;
+  /**
+   * Cents: the last installment, which absorbs the rounding, so that (installment_number - 1) * installment_value +
+   * last_installment_value == final_value exactly (1999 in 3: 666, 666, 667).
+   */
+  lastInstallmentValue: number;
 }
 
 /** What an adapter read from a provider's notification. */
@@ -5177,7 +5184,7 @@ export const Receiver: MessageFns<Receiver> = {
 };
 
 function createBaseInstallmentOption(): InstallmentOption {
-  return { installmentNumber: 0, installmentValue: 0, finalValue: 0 };
+  return { installmentNumber: 0, installmentValue: 0, finalValue: 0, lastInstallmentValue: 0 };
 }
 
 export const InstallmentOption: MessageFns<InstallmentOption> = {
@@ -5190,6 +5197,9 @@ export const InstallmentOption: MessageFns<InstallmentOption> = {
     }
     if (message.finalValue !== 0) {
       writer.uint32(24).int64(message.finalValue);
+    }
+    if (message.lastInstallmentValue !== 0) {
+      writer.uint32(32).int64(message.lastInstallmentValue);
     }
     return writer;
   },
@@ -5231,6 +5241,14 @@ export const InstallmentOption: MessageFns<InstallmentOption> = {
             message.finalValue = longToNumber(reader.int64());
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.lastInstallmentValue = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5260,6 +5278,11 @@ export const InstallmentOption: MessageFns<InstallmentOption> = {
         : isSet(object.final_value)
         ? globalThis.Number(object.final_value)
         : 0,
+      lastInstallmentValue: isSet(object.lastInstallmentValue)
+        ? globalThis.Number(object.lastInstallmentValue)
+        : isSet(object.last_installment_value)
+        ? globalThis.Number(object.last_installment_value)
+        : 0,
     };
   },
 
@@ -5274,6 +5297,9 @@ export const InstallmentOption: MessageFns<InstallmentOption> = {
     if (message.finalValue !== 0) {
       obj.finalValue = Math.round(message.finalValue);
     }
+    if (message.lastInstallmentValue !== 0) {
+      obj.lastInstallmentValue = Math.round(message.lastInstallmentValue);
+    }
     return obj;
   },
 
@@ -5285,6 +5311,7 @@ export const InstallmentOption: MessageFns<InstallmentOption> = {
     message.installmentNumber = object.installmentNumber ?? 0;
     message.installmentValue = object.installmentValue ?? 0;
     message.finalValue = object.finalValue ?? 0;
+    message.lastInstallmentValue = object.lastInstallmentValue ?? 0;
     return message;
   },
 };

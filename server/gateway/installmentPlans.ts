@@ -1,0 +1,45 @@
+import { invalidArgument } from '../lib/errors.js';
+import { calculateInstallments, installmentPlanFault, lastInstallmentOf, SINGLE_INSTALLMENT_RULES } from '../lib/installments.js';
+import type { InstallmentOption, InstallmentPlan, ProviderAccountWithSecrets } from '../domain/types.js';
+import type { AdapterContext, ProviderAdapter } from '../providers/adapter.js';
+
+/** An option as the gateway answers it: the last installment always said. */
+export type QuotedInstallment = InstallmentOption & { lastInstallmentValue: number };
+
+export const takesCards = (adapter: ProviderAdapter): boolean => adapter.capabilities.paymentMethods.includes('CREDIT_CARD');
+
+/** Whether the provider answers CalculateInstallments itself (SANDBOX's fake PSP); elsewhere the gateway computes it. */
+export const quotesInstallmentsItself = (adapter: ProviderAdapter): boolean => adapter.supports('calculateInstallments');
+
+/** Whether CalculateInstallments answers at an account of this provider: its own quote, or the gateway's for a card provider. */
+export const answersInstallments = (adapter: ProviderAdapter): boolean => quotesInstallmentsItself(adapter) || takesCards(adapter);
+
+/** A plan an account of this provider may hold, or INVALID_ARGUMENT naming the field. */
+export function checkInstallmentPlan(adapter: ProviderAdapter, plan: InstallmentPlan | null | undefined): void {
+  if (!plan) return;
+  const { id } = adapter.identity;
+  if (quotesInstallmentsItself(adapter)) throw invalidArgument('installment_plan', `${id} quotes its own installments: installment_plan is not taken`);
+  if (!takesCards(adapter)) throw invalidArgument('installment_plan', `${id} does not take cards (CREDIT_CARD): installment_plan is not taken`);
+  const fault = installmentPlanFault(plan);
+  if (fault) throw invalidArgument(fault.field, fault.message);
+}
+
+/** Completes a provider's option with its last installment, where the provider's answer does not say it. */
+function withLastInstallment(option: InstallmentOption): QuotedInstallment {
+  const { installmentNumber, installmentValue, finalValue } = option;
+  return { ...option, lastInstallmentValue: option.lastInstallmentValue ?? lastInstallmentOf(finalValue, installmentNumber, installmentValue) };
+}
+
+/**
+ * The installments offered for `amount` at an account: the provider's own quote where it has one, else the account's
+ * plan (one installment, no fee, when it has set none). The caller has checked answersInstallments.
+ */
+export async function quoteInstallments(
+  adapter: ProviderAdapter,
+  ctx: AdapterContext,
+  account: ProviderAccountWithSecrets,
+  amount: number,
+): Promise<QuotedInstallment[]> {
+  if (quotesInstallmentsItself(adapter)) return (await adapter.calculateInstallments(ctx, amount)).map(withLastInstallment);
+  return calculateInstallments(amount, account.installmentPlan ?? SINGLE_INSTALLMENT_RULES);
+}
