@@ -14,6 +14,9 @@ export const quotesInstallmentsItself = (adapter: ProviderAdapter): boolean => a
 /** Whether CalculateInstallments answers at an account of this provider: its own quote, or the gateway's for a card provider. */
 export const answersInstallments = (adapter: ProviderAdapter): boolean => quotesInstallmentsItself(adapter) || takesCards(adapter);
 
+/** Whether an account of this provider takes a plan: it takes cards and quotes no installments itself. */
+export const takesInstallmentPlan = (adapter: ProviderAdapter): boolean => takesCards(adapter) && !quotesInstallmentsItself(adapter);
+
 /** A plan an account of this provider may hold, or INVALID_ARGUMENT naming the field. */
 export function checkInstallmentPlan(adapter: ProviderAdapter, plan: InstallmentPlan | null | undefined): void {
   if (!plan) return;

@@ -28,7 +28,7 @@ import { runIdempotent } from './idempotency.js';
 import { recordCreatedTransaction, recordRefund, recordWithdrawal, releaseRefund, type PendingRecord } from './recording.js';
 import { assertPublicUrl } from '../lib/http/addressPolicy.js';
 import { refusedAnswer } from './flowIntegrity.js';
-import { answersInstallments, quoteInstallments, type QuotedInstallment } from './installmentPlans.js';
+import { answersInstallments, quoteInstallments, takesInstallmentPlan, type QuotedInstallment } from './installmentPlans.js';
 import { documentKey, emailKey } from '../domain/searchKeys.js';
 import { moveSubjectStatus, TRANSACTIONS, WITHDRAWALS, type SubjectKind, type Tracked } from './subjects.js';
 
@@ -58,6 +58,8 @@ export interface ProviderSummary {
   family: string;
   evidence: ProviderEvidence;
   apiVersions: readonly string[];
+  /** Whether its accounts take an installment plan (it takes cards and quotes no installments itself). */
+  takesInstallmentPlan: boolean;
 }
 
 /** How long the provider answers a repeated idempotency key with the first resource, where it documents that it does. */
@@ -97,6 +99,7 @@ export class PaymentsService {
       family: adapter.family,
       evidence: adapter.evidence,
       apiVersions: adapter.apiVersions,
+      takesInstallmentPlan: takesInstallmentPlan(adapter),
     }));
   }
 

@@ -201,6 +201,7 @@ export function toProtoProvider(p: ProviderSummary): pb.ProviderInfo {
     evidenceAddresses: [...p.evidence.addresses],
     family: p.family,
     apiVersions: [...p.apiVersions],
+    takesInstallmentPlan: p.takesInstallmentPlan,
   };
 }
 

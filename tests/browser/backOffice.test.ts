@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import {
+  CalculateInstallmentsRequest,
   CreateTransactionRequest,
   ListProvidersRequest,
   RefoundTransactionRequest,
@@ -377,6 +378,86 @@ it('provider accounts: a provider with two dialects offers the choice of api_ver
   const { providerAccount } = await api.call('accounts', 'getProviderAccount', GetProviderAccountRequest.fromPartial({ id: id! }));
   expect(providerAccount).toMatchObject({ provider: 'WITETEC', apiVersion: 'public' });
   await finish(page, violations, 'provider-account-api-version');
+});
+
+it('provider accounts: an installment plan is set, refused with the field named, edited and removed in the form, where the gateway quotes from it', async () => {
+  const { page, violations } = await signedIn();
+  await page.getByRole('link', { name: 'Contas de provedor' }).click();
+  await page.getByRole('button', { name: 'Nova conta' }).click();
+  const dialog = page.getByRole('dialog');
+  const provider = dialog.getByRole('combobox', { name: /^Provedor/ });
+  const planBox = dialog.getByRole('checkbox', { name: /^Plano de parcelamento próprio/ });
+  // SANDBOX quotes its own installments, and SYNCPAY takes no cards: neither takes a plan.
+  for (const id of ['SANDBOX', 'SYNCPAY']) {
+    await provider.fill(id);
+    await page.getByRole('option', { name: id, exact: true }).click();
+    await expect(planBox.count()).resolves.toBe(0);
+  }
+  await provider.fill('PAGUESAFE');
+  await page.getByRole('option', { name: 'PAGUESAFE', exact: true }).click();
+  await dialog.getByRole('textbox', { name: 'Nome' }).fill('PagueSafe with a plan');
+  await dialog.getByLabel(/^Chave secreta/).fill('sk_plan_browser');
+  await planBox.check();
+  const max = dialog.getByRole('textbox', { name: /^Máximo de parcelas/ });
+  const interestFree = dialog.getByRole('textbox', { name: /^Parcelas sem juros/ });
+  const fee = (count: number) => dialog.getByRole('textbox', { name: new RegExp(`^Juros em ${count}× \\(%\\)`) });
+
+  // The gateway's refusal is shown on the field it names.
+  await max.fill('25');
+  await interestFree.fill('25');
+  await dialog.getByRole('button', { name: 'Salvar' }).click();
+  await dialog.getByText('installment_plan.max_installments must be a whole number from 1 to 24, got 25').waitFor();
+
+  // One fee field per count past the interest-free ones; a fee that is not a percentage is refused before sending.
+  await max.fill('6');
+  await interestFree.fill('3');
+  await expect(dialog.getByRole('textbox', { name: /^Juros em \d+×/ }).count()).resolves.toBe(3);
+  await fee(4).fill('2,5');
+  await fee(5).fill('3%');
+  await fee(6).fill('3,49');
+  await dialog.getByRole('textbox', { name: /^Parcela mínima/ }).fill('5,00');
+  let creations = 0;
+  page.on('request', (request) => {
+    if (request.url().endsWith('/gateway.v1.ProviderAccountService/CreateProviderAccount')) creations += 1;
+  });
+  await dialog.getByRole('button', { name: 'Salvar' }).click();
+  await dialog.getByText('Informe um percentual, como 2,99.').waitFor();
+  expect(creations).toBe(0);
+  await fee(5).fill('3');
+  await dialog.getByRole('button', { name: 'Salvar' }).click();
+  await dialog.waitFor({ state: 'detached' });
+
+  const row = page.locator('tr', { hasText: 'PagueSafe with a plan' });
+  const id = (await row.getAttribute('data-id'))!;
+  const planOf = async () => (await api.call('accounts', 'getProviderAccount', GetProviderAccountRequest.fromPartial({ id }))).providerAccount.installmentPlan;
+  expect(await planOf()).toEqual({
+    maxInstallments: 6,
+    interestFreeInstallments: 3,
+    feePercentByInstallment: [0, 0, 0, 2.5, 3, 3.49],
+    minInstallmentValue: 500,
+  });
+  const { options } = await api.call('gateway', 'calculateInstallments', CalculateInstallmentsRequest.fromPartial({ providerAccountId: id, amount: 1999 }));
+  expect(options.map((o: { installmentNumber: number }) => o.installmentNumber)).toEqual([1, 2, 3, 4]);
+
+  // Edited: the form shows the stored plan; fewer installments drop their fee fields.
+  await row.getByRole('button', { name: 'Editar PagueSafe with a plan' }).click();
+  await expect(planBox.isChecked()).resolves.toBe(true);
+  await expect(max.inputValue()).resolves.toBe('6');
+  await expect(fee(6).inputValue()).resolves.toBe('3,49');
+  await expect(dialog.getByRole('textbox', { name: /^Parcela mínima/ }).inputValue()).resolves.toMatch(/^R\$\s5,00$/);
+  await max.fill('4');
+  await expect(fee(5).count()).resolves.toBe(0);
+  await dialog.getByRole('button', { name: 'Salvar' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  expect(await planOf()).toEqual({ maxInstallments: 4, interestFreeInstallments: 3, feePercentByInstallment: [0, 0, 0, 2.5], minInstallmentValue: 500 });
+
+  // Removed: back to one installment without a fee.
+  await row.getByRole('button', { name: 'Editar PagueSafe with a plan' }).click();
+  await planBox.uncheck();
+  await dialog.getByRole('button', { name: 'Salvar' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  expect(await planOf()).toBeUndefined();
+  await finish(page, violations, 'provider-account-installment-plan');
 });
 
 it('provider accounts: created and edited in the browser; secrets are write-only, shown as set, never in the page', async () => {

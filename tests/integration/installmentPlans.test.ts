@@ -37,12 +37,13 @@ const quote = async (providerAccountId: string, amount: number): Promise<Option[
 const addsUp = (o: Option) => (o.installmentNumber - 1) * o.installmentValue + o.lastInstallmentValue === o.finalValue;
 
 describe('CalculateInstallments at a card provider that quotes none itself: from the account’s plan', () => {
-  it('is listed as offered by every provider that takes cards, and not by one that does not', async () => {
+  it('is listed as offered by every provider that takes cards, and not by one that does not; the plan is taken where the gateway quotes', async () => {
     const { providers } = await stack.client.call('gateway', 'listProviders', {});
-    const operationsOf = (id: string) => providers.find((p: { id: string }) => p.id === id)?.operations;
-    expect(operationsOf('PAGUESAFE')).toContain(Operation.OPERATION_CALCULATE_INSTALLMENTS);
-    expect(operationsOf('SANDBOX')).toContain(Operation.OPERATION_CALCULATE_INSTALLMENTS);
-    expect(operationsOf('SYNCPAY')).not.toContain(Operation.OPERATION_CALCULATE_INSTALLMENTS);
+    const infoOf = (id: string) => providers.find((p: { id: string }) => p.id === id);
+    expect(infoOf('PAGUESAFE')).toMatchObject({ takesInstallmentPlan: true, operations: expect.arrayContaining([Operation.OPERATION_CALCULATE_INSTALLMENTS]) });
+    expect(infoOf('SANDBOX')).toMatchObject({ takesInstallmentPlan: false, operations: expect.arrayContaining([Operation.OPERATION_CALCULATE_INSTALLMENTS]) });
+    expect(infoOf('SYNCPAY').takesInstallmentPlan).toBe(false);
+    expect(infoOf('SYNCPAY').operations).not.toContain(Operation.OPERATION_CALCULATE_INSTALLMENTS);
   });
 
   it('stores the plan on the account and quotes from it: fee after the interest-free counts, minimum cutting the count, the last installment absorbing the cents', async () => {

@@ -7,6 +7,7 @@ import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gatewa
 import { ErrorAlert, fieldViolations } from '../errors.js';
 import { useI18n } from '../i18n.js';
 import { Copy, TableHead, useProviderAccounts, scrollable } from '../ui.js';
+import { draftOf, InstallmentPlanFields, readDraft, samePlan } from '../installmentPlan.js';
 
 /** What is being edited: a new account, an existing one, or nothing. */
 type Editing = { account?: ProviderAccount } | null;
@@ -129,7 +130,12 @@ function AccountForm({ account, onDone }: { account?: ProviderAccount; onDone: (
   const [platformId, setPlatformId] = useState(account?.platformId ?? '');
   const [apiVersion, setApiVersion] = useState<string | null>(account?.apiVersion ?? null);
   // The dialects the chosen provider speaks, the default (the specification's) first; none when it has only one.
-  const apiVersions = providers.data?.providers.find((p) => p.id === (account?.provider ?? provider))?.apiVersions ?? [];
+  const providerInfo = providers.data?.providers.find((p) => p.id === (account?.provider ?? provider));
+  const apiVersions = providerInfo?.apiVersions ?? [];
+  // Where the gateway quotes installments from the account's own plan (a card provider that quotes none itself).
+  const takesPlan = providerInfo?.takesInstallmentPlan ?? false;
+  const [planDraft, setPlanDraft] = useState(() => draftOf(account?.installmentPlan));
+  const [planErrors, setPlanErrors] = useState<Record<string, true>>({});
   const options = { onSuccess: () => void refresh().then(onDone) };
   const create = useMutation(ProviderAccountService.method.createProviderAccount, options);
   const update = useMutation(ProviderAccountService.method.updateProviderAccount, options);
@@ -139,6 +145,9 @@ function AccountForm({ account, onDone }: { account?: ProviderAccount; onDone: (
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    const { plan, errors } = takesPlan ? readDraft(planDraft) : { plan: null, errors: {} };
+    setPlanErrors(errors);
+    if (Object.keys(errors).length) return;
     if (account)
       update.mutate({
         id: account.id,
@@ -150,6 +159,8 @@ function AccountForm({ account, onDone }: { account?: ProviderAccount; onDone: (
         baseUrl: changed(baseUrl, account.baseUrl),
         platformId: changed(platformId, account.platformId),
         apiVersion: changed(apiVersion ?? '', account.apiVersion),
+        // An empty plan removes the account's; an unchanged one is not sent.
+        installmentPlan: !takesPlan || samePlan(plan, account.installmentPlan) ? undefined : (plan ?? {}),
       });
     else
       create.mutate({
@@ -161,10 +172,21 @@ function AccountForm({ account, onDone }: { account?: ProviderAccount; onDone: (
         baseUrl: baseUrl || undefined,
         platformId: platformId || undefined,
         apiVersion: apiVersion || undefined,
+        installmentPlan: plan ?? undefined,
       });
   }
 
-  const shownViolations = ['provider', 'name', 'public_key', 'secret_key', 'webhook_secret', 'base_url', 'platform_id', 'api_version'];
+  const shownViolations = [
+    'provider',
+    'name',
+    'public_key',
+    'secret_key',
+    'webhook_secret',
+    'base_url',
+    'platform_id',
+    'api_version',
+    ...(takesPlan ? ['installment_plan', 'max_installments', 'interest_free_installments', 'fee_percent_by_installment', 'min_installment_value'] : []),
+  ];
   const otherError = mutation.error && !shownViolations.some((field) => violations[field]);
 
   return (
@@ -213,6 +235,7 @@ function AccountForm({ account, onDone }: { account?: ProviderAccount; onDone: (
             clearable
           />
         )}
+        {takesPlan && <InstallmentPlanFields draft={planDraft} onChange={setPlanDraft} errors={planErrors} violations={violations} />}
         {otherError && <ErrorAlert error={mutation.error} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onDone}>

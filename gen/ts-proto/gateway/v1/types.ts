@@ -1218,6 +1218,11 @@ export interface ProviderInfo {
    * then the provider's current public API where the two disagree. Empty: one dialect only.
    */
   apiVersions: string[];
+  /**
+   * Whether an account of this provider takes an installment_plan: the provider takes cards and quotes no installments
+   * itself, so CalculateInstallments answers from the account's plan.
+   */
+  takesInstallmentPlan: boolean;
 }
 
 /**
@@ -5699,6 +5704,7 @@ function createBaseProviderInfo(): ProviderInfo {
     evidenceAddresses: [],
     family: "",
     apiVersions: [],
+    takesInstallmentPlan: false,
   };
 }
 
@@ -5745,6 +5751,9 @@ export const ProviderInfo: MessageFns<ProviderInfo> = {
     }
     for (const v of message.apiVersions) {
       writer.uint32(82).string(v!);
+    }
+    if (message.takesInstallmentPlan !== false) {
+      writer.uint32(88).bool(message.takesInstallmentPlan);
     }
     return writer;
   },
@@ -5872,6 +5881,14 @@ export const ProviderInfo: MessageFns<ProviderInfo> = {
             message.apiVersions.push(reader.string());
             continue;
           }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.takesInstallmentPlan = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5918,6 +5935,11 @@ export const ProviderInfo: MessageFns<ProviderInfo> = {
         : globalThis.Array.isArray(object?.api_versions)
         ? object.api_versions.map((e: any) => globalThis.String(e))
         : [],
+      takesInstallmentPlan: isSet(object.takesInstallmentPlan)
+        ? globalThis.Boolean(object.takesInstallmentPlan)
+        : isSet(object.takes_installment_plan)
+        ? globalThis.Boolean(object.takes_installment_plan)
+        : false,
     };
   },
 
@@ -5953,6 +5975,9 @@ export const ProviderInfo: MessageFns<ProviderInfo> = {
     if (message.apiVersions?.length) {
       obj.apiVersions = message.apiVersions;
     }
+    if (message.takesInstallmentPlan !== false) {
+      obj.takesInstallmentPlan = message.takesInstallmentPlan;
+    }
     return obj;
   },
 
@@ -5971,6 +5996,7 @@ export const ProviderInfo: MessageFns<ProviderInfo> = {
     message.evidenceAddresses = object.evidenceAddresses?.map((e) => e) || [];
     message.family = object.family ?? "";
     message.apiVersions = object.apiVersions?.map((e) => e) || [];
+    message.takesInstallmentPlan = object.takesInstallmentPlan ?? false;
     return message;
   },
 };
