@@ -109,11 +109,14 @@ describe('PAGARMEBAAS through the public gRPC API', () => {
         Operation.OPERATION_REFOUND_TRANSACTION,
         Operation.OPERATION_WITHDRAW,
         Operation.OPERATION_PROCESS_WEBHOOK,
+        // Quoted by the gateway from the account's installment plan.
+        Operation.OPERATION_CALCULATE_INSTALLMENTS,
       ],
       family: 'orders API',
       evidence: ProviderEvidence.PROVIDER_EVIDENCE_DOCUMENTED,
       evidenceAddresses: expect.arrayContaining(['https://docs.pagar.me/reference/pix-2']),
       apiVersions: [],
+      takesInstallmentPlan: true,
     });
   });
 

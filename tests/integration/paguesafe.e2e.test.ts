@@ -52,11 +52,14 @@ describe('PAGUESAFE through the public gRPC API', () => {
         Operation.OPERATION_GET_TRANSACTION,
         Operation.OPERATION_REFOUND_TRANSACTION,
         Operation.OPERATION_PROCESS_WEBHOOK,
+        // Quoted by the gateway from the account's installment plan.
+        Operation.OPERATION_CALCULATE_INSTALLMENTS,
       ],
       family: 'transactions API',
       evidence: ProviderEvidence.PROVIDER_EVIDENCE_SPECIFICATION_ONLY,
       evidenceAddresses: [],
       apiVersions: [],
+      takesInstallmentPlan: true,
     });
   });
 
