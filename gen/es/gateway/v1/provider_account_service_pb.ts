@@ -379,7 +379,7 @@ export type UpdateProviderAccountRequest = Message<"gateway.v1.UpdateProviderAcc
   apiVersion?: string | undefined;
 
   /**
-   * Replaces the account's plan; a plan with max_installments 0 (an empty one) removes it: one installment, no fee.
+   * Replaces the account's plan; an empty plan (every field at its default) removes it: one installment, no fee.
    *
    * @generated from field: optional gateway.v1.InstallmentPlan installment_plan = 11;
    */

@@ -135,7 +135,7 @@ export interface UpdateProviderAccountRequest {
   apiVersion?:
     | string
     | undefined;
-  /** Replaces the account's plan; a plan with max_installments 0 (an empty one) removes it: one installment, no fee. */
+  /** Replaces the account's plan; an empty plan (every field at its default) removes it: one installment, no fee. */
   installmentPlan?: InstallmentPlan | undefined;
 }
 
