@@ -168,6 +168,16 @@ describe('a plan that cannot be honoured is refused, naming the field', () => {
     expect((await stack.client.call('accounts', 'getProviderAccount', { id: providerAccount.id })).providerAccount.installmentPlan).toBeUndefined();
   });
 
+  it('removes a plan only when the update’s plan is wholly empty: max_installments 0 with anything else set is refused', async () => {
+    const { providerAccount } = await createAccount('PAGUESAFE', { installmentPlan: PLAN });
+    const halfEmpty = InstallmentPlan.fromPartial({ minInstallmentValue: 500 });
+    expect(await failureOf(stack.client.call('accounts', 'updateProviderAccount', { id: providerAccount.id, installmentPlan: halfEmpty }))).toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: 'installment_plan.max_installments must be a whole number from 1 to 24, got 0',
+    });
+    expect((await stack.client.call('accounts', 'getProviderAccount', { id: providerAccount.id })).providerAccount.installmentPlan).toEqual(PLAN);
+  });
+
   it('refuses a plan at a provider that does not take cards, and at one that quotes its own installments', async () => {
     expect(await failureOf(createAccount('SYNCPAY', { installmentPlan: PLAN }))).toEqual({
       code: 'INVALID_ARGUMENT',
