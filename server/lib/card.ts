@@ -75,7 +75,9 @@ export function statementDescriptor(text?: string): string {
  * Plaintext: cardNumber|holderName|holderDocument|expMonth|expYear|cvv. '|' is
  * the separator because no card field legitimately contains it; a field that
  * does is refused rather than escaped, so decryption is a plain split.
- * Token: base64(iv[12] | tag[16] | ciphertext).
+ * Token: base64(iv[12] | tag[16] | ciphertext). `aad`, when given, is
+ * authenticated with it (GCM's additional data): the same bytes must be given to
+ * open it (the gateway's token binds its account and expiry this way).
  */
 export const CARD_TOKEN_SEPARATOR = '|';
 const CARD_FIELDS = ['cardNumber', 'holderName', 'holderDocument', 'expMonth', 'expYear', 'cvv'] as const satisfies readonly (keyof CardInput)[];
@@ -95,20 +97,21 @@ function cardTokenKey(base64PrivateKey: string): Buffer {
   return decoded.length === 32 ? decoded : createHash('sha256').update(decoded).digest();
 }
 
-export function encryptCardToken(card: CardInput, base64PrivateKey: string): string {
+export function encryptCardToken(card: CardInput, base64PrivateKey: string, aad?: Buffer): string {
   for (const field of CARD_FIELDS) {
     if (card[field].includes(CARD_TOKEN_SEPARATOR)) throw catalogueError('CARD_FIELD_HAS_SEPARATOR', { field });
   }
   const key = cardTokenKey(base64PrivateKey);
   const iv = randomBytes(IV_LENGTH);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
+  if (aad) cipher.setAAD(aad);
   const plaintext = CARD_FIELDS.map((field) => card[field]).join(CARD_TOKEN_SEPARATOR);
   const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
   return Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64');
 }
 
 /** Any failure (wrong key, tampering, truncation, bad shape) is one INVALID_ARGUMENT with no detail, so nothing about the card leaks. */
-export function decryptCardToken(token: string, base64PrivateKey: string): CardInput {
+export function decryptCardToken(token: string, base64PrivateKey: string, aad?: Buffer): CardInput {
   const key = cardTokenKey(base64PrivateKey);
   const raw = Buffer.from(token, 'base64');
   if (raw.length < IV_LENGTH + TAG_LENGTH) throw catalogueError('INVALID_CARD_TOKEN', { field: 'cardId' });
@@ -116,6 +119,7 @@ export function decryptCardToken(token: string, base64PrivateKey: string): CardI
   try {
     const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_LENGTH), { authTagLength: TAG_LENGTH });
     decipher.setAuthTag(raw.subarray(IV_LENGTH, IV_LENGTH + TAG_LENGTH));
+    if (aad) decipher.setAAD(aad);
     plaintext = Buffer.concat([decipher.update(raw.subarray(IV_LENGTH + TAG_LENGTH)), decipher.final()]).toString('utf8');
   } catch {
     throw catalogueError('INVALID_CARD_TOKEN', { field: 'cardId' });

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 
 /**
  * AES-256-GCM sealing for secrets kept at rest. The sealed form is
@@ -38,6 +38,15 @@ export class SecretBox {
    */
   fingerprint(): string {
     return keyFingerprint(this.key, 'secrets-key');
+  }
+
+  /**
+   * A 32-byte key for one purpose, derived from this key with HKDF-SHA-256 (RFC 5869): `info` names the purpose
+   * (and whatever it is bound to, e.g. an account and a key version), so each purpose gets a key of its own and
+   * none of them reveals this one.
+   */
+  deriveKey(info: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.key, 'payment-gateway derived key v1', info, 32));
   }
 
   open(sealed: string): string {
