@@ -29,6 +29,8 @@ import { Workers } from './gateway/workers.js';
 import { checkSharedKeys } from './gateway/sharedKeys.js';
 import { OutboundRepository } from './db/outboundRepository.js';
 import { SecretBox } from './lib/secretBox.js';
+import { derivedCardTokenKeys } from './lib/gatewayCardToken.js';
+import { CardTokenUsesRepository } from './db/cardTokenUsesRepository.js';
 import { AuditRepository, ServiceTokensRepository } from './db/accessRepository.js';
 import { AccessService } from './gateway/accessControl.js';
 import { OperatorsService } from './gateway/operators.js';
@@ -301,6 +303,11 @@ async function assembleUseCases(
     mismatches: new FlowMismatchesRepository(),
     idempotency: new IdempotencyRepository({ ownerId: liveness.id, staleMs: config.processStaleMs }),
     unknownCheckScheduleMs: config.unknownCheckScheduleMs,
+    cardTokens: {
+      keys: derivedCardTokenKeys((info) => secrets.deriveKey(info), config.cardTokens.keyVersion),
+      ttlSeconds: config.cardTokens.ttlSeconds,
+      uses: new CardTokenUsesRepository(),
+    },
     events,
     webhookBaseUrl: config.webhookPublicUrl ?? `http://${config.host}:${config.webhookPort}`,
     urlPolicy: { privateProviderUrls: config.allowPrivateProviderUrls, privateWebhookUrls: config.allowPrivateWebhookUrls },

@@ -26,6 +26,12 @@ export interface Config {
   /** CORS_ORIGINS: browser origins, besides the back-office's own, that may call Connect (with bearer tokens; session cookies stay same-origin). */
   corsOrigins: string[];
   secretsKey: string;
+  /**
+   * The gateway's card tokens: CARD_TOKEN_TTL_SECONDS, how long one opens after it is made (default one hour);
+   * CARD_TOKEN_KEY_VERSION, the version of the per-account key new ones are sealed under (raise it to rotate; tokens of
+   * older versions open until they expire).
+   */
+  cardTokens: { ttlSeconds: number; keyVersion: number };
   /** How providers reach the webhook sidecar. */
   /** WEBHOOK_PUBLIC_URL; unset means http://HOST:WEBHOOK_PORT, decided once the port is known. */
   webhookPublicUrl?: string;
@@ -348,6 +354,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     secretsKey: env.SECRETS_KEY || persisted(dataDir, 'secrets.key', () => randomBytes(32).toString('base64')).value,
+    cardTokens: { ttlSeconds: positive(env, 'CARD_TOKEN_TTL_SECONDS', 3600), keyVersion: positive(env, 'CARD_TOKEN_KEY_VERSION', 1) },
     webhookPublicUrl: env.WEBHOOK_PUBLIC_URL || undefined,
     sandboxPublicUrl: env.SANDBOX_URL || undefined,
     sandboxSettleMs: Number(env.SANDBOX_SETTLE_MS ?? 1000),

@@ -438,7 +438,28 @@ export const KeyFingerprintEntity = defineEntity({
 });
 export type KeyFingerprintRow = InferEntity<typeof KeyFingerprintEntity>;
 
+/**
+ * The gateway's card tokens that a charge has used (gatewayCardToken.ts), by the SHA-256 of the token: never the token
+ * or anything of the card. A token is single-use; a retry of the same charge (the same idempotency key) may use it
+ * again. A row is of no use once its token has expired, and is deleted some time after.
+ */
+export const CardTokenUseEntity = defineEntity({
+  name: 'CardTokenUse',
+  tableName: 'card_token_uses',
+  indexes: [{ properties: ['expiresAt'] }],
+  properties: {
+    tokenHash: p.string().length(64).primary(),
+    providerAccountId: p.uuid(),
+    /** The charge's idempotency key; none: the token cannot be used again at all. */
+    idempotencyKey: p.string().nullable(),
+    usedAt: p.datetime(),
+    expiresAt: p.datetime(),
+  },
+});
+export type CardTokenUseRow = InferEntity<typeof CardTokenUseEntity>;
+
 export const ENTITIES = [
+  CardTokenUseEntity,
   KeyFingerprintEntity,
   OperatorEntity,
   OperatorSessionEntity,

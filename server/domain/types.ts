@@ -85,6 +85,11 @@ export interface TransactionInput {
   referrerUrl?: string;
   checkoutUrl?: string;
   cardId?: string;
+  /**
+   * The card itself, opened from the gateway's card token only for the provider call (never stored, never logged);
+   * handed only to an adapter that `takesCardData`, which sends it instead of `cardId`.
+   */
+  card?: CardInput;
   installments: number;
   fingerPrints: { provider: string; value: string }[];
   address?: Address;

@@ -7,6 +7,8 @@ import type { FlowMismatchesRepository } from '../db/flowMismatchesRepository.js
 import type { NotificationsRepository } from '../db/notificationsRepository.js';
 import type { IdempotencyRepository } from '../db/idempotencyRepository.js';
 import type { OutboundRepository } from '../db/outboundRepository.js';
+import type { CardTokenUsesRepository } from '../db/cardTokenUsesRepository.js';
+import type { CardTokenKeys } from '../lib/gatewayCardToken.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { AdapterContext, ProviderAdapter } from '../providers/adapter.js';
 import type { ProviderAccountWithSecrets } from '../domain/types.js';
@@ -43,6 +45,8 @@ export interface GatewayDeps {
   ownUploads?: { isOwnObject(url: string): boolean; readableUrl(url: string): Promise<string> };
   /** When an unknown outcome is checked with the provider (UNKNOWN_CHECK_SCHEDULE_MS); idempotency.ts has the default. */
   unknownCheckScheduleMs?: readonly number[];
+  /** The gateway's own card tokens (cardTokens.ts): their keys, how long they open (CARD_TOKEN_TTL_SECONDS), their uses. */
+  cardTokens: { keys: CardTokenKeys; ttlSeconds: number; uses: CardTokenUsesRepository };
 }
 
 export function notificationUrl(webhookBaseUrl: string, provider: string, accountId: string): string {

@@ -25,6 +25,8 @@ import type { ProviderAdapter, ProviderEvidence } from '../providers/adapter.js'
 import { resolveAccount, type GatewayDeps, type ResolvedAccount } from './context.js';
 import { optionalUrl, requirePositiveCents, requireText } from './validation.js';
 import { runIdempotent } from './idempotency.js';
+import { claimCardToken, issueCardToken, usesGatewayCardTokens } from './cardTokens.js';
+import { isGatewayCardToken } from '../lib/gatewayCardToken.js';
 import { recordCreatedTransaction, recordRefund, recordWithdrawal, releaseRefund, type PendingRecord } from './recording.js';
 import { assertPublicUrl } from '../lib/http/addressPolicy.js';
 import { refusedAnswer } from './flowIntegrity.js';
@@ -109,9 +111,12 @@ export class PaymentsService {
     return resolved;
   }
 
+  /** The provider's own token where it tokenises cards; the gateway's where it takes cards but tokenises nothing (cardTokens.ts). */
   async createCardToken(providerAccountId: string, card: CardInput | undefined): Promise<string> {
     if (!card) throw invalidArgument('card', 'card is required');
-    const { adapter, ctx } = await this.resolve(providerAccountId, 'createCardToken');
+    const { account, adapter, ctx } = await resolveAccount(this.deps, providerAccountId);
+    if (usesGatewayCardTokens(adapter)) return issueCardToken(this.deps, account.id, card);
+    requireOperation(adapter, 'createCardToken');
     return adapter.createCardToken(ctx, card);
   }
 
@@ -139,6 +144,11 @@ export class PaymentsService {
     adapter.assertCardReference({ paymentMethod: input.paymentMethod, cardId: input.cardId });
     const full: TransactionInput = { ...input, amount, paymentMethod: input.paymentMethod, installments, currency: input.currency || 'BRL', webhookUrl };
     const idempotencyKey = command.idempotencyKey || undefined;
+    // The gateway's card token: checked and claimed now, nothing sent if it is refused; opened only for the call.
+    const openCard =
+      full.paymentMethod === 'CREDIT_CARD' && isGatewayCardToken(full.cardId)
+        ? await claimCardToken(this.deps, { adapter, ctx, token: full.cardId, idempotencyKey })
+        : undefined;
     const pending: PendingRecord = {
       kind: 'transaction',
       provider: account.provider,
@@ -158,7 +168,7 @@ export class PaymentsService {
       pending,
       resendWithinMs: resendWindowMs(adapter),
       // The key travels to providers that accept one, so that they too recognise a retry.
-      callProvider: () => adapter.createTransaction(ctx, { ...full, idempotencyKey }),
+      callProvider: () => adapter.createTransaction(ctx, { ...full, idempotencyKey, ...(openCard ? { card: openCard() } : {}) }),
       store: async (result, keyClaimId) => {
         const { transaction, keyCompleted } = await recordCreatedTransaction(this.deps, account.id, pending, result, idempotencyKey, keyClaimId);
         return { subjectId: transaction.id, value: transaction, keyCompleted };

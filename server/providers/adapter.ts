@@ -301,6 +301,15 @@ export abstract class ProviderAdapter {
     if (input.paymentMethod === 'CREDIT_CARD' && !input.cardId?.trim()) throw catalogueError('CARD_ID_REQUIRED', { field: 'transaction.card_id' });
   }
 
+  /**
+   * Whether createTransaction sends a card's own fields (`TransactionInput.card`, opened from the gateway's card
+   * token) in this provider's shape, for this account's dialect. False by default: such an adapter is never handed a
+   * card, and a charge with a gateway card token is refused before anything is sent.
+   */
+  takesCardData(_ctx: AdapterContext): boolean {
+    return false;
+  }
+
   createCardToken(_ctx: AdapterContext, _card: CardInput): Promise<string> {
     return unsupported();
   }

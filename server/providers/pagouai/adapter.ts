@@ -270,6 +270,11 @@ export class PagouaiAdapter extends TransactionsApiAdapter {
     };
   }
 
+  /** The public API (v2) charges a card only by Pagou.ai's own token; the specification's dialect takes the family's card. */
+  override takesCardData(ctx: AdapterContext): boolean {
+    return !this.v2(ctx) && super.takesCardData(ctx);
+  }
+
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     if (!this.v2(ctx)) return super.createTransaction(ctx, input);
     this.assertPaymentMethod(input.paymentMethod);

@@ -214,6 +214,32 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
       });
     }
 
+    if (capabilities.paymentMethods.includes('CREDIT_CARD') && !capabilities.cardTokens) {
+      it("charges a card opened from the gateway's card token in the family's card body, never the token, where the member takes card data", async () => {
+        if (!h.adapter.takesCardData(h.ctx)) {
+          // Only a member whose charge names the card by a reference of its own (F1's hash, the purchase body's token) opts out.
+          expect(Boolean(fixtures.cardBody ?? fixtures.ownBodies)).toBe(true);
+          return;
+        }
+        h.fake.expect({ method: 'POST', path: paths.create, headers: auth, reply: { body: answers.cardPaid(unit(7000)) } });
+        const card = { cardNumber: '4111111111111111', holderName: 'ANA SOUZA', holderDocument: '123.456.789-09', expMonth: '01', expYear: '2031', cvv: '321' };
+        const token = 'gct_v1.not-sent';
+        const result = await h.adapter.createTransaction(h.ctx, input({ amount: 7000, paymentMethod: 'CREDIT_CARD', cardId: token, card, installments: 2 }));
+        expect(result).toMatchObject({ transactionId: 'cc_1', amount: 7000 });
+        const sent = h.fake.received.at(-1)!;
+        // Doc 1 §7's card body (number, holderName, expirationMonth, expirationYear, cvv), the number as digits (§5), the year four digits.
+        expect((sent.body as { card?: unknown }).card).toEqual({
+          number: '4111111111111111',
+          holderName: 'ANA SOUZA',
+          holderDocument: '12345678909',
+          expirationMonth: 1,
+          expirationYear: 2031,
+          cvv: '321',
+        });
+        expect(sent.rawBody).not.toContain(token);
+      });
+    }
+
     const createFailure = (text: string) => failureText(fixed.createTransaction, prefix('createTransaction', FAILURE_PREFIXES.CREATE_TRANSACTION), text);
     it.each([
       [400, { message: 'customer.document inválido' }, 'INVALID_ARGUMENT', 'customer.document inválido'],

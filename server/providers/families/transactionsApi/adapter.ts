@@ -123,6 +123,11 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
     return {};
   }
 
+  /** The family's charge carries the card's own fields (`card: {number, holderName, …}`) where the input has them. */
+  override takesCardData(_ctx: AdapterContext): boolean {
+    return true;
+  }
+
   // ------------------------------------------------------------ glue
 
   private terms(now: Date, requested?: ResponseTerms['requested']): ResponseTerms {

@@ -63,7 +63,7 @@ export function toApiTransaction(input: TransactionInput, terms: RequestTerms): 
   return {
     amount: amount(input.amount),
     paymentMethod: API_PAYMENT_METHODS.toProvider(input.paymentMethod),
-    ...(input.paymentMethod === 'CREDIT_CARD' ? { installments: input.installments || 1, card: { id: input.cardId } } : {}),
+    ...(input.paymentMethod === 'CREDIT_CARD' ? { installments: input.installments || 1, card: toApiCard(input) } : {}),
     ...(input.paymentMethod === 'PIX' ? { pix: { expiresInDays: wholeDays(terms.pixSeconds) } } : {}),
     ...(input.paymentMethod === 'BILLET' ? { boleto: { expiresInDays: wholeDays(terms.boletoSeconds) } } : {}),
     ...(input.customer ? { customer: toApiCustomer(input) } : {}),
@@ -87,6 +87,13 @@ export function toApiTransaction(input: TransactionInput, terms: RequestTerms): 
     currency: input.currency || 'BRL',
   };
 }
+
+/**
+ * The charge's card: its own fields where the gateway opened its card token for this call (the card body of doc 1
+ * §7), else the caller's card id. The gateway's token itself is never sent.
+ */
+const toApiCard = (input: Pick<TransactionInput, 'card' | 'cardId'>): ApiTransactionRequest['card'] =>
+  input.card ? toApiCardToken(input.card) : { id: input.cardId };
 
 /** The caller's items in the member's unit; one item covering the amount when the caller gives none (these APIs require items). */
 export function toApiItems(input: Pick<TransactionInput, 'items' | 'description' | 'amount'>, amount: RequestTerms['amount']): ApiItem[] {

@@ -61,12 +61,28 @@ export const apiSplit = z.object({
 });
 export type ApiSplit = z.infer<typeof apiSplit>;
 
+/**
+ * The card's own fields, in the family's words (spec doc 1 §7's card body: number, holderName, expirationMonth,
+ * expirationYear, cvv): the body of POST /card-token, and a charge's `card` at a member that tokenises nothing
+ * (the card opened from the gateway's card token).
+ */
+export const apiCardTokenRequest = z.object({
+  number: z.string(),
+  holderName: z.string(),
+  holderDocument: z.string().optional(),
+  expirationMonth: z.number().int(),
+  expirationYear: z.number().int(),
+  cvv: z.string(),
+});
+export type ApiCardTokenRequest = z.infer<typeof apiCardTokenRequest>;
+
 /** Body of POST /transactions. */
 export const apiTransactionRequest = z.object({
   amount: z.number(),
   paymentMethod: apiPaymentMethod,
   installments: z.number().int().positive().optional(),
-  card: z.object({ id: z.string().optional() }).optional(),
+  /** The card by the caller's card id, or (from the gateway's card token) by its own fields. */
+  card: z.union([z.object({ id: z.string().optional() }), apiCardTokenRequest]).optional(),
   pix: z.object({ expiresInDays: z.number().int() }).optional(),
   boleto: z.object({ expiresInDays: z.number().int() }).optional(),
   customer: apiCustomer.optional(),
@@ -106,17 +122,6 @@ export const apiCashoutRequest = z.object({
   postbackUrl: z.string(),
 });
 export type ApiCashoutRequest = z.infer<typeof apiCashoutRequest>;
-
-/** Body of POST /card-token. */
-export const apiCardTokenRequest = z.object({
-  number: z.string(),
-  holderName: z.string(),
-  holderDocument: z.string().optional(),
-  expirationMonth: z.number().int(),
-  expirationYear: z.number().int(),
-  cvv: z.string(),
-});
-export type ApiCardTokenRequest = z.infer<typeof apiCardTokenRequest>;
 
 /** Body of POST /cards (doc 3 §7's second call): the token of POST /cards/tokenize; answered with the saved card's `id`. */
 export const apiCardSaveRequest = z.object({ token: z.string() });

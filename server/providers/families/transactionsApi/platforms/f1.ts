@@ -60,6 +60,11 @@ export function toF1Transfer(input: WithdrawInput, pixKeyType: string, terms: Pi
 
 /** The platform's hooks: its charge and transfer bodies. Every operation is the family's. */
 export class F1Adapter extends TransactionsApiAdapter {
+  /** The platform charges a card only by its script's hash; no body of the card's own fields is documented. */
+  override takesCardData(_ctx: AdapterContext): boolean {
+    return false;
+  }
+
   protected override transactionBody(input: TransactionInput, ctx: AdapterContext): object {
     return toF1Transaction(input, {
       amount: (cents) => this.toProviderAmount(cents),

@@ -62,6 +62,11 @@ export function toCashOut(input: WithdrawInput, amount: RequestTerms['amount']) 
 
 /** The platform's two hooks: its purchase and cash-out bodies. */
 export class PurchaseAdapter extends TransactionsApiAdapter {
+  /** The purchase body names the card by a token (`creditCard.token`); the spec shows no card fields for it. */
+  override takesCardData(_ctx: AdapterContext): boolean {
+    return false;
+  }
+
   protected override transactionBody(input: TransactionInput, ctx: AdapterContext): object {
     return toPurchase(input, { notificationUrl: ctx.notificationUrl, amount: (cents) => this.toProviderAmount(cents) });
   }

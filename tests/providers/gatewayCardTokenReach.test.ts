@@ -1,0 +1,44 @@
+import { expect, it } from '@jest/globals';
+import { createRegistry } from '../../server/providers/catalog.js';
+import type { AdapterContext } from '../../server/providers/adapter.js';
+
+const ctx = (apiVersion?: string): AdapterContext => ({
+  accountId: 'account',
+  publicKey: 'pk',
+  secretKey: 'sk',
+  baseUrl: 'http://127.0.0.1:9',
+  notificationUrl: 'http://127.0.0.1:9/webhooks',
+  ...(apiVersion ? { apiVersion } : {}),
+});
+
+/**
+ * Which card providers the gateway's card token reaches: every provider that takes cards and tokenises nothing gets
+ * it, and a charge with it works where the adapter sends a card's own fields. The rest name a card only by a reference
+ * of their own (no card body in the specification): listed here so that a change is seen.
+ */
+it("sends the card opened from the gateway's card token at every card provider without tokenization, except those with no card body", async () => {
+  const registry = await createRegistry({ sandboxUrl: 'http://127.0.0.1:9', sandboxTimeoutMs: 1000 });
+  const withoutTokenization = registry
+    .list()
+    .filter((adapter) => adapter.capabilities.paymentMethods.includes('CREDIT_CARD') && !adapter.capabilities.cardTokens);
+  const noCardBody = withoutTokenization.filter((adapter) => !adapter.takesCardData(ctx())).map((adapter) => adapter.identity.id);
+  expect(noCardBody.sort()).toEqual([
+    'ABMEXSPLIT',
+    'ASAAS',
+    'AXISBANK',
+    'CELCOIN',
+    'HUNTERPAY',
+    'MAKEYOURBANK',
+    'MERCADOPAGO',
+    'PAYSHARKGATEWAY',
+    'PODPAY2',
+    'WITETEC',
+  ]);
+  expect(withoutTokenization.length - noCardBody.length).toBe(37);
+  // Every one that takes card data is a transactions-API member (the family's card body).
+  for (const adapter of withoutTokenization.filter((candidate) => candidate.takesCardData(ctx()))) expect(adapter.family).toBe('transactions API');
+  // PAGOUAI's public dialect (api_version v2) charges only Pagou.ai's own card tokens.
+  const pagouai = registry.find('PAGOUAI')!;
+  expect(pagouai.takesCardData(ctx())).toBe(true);
+  expect(pagouai.takesCardData(ctx('v2'))).toBe(false);
+});
