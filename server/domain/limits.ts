@@ -19,6 +19,9 @@ export const COLUMN_LIMITS = {
 /** Ids and other short strings the gateway passes on or looks up (a 1 MB id is nobody's id). */
 export const MAX_ID_LENGTH = COLUMN_LIMITS.varchar;
 
+/** A card id or card token: a provider's, or the gateway's own (gatewayCardToken.ts), which is at most about 550 characters. */
+export const CARD_REFERENCE_LENGTH = 1024;
+
 /** Free text that lands in a text column or only in a provider's request: keys, URLs, descriptions, notification headers. */
 export const MAX_TEXT_LENGTH = 8192;
 
@@ -38,6 +41,12 @@ export const FIELD_LIMITS: Readonly<Record<string, number>> = {
   description: MAX_TEXT_LENGTH,
   headers: MAX_TEXT_LENGTH,
   address: MAX_TEXT_LENGTH,
+  /**
+   * A card reference is stored nowhere; the gateway's own card token carries the sealed card (a holder name of up to
+   * 255 characters among its fields), so it is longer than an id.
+   */
+  card_id: CARD_REFERENCE_LENGTH,
+  card_token: CARD_REFERENCE_LENGTH,
 };
 
 /** The largest WatchEvents cursor: status_events.id is a PostgreSQL bigint. */

@@ -171,6 +171,19 @@ describe("the gateway's card token through gRPC (PAGUESAFE, no tokenization of i
     expect((await cardCharge(accountId, token, 'card-after-refusals')).transaction.transactionId).toBe('ps_card_after_refusals');
   });
 
+  it('a token of a card with the longest holder name a request may carry is still accepted as a card_id (longer than an id)', async () => {
+    const holderName = `Ana ${'Souza '.repeat(42)}Lima`.slice(0, 255);
+    const token = await tokenFor(accountId, { ...CARD, holderName });
+    expect(token.length).toBeGreaterThan(255);
+    fake.expect({
+      method: 'POST',
+      path: '/transactions',
+      body: (body) => (body as { card?: { holderName?: string } }).card?.holderName === holderName,
+      reply: { status: 200, body: { id: 'ps_card_long_name', status: 'paid', amount: 1990, paymentMethod: 'credit_card' } },
+    });
+    expect((await cardCharge(accountId, token, 'card-long-name')).transaction.transactionId).toBe('ps_card_long_name');
+  });
+
   it('refuses a card that is not one at CreateCardToken, naming the field only', async () => {
     const failure = await failureOf(tokenFor(accountId, { ...CARD, cardNumber: '4111 1111 1111 1112' }));
     expect(failure).toEqual({ code: 'INVALID_ARGUMENT', message: 'card.card_number is not a valid card number' });
