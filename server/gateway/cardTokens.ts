@@ -1,6 +1,7 @@
 import type { CardInput } from '../domain/types.js';
 import { GatewayError } from '../lib/errors.js';
-import { cardTokenHash, openCardToken, sealCardToken } from '../lib/gatewayCardToken.js';
+import { assertCardTokenInDate, authenticateCardToken, cardTokenHash, sealCardToken } from '../lib/gatewayCardToken.js';
+import type { CardTokenUse } from '../db/cardTokenUsesRepository.js';
 import type { AdapterContext, ProviderAdapter } from '../providers/adapter.js';
 import type { GatewayDeps } from './context.js';
 
@@ -19,17 +20,28 @@ export function issueCardToken(deps: Pick<GatewayDeps, 'cardTokens'>, accountId:
   return sealCardToken(card, { accountId, keys: deps.cardTokens.keys, now, ttlSeconds: deps.cardTokens.ttlSeconds }).token;
 }
 
+/** A charge's gateway card token, authenticated: `use` checks its date, records its use and opens the card. */
+export interface CheckedCardToken {
+  /**
+   * Inside the provider call, just before the request is built: FAILED_PRECONDITION when the token has expired or
+   * another charge used it; else its use is recorded (with the charge's idempotency key) and the card answered.
+   */
+  use(idempotencyKey: string | undefined): Promise<CardInput>;
+}
+
 /**
- * Checks a charge's gateway card token and records its use, before anything is sent: refused when the provider cannot
- * take a card from it, when it is not a token of this account (malformed, foreign, altered: INVALID_ARGUMENT), when it
- * has expired, or when another charge used it (FAILED_PRECONDITION). A retry of the charge that used it (the same
- * idempotency key on the same account) is not another use. Answers how to open the card, for the provider call only.
+ * Checks a charge's gateway card token before the charge claims its idempotency key: refused when the provider cannot
+ * take a card from it (FAILED_PRECONDITION) or when it is not a token of this account (malformed, foreign, altered:
+ * INVALID_ARGUMENT). Its date and its use are checked by `use`, in the provider call: a repeat of a charge already
+ * made is answered from the record without reaching it (even once the token has expired), and a request refused for
+ * its idempotency key uses nothing up. A retry of the charge that used it (the same key on the same account) is not
+ * another use. The card is dropped here and opened again only in `use`.
  */
-export async function claimCardToken(
-  deps: Pick<GatewayDeps, 'cardTokens' | 'db'>,
-  call: { adapter: ProviderAdapter; ctx: AdapterContext; token: string; idempotencyKey?: string; now?: Date },
-): Promise<() => CardInput> {
-  const { adapter, ctx, token, idempotencyKey } = call;
+export function checkCardToken(
+  deps: Pick<GatewayDeps, 'cardTokens' | 'db' | 'logger'>,
+  call: { adapter: ProviderAdapter; ctx: AdapterContext; token: string },
+): CheckedCardToken {
+  const { adapter, ctx, token } = call;
   const provider = adapter.identity.id;
   if (!usesGatewayCardTokens(adapter))
     throw new GatewayError('FAILED_PRECONDITION', `${provider} tokenises cards itself: charge it with a card token made by ${provider} (CreateCardToken)`, {
@@ -42,23 +54,36 @@ export async function claimCardToken(
       `${provider} cannot be sent a card from the gateway's card token (its API takes a card only by a reference of its own): charge it with such a card_id`,
       { field: 'transaction.card_id', reason: 'CARD_TOKEN_NOT_ACCEPTED' },
     );
-  const now = call.now ?? new Date();
-  const opening = { accountId: ctx.accountId, keys: deps.cardTokens.keys, now };
-  // Authenticated and in date; the card is dropped until the call.
-  const { expiresAt } = openCardToken(token, opening);
-  const use = await deps.cardTokens.uses.use(deps.db.em(), {
-    tokenHash: cardTokenHash(token),
-    providerAccountId: ctx.accountId,
-    idempotencyKey,
-    expiresAt,
-    now,
-  });
-  if (use === 'reused')
-    throw new GatewayError(
-      'FAILED_PRECONDITION',
-      'the card token was already used by another charge (a retry of that charge must carry its idempotency_key): create a new card token',
-      { field: 'transaction.card_id', reason: 'CARD_TOKEN_USED' },
-    );
-  // Opened as of the check, so a token that expires while the charge is under way still reaches the provider.
-  return () => openCardToken(token, opening).card;
+  const opening = { accountId: ctx.accountId, keys: deps.cardTokens.keys };
+  const { expiresAt } = authenticateCardToken(token, opening);
+  return {
+    async use(idempotencyKey) {
+      const now = new Date();
+      assertCardTokenInDate(expiresAt, now);
+      let use: CardTokenUse;
+      try {
+        use = await deps.cardTokens.uses.use(deps.db.em(), {
+          tokenHash: cardTokenHash(token),
+          providerAccountId: ctx.accountId,
+          idempotencyKey,
+          expiresAt,
+          now,
+        });
+      } catch (error) {
+        // Nothing was sent: the charge failed (its key is free for a retry), whatever the database said.
+        deps.logger.warn({ err: error, providerAccountId: ctx.accountId }, "a card token's use could not be recorded; the charge was not sent");
+        throw new GatewayError('UNAVAILABLE', "the card token's use could not be recorded; nothing was sent: retry", {
+          reason: 'CARD_TOKEN_USE_UNRECORDED',
+          outcome: 'failed',
+        });
+      }
+      if (use === 'reused')
+        throw new GatewayError(
+          'FAILED_PRECONDITION',
+          'the card token was already used by another charge (a retry of that charge must carry its idempotency_key): create a new card token',
+          { field: 'transaction.card_id', reason: 'CARD_TOKEN_USED' },
+        );
+      return authenticateCardToken(token, opening).card;
+    },
+  };
 }

@@ -25,7 +25,7 @@ import type { ProviderAdapter, ProviderEvidence } from '../providers/adapter.js'
 import { resolveAccount, type GatewayDeps, type ResolvedAccount } from './context.js';
 import { optionalUrl, requirePositiveCents, requireText } from './validation.js';
 import { runIdempotent } from './idempotency.js';
-import { claimCardToken, issueCardToken, usesGatewayCardTokens } from './cardTokens.js';
+import { checkCardToken, issueCardToken, usesGatewayCardTokens } from './cardTokens.js';
 import { isGatewayCardToken } from '../lib/gatewayCardToken.js';
 import { recordCreatedTransaction, recordRefund, recordWithdrawal, releaseRefund, type PendingRecord } from './recording.js';
 import { assertPublicUrl } from '../lib/http/addressPolicy.js';
@@ -144,11 +144,9 @@ export class PaymentsService {
     adapter.assertCardReference({ paymentMethod: input.paymentMethod, cardId: input.cardId });
     const full: TransactionInput = { ...input, amount, paymentMethod: input.paymentMethod, installments, currency: input.currency || 'BRL', webhookUrl };
     const idempotencyKey = command.idempotencyKey || undefined;
-    // The gateway's card token: checked and claimed now, nothing sent if it is refused; opened only for the call.
-    const openCard =
-      full.paymentMethod === 'CREDIT_CARD' && isGatewayCardToken(full.cardId)
-        ? await claimCardToken(this.deps, { adapter, ctx, token: full.cardId, idempotencyKey })
-        : undefined;
+    // The gateway's card token: authenticated now; its date and use checked, and the card opened, only in the call.
+    const cardToken =
+      full.paymentMethod === 'CREDIT_CARD' && isGatewayCardToken(full.cardId) ? checkCardToken(this.deps, { adapter, ctx, token: full.cardId }) : undefined;
     const pending: PendingRecord = {
       kind: 'transaction',
       provider: account.provider,
@@ -168,7 +166,8 @@ export class PaymentsService {
       pending,
       resendWithinMs: resendWindowMs(adapter),
       // The key travels to providers that accept one, so that they too recognise a retry.
-      callProvider: () => adapter.createTransaction(ctx, { ...full, idempotencyKey, ...(openCard ? { card: openCard() } : {}) }),
+      callProvider: async () =>
+        adapter.createTransaction(ctx, { ...full, idempotencyKey, ...(cardToken ? { card: await cardToken.use(idempotencyKey) } : {}) }),
       store: async (result, keyClaimId) => {
         const { transaction, keyCompleted } = await recordCreatedTransaction(this.deps, account.id, pending, result, idempotencyKey, keyClaimId);
         return { subjectId: transaction.id, value: transaction, keyCompleted };

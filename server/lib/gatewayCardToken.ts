@@ -88,12 +88,12 @@ const invalid = (why: string) =>
   new GatewayError('INVALID_ARGUMENT', `card_id is not a usable card token: ${why}`, { field: FIELD, reason: 'INVALID_CARD_TOKEN' });
 
 /**
- * Opens a token at the account a charge is made for, or refuses it: INVALID_ARGUMENT when it is malformed, made for
- * another account, under a key version this gateway does not know, or altered (it fails to authenticate);
- * FAILED_PRECONDITION once it has expired. Nothing of the card is in any error.
+ * Opens a token at the account a charge is made for, whatever its expiry, or refuses it with INVALID_ARGUMENT: when it
+ * is malformed, made for another account, under a key version this gateway does not know, or altered (it fails to
+ * authenticate). Nothing of the card is in any error.
  */
-export function openCardToken(token: string, options: { accountId: string; keys: CardTokenKeys; now: Date }): OpenedCardToken {
-  const { accountId, keys, now } = options;
+export function authenticateCardToken(token: string, options: { accountId: string; keys: CardTokenKeys }): OpenedCardToken {
+  const { accountId, keys } = options;
   const parts = token.split('.');
   if (parts.length !== 5 || parts[0] !== GATEWAY_CARD_TOKEN_PREFIX) throw invalid('it is not a gateway card token');
   const [, encodedAccount, versionText, expiryText, sealed] = parts as [string, string, string, string, string];
@@ -110,13 +110,23 @@ export function openCardToken(token: string, options: { accountId: string; keys:
   } catch {
     throw invalid('it was altered or not made by this gateway');
   }
-  const expiresAt = new Date(Number(expiryText) * 1000);
+  return { card, expiresAt: new Date(Number(expiryText) * 1000), keyVersion };
+}
+
+/** FAILED_PRECONDITION once a token's expiry has come. */
+export function assertCardTokenInDate(expiresAt: Date, now: Date): void {
   if (expiresAt.getTime() <= now.getTime())
     throw new GatewayError('FAILED_PRECONDITION', `the card token expired at ${expiresAt.toISOString()}: create a new one`, {
       field: FIELD,
       reason: 'CARD_TOKEN_EXPIRED',
     });
-  return { card, expiresAt, keyVersion };
+}
+
+/** Opens a token that must also be in date at `now`: authenticateCardToken's refusals, and FAILED_PRECONDITION once it has expired. */
+export function openCardToken(token: string, options: { accountId: string; keys: CardTokenKeys; now: Date }): OpenedCardToken {
+  const opened = authenticateCardToken(token, options);
+  assertCardTokenInDate(opened.expiresAt, options.now);
+  return opened;
 }
 
 /** The keys of the gateway's card tokens, derived per account and version from the gateway's secrets key (SecretBox.deriveKey). */

@@ -133,6 +133,35 @@ describe("the gateway's card token through gRPC (PAGUESAFE, no tokenization of i
     expect(transaction.transactionId).toBe('ps_card_second_try');
   });
 
+  it('a repeat of a charge already made is answered from the record even once its token has expired; a new charge with it is refused', async () => {
+    const box = SecretBox.fromEncodedKey(SECRETS_KEY);
+    // Made with the gateway's own key so that it expires two seconds from now.
+    const shortLived = sealCardToken(CARD, {
+      accountId,
+      keys: derivedCardTokenKeys((info) => box.deriveKey(info), 1),
+      now: new Date(Date.now() - 3_598_000),
+      ttlSeconds: 3600,
+    });
+    providerCharges('ps_card_short_lived');
+    const first = await cardCharge(accountId, shortLived.token, 'card-short-lived');
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, shortLived.expiresAt.getTime() - Date.now()) + 100));
+    expect((await cardCharge(accountId, shortLived.token, 'card-short-lived')).transaction.id).toBe(first.transaction.id);
+    expect((await failureOf(cardCharge(accountId, shortLived.token, 'card-short-lived-2'))).message).toBe(
+      `the card token expired at ${shortLived.expiresAt.toISOString()}: create a new one`,
+    );
+    expect(fake.received).toHaveLength(1);
+  });
+
+  it('a token sent with an idempotency key that belongs to another charge is refused for the key and not used up', async () => {
+    providerCharges('ps_card_key_owner');
+    await cardCharge(accountId, await tokenFor(accountId), 'card-key-owner');
+    const token = await tokenFor(accountId);
+    expect((await failureOf(cardCharge(accountId, token, 'card-key-owner'))).code).toBe('ALREADY_EXISTS');
+    providerCharges('ps_card_own_key');
+    expect((await cardCharge(accountId, token, 'card-own-key')).transaction.transactionId).toBe('ps_card_own_key');
+    expect(fake.received).toHaveLength(2);
+  });
+
   it("refuses another account's token, an altered token and an expired one, with nothing sent", async () => {
     const foreign = await tokenFor(otherAccountId);
     expect(await failureOf(cardCharge(accountId, foreign, 'card-foreign'))).toEqual({

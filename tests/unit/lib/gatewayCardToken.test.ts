@@ -3,6 +3,7 @@ import { CARD_TOKEN_SEPARATOR, decryptCardToken } from '../../../server/lib/card
 import { GatewayError } from '../../../server/lib/errors.js';
 import {
   GATEWAY_CARD_TOKEN_PREFIX,
+  authenticateCardToken,
   cardTokenHash,
   derivedCardTokenKeys,
   isGatewayCardToken,
@@ -62,6 +63,8 @@ describe("the gateway's card token", () => {
     expect(error.code).toBe('FAILED_PRECONDITION');
     expect(error.message).toBe('the card token expired at 2026-11-28T12:01:00.000Z: create a new one');
     expect(error.details).toMatchObject({ field: 'transaction.card_id', reason: 'CARD_TOKEN_EXPIRED' });
+    // Authenticity alone does not look at the date (the expiry is checked where the token is used).
+    expect(authenticateCardToken(token, { accountId: ACCOUNT, keys }).expiresAt).toEqual(new Date('2026-11-28T12:01:00Z'));
   });
 
   it("refuses another account's token, even with its header rewritten to this account", () => {
