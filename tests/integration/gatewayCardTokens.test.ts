@@ -38,7 +38,7 @@ async function account(provider: string, name: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  stack = await startTestStack({ env: { SECRETS_KEY } });
+  stack = await startTestStack({ env: { SECRETS_KEY, CARD_TOKEN_TTL_SECONDS: '1800' } });
   fake = await startFakeProvider();
   accountId = await account('PAGUESAFE', 'PagueSafe cards');
   otherAccountId = await account('PAGUESAFE', 'PagueSafe other');
@@ -86,8 +86,13 @@ function providerCharges(id: string, status = 'paid') {
 
 describe("the gateway's card token through gRPC (PAGUESAFE, no tokenization of its own)", () => {
   it('CreateCardToken answers a gateway token without asking the provider', async () => {
+    const before = Math.floor(Date.now() / 1000);
     const token = await tokenFor(accountId);
     expect(token.startsWith('gct_v1.')).toBe(true);
+    // It opens for CARD_TOKEN_TTL_SECONDS.
+    const expiry = Number(token.split('.')[3]);
+    expect(expiry).toBeGreaterThanOrEqual(before + 1800);
+    expect(expiry).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 1800);
     expect(token).not.toContain(PAN);
     expect(fake.received).toEqual([]);
   });
