@@ -7,8 +7,9 @@ import type { GatewayDeps } from './context.js';
 
 /**
  * The gateway's own card token at the use-case level: made where the provider takes cards but tokenises nothing of
- * its own, checked and claimed before a charge, opened only inside the provider call. The token is never stored (its
- * use is, by hash); the card is never stored, logged or answered.
+ * its own; authenticated before a charge claims its idempotency key; checked for its date, its use recorded and the
+ * card opened only inside the provider call. The token is never stored (its use is, by hash); the card is never
+ * stored, logged or answered.
  */
 
 /** Whether an account's provider gets the gateway's card token: it takes cards and has no tokenization of its own. */
