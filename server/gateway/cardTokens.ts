@@ -16,6 +16,22 @@ import type { GatewayDeps } from './context.js';
 export const usesGatewayCardTokens = (adapter: ProviderAdapter): boolean =>
   adapter.capabilities.paymentMethods.includes('CREDIT_CARD') && !adapter.capabilities.cardTokens;
 
+/**
+ * Whether the gateway's card token can charge a card at this provider, in this account's dialect (the catalogue asks
+ * for the default one): the provider gets gateway tokens and its adapter sends a card's own fields.
+ */
+export const chargesGatewayCardTokens = (adapter: ProviderAdapter, ctx: Pick<AdapterContext, 'apiVersion'> = {}): boolean =>
+  usesGatewayCardTokens(adapter) && adapter.takesCardData(ctx as AdapterContext);
+
+/** Refused: the provider takes cards, but only by a reference of its own, which the gateway's token cannot be. */
+export function cardTokenNotAccepted(provider: string): GatewayError {
+  return new GatewayError(
+    'FAILED_PRECONDITION',
+    `${provider} cannot be sent a card from the gateway's card token (its API takes a card only by a reference of its own): charge it with such a card_id`,
+    { field: 'transaction.card_id', reason: 'CARD_TOKEN_NOT_ACCEPTED' },
+  );
+}
+
 /** A new token of the card for one account, to open for CARD_TOKEN_TTL_SECONDS. */
 export function issueCardToken(deps: Pick<GatewayDeps, 'cardTokens'>, accountId: string, card: CardInput, now = new Date()): string {
   return sealCardToken(card, { accountId, keys: deps.cardTokens.keys, now, ttlSeconds: deps.cardTokens.ttlSeconds }).token;
@@ -49,12 +65,7 @@ export function checkCardToken(
       field: 'transaction.card_id',
       reason: 'CARD_TOKEN_NOT_ACCEPTED',
     });
-  if (!adapter.takesCardData(ctx))
-    throw new GatewayError(
-      'FAILED_PRECONDITION',
-      `${provider} cannot be sent a card from the gateway's card token (its API takes a card only by a reference of its own): charge it with such a card_id`,
-      { field: 'transaction.card_id', reason: 'CARD_TOKEN_NOT_ACCEPTED' },
-    );
+  if (!adapter.takesCardData(ctx)) throw cardTokenNotAccepted(provider);
   const opening = { accountId: ctx.accountId, keys: deps.cardTokens.keys };
   const { expiresAt } = authenticateCardToken(token, opening);
   return {

@@ -25,7 +25,7 @@ import type { ProviderAdapter, ProviderEvidence } from '../providers/adapter.js'
 import { resolveAccount, type GatewayDeps, type ResolvedAccount } from './context.js';
 import { optionalUrl, requirePositiveCents, requireText } from './validation.js';
 import { runIdempotent } from './idempotency.js';
-import { checkCardToken, issueCardToken, usesGatewayCardTokens } from './cardTokens.js';
+import { cardTokenNotAccepted, chargesGatewayCardTokens, checkCardToken, issueCardToken, usesGatewayCardTokens } from './cardTokens.js';
 import { isGatewayCardToken } from '../lib/gatewayCardToken.js';
 import { recordCreatedTransaction, recordRefund, recordWithdrawal, releaseRefund, type PendingRecord } from './recording.js';
 import { assertPublicUrl } from '../lib/http/addressPolicy.js';
@@ -76,10 +76,15 @@ async function readableDocuments(documents: ReceiverDocuments, uploads: NonNulla
   return Object.fromEntries(entries) as ReceiverDocuments;
 }
 
-/** The adapter's operations, and CalculateInstallments where the gateway answers it from the account's plan. */
+/**
+ * The adapter's operations, with what the gateway answers itself: CreateCardToken where its own card token charges
+ * the provider (in the default dialect), CalculateInstallments where the account's plan quotes installments.
+ */
 function listedOperations(adapter: ProviderAdapter): Operation[] {
-  const operations = adapter.operations;
-  return answersInstallments(adapter) && !operations.includes('calculateInstallments') ? [...operations, 'calculateInstallments'] : operations;
+  const operations = [...adapter.operations];
+  if (chargesGatewayCardTokens(adapter) && !operations.includes('createCardToken')) operations.unshift('createCardToken');
+  if (answersInstallments(adapter) && !operations.includes('calculateInstallments')) operations.push('calculateInstallments');
+  return operations;
 }
 
 function requireOperation(adapter: ProviderAdapter, operation: Operation): void {
@@ -115,7 +120,11 @@ export class PaymentsService {
   async createCardToken(providerAccountId: string, card: CardInput | undefined): Promise<string> {
     if (!card) throw invalidArgument('card', 'card is required');
     const { account, adapter, ctx } = await resolveAccount(this.deps, providerAccountId);
-    if (usesGatewayCardTokens(adapter)) return issueCardToken(this.deps, account.id, card);
+    if (usesGatewayCardTokens(adapter)) {
+      // A token the provider could never be charged with is refused now, not at the charge.
+      if (!chargesGatewayCardTokens(adapter, ctx)) throw cardTokenNotAccepted(adapter.identity.id);
+      return issueCardToken(this.deps, account.id, card);
+    }
     requireOperation(adapter, 'createCardToken');
     return adapter.createCardToken(ctx, card);
   }

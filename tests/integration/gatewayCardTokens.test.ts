@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { CreateCardTokenRequest, CreateTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
-import { PaymentMethod, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
+import { Operation, PaymentMethod, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import { derivedCardTokenKeys, sealCardToken } from '../../server/lib/gatewayCardToken.js';
 import { SecretBox } from '../../server/lib/secretBox.js';
 import { failureOf, errorDetailsOf } from '../support/clients.js';
@@ -223,12 +223,28 @@ describe("the gateway's card token through gRPC (PAGUESAFE, no tokenization of i
     expect(failure).toEqual({ code: 'INVALID_ARGUMENT', message: 'card.card_number is not a valid card number' });
   });
 
-  it('a member whose API takes a card only by its own reference (PODPAY2: the script hash) refuses the gateway token, nothing sent', async () => {
+  it('a member whose API takes a card only by its own reference (PODPAY2: the script hash) issues no gateway token, and refuses one at the charge, nothing sent', async () => {
     const podpay = await account('PODPAY2', 'PodPay2 cards');
-    const token = await tokenFor(podpay);
+    // A token the provider could never be charged with is refused when asked for, not at the charge.
+    const asked = await failureOf(tokenFor(podpay));
+    expect(asked.code).toBe('FAILED_PRECONDITION');
+    expect(asked.message).toMatch(/^PODPAY2 cannot be sent a card from the gateway's card token/);
+    // One sealed for it anyway (the gateway's own key) is refused at the charge.
+    const box = SecretBox.fromEncodedKey(SECRETS_KEY);
+    const keys = derivedCardTokenKeys((info) => box.deriveKey(info), 1);
+    const { token } = sealCardToken(CARD, { accountId: podpay, keys, now: new Date(), ttlSeconds: 600 });
     const failure = await failureOf(cardCharge(podpay, token, 'card-podpay'));
     expect(failure.code).toBe('FAILED_PRECONDITION');
     expect(failure.message).toMatch(/^PODPAY2 cannot be sent a card from the gateway's card token/);
     expect(fake.received).toEqual([]);
+  });
+
+  it('ListProviders offers CreateCardToken where the gateway token charges the provider, and not where it cannot', async () => {
+    const { providers } = await stack.client.call('gateway', 'listProviders', {});
+    const operationsOf = (id: string) => (providers as Array<{ id: string; operations: number[] }>).find((provider) => provider.id === id)!.operations;
+    expect(operationsOf('PAGUESAFE')).toContain(Operation.OPERATION_CREATE_CARD_TOKEN);
+    expect(operationsOf('PODPAY2')).not.toContain(Operation.OPERATION_CREATE_CARD_TOKEN);
+    // A provider that tokenises cards itself keeps its own operation, once.
+    expect(operationsOf('PAGARME').filter((operation) => operation === Operation.OPERATION_CREATE_CARD_TOKEN)).toHaveLength(1);
   });
 });

@@ -48,6 +48,8 @@ describe('PAGUESAFE through the public gRPC API', () => {
       paymentMethods: [PaymentMethod.PAYMENT_METHOD_PIX, PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, PaymentMethod.PAYMENT_METHOD_BILLET],
       withdrawMethods: [],
       operations: [
+        // The gateway's own card token: PAGUESAFE takes cards and tokenises none itself.
+        Operation.OPERATION_CREATE_CARD_TOKEN,
         Operation.OPERATION_CREATE_TRANSACTION,
         Operation.OPERATION_GET_TRANSACTION,
         Operation.OPERATION_REFOUND_TRANSACTION,
