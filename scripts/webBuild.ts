@@ -9,7 +9,16 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** What web/dist is built from, relative to the project's root. */
-export const WEB_INPUTS = ['web/src', 'web/index.html', 'web/vite.config.ts', 'web/package.json', 'web/package-lock.json', 'gen/es', 'shared'];
+export const WEB_INPUTS = [
+  'web/src',
+  'web/index.html',
+  'web/vite.config.ts',
+  'web/precompress.ts',
+  'web/package.json',
+  'web/package-lock.json',
+  'gen/es',
+  'shared',
+];
 
 /** The newest modification time under `path` (0 when it does not exist); shared with scripts/serverBuild.ts. */
 export function newestChange(path: string): number {

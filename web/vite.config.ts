@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import type { ProxyOptions } from 'vite';
+import { precompress } from './precompress.js';
 import { describePageSizes, overBudget, PAGE_BUDGET_BYTES, pageSizes, type ChunkFacts } from './pageSizes.js';
 
 type ProxyServer = Parameters<NonNullable<ProxyOptions['configure']>>[0];
@@ -46,7 +47,7 @@ function pageSizeReport(): Plugin {
 
 export default defineConfig({
   base: './',
-  plugins: [react(), pageSizeReport()],
+  plugins: [react(), pageSizeReport(), precompress()],
   resolve: {
     // ../gen/es imports these too; resolve them from web/ so the bundle has one copy.
     dedupe: ['@bufbuild/protobuf', '@connectrpc/connect'],
