@@ -1,6 +1,5 @@
-import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { extname, join, normalize } from 'node:path';
+import { join, normalize } from 'node:path';
 import { Code, ConnectError, createConnectRouter, createContextKey, createContextValues, type ConnectRouter, type HandlerContext } from '@connectrpc/connect';
 import { compressionBrotli, compressionGzip, universalRequestFromNodeRequest, universalResponseToNodeResponse } from '@connectrpc/connect-node';
 import type { DescMessage, DescService } from '@bufbuild/protobuf';
@@ -34,6 +33,7 @@ import { guardRequest } from '../requestGuard.js';
 import { withDecodeErrorDetails } from './decodeErrors.js';
 import { handleSessionRoute, operatorOfCall, type SessionOptions } from './operatorSessions.js';
 import { handleCors, setSecurityHeaders } from './webSecurity.js';
+import { sendFile, StaticFiles } from './staticFiles.js';
 import { TokenBuckets } from '../../lib/tokenBuckets.js';
 import type { GatewayError } from '../../lib/errors.js';
 import type { Principal } from '../../gateway/access.js';
@@ -155,34 +155,32 @@ function serve(router: ConnectRouter, service: DescService, handlers: Handlers, 
   router.service(service, implementation as never);
 }
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-};
-
 const PLACEHOLDER =
   '<!doctype html><title>Payment gateway</title><h1>Payment gateway back-office</h1><p>The web app is not built yet: run <code>npm run build:web</code>.</p>';
 
-function serveStatic(webDir: string | undefined, req: IncomingMessage, res: ServerResponse): void {
+/**
+ * The back-office: the file asked for, else index.html (the app's own routes),
+ * else a placeholder when it is not built. Compression and caching: staticFiles.ts.
+ */
+function serveStatic(files: StaticFiles | undefined, req: IncomingMessage, res: ServerResponse, logger: Logger): void {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     return;
   }
   const path = decodePathSegment(requestPath(req));
-  const file = webDir ? join(webDir, normalize(path).replace(/^(\.\.[/\\])+/, '')) : undefined;
-  const target =
-    file && existsSync(file) && statSync(file).isFile() ? file : webDir && existsSync(join(webDir, 'index.html')) ? join(webDir, 'index.html') : undefined;
-  if (!target) {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PLACEHOLDER);
-    return;
-  }
-  res.writeHead(200, { 'content-type': CONTENT_TYPES[extname(target)] ?? 'application/octet-stream' });
-  createReadStream(target).pipe(res);
+  const found = async () =>
+    files && ((await files.get(join(files.webDir, normalize(path).replace(/^(\.\.[/\\])+/, '')))) ?? (await files.get(join(files.webDir, 'index.html'))));
+  found().then(
+    (target) => {
+      if (!target) res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PLACEHOLDER);
+      else sendFile(target, req, res);
+    },
+    (error: unknown) => {
+      logger.error({ err: error, path }, 'could not read a file of the back-office');
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end('could not read the file');
+    },
+  );
 }
 
 /**
@@ -230,6 +228,7 @@ export async function startConnectServer(options: ConnectServerOptions): Promise
     [UploadService, uploadHandlers(options.useCases)],
   ];
   for (const [service, handlers] of services) serve(router, service, handlers, guard, options.logger, shutdown.signal);
+  const staticFiles = options.webDir === undefined ? undefined : new StaticFiles(options.webDir);
   const rpcs = new Map(router.handlers.map((handler) => [handler.requestPath, handler]));
   const answer = (rpc: (typeof router.handlers)[number], req: IncomingMessage, res: ServerResponse, call: CallContext): Promise<void> =>
     rpc(universalRequestFromNodeRequest(req, res, undefined, createContextValues().set(CALL_CONTEXT, call)))
@@ -260,7 +259,7 @@ export async function startConnectServer(options: ConnectServerOptions): Promise
     const path = (req.url ?? '').split('?', 2)[0]!;
     if (handleSessionRoute(req, res, path, sessions)) return;
     const rpc = rpcs.get(path);
-    if (!rpc) return serveStatic(options.webDir, req, res);
+    if (!rpc) return serveStatic(staticFiles, req, res, options.logger);
     if (handleCors(req, res, options.corsOrigins)) return;
     caller(req).then(
       (found) => {
