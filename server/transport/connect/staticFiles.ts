@@ -116,15 +116,18 @@ async function load(webDir: string, file: string): Promise<StaticFile> {
 export function acceptedWeights(header: string | undefined): Record<Encoding, number> {
   const named = new Map<string, number>();
   for (const item of (header ?? '').split(',')) {
-    const [coding = '', ...params] = item.trim().toLowerCase().split(';');
+    const [first = '', ...params] = item.toLowerCase().split(';');
+    const coding = first.trim();
     if (!coding) continue;
-    const q = params.map((param) => /^\s*q\s*=\s*([0-9.]+)\s*$/.exec(param)?.[1]).find((value) => value !== undefined);
-    const weight = q === undefined ? 1 : Number(q);
-    named.set(coding === 'x-gzip' ? 'gzip' : coding, Number.isFinite(weight) ? Math.min(Math.max(weight, 0), 1) : 0);
+    // A weight is 0 to 1 with at most three decimals; one written otherwise counts as a refusal.
+    const q = params.map((param) => /^\s*q\s*=\s*(.*?)\s*$/.exec(param)?.[1]).find((value) => value !== undefined);
+    const weight = q === undefined ? 1 : /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(q) ? Number(q) : 0;
+    named.set(coding === 'x-gzip' ? 'gzip' : coding, weight);
   }
   const any = named.get('*');
   const weightOf = (coding: Encoding, fallback: number) => named.get(coding) ?? any ?? fallback;
-  return { br: weightOf('br', 0), gzip: weightOf('gzip', 0), identity: weightOf('identity', 1) };
+  // Identity not named is acceptable but the least wanted: `br;q=0.5` still prefers brotli to the plain file.
+  return { br: weightOf('br', 0), gzip: weightOf('gzip', 0), identity: weightOf('identity', 0.001) };
 }
 
 /**
