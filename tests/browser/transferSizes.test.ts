@@ -99,7 +99,7 @@ async function settled(activity: { last: number }): Promise<void> {
 }
 
 const total = (transfers: Map<string, Transfer>) => [...transfers.values()].reduce((sum, transfer) => sum + transfer.bytes, 0);
-const describe = (transfers: Map<string, Transfer>) =>
+const listed = (transfers: Map<string, Transfer>) =>
   [...transfers.values()]
     .map(
       (transfer) =>
@@ -123,7 +123,7 @@ it('the first page loads in at most 250 KB cold and 10 KB on a warm reload: asse
   await page.getByTestId('chart-status-canvas').waitFor();
   await settled(cold.activity);
   const coldBytes = total(cold.transfers);
-  const coldList = describe(cold.transfers);
+  const coldList = listed(cold.transfers);
   await cold.cdp.detach();
 
   // Warm: the same page reloaded.
@@ -133,7 +133,7 @@ it('the first page loads in at most 250 KB cold and 10 KB on a warm reload: asse
   await page.getByTestId('chart-status-canvas').waitFor();
   await settled(warm.activity);
   const warmBytes = total(warm.transfers);
-  const warmList = describe(warm.transfers);
+  const warmList = listed(warm.transfers);
   console.log(
     `sign-in page cold: ${signInBytes} B; with the dashboard after signing in: ${coldBytes} B\n${coldList}\n\nwarm reload: ${warmBytes} B\n${warmList}`,
   );
