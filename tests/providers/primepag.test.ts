@@ -1,8 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { PRIMEPAG_AUTH } from '../../server/providers/families/primepag/index.js';
+import { PRIMEPAG_AUTH, PRIMEPAG_PIX_KEY_STYLE, toPaymentRequest, toQrCodeRequest } from '../../server/providers/families/primepag/index.js';
+import { paymentRequest, qrCodeRequest } from '../../server/providers/families/primepag/wire.js';
 import { PRIMEPAG } from '../../server/providers/members/primepag.js';
-import { notification } from './conformance/harness.js';
+import { bareTransactionInput, notification, transactionInput } from './conformance/harness.js';
 import { primePagConformance } from './conformance/primepag.suite.js';
+import { PIX_KEY_SAMPLES, expectBodiesOf } from './requestSchemas.js';
 
 const REFERENCE_CODE = '7a2b9c1d-3e4f-4a5b-8c6d-0e1f2a3b4c5d';
 
@@ -41,5 +43,16 @@ describe('PRIMEPAG (doc 2, group 1): the PrimePag platform itself, at its own ho
       transactionId: REFERENCE_CODE,
       status: expected,
     });
+  });
+
+  it("builds bodies of the platform's request schemas (wire.ts)", () => {
+    const terms = { valueCents: 1990, expirySeconds: 3600 };
+    expectBodiesOf(qrCodeRequest, [toQrCodeRequest(transactionInput(), terms), toQrCodeRequest(bareTransactionInput(), terms)]);
+    expectBodiesOf(
+      paymentRequest,
+      PIX_KEY_SAMPLES.map(([pixType, pixKey]) =>
+        toPaymentRequest({ amount: 2500, pixKey, pixType }, { valueCents: 2500, idempotentId: 'wd-1', style: PRIMEPAG_PIX_KEY_STYLE }),
+      ),
+    );
   });
 });

@@ -2,9 +2,9 @@ import type { Customer, TransactionInput, TransactionResult, TransactionStatus, 
 import { digitsOnly, lowerCaseCpfWhenExactly11Digits } from '../../../lib/documents.js';
 import { expiresAfter } from '../../../lib/expiry.js';
 import { nationalPhoneDigits } from '../../../lib/phone.js';
-import { providerPixKey, type PixKeyType } from '../../../lib/pixKey.js';
+import { normalizePixKey, type PixKeyType } from '../../../lib/pixKey.js';
 import { dateOf } from '../../../lib/values.js';
-import { CASHTIME_PIX_KEYS } from './member.js';
+import { CASHTIME_PIX_KEY_TYPES, CASHTIME_PIX_KEYS } from './member.js';
 import type {
   CashtimeCreatedOrder,
   CashtimeCustomer,
@@ -57,11 +57,10 @@ export const toCashtimeCustomer = (customer: Customer): CashtimeCustomer => ({
 
 /** A payout to a PIX key of a known type (CPF/CNPJ digits, PHONE +55, RANDOM as EVP), amount in the member's unit. */
 export function toCashtimeWithdrawal(input: WithdrawInput & { pixKey: string; pixType: PixKeyType }, terms: CashtimeRequestTerms): CashtimeWithdrawalRequest {
-  const { key, type } = providerPixKey(input.pixKey.trim(), input.pixType, CASHTIME_PIX_KEYS);
   return {
     amount: terms.amount(input.amount),
-    pixKey: key,
-    pixKeyType: type,
+    pixKey: normalizePixKey(input.pixKey.trim(), input.pixType, CASHTIME_PIX_KEYS),
+    pixKeyType: CASHTIME_PIX_KEY_TYPES[input.pixType],
     baasPostbackUrl: terms.notificationUrl,
     ...(input.withdrawReference ? { externalCode: input.withdrawReference } : {}),
   };

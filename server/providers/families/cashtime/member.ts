@@ -1,4 +1,5 @@
-import type { PixKeyStyle } from '../../../lib/pixKey.js';
+import type { PixKeyStyle, PixKeyType } from '../../../lib/pixKey.js';
+import type { CashtimePixKeyType } from './wire.js';
 import type { PathTemplate, ProviderDeclaration } from '../../kit/declaration.js';
 
 /**
@@ -48,4 +49,10 @@ export const CASHTIME_PATHS: CashtimePaths = {
  * CPF|CNPJ|EMAIL|PHONE|EVP; Cashtime's public integrations send a phone key
  * as +55 and digits): the spec's "PHONE keys get a +55 prefix at some providers".
  */
-export const CASHTIME_PIX_KEYS: PixKeyStyle = { phonePrefix: '+55', randomAs: 'EVP' };
+export const CASHTIME_PIX_KEYS: PixKeyStyle = { phonePrefix: '+55' };
+
+/** Our PIX key types by the platform's names (RANDOM is EVP). */
+export const CASHTIME_PIX_KEY_TYPES = { CPF: 'CPF', CNPJ: 'CNPJ', EMAIL: 'EMAIL', PHONE: 'PHONE', RANDOM: 'EVP' } as const satisfies Record<
+  PixKeyType,
+  CashtimePixKeyType
+>;

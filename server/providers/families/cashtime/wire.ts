@@ -12,46 +12,53 @@
 import { z } from 'zod';
 import { absentable, wireAmount, wireId, wireStatus, wireText } from '../../kit/answers.js';
 
-export interface CashtimeItem {
-  title: string;
-  description?: string;
-  /** Cents. */
-  unitPrice: number;
-  quantity: number;
-  tangible: boolean;
-}
+/** An item of a charge; `unitPrice` in integer cents. */
+export const cashtimeItem = z.object({
+  title: z.string().min(1),
+  description: z.string().optional(),
+  unitPrice: z.number().int(),
+  quantity: z.number().int().positive(),
+  tangible: z.boolean(),
+});
+export type CashtimeItem = z.infer<typeof cashtimeItem>;
 
-export interface CashtimeCustomer {
-  name: string;
-  email: string;
-  phone: string;
-  document: { number: string; type: 'cpf' | 'cnpj' };
-}
+/** The payer: the document as `{ number, type }` in lower case (ReflowPay's own integration). */
+export const cashtimeCustomer = z.object({
+  name: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  document: z.object({ number: z.string(), type: z.enum(['cpf', 'cnpj']) }),
+});
+export type CashtimeCustomer = z.infer<typeof cashtimeCustomer>;
 
-/** Body of POST /transactions. */
-export interface CashtimeTransactionRequest {
+/** Body of POST /transactions: a PIX charge, `amount` in integer cents. */
+export const cashtimeTransactionRequest = z.object({
   /** Digital goods only (no shipping address needed): true when no item is tangible. */
-  isInfoProducts: boolean;
-  externalCode?: string;
-  paymentMethod: 'pix';
-  installments: number;
-  /** Cents. */
-  amount: number;
-  customer?: CashtimeCustomer;
-  items: CashtimeItem[];
-  postbackUrl: string;
-  ip?: string;
-}
+  isInfoProducts: z.boolean(),
+  externalCode: z.string().optional(),
+  paymentMethod: z.literal('pix'),
+  installments: z.number().int().positive(),
+  amount: z.number().int(),
+  customer: cashtimeCustomer.optional(),
+  items: z.array(cashtimeItem).min(1),
+  postbackUrl: z.string().min(1),
+  ip: z.string().optional(),
+});
+export type CashtimeTransactionRequest = z.infer<typeof cashtimeTransactionRequest>;
 
-/** Body of POST /request/withdraw. */
-export interface CashtimeWithdrawalRequest {
-  /** Cents. */
-  amount: number;
-  pixKey: string;
-  pixKeyType: string;
-  baasPostbackUrl: string;
-  externalCode?: string;
-}
+/** The PIX key types the platform names (research G-A): RANDOM is EVP. */
+export const cashtimePixKeyType = z.enum(['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'EVP']);
+export type CashtimePixKeyType = z.infer<typeof cashtimePixKeyType>;
+
+/** Body of POST /request/withdraw: `amount` in integer cents. */
+export const cashtimeWithdrawalRequest = z.object({
+  amount: z.number().int(),
+  pixKey: z.string().min(1),
+  pixKeyType: cashtimePixKeyType,
+  baasPostbackUrl: z.string().min(1),
+  externalCode: z.string().optional(),
+});
+export type CashtimeWithdrawalRequest = z.infer<typeof cashtimeWithdrawalRequest>;
 
 // ---------------------------------------------------------------- answers
 

@@ -9,29 +9,32 @@
 import { z } from 'zod';
 import { absentable, wireAmount, wireId, wireStatus, wireText } from '../../kit/answers.js';
 
-/** Body of POST /v1/pix/qrcodes. */
-export interface QrCodeRequest {
-  value_cents: number;
+/** Body of POST /v1/pix/qrcodes: `value_cents` in integer cents, the validity in seconds. */
+export const qrCodeRequest = z.object({
+  value_cents: z.number().int().positive(),
   /** The payer's name and document (digits), when the charge has a customer. */
-  generator_name?: string;
-  generator_document?: string;
-  /** Validity in seconds. */
-  expiration_time: number;
+  generator_name: z.string().min(1).optional(),
+  generator_document: z.string().regex(/^\d+$/).optional(),
+  expiration_time: z.number().int().positive(),
   /** The caller's order id. */
-  external_reference?: string;
-}
+  external_reference: z.string().min(1).optional(),
+});
+export type QrCodeRequest = z.infer<typeof qrCodeRequest>;
 
-export type PixKeyTypeName = 'cpf' | 'cnpj' | 'email' | 'phone' | 'token';
+/** The platform's PIX key types (a random key is a `token`). */
+export const pixKeyTypeName = z.enum(['cpf', 'cnpj', 'email', 'phone', 'token']);
+export type PixKeyTypeName = z.infer<typeof pixKeyTypeName>;
 
-/** Body of POST /v1/pix/payments: a payout to a PIX key looked up in the DICT, authorised at once. */
-export interface PaymentRequest {
-  value_cents: number;
-  initiation_type: 'dict';
-  idempotent_id: string;
-  pix_key_type: PixKeyTypeName;
-  pix_key: string;
-  authorized: true;
-}
+/** Body of POST /v1/pix/payments: a payout of integer cents to a PIX key looked up in the DICT, authorised at once. */
+export const paymentRequest = z.object({
+  value_cents: z.number().int().positive(),
+  initiation_type: z.literal('dict'),
+  idempotent_id: z.string().min(1),
+  pix_key_type: pixKeyTypeName,
+  pix_key: z.string().min(1),
+  authorized: z.literal(true),
+});
+export type PaymentRequest = z.infer<typeof paymentRequest>;
 
 // ---------------------------------------------------------------- answers
 
