@@ -1,11 +1,31 @@
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from '@jest/globals';
 import type { ReceiverInput } from '../../server/domain/types.js';
-import { ABMEXSPLIT, ABMEXSPLIT_STATUSES, AbmexSplitAdapter, PRICE_RANGE, randomPriceRange, toSellSplits } from '../../server/providers/abmexsplit/adapter.js';
+import {
+  ABMEXSPLIT,
+  ABMEXSPLIT_STATUSES,
+  AbmexSplitAdapter,
+  PRICE_RANGE,
+  marketplaceRequest,
+  randomPriceRange,
+  sellRequest,
+  toMarketplace,
+  toSell,
+  toSellSplits,
+} from '../../server/providers/abmexsplit/adapter.js';
 import { ABMEXSPLIT_SUPPORTED_BANKS, ABMEXSPLIT_SUPPORTED_BANKS_IN_SPEC, BANKS_WITHOUT_BRANCH_DIGIT } from '../../server/providers/abmexsplit/banks.js';
 import { createRegistry } from '../../server/providers/catalog.js';
 import { BODIES_WITHOUT_RESOURCE, GARBAGE_2XX_BODIES } from '../support/fakeProvider.js';
-import { NOW, expectUnsupportedOperationsRejected, failure, notification, providerHarness, transactionInput } from './conformance/harness.js';
+import {
+  NOW,
+  bareTransactionInput,
+  expectUnsupportedOperationsRejected,
+  failure,
+  notification,
+  providerHarness,
+  transactionInput,
+} from './conformance/harness.js';
+import { expectBodiesOf } from './requestSchemas.js';
 
 const BEARER = { authorization: 'Bearer sk_abmex_1' };
 const PIX_CODE = '00020126580014br.gov.bcb.pix0136a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d520400005303986540519.905802BR5905ABMEX6009SAO PAULO62070503***6304BEEF';
@@ -173,6 +193,23 @@ describe('ABMEXSPLIT (spec doc 2, group 2), a bespoke adapter', () => {
       ]);
       expect(toSellSplits(splits.slice(1, 2))).toEqual([{ marketplace_id: 'mk_1', type: 'FIXED', value: 500 }]);
       expect(toSellSplits([splits[1]!, splits[0]!])).toHaveLength(2);
+    });
+
+    it("builds bodies of its request schemas (the adapter's wire section)", () => {
+      const address = { street: 'Rua A', number: '10', district: 'Centro', city: 'São Paulo', state: 'SP', zipcode: '01001-000' };
+      expectBodiesOf(marketplaceRequest, [
+        toMarketplace(company(), '341', PRICE_RANGE.min),
+        toMarketplace(
+          company({ description: 'Loja', address, monthlyRevenue: 1_000_000 }, { branchDigit: '1', pixCode: 'pix@loja.example' }),
+          '341',
+          PRICE_RANGE.max,
+        ),
+      ]);
+      expectBodiesOf(sellRequest, [
+        toSell(transactionInput({ splits }), 'https://gateway.example/webhooks/acc_1'),
+        toSell(bareTransactionInput({ paymentMethod: 'BILLET' }), 'https://gateway.example/webhooks/acc_1'),
+        toSell(transactionInput({ paymentMethod: 'CREDIT_CARD', cardId: 'card_1', installments: 3 }), 'https://gateway.example/webhooks/acc_1'),
+      ]);
     });
 
     it('creates a PIX sell by POST /sells (items, customer, splits, payment_method, webhook; §7) and answers its code, image and expiry', async () => {

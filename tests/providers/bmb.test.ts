@@ -1,8 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { BMB, BmbAdapter } from '../../server/providers/bmb/adapter.js';
+import { BMB, BmbAdapter, gerarQRCodeRequest, toGerarQRCode } from '../../server/providers/bmb/adapter.js';
 import { BODIES_WITHOUT_RESOURCE } from '../support/fakeProvider.js';
 import {
   NOW,
+  bareTransactionInput,
   expectUnsupportedOperationsRejected,
   failure,
   itRefusesGarbageAnswers,
@@ -10,6 +11,7 @@ import {
   providerHarness,
   transactionInput,
 } from './conformance/harness.js';
+import { expectBodiesOf } from './requestSchemas.js';
 
 const PIX_CODE = '00020126360014br.gov.bcb.pix0114+55119999999995204000053039865406159.905802BR5903BMB6009SAO PAULO62070503***6304ABCD';
 const BEARER = { authorization: 'Bearer sk_bmb_1' };
@@ -23,6 +25,11 @@ describe('BMB (spec doc 2, group 2), a bespoke adapter', () => {
     expect((await failure(h.adapter.createTransaction(h.ctx, transactionInput({ paymentMethod: 'BILLET' })))).message).toBe(
       'Payment method not supported by BMB',
     );
+  });
+
+  it("builds bodies of its request schema (the adapter's wire section)", () => {
+    const terms = { valor: 19.9, expirySeconds: 3600, notificationUrl: 'https://gateway.example/webhooks/acc_1' };
+    expectBodiesOf(gerarQRCodeRequest, [toGerarQRCode(transactionInput({ description: 'Curso' }), terms), toGerarQRCode(bareTransactionInput(), terms)]);
   });
 
   it('creates a QR code by POST /GerarQRCode (reais, seconds, the sidecar) and answers the code, its image and expiry', async () => {

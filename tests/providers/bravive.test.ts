@@ -1,9 +1,25 @@
 import { describe, expect, it } from '@jest/globals';
 import type { WithdrawInput } from '../../server/domain/types.js';
 import { CATALOGUE, braviveApiErrorMessage } from '../../server/lib/providerMessages.js';
-import { BRAVIVE, BraviveAdapter } from '../../server/providers/bravive/adapter.js';
+import {
+  BRAVIVE,
+  BraviveAdapter,
+  bravivePaymentRequest,
+  braviveWithdrawRequest,
+  toBravivePayment,
+  toBraviveWithdraw,
+} from '../../server/providers/bravive/adapter.js';
 import { BODIES_WITHOUT_RESOURCE } from '../support/fakeProvider.js';
-import { NOW, expectUnsupportedOperationsRejected, failure, notification, providerHarness, transactionInput } from './conformance/harness.js';
+import {
+  NOW,
+  bareTransactionInput,
+  expectUnsupportedOperationsRejected,
+  failure,
+  notification,
+  providerHarness,
+  transactionInput,
+} from './conformance/harness.js';
+import { PIX_KEY_SAMPLES, expectBodiesOf } from './requestSchemas.js';
 
 /** BRAVIVE (spec doc 3, group 3): PIX and billet charges, PIX payouts, their reads and notifications. */
 
@@ -34,6 +50,19 @@ describe('BRAVIVE (spec doc 3, group 3), a bespoke adapter', () => {
     expect(() => h.adapter.checkAccount({ publicKey: 'pk', secretKey: ' ' })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', message }));
     expect(() => h.adapter.checkAccount({ publicKey: '', secretKey: 'brv_sk_1' })).not.toThrow();
     expect(await failure(h.adapter.getTransaction({ ...h.ctx, secretKey: '' }, 'p1'))).toEqual({ code: 'FAILED_PRECONDITION', message });
+  });
+
+  it("builds bodies of its request schemas (the adapter's wire section)", () => {
+    const address = { address: 'Rua A', number: '10', district: 'Centro', city: 'São Paulo', state: 'SP', zipCode: '01001-000' };
+    const terms = { amount: 1990, webhookUrl: 'https://gateway.example/webhooks/acc_1' };
+    expectBodiesOf(bravivePaymentRequest, [
+      toBravivePayment(transactionInput({ description: 'Pedido 42', address }), terms),
+      toBravivePayment(bareTransactionInput({ paymentMethod: 'BILLET' }), terms),
+    ]);
+    expectBodiesOf(
+      braviveWithdrawRequest,
+      PIX_KEY_SAMPLES.map(([pixType, pixKey]) => toBraviveWithdraw({ paymentMethod: 'PIX', amount: 2500, pixKey, pixType }, { amount: 2500 })),
+    );
   });
 
   it('creates a PIX payment by POST /payments with Bearer, cents, payer_* and addr_* fields and webhook_url; valid the default day', async () => {

@@ -82,28 +82,30 @@ export const PRICE_RANGE = { min: 50, max: 150_000 } as const;
 
 // ---------------------------------------------------------------- wire shapes
 
-type SellPaymentMethod = 'pix' | 'credit_card' | 'boleto';
+const sellPaymentMethod = z.enum(['pix', 'credit_card', 'boleto']);
+type SellPaymentMethod = z.infer<typeof sellPaymentMethod>;
 
-/** Body of POST /marketplaces. */
-export interface MarketplaceRequest {
-  name: string;
-  email: string;
-  document: string;
-  document_type: 'CNPJ';
-  description?: string;
-  price_range: number;
-  bank_account: {
-    bank_code: string;
-    branch_number: string;
-    branch_digit?: string;
-    account_number: string;
-    account_digit: string;
-    account_type: string;
-    pix_key?: string;
-  };
-  address?: { street: string; number: string; district: string; city: string; state: string; zip_code: string };
-  monthly_revenue?: number;
-}
+/** Body of POST /marketplaces: a company (CNPJ) with its bank account; `price_range` within PRICE_RANGE (doc 2 §9). */
+export const marketplaceRequest = z.object({
+  name: z.string(),
+  email: z.string(),
+  document: z.string().regex(/^\d+$/),
+  document_type: z.literal('CNPJ'),
+  description: z.string().optional(),
+  price_range: z.number().int().min(PRICE_RANGE.min).max(PRICE_RANGE.max),
+  bank_account: z.object({
+    bank_code: z.string().regex(/^\d{3}$/),
+    branch_number: z.string(),
+    branch_digit: z.string().optional(),
+    account_number: z.string(),
+    account_digit: z.string(),
+    account_type: z.string(),
+    pix_key: z.string().optional(),
+  }),
+  address: z.object({ street: z.string(), number: z.string(), district: z.string(), city: z.string(), state: z.string(), zip_code: z.string() }).optional(),
+  monthly_revenue: z.number().optional(),
+});
+export type MarketplaceRequest = z.infer<typeof marketplaceRequest>;
 
 /** A date as text or epoch milliseconds; one that does not read as a date is absent. */
 const wireDate = absentable(z.union([z.string(), z.number()])).transform(dateOf);
@@ -120,15 +122,22 @@ export const abmexsplitMarketplace = z.object({
 });
 export type Marketplace = z.output<typeof abmexsplitMarketplace>;
 
-/** Body of POST /sells (doc 2 §7: items, customer, splits, payment_method, webhook, credit_card). */
-export interface SellRequest {
-  items: Array<{ title: string; unit_price: number; quantity: number; tangible: boolean }>;
-  customer?: { name: string; email: string; document: string; phone: string };
-  splits: Array<{ marketplace_id: string; type: 'FIXED' | 'percent'; value: number }>;
-  payment_method: SellPaymentMethod;
-  webhook: string;
-  credit_card?: { token: string; installments: number };
-}
+/** A split: FIXED in integer cents, else a percentage (doc 2 §9). */
+const sellSplit = z.discriminatedUnion('type', [
+  z.object({ marketplace_id: z.string(), type: z.literal('FIXED'), value: z.number().int() }),
+  z.object({ marketplace_id: z.string(), type: z.literal('percent'), value: z.number() }),
+]);
+
+/** Body of POST /sells (doc 2 §7: items, customer, splits, payment_method, webhook, credit_card); prices in integer cents. */
+export const sellRequest = z.object({
+  items: z.array(z.object({ title: z.string(), unit_price: z.number().int(), quantity: z.number().int().positive(), tangible: z.boolean() })).min(1),
+  customer: z.object({ name: z.string(), email: z.string(), document: z.string(), phone: z.string() }).optional(),
+  splits: z.array(sellSplit),
+  payment_method: sellPaymentMethod,
+  webhook: z.string().min(1),
+  credit_card: z.object({ token: z.string(), installments: z.number().int().positive() }).optional(),
+});
+export type SellRequest = z.infer<typeof sellRequest>;
 
 /** Answer of POST /sells and GET /sells/{id}: a sell has its id and status. */
 export const abmexsplitSell = z.object({

@@ -42,16 +42,16 @@ export const BMB: ProviderDeclaration = {
 
 // ---------------------------------------------------------------- wire
 
-/** Body of POST /GerarQRCode. */
-export interface GerarQRCodeRequest {
-  valor: number;
-  /** Validity in seconds. */
-  expiracao: number;
-  descricao?: string;
-  identificador?: string;
-  pagador?: { nome: string; documento: string };
-  urlNotificacao: string;
-}
+/** Body of POST /GerarQRCode: `valor` in reais, the validity in seconds. */
+export const gerarQRCodeRequest = z.object({
+  valor: z.number().positive(),
+  expiracao: z.number().int().positive(),
+  descricao: z.string().optional(),
+  identificador: z.string().optional(),
+  pagador: z.object({ nome: z.string().min(1), documento: z.string().regex(/^\d+$/) }).optional(),
+  urlNotificacao: z.string().min(1),
+});
+export type GerarQRCodeRequest = z.infer<typeof gerarQRCodeRequest>;
 
 /** A date as text or epoch milliseconds; one that does not read as a date is absent. */
 const wireDate = absentable(z.union([z.string(), z.number()])).transform(dateOf);

@@ -4,7 +4,7 @@ import { digitsOnly } from '../../lib/documents.js';
 import { parseJsonObject } from '../../lib/json.js';
 import { paymentMethodCodec } from '../../lib/paymentMethods.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
-import { providerPixKey } from '../../lib/pixKey.js';
+import { normalizePixKey, type PixKeyType } from '../../lib/pixKey.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { declaredStatusTable, statusTable } from '../../lib/statusTable.js';
 import { defaultWithdrawDescription } from '../../lib/withdrawDescription.js';
@@ -62,34 +62,39 @@ export const BRAVIVE_PATHS = { payments: '/payments', payment: '/payments/{id}',
 
 // ---------------------------------------------------------------- wire
 
-/** Body of POST /payments (§7): flat, payer_* and addr_* fields. */
-export interface BravivePaymentRequest {
-  amount: number;
-  currency: string;
-  description?: string;
-  method: 'PIX' | 'BILLET';
-  webhook_url: string;
-  custom_id?: string;
-  payer_name?: string;
-  payer_email?: string;
-  payer_document?: string;
-  payer_phone?: string;
-  addr_street?: string;
-  addr_number?: string;
-  addr_district?: string;
-  addr_city?: string;
-  addr_state?: string;
-  addr_zipcode?: string;
-}
+/** Body of POST /payments (§7): flat, payer_* and addr_* fields; `amount` in integer cents. */
+export const bravivePaymentRequest = z.object({
+  amount: z.number().int().positive(),
+  currency: z.string().min(1),
+  description: z.string().optional(),
+  method: z.enum(['PIX', 'BILLET']),
+  webhook_url: z.string().min(1),
+  custom_id: z.string().optional(),
+  payer_name: z.string().optional(),
+  payer_email: z.string().optional(),
+  payer_document: z.string().optional(),
+  payer_phone: z.string().optional(),
+  addr_street: z.string().optional(),
+  addr_number: z.string().optional(),
+  addr_district: z.string().optional(),
+  addr_city: z.string().optional(),
+  addr_state: z.string().optional(),
+  addr_zipcode: z.string().optional(),
+});
+export type BravivePaymentRequest = z.infer<typeof bravivePaymentRequest>;
 
-/** Body of POST /withdraws (§7). */
-export interface BraviveWithdrawRequest {
-  amount: number;
-  currency: string;
-  description: string;
-  pix_key: string;
-  pix_key_type: string;
-}
+/** The PIX key types of a payout: ours, RANDOM named EVP (§5). */
+const bravivePixKeyType = z.enum(['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'EVP']);
+
+/** Body of POST /withdraws (§7): `amount` in integer cents. */
+export const braviveWithdrawRequest = z.object({
+  amount: z.number().int().positive(),
+  currency: z.literal('BRL'),
+  description: z.string().min(1),
+  pix_key: z.string().min(1),
+  pix_key_type: bravivePixKeyType,
+});
+export type BraviveWithdrawRequest = z.infer<typeof braviveWithdrawRequest>;
 
 /**
  * A payment or a withdrawal as answered (integrations: `{id, method, status,
@@ -151,6 +156,23 @@ export function toBravivePayment(input: TransactionInput, terms: { amount: numbe
           addr_zipcode: digitsOnly(address.zipCode),
         }
       : {}),
+  };
+}
+
+/** Our key types by Bravive's names (RANDOM is EVP, §5). */
+const BRAVIVE_PIX_KEY_TYPES = { CPF: 'CPF', CNPJ: 'CNPJ', EMAIL: 'EMAIL', PHONE: 'PHONE', RANDOM: 'EVP' } as const satisfies Record<
+  PixKeyType,
+  z.infer<typeof bravivePixKeyType>
+>;
+
+/** Our PIX payout → POST /withdraws; the description is the caller's, else Bravive's own default ('Saque solicitado', doc 1 §9). */
+export function toBraviveWithdraw(input: WithdrawInput & { pixKey: string; pixType: PixKeyType }, terms: { amount: number }): BraviveWithdrawRequest {
+  return {
+    amount: terms.amount,
+    currency: 'BRL',
+    description: input.description?.trim() || defaultWithdrawDescription(input.amount, 'requested'),
+    pix_key: normalizePixKey(input.pixKey, input.pixType),
+    pix_key_type: BRAVIVE_PIX_KEY_TYPES[input.pixType],
   };
 }
 
@@ -251,14 +273,7 @@ export class BraviveAdapter extends DeclaredAdapter {
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
     const payout = this.pixPayout(input);
     const prefix = this.prefixFor('withdraw');
-    const key = providerPixKey(payout.pixKey, payout.pixType, { randomAs: 'EVP' });
-    const body: BraviveWithdrawRequest = {
-      amount: this.toProviderAmount(input.amount),
-      currency: 'BRL',
-      description: input.description?.trim() || defaultWithdrawDescription(input.amount, 'requested'),
-      pix_key: key.key,
-      pix_key_type: key.type,
-    };
+    const body = toBraviveWithdraw(payout, { amount: this.toProviderAmount(input.amount) });
     const answer = await this.exchange('withdraw', prefix, () => this.http(ctx).post(BRAVIVE_PATHS.withdraws, body), braviveAnswer);
     return this.mapped('withdraw', prefix, () => this.payout(answer, input.amount));
   }
