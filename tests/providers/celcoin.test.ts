@@ -1,9 +1,18 @@
 import { describe, expect, it } from '@jest/globals';
 import { MASKED_SECRET } from '../../server/providers/kit/bodySecrets.js';
-import { CELCOIN, CELCOIN_QUERY_LIMIT, CELCOIN_STATUSES, CelcoinAdapter, customerMyId } from '../../server/providers/celcoin/adapter.js';
+import {
+  CELCOIN,
+  CELCOIN_QUERY_LIMIT,
+  CELCOIN_STATUSES,
+  CelcoinAdapter,
+  chargeRequest,
+  customerMyId,
+  toChargeRequest,
+} from '../../server/providers/celcoin/adapter.js';
 import { FAILURE_PREFIXES } from '../../server/lib/providerMessages.js';
 import { BODIES_WITHOUT_RESOURCE, GARBAGE_2XX_BODIES } from '../support/fakeProvider.js';
 import { NOW, expectUnsupportedOperationsRejected, failure, notification, providerHarness, transactionInput } from './conformance/harness.js';
+import { expectBodiesOf } from './requestSchemas.js';
 
 const GALAX_ID = '5473';
 const GALAX_HASH = '83Mw5u8988Qj6fZqS4Z8K7LzOo1j28S706R0BeFe';
@@ -56,6 +65,23 @@ describe('CELCOIN (spec doc 2, group 2): the Cel_Cash (ex-Galax Pay) API, a besp
     expect(CELCOIN.expiry).toEqual({ pixSeconds: 5 * 86_400, boletoSeconds: 5 * 86_400 });
     expect(CELCOIN_QUERY_LIMIT).toBe(10);
     expect([CELCOIN.money, CELCOIN.identity.defaultBaseUrl]).toEqual(['cents', 'https://api.galaxpay.com.br/v2']);
+  });
+
+  it("builds bodies of its request schema (the adapter's wire section)", () => {
+    const terms = { myId: 'idem-1', payday: '2025-03-15', pixDeadlineDays: 5 };
+    expectBodiesOf(chargeRequest, [
+      toChargeRequest(transactionInput(), terms),
+      toChargeRequest(
+        transactionInput({
+          paymentMethod: 'BILLET',
+          orderId: undefined,
+          customer: { name: 'ACME', email: 'a@b.c', document: '11.222.333/0001-81', phone: '' },
+        }),
+        terms,
+      ),
+      toChargeRequest(transactionInput({ paymentMethod: 'CREDIT_CARD', cardId: '77', installments: 3 }), terms),
+      toChargeRequest(transactionInput({ paymentMethod: 'CREDIT_CARD', cardId: '123e4567-e89b-42d3-a456-426614174000' }), terms),
+    ]);
   });
 
   it('takes its token, then creates a PIX charge by POST /charges in cents with payday and a 5-day PIX deadline', async () => {

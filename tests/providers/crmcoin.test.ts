@@ -1,9 +1,23 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Operation, WithdrawInput } from '../../server/domain/types.js';
 import { FAILURE_PREFIXES, failureMessage } from '../../server/lib/providerMessages.js';
-import { CRMCOIN, CRMCOIN_REFERENCE_MAX, CrmcoinAdapter, crmcoinReference } from '../../server/providers/crmcoin/adapter.js';
+import {
+  CRMCOIN,
+  CRMCOIN_REFERENCE_MAX,
+  CrmcoinAdapter,
+  consultaRequest,
+  createPixRequest,
+  crmcoinReference,
+  devolverRequest,
+  pixOutRequest,
+  toConsulta,
+  toCreatePix,
+  toDevolver,
+  toPixOut,
+} from '../../server/providers/crmcoin/adapter.js';
 import { GARBAGE_2XX_BODIES } from '../support/fakeProvider.js';
-import { NOW, expectUnsupportedOperationsRejected, failure, providerHarness, transactionInput } from './conformance/harness.js';
+import { NOW, bareTransactionInput, expectUnsupportedOperationsRejected, failure, providerHarness, transactionInput } from './conformance/harness.js';
+import { PIX_KEY_SAMPLES, expectBodiesOf } from './requestSchemas.js';
 
 /**
  * CRMCOIN (spec doc 2, group 2), a bespoke adapter: the five POSTs of §7 each
@@ -48,6 +62,20 @@ describe('CRMCOIN (spec doc 2, group 2), a bespoke adapter', () => {
       expect(code).toBe('FAILED_PRECONDITION');
     }
     expect(h.fake.received).toHaveLength(0);
+  });
+
+  it("builds bodies of its request schemas (the adapter's wire section)", () => {
+    const terms = { chaveParceiro: 'parceiro-1', valor: 19.9, expirySeconds: 3600 };
+    expectBodiesOf(createPixRequest, [toCreatePix(transactionInput({ description: 'Curso' }), terms), toCreatePix(bareTransactionInput(), terms)]);
+    expectBodiesOf(consultaRequest, [toConsulta('parceiro-1', 'tx_1')]);
+    expectBodiesOf(devolverRequest, [toDevolver('parceiro-1', 'tx_1', 5.5)]);
+    const reference = 'r'.repeat(CRMCOIN_REFERENCE_MAX + 5);
+    expectBodiesOf(
+      pixOutRequest,
+      PIX_KEY_SAMPLES.map(([pixType, pixKey]) =>
+        toPixOut({ paymentMethod: 'PIX', amount: 2500, pixKey, pixType, withdrawReference: reference }, { chaveParceiro: 'parceiro-1', valor: 25 }),
+      ),
+    );
   });
 
   it('creates a charge by POST /createpix (partner key, reais, seconds) and answers the code, its image and expiry', async () => {

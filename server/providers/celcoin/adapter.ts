@@ -114,29 +114,38 @@ export const CELCOIN: ProviderDeclaration = {
 
 // ---------------------------------------------------------------- wire
 
-type MainPaymentMethodId = 'creditcard' | 'boleto' | 'pix';
+const mainPaymentMethodId = z.enum(['creditcard', 'boleto', 'pix']);
+type MainPaymentMethodId = z.infer<typeof mainPaymentMethodId>;
 
-export interface CelcashCustomer {
-  myId: string;
-  name: string;
-  document: string;
-  emails: string[];
-  phones?: number[];
-}
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Body of POST /charges. */
-export interface ChargeRequest {
-  myId: string;
-  /** Cents. */
-  value: number;
-  /** YYYY-MM-DD. */
-  payday: string;
-  additionalInfo?: string;
-  mainPaymentMethodId: MainPaymentMethodId;
-  Customer: CelcashCustomer;
-  PaymentMethodCreditCard?: { Card: { galaxPayId: number } | { myId: string }; qtdInstallments: number };
-  PaymentMethodPix?: { Deadline: { type: 'days'; value: number } };
-}
+/** A customer Cel_Cash does not know yet: a UUID `myId`, `name`, `document` (11 to 14 digits) and `emails` (the SDK's contract). */
+export const celcashCustomer = z.object({
+  myId: z.string().regex(UUID_TEXT),
+  name: z.string().min(1),
+  document: z.string().regex(/^\d{11,14}$/),
+  emails: z.array(z.string().min(1)).min(1),
+  phones: z.array(z.number().int().positive()).optional(),
+});
+export type CelcashCustomer = z.infer<typeof celcashCustomer>;
+
+/** Body of POST /charges: `value` in integer cents, `payday` YYYY-MM-DD (the SDK's createChargeBodySchema); a saved card by its galaxPayId or UUID myId. */
+export const chargeRequest = z.object({
+  myId: z.string().min(1),
+  value: z.number().int().positive(),
+  payday: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  additionalInfo: z.string().optional(),
+  mainPaymentMethodId,
+  Customer: celcashCustomer,
+  PaymentMethodCreditCard: z
+    .object({
+      Card: z.union([z.object({ galaxPayId: z.number().int().positive() }), z.object({ myId: z.string().regex(UUID_TEXT) })]),
+      qtdInstallments: z.number().int().positive(),
+    })
+    .optional(),
+  PaymentMethodPix: z.object({ Deadline: z.object({ type: z.literal('days'), value: z.number().int().positive() }) }).optional(),
+});
+export type ChargeRequest = z.infer<typeof chargeRequest>;
 
 /** A charge's payment attempt (`Transactions[]`): its status, and the PIX or boleto to pay it with. */
 const celcashTransaction = z.object({
@@ -148,7 +157,7 @@ const celcashTransaction = z.object({
 });
 export type CelcashTransaction = z.output<typeof celcashTransaction>;
 
-const mainPaymentMethod = wireText.transform((value) => value.toLowerCase()).pipe(z.enum(['creditcard', 'boleto', 'pix']));
+const mainPaymentMethod = wireText.transform((value) => value.toLowerCase()).pipe(mainPaymentMethodId);
 
 /** A charge (the SDK's `chargesSchema`): its id, value, status, method and payment attempts. */
 export const celcashCharge = z.object({
@@ -225,14 +234,12 @@ export function toCelcashCustomer(customer: Customer | undefined): CelcashCustom
   return { myId: customerMyId(document), name, document, emails: [email], ...(phone ? { phones: [phone] } : {}) };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A saved card: its galaxPayId (digits) or its myId (a UUID, as Cel_Cash takes it); anything else is refused before anything is sent. */
 function savedCard(cardId: string | undefined): { galaxPayId: number } | { myId: string } {
   const id = cardId?.trim();
   if (!id) throw catalogueError('CARD_ID_REQUIRED', { field: 'transaction.card_id' });
   if (/^\d+$/.test(id)) return { galaxPayId: Number(id) };
-  if (UUID.test(id)) return { myId: id };
+  if (UUID_TEXT.test(id)) return { myId: id };
   throw invalidArgument('transaction.card_id', "transaction.card_id must be a Cel_Cash card's galaxPayId (digits) or myId (a UUID) for CELCOIN charges");
 }
 

@@ -83,20 +83,18 @@ export const CRMCOIN_PATHS = {
 // ---------------------------------------------------------------- wire shapes
 
 /** What every body carries (doc 2 §7: "each carrying a partner key"). */
-export interface Parceiro {
-  chaveParceiro: string;
-}
+const parceiro = z.object({ chaveParceiro: z.string().min(1) });
+export type Parceiro = z.infer<typeof parceiro>;
 
-/** Body of POST /createpix. */
-export interface CreatePixRequest extends Parceiro {
-  valor: number;
-  /** Validity in seconds. */
-  expiracao: number;
-  descricao?: string;
-  /** The caller's order id. */
-  referencia?: string;
-  pagador?: { nome: string; documento: string };
-}
+/** Body of POST /createpix: `valor` in reais, the validity in seconds, `referencia` the caller's order id. */
+export const createPixRequest = parceiro.extend({
+  valor: z.number().positive(),
+  expiracao: z.number().int().positive(),
+  descricao: z.string().optional(),
+  referencia: z.string().optional(),
+  pagador: z.object({ nome: z.string().min(1), documento: z.string().regex(/^\d+$/) }).optional(),
+});
+export type CreatePixRequest = z.infer<typeof createPixRequest>;
 
 /** A date as text or epoch milliseconds; one that does not read as a date is absent. */
 const wireDate = absentable(z.union([z.string(), z.number()])).transform(dateOf);
@@ -116,15 +114,12 @@ export type PixCharge = z.output<typeof crmcoinCharge>;
 export const crmcoinCreatedCharge = crmcoinCharge.extend({ pixCopiaECola: wireText });
 
 /** Body of POST /getstatus and POST /consulta. */
-export interface ConsultaRequest extends Parceiro {
-  id: string;
-}
+export const consultaRequest = parceiro.extend({ id: z.string().min(1) });
+export type ConsultaRequest = z.infer<typeof consultaRequest>;
 
-/** Body of POST /devolver. */
-export interface DevolverRequest extends Parceiro {
-  id: string;
-  valor: number;
-}
+/** Body of POST /devolver: `valor` in reais. */
+export const devolverRequest = parceiro.extend({ id: z.string().min(1), valor: z.number().nonnegative() });
+export type DevolverRequest = z.infer<typeof devolverRequest>;
 
 /** Answer of /devolver: it says something of the refund, its id or its success flag (or both). */
 export const crmcoinDevolver = z.union([
@@ -133,17 +128,22 @@ export const crmcoinDevolver = z.union([
 ]);
 export type DevolverAnswer = z.output<typeof crmcoinDevolver>;
 
-export type TipoChave = 'CPF' | 'CNPJ' | 'TELEFONE' | 'EMAIL' | 'ALEATORIA';
+const tipoChave = z.enum(['CPF', 'CNPJ', 'TELEFONE', 'EMAIL', 'ALEATORIA']);
+export type TipoChave = z.infer<typeof tipoChave>;
 
-/** Body of POST /pixout. */
-export interface PixOutRequest extends Parceiro {
-  valor: number;
-  chavePix: string;
-  tipoChave: TipoChave;
-  /** At most 22 characters (doc 2 §5, §9). */
-  referencia?: string;
-  descricao: string;
-}
+/** Body of POST /pixout: `valor` in reais, `referencia` at most 22 characters (doc 2 §5, §9). */
+export const pixOutRequest = parceiro.extend({
+  valor: z.number().positive(),
+  chavePix: z.string().min(1),
+  tipoChave,
+  referencia: z
+    .string()
+    .min(1)
+    .refine((text) => Array.from(text).length <= CRMCOIN_REFERENCE_MAX)
+    .optional(),
+  descricao: z.string().min(1),
+});
+export type PixOutRequest = z.infer<typeof pixOutRequest>;
 
 /** Answer of /pixout and /consulta; `pagoEm` is when the payout was paid. */
 export const crmcoinPixOut = crmcoinObject.extend({ pagoEm: wireDate });
@@ -170,6 +170,12 @@ export function toCreatePix(input: TransactionInput, terms: { chaveParceiro: str
     ...(input.customer?.name && documento ? { pagador: { nome: input.customer.name, documento } } : {}),
   };
 }
+
+/** A read of a charge (/getstatus) or a payout (/consulta) by its id. */
+export const toConsulta = (chaveParceiro: string, id: string): ConsultaRequest => ({ chaveParceiro, id });
+
+/** A refund of `valor` (reais) of a charge. */
+export const toDevolver = (chaveParceiro: string, id: string, valor: number): DevolverRequest => ({ chaveParceiro, id, valor });
 
 /**
  * A payout to a PIX key: CPF, CNPJ and PHONE keys lose their mask, a phone
@@ -295,7 +301,7 @@ export class CrmcoinAdapter extends DeclaredAdapter<CrmcoinDeclaration> {
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
-    const body: ConsultaRequest = { chaveParceiro: this.partnerKey(ctx), id: transactionId };
+    const body = toConsulta(this.partnerKey(ctx), transactionId);
     const read = (answer: PixCharge) => fromPixCharge(answer, this.chargeTerms());
     const charge = await this.post(ctx, { operation: 'getTransaction', path: CRMCOIN_PATHS.getStatus, body, schema: crmcoinCharge, read });
     // The id asked for stays the id, whatever the answer echoes.
@@ -303,7 +309,7 @@ export class CrmcoinAdapter extends DeclaredAdapter<CrmcoinDeclaration> {
   }
 
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
-    const body: DevolverRequest = { chaveParceiro: this.partnerKey(ctx), id: transactionId, valor: this.toProviderAmount(amount) };
+    const body = toDevolver(this.partnerKey(ctx), transactionId, this.toProviderAmount(amount));
     const read = (answer: DevolverAnswer) => fromDevolver(answer, transactionId);
     return this.post(ctx, { operation: 'refoundTransaction', path: CRMCOIN_PATHS.refund, body, schema: crmcoinDevolver, read });
   }
@@ -319,7 +325,7 @@ export class CrmcoinAdapter extends DeclaredAdapter<CrmcoinDeclaration> {
   }
 
   override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {
-    const body: ConsultaRequest = { chaveParceiro: this.partnerKey(ctx), id: withdrawId };
+    const body = toConsulta(this.partnerKey(ctx), withdrawId);
     const payout = await this.post(ctx, {
       operation: 'getWithdraw',
       path: CRMCOIN_PATHS.getPixOut,
