@@ -1,10 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
 import { PAGOUAI } from '../../server/providers/members/pagouai.js';
-import { PagouaiAdapter, toPagouaiV2Charge } from '../../server/providers/pagouai/adapter.js';
+import {
+  PagouaiAdapter,
+  pagouaiV2ChargeRequest,
+  pagouaiV2RefundRequest,
+  toPagouaiV2Charge,
+  toPagouaiV2Refund,
+} from '../../server/providers/pagouai/adapter.js';
 import { FAILURE_PREFIXES } from '../../server/lib/providerMessages.js';
 import { absent } from '../support/fakeProvider.js';
 import { bareTransactionInput, failure, itRefusesGarbageAnswers, notification, providerHarness, transactionInput } from './conformance/harness.js';
 import { statusOf, transactionsApiConformance } from './conformance/transactionsApi.suite.js';
+import { expectBodiesOf } from './requestSchemas.js';
 
 // Research (official docs): Authorization: Bearer sk_live_…. The default dialect is the specification's, on PAGOUAI's own adapter.
 transactionsApiConformance(PAGOUAI, {
@@ -269,6 +276,17 @@ describe('PAGOUAI api_version v2 (Pagou.ai public API)', () => {
     );
     expect(body.buyer).toEqual({ name: 'Loja', email: 'l@x.com', document: { type: 'CNPJ', number: '11222333000181' } });
     expect([body.external_ref, body.ip_address]).toEqual([undefined, '203.0.113.5']);
+  });
+
+  it('builds bodies of its v2 request schemas (the documented create and refund)', () => {
+    const terms = { notificationUrl: 'https://hooks.example/pagouai' };
+    const address = { address: 'Rua A', number: '10', district: 'Centro', city: 'São Paulo', state: 'SP', zipCode: '01001-000' };
+    expectBodiesOf(pagouaiV2ChargeRequest, [
+      toPagouaiV2Charge(transactionInput({ customerIp: '203.0.113.5' }), terms),
+      toPagouaiV2Charge(transactionInput({ paymentMethod: 'BILLET', items: [], address }), terms),
+      toPagouaiV2Charge(transactionInput({ paymentMethod: 'CREDIT_CARD', cardId: 'pgct_abc', installments: 3 }), terms),
+    ]);
+    expectBodiesOf(pagouaiV2RefundRequest, [toPagouaiV2Refund(500), toPagouaiV2Refund(0)]);
   });
 
   // A bad answer (wrong types, missing fields, HTML) is UNAVAILABLE under the operation's prefix, never a status.

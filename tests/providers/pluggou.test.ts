@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { PLUGGOU, PluggouAdapter, toPluggouCharge } from '../../server/providers/pluggou/adapter.js';
+import { PLUGGOU, PluggouAdapter, pluggouChargeRequest, toPluggouCharge } from '../../server/providers/pluggou/adapter.js';
 import { BODIES_WITHOUT_RESOURCE } from '../support/fakeProvider.js';
 import {
   NOW,
@@ -11,6 +11,7 @@ import {
   providerHarness,
   transactionInput,
 } from './conformance/harness.js';
+import { expectBodiesOf } from './requestSchemas.js';
 
 /** PLUGGOU (spec doc 3, group 3; not PLUGGO): PIX charges and their reads on §7's two paths (or the documented ones), and webhooks. */
 
@@ -126,6 +127,16 @@ describe('PLUGGOU (spec doc 3, group 3), a bespoke adapter', () => {
         description: 'Pedido 12',
       });
     });
+  });
+
+  it("builds bodies of its request schema (Pluggou's documented charge)", () => {
+    expectBodiesOf(pluggouChargeRequest, [
+      toPluggouCharge(transactionInput(), { amount: 1990 }),
+      toPluggouCharge(
+        bareTransactionInput({ customer: { name: 'Loja', document: '11.222.333/0001-81', phone: '+55 (21) 3456-7890', email: ' ' }, description: 'Pedido 12' }),
+        { amount: 1990 },
+      ),
+    ]);
   });
 
   it('a created charge without its PIX code is UNAVAILABLE (nobody could pay it), naming the field', async () => {

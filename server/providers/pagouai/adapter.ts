@@ -50,28 +50,58 @@ const PAGOUAI_CARD_TOKEN = /^(pgct_|pgpm_)/;
 
 // ---------------------------------------------------------------- wire: requests
 
-export interface PagouaiV2ChargeRequest {
-  external_ref?: string;
-  amount: number;
-  currency: string;
-  method: 'pix' | 'voucher' | 'credit_card';
-  notify_url: string;
-  buyer: {
-    name: string;
-    email: string;
-    phone?: string;
-    document: { type: 'CPF' | 'CNPJ'; number: string };
-    address?: { street: string; number: string; neighborhood: string; city: string; state: string; zipCode: string; country: 'BR' };
-  };
-  products: Array<{ name: string; price: number; quantity: number; tangible: boolean; sku?: string }>;
-  installments?: number;
-  token?: string;
-  ip_address?: string;
-}
+/**
+ * POST /v2/transactions as documented: `amount` integer cents within
+ * (0, 100000000], `buyer` and 1 to 100 `products` (price integer cents)
+ * required, `installments` 1..12 and a `pgct_`/`pgpm_` token for a card.
+ */
+export const pagouaiV2ChargeRequest = z.object({
+  external_ref: z.string().min(1).optional(),
+  amount: z.number().int().min(1).max(100_000_000),
+  currency: z.string().min(1),
+  method: z.enum(['pix', 'voucher', 'credit_card']),
+  notify_url: z.url().optional(),
+  buyer: z.object({
+    name: z.string().min(1),
+    email: z.string().regex(/^[^@\s]+@[^@\s]+$/),
+    phone: z.string().optional(),
+    document: z.discriminatedUnion('type', [
+      z.object({ type: z.literal('CPF'), number: z.string().regex(/^\d{11}$/) }),
+      z.object({ type: z.literal('CNPJ'), number: z.string().regex(/^\d{14}$/) }),
+    ]),
+    address: z
+      .object({
+        street: z.string(),
+        number: z.string(),
+        neighborhood: z.string(),
+        city: z.string(),
+        state: z.string(),
+        zipCode: z.string(),
+        country: z.literal('BR'),
+      })
+      .optional(),
+  }),
+  products: z
+    .array(
+      z.object({
+        name: z.string().min(1),
+        price: z.number().int().nonnegative(),
+        quantity: z.number().int().positive(),
+        tangible: z.boolean(),
+        sku: z.string().optional(),
+      }),
+    )
+    .min(1)
+    .max(100),
+  installments: z.number().int().min(1).max(12).optional(),
+  token: z.string().regex(PAGOUAI_CARD_TOKEN).optional(),
+  ip_address: z.string().optional(),
+});
+export type PagouaiV2ChargeRequest = z.infer<typeof pagouaiV2ChargeRequest>;
 
-export interface PagouaiV2RefundRequest {
-  amount?: number;
-}
+/** PUT /v2/transactions/{id}/refund: `amount` in integer cents, omitted for the whole charge. */
+export const pagouaiV2RefundRequest = z.object({ amount: z.number().int().positive().optional() });
+export type PagouaiV2RefundRequest = z.infer<typeof pagouaiV2RefundRequest>;
 
 // ---------------------------------------------------------------- wire: answers
 

@@ -86,12 +86,23 @@ export const PLUGGOU_PUBLIC_PATHS = { create: '/transactions', get: '/transactio
 
 // ---------------------------------------------------------------- wire
 
-export interface PluggouChargeRequest {
-  payment_method: 'pix';
-  amount: number;
-  buyer: { buyer_name: string; buyer_document: string; buyer_phone: string; buyer_email?: string };
-  description?: string;
-}
+/**
+ * The documented charge body: `payment_method`, `amount` (integer cents) and
+ * the buyer's name, document (a CPF or CNPJ, digits) and phone (area code and
+ * number) required; e-mail and description optional.
+ */
+export const pluggouChargeRequest = z.object({
+  payment_method: z.literal('pix'),
+  amount: z.number().int().positive(),
+  buyer: z.object({
+    buyer_name: z.string().min(1),
+    buyer_document: z.string().regex(/^(\d{11}|\d{14})$/),
+    buyer_phone: z.string().regex(/^\d{10,11}$/),
+    buyer_email: z.string().min(1).optional(),
+  }),
+  description: z.string().optional(),
+});
+export type PluggouChargeRequest = z.infer<typeof pluggouChargeRequest>;
 
 /** A charge as Pluggou answers it (POST and GET); the PIX code is `pix.emv`. */
 const pluggouChargeObject = z.object({
