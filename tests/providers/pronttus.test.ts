@@ -3,7 +3,18 @@ import type { PixKeyType, WithdrawInput } from '../../server/domain/types.js';
 import { CATALOGUE, FAILURE_PREFIXES, paymentMethodNotSupportedBy } from '../../server/lib/providerMessages.js';
 import type { AdapterContext } from '../../server/providers/adapter.js';
 import { createRegistry } from '../../server/providers/catalog.js';
-import { PRONTTUS, PRONTTUS_STATUSES, PRONTTUS_WITHDRAWAL_STATUSES, PronttusAdapter } from '../../server/providers/pronttus/adapter.js';
+import {
+  PRONTTUS,
+  PRONTTUS_STATUSES,
+  PRONTTUS_WITHDRAWAL_STATUSES,
+  PronttusAdapter,
+  pronttusPaymentRequest,
+  pronttusRefundRequest,
+  pronttusWithdrawRequest,
+  toPronttusPayment,
+  toPronttusRefund,
+  toPronttusWithdraw,
+} from '../../server/providers/pronttus/adapter.js';
 import { BODIES_WITHOUT_RESOURCE, GARBAGE_2XX_BODIES } from '../support/fakeProvider.js';
 import {
   LATE_MS,
@@ -17,6 +28,7 @@ import {
   providerHarness,
   transactionInput,
 } from './conformance/harness.js';
+import { PIX_KEY_SAMPLES, expectBodiesOf } from './requestSchemas.js';
 
 const PIX_CODE = '00020126360014br.gov.bcb.pix0114+5511999999999520400005303986540519.905802BR5908PRONTTUS6009SAO PAULO62070503***6304BEEF';
 /** The research's headers: the client id (public key) and the client secret (secret key). */
@@ -386,6 +398,20 @@ describe('PRONTTUS (spec doc 2, group 2), a bespoke adapter', () => {
         message: `${FAILURE_PREFIXES.GET_TRANSACTION}: valor ilegível na resposta do provedor: "19.90"`,
       });
     });
+  });
+
+  it("builds bodies of its request schemas (the adapter's wire section)", () => {
+    expectBodiesOf(pronttusPaymentRequest, [
+      toPronttusPayment(transactionInput({ description: 'Curso' }), 1990),
+      toPronttusPayment(bareTransactionInput(), 1990),
+    ]);
+    expectBodiesOf(
+      pronttusWithdrawRequest,
+      PIX_KEY_SAMPLES.map(([pixType, pixKey]) =>
+        toPronttusWithdraw({ paymentMethod: 'PIX', amount: 2500, pixKey, pixType, name: 'Ana', document: '123.456.789-09' }, 2500),
+      ),
+    );
+    expectBodiesOf(pronttusRefundRequest, [toPronttusRefund('tx_1', 500)]);
   });
 
   it('is registered in the catalogue, case-insensitively', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { WithdrawInput } from '../../server/domain/types.js';
 import { CATALOGUE, failureMessage } from '../../server/lib/providerMessages.js';
-import { REFLOW2, Reflow2Adapter, reflow2CashOutUrl } from '../../server/providers/reflow2/adapter.js';
+import { REFLOW2, Reflow2Adapter, cashInRequest, cashOutRequest, reflow2CashOutUrl, toCashIn, toCashOut } from '../../server/providers/reflow2/adapter.js';
 import { BODIES_WITHOUT_RESOURCE, GARBAGE_2XX_BODIES } from '../support/fakeProvider.js';
 import {
   NOW,
@@ -12,6 +12,7 @@ import {
   providerHarness,
   transactionInput,
 } from './conformance/harness.js';
+import { PIX_KEY_SAMPLES, expectBodiesOf } from './requestSchemas.js';
 
 /**
  * REFLOW2 (spec doc 3, group 4), a bespoke adapter: Bearer, POST
@@ -63,6 +64,15 @@ describe('REFLOW2 (spec doc 3, group 4), a bespoke adapter', () => {
     ['http://127.0.0.1:9999', 'http://127.0.0.1:9999'],
   ])('the cash-out host of base_url %s is %s', (baseUrl, cashOut) => {
     expect(reflow2CashOutUrl(baseUrl)).toBe(cashOut);
+  });
+
+  it("builds bodies of its request schemas (the platform's Cash-In and Cash-Out)", () => {
+    const terms = { amount: 1990, orderId: 'order-77', postbackUrl: 'https://gateway.example/webhooks/acc_1' };
+    expectBodiesOf(cashInRequest, [toCashIn(transactionInput(), terms), toCashIn(transactionInput({ items: [], description: 'Curso' }), terms)]);
+    expectBodiesOf(
+      cashOutRequest,
+      PIX_KEY_SAMPLES.map(([pixType, pixKey]) => toCashOut({ ...PAYOUT, pixKey, pixType }, terms)),
+    );
   });
 
   it('creates a PIX charge by POST /transaction/qrcode/cashin, in cents, valid 1 day (§9)', async () => {

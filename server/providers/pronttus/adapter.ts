@@ -14,7 +14,7 @@ import { digitsOnly } from '../../lib/documents.js';
 import { ProviderCallError, providerMessage } from '../../lib/http/index.js';
 import { parseJsonObject } from '../../lib/json.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
-import { providerPixKey, type PixKeyType } from '../../lib/pixKey.js';
+import { normalizePixKey, type PixKeyType } from '../../lib/pixKey.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { dateOf } from '../../lib/values.js';
@@ -78,28 +78,30 @@ const VERSION_SEGMENT = /\/v1\/?$/;
 
 // ---- wire: the request bodies (the answers' schemas follow the status tables)
 
-/** Body of POST /payment (research). */
-export interface PronttusPaymentRequest {
-  customer?: { name: string; document: string; email: string; phone: string };
-  /** Cents. */
-  amount: number;
-  description: string;
-}
+/** Body of POST /payment (research): `amount` in integer cents. */
+export const pronttusPaymentRequest = z.object({
+  customer: z.object({ name: z.string(), document: z.string(), email: z.string(), phone: z.string() }).optional(),
+  amount: z.number().int().positive(),
+  description: z.string().min(1),
+});
+export type PronttusPaymentRequest = z.infer<typeof pronttusPaymentRequest>;
 
-/** Body of POST /payment/withdraw: the research's variant without its campaign. */
-export interface PronttusWithdrawRequest {
-  /** Cents. */
-  amount: number;
-  type: 'PIX';
-  details: { key: string; keyType: string; name?: string; document?: string };
-}
+/** Body of POST /payment/withdraw: the research's variant without its campaign; `amount` in integer cents, the key type by our name. */
+export const pronttusWithdrawRequest = z.object({
+  amount: z.number().int().positive(),
+  type: z.literal('PIX'),
+  details: z.object({
+    key: z.string().min(1),
+    keyType: z.enum(['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'RANDOM']),
+    name: z.string().optional(),
+    document: z.string().regex(/^\d+$/).optional(),
+  }),
+});
+export type PronttusWithdrawRequest = z.infer<typeof pronttusWithdrawRequest>;
 
-/** Body of POST /v1/payment/refund: the path names no payment, so the body does. */
-export interface PronttusRefundRequest {
-  transactionId: string;
-  /** Cents. */
-  amount: number;
-}
+/** Body of POST /v1/payment/refund: the path names no payment, so the body does; `amount` in integer cents. */
+export const pronttusRefundRequest = z.object({ transactionId: z.string().min(1), amount: z.number().int().nonnegative() });
+export type PronttusRefundRequest = z.infer<typeof pronttusRefundRequest>;
 
 // ---------------------------------------------------------------- request mappers
 
@@ -123,14 +125,21 @@ export function toPronttusPayment(input: TransactionInput, amount: number): Pron
 
 /** A PIX payout: CPF, CNPJ and PHONE keys as digits, EMAIL and RANDOM as given, the type by our name. */
 export function toPronttusWithdraw(input: WithdrawInput & { pixKey: string; pixType: PixKeyType }, amount: number): PronttusWithdrawRequest {
-  const { key, type } = providerPixKey(input.pixKey, input.pixType);
   const document = input.document ? digitsOnly(input.document) : '';
   return {
     amount,
     type: 'PIX',
-    details: { key, keyType: type, ...(input.name ? { name: input.name } : {}), ...(document ? { document } : {}) },
+    details: {
+      key: normalizePixKey(input.pixKey, input.pixType),
+      keyType: input.pixType,
+      ...(input.name ? { name: input.name } : {}),
+      ...(document ? { document } : {}),
+    },
   };
 }
+
+/** A refund of `amount` (the provider's unit) of a payment. */
+export const toPronttusRefund = (transactionId: string, amount: number): PronttusRefundRequest => ({ transactionId, amount });
 
 // ---------------------------------------------------------------- status tables
 
@@ -368,7 +377,7 @@ export class PronttusAdapter extends DeclaredAdapter {
 
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
     const prefix = this.prefixFor('refoundTransaction');
-    const body: PronttusRefundRequest = { transactionId, amount: this.toProviderAmount(amount) };
+    const body = toPronttusRefund(transactionId, this.toProviderAmount(amount));
     const root = ctx.baseUrl.replace(VERSION_SEGMENT, '');
     const read = await this.exchange(
       'refoundTransaction',

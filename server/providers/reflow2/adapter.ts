@@ -84,7 +84,7 @@ export const REFLOW2_PATHS = {
 export const REFLOW2_PLACEHOLDER_PHONE = '11999999999';
 
 /** F6's pixKeyType codes: 0 CPF, 1 CNPJ, 2 EMAIL, 3 TELEFONE, 4 RANDOM_KEY. */
-export const REFLOW2_PIX_KEY_TYPES: Readonly<Record<PixKeyType, number>> = { CPF: 0, CNPJ: 1, EMAIL: 2, PHONE: 3, RANDOM: 4 };
+export const REFLOW2_PIX_KEY_TYPES = { CPF: 0, CNPJ: 1, EMAIL: 2, PHONE: 3, RANDOM: 4 } as const satisfies Record<PixKeyType, number>;
 
 /**
  * The cash-out host for an account's base_url (the cash-in host): the
@@ -97,27 +97,31 @@ export function reflow2CashOutUrl(baseUrl: string): string {
 
 // ---------------------------------------------------------------- wire shapes
 
-export interface CashInRequest {
-  payerName: string;
-  payerDocument: string;
-  payerEmail: string;
-  payerPhone: string;
-  productName: string;
-  productDescription: string;
-  value: number;
-  orderId: string;
-  postbackUrl: string;
-}
+/** The Cash-In body (the platform's Cash-In page): every field required, `value` in integer cents. */
+export const cashInRequest = z.object({
+  payerName: z.string().min(1),
+  payerDocument: z.string().regex(/^\d+$/),
+  payerEmail: z.string().min(1),
+  payerPhone: z.string().regex(/^\d+$/),
+  productName: z.string().min(1),
+  productDescription: z.string().min(1),
+  value: z.number().int().positive(),
+  orderId: z.string().min(1),
+  postbackUrl: z.string().min(1),
+});
+export type CashInRequest = z.infer<typeof cashInRequest>;
 
-export interface CashOutRequest {
-  value: number;
-  pixKeyType: number;
-  pixKey: string;
-  cpfCnpj: string;
-  person: { name: string; email: string; phone: string };
-  orderId: string;
-  postbackUrl: string;
-}
+/** The Cash-Out body (the platform's Cash-Out page): `value` in integer cents, `pixKeyType` one of the codes 0..4, the payee's name, email and phone required. */
+export const cashOutRequest = z.object({
+  value: z.number().int().positive(),
+  pixKeyType: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(4)]),
+  pixKey: z.string().min(1),
+  cpfCnpj: z.string().regex(/^\d+$/),
+  person: z.object({ name: z.string().min(1), email: z.string().min(1), phone: z.string().min(1) }),
+  orderId: z.string().min(1),
+  postbackUrl: z.string().min(1),
+});
+export type CashOutRequest = z.infer<typeof cashOutRequest>;
 
 // ---------------------------------------------------------------- request mappers
 
