@@ -1,8 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
 import type { WithdrawInput } from '../../server/domain/types.js';
 import { CATALOGUE, FAILURE_PREFIXES, failureMessage } from '../../server/lib/providerMessages.js';
-import { WITETEC, WitetecAdapter } from '../../server/providers/witetec/adapter.js';
 import {
+  WITETEC,
+  WitetecAdapter,
+  toWitetecCharge,
+  toWitetecPayout,
+  witetecChargeRequest,
+  witetecPayoutRequest,
+} from '../../server/providers/witetec/adapter.js';
+import {
+  bareTransactionInput,
   expectUnsupportedOperationsRejected,
   itRefusesGarbageAnswers,
   failure,
@@ -11,6 +19,7 @@ import {
   providerHarness,
   transactionInput,
 } from './conformance/harness.js';
+import { PIX_KEY_SAMPLES, expectBodiesOf } from './requestSchemas.js';
 
 /**
  * WITETEC (spec doc 3, group 3): a bespoke adapter on the Witetec platform
@@ -50,6 +59,19 @@ describe('WITETEC (spec doc 3, group 3), a bespoke adapter', () => {
     expect(h.adapter.identity).toEqual({ id: 'WITETEC', aliases: [], specGroup: 'document 3 (group 3)', defaultBaseUrl: 'https://api.witetec.net' });
     expect(h.adapter.operations).toEqual(['createTransaction', 'getTransaction', 'withdraw', 'getWithdraw', 'processWebhook']);
     await expectUnsupportedOperationsRejected(h.adapter, h.ctx, h.fake);
+  });
+
+  it("builds bodies of its request schemas (the SDK's transaction and withdrawal requests)", () => {
+    const terms = { notificationUrl: 'https://gateway.example/webhooks/acc_1' };
+    expectBodiesOf(witetecChargeRequest, [
+      toWitetecCharge(transactionInput(), terms),
+      toWitetecCharge(bareTransactionInput(), terms),
+      toWitetecCharge(transactionInput({ paymentMethod: 'CREDIT_CARD', cardId: ENCRYPTED_CARD, installments: 2 }), terms),
+    ]);
+    expectBodiesOf(
+      witetecPayoutRequest,
+      PIX_KEY_SAMPLES.map(([pixType, pixKey]) => toWitetecPayout({ ...WITHDRAWAL, pixKey, pixType })),
+    );
   });
 
   it('creates a PIX charge by POST /v2/transactions/pix/create (x-api-key, cents): PENDING whatever the answer says (§4), valid the default day (§9)', async () => {

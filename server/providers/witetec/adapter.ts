@@ -5,7 +5,7 @@ import type { ProviderHttp, ProviderResponse } from '../../lib/http/index.js';
 import { z } from 'zod';
 import { parseJsonObject } from '../../lib/json.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
-import { providerPixKey, type PixKeyStyle } from '../../lib/pixKey.js';
+import { normalizePixKey, type PixKeyType } from '../../lib/pixKey.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { catalogueError } from '../../lib/providerMessages.js';
 import { declaredStatusTable } from '../../lib/statusTable.js';
@@ -120,34 +120,66 @@ export const WITETEC_PATHS = {
  */
 export const WITETEC_PUBLIC_PATHS = { create: '/transactions', read: '/transactions/{id}' } as const;
 
-/** Phone keys as digits; RANDOM is EVP (the SDK's PixKeyType). */
-export const WITETEC_PIX_KEYS: PixKeyStyle = { randomAs: 'EVP' };
-
 // ---------------------------------------------------------------- request shapes
-
-export interface WitetecChargeRequest {
-  amount: number;
-  method: 'PIX' | 'CREDIT_CARD';
-  customer?: { name: string; email: string; phone: string; documentType: 'CPF' | 'CNPJ'; document: string };
-  items: Array<{ title: string; amount: number; quantity: number; tangible: boolean; externalRef?: string }>;
-  metadata?: { sellerExternalRef: string };
-  postbackUrl: string;
-  installments?: number;
-  /** The card as the provider's script encrypted it in the page. */
-  card?: { hash: string };
-}
-
-export interface WitetecPayoutRequest {
-  amount: number;
-  pixKey: string;
-  pixKeyType: string;
-  method: 'PIX';
-}
-
-// ---------------------------------------------------------------- request mappers
 
 /** An encrypted card is one run of printable characters; anything else cannot be what the script produced. */
 const ENCRYPTED_CARD = /^[\x21-\x7e]+$/;
+
+/**
+ * A charge (the SDK's transaction requests): `amount` and item amounts in
+ * integer cents, at least one item; the customer as the SDK requires it where
+ * it is sent (api_version `public` always sends it); a card only as the
+ * provider's script encrypted it.
+ */
+export const witetecChargeRequest = z.object({
+  amount: z.number().int().positive(),
+  method: z.enum(['PIX', 'CREDIT_CARD']),
+  customer: z
+    .object({
+      name: z.string().min(1),
+      email: z.string().min(1),
+      phone: z.string().min(1),
+      documentType: z.enum(['CPF', 'CNPJ']),
+      document: z.string().regex(/^\d+$/),
+    })
+    .optional(),
+  items: z
+    .array(
+      z.object({
+        title: z.string().min(1),
+        amount: z.number().int(),
+        quantity: z.number().int().positive(),
+        tangible: z.boolean(),
+        externalRef: z.string().optional(),
+      }),
+    )
+    .min(1),
+  metadata: z.object({ sellerExternalRef: z.string().min(1) }).optional(),
+  postbackUrl: z.string().min(1),
+  installments: z.number().int().positive().optional(),
+  card: z.object({ hash: z.string().regex(ENCRYPTED_CARD) }).optional(),
+});
+export type WitetecChargeRequest = z.infer<typeof witetecChargeRequest>;
+
+/** The SDK's PixKeyType: phone keys as digits, RANDOM named EVP. */
+const witetecPixKeyType = z.enum(['EMAIL', 'PHONE', 'CPF', 'CNPJ', 'EVP']);
+
+/** Our key types by the SDK's names. */
+export const WITETEC_PIX_KEY_TYPES = { CPF: 'CPF', CNPJ: 'CNPJ', EMAIL: 'EMAIL', PHONE: 'PHONE', RANDOM: 'EVP' } as const satisfies Record<
+  PixKeyType,
+  z.infer<typeof witetecPixKeyType>
+>;
+
+/** POST /withdrawals (the SDK's withdrawal request): `amount` in integer cents. */
+export const witetecPayoutRequest = z.object({
+  amount: z.number().int().positive(),
+  pixKey: z.string().min(1),
+  pixKeyType: witetecPixKeyType,
+  method: z.literal('PIX'),
+});
+export type WitetecPayoutRequest = z.infer<typeof witetecPayoutRequest>;
+
+// ---------------------------------------------------------------- request mappers
 
 /** The card_id as the provider's encrypted card; missing or unreadable is 'Erro ao processar dados do cartão' (§8), before anything is sent. */
 export function encryptedCard(cardId: string | undefined): string {
@@ -197,9 +229,8 @@ export function toWitetecCharge(input: TransactionInput, terms: { notificationUr
   };
 }
 
-export function toWitetecPayout(input: WithdrawInput & { pixKey: string; pixType: NonNullable<WithdrawInput['pixType']> }): WitetecPayoutRequest {
-  const { key, type } = providerPixKey(input.pixKey, input.pixType, WITETEC_PIX_KEYS);
-  return { amount: input.amount, pixKey: key, pixKeyType: type, method: 'PIX' };
+export function toWitetecPayout(input: WithdrawInput & { pixKey: string; pixType: PixKeyType }): WitetecPayoutRequest {
+  return { amount: input.amount, pixKey: normalizePixKey(input.pixKey, input.pixType), pixKeyType: WITETEC_PIX_KEY_TYPES[input.pixType], method: 'PIX' };
 }
 
 // ---------------------------------------------------------------- status tables
