@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { TransactionInput } from '../../server/domain/types.js';
-import { ARKAMA, ArkamaAdapter } from '../../server/providers/arkama/adapter.js';
+import { ARKAMA, ArkamaAdapter, arkamaOrderRequest, toArkamaOrder } from '../../server/providers/arkama/adapter.js';
 import { FAILURE_PREFIXES } from '../../server/lib/providerMessages.js';
 import {
   NOW,
@@ -11,6 +11,7 @@ import {
   providerHarness,
   transactionInput,
 } from './conformance/harness.js';
+import { expectBodiesOf } from './requestSchemas.js';
 
 /** ARKAMA (spec doc 2, group 1): its API as public integrations use it (research and stored public code). */
 
@@ -58,6 +59,15 @@ describe('ARKAMA (spec doc 2, group 1), a bespoke adapter', () => {
       expect.objectContaining({ code: 'INVALID_ARGUMENT', message: 'secretKey is required' }),
     );
     expect((await failure(h.adapter.createTransaction(h.ctx, order({ paymentMethod: 'CREDIT_CARD' })))).message).toBe('Payment method not supported by ARKAMA');
+  });
+
+  it("builds bodies of its request schema (the adapter's wire section)", () => {
+    const toReais = (cents: number) => cents / 100;
+    const customer = { name: 'Ana Souza', email: 'ana@example.com', document: '123.456.789-09', phone: '' };
+    expectBodiesOf(arkamaOrderRequest, [
+      toArkamaOrder(order(), toReais),
+      toArkamaOrder(order({ orderId: undefined, idempotencyKey: 'idem-1', customer }), toReais),
+    ]);
   });
 
   it('creates the order by POST /orders with the caller’s customer, items, address and IP, in reais, Bearer and User-Agent; valid 1 day', async () => {

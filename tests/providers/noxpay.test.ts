@@ -1,9 +1,18 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { NOXPAY, NoxpayAdapter, noxpaySignature } from '../../server/providers/noxpay/adapter.js';
+import {
+  NOXPAY,
+  NoxpayAdapter,
+  noxpayChargeRequest,
+  noxpayPayoutRequest,
+  noxpaySignature,
+  toNoxpayCharge,
+  toNoxpayPayout,
+} from '../../server/providers/noxpay/adapter.js';
 import { BODIES_WITHOUT_RESOURCE } from '../support/fakeProvider.js';
 import {
   NOW,
+  bareTransactionInput,
   expectUnsupportedOperationsRejected,
   failure,
   itRefusesGarbageAnswers,
@@ -11,6 +20,7 @@ import {
   providerHarness,
   transactionInput,
 } from './conformance/harness.js';
+import { PIX_KEY_SAMPLES, expectBodiesOf } from './requestSchemas.js';
 
 /** NOXPAY (spec doc 2, group 1): its API as its SDK and integrations use it (research). */
 
@@ -26,6 +36,15 @@ describe('NOXPAY (spec doc 2, group 1), a bespoke adapter', () => {
     await expectUnsupportedOperationsRejected(h.adapter, h.ctx, h.fake);
     expect(() => h.adapter.checkAccount({ publicKey: '', secretKey: '' })).toThrow(
       expect.objectContaining({ code: 'INVALID_ARGUMENT', message: 'secretKey is required' }),
+    );
+  });
+
+  it("builds bodies of its request schemas (the adapter's wire section)", () => {
+    const terms = { amount: 19.9, webhookUrl: 'https://gateway.example/webhooks/acc_1' };
+    expectBodiesOf(noxpayChargeRequest, [toNoxpayCharge(transactionInput(), terms), toNoxpayCharge(bareTransactionInput({ idempotencyKey: 'idem-1' }), terms)]);
+    expectBodiesOf(
+      noxpayPayoutRequest,
+      PIX_KEY_SAMPLES.map(([pixType, pixKey]) => toNoxpayPayout({ paymentMethod: 'PIX', amount: 2500, pixKey, pixType, withdrawReference: 'wd-1' }, 25)),
     );
   });
 

@@ -1,8 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { OWEMPAY, OwempayAdapter } from '../../server/providers/owempay/adapter.js';
+import { OWEMPAY, OwempayAdapter, owemQrCodeRequest, owemRefundRequest, toOwemQrCode, toOwemRefund } from '../../server/providers/owempay/adapter.js';
 import { BODIES_WITHOUT_RESOURCE } from '../support/fakeProvider.js';
 import {
   NOW,
+  bareTransactionInput,
   expectUnsupportedOperationsRejected,
   failure,
   itRefusesGarbageAnswers,
@@ -10,6 +11,7 @@ import {
   providerHarness,
   transactionInput,
 } from './conformance/harness.js';
+import { expectBodiesOf } from './requestSchemas.js';
 
 const SECRET = 'api-1|s3cret|acc-9';
 const AUTH = { authorization: `Basic ${Buffer.from('api-1:s3cret').toString('base64')}`, 'x-account-id': 'acc-9' };
@@ -31,6 +33,12 @@ describe('OWEMPAY (spec doc 3, group 3)', () => {
   ])('refuses the secret key %j with the spec text, at the door and before any call (§5)', async (secretKey, message) => {
     expect(() => h.adapter.checkAccount({ publicKey: 'pk', secretKey })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', message }));
     expect(await failure(h.adapter.getTransaction({ ...h.ctx, secretKey }, 'q1'))).toEqual({ code: 'FAILED_PRECONDITION', message });
+  });
+
+  it("builds bodies of its request schemas (the adapter's wire section)", () => {
+    const terms = { amount: 19.9, expirySeconds: 3600, notificationUrl: 'https://gateway.example/webhooks/acc_1' };
+    expectBodiesOf(owemQrCodeRequest, [toOwemQrCode(transactionInput({ description: 'Curso' }), terms), toOwemQrCode(bareTransactionInput(), terms)]);
+    expectBodiesOf(owemRefundRequest, [toOwemRefund(5.5)]);
   });
 
   it('creates a dynamic QR code valid 1 hour (§9) by POST /pix/in/dynamic-qrcode, in reais', async () => {

@@ -1,6 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
-import { SYNCPAY, SyncpayAdapter } from '../../server/providers/syncpay/adapter.js';
-import { NOW, expectUnsupportedOperationsRejected, failure, itRefusesGarbageAnswers, providerHarness, transactionInput } from './conformance/harness.js';
+import { SYNCPAY, SyncpayAdapter, syncpayChargeRequest, toSyncpayCharge } from '../../server/providers/syncpay/adapter.js';
+import {
+  NOW,
+  bareTransactionInput,
+  expectUnsupportedOperationsRejected,
+  failure,
+  itRefusesGarbageAnswers,
+  providerHarness,
+  transactionInput,
+} from './conformance/harness.js';
+import { expectBodiesOf } from './requestSchemas.js';
 
 const AUTH = { authorization: `Basic ${Buffer.from('sync-key-1').toString('base64')}` };
 
@@ -19,6 +28,14 @@ describe('SYNCPAY (spec doc 3, group 3; Syncpay documentation)', () => {
       expect.objectContaining({ code: 'INVALID_ARGUMENT', message: 'secretKey is required' }),
     );
     expect((await failure(h.adapter.getTransaction({ ...h.ctx, secretKey: '' }, 't1'))).code).toBe('FAILED_PRECONDITION');
+  });
+
+  it("builds bodies of its request schema (the adapter's wire section)", () => {
+    const terms = { amount: 19.9, pixSeconds: 2 * 86_400, notificationUrl: 'https://gateway.example/webhooks/acc_1' };
+    expectBodiesOf(syncpayChargeRequest, [
+      toSyncpayCharge(transactionInput({ customerIp: '203.0.113.7' }), terms),
+      toSyncpayCharge(bareTransactionInput(), terms),
+    ]);
   });
 
   it('charges by POST /v1/gateway/api/ with Basic <base64 key>, reais and a 2-day PIX (§9); the answer is PENDING with its code', async () => {

@@ -89,6 +89,37 @@ export const arkamaNotification = z
   .object({ event: z.literal('ORDER_STATUS_CHANGED'), data: z.object({ id: wireId, status: wireStatus }) })
   .transform((notification) => notification.data);
 
+/**
+ * Body of POST /orders (research): a PIX order in reais, with the customer,
+ * items that say whether they are digital, the shipping address and the
+ * buyer's IP, all of which the account the research read required.
+ */
+export const arkamaOrderRequest = z.object({
+  paymentMethod: z.literal('pix'),
+  value: z.number().positive(),
+  customer: z.object({
+    name: z.string(),
+    email: z.string(),
+    document: z.string().regex(/^\d+$/),
+    cellphone: z.string().regex(/^\d+$/).optional(),
+  }),
+  items: z.array(z.object({ title: z.string(), quantity: z.number().int().positive(), unitPrice: z.number().nonnegative(), isDigital: z.boolean() })).min(1),
+  shipping: z.object({
+    address: z.object({
+      cep: z.string(),
+      city: z.string(),
+      state: z.string(),
+      street: z.string(),
+      neighborhood: z.string(),
+      number: z.string(),
+      complement: z.string(),
+    }),
+  }),
+  ip: z.string().min(1),
+  externalRef: z.string().min(1),
+});
+export type ArkamaOrderRequest = z.infer<typeof arkamaOrderRequest>;
+
 // ---------------------------------------------------------------- request mappers
 
 const required = (field: string, what: string): never => {
@@ -100,7 +131,7 @@ const required = (field: string, what: string): never => {
  * customer, items that say whether they are digital, a shipping address and
  * the buyer's IP; a charge without one of them is refused naming the field.
  */
-export function toArkamaOrder(input: TransactionInput, toReais: (cents: number) => number) {
+export function toArkamaOrder(input: TransactionInput, toReais: (cents: number) => number): ArkamaOrderRequest {
   const customer = input.customer ?? required('transaction.customer', 'its name, email, document and cellphone');
   if (!input.items.length) required('transaction.items', 'each item says whether it is digital');
   const address = input.address ?? required('transaction.address', 'the order is sent with its shipping address');

@@ -47,12 +47,35 @@ export const NOXPAY: ProviderDeclaration = {
 
 export const NOXPAY_PATHS = { payment: '/payment', read: '/payment/{id}' } as const;
 
+// ---------------------------------------------------------------- wire: requests
+
+/** POST /payment for a charge (research): `amount` in reais, `code` NoxPay's unique reference. */
+export const noxpayChargeRequest = z.object({
+  method: z.literal('PIX'),
+  code: z.string().min(1),
+  amount: z.number().positive(),
+  webhook_url: z.string().min(1),
+  client_name: z.string().optional(),
+  client_document: z.string().regex(/^\d*$/).optional(),
+});
+export type NoxpayChargeRequest = z.infer<typeof noxpayChargeRequest>;
+
+/** POST /payment for a payout to a PIX key (research): `amount` in reais. */
+export const noxpayPayoutRequest = z.object({
+  method: z.literal('PIXOUT'),
+  code: z.string().min(1),
+  amount: z.number().positive(),
+  type: z.literal('PIX_KEY'),
+  pixkey: z.string().min(1),
+});
+export type NoxpayPayoutRequest = z.infer<typeof noxpayPayoutRequest>;
+
 // ---------------------------------------------------------------- request mappers
 
 /** NoxPay's own reference (`code`) must be unique: the caller's reference, else its idempotency key, else a UUID. */
 const codeOf = (...candidates: Array<string | undefined>): string => candidates.find((value) => value?.trim()) ?? randomUUID();
 
-export const toNoxpayCharge = (input: TransactionInput, terms: { amount: number; webhookUrl: string }) => ({
+export const toNoxpayCharge = (input: TransactionInput, terms: { amount: number; webhookUrl: string }): NoxpayChargeRequest => ({
   method: 'PIX',
   code: codeOf(input.orderId, input.idempotencyKey),
   amount: terms.amount,
@@ -60,7 +83,10 @@ export const toNoxpayCharge = (input: TransactionInput, terms: { amount: number;
   ...(input.customer ? { client_name: input.customer.name, client_document: digitsOnly(input.customer.document) } : {}),
 });
 
-export const toNoxpayPayout = (input: WithdrawInput & { pixKey: string; pixType: NonNullable<WithdrawInput['pixType']> }, amount: number) => ({
+export const toNoxpayPayout = (
+  input: WithdrawInput & { pixKey: string; pixType: NonNullable<WithdrawInput['pixType']> },
+  amount: number,
+): NoxpayPayoutRequest => ({
   method: 'PIXOUT',
   code: codeOf(input.withdrawReference, input.idempotencyKey),
   amount,

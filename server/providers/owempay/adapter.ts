@@ -76,9 +76,24 @@ const owemNotificationKey = z.object({
   data: absentable(z.object({ id: absentable(wireId), status: absentable(wireStatus) })),
 });
 
-// ---------------------------------------------------------------- request mapper
+/** Body of POST /pix/in/dynamic-qrcode (the gateway's reading): `amount` in reais, the validity in seconds. */
+export const owemQrCodeRequest = z.object({
+  amount: z.number().positive(),
+  expiration: z.number().int().positive(),
+  description: z.string().optional(),
+  externalId: z.string().optional(),
+  payer: z.object({ name: z.string(), document: z.string().regex(/^\d*$/) }).optional(),
+  callbackUrl: z.string().min(1),
+});
+export type OwemQrCodeRequest = z.infer<typeof owemQrCodeRequest>;
 
-export const toOwemQrCode = (input: TransactionInput, terms: { amount: number; expirySeconds: number; notificationUrl: string }) => ({
+/** Body of POST /pix/in/refund/{id}: `amount` in reais. */
+export const owemRefundRequest = z.object({ amount: z.number().nonnegative() });
+export type OwemRefundRequest = z.infer<typeof owemRefundRequest>;
+
+// ---------------------------------------------------------------- request mappers
+
+export const toOwemQrCode = (input: TransactionInput, terms: { amount: number; expirySeconds: number; notificationUrl: string }): OwemQrCodeRequest => ({
   amount: terms.amount,
   expiration: terms.expirySeconds,
   ...(input.description ? { description: input.description } : {}),
@@ -86,6 +101,9 @@ export const toOwemQrCode = (input: TransactionInput, terms: { amount: number; e
   ...(input.customer ? { payer: { name: input.customer.name, document: digitsOnly(input.customer.document) } } : {}),
   callbackUrl: terms.notificationUrl,
 });
+
+/** A refund of `amount` (reais) of a charge. */
+export const toOwemRefund = (amount: number): OwemRefundRequest => ({ amount });
 
 // ---------------------------------------------------------------- status table (doc 3 §4's common pattern; unknown REJECTED)
 
@@ -150,7 +168,7 @@ export class OwempayAdapter extends DeclaredAdapter {
     const answer = await this.exchange(
       'refoundTransaction',
       prefix,
-      () => this.http(ctx).post<unknown>(fillPath(OWEMPAY_PATHS.refund, { id: transactionId }), { amount: this.toProviderAmount(amount) }),
+      () => this.http(ctx).post<unknown>(fillPath(OWEMPAY_PATHS.refund, { id: transactionId }), toOwemRefund(this.toProviderAmount(amount))),
       owemRefund,
     );
     return { refundId: answer.id ?? transactionId, status: !REFUSED_REFUNDS.has(answer.status.toLowerCase()) };

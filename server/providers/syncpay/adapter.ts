@@ -42,7 +42,17 @@ export const SYNCPAY: ProviderDeclaration = {
 
 export const SYNCPAY_PATHS = { create: '/v1/gateway/api/', status: '/s1/getTransaction/api/getTransactionStatus.php' } as const;
 
-export const toSyncpayCharge = (input: TransactionInput, terms: { amount: number; pixSeconds: number; notificationUrl: string }) => ({
+/** Body of POST /v1/gateway/api/ (integrations): `amount` in reais, the PIX validity in whole days. */
+export const syncpayChargeRequest = z.object({
+  amount: z.number().positive(),
+  customer: z.object({ name: z.string(), email: z.string(), cpf: z.string().regex(/^\d*$/), phone: z.string() }).optional(),
+  pix: z.object({ expiresInDays: z.number().int().positive() }),
+  postbackUrl: z.string().min(1),
+  ip: z.string().optional(),
+});
+export type SyncpayChargeRequest = z.infer<typeof syncpayChargeRequest>;
+
+export const toSyncpayCharge = (input: TransactionInput, terms: { amount: number; pixSeconds: number; notificationUrl: string }): SyncpayChargeRequest => ({
   amount: terms.amount,
   ...(input.customer
     ? {
