@@ -2,7 +2,14 @@ import { describe, expect, it } from '@jest/globals';
 import type { WithdrawInput } from '../../server/domain/types.js';
 import { signTimestampedBody } from '../../server/lib/hmacSignature.js';
 import type { AdapterContext } from '../../server/providers/adapter.js';
-import { EZZEBANK, EzzebankAdapter, toEzzebankPayment } from '../../server/providers/ezzebank/adapter.js';
+import {
+  EZZEBANK,
+  EzzebankAdapter,
+  ezzebankPaymentRequest,
+  ezzebankQrCodeRequest,
+  toEzzebankPayment,
+  toEzzebankQrCode,
+} from '../../server/providers/ezzebank/adapter.js';
 import type { Expectation } from '../support/fakeProvider.js';
 import {
   NOW,
@@ -14,6 +21,7 @@ import {
   providerHarness,
   transactionInput,
 } from './conformance/harness.js';
+import { PIX_KEY_SAMPLES, expectBodiesOf } from './requestSchemas.js';
 
 /** EZZEBANK (spec doc 2, group 1): its API as public integrations use it (research and stored public code). */
 
@@ -64,6 +72,20 @@ describe('EZZEBANK (spec doc 2, group 1), a bespoke adapter', () => {
     expect((await failure(h.adapter.createTransaction(ctx(), transactionInput({ paymentMethod: 'BILLET' })))).message).toBe(
       'Payment method not supported by EZZEBANK',
     );
+  });
+
+  it("builds bodies of its request schemas (the adapter's wire section)", () => {
+    expectBodiesOf(ezzebankQrCodeRequest, [
+      toEzzebankQrCode(transactionInput({ description: 'Curso' }), 19.9),
+      toEzzebankQrCode(bareTransactionInput({ idempotencyKey: 'idem-1' }), 19.9),
+    ]);
+    expectBodiesOf(ezzebankPaymentRequest, [
+      ...PIX_KEY_SAMPLES.map(([pixType, pixKey]) => toEzzebankPayment({ paymentMethod: 'PIX', amount: 2500, pixKey, pixType, withdrawReference: 'wd-1' }, 25)),
+      toEzzebankPayment(
+        { paymentMethod: 'PIX', amount: 2500, pixKey: 'ana@example.com', pixType: 'EMAIL', name: 'Ana', document: '123.456.789-09', idempotencyKey: 'k' },
+        25,
+      ),
+    ]);
   });
 
   it('takes its token, then charges by POST /v2/pix/qrcode {amount in reais, payerQuestion, external_id, payer}; valid 1 day', async () => {

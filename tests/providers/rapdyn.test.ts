@@ -1,10 +1,20 @@
 import { describe, expect, it } from '@jest/globals';
 import type { PixKeyType, WithdrawInput } from '../../server/domain/types.js';
 import { CATALOGUE, FAILURE_PREFIXES } from '../../server/lib/providerMessages.js';
-import { RAPDYN, RapdynAdapter } from '../../server/providers/rapdyn/adapter.js';
+import {
+  RAPDYN,
+  RapdynAdapter,
+  rapdynPaymentRequest,
+  rapdynRefundRequest,
+  rapdynTransferRequest,
+  toRapdynPayment,
+  toRapdynRefund,
+  toRapdynTransfer,
+} from '../../server/providers/rapdyn/adapter.js';
 import { BODIES_WITHOUT_RESOURCE, GARBAGE_2XX_BODIES } from '../support/fakeProvider.js';
 import {
   NOW,
+  bareTransactionInput,
   expectUnsupportedOperationsRejected,
   failure,
   itRefusesGarbageAnswers,
@@ -12,6 +22,7 @@ import {
   providerHarness,
   transactionInput,
 } from './conformance/harness.js';
+import { PIX_KEY_SAMPLES, expectBodiesOf } from './requestSchemas.js';
 
 /** RAPDYN (spec doc 3, group 3): PIX and card charges, card tokens, reads, refunds, PIX payouts and postbacks. */
 
@@ -59,6 +70,21 @@ describe('RAPDYN (spec doc 3, group 3), a bespoke adapter', () => {
     });
     const card = { cardNumber: '4111 1111 1111 1111', holderName: 'Ana Souza', holderDocument: '12345678909', expMonth: '7', expYear: '31', cvv: '123' };
     expect(await h.adapter.createCardToken(h.ctx, card)).toBe('tok_1');
+  });
+
+  it("builds bodies of its request schemas (the adapter's wire section)", () => {
+    const terms = { amount: (cents: number) => cents, notificationUrl: 'https://gateway.example/webhooks/acc_1' };
+    const company = { name: 'ACME', email: 'a@b.c', document: '11.222.333/0001-81', phone: '(11) 3333-4444' };
+    expectBodiesOf(rapdynPaymentRequest, [
+      toRapdynPayment(transactionInput(), terms),
+      toRapdynPayment(bareTransactionInput({ paymentMethod: 'BILLET', customer: company }), terms),
+      toRapdynPayment(transactionInput({ paymentMethod: 'CREDIT_CARD', cardId: 'tok_1', installments: 3 }), terms),
+    ]);
+    expectBodiesOf(rapdynRefundRequest, [toRapdynRefund(500)]);
+    expectBodiesOf(
+      rapdynTransferRequest,
+      PIX_KEY_SAMPLES.map(([pixType, pixKey]) => toRapdynTransfer({ pixKey, pixType }, 2500)),
+    );
   });
 
   it('creates a PIX payment by POST /payments: cents, method pix, the checked customer, products; valid 1 day (§9)', async () => {

@@ -91,10 +91,36 @@ export const ezzebankNotification = z.object({
   }),
 });
 
+/** Body of POST /pix/qrcode: `amount` in reais, `external_id` the charge's unique reference. */
+export const ezzebankQrCodeRequest = z.object({
+  amount: z.number().positive(),
+  payerQuestion: z.string().optional(),
+  external_id: z.string().min(1),
+  payer: z.object({ name: z.string(), document: z.string().regex(/^\d*$/) }).optional(),
+});
+export type EzzebankQrCodeRequest = z.infer<typeof ezzebankQrCodeRequest>;
+
+/** EzzeBank's key type names (stored code). */
+const ezzebankKeyType = z.enum(['CPF', 'CNPJ', 'TELEFONE', 'EMAIL', 'CHAVE_ALEATORIA']);
+
+/** Body of POST /pix/payment: `amount` in reais, the recipient's key, its type and (where known) name and document. */
+export const ezzebankPaymentRequest = z.object({
+  external_id: z.string().min(1),
+  amount: z.number().positive(),
+  description: z.string(),
+  creditParty: z.object({
+    name: z.string().optional(),
+    keyType: ezzebankKeyType,
+    key: z.string().min(1),
+    taxId: z.string().regex(/^\d+$/).optional(),
+  }),
+});
+export type EzzebankPaymentRequest = z.infer<typeof ezzebankPaymentRequest>;
+
 // ---------------------------------------------------------------- request mappers
 
 /** POST /pix/qrcode: `external_id` is the caller's order id, else its idempotency key, else a UUID; the payer only with a customer. */
-export const toEzzebankQrCode = (input: TransactionInput, amount: number) => ({
+export const toEzzebankQrCode = (input: TransactionInput, amount: number): EzzebankQrCodeRequest => ({
   amount,
   ...(input.description ? { payerQuestion: input.description } : {}),
   external_id: input.orderId ?? input.idempotencyKey ?? randomUUID(),
@@ -102,7 +128,7 @@ export const toEzzebankQrCode = (input: TransactionInput, amount: number) => ({
 });
 
 /** EzzeBank's key type names (stored code); its phone keys carry +55. */
-export const EZZEBANK_KEY_TYPES: Readonly<Record<PixKeyType, string>> = {
+export const EZZEBANK_KEY_TYPES: Readonly<Record<PixKeyType, z.infer<typeof ezzebankKeyType>>> = {
   CPF: 'CPF',
   CNPJ: 'CNPJ',
   PHONE: 'TELEFONE',
@@ -115,7 +141,7 @@ export const EZZEBANK_KEY_TYPES: Readonly<Record<PixKeyType, string>> = {
  * the key itself when the key is a CPF or CNPJ (it is the holder's document);
  * name and taxId are left out when unknown, never invented.
  */
-export function toEzzebankPayment(input: WithdrawInput & { pixKey: string; pixType: PixKeyType }, amount: number) {
+export function toEzzebankPayment(input: WithdrawInput & { pixKey: string; pixType: PixKeyType }, amount: number): EzzebankPaymentRequest {
   const key = normalizePixKey(input.pixKey, input.pixType, { phonePrefix: '+55' });
   const taxId = digitsOnly(input.document ?? '') || (input.pixType === 'CPF' || input.pixType === 'CNPJ' ? key : '');
   return {

@@ -16,7 +16,7 @@ import { GatewayError } from '../../lib/errors.js';
 import { parseJsonObject } from '../../lib/json.js';
 import { paymentMethodCodec } from '../../lib/paymentMethods.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
-import { providerPixKey, type PixKeyStyle } from '../../lib/pixKey.js';
+import { normalizePixKey, type PixKeyType } from '../../lib/pixKey.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { catalogueError, rapdynWithdrawErrorMessage } from '../../lib/providerMessages.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
@@ -65,15 +65,55 @@ export const RAPDYN_PATHS = {
   withdraw: '/transfers/out',
 } as const;
 
-/** §5: RANDOM is EVP; the other type names are ours. */
-export const RAPDYN_PIX_KEYS: PixKeyStyle = { randomAs: 'EVP' };
+const rapdynMethod = z.enum(['pix', 'credit_card', 'boleto']);
+const RAPDYN_METHODS = paymentMethodCodec<PaymentMethod, z.infer<typeof rapdynMethod>>({ PIX: 'pix', CREDIT_CARD: 'credit_card', BILLET: 'boleto' });
 
-const RAPDYN_METHODS = paymentMethodCodec<PaymentMethod, string>({ PIX: 'pix', CREDIT_CARD: 'credit_card', BILLET: 'boleto' });
+// ---- wire: requests
+
+const rapdynCustomerRequest = z.object({
+  name: z.string(),
+  email: z.string(),
+  phone: z.string().regex(/^\d+$/),
+  document: z.discriminatedUnion('type', [
+    z.object({ type: z.literal('CPF'), value: z.string().regex(/^\d{11}$/) }),
+    z.object({ type: z.literal('CNPJ'), value: z.string().regex(/^\d{14}$/) }),
+  ]),
+});
+
+/** Body of POST /payments: amounts in integer cents, at least one product, a card charge by its Rapdyn token. */
+export const rapdynPaymentRequest = z.object({
+  amount: z.number().int().positive(),
+  method: rapdynMethod,
+  external_id: z.string().optional(),
+  customer: rapdynCustomerRequest.optional(),
+  products: z
+    .array(z.object({ name: z.string(), price: z.number().int().nonnegative(), quantity: z.number().int().positive(), type: z.enum(['physical', 'digital']) }))
+    .min(1),
+  card_token: z.string().optional(),
+  installments: z.number().int().nonnegative().optional(),
+  postback_url: z.string().min(1),
+});
+export type RapdynPaymentRequest = z.infer<typeof rapdynPaymentRequest>;
+
+/** Body of PUT /payments/refund/{id}: `amount` in integer cents. */
+export const rapdynRefundRequest = z.object({ amount: z.number().int().nonnegative() });
+export type RapdynRefundRequest = z.infer<typeof rapdynRefundRequest>;
+
+/** §5's key type names: ours, RANDOM named EVP. */
+const rapdynPixKeyType = z.enum(['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'EVP']);
+export const RAPDYN_PIX_KEY_TYPES = { CPF: 'CPF', CNPJ: 'CNPJ', EMAIL: 'EMAIL', PHONE: 'PHONE', RANDOM: 'EVP' } as const satisfies Record<
+  PixKeyType,
+  z.infer<typeof rapdynPixKeyType>
+>;
+
+/** Body of POST /transfers/out (§7): `value` in integer cents. */
+export const rapdynTransferRequest = z.object({ pix_key_type: rapdynPixKeyType, pix_key: z.string().min(1), value: z.number().int().positive() });
+export type RapdynTransferRequest = z.infer<typeof rapdynTransferRequest>;
 
 // ---------------------------------------------------------------- request mappers
 
 /** The customer's document and phone pass §5's checks (length only, Rapdyn's texts) before anything is sent. */
-function rapdynCustomer(customer: NonNullable<TransactionInput['customer']>) {
+function rapdynCustomer(customer: NonNullable<TransactionInput['customer']>): z.infer<typeof rapdynCustomerRequest> {
   const digits = digitsOnly(customer.document);
   const cnpj = digits.length > 11;
   const value = cnpj ? requireCnpjDigits(digits, 'transaction.customer.document') : requireCpfDigits(digits, 'transaction.customer.document');
@@ -81,12 +121,12 @@ function rapdynCustomer(customer: NonNullable<TransactionInput['customer']>) {
     name: customer.name,
     email: customer.email,
     phone: requirePhoneDigits(nationalPhoneDigits(customer.phone), 'transaction.customer.phone'),
-    document: { type: cnpj ? 'CNPJ' : 'CPF', value },
+    document: cnpj ? { type: 'CNPJ', value } : { type: 'CPF', value },
   };
 }
 
-export function toRapdynPayment(input: TransactionInput, terms: { amount: (cents: number) => number; notificationUrl: string }) {
-  const products = input.items.length
+export function toRapdynPayment(input: TransactionInput, terms: { amount: (cents: number) => number; notificationUrl: string }): RapdynPaymentRequest {
+  const products: RapdynPaymentRequest['products'] = input.items.length
     ? input.items.map((item) => ({
         name: item.title,
         price: terms.amount(item.unitPrice),
@@ -106,7 +146,7 @@ export function toRapdynPayment(input: TransactionInput, terms: { amount: (cents
 }
 
 /** The payout body of §7: the key checked and typed by §5's rules, the value in cents. */
-export function toRapdynTransfer(input: { pixKey: string; pixType: NonNullable<WithdrawInput['pixType']> }, value: number) {
+export function toRapdynTransfer(input: { pixKey: string; pixType: NonNullable<WithdrawInput['pixType']> }, value: number): RapdynTransferRequest {
   const checked =
     input.pixType === 'CPF'
       ? requireCpfDigits(input.pixKey, 'withdraw.pix_key')
@@ -115,9 +155,11 @@ export function toRapdynTransfer(input: { pixKey: string; pixType: NonNullable<W
         : input.pixType === 'PHONE'
           ? requirePhoneDigits(nationalPhoneDigits(input.pixKey), 'withdraw.pix_key')
           : input.pixKey;
-  const { key, type } = providerPixKey(checked, input.pixType, RAPDYN_PIX_KEYS);
-  return { pix_key_type: type, pix_key: key, value };
+  return { pix_key_type: RAPDYN_PIX_KEY_TYPES[input.pixType], pix_key: normalizePixKey(checked, input.pixType), value };
 }
+
+/** A refund of `amount` (cents) of a payment. */
+export const toRapdynRefund = (amount: number): RapdynRefundRequest => ({ amount });
 
 // ---- wire
 
@@ -241,7 +283,7 @@ export class RapdynAdapter extends DeclaredAdapter {
     const refund = await this.exchange(
       'refoundTransaction',
       this.prefixFor('refoundTransaction'),
-      () => this.http(ctx).put<unknown>(fillPath(RAPDYN_PATHS.refund, { id: transactionId }), { amount: this.toProviderAmount(amount) }),
+      () => this.http(ctx).put<unknown>(fillPath(RAPDYN_PATHS.refund, { id: transactionId }), toRapdynRefund(this.toProviderAmount(amount))),
       rapdynRefund,
     );
     return { refundId: refund.refund_id ?? refund.id ?? transactionId, status: this.transactionStatus(refund.status) !== 'REJECTED' };
