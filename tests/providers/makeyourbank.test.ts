@@ -1,8 +1,28 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ReceiverInput, WithdrawInput } from '../../server/domain/types.js';
-import { MAKEYOURBANK, MakeYourBankAdapter } from '../../server/providers/makeyourbank/adapter.js';
+import {
+  MAKEYOURBANK,
+  MakeYourBankAdapter,
+  mybPixWithdrawalRequest,
+  mybReceiverRequest,
+  mybRefundRequest,
+  mybTransactionRequest,
+  toMybPixWithdrawal,
+  toMybReceiver,
+  toMybRefund,
+  toMybTransaction,
+} from '../../server/providers/makeyourbank/adapter.js';
 import { BODIES_WITHOUT_RESOURCE } from '../support/fakeProvider.js';
-import { NOW, expectUnsupportedOperationsRejected, failure, notification, providerHarness, transactionInput } from './conformance/harness.js';
+import {
+  NOW,
+  bareTransactionInput,
+  expectUnsupportedOperationsRejected,
+  failure,
+  notification,
+  providerHarness,
+  transactionInput,
+} from './conformance/harness.js';
+import { PIX_KEY_SAMPLES, expectBodiesOf } from './requestSchemas.js';
 
 const KEYS = { publicKey: 'mkt_1|sel_9', secretKey: 'zpk_live_1' };
 /** Basic with the API key as user and no password (Zoop's style), and every body form-encoded (§7). */
@@ -61,6 +81,29 @@ describe('MAKEYOURBANK (spec doc 3, group 3)', () => {
   ])('refuses the keys %j at the door and before any call', async (keys, message) => {
     expect(() => h.adapter.checkAccount({ ...KEYS, ...keys })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', message }));
     expect(await failure(h.adapter.getTransaction({ ...h.ctx, ...keys }, 'pay_1'))).toEqual({ code: 'FAILED_PRECONDITION', message });
+  });
+
+  it("builds bodies of its request schemas (the adapter's form section)", () => {
+    const terms = { amount: 1990, splitAmount: (cents: number) => cents, expiresAt: NOW, notificationUrl: 'https://gateway.example/webhooks/acc_1' };
+    const address = { address: 'Rua A', number: '10', district: 'Centro', city: 'São Paulo', state: 'SP', zipCode: '01001-000' };
+    const splits = [
+      { recipientId: 're_1', amount: 500, type: 'FIXED' as const, chargeProcessingFee: true, chargeRemainder: false, liable: true },
+      { recipientId: 're_2', amount: 10, type: 'PERCENTAGE' as const, chargeProcessingFee: false, chargeRemainder: true, liable: false },
+    ];
+    expectBodiesOf(mybTransactionRequest, [
+      toMybTransaction(transactionInput({ description: 'Curso', address }), terms),
+      toMybTransaction(bareTransactionInput({ paymentMethod: 'BILLET' }), terms),
+      toMybTransaction(transactionInput({ paymentMethod: 'CREDIT_CARD', cardId: 'tok_1', installments: 3, splits }), terms),
+    ]);
+    expectBodiesOf(mybRefundRequest, [toMybRefund(500)]);
+    expectBodiesOf(mybPixWithdrawalRequest, [
+      ...PIX_KEY_SAMPLES.map(([pixType, pixKey]) => toMybPixWithdrawal({ ...withdrawInput(), pixKey, pixType }, 2500)),
+      toMybPixWithdrawal({ paymentMethod: 'PIX', amount: 2500, pixKey: 'ana@example.com', pixType: 'EMAIL' }, 2500),
+    ]);
+    expectBodiesOf(mybReceiverRequest, [
+      toMybReceiver(receiverInput),
+      toMybReceiver({ ...receiverInput, document: '123.456.789-09', bankAccount: undefined, address: undefined }),
+    ]);
   });
 
   it("creates a PIX charge on the account's marketplace and seller path, form-encoded, in cents, valid 1 day", async () => {

@@ -12,14 +12,14 @@ import type {
   WithdrawResult,
   WithdrawStatus,
 } from '../../domain/types.js';
-import { digitsOnly, inferDocumentType } from '../../lib/documents.js';
+import { digitsOnly, inferDocumentType, type DocumentType } from '../../lib/documents.js';
 import { GatewayError } from '../../lib/errors.js';
 import { SECONDS_PER_DAY } from '../../lib/expiry.js';
-import { formBody, type FormFields } from '../../lib/http/index.js';
+import { formBody } from '../../lib/http/index.js';
 import { parseJsonObject } from '../../lib/json.js';
 import { paymentMethodCodec } from '../../lib/paymentMethods.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
-import { providerPixKey, type PixKeyStyle } from '../../lib/pixKey.js';
+import { normalizePixKey, type PixKeyStyle, type PixKeyType } from '../../lib/pixKey.js';
 import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { catalogueError, type CatalogueKey } from '../../lib/providerMessages.js';
 import { declaredStatusTable, lookupStatus } from '../../lib/statusTable.js';
@@ -100,7 +100,77 @@ export const MAKEYOURBANK_PATHS = {
 
 // ---------------------------------------------------------------- wire (answers are JSON; requests are forms, below)
 
-type PaymentType = 'pix' | 'boleto' | 'credit';
+const paymentType = z.enum(['pix', 'boleto', 'credit']);
+type PaymentType = z.infer<typeof paymentType>;
+
+/**
+ * The transactions path's form (Zoop's dialect): `amount` in integer cents, a
+ * card by its token with an installment plan, else the validity's end
+ * (ISO 8601); splits a fixed amount in cents or a percentage.
+ */
+export const mybTransactionRequest = z.object({
+  amount: z.number().int().positive(),
+  currency: z.string().min(1),
+  payment_type: paymentType,
+  description: z.string().optional(),
+  reference_id: z.string().optional(),
+  callback_url: z.string().min(1),
+  customer: z.object({ name: z.string(), email: z.string(), document: z.string().regex(/^\d*$/), phone: z.string().optional() }).optional(),
+  address: z.object({ street: z.string(), number: z.string(), district: z.string(), city: z.string(), state: z.string(), zip_code: z.string() }).optional(),
+  token: z.string().optional(),
+  installment_plan: z.object({ number_installments: z.number().int().positive() }).optional(),
+  payment_method: z.object({ expiration_date: z.iso.datetime() }).optional(),
+  split_rules: z
+    .array(
+      z.union([
+        z.object({ recipient: z.string(), amount: z.number().int(), liable: z.boolean(), charge_processing_fee: z.boolean() }),
+        z.object({ recipient: z.string(), percentage: z.number(), liable: z.boolean(), charge_processing_fee: z.boolean() }),
+      ]),
+    )
+    .optional(),
+});
+export type MybTransactionRequest = z.infer<typeof mybTransactionRequest>;
+
+/** The refund form: `amount` in integer cents. */
+export const mybRefundRequest = z.object({ amount: z.number().int().nonnegative() });
+export type MybRefundRequest = z.infer<typeof mybRefundRequest>;
+
+/** Zoop's key type names: lower case, a random key is `evp`. */
+const mybPixKeyType = z.enum(['cpf', 'cnpj', 'email', 'phone', 'evp']);
+
+/** The PIX payout form: `amount` in integer cents. */
+export const mybPixWithdrawalRequest = z.object({
+  amount: z.number().int().positive(),
+  pix_key: z.string().min(1),
+  pix_key_type: mybPixKeyType,
+  description: z.string().min(1),
+  reference_id: z.string().optional(),
+  recipient: z.object({ name: z.string().optional(), document: z.string().regex(/^\d*$/).optional() }).optional(),
+});
+export type MybPixWithdrawalRequest = z.infer<typeof mybPixWithdrawalRequest>;
+
+/** The receivers form: the receiver with its document type in lower case, its bank account and address. */
+export const mybReceiverRequest = z.object({
+  name: z.string(),
+  email: z.string(),
+  document: z.string().regex(/^\d*$/),
+  document_type: z.enum(['cpf', 'cnpj']),
+  description: z.string().optional(),
+  reference_id: z.string().optional(),
+  bank_account: z
+    .object({
+      bank_code: z.string(),
+      branch_number: z.string(),
+      branch_digit: z.string().optional(),
+      account_number: z.string(),
+      account_digit: z.string(),
+      account_type: z.string(),
+      pix_key: z.string().optional(),
+    })
+    .optional(),
+  address: z.object({ street: z.string(), number: z.string(), district: z.string(), city: z.string(), state: z.string(), zip_code: z.string() }).optional(),
+});
+export type MybReceiverRequest = z.infer<typeof mybReceiverRequest>;
 
 /** A date-time as answered; an unreadable one reads as absent (an expiry or a transfer time: details, never the outcome). */
 const wireDate = absentable(z.union([z.string(), z.number()]))
@@ -160,14 +230,23 @@ export type MybEvent = z.output<typeof MYB_EVENT>;
 
 const PAYMENT_TYPES = paymentMethodCodec<PaymentMethod, PaymentType>({ PIX: 'pix', BILLET: 'boleto', CREDIT_CARD: 'credit' });
 
-/** Zoop's key type names: lower case, a random key is `evp`; phones in E.164. */
-const PIX_KEY_STYLE: PixKeyStyle = { phonePrefix: '+55', randomAs: 'evp' };
+/** Phones in E.164. */
+const PIX_KEY_STYLE: PixKeyStyle = { phonePrefix: '+55' };
+
+/** Our key types by Zoop's names. */
+const MYB_PIX_KEY_TYPES = { CPF: 'cpf', CNPJ: 'cnpj', EMAIL: 'email', PHONE: 'phone', RANDOM: 'evp' } as const satisfies Record<
+  PixKeyType,
+  z.infer<typeof mybPixKeyType>
+>;
+
+/** The type of a receiver's document, in the form's lower case. */
+const MYB_DOCUMENT_TYPES = { CPF: 'cpf', CNPJ: 'cnpj' } as const satisfies Record<DocumentType, MybReceiverRequest['document_type']>;
 
 /** Our charge → the transactions path's form; the validity is sent as the instant it ends (ISO 8601). */
 export function toMybTransaction(
   input: TransactionInput,
   terms: { amount: number; splitAmount: (cents: number) => number; expiresAt: Date; notificationUrl: string },
-): FormFields {
+): MybTransactionRequest {
   const customer = input.customer;
   const address = input.address;
   return {
@@ -206,19 +285,18 @@ export function toMybTransaction(
   };
 }
 
-export function toMybPixWithdrawal(input: WithdrawInput & { pixKey: string; pixType: NonNullable<WithdrawInput['pixType']> }, amount: number): FormFields {
-  const key = providerPixKey(input.pixKey, input.pixType, PIX_KEY_STYLE);
+export function toMybPixWithdrawal(input: WithdrawInput & { pixKey: string; pixType: PixKeyType }, amount: number): MybPixWithdrawalRequest {
   return {
     amount,
-    pix_key: key.key,
-    pix_key_type: key.type,
+    pix_key: normalizePixKey(input.pixKey, input.pixType, PIX_KEY_STYLE),
+    pix_key_type: MYB_PIX_KEY_TYPES[input.pixType],
     description: input.description || defaultWithdrawDescription(input.amount, 'requested'),
     reference_id: input.withdrawReference || input.idempotencyKey || undefined,
     recipient: input.name || input.document ? { name: input.name, document: input.document && digitsOnly(input.document) } : undefined,
   };
 }
 
-export function toMybReceiver(input: ReceiverInput): FormFields {
+export function toMybReceiver(input: ReceiverInput): MybReceiverRequest {
   const document = digitsOnly(input.document);
   const account = input.bankAccount;
   const address = input.address;
@@ -226,7 +304,7 @@ export function toMybReceiver(input: ReceiverInput): FormFields {
     name: input.name,
     email: input.email,
     document,
-    document_type: (input.documentType ?? inferDocumentType(document)).toLowerCase(),
+    document_type: MYB_DOCUMENT_TYPES[input.documentType ?? inferDocumentType(document)],
     description: input.description || undefined,
     reference_id: input.userId || undefined,
     bank_account: account && {
@@ -248,6 +326,9 @@ export function toMybReceiver(input: ReceiverInput): FormFields {
     },
   };
 }
+
+/** A refund of `amount` (cents) of a payment. */
+export const toMybRefund = (amount: number): MybRefundRequest => ({ amount });
 
 // ---------------------------------------------------------------- status tables
 
@@ -420,7 +501,7 @@ export class MakeYourBankAdapter extends DeclaredAdapter<MakeYourBankDeclaration
     const refund = await this.exchange(
       'refoundTransaction',
       this.prefixFor('refoundTransaction'),
-      () => this.http(ctx).post(fillPath(MAKEYOURBANK_PATHS.refund, { id: transactionId }), formBody({ amount: this.toProviderAmount(amount) })),
+      () => this.http(ctx).post(fillPath(MAKEYOURBANK_PATHS.refund, { id: transactionId }), formBody(toMybRefund(this.toProviderAmount(amount)))),
       MYB_REFUND,
     );
     return fromMybRefund(refund);
