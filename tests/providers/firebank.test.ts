@@ -2,7 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { WithdrawInput } from '../../server/domain/types.js';
 import { clearClientCertificates } from '../../server/lib/http/index.js';
 import type { AdapterContext } from '../../server/providers/adapter.js';
-import { FIREBANK, FirebankAdapter, toFirebankCashIn, toFirebankCashOut } from '../../server/providers/firebank/adapter.js';
+import {
+  FIREBANK,
+  FirebankAdapter,
+  firebankCashInRequest,
+  firebankCashOutRequest,
+  firebankRefundExternalId,
+  firebankRefundRequest,
+  toFirebankCashIn,
+  toFirebankCashOut,
+  toFirebankRefund,
+} from '../../server/providers/firebank/adapter.js';
 import { startFileServer, type Expectation, type FileServer } from '../support/fakeProvider.js';
 import {
   NOW,
@@ -13,6 +23,7 @@ import {
   providerHarness,
   transactionInput,
 } from './conformance/harness.js';
+import { PIX_KEY_SAMPLES, expectBodiesOf } from './requestSchemas.js';
 
 /** FIREBANK (spec doc 2, group 1): Fire Banking on the Avista platform, as its public documentation shows it. */
 
@@ -69,6 +80,24 @@ describe('FIREBANK (spec doc 2, group 1), Fire Banking on the Avista platform', 
     expect((await failure(h.adapter.createTransaction(ctx(), transactionInput({ paymentMethod: 'BILLET' })))).message).toBe(
       'Payment method not supported by FIREBANK',
     );
+  });
+
+  it("builds bodies of its request schemas (the platform's cash-in, cash-out and refund)", () => {
+    const terms = { value: 19.9, expirationTime: 86_400 };
+    expectBodiesOf(firebankCashInRequest, [
+      toFirebankCashIn(transactionInput({ description: 'x'.repeat(200) }), terms),
+      toFirebankCashIn(transactionInput({ orderId: undefined, idempotencyKey: 'idem-1' }), terms),
+    ]);
+    expectBodiesOf(
+      firebankCashOutRequest,
+      PIX_KEY_SAMPLES.map(([pixType, pixKey]) =>
+        toFirebankCashOut(
+          { paymentMethod: 'PIX', amount: 2500, pixKey, pixType, name: 'Ana Souza', document: '123.456.789-09', withdrawReference: 'wd-1' },
+          25,
+        ),
+      ),
+    );
+    expectBodiesOf(firebankRefundRequest, [toFirebankRefund(5.5, firebankRefundExternalId('tx_1', 'idem-1'))]);
   });
 
   it('takes a token with the certificate, then charges by POST /api/pix/cash-in in reais, valid 86400 s', async () => {

@@ -103,8 +103,41 @@ export const FIREBANK_DESCRIPTION_MAX = 140;
 /** A description within the platform's limit, cut by characters (never inside one). */
 const withinLimit = (text: string): string => Array.from(text).slice(0, FIREBANK_DESCRIPTION_MAX).join('');
 
+// ---- wire: requests (the platform's openapi.json and guides)
+
+const firebankDescription = z.string().refine((text) => Array.from(text).length <= FIREBANK_DESCRIPTION_MAX);
+
+/** Body of POST /api/pix/cash-in: `value` in reais, the validity in seconds, the payer required. */
+export const firebankCashInRequest = z.object({
+  transaction: z.object({
+    value: z.number().positive(),
+    description: firebankDescription.pipe(z.string().min(1)),
+    expirationTime: z.number().int().positive(),
+    externalId: z.string().min(1),
+    generateQrCode: z.literal(true),
+  }),
+  payer: z.object({ fullName: z.string().min(1), document: z.string().regex(/^\d+$/) }),
+});
+export type FirebankCashInRequest = z.infer<typeof firebankCashInRequest>;
+
+/** The platform's key types: CPF and CNPJ keys are both DOCUMENT. */
+const firebankKeyType = z.enum(['EMAIL', 'PHONE', 'DOCUMENT', 'RANDOM']);
+
+/** Body of POST /api/pix/cash-out: `value` in reais, the key holder's name and document required. */
+export const firebankCashOutRequest = z.object({
+  value: z.number().positive(),
+  details: z.object({ key: z.string().min(1), keyType: firebankKeyType, name: z.string().min(1), document: z.string().regex(/^\d+$/) }),
+  externalId: z.string().min(1),
+  description: firebankDescription,
+});
+export type FirebankCashOutRequest = z.infer<typeof firebankCashOutRequest>;
+
+/** Body of POST /api/pix/refund-in/{id}: `refundValue` in reais, `externalId` the devolução's id. */
+export const firebankRefundRequest = z.object({ refundValue: z.number().nonnegative(), externalId: z.string().min(1) });
+export type FirebankRefundRequest = z.infer<typeof firebankRefundRequest>;
+
 /** POST /api/pix/cash-in: `externalId` is the caller's order id, else its idempotency key, else a UUID; the payer is required by the API. */
-export function toFirebankCashIn(input: TransactionInput, terms: { value: number; expirationTime: number }) {
+export function toFirebankCashIn(input: TransactionInput, terms: { value: number; expirationTime: number }): FirebankCashInRequest {
   const customer = input.customer;
   if (!customer?.name?.trim() || !digitsOnly(customer.document ?? ''))
     throw invalidArgument('transaction.customer', 'transaction.customer with name and document is required for FIREBANK charges (its payer)');
@@ -121,7 +154,13 @@ export function toFirebankCashIn(input: TransactionInput, terms: { value: number
 }
 
 /** The platform's key types: CPF and CNPJ keys are both DOCUMENT; phone keys carry 55 and the area code, digits only (cash-out guide). */
-export const FIREBANK_KEY_TYPES: Readonly<Record<PixKeyType, string>> = { CPF: 'DOCUMENT', CNPJ: 'DOCUMENT', PHONE: 'PHONE', EMAIL: 'EMAIL', RANDOM: 'RANDOM' };
+export const FIREBANK_KEY_TYPES: Readonly<Record<PixKeyType, z.infer<typeof firebankKeyType>>> = {
+  CPF: 'DOCUMENT',
+  CNPJ: 'DOCUMENT',
+  PHONE: 'PHONE',
+  EMAIL: 'EMAIL',
+  RANDOM: 'RANDOM',
+};
 
 const firebankKey = (key: string, type: PixKeyType): string => {
   const normalized = normalizePixKey(key, type);
@@ -134,7 +173,7 @@ const firebankKey = (key: string, type: PixKeyType): string => {
  * itself as the document; a missing name or document is refused before
  * anything is sent, never invented.
  */
-export function toFirebankCashOut(input: WithdrawInput & { pixKey: string; pixType: PixKeyType }, value: number) {
+export function toFirebankCashOut(input: WithdrawInput & { pixKey: string; pixType: PixKeyType }, value: number): FirebankCashOutRequest {
   const key = firebankKey(input.pixKey, input.pixType);
   const document = digitsOnly(input.document ?? '') || (input.pixType === 'CPF' || input.pixType === 'CNPJ' ? key : '');
   if (!input.name?.trim()) throw invalidArgument('withdraw.name', "withdraw.name is required for FIREBANK payouts (the key holder's name)");
@@ -161,6 +200,9 @@ export function firebankRefundExternalId(transactionId: string, idempotencyKey?:
   const tail = key ? createHash('sha256').update(`${transactionId}\0${key}`).digest('hex').slice(0, 16) : randomUUID().replace(/-/g, '').slice(0, 16);
   return `${transactionId}-r${tail}`;
 }
+
+/** A refund of `refundValue` (reais), named by its devolução id. */
+export const toFirebankRefund = (refundValue: number, externalId: string): FirebankRefundRequest => ({ refundValue, externalId });
 
 // ---------------------------------------------------------------- wire
 
@@ -312,7 +354,7 @@ export class FirebankAdapter extends LoginTokenAdapter {
 
   /** POST /api/pix/refund-in/{id}, named by the gateway's idempotency key: the refund's own id is the platform's; ERROR is a refusal. */
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number, idempotencyKey?: string): Promise<RefundResult> {
-    const body = { refundValue: this.toProviderAmount(amount), externalId: firebankRefundExternalId(transactionId, idempotencyKey) };
+    const body = toFirebankRefund(this.toProviderAmount(amount), firebankRefundExternalId(transactionId, idempotencyKey));
     const refund = await this.call(
       ctx,
       'refoundTransaction',
