@@ -1,8 +1,30 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { TRANSFEERA, TransfeeraAdapter, transfeeraTokenUrl, transfeeraTxidAmount } from '../../server/providers/transfeera/adapter.js';
+import {
+  TRANSFEERA,
+  TransfeeraAdapter,
+  toTransfeeraBatch,
+  toTransfeeraCharge,
+  toTransfeeraRefund,
+  transfeeraBatchRequest,
+  transfeeraChargeRequest,
+  transfeeraRefundIntegrationId,
+  transfeeraRefundRequest,
+  transfeeraTokenUrl,
+  transfeeraTxid,
+  transfeeraTxidAmount,
+} from '../../server/providers/transfeera/adapter.js';
 import { BODIES_WITHOUT_RESOURCE, absent } from '../support/fakeProvider.js';
-import { NOW, expectUnsupportedOperationsRejected, failure, notification, providerHarness, transactionInput } from './conformance/harness.js';
+import {
+  NOW,
+  bareTransactionInput,
+  expectUnsupportedOperationsRejected,
+  failure,
+  notification,
+  providerHarness,
+  transactionInput,
+} from './conformance/harness.js';
+import { PIX_KEY_SAMPLES, expectBodiesOf } from './requestSchemas.js';
 
 /** TRANSFEERA (spec doc 2, group 1): its public API (official auth and signature pages, integrations; research). */
 
@@ -80,6 +102,19 @@ describe('TRANSFEERA (spec doc 2, group 1), a bespoke adapter', () => {
     expect(transfeeraTokenUrl('https://api.transfeera.com')).toBe('https://login-api.transfeera.com/authorization');
     expect(transfeeraTokenUrl('https://api-sandbox.transfeera.com/')).toBe('https://login-api-sandbox.transfeera.com/authorization');
     expect(transfeeraTokenUrl('http://127.0.0.1:9000')).toBe('http://127.0.0.1:9000/authorization');
+  });
+
+  it("builds bodies of its request schemas (the adapter's wire section)", () => {
+    const terms = { txid: transfeeraTxid(1990), pixKey: 'loja@example.com', value: 19.9, expirySeconds: 86_400 };
+    expectBodiesOf(transfeeraChargeRequest, [
+      toTransfeeraCharge(transactionInput({ description: 'Curso' }), terms),
+      toTransfeeraCharge(bareTransactionInput(), terms),
+    ]);
+    expectBodiesOf(
+      transfeeraBatchRequest,
+      PIX_KEY_SAMPLES.map(([pixType, pixKey]) => toTransfeeraBatch({ paymentMethod: 'PIX', amount: 2500, pixKey, pixType }, { value: 25, reference: 'wd-1' })),
+    );
+    expectBodiesOf(transfeeraRefundRequest, [toTransfeeraRefund(5.5, transfeeraRefundIntegrationId('tx_1', 'idem-1'))]);
   });
 
   it('charges by an immediate collection with the account PIX key, reais and 1 day; the txid is the charge id and names its amount', async () => {

@@ -200,9 +200,52 @@ export function transfeeraTxidAmount(txid: string): number | undefined {
   return match && txid.length <= 35 ? Number(match[1]) : undefined;
 }
 
+// ---------------------------------------------------------------- wire: requests
+
+/** POST /pix/qrcode/collection/immediate: a BACEN txid (26 to 35 letters and digits), `original_value` in reais, `expiration` in seconds. */
+export const transfeeraChargeRequest = z.object({
+  txid: z.string().regex(/^[a-zA-Z0-9]{26,35}$/),
+  integration_id: z.string().min(1),
+  pix_key: z.string().min(1),
+  original_value: z.number().positive(),
+  expiration: z.number().int().positive(),
+  payer_question: z.string().optional(),
+  payer: z.object({ name: z.string(), document: z.string().regex(/^\d*$/) }).optional(),
+});
+export type TransfeeraChargeRequest = z.infer<typeof transfeeraChargeRequest>;
+
+/** Transfeera's key type names (its API is in Portuguese). */
+const transfeeraKeyType = z.enum(['CPF', 'CNPJ', 'EMAIL', 'TELEFONE', 'CHAVE_ALEATORIA']);
+
+/** POST /batch: a batch of one PIX transfer, auto-closed; `value` in reais. */
+export const transfeeraBatchRequest = z.object({
+  name: z.string().min(1),
+  type: z.literal('TRANSFERENCIA'),
+  auto_close: z.literal(true),
+  transfers: z
+    .array(
+      z.object({
+        value: z.number().positive(),
+        integration_id: z.string().min(1),
+        idempotency_key: z.string().min(1),
+        pix_description: z.string().min(1),
+        destination_bank_account: z.object({ pix_key_type: transfeeraKeyType, pix_key: z.string().min(1) }),
+      }),
+    )
+    .length(1),
+});
+export type TransfeeraBatchRequest = z.infer<typeof transfeeraBatchRequest>;
+
+/** POST /pix/cashin/{end2end_id}/refund: `value` in reais, `integration_id` the refund's own name. */
+export const transfeeraRefundRequest = z.object({ value: z.number().nonnegative(), integration_id: z.string().min(1) });
+export type TransfeeraRefundRequest = z.infer<typeof transfeeraRefundRequest>;
+
 // ---------------------------------------------------------------- request mappers
 
-export const toTransfeeraCharge = (input: TransactionInput, terms: { txid: string; pixKey: string; value: number; expirySeconds: number }) => ({
+export const toTransfeeraCharge = (
+  input: TransactionInput,
+  terms: { txid: string; pixKey: string; value: number; expirySeconds: number },
+): TransfeeraChargeRequest => ({
   txid: terms.txid,
   integration_id: input.orderId?.trim() || terms.txid,
   pix_key: terms.pixKey,
@@ -213,9 +256,18 @@ export const toTransfeeraCharge = (input: TransactionInput, terms: { txid: strin
 });
 
 /** Transfeera's key type names (its API is in Portuguese): TELEFONE, CHAVE_ALEATORIA. */
-const KEY_TYPES: Record<PixKeyType, string> = { CPF: 'CPF', CNPJ: 'CNPJ', EMAIL: 'EMAIL', PHONE: 'TELEFONE', RANDOM: 'CHAVE_ALEATORIA' };
+const KEY_TYPES: Readonly<Record<PixKeyType, z.infer<typeof transfeeraKeyType>>> = {
+  CPF: 'CPF',
+  CNPJ: 'CNPJ',
+  EMAIL: 'EMAIL',
+  PHONE: 'TELEFONE',
+  RANDOM: 'CHAVE_ALEATORIA',
+};
 
-export function toTransfeeraBatch(input: WithdrawInput & { pixKey: string; pixType: PixKeyType }, terms: { value: number; reference: string }) {
+export function toTransfeeraBatch(
+  input: WithdrawInput & { pixKey: string; pixType: PixKeyType },
+  terms: { value: number; reference: string },
+): TransfeeraBatchRequest {
   return {
     name: `Saque ${terms.reference}`,
     type: 'TRANSFERENCIA',
@@ -231,6 +283,9 @@ export function toTransfeeraBatch(input: WithdrawInput & { pixKey: string; pixTy
     ],
   };
 }
+
+/** A refund of `value` (reais) of a received PIX, named by `integration_id`. */
+export const toTransfeeraRefund = (value: number, integrationId: string): TransfeeraRefundRequest => ({ value, integration_id: integrationId });
 
 /**
  * A refund's `integration_id`: derived from the key the gateway runs the
@@ -356,7 +411,7 @@ export class TransfeeraAdapter extends DeclaredAdapter {
     const answer = await this.exchange(
       'refoundTransaction',
       prefix,
-      () => this.client(ctx).post(fillPath(TRANSFEERA_PATHS.refund, { id: endToEnd }), { value: this.toProviderAmount(amount), integration_id: integrationId }),
+      () => this.client(ctx).post(fillPath(TRANSFEERA_PATHS.refund, { id: endToEnd }), toTransfeeraRefund(this.toProviderAmount(amount), integrationId)),
       transfeeraRefundAnswer,
     );
     return { refundId: answer.id ?? integrationId, status: true };
