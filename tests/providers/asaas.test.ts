@@ -1,9 +1,24 @@
 import { describe, expect, it } from '@jest/globals';
-import { ASAAS, AsaasAdapter, asaasRefundAnswer, asaasRefundOutcome, toAsaasCustomer, type AsaasRefundOutcome } from '../../server/providers/asaas/adapter.js';
+import {
+  ASAAS,
+  AsaasAdapter,
+  asaasCustomerRequest,
+  asaasPaymentRequest,
+  asaasRefundAnswer,
+  asaasRefundOutcome,
+  asaasRefundRequest,
+  asaasTransferRequest,
+  toAsaasCustomer,
+  toAsaasPayment,
+  toAsaasRefund,
+  toAsaasTransfer,
+  type AsaasRefundOutcome,
+} from '../../server/providers/asaas/adapter.js';
 import { CustomerDirectory } from '../../server/providers/asaas/customers.js';
 import { CATALOGUE } from '../../server/lib/providerMessages.js';
 import { BODIES_WITHOUT_RESOURCE, partial } from '../support/fakeProvider.js';
 import { NOW, expectUnsupportedOperationsRejected, failure, notification, providerHarness, transactionInput } from './conformance/harness.js';
+import { PIX_KEY_SAMPLES, expectBodiesOf } from './requestSchemas.js';
 
 /** ASAAS (spec doc 2, group 1): its public API v3 (official documentation, research). */
 
@@ -36,6 +51,24 @@ describe('ASAAS (spec doc 2, group 1), a bespoke adapter on its public API', () 
     });
     expect(await failure(h.adapter.createTransaction(h.ctx, transactionInput({ paymentMethod: 'CREDIT_CARD' })))).toEqual(CATALOGUE.CARD_ID_REQUIRED);
     expect(h.fake.received).toHaveLength(0);
+  });
+
+  it("builds bodies of its request schemas (the adapter's wire section)", () => {
+    expectBodiesOf(asaasCustomerRequest, [
+      toAsaasCustomer(transactionInput().customer!),
+      toAsaasCustomer({ name: 'ACME', email: ' ', document: '11.222.333/0001-81', phone: '' }),
+    ]);
+    const terms = { customer: 'cus_1', value: 19.9, dueDate: NOW };
+    expectBodiesOf(asaasPaymentRequest, [
+      toAsaasPayment(transactionInput({ description: 'Curso' }), terms),
+      toAsaasPayment(transactionInput({ paymentMethod: 'BILLET', orderId: undefined }), terms),
+      toAsaasPayment(transactionInput({ paymentMethod: 'CREDIT_CARD', cardId: 'tok_1', customerIp: '203.0.113.7', installments: 3 }), terms),
+    ]);
+    expectBodiesOf(asaasRefundRequest, [toAsaasRefund(5.5)]);
+    expectBodiesOf(asaasTransferRequest, [
+      ...PIX_KEY_SAMPLES.map(([pixType, pixKey]) => toAsaasTransfer({ paymentMethod: 'PIX', amount: 2500, pixKey, pixType }, 25)),
+      toAsaasTransfer({ paymentMethod: 'PIX', amount: 2500, pixKey: 'ana@example.com', pixType: 'EMAIL', description: 'Saque', withdrawReference: 'wd-1' }, 25),
+    ]);
   });
 
   it('PIX: creates the customer, then POST /payments (billingType PIX, reais, due day), then reads the QR code', async () => {

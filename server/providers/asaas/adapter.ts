@@ -18,7 +18,7 @@ import type { ProviderHttp } from '../../lib/http/index.js';
 import { parseJsonObject } from '../../lib/json.js';
 import { paymentMethodCodec } from '../../lib/paymentMethods.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
-import { providerPixKey } from '../../lib/pixKey.js';
+import { normalizePixKey, type PixKeyType } from '../../lib/pixKey.js';
 import { catalogueError } from '../../lib/providerMessages.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
@@ -89,7 +89,8 @@ export const ASAAS_PATHS = {
   transfer: '/transfers/{id}',
 } as const;
 
-const ASAAS_METHODS = paymentMethodCodec<PaymentMethod, string>({ PIX: 'PIX', BILLET: 'BOLETO', CREDIT_CARD: 'CREDIT_CARD' });
+const asaasBillingType = z.enum(['PIX', 'BOLETO', 'CREDIT_CARD']);
+const ASAAS_METHODS = paymentMethodCodec<PaymentMethod, z.infer<typeof asaasBillingType>>({ PIX: 'PIX', BILLET: 'BOLETO', CREDIT_CARD: 'CREDIT_CARD' });
 
 // ---------------------------------------------------------------- wire
 
@@ -163,10 +164,58 @@ export const ASAAS_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>(
   'PENDING',
 );
 
+// ---------------------------------------------------------------- wire: requests (Asaas API reference)
+
+/** POST /customers: name and CPF/CNPJ (digits) required; e-mail and mobile phone optional. */
+export const asaasCustomerRequest = z.object({
+  name: z.string().min(1),
+  cpfCnpj: z.string().regex(/^(\d{11}|\d{14})$/),
+  email: z.string().min(1).optional(),
+  mobilePhone: z.string().regex(/^\d+$/).optional(),
+});
+export type AsaasCustomerRequest = z.infer<typeof asaasCustomerRequest>;
+
+/** POST /payments: `value` in reais, `dueDate` YYYY-MM-DD; a card by its token, in instalments with the total value. */
+export const asaasPaymentRequest = z.object({
+  customer: z.string().min(1),
+  billingType: asaasBillingType,
+  value: z.number().positive(),
+  dueDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  externalReference: z.string().optional(),
+  description: z.string().optional(),
+  creditCardToken: z.string().optional(),
+  remoteIp: z.string().optional(),
+  installmentCount: z.number().int().min(2).optional(),
+  totalValue: z.number().positive().optional(),
+});
+export type AsaasPaymentRequest = z.infer<typeof asaasPaymentRequest>;
+
+/** POST /payments/{id}/refund: `value` in reais. */
+export const asaasRefundRequest = z.object({ value: z.number().nonnegative() });
+export type AsaasRefundRequest = z.infer<typeof asaasRefundRequest>;
+
+/** Asaas's PIX key types: ours, RANDOM named EVP. */
+const asaasPixKeyType = z.enum(['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'EVP']);
+const ASAAS_PIX_KEY_TYPES = { CPF: 'CPF', CNPJ: 'CNPJ', EMAIL: 'EMAIL', PHONE: 'PHONE', RANDOM: 'EVP' } as const satisfies Record<
+  PixKeyType,
+  z.infer<typeof asaasPixKeyType>
+>;
+
+/** POST /transfers to a PIX key: `value` in reais. */
+export const asaasTransferRequest = z.object({
+  value: z.number().positive(),
+  pixAddressKey: z.string().min(1),
+  pixAddressKeyType: asaasPixKeyType,
+  operationType: z.literal('PIX'),
+  description: z.string().optional(),
+  externalReference: z.string().optional(),
+});
+export type AsaasTransferRequest = z.infer<typeof asaasTransferRequest>;
+
 // ---------------------------------------------------------------- request mappers
 
 /** POST /customers: name and document are required; an empty email or phone is left out rather than sent blank. */
-export function toAsaasCustomer(customer: Customer) {
+export function toAsaasCustomer(customer: Customer): AsaasCustomerRequest {
   const mobilePhone = nationalPhoneDigits(customer.phone);
   return {
     name: customer.name,
@@ -176,7 +225,7 @@ export function toAsaasCustomer(customer: Customer) {
   };
 }
 
-export function toAsaasPayment(input: TransactionInput, terms: { customer: string; value: number; dueDate: Date }) {
+export function toAsaasPayment(input: TransactionInput, terms: { customer: string; value: number; dueDate: Date }): AsaasPaymentRequest {
   return {
     customer: terms.customer,
     billingType: ASAAS_METHODS.toProvider(input.paymentMethod),
@@ -186,6 +235,21 @@ export function toAsaasPayment(input: TransactionInput, terms: { customer: strin
     ...(input.description ? { description: input.description } : {}),
     ...(input.paymentMethod === 'CREDIT_CARD' ? { creditCardToken: input.cardId, remoteIp: input.customerIp } : {}),
     ...(input.paymentMethod === 'CREDIT_CARD' && input.installments > 1 ? { installmentCount: input.installments, totalValue: terms.value } : {}),
+  };
+}
+
+/** A refund of `value` (reais) of a payment. */
+export const toAsaasRefund = (value: number): AsaasRefundRequest => ({ value });
+
+/** A PIX payout: the key normalised (RANDOM named EVP), the caller's description and reference where given. */
+export function toAsaasTransfer(input: WithdrawInput & { pixKey: string; pixType: PixKeyType }, value: number): AsaasTransferRequest {
+  return {
+    value,
+    pixAddressKey: normalizePixKey(input.pixKey, input.pixType),
+    pixAddressKeyType: ASAAS_PIX_KEY_TYPES[input.pixType],
+    operationType: 'PIX',
+    ...(input.description ? { description: input.description } : {}),
+    ...(input.withdrawReference ? { externalReference: input.withdrawReference } : {}),
   };
 }
 
@@ -317,7 +381,7 @@ export class AsaasAdapter extends DeclaredAdapter {
     const answer = await this.exchange(
       'refoundTransaction',
       prefix,
-      () => this.http(ctx).post(fillPath(ASAAS_PATHS.refund, { id: transactionId }), { value: this.toProviderAmount(amount) }),
+      () => this.http(ctx).post(fillPath(ASAAS_PATHS.refund, { id: transactionId }), toAsaasRefund(this.toProviderAmount(amount))),
       asaasRefundAnswer,
     );
     const outcome = asaasRefundOutcome(answer, amount, (value) => this.optionalProviderAmount(value));
@@ -325,16 +389,7 @@ export class AsaasAdapter extends DeclaredAdapter {
   }
 
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
-    const payout = this.pixPayout(input);
-    const { key, type } = providerPixKey(payout.pixKey, payout.pixType, { randomAs: 'EVP' });
-    const body = {
-      value: this.toProviderAmount(input.amount),
-      pixAddressKey: key,
-      pixAddressKeyType: type,
-      operationType: 'PIX',
-      ...(input.description ? { description: input.description } : {}),
-      ...(input.withdrawReference ? { externalReference: input.withdrawReference } : {}),
-    };
+    const body = toAsaasTransfer(this.pixPayout(input), this.toProviderAmount(input.amount));
     const prefix = this.prefixFor('withdraw');
     const transfer = await this.exchange('withdraw', prefix, () => this.http(ctx).post(ASAAS_PATHS.transfers, body), asaasTransfer);
     return this.transfer('withdraw', prefix, transfer);
