@@ -1,10 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ReceiverInput } from '../../server/domain/types.js';
 import { IuguAdapter } from '../../server/providers/families/iugu/index.js';
-import { IUGU_BANKS, iuguBalanceCents, iuguReceiverStatus, planSubAccount } from '../../server/providers/families/iugu/subAccounts.js';
+import {
+  IUGU_BANKS,
+  iuguBalanceCents,
+  iuguReceiverStatus,
+  planSubAccount,
+  toIuguSubAccount,
+  toIuguVerification,
+} from '../../server/providers/families/iugu/subAccounts.js';
+import { IUGU_CREATE_ACCOUNT_REQUEST, IUGU_VERIFICATION_REQUEST } from '../../server/providers/families/iugu/wire.js';
 import { IUGU } from '../../server/providers/members/iugu.js';
 import { startFileServer, type FileServer } from '../support/fakeProvider.js';
 import { failure, providerHarness } from './conformance/harness.js';
+import { expectBodiesOf } from './requestSchemas.js';
 
 /** IUGU's receivers: Iugu sub-accounts, verified with document 1 §5's documents (dev.iugu.com). */
 
@@ -54,6 +63,20 @@ describe('IUGU receivers: Iugu sub-accounts', () => {
     user_token: 'user_sub9',
     commissions: null,
   };
+
+  it("builds bodies of the family's sub-account request schemas (wire.ts)", () => {
+    const company = person({
+      name: 'Loja Azul Ltda',
+      document: '11.222.333/0001-81',
+      bankAccount: { bankCode: '237', branchNumber: '1234', branchDigit: '5', accountNumber: '98765', accountDigit: '0', accountType: 'savings', pixCode: '' },
+    });
+    const documents = { identification: 'data:image/png;name=rg.png;base64,iVBORw0KGgo=' };
+    expectBodiesOf(IUGU_CREATE_ACCOUNT_REQUEST, [toIuguSubAccount(person())]);
+    expectBodiesOf(IUGU_VERIFICATION_REQUEST, [
+      toIuguVerification(person(), planSubAccount(person()), documents),
+      toIuguVerification(company, planSubAccount({ ...company, documents: { ...company.documents, socialContractUrl: files.url('/docs/contrato.pdf') } }), {}),
+    ]);
+  });
 
   it('offers receivers; IUGUBAAS does not', () => {
     expect(h.adapter.operations).toEqual(expect.arrayContaining(['createReceiver', 'getReceiver']));

@@ -35,7 +35,15 @@ import {
 import { IUGU_INVOICE_EVENTS, IUGU_PATHS, IUGU_WITHDRAW_EVENTS, type IuguMember, type IuguPaths } from './member.js';
 import { iuguTriggerAuthorized, readIuguTrigger, readIuguWithdrawTrigger } from './notifications.js';
 import { IUGU_STATUSES, IUGU_WITHDRAW_STATUSES } from './statuses.js';
-import { fromIuguCreatedAccount, IUGU_SUBACCOUNT_PATHS, iuguReceiverStatus, planSubAccount, readDocument, toIuguVerification } from './subAccounts.js';
+import {
+  fromIuguCreatedAccount,
+  IUGU_SUBACCOUNT_PATHS,
+  iuguReceiverStatus,
+  planSubAccount,
+  readDocument,
+  toIuguSubAccount,
+  toIuguVerification,
+} from './subAccounts.js';
 import {
   IUGU_ACCOUNT,
   IUGU_CHARGE,
@@ -221,7 +229,7 @@ export class IuguAdapter extends DeclaredAdapter<IuguMember> {
     const created = await this.exchange(
       'createReceiver',
       prefix,
-      () => this.http(ctx).post(IUGU_SUBACCOUNT_PATHS.createAccount, { name: input.name }),
+      () => this.http(ctx).post(IUGU_SUBACCOUNT_PATHS.createAccount, toIuguSubAccount(input)),
       refusable(IUGU_CREATED_ACCOUNT),
     );
     const account = fromIuguCreatedAccount(this.accepted('createReceiver', prefix, created));

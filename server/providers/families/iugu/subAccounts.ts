@@ -4,7 +4,8 @@ import { bankAccountKind, compensationCode, isListedBank, type BankAccountKind, 
 import { digitsOnly, inferDocumentType } from '../../../lib/documents.js';
 import { invalidArgument } from '../../../lib/errors.js';
 import { catalogueError } from '../../../lib/providerMessages.js';
-import type { IuguAccount, IuguCreatedAccount } from './wire.js';
+import type { IUGU_ACCOUNT_TYPE, IuguAccount, IuguCreateAccountRequest, IuguCreatedAccount, IuguVerificationRequest } from './wire.js';
+import type { z } from 'zod';
 
 export { iuguBalanceCents } from './wire.js';
 
@@ -95,13 +96,13 @@ const DOCUMENT_FILES = [
 export type IuguFileName = (typeof DOCUMENT_FILES)[number][1];
 
 /** Iugu's names of the two account kinds. */
-const IUGU_ACCOUNT_TYPES: Readonly<Record<BankAccountKind, string>> = { checking: 'Corrente', savings: 'Poupança' };
+const IUGU_ACCOUNT_TYPES: Readonly<Record<BankAccountKind, z.infer<typeof IUGU_ACCOUNT_TYPE>>> = { checking: 'Corrente', savings: 'Poupança' };
 
 /** What a sub-account needs before anything is sent: the documents to fetch, by Iugu's file name, and Iugu's name of the bank. */
 export interface SubAccountPlan {
   isCompany: boolean;
   bankName: string;
-  accountType: string;
+  accountType: z.infer<typeof IUGU_ACCOUNT_TYPE>;
   documents: Array<{ file: IuguFileName; url: string; field: string }>;
 }
 
@@ -173,8 +174,11 @@ export async function readDocument(document: { url: string; field: string }, tim
   return `data:${type};name=${name.replace(/[;,\s]/g, '_')};base64,${bytes.toString('base64')}`;
 }
 
+/** The body of create_account: the receiver's name. */
+export const toIuguSubAccount = (input: Pick<ReceiverInput, 'name'>): IuguCreateAccountRequest => ({ name: input.name });
+
 /** The body of request_verification: `data` as Iugu's example shows it, `files` the documents read. */
-export function toIuguVerification(input: ReceiverInput, plan: SubAccountPlan, files: Partial<Record<IuguFileName, string>>) {
+export function toIuguVerification(input: ReceiverInput, plan: SubAccountPlan, files: Partial<Record<IuguFileName, string>>): IuguVerificationRequest {
   const account = input.bankAccount!;
   const address = input.address!;
   const document = digitsOnly(input.document);

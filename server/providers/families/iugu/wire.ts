@@ -124,6 +124,52 @@ export type IuguRefundRequest = z.input<typeof IUGU_REFUND_REQUEST>;
 export const IUGU_WITHDRAW_REQUEST = z.object({ amount: z.number() });
 export type IuguWithdrawRequest = z.input<typeof IUGU_WITHDRAW_REQUEST>;
 
+/** POST /marketplace/create_account: the sub-account's name. */
+export const IUGU_CREATE_ACCOUNT_REQUEST = z.object({ name: z.string().min(1) });
+export type IuguCreateAccountRequest = z.input<typeof IUGU_CREATE_ACCOUNT_REQUEST>;
+
+/** Iugu's names of the two bank account kinds. */
+export const IUGU_ACCOUNT_TYPE = z.enum(['Corrente', 'Poupança']);
+
+/**
+ * POST /accounts/{id}/request_verification: `data` as Iugu's example shows it
+ * (a company with its CNPJ and name, a person with a CPF; `address` and
+ * `street` both, as its 2024 example and 2025 changelog ask), `files` the
+ * documents as data URIs.
+ */
+export const IUGU_VERIFICATION_REQUEST = z.object({
+  data: z.object({
+    price_range: z.string().min(1),
+    physical_products: z.boolean(),
+    business_type: z.string().min(1),
+    person_type: z.enum(['Pessoa Física', 'Pessoa Jurídica']),
+    automatic_transfer: z.boolean(),
+    cnpj: z
+      .string()
+      .regex(/^\d{14}$/)
+      .optional(),
+    company_name: z.string().optional(),
+    cpf: z
+      .string()
+      .regex(/^\d{11}$/)
+      .optional(),
+    name: z.string().min(1),
+    address: z.string(),
+    street: z.string(),
+    number: z.string(),
+    district: z.string(),
+    cep: z.string().regex(/^\d{8}$/),
+    city: z.string(),
+    state: z.string(),
+    bank: z.string().min(1),
+    bank_ag: z.string().min(1),
+    account_type: IUGU_ACCOUNT_TYPE,
+    bank_cc: z.string().min(1),
+  }),
+  files: z.record(z.string(), z.string().regex(/^data:[^;,]+;name=[^;,]*;base64,/)),
+});
+export type IuguVerificationRequest = z.input<typeof IUGU_VERIFICATION_REQUEST>;
+
 // ---------------------------------------------------------------- answers
 
 /**
