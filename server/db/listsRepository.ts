@@ -5,6 +5,7 @@ import type {
   Page,
   PageCursor,
   PaymentMethod,
+  Outcomes,
   ProviderTotals,
   Receiver,
   ReceiverListFilter,
@@ -106,7 +107,38 @@ interface StatsRow {
   bucket: Date | null;
   count: string;
   amount: string;
+  approved_count: string;
+  declined_count: string;
+  pending_count: string;
+  canceled_count: string;
+  approved_amount: string;
+  refunded_amount: string;
+  chargeback_amount: string;
+  net_amount: string;
 }
+
+const ZERO_OUTCOMES: Outcomes = {
+  approvedCount: 0,
+  declinedCount: 0,
+  pendingCount: 0,
+  canceledCount: 0,
+  approvedAmount: 0,
+  refundedAmount: 0,
+  chargebackAmount: 0,
+  netAmount: 0,
+};
+
+/** A row's outcomes, added up by the database (see transactionStats). */
+const outcomes = (row: StatsRow): Outcomes => ({
+  approvedCount: Number(row.approved_count),
+  declinedCount: Number(row.declined_count),
+  pendingCount: Number(row.pending_count),
+  canceledCount: Number(row.canceled_count),
+  approvedAmount: Number(row.approved_amount),
+  refundedAmount: Number(row.refunded_amount),
+  chargebackAmount: Number(row.chargeback_amount),
+  netAmount: Number(row.net_amount),
+});
 
 /** The back-office's lists and the charges' stats: read-only queries, on the replicas where there are some. */
 export class ListsRepository {
@@ -186,8 +218,25 @@ export class ListsRepository {
               coalesce(status, provider, payment_method) as key,
               bucket,
               coalesce(sum(count), 0) as count,
-              coalesce(sum(amount), 0) as amount
-         from (select status, provider, payment_method, date_trunc(?, created_at, ?) as bucket, count(*) as count, sum(amount) as amount
+              coalesce(sum(amount), 0) as amount,
+              coalesce(sum(approved_count), 0) as approved_count,
+              coalesce(sum(declined_count), 0) as declined_count,
+              coalesce(sum(pending_count), 0) as pending_count,
+              coalesce(sum(canceled_count), 0) as canceled_count,
+              coalesce(sum(approved_amount), 0) as approved_amount,
+              coalesce(sum(refunded_amount), 0) as refunded_amount,
+              coalesce(sum(chargeback_amount), 0) as chargeback_amount,
+              coalesce(sum(approved_amount - refunded_amount - chargeback_amount), 0) as net_amount
+         from (select status, provider, payment_method, date_trunc(?, created_at, ?) as bucket, count(*) as count, sum(amount) as amount,
+                      count(*) filter (where status in ('APPROVED', 'REFUNDED', 'CHARGEBACK')) as approved_count,
+                      count(*) filter (where status = 'REJECTED') as declined_count,
+                      count(*) filter (where status = 'PENDING') as pending_count,
+                      count(*) filter (where status = 'CANCELED') as canceled_count,
+                      coalesce(sum(amount) filter (where status in ('APPROVED', 'REFUNDED', 'CHARGEBACK')), 0) as approved_amount,
+                      coalesce(sum(case when status = 'REFUNDED' and refunded_amount = 0 then amount
+                                        when status in ('APPROVED', 'REFUNDED', 'CHARGEBACK') then least(refunded_amount, amount)
+                                        else 0 end), 0) as refunded_amount,
+                      coalesce(sum(amount - least(refunded_amount, amount)) filter (where status = 'CHARGEBACK'), 0) as chargeback_amount
                  from transactions
                 where ${where.join(' and ')}
                 group by status, provider, payment_method, bucket) as charges
@@ -200,13 +249,21 @@ export class ListsRepository {
     const byProvider = byCountThenName<ProviderTotals>((item) => item.provider);
     const bucketStatuses = perBucket(of('bucket status'), statusTotals);
     const bucketProviders = perBucket(of('bucket provider'), providerTotals);
+    const providers = of('provider')
+      .map((row) => ({ ...providerTotals(row), outcomes: outcomes(row) }))
+      .sort(byProvider);
+    const methods = of('method')
+      .map((row) => ({ paymentMethod: row.key as PaymentMethod, ...totals(row), outcomes: outcomes(row) }))
+      .sort(byCountThenName((item) => item.paymentMethod));
+    const total = of('total')[0];
     return {
-      total: totals(of('total')[0] ?? { count: 0, amount: 0 }),
+      total: totals(total ?? { count: 0, amount: 0 }),
+      outcomes: total ? outcomes(total) : ZERO_OUTCOMES,
+      outcomesByPaymentMethod: methods.map(({ paymentMethod, outcomes }) => ({ paymentMethod, ...outcomes })),
+      outcomesByProvider: providers.map(({ provider, outcomes }) => ({ provider, ...outcomes })),
       byStatus: of('status').map(statusTotals).sort(byStatus),
-      byProvider: of('provider').map(providerTotals).sort(byProvider),
-      byPaymentMethod: of('method')
-        .map((row) => ({ paymentMethod: row.key as PaymentMethod, ...totals(row) }))
-        .sort(byCountThenName((item) => item.paymentMethod)),
+      byProvider: providers.map(({ provider, count, amount }) => ({ provider, count, amount })),
+      byPaymentMethod: methods.map(({ paymentMethod, count, amount }) => ({ paymentMethod, count, amount })),
       buckets: of('bucket')
         .map((row) => {
           const start = bucketStart(row);

@@ -539,8 +539,29 @@ export interface Totals {
 export type StatusTotals = Totals & { status: TransactionStatus };
 export type ProviderTotals = Totals & { provider: string };
 
+/**
+ * What charges came to, in counts and cents: approved (APPROVED, REFUNDED,
+ * CHARGEBACK: paid at first), declined (REJECTED), pending, canceled; the
+ * approved amount (gross), the refunded and charged-back cents, and net (gross
+ * less both).
+ */
+export interface Outcomes {
+  approvedCount: number;
+  declinedCount: number;
+  pendingCount: number;
+  canceledCount: number;
+  approvedAmount: number;
+  refundedAmount: number;
+  chargebackAmount: number;
+  netAmount: number;
+}
+
 export interface TransactionStats {
   total: Totals;
+  /** The range's charges' outcomes, and the same per payment method and per provider (in byPaymentMethod's and byProvider's order). */
+  outcomes: Outcomes;
+  outcomesByPaymentMethod: (Outcomes & { paymentMethod: PaymentMethod })[];
+  outcomesByProvider: (Outcomes & { provider: string })[];
   /** Largest count first. */
   byStatus: StatusTotals[];
   byProvider: ProviderTotals[];

@@ -112,6 +112,12 @@ export function toProtoTransactionStats(s: domain.TransactionStats): gw.GetTrans
   return {
     count: s.total.count,
     amount: s.total.amount,
+    ...s.outcomes,
+    outcomesByPaymentMethod: s.outcomesByPaymentMethod.map(({ paymentMethod, ...outcomes }) => ({
+      paymentMethod: paymentMethodToProto(paymentMethod),
+      ...outcomes,
+    })),
+    outcomesByProvider: s.outcomesByProvider,
     byStatus: statusTotalsToProto(s.byStatus),
     byProvider: providerTotalsToProto(s.byProvider),
     byPaymentMethod: s.byPaymentMethod.map(({ paymentMethod, count, amount }) => ({ paymentMethod: paymentMethodToProto(paymentMethod), count, amount })),

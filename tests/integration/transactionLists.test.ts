@@ -322,7 +322,24 @@ describe.each(TRANSPORTS)('GetTransactionStats through %s', (_name, driver) => {
 
   it('filters by provider and keeps currencies apart', async () => {
     expect(await stats({ ...aroundA(), provider: 'sandbox' })).toMatchObject({ count: 5 });
-    expect(await stats({ ...aroundA(), provider: 'PAGARME' })).toEqual({ count: 0, amount: 0, byStatus: [], byProvider: [], byPaymentMethod: [], buckets: [] });
+    expect(await stats({ ...aroundA(), provider: 'PAGARME' })).toEqual({
+      count: 0,
+      amount: 0,
+      byStatus: [],
+      byProvider: [],
+      byPaymentMethod: [],
+      buckets: [],
+      approvedCount: 0,
+      declinedCount: 0,
+      pendingCount: 0,
+      canceledCount: 0,
+      approvedAmount: 0,
+      refundedAmount: 0,
+      chargebackAmount: 0,
+      netAmount: 0,
+      outcomesByPaymentMethod: [],
+      outcomesByProvider: [],
+    });
     expect(await stats({ ...aroundA(), currency: 'usd' })).toMatchObject({ count: 0, buckets: [] });
   });
 

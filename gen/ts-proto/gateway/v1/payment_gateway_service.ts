@@ -618,6 +618,76 @@ export interface GetTransactionStatsResponse {
    * provider, for charts of each over time.
    */
   buckets: TimeBucketTotals[];
+  /**
+   * What the range's charges came to, beside the totals above (which add up
+   * every charge created, whatever became of it). Approved: the charges that
+   * were paid, i.e. APPROVED, REFUNDED and CHARGEBACK (those were paid
+   * first); declined: REJECTED; pending: PENDING; canceled: CANCELED.
+   * Conversion is approved_count / (approved_count + declined_count): pending
+   * and canceled charges were never decided by the provider.
+   */
+  approvedCount: number;
+  declinedCount: number;
+  pendingCount: number;
+  canceledCount: number;
+  /** The approved charges' amounts added up (cents): the gross volume. */
+  approvedAmount: number;
+  /**
+   * The cents given back by refunds the provider confirmed: refunded_amount
+   * of each approved charge, and the whole amount of a REFUNDED charge whose
+   * refunds the gateway did not record (refunded at the provider). Refunds
+   * still being carried out are not counted.
+   */
+  refundedAmount: number;
+  /**
+   * The cents taken back by chargebacks: what a CHARGEBACK charge still held
+   * (its amount less what was refunded before).
+   */
+  chargebackAmount: number;
+  /**
+   * approved_amount - refunded_amount - chargeback_amount: the money the
+   * range's charges brought in and kept.
+   */
+  netAmount: number;
+  /**
+   * The same figures per payment method and per provider: only those with
+   * charges, in the order of by_payment_method and by_provider.
+   */
+  outcomesByPaymentMethod: PaymentMethodOutcomes[];
+  outcomesByProvider: ProviderOutcomes[];
+}
+
+/**
+ * What the charges of one payment method came to (see
+ * GetTransactionStatsResponse.approved_count and the fields after it).
+ */
+export interface PaymentMethodOutcomes {
+  paymentMethod: PaymentMethod;
+  approvedCount: number;
+  declinedCount: number;
+  pendingCount: number;
+  canceledCount: number;
+  approvedAmount: number;
+  refundedAmount: number;
+  chargebackAmount: number;
+  netAmount: number;
+}
+
+/**
+ * What the charges of one provider came to (see
+ * GetTransactionStatsResponse.approved_count and the fields after it).
+ */
+export interface ProviderOutcomes {
+  /** The provider's id, e.g. SANDBOX. */
+  provider: string;
+  approvedCount: number;
+  declinedCount: number;
+  pendingCount: number;
+  canceledCount: number;
+  approvedAmount: number;
+  refundedAmount: number;
+  chargebackAmount: number;
+  netAmount: number;
 }
 
 function createBaseCreateCardTokenRequest(): CreateCardTokenRequest {
@@ -5644,7 +5714,24 @@ export const TimeBucketTotals: MessageFns<TimeBucketTotals> = {
 };
 
 function createBaseGetTransactionStatsResponse(): GetTransactionStatsResponse {
-  return { count: 0, amount: 0, byStatus: [], byProvider: [], byPaymentMethod: [], buckets: [] };
+  return {
+    count: 0,
+    amount: 0,
+    byStatus: [],
+    byProvider: [],
+    byPaymentMethod: [],
+    buckets: [],
+    approvedCount: 0,
+    declinedCount: 0,
+    pendingCount: 0,
+    canceledCount: 0,
+    approvedAmount: 0,
+    refundedAmount: 0,
+    chargebackAmount: 0,
+    netAmount: 0,
+    outcomesByPaymentMethod: [],
+    outcomesByProvider: [],
+  };
 }
 
 export const GetTransactionStatsResponse: MessageFns<GetTransactionStatsResponse> = {
@@ -5666,6 +5753,36 @@ export const GetTransactionStatsResponse: MessageFns<GetTransactionStatsResponse
     }
     for (const v of message.buckets) {
       TimeBucketTotals.encode(v!, writer.uint32(50).fork()).join();
+    }
+    if (message.approvedCount !== 0) {
+      writer.uint32(56).int64(message.approvedCount);
+    }
+    if (message.declinedCount !== 0) {
+      writer.uint32(64).int64(message.declinedCount);
+    }
+    if (message.pendingCount !== 0) {
+      writer.uint32(72).int64(message.pendingCount);
+    }
+    if (message.canceledCount !== 0) {
+      writer.uint32(80).int64(message.canceledCount);
+    }
+    if (message.approvedAmount !== 0) {
+      writer.uint32(88).int64(message.approvedAmount);
+    }
+    if (message.refundedAmount !== 0) {
+      writer.uint32(96).int64(message.refundedAmount);
+    }
+    if (message.chargebackAmount !== 0) {
+      writer.uint32(104).int64(message.chargebackAmount);
+    }
+    if (message.netAmount !== 0) {
+      writer.uint32(112).int64(message.netAmount);
+    }
+    for (const v of message.outcomesByPaymentMethod) {
+      PaymentMethodOutcomes.encode(v!, writer.uint32(122).fork()).join();
+    }
+    for (const v of message.outcomesByProvider) {
+      ProviderOutcomes.encode(v!, writer.uint32(130).fork()).join();
     }
     return writer;
   },
@@ -5731,6 +5848,86 @@ export const GetTransactionStatsResponse: MessageFns<GetTransactionStatsResponse
             message.buckets.push(TimeBucketTotals.decode(reader, reader.uint32()));
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.approvedCount = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.declinedCount = longToNumber(reader.int64());
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.pendingCount = longToNumber(reader.int64());
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.canceledCount = longToNumber(reader.int64());
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.approvedAmount = longToNumber(reader.int64());
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.refundedAmount = longToNumber(reader.int64());
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.chargebackAmount = longToNumber(reader.int64());
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.netAmount = longToNumber(reader.int64());
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.outcomesByPaymentMethod.push(PaymentMethodOutcomes.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.outcomesByProvider.push(ProviderOutcomes.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5765,6 +5962,56 @@ export const GetTransactionStatsResponse: MessageFns<GetTransactionStatsResponse
       buckets: globalThis.Array.isArray(object?.buckets)
         ? object.buckets.map((e: any) => TimeBucketTotals.fromJSON(e))
         : [],
+      approvedCount: isSet(object.approvedCount)
+        ? globalThis.Number(object.approvedCount)
+        : isSet(object.approved_count)
+        ? globalThis.Number(object.approved_count)
+        : 0,
+      declinedCount: isSet(object.declinedCount)
+        ? globalThis.Number(object.declinedCount)
+        : isSet(object.declined_count)
+        ? globalThis.Number(object.declined_count)
+        : 0,
+      pendingCount: isSet(object.pendingCount)
+        ? globalThis.Number(object.pendingCount)
+        : isSet(object.pending_count)
+        ? globalThis.Number(object.pending_count)
+        : 0,
+      canceledCount: isSet(object.canceledCount)
+        ? globalThis.Number(object.canceledCount)
+        : isSet(object.canceled_count)
+        ? globalThis.Number(object.canceled_count)
+        : 0,
+      approvedAmount: isSet(object.approvedAmount)
+        ? globalThis.Number(object.approvedAmount)
+        : isSet(object.approved_amount)
+        ? globalThis.Number(object.approved_amount)
+        : 0,
+      refundedAmount: isSet(object.refundedAmount)
+        ? globalThis.Number(object.refundedAmount)
+        : isSet(object.refunded_amount)
+        ? globalThis.Number(object.refunded_amount)
+        : 0,
+      chargebackAmount: isSet(object.chargebackAmount)
+        ? globalThis.Number(object.chargebackAmount)
+        : isSet(object.chargeback_amount)
+        ? globalThis.Number(object.chargeback_amount)
+        : 0,
+      netAmount: isSet(object.netAmount)
+        ? globalThis.Number(object.netAmount)
+        : isSet(object.net_amount)
+        ? globalThis.Number(object.net_amount)
+        : 0,
+      outcomesByPaymentMethod: globalThis.Array.isArray(object?.outcomesByPaymentMethod)
+        ? object.outcomesByPaymentMethod.map((e: any) => PaymentMethodOutcomes.fromJSON(e))
+        : globalThis.Array.isArray(object?.outcomes_by_payment_method)
+        ? object.outcomes_by_payment_method.map((e: any) => PaymentMethodOutcomes.fromJSON(e))
+        : [],
+      outcomesByProvider: globalThis.Array.isArray(object?.outcomesByProvider)
+        ? object.outcomesByProvider.map((e: any) => ProviderOutcomes.fromJSON(e))
+        : globalThis.Array.isArray(object?.outcomes_by_provider)
+        ? object.outcomes_by_provider.map((e: any) => ProviderOutcomes.fromJSON(e))
+        : [],
     };
   },
 
@@ -5788,6 +6035,36 @@ export const GetTransactionStatsResponse: MessageFns<GetTransactionStatsResponse
     if (message.buckets?.length) {
       obj.buckets = message.buckets.map((e) => TimeBucketTotals.toJSON(e));
     }
+    if (message.approvedCount !== 0) {
+      obj.approvedCount = Math.round(message.approvedCount);
+    }
+    if (message.declinedCount !== 0) {
+      obj.declinedCount = Math.round(message.declinedCount);
+    }
+    if (message.pendingCount !== 0) {
+      obj.pendingCount = Math.round(message.pendingCount);
+    }
+    if (message.canceledCount !== 0) {
+      obj.canceledCount = Math.round(message.canceledCount);
+    }
+    if (message.approvedAmount !== 0) {
+      obj.approvedAmount = Math.round(message.approvedAmount);
+    }
+    if (message.refundedAmount !== 0) {
+      obj.refundedAmount = Math.round(message.refundedAmount);
+    }
+    if (message.chargebackAmount !== 0) {
+      obj.chargebackAmount = Math.round(message.chargebackAmount);
+    }
+    if (message.netAmount !== 0) {
+      obj.netAmount = Math.round(message.netAmount);
+    }
+    if (message.outcomesByPaymentMethod?.length) {
+      obj.outcomesByPaymentMethod = message.outcomesByPaymentMethod.map((e) => PaymentMethodOutcomes.toJSON(e));
+    }
+    if (message.outcomesByProvider?.length) {
+      obj.outcomesByProvider = message.outcomesByProvider.map((e) => ProviderOutcomes.toJSON(e));
+    }
     return obj;
   },
 
@@ -5802,6 +6079,499 @@ export const GetTransactionStatsResponse: MessageFns<GetTransactionStatsResponse
     message.byProvider = object.byProvider?.map((e) => ProviderTotals.fromPartial(e)) || [];
     message.byPaymentMethod = object.byPaymentMethod?.map((e) => PaymentMethodTotals.fromPartial(e)) || [];
     message.buckets = object.buckets?.map((e) => TimeBucketTotals.fromPartial(e)) || [];
+    message.approvedCount = object.approvedCount ?? 0;
+    message.declinedCount = object.declinedCount ?? 0;
+    message.pendingCount = object.pendingCount ?? 0;
+    message.canceledCount = object.canceledCount ?? 0;
+    message.approvedAmount = object.approvedAmount ?? 0;
+    message.refundedAmount = object.refundedAmount ?? 0;
+    message.chargebackAmount = object.chargebackAmount ?? 0;
+    message.netAmount = object.netAmount ?? 0;
+    message.outcomesByPaymentMethod =
+      object.outcomesByPaymentMethod?.map((e) => PaymentMethodOutcomes.fromPartial(e)) || [];
+    message.outcomesByProvider = object.outcomesByProvider?.map((e) => ProviderOutcomes.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBasePaymentMethodOutcomes(): PaymentMethodOutcomes {
+  return {
+    paymentMethod: 0,
+    approvedCount: 0,
+    declinedCount: 0,
+    pendingCount: 0,
+    canceledCount: 0,
+    approvedAmount: 0,
+    refundedAmount: 0,
+    chargebackAmount: 0,
+    netAmount: 0,
+  };
+}
+
+export const PaymentMethodOutcomes: MessageFns<PaymentMethodOutcomes> = {
+  encode(message: PaymentMethodOutcomes, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.paymentMethod !== 0) {
+      writer.uint32(8).int32(message.paymentMethod);
+    }
+    if (message.approvedCount !== 0) {
+      writer.uint32(16).int64(message.approvedCount);
+    }
+    if (message.declinedCount !== 0) {
+      writer.uint32(24).int64(message.declinedCount);
+    }
+    if (message.pendingCount !== 0) {
+      writer.uint32(32).int64(message.pendingCount);
+    }
+    if (message.canceledCount !== 0) {
+      writer.uint32(40).int64(message.canceledCount);
+    }
+    if (message.approvedAmount !== 0) {
+      writer.uint32(48).int64(message.approvedAmount);
+    }
+    if (message.refundedAmount !== 0) {
+      writer.uint32(56).int64(message.refundedAmount);
+    }
+    if (message.chargebackAmount !== 0) {
+      writer.uint32(64).int64(message.chargebackAmount);
+    }
+    if (message.netAmount !== 0) {
+      writer.uint32(72).int64(message.netAmount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PaymentMethodOutcomes {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePaymentMethodOutcomes();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.paymentMethod = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.approvedCount = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.declinedCount = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.pendingCount = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.canceledCount = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.approvedAmount = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.refundedAmount = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.chargebackAmount = longToNumber(reader.int64());
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.netAmount = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PaymentMethodOutcomes {
+    return {
+      paymentMethod: isSet(object.paymentMethod)
+        ? paymentMethodFromJSON(object.paymentMethod)
+        : isSet(object.payment_method)
+        ? paymentMethodFromJSON(object.payment_method)
+        : 0,
+      approvedCount: isSet(object.approvedCount)
+        ? globalThis.Number(object.approvedCount)
+        : isSet(object.approved_count)
+        ? globalThis.Number(object.approved_count)
+        : 0,
+      declinedCount: isSet(object.declinedCount)
+        ? globalThis.Number(object.declinedCount)
+        : isSet(object.declined_count)
+        ? globalThis.Number(object.declined_count)
+        : 0,
+      pendingCount: isSet(object.pendingCount)
+        ? globalThis.Number(object.pendingCount)
+        : isSet(object.pending_count)
+        ? globalThis.Number(object.pending_count)
+        : 0,
+      canceledCount: isSet(object.canceledCount)
+        ? globalThis.Number(object.canceledCount)
+        : isSet(object.canceled_count)
+        ? globalThis.Number(object.canceled_count)
+        : 0,
+      approvedAmount: isSet(object.approvedAmount)
+        ? globalThis.Number(object.approvedAmount)
+        : isSet(object.approved_amount)
+        ? globalThis.Number(object.approved_amount)
+        : 0,
+      refundedAmount: isSet(object.refundedAmount)
+        ? globalThis.Number(object.refundedAmount)
+        : isSet(object.refunded_amount)
+        ? globalThis.Number(object.refunded_amount)
+        : 0,
+      chargebackAmount: isSet(object.chargebackAmount)
+        ? globalThis.Number(object.chargebackAmount)
+        : isSet(object.chargeback_amount)
+        ? globalThis.Number(object.chargeback_amount)
+        : 0,
+      netAmount: isSet(object.netAmount)
+        ? globalThis.Number(object.netAmount)
+        : isSet(object.net_amount)
+        ? globalThis.Number(object.net_amount)
+        : 0,
+    };
+  },
+
+  toJSON(message: PaymentMethodOutcomes): unknown {
+    const obj: any = {};
+    if (message.paymentMethod !== 0) {
+      obj.paymentMethod = paymentMethodToJSON(message.paymentMethod);
+    }
+    if (message.approvedCount !== 0) {
+      obj.approvedCount = Math.round(message.approvedCount);
+    }
+    if (message.declinedCount !== 0) {
+      obj.declinedCount = Math.round(message.declinedCount);
+    }
+    if (message.pendingCount !== 0) {
+      obj.pendingCount = Math.round(message.pendingCount);
+    }
+    if (message.canceledCount !== 0) {
+      obj.canceledCount = Math.round(message.canceledCount);
+    }
+    if (message.approvedAmount !== 0) {
+      obj.approvedAmount = Math.round(message.approvedAmount);
+    }
+    if (message.refundedAmount !== 0) {
+      obj.refundedAmount = Math.round(message.refundedAmount);
+    }
+    if (message.chargebackAmount !== 0) {
+      obj.chargebackAmount = Math.round(message.chargebackAmount);
+    }
+    if (message.netAmount !== 0) {
+      obj.netAmount = Math.round(message.netAmount);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PaymentMethodOutcomes>): PaymentMethodOutcomes {
+    return PaymentMethodOutcomes.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PaymentMethodOutcomes>): PaymentMethodOutcomes {
+    const message = createBasePaymentMethodOutcomes();
+    message.paymentMethod = object.paymentMethod ?? 0;
+    message.approvedCount = object.approvedCount ?? 0;
+    message.declinedCount = object.declinedCount ?? 0;
+    message.pendingCount = object.pendingCount ?? 0;
+    message.canceledCount = object.canceledCount ?? 0;
+    message.approvedAmount = object.approvedAmount ?? 0;
+    message.refundedAmount = object.refundedAmount ?? 0;
+    message.chargebackAmount = object.chargebackAmount ?? 0;
+    message.netAmount = object.netAmount ?? 0;
+    return message;
+  },
+};
+
+function createBaseProviderOutcomes(): ProviderOutcomes {
+  return {
+    provider: "",
+    approvedCount: 0,
+    declinedCount: 0,
+    pendingCount: 0,
+    canceledCount: 0,
+    approvedAmount: 0,
+    refundedAmount: 0,
+    chargebackAmount: 0,
+    netAmount: 0,
+  };
+}
+
+export const ProviderOutcomes: MessageFns<ProviderOutcomes> = {
+  encode(message: ProviderOutcomes, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.provider !== "") {
+      writer.uint32(10).string(message.provider);
+    }
+    if (message.approvedCount !== 0) {
+      writer.uint32(16).int64(message.approvedCount);
+    }
+    if (message.declinedCount !== 0) {
+      writer.uint32(24).int64(message.declinedCount);
+    }
+    if (message.pendingCount !== 0) {
+      writer.uint32(32).int64(message.pendingCount);
+    }
+    if (message.canceledCount !== 0) {
+      writer.uint32(40).int64(message.canceledCount);
+    }
+    if (message.approvedAmount !== 0) {
+      writer.uint32(48).int64(message.approvedAmount);
+    }
+    if (message.refundedAmount !== 0) {
+      writer.uint32(56).int64(message.refundedAmount);
+    }
+    if (message.chargebackAmount !== 0) {
+      writer.uint32(64).int64(message.chargebackAmount);
+    }
+    if (message.netAmount !== 0) {
+      writer.uint32(72).int64(message.netAmount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProviderOutcomes {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProviderOutcomes();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.provider = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.approvedCount = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.declinedCount = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.pendingCount = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.canceledCount = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.approvedAmount = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.refundedAmount = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.chargebackAmount = longToNumber(reader.int64());
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.netAmount = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProviderOutcomes {
+    return {
+      provider: isSet(object.provider) ? globalThis.String(object.provider) : "",
+      approvedCount: isSet(object.approvedCount)
+        ? globalThis.Number(object.approvedCount)
+        : isSet(object.approved_count)
+        ? globalThis.Number(object.approved_count)
+        : 0,
+      declinedCount: isSet(object.declinedCount)
+        ? globalThis.Number(object.declinedCount)
+        : isSet(object.declined_count)
+        ? globalThis.Number(object.declined_count)
+        : 0,
+      pendingCount: isSet(object.pendingCount)
+        ? globalThis.Number(object.pendingCount)
+        : isSet(object.pending_count)
+        ? globalThis.Number(object.pending_count)
+        : 0,
+      canceledCount: isSet(object.canceledCount)
+        ? globalThis.Number(object.canceledCount)
+        : isSet(object.canceled_count)
+        ? globalThis.Number(object.canceled_count)
+        : 0,
+      approvedAmount: isSet(object.approvedAmount)
+        ? globalThis.Number(object.approvedAmount)
+        : isSet(object.approved_amount)
+        ? globalThis.Number(object.approved_amount)
+        : 0,
+      refundedAmount: isSet(object.refundedAmount)
+        ? globalThis.Number(object.refundedAmount)
+        : isSet(object.refunded_amount)
+        ? globalThis.Number(object.refunded_amount)
+        : 0,
+      chargebackAmount: isSet(object.chargebackAmount)
+        ? globalThis.Number(object.chargebackAmount)
+        : isSet(object.chargeback_amount)
+        ? globalThis.Number(object.chargeback_amount)
+        : 0,
+      netAmount: isSet(object.netAmount)
+        ? globalThis.Number(object.netAmount)
+        : isSet(object.net_amount)
+        ? globalThis.Number(object.net_amount)
+        : 0,
+    };
+  },
+
+  toJSON(message: ProviderOutcomes): unknown {
+    const obj: any = {};
+    if (message.provider !== "") {
+      obj.provider = message.provider;
+    }
+    if (message.approvedCount !== 0) {
+      obj.approvedCount = Math.round(message.approvedCount);
+    }
+    if (message.declinedCount !== 0) {
+      obj.declinedCount = Math.round(message.declinedCount);
+    }
+    if (message.pendingCount !== 0) {
+      obj.pendingCount = Math.round(message.pendingCount);
+    }
+    if (message.canceledCount !== 0) {
+      obj.canceledCount = Math.round(message.canceledCount);
+    }
+    if (message.approvedAmount !== 0) {
+      obj.approvedAmount = Math.round(message.approvedAmount);
+    }
+    if (message.refundedAmount !== 0) {
+      obj.refundedAmount = Math.round(message.refundedAmount);
+    }
+    if (message.chargebackAmount !== 0) {
+      obj.chargebackAmount = Math.round(message.chargebackAmount);
+    }
+    if (message.netAmount !== 0) {
+      obj.netAmount = Math.round(message.netAmount);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ProviderOutcomes>): ProviderOutcomes {
+    return ProviderOutcomes.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ProviderOutcomes>): ProviderOutcomes {
+    const message = createBaseProviderOutcomes();
+    message.provider = object.provider ?? "";
+    message.approvedCount = object.approvedCount ?? 0;
+    message.declinedCount = object.declinedCount ?? 0;
+    message.pendingCount = object.pendingCount ?? 0;
+    message.canceledCount = object.canceledCount ?? 0;
+    message.approvedAmount = object.approvedAmount ?? 0;
+    message.refundedAmount = object.refundedAmount ?? 0;
+    message.chargebackAmount = object.chargebackAmount ?? 0;
+    message.netAmount = object.netAmount ?? 0;
     return message;
   },
 };
