@@ -44,7 +44,7 @@ export function App() {
             {error}
           </Alert>
         ) : (
-          <Loader aria-label={t.loading} />
+          <Loader role="status" aria-label={t.loading} />
         )}
       </main>
     );
@@ -190,7 +190,7 @@ function SignedIn({ session, onSignedOut }: { session: Session; onSignedOut: () 
                 ))}
               </nav>
               <main className="shell-main">
-                <Suspense fallback={<Loader aria-label={t.loading} />}>
+                <Suspense fallback={<Loader role="status" aria-label={t.loading} />}>
                   <Routes>
                     <Route path="/" element={<Dashboard />} />
                     <Route path="/transactions" element={<Transactions canCreate={chargeWriter} />} />

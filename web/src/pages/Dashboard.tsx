@@ -3,21 +3,18 @@ import { Link } from 'react-router';
 import { Anchor, Card, Group, Loader, SegmentedControl, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@connectrpc/connect-query';
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { PaymentGatewayService, TimeBucket } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
-import { EventSubject, TransactionStatus } from '../../../gen/es/gateway/v1/types_pb.js';
+import { PaymentGatewayService, TimeBucket, type PaymentMethodOutcomes, type ProviderOutcomes } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
+import { EventSubject } from '../../../gen/es/gateway/v1/types_pb.js';
 import { ErrorAlert } from '../errors.js';
 import { formatMoney } from '../format.js';
 import { useI18n } from '../i18n.js';
 import { useLiveEvents } from '../live.js';
-import { StatusBadge, When, scrollable } from '../ui.js';
+import { StatusBadge, TableHead, When, scrollable } from '../ui.js';
 import type { Measure } from './DashboardCharts.js';
 
 const DashboardCharts = lazy(() => import('./DashboardCharts.js'));
 
 type Range = 'week' | 'day';
-
-/** Statuses of charges that were paid (refunds and chargebacks were paid first). */
-const PAID = new Set([TransactionStatus.APPROVED, TransactionStatus.REFUNDED, TransactionStatus.CHARGEBACK]);
 
 /**
  * The range ends at the end of the current day or hour and starts 7 days or
@@ -34,7 +31,17 @@ function rangeOf(range: Range) {
   return { createdFrom: timestampFromDate(start), createdTo: timestampFromDate(end) };
 }
 
-/** Counts, volume and approval rate over the last 7 days or 24 hours, their charts, and the live feed of charges' and payouts' status changes. */
+/** Approved over decided (approved and declined; pending and canceled left out) as a percentage, or a dash when none was decided. */
+function conversionOf({ approvedCount, declinedCount }: { approvedCount: bigint; declinedCount: bigint }, locale: string): string {
+  const decided = approvedCount + declinedCount;
+  return decided > 0n ? `${((Number(approvedCount) * 100) / Number(decided)).toLocaleString(locale, { maximumFractionDigits: 1 })}%` : '—';
+}
+
+/**
+ * The net volume (approved less refunded and charged back, as the server adds it up) as the headline, with its parts;
+ * the count of charges created, conversion over all and per payment method and provider, over the last 7 days or 24
+ * hours; their charts, and the live feed of charges' and payouts' status changes.
+ */
 export default function Dashboard() {
   const { t } = useI18n();
   const [range, setRange] = useState<Range>('week');
@@ -46,9 +53,6 @@ export default function Dashboard() {
     timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
   });
   const data = stats.data;
-  const decided = data?.byStatus.filter((s) => s.status !== TransactionStatus.PENDING).reduce((sum, s) => sum + s.count, 0n) ?? 0n;
-  const paid = data?.byStatus.filter((s) => PAID.has(s.status)).reduce((sum, s) => sum + s.count, 0n) ?? 0n;
-  const approvalRate = decided > 0n ? `${((Number(paid) * 100) / Number(decided)).toLocaleString(t.locale, { maximumFractionDigits: 1 })}%` : '—';
 
   return (
     <>
@@ -66,17 +70,40 @@ export default function Dashboard() {
       </Group>
       <ErrorAlert error={stats.error} />
       <div className="stat-cards">
-        <Stat label={t.dashboard.count} value={data ? data.count.toString() : '…'} testId="stat-count" />
-        <Stat label={t.dashboard.volume} value={data ? formatMoney(data.amount) : '…'} testId="stat-volume" />
+        <Card withBorder className="stat-headline">
+          <Text size="sm" c="dimmed">
+            {t.dashboard.volume}
+          </Text>
+          <Text size="xl" fw={700} data-testid="stat-volume">
+            {data ? formatMoney(data.netAmount) : '…'}
+          </Text>
+          {data && (
+            <dl className="facts stat-parts" data-testid="stat-volume-parts">
+              <dt>{t.dashboard.gross}</dt>
+              <dd data-testid="stat-gross">{formatMoney(data.approvedAmount)}</dd>
+              <dt>{t.dashboard.refunded}</dt>
+              <dd data-testid="stat-refunded">{formatMoney(-data.refundedAmount)}</dd>
+              <dt>{t.dashboard.chargeback}</dt>
+              <dd data-testid="stat-chargeback">{formatMoney(-data.chargebackAmount)}</dd>
+            </dl>
+          )}
+        </Card>
+        <Stat
+          label={t.dashboard.count}
+          value={data ? data.count.toString() : '…'}
+          detail={data && t.dashboard.createdVolume(formatMoney(data.amount))}
+          testId="stat-count"
+        />
         <Stat
           label={t.dashboard.approvalRate}
-          value={data ? approvalRate : '…'}
-          detail={data && t.dashboard.approvalBasis(paid.toString(), decided.toString())}
+          value={data ? conversionOf(data, t.locale) : '…'}
+          detail={data && t.dashboard.approvalBasis(data.approvedCount.toString(), (data.approvedCount + data.declinedCount).toString())}
           testId="stat-approval"
         />
       </div>
+      {data && <Conversion byMethod={data.outcomesByPaymentMethod} byProvider={data.outcomesByProvider} />}
       {data && (
-        <Suspense fallback={<Loader aria-label={t.loading} />}>
+        <Suspense fallback={<Loader role="status" aria-label={t.loading} />}>
           <DashboardCharts
             stats={data}
             hourly={range === 'day'}
@@ -89,6 +116,55 @@ export default function Dashboard() {
       )}
       <Feed />
     </>
+  );
+}
+
+/** Conversion and net volume per payment method and per provider, as two tables (largest count first, as the server sends them). */
+function Conversion({ byMethod, byProvider }: { byMethod: PaymentMethodOutcomes[]; byProvider: ProviderOutcomes[] }) {
+  const { t } = useI18n();
+  const table = (title: string, first: string, testId: string, rows: { key: string; name: string; outcomes: PaymentMethodOutcomes | ProviderOutcomes }[]) => (
+    <div className="table-scroll" {...scrollable(title)}>
+      <Table data-testid={testId}>
+        <Table.Caption>{title}</Table.Caption>
+        <TableHead columns={[first, t.dashboard.approved, t.dashboard.declined, t.dashboard.pending, t.dashboard.conversion, t.dashboard.volume]} />
+        <Table.Tbody>
+          {rows.map(({ key, name, outcomes }) => (
+            <Table.Tr key={key} data-key={key}>
+              <Table.Th scope="row">{name}</Table.Th>
+              <Table.Td>{outcomes.approvedCount.toString()}</Table.Td>
+              <Table.Td>{outcomes.declinedCount.toString()}</Table.Td>
+              <Table.Td>{outcomes.pendingCount.toString()}</Table.Td>
+              <Table.Td>{conversionOf(outcomes, t.locale)}</Table.Td>
+              <Table.Td className="money">{formatMoney(outcomes.netAmount)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </div>
+  );
+  return (
+    <Card withBorder mb="md" data-testid="conversion">
+      <Title order={2} size="h4">
+        {t.dashboard.conversionTitle}
+      </Title>
+      <Text size="sm" c="dimmed" mb="sm">
+        {t.dashboard.conversionHint}
+      </Text>
+      <div className="conversion-tables">
+        {table(
+          t.dashboard.byMethod,
+          t.dashboard.method,
+          'conversion-method',
+          byMethod.map((outcomes) => ({ key: String(outcomes.paymentMethod), name: t.method[outcomes.paymentMethod], outcomes })),
+        )}
+        {table(
+          t.dashboard.byProviderConversion,
+          t.dashboard.provider,
+          'conversion-provider',
+          byProvider.map((outcomes) => ({ key: outcomes.provider, name: outcomes.provider, outcomes })),
+        )}
+      </div>
+    </Card>
   );
 }
 

@@ -61,7 +61,7 @@ export default function ReceiverDetail() {
           {t.receivers.notFound}
         </Alert>
       )}
-      {fresh.isFetching && <Loader size="sm" aria-label={t.loading} />}
+      {fresh.isFetching && <Loader size="sm" role="status" aria-label={t.loading} />}
       {/* The provider could not be read: the page keeps what the gateway stored, and says why. */}
       <ErrorAlert error={fresh.error} />
       {receiver && <ReceiverCards receiver={receiver} />}
