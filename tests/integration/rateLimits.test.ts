@@ -167,6 +167,7 @@ describe('the defaults', () => {
     const { csrfToken } = (await signedIn.json()) as { csrfToken: string };
     const operator = connectDriver(defaults.gateway.httpUrl!, null, { cookie: signedIn.headers.get('set-cookie')!.split(';')[0]!, 'x-csrf-token': csrfToken });
     try {
+      const started = performance.now();
       const answers = await Promise.all(
         Array.from({ length: 150 }, () =>
           operator.call('gateway', 'listProviders', ListProvidersRequest.fromPartial({})).then(
@@ -175,12 +176,18 @@ describe('the defaults', () => {
           ),
         ),
       );
+      const seconds = (performance.now() - started) / 1000;
       const refused = answers.filter((answer) => answer !== 'OK');
-      expect(refused.length).toBeGreaterThanOrEqual(25);
-      expect(refused[0]).toMatchObject({
-        code: 'RESOURCE_EXHAUSTED',
-        message: expect.stringMatching(/^rate limit reached for this caller: at most 50 calls per second, 100 at once;/),
-      });
+      // The bucket holds 100 and refills 50 a second: at most 100 + 50 × the seconds the calls took can pass. Counted
+      // from what the clock allowed, so a machine too busy to send 150 calls within a second cannot fail it.
+      expect(answers.length - refused.length).toBeLessThanOrEqual(100 + Math.ceil(50 * seconds));
+      const expectedRefusals = 150 - 100 - Math.ceil(50 * seconds);
+      expect(refused.length).toBeGreaterThanOrEqual(expectedRefusals);
+      if (expectedRefusals > 0 || refused.length > 0)
+        expect(refused[0]).toMatchObject({
+          code: 'RESOURCE_EXHAUSTED',
+          message: expect.stringMatching(/^rate limit reached for this caller: at most 50 calls per second, 100 at once;/),
+        });
     } finally {
       operator.close();
     }
