@@ -9,7 +9,7 @@ import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { declaredStatusTable, lookupStatus } from '../../lib/statusTable.js';
 import type { AdapterContext, IncomingNotification } from '../adapter.js';
 import { TransactionsApiAdapter, TRANSACTIONS_API_STATUSES, type TransactionsApiMember } from '../families/transactionsApi/index.js';
-import { toApiItems } from '../families/transactionsApi/mappers.js';
+import { orderItems } from '../kit/orderItems.js';
 import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
 import { fillPath, type AdapterRuntime } from '../kit/declaration.js';
 import { unusableAnswer } from '../kit/declaredAdapter.js';
@@ -206,7 +206,7 @@ export function toPagouaiV2Charge(input: TransactionInput, terms: { notification
           }
         : {}),
     },
-    products: toApiItems(input, (cents) => cents).map((item) => ({
+    products: orderItems(input, (cents) => cents).map((item) => ({
       name: item.title,
       price: item.unitPrice,
       quantity: item.quantity,

@@ -11,7 +11,7 @@ import { catalogueError } from '../../lib/providerMessages.js';
 import { declaredStatusTable } from '../../lib/statusTable.js';
 import { dateOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AccountSettings, type AdapterContext, type IncomingNotification } from '../adapter.js';
-import { toApiItems } from '../families/transactionsApi/mappers.js';
+import { orderItems } from '../kit/orderItems.js';
 import { COMMON_WITHDRAWAL_STATUSES, DOC3_COMMON_STATUSES } from '../kit/commonStatuses.js';
 import { credentialPart, parseCredentials, type CredentialLayout } from '../kit/credentials.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
@@ -222,7 +222,7 @@ export function toWitetecCharge(input: TransactionInput, terms: { notificationUr
           },
         }
       : {}),
-    items: toApiItems(input, (cents) => cents).map(({ unitPrice, ...item }) => ({ ...item, amount: unitPrice })),
+    items: orderItems(input, (cents) => cents).map(({ unitPrice, ...item }) => ({ ...item, amount: unitPrice })),
     ...(input.orderId ? { metadata: { sellerExternalRef: input.orderId } } : {}),
     postbackUrl: terms.notificationUrl,
     ...(input.paymentMethod === 'CREDIT_CARD' ? { installments: input.installments || 1, card: { hash: encryptedCard(input.cardId) } } : {}),

@@ -30,6 +30,7 @@ import type {
   ApiWithdrawal,
   ApiWithdrawalRequest,
 } from './wire.js';
+import { orderItems } from '../../kit/orderItems.js';
 
 /**
  * Pure mappers of the dialect: our input → their body, their parsed answer
@@ -96,16 +97,9 @@ const toApiCard = (input: Pick<TransactionInput, 'card' | 'cardId'>): ApiTransac
   input.card ? toApiCardToken(input.card) : { id: input.cardId };
 
 /** The caller's items in the member's unit; one item covering the amount when the caller gives none (these APIs require items). */
+/** The family's items: the kit's order items (kit/orderItems.ts), the family's field names being the same. */
 export function toApiItems(input: Pick<TransactionInput, 'items' | 'description' | 'amount'>, amount: RequestTerms['amount']): ApiItem[] {
-  return input.items.length
-    ? input.items.map((item) => ({
-        externalRef: item.id,
-        title: item.title,
-        unitPrice: amount(item.unitPrice),
-        quantity: item.quantity,
-        tangible: item.tangible,
-      }))
-    : [{ title: input.description || 'Pedido', unitPrice: amount(input.amount), quantity: 1, tangible: false }];
+  return orderItems(input, amount);
 }
 
 export function toApiCustomer(input: Pick<TransactionInput, 'customer' | 'address'>): ApiCustomer {
