@@ -10,6 +10,12 @@ const config = {
   // Suites start real servers and databases; two cores, so two workers.
   maxWorkers: 2,
   reporters: ['default', '<rootDir>/tests/support/summaryReporter.js'],
+  // `npm run test:coverage` (CI runs it): what the unit suites cover of the gateway's code, by V8's own counters, may
+  // only rise. The floors are today's figures (57.27 % of lines and statements, 85.04 % of branches, 30.6 % of
+  // functions on 2026-11-28), rounded down: raise them when coverage rises, never lower them.
+  coverageProvider: 'v8',
+  collectCoverageFrom: ['server/**/*.ts', 'shared/**/*.ts'],
+  coverageThreshold: { global: { lines: 57, statements: 57, branches: 84, functions: 30 } },
 };
 
 export default config;
