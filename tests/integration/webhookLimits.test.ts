@@ -120,10 +120,13 @@ describe('notifications that fail', () => {
     const forged = answers.filter((_, n) => !genuine(n));
     expect(forged).toHaveLength(1000);
     const counts = tally(forged);
-    expect(Object.keys(counts).sort()).toEqual(['401', '429']);
-    // The burst is answered as what it is, then the rate allows about PER_SECOND more a second.
+    expect(Object.keys(counts).filter((status) => !['401', '429'].includes(status))).toEqual([]);
+    // The burst is answered as what it is, then the rate allows about PER_SECOND more a second; the rest is 429.
+    // Bounded by the seconds the deliveries took, so a slow machine cannot fail it.
+    const allowed = BURST + Math.ceil(PER_SECOND * seconds) + 1;
     expect(counts[401]).toBeGreaterThanOrEqual(BURST);
-    expect(counts[401]).toBeLessThanOrEqual(BURST + Math.ceil(PER_SECOND * seconds) + 1);
+    expect(counts[401]).toBeLessThanOrEqual(allowed);
+    expect(counts[429] ?? 0).toBeGreaterThanOrEqual(forged.length - allowed);
     expect(forged.filter(({ status }) => status === 429).every(({ retryAfter }) => Number(retryAfter) >= 1)).toBe(true);
   }, 120_000);
 
@@ -133,9 +136,11 @@ describe('notifications that fail', () => {
     const { answers } = await deliver(`/webhooks/SANDBOX/${unknown}`, BURST + 50, 0.5, WEBHOOK_SECRET);
     const seconds = (Date.now() - started) / 1000;
     const counts = tally(answers);
-    expect(Object.keys(counts).sort()).toEqual(['404', '429']);
+    expect(Object.keys(counts).filter((status) => !['404', '429'].includes(status))).toEqual([]);
+    const allowed = BURST + Math.ceil(PER_SECOND * seconds) + 1;
     expect(counts[404]).toBeGreaterThanOrEqual(BURST);
-    expect(counts[404]).toBeLessThanOrEqual(BURST + Math.ceil(PER_SECOND * seconds) + 1);
+    expect(counts[404]).toBeLessThanOrEqual(allowed);
+    expect(counts[429] ?? 0).toBeGreaterThanOrEqual(answers.length - allowed);
     // 64 MiB declared and never sent: an answer proves the sidecar did not wait to read it. The bucket refills 20 a
     // second, so a slow machine may have earned a token back since the burst: spend it first, until the sidecar says
     // 429 (what it decided, not what the clock allowed), then ask at once.
