@@ -1,4 +1,4 @@
-import { expect } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, expect } from '@jest/globals';
 import {
   CreateTransactionRequest,
   GetTransactionRequest,
@@ -8,7 +8,7 @@ import {
 } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod, PixKeyType, TransactionStatus, WithdrawMethod, WithdrawStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import { eventually } from '../support/eventually.js';
-import type { TestStack } from '../support/gateway.js';
+import { startTestStack, type TestStack } from '../support/gateway.js';
 import type { F1StandIn } from './f1Platform.js';
 
 /**
@@ -189,5 +189,53 @@ export function f1Journey(stack: () => TestStack, standIn: () => F1StandIn, acco
       expect(standIn().count('GET', '/v1/transfers/{id}')).toBeGreaterThan(reads);
       return { withdrawal, atProvider: standIn().transfer(withdrawal.withdrawId)! };
     },
+  };
+}
+
+/**
+ * The setup every F1 member's stand-in test shares: a gateway, the member's stand-in, one account on it (keys as the
+ * member's Basic pair takes them), and after each test no request the platform does not know and no crash.
+ */
+export function f1MemberStack(
+  provider: string,
+  keys: { publicKey: string; secretKey: string },
+  start: (keys: { publicKey: string; secretKey: string }) => Promise<F1StandIn>,
+) {
+  const state = {} as { stack: TestStack; standIn: F1StandIn; accountId: string };
+  beforeAll(async () => {
+    state.stack = await startTestStack();
+    state.standIn = await start(keys);
+    const { providerAccount } = await state.stack.client.call('accounts', 'createProviderAccount', {
+      provider,
+      name: `${provider} stand-in`,
+      publicKey: keys.publicKey,
+      secretKey: keys.secretKey,
+      baseUrl: `${state.standIn.url}/v1`,
+    });
+    state.accountId = providerAccount.id;
+  }, 60_000);
+  afterEach(() => {
+    expect(state.standIn.unmatched.map((request) => `${request.method} ${request.path}`)).toEqual([]);
+    expect(state.standIn.crashed).toEqual([]);
+  });
+  afterAll(async () => {
+    await state.standIn?.close();
+    await state.stack?.close();
+  });
+  return {
+    get stack() {
+      return state.stack;
+    },
+    get standIn() {
+      return state.standIn;
+    },
+    get accountId() {
+      return state.accountId;
+    },
+    journey: f1Journey(
+      () => state.stack,
+      () => state.standIn,
+      () => state.accountId,
+    ),
   };
 }

@@ -1,54 +1,22 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { CreateTransactionRequest, RefoundTransactionRequest, WithdrawRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod, PixKeyType, WithdrawMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import { HAWKPAY } from '../../server/providers/members/hawkpay.js';
 import { failureOf } from '../support/clients.js';
-import { startTestStack, type TestStack } from '../support/gateway.js';
-import type { F1StandIn } from './f1Platform.js';
-import { f1Journey } from './f1Gateway.js';
+import { f1MemberStack } from './f1Gateway.js';
 import { startHawkPayStandIn } from './hawkpay.js';
 
 /** HAWKPAY against its platform's stand-in, through the gateway's public contract (PROVIDERS.md §3). */
 
 const KEYS = { publicKey: 'pk_hawk_standin', secretKey: 'sk_hawk_standin' };
-let stack: TestStack;
-let standIn: F1StandIn;
-let accountId: string;
-
-beforeAll(async () => {
-  stack = await startTestStack();
-  standIn = await startHawkPayStandIn(KEYS);
-  const { providerAccount } = await stack.client.call('accounts', 'createProviderAccount', {
-    provider: 'HAWKPAY',
-    name: 'Hawkpay stand-in',
-    publicKey: KEYS.publicKey,
-    secretKey: KEYS.secretKey,
-    baseUrl: `${standIn.url}/v1`,
-  });
-  accountId = providerAccount.id;
-}, 60_000);
-
-afterEach(() => {
-  expect(standIn.unmatched.map((request) => `${request.method} ${request.path}`)).toEqual([]);
-  expect(standIn.crashed).toEqual([]);
-});
-
-afterAll(async () => {
-  await standIn?.close();
-  await stack?.close();
-});
-
-const journey = f1Journey(
-  () => stack,
-  () => standIn,
-  () => accountId,
-);
+const member = f1MemberStack('HAWKPAY', KEYS, startHawkPayStandIn);
+const { journey } = member;
 
 describe('HAWKPAY against the stand-in of its platform', () => {
   it("charges by PIX with Basic publicKey:secretKey; its unsigned postback (the platform's envelope) is confirmed by a read and APPROVES it", async () => {
     await journey.pix();
     const expected = `Basic ${Buffer.from(`${KEYS.publicKey}:${KEYS.secretKey}`).toString('base64')}`;
-    expect(standIn.received.every((request) => request.headers.authorization === expected)).toBe(true);
+    expect(member.standIn.received.every((request) => request.headers.authorization === expected)).toBe(true);
   });
 
   it('refuses a postback the platform did not send: unsigned, it is checked with a read and moves nothing', async () => {
@@ -74,7 +42,11 @@ describe('HAWKPAY against the stand-in of its platform', () => {
       card: { hash: 'card_hash_abc' },
     };
     const post = (body: unknown, authorization = auth) =>
-      fetch(`${standIn.url}/v1/transactions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization }, body: JSON.stringify(body) });
+      fetch(`${member.standIn.url}/v1/transactions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization },
+        body: JSON.stringify(body),
+      });
     const refusals = [
       { ...valid, card: { token: 'tok_abc' } },
       { ...valid, amount: 10.5 },
@@ -91,13 +63,13 @@ describe('HAWKPAY against the stand-in of its platform', () => {
     expect((await post(valid, `Basic ${Buffer.from(`${KEYS.publicKey}:wrong`).toString('base64')}`)).status).toBe(401);
     expect((await post({ ...valid, installments: '1', metadata: '{"order":"x"}', traceable: false })).status).toBe(200);
 
-    const posts = standIn.count('POST', '/v1/transactions');
+    const posts = member.standIn.count('POST', '/v1/transactions');
     const refused = await failureOf(
-      stack.client.call(
+      member.stack.client.call(
         'gateway',
         'createTransaction',
         CreateTransactionRequest.fromPartial({
-          providerAccountId: accountId,
+          providerAccountId: member.accountId,
           idempotencyKey: 'hawk-no-phone',
           transaction: {
             customer: { name: 'Ana Souza', email: 'ana@example.com', document: '123.456.789-09', phone: '' },
@@ -108,34 +80,34 @@ describe('HAWKPAY against the stand-in of its platform', () => {
       ),
     );
     // The platform's own refusal (the phone is required there), not the gateway's: the request reached it.
-    expect(standIn.count('POST', '/v1/transactions')).toBe(posts + 1);
+    expect(member.standIn.count('POST', '/v1/transactions')).toBe(posts + 1);
     expect(refused).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('customer.phone') });
   });
 
   it('has no refund and no payout (doc 3 §7): both are refused before anything reaches the platform', async () => {
     const card = await journey.card('hawk-card-no-refund');
-    const before = standIn.received.length;
+    const before = member.standIn.received.length;
     const refund = await failureOf(
-      stack.client.call(
+      member.stack.client.call(
         'gateway',
         'refoundTransaction',
-        RefoundTransactionRequest.fromPartial({ providerAccountId: accountId, idempotencyKey: 'hawk-refund', id: card.id, amount: 1000 }),
+        RefoundTransactionRequest.fromPartial({ providerAccountId: member.accountId, idempotencyKey: 'hawk-refund', id: card.id, amount: 1000 }),
       ),
     );
     expect(refund.code).toMatch(/UNIMPLEMENTED|FAILED_PRECONDITION|INVALID_ARGUMENT/);
     const payout = await failureOf(
-      stack.client.call(
+      member.stack.client.call(
         'gateway',
         'withdraw',
         WithdrawRequest.fromPartial({
-          providerAccountId: accountId,
+          providerAccountId: member.accountId,
           idempotencyKey: 'hawk-payout',
           withdraw: { paymentMethod: WithdrawMethod.WITHDRAW_METHOD_PIX, amount: 2500, pixKey: 'ana@example.com', pixType: PixKeyType.PIX_KEY_TYPE_EMAIL },
         }),
       ),
     );
     expect(payout.code).toMatch(/UNIMPLEMENTED|FAILED_PRECONDITION|INVALID_ARGUMENT/);
-    expect(standIn.received).toHaveLength(before);
+    expect(member.standIn.received).toHaveLength(before);
   });
 
   it('claims no documentation it was not written from', () => {

@@ -1,52 +1,20 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { ORBITA } from '../../server/providers/members/orbita.js';
-import { startTestStack, type TestStack } from '../support/gateway.js';
-import type { F1StandIn } from './f1Platform.js';
-import { f1Journey } from './f1Gateway.js';
+import { f1MemberStack } from './f1Gateway.js';
 import { startOrbitaStandIn } from './orbita.js';
 
 /** ORBITA against its platform's stand-in, through the gateway's public contract. */
 
 const KEYS = { publicKey: 'pk_orbita_standin', secretKey: 'sk_orbita_standin' };
-let stack: TestStack;
-let standIn: F1StandIn;
-let accountId: string;
-
-beforeAll(async () => {
-  stack = await startTestStack();
-  standIn = await startOrbitaStandIn(KEYS);
-  const { providerAccount } = await stack.client.call('accounts', 'createProviderAccount', {
-    provider: 'ORBITA',
-    name: 'ORBITA stand-in',
-    publicKey: KEYS.publicKey,
-    secretKey: KEYS.secretKey,
-    baseUrl: `${standIn.url}/v1`,
-  });
-  accountId = providerAccount.id;
-}, 60_000);
-
-afterEach(() => {
-  expect(standIn.unmatched.map((request) => `${request.method} ${request.path}`)).toEqual([]);
-  expect(standIn.crashed).toEqual([]);
-});
-
-afterAll(async () => {
-  await standIn?.close();
-  await stack?.close();
-});
-
-const journey = f1Journey(
-  () => stack,
-  () => standIn,
-  () => accountId,
-);
+const member = f1MemberStack('ORBITA', KEYS, startOrbitaStandIn);
+const { journey } = member;
 
 describe('ORBITA against the stand-in of its platform', () => {
   const basic = `Basic ${Buffer.from(`${KEYS.secretKey}:${KEYS.publicKey}`).toString('base64')}`;
 
   it("charges by PIX with its Basic pair; its unsigned postback (the platform's envelope) is confirmed by a read and APPROVES it", async () => {
     await journey.pix();
-    expect(standIn.received.every((request) => request.headers.authorization === basic)).toBe(true);
+    expect(member.standIn.received.every((request) => request.headers.authorization === basic)).toBe(true);
   });
 
   it('refuses a postback the platform did not send: unsigned, it is checked with a read and moves nothing', async () => {

@@ -1,55 +1,23 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { RefoundTransactionRequest, WithdrawRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PixKeyType, WithdrawMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import { PAGNET } from '../../server/providers/members/pagnet.js';
 import { failureOf } from '../support/clients.js';
-import { startTestStack, type TestStack } from '../support/gateway.js';
-import type { F1StandIn } from './f1Platform.js';
-import { f1Journey } from './f1Gateway.js';
+import { f1MemberStack } from './f1Gateway.js';
 import { startPagnetStandIn } from './pagnet.js';
 
 /** PAGNET against its platform's stand-in, through the gateway's public contract. */
 
 const KEYS = { publicKey: 'pk_pagnet_standin', secretKey: 'sk_pagnet_standin' };
-let stack: TestStack;
-let standIn: F1StandIn;
-let accountId: string;
-
-beforeAll(async () => {
-  stack = await startTestStack();
-  standIn = await startPagnetStandIn(KEYS);
-  const { providerAccount } = await stack.client.call('accounts', 'createProviderAccount', {
-    provider: 'PAGNET',
-    name: 'PAGNET stand-in',
-    publicKey: KEYS.publicKey,
-    secretKey: KEYS.secretKey,
-    baseUrl: `${standIn.url}/v1`,
-  });
-  accountId = providerAccount.id;
-}, 60_000);
-
-afterEach(() => {
-  expect(standIn.unmatched.map((request) => `${request.method} ${request.path}`)).toEqual([]);
-  expect(standIn.crashed).toEqual([]);
-});
-
-afterAll(async () => {
-  await standIn?.close();
-  await stack?.close();
-});
-
-const journey = f1Journey(
-  () => stack,
-  () => standIn,
-  () => accountId,
-);
+const member = f1MemberStack('PAGNET', KEYS, startPagnetStandIn);
+const { journey } = member;
 
 describe('PAGNET against the stand-in of its platform', () => {
   const basic = `Basic ${Buffer.from(`${KEYS.publicKey}:${KEYS.secretKey}`).toString('base64')}`;
 
   it("charges by PIX with its Basic pair; its unsigned postback (the platform's envelope) is confirmed by a read and APPROVES it", async () => {
     await journey.pix();
-    expect(standIn.received.every((request) => request.headers.authorization === basic)).toBe(true);
+    expect(member.standIn.received.every((request) => request.headers.authorization === basic)).toBe(true);
   });
 
   it('refuses a postback the platform did not send: unsigned, it is checked with a read and moves nothing', async () => {
@@ -67,28 +35,28 @@ describe('PAGNET against the stand-in of its platform', () => {
 
   it('has no refund and no payout (doc 3 §7): both are refused before anything reaches the platform', async () => {
     const card = await journey.card('pagnet-card-no-refund');
-    const before = standIn.received.length;
+    const before = member.standIn.received.length;
     const refund = await failureOf(
-      stack.client.call(
+      member.stack.client.call(
         'gateway',
         'refoundTransaction',
-        RefoundTransactionRequest.fromPartial({ providerAccountId: accountId, idempotencyKey: 'pagnet-refund', id: card.id, amount: 1000 }),
+        RefoundTransactionRequest.fromPartial({ providerAccountId: member.accountId, idempotencyKey: 'pagnet-refund', id: card.id, amount: 1000 }),
       ),
     );
     expect(refund.code).toMatch(/UNIMPLEMENTED|FAILED_PRECONDITION|INVALID_ARGUMENT/);
     const payout = await failureOf(
-      stack.client.call(
+      member.stack.client.call(
         'gateway',
         'withdraw',
         WithdrawRequest.fromPartial({
-          providerAccountId: accountId,
+          providerAccountId: member.accountId,
           idempotencyKey: 'pagnet-payout',
           withdraw: { paymentMethod: WithdrawMethod.WITHDRAW_METHOD_PIX, amount: 2500, pixKey: 'ana@example.com', pixType: PixKeyType.PIX_KEY_TYPE_EMAIL },
         }),
       ),
     );
     expect(payout.code).toMatch(/UNIMPLEMENTED|FAILED_PRECONDITION|INVALID_ARGUMENT/);
-    expect(standIn.received).toHaveLength(before);
+    expect(member.standIn.received).toHaveLength(before);
   });
 
   it('claims no documentation it was not written from', () => {
