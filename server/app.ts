@@ -76,6 +76,8 @@ export interface RunningGateway {
   db?: Database;
   /** The SANDBOX provider's fake PSP, when this process runs it (tests inject faults into it). */
   sandboxPsp?: SandboxPsp;
+  /** The load shedder (SHED_EVENT_LOOP_DELAY_MS, SHED_POOL_WAITING), when on: tests wait for its limit to fall. */
+  pressure?: LoopPressure;
   close(): Promise<void>;
 }
 
@@ -405,7 +407,10 @@ async function startTransports(
     limit: config.shedPoolWaiting,
     waiting: async () => (await db.poolUsage()).find((usage) => usage.pool === 'primary')?.pending ?? 0,
   });
-  if (pressure) closers.push(async () => pressure.close());
+  if (pressure) {
+    closers.push(async () => pressure.close());
+    running.pressure = pressure;
+  }
   const server = { useCases, logger, host: config.host, maxRequestBytes: config.maxRequestBytes, rateLimit, inFlight, pressure, rpcObserver: metrics, tracer };
   if (components.includes('grpc')) {
     const grpc = await startGrpcServer({ ...server, port: config.grpcPort });

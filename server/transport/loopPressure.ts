@@ -1,4 +1,4 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { GatewayError } from '../lib/errors.js';
 import { IN_FLIGHT_RETRY_MS } from './inFlightLimit.js';
 
@@ -16,6 +16,20 @@ export const MIN_CALLS_UNDER_PRESSURE = 4;
 const DECREASE = 0.8;
 /** A calm window raises the limit by this share (at least one call). */
 const INCREASE = 0.05;
+
+/** How often the loop's delay is sampled, in milliseconds. */
+const SAMPLE_MS = 10;
+
+/**
+ * A window's delay, in milliseconds: the median of its samples (in nanoseconds, each counting the sampling interval
+ * itself), or, when the loop took no sample at all, the time since the last window was judged, less the sampling
+ * interval: a 10 ms timer that never fired in that time means the loop went that long without a turn (the next sample
+ * will say so). Reading such a window as calm, as an earlier version did, lifted the limit in the middle of an
+ * overload: at 120 ms of work per turn of the loop, some windows held no sample.
+ */
+export function windowDelayMs(samples: number, medianNs: number, sinceJudgedMs: number): number {
+  return Math.max(0, samples > 0 ? medianNs / 1e6 - SAMPLE_MS : sinceJudgedMs - SAMPLE_MS);
+}
 
 /**
  * Load shedding by the event loop's delay (SHED_EVENT_LOOP_DELAY_MS) and the
@@ -44,6 +58,8 @@ export class LoopPressure {
   private readonly histogram: ReturnType<typeof monitorEventLoopDelay>;
   private readonly timer: NodeJS.Timeout;
   private delayMs = 0;
+  /** When the last window was judged (performance.now()). */
+  private judgedAt = performance.now();
   private waiting = 0;
   private reading = false;
   private inFlight = 0;
@@ -62,7 +78,7 @@ export class LoopPressure {
     private readonly pool?: PoolQueue,
   ) {
     // Sampled every 10 ms: a busy loop is seen within a window.
-    this.histogram = monitorEventLoopDelay({ resolution: 10 });
+    this.histogram = monitorEventLoopDelay({ resolution: SAMPLE_MS });
     this.histogram.enable();
     this.timer = setInterval(() => this.judge(), WINDOW_MS).unref();
   }
@@ -74,8 +90,9 @@ export class LoopPressure {
   }
 
   private judge(): void {
-    // The histogram is in nanoseconds and counts the sampling interval itself.
-    this.delayMs = this.histogram.count > 0 ? Math.max(0, this.histogram.percentile(50) / 1e6 - 10) : 0;
+    const now = performance.now();
+    this.delayMs = windowDelayMs(this.histogram.count, this.histogram.count > 0 ? this.histogram.percentile(50) : 0, now - this.judgedAt);
+    this.judgedAt = now;
     this.histogram.reset();
     const poolBusy = this.pool !== undefined && this.waiting > this.pool.limit;
     const loopBehind = this.limitMs > 0 && this.delayMs > this.limitMs;

@@ -4,7 +4,7 @@ import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import { connectDriver, errorDetailsOf, failureOf, type Driver } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
-import { saturate } from '../support/eventLoop.js';
+import { saturateWhile } from '../support/eventLoop.js';
 import { MIN_CALLS_UNDER_PRESSURE } from '../../server/transport/loopPressure.js';
 
 /**
@@ -69,7 +69,9 @@ it('refuses calls past the cap while one is in flight, on both transports, and t
 });
 
 it('takes only a few calls at once while the event loop stays behind (calls over both transports), and every call again once it caught up', async () => {
-  lagging.gateway.sandboxPsp!.injectFault({ resource: 'charges', mode: 'slowAnswer', delayMs: 4_000 });
+  const calls = 2 * MIN_CALLS_UNDER_PRESSURE;
+  // Every charge taken stays in flight at the provider for 4 s, so a place is never given back while the calls arrive.
+  for (let i = 0; i < calls; i += 1) lagging.gateway.sandboxPsp!.injectFault({ resource: 'charges', mode: 'slowAnswer', delayMs: 4_000 });
   const charge = (driver: Driver, i: number) =>
     driver.call(
       'gateway',
@@ -80,16 +82,37 @@ it('takes only a few calls at once while the event loop stays behind (calls over
         transaction: { amount: 500, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX },
       }),
     );
-  // The loop stays behind for 3 s (this process is the gateway's); by 0.8 s the limit is down to the minimum.
-  const busy = saturate(3_000, 120);
-  await new Promise((resolve) => setTimeout(resolve, 800));
-  const calls = Array.from({ length: 2 * MIN_CALLS_UNDER_PRESSURE }, (_, i) => charge(i % 2 ? laggingConnect : lagging.client, i));
-  const outcomes = await Promise.all(calls.map((call) => failureOf(call).catch(() => 'taken' as const)));
+  // The loop is kept behind (this process is the gateway's) until every call has been decided: refused, or taken
+  // and arrived at the provider. What is counted is what the shedder decided, not what a clock allowed: the calls are
+  // sent once its limit is down to the minimum, and it cannot rise again while the loop stays behind.
+  const pressure = lagging.gateway.pressure!;
+  const arrived = () => lagging.gateway.sandboxPsp!.received.get('POST /v1/charges') ?? 0;
+  let refusedSoFar = 0;
+  let outcomes: Promise<(Awaited<ReturnType<typeof failureOf>> | 'taken')[]> | undefined;
+  const decided = () => outcomes !== undefined && refusedSoFar + arrived() === calls;
+  const busy = saturateWhile(
+    () => !decided(),
+    120,
+    30_000,
+    () => {
+      if (outcomes || pressure.currentLimit !== MIN_CALLS_UNDER_PRESSURE) return;
+      outcomes = Promise.all(
+        Array.from({ length: calls }, (_, i) =>
+          failureOf(charge(i % 2 ? laggingConnect : lagging.client, i)).then(
+            (failure) => ((refusedSoFar += 1), failure),
+            () => 'taken' as const,
+          ),
+        ),
+      );
+    },
+  );
   await busy;
-  const refused = outcomes.filter((outcome) => outcome !== 'taken');
-  // The ones taken are answered once the provider does; at most the minimum were taken while the loop was behind.
-  expect(outcomes.filter((outcome) => outcome === 'taken').length).toBeGreaterThan(0);
-  expect(refused.length).toBeGreaterThanOrEqual(MIN_CALLS_UNDER_PRESSURE);
+  expect(decided()).toBe(true);
+  const settled = await outcomes!;
+  // The limit held the minimum: that many were taken (and answered once the provider did), the rest refused at once.
+  expect(settled.filter((outcome) => outcome === 'taken')).toHaveLength(MIN_CALLS_UNDER_PRESSURE);
+  const refused = settled.filter((outcome) => outcome !== 'taken');
+  expect(refused).toHaveLength(calls - MIN_CALLS_UNDER_PRESSURE);
   for (const failure of refused)
     expect(failure).toEqual({ code: 'RESOURCE_EXHAUSTED', message: 'the gateway is overloaded (its calls are already answered late); try again shortly' });
   const listProviders = (driver: Driver) => driver.call('gateway', 'listProviders', ListProvidersRequest.fromPartial({}));

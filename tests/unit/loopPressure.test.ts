@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { LoopPressure, MIN_CALLS_UNDER_PRESSURE } from '../../server/transport/loopPressure.js';
+import { LoopPressure, MIN_CALLS_UNDER_PRESSURE, windowDelayMs } from '../../server/transport/loopPressure.js';
 import { eventually } from '../support/eventually.js';
 import { saturate } from '../support/eventLoop.js';
 
@@ -16,6 +16,14 @@ const refusal = (pressure: LoopPressure) => {
 
 let pressure: LoopPressure | undefined;
 afterEach(() => pressure?.close());
+
+it("reads a window's delay from its samples' median, or, when the loop was too busy to take any, from the time since the last window", () => {
+  // 130 ms median, less the 10 ms sampling interval each sample counts.
+  expect(windowDelayMs(3, 130e6, 400)).toBe(120);
+  expect(windowDelayMs(20, 5e6, 250)).toBe(0);
+  // No sample at all in 272 ms: the 10 ms timer never fired, so the loop went about that long without a turn; never calm.
+  expect(windowDelayMs(0, 0, 272)).toBe(262);
+});
 
 it('is off at 0', () => {
   expect(LoopPressure.of(0)).toBeUndefined();
