@@ -137,6 +137,8 @@ export class SandboxPsp {
   behaviour: SandboxBehaviour;
   /** Tests: the requests received, by `METHOD /path`, counted when they arrive (whatever came of them). */
   readonly received = new Map<string, number>();
+  /** Tests: the requests acted on, by `METHOD /path`: a late one when it is, whether or not its caller still waits. */
+  readonly acted = new Map<string, number>();
   /** Creates held by `actLateMs`, each acted on when called. */
   private readonly queued = new Set<() => void>();
   /** Charges and withdrawals by merchant and Idempotency-Key, oldest first: a create or a lookup by reference reads one entry, not every charge ever made. */
@@ -213,6 +215,7 @@ export class SandboxPsp {
       }
       if (this.behaviour.actLateMs && (request === 'POST /v1/charges' || request === 'POST /v1/withdrawals')) await this.later(this.behaviour.actLateMs);
       const result = await this.route(req.method ?? 'GET', url, body, apiKey, idempotencyKey);
+      this.acted.set(request, (this.acted.get(request) ?? 0) + 1);
       if (fault?.mode === 'errorAfterActing') throw new HttpError(500, 'internal error after the request was processed');
       if (fault?.mode === 'slowAnswer') await new Promise((resolve) => setTimeout(resolve, fault.delayMs ?? 1_000));
       send(res, result.status, result.body);

@@ -5,6 +5,7 @@ import { PaymentMethod, PixKeyType, TransactionStatus, WithdrawMethod } from '..
 import { SandboxAdapter } from '../../server/providers/sandbox/adapter.js';
 import { failureOf, type RpcFailure } from '../support/clients.js';
 import { sandboxCardId } from '../support/sandboxCard.js';
+import { eventually } from '../support/eventually.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
 
 /**
@@ -12,7 +13,9 @@ import { startTestStack, type TestStack } from '../support/gateway.js';
  * workers run, with the minutes of its check schedule compressed into seconds.
  */
 const SECRET = 'sk-late-provider';
-const TIMEOUT_MS = 300;
+// Long enough that an answer the provider gives at once is never given up on, however loaded the machine; the late
+// provider acts well after it.
+const TIMEOUT_MS = 2_000;
 
 /** The sandbox under another id, declaring (as a provider's documentation would) that a repeated Idempotency-Key gets the first resource for a minute. */
 class ResendingSandbox extends SandboxAdapter {
@@ -48,7 +51,10 @@ beforeAll(async () => {
 afterAll(async () => stack?.close());
 
 const psp = () => stack.gateway.sandboxPsp!;
-beforeEach(() => psp().received.clear());
+beforeEach(() => {
+  psp().received.clear();
+  psp().acted.clear();
+});
 
 async function atProvider(resource: 'charges' | 'withdrawals', reference: string): Promise<Array<{ id: string }>> {
   const response = await fetch(`${stack.gateway.sandboxUrl}/v1/${resource}?reference=${encodeURIComponent(reference)}`, {
@@ -123,7 +129,7 @@ it('a provider that acts 11 s late and ignores the idempotency header, retried e
 }, 60_000);
 
 it('where the provider declares that a repeated idempotency key gets the first resource, the retry is sent again with the key, and still one charge is made', async () => {
-  psp().behaviour = { actLateMs: 1_500, honourIdempotencyKeys: true };
+  psp().behaviour = { actLateMs: 3 * TIMEOUT_MS, honourIdempotencyKeys: true };
   const pix = charge(resendingAccountId, 'resent-pix-1', { paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX });
   expect((await failureOf(pix())).code).toBe('UNAVAILABLE');
 
@@ -131,7 +137,7 @@ it('where the provider declares that a repeated idempotency key gets the first r
   const { transaction } = await pix();
   expect(psp().received.get('POST /v1/charges')).toBe(2);
   // The first request, still queued, lands on the same key: the provider answers it with the charge already made.
-  await sleep(1_800);
+  await eventually(async () => psp().acted.get('POST /v1/charges') === 2, 10 * TIMEOUT_MS);
   const charges = await atProvider('charges', 'resent-pix-1');
   expect(charges).toEqual([expect.objectContaining({ id: transaction.transactionId })]);
   expect((await pix()).transaction.id).toBe(transaction.id);
