@@ -122,7 +122,7 @@ describe('circuit breaker per account', () => {
     for (let i = 0; i < 3; i++) {
       await expect(http(breaker, ctx).post('/transactions', {}, { errorPrefix: 'Erro ao criar transação' })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
     }
-    const started = Date.now();
+    // Fails fast: refused without a request (the provider still saw only the 3), not timed, which a loaded machine can stretch.
     await expect(http(breaker, ctx).post('/transactions', {}, { errorPrefix: 'Erro ao criar transação' })).rejects.toMatchObject({
       code: 'UNAVAILABLE',
       message: 'Erro ao criar transação: provider temporarily unavailable (circuit open after repeated failures)',
@@ -131,7 +131,6 @@ describe('circuit breaker per account', () => {
     await expect(http(breaker, ctx).get('/transactions/1', { errorPrefix: 'Erro ao buscar transação' })).rejects.toMatchObject({
       message: /^Erro ao buscar transação: provider temporarily unavailable/,
     });
-    expect(Date.now() - started).toBeLessThan(100);
     expect(fake.received).toHaveLength(3);
 
     // Another account on the same provider host keeps working.
