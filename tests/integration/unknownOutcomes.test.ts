@@ -19,11 +19,14 @@ let stack: TestStack;
 let connect: Driver;
 let accountId: string;
 const SECRET = 'sk-unknown-outcomes';
+// The provider calls' timeout: long enough that a call answered at once is never given up on, however loaded the
+// machine (400 ms once was not); a slow answer comes three times as late.
+const TIMEOUT_MS = 2_000;
 
 /** The sandbox under another id, declaring (as a provider's documentation would) that it stores a create's reference with the request. */
 class DeclaringSandbox extends SandboxAdapter {
   constructor() {
-    super('http://127.0.0.1:1', { timeoutMs: 400 });
+    super('http://127.0.0.1:1', { timeoutMs: TIMEOUT_MS });
     Object.assign(this.identity, { id: 'DECLARING_SANDBOX' });
     Object.assign(this.capabilities, { outcomeEvidence: { absentAfterSeconds: 1, source: 'this test' } });
   }
@@ -31,7 +34,7 @@ class DeclaringSandbox extends SandboxAdapter {
 let declaredAccountId: string;
 
 beforeAll(async () => {
-  stack = await startTestStack({ env: { WEBHOOK_WORKERS: '0', SANDBOX_TIMEOUT_MS: '400' }, extraProviders: [new DeclaringSandbox()] });
+  stack = await startTestStack({ env: { WEBHOOK_WORKERS: '0', SANDBOX_TIMEOUT_MS: String(TIMEOUT_MS) }, extraProviders: [new DeclaringSandbox()] });
   const { providerAccount } = await stack.client.call('accounts', 'createProviderAccount', {
     provider: 'SANDBOX',
     name: 'unknown outcomes',
@@ -93,7 +96,7 @@ const payout = (idempotencyKey: string) => () =>
 
 it('a card charge whose answer came after the timeout is charged once: the retry waits, the resolver records it, the retry then returns it', async () => {
   const charge = await cardCharge('card-timeout-1');
-  psp().injectFault({ resource: 'charges', mode: 'slowAnswer', delayMs: 1_500 });
+  psp().injectFault({ resource: 'charges', mode: 'slowAnswer', delayMs: 3 * TIMEOUT_MS });
   expect(await failureOf(charge())).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringMatching(/^Erro ao criar transação: timeout/) });
 
   const retry = await failureOf(charge());

@@ -92,23 +92,25 @@ describe('retries', () => {
 });
 
 describe('timeouts', () => {
+  // Timeouts of a second against answers 5 s late: on a loaded machine a request can take far more than the 150 ms
+  // these tests once allowed just to reach the fake, and a timeout that fires before it arrives shows nothing.
   it('a provider slower than the timeout is UNAVAILABLE, not a pending charge, and is not retried', async () => {
-    fake.expect({ method: 'POST', path: '/pix', reply: { status: 201, body: { status: 'pending' }, delayMs: 2_000 } });
-    await expect(http({ timeoutMs: 150 }).post('/pix', { amount: 1 }, { errorPrefix: 'Erro ao criar transação' })).rejects.toMatchObject({
+    fake.expect({ method: 'POST', path: '/pix', reply: { status: 201, body: { status: 'pending' }, delayMs: 5_000 } });
+    await expect(http({ timeoutMs: 1_000 }).post('/pix', { amount: 1 }, { errorPrefix: 'Erro ao criar transação' })).rejects.toMatchObject({
       code: 'UNAVAILABLE',
-      message: 'Erro ao criar transação: timeout of 150ms exceeded',
+      message: 'Erro ao criar transação: timeout of 1000ms exceeded',
     });
   });
 
   it('a GET that times out is not retried either: the time budget is spent', async () => {
-    fake.expect({ method: 'GET', path: '/slow', reply: { delayMs: 2_000 } });
-    await expect(http({ timeoutMs: 150 }).get('/slow')).rejects.toMatchObject({ code: 'ECONNABORTED' });
+    fake.expect({ method: 'GET', path: '/slow', reply: { delayMs: 5_000 } });
+    await expect(http({ timeoutMs: 1_000 }).get('/slow')).rejects.toMatchObject({ code: 'ECONNABORTED' });
     expect(fake.received).toHaveLength(1);
   });
 
   it('a per-request timeout overrides the client default', async () => {
     fake.expect({ method: 'GET', path: '/slowish', reply: { delayMs: 300, body: { ok: true } } });
-    const { data } = await http({ timeoutMs: 100 }).get('/slowish', { timeoutMs: 2_000 });
+    const { data } = await http({ timeoutMs: 100 }).get('/slowish', { timeoutMs: 10_000 });
     expect(data).toEqual({ ok: true });
   });
 });
