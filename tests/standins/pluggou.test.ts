@@ -138,11 +138,14 @@ describe("PLUGGOU against a stand-in written from Pluggou's documentation", () =
 
   it('a webhook without the account code is refused, even when the charge is paid; the genuine one then moves it', async () => {
     const { transaction } = await charge({ customer: ANA });
-    const reads = pluggou.count('GET', '/api/transactions/{id}');
+    // This charge's reads only: the gateway's workers may still read the earlier tests' charges.
+    const reads = () =>
+      pluggou.received.filter((request) => request.method === 'GET' && request.path.endsWith(`/transactions/${transaction.transactionId}`)).length;
+    const before = reads();
     expect((await pluggou.forge(transaction.transactionId, 'paid', 'not-the-code'))[0]).toBeGreaterThanOrEqual(400);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect((await read(transaction.id)).status).toBe(TransactionStatus.TRANSACTION_STATUS_PENDING);
-    expect(pluggou.count('GET', '/api/transactions/{id}')).toBe(reads);
+    expect(reads()).toBe(before);
 
     await pluggou.pay(transaction.transactionId);
     await becomes(transaction.id, TransactionStatus.TRANSACTION_STATUS_APPROVED);
