@@ -19,6 +19,8 @@ import { AccountsService } from './gateway/accounts.js';
 import { StatusEvents } from './gateway/events.js';
 import { DEFAULT_PROCESSING, NotificationsService } from './gateway/notifications.js';
 import { PaymentsService } from './gateway/payments.js';
+import { RoutesService } from './gateway/routes.js';
+import { RoutesRepository } from './db/routesRepository.js';
 import { SandboxService } from './gateway/sandbox.js';
 import { OutboundService } from './gateway/outbound.js';
 import { transactionStatusChangedBody } from './gateway/outboundMessages.js';
@@ -316,8 +318,10 @@ async function assembleUseCases(
     logger,
     observer: metrics,
   };
+  const routes = new RoutesService(deps, new RoutesRepository(), config.routeCacheMs);
   const useCases: UseCases = {
-    payments: new PaymentsService(deps),
+    payments: new PaymentsService(deps, routes),
+    routes,
     accounts: new AccountsService(deps),
     notifications: new NotificationsService(deps, { ...DEFAULT_PROCESSING, concurrency: config.webhookConcurrency }, config.webhookBadSignatureStoreLimit),
     sandbox: new SandboxService(deps),

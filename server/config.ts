@@ -76,6 +76,8 @@ export interface Config {
    * change written by hand in SQL, do they wait this long.
    */
   accountCacheMs: number;
+  /** How long a process serves a route from memory after reading it; a change made by another process shows within this (ROUTE_CACHE_MS). */
+  routeCacheMs: number;
   /** MAX_REQUEST_BYTES: the largest request body (message) Connect and gRPC read. */
   maxRequestBytes: number;
   /** WEBHOOK_MAX_BODY_BYTES: the largest notification body the sidecar reads. */
@@ -374,6 +376,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...inFlightTimings(env),
     workerIdleMs: count(env, 'WORKER_IDLE_MS', 1000),
     accountCacheMs: count(env, 'ACCOUNT_CACHE_MS', 5000),
+    routeCacheMs: count(env, 'ROUTE_CACHE_MS', 5000),
     dbAcquireTimeoutMs: count(env, 'DB_ACQUIRE_TIMEOUT_MS', 10_000),
     dbConnectTimeoutMs: count(env, 'DB_CONNECT_TIMEOUT_MS', 10_000),
     dbPoolMax: positive(env, 'DB_POOL_MAX', 10),

@@ -19,6 +19,8 @@ export const PERMISSIONS = [
   'events:read',
   'accounts:read',
   'accounts:admin',
+  'routes:read',
+  'routes:admin',
   'sandbox:write',
   'audit:read',
   'tokens:admin',

@@ -1,5 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { InstallmentPlan, ReceiverDetails } from '../domain/types.js';
+import type { RouteRule, RoutingRecord } from '../domain/routing.js';
 
 /**
  * Tables. Money columns are integer cents (bigint, read as number); secrets are
@@ -79,6 +80,8 @@ export const TransactionEntity = defineEntity({
     origin: p.string().length(8).default('api'),
     /** When reconciliation last asked the provider. */
     lastPolledAt: p.datetime().nullable(),
+    /** For a charge that named a route: the route, the rule, and each account tried (no card data). */
+    routing: p.json<RoutingRecord>().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },
@@ -458,7 +461,23 @@ export const CardTokenUseEntity = defineEntity({
 });
 export type CardTokenUseRow = InferEntity<typeof CardTokenUseEntity>;
 
+/** Routes (RoutingService): a unique name and ordered rules naming provider accounts. */
+export const RouteEntity = defineEntity({
+  name: 'Route',
+  tableName: 'routes',
+  properties: {
+    id: p.uuid().primary(),
+    name: p.string().unique(),
+    rules: p.json<RouteRule[]>(),
+    maxAttempts: p.integer(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export type RouteRow = InferEntity<typeof RouteEntity>;
+
 export const ENTITIES = [
+  RouteEntity,
   CardTokenUseEntity,
   KeyFingerprintEntity,
   OperatorEntity,

@@ -16,7 +16,8 @@ const OWNERLESS_STALE_MS = 10 * 60_000;
 const NEVER = '9999-12-31T00:00:00Z';
 
 export type Claim =
-  | { kind: 'owner'; id: string }
+  /** `fresh`: the key was inserted now, not taken over from a first attempt that failed or expired. */
+  | { kind: 'owner'; id: string; fresh: boolean }
   | { kind: 'completed'; subjectId: string; response: unknown }
   | { kind: 'in_progress' }
   /** The first attempt's provider call ended without a known outcome: nothing may be sent again until it is confirmed. */
@@ -71,7 +72,13 @@ const CLAIM_KEY = prepared(
              created_at = excluded.created_at, updated_at = excluded.updated_at, expires_at = excluded.expires_at
          where (idempotency_keys.state = 'FAILED' and idempotency_keys.request_hash = excluded.request_hash)
             or (idempotency_keys.expires_at < excluded.created_at and idempotency_keys.state in ('COMPLETED', 'FAILED'))
-       returning id`,
+       returning id, (xmax = 0) as fresh`,
+);
+
+const LIVE_AMONG = prepared(
+  'live_idempotency_keys_among',
+  `select state, subject_id from idempotency_keys
+    where provider_account_id = any(?::uuid[]) and operation = ? and key = any(?::text[]) and state <> 'FAILED'`,
 );
 
 /** Whether a key IN_PROGRESS is held by nobody: its process stopped marking itself alive, or is known gone. */
@@ -124,7 +131,7 @@ export class IdempotencyRepository {
   async claim(em: EntityManager, request: ClaimRequest): Promise<Claim> {
     for (let pass = 1; ; pass++) {
       const now = new Date();
-      const taken = await runPrepared<{ id: string }>(em, 'write', CLAIM_KEY, [
+      const taken = await runPrepared<{ id: string; fresh: boolean }>(em, 'write', CLAIM_KEY, [
         randomUUID(),
         request.providerAccountId,
         request.operation,
@@ -136,7 +143,7 @@ export class IdempotencyRepository {
         now,
         new Date(now.getTime() + this.ttlMs),
       ]);
-      if (taken.length > 0) return { kind: 'owner', id: taken[0]!.id };
+      if (taken.length > 0) return { kind: 'owner', id: taken[0]!.id, fresh: taken[0]!.fresh };
       const [existing] = await runPrepared<Record<string, unknown>>(em, 'write', FIND_KEY, [
         OWNERLESS_STALE_MS,
         this.staleMs,
@@ -260,6 +267,15 @@ export class IdempotencyRepository {
       { ...changes, pending: null, resolveAfter: null, expiresAt: new Date(Date.now() + this.ttlMs), updatedAt: new Date() },
     );
     return updated > 0;
+  }
+
+  /**
+   * The keys of an operation at any of these accounts that are one of `keys` and not FAILED (a routed charge's
+   * attempts, wherever its route sent them): one indexed statement.
+   */
+  async liveAmong(em: EntityManager, operation: string, providerAccountIds: string[], keys: string[]): Promise<{ state: string; subjectId: string | null }[]> {
+    const rows = await runPrepared<{ state: string; subject_id: string | null }>(em, 'write', LIVE_AMONG, [providerAccountIds, operation, keys]);
+    return rows.map((row) => ({ state: row.state, subjectId: row.subject_id }));
   }
 
   async complete(em: EntityManager, id: string, subjectId: string, response: unknown): Promise<void> {

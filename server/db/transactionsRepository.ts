@@ -12,6 +12,7 @@ import type {
   UnsolicitedPayment,
 } from '../domain/types.js';
 import { isUuid } from '../lib/ids.js';
+import type { RoutingRecord } from '../domain/routing.js';
 import { TransactionEntity, type TransactionRow } from './entities.js';
 import type { OutboundRepository } from './outboundRepository.js';
 import type { Consistency } from './consistency.js';
@@ -32,6 +33,7 @@ export interface NewTransaction {
   customerEmail?: string;
   webhookUrl?: string;
   idempotencyKey?: string;
+  routing?: RoutingRecord;
 }
 
 /** A transaction's status change, as the caller's notification reports it. */
@@ -66,6 +68,7 @@ export function transactionOf(row: TransactionRow): Transaction {
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     statusHistory: [],
+    ...(row.routing ? { routing: row.routing } : {}),
   };
 }
 
@@ -103,6 +106,7 @@ function transactionRowOf(row: SqlRecord): TransactionRow {
     idempotencyKey: (row.idempotency_key as string | null) ?? null,
     origin: String(row.origin),
     lastPolledAt: optionalDateOf(row.last_polled_at),
+    routing: (typeof row.routing === 'string' ? JSON.parse(row.routing) : row.routing) ?? null,
     createdAt: dateOf(row.created_at),
     updatedAt: dateOf(row.updated_at),
   } as TransactionRow;
@@ -121,8 +125,8 @@ const INSERT_CHARGE = prepared(
   `with t as (
          insert into transactions (id, provider_account_id, provider, provider_transaction_id, payment_method, status, amount, currency, installments,
            pix_code, pix_qr_code, billet_code, billet_url, expires_at, order_id, customer_document, customer_email, webhook_url, idempotency_key,
-           origin, created_at, updated_at)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'api', ?, ?)
+           routing, origin, created_at, updated_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, 'api', ?, ?)
          on conflict (provider_account_id, provider_transaction_id) do nothing
          returning id, provider_account_id, status, created_at),
        e as (
@@ -188,6 +192,7 @@ export class TransactionsRepository {
       input.customerEmail ?? null,
       input.webhookUrl ?? null,
       input.idempotencyKey ?? null,
+      input.routing ? JSON.stringify(input.routing) : null,
       now,
       now,
       now,
@@ -221,6 +226,7 @@ export class TransactionsRepository {
         expiresAt: result.expiresAt ?? null,
         orderId: input.orderId ?? null,
         webhookUrl: input.webhookUrl ?? null,
+        routing: input.routing ?? null,
         origin: 'api',
         refundedAmount: 0,
         createdAt: now,
@@ -246,6 +252,7 @@ export class TransactionsRepository {
           customerEmail: input.customerEmail ?? existing.customerEmail ?? null,
           webhookUrl: input.webhookUrl ?? existing.webhookUrl ?? null,
           idempotencyKey: input.idempotencyKey ?? existing.idempotencyKey ?? null,
+          routing: input.routing ?? existing.routing ?? null,
           updatedAt: now,
         });
         await tx.flush();

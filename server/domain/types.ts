@@ -1,4 +1,5 @@
 /** The gateway's own vocabulary. No protobuf, ORM or HTTP types appear here. */
+import type { RoutingRecord } from './routing.js';
 
 // Defined beside the toolkit code that checks them (the toolkit imports nothing of ours); part of the vocabulary all the same.
 import type { CardInput } from '../lib/card.js';
@@ -290,6 +291,8 @@ export interface Transaction extends TransactionResult {
   createdAt: Date;
   updatedAt: Date;
   statusHistory: StatusChange<TransactionStatus>[];
+  /** For a charge that named a route: what the route decided and which accounts were tried. */
+  routing?: RoutingRecord;
 }
 
 export interface Withdrawal {

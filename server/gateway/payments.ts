@@ -32,10 +32,19 @@ import { assertPublicUrl } from '../lib/http/addressPolicy.js';
 import { refusedAnswer } from './flowIntegrity.js';
 import { answersInstallments, quoteInstallments, takesInstallmentPlan, type QuotedInstallment } from './installmentPlans.js';
 import { documentKey, emailKey } from '../domain/searchKeys.js';
+import { decideRoute, seededRandom, type RoutingRecord } from '../domain/routing.js';
+import type { RoutesService } from './routes.js';
+import { runRoutedCharge, seedOf } from './routedCharges.js';
 import { moveSubjectStatus, TRANSACTIONS, WITHDRAWALS, type SubjectKind, type Tracked } from './subjects.js';
 
 export type CreateTransactionCommand = {
+  /** The account, or '' when `route` chooses it. */
   providerAccountId: string;
+  /** A route's name or id (routes.ts), instead of an account. */
+  route?: string;
+  /** For a route's card rules only: the card's first digits and its brand, as the caller knows them. */
+  cardBin?: string;
+  cardBrand?: string;
   idempotencyKey?: string;
   transaction: Omit<TransactionInput, 'paymentMethod' | 'installments' | 'currency'> & {
     paymentMethod?: PaymentMethod;
@@ -93,7 +102,10 @@ function requireOperation(adapter: ProviderAdapter, operation: Operation): void 
 
 /** The payment use cases: validate, call the account's adapter, store, publish. */
 export class PaymentsService {
-  constructor(private readonly deps: GatewayDeps) {}
+  constructor(
+    private readonly deps: GatewayDeps,
+    private readonly routes?: RoutesService,
+  ) {}
 
   listProviders(): ProviderSummary[] {
     return this.deps.registry.list().map((adapter) => ({
@@ -142,35 +154,72 @@ export class PaymentsService {
     const installments = input.installments || 1;
     if (!Number.isInteger(installments) || installments < 1)
       throw invalidArgument('transaction.installments', 'transaction.installments must be a positive integer');
+    if (command.route && command.providerAccountId)
+      throw invalidArgument('route', 'set either provider_account_id or route, not both: a route chooses the account');
+    if (!command.route && !command.providerAccountId) throw invalidArgument('provider_account_id', 'provider_account_id or route is required');
     const webhookUrl = optionalUrl('transaction.webhook_url', input.webhookUrl);
     await assertPublicUrl('transaction.webhook_url', webhookUrl, {
       allowInternal: this.deps.urlPolicy.privateWebhookUrls,
       setting: 'ALLOW_PRIVATE_WEBHOOK_URLS',
     });
-    const { account, adapter, ctx } = await this.resolve(command.providerAccountId, 'createTransaction');
-    adapter.assertPaymentMethod(input.paymentMethod);
-    // In the provider's words where its spec has them (PODPAY2's 'Dados do cartão são obrigatórios…').
-    adapter.assertCardReference({ paymentMethod: input.paymentMethod, cardId: input.cardId });
     const full: TransactionInput = { ...input, amount, paymentMethod: input.paymentMethod, installments, currency: input.currency || 'BRL', webhookUrl };
     const idempotencyKey = command.idempotencyKey || undefined;
+    if (command.route) return this.createRoutedTransaction({ ...command, route: command.route, idempotencyKey }, full);
+    return this.chargeAt(command.providerAccountId, full, idempotencyKey);
+  }
+
+  /** A charge that names a route: the route's decision, then its targets in order (routedCharges.ts). */
+  private async createRoutedTransaction(command: CreateTransactionCommand & { route: string }, full: TransactionInput): Promise<Transaction> {
+    if (!this.routes) throw new GatewayError('FAILED_PRECONDITION', 'routes are not served by this gateway', { field: 'route' });
+    const cardBin = command.cardBin || undefined;
+    if (cardBin !== undefined && !/^\d{6,8}$/.test(cardBin)) throw invalidArgument('card_bin', "card_bin must be the card's first 6 to 8 digits");
+    const route = await this.routes.forCharge(command.route);
+    const charge = { ...full, cardBin, cardBrand: command.cardBrand || undefined };
+    const key = command.idempotencyKey;
+    const decision = decideRoute(route, charge, key ? seededRandom(seedOf(key)) : Math.random);
+    if (!decision)
+      throw new GatewayError(
+        'FAILED_PRECONDITION',
+        `route ${route.name}: no rule matches this charge (${full.paymentMethod}, ${full.amount} cents ${full.currency}, ${full.installments} installment(s))`,
+        { field: 'route', reason: 'NO_ROUTE_RULE_MATCHES' },
+      );
+    const em = () => this.deps.db.em();
+    return runRoutedCharge(this.deps, {
+      route,
+      decision,
+      callerKey: key,
+      request: { route: route.id, transaction: full, cardBin, cardBrand: charge.cardBrand },
+      charge: (target, attemptKey, routing) => this.chargeAt(target.providerAccountId, full, attemptKey, routing),
+      providerOf: async (id) => (await this.deps.accounts.getWithSecrets(em(), id, { includeDeleted: true }))?.provider,
+      replay: async (id) => (await this.deps.transactions.findTransaction(em(), id, 'primary'))!,
+    });
+  }
+
+  /** The charge at one account, at most once per idempotency key there; `routing` is what its route decided. */
+  private async chargeAt(providerAccountId: string, full: TransactionInput, idempotencyKey: string | undefined, routing?: RoutingRecord): Promise<Transaction> {
+    const { account, adapter, ctx } = await this.resolve(providerAccountId, 'createTransaction');
+    adapter.assertPaymentMethod(full.paymentMethod);
+    // In the provider's words where its spec has them (PODPAY2's 'Dados do cartão são obrigatórios…').
+    adapter.assertCardReference({ paymentMethod: full.paymentMethod, cardId: full.cardId });
     // The gateway's card token: authenticated now; its date and use checked, and the card opened, only in the call.
     const cardToken =
       full.paymentMethod === 'CREDIT_CARD' && isGatewayCardToken(full.cardId) ? checkCardToken(this.deps, { adapter, ctx, token: full.cardId }) : undefined;
     const pending: PendingRecord = {
       kind: 'transaction',
       provider: account.provider,
-      installments,
+      installments: full.installments,
       currency: full.currency,
-      orderId: input.orderId,
-      customerDocument: documentKey(input.customer?.document),
-      customerEmail: emailKey(input.customer?.email),
-      webhookUrl,
-      amount,
+      orderId: full.orderId,
+      customerDocument: documentKey(full.customer?.document),
+      customerEmail: emailKey(full.customer?.email),
+      webhookUrl: full.webhookUrl,
+      amount: full.amount,
+      ...(routing ? { routing } : {}),
     };
     return runIdempotent(this.deps, {
       providerAccountId: account.id,
       operation: 'createTransaction',
-      key: command.idempotencyKey,
+      key: idempotencyKey,
       request: full,
       pending,
       resendWithinMs: resendWindowMs(adapter),

@@ -1,5 +1,6 @@
 import type { RefundResult, Transaction, TransactionResult, Withdrawal, WithdrawMethod, WithdrawResult } from '../domain/types.js';
 import type { GatewayDeps } from './context.js';
+import type { RoutingRecord } from '../domain/routing.js';
 import { isWholeCents } from '../lib/money.js';
 
 /**
@@ -20,6 +21,8 @@ export type PendingRecord =
       /** The customer's document digits and lower-cased e-mail, kept for the back-office's search (searchKeys.ts). */
       customerDocument?: string;
       customerEmail?: string;
+      /** A routed charge's route and the accounts tried before this one (routedCharges.ts). */
+      routing?: RoutingRecord;
     }
   | { kind: 'withdrawal'; provider: string; paymentMethod: WithdrawMethod; amount?: number }
   | { kind: 'refund'; transactionId: string; amount: number };
@@ -71,6 +74,7 @@ export async function recordCreatedTransaction(
       customerEmail: pending.customerEmail,
       webhookUrl: pending.webhookUrl,
       idempotencyKey,
+      routing: pending.routing,
     },
     keyClaimId,
   );

@@ -48,6 +48,12 @@ export const RPC_RULES: Record<string, RpcRule> = {
   '/gateway.v1.ProviderAccountService/ListProviderAccounts': rule('accounts:read', 'list'),
   '/gateway.v1.ProviderAccountService/UpdateProviderAccount': rule('accounts:admin', 'request', true),
   '/gateway.v1.ProviderAccountService/DeleteProviderAccount': rule('accounts:admin', 'request', true),
+  // Routes name accounts of every kind: a token limited to some accounts neither reads nor changes them.
+  '/gateway.v1.RoutingService/CreateRoute': rule('routes:admin', 'refused', true),
+  '/gateway.v1.RoutingService/GetRoute': rule('routes:read', 'refused'),
+  '/gateway.v1.RoutingService/ListRoutes': rule('routes:read', 'refused'),
+  '/gateway.v1.RoutingService/UpdateRoute': rule('routes:admin', 'refused', true),
+  '/gateway.v1.RoutingService/DeleteRoute': rule('routes:admin', 'refused', true),
   '/gateway.v1.SandboxService/SimulatePayment': rule('sandbox:write', 'refused', true),
   '/gateway.v1.WebhookService/ListWebhookNotifications': rule('notifications:read', 'filter'),
   '/gateway.v1.WebhookService/GetWebhookNotification': rule('notifications:read', 'response'),

@@ -48,6 +48,13 @@ export function toProtoTransaction(t: domain.Transaction): pb.Transaction {
     currency: t.currency,
     origin: toEnum(pb.TransactionOrigin, 'TRANSACTION_ORIGIN', t.origin) as pb.TransactionOrigin,
     refundedAmount: t.refundedAmount,
+    routing: t.routing && {
+      routeId: t.routing.routeId,
+      routeName: t.routing.routeName,
+      ruleIndex: t.routing.ruleIndex,
+      strategy: t.routing.strategy,
+      attempts: t.routing.attempts.map((attempt) => ({ ...attempt })),
+    },
   };
 }
 

@@ -14,6 +14,7 @@ import type * as domain from '../domain/types.js';
 import type { WebhookOutcome as DomainOutcome } from '../domain/types.js';
 import type { ListsService } from '../gateway/lists.js';
 import type { AccountsService } from '../gateway/accounts.js';
+import type { RoutesService } from '../gateway/routes.js';
 import type { NotificationsService } from '../gateway/notifications.js';
 import type { PaymentsService } from '../gateway/payments.js';
 import type { SandboxService } from '../gateway/sandbox.js';
@@ -53,6 +54,7 @@ export interface UseCases {
   operators: OperatorsService;
   lists: ListsService;
   uploads: UploadsService;
+  routes: RoutesService;
 }
 
 const optionalText = (value: string) => value || undefined;
@@ -91,6 +93,9 @@ export function paymentGatewayHandlers(u: UseCases) {
       transaction: toProtoTransaction(
         await u.payments.createTransaction({
           providerAccountId: r.providerAccountId,
+          route: optionalText(r.route),
+          cardBin: optionalText(r.cardBin),
+          cardBrand: optionalText(r.cardBrand),
           idempotencyKey: optionalText(r.idempotencyKey),
           transaction: fromProtoTransactionInput(r.transaction),
         }),

@@ -13,6 +13,8 @@ import { WebhookServiceService } from '../../gen/ts-proto/gateway/v1/webhook_ser
 import { AccessServiceService } from '../../gen/ts-proto/gateway/v1/access_service.js';
 import { UploadServiceService } from '../../gen/ts-proto/gateway/v1/upload_service.js';
 import { UploadService } from '../../gen/es/gateway/v1/upload_service_pb.js';
+import { RoutingService } from '../../gen/es/gateway/v1/routing_service_pb.js';
+import { RoutingServiceService } from '../../gen/ts-proto/gateway/v1/routing_service.js';
 import { ROLE_PERMISSIONS, ROLES, type Role } from '../../server/gateway/access.js';
 import { CreateOperatorRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
 import { RPC_RULES } from '../../server/transport/permissions.js';
@@ -31,6 +33,7 @@ const SERVICES: [ServiceName, DescService, grpc.ServiceDefinition][] = [
   ['webhooks', WebhookService, WebhookServiceService],
   ['access', AccessService, AccessServiceService],
   ['upload', UploadService, UploadServiceService],
+  ['routes', RoutingService, RoutingServiceService],
 ];
 const RPCS = SERVICES.flatMap(([service, desc, definition]) =>
   desc.methods.map((method) => ({

@@ -13,6 +13,8 @@ import { AccessServiceClient, AccessServiceService } from '../../gen/ts-proto/ga
 import { AccessService } from '../../gen/es/gateway/v1/access_service_pb.js';
 import { UploadServiceClient, UploadServiceService } from '../../gen/ts-proto/gateway/v1/upload_service.js';
 import { UploadService } from '../../gen/es/gateway/v1/upload_service_pb.js';
+import { RoutingServiceClient, RoutingServiceService } from '../../gen/ts-proto/gateway/v1/routing_service.js';
+import { RoutingService } from '../../gen/es/gateway/v1/routing_service_pb.js';
 import { PaymentGatewayService } from '../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { ProviderAccountService } from '../../gen/es/gateway/v1/provider_account_service_pb.js';
 import { SandboxService } from '../../gen/es/gateway/v1/sandbox_service_pb.js';
@@ -25,7 +27,7 @@ import { WebhookService } from '../../gen/es/gateway/v1/webhook_service_pb.js';
  * converts through the binary wire format, independently of the server's code.
  */
 
-export type ServiceName = 'gateway' | 'accounts' | 'sandbox' | 'webhooks' | 'access' | 'upload';
+export type ServiceName = 'gateway' | 'accounts' | 'sandbox' | 'webhooks' | 'access' | 'upload' | 'routes';
 
 export interface Driver {
   name: string;
@@ -47,6 +49,7 @@ const DEFINITIONS = {
   webhooks: WebhookServiceService,
   access: AccessServiceService,
   upload: UploadServiceService,
+  routes: RoutingServiceService,
 } as const;
 const ES_SERVICES: Record<ServiceName, DescService> = {
   gateway: PaymentGatewayService,
@@ -55,6 +58,7 @@ const ES_SERVICES: Record<ServiceName, DescService> = {
   webhooks: WebhookService,
   access: AccessService,
   upload: UploadService,
+  routes: RoutingService,
 };
 
 /** Pulls items from a push-based stream one at a time. */
@@ -93,6 +97,7 @@ export function grpcDriver(address: string, defaultToken: string, metadata: Reco
     webhooks: new WebhookServiceClient(address, credentials),
     access: new AccessServiceClient(address, credentials),
     upload: new UploadServiceClient(address, credentials),
+    routes: new RoutingServiceClient(address, credentials),
   };
   const metadataFor = (token: string | null | undefined) => {
     const md = new grpc.Metadata();

@@ -20,6 +20,7 @@ import { Migration20261128120000_account_api_version } from './Migration20261128
 import { Migration20261128120435_sign_in_failures } from './Migration20261128120435_sign_in_failures.js';
 import { Migration20261128143000_account_installment_plan } from './Migration20261128143000_account_installment_plan.js';
 import { Migration20261128143100_card_token_uses } from './Migration20261128143100_card_token_uses.js';
+import { Migration20261128181000_routes } from './Migration20261128181000_routes.js';
 
 // Every migration, in order. `npm run migration:create` writes a new file here; add it to this list.
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261128120435_sign_in_failures', class: Migration20261128120435_sign_in_failures },
   { name: 'Migration20261128143000_account_installment_plan', class: Migration20261128143000_account_installment_plan },
   { name: 'Migration20261128143100_card_token_uses', class: Migration20261128143100_card_token_uses },
+  { name: 'Migration20261128181000_routes', class: Migration20261128181000_routes },
 ];

@@ -9,6 +9,8 @@ import { SandboxService } from '../../../gen/es/gateway/v1/sandbox_service_pb.js
 import { WebhookService } from '../../../gen/es/gateway/v1/webhook_service_pb.js';
 import { AccessService } from '../../../gen/es/gateway/v1/access_service_pb.js';
 import { UploadService } from '../../../gen/es/gateway/v1/upload_service_pb.js';
+import { RoutingService } from '../../../gen/es/gateway/v1/routing_service_pb.js';
+import { routingHandlers } from '../routeHandlers.js';
 import type { ErrorCode } from '../../lib/errors.js';
 import type { Logger } from '../../lib/logger.js';
 import { decodePathSegment, guardedListener, listen, requestPath, type ListeningServer } from '../../lib/httpServer.js';
@@ -226,6 +228,7 @@ export async function startConnectServer(options: ConnectServerOptions): Promise
     [WebhookService, webhookHandlers(options.useCases)],
     [AccessService, accessHandlers(options.useCases)],
     [UploadService, uploadHandlers(options.useCases)],
+    [RoutingService, routingHandlers(options.useCases)],
   ];
   for (const [service, handlers] of services) serve(router, service, handlers, guard, options.logger, shutdown.signal);
   const staticFiles = options.webDir === undefined ? undefined : new StaticFiles(options.webDir);

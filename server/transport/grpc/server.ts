@@ -4,6 +4,9 @@ import { FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
 import { HealthImplementation } from 'grpc-health-check';
 import { ReflectionService } from '@grpc/reflection';
 import { PaymentGatewayServiceService } from '../../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { RoutingServiceService } from '../../../gen/ts-proto/gateway/v1/routing_service.js';
+import { file_gateway_v1_routing_service, RoutingService } from '../../../gen/es/gateway/v1/routing_service_pb.js';
+import { routingHandlers } from '../routeHandlers.js';
 import { ProviderAccountServiceService } from '../../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { SandboxServiceService } from '../../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import { WebhookServiceService } from '../../../gen/ts-proto/gateway/v1/webhook_service.js';
@@ -153,7 +156,7 @@ function toServiceError(error: unknown, logger: Logger, path: string): Partial<g
 }
 
 const ES_METHODS = new Map<string, DescMessage>(
-  [PaymentGatewayService, ProviderAccountService, EsSandboxService, WebhookService, AccessService, UploadService].flatMap((service) =>
+  [PaymentGatewayService, ProviderAccountService, EsSandboxService, WebhookService, AccessService, UploadService, RoutingService].flatMap((service) =>
     service.methods.map((method) => [`/${service.typeName}/${method.name}`, method.input] as const),
   ),
 );
@@ -288,6 +291,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<{ ser
     [WebhookServiceService, webhookHandlers(options.useCases)],
     [AccessServiceService, accessHandlers(options.useCases)],
     [UploadServiceService, uploadHandlers(options.useCases)],
+    [RoutingServiceService, routingHandlers(options.useCases)],
   ];
   for (const [definition, handlers] of services)
     server.addService(withSafeDecoding(definition), implement(definition, handlers, guard, options.logger, streams));
@@ -300,6 +304,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<{ ser
     'gateway.v1.WebhookService': 'SERVING',
     'gateway.v1.AccessService': 'SERVING',
     'gateway.v1.UploadService': 'SERVING',
+    'gateway.v1.RoutingService': 'SERVING',
   });
   health.addToServer(server);
   const reflection = reflectionDefinition([
@@ -309,6 +314,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<{ ser
     file_gateway_v1_webhook_service,
     file_gateway_v1_access_service,
     file_gateway_v1_upload_service,
+    file_gateway_v1_routing_service,
   ]);
   new ReflectionService(reflection as never).addToServer(server);
 

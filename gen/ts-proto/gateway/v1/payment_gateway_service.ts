@@ -166,10 +166,21 @@ export interface CreateCardIdResponse {
 }
 
 export interface CreateTransactionRequest {
+  /** The account that takes the charge; or set `route` instead (exactly one of the two). */
   providerAccountId: string;
   /** Retrying with the same key never charges twice. */
   idempotencyKey: string;
-  transaction: TransactionInput | undefined;
+  transaction:
+    | TransactionInput
+    | undefined;
+  /**
+   * A route's name or id (RoutingService): the gateway picks the account by the route's rules, and tries the next
+   * target only where a provider certainly did not act. Transaction.routing says what was tried.
+   */
+  route: string;
+  /** For a route's card rules only (never sent to a provider): the card's first 6 to 8 digits and its brand. */
+  cardBin: string;
+  cardBrand: string;
 }
 
 export interface CreateTransactionResponse {
@@ -1053,7 +1064,7 @@ export const CreateCardIdResponse: MessageFns<CreateCardIdResponse> = {
 };
 
 function createBaseCreateTransactionRequest(): CreateTransactionRequest {
-  return { providerAccountId: "", idempotencyKey: "", transaction: undefined };
+  return { providerAccountId: "", idempotencyKey: "", transaction: undefined, route: "", cardBin: "", cardBrand: "" };
 }
 
 export const CreateTransactionRequest: MessageFns<CreateTransactionRequest> = {
@@ -1066,6 +1077,15 @@ export const CreateTransactionRequest: MessageFns<CreateTransactionRequest> = {
     }
     if (message.transaction !== undefined) {
       TransactionInput.encode(message.transaction, writer.uint32(26).fork()).join();
+    }
+    if (message.route !== "") {
+      writer.uint32(34).string(message.route);
+    }
+    if (message.cardBin !== "") {
+      writer.uint32(42).string(message.cardBin);
+    }
+    if (message.cardBrand !== "") {
+      writer.uint32(50).string(message.cardBrand);
     }
     return writer;
   },
@@ -1107,6 +1127,30 @@ export const CreateTransactionRequest: MessageFns<CreateTransactionRequest> = {
             message.transaction = TransactionInput.decode(reader, reader.uint32());
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.route = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.cardBin = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.cardBrand = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1132,6 +1176,17 @@ export const CreateTransactionRequest: MessageFns<CreateTransactionRequest> = {
         ? globalThis.String(object.idempotency_key)
         : "",
       transaction: isSet(object.transaction) ? TransactionInput.fromJSON(object.transaction) : undefined,
+      route: isSet(object.route) ? globalThis.String(object.route) : "",
+      cardBin: isSet(object.cardBin)
+        ? globalThis.String(object.cardBin)
+        : isSet(object.card_bin)
+        ? globalThis.String(object.card_bin)
+        : "",
+      cardBrand: isSet(object.cardBrand)
+        ? globalThis.String(object.cardBrand)
+        : isSet(object.card_brand)
+        ? globalThis.String(object.card_brand)
+        : "",
     };
   },
 
@@ -1146,6 +1201,15 @@ export const CreateTransactionRequest: MessageFns<CreateTransactionRequest> = {
     if (message.transaction !== undefined) {
       obj.transaction = TransactionInput.toJSON(message.transaction);
     }
+    if (message.route !== "") {
+      obj.route = message.route;
+    }
+    if (message.cardBin !== "") {
+      obj.cardBin = message.cardBin;
+    }
+    if (message.cardBrand !== "") {
+      obj.cardBrand = message.cardBrand;
+    }
     return obj;
   },
 
@@ -1159,6 +1223,9 @@ export const CreateTransactionRequest: MessageFns<CreateTransactionRequest> = {
     message.transaction = (object.transaction !== undefined && object.transaction !== null)
       ? TransactionInput.fromPartial(object.transaction)
       : undefined;
+    message.route = object.route ?? "";
+    message.cardBin = object.cardBin ?? "";
+    message.cardBrand = object.cardBrand ?? "";
     return message;
   },
 };

@@ -994,6 +994,28 @@ export interface Transaction {
   origin: TransactionOrigin;
   /** Cents refunded so far (a partial refund leaves the charge APPROVED); amount minus this is what can still be refunded. */
   refundedAmount: number;
+  /** Set when the charge named a route: which account took it and why, and every account tried before it. */
+  routing: RoutingDecision | undefined;
+}
+
+export interface RoutingDecision {
+  routeId: string;
+  routeName: string;
+  /** The rule that matched, from 0. */
+  ruleIndex: number;
+  /** priority, weighted or lowest_cost. */
+  strategy: string;
+  /** In order; the last is the account that took the charge. */
+  attempts: RoutingAttempt[];
+}
+
+export interface RoutingAttempt {
+  providerAccountId: string;
+  provider: string;
+  /** What came of it: charged, or not_sent (the provider certainly did not act, so the next target was tried). */
+  outcome: string;
+  /** Why this target was next (e.g. "weighted draw", "priority 1"), and for not_sent the failure. */
+  reason: string;
 }
 
 export interface CardInput {
@@ -2455,6 +2477,7 @@ function createBaseTransaction(): Transaction {
     currency: "",
     origin: 0,
     refundedAmount: 0,
+    routing: undefined,
   };
 }
 
@@ -2519,6 +2542,9 @@ export const Transaction: MessageFns<Transaction> = {
     }
     if (message.refundedAmount !== 0) {
       writer.uint32(160).int64(message.refundedAmount);
+    }
+    if (message.routing !== undefined) {
+      RoutingDecision.encode(message.routing, writer.uint32(170).fork()).join();
     }
     return writer;
   },
@@ -2696,6 +2722,14 @@ export const Transaction: MessageFns<Transaction> = {
             message.refundedAmount = longToNumber(reader.int64());
             continue;
           }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.routing = RoutingDecision.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2782,6 +2816,7 @@ export const Transaction: MessageFns<Transaction> = {
         : isSet(object.refunded_amount)
         ? globalThis.Number(object.refunded_amount)
         : 0,
+      routing: isSet(object.routing) ? RoutingDecision.fromJSON(object.routing) : undefined,
     };
   },
 
@@ -2847,6 +2882,9 @@ export const Transaction: MessageFns<Transaction> = {
     if (message.refundedAmount !== 0) {
       obj.refundedAmount = Math.round(message.refundedAmount);
     }
+    if (message.routing !== undefined) {
+      obj.routing = RoutingDecision.toJSON(message.routing);
+    }
     return obj;
   },
 
@@ -2875,6 +2913,277 @@ export const Transaction: MessageFns<Transaction> = {
     message.currency = object.currency ?? "";
     message.origin = object.origin ?? 0;
     message.refundedAmount = object.refundedAmount ?? 0;
+    message.routing = (object.routing !== undefined && object.routing !== null)
+      ? RoutingDecision.fromPartial(object.routing)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseRoutingDecision(): RoutingDecision {
+  return { routeId: "", routeName: "", ruleIndex: 0, strategy: "", attempts: [] };
+}
+
+export const RoutingDecision: MessageFns<RoutingDecision> = {
+  encode(message: RoutingDecision, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.routeId !== "") {
+      writer.uint32(10).string(message.routeId);
+    }
+    if (message.routeName !== "") {
+      writer.uint32(18).string(message.routeName);
+    }
+    if (message.ruleIndex !== 0) {
+      writer.uint32(24).int32(message.ruleIndex);
+    }
+    if (message.strategy !== "") {
+      writer.uint32(34).string(message.strategy);
+    }
+    for (const v of message.attempts) {
+      RoutingAttempt.encode(v!, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RoutingDecision {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRoutingDecision();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.routeId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.routeName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.ruleIndex = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.strategy = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.attempts.push(RoutingAttempt.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RoutingDecision {
+    return {
+      routeId: isSet(object.routeId)
+        ? globalThis.String(object.routeId)
+        : isSet(object.route_id)
+        ? globalThis.String(object.route_id)
+        : "",
+      routeName: isSet(object.routeName)
+        ? globalThis.String(object.routeName)
+        : isSet(object.route_name)
+        ? globalThis.String(object.route_name)
+        : "",
+      ruleIndex: isSet(object.ruleIndex)
+        ? globalThis.Number(object.ruleIndex)
+        : isSet(object.rule_index)
+        ? globalThis.Number(object.rule_index)
+        : 0,
+      strategy: isSet(object.strategy) ? globalThis.String(object.strategy) : "",
+      attempts: globalThis.Array.isArray(object?.attempts)
+        ? object.attempts.map((e: any) => RoutingAttempt.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: RoutingDecision): unknown {
+    const obj: any = {};
+    if (message.routeId !== "") {
+      obj.routeId = message.routeId;
+    }
+    if (message.routeName !== "") {
+      obj.routeName = message.routeName;
+    }
+    if (message.ruleIndex !== 0) {
+      obj.ruleIndex = Math.round(message.ruleIndex);
+    }
+    if (message.strategy !== "") {
+      obj.strategy = message.strategy;
+    }
+    if (message.attempts?.length) {
+      obj.attempts = message.attempts.map((e) => RoutingAttempt.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RoutingDecision>): RoutingDecision {
+    return RoutingDecision.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RoutingDecision>): RoutingDecision {
+    const message = createBaseRoutingDecision();
+    message.routeId = object.routeId ?? "";
+    message.routeName = object.routeName ?? "";
+    message.ruleIndex = object.ruleIndex ?? 0;
+    message.strategy = object.strategy ?? "";
+    message.attempts = object.attempts?.map((e) => RoutingAttempt.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseRoutingAttempt(): RoutingAttempt {
+  return { providerAccountId: "", provider: "", outcome: "", reason: "" };
+}
+
+export const RoutingAttempt: MessageFns<RoutingAttempt> = {
+  encode(message: RoutingAttempt, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.providerAccountId !== "") {
+      writer.uint32(10).string(message.providerAccountId);
+    }
+    if (message.provider !== "") {
+      writer.uint32(18).string(message.provider);
+    }
+    if (message.outcome !== "") {
+      writer.uint32(26).string(message.outcome);
+    }
+    if (message.reason !== "") {
+      writer.uint32(34).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RoutingAttempt {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRoutingAttempt();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.providerAccountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.provider = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.outcome = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RoutingAttempt {
+    return {
+      providerAccountId: isSet(object.providerAccountId)
+        ? globalThis.String(object.providerAccountId)
+        : isSet(object.provider_account_id)
+        ? globalThis.String(object.provider_account_id)
+        : "",
+      provider: isSet(object.provider) ? globalThis.String(object.provider) : "",
+      outcome: isSet(object.outcome) ? globalThis.String(object.outcome) : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: RoutingAttempt): unknown {
+    const obj: any = {};
+    if (message.providerAccountId !== "") {
+      obj.providerAccountId = message.providerAccountId;
+    }
+    if (message.provider !== "") {
+      obj.provider = message.provider;
+    }
+    if (message.outcome !== "") {
+      obj.outcome = message.outcome;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RoutingAttempt>): RoutingAttempt {
+    return RoutingAttempt.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RoutingAttempt>): RoutingAttempt {
+    const message = createBaseRoutingAttempt();
+    message.providerAccountId = object.providerAccountId ?? "";
+    message.provider = object.provider ?? "";
+    message.outcome = object.outcome ?? "";
+    message.reason = object.reason ?? "";
     return message;
   },
 };

@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { Route, RouteInput } from '../domain/routing.js';
+import { isUuid } from '../lib/ids.js';
+import { RouteEntity, type RouteRow } from './entities.js';
+
+const WRITE = { connectionType: 'write' } as const;
+
+const toRoute = (row: RouteRow): Route => ({
+  id: row.id,
+  name: row.name,
+  rules: row.rules,
+  maxAttempts: row.maxAttempts,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+});
+
+/**
+ * Routes, read from the primary: they are few, read through the gateway's cache (routes.ts), and a route just saved
+ * must be the one the next charge uses. Plain INSERT and UPDATE outside the unit of work, so that a name already
+ * taken (the unique index decides a race) leaves nothing behind.
+ */
+export class RoutesRepository {
+  /** Undefined when the name is taken. */
+  async create(em: EntityManager, input: RouteInput): Promise<Route | undefined> {
+    const now = new Date();
+    const row: RouteRow = { id: randomUUID(), ...input, createdAt: now, updatedAt: now };
+    try {
+      await em.insert(RouteEntity, row);
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) return undefined;
+      throw error;
+    }
+    return toRoute(row);
+  }
+
+  /** By id or by name. */
+  async find(em: EntityManager, idOrName: string): Promise<Route | undefined> {
+    const row = await em.fork().findOne(RouteEntity, isUuid(idOrName) ? { $or: [{ id: idOrName }, { name: idOrName }] } : { name: idOrName }, WRITE);
+    return row ? toRoute(row) : undefined;
+  }
+
+  async list(em: EntityManager): Promise<Route[]> {
+    return (await em.fork().find(RouteEntity, {}, { ...WRITE, orderBy: { name: 'asc' } })).map(toRoute);
+  }
+
+  /** 'missing' when no route has the id, 'name_taken' when another route has the name. */
+  async update(em: EntityManager, id: string, input: RouteInput): Promise<Route | 'missing' | 'name_taken'> {
+    if (!isUuid(id)) return 'missing';
+    try {
+      const updated = await em.nativeUpdate(RouteEntity, { id }, { ...input, updatedAt: new Date() });
+      if (!updated) return 'missing';
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) return 'name_taken';
+      throw error;
+    }
+    return (await this.find(em, id)) ?? 'missing';
+  }
+
+  async delete(em: EntityManager, id: string): Promise<boolean> {
+    return isUuid(id) && (await em.nativeDelete(RouteEntity, { id })) > 0;
+  }
+}

@@ -1,0 +1,175 @@
+import type { PaymentMethod } from './types.js';
+
+/**
+ * Routes as data, and the decision for one charge: which rule matches it and in what order its targets are tried.
+ * Pure: no I/O, the random draw is given, so a decision is tested with a seeded one and costs only arithmetic.
+ */
+
+export const ROUTING_STRATEGIES = ['priority', 'weighted', 'lowest_cost'] as const;
+export type RoutingStrategy = (typeof ROUTING_STRATEGIES)[number];
+
+/** Fixed cents plus basis points of the amount, for one payment method at one target. */
+export interface TargetFee {
+  paymentMethod: PaymentMethod;
+  fixed: number;
+  percentBps: number;
+}
+
+export interface RouteTarget {
+  providerAccountId: string;
+  /** For `weighted`: 1 to 100, the rule's adding up to 100. */
+  weight: number;
+  /** For `lowest_cost`. */
+  fees: TargetFee[];
+}
+
+export interface BinRange {
+  from: string;
+  to: string;
+}
+
+/** Every condition set must hold; an empty list or a 0 bound matches anything. */
+export interface RouteRule {
+  paymentMethods: PaymentMethod[];
+  minAmount: number;
+  maxAmount: number;
+  currencies: string[];
+  cardBrands: string[];
+  binRanges: BinRange[];
+  minInstallments: number;
+  maxInstallments: number;
+  strategy: RoutingStrategy;
+  targets: RouteTarget[];
+}
+
+export interface RouteInput {
+  name: string;
+  rules: RouteRule[];
+  /** 0: DEFAULT_MAX_ATTEMPTS. */
+  maxAttempts: number;
+}
+
+export interface Route extends RouteInput {
+  id: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export const DEFAULT_MAX_ATTEMPTS = 2;
+export const MAX_ATTEMPTS_LIMIT = 5;
+
+/** What a rule is matched against. */
+export interface RoutedCharge {
+  paymentMethod: PaymentMethod;
+  amount: number;
+  currency: string;
+  installments: number;
+  cardBin?: string;
+  cardBrand?: string;
+}
+
+/** A target in the order it will be tried, and why it has that place. */
+export interface OrderedTarget {
+  providerAccountId: string;
+  reason: string;
+}
+
+export interface RouteDecision {
+  ruleIndex: number;
+  strategy: RoutingStrategy;
+  targets: OrderedTarget[];
+}
+
+const within = (value: number, min: number, max: number): boolean => (!min || value >= min) && (!max || value <= max);
+
+function binMatches(ranges: readonly BinRange[], bin: string | undefined): boolean {
+  if (!ranges.length) return true;
+  const six = bin?.slice(0, 6);
+  return six !== undefined && six.length === 6 && ranges.some((range) => six >= range.from && six <= range.to);
+}
+
+export function ruleMatches(rule: RouteRule, charge: RoutedCharge): boolean {
+  return (
+    (!rule.paymentMethods.length || rule.paymentMethods.includes(charge.paymentMethod)) &&
+    within(charge.amount, rule.minAmount, rule.maxAmount) &&
+    (!rule.currencies.length || rule.currencies.includes(charge.currency.toUpperCase())) &&
+    (!rule.cardBrands.length || (!!charge.cardBrand && rule.cardBrands.some((brand) => brand.toLowerCase() === charge.cardBrand!.toLowerCase()))) &&
+    binMatches(rule.binRanges, charge.cardBin) &&
+    within(charge.installments, rule.minInstallments, rule.maxInstallments)
+  );
+}
+
+/** The fee in cents a target charges for this charge; a target without a fee for the method costs nothing declared (0). */
+export function targetCost(target: RouteTarget, charge: Pick<RoutedCharge, 'paymentMethod' | 'amount'>): number {
+  const fee = target.fees.find((item) => item.paymentMethod === charge.paymentMethod);
+  return fee ? fee.fixed + Math.round((charge.amount * fee.percentBps) / 10_000) : 0;
+}
+
+/** Draws targets one by one by weight without replacement: the first by its share of 100, the next among the rest. */
+function weightedOrder(targets: readonly RouteTarget[], random: () => number): OrderedTarget[] {
+  const left = [...targets];
+  const ordered: OrderedTarget[] = [];
+  while (left.length) {
+    const total = left.reduce((sum, target) => sum + target.weight, 0);
+    let draw = random() * total;
+    let index = left.findIndex((target) => (draw -= target.weight) < 0);
+    if (index < 0) index = left.length - 1;
+    const [chosen] = left.splice(index, 1);
+    ordered.push({ providerAccountId: chosen!.providerAccountId, reason: `weighted draw (weight ${chosen!.weight})` });
+  }
+  return ordered;
+}
+
+export function orderTargets(rule: RouteRule, charge: RoutedCharge, random: () => number): OrderedTarget[] {
+  switch (rule.strategy) {
+    case 'priority':
+      return rule.targets.map((target, index) => ({ providerAccountId: target.providerAccountId, reason: `priority ${index + 1}` }));
+    case 'weighted':
+      return weightedOrder(rule.targets, random);
+    case 'lowest_cost':
+      return rule.targets
+        .map((target, index) => ({ target, index, cost: targetCost(target, charge) }))
+        .sort((a, b) => a.cost - b.cost || a.index - b.index)
+        .map(({ target, cost }) => ({ providerAccountId: target.providerAccountId, reason: `lowest cost (${cost} cents)` }));
+  }
+}
+
+/** The first rule that matches and its targets in order, or undefined when none matches. */
+export function decideRoute(route: Pick<Route, 'rules'>, charge: RoutedCharge, random: () => number): RouteDecision | undefined {
+  const ruleIndex = route.rules.findIndex((rule) => ruleMatches(rule, charge));
+  if (ruleIndex < 0) return undefined;
+  const rule = route.rules[ruleIndex]!;
+  return { ruleIndex, strategy: rule.strategy, targets: orderTargets(rule, charge, random) };
+}
+
+/**
+ * A deterministic draw in [0, 1) from a seed (mulberry32): a charge's idempotency key seeds its draw, so a retry of
+ * the same charge is routed as the first attempt was.
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** One target tried for a charge: `charged` took it (whatever its status), `not_sent` certainly did not act. */
+export interface RoutingAttempt {
+  providerAccountId: string;
+  provider: string;
+  outcome: 'charged' | 'not_sent';
+  reason: string;
+}
+
+/** What a routed charge keeps of its route (Transaction.routing). */
+export interface RoutingRecord {
+  routeId: string;
+  routeName: string;
+  ruleIndex: number;
+  strategy: RoutingStrategy;
+  attempts: RoutingAttempt[];
+}

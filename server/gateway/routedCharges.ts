@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { GatewayError, isGatewayError, outcomeOf } from '../lib/errors.js';
+import { DEFAULT_MAX_ATTEMPTS, type OrderedTarget, type Route, type RouteDecision, type RoutingAttempt, type RoutingRecord } from '../domain/routing.js';
+import type { Transaction } from '../domain/types.js';
+import type { GatewayDeps } from './context.js';
+import { requestHash, stillBeingConfirmed } from './idempotency.js';
+
+/**
+ * A charge that named a route: its targets tried in the decided order, the next one only when the provider of the
+ * one before certainly did not act. Each attempt is an ordinary charge at its account, under its own idempotency key
+ * derived from the caller's and the attempt's number (runIdempotent, as without a route); the caller's key is claimed
+ * once more for the route, so a retry answers what the first request did and never starts again at another account.
+ */
+
+/**
+ * The provider certainly did not act and said nothing about the charge: an open circuit, a connection refused, a host
+ * not found, a TLS failure before the request was written, a 429 or 408 (providerError.ts): UNAVAILABLE with the
+ * outcome `failed`. A timeout, a 5xx or a reset after sending (outcome unknown), a decline (a REJECTED charge, not an
+ * error) or a refused request (INVALID_ARGUMENT, FAILED_PRECONDITION) never goes to the next target.
+ */
+export const providerDidNotAct = (error: unknown): boolean => isGatewayError(error) && error.code === 'UNAVAILABLE' && outcomeOf(error) === 'failed';
+
+/** The key an attempt is sent with: the caller's key and the attempt's number (hashed when too long for a key). */
+export function attemptKey(callerKey: string, attempt: number): string {
+  const base = callerKey.length > 200 ? createHash('sha256').update(callerKey).digest('hex') : callerKey;
+  return `${base}:route-attempt-${attempt}`;
+}
+
+/** The same key always draws the same order, so that a retry of a charge is routed as its first request was. */
+export const seedOf = (key: string): number => createHash('sha256').update(key).digest().readUInt32BE(0);
+
+export interface RoutedChargeCall {
+  route: Route;
+  decision: RouteDecision;
+  callerKey?: string;
+  /** What makes two requests the same charge (hashed). */
+  request: unknown;
+  /** Charges at one target; `attempts` are the targets tried before it, this one last, as the charge will record them. */
+  charge: (target: OrderedTarget, key: string | undefined, routing: RoutingRecord) => Promise<Transaction>;
+  /** The provider's name of an account, for the record (undefined: the account is gone). */
+  providerOf: (providerAccountId: string) => Promise<string | undefined>;
+  replay: (transactionId: string) => Promise<Transaction>;
+}
+
+type Deps = Pick<GatewayDeps, 'db' | 'idempotency' | 'logger'>;
+
+const WAIT_STEP_MS = 50;
+const WAIT_LIMIT_MS = 30_000;
+
+const attemptsOf = (route: Route) => route.maxAttempts || DEFAULT_MAX_ATTEMPTS;
+
+async function tryTargets(deps: Deps, call: RoutedChargeCall): Promise<Transaction> {
+  const { route, decision } = call;
+  const tried: RoutingAttempt[] = [];
+  const targets = decision.targets.slice(0, attemptsOf(route));
+  for (const [index, target] of targets.entries()) {
+    const provider = (await call.providerOf(target.providerAccountId)) ?? '';
+    const routing: RoutingRecord = {
+      routeId: route.id,
+      routeName: route.name,
+      ruleIndex: decision.ruleIndex,
+      strategy: decision.strategy,
+      attempts: [...tried, { providerAccountId: target.providerAccountId, provider, outcome: 'charged', reason: target.reason }],
+    };
+    try {
+      return await call.charge(target, call.callerKey && attemptKey(call.callerKey, index + 1), routing);
+    } catch (error) {
+      if (!providerDidNotAct(error) || index === targets.length - 1) throw error;
+      const failure = (error as Error).message;
+      deps.logger.warn(
+        { route: route.name, providerAccountId: target.providerAccountId, attempt: index + 1, failure },
+        'routed charge: provider did not act, next target',
+      );
+      tried.push({ providerAccountId: target.providerAccountId, provider, outcome: 'not_sent', reason: `${target.reason}; not sent: ${failure}` });
+    }
+  }
+  // Only a rule without targets gets here, which saving a route refuses.
+  throw new GatewayError('FAILED_PRECONDITION', `route ${route.name} has no target for this charge`, { field: 'route' });
+}
+
+/**
+ * Before trying targets again under a key a request already used: an attempt that took the charge, or may have,
+ * answers instead (the first request stopped before the route's key recorded it). Undefined: nothing was charged.
+ */
+async function earlierAttempt(deps: Deps, call: RoutedChargeCall, callerKey: string): Promise<Transaction | undefined> {
+  const accounts = [...new Set(call.route.rules.flatMap((rule) => rule.targets.map((target) => target.providerAccountId)))];
+  const keys = Array.from({ length: attemptsOf(call.route) }, (_, index) => attemptKey(callerKey, index + 1));
+  const live = await deps.idempotency.liveAmong(deps.db.em(), 'createTransaction', accounts, keys);
+  const done = live.find((key) => key.state === 'COMPLETED' && key.subjectId);
+  if (done) return call.replay(done.subjectId!);
+  if (live.length) throw stillBeingConfirmed('createTransaction', callerKey);
+  return undefined;
+}
+
+/** Runs a routed charge at most once per caller key (without one, each request is a new charge, as without a route). */
+export async function runRoutedCharge(deps: Deps, call: RoutedChargeCall): Promise<Transaction> {
+  const key = call.callerKey;
+  if (!key) return tryTargets(deps, call);
+  const claimRequest = { providerAccountId: call.route.id, operation: 'createTransaction', key, requestHash: requestHash(call.request) };
+  const deadline = Date.now() + WAIT_LIMIT_MS;
+  for (;;) {
+    const claim = await deps.idempotency.claim(deps.db.em(), claimRequest);
+    if (claim.kind === 'completed') return call.replay(claim.subjectId);
+    if (claim.kind === 'mismatch')
+      throw new GatewayError('ALREADY_EXISTS', `idempotency_key ${key} was already used with a different createTransaction request on this route`, {
+        reason: 'IDEMPOTENCY_KEY_REUSED',
+        field: 'idempotency_key',
+      });
+    if (claim.kind === 'unknown') throw stillBeingConfirmed('createTransaction', key, claim.nextCheckAt);
+    if (claim.kind === 'owner') return ownRoutedCharge(deps, call, key, claim.id, claim.fresh);
+    if (Date.now() > deadline)
+      throw new GatewayError('UNAVAILABLE', `a createTransaction request with idempotency_key ${key} is still being processed; retry later`, {
+        reason: 'IDEMPOTENCY_KEY_IN_PROGRESS',
+      });
+    await sleep(WAIT_STEP_MS);
+  }
+}
+
+/**
+ * The route's key holds the charge once an attempt took it. Any other end frees it (FAILED): the attempts' own keys
+ * keep what matters, so a retry finds an attempt whose outcome is unknown (and waits for it) or one that was recorded.
+ */
+async function ownRoutedCharge(deps: Deps, call: RoutedChargeCall, key: string, claimId: string, fresh: boolean): Promise<Transaction> {
+  let transaction: Transaction;
+  try {
+    transaction = (!fresh && (await earlierAttempt(deps, call, key))) || (await tryTargets(deps, call));
+  } catch (error) {
+    await deps.idempotency.fail(deps.db.em(), claimId, error instanceof Error ? error.message : String(error));
+    throw error;
+  }
+  await deps.idempotency.complete(deps.db.em(), claimId, transaction.id, null);
+  return transaction;
+}

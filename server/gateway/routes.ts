@@ -1,0 +1,150 @@
+import { GatewayError, invalidArgument, notFound } from '../lib/errors.js';
+import { isUuid } from '../lib/ids.js';
+import { PAYMENT_METHODS } from '../domain/types.js';
+import { MAX_ATTEMPTS_LIMIT, ROUTING_STRATEGIES, type Route, type RouteInput, type RouteRule, type RouteTarget } from '../domain/routing.js';
+import type { RoutesRepository } from '../db/routesRepository.js';
+import type { GatewayDeps } from './context.js';
+import { requireText } from './validation.js';
+
+const failedPrecondition = (field: string, message: string): GatewayError =>
+  new GatewayError('FAILED_PRECONDITION', message, { field, reason: 'FAILED_PRECONDITION' });
+
+const isCount = (value: number): boolean => Number.isSafeInteger(value) && value >= 0;
+
+function checkBounds(field: string, min: number, max: number): void {
+  if (!isCount(min)) throw invalidArgument(`${field}.min`, `${field}: the minimum must be a whole number, 0 or more`);
+  if (!isCount(max)) throw invalidArgument(`${field}.max`, `${field}: the maximum must be a whole number, 0 or more`);
+  if (min && max && min > max) throw invalidArgument(field, `${field}: the minimum ${min} is above the maximum ${max}`);
+}
+
+/** The rule's own shape (no account looked up); returns it normalised (currencies upper-cased). */
+function checkRuleShape(rule: RouteRule, at: string): RouteRule {
+  if (!ROUTING_STRATEGIES.includes(rule.strategy)) throw invalidArgument(`${at}.strategy`, `${at}.strategy must be one of ${ROUTING_STRATEGIES.join(', ')}`);
+  for (const method of rule.paymentMethods)
+    if (!PAYMENT_METHODS.includes(method)) throw invalidArgument(`${at}.payment_methods`, `${at}.payment_methods: unknown payment method ${String(method)}`);
+  checkBounds(`${at}.amount`, rule.minAmount, rule.maxAmount);
+  checkBounds(`${at}.installments`, rule.minInstallments, rule.maxInstallments);
+  const currencies = rule.currencies.map((currency) => currency.trim().toUpperCase());
+  for (const currency of currencies)
+    if (!/^[A-Z]{3}$/.test(currency)) throw invalidArgument(`${at}.currencies`, `${at}.currencies: ${currency} is not an ISO 4217 code`);
+  rule.binRanges.forEach((range, index) => {
+    if (!/^\d{6}$/.test(range.from) || !/^\d{6}$/.test(range.to) || range.from > range.to)
+      throw invalidArgument(`${at}.bin_ranges[${index}]`, `${at}.bin_ranges[${index}] must be two 6-digit BINs, from ≤ to`);
+  });
+  if (!rule.targets.length) throw invalidArgument(`${at}.targets`, `${at}.targets: a rule names at least one provider account`);
+  const seen = new Set<string>();
+  rule.targets.forEach((target, index) => checkTargetShape(rule, target, `${at}.targets[${index}]`, seen));
+  if (rule.strategy === 'weighted') {
+    const total = rule.targets.reduce((sum, target) => sum + target.weight, 0);
+    if (total !== 100) throw invalidArgument(`${at}.targets`, `${at}.targets: weights add up to ${total}, not 100`);
+  }
+  if (rule.strategy === 'lowest_cost' && !rule.paymentMethods.length)
+    throw invalidArgument(`${at}.payment_methods`, `${at}.payment_methods: a lowest_cost rule names the methods its fees are for`);
+  return { ...rule, currencies, cardBrands: rule.cardBrands.map((brand) => brand.trim()).filter(Boolean) };
+}
+
+function checkTargetShape(rule: RouteRule, target: RouteTarget, at: string, seen: Set<string>): void {
+  if (!isUuid(target.providerAccountId)) throw invalidArgument(`${at}.provider_account_id`, `${at}.provider_account_id must be a provider account's id`);
+  if (seen.has(target.providerAccountId))
+    throw invalidArgument(`${at}.provider_account_id`, `${at}.provider_account_id: the account is already a target of this rule`);
+  seen.add(target.providerAccountId);
+  if (rule.strategy === 'weighted' && !(Number.isInteger(target.weight) && target.weight >= 1 && target.weight <= 100))
+    throw invalidArgument(`${at}.weight`, `${at}.weight must be from 1 to 100 in a weighted rule`);
+  if (rule.strategy !== 'weighted' && target.weight !== 0) throw invalidArgument(`${at}.weight`, `${at}.weight is only taken in a weighted rule`);
+  target.fees.forEach((fee, index) => {
+    if (!isCount(fee.fixed) || !Number.isInteger(fee.percentBps) || fee.percentBps < 0 || fee.percentBps > 10_000)
+      throw invalidArgument(`${at}.fees[${index}]`, `${at}.fees[${index}]: fixed is whole cents, percent_bps from 0 to 10000`);
+  });
+  if (rule.strategy === 'lowest_cost')
+    for (const method of rule.paymentMethods)
+      if (!target.fees.some((fee) => fee.paymentMethod === method)) throw invalidArgument(`${at}.fees`, `${at}.fees: no fee is declared for ${method}`);
+}
+
+/**
+ * Routes: saved only when every target can take what its rule matches, so that a charge is refused for a bad route
+ * when the route is saved rather than at checkout. Served from memory: this process drops its copy when it changes a
+ * route, other processes read routes again after ROUTE_CACHE_MS at most.
+ */
+export class RoutesService {
+  private readonly cache = new Map<string, { route: Route; until: number }>();
+
+  constructor(
+    private readonly deps: GatewayDeps,
+    private readonly repository: RoutesRepository,
+    private readonly cacheMs = 5_000,
+  ) {}
+
+  /** A target's account exists, is not deleted, and its provider charges every method its rule names. */
+  private async checkTargetAccount(rule: RouteRule, target: RouteTarget, at: string): Promise<void> {
+    const field = `${at}.provider_account_id`;
+    const em = this.deps.db.em();
+    const account = await this.deps.accounts.getWithSecrets(em, target.providerAccountId, { includeDeleted: true });
+    if (!account) throw invalidArgument(field, `${field}: provider account ${target.providerAccountId} not found`);
+    if (!(await this.deps.accounts.getWithSecrets(em, target.providerAccountId)))
+      throw failedPrecondition(field, `${field}: provider account ${target.providerAccountId} is deleted`);
+    const adapter = this.deps.registry.find(account.provider);
+    if (!adapter?.supports('createTransaction')) throw failedPrecondition(field, `${field}: provider ${account.provider} takes no charges`);
+    for (const method of rule.paymentMethods)
+      if (!adapter.capabilities.paymentMethods.includes(method))
+        throw failedPrecondition(field, `${field}: provider ${account.provider} of account ${account.id} does not take ${method}`);
+  }
+
+  private async checked(input: RouteInput): Promise<RouteInput> {
+    const name = requireText('name', input.name).trim();
+    if (name.length > 255) throw invalidArgument('name', 'name must be at most 255 characters');
+    if (!Number.isInteger(input.maxAttempts) || input.maxAttempts < 0 || input.maxAttempts > MAX_ATTEMPTS_LIMIT)
+      throw invalidArgument('max_attempts', `max_attempts must be from 1 to ${MAX_ATTEMPTS_LIMIT} (0: 2)`);
+    if (!input.rules.length) throw invalidArgument('rules', 'rules: a route has at least one rule');
+    const rules = input.rules.map((rule, index) => checkRuleShape(rule, `rules[${index}]`));
+    for (const [index, rule] of rules.entries())
+      for (const [position, target] of rule.targets.entries()) await this.checkTargetAccount(rule, target, `rules[${index}].targets[${position}]`);
+    return { name, rules, maxAttempts: input.maxAttempts };
+  }
+
+  async create(input: RouteInput): Promise<Route> {
+    const route = await this.repository.create(this.deps.db.em(), await this.checked(input));
+    if (!route) throw new GatewayError('ALREADY_EXISTS', `a route named ${input.name.trim()} already exists`, { field: 'name', reason: 'ALREADY_EXISTS' });
+    this.cache.clear();
+    return route;
+  }
+
+  async get(idOrName: string): Promise<Route> {
+    requireText('id', idOrName);
+    const route = await this.repository.find(this.deps.db.em(), idOrName);
+    if (!route) throw notFound(`route ${idOrName} not found`);
+    return route;
+  }
+
+  list(): Promise<Route[]> {
+    return this.repository.list(this.deps.db.em());
+  }
+
+  async update(id: string, input: RouteInput): Promise<Route> {
+    const checked = await this.checked(input);
+    const updated = await this.repository.update(this.deps.db.em(), id, checked);
+    if (updated === 'missing') throw notFound(`route ${id} not found`);
+    if (updated === 'name_taken')
+      throw new GatewayError('ALREADY_EXISTS', `a route named ${checked.name} already exists`, { field: 'name', reason: 'ALREADY_EXISTS' });
+    this.cache.clear();
+    return updated;
+  }
+
+  async delete(id: string): Promise<void> {
+    if (!(await this.repository.delete(this.deps.db.em(), id))) throw notFound(`route ${id} not found`);
+    this.cache.clear();
+  }
+
+  /**
+   * The route a charge names (by name or id), from memory when read in the last ROUTE_CACHE_MS; INVALID_ARGUMENT on
+   * `route` when none. Only routes found are kept, so that made-up names cannot fill the memory.
+   */
+  async forCharge(idOrName: string): Promise<Route> {
+    const now = Date.now();
+    const cached = this.cache.get(idOrName);
+    if (cached && cached.until > now) return cached.route;
+    const route = await this.repository.find(this.deps.db.em(), idOrName);
+    if (!route) throw invalidArgument('route', `route ${idOrName} not found; ListRoutes shows the routes`);
+    this.cache.set(idOrName, { route, until: now + this.cacheMs });
+    return route;
+  }
+}
