@@ -170,10 +170,11 @@ export class PaymentsService {
 
   /** A charge that names a route: the route's decision, then its targets in order (routedCharges.ts). */
   private async createRoutedTransaction(command: CreateTransactionCommand & { route: string }, full: TransactionInput): Promise<Transaction> {
-    if (!this.routes) throw new GatewayError('FAILED_PRECONDITION', 'routes are not served by this gateway', { field: 'route' });
+    const routes = this.routes;
+    if (!routes) throw new GatewayError('FAILED_PRECONDITION', 'routes are not served by this gateway', { field: 'route' });
     const cardBin = command.cardBin || undefined;
     if (cardBin !== undefined && !/^\d{6,8}$/.test(cardBin)) throw invalidArgument('card_bin', "card_bin must be the card's first 6 to 8 digits");
-    const route = await this.routes.forCharge(command.route);
+    const route = await routes.forCharge(command.route);
     const charge = { ...full, cardBin, cardBrand: command.cardBrand || undefined };
     const key = command.idempotencyKey;
     const decision = decideRoute(route, charge, key ? seededRandom(seedOf(key)) : Math.random);
@@ -189,7 +190,18 @@ export class PaymentsService {
       decision,
       callerKey: key,
       request: { route: route.id, transaction: full, cardBin, cardBrand: charge.cardBrand },
-      charge: (target, attemptKey, routing) => this.chargeAt(target.providerAccountId, full, attemptKey, routing),
+      charge: async (target, attemptKey, routing) => {
+        const started = performance.now();
+        const took = () => performance.now() - started;
+        try {
+          const transaction = await this.chargeAt(target.providerAccountId, full, attemptKey, routing);
+          routes.health.recorded(target.providerAccountId, transaction.status, took());
+          return transaction;
+        } catch (error) {
+          routes.health.recorded(target.providerAccountId, 'error', took());
+          throw error;
+        }
+      },
       providerOf: async (id) => (await this.deps.accounts.getWithSecrets(em(), id, { includeDeleted: true }))?.provider,
       replay: async (id) => (await this.deps.transactions.findTransaction(em(), id, 'primary'))!,
     });

@@ -5,6 +5,7 @@ import { MAX_ATTEMPTS_LIMIT, ROUTING_STRATEGIES, type Route, type RouteInput, ty
 import type { RoutesRepository } from '../db/routesRepository.js';
 import type { GatewayDeps } from './context.js';
 import { requireText } from './validation.js';
+import { RoutingHealth, type AccountHealth } from './routingHealth.js';
 
 const failedPrecondition = (field: string, message: string): GatewayError =>
   new GatewayError('FAILED_PRECONDITION', message, { field, reason: 'FAILED_PRECONDITION' });
@@ -67,6 +68,8 @@ function checkTargetShape(rule: RouteRule, target: RouteTarget, at: string, seen
  */
 export class RoutesService {
   private readonly cache = new Map<string, { route: Route; until: number }>();
+  /** What routed charges did at each account recently (GetRoutingHealth). */
+  readonly health = new RoutingHealth();
 
   constructor(
     private readonly deps: GatewayDeps,
@@ -127,6 +130,16 @@ export class RoutesService {
       throw new GatewayError('ALREADY_EXISTS', `a route named ${checked.name} already exists`, { field: 'name', reason: 'ALREADY_EXISTS' });
     this.cache.clear();
     return updated;
+  }
+
+  /** Each account some route targets, with its circuit and its recent attempts in this process. */
+  async routingHealth(): Promise<AccountHealth[]> {
+    const ids = [...new Set((await this.list()).flatMap((route) => route.rules.flatMap((rule) => rule.targets.map((target) => target.providerAccountId))))];
+    const em = this.deps.db.em();
+    const accounts = await Promise.all(
+      ids.map(async (id) => ({ id, provider: (await this.deps.accounts.getWithSecrets(em, id, { includeDeleted: true }))?.provider ?? '' })),
+    );
+    return this.health.of(accounts);
   }
 
   async delete(id: string): Promise<void> {

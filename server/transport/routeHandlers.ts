@@ -75,6 +75,7 @@ export function routingHandlers(u: UseCases) {
     updateRoute: async ({ id, ...r }: rt.UpdateRouteRequest): Promise<rt.UpdateRouteResponse> => ({
       route: toProtoRoute(await u.routes.update(id, fromProtoRoute(r))),
     }),
+    getRoutingHealth: async (): Promise<rt.GetRoutingHealthResponse> => ({ accounts: await u.routes.routingHealth() }),
     deleteRoute: async (r: rt.DeleteRouteRequest): Promise<rt.DeleteRouteResponse> => {
       await u.routes.delete(r.id);
       return {};

@@ -178,3 +178,14 @@ describe('charges that name a route', () => {
     expect(held.filter((key) => key.providerAccountId === secondAccount)).toHaveLength(0);
   });
 });
+
+describe('routing health', () => {
+  it("shows the refusing account's circuit open and its attempts all errors, and the working one's charges accepted", async () => {
+    const { accounts } = await connect.call('routes', 'getRoutingHealth', {});
+    const of = (id: string) => accounts.find((account: { providerAccountId: string }) => account.providerAccountId === id);
+    expect(of(down)).toMatchObject({ provider: 'SANDBOX', circuitState: 'open', errorRate: 1 });
+    expect(of(down).attempts).toBeGreaterThanOrEqual(100);
+    expect(of(up)).toMatchObject({ circuitState: 'closed', approvalRate: 1 });
+    expect(of(up).attempts).toBeGreaterThanOrEqual(100);
+  });
+});

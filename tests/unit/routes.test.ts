@@ -4,6 +4,7 @@ import type { Transaction } from '../../server/domain/types.js';
 import type { GatewayDeps } from '../../server/gateway/context.js';
 import type { RoutesRepository } from '../../server/db/routesRepository.js';
 import { RoutesService } from '../../server/gateway/routes.js';
+import { RoutingHealth } from '../../server/gateway/routingHealth.js';
 import { attemptKey, runRoutedCharge, type RoutedChargeCall } from '../../server/gateway/routedCharges.js';
 import { GatewayError } from '../../server/lib/errors.js';
 
@@ -202,5 +203,25 @@ describe('a routed charge', () => {
     expect(pending.sent).toEqual([]);
     expect((await setUp({ kind: 'completed', subjectId: 'first', response: null }, {}).run()).id).toBe('first');
     await expect(setUp({ kind: 'mismatch' }, {}).run()).rejects.toMatchObject({ code: 'ALREADY_EXISTS' });
+  });
+});
+
+describe('routing health', () => {
+  it('counts the last attempts per account: rejections against answers, errors against attempts, mean time', () => {
+    const health = new RoutingHealth();
+    health.recorded('a', 'APPROVED', 10);
+    health.recorded('a', 'REJECTED', 20);
+    health.recorded('a', 'PENDING', 30);
+    health.recorded('a', 'error', 40);
+    for (let i = 0; i < 250; i++) health.recorded('b', 'error', 1);
+    const [a, b, c] = health.of([
+      { id: 'a', provider: 'X' },
+      { id: 'b', provider: 'X' },
+      { id: 'c', provider: 'Y' },
+    ]);
+    expect(a).toMatchObject({ attempts: 4, circuitState: 'closed', errorRate: 0.25, meanLatencyMs: 25 });
+    expect(a!.approvalRate).toBeCloseTo(2 / 3);
+    expect(b).toMatchObject({ attempts: 200, errorRate: 1, approvalRate: 0 });
+    expect(c).toMatchObject({ attempts: 0, errorRate: 0, approvalRate: 0, meanLatencyMs: 0 });
   });
 });

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file gateway/v1/routing_service.proto.
  */
 export const file_gateway_v1_routing_service: GenFile = /*@__PURE__*/
-  fileDesc("CiBnYXRld2F5L3YxL3JvdXRpbmdfc2VydmljZS5wcm90bxIKZ2F0ZXdheS52MSJiCglUYXJnZXRGZWUSMQoOcGF5bWVudF9tZXRob2QYASABKA4yGS5nYXRld2F5LnYxLlBheW1lbnRNZXRob2QSDQoFZml4ZWQYAiABKAMSEwoLcGVyY2VudF9icHMYAyABKAUiXwoLUm91dGVUYXJnZXQSGwoTcHJvdmlkZXJfYWNjb3VudF9pZBgBIAEoCRIOCgZ3ZWlnaHQYAiABKAUSIwoEZmVlcxgDIAMoCzIVLmdhdGV3YXkudjEuVGFyZ2V0RmVlIscCCglSb3V0ZVJ1bGUSMgoPcGF5bWVudF9tZXRob2RzGAEgAygOMhkuZ2F0ZXdheS52MS5QYXltZW50TWV0aG9kEhIKCm1pbl9hbW91bnQYAiABKAMSEgoKbWF4X2Ftb3VudBgDIAEoAxISCgpjdXJyZW5jaWVzGAQgAygJEhMKC2NhcmRfYnJhbmRzGAUgAygJEigKCmJpbl9yYW5nZXMYBiADKAsyFC5nYXRld2F5LnYxLkJpblJhbmdlEhgKEG1pbl9pbnN0YWxsbWVudHMYByABKAUSGAoQbWF4X2luc3RhbGxtZW50cxgIIAEoBRItCghzdHJhdGVneRgJIAEoDjIbLmdhdGV3YXkudjEuUm91dGluZ1N0cmF0ZWd5EigKB3RhcmdldHMYCiADKAsyFy5nYXRld2F5LnYxLlJvdXRlVGFyZ2V0IiQKCEJpblJhbmdlEgwKBGZyb20YASABKAkSCgoCdG8YAiABKAkivQEKBVJvdXRlEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSJAoFcnVsZXMYAyADKAsyFS5nYXRld2F5LnYxLlJvdXRlUnVsZRIUCgxtYXhfYXR0ZW1wdHMYBCABKAUSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiXgoSQ3JlYXRlUm91dGVSZXF1ZXN0EgwKBG5hbWUYASABKAkSJAoFcnVsZXMYAiADKAsyFS5nYXRld2F5LnYxLlJvdXRlUnVsZRIUCgxtYXhfYXR0ZW1wdHMYAyABKAUiNwoTQ3JlYXRlUm91dGVSZXNwb25zZRIgCgVyb3V0ZRgBIAEoCzIRLmdhdGV3YXkudjEuUm91dGUiHQoPR2V0Um91dGVSZXF1ZXN0EgoKAmlkGAEgASgJIjQKEEdldFJvdXRlUmVzcG9uc2USIAoFcm91dGUYASABKAsyES5nYXRld2F5LnYxLlJvdXRlIhMKEUxpc3RSb3V0ZXNSZXF1ZXN0IjcKEkxpc3RSb3V0ZXNSZXNwb25zZRIhCgZyb3V0ZXMYASADKAsyES5nYXRld2F5LnYxLlJvdXRlImoKElVwZGF0ZVJvdXRlUmVxdWVzdBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEiQKBXJ1bGVzGAMgAygLMhUuZ2F0ZXdheS52MS5Sb3V0ZVJ1bGUSFAoMbWF4X2F0dGVtcHRzGAQgASgFIjcKE1VwZGF0ZVJvdXRlUmVzcG9uc2USIAoFcm91dGUYASABKAsyES5nYXRld2F5LnYxLlJvdXRlIiAKEkRlbGV0ZVJvdXRlUmVxdWVzdBIKCgJpZBgBIAEoCSIVChNEZWxldGVSb3V0ZVJlc3BvbnNlKpMBCg9Sb3V0aW5nU3RyYXRlZ3kSIAocUk9VVElOR19TVFJBVEVHWV9VTlNQRUNJRklFRBAAEh0KGVJPVVRJTkdfU1RSQVRFR1lfUFJJT1JJVFkQARIdChlST1VUSU5HX1NUUkFURUdZX1dFSUdIVEVEEAISIAocUk9VVElOR19TVFJBVEVHWV9MT1dFU1RfQ09TVBADMpQDCg5Sb3V0aW5nU2VydmljZRJOCgtDcmVhdGVSb3V0ZRIeLmdhdGV3YXkudjEuQ3JlYXRlUm91dGVSZXF1ZXN0Gh8uZ2F0ZXdheS52MS5DcmVhdGVSb3V0ZVJlc3BvbnNlEkUKCEdldFJvdXRlEhsuZ2F0ZXdheS52MS5HZXRSb3V0ZVJlcXVlc3QaHC5nYXRld2F5LnYxLkdldFJvdXRlUmVzcG9uc2USSwoKTGlzdFJvdXRlcxIdLmdhdGV3YXkudjEuTGlzdFJvdXRlc1JlcXVlc3QaHi5nYXRld2F5LnYxLkxpc3RSb3V0ZXNSZXNwb25zZRJOCgtVcGRhdGVSb3V0ZRIeLmdhdGV3YXkudjEuVXBkYXRlUm91dGVSZXF1ZXN0Gh8uZ2F0ZXdheS52MS5VcGRhdGVSb3V0ZVJlc3BvbnNlEk4KC0RlbGV0ZVJvdXRlEh4uZ2F0ZXdheS52MS5EZWxldGVSb3V0ZVJlcXVlc3QaHy5nYXRld2F5LnYxLkRlbGV0ZVJvdXRlUmVzcG9uc2ViBnByb3RvMw", [file_gateway_v1_types, file_google_protobuf_timestamp]);
+  fileDesc("CiBnYXRld2F5L3YxL3JvdXRpbmdfc2VydmljZS5wcm90bxIKZ2F0ZXdheS52MSJiCglUYXJnZXRGZWUSMQoOcGF5bWVudF9tZXRob2QYASABKA4yGS5nYXRld2F5LnYxLlBheW1lbnRNZXRob2QSDQoFZml4ZWQYAiABKAMSEwoLcGVyY2VudF9icHMYAyABKAUiXwoLUm91dGVUYXJnZXQSGwoTcHJvdmlkZXJfYWNjb3VudF9pZBgBIAEoCRIOCgZ3ZWlnaHQYAiABKAUSIwoEZmVlcxgDIAMoCzIVLmdhdGV3YXkudjEuVGFyZ2V0RmVlIscCCglSb3V0ZVJ1bGUSMgoPcGF5bWVudF9tZXRob2RzGAEgAygOMhkuZ2F0ZXdheS52MS5QYXltZW50TWV0aG9kEhIKCm1pbl9hbW91bnQYAiABKAMSEgoKbWF4X2Ftb3VudBgDIAEoAxISCgpjdXJyZW5jaWVzGAQgAygJEhMKC2NhcmRfYnJhbmRzGAUgAygJEigKCmJpbl9yYW5nZXMYBiADKAsyFC5nYXRld2F5LnYxLkJpblJhbmdlEhgKEG1pbl9pbnN0YWxsbWVudHMYByABKAUSGAoQbWF4X2luc3RhbGxtZW50cxgIIAEoBRItCghzdHJhdGVneRgJIAEoDjIbLmdhdGV3YXkudjEuUm91dGluZ1N0cmF0ZWd5EigKB3RhcmdldHMYCiADKAsyFy5nYXRld2F5LnYxLlJvdXRlVGFyZ2V0IiQKCEJpblJhbmdlEgwKBGZyb20YASABKAkSCgoCdG8YAiABKAkivQEKBVJvdXRlEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSJAoFcnVsZXMYAyADKAsyFS5nYXRld2F5LnYxLlJvdXRlUnVsZRIUCgxtYXhfYXR0ZW1wdHMYBCABKAUSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiXgoSQ3JlYXRlUm91dGVSZXF1ZXN0EgwKBG5hbWUYASABKAkSJAoFcnVsZXMYAiADKAsyFS5nYXRld2F5LnYxLlJvdXRlUnVsZRIUCgxtYXhfYXR0ZW1wdHMYAyABKAUiNwoTQ3JlYXRlUm91dGVSZXNwb25zZRIgCgVyb3V0ZRgBIAEoCzIRLmdhdGV3YXkudjEuUm91dGUiHQoPR2V0Um91dGVSZXF1ZXN0EgoKAmlkGAEgASgJIjQKEEdldFJvdXRlUmVzcG9uc2USIAoFcm91dGUYASABKAsyES5nYXRld2F5LnYxLlJvdXRlIhMKEUxpc3RSb3V0ZXNSZXF1ZXN0IjcKEkxpc3RSb3V0ZXNSZXNwb25zZRIhCgZyb3V0ZXMYASADKAsyES5nYXRld2F5LnYxLlJvdXRlImoKElVwZGF0ZVJvdXRlUmVxdWVzdBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEiQKBXJ1bGVzGAMgAygLMhUuZ2F0ZXdheS52MS5Sb3V0ZVJ1bGUSFAoMbWF4X2F0dGVtcHRzGAQgASgFIjcKE1VwZGF0ZVJvdXRlUmVzcG9uc2USIAoFcm91dGUYASABKAsyES5nYXRld2F5LnYxLlJvdXRlIiAKEkRlbGV0ZVJvdXRlUmVxdWVzdBIKCgJpZBgBIAEoCSIVChNEZWxldGVSb3V0ZVJlc3BvbnNlIhkKF0dldFJvdXRpbmdIZWFsdGhSZXF1ZXN0IqsBCg1BY2NvdW50SGVhbHRoEhsKE3Byb3ZpZGVyX2FjY291bnRfaWQYASABKAkSEAoIcHJvdmlkZXIYAiABKAkSFQoNY2lyY3VpdF9zdGF0ZRgDIAEoCRIQCghhdHRlbXB0cxgEIAEoBRIVCg1hcHByb3ZhbF9yYXRlGAUgASgBEhIKCmVycm9yX3JhdGUYBiABKAESFwoPbWVhbl9sYXRlbmN5X21zGAcgASgBIkcKGEdldFJvdXRpbmdIZWFsdGhSZXNwb25zZRIrCghhY2NvdW50cxgBIAMoCzIZLmdhdGV3YXkudjEuQWNjb3VudEhlYWx0aCqTAQoPUm91dGluZ1N0cmF0ZWd5EiAKHFJPVVRJTkdfU1RSQVRFR1lfVU5TUEVDSUZJRUQQABIdChlST1VUSU5HX1NUUkFURUdZX1BSSU9SSVRZEAESHQoZUk9VVElOR19TVFJBVEVHWV9XRUlHSFRFRBACEiAKHFJPVVRJTkdfU1RSQVRFR1lfTE9XRVNUX0NPU1QQAzLzAwoOUm91dGluZ1NlcnZpY2USTgoLQ3JlYXRlUm91dGUSHi5nYXRld2F5LnYxLkNyZWF0ZVJvdXRlUmVxdWVzdBofLmdhdGV3YXkudjEuQ3JlYXRlUm91dGVSZXNwb25zZRJFCghHZXRSb3V0ZRIbLmdhdGV3YXkudjEuR2V0Um91dGVSZXF1ZXN0GhwuZ2F0ZXdheS52MS5HZXRSb3V0ZVJlc3BvbnNlEksKCkxpc3RSb3V0ZXMSHS5nYXRld2F5LnYxLkxpc3RSb3V0ZXNSZXF1ZXN0Gh4uZ2F0ZXdheS52MS5MaXN0Um91dGVzUmVzcG9uc2USTgoLVXBkYXRlUm91dGUSHi5nYXRld2F5LnYxLlVwZGF0ZVJvdXRlUmVxdWVzdBofLmdhdGV3YXkudjEuVXBkYXRlUm91dGVSZXNwb25zZRJOCgtEZWxldGVSb3V0ZRIeLmdhdGV3YXkudjEuRGVsZXRlUm91dGVSZXF1ZXN0Gh8uZ2F0ZXdheS52MS5EZWxldGVSb3V0ZVJlc3BvbnNlEl0KEEdldFJvdXRpbmdIZWFsdGgSIy5nYXRld2F5LnYxLkdldFJvdXRpbmdIZWFsdGhSZXF1ZXN0GiQuZ2F0ZXdheS52MS5HZXRSb3V0aW5nSGVhbHRoUmVzcG9uc2ViBnByb3RvMw", [file_gateway_v1_types, file_google_protobuf_timestamp]);
 
 /**
  * What a target account costs for one payment method: fixed cents plus a percentage in basis points (1.99 % = 199).
@@ -412,6 +412,97 @@ export const DeleteRouteResponseSchema: GenMessage<DeleteRouteResponse> = /*@__P
   messageDesc(file_gateway_v1_routing_service, 14);
 
 /**
+ * @generated from message gateway.v1.GetRoutingHealthRequest
+ */
+export type GetRoutingHealthRequest = Message<"gateway.v1.GetRoutingHealthRequest"> & {
+};
+
+/**
+ * Describes the message gateway.v1.GetRoutingHealthRequest.
+ * Use `create(GetRoutingHealthRequestSchema)` to create a new message.
+ */
+export const GetRoutingHealthRequestSchema: GenMessage<GetRoutingHealthRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_routing_service, 15);
+
+/**
+ * One account, over its last charges in this gateway process (at most 200): counted per process, not shared.
+ *
+ * @generated from message gateway.v1.AccountHealth
+ */
+export type AccountHealth = Message<"gateway.v1.AccountHealth"> & {
+  /**
+   * @generated from field: string provider_account_id = 1;
+   */
+  providerAccountId: string;
+
+  /**
+   * @generated from field: string provider = 2;
+   */
+  provider: string;
+
+  /**
+   * The worst of its circuits (one per host): closed, half-open or open; closed when none was built yet.
+   *
+   * @generated from field: string circuit_state = 3;
+   */
+  circuitState: string;
+
+  /**
+   * Charges tried at it in the window.
+   *
+   * @generated from field: int32 attempts = 4;
+   */
+  attempts: number;
+
+  /**
+   * Of the attempts the provider answered, the share it did not reject (PENDING and APPROVED), from 0 to 1.
+   *
+   * @generated from field: double approval_rate = 5;
+   */
+  approvalRate: number;
+
+  /**
+   * Of the attempts, the share that ended in an error (not sent, refused, or unknown), from 0 to 1.
+   *
+   * @generated from field: double error_rate = 6;
+   */
+  errorRate: number;
+
+  /**
+   * Mean time of an attempt, in milliseconds.
+   *
+   * @generated from field: double mean_latency_ms = 7;
+   */
+  meanLatencyMs: number;
+};
+
+/**
+ * Describes the message gateway.v1.AccountHealth.
+ * Use `create(AccountHealthSchema)` to create a new message.
+ */
+export const AccountHealthSchema: GenMessage<AccountHealth> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_routing_service, 16);
+
+/**
+ * @generated from message gateway.v1.GetRoutingHealthResponse
+ */
+export type GetRoutingHealthResponse = Message<"gateway.v1.GetRoutingHealthResponse"> & {
+  /**
+   * Every account some route targets.
+   *
+   * @generated from field: repeated gateway.v1.AccountHealth accounts = 1;
+   */
+  accounts: AccountHealth[];
+};
+
+/**
+ * Describes the message gateway.v1.GetRoutingHealthResponse.
+ * Use `create(GetRoutingHealthResponseSchema)` to create a new message.
+ */
+export const GetRoutingHealthResponseSchema: GenMessage<GetRoutingHealthResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_routing_service, 17);
+
+/**
  * How a rule orders its targets for one charge. The first target is tried first; the next ones only when a target's
  * provider certainly did not act (see the README's "Routes").
  *
@@ -499,6 +590,16 @@ export const RoutingService: GenService<{
     methodKind: "unary";
     input: typeof DeleteRouteRequestSchema;
     output: typeof DeleteRouteResponseSchema;
+  },
+  /**
+   * How each provider account of the routes has been doing in this gateway process.
+   *
+   * @generated from rpc gateway.v1.RoutingService.GetRoutingHealth
+   */
+  getRoutingHealth: {
+    methodKind: "unary";
+    input: typeof GetRoutingHealthRequestSchema;
+    output: typeof GetRoutingHealthResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_gateway_v1_routing_service, 0);

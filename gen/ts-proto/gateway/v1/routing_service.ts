@@ -173,6 +173,30 @@ export interface DeleteRouteRequest {
 export interface DeleteRouteResponse {
 }
 
+export interface GetRoutingHealthRequest {
+}
+
+/** One account, over its last charges in this gateway process (at most 200): counted per process, not shared. */
+export interface AccountHealth {
+  providerAccountId: string;
+  provider: string;
+  /** The worst of its circuits (one per host): closed, half-open or open; closed when none was built yet. */
+  circuitState: string;
+  /** Charges tried at it in the window. */
+  attempts: number;
+  /** Of the attempts the provider answered, the share it did not reject (PENDING and APPROVED), from 0 to 1. */
+  approvalRate: number;
+  /** Of the attempts, the share that ended in an error (not sent, refused, or unknown), from 0 to 1. */
+  errorRate: number;
+  /** Mean time of an attempt, in milliseconds. */
+  meanLatencyMs: number;
+}
+
+export interface GetRoutingHealthResponse {
+  /** Every account some route targets. */
+  accounts: AccountHealth[];
+}
+
 function createBaseTargetFee(): TargetFee {
   return { paymentMethod: 0, fixed: 0, percentBps: 0 };
 }
@@ -1635,6 +1659,322 @@ export const DeleteRouteResponse: MessageFns<DeleteRouteResponse> = {
   },
 };
 
+function createBaseGetRoutingHealthRequest(): GetRoutingHealthRequest {
+  return {};
+}
+
+export const GetRoutingHealthRequest: MessageFns<GetRoutingHealthRequest> = {
+  encode(_: GetRoutingHealthRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetRoutingHealthRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetRoutingHealthRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): GetRoutingHealthRequest {
+    return {};
+  },
+
+  toJSON(_: GetRoutingHealthRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetRoutingHealthRequest>): GetRoutingHealthRequest {
+    return GetRoutingHealthRequest.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<GetRoutingHealthRequest>): GetRoutingHealthRequest {
+    const message = createBaseGetRoutingHealthRequest();
+    return message;
+  },
+};
+
+function createBaseAccountHealth(): AccountHealth {
+  return {
+    providerAccountId: "",
+    provider: "",
+    circuitState: "",
+    attempts: 0,
+    approvalRate: 0,
+    errorRate: 0,
+    meanLatencyMs: 0,
+  };
+}
+
+export const AccountHealth: MessageFns<AccountHealth> = {
+  encode(message: AccountHealth, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.providerAccountId !== "") {
+      writer.uint32(10).string(message.providerAccountId);
+    }
+    if (message.provider !== "") {
+      writer.uint32(18).string(message.provider);
+    }
+    if (message.circuitState !== "") {
+      writer.uint32(26).string(message.circuitState);
+    }
+    if (message.attempts !== 0) {
+      writer.uint32(32).int32(message.attempts);
+    }
+    if (message.approvalRate !== 0) {
+      writer.uint32(41).double(message.approvalRate);
+    }
+    if (message.errorRate !== 0) {
+      writer.uint32(49).double(message.errorRate);
+    }
+    if (message.meanLatencyMs !== 0) {
+      writer.uint32(57).double(message.meanLatencyMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AccountHealth {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAccountHealth();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.providerAccountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.provider = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.circuitState = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.attempts = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 41) {
+              break;
+            }
+
+            message.approvalRate = reader.double();
+            continue;
+          }
+          case 6: {
+            if (tag !== 49) {
+              break;
+            }
+
+            message.errorRate = reader.double();
+            continue;
+          }
+          case 7: {
+            if (tag !== 57) {
+              break;
+            }
+
+            message.meanLatencyMs = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AccountHealth {
+    return {
+      providerAccountId: isSet(object.providerAccountId)
+        ? globalThis.String(object.providerAccountId)
+        : isSet(object.provider_account_id)
+        ? globalThis.String(object.provider_account_id)
+        : "",
+      provider: isSet(object.provider) ? globalThis.String(object.provider) : "",
+      circuitState: isSet(object.circuitState)
+        ? globalThis.String(object.circuitState)
+        : isSet(object.circuit_state)
+        ? globalThis.String(object.circuit_state)
+        : "",
+      attempts: isSet(object.attempts) ? globalThis.Number(object.attempts) : 0,
+      approvalRate: isSet(object.approvalRate)
+        ? globalThis.Number(object.approvalRate)
+        : isSet(object.approval_rate)
+        ? globalThis.Number(object.approval_rate)
+        : 0,
+      errorRate: isSet(object.errorRate)
+        ? globalThis.Number(object.errorRate)
+        : isSet(object.error_rate)
+        ? globalThis.Number(object.error_rate)
+        : 0,
+      meanLatencyMs: isSet(object.meanLatencyMs)
+        ? globalThis.Number(object.meanLatencyMs)
+        : isSet(object.mean_latency_ms)
+        ? globalThis.Number(object.mean_latency_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: AccountHealth): unknown {
+    const obj: any = {};
+    if (message.providerAccountId !== "") {
+      obj.providerAccountId = message.providerAccountId;
+    }
+    if (message.provider !== "") {
+      obj.provider = message.provider;
+    }
+    if (message.circuitState !== "") {
+      obj.circuitState = message.circuitState;
+    }
+    if (message.attempts !== 0) {
+      obj.attempts = Math.round(message.attempts);
+    }
+    if (message.approvalRate !== 0) {
+      obj.approvalRate = floatToJson(message.approvalRate);
+    }
+    if (message.errorRate !== 0) {
+      obj.errorRate = floatToJson(message.errorRate);
+    }
+    if (message.meanLatencyMs !== 0) {
+      obj.meanLatencyMs = floatToJson(message.meanLatencyMs);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<AccountHealth>): AccountHealth {
+    return AccountHealth.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AccountHealth>): AccountHealth {
+    const message = createBaseAccountHealth();
+    message.providerAccountId = object.providerAccountId ?? "";
+    message.provider = object.provider ?? "";
+    message.circuitState = object.circuitState ?? "";
+    message.attempts = object.attempts ?? 0;
+    message.approvalRate = object.approvalRate ?? 0;
+    message.errorRate = object.errorRate ?? 0;
+    message.meanLatencyMs = object.meanLatencyMs ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetRoutingHealthResponse(): GetRoutingHealthResponse {
+  return { accounts: [] };
+}
+
+export const GetRoutingHealthResponse: MessageFns<GetRoutingHealthResponse> = {
+  encode(message: GetRoutingHealthResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.accounts) {
+      AccountHealth.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetRoutingHealthResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetRoutingHealthResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accounts.push(AccountHealth.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetRoutingHealthResponse {
+    return {
+      accounts: globalThis.Array.isArray(object?.accounts)
+        ? object.accounts.map((e: any) => AccountHealth.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetRoutingHealthResponse): unknown {
+    const obj: any = {};
+    if (message.accounts?.length) {
+      obj.accounts = message.accounts.map((e) => AccountHealth.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetRoutingHealthResponse>): GetRoutingHealthResponse {
+    return GetRoutingHealthResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetRoutingHealthResponse>): GetRoutingHealthResponse {
+    const message = createBaseGetRoutingHealthResponse();
+    message.accounts = object.accounts?.map((e) => AccountHealth.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /**
  * Routes: which provider account takes a charge that names a route instead of an account
  * (CreateTransactionRequest.route), and where it goes when that account's provider is down.
@@ -1687,6 +2027,18 @@ export const RoutingServiceService = {
     responseSerialize: (value: DeleteRouteResponse): Buffer => Buffer.from(DeleteRouteResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeleteRouteResponse => DeleteRouteResponse.decode(value),
   },
+  /** How each provider account of the routes has been doing in this gateway process. */
+  getRoutingHealth: {
+    path: "/gateway.v1.RoutingService/GetRoutingHealth" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetRoutingHealthRequest): Buffer =>
+      Buffer.from(GetRoutingHealthRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetRoutingHealthRequest => GetRoutingHealthRequest.decode(value),
+    responseSerialize: (value: GetRoutingHealthResponse): Buffer =>
+      Buffer.from(GetRoutingHealthResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetRoutingHealthResponse => GetRoutingHealthResponse.decode(value),
+  },
 } as const;
 
 export interface RoutingServiceServer extends UntypedServiceImplementation {
@@ -1696,6 +2048,8 @@ export interface RoutingServiceServer extends UntypedServiceImplementation {
   /** Replaces the route's name and rules. */
   updateRoute: handleUnaryCall<UpdateRouteRequest, UpdateRouteResponse>;
   deleteRoute: handleUnaryCall<DeleteRouteRequest, DeleteRouteResponse>;
+  /** How each provider account of the routes has been doing in this gateway process. */
+  getRoutingHealth: handleUnaryCall<GetRoutingHealthRequest, GetRoutingHealthResponse>;
 }
 
 export interface RoutingServiceClient extends Client {
@@ -1775,6 +2129,22 @@ export interface RoutingServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeleteRouteResponse) => void,
   ): ClientUnaryCall;
+  /** How each provider account of the routes has been doing in this gateway process. */
+  getRoutingHealth(
+    request: GetRoutingHealthRequest,
+    callback: (error: ServiceError | null, response: GetRoutingHealthResponse) => void,
+  ): ClientUnaryCall;
+  getRoutingHealth(
+    request: GetRoutingHealthRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetRoutingHealthResponse) => void,
+  ): ClientUnaryCall;
+  getRoutingHealth(
+    request: GetRoutingHealthRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetRoutingHealthResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const RoutingServiceClient = makeGenericClientConstructor(
@@ -1785,6 +2155,10 @@ export const RoutingServiceClient = makeGenericClientConstructor(
   service: typeof RoutingServiceService;
   serviceName: string;
 };
+
+function floatToJson(value: number | null | undefined): number | string | null | undefined {
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
+}
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
