@@ -212,7 +212,8 @@ export class PaymentsService {
     const { account, adapter, ctx } = await this.resolve(providerAccountId, 'createTransaction');
     adapter.assertPaymentMethod(full.paymentMethod);
     // In the provider's words where its spec has them (PODPAY2's 'Dados do cartão são obrigatórios…').
-    adapter.assertCardReference({ paymentMethod: full.paymentMethod, cardId: full.cardId });
+    // And what the provider requires beside a card's own fields (ASAAS's card holder), before a card token is used.
+    adapter.assertCardReference(full);
     // The gateway's card token: authenticated now; its date and use checked, and the card opened, only in the call.
     const cardToken =
       full.paymentMethod === 'CREDIT_CARD' && isGatewayCardToken(full.cardId) ? checkCardToken(this.deps, { adapter, ctx, token: full.cardId }) : undefined;

@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { Writable } from 'node:stream';
 import pg from 'pg';
-import { pino } from 'pino';
 import { CreateCardTokenRequest, CreateTransactionRequest, ListTransactionsRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import { failureOf } from '../support/clients.js';
 import { startFakeProvider, type FakeProvider } from '../support/fakeProvider.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
 import { capturedLogger } from '../support/logCapture.js';
-import { logger as moduleLogger } from '../../server/lib/logger.js';
+import { captureModuleLog, expectNoCardData as expectCardDataAbsent } from '../support/cardDataSearch.js';
 
 /**
  * Card number and CVV are never stored, logged, answered or counted: after card charges with the gateway's card token
@@ -23,26 +21,12 @@ const CVV = '9173';
 const CARD = { cardNumber: GROUPED_PAN, holderName: 'Bruno Lima', holderDocument: '12345678909', expMonth: '12', expYear: '31', cvv: CVV };
 
 const log = capturedLogger('debug');
-/**
- * What the process-wide logger writes (the provider adapters' HTTP exchanges log there, at debug): its formatted
- * lines, after its redaction, as they would reach stdout.
- */
-const moduleLines: string[] = [];
-const streamSym = pino.symbols.streamSym as unknown as string;
-const moduleStream = (moduleLogger as unknown as Record<string, unknown>)[streamSym];
-const moduleLevel = moduleLogger.level;
+const moduleLog = captureModuleLog();
 let stack: TestStack;
 let fake: FakeProvider;
 const answers: unknown[] = [];
 
 beforeAll(async () => {
-  (moduleLogger as unknown as Record<string, unknown>)[streamSym] = new Writable({
-    write(chunk, _encoding, done) {
-      moduleLines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-      done();
-    },
-  });
-  moduleLogger.level = 'debug';
   stack = await startTestStack({ logger: log.logger });
   fake = await startFakeProvider();
 });
@@ -50,26 +34,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await fake?.close();
   await stack?.close();
-  moduleLogger.level = moduleLevel;
-  (moduleLogger as unknown as Record<string, unknown>)[streamSym] = moduleStream;
+  moduleLog.restore();
 });
 
-/**
- * Text with what is noise for this search taken out: ids (UUIDs), hashes and sealed values (long hex or base64
- * runs), timestamps (ISO and epoch milliseconds). What remains is searched for the CVV as a number of its own.
- */
-const withoutNoise = (text: string): string =>
-  text
-    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, ' ')
-    .replace(/\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}(?::?\d{2})?)?/g, ' ')
-    .replace(/(?<![\w/+-])[A-Za-z0-9_+/=-]{24,}/g, ' ')
-    .replace(/(?<!\d)\d{13}(?!\d)/g, ' ');
-
-function expectNoCardData(where: string, text: string): void {
-  const digits = text.replace(/[ -]/g, '');
-  expect({ where, pan: digits.includes(PAN) || text.includes(GROUPED_PAN) }).toEqual({ where, pan: false });
-  expect({ where, cvv: new RegExp(`(?<!\\d)${CVV}(?!\\d)`).test(withoutNoise(text)) }).toEqual({ where, cvv: false });
-}
+const expectNoCardData = (where: string, text: string) => expectCardDataAbsent(where, text, { pan: PAN, cvv: CVV });
 
 async function tableDump(): Promise<string> {
   const db = new pg.Client({ connectionString: stack.database.url });
@@ -144,7 +112,7 @@ it('after card charges through gRPC, no table, log line, answer or metric holds 
 
   expectNoCardData('answers', JSON.stringify(answers));
   // The debug log has the provider exchanges (redacted) and every call.
-  const lines = [...log.lines, ...moduleLines];
+  const lines = [...log.lines, ...moduleLog.lines];
   expect(lines.some((line) => line.includes('"provider request"') && line.includes('/transactions'))).toBe(true);
   expectNoCardData('log', lines.join('\n'));
   const dump = await tableDump();

@@ -244,6 +244,12 @@ describe("the gateway's card token through gRPC (PAGUESAFE, no tokenization of i
     const operationsOf = (id: string) => (providers as Array<{ id: string; operations: number[] }>).find((provider) => provider.id === id)!.operations;
     expect(operationsOf('PAGUESAFE')).toContain(Operation.OPERATION_CREATE_CARD_TOKEN);
     expect(operationsOf('PODPAY2')).not.toContain(Operation.OPERATION_CREATE_CARD_TOKEN);
+    // Bespoke adapters that send the card's own fields from it.
+    for (const provider of ['ASAAS'])
+      expect({ provider, operations: operationsOf(provider) }).toEqual({
+        provider,
+        operations: expect.arrayContaining([Operation.OPERATION_CREATE_CARD_TOKEN]),
+      });
     // A provider that tokenises cards itself keeps its own operation, once.
     expect(operationsOf('PAGARME').filter((operation) => operation === Operation.OPERATION_CREATE_CARD_TOKEN)).toHaveLength(1);
   });

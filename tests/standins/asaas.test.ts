@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parsePix, hasError } from 'pix-utils';
 import {
+  CreateCardTokenRequest,
   CreateTransactionRequest,
   GetTransactionRequest,
   GetWithdrawRequest,
@@ -13,6 +14,9 @@ import { ASAAS } from '../../server/providers/asaas/adapter.js';
 import { brCodeCrcIsValid } from '../support/brCode.js';
 import { eventually } from '../support/eventually.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
+import { captureModuleLog, expectNoCardData } from '../support/cardDataSearch.js';
+import { failureOf, errorDetailsOf } from '../support/clients.js';
+import { capturedLogger } from '../support/logCapture.js';
 import { ASAAS_SOURCES, startAsaasStandIn, type AsaasStandIn } from './asaas.js';
 
 /**
@@ -29,6 +33,14 @@ const WEBHOOK_TOKEN = 'whk-asaas-standin-7f3c9e21b84d4a6f9d0e5c1a2b3c4d5e';
 const ANA = { name: 'Ana Souza', document: '123.456.789-09', email: 'ana@example.com', phone: '(11) 98765-4321' };
 const BRUNO = { name: 'Bruno Lima', document: '529.982.247-25', email: 'bruno@example.com', phone: '(21) 99876-5432' };
 
+/** The gateway's card token's card (Asaas's sandbox approves any other number than its two refused ones). */
+const PAN = '5448280000000007';
+const CVV = '8316';
+const GATEWAY_CARD = { cardNumber: '5448 2800 0000 0007', holderName: 'ANA SOUZA', holderDocument: '', expMonth: '3', expYear: '31', cvv: CVV };
+const ANA_ADDRESS = { zipCode: '89223-005', address: 'Rua das Flores', number: '277', district: 'Centro', city: 'Joinville', state: 'SC' };
+
+const log = capturedLogger('debug');
+const moduleLog = captureModuleLog();
 let stack: TestStack;
 let asaas: AsaasStandIn;
 let accountId: string;
@@ -57,7 +69,7 @@ const refund = (id: string, amount: number) =>
 const statusOf = (id: string, status: TransactionStatus) => eventually(async () => (await read(id)).status === status, 10_000, `transaction ${id} ${status}`);
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({ logger: log.logger });
   asaas = await startAsaasStandIn({ apiKey: API_KEY });
   const { providerAccount } = await stack.client.call('accounts', 'createProviderAccount', {
     provider: 'ASAAS',
@@ -85,6 +97,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await asaas?.close();
   await stack?.close();
+  moduleLog.restore();
 });
 
 describe('ASAAS against a stand-in written from its documentation', () => {
@@ -277,6 +290,113 @@ describe('ASAAS against a stand-in written from its documentation', () => {
         }),
       ),
     ).rejects.toMatchObject({ details: 'Erro ao realizar saque: Saldo insuficiente para realizar a transferência.' });
+  });
+
+  describe("the gateway's card token", () => {
+    const answers: unknown[] = [];
+    const gatewayToken = async (card = GATEWAY_CARD) =>
+      (await stack.client.call('gateway', 'createCardToken', CreateCardTokenRequest.fromPartial({ providerAccountId: accountId, card }))).cardToken;
+    const cardCharge = (cardId: string, idempotencyKey: string, extra: Record<string, unknown> = {}) =>
+      charge(
+        {
+          amount: 12990,
+          paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD,
+          customer: ANA,
+          address: ANA_ADDRESS,
+          customerIp: '198.51.100.23',
+          cardId,
+          ...extra,
+        },
+        idempotencyKey,
+      );
+    const paymentPosts = () => asaas.received.filter((request) => request.method === 'POST' && request.path === '/v3/payments');
+
+    it('CreateCardToken answers a gateway token, asking Asaas nothing', async () => {
+      const before = asaas.received.length;
+      const token = await gatewayToken();
+      answers.push(token);
+      expect(token.startsWith('gct_v1.')).toBe(true);
+      expect(asaas.received).toHaveLength(before);
+    });
+
+    it("charges the card on the buyer's customer as creditCard and creditCardHolderInfo, and uses the token up", async () => {
+      const token = await gatewayToken();
+      const sent = paymentPosts().length;
+      const { transaction } = await cardCharge(token, 'asaas-gct-1');
+      answers.push(transaction);
+      expect(transaction).toMatchObject({ provider: 'ASAAS', status: TransactionStatus.TRANSACTION_STATUS_APPROVED, amount: 12990 });
+      const ana = [...asaas.customers.values()].find((customer) => customer.cpfCnpj === '12345678909')!;
+      // Asaas's shape: the card's own fields and its holder, the buyer's IP; neither the gateway's token nor a card token.
+      const [request] = paymentPosts().slice(sent);
+      expect(request!.body).toEqual({
+        customer: ana.id,
+        billingType: 'CREDIT_CARD',
+        value: 129.9,
+        dueDate: expect.any(String),
+        creditCard: { holderName: 'ANA SOUZA', number: PAN, expiryMonth: '03', expiryYear: '2031', ccv: CVV },
+        creditCardHolderInfo: {
+          name: 'ANA SOUZA',
+          email: 'ana@example.com',
+          cpfCnpj: '12345678909',
+          postalCode: '89223005',
+          addressNumber: '277',
+          phone: '11987654321',
+        },
+        remoteIp: '198.51.100.23',
+      });
+      expect(asaas.payments.get(transaction.transactionId)).toMatchObject({
+        customer: ana.id,
+        status: 'CONFIRMED',
+        creditCard: { creditCardNumber: '0007', creditCardBrand: 'MASTERCARD' },
+      });
+
+      // Used up: another charge with it is refused by the gateway, nothing sent.
+      const again = await failureOf(cardCharge(token, 'asaas-gct-2'));
+      answers.push(again);
+      expect(again.code).toBe('FAILED_PRECONDITION');
+      expect((await errorDetailsOf(cardCharge(token, 'asaas-gct-3'))).reason).toBe('CARD_TOKEN_USED');
+      expect(paymentPosts()).toHaveLength(sent + 1);
+    });
+
+    it('refuses a charge missing what Asaas requires of the holder, naming the field, before sending or using the token', async () => {
+      const token = await gatewayToken();
+      const sent = asaas.received.length;
+      const cases: Array<[Record<string, unknown>, string]> = [
+        [{ address: undefined }, 'transaction.address.zip_code'],
+        [{ address: { ...ANA_ADDRESS, number: ' ' } }, 'transaction.address.number'],
+        [{ customer: { ...ANA, email: '' } }, 'transaction.customer.email'],
+        [{ customer: { ...ANA, phone: '' } }, 'transaction.customer.phone'],
+        [{ customerIp: '' }, 'transaction.customer_ip'],
+      ];
+      for (const [extra, field] of cases) {
+        const failure = await failureOf(cardCharge(token, `asaas-gct-missing-${field}`, extra));
+        answers.push(failure);
+        expect(failure).toEqual({
+          code: 'INVALID_ARGUMENT',
+          message: `${field} is required for ASAAS card charges with the gateway's card token (Asaas requires the card holder's)`,
+        });
+      }
+      expect(asaas.received).toHaveLength(sent);
+      // Nothing was used up: the same token charges once the request is whole.
+      const { transaction } = await cardCharge(token, 'asaas-gct-whole');
+      expect(transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
+    });
+
+    it("a card Asaas refuses is refused with Asaas's reason, and no payment is kept", async () => {
+      const token = await gatewayToken({ ...GATEWAY_CARD, cardNumber: '5184019740373151' });
+      const paymentsBefore = asaas.payments.size;
+      const failure = await failureOf(cardCharge(token, 'asaas-gct-declined'));
+      answers.push(failure);
+      expect(failure.message).toBe('Erro ao criar transação: Transação não autorizada. Verifique os dados do cartão de crédito e tente novamente.');
+      expect(asaas.payments.size).toBe(paymentsBefore);
+    });
+
+    it('the card number and the CVV are in no answer and no log line', () => {
+      expect(log.lines.length + moduleLog.lines.length).toBeGreaterThan(0);
+      expect(moduleLog.lines.some((line) => line.includes('/payments') && line.includes('creditCard'))).toBe(true);
+      expectNoCardData('answers', JSON.stringify(answers), { pan: PAN, cvv: CVV });
+      expectNoCardData('log', [...log.lines, ...moduleLog.lines].join('\n'), { pan: PAN, cvv: CVV });
+    });
   });
 
   it('the stand-in saw only documented routes, and never failed', () => {

@@ -28,6 +28,12 @@ import { startStandIn, type StandIn, type StandInReply, type StandInRequest } fr
  *   phone}, remoteIp}` → `{creditCardNumber (last 4), creditCardBrand,
  *   creditCardToken}`; "the token is stored per customer and cannot be used
  *   for transactions from other customers" (credit card tokenization);
+ * - a payment may carry the card's own fields instead, `creditCard` and
+ *   `creditCardHolderInfo` (the same objects) with `remoteIp`: authorized at
+ *   creation (HTTP 200, the payment's `creditCard.creditCardToken` for the
+ *   customer's next charges) or refused (HTTP 400, nothing persisted); the
+ *   sandbox refuses 5184019740373151 and 4916561358240741 (create payment
+ *   with credit card);
  * - payments: `customer`, `billingType` (UNDEFINED, BOLETO, CREDIT_CARD, PIX),
  *   `value` in reais, `dueDate` (not before today) required; a card payment
  *   with its card or token needs `remoteIp`, is authorized at once (HTTP 200,
@@ -139,7 +145,11 @@ interface CardToken {
   customer: string;
   last4: string;
   brand: string;
+  declined: boolean;
 }
+
+/** The sandbox's cards that are refused (create payment with credit card: 5184019740373151 Mastercard, 4916561358240741 Visa). */
+const DECLINED_CARDS = new Set(['5184019740373151', '4916561358240741']);
 
 interface WebhookConfig {
   id: string;
@@ -340,10 +350,8 @@ export async function startAsaasStandIn(options: { apiKey: string; balanceCents?
     return { body: { object: 'list', hasMore: offset + data.length < matching.length, totalCount: matching.length, limit, offset, data } };
   }
 
-  function tokenize(request: StandInRequest): StandInReply {
-    const body = record(request.body);
-    const customer = customers.get(text(body.customer) ?? '');
-    if (!customer || customer.deleted) return refused('invalid_customer', 'Cliente inválido ou não informado.');
+  /** A card and its holder as Asaas takes them (tokenization, and a payment with the card's own fields), kept as a token of the customer's. */
+  function cardOf(body: Record<string, unknown>, customer: AsaasCustomer): { token: string } | StandInReply {
     const card = record(body.creditCard);
     const holder = record(body.creditCardHolderInfo);
     if (!text(body.remoteIp)) return refused('invalid_remoteIp', 'O campo remoteIp deve ser informado.');
@@ -356,9 +364,18 @@ export async function startAsaasStandIn(options: { apiKey: string; balanceCents?
     if (!/^\d{2}$/.test(String(card.expiryMonth)) || !/^\d{4}$/.test(String(card.expiryYear)))
       return refused('invalid_creditCard', 'A validade do cartão de crédito é inválida.');
     const token = randomUUID();
-    const brand = cardBrand(number);
-    tokens.set(token, { customer: customer.id, last4: number.slice(-4), brand });
-    return { body: { creditCardNumber: number.slice(-4), creditCardBrand: brand, creditCardToken: token } };
+    tokens.set(token, { customer: customer.id, last4: number.slice(-4), brand: cardBrand(number), declined: DECLINED_CARDS.has(number) });
+    return { token };
+  }
+
+  function tokenize(request: StandInRequest): StandInReply {
+    const body = record(request.body);
+    const customer = customers.get(text(body.customer) ?? '');
+    if (!customer || customer.deleted) return refused('invalid_customer', 'Cliente inválido ou não informado.');
+    const made = cardOf(body, customer);
+    if (!('token' in made)) return made;
+    const token = tokens.get(made.token)!;
+    return { body: { creditCardNumber: token.last4, creditCardBrand: token.brand, creditCardToken: made.token } };
   }
 
   function createPayment(request: StandInRequest): StandInReply {
@@ -398,14 +415,18 @@ export async function startAsaasStandIn(options: { apiKey: string; balanceCents?
     };
     if (billingType === 'CREDIT_CARD' && (body.creditCardToken !== undefined || body.creditCard !== undefined)) {
       if (!text(body.remoteIp)) return refused('invalid_remoteIp', 'O campo remoteIp deve ser informado.');
-      if (body.creditCard !== undefined) return refused('invalid_creditCard', 'Este stand-in aceita apenas cartões tokenizados (creditCardToken).');
-      const token = tokens.get(text(body.creditCardToken) ?? '');
+      // The card's own fields with its holder, or the token a tokenization (or an earlier such payment) answered.
+      const made = body.creditCard !== undefined ? cardOf(body, customer) : { token: text(body.creditCardToken) ?? '' };
+      if (!('token' in made)) return made;
+      const token = tokens.get(made.token);
       if (!token) return refused('invalid_creditCard', 'Token do cartão de crédito inválido.');
       // The token belongs to the customer it was created for (credit card tokenization): never charged on another.
       if (token.customer !== customer.id) return refused('invalid_creditCard', 'O token do cartão de crédito não pertence a este cliente.');
+      // A card the issuer does not authorize: HTTP 400, and the payment is not persisted.
+      if (token.declined) return refused('invalid_creditCard', 'Transação não autorizada. Verifique os dados do cartão de crédito e tente novamente.');
       payment.status = 'CONFIRMED';
       payment.paymentDate = brazilToday(now());
-      payment.creditCard = { creditCardNumber: token.last4, creditCardBrand: token.brand, creditCardToken: text(body.creditCardToken)! };
+      payment.creditCard = { creditCardNumber: token.last4, creditCardBrand: token.brand, creditCardToken: made.token };
     }
     if (billingType === 'BOLETO' || billingType === 'UNDEFINED') {
       payment.nossoNumero = String(sequence).padStart(8, '0');

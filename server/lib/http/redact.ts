@@ -17,6 +17,8 @@ const SECRET_FRAGMENTS = [
   'cookie',
   'cvv',
   'cvc',
+  // Asaas's name for the security code (`creditCard.ccv`).
+  'ccv',
   'withdrawkey',
   'webhookcode',
 ];
@@ -35,13 +37,13 @@ const CREDENTIALS_IN_TEXT = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi;
 const PAN_IN_TEXT = /(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)/g;
 /**
  * A card security code given as a key and value inside text: `"cvv":"123"`,
- * `cvv=123`, `card[security_code]=123`, `cvc: 123`. The key may carry a prefix
+ * `cvv=123`, `card[security_code]=123`, `cvc: 123`, `"ccv":"123"`. The key may carry a prefix
  * (card_cvv, cardCvv); the value runs to the next quote, separator or space.
  * A value already redacted is left alone, so that text redacted twice (by the
  * provider reader, then on its way out) reads the same.
  */
 const CARD_CODE_IN_TEXT =
-  /((?:cvv|cvc|security[_-]?code|c[oó]digo[_-]?(?:de[_-]?)?seguran[cç]a)\w*\]?["']?\s*[:=]\s*)(["']?)(?!\[redacted\])([^"'&,;\s}\]<>()]+)/giu;
+  /((?:cvv|cvc|ccv|security[_-]?code|c[oó]digo[_-]?(?:de[_-]?)?seguran[cç]a)\w*\]?["']?\s*[:=]\s*)(["']?)(?!\[redacted\])([^"'&,;\s}\]<>()]+)/giu;
 /**
  * The words that name a card security code in free text, in any case and with or without accents (also decomposed,
  * a letter followed by its combining mark): cvv, cvc, cvv2, cvc2, 'código de segurança', 'security code', and the

@@ -11,9 +11,11 @@ import type {
   WithdrawResult,
   WithdrawStatus,
 } from '../../domain/types.js';
+import type { CardInput } from '../../lib/card.js';
 import { digitsOnly } from '../../lib/documents.js';
 import { brazilDate } from '../../lib/expiry.js';
 import { invalidArgument, outcomeOf } from '../../lib/errors.js';
+import { isGatewayCardToken } from '../../lib/gatewayCardToken.js';
 import type { ProviderHttp } from '../../lib/http/index.js';
 import { parseJsonObject } from '../../lib/json.js';
 import { paymentMethodCodec } from '../../lib/paymentMethods.js';
@@ -75,7 +77,7 @@ export const ASAAS: ProviderDeclaration = {
   money: 'reais',
   evidence: { level: 'documented', addresses: ASAAS_ADDRESSES },
   sources:
-    "Asaas's API reference and guides (docs.asaas.com): host `api.asaas.com/v3` and the `access_token` header (Autenticação), the error body `{errors: [{code, description}]}` (HTTP response codes), customers listed by `cpfCnpj` and created with `name`/`cpfCnpj` (list customers, create customer), payments with `customer`, `billingType`, `value` in reais, `dueDate`, and `creditCardToken`/`remoteIp` for a tokenized card (create payment, create payment with credit card), a card token that belongs to its customer (credit card tokenization), `pixQrCode` and `identificationField`, refunds answered with the payment and its `refunds` (refund payment, Refunds), PIX transfers (create transfer), the payment and transfer statuses and PAYMENT_*/TRANSFER_* events with `evt_` ids and the `asaas-access-token` header (webhook guides); the statuses' readings by document 1 §4 and the customer remembered per account and document: the gateway's decision",
+    "Asaas's API reference and guides (docs.asaas.com): host `api.asaas.com/v3` and the `access_token` header (Autenticação), the error body `{errors: [{code, description}]}` (HTTP response codes), customers listed by `cpfCnpj` and created with `name`/`cpfCnpj` (list customers, create customer), payments with `customer`, `billingType`, `value` in reais, `dueDate`, and `creditCardToken`/`remoteIp` for a tokenized card or `creditCard {holderName, number, expiryMonth, expiryYear, ccv}` with `creditCardHolderInfo {name, email, cpfCnpj, postalCode, addressNumber, phone}` and `remoteIp` for a card's own fields (the gateway's card token, opened for the call) (create payment, create payment with credit card), a card token that belongs to its customer (credit card tokenization), `pixQrCode` and `identificationField`, refunds answered with the payment and its `refunds` (refund payment, Refunds), PIX transfers (create transfer), the payment and transfer statuses and PAYMENT_*/TRANSFER_* events with `evt_` ids and the `asaas-access-token` header (webhook guides); the statuses' readings by document 1 §4 and the customer remembered per account and document: the gateway's decision",
 };
 
 export const ASAAS_PATHS = {
@@ -175,7 +177,27 @@ export const asaasCustomerRequest = z.object({
 });
 export type AsaasCustomerRequest = z.infer<typeof asaasCustomerRequest>;
 
-/** POST /payments: `value` in reais, `dueDate` YYYY-MM-DD; a card by its token, in instalments with the total value. */
+/** A card's own fields in a payment (create payment with credit card): digits, a two-digit month, a four-digit year. */
+export const asaasCreditCard = z.object({
+  holderName: z.string().min(1),
+  number: z.string().regex(/^\d{12,19}$/),
+  expiryMonth: z.string().regex(/^\d{2}$/),
+  expiryYear: z.string().regex(/^\d{4}$/),
+  ccv: z.string().regex(/^\d{3,4}$/),
+});
+
+/** The card holder, every field required by Asaas beside a card's own fields (create payment with credit card). */
+export const asaasCreditCardHolderInfo = z.object({
+  name: z.string().min(1),
+  email: z.string().min(1),
+  cpfCnpj: z.string().regex(/^(\d{11}|\d{14})$/),
+  postalCode: z.string().regex(/^\d{8}$/),
+  addressNumber: z.string().min(1),
+  phone: z.string().regex(/^\d{10,11}$/),
+});
+export type AsaasCreditCardHolderInfo = z.infer<typeof asaasCreditCardHolderInfo>;
+
+/** POST /payments: `value` in reais, `dueDate` YYYY-MM-DD; a card by its token or its own fields, in instalments with the total value. */
 export const asaasPaymentRequest = z.object({
   customer: z.string().min(1),
   billingType: asaasBillingType,
@@ -184,6 +206,8 @@ export const asaasPaymentRequest = z.object({
   externalReference: z.string().optional(),
   description: z.string().optional(),
   creditCardToken: z.string().optional(),
+  creditCard: asaasCreditCard.optional(),
+  creditCardHolderInfo: asaasCreditCardHolderInfo.optional(),
   remoteIp: z.string().optional(),
   installmentCount: z.number().int().min(2).optional(),
   totalValue: z.number().positive().optional(),
@@ -225,6 +249,43 @@ export function toAsaasCustomer(customer: Customer): AsaasCustomerRequest {
   };
 }
 
+/** What a card charge with a card's own fields needs beyond the card, each checked naming its field. */
+type HolderSources = Partial<Pick<TransactionInput, 'customer' | 'address' | 'customerIp'>>;
+
+const requiredForCard = (field: string, value: string): string => {
+  if (!value) throw invalidArgument(field, `${field} is required for ASAAS card charges with the gateway's card token (Asaas requires the card holder's)`);
+  return value;
+};
+
+/**
+ * The holder of a card sent by its own fields: Asaas requires name, e-mail, CPF/CNPJ, postal code, address number and
+ * phone, and the buyer's IP beside them (`remoteIp`). The name and document are the card's (the document the buyer's
+ * when the card has none); the rest the buyer's and the address's. A missing one is refused naming its field, before
+ * anything is sent (`card` undefined: checked before the card is opened).
+ */
+export function asaasHolderInfo(input: HolderSources, card?: CardInput): AsaasCreditCardHolderInfo & { remoteIp: string } {
+  const customer = input.customer;
+  const postalCode = requiredForCard('transaction.address.zip_code', digitsOnly(input.address?.zipCode ?? ''));
+  if (postalCode.length !== 8) throw invalidArgument('transaction.address.zip_code', 'transaction.address.zip_code must have 8 digits (a CEP)');
+  return {
+    name: card?.holderName ?? requiredForCard('transaction.customer.name', customer?.name.trim() ?? ''),
+    email: requiredForCard('transaction.customer.email', customer?.email.trim() ?? ''),
+    cpfCnpj: digitsOnly(card?.holderDocument ?? '') || requiredForCard('transaction.customer.document', digitsOnly(customer?.document ?? '')),
+    postalCode,
+    addressNumber: requiredForCard('transaction.address.number', input.address?.number.trim() ?? ''),
+    phone: requiredForCard('transaction.customer.phone', nationalPhoneDigits(customer?.phone ?? '')),
+    remoteIp: requiredForCard('transaction.customer_ip', input.customerIp?.trim() ?? ''),
+  };
+}
+
+/** A card by its own fields (the gateway's card token opened for the call) with its holder, else by the caller's Asaas token. */
+function asaasCard(input: TransactionInput): Partial<AsaasPaymentRequest> {
+  if (!input.card) return { creditCardToken: input.cardId, remoteIp: input.customerIp };
+  const { remoteIp, ...creditCardHolderInfo } = asaasHolderInfo(input, input.card);
+  const { cardNumber, holderName, expMonth, expYear, cvv } = input.card;
+  return { creditCard: { holderName, number: cardNumber, expiryMonth: expMonth, expiryYear: expYear, ccv: cvv }, creditCardHolderInfo, remoteIp };
+}
+
 export function toAsaasPayment(input: TransactionInput, terms: { customer: string; value: number; dueDate: Date }): AsaasPaymentRequest {
   return {
     customer: terms.customer,
@@ -233,7 +294,7 @@ export function toAsaasPayment(input: TransactionInput, terms: { customer: strin
     dueDate: brazilDate(terms.dueDate),
     ...(input.orderId ? { externalReference: input.orderId } : {}),
     ...(input.description ? { description: input.description } : {}),
-    ...(input.paymentMethod === 'CREDIT_CARD' ? { creditCardToken: input.cardId, remoteIp: input.customerIp } : {}),
+    ...(input.paymentMethod === 'CREDIT_CARD' ? asaasCard(input) : {}),
     ...(input.paymentMethod === 'CREDIT_CARD' && input.installments > 1 ? { installmentCount: input.installments, totalValue: terms.value } : {}),
   };
 }
@@ -308,6 +369,17 @@ export class AsaasAdapter extends DeclaredAdapter {
 
   constructor(declaration: ProviderDeclaration = ASAAS, runtime: AdapterRuntime = {}) {
     super(declaration, runtime, { transactionStatuses: ASAAS_STATUSES, withdrawalStatuses: ASAAS_WITHDRAWAL_STATUSES });
+  }
+
+  /** A card charge sends the card's own fields (`creditCard`, `creditCardHolderInfo`) where the input has them. */
+  override takesCardData(_ctx: AdapterContext): boolean {
+    return true;
+  }
+
+  /** With the gateway's card token, what Asaas requires of the holder is checked too, before the token is used. */
+  override assertCardReference(input: Pick<TransactionInput, 'paymentMethod' | 'cardId'> & HolderSources): void {
+    super.assertCardReference(input);
+    if (input.paymentMethod === 'CREDIT_CARD' && isGatewayCardToken(input.cardId)) asaasHolderInfo(input);
   }
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {

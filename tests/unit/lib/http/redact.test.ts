@@ -38,6 +38,7 @@ describe('redactForLog', () => {
       payment: { credit_card: { card_number: '5555555555554444', security_code: '999' } },
       address: { street: 'Rua A', number: '1234' },
       items: [{ cardNumber: 4000000000000002, cvc: 321 }],
+      creditCard: { holderName: 'ANA', number: '4111111111111111', expiryMonth: '12', ccv: '123' },
     };
     expect(redactForLog(body)).toEqual({
       amount: 1000,
@@ -45,7 +46,9 @@ describe('redactForLog', () => {
       payment: { credit_card: { card_number: REDACTED, security_code: REDACTED } },
       address: { street: 'Rua A', number: '1234' },
       items: [{ cardNumber: REDACTED, cvc: REDACTED }],
+      creditCard: { holderName: 'ANA', number: REDACTED, expiryMonth: '12', ccv: REDACTED },
     });
+    expect(redactForLog('{"creditCard":{"ccv":"123"}}')).toBe(`{"creditCard":{"ccv":"${REDACTED}"}}`);
   });
 
   it('hides OAuth tokens and client secrets in JSON answers and form bodies', () => {
