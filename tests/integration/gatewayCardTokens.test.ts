@@ -245,7 +245,7 @@ describe("the gateway's card token through gRPC (PAGUESAFE, no tokenization of i
     expect(operationsOf('PAGUESAFE')).toContain(Operation.OPERATION_CREATE_CARD_TOKEN);
     expect(operationsOf('PODPAY2')).not.toContain(Operation.OPERATION_CREATE_CARD_TOKEN);
     // Bespoke adapters that send the card's own fields from it.
-    for (const provider of ['ASAAS'])
+    for (const provider of ['ASAAS', 'MERCADOPAGO'])
       expect({ provider, operations: operationsOf(provider) }).toEqual({
         provider,
         operations: expect.arrayContaining([Operation.OPERATION_CREATE_CARD_TOKEN]),

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import {
+  CreateCardTokenRequest,
   CreateTransactionRequest,
   GetTransactionRequest,
   ListUnconfirmedRequestsRequest,
@@ -8,7 +9,9 @@ import {
   SettleUnconfirmedRequestRequest,
 } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod, StatusSource, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
-import { failureOf, type Driver } from '../support/clients.js';
+import { captureModuleLog, expectNoCardData } from '../support/cardDataSearch.js';
+import { errorDetailsOf, failureOf, type Driver } from '../support/clients.js';
+import { capturedLogger } from '../support/logCapture.js';
 import { brCodeCrcIsValid } from '../support/brCode.js';
 import { eventually } from '../support/eventually.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
@@ -29,13 +32,15 @@ const WEBHOOK_SECRET = 'mercadopago-secret-signature';
 const CUSTOMER = { name: 'Ana Maria Souza', email: 'ana@example.com', document: '123.456.789-09', phone: '11987654321' };
 const ADDRESS = { zipCode: '06233-200', address: 'Av. das Nações Unidas', number: '3003', district: 'Bonfim', city: 'Osasco', state: 'sp' };
 
+const log = capturedLogger('debug');
+const moduleLog = captureModuleLog();
 let stack: TestStack;
 let client: Driver;
 let mp: MercadoPagoStandIn;
 let accountId: string;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({ logger: log.logger });
   client = stack.client;
   mp = await startMercadoPagoStandIn({ accessToken: ACCESS_TOKEN, publicKey: PUBLIC_KEY, webhookSecret: WEBHOOK_SECRET });
   const { providerAccount } = await client.call('accounts', 'createProviderAccount', {
@@ -58,6 +63,7 @@ afterEach(() => {
 afterAll(async () => {
   await mp?.close();
   await stack?.close();
+  moduleLog.restore();
 });
 
 const charge = (transaction: Record<string, unknown>, idempotencyKey = '') =>
@@ -179,6 +185,52 @@ describe('MERCADOPAGO through the public gRPC API, against a stand-in from its d
     );
     expect(declined.transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_REJECTED);
     expect(mp.payment(declined.transaction.transactionId)).toMatchObject({ payment_method_id: 'visa', status: 'rejected' });
+  });
+
+  it("the gateway's card token: exchanged for a Mercado Pago card token at charge time, charged with it, used up; no card data in answers or logs", async () => {
+    const PAN = '5031433215406351';
+    const CVV = '8426';
+    const card = { cardNumber: '5031 4332 1540 6351', holderName: 'APRO', holderDocument: '', expMonth: '11', expYear: '30', cvv: CVV };
+    const answers: unknown[] = [];
+    const { cardToken: token } = await client.call('gateway', 'createCardToken', CreateCardTokenRequest.fromPartial({ providerAccountId: accountId, card }));
+    expect(token.startsWith('gct_v1.')).toBe(true);
+    const before = mp.received.length;
+    const { transaction } = await charge({ paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, cardId: token, installments: 3 }, 'gct-card-1');
+    answers.push(transaction);
+    expect(transaction).toMatchObject({ status: TransactionStatus.TRANSACTION_STATUS_APPROVED, amount: 1990 });
+    const calls = mp.received.slice(before);
+    expect(calls.map((request) => `${request.method} ${request.path}`)).toEqual([
+      'POST /v1/card_tokens',
+      'GET /v1/payment_methods/search',
+      'POST /v1/payments',
+    ]);
+    // Mercado Pago's card token shape, with the account's access token (a server-side tokenization).
+    expect(calls[0]!.headers.authorization).toBe(`Bearer ${ACCESS_TOKEN}`);
+    expect(calls[0]!.body).toEqual({
+      card_number: PAN,
+      expiration_month: 11,
+      expiration_year: 2030,
+      security_code: CVV,
+      cardholder: { name: 'APRO', identification: { type: 'CPF', number: '12345678909' } },
+    });
+    // The payment carries the token Mercado Pago answered (never the gateway's) and the brand of the BIN.
+    const made = calls[2]!.body as { token: string; payment_method_id: string; installments: number };
+    expect(made.token).not.toContain('gct_v1');
+    expect(made).toMatchObject({ payment_method_id: 'master', installments: 3 });
+    expect(mp.payment(transaction.transactionId)).toMatchObject({ payment_method_id: 'master', status: 'approved' });
+
+    // Used up: another charge with it is refused by the gateway, nothing sent.
+    const again = await failureOf(charge({ paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, cardId: token }, 'gct-card-2'));
+    answers.push(again);
+    expect(again.code).toBe('FAILED_PRECONDITION');
+    expect((await errorDetailsOf(charge({ paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, cardId: token }, 'gct-card-3'))).reason).toBe(
+      'CARD_TOKEN_USED',
+    );
+    expect(mp.received).toHaveLength(before + 3);
+
+    expect(moduleLog.lines.some((line) => line.includes('/v1/card_tokens'))).toBe(true);
+    expectNoCardData('answers', JSON.stringify(answers), { pan: PAN, cvv: CVV });
+    expectNoCardData('log', [...log.lines, ...moduleLog.lines].join('\n'), { pan: PAN, cvv: CVV });
   });
 
   it('a charge whose answer was lost, settled by an operator and sent again with its key, is the same payment at Mercado Pago', async () => {

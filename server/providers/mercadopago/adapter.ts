@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Address, PaymentMethod, RefundResult, TransactionInput, TransactionResult, TransactionStatus, WebhookResult } from '../../domain/types.js';
+import type { CardInput } from '../../lib/card.js';
 import { digitsOnly, inferDocumentType } from '../../lib/documents.js';
 import { GatewayError, invalidArgument, isGatewayError } from '../../lib/errors.js';
 import { verifySignatureHeader } from '../../lib/hmacSignature.js';
@@ -57,7 +58,7 @@ export const MERCADOPAGO: ProviderDeclaration = {
   credentials: { required: ['secretKey'] },
   money: 'reais',
   sources:
-    "Mercado Pago API reference: POST /v1/payments (fields, mandatory X-Idempotency-Key, errors {message, error, status, cause[{code, description}]}), GET /v1/payments/{id}, POST /v1/payments/{id}/refunds (partial with amount, X-Idempotency-Key); Checkout API guides: PIX (point_of_interaction.transaction_data), boleto (bolbradesco, payer.address required: cause 7521); webhooks guide: {type: payment, data.id} and x-signature over id:…;request-id:…;ts:…;. Official SDKs: sdk-nodejs (card token read GET /v1/card_tokens/{id} with first_six_digits, refund answer, webhook manifest), sdk-js (getPaymentMethods by BIN: {paging, results[{id, payment_type_id, issuer}]}). The gateway's decisions: boleto as bolbradesco, the card brand found from the token's BIN, document 1 §4 readings of the statuses, refund statuses read as done / in progress / refused",
+    "Mercado Pago API reference: POST /v1/payments (fields, mandatory X-Idempotency-Key, errors {message, error, status, cause[{code, description}]}), GET /v1/payments/{id}, POST /v1/payments/{id}/refunds (partial with amount, X-Idempotency-Key); Checkout API guides: PIX (point_of_interaction.transaction_data), boleto (bolbradesco, payer.address required: cause 7521); webhooks guide: {type: payment, data.id} and x-signature over id:…;request-id:…;ts:…;. Official SDKs: sdk-nodejs (card token read GET /v1/card_tokens/{id} with first_six_digits, and made by POST /v1/card_tokens {card_number, expiration_month, expiration_year, security_code, cardholder {name, identification}} for a card's own fields from the gateway's card token, refund answer, webhook manifest), sdk-js (getPaymentMethods by BIN: {paging, results[{id, payment_type_id, issuer}]}). The gateway's decisions: boleto as bolbradesco, the card brand found from the token's BIN, document 1 §4 readings of the statuses, refund statuses read as done / in progress / refused",
   evidence: { level: 'documented', addresses: Object.values(MERCADOPAGO_SOURCES) },
 };
 
@@ -65,6 +66,7 @@ export const MERCADOPAGO_PATHS = {
   payments: '/v1/payments',
   payment: '/v1/payments/{id}',
   refunds: '/v1/payments/{id}/refunds',
+  cardTokens: '/v1/card_tokens',
   cardToken: '/v1/card_tokens/{id}',
   paymentMethodsByBin: '/v1/payment_methods/search',
 } as const;
@@ -160,7 +162,29 @@ export const MERCADOPAGO_CHARGE_ANSWERS: Readonly<Record<PaymentMethod, AnswerSc
 export const mercadoPagoRefund = z.object({ id: wireId, status: absentable(wireStatus) });
 export type MercadoPagoRefund = z.output<typeof mercadoPagoRefund>;
 
-/** GET /v1/card_tokens/{id}: the card's BIN. */
+/** POST /v1/card_tokens: a card's own fields, as MercadoPago.js's createCardToken sends them (the year four digits). */
+export const mercadoPagoCardTokenRequest = z.object({
+  card_number: z.string().regex(/^\d{12,19}$/),
+  expiration_month: z.number().int().min(1).max(12),
+  expiration_year: z.number().int().min(2000),
+  security_code: z.string().regex(/^\d{3,4}$/),
+  cardholder: z.object({ name: z.string().min(1), identification: z.object({ type: z.string(), number: z.string() }).optional() }),
+});
+export type MercadoPagoCardTokenRequest = z.infer<typeof mercadoPagoCardTokenRequest>;
+
+/** A card token of the gateway's card: the holder's document is the card's, else the buyer's; none is left out. */
+export function toMercadoPagoCardToken(card: CardInput, buyerDocument?: string): MercadoPagoCardTokenRequest {
+  const document = digitsOnly(card.holderDocument) || digitsOnly(buyerDocument ?? '');
+  return {
+    card_number: card.cardNumber,
+    expiration_month: Number(card.expMonth),
+    expiration_year: Number(card.expYear),
+    security_code: card.cvv,
+    cardholder: { name: card.holderName, ...(document ? { identification: { type: inferDocumentType(document), number: document } } : {}) },
+  };
+}
+
+/** GET (and POST) /v1/card_tokens: the card's BIN. */
 export const mercadoPagoCardToken = z.object({
   id: wireId,
   first_six_digits: z
@@ -274,7 +298,7 @@ export function creditCardMethodOf(methods: MercadoPagoPaymentMethods): MercadoP
 
 export function toMercadoPagoPayment(
   input: TransactionInput,
-  terms: { amount: number; notificationUrl: string; expiresAt?: Date; card?: MercadoPagoCardMethod },
+  terms: { amount: number; notificationUrl: string; expiresAt?: Date; card?: MercadoPagoCardMethod & { token?: string } },
 ): MercadoPagoPaymentRequest {
   const document = digitsOnly(input.customer?.document ?? '');
   const [firstName, ...rest] = (input.customer?.name ?? '').trim().split(/\s+/);
@@ -285,7 +309,11 @@ export function toMercadoPagoPayment(
     transaction_amount: terms.amount,
     payment_method_id: paymentMethodId,
     ...(input.paymentMethod === 'CREDIT_CARD'
-      ? { token: input.cardId?.trim(), installments: input.installments, ...(terms.card?.issuerId !== undefined ? { issuer_id: terms.card.issuerId } : {}) }
+      ? {
+          token: terms.card?.token ?? input.cardId?.trim(),
+          installments: input.installments,
+          ...(terms.card?.issuerId !== undefined ? { issuer_id: terms.card.issuerId } : {}),
+        }
       : {}),
     ...(input.description ? { description: input.description } : {}),
     ...(input.orderId ? { external_reference: input.orderId } : {}),
@@ -347,7 +375,7 @@ export class MercadoPagoAdapter extends DeclaredAdapter {
     this.assertPaymentMethod(input.paymentMethod);
     if (input.paymentMethod === 'CREDIT_CARD' && !input.cardId?.trim()) throw catalogueError('CARD_ID_REQUIRED', { field: 'transaction.card_id' });
     const prefix = this.prefixFor('createTransaction');
-    const card = input.paymentMethod === 'CREDIT_CARD' ? await this.cardMethod(ctx, input.cardId!.trim()) : undefined;
+    const card = input.paymentMethod === 'CREDIT_CARD' ? await this.cardMethod(ctx, input) : undefined;
     const seconds = input.paymentMethod === 'PIX' ? this.pixExpirySeconds : input.paymentMethod === 'BILLET' ? this.boletoExpirySeconds : undefined;
     const expiresAt = seconds === undefined ? undefined : this.expiresAt(seconds);
     const body = toMercadoPagoPayment(input, { amount: this.toProviderAmount(input.amount), notificationUrl: ctx.notificationUrl, expiresAt, card });
@@ -370,32 +398,43 @@ export class MercadoPagoAdapter extends DeclaredAdapter {
     return withPixQrImage(result);
   }
 
+  /** The card's own fields (the gateway's card token, opened for the call) go as a Mercado Pago card token made now. */
+  override takesCardData(_ctx: AdapterContext): boolean {
+    return true;
+  }
+
   /**
-   * The card's `payment_method_id` (required by POST /v1/payments; Mercado Pago
-   * answers 'Cannot infer Payment Method' without it): the token's BIN (GET
-   * /v1/card_tokens/{id}), then the credit-card method Mercado Pago gives that
-   * BIN (GET /v1/payment_methods/search). Nothing is charged by these reads, so
-   * any failure here is one whose outcome is known: the payment was never sent.
+   * The card's token and `payment_method_id` (required by POST /v1/payments;
+   * Mercado Pago answers 'Cannot infer Payment Method' without it): the caller's
+   * token and its BIN (GET /v1/card_tokens/{id}), or, for a card's own fields, a
+   * token made of them (POST /v1/card_tokens, answered with its BIN); then the
+   * credit-card method Mercado Pago gives that BIN (GET
+   * /v1/payment_methods/search). Nothing is charged by these calls, so any
+   * failure here is one whose outcome is known: the payment was never sent.
    */
-  private async cardMethod(ctx: AdapterContext, token: string): Promise<MercadoPagoCardMethod> {
+  private async cardMethod(ctx: AdapterContext, input: TransactionInput): Promise<MercadoPagoCardMethod & { token: string }> {
     const prefix = this.prefixFor('createTransaction');
+    const http = this.http(ctx);
     try {
       const card = await this.exchange(
         'createTransaction',
         prefix,
-        () => this.http(ctx).get<unknown>(fillPath(MERCADOPAGO_PATHS.cardToken, { id: token })),
+        () =>
+          input.card
+            ? http.post<unknown>(MERCADOPAGO_PATHS.cardTokens, toMercadoPagoCardToken(input.card, input.customer?.document))
+            : http.get<unknown>(fillPath(MERCADOPAGO_PATHS.cardToken, { id: input.cardId!.trim() })),
         mercadoPagoCardToken,
       );
       const params = { bin: card.first_six_digits, ...(ctx.publicKey?.trim() ? { public_key: ctx.publicKey.trim() } : {}) };
       const methods = await this.exchange(
         'createTransaction',
         prefix,
-        () => this.http(ctx).get<unknown>(MERCADOPAGO_PATHS.paymentMethodsByBin, { params }),
+        () => http.get<unknown>(MERCADOPAGO_PATHS.paymentMethodsByBin, { params }),
         mercadoPagoPaymentMethods,
       );
       const method = creditCardMethodOf(methods);
       if (!method) throw invalidArgument('transaction.card_id', `${prefix}: Mercado Pago has no active credit card method for this card's BIN`);
-      return method;
+      return { ...method, token: card.id };
     } catch (error) {
       if (!isGatewayError(error)) throw error;
       throw new GatewayError(error.code, error.message, { ...error.details, outcome: 'failed' });
