@@ -21,6 +21,7 @@ import { DEFAULT_PROCESSING, NotificationsService } from './gateway/notification
 import { PaymentsService } from './gateway/payments.js';
 import { RoutesService } from './gateway/routes.js';
 import { RoutesRepository } from './db/routesRepository.js';
+import { PayoutsService } from './gateway/payouts.js';
 import { SandboxService } from './gateway/sandbox.js';
 import { OutboundService } from './gateway/outbound.js';
 import { transactionStatusChangedBody } from './gateway/outboundMessages.js';
@@ -307,6 +308,7 @@ async function assembleUseCases(
     mismatches: new FlowMismatchesRepository(),
     idempotency: new IdempotencyRepository({ ownerId: liveness.id, staleMs: config.processStaleMs }),
     unknownCheckScheduleMs: config.unknownCheckScheduleMs,
+    payoutApprovalAboveCents: config.payoutApprovalAboveCents,
     cardTokens: {
       keys: derivedCardTokenKeys((info) => secrets.deriveKey(info), config.cardTokens.keyVersion),
       ttlSeconds: config.cardTokens.ttlSeconds,
@@ -322,6 +324,7 @@ async function assembleUseCases(
   const useCases: UseCases = {
     payments: new PaymentsService(deps, routes),
     routes,
+    payouts: new PayoutsService(deps),
     accounts: new AccountsService(deps),
     notifications: new NotificationsService(deps, { ...DEFAULT_PROCESSING, concurrency: config.webhookConcurrency }, config.webhookBadSignatureStoreLimit),
     sandbox: new SandboxService(deps),

@@ -60,6 +60,11 @@ export interface Config {
   processStaleMs: number;
   /** UNKNOWN_CHECK_SCHEDULE_MS: when an unknown outcome is checked with its provider, from the moment it became unknown. */
   unknownCheckScheduleMs: readonly number[];
+  /**
+   * PAYOUT_APPROVAL_ABOVE_CENTS: a payout an operator asks for above this many cents waits for a second operator's
+   * approval (four-eyes); unset, none waits.
+   */
+  payoutApprovalAboveCents?: number;
   /** How often idle background loops look for work (other processes' notifications, due retries). */
   workerIdleMs: number;
   /** DB_ACQUIRE_TIMEOUT_MS: how long a query waits for a free database connection before failing. */
@@ -358,6 +363,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretsKey: env.SECRETS_KEY || persisted(dataDir, 'secrets.key', () => randomBytes(32).toString('base64')).value,
     cardTokens: { ttlSeconds: positive(env, 'CARD_TOKEN_TTL_SECONDS', 3600), keyVersion: positive(env, 'CARD_TOKEN_KEY_VERSION', 1) },
     webhookPublicUrl: env.WEBHOOK_PUBLIC_URL || undefined,
+    payoutApprovalAboveCents: env.PAYOUT_APPROVAL_ABOVE_CENTS?.trim() ? count(env, 'PAYOUT_APPROVAL_ABOVE_CENTS', 0) : undefined,
     sandboxPublicUrl: env.SANDBOX_URL || undefined,
     sandboxSettleMs: Number(env.SANDBOX_SETTLE_MS ?? 1000),
     sandboxTimeoutMs: count(env, 'SANDBOX_TIMEOUT_MS', 10_000),

@@ -18,6 +18,8 @@ const WITHDRAW_MOVES: Record<WithdrawStatus, readonly WithdrawStatus[]> = {
   APPROVED: [],
   REJECTED: [],
   CANCELED: [],
+  // Left only by a second operator's review (payoutApprovals.ts), never by a notification or a read.
+  AWAITING_APPROVAL: [],
 };
 
 export function canMoveTransaction(from: TransactionStatus, to: TransactionStatus): boolean {

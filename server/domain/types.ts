@@ -17,7 +17,8 @@ export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 export const WITHDRAW_METHODS = ['PIX', 'BANK_ACCOUNT', 'RECEIVER'] as const;
 export type WithdrawMethod = (typeof WITHDRAW_METHODS)[number];
 
-export const WITHDRAW_STATUSES = ['PENDING', 'APPROVED', 'REJECTED', 'CANCELED'] as const;
+/** AWAITING_APPROVAL: held for a second operator's approval, never sent to the provider (no provider reports it). */
+export const WITHDRAW_STATUSES = ['PENDING', 'APPROVED', 'REJECTED', 'CANCELED', 'AWAITING_APPROVAL'] as const;
 export type WithdrawStatus = (typeof WITHDRAW_STATUSES)[number];
 
 export type ReceiverStatus = 'PENDING' | 'ACTIVE' | 'REJECTED';
@@ -307,6 +308,29 @@ export interface Withdrawal {
   createdAt: Date;
   updatedAt: Date;
   statusHistory: StatusChange<WithdrawStatus>[];
+  /** What was asked (destination, recipient, description); payouts recorded before it was kept, or settled from a notification alone, have none. */
+  request?: PayoutRequest;
+  /** Who asked for it (an operator's e-mail, a token's name). */
+  requestedBy?: Actor;
+  /** A second operator's decision on a payout held for approval. */
+  review?: PayoutReview;
+  /** Why it was refused: the reviewer's reason, or the provider's failure when the approved payout was sent. */
+  refusalReason?: string;
+}
+
+/** A payout's request as kept with it: the input without the idempotency key. */
+export type PayoutRequest = Omit<WithdrawInput, 'idempotencyKey'>;
+
+/** Someone who acted on a payout: the principal's id and the name the audit trail shows. */
+export interface Actor {
+  id: string;
+  name: string;
+}
+
+export interface PayoutReview {
+  outcome: 'APPROVED' | 'REJECTED';
+  by: Actor;
+  at: Date;
 }
 
 /** What CreateReceiver was given beyond the identity, kept by the gateway (providers do not read it back). */

@@ -43,6 +43,8 @@ export interface GatewayDeps {
    * through a presigned link (they may be private).
    */
   ownUploads?: { isOwnObject(url: string): boolean; readableUrl(url: string): Promise<string> };
+  /** PAYOUT_APPROVAL_ABOVE_CENTS: operators' payouts above it wait for a second operator (payouts.ts); unset, none waits. */
+  payoutApprovalAboveCents?: number;
   /** When an unknown outcome is checked with the provider (UNKNOWN_CHECK_SCHEDULE_MS); idempotency.ts has the default. */
   unknownCheckScheduleMs?: readonly number[];
   /** The gateway's own card tokens (cardTokens.ts): their keys, how long they open (CARD_TOKEN_TTL_SECONDS), their uses. */

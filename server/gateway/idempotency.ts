@@ -4,6 +4,7 @@ import { throwIfCallerGone } from '../lib/callScope.js';
 import { GatewayError, outcomeOf } from '../lib/errors.js';
 import { DEFAULT_UNKNOWN_CHECK_SCHEDULE_MS } from '../domain/types.js';
 import type { GatewayDeps } from './context.js';
+import type { ProviderAdapter } from '../providers/adapter.js';
 
 /** JSON with sorted keys, so that the same request always hashes the same. */
 function canonicalJson(value: unknown): string {
@@ -16,6 +17,12 @@ function canonicalJson(value: unknown): string {
     return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
   }
   return JSON.stringify(value ?? null);
+}
+
+/** How long the provider answers a repeated idempotency key with the first resource, where it documents that it does. */
+export function resendWindowMs(adapter: ProviderAdapter): number | undefined {
+  const seconds = adapter.capabilities.outcomeEvidence?.idempotentResendSeconds;
+  return seconds === undefined ? undefined : seconds * 1000;
 }
 
 export const requestHash = (request: unknown): string => createHash('sha256').update(canonicalJson(request)).digest('hex');

@@ -17,17 +17,16 @@ import type {
   StatusSource,
   Transaction,
   TransactionInput,
-  WithdrawInput,
   Withdrawal,
   WithdrawMethod,
 } from '../domain/types.js';
 import type { ProviderAdapter, ProviderEvidence } from '../providers/adapter.js';
 import { resolveAccount, type GatewayDeps, type ResolvedAccount } from './context.js';
 import { optionalUrl, requirePositiveCents, requireText } from './validation.js';
-import { runIdempotent } from './idempotency.js';
+import { resendWindowMs, runIdempotent } from './idempotency.js';
 import { cardTokenNotAccepted, chargesGatewayCardTokens, checkCardToken, issueCardToken, usesGatewayCardTokens } from './cardTokens.js';
 import { isGatewayCardToken } from '../lib/gatewayCardToken.js';
-import { recordCreatedTransaction, recordRefund, recordWithdrawal, releaseRefund, type PendingRecord } from './recording.js';
+import { recordCreatedTransaction, recordRefund, releaseRefund, type PendingRecord } from './recording.js';
 import { assertPublicUrl } from '../lib/http/addressPolicy.js';
 import { refusedAnswer } from './flowIntegrity.js';
 import { answersInstallments, quoteInstallments, takesInstallmentPlan, type QuotedInstallment } from './installmentPlans.js';
@@ -53,12 +52,6 @@ export type CreateTransactionCommand = {
   };
 };
 
-export type WithdrawCommand = {
-  providerAccountId: string;
-  idempotencyKey?: string;
-  withdraw: Omit<WithdrawInput, 'paymentMethod'> & { paymentMethod?: WithdrawMethod };
-};
-
 export interface ProviderSummary {
   id: string;
   aliases: readonly string[];
@@ -71,12 +64,6 @@ export interface ProviderSummary {
   apiVersions: readonly string[];
   /** Whether its accounts take an installment plan (it takes cards and quotes no installments itself). */
   takesInstallmentPlan: boolean;
-}
-
-/** How long the provider answers a repeated idempotency key with the first resource, where it documents that it does. */
-function resendWindowMs(adapter: ProviderAdapter): number | undefined {
-  const seconds = adapter.capabilities.outcomeEvidence?.idempotentResendSeconds;
-  return seconds === undefined ? undefined : seconds * 1000;
 }
 
 /** Each document URL as the gateway can read it (a presigned link for one of its own uploads), for the provider. */
@@ -261,7 +248,8 @@ export class PaymentsService {
     // Until the provider is asked, only reads: they stop with the caller (a refresh's status move always finishes).
     const subject = await cancellableRead(() => kind.find(this.deps, id));
     if (!subject) throw notFound(`${kind.name} ${id} not found`);
-    if (!refresh) return subject;
+    // A payout held for approval (or being sent on it) has no provider id yet: there is nothing to ask about.
+    if (!refresh || !kind.providerId(subject)) return subject;
     const { adapter, ctx } = await resolveAccount(this.deps, subject.providerAccountId, { includeDeleted: true });
     requireOperation(adapter, kind.lookup);
     const current = await kind.askProvider(adapter, ctx, kind.providerId(subject));
@@ -336,41 +324,6 @@ export class PaymentsService {
         value: { refund, transaction: await recordRefund(this.deps, refundPending, refund) },
       }),
       replay: async (_id, response) => ({ refund: response as RefundResult, transaction: await current() }),
-    });
-  }
-
-  async withdraw(command: WithdrawCommand): Promise<Withdrawal> {
-    const input = command.withdraw;
-    const amount = requirePositiveCents('withdraw.amount', input.amount);
-    if (!input.paymentMethod) throw catalogueError('INVALID_PAYMENT_METHOD', { field: 'withdraw.payment_method' });
-    if (input.paymentMethod === 'PIX') requireText('withdraw.pix_key', input.pixKey);
-    const { account, adapter, ctx } = await this.resolve(command.providerAccountId, 'withdraw');
-    // The provider's own texts and rules (doc 3 §5, §8), not the gateway's generic ones.
-    adapter.assertWithdrawMethod(input.paymentMethod);
-    const pixType = input.paymentMethod === 'PIX' ? (input.pixType ?? adapter.pixKeyTypeWithout(input.pixKey!.trim())) : input.pixType;
-    if (input.paymentMethod === 'PIX' && !pixType) throw invalidArgument('withdraw.pix_type', 'withdraw.pix_type is required for PIX withdrawals');
-    const request: WithdrawInput = {
-      ...input,
-      amount,
-      paymentMethod: input.paymentMethod,
-      description: input.description || adapter.defaultWithdrawDescription(amount),
-    };
-    // The key type the provider's rule gave is what is sent; the request kept for idempotency stays the caller's.
-    const forProvider: WithdrawInput = { ...request, ...(pixType ? { pixType } : {}), idempotencyKey: command.idempotencyKey || undefined };
-    const pending: PendingRecord = { kind: 'withdrawal', provider: account.provider, paymentMethod: request.paymentMethod, amount: request.amount };
-    return runIdempotent(this.deps, {
-      providerAccountId: account.id,
-      operation: 'withdraw',
-      key: command.idempotencyKey,
-      request,
-      pending,
-      resendWithinMs: resendWindowMs(adapter),
-      callProvider: () => adapter.withdraw(ctx, forProvider),
-      store: async (result) => {
-        const withdrawal = await recordWithdrawal(this.deps, account.id, pending, result, command.idempotencyKey || undefined);
-        return { subjectId: withdrawal.id, value: withdrawal };
-      },
-      replay: async (id) => (await this.deps.withdrawals.findWithdrawal(this.deps.db.em(), id, 'primary'))!,
     });
   }
 

@@ -1,4 +1,4 @@
-import type { RefundResult, Transaction, TransactionResult, Withdrawal, WithdrawMethod, WithdrawResult } from '../domain/types.js';
+import type { Actor, PayoutRequest, RefundResult, Transaction, TransactionResult, Withdrawal, WithdrawMethod, WithdrawResult } from '../domain/types.js';
 import type { GatewayDeps } from './context.js';
 import type { RoutingRecord } from '../domain/routing.js';
 import { isWholeCents } from '../lib/money.js';
@@ -24,7 +24,17 @@ export type PendingRecord =
       /** A routed charge's route and the accounts tried before this one (routedCharges.ts). */
       routing?: RoutingRecord;
     }
-  | { kind: 'withdrawal'; provider: string; paymentMethod: WithdrawMethod; amount?: number }
+  | {
+      kind: 'withdrawal';
+      provider: string;
+      paymentMethod: WithdrawMethod;
+      amount?: number;
+      /** What was asked and by whom, kept with the payout. */
+      request?: PayoutRequest;
+      requestedBy?: Actor;
+      /** The payout held for approval this request sends once approved: the answer is recorded on it, not as a new payout. */
+      heldId?: string;
+    }
   | { kind: 'refund'; transactionId: string; amount: number };
 
 type Deps = Pick<GatewayDeps, 'db' | 'transactions' | 'withdrawals' | 'events'>;
@@ -89,12 +99,20 @@ export async function recordWithdrawal(
   result: WithdrawResult,
   idempotencyKey: string | undefined,
 ): Promise<Withdrawal> {
+  const answered = withAmountAsked(result, pending.amount);
+  if (pending.heldId) {
+    const attached = await deps.withdrawals.attachSent(deps.db.em(), pending.heldId, answered);
+    if (attached?.event) deps.events.published(attached.event);
+    return attached?.withdrawal ?? (await deps.withdrawals.findWithdrawal(deps.db.em(), pending.heldId, 'primary'))!;
+  }
   const { withdrawal, event } = await deps.withdrawals.insertWithdrawal(deps.db.em(), {
     provider: pending.provider,
     providerAccountId,
     paymentMethod: pending.paymentMethod,
-    result: withAmountAsked(result, pending.amount),
+    result: answered,
     idempotencyKey,
+    request: pending.request,
+    requestedBy: pending.requestedBy,
   });
   if (event) deps.events.published(event);
   return withdrawal;

@@ -30,6 +30,9 @@ export const RPC_RULES: Record<string, RpcRule> = {
   '/gateway.v1.PaymentGatewayService/RefoundTransaction': rule('refunds:write', 'request', true),
   '/gateway.v1.PaymentGatewayService/Withdraw': rule('payouts:write', 'request', true),
   '/gateway.v1.PaymentGatewayService/GetWithdraw': rule('payouts:read', 'response'),
+  // Reviews of held payouts are by operators (payouts.ts), who are not limited to accounts.
+  '/gateway.v1.PaymentGatewayService/ApproveWithdraw': rule('payouts:write', 'refused', true),
+  '/gateway.v1.PaymentGatewayService/RejectWithdraw': rule('payouts:write', 'refused', true),
   '/gateway.v1.PaymentGatewayService/CreateReceiver': rule('receivers:write', 'request', true),
   '/gateway.v1.PaymentGatewayService/GetReceiver': rule('receivers:read', 'request'),
   '/gateway.v1.PaymentGatewayService/ProcessWebhook': rule('notifications:write', 'request', true),

@@ -75,7 +75,34 @@ export function toProtoWithdrawal(w: domain.Withdrawal): pb.Withdrawal {
       source: sourceToProto(change.source),
       changedAt: change.changedAt,
     })),
+    request: w.request && toProtoWithdrawInput(w.request),
+    requestedBy: w.requestedBy?.name ?? '',
+    requestedById: w.requestedBy?.id ?? '',
+    review: w.review && {
+      outcome: toEnum(pb.PayoutReviewOutcome, 'PAYOUT_REVIEW_OUTCOME', w.review.outcome) as pb.PayoutReviewOutcome,
+      reviewedBy: w.review.by.name,
+      reviewedById: w.review.by.id,
+      reviewedAt: w.review.at,
+    },
+    refusalReason: w.refusalReason ?? '',
   };
+}
+
+function toProtoWithdrawInput(r: domain.PayoutRequest): pb.WithdrawInput {
+  return pb.WithdrawInput.fromPartial({
+    paymentMethod: withdrawMethodToProto(r.paymentMethod),
+    amount: r.amount,
+    pixKey: r.pixKey ?? '',
+    pixType: r.pixType ? (toEnum(pb.PixKeyType, 'PIX_KEY_TYPE', r.pixType) as pb.PixKeyType) : pb.PixKeyType.PIX_KEY_TYPE_UNSPECIFIED,
+    description: r.description ?? '',
+    withdrawReference: r.withdrawReference ?? '',
+    document: r.document ?? '',
+    documentType: r.documentType ? documentTypeToProto(r.documentType) : pb.DocumentType.DOCUMENT_TYPE_UNSPECIFIED,
+    name: r.name ?? '',
+    email: r.email ?? '',
+    receiverId: r.receiverId ?? '',
+    bankAccount: r.bankAccount,
+  });
 }
 
 export function toProtoReceiver(r: domain.Receiver): pb.Receiver {

@@ -17,6 +17,7 @@ import type { AccountsService } from '../gateway/accounts.js';
 import type { RoutesService } from '../gateway/routes.js';
 import type { NotificationsService } from '../gateway/notifications.js';
 import type { PaymentsService } from '../gateway/payments.js';
+import type { PayoutsService } from '../gateway/payouts.js';
 import type { SandboxService } from '../gateway/sandbox.js';
 import type { StatusEvents } from '../gateway/events.js';
 import type { UnknownOutcomesService } from '../gateway/unknownOutcomes.js';
@@ -44,6 +45,7 @@ import {
 
 export interface UseCases {
   payments: PaymentsService;
+  payouts: PayoutsService;
   accounts: AccountsService;
   notifications: NotificationsService;
   sandbox: SandboxService;
@@ -113,17 +115,26 @@ export function paymentGatewayHandlers(u: UseCases) {
       });
       return { refund, transaction: toProtoTransaction(transaction) };
     },
-    withdraw: async (r: gw.WithdrawRequest): Promise<gw.WithdrawResponse> => ({
+    withdraw: async (r: gw.WithdrawRequest, _signal: AbortSignal, { principal }: CallContext): Promise<gw.WithdrawResponse> => ({
       withdrawal: toProtoWithdrawal(
-        await u.payments.withdraw({
-          providerAccountId: r.providerAccountId,
-          idempotencyKey: optionalText(r.idempotencyKey),
-          withdraw: fromProtoWithdrawInput(r.withdraw),
-        }),
+        await u.payouts.withdraw(
+          {
+            providerAccountId: r.providerAccountId,
+            idempotencyKey: optionalText(r.idempotencyKey),
+            withdraw: fromProtoWithdrawInput(r.withdraw),
+          },
+          principal,
+        ),
       ),
     }),
     getWithdraw: async (r: gw.GetWithdrawRequest): Promise<gw.GetWithdrawResponse> => ({
       withdrawal: toProtoWithdrawal(await u.payments.getWithdraw(r.id, r.refresh)),
+    }),
+    approveWithdraw: async (r: gw.ApproveWithdrawRequest, _signal: AbortSignal, { principal }: CallContext): Promise<gw.ApproveWithdrawResponse> => ({
+      withdrawal: toProtoWithdrawal(await u.payouts.approve(r.id, principal)),
+    }),
+    rejectWithdraw: async (r: gw.RejectWithdrawRequest, _signal: AbortSignal, { principal }: CallContext): Promise<gw.RejectWithdrawResponse> => ({
+      withdrawal: toProtoWithdrawal(await u.payouts.reject(r.id, principal, r.reason)),
     }),
     createReceiver: async (r: gw.CreateReceiverRequest): Promise<gw.CreateReceiverResponse> => ({
       receiver: toProtoReceiver(await u.payments.createReceiver(r.providerAccountId, fromProtoReceiverInput(r.receiver))),

@@ -65,6 +65,7 @@ const pt = {
     [WithdrawStatus.APPROVED]: 'Aprovado',
     [WithdrawStatus.REJECTED]: 'Recusado',
     [WithdrawStatus.CANCELED]: 'Cancelado',
+    [WithdrawStatus.AWAITING_APPROVAL]: 'Aguardando aprovação',
   } as Record<WithdrawStatus, string>,
   receiverStatus: {
     [ReceiverStatus.UNSPECIFIED]: '—',
@@ -474,6 +475,7 @@ const en: Messages = {
     [WithdrawStatus.APPROVED]: 'Approved',
     [WithdrawStatus.REJECTED]: 'Rejected',
     [WithdrawStatus.CANCELED]: 'Canceled',
+    [WithdrawStatus.AWAITING_APPROVAL]: 'Awaiting approval',
   },
   receiverStatus: {
     [ReceiverStatus.UNSPECIFIED]: '—',

@@ -23,6 +23,7 @@ const WITHDRAW_COLORS: Record<WithdrawStatus, TransactionStatus> = {
   [WithdrawStatus.APPROVED]: TransactionStatus.APPROVED,
   [WithdrawStatus.REJECTED]: TransactionStatus.REJECTED,
   [WithdrawStatus.CANCELED]: TransactionStatus.CANCELED,
+  [WithdrawStatus.AWAITING_APPROVAL]: TransactionStatus.PENDING,
 };
 
 /** A charge's status, or a payout's (`withdraw`), as a coloured badge. */

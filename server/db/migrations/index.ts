@@ -21,6 +21,7 @@ import { Migration20261128120435_sign_in_failures } from './Migration20261128120
 import { Migration20261128143000_account_installment_plan } from './Migration20261128143000_account_installment_plan.js';
 import { Migration20261128143100_card_token_uses } from './Migration20261128143100_card_token_uses.js';
 import { Migration20261128181000_routes } from './Migration20261128181000_routes.js';
+import { Migration20261128182000_payout_approvals } from './Migration20261128182000_payout_approvals.js';
 
 // Every migration, in order. `npm run migration:create` writes a new file here; add it to this list.
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261128143000_account_installment_plan', class: Migration20261128143000_account_installment_plan },
   { name: 'Migration20261128143100_card_token_uses', class: Migration20261128143100_card_token_uses },
   { name: 'Migration20261128181000_routes', class: Migration20261128181000_routes },
+  { name: 'Migration20261128182000_payout_approvals', class: Migration20261128182000_payout_approvals },
 ];

@@ -233,6 +233,26 @@ export interface GetWithdrawResponse {
   withdrawal: Withdrawal | undefined;
 }
 
+export interface ApproveWithdrawRequest {
+  /** The gateway's id of the held payout. */
+  id: string;
+}
+
+export interface ApproveWithdrawResponse {
+  withdrawal: Withdrawal | undefined;
+}
+
+export interface RejectWithdrawRequest {
+  /** The gateway's id of the held payout. */
+  id: string;
+  /** Why: shown on the payout as its refusal reason (at most 500 characters). */
+  reason: string;
+}
+
+export interface RejectWithdrawResponse {
+  withdrawal: Withdrawal | undefined;
+}
+
 export interface CreateReceiverRequest {
   providerAccountId: string;
   receiver: ReceiverInput | undefined;
@@ -1994,6 +2014,296 @@ export const GetWithdrawResponse: MessageFns<GetWithdrawResponse> = {
   },
   fromPartial(object: DeepPartial<GetWithdrawResponse>): GetWithdrawResponse {
     const message = createBaseGetWithdrawResponse();
+    message.withdrawal = (object.withdrawal !== undefined && object.withdrawal !== null)
+      ? Withdrawal.fromPartial(object.withdrawal)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseApproveWithdrawRequest(): ApproveWithdrawRequest {
+  return { id: "" };
+}
+
+export const ApproveWithdrawRequest: MessageFns<ApproveWithdrawRequest> = {
+  encode(message: ApproveWithdrawRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApproveWithdrawRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApproveWithdrawRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApproveWithdrawRequest {
+    return { id: isSet(object.id) ? globalThis.String(object.id) : "" };
+  },
+
+  toJSON(message: ApproveWithdrawRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ApproveWithdrawRequest>): ApproveWithdrawRequest {
+    return ApproveWithdrawRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ApproveWithdrawRequest>): ApproveWithdrawRequest {
+    const message = createBaseApproveWithdrawRequest();
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseApproveWithdrawResponse(): ApproveWithdrawResponse {
+  return { withdrawal: undefined };
+}
+
+export const ApproveWithdrawResponse: MessageFns<ApproveWithdrawResponse> = {
+  encode(message: ApproveWithdrawResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.withdrawal !== undefined) {
+      Withdrawal.encode(message.withdrawal, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApproveWithdrawResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApproveWithdrawResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.withdrawal = Withdrawal.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApproveWithdrawResponse {
+    return { withdrawal: isSet(object.withdrawal) ? Withdrawal.fromJSON(object.withdrawal) : undefined };
+  },
+
+  toJSON(message: ApproveWithdrawResponse): unknown {
+    const obj: any = {};
+    if (message.withdrawal !== undefined) {
+      obj.withdrawal = Withdrawal.toJSON(message.withdrawal);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ApproveWithdrawResponse>): ApproveWithdrawResponse {
+    return ApproveWithdrawResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ApproveWithdrawResponse>): ApproveWithdrawResponse {
+    const message = createBaseApproveWithdrawResponse();
+    message.withdrawal = (object.withdrawal !== undefined && object.withdrawal !== null)
+      ? Withdrawal.fromPartial(object.withdrawal)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseRejectWithdrawRequest(): RejectWithdrawRequest {
+  return { id: "", reason: "" };
+}
+
+export const RejectWithdrawRequest: MessageFns<RejectWithdrawRequest> = {
+  encode(message: RejectWithdrawRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.reason !== "") {
+      writer.uint32(18).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RejectWithdrawRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRejectWithdrawRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RejectWithdrawRequest {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: RejectWithdrawRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RejectWithdrawRequest>): RejectWithdrawRequest {
+    return RejectWithdrawRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RejectWithdrawRequest>): RejectWithdrawRequest {
+    const message = createBaseRejectWithdrawRequest();
+    message.id = object.id ?? "";
+    message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseRejectWithdrawResponse(): RejectWithdrawResponse {
+  return { withdrawal: undefined };
+}
+
+export const RejectWithdrawResponse: MessageFns<RejectWithdrawResponse> = {
+  encode(message: RejectWithdrawResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.withdrawal !== undefined) {
+      Withdrawal.encode(message.withdrawal, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RejectWithdrawResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRejectWithdrawResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.withdrawal = Withdrawal.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RejectWithdrawResponse {
+    return { withdrawal: isSet(object.withdrawal) ? Withdrawal.fromJSON(object.withdrawal) : undefined };
+  },
+
+  toJSON(message: RejectWithdrawResponse): unknown {
+    const obj: any = {};
+    if (message.withdrawal !== undefined) {
+      obj.withdrawal = Withdrawal.toJSON(message.withdrawal);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RejectWithdrawResponse>): RejectWithdrawResponse {
+    return RejectWithdrawResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RejectWithdrawResponse>): RejectWithdrawResponse {
+    const message = createBaseRejectWithdrawResponse();
     message.withdrawal = (object.withdrawal !== undefined && object.withdrawal !== null)
       ? Withdrawal.fromPartial(object.withdrawal)
       : undefined;
@@ -6721,6 +7031,34 @@ export const PaymentGatewayServiceService = {
     responseSerialize: (value: GetWithdrawResponse): Buffer => Buffer.from(GetWithdrawResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetWithdrawResponse => GetWithdrawResponse.decode(value),
   },
+  /**
+   * Four-eyes payouts: a payout an operator asked for above the gateway's
+   * approval threshold is held (WITHDRAW_STATUS_AWAITING_APPROVAL) until a
+   * second operator approves it (then it is sent, under the request's
+   * idempotency key, once however often it is approved) or rejects it.
+   */
+  approveWithdraw: {
+    path: "/gateway.v1.PaymentGatewayService/ApproveWithdraw" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ApproveWithdrawRequest): Buffer =>
+      Buffer.from(ApproveWithdrawRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ApproveWithdrawRequest => ApproveWithdrawRequest.decode(value),
+    responseSerialize: (value: ApproveWithdrawResponse): Buffer =>
+      Buffer.from(ApproveWithdrawResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ApproveWithdrawResponse => ApproveWithdrawResponse.decode(value),
+  },
+  rejectWithdraw: {
+    path: "/gateway.v1.PaymentGatewayService/RejectWithdraw" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RejectWithdrawRequest): Buffer =>
+      Buffer.from(RejectWithdrawRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RejectWithdrawRequest => RejectWithdrawRequest.decode(value),
+    responseSerialize: (value: RejectWithdrawResponse): Buffer =>
+      Buffer.from(RejectWithdrawResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RejectWithdrawResponse => RejectWithdrawResponse.decode(value),
+  },
   createReceiver: {
     path: "/gateway.v1.PaymentGatewayService/CreateReceiver" as const,
     requestStream: false as const,
@@ -6890,6 +7228,14 @@ export interface PaymentGatewayServiceServer extends UntypedServiceImplementatio
   refoundTransaction: handleUnaryCall<RefoundTransactionRequest, RefoundTransactionResponse>;
   withdraw: handleUnaryCall<WithdrawRequest, WithdrawResponse>;
   getWithdraw: handleUnaryCall<GetWithdrawRequest, GetWithdrawResponse>;
+  /**
+   * Four-eyes payouts: a payout an operator asked for above the gateway's
+   * approval threshold is held (WITHDRAW_STATUS_AWAITING_APPROVAL) until a
+   * second operator approves it (then it is sent, under the request's
+   * idempotency key, once however often it is approved) or rejects it.
+   */
+  approveWithdraw: handleUnaryCall<ApproveWithdrawRequest, ApproveWithdrawResponse>;
+  rejectWithdraw: handleUnaryCall<RejectWithdrawRequest, RejectWithdrawResponse>;
   createReceiver: handleUnaryCall<CreateReceiverRequest, CreateReceiverResponse>;
   getReceiver: handleUnaryCall<GetReceiverRequest, GetReceiverResponse>;
   processWebhook: handleUnaryCall<ProcessWebhookRequest, ProcessWebhookResponse>;
@@ -7029,6 +7375,42 @@ export interface PaymentGatewayServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetWithdrawResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Four-eyes payouts: a payout an operator asked for above the gateway's
+   * approval threshold is held (WITHDRAW_STATUS_AWAITING_APPROVAL) until a
+   * second operator approves it (then it is sent, under the request's
+   * idempotency key, once however often it is approved) or rejects it.
+   */
+  approveWithdraw(
+    request: ApproveWithdrawRequest,
+    callback: (error: ServiceError | null, response: ApproveWithdrawResponse) => void,
+  ): ClientUnaryCall;
+  approveWithdraw(
+    request: ApproveWithdrawRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ApproveWithdrawResponse) => void,
+  ): ClientUnaryCall;
+  approveWithdraw(
+    request: ApproveWithdrawRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ApproveWithdrawResponse) => void,
+  ): ClientUnaryCall;
+  rejectWithdraw(
+    request: RejectWithdrawRequest,
+    callback: (error: ServiceError | null, response: RejectWithdrawResponse) => void,
+  ): ClientUnaryCall;
+  rejectWithdraw(
+    request: RejectWithdrawRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RejectWithdrawResponse) => void,
+  ): ClientUnaryCall;
+  rejectWithdraw(
+    request: RejectWithdrawRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RejectWithdrawResponse) => void,
   ): ClientUnaryCall;
   createReceiver(
     request: CreateReceiverRequest,

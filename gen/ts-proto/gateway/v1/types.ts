@@ -171,6 +171,12 @@ export enum WithdrawStatus {
   WITHDRAW_STATUS_APPROVED = 2,
   WITHDRAW_STATUS_REJECTED = 3,
   WITHDRAW_STATUS_CANCELED = 4,
+  /**
+   * WITHDRAW_STATUS_AWAITING_APPROVAL - Held for a second operator's approval (ApproveWithdraw): nothing was sent
+   * to the provider. Left only by the review: approved, it is sent; rejected,
+   * it is CANCELED.
+   */
+  WITHDRAW_STATUS_AWAITING_APPROVAL = 5,
   UNRECOGNIZED = -1,
 }
 
@@ -191,6 +197,9 @@ export function withdrawStatusFromJSON(object: any): WithdrawStatus {
     case 4:
     case "WITHDRAW_STATUS_CANCELED":
       return WithdrawStatus.WITHDRAW_STATUS_CANCELED;
+    case 5:
+    case "WITHDRAW_STATUS_AWAITING_APPROVAL":
+      return WithdrawStatus.WITHDRAW_STATUS_AWAITING_APPROVAL;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -210,7 +219,48 @@ export function withdrawStatusToJSON(object: WithdrawStatus): string {
       return "WITHDRAW_STATUS_REJECTED";
     case WithdrawStatus.WITHDRAW_STATUS_CANCELED:
       return "WITHDRAW_STATUS_CANCELED";
+    case WithdrawStatus.WITHDRAW_STATUS_AWAITING_APPROVAL:
+      return "WITHDRAW_STATUS_AWAITING_APPROVAL";
     case WithdrawStatus.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+export enum PayoutReviewOutcome {
+  PAYOUT_REVIEW_OUTCOME_UNSPECIFIED = 0,
+  PAYOUT_REVIEW_OUTCOME_APPROVED = 1,
+  PAYOUT_REVIEW_OUTCOME_REJECTED = 2,
+  UNRECOGNIZED = -1,
+}
+
+export function payoutReviewOutcomeFromJSON(object: any): PayoutReviewOutcome {
+  switch (object) {
+    case 0:
+    case "PAYOUT_REVIEW_OUTCOME_UNSPECIFIED":
+      return PayoutReviewOutcome.PAYOUT_REVIEW_OUTCOME_UNSPECIFIED;
+    case 1:
+    case "PAYOUT_REVIEW_OUTCOME_APPROVED":
+      return PayoutReviewOutcome.PAYOUT_REVIEW_OUTCOME_APPROVED;
+    case 2:
+    case "PAYOUT_REVIEW_OUTCOME_REJECTED":
+      return PayoutReviewOutcome.PAYOUT_REVIEW_OUTCOME_REJECTED;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return PayoutReviewOutcome.UNRECOGNIZED;
+  }
+}
+
+export function payoutReviewOutcomeToJSON(object: PayoutReviewOutcome): string {
+  switch (object) {
+    case PayoutReviewOutcome.PAYOUT_REVIEW_OUTCOME_UNSPECIFIED:
+      return "PAYOUT_REVIEW_OUTCOME_UNSPECIFIED";
+    case PayoutReviewOutcome.PAYOUT_REVIEW_OUTCOME_APPROVED:
+      return "PAYOUT_REVIEW_OUTCOME_APPROVED";
+    case PayoutReviewOutcome.PAYOUT_REVIEW_OUTCOME_REJECTED:
+      return "PAYOUT_REVIEW_OUTCOME_REJECTED";
+    case PayoutReviewOutcome.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
   }
@@ -1078,6 +1128,33 @@ export interface Withdrawal {
   createdAt: Date | undefined;
   updatedAt: Date | undefined;
   statusHistory: WithdrawStatusChange[];
+  /**
+   * What was asked: the destination (PIX key or bank account), the recipient
+   * and the description. Unset for payouts recorded before it was kept.
+   */
+  request:
+    | WithdrawInput
+    | undefined;
+  /** Who asked for it: an operator's e-mail or a service token's name, and its id. */
+  requestedBy: string;
+  requestedById: string;
+  /** A second operator's decision on a payout held for approval. */
+  review:
+    | PayoutReview
+    | undefined;
+  /**
+   * Why it was refused: the reviewer's reason (CANCELED), or the provider's
+   * failure when the approved payout was sent (REJECTED).
+   */
+  refusalReason: string;
+}
+
+export interface PayoutReview {
+  outcome: PayoutReviewOutcome;
+  /** The reviewing operator's e-mail and id. */
+  reviewedBy: string;
+  reviewedById: string;
+  reviewedAt: Date | undefined;
 }
 
 export interface ReceiverBankAccount {
@@ -4025,6 +4102,11 @@ function createBaseWithdrawal(): Withdrawal {
     createdAt: undefined,
     updatedAt: undefined,
     statusHistory: [],
+    request: undefined,
+    requestedBy: "",
+    requestedById: "",
+    review: undefined,
+    refusalReason: "",
   };
 }
 
@@ -4062,6 +4144,21 @@ export const Withdrawal: MessageFns<Withdrawal> = {
     }
     for (const v of message.statusHistory) {
       WithdrawStatusChange.encode(v!, writer.uint32(90).fork()).join();
+    }
+    if (message.request !== undefined) {
+      WithdrawInput.encode(message.request, writer.uint32(98).fork()).join();
+    }
+    if (message.requestedBy !== "") {
+      writer.uint32(106).string(message.requestedBy);
+    }
+    if (message.requestedById !== "") {
+      writer.uint32(114).string(message.requestedById);
+    }
+    if (message.review !== undefined) {
+      PayoutReview.encode(message.review, writer.uint32(122).fork()).join();
+    }
+    if (message.refusalReason !== "") {
+      writer.uint32(130).string(message.refusalReason);
     }
     return writer;
   },
@@ -4167,6 +4264,46 @@ export const Withdrawal: MessageFns<Withdrawal> = {
             message.statusHistory.push(WithdrawStatusChange.decode(reader, reader.uint32()));
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.request = WithdrawInput.decode(reader, reader.uint32());
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.requestedBy = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.requestedById = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.review = PayoutReview.decode(reader, reader.uint32());
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.refusalReason = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4220,6 +4357,23 @@ export const Withdrawal: MessageFns<Withdrawal> = {
         : globalThis.Array.isArray(object?.status_history)
         ? object.status_history.map((e: any) => WithdrawStatusChange.fromJSON(e))
         : [],
+      request: isSet(object.request) ? WithdrawInput.fromJSON(object.request) : undefined,
+      requestedBy: isSet(object.requestedBy)
+        ? globalThis.String(object.requestedBy)
+        : isSet(object.requested_by)
+        ? globalThis.String(object.requested_by)
+        : "",
+      requestedById: isSet(object.requestedById)
+        ? globalThis.String(object.requestedById)
+        : isSet(object.requested_by_id)
+        ? globalThis.String(object.requested_by_id)
+        : "",
+      review: isSet(object.review) ? PayoutReview.fromJSON(object.review) : undefined,
+      refusalReason: isSet(object.refusalReason)
+        ? globalThis.String(object.refusalReason)
+        : isSet(object.refusal_reason)
+        ? globalThis.String(object.refusal_reason)
+        : "",
     };
   },
 
@@ -4258,6 +4412,21 @@ export const Withdrawal: MessageFns<Withdrawal> = {
     if (message.statusHistory?.length) {
       obj.statusHistory = message.statusHistory.map((e) => WithdrawStatusChange.toJSON(e));
     }
+    if (message.request !== undefined) {
+      obj.request = WithdrawInput.toJSON(message.request);
+    }
+    if (message.requestedBy !== "") {
+      obj.requestedBy = message.requestedBy;
+    }
+    if (message.requestedById !== "") {
+      obj.requestedById = message.requestedById;
+    }
+    if (message.review !== undefined) {
+      obj.review = PayoutReview.toJSON(message.review);
+    }
+    if (message.refusalReason !== "") {
+      obj.refusalReason = message.refusalReason;
+    }
     return obj;
   },
 
@@ -4277,6 +4446,144 @@ export const Withdrawal: MessageFns<Withdrawal> = {
     message.createdAt = object.createdAt ?? undefined;
     message.updatedAt = object.updatedAt ?? undefined;
     message.statusHistory = object.statusHistory?.map((e) => WithdrawStatusChange.fromPartial(e)) || [];
+    message.request = (object.request !== undefined && object.request !== null)
+      ? WithdrawInput.fromPartial(object.request)
+      : undefined;
+    message.requestedBy = object.requestedBy ?? "";
+    message.requestedById = object.requestedById ?? "";
+    message.review = (object.review !== undefined && object.review !== null)
+      ? PayoutReview.fromPartial(object.review)
+      : undefined;
+    message.refusalReason = object.refusalReason ?? "";
+    return message;
+  },
+};
+
+function createBasePayoutReview(): PayoutReview {
+  return { outcome: 0, reviewedBy: "", reviewedById: "", reviewedAt: undefined };
+}
+
+export const PayoutReview: MessageFns<PayoutReview> = {
+  encode(message: PayoutReview, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.outcome !== 0) {
+      writer.uint32(8).int32(message.outcome);
+    }
+    if (message.reviewedBy !== "") {
+      writer.uint32(18).string(message.reviewedBy);
+    }
+    if (message.reviewedById !== "") {
+      writer.uint32(26).string(message.reviewedById);
+    }
+    if (message.reviewedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.reviewedAt), writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PayoutReview {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePayoutReview();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.outcome = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reviewedBy = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reviewedById = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reviewedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PayoutReview {
+    return {
+      outcome: isSet(object.outcome) ? payoutReviewOutcomeFromJSON(object.outcome) : 0,
+      reviewedBy: isSet(object.reviewedBy)
+        ? globalThis.String(object.reviewedBy)
+        : isSet(object.reviewed_by)
+        ? globalThis.String(object.reviewed_by)
+        : "",
+      reviewedById: isSet(object.reviewedById)
+        ? globalThis.String(object.reviewedById)
+        : isSet(object.reviewed_by_id)
+        ? globalThis.String(object.reviewed_by_id)
+        : "",
+      reviewedAt: isSet(object.reviewedAt)
+        ? fromJsonTimestamp(object.reviewedAt)
+        : isSet(object.reviewed_at)
+        ? fromJsonTimestamp(object.reviewed_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: PayoutReview): unknown {
+    const obj: any = {};
+    if (message.outcome !== 0) {
+      obj.outcome = payoutReviewOutcomeToJSON(message.outcome);
+    }
+    if (message.reviewedBy !== "") {
+      obj.reviewedBy = message.reviewedBy;
+    }
+    if (message.reviewedById !== "") {
+      obj.reviewedById = message.reviewedById;
+    }
+    if (message.reviewedAt !== undefined) {
+      obj.reviewedAt = message.reviewedAt.toISOString();
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PayoutReview>): PayoutReview {
+    return PayoutReview.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PayoutReview>): PayoutReview {
+    const message = createBasePayoutReview();
+    message.outcome = object.outcome ?? 0;
+    message.reviewedBy = object.reviewedBy ?? "";
+    message.reviewedById = object.reviewedById ?? "";
+    message.reviewedAt = object.reviewedAt ?? undefined;
     return message;
   },
 };

@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import { GatewayError, invalidArgument, notFound, outcomeOf } from '../lib/errors.js';
+import { catalogueError } from '../lib/providerMessages.js';
+import type { Actor, PayoutRequest, WithdrawInput, Withdrawal, WithdrawMethod } from '../domain/types.js';
+import type { Principal } from './access.js';
+import { resolveAccount, type GatewayDeps } from './context.js';
+import { requestHash, resendWindowMs, runIdempotent } from './idempotency.js';
+import { recordWithdrawal, type PendingRecord } from './recording.js';
+import { requirePositiveCents, requireText } from './validation.js';
+
+export type WithdrawCommand = {
+  providerAccountId: string;
+  idempotencyKey?: string;
+  withdraw: Omit<WithdrawInput, 'paymentMethod'> & { paymentMethod?: WithdrawMethod };
+};
+
+const REASON_MAX = 500;
+
+const actorOf = (principal: Principal): Actor => ({ id: principal.id, name: principal.name });
+
+const notAwaiting = (withdrawal: Withdrawal): GatewayError =>
+  new GatewayError('FAILED_PRECONDITION', `withdrawal ${withdrawal.id} is not awaiting approval (it is ${withdrawal.status})`, {
+    reason: 'PAYOUT_NOT_AWAITING_APPROVAL',
+  });
+
+/**
+ * Payouts (Withdraw) and their four-eyes review. A payout an operator asks for
+ * above PAYOUT_APPROVAL_ABOVE_CENTS is stored AWAITING_APPROVAL and nothing is
+ * sent; a second operator approves it (it is then sent once, under the
+ * request's idempotency key, however often or concurrently it is approved) or
+ * rejects it (CANCELED, with the reason). Service tokens and API_TOKENS are not
+ * held: the threshold guards the back-office's people, and a service's own
+ * limits are its scopes and accounts.
+ */
+export class PayoutsService {
+  constructor(private readonly deps: GatewayDeps) {}
+
+  /** Validates the request and resolves what sending it needs; the same for a payout sent now and one sent on approval. */
+  private async prepare(command: WithdrawCommand) {
+    const input = command.withdraw;
+    const amount = requirePositiveCents('withdraw.amount', input.amount);
+    if (!input.paymentMethod) throw catalogueError('INVALID_PAYMENT_METHOD', { field: 'withdraw.payment_method' });
+    if (input.paymentMethod === 'PIX') requireText('withdraw.pix_key', input.pixKey);
+    const resolved = await resolveAccount(this.deps, command.providerAccountId);
+    const { adapter } = resolved;
+    if (!adapter.supports('withdraw')) throw adapter.notOffered('withdraw');
+    // The provider's own texts and rules (doc 3 §5, §8), not the gateway's generic ones.
+    adapter.assertWithdrawMethod(input.paymentMethod);
+    const pixType = input.paymentMethod === 'PIX' ? (input.pixType ?? adapter.pixKeyTypeWithout(input.pixKey!.trim())) : input.pixType;
+    if (input.paymentMethod === 'PIX' && !pixType) throw invalidArgument('withdraw.pix_type', 'withdraw.pix_type is required for PIX withdrawals');
+    const request: PayoutRequest = {
+      ...input,
+      amount,
+      paymentMethod: input.paymentMethod,
+      description: input.description || adapter.defaultWithdrawDescription(amount),
+    };
+    // The key type the provider's rule gave is what is sent; the request kept for idempotency stays the caller's.
+    const forProvider: WithdrawInput = { ...request, ...(pixType ? { pixType } : {}), idempotencyKey: command.idempotencyKey || undefined };
+    return { ...resolved, request, forProvider };
+  }
+
+  /** Whether this caller's payout waits for a second operator. */
+  private held(requester: Principal | undefined, amount: number): boolean {
+    const above = this.deps.payoutApprovalAboveCents;
+    return above !== undefined && requester?.kind === 'operator' && amount > above;
+  }
+
+  async withdraw(command: WithdrawCommand, requester?: Principal): Promise<Withdrawal> {
+    const prepared = await this.prepare(command);
+    const { account, request } = prepared;
+    const requestedBy = requester && actorOf(requester);
+    if (this.held(requester, request.amount)) return this.hold(account.id, account.provider, command.idempotencyKey, request, requestedBy!);
+    return this.send(prepared, command.idempotencyKey, {
+      kind: 'withdrawal',
+      provider: account.provider,
+      paymentMethod: request.paymentMethod,
+      amount: request.amount,
+      request,
+      requestedBy,
+    });
+  }
+
+  /** Runs the provider call under the idempotency key and records its answer (as a new payout, or on the held one). */
+  private send(
+    { account, adapter, ctx, request, forProvider }: Awaited<ReturnType<PayoutsService['prepare']>>,
+    idempotencyKey: string | undefined,
+    pending: Extract<PendingRecord, { kind: 'withdrawal' }>,
+  ): Promise<Withdrawal> {
+    return runIdempotent(this.deps, {
+      providerAccountId: account.id,
+      operation: 'withdraw',
+      key: idempotencyKey,
+      request,
+      pending,
+      resendWithinMs: resendWindowMs(adapter),
+      callProvider: () => adapter.withdraw(ctx, forProvider),
+      store: async (result) => {
+        const withdrawal = await recordWithdrawal(this.deps, account.id, pending, result, idempotencyKey || undefined);
+        return { subjectId: withdrawal.id, value: withdrawal };
+      },
+      replay: async (id) => (await this.deps.withdrawals.findWithdrawal(this.deps.db.em(), id, 'primary'))!,
+    });
+  }
+
+  /**
+   * Stores the payout AWAITING_APPROVAL, nothing sent. A repeat with the same key answers the payout it made (held,
+   * or sent since); the same key with another request is refused, as for any idempotent call. Without a key the
+   * gateway gives it one, so that the approval sends it under a key too.
+   */
+  private async hold(providerAccountId: string, provider: string, key: string | undefined, request: PayoutRequest, requestedBy: Actor): Promise<Withdrawal> {
+    const idempotencyKey = key || `gateway-${randomUUID()}`;
+    const { withdrawal, existing, event } = await this.deps.withdrawals.insertHeld(this.deps.db.em(), {
+      providerAccountId,
+      provider,
+      request,
+      requestedBy,
+      idempotencyKey,
+    });
+    if (event) this.deps.events.published(event);
+    if (existing && (!withdrawal.request || requestHash(withdrawal.request) !== requestHash(request)))
+      throw new GatewayError(
+        'ALREADY_EXISTS',
+        `idempotency_key ${idempotencyKey} was already used with a different withdraw request on this provider account`,
+        {
+          reason: 'IDEMPOTENCY_KEY_REUSED',
+          field: 'idempotency_key',
+        },
+      );
+    return withdrawal;
+  }
+
+  private async findHeld(id: string): Promise<Withdrawal> {
+    const withdrawal = await this.deps.withdrawals.findWithdrawal(this.deps.db.em(), id, 'primary');
+    if (!withdrawal) throw notFound(`withdrawal ${id} not found`);
+    return withdrawal;
+  }
+
+  /** Only an operator reviews, and never a payout of their own. */
+  private checkReviewer(withdrawal: Withdrawal, reviewer: Principal, outcome: 'APPROVED' | 'REJECTED'): void {
+    if (reviewer.kind !== 'operator')
+      throw new GatewayError('PERMISSION_DENIED', 'permission denied: a held payout is reviewed by an operator signed in to the back-office', {
+        reason: 'PAYOUT_REVIEW_BY_OPERATOR',
+      });
+    if (outcome === 'APPROVED' && withdrawal.requestedBy?.id === reviewer.id)
+      throw new GatewayError('PERMISSION_DENIED', 'permission denied: a payout is approved by another operator than the one who asked for it', {
+        reason: 'PAYOUT_SELF_APPROVAL',
+      });
+  }
+
+  /**
+   * Approves a held payout and sends it. The move out of AWAITING_APPROVAL happens once (a conditional update under
+   * the row's lock): the approval that makes it sends; a concurrent or repeated approval answers the payout as it
+   * stands and sends nothing. A provider that certainly refuses leaves it REJECTED with the provider's text.
+   */
+  async approve(id: string, reviewer: Principal): Promise<Withdrawal> {
+    const held = await this.findHeld(id);
+    this.checkReviewer(held, reviewer, 'APPROVED');
+    if (held.status !== 'AWAITING_APPROVAL') {
+      if (held.review?.outcome === 'APPROVED') return held;
+      throw notAwaiting(held);
+    }
+    const move = await this.deps.withdrawals.review(this.deps.db.em(), id, { outcome: 'APPROVED', by: actorOf(reviewer) });
+    if (!move) {
+      const now = await this.findHeld(id);
+      if (now.review?.outcome === 'APPROVED') return now;
+      throw notAwaiting(now);
+    }
+    if (move.event) this.deps.events.published(move.event);
+    const row = await this.findHeld(id);
+    const key = (await this.deps.withdrawals.idempotencyKeyOf(this.deps.db.em(), id)) ?? undefined;
+    try {
+      const prepared = await this.prepare({ providerAccountId: row.providerAccountId, idempotencyKey: key, withdraw: row.request! });
+      return await this.send(prepared, key, {
+        kind: 'withdrawal',
+        provider: row.provider,
+        paymentMethod: row.paymentMethod,
+        amount: row.amount,
+        request: row.request,
+        requestedBy: row.requestedBy,
+        heldId: id,
+      });
+    } catch (error) {
+      // Certainly not paid: the payout says why. Unknown: it stays PENDING until the outcome is confirmed.
+      if (outcomeOf(error) === 'failed') {
+        const refused = await this.deps.withdrawals.refuseSent(this.deps.db.em(), id, error instanceof Error ? error.message : String(error));
+        if (refused?.event) this.deps.events.published(refused.event);
+      }
+      throw error;
+    }
+  }
+
+  /** Rejects a held payout: CANCELED with the reason, never sent. The operator who asked may withdraw their own request. */
+  async reject(id: string, reviewer: Principal, reason: string): Promise<Withdrawal> {
+    const text = reason.trim();
+    if (text.length > REASON_MAX) throw invalidArgument('reason', `reason must be at most ${REASON_MAX} characters`);
+    const held = await this.findHeld(id);
+    this.checkReviewer(held, reviewer, 'REJECTED');
+    const move = await this.deps.withdrawals.review(this.deps.db.em(), id, { outcome: 'REJECTED', by: actorOf(reviewer), reason: text || undefined });
+    if (!move) throw notAwaiting(await this.findHeld(id));
+    if (move.event) this.deps.events.published(move.event);
+    return this.findHeld(id);
+  }
+}
