@@ -217,6 +217,14 @@ it('payout form at 390 px: a CPF key is inferred as CPF while typed and sent as 
   expect(await fitsWidth(page)).toBe(true);
   await page.keyboard.press('Enter');
 
+  // Enter opens the confirmation; nothing is sent before it is confirmed.
+  const confirmation = page.getByRole('dialog', { name: 'Confirmar saque' });
+  await expect(confirmation.getByTestId('confirm-amount').textContent()).resolves.toBe('R$ 12,34');
+  await expect(confirmation.getByTestId('confirm-key').textContent()).resolves.toBe('123.456.789-09 (CPF)');
+  await expect(confirmation.getByTestId('confirm-recipient').textContent()).resolves.toBe('não informado');
+  expect(withdrawals).toHaveLength(0);
+  await confirmation.getByRole('button', { name: 'Confirmar saque' }).click();
+
   await page.getByRole('heading', { name: 'Saque', exact: true }).waitFor();
   expect(withdrawals).toHaveLength(1);
   expect(withdrawals[0]!.withdraw).toMatchObject({
@@ -268,7 +276,7 @@ it('payout form: a key that is not well formed for its inferred type is refused 
   // Inferred CPF (11 digits), but the check digits are wrong.
   await key.fill('123.456.789-00');
   await expect(page.getByTestId('pix-key-type').textContent()).resolves.toBe('CPF');
-  await page.getByRole('button', { name: 'Sacar' }).click();
+  await page.getByRole('button', { name: 'Revisar saque' }).click();
   const refusal = 'CPF inválido: confira os dígitos. Um celular se escreve com +55 na frente.';
   await page.getByText(refusal).waitFor();
   await expect(key.getAttribute('aria-invalid')).resolves.toBe('true');
@@ -278,14 +286,15 @@ it('payout form: a key that is not well formed for its inferred type is refused 
   // Not a UUID: a random key (EVP) it cannot be.
   await key.fill('minha-chave');
   await expect(page.getByTestId('pix-key-type').textContent()).resolves.toBe('Chave aleatória');
-  await page.getByRole('button', { name: 'Sacar' }).click();
+  await page.getByRole('button', { name: 'Revisar saque' }).click();
   await page.getByText('Chave inválida: uma chave aleatória tem o formato 123e4567-e89b-42d3-a456-426614174000.').waitFor();
 
   // A mobile written with +55 is a phone; the gateway then refuses an amount beyond its range, beside the amount.
   await key.fill('+55 11 98765-4321');
   await expect(page.getByTestId('pix-key-type').textContent()).resolves.toBe('Celular');
   await page.getByLabel(/^Valor \(R\$\)/).fill('100.000.000.000.000,00');
-  await page.getByRole('button', { name: 'Sacar' }).click();
+  await page.getByRole('button', { name: 'Revisar saque' }).click();
+  await page.getByRole('dialog', { name: 'Confirmar saque' }).getByRole('button', { name: 'Confirmar saque' }).click();
   await page.getByText('withdraw.amount is out of range').waitFor();
   await expect(page.getByLabel(/^Valor \(R\$\)/).getAttribute('aria-invalid')).resolves.toBe('true');
   // Only that last request left the page: the refused keys were never sent.

@@ -202,7 +202,7 @@ function SignedIn({ session, onSignedOut }: { session: Session; onSignedOut: () 
                     {receiverWriter && <Route path="/receivers/new" element={<NewReceiver />} />}
                     <Route path="/receivers/:id" element={<ReceiverDetail />} />
                     <Route path="/payouts/new" element={payoutWriter ? <NewPayout /> : <Navigate to="/payouts" replace />} />
-                    <Route path="/payouts/:id" element={<PayoutDetail />} />
+                    <Route path="/payouts/:id" element={<PayoutDetail canReview={payoutWriter} operatorId={session.operator.id} />} />
                     <Route path="/accounts" element={<ProviderAccounts />} />
                     <Route path="/providers" element={<Providers />} />
                     {auditReader && <Route path="/audit" element={<Audit />} />}

@@ -1,6 +1,8 @@
 import { Alert } from '@mantine/core';
 import { ConnectError } from '@connectrpc/connect';
 import { BadRequestSchema } from '../../gen/es/google/rpc/error_details_pb.js';
+import { errorText } from './errorText.js';
+import { useI18n } from './i18n.js';
 
 /** A failed call's field violations (google.rpc.BadRequest), by the last segment of the field path. */
 export function fieldViolations(error: unknown): Record<string, string> {
@@ -14,12 +16,13 @@ export function fieldViolations(error: unknown): Record<string, string> {
   return violations;
 }
 
-/** A failed call's message, as the gateway wrote it. */
+/** A failed call's message: the catalogue's text for its ErrorInfo reason where it has one, else as the gateway wrote it. */
 export function ErrorAlert({ error }: { error: unknown }) {
+  const { t } = useI18n();
   if (!error) return null;
   return (
     <Alert color="red" role="alert" data-testid="error">
-      {ConnectError.from(error).rawMessage}
+      {errorText(error, t.errorReasons)}
     </Alert>
   );
 }

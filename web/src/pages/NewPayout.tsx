@@ -1,24 +1,28 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { Alert, Button, Group, Select, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery } from '@connectrpc/connect-query';
 import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
-import { PixKeyType, WithdrawMethod } from '../../../gen/es/gateway/v1/types_pb.js';
+import { PixKeyType, WithdrawMethod, type WithdrawInput } from '../../../gen/es/gateway/v1/types_pb.js';
 import { inferPixKeyType, isValidPixKey } from '../../../shared/pixKeyRules.js';
 import { ErrorAlert, fieldViolations } from '../errors.js';
-import { parseCents } from '../format.js';
+import { formatMoney, parseCents } from '../format.js';
 import { useI18n } from '../i18n.js';
 import { useIdempotencyKey } from '../idempotency.js';
 import { AmountInput, PageHeader, useProviderAccounts } from '../ui.js';
 
+type PayoutRequest = Pick<WithdrawInput, 'paymentMethod' | 'amount' | 'pixKey' | 'pixType' | 'description' | 'name'>;
+
 /** The fields whose violations the form shows beside their inputs (the last segment of the gateway's field path). */
-const FORM_FIELDS = ['provider_account_id', 'amount', 'pix_key', 'pix_type', 'description'];
+const FORM_FIELDS = ['provider_account_id', 'amount', 'pix_key', 'pix_type', 'description', 'name'];
 
 /**
  * A PIX payout (Withdraw). The key's type is inferred as the gateway infers it
  * (shared/pixKeyRules.ts, imported as is) and shown while typing; a key
  * that is not well formed for its type is refused beside the field before
- * anything is sent. On success, the payout's page.
+ * anything is sent. A valid form opens a confirmation (amount, key, recipient,
+ * the account and its balance where known); only its confirm button sends.
+ * On success, the payout's page (held for approval above the team's limit).
  */
 export default function NewPayout() {
   const { t } = useI18n();
@@ -32,11 +36,15 @@ export default function NewPayout() {
   // The key is judged once the operator leaves the field or submits, not at the first keystroke.
   const [keyChecked, setKeyChecked] = useState(false);
   const [description, setDescription] = useState('');
+  const [recipient, setRecipient] = useState('');
+  // The request the confirmation shows and, once confirmed, sends.
+  const [confirming, setConfirming] = useState<{ accountId: string; request: PayoutRequest } | null>(null);
   const idempotencyKey = useIdempotencyKey();
   const withdraw = useMutation(PaymentGatewayService.method.withdraw, {
     onSuccess: (answer) => {
       if (answer.withdrawal) void navigate(`/payouts/${answer.withdrawal.id}`);
     },
+    onError: () => setConfirming(null),
   });
 
   const pixPayouts = new Set((providers.data?.providers ?? []).filter((p) => p.withdrawMethods.includes(WithdrawMethod.PIX)).map((p) => p.id));
@@ -52,15 +60,25 @@ export default function NewPayout() {
     setBadAmount(cents === null);
     setKeyChecked(true);
     if (cents === null || !accountId || !keyType || !keyValid) return;
-    const request = {
+    const request: PayoutRequest = {
       paymentMethod: WithdrawMethod.PIX,
       amount: cents,
       pixKey: pixKey.trim(),
       pixType: PixKeyType[keyType],
       description,
+      name: recipient.trim(),
     };
-    withdraw.mutate({ providerAccountId: accountId, idempotencyKey: idempotencyKey({ accountId, request }), withdraw: request });
+    withdraw.reset();
+    setConfirming({ accountId, request });
   }
+
+  function send() {
+    if (!confirming) return;
+    const { accountId: providerAccountId, request } = confirming;
+    withdraw.mutate({ providerAccountId, idempotencyKey: idempotencyKey({ accountId: providerAccountId, request }), withdraw: request });
+  }
+
+  const confirmingAccount = payingAccounts.find((a) => a.id === confirming?.accountId);
 
   return (
     <>
@@ -100,15 +118,67 @@ export default function NewPayout() {
             error={keyChecked && keyType && !keyValid ? t.pixKeyInvalid[keyType] : (violations.pix_key ?? violations.pix_type)}
             required
           />
+          <TextInput
+            label={t.payout.recipient}
+            description={t.payout.recipientHint}
+            autoComplete="off"
+            value={recipient}
+            onChange={(e) => setRecipient(e.currentTarget.value)}
+            error={violations.name}
+          />
           <TextInput label={t.payout.description} value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={violations.description} />
           {otherError && <ErrorAlert error={withdraw.error} />}
           <Group>
-            <Button type="submit" loading={withdraw.isPending}>
-              {t.payout.submit}
-            </Button>
+            <Button type="submit">{t.payout.review}</Button>
           </Group>
         </Stack>
       </form>
+      <Modal
+        opened={confirming !== null}
+        onClose={() => setConfirming(null)}
+        title={t.payout.confirmTitle}
+        lockScroll={false}
+        closeButtonProps={{ 'aria-label': t.close }}
+        centered
+      >
+        {confirming && (
+          <Stack>
+            <Text size="sm">{t.payout.confirmIntro}</Text>
+            <dl className="facts" data-testid="payout-confirmation">
+              <dt>{t.payout.amount}</dt>
+              <dd data-testid="confirm-amount">{formatMoney(confirming.request.amount)}</dd>
+              <dt>{t.payout.pixKey}</dt>
+              <dd data-testid="confirm-key">
+                {confirming.request.pixKey} ({keyType && t.pixKeyType[keyType]})
+              </dd>
+              <dt>{t.payout.recipient}</dt>
+              <dd data-testid="confirm-recipient">{confirming.request.name || t.payout.notGiven}</dd>
+              <dt>{t.payout.account}</dt>
+              <dd>{confirmingAccount ? `${confirmingAccount.name} (${confirmingAccount.provider})` : confirming.accountId}</dd>
+              <dt>{t.payout.balance}</dt>
+              {/* No provider operation reports an account's balance yet: said, never guessed. */}
+              <dd data-testid="confirm-balance">{t.payout.balanceUnavailable}</dd>
+              {confirming.request.description && (
+                <>
+                  <dt>{t.payout.description}</dt>
+                  <dd>{confirming.request.description}</dd>
+                </>
+              )}
+            </dl>
+            <Text size="sm" c="dimmed">
+              {t.payout.approvalNeeded}
+            </Text>
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setConfirming(null)}>
+                {t.payout.edit}
+              </Button>
+              <Button onClick={send} loading={withdraw.isPending}>
+                {t.payout.confirm}
+              </Button>
+            </Group>
+          </Stack>
+        )}
+      </Modal>
     </>
   );
 }

@@ -1,7 +1,11 @@
 import { Link } from 'react-router';
+import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { Anchor, Table } from '@mantine/core';
 import { useInfiniteQuery } from '@connectrpc/connect-query';
-import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
+import { PaymentGatewayService, type ListWithdrawalsRequest } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
+import { decimalCents } from '../csv.js';
+import { ExportCsv, EXPORT_PAGE_SIZE, type ExportPage } from '../exportCsv.js';
+import { payoutDestination } from '../payouts.js';
 import { ErrorAlert } from '../errors.js';
 import { useListFilters } from '../filters.js';
 import { formatMoney } from '../format.js';
@@ -23,6 +27,7 @@ export default function Payouts({ canCreate }: { canCreate: boolean }) {
     <>
       <PageHeader title={t.nav.payouts} create={canCreate ? { to: '/payouts/new', label: t.payout.new } : undefined} />
       {filters.bar}
+      <ExportPayouts request={filters.request} />
       <ErrorAlert error={list.error ?? filters.error} />
       <div className="table-scroll" {...scrollable(t.nav.payouts)}>
         <Table data-testid="payouts-table" striped>
@@ -54,4 +59,30 @@ export default function Payouts({ canCreate }: { canCreate: boolean }) {
       <LoadMore list={list} empty={withdrawals.length === 0} />
     </>
   );
+}
+
+/** The payouts the filters select, as saques-YYYY-MM-DD.csv: where each went, who asked and reviewed it, why it was refused. */
+function ExportPayouts({ request }: { request: Partial<Omit<ListWithdrawalsRequest, '$typeName' | 'pageSize' | 'pageToken'>> }) {
+  const { t } = useI18n();
+  const page: ExportPage = async (client, pageToken, signal) => {
+    const answer = await client.listWithdrawals({ ...request, pageSize: EXPORT_PAGE_SIZE, pageToken }, { signal });
+    const rows = answer.withdrawals.map((w) => [
+      w.id,
+      w.provider,
+      w.providerAccountId,
+      w.withdrawId,
+      t.withdrawMethod[w.paymentMethod],
+      t.withdrawStatus[w.status],
+      decimalCents(w.amount),
+      payoutDestination(w, t),
+      w.request?.name ?? '',
+      w.request?.description ?? '',
+      w.requestedBy,
+      w.review?.reviewedBy ?? '',
+      w.refusalReason,
+      w.createdAt ? timestampDate(w.createdAt).toISOString() : '',
+    ]);
+    return { rows, nextPageToken: answer.nextPageToken };
+  };
+  return <ExportCsv page={page} header={t.payout.exportHeader} filePrefix="saques" />;
 }

@@ -1,11 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { Anchor, Button, Group, Loader, Table, Text } from '@mantine/core';
+import { Anchor, Table } from '@mantine/core';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import { Code, ConnectError, createClient } from '@connectrpc/connect';
-import { useInfiniteQuery, useTransport } from '@connectrpc/connect-query';
+import { useInfiniteQuery } from '@connectrpc/connect-query';
 import { PaymentGatewayService, type ListTransactionsRequest } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
-import { csvFile, csvFileName, decimalCents } from '../csv.js';
+import { decimalCents } from '../csv.js';
+import { ExportCsv, EXPORT_PAGE_SIZE, type ExportPage } from '../exportCsv.js';
 import { ErrorAlert } from '../errors.js';
 import { useListFilters } from '../filters.js';
 import { formatMoney } from '../format.js';
@@ -27,7 +26,7 @@ export default function Transactions({ canCreate }: { canCreate: boolean }) {
     <>
       <PageHeader title={t.nav.transactions} create={canCreate ? { to: '/transactions/new', label: t.charge.new } : undefined} />
       {filters.bar}
-      <ExportCsv request={filters.request} />
+      <ExportTransactions request={filters.request} />
       <ErrorAlert error={list.error ?? filters.error} />
       <div className="table-scroll" {...scrollable(t.nav.transactions)}>
         <Table data-testid="transactions-table" striped highlightOnHover>
@@ -70,91 +69,24 @@ export default function Transactions({ canCreate }: { canCreate: boolean }) {
   );
 }
 
-/** The export reads the list 200 charges a call (the most ListTransactions answers). */
-const EXPORT_PAGE_SIZE = 200;
-
-/**
- * Exports the charges the filters select as a spreadsheet: pages through
- * ListTransactions in the browser, counting as it goes (cancel stops it), then
- * downloads transacoes-YYYY-MM-DD.csv.
- */
-function ExportCsv({ request }: { request: Partial<Omit<ListTransactionsRequest, '$typeName' | 'pageSize' | 'pageToken'>> }) {
+/** The charges the filters select, as transacoes-YYYY-MM-DD.csv. */
+function ExportTransactions({ request }: { request: Partial<Omit<ListTransactionsRequest, '$typeName' | 'pageSize' | 'pageToken'>> }) {
   const { t } = useI18n();
-  const transport = useTransport();
-  const [exported, setExported] = useState<number | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const abort = useRef<AbortController | null>(null);
-  useEffect(() => () => abort.current?.abort(), []);
-
-  async function run() {
-    const controller = new AbortController();
-    abort.current = controller;
-    setError(null);
-    setExported(0);
-    const client = createClient(PaymentGatewayService, transport);
-    const rows: string[][] = [];
-    try {
-      let pageToken = '';
-      do {
-        const page = await client.listTransactions({ ...request, pageSize: EXPORT_PAGE_SIZE, pageToken }, { signal: controller.signal });
-        for (const tx of page.transactions)
-          rows.push([
-            tx.id,
-            tx.provider,
-            tx.providerAccountId,
-            tx.transactionId,
-            tx.orderId,
-            t.method[tx.paymentMethod],
-            t.status[tx.status],
-            decimalCents(tx.amount),
-            tx.currency,
-            tx.createdAt ? timestampDate(tx.createdAt).toISOString() : '',
-          ]);
-        setExported(rows.length);
-        pageToken = page.nextPageToken;
-      } while (pageToken);
-      download(csvFile(t.export.header, rows), csvFileName('transacoes', new Date()));
-    } catch (err) {
-      if (!controller.signal.aborted && ConnectError.from(err).code !== Code.Canceled) setError(err);
-    } finally {
-      if (abort.current === controller) {
-        abort.current = null;
-        setExported(null);
-      }
-    }
-  }
-
-  return (
-    <>
-      <Group mb="md" gap="sm">
-        <Button variant="default" onClick={() => void run()} disabled={exported !== null}>
-          {t.export.button}
-        </Button>
-        {exported !== null && (
-          <>
-            <Loader size="sm" aria-hidden />
-            <Text role="status" data-testid="export-progress">
-              {t.export.progress(exported)}
-            </Text>
-            <Button variant="subtle" color="red" onClick={() => abort.current?.abort()}>
-              {t.export.cancel}
-            </Button>
-          </>
-        )}
-      </Group>
-      <ErrorAlert error={error} />
-    </>
-  );
-}
-
-/** Saves text as a UTF-8 file through a temporary link. */
-function download(text: string, fileName: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
+  const page: ExportPage = async (client, pageToken, signal) => {
+    const answer = await client.listTransactions({ ...request, pageSize: EXPORT_PAGE_SIZE, pageToken }, { signal });
+    const rows = answer.transactions.map((tx) => [
+      tx.id,
+      tx.provider,
+      tx.providerAccountId,
+      tx.transactionId,
+      tx.orderId,
+      t.method[tx.paymentMethod],
+      t.status[tx.status],
+      decimalCents(tx.amount),
+      tx.currency,
+      tx.createdAt ? timestampDate(tx.createdAt).toISOString() : '',
+    ]);
+    return { rows, nextPageToken: answer.nextPageToken };
+  };
+  return <ExportCsv page={page} header={t.export.header} filePrefix="transacoes" />;
 }

@@ -1,0 +1,148 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import type { Browser, Page } from 'playwright-core';
+import { CreateOperatorRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
+import { GetWithdrawRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { CreateProviderAccountRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
+import { WithdrawStatus } from '../../gen/ts-proto/gateway/v1/types.js';
+import { accessibilityViolations, backOfficePages, callsTo, chooseOption, launchBrowser } from '../support/browser.js';
+import { startTestStack, type TestStack } from '../support/gateway.js';
+
+/**
+ * Safe payouts in the back-office (issue 33 §5): a payout above the team's
+ * limit (PAYOUT_APPROVAL_ABOVE_CENTS) goes through a confirmation (amount,
+ * key, recipient, the balance said to be unavailable), nothing sent before
+ * it; it is then held AWAITING_APPROVAL, and the operator who asked cannot
+ * approve it; a second operator, on a phone, approves it and it is sent.
+ */
+
+const ACCOUNT_NAME = 'Repasses no navegador';
+const SECOND = { email: 'bruno.payouts@example.com', password: 'second-operator-0123' };
+let browser: Browser;
+let stack: TestStack;
+let accountId: string;
+
+const ui = backOfficePages(
+  () => browser,
+  () => stack.gateway,
+);
+
+beforeAll(async () => {
+  // The sandbox keeps payouts processing until told otherwise: the approved payout is seen PENDING at the provider.
+  stack = await startTestStack({ env: { PAYOUT_APPROVAL_ABOVE_CENTS: '10000', SANDBOX_SETTLE_MS: '3600000' } });
+  const { providerAccount } = await stack.client.call(
+    'accounts',
+    'createProviderAccount',
+    CreateProviderAccountRequest.fromPartial({ provider: 'SANDBOX', name: ACCOUNT_NAME, publicKey: 'pk', secretKey: 'sk' }),
+  );
+  accountId = providerAccount.id;
+  await stack.client.call('access', 'createOperator', CreateOperatorRequest.fromPartial({ ...SECOND, role: 'operator' }));
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+const readWithdrawal = async (id: string) => (await stack.client.call('gateway', 'getWithdraw', GetWithdrawRequest.fromPartial({ id }))).withdrawal;
+const fact = (page: Page, testId: string) => page.getByTestId('payout').getByTestId(testId).textContent();
+
+it('a payout above the limit: confirmation (nothing sent before it), held awaiting approval, approved by a second operator at 390 px and sent', async () => {
+  const { page, violations } = await ui.signedIn();
+  const withdrawals = callsTo(page, 'Withdraw');
+  const ownApprovals = callsTo(page, 'ApproveWithdraw');
+  await page.goto(`${stack.gateway.httpUrl!}/#/payouts/new`);
+  await chooseOption(page, page.getByRole('combobox', { name: /^Conta de provedor/ }), `${ACCOUNT_NAME} (SANDBOX)`);
+  await page.getByLabel(/^Valor \(R\$\)/).fill('250,00');
+  await page.getByLabel(/^Chave PIX/).fill('maria@example.com');
+  await page.getByLabel(/^Nome do destinatário/).fill('Maria Souza');
+  await page.getByLabel(/^Descrição/).fill('Repasse de novembro');
+  await page.getByRole('button', { name: 'Revisar saque' }).click();
+
+  const confirmation = page.getByRole('dialog', { name: 'Confirmar saque' });
+  await expect(confirmation.getByTestId('confirm-amount').textContent()).resolves.toBe('R$ 250,00');
+  await expect(confirmation.getByTestId('confirm-key').textContent()).resolves.toBe('maria@example.com (E-mail)');
+  await expect(confirmation.getByTestId('confirm-recipient').textContent()).resolves.toBe('Maria Souza');
+  await expect(confirmation.getByTestId('confirm-balance').textContent()).resolves.toBe(
+    'saldo indisponível (o provedor desta conta não informa saldo ao gateway)',
+  );
+  await expect(accessibilityViolations(page)).resolves.toEqual([]);
+  // Going back to edit sends nothing; the confirmation opens again with the same request.
+  await confirmation.getByRole('button', { name: 'Voltar e corrigir' }).click();
+  await confirmation.waitFor({ state: 'hidden' });
+  expect(withdrawals).toHaveLength(0);
+  await page.getByRole('button', { name: 'Revisar saque' }).click();
+  expect(withdrawals).toHaveLength(0);
+  await confirmation.getByRole('button', { name: 'Confirmar saque' }).click();
+
+  await page.getByRole('heading', { name: 'Saque', exact: true }).waitFor();
+  expect(withdrawals).toHaveLength(1);
+  const id = new URL(page.url()).hash.split('/').pop()!;
+  await expect(fact(page, 'status')).resolves.toBe('Aguardando aprovação');
+  await expect(fact(page, 'destination')).resolves.toBe('maria@example.com (E-mail)');
+  await expect(fact(page, 'recipient')).resolves.toBe('Maria Souza');
+  await expect(fact(page, 'description')).resolves.toBe('Repasse de novembro');
+  await expect(fact(page, 'requested-by')).resolves.toBe(stack.gateway.firstAdmin!.email);
+  await page.getByTestId('awaiting-approval').waitFor();
+  await page.getByText('Você solicitou este saque: outro operador precisa aprová-lo.').waitFor();
+  await expect(page.getByRole('button', { name: 'Aprovar e enviar' }).isDisabled()).resolves.toBe(true);
+  expect(ownApprovals).toHaveLength(0);
+  // Held: the provider was never asked.
+  expect(await readWithdrawal(id)).toMatchObject({ status: WithdrawStatus.WITHDRAW_STATUS_AWAITING_APPROVAL, withdrawId: '' });
+  await ui.finish(page, violations, 'payout-awaiting-approval');
+
+  // The second operator, on a phone.
+  const second = await ui.openPage(390, 844);
+  await second.page.getByRole('textbox', { name: 'E-mail' }).fill(SECOND.email);
+  await second.page.getByLabel(/^Senha/).fill(SECOND.password);
+  await second.page.getByRole('button', { name: 'Entrar' }).click();
+  await second.page.getByTestId('operator').waitFor();
+  const approvals = callsTo(second.page, 'ApproveWithdraw');
+  await second.page.goto(`${stack.gateway.httpUrl!}/#/payouts/${id}`);
+  await second.page.getByTestId('awaiting-approval').waitFor();
+  await expect(second.page.getByText('Você solicitou este saque').count()).resolves.toBe(0);
+  await second.page.getByRole('button', { name: 'Aprovar e enviar' }).click();
+
+  await second.page.getByTestId('payout').getByTestId('provider-id').waitFor();
+  await expect(fact(second.page, 'status')).resolves.toBe('Pendente');
+  await expect(fact(second.page, 'reviewed-by')).resolves.toBe(SECOND.email);
+  await expect(second.page.getByTestId('awaiting-approval').count()).resolves.toBe(0);
+  await expect(second.page.getByTestId('history').textContent()).resolves.toMatch(/Aguardando aprovação.*Pendente/);
+  expect(approvals).toHaveLength(1);
+  const sent = await readWithdrawal(id);
+  expect(sent.status).toBe(WithdrawStatus.WITHDRAW_STATUS_PENDING);
+  expect(sent.withdrawId).not.toBe('');
+  await expect(fact(second.page, 'provider-id')).resolves.toBe(sent.withdrawId);
+  await ui.finish(second.page, second.violations, 'payout-approved-390px');
+});
+
+it('the payouts list exports the filtered payouts as saques-YYYY-MM-DD.csv with destination, who asked and who reviewed', async () => {
+  const { page, violations } = await ui.signedIn();
+  await page.goto(`${stack.gateway.httpUrl!}/#/payouts`);
+  await page.locator('[data-testid="payouts-table"] tbody tr').first().waitFor();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Exportar CSV' }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^saques-\d{4}-\d{2}-\d{2}\.csv$/);
+  const text = readFileSync((await download.path())!, 'utf8');
+  const [header, ...rows] = text
+    .replace(/^\uFEFF/, '')
+    .trimEnd()
+    .split('\r\n');
+  expect(header).toBe(
+    'ID;Provedor;Conta de provedor;ID no provedor;Forma;Situação;Valor (R$);Chave PIX;Destinatário;Descrição;Solicitado por;Revisado por;Motivo da recusa;Criado em',
+  );
+  expect(rows).toHaveLength(1);
+  const cells = rows[0]!.split(';');
+  expect(cells.slice(1, 3)).toEqual(['SANDBOX', accountId]);
+  expect(cells.slice(4, 12)).toEqual([
+    'PIX',
+    'Pendente',
+    '250,00',
+    'maria@example.com (E-mail)',
+    'Maria Souza',
+    'Repasse de novembro',
+    stack.gateway.firstAdmin!.email,
+    SECOND.email,
+  ]);
+  await ui.finish(page, violations, 'payouts-export');
+});
