@@ -21,6 +21,8 @@ const SECOND = { email: 'bruno.payouts@example.com', password: 'second-operator-
 let browser: Browser;
 let stack: TestStack;
 let accountId: string;
+/** The held payout the first test asks for and the second approves. */
+let id = '';
 
 const ui = backOfficePages(
   () => browser,
@@ -48,7 +50,7 @@ afterAll(async () => {
 const readWithdrawal = async (id: string) => (await stack.client.call('gateway', 'getWithdraw', GetWithdrawRequest.fromPartial({ id }))).withdrawal;
 const fact = (page: Page, testId: string) => page.getByTestId('payout').getByTestId(testId).textContent();
 
-it('a payout above the limit: confirmation (nothing sent before it), held awaiting approval, approved by a second operator at 390 px and sent', async () => {
+it('a payout above the limit: confirmation (nothing sent before it), then held awaiting approval, which its requester cannot approve', async () => {
   const { page, violations } = await ui.signedIn();
   const withdrawals = callsTo(page, 'Withdraw');
   const ownApprovals = callsTo(page, 'ApproveWithdraw');
@@ -78,7 +80,7 @@ it('a payout above the limit: confirmation (nothing sent before it), held awaiti
 
   await page.getByRole('heading', { name: 'Saque', exact: true }).waitFor();
   expect(withdrawals).toHaveLength(1);
-  const id = new URL(page.url()).hash.split('/').pop()!;
+  id = new URL(page.url()).hash.split('/').pop()!;
   await expect(fact(page, 'status')).resolves.toBe('Aguardando aprovação');
   await expect(fact(page, 'destination')).resolves.toBe('maria@example.com (E-mail)');
   await expect(fact(page, 'recipient')).resolves.toBe('Maria Souza');
@@ -91,8 +93,10 @@ it('a payout above the limit: confirmation (nothing sent before it), held awaiti
   // Held: the provider was never asked.
   expect(await readWithdrawal(id)).toMatchObject({ status: WithdrawStatus.WITHDRAW_STATUS_AWAITING_APPROVAL, withdrawId: '' });
   await ui.finish(page, violations, 'payout-awaiting-approval');
+});
 
-  // The second operator, on a phone.
+it('a second operator, at 390 px, approves the held payout and it is sent to the provider', async () => {
+  expect(id).not.toBe('');
   const second = await ui.openPage(390, 844);
   await second.page.getByRole('textbox', { name: 'E-mail' }).fill(SECOND.email);
   await second.page.getByLabel(/^Senha/).fill(SECOND.password);
