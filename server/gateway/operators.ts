@@ -37,10 +37,15 @@ export const WRONG_CREDENTIALS = 'wrong e-mail or password';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
-function checkPassword(password: string): void {
+/** Length, and not the e-mail (the first thing a guesser tries). `field` names the request field in the error. */
+function checkPassword(password: string, email: string, field = 'password'): void {
   if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX)
-    throw invalidArgument('password', `password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters long`);
+    throw invalidArgument(field, `${field} must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters long`);
+  if (password.trim().toLowerCase() === email) throw invalidArgument(field, `${field} must not be the operator's e-mail`);
 }
+
+/** A password the gateway makes up (invitations and resets): 144 random bits, 24 characters of base64url. */
+const madeUpPassword = () => randomBytes(18).toString('base64url');
 
 function checkRole(role: string): Role {
   if (!isRole(role)) throw invalidArgument('role', 'role must be admin, operator or viewer');
@@ -72,16 +77,19 @@ export class OperatorsService {
     return this.deps.db.em();
   }
 
-  async create(input: { email: string; role: string; password: string }): Promise<Operator> {
+  /** Creates an operator; without a password, with one made up and answered once (`initialPassword`). */
+  async create(input: { email: string; role: string; password: string }): Promise<Operator & { initialPassword?: string }> {
     const email = normaliseEmail(input.email);
     const role = checkRole(input.role);
-    checkPassword(input.password);
+    const initialPassword = input.password ? undefined : madeUpPassword();
+    const password = initialPassword ?? input.password;
+    checkPassword(password, email);
     const taken = () => new GatewayError('ALREADY_EXISTS', `an operator with e-mail ${email} already exists`);
     if (await this.deps.operators.byEmail(this.em(), email)) throw taken();
     // Another creation with this e-mail may have got in since the look-up (the password's hashing takes a while): the unique index decides.
-    const created = await this.deps.operators.create(this.em(), { email, role, passwordHash: await hashPassword(input.password) });
+    const created = await this.deps.operators.create(this.em(), { email, role, passwordHash: await hashPassword(password) });
     if (!created) throw taken();
-    return created;
+    return initialPassword ? { ...created, initialPassword } : created;
   }
 
   /** Creates the first admin when there is no operator at all; undefined when there already is one. */
@@ -98,22 +106,54 @@ export class OperatorsService {
     return this.deps.operators.list(this.em());
   }
 
-  /** Changes role, disables or sets a new password; each ends the operator's sessions. The last active admin stays. */
-  async update(id: string, patch: { role?: string; disabled?: boolean; password?: string }): Promise<Operator> {
+  /**
+   * Changes role, disables or sets a new password (`resetPassword`: one made up, answered once as `generatedPassword`);
+   * each ends the operator's sessions. The last active admin stays.
+   */
+  async update(
+    id: string,
+    patch: { role?: string; disabled?: boolean; password?: string; resetPassword?: boolean },
+  ): Promise<{ operator: Operator; generatedPassword?: string }> {
     const current = await this.deps.operators.get(this.em(), id);
     if (!current) throw notFound(`operator ${id} not found`);
     const role = patch.role === undefined ? undefined : checkRole(patch.role);
-    if (patch.password !== undefined) checkPassword(patch.password);
+    if (patch.resetPassword && patch.password !== undefined) throw invalidArgument('reset_password', 'reset_password and password cannot both be set');
+    const generatedPassword = patch.resetPassword ? madeUpPassword() : undefined;
+    const password = generatedPassword ?? patch.password;
+    if (password !== undefined) checkPassword(password, current.email);
     const losesAdmin = current.role === 'admin' && !current.disabled && ((role && role !== 'admin') || patch.disabled === true);
     if (losesAdmin && (await this.deps.operators.countActiveAdmins(this.em())) <= 1)
       throw new GatewayError('FAILED_PRECONDITION', 'the last active admin cannot be disabled or given another role');
     const updated = await this.deps.operators.update(this.em(), id, {
       role,
       disabled: patch.disabled,
-      passwordHash: patch.password === undefined ? undefined : await hashPassword(patch.password),
+      passwordHash: password === undefined ? undefined : await hashPassword(password),
     });
     await this.deps.operators.revokeSessionsOf(this.em(), id, new Date());
-    return updated!;
+    return { operator: updated!, ...(generatedPassword ? { generatedPassword } : {}) };
+  }
+
+  /**
+   * An operator's own new password, given the current one. A wrong current password counts as a failed sign-in of the
+   * e-mail (a stolen session cannot guess it faster than the sign-in form could); ends every session of the operator.
+   */
+  async changeOwnPassword(principal: Principal, currentPassword: string, newPassword: string): Promise<void> {
+    if (principal.kind !== 'operator') throw new GatewayError('FAILED_PRECONDITION', 'only an operator signed in to the back-office has a password to change');
+    const found = await this.deps.operators.byEmail(this.em(), principal.name);
+    if (!found || found.id !== principal.id) throw notFound(`operator ${principal.id} not found`);
+    const key = signInKey(found.email);
+    const now = Date.now();
+    const lockedUntil = await this.deps.operators.signInLock(this.em(), key);
+    if (lockedUntil && lockedUntil.getTime() > now) throw lockedOut(lockedUntil.getTime() - now);
+    if (!currentPassword) throw invalidArgument('current_password', 'current_password is required');
+    if (!(await verifyPassword(currentPassword.slice(0, PASSWORD_MAX), found.passwordHash))) {
+      await this.deps.operators.recordFailure(this.em(), key, this.policy.maxFailures, new Date(now + this.policy.lockMs), new Date(now));
+      throw invalidArgument('current_password', "current_password is not the operator's current password");
+    }
+    checkPassword(newPassword, found.email, 'new_password');
+    if (newPassword === currentPassword) throw invalidArgument('new_password', 'new_password must differ from the current password');
+    await this.deps.operators.update(this.em(), found.id, { passwordHash: await hashPassword(newPassword) });
+    await this.deps.operators.revokeSessionsOf(this.em(), found.id, new Date());
   }
 
   /**

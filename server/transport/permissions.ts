@@ -71,6 +71,8 @@ export const RPC_RULES: Record<string, RpcRule> = {
   '/gateway.v1.AccessService/UpdateOperator': rule('operators:admin', 'refused', true),
   '/gateway.v1.AccessService/ListAuditEvents': rule('audit:read', 'refused'),
   '/gateway.v1.AccessService/WhoAmI': rule('authenticated', 'none'),
+  // An operator's own password: the session is the permission (services are refused by the use case).
+  '/gateway.v1.AccessService/ChangeOwnPassword': rule('authenticated', 'none', true),
   '/gateway.v1.UploadService/CreateUploadLink': rule('receivers:write', 'none'),
   // A read, but of identity documents (personal data): who opened which is kept in the audit trail.
   '/gateway.v1.UploadService/CreateDocumentReadLink': rule('receivers:read', 'request', true),

@@ -312,15 +312,21 @@ export function accessHandlers(u: UseCases) {
       );
       return { events, nextPageToken: nextPageToken ?? '' };
     },
-    createOperator: async (r: ac.CreateOperatorRequest): Promise<ac.CreateOperatorResponse> => ({
-      operator: await u.operators.create(r),
-    }),
+    createOperator: async (r: ac.CreateOperatorRequest): Promise<ac.CreateOperatorResponse> => {
+      const { initialPassword, ...operator } = await u.operators.create(r);
+      return { operator, initialPassword: initialPassword ?? '' };
+    },
     listOperators: async (_r: ac.ListOperatorsRequest): Promise<ac.ListOperatorsResponse> => ({
       operators: await u.operators.list(),
     }),
-    updateOperator: async ({ id, ...patch }: ac.UpdateOperatorRequest): Promise<ac.UpdateOperatorResponse> => ({
-      operator: await u.operators.update(id, patch),
-    }),
+    updateOperator: async ({ id, ...patch }: ac.UpdateOperatorRequest): Promise<ac.UpdateOperatorResponse> => {
+      const { operator, generatedPassword } = await u.operators.update(id, patch);
+      return { operator, generatedPassword: generatedPassword ?? '' };
+    },
+    changeOwnPassword: async (r: ac.ChangeOwnPasswordRequest, _signal: AbortSignal, { principal }: CallContext): Promise<ac.ChangeOwnPasswordResponse> => {
+      await u.operators.changeOwnPassword(principal, r.currentPassword, r.newPassword);
+      return {};
+    },
     whoAmI: async (_r: ac.WhoAmIRequest, _signal: AbortSignal, { principal }: CallContext): Promise<ac.WhoAmIResponse> => ({
       kind: principal.kind,
       id: principal.id,

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file gateway/v1/access_service.proto.
  */
 export const file_gateway_v1_access_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch9nYXRld2F5L3YxL2FjY2Vzc19zZXJ2aWNlLnByb3RvEgpnYXRld2F5LnYxIqYCCgxTZXJ2aWNlVG9rZW4SCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIOCgZzY29wZXMYAyADKAkSHAoUcHJvdmlkZXJfYWNjb3VudF9pZHMYBCADKAkSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKY3JlYXRlZF9ieRgGIAEoCRI1CgxsYXN0X3VzZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESMwoKcmV2b2tlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAYgBAUIPCg1fbGFzdF91c2VkX2F0Qg0KC19yZXZva2VkX2F0IlcKGUNyZWF0ZVNlcnZpY2VUb2tlblJlcXVlc3QSDAoEbmFtZRgBIAEoCRIOCgZzY29wZXMYAiADKAkSHAoUcHJvdmlkZXJfYWNjb3VudF9pZHMYAyADKAkiVQoaQ3JlYXRlU2VydmljZVRva2VuUmVzcG9uc2USJwoFdG9rZW4YASABKAsyGC5nYXRld2F5LnYxLlNlcnZpY2VUb2tlbhIOCgZzZWNyZXQYAiABKAkiMwoYTGlzdFNlcnZpY2VUb2tlbnNSZXF1ZXN0EhcKD2luY2x1ZGVfcmV2b2tlZBgBIAEoCCJFChlMaXN0U2VydmljZVRva2Vuc1Jlc3BvbnNlEigKBnRva2VucxgBIAMoCzIYLmdhdGV3YXkudjEuU2VydmljZVRva2VuIicKGVJldm9rZVNlcnZpY2VUb2tlblJlcXVlc3QSCgoCaWQYASABKAkiRQoaUmV2b2tlU2VydmljZVRva2VuUmVzcG9uc2USJwoFdG9rZW4YASABKAsyGC5nYXRld2F5LnYxLlNlcnZpY2VUb2tlbiLNAQoKQXVkaXRFdmVudBIKCgJpZBgBIAEoCRImCgJhdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKYWN0b3Jfa2luZBgDIAEoCRIQCghhY3Rvcl9pZBgEIAEoCRISCgphY3Rvcl9uYW1lGAUgASgJEg4KBmFjdGlvbhgGIAEoCRIQCghyZXNvdXJjZRgHIAEoCRIOCgZzb3VyY2UYCCABKAkSDwoHb3V0Y29tZRgJIAEoCRIOCgZkZXRhaWwYCiABKAkicwoWTGlzdEF1ZGl0RXZlbnRzUmVxdWVzdBIQCghhY3Rvcl9pZBgBIAEoCRIOCgZhY3Rpb24YAiABKAkSEAoIcmVzb3VyY2UYAyABKAkSEQoJcGFnZV9zaXplGAQgASgFEhIKCnBhZ2VfdG9rZW4YBSABKAkiWgoXTGlzdEF1ZGl0RXZlbnRzUmVzcG9uc2USJgoGZXZlbnRzGAEgAygLMhYuZ2F0ZXdheS52MS5BdWRpdEV2ZW50EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIPCg1XaG9BbUlSZXF1ZXN0InkKDldob0FtSVJlc3BvbnNlEgwKBGtpbmQYASABKAkSCgoCaWQYAiABKAkSDAoEbmFtZRgDIAEoCRIMCgRyb2xlGAQgASgJEhMKC3Blcm1pc3Npb25zGAUgAygJEhwKFHByb3ZpZGVyX2FjY291bnRfaWRzGAYgAygJIsMBCghPcGVyYXRvchIKCgJpZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIMCgRyb2xlGAMgASgJEhAKCGRpc2FibGVkGAQgASgIEi4KCmNyZWF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjgKD2xhc3Rfc2lnbl9pbl9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBAUISChBfbGFzdF9zaWduX2luX2F0IkYKFUNyZWF0ZU9wZXJhdG9yUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIMCgRyb2xlGAIgASgJEhAKCHBhc3N3b3JkGAMgASgJIkAKFkNyZWF0ZU9wZXJhdG9yUmVzcG9uc2USJgoIb3BlcmF0b3IYASABKAsyFC5nYXRld2F5LnYxLk9wZXJhdG9yIhYKFExpc3RPcGVyYXRvcnNSZXF1ZXN0IkAKFUxpc3RPcGVyYXRvcnNSZXNwb25zZRInCglvcGVyYXRvcnMYASADKAsyFC5nYXRld2F5LnYxLk9wZXJhdG9yIocBChVVcGRhdGVPcGVyYXRvclJlcXVlc3QSCgoCaWQYASABKAkSEQoEcm9sZRgCIAEoCUgAiAEBEhUKCGRpc2FibGVkGAMgASgISAGIAQESFQoIcGFzc3dvcmQYBCABKAlIAogBAUIHCgVfcm9sZUILCglfZGlzYWJsZWRCCwoJX3Bhc3N3b3JkIkAKFlVwZGF0ZU9wZXJhdG9yUmVzcG9uc2USJgoIb3BlcmF0b3IYASABKAsyFC5nYXRld2F5LnYxLk9wZXJhdG9yMuAFCg1BY2Nlc3NTZXJ2aWNlEmMKEkNyZWF0ZVNlcnZpY2VUb2tlbhIlLmdhdGV3YXkudjEuQ3JlYXRlU2VydmljZVRva2VuUmVxdWVzdBomLmdhdGV3YXkudjEuQ3JlYXRlU2VydmljZVRva2VuUmVzcG9uc2USYAoRTGlzdFNlcnZpY2VUb2tlbnMSJC5nYXRld2F5LnYxLkxpc3RTZXJ2aWNlVG9rZW5zUmVxdWVzdBolLmdhdGV3YXkudjEuTGlzdFNlcnZpY2VUb2tlbnNSZXNwb25zZRJjChJSZXZva2VTZXJ2aWNlVG9rZW4SJS5nYXRld2F5LnYxLlJldm9rZVNlcnZpY2VUb2tlblJlcXVlc3QaJi5nYXRld2F5LnYxLlJldm9rZVNlcnZpY2VUb2tlblJlc3BvbnNlEloKD0xpc3RBdWRpdEV2ZW50cxIiLmdhdGV3YXkudjEuTGlzdEF1ZGl0RXZlbnRzUmVxdWVzdBojLmdhdGV3YXkudjEuTGlzdEF1ZGl0RXZlbnRzUmVzcG9uc2USPwoGV2hvQW1JEhkuZ2F0ZXdheS52MS5XaG9BbUlSZXF1ZXN0GhouZ2F0ZXdheS52MS5XaG9BbUlSZXNwb25zZRJXCg5DcmVhdGVPcGVyYXRvchIhLmdhdGV3YXkudjEuQ3JlYXRlT3BlcmF0b3JSZXF1ZXN0GiIuZ2F0ZXdheS52MS5DcmVhdGVPcGVyYXRvclJlc3BvbnNlElQKDUxpc3RPcGVyYXRvcnMSIC5nYXRld2F5LnYxLkxpc3RPcGVyYXRvcnNSZXF1ZXN0GiEuZ2F0ZXdheS52MS5MaXN0T3BlcmF0b3JzUmVzcG9uc2USVwoOVXBkYXRlT3BlcmF0b3ISIS5nYXRld2F5LnYxLlVwZGF0ZU9wZXJhdG9yUmVxdWVzdBoiLmdhdGV3YXkudjEuVXBkYXRlT3BlcmF0b3JSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("Ch9nYXRld2F5L3YxL2FjY2Vzc19zZXJ2aWNlLnByb3RvEgpnYXRld2F5LnYxIqYCCgxTZXJ2aWNlVG9rZW4SCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIOCgZzY29wZXMYAyADKAkSHAoUcHJvdmlkZXJfYWNjb3VudF9pZHMYBCADKAkSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKY3JlYXRlZF9ieRgGIAEoCRI1CgxsYXN0X3VzZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESMwoKcmV2b2tlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAYgBAUIPCg1fbGFzdF91c2VkX2F0Qg0KC19yZXZva2VkX2F0IlcKGUNyZWF0ZVNlcnZpY2VUb2tlblJlcXVlc3QSDAoEbmFtZRgBIAEoCRIOCgZzY29wZXMYAiADKAkSHAoUcHJvdmlkZXJfYWNjb3VudF9pZHMYAyADKAkiVQoaQ3JlYXRlU2VydmljZVRva2VuUmVzcG9uc2USJwoFdG9rZW4YASABKAsyGC5nYXRld2F5LnYxLlNlcnZpY2VUb2tlbhIOCgZzZWNyZXQYAiABKAkiMwoYTGlzdFNlcnZpY2VUb2tlbnNSZXF1ZXN0EhcKD2luY2x1ZGVfcmV2b2tlZBgBIAEoCCJFChlMaXN0U2VydmljZVRva2Vuc1Jlc3BvbnNlEigKBnRva2VucxgBIAMoCzIYLmdhdGV3YXkudjEuU2VydmljZVRva2VuIicKGVJldm9rZVNlcnZpY2VUb2tlblJlcXVlc3QSCgoCaWQYASABKAkiRQoaUmV2b2tlU2VydmljZVRva2VuUmVzcG9uc2USJwoFdG9rZW4YASABKAsyGC5nYXRld2F5LnYxLlNlcnZpY2VUb2tlbiLNAQoKQXVkaXRFdmVudBIKCgJpZBgBIAEoCRImCgJhdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKYWN0b3Jfa2luZBgDIAEoCRIQCghhY3Rvcl9pZBgEIAEoCRISCgphY3Rvcl9uYW1lGAUgASgJEg4KBmFjdGlvbhgGIAEoCRIQCghyZXNvdXJjZRgHIAEoCRIOCgZzb3VyY2UYCCABKAkSDwoHb3V0Y29tZRgJIAEoCRIOCgZkZXRhaWwYCiABKAkicwoWTGlzdEF1ZGl0RXZlbnRzUmVxdWVzdBIQCghhY3Rvcl9pZBgBIAEoCRIOCgZhY3Rpb24YAiABKAkSEAoIcmVzb3VyY2UYAyABKAkSEQoJcGFnZV9zaXplGAQgASgFEhIKCnBhZ2VfdG9rZW4YBSABKAkiWgoXTGlzdEF1ZGl0RXZlbnRzUmVzcG9uc2USJgoGZXZlbnRzGAEgAygLMhYuZ2F0ZXdheS52MS5BdWRpdEV2ZW50EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIPCg1XaG9BbUlSZXF1ZXN0InkKDldob0FtSVJlc3BvbnNlEgwKBGtpbmQYASABKAkSCgoCaWQYAiABKAkSDAoEbmFtZRgDIAEoCRIMCgRyb2xlGAQgASgJEhMKC3Blcm1pc3Npb25zGAUgAygJEhwKFHByb3ZpZGVyX2FjY291bnRfaWRzGAYgAygJIsMBCghPcGVyYXRvchIKCgJpZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIMCgRyb2xlGAMgASgJEhAKCGRpc2FibGVkGAQgASgIEi4KCmNyZWF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjgKD2xhc3Rfc2lnbl9pbl9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBAUISChBfbGFzdF9zaWduX2luX2F0IkYKFUNyZWF0ZU9wZXJhdG9yUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIMCgRyb2xlGAIgASgJEhAKCHBhc3N3b3JkGAMgASgJIloKFkNyZWF0ZU9wZXJhdG9yUmVzcG9uc2USJgoIb3BlcmF0b3IYASABKAsyFC5nYXRld2F5LnYxLk9wZXJhdG9yEhgKEGluaXRpYWxfcGFzc3dvcmQYAiABKAkiFgoUTGlzdE9wZXJhdG9yc1JlcXVlc3QiQAoVTGlzdE9wZXJhdG9yc1Jlc3BvbnNlEicKCW9wZXJhdG9ycxgBIAMoCzIULmdhdGV3YXkudjEuT3BlcmF0b3IinwEKFVVwZGF0ZU9wZXJhdG9yUmVxdWVzdBIKCgJpZBgBIAEoCRIRCgRyb2xlGAIgASgJSACIAQESFQoIZGlzYWJsZWQYAyABKAhIAYgBARIVCghwYXNzd29yZBgEIAEoCUgCiAEBEhYKDnJlc2V0X3Bhc3N3b3JkGAUgASgIQgcKBV9yb2xlQgsKCV9kaXNhYmxlZEILCglfcGFzc3dvcmQiXAoWVXBkYXRlT3BlcmF0b3JSZXNwb25zZRImCghvcGVyYXRvchgBIAEoCzIULmdhdGV3YXkudjEuT3BlcmF0b3ISGgoSZ2VuZXJhdGVkX3Bhc3N3b3JkGAIgASgJIkoKGENoYW5nZU93blBhc3N3b3JkUmVxdWVzdBIYChBjdXJyZW50X3Bhc3N3b3JkGAEgASgJEhQKDG5ld19wYXNzd29yZBgCIAEoCSIbChlDaGFuZ2VPd25QYXNzd29yZFJlc3BvbnNlMsIGCg1BY2Nlc3NTZXJ2aWNlEmMKEkNyZWF0ZVNlcnZpY2VUb2tlbhIlLmdhdGV3YXkudjEuQ3JlYXRlU2VydmljZVRva2VuUmVxdWVzdBomLmdhdGV3YXkudjEuQ3JlYXRlU2VydmljZVRva2VuUmVzcG9uc2USYAoRTGlzdFNlcnZpY2VUb2tlbnMSJC5nYXRld2F5LnYxLkxpc3RTZXJ2aWNlVG9rZW5zUmVxdWVzdBolLmdhdGV3YXkudjEuTGlzdFNlcnZpY2VUb2tlbnNSZXNwb25zZRJjChJSZXZva2VTZXJ2aWNlVG9rZW4SJS5nYXRld2F5LnYxLlJldm9rZVNlcnZpY2VUb2tlblJlcXVlc3QaJi5nYXRld2F5LnYxLlJldm9rZVNlcnZpY2VUb2tlblJlc3BvbnNlEloKD0xpc3RBdWRpdEV2ZW50cxIiLmdhdGV3YXkudjEuTGlzdEF1ZGl0RXZlbnRzUmVxdWVzdBojLmdhdGV3YXkudjEuTGlzdEF1ZGl0RXZlbnRzUmVzcG9uc2USPwoGV2hvQW1JEhkuZ2F0ZXdheS52MS5XaG9BbUlSZXF1ZXN0GhouZ2F0ZXdheS52MS5XaG9BbUlSZXNwb25zZRJXCg5DcmVhdGVPcGVyYXRvchIhLmdhdGV3YXkudjEuQ3JlYXRlT3BlcmF0b3JSZXF1ZXN0GiIuZ2F0ZXdheS52MS5DcmVhdGVPcGVyYXRvclJlc3BvbnNlElQKDUxpc3RPcGVyYXRvcnMSIC5nYXRld2F5LnYxLkxpc3RPcGVyYXRvcnNSZXF1ZXN0GiEuZ2F0ZXdheS52MS5MaXN0T3BlcmF0b3JzUmVzcG9uc2USVwoOVXBkYXRlT3BlcmF0b3ISIS5nYXRld2F5LnYxLlVwZGF0ZU9wZXJhdG9yUmVxdWVzdBoiLmdhdGV3YXkudjEuVXBkYXRlT3BlcmF0b3JSZXNwb25zZRJgChFDaGFuZ2VPd25QYXNzd29yZBIkLmdhdGV3YXkudjEuQ2hhbmdlT3duUGFzc3dvcmRSZXF1ZXN0GiUuZ2F0ZXdheS52MS5DaGFuZ2VPd25QYXNzd29yZFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * @generated from message gateway.v1.ServiceToken
@@ -456,7 +456,8 @@ export type CreateOperatorRequest = Message<"gateway.v1.CreateOperatorRequest"> 
   role: string;
 
   /**
-   * 12 to 256 characters; kept only as a scrypt hash.
+   * 12 to 256 characters, not the e-mail; kept only as a scrypt hash. Empty:
+   * the gateway makes one up and answers it in initial_password.
    *
    * @generated from field: string password = 3;
    */
@@ -478,6 +479,14 @@ export type CreateOperatorResponse = Message<"gateway.v1.CreateOperatorResponse"
    * @generated from field: gateway.v1.Operator operator = 1;
    */
   operator?: Operator | undefined;
+
+  /**
+   * The password the gateway made up when the request had none, shown this
+   * once: hand it to the operator, who changes it after signing in.
+   *
+   * @generated from field: string initial_password = 2;
+   */
+  initialPassword: string;
 };
 
 /**
@@ -544,6 +553,14 @@ export type UpdateOperatorRequest = Message<"gateway.v1.UpdateOperatorRequest"> 
    * @generated from field: optional string password = 4;
    */
   password?: string | undefined;
+
+  /**
+   * Resets the password to one the gateway makes up, answered in
+   * generated_password; not together with password.
+   *
+   * @generated from field: bool reset_password = 5;
+   */
+  resetPassword: boolean;
 };
 
 /**
@@ -561,6 +578,13 @@ export type UpdateOperatorResponse = Message<"gateway.v1.UpdateOperatorResponse"
    * @generated from field: gateway.v1.Operator operator = 1;
    */
   operator?: Operator | undefined;
+
+  /**
+   * The made-up password of reset_password, shown this once.
+   *
+   * @generated from field: string generated_password = 2;
+   */
+  generatedPassword: string;
 };
 
 /**
@@ -569,6 +593,43 @@ export type UpdateOperatorResponse = Message<"gateway.v1.UpdateOperatorResponse"
  */
 export const UpdateOperatorResponseSchema: GenMessage<UpdateOperatorResponse> = /*@__PURE__*/
   messageDesc(file_gateway_v1_access_service, 18);
+
+/**
+ * @generated from message gateway.v1.ChangeOwnPasswordRequest
+ */
+export type ChangeOwnPasswordRequest = Message<"gateway.v1.ChangeOwnPasswordRequest"> & {
+  /**
+   * @generated from field: string current_password = 1;
+   */
+  currentPassword: string;
+
+  /**
+   * 12 to 256 characters, not the e-mail, not the current password.
+   *
+   * @generated from field: string new_password = 2;
+   */
+  newPassword: string;
+};
+
+/**
+ * Describes the message gateway.v1.ChangeOwnPasswordRequest.
+ * Use `create(ChangeOwnPasswordRequestSchema)` to create a new message.
+ */
+export const ChangeOwnPasswordRequestSchema: GenMessage<ChangeOwnPasswordRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_access_service, 19);
+
+/**
+ * @generated from message gateway.v1.ChangeOwnPasswordResponse
+ */
+export type ChangeOwnPasswordResponse = Message<"gateway.v1.ChangeOwnPasswordResponse"> & {
+};
+
+/**
+ * Describes the message gateway.v1.ChangeOwnPasswordResponse.
+ * Use `create(ChangeOwnPasswordResponseSchema)` to create a new message.
+ */
+export const ChangeOwnPasswordResponseSchema: GenMessage<ChangeOwnPasswordResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_access_service, 20);
 
 /**
  * Who may call the gateway, and what they did. Every RPC needs one permission
@@ -658,6 +719,18 @@ export const AccessService: GenService<{
     methodKind: "unary";
     input: typeof UpdateOperatorRequestSchema;
     output: typeof UpdateOperatorResponseSchema;
+  },
+  /**
+   * The signed-in operator changes their own password, giving the current one.
+   * Needs no permission but an operator's session; ends every session of the
+   * operator, this one included (sign in again with the new password).
+   *
+   * @generated from rpc gateway.v1.AccessService.ChangeOwnPassword
+   */
+  changeOwnPassword: {
+    methodKind: "unary";
+    input: typeof ChangeOwnPasswordRequestSchema;
+    output: typeof ChangeOwnPasswordResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_gateway_v1_access_service, 0);

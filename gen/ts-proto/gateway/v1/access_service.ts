@@ -138,12 +138,22 @@ export interface CreateOperatorRequest {
   email: string;
   /** admin, operator or viewer. */
   role: string;
-  /** 12 to 256 characters; kept only as a scrypt hash. */
+  /**
+   * 12 to 256 characters, not the e-mail; kept only as a scrypt hash. Empty:
+   * the gateway makes one up and answers it in initial_password.
+   */
   password: string;
 }
 
 export interface CreateOperatorResponse {
-  operator: Operator | undefined;
+  operator:
+    | Operator
+    | undefined;
+  /**
+   * The password the gateway made up when the request had none, shown this
+   * once: hand it to the operator, who changes it after signing in.
+   */
+  initialPassword: string;
 }
 
 export interface ListOperatorsRequest {
@@ -159,11 +169,31 @@ export interface UpdateOperatorRequest {
   /** Each is optional: only what is set changes. */
   role?: string | undefined;
   disabled?: boolean | undefined;
-  password?: string | undefined;
+  password?:
+    | string
+    | undefined;
+  /**
+   * Resets the password to one the gateway makes up, answered in
+   * generated_password; not together with password.
+   */
+  resetPassword: boolean;
 }
 
 export interface UpdateOperatorResponse {
-  operator: Operator | undefined;
+  operator:
+    | Operator
+    | undefined;
+  /** The made-up password of reset_password, shown this once. */
+  generatedPassword: string;
+}
+
+export interface ChangeOwnPasswordRequest {
+  currentPassword: string;
+  /** 12 to 256 characters, not the e-mail, not the current password. */
+  newPassword: string;
+}
+
+export interface ChangeOwnPasswordResponse {
 }
 
 function createBaseServiceToken(): ServiceToken {
@@ -1782,13 +1812,16 @@ export const CreateOperatorRequest: MessageFns<CreateOperatorRequest> = {
 };
 
 function createBaseCreateOperatorResponse(): CreateOperatorResponse {
-  return { operator: undefined };
+  return { operator: undefined, initialPassword: "" };
 }
 
 export const CreateOperatorResponse: MessageFns<CreateOperatorResponse> = {
   encode(message: CreateOperatorResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.operator !== undefined) {
       Operator.encode(message.operator, writer.uint32(10).fork()).join();
+    }
+    if (message.initialPassword !== "") {
+      writer.uint32(18).string(message.initialPassword);
     }
     return writer;
   },
@@ -1814,6 +1847,14 @@ export const CreateOperatorResponse: MessageFns<CreateOperatorResponse> = {
             message.operator = Operator.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.initialPassword = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1827,13 +1868,23 @@ export const CreateOperatorResponse: MessageFns<CreateOperatorResponse> = {
   },
 
   fromJSON(object: any): CreateOperatorResponse {
-    return { operator: isSet(object.operator) ? Operator.fromJSON(object.operator) : undefined };
+    return {
+      operator: isSet(object.operator) ? Operator.fromJSON(object.operator) : undefined,
+      initialPassword: isSet(object.initialPassword)
+        ? globalThis.String(object.initialPassword)
+        : isSet(object.initial_password)
+        ? globalThis.String(object.initial_password)
+        : "",
+    };
   },
 
   toJSON(message: CreateOperatorResponse): unknown {
     const obj: any = {};
     if (message.operator !== undefined) {
       obj.operator = Operator.toJSON(message.operator);
+    }
+    if (message.initialPassword !== "") {
+      obj.initialPassword = message.initialPassword;
     }
     return obj;
   },
@@ -1846,6 +1897,7 @@ export const CreateOperatorResponse: MessageFns<CreateOperatorResponse> = {
     message.operator = (object.operator !== undefined && object.operator !== null)
       ? Operator.fromPartial(object.operator)
       : undefined;
+    message.initialPassword = object.initialPassword ?? "";
     return message;
   },
 };
@@ -1974,7 +2026,7 @@ export const ListOperatorsResponse: MessageFns<ListOperatorsResponse> = {
 };
 
 function createBaseUpdateOperatorRequest(): UpdateOperatorRequest {
-  return { id: "", role: undefined, disabled: undefined, password: undefined };
+  return { id: "", role: undefined, disabled: undefined, password: undefined, resetPassword: false };
 }
 
 export const UpdateOperatorRequest: MessageFns<UpdateOperatorRequest> = {
@@ -1990,6 +2042,9 @@ export const UpdateOperatorRequest: MessageFns<UpdateOperatorRequest> = {
     }
     if (message.password !== undefined) {
       writer.uint32(34).string(message.password);
+    }
+    if (message.resetPassword !== false) {
+      writer.uint32(40).bool(message.resetPassword);
     }
     return writer;
   },
@@ -2039,6 +2094,14 @@ export const UpdateOperatorRequest: MessageFns<UpdateOperatorRequest> = {
             message.password = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.resetPassword = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2057,6 +2120,11 @@ export const UpdateOperatorRequest: MessageFns<UpdateOperatorRequest> = {
       role: isSet(object.role) ? globalThis.String(object.role) : undefined,
       disabled: isSet(object.disabled) ? globalThis.Boolean(object.disabled) : undefined,
       password: isSet(object.password) ? globalThis.String(object.password) : undefined,
+      resetPassword: isSet(object.resetPassword)
+        ? globalThis.Boolean(object.resetPassword)
+        : isSet(object.reset_password)
+        ? globalThis.Boolean(object.reset_password)
+        : false,
     };
   },
 
@@ -2074,6 +2142,9 @@ export const UpdateOperatorRequest: MessageFns<UpdateOperatorRequest> = {
     if (message.password !== undefined) {
       obj.password = message.password;
     }
+    if (message.resetPassword !== false) {
+      obj.resetPassword = message.resetPassword;
+    }
     return obj;
   },
 
@@ -2086,18 +2157,22 @@ export const UpdateOperatorRequest: MessageFns<UpdateOperatorRequest> = {
     message.role = object.role ?? undefined;
     message.disabled = object.disabled ?? undefined;
     message.password = object.password ?? undefined;
+    message.resetPassword = object.resetPassword ?? false;
     return message;
   },
 };
 
 function createBaseUpdateOperatorResponse(): UpdateOperatorResponse {
-  return { operator: undefined };
+  return { operator: undefined, generatedPassword: "" };
 }
 
 export const UpdateOperatorResponse: MessageFns<UpdateOperatorResponse> = {
   encode(message: UpdateOperatorResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.operator !== undefined) {
       Operator.encode(message.operator, writer.uint32(10).fork()).join();
+    }
+    if (message.generatedPassword !== "") {
+      writer.uint32(18).string(message.generatedPassword);
     }
     return writer;
   },
@@ -2123,6 +2198,14 @@ export const UpdateOperatorResponse: MessageFns<UpdateOperatorResponse> = {
             message.operator = Operator.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.generatedPassword = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2136,13 +2219,23 @@ export const UpdateOperatorResponse: MessageFns<UpdateOperatorResponse> = {
   },
 
   fromJSON(object: any): UpdateOperatorResponse {
-    return { operator: isSet(object.operator) ? Operator.fromJSON(object.operator) : undefined };
+    return {
+      operator: isSet(object.operator) ? Operator.fromJSON(object.operator) : undefined,
+      generatedPassword: isSet(object.generatedPassword)
+        ? globalThis.String(object.generatedPassword)
+        : isSet(object.generated_password)
+        ? globalThis.String(object.generated_password)
+        : "",
+    };
   },
 
   toJSON(message: UpdateOperatorResponse): unknown {
     const obj: any = {};
     if (message.operator !== undefined) {
       obj.operator = Operator.toJSON(message.operator);
+    }
+    if (message.generatedPassword !== "") {
+      obj.generatedPassword = message.generatedPassword;
     }
     return obj;
   },
@@ -2155,6 +2248,152 @@ export const UpdateOperatorResponse: MessageFns<UpdateOperatorResponse> = {
     message.operator = (object.operator !== undefined && object.operator !== null)
       ? Operator.fromPartial(object.operator)
       : undefined;
+    message.generatedPassword = object.generatedPassword ?? "";
+    return message;
+  },
+};
+
+function createBaseChangeOwnPasswordRequest(): ChangeOwnPasswordRequest {
+  return { currentPassword: "", newPassword: "" };
+}
+
+export const ChangeOwnPasswordRequest: MessageFns<ChangeOwnPasswordRequest> = {
+  encode(message: ChangeOwnPasswordRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.currentPassword !== "") {
+      writer.uint32(10).string(message.currentPassword);
+    }
+    if (message.newPassword !== "") {
+      writer.uint32(18).string(message.newPassword);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChangeOwnPasswordRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChangeOwnPasswordRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.currentPassword = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.newPassword = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChangeOwnPasswordRequest {
+    return {
+      currentPassword: isSet(object.currentPassword)
+        ? globalThis.String(object.currentPassword)
+        : isSet(object.current_password)
+        ? globalThis.String(object.current_password)
+        : "",
+      newPassword: isSet(object.newPassword)
+        ? globalThis.String(object.newPassword)
+        : isSet(object.new_password)
+        ? globalThis.String(object.new_password)
+        : "",
+    };
+  },
+
+  toJSON(message: ChangeOwnPasswordRequest): unknown {
+    const obj: any = {};
+    if (message.currentPassword !== "") {
+      obj.currentPassword = message.currentPassword;
+    }
+    if (message.newPassword !== "") {
+      obj.newPassword = message.newPassword;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ChangeOwnPasswordRequest>): ChangeOwnPasswordRequest {
+    return ChangeOwnPasswordRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ChangeOwnPasswordRequest>): ChangeOwnPasswordRequest {
+    const message = createBaseChangeOwnPasswordRequest();
+    message.currentPassword = object.currentPassword ?? "";
+    message.newPassword = object.newPassword ?? "";
+    return message;
+  },
+};
+
+function createBaseChangeOwnPasswordResponse(): ChangeOwnPasswordResponse {
+  return {};
+}
+
+export const ChangeOwnPasswordResponse: MessageFns<ChangeOwnPasswordResponse> = {
+  encode(_: ChangeOwnPasswordResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChangeOwnPasswordResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChangeOwnPasswordResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ChangeOwnPasswordResponse {
+    return {};
+  },
+
+  toJSON(_: ChangeOwnPasswordResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create(base?: DeepPartial<ChangeOwnPasswordResponse>): ChangeOwnPasswordResponse {
+    return ChangeOwnPasswordResponse.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<ChangeOwnPasswordResponse>): ChangeOwnPasswordResponse {
+    const message = createBaseChangeOwnPasswordResponse();
     return message;
   },
 };
@@ -2270,6 +2509,22 @@ export const AccessServiceService = {
       Buffer.from(UpdateOperatorResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): UpdateOperatorResponse => UpdateOperatorResponse.decode(value),
   },
+  /**
+   * The signed-in operator changes their own password, giving the current one.
+   * Needs no permission but an operator's session; ends every session of the
+   * operator, this one included (sign in again with the new password).
+   */
+  changeOwnPassword: {
+    path: "/gateway.v1.AccessService/ChangeOwnPassword" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ChangeOwnPasswordRequest): Buffer =>
+      Buffer.from(ChangeOwnPasswordRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ChangeOwnPasswordRequest => ChangeOwnPasswordRequest.decode(value),
+    responseSerialize: (value: ChangeOwnPasswordResponse): Buffer =>
+      Buffer.from(ChangeOwnPasswordResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ChangeOwnPasswordResponse => ChangeOwnPasswordResponse.decode(value),
+  },
 } as const;
 
 export interface AccessServiceServer extends UntypedServiceImplementation {
@@ -2299,6 +2554,12 @@ export interface AccessServiceServer extends UntypedServiceImplementation {
    * its sessions. The last active admin cannot be disabled or demoted.
    */
   updateOperator: handleUnaryCall<UpdateOperatorRequest, UpdateOperatorResponse>;
+  /**
+   * The signed-in operator changes their own password, giving the current one.
+   * Needs no permission but an operator's session; ends every session of the
+   * operator, this one included (sign in again with the new password).
+   */
+  changeOwnPassword: handleUnaryCall<ChangeOwnPasswordRequest, ChangeOwnPasswordResponse>;
 }
 
 export interface AccessServiceClient extends Client {
@@ -2439,6 +2700,26 @@ export interface AccessServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: UpdateOperatorResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The signed-in operator changes their own password, giving the current one.
+   * Needs no permission but an operator's session; ends every session of the
+   * operator, this one included (sign in again with the new password).
+   */
+  changeOwnPassword(
+    request: ChangeOwnPasswordRequest,
+    callback: (error: ServiceError | null, response: ChangeOwnPasswordResponse) => void,
+  ): ClientUnaryCall;
+  changeOwnPassword(
+    request: ChangeOwnPasswordRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ChangeOwnPasswordResponse) => void,
+  ): ClientUnaryCall;
+  changeOwnPassword(
+    request: ChangeOwnPasswordRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ChangeOwnPasswordResponse) => void,
   ): ClientUnaryCall;
 }
 
