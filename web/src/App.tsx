@@ -22,6 +22,8 @@ const NewPayout = lazy(() => import('./pages/NewPayout.js'));
 const Providers = lazy(() => import('./pages/Providers.js'));
 const ProviderAccounts = lazy(() => import('./pages/ProviderAccounts.js'));
 const Audit = lazy(() => import('./pages/Audit.js'));
+const Team = lazy(() => import('./pages/Team.js'));
+const MyAccount = lazy(() => import('./pages/MyAccount.js'));
 
 /** Whether the operator's role holds a permission, by the gateway's own table (shared/permissions.ts), not a copy. */
 const holds = (role: string, permission: Permission) => isRole(role) && ROLE_PERMISSIONS[role].includes(permission);
@@ -30,7 +32,13 @@ export function App() {
   const { t } = useI18n();
   const [session, setSession] = useState<Session | null | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
+  /** Set when the operator changed their password, which ended the session: the sign-in form says so. */
+  const [passwordChanged, setPasswordChanged] = useState(false);
   const signedOut = useCallback(() => setSession(null), []);
+  const changedPassword = useCallback(() => {
+    setPasswordChanged(true);
+    setSession(null);
+  }, []);
 
   useEffect(() => {
     currentSession().then(setSession, (err: unknown) => setError(String(err)));
@@ -48,8 +56,17 @@ export function App() {
         )}
       </main>
     );
-  if (session === null) return <SignIn onSignedIn={setSession} />;
-  return <SignedIn key={session.csrfToken} session={session} onSignedOut={signedOut} />;
+  if (session === null)
+    return (
+      <SignIn
+        passwordChanged={passwordChanged}
+        onSignedIn={(signedIn) => {
+          setPasswordChanged(false);
+          setSession(signedIn);
+        }}
+      />
+    );
+  return <SignedIn key={session.csrfToken} session={session} onSignedOut={signedOut} onPasswordChanged={changedPassword} />;
 }
 
 function LanguageSwitch() {
@@ -68,7 +85,7 @@ function LanguageSwitch() {
   );
 }
 
-function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
+function SignIn({ onSignedIn, passwordChanged }: { onSignedIn: (session: Session) => void; passwordChanged: boolean }) {
   const { t } = useI18n();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -95,6 +112,11 @@ function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
       </Group>
       <form onSubmit={submit}>
         <Stack>
+          {passwordChanged && (
+            <Alert color="green" role="status">
+              {t.account.changed}
+            </Alert>
+          )}
           <TextInput label={t.email} type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
           <PasswordInput label={t.password} autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
           <Button type="submit" loading={busy}>
@@ -111,7 +133,7 @@ function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
   );
 }
 
-function SignedIn({ session, onSignedOut }: { session: Session; onSignedOut: () => void }) {
+function SignedIn({ session, onSignedOut, onPasswordChanged }: { session: Session; onSignedOut: () => void; onPasswordChanged: () => void }) {
   const { t } = useI18n();
   const [navOpen, setNavOpen] = useState(false);
   const transport = useMemo(() => createGatewayTransport(session.csrfToken, onSignedOut), [session, onSignedOut]);
@@ -124,6 +146,8 @@ function SignedIn({ session, onSignedOut }: { session: Session; onSignedOut: () 
   );
   const { role } = session.operator;
   const auditReader = holds(role, 'audit:read');
+  // ListOperators, CreateOperator, UpdateOperator
+  const teamAdmin = holds(role, 'operators:admin');
   // CreateReceiver and CreateUploadLink
   const receiverWriter = holds(role, 'receivers:write');
   // CreateTransaction, CreateCardToken, CreateCardId
@@ -152,6 +176,8 @@ function SignedIn({ session, onSignedOut }: { session: Session; onSignedOut: () 
     { to: '/accounts', label: t.nav.accounts },
     { to: '/providers', label: t.nav.providers },
     ...(auditReader ? [{ to: '/audit', label: t.nav.audit }] : []),
+    ...(teamAdmin ? [{ to: '/team', label: t.nav.team }] : []),
+    { to: '/account', label: t.nav.account },
   ];
 
   return (
@@ -206,6 +232,8 @@ function SignedIn({ session, onSignedOut }: { session: Session; onSignedOut: () 
                     <Route path="/accounts" element={<ProviderAccounts />} />
                     <Route path="/providers" element={<Providers />} />
                     {auditReader && <Route path="/audit" element={<Audit />} />}
+                    {teamAdmin && <Route path="/team" element={<Team selfId={session.operator.id} />} />}
+                    <Route path="/account" element={<MyAccount email={session.operator.email} role={session.operator.role} onChanged={onPasswordChanged} />} />
                     <Route path="*" element={<Navigate to="/" replace />} />
                   </Routes>
                 </Suspense>

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import type { Browser, Page } from 'playwright-core';
+import { accessibilityViolations, backOfficePages, chooseOption, launchBrowser, screenshot } from '../support/browser.js';
+import { startTestStack, type TestStack } from '../support/gateway.js';
+
+/**
+ * Issue 33 §6 in the back-office, at a desktop's and a phone's width: an admin invites an operator, who signs in with
+ * the first password shown once and changes it under "My account"; the team's controls follow the role.
+ */
+let browser: Browser;
+let stack: TestStack;
+
+const pages = backOfficePages(
+  () => browser,
+  () => stack.gateway,
+);
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+/** Follows a navigation link, through the menu button where the navigation is behind it (390 px). */
+async function go(page: Page, link: string): Promise<void> {
+  const menu = page.getByRole('button', { name: 'Menu' });
+  if (await menu.isVisible()) await menu.click();
+  await page.getByRole('navigation').getByRole('link', { name: link, exact: true }).click();
+}
+
+async function signInAs(page: Page, email: string, password: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'E-mail' }).fill(email);
+  await page.getByLabel(/^Senha/).fill(password);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+}
+
+it.each([1280, 390])(
+  'at %i px an admin invites an operator, disables, enables, demotes and resets them; they sign in and change their password',
+  async (width) => {
+    const email = `convidada-${width}@example.com`;
+    const admin = await pages.signedIn(width, 844);
+    await go(admin.page, 'Equipe');
+    const table = admin.page.getByTestId('team-table');
+    // The admin's own row offers nothing, and says why.
+    const own = table.locator(`[data-email="${stack.gateway.firstAdmin!.email}"]`);
+    await expect(own.getByRole('button', { name: /^Desativar/ }).isDisabled()).resolves.toBe(true);
+    await own.getByText('É a sua conta: troque a sua senha em "Minha conta".').waitFor();
+
+    await admin.page.getByRole('button', { name: 'Convidar operador' }).click();
+    const dialog = admin.page.getByRole('dialog');
+    await dialog.getByRole('textbox', { name: 'E-mail' }).fill(email);
+    await dialog.getByRole('button', { name: 'Convidar' }).click();
+    const firstPassword = (await dialog.getByTestId('initial-password').textContent())!;
+    expect(firstPassword).toMatch(/^[\w-]{24}$/);
+    await dialog.getByText('Copie agora: não será mostrado de novo.').waitFor();
+    await expect(accessibilityViolations(admin.page)).resolves.toEqual([]);
+    await screenshot(admin.page, `team-invited-${width}px`);
+    await dialog.getByRole('button', { name: 'Concluir' }).click();
+    const row = table.locator(`[data-email="${email}"]`);
+    await row.getByText('Ativo').waitFor();
+    // Disabled and enabled again; made a viewer; given a new made-up password, which replaces the first.
+    await row.getByRole('button', { name: `Desativar: ${email}` }).click();
+    await row.getByText('Desativado').waitFor();
+    await row.getByRole('button', { name: `Reativar: ${email}` }).click();
+    await row.getByText('Ativo').waitFor();
+    await chooseOption(admin.page, row.getByLabel(`Papel: ${email}`), 'Leitor');
+    await row.getByRole('button', { name: `Redefinir senha: ${email}` }).click();
+    await dialog.getByRole('button', { name: 'Redefinir senha' }).click();
+    const resetPassword = (await dialog.getByTestId('generated-password').textContent())!;
+    expect(resetPassword).toMatch(/^[\w-]{24}$/);
+    await dialog.getByRole('button', { name: 'Concluir' }).click();
+    await pages.finish(admin.page, admin.violations, `team-${width}px`);
+
+    const invited = await pages.openPage(width, 844);
+    const page = invited.page;
+    await signInAs(page, email, firstPassword);
+    await page.getByRole('alert').getByText('wrong e-mail or password').waitFor();
+    await signInAs(page, email, resetPassword);
+    await expect(page.getByTestId('operator').textContent()).resolves.toBe(email);
+    await page.getByText('(viewer)').waitFor();
+    // A viewer does not manage the team: no link to it.
+    if (width === 390) await page.getByRole('button', { name: 'Menu' }).click();
+    await expect(page.getByRole('navigation').getByRole('link', { name: 'Equipe' }).count()).resolves.toBe(0);
+    if (width === 390) await page.getByRole('button', { name: 'Menu' }).click();
+    await go(page, 'Minha conta');
+
+    const current = page.getByLabel(/^Senha atual/);
+    const next = page.getByLabel(/^Senha nova/);
+    const again = page.getByLabel(/^Repita a senha nova/);
+    await current.fill('not the current password');
+    await next.fill('a password of my own');
+    await again.fill('a password of my own');
+    await page.getByRole('button', { name: 'Trocar a senha' }).click();
+    await page.getByText("current_password is not the operator's current password").waitFor();
+
+    await current.fill(resetPassword);
+    await again.fill('a different password');
+    await page.getByRole('button', { name: 'Trocar a senha' }).click();
+    await page.getByText('As duas senhas novas não são iguais.').waitFor();
+    await again.fill('a password of my own');
+    await expect(accessibilityViolations(page)).resolves.toEqual([]);
+    await screenshot(page, `my-account-${width}px`);
+    await page.getByRole('button', { name: 'Trocar a senha' }).click();
+
+    await page.getByText('Senha trocada. Todas as sessões terminaram: entre com a senha nova.').waitFor();
+    await signInAs(page, email, resetPassword);
+    await page.getByRole('alert').getByText('wrong e-mail or password').waitFor();
+    await signInAs(page, email, 'a password of my own');
+    await expect(page.getByTestId('operator').textContent()).resolves.toBe(email);
+    await pages.finish(page, invited.violations, `my-account-changed-${width}px`);
+  },
+  // Five password hashes (scrypt, on purpose slow) and two axe runs on a shared 2-core machine.
+  150_000,
+);
