@@ -115,3 +115,55 @@ it.each([1280, 390])(
   // Five password hashes (scrypt, on purpose slow) and two axe runs on a shared 2-core machine.
   150_000,
 );
+
+it.each([1280, 390])(
+  'at %i px an admin creates a token limited to an account, sees its secret once and its last use, and revokes it after confirming',
+  async (width) => {
+    const name = `checkout-${width}`;
+    const { providerAccount } = await stack.client.call('accounts', 'createProviderAccount', {
+      provider: 'SANDBOX',
+      name: `Conta ${width}`,
+      publicKey: 'pk',
+      secretKey: 'sk',
+    });
+    const { page, violations } = await pages.signedIn(width, 844);
+    await go(page, 'Tokens de serviço');
+    await page.getByRole('button', { name: 'Criar token' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('textbox', { name: /^Nome/ }).fill(name);
+    // A multiple choice: its dropdown is opened, the option taken, and the dropdown closed by clicking the dialog's title.
+    for (const [label, option] of [
+      [/^Permissões/, 'accounts:read'],
+      [/^Contas de provedor/, `Conta ${width} (SANDBOX)`],
+    ] as const) {
+      await dialog.getByLabel(label).click({ force: true });
+      await page.getByRole('option', { name: option }).click();
+      await dialog.getByRole('heading', { name: 'Criar token' }).click();
+    }
+    await dialog.getByRole('button', { name: 'Criar', exact: true }).click();
+    const secret = (await dialog.getByTestId('token-secret').textContent())!;
+    expect(secret).toMatch(/^gwt_[\w-]{43}$/);
+    await expect(accessibilityViolations(page)).resolves.toEqual([]);
+    await screenshot(page, `token-created-${width}px`);
+    await dialog.getByRole('button', { name: 'Concluir' }).click();
+
+    const row = page.getByTestId('tokens-table').locator(`[data-name="${name}"]`);
+    await row.getByText(`Conta ${width}`).waitFor();
+    await expect(row.getByTestId('last-used').textContent()).resolves.toBe('Nunca');
+    // The service uses it; the list shows when.
+    const me = await stack.client.call('access', 'whoAmI', {}, secret);
+    expect(me).toMatchObject({ kind: 'service', name, permissions: ['accounts:read'], providerAccountIds: [providerAccount.id] });
+    await page.reload();
+    await row.getByTestId('last-used').locator('time').waitFor();
+
+    await row.getByRole('button', { name: `Revogar: ${name}` }).click();
+    await dialog.getByText(`Revogar o token ${name}? As chamadas com ele são recusadas a partir de agora; não há como desfazer.`).waitFor();
+    await dialog.getByRole('button', { name: 'Revogar' }).click();
+    await row.waitFor({ state: 'detached' });
+    await expect(stack.client.call('access', 'whoAmI', {}, secret)).rejects.toMatchObject({ code: 16 });
+    await page.getByRole('switch', { name: 'Mostrar revogados' }).check({ force: true });
+    await row.getByText('Revogado').waitFor();
+    await pages.finish(page, violations, `tokens-${width}px`);
+  },
+  90_000,
+);

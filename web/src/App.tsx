@@ -23,6 +23,7 @@ const Providers = lazy(() => import('./pages/Providers.js'));
 const ProviderAccounts = lazy(() => import('./pages/ProviderAccounts.js'));
 const Audit = lazy(() => import('./pages/Audit.js'));
 const Team = lazy(() => import('./pages/Team.js'));
+const ServiceTokens = lazy(() => import('./pages/ServiceTokens.js'));
 const MyAccount = lazy(() => import('./pages/MyAccount.js'));
 
 /** Whether the operator's role holds a permission, by the gateway's own table (shared/permissions.ts), not a copy. */
@@ -148,6 +149,8 @@ function SignedIn({ session, onSignedOut, onPasswordChanged }: { session: Sessio
   const auditReader = holds(role, 'audit:read');
   // ListOperators, CreateOperator, UpdateOperator
   const teamAdmin = holds(role, 'operators:admin');
+  // CreateServiceToken, ListServiceTokens, RevokeServiceToken
+  const tokenAdmin = holds(role, 'tokens:admin');
   // CreateReceiver and CreateUploadLink
   const receiverWriter = holds(role, 'receivers:write');
   // CreateTransaction, CreateCardToken, CreateCardId
@@ -177,6 +180,7 @@ function SignedIn({ session, onSignedOut, onPasswordChanged }: { session: Sessio
     { to: '/providers', label: t.nav.providers },
     ...(auditReader ? [{ to: '/audit', label: t.nav.audit }] : []),
     ...(teamAdmin ? [{ to: '/team', label: t.nav.team }] : []),
+    ...(tokenAdmin ? [{ to: '/tokens', label: t.nav.tokens }] : []),
     { to: '/account', label: t.nav.account },
   ];
 
@@ -233,6 +237,7 @@ function SignedIn({ session, onSignedOut, onPasswordChanged }: { session: Sessio
                     <Route path="/providers" element={<Providers />} />
                     {auditReader && <Route path="/audit" element={<Audit />} />}
                     {teamAdmin && <Route path="/team" element={<Team selfId={session.operator.id} />} />}
+                    {tokenAdmin && <Route path="/tokens" element={<ServiceTokens />} />}
                     <Route path="/account" element={<MyAccount email={session.operator.email} role={session.operator.role} onChanged={onPasswordChanged} />} />
                     <Route path="*" element={<Navigate to="/" replace />} />
                   </Routes>
