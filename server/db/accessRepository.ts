@@ -55,8 +55,14 @@ const toEvent = (row: AuditEventRow): AuditEvent => ({ ...row });
 
 export interface AuditFilter {
   actorId?: string;
+  /** Compared lower-cased: e-mails are stored so, token names as given. */
+  actorName?: string;
   action?: string;
   resource?: string;
+  /** At or after. */
+  from?: Date;
+  /** Before. */
+  to?: Date;
 }
 
 const APPEND_AUDIT_EVENTS = prepared(
@@ -93,7 +99,10 @@ export class AuditRepository {
         ...(filter.actorId ? { actorId: filter.actorId } : {}),
         ...(filter.action ? { action: filter.action } : {}),
         ...(filter.resource ? { resource: filter.resource } : {}),
-        ...(after ? { $or: [{ at: { $lt: after.at } }, { at: after.at, id: { $lt: after.id } }] } : {}),
+        // ILIKE with its wildcards escaped: equality ignoring case.
+        ...(filter.actorName ? { actorName: { $ilike: filter.actorName.replace(/[\\%_]/g, (c) => `\\${c}`) } } : {}),
+        ...(filter.from || filter.to ? { at: { ...(filter.from ? { $gte: filter.from } : {}), ...(filter.to ? { $lt: filter.to } : {}) } } : {}),
+        ...(after ? { $and: [{ $or: [{ at: { $lt: after.at } }, { at: after.at, id: { $lt: after.id } }] }] } : {}),
       },
       { orderBy: [{ at: 'desc' }, { id: 'desc' }], limit: pageSize + 1, connectionType: 'write' },
     );

@@ -292,6 +292,12 @@ export function webhookHandlers(u: UseCases) {
   };
 }
 
+/** The audit trail's time filter: `from` must come before `to`. */
+function timeRange(from: Date | undefined, to: Date | undefined): { from?: Date; to?: Date } {
+  if (from && to && from.getTime() >= to.getTime()) throw invalidArgument('to', 'to must be after from');
+  return { from, to };
+}
+
 export function accessHandlers(u: UseCases) {
   return {
     createServiceToken: async (r: ac.CreateServiceTokenRequest, _signal: AbortSignal, context: CallContext): Promise<ac.CreateServiceTokenResponse> => {
@@ -306,7 +312,13 @@ export function accessHandlers(u: UseCases) {
     }),
     listAuditEvents: async (r: ac.ListAuditEventsRequest): Promise<ac.ListAuditEventsResponse> => {
       const { events, nextPageToken } = await u.access.listAudit(
-        { actorId: optionalText(r.actorId), action: optionalText(r.action), resource: optionalText(r.resource) },
+        {
+          actorId: optionalText(r.actorId),
+          actorName: optionalText(r.actorName.trim()),
+          action: optionalText(r.action),
+          resource: optionalText(r.resource),
+          ...timeRange(r.from, r.to),
+        },
         Math.min(r.pageSize || 50, 500),
         optionalText(r.pageToken),
       );

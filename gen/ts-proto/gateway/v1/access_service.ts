@@ -102,6 +102,14 @@ export interface ListAuditEventsRequest {
   /** At most 500; 0 means 50. */
   pageSize: number;
   pageToken: string;
+  /**
+   * Who: the actor's name as the trail shows it (a token's name or an
+   * operator's e-mail), compared ignoring case.
+   */
+  actorName: string;
+  /** When: events at or after `from` and before `to`; either may be left out. */
+  from: Date | undefined;
+  to: Date | undefined;
 }
 
 export interface ListAuditEventsResponse {
@@ -1113,7 +1121,16 @@ export const AuditEvent: MessageFns<AuditEvent> = {
 };
 
 function createBaseListAuditEventsRequest(): ListAuditEventsRequest {
-  return { actorId: "", action: "", resource: "", pageSize: 0, pageToken: "" };
+  return {
+    actorId: "",
+    action: "",
+    resource: "",
+    pageSize: 0,
+    pageToken: "",
+    actorName: "",
+    from: undefined,
+    to: undefined,
+  };
 }
 
 export const ListAuditEventsRequest: MessageFns<ListAuditEventsRequest> = {
@@ -1132,6 +1149,15 @@ export const ListAuditEventsRequest: MessageFns<ListAuditEventsRequest> = {
     }
     if (message.pageToken !== "") {
       writer.uint32(42).string(message.pageToken);
+    }
+    if (message.actorName !== "") {
+      writer.uint32(50).string(message.actorName);
+    }
+    if (message.from !== undefined) {
+      Timestamp.encode(toTimestamp(message.from), writer.uint32(58).fork()).join();
+    }
+    if (message.to !== undefined) {
+      Timestamp.encode(toTimestamp(message.to), writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -1189,6 +1215,30 @@ export const ListAuditEventsRequest: MessageFns<ListAuditEventsRequest> = {
             message.pageToken = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.actorName = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.from = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.to = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1220,6 +1270,13 @@ export const ListAuditEventsRequest: MessageFns<ListAuditEventsRequest> = {
         : isSet(object.page_token)
         ? globalThis.String(object.page_token)
         : "",
+      actorName: isSet(object.actorName)
+        ? globalThis.String(object.actorName)
+        : isSet(object.actor_name)
+        ? globalThis.String(object.actor_name)
+        : "",
+      from: isSet(object.from) ? fromJsonTimestamp(object.from) : undefined,
+      to: isSet(object.to) ? fromJsonTimestamp(object.to) : undefined,
     };
   },
 
@@ -1240,6 +1297,15 @@ export const ListAuditEventsRequest: MessageFns<ListAuditEventsRequest> = {
     if (message.pageToken !== "") {
       obj.pageToken = message.pageToken;
     }
+    if (message.actorName !== "") {
+      obj.actorName = message.actorName;
+    }
+    if (message.from !== undefined) {
+      obj.from = message.from.toISOString();
+    }
+    if (message.to !== undefined) {
+      obj.to = message.to.toISOString();
+    }
     return obj;
   },
 
@@ -1253,6 +1319,9 @@ export const ListAuditEventsRequest: MessageFns<ListAuditEventsRequest> = {
     message.resource = object.resource ?? "";
     message.pageSize = object.pageSize ?? 0;
     message.pageToken = object.pageToken ?? "";
+    message.actorName = object.actorName ?? "";
+    message.from = object.from ?? undefined;
+    message.to = object.to ?? undefined;
     return message;
   },
 };
