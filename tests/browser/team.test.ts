@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
 import { accessibilityViolations, backOfficePages, chooseOption, launchBrowser, screenshot } from '../support/browser.js';
@@ -167,3 +168,40 @@ it.each([1280, 390])(
   },
   90_000,
 );
+
+it.each([1280, 390])('at %i px the audit trail filters by who, action and day, and exports what it selects as CSV', async (width) => {
+  const { page, violations } = await pages.signedIn(width, 844);
+  // A refused sign-in of another e-mail: in the trail, but not among the admin's events.
+  await fetch(`${stack.gateway.httpUrl}/auth/sign-in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'someone-else@example.com', password: 'not a password' }),
+  });
+  await go(page, 'Trilha de auditoria');
+  const table = page.getByTestId('audit-table');
+  await table.getByText('someone-else@example.com').first().waitFor();
+  const today = new Date();
+  const day = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`;
+  await page.getByRole('textbox', { name: /^Quem/ }).fill(stack.gateway.firstAdmin!.email.toUpperCase());
+  await page.getByRole('textbox', { name: /^Ação/ }).fill('auth/SignIn');
+  await page.getByLabel(/^A partir de/).fill(day);
+  await page.getByLabel(/^Até/).fill(day);
+  // The filters apply once typing pauses: every row shown is then the admin's sign-in.
+  await page.waitForFunction((email) => {
+    const rows = [...document.querySelectorAll('[data-testid="audit-table"] tbody tr')];
+    return rows.length > 0 && rows.every((row) => row.children[1]?.textContent === email && row.children[2]?.textContent === 'auth/SignIn');
+  }, stack.gateway.firstAdmin!.email);
+  const rows = table.locator('tbody tr');
+  await expect(rows.first().textContent()).resolves.toContain('auth/SignIn');
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Exportar CSV' }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^auditoria-\d{4}-\d{2}-\d{2}\.csv$/);
+  const lines = readFileSync((await download.path())!, 'utf8')
+    .slice(1)
+    .split('\r\n')
+    .filter(Boolean);
+  expect(lines[0]).toBe('Quando;Tipo;ID de quem;Quem;Ação;Recurso;Origem;Resultado;Detalhe');
+  expect(lines.length - 1).toBe(await rows.count());
+  for (const line of lines.slice(1)) expect(line.split(';').slice(3, 5)).toEqual([stack.gateway.firstAdmin!.email, 'auth/SignIn']);
+  await pages.finish(page, violations, `audit-${width}px`);
+});

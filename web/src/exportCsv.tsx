@@ -1,30 +1,23 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Group, Loader, Text } from '@mantine/core';
-import { Code, ConnectError, createClient, type Client } from '@connectrpc/connect';
-import { useTransport } from '@connectrpc/connect-query';
-import { PaymentGatewayService } from '../../gen/es/gateway/v1/payment_gateway_service_pb.js';
+import { Code, ConnectError } from '@connectrpc/connect';
 import { csvFile, csvFileName } from './csv.js';
 import { ErrorAlert } from './errors.js';
 import { useI18n } from './i18n.js';
 
-/** The export reads a list 200 records a call (the most the list RPCs answer). */
+/** The export reads a list 200 records a call (the most the payment list RPCs answer). */
 export const EXPORT_PAGE_SIZE = 200;
 
-/** One page of an export: its rows as cells, and the token of the next page ('' at the end). */
-export type ExportPage = (
-  client: Client<typeof PaymentGatewayService>,
-  pageToken: string,
-  signal: AbortSignal,
-) => Promise<{ rows: string[][]; nextPageToken: string }>;
+/** One page of an export: its rows, and the token of the next page (empty on the last). */
+export type ExportPage = (pageToken: string, signal: AbortSignal) => Promise<{ rows: string[][]; nextPageToken: string }>;
 
 /**
  * Exports what a list's filters select as a spreadsheet: pages through the
- * list in the browser, counting as it goes (cancel stops it), then downloads
- * `<prefix>-YYYY-MM-DD.csv`.
+ * list's RPC in the browser (`page`), counting as it goes (cancel stops it),
+ * then downloads `<prefix>-YYYY-MM-DD.csv` with `header`.
  */
-export function ExportCsv({ page, header, filePrefix }: { page: ExportPage; header: string[]; filePrefix: string }) {
+export function ExportCsv({ page, header, prefix }: { page: ExportPage; header: string[]; prefix: string }) {
   const { t } = useI18n();
-  const transport = useTransport();
   const [exported, setExported] = useState<number | null>(null);
   const [error, setError] = useState<unknown>(null);
   const abort = useRef<AbortController | null>(null);
@@ -35,17 +28,16 @@ export function ExportCsv({ page, header, filePrefix }: { page: ExportPage; head
     abort.current = controller;
     setError(null);
     setExported(0);
-    const client = createClient(PaymentGatewayService, transport);
     const rows: string[][] = [];
     try {
       let pageToken = '';
       do {
-        const answer = await page(client, pageToken, controller.signal);
-        rows.push(...answer.rows);
+        const next = await page(pageToken, controller.signal);
+        rows.push(...next.rows);
         setExported(rows.length);
-        pageToken = answer.nextPageToken;
+        pageToken = next.nextPageToken;
       } while (pageToken);
-      download(csvFile(header, rows), csvFileName(filePrefix, new Date()));
+      download(csvFile(header, rows), csvFileName(prefix, new Date()));
     } catch (err) {
       if (!controller.signal.aborted && ConnectError.from(err).code !== Code.Canceled) setError(err);
     } finally {

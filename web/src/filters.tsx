@@ -8,7 +8,7 @@ import { useI18n } from './i18n.js';
 import { enumValues, useProviderAccounts } from './ui.js';
 
 /** The start of a yyyy-mm-dd day in the reader's time zone, as a Timestamp; the day after when `next`. */
-function dayStart(day: string, next = false) {
+export function dayStart(day: string, next = false) {
   if (!day) return undefined;
   const date = new Date(`${day}T00:00:00`);
   if (next) date.setDate(date.getDate() + 1);

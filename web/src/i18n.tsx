@@ -418,6 +418,11 @@ const pt = {
     resource: 'Recurso',
     from: 'Origem',
     outcome: 'Resultado',
+    filters: 'Filtros da trilha',
+    since: 'A partir de',
+    until: 'Até',
+    whoHint: 'E-mail do operador ou nome do token',
+    header: ['Quando', 'Tipo', 'ID de quem', 'Quem', 'Ação', 'Recurso', 'Origem', 'Resultado', 'Detalhe'],
   },
   charge: {
     new: 'Nova cobrança',
@@ -930,6 +935,11 @@ const en: Messages = {
     resource: 'Resource',
     from: 'From',
     outcome: 'Outcome',
+    filters: 'Audit filters',
+    since: 'From day',
+    until: 'To day',
+    whoHint: "An operator's e-mail or a token's name",
+    header: ['When', 'Kind', 'Actor id', 'Who', 'Action', 'Resource', 'From', 'Outcome', 'Detail'],
   },
   charge: {
     new: 'New charge',

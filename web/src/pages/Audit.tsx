@@ -1,25 +1,72 @@
-import { Table, Title } from '@mantine/core';
-import { useQuery } from '@connectrpc/connect-query';
+import { useState } from 'react';
+import { Group, Table, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { timestampDate } from '@bufbuild/protobuf/wkt';
+import { createClient } from '@connectrpc/connect';
+import { useInfiniteQuery, useTransport } from '@connectrpc/connect-query';
 import { AccessService } from '../../../gen/es/gateway/v1/access_service_pb.js';
 import { ErrorAlert } from '../errors.js';
+import { ExportCsv, type ExportPage } from '../exportCsv.js';
+import { dayStart } from '../filters.js';
 import { useI18n } from '../i18n.js';
-import { TableHead, When, scrollable } from '../ui.js';
+import { LoadMore, PAGE_SIZE, TableHead, When, scrollable } from '../ui.js';
 
-/** The latest audited actions: who did what, from where, with what outcome. */
+const EXPORT_PAGE_SIZE = 500;
+
+/** The audit trail: who did what, from where, with what outcome; filtered by who, action, resource and days, a page at a time, exportable. */
 export default function Audit() {
   const { t } = useI18n();
-  const audit = useQuery(AccessService.method.listAuditEvents, { pageSize: 100 });
+  const transport = useTransport();
+  const [who, setWho] = useState('');
+  const [action, setAction] = useState('');
+  const [resource, setResource] = useState('');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [typed] = useDebouncedValue({ who: who.trim(), action: action.trim(), resource: resource.trim() }, 300);
+  const filter = { actorName: typed.who, action: typed.action, resource: typed.resource, from: dayStart(from), to: dayStart(to, true) };
+  const list = useInfiniteQuery(
+    AccessService.method.listAuditEvents,
+    { ...filter, pageSize: PAGE_SIZE, pageToken: '' },
+    { pageParamKey: 'pageToken', getNextPageParam: (last) => last.nextPageToken || undefined },
+  );
+  const events = list.data?.pages.flatMap((page) => page.events) ?? [];
+  const page: ExportPage = async (pageToken, signal) => {
+    const answer = await createClient(AccessService, transport).listAuditEvents({ ...filter, pageSize: EXPORT_PAGE_SIZE, pageToken }, { signal });
+    return {
+      nextPageToken: answer.nextPageToken,
+      rows: answer.events.map((e) => [
+        e.at ? timestampDate(e.at).toISOString() : '',
+        e.actorKind,
+        e.actorId,
+        e.actorName,
+        e.action,
+        e.resource,
+        e.source,
+        e.outcome,
+        e.detail,
+      ]),
+    };
+  };
+
   return (
     <>
       <Title order={1} mb="md">
         {t.nav.audit}
       </Title>
-      <ErrorAlert error={audit.error} />
+      <Group mb="md" align="flex-end" role="search" aria-label={t.audit.filters}>
+        <TextInput label={t.audit.who} description={t.audit.whoHint} value={who} onChange={(e) => setWho(e.currentTarget.value)} />
+        <TextInput label={t.audit.action} value={action} onChange={(e) => setAction(e.currentTarget.value)} />
+        <TextInput label={t.audit.resource} value={resource} onChange={(e) => setResource(e.currentTarget.value)} />
+        <TextInput label={t.audit.since} type="date" value={from} onChange={(e) => setFrom(e.currentTarget.value)} />
+        <TextInput label={t.audit.until} type="date" value={to} onChange={(e) => setTo(e.currentTarget.value)} />
+      </Group>
+      <ExportCsv page={page} header={t.audit.header} prefix="auditoria" />
+      <ErrorAlert error={list.error} />
       <div className="table-scroll" {...scrollable(t.nav.audit)}>
         <Table data-testid="audit-table" striped>
           <TableHead columns={[t.audit.when, t.audit.who, t.audit.action, t.audit.resource, t.audit.from, t.audit.outcome]} />
           <Table.Tbody>
-            {audit.data?.events.map((event) => (
+            {events.map((event) => (
               <Table.Tr key={event.id}>
                 <Table.Td>
                   <When at={event.at} />
@@ -34,6 +81,7 @@ export default function Audit() {
           </Table.Tbody>
         </Table>
       </div>
+      <LoadMore list={list} empty={events.length === 0} />
     </>
   );
 }

@@ -1,7 +1,8 @@
 import { Link } from 'react-router';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { Anchor, Table } from '@mantine/core';
-import { useInfiniteQuery } from '@connectrpc/connect-query';
+import { createClient } from '@connectrpc/connect';
+import { useInfiniteQuery, useTransport } from '@connectrpc/connect-query';
 import { PaymentGatewayService, type ListWithdrawalsRequest } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { decimalCents } from '../csv.js';
 import { ExportCsv, EXPORT_PAGE_SIZE, type ExportPage } from '../exportCsv.js';
@@ -64,8 +65,9 @@ export default function Payouts({ canCreate }: { canCreate: boolean }) {
 /** The payouts the filters select, as saques-YYYY-MM-DD.csv: where each went, who asked and reviewed it, why it was refused. */
 function ExportPayouts({ request }: { request: Partial<Omit<ListWithdrawalsRequest, '$typeName' | 'pageSize' | 'pageToken'>> }) {
   const { t } = useI18n();
-  const page: ExportPage = async (client, pageToken, signal) => {
-    const answer = await client.listWithdrawals({ ...request, pageSize: EXPORT_PAGE_SIZE, pageToken }, { signal });
+  const transport = useTransport();
+  const page: ExportPage = async (pageToken, signal) => {
+    const answer = await createClient(PaymentGatewayService, transport).listWithdrawals({ ...request, pageSize: EXPORT_PAGE_SIZE, pageToken }, { signal });
     const rows = answer.withdrawals.map((w) => [
       w.id,
       w.provider,
@@ -84,5 +86,5 @@ function ExportPayouts({ request }: { request: Partial<Omit<ListWithdrawalsReque
     ]);
     return { rows, nextPageToken: answer.nextPageToken };
   };
-  return <ExportCsv page={page} header={t.payout.exportHeader} filePrefix="saques" />;
+  return <ExportCsv page={page} header={t.payout.exportHeader} prefix="saques" />;
 }

@@ -1,7 +1,8 @@
 import { Link } from 'react-router';
 import { Anchor, Table } from '@mantine/core';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import { useInfiniteQuery } from '@connectrpc/connect-query';
+import { createClient } from '@connectrpc/connect';
+import { useInfiniteQuery, useTransport } from '@connectrpc/connect-query';
 import { PaymentGatewayService, type ListTransactionsRequest } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { decimalCents } from '../csv.js';
 import { ExportCsv, EXPORT_PAGE_SIZE, type ExportPage } from '../exportCsv.js';
@@ -26,7 +27,7 @@ export default function Transactions({ canCreate }: { canCreate: boolean }) {
     <>
       <PageHeader title={t.nav.transactions} create={canCreate ? { to: '/transactions/new', label: t.charge.new } : undefined} />
       {filters.bar}
-      <ExportTransactions request={filters.request} />
+      <TransactionsCsv request={filters.request} />
       <ErrorAlert error={list.error ?? filters.error} />
       <div className="table-scroll" {...scrollable(t.nav.transactions)}>
         <Table data-testid="transactions-table" striped highlightOnHover>
@@ -70,23 +71,26 @@ export default function Transactions({ canCreate }: { canCreate: boolean }) {
 }
 
 /** The charges the filters select, as transacoes-YYYY-MM-DD.csv. */
-function ExportTransactions({ request }: { request: Partial<Omit<ListTransactionsRequest, '$typeName' | 'pageSize' | 'pageToken'>> }) {
+function TransactionsCsv({ request }: { request: Partial<Omit<ListTransactionsRequest, '$typeName' | 'pageSize' | 'pageToken'>> }) {
   const { t } = useI18n();
-  const page: ExportPage = async (client, pageToken, signal) => {
-    const answer = await client.listTransactions({ ...request, pageSize: EXPORT_PAGE_SIZE, pageToken }, { signal });
-    const rows = answer.transactions.map((tx) => [
-      tx.id,
-      tx.provider,
-      tx.providerAccountId,
-      tx.transactionId,
-      tx.orderId,
-      t.method[tx.paymentMethod],
-      t.status[tx.status],
-      decimalCents(tx.amount),
-      tx.currency,
-      tx.createdAt ? timestampDate(tx.createdAt).toISOString() : '',
-    ]);
-    return { rows, nextPageToken: answer.nextPageToken };
+  const transport = useTransport();
+  const page: ExportPage = async (pageToken, signal) => {
+    const answer = await createClient(PaymentGatewayService, transport).listTransactions({ ...request, pageSize: EXPORT_PAGE_SIZE, pageToken }, { signal });
+    return {
+      nextPageToken: answer.nextPageToken,
+      rows: answer.transactions.map((tx) => [
+        tx.id,
+        tx.provider,
+        tx.providerAccountId,
+        tx.transactionId,
+        tx.orderId,
+        t.method[tx.paymentMethod],
+        t.status[tx.status],
+        decimalCents(tx.amount),
+        tx.currency,
+        tx.createdAt ? timestampDate(tx.createdAt).toISOString() : '',
+      ]),
+    };
   };
-  return <ExportCsv page={page} header={t.export.header} filePrefix="transacoes" />;
+  return <ExportCsv page={page} header={t.export.header} prefix="transacoes" />;
 }
