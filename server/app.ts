@@ -406,6 +406,7 @@ async function startTransports(
     {
       tokens: { perSecond: config.rateLimitPerSecond, burst: config.rateLimitBurst },
       operators: { perSecond: config.operatorRateLimitPerSecond, burst: config.operatorRateLimitBurst },
+      publishable: config.publishableRateLimit,
     },
     logger,
   );

@@ -102,6 +102,11 @@ export interface Config {
   operatorRateLimitPerSecond: number;
   operatorRateLimitBurst: number;
   /**
+   * CreateCardToken calls per publishable key and network address (PUBLISHABLE_RATE_LIMIT_*): 1 a second, 10 at once
+   * by default. The key is public: this is what slows a card-testing script that copied it.
+   */
+  publishableRateLimit: { perSecond: number; burst: number };
+  /**
    * Object storage for uploads (S3_*): any S3-compatible store. Without
    * S3_ENDPOINT the gateway starts its own on loopback (s3rver on S3_PORT,
    * objects in DATA_DIR/s3).
@@ -249,9 +254,9 @@ function firstAdmin(env: NodeJS.ProcessEnv, dataDir: string): Config['firstAdmin
 }
 
 /** A rate and a burst (`<prefix>_PER_SECOND`, `<prefix>_BURST`); a limit with no call at once would refuse every call. */
-function rateLimit(env: NodeJS.ProcessEnv, prefix: string, defaultPerSecond: number): { perSecond: number; burst: number } {
+function rateLimit(env: NodeJS.ProcessEnv, prefix: string, defaultPerSecond: number, defaultBurst = 100): { perSecond: number; burst: number } {
   const perSecond = rate(env, `${prefix}_PER_SECOND`, defaultPerSecond);
-  const burst = count(env, `${prefix}_BURST`, 100);
+  const burst = count(env, `${prefix}_BURST`, defaultBurst);
   if (perSecond > 0 && burst < 1)
     throw new Error(
       `${prefix}_BURST must be at least 1 while ${prefix}_PER_SECOND is above 0 (0 turns the limit off), got ${JSON.stringify(env[`${prefix}_BURST`])}`,
@@ -265,7 +270,7 @@ function rateLimit(env: NodeJS.ProcessEnv, prefix: string, defaultPerSecond: num
  */
 function callerRateLimits(
   env: NodeJS.ProcessEnv,
-): Pick<Config, 'rateLimitPerSecond' | 'rateLimitBurst' | 'operatorRateLimitPerSecond' | 'operatorRateLimitBurst'> {
+): Pick<Config, 'rateLimitPerSecond' | 'rateLimitBurst' | 'operatorRateLimitPerSecond' | 'operatorRateLimitBurst' | 'publishableRateLimit'> {
   const tokens = rateLimit(env, 'RATE_LIMIT', 0);
   const operators = rateLimit(env, 'OPERATOR_RATE_LIMIT', 50);
   return {
@@ -273,6 +278,7 @@ function callerRateLimits(
     rateLimitBurst: tokens.burst,
     operatorRateLimitPerSecond: operators.perSecond,
     operatorRateLimitBurst: operators.burst,
+    publishableRateLimit: rateLimit(env, 'PUBLISHABLE_RATE_LIMIT', 1, 10),
   };
 }
 
@@ -368,6 +374,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxSettleMs: Number(env.SANDBOX_SETTLE_MS ?? 1000),
     sandboxTimeoutMs: count(env, 'SANDBOX_TIMEOUT_MS', 10_000),
     webDir: resolve(env.WEB_DIR || 'web/dist'),
+
     logLevel: env.LOG_LEVEL || 'info',
     webhookWorkers: count(env, 'WEBHOOK_WORKERS', 1),
     webhookConcurrency: positive(env, 'WEBHOOK_CONCURRENCY', 8),

@@ -8,6 +8,8 @@
 export const PERMISSIONS = [
   'payments:read',
   'payments:write',
+  // Only CreateCardToken: what a publishable key (a web page's credential) holds; payments:write implies it.
+  'cards:tokenize',
   'refunds:write',
   'payouts:read',
   'payouts:write',

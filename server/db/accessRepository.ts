@@ -12,6 +12,7 @@ const toToken = (row: ServiceTokenRow): ServiceToken => ({
   name: row.name,
   scopes: row.scopes,
   providerAccountIds: row.providerAccountIds,
+  allowedOrigins: row.allowedOrigins ?? [],
   createdAt: row.createdAt,
   createdBy: row.createdBy,
   lastUsedAt: row.lastUsedAt ?? undefined,
@@ -21,7 +22,16 @@ const toToken = (row: ServiceTokenRow): ServiceToken => ({
 /** Service tokens by the SHA-256 of their secret; the secret itself is never stored. */
 export class ServiceTokensRepository {
   async create(em: EntityManager, token: Omit<ServiceToken, 'id' | 'createdAt' | 'lastUsedAt' | 'revokedAt'>, tokenHash: string): Promise<ServiceToken> {
-    const row = em.create(ServiceTokenEntity, { id: randomUUID(), ...token, tokenHash, createdAt: new Date(), lastUsedAt: null, revokedAt: null });
+    const allowedOrigins = token.allowedOrigins.length ? token.allowedOrigins : null;
+    const row = em.create(ServiceTokenEntity, {
+      id: randomUUID(),
+      ...token,
+      allowedOrigins,
+      tokenHash,
+      createdAt: new Date(),
+      lastUsedAt: null,
+      revokedAt: null,
+    });
     await em.persist(row).flush();
     return toToken(row);
   }

@@ -346,6 +346,8 @@ export const ServiceTokenEntity = defineEntity({
     tokenHash: p.string().length(64).unique(),
     scopes: p.json<string[]>(),
     providerAccountIds: p.json<string[]>(),
+    /** Null for a service token; a publishable key's origins. */
+    allowedOrigins: p.json<string[]>().nullable(),
     createdAt: p.datetime(),
     createdBy: p.string(),
     lastUsedAt: p.datetime().nullable(),

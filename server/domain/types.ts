@@ -478,6 +478,8 @@ export interface ServiceToken {
   name: string;
   scopes: string[];
   providerAccountIds: string[];
+  /** Not empty for a publishable key only: the web pages' origins it may be used from. */
+  allowedOrigins: string[];
   createdAt: Date;
   createdBy: string;
   lastUsedAt?: Date;

@@ -10,7 +10,8 @@ import { isPermission, ROLE_PERMISSIONS, type Permission, type Role } from '../.
 export { isPermission, isRole, PERMISSIONS, ROLE_PERMISSIONS, ROLES, type Permission, type Role } from '../../shared/permissions.js';
 
 export interface Principal {
-  kind: 'service' | 'operator' | 'bootstrap';
+  /** `publishable`: a publishable key, a web page's credential that may only create card tokens. */
+  kind: 'service' | 'operator' | 'bootstrap' | 'publishable';
   /** The token's or operator's id; for API_TOKENS, `api-token:<n>`. */
   id: string;
   /** What the audit trail shows: the token's name or the operator's e-mail. */
@@ -19,14 +20,20 @@ export interface Principal {
   permissions: ReadonlySet<Permission>;
   /** When set, the only provider accounts this caller may touch. */
   providerAccountIds?: readonly string[];
+  /** A publishable key's: the only origins (a browser's Origin header) its calls may come from. */
+  allowedOrigins?: readonly string[];
 }
 
-/** A scope that writes or administers a resource also reads it: `payouts:write` implies `payouts:read`. */
+/**
+ * A scope that writes or administers a resource also reads it: `payouts:write` implies `payouts:read`; and
+ * `payments:write` implies `cards:tokenize`, so that tokens made before that permission existed still tokenise cards.
+ */
 export function expandScopes(scopes: readonly Permission[]): Set<Permission> {
   const granted = new Set<Permission>(scopes);
   for (const scope of scopes) {
     const read = `${scope.split(':')[0]}:read`;
     if (isPermission(read)) granted.add(read);
+    if (scope === 'payments:write') granted.add('cards:tokenize');
   }
   return granted;
 }

@@ -21,6 +21,9 @@ export interface AccessDeps {
 
 /** Service tokens start with this, so that a leaked one is recognisable (secret scanners, logs). */
 export const SERVICE_TOKEN_PREFIX = 'gwt_';
+/** A publishable key's prefix: public by design, but recognisable as the gateway's all the same. */
+export const PUBLISHABLE_KEY_PREFIX = 'gwpk_';
+const ORIGINS_MAX = 20;
 const LAST_USE_RESOLUTION_MS = 60_000;
 const NAME_MAX = 100;
 
@@ -30,6 +33,36 @@ export interface NewServiceToken {
   name: string;
   scopes: string[];
   providerAccountIds: string[];
+  /** When set, a publishable key for pages of these origins. */
+  allowedOrigins?: string[];
+}
+
+/** A page's origin as browsers send it in Origin: scheme://host[:port], http or https, nothing after. */
+function checkedOrigin(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== value)
+    throw invalidArgument(
+      'allowed_origins',
+      `allowed_origins: ${JSON.stringify(value)} is not an origin; write scheme://host[:port] without a path or a trailing slash, e.g. https://shop.example`,
+    );
+  return value;
+}
+
+/** A publishable key's origins, scope and account, checked; empty origins for a service token. */
+function publishableShape(input: NewServiceToken, scopes: readonly Permission[], providerAccountIds: readonly string[]): string[] {
+  const origins = [...new Set((input.allowedOrigins ?? []).map(checkedOrigin))];
+  if (!origins.length) return origins;
+  if (origins.length > ORIGINS_MAX) throw invalidArgument('allowed_origins', `allowed_origins: at most ${ORIGINS_MAX} origins per publishable key`);
+  if (scopes.length !== 1 || scopes[0] !== 'cards:tokenize')
+    throw invalidArgument('scopes', 'a publishable key (allowed_origins set) holds cards:tokenize and nothing else: set scopes to ["cards:tokenize"]');
+  if (providerAccountIds.length !== 1)
+    throw invalidArgument('provider_account_ids', 'a publishable key (allowed_origins set) names exactly one provider account in provider_account_ids');
+  return origins;
 }
 
 /** Authentication of bearer tokens, service tokens' lifecycle, and the audit trail. */
@@ -50,16 +83,18 @@ export class AccessService {
     const given = sha256(bearer);
     const index = this.apiTokenDigests.findIndex((digest) => timingSafeEqual(digest, given));
     if (index >= 0) return rolePrincipal('bootstrap', `api-token:${index + 1}`, `API_TOKENS #${index + 1}`, 'admin');
-    if (!bearer.startsWith(SERVICE_TOKEN_PREFIX)) return undefined;
+    if (!bearer.startsWith(SERVICE_TOKEN_PREFIX) && !bearer.startsWith(PUBLISHABLE_KEY_PREFIX)) return undefined;
     const token = await this.deps.tokens.findLive(this.deps.db.em(), given.toString('hex'));
     if (!token) return undefined;
     await this.touch(token.id);
+    const publishable = token.allowedOrigins.length > 0;
     return {
-      kind: 'service',
+      kind: publishable ? 'publishable' : 'service',
       id: token.id,
       name: token.name,
-      permissions: expandScopes(token.scopes.filter(isPermission)),
+      permissions: publishable ? new Set(['cards:tokenize']) : expandScopes(token.scopes.filter(isPermission)),
       ...(token.providerAccountIds.length ? { providerAccountIds: token.providerAccountIds } : {}),
+      ...(publishable ? { allowedOrigins: token.allowedOrigins } : {}),
     };
   }
 
@@ -98,10 +133,12 @@ export class AccessService {
     }
     if (creator.providerAccountIds && !providerAccountIds.length)
       throw invalidArgument('provider_account_ids', 'a token limited to some provider accounts can only create tokens limited to them');
-    const secret = `${SERVICE_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
+    const allowedOrigins = publishableShape(input, scopes, providerAccountIds);
+    const prefix = allowedOrigins.length ? PUBLISHABLE_KEY_PREFIX : SERVICE_TOKEN_PREFIX;
+    const secret = `${prefix}${randomBytes(32).toString('base64url')}`;
     const token = await this.deps.tokens.create(
       this.deps.db.em(),
-      { name, scopes, providerAccountIds, createdBy: creator.name },
+      { name, scopes, providerAccountIds, allowedOrigins, createdBy: creator.name },
       sha256(secret).toString('hex'),
     );
     return { token, secret };

@@ -14,6 +14,8 @@ export interface CallContext {
   principal: Principal;
   /** The caller's network address, for the audit trail. */
   source: string;
+  /** The browser page's origin (the Origin header) on Connect; gRPC callers have none. */
+  origin?: string;
   /** The caller's W3C trace context (`traceparent`, `tracestate`), continued by the call's span when tracing is on. */
   traceHeaders?: TraceHeaders;
 }
@@ -49,6 +51,25 @@ function readForAudit(readRequest: () => unknown): Record<string, unknown> {
 }
 
 const LIMITED = 'permission denied: this token is limited to other provider accounts';
+
+/**
+ * A publishable key is a web page's credential: only CreateCardToken (cards:tokenize), and only from a page of one of
+ * its origins. A call without Origin is not a browser page's, so it is refused too. Checked before the request is
+ * read, like a missing permission.
+ */
+function admitPublishable(rule: RpcRule, context: CallContext): void {
+  const { principal, origin } = context;
+  if (principal.kind !== 'publishable') return;
+  if (rule.permission !== 'cards:tokenize')
+    throw permissionDenied('cards:tokenize', 'permission denied: a publishable key can only create card tokens (CreateCardToken)');
+  if (origin === undefined)
+    throw permissionDenied(
+      'allowed origin',
+      'permission denied: a publishable key is used from a web page, and this call has no Origin header; servers use a service token',
+    );
+  if (!principal.allowedOrigins?.includes(origin))
+    throw permissionDenied('allowed origin', `permission denied: origin ${origin} is not one of this publishable key's allowed origins`);
+}
 
 /** The gRPC code a failure is answered with (the transports answer anything but a GatewayError as INTERNAL). */
 const codeOf = (error: unknown): ErrorCode => (isGatewayError(error) ? error.code : 'INTERNAL');
@@ -219,10 +240,11 @@ export class CallGuard {
 
   private async run<T>(path: string, context: CallContext, readRequest: () => unknown, handler: (request: Record<string, unknown>) => Promise<T>): Promise<T> {
     const rule = this.rule(path);
-    await this.rateLimit?.take(context.principal);
+    await this.rateLimit?.take(context.principal, context.source);
     let request: Record<string, unknown> | undefined;
     let response: unknown;
     try {
+      admitPublishable(rule, context);
       request = this.admit(rule, context.principal, () => (request = readRequest() as Record<string, unknown>));
       response = this.filterResponse(rule, context.principal, await handler(request));
     } catch (error) {
@@ -251,7 +273,8 @@ export class CallGuard {
     const span = this.openRpcSpan(path, context.traceHeaders);
     try {
       const rule = this.rule(path);
-      await this.rateLimit?.take(context.principal);
+      await this.rateLimit?.take(context.principal, context.source);
+      admitPublishable(rule, context);
       yield* open(this.admit(rule, context.principal, readRequest as () => Record<string, unknown>));
       code = signal.aborted ? 'CANCELLED' : 'OK';
     } catch (error) {

@@ -11,11 +11,14 @@ export interface RateLimitSettings {
 
 /**
  * The budgets by kind of caller: `tokens` for machines (service tokens and API_TOKENS entries: RATE_LIMIT_*, off
- * unless set), `operators` for people in the back-office (OPERATOR_RATE_LIMIT_*).
+ * unless set), `operators` for people in the back-office (OPERATOR_RATE_LIMIT_*), `publishable` for publishable keys
+ * (PUBLISHABLE_RATE_LIMIT_*), counted per key and network address: the key is public, and one buyer's browser must
+ * not spend the budget of every buyer of the shop.
  */
 export interface CallerRateLimitSettings {
   tokens: RateLimitSettings;
   operators: RateLimitSettings;
+  publishable?: RateLimitSettings;
 }
 
 /** Tenths of a second, rounded up: "try again in 0 s" would invite an immediate retry that fails again. */
@@ -59,19 +62,29 @@ export class CallerRateLimit {
   ) {
     const budgets = (limit: RateLimitSettings) => (limit.perSecond > 0 ? new Budgets(limit) : undefined);
     const tokens = budgets(settings.tokens);
-    this.byKind = { service: tokens, bootstrap: tokens, operator: budgets(settings.operators) };
+    this.byKind = {
+      service: tokens,
+      bootstrap: tokens,
+      operator: budgets(settings.operators),
+      publishable: settings.publishable && budgets(settings.publishable),
+    };
   }
 
-  /** The limits, or undefined when both are off (0 per second). */
+  /** The limits, or undefined when all are off (0 per second). */
   static of(settings: CallerRateLimitSettings, logger: Logger): CallerRateLimit | undefined {
-    return settings.tokens.perSecond > 0 || settings.operators.perSecond > 0 ? new CallerRateLimit(settings, logger) : undefined;
+    return [settings.tokens, settings.operators, settings.publishable].some((limit) => limit && limit.perSecond > 0)
+      ? new CallerRateLimit(settings, logger)
+      : undefined;
   }
 
-  /** Counts one call of the principal; RESOURCE_EXHAUSTED, with when to try again, once its budget is spent. */
-  async take(principal: Principal): Promise<void> {
+  /**
+   * Counts one call of the principal (a publishable key's per `source`, the caller's address); RESOURCE_EXHAUSTED,
+   * with when to try again, once its budget is spent.
+   */
+  async take(principal: Principal, source = ''): Promise<void> {
     const budgets = this.byKind[principal.kind];
     if (!budgets) return;
-    const key = `${principal.kind}:${principal.id}`;
+    const key = principal.kind === 'publishable' ? `publishable:${principal.id}:${source}` : `${principal.kind}:${principal.id}`;
     try {
       await budgets.consume(key);
     } catch (refusal) {

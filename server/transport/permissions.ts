@@ -23,7 +23,7 @@ const rule = (permission: RpcRule['permission'], accounts: AccountRule, audited 
 
 /** Every RPC, by its path (`/package.Service/Method`, the same in gRPC and Connect), and what it needs. */
 export const RPC_RULES: Record<string, RpcRule> = {
-  '/gateway.v1.PaymentGatewayService/CreateCardToken': rule('payments:write', 'request', true),
+  '/gateway.v1.PaymentGatewayService/CreateCardToken': rule('cards:tokenize', 'request', true),
   '/gateway.v1.PaymentGatewayService/CreateCardId': rule('payments:write', 'request', true),
   '/gateway.v1.PaymentGatewayService/CreateTransaction': rule('payments:write', 'request', true),
   '/gateway.v1.PaymentGatewayService/GetTransaction': rule('payments:read', 'response'),

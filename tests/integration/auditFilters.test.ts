@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
-import { ListAuditEventsRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
+import { CreateServiceTokenRequest, ListAuditEventsRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
 import { connectDriver, errorDetailsOf, failureOf, type Driver } from '../support/clients.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
 
@@ -82,7 +82,11 @@ describe.each(['gRPC', 'Connect'] as const)('the audit trail over %s', (transpor
 });
 
 it('a caller without audit:read may not read the trail', async () => {
-  const { secret } = await stack.client.call('access', 'createServiceToken', { name: 'reader', scopes: ['payments:read'], providerAccountIds: [] });
+  const { secret } = await stack.client.call(
+    'access',
+    'createServiceToken',
+    CreateServiceTokenRequest.fromPartial({ name: 'reader', scopes: ['payments:read'] }),
+  );
   expect(await failureOf(stack.client.call('access', 'listAuditEvents', ListAuditEventsRequest.fromPartial({ actorName: 'ana@example.com' }), secret))).toEqual(
     {
       code: 'PERMISSION_DENIED',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from '@jest/globals';
-import { CreateOperatorRequest, ListAuditEventsRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
+import { CreateOperatorRequest, CreateServiceTokenRequest, ListAuditEventsRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
 import { ListWithdrawalsRequest, WithdrawRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PayoutReviewOutcome, WithdrawMethod, WithdrawStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import { connectDriver, errorDetailsOf, failureOf, grpcDriver, type Driver } from '../support/clients.js';
@@ -58,7 +58,11 @@ beforeAll(async () => {
   ).providerAccount.id;
   ana = await signedIn('ana@example.com');
   bruno = await signedIn('bruno@example.com');
-  const { secret } = await stack.client.call('access', 'createServiceToken', { name: 'payouts service', scopes: ['payouts:write'], providerAccountIds: [] });
+  const { secret } = await stack.client.call(
+    'access',
+    'createServiceToken',
+    CreateServiceTokenRequest.fromPartial({ name: 'payouts service', scopes: ['payouts:write'] }),
+  );
   service = grpcDriver(stack.gateway.grpcAddress!, secret);
 });
 afterAll(async () => {

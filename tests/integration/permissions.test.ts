@@ -16,7 +16,7 @@ import { UploadService } from '../../gen/es/gateway/v1/upload_service_pb.js';
 import { RoutingService } from '../../gen/es/gateway/v1/routing_service_pb.js';
 import { RoutingServiceService } from '../../gen/ts-proto/gateway/v1/routing_service.js';
 import { ROLE_PERMISSIONS, ROLES, type Role } from '../../server/gateway/access.js';
-import { CreateOperatorRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
+import { CreateOperatorRequest, CreateServiceTokenRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
 import { RPC_RULES } from '../../server/transport/permissions.js';
 import { connectDriver, failureOf, type Driver, type ServiceName } from '../support/clients.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
@@ -60,11 +60,11 @@ beforeAll(async () => {
   stack = await startTestStack();
   connect = connectDriver(stack.gateway.httpUrl!, TEST_TOKEN);
   for (const role of ROLES) {
-    const { secret } = await stack.client.call('access', 'createServiceToken', {
-      name: `${role} walk`,
-      scopes: [...ROLE_PERMISSIONS[role]],
-      providerAccountIds: [],
-    });
+    const { secret } = await stack.client.call(
+      'access',
+      'createServiceToken',
+      CreateServiceTokenRequest.fromPartial({ name: `${role} walk`, scopes: [...ROLE_PERMISSIONS[role]], providerAccountIds: [] }),
+    );
     tokens[role] = secret;
     const email = `${role}-walk@example.com`;
     await stack.client.call('access', 'createOperator', CreateOperatorRequest.fromPartial({ email, role, password: 'walk-the-permission-table' }));

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
+import { CreateServiceTokenRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
 import { CreateReceiverRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { CreateProviderAccountRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { CreateDocumentReadLinkRequest, CreateUploadLinkRequest, ReceiverDocument } from '../../gen/ts-proto/gateway/v1/upload_service.js';
@@ -165,11 +166,11 @@ it('a document is not readable without a fresh link: an expired one and one chan
 it('is for callers with receivers:read on the receiver’s account only, and every link handed out is in the audit trail', async () => {
   const token = async (scopes: string[], providerAccountIds: string[] = []) =>
     (
-      await stack.client.call('access', 'createServiceToken', {
-        name: `documents ${scopes.join(' ')} ${providerAccountIds.length}`,
-        scopes,
-        providerAccountIds,
-      })
+      await stack.client.call(
+        'access',
+        'createServiceToken',
+        CreateServiceTokenRequest.fromPartial({ name: `documents ${scopes.join(' ')} ${providerAccountIds.length}`, scopes, providerAccountIds }),
+      )
     ).secret as string;
   const payments = await token(['payments:read']);
   const elsewhere = await token(['receivers:read'], [otherAccountId]);

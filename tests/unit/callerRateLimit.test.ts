@@ -43,9 +43,9 @@ describe('RATE_LIMIT_* (tokens) and OPERATOR_RATE_LIMIT_* (operators)', () => {
 });
 
 describe('CallerRateLimit', () => {
-  const refusal = async (limit: CallerRateLimit, principal: Principal) => {
+  const refusal = async (limit: CallerRateLimit, principal: Principal, source?: string) => {
     try {
-      await limit.take(principal);
+      await limit.take(principal, source);
     } catch (error) {
       return error as GatewayError;
     }
@@ -88,5 +88,26 @@ describe('CallerRateLimit', () => {
     await limit.take(operator);
     await limit.take(operator);
     expect((await refusal(limit, operator)).message).toMatch(/^rate limit reached for this caller: at most 1 call per second, 2 at once; try again in/);
+  });
+
+  it("counts a publishable key's calls per address (the key is public), 1 a second and 10 at once by default", async () => {
+    expect(env().publishableRateLimit).toEqual({ perSecond: 1, burst: 10 });
+    expect(env({ PUBLISHABLE_RATE_LIMIT_PER_SECOND: '0' }).publishableRateLimit.perSecond).toBe(0);
+    const limit = CallerRateLimit.of(
+      { tokens: { perSecond: 0, burst: 100 }, operators: { perSecond: 0, burst: 100 }, publishable: { perSecond: 1, burst: 2 } },
+      createLogger('silent'),
+    )!;
+    const key: Principal = {
+      kind: 'publishable',
+      id: 'shop',
+      name: 'shop page',
+      permissions: new Set(['cards:tokenize']),
+      allowedOrigins: ['https://shop.example'],
+    };
+    await limit.take(key, '198.51.100.1');
+    await limit.take(key, '198.51.100.1');
+    expect((await refusal(limit, key, '198.51.100.1')).code).toBe('RESOURCE_EXHAUSTED');
+    // Another buyer of the same shop is not refused for the first one's calls.
+    await limit.take(key, '198.51.100.2');
   });
 });

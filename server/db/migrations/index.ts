@@ -20,6 +20,7 @@ import { Migration20261128120000_account_api_version } from './Migration20261128
 import { Migration20261128120435_sign_in_failures } from './Migration20261128120435_sign_in_failures.js';
 import { Migration20261128143000_account_installment_plan } from './Migration20261128143000_account_installment_plan.js';
 import { Migration20261128143100_card_token_uses } from './Migration20261128143100_card_token_uses.js';
+import { Migration20261128180000_publishable_keys } from './Migration20261128180000_publishable_keys.js';
 import { Migration20261128181000_routes } from './Migration20261128181000_routes.js';
 import { Migration20261128182000_payout_approvals } from './Migration20261128182000_payout_approvals.js';
 
@@ -47,6 +48,7 @@ export const MIGRATIONS = [
   { name: 'Migration20261128120435_sign_in_failures', class: Migration20261128120435_sign_in_failures },
   { name: 'Migration20261128143000_account_installment_plan', class: Migration20261128143000_account_installment_plan },
   { name: 'Migration20261128143100_card_token_uses', class: Migration20261128143100_card_token_uses },
+  { name: 'Migration20261128180000_publishable_keys', class: Migration20261128180000_publishable_keys },
   { name: 'Migration20261128181000_routes', class: Migration20261128181000_routes },
   { name: 'Migration20261128182000_payout_approvals', class: Migration20261128182000_payout_approvals },
 ];

@@ -34,7 +34,7 @@ import { esToPlain, plainToEs } from './esBridge.js';
 import { guardRequest } from '../requestGuard.js';
 import { withDecodeErrorDetails } from './decodeErrors.js';
 import { handleSessionRoute, operatorOfCall, type SessionOptions } from './operatorSessions.js';
-import { handleCors, setSecurityHeaders } from './webSecurity.js';
+import { handleCors, handleTokenizationCors, setSecurityHeaders } from './webSecurity.js';
 import { sendFile, StaticFiles } from './staticFiles.js';
 import { TokenBuckets } from '../../lib/tokenBuckets.js';
 import type { GatewayError } from '../../lib/errors.js';
@@ -90,6 +90,9 @@ export interface ConnectServerOptions {
   /** A span per call (tracing on). */
   tracer?: Tracer;
 }
+
+/** The publishable keys' one call, answered to pages of any origin (handleTokenizationCors). */
+const TOKENIZATION_PATH = `/${PaymentGatewayService.typeName}/${PaymentGatewayService.method.createCardToken.name}`;
 
 const single = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
@@ -263,7 +266,7 @@ export async function startConnectServer(options: ConnectServerOptions): Promise
     if (handleSessionRoute(req, res, path, sessions)) return;
     const rpc = rpcs.get(path);
     if (!rpc) return serveStatic(staticFiles, req, res, options.logger);
-    if (handleCors(req, res, options.corsOrigins)) return;
+    if (path === TOKENIZATION_PATH ? handleTokenizationCors(req, res) : handleCors(req, res, options.corsOrigins)) return;
     caller(req).then(
       (found) => {
         if (!found) {
@@ -277,6 +280,7 @@ export async function startConnectServer(options: ConnectServerOptions): Promise
         return answer(rpc, req, res, {
           principal: found,
           source: req.socket.remoteAddress ?? '',
+          origin: single(req.headers.origin),
           traceHeaders: guard.traced ? traceHeadersOf(req) : undefined,
         });
       },

@@ -72,3 +72,32 @@ export function handleCors(req: IncomingMessage, res: ServerResponse, allowedOri
   }
   return false;
 }
+
+/**
+ * CORS for CreateCardToken, the one call of publishable keys, from any origin:
+ * a preflight carries no credential, so the key whose allowed origins count is
+ * not known until the call itself, where the gateway checks the Origin against
+ * them (callGuard.ts). Answering a page of any origin lets a shop whose origin
+ * is missing from its key read the refusal's text rather than a bare network
+ * error; a token is only ever issued to an allowed origin. No credentials
+ * (cookies) are allowed, so an operator's session never rides along.
+ */
+export function handleTokenizationCors(req: IncomingMessage, res: ServerResponse): boolean {
+  const origin = req.headers.origin;
+  res.setHeader('vary', 'Origin');
+  if (origin === undefined) return false;
+  if (req.method === 'OPTIONS') {
+    res
+      .writeHead(204, {
+        'access-control-allow-origin': origin,
+        'access-control-allow-methods': 'POST',
+        'access-control-allow-headers': ALLOWED_HEADERS,
+        'access-control-max-age': '7200',
+      })
+      .end();
+    return true;
+  }
+  res.setHeader('access-control-allow-origin', origin);
+  res.setHeader('access-control-expose-headers', EXPOSED_HEADERS);
+  return false;
+}

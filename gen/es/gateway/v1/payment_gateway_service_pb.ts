@@ -1842,6 +1842,9 @@ export const TimeBucketSchema: GenEnum<TimeBucket> = /*@__PURE__*/
  */
 export const PaymentGatewayService: GenService<{
   /**
+   * Needs cards:tokenize (implied by payments:write): the one call a
+   * publishable key may make, from a web page of its allowed origins.
+   *
    * @generated from rpc gateway.v1.PaymentGatewayService.CreateCardToken
    */
   createCardToken: {

@@ -37,7 +37,14 @@ export interface ServiceToken {
   /** Who created it (a token's name or an operator's e-mail). */
   createdBy: string;
   lastUsedAt?: Date | undefined;
-  revokedAt?: Date | undefined;
+  revokedAt?:
+    | Date
+    | undefined;
+  /**
+   * Not empty for a publishable key only: the web pages' origins (such as
+   * https://shop.example) its calls must come from.
+   */
+  allowedOrigins: string[];
 }
 
 export interface CreateServiceTokenRequest {
@@ -46,6 +53,14 @@ export interface CreateServiceTokenRequest {
   /** At least one permission. */
   scopes: string[];
   providerAccountIds: string[];
+  /**
+   * When set, the token is a publishable key, safe to put in a web page: its
+   * scopes must be exactly cards:tokenize, it names exactly one provider
+   * account, and it is refused (PERMISSION_DENIED) on any call whose Origin
+   * header is missing or not one of these origins (scheme://host[:port]). Its
+   * secret starts with gwpk_.
+   */
+  allowedOrigins: string[];
 }
 
 export interface CreateServiceTokenResponse {
@@ -214,6 +229,7 @@ function createBaseServiceToken(): ServiceToken {
     createdBy: "",
     lastUsedAt: undefined,
     revokedAt: undefined,
+    allowedOrigins: [],
   };
 }
 
@@ -242,6 +258,9 @@ export const ServiceToken: MessageFns<ServiceToken> = {
     }
     if (message.revokedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.revokedAt), writer.uint32(66).fork()).join();
+    }
+    for (const v of message.allowedOrigins) {
+      writer.uint32(74).string(v!);
     }
     return writer;
   },
@@ -323,6 +342,14 @@ export const ServiceToken: MessageFns<ServiceToken> = {
             message.revokedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.allowedOrigins.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -365,6 +392,11 @@ export const ServiceToken: MessageFns<ServiceToken> = {
         : isSet(object.revoked_at)
         ? fromJsonTimestamp(object.revoked_at)
         : undefined,
+      allowedOrigins: globalThis.Array.isArray(object?.allowedOrigins)
+        ? object.allowedOrigins.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.allowed_origins)
+        ? object.allowed_origins.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -394,6 +426,9 @@ export const ServiceToken: MessageFns<ServiceToken> = {
     if (message.revokedAt !== undefined) {
       obj.revokedAt = message.revokedAt.toISOString();
     }
+    if (message.allowedOrigins?.length) {
+      obj.allowedOrigins = message.allowedOrigins;
+    }
     return obj;
   },
 
@@ -410,12 +445,13 @@ export const ServiceToken: MessageFns<ServiceToken> = {
     message.createdBy = object.createdBy ?? "";
     message.lastUsedAt = object.lastUsedAt ?? undefined;
     message.revokedAt = object.revokedAt ?? undefined;
+    message.allowedOrigins = object.allowedOrigins?.map((e) => e) || [];
     return message;
   },
 };
 
 function createBaseCreateServiceTokenRequest(): CreateServiceTokenRequest {
-  return { name: "", scopes: [], providerAccountIds: [] };
+  return { name: "", scopes: [], providerAccountIds: [], allowedOrigins: [] };
 }
 
 export const CreateServiceTokenRequest: MessageFns<CreateServiceTokenRequest> = {
@@ -428,6 +464,9 @@ export const CreateServiceTokenRequest: MessageFns<CreateServiceTokenRequest> = 
     }
     for (const v of message.providerAccountIds) {
       writer.uint32(26).string(v!);
+    }
+    for (const v of message.allowedOrigins) {
+      writer.uint32(34).string(v!);
     }
     return writer;
   },
@@ -469,6 +508,14 @@ export const CreateServiceTokenRequest: MessageFns<CreateServiceTokenRequest> = 
             message.providerAccountIds.push(reader.string());
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.allowedOrigins.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -490,6 +537,11 @@ export const CreateServiceTokenRequest: MessageFns<CreateServiceTokenRequest> = 
         : globalThis.Array.isArray(object?.provider_account_ids)
         ? object.provider_account_ids.map((e: any) => globalThis.String(e))
         : [],
+      allowedOrigins: globalThis.Array.isArray(object?.allowedOrigins)
+        ? object.allowedOrigins.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.allowed_origins)
+        ? object.allowed_origins.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -504,6 +556,9 @@ export const CreateServiceTokenRequest: MessageFns<CreateServiceTokenRequest> = 
     if (message.providerAccountIds?.length) {
       obj.providerAccountIds = message.providerAccountIds;
     }
+    if (message.allowedOrigins?.length) {
+      obj.allowedOrigins = message.allowedOrigins;
+    }
     return obj;
   },
 
@@ -515,6 +570,7 @@ export const CreateServiceTokenRequest: MessageFns<CreateServiceTokenRequest> = 
     message.name = object.name ?? "";
     message.scopes = object.scopes?.map((e) => e) || [];
     message.providerAccountIds = object.providerAccountIds?.map((e) => e) || [];
+    message.allowedOrigins = object.allowedOrigins?.map((e) => e) || [];
     return message;
   },
 };

@@ -6959,6 +6959,10 @@ export const ProviderOutcomes: MessageFns<ProviderOutcomes> = {
  */
 export type PaymentGatewayServiceService = typeof PaymentGatewayServiceService;
 export const PaymentGatewayServiceService = {
+  /**
+   * Needs cards:tokenize (implied by payments:write): the one call a
+   * publishable key may make, from a web page of its allowed origins.
+   */
   createCardToken: {
     path: "/gateway.v1.PaymentGatewayService/CreateCardToken" as const,
     requestStream: false as const,
@@ -7221,6 +7225,10 @@ export const PaymentGatewayServiceService = {
 } as const;
 
 export interface PaymentGatewayServiceServer extends UntypedServiceImplementation {
+  /**
+   * Needs cards:tokenize (implied by payments:write): the one call a
+   * publishable key may make, from a web page of its allowed origins.
+   */
   createCardToken: handleUnaryCall<CreateCardTokenRequest, CreateCardTokenResponse>;
   createCardId: handleUnaryCall<CreateCardIdRequest, CreateCardIdResponse>;
   createTransaction: handleUnaryCall<CreateTransactionRequest, CreateTransactionResponse>;
@@ -7271,6 +7279,10 @@ export interface PaymentGatewayServiceServer extends UntypedServiceImplementatio
 }
 
 export interface PaymentGatewayServiceClient extends Client {
+  /**
+   * Needs cards:tokenize (implied by payments:write): the one call a
+   * publishable key may make, from a web page of its allowed origins.
+   */
   createCardToken(
     request: CreateCardTokenRequest,
     callback: (error: ServiceError | null, response: CreateCardTokenResponse) => void,
