@@ -431,6 +431,7 @@ async function startTransports(
       ...server,
       port: config.httpPort,
       webDir: config.webDir,
+      checkout: { checkoutDir: config.checkoutDir, demoMerchantUrl: config.checkoutDemoMerchantUrl },
       sessions: config.sessions,
       corsOrigins: config.corsOrigins,
     });

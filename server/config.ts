@@ -41,6 +41,10 @@ export interface Config {
   /** How long the SANDBOX adapter waits for the fake PSP's answer. */
   sandboxTimeoutMs: number;
   webDir: string;
+  /** CHECKOUT_DIR: the browser tokenizer's folder (checkout/), served at /checkout/checkout.js with its demo page. */
+  checkoutDir: string;
+  /** CHECKOUT_DEMO_MERCHANT_URL: where the demo checkout page (/checkout-demo/) sends the card token to be charged. */
+  checkoutDemoMerchantUrl: string;
   logLevel: string;
   /** Notification-processing loops in this process (0: the sidecar only stores; another process processes). */
   webhookWorkers: number;
@@ -182,6 +186,19 @@ function tracing(env: NodeJS.ProcessEnv): TracingConfig | undefined {
     serviceName: env.OTEL_SERVICE_NAME?.trim() || 'payment-gateway',
     scheduledDelayMs: count(env, 'OTEL_BSP_SCHEDULE_DELAY', 5000),
   };
+}
+
+/** An http:// or https:// URL setting. */
+function httpUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const value = env[name]?.trim() || fallback;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(value);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || !/^https?:$/.test(parsed.protocol)) throw new Error(`${name} must be an http:// or https:// URL, got ${JSON.stringify(value)}`);
+  return value;
 }
 
 function flag(env: NodeJS.ProcessEnv, name: string, fallback = false): boolean {
@@ -374,7 +391,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxSettleMs: Number(env.SANDBOX_SETTLE_MS ?? 1000),
     sandboxTimeoutMs: count(env, 'SANDBOX_TIMEOUT_MS', 10_000),
     webDir: resolve(env.WEB_DIR || 'web/dist'),
-
+    checkoutDir: resolve(env.CHECKOUT_DIR || 'checkout'),
+    checkoutDemoMerchantUrl: httpUrl(env, 'CHECKOUT_DEMO_MERCHANT_URL', 'http://127.0.0.1:4242/charge'),
     logLevel: env.LOG_LEVEL || 'info',
     webhookWorkers: count(env, 'WEBHOOK_WORKERS', 1),
     webhookConcurrency: positive(env, 'WEBHOOK_CONCURRENCY', 8),

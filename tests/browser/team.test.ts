@@ -188,7 +188,7 @@ it.each([1280, 390])('at %i px the audit trail filters by who, action and day, a
   await page.getByLabel(/^Até/).fill(day);
   // The filters apply once typing pauses: every row shown is then the admin's sign-in.
   await page.waitForFunction((email) => {
-    const rows = [...document.querySelectorAll('[data-testid="audit-table"] tbody tr')];
+    const rows = Array.from(document.querySelectorAll('[data-testid="audit-table"] tbody tr'));
     return rows.length > 0 && rows.every((row) => row.children[1]?.textContent === email && row.children[2]?.textContent === 'auth/SignIn');
   }, stack.gateway.firstAdmin!.email);
   const rows = table.locator('tbody tr');

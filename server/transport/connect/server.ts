@@ -36,6 +36,7 @@ import { withDecodeErrorDetails } from './decodeErrors.js';
 import { handleSessionRoute, operatorOfCall, type SessionOptions } from './operatorSessions.js';
 import { handleCors, handleTokenizationCors, setSecurityHeaders } from './webSecurity.js';
 import { sendFile, StaticFiles } from './staticFiles.js';
+import { CheckoutFiles, type CheckoutFilesOptions } from './checkoutFiles.js';
 import { TokenBuckets } from '../../lib/tokenBuckets.js';
 import type { GatewayError } from '../../lib/errors.js';
 import type { Principal } from '../../gateway/access.js';
@@ -77,6 +78,8 @@ export interface ConnectServerOptions {
   port: number;
   /** The built back-office (web/dist); a placeholder is served when it is missing. */
   webDir?: string;
+  /** The browser tokenizer and its demo page (checkout/); not served when undefined. */
+  checkout?: CheckoutFilesOptions;
   /** The largest request body read (MAX_REQUEST_BYTES); larger is RESOURCE_EXHAUSTED. */
   maxRequestBytes: number;
   /** Calls per caller, shared with the other transport of the process (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST); undefined: no limit. */
@@ -235,6 +238,7 @@ export async function startConnectServer(options: ConnectServerOptions): Promise
   ];
   for (const [service, handlers] of services) serve(router, service, handlers, guard, options.logger, shutdown.signal);
   const staticFiles = options.webDir === undefined ? undefined : new StaticFiles(options.webDir);
+  const checkoutFiles = options.checkout && new CheckoutFiles(options.checkout);
   const rpcs = new Map(router.handlers.map((handler) => [handler.requestPath, handler]));
   const answer = (rpc: (typeof router.handlers)[number], req: IncomingMessage, res: ServerResponse, call: CallContext): Promise<void> =>
     rpc(universalRequestFromNodeRequest(req, res, undefined, createContextValues().set(CALL_CONTEXT, call)))
@@ -265,7 +269,10 @@ export async function startConnectServer(options: ConnectServerOptions): Promise
     const path = (req.url ?? '').split('?', 2)[0]!;
     if (handleSessionRoute(req, res, path, sessions)) return;
     const rpc = rpcs.get(path);
-    if (!rpc) return serveStatic(staticFiles, req, res, options.logger);
+    if (!rpc) {
+      if (checkoutFiles?.handle(path, req, res)) return;
+      return serveStatic(staticFiles, req, res, options.logger);
+    }
     if (path === TOKENIZATION_PATH ? handleTokenizationCors(req, res) : handleCors(req, res, options.corsOrigins)) return;
     caller(req).then(
       (found) => {
