@@ -48,6 +48,7 @@ export const MERCADOPAGO_STANDIN_SOURCES = [
   'https://github.com/mercadopago/sdk-nodejs (src/clients/cardToken, src/clients/paymentRefund, src/utils/webhook, src/utils/errors)',
   'https://github.com/mercadopago/sdk-js/blob/main/docs/core-methods.md (getPaymentMethods)',
   'https://github.com/mercadopago/px-android/issues/1370 (the boleto address refusal, cause 7521)',
+  'https://www.mercadopago.com.br/developers/es/docs/resources-pci-compliant-merchants/receiving-payment-by-card (POST /v1/card_tokens by backend with the access token: card_number, security_code, expiration_month, expiration_year, cardholder {name, identification})',
 ];
 
 export interface MercadoPagoStandInOptions {
