@@ -1,7 +1,9 @@
+import { mkdirSync } from 'node:fs';
 import { loadConfig } from './config.js';
 import { COMPONENTS, startGateway, type Component, type RunningGateway } from './app.js';
 import { createLogger } from './lib/logger.js';
 import { installProcessPolicy } from './lib/processPolicy.js';
+import { writeScriptEnvironment } from './scriptEnvironment.js';
 
 /**
  * npm start → every component; `tsx server/main.ts grpc` (or connect, webhooks,
@@ -54,6 +56,21 @@ start.gateway = startGateway(config, components, logger);
 const gateway = await start.gateway;
 
 const token = config.apiTokens[0];
+/** The addresses for scripts, in DATA_DIR; a folder that cannot be written costs the file, not the start. */
+let scriptEnvironment: string | undefined;
+try {
+  mkdirSync(config.dataDir, { recursive: true });
+  scriptEnvironment = writeScriptEnvironment(config.dataDir, {
+    connectUrl: gateway.httpUrl,
+    grpcAddress: gateway.grpcAddress,
+    webhookUrl: gateway.webhookUrl,
+    sandboxAccountId: gateway.sandboxAccountId,
+    adminEmail: config.firstAdmin.email,
+    generatedToken: config.apiTokenGenerated ? token : undefined,
+  });
+} catch (error) {
+  logger.warn({ err: error }, 'the addresses for scripts could not be written to DATA_DIR');
+}
 const lines = [
   '',
   'Payment gateway is running',
@@ -68,6 +85,8 @@ const lines = [
   gateway.firstAdmin &&
     `  First admin         ${gateway.firstAdmin.email} / ${gateway.firstAdmin.password ?? '(ADMIN_PASSWORD)'}   (sign in to the back-office; created now${gateway.firstAdmin.password ? `, password kept in ${config.dataDir}/admin-password` : ''})`,
   gateway.sandboxAccountId && `  SANDBOX account id  ${gateway.sandboxAccountId}`,
+  scriptEnvironment &&
+    `  For scripts         . ${scriptEnvironment}   (these addresses${config.apiTokenGenerated ? ', the token' : ''} and the account as shell variables)`,
   gateway.httpUrl &&
     gateway.sandboxAccountId &&
     config.apiTokenGenerated &&
