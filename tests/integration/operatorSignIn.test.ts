@@ -301,8 +301,11 @@ describe('sign-in does not tell which e-mails are operators', () => {
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
     const ratio = median(unknown) / median(known);
-    expect(ratio).toBeGreaterThan(0.6);
-    expect(ratio).toBeLessThan(1.6);
+    // The leak this guards against, an unknown e-mail's hashing skipped, measured 0.05. The process also spends CPU on
+    // work of its own between the attempts (its workers' rounds), noise that under load reached 1.65 once: the bounds
+    // are far from 1 on both sides, and far above the leak.
+    expect(ratio).toBeGreaterThan(0.4);
+    expect(ratio).toBeLessThan(2.5);
   });
 });
 
