@@ -11,13 +11,9 @@ import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wr
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startEmbeddedPostgres, TEMPLATE_FOLDER } from '../server/db/embedded.js';
-import { newestChange } from './webBuild.js';
+import { pgliteVersion, SERVER_MARKER, serverStaleBecause, templateStaleBecause } from './buildState.js';
 
-/** What dist/ is built from, relative to the project's root. */
-export const SERVER_INPUTS = ['server', 'shared', 'gen/ts-proto', 'gen/es', 'package.json'];
-const MARKER = 'dist/.built';
-/** Where the template's PGlite version is written, beside the data folder. */
-const TEMPLATE_VERSION = join(dirname(TEMPLATE_FOLDER), 'pglite-version');
+export { serverStaleBecause, templateStaleBecause };
 
 function filesUnder(path: string): string[] {
   if (!existsSync(path)) return [];
@@ -36,14 +32,6 @@ export function npmStartArgs(root: string): string[] {
   const [node, ...args] = script.trim().split(/\s+/);
   if (node !== 'node' || !args.includes('dist/server/main.js')) throw new Error(`npm start is no longer "node … dist/server/main.js …": ${script}`);
   return args;
-}
-
-/** Why the build is needed, or undefined when dist/ is newer than every input. */
-export function serverStaleBecause(root: string): string | undefined {
-  const marker = join(root, MARKER);
-  if (!existsSync(marker)) return 'dist/ is not built';
-  const newest = Math.max(...SERVER_INPUTS.map((input) => newestChange(join(root, input))));
-  return newest > statSync(marker).mtimeMs ? 'a source changed since dist/ was built' : undefined;
 }
 
 export async function buildServer(root: string): Promise<void> {
@@ -70,20 +58,7 @@ export async function buildServer(root: string): Promise<void> {
     sourcemap: true,
     logLevel: 'warning',
   });
-  writeFileSync(join(root, MARKER), `${new Date().toISOString()}\n`);
-}
-
-function pgliteVersion(): string {
-  const manifest = new URL('../node_modules/@electric-sql/pglite/package.json', import.meta.url);
-  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
-}
-
-/** Why the embedded database's template must be prepared, or undefined when dist/ has one from this PGlite. */
-export function templateStaleBecause(root: string): string | undefined {
-  const version = join(root, 'dist', TEMPLATE_VERSION);
-  if (!existsSync(version)) return 'there is none';
-  const made = readFileSync(version, 'utf8').trim();
-  return made === pgliteVersion() ? undefined : `it was made by PGlite ${made}`;
+  writeFileSync(join(root, SERVER_MARKER), `${new Date().toISOString()}\n`);
 }
 
 /**

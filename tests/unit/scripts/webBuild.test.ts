@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from '@jest/globals';
-import { staleBecause } from '../../../scripts/webBuild.js';
+import { webStaleBecause as staleBecause } from '../../../scripts/buildState.js';
 
 let root: string;
 afterEach(() => rmSync(root, { recursive: true, force: true }));
