@@ -115,6 +115,8 @@ export interface TransactionResult {
   billetCode?: string;
   billetUrl?: string;
   expiresAt?: Date;
+  /** Integer cents the provider's read says were refunded of the charge so far; absent where it does not say (or said nothing readable). */
+  providerRefundedAmount?: number;
 }
 
 export interface RefundResult {

@@ -282,6 +282,21 @@ describe('answers read by schema, then mapped', () => {
     });
   });
 
+  it("passes on the read's refunded total where the member's platform documents it, in cents; unreadable, it is absent", () => {
+    const read = (refundedAmount: unknown, answers = cents) =>
+      transaction({ id: 'r1', status: 'paid', amount: 15000, paymentMethod: 'credit_card', refundedAmount }, context({ refundedAmount: true }), answers)
+        .providerRefundedAmount;
+    expect(read(4000)).toBe(4000);
+    expect(read('4000')).toBe(4000);
+    expect(read(0)).toBe(0);
+    expect(read(40.5, reais)).toBe(4050);
+    for (const malformed of [19.9, -100, 'quatro mil', true, { value: 4000 }, null, '', undefined]) expect(read(malformed)).toBeUndefined();
+    // The rest of the answer stands: a malformed total is no bad answer.
+    expect(transaction({ id: 'r2', status: 'paid', amount: 15000, refundedAmount: 'x' }, context({ refundedAmount: true })).amount).toBe(15000);
+    // A member whose platform documents no such field: never read.
+    expect(transaction({ id: 'r3', status: 'paid', amount: 15000, refundedAmount: 4000 })).not.toHaveProperty('providerRefundedAmount');
+  });
+
   it('reads `success: false` with a message as the refusal it is, keeping the message (and no card number in it)', () => {
     expect(parseAnswer(cents.transaction, { success: false, message: 'Cartão 4111111111111111 recusado' })).toEqual({
       refused: true,

@@ -123,6 +123,14 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
     return {};
   }
 
+  /**
+   * Hook: whether the member's read says how much of a charge was refunded (`refundedAmount` in the transaction
+   * object: the F1 and F2 platforms document it). Off for the rest: a field nobody documented for them is not read.
+   */
+  protected readsRefundedAmount(): boolean {
+    return false;
+  }
+
   /** The family's charge carries the card's own fields (`card: {number, holderName, …}`) where the input has them. */
   override takesCardData(_ctx: AdapterContext): boolean {
     return true;
@@ -182,7 +190,7 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
       () => this.http(ctx).get<unknown>(fillPath(this.paths.get, { id: transactionId })),
       this.answers.transaction,
     );
-    return withPixQrImage(fromApiTransaction(transaction, this.terms(now)));
+    return withPixQrImage(fromApiTransaction(transaction, { ...this.terms(now), refundedAmount: this.readsRefundedAmount() }));
   }
 
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {

@@ -180,6 +180,8 @@ export interface ResponseTerms {
   requested?: { paymentMethod: PaymentMethod; amount: number };
   /** The status a new charge starts with whatever the answer says (the member's `pendingAtCreation`); the answer then needs only an id. */
   createdStatus?: TransactionStatus;
+  /** The member's read says how much of the charge was refunded (its platform documents `refundedAmount`): it is passed on. */
+  refundedAmount?: boolean;
 }
 
 /** The provider's transaction (parsed: its money already cents) → our result, without the QR image. */
@@ -195,6 +197,7 @@ export function fromApiTransaction(transaction: ApiCreatedTransaction, terms: Re
     status: terms.createdStatus ?? terms.status(transaction.status),
     amount,
   };
+  if (terms.refundedAmount && transaction.refundedAmount !== undefined) result.providerRefundedAmount = transaction.refundedAmount;
   if (paymentMethod === 'PIX') {
     result.pixCode = transaction.pix?.qrcode;
     result.expiresAt = transaction.pix?.expirationDate ?? expiresAfter(terms.now, terms.pixSeconds);

@@ -210,16 +210,35 @@ export function moneyIn(toCents: AmountReader): z.ZodType<number> {
 }
 
 /**
- * The answers' shapes, their money read by `money` (the member's unit → cents):
- * what each operation's mapper takes once parsed.
+ * Money an answer may state, read as `moneyIn` does; absent, or not a whole
+ * number of cents at or above zero, it reads as absent: never guessed, and
+ * never a bad answer (the rest of the answer stands without it).
  */
-function answerShapes(money: z.ZodType<number>) {
+export function optionalMoneyIn(toCents: AmountReader): z.ZodType<number | undefined> {
+  const money = moneyIn(toCents);
+  return z
+    .unknown()
+    .transform((value) => {
+      const read = money.safeParse(value);
+      return read.success && Number.isSafeInteger(read.data) && read.data >= 0 ? read.data : undefined;
+    })
+    .optional();
+}
+
+/**
+ * The answers' shapes, their money read by `money` (the member's unit → cents;
+ * `optionalMoney` where a field unreadable is a field absent): what each
+ * operation's mapper takes once parsed.
+ */
+function answerShapes(money: z.ZodType<number>, optionalMoney: z.ZodType<number | undefined>) {
   /** The transaction object: the answer of create and read. */
   const transaction = z.object({
     id: wireId,
     status: wireStatus,
     /** In the member's unit, read as cents; absent, the amount asked for. */
     amount: absentable(money),
+    /** How much of the charge was refunded so far (the F1 and F2 platforms' transaction object), in the member's unit. */
+    refundedAmount: optionalMoney,
     /** Text: a name this dialect does not use falls back to what was asked for. */
     paymentMethod: absentable(z.string()),
     /** PIX: `qrcode` is the copy-and-paste BR Code. */
@@ -279,7 +298,7 @@ export type ApiWithdrawal = z.output<AnswerShapes['withdrawal']>;
  * refusal too. Built once per adapter (its unit is the member's).
  */
 export function transactionsApiAnswers(toCents: AmountReader) {
-  const shapes = answerShapes(moneyIn(toCents));
+  const shapes = answerShapes(moneyIn(toCents), optionalMoneyIn(toCents));
   return {
     transaction: orRefusal(enveloped(shapes.transaction)),
     createdTransaction: orRefusal(enveloped(shapes.createdTransaction)),

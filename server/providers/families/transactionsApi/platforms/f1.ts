@@ -65,6 +65,11 @@ export class F1Adapter extends TransactionsApiAdapter {
     return false;
   }
 
+  /** The platform's transaction object carries `refundedAmount` (its typed public clients, e.g. Pagnet's). */
+  protected override readsRefundedAmount(): boolean {
+    return true;
+  }
+
   protected override transactionBody(input: TransactionInput, ctx: AdapterContext): object {
     return toF1Transaction(input, {
       amount: (cents) => this.toProviderAmount(cents),

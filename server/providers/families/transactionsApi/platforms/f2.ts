@@ -64,6 +64,11 @@ export function toF2Transaction(input: TransactionInput, terms: Parameters<typeo
 
 /** The platform's hooks: its charge body and its postback signature. Every operation is the family's. */
 export class F2Adapter extends TransactionsApiAdapter {
+  /** The platform's transaction object carries `refundedAmount` (HunterSub's page: `{id, amount, refundedAmount, …}`). */
+  protected override readsRefundedAmount(): boolean {
+    return true;
+  }
+
   protected override transactionBody(input: TransactionInput, ctx: AdapterContext): object {
     return toF2Transaction(input, {
       amount: (cents) => this.toProviderAmount(cents),
