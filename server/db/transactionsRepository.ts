@@ -13,6 +13,7 @@ import type {
 } from '../domain/types.js';
 import { isUuid } from '../lib/ids.js';
 import type { RoutingRecord } from '../domain/routing.js';
+import type { RefundLedger } from '../domain/refundEvidence.js';
 import { TransactionEntity, type TransactionRow } from './entities.js';
 import type { OutboundRepository } from './outboundRepository.js';
 import type { Consistency } from './consistency.js';
@@ -419,6 +420,18 @@ export class TransactionsRepository {
         'all',
       );
     return { amount: Number(row?.amount ?? 0), refunded: Number(row?.refunded_amount ?? 0) };
+  }
+
+  /** A charge's amount and its refunds as recorded (refunded) and held (reserved), read from the primary; undefined when there is no such charge. */
+  async refundLedger(em: EntityManager, id: string): Promise<(RefundLedger & { amount: number }) | undefined> {
+    const [row] = await em
+      .getConnection('write')
+      .execute<Array<{ amount: string; refunded_amount: string; refund_pending_amount: string }>>(
+        `select amount, refunded_amount, refund_pending_amount from transactions where id = ?`,
+        [id],
+        'all',
+      );
+    return row ? { amount: Number(row.amount), refunded: Number(row.refunded_amount), reserved: Number(row.refund_pending_amount) } : undefined;
   }
 
   /** Pending charges that are past their expiry or have heard nothing for `staleAfterMs`, leased for a provider poll. */

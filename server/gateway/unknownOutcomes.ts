@@ -1,4 +1,5 @@
 import type { UnknownKey } from '../db/idempotencyRepository.js';
+import { refundShownByTotal } from '../domain/refundEvidence.js';
 import { DEFAULT_UNKNOWN_CHECK_SCHEDULE_MS, type RefundResult } from '../domain/types.js';
 import { GatewayError, invalidArgument, notFound } from '../lib/errors.js';
 import { canLookUpByReference, type AdapterContext, type ProviderAdapter } from '../providers/adapter.js';
@@ -31,10 +32,10 @@ export type OperatorSettlement =
  * the process holding the call died) hold their idempotency key until this
  * service settles them: by evidence from the provider (a lookup by the gateway's
  * reference, the key it was sent, that finds what it made; a charge's status
- * that shows a refund), or by an operator who checked with the provider. One
- * lookup that finds nothing proves nothing (the provider may have queued the
- * request): it frees the key only where the provider declares that it stores
- * references synchronously and enough time has passed
+ * or refunded total that shows a refund), or by an operator who checked with
+ * the provider. One lookup that finds nothing proves nothing (the provider may
+ * have queued the request): it frees the key only where the provider declares
+ * that it stores references synchronously and enough time has passed
  * (OutcomeEvidence.absentAfterSeconds); otherwise the resolver looks again on
  * its schedule, then leaves the request to an operator. Settling records what
  * the provider did exactly once; a retry with the key then gets the recorded
@@ -123,17 +124,29 @@ export class UnknownOutcomesService {
   }
 
   /**
-   * A refund shows in its charge's status only when it empties the charge: the provider's REFUNDED then confirms it
-   * (the reservations keep refunds in flight within the charge, so no other one can be what emptied it).
+   * A refund shows in the provider's read of its charge: by the charge's REFUNDED when it empties the charge (the
+   * reservations keep refunds in flight within the charge, so no other one can be what emptied it), or, where the read
+   * says how much of the charge was refunded, by that total (refundEvidence.ts). A read that does not show it yet is
+   * asked again on the schedule; a partial refund at a provider whose read says no total is left to an operator.
    */
   private async askAboutRefund(key: UnknownKey, pending: Extract<PendingRecord, { kind: 'refund' }>, adapter: ProviderAdapter, ctx: AdapterContext) {
     const transaction = await this.deps.transactions.findTransaction(this.deps.db.em(), pending.transactionId, 'primary');
     if (!transaction || !adapter.supports('getTransaction')) return this.leaveToOperator(key, 'the provider cannot be asked for the charge');
-    if (transaction.refundedAmount + pending.amount < transaction.amount)
-      return this.leaveToOperator(key, "a partial refund does not show in the charge's status");
+    // The provider first, the gateway's ledger after: a refund sent after the read cannot be in the provider's total.
     const current = await adapter.getTransaction(ctx, transaction.transactionId);
-    if (current.status !== 'REFUNDED') return this.checkAgainLater(key);
-    await this.complete(key, (await recordRefund(this.deps, pending, CONFIRMED_REFUND)).id, CONFIRMED_REFUND);
+    const ledger = await this.deps.transactions.refundLedger(this.deps.db.em(), transaction.id);
+    if (!ledger) return this.leaveToOperator(key, 'the charge is gone');
+    const emptiesCharge = ledger.refunded + pending.amount >= ledger.amount;
+    const shown =
+      (emptiesCharge && current.status === 'REFUNDED') ||
+      (current.providerRefundedAmount !== undefined && refundShownByTotal(current.providerRefundedAmount, ledger, pending.amount));
+    if (shown) {
+      await this.complete(key, (await recordRefund(this.deps, pending, CONFIRMED_REFUND)).id, CONFIRMED_REFUND);
+      return;
+    }
+    if (!emptiesCharge && current.providerRefundedAmount === undefined)
+      return this.leaveToOperator(key, "a partial refund does not show in the charge's status, and the provider's read says no refunded total");
+    return this.checkAgainLater(key);
   }
 
   /** A lookup that found nothing: proof that the provider did not act only where it declares so and enough time has passed. */
