@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CreateTransactionRequest, GetTransactionRequest, GetWithdrawRequest, WithdrawRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod, PixKeyType, TransactionStatus, WebhookOutcome, WithdrawMethod, WithdrawStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import { signSandboxPayload } from '../../server/sandbox/api.js';
-import { eventually } from '../support/eventually.js';
 import { startFakeProvider, type FakeProvider } from '../support/fakeProvider.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
+import { processedNotifications } from '../support/webhookNotifications.js';
 
 /**
  * Dedup only over what was proven: a notification occupies its dedup key once its signature was valid or the
@@ -42,25 +42,7 @@ const account = async (provider: string, extra: Record<string, string> = {}) =>
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
 
-/** A subject's notifications, oldest first, once `count` of them are processed. */
-async function processed(subjectId: string, count: number): Promise<{ outcome: number; outcomeReason: string }[]> {
-  return eventually(
-    async () => {
-      const { notifications } = await stack.client.call('webhooks', 'listWebhookNotifications', {
-        subjectId,
-        providerAccountId: '',
-        provider: '',
-        outcome: 0,
-        pageSize: 20,
-        pageToken: '',
-      });
-      const done = notifications.filter((n: { outcome: number }) => n.outcome !== WebhookOutcome.WEBHOOK_OUTCOME_RECEIVED);
-      return done.length >= count && [...done].reverse();
-    },
-    15_000,
-    `${count} processed notifications`,
-  );
-}
+const processed = (subjectId: string, count: number) => processedNotifications(stack.client, subjectId, count);
 
 const transactionStatus = async (id: string) =>
   (await stack.client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id }))).transaction.status;
