@@ -111,6 +111,42 @@ it('transactions: "load more" brings the next page; the provider filter offers t
   await pages.finish(page, violations, 'transactions-provider-filter');
 });
 
+it('transactions: the filters live in the address, so a reload shows the same list; days are typed and shown as dd/mm/aaaa', async () => {
+  const { page, violations } = await pages.signedIn();
+  const lists = callsTo(page, 'ListTransactions');
+  await page.getByRole('link', { name: 'Transações' }).click();
+  await chooseOption(page, page.getByRole('combobox', { name: 'Conta de provedor' }), `${PAGED_ACCOUNT} (SANDBOX)`);
+  const from = page.getByRole('textbox', { name: 'Criadas a partir de' });
+  await expect(from.getAttribute('placeholder')).resolves.toBe('dd/mm/aaaa');
+  const today = new Date();
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const iso = `${today.getFullYear()}-${pad(today.getMonth() + 1)}-${pad(today.getDate())}`;
+  // Typed as digits only: the slashes come by themselves.
+  await from.pressSequentially(`${pad(today.getDate())}${pad(today.getMonth() + 1)}${today.getFullYear()}`);
+  await expect(from.inputValue()).resolves.toBe(`${pad(today.getDate())}/${pad(today.getMonth() + 1)}/${today.getFullYear()}`);
+  await page.getByRole('searchbox', { name: /^Busca/ }).fill('paged-7');
+  await eventually(async () => lists.at(-1)?.query === 'paged-7', 10_000, 'the search sent');
+  expect(lists.at(-1)).toMatchObject({ providerAccountId: expect.any(String), query: 'paged-7', createdFrom: expect.any(String) });
+  await eventually(async () => new URL(page.url()).hash.includes('q=paged-7'), 10_000, 'the search in the address');
+  expect(new URL(page.url()).hash).toContain(`from=${iso}`);
+
+  // A reload (or the link, shared) brings the same filters and the same list back.
+  await page.reload();
+  await expect(page.getByRole('textbox', { name: 'Criadas a partir de' }).inputValue()).resolves.toBe(formatted(iso));
+  await expect(page.getByRole('searchbox', { name: /^Busca/ }).inputValue()).resolves.toBe('paged-7');
+  await rowsShown(page.getByTestId('transactions-table').locator('tbody tr'), 1);
+
+  // A day that does not exist is said so, and filters nothing.
+  const field = page.getByRole('textbox', { name: 'Criadas até' });
+  await field.pressSequentially('31022026');
+  await page.getByText('Data inválida: use dd/mm/aaaa').waitFor();
+  expect(new URL(page.url()).hash).not.toContain('to=');
+  await pages.finish(page, violations, 'transactions-filters-in-address');
+});
+
+/** An ISO day as the page shows it. */
+const formatted = (iso: string) => iso.split('-').reverse().join('/');
+
 it('providers: the payment method filter keeps the providers that offer it', async () => {
   const { page, violations } = await pages.signedIn();
   await page.getByRole('link', { name: 'Provedores' }).click();

@@ -181,7 +181,7 @@ it.each([1280, 390])('at %i px the audit trail filters by who, action and day, a
   const table = page.getByTestId('audit-table');
   await table.getByText('someone-else@example.com').first().waitFor();
   const today = new Date();
-  const day = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`;
+  const day = `${String(today.getDate()).padStart(2, '0')}/${String(today.getMonth() + 1).padStart(2, '0')}/${today.getFullYear()}`;
   await page.getByRole('textbox', { name: /^Quem/ }).fill(stack.gateway.firstAdmin!.email.toUpperCase());
   await page.getByRole('textbox', { name: /^Ação/ }).fill('auth/SignIn');
   await page.getByLabel(/^A partir de/).fill(day);

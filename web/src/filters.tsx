@@ -1,11 +1,13 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Group, MultiSelect, Select, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { useQuery } from '@connectrpc/connect-query';
 import { PaymentGatewayService } from '../../gen/es/gateway/v1/payment_gateway_service_pb.js';
+import { formatDay, isoDayOrEmpty, parseDay, typingDay } from './days.js';
 import { useI18n } from './i18n.js';
 import { enumValues, useProviderAccounts } from './ui.js';
+import { useUrlList, useUrlState } from './urlState.js';
 
 /** The start of a yyyy-mm-dd day in the reader's time zone, as a Timestamp; the day after when `next`. */
 export function dayStart(day: string, next = false) {
@@ -16,10 +18,43 @@ export function dayStart(day: string, next = false) {
 }
 
 /**
+ * A day field shown and typed as dd/mm/aaaa (a browser's date input follows the browser's language, not the page's:
+ * mm/dd/yyyy in an English Chromium reading a Portuguese page). `value` and `onChange` are ISO days (yyyy-mm-dd, ''
+ * for none); a day that is not whole or not real is shown as an error and changes nothing.
+ */
+export function DayInput({ label, value, onChange }: { label: string; value: string; onChange: (iso: string) => void }) {
+  const { t } = useI18n();
+  const [text, setText] = useState(formatDay(value));
+  // Another source of the value (the address, a reset) is shown; what is being typed is kept until it is a day.
+  useEffect(() => {
+    if (parseDay(text) !== value) setText(formatDay(value));
+  }, [value]);
+  const invalid = text.length === 10 && parseDay(text) === undefined;
+  return (
+    <TextInput
+      label={label}
+      placeholder={t.dayPlaceholder}
+      inputMode="numeric"
+      autoComplete="off"
+      maxLength={10}
+      value={text}
+      error={invalid ? t.dayInvalid : undefined}
+      onChange={(e) => {
+        const typed = typingDay(e.currentTarget.value);
+        setText(typed);
+        const iso = parseDay(typed);
+        if (iso !== undefined && iso !== value) onChange(iso);
+      }}
+    />
+  );
+}
+
+/**
  * The filters the lists share (ListTransactions, ListWithdrawals, ListReceivers):
  * statuses, method (where the list has one: `methodLabels`), provider (of those registered), provider account,
  * creation dates (whole days, `to` included) and an exact-match search.
- * Answers the request fields and the filter bar.
+ * Answers the request fields and the filter bar. The filters live in the address (useUrlState), so a reload or a
+ * shared link shows the same list.
  */
 export function useListFilters<S extends number, M extends number>(
   statusLabels: Record<S, string>,
@@ -29,14 +64,19 @@ export function useListFilters<S extends number, M extends number>(
   const { t } = useI18n();
   const accounts = useProviderAccounts();
   const providers = useQuery(PaymentGatewayService.method.listProviders, {});
-  const [provider, setProvider] = useState<string | null>(null);
-  const [statuses, setStatuses] = useState<string[]>([]);
-  const [method, setMethod] = useState<string | null>(null);
-  const [account, setAccount] = useState<string | null>(null);
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
-  const [query, setQuery] = useState('');
+  const [provider, setProvider] = useUrlState('provider');
+  const [statuses, setStatuses] = useUrlList('status');
+  const [method, setMethod] = useUrlState('method');
+  const [account, setAccount] = useUrlState('account');
+  const [fromParam, setFrom] = useUrlState('from');
+  const [toParam, setTo] = useUrlState('to');
+  const from = isoDayOrEmpty(fromParam);
+  const to = isoDayOrEmpty(toParam);
+  const [savedQuery, saveQuery] = useUrlState('q');
+  // Typed here, in the address once typing pauses.
+  const [query, setQuery] = useState(savedQuery);
   const [debouncedQuery] = useDebouncedValue(query.trim(), 300);
+  useEffect(() => saveQuery(debouncedQuery), [debouncedQuery, saveQuery]);
 
   const request = {
     statuses: statuses.map((s) => Number(s) as S),
@@ -51,14 +91,21 @@ export function useListFilters<S extends number, M extends number>(
     <Group mb="md" align="flex-end" role="search" aria-label={t.transactions.filters}>
       <MultiSelect label={t.transactions.statuses} placeholder={t.all} data={enumValues(statusLabels)} value={statuses} onChange={setStatuses} clearable />
       {methodLabels && (
-        <Select label={t.transactions.method} placeholder={t.all} data={enumValues(methodLabels)} value={method} onChange={setMethod} clearable />
+        <Select
+          label={t.transactions.method}
+          placeholder={t.all}
+          data={enumValues(methodLabels)}
+          value={method || null}
+          onChange={(value) => setMethod(value ?? '')}
+          clearable
+        />
       )}
       <Select
         label={t.transactions.provider}
         placeholder={t.all}
         data={(providers.data?.providers ?? []).map((p) => p.id)}
-        value={provider}
-        onChange={setProvider}
+        value={provider || null}
+        onChange={(value) => setProvider(value ?? '')}
         searchable
         clearable
       />
@@ -66,12 +113,12 @@ export function useListFilters<S extends number, M extends number>(
         label={t.transactions.account}
         placeholder={t.all}
         data={(accounts.data?.providerAccounts ?? []).map((a) => ({ value: a.id, label: `${a.name} (${a.provider})` }))}
-        value={account}
-        onChange={setAccount}
+        value={account || null}
+        onChange={(value) => setAccount(value ?? '')}
         clearable
       />
-      <TextInput label={t.transactions.from} type="date" value={from} onChange={(e) => setFrom(e.currentTarget.value)} />
-      <TextInput label={t.transactions.to} type="date" value={to} onChange={(e) => setTo(e.currentTarget.value)} />
+      <DayInput label={t.transactions.from} value={from} onChange={setFrom} />
+      <DayInput label={t.transactions.to} value={to} onChange={setTo} />
       <TextInput label={queryLabel} type="search" value={query} onChange={(e) => setQuery(e.currentTarget.value)} />
     </Group>
   );

@@ -105,6 +105,8 @@ const pt = {
   edit: 'Editar',
   close: 'Fechar',
   all: 'Todos',
+  dayPlaceholder: 'dd/mm/aaaa',
+  dayInvalid: 'Data inválida: use dd/mm/aaaa',
   live: 'Ao vivo',
   status: {
     [TransactionStatus.UNSPECIFIED]: '—',
@@ -621,6 +623,8 @@ const en: Messages = {
   edit: 'Edit',
   close: 'Close',
   all: 'All',
+  dayPlaceholder: 'dd/mm/yyyy',
+  dayInvalid: 'Not a date: use dd/mm/yyyy',
   live: 'Live',
   status: {
     [TransactionStatus.UNSPECIFIED]: '—',

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Group, Table, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
@@ -7,9 +7,11 @@ import { useInfiniteQuery, useTransport } from '@connectrpc/connect-query';
 import { AccessService } from '../../../gen/es/gateway/v1/access_service_pb.js';
 import { ErrorAlert } from '../errors.js';
 import { ExportCsv, type ExportPage } from '../exportCsv.js';
-import { dayStart } from '../filters.js';
+import { isoDayOrEmpty } from '../days.js';
+import { DayInput, dayStart } from '../filters.js';
 import { useI18n } from '../i18n.js';
 import { LoadMore, PAGE_SIZE, TableHead, When, scrollable } from '../ui.js';
+import { useUrlState, useUrlStates } from '../urlState.js';
 
 const EXPORT_PAGE_SIZE = 500;
 
@@ -17,12 +19,17 @@ const EXPORT_PAGE_SIZE = 500;
 export default function Audit() {
   const { t } = useI18n();
   const transport = useTransport();
-  const [who, setWho] = useState('');
-  const [action, setAction] = useState('');
-  const [resource, setResource] = useState('');
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
+  // The filters live in the address (a reload or a shared link shows the same trail); the typed ones once typing pauses.
+  const [params, writeParams] = useUrlStates(['who', 'action', 'resource']);
+  const [who, setWho] = useState(params.who);
+  const [action, setAction] = useState(params.action);
+  const [resource, setResource] = useState(params.resource);
+  const [fromParam, setFrom] = useUrlState('from');
+  const [toParam, setTo] = useUrlState('to');
+  const from = isoDayOrEmpty(fromParam);
+  const to = isoDayOrEmpty(toParam);
   const [typed] = useDebouncedValue({ who: who.trim(), action: action.trim(), resource: resource.trim() }, 300);
+  useEffect(() => writeParams(typed), [typed, writeParams]);
   const filter = { actorName: typed.who, action: typed.action, resource: typed.resource, from: dayStart(from), to: dayStart(to, true) };
   const list = useInfiniteQuery(
     AccessService.method.listAuditEvents,
@@ -57,8 +64,8 @@ export default function Audit() {
         <TextInput label={t.audit.who} description={t.audit.whoHint} value={who} onChange={(e) => setWho(e.currentTarget.value)} />
         <TextInput label={t.audit.action} value={action} onChange={(e) => setAction(e.currentTarget.value)} />
         <TextInput label={t.audit.resource} value={resource} onChange={(e) => setResource(e.currentTarget.value)} />
-        <TextInput label={t.audit.since} type="date" value={from} onChange={(e) => setFrom(e.currentTarget.value)} />
-        <TextInput label={t.audit.until} type="date" value={to} onChange={(e) => setTo(e.currentTarget.value)} />
+        <DayInput label={t.audit.since} value={from} onChange={setFrom} />
+        <DayInput label={t.audit.until} value={to} onChange={setTo} />
       </Group>
       <ExportCsv page={page} header={t.audit.header} prefix="auditoria" />
       <ErrorAlert error={list.error} />
