@@ -5,7 +5,7 @@ import type { PaymentMethod } from './types.js';
  * Pure: no I/O, the random draw is given, so a decision is tested with a seeded one and costs only arithmetic.
  */
 
-export const ROUTING_STRATEGIES = ['priority', 'weighted', 'lowest_cost'] as const;
+export const ROUTING_STRATEGIES = ['priority', 'weighted', 'lowest_cost', 'best_approval'] as const;
 export type RoutingStrategy = (typeof ROUTING_STRATEGIES)[number];
 
 /** Fixed cents plus basis points of the amount, for one payment method at one target. */
@@ -74,6 +74,21 @@ export interface OrderedTarget {
   reason: string;
 }
 
+/**
+ * What `best_approval` knows of a target when deciding: its approval rate over its recent answers (undefined while it
+ * has too few to tell) and whether its circuit is open (the provider is failing fast).
+ */
+export interface TargetHealth {
+  approvalRate: number | undefined;
+  circuitOpen: boolean;
+}
+export type HealthOf = (providerAccountId: string) => TargetHealth;
+
+/** Share of `best_approval` charges sent first to another account than the best, so that a recovered one is noticed. */
+export const EXPLORATION_SHARE = 0.05;
+
+const UNKNOWN_HEALTH: TargetHealth = { approvalRate: undefined, circuitOpen: false };
+
 export interface RouteDecision {
   ruleIndex: number;
   strategy: RoutingStrategy;
@@ -120,7 +135,35 @@ function weightedOrder(targets: readonly RouteTarget[], random: () => number): O
   return ordered;
 }
 
-export function orderTargets(rule: RouteRule, charge: RoutedCharge, random: () => number): OrderedTarget[] {
+const percent = (rate: number): string => `${Math.round(rate * 1000) / 10} %`;
+
+/**
+ * Highest approval rate first (an account without enough answers yet counts as 1, so it is tried), ties in the listed
+ * order, open circuits last. With EXPLORATION_SHARE of the draws, one of the others goes first instead: a declining
+ * account's rate can climb again only if it is tried, and an open circuit moves to half-open only when a call reaches it
+ * (failing fast there costs an attempt, and the next target is tried).
+ */
+function bestApprovalOrder(targets: readonly RouteTarget[], random: () => number, healthOf: HealthOf): OrderedTarget[] {
+  const ranked = targets
+    .map((target, index) => ({ id: target.providerAccountId, index, health: healthOf(target.providerAccountId) }))
+    .map((entry) => ({ ...entry, rate: entry.health.approvalRate ?? 1 }))
+    .sort((a, b) => Number(a.health.circuitOpen) - Number(b.health.circuitOpen) || b.rate - a.rate || a.index - b.index);
+  const reasonOf = (entry: (typeof ranked)[number]): string =>
+    entry.health.circuitOpen
+      ? 'best approval: circuit open, tried last'
+      : entry.health.approvalRate === undefined
+        ? 'best approval: no approval rate yet'
+        : `best approval: approval rate ${percent(entry.health.approvalRate)}`;
+  const ordered = ranked.map((entry) => ({ providerAccountId: entry.id, reason: reasonOf(entry) }));
+  if (ordered.length >= 2 && random() < EXPLORATION_SHARE) {
+    const index = 1 + Math.min(ordered.length - 2, Math.floor(random() * (ordered.length - 1)));
+    const [explored] = ordered.splice(index, 1);
+    ordered.unshift({ providerAccountId: explored!.providerAccountId, reason: `${explored!.reason}; exploring` });
+  }
+  return ordered;
+}
+
+export function orderTargets(rule: RouteRule, charge: RoutedCharge, random: () => number, healthOf: HealthOf = () => UNKNOWN_HEALTH): OrderedTarget[] {
   switch (rule.strategy) {
     case 'priority':
       return rule.targets.map((target, index) => ({ providerAccountId: target.providerAccountId, reason: `priority ${index + 1}` }));
@@ -131,15 +174,17 @@ export function orderTargets(rule: RouteRule, charge: RoutedCharge, random: () =
         .map((target, index) => ({ target, index, cost: targetCost(target, charge) }))
         .sort((a, b) => a.cost - b.cost || a.index - b.index)
         .map(({ target, cost }) => ({ providerAccountId: target.providerAccountId, reason: `lowest cost (${cost} cents)` }));
+    case 'best_approval':
+      return bestApprovalOrder(rule.targets, random, healthOf);
   }
 }
 
 /** The first rule that matches and its targets in order, or undefined when none matches. */
-export function decideRoute(route: Pick<Route, 'rules'>, charge: RoutedCharge, random: () => number): RouteDecision | undefined {
+export function decideRoute(route: Pick<Route, 'rules'>, charge: RoutedCharge, random: () => number, healthOf?: HealthOf): RouteDecision | undefined {
   const ruleIndex = route.rules.findIndex((rule) => ruleMatches(rule, charge));
   if (ruleIndex < 0) return undefined;
   const rule = route.rules[ruleIndex]!;
-  return { ruleIndex, strategy: rule.strategy, targets: orderTargets(rule, charge, random) };
+  return { ruleIndex, strategy: rule.strategy, targets: orderTargets(rule, charge, random, healthOf) };
 }
 
 /**

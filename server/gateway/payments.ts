@@ -34,6 +34,7 @@ import { documentKey, emailKey } from '../domain/searchKeys.js';
 import { decideRoute, seededRandom, type RoutingRecord } from '../domain/routing.js';
 import type { RoutesService } from './routes.js';
 import { runRoutedCharge, seedOf } from './routedCharges.js';
+import { healthForDecision } from './routingHealth.js';
 import { moveSubjectStatus, TRANSACTIONS, WITHDRAWALS, type SubjectKind, type Tracked } from './subjects.js';
 
 export type CreateTransactionCommand = {
@@ -164,7 +165,7 @@ export class PaymentsService {
     const route = await routes.forCharge(command.route);
     const charge = { ...full, cardBin, cardBrand: command.cardBrand || undefined };
     const key = command.idempotencyKey;
-    const decision = decideRoute(route, charge, key ? seededRandom(seedOf(key)) : Math.random);
+    const decision = decideRoute(route, charge, key ? seededRandom(seedOf(key)) : Math.random, healthForDecision(routes.health));
     if (!decision)
       throw new GatewayError(
         'FAILED_PRECONDITION',

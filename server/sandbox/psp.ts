@@ -73,10 +73,15 @@ interface PspState {
 export interface SandboxFault {
   /** charges and withdrawals: their creation; refunds: a refund of any charge. */
   resource: 'charges' | 'withdrawals' | 'refunds';
-  /** dropWithoutActing: the connection is cut before anything is done, as when a request is lost on the way. */
-  mode: 'slowAnswer' | 'errorAfterActing' | 'dropWithoutActing';
+  /**
+   * dropWithoutActing: the connection is cut before anything is done, as when a request is lost on the way.
+   * decline (charges): the charge is made and declined with `declineReason`, whatever its method or card.
+   */
+  mode: 'slowAnswer' | 'errorAfterActing' | 'dropWithoutActing' | 'decline';
   /** For slowAnswer. */
   delayMs?: number;
+  /** For decline, e.g. do_not_honor. */
+  declineReason?: string;
 }
 
 /**
@@ -214,7 +219,7 @@ export class SandboxPsp {
         return;
       }
       if (this.behaviour.actLateMs && (request === 'POST /v1/charges' || request === 'POST /v1/withdrawals')) await this.later(this.behaviour.actLateMs);
-      const result = await this.route(req.method ?? 'GET', url, body, apiKey, idempotencyKey);
+      const result = await this.route(req.method ?? 'GET', url, body, apiKey, idempotencyKey, fault?.mode === 'decline' ? fault.declineReason : undefined);
       this.acted.set(request, (this.acted.get(request) ?? 0) + 1);
       if (fault?.mode === 'errorAfterActing') throw new HttpError(500, 'internal error after the request was processed');
       if (fault?.mode === 'slowAnswer') await new Promise((resolve) => setTimeout(resolve, fault.delayMs ?? 1_000));
@@ -256,7 +261,14 @@ export class SandboxPsp {
     return index < 0 ? undefined : this.faults.splice(index, 1)[0];
   }
 
-  private async route(method: string, url: URL, body: any, apiKey: string, idempotencyKey?: string): Promise<{ status: number; body: unknown }> {
+  private async route(
+    method: string,
+    url: URL,
+    body: any,
+    apiKey: string,
+    idempotencyKey?: string,
+    decline?: string,
+  ): Promise<{ status: number; body: unknown }> {
     const path = url.pathname.replace(/\/+$/, '');
     let match: RegExpExecArray | null;
     if (method === 'POST' && path === '/v1/card-tokens') return { status: 201, body: this.createCardToken(body, apiKey) };
@@ -264,7 +276,7 @@ export class SandboxPsp {
     if (method === 'POST' && path === '/v1/charges') {
       const earlier = this.honoured(idempotencyKey) && this.chargesByReference.get(referenceKey(apiKey, idempotencyKey))?.[0];
       if (earlier) return { status: 200, body: publicCharge(earlier) };
-      return { status: 201, body: this.createCharge(body, apiKey, idempotencyKey) };
+      return { status: 201, body: this.createCharge(body, apiKey, idempotencyKey, decline) };
     }
     if (method === 'GET' && path === '/v1/charges') {
       const reference = url.searchParams.get('reference') ?? '';
@@ -331,7 +343,7 @@ export class SandboxPsp {
   }
 
   /** Synchronous from the Idempotency-Key's check to the charge's insert: two requests with one key get one charge. */
-  private createCharge(body: any, apiKey: string, idempotencyKey?: string): SandboxCharge {
+  private createCharge(body: any, apiKey: string, idempotencyKey?: string, decline?: string): SandboxCharge {
     const amount = Number(body.amount);
     if (!Number.isSafeInteger(amount) || amount <= 0) throw new HttpError(422, 'amount must be a positive integer number of cents');
     const now = new Date();
@@ -375,6 +387,7 @@ export class SandboxPsp {
     } else {
       throw new HttpError(422, "method must be one of 'pix', 'card', 'boleto'");
     }
+    if (decline) Object.assign(charge, { status: 'declined', declineReason: decline, paidAt: undefined });
     this.state.charges[charge.id] = charge;
     remember(this.chargesByReference, charge);
     this.journal?.record('charges', charge.id);

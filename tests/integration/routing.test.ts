@@ -5,6 +5,7 @@ import { PaymentMethod, TransactionStatus } from '../../gen/ts-proto/gateway/v1/
 import { connectDriver, failureOf, type Driver } from '../support/clients.js';
 import { closedPort } from '../support/closedPort.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
+import { SandboxPsp } from '../../server/sandbox/psp.js';
 
 // Two sandbox accounts behind routes: one whose provider refuses connections, one that works; and the sandbox made to
 // answer after the gateway gave up. Charges go over gRPC and Connect alike.
@@ -176,6 +177,42 @@ describe('charges that name a route', () => {
     const held = await stack.gateway.useCases!.unknownOutcomes.list();
     expect(held.filter((key) => key.providerAccountId === up && key.key.startsWith('timeout-'))).toHaveLength(3);
     expect(held.filter((key) => key.providerAccountId === secondAccount)).toHaveLength(0);
+  });
+});
+
+describe('best_approval', () => {
+  it('moves traffic away from an account whose approvals fall, within the window, over gRPC and Connect', async () => {
+    // The first account's provider is a sandbox of its own, so that only it can be made to decline.
+    const other = await new SandboxPsp().start();
+    try {
+      const declining = await account('starts declining', other.url);
+      const steady = await account('steady');
+      await createRoute('best', [pixRule([declining, steady], { strategy: RoutingStrategy.ROUTING_STRATEGY_BEST_APPROVAL })]);
+      const charge = async (i: number) =>
+        (await (i % 2 ? connect : stack.client).call('gateway', 'createTransaction', routedCharge('best', `best-${i}`))).transaction;
+      // Both approve (a PIX charge PENDING is not a decline): ties keep the listed order, bar the exploring share.
+      const before = { declining: 0, steady: 0 };
+      for (let i = 0; i < 40; i++) before[(await charge(i)).providerAccountId === declining ? 'declining' : 'steady'] += 1;
+      expect(before.declining).toBeGreaterThanOrEqual(34);
+      // From now on every charge at the first account is declined.
+      for (let i = 0; i < 100; i++) other.injectFault({ resource: 'charges', mode: 'decline', declineReason: 'do_not_honor' });
+      const after = { declining: 0, steady: 0, rejected: 0 };
+      for (let i = 40; i < 100; i++) {
+        const transaction = await charge(i);
+        after[transaction.providerAccountId === declining ? 'declining' : 'steady'] += 1;
+        if (transaction.status === TransactionStatus.TRANSACTION_STATUS_REJECTED) after.rejected += 1;
+      }
+      // The first decline puts it behind; it then gets only the exploring share, each of which it declines.
+      expect(after.declining).toBeLessThanOrEqual(8);
+      expect(after.steady).toBeGreaterThanOrEqual(52);
+      expect(after.rejected).toBe(after.declining);
+      expect(other.received.get('POST /v1/charges')).toBe(before.declining + after.declining);
+      const { accounts } = await connect.call('routes', 'getRoutingHealth', {});
+      const rate = accounts.find((health: { providerAccountId: string }) => health.providerAccountId === declining).approvalRate;
+      expect(rate).toBeCloseTo(before.declining / (before.declining + after.declining), 5);
+    } finally {
+      await other.stop();
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { decideRoute, ruleMatches, seededRandom, type RouteRule, type RoutedCharge } from '../../server/domain/routing.js';
+import { decideRoute, EXPLORATION_SHARE, ruleMatches, seededRandom, type HealthOf, type RouteRule, type RoutedCharge } from '../../server/domain/routing.js';
 import { attemptKey, providerDidNotAct, seedOf } from '../../server/gateway/routedCharges.js';
 import { GatewayError } from '../../server/lib/errors.js';
 
@@ -109,6 +109,61 @@ describe('route decisions', () => {
     expect(ruleMatches(rule({ minInstallments: 4 }), card)).toBe(false);
     expect(ruleMatches(rule({ currencies: ['USD'] }), pix)).toBe(false);
     expect(ruleMatches(rule({ minAmount: 10_000, maxAmount: 10_000 }), pix)).toBe(true);
+  });
+});
+
+describe('best_approval', () => {
+  const three = {
+    rules: [
+      rule({
+        strategy: 'best_approval',
+        targets: [A, B, C].map((providerAccountId) => ({ providerAccountId, weight: 0, fees: [] })),
+      }),
+    ],
+  };
+  const rates =
+    (of: Record<string, number | undefined>, open: string[] = []): HealthOf =>
+    (id) => ({ approvalRate: of[id], circuitOpen: open.includes(id) });
+  const firsts = (healthOf: HealthOf) => {
+    const random = seededRandom(4);
+    const counts: Record<string, number> = { [A]: 0, [B]: 0, [C]: 0 };
+    for (let i = 0; i < 2000; i++) counts[decideRoute(three, pix, random, healthOf)!.targets[0]!.providerAccountId]! += 1;
+    return counts;
+  };
+
+  it('puts the highest approval rate first, ties in the listed order, unknown rates counting as 1, open circuits last', () => {
+    const order = (healthOf: HealthOf) => decideRoute(three, pix, () => 0.99, healthOf)!.targets.map((t) => t.providerAccountId);
+    expect(order(rates({ [A]: 0.5, [B]: 0.9, [C]: 0.7 }))).toEqual([B, C, A]);
+    expect(order(rates({ [A]: 0.9, [B]: 0.9, [C]: 0.95 }))).toEqual([C, A, B]);
+    expect(order(rates({ [A]: 0.9, [B]: undefined, [C]: 0.95 }))).toEqual([B, C, A]);
+    expect(order(rates({ [A]: 0.9, [B]: 0.5, [C]: 0.95 }, [C]))).toEqual([A, B, C]);
+    const decision = decideRoute(three, pix, () => 0.99, rates({ [A]: 0.9, [B]: undefined, [C]: 0.95 }, [A]))!;
+    expect(decision.targets.map((t) => t.reason)).toEqual([
+      'best approval: no approval rate yet',
+      'best approval: approval rate 95 %',
+      'best approval: circuit open, tried last',
+    ]);
+  });
+
+  it('sends about EXPLORATION_SHARE of the charges first to the others, open circuits included, so that they are tried again', () => {
+    const counts = firsts(rates({ [A]: 0.2, [B]: 0.95, [C]: 0.5 }, [C]));
+    const explored = (counts[A]! + counts[C]!) / 2000;
+    expect(explored).toBeGreaterThan(EXPLORATION_SHARE / 2);
+    expect(explored).toBeLessThan(EXPLORATION_SHARE * 2);
+    expect(counts[A]).toBeGreaterThan(0);
+    expect(counts[C]).toBeGreaterThan(0);
+    // An explored target says so.
+    const random = seededRandom(4);
+    const reasons = Array.from({ length: 200 }, () => decideRoute(three, pix, random, rates({ [A]: 0.2, [B]: 0.95 }))!.targets[0]!.reason);
+    expect(reasons.filter((reason) => reason.endsWith('; exploring')).length).toBeGreaterThan(0);
+  });
+
+  it('the same key explores or not the same way every time', () => {
+    const healthOf = rates({ [A]: 0.2, [B]: 0.95, [C]: 0.5 });
+    for (const key of ['k1', 'k2', 'k3', 'k4', 'k5']) {
+      const order = () => decideRoute(three, pix, seededRandom(seedOf(key)), healthOf)!.targets.map((target) => target.providerAccountId);
+      expect(order()).toEqual(order());
+    }
   });
 });
 

@@ -480,7 +480,7 @@ export type RoutingDecision = Message<"gateway.v1.RoutingDecision"> & {
   ruleIndex: number;
 
   /**
-   * priority, weighted or lowest_cost.
+   * priority, weighted, lowest_cost or best_approval.
    *
    * @generated from field: string strategy = 4;
    */

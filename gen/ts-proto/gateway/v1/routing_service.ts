@@ -37,6 +37,13 @@ export enum RoutingStrategy {
   ROUTING_STRATEGY_WEIGHTED = 2,
   /** ROUTING_STRATEGY_LOWEST_COST - Cheapest first by the targets' declared fees for the charge's method and amount; ties in the order listed. */
   ROUTING_STRATEGY_LOWEST_COST = 3,
+  /**
+   * ROUTING_STRATEGY_BEST_APPROVAL - Highest approval rate first: each account's share of answers not rejected over its last 200 routed attempts in
+   * this gateway process (GetRoutingHealth), an account with fewer than 10 answers counting as 1; ties in the order
+   * listed, accounts with an open circuit last. 5 % of charges (drawn from the idempotency key) go first to another
+   * target, so that an account that recovers is noticed.
+   */
+  ROUTING_STRATEGY_BEST_APPROVAL = 4,
   UNRECOGNIZED = -1,
 }
 
@@ -54,6 +61,9 @@ export function routingStrategyFromJSON(object: any): RoutingStrategy {
     case 3:
     case "ROUTING_STRATEGY_LOWEST_COST":
       return RoutingStrategy.ROUTING_STRATEGY_LOWEST_COST;
+    case 4:
+    case "ROUTING_STRATEGY_BEST_APPROVAL":
+      return RoutingStrategy.ROUTING_STRATEGY_BEST_APPROVAL;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -71,6 +81,8 @@ export function routingStrategyToJSON(object: RoutingStrategy): string {
       return "ROUTING_STRATEGY_WEIGHTED";
     case RoutingStrategy.ROUTING_STRATEGY_LOWEST_COST:
       return "ROUTING_STRATEGY_LOWEST_COST";
+    case RoutingStrategy.ROUTING_STRATEGY_BEST_APPROVAL:
+      return "ROUTING_STRATEGY_BEST_APPROVAL";
     case RoutingStrategy.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";

@@ -1053,7 +1053,7 @@ export interface RoutingDecision {
   routeName: string;
   /** The rule that matched, from 0. */
   ruleIndex: number;
-  /** priority, weighted or lowest_cost. */
+  /** priority, weighted, lowest_cost or best_approval. */
   strategy: string;
   /** In order; the last is the account that took the charge. */
   attempts: RoutingAttempt[];
