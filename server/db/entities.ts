@@ -483,6 +483,7 @@ export const RouteEntity = defineEntity({
     name: p.string().unique(),
     rules: p.json<RouteRule[]>(),
     maxAttempts: p.integer(),
+    softDeclineCodes: p.json<string[]>().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

@@ -77,7 +77,7 @@ const CLAIM_KEY = prepared(
 
 const LIVE_AMONG = prepared(
   'live_idempotency_keys_among',
-  `select state, subject_id from idempotency_keys
+  `select key, state, subject_id from idempotency_keys
     where provider_account_id = any(?::uuid[]) and operation = ? and key = any(?::text[]) and state <> 'FAILED'`,
 );
 
@@ -273,9 +273,14 @@ export class IdempotencyRepository {
    * The keys of an operation at any of these accounts that are one of `keys` and not FAILED (a routed charge's
    * attempts, wherever its route sent them): one indexed statement.
    */
-  async liveAmong(em: EntityManager, operation: string, providerAccountIds: string[], keys: string[]): Promise<{ state: string; subjectId: string | null }[]> {
-    const rows = await runPrepared<{ state: string; subject_id: string | null }>(em, 'write', LIVE_AMONG, [providerAccountIds, operation, keys]);
-    return rows.map((row) => ({ state: row.state, subjectId: row.subject_id }));
+  async liveAmong(
+    em: EntityManager,
+    operation: string,
+    providerAccountIds: string[],
+    keys: string[],
+  ): Promise<{ key: string; state: string; subjectId: string | null }[]> {
+    const rows = await runPrepared<{ key: string; state: string; subject_id: string | null }>(em, 'write', LIVE_AMONG, [providerAccountIds, operation, keys]);
+    return rows.map((row) => ({ key: row.key, state: row.state, subjectId: row.subject_id }));
   }
 
   async complete(em: EntityManager, id: string, subjectId: string, response: unknown): Promise<void> {

@@ -12,6 +12,7 @@ const toRoute = (row: RouteRow): Route => ({
   name: row.name,
   rules: row.rules,
   maxAttempts: row.maxAttempts,
+  softDeclineCodes: row.softDeclineCodes ?? [],
   createdAt: row.createdAt,
   updatedAt: row.updatedAt,
 });
@@ -25,7 +26,7 @@ export class RoutesRepository {
   /** Undefined when the name is taken. */
   async create(em: EntityManager, input: RouteInput): Promise<Route | undefined> {
     const now = new Date();
-    const row: RouteRow = { id: randomUUID(), ...input, createdAt: now, updatedAt: now };
+    const row: RouteRow = { id: randomUUID(), ...input, softDeclineCodes: input.softDeclineCodes ?? [], createdAt: now, updatedAt: now };
     try {
       await em.insert(RouteEntity, row);
     } catch (error) {

@@ -47,6 +47,8 @@ export interface RouteInput {
   rules: RouteRule[];
   /** 0: DEFAULT_MAX_ATTEMPTS. */
   maxAttempts: number;
+  /** The card decline reasons retried at the next target; empty or absent: DEFAULT_SOFT_DECLINE_CODES. */
+  softDeclineCodes?: string[];
 }
 
 export interface Route extends RouteInput {
@@ -57,6 +59,64 @@ export interface Route extends RouteInput {
 
 export const DEFAULT_MAX_ATTEMPTS = 2;
 export const MAX_ATTEMPTS_LIMIT = 5;
+
+/**
+ * Card declines that say "not now, not here" rather than "never": the issuer or the acquirer did not decide on the
+ * card, so another acquirer may approve it. Reasons as adapters report them (TransactionResult.declineReason), compared
+ * lower-cased: Stripe-style names and the ISO 8583 response codes they stand for (05 do not honour, 19 re-enter,
+ * 91 issuer unavailable, 96 system malfunction).
+ */
+export const DEFAULT_SOFT_DECLINE_CODES: readonly string[] = [
+  'do_not_honor',
+  'issuer_not_available',
+  'processing_error',
+  'try_again_later',
+  'reenter_transaction',
+  '05',
+  '19',
+  '91',
+  '96',
+];
+
+/**
+ * Declines never retried elsewhere, even when a route lists them: the card is lost, stolen or suspected of fraud, or
+ * the issuer said no for good (another acquirer asks the same issuer). ISO 8583: 04, 07, 41, 43 pick up, lost,
+ * stolen; 59 suspected fraud; 14 invalid card; 54 expired; 57 not permitted to the cardholder.
+ */
+export const NEVER_SOFT_DECLINE_CODES: ReadonlySet<string> = new Set([
+  'fraudulent',
+  'lost_card',
+  'stolen_card',
+  'pickup_card',
+  'restricted_card',
+  'merchant_blacklist',
+  'security_violation',
+  'invalid_number',
+  'incorrect_number',
+  'expired_card',
+  'insufficient_funds',
+  'card_not_supported',
+  'transaction_not_allowed',
+  '04',
+  '07',
+  '14',
+  '41',
+  '43',
+  '51',
+  '54',
+  '57',
+  '59',
+]);
+
+export const normalDeclineCode = (code: string): string => code.trim().toLowerCase();
+
+/** Whether a card decline with this reason is retried at the route's next target. */
+export function isSoftDecline(route: Pick<Route, 'softDeclineCodes'>, reason: string | undefined): boolean {
+  if (!reason) return false;
+  const code = normalDeclineCode(reason);
+  if (NEVER_SOFT_DECLINE_CODES.has(code)) return false;
+  return (route.softDeclineCodes?.length ? route.softDeclineCodes : DEFAULT_SOFT_DECLINE_CODES).some((listed) => normalDeclineCode(listed) === code);
+}
 
 /** What a rule is matched against. */
 export interface RoutedCharge {
@@ -202,11 +262,14 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** One target tried for a charge: `charged` took it (whatever its status), `not_sent` certainly did not act. */
+/**
+ * One target tried for a charge: `charged` took it (whatever its status), `not_sent` certainly did not act,
+ * `soft_declined` declined the card with a reason the route retries elsewhere (that decline is its own charge).
+ */
 export interface RoutingAttempt {
   providerAccountId: string;
   provider: string;
-  outcome: 'charged' | 'not_sent';
+  outcome: 'charged' | 'not_sent' | 'soft_declined';
   reason: string;
 }
 

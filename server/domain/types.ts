@@ -117,6 +117,11 @@ export interface TransactionResult {
   expiresAt?: Date;
   /** Integer cents the provider's read says were refunded of the charge so far; absent where it does not say (or said nothing readable). */
   providerRefundedAmount?: number;
+  /**
+   * A REJECTED charge's reason as the provider states it (a code such as do_not_honor or 05), where the adapter reads
+   * one; routes retry a card decline whose reason is on their soft-decline list. Not stored.
+   */
+  declineReason?: string;
 }
 
 export interface RefundResult {

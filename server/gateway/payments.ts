@@ -217,7 +217,9 @@ export class PaymentsService {
       amount: full.amount,
       ...(routing ? { routing } : {}),
     };
-    return runIdempotent(this.deps, {
+    // The provider's reason for a decline, answered with the charge for routes' soft declines (not stored: a replay has none).
+    let declineReason: string | undefined;
+    const transaction = await runIdempotent(this.deps, {
       providerAccountId: account.id,
       operation: 'createTransaction',
       key: idempotencyKey,
@@ -225,14 +227,18 @@ export class PaymentsService {
       pending,
       resendWithinMs: resendWindowMs(adapter),
       // The key travels to providers that accept one, so that they too recognise a retry.
-      callProvider: async () =>
-        adapter.createTransaction(ctx, { ...full, idempotencyKey, ...(cardToken ? { card: await cardToken.use(idempotencyKey) } : {}) }),
+      callProvider: async () => {
+        const result = await adapter.createTransaction(ctx, { ...full, idempotencyKey, ...(cardToken ? { card: await cardToken.use(idempotencyKey) } : {}) });
+        declineReason = result.declineReason;
+        return result;
+      },
       store: async (result, keyClaimId) => {
         const { transaction, keyCompleted } = await recordCreatedTransaction(this.deps, account.id, pending, result, idempotencyKey, keyClaimId);
         return { subjectId: transaction.id, value: transaction, keyCompleted };
       },
       replay: async (id) => (await this.deps.transactions.findTransaction(this.deps.db.em(), id, 'primary'))!,
     });
+    return declineReason && transaction.status === 'REJECTED' ? { ...transaction, declineReason } : transaction;
   }
 
   /** Provider answers refused for not matching the record (flowIntegrity.ts), newest first. */

@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GatewayError, isGatewayError, outcomeOf } from '../lib/errors.js';
-import { DEFAULT_MAX_ATTEMPTS, type OrderedTarget, type Route, type RouteDecision, type RoutingAttempt, type RoutingRecord } from '../domain/routing.js';
+import {
+  DEFAULT_MAX_ATTEMPTS,
+  isSoftDecline,
+  type OrderedTarget,
+  type Route,
+  type RouteDecision,
+  type RoutingAttempt,
+  type RoutingRecord,
+} from '../domain/routing.js';
 import type { Transaction } from '../domain/types.js';
 import type { GatewayDeps } from './context.js';
 import { requestHash, stillBeingConfirmed } from './idempotency.js';
@@ -50,10 +58,16 @@ const WAIT_LIMIT_MS = 30_000;
 
 const attemptsOf = (route: Route) => route.maxAttempts || DEFAULT_MAX_ATTEMPTS;
 
+/** A card charge the provider declined with a reason on the route's soft-decline list: the next target may approve it. */
+export const softDeclined = (route: Route, transaction: Transaction): boolean =>
+  transaction.status === 'REJECTED' && transaction.paymentMethod === 'CREDIT_CARD' && isSoftDecline(route, transaction.declineReason);
+
 async function tryTargets(deps: Deps, call: RoutedChargeCall): Promise<Transaction> {
   const { route, decision } = call;
   const tried: RoutingAttempt[] = [];
   const targets = decision.targets.slice(0, attemptsOf(route));
+  /** The last soft decline: the answer when no later target took the charge and none may have. */
+  let declined: Transaction | undefined;
   for (const [index, target] of targets.entries()) {
     const provider = (await call.providerOf(target.providerAccountId)) ?? '';
     const routing: RoutingRecord = {
@@ -63,17 +77,37 @@ async function tryTargets(deps: Deps, call: RoutedChargeCall): Promise<Transacti
       strategy: decision.strategy,
       attempts: [...tried, { providerAccountId: target.providerAccountId, provider, outcome: 'charged', reason: target.reason }],
     };
+    const last = index === targets.length - 1;
+    let transaction: Transaction;
     try {
-      return await call.charge(target, call.callerKey && attemptKey(call.callerKey, index + 1), routing);
+      transaction = await call.charge(target, call.callerKey && attemptKey(call.callerKey, index + 1), routing);
     } catch (error) {
-      if (!providerDidNotAct(error) || index === targets.length - 1) throw error;
+      if (!providerDidNotAct(error) || last) {
+        // After a soft decline, a later target that certainly charged nothing (refused the request, or was not
+        // reached) leaves the decline as the answer; one whose outcome is unknown is answered as such, never hidden.
+        if (declined && outcomeOf(error) === 'failed') return declined;
+        throw error;
+      }
       const failure = (error as Error).message;
       deps.logger.warn(
         { route: route.name, providerAccountId: target.providerAccountId, attempt: index + 1, failure },
         'routed charge: provider did not act, next target',
       );
       tried.push({ providerAccountId: target.providerAccountId, provider, outcome: 'not_sent', reason: `${target.reason}; not sent: ${failure}` });
+      continue;
     }
+    if (last || !softDeclined(route, transaction)) return transaction;
+    deps.logger.warn(
+      { route: route.name, providerAccountId: target.providerAccountId, attempt: index + 1, declineReason: transaction.declineReason },
+      'routed charge: card soft decline, next target',
+    );
+    declined = transaction;
+    tried.push({
+      providerAccountId: target.providerAccountId,
+      provider,
+      outcome: 'soft_declined',
+      reason: `${target.reason}; declined: ${transaction.declineReason}`,
+    });
   }
   // Only a rule without targets gets here, which saving a route refuses.
   throw new GatewayError('FAILED_PRECONDITION', `route ${route.name} has no target for this charge`, { field: 'route' });
@@ -87,7 +121,8 @@ async function earlierAttempt(deps: Deps, call: RoutedChargeCall, callerKey: str
   const accounts = [...new Set(call.route.rules.flatMap((rule) => rule.targets.map((target) => target.providerAccountId)))];
   const keys = Array.from({ length: attemptsOf(call.route) }, (_, index) => attemptKey(callerKey, index + 1));
   const live = await deps.idempotency.liveAmong(deps.db.em(), 'createTransaction', accounts, keys);
-  const done = live.find((key) => key.state === 'COMPLETED' && key.subjectId);
+  // The latest attempt that took the charge: an earlier one may be a soft decline that a later attempt went past.
+  const done = live.filter((key) => key.state === 'COMPLETED' && key.subjectId).sort((a, b) => keys.indexOf(b.key) - keys.indexOf(a.key))[0];
   if (done) return call.replay(done.subjectId!);
   if (live.length) throw stillBeingConfirmed('createTransaction', callerKey);
   return undefined;

@@ -5,6 +5,7 @@ import { MAX_ATTEMPTS_LIMIT, ROUTING_STRATEGIES, type Route, type RouteInput, ty
 import type { RoutesRepository } from '../db/routesRepository.js';
 import type { GatewayDeps } from './context.js';
 import { requireText } from './validation.js';
+import { checkedSoftDeclineCodes } from './softDeclines.js';
 import { RoutingHealth, type AccountHealth } from './routingHealth.js';
 
 const failedPrecondition = (field: string, message: string): GatewayError =>
@@ -101,7 +102,7 @@ export class RoutesService {
     const rules = input.rules.map((rule, index) => checkRuleShape(rule, `rules[${index}]`));
     for (const [index, rule] of rules.entries())
       for (const [position, target] of rule.targets.entries()) await this.checkTargetAccount(rule, target, `rules[${index}].targets[${position}]`);
-    return { name, rules, maxAttempts: input.maxAttempts };
+    return { name, rules, maxAttempts: input.maxAttempts, softDeclineCodes: checkedSoftDeclineCodes(input.softDeclineCodes) };
   }
 
   async create(input: RouteInput): Promise<Route> {

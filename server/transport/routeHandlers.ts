@@ -42,10 +42,11 @@ function fromProtoRule(rule: rt.RouteRule, index: number): RouteRule {
   };
 }
 
-const fromProtoRoute = (r: { name: string; rules: rt.RouteRule[]; maxAttempts: number }): RouteInput => ({
+const fromProtoRoute = (r: { name: string; rules: rt.RouteRule[]; maxAttempts: number; softDeclineCodes: string[] }): RouteInput => ({
   name: r.name,
   rules: r.rules.map(fromProtoRule),
   maxAttempts: r.maxAttempts,
+  softDeclineCodes: r.softDeclineCodes,
 });
 
 export function toProtoRoute(route: Route): rt.Route {
@@ -53,6 +54,7 @@ export function toProtoRoute(route: Route): rt.Route {
     id: route.id,
     name: route.name,
     maxAttempts: route.maxAttempts,
+    softDeclineCodes: route.softDeclineCodes ?? [],
     createdAt: route.createdAt,
     updatedAt: route.updatedAt,
     rules: route.rules.map((rule) => ({

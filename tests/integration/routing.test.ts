@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CreateTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { CreateCardIdRequest, CreateCardTokenRequest, CreateTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { CreateRouteRequest, RoutingStrategy, UpdateRouteRequest, type RouteRule } from '../../gen/ts-proto/gateway/v1/routing_service.js';
 import { PaymentMethod, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import { connectDriver, failureOf, type Driver } from '../support/clients.js';
@@ -177,6 +177,77 @@ describe('charges that name a route', () => {
     const held = await stack.gateway.useCases!.unknownOutcomes.list();
     expect(held.filter((key) => key.providerAccountId === up && key.key.startsWith('timeout-'))).toHaveLength(3);
     expect(held.filter((key) => key.providerAccountId === secondAccount)).toHaveLength(0);
+  });
+});
+
+describe('card soft declines', () => {
+  // Two accounts with one secret at one provider share its saved cards, so a card saved once can be charged at either.
+  let first: string;
+  let second: string;
+  let cardId: string;
+  beforeAll(async () => {
+    first = await account('cards first');
+    second = await account('cards second');
+    const card = { cardNumber: '4111111111111111', holderName: 'Ana Souza', holderDocument: '12345678909', expMonth: '12', expYear: '30', cvv: '123' };
+    const { cardToken } = await stack.client.call('gateway', 'createCardToken', CreateCardTokenRequest.fromPartial({ providerAccountId: first, card }));
+    cardId = (await stack.client.call('gateway', 'createCardId', CreateCardIdRequest.fromPartial({ providerAccountId: first, cardToken }))).cardId;
+    await createRoute('cards', [pixRule([first, second], { paymentMethods: [PaymentMethod.PAYMENT_METHOD_CREDIT_CARD] })]);
+  });
+  const cardCharge = (idempotencyKey: string) =>
+    CreateTransactionRequest.fromPartial({
+      route: 'cards',
+      idempotencyKey,
+      transaction: { amount: 5000, paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, installments: 1, cardId },
+    });
+
+  it.each([
+    ['gRPC', 0],
+    ['Connect', 1],
+  ])('a soft decline at the first account is approved at the second, the charge naming both attempts (%s)', async (_name, index) => {
+    const driver = index ? connect : stack.client;
+    psp().injectFault({ resource: 'charges', mode: 'decline', declineReason: 'do_not_honor' });
+    const before = chargesAtSandbox();
+    const { transaction } = await driver.call('gateway', 'createTransaction', cardCharge(`soft-${index}`));
+    expect(transaction).toMatchObject({ providerAccountId: second, status: TransactionStatus.TRANSACTION_STATUS_APPROVED });
+    expect(transaction.routing.attempts).toEqual([
+      { providerAccountId: first, provider: 'SANDBOX', outcome: 'soft_declined', reason: 'priority 1; declined: do_not_honor' },
+      { providerAccountId: second, provider: 'SANDBOX', outcome: 'charged', reason: 'priority 2' },
+    ]);
+    expect(chargesAtSandbox() - before).toBe(2);
+    // Read back and retried with the same key: the same charge, nothing sent again.
+    expect((await driver.call('gateway', 'getTransaction', { id: transaction.id })).transaction.routing.attempts).toHaveLength(2);
+    expect((await driver.call('gateway', 'createTransaction', cardCharge(`soft-${index}`))).transaction.id).toBe(transaction.id);
+    expect(chargesAtSandbox() - before).toBe(2);
+  });
+
+  it.each([
+    ['gRPC', 0, 'stolen_card'],
+    ['Connect', 1, 'insufficient_funds'],
+  ])('a hard decline is answered as it is, after one provider call (%s, %s)', async (_name, index, declineReason) => {
+    const driver = index ? connect : stack.client;
+    psp().injectFault({ resource: 'charges', mode: 'decline', declineReason });
+    const before = chargesAtSandbox();
+    const { transaction } = await driver.call('gateway', 'createTransaction', cardCharge(`hard-${index}`));
+    expect(transaction).toMatchObject({ providerAccountId: first, status: TransactionStatus.TRANSACTION_STATUS_REJECTED });
+    expect(transaction.routing.attempts).toEqual([{ providerAccountId: first, provider: 'SANDBOX', outcome: 'charged', reason: 'priority 1' }]);
+    expect(chargesAtSandbox() - before).toBe(1);
+  });
+
+  it('a route saved with a hard decline on its list is refused, naming the entry', async () => {
+    const failure = await failureOf(
+      stack.client.call(
+        'routes',
+        'createRoute',
+        CreateRouteRequest.fromPartial({ name: 'fraud-retried', rules: [pixRule([first])], softDeclineCodes: ['do_not_honor', 'fraudulent'] }),
+      ),
+    );
+    expect(failure).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('soft_decline_codes[1]') });
+    const { route } = await connect.call(
+      'routes',
+      'createRoute',
+      CreateRouteRequest.fromPartial({ name: 'own-list', rules: [pixRule([first])], softDeclineCodes: ['Generic_Decline'] }),
+    );
+    expect(route.softDeclineCodes).toEqual(['generic_decline']);
   });
 });
 

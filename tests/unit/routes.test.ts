@@ -1,5 +1,6 @@
 import { describe, expect, it, jest } from '@jest/globals';
-import type { Route, RouteInput, RouteRule } from '../../server/domain/routing.js';
+import { isSoftDecline, type Route, type RouteInput, type RouteRule } from '../../server/domain/routing.js';
+import { checkedSoftDeclineCodes } from '../../server/gateway/softDeclines.js';
 import type { Transaction } from '../../server/domain/types.js';
 import type { GatewayDeps } from '../../server/gateway/context.js';
 import type { RoutesRepository } from '../../server/db/routesRepository.js';
@@ -203,6 +204,112 @@ describe('a routed charge', () => {
     expect(pending.sent).toEqual([]);
     expect((await setUp({ kind: 'completed', subjectId: 'first', response: null }, {}).run()).id).toBe('first');
     await expect(setUp({ kind: 'mismatch' }, {}).run()).rejects.toMatchObject({ code: 'ALREADY_EXISTS' });
+  });
+});
+
+describe('a routed card charge declined', () => {
+  const route: Route = { id: 'route-1', name: 'main', rules: [rule()], maxAttempts: 3, createdAt: new Date(), updatedAt: new Date() };
+  const decision = {
+    ruleIndex: 0,
+    strategy: 'priority' as const,
+    targets: ['a', 'b', 'c'].map((providerAccountId, index) => ({ providerAccountId, reason: `priority ${index + 1}` })),
+  };
+  const notSent = new GatewayError('UNAVAILABLE', 'connection refused', { outcome: 'failed' });
+  const unknown = new GatewayError('UNAVAILABLE', 'timeout', { outcome: 'unknown' });
+  const refused = new GatewayError('INVALID_ARGUMENT', 'the card token is another account’s');
+
+  function setUp(outcomes: Record<string, Error | string | undefined>, routeOf: Route = route, live: { key: string; state: string; subjectId: string }[] = []) {
+    const sent: { account: string; key?: string }[] = [];
+    const call: RoutedChargeCall = {
+      route: routeOf,
+      decision,
+      callerKey: 'order-1',
+      request: {},
+      charge: async (target, key, routing) => {
+        sent.push({ account: target.providerAccountId, key });
+        const outcome = outcomes[target.providerAccountId];
+        if (outcome instanceof Error) throw outcome;
+        const answer = outcome ? { status: 'REJECTED', declineReason: outcome } : { status: 'APPROVED' };
+        return { id: `charge-at-${target.providerAccountId}`, paymentMethod: 'CREDIT_CARD', routing, ...answer } as unknown as Transaction;
+      },
+      providerOf: async () => 'SANDBOX',
+      replay: async (id) => ({ id }) as Transaction,
+    };
+    const idempotency = {
+      claim: jest.fn(async () => ({ kind: 'owner', id: 'claim', fresh: !live.length })),
+      fail: jest.fn(async (..._args: unknown[]) => undefined),
+      complete: jest.fn(async (..._args: unknown[]) => undefined),
+      liveAmong: jest.fn(async () => live),
+    };
+    const run = () => runRoutedCharge({ db: { em: () => ({}) }, idempotency, logger: { warn: () => undefined } } as never, call);
+    return { sent, run };
+  }
+
+  it('with a soft decline goes to the next target, under its own key, and the charge names both attempts', async () => {
+    const { sent, run } = setUp({ a: 'do_not_honor' });
+    const charge = await run();
+    expect(charge).toMatchObject({ id: 'charge-at-b', status: 'APPROVED' });
+    expect(charge.routing!.attempts).toEqual([
+      { providerAccountId: 'a', provider: 'SANDBOX', outcome: 'soft_declined', reason: 'priority 1; declined: do_not_honor' },
+      { providerAccountId: 'b', provider: 'SANDBOX', outcome: 'charged', reason: 'priority 2' },
+    ]);
+    expect(sent).toEqual([
+      { account: 'a', key: attemptKey('order-1', 1) },
+      { account: 'b', key: attemptKey('order-1', 2) },
+    ]);
+  });
+
+  it('never retries a hard or fraud decline, or one not on the route’s own list', async () => {
+    for (const reason of ['stolen_card', 'fraudulent', 'insufficient_funds', 'card_declined']) {
+      const { sent, run } = setUp({ a: reason });
+      expect((await run()).id).toBe('charge-at-a');
+      expect(sent.map((attempt) => attempt.account)).toEqual(['a']);
+    }
+    const own = { ...route, softDeclineCodes: ['card_declined'] };
+    expect((await setUp({ a: 'do_not_honor' }, own).run()).id).toBe('charge-at-a');
+    expect((await setUp({ a: 'CARD_DECLINED' }, own).run()).id).toBe('charge-at-b');
+  });
+
+  it('stops at max_attempts; the last decline is the answer; a later refusal answers the decline, an unknown outcome is never hidden', async () => {
+    const capped = setUp({ a: 'do_not_honor', b: 'do_not_honor' }, { ...route, maxAttempts: 2 });
+    expect(await capped.run()).toMatchObject({ id: 'charge-at-b', status: 'REJECTED' });
+    expect(capped.sent.map((attempt) => attempt.account)).toEqual(['a', 'b']);
+    expect(await setUp({ a: 'do_not_honor', b: refused }).run()).toMatchObject({ id: 'charge-at-a', status: 'REJECTED' });
+    expect(await setUp({ a: 'do_not_honor', b: notSent, c: notSent }).run()).toMatchObject({ id: 'charge-at-a' });
+    expect((await setUp({ a: 'do_not_honor', b: notSent }).run()).id).toBe('charge-at-c');
+    await expect(setUp({ a: 'do_not_honor', b: unknown }).run()).rejects.toBe(unknown);
+  });
+
+  it('a retry after a crash answers the latest attempt that took the charge, not the soft decline before it', async () => {
+    const live = [
+      { key: attemptKey('order-1', 1), state: 'COMPLETED', subjectId: 'declined-at-a' },
+      { key: attemptKey('order-1', 2), state: 'COMPLETED', subjectId: 'approved-at-b' },
+    ];
+    const { sent, run } = setUp({}, route, live);
+    expect((await run()).id).toBe('approved-at-b');
+    expect(sent).toEqual([]);
+  });
+});
+
+describe('soft-decline lists', () => {
+  it('default to the "not now" reasons, match without case, and never include hard or fraud declines', () => {
+    expect(isSoftDecline({}, 'do_not_honor')).toBe(true);
+    expect(isSoftDecline({ softDeclineCodes: [] }, ' 91 ')).toBe(true);
+    expect(isSoftDecline({}, 'insufficient_funds')).toBe(false);
+    expect(isSoftDecline({}, undefined)).toBe(false);
+    expect(isSoftDecline({ softDeclineCodes: ['Generic_Decline'] }, 'generic_decline')).toBe(true);
+    expect(isSoftDecline({ softDeclineCodes: ['generic_decline'] }, 'do_not_honor')).toBe(false);
+  });
+
+  it('are refused when saved with a malformed code or a hard decline, naming the entry; kept lower-cased without repeats', async () => {
+    const service = new RoutesService(deps, memoryRepository());
+    const save = (softDeclineCodes: string[]) => service.create({ name: `s-${softDeclineCodes.join()}`, rules: [rule()], maxAttempts: 0, softDeclineCodes });
+    await expect(save(['do_not_honor', 'stolen_card'])).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', details: { field: 'soft_decline_codes[1]' } });
+    await expect(save(['59'])).rejects.toMatchObject({ details: { field: 'soft_decline_codes[0]' } });
+    await expect(save(['do not honor'])).rejects.toMatchObject({ details: { field: 'soft_decline_codes[0]' } });
+    await expect(save(Array.from({ length: 51 }, (_, i) => `c${i}`))).rejects.toMatchObject({ details: { field: 'soft_decline_codes' } });
+    expect((await save(['Do_Not_Honor', 'do_not_honor ', '05'])).softDeclineCodes).toEqual(['do_not_honor', '05']);
+    expect(checkedSoftDeclineCodes(undefined)).toEqual([]);
   });
 });
 

@@ -23,6 +23,7 @@ import { Migration20261128143100_card_token_uses } from './Migration202611281431
 import { Migration20261128180000_publishable_keys } from './Migration20261128180000_publishable_keys.js';
 import { Migration20261128181000_routes } from './Migration20261128181000_routes.js';
 import { Migration20261128182000_payout_approvals } from './Migration20261128182000_payout_approvals.js';
+import { Migration20261128210000_route_soft_declines } from './Migration20261128210000_route_soft_declines.js';
 
 // Every migration, in order. `npm run migration:create` writes a new file here; add it to this list.
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261128180000_publishable_keys', class: Migration20261128180000_publishable_keys },
   { name: 'Migration20261128181000_routes', class: Migration20261128181000_routes },
   { name: 'Migration20261128182000_payout_approvals', class: Migration20261128182000_payout_approvals },
+  { name: 'Migration20261128210000_route_soft_declines', class: Migration20261128210000_route_soft_declines },
 ];

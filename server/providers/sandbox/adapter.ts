@@ -143,6 +143,7 @@ export const sandboxCharge = z.object({
   method: absentable(wireText),
   pix: absentable(z.object({ copyPaste: wireText, qrCodeDataUrl: absentable(wireText), expiresAt: absentable(wireText) })),
   boleto: absentable(z.object({ digitableLine: absentable(wireText), url: absentable(wireText), dueDate: absentable(wireText) })),
+  declineReason: absentable(wireText),
 });
 export type SandboxChargeAnswer = z.output<typeof sandboxCharge>;
 
@@ -202,6 +203,7 @@ export const fromSandboxCharge = (charge: SandboxChargeAnswer, status: StatusOf<
   billetCode: charge.boleto?.digitableLine,
   billetUrl: charge.boleto?.url,
   expiresAt: dateOf(charge.pix ? charge.pix.expiresAt : charge.boleto?.dueDate),
+  ...(charge.declineReason ? { declineReason: charge.declineReason } : {}),
 });
 
 export const fromSandboxWithdrawal = (withdrawal: SandboxWithdrawalAnswer, status: StatusOf<WithdrawStatus>): WithdrawResult => ({

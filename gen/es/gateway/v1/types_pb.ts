@@ -516,14 +516,17 @@ export type RoutingAttempt = Message<"gateway.v1.RoutingAttempt"> & {
   provider: string;
 
   /**
-   * What came of it: charged, or not_sent (the provider certainly did not act, so the next target was tried).
+   * What came of it: charged, not_sent (the provider certainly did not act, so the next target was tried), or
+   * soft_declined (the card was declined with a reason on the route's soft-decline list, so the next target was tried;
+   * that decline is a REJECTED charge of its own at this account).
    *
    * @generated from field: string outcome = 3;
    */
   outcome: string;
 
   /**
-   * Why this target was next (e.g. "weighted draw", "priority 1"), and for not_sent the failure.
+   * Why this target was next (e.g. "weighted draw", "priority 1"), and for not_sent the failure, for soft_declined
+   * the decline's reason.
    *
    * @generated from field: string reason = 4;
    */

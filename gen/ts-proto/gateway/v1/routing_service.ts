@@ -137,6 +137,13 @@ export interface Route {
   rules: RouteRule[];
   /** How many targets one charge may try, from 1 to 5; 0: 2. */
   maxAttempts: number;
+  /**
+   * Card decline reasons retried at the next target (as the provider adapter reports them, compared without case;
+   * at most 50, each 1 to 64 letters, digits, '_', '-' or '.'). Empty: do_not_honor, issuer_not_available,
+   * processing_error, try_again_later, reenter_transaction, 05, 19, 91, 96. Lost, stolen, fraud and other hard
+   * declines (fraudulent, stolen_card, insufficient_funds, 41, 43, 51, 59, …) are refused here: they never are.
+   */
+  softDeclineCodes: string[];
   createdAt: Date | undefined;
   updatedAt: Date | undefined;
 }
@@ -145,6 +152,8 @@ export interface CreateRouteRequest {
   name: string;
   rules: RouteRule[];
   maxAttempts: number;
+  /** See Route.soft_decline_codes. */
+  softDeclineCodes: string[];
 }
 
 export interface CreateRouteResponse {
@@ -172,6 +181,8 @@ export interface UpdateRouteRequest {
   name: string;
   rules: RouteRule[];
   maxAttempts: number;
+  /** See Route.soft_decline_codes. */
+  softDeclineCodes: string[];
 }
 
 export interface UpdateRouteResponse {
@@ -779,7 +790,15 @@ export const BinRange: MessageFns<BinRange> = {
 };
 
 function createBaseRoute(): Route {
-  return { id: "", name: "", rules: [], maxAttempts: 0, createdAt: undefined, updatedAt: undefined };
+  return {
+    id: "",
+    name: "",
+    rules: [],
+    maxAttempts: 0,
+    softDeclineCodes: [],
+    createdAt: undefined,
+    updatedAt: undefined,
+  };
 }
 
 export const Route: MessageFns<Route> = {
@@ -795,6 +814,9 @@ export const Route: MessageFns<Route> = {
     }
     if (message.maxAttempts !== 0) {
       writer.uint32(32).int32(message.maxAttempts);
+    }
+    for (const v of message.softDeclineCodes) {
+      writer.uint32(58).string(v!);
     }
     if (message.createdAt !== undefined) {
       Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(42).fork()).join();
@@ -850,6 +872,14 @@ export const Route: MessageFns<Route> = {
             message.maxAttempts = reader.int32();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.softDeclineCodes.push(reader.string());
+            continue;
+          }
           case 5: {
             if (tag !== 42) {
               break;
@@ -888,6 +918,11 @@ export const Route: MessageFns<Route> = {
         : isSet(object.max_attempts)
         ? globalThis.Number(object.max_attempts)
         : 0,
+      softDeclineCodes: globalThis.Array.isArray(object?.softDeclineCodes)
+        ? object.softDeclineCodes.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.soft_decline_codes)
+        ? object.soft_decline_codes.map((e: any) => globalThis.String(e))
+        : [],
       createdAt: isSet(object.createdAt)
         ? fromJsonTimestamp(object.createdAt)
         : isSet(object.created_at)
@@ -915,6 +950,9 @@ export const Route: MessageFns<Route> = {
     if (message.maxAttempts !== 0) {
       obj.maxAttempts = Math.round(message.maxAttempts);
     }
+    if (message.softDeclineCodes?.length) {
+      obj.softDeclineCodes = message.softDeclineCodes;
+    }
     if (message.createdAt !== undefined) {
       obj.createdAt = message.createdAt.toISOString();
     }
@@ -933,6 +971,7 @@ export const Route: MessageFns<Route> = {
     message.name = object.name ?? "";
     message.rules = object.rules?.map((e) => RouteRule.fromPartial(e)) || [];
     message.maxAttempts = object.maxAttempts ?? 0;
+    message.softDeclineCodes = object.softDeclineCodes?.map((e) => e) || [];
     message.createdAt = object.createdAt ?? undefined;
     message.updatedAt = object.updatedAt ?? undefined;
     return message;
@@ -940,7 +979,7 @@ export const Route: MessageFns<Route> = {
 };
 
 function createBaseCreateRouteRequest(): CreateRouteRequest {
-  return { name: "", rules: [], maxAttempts: 0 };
+  return { name: "", rules: [], maxAttempts: 0, softDeclineCodes: [] };
 }
 
 export const CreateRouteRequest: MessageFns<CreateRouteRequest> = {
@@ -953,6 +992,9 @@ export const CreateRouteRequest: MessageFns<CreateRouteRequest> = {
     }
     if (message.maxAttempts !== 0) {
       writer.uint32(24).int32(message.maxAttempts);
+    }
+    for (const v of message.softDeclineCodes) {
+      writer.uint32(34).string(v!);
     }
     return writer;
   },
@@ -994,6 +1036,14 @@ export const CreateRouteRequest: MessageFns<CreateRouteRequest> = {
             message.maxAttempts = reader.int32();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.softDeclineCodes.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1015,6 +1065,11 @@ export const CreateRouteRequest: MessageFns<CreateRouteRequest> = {
         : isSet(object.max_attempts)
         ? globalThis.Number(object.max_attempts)
         : 0,
+      softDeclineCodes: globalThis.Array.isArray(object?.softDeclineCodes)
+        ? object.softDeclineCodes.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.soft_decline_codes)
+        ? object.soft_decline_codes.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -1029,6 +1084,9 @@ export const CreateRouteRequest: MessageFns<CreateRouteRequest> = {
     if (message.maxAttempts !== 0) {
       obj.maxAttempts = Math.round(message.maxAttempts);
     }
+    if (message.softDeclineCodes?.length) {
+      obj.softDeclineCodes = message.softDeclineCodes;
+    }
     return obj;
   },
 
@@ -1040,6 +1098,7 @@ export const CreateRouteRequest: MessageFns<CreateRouteRequest> = {
     message.name = object.name ?? "";
     message.rules = object.rules?.map((e) => RouteRule.fromPartial(e)) || [];
     message.maxAttempts = object.maxAttempts ?? 0;
+    message.softDeclineCodes = object.softDeclineCodes?.map((e) => e) || [];
     return message;
   },
 };
@@ -1365,7 +1424,7 @@ export const ListRoutesResponse: MessageFns<ListRoutesResponse> = {
 };
 
 function createBaseUpdateRouteRequest(): UpdateRouteRequest {
-  return { id: "", name: "", rules: [], maxAttempts: 0 };
+  return { id: "", name: "", rules: [], maxAttempts: 0, softDeclineCodes: [] };
 }
 
 export const UpdateRouteRequest: MessageFns<UpdateRouteRequest> = {
@@ -1381,6 +1440,9 @@ export const UpdateRouteRequest: MessageFns<UpdateRouteRequest> = {
     }
     if (message.maxAttempts !== 0) {
       writer.uint32(32).int32(message.maxAttempts);
+    }
+    for (const v of message.softDeclineCodes) {
+      writer.uint32(42).string(v!);
     }
     return writer;
   },
@@ -1430,6 +1492,14 @@ export const UpdateRouteRequest: MessageFns<UpdateRouteRequest> = {
             message.maxAttempts = reader.int32();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.softDeclineCodes.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1452,6 +1522,11 @@ export const UpdateRouteRequest: MessageFns<UpdateRouteRequest> = {
         : isSet(object.max_attempts)
         ? globalThis.Number(object.max_attempts)
         : 0,
+      softDeclineCodes: globalThis.Array.isArray(object?.softDeclineCodes)
+        ? object.softDeclineCodes.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.soft_decline_codes)
+        ? object.soft_decline_codes.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -1469,6 +1544,9 @@ export const UpdateRouteRequest: MessageFns<UpdateRouteRequest> = {
     if (message.maxAttempts !== 0) {
       obj.maxAttempts = Math.round(message.maxAttempts);
     }
+    if (message.softDeclineCodes?.length) {
+      obj.softDeclineCodes = message.softDeclineCodes;
+    }
     return obj;
   },
 
@@ -1481,6 +1559,7 @@ export const UpdateRouteRequest: MessageFns<UpdateRouteRequest> = {
     message.name = object.name ?? "";
     message.rules = object.rules?.map((e) => RouteRule.fromPartial(e)) || [];
     message.maxAttempts = object.maxAttempts ?? 0;
+    message.softDeclineCodes = object.softDeclineCodes?.map((e) => e) || [];
     return message;
   },
 };

@@ -1062,9 +1062,16 @@ export interface RoutingDecision {
 export interface RoutingAttempt {
   providerAccountId: string;
   provider: string;
-  /** What came of it: charged, or not_sent (the provider certainly did not act, so the next target was tried). */
+  /**
+   * What came of it: charged, not_sent (the provider certainly did not act, so the next target was tried), or
+   * soft_declined (the card was declined with a reason on the route's soft-decline list, so the next target was tried;
+   * that decline is a REJECTED charge of its own at this account).
+   */
   outcome: string;
-  /** Why this target was next (e.g. "weighted draw", "priority 1"), and for not_sent the failure. */
+  /**
+   * Why this target was next (e.g. "weighted draw", "priority 1"), and for not_sent the failure, for soft_declined
+   * the decline's reason.
+   */
   reason: string;
 }
 
