@@ -359,6 +359,7 @@ async function assembleUseCases(
     notificationQueue: () => useCases.notifications.queueDepth(),
     outboundBacklog: () => useCases.outbound.backlog(),
     poolUsage: () => db.poolUsage(),
+    routingHealth: () => useCases.routes.routingHealth(),
   });
   // Runs before the database closes: a scrape then asks nothing of it.
   closers.push(async () => metrics.stopReading());

@@ -10,11 +10,23 @@ interface PoolUsage {
   max: number;
 }
 
+/** One account some route targets, as GetRoutingHealth answers it (gateway/routingHealth.ts). */
+interface RoutedAccountHealth {
+  providerAccountId: string;
+  provider: string;
+  attempts: number;
+  approvalRate: number;
+  errorRate: number;
+  meanLatencyMs: number;
+}
+
 /** What is read from the database on each scrape (the use cases and the ORM answer it). */
 export interface ScrapeSources {
   notificationQueue(): Promise<{ received: number; processing: number; retrying: number }>;
   outboundBacklog(): Promise<{ due: number; scheduled: number }>;
   poolUsage(): Promise<PoolUsage[]>;
+  /** The accounts routes target, with their recent routed attempts in this process. */
+  routingHealth?(): Promise<RoutedAccountHealth[]>;
 }
 
 /** gateway_circuit_state's values: the higher, the worse. */
@@ -52,6 +64,8 @@ export class GatewayMetrics {
   private sources?: ScrapeSources;
   /** The pools as the current scrape found them. */
   private pools: PoolUsage[] = [];
+  /** The routed accounts as the current scrape found them. */
+  private routed: RoutedAccountHealth[] = [];
 
   private readonly rpcRequests = new Counter({
     name: 'gateway_rpc_requests_total',
@@ -161,6 +175,30 @@ export class GatewayMetrics {
     );
     poolGauge('gateway_db_pool_pending_acquires', 'Queries waiting for a database connection, per pool.', ['pool'], (usage) => [[{}, usage.pending]]);
     poolGauge('gateway_db_pool_max_connections', 'The most connections each pool opens.', ['pool'], (usage) => [[{}, usage.max]]);
+    const routingGauge = (name: string, help: string, read: (health: RoutedAccountHealth) => number) => {
+      const gauge: Gauge = new Gauge({
+        name,
+        help: `${help} Per process, over each account's last 200 routed attempts (GetRoutingHealth); the circuit is gateway_circuit_state.`,
+        labelNames: ['provider', 'provider_account_id'],
+        registers: [this.registry],
+        collect: () => {
+          gauge.reset();
+          for (const health of this.routed) gauge.set({ provider: health.provider || 'unknown', provider_account_id: health.providerAccountId }, read(health));
+        },
+      });
+    };
+    routingGauge('gateway_routing_attempts', 'Routed charge attempts in the window, per account some route targets.', (health) => health.attempts);
+    routingGauge(
+      'gateway_routing_approval_rate',
+      'Share of the answered routed attempts the provider did not reject (0 to 1), what best_approval ranks by.',
+      (health) => health.approvalRate,
+    );
+    routingGauge(
+      'gateway_routing_error_rate',
+      'Share of the routed attempts that ended in an error: not sent, refused or unknown (0 to 1).',
+      (health) => health.errorRate,
+    );
+    routingGauge('gateway_routing_attempt_mean_seconds', 'Mean time of a routed attempt, in seconds.', (health) => health.meanLatencyMs / 1000);
   }
 
   /** From now on, scrapes read the queues and pools from these. */
@@ -213,6 +251,7 @@ export class GatewayMetrics {
   async exposition(): Promise<string> {
     // The pools are read first, before this scrape's own queries borrow connections from them.
     this.pools = (await this.fromDatabase('gateway_db_pool_*', (sources) => sources.poolUsage())) ?? [];
+    this.routed = (await this.fromDatabase('gateway_routing_*', async (sources) => (await sources.routingHealth?.()) ?? [])) ?? [];
     const [own, process] = await Promise.all([this.registry.metrics(), processMetrics().metrics()]);
     return `${process}${own}`;
   }

@@ -6,6 +6,7 @@ import { connectDriver, failureOf, type Driver } from '../support/clients.js';
 import { closedPort } from '../support/closedPort.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
 import { SandboxPsp } from '../../server/sandbox/psp.js';
+import { samplesOf, scrape, valueOf } from '../support/metrics.js';
 
 // Two sandbox accounts behind routes: one whose provider refuses connections, one that works; and the sandbox made to
 // answer after the gateway gave up. Charges go over gRPC and Connect alike.
@@ -221,9 +222,9 @@ describe('card soft declines', () => {
   });
 
   it.each([
-    ['gRPC', 0, 'stolen_card'],
-    ['Connect', 1, 'insufficient_funds'],
-  ])('a hard decline is answered as it is, after one provider call (%s, %s)', async (_name, index, declineReason) => {
+    ['gRPC', 'stolen_card', 0],
+    ['Connect', 'insufficient_funds', 1],
+  ])('a hard decline is answered as it is, after one provider call (%s, %s)', async (_name, declineReason, index) => {
     const driver = index ? connect : stack.client;
     psp().injectFault({ resource: 'charges', mode: 'decline', declineReason });
     const before = chargesAtSandbox();
@@ -295,5 +296,24 @@ describe('routing health', () => {
     expect(of(down).attempts).toBeGreaterThanOrEqual(100);
     expect(of(up)).toMatchObject({ circuitState: 'closed', approvalRate: 1 });
     expect(of(up).attempts).toBeGreaterThanOrEqual(100);
+  });
+
+  it('is on /metrics: circuit state, attempts, approval and error rates, mean attempt time, per account', async () => {
+    const samples = await scrape(stack.gateway.metricsUrl!);
+    const at = (name: string, id: string) => valueOf(samples, name, { provider: 'SANDBOX', provider_account_id: id });
+    const { accounts } = await stack.client.call('routes', 'getRoutingHealth', {});
+    for (const health of accounts as { providerAccountId: string; attempts: number; approvalRate: number; errorRate: number; meanLatencyMs: number }[]) {
+      expect(at('gateway_routing_attempts', health.providerAccountId)).toBe(health.attempts);
+      expect(at('gateway_routing_approval_rate', health.providerAccountId)).toBeCloseTo(health.approvalRate, 6);
+      expect(at('gateway_routing_error_rate', health.providerAccountId)).toBeCloseTo(health.errorRate, 6);
+    }
+    expect(at('gateway_circuit_state', down)).toBe(2);
+    expect(at('gateway_routing_error_rate', down)).toBe(1);
+    expect(at('gateway_routing_approval_rate', up)).toBe(1);
+    expect(at('gateway_routing_attempts', up)).toBeGreaterThanOrEqual(100);
+    expect(at('gateway_routing_attempt_mean_seconds', up)).toBeGreaterThan(0);
+    // An account whose charges were declined shows it (the best_approval test's first account).
+    const rates = samplesOf(samples, 'gateway_routing_approval_rate').map((sample) => sample.value);
+    expect(Math.min(...rates)).toBeLessThan(1);
   });
 });
