@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { openDatabase } from '../server/db/orm.js';
 import { ListsRepository } from '../server/db/listsRepository.js';
 import { ListsService } from '../server/gateway/lists.js';
-import type { TransactionListFilter } from '../server/domain/types.js';
+import type { TransactionListFilter } from '../server/domain/lists.js';
 import { createTestDatabase } from '../tests/support/postgres.js';
 
 const arg = (name: string, fallback: number) => {

@@ -1,25 +1,21 @@
 import { raw, type EntityName } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PaymentMethod, Receiver, Transaction, TransactionStatus, Withdrawal } from '../domain/types.js';
 import type {
   ListFilter,
   Page,
   PageCursor,
-  PaymentMethod,
   Outcomes,
   ProviderTotals,
-  Receiver,
   ReceiverListFilter,
   StatusTotals,
   TimeBucket,
   Totals,
-  Transaction,
   TransactionListFilter,
   TransactionStats,
   TransactionStatsQuery,
-  TransactionStatus,
-  Withdrawal,
   WithdrawalListFilter,
-} from '../domain/types.js';
+} from '../domain/lists.js';
 import { searchedDocument, searchedEmail } from '../domain/searchKeys.js';
 import { isUuid } from '../lib/ids.js';
 import { ReceiverEntity, TransactionEntity, WithdrawalEntity, type TransactionRow } from './entities.js';

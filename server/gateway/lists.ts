@@ -1,19 +1,17 @@
 import type { ListsRepository } from '../db/listsRepository.js';
 import { readPageToken } from '../db/pageTokens.js';
+import type { Receiver, Transaction, Withdrawal } from '../domain/types.js';
 import type {
   ListFilter,
   Page,
   PageCursor,
-  Receiver,
   ReceiverListFilter,
   TimeBucket,
-  Transaction,
   TransactionListFilter,
   TransactionStats,
   TransactionStatsQuery,
-  Withdrawal,
   WithdrawalListFilter,
-} from '../domain/types.js';
+} from '../domain/lists.js';
 import { cancellableRead } from '../lib/callScope.js';
 import { invalidArgument } from '../lib/errors.js';
 import type { GatewayDeps } from './context.js';

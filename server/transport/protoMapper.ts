@@ -3,6 +3,7 @@ import type * as acc from '../../gen/ts-proto/gateway/v1/provider_account_servic
 import type * as gw from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import * as wh from '../../gen/ts-proto/gateway/v1/webhook_service.js';
 import type * as domain from '../domain/types.js';
+import type * as lists from '../domain/lists.js';
 import type { ProviderAccountView } from '../gateway/accounts.js';
 import type { ProviderSummary } from '../gateway/payments.js';
 import { fromEnum, toEnum } from './enums.js';
@@ -137,12 +138,12 @@ export function toProtoReceiver(r: domain.Receiver): pb.Receiver {
   };
 }
 
-const statusTotalsToProto = (totals: domain.StatusTotals[]): gw.TransactionStatusTotals[] =>
+const statusTotalsToProto = (totals: lists.StatusTotals[]): gw.TransactionStatusTotals[] =>
   totals.map(({ status, count, amount }) => ({ status: transactionStatusToProto(status), count, amount }));
-const providerTotalsToProto = (totals: domain.ProviderTotals[]): gw.ProviderTotals[] =>
+const providerTotalsToProto = (totals: lists.ProviderTotals[]): gw.ProviderTotals[] =>
   totals.map(({ provider, count, amount }) => ({ provider, count, amount }));
 
-export function toProtoTransactionStats(s: domain.TransactionStats): gw.GetTransactionStatsResponse {
+export function toProtoTransactionStats(s: lists.TransactionStats): gw.GetTransactionStatsResponse {
   return {
     count: s.total.count,
     amount: s.total.amount,

@@ -12,6 +12,7 @@ import * as pb from '../../gen/ts-proto/gateway/v1/types.js';
 import type { OutboundService } from '../gateway/outbound.js';
 import type * as domain from '../domain/types.js';
 import type { WebhookOutcome as DomainOutcome } from '../domain/types.js';
+import type { TimeBucket } from '../domain/lists.js';
 import type { ListsService } from '../gateway/lists.js';
 import type { AccountsService } from '../gateway/accounts.js';
 import type { RoutesService } from '../gateway/routes.js';
@@ -217,7 +218,7 @@ export function paymentGatewayHandlers(u: UseCases) {
           createdTo: r.createdTo,
           provider: optionalText(r.provider),
           providerAccountId: optionalText(r.providerAccountId),
-          bucket: enumFilter<domain.TimeBucket>(gw.TimeBucket, 'TIME_BUCKET', r.bucket, 'bucket'),
+          bucket: enumFilter<TimeBucket>(gw.TimeBucket, 'TIME_BUCKET', r.bucket, 'bucket'),
           timeZone: optionalText(r.timeZone),
           currency: optionalText(r.currency),
         }),
