@@ -31,10 +31,9 @@ import { assertPublicUrl } from '../lib/http/addressPolicy.js';
 import { refusedAnswer } from './flowIntegrity.js';
 import { answersInstallments, quoteInstallments, takesInstallmentPlan, type QuotedInstallment } from './installmentPlans.js';
 import { documentKey, emailKey } from '../domain/searchKeys.js';
-import { decideRoute, seededRandom, type RoutingRecord } from '../domain/routing.js';
+import type { RoutingRecord } from '../domain/routing.js';
 import type { RoutesService } from './routes.js';
-import { runRoutedCharge, seedOf } from './routedCharges.js';
-import { healthForDecision } from './routingHealth.js';
+import { runRoutedCharge } from './routedCharges.js';
 import { moveSubjectStatus, TRANSACTIONS, WITHDRAWALS, type SubjectKind, type Tracked } from './subjects.js';
 
 export type CreateTransactionCommand = {
@@ -165,13 +164,18 @@ export class PaymentsService {
     const route = await routes.forCharge(command.route);
     const charge = { ...full, cardBin, cardBrand: command.cardBrand || undefined };
     const key = command.idempotencyKey;
-    const decision = decideRoute(route, charge, key ? seededRandom(seedOf(key)) : Math.random, healthForDecision(routes.health));
+    const { decision } = await routes.decide(route, charge, key);
     if (!decision)
       throw new GatewayError(
         'FAILED_PRECONDITION',
         `route ${route.name}: no rule matches this charge (${full.paymentMethod}, ${full.amount} cents ${full.currency}, ${full.installments} installment(s))`,
         { field: 'route', reason: 'NO_ROUTE_RULE_MATCHES' },
       );
+    if (!decision.targets.length)
+      throw new GatewayError('FAILED_PRECONDITION', `route ${route.name}: every account of rules[${decision.ruleIndex}] was deleted; update the route`, {
+        field: 'route',
+        reason: 'ROUTE_ACCOUNTS_DELETED',
+      });
     const em = () => this.deps.db.em();
     return runRoutedCharge(this.deps, {
       route,

@@ -1,12 +1,35 @@
 import { GatewayError, invalidArgument, notFound } from '../lib/errors.js';
 import { isUuid } from '../lib/ids.js';
 import { PAYMENT_METHODS } from '../domain/types.js';
-import { MAX_ATTEMPTS_LIMIT, ROUTING_STRATEGIES, type Route, type RouteInput, type RouteRule, type RouteTarget } from '../domain/routing.js';
+import {
+  decideRoute,
+  MAX_ATTEMPTS_LIMIT,
+  ROUTING_STRATEGIES,
+  seededRandom,
+  type Route,
+  type OrderedTarget,
+  type RouteDecision,
+  type RoutedCharge,
+  type RouteInput,
+  type RouteRule,
+  type RouteTarget,
+} from '../domain/routing.js';
 import type { RoutesRepository } from '../db/routesRepository.js';
 import type { GatewayDeps } from './context.js';
 import { requireText } from './validation.js';
 import { checkedSoftDeclineCodes } from './softDeclines.js';
-import { RoutingHealth, type AccountHealth } from './routingHealth.js';
+import { healthForDecision, RoutingHealth, type AccountHealth } from './routingHealth.js';
+import { seedOf } from './routedCharges.js';
+
+/** A route's decision for one charge, with the targets whose accounts were deleted since the route was saved left out. */
+export interface ChargeDecision {
+  /** Undefined: no rule matches. */
+  decision?: RouteDecision;
+  /** Every target of the matching rule in the order decided, the deleted ones included. */
+  ordered: OrderedTarget[];
+  /** The accounts left out of `decision` because they were deleted. */
+  deleted: string[];
+}
 
 const failedPrecondition = (field: string, message: string): GatewayError =>
   new GatewayError('FAILED_PRECONDITION', message, { field, reason: 'FAILED_PRECONDITION' });
@@ -160,5 +183,21 @@ export class RoutesService {
     if (!route) throw invalidArgument('route', `route ${idOrName} not found; ListRoutes shows the routes`);
     this.cache.set(idOrName, { route, until: now + this.cacheMs });
     return route;
+  }
+
+  /**
+   * The decision CreateTransaction acts on: the first matching rule, its targets ordered by its strategy with the
+   * draw seeded by the idempotency key, then the targets whose accounts were deleted since the route was saved left
+   * out. A deleted account is never charged and is not an attempt: it neither counts against max_attempts nor shows
+   * in the charge's attempts.
+   */
+  async decide(route: Pick<Route, 'rules'>, charge: RoutedCharge, key: string | undefined): Promise<ChargeDecision> {
+    const decided = decideRoute(route, charge, key ? seededRandom(seedOf(key)) : Math.random, healthForDecision(this.health));
+    if (!decided) return { ordered: [], deleted: [] };
+    const em = this.deps.db.em();
+    const live = await Promise.all(decided.targets.map(async (target) => Boolean(await this.deps.accounts.getWithSecrets(em, target.providerAccountId))));
+    const deleted = decided.targets.filter((_, index) => !live[index]).map((target) => target.providerAccountId);
+    const decision = deleted.length ? { ...decided, targets: decided.targets.filter((_, index) => live[index]) } : decided;
+    return { decision, ordered: decided.targets, deleted };
   }
 }
