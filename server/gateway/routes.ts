@@ -1,7 +1,8 @@
 import { GatewayError, invalidArgument, notFound } from '../lib/errors.js';
 import { isUuid } from '../lib/ids.js';
-import { PAYMENT_METHODS } from '../domain/types.js';
+import { PAYMENT_METHODS, type PaymentMethod } from '../domain/types.js';
 import {
+  DEFAULT_MAX_ATTEMPTS,
   decideRoute,
   MAX_ATTEMPTS_LIMIT,
   ROUTING_STRATEGIES,
@@ -13,10 +14,11 @@ import {
   type RouteInput,
   type RouteRule,
   type RouteTarget,
+  type RoutingStrategy,
 } from '../domain/routing.js';
 import type { RoutesRepository } from '../db/routesRepository.js';
 import type { GatewayDeps } from './context.js';
-import { requireText } from './validation.js';
+import { requirePositiveCents, requireText } from './validation.js';
 import { checkedSoftDeclineCodes } from './softDeclines.js';
 import { healthForDecision, RoutingHealth, type AccountHealth } from './routingHealth.js';
 import { seedOf } from './routedCharges.js';
@@ -29,6 +31,22 @@ export interface ChargeDecision {
   ordered: OrderedTarget[];
   /** The accounts left out of `decision` because they were deleted. */
   deleted: string[];
+}
+
+export interface PreviewTarget {
+  providerAccountId: string;
+  provider: string;
+  reason: string;
+  tried: boolean;
+  skippedBecause: string;
+}
+
+export interface RoutePreview {
+  matched: boolean;
+  ruleIndex: number;
+  strategy?: RoutingStrategy;
+  targets: PreviewTarget[];
+  maxAttempts: number;
 }
 
 const failedPrecondition = (field: string, message: string): GatewayError =>
@@ -83,6 +101,31 @@ function checkTargetShape(rule: RouteRule, target: RouteTarget, at: string, seen
   if (rule.strategy === 'lowest_cost')
     for (const method of rule.paymentMethods)
       if (!target.fees.some((fee) => fee.paymentMethod === method)) throw invalidArgument(`${at}.fees`, `${at}.fees: no fee is declared for ${method}`);
+}
+
+/** A sample charge for PreviewRoute, checked as CreateTransaction checks the same fields. */
+export interface SampleCharge {
+  paymentMethod?: PaymentMethod;
+  amount: number;
+  currency: string;
+  installments: number;
+  cardBrand: string;
+  cardBin: string;
+}
+
+function checkedSample(sample: SampleCharge): RoutedCharge {
+  if (!sample.paymentMethod) throw invalidArgument('payment_method', 'payment_method is required');
+  const installments = sample.installments || 1;
+  if (!Number.isInteger(installments) || installments < 1) throw invalidArgument('installments', 'installments must be a positive integer');
+  if (sample.cardBin && !/^\d{6,8}$/.test(sample.cardBin)) throw invalidArgument('card_bin', "card_bin must be the card's first 6 to 8 digits");
+  return {
+    paymentMethod: sample.paymentMethod,
+    amount: requirePositiveCents('amount', sample.amount),
+    currency: sample.currency.trim().toUpperCase() || 'BRL',
+    installments,
+    cardBin: sample.cardBin || undefined,
+    cardBrand: sample.cardBrand.trim() || undefined,
+  };
 }
 
 /**
@@ -186,10 +229,10 @@ export class RoutesService {
   }
 
   /**
-   * The decision CreateTransaction acts on: the first matching rule, its targets ordered by its strategy with the
-   * draw seeded by the idempotency key, then the targets whose accounts were deleted since the route was saved left
-   * out. A deleted account is never charged and is not an attempt: it neither counts against max_attempts nor shows
-   * in the charge's attempts.
+   * The decision CreateTransaction acts on and PreviewRoute shows: the first matching rule, its targets ordered by its
+   * strategy with the draw seeded by the idempotency key, then the targets whose accounts were deleted since the route
+   * was saved left out. A deleted account is never charged and is not an attempt: it neither counts against
+   * max_attempts nor shows in the charge's attempts.
    */
   async decide(route: Pick<Route, 'rules'>, charge: RoutedCharge, key: string | undefined): Promise<ChargeDecision> {
     const decided = decideRoute(route, charge, key ? seededRandom(seedOf(key)) : Math.random, healthForDecision(this.health));
@@ -199,5 +242,29 @@ export class RoutesService {
     const deleted = decided.targets.filter((_, index) => !live[index]).map((target) => target.providerAccountId);
     const decision = deleted.length ? { ...decided, targets: decided.targets.filter((_, index) => live[index]) } : decided;
     return { decision, ordered: decided.targets, deleted };
+  }
+
+  /** What a charge would do on a saved route (`id`) or an unsaved one (checked as saving checks it); nothing is charged. */
+  async preview(source: { id: string } | RouteInput, sample: SampleCharge, key: string | undefined): Promise<RoutePreview> {
+    const charge = checkedSample(sample);
+    const route = 'id' in source ? await this.get(source.id) : await this.checked(source);
+    const maxAttempts = route.maxAttempts || DEFAULT_MAX_ATTEMPTS;
+    const { decision, ordered, deleted } = await this.decide(route, charge, key);
+    if (!decision) return { matched: false, ruleIndex: 0, targets: [], maxAttempts };
+    let live = 0;
+    const skips = ordered.map((target) =>
+      deleted.includes(target.providerAccountId) ? 'the account is deleted' : live++ >= maxAttempts ? `beyond max_attempts (${maxAttempts})` : '',
+    );
+    const em = this.deps.db.em();
+    const targets = await Promise.all(
+      ordered.map(async (target, index) => ({
+        providerAccountId: target.providerAccountId,
+        provider: (await this.deps.accounts.getWithSecrets(em, target.providerAccountId, { includeDeleted: true }))?.provider ?? '',
+        reason: target.reason,
+        tried: !skips[index],
+        skippedBecause: skips[index]!,
+      })),
+    );
+    return { matched: true, ruleIndex: decision.ruleIndex, strategy: decision.strategy, targets, maxAttempts };
   }
 }

@@ -78,6 +78,24 @@ export function routingHandlers(u: UseCases) {
       route: toProtoRoute(await u.routes.update(id, fromProtoRoute(r))),
     }),
     getRoutingHealth: async (): Promise<rt.GetRoutingHealthResponse> => ({ accounts: await u.routes.routingHealth() }),
+    previewRoute: async (r: rt.PreviewRouteRequest): Promise<rt.PreviewRouteResponse> => {
+      const sample = {
+        paymentMethod: enumFilter<PaymentMethod>(pb.PaymentMethod, 'PAYMENT_METHOD', r.paymentMethod, 'payment_method'),
+        amount: r.amount,
+        currency: r.currency,
+        installments: r.installments,
+        cardBrand: r.cardBrand,
+        cardBin: r.cardBin,
+      };
+      const source = r.id ? { id: r.id } : fromProtoRoute({ name: 'preview', rules: r.rules, maxAttempts: r.maxAttempts, softDeclineCodes: [] });
+      const preview = await u.routes.preview(source, sample, r.idempotencyKey || undefined);
+      return {
+        ...preview,
+        strategy: preview.strategy
+          ? (toEnum(rt.RoutingStrategy, 'ROUTING_STRATEGY', preview.strategy) as rt.RoutingStrategy)
+          : rt.RoutingStrategy.ROUTING_STRATEGY_UNSPECIFIED,
+      };
+    },
     deleteRoute: async (r: rt.DeleteRouteRequest): Promise<rt.DeleteRouteResponse> => {
       await u.routes.delete(r.id);
       return {};

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file gateway/v1/routing_service.proto.
  */
 export const file_gateway_v1_routing_service: GenFile = /*@__PURE__*/
-  fileDesc("CiBnYXRld2F5L3YxL3JvdXRpbmdfc2VydmljZS5wcm90bxIKZ2F0ZXdheS52MSJiCglUYXJnZXRGZWUSMQoOcGF5bWVudF9tZXRob2QYASABKA4yGS5nYXRld2F5LnYxLlBheW1lbnRNZXRob2QSDQoFZml4ZWQYAiABKAMSEwoLcGVyY2VudF9icHMYAyABKAUiXwoLUm91dGVUYXJnZXQSGwoTcHJvdmlkZXJfYWNjb3VudF9pZBgBIAEoCRIOCgZ3ZWlnaHQYAiABKAUSIwoEZmVlcxgDIAMoCzIVLmdhdGV3YXkudjEuVGFyZ2V0RmVlIscCCglSb3V0ZVJ1bGUSMgoPcGF5bWVudF9tZXRob2RzGAEgAygOMhkuZ2F0ZXdheS52MS5QYXltZW50TWV0aG9kEhIKCm1pbl9hbW91bnQYAiABKAMSEgoKbWF4X2Ftb3VudBgDIAEoAxISCgpjdXJyZW5jaWVzGAQgAygJEhMKC2NhcmRfYnJhbmRzGAUgAygJEigKCmJpbl9yYW5nZXMYBiADKAsyFC5nYXRld2F5LnYxLkJpblJhbmdlEhgKEG1pbl9pbnN0YWxsbWVudHMYByABKAUSGAoQbWF4X2luc3RhbGxtZW50cxgIIAEoBRItCghzdHJhdGVneRgJIAEoDjIbLmdhdGV3YXkudjEuUm91dGluZ1N0cmF0ZWd5EigKB3RhcmdldHMYCiADKAsyFy5nYXRld2F5LnYxLlJvdXRlVGFyZ2V0IiQKCEJpblJhbmdlEgwKBGZyb20YASABKAkSCgoCdG8YAiABKAki2QEKBVJvdXRlEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSJAoFcnVsZXMYAyADKAsyFS5nYXRld2F5LnYxLlJvdXRlUnVsZRIUCgxtYXhfYXR0ZW1wdHMYBCABKAUSGgoSc29mdF9kZWNsaW5lX2NvZGVzGAcgAygJEi4KCmNyZWF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInoKEkNyZWF0ZVJvdXRlUmVxdWVzdBIMCgRuYW1lGAEgASgJEiQKBXJ1bGVzGAIgAygLMhUuZ2F0ZXdheS52MS5Sb3V0ZVJ1bGUSFAoMbWF4X2F0dGVtcHRzGAMgASgFEhoKEnNvZnRfZGVjbGluZV9jb2RlcxgEIAMoCSI3ChNDcmVhdGVSb3V0ZVJlc3BvbnNlEiAKBXJvdXRlGAEgASgLMhEuZ2F0ZXdheS52MS5Sb3V0ZSIdCg9HZXRSb3V0ZVJlcXVlc3QSCgoCaWQYASABKAkiNAoQR2V0Um91dGVSZXNwb25zZRIgCgVyb3V0ZRgBIAEoCzIRLmdhdGV3YXkudjEuUm91dGUiEwoRTGlzdFJvdXRlc1JlcXVlc3QiNwoSTGlzdFJvdXRlc1Jlc3BvbnNlEiEKBnJvdXRlcxgBIAMoCzIRLmdhdGV3YXkudjEuUm91dGUihgEKElVwZGF0ZVJvdXRlUmVxdWVzdBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEiQKBXJ1bGVzGAMgAygLMhUuZ2F0ZXdheS52MS5Sb3V0ZVJ1bGUSFAoMbWF4X2F0dGVtcHRzGAQgASgFEhoKEnNvZnRfZGVjbGluZV9jb2RlcxgFIAMoCSI3ChNVcGRhdGVSb3V0ZVJlc3BvbnNlEiAKBXJvdXRlGAEgASgLMhEuZ2F0ZXdheS52MS5Sb3V0ZSIgChJEZWxldGVSb3V0ZVJlcXVlc3QSCgoCaWQYASABKAkiFQoTRGVsZXRlUm91dGVSZXNwb25zZSIZChdHZXRSb3V0aW5nSGVhbHRoUmVxdWVzdCKrAQoNQWNjb3VudEhlYWx0aBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJEhAKCHByb3ZpZGVyGAIgASgJEhUKDWNpcmN1aXRfc3RhdGUYAyABKAkSEAoIYXR0ZW1wdHMYBCABKAUSFQoNYXBwcm92YWxfcmF0ZRgFIAEoARISCgplcnJvcl9yYXRlGAYgASgBEhcKD21lYW5fbGF0ZW5jeV9tcxgHIAEoASJHChhHZXRSb3V0aW5nSGVhbHRoUmVzcG9uc2USKwoIYWNjb3VudHMYASADKAsyGS5nYXRld2F5LnYxLkFjY291bnRIZWFsdGgqtwEKD1JvdXRpbmdTdHJhdGVneRIgChxST1VUSU5HX1NUUkFURUdZX1VOU1BFQ0lGSUVEEAASHQoZUk9VVElOR19TVFJBVEVHWV9QUklPUklUWRABEh0KGVJPVVRJTkdfU1RSQVRFR1lfV0VJR0hURUQQAhIgChxST1VUSU5HX1NUUkFURUdZX0xPV0VTVF9DT1NUEAMSIgoeUk9VVElOR19TVFJBVEVHWV9CRVNUX0FQUFJPVkFMEAQy8wMKDlJvdXRpbmdTZXJ2aWNlEk4KC0NyZWF0ZVJvdXRlEh4uZ2F0ZXdheS52MS5DcmVhdGVSb3V0ZVJlcXVlc3QaHy5nYXRld2F5LnYxLkNyZWF0ZVJvdXRlUmVzcG9uc2USRQoIR2V0Um91dGUSGy5nYXRld2F5LnYxLkdldFJvdXRlUmVxdWVzdBocLmdhdGV3YXkudjEuR2V0Um91dGVSZXNwb25zZRJLCgpMaXN0Um91dGVzEh0uZ2F0ZXdheS52MS5MaXN0Um91dGVzUmVxdWVzdBoeLmdhdGV3YXkudjEuTGlzdFJvdXRlc1Jlc3BvbnNlEk4KC1VwZGF0ZVJvdXRlEh4uZ2F0ZXdheS52MS5VcGRhdGVSb3V0ZVJlcXVlc3QaHy5nYXRld2F5LnYxLlVwZGF0ZVJvdXRlUmVzcG9uc2USTgoLRGVsZXRlUm91dGUSHi5nYXRld2F5LnYxLkRlbGV0ZVJvdXRlUmVxdWVzdBofLmdhdGV3YXkudjEuRGVsZXRlUm91dGVSZXNwb25zZRJdChBHZXRSb3V0aW5nSGVhbHRoEiMuZ2F0ZXdheS52MS5HZXRSb3V0aW5nSGVhbHRoUmVxdWVzdBokLmdhdGV3YXkudjEuR2V0Um91dGluZ0hlYWx0aFJlc3BvbnNlYgZwcm90bzM", [file_gateway_v1_types, file_google_protobuf_timestamp]);
+  fileDesc("CiBnYXRld2F5L3YxL3JvdXRpbmdfc2VydmljZS5wcm90bxIKZ2F0ZXdheS52MSJiCglUYXJnZXRGZWUSMQoOcGF5bWVudF9tZXRob2QYASABKA4yGS5nYXRld2F5LnYxLlBheW1lbnRNZXRob2QSDQoFZml4ZWQYAiABKAMSEwoLcGVyY2VudF9icHMYAyABKAUiXwoLUm91dGVUYXJnZXQSGwoTcHJvdmlkZXJfYWNjb3VudF9pZBgBIAEoCRIOCgZ3ZWlnaHQYAiABKAUSIwoEZmVlcxgDIAMoCzIVLmdhdGV3YXkudjEuVGFyZ2V0RmVlIscCCglSb3V0ZVJ1bGUSMgoPcGF5bWVudF9tZXRob2RzGAEgAygOMhkuZ2F0ZXdheS52MS5QYXltZW50TWV0aG9kEhIKCm1pbl9hbW91bnQYAiABKAMSEgoKbWF4X2Ftb3VudBgDIAEoAxISCgpjdXJyZW5jaWVzGAQgAygJEhMKC2NhcmRfYnJhbmRzGAUgAygJEigKCmJpbl9yYW5nZXMYBiADKAsyFC5nYXRld2F5LnYxLkJpblJhbmdlEhgKEG1pbl9pbnN0YWxsbWVudHMYByABKAUSGAoQbWF4X2luc3RhbGxtZW50cxgIIAEoBRItCghzdHJhdGVneRgJIAEoDjIbLmdhdGV3YXkudjEuUm91dGluZ1N0cmF0ZWd5EigKB3RhcmdldHMYCiADKAsyFy5nYXRld2F5LnYxLlJvdXRlVGFyZ2V0IiQKCEJpblJhbmdlEgwKBGZyb20YASABKAkSCgoCdG8YAiABKAki2QEKBVJvdXRlEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSJAoFcnVsZXMYAyADKAsyFS5nYXRld2F5LnYxLlJvdXRlUnVsZRIUCgxtYXhfYXR0ZW1wdHMYBCABKAUSGgoSc29mdF9kZWNsaW5lX2NvZGVzGAcgAygJEi4KCmNyZWF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInoKEkNyZWF0ZVJvdXRlUmVxdWVzdBIMCgRuYW1lGAEgASgJEiQKBXJ1bGVzGAIgAygLMhUuZ2F0ZXdheS52MS5Sb3V0ZVJ1bGUSFAoMbWF4X2F0dGVtcHRzGAMgASgFEhoKEnNvZnRfZGVjbGluZV9jb2RlcxgEIAMoCSI3ChNDcmVhdGVSb3V0ZVJlc3BvbnNlEiAKBXJvdXRlGAEgASgLMhEuZ2F0ZXdheS52MS5Sb3V0ZSIdCg9HZXRSb3V0ZVJlcXVlc3QSCgoCaWQYASABKAkiNAoQR2V0Um91dGVSZXNwb25zZRIgCgVyb3V0ZRgBIAEoCzIRLmdhdGV3YXkudjEuUm91dGUiEwoRTGlzdFJvdXRlc1JlcXVlc3QiNwoSTGlzdFJvdXRlc1Jlc3BvbnNlEiEKBnJvdXRlcxgBIAMoCzIRLmdhdGV3YXkudjEuUm91dGUihgEKElVwZGF0ZVJvdXRlUmVxdWVzdBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEiQKBXJ1bGVzGAMgAygLMhUuZ2F0ZXdheS52MS5Sb3V0ZVJ1bGUSFAoMbWF4X2F0dGVtcHRzGAQgASgFEhoKEnNvZnRfZGVjbGluZV9jb2RlcxgFIAMoCSI3ChNVcGRhdGVSb3V0ZVJlc3BvbnNlEiAKBXJvdXRlGAEgASgLMhEuZ2F0ZXdheS52MS5Sb3V0ZSIgChJEZWxldGVSb3V0ZVJlcXVlc3QSCgoCaWQYASABKAkiFQoTRGVsZXRlUm91dGVSZXNwb25zZSIZChdHZXRSb3V0aW5nSGVhbHRoUmVxdWVzdCKrAQoNQWNjb3VudEhlYWx0aBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJEhAKCHByb3ZpZGVyGAIgASgJEhUKDWNpcmN1aXRfc3RhdGUYAyABKAkSEAoIYXR0ZW1wdHMYBCABKAUSFQoNYXBwcm92YWxfcmF0ZRgFIAEoARISCgplcnJvcl9yYXRlGAYgASgBEhcKD21lYW5fbGF0ZW5jeV9tcxgHIAEoASJHChhHZXRSb3V0aW5nSGVhbHRoUmVzcG9uc2USKwoIYWNjb3VudHMYASADKAsyGS5nYXRld2F5LnYxLkFjY291bnRIZWFsdGgihwIKE1ByZXZpZXdSb3V0ZVJlcXVlc3QSCgoCaWQYASABKAkSJAoFcnVsZXMYAiADKAsyFS5nYXRld2F5LnYxLlJvdXRlUnVsZRIUCgxtYXhfYXR0ZW1wdHMYAyABKAUSMQoOcGF5bWVudF9tZXRob2QYBCABKA4yGS5nYXRld2F5LnYxLlBheW1lbnRNZXRob2QSDgoGYW1vdW50GAUgASgDEhAKCGN1cnJlbmN5GAYgASgJEhQKDGluc3RhbGxtZW50cxgHIAEoBRISCgpjYXJkX2JyYW5kGAggASgJEhAKCGNhcmRfYmluGAkgASgJEhcKD2lkZW1wb3RlbmN5X2tleRgKIAEoCSJ2Cg1QcmV2aWV3VGFyZ2V0EhsKE3Byb3ZpZGVyX2FjY291bnRfaWQYASABKAkSEAoIcHJvdmlkZXIYAiABKAkSDgoGcmVhc29uGAMgASgJEg0KBXRyaWVkGAQgASgIEhcKD3NraXBwZWRfYmVjYXVzZRgFIAEoCSKsAQoUUHJldmlld1JvdXRlUmVzcG9uc2USDwoHbWF0Y2hlZBgBIAEoCBISCgpydWxlX2luZGV4GAIgASgFEi0KCHN0cmF0ZWd5GAMgASgOMhsuZ2F0ZXdheS52MS5Sb3V0aW5nU3RyYXRlZ3kSKgoHdGFyZ2V0cxgEIAMoCzIZLmdhdGV3YXkudjEuUHJldmlld1RhcmdldBIUCgxtYXhfYXR0ZW1wdHMYBSABKAUqtwEKD1JvdXRpbmdTdHJhdGVneRIgChxST1VUSU5HX1NUUkFURUdZX1VOU1BFQ0lGSUVEEAASHQoZUk9VVElOR19TVFJBVEVHWV9QUklPUklUWRABEh0KGVJPVVRJTkdfU1RSQVRFR1lfV0VJR0hURUQQAhIgChxST1VUSU5HX1NUUkFURUdZX0xPV0VTVF9DT1NUEAMSIgoeUk9VVElOR19TVFJBVEVHWV9CRVNUX0FQUFJPVkFMEAQyxgQKDlJvdXRpbmdTZXJ2aWNlEk4KC0NyZWF0ZVJvdXRlEh4uZ2F0ZXdheS52MS5DcmVhdGVSb3V0ZVJlcXVlc3QaHy5nYXRld2F5LnYxLkNyZWF0ZVJvdXRlUmVzcG9uc2USRQoIR2V0Um91dGUSGy5nYXRld2F5LnYxLkdldFJvdXRlUmVxdWVzdBocLmdhdGV3YXkudjEuR2V0Um91dGVSZXNwb25zZRJLCgpMaXN0Um91dGVzEh0uZ2F0ZXdheS52MS5MaXN0Um91dGVzUmVxdWVzdBoeLmdhdGV3YXkudjEuTGlzdFJvdXRlc1Jlc3BvbnNlEk4KC1VwZGF0ZVJvdXRlEh4uZ2F0ZXdheS52MS5VcGRhdGVSb3V0ZVJlcXVlc3QaHy5nYXRld2F5LnYxLlVwZGF0ZVJvdXRlUmVzcG9uc2USTgoLRGVsZXRlUm91dGUSHi5nYXRld2F5LnYxLkRlbGV0ZVJvdXRlUmVxdWVzdBofLmdhdGV3YXkudjEuRGVsZXRlUm91dGVSZXNwb25zZRJdChBHZXRSb3V0aW5nSGVhbHRoEiMuZ2F0ZXdheS52MS5HZXRSb3V0aW5nSGVhbHRoUmVxdWVzdBokLmdhdGV3YXkudjEuR2V0Um91dGluZ0hlYWx0aFJlc3BvbnNlElEKDFByZXZpZXdSb3V0ZRIfLmdhdGV3YXkudjEuUHJldmlld1JvdXRlUmVxdWVzdBogLmdhdGV3YXkudjEuUHJldmlld1JvdXRlUmVzcG9uc2ViBnByb3RvMw", [file_gateway_v1_types, file_google_protobuf_timestamp]);
 
 /**
  * What a target account costs for one payment method: fixed cents plus a percentage in basis points (1.99 % = 199).
@@ -527,6 +527,171 @@ export const GetRoutingHealthResponseSchema: GenMessage<GetRoutingHealthResponse
   messageDesc(file_gateway_v1_routing_service, 17);
 
 /**
+ * @generated from message gateway.v1.PreviewRouteRequest
+ */
+export type PreviewRouteRequest = Message<"gateway.v1.PreviewRouteRequest"> & {
+  /**
+   * A saved route's id or name; empty: the route given by `rules` and `max_attempts` (checked as CreateRoute checks it).
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: repeated gateway.v1.RouteRule rules = 2;
+   */
+  rules: RouteRule[];
+
+  /**
+   * @generated from field: int32 max_attempts = 3;
+   */
+  maxAttempts: number;
+
+  /**
+   * The sample charge, as CreateTransactionRequest would carry it.
+   *
+   * @generated from field: gateway.v1.PaymentMethod payment_method = 4;
+   */
+  paymentMethod: PaymentMethod;
+
+  /**
+   * Cents, more than 0.
+   *
+   * @generated from field: int64 amount = 5;
+   */
+  amount: bigint;
+
+  /**
+   * Empty: BRL.
+   *
+   * @generated from field: string currency = 6;
+   */
+  currency: string;
+
+  /**
+   * 0: 1.
+   *
+   * @generated from field: int32 installments = 7;
+   */
+  installments: number;
+
+  /**
+   * @generated from field: string card_brand = 8;
+   */
+  cardBrand: string;
+
+  /**
+   * @generated from field: string card_bin = 9;
+   */
+  cardBin: string;
+
+  /**
+   * The order a weighted rule draws for a charge with this idempotency key (the same key always draws the same);
+   * empty: a draw at random.
+   *
+   * @generated from field: string idempotency_key = 10;
+   */
+  idempotencyKey: string;
+};
+
+/**
+ * Describes the message gateway.v1.PreviewRouteRequest.
+ * Use `create(PreviewRouteRequestSchema)` to create a new message.
+ */
+export const PreviewRouteRequestSchema: GenMessage<PreviewRouteRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_routing_service, 18);
+
+/**
+ * @generated from message gateway.v1.PreviewTarget
+ */
+export type PreviewTarget = Message<"gateway.v1.PreviewTarget"> & {
+  /**
+   * @generated from field: string provider_account_id = 1;
+   */
+  providerAccountId: string;
+
+  /**
+   * Empty when the account is gone.
+   *
+   * @generated from field: string provider = 2;
+   */
+  provider: string;
+
+  /**
+   * Why it has its place (e.g. "priority 1", "weighted draw (weight 70)", "lowest cost (230 cents)").
+   *
+   * @generated from field: string reason = 3;
+   */
+  reason: string;
+
+  /**
+   * Tried only when every target before it certainly was not sent to; false: skipped (see `skipped_because`).
+   *
+   * @generated from field: bool tried = 4;
+   */
+  tried: boolean;
+
+  /**
+   * Why it is not tried: the account was deleted, or the route's max_attempts are used up before it.
+   *
+   * @generated from field: string skipped_because = 5;
+   */
+  skippedBecause: string;
+};
+
+/**
+ * Describes the message gateway.v1.PreviewTarget.
+ * Use `create(PreviewTargetSchema)` to create a new message.
+ */
+export const PreviewTargetSchema: GenMessage<PreviewTarget> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_routing_service, 19);
+
+/**
+ * @generated from message gateway.v1.PreviewRouteResponse
+ */
+export type PreviewRouteResponse = Message<"gateway.v1.PreviewRouteResponse"> & {
+  /**
+   * False: no rule matches the charge, which CreateTransaction would refuse (FAILED_PRECONDITION on route).
+   *
+   * @generated from field: bool matched = 1;
+   */
+  matched: boolean;
+
+  /**
+   * The first rule that matches (meaningful when matched).
+   *
+   * @generated from field: int32 rule_index = 2;
+   */
+  ruleIndex: number;
+
+  /**
+   * @generated from field: gateway.v1.RoutingStrategy strategy = 3;
+   */
+  strategy: RoutingStrategy;
+
+  /**
+   * Every target of the rule in the order the charge would try them.
+   *
+   * @generated from field: repeated gateway.v1.PreviewTarget targets = 4;
+   */
+  targets: PreviewTarget[];
+
+  /**
+   * The route's attempts cap in effect (max_attempts, 0 read as 2).
+   *
+   * @generated from field: int32 max_attempts = 5;
+   */
+  maxAttempts: number;
+};
+
+/**
+ * Describes the message gateway.v1.PreviewRouteResponse.
+ * Use `create(PreviewRouteResponseSchema)` to create a new message.
+ */
+export const PreviewRouteResponseSchema: GenMessage<PreviewRouteResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_routing_service, 20);
+
+/**
  * How a rule orders its targets for one charge. The first target is tried first; the next ones only when a target's
  * provider certainly did not act (see the README's "Routes").
  *
@@ -634,6 +799,17 @@ export const RoutingService: GenService<{
     methodKind: "unary";
     input: typeof GetRoutingHealthRequestSchema;
     output: typeof GetRoutingHealthResponseSchema;
+  },
+  /**
+   * Which rule of a route (saved, or unsaved rules) a sample charge matches and the targets it would try, in order and
+   * why, decided as CreateTransaction decides; nothing is charged.
+   *
+   * @generated from rpc gateway.v1.RoutingService.PreviewRoute
+   */
+  previewRoute: {
+    methodKind: "unary";
+    input: typeof PreviewRouteRequestSchema;
+    output: typeof PreviewRouteResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_gateway_v1_routing_service, 0);

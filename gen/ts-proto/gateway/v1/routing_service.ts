@@ -220,6 +220,52 @@ export interface GetRoutingHealthResponse {
   accounts: AccountHealth[];
 }
 
+export interface PreviewRouteRequest {
+  /** A saved route's id or name; empty: the route given by `rules` and `max_attempts` (checked as CreateRoute checks it). */
+  id: string;
+  rules: RouteRule[];
+  maxAttempts: number;
+  /** The sample charge, as CreateTransactionRequest would carry it. */
+  paymentMethod: PaymentMethod;
+  /** Cents, more than 0. */
+  amount: number;
+  /** Empty: BRL. */
+  currency: string;
+  /** 0: 1. */
+  installments: number;
+  cardBrand: string;
+  cardBin: string;
+  /**
+   * The order a weighted rule draws for a charge with this idempotency key (the same key always draws the same);
+   * empty: a draw at random.
+   */
+  idempotencyKey: string;
+}
+
+export interface PreviewTarget {
+  providerAccountId: string;
+  /** Empty when the account is gone. */
+  provider: string;
+  /** Why it has its place (e.g. "priority 1", "weighted draw (weight 70)", "lowest cost (230 cents)"). */
+  reason: string;
+  /** Tried only when every target before it certainly was not sent to; false: skipped (see `skipped_because`). */
+  tried: boolean;
+  /** Why it is not tried: the account was deleted, or the route's max_attempts are used up before it. */
+  skippedBecause: string;
+}
+
+export interface PreviewRouteResponse {
+  /** False: no rule matches the charge, which CreateTransaction would refuse (FAILED_PRECONDITION on route). */
+  matched: boolean;
+  /** The first rule that matches (meaningful when matched). */
+  ruleIndex: number;
+  strategy: RoutingStrategy;
+  /** Every target of the rule in the order the charge would try them. */
+  targets: PreviewTarget[];
+  /** The route's attempts cap in effect (max_attempts, 0 read as 2). */
+  maxAttempts: number;
+}
+
 function createBaseTargetFee(): TargetFee {
   return { paymentMethod: 0, fixed: 0, percentBps: 0 };
 }
@@ -2066,6 +2112,534 @@ export const GetRoutingHealthResponse: MessageFns<GetRoutingHealthResponse> = {
   },
 };
 
+function createBasePreviewRouteRequest(): PreviewRouteRequest {
+  return {
+    id: "",
+    rules: [],
+    maxAttempts: 0,
+    paymentMethod: 0,
+    amount: 0,
+    currency: "",
+    installments: 0,
+    cardBrand: "",
+    cardBin: "",
+    idempotencyKey: "",
+  };
+}
+
+export const PreviewRouteRequest: MessageFns<PreviewRouteRequest> = {
+  encode(message: PreviewRouteRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    for (const v of message.rules) {
+      RouteRule.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.maxAttempts !== 0) {
+      writer.uint32(24).int32(message.maxAttempts);
+    }
+    if (message.paymentMethod !== 0) {
+      writer.uint32(32).int32(message.paymentMethod);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(40).int64(message.amount);
+    }
+    if (message.currency !== "") {
+      writer.uint32(50).string(message.currency);
+    }
+    if (message.installments !== 0) {
+      writer.uint32(56).int32(message.installments);
+    }
+    if (message.cardBrand !== "") {
+      writer.uint32(66).string(message.cardBrand);
+    }
+    if (message.cardBin !== "") {
+      writer.uint32(74).string(message.cardBin);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(82).string(message.idempotencyKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PreviewRouteRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePreviewRouteRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.rules.push(RouteRule.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.maxAttempts = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.paymentMethod = reader.int32() as any;
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.installments = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.cardBrand = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.cardBin = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PreviewRouteRequest {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      rules: globalThis.Array.isArray(object?.rules) ? object.rules.map((e: any) => RouteRule.fromJSON(e)) : [],
+      maxAttempts: isSet(object.maxAttempts)
+        ? globalThis.Number(object.maxAttempts)
+        : isSet(object.max_attempts)
+        ? globalThis.Number(object.max_attempts)
+        : 0,
+      paymentMethod: isSet(object.paymentMethod)
+        ? paymentMethodFromJSON(object.paymentMethod)
+        : isSet(object.payment_method)
+        ? paymentMethodFromJSON(object.payment_method)
+        : 0,
+      amount: isSet(object.amount) ? globalThis.Number(object.amount) : 0,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      installments: isSet(object.installments) ? globalThis.Number(object.installments) : 0,
+      cardBrand: isSet(object.cardBrand)
+        ? globalThis.String(object.cardBrand)
+        : isSet(object.card_brand)
+        ? globalThis.String(object.card_brand)
+        : "",
+      cardBin: isSet(object.cardBin)
+        ? globalThis.String(object.cardBin)
+        : isSet(object.card_bin)
+        ? globalThis.String(object.card_bin)
+        : "",
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+    };
+  },
+
+  toJSON(message: PreviewRouteRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.rules?.length) {
+      obj.rules = message.rules.map((e) => RouteRule.toJSON(e));
+    }
+    if (message.maxAttempts !== 0) {
+      obj.maxAttempts = Math.round(message.maxAttempts);
+    }
+    if (message.paymentMethod !== 0) {
+      obj.paymentMethod = paymentMethodToJSON(message.paymentMethod);
+    }
+    if (message.amount !== 0) {
+      obj.amount = Math.round(message.amount);
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.installments !== 0) {
+      obj.installments = Math.round(message.installments);
+    }
+    if (message.cardBrand !== "") {
+      obj.cardBrand = message.cardBrand;
+    }
+    if (message.cardBin !== "") {
+      obj.cardBin = message.cardBin;
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PreviewRouteRequest>): PreviewRouteRequest {
+    return PreviewRouteRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PreviewRouteRequest>): PreviewRouteRequest {
+    const message = createBasePreviewRouteRequest();
+    message.id = object.id ?? "";
+    message.rules = object.rules?.map((e) => RouteRule.fromPartial(e)) || [];
+    message.maxAttempts = object.maxAttempts ?? 0;
+    message.paymentMethod = object.paymentMethod ?? 0;
+    message.amount = object.amount ?? 0;
+    message.currency = object.currency ?? "";
+    message.installments = object.installments ?? 0;
+    message.cardBrand = object.cardBrand ?? "";
+    message.cardBin = object.cardBin ?? "";
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    return message;
+  },
+};
+
+function createBasePreviewTarget(): PreviewTarget {
+  return { providerAccountId: "", provider: "", reason: "", tried: false, skippedBecause: "" };
+}
+
+export const PreviewTarget: MessageFns<PreviewTarget> = {
+  encode(message: PreviewTarget, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.providerAccountId !== "") {
+      writer.uint32(10).string(message.providerAccountId);
+    }
+    if (message.provider !== "") {
+      writer.uint32(18).string(message.provider);
+    }
+    if (message.reason !== "") {
+      writer.uint32(26).string(message.reason);
+    }
+    if (message.tried !== false) {
+      writer.uint32(32).bool(message.tried);
+    }
+    if (message.skippedBecause !== "") {
+      writer.uint32(42).string(message.skippedBecause);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PreviewTarget {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePreviewTarget();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.providerAccountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.provider = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.tried = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.skippedBecause = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PreviewTarget {
+    return {
+      providerAccountId: isSet(object.providerAccountId)
+        ? globalThis.String(object.providerAccountId)
+        : isSet(object.provider_account_id)
+        ? globalThis.String(object.provider_account_id)
+        : "",
+      provider: isSet(object.provider) ? globalThis.String(object.provider) : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      tried: isSet(object.tried) ? globalThis.Boolean(object.tried) : false,
+      skippedBecause: isSet(object.skippedBecause)
+        ? globalThis.String(object.skippedBecause)
+        : isSet(object.skipped_because)
+        ? globalThis.String(object.skipped_because)
+        : "",
+    };
+  },
+
+  toJSON(message: PreviewTarget): unknown {
+    const obj: any = {};
+    if (message.providerAccountId !== "") {
+      obj.providerAccountId = message.providerAccountId;
+    }
+    if (message.provider !== "") {
+      obj.provider = message.provider;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.tried !== false) {
+      obj.tried = message.tried;
+    }
+    if (message.skippedBecause !== "") {
+      obj.skippedBecause = message.skippedBecause;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PreviewTarget>): PreviewTarget {
+    return PreviewTarget.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PreviewTarget>): PreviewTarget {
+    const message = createBasePreviewTarget();
+    message.providerAccountId = object.providerAccountId ?? "";
+    message.provider = object.provider ?? "";
+    message.reason = object.reason ?? "";
+    message.tried = object.tried ?? false;
+    message.skippedBecause = object.skippedBecause ?? "";
+    return message;
+  },
+};
+
+function createBasePreviewRouteResponse(): PreviewRouteResponse {
+  return { matched: false, ruleIndex: 0, strategy: 0, targets: [], maxAttempts: 0 };
+}
+
+export const PreviewRouteResponse: MessageFns<PreviewRouteResponse> = {
+  encode(message: PreviewRouteResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.matched !== false) {
+      writer.uint32(8).bool(message.matched);
+    }
+    if (message.ruleIndex !== 0) {
+      writer.uint32(16).int32(message.ruleIndex);
+    }
+    if (message.strategy !== 0) {
+      writer.uint32(24).int32(message.strategy);
+    }
+    for (const v of message.targets) {
+      PreviewTarget.encode(v!, writer.uint32(34).fork()).join();
+    }
+    if (message.maxAttempts !== 0) {
+      writer.uint32(40).int32(message.maxAttempts);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PreviewRouteResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePreviewRouteResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.matched = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.ruleIndex = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.strategy = reader.int32() as any;
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.targets.push(PreviewTarget.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.maxAttempts = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PreviewRouteResponse {
+    return {
+      matched: isSet(object.matched) ? globalThis.Boolean(object.matched) : false,
+      ruleIndex: isSet(object.ruleIndex)
+        ? globalThis.Number(object.ruleIndex)
+        : isSet(object.rule_index)
+        ? globalThis.Number(object.rule_index)
+        : 0,
+      strategy: isSet(object.strategy) ? routingStrategyFromJSON(object.strategy) : 0,
+      targets: globalThis.Array.isArray(object?.targets)
+        ? object.targets.map((e: any) => PreviewTarget.fromJSON(e))
+        : [],
+      maxAttempts: isSet(object.maxAttempts)
+        ? globalThis.Number(object.maxAttempts)
+        : isSet(object.max_attempts)
+        ? globalThis.Number(object.max_attempts)
+        : 0,
+    };
+  },
+
+  toJSON(message: PreviewRouteResponse): unknown {
+    const obj: any = {};
+    if (message.matched !== false) {
+      obj.matched = message.matched;
+    }
+    if (message.ruleIndex !== 0) {
+      obj.ruleIndex = Math.round(message.ruleIndex);
+    }
+    if (message.strategy !== 0) {
+      obj.strategy = routingStrategyToJSON(message.strategy);
+    }
+    if (message.targets?.length) {
+      obj.targets = message.targets.map((e) => PreviewTarget.toJSON(e));
+    }
+    if (message.maxAttempts !== 0) {
+      obj.maxAttempts = Math.round(message.maxAttempts);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PreviewRouteResponse>): PreviewRouteResponse {
+    return PreviewRouteResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PreviewRouteResponse>): PreviewRouteResponse {
+    const message = createBasePreviewRouteResponse();
+    message.matched = object.matched ?? false;
+    message.ruleIndex = object.ruleIndex ?? 0;
+    message.strategy = object.strategy ?? 0;
+    message.targets = object.targets?.map((e) => PreviewTarget.fromPartial(e)) || [];
+    message.maxAttempts = object.maxAttempts ?? 0;
+    return message;
+  },
+};
+
 /**
  * Routes: which provider account takes a charge that names a route instead of an account
  * (CreateTransactionRequest.route), and where it goes when that account's provider is down.
@@ -2130,6 +2704,20 @@ export const RoutingServiceService = {
       Buffer.from(GetRoutingHealthResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetRoutingHealthResponse => GetRoutingHealthResponse.decode(value),
   },
+  /**
+   * Which rule of a route (saved, or unsaved rules) a sample charge matches and the targets it would try, in order and
+   * why, decided as CreateTransaction decides; nothing is charged.
+   */
+  previewRoute: {
+    path: "/gateway.v1.RoutingService/PreviewRoute" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PreviewRouteRequest): Buffer => Buffer.from(PreviewRouteRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PreviewRouteRequest => PreviewRouteRequest.decode(value),
+    responseSerialize: (value: PreviewRouteResponse): Buffer =>
+      Buffer.from(PreviewRouteResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PreviewRouteResponse => PreviewRouteResponse.decode(value),
+  },
 } as const;
 
 export interface RoutingServiceServer extends UntypedServiceImplementation {
@@ -2141,6 +2729,11 @@ export interface RoutingServiceServer extends UntypedServiceImplementation {
   deleteRoute: handleUnaryCall<DeleteRouteRequest, DeleteRouteResponse>;
   /** How each provider account of the routes has been doing in this gateway process. */
   getRoutingHealth: handleUnaryCall<GetRoutingHealthRequest, GetRoutingHealthResponse>;
+  /**
+   * Which rule of a route (saved, or unsaved rules) a sample charge matches and the targets it would try, in order and
+   * why, decided as CreateTransaction decides; nothing is charged.
+   */
+  previewRoute: handleUnaryCall<PreviewRouteRequest, PreviewRouteResponse>;
 }
 
 export interface RoutingServiceClient extends Client {
@@ -2235,6 +2828,25 @@ export interface RoutingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetRoutingHealthResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Which rule of a route (saved, or unsaved rules) a sample charge matches and the targets it would try, in order and
+   * why, decided as CreateTransaction decides; nothing is charged.
+   */
+  previewRoute(
+    request: PreviewRouteRequest,
+    callback: (error: ServiceError | null, response: PreviewRouteResponse) => void,
+  ): ClientUnaryCall;
+  previewRoute(
+    request: PreviewRouteRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PreviewRouteResponse) => void,
+  ): ClientUnaryCall;
+  previewRoute(
+    request: PreviewRouteRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PreviewRouteResponse) => void,
   ): ClientUnaryCall;
 }
 
