@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Route, RouteInput } from '../domain/routing.js';
+import type { RouteOutcomeRow } from '../domain/routeOutcomes.js';
 import { isUuid } from '../lib/ids.js';
 import { RouteEntity, type RouteRow } from './entities.js';
 
@@ -61,5 +62,43 @@ export class RoutesRepository {
 
   async delete(em: EntityManager, id: string): Promise<boolean> {
     return isUuid(id) && (await em.nativeDelete(RouteEntity, { id })) > 0;
+  }
+
+  /**
+   * Routed charges created since `since`, counted per route and per account tried (one row each; accountId null: the
+   * route's own totals). On the primary: an operator looks here right after charging. The range is the
+   * transactions' (created_at, id) index; the charges without a route are filtered out of it.
+   */
+  async outcomes(em: EntityManager, since: Date): Promise<RouteOutcomeRow[]> {
+    const rows = await em.getConnection('write').execute<Array<Record<string, unknown>>>(
+      `with routed as (
+         select t.routing, t.status, t.provider_account_id from transactions t where t.created_at >= ? and t.routing is not null
+       )
+       select routing->>'routeId' as route_id, max(routing->>'routeName') as route_name, null as account_id, null as provider,
+              count(*) as charges,
+              count(*) filter (where status in ('APPROVED', 'REFUNDED', 'CHARGEBACK')) as approved,
+              count(*) filter (where status = 'REJECTED') as declined,
+              count(*) filter (where exists (select 1 from jsonb_array_elements(routing->'attempts') a where a->>'outcome' = 'not_sent')) as fallbacks
+         from routed group by 1
+       union all
+       select routing->>'routeId', max(routing->>'routeName'), a->>'providerAccountId', max(a->>'provider'),
+              count(*) filter (where a->>'outcome' = 'charged'),
+              count(*) filter (where a->>'outcome' = 'charged' and status in ('APPROVED', 'REFUNDED', 'CHARGEBACK')),
+              count(*) filter (where a->>'outcome' = 'charged' and status = 'REJECTED'),
+              count(*) filter (where a->>'outcome' = 'not_sent')
+         from routed, jsonb_array_elements(routing->'attempts') a group by 1, 3`,
+      [since],
+      'all',
+    );
+    return rows.map((row) => ({
+      routeId: String(row.route_id),
+      routeName: String(row.route_name ?? ''),
+      providerAccountId: row.account_id == null ? undefined : String(row.account_id),
+      provider: String(row.provider ?? ''),
+      charges: Number(row.charges),
+      approved: Number(row.approved),
+      declined: Number(row.declined),
+      fallbacks: Number(row.fallbacks),
+    }));
   }
 }

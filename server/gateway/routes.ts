@@ -16,12 +16,15 @@ import {
   type RouteTarget,
   type RoutingStrategy,
 } from '../domain/routing.js';
+import { groupOutcomes, type RouteOutcome } from '../domain/routeOutcomes.js';
 import type { RoutesRepository } from '../db/routesRepository.js';
 import type { GatewayDeps } from './context.js';
 import { requirePositiveCents, requireText } from './validation.js';
 import { checkedSoftDeclineCodes } from './softDeclines.js';
 import { healthForDecision, RoutingHealth, type AccountHealth } from './routingHealth.js';
 import { seedOf } from './routedCharges.js';
+
+const OUTCOMES_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** A route's decision for one charge, with the targets whose accounts were deleted since the route was saved left out. */
 export interface ChargeDecision {
@@ -266,5 +269,11 @@ export class RoutesService {
       })),
     );
     return { matched: true, ruleIndex: decision.ruleIndex, strategy: decision.strategy, targets, maxAttempts };
+  }
+
+  /** Routed charges of the last 24 hours per route and account, as stored (routesRepository.outcomes). */
+  async outcomes(now = new Date()): Promise<{ since: Date; routes: RouteOutcome[] }> {
+    const since = new Date(now.getTime() - OUTCOMES_WINDOW_MS);
+    return { since, routes: groupOutcomes(await this.repository.outcomes(this.deps.db.em(), since)) };
   }
 }

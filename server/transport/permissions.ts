@@ -59,6 +59,7 @@ export const RPC_RULES: Record<string, RpcRule> = {
   '/gateway.v1.RoutingService/DeleteRoute': rule('routes:admin', 'refused', true),
   '/gateway.v1.RoutingService/GetRoutingHealth': rule('routes:read', 'refused'),
   '/gateway.v1.RoutingService/PreviewRoute': rule('routes:read', 'refused'),
+  '/gateway.v1.RoutingService/GetRouteOutcomes': rule('routes:read', 'refused'),
   '/gateway.v1.SandboxService/SimulatePayment': rule('sandbox:write', 'refused', true),
   '/gateway.v1.WebhookService/ListWebhookNotifications': rule('notifications:read', 'filter'),
   '/gateway.v1.WebhookService/GetWebhookNotification': rule('notifications:read', 'response'),

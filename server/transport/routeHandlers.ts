@@ -96,6 +96,7 @@ export function routingHandlers(u: UseCases) {
           : rt.RoutingStrategy.ROUTING_STRATEGY_UNSPECIFIED,
       };
     },
+    getRouteOutcomes: async (): Promise<rt.GetRouteOutcomesResponse> => u.routes.outcomes(),
     deleteRoute: async (r: rt.DeleteRouteRequest): Promise<rt.DeleteRouteResponse> => {
       await u.routes.delete(r.id);
       return {};

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CreateTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { CreateRouteRequest, PreviewRouteRequest, RoutingStrategy, type RouteRule } from '../../gen/ts-proto/gateway/v1/routing_service.js';
-import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
+import { PaymentMethod, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import { connectDriver, failureOf, type Driver } from '../support/clients.js';
 import { closedPort } from '../support/closedPort.js';
 import { startTestStack, type TestStack, TEST_TOKEN } from '../support/gateway.js';
 import { sandboxCardId } from '../support/sandboxCard.js';
 
-// PreviewRoute and targets whose account was deleted after the route was saved, over gRPC and
+// PreviewRoute, GetRouteOutcomes and targets whose account was deleted after the route was saved, over gRPC and
 // Connect. The sandbox accounts share one secret, so that a card saved at one is charged at any of them.
 let stack: TestStack;
 let connect: Driver;
@@ -138,6 +138,42 @@ describe('a target whose account was deleted after the route was saved', () => {
         message: expect.stringContaining('every account of rules[0] was deleted'),
       });
       expect(chargesAtSandbox() - before).toBe(1);
+    }
+  });
+});
+
+describe('GetRouteOutcomes', () => {
+  it("counts each route's charges of the last 24 hours, approved, declined and fallbacks, per route and per account", async () => {
+    await createRoute('outcomes', [rule([CARD], [down, up])]);
+    const approvedCard = await sandboxCardId(stack.client, up);
+    const declinedCard = await sandboxCardId(stack.client, up, '4000000000000002');
+    const statuses = [];
+    for (let i = 0; i < 3; i++)
+      statuses.push((await stack.client.call('gateway', 'createTransaction', cardCharge('outcomes', `outcome-ok-${i}`, approvedCard))).transaction.status);
+    statuses.push((await connect.call('gateway', 'createTransaction', cardCharge('outcomes', 'outcome-declined', declinedCard))).transaction.status);
+    expect(statuses).toEqual([
+      TransactionStatus.TRANSACTION_STATUS_APPROVED,
+      TransactionStatus.TRANSACTION_STATUS_APPROVED,
+      TransactionStatus.TRANSACTION_STATUS_APPROVED,
+      TransactionStatus.TRANSACTION_STATUS_REJECTED,
+    ]);
+    for (const driver of [stack.client, connect]) {
+      const { since, routes } = await driver.call('routes', 'getRouteOutcomes', {});
+      expect(Date.now() - new Date(since).getTime()).toBeGreaterThanOrEqual(24 * 3600 * 1000);
+      const outcomes = routes.find((route: { routeName: string }) => route.routeName === 'outcomes');
+      expect(outcomes).toMatchObject({
+        counts: { charges: 4, approved: 3, declined: 1, fallbacks: 4 },
+        accounts: [
+          { providerAccountId: up, provider: 'SANDBOX', counts: { charges: 4, approved: 3, declined: 1, fallbacks: 0 } },
+          { providerAccountId: down, provider: 'SANDBOX', counts: { charges: 0, approved: 0, declined: 0, fallbacks: 4 } },
+        ],
+      });
+      // The route with a deleted target: two charges, both at `up`, no fallback (a deleted account is not an attempt).
+      expect(routes.find((route: { routeName: string }) => route.routeName === 'with-gone')).toMatchObject({
+        counts: { charges: 2, approved: 2, declined: 0, fallbacks: 0 },
+        accounts: [{ providerAccountId: up, counts: { charges: 2 } }],
+      });
+      expect(routes.find((route: { routeName: string }) => route.routeName === 'only-gone')).toBeUndefined();
     }
   });
 });

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file gateway/v1/routing_service.proto.
  */
 export const file_gateway_v1_routing_service: GenFile = /*@__PURE__*/
-  fileDesc("CiBnYXRld2F5L3YxL3JvdXRpbmdfc2VydmljZS5wcm90bxIKZ2F0ZXdheS52MSJiCglUYXJnZXRGZWUSMQoOcGF5bWVudF9tZXRob2QYASABKA4yGS5nYXRld2F5LnYxLlBheW1lbnRNZXRob2QSDQoFZml4ZWQYAiABKAMSEwoLcGVyY2VudF9icHMYAyABKAUiXwoLUm91dGVUYXJnZXQSGwoTcHJvdmlkZXJfYWNjb3VudF9pZBgBIAEoCRIOCgZ3ZWlnaHQYAiABKAUSIwoEZmVlcxgDIAMoCzIVLmdhdGV3YXkudjEuVGFyZ2V0RmVlIscCCglSb3V0ZVJ1bGUSMgoPcGF5bWVudF9tZXRob2RzGAEgAygOMhkuZ2F0ZXdheS52MS5QYXltZW50TWV0aG9kEhIKCm1pbl9hbW91bnQYAiABKAMSEgoKbWF4X2Ftb3VudBgDIAEoAxISCgpjdXJyZW5jaWVzGAQgAygJEhMKC2NhcmRfYnJhbmRzGAUgAygJEigKCmJpbl9yYW5nZXMYBiADKAsyFC5nYXRld2F5LnYxLkJpblJhbmdlEhgKEG1pbl9pbnN0YWxsbWVudHMYByABKAUSGAoQbWF4X2luc3RhbGxtZW50cxgIIAEoBRItCghzdHJhdGVneRgJIAEoDjIbLmdhdGV3YXkudjEuUm91dGluZ1N0cmF0ZWd5EigKB3RhcmdldHMYCiADKAsyFy5nYXRld2F5LnYxLlJvdXRlVGFyZ2V0IiQKCEJpblJhbmdlEgwKBGZyb20YASABKAkSCgoCdG8YAiABKAki2QEKBVJvdXRlEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSJAoFcnVsZXMYAyADKAsyFS5nYXRld2F5LnYxLlJvdXRlUnVsZRIUCgxtYXhfYXR0ZW1wdHMYBCABKAUSGgoSc29mdF9kZWNsaW5lX2NvZGVzGAcgAygJEi4KCmNyZWF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInoKEkNyZWF0ZVJvdXRlUmVxdWVzdBIMCgRuYW1lGAEgASgJEiQKBXJ1bGVzGAIgAygLMhUuZ2F0ZXdheS52MS5Sb3V0ZVJ1bGUSFAoMbWF4X2F0dGVtcHRzGAMgASgFEhoKEnNvZnRfZGVjbGluZV9jb2RlcxgEIAMoCSI3ChNDcmVhdGVSb3V0ZVJlc3BvbnNlEiAKBXJvdXRlGAEgASgLMhEuZ2F0ZXdheS52MS5Sb3V0ZSIdCg9HZXRSb3V0ZVJlcXVlc3QSCgoCaWQYASABKAkiNAoQR2V0Um91dGVSZXNwb25zZRIgCgVyb3V0ZRgBIAEoCzIRLmdhdGV3YXkudjEuUm91dGUiEwoRTGlzdFJvdXRlc1JlcXVlc3QiNwoSTGlzdFJvdXRlc1Jlc3BvbnNlEiEKBnJvdXRlcxgBIAMoCzIRLmdhdGV3YXkudjEuUm91dGUihgEKElVwZGF0ZVJvdXRlUmVxdWVzdBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEiQKBXJ1bGVzGAMgAygLMhUuZ2F0ZXdheS52MS5Sb3V0ZVJ1bGUSFAoMbWF4X2F0dGVtcHRzGAQgASgFEhoKEnNvZnRfZGVjbGluZV9jb2RlcxgFIAMoCSI3ChNVcGRhdGVSb3V0ZVJlc3BvbnNlEiAKBXJvdXRlGAEgASgLMhEuZ2F0ZXdheS52MS5Sb3V0ZSIgChJEZWxldGVSb3V0ZVJlcXVlc3QSCgoCaWQYASABKAkiFQoTRGVsZXRlUm91dGVSZXNwb25zZSIZChdHZXRSb3V0aW5nSGVhbHRoUmVxdWVzdCKrAQoNQWNjb3VudEhlYWx0aBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJEhAKCHByb3ZpZGVyGAIgASgJEhUKDWNpcmN1aXRfc3RhdGUYAyABKAkSEAoIYXR0ZW1wdHMYBCABKAUSFQoNYXBwcm92YWxfcmF0ZRgFIAEoARISCgplcnJvcl9yYXRlGAYgASgBEhcKD21lYW5fbGF0ZW5jeV9tcxgHIAEoASJHChhHZXRSb3V0aW5nSGVhbHRoUmVzcG9uc2USKwoIYWNjb3VudHMYASADKAsyGS5nYXRld2F5LnYxLkFjY291bnRIZWFsdGgihwIKE1ByZXZpZXdSb3V0ZVJlcXVlc3QSCgoCaWQYASABKAkSJAoFcnVsZXMYAiADKAsyFS5nYXRld2F5LnYxLlJvdXRlUnVsZRIUCgxtYXhfYXR0ZW1wdHMYAyABKAUSMQoOcGF5bWVudF9tZXRob2QYBCABKA4yGS5nYXRld2F5LnYxLlBheW1lbnRNZXRob2QSDgoGYW1vdW50GAUgASgDEhAKCGN1cnJlbmN5GAYgASgJEhQKDGluc3RhbGxtZW50cxgHIAEoBRISCgpjYXJkX2JyYW5kGAggASgJEhAKCGNhcmRfYmluGAkgASgJEhcKD2lkZW1wb3RlbmN5X2tleRgKIAEoCSJ2Cg1QcmV2aWV3VGFyZ2V0EhsKE3Byb3ZpZGVyX2FjY291bnRfaWQYASABKAkSEAoIcHJvdmlkZXIYAiABKAkSDgoGcmVhc29uGAMgASgJEg0KBXRyaWVkGAQgASgIEhcKD3NraXBwZWRfYmVjYXVzZRgFIAEoCSKsAQoUUHJldmlld1JvdXRlUmVzcG9uc2USDwoHbWF0Y2hlZBgBIAEoCBISCgpydWxlX2luZGV4GAIgASgFEi0KCHN0cmF0ZWd5GAMgASgOMhsuZ2F0ZXdheS52MS5Sb3V0aW5nU3RyYXRlZ3kSKgoHdGFyZ2V0cxgEIAMoCzIZLmdhdGV3YXkudjEuUHJldmlld1RhcmdldBIUCgxtYXhfYXR0ZW1wdHMYBSABKAUqtwEKD1JvdXRpbmdTdHJhdGVneRIgChxST1VUSU5HX1NUUkFURUdZX1VOU1BFQ0lGSUVEEAASHQoZUk9VVElOR19TVFJBVEVHWV9QUklPUklUWRABEh0KGVJPVVRJTkdfU1RSQVRFR1lfV0VJR0hURUQQAhIgChxST1VUSU5HX1NUUkFURUdZX0xPV0VTVF9DT1NUEAMSIgoeUk9VVElOR19TVFJBVEVHWV9CRVNUX0FQUFJPVkFMEAQyxgQKDlJvdXRpbmdTZXJ2aWNlEk4KC0NyZWF0ZVJvdXRlEh4uZ2F0ZXdheS52MS5DcmVhdGVSb3V0ZVJlcXVlc3QaHy5nYXRld2F5LnYxLkNyZWF0ZVJvdXRlUmVzcG9uc2USRQoIR2V0Um91dGUSGy5nYXRld2F5LnYxLkdldFJvdXRlUmVxdWVzdBocLmdhdGV3YXkudjEuR2V0Um91dGVSZXNwb25zZRJLCgpMaXN0Um91dGVzEh0uZ2F0ZXdheS52MS5MaXN0Um91dGVzUmVxdWVzdBoeLmdhdGV3YXkudjEuTGlzdFJvdXRlc1Jlc3BvbnNlEk4KC1VwZGF0ZVJvdXRlEh4uZ2F0ZXdheS52MS5VcGRhdGVSb3V0ZVJlcXVlc3QaHy5nYXRld2F5LnYxLlVwZGF0ZVJvdXRlUmVzcG9uc2USTgoLRGVsZXRlUm91dGUSHi5nYXRld2F5LnYxLkRlbGV0ZVJvdXRlUmVxdWVzdBofLmdhdGV3YXkudjEuRGVsZXRlUm91dGVSZXNwb25zZRJdChBHZXRSb3V0aW5nSGVhbHRoEiMuZ2F0ZXdheS52MS5HZXRSb3V0aW5nSGVhbHRoUmVxdWVzdBokLmdhdGV3YXkudjEuR2V0Um91dGluZ0hlYWx0aFJlc3BvbnNlElEKDFByZXZpZXdSb3V0ZRIfLmdhdGV3YXkudjEuUHJldmlld1JvdXRlUmVxdWVzdBogLmdhdGV3YXkudjEuUHJldmlld1JvdXRlUmVzcG9uc2ViBnByb3RvMw", [file_gateway_v1_types, file_google_protobuf_timestamp]);
+  fileDesc("CiBnYXRld2F5L3YxL3JvdXRpbmdfc2VydmljZS5wcm90bxIKZ2F0ZXdheS52MSJiCglUYXJnZXRGZWUSMQoOcGF5bWVudF9tZXRob2QYASABKA4yGS5nYXRld2F5LnYxLlBheW1lbnRNZXRob2QSDQoFZml4ZWQYAiABKAMSEwoLcGVyY2VudF9icHMYAyABKAUiXwoLUm91dGVUYXJnZXQSGwoTcHJvdmlkZXJfYWNjb3VudF9pZBgBIAEoCRIOCgZ3ZWlnaHQYAiABKAUSIwoEZmVlcxgDIAMoCzIVLmdhdGV3YXkudjEuVGFyZ2V0RmVlIscCCglSb3V0ZVJ1bGUSMgoPcGF5bWVudF9tZXRob2RzGAEgAygOMhkuZ2F0ZXdheS52MS5QYXltZW50TWV0aG9kEhIKCm1pbl9hbW91bnQYAiABKAMSEgoKbWF4X2Ftb3VudBgDIAEoAxISCgpjdXJyZW5jaWVzGAQgAygJEhMKC2NhcmRfYnJhbmRzGAUgAygJEigKCmJpbl9yYW5nZXMYBiADKAsyFC5nYXRld2F5LnYxLkJpblJhbmdlEhgKEG1pbl9pbnN0YWxsbWVudHMYByABKAUSGAoQbWF4X2luc3RhbGxtZW50cxgIIAEoBRItCghzdHJhdGVneRgJIAEoDjIbLmdhdGV3YXkudjEuUm91dGluZ1N0cmF0ZWd5EigKB3RhcmdldHMYCiADKAsyFy5nYXRld2F5LnYxLlJvdXRlVGFyZ2V0IiQKCEJpblJhbmdlEgwKBGZyb20YASABKAkSCgoCdG8YAiABKAki2QEKBVJvdXRlEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSJAoFcnVsZXMYAyADKAsyFS5nYXRld2F5LnYxLlJvdXRlUnVsZRIUCgxtYXhfYXR0ZW1wdHMYBCABKAUSGgoSc29mdF9kZWNsaW5lX2NvZGVzGAcgAygJEi4KCmNyZWF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInoKEkNyZWF0ZVJvdXRlUmVxdWVzdBIMCgRuYW1lGAEgASgJEiQKBXJ1bGVzGAIgAygLMhUuZ2F0ZXdheS52MS5Sb3V0ZVJ1bGUSFAoMbWF4X2F0dGVtcHRzGAMgASgFEhoKEnNvZnRfZGVjbGluZV9jb2RlcxgEIAMoCSI3ChNDcmVhdGVSb3V0ZVJlc3BvbnNlEiAKBXJvdXRlGAEgASgLMhEuZ2F0ZXdheS52MS5Sb3V0ZSIdCg9HZXRSb3V0ZVJlcXVlc3QSCgoCaWQYASABKAkiNAoQR2V0Um91dGVSZXNwb25zZRIgCgVyb3V0ZRgBIAEoCzIRLmdhdGV3YXkudjEuUm91dGUiEwoRTGlzdFJvdXRlc1JlcXVlc3QiNwoSTGlzdFJvdXRlc1Jlc3BvbnNlEiEKBnJvdXRlcxgBIAMoCzIRLmdhdGV3YXkudjEuUm91dGUihgEKElVwZGF0ZVJvdXRlUmVxdWVzdBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEiQKBXJ1bGVzGAMgAygLMhUuZ2F0ZXdheS52MS5Sb3V0ZVJ1bGUSFAoMbWF4X2F0dGVtcHRzGAQgASgFEhoKEnNvZnRfZGVjbGluZV9jb2RlcxgFIAMoCSI3ChNVcGRhdGVSb3V0ZVJlc3BvbnNlEiAKBXJvdXRlGAEgASgLMhEuZ2F0ZXdheS52MS5Sb3V0ZSIgChJEZWxldGVSb3V0ZVJlcXVlc3QSCgoCaWQYASABKAkiFQoTRGVsZXRlUm91dGVSZXNwb25zZSIZChdHZXRSb3V0aW5nSGVhbHRoUmVxdWVzdCKrAQoNQWNjb3VudEhlYWx0aBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJEhAKCHByb3ZpZGVyGAIgASgJEhUKDWNpcmN1aXRfc3RhdGUYAyABKAkSEAoIYXR0ZW1wdHMYBCABKAUSFQoNYXBwcm92YWxfcmF0ZRgFIAEoARISCgplcnJvcl9yYXRlGAYgASgBEhcKD21lYW5fbGF0ZW5jeV9tcxgHIAEoASJHChhHZXRSb3V0aW5nSGVhbHRoUmVzcG9uc2USKwoIYWNjb3VudHMYASADKAsyGS5nYXRld2F5LnYxLkFjY291bnRIZWFsdGgihwIKE1ByZXZpZXdSb3V0ZVJlcXVlc3QSCgoCaWQYASABKAkSJAoFcnVsZXMYAiADKAsyFS5nYXRld2F5LnYxLlJvdXRlUnVsZRIUCgxtYXhfYXR0ZW1wdHMYAyABKAUSMQoOcGF5bWVudF9tZXRob2QYBCABKA4yGS5nYXRld2F5LnYxLlBheW1lbnRNZXRob2QSDgoGYW1vdW50GAUgASgDEhAKCGN1cnJlbmN5GAYgASgJEhQKDGluc3RhbGxtZW50cxgHIAEoBRISCgpjYXJkX2JyYW5kGAggASgJEhAKCGNhcmRfYmluGAkgASgJEhcKD2lkZW1wb3RlbmN5X2tleRgKIAEoCSJ2Cg1QcmV2aWV3VGFyZ2V0EhsKE3Byb3ZpZGVyX2FjY291bnRfaWQYASABKAkSEAoIcHJvdmlkZXIYAiABKAkSDgoGcmVhc29uGAMgASgJEg0KBXRyaWVkGAQgASgIEhcKD3NraXBwZWRfYmVjYXVzZRgFIAEoCSKsAQoUUHJldmlld1JvdXRlUmVzcG9uc2USDwoHbWF0Y2hlZBgBIAEoCBISCgpydWxlX2luZGV4GAIgASgFEi0KCHN0cmF0ZWd5GAMgASgOMhsuZ2F0ZXdheS52MS5Sb3V0aW5nU3RyYXRlZ3kSKgoHdGFyZ2V0cxgEIAMoCzIZLmdhdGV3YXkudjEuUHJldmlld1RhcmdldBIUCgxtYXhfYXR0ZW1wdHMYBSABKAUiGQoXR2V0Um91dGVPdXRjb21lc1JlcXVlc3QiVwoNT3V0Y29tZUNvdW50cxIPCgdjaGFyZ2VzGAEgASgFEhAKCGFwcHJvdmVkGAIgASgFEhAKCGRlY2xpbmVkGAMgASgFEhEKCWZhbGxiYWNrcxgEIAEoBSJqCg5BY2NvdW50T3V0Y29tZRIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJEhAKCHByb3ZpZGVyGAIgASgJEikKBmNvdW50cxgDIAEoCzIZLmdhdGV3YXkudjEuT3V0Y29tZUNvdW50cyKNAQoMUm91dGVPdXRjb21lEhAKCHJvdXRlX2lkGAEgASgJEhIKCnJvdXRlX25hbWUYAiABKAkSKQoGY291bnRzGAMgASgLMhkuZ2F0ZXdheS52MS5PdXRjb21lQ291bnRzEiwKCGFjY291bnRzGAQgAygLMhouZ2F0ZXdheS52MS5BY2NvdW50T3V0Y29tZSJvChhHZXRSb3V0ZU91dGNvbWVzUmVzcG9uc2USKQoFc2luY2UYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEigKBnJvdXRlcxgCIAMoCzIYLmdhdGV3YXkudjEuUm91dGVPdXRjb21lKrcBCg9Sb3V0aW5nU3RyYXRlZ3kSIAocUk9VVElOR19TVFJBVEVHWV9VTlNQRUNJRklFRBAAEh0KGVJPVVRJTkdfU1RSQVRFR1lfUFJJT1JJVFkQARIdChlST1VUSU5HX1NUUkFURUdZX1dFSUdIVEVEEAISIAocUk9VVElOR19TVFJBVEVHWV9MT1dFU1RfQ09TVBADEiIKHlJPVVRJTkdfU1RSQVRFR1lfQkVTVF9BUFBST1ZBTBAEMqUFCg5Sb3V0aW5nU2VydmljZRJOCgtDcmVhdGVSb3V0ZRIeLmdhdGV3YXkudjEuQ3JlYXRlUm91dGVSZXF1ZXN0Gh8uZ2F0ZXdheS52MS5DcmVhdGVSb3V0ZVJlc3BvbnNlEkUKCEdldFJvdXRlEhsuZ2F0ZXdheS52MS5HZXRSb3V0ZVJlcXVlc3QaHC5nYXRld2F5LnYxLkdldFJvdXRlUmVzcG9uc2USSwoKTGlzdFJvdXRlcxIdLmdhdGV3YXkudjEuTGlzdFJvdXRlc1JlcXVlc3QaHi5nYXRld2F5LnYxLkxpc3RSb3V0ZXNSZXNwb25zZRJOCgtVcGRhdGVSb3V0ZRIeLmdhdGV3YXkudjEuVXBkYXRlUm91dGVSZXF1ZXN0Gh8uZ2F0ZXdheS52MS5VcGRhdGVSb3V0ZVJlc3BvbnNlEk4KC0RlbGV0ZVJvdXRlEh4uZ2F0ZXdheS52MS5EZWxldGVSb3V0ZVJlcXVlc3QaHy5nYXRld2F5LnYxLkRlbGV0ZVJvdXRlUmVzcG9uc2USXQoQR2V0Um91dGluZ0hlYWx0aBIjLmdhdGV3YXkudjEuR2V0Um91dGluZ0hlYWx0aFJlcXVlc3QaJC5nYXRld2F5LnYxLkdldFJvdXRpbmdIZWFsdGhSZXNwb25zZRJRCgxQcmV2aWV3Um91dGUSHy5nYXRld2F5LnYxLlByZXZpZXdSb3V0ZVJlcXVlc3QaIC5nYXRld2F5LnYxLlByZXZpZXdSb3V0ZVJlc3BvbnNlEl0KEEdldFJvdXRlT3V0Y29tZXMSIy5nYXRld2F5LnYxLkdldFJvdXRlT3V0Y29tZXNSZXF1ZXN0GiQuZ2F0ZXdheS52MS5HZXRSb3V0ZU91dGNvbWVzUmVzcG9uc2ViBnByb3RvMw", [file_gateway_v1_types, file_google_protobuf_timestamp]);
 
 /**
  * What a target account costs for one payment method: fixed cents plus a percentage in basis points (1.99 % = 199).
@@ -692,6 +692,153 @@ export const PreviewRouteResponseSchema: GenMessage<PreviewRouteResponse> = /*@_
   messageDesc(file_gateway_v1_routing_service, 20);
 
 /**
+ * @generated from message gateway.v1.GetRouteOutcomesRequest
+ */
+export type GetRouteOutcomesRequest = Message<"gateway.v1.GetRouteOutcomesRequest"> & {
+};
+
+/**
+ * Describes the message gateway.v1.GetRouteOutcomesRequest.
+ * Use `create(GetRouteOutcomesRequestSchema)` to create a new message.
+ */
+export const GetRouteOutcomesRequestSchema: GenMessage<GetRouteOutcomesRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_routing_service, 21);
+
+/**
+ * What charges did; counted from the stored charges (a charge refused at every target is not stored, so not counted).
+ *
+ * @generated from message gateway.v1.OutcomeCounts
+ */
+export type OutcomeCounts = Message<"gateway.v1.OutcomeCounts"> & {
+  /**
+   * Charges stored (any status).
+   *
+   * @generated from field: int32 charges = 1;
+   */
+  charges: number;
+
+  /**
+   * Approved, including those refunded or charged back since.
+   *
+   * @generated from field: int32 approved = 2;
+   */
+  approved: number;
+
+  /**
+   * Rejected by the provider.
+   *
+   * @generated from field: int32 declined = 3;
+   */
+  declined: number;
+
+  /**
+   * Per route: charges taken after at least one target was not sent to. Per account: charges this account was not
+   * sent (its provider certainly did not act) and the route went on to the next target.
+   *
+   * @generated from field: int32 fallbacks = 4;
+   */
+  fallbacks: number;
+};
+
+/**
+ * Describes the message gateway.v1.OutcomeCounts.
+ * Use `create(OutcomeCountsSchema)` to create a new message.
+ */
+export const OutcomeCountsSchema: GenMessage<OutcomeCounts> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_routing_service, 22);
+
+/**
+ * @generated from message gateway.v1.AccountOutcome
+ */
+export type AccountOutcome = Message<"gateway.v1.AccountOutcome"> & {
+  /**
+   * @generated from field: string provider_account_id = 1;
+   */
+  providerAccountId: string;
+
+  /**
+   * Empty when the account is gone.
+   *
+   * @generated from field: string provider = 2;
+   */
+  provider: string;
+
+  /**
+   * @generated from field: gateway.v1.OutcomeCounts counts = 3;
+   */
+  counts?: OutcomeCounts | undefined;
+};
+
+/**
+ * Describes the message gateway.v1.AccountOutcome.
+ * Use `create(AccountOutcomeSchema)` to create a new message.
+ */
+export const AccountOutcomeSchema: GenMessage<AccountOutcome> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_routing_service, 23);
+
+/**
+ * @generated from message gateway.v1.RouteOutcome
+ */
+export type RouteOutcome = Message<"gateway.v1.RouteOutcome"> & {
+  /**
+   * @generated from field: string route_id = 1;
+   */
+  routeId: string;
+
+  /**
+   * The name the charges recorded (the route may have been renamed or deleted since).
+   *
+   * @generated from field: string route_name = 2;
+   */
+  routeName: string;
+
+  /**
+   * @generated from field: gateway.v1.OutcomeCounts counts = 3;
+   */
+  counts?: OutcomeCounts | undefined;
+
+  /**
+   * Each account the route tried, most charges first.
+   *
+   * @generated from field: repeated gateway.v1.AccountOutcome accounts = 4;
+   */
+  accounts: AccountOutcome[];
+};
+
+/**
+ * Describes the message gateway.v1.RouteOutcome.
+ * Use `create(RouteOutcomeSchema)` to create a new message.
+ */
+export const RouteOutcomeSchema: GenMessage<RouteOutcome> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_routing_service, 24);
+
+/**
+ * @generated from message gateway.v1.GetRouteOutcomesResponse
+ */
+export type GetRouteOutcomesResponse = Message<"gateway.v1.GetRouteOutcomesResponse"> & {
+  /**
+   * Charges created at or after this instant are counted (24 hours before the answer).
+   *
+   * @generated from field: google.protobuf.Timestamp since = 1;
+   */
+  since?: Timestamp | undefined;
+
+  /**
+   * Routes with at least one charge in the window, most charges first.
+   *
+   * @generated from field: repeated gateway.v1.RouteOutcome routes = 2;
+   */
+  routes: RouteOutcome[];
+};
+
+/**
+ * Describes the message gateway.v1.GetRouteOutcomesResponse.
+ * Use `create(GetRouteOutcomesResponseSchema)` to create a new message.
+ */
+export const GetRouteOutcomesResponseSchema: GenMessage<GetRouteOutcomesResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_routing_service, 25);
+
+/**
  * How a rule orders its targets for one charge. The first target is tried first; the next ones only when a target's
  * provider certainly did not act (see the README's "Routes").
  *
@@ -810,6 +957,16 @@ export const RoutingService: GenService<{
     methodKind: "unary";
     input: typeof PreviewRouteRequestSchema;
     output: typeof PreviewRouteResponseSchema;
+  },
+  /**
+   * What routed charges of the last 24 hours did, per route and per account, from the stored charges.
+   *
+   * @generated from rpc gateway.v1.RoutingService.GetRouteOutcomes
+   */
+  getRouteOutcomes: {
+    methodKind: "unary";
+    input: typeof GetRouteOutcomesRequestSchema;
+    output: typeof GetRouteOutcomesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_gateway_v1_routing_service, 0);

@@ -266,6 +266,51 @@ export interface PreviewRouteResponse {
   maxAttempts: number;
 }
 
+export interface GetRouteOutcomesRequest {
+}
+
+/** What charges did; counted from the stored charges (a charge refused at every target is not stored, so not counted). */
+export interface OutcomeCounts {
+  /** Charges stored (any status). */
+  charges: number;
+  /** Approved, including those refunded or charged back since. */
+  approved: number;
+  /** Rejected by the provider. */
+  declined: number;
+  /**
+   * Per route: charges taken after at least one target was not sent to. Per account: charges this account was not
+   * sent (its provider certainly did not act) and the route went on to the next target.
+   */
+  fallbacks: number;
+}
+
+export interface AccountOutcome {
+  providerAccountId: string;
+  /** Empty when the account is gone. */
+  provider: string;
+  counts: OutcomeCounts | undefined;
+}
+
+export interface RouteOutcome {
+  routeId: string;
+  /** The name the charges recorded (the route may have been renamed or deleted since). */
+  routeName: string;
+  counts:
+    | OutcomeCounts
+    | undefined;
+  /** Each account the route tried, most charges first. */
+  accounts: AccountOutcome[];
+}
+
+export interface GetRouteOutcomesResponse {
+  /** Charges created at or after this instant are counted (24 hours before the answer). */
+  since:
+    | Date
+    | undefined;
+  /** Routes with at least one charge in the window, most charges first. */
+  routes: RouteOutcome[];
+}
+
 function createBaseTargetFee(): TargetFee {
   return { paymentMethod: 0, fixed: 0, percentBps: 0 };
 }
@@ -2640,6 +2685,496 @@ export const PreviewRouteResponse: MessageFns<PreviewRouteResponse> = {
   },
 };
 
+function createBaseGetRouteOutcomesRequest(): GetRouteOutcomesRequest {
+  return {};
+}
+
+export const GetRouteOutcomesRequest: MessageFns<GetRouteOutcomesRequest> = {
+  encode(_: GetRouteOutcomesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetRouteOutcomesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetRouteOutcomesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): GetRouteOutcomesRequest {
+    return {};
+  },
+
+  toJSON(_: GetRouteOutcomesRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetRouteOutcomesRequest>): GetRouteOutcomesRequest {
+    return GetRouteOutcomesRequest.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<GetRouteOutcomesRequest>): GetRouteOutcomesRequest {
+    const message = createBaseGetRouteOutcomesRequest();
+    return message;
+  },
+};
+
+function createBaseOutcomeCounts(): OutcomeCounts {
+  return { charges: 0, approved: 0, declined: 0, fallbacks: 0 };
+}
+
+export const OutcomeCounts: MessageFns<OutcomeCounts> = {
+  encode(message: OutcomeCounts, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.charges !== 0) {
+      writer.uint32(8).int32(message.charges);
+    }
+    if (message.approved !== 0) {
+      writer.uint32(16).int32(message.approved);
+    }
+    if (message.declined !== 0) {
+      writer.uint32(24).int32(message.declined);
+    }
+    if (message.fallbacks !== 0) {
+      writer.uint32(32).int32(message.fallbacks);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OutcomeCounts {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOutcomeCounts();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.charges = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.approved = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.declined = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.fallbacks = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OutcomeCounts {
+    return {
+      charges: isSet(object.charges) ? globalThis.Number(object.charges) : 0,
+      approved: isSet(object.approved) ? globalThis.Number(object.approved) : 0,
+      declined: isSet(object.declined) ? globalThis.Number(object.declined) : 0,
+      fallbacks: isSet(object.fallbacks) ? globalThis.Number(object.fallbacks) : 0,
+    };
+  },
+
+  toJSON(message: OutcomeCounts): unknown {
+    const obj: any = {};
+    if (message.charges !== 0) {
+      obj.charges = Math.round(message.charges);
+    }
+    if (message.approved !== 0) {
+      obj.approved = Math.round(message.approved);
+    }
+    if (message.declined !== 0) {
+      obj.declined = Math.round(message.declined);
+    }
+    if (message.fallbacks !== 0) {
+      obj.fallbacks = Math.round(message.fallbacks);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<OutcomeCounts>): OutcomeCounts {
+    return OutcomeCounts.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<OutcomeCounts>): OutcomeCounts {
+    const message = createBaseOutcomeCounts();
+    message.charges = object.charges ?? 0;
+    message.approved = object.approved ?? 0;
+    message.declined = object.declined ?? 0;
+    message.fallbacks = object.fallbacks ?? 0;
+    return message;
+  },
+};
+
+function createBaseAccountOutcome(): AccountOutcome {
+  return { providerAccountId: "", provider: "", counts: undefined };
+}
+
+export const AccountOutcome: MessageFns<AccountOutcome> = {
+  encode(message: AccountOutcome, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.providerAccountId !== "") {
+      writer.uint32(10).string(message.providerAccountId);
+    }
+    if (message.provider !== "") {
+      writer.uint32(18).string(message.provider);
+    }
+    if (message.counts !== undefined) {
+      OutcomeCounts.encode(message.counts, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AccountOutcome {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAccountOutcome();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.providerAccountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.provider = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.counts = OutcomeCounts.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AccountOutcome {
+    return {
+      providerAccountId: isSet(object.providerAccountId)
+        ? globalThis.String(object.providerAccountId)
+        : isSet(object.provider_account_id)
+        ? globalThis.String(object.provider_account_id)
+        : "",
+      provider: isSet(object.provider) ? globalThis.String(object.provider) : "",
+      counts: isSet(object.counts) ? OutcomeCounts.fromJSON(object.counts) : undefined,
+    };
+  },
+
+  toJSON(message: AccountOutcome): unknown {
+    const obj: any = {};
+    if (message.providerAccountId !== "") {
+      obj.providerAccountId = message.providerAccountId;
+    }
+    if (message.provider !== "") {
+      obj.provider = message.provider;
+    }
+    if (message.counts !== undefined) {
+      obj.counts = OutcomeCounts.toJSON(message.counts);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<AccountOutcome>): AccountOutcome {
+    return AccountOutcome.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AccountOutcome>): AccountOutcome {
+    const message = createBaseAccountOutcome();
+    message.providerAccountId = object.providerAccountId ?? "";
+    message.provider = object.provider ?? "";
+    message.counts = (object.counts !== undefined && object.counts !== null)
+      ? OutcomeCounts.fromPartial(object.counts)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseRouteOutcome(): RouteOutcome {
+  return { routeId: "", routeName: "", counts: undefined, accounts: [] };
+}
+
+export const RouteOutcome: MessageFns<RouteOutcome> = {
+  encode(message: RouteOutcome, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.routeId !== "") {
+      writer.uint32(10).string(message.routeId);
+    }
+    if (message.routeName !== "") {
+      writer.uint32(18).string(message.routeName);
+    }
+    if (message.counts !== undefined) {
+      OutcomeCounts.encode(message.counts, writer.uint32(26).fork()).join();
+    }
+    for (const v of message.accounts) {
+      AccountOutcome.encode(v!, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RouteOutcome {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRouteOutcome();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.routeId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.routeName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.counts = OutcomeCounts.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.accounts.push(AccountOutcome.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RouteOutcome {
+    return {
+      routeId: isSet(object.routeId)
+        ? globalThis.String(object.routeId)
+        : isSet(object.route_id)
+        ? globalThis.String(object.route_id)
+        : "",
+      routeName: isSet(object.routeName)
+        ? globalThis.String(object.routeName)
+        : isSet(object.route_name)
+        ? globalThis.String(object.route_name)
+        : "",
+      counts: isSet(object.counts) ? OutcomeCounts.fromJSON(object.counts) : undefined,
+      accounts: globalThis.Array.isArray(object?.accounts)
+        ? object.accounts.map((e: any) => AccountOutcome.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: RouteOutcome): unknown {
+    const obj: any = {};
+    if (message.routeId !== "") {
+      obj.routeId = message.routeId;
+    }
+    if (message.routeName !== "") {
+      obj.routeName = message.routeName;
+    }
+    if (message.counts !== undefined) {
+      obj.counts = OutcomeCounts.toJSON(message.counts);
+    }
+    if (message.accounts?.length) {
+      obj.accounts = message.accounts.map((e) => AccountOutcome.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RouteOutcome>): RouteOutcome {
+    return RouteOutcome.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RouteOutcome>): RouteOutcome {
+    const message = createBaseRouteOutcome();
+    message.routeId = object.routeId ?? "";
+    message.routeName = object.routeName ?? "";
+    message.counts = (object.counts !== undefined && object.counts !== null)
+      ? OutcomeCounts.fromPartial(object.counts)
+      : undefined;
+    message.accounts = object.accounts?.map((e) => AccountOutcome.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetRouteOutcomesResponse(): GetRouteOutcomesResponse {
+  return { since: undefined, routes: [] };
+}
+
+export const GetRouteOutcomesResponse: MessageFns<GetRouteOutcomesResponse> = {
+  encode(message: GetRouteOutcomesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.since !== undefined) {
+      Timestamp.encode(toTimestamp(message.since), writer.uint32(10).fork()).join();
+    }
+    for (const v of message.routes) {
+      RouteOutcome.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetRouteOutcomesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetRouteOutcomesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.since = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.routes.push(RouteOutcome.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetRouteOutcomesResponse {
+    return {
+      since: isSet(object.since) ? fromJsonTimestamp(object.since) : undefined,
+      routes: globalThis.Array.isArray(object?.routes) ? object.routes.map((e: any) => RouteOutcome.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: GetRouteOutcomesResponse): unknown {
+    const obj: any = {};
+    if (message.since !== undefined) {
+      obj.since = message.since.toISOString();
+    }
+    if (message.routes?.length) {
+      obj.routes = message.routes.map((e) => RouteOutcome.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetRouteOutcomesResponse>): GetRouteOutcomesResponse {
+    return GetRouteOutcomesResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetRouteOutcomesResponse>): GetRouteOutcomesResponse {
+    const message = createBaseGetRouteOutcomesResponse();
+    message.since = object.since ?? undefined;
+    message.routes = object.routes?.map((e) => RouteOutcome.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /**
  * Routes: which provider account takes a charge that names a route instead of an account
  * (CreateTransactionRequest.route), and where it goes when that account's provider is down.
@@ -2718,6 +3253,18 @@ export const RoutingServiceService = {
       Buffer.from(PreviewRouteResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): PreviewRouteResponse => PreviewRouteResponse.decode(value),
   },
+  /** What routed charges of the last 24 hours did, per route and per account, from the stored charges. */
+  getRouteOutcomes: {
+    path: "/gateway.v1.RoutingService/GetRouteOutcomes" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetRouteOutcomesRequest): Buffer =>
+      Buffer.from(GetRouteOutcomesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetRouteOutcomesRequest => GetRouteOutcomesRequest.decode(value),
+    responseSerialize: (value: GetRouteOutcomesResponse): Buffer =>
+      Buffer.from(GetRouteOutcomesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetRouteOutcomesResponse => GetRouteOutcomesResponse.decode(value),
+  },
 } as const;
 
 export interface RoutingServiceServer extends UntypedServiceImplementation {
@@ -2734,6 +3281,8 @@ export interface RoutingServiceServer extends UntypedServiceImplementation {
    * why, decided as CreateTransaction decides; nothing is charged.
    */
   previewRoute: handleUnaryCall<PreviewRouteRequest, PreviewRouteResponse>;
+  /** What routed charges of the last 24 hours did, per route and per account, from the stored charges. */
+  getRouteOutcomes: handleUnaryCall<GetRouteOutcomesRequest, GetRouteOutcomesResponse>;
 }
 
 export interface RoutingServiceClient extends Client {
@@ -2847,6 +3396,22 @@ export interface RoutingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: PreviewRouteResponse) => void,
+  ): ClientUnaryCall;
+  /** What routed charges of the last 24 hours did, per route and per account, from the stored charges. */
+  getRouteOutcomes(
+    request: GetRouteOutcomesRequest,
+    callback: (error: ServiceError | null, response: GetRouteOutcomesResponse) => void,
+  ): ClientUnaryCall;
+  getRouteOutcomes(
+    request: GetRouteOutcomesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetRouteOutcomesResponse) => void,
+  ): ClientUnaryCall;
+  getRouteOutcomes(
+    request: GetRouteOutcomesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetRouteOutcomesResponse) => void,
   ): ClientUnaryCall;
 }
 
