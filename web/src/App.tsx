@@ -25,6 +25,7 @@ const Audit = lazy(() => import('./pages/Audit.js'));
 const Team = lazy(() => import('./pages/Team.js'));
 const ServiceTokens = lazy(() => import('./pages/ServiceTokens.js'));
 const MyAccount = lazy(() => import('./pages/MyAccount.js'));
+const RoutesPage = lazy(() => import('./pages/Routes.js'));
 
 /** Whether the operator's role holds a permission, by the gateway's own table (shared/permissions.ts), not a copy. */
 const holds = (role: string, permission: Permission) => isRole(role) && ROLE_PERMISSIONS[role].includes(permission);
@@ -159,6 +160,9 @@ function SignedIn({ session, onSignedOut, onPasswordChanged }: { session: Sessio
   const refundWriter = holds(role, 'refunds:write');
   // ReprocessWebhookNotification
   const notificationWriter = holds(role, 'notifications:write');
+  // ListRoutes, PreviewRoute, GetRouteOutcomes; CreateRoute, UpdateRoute, DeleteRoute with routes:admin
+  const routeReader = holds(role, 'routes:read');
+  const routeAdmin = holds(role, 'routes:admin');
   // Charges and payouts come with events:read; receivers' and accounts' events need their reads too.
   const liveSubjects = [
     EventSubject.TRANSACTION,
@@ -178,6 +182,7 @@ function SignedIn({ session, onSignedOut, onPasswordChanged }: { session: Sessio
     { to: '/receivers', label: t.nav.receivers },
     { to: '/accounts', label: t.nav.accounts },
     { to: '/providers', label: t.nav.providers },
+    ...(routeReader ? [{ to: '/routes', label: t.nav.routes }] : []),
     ...(auditReader ? [{ to: '/audit', label: t.nav.audit }] : []),
     ...(teamAdmin ? [{ to: '/team', label: t.nav.team }] : []),
     ...(tokenAdmin ? [{ to: '/tokens', label: t.nav.tokens }] : []),
@@ -235,6 +240,7 @@ function SignedIn({ session, onSignedOut, onPasswordChanged }: { session: Sessio
                     <Route path="/payouts/:id" element={<PayoutDetail canReview={payoutWriter} operatorId={session.operator.id} />} />
                     <Route path="/accounts" element={<ProviderAccounts />} />
                     <Route path="/providers" element={<Providers />} />
+                    {routeReader && <Route path="/routes" element={<RoutesPage canAdmin={routeAdmin} />} />}
                     {auditReader && <Route path="/audit" element={<Audit />} />}
                     {teamAdmin && <Route path="/team" element={<Team selfId={session.operator.id} />} />}
                     {tokenAdmin && <Route path="/tokens" element={<ServiceTokens />} />}

@@ -1,16 +1,16 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
-import { Alert, Button, Card, Group, Modal, Radio, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, Modal, Radio, Stack, Table, Text, Title } from '@mantine/core';
 import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connect-query';
 import { useQueryClient } from '@tanstack/react-query';
 import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
-import { TransactionStatus, type Transaction } from '../../../gen/es/gateway/v1/types_pb.js';
+import { TransactionStatus, type RoutingDecision, type Transaction } from '../../../gen/es/gateway/v1/types_pb.js';
 import { PaymentInstructions, SimulatePayment, TransactionFacts } from '../charges.js';
 import { ErrorAlert, fieldViolations } from '../errors.js';
 import { formatMoney, parseCents } from '../format.js';
 import { useI18n } from '../i18n.js';
 import { ChargeDeliveries, ChargeNotifications } from '../notifications.js';
-import { AmountInput, PageHeader, StatusHistory } from '../ui.js';
+import { AmountInput, PageHeader, StatusHistory, TableHead, scrollable, useProviderAccounts } from '../ui.js';
 
 /**
  * One charge: its amounts, status history, PIX code or boleto line, a full or partial refund behind a confirmation,
@@ -34,6 +34,7 @@ export default function TransactionDetail({ canRefund, canReprocess }: { canRefu
           <PaymentInstructions transaction={tx} />
 
           <StatusHistory changes={tx.statusHistory} />
+          {tx.routing && <RouteAttempts routing={tx.routing} />}
 
           {canRefund && tx.status === TransactionStatus.APPROVED && tx.amount > tx.refundedAmount && <RefundForm transaction={tx} />}
           <ChargeNotifications transactionId={tx.id} canReprocess={canReprocess} />
@@ -157,6 +158,37 @@ function RefundForm({ transaction }: { transaction: Transaction }) {
           </Stack>
         )}
       </Modal>
+    </Card>
+  );
+}
+
+/** A routed charge's route, rule and every account tried, in order, with what came of each and why. */
+function RouteAttempts({ routing }: { routing: RoutingDecision }) {
+  const { t } = useI18n();
+  const accounts = useProviderAccounts();
+  const accountName = (id: string) => accounts.data?.providerAccounts.find((a) => a.id === id)?.name ?? id;
+  return (
+    <Card withBorder data-testid="route-attempts">
+      <Title order={2} size="h4" mb="xs">
+        {t.routes.attemptsTitle}
+      </Title>
+      <Text mb="xs">{t.routes.attemptsRoute(routing.routeName, routing.ruleIndex, routing.strategy)}</Text>
+      <div className="table-scroll" {...scrollable(t.routes.attemptsTitle)}>
+        <Table>
+          <TableHead columns={['#', t.routes.attemptAccount, t.routes.attemptProvider, t.routes.attemptOutcome, t.routes.attemptReason]} />
+          <Table.Tbody>
+            {routing.attempts.map((attempt, index) => (
+              <Table.Tr key={index}>
+                <Table.Td>{index + 1}</Table.Td>
+                <Table.Td>{accountName(attempt.providerAccountId)}</Table.Td>
+                <Table.Td>{attempt.provider}</Table.Td>
+                <Table.Td>{t.routes.outcome[attempt.outcome] ?? attempt.outcome}</Table.Td>
+                <Table.Td>{attempt.reason}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </div>
     </Card>
   );
 }
