@@ -533,7 +533,12 @@ const pt = {
     minAmount: 'Valor mínimo',
     maxAmount: 'Valor máximo',
     strategy: 'Estratégia',
-    strategies: { 1: 'Prioridade (na ordem listada)', 2: 'Divisão por peso', 3: 'Menor custo' } as Record<number, string>,
+    strategies: {
+      1: 'Prioridade (na ordem listada)',
+      2: 'Divisão por peso',
+      3: 'Menor custo',
+      4: 'Melhor aprovação (medida nas últimas tentativas)',
+    } as Record<number, string>,
     targets: 'Contas de destino',
     account: (index: number) => `Conta ${index + 1}`,
     weight: (index: number) => `Peso da conta ${index + 1}`,
@@ -1111,7 +1116,10 @@ const en: Messages = {
     minAmount: 'Minimum amount',
     maxAmount: 'Maximum amount',
     strategy: 'Strategy',
-    strategies: { 1: 'Priority (in the order listed)', 2: 'Split by weight', 3: 'Lowest cost' } as Record<number, string>,
+    strategies: { 1: 'Priority (in the order listed)', 2: 'Split by weight', 3: 'Lowest cost', 4: 'Best approval (measured over recent attempts)' } as Record<
+      number,
+      string
+    >,
     targets: 'Target accounts',
     account: (index: number) => `Account ${index + 1}`,
     weight: (index: number) => `Weight of account ${index + 1}`,
