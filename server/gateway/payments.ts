@@ -29,7 +29,7 @@ import { isGatewayCardToken } from '../lib/gatewayCardToken.js';
 import { recordCreatedTransaction, recordRefund, releaseRefund, type PendingRecord } from './recording.js';
 import { assertPublicUrl } from '../lib/http/addressPolicy.js';
 import { refusedAnswer } from './flowIntegrity.js';
-import { answersInstallments, quoteInstallments, takesInstallmentPlan, type QuotedInstallment } from './installmentPlans.js';
+import { answersInstallments, checkedCardBin, quoteInstallments, takesInstallmentPlan, type QuotedInstallment } from './installmentPlans.js';
 import { documentKey, emailKey } from '../domain/searchKeys.js';
 import type { RoutingRecord } from '../domain/routing.js';
 import type { RoutesService } from './routes.js';
@@ -394,11 +394,15 @@ export class PaymentsService {
     return receiver;
   }
 
-  /** Answered at every provider that takes cards: by the provider where it quotes itself, else from the account's plan. */
-  async calculateInstallments(providerAccountId: string, amount: number): Promise<QuotedInstallment[]> {
+  /**
+   * Answered at every provider that takes cards: by the provider where it quotes itself (with the card's BIN where its
+   * quote needs one), else from the account's plan. A malformed BIN is refused before anything is sent.
+   */
+  async calculateInstallments(providerAccountId: string, amount: number, cardBin?: string): Promise<QuotedInstallment[]> {
     requirePositiveCents('amount', amount);
+    const bin = checkedCardBin(cardBin);
     const { account, adapter, ctx } = await resolveAccount(this.deps, providerAccountId);
     if (!answersInstallments(adapter)) throw adapter.notOffered('calculateInstallments');
-    return quoteInstallments(adapter, ctx, account, amount);
+    return quoteInstallments(adapter, ctx, account, amount, bin === undefined ? {} : { bin });
   }
 }

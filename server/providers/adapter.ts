@@ -23,6 +23,12 @@ import {
 import { notificationKeyOf } from './notificationKeys.js';
 
 /** Everything an adapter may know about the account it acts for. */
+
+/** What CalculateInstallments knows of the card to quote for: its BIN (6 to 8 digits, checked), when the caller gave it. */
+export interface InstallmentCard {
+  bin?: string;
+}
+
 export interface AdapterContext {
   accountId: string;
   publicKey: string;
@@ -346,7 +352,8 @@ export abstract class ProviderAdapter {
   processWebhook(_ctx: AdapterContext, _notification: IncomingNotification): Promise<WebhookResult | undefined> {
     return unsupported();
   }
-  calculateInstallments(_ctx: AdapterContext, _amount: number): Promise<InstallmentOption[]> {
+  /** `card.bin`: the card's first 6 to 8 digits, checked by the gateway, for a provider whose quote depends on the card. */
+  calculateInstallments(_ctx: AdapterContext, _amount: number, _card?: InstallmentCard): Promise<InstallmentOption[]> {
     return unsupported();
   }
 

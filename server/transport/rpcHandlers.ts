@@ -149,7 +149,7 @@ export function paymentGatewayHandlers(u: UseCases) {
       ),
     }),
     calculateInstallments: async (r: gw.CalculateInstallmentsRequest): Promise<gw.CalculateInstallmentsResponse> => ({
-      options: await u.payments.calculateInstallments(r.providerAccountId, r.amount),
+      options: await u.payments.calculateInstallments(r.providerAccountId, r.amount, r.cardBin),
     }),
     listProviders: async (_r: gw.ListProvidersRequest): Promise<gw.ListProvidersResponse> => ({
       providers: u.payments.listProviders().map(toProtoProvider),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { ListAuditEventsRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
+import { CalculateInstallmentsRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { InstallmentPlan } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { Operation } from '../../gen/ts-proto/gateway/v1/types.js';
 import { errorDetailsOf, failureOf } from '../support/clients.js';
@@ -31,8 +32,8 @@ const createAccount = (provider: string, extra: Record<string, unknown> = {}) =>
     ...extra,
   });
 
-const quote = async (providerAccountId: string, amount: number): Promise<Option[]> =>
-  (await stack.client.call('gateway', 'calculateInstallments', { providerAccountId, amount })).options;
+const quote = async (providerAccountId: string, amount: number, cardBin?: string): Promise<Option[]> =>
+  (await stack.client.call('gateway', 'calculateInstallments', CalculateInstallmentsRequest.fromPartial({ providerAccountId, amount, cardBin }))).options;
 
 const addsUp = (o: Option) => (o.installmentNumber - 1) * o.installmentValue + o.lastInstallmentValue === o.finalValue;
 
@@ -187,6 +188,26 @@ describe('a plan that cannot be honoured is refused, naming the field', () => {
       code: 'INVALID_ARGUMENT',
       message: 'SANDBOX quotes its own installments: installment_plan is not taken',
     });
+    expect(await failureOf(createAccount('MERCADOPAGO', { installmentPlan: PLAN }))).toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: 'MERCADOPAGO quotes its own installments: installment_plan is not taken',
+    });
+    const { providers } = await stack.client.call('gateway', 'listProviders', {});
+    expect(providers.find((p: { id: string }) => p.id === 'MERCADOPAGO')).toMatchObject({
+      takesInstallmentPlan: false,
+      operations: expect.arrayContaining([Operation.OPERATION_CALCULATE_INSTALLMENTS]),
+    });
+  });
+
+  it('checks card_bin (6 to 8 digits) at a provider quoted from the plan, and otherwise leaves the plan’s quote as it is', async () => {
+    const { providerAccount } = await createAccount('PAGUESAFE', { installmentPlan: PLAN });
+    expect(await quote(providerAccount.id, 1999, '41111111')).toEqual(await quote(providerAccount.id, 1999));
+    for (const cardBin of ['41111', '411111111', '4111 11', 'undefined']) {
+      expect(await failureOf(quote(providerAccount.id, 1999, cardBin))).toEqual({
+        code: 'INVALID_ARGUMENT',
+        message: `card_bin must be the card's first 6 to 8 digits, digits only (got ${cardBin.length} characters)`,
+      });
+    }
   });
 
   it('still refuses CalculateInstallments at a provider that does not take cards', async () => {

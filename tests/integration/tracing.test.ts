@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
+  CalculateInstallmentsRequest,
   CreateCardIdRequest,
   CreateCardTokenRequest,
   CreateTransactionRequest,
@@ -249,7 +250,7 @@ describe('what is never exported, and when nothing is', () => {
     let token: string;
     try {
       // The provider's installments request carries the amount in its query (?amount=10000).
-      await grpc.call('gateway', 'calculateInstallments', { providerAccountId: accountId, amount: 10000 });
+      await grpc.call('gateway', 'calculateInstallments', CalculateInstallmentsRequest.fromPartial({ providerAccountId: accountId, amount: 10000 }));
       ({ cardToken: token } = await cardToken(grpc, accountId));
       await grpc.call('gateway', 'createCardId', CreateCardIdRequest.fromPartial({ providerAccountId: accountId, cardToken: token }));
     } finally {

@@ -51,7 +51,7 @@ describe('MERCADOPAGO (spec doc 2, group 1), a bespoke adapter on its public API
   });
 
   it('offers PIX, boleto and card charges, reads, refunds and webhooks; the access token at the door', async () => {
-    expect(h.adapter.operations).toEqual(['createTransaction', 'getTransaction', 'refoundTransaction', 'processWebhook']);
+    expect(h.adapter.operations).toEqual(['createTransaction', 'getTransaction', 'refoundTransaction', 'processWebhook', 'calculateInstallments']);
     await expectUnsupportedOperationsRejected(h.adapter, h.ctx, h.fake);
     expect(() => h.adapter.checkAccount({ publicKey: '', secretKey: '' })).toThrow(
       expect.objectContaining({ code: 'INVALID_ARGUMENT', message: 'secretKey is required' }),
@@ -389,6 +389,83 @@ describe('MERCADOPAGO (spec doc 2, group 1), a bespoke adapter on its public API
       });
       expect(h.adapter.verifyNotification(secret, arrived(sign(NOW.getTime())))).toBe('valid');
       expect(h.adapter.verifyNotification(secret, arrived(sign(NOW.getTime() - 301_000)))).toBe('invalid');
+    });
+  });
+  describe("CalculateInstallments: Mercado Pago's quote for the card's BIN (GET /v1/payment_methods/installments)", () => {
+    const cost = (installments: number, installment_amount: unknown, total_amount: unknown) => ({
+      installments,
+      installment_rate: installments > 3 ? 4.99 : 0,
+      discount_rate: 0,
+      labels: [],
+      installment_rate_collector: ['MERCADOPAGO'],
+      min_allowed_amount: 0.5,
+      max_allowed_amount: 60000,
+      recommended_message: `${installments} parcelas`,
+      installment_amount,
+      total_amount,
+      payment_method_option_id: 'opt',
+    });
+    const entry = (payment_type_id: string, payer_costs: unknown[]) => ({
+      payment_method_id: payment_type_id === 'credit_card' ? 'master' : 'debmaster',
+      payment_type_id,
+      issuer: { id: '24', name: 'Mastercard' },
+      processing_mode: 'aggregator',
+      merchant_account_id: null,
+      payer_costs,
+      agreements: null,
+    });
+    const quoted = (body: unknown, status = 200) =>
+      h.fake.expect({
+        method: 'GET',
+        path: '/v1/payment_methods/installments',
+        headers: AUTH,
+        query: { amount: '19.99', bin: '503143' },
+        times: status >= 500 ? 3 : 1,
+        reply: { status, body },
+      });
+
+    it("maps the credit-card entry's payer_costs to cents, fewest installments first, the last installment absorbing the cents", async () => {
+      quoted([
+        entry('debit_card', [cost(1, 19.99, 19.99)]),
+        entry('credit_card', [cost(4, '5.25', '20.99'), cost(1, 19.99, 19.99), cost(3, 6.66, 19.99), cost(2, 10, 19.99)]),
+      ]);
+      expect(await h.adapter.calculateInstallments(h.ctx, 1999, { bin: '503143' })).toEqual([
+        { installmentNumber: 1, installmentValue: 1999, finalValue: 1999, lastInstallmentValue: 1999 },
+        { installmentNumber: 2, installmentValue: 1000, finalValue: 1999, lastInstallmentValue: 999 },
+        { installmentNumber: 3, installmentValue: 666, finalValue: 1999, lastInstallmentValue: 667 },
+        { installmentNumber: 4, installmentValue: 525, finalValue: 2099, lastInstallmentValue: 524 },
+      ]);
+    });
+
+    it('without a BIN: FAILED_PRECONDITION naming card_bin, nothing sent; a BIN without credit-card costs: INVALID_ARGUMENT naming it', async () => {
+      const sent = h.fake.received.length;
+      const missing = await rejection(h.adapter.calculateInstallments(h.ctx, 1999));
+      expect([missing.code, missing.details.field, missing.details.reason]).toEqual(['FAILED_PRECONDITION', 'card_bin', 'CARD_BIN_REQUIRED']);
+      expect(h.fake.received.length).toBe(sent);
+
+      for (const body of [[], [entry('debit_card', [cost(1, 19.99, 19.99)])], [entry('credit_card', [])]]) {
+        quoted(body);
+        const refused = await rejection(h.adapter.calculateInstallments(h.ctx, 1999, { bin: '503143' }));
+        expect([refused.code, refused.details.field]).toEqual(['INVALID_ARGUMENT', 'card_bin']);
+      }
+    });
+
+    it('a malformed answer is a bad answer (UNAVAILABLE, PROVIDER_BAD_RESPONSE), never a guessed option', async () => {
+      const malformed: unknown[] = [
+        { results: [] },
+        [entry('credit_card', [cost(1, 'dezenove', 19.99)])],
+        [entry('credit_card', [cost(1, 19.999, 19.999)])],
+        [entry('credit_card', [cost(1, 0, 0)])],
+        [entry('credit_card', [cost(0, 19.99, 19.99)])],
+        [entry('credit_card', [{ installments: 2, installment_amount: 10 }])],
+        // Three installments of R$ 10.00 pass a total of R$ 19.99: nothing is left for the last one.
+        [entry('credit_card', [cost(3, 10, 19.99)])],
+      ];
+      for (const body of malformed) {
+        quoted(body);
+        const bad = await rejection(h.adapter.calculateInstallments(h.ctx, 1999, { bin: '503143' }));
+        expect([bad.code, bad.details.reason]).toEqual(['UNAVAILABLE', 'PROVIDER_BAD_RESPONSE']);
+      }
     });
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import {
+  CalculateInstallmentsRequest,
   CreateCardTokenRequest,
   CreateTransactionRequest,
   GetTransactionRequest,
@@ -292,5 +293,73 @@ describe('MERCADOPAGO through the public gRPC API, against a stand-in from its d
     expect(rest.transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_REFUNDED);
     expect(atMercadoPago()).toMatchObject({ status: 'refunded', transaction_amount_refunded: 19.9 });
     expect((await read(transaction.id, true)).status).toBe(TransactionStatus.TRANSACTION_STATUS_REFUNDED);
+  });
+});
+
+describe("MERCADOPAGO's installments: Mercado Pago's own quote for the card's BIN, through the contract", () => {
+  interface Option {
+    installmentNumber: number;
+    installmentValue: number;
+    finalValue: number;
+    lastInstallmentValue: number;
+  }
+  const quote = async (amount: number, cardBin?: string): Promise<Option[]> =>
+    // fromPartial: a plain object without card_bin would go out as the text 'undefined' (ts-proto encodes what it is given).
+    (await client.call('gateway', 'calculateInstallments', CalculateInstallmentsRequest.fromPartial({ providerAccountId: accountId, amount, cardBin })))
+      .options;
+  const quotes = () => mp.received.filter((request) => request.path === '/v1/payment_methods/installments');
+
+  it('asks GET /v1/payment_methods/installments with the amount in reais and the BIN, and answers its costs in cents adding up exactly', async () => {
+    const before = quotes().length;
+    const options = await quote(10_000, '50314332');
+
+    const asked = quotes().slice(before);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ method: 'GET', query: { amount: '100', bin: '50314332' }, headers: { authorization: `Bearer ${ACCESS_TOKEN}` } });
+    // The stand-in's Mastercard costs: 1 to 3 free of interest, 4 to 12 with its rates.
+    expect(options.map((o) => o.installmentNumber)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(options.slice(0, 4)).toEqual([
+      { installmentNumber: 1, installmentValue: 10_000, finalValue: 10_000, lastInstallmentValue: 10_000 },
+      { installmentNumber: 2, installmentValue: 5_000, finalValue: 10_000, lastInstallmentValue: 5_000 },
+      // R$ 33.33 three times would be R$ 99.99: the last absorbs the cent.
+      { installmentNumber: 3, installmentValue: 3_333, finalValue: 10_000, lastInstallmentValue: 3_334 },
+      // R$ 104.99 in 4: R$ 26.25, 26.25, 26.25 and 26.24.
+      { installmentNumber: 4, installmentValue: 2_625, finalValue: 10_499, lastInstallmentValue: 2_624 },
+    ]);
+    for (const option of options) {
+      expect([option.installmentValue, option.finalValue, option.lastInstallmentValue].every(Number.isSafeInteger)).toBe(true);
+      expect((option.installmentNumber - 1) * option.installmentValue + option.lastInstallmentValue).toBe(option.finalValue);
+    }
+    // The price Mercado Pago stated for 12 installments, to the cent: R$ 114.27.
+    expect(options[11]).toMatchObject({ finalValue: 11_427, installmentValue: 952, lastInstallmentValue: 955 });
+  });
+
+  it('a card_bin that is not 6 to 8 digits is INVALID_ARGUMENT naming card_bin, and Mercado Pago is never asked', async () => {
+    const before = quotes().length;
+    for (const cardBin of ['50314', '503143321', '5031-433', '5031433a', ' 503143', '5031433215406351']) {
+      expect(await failureOf(quote(10_000, cardBin))).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('card_bin') });
+      expect((await errorDetailsOf(quote(10_000, cardBin))).fields).toEqual(['card_bin']);
+    }
+    // Never the digits themselves in the answer: a whole card number sent by mistake stays out of it.
+    expect((await failureOf(quote(10_000, '5031433215406351'))).message).not.toContain('5031433215406351');
+    expect(quotes().length).toBe(before);
+  });
+
+  it('without card_bin: FAILED_PRECONDITION naming card_bin (Mercado Pago quotes by the card), nothing sent', async () => {
+    const before = quotes().length;
+    expect(await failureOf(quote(10_000))).toMatchObject({ code: 'FAILED_PRECONDITION', message: expect.stringContaining('card_bin') });
+    expect((await errorDetailsOf(quote(10_000))).reason).toBe('CARD_BIN_REQUIRED');
+    expect(quotes().length).toBe(before);
+  });
+
+  it("a BIN Mercado Pago quotes no credit card installments for (a debit card's, an unknown one) is INVALID_ARGUMENT naming card_bin", async () => {
+    for (const cardBin of ['50677612', '999999']) {
+      const before = quotes().length;
+      expect(await failureOf(quote(10_000, cardBin))).toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        message: 'Erro ao calcular parcelas: Mercado Pago quotes no credit card installments for this card_bin',
+      });
+      expect(quotes().length).toBe(before + 1);
+    }
   });
 });

@@ -26,6 +26,17 @@ import { startStandIn, type StandIn, type StandInReply, type StandInRequest } fr
  * - GET /v1/card_tokens/{id} (sdk-nodejs) with `first_six_digits`; GET
  *   /v1/payment_methods/search?bin=… answering `{paging, results}` (sdk-js's
  *   getPaymentMethods), over the test cards' brands.
+ * - GET /v1/payment_methods/installments?amount=…&bin=… (the API reference's
+ *   installments page, sdk-js's getInstallments; MercadoPago.js calls it with
+ *   the public key): `amount` in reais, the card's first 6 to 8 digits; answers
+ *   one entry per payment method of the BIN, `{payment_method_id,
+ *   payment_type_id, issuer, processing_mode, merchant_account_id,
+ *   payer_costs: [{installments, installment_rate, discount_rate, labels,
+ *   installment_rate_collector, min_allowed_amount, max_allowed_amount,
+ *   recommended_message, installment_amount, total_amount,
+ *   payment_method_option_id}], agreements}`, amounts in reais with two
+ *   decimals; an unknown BIN gets an empty list. The rates, the counts and the
+ *   minimum installment are the stand-in's own (the sources give none).
  * - Webhooks: POST to the payment's `notification_url` with `?data.id=…&type=payment`,
  *   body `{id, live_mode, type: "payment", date_created, user_id, api_version,
  *   action, data: {id}}`, headers `x-request-id` and `x-signature: ts=…,v1=…`,
@@ -46,7 +57,8 @@ export const MERCADOPAGO_STANDIN_SOURCES = [
   'https://mercadopago.com.br/developers/pt/docs/your-integrations/test/cards',
   'https://github.com/mercadopago/devsite-docs (guides/checkout-api-v2/boleto-bancario.pt.md, integrate-pix.pt.md; pull request 2341: X-Idempotency-Key mandatory on payments and refunds)',
   'https://github.com/mercadopago/sdk-nodejs (src/clients/cardToken, src/clients/paymentRefund, src/utils/webhook, src/utils/errors)',
-  'https://github.com/mercadopago/sdk-js/blob/main/docs/core-methods.md (getPaymentMethods)',
+  'https://github.com/mercadopago/sdk-js/blob/main/docs/core-methods.md (getPaymentMethods, getInstallments)',
+  'https://www.mercadopago.com.br/developers/pt/reference/payment_methods/_payment_methods_installments/get',
   'https://github.com/mercadopago/px-android/issues/1370 (the boleto address refusal, cause 7521)',
   'https://www.mercadopago.com.br/developers/es/docs/resources-pci-compliant-merchants/receiving-payment-by-card (POST /v1/card_tokens by backend with the access token: card_number, security_code, expiration_month, expiration_year, cardholder {name, identification})',
 ];
@@ -98,6 +110,44 @@ const BIN_METHODS: Array<{ bin: RegExp; id: string; name: string; payment_type_i
   { bin: /^506776/, id: 'debelo', name: 'Elo Débito', payment_type_id: 'debit_card', issuer: { id: 27, name: 'Elo' } },
 ];
 const methodsOfBin = (bin: string) => BIN_METHODS.filter((method) => method.bin.test(bin) && !(method.id === 'master' && /^506776/.test(bin)));
+
+/**
+ * The stand-in's own pricing of installments for a credit card (not in the sources): the count's interest in percent
+ * of the amount, 1 to 3 free of interest, up to 12; no installment under R$ 5.00. A debit card pays in one.
+ */
+const INSTALLMENT_RATES = [0, 0, 0, 4.99, 6.15, 7.31, 8.47, 9.63, 10.79, 11.95, 13.11, 14.27];
+const MIN_INSTALLMENT_CENTS = 500;
+
+/** Reais with two decimals, as Mercado Pago writes them, from whole cents (no float arithmetic on money). */
+const reaisOf = (cents: number) => Number((cents / 100).toFixed(2));
+
+/** What each count costs the payer for `amountCents` on this payment method, as Mercado Pago's payer_costs list it. */
+function payerCosts(amountCents: number, paymentTypeId: string): Array<Record<string, unknown>> {
+  const rates = paymentTypeId === 'credit_card' ? INSTALLMENT_RATES : [0];
+  const costs: Array<Record<string, unknown>> = [];
+  for (const [index, rate] of rates.entries()) {
+    const installments = index + 1;
+    const totalCents = Math.round((amountCents * (10_000 + Math.round(rate * 100))) / 10_000);
+    const installmentCents = Math.round(totalCents / installments);
+    if (installments > 1 && installmentCents < MIN_INSTALLMENT_CENTS) break;
+    const brl = (cents: number) => `R$ ${(cents / 100).toFixed(2).replace('.', ',')}`;
+    costs.push({
+      installments,
+      installment_rate: rate,
+      discount_rate: 0,
+      reimbursement_rate: null,
+      labels: rate === 0 ? ['CFT_0,00%|TEA_0,00%'] : [],
+      installment_rate_collector: [rate === 0 ? 'THIRD_PARTY' : 'MERCADOPAGO'],
+      min_allowed_amount: 0.5,
+      max_allowed_amount: 60000,
+      recommended_message: `${installments} parcela${installments > 1 ? 's' : ''} de ${brl(installmentCents)} (${brl(totalCents)})`,
+      installment_amount: reaisOf(installmentCents),
+      total_amount: reaisOf(totalCents),
+      payment_method_option_id: randomUUID().replace(/-/g, ''),
+    });
+  }
+  return costs;
+}
 
 /** The cardholder names of the test-card page and the outcome each gives. */
 const CARD_OUTCOMES: Record<string, [status: string, detail: string]> = {
@@ -375,7 +425,10 @@ export async function startMercadoPagoStandIn(options: MercadoPagoStandInOptions
     name: 'Mercado Pago',
     sources: MERCADOPAGO_STANDIN_SOURCES,
     authenticate: (request) => {
-      const publicKeyRoute = (request.method === 'POST' && request.path === '/v1/card_tokens') || request.path === '/v1/payment_methods/search';
+      const publicKeyRoute =
+        (request.method === 'POST' && request.path === '/v1/card_tokens') ||
+        request.path === '/v1/payment_methods/search' ||
+        request.path === '/v1/payment_methods/installments';
       if (bearer(request) || (publicKeyRoute && byPublicKey(request))) return undefined;
       return refusal(401, 'unauthorized', 401, 'invalid access token');
     },
@@ -437,6 +490,30 @@ export async function startMercadoPagoStandIn(options: MercadoPagoStandInOptions
             issuer: { default: true, ...method.issuer },
           }));
           return { body: { paging: { total: results.length, limit: 30, offset: 0 }, results } };
+        },
+      },
+      {
+        method: 'GET',
+        path: '/v1/payment_methods/installments',
+        handle: (request) => {
+          const amount = request.query.amount ?? '';
+          // Not in the sources: the refusal texts for a missing or malformed amount or BIN are the stand-in's.
+          if (!/^\d+(\.\d{1,2})?$/.test(amount) || Number(amount) <= 0) return badRequest(1, 'Params Error. (amount)');
+          const bin = request.query.bin ?? '';
+          if (!/^\d{6,8}$/.test(bin)) return badRequest(1, 'Params Error. (bin)');
+          const [whole, fraction = ''] = amount.split('.');
+          const amountCents = Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+          return {
+            body: methodsOfBin(bin).map((method) => ({
+              payment_method_id: method.id,
+              payment_type_id: method.payment_type_id,
+              issuer: { id: String(method.issuer.id), name: method.issuer.name, secure_thumbnail: '', thumbnail: '' },
+              processing_mode: 'aggregator',
+              merchant_account_id: null,
+              payer_costs: payerCosts(amountCents, method.payment_type_id),
+              agreements: null,
+            })),
+          };
         },
       },
       {

@@ -1,6 +1,15 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { Address, PaymentMethod, RefundResult, TransactionInput, TransactionResult, TransactionStatus, WebhookResult } from '../../domain/types.js';
+import type {
+  Address,
+  InstallmentOption,
+  PaymentMethod,
+  RefundResult,
+  TransactionInput,
+  TransactionResult,
+  TransactionStatus,
+  WebhookResult,
+} from '../../domain/types.js';
 import type { CardInput } from '../../lib/card.js';
 import { digitsOnly, inferDocumentType } from '../../lib/documents.js';
 import { GatewayError, invalidArgument, isGatewayError } from '../../lib/errors.js';
@@ -10,11 +19,12 @@ import { withPixQrImage } from '../../lib/pixQrCode.js';
 import { catalogueError } from '../../lib/providerMessages.js';
 import { lookupStatus, statusTable } from '../../lib/statusTable.js';
 import { dateOf } from '../../lib/values.js';
-import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
+import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type InstallmentCard, type NotificationVerdict } from '../adapter.js';
 import { absentable, wireAmount, wireId, wireStatus, wireText, type AnswerSchema } from '../kit/answers.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
 import { DeclaredAdapter } from '../kit/declaredAdapter.js';
 import { notificationKeyOf } from '../notificationKeys.js';
+import { creditCardInstallmentsOf, mercadoPagoInstallments } from './installments.js';
 
 /**
  * MERCADOPAGO (spec doc 2, group 1): the spec shows no paths for group 1, so
@@ -32,6 +42,8 @@ import { notificationKeyOf } from '../notificationKeys.js';
  * - Webhooks `{type: "payment", action, data: {id}}` carry no status (the
  *   payment is read), signed in `x-signature: ts=…,v1=…` over the manifest
  *   `id:<data.id>;request-id:<x-request-id>;ts:<ts>;`.
+ * - CalculateInstallments: Mercado Pago's own quote for the card's BIN, GET
+ *   /v1/payment_methods/installments?amount=…&bin=… (installments.ts).
  */
 
 // ---------------------------------------------------------------- declaration
@@ -45,23 +57,26 @@ export const MERCADOPAGO_SOURCES = {
   webhooks: 'https://www.mercadopago.com.br/developers/pt/docs/your-integrations/notifications/webhooks',
   // src/clients/payment, paymentRefund, cardToken/get, src/utils/webhook, src/utils/errors
   sdkNode: 'https://github.com/mercadopago/sdk-nodejs',
-  // getPaymentMethods: {paging, results[{id, payment_type_id, issuer}]}
+  // getPaymentMethods: {paging, results[{id, payment_type_id, issuer}]}; getInstallments({amount, bin}): [{payer_costs[…]}]
   sdkJs: 'https://github.com/mercadopago/sdk-js/blob/main/docs/core-methods.md',
   // cause 7521: the registered boleto needs payer.address
   boletoAddressError: 'https://github.com/mercadopago/px-android/issues/1370',
   // POST /v1/card_tokens by backend with the access token, for PCI-compliant merchants: card_number, security_code,
   // expiration_month, expiration_year, cardholder {name, identification {type, number}}
   backendCardTokens: 'https://www.mercadopago.com.br/developers/es/docs/resources-pci-compliant-merchants/receiving-payment-by-card',
+  // GET /v1/payment_methods/installments?amount=…&bin=…: [{payment_method_id, payment_type_id, payer_costs[{installments,
+  // installment_rate, installment_amount, total_amount, …}]}]
+  installments: 'https://www.mercadopago.com.br/developers/pt/reference/payment_methods/_payment_methods_installments/get',
 } as const;
 
 export const MERCADOPAGO: ProviderDeclaration = {
   identity: { id: 'MERCADOPAGO', specGroup: SPEC_GROUPS.DOC2_GROUP1, defaultBaseUrl: 'https://api.mercadopago.com' },
-  capabilities: { paymentMethods: ['PIX', 'BILLET', 'CREDIT_CARD'], refunds: true, webhooks: true },
+  capabilities: { paymentMethods: ['PIX', 'BILLET', 'CREDIT_CARD'], refunds: true, webhooks: true, installments: true },
   auth: { type: 'bearer' },
   credentials: { required: ['secretKey'] },
   money: 'reais',
   sources:
-    "Mercado Pago API reference: POST /v1/payments (fields, mandatory X-Idempotency-Key, errors {message, error, status, cause[{code, description}]}), GET /v1/payments/{id}, POST /v1/payments/{id}/refunds (partial with amount, X-Idempotency-Key); Checkout API guides: PIX (point_of_interaction.transaction_data), boleto (bolbradesco, payer.address required: cause 7521); webhooks guide: {type: payment, data.id} and x-signature over id:…;request-id:…;ts:…;. Card tokens made by backend for PCI-compliant merchants (resources for PCI-compliant merchants: POST /v1/card_tokens {card_number, expiration_month, expiration_year, security_code, cardholder {name, identification}} with the access token), for a card's own fields from the gateway's card token. Official SDKs: sdk-nodejs (card token read GET /v1/card_tokens/{id} with first_six_digits, the same card token create, refund answer, webhook manifest), sdk-js (getPaymentMethods by BIN: {paging, results[{id, payment_type_id, issuer}]}). The gateway's decisions: boleto as bolbradesco, the card brand found from the token's BIN, document 1 §4 readings of the statuses, refund statuses read as done / in progress / refused",
+    "Mercado Pago API reference: POST /v1/payments (fields, mandatory X-Idempotency-Key, errors {message, error, status, cause[{code, description}]}), GET /v1/payments/{id}, POST /v1/payments/{id}/refunds (partial with amount, X-Idempotency-Key); Checkout API guides: PIX (point_of_interaction.transaction_data), boleto (bolbradesco, payer.address required: cause 7521); webhooks guide: {type: payment, data.id} and x-signature over id:…;request-id:…;ts:…;. Card tokens made by backend for PCI-compliant merchants (resources for PCI-compliant merchants: POST /v1/card_tokens {card_number, expiration_month, expiration_year, security_code, cardholder {name, identification}} with the access token), for a card's own fields from the gateway's card token. Official SDKs: sdk-nodejs (card token read GET /v1/card_tokens/{id} with first_six_digits, the same card token create, refund answer, webhook manifest), sdk-js (getPaymentMethods by BIN: {paging, results[{id, payment_type_id, issuer}]}; getInstallments). Installments quote: GET /v1/payment_methods/installments with amount (reais) and bin, answered [{payment_method_id, payment_type_id, payer_costs[{installments, installment_rate, installment_amount, total_amount}]}] (API reference, sdk-js getInstallments). The gateway's decisions: boleto as bolbradesco, the card brand found from the token's BIN, document 1 §4 readings of the statuses, refund statuses read as done / in progress / refused, installments quoted from the credit-card entry only and only with the card's BIN (card_bin; FAILED_PRECONDITION without it), the last installment absorbing the cents",
   evidence: { level: 'documented', addresses: Object.values(MERCADOPAGO_SOURCES) },
 };
 
@@ -72,6 +87,7 @@ export const MERCADOPAGO_PATHS = {
   cardTokens: '/v1/card_tokens',
   cardToken: '/v1/card_tokens/{id}',
   paymentMethodsByBin: '/v1/payment_methods/search',
+  installments: '/v1/payment_methods/installments',
 } as const;
 
 /** Mercado Pago's `payment_method_id` for PIX and boleto; a card's is its brand, found from the token's BIN. */
@@ -442,6 +458,31 @@ export class MercadoPagoAdapter extends DeclaredAdapter {
       if (!isGatewayError(error)) throw error;
       throw new GatewayError(error.code, error.message, { ...error.details, outcome: 'failed' });
     }
+  }
+
+  /**
+   * Mercado Pago's quote for the card (GET /v1/payment_methods/installments, the amount in reais and the card's BIN):
+   * its interest and counts depend on the card's brand and issuer, so without the BIN there is no quote to give
+   * (FAILED_PRECONDITION naming card_bin, nothing sent); a BIN with no credit-card costs is refused naming it.
+   */
+  override async calculateInstallments(ctx: AdapterContext, amount: number, card: InstallmentCard = {}): Promise<InstallmentOption[]> {
+    const prefix = this.prefixFor('calculateInstallments');
+    if (!card.bin)
+      throw new GatewayError('FAILED_PRECONDITION', `${prefix}: MERCADOPAGO quotes installments for a card: card_bin (its first 6 to 8 digits) is required`, {
+        field: 'card_bin',
+        reason: 'CARD_BIN_REQUIRED',
+        outcome: 'failed',
+      });
+    const params = { amount: this.toProviderAmount(amount), bin: card.bin };
+    const quote = await this.exchange(
+      'calculateInstallments',
+      prefix,
+      () => this.http(ctx).get<unknown>(MERCADOPAGO_PATHS.installments, { params }),
+      mercadoPagoInstallments,
+    );
+    const options = creditCardInstallmentsOf(quote);
+    if (!options) throw invalidArgument('card_bin', `${prefix}: Mercado Pago quotes no credit card installments for this card_bin`);
+    return options;
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {

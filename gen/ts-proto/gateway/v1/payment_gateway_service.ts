@@ -295,6 +295,12 @@ export interface ProcessWebhookResponse {
 export interface CalculateInstallmentsRequest {
   providerAccountId: string;
   amount: number;
+  /**
+   * The card's BIN: its first 6 to 8 digits, digits only (else INVALID_ARGUMENT naming card_bin). Providers that
+   * quote installments themselves by the card (MERCADOPAGO) need it: without it they answer FAILED_PRECONDITION
+   * naming card_bin. Elsewhere it is checked and otherwise not used: the account's plan quotes.
+   */
+  cardBin: string;
 }
 
 export interface CalculateInstallmentsResponse {
@@ -2923,7 +2929,7 @@ export const ProcessWebhookResponse: MessageFns<ProcessWebhookResponse> = {
 };
 
 function createBaseCalculateInstallmentsRequest(): CalculateInstallmentsRequest {
-  return { providerAccountId: "", amount: 0 };
+  return { providerAccountId: "", amount: 0, cardBin: "" };
 }
 
 export const CalculateInstallmentsRequest: MessageFns<CalculateInstallmentsRequest> = {
@@ -2933,6 +2939,9 @@ export const CalculateInstallmentsRequest: MessageFns<CalculateInstallmentsReque
     }
     if (message.amount !== 0) {
       writer.uint32(16).int64(message.amount);
+    }
+    if (message.cardBin !== "") {
+      writer.uint32(26).string(message.cardBin);
     }
     return writer;
   },
@@ -2966,6 +2975,14 @@ export const CalculateInstallmentsRequest: MessageFns<CalculateInstallmentsReque
             message.amount = longToNumber(reader.int64());
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.cardBin = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2986,6 +3003,11 @@ export const CalculateInstallmentsRequest: MessageFns<CalculateInstallmentsReque
         ? globalThis.String(object.provider_account_id)
         : "",
       amount: isSet(object.amount) ? globalThis.Number(object.amount) : 0,
+      cardBin: isSet(object.cardBin)
+        ? globalThis.String(object.cardBin)
+        : isSet(object.card_bin)
+        ? globalThis.String(object.card_bin)
+        : "",
     };
   },
 
@@ -2997,6 +3019,9 @@ export const CalculateInstallmentsRequest: MessageFns<CalculateInstallmentsReque
     if (message.amount !== 0) {
       obj.amount = Math.round(message.amount);
     }
+    if (message.cardBin !== "") {
+      obj.cardBin = message.cardBin;
+    }
     return obj;
   },
 
@@ -3007,6 +3032,7 @@ export const CalculateInstallmentsRequest: MessageFns<CalculateInstallmentsReque
     const message = createBaseCalculateInstallmentsRequest();
     message.providerAccountId = object.providerAccountId ?? "";
     message.amount = object.amount ?? 0;
+    message.cardBin = object.cardBin ?? "";
     return message;
   },
 };
