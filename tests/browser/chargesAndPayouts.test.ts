@@ -151,6 +151,7 @@ it('new charge by card: the card is tokenised and saved (CreateCardToken, Create
   const tokens = callsTo(page, 'CreateCardToken');
   const cards = callsTo(page, 'CreateCardId');
   const creates = callsTo(page, 'CreateTransaction');
+  const quotes = callsTo(page, 'CalculateInstallments');
   await page.goto(`${stack.gateway.httpUrl!}/#/transactions/new`);
   await startCharge(page, 'Cartão de crédito', '100,00');
   await page.getByLabel(/^Número do cartão/).fill(SANDBOX_TEST_CARDS.approved);
@@ -170,6 +171,8 @@ it('new charge by card: the card is tokenised and saved (CreateCardToken, Create
   await page.getByRole('option', { name: fourLabel }).waitFor();
   await expect(page.getByRole('option').count()).resolves.toBe(options.length);
   await page.getByRole('option', { name: fourLabel }).click();
+  // The quote carries the card's BIN (its first six digits: a provider may quote per card), never more of the card.
+  expect(quotes.at(-1)).toEqual({ providerAccountId: accountId, amount: '10000', cardBin: SANDBOX_TEST_CARDS.approved.replace(/\D/g, '').slice(0, 6) });
   await screenshot(page, 'new-charge-card-form');
   await page.getByRole('button', { name: 'Criar cobrança' }).click();
 

@@ -77,9 +77,13 @@ function ChargeForm({ onCreated }: { onCreated: (transaction: Transaction) => vo
   const cents = parseCents(amount);
   const [settledCents] = useDebouncedValue(cents, 300);
   const offersInstallments = byCard && operations.has(Operation.CALCULATE_INSTALLMENTS);
+  // The card's first six digits (its BIN), once typed: a provider that quotes installments per card (MERCADOPAGO)
+  // needs them; the others ignore them. Only the prefix is sent, so the quote is asked again only when it changes.
+  const digits = card.cardNumber.replace(/\D/g, '');
+  const cardBin = digits.length >= 6 ? digits.slice(0, 6) : '';
   const installmentOptions = useQuery(
     PaymentGatewayService.method.calculateInstallments,
-    offersInstallments && accountId && settledCents ? { providerAccountId: accountId, amount: settledCents } : skipToken,
+    offersInstallments && accountId && settledCents ? { providerAccountId: accountId, amount: settledCents, cardBin } : skipToken,
   );
   const options = offersInstallments ? (installmentOptions.data?.options ?? []) : [];
   const chosenInstallments = options.find((o) => String(o.installmentNumber) === installments)?.installmentNumber ?? 1;
