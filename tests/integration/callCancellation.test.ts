@@ -166,7 +166,12 @@ it('a charge whose caller’s deadline passes while it waits for its idempotency
     await blocker.end();
   }
   // However long a loaded machine takes to run the claim once the lock is gone (5 s were not always enough).
-  await eventually(async () => (await keyState('late-caller'))?.state === 'FAILED', 30_000);
+  let seen: { state: string; failure: string | null } | undefined;
+  await eventually(async () => (seen = await keyState('late-caller'))?.state === 'FAILED', 30_000, `the key FAILED (last seen: ${JSON.stringify(seen)})`).catch(
+    () => {
+      throw new Error(`the key did not become FAILED; last seen: ${JSON.stringify(seen)}`);
+    },
+  );
   expect((await keyState('late-caller'))?.failure).toMatch(/^the caller cancelled, or its deadline passed, before the createTransaction call to the provider/);
   expect(posts()).toBe(postsBefore);
   // The same request again reaches the provider once and succeeds.
