@@ -213,9 +213,18 @@ export interface RefoundTransactionResponse {
 }
 
 export interface WithdrawRequest {
+  /** The account that pays out; or set `route` instead (exactly one of the two). */
   providerAccountId: string;
   idempotencyKey: string;
-  withdraw: WithdrawInput | undefined;
+  withdraw:
+    | WithdrawInput
+    | undefined;
+  /**
+   * A route's name or id (RoutingService), for a PIX payout: its rules are matched as a PIX payment of the payout's
+   * amount, targets whose provider pays out no PIX are skipped, and the next target is tried only where a provider
+   * certainly did not act. Withdrawal.routing says what was tried. Refused for a payout held for approval.
+   */
+  route: string;
 }
 
 export interface WithdrawResponse {
@@ -1694,7 +1703,7 @@ export const RefoundTransactionResponse: MessageFns<RefoundTransactionResponse> 
 };
 
 function createBaseWithdrawRequest(): WithdrawRequest {
-  return { providerAccountId: "", idempotencyKey: "", withdraw: undefined };
+  return { providerAccountId: "", idempotencyKey: "", withdraw: undefined, route: "" };
 }
 
 export const WithdrawRequest: MessageFns<WithdrawRequest> = {
@@ -1707,6 +1716,9 @@ export const WithdrawRequest: MessageFns<WithdrawRequest> = {
     }
     if (message.withdraw !== undefined) {
       WithdrawInput.encode(message.withdraw, writer.uint32(26).fork()).join();
+    }
+    if (message.route !== "") {
+      writer.uint32(34).string(message.route);
     }
     return writer;
   },
@@ -1748,6 +1760,14 @@ export const WithdrawRequest: MessageFns<WithdrawRequest> = {
             message.withdraw = WithdrawInput.decode(reader, reader.uint32());
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.route = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1773,6 +1793,7 @@ export const WithdrawRequest: MessageFns<WithdrawRequest> = {
         ? globalThis.String(object.idempotency_key)
         : "",
       withdraw: isSet(object.withdraw) ? WithdrawInput.fromJSON(object.withdraw) : undefined,
+      route: isSet(object.route) ? globalThis.String(object.route) : "",
     };
   },
 
@@ -1787,6 +1808,9 @@ export const WithdrawRequest: MessageFns<WithdrawRequest> = {
     if (message.withdraw !== undefined) {
       obj.withdraw = WithdrawInput.toJSON(message.withdraw);
     }
+    if (message.route !== "") {
+      obj.route = message.route;
+    }
     return obj;
   },
 
@@ -1800,6 +1824,7 @@ export const WithdrawRequest: MessageFns<WithdrawRequest> = {
     message.withdraw = (object.withdraw !== undefined && object.withdraw !== null)
       ? WithdrawInput.fromPartial(object.withdraw)
       : undefined;
+    message.route = object.route ?? "";
     return message;
   },
 };

@@ -1154,6 +1154,8 @@ export interface Withdrawal {
    * failure when the approved payout was sent (REJECTED).
    */
   refusalReason: string;
+  /** A payout that named a route (WithdrawRequest.route): the route, its rule and the accounts tried, in order. */
+  routing: RoutingDecision | undefined;
 }
 
 export interface PayoutReview {
@@ -4114,6 +4116,7 @@ function createBaseWithdrawal(): Withdrawal {
     requestedById: "",
     review: undefined,
     refusalReason: "",
+    routing: undefined,
   };
 }
 
@@ -4166,6 +4169,9 @@ export const Withdrawal: MessageFns<Withdrawal> = {
     }
     if (message.refusalReason !== "") {
       writer.uint32(130).string(message.refusalReason);
+    }
+    if (message.routing !== undefined) {
+      RoutingDecision.encode(message.routing, writer.uint32(138).fork()).join();
     }
     return writer;
   },
@@ -4311,6 +4317,14 @@ export const Withdrawal: MessageFns<Withdrawal> = {
             message.refusalReason = reader.string();
             continue;
           }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.routing = RoutingDecision.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4381,6 +4395,7 @@ export const Withdrawal: MessageFns<Withdrawal> = {
         : isSet(object.refusal_reason)
         ? globalThis.String(object.refusal_reason)
         : "",
+      routing: isSet(object.routing) ? RoutingDecision.fromJSON(object.routing) : undefined,
     };
   },
 
@@ -4434,6 +4449,9 @@ export const Withdrawal: MessageFns<Withdrawal> = {
     if (message.refusalReason !== "") {
       obj.refusalReason = message.refusalReason;
     }
+    if (message.routing !== undefined) {
+      obj.routing = RoutingDecision.toJSON(message.routing);
+    }
     return obj;
   },
 
@@ -4462,6 +4480,9 @@ export const Withdrawal: MessageFns<Withdrawal> = {
       ? PayoutReview.fromPartial(object.review)
       : undefined;
     message.refusalReason = object.refusalReason ?? "";
+    message.routing = (object.routing !== undefined && object.routing !== null)
+      ? RoutingDecision.fromPartial(object.routing)
+      : undefined;
     return message;
   },
 };
