@@ -164,18 +164,12 @@ export class PaymentsService {
     const route = await routes.forCharge(command.route);
     const charge = { ...full, cardBin, cardBrand: command.cardBrand || undefined };
     const key = command.idempotencyKey;
-    const { decision } = await routes.decide(route, charge, key);
-    if (!decision)
-      throw new GatewayError(
-        'FAILED_PRECONDITION',
-        `route ${route.name}: no rule matches this charge (${full.paymentMethod}, ${full.amount} cents ${full.currency}, ${full.installments} installment(s))`,
-        { field: 'route', reason: 'NO_ROUTE_RULE_MATCHES' },
-      );
-    if (!decision.targets.length)
-      throw new GatewayError('FAILED_PRECONDITION', `route ${route.name}: every account of rules[${decision.ruleIndex}] was deleted; update the route`, {
-        field: 'route',
-        reason: 'ROUTE_ACCOUNTS_DELETED',
-      });
+    const decision = await routes.decisionFor(
+      route,
+      charge,
+      key,
+      `charge (${full.paymentMethod}, ${full.amount} cents ${full.currency}, ${full.installments} installment(s))`,
+    );
     const em = () => this.deps.db.em();
     return runRoutedCharge(this.deps, {
       route,

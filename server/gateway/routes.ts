@@ -247,6 +247,40 @@ export class RoutesService {
     return { decision, ordered: decided.targets, deleted };
   }
 
+  /**
+   * The decision a routed charge or payout is sent by, with the targets `usable` refuses left out as deleted ones are
+   * (a payout's accounts whose provider pays out no PIX); FAILED_PRECONDITION on `route` when no rule matches
+   * (`described` says what was matched) or no target is left.
+   */
+  async decisionFor(
+    route: Route,
+    charge: RoutedCharge,
+    key: string | undefined,
+    described: string,
+    usable?: { why: string; test: (providerAccountId: string) => Promise<boolean> },
+  ): Promise<RouteDecision> {
+    const { decision } = await this.decide(route, charge, key);
+    if (!decision)
+      throw new GatewayError('FAILED_PRECONDITION', `route ${route.name}: no rule matches this ${described}`, {
+        field: 'route',
+        reason: 'NO_ROUTE_RULE_MATCHES',
+      });
+    if (!decision.targets.length)
+      throw new GatewayError('FAILED_PRECONDITION', `route ${route.name}: every account of rules[${decision.ruleIndex}] was deleted; update the route`, {
+        field: 'route',
+        reason: 'ROUTE_ACCOUNTS_DELETED',
+      });
+    if (!usable) return decision;
+    const kept = await Promise.all(decision.targets.map((target) => usable.test(target.providerAccountId)));
+    const targets = decision.targets.filter((_, index) => kept[index]);
+    if (!targets.length)
+      throw new GatewayError('FAILED_PRECONDITION', `route ${route.name}: no account of rules[${decision.ruleIndex}] ${usable.why}`, {
+        field: 'route',
+        reason: 'ROUTE_NO_USABLE_ACCOUNT',
+      });
+    return { ...decision, targets };
+  }
+
   /** What a charge would do on a saved route (`id`) or an unsaved one (checked as saving checks it); nothing is charged. */
   async preview(source: { id: string } | RouteInput, sample: SampleCharge, key: string | undefined): Promise<RoutePreview> {
     const charge = checkedSample(sample);
