@@ -324,7 +324,7 @@ async function assembleUseCases(
   const useCases: UseCases = {
     payments: new PaymentsService(deps, routes),
     routes,
-    payouts: new PayoutsService(deps),
+    payouts: new PayoutsService(deps, routes),
     accounts: new AccountsService(deps),
     notifications: new NotificationsService(deps, { ...DEFAULT_PROCESSING, concurrency: config.webhookConcurrency }, config.webhookBadSignatureStoreLimit),
     sandbox: new SandboxService(deps),

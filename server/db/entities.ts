@@ -119,6 +119,8 @@ export const WithdrawalEntity = defineEntity({
     reviewedByName: p.string().nullable(),
     reviewedAt: p.datetime().nullable(),
     refusalReason: p.text().nullable(),
+    /** For a payout that named a route: the route, the rule, and each account tried. */
+    routing: p.json<RoutingRecord>().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

@@ -14,6 +14,7 @@ import type {
   Withdrawal,
 } from '../domain/types.js';
 import { isUuid } from '../lib/ids.js';
+import type { RoutingRecord } from '../domain/routing.js';
 import type { Consistency } from './consistency.js';
 import { WithdrawalEntity, type WithdrawalRow } from './entities.js';
 import { moveStatus, recordStatusEvent, statusHistory, toStatusEvent, type MoveHooks, type StatusMove, type StatusTable } from './statusRepository.js';
@@ -28,6 +29,8 @@ export interface NewWithdrawal {
   /** What was asked and by whom, where known (a payout settled from an unknown outcome kept before this has neither). */
   request?: PayoutRequest;
   requestedBy?: Actor;
+  /** A payout that named a route: what the route decided and which accounts were tried. */
+  routing?: RoutingRecord;
 }
 
 /** A payout held for a second operator's approval: nothing sent, no provider id. */
@@ -65,6 +68,7 @@ export function withdrawalOf(row: WithdrawalRow): Withdrawal {
     requestedBy: actorOf(row.requestedById, row.requestedByName),
     review: reviewOf(row),
     refusalReason: orUndefined(row.refusalReason),
+    ...(row.routing ? { routing: row.routing } : {}),
   };
 }
 
@@ -95,6 +99,7 @@ function withdrawalRowOf(row: SqlRecord): WithdrawalRow {
     reviewedByName: (row.reviewed_by_name as string | null) ?? null,
     reviewedAt: optionalDateOf(row.reviewed_at),
     refusalReason: (row.refusal_reason as string | null) ?? null,
+    routing: (typeof row.routing === 'string' ? JSON.parse(row.routing) : row.routing) ?? null,
     createdAt: dateOf(row.created_at),
     updatedAt: dateOf(row.updated_at),
   } as WithdrawalRow;
@@ -133,6 +138,7 @@ export class WithdrawalsRepository {
           request: (input.request as Record<string, unknown> | undefined) ?? null,
           requestedById: input.requestedBy?.id ?? null,
           requestedByName: input.requestedBy?.name ?? null,
+          routing: input.routing ?? null,
           createdAt: now,
           updatedAt: now,
         });

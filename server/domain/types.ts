@@ -323,6 +323,8 @@ export interface Withdrawal {
   review?: PayoutReview;
   /** Why it was refused: the reviewer's reason, or the provider's failure when the approved payout was sent. */
   refusalReason?: string;
+  /** For a payout that named a route: what the route decided and which accounts were tried. */
+  routing?: RoutingRecord;
 }
 
 /** A payout's request as kept with it: the input without the idempotency key. */

@@ -7,14 +7,22 @@ import { resolveAccount, type GatewayDeps } from './context.js';
 import { requestHash, resendWindowMs, runIdempotent } from './idempotency.js';
 import { recordWithdrawal, type PendingRecord } from './recording.js';
 import { requirePositiveCents, requireText } from './validation.js';
+import type { RoutingRecord } from '../domain/routing.js';
+import type { RoutesService } from './routes.js';
+import { runRouted } from './routedCharges.js';
 
 export type WithdrawCommand = {
+  /** The account, or '' when `route` chooses it. */
   providerAccountId: string;
+  /** A route's name or id (routes.ts), instead of an account: PIX payouts only. */
+  route?: string;
   idempotencyKey?: string;
   withdraw: Omit<WithdrawInput, 'paymentMethod'> & { paymentMethod?: WithdrawMethod };
 };
 
 const REASON_MAX = 500;
+
+type Prepared = Awaited<ReturnType<PayoutsService['prepare']>>;
 
 const actorOf = (principal: Principal): Actor => ({ id: principal.id, name: principal.name });
 
@@ -33,7 +41,10 @@ const notAwaiting = (withdrawal: Withdrawal): GatewayError =>
  * limits are its scopes and accounts.
  */
 export class PayoutsService {
-  constructor(private readonly deps: GatewayDeps) {}
+  constructor(
+    private readonly deps: GatewayDeps,
+    private readonly routes?: RoutesService,
+  ) {}
 
   /** Validates the request and resolves what sending it needs; the same for a payout sent now and one sent on approval. */
   private async prepare(command: WithdrawCommand) {
@@ -66,23 +77,84 @@ export class PayoutsService {
   }
 
   async withdraw(command: WithdrawCommand, requester?: Principal): Promise<Withdrawal> {
+    if (command.route && command.providerAccountId)
+      throw invalidArgument('route', 'set either provider_account_id or route, not both: a route chooses the account');
+    if (!command.route && !command.providerAccountId) throw invalidArgument('provider_account_id', 'provider_account_id or route is required');
+    if (command.route) return this.withdrawRouted({ ...command, route: command.route }, requester);
     const prepared = await this.prepare(command);
     const { account, request } = prepared;
     const requestedBy = requester && actorOf(requester);
     if (this.held(requester, request.amount)) return this.hold(account.id, account.provider, command.idempotencyKey, request, requestedBy!);
-    return this.send(prepared, command.idempotencyKey, {
+    return this.sendAt(prepared, command.idempotencyKey, requestedBy);
+  }
+
+  /** Sends a payout now at its resolved account (`routing`: what its route decided). */
+  private sendAt(prepared: Prepared, idempotencyKey: string | undefined, requestedBy: Actor | undefined, routing?: RoutingRecord): Promise<Withdrawal> {
+    const { account, request } = prepared;
+    return this.send(prepared, idempotencyKey, {
       kind: 'withdrawal',
       provider: account.provider,
       paymentMethod: request.paymentMethod,
       amount: request.amount,
       request,
       requestedBy,
+      ...(routing ? { routing } : {}),
+    });
+  }
+
+  /**
+   * A PIX payout that names a route: the route's rules matched as a PIX payment of the payout's amount, the targets
+   * whose provider pays out no PIX skipped, then its targets in order as for a charge (routedCharges.ts). One that
+   * would wait for a second operator is refused: the route would be decided before the approval, at accounts that may
+   * have changed by then (docs/decisions.md).
+   */
+  private async withdrawRouted(command: WithdrawCommand & { route: string }, requester?: Principal): Promise<Withdrawal> {
+    const routes = this.routes;
+    if (!routes) throw new GatewayError('FAILED_PRECONDITION', 'routes are not served by this gateway', { field: 'route' });
+    const input = command.withdraw;
+    const amount = requirePositiveCents('withdraw.amount', input.amount);
+    if (input.paymentMethod !== 'PIX')
+      throw invalidArgument('withdraw.payment_method', 'a payout that names a route is a PIX payout: withdraw.payment_method must be PIX');
+    requireText('withdraw.pix_key', input.pixKey);
+    if (this.held(requester, amount))
+      throw new GatewayError(
+        'FAILED_PRECONDITION',
+        `a payout above ${this.deps.payoutApprovalAboveCents} cents waits for a second operator and cannot take a route; name its provider_account_id`,
+        { field: 'route', reason: 'ROUTED_PAYOUT_NEEDS_APPROVAL' },
+      );
+    const route = await routes.forCharge(command.route);
+    const key = command.idempotencyKey;
+    const em = () => this.deps.db.em();
+    const decision = await routes.decisionFor(route, { paymentMethod: 'PIX', amount, currency: 'BRL', installments: 1 }, key, `PIX payout (${amount} cents)`, {
+      why: 'pays out by PIX',
+      test: async (id) => {
+        const account = await this.deps.accounts.getWithSecrets(em(), id);
+        const adapter = account && this.deps.registry.find(account.provider);
+        return Boolean(adapter?.supports('withdraw') && adapter.capabilities.withdrawMethods.includes('PIX'));
+      },
+    });
+    const requestedBy = requester && actorOf(requester);
+    return runRouted(this.deps, {
+      operation: 'withdraw',
+      route,
+      decision,
+      callerKey: key,
+      request: { route: route.id, withdraw: input },
+      charge: async (target, attemptKey, routing) =>
+        this.sendAt(
+          await this.prepare({ providerAccountId: target.providerAccountId, idempotencyKey: attemptKey, withdraw: input }),
+          attemptKey,
+          requestedBy,
+          routing,
+        ),
+      providerOf: async (id) => (await this.deps.accounts.getWithSecrets(em(), id, { includeDeleted: true }))?.provider,
+      replay: async (id) => (await this.deps.withdrawals.findWithdrawal(em(), id, 'primary'))!,
     });
   }
 
   /** Runs the provider call under the idempotency key and records its answer (as a new payout, or on the held one). */
   private send(
-    { account, adapter, ctx, request, forProvider }: Awaited<ReturnType<PayoutsService['prepare']>>,
+    { account, adapter, ctx, request, forProvider }: Prepared,
     idempotencyKey: string | undefined,
     pending: Extract<PendingRecord, { kind: 'withdrawal' }>,
   ): Promise<Withdrawal> {

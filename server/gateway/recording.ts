@@ -34,6 +34,8 @@ export type PendingRecord =
       requestedBy?: Actor;
       /** The payout held for approval this request sends once approved: the answer is recorded on it, not as a new payout. */
       heldId?: string;
+      /** A routed payout's route and the accounts tried before this one (routedCharges.ts). */
+      routing?: RoutingRecord;
     }
   | { kind: 'refund'; transactionId: string; amount: number };
 
@@ -113,6 +115,7 @@ export async function recordWithdrawal(
     idempotencyKey,
     request: pending.request,
     requestedBy: pending.requestedBy,
+    routing: pending.routing,
   });
   if (event) deps.events.published(event);
   return withdrawal;

@@ -6,6 +6,7 @@ import type * as domain from '../domain/types.js';
 import type * as lists from '../domain/lists.js';
 import type { ProviderAccountView } from '../gateway/accounts.js';
 import type { ProviderSummary } from '../gateway/payments.js';
+import type { RoutingRecord } from '../domain/routing.js';
 import { fromEnum, toEnum } from './enums.js';
 
 /**
@@ -49,13 +50,7 @@ export function toProtoTransaction(t: domain.Transaction): pb.Transaction {
     currency: t.currency,
     origin: toEnum(pb.TransactionOrigin, 'TRANSACTION_ORIGIN', t.origin) as pb.TransactionOrigin,
     refundedAmount: t.refundedAmount,
-    routing: t.routing && {
-      routeId: t.routing.routeId,
-      routeName: t.routing.routeName,
-      ruleIndex: t.routing.ruleIndex,
-      strategy: t.routing.strategy,
-      attempts: t.routing.attempts.map((attempt) => ({ ...attempt })),
-    },
+    routing: toProtoRouting(t.routing),
   };
 }
 
@@ -86,7 +81,21 @@ export function toProtoWithdrawal(w: domain.Withdrawal): pb.Withdrawal {
       reviewedAt: w.review.at,
     },
     refusalReason: w.refusalReason ?? '',
+    routing: toProtoRouting(w.routing),
   };
+}
+
+/** What a routed charge or payout keeps of its route. */
+function toProtoRouting(routing: RoutingRecord | undefined): pb.RoutingDecision | undefined {
+  return (
+    routing && {
+      routeId: routing.routeId,
+      routeName: routing.routeName,
+      ruleIndex: routing.ruleIndex,
+      strategy: routing.strategy,
+      attempts: routing.attempts.map((attempt) => ({ ...attempt })),
+    }
+  );
 }
 
 function toProtoWithdrawInput(r: domain.PayoutRequest): pb.WithdrawInput {

@@ -121,6 +121,7 @@ export function paymentGatewayHandlers(u: UseCases) {
         await u.payouts.withdraw(
           {
             providerAccountId: r.providerAccountId,
+            route: optionalText(r.route),
             idempotencyKey: optionalText(r.idempotencyKey),
             withdraw: fromProtoWithdrawInput(r.withdraw),
           },

@@ -208,3 +208,21 @@ it('sends at once: an operator at or below the threshold, and a service token ab
   expect(big.withdrawal).toMatchObject({ status: WithdrawStatus.WITHDRAW_STATUS_PENDING, withdrawId: 'wd-service', requestedBy: 'payouts service' });
   expect(payoutsSent()).toHaveLength(2);
 });
+
+it('refuses a route on a payout that would wait for approval: FAILED_PRECONDITION on route, nothing held or sent', async () => {
+  const routed = WithdrawRequest.fromPartial({
+    route: 'any-route',
+    idempotencyKey: 'routed-held',
+    withdraw: { paymentMethod: WithdrawMethod.WITHDRAW_METHOD_PIX, amount: 25_000, pixKey: 'maria@example.com', name: 'Maria Souza' },
+  });
+  const stored = async () => (await bruno.call('gateway', 'listWithdrawals', ListWithdrawalsRequest.fromPartial({ pageSize: 100 }))).withdrawals.length;
+  const before = await stored();
+  expect(await failureOf(ana.call('gateway', 'withdraw', routed))).toMatchObject({
+    code: 'FAILED_PRECONDITION',
+    message: expect.stringContaining('waits for a second operator and cannot take a route'),
+  });
+  const details = await errorDetailsOf(ana.call('gateway', 'withdraw', routed));
+  expect(details.reason).toBe('ROUTED_PAYOUT_NEEDS_APPROVAL');
+  expect(await stored()).toBe(before);
+  expect(payoutsSent()).toHaveLength(0);
+});

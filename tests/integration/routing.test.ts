@@ -5,6 +5,7 @@ import { PaymentMethod, TransactionStatus } from '../../gen/ts-proto/gateway/v1/
 import { connectDriver, failureOf, type Driver } from '../support/clients.js';
 import { closedPort } from '../support/closedPort.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
+import { pixRule } from '../support/routes.js';
 import { SandboxPsp } from '../../server/sandbox/psp.js';
 import { samplesOf, scrape, valueOf } from '../support/metrics.js';
 
@@ -36,12 +37,6 @@ afterAll(async () => {
 
 const psp = () => stack.gateway.sandboxPsp!;
 const chargesAtSandbox = () => psp().received.get('POST /v1/charges') ?? 0;
-const pixRule = (targets: string[], extra: Partial<RouteRule> = {}): Partial<RouteRule> => ({
-  paymentMethods: [PaymentMethod.PAYMENT_METHOD_PIX],
-  strategy: RoutingStrategy.ROUTING_STRATEGY_PRIORITY,
-  targets: targets.map((providerAccountId) => ({ providerAccountId, weight: 0, fees: [] })),
-  ...extra,
-});
 const createRoute = (name: string, rules: Partial<RouteRule>[], driver: Driver = stack.client) =>
   driver.call('routes', 'createRoute', CreateRouteRequest.fromPartial({ name, rules }));
 const routedCharge = (route: string, idempotencyKey: string, amount = 1000) =>

@@ -24,6 +24,7 @@ import { Migration20261128180000_publishable_keys } from './Migration20261128180
 import { Migration20261128181000_routes } from './Migration20261128181000_routes.js';
 import { Migration20261128182000_payout_approvals } from './Migration20261128182000_payout_approvals.js';
 import { Migration20261128210000_route_soft_declines } from './Migration20261128210000_route_soft_declines.js';
+import { Migration20261128220000_payout_routing } from './Migration20261128220000_payout_routing.js';
 
 // Every migration, in order. `npm run migration:create` writes a new file here; add it to this list.
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261128181000_routes', class: Migration20261128181000_routes },
   { name: 'Migration20261128182000_payout_approvals', class: Migration20261128182000_payout_approvals },
   { name: 'Migration20261128210000_route_soft_declines', class: Migration20261128210000_route_soft_declines },
+  { name: 'Migration20261128220000_payout_routing', class: Migration20261128220000_payout_routing },
 ];
