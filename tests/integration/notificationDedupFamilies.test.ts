@@ -109,7 +109,8 @@ async function forgedThenGenuine(
   const confirmed = reads.confirming();
   expect((await send()).status).toBe(200);
   const [, genuine] = await processed(subjectId, 2);
-  expect(genuine!.outcome).toBe(WebhookOutcome.WEBHOOK_OUTCOME_APPLIED);
+  // The whole notification, so that a failure shows the reason it was given.
+  expect(genuine).toMatchObject({ outcome: WebhookOutcome.WEBHOOK_OUTCOME_APPLIED });
   expect(confirmed.done).toBe(true);
 
   expect((await send()).status).toBe(200);
@@ -268,7 +269,8 @@ describe('a forged notification stored first does not silence the genuine one, p
         const amountRead = readInvoice(id, 'paid')();
         expect((await send(`Basic ${AUTHORIZATION}`)).status).toBe(200);
         const [genuine] = await processed(charge.id, 1);
-        expect(genuine!.outcome).toBe(WebhookOutcome.WEBHOOK_OUTCOME_APPLIED);
+        // The whole notification, so that a failure shows the reason it was given.
+        expect(genuine).toMatchObject({ outcome: WebhookOutcome.WEBHOOK_OUTCOME_APPLIED });
         expect(amountRead.done).toBe(true);
         expect(await transactionStatus(charge.id)).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
 
@@ -294,7 +296,8 @@ describe('a forged notification stored first does not silence the genuine one, p
         const amountRead = readInvoice(id, 'paid')();
         expect((await send({ authorization: `Basic ${Buffer.from(AUTHORIZATION).toString('base64')}` })).status).toBe(200);
         const [, genuine] = await processed(charge.id, 2);
-        expect(genuine!.outcome).toBe(WebhookOutcome.WEBHOOK_OUTCOME_APPLIED);
+        // The whole notification, so that a failure shows the reason it was given.
+        expect(genuine).toMatchObject({ outcome: WebhookOutcome.WEBHOOK_OUTCOME_APPLIED });
         expect(amountRead.done).toBe(true);
         expect(await transactionStatus(charge.id)).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
         fake.assertAllDone();
@@ -315,7 +318,8 @@ describe('a forged notification stored first does not silence the genuine one, p
         expect(await rejectedAtIntake(iugu.id)).toBe(refusedBefore + 1);
         expect((await send(AUTHORIZATION)).status).toBe(200);
         const [genuine] = await processed(withdrawal.id, 1);
-        expect(genuine!.outcome).toBe(WebhookOutcome.WEBHOOK_OUTCOME_APPLIED);
+        // The whole notification, so that a failure shows the reason it was given.
+        expect(genuine).toMatchObject({ outcome: WebhookOutcome.WEBHOOK_OUTCOME_APPLIED });
         expect(await withdrawalStatus(withdrawal.id)).toBe(WithdrawStatus.WITHDRAW_STATUS_APPROVED);
 
         expect((await send(AUTHORIZATION)).status).toBe(200);
