@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { transactionStatusesMovingTo } from '../domain/statusMachine.js';
 import type {
+  AuditEvent,
   PaymentMethod,
   StatusEvent,
   StatusSource,
@@ -36,6 +37,9 @@ export interface NewTransaction {
   idempotencyKey?: string;
   routing?: RoutingRecord;
 }
+
+/** Who made a charge, for its audit row when that commits with the charge (server/gateway/callAudit.ts). */
+export type AuditedBy = Pick<AuditEvent, 'actorKind' | 'actorId' | 'actorName' | 'action' | 'source'>;
 
 /** A transaction's status change, as the caller's notification reports it. */
 export interface TransactionStatusChanged {
@@ -137,8 +141,14 @@ const INSERT_CHARGE = prepared(
        k as (
          update idempotency_keys set state = 'COMPLETED', subject_id = (select id from t), response = null, updated_at = ?
           where id = ? and exists (select 1 from t)
+         returning id),
+       a as (
+         insert into audit_events (id, at, actor_kind, actor_id, actor_name, action, resource, source, outcome, detail)
+         select w.id, t.created_at, w.actor_kind, w.actor_id, w.actor_name, w.action, t.id::text, w.source, 'OK', ''
+           from t, (select ?::uuid as id, ?::text as actor_kind, ?::text as actor_id, ?::text as actor_name, ?::text as action, ?::text as source) w
+          where w.id is not null
          returning id)
-       select (select id from e) as event_id, (select count(*) from k) as completed`,
+       select (select id from e) as event_id, (select count(*) from k) as completed, (select count(*) from a) as audited`,
 );
 
 /** Charges with their status history (payouts: withdrawalsRepository.ts). */
@@ -169,11 +179,12 @@ export class TransactionsRepository {
     em: EntityManager,
     input: NewTransaction,
     keyClaimId?: string,
-  ): Promise<{ transaction: Transaction; event?: StatusEvent; keyCompleted: boolean }> {
+    audit?: AuditedBy,
+  ): Promise<{ transaction: Transaction; event?: StatusEvent; keyCompleted: boolean; audited: boolean }> {
     const { result } = input;
     const now = new Date();
     const id = randomUUID();
-    const [inserted] = await runPrepared<{ event_id: string | null; completed: string }>(em, 'write', INSERT_CHARGE, [
+    const [inserted] = await runPrepared<{ event_id: string | null; completed: string; audited: string }>(em, 'write', INSERT_CHARGE, [
       id,
       input.providerAccountId,
       input.provider,
@@ -198,6 +209,12 @@ export class TransactionsRepository {
       now,
       now,
       keyClaimId ?? null,
+      audit ? randomUUID() : null,
+      audit?.actorKind ?? null,
+      audit?.actorId ?? null,
+      audit?.actorName ?? null,
+      audit?.action ?? null,
+      audit?.source ?? null,
     ]);
     if (inserted?.event_id) {
       const event: StatusEvent = {
@@ -234,7 +251,7 @@ export class TransactionsRepository {
         updatedAt: now,
       } as TransactionRow;
       const transaction: Transaction = { ...transactionOf(written), statusHistory: [{ status: result.status, source: 'api', changedAt: now }] };
-      return { transaction, event, keyCompleted: Number(inserted.completed) > 0 };
+      return { transaction, event, keyCompleted: Number(inserted.completed) > 0, audited: Number(inserted.audited) > 0 };
     }
     // Already recorded under this provider id: a payment the provider reported first is completed with the request's details.
     const row = await em.transactional(async (tx) => {
@@ -260,7 +277,7 @@ export class TransactionsRepository {
       }
       return existing;
     });
-    return { transaction: await this.toTransaction(em, row, 'write'), keyCompleted: false };
+    return { transaction: await this.toTransaction(em, row, 'write'), keyCompleted: false, audited: false };
   }
 
   /**

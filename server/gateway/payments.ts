@@ -26,6 +26,7 @@ import { optionalUrl, requirePositiveCents, requireText } from './validation.js'
 import { resendWindowMs, runIdempotent } from './idempotency.js';
 import { cardTokenNotAccepted, chargesGatewayCardTokens, checkCardToken, issueCardToken, usesGatewayCardTokens } from './cardTokens.js';
 import { isGatewayCardToken } from '../lib/gatewayCardToken.js';
+import { openCallAudit } from './callAudit.js';
 import { recordCreatedTransaction, recordRefund, releaseRefund, type PendingRecord } from './recording.js';
 import { assertPublicUrl } from '../lib/http/addressPolicy.js';
 import { refusedAnswer } from './flowIntegrity.js';
@@ -231,7 +232,15 @@ export class PaymentsService {
         return result;
       },
       store: async (result, keyClaimId) => {
-        const { transaction, keyCompleted } = await recordCreatedTransaction(this.deps, account.id, pending, result, idempotencyKey, keyClaimId);
+        const { transaction, keyCompleted } = await recordCreatedTransaction(
+          this.deps,
+          account.id,
+          pending,
+          result,
+          idempotencyKey,
+          keyClaimId,
+          openCallAudit(),
+        );
         return { subjectId: transaction.id, value: transaction, keyCompleted };
       },
       replay: async (id) => (await this.deps.transactions.findTransaction(this.deps.db.em(), id, 'primary'))!,

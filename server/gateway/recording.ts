@@ -2,6 +2,7 @@ import type { Actor, PayoutRequest, RefundResult, Transaction, TransactionResult
 import type { GatewayDeps } from './context.js';
 import type { RoutingRecord } from '../domain/routing.js';
 import { isWholeCents } from '../lib/money.js';
+import type { CallAudit } from './callAudit.js';
 
 /**
  * What storing a provider's answer needs beyond the answer itself, for each
@@ -64,6 +65,7 @@ export async function recordTransaction(
 /**
  * Stores a charge; with `keyClaimId` (the idempotency key this request claimed) the key is completed in the same
  * statement, and `keyCompleted` says whether it was (not when the charge was already recorded: the caller completes it).
+ * With the call's open `audit` row, that row is written in the same statement too, and marked written.
  */
 export async function recordCreatedTransaction(
   deps: Deps,
@@ -72,8 +74,9 @@ export async function recordCreatedTransaction(
   result: TransactionResult,
   idempotencyKey: string | undefined,
   keyClaimId?: string,
+  audit?: CallAudit,
 ): Promise<{ transaction: Transaction; keyCompleted: boolean }> {
-  const { transaction, event, keyCompleted } = await deps.transactions.insertTransaction(
+  const { transaction, event, keyCompleted, audited } = await deps.transactions.insertTransaction(
     deps.db.em(),
     {
       provider: pending.provider,
@@ -89,7 +92,9 @@ export async function recordCreatedTransaction(
       routing: pending.routing,
     },
     keyClaimId,
+    audit?.who,
   );
+  if (audit && audited) audit.written = true;
   if (event) deps.events.published(event);
   return { transaction, keyCompleted };
 }

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { AccessService } from '../gateway/accessControl.js';
 import { mayTouchAccount, type Principal } from '../gateway/access.js';
+import { withCallAudit, type CallAudit } from '../gateway/callAudit.js';
 import { GatewayError, isGatewayError, permissionDenied, type ErrorCode } from '../lib/errors.js';
 import { RPC_RULES, type RpcRule } from './permissions.js';
 import type { CallerRateLimit } from './callerRateLimit.js';
@@ -40,6 +41,15 @@ function resourceOf(request: Record<string, unknown>, response: unknown): string
   const created = Object.values((response ?? {}) as Record<string, unknown>).map((value) => text((value as { id?: unknown } | undefined)?.id));
   return text(request.id) ?? text(request.receiverId) ?? created.find(Boolean) ?? text(request.providerAccountId) ?? '';
 }
+
+/** Who made a call, from where: its audit row's first half. */
+const auditedBy = (path: string, context: CallContext): CallAudit['who'] => ({
+  actorKind: context.principal.kind,
+  actorId: context.principal.id,
+  actorName: context.principal.name,
+  action: path.slice(1),
+  source: context.source,
+});
 
 /** A refused call's request, read only to say in the audit trail what it was about. */
 function readForAudit(readRequest: () => unknown): Record<string, unknown> {
@@ -243,15 +253,18 @@ export class CallGuard {
     await this.rateLimit?.take(context.principal, context.source);
     let request: Record<string, unknown> | undefined;
     let response: unknown;
+    // The row a write completing the call may commit with itself (a charge: callAudit.ts); else written here, after.
+    const audit: CallAudit | undefined = rule.audited ? { who: auditedBy(path, context), written: false, closed: false } : undefined;
     try {
       admitPublishable(rule, context);
-      request = this.admit(rule, context.principal, () => (request = readRequest() as Record<string, unknown>));
-      response = this.filterResponse(rule, context.principal, await handler(request));
+      const admitted = this.admit(rule, context.principal, () => (request = readRequest() as Record<string, unknown>));
+      request = admitted;
+      response = this.filterResponse(rule, context.principal, await (audit ? withCallAudit(audit, () => handler(admitted)) : handler(admitted)));
     } catch (error) {
       if (rule.audited) await this.audit(path, context, request ?? readForAudit(readRequest), undefined, error);
       throw error;
     }
-    if (rule.audited) await this.audit(path, context, request, response);
+    if (rule.audited && !audit?.written) await this.audit(path, context, request, response);
     return response as T;
   }
 
@@ -309,12 +322,8 @@ export class CallGuard {
   private audit(path: string, context: CallContext, request: Record<string, unknown>, response: unknown, error?: unknown): Promise<void> {
     const failed = error !== undefined;
     return this.access.record({
-      actorKind: context.principal.kind,
-      actorId: context.principal.id,
-      actorName: context.principal.name,
-      action: path.slice(1),
+      ...auditedBy(path, context),
       resource: resourceOf(request, response),
-      source: context.source,
       outcome: failed ? (isGatewayError(error) ? error.code : 'INTERNAL') : 'OK',
       // Our own error texts only: an unexpected error's text may quote a query or a provider's answer.
       detail: failed && isGatewayError(error) ? error.message.slice(0, 1000) : '',
