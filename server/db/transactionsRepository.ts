@@ -184,6 +184,8 @@ export class TransactionsRepository {
     const { result } = input;
     const now = new Date();
     const id = randomUUID();
+    // The QR image is the code's, drawn at the edge when asked (protoMapper.ts): a row keeps only an image without a code.
+    const image = result.pixCode ? null : (result.pixQrCode ?? null);
     const [inserted] = await runPrepared<{ event_id: string | null; completed: string; audited: string }>(em, 'write', INSERT_CHARGE, [
       id,
       input.providerAccountId,
@@ -195,7 +197,7 @@ export class TransactionsRepository {
       input.currency,
       input.installments,
       result.pixCode ?? null,
-      result.pixQrCode ?? null,
+      image,
       result.billetCode ?? null,
       result.billetUrl ?? null,
       result.expiresAt ?? null,
@@ -238,7 +240,7 @@ export class TransactionsRepository {
         currency: input.currency,
         installments: input.installments,
         pixCode: result.pixCode ?? null,
-        pixQrCode: result.pixQrCode ?? null,
+        pixQrCode: image,
         billetCode: result.billetCode ?? null,
         billetUrl: result.billetUrl ?? null,
         expiresAt: result.expiresAt ?? null,

@@ -18,6 +18,11 @@ const cache = new Map<string, string>();
  * notification confirmed with a read does not draw its charge's code again.
  */
 export async function pixQrCodeDataUrl(pixCode: string): Promise<string> {
+  return pixQrImage(pixCode);
+}
+
+/** `pixQrCodeDataUrl`, for a caller that cannot wait (a transport's mapper): the same picture, from the same cache. */
+export function pixQrImage(pixCode: string): string {
   const cached = cache.get(pixCode);
   if (cached !== undefined) {
     // Most recently used last: a Map iterates in insertion order, so the first key is the one to evict.
@@ -70,11 +75,13 @@ function chunk(type: string, data: Buffer): Buffer {
 }
 
 /**
- * A PIX result with its QR image (spec doc 2 §3: an image data URL) rendered
- * from the copy-and-paste code, so it never depends on a provider's image host.
- * Results without a code are returned as they are.
+ * A PIX result as an adapter answers it: the copy-and-paste code, without an image. The image the contract carries
+ * (spec doc 2 §3: a data URL) is drawn from the code at the gateway's edge, only for a caller that wants it
+ * (server/transport/protoMapper.ts), so it never depends on a provider's image host, is never stored, and costs a
+ * charge nothing when the caller draws its own. Results without a code keep what the provider gave.
  */
-export async function withPixQrImage<T extends { paymentMethod: string; pixCode?: string; pixQrCode?: string }>(result: T): Promise<T> {
-  if (result.paymentMethod !== 'PIX' || !result.pixCode) return result;
-  return { ...result, pixQrCode: await pixQrCodeDataUrl(result.pixCode) };
+export async function pixCodeOnly<T extends { paymentMethod: string; pixCode?: string; pixQrCode?: string }>(result: T): Promise<T> {
+  if (result.paymentMethod !== 'PIX' || !result.pixCode || result.pixQrCode === undefined) return result;
+  const { pixQrCode: _image, ...rest } = result;
+  return rest as T;
 }

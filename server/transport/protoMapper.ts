@@ -8,6 +8,7 @@ import type { ProviderAccountView } from '../gateway/accounts.js';
 import type { ProviderSummary } from '../gateway/payments.js';
 import type { RoutingRecord } from '../domain/routing.js';
 import { fromEnum, toEnum } from './enums.js';
+import { pixQrImage } from '../lib/pixQrCode.js';
 
 /**
  * Domain ↔ contract, in the contract's plain-object shape (ts-proto: int64 as
@@ -24,7 +25,12 @@ export const withdrawMethodToProto = (value: domain.WithdrawMethod) => toEnum(pb
 const sourceToProto = (value: domain.StatusSource) => toEnum(pb.StatusSource, 'STATUS_SOURCE', value) as pb.StatusSource;
 const documentTypeToProto = (value: domain.DocumentType) => toEnum(pb.DocumentType, 'DOCUMENT_TYPE', value) as pb.DocumentType;
 
-export function toProtoTransaction(t: domain.Transaction): pb.Transaction {
+/**
+ * A charge for an answer. Its PIX QR image is drawn from the copy-and-paste code here, at the edge (cached by code:
+ * server/lib/pixQrCode.ts), unless the caller asked for none; a row stored with an image of its own (before images
+ * stopped being stored, or a provider's image without a code) answers that one.
+ */
+export function toProtoTransaction(t: domain.Transaction, shown: { pixQrImage: boolean } = { pixQrImage: true }): pb.Transaction {
   return {
     id: t.id,
     provider: t.provider,
@@ -34,7 +40,7 @@ export function toProtoTransaction(t: domain.Transaction): pb.Transaction {
     status: transactionStatusToProto(t.status),
     amount: t.amount,
     pixCode: t.pixCode ?? '',
-    pixQrCode: t.pixQrCode ?? '',
+    pixQrCode: shown.pixQrImage ? (t.pixQrCode ?? (t.paymentMethod === 'PIX' && t.pixCode ? pixQrImage(t.pixCode) : '')) : '',
     billetCode: t.billetCode ?? '',
     billetUrl: t.billetUrl ?? '',
     expiresAt: t.expiresAt,

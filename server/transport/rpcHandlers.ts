@@ -102,10 +102,11 @@ export function paymentGatewayHandlers(u: UseCases) {
           idempotencyKey: optionalText(r.idempotencyKey),
           transaction: fromProtoTransactionInput(r.transaction),
         }),
+        { pixQrImage: !r.omitPixQrImage },
       ),
     }),
     getTransaction: async (r: gw.GetTransactionRequest): Promise<gw.GetTransactionResponse> => ({
-      transaction: toProtoTransaction(await u.payments.getTransaction(r.id, r.refresh)),
+      transaction: toProtoTransaction(await u.payments.getTransaction(r.id, r.refresh), { pixQrImage: !r.omitPixQrImage }),
     }),
     refoundTransaction: async (r: gw.RefoundTransactionRequest): Promise<gw.RefoundTransactionResponse> => {
       const { refund, transaction } = await u.payments.refoundTransaction({
@@ -192,7 +193,8 @@ export function paymentGatewayHandlers(u: UseCases) {
         },
         pageRequest(r),
       );
-      return { transactions: items.map(toProtoTransaction), nextPageToken: nextPageToken ?? '' };
+      // A list carries no heavy fields: no QR image is drawn for it.
+      return { transactions: items.map((item) => toProtoTransaction(item, { pixQrImage: false })), nextPageToken: nextPageToken ?? '' };
     },
     listWithdrawals: async (r: gw.ListWithdrawalsRequest): Promise<gw.ListWithdrawalsResponse> => {
       const { items, nextPageToken } = await u.lists.listWithdrawals(

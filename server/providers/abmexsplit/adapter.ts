@@ -20,7 +20,7 @@ import type { ProviderResponse } from '../../lib/http/index.js';
 import { parseJsonObject } from '../../lib/json.js';
 import { paymentMethodCodec } from '../../lib/paymentMethods.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
-import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { catalogueError, providerFailure } from '../../lib/providerMessages.js';
 import { lookupStatus, statusTable } from '../../lib/statusTable.js';
 import { dateOf } from '../../lib/values.js';
@@ -397,14 +397,14 @@ export class AbmexSplitAdapter extends DeclaredAdapter {
       pixExpiresAt: expiresAfter(now, this.pixExpirySeconds),
       boletoExpiresAt: expiresAfter(now, this.boletoExpirySeconds),
     });
-    return withPixQrImage(this.mapped('createTransaction', prefix, () => fromSell(sell, reading)));
+    return pixCodeOnly(this.mapped('createTransaction', prefix, () => fromSell(sell, reading)));
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const prefix = this.prefixFor('getTransaction');
     const path = fillPath(ABMEXSPLIT_PATHS.sell, { id: transactionId });
     const sell = await this.answer('getTransaction', prefix, () => this.http(ctx).get(path), abmexsplitSell);
-    return withPixQrImage({ ...this.mapped('getTransaction', prefix, () => fromSell(sell, this.reading())), transactionId });
+    return pixCodeOnly({ ...this.mapped('getTransaction', prefix, () => fromSell(sell, this.reading())), transactionId });
   }
 
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {

@@ -5,7 +5,7 @@ import { invalidArgument } from '../../lib/errors.js';
 import { z } from 'zod';
 import { parseJsonObject } from '../../lib/json.js';
 import { COUNTRY_CODE, nationalPhoneDigits } from '../../lib/phone.js';
-import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
 import { absentable, wireAmount, wireId, wireStatus, wireText, unwrappedAnswer } from '../kit/answers.js';
@@ -206,7 +206,7 @@ export class ArkamaAdapter extends DeclaredAdapter {
     const prefix = this.prefixFor('createTransaction');
     const expiresAt = this.expiresAt(this.pixExpirySeconds);
     const order = await this.exchange('createTransaction', prefix, () => this.http(ctx).post(ARKAMA_PATHS.orders, body), arkamaCreated);
-    return withPixQrImage({
+    return pixCodeOnly({
       paymentMethod: 'PIX',
       transactionId: order.id,
       // An order answered without a status has just been created: PENDING.

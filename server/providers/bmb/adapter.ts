@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { TransactionInput, TransactionResult, TransactionStatus, WebhookResult } from '../../domain/types.js';
 import { digitsOnly } from '../../lib/documents.js';
 import { parseJsonObject } from '../../lib/json.js';
-import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { dateOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
@@ -194,7 +194,7 @@ export class BmbAdapter extends DeclaredAdapter {
     });
     const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post('/GerarQRCode', body), bmbCreatedQRCode);
     const expiresAt = this.expiresAt(this.pixExpirySeconds, requestedAt);
-    return withPixQrImage(this.mapped('createTransaction', prefix, () => fromQRCode(answer, { ...this.terms(), requestedAmount: input.amount, expiresAt })));
+    return pixCodeOnly(this.mapped('createTransaction', prefix, () => fromQRCode(answer, { ...this.terms(), requestedAmount: input.amount, expiresAt })));
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
@@ -202,7 +202,7 @@ export class BmbAdapter extends DeclaredAdapter {
     const answer = await this.exchange('getTransaction', prefix, () => this.http(ctx).post('/consultaQRCode', { txid: transactionId }), bmbQRCode);
     const result = this.mapped('getTransaction', prefix, () => fromQRCode(answer, this.terms()));
     // The id asked for stays the id, whatever the answer echoes.
-    return withPixQrImage({ ...result, transactionId });
+    return pixCodeOnly({ ...result, transactionId });
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {

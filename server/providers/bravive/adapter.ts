@@ -5,7 +5,7 @@ import { parseJsonObject } from '../../lib/json.js';
 import { paymentMethodCodec } from '../../lib/paymentMethods.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
 import { normalizePixKey, type PixKeyType } from '../../lib/pixKey.js';
-import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { declaredStatusTable, statusTable } from '../../lib/statusTable.js';
 import { defaultWithdrawDescription } from '../../lib/withdrawDescription.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
@@ -254,7 +254,7 @@ export class BraviveAdapter extends DeclaredAdapter {
       if (billet ? !result.billetCode && !result.billetUrl : !result.pixCode) unusableAnswer(billet ? 'código ou URL do boleto' : 'código PIX');
       return result;
     });
-    return withPixQrImage({ ...charge, expiresAt });
+    return pixCodeOnly({ ...charge, expiresAt });
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
@@ -266,7 +266,7 @@ export class BraviveAdapter extends DeclaredAdapter {
       braviveAnswer,
     );
     const charge = this.mapped('getTransaction', prefix, () => this.payment(answer));
-    return withPixQrImage({ ...charge, transactionId });
+    return pixCodeOnly({ ...charge, transactionId });
   }
 
   /** PIX only: bank-account and receiver payouts are not implemented (§8). */

@@ -9,7 +9,7 @@ import { ProviderCallError } from '../../lib/http/index.js';
 import { isRecord, parseJsonObject } from '../../lib/json.js';
 import { paymentMethodCodec } from '../../lib/paymentMethods.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
-import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { catalogueError } from '../../lib/providerMessages.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
@@ -394,7 +394,7 @@ export class CelcoinAdapter extends DeclaredAdapter {
     const result = this.mapped('createTransaction', prefix, () => fromCharge(charge, terms));
     if (result.paymentMethod === 'PIX' && !result.pixCode) this.mapped('createTransaction', prefix, () => this.unusable('o QR Code do PIX'));
     if (result.paymentMethod === 'BILLET' && !result.billetCode) this.mapped('createTransaction', prefix, () => this.unusable('a linha digitável do boleto'));
-    return withPixQrImage(result);
+    return pixCodeOnly(result);
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
@@ -409,7 +409,7 @@ export class CelcoinAdapter extends DeclaredAdapter {
     // A well-formed list without the charge: Cel_Cash does not know it.
     if (!charge)
       throw this.failure('getTransaction', prefix, new ProviderCallError('NOT_FOUND', 'PROVIDER_NOT_FOUND', `cobrança ${transactionId} não encontrada`));
-    return withPixQrImage(this.mapped('getTransaction', prefix, () => fromCharge(charge, this.terms())));
+    return pixCodeOnly(this.mapped('getTransaction', prefix, () => fromCharge(charge, this.terms())));
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {

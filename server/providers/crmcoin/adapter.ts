@@ -13,7 +13,7 @@ import type {
 import { digitsOnly } from '../../lib/documents.js';
 import { invalidArgument } from '../../lib/errors.js';
 import { normalizePixKey } from '../../lib/pixKey.js';
-import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { catalogueError } from '../../lib/providerMessages.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { dateOf } from '../../lib/values.js';
@@ -297,7 +297,7 @@ export class CrmcoinAdapter extends DeclaredAdapter<CrmcoinDeclaration> {
       schema: crmcoinCreatedCharge,
       read: (answer) => fromPixCharge(answer, terms),
     });
-    return withPixQrImage(charge);
+    return pixCodeOnly(charge);
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
@@ -305,7 +305,7 @@ export class CrmcoinAdapter extends DeclaredAdapter<CrmcoinDeclaration> {
     const read = (answer: PixCharge) => fromPixCharge(answer, this.chargeTerms());
     const charge = await this.post(ctx, { operation: 'getTransaction', path: CRMCOIN_PATHS.getStatus, body, schema: crmcoinCharge, read });
     // The id asked for stays the id, whatever the answer echoes.
-    return withPixQrImage({ ...charge, transactionId });
+    return pixCodeOnly({ ...charge, transactionId });
   }
 
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {

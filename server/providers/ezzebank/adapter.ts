@@ -13,7 +13,7 @@ import type {
 import { digitsOnly } from '../../lib/documents.js';
 import { parseJsonObject } from '../../lib/json.js';
 import { normalizePixKey } from '../../lib/pixKey.js';
-import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { defaultWithdrawDescription } from '../../lib/withdrawDescription.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
@@ -216,7 +216,7 @@ export class EzzebankAdapter extends DeclaredAdapter {
     const expiresAt = this.expiresAt(this.pixExpirySeconds);
     const body = toEzzebankQrCode(input, this.toProviderAmount(input.amount));
     const charge = await this.exchange('createTransaction', prefix, () => this.http(ctx).post(EZZEBANK_PATHS.qrCode, body), ezzebankQrCode);
-    return withPixQrImage({
+    return pixCodeOnly({
       paymentMethod: 'PIX',
       transactionId: charge.transactionId,
       // A charge just created has not been paid: PENDING until a notification or a read says otherwise.

@@ -18,7 +18,7 @@ import { GatewayError, invalidArgument } from '../../lib/errors.js';
 import { DEFAULT_PROVIDER_TIMEOUT_MS, loadCertificatePem, type ProviderHttp, type ProviderResponse } from '../../lib/http/index.js';
 import { parseJsonObject } from '../../lib/json.js';
 import { normalizePixKey } from '../../lib/pixKey.js';
-import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { CATALOGUE, catalogueError } from '../../lib/providerMessages.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { dateOf } from '../../lib/values.js';
@@ -336,7 +336,7 @@ export class FirebankAdapter extends LoginTokenAdapter {
       ...(charge.qrCodeImage?.startsWith('data:image/') ? { pixQrCode: charge.qrCodeImage } : {}),
       expiresAt: dateOf(charge.expirationDate) ?? expiresAt,
     };
-    return result.pixQrCode ? result : withPixQrImage(result);
+    return pixCodeOnly(result);
   }
 
   /** GET /api/pix/transaction/{id}. */

@@ -4,7 +4,7 @@ import { safeEqualText } from '../../lib/constantTime.js';
 import { SECONDS_PER_DAY } from '../../lib/expiry.js';
 import type { ProviderHttp, ProviderResponse } from '../../lib/http/index.js';
 import { parseJsonObject } from '../../lib/json.js';
-import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { providerFailure } from '../../lib/providerMessages.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
@@ -191,7 +191,7 @@ export class Flow2payAdapter extends LoginTokenAdapter<Flow2payDeclaration> {
     const charge = await this.call(ctx, 'createTransaction', (http) => http.post(FLOW2PAY_PATHS.create, body), FLOW2PAY_CHARGE);
     // A charge just created has not been paid: PENDING until a notification says otherwise.
     const { transactionId, pixCode } = charge;
-    return withPixQrImage({ paymentMethod: 'PIX', transactionId, status: 'PENDING', amount: input.amount, pixCode, expiresAt });
+    return pixCodeOnly({ paymentMethod: 'PIX', transactionId, status: 'PENDING', amount: input.amount, pixCode, expiresAt });
   }
 
   /** POST /pix/v1/transferir-reverso {endToEnd, valor} (§7): the charge's id names the PIX received (docs/decisions.md). */

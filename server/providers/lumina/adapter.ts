@@ -5,7 +5,7 @@ import { digitsOnly, lowerCaseCpfWhenExactly11Digits } from '../../lib/documents
 import { parseJsonObject } from '../../lib/json.js';
 import { paymentMethodCodec } from '../../lib/paymentMethods.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
-import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { catalogueError, FAILURE_PREFIXES } from '../../lib/providerMessages.js';
 import { declaredStatusTable } from '../../lib/statusTable.js';
 import { dateOf } from '../../lib/values.js';
@@ -260,13 +260,13 @@ export class LuminaAdapter extends DeclaredAdapter {
       if (pix && !result.pixCode) unusableAnswer('código PIX');
       return pix ? { ...result, expiresAt: result.expiresAt ?? this.expiresAt(this.pixExpirySeconds) } : result;
     });
-    return withPixQrImage(charge);
+    return pixCodeOnly(charge);
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const prefix = this.prefixFor('getTransaction');
     const answer = await this.exchange('getTransaction', prefix, () => this.http(ctx).get(LUMINA_PATHS.get, { params: { id: transactionId } }), LUMINA_PAYMENT);
-    return withPixQrImage({ ...this.payment(answer), transactionId });
+    return pixCodeOnly({ ...this.payment(answer), transactionId });
   }
 
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {

@@ -20,7 +20,7 @@ import { parseJsonObject } from '../../lib/json.js';
 import { paymentMethodCodec } from '../../lib/paymentMethods.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
 import { normalizePixKey, type PixKeyStyle, type PixKeyType } from '../../lib/pixKey.js';
-import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { catalogueError, type CatalogueKey } from '../../lib/providerMessages.js';
 import { declaredStatusTable, lookupStatus } from '../../lib/statusTable.js';
 import { dateOf } from '../../lib/values.js';
@@ -481,7 +481,7 @@ export class MakeYourBankAdapter extends DeclaredAdapter<MakeYourBankDeclaration
         requested: { method: input.paymentMethod, amount: input.amount, expiresAt },
       }),
     );
-    return withPixQrImage(result);
+    return pixCodeOnly(result);
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
@@ -494,7 +494,7 @@ export class MakeYourBankAdapter extends DeclaredAdapter<MakeYourBankDeclaration
     const result = this.mapped('getTransaction', this.prefixFor('getTransaction'), () =>
       fromMybPayment(payment, { status: (value) => this.transactionStatus(value), amount: this.amountOf }),
     );
-    return withPixQrImage({ ...result, transactionId });
+    return pixCodeOnly({ ...result, transactionId });
   }
 
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {

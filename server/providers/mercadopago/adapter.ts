@@ -15,7 +15,7 @@ import { digitsOnly, inferDocumentType } from '../../lib/documents.js';
 import { GatewayError, invalidArgument, isGatewayError } from '../../lib/errors.js';
 import { verifySignatureHeader } from '../../lib/hmacSignature.js';
 import { parseJsonObject } from '../../lib/json.js';
-import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { catalogueError } from '../../lib/providerMessages.js';
 import { lookupStatus, statusTable } from '../../lib/statusTable.js';
 import { dateOf } from '../../lib/values.js';
@@ -413,8 +413,8 @@ export class MercadoPagoAdapter extends DeclaredAdapter {
       ...shown,
       ...(expiry && input.paymentMethod !== 'CREDIT_CARD' ? { expiresAt: expiry } : {}),
     };
-    // The QR image is drawn from the code (withPixQrImage), the same for every provider.
-    return withPixQrImage(result);
+    // The QR image is drawn from the code at the gateway's edge (pixCodeOnly), the same for every provider.
+    return pixCodeOnly(result);
   }
 
   /** The card's own fields (the gateway's card token, opened for the call) go as a Mercado Pago card token made now. */

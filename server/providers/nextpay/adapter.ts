@@ -13,7 +13,7 @@ import { digitsOnly } from '../../lib/documents.js';
 import { invalidArgument } from '../../lib/errors.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
 import { normalizePixKey } from '../../lib/pixKey.js';
-import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { catalogueError } from '../../lib/providerMessages.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { dateOf } from '../../lib/values.js';
@@ -289,14 +289,14 @@ export class NextpayAdapter extends DeclaredAdapter {
     const pix = await this.exchange('createTransaction', prefix, () => this.http(ctx).post(NEXTPAY_PATHS.generate, body), NEXTPAY_PIX_CREATED);
     // NEXTPAY is sent no validity (the spec lists none), so without its own expiry the spec's default applies (1 day, §9).
     const expiresAt = this.expiresAt(this.pixExpirySeconds, requestedAt);
-    return withPixQrImage(this.mapped('createTransaction', prefix, () => fromPixAnswer(pix, { ...this.charges(), requestedAmount: input.amount, expiresAt })));
+    return pixCodeOnly(this.mapped('createTransaction', prefix, () => fromPixAnswer(pix, { ...this.charges(), requestedAmount: input.amount, expiresAt })));
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const prefix = this.prefixFor('getTransaction');
     const pix = await this.exchange('getTransaction', prefix, () => this.http(ctx).get(fillPath(NEXTPAY_PATHS.consult, { id: transactionId })), NEXTPAY_PIX);
     // The id asked for stays the id, whatever the answer echoes.
-    return withPixQrImage({ ...this.mapped('getTransaction', prefix, () => fromPixAnswer(pix, this.charges())), transactionId });
+    return pixCodeOnly({ ...this.mapped('getTransaction', prefix, () => fromPixAnswer(pix, this.charges())), transactionId });
   }
 
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {

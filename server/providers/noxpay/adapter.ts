@@ -13,7 +13,7 @@ import { safeEqualText } from '../../lib/constantTime.js';
 import { digitsOnly } from '../../lib/documents.js';
 import { parseJsonObject } from '../../lib/json.js';
 import { normalizePixKey } from '../../lib/pixKey.js';
-import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
@@ -161,7 +161,7 @@ export class NoxpayAdapter extends DeclaredAdapter {
     const expiresAt = this.expiresAt(this.pixExpirySeconds);
     const body = toNoxpayCharge(input, { amount: this.toProviderAmount(input.amount), webhookUrl: ctx.notificationUrl });
     const payment = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(NOXPAY_PATHS.payment, body), noxpayCharge);
-    return withPixQrImage({
+    return pixCodeOnly({
       paymentMethod: 'PIX',
       transactionId: payment.txid,
       status: this.transactionStatus(payment.status),

@@ -3,7 +3,7 @@ import { digitsOnly } from '../../lib/documents.js';
 import { SECONDS_PER_HOUR } from '../../lib/expiry.js';
 import { z } from 'zod';
 import { parseJsonObject } from '../../lib/json.js';
-import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { declaredStatusTable } from '../../lib/statusTable.js';
 import { DOC3_COMMON_STATUSES } from '../kit/commonStatuses.js';
 import { dateOf } from '../../lib/values.js';
@@ -150,7 +150,7 @@ export class OwempayAdapter extends DeclaredAdapter {
       () => this.http(ctx).post<unknown>(OWEMPAY_PATHS.create, body),
       owemQrCode,
     );
-    return withPixQrImage(this.qrCode(answer, { amount: input.amount, expiresAt }));
+    return pixCodeOnly(this.qrCode(answer, { amount: input.amount, expiresAt }));
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
@@ -160,7 +160,7 @@ export class OwempayAdapter extends DeclaredAdapter {
       () => this.http(ctx).get<unknown>(fillPath(OWEMPAY_PATHS.get, { id: transactionId })),
       owemQrCode,
     );
-    return withPixQrImage({ ...this.qrCode(answer), transactionId });
+    return pixCodeOnly({ ...this.qrCode(answer), transactionId });
   }
 
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {

@@ -5,7 +5,7 @@ import { invalidArgument } from '../../lib/errors.js';
 import type { ProviderHttp } from '../../lib/http/index.js';
 import { parseJson } from '../../lib/json.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
-import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { declaredStatusTable, lookupStatus } from '../../lib/statusTable.js';
 import type { AdapterContext, IncomingNotification } from '../adapter.js';
 import { TransactionsApiAdapter, TRANSACTIONS_API_STATUSES, type TransactionsApiMember } from '../families/transactionsApi/index.js';
@@ -319,7 +319,7 @@ export class PagouaiAdapter extends TransactionsApiAdapter {
     const created = this.mapped('createTransaction', prefix, () => this.v2Result(transaction, input.paymentMethod));
     // A PIX charge without its BR Code is one nobody can pay (voucher lines may come later, by a read: documented).
     if (input.paymentMethod === 'PIX' && !created.pixCode) this.mapped('createTransaction', prefix, () => unusableAnswer('código PIX da transação'));
-    return withPixQrImage(created);
+    return pixCodeOnly(created);
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
@@ -331,7 +331,7 @@ export class PagouaiAdapter extends TransactionsApiAdapter {
       () => this.v2Http(ctx).get<unknown>(fillPath(PAGOUAI_V2_PATHS.read, { id: transactionId })),
       pagouaiV2TransactionAnswer,
     );
-    return withPixQrImage({ ...this.mapped('getTransaction', prefix, () => this.v2Result(transaction)), transactionId });
+    return pixCodeOnly({ ...this.mapped('getTransaction', prefix, () => this.v2Result(transaction)), transactionId });
   }
 
   /** PUT /v2/transactions/{id}/refund with the gateway's idempotency key for this refund (the same on every retry: one refund at Pagou.ai). */

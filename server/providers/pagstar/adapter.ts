@@ -7,7 +7,7 @@ import { GatewayError, invalidArgument } from '../../lib/errors.js';
 import { providerError, providerMessage, type ProviderResponse } from '../../lib/http/index.js';
 import { parseJsonObject } from '../../lib/json.js';
 import { normalizePixKey } from '../../lib/pixKey.js';
-import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { bodyText } from '../../lib/providerMessages.js';
 import { dateOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AccountSettings, type AdapterContext, type IncomingNotification } from '../adapter.js';
@@ -254,7 +254,7 @@ export class PagstarAdapter extends DeclaredAdapter {
     });
     const prefix = this.prefixFor('createTransaction');
     const { data } = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(PAGSTAR_PATHS.charge, body), pagstarCharge);
-    return withPixQrImage({
+    return pixCodeOnly({
       paymentMethod: 'PIX',
       transactionId: data.external_reference,
       status: 'PENDING',

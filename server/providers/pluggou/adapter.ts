@@ -5,7 +5,7 @@ import { invalidArgument } from '../../lib/errors.js';
 import { ProviderCallError } from '../../lib/http/index.js';
 import { isRecord, parseJsonObject } from '../../lib/json.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
-import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { declaredStatusTable } from '../../lib/statusTable.js';
 import { SPEC_GROUPS, type AccountSettings, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
 import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
@@ -257,7 +257,7 @@ export class PluggouAdapter extends DeclaredAdapter<PluggouDeclaration> {
     const reply = await this.exchange('createTransaction', prefix, () => this.http(ctx).post(path, body, params ? { params } : {}), pluggouCreated);
     const charge = this.mapped('createTransaction', prefix, () => acceptedCharge(reply));
     // §4: a new PIX payment starts PENDING, whatever the answer says.
-    return withPixQrImage({
+    return pixCodeOnly({
       paymentMethod: 'PIX',
       transactionId: charge.id,
       status: 'PENDING',

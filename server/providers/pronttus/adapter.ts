@@ -15,7 +15,7 @@ import { ProviderCallError, providerMessage } from '../../lib/http/index.js';
 import { parseJsonObject } from '../../lib/json.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
 import { normalizePixKey, type PixKeyType } from '../../lib/pixKey.js';
-import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { dateOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
@@ -342,7 +342,7 @@ export class PronttusAdapter extends DeclaredAdapter {
     if ('refused' in read) throw this.refusal('createTransaction', prefix, read.refused);
     const payment = read.answer;
     const { amount } = payment;
-    return withPixQrImage({
+    return pixCodeOnly({
       paymentMethod: 'PIX',
       transactionId: payment.transactionId,
       status: payment.status ? this.transactionStatus(payment.status) : 'PENDING',
@@ -365,7 +365,7 @@ export class PronttusAdapter extends DeclaredAdapter {
     const { amount } = payment;
     const expiresAt = dateOf(payment.expiresAt);
     // The id asked for stays the id, whatever the answer echoes.
-    return withPixQrImage({
+    return pixCodeOnly({
       paymentMethod: 'PIX',
       transactionId,
       status: this.transactionStatus(payment.status),

@@ -17,7 +17,7 @@ import { parseJsonObject } from '../../lib/json.js';
 import { paymentMethodCodec } from '../../lib/paymentMethods.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
 import { normalizePixKey, type PixKeyType } from '../../lib/pixKey.js';
-import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { catalogueError, rapdynWithdrawErrorMessage } from '../../lib/providerMessages.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
 import { COMMON_WITHDRAWAL_STATUSES, DOC3_COMMON_STATUSES } from '../kit/commonStatuses.js';
@@ -258,7 +258,7 @@ export class RapdynAdapter extends DeclaredAdapter {
     };
     const pixCode = pixCodeOf(charge);
     if (!pix || !pixCode) return common;
-    return withPixQrImage({ ...common, pixCode, expiresAt: this.expiresAt(this.pixExpirySeconds) });
+    return pixCodeOnly({ ...common, pixCode, expiresAt: this.expiresAt(this.pixExpirySeconds) });
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {

@@ -15,7 +15,7 @@ import { invalidArgument } from '../../lib/errors.js';
 import { parseJsonObject } from '../../lib/json.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
 import { normalizePixKey, type PixKeyType } from '../../lib/pixKey.js';
-import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
@@ -275,7 +275,7 @@ export class Reflow2Adapter extends DeclaredAdapter {
     const body = toCashIn(input, { amount: this.toProviderAmount(input.amount), orderId: input.orderId ?? randomUUID(), postbackUrl: ctx.notificationUrl });
     const charge = await this.exchange('createTransaction', prefix, () => this.http(ctx).post(REFLOW2_PATHS.cashIn, body), reflow2CashIn);
     // A charge just created has not been paid: PENDING until a notification or a read says otherwise.
-    return withPixQrImage({ paymentMethod: 'PIX', transactionId: charge.id, status: 'PENDING', amount: input.amount, pixCode: charge.qrCode, expiresAt });
+    return pixCodeOnly({ paymentMethod: 'PIX', transactionId: charge.id, status: 'PENDING', amount: input.amount, pixCode: charge.qrCode, expiresAt });
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {

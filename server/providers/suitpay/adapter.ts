@@ -15,7 +15,7 @@ import { invalidArgument } from '../../lib/errors.js';
 import { brazilDate } from '../../lib/expiry.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
 import { normalizePixKey, type PixKeyType } from '../../lib/pixKey.js';
-import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { providerFailure } from '../../lib/providerMessages.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
@@ -279,7 +279,7 @@ export class SuitpayAdapter extends DeclaredAdapter {
     const expiresAt = this.expiresAt(this.pixExpirySeconds);
     const body = toSuitpayQrCode(input, { amount: this.toProviderAmount(input.amount), expiresAt, callbackUrl: ctx.notificationUrl });
     const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post<unknown>(SUITPAY_PATHS.qrCode, body), SUITPAY_QR_CODE_ANSWER);
-    return withPixQrImage(this.mapped('createTransaction', prefix, () => suitpayCharge(answer, { prefix, amount: input.amount, expiresAt })));
+    return pixCodeOnly(this.mapped('createTransaction', prefix, () => suitpayCharge(answer, { prefix, amount: input.amount, expiresAt })));
   }
 
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {

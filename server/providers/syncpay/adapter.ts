@@ -3,7 +3,7 @@ import { digitsOnly } from '../../lib/documents.js';
 import { SECONDS_PER_DAY, wholeDays } from '../../lib/expiry.js';
 import { z } from 'zod';
 import { nationalPhoneDigits } from '../../lib/phone.js';
-import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { declaredStatusTable } from '../../lib/statusTable.js';
 import { DOC3_COMMON_STATUSES } from '../kit/commonStatuses.js';
 import { SPEC_GROUPS, type AdapterContext } from '../adapter.js';
@@ -107,7 +107,7 @@ export class SyncpayAdapter extends DeclaredAdapter {
     });
     const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post(SYNCPAY_PATHS.create, body), syncpayCharge);
     // A charge just created has not been paid: PENDING until a read says otherwise.
-    return withPixQrImage({
+    return pixCodeOnly({
       paymentMethod: 'PIX',
       transactionId: answer.idTransaction,
       status: 'PENDING',

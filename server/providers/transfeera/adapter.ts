@@ -15,7 +15,7 @@ import { GatewayError } from '../../lib/errors.js';
 import type { HttpAccount, OAuth2Auth } from '../../lib/http/index.js';
 import { parseJsonObject } from '../../lib/json.js';
 import { normalizePixKey, type PixKeyType } from '../../lib/pixKey.js';
-import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { defaultWithdrawDescription } from '../../lib/withdrawDescription.js';
 import { SPEC_GROUPS, type AccountSettings, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
@@ -386,7 +386,7 @@ export class TransfeeraAdapter extends DeclaredAdapter {
         expiresAt,
       };
     });
-    return withPixQrImage(result);
+    return pixCodeOnly(result);
   }
 
   /** The PIX received for this txid (see transfeeraChargeState); none yet, PENDING for the amount the txid names. */

@@ -14,7 +14,7 @@ import type {
 import { digitsOnly } from '../../lib/documents.js';
 import { parseJson } from '../../lib/json.js';
 import { inferPixKeyType, normalizePixKey } from '../../lib/pixKey.js';
-import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { catalogueError } from '../../lib/providerMessages.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
@@ -282,7 +282,7 @@ export class VeltraxAdapter extends LoginTokenAdapter<VeltraxDeclaration> {
       // A deposit without its BR Code is one nobody can pay.
       return read.pixCode ? read : unusableAnswer('código PIX do pagamento');
     });
-    return withPixQrImage({ ...charge, expiresAt });
+    return pixCodeOnly({ ...charge, expiresAt });
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
@@ -290,7 +290,7 @@ export class VeltraxAdapter extends LoginTokenAdapter<VeltraxDeclaration> {
     const payment = await this.call(ctx, 'getTransaction', (http) => http.get<unknown>(path));
     const charge = this.mapped('getTransaction', this.prefixFor('getTransaction'), () => this.payment(payment));
     // The id asked for stays the id, whatever the answer echoes.
-    return withPixQrImage({ ...charge, transactionId });
+    return pixCodeOnly({ ...charge, transactionId });
   }
 
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { parseJsonObject } from '../../lib/json.js';
 import { nationalPhoneDigits } from '../../lib/phone.js';
 import { normalizePixKey, type PixKeyType } from '../../lib/pixKey.js';
-import { withPixQrImage } from '../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { catalogueError } from '../../lib/providerMessages.js';
 import { declaredStatusTable } from '../../lib/statusTable.js';
 import { dateOf } from '../../lib/values.js';
@@ -354,7 +354,7 @@ export class WitetecAdapter extends LoginTokenAdapter<WitetecDeclaration> {
     // A PIX charge without its BR Code is one nobody can pay.
     if (!created.pixCode) this.mapped('createTransaction', prefix, () => unusableAnswer('código PIX da transação'));
     // §4: "New PIX payments start PENDING at Witetec", whatever the answer says.
-    return withPixQrImage({ ...created, paymentMethod: 'PIX', status: 'PENDING', expiresAt: created.expiresAt ?? this.expiresAt(this.pixExpirySeconds) });
+    return pixCodeOnly({ ...created, paymentMethod: 'PIX', status: 'PENDING', expiresAt: created.expiresAt ?? this.expiresAt(this.pixExpirySeconds) });
   }
 
   /** GET /transactions/pix/{id}, the only read the spec gives (§7), for PIX and card charges alike (api_version public: the SDK's GET /transactions/{id}). */
@@ -367,7 +367,7 @@ export class WitetecAdapter extends LoginTokenAdapter<WitetecDeclaration> {
       witetecObject,
     );
     // The id asked for stays the id, whatever the answer echoes.
-    return withPixQrImage({ ...this.charge('getTransaction', answer), transactionId });
+    return pixCodeOnly({ ...this.charge('getTransaction', answer), transactionId });
   }
 
   /** The payout calls carry the login's Bearer token and the account's x-api-key. */

@@ -1,7 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Operation, TransactionStatus, WebhookResult, WithdrawInput } from '../../../server/domain/types.js';
 import { BOLETO_DEFAULT_EXPIRY_SECONDS, PIX_DEFAULT_EXPIRY_SECONDS } from '../../../server/lib/expiry.js';
-import { pixQrCodeDataUrl } from '../../../server/lib/pixQrCode.js';
 import { CATALOGUE, FAILURE_PREFIXES } from '../../../server/lib/providerMessages.js';
 import { declaredStatusTable } from '../../../server/lib/statusTable.js';
 import { capabilitiesOf, operationsOf } from '../../../server/providers/adapter.js';
@@ -348,8 +347,6 @@ export function ordersApiConformance(member: OrdersApiMember, fixtures: OrdersAp
             status: 'PENDING',
             amount: pixOrder.amount,
             pixCode,
-            // The code's own image (server/lib/pixQrCode.ts; tests/unit/lib/pixQrCode.test.ts compares its pixels with qrcode's).
-            pixQrCode: await pixQrCodeDataUrl(pixCode!),
             expiresAt: new Date(expiresAt!),
           });
         });

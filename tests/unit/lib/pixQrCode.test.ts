@@ -1,7 +1,7 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { PNG } from 'pngjs';
 import QRCode from 'qrcode';
-import { pixQrCodeDataUrl, qrPng } from '../../../server/lib/pixQrCode.js';
+import { pixCodeOnly, pixQrCodeDataUrl, pixQrImage, qrPng } from '../../../server/lib/pixQrCode.js';
 
 const CODE =
   '00020101021226860014br.gov.bcb.pix2564qrcode.sandbox.example/pix/v2/cobv/9d36b84fc70b478fb95c12729b90ca255204000053039865406123.455802BR5913LOJA UM LTDA6009SAO PAULO62070503***6304ABCD';
@@ -71,5 +71,21 @@ describe('PIX QR image', () => {
     } finally {
       create.mockRestore();
     }
+  });
+});
+
+describe("an adapter's PIX result", () => {
+  const result = { paymentMethod: 'PIX', transactionId: 't1', pixCode: CODE, pixQrCode: 'https://provider.example/qr.png' };
+
+  it('keeps its code and drops the image, which the edge draws from the code (the same picture as the async form)', async () => {
+    expect(await pixCodeOnly(result)).toEqual({ paymentMethod: 'PIX', transactionId: 't1', pixCode: CODE });
+    expect(pixQrImage(CODE)).toBe(await pixQrCodeDataUrl(CODE));
+  });
+
+  it("keeps a provider's image when there is no code to draw from, and leaves other methods alone", async () => {
+    const noCode = { paymentMethod: 'PIX', pixQrCode: 'https://provider.example/qr.png' };
+    expect(await pixCodeOnly(noCode)).toBe(noCode);
+    const boleto = { paymentMethod: 'BILLET', pixCode: CODE, pixQrCode: 'x' };
+    expect(await pixCodeOnly(boleto)).toBe(boleto);
   });
 });

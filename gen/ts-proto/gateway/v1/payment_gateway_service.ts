@@ -181,6 +181,11 @@ export interface CreateTransactionRequest {
   /** For a route's card rules only (never sent to a provider): the card's first 6 to 8 digits and its brand. */
   cardBin: string;
   cardBrand: string;
+  /**
+   * True: the answer's pix_qr_code is left empty (the caller draws the QR from pix_code, or does not show one), so the
+   * gateway spends no time drawing it. False (the default): the image is drawn from pix_code, as always.
+   */
+  omitPixQrImage: boolean;
 }
 
 export interface CreateTransactionResponse {
@@ -192,6 +197,8 @@ export interface GetTransactionRequest {
   id: string;
   /** Ask the provider for the current status first (recorded with source poll). */
   refresh: boolean;
+  /** As in CreateTransactionRequest: true leaves pix_qr_code empty. */
+  omitPixQrImage: boolean;
 }
 
 export interface GetTransactionResponse {
@@ -1099,7 +1106,15 @@ export const CreateCardIdResponse: MessageFns<CreateCardIdResponse> = {
 };
 
 function createBaseCreateTransactionRequest(): CreateTransactionRequest {
-  return { providerAccountId: "", idempotencyKey: "", transaction: undefined, route: "", cardBin: "", cardBrand: "" };
+  return {
+    providerAccountId: "",
+    idempotencyKey: "",
+    transaction: undefined,
+    route: "",
+    cardBin: "",
+    cardBrand: "",
+    omitPixQrImage: false,
+  };
 }
 
 export const CreateTransactionRequest: MessageFns<CreateTransactionRequest> = {
@@ -1121,6 +1136,9 @@ export const CreateTransactionRequest: MessageFns<CreateTransactionRequest> = {
     }
     if (message.cardBrand !== "") {
       writer.uint32(50).string(message.cardBrand);
+    }
+    if (message.omitPixQrImage !== false) {
+      writer.uint32(160).bool(message.omitPixQrImage);
     }
     return writer;
   },
@@ -1186,6 +1204,14 @@ export const CreateTransactionRequest: MessageFns<CreateTransactionRequest> = {
             message.cardBrand = reader.string();
             continue;
           }
+          case 20: {
+            if (tag !== 160) {
+              break;
+            }
+
+            message.omitPixQrImage = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1222,6 +1248,11 @@ export const CreateTransactionRequest: MessageFns<CreateTransactionRequest> = {
         : isSet(object.card_brand)
         ? globalThis.String(object.card_brand)
         : "",
+      omitPixQrImage: isSet(object.omitPixQrImage)
+        ? globalThis.Boolean(object.omitPixQrImage)
+        : isSet(object.omit_pix_qr_image)
+        ? globalThis.Boolean(object.omit_pix_qr_image)
+        : false,
     };
   },
 
@@ -1245,6 +1276,9 @@ export const CreateTransactionRequest: MessageFns<CreateTransactionRequest> = {
     if (message.cardBrand !== "") {
       obj.cardBrand = message.cardBrand;
     }
+    if (message.omitPixQrImage !== false) {
+      obj.omitPixQrImage = message.omitPixQrImage;
+    }
     return obj;
   },
 
@@ -1261,6 +1295,7 @@ export const CreateTransactionRequest: MessageFns<CreateTransactionRequest> = {
     message.route = object.route ?? "";
     message.cardBin = object.cardBin ?? "";
     message.cardBrand = object.cardBrand ?? "";
+    message.omitPixQrImage = object.omitPixQrImage ?? false;
     return message;
   },
 };
@@ -1335,7 +1370,7 @@ export const CreateTransactionResponse: MessageFns<CreateTransactionResponse> = 
 };
 
 function createBaseGetTransactionRequest(): GetTransactionRequest {
-  return { id: "", refresh: false };
+  return { id: "", refresh: false, omitPixQrImage: false };
 }
 
 export const GetTransactionRequest: MessageFns<GetTransactionRequest> = {
@@ -1345,6 +1380,9 @@ export const GetTransactionRequest: MessageFns<GetTransactionRequest> = {
     }
     if (message.refresh !== false) {
       writer.uint32(16).bool(message.refresh);
+    }
+    if (message.omitPixQrImage !== false) {
+      writer.uint32(160).bool(message.omitPixQrImage);
     }
     return writer;
   },
@@ -1378,6 +1416,14 @@ export const GetTransactionRequest: MessageFns<GetTransactionRequest> = {
             message.refresh = reader.bool();
             continue;
           }
+          case 20: {
+            if (tag !== 160) {
+              break;
+            }
+
+            message.omitPixQrImage = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1394,6 +1440,11 @@ export const GetTransactionRequest: MessageFns<GetTransactionRequest> = {
     return {
       id: isSet(object.id) ? globalThis.String(object.id) : "",
       refresh: isSet(object.refresh) ? globalThis.Boolean(object.refresh) : false,
+      omitPixQrImage: isSet(object.omitPixQrImage)
+        ? globalThis.Boolean(object.omitPixQrImage)
+        : isSet(object.omit_pix_qr_image)
+        ? globalThis.Boolean(object.omit_pix_qr_image)
+        : false,
     };
   },
 
@@ -1405,6 +1456,9 @@ export const GetTransactionRequest: MessageFns<GetTransactionRequest> = {
     if (message.refresh !== false) {
       obj.refresh = message.refresh;
     }
+    if (message.omitPixQrImage !== false) {
+      obj.omitPixQrImage = message.omitPixQrImage;
+    }
     return obj;
   },
 
@@ -1415,6 +1469,7 @@ export const GetTransactionRequest: MessageFns<GetTransactionRequest> = {
     const message = createBaseGetTransactionRequest();
     message.id = object.id ?? "";
     message.refresh = object.refresh ?? false;
+    message.omitPixQrImage = object.omitPixQrImage ?? false;
     return message;
   },
 };

@@ -1,7 +1,7 @@
 import type { RefundResult, TransactionInput, TransactionResult, WebhookResult, WithdrawInput, WithdrawResult } from '../../../domain/types.js';
 import { GatewayError, invalidArgument, outcomeOf } from '../../../lib/errors.js';
 import type { ProviderHttp } from '../../../lib/http/index.js';
-import { withPixQrImage } from '../../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../../lib/pixQrCode.js';
 import { CATALOGUE, catalogueError, providerFailure } from '../../../lib/providerMessages.js';
 import type { AccountSettings, AdapterContext, IncomingNotification } from '../../adapter.js';
 import { fillPath, type AdapterRuntime } from '../../kit/declaration.js';
@@ -116,7 +116,7 @@ export class BacenPixAdapter extends DeclaredAdapter<BacenPixMember> {
     const requestedAt = this.now();
     const body = toCobRequest(input, { expirySeconds, chave });
     const cob = await this.exchange('createTransaction', prefix, () => this.cashIn(ctx).post('/cob', body), BACEN_COB_CREATED);
-    return withPixQrImage(fromCob(cob, this.cobStatus, { amount: input.amount, requestedAt, expirySeconds }));
+    return pixCodeOnly(fromCob(cob, this.cobStatus, { amount: input.amount, requestedAt, expirySeconds }));
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {

@@ -1,6 +1,6 @@
 import type { Operation, TransactionInput, TransactionResult, WebhookResult, WithdrawInput, WithdrawResult } from '../../../domain/types.js';
 import { ProviderCallError } from '../../../lib/http/index.js';
-import { withPixQrImage } from '../../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../../lib/pixQrCode.js';
 import { providerFailure } from '../../../lib/providerMessages.js';
 import type { AdapterContext, IncomingNotification } from '../../adapter.js';
 import { fillPath, type AdapterRuntime } from '../../kit/declaration.js';
@@ -59,7 +59,7 @@ export class CashtimeAdapter extends DeclaredAdapter<CashtimeMember> {
     const answer = await this.exchange('createTransaction', prefix, () => this.http(ctx).post(this.paths.create, body), orRefusal(cashtimeCreatedOrder));
     const order = this.accepted('createTransaction', prefix, answer);
     const created = { amount: input.amount, at, pixSeconds: this.pixExpirySeconds };
-    return withPixQrImage(
+    return pixCodeOnly(
       this.mapped('createTransaction', prefix, () =>
         fromCashtimeOrder(order, { amount: this.amountOf, status: (value) => this.transactionStatus(value), created }),
       ),
@@ -79,7 +79,7 @@ export class CashtimeAdapter extends DeclaredAdapter<CashtimeMember> {
       fromCashtimeOrder(order, { amount: this.amountOf, status: (value) => this.transactionStatus(value) }),
     );
     // The id asked for stays the id, whatever the answer echoes.
-    return withPixQrImage({ ...result, transactionId });
+    return pixCodeOnly({ ...result, transactionId });
   }
 
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {

@@ -15,7 +15,7 @@ import { digitsOnly, inferDocumentType } from '../../../lib/documents.js';
 import { GatewayError, invalidArgument } from '../../../lib/errors.js';
 import { DEFAULT_PROVIDER_TIMEOUT_MS, providerMessage, type ProviderHttp } from '../../../lib/http/index.js';
 import { centsToReais } from '../../../lib/money.js';
-import { withPixQrImage } from '../../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../../lib/pixQrCode.js';
 import { catalogueError, withPrefix } from '../../../lib/providerMessages.js';
 import type { AdapterContext, IncomingNotification, NotificationVerdict, StoredReceiver } from '../../adapter.js';
 import { fillPath, type AdapterRuntime } from '../../kit/declaration.js';
@@ -116,7 +116,7 @@ export class IuguAdapter extends DeclaredAdapter<IuguMember> {
       this.accepted('createTransaction', prefix, created),
       this.reading({ paymentMethod: input.paymentMethod, amount: input.amount, dueDate: body.due_date }),
     );
-    if (!card) return withPixQrImage(invoice);
+    if (!card) return pixCodeOnly(invoice);
     const answer = await this.exchange(
       'createTransaction',
       prefix,
@@ -141,7 +141,7 @@ export class IuguAdapter extends DeclaredAdapter<IuguMember> {
       refusable(IUGU_INVOICE),
     );
     const invoice = fromIuguInvoice(this.accepted('getTransaction', prefix, answer), this.reading());
-    return withPixQrImage({ ...invoice, transactionId });
+    return pixCodeOnly({ ...invoice, transactionId });
   }
 
   /**

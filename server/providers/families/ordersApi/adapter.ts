@@ -12,7 +12,7 @@ import type {
 } from '../../../domain/types.js';
 import { GatewayError, invalidArgument } from '../../../lib/errors.js';
 import { ProviderCallError, type ProviderHttp } from '../../../lib/http/index.js';
-import { withPixQrImage } from '../../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../../lib/pixQrCode.js';
 import { providerFailure } from '../../../lib/providerMessages.js';
 import type { AdapterContext, CardIdInput, IncomingNotification } from '../../adapter.js';
 import { fillPath, type AdapterRuntime } from '../../kit/declaration.js';
@@ -134,7 +134,7 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
     // A declined card is an outcome (REJECTED); a PIX or boleto that failed to be issued has nothing to pay, so its reason is the error.
     if (result.status === 'REJECTED' && input.paymentMethod !== 'CREDIT_CARD')
       throw providerFailure(prefix, ordersApiFailureReason(order), 'FAILED_PRECONDITION');
-    return withPixQrImage(this.withCardReceivable(result, now));
+    return pixCodeOnly(this.withCardReceivable(result, now));
   }
 
   /**
@@ -151,7 +151,7 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const prefix = this.prefixFor('getTransaction');
     const order = await this.exchange('getTransaction', prefix, () => this.http(ctx).get(fillPath('/orders/{id}', { id: transactionId })), ORDERS_API_ORDER);
-    return withPixQrImage(this.fromOrder('getTransaction', prefix, order));
+    return pixCodeOnly(this.fromOrder('getTransaction', prefix, order));
   }
 
   /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TransactionInput, TransactionResult, WebhookResult, WithdrawInput, WithdrawResult } from '../../../domain/types.js';
 import { invalidArgument } from '../../../lib/errors.js';
-import { withPixQrImage } from '../../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../../lib/pixQrCode.js';
 import { catalogueError } from '../../../lib/providerMessages.js';
 import type { AdapterContext, IncomingNotification } from '../../adapter.js';
 import { fillPath, type AdapterRuntime } from '../../kit/declaration.js';
@@ -58,7 +58,7 @@ export class PrimePagAdapter extends DeclaredAdapter<PrimePagMember> {
       fromCreatedQrCode(answer, { ...this.terms((value) => this.transactionStatus(value), input.amount), expiresAt }),
     );
     // The image is drawn from the BR Code, never taken from the provider's image_base64.
-    return withPixQrImage(result);
+    return pixCodeOnly(result);
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
@@ -71,7 +71,7 @@ export class PrimePagAdapter extends DeclaredAdapter<PrimePagMember> {
         this.terms((value) => this.transactionStatus(value)),
       ),
     );
-    return withPixQrImage(result);
+    return pixCodeOnly(result);
   }
 
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {

@@ -10,7 +10,7 @@ import type {
 } from '../../../domain/types.js';
 import { GatewayError, invalidArgument } from '../../../lib/errors.js';
 import type { ProviderResponse } from '../../../lib/http/index.js';
-import { withPixQrImage } from '../../../lib/pixQrCode.js';
+import { pixCodeOnly } from '../../../lib/pixQrCode.js';
 import { lookupStatus, statusTable } from '../../../lib/statusTable.js';
 import { catalogueError, providerFailure } from '../../../lib/providerMessages.js';
 import type { AdapterContext, CardIdInput, IncomingNotification } from '../../adapter.js';
@@ -178,7 +178,7 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
       startsPending ? this.answers.createdTransaction : this.answers.transaction,
     );
     const terms = this.terms(now, { paymentMethod: input.paymentMethod, amount: input.amount });
-    return withPixQrImage(fromApiTransaction(transaction, startsPending ? { ...terms, createdStatus: 'PENDING' } : terms));
+    return pixCodeOnly(fromApiTransaction(transaction, startsPending ? { ...terms, createdStatus: 'PENDING' } : terms));
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
@@ -190,7 +190,7 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
       () => this.http(ctx).get<unknown>(fillPath(this.paths.get, { id: transactionId })),
       this.answers.transaction,
     );
-    return withPixQrImage(fromApiTransaction(transaction, { ...this.terms(now), refundedAmount: this.readsRefundedAmount() }));
+    return pixCodeOnly(fromApiTransaction(transaction, { ...this.terms(now), refundedAmount: this.readsRefundedAmount() }));
   }
 
   override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
