@@ -34,7 +34,11 @@ export interface SandboxCharge {
   installments: number;
   description?: string;
   declineReason?: string;
-  pix?: { copyPaste: string; qrCodeDataUrl: string; expiresAt: string };
+  /**
+   * The BR Code, and where its QR image is (drawn when asked, as providers that answer an image URL do). Charges
+   * kept from before the URL carry the image itself, `qrCodeDataUrl`.
+   */
+  pix?: { copyPaste: string; qrCodeUrl?: string; qrCodeDataUrl?: string; expiresAt: string };
   boleto?: { digitableLine: string; barcode: string; url: string; dueDate: string };
   createdAt: string;
   paidAt?: string;

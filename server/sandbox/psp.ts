@@ -204,6 +204,10 @@ export class SandboxPsp {
     try {
       // An odd target (`*`, `http://…`, `//x`, a malformed escape) is refused before anything reads it.
       checkedTarget(req);
+      // A PIX charge's QR image, public like the image URLs providers answer (the charge id is not guessable): drawn
+      // only when asked, so a charge costs no drawing (the QR took about 70 % of the PSP's CPU per PIX charge).
+      const image = req.method === 'GET' ? /^\/v1\/charges\/([\w-]+)\/qr\.png$/.exec(new URL(req.url ?? '/', 'http://sandbox').pathname) : null;
+      if (image) return this.sendQrImage(res, image[1]!);
       const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
       if (!bearer) throw new HttpError(401, 'missing or malformed Authorization: Bearer <api key>');
       const apiKey = createHash('sha256').update(bearer).digest('hex');
@@ -229,6 +233,14 @@ export class SandboxPsp {
       if (status === 500) this.options.logger?.error({ err: error }, 'sandbox PSP failed');
       send(res, status, { error: { message: error instanceof Error ? error.message : String(error) } });
     }
+  }
+
+  /** The QR image of a PIX charge's BR Code: `qrcode`'s default picture (4 modules of margin), as a 1-bit PNG. */
+  private sendQrImage(res: ServerResponse, id: string): void {
+    const code = this.state.charges[id]?.pix?.copyPaste;
+    if (!code) return send(res, 404, { error: { message: 'charge not found' } });
+    res.writeHead(200, { 'content-type': 'image/png', 'cache-control': 'public, max-age=86400, immutable' });
+    res.end(qrPng(code, 4));
   }
 
   /** Waits on a timer that stop() clears: a request still queued when the PSP stops is never acted on. */
@@ -368,7 +380,7 @@ export class SandboxPsp {
       });
       if (hasError(pix)) throw new HttpError(500, `could not build BR Code: ${pix.message}`);
       const copyPaste = pix.toBRCode();
-      charge.pix = { copyPaste, qrCodeDataUrl: pixImage(copyPaste), expiresAt: new Date(now.getTime() + PIX_TTL_MS).toISOString() };
+      charge.pix = { copyPaste, qrCodeUrl: `${this.url}/v1/charges/${charge.id}/qr.png`, expiresAt: new Date(now.getTime() + PIX_TTL_MS).toISOString() };
     } else if (body.method === 'boleto') {
       const dueDate = new Date(now.getTime() + BOLETO_DAYS * 86_400_000);
       const freeField = BigInt(`0x${randomBytes(10).toString('hex')}`)
@@ -523,12 +535,6 @@ export class SandboxPsp {
     return { url, body, headers, responseStatus };
   }
 }
-
-/**
- * The BR Code's QR image as a PNG data URL: the picture `pix-utils`' `toImage` drew (the `qrcode` defaults: 4 modules
- * of margin), written as a 1-bit PNG; the RGBA rendering took about 70 % of the PSP's CPU per PIX charge.
- */
-const pixImage = (code: string): string => `data:image/png;base64,${qrPng(code, 4).toString('base64')}`;
 
 /** Signing secrets stay in memory, like card numbers: after a restart those notifications go unsigned. */
 function withoutSecret(record: object): object {

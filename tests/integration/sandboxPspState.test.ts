@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { eventually } from '../support/eventually.js';
 import { capturedLogger } from '../support/logCapture.js';
 import { SandboxPsp, type SandboxPspOptions } from '../../server/sandbox/psp.js';
+import { qrPng } from '../../server/lib/pixQrCode.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-state-'));
 const stateFile = join(dir, 'state.json');
@@ -64,6 +65,21 @@ it('gives two charges sent at once with one Idempotency-Key the same charge', as
   const bodies = (await Promise.all(answers.map((answer) => answer.json()))) as { id: string }[];
   expect(new Set(bodies.map((body) => body.id)).size).toBe(1);
   expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 200, 201]);
+});
+
+it("answers a PIX charge's QR image at an address, drawn when asked, not in the charge or its saved state", async () => {
+  const created = (await (await post('/v1/charges', { amount: 1990, method: 'pix' })).json()) as {
+    id: string;
+    pix: { copyPaste: string; qrCodeUrl: string; qrCodeDataUrl?: string };
+  };
+  expect(created.pix.qrCodeUrl).toBe(`${psp.url}/v1/charges/${created.id}/qr.png`);
+  expect(created.pix.qrCodeDataUrl).toBeUndefined();
+  const image = await fetch(created.pix.qrCodeUrl);
+  expect([image.status, image.headers.get('content-type')]).toEqual([200, 'image/png']);
+  expect(Buffer.from(await image.arrayBuffer())).toEqual(qrPng(created.pix.copyPaste, 4));
+  expect((await fetch(`${psp.url}/v1/charges/ch_unknown/qr.png`)).status).toBe(404);
+  await eventually(async () => saved(stateFile).includes(created.id));
+  expect(saved(stateFile)).not.toContain('data:image');
 });
 
 describe('the state journal', () => {

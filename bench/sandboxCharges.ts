@@ -1,0 +1,123 @@
+/**
+ * Charges through the built-in SANDBOX PSP: the path `npm start` gives a newcomer (issue 31, points 1 and 8). The
+ * gateway runs as `npm start` runs it, SANDBOX PSP included, on PostgreSQL and on the embedded database; 16 callers
+ * create PIX charges (with the QR image answered, and without: `omit_pix_qr_image`), then boletos, each for
+ * SANDBOX_BENCH_SECONDS (10; 3 with --quick). Printed per row: charges per second, the median and p99 latency, and
+ * the CPU per charge of the gateway's process (the PSP runs in it) and of the database (PostgreSQL's processes, or
+ * the embedded database's child process), so the two cores' budget is visible. Run alone with
+ * `npx tsx bench/sandboxCharges.ts [--quick] [--backend postgres|embedded]`.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { CreateProviderAccountRequest } from '../gen/ts-proto/gateway/v1/provider_account_service.js';
+import { CreateTransactionRequest } from '../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { PaymentMethod } from '../gen/ts-proto/gateway/v1/types.js';
+import { grpcDriver } from '../tests/support/clients.js';
+import { createTestDatabase } from '../tests/support/postgres.js';
+import { classify } from './gateway/clients.js';
+import { closedLoop } from './gateway/load.js';
+import { BENCH_TOKEN, buildGateway, procCpuMs, startGatewayProcess } from './gateway/processes.js';
+
+const argv = process.argv.slice(2);
+const QUICK = argv.includes('--quick');
+const SECONDS = Number(process.env.SANDBOX_BENCH_SECONDS ?? (QUICK ? 3 : 10));
+const WARMUP_SECONDS = QUICK ? 1 : 3;
+const IN_FLIGHT = 16;
+const backendArg = argv[argv.indexOf('--backend') + 1];
+const BACKENDS = argv.includes('--backend') ? [backendArg as 'postgres' | 'embedded'] : (['postgres', 'embedded'] as const);
+
+/** CPU time of every PostgreSQL server process on the machine (the bench's database is the machine's). */
+function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += procCpuMs(Number(entry));
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return total;
+}
+
+interface Row {
+  backend: string;
+  row: string;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  errors: Record<string, number>;
+  gatewayMs: number;
+  databaseMs: number;
+}
+
+async function runBackend(backend: 'postgres' | 'embedded'): Promise<Row[]> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-bench-'));
+  const database = backend === 'postgres' ? await createTestDatabase(undefined, 'gw_bench') : undefined;
+  const gateway = await startGatewayProcess({ databaseUrl: database?.url, dataDir });
+  const driver = grpcDriver(gateway.grpcAddress, BENCH_TOKEN);
+  const rows: Row[] = [];
+  try {
+    const { providerAccount } = await driver.call(
+      'accounts',
+      'createProviderAccount',
+      CreateProviderAccountRequest.fromPartial({ provider: 'SANDBOX', name: 'bench', publicKey: 'pk_bench', secretKey: 'sk_bench' }),
+    );
+    const run = randomUUID().slice(0, 8);
+    let sequence = 0;
+    const charge = (method: PaymentMethod, omitPixQrImage: boolean) => () =>
+      driver.call(
+        'gateway',
+        'createTransaction',
+        CreateTransactionRequest.fromPartial({
+          providerAccountId: providerAccount.id,
+          idempotencyKey: `sandbox-bench-${run}-${sequence++}`,
+          omitPixQrImage,
+          transaction: { amount: 1990, paymentMethod: method, customer: { name: 'Maria Silva', email: 'maria@example.com', document: '52998224725' } },
+        }),
+      );
+    const cases = [
+      ['PIX, image answered', charge(PaymentMethod.PAYMENT_METHOD_PIX, false)],
+      ['PIX, omit_pix_qr_image', charge(PaymentMethod.PAYMENT_METHOD_PIX, true)],
+      ['BILLET', charge(PaymentMethod.PAYMENT_METHOD_BILLET, false)],
+    ] as const;
+    for (const [row, call] of cases) {
+      await closedLoop(IN_FLIGHT, WARMUP_SECONDS, call, classify);
+      const gatewayBefore = procCpuMs(gateway.pid);
+      const databaseBefore = backend === 'postgres' ? postgresCpuMs() : gateway.childrenCpuMs();
+      const result = await closedLoop(IN_FLIGHT, SECONDS, call, classify);
+      const gatewayMs = procCpuMs(gateway.pid) - gatewayBefore;
+      const databaseMs = (backend === 'postgres' ? postgresCpuMs() : gateway.childrenCpuMs()) - databaseBefore;
+      rows.push({
+        backend,
+        row,
+        perSecond: result.ok / result.seconds,
+        p50: result.p50,
+        p99: result.p99,
+        errors: result.errors,
+        gatewayMs: gatewayMs / Math.max(1, result.ok),
+        databaseMs: databaseMs / Math.max(1, result.ok),
+      });
+    }
+  } finally {
+    driver.close();
+    await gateway.stop();
+    await database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+await buildGateway((line) => console.log(line));
+console.log(
+  `charges through the SANDBOX PSP, ${IN_FLIGHT} in flight, ${SECONDS} s a row; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
+);
+console.log('| database | charges | per second | p50 ms | p99 ms | gateway CPU ms/charge (PSP included) | database CPU ms/charge | errors |');
+console.log('|---|---|---|---|---|---|---|---|');
+for (const backend of BACKENDS)
+  for (const row of await runBackend(backend))
+    console.log(
+      `| ${row.backend} | ${row.row} | ${row.perSecond.toFixed(0)} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${row.gatewayMs.toFixed(2)} | ${row.databaseMs.toFixed(2)} | ${JSON.stringify(row.errors)} |`,
+    );
