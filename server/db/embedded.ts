@@ -17,7 +17,13 @@ export interface EmbeddedPostgres {
 /** Compiled (dist/server/db/embedded.js, as `npm start` runs) or the sources (tests, tsx). */
 const compiled = import.meta.url.endsWith('.js');
 const ENTRY = fileURLToPath(new URL(`./embeddedServer.${compiled ? 'js' : 'ts'}`, import.meta.url));
-const EXEC_ARGV = compiled ? ['--enable-source-maps'] : ['--import', createRequire(import.meta.url).resolve('tsx')];
+/**
+ * PostgreSQL's WebAssembly runs on V8's baseline compiler only: optimising its large functions in the background
+ * (TurboFan) took the process's memory to 700-780 MB at its peak for a moment, against 150-250 MB without, and
+ * charges through the embedded database were no slower without it (docs/decisions.md).
+ */
+const WASM_FLAGS = ['--liftoff-only'];
+const EXEC_ARGV = [...WASM_FLAGS, ...(compiled ? ['--enable-source-maps'] : ['--import', createRequire(import.meta.url).resolve('tsx')])];
 /** The data-folder template scripts/serverBuild.ts prepares in dist/: the sources use the one built beside them. */
 export const TEMPLATE_FOLDER = 'embedded-template/pgdata';
 const TEMPLATE = fileURLToPath(new URL(`${compiled ? '../..' : '../../dist'}/${TEMPLATE_FOLDER}`, import.meta.url));

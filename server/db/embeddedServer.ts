@@ -34,6 +34,9 @@ function prepareDataDir(dataDir: string, template: string | undefined): void {
   renameSync(aside, dataDir);
 }
 
+/** The embedded PostgreSQL's memory settings (measured in bench/sandboxCharges.ts; docs/decisions.md). */
+export const EMBEDDED_SETTINGS = ['shared_buffers=16MB', 'wal_buffers=1MB', 'temp_buffers=2MB'];
+
 /** How long a start waits for another process to let go of the data folder (one closing it after its gateway ended). */
 const LOCK_WAIT_MS = 30_000;
 
@@ -98,7 +101,12 @@ function unlockDataDir(dataDir: string): void {
 async function start(dataDir: string, port: number, template: string | undefined) {
   await lockDataDir(dataDir);
   prepareDataDir(dataDir, template);
-  const db = await PGlite.create({ dataDir });
+  const db = await PGlite.create({
+    dataDir,
+    // Sized for a newcomer's laptop rather than a server (PostgreSQL's 128 MB of shared buffers, all of it in this
+    // process's WebAssembly memory, which never shrinks): the embedded database serves one gateway, one connection.
+    startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS.flatMap((setting) => ['-c', setting])],
+  });
   // One connection at a time, as before: the gateway's pool for the embedded database holds one.
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections: 1 });
   try {

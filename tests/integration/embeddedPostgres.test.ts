@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { openDatabase } from '../../server/db/orm.js';
 import { prepareTemplate, templateStaleBecause } from '../../scripts/serverBuild.js';
 import { removeDir } from '../support/gateway.js';
 import { pgControl } from '../support/pgControl.js';
+import { childPids } from '../support/process.js';
 
 const root = mkdtempSync(join(tmpdir(), 'embedded-postgres-'));
 beforeAll(async () => {
@@ -30,6 +31,36 @@ it('opens an empty data folder as a copy of the template, migrates it, and on cl
     await db.close();
   }
   expect(pgControl(join(dataDir, 'pgdata')).shutDownCleanly).toBe(true);
+}, 120_000);
+
+it("is sized for a laptop: 16 MB of shared buffers, and its WebAssembly on V8's baseline compiler only", async () => {
+  const db = await openDatabase({ dataDir: join(root, 'sized') });
+  try {
+    const settings = await db
+      .em()
+      .getConnection()
+      .execute<{ name: string; setting: string; unit: string }[]>(
+        `select name, setting, unit from pg_settings where name in ('shared_buffers', 'wal_buffers', 'temp_buffers') order by name`,
+      );
+    // In 8 kB pages: 16 MB, 1 MB and 2 MB.
+    expect(settings.map(({ name, setting }) => [name, setting])).toEqual([
+      ['shared_buffers', '2048'],
+      ['temp_buffers', '256'],
+      ['wal_buffers', '128'],
+    ]);
+  } finally {
+    await db.close();
+  }
+  const database = await startEmbeddedPostgres(join(root, 'flags'));
+  try {
+    const commandLines = childPids(process.pid)
+      .map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'))
+      .filter((args) => args.some((arg) => arg.includes('embeddedServer')));
+    expect(commandLines).toHaveLength(1);
+    expect(commandLines[0]).toContain('--liftoff-only');
+  } finally {
+    await database.stop();
+  }
 }, 120_000);
 
 it('fails to start, with the reason, on a port already taken or a data folder PGlite cannot open', async () => {
