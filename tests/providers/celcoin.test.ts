@@ -5,6 +5,7 @@ import {
   CELCOIN_QUERY_LIMIT,
   CELCOIN_STATUSES,
   CelcoinAdapter,
+  cardMyId,
   chargeRequest,
   customerMyId,
   toChargeRequest,
@@ -26,6 +27,8 @@ const PAYDAY = '2025-03-15';
 const ANA_MY_ID = customerMyId('12345678909');
 const CUSTOMER = { myId: ANA_MY_ID, name: 'Ana Souza', document: '12345678909', emails: ['ana@example.com'], phones: [11987654321] };
 const CARD_MY_ID = '15935a54-5638-4c6f-a599-57e03bc799ff';
+/** A card as the gateway's card token opens it: grouped digits, a one-digit month, a two-digit year. */
+const OPENED_CARD = { cardNumber: '4111 1111 1111 1111', holderName: 'ANA SOUZA', holderDocument: '', expMonth: '3', expYear: '31', cvv: '123' };
 
 const [CREATE, GET] = [FAILURE_PREFIXES.CREATE_TRANSACTION, FAILURE_PREFIXES.GET_TRANSACTION];
 /** The call fails with this code and text. */
@@ -81,7 +84,21 @@ describe('CELCOIN (spec doc 2, group 2): the Cel_Cash (ex-Galax Pay) API, a besp
       ),
       toChargeRequest(transactionInput({ paymentMethod: 'CREDIT_CARD', cardId: '77', installments: 3 }), terms),
       toChargeRequest(transactionInput({ paymentMethod: 'CREDIT_CARD', cardId: '123e4567-e89b-42d3-a456-426614174000' }), terms),
+      toChargeRequest(transactionInput({ paymentMethod: 'CREDIT_CARD', cardId: 'gct_v1.sealed', card: OPENED_CARD }), terms),
     ]);
+  });
+
+  it("sends a card opened from the gateway's card token by its own fields, under a new card's myId named after the charge's", () => {
+    expect(h.adapter.takesCardData(h.ctx)).toBe(true);
+    const terms = { myId: 'idem-1', payday: '2025-03-15', pixDeadlineDays: 5 };
+    const body = toChargeRequest(transactionInput({ paymentMethod: 'CREDIT_CARD', cardId: 'gct_v1.sealed', card: OPENED_CARD, installments: 2 }), terms);
+    expect(body.PaymentMethodCreditCard).toEqual({
+      Card: { myId: cardMyId('idem-1'), number: '4111111111111111', holder: 'ANA SOUZA', expiresAt: '2031-03', cvv: '123' },
+      qtdInstallments: 2,
+    });
+    // The same charge names the same card on a retry; another charge another card, and never a customer's myId.
+    expect(cardMyId('idem-1')).toBe(cardMyId('idem-1'));
+    expect(new Set([cardMyId('idem-1'), cardMyId('idem-2'), customerMyId('idem-1')]).size).toBe(3);
   });
 
   it('takes its token, then creates a PIX charge by POST /charges in cents with payday and a 5-day PIX deadline', async () => {

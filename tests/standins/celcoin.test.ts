@@ -1,13 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { CreateTransactionRequest, GetTransactionRequest, RefoundTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import {
+  CreateCardTokenRequest,
+  CreateTransactionRequest,
+  GetTransactionRequest,
+  RefoundTransactionRequest,
+} from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod, StatusSource, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import { isValidDigitableLine } from '../../server/lib/boleto.js';
 import { CELCOIN } from '../../server/providers/celcoin/adapter.js';
 import { brCodeCrcIsValid } from '../support/brCode.js';
-import { failureOf } from '../support/clients.js';
+import { captureModuleLog, expectNoCardData } from '../support/cardDataSearch.js';
+import { errorDetailsOf, failureOf } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
+import { capturedLogger } from '../support/logCapture.js';
 import { CELCOIN_SOURCES, startCelcoinStandIn, type CelcoinStandIn } from './celcoin.js';
 
 /**
@@ -24,13 +31,19 @@ const GALAX_ID = '5473';
 const GALAX_HASH = '83Mw5u8988Qj6fZqS4Z8K7LzOo1j28S706R0BeFe';
 const CONFIRM_HASH = 'c0nf1rmH4shW3bh00k-5473';
 const ANA = { name: 'Ana Souza', email: 'ana@example.com', document: '123.456.789-09', phone: '(11) 98765-4321' };
+/** The card in the gateway's card token, as a buyer types it. */
+const PAN = '5448280000000007';
+const CVV = '8316';
+const GATEWAY_CARD = { cardNumber: '5448 2800 0000 0007', holderName: 'ANA SOUZA', holderDocument: '', expMonth: '3', expYear: '31', cvv: CVV };
 
+const log = capturedLogger('debug');
+const moduleLog = captureModuleLog();
 let stack: TestStack;
 let celcash: CelcoinStandIn;
 let accountId: string;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({ logger: log.logger });
   celcash = await startCelcoinStandIn({ galaxId: GALAX_ID, galaxHash: GALAX_HASH, confirmHashWebhook: CONFIRM_HASH });
   const { providerAccount } = await stack.client.call('accounts', 'createProviderAccount', {
     provider: 'CELCOIN',
@@ -54,6 +67,7 @@ afterEach(() => {
 afterAll(async () => {
   await celcash?.close();
   await stack?.close();
+  moduleLog.restore();
 });
 
 const charge = (transaction: Record<string, unknown>, idempotencyKey?: string) =>
@@ -152,6 +166,63 @@ describe("CELCOIN (Cel_Cash) against a stand-in written from Cel_Cash's SDK", ()
     const bad = await save('4000 0000 0000 0002');
     const denied = await charge({ paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, cardId: bad.body.Card.myId });
     expect(denied.transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_REJECTED);
+  });
+
+  describe("the gateway's card token", () => {
+    const answers: unknown[] = [];
+    const gatewayToken = async (card = GATEWAY_CARD) =>
+      (await stack.client.call('gateway', 'createCardToken', CreateCardTokenRequest.fromPartial({ providerAccountId: accountId, card }))).cardToken;
+    const cardCharge = (cardId: string, idempotencyKey: string) =>
+      charge({ paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, amount: 12_990, cardId, installments: 3 }, idempotencyKey);
+    const chargePosts = () => celcash.received.filter((request) => request.method === 'POST' && request.path === '/v2/charges');
+
+    it("charges the card by its own fields in the charge's PaymentMethodCreditCard.Card, captured, and uses the token up", async () => {
+      const token = await gatewayToken();
+      expect(token.startsWith('gct_v1.')).toBe(true);
+      const sent = chargePosts().length;
+      const { transaction } = await cardCharge(token, 'celcash-gct-1');
+      answers.push(transaction);
+      expect(transaction).toMatchObject({ provider: 'CELCOIN', status: TransactionStatus.TRANSACTION_STATUS_APPROVED, amount: 12_990 });
+      // Cel_Cash's shape: the card's own fields under a new card's UUID myId; neither the gateway's token nor a saved card.
+      const [request] = chargePosts().slice(sent);
+      expect((request!.body as { PaymentMethodCreditCard: unknown }).PaymentMethodCreditCard).toEqual({
+        Card: {
+          myId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+          number: PAN,
+          holder: 'ANA SOUZA',
+          expiresAt: '2031-03',
+          cvv: CVV,
+        },
+        qtdInstallments: 3,
+      });
+      const ana = celcash.customers.find((customer) => customer.document === '12345678909')!;
+      expect(celcash.cards.at(-1)).toMatchObject({ customerGalaxPayId: ana.galaxPayId, number: PAN, expiresAt: '2031-03' });
+      expect(celcash.charges.get(Number(transaction.transactionId))).toMatchObject({
+        myId: 'celcash-gct-1',
+        status: 'closed',
+        transaction: { status: 'captured' },
+      });
+
+      // Used up: another charge with it is refused by the gateway, nothing sent.
+      const again = await failureOf(cardCharge(token, 'celcash-gct-2'));
+      answers.push(again);
+      expect(again.code).toBe('FAILED_PRECONDITION');
+      expect((await errorDetailsOf(cardCharge(token, 'celcash-gct-3'))).reason).toBe('CARD_TOKEN_USED');
+      expect(chargePosts()).toHaveLength(sent + 1);
+    });
+
+    it('a card Cel_Cash denies is REJECTED', async () => {
+      const token = await gatewayToken({ ...GATEWAY_CARD, cardNumber: '4000 0000 0000 0002' });
+      const { transaction } = await cardCharge(token, 'celcash-gct-denied');
+      answers.push(transaction);
+      expect(transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_REJECTED);
+    });
+
+    it('the card number and the CVV are in no answer and no log line', () => {
+      expect(moduleLog.lines.some((line) => line.includes('/charges') && line.includes('PaymentMethodCreditCard'))).toBe(true);
+      expectNoCardData('answers', JSON.stringify(answers), { pan: PAN, cvv: CVV });
+      expectNoCardData('log', [...log.lines, ...moduleLog.lines].join('\n'), { pan: PAN, cvv: CVV });
+    });
   });
 
   it('a notification with another confirmHash is refused and moves nothing; the genuine one then does', async () => {

@@ -42,7 +42,10 @@ import { startStandIn, type StandIn, type StandInReply, type StandInRequest } fr
  *   pendingBoleto, payedBoleto, authorized, captured, denied, …).
  *
  * Celcoin's page on listing charges (developers.celcoin.com.br): `startAt` and
- * `limit` are required. A public Galax Pay integration: the notification
+ * `limit` are required. Its page on creating a charge ("criar cobrança
+ * avulsa"): a card charge's `PaymentMethodCreditCard {Card {myId, number,
+ * holder, expiresAt (YYYY-MM), cvv}, qtdInstallments}`, the card given by its
+ * own fields in the charge itself. A public Galax Pay integration: the notification
  * `{event: "transaction.updateStatus", webhookId, confirmHash, Transaction}`,
  * sent to the account's webhook, `confirmHash` being the account's
  * confirmHashWebhook (the SDK's `apiAuthSchema`).
@@ -50,8 +53,10 @@ import { startStandIn, type StandIn, type StandInReply, type StandInRequest } fr
  * The stand-in's own readings, where the sources are silent: refusals as HTTP
  * 400 `{error: {message, details}}`; a charge `myId` used twice is refused; a
  * card whose number ends in 0002 is denied, any other captured (or authorized,
- * with `preAuthorize`); a PIX or boleto charge is `active` until paid, then
- * `closed`; the token lasts 600 s.
+ * with `preAuthorize`); a card given by its own fields is saved on the charge's
+ * customer (its CVV is not kept) and refused like POST /cards when a field is
+ * wrong; a PIX or boleto charge is `active` until paid, then `closed`; the
+ * token lasts 600 s.
  */
 export const CELCOIN_SOURCES = [
   'https://github.com/Pyxlab/celcash/blob/a5f0a71/packages/core/src/contract/auth.ts',
@@ -65,6 +70,7 @@ export const CELCOIN_SOURCES = [
   'https://github.com/Pyxlab/celcash/blob/a5f0a71/packages/core/src/schemas/transactions.ts',
   'https://github.com/Pyxlab/celcash/blob/a5f0a71/packages/core/src/utils/login.ts',
   'https://developers.celcoin.com.br/docs/listar-cobran%C3%A7a-avulsa',
+  'https://developers.celcoin.com.br/docs/criar-cobran%C3%A7a-avulsa',
 ] as const;
 
 const SCOPES = new Set([
@@ -121,6 +127,8 @@ export interface CelcoinStandIn extends StandIn {
   readonly baseUrl: string;
   readonly charges: ReadonlyMap<number, CelcashChargeRecord>;
   readonly customers: readonly CelcashCustomerRecord[];
+  /** Cards saved by POST /cards or given by their own fields in a charge (never their CVV). */
+  readonly cards: readonly CelcashCardRecord[];
   /** The account's webhook, as set on Cel_Cash's panel (its confirmHashWebhook comes with the account). */
   registerWebhook(url: string): void;
   /** The payer pays the PIX or boleto: its transaction payedPix / payedBoleto, the charge closed, and the webhook sent. */
@@ -236,6 +244,35 @@ export async function startCelcoinStandIn(options: { galaxId: string; galaxHash:
     return customer;
   }
 
+  /** A card's own fields (`{myId, number, holder, expiresAt, cvv}`) saved on a customer, or the refusal. */
+  function saveCard(body: Record<string, unknown>, customer: CelcashCustomerRecord): CelcashCardRecord | StandInReply {
+    const myId = text(body.myId);
+    const number = (text(body.number) ?? '').replace(/\s/g, '');
+    if (!myId || !UUID.test(myId) || !/^\d{13,19}$/.test(number) || !text(body.holder) || !/^\d{4}-\d{2}$/.test(String(body.expiresAt)))
+      return refusal(400, 'Dados do cartão inválidos.');
+    if (!/^\d{3,4}$/.test(String(body.cvv))) return refusal(400, 'cvv inválido.', { cvv: ['3 ou 4 dígitos'] });
+    const card = {
+      galaxPayId: ++nextCard,
+      myId,
+      customerGalaxPayId: customer.galaxPayId,
+      number,
+      holder: text(body.holder)!,
+      expiresAt: String(body.expiresAt),
+    };
+    cards.push(card);
+    return card;
+  }
+
+  /** A charge's Card: given by its own fields (a number among them), else a saved one by galaxPayId or myId. */
+  function chargedCard(reference: Record<string, unknown>, customer: CelcashCustomerRecord): CelcashCardRecord | StandInReply {
+    if (reference.number !== undefined) return saveCard(reference, customer);
+    const card =
+      reference.galaxPayId !== undefined
+        ? cards.find((saved) => saved.galaxPayId === Number(reference.galaxPayId))
+        : cards.find((saved) => saved.myId === text(reference.myId));
+    return card ?? refusal(400, 'Cartão não encontrado.', { 'PaymentMethodCreditCard.Card': ['não encontrado'] });
+  }
+
   function createCharge(request: StandInRequest): StandInReply {
     const denied = authorized(request, 'charges.write');
     if (denied) return denied;
@@ -290,11 +327,8 @@ export async function startCelcoinStandIn(options: { galaxId: string; galaxHash:
       const payment = isRecord(body.PaymentMethodCreditCard) ? body.PaymentMethodCreditCard : undefined;
       const reference = payment && isRecord(payment.Card) ? payment.Card : undefined;
       if (!reference) return refusal(400, 'PaymentMethodCreditCard é obrigatório para creditcard.', { PaymentMethodCreditCard: ['obrigatório'] });
-      const card =
-        reference.galaxPayId !== undefined
-          ? cards.find((saved) => saved.galaxPayId === Number(reference.galaxPayId))
-          : cards.find((saved) => saved.myId === text(reference.myId));
-      if (!card) return refusal(400, 'Cartão não encontrado.', { 'PaymentMethodCreditCard.Card': ['não encontrado'] });
+      const card = chargedCard(reference, customer);
+      if (!('galaxPayId' in card)) return card;
       const outcome = card.number.endsWith('0002') ? 'denied' : payment?.preAuthorize === true ? 'authorized' : 'captured';
       transaction = { ...transaction, status: outcome };
       status = outcome === 'captured' ? 'closed' : 'active';
@@ -411,21 +445,9 @@ export async function startCelcoinStandIn(options: { galaxId: string; galaxHash:
           const customer =
             request.params.typeId === 'galaxPayId' ? customers.find((known) => known.galaxPayId === Number(id)) : customers.find((known) => known.myId === id);
           if (!customer) return refusal(404, 'Cliente não encontrado.');
-          const body = isRecord(request.body) ? request.body : {};
-          const myId = text(body.myId);
-          const number = (text(body.number) ?? '').replace(/\s/g, '');
-          if (!myId || !UUID.test(myId) || !/^\d{13,19}$/.test(number) || !text(body.holder) || !/^\d{4}-\d{2}$/.test(String(body.expiresAt)))
-            return refusal(400, 'Dados do cartão inválidos.');
-          if (!/^\d{3,4}$/.test(String(body.cvv))) return refusal(400, 'cvv inválido.', { cvv: ['3 ou 4 dígitos'] });
-          const card = {
-            galaxPayId: ++nextCard,
-            myId,
-            customerGalaxPayId: customer.galaxPayId,
-            number,
-            holder: text(body.holder)!,
-            expiresAt: String(body.expiresAt),
-          };
-          cards.push(card);
+          const card = saveCard(isRecord(request.body) ? request.body : {}, customer);
+          if (!('galaxPayId' in card)) return card;
+          const { myId, number } = card;
           return {
             body: {
               type: true,
@@ -452,6 +474,7 @@ export async function startCelcoinStandIn(options: { galaxId: string; galaxHash:
     baseUrl: `${standIn.url}/v2`,
     charges,
     customers,
+    cards,
     registerWebhook: (url: string) => {
       webhooks.push(url);
     },

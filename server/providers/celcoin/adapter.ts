@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Customer, PaymentMethod, TransactionInput, TransactionResult, TransactionStatus, WebhookResult } from '../../domain/types.js';
 import { safeEqualText } from '../../lib/constantTime.js';
+import { cardDigits, fourDigitYear, type CardInput } from '../../lib/card.js';
 import { digitsOnly } from '../../lib/documents.js';
 import { invalidArgument } from '../../lib/errors.js';
 import { SECONDS_PER_DAY, brazilDate, wholeDays } from '../../lib/expiry.js';
@@ -52,7 +53,10 @@ import { notificationKeyOf } from '../notificationKeys.js';
  * `myId` is the caller's idempotency key (Cel_Cash refuses a second charge with
  * the same myId), else a fresh UUID; the customer's myId is a name-based UUID
  * of its document (the same buyer is the same Cel_Cash customer); the pay-by
- * date is every charge's `payday`; a card is the account's saved card, captured
+ * date is every charge's `payday`; a card is the account's saved card, or the
+ * card opened from the gateway's card token, sent by its own fields as
+ * Celcoin's "criar cobrança avulsa" page shows (`Card {myId, number, holder,
+ * expiresAt, cvv}`, myId a name-based UUID of the charge's); either is captured
  * by PUT …/capture when Cel_Cash only authorized it; scopes `charges.read
  * charges.write`.
  *
@@ -75,7 +79,7 @@ export const CELCOIN_PATHS = {
   capture: '/charges/{id}/galaxPayId/capture',
 } as const;
 
-/** The SDK files (at the commit read) and Celcoin's page on listing charges its stand-in (tests/standins/celcoin.ts) was written from. */
+/** The SDK files (at the commit read) and Celcoin's pages on creating and listing charges its stand-in (tests/standins/celcoin.ts) was written from. */
 export const CELCOIN_ADDRESSES = [
   'https://github.com/Pyxlab/celcash/blob/a5f0a71/packages/core/src/contract/auth.ts',
   'https://github.com/Pyxlab/celcash/blob/a5f0a71/packages/core/src/contract/charges.ts',
@@ -88,6 +92,7 @@ export const CELCOIN_ADDRESSES = [
   'https://github.com/Pyxlab/celcash/blob/a5f0a71/packages/core/src/schemas/transactions.ts',
   'https://github.com/Pyxlab/celcash/blob/a5f0a71/packages/core/src/utils/login.ts',
   'https://developers.celcoin.com.br/docs/listar-cobran%C3%A7a-avulsa',
+  'https://developers.celcoin.com.br/docs/criar-cobran%C3%A7a-avulsa',
 ] as const;
 
 export const CELCOIN: ProviderDeclaration = {
@@ -108,7 +113,7 @@ export const CELCOIN: ProviderDeclaration = {
   money: 'cents',
   evidence: { level: 'documented', addresses: CELCOIN_ADDRESSES },
   sources:
-    "`/token` (scopes), `/charges`, `/charges/{id}/galaxPayId/capture`, `GET /charges` (galaxPayIds, startAt, limit 10), 5-day pay-by date and PIX deadline, no refunds: spec (doc 2 §7–§9); Basic galaxId:galaxHash token with `{grant_type: authorization_code, scope}` and its answer (contract/auth.ts, schemas/common.ts, utils/login.ts), the charge body with its required `Customer` (a new one with a UUID `myId`, `name`, `document`, `emails`), a saved card by `galaxPayId` or UUID `myId`, `PaymentMethodPix.Deadline`, the answers `{type, Charge{galaxPayId, value, status, Transactions[{Pix, Boleto}]}}` and `{totalQtdFoundInPage, Charges}`, the capture's bare charge, the charge and transaction statuses: Cel_Cash's SDK (github Pyxlab/celcash, commit a5f0a71, `packages/core/src/contract` and `schemas`); `startAt` and `limit` required to list: Celcoin's page on listing charges; `{event, webhookId, confirmHash, Transaction}` notifications, host `api.galaxpay.com.br/v2`: Galax Pay integrations; status precedence, myId, the customer's name-based UUID, when to capture, scopes: the gateway's decision",
+    "`/token` (scopes), `/charges`, `/charges/{id}/galaxPayId/capture`, `GET /charges` (galaxPayIds, startAt, limit 10), 5-day pay-by date and PIX deadline, no refunds: spec (doc 2 §7–§9); Basic galaxId:galaxHash token with `{grant_type: authorization_code, scope}` and its answer (contract/auth.ts, schemas/common.ts, utils/login.ts), the charge body with its required `Customer` (a new one with a UUID `myId`, `name`, `document`, `emails`), a saved card by `galaxPayId` or UUID `myId`, `PaymentMethodPix.Deadline`, the answers `{type, Charge{galaxPayId, value, status, Transactions[{Pix, Boleto}]}}` and `{totalQtdFoundInPage, Charges}`, the capture's bare charge, the charge and transaction statuses: Cel_Cash's SDK (github Pyxlab/celcash, commit a5f0a71, `packages/core/src/contract` and `schemas`); `startAt` and `limit` required to list: Celcoin's page on listing charges; a card by its own fields in the charge (`PaymentMethodCreditCard.Card {myId, number, holder, expiresAt YYYY-MM, cvv}`, `qtdInstallments`): Celcoin's page on creating a charge (criar cobrança avulsa) and the SDK's payments.ts and cards.ts; `{event, webhookId, confirmHash, Transaction}` notifications, host `api.galaxpay.com.br/v2`: Galax Pay integrations; status precedence, myId, the customer's name-based UUID, when to capture, scopes: the gateway's decision",
   expiry: { pixSeconds: FIVE_DAYS, boletoSeconds: FIVE_DAYS },
 };
 
@@ -129,7 +134,24 @@ export const celcashCustomer = z.object({
 });
 export type CelcashCustomer = z.infer<typeof celcashCustomer>;
 
-/** Body of POST /charges: `value` in integer cents, `payday` YYYY-MM-DD (the SDK's createChargeBodySchema); a saved card by its galaxPayId or UUID myId. */
+/**
+ * A card by its own fields (the gateway's card token opened for the call): a new card's UUID `myId`, the number,
+ * the holder, `expiresAt` YYYY-MM and the `cvv` (Celcoin's "criar cobrança avulsa" page; the SDK's cards.ts fields,
+ * which `PaymentMethodCreditCard.Card` takes in part).
+ */
+export const celcashNewCard = z.object({
+  myId: z.string().regex(UUID_TEXT),
+  number: z.string().regex(/^\d{12,19}$/),
+  holder: z.string().min(1),
+  expiresAt: z.string().regex(/^\d{4}-\d{2}$/),
+  cvv: z.string().regex(/^\d{3,4}$/),
+});
+export type CelcashNewCard = z.infer<typeof celcashNewCard>;
+
+/**
+ * Body of POST /charges: `value` in integer cents, `payday` YYYY-MM-DD (the SDK's createChargeBodySchema); a card by
+ * its own fields, or a saved one by its galaxPayId or UUID myId.
+ */
 export const chargeRequest = z.object({
   myId: z.string().min(1),
   value: z.number().int().positive(),
@@ -139,7 +161,7 @@ export const chargeRequest = z.object({
   Customer: celcashCustomer,
   PaymentMethodCreditCard: z
     .object({
-      Card: z.union([z.object({ galaxPayId: z.number().int().positive() }), z.object({ myId: z.string().regex(UUID_TEXT) })]),
+      Card: z.union([celcashNewCard, z.object({ galaxPayId: z.number().int().positive() }), z.object({ myId: z.string().regex(UUID_TEXT) })]),
       qtdInstallments: z.number().int().positive(),
     })
     .optional(),
@@ -201,7 +223,7 @@ const METHODS = paymentMethodCodec<PaymentMethod, MainPaymentMethodId>({ PIX: 'p
 /** A calendar date in Brazil (Cel_Cash's `payday`), whatever the server's time zone. */
 export const celcashPayday = (date: Date): string => brazilDate(date);
 
-/** The namespace of customers' name-based UUIDs: fixed, so a buyer's UUID never changes. */
+/** The namespace of the name-based UUIDs the gateway gives Cel_Cash: fixed, so a buyer's UUID never changes. */
 const CUSTOMER_NAMESPACE = Buffer.from('6f1d5c2e8a4b4f7d9c3e1a2b5d7f9e0c', 'hex');
 
 /**
@@ -209,7 +231,19 @@ const CUSTOMER_NAMESPACE = Buffer.from('6f1d5c2e8a4b4f7d9c3e1a2b5d7f9e0c', 'hex'
  * customer, so it is the name-based UUID (version 5) of the buyer's document.
  */
 export function customerMyId(document: string): string {
-  const hash = createHash('sha1').update(CUSTOMER_NAMESPACE).update(document).digest().subarray(0, 16);
+  return nameBasedUuid(document);
+}
+
+/**
+ * The myId of a card sent by its own fields: Cel_Cash saves such a card under a UUID; named after the charge's myId,
+ * so a retried charge names the same card (a document has no letters, so no customer's myId is ever the same).
+ */
+export function cardMyId(chargeMyId: string): string {
+  return nameBasedUuid(`card:${chargeMyId}`);
+}
+
+function nameBasedUuid(name: string): string {
+  const hash = createHash('sha1').update(CUSTOMER_NAMESPACE).update(name).digest().subarray(0, 16);
   hash[6] = (hash[6]! & 0x0f) | 0x50;
   hash[8] = (hash[8]! & 0x3f) | 0x80;
   const hex = hash.toString('hex');
@@ -243,9 +277,23 @@ function savedCard(cardId: string | undefined): { galaxPayId: number } | { myId:
   throw invalidArgument('transaction.card_id', "transaction.card_id must be a Cel_Cash card's galaxPayId (digits) or myId (a UUID) for CELCOIN charges");
 }
 
+/** A card's own fields as Cel_Cash takes them: the number as digits, `expiresAt` YYYY-MM, under a new card's myId. */
+export function toCelcashNewCard(card: CardInput, myId: string): CelcashNewCard {
+  return {
+    myId,
+    number: cardDigits(card.cardNumber),
+    holder: card.holderName.trim(),
+    expiresAt: `${fourDigitYear(card.expYear)}-${card.expMonth.trim().padStart(2, '0')}`,
+    cvv: card.cvv.trim(),
+  };
+}
+
+/** The charge's card: its own fields where the input has them (the gateway's card token), else a saved one. */
+const chargeCard = (input: TransactionInput, chargeMyId: string) => (input.card ? toCelcashNewCard(input.card, cardMyId(chargeMyId)) : savedCard(input.cardId));
+
 export function toChargeRequest(input: TransactionInput, terms: { myId: string; payday: string; pixDeadlineDays: number }): ChargeRequest {
   const customer = toCelcashCustomer(input.customer);
-  const card = input.paymentMethod === 'CREDIT_CARD' ? savedCard(input.cardId) : undefined;
+  const card = input.paymentMethod === 'CREDIT_CARD' ? chargeCard(input, terms.myId) : undefined;
   const additionalInfo = input.description || input.orderId;
   return {
     myId: terms.myId,
@@ -357,6 +405,11 @@ export function readCelcashNotification(body: Buffer): { charge: string; transac
 export class CelcoinAdapter extends DeclaredAdapter {
   constructor(declaration: ProviderDeclaration = CELCOIN, runtime: AdapterRuntime = {}) {
     super(declaration, runtime, { transactionStatuses: CELCOIN_STATUSES });
+  }
+
+  /** A card charge sends the card's own fields (`PaymentMethodCreditCard.Card`) where the input has them. */
+  override takesCardData(_ctx: AdapterContext): boolean {
+    return true;
   }
 
   private terms(expiresAt?: Date) {
