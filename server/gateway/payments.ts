@@ -200,7 +200,7 @@ export class PaymentsService {
     adapter.assertPaymentMethod(full.paymentMethod);
     // In the provider's words where its spec has them (PODPAY2's 'Dados do cartão são obrigatórios…').
     // And what the provider requires beside a card's own fields (ASAAS's card holder), before a card token is used.
-    adapter.assertCardReference(full);
+    adapter.assertCardReference(full, ctx);
     // The gateway's card token: authenticated now; its date and use checked, and the card opened, only in the call.
     const cardToken =
       full.paymentMethod === 'CREDIT_CARD' && isGatewayCardToken(full.cardId) ? checkCardToken(this.deps, { adapter, ctx, token: full.cardId }) : undefined;

@@ -301,9 +301,10 @@ export abstract class ProviderAdapter {
    * credit card transactions'), checked before anything is sent; a provider
    * whose spec words it otherwise says so in its own text (LYNXPAY's 'Card
    * token is required for credit card payments.', PODPAY2's 'Dados do cartão
-   * são obrigatórios…'). The gateway refuses early with it too.
+   * são obrigatórios…'). The gateway refuses early with it too. `ctx`: the
+   * account, for a check that depends on its dialect (AXISBANK's `public`).
    */
-  assertCardReference(input: Pick<TransactionInput, 'paymentMethod' | 'cardId'>): void {
+  assertCardReference(input: Pick<TransactionInput, 'paymentMethod' | 'cardId'>, _ctx?: AdapterContext): void {
     if (input.paymentMethod === 'CREDIT_CARD' && !input.cardId?.trim()) throw catalogueError('CARD_ID_REQUIRED', { field: 'transaction.card_id' });
   }
 

@@ -239,13 +239,36 @@ describe("the gateway's card token through gRPC (PAGUESAFE, no tokenization of i
     expect(fake.received).toEqual([]);
   });
 
+  it("HUNTERPAY (the purchase platform) is sent the card as the platform's documented creditCard, in its spec body", async () => {
+    const hunterpay = await account('HUNTERPAY', 'HunterPay cards');
+    const token = await tokenFor(hunterpay);
+    const charged = fake.expect({
+      method: 'POST',
+      path: '/transactions/v2/purchase',
+      body: (body) => {
+        const purchase = body as Record<string, any>;
+        return (
+          purchase.paymentMethod === 'CREDIT_CARD' &&
+          purchase.customer?.document === '12345678909' &&
+          JSON.stringify(purchase.creditCard) ===
+            JSON.stringify({ number: PAN, holder: 'Ana Souza', expMonth: '03', expYear: '2030', cvv: CVV, installments: 2 })
+        );
+      },
+      reply: { status: 200, body: { id: 'hp_card_1', status: 'paid', amount: 1990, paymentMethod: 'credit_card' } },
+    });
+    const { transaction } = await cardCharge(hunterpay, token, 'card-hunterpay-1');
+    expect(charged.done).toBe(true);
+    expect(transaction).toMatchObject({ transactionId: 'hp_card_1', status: TransactionStatus.TRANSACTION_STATUS_APPROVED });
+    expect(fake.received[0]!.rawBody).not.toContain('gct_v1');
+  });
+
   it('ListProviders offers CreateCardToken where the gateway token charges the provider, and not where it cannot', async () => {
     const { providers } = await stack.client.call('gateway', 'listProviders', {});
     const operationsOf = (id: string) => (providers as Array<{ id: string; operations: number[] }>).find((provider) => provider.id === id)!.operations;
     expect(operationsOf('PAGUESAFE')).toContain(Operation.OPERATION_CREATE_CARD_TOKEN);
     expect(operationsOf('PODPAY2')).not.toContain(Operation.OPERATION_CREATE_CARD_TOKEN);
-    // Bespoke adapters that send the card's own fields from it.
-    for (const provider of ['ASAAS', 'MERCADOPAGO'])
+    // Bespoke adapters that send the card's own fields from it, and the purchase platform's members.
+    for (const provider of ['ASAAS', 'CELCOIN', 'MERCADOPAGO', 'AXISBANK', 'HUNTERPAY'])
       expect({ provider, operations: operationsOf(provider) }).toEqual({
         provider,
         operations: expect.arrayContaining([Operation.OPERATION_CREATE_CARD_TOKEN]),

@@ -8,7 +8,9 @@ import { statusOf, transactionsApiConformance } from './conformance/transactions
 const AUTH = `Basic ${Buffer.from('sk_hunter:').toString('base64')}`;
 const keys = { publicKey: 'pk_hunter', secretKey: 'sk_hunter' };
 const create = (runtime: AdapterRuntime) => new HunterPayAdapter(HUNTERPAY, runtime);
-transactionsApiConformance(HUNTERPAY, { keys, authHeaders: { authorization: AUTH }, create, ownBodies: true });
+/** The purchase platform's documented `creditCard` (AxisBanking's Create Transaction) for the suite's card. */
+const OPENED_CARD_BODY = { creditCard: { number: '4111111111111111', holder: 'ANA SOUZA', expMonth: '01', expYear: '2031', cvv: '321', installments: 2 } };
+transactionsApiConformance(HUNTERPAY, { keys, authHeaders: { authorization: AUTH }, create, ownBodies: true, openedCardBody: OPENED_CARD_BODY });
 
 describe('HUNTERPAY (spec doc 3, group 3)', () => {
   const h = providerHarness({ create, account: () => keys });

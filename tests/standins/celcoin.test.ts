@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  CreateCardTokenRequest,
-  CreateTransactionRequest,
-  GetTransactionRequest,
-  RefoundTransactionRequest,
-} from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { CreateTransactionRequest, GetTransactionRequest, RefoundTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod, StatusSource, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import { isValidDigitableLine } from '../../server/lib/boleto.js';
 import { CELCOIN } from '../../server/providers/celcoin/adapter.js';
@@ -14,6 +9,7 @@ import { captureModuleLog, expectNoCardData } from '../support/cardDataSearch.js
 import { errorDetailsOf, failureOf } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
+import { TYPED_CARD, TYPED_CARD_SECRETS, gatewayCardToken } from '../support/gatewayCard.js';
 import { capturedLogger } from '../support/logCapture.js';
 import { CELCOIN_SOURCES, startCelcoinStandIn, type CelcoinStandIn } from './celcoin.js';
 
@@ -31,10 +27,7 @@ const GALAX_ID = '5473';
 const GALAX_HASH = '83Mw5u8988Qj6fZqS4Z8K7LzOo1j28S706R0BeFe';
 const CONFIRM_HASH = 'c0nf1rmH4shW3bh00k-5473';
 const ANA = { name: 'Ana Souza', email: 'ana@example.com', document: '123.456.789-09', phone: '(11) 98765-4321' };
-/** The card in the gateway's card token, as a buyer types it. */
-const PAN = '5448280000000007';
-const CVV = '8316';
-const GATEWAY_CARD = { cardNumber: '5448 2800 0000 0007', holderName: 'ANA SOUZA', holderDocument: '', expMonth: '3', expYear: '31', cvv: CVV };
+const { pan: PAN, cvv: CVV } = TYPED_CARD_SECRETS;
 
 const log = capturedLogger('debug');
 const moduleLog = captureModuleLog();
@@ -170,8 +163,7 @@ describe("CELCOIN (Cel_Cash) against a stand-in written from Cel_Cash's SDK", ()
 
   describe("the gateway's card token", () => {
     const answers: unknown[] = [];
-    const gatewayToken = async (card = GATEWAY_CARD) =>
-      (await stack.client.call('gateway', 'createCardToken', CreateCardTokenRequest.fromPartial({ providerAccountId: accountId, card }))).cardToken;
+    const gatewayToken = (card = TYPED_CARD) => gatewayCardToken(stack.client, accountId, card);
     const cardCharge = (cardId: string, idempotencyKey: string) =>
       charge({ paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, amount: 12_990, cardId, installments: 3 }, idempotencyKey);
     const chargePosts = () => celcash.received.filter((request) => request.method === 'POST' && request.path === '/v2/charges');
@@ -212,7 +204,7 @@ describe("CELCOIN (Cel_Cash) against a stand-in written from Cel_Cash's SDK", ()
     });
 
     it('a card Cel_Cash denies is REJECTED', async () => {
-      const token = await gatewayToken({ ...GATEWAY_CARD, cardNumber: '4000 0000 0000 0002' });
+      const token = await gatewayToken({ ...TYPED_CARD, cardNumber: '4000 0000 0000 0002' });
       const { transaction } = await cardCharge(token, 'celcash-gct-denied');
       answers.push(transaction);
       expect(transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_REJECTED);

@@ -169,7 +169,7 @@ export abstract class DeclaredAdapterCore<D extends ProviderDeclaration = Provid
   }
 
   /** A card charge without a card reference, in the declared text (`failures.missingCard`) where the spec gives one. */
-  override assertCardReference(input: Pick<TransactionInput, 'paymentMethod' | 'cardId'>): void {
+  override assertCardReference(input: Pick<TransactionInput, 'paymentMethod' | 'cardId'>, _ctx?: AdapterContext): void {
     if (input.paymentMethod === 'CREDIT_CARD' && !input.cardId?.trim())
       throw catalogueError(this.declaration.failures?.missingCard ?? 'CARD_ID_REQUIRED', { field: 'transaction.card_id' });
   }

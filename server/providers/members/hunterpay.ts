@@ -27,7 +27,7 @@ export const HUNTERPAY: TransactionsApiMember = {
   statuses: { transaction: { overrides: DOC3_COMMON_OVERRIDES, unknown: 'PENDING' } },
   evidence: { level: 'third-party' },
   sources:
-    "paths, PIX or card, the purchase's fields, PIX 1 day: spec (doc 3 §7/§9); the purchase body (upper-case paymentMethod, customer, creditCard{token, installments}): the F10 platform as AXISBANK sends it (research F10); Basic with the API key and an empty password, cents: research (HunterSub's contract, F10); unknown statuses PENDING: the gateway's reading of §4's \"no status\"; host: HunterSub's, a placeholder (no public source ties the brand to F10)",
+    "paths, PIX or card, the purchase's fields, PIX 1 day: spec (doc 3 §7/§9); the purchase body (upper-case paymentMethod, customer, creditCard{token, installments} for a caller's card id): the F10 platform as AXISBANK sends it (research F10); a card opened from the gateway's card token as `creditCard {number, holder, expMonth, expYear, cvv, installments}`: the F10 platform's documentation (AxisBanking's Create Transaction, https://docs.axisbanking.com.br/api/create-transaction), HunterPay publishing none for this path; Basic with the API key and an empty password, cents: research (HunterSub's contract, F10); unknown statuses PENDING: the gateway's reading of §4's \"no status\"; host: HunterSub's, a placeholder (no public source ties the brand to F10)",
   paths: { create: '/transactions/v2/purchase', refund: { method: 'DELETE', path: '/transactions/{id}' } },
 };
 

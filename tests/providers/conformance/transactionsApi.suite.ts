@@ -46,6 +46,12 @@ export interface TransactionsApiFixtures {
   refundBody?: (amount: number) => object;
   /** How the member's charge body carries the card id and the boleto's validity, where its platform differs (F1: `card.hash`, `boleto.expirationDate`). */
   cardBody?: (cardId: string) => object;
+  /**
+   * Where the member's charge body carries a card opened from the gateway's card token, and in what shape, for the
+   * suite's card (4111111111111111, ANA SOUZA, 01/2031, CVV 321, 2 installments) where its platform differs from the
+   * family's `card` (the purchase platform's documented `creditCard`).
+   */
+  openedCardBody?: object;
   boletoBody?: (days: number) => object;
   /** How the member's charge body names a method, where its platform differs (F2: upper case, `PIX`). */
   methodName?: (method: 'pix' | 'boleto' | 'credit_card') => string;
@@ -227,14 +233,12 @@ export function transactionsApiConformance(member: TransactionsApiMember, fixtur
         expect(result).toMatchObject({ transactionId: 'cc_1', amount: 7000 });
         const sent = h.fake.received.at(-1)!;
         // Doc 1 §7's card body (number, holderName, expirationMonth, expirationYear, cvv), the number as digits (§5), the year four digits.
-        expect((sent.body as { card?: unknown }).card).toEqual({
-          number: '4111111111111111',
-          holderName: 'ANA SOUZA',
-          holderDocument: '12345678909',
-          expirationMonth: 1,
-          expirationYear: 2031,
-          cvv: '321',
-        });
+        const familyCard = {
+          card: { number: '4111111111111111', holderName: 'ANA SOUZA', holderDocument: '12345678909', expirationMonth: 1, expirationYear: 2031, cvv: '321' },
+        };
+        const expected: Record<string, unknown> = { ...(fixtures.openedCardBody ?? familyCard) };
+        const body = sent.body as Record<string, unknown>;
+        for (const field of Object.keys(expected)) expect({ [field]: body[field] }).toEqual({ [field]: expected[field] });
         expect(sent.rawBody).not.toContain(token);
       });
     }

@@ -167,7 +167,7 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
 
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     this.assertPaymentMethod(input.paymentMethod);
-    this.assertCardReference(input);
+    this.assertCardReference(input, ctx);
     const prefix = this.prefixFor('createTransaction');
     const now = this.now();
     const startsPending = this.declaration.pendingAtCreation?.includes(input.paymentMethod);
