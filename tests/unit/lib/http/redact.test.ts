@@ -51,6 +51,21 @@ describe('redactForLog', () => {
     expect(redactForLog('{"creditCard":{"ccv":"123"}}')).toBe(`{"creditCard":{"ccv":"${REDACTED}"}}`);
   });
 
+  it("hides the card in Cel_Cash's PaymentMethodCreditCard.Card and the purchase platform's creditCard, object or text", () => {
+    const celcash = { PaymentMethodCreditCard: { Card: { myId: 'c1', number: '5448280000000007', holder: 'ANA', expiresAt: '2031-03', cvv: '8316' } } };
+    const purchase = { creditCard: { number: '5448280000000007', holder: 'ANA', expMonth: '03', expYear: '2031', cvv: '8316', installments: 3 } };
+    expect(redactForLog(celcash)).toEqual({
+      PaymentMethodCreditCard: { Card: { myId: 'c1', number: REDACTED, holder: 'ANA', expiresAt: '2031-03', cvv: REDACTED } },
+    });
+    expect(redactForLog(purchase)).toEqual({
+      creditCard: { number: REDACTED, holder: 'ANA', expMonth: '03', expYear: '2031', cvv: REDACTED, installments: 3 },
+    });
+    for (const text of [JSON.stringify(celcash), JSON.stringify(purchase)]) {
+      const redacted = String(redactForLog(text));
+      expect([redacted.includes('5448280000000007'), redacted.includes('8316')]).toEqual([false, false]);
+    }
+  });
+
   it('hides OAuth tokens and client secrets in JSON answers and form bodies', () => {
     expect(redactForLog({ access_token: 'eyJhbGciOi', token_type: 'Bearer', expires_in: 3600, refresh_token: 'r' })).toEqual({
       access_token: REDACTED,
