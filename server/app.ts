@@ -360,6 +360,8 @@ async function assembleUseCases(
     outboundBacklog: () => useCases.outbound.backlog(),
     poolUsage: () => db.poolUsage(),
     routingHealth: () => useCases.routes.routingHealth(),
+    unknownOutcomes: () => useCases.unknownOutcomes.summary(),
+    replicaLag: () => db.replicaLag(),
   });
   // Runs before the database closes: a scrape then asks nothing of it.
   closers.push(async () => metrics.stopReading());

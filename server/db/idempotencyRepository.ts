@@ -255,6 +255,18 @@ export class IdempotencyRepository {
     }));
   }
 
+  /** How many keys are UNKNOWN, and since when the oldest has been (it became UNKNOWN at its last update). */
+  async unknownSummary(em: EntityManager): Promise<{ count: number; oldestSince?: Date }> {
+    const [row] = await em
+      .getConnection('write')
+      .execute<{ count: number; oldest: Date | string | null }[]>(
+        `select count(*)::int as count, min(updated_at) as oldest from idempotency_keys where state = 'UNKNOWN'`,
+        [],
+        'all',
+      );
+    return { count: row?.count ?? 0, ...(row?.oldest ? { oldestSince: new Date(row.oldest) } : {}) };
+  }
+
   /** Completes or fails a key only while it is still UNKNOWN (the resolver and an operator may race). */
   async settleUnknown(em: EntityManager, id: string, settlement: { subjectId: string; response?: unknown } | { failure: string }): Promise<boolean> {
     const changes =

@@ -177,6 +177,8 @@ export interface QueueDepth {
   received: number;
   processing: number;
   retrying: number;
+  /** When the oldest notification no worker has taken yet (RECEIVED) was received; undefined when there is none. */
+  oldestReceivedAt?: Date;
 }
 
 /** Provider notifications exactly as received, the workers' queue over them, and what came of each. */
@@ -252,15 +254,21 @@ export class NotificationsRepository {
 
   /** The queue's size, counted through the (outcome, next_attempt_at) index: the cost follows the queue, not the table. */
   async queueDepth(em: EntityManager): Promise<QueueDepth> {
-    const rows = await em.getConnection('write').execute<{ outcome: string; count: number }[]>(
-      `select outcome, count(*)::int as count from webhook_notifications
+    const rows = await em.getConnection('write').execute<{ outcome: string; count: number; oldest: Date | string }[]>(
+      `select outcome, count(*)::int as count, min(received_at) as oldest from webhook_notifications
        where ${BACKLOG}
        group by outcome`,
       [],
       'all',
     );
     const count = (...outcomes: string[]) => rows.filter((row) => outcomes.includes(row.outcome)).reduce((sum, row) => sum + row.count, 0);
-    return { received: count('RECEIVED'), processing: count('PROCESSING'), retrying: count('FAILED', 'UNKNOWN_SUBJECT') };
+    const oldest = rows.find((row) => row.outcome === 'RECEIVED')?.oldest;
+    return {
+      received: count('RECEIVED'),
+      processing: count('PROCESSING'),
+      retrying: count('FAILED', 'UNKNOWN_SUBJECT'),
+      ...(oldest ? { oldestReceivedAt: new Date(oldest) } : {}),
+    };
   }
 
   /** One notification with its body and headers, for an operator to read; a replica's miss is asked again of the primary (read-your-writes). */

@@ -83,6 +83,8 @@ export interface Database {
   embedded: boolean;
   /** The pools' usage; none once closed (asking a closed ORM would open its pools again). */
   poolUsage(): Promise<PoolUsage[]>;
+  /** How far each replica replays behind the primary, in seconds; a replica that cannot be asked is left out. */
+  replicaLag(): Promise<{ pool: string; seconds: number }[]>;
   /**
    * A new, unconnected client of the primary outside the pools, with the primary pool's settings and connect timeout
    * (a LISTEN holds its connection for good); undefined on the embedded database, whose socket server serves one
@@ -91,6 +93,14 @@ export interface Database {
   primaryClient?: (applicationName: string) => pg.Client;
   close(): Promise<void>;
 }
+
+/**
+ * A standby's lag: 0 while it has replayed all the WAL it received (an idle primary sends none, and the time since the
+ * last replayed commit would grow without any lag), else the time since the last commit it replayed. Null on a
+ * server that is not a standby.
+ */
+const REPLICA_LAG = `select case when pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() then 0
+  else extract(epoch from now() - pg_last_xact_replay_timestamp()) end::float8 as seconds`;
 
 export function ormConfig(
   clientUrl: string,
@@ -182,6 +192,20 @@ export async function openDatabase({
           const pool = await connection.getNativeClient();
           return { pool: name, used: pool.totalCount - pool.idleCount, idle: pool.idleCount, pending: pool.waitingCount, max: pool.options.max ?? 0 };
         }),
+      );
+    },
+    async replicaLag() {
+      if (closed) return [];
+      const replicas = (orm.driver as RoundRobinPostgreSqlDriver).namedConnections().filter(({ name }) => name !== 'primary');
+      const lags = await Promise.allSettled(
+        replicas.map(async ({ name, connection }) => {
+          const pool = await connection.getNativeClient();
+          const { rows } = await pool.query<{ seconds: number | null }>(REPLICA_LAG);
+          return { pool: name, seconds: rows[0]?.seconds };
+        }),
+      );
+      return lags.flatMap((lag) =>
+        lag.status === 'fulfilled' && typeof lag.value.seconds === 'number' ? [{ pool: lag.value.pool, seconds: lag.value.seconds }] : [],
       );
     },
     async close() {

@@ -66,6 +66,11 @@ export class UnknownOutcomesService {
     return swept + due.length;
   }
 
+  /** How many requests wait for their outcome to be confirmed, and since when the oldest has (for the metrics). */
+  summary(): Promise<{ count: number; oldestSince?: Date }> {
+    return this.deps.idempotency.unknownSummary(this.deps.db.em());
+  }
+
   /** Requests held by a gateway process that is gone become unknown outcomes (listed, checked, settled); returns how many. */
   async sweep(): Promise<number> {
     await this.options.reapGoneProcesses?.();

@@ -22,12 +22,29 @@ interface RoutedAccountHealth {
 
 /** What is read from the database on each scrape (the use cases and the ORM answer it). */
 export interface ScrapeSources {
-  notificationQueue(): Promise<{ received: number; processing: number; retrying: number }>;
+  /** The queue's size by state, and when the oldest notification no worker has taken yet was received. */
+  notificationQueue(): Promise<{ received: number; processing: number; retrying: number; oldestReceivedAt?: Date }>;
   outboundBacklog(): Promise<{ due: number; scheduled: number }>;
   poolUsage(): Promise<PoolUsage[]>;
   /** The accounts routes target, with their recent routed attempts in this process. */
   routingHealth?(): Promise<RoutedAccountHealth[]>;
+  /** Requests whose provider call ended without a known outcome, and when the oldest of them became unknown. */
+  unknownOutcomes?(): Promise<{ count: number; oldestSince?: Date }>;
+  /** How far behind the primary each replica pool's server replays, in seconds. */
+  replicaLag?(): Promise<{ pool: string; seconds: number }[]>;
 }
+
+/**
+ * Sets a gauge without labels, or leaves it out of the scrape when its value could not be read: prom-client shows
+ * such a gauge as 0 once reset, which would say "nothing waits" when nobody knows.
+ */
+function showOrOmit(gauge: Gauge, value: number | undefined): void {
+  if (value === undefined) gauge.remove();
+  else gauge.set(value);
+}
+
+/** Seconds from `since` to now; 0 when there is nothing waiting. */
+const ageSeconds = (since: Date | undefined, now = Date.now()) => (since ? Math.max(0, (now - since.getTime()) / 1000) : 0);
 
 /** gateway_circuit_state's values: the higher, the worse. */
 const CIRCUIT_VALUES: Record<CircuitStateName, number> = { closed: 0, 'half-open': 1, open: 2 };
@@ -66,6 +83,12 @@ export class GatewayMetrics {
   private pools: PoolUsage[] = [];
   /** The routed accounts as the current scrape found them. */
   private routed: RoutedAccountHealth[] = [];
+  /** The notification queue as the current scrape found it; undefined when it could not be read. */
+  private queue?: Awaited<ReturnType<ScrapeSources['notificationQueue']>>;
+  /** The unknown outcomes as the current scrape found them; undefined when they could not be read. */
+  private unknown?: { count: number; oldestSince?: Date };
+  /** Each replica's lag as the current scrape found it. */
+  private replicaLags: { pool: string; seconds: number }[] = [];
 
   private readonly rpcRequests = new Counter({
     name: 'gateway_rpc_requests_total',
@@ -135,10 +158,44 @@ export class GatewayMetrics {
       help: 'Provider notifications waiting to be processed: received (new), processing (held by a worker), retrying (failed or unknown subject, retry scheduled).',
       labelNames: ['state'] as const,
       registers: [this.registry],
-      collect: async () => {
+      collect: () => {
         queue.reset();
-        const depth = await this.fromDatabase('gateway_webhook_queue_depth', (sources) => sources.notificationQueue());
+        const depth = this.queue;
         if (depth) for (const state of ['received', 'processing', 'retrying'] as const) queue.set({ state }, depth[state]);
+      },
+    });
+    const oldestWaiting: Gauge = new Gauge({
+      name: 'gateway_webhook_queue_oldest_seconds',
+      help: 'Age of the oldest provider notification no worker has taken yet (state received), in seconds; 0 when none waits.',
+      registers: [this.registry],
+      collect: () => {
+        showOrOmit(oldestWaiting, this.queue && ageSeconds(this.queue.oldestReceivedAt));
+      },
+    });
+    const unknownCount: Gauge = new Gauge({
+      name: 'gateway_unknown_outcomes',
+      help: 'Requests whose provider call ended without a known outcome, held until the provider or an operator confirms them (ListUnconfirmedRequests).',
+      registers: [this.registry],
+      collect: () => {
+        showOrOmit(unknownCount, this.unknown?.count);
+      },
+    });
+    const unknownOldest: Gauge = new Gauge({
+      name: 'gateway_unknown_outcome_oldest_seconds',
+      help: 'How long the oldest of those requests has waited since its outcome became unknown, in seconds; 0 when none waits.',
+      registers: [this.registry],
+      collect: () => {
+        showOrOmit(unknownOldest, this.unknown && ageSeconds(this.unknown.oldestSince));
+      },
+    });
+    const replicaLag: Gauge = new Gauge({
+      name: 'gateway_db_replica_lag_seconds',
+      help: 'How far each replica (pool replica-n) replays behind the primary, in seconds: 0 when it has replayed all it received.',
+      labelNames: ['pool'] as const,
+      registers: [this.registry],
+      collect: () => {
+        replicaLag.reset();
+        for (const { pool, seconds } of this.replicaLags) replicaLag.set({ pool }, seconds);
       },
     });
     const backlog: Gauge<'state'> = new Gauge({
@@ -251,7 +308,10 @@ export class GatewayMetrics {
   async exposition(): Promise<string> {
     // The pools are read first, before this scrape's own queries borrow connections from them.
     this.pools = (await this.fromDatabase('gateway_db_pool_*', (sources) => sources.poolUsage())) ?? [];
+    this.queue = await this.fromDatabase('gateway_webhook_queue_depth', (sources) => sources.notificationQueue());
     this.routed = (await this.fromDatabase('gateway_routing_*', async (sources) => (await sources.routingHealth?.()) ?? [])) ?? [];
+    this.unknown = await this.fromDatabase('gateway_unknown_outcome*', async (sources) => sources.unknownOutcomes?.());
+    this.replicaLags = (await this.fromDatabase('gateway_db_replica_lag_seconds', async (sources) => (await sources.replicaLag?.()) ?? [])) ?? [];
     const [own, process] = await Promise.all([this.registry.metrics(), processMetrics().metrics()]);
     return `${process}${own}`;
   }

@@ -3,6 +3,7 @@ import { CreateTransactionRequest, GetTransactionRequest } from '../../gen/ts-pr
 import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import { grpcDriver, type Driver } from '../support/clients.js';
 import { removeDir, startTestGateway, TEST_TOKEN } from '../support/gateway.js';
+import { samplesOf, scrape } from '../support/metrics.js';
 import { startPgCluster, type PgCluster, type PgServer } from '../support/pgCluster.js';
 
 /**
@@ -89,6 +90,16 @@ describe('reads over replicas, writes on the primary', () => {
     expect(await count(cluster.primary, 'select')).toBeGreaterThan(0);
   });
 
+  it("shows each replica's replay lag on /metrics (the replica-lag alert's figure), and none for the primary", async () => {
+    await cluster.waitForReplay();
+    const lags = samplesOf(await scrape(gateway.metricsUrl!), 'gateway_db_replica_lag_seconds');
+    expect(lags.map((lag) => lag.labels.pool).sort()).toEqual(['replica-1', 'replica-2']);
+    for (const lag of lags) {
+      expect(Number.isFinite(lag.value)).toBe(true);
+      expect(lag.value).toBeGreaterThanOrEqual(0);
+    }
+  });
+
   it('keeps reading when a replica is down', async () => {
     const { transaction } = await client.call('gateway', 'createTransaction', pix(900));
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -98,5 +109,10 @@ describe('reads over replicas, writes on the primary', () => {
       const read = await client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id: transaction.id }));
       expect(read.transaction.id).toBe(transaction.id);
     }
+  });
+
+  it('leaves a replica that cannot be asked out of the lag (no series rather than a lag nobody measured)', async () => {
+    const pools = samplesOf(await scrape(gateway.metricsUrl!), 'gateway_db_replica_lag_seconds').map((lag) => lag.labels.pool);
+    expect(pools).toEqual(['replica-2']);
   });
 });

@@ -40,6 +40,43 @@ describe('what is read from the database on each scrape', () => {
     expect(samplesOf(samples, 'gateway_db_pool_pending_acquires', { pool: 'primary' })).toMatchObject([{ value: 1 }]);
   });
 
+  it("shows how long the oldest notification, and the oldest unknown outcome, have waited, and each replica's lag", async () => {
+    const metrics = new GatewayMetrics(quiet);
+    const ago = (seconds: number) => new Date(Date.now() - seconds * 1000);
+    metrics.readFrom(
+      sources({
+        notificationQueue: async () => ({ received: 3, processing: 1, retrying: 2, oldestReceivedAt: ago(90) }),
+        unknownOutcomes: async () => ({ count: 2, oldestSince: ago(1200) }),
+        replicaLag: async () => [
+          { pool: 'replica-1', seconds: 0 },
+          { pool: 'replica-2', seconds: 4.5 },
+        ],
+      }),
+    );
+    const samples = await scraped(metrics);
+    const [oldest] = samplesOf(samples, 'gateway_webhook_queue_oldest_seconds');
+    expect(oldest!.value).toBeGreaterThanOrEqual(90);
+    expect(oldest!.value).toBeLessThan(120);
+    expect(samplesOf(samples, 'gateway_unknown_outcomes')).toMatchObject([{ value: 2 }]);
+    expect(samplesOf(samples, 'gateway_unknown_outcome_oldest_seconds')[0]!.value).toBeGreaterThanOrEqual(1200);
+    expect(samplesOf(samples, 'gateway_db_replica_lag_seconds').map(({ labels, value }) => [labels.pool, value])).toEqual([
+      ['replica-1', 0],
+      ['replica-2', 4.5],
+    ]);
+  });
+
+  it('answers 0 for the ages when nothing waits, and leaves them out when they cannot be read', async () => {
+    const metrics = new GatewayMetrics(quiet);
+    metrics.readFrom(sources({ unknownOutcomes: async () => ({ count: 0 }) }));
+    const samples = await scraped(metrics);
+    expect(samplesOf(samples, 'gateway_webhook_queue_oldest_seconds')).toMatchObject([{ value: 0 }]);
+    expect(samplesOf(samples, 'gateway_unknown_outcome_oldest_seconds')).toMatchObject([{ value: 0 }]);
+    metrics.readFrom(sources({ notificationQueue: () => Promise.reject(new Error('down')), unknownOutcomes: () => Promise.reject(new Error('down')) }));
+    const failed = await scraped(metrics);
+    for (const name of ['gateway_webhook_queue_oldest_seconds', 'gateway_unknown_outcomes', 'gateway_unknown_outcome_oldest_seconds'])
+      expect(samplesOf(failed, name)).toEqual([]);
+  });
+
   it('leaves a gauge out, and logs why, when its read fails; the rest of the scrape still answers', async () => {
     const { logger, records } = capturedLogger('warn');
     const metrics = new GatewayMetrics(logger);
