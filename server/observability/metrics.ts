@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { circuitStates, type CircuitStateName } from '../lib/http/index.js';
+import { certificateExpiries, circuitStates, type CircuitStateName } from '../lib/http/index.js';
 import type { Logger } from '../lib/logger.js';
 
 interface PoolUsage {
@@ -151,6 +151,20 @@ export class GatewayMetrics {
           worst.set(key, { ...labels, value: Math.max(worst.get(key)?.value ?? 0, CIRCUIT_VALUES[circuit.state]) });
         }
         for (const { value, ...labels } of worst.values()) this.set(labels, value);
+      },
+    });
+    new Gauge({
+      name: 'gateway_provider_certificate_expiry_timestamp_seconds',
+      help: 'When the client certificate a provider account presents over mTLS expires (Unix time), per certificate (cashIn, cashOut); known once this process has loaded it for a call.',
+      labelNames: ['provider', 'provider_account_id', 'certificate'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const expiry of certificateExpiries())
+          this.set(
+            { provider: expiry.provider || 'unknown', provider_account_id: expiry.accountId, certificate: expiry.certificate },
+            expiry.notAfter.getTime() / 1000,
+          );
       },
     });
     const queue: Gauge<'state'> = new Gauge({

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../../server/config.js';
 import { createProviderHttp } from '../../server/lib/http/index.js';
 import { createLogger } from '../../server/lib/logger.js';
+import { recordCertificateExpiry } from '../../server/lib/http/certificateExpiry.js';
 import { GatewayMetrics, type ScrapeSources } from '../../server/observability/metrics.js';
 import { closedPort } from '../support/closedPort.js';
 import { capturedLogger } from '../support/logCapture.js';
@@ -108,6 +109,20 @@ describe('what is read from the database on each scrape', () => {
     // Counters and the process's metrics still answer.
     expect(samplesOf(samples, 'process_resident_memory_bytes')).toHaveLength(1);
   });
+});
+
+it("shows when each mTLS account's client certificate expires, as Unix time", async () => {
+  const accountId = `acc-${randomUUID()}`;
+  const notAfter = new Date('2027-03-01T12:00:00Z');
+  recordCertificateExpiry({ provider: 'ACME', accountId, certificate: 'cashIn', notAfter });
+  const samples = await scraped(new GatewayMetrics(quiet));
+  expect(samplesOf(samples, 'gateway_provider_certificate_expiry_timestamp_seconds', { provider_account_id: accountId })).toEqual([
+    {
+      name: 'gateway_provider_certificate_expiry_timestamp_seconds',
+      labels: { provider: 'ACME', provider_account_id: accountId, certificate: 'cashIn' },
+      value: notAfter.getTime() / 1000,
+    },
+  ]);
 });
 
 it("shows an account's circuit as the worst of its hosts' circuits", async () => {

@@ -1,5 +1,6 @@
 import { createSecureContext } from 'node:tls';
 import axios from 'axios';
+import { forgetCertificateExpiries, presentedCertificateExpiry } from './certificateExpiry.js';
 import { ProviderCallError } from './providerCallError.js';
 
 /**
@@ -10,7 +11,10 @@ import { ProviderCallError } from './providerCallError.js';
  * .p12 or .pfx (or the file has no PEM block and is DER), a PKCS#12 bundle.
  * An encrypted private key or PKCS#12 bundle takes the adapter's passphrase.
  */
-export type ClientCertificate = { kind: 'pem'; cert: string; key: string; passphrase?: string } | { kind: 'pkcs12'; pfx: Buffer; passphrase?: string };
+export type ClientCertificate = ({ kind: 'pem'; cert: string; key: string; passphrase?: string } | { kind: 'pkcs12'; pfx: Buffer; passphrase?: string }) & {
+  /** When the certificate it presents expires; undefined when that could not be read. */
+  notAfter?: Date;
+};
 
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----[\s\S]+?-----END \1-----/g;
 
@@ -41,11 +45,13 @@ export function parseClientCertificate(url: string, bytes: Buffer, passphrase?: 
   }
   try {
     // Fails now, with a clear message, on a wrong passphrase or a key that does not match.
-    createSecureContext(certificate.kind === 'pem' ? { cert: certificate.cert, key: certificate.key, passphrase } : { pfx: certificate.pfx, passphrase });
+    const context = createSecureContext(
+      certificate.kind === 'pem' ? { cert: certificate.cert, key: certificate.key, passphrase } : { pfx: certificate.pfx, passphrase },
+    );
+    return { ...certificate, notAfter: presentedCertificateExpiry(context) };
   } catch (error) {
     throw unusable(url, error instanceof Error ? error.message : String(error));
   }
-  return certificate;
 }
 
 const cache = new Map<string, Promise<ClientCertificate>>();
@@ -110,4 +116,5 @@ async function fetchCertificate(url: string, timeoutMs: number): Promise<Buffer>
 export function clearClientCertificates(): void {
   cache.clear();
   pems.clear();
+  forgetCertificateExpiries();
 }

@@ -5,6 +5,7 @@ import { GatewayError } from '../errors.js';
 import { logger as defaultLogger, type Logger } from '../logger.js';
 import { resolveKey, type HttpAccount, type KeyRef } from './account.js';
 import { credentialHeaderNames, staticAuthHeaders, type AuthStyle } from './auth.js';
+import { recordCertificateExpiry } from './certificateExpiry.js';
 import { displayUrl, loadClientCertificate } from './clientCertificate.js';
 import { exchangeSpan } from './exchangeSpan.js';
 import { OAuth2Tokens } from './oauth2.js';
@@ -141,6 +142,8 @@ export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
     if (!url) throw new GatewayError('FAILED_PRECONDITION', 'Unauthorized.', { reason: 'CLIENT_CERTIFICATE_MISSING' });
     const passphrase = mtls.passphrase ? resolveKey(mtls.passphrase, ctx) || undefined : undefined;
     const certificate = await loadClientCertificate(url, { passphrase, timeoutMs });
+    if (certificate.notAfter)
+      recordCertificateExpiry({ provider: provider ?? '', accountId: ctx.accountId, certificate: mtls.certificate, notAfter: certificate.notAfter });
     logger.debug({ provider, accountId: ctx.accountId, certificate: displayUrl(url), kind: certificate.kind }, 'client certificate ready');
     return httpsAgentFor(certificate, ca);
   }

@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { randomUUID } from 'node:crypto';
+import { randomUUID, X509Certificate } from 'node:crypto';
 import { pino } from 'pino';
 import {
+  certificateExpiries,
   clearClientCertificates,
   createProviderHttp,
   trustCertificateAuthority,
@@ -13,6 +14,8 @@ import { startFakeProvider, startFileServer, testCertificates, toPkcs12, type Fa
 const quiet = pino({ level: 'silent' });
 let fake: FakeProvider;
 let files: FileServer;
+/** When the platform's client certificate expires, as its own bytes say. */
+let clientNotAfter: Date;
 const account = (extra: Partial<HttpAccount> = {}): HttpAccount => ({
   accountId: `acc-${randomUUID()}`,
   publicKey: 'client-id',
@@ -25,6 +28,7 @@ const declaration: ProviderHttpDeclaration = { logger: quiet, retry: false, time
 beforeAll(async () => {
   fake = await startFakeProvider({ tls: 'mtls' });
   const pki = await testCertificates();
+  clientNotAfter = new Date(new X509Certificate(pki.clientCert).validTo);
   files = await startFileServer({
     '/platform/cash-in.pem': pki.clientPem,
     '/platform/cert-only.pem': pki.clientCert,
@@ -79,6 +83,30 @@ describe('mTLS with the platform certificate', () => {
     const http = createProviderHttp({ ...declaration, ctx, ca: fake.ca, mtls: { certificate: 'cashOut', passphrase: (a) => a.secretKey.split('|')[1]! } });
     await expect(http.post('/pix/payments/dict', { pixKey: 'k' })).resolves.toMatchObject({ status: 201 });
     expect(fake.received[0]?.clientCertificate).toBe('platform-client');
+  });
+
+  it('records when each certificate an account presents expires, PEM and PKCS#12 alike (for the metrics)', async () => {
+    const ctx = account({
+      secretKey: 'client-secret|p12-pass',
+      certCashInUrl: files.url('/platform/cash-in.pem'),
+      certCashOutUrl: files.url('/platform/cash-out.p12'),
+    });
+    fake.expect({ method: 'GET', path: '/cob/3', reply: { body: {} } });
+    fake.expect({ method: 'POST', path: '/pix/payments/dict', reply: { status: 201, body: { id: 'payout' } } });
+    await createProviderHttp({ ...declaration, provider: 'ACME', ctx, mtls: 'cashIn', ca: fake.ca }).get('/cob/3');
+    await createProviderHttp({
+      ...declaration,
+      provider: 'ACME',
+      ctx,
+      ca: fake.ca,
+      mtls: { certificate: 'cashOut', passphrase: (a) => a.secretKey.split('|')[1]! },
+    }).post('/pix/payments/dict', { pixKey: 'k' });
+    const recorded = certificateExpiries().filter((expiry) => expiry.accountId === ctx.accountId);
+    expect(recorded.sort((a, b) => a.certificate.localeCompare(b.certificate))).toEqual([
+      { provider: 'ACME', accountId: ctx.accountId, certificate: 'cashIn', notAfter: clientNotAfter },
+      { provider: 'ACME', accountId: ctx.accountId, certificate: 'cashOut', notAfter: clientNotAfter },
+    ]);
+    expect(clientNotAfter.getTime()).toBeGreaterThan(Date.now());
   });
 
   it('the CA can also be trusted process-wide, as adapter tests do', async () => {
