@@ -90,7 +90,8 @@ export class GatewayClient {
   }
 
   /** A PAGUESAFE account whose provider is the fake. */
-  async createAccount(providerUrl: string): Promise<void> {
+  /** Answers the account's id. */
+  async createAccount(providerUrl: string): Promise<string> {
     const { providerAccount } = await this.driver.call(
       'accounts',
       'createProviderAccount',
@@ -98,6 +99,7 @@ export class GatewayClient {
     );
     this.accountId = providerAccount.id;
     this.notificationUrl = providerAccount.notificationUrl;
+    return this.accountId;
   }
 
   /** Calls through this client use the account another client created (a second gateway process on the same database). */

@@ -1,0 +1,112 @@
+/**
+ * The gateway against its bare baseline (issue 31, point 7). The baseline is bench/gateway/baselineServer.ts: the
+ * key's claim, the provider call and the charge's insert, the two durable commits a charge needs, and nothing else.
+ * Both run as processes of their own on one PostgreSQL (fresh databases) against the same zero-latency fake provider.
+ * 32 callers each, interleaved round by round (the machine's state changes across a run; interleaving shares it):
+ * the gateway as callers use it by default (QR image answered), the gateway with `omit_pix_qr_image`, and the
+ * baseline. Printed: charges per second, p50, CPU per charge of the server's process, and the ratio gateway /
+ * baseline of the medians. BASELINE_SECONDS per row (8; 3 with --quick), BASELINE_ROUNDS rounds (3; 2 with --quick).
+ * Run alone with `npx tsx bench/baseline.ts [--quick]`.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { CreateTransactionRequest } from '../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { PaymentMethod } from '../gen/ts-proto/gateway/v1/types.js';
+import { grpcDriver, type Driver } from '../tests/support/clients.js';
+import { createTestDatabase } from '../tests/support/postgres.js';
+import { classify, GatewayClient } from './gateway/clients.js';
+import { closedLoop, median } from './gateway/load.js';
+import { BENCH_TOKEN, buildGateway, procCpuMs, startFakeProvider, startGatewayProcess } from './gateway/processes.js';
+
+const QUICK = process.argv.includes('--quick');
+const SECONDS = Number(process.env.BASELINE_SECONDS ?? (QUICK ? 3 : 8));
+const ROUNDS = Number(process.env.BASELINE_ROUNDS ?? (QUICK ? 2 : 3));
+const CALLERS = 32;
+
+async function startBaseline(databaseUrl: string, providerUrl: string): Promise<{ address: string; pid: number; stop(): void }> {
+  const script = new URL('./gateway/baselineServer.ts', import.meta.url).pathname;
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, PROVIDER_URL: providerUrl },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const address = await new Promise<string>((resolve, reject) => {
+    let seen = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = /listening (\S+)/.exec(seen);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`the baseline server exited (${code})`)));
+  });
+  return { address, pid: child.pid!, stop: () => child.kill('SIGTERM') };
+}
+
+interface Sample {
+  perSecond: number;
+  p50: number;
+  cpuMs: number;
+}
+
+await buildGateway((line) => console.log(line));
+const fake = await startFakeProvider();
+const gatewayDatabase = await createTestDatabase(undefined, 'gw_bench');
+const baselineDatabase = await createTestDatabase(undefined, 'gw_bench');
+const dataDir = mkdtempSync(join(tmpdir(), 'baseline-bench-'));
+const gateway = await startGatewayProcess({ databaseUrl: gatewayDatabase.url, dataDir });
+const baseline = await startBaseline(baselineDatabase.url, fake.url);
+const client = new GatewayClient(gateway.grpcAddress);
+const baselineDriver: Driver = grpcDriver(baseline.address, BENCH_TOKEN);
+try {
+  const accountId = await client.createAccount(fake.url);
+  const run = randomUUID().slice(0, 8);
+  let sequence = 0;
+  const charge = (driver: Driver, omitPixQrImage: boolean) => () =>
+    driver.call(
+      'gateway',
+      'createTransaction',
+      CreateTransactionRequest.fromPartial({
+        providerAccountId: accountId,
+        idempotencyKey: `baseline-${run}-${sequence++}`,
+        omitPixQrImage,
+        transaction: { amount: 1990, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX, customer: { name: 'Ana Souza', document: '12345678909' } },
+      }),
+    );
+  const rows = [
+    { name: 'gateway (QR image answered)', call: charge(client.driver, false), pid: gateway.pid },
+    { name: 'gateway (omit_pix_qr_image)', call: charge(client.driver, true), pid: gateway.pid },
+    { name: 'bare baseline', call: charge(baselineDriver, false), pid: baseline.pid },
+  ];
+  const samples = new Map<string, Sample[]>(rows.map((row) => [row.name, []]));
+  for (const row of rows) await closedLoop(CALLERS, QUICK ? 1 : 2, row.call, classify);
+  for (let round = 0; round < ROUNDS; round += 1)
+    for (const row of rows) {
+      const before = procCpuMs(row.pid);
+      const result = await closedLoop(CALLERS, SECONDS, row.call, classify);
+      const errors = Object.values(result.errors).reduce((sum, n) => sum + n, 0);
+      if (errors > 0) console.log(`  ${row.name}: ${errors} errors ${JSON.stringify(result.errors)}`);
+      samples.get(row.name)!.push({ perSecond: result.ok / result.seconds, p50: result.p50, cpuMs: (procCpuMs(row.pid) - before) / Math.max(1, result.ok) });
+    }
+  const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  console.log(`\nPIX charges, ${CALLERS} callers, ${ROUNDS} interleaved rounds of ${SECONDS} s; load average after ${load}`);
+  console.log('| server | charges/s (each round) | median | p50 ms (median) | CPU ms/charge (median) |');
+  console.log('|---|---|---|---|---|');
+  for (const [name, list] of samples)
+    console.log(
+      `| ${name} | ${list.map((s) => s.perSecond.toFixed(0)).join(', ')} | ${median(list.map((s) => s.perSecond)).toFixed(0)} | ${median(list.map((s) => s.p50)).toFixed(1)} | ${median(list.map((s) => s.cpuMs)).toFixed(2)} |`,
+    );
+  const base = median(samples.get('bare baseline')!.map((s) => s.perSecond));
+  for (const name of ['gateway (QR image answered)', 'gateway (omit_pix_qr_image)'])
+    console.log(`ratio ${name} / baseline: ${(median(samples.get(name)!.map((s) => s.perSecond)) / base).toFixed(2)}`);
+} finally {
+  client.driver.close();
+  baselineDriver.close();
+  baseline.stop();
+  await gateway.stop();
+  await fake.stop();
+  await gatewayDatabase.drop();
+  await baselineDatabase.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
