@@ -6,10 +6,10 @@
  * the gateway as callers use it by default (QR image answered), the gateway with `omit_pix_qr_image`, and the
  * baseline. Printed: charges per second, p50, CPU per charge of the server's process, and the ratio gateway /
  * baseline of the medians. BASELINE_SECONDS per row (8; 3 with --quick), BASELINE_ROUNDS rounds (3; 2 with --quick).
- * Run alone with `npx tsx bench/baseline.ts [--quick]`.
+ * Run alone with `npx tsx bench/baseline.ts [--quick] [--profile]`.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -19,12 +19,15 @@ import { grpcDriver, type Driver } from '../tests/support/clients.js';
 import { createTestDatabase } from '../tests/support/postgres.js';
 import { classify, GatewayClient } from './gateway/clients.js';
 import { closedLoop, median } from './gateway/load.js';
+import { profileShares } from './gateway/profileShares.js';
 import { BENCH_TOKEN, buildGateway, procCpuMs, startFakeProvider, startGatewayProcess } from './gateway/processes.js';
 
 const QUICK = process.argv.includes('--quick');
 const SECONDS = Number(process.env.BASELINE_SECONDS ?? (QUICK ? 3 : 8));
 const ROUNDS = Number(process.env.BASELINE_ROUNDS ?? (QUICK ? 2 : 3));
 const CALLERS = 32;
+/** `--profile`: the gateway runs under `--cpu-prof`, and its busy time is printed by where it went (profileShares.ts). */
+const PROFILE = process.argv.includes('--profile');
 
 async function startBaseline(databaseUrl: string, providerUrl: string): Promise<{ address: string; pid: number; stop(): void }> {
   const script = new URL('./gateway/baselineServer.ts', import.meta.url).pathname;
@@ -50,12 +53,25 @@ interface Sample {
   cpuMs: number;
 }
 
+/** The gateway's profile (written as it stopped), its busy time by package and by folder of ours. */
+function printShares(dir: string): void {
+  const [file] = readdirSync(dir).filter((name) => name.endsWith('.cpuprofile'));
+  if (!file) return console.log('no CPU profile was written');
+  console.log("\nThe gateway's busy CPU time over the whole run, by where it went (self time; idle left out):");
+  for (const { bucket, share } of profileShares(join(dir, file)).slice(0, 25)) console.log(`  ${(share * 100).toFixed(1).padStart(5)} %  ${bucket}`);
+}
+
 await buildGateway((line) => console.log(line));
 const fake = await startFakeProvider();
 const gatewayDatabase = await createTestDatabase(undefined, 'gw_bench');
 const baselineDatabase = await createTestDatabase(undefined, 'gw_bench');
 const dataDir = mkdtempSync(join(tmpdir(), 'baseline-bench-'));
-const gateway = await startGatewayProcess({ databaseUrl: gatewayDatabase.url, dataDir });
+const profileDir = join(dataDir, 'profile');
+const gateway = await startGatewayProcess({
+  databaseUrl: gatewayDatabase.url,
+  dataDir,
+  nodeOptions: PROFILE ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
+});
 const baseline = await startBaseline(baselineDatabase.url, fake.url);
 const client = new GatewayClient(gateway.grpcAddress);
 const baselineDriver: Driver = grpcDriver(baseline.address, BENCH_TOKEN);
@@ -105,6 +121,7 @@ try {
   baselineDriver.close();
   baseline.stop();
   await gateway.stop();
+  if (PROFILE) printShares(profileDir);
   await fake.stop();
   await gatewayDatabase.drop();
   await baselineDatabase.drop();
