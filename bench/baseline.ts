@@ -57,7 +57,7 @@ interface Sample {
 function printShares(dir: string): void {
   const [file] = readdirSync(dir).filter((name) => name.endsWith('.cpuprofile'));
   if (!file) return console.log('no CPU profile was written');
-  console.log("\nThe gateway's busy CPU time over the whole run, by where it went (self time; idle left out):");
+  console.log("\nThe gateway's busy CPU time over the whole run, by where it went (Node's internals and native code under their caller; idle left out):");
   for (const { bucket, share } of profileShares(join(dir, file)).slice(0, 25)) console.log(`  ${(share * 100).toFixed(1).padStart(5)} %  ${bucket}`);
 }
 
