@@ -7,6 +7,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 /** What this process tells its parent: once, after the start. */
@@ -101,8 +102,10 @@ function unlockDataDir(dataDir: string): void {
 async function start(dataDir: string, port: number, template: string | undefined) {
   await lockDataDir(dataDir);
   prepareDataDir(dataDir, template);
+  // pg_trgm for the charges' search by part (transactionSearch.ts): PGlite ships it, loaded only when named here.
   const db = await PGlite.create({
     dataDir,
+    extensions: { pg_trgm },
     // Sized for a newcomer's laptop rather than a server (PostgreSQL's 128 MB of shared buffers, all of it in this
     // process's WebAssembly memory, which never shrinks): the embedded database serves one gateway, one connection.
     startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS.flatMap((setting) => ['-c', setting])],

@@ -1,6 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import type { InstallmentPlan, ReceiverDetails } from '../domain/types.js';
+import type { InstallmentPlan, Item, ReceiverDetails } from '../domain/types.js';
 import type { RouteRule, RoutingRecord } from '../domain/routing.js';
+import { CREATE_SEARCH_INDEX, SEARCH_INDEX } from './transactionSearch.js';
 
 /**
  * Tables. Money columns are integer cents (bigint, read as number); secrets are
@@ -49,6 +50,8 @@ export const TransactionEntity = defineEntity({
     { properties: ['orderId'] },
     { properties: ['customerDocument'] },
     { properties: ['customerEmail'] },
+    // Its search by part (transactionSearch.ts).
+    { name: SEARCH_INDEX, expression: CREATE_SEARCH_INDEX },
   ],
   properties: {
     id: p.uuid().primary(),
@@ -74,6 +77,16 @@ export const TransactionEntity = defineEntity({
     customerDocument: p.string().nullable(),
     /** The customer's e-mail, lower-cased, for the back-office's search. */
     customerEmail: p.string().nullable(),
+    /** The customer's name as the charge was asked with (searched by part, migration 20261129020000). */
+    customerName: p.text().nullable(),
+    description: p.text().nullable(),
+    /** The charge's items as asked (titles, unit prices in cents, quantities). */
+    items: p.json<Item[]>().nullable(),
+    /** A card charged through the gateway's card token: its brand from the first digits and its last 4. Nothing more of a card. */
+    cardBrand: p.string().length(16).nullable(),
+    cardLast4: p.string().length(4).nullable(),
+    /** A declined charge's reason as the provider gave it. */
+    declineReason: p.text().nullable(),
     webhookUrl: p.text().nullable(),
     idempotencyKey: p.string().nullable(),
     /** 'api' (CreateTransaction) or 'webhook' (a payment the provider reported with no charge). */
@@ -87,6 +100,29 @@ export const TransactionEntity = defineEntity({
   },
 });
 export type TransactionRow = InferEntity<typeof TransactionEntity>;
+
+/** Each refund a provider answered: made, accepted and still being carried out, or refused. */
+export const RefundEntity = defineEntity({
+  name: 'Refund',
+  tableName: 'refunds',
+  indexes: [{ properties: ['transactionId', 'createdAt'] }],
+  // One record per refund request: its idempotency key names it when a later answer settles it.
+  uniques: [{ properties: ['transactionId', 'idempotencyKey'] }],
+  properties: {
+    id: p.uuid().primary(),
+    transactionId: p.uuid(),
+    amount: p.bigint('number'),
+    /** SUCCEEDED, PENDING or FAILED. */
+    status: p.string().length(16),
+    providerRefundId: p.string().nullable(),
+    idempotencyKey: p.string().nullable(),
+    requestedById: p.string().nullable(),
+    requestedByName: p.string().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export type RefundRow = InferEntity<typeof RefundEntity>;
 
 export const WithdrawalEntity = defineEntity({
   name: 'Withdrawal',
@@ -508,6 +544,7 @@ export const ENTITIES = [
   GatewayProcessEntity,
   ProviderAccountEntity,
   TransactionEntity,
+  RefundEntity,
   WithdrawalEntity,
   ReceiverEntity,
   StatusEventEntity,

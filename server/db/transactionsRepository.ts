@@ -11,12 +11,15 @@ import type {
   TransactionOrigin,
   TransactionStatus,
   UnsolicitedPayment,
+  ChargeCustomer,
+  Item,
 } from '../domain/types.js';
 import { isUuid } from '../lib/ids.js';
 import type { RoutingRecord } from '../domain/routing.js';
 import type { RefundLedger } from '../domain/refundEvidence.js';
 import { TransactionEntity, type TransactionRow } from './entities.js';
 import type { OutboundRepository } from './outboundRepository.js';
+import { RefundsRepository } from './refundsRepository.js';
 import type { Consistency } from './consistency.js';
 import { prepared, runPrepared } from './preparedSql.js';
 import { dateOf, findWithHistory, historyOf, onceMoreOnConflict, optionalDateOf, orUndefined, withHistory, type SqlRecord } from './subjectRows.js';
@@ -33,6 +36,11 @@ export interface NewTransaction {
   /** For the back-office's search: the customer's document digits and lower-cased e-mail. */
   customerDocument?: string;
   customerEmail?: string;
+  customerName?: string;
+  description?: string;
+  items?: Item[];
+  cardBrand?: string;
+  cardLast4?: string;
   webhookUrl?: string;
   idempotencyKey?: string;
   routing?: RoutingRecord;
@@ -74,7 +82,17 @@ export function transactionOf(row: TransactionRow): Transaction {
     updatedAt: row.updatedAt,
     statusHistory: [],
     ...(row.routing ? { routing: row.routing } : {}),
+    ...customerOf(row),
+    ...(row.description ? { description: row.description } : {}),
+    ...(row.items?.length ? { items: row.items } : {}),
+    ...(row.cardLast4 ? { cardLast4: row.cardLast4, ...(row.cardBrand ? { cardBrand: row.cardBrand } : {}) } : {}),
+    ...(row.declineReason ? { declineReason: row.declineReason } : {}),
   };
+}
+
+function customerOf(row: TransactionRow): { customer?: ChargeCustomer } {
+  const customer = { name: orUndefined(row.customerName), email: orUndefined(row.customerEmail), document: orUndefined(row.customerDocument) };
+  return customer.name || customer.email || customer.document ? { customer } : {};
 }
 
 const TRANSACTION_BY_ID = withHistory('transaction_by_id', 'transactions', 'TRANSACTION', 't.id = ?');
@@ -107,6 +125,12 @@ function transactionRowOf(row: SqlRecord): TransactionRow {
     orderId: (row.order_id as string | null) ?? null,
     customerDocument: (row.customer_document as string | null) ?? null,
     customerEmail: (row.customer_email as string | null) ?? null,
+    customerName: (row.customer_name as string | null) ?? null,
+    description: (row.description as string | null) ?? null,
+    items: (typeof row.items === 'string' ? JSON.parse(row.items) : row.items) ?? null,
+    cardBrand: (row.card_brand as string | null) ?? null,
+    cardLast4: (row.card_last4 as string | null) ?? null,
+    declineReason: (row.decline_reason as string | null) ?? null,
     webhookUrl: (row.webhook_url as string | null) ?? null,
     idempotencyKey: (row.idempotency_key as string | null) ?? null,
     origin: String(row.origin),
@@ -130,8 +154,8 @@ const INSERT_CHARGE = prepared(
   `with t as (
          insert into transactions (id, provider_account_id, provider, provider_transaction_id, payment_method, status, amount, currency, installments,
            pix_code, pix_qr_code, billet_code, billet_url, expires_at, order_id, customer_document, customer_email, webhook_url, idempotency_key,
-           routing, origin, created_at, updated_at)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, 'api', ?, ?)
+           routing, customer_name, description, items, card_brand, card_last4, decline_reason, origin, created_at, updated_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?::jsonb, ?, ?, ?, 'api', ?, ?)
          on conflict (provider_account_id, provider_transaction_id) do nothing
          returning id, provider_account_id, status, created_at),
        e as (
@@ -151,8 +175,26 @@ const INSERT_CHARGE = prepared(
        select (select id from e) as event_id, (select count(*) from k) as completed, (select count(*) from a) as audited`,
 );
 
+/** A declined charge's reason as the provider gave it, bounded: it is the provider's text, shown, never parsed. */
+const declineReasonOf = (result: TransactionResult): string | null =>
+  result.status === 'REJECTED' && result.declineReason?.trim() ? result.declineReason.trim().slice(0, 500) : null;
+
+/** The card's brand and last 4 read from the gateway's card token, else as the provider answered them (one card, never mixed). */
+function cardColumnsOf(input: NewTransaction): { cardBrand: string | null; cardLast4: string | null } {
+  if (input.cardLast4) return { cardBrand: input.cardBrand ?? null, cardLast4: input.cardLast4 };
+  const { cardBrand, cardLast4 } = input.result;
+  return cardLast4 && /^\d{4}$/.test(cardLast4) ? { cardBrand: cardBrand?.slice(0, 16) || null, cardLast4 } : { cardBrand: null, cardLast4: null };
+}
+const cardFactsOf = (input: NewTransaction): [string | null, string | null] => {
+  const { cardBrand, cardLast4 } = cardColumnsOf(input);
+  return [cardBrand, cardLast4];
+};
+
 /** Charges with their status history (payouts: withdrawalsRepository.ts). */
 export class TransactionsRepository {
+  /** Each charge's refunds as records (beside the cents the charge's row keeps). */
+  readonly refunds = new RefundsRepository();
+
   /**
    * @param outboundBody writes the caller's notification of a change; the use
    *   cases own its shape, the repository only queues it with the change.
@@ -207,6 +249,11 @@ export class TransactionsRepository {
       input.webhookUrl ?? null,
       input.idempotencyKey ?? null,
       input.routing ? JSON.stringify(input.routing) : null,
+      input.customerName ?? null,
+      input.description ?? null,
+      input.items?.length ? JSON.stringify(input.items) : null,
+      ...cardFactsOf(input),
+      declineReasonOf(result),
       now,
       now,
       now,
@@ -245,6 +292,13 @@ export class TransactionsRepository {
         billetUrl: result.billetUrl ?? null,
         expiresAt: result.expiresAt ?? null,
         orderId: input.orderId ?? null,
+        customerDocument: input.customerDocument ?? null,
+        customerEmail: input.customerEmail ?? null,
+        customerName: input.customerName ?? null,
+        description: input.description ?? null,
+        items: input.items?.length ? input.items : null,
+        ...cardColumnsOf(input),
+        declineReason: declineReasonOf(result),
         webhookUrl: input.webhookUrl ?? null,
         routing: input.routing ?? null,
         origin: 'api',
@@ -270,6 +324,10 @@ export class TransactionsRepository {
           orderId: input.orderId ?? existing.orderId ?? null,
           customerDocument: input.customerDocument ?? existing.customerDocument ?? null,
           customerEmail: input.customerEmail ?? existing.customerEmail ?? null,
+          customerName: input.customerName ?? existing.customerName ?? null,
+          description: input.description ?? existing.description ?? null,
+          items: input.items?.length ? input.items : (existing.items ?? null),
+          ...(cardColumnsOf(input).cardLast4 ? cardColumnsOf(input) : {}),
           webhookUrl: input.webhookUrl ?? existing.webhookUrl ?? null,
           idempotencyKey: input.idempotencyKey ?? existing.idempotencyKey ?? null,
           routing: input.routing ?? existing.routing ?? null,

@@ -119,9 +119,15 @@ export interface TransactionResult {
   providerRefundedAmount?: number;
   /**
    * A REJECTED charge's reason as the provider states it (a code such as do_not_honor or 05), where the adapter reads
-   * one; routes retry a card decline whose reason is on their soft-decline list. Not stored.
+   * one; routes retry a card decline whose reason is on their soft-decline list. Stored with the charge.
    */
   declineReason?: string;
+  /**
+   * A card charge's brand and last four digits (never more of a card): as the provider answered them, where it does;
+   * on a stored charge, else as read from the gateway's card token when the charge opened it.
+   */
+  cardBrand?: string;
+  cardLast4?: string;
 }
 
 export interface RefundResult {
@@ -301,6 +307,31 @@ export interface Transaction extends TransactionResult {
   statusHistory: StatusChange<TransactionStatus>[];
   /** For a charge that named a route: what the route decided and which accounts were tried. */
   routing?: RoutingRecord;
+  /** The customer as the charge was asked with (the document as digits, the e-mail lower-cased; no phone). */
+  customer?: ChargeCustomer;
+  description?: string;
+  items?: Item[];
+  /** Only where asked for (GetTransaction): every refund the provider answered, oldest first. */
+  refunds?: RefundRecord[];
+}
+
+export interface ChargeCustomer {
+  name?: string;
+  email?: string;
+  document?: string;
+}
+
+export type RefundRecordStatus = 'SUCCEEDED' | 'PENDING' | 'FAILED';
+
+/** One refund of a charge as the provider answered it, and who asked for it. */
+export interface RefundRecord {
+  id: string;
+  amount: number;
+  status: RefundRecordStatus;
+  providerRefundId?: string;
+  requestedBy?: Actor;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 export interface Withdrawal {

@@ -3,6 +3,7 @@ import { GatewayError, invalidArgument, notFound, outcomeOf } from '../lib/error
 import { cancellableRead } from '../lib/callScope.js';
 import { catalogueError } from '../lib/providerMessages.js';
 import type {
+  Actor,
   CardInput,
   FlowMismatch,
   Customer,
@@ -32,10 +33,17 @@ import { assertPublicUrl } from '../lib/http/addressPolicy.js';
 import { refusedAnswer } from './flowIntegrity.js';
 import { answersInstallments, checkedCardBin, quoteInstallments, takesInstallmentPlan, type QuotedInstallment } from './installmentPlans.js';
 import { documentKey, emailKey } from '../domain/searchKeys.js';
+import { cardSummary } from '../lib/cardBrand.js';
 import type { RoutingRecord } from '../domain/routing.js';
 import type { RoutesService } from './routes.js';
 import { runRoutedCharge } from './routedCharges.js';
 import { moveSubjectStatus, TRANSACTIONS, WITHDRAWALS, type SubjectKind, type Tracked } from './subjects.js';
+
+/** A card's brand and last 4 as the charge's record keeps them (nothing when the number is too short to be a card's). */
+function cardFacts(cardNumber: string): { cardBrand?: string; cardLast4?: string } {
+  const summary = cardSummary(cardNumber);
+  return summary ? { cardLast4: summary.last4, ...(summary.brand ? { cardBrand: summary.brand } : {}) } : {};
+}
 
 export type CreateTransactionCommand = {
   /** The account, or '' when `route` chooses it. */
@@ -212,6 +220,9 @@ export class PaymentsService {
       orderId: full.orderId,
       customerDocument: documentKey(full.customer?.document),
       customerEmail: emailKey(full.customer?.email),
+      customerName: full.customer?.name.trim() || undefined,
+      description: full.description?.trim() || undefined,
+      items: full.items.length ? full.items : undefined,
       webhookUrl: full.webhookUrl,
       amount: full.amount,
       ...(routing ? { routing } : {}),
@@ -227,7 +238,10 @@ export class PaymentsService {
       resendWithinMs: resendWindowMs(adapter),
       // The key travels to providers that accept one, so that they too recognise a retry.
       callProvider: async () => {
-        const result = await adapter.createTransaction(ctx, { ...full, idempotencyKey, ...(cardToken ? { card: await cardToken.use(idempotencyKey) } : {}) });
+        const card = cardToken && (await cardToken.use(idempotencyKey));
+        // All that is kept of the card: read here, where the token is opened, and stored with the charge.
+        if (card) Object.assign(pending, cardFacts(card.cardNumber));
+        const result = await adapter.createTransaction(ctx, { ...full, idempotencyKey, ...(card ? { card } : {}) });
         declineReason = result.declineReason;
         return result;
       },
@@ -253,8 +267,10 @@ export class PaymentsService {
     return this.deps.mismatches.list(this.deps.db.em(), filter);
   }
 
-  getTransaction(id: string, refresh = false): Promise<Transaction> {
-    return this.read(TRANSACTIONS, id, refresh);
+  /** The charge with its refunds' records (only here: the other reads of a charge do not need them). */
+  async getTransaction(id: string, refresh = false): Promise<Transaction> {
+    const transaction = await this.read(TRANSACTIONS, id, refresh);
+    return { ...transaction, refunds: await this.deps.transactions.refunds.refundsOf(this.deps.db.em(), transaction.id) };
   }
 
   /** A stored transaction or withdrawal; with refresh, its provider is asked first and the answer applied (source poll). */
@@ -277,6 +293,8 @@ export class PaymentsService {
     id: string;
     amount?: number;
     idempotencyKey?: string;
+    /** Who asked, kept on the refund's record. */
+    requestedBy?: Actor;
   }): Promise<{ refund: RefundResult; transaction: Transaction }> {
     const transaction = await this.deps.transactions.findTransaction(this.deps.db.em(), command.id, 'primary');
     if (!transaction || transaction.providerAccountId !== command.providerAccountId) {
@@ -292,7 +310,13 @@ export class PaymentsService {
     // reservation under a key an operator can see and settle (ListUnconfirmedRequests), never reserved for good.
     const key = command.idempotencyKey || `gateway-${randomUUID()}`;
     // What recording (or settling an unknown outcome) needs: the cents reserved, known once they are.
-    const refundPending = { kind: 'refund', transactionId: transaction.id, amount: asked === 'rest' ? 0 : asked } satisfies PendingRecord;
+    const refundPending = {
+      kind: 'refund',
+      transactionId: transaction.id,
+      amount: asked === 'rest' ? 0 : asked,
+      key,
+      ...(command.requestedBy ? { requestedBy: command.requestedBy } : {}),
+    } satisfies PendingRecord;
     return runIdempotent(this.deps, {
       providerAccountId: command.providerAccountId,
       operation: 'refoundTransaction',

@@ -1,4 +1,4 @@
-import type { Actor, PayoutRequest, RefundResult, Transaction, TransactionResult, Withdrawal, WithdrawMethod, WithdrawResult } from '../domain/types.js';
+import type { Actor, Item, PayoutRequest, RefundResult, Transaction, TransactionResult, Withdrawal, WithdrawMethod, WithdrawResult } from '../domain/types.js';
 import type { GatewayDeps } from './context.js';
 import type { RoutingRecord } from '../domain/routing.js';
 import { isWholeCents } from '../lib/money.js';
@@ -22,6 +22,12 @@ export type PendingRecord =
       /** The customer's document digits and lower-cased e-mail, kept for the back-office's search (searchKeys.ts). */
       customerDocument?: string;
       customerEmail?: string;
+      /** What the charge page shows of the request: no card data (cardBrand and cardLast4 are all that is kept of a card). */
+      customerName?: string;
+      description?: string;
+      items?: Item[];
+      cardBrand?: string;
+      cardLast4?: string;
       /** A routed charge's route and the accounts tried before this one (routedCharges.ts). */
       routing?: RoutingRecord;
     }
@@ -38,7 +44,14 @@ export type PendingRecord =
       /** A routed payout's route and the accounts tried before this one (routedCharges.ts). */
       routing?: RoutingRecord;
     }
-  | { kind: 'refund'; transactionId: string; amount: number };
+  | {
+      kind: 'refund';
+      transactionId: string;
+      amount: number;
+      /** The refund request's idempotency key and who asked (refunds' records; absent from those kept before). */
+      key?: string;
+      requestedBy?: Actor;
+    };
 
 type Deps = Pick<GatewayDeps, 'db' | 'transactions' | 'withdrawals' | 'events'>;
 
@@ -87,6 +100,11 @@ export async function recordCreatedTransaction(
       orderId: pending.orderId,
       customerDocument: pending.customerDocument,
       customerEmail: pending.customerEmail,
+      customerName: pending.customerName,
+      description: pending.description,
+      items: pending.items,
+      cardBrand: pending.cardBrand,
+      cardLast4: pending.cardLast4,
       webhookUrl: pending.webhookUrl,
       idempotencyKey,
       routing: pending.routing,
@@ -134,6 +152,14 @@ export async function recordWithdrawal(
  * refund can ask for those cents again while the provider returns them.
  */
 export async function recordRefund(deps: Deps, pending: Extract<PendingRecord, { kind: 'refund' }>, refund: RefundResult): Promise<Transaction> {
+  await deps.transactions.refunds.saveAnswer(deps.db.em(), {
+    transactionId: pending.transactionId,
+    amount: pending.amount,
+    status: !refund.status ? 'FAILED' : refund.pending ? 'PENDING' : 'SUCCEEDED',
+    providerRefundId: refund.refundId,
+    idempotencyKey: pending.key,
+    requestedBy: pending.requestedBy,
+  });
   if (refund.status && refund.pending) return (await deps.transactions.findTransaction(deps.db.em(), pending.transactionId, 'primary'))!;
   const totals = await deps.transactions.settleRefund(deps.db.em(), pending.transactionId, pending.amount, refund.status ? 'refunded' : 'released');
   if (refund.status && totals.refunded >= totals.amount) {

@@ -34,6 +34,8 @@ export interface SandboxCharge {
   installments: number;
   description?: string;
   declineReason?: string;
+  /** A card charge's card as card APIs answer it: the brand and the last four digits, never the number. */
+  card?: { brand?: string; last4: string };
   /**
    * The BR Code, and where its QR image is (drawn when asked, as providers that answer an image URL do). Charges
    * kept from before the URL carry the image itself, `qrCodeDataUrl`.

@@ -21,6 +21,7 @@ import {
 } from './api.js';
 import { StateJournal } from './stateJournal.js';
 import { DECLINING_CARDS, passesLuhn } from './testCards.js';
+import { cardSummary } from '../lib/cardBrand.js';
 
 /**
  * A fake PSP with its own REST API, so that SANDBOX accounts go through the same
@@ -393,6 +394,8 @@ export class SandboxPsp {
       const card = this.state.cards.get(String(body.cardId ?? ''));
       if (!card || card.apiKey !== apiKey) throw new HttpError(422, 'unknown card id');
       const declineReason = DECLINING_CARDS.get(card.number);
+      const summary = cardSummary(card.number);
+      if (summary) charge.card = summary;
       charge.status = declineReason ? 'declined' : 'paid';
       charge.declineReason = declineReason;
       if (!declineReason) charge.paidAt = now.toISOString();

@@ -8,6 +8,7 @@ import type { ProviderAccountView } from '../gateway/accounts.js';
 import type { ProviderSummary } from '../gateway/payments.js';
 import type { RoutingRecord } from '../domain/routing.js';
 import { fromEnum, toEnum } from './enums.js';
+import { declineCategory } from '../domain/declineCategories.js';
 import { pixQrImage } from '../lib/pixQrCode.js';
 
 /**
@@ -57,6 +58,22 @@ export function toProtoTransaction(t: domain.Transaction, shown: { pixQrImage: b
     origin: toEnum(pb.TransactionOrigin, 'TRANSACTION_ORIGIN', t.origin) as pb.TransactionOrigin,
     refundedAmount: t.refundedAmount,
     routing: toProtoRouting(t.routing),
+    customer: t.customer && { name: t.customer.name ?? '', email: t.customer.email ?? '', document: t.customer.document ?? '', phone: '' },
+    description: t.description ?? '',
+    items: t.items ?? [],
+    cardBrand: t.cardBrand ?? '',
+    cardLast4: t.cardLast4 ?? '',
+    declineReason: t.declineReason ?? '',
+    declineCategory: declineCategory(t.declineReason) ?? '',
+    refunds: (t.refunds ?? []).map((refund) => ({
+      id: refund.id,
+      amount: refund.amount,
+      status: refund.status,
+      providerRefundId: refund.providerRefundId ?? '',
+      requestedBy: refund.requestedBy?.name ?? '',
+      createdAt: refund.createdAt,
+      updatedAt: refund.updatedAt,
+    })),
   };
 }
 

@@ -108,12 +108,13 @@ export function paymentGatewayHandlers(u: UseCases) {
     getTransaction: async (r: gw.GetTransactionRequest): Promise<gw.GetTransactionResponse> => ({
       transaction: toProtoTransaction(await u.payments.getTransaction(r.id, r.refresh), { pixQrImage: !r.omitPixQrImage }),
     }),
-    refoundTransaction: async (r: gw.RefoundTransactionRequest): Promise<gw.RefoundTransactionResponse> => {
+    refoundTransaction: async (r: gw.RefoundTransactionRequest, _signal: AbortSignal, { principal }: CallContext): Promise<gw.RefoundTransactionResponse> => {
       const { refund, transaction } = await u.payments.refoundTransaction({
         providerAccountId: r.providerAccountId,
         id: r.id,
         amount: r.amount || undefined,
         idempotencyKey: optionalText(r.idempotencyKey),
+        requestedBy: { id: principal.id, name: principal.name },
       });
       return { refund, transaction: toProtoTransaction(transaction) };
     },

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { startEmbeddedPostgres, TEMPLATE_FOLDER } from '../../server/db/embedded.js';
 import { MIGRATIONS } from '../../server/db/migrations/index.js';
 import { openDatabase } from '../../server/db/orm.js';
+import { SEARCH_INDEX } from '../../server/db/transactionSearch.js';
 import { prepareTemplate, templateStaleBecause } from '../../scripts/serverBuild.js';
 import { removeDir } from '../support/gateway.js';
 import { pgControl } from '../support/pgControl.js';
@@ -27,6 +28,9 @@ it('opens an empty data folder as a copy of the template, migrates it, and on cl
     expect(await db.orm.migrator.getPending()).toEqual([]);
     expect(await db.orm.migrator.getExecuted()).toHaveLength(MIGRATIONS.length);
     expect(await db.em().getConnection().execute('select count(*)::int as n from transactions')).toEqual([{ n: 0 }]);
+    // The charges' search by part runs here too: PGlite loads pg_trgm, so the migration's trigram index exists.
+    const [index] = await db.em().getConnection().execute<{ indexdef: string }[]>('select indexdef from pg_indexes where indexname = ?', [SEARCH_INDEX]);
+    expect(index?.indexdef).toContain('gin_trgm_ops');
   } finally {
     await db.close();
   }

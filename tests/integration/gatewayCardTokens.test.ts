@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { CreateCardTokenRequest, CreateTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { CreateCardTokenRequest, CreateTransactionRequest, GetTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { Operation, PaymentMethod, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import { derivedCardTokenKeys, sealCardToken } from '../../server/lib/gatewayCardToken.js';
 import { SecretBox } from '../../server/lib/secretBox.js';
@@ -115,6 +115,15 @@ describe("the gateway's card token through gRPC (PAGUESAFE, no tokenization of i
     }
     expect((await errorDetailsOf(cardCharge(accountId, token, 'card-charge-3'))).reason).toBe('CARD_TOKEN_USED');
     expect(fake.received).toHaveLength(1);
+  });
+
+  it("keeps the card's brand and last 4 read from the token, and nothing more of it, on the charge", async () => {
+    const charged = providerCharges('ps_card_facts');
+    const { transaction } = await cardCharge(accountId, await tokenFor(accountId), 'card-facts-1');
+    expect(charged.done).toBe(true);
+    const read = await stack.client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id: transaction.id }));
+    expect(read.transaction).toMatchObject({ cardBrand: 'visa', cardLast4: '1111' });
+    expect(JSON.stringify(read.transaction)).not.toContain(PAN);
   });
 
   it('a retry of the same charge (same idempotency key) is not a reuse: it answers the first charge', async () => {

@@ -25,6 +25,7 @@ import { Migration20261128181000_routes } from './Migration20261128181000_routes
 import { Migration20261128182000_payout_approvals } from './Migration20261128182000_payout_approvals.js';
 import { Migration20261128210000_route_soft_declines } from './Migration20261128210000_route_soft_declines.js';
 import { Migration20261128220000_payout_routing } from './Migration20261128220000_payout_routing.js';
+import { Migration20261129020000_charge_details } from './Migration20261129020000_charge_details.js';
 
 // Every migration, in order. `npm run migration:create` writes a new file here; add it to this list.
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261128182000_payout_approvals', class: Migration20261128182000_payout_approvals },
   { name: 'Migration20261128210000_route_soft_declines', class: Migration20261128210000_route_soft_declines },
   { name: 'Migration20261128220000_payout_routing', class: Migration20261128220000_payout_routing },
+  { name: 'Migration20261129020000_charge_details', class: Migration20261129020000_charge_details },
 ];

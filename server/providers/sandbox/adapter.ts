@@ -144,6 +144,7 @@ export const sandboxCharge = z.object({
   pix: absentable(z.object({ copyPaste: wireText, qrCodeDataUrl: absentable(wireText), expiresAt: absentable(wireText) })),
   boleto: absentable(z.object({ digitableLine: absentable(wireText), url: absentable(wireText), dueDate: absentable(wireText) })),
   declineReason: absentable(wireText),
+  card: absentable(z.object({ brand: absentable(wireText), last4: z.string().regex(/^\d{4}$/) })),
 });
 export type SandboxChargeAnswer = z.output<typeof sandboxCharge>;
 
@@ -204,6 +205,7 @@ export const fromSandboxCharge = (charge: SandboxChargeAnswer, status: StatusOf<
   billetUrl: charge.boleto?.url,
   expiresAt: dateOf(charge.pix ? charge.pix.expiresAt : charge.boleto?.dueDate),
   ...(charge.declineReason ? { declineReason: charge.declineReason } : {}),
+  ...(charge.card ? { cardLast4: charge.card.last4, ...(charge.card.brand ? { cardBrand: charge.card.brand } : {}) } : {}),
 });
 
 export const fromSandboxWithdrawal = (withdrawal: SandboxWithdrawalAnswer, status: StatusOf<WithdrawStatus>): WithdrawResult => ({

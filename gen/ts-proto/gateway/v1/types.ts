@@ -1045,7 +1045,45 @@ export interface Transaction {
   /** Cents refunded so far (a partial refund leaves the charge APPROVED); amount minus this is what can still be refunded. */
   refundedAmount: number;
   /** Set when the charge named a route: which account took it and why, and every account tried before it. */
-  routing: RoutingDecision | undefined;
+  routing:
+    | RoutingDecision
+    | undefined;
+  /**
+   * The customer as the charge was asked with (name, e-mail, document; the phone is not kept). Absent for charges a
+   * provider reported unasked, and for those stored before it was kept.
+   */
+  customer: Customer | undefined;
+  description: string;
+  items: Item[];
+  /**
+   * For a card charged through the gateway's card token: the brand read from the number's first digits (visa,
+   * mastercard, elo, amex, hipercard, diners, discover, jcb; empty when none matches) and its last 4 digits. Never more.
+   */
+  cardBrand: string;
+  cardLast4: string;
+  /**
+   * A declined charge's reason as its provider gave it (a code such as insufficient_funds or 51), where the adapter
+   * reads one, and the gateway's category for it: insufficient_funds, card_declined, fraud_suspected, card_expired,
+   * invalid_card, try_again or other.
+   */
+  declineReason: string;
+  declineCategory: string;
+  /** Every refund the provider answered, oldest first. */
+  refunds: Refund[];
+}
+
+export interface Refund {
+  /** The gateway's id for the refund. */
+  id: string;
+  amount: number;
+  /** SUCCEEDED, PENDING (the provider accepted it and is still carrying it out) or FAILED (the provider refused it). */
+  status: string;
+  /** The provider's id for the refund, where it gave one. */
+  providerRefundId: string;
+  /** Who asked for it: an operator's or a service token's name; empty for refunds asked before it was kept. */
+  requestedBy: string;
+  createdAt: Date | undefined;
+  updatedAt: Date | undefined;
 }
 
 export interface RoutingDecision {
@@ -2564,6 +2602,14 @@ function createBaseTransaction(): Transaction {
     origin: 0,
     refundedAmount: 0,
     routing: undefined,
+    customer: undefined,
+    description: "",
+    items: [],
+    cardBrand: "",
+    cardLast4: "",
+    declineReason: "",
+    declineCategory: "",
+    refunds: [],
   };
 }
 
@@ -2631,6 +2677,30 @@ export const Transaction: MessageFns<Transaction> = {
     }
     if (message.routing !== undefined) {
       RoutingDecision.encode(message.routing, writer.uint32(170).fork()).join();
+    }
+    if (message.customer !== undefined) {
+      Customer.encode(message.customer, writer.uint32(178).fork()).join();
+    }
+    if (message.description !== "") {
+      writer.uint32(186).string(message.description);
+    }
+    for (const v of message.items) {
+      Item.encode(v!, writer.uint32(194).fork()).join();
+    }
+    if (message.cardBrand !== "") {
+      writer.uint32(202).string(message.cardBrand);
+    }
+    if (message.cardLast4 !== "") {
+      writer.uint32(210).string(message.cardLast4);
+    }
+    if (message.declineReason !== "") {
+      writer.uint32(218).string(message.declineReason);
+    }
+    if (message.declineCategory !== "") {
+      writer.uint32(226).string(message.declineCategory);
+    }
+    for (const v of message.refunds) {
+      Refund.encode(v!, writer.uint32(234).fork()).join();
     }
     return writer;
   },
@@ -2816,6 +2886,70 @@ export const Transaction: MessageFns<Transaction> = {
             message.routing = RoutingDecision.decode(reader, reader.uint32());
             continue;
           }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.customer = Customer.decode(reader, reader.uint32());
+            continue;
+          }
+          case 23: {
+            if (tag !== 186) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 24: {
+            if (tag !== 194) {
+              break;
+            }
+
+            message.items.push(Item.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 25: {
+            if (tag !== 202) {
+              break;
+            }
+
+            message.cardBrand = reader.string();
+            continue;
+          }
+          case 26: {
+            if (tag !== 210) {
+              break;
+            }
+
+            message.cardLast4 = reader.string();
+            continue;
+          }
+          case 27: {
+            if (tag !== 218) {
+              break;
+            }
+
+            message.declineReason = reader.string();
+            continue;
+          }
+          case 28: {
+            if (tag !== 226) {
+              break;
+            }
+
+            message.declineCategory = reader.string();
+            continue;
+          }
+          case 29: {
+            if (tag !== 234) {
+              break;
+            }
+
+            message.refunds.push(Refund.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2903,6 +3037,34 @@ export const Transaction: MessageFns<Transaction> = {
         ? globalThis.Number(object.refunded_amount)
         : 0,
       routing: isSet(object.routing) ? RoutingDecision.fromJSON(object.routing) : undefined,
+      customer: isSet(object.customer) ? Customer.fromJSON(object.customer) : undefined,
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+      items: globalThis.Array.isArray(object?.items)
+        ? object.items.map((e: any) => Item.fromJSON(e))
+        : [],
+      cardBrand: isSet(object.cardBrand)
+        ? globalThis.String(object.cardBrand)
+        : isSet(object.card_brand)
+        ? globalThis.String(object.card_brand)
+        : "",
+      cardLast4: isSet(object.cardLast4)
+        ? globalThis.String(object.cardLast4)
+        : isSet(object.card_last4)
+        ? globalThis.String(object.card_last4)
+        : "",
+      declineReason: isSet(object.declineReason)
+        ? globalThis.String(object.declineReason)
+        : isSet(object.decline_reason)
+        ? globalThis.String(object.decline_reason)
+        : "",
+      declineCategory: isSet(object.declineCategory)
+        ? globalThis.String(object.declineCategory)
+        : isSet(object.decline_category)
+        ? globalThis.String(object.decline_category)
+        : "",
+      refunds: globalThis.Array.isArray(object?.refunds)
+        ? object.refunds.map((e: any) => Refund.fromJSON(e))
+        : [],
     };
   },
 
@@ -2971,6 +3133,30 @@ export const Transaction: MessageFns<Transaction> = {
     if (message.routing !== undefined) {
       obj.routing = RoutingDecision.toJSON(message.routing);
     }
+    if (message.customer !== undefined) {
+      obj.customer = Customer.toJSON(message.customer);
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    if (message.items?.length) {
+      obj.items = message.items.map((e) => Item.toJSON(e));
+    }
+    if (message.cardBrand !== "") {
+      obj.cardBrand = message.cardBrand;
+    }
+    if (message.cardLast4 !== "") {
+      obj.cardLast4 = message.cardLast4;
+    }
+    if (message.declineReason !== "") {
+      obj.declineReason = message.declineReason;
+    }
+    if (message.declineCategory !== "") {
+      obj.declineCategory = message.declineCategory;
+    }
+    if (message.refunds?.length) {
+      obj.refunds = message.refunds.map((e) => Refund.toJSON(e));
+    }
     return obj;
   },
 
@@ -3002,6 +3188,205 @@ export const Transaction: MessageFns<Transaction> = {
     message.routing = (object.routing !== undefined && object.routing !== null)
       ? RoutingDecision.fromPartial(object.routing)
       : undefined;
+    message.customer = (object.customer !== undefined && object.customer !== null)
+      ? Customer.fromPartial(object.customer)
+      : undefined;
+    message.description = object.description ?? "";
+    message.items = object.items?.map((e) => Item.fromPartial(e)) || [];
+    message.cardBrand = object.cardBrand ?? "";
+    message.cardLast4 = object.cardLast4 ?? "";
+    message.declineReason = object.declineReason ?? "";
+    message.declineCategory = object.declineCategory ?? "";
+    message.refunds = object.refunds?.map((e) => Refund.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseRefund(): Refund {
+  return {
+    id: "",
+    amount: 0,
+    status: "",
+    providerRefundId: "",
+    requestedBy: "",
+    createdAt: undefined,
+    updatedAt: undefined,
+  };
+}
+
+export const Refund: MessageFns<Refund> = {
+  encode(message: Refund, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(16).int64(message.amount);
+    }
+    if (message.status !== "") {
+      writer.uint32(26).string(message.status);
+    }
+    if (message.providerRefundId !== "") {
+      writer.uint32(34).string(message.providerRefundId);
+    }
+    if (message.requestedBy !== "") {
+      writer.uint32(42).string(message.requestedBy);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(50).fork()).join();
+    }
+    if (message.updatedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.updatedAt), writer.uint32(58).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Refund {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRefund();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.providerRefundId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.requestedBy = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.updatedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Refund {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      amount: isSet(object.amount) ? globalThis.Number(object.amount) : 0,
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      providerRefundId: isSet(object.providerRefundId)
+        ? globalThis.String(object.providerRefundId)
+        : isSet(object.provider_refund_id)
+        ? globalThis.String(object.provider_refund_id)
+        : "",
+      requestedBy: isSet(object.requestedBy)
+        ? globalThis.String(object.requestedBy)
+        : isSet(object.requested_by)
+        ? globalThis.String(object.requested_by)
+        : "",
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+      updatedAt: isSet(object.updatedAt)
+        ? fromJsonTimestamp(object.updatedAt)
+        : isSet(object.updated_at)
+        ? fromJsonTimestamp(object.updated_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: Refund): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.amount !== 0) {
+      obj.amount = Math.round(message.amount);
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.providerRefundId !== "") {
+      obj.providerRefundId = message.providerRefundId;
+    }
+    if (message.requestedBy !== "") {
+      obj.requestedBy = message.requestedBy;
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    if (message.updatedAt !== undefined) {
+      obj.updatedAt = message.updatedAt.toISOString();
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Refund>): Refund {
+    return Refund.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Refund>): Refund {
+    const message = createBaseRefund();
+    message.id = object.id ?? "";
+    message.amount = object.amount ?? 0;
+    message.status = object.status ?? "";
+    message.providerRefundId = object.providerRefundId ?? "";
+    message.requestedBy = object.requestedBy ?? "";
+    message.createdAt = object.createdAt ?? undefined;
+    message.updatedAt = object.updatedAt ?? undefined;
     return message;
   },
 };

@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { CreateTransactionRequest, GetTransactionRequest, RefoundTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { PaymentMethod, TransactionStatus, type Transaction } from '../../gen/ts-proto/gateway/v1/types.js';
+import { SANDBOX_TEST_CARDS } from '../../server/sandbox/testCards.js';
+import { connectDriver, type Driver } from '../support/clients.js';
+import { sandboxCardId } from '../support/sandboxCard.js';
+import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
+
+/**
+ * Issue 33 §1, the charge whole through GetTransaction (gRPC and Connect): the customer, description and items it was
+ * asked with, the card's brand and last 4 (never its number), a decline's reason and category, and every refund as a
+ * record with who asked for it.
+ */
+
+let stack: TestStack;
+let connect: Driver;
+let accountId: string;
+
+beforeAll(async () => {
+  stack = await startTestStack({ env: { WEBHOOK_WORKERS: '0' } });
+  connect = connectDriver(stack.gateway.httpUrl!, TEST_TOKEN);
+  const { providerAccount } = await stack.client.call('accounts', 'createProviderAccount', {
+    provider: 'SANDBOX',
+    name: 'details',
+    publicKey: 'pk',
+    secretKey: 'sk-details',
+  });
+  accountId = providerAccount.id;
+});
+afterAll(async () => {
+  connect?.close();
+  await stack?.close();
+});
+
+const CUSTOMER = { name: 'Maria Aparecida Souza', email: 'Maria.Souza@Example.com', document: '123.456.789-09', phone: '11987654321' };
+const ITEMS = [
+  { id: 'sku-1', title: 'Camiseta', unitPrice: 2500, quantity: 2, tangible: true },
+  { id: 'sku-2', title: 'Frete', unitPrice: 990, quantity: 1, tangible: false },
+];
+
+async function cardCharge(cardNumber: string): Promise<Transaction> {
+  const cardId = await sandboxCardId(stack.client, accountId, cardNumber);
+  const { transaction } = await stack.client.call(
+    'gateway',
+    'createTransaction',
+    CreateTransactionRequest.fromPartial({
+      providerAccountId: accountId,
+      transaction: {
+        amount: 5990,
+        paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD,
+        installments: 3,
+        cardId,
+        customer: CUSTOMER,
+        description: 'Pedido 42 da loja',
+        items: ITEMS,
+        orderId: 'pedido-42',
+      },
+    }),
+  );
+  return transaction;
+}
+
+const read = async (driver: Driver, id: string): Promise<Transaction> =>
+  (await driver.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id }))).transaction;
+
+it('answers the customer, description, items and the card as brand and last 4, over both transports', async () => {
+  const made = await cardCharge(SANDBOX_TEST_CARDS.approved);
+  expect(made.status).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
+  for (const driver of [stack.client, connect]) {
+    const charge = await read(driver, made.id);
+    expect(charge).toMatchObject({
+      customer: { name: 'Maria Aparecida Souza', email: 'maria.souza@example.com', document: '12345678909', phone: '' },
+      description: 'Pedido 42 da loja',
+      items: ITEMS,
+      cardBrand: 'visa',
+      cardLast4: '1111',
+      installments: 3,
+      declineReason: '',
+      declineCategory: '',
+      refunds: [],
+    });
+    expect(JSON.stringify(charge)).not.toContain(SANDBOX_TEST_CARDS.approved);
+  }
+});
+
+it("answers a decline's reason as the provider gave it and its category", async () => {
+  const declined = await cardCharge(SANDBOX_TEST_CARDS.insufficientFunds);
+  expect(declined.status).toBe(TransactionStatus.TRANSACTION_STATUS_REJECTED);
+  expect(await read(stack.client, declined.id)).toMatchObject({
+    declineReason: 'insufficient_funds',
+    declineCategory: 'insufficient_funds',
+    cardLast4: '9995',
+  });
+  const generic = await cardCharge(SANDBOX_TEST_CARDS.declined);
+  expect(await read(connect, generic.id)).toMatchObject({ declineReason: 'card_declined', declineCategory: 'card_declined', cardLast4: '0002' });
+});
+
+it('keeps every refund as a record: id, amount, status, provider id, who asked and when', async () => {
+  const paid = await cardCharge(SANDBOX_TEST_CARDS.approved);
+  const refund = (amount: number, idempotencyKey: string) =>
+    stack.client.call(
+      'gateway',
+      'refoundTransaction',
+      RefoundTransactionRequest.fromPartial({ providerAccountId: accountId, id: paid.id, amount, idempotencyKey }),
+    );
+  const first = await refund(1000, 'details-refund-1');
+  // A retry of the same refund is the same record, not a second one.
+  await refund(1000, 'details-refund-1');
+  const second = await refund(990, 'details-refund-2');
+  const charge = await read(connect, paid.id);
+  expect(charge.refundedAmount).toBe(1990);
+  expect(charge.status).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
+  expect(charge.refunds.map(({ amount, status, providerRefundId, requestedBy }) => ({ amount, status, providerRefundId, requestedBy }))).toEqual([
+    { amount: 1000, status: 'SUCCEEDED', providerRefundId: first.refund.refundId, requestedBy: 'API_TOKENS #1' },
+    { amount: 990, status: 'SUCCEEDED', providerRefundId: second.refund.refundId, requestedBy: 'API_TOKENS #1' },
+  ]);
+  expect(first.refund.refundId).not.toBe('');
+  for (const record of charge.refunds) {
+    expect(record.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(record.createdAt!.getTime()).toBeGreaterThanOrEqual(paid.createdAt!.getTime());
+  }
+});
