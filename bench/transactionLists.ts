@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openDatabase } from '../server/db/orm.js';
 import { ListsRepository } from '../server/db/listsRepository.js';
+import { containsPattern, SEARCH_TEXT } from '../server/db/transactionSearch.js';
 import { ListsService } from '../server/gateway/lists.js';
 import type { TransactionListFilter } from '../server/domain/lists.js';
 import { createTestDatabase } from '../tests/support/postgres.js';
@@ -35,10 +36,11 @@ try {
   const sql = db.orm.em.getConnection('write');
   const started = performance.now();
   // 12 accounts at 6 providers (the first ones busier), 90 days of charges, a payments business's mix of statuses and methods.
-  // Order ids (`ord-<i>`) and provider ids (`ch_<md5(i)>`) are unique; customers come back (40,000 e-mails).
+  // Order ids (`ord-<i>`) and provider ids (`ch_<md5(i)>`) are unique; customers come back (40,000 e-mails), their
+  // names drawn from 20 first names and 20 surnames (one charge in 20 is a "Maria …", "Mariana …" another).
   await sql.execute(
     `insert into transactions (id, provider_account_id, provider, provider_transaction_id, payment_method, status, amount, currency, installments,
-                               pix_code, pix_qr_code, order_id, customer_document, customer_email, origin, created_at, updated_at)
+                               pix_code, pix_qr_code, order_id, customer_document, customer_email, customer_name, origin, created_at, updated_at)
      select gen_random_uuid(),
             ('00000000-0000-4000-8000-' || lpad(account::text, 12, '0'))::uuid,
             (array['SANDBOX','VOLUTI','PAGARME','CELCOIN','ASAAS','SUITPAY'])[1 + account % 6],
@@ -49,6 +51,10 @@ try {
             'ord-' || i,
             lpad((random() * 99999999999)::bigint::text, 11, '0'),
             'customer' || (i % 40000) || '@example.com',
+            (array['Maria','José','Ana','João','Francisca','Antônio','Mariana','Carlos','Paulo','Adriana',
+                   'Lucas','Juliana','Pedro','Fernanda','Rafael','Patrícia','Bruno','Aline','Diego','Camila'])[1 + i % 20]
+              || ' ' || (array['Silva','Santos','Oliveira','Souza','Rodrigues','Ferreira','Alves','Pereira','Lima','Gomes',
+                   'Costa','Ribeiro','Martins','Carvalho','Almeida','Lopes','Soares','Fernandes','Vieira','Barbosa'])[1 + (i / 20) % 20],
             'api', at, at
        from (select i,
                     least(11, floor(12 * power(random(), 1.6)))::int as account,
@@ -65,10 +71,11 @@ try {
   console.log(`transaction lists: ${rows} charges inserted and analysed in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
   const lists = new ListsService({ db, lists: new ListsRepository() });
-  const [sample] = await sql.execute<{ id: string; provider_transaction_id: string; order_id: string; customer_document: string; customer_email: string }[]>(
-    `select id, provider_transaction_id, order_id, customer_document, customer_email from transactions order by created_at limit 1 offset ?`,
-    [Math.floor(rows / 2)],
-  );
+  const [sample] = await sql.execute<
+    { id: string; provider_transaction_id: string; order_id: string; customer_document: string; customer_email: string; customer_name: string }[]
+  >(`select id, provider_transaction_id, order_id, customer_document, customer_email, customer_name from transactions order by created_at limit 1 offset ?`, [
+    Math.floor(rows / 2),
+  ]);
   const middle = new Date(Date.now() - 45 * DAY_MS);
   const firstPage = await lists.listTransactions({ provider: 'VOLUTI' }, { pageSize: 50 });
 
@@ -90,6 +97,14 @@ try {
         ['search: document', sample!.customer_document],
         ['search: e-mail (any case)', sample!.customer_email.toUpperCase()],
         ['search: nothing found', 'no-such-thing'],
+        // By part (pg_trgm): the back-office's "mari" (one charge in ten), and rarer parts.
+        ['search by part: "mari" (10 %)', 'mari'],
+        ['search by part: a full name (0.25 %)', sample!.customer_name],
+        ['search by part: e-mail part', sample!.customer_email.slice(0, 12)],
+        ['search by part: id prefix (8)', sample!.id.slice(0, 8)],
+        ['search by part: provider id part', sample!.provider_transaction_id.slice(3, 15)],
+        ['search by part: order id part', sample!.order_id.slice(0, -1)],
+        ['search by part: document part', sample!.customer_document.slice(2, 9)],
       ] as const
     ).map(([name, query]): [string, () => Promise<unknown>] => [
       name,
@@ -135,6 +150,16 @@ try {
         'search',
         `select id from transactions where id = ? or provider_transaction_id = ? or order_id = ? or customer_document = ? or customer_email = ? order by created_at desc, id desc limit 51`,
         [sample!.id, sample!.customer_document, sample!.customer_document, sample!.customer_document, sample!.customer_document],
+      ],
+      [
+        'search by part ("mari")',
+        `select id from transactions where ${SEARCH_TEXT} like ? order by created_at desc, id desc limit 51`,
+        [containsPattern('mari')],
+      ],
+      [
+        'search by part (id prefix)',
+        `select id from transactions where ${SEARCH_TEXT} like ? order by created_at desc, id desc limit 51`,
+        [containsPattern(sample!.id.slice(0, 8))],
       ],
     ] as const) {
       const plan = await sql.execute<{ 'QUERY PLAN': string }[]>(`explain (analyze, costs off, timing off) ${query}`, [...params]);

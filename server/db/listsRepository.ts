@@ -20,6 +20,7 @@ import { searchedDocument, searchedEmail } from '../domain/searchKeys.js';
 import { isUuid } from '../lib/ids.js';
 import { ReceiverEntity, TransactionEntity, WithdrawalEntity, type TransactionRow } from './entities.js';
 import { encodePageToken } from './pageTokens.js';
+import { containsPattern, MIN_PARTIAL_SEARCH, SEARCH_TEXT } from './transactionSearch.js';
 import { toReceiver } from './receiversRepository.js';
 import { transactionOf } from './transactionsRepository.js';
 import { withdrawalOf } from './withdrawalsRepository.js';
@@ -171,7 +172,12 @@ export class ListsRepository {
   async listTransactions(em: EntityManager, filter: TransactionListFilter, size: number, after?: PageCursor): Promise<Page<Transaction>> {
     const conditions = listConditions(filter);
     if (filter.paymentMethod) conditions.push({ paymentMethod: filter.paymentMethod });
-    if (filter.query) {
+    const text = filter.query?.trim() ?? '';
+    if (text.length >= MIN_PARTIAL_SEARCH && !isUuid(text)) {
+      // By part, in the one indexed text (transactionSearch.ts); a document typed with its punctuation is searched as its
+      // digits. A whole UUID is the gateway's id: the exact matches below find it through the primary key.
+      conditions.push({ [raw(SEARCH_TEXT)]: { $like: containsPattern(searchedDocument(text) ?? text) } });
+    } else if (filter.query) {
       const query = filter.query;
       const document = searchedDocument(query);
       const email = searchedEmail(query);

@@ -57,15 +57,15 @@ async function newAccount(name: string): Promise<string> {
 
 async function charge(
   providerAccountId: string,
-  transaction: { amount: number; paymentMethod?: PaymentMethod; orderId?: string; cardId?: string; document?: string; email?: string },
+  transaction: { amount: number; paymentMethod?: PaymentMethod; orderId?: string; cardId?: string; document?: string; email?: string; name?: string },
 ): Promise<Transaction> {
-  const { document = '39053344705', email = 'someone@example.com', paymentMethod = PaymentMethod.PAYMENT_METHOD_PIX, ...rest } = transaction;
+  const { document = '39053344705', email = 'someone@example.com', name = 'Cliente', paymentMethod = PaymentMethod.PAYMENT_METHOD_PIX, ...rest } = transaction;
   const response = await stack.client.call(
     'gateway',
     'createTransaction',
     CreateTransactionRequest.fromPartial({
       providerAccountId,
-      transaction: { ...rest, paymentMethod, customer: { name: 'Cliente', document, email, phone: '11987654321' } },
+      transaction: { ...rest, paymentMethod, customer: { name, document, email, phone: '11987654321' } },
     }),
   );
   return response.transaction;
@@ -76,7 +76,7 @@ beforeAll(async () => {
   connect = connectDriver(stack.gateway.httpUrl!, TEST_TOKEN);
   accountA = await newAccount('lists A');
   accountB = await newAccount('lists B');
-  c.c1 = await charge(accountA, { amount: 1000, orderId: 'ord-1', document: '123.456.789-09', email: 'Ana@Example.com' });
+  c.c1 = await charge(accountA, { amount: 1000, orderId: 'ord-1', document: '123.456.789-09', email: 'Ana@Example.com', name: 'Maria Souza' });
   c.c2 = await charge(accountA, { amount: 2000, orderId: 'ord-2', document: '11144477735', email: 'bruno@example.com' });
   c.c3 = await charge(accountA, {
     amount: 3000,
@@ -188,7 +188,23 @@ describe.each(TRANSPORTS)('ListTransactions through %s', (_name, driver) => {
     expect(await names({ query: 'ANA@example.COM' })).toEqual(['c1']);
     expect(await names({ query: 'dora@example.com' })).toEqual(['c6']);
     expect(await names({ query: 'nobody@example.com' })).toEqual([]);
-    expect(await names({ query: 'ord' })).toEqual([]);
+  });
+
+  it('finds charges by part of the customer name, e-mail or document, the order id, the provider id or the gateway id, in any case', async () => {
+    const found = (query: string) => names({ ...window(), query });
+    expect(await found('mari')).toEqual(['c1']);
+    expect(await found('SOUZA')).toEqual(['c1']);
+    expect(await found('bruno@exa')).toEqual(['c2']);
+    expect(await found('CARLA')).toEqual(['c3']);
+    expect(await found('456.789')).toEqual(['c1']);
+    expect(await found('ord')).toEqual(['c6', 'c5', 'c4', 'c3', 'c2', 'c1']);
+    expect(await found(c.c3.id.slice(0, 8))).toEqual(['c3']);
+    expect(await found(c.c2.transactionId.slice(0, -2))).toEqual(['c2']);
+    // LIKE's wildcards are taken as typed, never as "anything".
+    expect(await found('%%%')).toEqual([]);
+    expect(await found('o_d')).toEqual([]);
+    // Under three characters (no trigram to look up) only an exact value matches.
+    expect(await found('ma')).toEqual([]);
   });
 
   it('combines filters: all of them must hold', async () => {
