@@ -136,9 +136,9 @@ it("transactions: a PIX charge is listed and found by its order id, opened with 
   await expect(row.getByTestId('status').textContent()).resolves.toBe('Pendente');
   await expect(row.textContent()).resolves.toContain('R$ 19,90');
 
-  await page.getByLabel('Busca (id, pedido, documento ou e-mail)').fill('no-such-order');
+  await page.getByLabel('Busca (nome, e-mail, documento, pedido ou id, ou parte deles)').fill('no-such-order');
   await page.getByText('Nada encontrado.').waitFor();
-  await page.getByLabel('Busca (id, pedido, documento ou e-mail)').fill('browser-order-1');
+  await page.getByLabel('Busca (nome, e-mail, documento, pedido ou id, ou parte deles)').fill('browser-order-1');
   await row.waitFor();
 
   // The list follows a payment without a reload.

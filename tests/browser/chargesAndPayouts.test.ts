@@ -53,8 +53,8 @@ const readWithdrawal = async (id: string) => (await api.call('gateway', 'getWith
 /** The id at the end of the page's address (#/transactions/<id>, #/payouts/<id>). */
 const idInAddress = (page: Page) => new URL(page.url()).hash.split('/').pop()!;
 
-/** The gateway's id of the charge the page shows (the first of its facts). */
-const createdId = async (page: Page) => (await page.getByTestId('transaction').locator('dd').first().textContent())!;
+/** The gateway's id of the charge the page shows. */
+const createdId = async (page: Page) => (await page.getByTestId('transaction-id').textContent())!;
 
 /** No horizontal scrolling: at a phone's width the form fits the screen. */
 const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
@@ -95,7 +95,7 @@ it('new charge at 390 px: a PIX charge in reais is sent in cents, shows its QR c
   await expect(page.getByTestId('amount').textContent()).resolves.toBe('R$ 1.234,29');
   await expect(page.getByTestId('pix-code').inputValue()).resolves.toBe(stored.pixCode);
   await expect(page.getByRole('img', { name: 'QR Code do PIX' }).getAttribute('src')).resolves.toBe(stored.pixQrCode);
-  await page.getByRole('button', { name: 'Copiar' }).click();
+  await page.getByRole('button', { name: 'Copiar: PIX copia e cola' }).click();
   await page.waitForFunction(async (code) => (await navigator.clipboard.readText()) === code, stored.pixCode);
   expect(await fitsWidth(page)).toBe(true);
 
@@ -137,7 +137,7 @@ it('new charge: a boleto shows its digitable line and link at once, on its page 
   expect(stored.billetCode).toMatch(/^\d{47}$/);
   await expect(page.getByTestId('billet-code').inputValue()).resolves.toBe(stored.billetCode);
   await expect(page.getByRole('link', { name: 'Abrir o boleto' }).getAttribute('href')).resolves.toBe(stored.billetUrl);
-  await page.getByRole('button', { name: 'Copiar' }).waitFor();
+  await page.getByRole('button', { name: 'Copiar: Linha digitável' }).waitFor();
   // The transaction's own page shows the same line, and pays it on the sandbox too.
   await page.getByRole('link', { name: 'Abrir a transação' }).click();
   await expect(page.getByTestId('billet-code').inputValue()).resolves.toBe(stored.billetCode);

@@ -7,14 +7,34 @@ import { formatMoney } from './format.js';
 import { useI18n } from './i18n.js';
 import { Copy, StatusBadge, When } from './ui.js';
 
-/** A charge's facts: ids, status, amount, method (and a card's installments), provider, order and dates. */
+/** Brand names as the gateway answers them (Transaction.card_brand), written as the brands write them in any language. */
+const CARD_BRANDS: Record<string, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  elo: 'Elo',
+  amex: 'American Express',
+  hipercard: 'Hipercard',
+  diners: 'Diners Club',
+  discover: 'Discover',
+  jcb: 'JCB',
+};
+
+/**
+ * A charge's facts: ids, status, amount, method (a card's brand, last 4 and installments), a decline's reason,
+ * provider, order, description and dates (a boleto's expiry is its due date).
+ */
 export function TransactionFacts({ transaction: tx }: { transaction: Transaction }) {
   const { t } = useI18n();
   return (
     <Card withBorder>
       <dl className="facts" data-testid="transaction">
         <dt>{t.transactions.id}</dt>
-        <dd>{tx.id}</dd>
+        <dd>
+          <Group gap="xs">
+            <span data-testid="transaction-id">{tx.id}</span>
+            <Copy value={tx.id} what={t.transactions.id} />
+          </Group>
+        </dd>
         <dt>{t.transactions.status}</dt>
         <dd>
           <StatusBadge status={tx.status} />
@@ -23,10 +43,26 @@ export function TransactionFacts({ transaction: tx }: { transaction: Transaction
         <dd data-testid="amount">{formatMoney(tx.amount, tx.currency)}</dd>
         <dt>{t.transactions.method}</dt>
         <dd>{t.method[tx.paymentMethod]}</dd>
+        {tx.cardLast4 && (
+          <>
+            <dt>{t.detail.card}</dt>
+            <dd data-testid="card">{t.detail.cardNumber(CARD_BRANDS[tx.cardBrand] ?? t.detail.unknownBrand, tx.cardLast4)}</dd>
+          </>
+        )}
         {tx.paymentMethod === PaymentMethod.CREDIT_CARD && (
           <>
             <dt>{t.charge.installments}</dt>
             <dd data-testid="installments">{tx.installments}</dd>
+          </>
+        )}
+        {tx.status === TransactionStatus.REJECTED && (
+          <>
+            <dt>{t.detail.declineReason}</dt>
+            <dd data-testid="decline-reason">
+              {tx.declineReason
+                ? `${t.detail.declineCategories[tx.declineCategory] ?? t.detail.declineCategories.other} (${t.detail.providerCode(tx.declineReason)})`
+                : t.detail.declineNotGiven}
+            </dd>
           </>
         )}
         <dt>{t.transactions.provider}</dt>
@@ -35,13 +71,19 @@ export function TransactionFacts({ transaction: tx }: { transaction: Transaction
         <dd>{tx.transactionId}</dd>
         <dt>{t.transactions.order}</dt>
         <dd>{tx.orderId || '—'}</dd>
+        {tx.description && (
+          <>
+            <dt>{t.detail.description}</dt>
+            <dd data-testid="description">{tx.description}</dd>
+          </>
+        )}
         <dt>{t.transactions.created}</dt>
         <dd>
           <When at={tx.createdAt} />
         </dd>
         {tx.expiresAt && (
           <>
-            <dt>{t.detail.expires}</dt>
+            <dt>{tx.paymentMethod === PaymentMethod.BILLET ? t.detail.dueDate : t.detail.expires}</dt>
             <dd>
               <When at={tx.expiresAt} />
             </dd>

@@ -89,3 +89,6 @@ export function readableBody(body: Uint8Array): string {
     return text;
   }
 }
+
+/** A gateway id (a UUID) as lists show it: its first 8 characters, enough to tell charges apart and to search by. */
+export const shortId = (id: string): string => id.slice(0, 8);

@@ -31,7 +31,7 @@ export function StatusBadge({ status, withdraw }: { status: TransactionStatus; w
   const { t } = useI18n();
   const color = STATUS_COLORS[withdraw ? WITHDRAW_COLORS[status as WithdrawStatus] : (status as TransactionStatus)];
   return (
-    <Badge color={color} variant="light" data-testid="status">
+    <Badge color={color} variant="light" data-testid="status" className="status-badge">
       {withdraw ? t.withdrawStatus[status as WithdrawStatus] : t.status[status as TransactionStatus]}
     </Badge>
   );

@@ -10,6 +10,7 @@ import {
   formatZipCode,
   isPdf,
   parseCents,
+  shortId,
   withCheckDigit,
 } from '../../../web/src/format.js';
 
@@ -86,4 +87,8 @@ it("shows a notification's body as UTF-8 text, JSON indented, anything else as i
   expect(readableBody(bytes('status=paid&id=ch_1'))).toBe('status=paid&id=ch_1');
   expect(readableBody(new Uint8Array([0x6f, 0x6b, 0xff]))).toBe('ok\ufffd');
   expect(readableBody(new Uint8Array())).toBe('');
+});
+
+it('shortens a gateway id to its first 8 characters, as the lists show it and the search finds it', () => {
+  expect(shortId('3cfab32b-229a-47ea-b544-c5f02eff6949')).toBe('3cfab32b');
 });

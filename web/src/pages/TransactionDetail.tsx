@@ -6,6 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { TransactionStatus, type RoutingDecision, type Transaction } from '../../../gen/es/gateway/v1/types_pb.js';
 import { PaymentInstructions, SimulatePayment, TransactionFacts } from '../charges.js';
+import { ChargeCustomer, ChargeItems, ChargeRefunds } from '../chargeDetails.js';
 import { ErrorAlert, fieldViolations } from '../errors.js';
 import { formatMoney, parseCents } from '../format.js';
 import { useI18n } from '../i18n.js';
@@ -13,7 +14,8 @@ import { ChargeDeliveries, ChargeNotifications } from '../notifications.js';
 import { AmountInput, PageHeader, StatusHistory, TableHead, scrollable, useProviderAccounts } from '../ui.js';
 
 /**
- * One charge: its amounts, status history, PIX code or boleto line, a full or partial refund behind a confirmation,
+ * One charge: its amounts, card or decline reason, customer and items, status history, route and attempts, PIX code
+ * or boleto line, its refunds as records and a full or partial refund behind a confirmation,
  * on the sandbox a simulated payment, the provider's notifications about it (raw, with reprocess) and the gateway's
  * deliveries to its webhook_url. Live: a status change refetches it.
  */
@@ -31,11 +33,14 @@ export default function TransactionDetail({ canRefund, canReprocess }: { canRefu
         <Stack>
           <TransactionFacts transaction={tx} />
           <SimulatePayment transaction={tx} />
+          <ChargeCustomer transaction={tx} />
+          <ChargeItems transaction={tx} />
           <PaymentInstructions transaction={tx} />
 
           <StatusHistory changes={tx.statusHistory} />
           {tx.routing && <RouteAttempts routing={tx.routing} />}
 
+          <ChargeRefunds transaction={tx} />
           {canRefund && tx.status === TransactionStatus.APPROVED && tx.amount > tx.refundedAmount && <RefundForm transaction={tx} />}
           <ChargeNotifications transactionId={tx.id} canReprocess={canReprocess} />
           <ChargeDeliveries transactionId={tx.id} />

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { Anchor, Table } from '@mantine/core';
+import { Anchor, Group, Table } from '@mantine/core';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { createClient } from '@connectrpc/connect';
 import { useInfiniteQuery, useTransport } from '@connectrpc/connect-query';
@@ -8,9 +8,9 @@ import { decimalCents } from '../csv.js';
 import { ExportCsv, EXPORT_PAGE_SIZE, type ExportPage } from '../exportCsv.js';
 import { ErrorAlert } from '../errors.js';
 import { useListFilters } from '../filters.js';
-import { formatMoney } from '../format.js';
+import { formatMoney, shortId } from '../format.js';
 import { useI18n } from '../i18n.js';
-import { LoadMore, PageHeader, PAGE_SIZE, StatusBadge, TableHead, When, scrollable } from '../ui.js';
+import { Copy, LoadMore, PageHeader, PAGE_SIZE, StatusBadge, TableHead, When, scrollable } from '../ui.js';
 
 /** Charges, newest first, filtered, a page at a time; a new one from the form, for roles that may create charges. */
 export default function Transactions({ canCreate }: { canCreate: boolean }) {
@@ -48,12 +48,16 @@ export default function Transactions({ canCreate }: { canCreate: boolean }) {
                 <Table.Td>
                   <When at={tx.createdAt} />
                 </Table.Td>
-                <Table.Td>
-                  <Anchor component={Link} to={`/transactions/${tx.id}`}>
-                    {tx.id}
-                  </Anchor>
+                <Table.Td className="nowrap">
+                  {/* The short id is what is read; the full one is the link's name and what the button copies. */}
+                  <Group gap="xs" wrap="nowrap">
+                    <Anchor component={Link} to={`/transactions/${tx.id}`} aria-label={tx.id} title={tx.id} ff="monospace">
+                      {shortId(tx.id)}
+                    </Anchor>
+                    <Copy value={tx.id} what={t.transactions.copyId(shortId(tx.id))} />
+                  </Group>
                 </Table.Td>
-                <Table.Td>
+                <Table.Td className="nowrap">
                   <StatusBadge status={tx.status} />
                 </Table.Td>
                 <Table.Td>{t.method[tx.paymentMethod]}</Table.Td>
