@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import type { Browser, Page } from 'playwright-core';
+import { CreateTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { PaymentMethod, TransactionStatus, type Transaction } from '../../gen/ts-proto/gateway/v1/types.js';
+import { SANDBOX_TEST_CARDS } from '../../server/sandbox/testCards.js';
+import { backOfficePages, launchBrowser, screenshot } from '../support/browser.js';
+import { sandboxCardId } from '../support/sandboxCard.js';
+import { startTestStack, type TestStack } from '../support/gateway.js';
+
+/**
+ * Issue 33 §1 in the back-office: "what happened to Maria's payment?" An operator finds her charges by "mari",
+ * opens the declined one and sees the customer, the card's last 4 and why it was declined; opens the paid one,
+ * refunds part of it and sees the refund as a record. The list shows short ids with a copy button and whole status
+ * badges, at 1280 and at 390 px.
+ */
+let browser: Browser;
+let stack: TestStack;
+let accountId: string;
+const made = {} as Record<'declined' | 'paid' | 'other', Transaction>;
+
+const pages = backOfficePages(
+  () => browser,
+  () => stack.gateway,
+);
+
+async function cardCharge(name: string, email: string, cardNumber: string, amount: number): Promise<Transaction> {
+  const cardId = await sandboxCardId(stack.client, accountId, cardNumber);
+  const { transaction } = await stack.client.call(
+    'gateway',
+    'createTransaction',
+    CreateTransactionRequest.fromPartial({
+      providerAccountId: accountId,
+      transaction: {
+        amount,
+        paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD,
+        installments: 2,
+        cardId,
+        customer: { name, email, document: '12345678909', phone: '11987654321' },
+        description: 'Assinatura anual',
+        items: [{ id: 'plano', title: 'Plano anual', unitPrice: amount, quantity: 1, tangible: false }],
+      },
+    }),
+  );
+  return transaction;
+}
+
+beforeAll(async () => {
+  stack = await startTestStack({ env: { WEBHOOK_WORKERS: '0' } });
+  const { providerAccount } = await stack.client.call('accounts', 'createProviderAccount', {
+    provider: 'SANDBOX',
+    name: 'Loja',
+    publicKey: 'pk',
+    secretKey: 'sk-charge-details',
+  });
+  accountId = providerAccount.id;
+  made.other = await cardCharge('João Pereira', 'joao@example.com', SANDBOX_TEST_CARDS.approved, 1500);
+  made.declined = await cardCharge('Maria Aparecida Souza', 'maria.souza@example.com', SANDBOX_TEST_CARDS.insufficientFunds, 12990);
+  made.paid = await cardCharge('Maria Aparecida Souza', 'maria.souza@example.com', SANDBOX_TEST_CARDS.approved, 12990);
+  expect([made.declined.status, made.paid.status]).toEqual([TransactionStatus.TRANSACTION_STATUS_REJECTED, TransactionStatus.TRANSACTION_STATUS_APPROVED]);
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+const SEARCH = 'Busca (nome, e-mail, documento, pedido ou id, ou parte deles)';
+
+/** Every status badge in the list shows its whole label: none is cut or narrower than its text. */
+async function badgesWhole(page: Page): Promise<string[]> {
+  return page
+    .getByTestId('transactions-table')
+    .getByTestId('status')
+    .evaluateAll((badges) =>
+      badges.map((badge) => {
+        const label = (badge.querySelector('.mantine-Badge-label') ?? badge) as HTMLElement;
+        const cut = label.scrollWidth > label.clientWidth || badge.getBoundingClientRect().width < label.scrollWidth;
+        return `${label.textContent}${cut ? ' (cut)' : ''}`;
+      }),
+    );
+}
+
+/** The list, searched for "mari": Maria's two charges, newest first, by short id. */
+async function searchMari(page: Page) {
+  await page.getByRole('link', { name: 'Transações', exact: true }).first().click();
+  await page.getByLabel(SEARCH).fill('mari');
+  // Exactly her two charges once the search is answered (the unfiltered list shows first, and nothing while it loads).
+  const expected = [made.paid.id, made.declined.id];
+  await page.waitForFunction(
+    (ids) =>
+      JSON.stringify(Array.from(document.querySelectorAll('[data-testid="transactions-table"] tbody tr'), (row) => row.getAttribute('data-id'))) ===
+      JSON.stringify(ids),
+    expected,
+  );
+  const table = page.getByTestId('transactions-table');
+  return table;
+}
+
+it('finds Maria\'s charges by "mari", shows the declined one whole, and refunds part of the paid one as a record', async () => {
+  const { page, violations } = await pages.signedIn(1280, 900);
+  const table = await searchMari(page);
+  const declinedRow = table.locator(`tr[data-id="${made.declined.id}"]`);
+  // A short id, with the whole one copied and named.
+  await expect(declinedRow.getByRole('link', { name: made.declined.id }).textContent()).resolves.toBe(made.declined.id.slice(0, 8));
+  await declinedRow.getByRole('button', { name: `Copiar: ID ${made.declined.id.slice(0, 8)}` }).waitFor();
+  await expect(badgesWhole(page)).resolves.toEqual(['Aprovada', 'Recusada']);
+  await screenshot(page, 'charge-search-1280');
+
+  await declinedRow.getByRole('link', { name: made.declined.id }).click();
+  const facts = page.getByTestId('transaction');
+  await expect(facts.getByTestId('card').textContent()).resolves.toBe('Visa terminado em 9995');
+  await expect(facts.getByTestId('decline-reason').textContent()).resolves.toBe('Saldo ou limite insuficiente (código do provedor: insufficient_funds)');
+  await expect(facts.getByTestId('description').textContent()).resolves.toBe('Assinatura anual');
+  await expect(page.getByTestId('customer').textContent()).resolves.toBe('NomeMaria Aparecida SouzaE-mailmaria.souza@example.comDocumento123.456.789-09');
+  await expect(page.getByTestId('items').locator('tbody tr').allTextContents()).resolves.toEqual(['Plano anual1R$ 129,90R$ 129,90']);
+  await page.getByText('Nenhum estorno.').waitFor();
+  await screenshot(page, 'charge-declined-1280');
+
+  await page.getByRole('link', { name: 'Voltar às transações' }).click();
+  await page.goto(`${stack.gateway.httpUrl!}/#/transactions/${made.paid.id}`);
+  await expect(page.getByTestId('transaction').getByTestId('card').textContent()).resolves.toBe('Visa terminado em 1111');
+  await page.getByLabel('Parcial').check();
+  await page.getByLabel('Valor a estornar (R$)').fill('30,00');
+  await page.getByRole('button', { name: 'Estornar', exact: true }).click();
+  await page.getByRole('button', { name: 'Estornar R$ 30,00' }).click();
+  const refunds = page.getByTestId('refunds');
+  const record = refunds.locator('tbody tr');
+  await record.waitFor();
+  const cells = await record.locator('td').allTextContents();
+  expect(cells[0]).toMatch(/^[0-9a-f]{8}$/);
+  expect(cells.slice(1)).toEqual([
+    'R$ 30,00',
+    expect.stringMatching(/\d{2}\/\d{2}\/\d{4}/),
+    stack.gateway.firstAdmin!.email,
+    'Concluído',
+    expect.stringMatching(/\S/),
+  ]);
+  await expect(page.getByTestId('refunded').textContent()).resolves.toBe('R$ 30,00');
+  await expect(page.getByTestId('refundable').textContent()).resolves.toBe('R$ 99,90');
+  await pages.finish(page, violations, 'charge-refunded-1280');
+});
+
+it('at 390 px the list keeps short ids and whole badges (the table scrolls), and the charge page its facts', async () => {
+  const { page, violations } = await pages.signedIn(390, 844);
+  await page.getByRole('button', { name: 'Menu' }).click();
+  const table = await searchMari(page);
+  await expect(badgesWhole(page)).resolves.toEqual(['Aprovada', 'Recusada']);
+  await expect(table.locator(`tr[data-id="${made.paid.id}"]`).getByRole('link', { name: made.paid.id }).textContent()).resolves.toBe(made.paid.id.slice(0, 8));
+  await screenshot(page, 'charge-search-390');
+
+  await table.locator(`tr[data-id="${made.declined.id}"]`).getByRole('link', { name: made.declined.id }).click();
+  await expect(page.getByTestId('transaction').getByTestId('decline-reason').textContent()).resolves.toContain('Saldo ou limite insuficiente');
+  await expect(page.getByTestId('customer').textContent()).resolves.toContain('Maria Aparecida Souza');
+  await pages.finish(page, violations, 'charge-declined-390');
+});
