@@ -270,7 +270,9 @@ export class PaymentsService {
   /** The charge with its refunds' records (only here: the other reads of a charge do not need them). */
   async getTransaction(id: string, refresh = false): Promise<Transaction> {
     const transaction = await this.read(TRANSACTIONS, id, refresh);
-    return { ...transaction, refunds: await this.deps.transactions.refunds.refundsOf(this.deps.db.em(), transaction.id) };
+    // A read only: it stops with the caller, as the charge's own read does.
+    const refunds = await cancellableRead(() => this.deps.transactions.refunds.refundsOf(this.deps.db.em(), transaction.id));
+    return { ...transaction, refunds };
   }
 
   /** A stored transaction or withdrawal; with refresh, its provider is asked first and the answer applied (source poll). */
