@@ -3,7 +3,13 @@ import pg from 'pg';
 import * as grpc from '@grpc/grpc-js';
 import { createClient, ConnectError, Code } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
-import { ListTransactionsRequest, PaymentGatewayServiceClient } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import {
+  CreateTransactionRequest,
+  GetTransactionRequest,
+  ListTransactionsRequest,
+  PaymentGatewayServiceClient,
+} from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import { PaymentGatewayService } from '../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { cancelReadsWithTheirCaller } from '../../server/db/statementCancellation.js';
 import { cancellableRead, withCallSignal } from '../../server/lib/callScope.js';
@@ -107,6 +113,41 @@ describe('over the RPCs, on PostgreSQL', () => {
     expect(failure).toBeInstanceOf(ConnectError);
     expect((failure as ConnectError).code).toBe(Code.Canceled);
     await eventually(async () => (await waiting()) === 0, 3_000);
+  });
+
+  it("a gRPC deadline cancels GetTransaction's read of the charge's refunds as it does the charge's own", async () => {
+    const { providerAccount } = await stack.client.call('accounts', 'createProviderAccount', {
+      provider: 'SANDBOX',
+      name: 'refund reads',
+      publicKey: 'pk',
+      secretKey: 'sk-refund-reads',
+    });
+    const { transaction } = await stack.client.call(
+      'gateway',
+      'createTransaction',
+      CreateTransactionRequest.fromPartial({
+        providerAccountId: providerAccount.id,
+        transaction: { amount: 1000, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX },
+      }),
+    );
+    blocker = await connected(stack.database.url);
+    await blocker.query('begin');
+    await blocker.query('lock table refunds in access exclusive mode');
+    const client = new PaymentGatewayServiceClient(stack.gateway.grpcAddress!, grpc.credentials.createInsecure());
+    const metadata = new grpc.Metadata();
+    metadata.set('authorization', `Bearer ${TEST_TOKEN}`);
+    try {
+      const read = new Promise<grpc.ServiceError>((resolve, reject) =>
+        client.getTransaction(GetTransactionRequest.fromPartial({ id: transaction.id }), metadata, { deadline: Date.now() + 1_000 }, (error) =>
+          error ? resolve(error) : reject(new Error('the call succeeded')),
+        ),
+      );
+      await eventually(async () => (await waiting()) === 1, 3_000);
+      expect((await read).code).toBe(grpc.status.DEADLINE_EXCEEDED);
+      await eventually(async () => (await waiting()) === 0, 3_000);
+    } finally {
+      client.close();
+    }
   });
 });
 
