@@ -203,8 +203,10 @@ describe.each(TRANSPORTS)('ListTransactions through %s', (_name, driver) => {
     // LIKE's wildcards are taken as typed, never as "anything".
     expect(await found('%%%')).toEqual([]);
     expect(await found('o_d')).toEqual([]);
-    // Under three characters (no trigram to look up) only an exact value matches.
+    // Under three characters (no trigram to look up) only an exact value matches; so does a whole e-mail address.
     expect(await found('ma')).toEqual([]);
+    expect(await found('runo@example.com')).toEqual([]);
+    expect(await found('BRUNO@example.com')).toEqual(['c2']);
   });
 
   it('combines filters: all of them must hold', async () => {
