@@ -89,8 +89,9 @@ export function isDatabaseUnreachable(error: unknown): boolean {
     if (current.name === 'ConnectionException') return true;
     const code = String(current.code ?? '');
     if (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND'].includes(code)) return true;
-    // 57P01-57P03: the server is shutting down or starting; class 08: connection exceptions.
-    if (/^57P0[123]$/.test(code) || code.startsWith('08')) return true;
+    // 57P01-57P03: the server is shutting down or starting; class 08: connection exceptions; 25006: a write reached
+    // a server that is a standby now (a primary demoted by a switchover, until the pooler or balancer follows the new one).
+    if (/^57P0[123]$/.test(code) || code.startsWith('08') || code === '25006') return true;
     if (
       /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(
         String(current.message ?? ''),
