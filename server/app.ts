@@ -244,6 +244,7 @@ async function openStore({ config, logger, running, closers }: Start): Promise<D
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     replicaUrls: config.databaseReplicaUrls,
+    listenUrl: config.databaseListenUrl,
     dataDir: config.dataDir,
     acquireTimeoutMs: config.dbAcquireTimeoutMs,
     connectTimeoutMs: config.dbConnectTimeoutMs,

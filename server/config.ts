@@ -14,6 +14,11 @@ export interface Config {
   metricsPort?: number;
   dataDir: string;
   databaseUrl?: string;
+  /**
+   * DATABASE_LISTEN_URL: a session-level connection to the primary for LISTEN (account changes), where DATABASE_URL goes
+   * through a pooler in transaction mode that does not deliver notifications; unset: DATABASE_URL.
+   */
+  databaseListenUrl?: string;
   /** Streaming replicas of DATABASE_URL for reads. */
   databaseReplicaUrls: string[];
   apiTokens: string[];
@@ -367,6 +372,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort: optionalPort(env, 'METRICS_PORT', 9464),
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseListenUrl: env.DATABASE_LISTEN_URL?.trim() || undefined,
     databaseReplicaUrls: (env.DATABASE_REPLICA_URLS ?? '')
       .split(',')
       .map((url) => url.trim())

@@ -14,6 +14,11 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** Read replicas of `databaseUrl`: plain reads go round-robin over them. */
   replicaUrls?: readonly string[];
+  /**
+   * Where the primary's LISTEN connection goes when it must not go through `databaseUrl` (a pooler in transaction mode
+   * hands each statement a different server session, so a LISTEN hears nothing); default `databaseUrl`.
+   */
+  listenUrl?: string;
   dataDir: string;
   /** Apply pending migrations on open (the default). */
   migrate?: boolean;
@@ -141,6 +146,7 @@ export function ormConfig(
 export async function openDatabase({
   databaseUrl,
   replicaUrls = [],
+  listenUrl,
   dataDir,
   migrate = true,
   log,
@@ -179,6 +185,8 @@ export async function openDatabase({
       : (applicationName) =>
           new primaryPool.Client!({
             ...primaryPool.options,
+            // pg lets a connection string's parts win over the pool's host, port, user and database.
+            ...(listenUrl ? { connectionString: listenUrl } : {}),
             application_name: applicationName,
             connectionTimeoutMillis: connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
             keepAlive: true,

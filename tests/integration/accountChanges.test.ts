@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
-import { CreateTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
-import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import { ACCOUNT_CHANGES_APPLICATION_NAME, ACCOUNT_CHANGES_CHANNEL } from '../../server/db/accountChanges.js';
 import { AccountsRepository } from '../../server/db/accountsRepository.js';
 import { openDatabase, type Database } from '../../server/db/orm.js';
@@ -11,6 +9,7 @@ import { failureOf, grpcDriver, type Driver } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { startFakeProvider, type ExpectationHandle, type FakeProvider } from '../support/fakeProvider.js';
 import { removeDir, startTestGateway, TEST_TOKEN } from '../support/gateway.js';
+import { answerEveryCharge, chargeSecret, newSandboxAccount } from '../support/sandboxCharges.js';
 import { capturedLogger } from '../support/logCapture.js';
 import { createTestDatabase } from '../support/postgres.js';
 
@@ -36,24 +35,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   fake = await startFakeProvider();
   // Every charge of every account reaches the fake, which records the credentials it was sent.
-  charges = fake.expect({
-    method: 'POST',
-    path: '/v1/charges',
-    times: Infinity,
-    reply: () => ({
-      status: 201,
-      body: {
-        id: `ch_${randomBytes(6).toString('hex')}`,
-        amount: 1500,
-        method: 'pix',
-        status: 'pending',
-        installments: 1,
-        createdAt: '2027-01-15T08:00:00Z',
-        refundedAmount: 0,
-        pix: { copyPaste: '000201', qrCodeDataUrl: 'data:,', expiresAt: '2099-01-01T00:00:00Z' },
-      },
-    }),
-  });
+  charges = answerEveryCharge(fake);
   const env = { ACCOUNT_CACHE_MS: '60000', SECRETS_KEY, WEBHOOK_WORKERS: '0' };
   a = await startTestGateway({ databaseUrl: database.url, env });
   b = await startTestGateway({ databaseUrl: database.url, env, logger: logB.logger });
@@ -75,21 +57,8 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const newAccount = async (name: string, secretKey: string) =>
-  (await clientA.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name, publicKey: 'pk', secretKey, baseUrl: fake.url })).providerAccount
-    .id as string;
-
-/** Charges through `client`; the secret the provider was sent. */
-async function chargeWith(client: Driver, providerAccountId: string): Promise<string> {
-  const before = charges.calls.length;
-  await client.call(
-    'gateway',
-    'createTransaction',
-    CreateTransactionRequest.fromPartial({ providerAccountId, transaction: { amount: 1500, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX } }),
-  );
-  expect(charges.calls.length).toBe(before + 1);
-  return charges.calls.at(-1)!.headers.authorization!.replace(/^Bearer /, '');
-}
+const newAccount = (name: string, secretKey: string) => newSandboxAccount(clientA, fake, name, secretKey);
+const chargeWith = (client: Driver, providerAccountId: string) => chargeSecret(client, charges, providerAccountId);
 
 /** Waits at most PROMPTLY_MS for `probe`; how long it took. */
 async function promptly(probe: () => Promise<boolean>, what: string): Promise<number> {

@@ -7,6 +7,7 @@ import type { Driver } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { startFakeProvider, type CannedResponse, type FakeProvider } from '../support/fakeProvider.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
+import { sandboxCharge as sandboxChargeAnswer } from '../support/sandboxCharges.js';
 
 /** Provider answers that are errors, not statuses: each must leave a charge or payout as it is. */
 const ERROR_ANSWERS: Record<string, CannedResponse> = {
@@ -46,16 +47,7 @@ const account = async (name: string) =>
   (await client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name, publicKey: 'pk', secretKey: `sk-${name}`, baseUrl: fake.url }))
     .providerAccount.id as string;
 
-const sandboxCharge = (id: string, status: string) => ({
-  id,
-  amount: 2500,
-  method: 'pix',
-  status,
-  installments: 1,
-  createdAt: '2027-01-15T08:00:00Z',
-  refundedAmount: 0,
-  pix: { copyPaste: '000201', qrCodeDataUrl: 'data:,', expiresAt: '2099-01-01T00:00:00Z' },
-});
+const sandboxCharge = (id: string, status: string) => sandboxChargeAnswer(id, status, 2500);
 
 async function pendingCharge(accountId: string, chargeId: string) {
   fake.expect({ method: 'POST', path: '/v1/charges', reply: { status: 201, body: sandboxCharge(chargeId, 'pending') } });
