@@ -14,6 +14,8 @@ export const PROCESS_STALE_MS = 30_000;
 const OWNERLESS_STALE_MS = 10 * 60_000;
 /** An UNKNOWN key never expires: an unconfirmed charge must not be forgotten. */
 const NEVER = '9999-12-31T00:00:00Z';
+/** How long a key of this process's must have been left untouched before it is taken for lost (see isLost). */
+const LOST_CLAIM_QUIET_MS = 2_000;
 
 export type Claim =
   /** `fresh`: the key was inserted now, not taken over from a first attempt that failed or expired. */
@@ -88,8 +90,9 @@ const HELD_BY_NOBODY = `case when k.owner_id is null then k.updated_at < now() -
 /** A key someone else holds, and whether its holder is still there. */
 const FIND_KEY = prepared(
   'find_idempotency_key',
-  `select k.id, k.request_hash, k.state, k.subject_id, k.response, k.created_at, k.resolve_after,
-          k.state = 'IN_PROGRESS' and ${HELD_BY_NOBODY} as orphaned
+  `select k.id, k.request_hash, k.state, k.subject_id, k.response, k.created_at, k.resolve_after, k.owner_id,
+          k.state = 'IN_PROGRESS' and ${HELD_BY_NOBODY} as orphaned,
+          k.updated_at < now() - (? * interval '1 millisecond') as quiet
      from idempotency_keys k
     where k.provider_account_id = ? and k.operation = ? and k.key = ?`,
 );
@@ -118,6 +121,10 @@ const SWEEP_ORPHANS = `update idempotency_keys k
  * other unknown outcome instead of blocking its key until it expires.
  */
 export class IdempotencyRepository {
+  /** Keys this process is working on now: from its claim to the last write of its call (runIdempotent's ownerCall). */
+  private readonly running = new Set<string>();
+  /** Keys whose provider call this process made but whose outcome it could not write (the database was unreachable). */
+  private readonly sentUnrecorded = new Set<string>();
   private readonly ttlMs: number;
   readonly ownerId: string | null;
   readonly staleMs: number;
@@ -147,6 +154,7 @@ export class IdempotencyRepository {
       const [existing] = await runPrepared<Record<string, unknown>>(em, 'write', FIND_KEY, [
         OWNERLESS_STALE_MS,
         this.staleMs,
+        LOST_CLAIM_QUIET_MS,
         request.providerAccountId,
         request.operation,
         request.key,
@@ -164,8 +172,58 @@ export class IdempotencyRepository {
       }
       // Its process is gone: confirmed like any unknown outcome from now on (or, never sent, free again), then claimed anew.
       if (existing.orphaned && pass === 1 && (await this.sweepOrphans(em, String(existing.id))) > 0) continue;
+      if (existing.state === 'IN_PROGRESS' && pass === 1 && this.isLost(existing) && (await this.settleLost(em, String(existing.id))) > 0) continue;
       return { kind: 'in_progress' };
     }
+  }
+
+  /** This process is working on the key `id` (it holds its claim). */
+  hold(id: string): void {
+    this.running.add(id);
+  }
+
+  /**
+   * This process is done with the key `id`. `sentUnrecorded`: its provider call was made and its outcome could not be
+   * written (the database was unreachable), so the key is still IN_PROGRESS under this process, which lives on.
+   */
+  release(id: string, sentUnrecorded: boolean): void {
+    this.running.delete(id);
+    if (sentUnrecorded) this.sentUnrecorded.add(id);
+  }
+
+  /**
+   * A key IN_PROGRESS under this very process that none of its calls holds: the claim's answer was lost on the way
+   * back (a pooler or a primary gone between commit and answer), or the call ended without writing its outcome.
+   * Quiet for a moment, so that a claim whose answer is still on its way to this process is not taken for lost.
+   */
+  private isLost(existing: Record<string, unknown>): boolean {
+    return this.ownerId !== null && existing.owner_id === this.ownerId && existing.quiet === true && !this.running.has(String(existing.id));
+  }
+
+  /**
+   * Settles a lost key of this process: UNKNOWN (to the resolver) when its provider call was made, FAILED (free for
+   * the same request again) when this process never sent it. Returns how many rows changed (0 or 1).
+   */
+  private async settleLost(em: EntityManager, id: string): Promise<number> {
+    const sent = this.sentUnrecorded.has(id);
+    const rows = await em.getConnection('write').execute<Array<{ id: string }>>(
+      `update idempotency_keys
+          set state = ?, failure = ?, resolve_after = ${sent ? 'now()' : 'null'},
+              expires_at = ${sent ? `'${NEVER}'::timestamptz` : `now() + (? * interval '1 millisecond')`}, updated_at = now()
+        where id = ? and state = 'IN_PROGRESS' and owner_id = ? returning id`,
+      [
+        sent ? 'UNKNOWN' : 'FAILED',
+        sent
+          ? 'the outcome of the provider call could not be recorded (the database could not be reached): no answer was recorded'
+          : 'the claim of this request was lost on its way back from the database: nothing was sent',
+        ...(sent ? [] : [this.ttlMs]),
+        id,
+        this.ownerId,
+      ],
+      'all',
+    );
+    if (rows.length > 0) this.sentUnrecorded.delete(id);
+    return rows.length;
   }
 
   /**

@@ -136,6 +136,17 @@ export async function runIdempotent<P, T>(deps: Deps, call: IdempotentCall<P, T>
 
 /** The call of the request that holds the key: sends it, and records what came of it. */
 async function ownerCall<P, T>(deps: Deps, call: IdempotentCall<P, T>, claimId: string): Promise<T> {
+  // Until its last write, the key is this call's; a write the database never took leaves it to a retry (idempotencyRepository's isLost).
+  const progress = { sent: false, recorded: false };
+  deps.idempotency.hold(claimId);
+  try {
+    return await sendAndRecord(deps, call, claimId, progress);
+  } finally {
+    deps.idempotency.release(claimId, progress.sent && !progress.recorded);
+  }
+}
+
+async function sendAndRecord<P, T>(deps: Deps, call: IdempotentCall<P, T>, claimId: string, progress: { sent: boolean; recorded: boolean }): Promise<T> {
   let result: P;
   try {
     // Nothing was sent yet: the key is released (FAILED, which the same request takes over) rather than held.
@@ -145,6 +156,7 @@ async function ownerCall<P, T>(deps: Deps, call: IdempotentCall<P, T>, claimId: 
     throw error;
   }
   try {
+    progress.sent = true;
     result = await call.callProvider(claimId);
   } catch (error) {
     const failure = error instanceof Error ? error.message : String(error);
@@ -159,10 +171,12 @@ async function ownerCall<P, T>(deps: Deps, call: IdempotentCall<P, T>, claimId: 
     } else {
       await deps.idempotency.fail(deps.db.em(), claimId, failure);
     }
+    progress.recorded = true;
     throw error;
   }
   // From here the provider has acted: if storing fails, the key stays taken so a retry can never act twice.
   const stored = await call.store(result, claimId);
   if (!stored.keyCompleted) await deps.idempotency.complete(deps.db.em(), claimId, stored.subjectId, stored.response);
+  progress.recorded = true;
   return stored.value;
 }
