@@ -354,6 +354,8 @@ async function assembleUseCases(
   });
   running.useCases = useCases;
   // Registered before the servers start, so that it stops after they have (and before the database closes).
+  // A key this process claimed and lost (the database went away mid-call) is settled even if no retry asks for it.
+  liveness.onEachBeat(() => deps.idempotency.settleOwnLost(db.em()));
   await liveness.start();
   closers.push(() => liveness.stop());
   metrics.readFrom({

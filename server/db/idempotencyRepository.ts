@@ -177,6 +177,24 @@ export class IdempotencyRepository {
     }
   }
 
+  /**
+   * Settles every lost key of this process (see isLost), whether or not a retry asks for it again: a caller that gave
+   * up would otherwise leave it IN_PROGRESS for as long as this process lives. Returns how many.
+   */
+  async settleOwnLost(em: EntityManager): Promise<number> {
+    if (this.ownerId === null) return 0;
+    const rows = await em
+      .getConnection('write')
+      .execute<Array<{ id: string }>>(
+        `select id from idempotency_keys where state = 'IN_PROGRESS' and owner_id = ? and updated_at < now() - (? * interval '1 millisecond')`,
+        [this.ownerId, LOST_CLAIM_QUIET_MS],
+        'all',
+      );
+    let settled = 0;
+    for (const { id } of rows) if (!this.running.has(id)) settled += await this.settleLost(em, id);
+    return settled;
+  }
+
   /** This process is working on the key `id` (it holds its claim). */
   hold(id: string): void {
     this.running.add(id);

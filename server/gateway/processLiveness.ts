@@ -45,6 +45,8 @@ export class ProcessLiveness {
   readonly id = randomUUID();
   private readonly host = hostIdentity();
   private timer?: NodeJS.Timeout;
+  /** Done after each beat: this process's own housekeeping that only it can do (it alone knows what it holds). */
+  private readonly chores: (() => Promise<unknown>)[] = [];
 
   constructor(
     private readonly deps: Pick<GatewayDeps, 'db' | 'logger'> & { processes: ProcessesRepository },
@@ -58,12 +60,25 @@ export class ProcessLiveness {
     this.timer.unref();
   }
 
+  /** Runs `chore` after each beat from now on; a failure is logged and tried again at the next beat. */
+  onEachBeat(chore: () => Promise<unknown>): void {
+    this.chores.push(chore);
+  }
+
   private async beat(): Promise<void> {
     try {
       await this.deps.processes.beat(this.deps.db.em(), { id: this.id, host: this.host, pid: process.pid });
     } catch (error) {
       // Missed beats only make this process look gone sooner: its keys then go to the resolver, never to a resend.
       this.deps.logger.warn({ err: error }, 'could not mark this process alive');
+      return;
+    }
+    for (const chore of this.chores) {
+      try {
+        await chore();
+      } catch (error) {
+        this.deps.logger.warn({ err: error }, 'a chore after marking this process alive failed; tried again at the next beat');
+      }
     }
   }
 
