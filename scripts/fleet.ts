@@ -1,6 +1,6 @@
 /**
  * npm run fleet [-- --api N --intake M --workers K --base-port P]: the gateway as a fleet on loopback (see
- * docs/fleet.md). Prints the addresses once everything is up; Ctrl-C stops it all.
+ * docs/operations.md (Fleet and failover)). Prints the addresses once everything is up; Ctrl-C stops it all.
  */
 import { parseArgs } from 'node:util';
 import { buildServer, serverStaleBecause } from './serverBuild.js';
