@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { TransactionInput } from '../../server/domain/types.js';
 import { cardMyId, customerMyId, toCelcashNewCard } from '../../server/providers/celcoin/adapter.js';
+import { toApiCardToken } from '../../server/providers/families/transactionsApi/mappers.js';
 import {
   assertPublicPurchaseCard,
   publicPurchaseParties,
@@ -102,5 +103,14 @@ describe("the purchase platform's documented creditCard and body", () => {
     expect(() => assertPublicPurchaseCard({ paymentMethod: 'PIX' })).not.toThrow();
     expect(() => assertPublicPurchaseCard({ paymentMethod: 'CREDIT_CARD', cardId: 'card_9' })).toThrow('takes a card by its own fields only');
     expect(() => toPublicPurchase(input({ paymentMethod: 'CREDIT_CARD', cardId: 'gct_v1.abc' }), terms)).toThrow('takes a card by its own fields only');
+  });
+});
+
+describe("the transactions API family's card body", () => {
+  const card = { cardNumber: '4111 1111 1111 1111', holderName: 'Ana Souza', holderDocument: '', expMonth: '03', expYear: '30', cvv: '737' };
+
+  it('carries the CVV of a card token, and leaves the field out for a saved card (none is kept)', () => {
+    expect(toApiCardToken(card)).toEqual({ number: '4111111111111111', holderName: 'Ana Souza', expirationMonth: 3, expirationYear: 2030, cvv: '737' });
+    expect(toApiCardToken({ ...card, cvv: '' })).not.toHaveProperty('cvv');
   });
 });

@@ -165,7 +165,8 @@ export const toApiCardToken = (card: CardInput): ApiCardTokenRequest => ({
   ...(card.holderDocument ? { holderDocument: digitsOnly(card.holderDocument) } : {}),
   expirationMonth: Number(card.expMonth),
   expirationYear: Number(fourDigitYear(card.expYear)),
-  cvv: card.cvv,
+  // A card the gateway saved has no CVV (none is kept): the field is left out, as for a stored card's charge.
+  ...(card.cvv ? { cvv: card.cvv } : {}),
 });
 
 /** What a response mapper needs of the member. */

@@ -72,7 +72,7 @@ export const apiCardTokenRequest = z.object({
   holderDocument: z.string().optional(),
   expirationMonth: z.number().int(),
   expirationYear: z.number().int(),
-  cvv: z.string(),
+  cvv: z.string().optional(),
 });
 export type ApiCardTokenRequest = z.infer<typeof apiCardTokenRequest>;
 
