@@ -34,6 +34,8 @@ import { OutboundRepository } from './db/outboundRepository.js';
 import { SecretBox } from './lib/secretBox.js';
 import { derivedCardTokenKeys } from './lib/gatewayCardToken.js';
 import { CardTokenUsesRepository } from './db/cardTokenUsesRepository.js';
+import { SavedCardsRepository } from './db/savedCardsRepository.js';
+import { savedCardKeyInfo } from './lib/savedCard.js';
 import { AuditRepository, ServiceTokensRepository } from './db/accessRepository.js';
 import { AccessService } from './gateway/accessControl.js';
 import { OperatorsService } from './gateway/operators.js';
@@ -315,6 +317,7 @@ async function assembleUseCases(
       ttlSeconds: config.cardTokens.ttlSeconds,
       uses: new CardTokenUsesRepository(),
     },
+    savedCards: { repository: new SavedCardsRepository(), keyFor: (accountId: string) => secrets.deriveKey(savedCardKeyInfo(accountId)) },
     events,
     webhookBaseUrl: config.webhookPublicUrl ?? `http://${config.host}:${config.webhookPort}`,
     urlPolicy: { privateProviderUrls: config.allowPrivateProviderUrls, privateWebhookUrls: config.allowPrivateWebhookUrls },

@@ -512,6 +512,20 @@ export const CardTokenUseEntity = defineEntity({
 });
 export type CardTokenUseRow = InferEntity<typeof CardTokenUseEntity>;
 
+/** Cards the gateway saved for one account (savedCard.ts): sealed without the CVV; a revoked one charges no more. */
+export const SavedCardEntity = defineEntity({
+  name: 'SavedCard',
+  tableName: 'saved_cards',
+  properties: {
+    id: p.uuid().primary(),
+    providerAccountId: p.uuid().index(),
+    cardSealed: p.text(),
+    createdAt: p.datetime(),
+    revokedAt: p.datetime().nullable(),
+  },
+});
+export type SavedCardRow = InferEntity<typeof SavedCardEntity>;
+
 /** Routes (RoutingService): a unique name and ordered rules naming provider accounts. */
 export const RouteEntity = defineEntity({
   name: 'Route',
@@ -531,6 +545,7 @@ export type RouteRow = InferEntity<typeof RouteEntity>;
 export const ENTITIES = [
   RouteEntity,
   CardTokenUseEntity,
+  SavedCardEntity,
   KeyFingerprintEntity,
   OperatorEntity,
   OperatorSessionEntity,

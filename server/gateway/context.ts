@@ -8,6 +8,7 @@ import type { NotificationsRepository } from '../db/notificationsRepository.js';
 import type { IdempotencyRepository } from '../db/idempotencyRepository.js';
 import type { OutboundRepository } from '../db/outboundRepository.js';
 import type { CardTokenUsesRepository } from '../db/cardTokenUsesRepository.js';
+import type { SavedCardsRepository } from '../db/savedCardsRepository.js';
 import type { CardTokenKeys } from '../lib/gatewayCardToken.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { AdapterContext, ProviderAdapter } from '../providers/adapter.js';
@@ -49,6 +50,8 @@ export interface GatewayDeps {
   unknownCheckScheduleMs?: readonly number[];
   /** The gateway's own card tokens (cardTokens.ts): their keys, how long they open (CARD_TOKEN_TTL_SECONDS), their uses. */
   cardTokens: { keys: CardTokenKeys; ttlSeconds: number; uses: CardTokenUsesRepository };
+  /** Cards the gateway saved (savedCards.ts): where they are kept, and each account's sealing key. */
+  savedCards: { repository: SavedCardsRepository; keyFor(accountId: string): Buffer };
 }
 
 export function notificationUrl(webhookBaseUrl: string, provider: string, accountId: string): string {

@@ -27,6 +27,8 @@ import { optionalUrl, requirePositiveCents, requireText } from './validation.js'
 import { resendWindowMs, runIdempotent } from './idempotency.js';
 import { cardTokenNotAccepted, chargesGatewayCardTokens, checkCardToken, issueCardToken, usesGatewayCardTokens } from './cardTokens.js';
 import { isGatewayCardToken } from '../lib/gatewayCardToken.js';
+import { isSavedCardId } from '../lib/savedCard.js';
+import { checkSavedCard, revokeSavedCard, saveCard } from './savedCards.js';
 import { openCallAudit } from './callAudit.js';
 import { recordCreatedTransaction, recordRefund, releaseRefund, type PendingRecord } from './recording.js';
 import { assertPublicUrl } from '../lib/http/addressPolicy.js';
@@ -88,6 +90,8 @@ async function readableDocuments(documents: ReceiverDocuments, uploads: NonNulla
 function listedOperations(adapter: ProviderAdapter): Operation[] {
   const operations = [...adapter.operations];
   if (chargesGatewayCardTokens(adapter) && !operations.includes('createCardToken')) operations.unshift('createCardToken');
+  // The gateway saves the card itself there (savedCards.ts).
+  if (chargesGatewayCardTokens(adapter) && !operations.includes('createCardId')) operations.splice(1, 0, 'createCardId');
   if (answersInstallments(adapter) && !operations.includes('calculateInstallments')) operations.push('calculateInstallments');
   return operations;
 }
@@ -137,10 +141,19 @@ export class PaymentsService {
     return adapter.createCardToken(ctx, card);
   }
 
+  /** The provider's saved card; where the provider takes the gateway's card token, the gateway's own (savedCards.ts). */
   async createCardId(providerAccountId: string, input: { cardToken?: string; card?: CardInput; customer?: Customer }): Promise<string> {
     if (!input.cardToken && !input.card) throw invalidArgument('card_token', 'card_token or card is required');
-    const { adapter, ctx } = await this.resolve(providerAccountId, 'createCardId');
-    return adapter.createCardId(ctx, input);
+    const resolved = await resolveAccount(this.deps, providerAccountId);
+    if (usesGatewayCardTokens(resolved.adapter)) return saveCard(this.deps, { adapter: resolved.adapter, ctx: resolved.ctx, ...input });
+    requireOperation(resolved.adapter, 'createCardId');
+    return resolved.adapter.createCardId(resolved.ctx, input);
+  }
+
+  /** Revokes a card the gateway saved for the account: later charges with it are refused, nothing sent. */
+  async revokeSavedCard(providerAccountId: string, cardId: string): Promise<Date> {
+    const { account } = await resolveAccount(this.deps, requireText('provider_account_id', providerAccountId));
+    return revokeSavedCard(this.deps, account.id, requireText('card_id', cardId));
   }
 
   async createTransaction(command: CreateTransactionCommand): Promise<Transaction> {
@@ -212,6 +225,11 @@ export class PaymentsService {
     // The gateway's card token: authenticated now; its date and use checked, and the card opened, only in the call.
     const cardToken =
       full.paymentMethod === 'CREDIT_CARD' && isGatewayCardToken(full.cardId) ? checkCardToken(this.deps, { adapter, ctx, token: full.cardId }) : undefined;
+    // A card the gateway saved: this account's, checked now; opened (unless revoked since) only in the call.
+    const savedCard =
+      full.paymentMethod === 'CREDIT_CARD' && usesGatewayCardTokens(adapter) && isSavedCardId(full.cardId)
+        ? await checkSavedCard(this.deps, { adapter, ctx, cardId: full.cardId })
+        : undefined;
     const pending: PendingRecord = {
       kind: 'transaction',
       provider: account.provider,
@@ -238,8 +256,8 @@ export class PaymentsService {
       resendWithinMs: resendWindowMs(adapter),
       // The key travels to providers that accept one, so that they too recognise a retry.
       callProvider: async () => {
-        const card = cardToken && (await cardToken.use(idempotencyKey));
-        // All that is kept of the card: read here, where the token is opened, and stored with the charge.
+        const card = cardToken ? await cardToken.use(idempotencyKey) : await savedCard?.open();
+        // All that is kept of the card: read here, where the card is opened, and stored with the charge.
         if (card) Object.assign(pending, cardFacts(card.cardNumber));
         const result = await adapter.createTransaction(ctx, { ...full, idempotencyKey, ...(card ? { card } : {}) });
         declineReason = result.declineReason;

@@ -25,6 +25,7 @@ const rule = (permission: RpcRule['permission'], accounts: AccountRule, audited 
 export const RPC_RULES: Record<string, RpcRule> = {
   '/gateway.v1.PaymentGatewayService/CreateCardToken': rule('cards:tokenize', 'request', true),
   '/gateway.v1.PaymentGatewayService/CreateCardId': rule('payments:write', 'request', true),
+  '/gateway.v1.PaymentGatewayService/RevokeSavedCard': rule('payments:write', 'request', true),
   '/gateway.v1.PaymentGatewayService/CreateTransaction': rule('payments:write', 'request', true),
   '/gateway.v1.PaymentGatewayService/GetTransaction': rule('payments:read', 'response'),
   '/gateway.v1.PaymentGatewayService/RefoundTransaction': rule('refunds:write', 'request', true),

@@ -92,6 +92,10 @@ export function paymentGatewayHandlers(u: UseCases) {
         customer: fromProtoCustomer(r.customer),
       }),
     }),
+    revokeSavedCard: async (r: gw.RevokeSavedCardRequest): Promise<gw.RevokeSavedCardResponse> => ({
+      cardId: r.cardId,
+      revokedAt: await u.payments.revokeSavedCard(r.providerAccountId, r.cardId),
+    }),
     createTransaction: async (r: gw.CreateTransactionRequest): Promise<gw.CreateTransactionResponse> => ({
       transaction: toProtoTransaction(
         await u.payments.createTransaction({

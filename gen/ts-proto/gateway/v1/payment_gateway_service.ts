@@ -165,6 +165,18 @@ export interface CreateCardIdResponse {
   cardId: string;
 }
 
+export interface RevokeSavedCardRequest {
+  providerAccountId: string;
+  /** A saved card id answered by CreateCardId (gsc_...). */
+  cardId: string;
+}
+
+export interface RevokeSavedCardResponse {
+  cardId: string;
+  /** The first revocation's time (a repeat answers it again). */
+  revokedAt: Date | undefined;
+}
+
 export interface CreateTransactionRequest {
   /** The account that takes the charge; or set `route` instead (exactly one of the two). */
   providerAccountId: string;
@@ -1101,6 +1113,192 @@ export const CreateCardIdResponse: MessageFns<CreateCardIdResponse> = {
   fromPartial(object: DeepPartial<CreateCardIdResponse>): CreateCardIdResponse {
     const message = createBaseCreateCardIdResponse();
     message.cardId = object.cardId ?? "";
+    return message;
+  },
+};
+
+function createBaseRevokeSavedCardRequest(): RevokeSavedCardRequest {
+  return { providerAccountId: "", cardId: "" };
+}
+
+export const RevokeSavedCardRequest: MessageFns<RevokeSavedCardRequest> = {
+  encode(message: RevokeSavedCardRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.providerAccountId !== "") {
+      writer.uint32(10).string(message.providerAccountId);
+    }
+    if (message.cardId !== "") {
+      writer.uint32(18).string(message.cardId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevokeSavedCardRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevokeSavedCardRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.providerAccountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.cardId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RevokeSavedCardRequest {
+    return {
+      providerAccountId: isSet(object.providerAccountId)
+        ? globalThis.String(object.providerAccountId)
+        : isSet(object.provider_account_id)
+        ? globalThis.String(object.provider_account_id)
+        : "",
+      cardId: isSet(object.cardId)
+        ? globalThis.String(object.cardId)
+        : isSet(object.card_id)
+        ? globalThis.String(object.card_id)
+        : "",
+    };
+  },
+
+  toJSON(message: RevokeSavedCardRequest): unknown {
+    const obj: any = {};
+    if (message.providerAccountId !== "") {
+      obj.providerAccountId = message.providerAccountId;
+    }
+    if (message.cardId !== "") {
+      obj.cardId = message.cardId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RevokeSavedCardRequest>): RevokeSavedCardRequest {
+    return RevokeSavedCardRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RevokeSavedCardRequest>): RevokeSavedCardRequest {
+    const message = createBaseRevokeSavedCardRequest();
+    message.providerAccountId = object.providerAccountId ?? "";
+    message.cardId = object.cardId ?? "";
+    return message;
+  },
+};
+
+function createBaseRevokeSavedCardResponse(): RevokeSavedCardResponse {
+  return { cardId: "", revokedAt: undefined };
+}
+
+export const RevokeSavedCardResponse: MessageFns<RevokeSavedCardResponse> = {
+  encode(message: RevokeSavedCardResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.cardId !== "") {
+      writer.uint32(10).string(message.cardId);
+    }
+    if (message.revokedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.revokedAt), writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevokeSavedCardResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevokeSavedCardResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.cardId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.revokedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RevokeSavedCardResponse {
+    return {
+      cardId: isSet(object.cardId)
+        ? globalThis.String(object.cardId)
+        : isSet(object.card_id)
+        ? globalThis.String(object.card_id)
+        : "",
+      revokedAt: isSet(object.revokedAt)
+        ? fromJsonTimestamp(object.revokedAt)
+        : isSet(object.revoked_at)
+        ? fromJsonTimestamp(object.revoked_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: RevokeSavedCardResponse): unknown {
+    const obj: any = {};
+    if (message.cardId !== "") {
+      obj.cardId = message.cardId;
+    }
+    if (message.revokedAt !== undefined) {
+      obj.revokedAt = message.revokedAt.toISOString();
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<RevokeSavedCardResponse>): RevokeSavedCardResponse {
+    return RevokeSavedCardResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RevokeSavedCardResponse>): RevokeSavedCardResponse {
+    const message = createBaseRevokeSavedCardResponse();
+    message.cardId = object.cardId ?? "";
+    message.revokedAt = object.revokedAt ?? undefined;
     return message;
   },
 };
@@ -7080,6 +7278,11 @@ export const PaymentGatewayServiceService = {
       Buffer.from(CreateCardTokenResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CreateCardTokenResponse => CreateCardTokenResponse.decode(value),
   },
+  /**
+   * Saves a card. Where the provider takes the gateway's card token, the
+   * gateway saves it itself (sealed, without the CVV) and answers a saved
+   * card id (gsc_...) to charge as card_id as often as wanted at that account.
+   */
   createCardId: {
     path: "/gateway.v1.PaymentGatewayService/CreateCardId" as const,
     requestStream: false as const,
@@ -7089,6 +7292,21 @@ export const PaymentGatewayServiceService = {
     responseSerialize: (value: CreateCardIdResponse): Buffer =>
       Buffer.from(CreateCardIdResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CreateCardIdResponse => CreateCardIdResponse.decode(value),
+  },
+  /**
+   * Revokes a card the gateway saved (CreateCardId): later charges with it are
+   * FAILED_PRECONDITION, nothing sent to the provider.
+   */
+  revokeSavedCard: {
+    path: "/gateway.v1.PaymentGatewayService/RevokeSavedCard" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RevokeSavedCardRequest): Buffer =>
+      Buffer.from(RevokeSavedCardRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RevokeSavedCardRequest => RevokeSavedCardRequest.decode(value),
+    responseSerialize: (value: RevokeSavedCardResponse): Buffer =>
+      Buffer.from(RevokeSavedCardResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RevokeSavedCardResponse => RevokeSavedCardResponse.decode(value),
   },
   createTransaction: {
     path: "/gateway.v1.PaymentGatewayService/CreateTransaction" as const,
@@ -7336,7 +7554,17 @@ export interface PaymentGatewayServiceServer extends UntypedServiceImplementatio
    * publishable key may make, from a web page of its allowed origins.
    */
   createCardToken: handleUnaryCall<CreateCardTokenRequest, CreateCardTokenResponse>;
+  /**
+   * Saves a card. Where the provider takes the gateway's card token, the
+   * gateway saves it itself (sealed, without the CVV) and answers a saved
+   * card id (gsc_...) to charge as card_id as often as wanted at that account.
+   */
   createCardId: handleUnaryCall<CreateCardIdRequest, CreateCardIdResponse>;
+  /**
+   * Revokes a card the gateway saved (CreateCardId): later charges with it are
+   * FAILED_PRECONDITION, nothing sent to the provider.
+   */
+  revokeSavedCard: handleUnaryCall<RevokeSavedCardRequest, RevokeSavedCardResponse>;
   createTransaction: handleUnaryCall<CreateTransactionRequest, CreateTransactionResponse>;
   getTransaction: handleUnaryCall<GetTransactionRequest, GetTransactionResponse>;
   refoundTransaction: handleUnaryCall<RefoundTransactionRequest, RefoundTransactionResponse>;
@@ -7404,6 +7632,11 @@ export interface PaymentGatewayServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreateCardTokenResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * Saves a card. Where the provider takes the gateway's card token, the
+   * gateway saves it itself (sealed, without the CVV) and answers a saved
+   * card id (gsc_...) to charge as card_id as often as wanted at that account.
+   */
   createCardId(
     request: CreateCardIdRequest,
     callback: (error: ServiceError | null, response: CreateCardIdResponse) => void,
@@ -7418,6 +7651,25 @@ export interface PaymentGatewayServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreateCardIdResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Revokes a card the gateway saved (CreateCardId): later charges with it are
+   * FAILED_PRECONDITION, nothing sent to the provider.
+   */
+  revokeSavedCard(
+    request: RevokeSavedCardRequest,
+    callback: (error: ServiceError | null, response: RevokeSavedCardResponse) => void,
+  ): ClientUnaryCall;
+  revokeSavedCard(
+    request: RevokeSavedCardRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RevokeSavedCardResponse) => void,
+  ): ClientUnaryCall;
+  revokeSavedCard(
+    request: RevokeSavedCardRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RevokeSavedCardResponse) => void,
   ): ClientUnaryCall;
   createTransaction(
     request: CreateTransactionRequest,
