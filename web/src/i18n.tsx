@@ -61,6 +61,14 @@ const pt = {
     revoke: 'Revogar',
     revokeTitle: 'Revogar token',
     revokeConfirm: (name: string) => `Revogar o token ${name}? As chamadas com ele são recusadas a partir de agora; não há como desfazer.`,
+    createPublishable: 'Criar chave publicável',
+    publishableHint:
+      'Uma chave publicável só cria tokens de cartão (cards:tokenize), para uma conta, a partir das páginas das origens listadas: pode ir no código da página de checkout.',
+    account: 'Conta de provedor',
+    origins: 'Origens permitidas',
+    originsHint: 'Uma por linha, como o navegador as envia: https://loja.exemplo.com (sem caminho).',
+    publishable: 'Chave publicável',
+    snippet: 'Como usar no checkout',
   },
   shownOnce: 'Copie agora: não será mostrado de novo.',
   team: {
@@ -679,6 +687,14 @@ const en: Messages = {
     revoke: 'Revoke',
     revokeTitle: 'Revoke token',
     revokeConfirm: (name: string) => `Revoke token ${name}? Calls with it are refused from now on; this cannot be undone.`,
+    createPublishable: 'Create publishable key',
+    publishableHint:
+      "A publishable key only creates card tokens (cards:tokenize), for one account, from pages of the listed origins: it may go in the checkout page's code.",
+    account: 'Provider account',
+    origins: 'Allowed origins',
+    originsHint: 'One a line, as the browser sends them: https://shop.example.com (no path).',
+    publishable: 'Publishable key',
+    snippet: 'How to use it in the checkout',
   },
   shownOnce: 'Copy it now: it will not be shown again.',
   team: {

@@ -8,6 +8,7 @@ import { ErrorAlert, fieldViolations } from '../errors.js';
 import { useI18n } from '../i18n.js';
 import { OneTimeSecret } from '../oneTime.js';
 import { TableHead, When, scrollable, useProviderAccounts } from '../ui.js';
+import { CreatePublishableKey } from './PublishableKey.js';
 
 function useRefreshTokens() {
   const queryClient = useQueryClient();
@@ -26,13 +27,21 @@ export default function ServiceTokens() {
   const accounts = useProviderAccounts();
   const accountName = (id: string) => accounts.data?.providerAccounts.find((a) => a.id === id)?.name ?? id;
   const [creating, setCreating] = useState(false);
+  const [creatingPublishable, setCreatingPublishable] = useState(false);
+  const refresh = useRefreshTokens();
+  const accountOptions = (accounts.data?.providerAccounts ?? []).map((a) => ({ value: a.id, label: `${a.name} (${a.provider})` }));
   const [revoking, setRevoking] = useState<ServiceToken | null>(null);
 
   return (
     <>
       <Group justify="space-between" mb="md">
         <Title order={1}>{t.nav.tokens}</Title>
-        <Button onClick={() => setCreating(true)}>{t.tokens.create}</Button>
+        <Group gap="xs">
+          <Button variant="light" onClick={() => setCreatingPublishable(true)}>
+            {t.tokens.createPublishable}
+          </Button>
+          <Button onClick={() => setCreating(true)}>{t.tokens.create}</Button>
+        </Group>
       </Group>
       <Switch mb="md" label={t.tokens.withRevoked} checked={withRevoked} onChange={(e) => setWithRevoked(e.currentTarget.checked)} />
       <ErrorAlert error={tokens.error} />
@@ -48,7 +57,14 @@ export default function ServiceTokens() {
                     {t.tokens.by(token.createdBy)}
                   </Text>
                 </Table.Td>
-                <Table.Td>{token.scopes.join(', ')}</Table.Td>
+                <Table.Td>
+                  {token.scopes.join(', ')}
+                  {token.allowedOrigins.length > 0 && (
+                    <Text size="xs" c="dimmed" data-testid="allowed-origins">
+                      {t.tokens.publishable}: {token.allowedOrigins.join(', ')}
+                    </Text>
+                  )}
+                </Table.Td>
                 <Table.Td>{token.providerAccountIds.length ? token.providerAccountIds.map(accountName).join(', ') : t.tokens.anyAccount}</Table.Td>
                 <Table.Td>
                   <When at={token.createdAt} />
@@ -71,11 +87,17 @@ export default function ServiceTokens() {
         </Table>
       </div>
       <Modal opened={creating} onClose={() => setCreating(false)} title={t.tokens.create} lockScroll={false} closeButtonProps={{ 'aria-label': t.close }}>
-        {creating && (
-          <CreateToken
-            accounts={(accounts.data?.providerAccounts ?? []).map((a) => ({ value: a.id, label: `${a.name} (${a.provider})` }))}
-            onDone={() => setCreating(false)}
-          />
+        {creating && <CreateToken accounts={accountOptions} onDone={() => setCreating(false)} />}
+      </Modal>
+      <Modal
+        opened={creatingPublishable}
+        onClose={() => setCreatingPublishable(false)}
+        title={t.tokens.createPublishable}
+        lockScroll={false}
+        closeButtonProps={{ 'aria-label': t.close }}
+      >
+        {creatingPublishable && (
+          <CreatePublishableKey accounts={accountOptions} onDone={() => setCreatingPublishable(false)} onCreated={() => void refresh()} />
         )}
       </Modal>
       <Modal
