@@ -90,8 +90,6 @@ async function readableDocuments(documents: ReceiverDocuments, uploads: NonNulla
 function listedOperations(adapter: ProviderAdapter): Operation[] {
   const operations = [...adapter.operations];
   if (chargesGatewayCardTokens(adapter) && !operations.includes('createCardToken')) operations.unshift('createCardToken');
-  // The gateway saves the card itself there (savedCards.ts).
-  if (chargesGatewayCardTokens(adapter) && !operations.includes('createCardId')) operations.splice(1, 0, 'createCardId');
   if (answersInstallments(adapter) && !operations.includes('calculateInstallments')) operations.push('calculateInstallments');
   return operations;
 }
