@@ -16,6 +16,15 @@ type Deps = Pick<GatewayDeps, 'cardTokens' | 'savedCards' | 'db'>;
 
 const FIELD = 'transaction.card_id';
 
+/** Refused: the provider's API wants a CVV with a card's fields, and a saved card has none. */
+function savedCardNotAccepted(provider: string): GatewayError {
+  return new GatewayError(
+    'FAILED_PRECONDITION',
+    `${provider} cannot be sent a saved card (its API wants the CVV with the card, which the gateway does not keep): charge it with a new card token`,
+    { field: FIELD, reason: 'SAVED_CARD_NOT_ACCEPTED' },
+  );
+}
+
 const notThisAccounts = () =>
   new GatewayError('INVALID_ARGUMENT', 'card_id is not a saved card of this provider account', { field: FIELD, reason: 'SAVED_CARD_UNKNOWN' });
 
@@ -30,6 +39,7 @@ export async function saveCard(
 ): Promise<string> {
   const { adapter, ctx, cardToken } = call;
   if (!adapter.takesCardData(ctx)) throw cardTokenNotAccepted(adapter.identity.id);
+  if (!adapter.takesSavedCards(ctx)) throw savedCardNotAccepted(adapter.identity.id);
   let card: CardInput;
   if (cardToken) {
     const opened = authenticateCardToken(cardToken, { accountId: ctx.accountId, keys: deps.cardTokens.keys });
@@ -73,7 +83,7 @@ export interface CheckedSavedCard {
  */
 export async function checkSavedCard(deps: Deps, call: { adapter: ProviderAdapter; ctx: AdapterContext; cardId: string }): Promise<CheckedSavedCard> {
   const { adapter, ctx, cardId } = call;
-  if (!adapter.takesCardData(ctx)) throw cardTokenNotAccepted(adapter.identity.id);
+  if (!adapter.takesSavedCards(ctx)) throw savedCardNotAccepted(adapter.identity.id);
   const uuid = savedCardUuid(cardId);
   const found = uuid ? await deps.savedCards.repository.find(deps.db.em(), uuid) : undefined;
   if (!found || found.providerAccountId !== ctx.accountId) throw notThisAccounts();

@@ -317,6 +317,14 @@ export abstract class ProviderAdapter {
     return false;
   }
 
+  /**
+   * Whether createTransaction can send a card the gateway saved, which has no CVV (none is kept): the request then
+   * leaves the CVV out. False by default: a saved card is refused there before anything is sent.
+   */
+  takesSavedCards(_ctx: AdapterContext): boolean {
+    return false;
+  }
+
   createCardToken(_ctx: AdapterContext, _card: CardInput): Promise<string> {
     return unsupported();
   }

@@ -34,9 +34,9 @@ let fake: FakeProvider;
 let accountId: string;
 let otherAccountId: string;
 
-async function account(name: string): Promise<string> {
+async function account(name: string, provider = 'PAGUESAFE'): Promise<string> {
   const { providerAccount } = await stack.client.call('accounts', 'createProviderAccount', {
-    provider: 'PAGUESAFE',
+    provider,
     name,
     publicKey: 'pk_saved',
     secretKey: 'sk_saved',
@@ -154,6 +154,17 @@ describe('saved cards at a provider that takes the gateway card token (PAGUESAFE
     // The foreign account's refusal revoked nothing: the card still charges at its own account.
     providerCharges('ps_saved_own');
     expect((await charge(accountId, cardId, 'own-1')).transaction.transactionId).toBe('ps_saved_own');
+  });
+
+  it('a provider whose API wants the CVV with the card (ASAAS) saves nothing and is sent nothing', async () => {
+    const asaas = await account('Asaas cards', 'ASAAS');
+    const refused = await errorDetailsOf(save(asaas, { card: CARD }));
+    expect(refused.reason).toBe('SAVED_CARD_NOT_ACCEPTED');
+    expect(await failureOf(save(asaas, { card: CARD }))).toEqual({
+      code: 'FAILED_PRECONDITION',
+      message: 'ASAAS cannot be sent a saved card (its API wants the CVV with the card, which the gateway does not keep): charge it with a new card token',
+    });
+    expect(fake.received).toEqual([]);
   });
 
   it('neither a publishable key nor a token that only tokenises can save or revoke', async () => {

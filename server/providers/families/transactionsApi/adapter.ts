@@ -136,6 +136,11 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
     return true;
   }
 
+  /** The family's card body leaves an empty CVV out (mappers.ts, toApiCardToken). */
+  override takesSavedCards(ctx: AdapterContext): boolean {
+    return this.takesCardData(ctx);
+  }
+
   // ------------------------------------------------------------ glue
 
   private terms(now: Date, requested?: ResponseTerms['requested']): ResponseTerms {

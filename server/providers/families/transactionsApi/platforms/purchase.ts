@@ -192,6 +192,11 @@ export class PurchaseAdapter extends TransactionsApiAdapter {
     return true;
   }
 
+  /** Its documented `creditCard` requires a CVV, which a saved card does not have. */
+  override takesSavedCards(_ctx: AdapterContext): boolean {
+    return false;
+  }
+
   /** In api_version public, what the documented body requires is checked too, before a gateway card token is used. */
   override assertCardReference(
     input: Pick<TransactionInput, 'paymentMethod' | 'cardId'> & Partial<Pick<TransactionInput, 'customer' | 'userDocument' | 'userId' | 'card'>>,
