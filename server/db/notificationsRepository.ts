@@ -161,6 +161,8 @@ export interface NotificationFilter {
   providerAccountId?: string;
   subjectId?: string;
   outcome?: WebhookOutcome;
+  receivedFrom?: Date;
+  receivedTo?: Date;
 }
 
 export interface OutcomeUpdate {
@@ -349,6 +351,9 @@ export class NotificationsRepository {
         ...(filter.providerAccountId ? { providerAccountId: filter.providerAccountId } : {}),
         ...(filter.subjectId ? { subjectId: filter.subjectId } : {}),
         ...(filter.outcome ? { outcome: filter.outcome } : {}),
+        ...(filter.receivedFrom || filter.receivedTo
+          ? { receivedAt: { ...(filter.receivedFrom ? { $gte: filter.receivedFrom } : {}), ...(filter.receivedTo ? { $lt: filter.receivedTo } : {}) } }
+          : {}),
         ...(after ? { $or: [{ receivedAt: { $lt: after.at } }, { receivedAt: after.at, id: { $lt: after.id } }] } : {}),
       },
       {

@@ -98,8 +98,43 @@ export class OutboundRepository {
     });
   }
 
-  async listForTransaction(em: EntityManager, transactionId: string): Promise<OutboundDelivery[]> {
-    const rows: OutboundDeliveryRow[] = await em.find(OutboundDeliveryEntity, { transactionId }, { orderBy: { eventId: 'asc' }, connectionType: 'write' });
+  async listForTransaction(em: EntityManager, transactionId: string, state?: DeliveryState): Promise<OutboundDelivery[]> {
+    const rows: OutboundDeliveryRow[] = await em.find(
+      OutboundDeliveryEntity,
+      { transactionId, ...(state ? { state } : {}) },
+      { orderBy: { eventId: 'asc' }, connectionType: 'write' },
+    );
+    return this.withAttempts(em, rows);
+  }
+
+  /** The newest deliveries in one state across all transactions, for the operations console. */
+  async listByState(em: EntityManager, state: DeliveryState, limit: number): Promise<OutboundDelivery[]> {
+    const rows: OutboundDeliveryRow[] = await em.find(OutboundDeliveryEntity, { state }, { orderBy: { eventId: 'desc' }, limit, connectionType: 'write' });
+    return this.withAttempts(em, rows);
+  }
+
+  /**
+   * Gives a delivery that gave up one more attempt, due now: the retry schedule
+   * is spent, so a failure gives up again at once. Only a GAVE_UP delivery
+   * moves, so two operators resending at once queue it once.
+   */
+  async requeueGaveUp(em: EntityManager, id: string): Promise<boolean> {
+    const moved = await em
+      .getConnection('write')
+      .execute<{ id: string }[]>(
+        `update outbound_deliveries set state = 'PENDING', next_attempt_at = ?, locked_until = null where id = ? and state = 'GAVE_UP' returning id`,
+        [new Date(), id],
+        'all',
+      );
+    return moved.length === 1;
+  }
+
+  async get(em: EntityManager, id: string): Promise<OutboundDelivery | undefined> {
+    const row: OutboundDeliveryRow | null = await em.findOne(OutboundDeliveryEntity, { id }, { connectionType: 'write' });
+    return row ? (await this.withAttempts(em, [row]))[0] : undefined;
+  }
+
+  private async withAttempts(em: EntityManager, rows: OutboundDeliveryRow[]): Promise<OutboundDelivery[]> {
     const attempts = rows.length
       ? await em.find(OutboundDeliveryAttemptEntity, { deliveryId: { $in: rows.map((row) => row.id) } }, { orderBy: { id: 'asc' }, connectionType: 'write' })
       : [];

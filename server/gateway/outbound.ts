@@ -1,3 +1,4 @@
+import { GatewayError, invalidArgument, notFound } from '../lib/errors.js';
 import { timestampedSignature } from '../lib/hmacSignature.js';
 import type { DeliveryState, OutboundDelivery } from '../domain/types.js';
 import type { OutboundBacklog } from '../db/outboundRepository.js';
@@ -70,8 +71,23 @@ export class OutboundService {
     return due.length;
   }
 
-  list(transactionId: string): Promise<OutboundDelivery[]> {
-    return this.deps.outbound.listForTransaction(this.deps.db.em(), transactionId);
+  list(filter: { transactionId?: string; state?: DeliveryState }, limit: number): Promise<OutboundDelivery[]> {
+    if (filter.transactionId) return this.deps.outbound.listForTransaction(this.deps.db.em(), filter.transactionId, filter.state);
+    if (!filter.state) throw invalidArgument('transaction_id', 'transaction_id is required unless state is set');
+    return this.deps.outbound.listByState(this.deps.db.em(), filter.state, limit);
+  }
+
+  async resend(id: string): Promise<OutboundDelivery> {
+    const em = this.deps.db.em();
+    if (!(await this.deps.outbound.requeueGaveUp(em, id))) {
+      const delivery = await this.deps.outbound.get(em, id);
+      if (!delivery) throw notFound(`outbound delivery ${id} not found`);
+      throw new GatewayError('FAILED_PRECONDITION', `outbound delivery ${id} is ${delivery.state}: only one that gave up can be resent`, {
+        reason: 'DELIVERY_NOT_GAVE_UP',
+      });
+    }
+    this.deps.logger.info({ deliveryId: id }, 'webhook delivery queued again by an operator');
+    return (await this.deps.outbound.get(em, id))!;
   }
 
   /** Deliveries still to be made, due now or waiting for their retry; the metrics endpoint reads it on each scrape. */

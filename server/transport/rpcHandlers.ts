@@ -282,6 +282,7 @@ export function webhookHandlers(u: UseCases) {
           providerAccountId: optionalText(r.providerAccountId),
           subjectId: optionalText(r.subjectId),
           outcome: fromEnum<DomainOutcome>(pb.WebhookOutcome, 'WEBHOOK_OUTCOME', r.outcome),
+          ...receivedRange(r.receivedFrom, r.receivedTo),
         },
         Math.min(r.pageSize || 50, 500),
         optionalText(r.pageToken),
@@ -296,9 +297,23 @@ export function webhookHandlers(u: UseCases) {
       notification: toProtoNotification(await u.notifications.reprocess(r.id)),
     }),
     listOutboundDeliveries: async (r: wh.ListOutboundDeliveriesRequest): Promise<wh.ListOutboundDeliveriesResponse> => ({
-      deliveries: (await u.outbound.list(r.transactionId)).map(toProtoDelivery),
+      deliveries: (
+        await u.outbound.list(
+          { transactionId: optionalText(r.transactionId), state: enumFilter<domain.DeliveryState>(wh.DeliveryState, 'DELIVERY_STATE', r.state, 'state') },
+          Math.min(r.pageSize || 50, 500),
+        )
+      ).map(toProtoDelivery),
+    }),
+    resendOutboundDelivery: async (r: wh.ResendOutboundDeliveryRequest): Promise<wh.ResendOutboundDeliveryResponse> => ({
+      delivery: toProtoDelivery(await u.outbound.resend(r.id)),
     }),
   };
+}
+
+/** The notifications' time filter: `received_from` must come before `received_to`. */
+function receivedRange(from: Date | undefined, to: Date | undefined): { receivedFrom?: Date; receivedTo?: Date } {
+  if (from && to && from.getTime() >= to.getTime()) throw invalidArgument('received_to', 'received_to must be after received_from');
+  return { receivedFrom: from, receivedTo: to };
 }
 
 /** The audit trail's time filter: `from` must come before `to`. */

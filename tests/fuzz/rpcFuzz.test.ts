@@ -195,12 +195,14 @@ const templates = (): Record<string, Record<string, unknown>> => ({
   ListWebhookNotifications: { providerAccountId: accountId, pageSize: 10 },
 });
 
-/** Every scalar field of a message, as a path of local names, a few levels deep. */
+/** Every scalar field of a message (a time counts as one), as a path of local names, a few levels deep. */
 function scalarPaths(desc: DescMessage, prefix: string[] = [], depth = 0): { path: string[]; field: DescField }[] {
   if (depth > 2) return [];
   return desc.fields.flatMap((field) =>
     field.fieldKind === 'message'
-      ? scalarPaths(field.message, [...prefix, field.localName], depth + 1)
+      ? field.message.typeName === 'google.protobuf.Timestamp'
+        ? [{ path: [...prefix, field.localName], field }]
+        : scalarPaths(field.message, [...prefix, field.localName], depth + 1)
       : field.fieldKind === 'list' || field.fieldKind === 'map'
         ? []
         : [{ path: [...prefix, field.localName], field }],

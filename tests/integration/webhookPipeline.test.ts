@@ -8,7 +8,7 @@ import {
   WatchEventsRequest,
 } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod, TransactionStatus, WebhookOutcome, WebhookResultType } from '../../gen/ts-proto/gateway/v1/types.js';
-import { DeliveryState } from '../../gen/ts-proto/gateway/v1/webhook_service.js';
+import { DeliveryState, ListOutboundDeliveriesRequest } from '../../gen/ts-proto/gateway/v1/webhook_service.js';
 import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import { signSandboxPayload } from '../../server/sandbox/api.js';
 import { signTimestampedBody, verifyTimestampedSignature } from '../../server/lib/hmacSignature.js';
@@ -259,7 +259,11 @@ describe('status events out', () => {
       await client.call('sandbox', 'simulatePayment', SimulatePaymentRequest.fromPartial({ id: charge.id }));
       const [delivery] = await eventually(
         async () => {
-          const { deliveries } = await client.call('webhooks', 'listOutboundDeliveries', { transactionId: charge.id });
+          const { deliveries } = await client.call(
+            'webhooks',
+            'listOutboundDeliveries',
+            ListOutboundDeliveriesRequest.fromPartial({ transactionId: charge.id }),
+          );
           return deliveries[0]?.state === DeliveryState.DELIVERY_STATE_DELIVERED && deliveries;
         },
         15_000,

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file gateway/v1/webhook_service.proto.
  */
 export const file_gateway_v1_webhook_service: GenFile = /*@__PURE__*/
-  fileDesc("CiBnYXRld2F5L3YxL3dlYmhvb2tfc2VydmljZS5wcm90bxIKZ2F0ZXdheS52MSK4AQofTGlzdFdlYmhvb2tOb3RpZmljYXRpb25zUmVxdWVzdBIQCghwcm92aWRlchgBIAEoCRIbChNwcm92aWRlcl9hY2NvdW50X2lkGAIgASgJEhIKCnN1YmplY3RfaWQYAyABKAkSKwoHb3V0Y29tZRgEIAEoDjIaLmdhdGV3YXkudjEuV2ViaG9va091dGNvbWUSEQoJcGFnZV9zaXplGAUgASgFEhIKCnBhZ2VfdG9rZW4YBiABKAkicwogTGlzdFdlYmhvb2tOb3RpZmljYXRpb25zUmVzcG9uc2USNgoNbm90aWZpY2F0aW9ucxgBIAMoCzIfLmdhdGV3YXkudjEuV2ViaG9va05vdGlmaWNhdGlvbhIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiKwodR2V0V2ViaG9va05vdGlmaWNhdGlvblJlcXVlc3QSCgoCaWQYASABKAki3wEKHkdldFdlYmhvb2tOb3RpZmljYXRpb25SZXNwb25zZRI1Cgxub3RpZmljYXRpb24YASABKAsyHy5nYXRld2F5LnYxLldlYmhvb2tOb3RpZmljYXRpb24SDAoEYm9keRgCIAEoDBJICgdoZWFkZXJzGAMgAygLMjcuZ2F0ZXdheS52MS5HZXRXZWJob29rTm90aWZpY2F0aW9uUmVzcG9uc2UuSGVhZGVyc0VudHJ5Gi4KDEhlYWRlcnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIjEKI1JlcHJvY2Vzc1dlYmhvb2tOb3RpZmljYXRpb25SZXF1ZXN0EgoKAmlkGAEgASgJIl0KJFJlcHJvY2Vzc1dlYmhvb2tOb3RpZmljYXRpb25SZXNwb25zZRI1Cgxub3RpZmljYXRpb24YASABKAsyHy5nYXRld2F5LnYxLldlYmhvb2tOb3RpZmljYXRpb24iNwodTGlzdE91dGJvdW5kRGVsaXZlcmllc1JlcXVlc3QSFgoOdHJhbnNhY3Rpb25faWQYASABKAkigwEKF091dGJvdW5kRGVsaXZlcnlBdHRlbXB0Eg4KBm51bWJlchgBIAEoBRIwCgxhdHRlbXB0ZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhcKD3Jlc3BvbnNlX3N0YXR1cxgDIAEoBRINCgVlcnJvchgEIAEoCSL5AQoQT3V0Ym91bmREZWxpdmVyeRIKCgJpZBgBIAEoCRIQCghldmVudF9pZBgCIAEoCRIWCg50cmFuc2FjdGlvbl9pZBgDIAEoCRILCgN1cmwYBCABKAkSKAoFc3RhdGUYBSABKA4yGS5nYXRld2F5LnYxLkRlbGl2ZXJ5U3RhdGUSDAoEYm9keRgGIAEoCRI1CghhdHRlbXB0cxgHIAMoCzIjLmdhdGV3YXkudjEuT3V0Ym91bmREZWxpdmVyeUF0dGVtcHQSMwoPbmV4dF9hdHRlbXB0X2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJSCh5MaXN0T3V0Ym91bmREZWxpdmVyaWVzUmVzcG9uc2USMAoKZGVsaXZlcmllcxgBIAMoCzIcLmdhdGV3YXkudjEuT3V0Ym91bmREZWxpdmVyeSqFAQoNRGVsaXZlcnlTdGF0ZRIeChpERUxJVkVSWV9TVEFURV9VTlNQRUNJRklFRBAAEhoKFkRFTElWRVJZX1NUQVRFX1BFTkRJTkcQARIcChhERUxJVkVSWV9TVEFURV9ERUxJVkVSRUQQAhIaChZERUxJVkVSWV9TVEFURV9HQVZFX1VQEAMy7QMKDldlYmhvb2tTZXJ2aWNlEnUKGExpc3RXZWJob29rTm90aWZpY2F0aW9ucxIrLmdhdGV3YXkudjEuTGlzdFdlYmhvb2tOb3RpZmljYXRpb25zUmVxdWVzdBosLmdhdGV3YXkudjEuTGlzdFdlYmhvb2tOb3RpZmljYXRpb25zUmVzcG9uc2USbwoWR2V0V2ViaG9va05vdGlmaWNhdGlvbhIpLmdhdGV3YXkudjEuR2V0V2ViaG9va05vdGlmaWNhdGlvblJlcXVlc3QaKi5nYXRld2F5LnYxLkdldFdlYmhvb2tOb3RpZmljYXRpb25SZXNwb25zZRKBAQocUmVwcm9jZXNzV2ViaG9va05vdGlmaWNhdGlvbhIvLmdhdGV3YXkudjEuUmVwcm9jZXNzV2ViaG9va05vdGlmaWNhdGlvblJlcXVlc3QaMC5nYXRld2F5LnYxLlJlcHJvY2Vzc1dlYmhvb2tOb3RpZmljYXRpb25SZXNwb25zZRJvChZMaXN0T3V0Ym91bmREZWxpdmVyaWVzEikuZ2F0ZXdheS52MS5MaXN0T3V0Ym91bmREZWxpdmVyaWVzUmVxdWVzdBoqLmdhdGV3YXkudjEuTGlzdE91dGJvdW5kRGVsaXZlcmllc1Jlc3BvbnNlYgZwcm90bzM", [file_gateway_v1_types, file_google_protobuf_timestamp]);
+  fileDesc("CiBnYXRld2F5L3YxL3dlYmhvb2tfc2VydmljZS5wcm90bxIKZ2F0ZXdheS52MSKcAgofTGlzdFdlYmhvb2tOb3RpZmljYXRpb25zUmVxdWVzdBIQCghwcm92aWRlchgBIAEoCRIbChNwcm92aWRlcl9hY2NvdW50X2lkGAIgASgJEhIKCnN1YmplY3RfaWQYAyABKAkSKwoHb3V0Y29tZRgEIAEoDjIaLmdhdGV3YXkudjEuV2ViaG9va091dGNvbWUSEQoJcGFnZV9zaXplGAUgASgFEhIKCnBhZ2VfdG9rZW4YBiABKAkSMQoNcmVjZWl2ZWRfZnJvbRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmVjZWl2ZWRfdG8YCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInMKIExpc3RXZWJob29rTm90aWZpY2F0aW9uc1Jlc3BvbnNlEjYKDW5vdGlmaWNhdGlvbnMYASADKAsyHy5nYXRld2F5LnYxLldlYmhvb2tOb3RpZmljYXRpb24SFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIisKHUdldFdlYmhvb2tOb3RpZmljYXRpb25SZXF1ZXN0EgoKAmlkGAEgASgJIt8BCh5HZXRXZWJob29rTm90aWZpY2F0aW9uUmVzcG9uc2USNQoMbm90aWZpY2F0aW9uGAEgASgLMh8uZ2F0ZXdheS52MS5XZWJob29rTm90aWZpY2F0aW9uEgwKBGJvZHkYAiABKAwSSAoHaGVhZGVycxgDIAMoCzI3LmdhdGV3YXkudjEuR2V0V2ViaG9va05vdGlmaWNhdGlvblJlc3BvbnNlLkhlYWRlcnNFbnRyeRouCgxIZWFkZXJzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASIxCiNSZXByb2Nlc3NXZWJob29rTm90aWZpY2F0aW9uUmVxdWVzdBIKCgJpZBgBIAEoCSJdCiRSZXByb2Nlc3NXZWJob29rTm90aWZpY2F0aW9uUmVzcG9uc2USNQoMbm90aWZpY2F0aW9uGAEgASgLMh8uZ2F0ZXdheS52MS5XZWJob29rTm90aWZpY2F0aW9uInQKHUxpc3RPdXRib3VuZERlbGl2ZXJpZXNSZXF1ZXN0EhYKDnRyYW5zYWN0aW9uX2lkGAEgASgJEigKBXN0YXRlGAIgASgOMhkuZ2F0ZXdheS52MS5EZWxpdmVyeVN0YXRlEhEKCXBhZ2Vfc2l6ZRgDIAEoBSKDAQoXT3V0Ym91bmREZWxpdmVyeUF0dGVtcHQSDgoGbnVtYmVyGAEgASgFEjAKDGF0dGVtcHRlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFwoPcmVzcG9uc2Vfc3RhdHVzGAMgASgFEg0KBWVycm9yGAQgASgJIvkBChBPdXRib3VuZERlbGl2ZXJ5EgoKAmlkGAEgASgJEhAKCGV2ZW50X2lkGAIgASgJEhYKDnRyYW5zYWN0aW9uX2lkGAMgASgJEgsKA3VybBgEIAEoCRIoCgVzdGF0ZRgFIAEoDjIZLmdhdGV3YXkudjEuRGVsaXZlcnlTdGF0ZRIMCgRib2R5GAYgASgJEjUKCGF0dGVtcHRzGAcgAygLMiMuZ2F0ZXdheS52MS5PdXRib3VuZERlbGl2ZXJ5QXR0ZW1wdBIzCg9uZXh0X2F0dGVtcHRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIlIKHkxpc3RPdXRib3VuZERlbGl2ZXJpZXNSZXNwb25zZRIwCgpkZWxpdmVyaWVzGAEgAygLMhwuZ2F0ZXdheS52MS5PdXRib3VuZERlbGl2ZXJ5IisKHVJlc2VuZE91dGJvdW5kRGVsaXZlcnlSZXF1ZXN0EgoKAmlkGAEgASgJIlAKHlJlc2VuZE91dGJvdW5kRGVsaXZlcnlSZXNwb25zZRIuCghkZWxpdmVyeRgBIAEoCzIcLmdhdGV3YXkudjEuT3V0Ym91bmREZWxpdmVyeSqFAQoNRGVsaXZlcnlTdGF0ZRIeChpERUxJVkVSWV9TVEFURV9VTlNQRUNJRklFRBAAEhoKFkRFTElWRVJZX1NUQVRFX1BFTkRJTkcQARIcChhERUxJVkVSWV9TVEFURV9ERUxJVkVSRUQQAhIaChZERUxJVkVSWV9TVEFURV9HQVZFX1VQEAMy3gQKDldlYmhvb2tTZXJ2aWNlEnUKGExpc3RXZWJob29rTm90aWZpY2F0aW9ucxIrLmdhdGV3YXkudjEuTGlzdFdlYmhvb2tOb3RpZmljYXRpb25zUmVxdWVzdBosLmdhdGV3YXkudjEuTGlzdFdlYmhvb2tOb3RpZmljYXRpb25zUmVzcG9uc2USbwoWR2V0V2ViaG9va05vdGlmaWNhdGlvbhIpLmdhdGV3YXkudjEuR2V0V2ViaG9va05vdGlmaWNhdGlvblJlcXVlc3QaKi5nYXRld2F5LnYxLkdldFdlYmhvb2tOb3RpZmljYXRpb25SZXNwb25zZRKBAQocUmVwcm9jZXNzV2ViaG9va05vdGlmaWNhdGlvbhIvLmdhdGV3YXkudjEuUmVwcm9jZXNzV2ViaG9va05vdGlmaWNhdGlvblJlcXVlc3QaMC5nYXRld2F5LnYxLlJlcHJvY2Vzc1dlYmhvb2tOb3RpZmljYXRpb25SZXNwb25zZRJvChZMaXN0T3V0Ym91bmREZWxpdmVyaWVzEikuZ2F0ZXdheS52MS5MaXN0T3V0Ym91bmREZWxpdmVyaWVzUmVxdWVzdBoqLmdhdGV3YXkudjEuTGlzdE91dGJvdW5kRGVsaXZlcmllc1Jlc3BvbnNlEm8KFlJlc2VuZE91dGJvdW5kRGVsaXZlcnkSKS5nYXRld2F5LnYxLlJlc2VuZE91dGJvdW5kRGVsaXZlcnlSZXF1ZXN0GiouZ2F0ZXdheS52MS5SZXNlbmRPdXRib3VuZERlbGl2ZXJ5UmVzcG9uc2ViBnByb3RvMw", [file_gateway_v1_types, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message gateway.v1.ListWebhookNotificationsRequest
@@ -57,6 +57,18 @@ export type ListWebhookNotificationsRequest = Message<"gateway.v1.ListWebhookNot
    * @generated from field: string page_token = 6;
    */
   pageToken: string;
+
+  /**
+   * When received: at or after `received_from` and before `received_to`; either may be left out.
+   *
+   * @generated from field: google.protobuf.Timestamp received_from = 7;
+   */
+  receivedFrom?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp received_to = 8;
+   */
+  receivedTo?: Timestamp | undefined;
 };
 
 /**
@@ -175,11 +187,25 @@ export const ReprocessWebhookNotificationResponseSchema: GenMessage<ReprocessWeb
  */
 export type ListOutboundDeliveriesRequest = Message<"gateway.v1.ListOutboundDeliveriesRequest"> & {
   /**
-   * The gateway's id of the transaction.
+   * The gateway's id of the transaction. Required unless `state` is set.
    *
    * @generated from field: string transaction_id = 1;
    */
   transactionId: string;
+
+  /**
+   * Only deliveries in this state; without a transaction_id, the newest first, across all transactions.
+   *
+   * @generated from field: gateway.v1.DeliveryState state = 2;
+   */
+  state: DeliveryState;
+
+  /**
+   * Without a transaction_id: at most 500; 0 means 50.
+   *
+   * @generated from field: int32 page_size = 3;
+   */
+  pageSize: number;
 };
 
 /**
@@ -295,6 +321,40 @@ export const ListOutboundDeliveriesResponseSchema: GenMessage<ListOutboundDelive
   messageDesc(file_gateway_v1_webhook_service, 9);
 
 /**
+ * @generated from message gateway.v1.ResendOutboundDeliveryRequest
+ */
+export type ResendOutboundDeliveryRequest = Message<"gateway.v1.ResendOutboundDeliveryRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message gateway.v1.ResendOutboundDeliveryRequest.
+ * Use `create(ResendOutboundDeliveryRequestSchema)` to create a new message.
+ */
+export const ResendOutboundDeliveryRequestSchema: GenMessage<ResendOutboundDeliveryRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_webhook_service, 10);
+
+/**
+ * @generated from message gateway.v1.ResendOutboundDeliveryResponse
+ */
+export type ResendOutboundDeliveryResponse = Message<"gateway.v1.ResendOutboundDeliveryResponse"> & {
+  /**
+   * @generated from field: gateway.v1.OutboundDelivery delivery = 1;
+   */
+  delivery?: OutboundDelivery | undefined;
+};
+
+/**
+ * Describes the message gateway.v1.ResendOutboundDeliveryResponse.
+ * Use `create(ResendOutboundDeliveryResponseSchema)` to create a new message.
+ */
+export const ResendOutboundDeliveryResponseSchema: GenMessage<ResendOutboundDeliveryResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_webhook_service, 11);
+
+/**
  * @generated from enum gateway.v1.DeliveryState
  */
 export enum DeliveryState {
@@ -369,6 +429,16 @@ export const WebhookService: GenService<{
     methodKind: "unary";
     input: typeof ListOutboundDeliveriesRequestSchema;
     output: typeof ListOutboundDeliveriesResponseSchema;
+  },
+  /**
+   * Queues a delivery that gave up for one more attempt, due now.
+   *
+   * @generated from rpc gateway.v1.WebhookService.ResendOutboundDelivery
+   */
+  resendOutboundDelivery: {
+    methodKind: "unary";
+    input: typeof ResendOutboundDeliveryRequestSchema;
+    output: typeof ResendOutboundDeliveryResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_gateway_v1_webhook_service, 0);

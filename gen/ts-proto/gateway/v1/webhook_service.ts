@@ -82,6 +82,9 @@ export interface ListWebhookNotificationsRequest {
   pageSize: number;
   /** From the previous response's next_page_token. */
   pageToken: string;
+  /** When received: at or after `received_from` and before `received_to`; either may be left out. */
+  receivedFrom: Date | undefined;
+  receivedTo: Date | undefined;
 }
 
 export interface ListWebhookNotificationsResponse {
@@ -117,8 +120,12 @@ export interface ReprocessWebhookNotificationResponse {
 }
 
 export interface ListOutboundDeliveriesRequest {
-  /** The gateway's id of the transaction. */
+  /** The gateway's id of the transaction. Required unless `state` is set. */
   transactionId: string;
+  /** Only deliveries in this state; without a transaction_id, the newest first, across all transactions. */
+  state: DeliveryState;
+  /** Without a transaction_id: at most 500; 0 means 50. */
+  pageSize: number;
 }
 
 export interface OutboundDeliveryAttempt {
@@ -147,8 +154,25 @@ export interface ListOutboundDeliveriesResponse {
   deliveries: OutboundDelivery[];
 }
 
+export interface ResendOutboundDeliveryRequest {
+  id: string;
+}
+
+export interface ResendOutboundDeliveryResponse {
+  delivery: OutboundDelivery | undefined;
+}
+
 function createBaseListWebhookNotificationsRequest(): ListWebhookNotificationsRequest {
-  return { provider: "", providerAccountId: "", subjectId: "", outcome: 0, pageSize: 0, pageToken: "" };
+  return {
+    provider: "",
+    providerAccountId: "",
+    subjectId: "",
+    outcome: 0,
+    pageSize: 0,
+    pageToken: "",
+    receivedFrom: undefined,
+    receivedTo: undefined,
+  };
 }
 
 export const ListWebhookNotificationsRequest: MessageFns<ListWebhookNotificationsRequest> = {
@@ -170,6 +194,12 @@ export const ListWebhookNotificationsRequest: MessageFns<ListWebhookNotification
     }
     if (message.pageToken !== "") {
       writer.uint32(50).string(message.pageToken);
+    }
+    if (message.receivedFrom !== undefined) {
+      Timestamp.encode(toTimestamp(message.receivedFrom), writer.uint32(58).fork()).join();
+    }
+    if (message.receivedTo !== undefined) {
+      Timestamp.encode(toTimestamp(message.receivedTo), writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -235,6 +265,22 @@ export const ListWebhookNotificationsRequest: MessageFns<ListWebhookNotification
             message.pageToken = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.receivedFrom = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.receivedTo = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -271,6 +317,16 @@ export const ListWebhookNotificationsRequest: MessageFns<ListWebhookNotification
         : isSet(object.page_token)
         ? globalThis.String(object.page_token)
         : "",
+      receivedFrom: isSet(object.receivedFrom)
+        ? fromJsonTimestamp(object.receivedFrom)
+        : isSet(object.received_from)
+        ? fromJsonTimestamp(object.received_from)
+        : undefined,
+      receivedTo: isSet(object.receivedTo)
+        ? fromJsonTimestamp(object.receivedTo)
+        : isSet(object.received_to)
+        ? fromJsonTimestamp(object.received_to)
+        : undefined,
     };
   },
 
@@ -294,6 +350,12 @@ export const ListWebhookNotificationsRequest: MessageFns<ListWebhookNotification
     if (message.pageToken !== "") {
       obj.pageToken = message.pageToken;
     }
+    if (message.receivedFrom !== undefined) {
+      obj.receivedFrom = message.receivedFrom.toISOString();
+    }
+    if (message.receivedTo !== undefined) {
+      obj.receivedTo = message.receivedTo.toISOString();
+    }
     return obj;
   },
 
@@ -308,6 +370,8 @@ export const ListWebhookNotificationsRequest: MessageFns<ListWebhookNotification
     message.outcome = object.outcome ?? 0;
     message.pageSize = object.pageSize ?? 0;
     message.pageToken = object.pageToken ?? "";
+    message.receivedFrom = object.receivedFrom ?? undefined;
+    message.receivedTo = object.receivedTo ?? undefined;
     return message;
   },
 };
@@ -830,13 +894,19 @@ export const ReprocessWebhookNotificationResponse: MessageFns<ReprocessWebhookNo
 };
 
 function createBaseListOutboundDeliveriesRequest(): ListOutboundDeliveriesRequest {
-  return { transactionId: "" };
+  return { transactionId: "", state: 0, pageSize: 0 };
 }
 
 export const ListOutboundDeliveriesRequest: MessageFns<ListOutboundDeliveriesRequest> = {
   encode(message: ListOutboundDeliveriesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.transactionId !== "") {
       writer.uint32(10).string(message.transactionId);
+    }
+    if (message.state !== 0) {
+      writer.uint32(16).int32(message.state);
+    }
+    if (message.pageSize !== 0) {
+      writer.uint32(24).int32(message.pageSize);
     }
     return writer;
   },
@@ -862,6 +932,22 @@ export const ListOutboundDeliveriesRequest: MessageFns<ListOutboundDeliveriesReq
             message.transactionId = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.state = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.pageSize = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -881,6 +967,12 @@ export const ListOutboundDeliveriesRequest: MessageFns<ListOutboundDeliveriesReq
         : isSet(object.transaction_id)
         ? globalThis.String(object.transaction_id)
         : "",
+      state: isSet(object.state) ? deliveryStateFromJSON(object.state) : 0,
+      pageSize: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
     };
   },
 
@@ -888,6 +980,12 @@ export const ListOutboundDeliveriesRequest: MessageFns<ListOutboundDeliveriesReq
     const obj: any = {};
     if (message.transactionId !== "") {
       obj.transactionId = message.transactionId;
+    }
+    if (message.state !== 0) {
+      obj.state = deliveryStateToJSON(message.state);
+    }
+    if (message.pageSize !== 0) {
+      obj.pageSize = Math.round(message.pageSize);
     }
     return obj;
   },
@@ -898,6 +996,8 @@ export const ListOutboundDeliveriesRequest: MessageFns<ListOutboundDeliveriesReq
   fromPartial(object: DeepPartial<ListOutboundDeliveriesRequest>): ListOutboundDeliveriesRequest {
     const message = createBaseListOutboundDeliveriesRequest();
     message.transactionId = object.transactionId ?? "";
+    message.state = object.state ?? 0;
+    message.pageSize = object.pageSize ?? 0;
     return message;
   },
 };
@@ -1302,6 +1402,142 @@ export const ListOutboundDeliveriesResponse: MessageFns<ListOutboundDeliveriesRe
   },
 };
 
+function createBaseResendOutboundDeliveryRequest(): ResendOutboundDeliveryRequest {
+  return { id: "" };
+}
+
+export const ResendOutboundDeliveryRequest: MessageFns<ResendOutboundDeliveryRequest> = {
+  encode(message: ResendOutboundDeliveryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResendOutboundDeliveryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResendOutboundDeliveryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResendOutboundDeliveryRequest {
+    return { id: isSet(object.id) ? globalThis.String(object.id) : "" };
+  },
+
+  toJSON(message: ResendOutboundDeliveryRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ResendOutboundDeliveryRequest>): ResendOutboundDeliveryRequest {
+    return ResendOutboundDeliveryRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ResendOutboundDeliveryRequest>): ResendOutboundDeliveryRequest {
+    const message = createBaseResendOutboundDeliveryRequest();
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseResendOutboundDeliveryResponse(): ResendOutboundDeliveryResponse {
+  return { delivery: undefined };
+}
+
+export const ResendOutboundDeliveryResponse: MessageFns<ResendOutboundDeliveryResponse> = {
+  encode(message: ResendOutboundDeliveryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.delivery !== undefined) {
+      OutboundDelivery.encode(message.delivery, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResendOutboundDeliveryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResendOutboundDeliveryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.delivery = OutboundDelivery.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResendOutboundDeliveryResponse {
+    return { delivery: isSet(object.delivery) ? OutboundDelivery.fromJSON(object.delivery) : undefined };
+  },
+
+  toJSON(message: ResendOutboundDeliveryResponse): unknown {
+    const obj: any = {};
+    if (message.delivery !== undefined) {
+      obj.delivery = OutboundDelivery.toJSON(message.delivery);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ResendOutboundDeliveryResponse>): ResendOutboundDeliveryResponse {
+    return ResendOutboundDeliveryResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ResendOutboundDeliveryResponse>): ResendOutboundDeliveryResponse {
+    const message = createBaseResendOutboundDeliveryResponse();
+    message.delivery = (object.delivery !== undefined && object.delivery !== null)
+      ? OutboundDelivery.fromPartial(object.delivery)
+      : undefined;
+    return message;
+  },
+};
+
 /**
  * The operators' view of provider notifications and of the gateway's own
  * notifications to callers' webhook_url.
@@ -1360,6 +1596,19 @@ export const WebhookServiceService = {
     responseDeserialize: (value: Buffer): ListOutboundDeliveriesResponse =>
       ListOutboundDeliveriesResponse.decode(value),
   },
+  /** Queues a delivery that gave up for one more attempt, due now. */
+  resendOutboundDelivery: {
+    path: "/gateway.v1.WebhookService/ResendOutboundDelivery" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResendOutboundDeliveryRequest): Buffer =>
+      Buffer.from(ResendOutboundDeliveryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResendOutboundDeliveryRequest => ResendOutboundDeliveryRequest.decode(value),
+    responseSerialize: (value: ResendOutboundDeliveryResponse): Buffer =>
+      Buffer.from(ResendOutboundDeliveryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResendOutboundDeliveryResponse =>
+      ResendOutboundDeliveryResponse.decode(value),
+  },
 } as const;
 
 export interface WebhookServiceServer extends UntypedServiceImplementation {
@@ -1372,6 +1621,8 @@ export interface WebhookServiceServer extends UntypedServiceImplementation {
     ReprocessWebhookNotificationResponse
   >;
   listOutboundDeliveries: handleUnaryCall<ListOutboundDeliveriesRequest, ListOutboundDeliveriesResponse>;
+  /** Queues a delivery that gave up for one more attempt, due now. */
+  resendOutboundDelivery: handleUnaryCall<ResendOutboundDeliveryRequest, ResendOutboundDeliveryResponse>;
 }
 
 export interface WebhookServiceClient extends Client {
@@ -1436,6 +1687,22 @@ export interface WebhookServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListOutboundDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  /** Queues a delivery that gave up for one more attempt, due now. */
+  resendOutboundDelivery(
+    request: ResendOutboundDeliveryRequest,
+    callback: (error: ServiceError | null, response: ResendOutboundDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  resendOutboundDelivery(
+    request: ResendOutboundDeliveryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ResendOutboundDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  resendOutboundDelivery(
+    request: ResendOutboundDeliveryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ResendOutboundDeliveryResponse) => void,
   ): ClientUnaryCall;
 }
 

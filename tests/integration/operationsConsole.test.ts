@@ -1,0 +1,154 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { CreateTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { CreateServiceTokenRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
+import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
+import { PaymentMethod, WebhookOutcome } from '../../gen/ts-proto/gateway/v1/types.js';
+import {
+  DeliveryState,
+  ListOutboundDeliveriesRequest,
+  ListWebhookNotificationsRequest,
+  ResendOutboundDeliveryRequest,
+} from '../../gen/ts-proto/gateway/v1/webhook_service.js';
+import { connectDriver, errorDetailsOf, failureOf, type Driver } from '../support/clients.js';
+import { eventually } from '../support/eventually.js';
+import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
+
+/**
+ * The operations console's calls (issue 33 §7): deliveries that gave up,
+ * listed across charges and resent; notifications filtered by when they came.
+ */
+
+let stack: TestStack;
+let connect: Driver;
+let receiver: Server;
+let receiverAnswers = 500;
+let receiverUrl: string;
+let accountId: string;
+
+beforeAll(async () => {
+  // One retry: a delivery gives up after its second failed attempt.
+  stack = await startTestStack({ env: { OUTBOUND_RETRY_SCHEDULE_MS: '100' } });
+  connect = connectDriver(stack.gateway.httpUrl!, TEST_TOKEN);
+  receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(receiverAnswers).end());
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  ({
+    providerAccount: { id: accountId },
+  } = await stack.client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'console', publicKey: 'pk', secretKey: 'sk' }));
+});
+
+afterAll(async () => {
+  receiver?.close();
+  connect?.close();
+  await stack?.close();
+});
+
+async function paidCharge(): Promise<string> {
+  const { transaction } = await stack.client.call(
+    'gateway',
+    'createTransaction',
+    CreateTransactionRequest.fromPartial({
+      providerAccountId: accountId,
+      transaction: { amount: 2300, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX, webhookUrl: receiverUrl },
+    }),
+  );
+  await stack.client.call('sandbox', 'simulatePayment', SimulatePaymentRequest.fromPartial({ id: transaction.id }));
+  return transaction.id;
+}
+
+const gaveUp = async (driver: Driver) =>
+  (await driver.call('webhooks', 'listOutboundDeliveries', ListOutboundDeliveriesRequest.fromPartial({ state: DeliveryState.DELIVERY_STATE_GAVE_UP })))
+    .deliveries;
+
+describe('outbound deliveries that gave up', () => {
+  it('are listed across charges without a transaction id, and one resend delivers it', async () => {
+    receiverAnswers = 500;
+    const chargeId = await paidCharge();
+    const [delivery] = await eventually(
+      async () => {
+        const found = (await gaveUp(connect)).filter((d: any) => d.transactionId === chargeId);
+        return found.length > 0 && found;
+      },
+      15_000,
+      'a delivery that gave up',
+    );
+    expect(delivery.attempts.map((a: any) => a.responseStatus)).toEqual([500, 500]);
+
+    receiverAnswers = 204;
+    const { delivery: queued } = await connect.call('webhooks', 'resendOutboundDelivery', ResendOutboundDeliveryRequest.fromPartial({ id: delivery.id }));
+    expect(queued.state).toBe(DeliveryState.DELIVERY_STATE_PENDING);
+    const delivered = await eventually(
+      async () => {
+        const { deliveries } = await stack.client.call(
+          'webhooks',
+          'listOutboundDeliveries',
+          ListOutboundDeliveriesRequest.fromPartial({ transactionId: chargeId }),
+        );
+        return deliveries[0]?.state === DeliveryState.DELIVERY_STATE_DELIVERED && deliveries[0];
+      },
+      15_000,
+      'the resent delivery delivered',
+    );
+    expect(delivered.attempts.map((a: any) => a.responseStatus)).toEqual([500, 500, 204]);
+    expect((await gaveUp(connect)).map((d: any) => d.id)).not.toContain(delivery.id);
+
+    const resendAgain = () => connect.call('webhooks', 'resendOutboundDelivery', ResendOutboundDeliveryRequest.fromPartial({ id: delivery.id }));
+    expect(await failureOf(resendAgain())).toMatchObject({ code: 'FAILED_PRECONDITION' });
+    expect(await errorDetailsOf(resendAgain())).toMatchObject({ reason: 'DELIVERY_NOT_GAVE_UP' });
+  });
+
+  it('a resend needs notifications:write; an unknown id is NOT_FOUND; a list needs a transaction or a state', async () => {
+    const { secret } = await stack.client.call(
+      'access',
+      'createServiceToken',
+      CreateServiceTokenRequest.fromPartial({ name: 'console reader', scopes: ['notifications:read'], providerAccountIds: [] }),
+    );
+    expect(
+      await failureOf(connect.call('webhooks', 'resendOutboundDelivery', ResendOutboundDeliveryRequest.fromPartial({ id: crypto.randomUUID() }), secret)),
+    ).toMatchObject({
+      code: 'PERMISSION_DENIED',
+    });
+    expect(await gaveUp(connect)).toEqual(
+      await connect
+        .call('webhooks', 'listOutboundDeliveries', ListOutboundDeliveriesRequest.fromPartial({ state: DeliveryState.DELIVERY_STATE_GAVE_UP }), secret)
+        .then((r: any) => r.deliveries),
+    );
+    expect(
+      await failureOf(stack.client.call('webhooks', 'resendOutboundDelivery', ResendOutboundDeliveryRequest.fromPartial({ id: crypto.randomUUID() }))),
+    ).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await failureOf(stack.client.call('webhooks', 'resendOutboundDelivery', ResendOutboundDeliveryRequest.fromPartial({ id: 'x' })))).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+    expect(await failureOf(stack.client.call('webhooks', 'listOutboundDeliveries', ListOutboundDeliveriesRequest.fromPartial({})))).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+  });
+});
+
+describe('notifications by when they came', () => {
+  it('keeps those received inside the range and refuses a range that ends before it starts', async () => {
+    receiverAnswers = 204;
+    const before = new Date(Date.now() - 1000);
+    const chargeId = await paidCharge();
+    const list = async (range: { receivedFrom?: Date; receivedTo?: Date }) =>
+      (await connect.call('webhooks', 'listWebhookNotifications', ListWebhookNotificationsRequest.fromPartial({ subjectId: chargeId, pageSize: 50, ...range })))
+        .notifications;
+    await eventually(async () => (await list({})).some((n: any) => n.outcome === WebhookOutcome.WEBHOOK_OUTCOME_APPLIED), 15_000, 'an applied notification');
+    const later = new Date(Date.now() + 60_000);
+    expect(await list({ receivedFrom: before, receivedTo: later })).not.toHaveLength(0);
+    expect(await list({ receivedFrom: later })).toHaveLength(0);
+    expect(await list({ receivedTo: before })).toHaveLength(0);
+    expect(
+      await failureOf(
+        connect.call('webhooks', 'listWebhookNotifications', ListWebhookNotificationsRequest.fromPartial({ receivedFrom: later, receivedTo: before })),
+      ),
+    ).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+  });
+});
