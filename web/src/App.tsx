@@ -26,6 +26,7 @@ const Team = lazy(() => import('./pages/Team.js'));
 const ServiceTokens = lazy(() => import('./pages/ServiceTokens.js'));
 const MyAccount = lazy(() => import('./pages/MyAccount.js'));
 const RoutesPage = lazy(() => import('./pages/Routes.js'));
+const Operations = lazy(() => import('./pages/Operations.js'));
 
 /** Whether the operator's role holds a permission, by the gateway's own table (shared/permissions.ts), not a copy. */
 const holds = (role: string, permission: Permission) => isRole(role) && ROLE_PERMISSIONS[role].includes(permission);
@@ -158,8 +159,10 @@ function SignedIn({ session, onSignedOut, onPasswordChanged }: { session: Sessio
   const chargeWriter = holds(role, 'payments:write');
   const payoutWriter = holds(role, 'payouts:write');
   const refundWriter = holds(role, 'refunds:write');
-  // ReprocessWebhookNotification
+  // ReprocessWebhookNotification, ResendOutboundDelivery
   const notificationWriter = holds(role, 'notifications:write');
+  // SettleUnconfirmedRequest
+  const settler = holds(role, 'reconciliation:write');
   // ListRoutes, PreviewRoute, GetRouteOutcomes; CreateRoute, UpdateRoute, DeleteRoute with routes:admin
   const routeReader = holds(role, 'routes:read');
   const routeAdmin = holds(role, 'routes:admin');
@@ -182,6 +185,7 @@ function SignedIn({ session, onSignedOut, onPasswordChanged }: { session: Sessio
     { to: '/receivers', label: t.nav.receivers },
     { to: '/accounts', label: t.nav.accounts },
     { to: '/providers', label: t.nav.providers },
+    { to: '/operations', label: t.nav.operations },
     ...(routeReader ? [{ to: '/routes', label: t.nav.routes }] : []),
     ...(auditReader ? [{ to: '/audit', label: t.nav.audit }] : []),
     ...(teamAdmin ? [{ to: '/team', label: t.nav.team }] : []),
@@ -240,6 +244,7 @@ function SignedIn({ session, onSignedOut, onPasswordChanged }: { session: Sessio
                     <Route path="/payouts/:id" element={<PayoutDetail canReview={payoutWriter} operatorId={session.operator.id} />} />
                     <Route path="/accounts" element={<ProviderAccounts />} />
                     <Route path="/providers" element={<Providers />} />
+                    <Route path="/operations" element={<Operations canWriteNotifications={notificationWriter} canSettle={settler} />} />
                     {routeReader && <Route path="/routes" element={<RoutesPage canAdmin={routeAdmin} />} />}
                     {auditReader && <Route path="/audit" element={<Audit />} />}
                     {teamAdmin && <Route path="/team" element={<Team selfId={session.operator.id} />} />}

@@ -49,6 +49,45 @@ export function DayInput({ label, value, onChange }: { label: string; value: str
   );
 }
 
+/** A filter by provider, of those registered; '' for all. */
+export function ProviderFilter({ providers, value, onChange }: { providers: { id: string }[]; value: string; onChange: (id: string) => void }) {
+  const { t } = useI18n();
+  return (
+    <Select
+      label={t.transactions.provider}
+      placeholder={t.all}
+      data={providers.map((p) => p.id)}
+      value={value || null}
+      onChange={(id) => onChange(id ?? '')}
+      searchable
+      clearable
+    />
+  );
+}
+
+/** A filter by provider account, named with its provider; '' for all. */
+export function AccountFilter({
+  accounts,
+  value,
+  onChange,
+}: {
+  accounts: { id: string; name: string; provider: string }[];
+  value: string;
+  onChange: (id: string) => void;
+}) {
+  const { t } = useI18n();
+  return (
+    <Select
+      label={t.transactions.account}
+      placeholder={t.all}
+      data={accounts.map((a) => ({ value: a.id, label: `${a.name} (${a.provider})` }))}
+      value={value || null}
+      onChange={(id) => onChange(id ?? '')}
+      clearable
+    />
+  );
+}
+
 /**
  * The filters the lists share (ListTransactions, ListWithdrawals, ListReceivers):
  * statuses, method (where the list has one: `methodLabels`), provider (of those registered), provider account,
@@ -100,23 +139,8 @@ export function useListFilters<S extends number, M extends number>(
           clearable
         />
       )}
-      <Select
-        label={t.transactions.provider}
-        placeholder={t.all}
-        data={(providers.data?.providers ?? []).map((p) => p.id)}
-        value={provider || null}
-        onChange={(value) => setProvider(value ?? '')}
-        searchable
-        clearable
-      />
-      <Select
-        label={t.transactions.account}
-        placeholder={t.all}
-        data={(accounts.data?.providerAccounts ?? []).map((a) => ({ value: a.id, label: `${a.name} (${a.provider})` }))}
-        value={account || null}
-        onChange={(value) => setAccount(value ?? '')}
-        clearable
-      />
+      <ProviderFilter providers={providers.data?.providers ?? []} value={provider} onChange={setProvider} />
+      <AccountFilter accounts={accounts.data?.providerAccounts ?? []} value={account} onChange={setAccount} />
       <DayInput label={t.transactions.from} value={from} onChange={setFrom} />
       <DayInput label={t.transactions.to} value={to} onChange={setTo} />
       <TextInput label={queryLabel} type="search" value={query} onChange={(e) => setQuery(e.currentTarget.value)} />

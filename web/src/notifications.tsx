@@ -46,7 +46,6 @@ function ListCard({ title, error, empty, children }: { title: string; error: unk
 /** The provider's notifications about one charge, newest first, each openable as received and, for those who may, processed again. */
 export function ChargeNotifications({ transactionId, canReprocess }: { transactionId: string; canReprocess: boolean }) {
   const { t } = useI18n();
-  const receivedAt = useReceivedAt();
   const list = useQuery(WebhookService.method.listWebhookNotifications, { subjectId: transactionId, pageSize: 100 });
   const [open, setOpen] = useState<string | null>(null);
   const notifications = list.data?.notifications ?? [];
@@ -68,20 +67,12 @@ export function ChargeNotifications({ transactionId, canReprocess }: { transacti
                     </Table.Td>
                     <Table.Td>{notification.outcomeReason || '—'}</Table.Td>
                     <Table.Td>{notification.attempts}</Table.Td>
-                    <Table.Td className="nowrap">
-                      <Group gap="xs" wrap="nowrap" align="flex-start">
-                        <Button
-                          size="xs"
-                          variant="light"
-                          aria-expanded={open === notification.id}
-                          aria-label={`${open === notification.id ? t.notifications.hide : t.notifications.show}: ${t.notifications.of(receivedAt(notification))}`}
-                          onClick={() => setOpen(open === notification.id ? null : notification.id)}
-                        >
-                          {open === notification.id ? t.notifications.hide : t.notifications.show}
-                        </Button>
-                        {canReprocess && <Reprocess notification={notification} />}
-                      </Group>
-                    </Table.Td>
+                    <NotificationActions
+                      notification={notification}
+                      open={open === notification.id}
+                      onToggle={() => setOpen(open === notification.id ? null : notification.id)}
+                      canReprocess={canReprocess}
+                    />
                   </Table.Tr>
                   {open === notification.id && (
                     <Table.Tr>
@@ -100,17 +91,50 @@ export function ChargeNotifications({ transactionId, canReprocess }: { transacti
   );
 }
 
-function OutcomeBadge({ outcome }: { outcome: WebhookOutcome }) {
+/** A notification row's actions cell: show or hide what was received and, for those who may, reprocess. */
+export function NotificationActions({
+  notification,
+  open,
+  onToggle,
+  canReprocess,
+}: {
+  notification: WebhookNotification;
+  open: boolean;
+  onToggle: () => void;
+  canReprocess: boolean;
+}) {
+  const { t } = useI18n();
+  const receivedAt = useReceivedAt();
+  return (
+    <Table.Td className="nowrap">
+      <Group gap="xs" wrap="nowrap" align="flex-start">
+        <Button
+          size="xs"
+          variant="light"
+          aria-expanded={open}
+          aria-label={`${open ? t.notifications.hide : t.notifications.show}: ${t.notifications.of(receivedAt(notification))}`}
+          onClick={onToggle}
+        >
+          {open ? t.notifications.hide : t.notifications.show}
+        </Button>
+        {canReprocess && <Reprocess notification={notification} />}
+      </Group>
+    </Table.Td>
+  );
+}
+
+export function OutcomeBadge({ outcome }: { outcome: WebhookOutcome }) {
   const { t } = useI18n();
   return (
-    <Badge color={OUTCOME_COLORS[outcome] ?? 'gray'} variant="light" data-testid="outcome">
+    // At least as wide as its label: in a narrow table Mantine would clip it to "ASSI…".
+    <Badge color={OUTCOME_COLORS[outcome] ?? 'gray'} variant="light" data-testid="outcome" miw="max-content">
       {t.notifications.outcomes[outcome]}
     </Badge>
   );
 }
 
 /** What the provider sent, as stored: the headers (credentials were never stored) and the body. */
-function RawNotification({ id }: { id: string }) {
+export function RawNotification({ id }: { id: string }) {
   const { t } = useI18n();
   const raw = useQuery(WebhookService.method.getWebhookNotification, { id });
   if (raw.error) return <ErrorAlert error={raw.error} />;
@@ -191,7 +215,7 @@ export function ChargeDeliveries({ transactionId }: { transactionId: string }) {
   );
 }
 
-function Delivery({ delivery }: { delivery: OutboundDelivery }) {
+export function Delivery({ delivery }: { delivery: OutboundDelivery }) {
   const { t } = useI18n();
   return (
     <Stack gap="xs" data-testid="delivery">

@@ -1,0 +1,172 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import type { Browser } from 'playwright-core';
+import { CreateTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { CreateOperatorRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
+import { CreateRouteRequest } from '../../gen/ts-proto/gateway/v1/routing_service.js';
+import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
+import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
+import { DeliveryState, ListOutboundDeliveriesRequest } from '../../gen/ts-proto/gateway/v1/webhook_service.js';
+import { backOfficePages, chooseOption, launchBrowser } from '../support/browser.js';
+import { eventually } from '../support/eventually.js';
+import { startTestStack, type TestStack } from '../support/gateway.js';
+import { pixRule } from '../support/routes.js';
+
+/**
+ * Issue 33 §7: the operations console. A delivery to a merchant that gave up is resent from it; a notification with
+ * a bad signature is found by its outcome (the filter kept in the address); the routed account's health shows. A
+ * viewer on a phone sees the same lists, without the actions, and why.
+ */
+let browser: Browser;
+let stack: TestStack;
+let receiver: Server;
+let receiverAnswers = 500;
+const received: string[] = [];
+let chargeId: string;
+
+const pages = backOfficePages(
+  () => browser,
+  () => stack.gateway,
+);
+const VIEWER = { email: 'leitora-operacoes@example.com', password: 'uma senha longa de leitora' };
+
+beforeAll(async () => {
+  // One retry: the delivery gives up after its second failure.
+  stack = await startTestStack({ env: { OUTBOUND_RETRY_SCHEDULE_MS: '100' } });
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      received.push(body);
+      res.writeHead(receiverAnswers).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const { providerAccount } = await stack.client.call('accounts', 'createProviderAccount', {
+    provider: 'SANDBOX',
+    name: 'Loja principal',
+    publicKey: 'pk',
+    secretKey: 'sk-operacoes',
+    webhookSecret: 'whsec-operacoes',
+  });
+  await stack.client.call('routes', 'createRoute', CreateRouteRequest.fromPartial({ name: 'pix', rules: [pixRule([providerAccount.id])] }));
+  const { transaction } = await stack.client.call(
+    'gateway',
+    'createTransaction',
+    CreateTransactionRequest.fromPartial({
+      route: 'pix',
+      idempotencyKey: 'operacoes-1',
+      transaction: {
+        amount: 4200,
+        paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX,
+        webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
+      },
+    }),
+  );
+  chargeId = transaction.id;
+  await stack.client.call('sandbox', 'simulatePayment', SimulatePaymentRequest.fromPartial({ id: chargeId }));
+  await eventually(
+    async () => {
+      const { deliveries } = await stack.client.call(
+        'webhooks',
+        'listOutboundDeliveries',
+        ListOutboundDeliveriesRequest.fromPartial({ transactionId: chargeId }),
+      );
+      return deliveries[0]?.state === DeliveryState.DELIVERY_STATE_GAVE_UP;
+    },
+    15_000,
+    'the delivery to give up',
+  );
+  // A forged notification: no signature, refused and kept as REJECTED.
+  const forged = JSON.stringify({ id: 'evt_forjado', type: 'charge.paid', createdAt: new Date().toISOString(), data: { id: 'ch_x', status: 'paid' } });
+  const answer = await fetch(providerAccount.notificationUrl, {
+    method: 'POST',
+    body: forged,
+    headers: { 'content-type': 'application/json', 'x-sandbox-event-id': 'evt_forjado' },
+  });
+  expect(answer.status).toBe(401);
+  await stack.client.call('access', 'createOperator', CreateOperatorRequest.fromPartial({ email: VIEWER.email, role: 'viewer', password: VIEWER.password }));
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  receiver?.close();
+  await stack?.close();
+});
+
+it('an admin resends a delivery that gave up, finds a bad-signature notification by outcome and sees the account health', async () => {
+  const { page, violations } = await pages.signedIn(1280, 900);
+  await page.getByRole('navigation').getByRole('link', { name: 'Operações', exact: true }).click();
+
+  const health = page.getByTestId('ops-health-table');
+  await health.getByText('Loja principal (SANDBOX)').waitFor();
+  await expect(health.locator('tbody tr td').allTextContents()).resolves.toEqual([
+    'Loja principal (SANDBOX)',
+    'Fechado',
+    '1',
+    '100%',
+    '0%',
+    expect.stringMatching(/^\d+ ms$/),
+  ]);
+
+  const deliveries = page.getByTestId('ops-deliveries');
+  const delivery = deliveries.getByTestId('ops-delivery');
+  await delivery.getByText('Tentativas esgotadas').waitFor();
+  expect(await delivery.getByTestId('delivery-attempts').locator('tbody tr').count()).toBe(2);
+  await expect(delivery.getByRole('link').textContent()).resolves.toBe(chargeId.slice(0, 8));
+
+  receiverAnswers = 204;
+  await delivery.getByRole('button', { name: /^Reenviar: Evento / }).click();
+  await deliveries.getByText('Nenhuma entrega com tentativas esgotadas.').waitFor();
+  await eventually(async () => received.length === 3, 10_000, 'the resent delivery');
+  expect(JSON.parse(received[2]!)).toMatchObject({ data: { id: chargeId, status: 'APPROVED' } });
+
+  const notifications = page.getByTestId('ops-notifications');
+  await chooseOption(page, notifications.getByRole('combobox', { name: 'Resultado' }), 'Assinatura inválida');
+  await eventually(async () => page.url().includes('outcome=8'), 5_000, 'the outcome in the address');
+  const rows = notifications.getByTestId('ops-notification');
+  await rows.first().getByText('Assinatura inválida').waitFor();
+  await expect(rows.count()).resolves.toBe(1);
+  await expect(rows.first().locator('td').nth(1).textContent()).resolves.toBe('SANDBOX · Loja principal');
+
+  // The filter survives a reload; the raw notification opens.
+  await page.reload();
+  await notifications.getByTestId('ops-notification').first().getByText('Assinatura inválida').waitFor();
+  await expect(notifications.getByRole('combobox', { name: 'Resultado' }).inputValue()).resolves.toBe('Assinatura inválida');
+  await notifications.getByRole('button', { name: /^Ver conteúdo: / }).click();
+  await expect(page.getByTestId('notification-body').textContent()).resolves.toContain('evt_forjado');
+  await page.getByTestId('ops-unconfirmed').getByText('Nenhuma solicitação com resultado desconhecido.').waitFor();
+  await page.getByTestId('ops-mismatches').getByText('Nenhuma divergência.').waitFor();
+  await pages.finish(page, violations, 'operations-1280');
+});
+
+it('a viewer on a phone sees the lists without resend or reprocess, and why', async () => {
+  const { page, violations } = await pages.openPage(390, 844);
+  await page.getByRole('textbox', { name: 'E-mail' }).fill(VIEWER.email);
+  await page.getByLabel(/^Senha/).fill(VIEWER.password);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+  await page.getByText('(viewer)').waitFor();
+  await page.goto(`${stack.gateway.httpUrl}/#/operations?outcome=8`);
+  await page.getByTestId('ops-notification').first().getByText('Assinatura inválida').waitFor();
+  await page.getByText('Seu papel não permite reprocessar notificações (exige notifications:write).').waitFor();
+  await page.getByText('Seu papel não permite reenviar entregas (exige notifications:write).').waitFor();
+  await page.getByText('Seu papel não permite resolver solicitações (exige reconciliation:write).').waitFor();
+  await expect(page.getByRole('button', { name: /^Reprocessar/ }).count()).resolves.toBe(0);
+  await expect(page.getByRole('button', { name: /^Reenviar/ }).count()).resolves.toBe(0);
+  // Days typed as dd/mm/aaaa: nothing was received before today.
+  const yesterday = new Date(Date.now() - 86_400_000);
+  const typed = [yesterday.getDate(), yesterday.getMonth() + 1].map((n) => String(n).padStart(2, '0')).join('/') + `/${yesterday.getFullYear()}`;
+  await page.getByRole('textbox', { name: 'Recebidas até' }).fill(typed);
+  await page.getByTestId('ops-notifications').getByText('Nada encontrado.').waitFor();
+  expect(page.url()).toContain(`to=${yesterday.getFullYear()}-`);
+  await page.getByRole('textbox', { name: 'Recebidas até' }).fill('');
+  await page.getByTestId('ops-notification').first().getByText('Assinatura inválida').waitFor();
+  await page.getByTestId('ops-health-table').waitFor();
+  // Badges show their whole label on a phone (the table scrolls instead).
+  const clipped = await page.evaluate(() =>
+    [...document.querySelectorAll('.mantine-Badge-label')].filter((label) => label.scrollWidth > label.clientWidth).map((label) => label.textContent),
+  );
+  expect(clipped).toEqual([]);
+  await pages.finish(page, violations, 'operations-390-viewer');
+});
