@@ -9,6 +9,7 @@ import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_se
 import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import { DeliveryState, ListOutboundDeliveriesRequest } from '../../gen/ts-proto/gateway/v1/webhook_service.js';
 import { backOfficePages, chooseOption, launchBrowser } from '../support/browser.js';
+import { failureOf } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
 import { pixRule } from '../support/routes.js';
@@ -24,6 +25,7 @@ let receiver: Server;
 let receiverAnswers = 500;
 const received: string[] = [];
 let chargeId: string;
+let accountId: string;
 
 const pages = backOfficePages(
   () => browser,
@@ -50,6 +52,7 @@ beforeAll(async () => {
     secretKey: 'sk-operacoes',
     webhookSecret: 'whsec-operacoes',
   });
+  accountId = providerAccount.id;
   await stack.client.call('routes', 'createRoute', CreateRouteRequest.fromPartial({ name: 'pix', rules: [pixRule([providerAccount.id])] }));
   const { transaction } = await stack.client.call(
     'gateway',
@@ -165,8 +168,31 @@ it('a viewer on a phone sees the lists without resend or reprocess, and why', as
   await page.getByTestId('ops-health-table').waitFor();
   // Badges show their whole label on a phone (the table scrolls instead).
   const clipped = await page.evaluate(() =>
-    [...document.querySelectorAll('.mantine-Badge-label')].filter((label) => label.scrollWidth > label.clientWidth).map((label) => label.textContent),
+    Array.from(document.querySelectorAll('.mantine-Badge-label'))
+      .filter((label) => label.scrollWidth > label.clientWidth)
+      .map((label) => label.textContent),
   );
   expect(clipped).toEqual([]);
   await pages.finish(page, violations, 'operations-390-viewer');
+});
+
+it('an admin on a phone settles a charge lost on the way as not made, and it leaves the list', async () => {
+  stack.gateway.sandboxPsp!.injectFault({ resource: 'charges', mode: 'dropWithoutActing' });
+  const lost = CreateTransactionRequest.fromPartial({
+    providerAccountId: accountId,
+    idempotencyKey: 'operacoes-perdida',
+    transaction: { amount: 990, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX },
+  });
+  expect((await failureOf(stack.client.call('gateway', 'createTransaction', lost))).code).toBe('UNAVAILABLE');
+
+  const { page, violations } = await pages.signedIn(390, 844, '#/operations');
+  const unconfirmed = page.getByTestId('ops-unconfirmed');
+  const row = unconfirmed.getByTestId('ops-unconfirmed-request');
+  await row.getByText('operacoes-perdida').waitFor();
+  await row.getByRole('button', { name: 'Resolver: operacoes-perdida' }).click();
+  await chooseOption(page, row.getByRole('combobox', { name: 'O provedor confirmou que' }), 'não executou nada');
+  await row.getByRole('textbox', { name: 'Como foi confirmado' }).fill('o sandbox não lista cobrança para operacoes-perdida');
+  await row.getByRole('button', { name: 'Confirmar' }).click();
+  await unconfirmed.getByText('Nenhuma solicitação com resultado desconhecido.').waitFor();
+  await pages.finish(page, violations, 'operations-390-settled');
 });
