@@ -276,13 +276,15 @@ export function sandboxHandlers(u: UseCases) {
 export function webhookHandlers(u: UseCases) {
   return {
     listWebhookNotifications: async (r: wh.ListWebhookNotificationsRequest): Promise<wh.ListWebhookNotificationsResponse> => {
+      const received = timeRange(r.receivedFrom, r.receivedTo, { from: 'received_from', to: 'received_to' });
       const { notifications, nextPageToken } = await u.notifications.list(
         {
           provider: optionalText(r.provider)?.toUpperCase(),
           providerAccountId: optionalText(r.providerAccountId),
           subjectId: optionalText(r.subjectId),
           outcome: fromEnum<DomainOutcome>(pb.WebhookOutcome, 'WEBHOOK_OUTCOME', r.outcome),
-          ...receivedRange(r.receivedFrom, r.receivedTo),
+          receivedFrom: received.from,
+          receivedTo: received.to,
         },
         Math.min(r.pageSize || 50, 500),
         optionalText(r.pageToken),
@@ -310,15 +312,9 @@ export function webhookHandlers(u: UseCases) {
   };
 }
 
-/** The notifications' time filter: `received_from` must come before `received_to`. */
-function receivedRange(from: Date | undefined, to: Date | undefined): { receivedFrom?: Date; receivedTo?: Date } {
-  if (from && to && from.getTime() >= to.getTime()) throw invalidArgument('received_to', 'received_to must be after received_from');
-  return { receivedFrom: from, receivedTo: to };
-}
-
-/** The audit trail's time filter: `from` must come before `to`. */
-function timeRange(from: Date | undefined, to: Date | undefined): { from?: Date; to?: Date } {
-  if (from && to && from.getTime() >= to.getTime()) throw invalidArgument('to', 'to must be after from');
+/** A time filter: `from` must come before `to`; the error names the request's fields. */
+function timeRange(from: Date | undefined, to: Date | undefined, fields = { from: 'from', to: 'to' }): { from?: Date; to?: Date } {
+  if (from && to && from.getTime() >= to.getTime()) throw invalidArgument(fields.to, `${fields.to} must be after ${fields.from}`);
   return { from, to };
 }
 
