@@ -8,7 +8,7 @@ import { CreateRouteRequest } from '../../gen/ts-proto/gateway/v1/routing_servic
 import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import { DeliveryState, ListOutboundDeliveriesRequest } from '../../gen/ts-proto/gateway/v1/webhook_service.js';
-import { backOfficePages, chooseOption, launchBrowser } from '../support/browser.js';
+import { backOfficePages, chooseOption, launchBrowser, screenshot } from '../support/browser.js';
 import { failureOf } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
@@ -118,6 +118,8 @@ it('an admin resends a delivery that gave up, finds a bad-signature notification
   await delivery.getByText('Tentativas esgotadas').waitFor();
   expect(await delivery.getByTestId('delivery-attempts').locator('tbody tr').count()).toBe(2);
   await expect(delivery.getByRole('link').textContent()).resolves.toBe(chargeId.slice(0, 8));
+
+  await screenshot(page, 'operations-1280-gave-up');
 
   receiverAnswers = 204;
   await delivery.getByRole('button', { name: /^Reenviar: Evento / }).click();

@@ -81,7 +81,7 @@ export function AllNotifications({ canReprocess }: { canReprocess: boolean }) {
                   <Table.Td>{notification.outcomeReason || '—'}</Table.Td>
                   <Table.Td>
                     {notification.subjectId ? (
-                      <Anchor component={Link} to={`/transactions/${notification.subjectId}`}>
+                      <Anchor size="sm" component={Link} to={`/transactions/${notification.subjectId}`}>
                         {notification.subjectId.slice(0, 8)}
                       </Anchor>
                     ) : (

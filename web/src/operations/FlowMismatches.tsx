@@ -40,7 +40,7 @@ export function FlowMismatches() {
                     <When at={mismatch.createdAt} />
                   </Table.Td>
                   <Table.Td>
-                    <Anchor component={Link} to={`/${mismatch.subjectKind === 'withdrawal' ? 'payouts' : 'transactions'}/${mismatch.subjectId}`}>
+                    <Anchor size="sm" component={Link} to={`/${mismatch.subjectKind === 'withdrawal' ? 'payouts' : 'transactions'}/${mismatch.subjectId}`}>
                       {mismatch.subjectId.slice(0, 8)}
                     </Anchor>{' '}
                     ({mismatch.provider}, {mismatch.source})
