@@ -39,6 +39,7 @@ import { savedCardKeyInfo } from './lib/savedCard.js';
 import { AuditRepository, ServiceTokensRepository } from './db/accessRepository.js';
 import { AccessService } from './gateway/accessControl.js';
 import { OperatorsService } from './gateway/operators.js';
+import { OperatorTotpService } from './gateway/operatorTotp.js';
 import { OperatorsRepository } from './db/operatorsRepository.js';
 import type { Logger } from './lib/logger.js';
 import { createRegistry } from './providers/catalog.js';
@@ -325,6 +326,13 @@ async function assembleUseCases(
     observer: metrics,
   };
   const routes = new RoutesService(deps, new RoutesRepository(), config.routeCacheMs);
+  const operatorsDeps = {
+    db,
+    operators: new OperatorsRepository(),
+    csrfKey: createHmac('sha256', config.secretsKey).update('operator-csrf').digest(),
+    logger,
+    secrets,
+  };
   const useCases: UseCases = {
     payments: new PaymentsService(deps, routes),
     routes,
@@ -345,10 +353,8 @@ async function assembleUseCases(
     }),
     lists: new ListsService({ db, lists: new ListsRepository() }),
     uploads,
-    operators: new OperatorsService(
-      { db, operators: new OperatorsRepository(), csrfKey: createHmac('sha256', config.secretsKey).update('operator-csrf').digest(), logger },
-      config.sessions,
-    ),
+    operators: new OperatorsService(operatorsDeps, config.sessions),
+    operatorTotp: new OperatorTotpService(operatorsDeps, config.sessions),
   };
   const reconciliation = new ReconciliationService(deps, {
     staleAfterMs: config.reconcileAfterMs,

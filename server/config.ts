@@ -27,7 +27,16 @@ export interface Config {
   /** The first admin operator, created at start when there is no operator yet (ADMIN_EMAIL, ADMIN_PASSWORD). */
   firstAdmin: { email: string; password: string; generated: boolean };
   /** Operator sessions: idle and absolute expiry, lock-out after failed sign-ins, and whether the cookie is Secure (SESSION_COOKIE_SECURE; else only over TLS). */
-  sessions: { idleMs: number; absoluteMs: number; maxFailures: number; lockMs: number; secureCookie: boolean; signInsPerMinute: number };
+  sessions: {
+    idleMs: number;
+    absoluteMs: number;
+    maxFailures: number;
+    lockMs: number;
+    secureCookie: boolean;
+    signInsPerMinute: number;
+    /** OPERATOR_TOTP_REQUIRED_FOR_ADMINS: an admin without two-step verification may only turn it on. */
+    totpRequiredForAdmins: boolean;
+  };
   /** CORS_ORIGINS: browser origins, besides the back-office's own, that may call Connect (with bearer tokens; session cookies stay same-origin). */
   corsOrigins: string[];
   secretsKey: string;
@@ -387,6 +396,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       lockMs: positive(env, 'SIGN_IN_LOCK_MINUTES', 15) * 60_000,
       secureCookie: flag(env, 'SESSION_COOKIE_SECURE'),
       signInsPerMinute: positive(env, 'SIGN_IN_RATE_PER_MINUTE', 30),
+      totpRequiredForAdmins: flag(env, 'OPERATOR_TOTP_REQUIRED_FOR_ADMINS'),
     },
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     secretsKey: env.SECRETS_KEY || persisted(dataDir, 'secrets.key', () => randomBytes(32).toString('base64')).value,

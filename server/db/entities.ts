@@ -437,6 +437,12 @@ export const OperatorEntity = defineEntity({
     disabled: p.boolean().default(false),
     createdAt: p.datetime(),
     lastSignInAt: p.datetime().nullable(),
+    /** Two-step verification's TOTP secret, sealed; null when it is off. */
+    totpSecretSealed: p.text().nullable(),
+    /** A secret begun and not yet confirmed with a code, sealed. */
+    totpPendingSealed: p.text().nullable(),
+    /** The last TOTP step accepted: codes of it or earlier are refused. */
+    totpLastStep: p.bigint('number').nullable(),
   },
 });
 export type OperatorRow = InferEntity<typeof OperatorEntity>;

@@ -12,14 +12,26 @@ const toOperator = (row: OperatorRow): Operator => ({
   disabled: row.disabled,
   createdAt: row.createdAt,
   lastSignInAt: row.lastSignInAt ?? undefined,
+  totpEnabled: row.totpSecretSealed != null,
 });
 
 export interface OperatorCredentials extends Operator {
   passwordHash: string;
+  /** The TOTP secret, sealed, when two-step verification is on. */
+  totpSecretSealed?: string;
+  /** The last TOTP step accepted. */
+  totpLastStep?: number;
 }
 
 /** The key of an e-mail's sign-in failures: the SHA-256 of the e-mail as typed, trimmed and lower-cased (strangers' e-mails are not kept in clear). */
 export const signInKey = (email: string): string => createHash('sha256').update(email.trim().toLowerCase()).digest('hex');
+
+const credentials = (row: OperatorRow): OperatorCredentials => ({
+  ...toOperator(row),
+  passwordHash: row.passwordHash,
+  ...(row.totpSecretSealed ? { totpSecretSealed: row.totpSecretSealed } : {}),
+  ...(row.totpLastStep != null ? { totpLastStep: row.totpLastStep } : {}),
+});
 
 export interface OperatorPatch {
   role?: string;
@@ -36,7 +48,16 @@ export class OperatorsRepository {
    * racing for one e-mail exactly one is made). A plain INSERT, outside the unit of work: a refused row is not left in it.
    */
   async create(em: EntityManager, input: { email: string; role: string; passwordHash: string }): Promise<Operator | undefined> {
-    const row = { id: randomUUID(), ...input, disabled: false, createdAt: new Date(), lastSignInAt: null };
+    const row = {
+      id: randomUUID(),
+      ...input,
+      disabled: false,
+      createdAt: new Date(),
+      lastSignInAt: null,
+      totpSecretSealed: null,
+      totpPendingSealed: null,
+      totpLastStep: null,
+    };
     try {
       await em.insert(OperatorEntity, row);
     } catch (error) {
@@ -62,7 +83,51 @@ export class OperatorsRepository {
 
   async byEmail(em: EntityManager, email: string): Promise<OperatorCredentials | undefined> {
     const row = await em.findOne(OperatorEntity, { email }, WRITE);
-    return row ? { ...toOperator(row), passwordHash: row.passwordHash } : undefined;
+    return row ? credentials(row) : undefined;
+  }
+
+  async credentialsOf(em: EntityManager, id: string): Promise<OperatorCredentials | undefined> {
+    if (!isUuid(id)) return undefined;
+    const row = await em.findOne(OperatorEntity, { id }, WRITE);
+    return row ? credentials(row) : undefined;
+  }
+
+  /** A TOTP secret begun (sealed), replacing any other begun and not confirmed. */
+  async setPendingTotp(em: EntityManager, id: string, sealed: string): Promise<void> {
+    await em.nativeUpdate(OperatorEntity, { id }, { totpPendingSealed: sealed });
+  }
+
+  async pendingTotp(em: EntityManager, id: string): Promise<string | undefined> {
+    const row = await em.findOne(OperatorEntity, { id }, { ...WRITE, fields: ['totpPendingSealed'] });
+    return row?.totpPendingSealed ?? undefined;
+  }
+
+  /** Turns on the secret begun, if it is still the one confirmed (another begin since then wins), with its first code's step spent. */
+  async enableTotp(em: EntityManager, id: string, pendingSealed: string, step: number): Promise<boolean> {
+    const changed = await em.nativeUpdate(
+      OperatorEntity,
+      { id, totpPendingSealed: pendingSealed },
+      { totpSecretSealed: pendingSealed, totpPendingSealed: null, totpLastStep: step },
+    );
+    return changed === 1;
+  }
+
+  /**
+   * Spends a TOTP step: true only when it is later than the last one spent, in one statement, so that of two sign-ins
+   * racing with the same code exactly one gets in.
+   */
+  async spendTotpStep(em: EntityManager, id: string, step: number): Promise<boolean> {
+    const changed = await em.nativeUpdate(
+      OperatorEntity,
+      { id, totpSecretSealed: { $ne: null }, $or: [{ totpLastStep: null }, { totpLastStep: { $lt: step } }] },
+      { totpLastStep: step },
+    );
+    return changed === 1;
+  }
+
+  /** Turns two-step verification off, and forgets any secret begun. */
+  async clearTotp(em: EntityManager, id: string): Promise<void> {
+    await em.nativeUpdate(OperatorEntity, { id }, { totpSecretSealed: null, totpPendingSealed: null, totpLastStep: null });
   }
 
   async list(em: EntityManager): Promise<Operator[]> {

@@ -546,4 +546,6 @@ export interface Operator {
   disabled: boolean;
   createdAt: Date;
   lastSignInAt?: Date;
+  /** Two-step verification (TOTP) is on. */
+  totpEnabled: boolean;
 }

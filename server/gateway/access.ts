@@ -22,6 +22,8 @@ export interface Principal {
   providerAccountIds?: readonly string[];
   /** A publishable key's: the only origins (a browser's Origin header) its calls may come from. */
   allowedOrigins?: readonly string[];
+  /** An admin who must turn two-step verification on first: only the enrollment's calls are admitted. */
+  totpEnrollmentRequired?: boolean;
 }
 
 /**

@@ -5,7 +5,10 @@ import type { Operator } from '../domain/types.js';
 import { GatewayError, invalidArgument, isGatewayError, notFound } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import { hashPassword, UNMATCHABLE_HASH, verifyPassword } from '../lib/passwords.js';
+import type { SecretBox } from '../lib/secretBox.js';
 import { isRole, rolePrincipal, type Principal, type Role } from './access.js';
+import { spendTotpCode } from './operatorTotp.js';
+import { lockedOut } from './signInLock.js';
 
 export interface SessionPolicy {
   /** A session unused this long ends (SESSION_IDLE_MINUTES). */
@@ -16,6 +19,8 @@ export interface SessionPolicy {
   maxFailures: number;
   /** How long a lock-out lasts (SIGN_IN_LOCK_MINUTES). */
   lockMs: number;
+  /** Admins must turn two-step verification on before doing anything else (OPERATOR_TOTP_REQUIRED_FOR_ADMINS). */
+  totpRequiredForAdmins?: boolean;
 }
 
 export interface OperatorsDeps {
@@ -24,6 +29,8 @@ export interface OperatorsDeps {
   /** Signs CSRF tokens, which are derived from the session token and so need no storage; the same in every process and across restarts. */
   csrfKey: Buffer;
   logger: Logger;
+  /** Opens operators' sealed TOTP secrets. */
+  secrets: SecretBox;
 }
 
 export const PASSWORD_MIN = 12;
@@ -34,6 +41,8 @@ const TOUCH_RESOLUTION_MS = 60_000;
 const FAILURES_KEPT_MS = 30 * 24 * 3_600_000;
 const FORGET_EVERY_MS = 3_600_000;
 export const WRONG_CREDENTIALS = 'wrong e-mail or password';
+export const TOTP_REQUIRED = 'a code from the authenticator app is required';
+export const WRONG_TOTP_CODE = 'wrong or already used code';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
@@ -107,12 +116,12 @@ export class OperatorsService {
   }
 
   /**
-   * Changes role, disables or sets a new password (`resetPassword`: one made up, answered once as `generatedPassword`);
-   * each ends the operator's sessions. The last active admin stays.
+   * Changes role, disables, sets a new password (`resetPassword`: one made up, answered once as `generatedPassword`) or
+   * turns two-step verification off (`resetTotp`, a lost phone); each ends the operator's sessions. The last active admin stays.
    */
   async update(
     id: string,
-    patch: { role?: string; disabled?: boolean; password?: string; resetPassword?: boolean },
+    patch: { role?: string; disabled?: boolean; password?: string; resetPassword?: boolean; resetTotp?: boolean },
   ): Promise<{ operator: Operator; generatedPassword?: string }> {
     const current = await this.deps.operators.get(this.em(), id);
     if (!current) throw notFound(`operator ${id} not found`);
@@ -124,6 +133,7 @@ export class OperatorsService {
     const losesAdmin = current.role === 'admin' && !current.disabled && ((role && role !== 'admin') || patch.disabled === true);
     if (losesAdmin && (await this.deps.operators.countActiveAdmins(this.em())) <= 1)
       throw new GatewayError('FAILED_PRECONDITION', 'the last active admin cannot be disabled or given another role');
+    if (patch.resetTotp) await this.deps.operators.clearTotp(this.em(), id);
     const updated = await this.deps.operators.update(this.em(), id, {
       role,
       disabled: patch.disabled,
@@ -162,7 +172,7 @@ export class OperatorsService {
    * counted per e-mail, an operator's or not. After `maxFailures` in a row the e-mail is locked for `lockMs`, whatever
    * the password, so the lock-out does not tell which e-mails are operators either.
    */
-  async signIn(email: string, password: string, source: string): Promise<SignedIn> {
+  async signIn(email: string, password: string, source: string, totpCode = ''): Promise<SignedIn> {
     const typed = email.trim().toLowerCase();
     const key = signInKey(typed);
     const [found, lockedUntil] = await Promise.all([
@@ -174,19 +184,28 @@ export class OperatorsService {
     const matches = await verifyPassword(password.slice(0, PASSWORD_MAX), found?.passwordHash ?? UNMATCHABLE_HASH);
     if (!found || !matches || found.disabled) {
       this.forgetOldFailures(now);
-      const locked = await this.deps.operators.recordFailure(this.em(), key, this.policy.maxFailures, new Date(now + this.policy.lockMs), new Date(now));
-      if (locked && locked.getTime() > now) {
-        this.deps.logger.warn({ ...(found ? { operatorId: found.id } : {}), source }, 'e-mail locked out after repeated failed sign-ins');
-        throw lockedOut(locked.getTime() - now);
-      }
-      throw new GatewayError('UNAUTHENTICATED', WRONG_CREDENTIALS, { reason: 'WRONG_CREDENTIALS' });
+      throw await this.failedSignIn(key, now, source, found?.id, new GatewayError('UNAUTHENTICATED', WRONG_CREDENTIALS, { reason: 'WRONG_CREDENTIALS' }));
+    }
+    if (found.totpEnabled) {
+      // Asked for only now that the password matched: without it, this answer says nothing more than a wrong one.
+      if (!totpCode.trim()) throw new GatewayError('UNAUTHENTICATED', TOTP_REQUIRED, { reason: 'TOTP_REQUIRED' });
+      if (!(await spendTotpCode(this.deps, found, totpCode, now)))
+        throw await this.failedSignIn(key, now, source, found.id, new GatewayError('UNAUTHENTICATED', WRONG_TOTP_CODE, { reason: 'WRONG_TOTP_CODE' }));
     }
     await this.deps.operators.recordSuccess(this.em(), found.id, key, new Date(now));
     const sessionToken = randomBytes(32).toString('base64url');
     const expiresAt = new Date(now + this.policy.absoluteMs);
     await this.deps.operators.createSession(this.em(), { tokenHash: sha256(sessionToken), operatorId: found.id, expiresAt, source });
-    const { passwordHash: _hash, ...operator } = found;
+    const { passwordHash: _hash, totpSecretSealed: _secret, totpLastStep: _step, ...operator } = found;
     return { operator: { ...operator, lastSignInAt: new Date(now) }, sessionToken, csrfToken: this.csrfToken(sessionToken), expiresAt };
+  }
+
+  /** Counts a failed sign-in of the e-mail: the lock-out's answer when this one locked it, else `failure`. */
+  private async failedSignIn(key: string, now: number, source: string, operatorId: string | undefined, failure: GatewayError): Promise<GatewayError> {
+    const locked = await this.deps.operators.recordFailure(this.em(), key, this.policy.maxFailures, new Date(now + this.policy.lockMs), new Date(now));
+    if (!locked || locked.getTime() <= now) return failure;
+    this.deps.logger.warn({ ...(operatorId ? { operatorId } : {}), source }, 'e-mail locked out after repeated failed sign-ins');
+    return lockedOut(locked.getTime() - now);
   }
 
   private lastForgotten = 0;
@@ -217,18 +236,17 @@ export class OperatorsService {
     if (now >= session.expiresAt.getTime() || now - session.lastSeenAt.getTime() >= this.policy.idleMs) return undefined;
     if (now - session.lastSeenAt.getTime() >= TOUCH_RESOLUTION_MS) await this.deps.operators.touchSession(this.em(), session.id, new Date(now));
     const { operator } = session;
-    return { principal: rolePrincipal('operator', operator.id, operator.email, operator.role as Role), operator };
+    const principal = rolePrincipal('operator', operator.id, operator.email, operator.role as Role);
+    if (this.totpEnrollmentRequired(operator)) principal.totpEnrollmentRequired = true;
+    return { principal, operator };
+  }
+
+  /** An admin without two-step verification while OPERATOR_TOTP_REQUIRED_FOR_ADMINS is on: signed in, but may only enroll. */
+  totpEnrollmentRequired(operator: Operator): boolean {
+    return this.policy.totpRequiredForAdmins === true && operator.role === 'admin' && !operator.totpEnabled;
   }
 
   signOut(sessionToken: string): Promise<void> {
     return this.deps.operators.revokeSession(this.em(), sha256(sessionToken), new Date());
   }
-}
-
-function lockedOut(remainingMs: number): GatewayError {
-  const minutes = Math.max(1, Math.ceil(remainingMs / 60_000));
-  return new GatewayError('RESOURCE_EXHAUSTED', `too many failed sign-ins: try again in ${minutes} minute${minutes === 1 ? '' : 's'}`, {
-    reason: 'LOCKED_OUT',
-    retryAfterMs: remainingMs,
-  });
 }

@@ -156,6 +156,10 @@ export class CallGuard {
    * narrow a filter to the caller's accounts.
    */
   private admit(rule: RpcRule, principal: Principal, readRequest: () => Record<string, unknown>): Record<string, unknown> {
+    if (principal.totpEnrollmentRequired && !rule.beforeTotp)
+      throw new GatewayError('FAILED_PRECONDITION', 'turn on two-step verification first: it is required for admins', {
+        reason: 'TOTP_ENROLLMENT_REQUIRED',
+      });
     if (rule.permission !== 'authenticated' && !principal.permissions.has(rule.permission)) throw permissionDenied(rule.permission);
     const request = readRequest();
     const allowed = principal.providerAccountIds;

@@ -17,9 +17,12 @@ export interface RpcRule {
   accounts: AccountRule;
   /** Changes something, so it is written to the audit trail. */
   audited: boolean;
+  /** Open to an admin who must turn two-step verification on first (OPERATOR_TOTP_REQUIRED_FOR_ADMINS): the enrollment itself. */
+  beforeTotp?: boolean;
 }
 
 const rule = (permission: RpcRule['permission'], accounts: AccountRule, audited = false): RpcRule => ({ permission, accounts, audited });
+const enrollment = (audited: boolean): RpcRule => ({ ...rule('authenticated', 'none', audited), beforeTotp: true });
 
 /** Every RPC, by its path (`/package.Service/Method`, the same in gRPC and Connect), and what it needs. */
 export const RPC_RULES: Record<string, RpcRule> = {
@@ -74,9 +77,12 @@ export const RPC_RULES: Record<string, RpcRule> = {
   '/gateway.v1.AccessService/ListOperators': rule('operators:admin', 'refused'),
   '/gateway.v1.AccessService/UpdateOperator': rule('operators:admin', 'refused', true),
   '/gateway.v1.AccessService/ListAuditEvents': rule('audit:read', 'refused'),
-  '/gateway.v1.AccessService/WhoAmI': rule('authenticated', 'none'),
+  '/gateway.v1.AccessService/WhoAmI': enrollment(false),
   // An operator's own password: the session is the permission (services are refused by the use case).
   '/gateway.v1.AccessService/ChangeOwnPassword': rule('authenticated', 'none', true),
+  '/gateway.v1.AccessService/BeginTotpEnrollment': enrollment(true),
+  '/gateway.v1.AccessService/ConfirmTotpEnrollment': enrollment(true),
+  '/gateway.v1.AccessService/DisableTotp': rule('authenticated', 'none', true),
   '/gateway.v1.UploadService/CreateUploadLink': rule('receivers:write', 'none'),
   // A read, but of identity documents (personal data): who opened which is kept in the audit trail.
   '/gateway.v1.UploadService/CreateDocumentReadLink': rule('receivers:read', 'request', true),

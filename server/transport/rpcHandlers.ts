@@ -7,6 +7,7 @@ import * as up from '../../gen/ts-proto/gateway/v1/upload_service.js';
 import type { ReceiverDocumentField, UploadsService } from '../gateway/uploads.js';
 import type { AccessService } from '../gateway/accessControl.js';
 import type { OperatorsService } from '../gateway/operators.js';
+import type { OperatorTotpService } from '../gateway/operatorTotp.js';
 import type { CallContext } from './callGuard.js';
 import * as pb from '../../gen/ts-proto/gateway/v1/types.js';
 import type { OutboundService } from '../gateway/outbound.js';
@@ -55,6 +56,7 @@ export interface UseCases {
   unknownOutcomes: UnknownOutcomesService;
   access: AccessService;
   operators: OperatorsService;
+  operatorTotp: OperatorTotpService;
   lists: ListsService;
   uploads: UploadsService;
   routes: RoutesService;
@@ -359,7 +361,15 @@ export function accessHandlers(u: UseCases) {
       await u.operators.changeOwnPassword(principal, r.currentPassword, r.newPassword);
       return {};
     },
+    beginTotpEnrollment: async (_r: ac.BeginTotpEnrollmentRequest, _signal: AbortSignal, { principal }: CallContext) => u.operatorTotp.begin(principal),
+    confirmTotpEnrollment: async (r: ac.ConfirmTotpEnrollmentRequest, _signal: AbortSignal, { principal }: CallContext) => ({
+      operator: await u.operatorTotp.confirm(principal, r.code),
+    }),
+    disableTotp: async (r: ac.DisableTotpRequest, _signal: AbortSignal, { principal }: CallContext): Promise<ac.DisableTotpResponse> => ({
+      operator: await u.operatorTotp.disable(principal, r.code),
+    }),
     whoAmI: async (_r: ac.WhoAmIRequest, _signal: AbortSignal, { principal }: CallContext): Promise<ac.WhoAmIResponse> => ({
+      totpEnrollmentRequired: principal.totpEnrollmentRequired === true,
       kind: principal.kind,
       id: principal.id,
       name: principal.name,

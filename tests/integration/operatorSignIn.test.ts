@@ -109,13 +109,13 @@ describe('operator sign-in', () => {
     ]) {
       const response = await signIn(email!, password!);
       expect(response.status).toBe(401);
-      expect(await response.json()).toEqual({ code: 'unauthenticated', message: 'wrong e-mail or password' });
+      expect(await response.json()).toEqual({ code: 'unauthenticated', message: 'wrong e-mail or password', reason: 'WRONG_CREDENTIALS' });
     }
     for (let attempt = 2; attempt < 5; attempt++) expect((await signIn('guessed@example.com', `wrong-password-${attempt}`)).status).toBe(401);
     const locked = await signIn('guessed@example.com', 'wrong-password-5');
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(await locked.json()).toEqual({ code: 'resource_exhausted', message: 'too many failed sign-ins: try again in 15 minutes' });
+    expect(await locked.json()).toEqual({ code: 'resource_exhausted', message: 'too many failed sign-ins: try again in 15 minutes', reason: 'LOCKED_OUT' });
     // Locked means locked, whatever the password.
     expect((await signIn('guessed@example.com', 'correct horse battery')).status).toBe(429);
 
@@ -274,8 +274,10 @@ describe('sign-in does not tell which e-mails are operators', () => {
       return answers;
     };
     const known = await sequence('known-1@example.com');
-    expect(known.slice(0, 4)).toEqual(Array(4).fill('401 {"code":"unauthenticated","message":"wrong e-mail or password"}'));
-    expect(known.slice(4)).toEqual(Array(3).fill('429 {"code":"resource_exhausted","message":"too many failed sign-ins: try again in 15 minutes"}'));
+    expect(known.slice(0, 4)).toEqual(Array(4).fill('401 {"code":"unauthenticated","message":"wrong e-mail or password","reason":"WRONG_CREDENTIALS"}'));
+    expect(known.slice(4)).toEqual(
+      Array(3).fill('429 {"code":"resource_exhausted","message":"too many failed sign-ins: try again in 15 minutes","reason":"LOCKED_OUT"}'),
+    );
     expect(await sequence('stranger@example.com')).toEqual(known);
     // The lock-out is per e-mail: another address of either kind still gets its own attempts.
     expect(await answered(await attempt('known-2@example.com', 'wrong'))).toBe(known[0]);

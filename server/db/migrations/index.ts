@@ -27,6 +27,7 @@ import { Migration20261128210000_route_soft_declines } from './Migration20261128
 import { Migration20261128220000_payout_routing } from './Migration20261128220000_payout_routing.js';
 import { Migration20261129020000_charge_details } from './Migration20261129020000_charge_details.js';
 import { Migration20261129040000_saved_cards } from './Migration20261129040000_saved_cards.js';
+import { Migration20261129060000_operator_totp } from './Migration20261129060000_operator_totp.js';
 
 // Every migration, in order. `npm run migration:create` writes a new file here; add it to this list.
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261128220000_payout_routing', class: Migration20261128220000_payout_routing },
   { name: 'Migration20261129020000_charge_details', class: Migration20261129020000_charge_details },
   { name: 'Migration20261129040000_saved_cards', class: Migration20261129040000_saved_cards },
+  { name: 'Migration20261129060000_operator_totp', class: Migration20261129060000_operator_totp },
 ];

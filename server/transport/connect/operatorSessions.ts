@@ -12,7 +12,7 @@ import type { TokenBuckets } from '../../lib/tokenBuckets.js';
 /**
  * Operators' sign-in on the Connect port, for the back-office served there:
  *
- * - POST /auth/sign-in {email, password}: sets the session cookie (HttpOnly,
+ * - POST /auth/sign-in {email, password, totpCode?}: sets the session cookie (HttpOnly,
  *   SameSite=Strict, Secure over TLS or with SESSION_COOKIE_SECURE) and answers
  *   the operator and the CSRF token;
  * - GET /auth/session: the signed-in operator and the CSRF token again (a
@@ -89,7 +89,12 @@ function cookie(value: string, maxAgeSeconds: number, req: IncomingMessage, secu
   return `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure ? '; Secure' : ''}`;
 }
 
-const operatorView = (operator: { id: string; email: string; role: string }) => ({ id: operator.id, email: operator.email, role: operator.role });
+const operatorView = (operator: { id: string; email: string; role: string; totpEnabled: boolean }) => ({
+  id: operator.id,
+  email: operator.email,
+  role: operator.role,
+  totpEnabled: operator.totpEnabled,
+});
 
 /** Answers /auth/… requests; false when the path is not one of them. */
 export function handleSessionRoute(req: IncomingMessage, res: ServerResponse, path: string, options: SessionOptions): boolean {
@@ -104,7 +109,8 @@ export function handleSessionRoute(req: IncomingMessage, res: ServerResponse, pa
     }
     const retry: Record<string, string> =
       error.details.retryAfterMs === undefined ? {} : { 'retry-after': String(Math.ceil(error.details.retryAfterMs / 1000)) };
-    json(res, STATUS[error.code]!, { code: error.code.toLowerCase(), message: error.message }, retry);
+    const reason = error.details.reason ? { reason: error.details.reason } : {};
+    json(res, STATUS[error.code]!, { code: error.code.toLowerCase(), message: error.message, ...reason }, retry);
   };
 
   const route = `${req.method} ${path}`;
@@ -121,14 +127,19 @@ export function handleSessionRoute(req: IncomingMessage, res: ServerResponse, pa
         const body = await readJson(req);
         const email = typeof body.email === 'string' ? body.email : '';
         const password = typeof body.password === 'string' ? body.password : '';
+        const totpCode = typeof body.totpCode === 'string' ? body.totpCode : '';
         try {
-          const signedIn = await options.operators.signIn(email, password, source);
+          const signedIn = await options.operators.signIn(email, password, source, totpCode);
           await audit('auth/SignIn', { id: signedIn.operator.id, name: signedIn.operator.email }, 'OK');
           const maxAge = Math.floor((signedIn.expiresAt.getTime() - Date.now()) / 1000);
           return json(
             res,
             200,
-            { operator: operatorView(signedIn.operator), csrfToken: signedIn.csrfToken },
+            {
+              operator: operatorView(signedIn.operator),
+              csrfToken: signedIn.csrfToken,
+              totpEnrollmentRequired: options.operators.totpEnrollmentRequired(signedIn.operator),
+            },
             { 'set-cookie': cookie(signedIn.sessionToken, maxAge, req, options.secureCookie) },
           );
         } catch (error) {
@@ -145,7 +156,11 @@ export function handleSessionRoute(req: IncomingMessage, res: ServerResponse, pa
         const token = sessionCookie(req);
         const found = token ? await options.operators.authenticate(token) : undefined;
         if (!token || !found) throw new GatewayError('UNAUTHENTICATED', 'not signed in');
-        return json(res, 200, { operator: operatorView(found.operator), csrfToken: options.operators.csrfToken(token) });
+        return json(res, 200, {
+          operator: operatorView(found.operator),
+          csrfToken: options.operators.csrfToken(token),
+          totpEnrollmentRequired: found.principal.totpEnrollmentRequired === true,
+        });
       }
       case 'POST /auth/sign-out': {
         const check = await operatorOfCall(req, options);

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file gateway/v1/access_service.proto.
  */
 export const file_gateway_v1_access_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch9nYXRld2F5L3YxL2FjY2Vzc19zZXJ2aWNlLnByb3RvEgpnYXRld2F5LnYxIr8CCgxTZXJ2aWNlVG9rZW4SCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIOCgZzY29wZXMYAyADKAkSHAoUcHJvdmlkZXJfYWNjb3VudF9pZHMYBCADKAkSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKY3JlYXRlZF9ieRgGIAEoCRI1CgxsYXN0X3VzZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESMwoKcmV2b2tlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAYgBARIXCg9hbGxvd2VkX29yaWdpbnMYCSADKAlCDwoNX2xhc3RfdXNlZF9hdEINCgtfcmV2b2tlZF9hdCJwChlDcmVhdGVTZXJ2aWNlVG9rZW5SZXF1ZXN0EgwKBG5hbWUYASABKAkSDgoGc2NvcGVzGAIgAygJEhwKFHByb3ZpZGVyX2FjY291bnRfaWRzGAMgAygJEhcKD2FsbG93ZWRfb3JpZ2lucxgEIAMoCSJVChpDcmVhdGVTZXJ2aWNlVG9rZW5SZXNwb25zZRInCgV0b2tlbhgBIAEoCzIYLmdhdGV3YXkudjEuU2VydmljZVRva2VuEg4KBnNlY3JldBgCIAEoCSIzChhMaXN0U2VydmljZVRva2Vuc1JlcXVlc3QSFwoPaW5jbHVkZV9yZXZva2VkGAEgASgIIkUKGUxpc3RTZXJ2aWNlVG9rZW5zUmVzcG9uc2USKAoGdG9rZW5zGAEgAygLMhguZ2F0ZXdheS52MS5TZXJ2aWNlVG9rZW4iJwoZUmV2b2tlU2VydmljZVRva2VuUmVxdWVzdBIKCgJpZBgBIAEoCSJFChpSZXZva2VTZXJ2aWNlVG9rZW5SZXNwb25zZRInCgV0b2tlbhgBIAEoCzIYLmdhdGV3YXkudjEuU2VydmljZVRva2VuIs0BCgpBdWRpdEV2ZW50EgoKAmlkGAEgASgJEiYKAmF0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgphY3Rvcl9raW5kGAMgASgJEhAKCGFjdG9yX2lkGAQgASgJEhIKCmFjdG9yX25hbWUYBSABKAkSDgoGYWN0aW9uGAYgASgJEhAKCHJlc291cmNlGAcgASgJEg4KBnNvdXJjZRgIIAEoCRIPCgdvdXRjb21lGAkgASgJEg4KBmRldGFpbBgKIAEoCSLZAQoWTGlzdEF1ZGl0RXZlbnRzUmVxdWVzdBIQCghhY3Rvcl9pZBgBIAEoCRIOCgZhY3Rpb24YAiABKAkSEAoIcmVzb3VyY2UYAyABKAkSEQoJcGFnZV9zaXplGAQgASgFEhIKCnBhZ2VfdG9rZW4YBSABKAkSEgoKYWN0b3JfbmFtZRgGIAEoCRIoCgRmcm9tGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBImCgJ0bxgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiWgoXTGlzdEF1ZGl0RXZlbnRzUmVzcG9uc2USJgoGZXZlbnRzGAEgAygLMhYuZ2F0ZXdheS52MS5BdWRpdEV2ZW50EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIPCg1XaG9BbUlSZXF1ZXN0InkKDldob0FtSVJlc3BvbnNlEgwKBGtpbmQYASABKAkSCgoCaWQYAiABKAkSDAoEbmFtZRgDIAEoCRIMCgRyb2xlGAQgASgJEhMKC3Blcm1pc3Npb25zGAUgAygJEhwKFHByb3ZpZGVyX2FjY291bnRfaWRzGAYgAygJIsMBCghPcGVyYXRvchIKCgJpZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIMCgRyb2xlGAMgASgJEhAKCGRpc2FibGVkGAQgASgIEi4KCmNyZWF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjgKD2xhc3Rfc2lnbl9pbl9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBAUISChBfbGFzdF9zaWduX2luX2F0IkYKFUNyZWF0ZU9wZXJhdG9yUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIMCgRyb2xlGAIgASgJEhAKCHBhc3N3b3JkGAMgASgJIloKFkNyZWF0ZU9wZXJhdG9yUmVzcG9uc2USJgoIb3BlcmF0b3IYASABKAsyFC5nYXRld2F5LnYxLk9wZXJhdG9yEhgKEGluaXRpYWxfcGFzc3dvcmQYAiABKAkiFgoUTGlzdE9wZXJhdG9yc1JlcXVlc3QiQAoVTGlzdE9wZXJhdG9yc1Jlc3BvbnNlEicKCW9wZXJhdG9ycxgBIAMoCzIULmdhdGV3YXkudjEuT3BlcmF0b3IinwEKFVVwZGF0ZU9wZXJhdG9yUmVxdWVzdBIKCgJpZBgBIAEoCRIRCgRyb2xlGAIgASgJSACIAQESFQoIZGlzYWJsZWQYAyABKAhIAYgBARIVCghwYXNzd29yZBgEIAEoCUgCiAEBEhYKDnJlc2V0X3Bhc3N3b3JkGAUgASgIQgcKBV9yb2xlQgsKCV9kaXNhYmxlZEILCglfcGFzc3dvcmQiXAoWVXBkYXRlT3BlcmF0b3JSZXNwb25zZRImCghvcGVyYXRvchgBIAEoCzIULmdhdGV3YXkudjEuT3BlcmF0b3ISGgoSZ2VuZXJhdGVkX3Bhc3N3b3JkGAIgASgJIkoKGENoYW5nZU93blBhc3N3b3JkUmVxdWVzdBIYChBjdXJyZW50X3Bhc3N3b3JkGAEgASgJEhQKDG5ld19wYXNzd29yZBgCIAEoCSIbChlDaGFuZ2VPd25QYXNzd29yZFJlc3BvbnNlMsIGCg1BY2Nlc3NTZXJ2aWNlEmMKEkNyZWF0ZVNlcnZpY2VUb2tlbhIlLmdhdGV3YXkudjEuQ3JlYXRlU2VydmljZVRva2VuUmVxdWVzdBomLmdhdGV3YXkudjEuQ3JlYXRlU2VydmljZVRva2VuUmVzcG9uc2USYAoRTGlzdFNlcnZpY2VUb2tlbnMSJC5nYXRld2F5LnYxLkxpc3RTZXJ2aWNlVG9rZW5zUmVxdWVzdBolLmdhdGV3YXkudjEuTGlzdFNlcnZpY2VUb2tlbnNSZXNwb25zZRJjChJSZXZva2VTZXJ2aWNlVG9rZW4SJS5nYXRld2F5LnYxLlJldm9rZVNlcnZpY2VUb2tlblJlcXVlc3QaJi5nYXRld2F5LnYxLlJldm9rZVNlcnZpY2VUb2tlblJlc3BvbnNlEloKD0xpc3RBdWRpdEV2ZW50cxIiLmdhdGV3YXkudjEuTGlzdEF1ZGl0RXZlbnRzUmVxdWVzdBojLmdhdGV3YXkudjEuTGlzdEF1ZGl0RXZlbnRzUmVzcG9uc2USPwoGV2hvQW1JEhkuZ2F0ZXdheS52MS5XaG9BbUlSZXF1ZXN0GhouZ2F0ZXdheS52MS5XaG9BbUlSZXNwb25zZRJXCg5DcmVhdGVPcGVyYXRvchIhLmdhdGV3YXkudjEuQ3JlYXRlT3BlcmF0b3JSZXF1ZXN0GiIuZ2F0ZXdheS52MS5DcmVhdGVPcGVyYXRvclJlc3BvbnNlElQKDUxpc3RPcGVyYXRvcnMSIC5nYXRld2F5LnYxLkxpc3RPcGVyYXRvcnNSZXF1ZXN0GiEuZ2F0ZXdheS52MS5MaXN0T3BlcmF0b3JzUmVzcG9uc2USVwoOVXBkYXRlT3BlcmF0b3ISIS5nYXRld2F5LnYxLlVwZGF0ZU9wZXJhdG9yUmVxdWVzdBoiLmdhdGV3YXkudjEuVXBkYXRlT3BlcmF0b3JSZXNwb25zZRJgChFDaGFuZ2VPd25QYXNzd29yZBIkLmdhdGV3YXkudjEuQ2hhbmdlT3duUGFzc3dvcmRSZXF1ZXN0GiUuZ2F0ZXdheS52MS5DaGFuZ2VPd25QYXNzd29yZFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("Ch9nYXRld2F5L3YxL2FjY2Vzc19zZXJ2aWNlLnByb3RvEgpnYXRld2F5LnYxIr8CCgxTZXJ2aWNlVG9rZW4SCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIOCgZzY29wZXMYAyADKAkSHAoUcHJvdmlkZXJfYWNjb3VudF9pZHMYBCADKAkSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKY3JlYXRlZF9ieRgGIAEoCRI1CgxsYXN0X3VzZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESMwoKcmV2b2tlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAYgBARIXCg9hbGxvd2VkX29yaWdpbnMYCSADKAlCDwoNX2xhc3RfdXNlZF9hdEINCgtfcmV2b2tlZF9hdCJwChlDcmVhdGVTZXJ2aWNlVG9rZW5SZXF1ZXN0EgwKBG5hbWUYASABKAkSDgoGc2NvcGVzGAIgAygJEhwKFHByb3ZpZGVyX2FjY291bnRfaWRzGAMgAygJEhcKD2FsbG93ZWRfb3JpZ2lucxgEIAMoCSJVChpDcmVhdGVTZXJ2aWNlVG9rZW5SZXNwb25zZRInCgV0b2tlbhgBIAEoCzIYLmdhdGV3YXkudjEuU2VydmljZVRva2VuEg4KBnNlY3JldBgCIAEoCSIzChhMaXN0U2VydmljZVRva2Vuc1JlcXVlc3QSFwoPaW5jbHVkZV9yZXZva2VkGAEgASgIIkUKGUxpc3RTZXJ2aWNlVG9rZW5zUmVzcG9uc2USKAoGdG9rZW5zGAEgAygLMhguZ2F0ZXdheS52MS5TZXJ2aWNlVG9rZW4iJwoZUmV2b2tlU2VydmljZVRva2VuUmVxdWVzdBIKCgJpZBgBIAEoCSJFChpSZXZva2VTZXJ2aWNlVG9rZW5SZXNwb25zZRInCgV0b2tlbhgBIAEoCzIYLmdhdGV3YXkudjEuU2VydmljZVRva2VuIs0BCgpBdWRpdEV2ZW50EgoKAmlkGAEgASgJEiYKAmF0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgphY3Rvcl9raW5kGAMgASgJEhAKCGFjdG9yX2lkGAQgASgJEhIKCmFjdG9yX25hbWUYBSABKAkSDgoGYWN0aW9uGAYgASgJEhAKCHJlc291cmNlGAcgASgJEg4KBnNvdXJjZRgIIAEoCRIPCgdvdXRjb21lGAkgASgJEg4KBmRldGFpbBgKIAEoCSLZAQoWTGlzdEF1ZGl0RXZlbnRzUmVxdWVzdBIQCghhY3Rvcl9pZBgBIAEoCRIOCgZhY3Rpb24YAiABKAkSEAoIcmVzb3VyY2UYAyABKAkSEQoJcGFnZV9zaXplGAQgASgFEhIKCnBhZ2VfdG9rZW4YBSABKAkSEgoKYWN0b3JfbmFtZRgGIAEoCRIoCgRmcm9tGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBImCgJ0bxgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiWgoXTGlzdEF1ZGl0RXZlbnRzUmVzcG9uc2USJgoGZXZlbnRzGAEgAygLMhYuZ2F0ZXdheS52MS5BdWRpdEV2ZW50EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIPCg1XaG9BbUlSZXF1ZXN0IpsBCg5XaG9BbUlSZXNwb25zZRIMCgRraW5kGAEgASgJEgoKAmlkGAIgASgJEgwKBG5hbWUYAyABKAkSDAoEcm9sZRgEIAEoCRITCgtwZXJtaXNzaW9ucxgFIAMoCRIcChRwcm92aWRlcl9hY2NvdW50X2lkcxgGIAMoCRIgChh0b3RwX2Vucm9sbG1lbnRfcmVxdWlyZWQYByABKAgi2QEKCE9wZXJhdG9yEgoKAmlkGAEgASgJEg0KBWVtYWlsGAIgASgJEgwKBHJvbGUYAyABKAkSEAoIZGlzYWJsZWQYBCABKAgSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASOAoPbGFzdF9zaWduX2luX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgAiAEBEhQKDHRvdHBfZW5hYmxlZBgHIAEoCEISChBfbGFzdF9zaWduX2luX2F0IkYKFUNyZWF0ZU9wZXJhdG9yUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIMCgRyb2xlGAIgASgJEhAKCHBhc3N3b3JkGAMgASgJIloKFkNyZWF0ZU9wZXJhdG9yUmVzcG9uc2USJgoIb3BlcmF0b3IYASABKAsyFC5nYXRld2F5LnYxLk9wZXJhdG9yEhgKEGluaXRpYWxfcGFzc3dvcmQYAiABKAkiFgoUTGlzdE9wZXJhdG9yc1JlcXVlc3QiQAoVTGlzdE9wZXJhdG9yc1Jlc3BvbnNlEicKCW9wZXJhdG9ycxgBIAMoCzIULmdhdGV3YXkudjEuT3BlcmF0b3IiswEKFVVwZGF0ZU9wZXJhdG9yUmVxdWVzdBIKCgJpZBgBIAEoCRIRCgRyb2xlGAIgASgJSACIAQESFQoIZGlzYWJsZWQYAyABKAhIAYgBARIVCghwYXNzd29yZBgEIAEoCUgCiAEBEhYKDnJlc2V0X3Bhc3N3b3JkGAUgASgIEhIKCnJlc2V0X3RvdHAYBiABKAhCBwoFX3JvbGVCCwoJX2Rpc2FibGVkQgsKCV9wYXNzd29yZCJcChZVcGRhdGVPcGVyYXRvclJlc3BvbnNlEiYKCG9wZXJhdG9yGAEgASgLMhQuZ2F0ZXdheS52MS5PcGVyYXRvchIaChJnZW5lcmF0ZWRfcGFzc3dvcmQYAiABKAkiSgoYQ2hhbmdlT3duUGFzc3dvcmRSZXF1ZXN0EhgKEGN1cnJlbnRfcGFzc3dvcmQYASABKAkSFAoMbmV3X3Bhc3N3b3JkGAIgASgJIhsKGUNoYW5nZU93blBhc3N3b3JkUmVzcG9uc2UiHAoaQmVnaW5Ub3RwRW5yb2xsbWVudFJlcXVlc3QiUwobQmVnaW5Ub3RwRW5yb2xsbWVudFJlc3BvbnNlEg4KBnNlY3JldBgBIAEoCRITCgtvdHBhdXRoX3VyaRgCIAEoCRIPCgdxcl9jb2RlGAMgASgJIiwKHENvbmZpcm1Ub3RwRW5yb2xsbWVudFJlcXVlc3QSDAoEY29kZRgBIAEoCSJHCh1Db25maXJtVG90cEVucm9sbG1lbnRSZXNwb25zZRImCghvcGVyYXRvchgBIAEoCzIULmdhdGV3YXkudjEuT3BlcmF0b3IiIgoSRGlzYWJsZVRvdHBSZXF1ZXN0EgwKBGNvZGUYASABKAkiPQoTRGlzYWJsZVRvdHBSZXNwb25zZRImCghvcGVyYXRvchgBIAEoCzIULmdhdGV3YXkudjEuT3BlcmF0b3Iy6AgKDUFjY2Vzc1NlcnZpY2USYwoSQ3JlYXRlU2VydmljZVRva2VuEiUuZ2F0ZXdheS52MS5DcmVhdGVTZXJ2aWNlVG9rZW5SZXF1ZXN0GiYuZ2F0ZXdheS52MS5DcmVhdGVTZXJ2aWNlVG9rZW5SZXNwb25zZRJgChFMaXN0U2VydmljZVRva2VucxIkLmdhdGV3YXkudjEuTGlzdFNlcnZpY2VUb2tlbnNSZXF1ZXN0GiUuZ2F0ZXdheS52MS5MaXN0U2VydmljZVRva2Vuc1Jlc3BvbnNlEmMKElJldm9rZVNlcnZpY2VUb2tlbhIlLmdhdGV3YXkudjEuUmV2b2tlU2VydmljZVRva2VuUmVxdWVzdBomLmdhdGV3YXkudjEuUmV2b2tlU2VydmljZVRva2VuUmVzcG9uc2USWgoPTGlzdEF1ZGl0RXZlbnRzEiIuZ2F0ZXdheS52MS5MaXN0QXVkaXRFdmVudHNSZXF1ZXN0GiMuZ2F0ZXdheS52MS5MaXN0QXVkaXRFdmVudHNSZXNwb25zZRI/CgZXaG9BbUkSGS5nYXRld2F5LnYxLldob0FtSVJlcXVlc3QaGi5nYXRld2F5LnYxLldob0FtSVJlc3BvbnNlElcKDkNyZWF0ZU9wZXJhdG9yEiEuZ2F0ZXdheS52MS5DcmVhdGVPcGVyYXRvclJlcXVlc3QaIi5nYXRld2F5LnYxLkNyZWF0ZU9wZXJhdG9yUmVzcG9uc2USVAoNTGlzdE9wZXJhdG9ycxIgLmdhdGV3YXkudjEuTGlzdE9wZXJhdG9yc1JlcXVlc3QaIS5nYXRld2F5LnYxLkxpc3RPcGVyYXRvcnNSZXNwb25zZRJXCg5VcGRhdGVPcGVyYXRvchIhLmdhdGV3YXkudjEuVXBkYXRlT3BlcmF0b3JSZXF1ZXN0GiIuZ2F0ZXdheS52MS5VcGRhdGVPcGVyYXRvclJlc3BvbnNlEmAKEUNoYW5nZU93blBhc3N3b3JkEiQuZ2F0ZXdheS52MS5DaGFuZ2VPd25QYXNzd29yZFJlcXVlc3QaJS5nYXRld2F5LnYxLkNoYW5nZU93blBhc3N3b3JkUmVzcG9uc2USZgoTQmVnaW5Ub3RwRW5yb2xsbWVudBImLmdhdGV3YXkudjEuQmVnaW5Ub3RwRW5yb2xsbWVudFJlcXVlc3QaJy5nYXRld2F5LnYxLkJlZ2luVG90cEVucm9sbG1lbnRSZXNwb25zZRJsChVDb25maXJtVG90cEVucm9sbG1lbnQSKC5nYXRld2F5LnYxLkNvbmZpcm1Ub3RwRW5yb2xsbWVudFJlcXVlc3QaKS5nYXRld2F5LnYxLkNvbmZpcm1Ub3RwRW5yb2xsbWVudFJlc3BvbnNlEk4KC0Rpc2FibGVUb3RwEh4uZ2F0ZXdheS52MS5EaXNhYmxlVG90cFJlcXVlc3QaHy5nYXRld2F5LnYxLkRpc2FibGVUb3RwUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * @generated from message gateway.v1.ServiceToken
@@ -423,6 +423,15 @@ export type WhoAmIResponse = Message<"gateway.v1.WhoAmIResponse"> & {
    * @generated from field: repeated string provider_account_ids = 6;
    */
   providerAccountIds: string[];
+
+  /**
+   * An admin who must turn on two-step verification before anything else
+   * (OPERATOR_TOTP_REQUIRED_FOR_ADMINS): every call but WhoAmI and the
+   * enrollment's is refused with FAILED_PRECONDITION until then.
+   *
+   * @generated from field: bool totp_enrollment_required = 7;
+   */
+  totpEnrollmentRequired: boolean;
 };
 
 /**
@@ -469,6 +478,13 @@ export type Operator = Message<"gateway.v1.Operator"> & {
    * @generated from field: optional google.protobuf.Timestamp last_sign_in_at = 6;
    */
   lastSignInAt?: Timestamp | undefined;
+
+  /**
+   * Two-step verification is on: sign-in needs a code from the authenticator.
+   *
+   * @generated from field: bool totp_enabled = 7;
+   */
+  totpEnabled: boolean;
 };
 
 /**
@@ -600,6 +616,14 @@ export type UpdateOperatorRequest = Message<"gateway.v1.UpdateOperatorRequest"> 
    * @generated from field: bool reset_password = 5;
    */
   resetPassword: boolean;
+
+  /**
+   * Turns the operator's two-step verification off (a lost phone); they
+   * enroll again after signing in.
+   *
+   * @generated from field: bool reset_totp = 6;
+   */
+  resetTotp: boolean;
 };
 
 /**
@@ -669,6 +693,125 @@ export type ChangeOwnPasswordResponse = Message<"gateway.v1.ChangeOwnPasswordRes
  */
 export const ChangeOwnPasswordResponseSchema: GenMessage<ChangeOwnPasswordResponse> = /*@__PURE__*/
   messageDesc(file_gateway_v1_access_service, 20);
+
+/**
+ * @generated from message gateway.v1.BeginTotpEnrollmentRequest
+ */
+export type BeginTotpEnrollmentRequest = Message<"gateway.v1.BeginTotpEnrollmentRequest"> & {
+};
+
+/**
+ * Describes the message gateway.v1.BeginTotpEnrollmentRequest.
+ * Use `create(BeginTotpEnrollmentRequestSchema)` to create a new message.
+ */
+export const BeginTotpEnrollmentRequestSchema: GenMessage<BeginTotpEnrollmentRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_access_service, 21);
+
+/**
+ * @generated from message gateway.v1.BeginTotpEnrollmentResponse
+ */
+export type BeginTotpEnrollmentResponse = Message<"gateway.v1.BeginTotpEnrollmentResponse"> & {
+  /**
+   * The new secret in base32, for typing into an authenticator app; this
+   * answer is the only place it is shown.
+   *
+   * @generated from field: string secret = 1;
+   */
+  secret: string;
+
+  /**
+   * otpauth://totp/… with the issuer "Payment Gateway" and the e-mail.
+   *
+   * @generated from field: string otpauth_uri = 2;
+   */
+  otpauthUri: string;
+
+  /**
+   * The URI's QR code as a PNG data URL.
+   *
+   * @generated from field: string qr_code = 3;
+   */
+  qrCode: string;
+};
+
+/**
+ * Describes the message gateway.v1.BeginTotpEnrollmentResponse.
+ * Use `create(BeginTotpEnrollmentResponseSchema)` to create a new message.
+ */
+export const BeginTotpEnrollmentResponseSchema: GenMessage<BeginTotpEnrollmentResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_access_service, 22);
+
+/**
+ * @generated from message gateway.v1.ConfirmTotpEnrollmentRequest
+ */
+export type ConfirmTotpEnrollmentRequest = Message<"gateway.v1.ConfirmTotpEnrollmentRequest"> & {
+  /**
+   * A current 6-digit code from the secret begin answered.
+   *
+   * @generated from field: string code = 1;
+   */
+  code: string;
+};
+
+/**
+ * Describes the message gateway.v1.ConfirmTotpEnrollmentRequest.
+ * Use `create(ConfirmTotpEnrollmentRequestSchema)` to create a new message.
+ */
+export const ConfirmTotpEnrollmentRequestSchema: GenMessage<ConfirmTotpEnrollmentRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_access_service, 23);
+
+/**
+ * @generated from message gateway.v1.ConfirmTotpEnrollmentResponse
+ */
+export type ConfirmTotpEnrollmentResponse = Message<"gateway.v1.ConfirmTotpEnrollmentResponse"> & {
+  /**
+   * @generated from field: gateway.v1.Operator operator = 1;
+   */
+  operator?: Operator | undefined;
+};
+
+/**
+ * Describes the message gateway.v1.ConfirmTotpEnrollmentResponse.
+ * Use `create(ConfirmTotpEnrollmentResponseSchema)` to create a new message.
+ */
+export const ConfirmTotpEnrollmentResponseSchema: GenMessage<ConfirmTotpEnrollmentResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_access_service, 24);
+
+/**
+ * @generated from message gateway.v1.DisableTotpRequest
+ */
+export type DisableTotpRequest = Message<"gateway.v1.DisableTotpRequest"> & {
+  /**
+   * A current 6-digit code; a wrong one counts as a failed sign-in.
+   *
+   * @generated from field: string code = 1;
+   */
+  code: string;
+};
+
+/**
+ * Describes the message gateway.v1.DisableTotpRequest.
+ * Use `create(DisableTotpRequestSchema)` to create a new message.
+ */
+export const DisableTotpRequestSchema: GenMessage<DisableTotpRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_access_service, 25);
+
+/**
+ * @generated from message gateway.v1.DisableTotpResponse
+ */
+export type DisableTotpResponse = Message<"gateway.v1.DisableTotpResponse"> & {
+  /**
+   * @generated from field: gateway.v1.Operator operator = 1;
+   */
+  operator?: Operator | undefined;
+};
+
+/**
+ * Describes the message gateway.v1.DisableTotpResponse.
+ * Use `create(DisableTotpResponseSchema)` to create a new message.
+ */
+export const DisableTotpResponseSchema: GenMessage<DisableTotpResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_access_service, 26);
 
 /**
  * Who may call the gateway, and what they did. Every RPC needs one permission
@@ -770,6 +913,35 @@ export const AccessService: GenService<{
     methodKind: "unary";
     input: typeof ChangeOwnPasswordRequestSchema;
     output: typeof ChangeOwnPasswordResponseSchema;
+  },
+  /**
+   * Two-step verification (TOTP, RFC 6238) of the signed-in operator: begin
+   * answers a new secret, kept pending until confirm is given a current code
+   * from it; from then on sign-in needs a code too. Disable needs a current
+   * code. An admin resets another operator's with UpdateOperator.reset_totp.
+   *
+   * @generated from rpc gateway.v1.AccessService.BeginTotpEnrollment
+   */
+  beginTotpEnrollment: {
+    methodKind: "unary";
+    input: typeof BeginTotpEnrollmentRequestSchema;
+    output: typeof BeginTotpEnrollmentResponseSchema;
+  },
+  /**
+   * @generated from rpc gateway.v1.AccessService.ConfirmTotpEnrollment
+   */
+  confirmTotpEnrollment: {
+    methodKind: "unary";
+    input: typeof ConfirmTotpEnrollmentRequestSchema;
+    output: typeof ConfirmTotpEnrollmentResponseSchema;
+  },
+  /**
+   * @generated from rpc gateway.v1.AccessService.DisableTotp
+   */
+  disableTotp: {
+    methodKind: "unary";
+    input: typeof DisableTotpRequestSchema;
+    output: typeof DisableTotpResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_gateway_v1_access_service, 0);

@@ -144,6 +144,12 @@ export interface WhoAmIResponse {
   role: string;
   permissions: string[];
   providerAccountIds: string[];
+  /**
+   * An admin who must turn on two-step verification before anything else
+   * (OPERATOR_TOTP_REQUIRED_FOR_ADMINS): every call but WhoAmI and the
+   * enrollment's is refused with FAILED_PRECONDITION until then.
+   */
+  totpEnrollmentRequired: boolean;
 }
 
 export interface Operator {
@@ -154,7 +160,11 @@ export interface Operator {
   role: string;
   disabled: boolean;
   createdAt: Date | undefined;
-  lastSignInAt?: Date | undefined;
+  lastSignInAt?:
+    | Date
+    | undefined;
+  /** Two-step verification is on: sign-in needs a code from the authenticator. */
+  totpEnabled: boolean;
 }
 
 export interface CreateOperatorRequest {
@@ -200,6 +210,11 @@ export interface UpdateOperatorRequest {
    * generated_password; not together with password.
    */
   resetPassword: boolean;
+  /**
+   * Turns the operator's two-step verification off (a lost phone); they
+   * enroll again after signing in.
+   */
+  resetTotp: boolean;
 }
 
 export interface UpdateOperatorResponse {
@@ -217,6 +232,39 @@ export interface ChangeOwnPasswordRequest {
 }
 
 export interface ChangeOwnPasswordResponse {
+}
+
+export interface BeginTotpEnrollmentRequest {
+}
+
+export interface BeginTotpEnrollmentResponse {
+  /**
+   * The new secret in base32, for typing into an authenticator app; this
+   * answer is the only place it is shown.
+   */
+  secret: string;
+  /** otpauth://totp/… with the issuer "Payment Gateway" and the e-mail. */
+  otpauthUri: string;
+  /** The URI's QR code as a PNG data URL. */
+  qrCode: string;
+}
+
+export interface ConfirmTotpEnrollmentRequest {
+  /** A current 6-digit code from the secret begin answered. */
+  code: string;
+}
+
+export interface ConfirmTotpEnrollmentResponse {
+  operator: Operator | undefined;
+}
+
+export interface DisableTotpRequest {
+  /** A current 6-digit code; a wrong one counts as a failed sign-in. */
+  code: string;
+}
+
+export interface DisableTotpResponse {
+  operator: Operator | undefined;
 }
 
 function createBaseServiceToken(): ServiceToken {
@@ -1524,7 +1572,15 @@ export const WhoAmIRequest: MessageFns<WhoAmIRequest> = {
 };
 
 function createBaseWhoAmIResponse(): WhoAmIResponse {
-  return { kind: "", id: "", name: "", role: "", permissions: [], providerAccountIds: [] };
+  return {
+    kind: "",
+    id: "",
+    name: "",
+    role: "",
+    permissions: [],
+    providerAccountIds: [],
+    totpEnrollmentRequired: false,
+  };
 }
 
 export const WhoAmIResponse: MessageFns<WhoAmIResponse> = {
@@ -1546,6 +1602,9 @@ export const WhoAmIResponse: MessageFns<WhoAmIResponse> = {
     }
     for (const v of message.providerAccountIds) {
       writer.uint32(50).string(v!);
+    }
+    if (message.totpEnrollmentRequired !== false) {
+      writer.uint32(56).bool(message.totpEnrollmentRequired);
     }
     return writer;
   },
@@ -1611,6 +1670,14 @@ export const WhoAmIResponse: MessageFns<WhoAmIResponse> = {
             message.providerAccountIds.push(reader.string());
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.totpEnrollmentRequired = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1637,6 +1704,11 @@ export const WhoAmIResponse: MessageFns<WhoAmIResponse> = {
         : globalThis.Array.isArray(object?.provider_account_ids)
         ? object.provider_account_ids.map((e: any) => globalThis.String(e))
         : [],
+      totpEnrollmentRequired: isSet(object.totpEnrollmentRequired)
+        ? globalThis.Boolean(object.totpEnrollmentRequired)
+        : isSet(object.totp_enrollment_required)
+        ? globalThis.Boolean(object.totp_enrollment_required)
+        : false,
     };
   },
 
@@ -1660,6 +1732,9 @@ export const WhoAmIResponse: MessageFns<WhoAmIResponse> = {
     if (message.providerAccountIds?.length) {
       obj.providerAccountIds = message.providerAccountIds;
     }
+    if (message.totpEnrollmentRequired !== false) {
+      obj.totpEnrollmentRequired = message.totpEnrollmentRequired;
+    }
     return obj;
   },
 
@@ -1674,12 +1749,21 @@ export const WhoAmIResponse: MessageFns<WhoAmIResponse> = {
     message.role = object.role ?? "";
     message.permissions = object.permissions?.map((e) => e) || [];
     message.providerAccountIds = object.providerAccountIds?.map((e) => e) || [];
+    message.totpEnrollmentRequired = object.totpEnrollmentRequired ?? false;
     return message;
   },
 };
 
 function createBaseOperator(): Operator {
-  return { id: "", email: "", role: "", disabled: false, createdAt: undefined, lastSignInAt: undefined };
+  return {
+    id: "",
+    email: "",
+    role: "",
+    disabled: false,
+    createdAt: undefined,
+    lastSignInAt: undefined,
+    totpEnabled: false,
+  };
 }
 
 export const Operator: MessageFns<Operator> = {
@@ -1701,6 +1785,9 @@ export const Operator: MessageFns<Operator> = {
     }
     if (message.lastSignInAt !== undefined) {
       Timestamp.encode(toTimestamp(message.lastSignInAt), writer.uint32(50).fork()).join();
+    }
+    if (message.totpEnabled !== false) {
+      writer.uint32(56).bool(message.totpEnabled);
     }
     return writer;
   },
@@ -1766,6 +1853,14 @@ export const Operator: MessageFns<Operator> = {
             message.lastSignInAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.totpEnabled = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1794,6 +1889,11 @@ export const Operator: MessageFns<Operator> = {
         : isSet(object.last_sign_in_at)
         ? fromJsonTimestamp(object.last_sign_in_at)
         : undefined,
+      totpEnabled: isSet(object.totpEnabled)
+        ? globalThis.Boolean(object.totpEnabled)
+        : isSet(object.totp_enabled)
+        ? globalThis.Boolean(object.totp_enabled)
+        : false,
     };
   },
 
@@ -1817,6 +1917,9 @@ export const Operator: MessageFns<Operator> = {
     if (message.lastSignInAt !== undefined) {
       obj.lastSignInAt = message.lastSignInAt.toISOString();
     }
+    if (message.totpEnabled !== false) {
+      obj.totpEnabled = message.totpEnabled;
+    }
     return obj;
   },
 
@@ -1831,6 +1934,7 @@ export const Operator: MessageFns<Operator> = {
     message.disabled = object.disabled ?? false;
     message.createdAt = object.createdAt ?? undefined;
     message.lastSignInAt = object.lastSignInAt ?? undefined;
+    message.totpEnabled = object.totpEnabled ?? false;
     return message;
   },
 };
@@ -2151,7 +2255,7 @@ export const ListOperatorsResponse: MessageFns<ListOperatorsResponse> = {
 };
 
 function createBaseUpdateOperatorRequest(): UpdateOperatorRequest {
-  return { id: "", role: undefined, disabled: undefined, password: undefined, resetPassword: false };
+  return { id: "", role: undefined, disabled: undefined, password: undefined, resetPassword: false, resetTotp: false };
 }
 
 export const UpdateOperatorRequest: MessageFns<UpdateOperatorRequest> = {
@@ -2170,6 +2274,9 @@ export const UpdateOperatorRequest: MessageFns<UpdateOperatorRequest> = {
     }
     if (message.resetPassword !== false) {
       writer.uint32(40).bool(message.resetPassword);
+    }
+    if (message.resetTotp !== false) {
+      writer.uint32(48).bool(message.resetTotp);
     }
     return writer;
   },
@@ -2227,6 +2334,14 @@ export const UpdateOperatorRequest: MessageFns<UpdateOperatorRequest> = {
             message.resetPassword = reader.bool();
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.resetTotp = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2250,6 +2365,11 @@ export const UpdateOperatorRequest: MessageFns<UpdateOperatorRequest> = {
         : isSet(object.reset_password)
         ? globalThis.Boolean(object.reset_password)
         : false,
+      resetTotp: isSet(object.resetTotp)
+        ? globalThis.Boolean(object.resetTotp)
+        : isSet(object.reset_totp)
+        ? globalThis.Boolean(object.reset_totp)
+        : false,
     };
   },
 
@@ -2270,6 +2390,9 @@ export const UpdateOperatorRequest: MessageFns<UpdateOperatorRequest> = {
     if (message.resetPassword !== false) {
       obj.resetPassword = message.resetPassword;
     }
+    if (message.resetTotp !== false) {
+      obj.resetTotp = message.resetTotp;
+    }
     return obj;
   },
 
@@ -2283,6 +2406,7 @@ export const UpdateOperatorRequest: MessageFns<UpdateOperatorRequest> = {
     message.disabled = object.disabled ?? undefined;
     message.password = object.password ?? undefined;
     message.resetPassword = object.resetPassword ?? false;
+    message.resetTotp = object.resetTotp ?? false;
     return message;
   },
 };
@@ -2523,6 +2647,439 @@ export const ChangeOwnPasswordResponse: MessageFns<ChangeOwnPasswordResponse> = 
   },
 };
 
+function createBaseBeginTotpEnrollmentRequest(): BeginTotpEnrollmentRequest {
+  return {};
+}
+
+export const BeginTotpEnrollmentRequest: MessageFns<BeginTotpEnrollmentRequest> = {
+  encode(_: BeginTotpEnrollmentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BeginTotpEnrollmentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBeginTotpEnrollmentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): BeginTotpEnrollmentRequest {
+    return {};
+  },
+
+  toJSON(_: BeginTotpEnrollmentRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create(base?: DeepPartial<BeginTotpEnrollmentRequest>): BeginTotpEnrollmentRequest {
+    return BeginTotpEnrollmentRequest.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<BeginTotpEnrollmentRequest>): BeginTotpEnrollmentRequest {
+    const message = createBaseBeginTotpEnrollmentRequest();
+    return message;
+  },
+};
+
+function createBaseBeginTotpEnrollmentResponse(): BeginTotpEnrollmentResponse {
+  return { secret: "", otpauthUri: "", qrCode: "" };
+}
+
+export const BeginTotpEnrollmentResponse: MessageFns<BeginTotpEnrollmentResponse> = {
+  encode(message: BeginTotpEnrollmentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.secret !== "") {
+      writer.uint32(10).string(message.secret);
+    }
+    if (message.otpauthUri !== "") {
+      writer.uint32(18).string(message.otpauthUri);
+    }
+    if (message.qrCode !== "") {
+      writer.uint32(26).string(message.qrCode);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BeginTotpEnrollmentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBeginTotpEnrollmentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.secret = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.otpauthUri = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.qrCode = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BeginTotpEnrollmentResponse {
+    return {
+      secret: isSet(object.secret) ? globalThis.String(object.secret) : "",
+      otpauthUri: isSet(object.otpauthUri)
+        ? globalThis.String(object.otpauthUri)
+        : isSet(object.otpauth_uri)
+        ? globalThis.String(object.otpauth_uri)
+        : "",
+      qrCode: isSet(object.qrCode)
+        ? globalThis.String(object.qrCode)
+        : isSet(object.qr_code)
+        ? globalThis.String(object.qr_code)
+        : "",
+    };
+  },
+
+  toJSON(message: BeginTotpEnrollmentResponse): unknown {
+    const obj: any = {};
+    if (message.secret !== "") {
+      obj.secret = message.secret;
+    }
+    if (message.otpauthUri !== "") {
+      obj.otpauthUri = message.otpauthUri;
+    }
+    if (message.qrCode !== "") {
+      obj.qrCode = message.qrCode;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<BeginTotpEnrollmentResponse>): BeginTotpEnrollmentResponse {
+    return BeginTotpEnrollmentResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BeginTotpEnrollmentResponse>): BeginTotpEnrollmentResponse {
+    const message = createBaseBeginTotpEnrollmentResponse();
+    message.secret = object.secret ?? "";
+    message.otpauthUri = object.otpauthUri ?? "";
+    message.qrCode = object.qrCode ?? "";
+    return message;
+  },
+};
+
+function createBaseConfirmTotpEnrollmentRequest(): ConfirmTotpEnrollmentRequest {
+  return { code: "" };
+}
+
+export const ConfirmTotpEnrollmentRequest: MessageFns<ConfirmTotpEnrollmentRequest> = {
+  encode(message: ConfirmTotpEnrollmentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.code !== "") {
+      writer.uint32(10).string(message.code);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConfirmTotpEnrollmentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConfirmTotpEnrollmentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConfirmTotpEnrollmentRequest {
+    return { code: isSet(object.code) ? globalThis.String(object.code) : "" };
+  },
+
+  toJSON(message: ConfirmTotpEnrollmentRequest): unknown {
+    const obj: any = {};
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ConfirmTotpEnrollmentRequest>): ConfirmTotpEnrollmentRequest {
+    return ConfirmTotpEnrollmentRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ConfirmTotpEnrollmentRequest>): ConfirmTotpEnrollmentRequest {
+    const message = createBaseConfirmTotpEnrollmentRequest();
+    message.code = object.code ?? "";
+    return message;
+  },
+};
+
+function createBaseConfirmTotpEnrollmentResponse(): ConfirmTotpEnrollmentResponse {
+  return { operator: undefined };
+}
+
+export const ConfirmTotpEnrollmentResponse: MessageFns<ConfirmTotpEnrollmentResponse> = {
+  encode(message: ConfirmTotpEnrollmentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.operator !== undefined) {
+      Operator.encode(message.operator, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConfirmTotpEnrollmentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConfirmTotpEnrollmentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.operator = Operator.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConfirmTotpEnrollmentResponse {
+    return { operator: isSet(object.operator) ? Operator.fromJSON(object.operator) : undefined };
+  },
+
+  toJSON(message: ConfirmTotpEnrollmentResponse): unknown {
+    const obj: any = {};
+    if (message.operator !== undefined) {
+      obj.operator = Operator.toJSON(message.operator);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ConfirmTotpEnrollmentResponse>): ConfirmTotpEnrollmentResponse {
+    return ConfirmTotpEnrollmentResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ConfirmTotpEnrollmentResponse>): ConfirmTotpEnrollmentResponse {
+    const message = createBaseConfirmTotpEnrollmentResponse();
+    message.operator = (object.operator !== undefined && object.operator !== null)
+      ? Operator.fromPartial(object.operator)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseDisableTotpRequest(): DisableTotpRequest {
+  return { code: "" };
+}
+
+export const DisableTotpRequest: MessageFns<DisableTotpRequest> = {
+  encode(message: DisableTotpRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.code !== "") {
+      writer.uint32(10).string(message.code);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DisableTotpRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDisableTotpRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DisableTotpRequest {
+    return { code: isSet(object.code) ? globalThis.String(object.code) : "" };
+  },
+
+  toJSON(message: DisableTotpRequest): unknown {
+    const obj: any = {};
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<DisableTotpRequest>): DisableTotpRequest {
+    return DisableTotpRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<DisableTotpRequest>): DisableTotpRequest {
+    const message = createBaseDisableTotpRequest();
+    message.code = object.code ?? "";
+    return message;
+  },
+};
+
+function createBaseDisableTotpResponse(): DisableTotpResponse {
+  return { operator: undefined };
+}
+
+export const DisableTotpResponse: MessageFns<DisableTotpResponse> = {
+  encode(message: DisableTotpResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.operator !== undefined) {
+      Operator.encode(message.operator, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DisableTotpResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDisableTotpResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.operator = Operator.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DisableTotpResponse {
+    return { operator: isSet(object.operator) ? Operator.fromJSON(object.operator) : undefined };
+  },
+
+  toJSON(message: DisableTotpResponse): unknown {
+    const obj: any = {};
+    if (message.operator !== undefined) {
+      obj.operator = Operator.toJSON(message.operator);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<DisableTotpResponse>): DisableTotpResponse {
+    return DisableTotpResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<DisableTotpResponse>): DisableTotpResponse {
+    const message = createBaseDisableTotpResponse();
+    message.operator = (object.operator !== undefined && object.operator !== null)
+      ? Operator.fromPartial(object.operator)
+      : undefined;
+    return message;
+  },
+};
+
 /**
  * Who may call the gateway, and what they did. Every RPC needs one permission
  * (for example payments:write); a caller without it gets PERMISSION_DENIED
@@ -2650,6 +3207,43 @@ export const AccessServiceService = {
       Buffer.from(ChangeOwnPasswordResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ChangeOwnPasswordResponse => ChangeOwnPasswordResponse.decode(value),
   },
+  /**
+   * Two-step verification (TOTP, RFC 6238) of the signed-in operator: begin
+   * answers a new secret, kept pending until confirm is given a current code
+   * from it; from then on sign-in needs a code too. Disable needs a current
+   * code. An admin resets another operator's with UpdateOperator.reset_totp.
+   */
+  beginTotpEnrollment: {
+    path: "/gateway.v1.AccessService/BeginTotpEnrollment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: BeginTotpEnrollmentRequest): Buffer =>
+      Buffer.from(BeginTotpEnrollmentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): BeginTotpEnrollmentRequest => BeginTotpEnrollmentRequest.decode(value),
+    responseSerialize: (value: BeginTotpEnrollmentResponse): Buffer =>
+      Buffer.from(BeginTotpEnrollmentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): BeginTotpEnrollmentResponse => BeginTotpEnrollmentResponse.decode(value),
+  },
+  confirmTotpEnrollment: {
+    path: "/gateway.v1.AccessService/ConfirmTotpEnrollment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ConfirmTotpEnrollmentRequest): Buffer =>
+      Buffer.from(ConfirmTotpEnrollmentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ConfirmTotpEnrollmentRequest => ConfirmTotpEnrollmentRequest.decode(value),
+    responseSerialize: (value: ConfirmTotpEnrollmentResponse): Buffer =>
+      Buffer.from(ConfirmTotpEnrollmentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ConfirmTotpEnrollmentResponse => ConfirmTotpEnrollmentResponse.decode(value),
+  },
+  disableTotp: {
+    path: "/gateway.v1.AccessService/DisableTotp" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DisableTotpRequest): Buffer => Buffer.from(DisableTotpRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DisableTotpRequest => DisableTotpRequest.decode(value),
+    responseSerialize: (value: DisableTotpResponse): Buffer => Buffer.from(DisableTotpResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DisableTotpResponse => DisableTotpResponse.decode(value),
+  },
 } as const;
 
 export interface AccessServiceServer extends UntypedServiceImplementation {
@@ -2685,6 +3279,15 @@ export interface AccessServiceServer extends UntypedServiceImplementation {
    * operator, this one included (sign in again with the new password).
    */
   changeOwnPassword: handleUnaryCall<ChangeOwnPasswordRequest, ChangeOwnPasswordResponse>;
+  /**
+   * Two-step verification (TOTP, RFC 6238) of the signed-in operator: begin
+   * answers a new secret, kept pending until confirm is given a current code
+   * from it; from then on sign-in needs a code too. Disable needs a current
+   * code. An admin resets another operator's with UpdateOperator.reset_totp.
+   */
+  beginTotpEnrollment: handleUnaryCall<BeginTotpEnrollmentRequest, BeginTotpEnrollmentResponse>;
+  confirmTotpEnrollment: handleUnaryCall<ConfirmTotpEnrollmentRequest, ConfirmTotpEnrollmentResponse>;
+  disableTotp: handleUnaryCall<DisableTotpRequest, DisableTotpResponse>;
 }
 
 export interface AccessServiceClient extends Client {
@@ -2845,6 +3448,57 @@ export interface AccessServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ChangeOwnPasswordResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Two-step verification (TOTP, RFC 6238) of the signed-in operator: begin
+   * answers a new secret, kept pending until confirm is given a current code
+   * from it; from then on sign-in needs a code too. Disable needs a current
+   * code. An admin resets another operator's with UpdateOperator.reset_totp.
+   */
+  beginTotpEnrollment(
+    request: BeginTotpEnrollmentRequest,
+    callback: (error: ServiceError | null, response: BeginTotpEnrollmentResponse) => void,
+  ): ClientUnaryCall;
+  beginTotpEnrollment(
+    request: BeginTotpEnrollmentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: BeginTotpEnrollmentResponse) => void,
+  ): ClientUnaryCall;
+  beginTotpEnrollment(
+    request: BeginTotpEnrollmentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: BeginTotpEnrollmentResponse) => void,
+  ): ClientUnaryCall;
+  confirmTotpEnrollment(
+    request: ConfirmTotpEnrollmentRequest,
+    callback: (error: ServiceError | null, response: ConfirmTotpEnrollmentResponse) => void,
+  ): ClientUnaryCall;
+  confirmTotpEnrollment(
+    request: ConfirmTotpEnrollmentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ConfirmTotpEnrollmentResponse) => void,
+  ): ClientUnaryCall;
+  confirmTotpEnrollment(
+    request: ConfirmTotpEnrollmentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ConfirmTotpEnrollmentResponse) => void,
+  ): ClientUnaryCall;
+  disableTotp(
+    request: DisableTotpRequest,
+    callback: (error: ServiceError | null, response: DisableTotpResponse) => void,
+  ): ClientUnaryCall;
+  disableTotp(
+    request: DisableTotpRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DisableTotpResponse) => void,
+  ): ClientUnaryCall;
+  disableTotp(
+    request: DisableTotpRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DisableTotpResponse) => void,
   ): ClientUnaryCall;
 }
 
