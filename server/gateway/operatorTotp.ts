@@ -27,6 +27,9 @@ export async function spendTotpCode(deps: OperatorsDeps, operator: OperatorCrede
   return step !== undefined && deps.operators.spendTotpStep(deps.db.em(), operator.id, step);
 }
 
+/** A bad code, beside its field, with the reason the back-office has a text for. */
+const wrongCode = (message: string) => new GatewayError('INVALID_ARGUMENT', message, { field: 'code', reason: 'WRONG_TOTP_CODE' });
+
 function withoutSecrets({ passwordHash: _hash, totpSecretSealed: _secret, totpLastStep: _step, ...operator }: OperatorCredentials): Operator {
   return operator;
 }
@@ -68,7 +71,7 @@ export class OperatorTotpService {
     if (!pending) throw new GatewayError('FAILED_PRECONDITION', 'begin the enrollment first', { reason: 'TOTP_NOT_BEGUN' });
     if (!code.trim()) throw invalidArgument('code', 'code is required');
     const step = matchTotp(base32Decode(this.deps.secrets.open(pending)), code, Date.now());
-    if (step === undefined) throw invalidArgument('code', 'code is not a current code of the secret begun');
+    if (step === undefined) throw wrongCode('code is not a current code of the secret begun');
     if (!(await this.deps.operators.enableTotp(this.em(), operator.id, pending, step)))
       throw new GatewayError('FAILED_PRECONDITION', 'another enrollment was begun since: confirm with its code', { reason: 'TOTP_NOT_BEGUN' });
     return { ...withoutSecrets(operator), totpEnabled: true };
@@ -88,7 +91,7 @@ export class OperatorTotpService {
     if (!code.trim()) throw invalidArgument('code', 'code is required');
     if (!(await spendTotpCode(this.deps, operator, code, now))) {
       await this.deps.operators.recordFailure(this.em(), key, this.policy.maxFailures, new Date(now + this.policy.lockMs), new Date(now));
-      throw invalidArgument('code', 'code is wrong or was already used');
+      throw wrongCode('code is wrong or was already used');
     }
     await this.deps.operators.clearTotp(this.em(), operator.id);
     return { ...withoutSecrets(operator), totpEnabled: false };

@@ -74,12 +74,12 @@ async function pixCharge(amount: number, orderId: string, webhookUrl?: string) {
 
 const simulatePayment = (id: string) => api.call('sandbox', 'simulatePayment', SimulatePaymentRequest.fromPartial({ id }));
 
-it('an operator signs in (a wrong password is refused with the server message), moves around the shell, switches language, sees the audit trail and signs out; nothing is kept in storage', async () => {
+it("an operator signs in (a wrong password is refused in the page's language, from the reason code), moves around the shell, switches language, sees the audit trail and signs out; nothing is kept in storage", async () => {
   const { page, violations } = await openPage(390, 844);
   await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Back-office do gateway de pagamentos');
 
   await submitSignIn(page, 'not-the-password');
-  await expect(page.getByRole('alert').textContent()).resolves.toBe('wrong e-mail or password');
+  await expect(page.getByRole('alert').textContent()).resolves.toBe('E-mail ou senha incorretos.');
 
   await submitSignIn(page);
   await expect(page.getByTestId('operator').textContent()).resolves.toBe(gateway.firstAdmin!.email);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import type { Browser, Page } from 'playwright-core';
-import { accessibilityViolations, backOfficePages, chooseOption, launchBrowser, screenshot } from '../support/browser.js';
+import type { Browser } from 'playwright-core';
+import { accessibilityViolations, backOfficePages, followNavLink, signInAs, chooseOption, launchBrowser, screenshot } from '../support/browser.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
 
 /**
@@ -25,25 +25,12 @@ afterAll(async () => {
   await stack?.close();
 });
 
-/** Follows a navigation link, through the menu button where the navigation is behind it (390 px). */
-async function go(page: Page, link: string): Promise<void> {
-  const menu = page.getByRole('button', { name: 'Menu' });
-  if (await menu.isVisible()) await menu.click();
-  await page.getByRole('navigation').getByRole('link', { name: link, exact: true }).click();
-}
-
-async function signInAs(page: Page, email: string, password: string): Promise<void> {
-  await page.getByRole('textbox', { name: 'E-mail' }).fill(email);
-  await page.getByLabel(/^Senha/).fill(password);
-  await page.getByRole('button', { name: 'Entrar' }).click();
-}
-
 it.each([1280, 390])(
   'at %i px an admin invites an operator, disables, enables, demotes and resets them; they sign in and change their password',
   async (width) => {
     const email = `convidada-${width}@example.com`;
     const admin = await pages.signedIn(width, 844);
-    await go(admin.page, 'Equipe');
+    await followNavLink(admin.page, 'Equipe');
     const table = admin.page.getByTestId('team-table');
     // The admin's own row offers nothing, and says why.
     const own = table.locator(`[data-email="${stack.gateway.firstAdmin!.email}"]`);
@@ -78,7 +65,7 @@ it.each([1280, 390])(
     const invited = await pages.openPage(width, 844);
     const page = invited.page;
     await signInAs(page, email, firstPassword);
-    await page.getByRole('alert').getByText('wrong e-mail or password').waitFor();
+    await page.getByRole('alert').getByText('E-mail ou senha incorretos.').waitFor();
     await signInAs(page, email, resetPassword);
     await expect(page.getByTestId('operator').textContent()).resolves.toBe(email);
     await page.getByText('(viewer)').waitFor();
@@ -86,7 +73,7 @@ it.each([1280, 390])(
     if (width === 390) await page.getByRole('button', { name: 'Menu' }).click();
     await expect(page.getByRole('navigation').getByRole('link', { name: 'Equipe' }).count()).resolves.toBe(0);
     if (width === 390) await page.getByRole('button', { name: 'Menu' }).click();
-    await go(page, 'Minha conta');
+    await followNavLink(page, 'Minha conta');
 
     const current = page.getByLabel(/^Senha atual/);
     const next = page.getByLabel(/^Senha nova/);
@@ -108,7 +95,7 @@ it.each([1280, 390])(
 
     await page.getByText('Senha trocada. Todas as sessões terminaram: entre com a senha nova.').waitFor();
     await signInAs(page, email, resetPassword);
-    await page.getByRole('alert').getByText('wrong e-mail or password').waitFor();
+    await page.getByRole('alert').getByText('E-mail ou senha incorretos.').waitFor();
     await signInAs(page, email, 'a password of my own');
     await expect(page.getByTestId('operator').textContent()).resolves.toBe(email);
     await pages.finish(page, invited.violations, `my-account-changed-${width}px`);
@@ -128,7 +115,7 @@ it.each([1280, 390])(
       secretKey: 'sk',
     });
     const { page, violations } = await pages.signedIn(width, 844);
-    await go(page, 'Tokens de serviço');
+    await followNavLink(page, 'Tokens de serviço');
     await page.getByRole('button', { name: 'Criar token' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('textbox', { name: /^Nome/ }).fill(name);
@@ -177,7 +164,7 @@ it.each([1280, 390])('at %i px the audit trail filters by who, action and day, a
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email: 'someone-else@example.com', password: 'not a password' }),
   });
-  await go(page, 'Trilha de auditoria');
+  await followNavLink(page, 'Trilha de auditoria');
   const table = page.getByTestId('audit-table');
   await table.getByText('someone-else@example.com').first().waitFor();
   const today = new Date();

@@ -152,3 +152,17 @@ export function backOfficePages(browser: () => Browser, gateway: () => BackOffic
 
   return { openPage, submitSignIn, signedIn, finish };
 }
+
+/** Follows a navigation link, through the menu button where the navigation is behind it (390 px). */
+export async function followNavLink(page: Page, link: string): Promise<void> {
+  const menu = page.getByRole('button', { name: 'Menu' });
+  if (await menu.isVisible()) await menu.click();
+  await page.getByRole('navigation').getByRole('link', { name: link, exact: true }).click();
+}
+
+/** Fills the Portuguese sign-in form with an operator's e-mail and password, and submits it. */
+export async function signInAs(page: Page, email: string, password: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'E-mail' }).fill(email);
+  await page.getByLabel(/^Senha/).fill(password);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+}

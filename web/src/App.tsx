@@ -3,7 +3,8 @@ import { HashRouter, NavLink as RouterLink, Navigate, Route, Routes } from 'reac
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { TransportProvider } from '@connectrpc/connect-query';
 import { Alert, Burger, Button, Group, Loader, NavLink, PasswordInput, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
-import { createGatewayTransport, currentSession, signIn, signOut, type Session } from './api.js';
+import { TotpCodeInput } from './totpCodeInput.js';
+import { createGatewayTransport, currentSession, signIn, SignInError, signOut, type Session } from './api.js';
 import { useI18n, type Language } from './i18n.js';
 import { LiveEvents } from './live.js';
 import { EventSubject } from '../../gen/es/gateway/v1/types_pb.js';
@@ -92,6 +93,8 @@ function SignIn({ onSignedIn, passwordChanged }: { onSignedIn: (session: Session
   const { t } = useI18n();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  /** Undefined until the gateway asks for a code (the password matched an operator with two-step verification). */
+  const [code, setCode] = useState<string | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -99,8 +102,10 @@ function SignIn({ onSignedIn, passwordChanged }: { onSignedIn: (session: Session
     event.preventDefault();
     setBusy(true);
     setError(null);
-    signIn(email, password).then(onSignedIn, (err: unknown) => {
-      setError(err instanceof Error ? err.message : String(err));
+    signIn(email, password, code).then(onSignedIn, (err: unknown) => {
+      const reason = err instanceof SignInError ? err.reason : undefined;
+      if (reason === 'TOTP_REQUIRED') setCode('');
+      setError((reason && t.errorReasons[reason]) || (err instanceof Error ? err.message : String(err)));
       setBusy(false);
     });
   }
@@ -122,6 +127,7 @@ function SignIn({ onSignedIn, passwordChanged }: { onSignedIn: (session: Session
           )}
           <TextInput label={t.email} type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
           <PasswordInput label={t.password} autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
+          {code !== undefined && <TotpCodeInput value={code} onChange={setCode} autoFocus />}
           <Button type="submit" loading={busy}>
             {t.signIn}
           </Button>
@@ -249,7 +255,17 @@ function SignedIn({ session, onSignedOut, onPasswordChanged }: { session: Sessio
                     {auditReader && <Route path="/audit" element={<Audit />} />}
                     {teamAdmin && <Route path="/team" element={<Team selfId={session.operator.id} />} />}
                     {tokenAdmin && <Route path="/tokens" element={<ServiceTokens />} />}
-                    <Route path="/account" element={<MyAccount email={session.operator.email} role={session.operator.role} onChanged={onPasswordChanged} />} />
+                    <Route
+                      path="/account"
+                      element={
+                        <MyAccount
+                          email={session.operator.email}
+                          role={session.operator.role}
+                          totpEnabled={session.operator.totpEnabled === true}
+                          onChanged={onPasswordChanged}
+                        />
+                      }
+                    />
                     <Route path="*" element={<Navigate to="/" replace />} />
                   </Routes>
                 </Suspense>

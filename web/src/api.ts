@@ -3,8 +3,20 @@ import { createConnectTransport } from '@connectrpc/connect-web';
 
 /** The signed-in operator, as GET /auth/session and POST /auth/sign-in answer. */
 export interface Session {
-  operator: { id: string; email: string; role: string };
+  operator: { id: string; email: string; role: string; totpEnabled?: boolean };
   csrfToken: string;
+  /** An admin who must turn two-step verification on before anything else (OPERATOR_TOTP_REQUIRED_FOR_ADMINS). */
+  totpEnrollmentRequired?: boolean;
+}
+
+/** A refused sign-in, with the gateway's reason (TOTP_REQUIRED, WRONG_TOTP_CODE, …) for the catalogue's text. */
+export class SignInError extends Error {
+  constructor(
+    message: string,
+    readonly reason: string | undefined,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -28,8 +40,8 @@ export function createGatewayTransport(csrfToken: string, onUnauthenticated: () 
 }
 
 async function answer<T>(response: Response): Promise<T> {
-  const body = (await response.json().catch(() => ({}))) as { message?: string };
-  if (!response.ok) throw new Error(body.message ?? `HTTP ${response.status}`);
+  const body = (await response.json().catch(() => ({}))) as { message?: string; reason?: string };
+  if (!response.ok) throw new SignInError(body.message ?? `HTTP ${response.status}`, body.reason);
   return body as T;
 }
 
@@ -39,10 +51,10 @@ export async function currentSession(): Promise<Session | null> {
   return response.status === 401 ? null : answer<Session>(response);
 }
 
-export async function signIn(email: string, password: string): Promise<Session> {
-  return answer<Session>(
-    await fetch('/auth/sign-in', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) }),
-  );
+/** `totpCode` only once the gateway asked for it (TOTP_REQUIRED). */
+export async function signIn(email: string, password: string, totpCode?: string): Promise<Session> {
+  const body = JSON.stringify(totpCode === undefined ? { email, password } : { email, password, totpCode });
+  return answer<Session>(await fetch('/auth/sign-in', { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
 }
 
 export async function signOut(csrfToken: string): Promise<void> {

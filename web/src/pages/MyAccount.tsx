@@ -4,13 +4,14 @@ import { useMutation } from '@connectrpc/connect-query';
 import { AccessService } from '../../../gen/es/gateway/v1/access_service_pb.js';
 import { ErrorAlert, fieldViolations } from '../errors.js';
 import { useI18n } from '../i18n.js';
+import { TwoStepVerification } from './TwoStepVerification.js';
 
 /**
- * The signed-in operator's own account: their password, changed by giving the current one. The gateway checks the
+ * The signed-in operator's own account: their two-step verification, and their password, changed by giving the current one. The gateway checks the
  * rules and answers each refusal beside its field; the page checks only that the new password was typed twice alike.
  * A change ends every session, this one included, so `onChanged` takes the operator back to the sign-in form.
  */
-export default function MyAccount({ email, role, onChanged }: { email: string; role: string; onChanged: () => void }) {
+export default function MyAccount({ email, role, totpEnabled, onChanged }: { email: string; role: string; totpEnabled: boolean; onChanged: () => void }) {
   const { t } = useI18n();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
@@ -33,7 +34,8 @@ export default function MyAccount({ email, role, onChanged }: { email: string; r
       <Text mb="md">
         {email} ({t.team.roles[role as keyof typeof t.team.roles] ?? role})
       </Text>
-      <Card withBorder maw={480}>
+      <TwoStepVerification enabled={totpEnabled} />
+      <Card withBorder maw={480} mt="md">
         <Title order={2} size="h4" mb="sm">
           {t.account.changePassword}
         </Title>
