@@ -78,6 +78,19 @@ it.each([1280, 390])(
     await page.getByRole('button', { name: 'Entrar' }).click();
     await expect(page.getByTestId('operator').textContent()).resolves.toBe(email);
     await pages.finish(page, invited.violations, `signed-in-two-step-${width}px`);
+
+    // A lost phone: an admin turns it off from the team's page, and the password alone signs in again.
+    const again = await pages.signedIn(width, 844);
+    await followNavLink(again.page, 'Equipe');
+    const row = again.page.getByTestId('team-table').locator(`[data-email="${email}"]`);
+    await row.getByText('Duas etapas', { exact: true }).waitFor();
+    await row.getByRole('button', { name: `Desativar verificação em duas etapas: ${email}` }).click();
+    await row.getByText('Duas etapas', { exact: true }).waitFor({ state: 'detached' });
+    await pages.finish(again.page, again.violations, `team-two-step-reset-${width}px`);
+    const lostPhone = await pages.openPage(width, 844);
+    await signInAs(lostPhone.page, email, password);
+    await expect(lostPhone.page.getByTestId('operator').textContent()).resolves.toBe(email);
+    await lostPhone.page.context().close();
   },
   // Three password hashes (scrypt, on purpose slow) and four axe runs on a shared 2-core machine.
   150_000,

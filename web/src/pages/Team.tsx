@@ -16,7 +16,8 @@ function useRefreshOperators() {
 
 /**
  * The team (admins only: the route is not there for other roles): every operator, invited with a password the gateway
- * makes up and shows once, disabled or enabled again, given another role, or given a new made-up password. The
+ * makes up and shows once, disabled or enabled again, given another role, given a new made-up password, or their
+ * two-step verification turned off (a lost phone). The
  * signed-in admin's own row offers none of these (their password is changed under "My account"), with the reason.
  */
 export default function Team({ selfId }: { selfId: string }) {
@@ -82,6 +83,11 @@ function OperatorRow({ operator, self, onReset }: { operator: Operator; self: bo
         <Badge color={operator.disabled ? 'gray' : 'green'} variant="light">
           {operator.disabled ? t.team.disabled : t.team.active}
         </Badge>
+        {operator.totpEnabled && (
+          <Badge color="blue" variant="light" ml={4}>
+            {t.team.totpOn}
+          </Badge>
+        )}
       </Table.Td>
       <Table.Td>{operator.lastSignInAt ? <When at={operator.lastSignInAt} /> : t.team.never}</Table.Td>
       <Table.Td>
@@ -100,6 +106,17 @@ function OperatorRow({ operator, self, onReset }: { operator: Operator; self: bo
           <Button size="xs" variant="light" disabled={self} title={reason} onClick={onReset} aria-label={`${t.team.reset}: ${operator.email}`}>
             {t.team.reset}
           </Button>
+          {operator.totpEnabled && !self && (
+            <Button
+              size="xs"
+              variant="light"
+              loading={update.isPending}
+              onClick={() => update.mutate({ id: operator.id, resetTotp: true })}
+              aria-label={`${t.team.resetTotp}: ${operator.email}`}
+            >
+              {t.team.resetTotp}
+            </Button>
+          )}
         </Group>
         {self && (
           <Text size="xs" c="dimmed" mt={4}>
