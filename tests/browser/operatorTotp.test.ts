@@ -95,3 +95,30 @@ it.each([1280, 390])(
   // Three password hashes (scrypt, on purpose slow) and four axe runs on a shared 2-core machine.
   150_000,
 );
+
+it('with OPERATOR_TOTP_REQUIRED_FOR_ADMINS an admin without it is told to turn it on, and may use the back-office once it is', async () => {
+  const strict = await startTestStack({ env: { OPERATOR_TOTP_REQUIRED_FOR_ADMINS: 'true' } });
+  try {
+    const strictPages = backOfficePages(
+      () => browser,
+      () => strict.gateway,
+    );
+    const { page, violations } = await strictPages.signedIn(1280, 844);
+    const required = page.getByText('Administradores precisam ativar a verificação em duas etapas antes de usar o back-office.');
+    await required.waitFor();
+    await followNavLink(page, 'Equipe');
+    await page.getByText('Ative a verificação em duas etapas em Minha conta antes de continuar: ela é obrigatória para administradores.').waitFor();
+    await followNavLink(page, 'Minha conta');
+    await page.getByRole('button', { name: 'Ativar', exact: true }).click();
+    const secret = base32Decode((await page.getByTestId('totp-secret').textContent())!);
+    await page.getByLabel(/^Código de 6 dígitos/).fill(totpCode(secret, Date.now()));
+    await page.getByRole('button', { name: 'Confirmar e ativar' }).click();
+    await page.getByText('Verificação em duas etapas ativada.').waitFor();
+    await required.waitFor({ state: 'detached' });
+    await followNavLink(page, 'Equipe');
+    await page.getByTestId('team-table').locator(`[data-email="${strict.gateway.firstAdmin!.email}"]`).waitFor();
+    await strictPages.finish(page, violations, 'two-step-required-admin-1280px');
+  } finally {
+    await strict.close();
+  }
+}, 150_000);

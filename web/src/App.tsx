@@ -47,6 +47,13 @@ export function App() {
   useEffect(() => {
     currentSession().then(setSession, (err: unknown) => setError(String(err)));
   }, []);
+  /** Two-step verification turned on or off: the session says again whether it is still required. */
+  const refreshSession = useCallback(() => {
+    currentSession().then(
+      (fresh) => fresh && setSession(fresh),
+      () => undefined,
+    );
+  }, []);
 
   if (session === undefined)
     return (
@@ -70,7 +77,7 @@ export function App() {
         }}
       />
     );
-  return <SignedIn key={session.csrfToken} session={session} onSignedOut={signedOut} onPasswordChanged={changedPassword} />;
+  return <SignedIn key={session.csrfToken} session={session} onSignedOut={signedOut} onPasswordChanged={changedPassword} onTotpChanged={refreshSession} />;
 }
 
 function LanguageSwitch() {
@@ -142,7 +149,17 @@ function SignIn({ onSignedIn, passwordChanged }: { onSignedIn: (session: Session
   );
 }
 
-function SignedIn({ session, onSignedOut, onPasswordChanged }: { session: Session; onSignedOut: () => void; onPasswordChanged: () => void }) {
+function SignedIn({
+  session,
+  onSignedOut,
+  onPasswordChanged,
+  onTotpChanged,
+}: {
+  session: Session;
+  onSignedOut: () => void;
+  onPasswordChanged: () => void;
+  onTotpChanged: () => void;
+}) {
   const { t } = useI18n();
   const [navOpen, setNavOpen] = useState(false);
   const transport = useMemo(() => createGatewayTransport(session.csrfToken, onSignedOut), [session, onSignedOut]);
@@ -235,6 +252,11 @@ function SignedIn({ session, onSignedOut, onPasswordChanged }: { session: Sessio
                 ))}
               </nav>
               <main className="shell-main">
+                {session.totpEnrollmentRequired && (
+                  <Alert color="yellow" role="status" mb="md">
+                    {t.totp.required}
+                  </Alert>
+                )}
                 <Suspense fallback={<Loader role="status" aria-label={t.loading} />}>
                   <Routes>
                     <Route path="/" element={<Dashboard />} />
@@ -263,6 +285,7 @@ function SignedIn({ session, onSignedOut, onPasswordChanged }: { session: Sessio
                           role={session.operator.role}
                           totpEnabled={session.operator.totpEnabled === true}
                           onChanged={onPasswordChanged}
+                          onTotpChanged={onTotpChanged}
                         />
                       }
                     />

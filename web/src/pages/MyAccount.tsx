@@ -11,7 +11,19 @@ import { TwoStepVerification } from './TwoStepVerification.js';
  * rules and answers each refusal beside its field; the page checks only that the new password was typed twice alike.
  * A change ends every session, this one included, so `onChanged` takes the operator back to the sign-in form.
  */
-export default function MyAccount({ email, role, totpEnabled, onChanged }: { email: string; role: string; totpEnabled: boolean; onChanged: () => void }) {
+export default function MyAccount({
+  email,
+  role,
+  totpEnabled,
+  onChanged,
+  onTotpChanged,
+}: {
+  email: string;
+  role: string;
+  totpEnabled: boolean;
+  onChanged: () => void;
+  onTotpChanged: () => void;
+}) {
   const { t } = useI18n();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
@@ -34,7 +46,7 @@ export default function MyAccount({ email, role, totpEnabled, onChanged }: { ema
       <Text mb="md">
         {email} ({t.team.roles[role as keyof typeof t.team.roles] ?? role})
       </Text>
-      <TwoStepVerification enabled={totpEnabled} />
+      <TwoStepVerification enabled={totpEnabled} onChanged={onTotpChanged} />
       <Card withBorder maw={480} mt="md">
         <Title order={2} size="h4" mb="sm">
           {t.account.changePassword}

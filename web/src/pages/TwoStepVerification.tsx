@@ -12,7 +12,7 @@ import { TotpCodeInput } from '../totpCodeInput.js';
  * The signed-in operator's two-step verification: turning it on shows the new secret's QR code and key (answered this
  * once) and asks for a current code to confirm; turning it off asks for a current code too.
  */
-export function TwoStepVerification({ enabled: enabledAtStart }: { enabled: boolean }) {
+export function TwoStepVerification({ enabled: enabledAtStart, onChanged }: { enabled: boolean; onChanged: () => void }) {
   const { t } = useI18n();
   const [enabled, setEnabled] = useState(enabledAtStart);
   const [code, setCode] = useState('');
@@ -23,6 +23,7 @@ export function TwoStepVerification({ enabled: enabledAtStart }: { enabled: bool
     setCode('');
     setDone(on ? t.totp.enabled : t.totp.disabled);
     begin.reset();
+    onChanged();
   };
   const confirm = useMutation(AccessService.method.confirmTotpEnrollment, { onSuccess: finish(true) });
   const disable = useMutation(AccessService.method.disableTotp, { onSuccess: finish(false) });
