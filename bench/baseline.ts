@@ -8,7 +8,6 @@
  * baseline of the medians. BASELINE_SECONDS per row (8; 3 with --quick), BASELINE_ROUNDS rounds (3; 2 with --quick).
  * Run alone with `npx tsx bench/baseline.ts [--quick] [--profile]`.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +19,7 @@ import { createTestDatabase } from '../tests/support/postgres.js';
 import { classify, GatewayClient } from './gateway/clients.js';
 import { closedLoop, median } from './gateway/load.js';
 import { profileShares } from './gateway/profileShares.js';
-import { BENCH_TOKEN, buildGateway, procCpuMs, startFakeProvider, startGatewayProcess } from './gateway/processes.js';
+import { BENCH_TOKEN, buildGateway, procCpuMs, startFakeProvider, startGatewayProcess, startListening } from './gateway/processes.js';
 
 const QUICK = process.argv.includes('--quick');
 const SECONDS = Number(process.env.BASELINE_SECONDS ?? (QUICK ? 3 : 8));
@@ -28,24 +27,6 @@ const ROUNDS = Number(process.env.BASELINE_ROUNDS ?? (QUICK ? 2 : 3));
 const CALLERS = 32;
 /** `--profile`: the gateway runs under `--cpu-prof`, and its busy time is printed by where it went (profileShares.ts). */
 const PROFILE = process.argv.includes('--profile');
-
-async function startBaseline(databaseUrl: string, providerUrl: string): Promise<{ address: string; pid: number; stop(): void }> {
-  const script = new URL('./gateway/baselineServer.ts', import.meta.url).pathname;
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PROVIDER_URL: providerUrl },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const address = await new Promise<string>((resolve, reject) => {
-    let seen = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = /listening (\S+)/.exec(seen);
-      if (match) resolve(match[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`the baseline server exited (${code})`)));
-  });
-  return { address, pid: child.pid!, stop: () => child.kill('SIGTERM') };
-}
 
 interface Sample {
   perSecond: number;
@@ -72,9 +53,9 @@ const gateway = await startGatewayProcess({
   dataDir,
   nodeOptions: PROFILE ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
 });
-const baseline = await startBaseline(baselineDatabase.url, fake.url);
+const baseline = await startListening('baselineServer.ts', { ...process.env, DATABASE_URL: baselineDatabase.url, PROVIDER_URL: fake.url });
 const client = new GatewayClient(gateway.grpcAddress);
-const baselineDriver: Driver = grpcDriver(baseline.address, BENCH_TOKEN);
+const baselineDriver: Driver = grpcDriver(baseline.url, BENCH_TOKEN);
 try {
   const accountId = await client.createAccount(fake.url);
   const run = randomUUID().slice(0, 8);
@@ -119,7 +100,7 @@ try {
 } finally {
   client.driver.close();
   baselineDriver.close();
-  baseline.stop();
+  await baseline.stop();
   await gateway.stop();
   if (PROFILE) printShares(profileDir);
   await fake.stop();

@@ -274,10 +274,10 @@ export interface FakeProviderProcess {
   stop(): Promise<void>;
 }
 
-/** The zero-latency fake provider (fakeProvider.ts) in a process of its own. */
-export async function startFakeProvider(): Promise<FakeProviderProcess> {
-  const script = new URL('./fakeProvider.ts', import.meta.url).pathname;
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+/** A script of bench/gateway in a process of its own (run by tsx), once it prints `listening <address>`. */
+export async function startListening(name: string, env: NodeJS.ProcessEnv = process.env): Promise<FakeProviderProcess> {
+  const script = new URL(`./${name}`, import.meta.url).pathname;
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let seen = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -285,7 +285,10 @@ export async function startFakeProvider(): Promise<FakeProviderProcess> {
       const match = /listening (\S+)/.exec(seen);
       if (match) resolve(match[1]!);
     });
-    child.once('exit', (code) => reject(new Error(`the fake provider exited (${code})`)));
+    child.once('exit', (code) => reject(new Error(`${name} exited (${code})`)));
   });
   return { url, pid: child.pid!, stop: () => stop(child) };
 }
+
+/** The zero-latency fake provider (fakeProvider.ts) in a process of its own. */
+export const startFakeProvider = (): Promise<FakeProviderProcess> => startListening('fakeProvider.ts');
