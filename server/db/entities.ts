@@ -133,6 +133,11 @@ export const WithdrawalEntity = defineEntity({
     { properties: ['createdAt', 'id'] },
     { properties: ['providerAccountId', 'createdAt', 'id'] },
     { properties: ['providerWithdrawId'] },
+    // Reconciliation's search for payouts due a question: the PENDING ones only.
+    {
+      name: 'withdrawals_pending_updated_at_index',
+      expression: `create index "withdrawals_pending_updated_at_index" on "withdrawals" ("updated_at") where "status" = 'PENDING'`,
+    },
   ],
   properties: {
     id: p.uuid().primary(),
@@ -157,6 +162,8 @@ export const WithdrawalEntity = defineEntity({
     refusalReason: p.text().nullable(),
     /** For a payout that named a route: the route, the rule, and each account tried. */
     routing: p.json<RoutingRecord>().nullable(),
+    /** When reconciliation last asked the provider about this payout. */
+    lastPolledAt: p.datetime().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

@@ -53,3 +53,41 @@ export async function onceMoreOnConflict<T>(work: () => Promise<T>): Promise<T> 
     throw error;
   }
 }
+
+/** How reconciliation paces its questions to providers: what is due, how often one subject is asked, how many per round. */
+export interface PollPace {
+  staleAfterMs: number;
+  pollEveryMs: number;
+  limit: number;
+}
+
+/**
+ * Leases the PENDING subjects due for a question to their provider (heard nothing for `staleAfterMs`, or `dueAlso`,
+ * e.g. past their expiry) and not asked within `pollEveryMs`, least recently asked first; `skip locked` lets several
+ * workers share the round. Returns their ids.
+ */
+export async function leaseDueForPoll(
+  em: EntityManager,
+  table: 'transactions' | 'withdrawals',
+  pace: PollPace,
+  dueAlso: 'expires_at < ?' | undefined,
+  extraWhere = 'true',
+): Promise<string[]> {
+  const now = Date.now();
+  const due = dueAlso ? `(${dueAlso} or updated_at < ?)` : 'updated_at < ?';
+  const rows = await em.getConnection('write').execute<{ id: string }[]>(
+    `update ${table} set last_polled_at = ?
+     where id in (
+       select id from ${table}
+       where status = 'PENDING' and ${extraWhere}
+         and ${due}
+         and (last_polled_at is null or last_polled_at < ?)
+       order by coalesce(last_polled_at, created_at)
+       limit ?
+       for update skip locked)
+     returning id`,
+    [new Date(now), ...(dueAlso ? [new Date(now)] : []), new Date(now - pace.staleAfterMs), new Date(now - pace.pollEveryMs), pace.limit],
+    'all',
+  );
+  return rows.map((row) => row.id);
+}

@@ -22,7 +22,18 @@ import type { OutboundRepository } from './outboundRepository.js';
 import { RefundsRepository } from './refundsRepository.js';
 import type { Consistency } from './consistency.js';
 import { prepared, runPrepared } from './preparedSql.js';
-import { dateOf, findWithHistory, historyOf, onceMoreOnConflict, optionalDateOf, orUndefined, withHistory, type SqlRecord } from './subjectRows.js';
+import {
+  dateOf,
+  findWithHistory,
+  historyOf,
+  leaseDueForPoll,
+  onceMoreOnConflict,
+  optionalDateOf,
+  orUndefined,
+  withHistory,
+  type PollPace,
+  type SqlRecord,
+} from './subjectRows.js';
 import { LockMode, type ConnectionType } from '@mikro-orm/core';
 import { moveStatus, recordStatusEvent, statusHistory, toStatusEvent, type MoveHooks, type StatusMove, type StatusTable } from './statusRepository.js';
 
@@ -512,23 +523,9 @@ export class TransactionsRepository {
   }
 
   /** Pending charges that are past their expiry or have heard nothing for `staleAfterMs`, leased for a provider poll. */
-  async claimForReconciliation(em: EntityManager, options: { staleAfterMs: number; pollEveryMs: number; limit: number }): Promise<Transaction[]> {
-    const now = Date.now();
-    const rows = await em.getConnection('write').execute<{ id: string }[]>(
-      `update transactions set last_polled_at = ?
-       where id in (
-         select id from transactions
-         where status = 'PENDING'
-           and (expires_at < ? or updated_at < ?)
-           and (last_polled_at is null or last_polled_at < ?)
-         order by coalesce(last_polled_at, created_at)
-         limit ?
-         for update skip locked)
-       returning id`,
-      [new Date(now), new Date(now), new Date(now - options.staleAfterMs), new Date(now - options.pollEveryMs), options.limit],
-      'all',
-    );
-    const found = await Promise.all(rows.map((row) => this.findTransaction(em.fork(), row.id, 'primary')));
+  async claimForReconciliation(em: EntityManager, pace: PollPace): Promise<Transaction[]> {
+    const ids = await leaseDueForPoll(em, 'transactions', pace, 'expires_at < ?');
+    const found = await Promise.all(ids.map((id) => this.findTransaction(em.fork(), id, 'primary')));
     return found.filter((transaction): transaction is Transaction => transaction !== null);
   }
 }

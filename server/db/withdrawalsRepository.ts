@@ -18,7 +18,18 @@ import type { RoutingRecord } from '../domain/routing.js';
 import type { Consistency } from './consistency.js';
 import { WithdrawalEntity, type WithdrawalRow } from './entities.js';
 import { moveStatus, recordStatusEvent, statusHistory, toStatusEvent, type MoveHooks, type StatusMove, type StatusTable } from './statusRepository.js';
-import { dateOf, findWithHistory, historyOf, onceMoreOnConflict, optionalDateOf, orUndefined, withHistory, type SqlRecord } from './subjectRows.js';
+import {
+  dateOf,
+  findWithHistory,
+  historyOf,
+  leaseDueForPoll,
+  onceMoreOnConflict,
+  optionalDateOf,
+  orUndefined,
+  withHistory,
+  type PollPace,
+  type SqlRecord,
+} from './subjectRows.js';
 
 export interface NewWithdrawal {
   provider: string;
@@ -246,6 +257,16 @@ export class WithdrawalsRepository {
   async findWithdrawal(em: EntityManager, id: string, consistency: Consistency = 'replica'): Promise<Withdrawal | null> {
     if (!isUuid(id)) return null;
     return this.loadWithdrawal(em, { id }, consistency);
+  }
+
+  /**
+   * Payouts sent to their provider and still PENDING with no news for `staleAfterMs`, leased for a provider poll. A
+   * payout held for approval has no provider id and is not PENDING, so it is never asked about.
+   */
+  async claimForReconciliation(em: EntityManager, pace: PollPace): Promise<Withdrawal[]> {
+    const ids = await leaseDueForPoll(em, 'withdrawals', pace, undefined, 'provider_withdraw_id is not null');
+    const found = await Promise.all(ids.map((id) => this.findWithdrawal(em.fork(), id, 'primary')));
+    return found.filter((withdrawal): withdrawal is Withdrawal => withdrawal !== null);
   }
 
   async findWithdrawalByProviderId(em: EntityManager, providerAccountId: string, providerWithdrawId: string): Promise<Withdrawal | null> {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { CreateTransactionRequest, GetTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
-import { PaymentMethod, StatusSource, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
+import { CreateTransactionRequest, GetTransactionRequest, GetWithdrawRequest, WithdrawRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { PaymentMethod, PixKeyType, StatusSource, TransactionStatus, WithdrawMethod, WithdrawStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import type { Driver } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
@@ -52,4 +52,33 @@ it('a charge paid at the provider whose notification was lost heals by polling',
     'reconciliation to find the payment',
   );
   expect(healed.statusHistory.at(-1)).toMatchObject({ status: TransactionStatus.TRANSACTION_STATUS_APPROVED, source: StatusSource.STATUS_SOURCE_POLL });
+});
+
+it('a payout paid at the provider whose notification was lost heals by polling', async () => {
+  const { providerAccount } = await client.call('accounts', 'createProviderAccount', {
+    provider: 'SANDBOX',
+    name: 'lossy payouts',
+    publicKey: 'pk',
+    secretKey: 'sk-lossy-payouts',
+  });
+  // The sandbox settles the payout by itself and notifies once, into the void.
+  const { withdrawal } = await client.call(
+    'gateway',
+    'withdraw',
+    WithdrawRequest.fromPartial({
+      providerAccountId: providerAccount.id,
+      withdraw: { paymentMethod: WithdrawMethod.WITHDRAW_METHOD_PIX, amount: 4200, pixKey: 'ana@example.com', pixType: PixKeyType.PIX_KEY_TYPE_EMAIL },
+    }),
+  );
+  expect(withdrawal.status).toBe(WithdrawStatus.WITHDRAW_STATUS_PENDING);
+
+  const healed = await eventually(
+    async () => {
+      const { withdrawal: current } = await client.call('gateway', 'getWithdraw', GetWithdrawRequest.fromPartial({ id: withdrawal.id }));
+      return current.status === WithdrawStatus.WITHDRAW_STATUS_APPROVED && current;
+    },
+    15_000,
+    'reconciliation to find the payout paid',
+  );
+  expect(healed.statusHistory.at(-1)).toMatchObject({ status: WithdrawStatus.WITHDRAW_STATUS_APPROVED, source: StatusSource.STATUS_SOURCE_POLL });
 });
