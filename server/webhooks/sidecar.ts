@@ -1,5 +1,5 @@
 import { createServer, type ServerResponse } from 'node:http';
-import { isGatewayError, type ErrorCode } from '../lib/errors.js';
+import { isDatabaseUnreachable, isGatewayError, type ErrorCode } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import { BodyTooLarge, decodePathSegment, guardedListener, listen, readLimitedBody, replyError, requestPath, type ListeningServer } from '../lib/httpServer.js';
 import { TokenBuckets } from '../lib/tokenBuckets.js';
@@ -26,6 +26,9 @@ export interface SidecarOptions {
    */
   rate: { perSecond: number; burst: number };
 }
+
+/** What a notification refused during a database outage is told to wait: failovers take seconds. */
+const DATABASE_RETRY_AFTER_S = 2;
 
 /** At most this many accounts (and paths) are remembered: a sender spraying made-up ids costs bounded memory. */
 const MAX_KEYS = 10_000;
@@ -127,6 +130,13 @@ export async function startWebhookSidecar(options: SidecarOptions): Promise<List
         reply(res, 200, { id: notification.id, outcome: notification.outcome });
       } catch (error) {
         if (error instanceof BodyTooLarge) return replyError(res, 413, `body larger than ${options.maxBodyBytes} bytes`, { connection: 'close' });
+        // The database cannot be reached (a failover, a pooler restart): nothing was stored, through no fault of the
+        // sender, so it counts as none of its failures. 503 with Retry-After says "deliver again shortly"; a warning,
+        // not an error: the database's own alerts page whoever must act.
+        if (isDatabaseUnreachable(error)) {
+          options.logger.warn({ err: error, provider, providerAccountId }, 'webhook not stored: the database is unreachable');
+          return replyError(res, 503, 'the notification was not stored: deliver it again shortly', { 'retry-after': String(DATABASE_RETRY_AFTER_S) });
+        }
         const failure = failureOf(error);
         const retryAfter = failure && failures ? failures.failed(provider, providerAccountId, failure === 'unknown') : 0;
         if (retryAfter > 0) return replyError(res, 429, TOO_MANY_FAILURES, { 'retry-after': String(retryAfter) });

@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { pino } from 'pino';
+import { startWebhookSidecar } from '../../server/webhooks/sidecar.js';
+import type { ListeningServer } from '../../server/lib/httpServer.js';
+
+// PostgreSQL's "terminating connection due to administrator command", as pg raises it during a failover.
+const outage = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+let sidecar: ListeningServer;
+let url: string;
+
+beforeAll(async () => {
+  sidecar = await startWebhookSidecar({
+    notifications: {
+      intake: async () => {
+        throw outage;
+      },
+    },
+    logger: pino({ level: 'silent' }),
+    host: '127.0.0.1',
+    port: 0,
+    maxBodyBytes: 1024,
+    // A tight failure limit: a database outage must not spend it.
+    rate: { perSecond: 1, burst: 2 },
+  });
+  url = sidecar.url;
+});
+
+afterAll(async () => {
+  await sidecar?.close();
+});
+
+it('answers 503 with Retry-After, never 500 or 429, while the database cannot store a notification', async () => {
+  for (let i = 0; i < 5; i++) {
+    const response = await fetch(`${url}/webhooks/SANDBOX/5b0e4a52-8d4f-4f0e-9a0b-2d3c4e5f6a7b`, { method: 'POST', body: '{"id":"evt_1"}' });
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('2');
+    expect(await response.json()).toEqual({ error: 'the notification was not stored: deliver it again shortly' });
+  }
+});
