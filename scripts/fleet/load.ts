@@ -36,13 +36,26 @@ export interface LoadRecord {
   givenUp: { operation: string; key: string; code: string }[];
 }
 
-/** A failure's name: the gRPC status for both transports, HTTP_<status> for the intake, else the socket error's code. */
+/**
+ * A failure's name: the gRPC status for both transports, HTTP_<status> for the intake, else the socket error's code.
+ * A call whose HTTP/2 stream or connection the load balancer cut (its gateway process died during the call) is
+ * STREAM_RESET, not the INTERNAL grpc-js reports it as: the gateway never answered, so, as for UNAVAILABLE, the
+ * outcome is unknown and the same request under the same idempotency key is safe to send again.
+ */
 export function failureCode(error: unknown): string {
-  if (error instanceof ConnectError) return Code[error.code].replace(/[A-Z]/g, (c, i) => (i ? '_' : '') + c).toUpperCase();
+  const message = (error as Error).message ?? '';
+  if (error instanceof ConnectError) {
+    if (error.code === Code.Internal && CUT_CONNECTION.test(error.rawMessage)) return 'STREAM_RESET';
+    return Code[error.code].replace(/[A-Z]/g, (c, i) => (i ? '_' : '') + c).toUpperCase();
+  }
   const code = (error as { code?: unknown }).code;
+  if (code === grpc.status.INTERNAL && CUT_CONNECTION.test(message)) return 'STREAM_RESET';
   if (typeof code === 'number' && grpc.status[code]) return grpc.status[code];
-  return typeof code === 'string' ? code : ((error as Error).message ?? 'unknown').slice(0, 60);
+  return typeof code === 'string' ? code : message.slice(0, 60);
 }
+
+/** What grpc-js and Node's HTTP client say when the peer reset the stream or dropped the connection mid-call. */
+const CUT_CONNECTION = /RST_STREAM|ECONNRESET|socket hang up|premature close|other side closed|stream (was )?(destroyed|closed)/i;
 
 class HttpStatus extends Error {
   constructor(readonly code: string) {
@@ -142,7 +155,7 @@ export class Load {
       idempotencyKey: key,
       transaction: { amount, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX },
     });
-    const answer = await this.retrying(operation, key, () => driver.call('gateway', 'createTransaction', request), isUnavailable);
+    const answer = await this.retrying(operation, key, () => driver.call('gateway', 'createTransaction', request), isRetryable);
     if (!answer) return;
     const charge = { key, id: answer.transaction.id as string, providerId: answer.transaction.transactionId as string, amount };
     this.record.answeredCharges.set(key, charge);
@@ -158,7 +171,7 @@ export class Load {
       'read',
       charge.key,
       () => driver.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id: charge.id })),
-      isUnavailable,
+      isRetryable,
     );
     if (answer) this.record.reads += 1;
   }
@@ -202,10 +215,13 @@ export class Load {
       idempotencyKey: key,
       withdraw: { paymentMethod: WithdrawMethod.WITHDRAW_METHOD_PIX, amount: 500, pixKey: 'ana@example.com', pixType: PixKeyType.PIX_KEY_TYPE_EMAIL },
     });
-    const answer = await this.retrying('payout', key, () => this.grpc.call('gateway', 'withdraw', request), isUnavailable);
+    const answer = await this.retrying('payout', key, () => this.grpc.call('gateway', 'withdraw', request), isRetryable);
     if (answer) this.record.answeredPayouts.set(key, answer.withdrawal.id as string);
   }
 }
 
-/** UNAVAILABLE (nothing known to be done, or the key is being confirmed) and RESOURCE_EXHAUSTED (shed: nothing done). */
-const isUnavailable = (code: string) => code === 'UNAVAILABLE' || code === 'RESOURCE_EXHAUSTED';
+/**
+ * UNAVAILABLE (nothing known to be done, or the key is being confirmed), RESOURCE_EXHAUSTED (shed: nothing done) and
+ * STREAM_RESET (the process died during the call: outcome unknown, settled under the same key).
+ */
+export const isRetryable = (code: string) => code === 'UNAVAILABLE' || code === 'RESOURCE_EXHAUSTED' || code === 'STREAM_RESET';

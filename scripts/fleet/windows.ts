@@ -8,7 +8,13 @@ export interface ChaosEvent {
   at: number;
   /** What Patroni or the fleet says of it (a failover's duration, the new leader). */
   note?: string;
+  /** The longest error window the issue allows after it: Patroni's failover time + 2 s, for a switchover and a primary's kill. */
+  goalMs?: number;
 }
+
+/** Failover events whose error window went past their goal. */
+export const windowsOverGoal = (windows: readonly EventWindow[]): EventWindow[] =>
+  windows.filter((w) => w.event.goalMs !== undefined && w.windowMs > w.event.goalMs);
 
 export interface FailedAttempt {
   at: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { eventWindows, missingFrom, repeated, type FailedAttempt } from '../../../scripts/fleet/windows.js';
+import { eventWindows, missingFrom, repeated, windowsOverGoal, type FailedAttempt } from '../../../scripts/fleet/windows.js';
 
 const failure = (at: number, code = 'UNAVAILABLE', held = false): FailedAttempt => ({ at, operation: 'charge-grpc', code, retried: true, held });
 
@@ -19,6 +19,19 @@ describe("the chaos report's error windows", () => {
       ['switchover', 2, 4_200],
     ]);
     expect(windows[1]!.codes).toEqual({ 'charge-grpc UNAVAILABLE': 1, 'charge-grpc HTTP_502': 1 });
+  });
+
+  it("finds the failovers whose window went past Patroni's time + 2 s, and only those with a goal", () => {
+    const windows = eventWindows(
+      [
+        { name: 'kill -9 api1', at: 1_000 },
+        { name: 'switchover', at: 10_000, goalMs: 5_200 },
+        { name: 'kill -9 postmaster', at: 20_000, goalMs: 8_200 },
+      ],
+      [failure(9_000), failure(15_100), failure(28_300)],
+      0,
+    );
+    expect(windowsOverGoal(windows).map((w) => w.event.name)).toEqual(['kill -9 postmaster']);
   });
 
   it('counts answers about held keys apart, outside the window', () => {
