@@ -213,7 +213,7 @@ async function startSandboxPsp({ config, logger, running, closers }: Start): Pro
 
 /**
  * The webhook sidecar listens before the services exist because their webhook URLs name its port; until `serve` hands
- * it the notifications use case, it answers 500 and providers deliver again.
+ * it the notifications use case, it is not ready: /healthz and notifications are answered 503, and providers deliver again.
  */
 async function startSidecar({ config, logger, running, closers }: Start): Promise<{ serve(notifications: NotificationsService): void }> {
   let notifications: NotificationsService | undefined;
@@ -224,6 +224,7 @@ async function startSidecar({ config, logger, running, closers }: Start): Promis
         return notifications.intake(input);
       },
     },
+    ready: () => notifications !== undefined,
     logger,
     host: config.host,
     port: config.webhookPort,

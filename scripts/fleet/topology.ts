@@ -219,6 +219,8 @@ frontend webhooks from gateway
   bind 127.0.0.1:${t.haproxy.webhooks}
   default_backend intake
 backend intake from gateway
+  # Not ready (503) until the process can store notifications: a restarted one gets none before.
+  option httpchk GET /healthz
 ${servers('intake', (g) => g.webhookPort)}
 `;
 }

@@ -25,10 +25,18 @@ export interface SidecarOptions {
    * WEBHOOK_RATE_BURST); 0 per second: no limit. Only failures count (see FailureLimit): authentic notifications never do.
    */
   rate: { perSecond: number; burst: number };
+  /**
+   * Whether the gateway behind it can take notifications yet. The sidecar listens before the services exist (their
+   * webhook URLs name its port); until then /healthz answers 503, so a load balancer or a readiness probe sends the
+   * notifications elsewhere, and one that arrives anyway is answered 503 with Retry-After. Unset: always ready.
+   */
+  ready?: () => boolean;
 }
 
 /** What a notification refused during a database outage is told to wait: failovers take seconds. */
 const DATABASE_RETRY_AFTER_S = 2;
+/** What one refused while the gateway starts is told to wait. */
+const STARTING_RETRY_AFTER_S = 1;
 
 /** At most this many accounts (and paths) are remembered: a sender spraying made-up ids costs bounded memory. */
 const MAX_KEYS = 10_000;
@@ -112,12 +120,15 @@ export async function startWebhookSidecar(options: SidecarOptions): Promise<List
   const server = createServer(
     guardedListener(options.logger, async (req, res) => {
       const path = requestPath(req);
-      if (req.method === 'GET' && path === '/healthz') return reply(res, 200, { status: 'SERVING' });
+      const ready = options.ready?.() ?? true;
+      if (req.method === 'GET' && path === '/healthz') return reply(res, ready ? 200 : 503, { status: ready ? 'SERVING' : 'NOT_SERVING' });
       // The API Pix (Banco Central's standard, the BACEN family) calls the webhook URL registered at the PSP with "/pix"
       // appended: that path is the same account's.
       const match = /^\/webhooks\/([^/]+)\/([^/]+)(?:\/pix)?\/?$/.exec(path);
       if (!match) return reply(res, 404, { error: 'not found: notifications go to POST /webhooks/{PROVIDER}/{providerAccountId}' });
       if (req.method !== 'POST') return reply(res, 405, { error: 'method not allowed: use POST' });
+      if (!ready)
+        return replyError(res, 503, 'the gateway is still starting: deliver the notification again shortly', { 'retry-after': String(STARTING_RETRY_AFTER_S) });
       const [provider, providerAccountId] = match.slice(1).map(decodePathSegment) as [string, string];
       // A path that named no account last time, over its account's failures: refused before its body is read.
       const unread = failures?.beforeReading(provider, providerAccountId) ?? 0;

@@ -37,3 +37,30 @@ it('answers 503 with Retry-After, never 500 or 429, while the database cannot st
     expect(await response.json()).toEqual({ error: 'the notification was not stored: deliver it again shortly' });
   }
 });
+
+it('is not ready, and says so to probes and to providers, until the gateway behind it can take notifications', async () => {
+  let ready = false;
+  const starting = await startWebhookSidecar({
+    notifications: { intake: async () => ({ id: 'n1', outcome: 'RECEIVED' }) as never },
+    logger: pino({ level: 'silent' }),
+    host: '127.0.0.1',
+    port: 0,
+    maxBodyBytes: 1024,
+    rate: { perSecond: 1, burst: 2 },
+    ready: () => ready,
+  });
+  try {
+    const health = await fetch(`${starting.url}/healthz`);
+    expect([health.status, await health.json()]).toEqual([503, { status: 'NOT_SERVING' }]);
+    const early = await fetch(`${starting.url}/webhooks/SANDBOX/5b0e4a52-8d4f-4f0e-9a0b-2d3c4e5f6a7b`, { method: 'POST', body: '{}' });
+    expect([early.status, early.headers.get('retry-after')]).toEqual([503, '1']);
+    expect(await early.json()).toEqual({ error: 'the gateway is still starting: deliver the notification again shortly' });
+
+    ready = true;
+    expect((await fetch(`${starting.url}/healthz`)).status).toBe(200);
+    const taken = await fetch(`${starting.url}/webhooks/SANDBOX/5b0e4a52-8d4f-4f0e-9a0b-2d3c4e5f6a7b`, { method: 'POST', body: '{}' });
+    expect(await taken.json()).toEqual({ id: 'n1', outcome: 'RECEIVED' });
+  } finally {
+    await starting.close();
+  }
+});

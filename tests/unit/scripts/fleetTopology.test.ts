@@ -29,7 +29,7 @@ describe("the fleet's topology", () => {
     const cfg = haproxyCfg(t);
     expect(cfg).toContain(`bind 127.0.0.1:${t.haproxy.grpc} proto h2`);
     expect(cfg).toContain('server api1 127.0.0.1:26100 check proto h2');
-    expect(cfg).toMatch(/backend intake from gateway\n {2}server intake1 [^\n]+\n$/);
+    expect(cfg).toMatch(/backend intake from gateway\n {2}# [^\n]+\n {2}option httpchk GET \/healthz\n {2}server intake1 [^\n]+\n$/);
   });
 
   it('puts PgBouncer in transaction mode in front of HAProxy, and gives Patroni fast base backups', () => {
