@@ -12,9 +12,12 @@ export interface ChaosEvent {
   goalMs?: number;
 }
 
-/** Failover events whose error window went past their goal. */
+/** Failover events whose window of unavailability went past their goal. */
 export const windowsOverGoal = (windows: readonly EventWindow[]): EventWindow[] =>
-  windows.filter((w) => w.event.goalMs !== undefined && w.windowMs > w.event.goalMs);
+  windows.filter((w) => w.event.goalMs !== undefined && w.unavailableWindowMs > w.event.goalMs);
+
+/** Load shedding: the gateway refused the call before doing anything because it is saturated. */
+const SHED = 'RESOURCE_EXHAUSTED';
 
 export interface FailedAttempt {
   at: number;
@@ -35,6 +38,14 @@ export interface EventWindow {
   windowMs: number;
   /** Failed attempts by operation and code, e.g. `charge-grpc UNAVAILABLE: 3`. */
   codes: Record<string, number>;
+  /**
+   * The window of the failures that say the gateway or its database could not serve (UNAVAILABLE, a cut stream, the
+   * intake's 5xx): everything but load shedding (RESOURCE_EXHAUSTED), which a saturated machine causes at any time,
+   * event or not. The issue's goal ("how long callers saw UNAVAILABLE") is about this one.
+   */
+  unavailableWindowMs: number;
+  /** For each of those, when its last failure came (ms after the event): which failures made the window as long as it is. */
+  lastMsByCode: Record<string, number>;
   /** Failures the caller could not retry. */
   notRetried: number;
   /** Answers about keys held for confirmation (not counted in the window: they last as long as the confirmation does). */
@@ -49,13 +60,22 @@ export function eventWindows(events: readonly ChaosEvent[], failures: readonly F
     const during = failures.filter((failure) => failure.at >= event.at && failure.at < until);
     const mine = during.filter((failure) => !failure.held);
     const codes: Record<string, number> = {};
-    for (const failure of mine) codes[`${failure.operation} ${failure.code}`] = (codes[`${failure.operation} ${failure.code}`] ?? 0) + 1;
+    const lastMsByCode: Record<string, number> = {};
+    for (const failure of mine) {
+      const name = `${failure.operation} ${failure.code}`;
+      codes[name] = (codes[name] ?? 0) + 1;
+      lastMsByCode[name] = Math.max(lastMsByCode[name] ?? 0, failure.at - event.at);
+    }
     const last = mine.reduce((latest, failure) => Math.max(latest, failure.at), event.at);
+    const unavailable = mine.filter((failure) => failure.code !== SHED);
+    const lastUnavailable = unavailable.reduce((latest, failure) => Math.max(latest, failure.at), event.at);
     return {
       event,
       failures: mine.length,
       windowMs: mine.length ? last - event.at : 0,
+      unavailableWindowMs: unavailable.length ? lastUnavailable - event.at : 0,
       codes,
+      lastMsByCode,
       notRetried: mine.filter((failure) => !failure.retried).length,
       held: during.length - mine.length,
     };

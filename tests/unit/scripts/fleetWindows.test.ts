@@ -19,6 +19,7 @@ describe("the chaos report's error windows", () => {
       ['switchover', 2, 4_200],
     ]);
     expect(windows[1]!.codes).toEqual({ 'charge-grpc UNAVAILABLE': 1, 'charge-grpc HTTP_502': 1 });
+    expect(windows[1]!.lastMsByCode).toEqual({ 'charge-grpc UNAVAILABLE': 500, 'charge-grpc HTTP_502': 1_900 });
   });
 
   it("finds the failovers whose window went past Patroni's time + 2 s, and only those with a goal", () => {
@@ -32,6 +33,16 @@ describe("the chaos report's error windows", () => {
       0,
     );
     expect(windowsOverGoal(windows).map((w) => w.event.name)).toEqual(['kill -9 postmaster']);
+  });
+
+  it('measures the goal on unavailability: load shedding after it lengthens the window, not the goal', () => {
+    const windows = eventWindows(
+      [{ name: 'switchover', at: 10_000, goalMs: 5_200 }],
+      [failure(12_000), failure(15_000, 'HTTP_503'), failure(21_000, 'RESOURCE_EXHAUSTED')],
+      0,
+    );
+    expect(windows[1]).toMatchObject({ windowMs: 11_000, unavailableWindowMs: 5_000 });
+    expect(windowsOverGoal(windows)).toEqual([]);
   });
 
   it('counts answers about held keys apart, outside the window', () => {
