@@ -256,7 +256,7 @@ async function report(fleet: Fleet, load: Load, events: ChaosEvent[], run: Run):
       `payouts: attempted ${record.attemptedPayouts.size}, answered ${record.answeredPayouts.size}, stored ${payouts.length}, at the provider ${providerPayouts.length}`,
       `  answered but not stored: ${lostPayouts.length}; stored twice: ${doubledPayouts.size}; paid twice at the provider: ${doubledPayoutsAtProvider.size}; at the provider but not stored: ${payoutsNotStored.length}`,
       `  stored statuses: ${statusCounts(payouts)}; still PENDING after the wait: ${unsettledPayouts.length}`,
-      `requests given up by the caller: ${record.givenUp.length}${record.givenUp.length ? ` (${record.givenUp.map((g) => `${g.operation} ${g.code}`).join(', ')})` : ''}`,
+      `requests given up by the caller: ${record.givenUp.length}${record.givenUp.length ? ` (${record.givenUp.map((g) => `${g.operation} ${g.code}: ${g.message}`).join('; ')})` : ''}`,
       `failed attempts (all retried with the same key unless said): ${record.failures.length}`,
       `unexpected exits: ${fleet.unexpectedExits.map((e) => `${e.name} at +${((e.at - run.start) / 1000).toFixed(1)} s (${e.signal ?? e.code})`).join(', ') || 'none'}`,
       '',

@@ -33,7 +33,7 @@ export interface LoadRecord {
   reads: number;
   failures: FailedAttempt[];
   /** Requests abandoned: not answered within GIVE_UP_MS, or refused in a way that may not be retried. */
-  givenUp: { operation: string; key: string; code: string }[];
+  givenUp: { operation: string; key: string; code: string; message: string }[];
 }
 
 /**
@@ -45,7 +45,9 @@ export interface LoadRecord {
 export function failureCode(error: unknown): string {
   const message = (error as Error).message ?? '';
   if (error instanceof ConnectError) {
-    if (error.code === Code.Internal && CUT_CONNECTION.test(error.rawMessage)) return 'STREAM_RESET';
+    // Over fetch the cut connection is a TypeError('fetch failed') whose cause says what happened: Connect wraps it as UNKNOWN.
+    const said = `${error.rawMessage} ${causesOf(error)}`;
+    if ((error.code === Code.Internal || error.code === Code.Unknown) && CUT_CONNECTION.test(said)) return 'STREAM_RESET';
     return Code[error.code].replace(/[A-Z]/g, (c, i) => (i ? '_' : '') + c).toUpperCase();
   }
   const code = (error as { code?: unknown }).code;
@@ -54,8 +56,17 @@ export function failureCode(error: unknown): string {
   return typeof code === 'string' ? code : message.slice(0, 60);
 }
 
-/** What grpc-js and Node's HTTP client say when the peer reset the stream or dropped the connection mid-call. */
-const CUT_CONNECTION = /RST_STREAM|ECONNRESET|socket hang up|premature close|other side closed|stream (was )?(destroyed|closed)/i;
+/** What grpc-js, Node's HTTP client and fetch say when the peer reset the stream or dropped the connection mid-call. */
+const CUT_CONNECTION =
+  /RST_STREAM|ECONNRESET|ECONNREFUSED|socket hang up|premature close|other side closed|fetch failed|terminated|UND_ERR_SOCKET|stream (was )?(destroyed|closed)/i;
+
+/** The messages and codes of an error's causes, one after the other. */
+function causesOf(error: unknown): string {
+  const said: string[] = [];
+  for (let cause = (error as { cause?: unknown }).cause; cause && said.length < 5; cause = (cause as { cause?: unknown }).cause)
+    said.push(`${(cause as Error).message ?? ''} ${(cause as { code?: unknown }).code ?? ''}`);
+  return said.join(' ');
+}
 
 class HttpStatus extends Error {
   constructor(readonly code: string) {
@@ -137,7 +148,7 @@ export class Load {
         const held = /still being (confirmed|processed)/.test((error as Error).message ?? '');
         this.record.failures.push({ at: Date.now(), operation, code, retried: retry, held });
         if (!retry) {
-          this.record.givenUp.push({ operation, key, code });
+          this.record.givenUp.push({ operation, key, code, message: ((error as Error).message ?? '').slice(0, 120) });
           return undefined;
         }
         await sleep(RETRY_PAUSE_MS);

