@@ -21,6 +21,8 @@ import { DEFAULT_PROCESSING, NotificationsService } from './gateway/notification
 import { PaymentsService } from './gateway/payments.js';
 import { RoutesService } from './gateway/routes.js';
 import { RoutesRepository } from './db/routesRepository.js';
+import { DisputesService } from './gateway/disputes.js';
+import { DisputesRepository } from './db/disputesRepository.js';
 import { PayoutsService } from './gateway/payouts.js';
 import { SandboxService } from './gateway/sandbox.js';
 import { OutboundService } from './gateway/outbound.js';
@@ -338,6 +340,7 @@ async function assembleUseCases(
     payments: new PaymentsService(deps, routes),
     routes,
     payouts: new PayoutsService(deps, routes),
+    disputes: new DisputesService(deps, new DisputesRepository()),
     accounts: new AccountsService(deps),
     notifications: new NotificationsService(deps, { ...DEFAULT_PROCESSING, concurrency: config.webhookConcurrency }, config.webhookBadSignatureStoreLimit),
     sandbox: new SandboxService(deps),

@@ -23,6 +23,8 @@ export const PERMISSIONS = [
   'accounts:admin',
   'routes:read',
   'routes:admin',
+  'disputes:read',
+  'disputes:write',
   'sandbox:write',
   'audit:read',
   'tokens:admin',
@@ -46,6 +48,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'notifications:write',
     'reconciliation:write',
     'sandbox:write',
+    'disputes:write',
   ] satisfies Permission[],
   viewer: READS.filter((permission) => permission !== 'audit:read'),
 };

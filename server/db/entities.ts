@@ -555,7 +555,63 @@ export const RouteEntity = defineEntity({
 });
 export type RouteRow = InferEntity<typeof RouteEntity>;
 
+/** Disputes (DisputeService): a chargeback or PIX infraction against a charge; at most one open per charge and kind. */
+export const DisputeEntity = defineEntity({
+  name: 'Dispute',
+  tableName: 'disputes',
+  indexes: [
+    { properties: ['deadline', 'id'] },
+    { properties: ['transactionId'] },
+    {
+      name: 'disputes_one_open_per_charge_and_kind',
+      expression: `create unique index "disputes_one_open_per_charge_and_kind" on "disputes" ("transaction_id", "kind") where status in ('OPEN', 'EVIDENCE_SUBMITTED')`,
+    },
+  ],
+  properties: {
+    id: p.uuid().primary(),
+    transactionId: p.uuid(),
+    providerAccountId: p.uuid(),
+    provider: p.string().length(64),
+    kind: p.string().length(16),
+    reasonCode: p.string().length(64),
+    reason: p.text(),
+    amount: p.bigint('number'),
+    deadline: p.datetime(),
+    status: p.string().length(24),
+    outcomeNote: p.text(),
+    providerDisputeId: p.string().length(128),
+    sentToProvider: p.boolean(),
+    openedById: p.string().length(64),
+    openedByName: p.string().length(255),
+    openedAt: p.datetime(),
+    updatedAt: p.datetime(),
+    submittedAt: p.datetime().nullable(),
+    closedAt: p.datetime().nullable(),
+  },
+});
+export type DisputeRow = InferEntity<typeof DisputeEntity>;
+
+/** A dispute's evidence: a reference to a document in the object store (the upload flow), never its bytes. */
+export const DisputeEvidenceEntity = defineEntity({
+  name: 'DisputeEvidence',
+  tableName: 'dispute_evidence',
+  indexes: [{ properties: ['disputeId', 'addedAt'] }],
+  properties: {
+    id: p.uuid().primary(),
+    disputeId: p.uuid(),
+    documentUrl: p.text(),
+    fileName: p.string().length(255),
+    description: p.text(),
+    addedById: p.string().length(64),
+    addedByName: p.string().length(255),
+    addedAt: p.datetime(),
+  },
+});
+export type DisputeEvidenceRow = InferEntity<typeof DisputeEvidenceEntity>;
+
 export const ENTITIES = [
+  DisputeEntity,
+  DisputeEvidenceEntity,
   RouteEntity,
   CardTokenUseEntity,
   SavedCardEntity,

@@ -34,6 +34,7 @@ import {
   type PollPace,
   type SqlRecord,
 } from './subjectRows.js';
+import { openChargebackDispute } from './disputesRepository.js';
 import { LockMode, type ConnectionType } from '@mikro-orm/core';
 import { moveStatus, recordStatusEvent, statusHistory, toStatusEvent, type MoveHooks, type StatusMove, type StatusTable } from './statusRepository.js';
 
@@ -408,7 +409,10 @@ export class TransactionsRepository {
     return row && { ...transactionOf(transactionRowOf(row)), statusHistory: historyOf<TransactionStatus>(row.history) };
   }
 
-  /** Moves the status; when the charge has a webhook_url, queues the caller's notification in the same database transaction. */
+  /**
+   * Moves the status; when the charge has a webhook_url, queues the caller's notification in the same database
+   * transaction, and a move to CHARGEBACK opens the charge's chargeback dispute in it too (the part not refunded at stake).
+   */
   async moveTransactionStatus(
     em: EntityManager,
     id: string,
@@ -420,6 +424,18 @@ export class TransactionsRepository {
     const move = await moveStatus(em, TRANSACTION_STATUSES, id, to, source, transactionStatusesMovingTo(to), {
       finish,
       afterMove: async (tx, row, event, from) => {
+        if (to === 'CHARGEBACK')
+          await openChargebackDispute(
+            tx,
+            {
+              id: row.id,
+              providerAccountId: row.providerAccountId,
+              provider: row.provider,
+              paymentMethod: row.paymentMethod,
+              amountAtStake: row.amount - row.refundedAmount,
+            },
+            event.occurredAt,
+          );
         if (!row.webhookUrl) return;
         const body = this.outboundBody({
           transaction: {

@@ -3,6 +3,7 @@ import { assertPaymentMethodOffered } from '../lib/paymentMethods.js';
 import { catalogueError } from '../lib/providerMessages.js';
 import { defaultWithdrawDescription } from '../lib/withdrawDescription.js';
 import type { PixKeyType } from '../lib/pixKey.js';
+import type { DisputeDefense } from '../domain/disputes.js';
 import {
   OPERATIONS,
   type CardInput,
@@ -126,6 +127,8 @@ export interface Capabilities {
   webhooks: boolean;
   /** What the provider's own documentation promises about a create whose answer the gateway did not get; none unless declared. */
   outcomeEvidence?: OutcomeEvidence;
+  /** submitDisputeDefense: the provider's API takes a dispute's defence; left out, a defence is recorded by the gateway only. */
+  disputeDefense?: boolean;
 }
 
 /**
@@ -167,6 +170,7 @@ export function capabilitiesOf(declared: CapabilityDeclaration): Capabilities {
     installments: declared.installments ?? false,
     webhooks: declared.webhooks ?? false,
     ...(declared.outcomeEvidence ? { outcomeEvidence: declared.outcomeEvidence } : {}),
+    ...(declared.disputeDefense ? { disputeDefense: true } : {}),
   };
 }
 
@@ -265,6 +269,14 @@ export abstract class ProviderAdapter {
    */
   notOffered(_operation: Operation): GatewayError {
     return notImplemented();
+  }
+
+  /**
+   * Sends a dispute's defence (its evidence documents, readable by the provider through the links given) to the
+   * provider. Offered only where `capabilities.disputeDefense` says so; outside the contract's eleven operations.
+   */
+  submitDisputeDefense(_ctx: AdapterContext, _defense: DisputeDefense): Promise<void> {
+    return unsupported();
   }
 
   /** The payment-method guard with this provider's text (the gateway refuses early with it). */

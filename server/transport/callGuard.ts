@@ -39,7 +39,7 @@ function accountInResponse(response: unknown): string | undefined {
 /** What the audit trail says a call was about: the id it named, else what it created, else its provider account. */
 function resourceOf(request: Record<string, unknown>, response: unknown): string {
   const created = Object.values((response ?? {}) as Record<string, unknown>).map((value) => text((value as { id?: unknown } | undefined)?.id));
-  return text(request.id) ?? text(request.receiverId) ?? created.find(Boolean) ?? text(request.providerAccountId) ?? '';
+  return text(request.id) ?? text(request.receiverId) ?? text(request.disputeId) ?? created.find(Boolean) ?? text(request.providerAccountId) ?? '';
 }
 
 /** Who made a call, from where: its audit row's first half. */

@@ -64,6 +64,13 @@ export const RPC_RULES: Record<string, RpcRule> = {
   '/gateway.v1.RoutingService/GetRoutingHealth': rule('routes:read', 'refused'),
   '/gateway.v1.RoutingService/PreviewRoute': rule('routes:read', 'refused'),
   '/gateway.v1.RoutingService/GetRouteOutcomes': rule('routes:read', 'refused'),
+  // Disputes are about charges of every account, and an operator's work: a token limited to some accounts has none.
+  '/gateway.v1.DisputeService/ListDisputes': rule('disputes:read', 'refused'),
+  '/gateway.v1.DisputeService/GetDispute': rule('disputes:read', 'refused'),
+  '/gateway.v1.DisputeService/OpenDispute': rule('disputes:write', 'refused', true),
+  '/gateway.v1.DisputeService/AddDisputeEvidence': rule('disputes:write', 'refused', true),
+  '/gateway.v1.DisputeService/SubmitDisputeDefense': rule('disputes:write', 'refused', true),
+  '/gateway.v1.DisputeService/CloseDispute': rule('disputes:write', 'refused', true),
   '/gateway.v1.SandboxService/SimulatePayment': rule('sandbox:write', 'refused', true),
   '/gateway.v1.WebhookService/ListWebhookNotifications': rule('notifications:read', 'filter'),
   '/gateway.v1.WebhookService/GetWebhookNotification': rule('notifications:read', 'response'),

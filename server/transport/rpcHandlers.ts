@@ -17,6 +17,7 @@ import type { TimeBucket } from '../domain/lists.js';
 import type { ListsService } from '../gateway/lists.js';
 import type { AccountsService } from '../gateway/accounts.js';
 import type { RoutesService } from '../gateway/routes.js';
+import type { DisputesService } from '../gateway/disputes.js';
 import type { NotificationsService } from '../gateway/notifications.js';
 import type { PaymentsService } from '../gateway/payments.js';
 import type { PayoutsService } from '../gateway/payouts.js';
@@ -60,6 +61,7 @@ export interface UseCases {
   lists: ListsService;
   uploads: UploadsService;
   routes: RoutesService;
+  disputes: DisputesService;
 }
 
 const optionalText = (value: string) => value || undefined;

@@ -8,6 +8,7 @@ import { WebhookService } from '../../gen/es/gateway/v1/webhook_service_pb.js';
 import { AccessService } from '../../gen/es/gateway/v1/access_service_pb.js';
 import { UploadService } from '../../gen/es/gateway/v1/upload_service_pb.js';
 import { RoutingService } from '../../gen/es/gateway/v1/routing_service_pb.js';
+import { DisputeService } from '../../gen/es/gateway/v1/dispute_service_pb.js';
 import * as gatewayMessages from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import * as accountMessages from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import * as sandboxMessages from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
@@ -15,6 +16,7 @@ import * as webhookMessages from '../../gen/ts-proto/gateway/v1/webhook_service.
 import * as accessMessages from '../../gen/ts-proto/gateway/v1/access_service.js';
 import * as uploadMessages from '../../gen/ts-proto/gateway/v1/upload_service.js';
 import * as routingMessages from '../../gen/ts-proto/gateway/v1/routing_service.js';
+import * as disputeMessages from '../../gen/ts-proto/gateway/v1/dispute_service.js';
 import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import { connectDriver, failureOf, type Driver, type ServiceName } from '../support/clients.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
@@ -41,6 +43,7 @@ const SERVICES: [ServiceName, DescService, Record<string, any>][] = [
   ['access', AccessService, accessMessages],
   ['upload', UploadService, uploadMessages],
   ['routes', RoutingService, routingMessages],
+  ['disputes', DisputeService, disputeMessages],
 ];
 
 let stack: TestStack;

@@ -15,6 +15,8 @@ import { UploadServiceService } from '../../gen/ts-proto/gateway/v1/upload_servi
 import { UploadService } from '../../gen/es/gateway/v1/upload_service_pb.js';
 import { RoutingService } from '../../gen/es/gateway/v1/routing_service_pb.js';
 import { RoutingServiceService } from '../../gen/ts-proto/gateway/v1/routing_service.js';
+import { DisputeService } from '../../gen/es/gateway/v1/dispute_service_pb.js';
+import { DisputeServiceService } from '../../gen/ts-proto/gateway/v1/dispute_service.js';
 import { ROLE_PERMISSIONS, ROLES, type Role } from '../../server/gateway/access.js';
 import { CreateOperatorRequest, CreateServiceTokenRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
 import { RPC_RULES } from '../../server/transport/permissions.js';
@@ -34,6 +36,7 @@ const SERVICES: [ServiceName, DescService, grpc.ServiceDefinition][] = [
   ['access', AccessService, AccessServiceService],
   ['upload', UploadService, UploadServiceService],
   ['routes', RoutingService, RoutingServiceService],
+  ['disputes', DisputeService, DisputeServiceService],
 ];
 const RPCS = SERVICES.flatMap(([service, desc, definition]) =>
   desc.methods.map((method) => ({

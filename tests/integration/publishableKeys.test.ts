@@ -12,6 +12,7 @@ import { WebhookServiceService } from '../../gen/ts-proto/gateway/v1/webhook_ser
 import { AccessServiceService } from '../../gen/ts-proto/gateway/v1/access_service.js';
 import { UploadServiceService } from '../../gen/ts-proto/gateway/v1/upload_service.js';
 import { RoutingServiceService } from '../../gen/ts-proto/gateway/v1/routing_service.js';
+import { DisputeServiceService } from '../../gen/ts-proto/gateway/v1/dispute_service.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
 
 /**
@@ -20,7 +21,7 @@ import { startTestStack, type TestStack } from '../support/gateway.js';
  */
 const SHOP = 'https://shop.example';
 /** More than the walk of every other RPC makes with one key. */
-const BURST = 60;
+const BURST = 80;
 const TOKENIZE = '/gateway.v1.PaymentGatewayService/CreateCardToken';
 const card = { cardNumber: SANDBOX_TEST_CARDS.approved, holderName: 'Ana Souza', holderDocument: '12345678909', expMonth: '12', expYear: '30', cvv: '123' };
 
@@ -33,6 +34,7 @@ const DEFINITIONS: Record<string, { name: ServiceName; service: grpc.ServiceDefi
   AccessService: { name: 'access', service: AccessServiceService },
   UploadService: { name: 'upload', service: UploadServiceService },
   RoutingService: { name: 'routes', service: RoutingServiceService },
+  DisputeService: { name: 'disputes', service: DisputeServiceService },
 };
 
 let stack: TestStack;

@@ -15,6 +15,8 @@ import { UploadServiceClient, UploadServiceService } from '../../gen/ts-proto/ga
 import { UploadService } from '../../gen/es/gateway/v1/upload_service_pb.js';
 import { RoutingServiceClient, RoutingServiceService } from '../../gen/ts-proto/gateway/v1/routing_service.js';
 import { RoutingService } from '../../gen/es/gateway/v1/routing_service_pb.js';
+import { DisputeServiceClient, DisputeServiceService } from '../../gen/ts-proto/gateway/v1/dispute_service.js';
+import { DisputeService } from '../../gen/es/gateway/v1/dispute_service_pb.js';
 import { PaymentGatewayService } from '../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { ProviderAccountService } from '../../gen/es/gateway/v1/provider_account_service_pb.js';
 import { SandboxService } from '../../gen/es/gateway/v1/sandbox_service_pb.js';
@@ -27,7 +29,7 @@ import { WebhookService } from '../../gen/es/gateway/v1/webhook_service_pb.js';
  * converts through the binary wire format, independently of the server's code.
  */
 
-export type ServiceName = 'gateway' | 'accounts' | 'sandbox' | 'webhooks' | 'access' | 'upload' | 'routes';
+export type ServiceName = 'gateway' | 'accounts' | 'sandbox' | 'webhooks' | 'access' | 'upload' | 'routes' | 'disputes';
 
 export interface Driver {
   name: string;
@@ -50,6 +52,7 @@ const DEFINITIONS = {
   access: AccessServiceService,
   upload: UploadServiceService,
   routes: RoutingServiceService,
+  disputes: DisputeServiceService,
 } as const;
 const ES_SERVICES: Record<ServiceName, DescService> = {
   gateway: PaymentGatewayService,
@@ -59,6 +62,7 @@ const ES_SERVICES: Record<ServiceName, DescService> = {
   access: AccessService,
   upload: UploadService,
   routes: RoutingService,
+  disputes: DisputeService,
 };
 
 /** Pulls items from a push-based stream one at a time. */
@@ -98,6 +102,7 @@ export function grpcDriver(address: string, defaultToken: string, metadata: Reco
     access: new AccessServiceClient(address, credentials),
     upload: new UploadServiceClient(address, credentials),
     routes: new RoutingServiceClient(address, credentials),
+    disputes: new DisputeServiceClient(address, credentials),
   };
   const metadataFor = (token: string | null | undefined) => {
     const md = new grpc.Metadata();

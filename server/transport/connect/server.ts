@@ -11,6 +11,8 @@ import { AccessService } from '../../../gen/es/gateway/v1/access_service_pb.js';
 import { UploadService } from '../../../gen/es/gateway/v1/upload_service_pb.js';
 import { RoutingService } from '../../../gen/es/gateway/v1/routing_service_pb.js';
 import { routingHandlers } from '../routeHandlers.js';
+import { DisputeService } from '../../../gen/es/gateway/v1/dispute_service_pb.js';
+import { disputeHandlers } from '../disputeHandlers.js';
 import type { ErrorCode } from '../../lib/errors.js';
 import type { Logger } from '../../lib/logger.js';
 import { decodePathSegment, guardedListener, listen, requestPath, type ListeningServer } from '../../lib/httpServer.js';
@@ -235,6 +237,7 @@ export async function startConnectServer(options: ConnectServerOptions): Promise
     [AccessService, accessHandlers(options.useCases)],
     [UploadService, uploadHandlers(options.useCases)],
     [RoutingService, routingHandlers(options.useCases)],
+    [DisputeService, disputeHandlers(options.useCases)],
   ];
   for (const [service, handlers] of services) serve(router, service, handlers, guard, options.logger, shutdown.signal);
   const staticFiles = options.webDir === undefined ? undefined : new StaticFiles(options.webDir);

@@ -7,6 +7,9 @@ import { PaymentGatewayServiceService } from '../../../gen/ts-proto/gateway/v1/p
 import { RoutingServiceService } from '../../../gen/ts-proto/gateway/v1/routing_service.js';
 import { file_gateway_v1_routing_service, RoutingService } from '../../../gen/es/gateway/v1/routing_service_pb.js';
 import { routingHandlers } from '../routeHandlers.js';
+import { DisputeServiceService } from '../../../gen/ts-proto/gateway/v1/dispute_service.js';
+import { file_gateway_v1_dispute_service, DisputeService } from '../../../gen/es/gateway/v1/dispute_service_pb.js';
+import { disputeHandlers } from '../disputeHandlers.js';
 import { ProviderAccountServiceService } from '../../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { SandboxServiceService } from '../../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import { WebhookServiceService } from '../../../gen/ts-proto/gateway/v1/webhook_service.js';
@@ -156,8 +159,8 @@ function toServiceError(error: unknown, logger: Logger, path: string): Partial<g
 }
 
 const ES_METHODS = new Map<string, DescMessage>(
-  [PaymentGatewayService, ProviderAccountService, EsSandboxService, WebhookService, AccessService, UploadService, RoutingService].flatMap((service) =>
-    service.methods.map((method) => [`/${service.typeName}/${method.name}`, method.input] as const),
+  [PaymentGatewayService, ProviderAccountService, EsSandboxService, WebhookService, AccessService, UploadService, RoutingService, DisputeService].flatMap(
+    (service) => service.methods.map((method) => [`/${service.typeName}/${method.name}`, method.input] as const),
   ),
 );
 
@@ -292,6 +295,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<{ ser
     [AccessServiceService, accessHandlers(options.useCases)],
     [UploadServiceService, uploadHandlers(options.useCases)],
     [RoutingServiceService, routingHandlers(options.useCases)],
+    [DisputeServiceService, disputeHandlers(options.useCases)],
   ];
   for (const [definition, handlers] of services)
     server.addService(withSafeDecoding(definition), implement(definition, handlers, guard, options.logger, streams));
@@ -305,6 +309,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<{ ser
     'gateway.v1.AccessService': 'SERVING',
     'gateway.v1.UploadService': 'SERVING',
     'gateway.v1.RoutingService': 'SERVING',
+    'gateway.v1.DisputeService': 'SERVING',
   });
   health.addToServer(server);
   const reflection = reflectionDefinition([
@@ -315,6 +320,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<{ ser
     file_gateway_v1_access_service,
     file_gateway_v1_upload_service,
     file_gateway_v1_routing_service,
+    file_gateway_v1_dispute_service,
   ]);
   new ReflectionService(reflection as never).addToServer(server);
 

@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import {
+  AUTOMATIC_CHARGEBACK_REASON,
+  chargebackDisputeKind,
+  defaultDisputeDeadline,
+  GATEWAY_ACTOR,
+  OPEN_DISPUTE_STATUSES,
+  type Dispute,
+  type DisputeEvidence,
+  type DisputeFilter,
+  type DisputeKind,
+  type DisputeOutcome,
+  type DisputeStatus,
+} from '../domain/disputes.js';
+import { isUuid } from '../lib/ids.js';
+import { DisputeEntity, DisputeEvidenceEntity, type DisputeEvidenceRow, type DisputeRow } from './entities.js';
+import { prepared, type PreparedTx } from './preparedSql.js';
+
+const WRITE = { connectionType: 'write' } as const;
+const OPEN_STATUSES_SQL = OPEN_DISPUTE_STATUSES.map((status) => `'${status}'`).join(', ');
+
+export type NewDispute = Omit<Dispute, 'id' | 'status' | 'outcomeNote' | 'sentToProvider' | 'updatedAt' | 'submittedAt' | 'closedAt' | 'evidence'>;
+
+const toEvidence = (row: DisputeEvidenceRow): DisputeEvidence => ({
+  id: row.id,
+  documentUrl: row.documentUrl,
+  fileName: row.fileName,
+  description: row.description,
+  addedBy: { id: row.addedById, name: row.addedByName },
+  addedAt: row.addedAt,
+});
+
+const toDispute = (row: DisputeRow, evidence: DisputeEvidenceRow[]): Dispute => ({
+  id: row.id,
+  transactionId: row.transactionId,
+  providerAccountId: row.providerAccountId,
+  provider: row.provider,
+  kind: row.kind as DisputeKind,
+  reasonCode: row.reasonCode,
+  reason: row.reason,
+  amount: row.amount,
+  deadline: row.deadline,
+  status: row.status as DisputeStatus,
+  outcomeNote: row.outcomeNote,
+  providerDisputeId: row.providerDisputeId,
+  sentToProvider: row.sentToProvider,
+  openedBy: { id: row.openedById, name: row.openedByName },
+  openedAt: row.openedAt,
+  updatedAt: row.updatedAt,
+  submittedAt: row.submittedAt ?? undefined,
+  closedAt: row.closedAt ?? undefined,
+  evidence: evidence.map(toEvidence),
+});
+
+/**
+ * Opened in the status move's own database transaction: one open chargeback dispute per charge, whatever moved it
+ * (a notification, a read, reconciliation); a second move finds the partial unique index taken and adds nothing.
+ */
+const OPEN_FOR_CHARGEBACK = prepared(
+  'dispute_open_for_chargeback',
+  `insert into disputes (id, transaction_id, provider_account_id, provider, kind, reason_code, reason, amount, deadline, status,
+     outcome_note, provider_dispute_id, sent_to_provider, opened_by_id, opened_by_name, opened_at, updated_at)
+   values (?, ?, ?, ?, ?, '', ?, ?, ?, 'OPEN', '', '', false, ?, ?, ?, ?)
+   on conflict do nothing`,
+);
+
+/**
+ * The dispute a charge's move to CHARGEBACK opens, inside that move's transaction (transactionsRepository): a PIX
+ * payment's is an infraction (MED), any other's a chargeback.
+ */
+export async function openChargebackDispute(
+  tx: PreparedTx,
+  charge: { id: string; providerAccountId: string; provider: string; paymentMethod: string; amountAtStake: number },
+  at: Date,
+): Promise<void> {
+  const kind = chargebackDisputeKind(charge.paymentMethod);
+  await tx.run(OPEN_FOR_CHARGEBACK, [
+    randomUUID(),
+    charge.id,
+    charge.providerAccountId,
+    charge.provider,
+    kind,
+    AUTOMATIC_CHARGEBACK_REASON,
+    charge.amountAtStake,
+    defaultDisputeDeadline(kind, at),
+    GATEWAY_ACTOR.id,
+    GATEWAY_ACTOR.name,
+    at,
+    at,
+  ]);
+}
+
+/**
+ * Disputes, read from the primary: an operator reads one right after changing it, and they are few. Each change is
+ * one conditional statement on the dispute's status, so a closed dispute takes nothing more even under a race.
+ */
+export class DisputesRepository {
+  /** Undefined when the charge already has an open dispute of that kind. */
+  async open(em: EntityManager, input: NewDispute): Promise<Dispute | undefined> {
+    const row: DisputeRow = {
+      id: randomUUID(),
+      transactionId: input.transactionId,
+      providerAccountId: input.providerAccountId,
+      provider: input.provider,
+      kind: input.kind,
+      reasonCode: input.reasonCode,
+      reason: input.reason,
+      amount: input.amount,
+      deadline: input.deadline,
+      status: 'OPEN',
+      outcomeNote: '',
+      providerDisputeId: input.providerDisputeId,
+      sentToProvider: false,
+      openedById: input.openedBy.id,
+      openedByName: input.openedBy.name,
+      openedAt: input.openedAt,
+      updatedAt: input.openedAt,
+      submittedAt: null,
+      closedAt: null,
+    };
+    try {
+      await em.insert(DisputeEntity, row);
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) return undefined;
+      throw error;
+    }
+    return toDispute(row, []);
+  }
+
+  async find(em: EntityManager, id: string): Promise<Dispute | undefined> {
+    if (!isUuid(id)) return undefined;
+    const fork = em.fork();
+    const row = await fork.findOne(DisputeEntity, { id }, WRITE);
+    if (!row) return undefined;
+    const evidence = await fork.find(DisputeEvidenceEntity, { disputeId: id }, { ...WRITE, orderBy: { addedAt: 'asc', id: 'asc' } });
+    return toDispute(row, evidence);
+  }
+
+  /** Deadline first (the most urgent on top), without their evidence. */
+  async list(em: EntityManager, filter: DisputeFilter): Promise<Dispute[]> {
+    const where = {
+      ...(filter.status && { status: filter.status }),
+      ...(filter.kind && { kind: filter.kind }),
+      ...(filter.providerAccountId && { providerAccountId: filter.providerAccountId }),
+      ...(filter.transactionId && { transactionId: filter.transactionId }),
+    };
+    const rows = await em.fork().find(DisputeEntity, where, { ...WRITE, orderBy: { deadline: 'asc', id: 'asc' }, limit: filter.limit });
+    return rows.map((row) => toDispute(row, []));
+  }
+
+  /** False when the dispute is not open (closed, or gone). */
+  async addEvidence(em: EntityManager, disputeId: string, evidence: DisputeEvidence): Promise<boolean> {
+    const rows = await em.getConnection('write').execute<Array<{ id: string }>>(
+      `with open as (select id from disputes where id = ? and status in (${OPEN_STATUSES_SQL}) for update),
+            touched as (update disputes d set updated_at = ? from open where d.id = open.id returning d.id)
+       insert into dispute_evidence (id, dispute_id, document_url, file_name, description, added_by_id, added_by_name, added_at)
+       select ?, id, ?, ?, ?, ?, ?, ? from touched returning id`,
+      [
+        disputeId,
+        evidence.addedAt,
+        evidence.id,
+        evidence.documentUrl,
+        evidence.fileName,
+        evidence.description,
+        evidence.addedBy.id,
+        evidence.addedBy.name,
+        evidence.addedAt,
+      ],
+      'all',
+    );
+    return rows.length > 0;
+  }
+
+  /** False when the dispute is not open. */
+  async submitDefense(em: EntityManager, id: string, sentToProvider: boolean, at: Date): Promise<boolean> {
+    const updated = await em.nativeUpdate(
+      DisputeEntity,
+      { id, status: { $in: [...OPEN_DISPUTE_STATUSES] } },
+      { status: 'EVIDENCE_SUBMITTED', sentToProvider, submittedAt: at, updatedAt: at },
+    );
+    return updated > 0;
+  }
+
+  /** False when the dispute is not open. */
+  async close(em: EntityManager, id: string, outcome: DisputeOutcome, note: string, at: Date): Promise<boolean> {
+    const updated = await em.nativeUpdate(
+      DisputeEntity,
+      { id, status: { $in: [...OPEN_DISPUTE_STATUSES] } },
+      { status: outcome, outcomeNote: note, closedAt: at, updatedAt: at },
+    );
+    return updated > 0;
+  }
+}

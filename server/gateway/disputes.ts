@@ -1,0 +1,213 @@
+import { randomUUID } from 'node:crypto';
+import type { DisputesRepository } from '../db/disputesRepository.js';
+import {
+  defaultDisputeDeadline,
+  DISPUTE_KINDS,
+  DISPUTE_OUTCOMES,
+  DISPUTE_STATUSES,
+  isOpenDispute,
+  type Dispute,
+  type DisputeEvidence,
+  type DisputeKind,
+  type DisputeOutcome,
+  type DisputeStatus,
+} from '../domain/disputes.js';
+import type { Actor, PaymentMethod, Transaction } from '../domain/types.js';
+import { GatewayError, invalidArgument, notFound } from '../lib/errors.js';
+import { isUuid } from '../lib/ids.js';
+import { resolveAccount, type GatewayDeps } from './context.js';
+import { requireText } from './validation.js';
+
+const REASON_MAX = 1000;
+const CODE_MAX = 64;
+const NOTE_MAX = 1000;
+const LIST_DEFAULT = 100;
+const LIST_MAX = 500;
+
+/** Which charges each kind is about: a chargeback is a card's, an infraction (MED) a PIX payment's. */
+const KIND_METHODS: Record<DisputeKind, readonly PaymentMethod[]> = { CHARGEBACK: ['CREDIT_CARD'], PIX_INFRACTION: ['PIX'] };
+/** A charge that was paid (and may since have been refunded or charged back): nothing else can be disputed. */
+const DISPUTABLE = new Set<Transaction['status']>(['APPROVED', 'REFUNDED', 'CHARGEBACK']);
+
+export interface OpenDisputeInput {
+  transactionId: string;
+  kind?: DisputeKind;
+  reasonCode: string;
+  reason: string;
+  /** Cents; 0: what is left of the charge once refunds are counted. */
+  amount: number;
+  deadline?: Date;
+  providerDisputeId: string;
+}
+
+export interface DisputeView extends Omit<Dispute, 'evidence'> {
+  /** `readUrl`: a short-lived link to read the document (uploads may be private); only on a single dispute's read. */
+  evidence: (DisputeEvidence & { readUrl?: string })[];
+  /** Whether the provider's API takes a defence (ProviderAdapter.submitDisputeDefense). */
+  providerTakesDefense: boolean;
+}
+
+const failedPrecondition = (reason: string, message: string): GatewayError => new GatewayError('FAILED_PRECONDITION', message, { reason });
+
+function limitedText(field: string, value: string, max: number): string {
+  const text = value.trim();
+  if (text.length > max) throw invalidArgument(field, `${field} must be at most ${max} characters`);
+  return text;
+}
+
+/** The object's own name, as the upload flow made it the key's last part. */
+function fileNameOf(url: string): string {
+  const last = new URL(url).pathname.split('/').pop() ?? '';
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}
+
+/**
+ * Disputes against charges (issue 33 §3): opened by an operator here, or by the gateway when a charge moves to
+ * CHARGEBACK (transactionsRepository); evidence is documents already uploaded to the gateway's store; the defence goes
+ * to the provider where its adapter takes one, and is otherwise recorded only.
+ */
+export class DisputesService {
+  constructor(
+    private readonly deps: GatewayDeps,
+    private readonly repository: DisputesRepository,
+  ) {}
+
+  async open(input: OpenDisputeInput, by: Actor): Promise<DisputeView> {
+    const transactionId = requireText('transaction_id', input.transactionId);
+    if (!input.kind || !DISPUTE_KINDS.includes(input.kind)) throw invalidArgument('kind', `kind is required: one of ${DISPUTE_KINDS.join(', ')}`);
+    const reason = limitedText('reason', requireText('reason', input.reason), REASON_MAX);
+    const reasonCode = limitedText('reason_code', input.reasonCode, CODE_MAX);
+    const providerDisputeId = limitedText('provider_dispute_id', input.providerDisputeId, 128);
+    const charge = isUuid(transactionId) ? await this.deps.transactions.findTransaction(this.deps.db.em(), transactionId, 'primary') : null;
+    if (!charge) throw notFound(`transaction ${transactionId} not found`);
+    if (!KIND_METHODS[input.kind].includes(charge.paymentMethod))
+      throw invalidArgument('kind', `a ${input.kind} dispute is about a ${KIND_METHODS[input.kind].join(' or ')} charge; this one is ${charge.paymentMethod}`);
+    if (!DISPUTABLE.has(charge.status))
+      throw failedPrecondition('CHARGE_NOT_PAID', `transaction ${charge.id} is ${charge.status}: only a paid charge can be disputed`);
+    const amount = input.amount || charge.amount - charge.refundedAmount;
+    if (!Number.isSafeInteger(amount) || amount < 1 || amount > charge.amount)
+      throw invalidArgument('amount', `amount must be a positive integer number of cents, at most the charge's ${charge.amount}`);
+    const openedAt = new Date();
+    if (input.deadline && !(input.deadline.getTime() > charge.createdAt.getTime()))
+      throw invalidArgument('deadline', 'deadline must be after the charge was created');
+    const dispute = await this.repository.open(this.deps.db.em(), {
+      transactionId: charge.id,
+      providerAccountId: charge.providerAccountId,
+      provider: charge.provider,
+      kind: input.kind,
+      reasonCode,
+      reason,
+      amount,
+      deadline: input.deadline ?? defaultDisputeDeadline(input.kind, openedAt),
+      providerDisputeId,
+      openedBy: { id: by.id, name: by.name },
+      openedAt,
+    });
+    if (!dispute)
+      throw new GatewayError('ALREADY_EXISTS', `transaction ${charge.id} already has an open ${input.kind} dispute`, { reason: 'DISPUTE_ALREADY_OPEN' });
+    return this.view(dispute);
+  }
+
+  async get(id: string): Promise<DisputeView> {
+    return this.view(await this.find(id), { readableEvidence: true });
+  }
+
+  async list(filter: {
+    status?: DisputeStatus;
+    kind?: DisputeKind;
+    providerAccountId?: string;
+    transactionId?: string;
+    pageSize: number;
+  }): Promise<DisputeView[]> {
+    if (!Number.isSafeInteger(filter.pageSize) || filter.pageSize < 0 || filter.pageSize > LIST_MAX)
+      throw invalidArgument('page_size', `page_size must be from 0 to ${LIST_MAX}`);
+    if (filter.status && !DISPUTE_STATUSES.includes(filter.status)) throw invalidArgument('status', `status must be one of ${DISPUTE_STATUSES.join(', ')}`);
+    if (filter.providerAccountId && !isUuid(filter.providerAccountId))
+      throw invalidArgument('provider_account_id', 'provider_account_id must be an account id (a UUID)');
+    if (filter.transactionId && !isUuid(filter.transactionId)) throw invalidArgument('transaction_id', 'transaction_id must be a charge id (a UUID)');
+    const disputes = await this.repository.list(this.deps.db.em(), {
+      status: filter.status,
+      kind: filter.kind,
+      providerAccountId: filter.providerAccountId,
+      transactionId: filter.transactionId,
+      limit: filter.pageSize || LIST_DEFAULT,
+    });
+    return Promise.all(disputes.map((dispute) => this.view(dispute)));
+  }
+
+  async addEvidence(id: string, input: { documentUrl: string; description: string }, by: Actor): Promise<DisputeView> {
+    const documentUrl = requireText('document_url', input.documentUrl);
+    // Only what the back-office uploaded to the gateway's store: evidence is never a link to somewhere else.
+    if (!this.deps.ownUploads?.isOwnObject(documentUrl))
+      throw invalidArgument('document_url', 'document_url must be a document uploaded to the gateway (UploadService.CreateUploadLink)');
+    const description = limitedText('description', input.description, REASON_MAX);
+    const dispute = await this.find(id);
+    const added = await this.repository.addEvidence(this.deps.db.em(), dispute.id, {
+      id: randomUUID(),
+      documentUrl,
+      fileName: fileNameOf(documentUrl),
+      description,
+      addedBy: { id: by.id, name: by.name },
+      addedAt: new Date(),
+    });
+    if (!added) throw this.closed(dispute);
+    return this.get(dispute.id);
+  }
+
+  /** Sends the defence where the provider's API takes one; records it in any case. */
+  async submitDefense(id: string): Promise<DisputeView> {
+    const dispute = await this.find(id);
+    if (!isOpenDispute(dispute.status)) throw this.closed(dispute);
+    if (!dispute.evidence.length) throw failedPrecondition('NO_EVIDENCE', `dispute ${dispute.id} has no evidence: add at least one document first`);
+    const { adapter, ctx } = await resolveAccount(this.deps, dispute.providerAccountId, { includeDeleted: true });
+    const sent = adapter.capabilities.disputeDefense === true;
+    if (sent) {
+      const charge = await this.deps.transactions.findTransaction(this.deps.db.em(), dispute.transactionId, 'primary');
+      await adapter.submitDisputeDefense(ctx, {
+        kind: dispute.kind,
+        providerTransactionId: charge?.transactionId ?? '',
+        providerDisputeId: dispute.providerDisputeId,
+        reason: dispute.reason,
+        documents: await Promise.all(
+          dispute.evidence.map(async (item) => ({
+            fileName: item.fileName,
+            url: (await this.deps.ownUploads?.readableUrl(item.documentUrl)) ?? item.documentUrl,
+          })),
+        ),
+      });
+    }
+    if (!(await this.repository.submitDefense(this.deps.db.em(), dispute.id, sent, new Date()))) throw this.closed(dispute);
+    return this.get(dispute.id);
+  }
+
+  async close(id: string, outcome: DisputeOutcome | undefined, note: string): Promise<DisputeView> {
+    if (!outcome || !DISPUTE_OUTCOMES.includes(outcome)) throw invalidArgument('outcome', `outcome is required: one of ${DISPUTE_OUTCOMES.join(', ')}`);
+    const outcomeNote = limitedText('note', note, NOTE_MAX);
+    const dispute = await this.find(id);
+    if (!(await this.repository.close(this.deps.db.em(), dispute.id, outcome, outcomeNote, new Date()))) throw this.closed(dispute);
+    return this.get(dispute.id);
+  }
+
+  private async find(id: string): Promise<Dispute> {
+    const disputeId = requireText('id', id);
+    const dispute = await this.repository.find(this.deps.db.em(), disputeId);
+    if (!dispute) throw notFound(`dispute ${disputeId} not found`);
+    return dispute;
+  }
+
+  private closed(dispute: Dispute): GatewayError {
+    return failedPrecondition('DISPUTE_CLOSED', `dispute ${dispute.id} is closed: it takes no more evidence or changes`);
+  }
+
+  private async view(dispute: Dispute, { readableEvidence = false } = {}): Promise<DisputeView> {
+    const adapter = this.deps.registry.find(dispute.provider);
+    const evidence = readableEvidence
+      ? await Promise.all(dispute.evidence.map(async (item) => ({ ...item, readUrl: await this.deps.ownUploads?.readableUrl(item.documentUrl) })))
+      : dispute.evidence;
+    return { ...dispute, evidence, providerTakesDefense: adapter?.capabilities.disputeDefense === true };
+  }
+}

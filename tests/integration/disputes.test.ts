@@ -1,0 +1,277 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { CreateTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
+import { CreateUploadLinkRequest } from '../../gen/ts-proto/gateway/v1/upload_service.js';
+import { ListAuditEventsRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
+import {
+  CloseDisputeRequest,
+  DisputeKind,
+  DisputeStatus,
+  ListDisputesRequest,
+  OpenDisputeRequest,
+  type Dispute,
+} from '../../gen/ts-proto/gateway/v1/dispute_service.js';
+import { PaymentMethod, TransactionStatus, WebhookOutcome } from '../../gen/ts-proto/gateway/v1/types.js';
+import { connectDriver, errorDetailsOf, failureOf, type Driver } from '../support/clients.js';
+import { eventually } from '../support/eventually.js';
+import { startFakeProvider, type FakeProvider } from '../support/fakeProvider.js';
+import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
+import { sandboxCardId } from '../support/sandboxCard.js';
+import { processedNotifications } from '../support/webhookNotifications.js';
+
+/**
+ * DisputeService (issue 33 §3) over gRPC and Connect: a dispute opened by the gateway when a charge moves to
+ * CHARGEBACK (a PAGUESAFE stand-in's postback, confirmed by its read), and by an operator; evidence uploaded to the
+ * embedded store; the defence recorded (no provider here takes one through its API); the outcome; the audit trail.
+ */
+let stack: TestStack;
+let connect: Driver;
+let fake: FakeProvider;
+let sandbox: string;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  fake = await startFakeProvider();
+  connect = connectDriver(stack.gateway.httpUrl!, TEST_TOKEN);
+  sandbox = (await stack.client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'disputes', publicKey: 'pk', secretKey: 'sk-disputes' }))
+    .providerAccount.id;
+});
+afterAll(async () => {
+  connect?.close();
+  await fake?.close();
+  await stack?.close();
+});
+
+async function paidCharge(paymentMethod: PaymentMethod, amount: number): Promise<string> {
+  const cardId = paymentMethod === PaymentMethod.PAYMENT_METHOD_CREDIT_CARD ? await sandboxCardId(stack.client, sandbox) : undefined;
+  const { transaction } = await stack.client.call(
+    'gateway',
+    'createTransaction',
+    CreateTransactionRequest.fromPartial({
+      providerAccountId: sandbox,
+      transaction: { amount, paymentMethod, cardId, customer: { name: 'Ana Souza', document: '39053344705', email: 'ana@example.com', phone: '11987654321' } },
+    }),
+  );
+  if (transaction.status !== TransactionStatus.TRANSACTION_STATUS_APPROVED)
+    await stack.client.call('sandbox', 'simulatePayment', SimulatePaymentRequest.fromPartial({ id: transaction.id }));
+  return transaction.id;
+}
+
+/** A document uploaded as the back-office does it: a signed PUT to the embedded store; its address. */
+async function uploaded(driver: Driver, fileName: string): Promise<string> {
+  const link = await driver.call(
+    'upload',
+    'createUploadLink',
+    CreateUploadLinkRequest.fromPartial({ fileName, contentType: 'application/pdf', sizeBytes: PDF.length }),
+  );
+  expect((await fetch(link.uploadUrl, { method: 'PUT', headers: link.headers, body: PDF })).status).toBe(200);
+  return link.publicUrl;
+}
+
+const open = (driver: Driver, request: Partial<OpenDisputeRequest>): Promise<{ dispute: Dispute }> =>
+  driver.call('disputes', 'openDispute', OpenDisputeRequest.fromPartial(request));
+
+describe('a charge moving to CHARGEBACK', () => {
+  it('opens one dispute, by the gateway, with the amount at stake and the default deadline, however often the provider says so', async () => {
+    const { providerAccount: account } = await stack.client.call('accounts', 'createProviderAccount', {
+      provider: 'paguesafe',
+      name: 'PagueSafe disputes',
+      publicKey: 'pk',
+      secretKey: 'sk_disputes',
+      baseUrl: fake.url,
+    });
+    const pix = (status: string) => ({
+      id: 'ps_cb1',
+      status,
+      amount: 2500,
+      paymentMethod: 'pix',
+      pix: { qrcode: '000201', expirationDate: '2030-01-02T00:00:00.000Z' },
+    });
+    fake.expect({ method: 'POST', path: '/transactions', reply: { status: 200, body: pix('waiting_payment') } });
+    const { transaction } = await stack.client.call(
+      'gateway',
+      'createTransaction',
+      CreateTransactionRequest.fromPartial({ providerAccountId: account.id, transaction: { amount: 2500, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX } }),
+    );
+    const postback = async (status: string, id: string, read = true) => {
+      // Unsigned postbacks: the gateway reads the charge before moving it (a duplicate is not read again).
+      if (read) fake.expect({ method: 'GET', path: '/transactions/ps_cb1', reply: { body: pix(status) } });
+      const body = { id, type: 'transaction', objectId: 'ps_cb1', data: pix(status) };
+      expect(
+        (await fetch(account.notificationUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).status,
+      ).toBe(200);
+    };
+    const status = async () => (await stack.client.call('gateway', 'getTransaction', { id: transaction.id })).transaction.status;
+    await postback('paid', 'pb_paid');
+    await eventually(async () => (await status()) === TransactionStatus.TRANSACTION_STATUS_APPROVED);
+    const before = Date.now();
+    await postback('chargedback', 'pb_cb1');
+    await eventually(async () => (await status()) === TransactionStatus.TRANSACTION_STATUS_CHARGEBACK);
+    await postback('chargedback', 'pb_cb2', false);
+
+    const list = async () =>
+      (await connect.call('disputes', 'listDisputes', ListDisputesRequest.fromPartial({ transactionId: transaction.id }))).disputes as Dispute[];
+    const outcomes = (await processedNotifications(stack.client, transaction.id, 3)).map((notification) => notification.outcome);
+    expect(outcomes).toEqual([WebhookOutcome.WEBHOOK_OUTCOME_APPLIED, WebhookOutcome.WEBHOOK_OUTCOME_APPLIED, WebhookOutcome.WEBHOOK_OUTCOME_DUPLICATE]);
+    const disputes = await list();
+    expect(disputes).toHaveLength(1);
+    // A PIX payment charged back is the payer's bank contesting it: an infraction (MED).
+    expect(disputes[0]).toMatchObject({
+      transactionId: transaction.id,
+      providerAccountId: account.id,
+      provider: 'PAGUESAFE',
+      kind: DisputeKind.DISPUTE_KIND_PIX_INFRACTION,
+      status: DisputeStatus.DISPUTE_STATUS_OPEN,
+      amount: 2500,
+      openedBy: 'gateway',
+      sentToProvider: false,
+      providerTakesDefense: false,
+    });
+    expect(disputes[0].deadline!.getTime()).toBeGreaterThanOrEqual(before + 7 * DAY_MS - 1000);
+    expect(disputes[0].deadline!.getTime()).toBeLessThanOrEqual(Date.now() + 7 * DAY_MS);
+  });
+});
+
+describe.each([
+  ['gRPC', () => stack.client],
+  ['Connect', () => connect],
+] as [string, () => Driver][])('over %s', (_name, driver) => {
+  it('an operator opens a dispute, adds evidence, submits the defence (recorded: the provider takes none) and closes it', async () => {
+    const charge = await paidCharge(PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, 9900);
+    const deadline = new Date(Date.now() + 3 * DAY_MS);
+    const { dispute } = await open(driver(), {
+      transactionId: charge,
+      kind: DisputeKind.DISPUTE_KIND_CHARGEBACK,
+      reasonCode: '4837',
+      reason: 'Portador não reconhece a compra',
+      amount: 5000,
+      deadline,
+    });
+    expect(dispute).toMatchObject({
+      status: DisputeStatus.DISPUTE_STATUS_OPEN,
+      amount: 5000,
+      deadline,
+      reasonCode: '4837',
+      openedBy: expect.any(String),
+      evidence: [],
+    });
+    expect(await failureOf(open(driver(), { transactionId: charge, kind: DisputeKind.DISPUTE_KIND_CHARGEBACK, reason: 'again' }))).toMatchObject({
+      code: 'ALREADY_EXISTS',
+    });
+
+    const noEvidence = driver().call('disputes', 'submitDisputeDefense', { disputeId: dispute.id });
+    expect(await failureOf(noEvidence)).toMatchObject({ code: 'FAILED_PRECONDITION', message: expect.stringContaining('no evidence') });
+
+    const url = await uploaded(driver(), 'nota fiscal.pdf');
+    const withEvidence = (
+      await driver().call('disputes', 'addDisputeEvidence', { disputeId: dispute.id, documentUrl: url, description: 'Nota fiscal e entrega' })
+    ).dispute as Dispute;
+    expect(withEvidence.evidence).toEqual([
+      expect.objectContaining({
+        documentUrl: url,
+        fileName: 'nota fiscal.pdf',
+        description: 'Nota fiscal e entrega',
+        readUrl: expect.stringContaining('X-Amz-Signature'),
+      }),
+    ]);
+    const read = await fetch(withEvidence.evidence[0].readUrl);
+    expect(Buffer.from(await read.arrayBuffer())).toEqual(PDF);
+
+    const { dispute: submitted } = await driver().call('disputes', 'submitDisputeDefense', { disputeId: dispute.id });
+    expect(submitted).toMatchObject({ status: DisputeStatus.DISPUTE_STATUS_EVIDENCE_SUBMITTED, sentToProvider: false, providerTakesDefense: false });
+    expect(submitted.submittedAt).toBeInstanceOf(Date);
+
+    const { dispute: closed } = await driver().call(
+      'disputes',
+      'closeDispute',
+      CloseDisputeRequest.fromPartial({ disputeId: dispute.id, outcome: DisputeStatus.DISPUTE_STATUS_WON, note: 'Bandeira aceitou a defesa' }),
+    );
+    expect(closed).toMatchObject({ status: DisputeStatus.DISPUTE_STATUS_WON, outcomeNote: 'Bandeira aceitou a defesa' });
+    const late = driver().call('disputes', 'addDisputeEvidence', { disputeId: dispute.id, documentUrl: url });
+    expect(await failureOf(late)).toMatchObject({
+      code: 'FAILED_PRECONDITION',
+      message: `dispute ${dispute.id} is closed: it takes no more evidence or changes`,
+    });
+    const again = driver().call(
+      'disputes',
+      'closeDispute',
+      CloseDisputeRequest.fromPartial({ disputeId: dispute.id, outcome: DisputeStatus.DISPUTE_STATUS_LOST }),
+    );
+    expect(await failureOf(again)).toMatchObject({ code: 'FAILED_PRECONDITION' });
+    // Closed, a new dispute of the kind may be opened for the charge.
+    await open(driver(), { transactionId: charge, kind: DisputeKind.DISPUTE_KIND_CHARGEBACK, reason: 'second cycle' });
+
+    const { events } = await stack.client.call('access', 'listAuditEvents', ListAuditEventsRequest.fromPartial({ resource: dispute.id, pageSize: 50 }));
+    expect(events.map((event: { action: string; outcome: string }) => `${event.action} ${event.outcome}`).sort()).toEqual([
+      'gateway.v1.DisputeService/AddDisputeEvidence FAILED_PRECONDITION',
+      'gateway.v1.DisputeService/AddDisputeEvidence OK',
+      'gateway.v1.DisputeService/CloseDispute FAILED_PRECONDITION',
+      'gateway.v1.DisputeService/CloseDispute OK',
+      'gateway.v1.DisputeService/OpenDispute OK',
+      'gateway.v1.DisputeService/SubmitDisputeDefense FAILED_PRECONDITION',
+      'gateway.v1.DisputeService/SubmitDisputeDefense OK',
+    ]);
+  });
+
+  it('refuses bad input naming the field, unknown ids, a kind the charge cannot have, a charge not paid', async () => {
+    const pix = await paidCharge(PaymentMethod.PAYMENT_METHOD_PIX, 3000);
+    const refusal = async (request: Partial<OpenDisputeRequest>) => {
+      const call = open(driver(), { transactionId: pix, kind: DisputeKind.DISPUTE_KIND_PIX_INFRACTION, reason: 'Golpe', ...request });
+      return { ...(await failureOf(call)), fields: (await errorDetailsOf(call)).fields };
+    };
+    expect(await refusal({ reason: ' ' })).toMatchObject({ code: 'INVALID_ARGUMENT', fields: ['reason'] });
+    expect(await refusal({ kind: DisputeKind.DISPUTE_KIND_UNSPECIFIED })).toMatchObject({ code: 'INVALID_ARGUMENT', fields: ['kind'] });
+    expect(await refusal({ kind: DisputeKind.DISPUTE_KIND_CHARGEBACK })).toMatchObject({ code: 'INVALID_ARGUMENT', fields: ['kind'] });
+    expect(await refusal({ amount: 3001 })).toMatchObject({ code: 'INVALID_ARGUMENT', fields: ['amount'] });
+    expect(await refusal({ deadline: new Date('2020-01-01T00:00:00Z') })).toMatchObject({ code: 'INVALID_ARGUMENT', fields: ['deadline'] });
+    expect(await refusal({ transactionId: '00000000-0000-4000-8000-000000000000' })).toMatchObject({ code: 'NOT_FOUND' });
+    const { transaction: pending } = await stack.client.call(
+      'gateway',
+      'createTransaction',
+      CreateTransactionRequest.fromPartial({ providerAccountId: sandbox, transaction: { amount: 100, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX } }),
+    );
+    expect(await refusal({ transactionId: pending.id })).toMatchObject({ code: 'FAILED_PRECONDITION' });
+    expect(await failureOf(driver().call('disputes', 'getDispute', { id: '00000000-0000-4000-8000-000000000000' }))).toMatchObject({ code: 'NOT_FOUND' });
+
+    // MED: amount 0 is the whole charge, the deadline 7 days.
+    const { dispute } = await open(driver(), { transactionId: pix, kind: DisputeKind.DISPUTE_KIND_PIX_INFRACTION, reason: 'Golpe' });
+    expect(dispute).toMatchObject({ amount: 3000, kind: DisputeKind.DISPUTE_KIND_PIX_INFRACTION });
+    expect(dispute.deadline!.getTime()).toBeGreaterThan(Date.now() + 7 * DAY_MS - 60_000);
+    const foreign = driver().call('disputes', 'addDisputeEvidence', { disputeId: dispute.id, documentUrl: 'https://example.com/evidence.pdf' });
+    expect((await errorDetailsOf(foreign)).fields).toEqual(['document_url']);
+  });
+});
+
+describe('the list', () => {
+  it('puts the nearest deadline first and filters by status, kind and account', async () => {
+    const soon = await paidCharge(PaymentMethod.PAYMENT_METHOD_PIX, 1000);
+    const later = await paidCharge(PaymentMethod.PAYMENT_METHOD_PIX, 1000);
+    const { dispute: laterDispute } = await open(stack.client, {
+      transactionId: later,
+      kind: DisputeKind.DISPUTE_KIND_PIX_INFRACTION,
+      reason: 'later',
+      deadline: new Date(Date.now() + 2 * DAY_MS),
+    });
+    const { dispute: soonDispute } = await open(stack.client, {
+      transactionId: soon,
+      kind: DisputeKind.DISPUTE_KIND_PIX_INFRACTION,
+      reason: 'soon',
+      deadline: new Date(Date.now() + DAY_MS),
+    });
+    const ids = async (request: Partial<ListDisputesRequest>) =>
+      ((await connect.call('disputes', 'listDisputes', ListDisputesRequest.fromPartial(request))).disputes as Dispute[]).map((dispute) => dispute.id);
+    const open_ = await ids({ providerAccountId: sandbox, kind: DisputeKind.DISPUTE_KIND_PIX_INFRACTION, status: DisputeStatus.DISPUTE_STATUS_OPEN });
+    expect(open_.indexOf(soonDispute.id)).toBeLessThan(open_.indexOf(laterDispute.id));
+    expect(open_.indexOf(soonDispute.id)).toBeGreaterThanOrEqual(0);
+    const all = await ids({});
+    const deadlines = ((await connect.call('disputes', 'listDisputes', ListDisputesRequest.fromPartial({}))).disputes as Dispute[]).map((dispute) =>
+      dispute.deadline!.getTime(),
+    );
+    expect(deadlines).toEqual([...deadlines].sort((a, b) => a - b));
+    expect(all).toContain(soonDispute.id);
+    expect(await ids({ kind: DisputeKind.DISPUTE_KIND_CHARGEBACK })).not.toContain(soonDispute.id);
+    expect(await ids({ status: DisputeStatus.DISPUTE_STATUS_WON })).not.toContain(soonDispute.id);
+  });
+});
