@@ -28,6 +28,8 @@ const ServiceTokens = lazy(() => import('./pages/ServiceTokens.js'));
 const MyAccount = lazy(() => import('./pages/MyAccount.js'));
 const RoutesPage = lazy(() => import('./pages/Routes.js'));
 const Operations = lazy(() => import('./pages/Operations.js'));
+const Disputes = lazy(() => import('./pages/Disputes.js'));
+const DisputeDetail = lazy(() => import('./pages/DisputeDetail.js'));
 
 /** Whether the operator's role holds a permission, by the gateway's own table (shared/permissions.ts), not a copy. */
 const holds = (role: string, permission: Permission) => isRole(role) && ROLE_PERMISSIONS[role].includes(permission);
@@ -189,6 +191,9 @@ function SignedIn({
   // ListRoutes, PreviewRoute, GetRouteOutcomes; CreateRoute, UpdateRoute, DeleteRoute with routes:admin
   const routeReader = holds(role, 'routes:read');
   const routeAdmin = holds(role, 'routes:admin');
+  // ListDisputes, GetDispute; OpenDispute, AddDisputeEvidence, SubmitDisputeDefense, CloseDispute with disputes:write
+  const disputeReader = holds(role, 'disputes:read');
+  const disputeWriter = holds(role, 'disputes:write');
   // Charges and payouts come with events:read; receivers' and accounts' events need their reads too.
   const liveSubjects = [
     EventSubject.TRANSACTION,
@@ -209,6 +214,7 @@ function SignedIn({
     { to: '/accounts', label: t.nav.accounts },
     { to: '/providers', label: t.nav.providers },
     { to: '/operations', label: t.nav.operations },
+    ...(disputeReader ? [{ to: '/disputes', label: t.nav.disputes }] : []),
     ...(routeReader ? [{ to: '/routes', label: t.nav.routes }] : []),
     ...(auditReader ? [{ to: '/audit', label: t.nav.audit }] : []),
     ...(teamAdmin ? [{ to: '/team', label: t.nav.team }] : []),
@@ -263,7 +269,17 @@ function SignedIn({
                     <Route path="/transactions" element={<Transactions canCreate={chargeWriter} />} />
                     {/* Routed for every role, so that "new" is never read as a charge's id. */}
                     <Route path="/transactions/new" element={chargeWriter ? <NewCharge /> : <Navigate to="/transactions" replace />} />
-                    <Route path="/transactions/:id" element={<TransactionDetail canRefund={refundWriter} canReprocess={notificationWriter} />} />
+                    <Route
+                      path="/transactions/:id"
+                      element={
+                        <TransactionDetail
+                          canRefund={refundWriter}
+                          canReprocess={notificationWriter}
+                          canReadDisputes={disputeReader}
+                          canOpenDispute={disputeWriter}
+                        />
+                      }
+                    />
                     <Route path="/payouts" element={<Payouts canCreate={payoutWriter} />} />
                     <Route path="/receivers" element={<Receivers canCreate={receiverWriter} />} />
                     {receiverWriter && <Route path="/receivers/new" element={<NewReceiver />} />}
@@ -273,6 +289,8 @@ function SignedIn({
                     <Route path="/accounts" element={<ProviderAccounts />} />
                     <Route path="/providers" element={<Providers />} />
                     <Route path="/operations" element={<Operations canWriteNotifications={notificationWriter} canSettle={settler} />} />
+                    {disputeReader && <Route path="/disputes" element={<Disputes />} />}
+                    {disputeReader && <Route path="/disputes/:id" element={<DisputeDetail canWrite={disputeWriter} canUpload={receiverWriter} />} />}
                     {routeReader && <Route path="/routes" element={<RoutesPage canAdmin={routeAdmin} />} />}
                     {auditReader && <Route path="/audit" element={<Audit />} />}
                     {teamAdmin && <Route path="/team" element={<Team selfId={session.operator.id} />} />}

@@ -116,6 +116,15 @@ export function StatusHistory({ changes, withdraw }: { changes: { status: number
   );
 }
 
+/** A term and its value in a page's facts (a `dl`), or nothing when there is no value. */
+export const optionalFact = (label: string, value: string | undefined, testId?: string) =>
+  value ? (
+    <>
+      <dt>{label}</dt>
+      <dd data-testid={testId}>{value}</dd>
+    </>
+  ) : null;
+
 /** A protobuf Timestamp in the reader's language and time zone. */
 export function When({ at }: { at: Timestamp | undefined }) {
   const { t } = useI18n();

@@ -9,7 +9,7 @@ import { ErrorAlert } from '../errors.js';
 import { formatMoney } from '../format.js';
 import { useI18n } from '../i18n.js';
 import { payoutDestination } from '../payouts.js';
-import { PageHeader, StatusBadge, StatusHistory, When } from '../ui.js';
+import { optionalFact, PageHeader, StatusBadge, StatusHistory, When } from '../ui.js';
 
 /**
  * One payout: amount, status, where it went, who asked and who reviewed it,
@@ -45,13 +45,6 @@ export default function PayoutDetail({ canReview, operatorId }: { canReview: boo
 function PayoutFacts({ payout }: { payout: Withdrawal }) {
   const { t } = useI18n();
   const review = payout.review;
-  const optional = (label: string, value: string | undefined, testId?: string) =>
-    value ? (
-      <>
-        <dt>{label}</dt>
-        <dd data-testid={testId}>{value}</dd>
-      </>
-    ) : null;
   return (
     <dl className="facts" data-testid="payout">
       <dt>{t.transactions.id}</dt>
@@ -64,14 +57,14 @@ function PayoutFacts({ payout }: { payout: Withdrawal }) {
       <dd data-testid="amount">{formatMoney(payout.amount)}</dd>
       <dt>{t.transactions.method}</dt>
       <dd>{t.withdrawMethod[payout.paymentMethod]}</dd>
-      {optional(t.payout.destination, payoutDestination(payout, t), 'destination')}
-      {optional(t.payout.recipient, payout.request?.name, 'recipient')}
-      {optional(t.payout.description, payout.request?.description, 'description')}
+      {optionalFact(t.payout.destination, payoutDestination(payout, t), 'destination')}
+      {optionalFact(t.payout.recipient, payout.request?.name, 'recipient')}
+      {optionalFact(t.payout.description, payout.request?.description, 'description')}
       <dt>{t.transactions.provider}</dt>
       <dd>{payout.provider}</dd>
-      {optional(t.payout.providerId, payout.withdrawId, 'provider-id')}
-      {optional(t.payout.requestedBy, payout.requestedBy, 'requested-by')}
-      {review && optional(review.outcome === PayoutReviewOutcome.REJECTED ? t.payout.rejectedBy : t.payout.approvedBy, review.reviewedBy, 'reviewed-by')}
+      {optionalFact(t.payout.providerId, payout.withdrawId, 'provider-id')}
+      {optionalFact(t.payout.requestedBy, payout.requestedBy, 'requested-by')}
+      {review && optionalFact(review.outcome === PayoutReviewOutcome.REJECTED ? t.payout.rejectedBy : t.payout.approvedBy, review.reviewedBy, 'reviewed-by')}
       {review?.reviewedAt && (
         <>
           <dt>{t.payout.reviewedAt}</dt>
@@ -80,7 +73,7 @@ function PayoutFacts({ payout }: { payout: Withdrawal }) {
           </dd>
         </>
       )}
-      {optional(t.payout.refusalReason, payout.refusalReason, 'refusal-reason')}
+      {optionalFact(t.payout.refusalReason, payout.refusalReason, 'refusal-reason')}
       <dt>{t.transactions.created}</dt>
       <dd>
         <When at={payout.createdAt} />

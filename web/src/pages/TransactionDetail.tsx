@@ -7,6 +7,7 @@ import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gatewa
 import { TransactionStatus, type RoutingDecision, type Transaction } from '../../../gen/es/gateway/v1/types_pb.js';
 import { PaymentInstructions, SimulatePayment, TransactionFacts } from '../charges.js';
 import { ChargeCustomer, ChargeItems, ChargeRefunds } from '../chargeDetails.js';
+import { ChargeDisputes } from '../chargeDisputes.js';
 import { ErrorAlert, fieldViolations } from '../errors.js';
 import { formatMoney, parseCents } from '../format.js';
 import { useI18n } from '../i18n.js';
@@ -17,9 +18,19 @@ import { AmountInput, PageHeader, StatusHistory, TableHead, scrollable, useProvi
  * One charge: its amounts, card or decline reason, customer and items, status history, route and attempts, PIX code
  * or boleto line, its refunds as records and a full or partial refund behind a confirmation,
  * on the sandbox a simulated payment, the provider's notifications about it (raw, with reprocess) and the gateway's
- * deliveries to its webhook_url. Live: a status change refetches it.
+ * deliveries to its webhook_url, its disputes and (for roles that may) a form to open one. Live: a status change refetches it.
  */
-export default function TransactionDetail({ canRefund, canReprocess }: { canRefund: boolean; canReprocess: boolean }) {
+export default function TransactionDetail({
+  canRefund,
+  canReprocess,
+  canReadDisputes,
+  canOpenDispute,
+}: {
+  canRefund: boolean;
+  canReprocess: boolean;
+  canReadDisputes: boolean;
+  canOpenDispute: boolean;
+}) {
   const { t } = useI18n();
   const { id = '' } = useParams();
   const detail = useQuery(PaymentGatewayService.method.getTransaction, { id });
@@ -42,6 +53,7 @@ export default function TransactionDetail({ canRefund, canReprocess }: { canRefu
 
           <ChargeRefunds transaction={tx} />
           {canRefund && tx.status === TransactionStatus.APPROVED && tx.amount > tx.refundedAmount && <RefundForm transaction={tx} />}
+          {canReadDisputes && <ChargeDisputes transaction={tx} canWrite={canOpenDispute} />}
           <ChargeNotifications transactionId={tx.id} canReprocess={canReprocess} />
           <ChargeDeliveries transactionId={tx.id} />
         </Stack>

@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import type { Browser, Page } from 'playwright-core';
+import { CreateTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { CreateOperatorRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
+import { DisputeKind, OpenDisputeRequest } from '../../gen/ts-proto/gateway/v1/dispute_service.js';
+import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
+import { backOfficePages, followNavLink, launchBrowser, screenshot, signInAs } from '../support/browser.js';
+import { startTestStack, type TestStack } from '../support/gateway.js';
+import { sandboxCardId } from '../support/sandboxCard.js';
+
+/**
+ * Issue 33 §3 in the back-office, at 1280 and 390 px: an admin opens a dispute from a charge's page, uploads evidence
+ * to the embedded store, submits the defence (recorded: the sandbox takes none through an API) and finds the dispute in
+ * the list, whose nearest deadline comes first and an overdue one is marked. A viewer reads disputes and changes none.
+ * Axe- and CSP-clean; screenshots in test-results/.
+ */
+let browser: Browser;
+let stack: TestStack;
+let account: string;
+
+const pages = backOfficePages(
+  () => browser,
+  () => stack.gateway,
+);
+const VIEWER = { email: 'leitora-disputas@example.com', password: 'uma senha longa de leitora' };
+const PDF = Buffer.from('%PDF-1.4\n% comprovante de entrega\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+const RECORDED = 'Defesa registrada; este provedor não recebe defesa pela API.';
+
+beforeAll(async () => {
+  stack = await startTestStack({ env: { WEBHOOK_WORKERS: '0' } });
+  account = (await stack.client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'Loja', publicKey: 'pk', secretKey: 'sk-disputas' }))
+    .providerAccount.id;
+  await stack.client.call('access', 'createOperator', CreateOperatorRequest.fromPartial({ email: VIEWER.email, role: 'viewer', password: VIEWER.password }));
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+/** A card charge the sandbox approved: its id. */
+async function paidCardCharge(amount: number): Promise<string> {
+  const cardId = await sandboxCardId(stack.client, account);
+  const { transaction } = await stack.client.call(
+    'gateway',
+    'createTransaction',
+    CreateTransactionRequest.fromPartial({
+      providerAccountId: account,
+      transaction: { amount, paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, cardId, customer: { name: 'Ana Souza', document: '39053344705' } },
+    }),
+  );
+  return transaction.id;
+}
+
+/** A dispute whose deadline passes a moment from now: it is overdue when the list is read. */
+async function overdueDispute(): Promise<string> {
+  const charge = await paidCardCharge(1500);
+  const { dispute } = await stack.client.call(
+    'disputes',
+    'openDispute',
+    OpenDisputeRequest.fromPartial({
+      transactionId: charge,
+      kind: DisputeKind.DISPUTE_KIND_CHARGEBACK,
+      reason: 'Fraude',
+      deadline: new Date(Date.now() + 1000),
+    }),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  return dispute.id;
+}
+
+async function uploadEvidence(page: Page, label: string) {
+  const field = page.getByRole('group', { name: label, exact: true });
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), field.getByRole('button', { name: label, exact: true }).click()]);
+  await chooser.setFiles({ name: 'comprovante de entrega.pdf', mimeType: 'application/pdf', buffer: PDF });
+  await expect(field.getByRole('status').textContent()).resolves.toMatch(/^Upload realizado com sucesso!/);
+}
+
+it.each([[1280], [390]])('at %i px an admin opens a dispute from the charge, uploads evidence, submits the defence and finds it in the list', async (width) => {
+  const overdue = await overdueDispute();
+  const charge = await paidCardCharge(9900);
+  const { page, violations } = await pages.signedIn(width, 900, `#/transactions/${charge}`);
+
+  const form = page.getByRole('form', { name: 'Abrir disputa' });
+  await form.getByRole('textbox', { name: /^Motivo/ }).fill('Portador não reconhece a compra');
+  await form.getByRole('textbox', { name: /^Código do motivo/ }).fill('4837');
+  await form.getByRole('textbox', { name: /^Valor em disputa/ }).fill('50,00');
+  await form.getByRole('button', { name: 'Abrir disputa' }).click();
+
+  await page.getByRole('heading', { name: 'Disputa', exact: true }).waitFor();
+  await expect(page.getByTestId('amount').textContent()).resolves.toMatch(/R\$\s50,00/);
+  await expect(page.getByTestId('dispute-status').textContent()).resolves.toBe('Aberta');
+  await expect(page.getByTestId('charge-link').textContent()).resolves.toBe(charge);
+  // Nothing to submit before there is evidence.
+  await expect(page.getByRole('button', { name: 'Enviar defesa' }).isDisabled()).resolves.toBe(true);
+
+  await uploadEvidence(page, 'Arquivo da evidência (PDF, JPEG ou PNG)');
+  await page.getByRole('textbox', { name: 'Descrição' }).fill('Entrega assinada pelo portador');
+  await page.getByRole('button', { name: 'Adicionar evidência' }).click();
+  const evidence = page.getByTestId('evidence');
+  await evidence.getByRole('link', { name: 'comprovante de entrega.pdf' }).waitFor();
+  const href = (await evidence.getByRole('link', { name: 'comprovante de entrega.pdf' }).getAttribute('href'))!;
+  expect(Buffer.from(await (await fetch(href)).arrayBuffer())).toEqual(PDF);
+
+  await page.getByRole('button', { name: 'Enviar defesa' }).click();
+  await expect(page.getByTestId('defense-result').textContent()).resolves.toBe(RECORDED);
+  await page.getByTestId('dispute-status').getByText('Defesa enviada').waitFor();
+  const disputeId = page.url().split('/disputes/')[1]!;
+  await screenshot(page, `dispute-${width}`);
+
+  await followNavLink(page, 'Disputas');
+  const table = page.getByTestId('disputes-table');
+  await table.locator(`tr[data-id="${disputeId}"]`).waitFor();
+  const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-id'), tr.hasAttribute('data-overdue')]));
+  // Nearest deadline first: the overdue one above the one just opened (7 days away), and marked.
+  const ids = rows.map(([id]) => id);
+  expect(ids.indexOf(overdue)).toBeLessThan(ids.indexOf(disputeId));
+  expect(rows.find(([id]) => id === overdue)![1]).toBe(true);
+  expect(rows.find(([id]) => id === disputeId)![1]).toBe(false);
+  await expect(table.locator(`tr[data-id="${overdue}"]`).getByText('Vencida').isVisible()).resolves.toBe(true);
+  await screenshot(page, `disputes-list-${width}`);
+
+  // The filter goes to the address, and the list follows it.
+  await page.goto(`${stack.gateway.httpUrl}/#/disputes?status=2`);
+  await table.locator(`tr[data-id="${disputeId}"]`).waitFor();
+  await expect(table.locator(`tr[data-id="${overdue}"]`).count()).resolves.toBe(0);
+  await pages.finish(page, violations, `disputes-${width}`);
+});
+
+it('a viewer reads disputes and finds nothing that changes them', async () => {
+  const overdue = await overdueDispute();
+  const { page, violations } = await pages.openPage(1280, 900);
+  await signInAs(page, VIEWER.email, VIEWER.password);
+  await page.getByText('(viewer)').waitFor();
+  await followNavLink(page, 'Disputas');
+  await page.getByTestId('disputes-table').locator(`tr[data-id="${overdue}"]`).getByRole('link').first().click();
+  await page.getByText('Seu perfil só consulta disputas.').waitFor();
+  await expect(page.getByRole('button', { name: 'Enviar defesa' }).count()).resolves.toBe(0);
+  await expect(page.getByRole('form', { name: 'Encerrar disputa' }).count()).resolves.toBe(0);
+  await pages.finish(page, violations, 'disputes-viewer');
+});
