@@ -264,7 +264,7 @@ async function openStore({ config, logger, running, closers }: Start): Promise<D
     db,
     new KeyFingerprintsRepository(),
     {
-      secrets: SecretBox.fromEncodedKey(config.secretsKey),
+      secrets: SecretBox.fromEncodedKey(config.secretsKey, config.secretsKeyOther),
       outboundSecret: config.outboundWebhookSecret,
       outboundSecretChanged: config.outboundWebhookSecretChanged,
     },
@@ -279,7 +279,7 @@ async function assembleUseCases(
   db: Database,
   { sandboxUrl, tracer, options }: { sandboxUrl: string; tracer: Tracer | undefined; options: GatewayOptions },
 ): Promise<{ useCases: UseCases; transactions: TransactionsRepository; metrics: GatewayMetrics; reconciliation: ReconciliationService }> {
-  const secrets = SecretBox.fromEncodedKey(config.secretsKey);
+  const secrets = SecretBox.fromEncodedKey(config.secretsKey, config.secretsKeyOther);
   const events = new StatusEvents(db);
   const outbound = new OutboundRepository();
   // This instance's own metrics registry: one process may run several gateways (the tests do).
@@ -317,11 +317,11 @@ async function assembleUseCases(
     unknownCheckScheduleMs: config.unknownCheckScheduleMs,
     payoutApprovalAboveCents: config.payoutApprovalAboveCents,
     cardTokens: {
-      keys: derivedCardTokenKeys((info) => secrets.deriveKey(info), config.cardTokens.keyVersion),
+      keys: derivedCardTokenKeys((info) => secrets.deriveKeys(info), config.cardTokens.keyVersion),
       ttlSeconds: config.cardTokens.ttlSeconds,
       uses: new CardTokenUsesRepository(),
     },
-    savedCards: { repository: new SavedCardsRepository(), keyFor: (accountId: string) => secrets.deriveKey(savedCardKeyInfo(accountId)) },
+    savedCards: { repository: new SavedCardsRepository(), keysFor: (accountId: string) => secrets.deriveKeys(savedCardKeyInfo(accountId)) },
     events,
     webhookBaseUrl: config.webhookPublicUrl ?? `http://${config.host}:${config.webhookPort}`,
     urlPolicy: { privateProviderUrls: config.allowPrivateProviderUrls, privateWebhookUrls: config.allowPrivateWebhookUrls },
@@ -332,7 +332,10 @@ async function assembleUseCases(
   const operatorsDeps = {
     db,
     operators: new OperatorsRepository(),
-    csrfKey: createHmac('sha256', config.secretsKey).update('operator-csrf').digest(),
+    // From the key as written (not its bytes): how the CSRF key was always made, so sessions' tokens survive an upgrade.
+    csrfKeys: [config.secretsKey, ...(config.secretsKeyOther === undefined ? [] : [config.secretsKeyOther])].map((key) =>
+      createHmac('sha256', key).update('operator-csrf').digest(),
+    ) as [Buffer, ...Buffer[]],
     logger,
     secrets,
   };

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DEFAULT_RETRY_SCHEDULE_MS, DEFAULT_UNKNOWN_CHECK_SCHEDULE_MS } from './domain/types.js';
+import { SecretBox } from './lib/secretBox.js';
 
 /** Every setting the gateway reads, with its default (README lists them). */
 export interface Config {
@@ -40,6 +41,11 @@ export interface Config {
   /** CORS_ORIGINS: browser origins, besides the back-office's own, that may call Connect (with bearer tokens; session cookies stay same-origin). */
   corsOrigins: string[];
   secretsKey: string;
+  /**
+   * SECRETS_KEY_OTHER: during a rotation of SECRETS_KEY, the key on the rotation's other side (the new one before
+   * processes seal under it, the old one after): values sealed under it still open; nothing is sealed under it.
+   */
+  secretsKeyOther: string | undefined;
   /**
    * The gateway's card tokens: CARD_TOKEN_TTL_SECONDS, how long one opens after it is made (default one hour);
    * CARD_TOKEN_KEY_VERSION, the version of the per-account key new ones are sealed under (raise it to rotate; tokens of
@@ -351,6 +357,15 @@ function objectStoreCredentials(env: NodeJS.ProcessEnv, dataDir: string): { acce
   return { accessKeyId, secretAccessKey };
 }
 
+/** SECRETS_KEY (generated into DATA_DIR when unset) and SECRETS_KEY_OTHER, checked without naming either value. */
+function secretsKeys(env: NodeJS.ProcessEnv, dataDir: string): { secretsKey: string; secretsKeyOther: string | undefined } {
+  const secretsKey = env.SECRETS_KEY || persisted(dataDir, 'secrets.key', () => randomBytes(32).toString('base64')).value;
+  const secretsKeyOther = env.SECRETS_KEY_OTHER?.trim() || undefined;
+  // Checked here, before anything starts: malformed, or the same key twice.
+  if (secretsKeyOther !== undefined) SecretBox.fromEncodedKey(secretsKey, secretsKeyOther);
+  return { secretsKey, secretsKeyOther };
+}
+
 /** Reads a value kept in the data folder, creating it on first use. */
 function persisted(dataDir: string, file: string, create: () => string): { value: string; created: boolean } {
   const path = join(dataDir, file);
@@ -399,7 +414,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       totpRequiredForAdmins: flag(env, 'OPERATOR_TOTP_REQUIRED_FOR_ADMINS'),
     },
     corsOrigins: origins(env, 'CORS_ORIGINS'),
-    secretsKey: env.SECRETS_KEY || persisted(dataDir, 'secrets.key', () => randomBytes(32).toString('base64')).value,
+    ...secretsKeys(env, dataDir),
     cardTokens: { ttlSeconds: positive(env, 'CARD_TOKEN_TTL_SECONDS', 3600), keyVersion: positive(env, 'CARD_TOKEN_KEY_VERSION', 1) },
     webhookPublicUrl: env.WEBHOOK_PUBLIC_URL || undefined,
     payoutApprovalAboveCents: env.PAYOUT_APPROVAL_ABOVE_CENTS?.trim() ? count(env, 'PAYOUT_APPROVAL_ABOVE_CENTS', 0) : undefined,

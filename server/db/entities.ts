@@ -493,6 +493,7 @@ export type OperatorSessionRow = InferEntity<typeof OperatorSessionEntity>;
 /**
  * Fingerprints of the keys every gateway process of this database must share (SECRETS_KEY, the outbound signing
  * secret), recorded by the first process that started: a process with another key refuses to start (sharedKeys.ts).
+ * After a rotation of SECRETS_KEY, `secrets-key-retired` names the key the reseal moved away from.
  */
 export const KeyFingerprintEntity = defineEntity({
   name: 'KeyFingerprint',

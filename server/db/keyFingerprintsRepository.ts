@@ -28,14 +28,30 @@ export class KeyFingerprintsRepository {
     return rows.length > 0;
   }
 
+  /** The fingerprint recorded for `name`, if any. */
+  async get(em: EntityManager, name: string): Promise<string | undefined> {
+    const rows = await em.getConnection('write').execute<{ fingerprint: string }[]>('select fingerprint from key_fingerprints where name = ?', [name], 'all');
+    return rows[0]?.fingerprint;
+  }
+
   /** Replaces the fingerprint for `name` (a key changed on purpose). */
   async replace(em: EntityManager, name: string, fingerprint: string): Promise<void> {
-    await em
-      .getConnection('write')
-      .execute(
-        `insert into key_fingerprints (name, fingerprint, recorded_at) values (?, ?, ?) on conflict (name) do update set fingerprint = excluded.fingerprint, recorded_at = excluded.recorded_at`,
-        [name, fingerprint, new Date()],
-      );
+    await this.replaceAll(em, { [name]: fingerprint });
+  }
+
+  /** Replaces several fingerprints at once, in one statement: no process sees some of them changed and not the others. */
+  async replaceAll(em: EntityManager, fingerprints: Record<string, string>): Promise<void> {
+    const names = Object.keys(fingerprints);
+    const now = new Date();
+    await em.getConnection('write').execute(
+      `insert into key_fingerprints (name, fingerprint, recorded_at) values ${names.map(() => '(?, ?, ?)').join(', ')} on conflict (name) do update set fingerprint = excluded.fingerprint, recorded_at = excluded.recorded_at`,
+      names.flatMap((name) => [name, fingerprints[name], now]),
+    );
+  }
+
+  /** Forgets the fingerprint for `name`, if it still is `fingerprint` (another process may have changed it since). */
+  async remove(em: EntityManager, name: string, fingerprint: string): Promise<void> {
+    await em.getConnection('write').execute('delete from key_fingerprints where name = ? and fingerprint = ?', [name, fingerprint]);
   }
 
   /** One provider secret as stored (sealed), to try a key on a database whose key was never fingerprinted; none when it keeps no secret. */

@@ -10,6 +10,7 @@ import type { OutboundRepository } from '../db/outboundRepository.js';
 import type { CardTokenUsesRepository } from '../db/cardTokenUsesRepository.js';
 import type { SavedCardsRepository } from '../db/savedCardsRepository.js';
 import type { CardTokenKeys } from '../lib/gatewayCardToken.js';
+import type { DerivedKeys } from '../lib/secretBox.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { AdapterContext, ProviderAdapter } from '../providers/adapter.js';
 import type { ProviderAccountWithSecrets } from '../domain/types.js';
@@ -51,7 +52,7 @@ export interface GatewayDeps {
   /** The gateway's own card tokens (cardTokens.ts): their keys, how long they open (CARD_TOKEN_TTL_SECONDS), their uses. */
   cardTokens: { keys: CardTokenKeys; ttlSeconds: number; uses: CardTokenUsesRepository };
   /** Cards the gateway saved (savedCards.ts): where they are kept, and each account's sealing key. */
-  savedCards: { repository: SavedCardsRepository; keyFor(accountId: string): Buffer };
+  savedCards: { repository: SavedCardsRepository; keysFor(accountId: string): DerivedKeys };
 }
 
 export function notificationUrl(webhookBaseUrl: string, provider: string, accountId: string): string {

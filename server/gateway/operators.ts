@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../db/orm.js';
 import { signInKey, type OperatorsRepository } from '../db/operatorsRepository.js';
 import type { Operator } from '../domain/types.js';
@@ -26,8 +26,11 @@ export interface SessionPolicy {
 export interface OperatorsDeps {
   db: Database;
   operators: OperatorsRepository;
-  /** Signs CSRF tokens, which are derived from the session token and so need no storage; the same in every process and across restarts. */
-  csrfKey: Buffer;
+  /**
+   * Sign CSRF tokens, which are derived from the session token and so need no storage; the same in every process and
+   * across restarts. The first signs; during a rotation of SECRETS_KEY the other key's tokens are still accepted.
+   */
+  csrfKeys: readonly [Buffer, ...Buffer[]];
   logger: Logger;
   /** Opens operators' sealed TOTP secrets. */
   secrets: SecretBox;
@@ -225,7 +228,16 @@ export class OperatorsService {
 
   /** The CSRF token that goes with a session: the back-office sends it in `x-csrf-token` with every call. */
   csrfToken(sessionToken: string): string {
-    return createHmac('sha256', this.deps.csrfKey).update(sessionToken).digest('base64url');
+    return csrfTokenUnder(this.deps.csrfKeys[0], sessionToken);
+  }
+
+  /** Whether a call's CSRF token goes with its session, under any of this process's keys (compared in constant time). */
+  csrfTokenMatches(sessionToken: string, csrfToken: string): boolean {
+    const given = Buffer.from(csrfToken);
+    return this.deps.csrfKeys.some((key) => {
+      const expected = Buffer.from(csrfTokenUnder(key, sessionToken));
+      return expected.length === given.length && timingSafeEqual(expected, given);
+    });
   }
 
   /** The operator behind a live session token (not signed out, not idle too long, not past its absolute expiry, not disabled). */
@@ -250,3 +262,5 @@ export class OperatorsService {
     return this.deps.operators.revokeSession(this.em(), sha256(sessionToken), new Date());
   }
 }
+
+const csrfTokenUnder = (key: Buffer, sessionToken: string): string => createHmac('sha256', key).update(sessionToken).digest('base64url');

@@ -65,7 +65,7 @@ export async function saveCard(
   await deps.savedCards.repository.insert(deps.db.em(), {
     id: id.slice(SAVED_CARD_PREFIX.length),
     providerAccountId: ctx.accountId,
-    cardSealed: sealSavedCard(card, deps.savedCards.keyFor(ctx.accountId)),
+    cardSealed: sealSavedCard(card, deps.savedCards.keysFor(ctx.accountId)[0]),
     now,
   });
   return id;
@@ -95,7 +95,7 @@ export async function checkSavedCard(deps: Deps, call: { adapter: ProviderAdapte
           field: FIELD,
           reason: 'SAVED_CARD_REVOKED',
         });
-      return openSavedCard(current.cardSealed, deps.savedCards.keyFor(ctx.accountId));
+      return openSavedCard(current.cardSealed, deps.savedCards.keysFor(ctx.accountId));
     },
   };
 }

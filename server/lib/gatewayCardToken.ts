@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { cardDigits, decryptCardToken, encryptCardToken, fourDigitYear, type CardInput } from './card.js';
 import { GatewayError, invalidArgument } from './errors.js';
 import { passesLuhn } from './luhn.js';
+import type { DerivedKeys } from './secretBox.js';
 
 /**
  * The gateway's own card token, for providers that take card data but tokenise nothing themselves (spec doc 1 §3: "a
@@ -17,11 +18,14 @@ import { passesLuhn } from './luhn.js';
  */
 export const GATEWAY_CARD_TOKEN_PREFIX = 'gct_v1';
 
-/** Where the keys come from: one 32-byte key per account and key version, and the version new tokens are sealed under. */
+/**
+ * Where the keys come from: 32-byte keys per account and key version (the first seals; during a rotation of the secrets
+ * key the other's still opens), and the version new tokens are sealed under.
+ */
 export interface CardTokenKeys {
   /** New tokens use it; tokens of versions 1 up to it still open until they expire (raising it rotates the key). */
   currentVersion: number;
-  keyFor(accountId: string, version: number): Buffer;
+  keysFor(accountId: string, version: number): DerivedKeys;
 }
 
 /** The seal of a token: its text and when it stops opening. */
@@ -79,7 +83,7 @@ export function sealCardToken(card: CardInput, options: { accountId: string; key
   const { accountId, keys, now, ttlSeconds } = options;
   const expiresAtSeconds = Math.floor(now.getTime() / 1000) + ttlSeconds;
   const head = header(accountId, keys.currentVersion, expiresAtSeconds);
-  const key = keys.keyFor(accountId, keys.currentVersion).toString('base64');
+  const key = keys.keysFor(accountId, keys.currentVersion)[0].toString('base64');
   const sealed = encryptCardToken(checkedCard(card, now), key, Buffer.from(head, 'utf8'));
   return { token: `${head}.${sealed}`, expiresAt: new Date(expiresAtSeconds * 1000) };
 }
@@ -104,13 +108,15 @@ export function authenticateCardToken(token: string, options: { accountId: strin
   const head = header(accountId, keyVersion, Number(expiryText));
   // The header as received must be the header as it would be written (no leading zeros, no other spelling).
   if (`${head}.${sealed}` !== token) throw invalid('it is not a gateway card token');
-  let card: CardInput;
-  try {
-    card = decryptCardToken(sealed, keys.keyFor(accountId, keyVersion).toString('base64'), Buffer.from(head, 'utf8'));
-  } catch {
-    throw invalid('it was altered or not made by this gateway');
+  for (const key of keys.keysFor(accountId, keyVersion)) {
+    try {
+      const card = decryptCardToken(sealed, key.toString('base64'), Buffer.from(head, 'utf8'));
+      return { card, expiresAt: new Date(Number(expiryText) * 1000), keyVersion };
+    } catch {
+      // Not this key's (GCM's tag did not authenticate): the next one, if a rotation gives one.
+    }
   }
-  return { card, expiresAt: new Date(Number(expiryText) * 1000), keyVersion };
+  throw invalid('it was altered or not made by this gateway');
 }
 
 /** FAILED_PRECONDITION once a token's expiry has come. */
@@ -130,7 +136,7 @@ export function openCardToken(token: string, options: { accountId: string; keys:
 }
 
 /** The keys of the gateway's card tokens, derived per account and version from the gateway's secrets key (SecretBox.deriveKey). */
-export function derivedCardTokenKeys(derive: (info: string) => Buffer, currentVersion: number): CardTokenKeys {
+export function derivedCardTokenKeys(derive: (info: string) => DerivedKeys, currentVersion: number): CardTokenKeys {
   if (!Number.isInteger(currentVersion) || currentVersion < 1) throw new RangeError('the card token key version must be a positive integer');
-  return { currentVersion, keyFor: (accountId, version) => derive(`card-token key v${version} account ${accountId}`) };
+  return { currentVersion, keysFor: (accountId, version) => derive(`card-token key v${version} account ${accountId}`) };
 }

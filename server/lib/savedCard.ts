@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CardInput } from './card.js';
-import { SecretBox } from './secretBox.js';
+import { SecretBox, type DerivedKeys } from './secretBox.js';
 
 /**
  * A card saved by the gateway for one provider account (issue 28: "stored sealed, revocable"): its id is what a caller
@@ -36,9 +36,12 @@ export function sealSavedCard(card: CardInput, key: Buffer): string {
   return new SecretBox(key).seal(JSON.stringify(kept));
 }
 
-/** Opens a saved card: the card with an empty CVV (none is kept). Throws when the seal does not open under `key`. */
-export function openSavedCard(sealed: string, key: Buffer): CardInput {
-  const kept = JSON.parse(new SecretBox(key).open(sealed)) as KeptCard;
+/**
+ * Opens a saved card: the card with an empty CVV (none is kept). Throws when the seal opens under none of `keys` (the
+ * account's key from the current secrets key and, during a rotation, from the other).
+ */
+export function openSavedCard(sealed: string, keys: DerivedKeys): CardInput {
+  const kept = JSON.parse(new SecretBox(keys[0], keys[1]).open(sealed)) as KeptCard;
   return { ...kept, cvv: '' };
 }
 

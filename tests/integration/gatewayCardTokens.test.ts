@@ -152,7 +152,7 @@ describe("the gateway's card token through gRPC (PAGUESAFE, no tokenization of i
     // Made with the gateway's own key so that it expires two seconds from now.
     const shortLived = sealCardToken(CARD, {
       accountId,
-      keys: derivedCardTokenKeys((info) => box.deriveKey(info), 1),
+      keys: derivedCardTokenKeys((info) => box.deriveKeys(info), 1),
       now: new Date(Date.now() - 3_598_000),
       ttlSeconds: 3600,
     });
@@ -200,7 +200,7 @@ describe("the gateway's card token through gRPC (PAGUESAFE, no tokenization of i
     const box = SecretBox.fromEncodedKey(SECRETS_KEY);
     const expired = sealCardToken(CARD, {
       accountId,
-      keys: derivedCardTokenKeys((info) => box.deriveKey(info), 1),
+      keys: derivedCardTokenKeys((info) => box.deriveKeys(info), 1),
       now: new Date(Date.now() - 3_660_000),
       ttlSeconds: 3600,
     });
@@ -240,7 +240,7 @@ describe("the gateway's card token through gRPC (PAGUESAFE, no tokenization of i
     expect(asked.message).toMatch(/^PODPAY2 cannot be sent a card from the gateway's card token/);
     // One sealed for it anyway (the gateway's own key) is refused at the charge.
     const box = SecretBox.fromEncodedKey(SECRETS_KEY);
-    const keys = derivedCardTokenKeys((info) => box.deriveKey(info), 1);
+    const keys = derivedCardTokenKeys((info) => box.deriveKeys(info), 1);
     const { token } = sealCardToken(CARD, { accountId: podpay, keys, now: new Date(), ttlSeconds: 600 });
     const failure = await failureOf(cardCharge(podpay, token, 'card-podpay'));
     expect(failure.code).toBe('FAILED_PRECONDITION');

@@ -10,11 +10,11 @@ describe('saved cards (savedCard.ts)', () => {
     const sealed = sealSavedCard(CARD, key);
     expect(sealed).not.toContain('4111');
     expect(Buffer.from(sealed.split('.')[3]!, 'base64url').toString('latin1')).not.toContain('737');
-    expect(openSavedCard(sealed, key)).toEqual({ ...CARD, cvv: '' });
+    expect(openSavedCard(sealed, [key])).toEqual({ ...CARD, cvv: '' });
   });
 
   it('opens under no other key (another account)', () => {
-    expect(() => openSavedCard(sealSavedCard(CARD, randomBytes(32)), randomBytes(32))).toThrow();
+    expect(() => openSavedCard(sealSavedCard(CARD, randomBytes(32)), [randomBytes(32)])).toThrow();
   });
 
   it('has ids of its own prefix and a UUID, and reads back only such ids', () => {

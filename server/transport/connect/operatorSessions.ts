@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Principal } from '../../gateway/access.js';
 import type { AccessService } from '../../gateway/accessControl.js';
@@ -43,8 +42,6 @@ export function sessionCookie(req: IncomingMessage): string | undefined {
   return undefined;
 }
 
-const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
-
 export type SessionCheck = { principal: Principal } | { refused: GatewayError } | undefined;
 
 /** The operator behind a cookie-authenticated call, refused without the CSRF token or from another origin; undefined without a live session. */
@@ -54,7 +51,7 @@ export async function operatorOfCall(req: IncomingMessage, options: SessionOptio
   const found = await options.operators.authenticate(token);
   if (!found) return undefined;
   const csrf = req.headers[CSRF_HEADER];
-  if (isCrossOrigin(req) || typeof csrf !== 'string' || !same(csrf, options.operators.csrfToken(token)))
+  if (isCrossOrigin(req) || typeof csrf !== 'string' || !options.operators.csrfTokenMatches(token, csrf))
     return {
       refused: new GatewayError('PERMISSION_DENIED', `a call with the session cookie needs the ${CSRF_HEADER} header from this origin`, { reason: 'CSRF' }),
     };

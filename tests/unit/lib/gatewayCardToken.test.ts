@@ -17,7 +17,7 @@ const CVV = '737';
 const CARD = { cardNumber: '4111 1111-1111 1111', holderName: 'Ana Souza', holderDocument: '123.456.789-09', expMonth: '3', expYear: '30', cvv: CVV };
 const NOW = new Date('2026-11-28T12:00:00Z');
 const box = SecretBox.fromEncodedKey(SecretBox.generateEncodedKey());
-const keys = derivedCardTokenKeys((info) => box.deriveKey(info), 1);
+const keys = derivedCardTokenKeys((info) => box.deriveKeys(info), 1);
 const ACCOUNT = '3f1d1c0e-2b59-4d1b-9b1a-1c2d3e4f5a6b';
 
 const seal = (options: Partial<Parameters<typeof sealCardToken>[1]> = {}) =>
@@ -51,7 +51,7 @@ describe("the gateway's card token", () => {
     const raw = Buffer.from(sealed!, 'base64');
     expect(raw.length).toBe(12 + 16 + [PAN, 'Ana Souza', '123.456.789-09', '03', '2030', CVV].join(CARD_TOKEN_SEPARATOR).length);
     const head = token.slice(0, token.lastIndexOf('.'));
-    expect(decryptCardToken(sealed!, keys.keyFor(ACCOUNT, 1).toString('base64'), Buffer.from(head))).toEqual(opened.card);
+    expect(decryptCardToken(sealed!, keys.keysFor(ACCOUNT, 1)[0].toString('base64'), Buffer.from(head))).toEqual(opened.card);
     // Two tokens of one card differ (a fresh IV each time).
     expect(seal().token).not.toBe(token);
   });
@@ -96,11 +96,11 @@ describe("the gateway's card token", () => {
 
   it('rotates: new tokens use the new key version, tokens of the old version still open until they expire, a newer version than known is refused', () => {
     const old = seal();
-    const rotated = derivedCardTokenKeys((info) => box.deriveKey(info), 2);
+    const rotated = derivedCardTokenKeys((info) => box.deriveKeys(info), 2);
     const fresh = sealCardToken(CARD, { accountId: ACCOUNT, keys: rotated, now: NOW, ttlSeconds: 3600 });
     expect(fresh.token.split('.')[2]).toBe('2');
     // The versions' keys differ, so the version is part of what a token is sealed under.
-    expect(rotated.keyFor(ACCOUNT, 2).equals(rotated.keyFor(ACCOUNT, 1))).toBe(false);
+    expect(rotated.keysFor(ACCOUNT, 2)[0].equals(rotated.keysFor(ACCOUNT, 1)[0])).toBe(false);
     expect(openCardToken(old.token, { accountId: ACCOUNT, keys: rotated, now: NOW }).keyVersion).toBe(1);
     expect(openCardToken(fresh.token, { accountId: ACCOUNT, keys: rotated, now: NOW }).keyVersion).toBe(2);
     expect(() => openCardToken(old.token, { accountId: ACCOUNT, keys: rotated, now: new Date(NOW.getTime() + 3_600_000) })).toThrow('expired');
@@ -109,7 +109,12 @@ describe("the gateway's card token", () => {
     );
     // Another gateway secrets key derives other keys: its tokens do not open here.
     const otherBox = SecretBox.fromEncodedKey(SecretBox.generateEncodedKey());
-    const stranger = sealCardToken(CARD, { accountId: ACCOUNT, keys: derivedCardTokenKeys((info) => otherBox.deriveKey(info), 1), now: NOW, ttlSeconds: 3600 });
+    const stranger = sealCardToken(CARD, {
+      accountId: ACCOUNT,
+      keys: derivedCardTokenKeys((info) => otherBox.deriveKeys(info), 1),
+      now: NOW,
+      ttlSeconds: 3600,
+    });
     expect(() => openCardToken(stranger.token, { accountId: ACCOUNT, keys, now: NOW })).toThrow('it was altered or not made by this gateway');
   });
 
