@@ -1,17 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { CreateServiceTokenRequest, ListAuditEventsRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
-import {
-  CreateCardIdRequest,
-  CreateCardTokenRequest,
-  CreateTransactionRequest,
-  RevokeSavedCardRequest,
-} from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
-import { PaymentMethod, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
+import { CreateCardIdRequest, CreateCardTokenRequest, RevokeSavedCardRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import { SecretBox } from '../../server/lib/secretBox.js';
 import { expectNoCardData } from '../support/cardDataSearch.js';
 import { errorDetailsOf, failureOf } from '../support/clients.js';
 import { startFakeProvider, type FakeProvider } from '../support/fakeProvider.js';
+import { cardCharge } from '../support/gatewayCard.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
 
 /**
@@ -69,21 +65,7 @@ const revoke = (providerAccountId: string, cardId: string, secret?: string) =>
   stack.client.call('gateway', 'revokeSavedCard', RevokeSavedCardRequest.fromPartial({ providerAccountId, cardId }), secret);
 
 const charge = (providerAccountId: string, cardId: string, idempotencyKey: string) =>
-  stack.client.call(
-    'gateway',
-    'createTransaction',
-    CreateTransactionRequest.fromPartial({
-      providerAccountId,
-      idempotencyKey,
-      transaction: {
-        amount: 1990,
-        paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD,
-        installments: 1,
-        customer: { name: 'Ana Souza', document: '12345678909', email: 'ana@example.com', phone: '11987654321' },
-        cardId,
-      },
-    }),
-  );
+  stack.client.call('gateway', 'createTransaction', cardCharge(providerAccountId, cardId, idempotencyKey));
 
 /** The provider charges the saved card as sent: the family's card body without a CVV. */
 const providerCharges = (id: string) =>

@@ -1,4 +1,5 @@
-import { CreateCardTokenRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { CreateCardTokenRequest, CreateTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import type { CardInput } from '../../server/lib/card.js';
 import type { Driver } from './clients.js';
 
@@ -19,3 +20,17 @@ export const TYPED_CARD: CardInput = {
 export async function gatewayCardToken(driver: Driver, providerAccountId: string, card: CardInput = TYPED_CARD): Promise<string> {
   return (await driver.call('gateway', 'createCardToken', CreateCardTokenRequest.fromPartial({ providerAccountId, card }))).cardToken;
 }
+
+/** A card charge of R$ 19,90 in one instalment at an account, with a card token or a saved card as `card_id`. */
+export const cardCharge = (providerAccountId: string, cardId: string, idempotencyKey: string): CreateTransactionRequest =>
+  CreateTransactionRequest.fromPartial({
+    providerAccountId,
+    idempotencyKey,
+    transaction: {
+      amount: 1990,
+      paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD,
+      installments: 1,
+      customer: { name: 'Ana Souza', document: '12345678909', email: 'ana@example.com', phone: '11987654321' },
+      cardId,
+    },
+  });
