@@ -47,6 +47,7 @@ import type { Logger } from './lib/logger.js';
 import { createRegistry } from './providers/catalog.js';
 import type { ProviderAdapter } from './providers/adapter.js';
 import { SandboxPsp } from './sandbox/psp.js';
+import { SandboxPspThread } from './sandbox/pspThread.js';
 import { startConnectServer } from './transport/connect/server.js';
 import { startGrpcServer } from './transport/grpc/server.js';
 import { InFlightLimit } from './transport/inFlightLimit.js';
@@ -82,8 +83,10 @@ export interface RunningGateway {
   firstAdmin?: { email: string; password?: string };
   useCases?: UseCases;
   db?: Database;
-  /** The SANDBOX provider's fake PSP, when this process runs it (tests inject faults into it). */
+  /** The SANDBOX provider's fake PSP, when this process runs it on its own event loop (tests inject faults into it). */
   sandboxPsp?: SandboxPsp;
+  /** The SANDBOX provider's fake PSP, when this process runs it in a worker thread (SANDBOX_THREAD). */
+  sandboxThread?: SandboxPspThread;
   /** The load shedder (SHED_EVENT_LOOP_DELAY_MS, SHED_POOL_WAITING), when on: tests wait for its limit to fall. */
   pressure?: LoopPressure;
   close(): Promise<void>;
@@ -164,7 +167,7 @@ export async function startGateway(input: Config, components: readonly Component
   };
   const start: Start = { config, logger, running, closers };
   try {
-    if (components.includes('sandbox')) await startSandboxPsp(start);
+    if (components.includes('sandbox')) await startSandboxPsp(start, components);
     const sandboxUrl = config.sandboxPublicUrl ?? running.sandboxUrl ?? `http://${config.host}:${config.sandboxPort}`;
     if (!components.some((component) => component !== 'sandbox')) return running;
     // Closed last, once the servers and workers have stopped: their last spans are sent too.
@@ -198,18 +201,23 @@ export async function startGateway(input: Config, components: readonly Component
   }
 }
 
-/** The SANDBOX provider's fake PSP, on its own port. */
-async function startSandboxPsp({ config, logger, running, closers }: Start): Promise<void> {
-  const psp = await new SandboxPsp({
+/**
+ * The SANDBOX provider's fake PSP, on its own port: in a worker thread when the process also runs the gateway (its
+ * work then never takes the gateway's event loop), on this one when it runs alone or SANDBOX_THREAD is off.
+ */
+async function startSandboxPsp({ config, logger, running, closers }: Start, components: readonly Component[]): Promise<void> {
+  const options = {
     host: config.host,
     port: config.sandboxPort,
     stateFile: join(config.dataDir, 'sandbox-state.json'),
     settleDelayMs: config.sandboxSettleMs,
-    logger,
-  }).start();
+  };
+  let psp: SandboxPspThread | SandboxPsp;
+  if (config.sandboxThread && components.some((component) => component !== 'sandbox'))
+    psp = running.sandboxThread = await new SandboxPspThread(options, logger).start();
+  else psp = running.sandboxPsp = await new SandboxPsp({ ...options, logger }).start();
   closers.push(() => psp.stop());
   running.sandboxUrl = psp.url;
-  running.sandboxPsp = psp;
   config.sandboxPort = Number(new URL(psp.url).port);
 }
 

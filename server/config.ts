@@ -58,6 +58,8 @@ export interface Config {
   /** SANDBOX_URL; unset means http://HOST:SANDBOX_PORT. */
   sandboxPublicUrl?: string;
   sandboxSettleMs: number;
+  /** SANDBOX_THREAD: the fake PSP in a worker thread of its own when it shares the process with other components (default); false: on the gateway's event loop. */
+  sandboxThread: boolean;
   /** How long the SANDBOX adapter waits for the fake PSP's answer. */
   sandboxTimeoutMs: number;
   webDir: string;
@@ -420,6 +422,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     payoutApprovalAboveCents: env.PAYOUT_APPROVAL_ABOVE_CENTS?.trim() ? count(env, 'PAYOUT_APPROVAL_ABOVE_CENTS', 0) : undefined,
     sandboxPublicUrl: env.SANDBOX_URL || undefined,
     sandboxSettleMs: Number(env.SANDBOX_SETTLE_MS ?? 1000),
+    sandboxThread: flag(env, 'SANDBOX_THREAD', true),
     sandboxTimeoutMs: count(env, 'SANDBOX_TIMEOUT_MS', 10_000),
     webDir: resolve(env.WEB_DIR || 'web/dist'),
     checkoutDir: resolve(env.CHECKOUT_DIR || 'checkout'),

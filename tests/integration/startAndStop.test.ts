@@ -8,7 +8,8 @@ import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import { grpcDriver } from '../support/clients.js';
 import { removeDir } from '../support/gateway.js';
 import { parseMetrics, valueOf } from '../support/metrics.js';
-import { portFor, spawnGateway } from '../support/process.js';
+import { SANDBOX_THREAD_NAME } from '../../server/sandbox/pspThread.js';
+import { portFor, spawnGateway, threadIds } from '../support/process.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'gateway-main-'));
 let child: ChildProcess | undefined;
@@ -56,6 +57,8 @@ it('npm start: prints a generated token, the first admin, the SANDBOX account an
     CreateTransactionRequest.fromPartial({ providerAccountId: accountId, transaction: { amount: 100, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX } }),
   );
   expect(transaction.id).toBeDefined();
+  // The SANDBOX PSP answered from its own thread, off the gateway's event loop.
+  expect(threadIds(child.pid!, SANDBOX_THREAD_NAME)).toHaveLength(1);
 
   const metricsUrl = /Metrics\s+(\S+)/.exec(output)?.[1];
   expect(metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);

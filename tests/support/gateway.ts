@@ -51,6 +51,10 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     // tests/unit/loopPressure.test.ts turn it on.
     SHED_EVENT_LOOP_DELAY_MS: '0',
     SHED_POOL_WAITING: '0',
+    // The fake PSP on the test's own event loop, where the suites drive it (injectFault, received, behaviour); the
+    // thread `npm start` runs it in is tested by tests/integration/sandboxThread.test.ts and the suites that spawn
+    // the gateway as a process.
+    SANDBOX_THREAD: 'false',
     ...options.env,
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...(options.replicaUrls ? { DATABASE_REPLICA_URLS: options.replicaUrls.join(',') } : {}),

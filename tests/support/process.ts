@@ -79,6 +79,19 @@ export function childPids(pid: number): number[] {
   }
 }
 
+/** The ids of `pid`'s threads named `name` (Linux: /proc/PID/task/TID/comm, which holds a worker thread's name). */
+export function threadIds(pid: number, name: string): number[] {
+  return readdirSync(`/proc/${pid}/task`)
+    .filter((task) => {
+      try {
+        return readFileSync(`/proc/${pid}/task/${task}/comm`, 'utf8').trim() === name;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
 /** Whether `pid` is still a process, not counting one that ended and waits to be reaped. */
 export function isRunning(pid: number): boolean {
   try {
