@@ -3,8 +3,9 @@
  * gateway runs as `npm start` runs it, SANDBOX PSP included, on PostgreSQL and on the embedded database; 16 callers
  * create PIX charges (with the QR image answered, and without: `omit_pix_qr_image`), then boletos, each for
  * SANDBOX_BENCH_SECONDS (10; 3 with --quick). Printed per row: charges per second, the median and p99 latency, and
- * the CPU per charge of the gateway's process (the PSP runs in it) and of the database (PostgreSQL's processes, or
- * the embedded database's child process), so the two cores' budget is visible. Run alone with
+ * the CPU per charge of the gateway's process less the PSP's thread, of the PSP's own thread (its worker thread, read
+ * by name from /proc; 0 where it runs on the gateway's loop, SANDBOX_THREAD=false) and of the database (PostgreSQL's
+ * processes, or the embedded database's child process), so the two cores' budget is visible. Run alone with
  * `npx tsx bench/sandboxCharges.ts [--quick] [--backend postgres|embedded]`.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -18,7 +19,8 @@ import { grpcDriver } from '../tests/support/clients.js';
 import { createTestDatabase } from '../tests/support/postgres.js';
 import { classify } from './gateway/clients.js';
 import { closedLoop } from './gateway/load.js';
-import { BENCH_TOKEN, buildGateway, procCpuMs, startGatewayProcess } from './gateway/processes.js';
+import { SANDBOX_THREAD_NAME } from '../server/sandbox/pspThread.js';
+import { BENCH_TOKEN, buildGateway, procCpuMs, startGatewayProcess, threadCpuMs } from './gateway/processes.js';
 
 const argv = process.argv.slice(2);
 const QUICK = argv.includes('--quick');
@@ -50,6 +52,7 @@ interface Row {
   p99: number;
   errors: Record<string, number>;
   gatewayMs: number;
+  pspMs: number;
   databaseMs: number;
 }
 
@@ -86,9 +89,11 @@ async function runBackend(backend: 'postgres' | 'embedded'): Promise<Row[]> {
     for (const [row, call] of cases) {
       await closedLoop(IN_FLIGHT, WARMUP_SECONDS, call, classify);
       const gatewayBefore = procCpuMs(gateway.pid);
+      const pspBefore = threadCpuMs(gateway.pid, SANDBOX_THREAD_NAME);
       const databaseBefore = backend === 'postgres' ? postgresCpuMs() : gateway.childrenCpuMs();
       const result = await closedLoop(IN_FLIGHT, SECONDS, call, classify);
-      const gatewayMs = procCpuMs(gateway.pid) - gatewayBefore;
+      const pspMs = threadCpuMs(gateway.pid, SANDBOX_THREAD_NAME) - pspBefore;
+      const gatewayMs = procCpuMs(gateway.pid) - gatewayBefore - pspMs;
       const databaseMs = (backend === 'postgres' ? postgresCpuMs() : gateway.childrenCpuMs()) - databaseBefore;
       rows.push({
         backend,
@@ -98,6 +103,7 @@ async function runBackend(backend: 'postgres' | 'embedded'): Promise<Row[]> {
         p99: result.p99,
         errors: result.errors,
         gatewayMs: gatewayMs / Math.max(1, result.ok),
+        pspMs: pspMs / Math.max(1, result.ok),
         databaseMs: databaseMs / Math.max(1, result.ok),
       });
     }
@@ -114,10 +120,12 @@ await buildGateway((line) => console.log(line));
 console.log(
   `charges through the SANDBOX PSP, ${IN_FLIGHT} in flight, ${SECONDS} s a row; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
 );
-console.log('| database | charges | per second | p50 ms | p99 ms | gateway CPU ms/charge (PSP included) | database CPU ms/charge | errors |');
-console.log('|---|---|---|---|---|---|---|---|');
+console.log(
+  '| database | charges | per second | p50 ms | p99 ms | gateway CPU ms/charge (PSP thread excluded) | PSP thread CPU ms/charge | database CPU ms/charge | errors |',
+);
+console.log('|---|---|---|---|---|---|---|---|---|');
 for (const backend of BACKENDS)
   for (const row of await runBackend(backend))
     console.log(
-      `| ${row.backend} | ${row.row} | ${row.perSecond.toFixed(0)} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${row.gatewayMs.toFixed(2)} | ${row.databaseMs.toFixed(2)} | ${JSON.stringify(row.errors)} |`,
+      `| ${row.backend} | ${row.row} | ${row.perSecond.toFixed(0)} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${row.gatewayMs.toFixed(2)} | ${row.pspMs.toFixed(2)} | ${row.databaseMs.toFixed(2)} | ${JSON.stringify(row.errors)} |`,
     );

@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
-import { childPids } from '../../tests/support/process.js';
+import { childPids, threadIds } from '../../tests/support/process.js';
 import { buildServer, npmStartArgs, prepareTemplate, serverStaleBecause, templateStaleBecause } from '../../scripts/serverBuild.js';
 import type { ProbeReading } from './probe.js';
 
@@ -79,7 +79,17 @@ export async function freePorts(count: number): Promise<number[]> {
 
 /** The process's CPU time (user + system) in milliseconds, from /proc/<pid>/stat. */
 export function procCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return statCpuMs(`/proc/${pid}/stat`);
+}
+
+/** The CPU time in milliseconds of `pid`'s threads named `name` (a worker thread's name), from /proc/<pid>/task/<tid>/stat. */
+export function threadCpuMs(pid: number, name: string): number {
+  return threadIds(pid, name).reduce((total, tid) => total + statCpuMs(`/proc/${pid}/task/${tid}/stat`), 0);
+}
+
+/** User + system CPU time in milliseconds of a process's or a thread's stat file. */
+function statCpuMs(file: string): number {
+  const stat = readFileSync(file, 'utf8');
   // Fields after the command name (which may hold spaces) start at state: utime and stime are the 12th and 13th of them.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
