@@ -15,6 +15,8 @@ import { IdempotencyRepository } from './db/idempotencyRepository.js';
 import { ProcessesRepository } from './db/processesRepository.js';
 import { ProcessLiveness } from './gateway/processLiveness.js';
 import { KeyFingerprintsRepository } from './db/keyFingerprintsRepository.js';
+import { BalancesService } from './gateway/balances.js';
+import { StatementRepository } from './db/statementRepository.js';
 import { AccountsService } from './gateway/accounts.js';
 import { StatusEvents } from './gateway/events.js';
 import { DEFAULT_PROCESSING, NotificationsService } from './gateway/notifications.js';
@@ -353,6 +355,7 @@ async function assembleUseCases(
     payouts: new PayoutsService(deps, routes),
     disputes: new DisputesService(deps, new DisputesRepository()),
     accounts: new AccountsService(deps),
+    balances: new BalancesService({ ...deps, statements: new StatementRepository() }),
     notifications: new NotificationsService(deps, { ...DEFAULT_PROCESSING, concurrency: config.webhookConcurrency }, config.webhookBadSignatureStoreLimit),
     sandbox: new SandboxService(deps),
     outbound: new OutboundService(deps, { secret: config.outboundWebhookSecret, retryScheduleMs: config.outboundRetryScheduleMs, timeoutMs: 10_000 }),

@@ -105,7 +105,8 @@ export type TransactionRow = InferEntity<typeof TransactionEntity>;
 export const RefundEntity = defineEntity({
   name: 'Refund',
   tableName: 'refunds',
-  indexes: [{ properties: ['transactionId', 'createdAt'] }],
+  // The statement's range of days (GetAccountStatement).
+  indexes: [{ properties: ['transactionId', 'createdAt'] }, { properties: ['createdAt'] }],
   // One record per refund request: its idempotency key names it when a later answer settles it.
   uniques: [{ properties: ['transactionId', 'idempotencyKey'] }],
   properties: {

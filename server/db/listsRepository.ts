@@ -119,7 +119,7 @@ interface StatsRow {
 }
 
 /** Statuses of charges that were paid (refunds and chargebacks were paid first). */
-const PAID = `('APPROVED', 'REFUNDED', 'CHARGEBACK')`;
+export const PAID = `('APPROVED', 'REFUNDED', 'CHARGEBACK')`;
 /**
  * The cents given back on one charge: what the gateway recorded, or all of it for a REFUNDED charge with none
  * recorded (refunded at the provider, which said so).

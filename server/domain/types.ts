@@ -38,6 +38,7 @@ export const OPERATIONS = [
   'getReceiver',
   'processWebhook',
   'calculateInstallments',
+  'getAccountBalance',
 ] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
@@ -174,6 +175,16 @@ export interface WithdrawResult {
   amount: number;
   status: WithdrawStatus;
   approvedAt?: Date;
+}
+
+/**
+ * What a provider says the account holds, read at the provider (issue 33 §4): integer cents in BRL; `pending`
+ * only where the provider reports money received and not yet released.
+ */
+export interface AccountBalance {
+  available: number;
+  pending?: number;
+  currency: 'BRL';
 }
 
 export interface ReceiverInput {

@@ -145,6 +145,8 @@ export const FAILURE_PREFIXES = {
   GET_WITHDRAW: 'Erro ao buscar saque',
   CREATE_RECEIVER: 'Erro ao criar recebedor',
   GET_RECEIVER: 'Erro ao buscar recebedor',
+  // Issue 33 §4's balance read, in no specification: the gateway's wording, in the spec's pattern.
+  GET_ACCOUNT_BALANCE: 'Erro ao consultar saldo',
   // PaySharkGateway's own two (its other five are the common ones above).
   PROCESS_REFUND: 'Erro ao processar reembolso',
   PROCESS_WITHDRAW: 'Erro ao processar saque',

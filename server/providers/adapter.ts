@@ -9,6 +9,7 @@ import {
   type CardInput,
   type Customer,
   type InstallmentOption,
+  type AccountBalance,
   type Operation,
   type PaymentMethod,
   type ReceiverInput,
@@ -125,6 +126,8 @@ export interface Capabilities {
   installments: boolean;
   /** processWebhook. */
   webhooks: boolean;
+  /** getAccountBalance: only where the provider's documentation has a balance read (issue 33 §4). */
+  balances: boolean;
   /** What the provider's own documentation promises about a create whose answer the gateway did not get; none unless declared. */
   outcomeEvidence?: OutcomeEvidence;
   /** submitDisputeDefense: the provider's API takes a dispute's defence; left out, a defence is recorded by the gateway only. */
@@ -169,6 +172,7 @@ export function capabilitiesOf(declared: CapabilityDeclaration): Capabilities {
     savedCards: declared.savedCards ?? false,
     installments: declared.installments ?? false,
     webhooks: declared.webhooks ?? false,
+    balances: declared.balances ?? false,
     ...(declared.outcomeEvidence ? { outcomeEvidence: declared.outcomeEvidence } : {}),
     ...(declared.disputeDefense ? { disputeDefense: true } : {}),
   };
@@ -186,6 +190,7 @@ const OFFERED_WHEN: Record<Operation, (capabilities: Capabilities) => boolean> =
   getReceiver: (c) => c.receivers,
   processWebhook: (c) => c.webhooks,
   calculateInstallments: (c) => c.installments,
+  getAccountBalance: (c) => c.balances,
 };
 
 /** The contract's operations a set of capabilities offers, in the contract's order. */
@@ -213,7 +218,7 @@ export interface ProviderEvidence {
 }
 
 /**
- * The contract's eleven operations (named as in the specification). An adapter
+ * The contract's eleven operations (named as in the specification), and the optional balance read (issue 33 §4). An adapter
  * declares its capabilities and implements the operations they offer; every
  * other operation rejects with 'Method not implemented.'.
  */
@@ -375,6 +380,11 @@ export abstract class ProviderAdapter {
   }
   /** `card.bin`: the card's first 6 to 8 digits, checked by the gateway, for a provider whose quote depends on the card. */
   calculateInstallments(_ctx: AdapterContext, _amount: number, _card?: InstallmentCard): Promise<InstallmentOption[]> {
+    return unsupported();
+  }
+
+  /** The account's balance at the provider, where its documentation has a balance read (`capabilities.balances`). */
+  getAccountBalance(_ctx: AdapterContext): Promise<AccountBalance> {
     return unsupported();
   }
 

@@ -19,6 +19,7 @@ import {
   type SandboxSentNotification,
   type SandboxWithdrawal,
 } from './api.js';
+import { sandboxBalance } from './balance.js';
 import { StateJournal } from './stateJournal.js';
 import { DECLINING_CARDS, passesLuhn } from './testCards.js';
 import { cardSummary } from '../lib/cardBrand.js';
@@ -322,6 +323,10 @@ export class SandboxPsp {
       return { status: 200, body: publicWithdrawal(this.withdrawal(match[1]!, apiKey)) };
     if (method === 'POST' && path === '/v1/recipients') return { status: 201, body: this.createRecipient(body, apiKey) };
     if (method === 'GET' && (match = /^\/v1\/recipients\/([\w-]+)$/.exec(path))) return { status: 200, body: this.recipient(match[1]!, apiKey) };
+    if (method === 'GET' && path === '/v1/balance') {
+      const own = <T extends Notified>(records: Record<string, T>) => Object.values(records).filter((record) => record.apiKey === apiKey);
+      return { status: 200, body: sandboxBalance(own(this.state.charges), own(this.state.withdrawals)) };
+    }
     if (method === 'GET' && path === '/v1/installments') {
       const amount = Number(url.searchParams.get('amount'));
       if (!Number.isSafeInteger(amount) || amount <= 0) throw new HttpError(422, 'amount must be a positive integer number of cents');

@@ -55,6 +55,9 @@ export const RPC_RULES: Record<string, RpcRule> = {
   '/gateway.v1.ProviderAccountService/ListProviderAccounts': rule('accounts:read', 'list'),
   '/gateway.v1.ProviderAccountService/UpdateProviderAccount': rule('accounts:admin', 'request', true),
   '/gateway.v1.ProviderAccountService/DeleteProviderAccount': rule('accounts:admin', 'request', true),
+  '/gateway.v1.ProviderAccountService/GetAccountBalance': rule('accounts:read', 'request'),
+  // Charges, refunds and payouts added up: read by who may read all three.
+  '/gateway.v1.ProviderAccountService/GetAccountStatement': rule('payments:read', 'filter'),
   // Routes name accounts of every kind: a token limited to some accounts neither reads nor changes them.
   '/gateway.v1.RoutingService/CreateRoute': rule('routes:admin', 'refused', true),
   '/gateway.v1.RoutingService/GetRoute': rule('routes:read', 'refused'),

@@ -16,6 +16,7 @@ import type { WebhookOutcome as DomainOutcome } from '../domain/types.js';
 import type { TimeBucket } from '../domain/lists.js';
 import type { ListsService } from '../gateway/lists.js';
 import type { AccountsService } from '../gateway/accounts.js';
+import type { BalancesService } from '../gateway/balances.js';
 import type { RoutesService } from '../gateway/routes.js';
 import type { DisputesService } from '../gateway/disputes.js';
 import type { NotificationsService } from '../gateway/notifications.js';
@@ -50,6 +51,7 @@ export interface UseCases {
   payments: PaymentsService;
   payouts: PayoutsService;
   accounts: AccountsService;
+  balances: BalancesService;
   notifications: NotificationsService;
   sandbox: SandboxService;
   outbound: OutboundService;
@@ -265,6 +267,12 @@ export function providerAccountHandlers(u: UseCases) {
       await u.accounts.delete(r.id);
       return {};
     },
+    getAccountBalance: async (r: acc.GetAccountBalanceRequest): Promise<acc.GetAccountBalanceResponse> => {
+      const { available, pending, currency, readAt } = await u.balances.balance(r.providerAccountId);
+      return { available, ...(pending === undefined ? {} : { pending }), currency, readAt };
+    },
+    getAccountStatement: async (r: acc.GetAccountStatementRequest): Promise<acc.GetAccountStatementResponse> =>
+      u.balances.statement({ providerAccountId: optionalText(r.providerAccountId), fromDay: r.fromDay, toDay: r.toDay }),
   };
 }
 

@@ -37,7 +37,15 @@ describe('ASAAS (spec doc 2, group 1), a bespoke adapter on its public API', () 
   };
 
   it('offers PIX, boleto and card charges, reads, refunds, PIX transfers and their reads, webhooks; the secret key at the door', async () => {
-    expect(h.adapter.operations).toEqual(['createTransaction', 'getTransaction', 'refoundTransaction', 'withdraw', 'getWithdraw', 'processWebhook']);
+    expect(h.adapter.operations).toEqual([
+      'createTransaction',
+      'getTransaction',
+      'refoundTransaction',
+      'withdraw',
+      'getWithdraw',
+      'processWebhook',
+      'getAccountBalance',
+    ]);
     await expectUnsupportedOperationsRejected(h.adapter, h.ctx, h.fake);
     expect(() => h.adapter.checkAccount({ publicKey: '', secretKey: '' })).toThrow(
       expect.objectContaining({ code: 'INVALID_ARGUMENT', message: 'secretKey is required' }),
@@ -450,6 +458,23 @@ describe('ASAAS (spec doc 2, group 1), a bespoke adapter on its public API', () 
       const failed = directory.customerFor(ctx, '4', async () => Promise.reject(new Error('down')));
       await expect(failed).rejects.toThrow('down');
       expect(await ids('4', 'cus_d')).toBe('cus_d');
+    });
+  });
+
+  describe('the account balance (GET /finance/balance)', () => {
+    it('reads `balance` in reais as cents, with no pending figure', async () => {
+      h.fake.expect({ method: 'GET', path: '/finance/balance', headers: AUTH, reply: { body: { balance: 1234.56 } } });
+      expect(await h.adapter.getAccountBalance(h.ctx)).toEqual({ available: 123_456, currency: 'BRL' });
+    });
+
+    it('keeps a negative balance as Asaas states it', async () => {
+      h.fake.expect({ method: 'GET', path: '/finance/balance', headers: AUTH, reply: { body: { balance: -0.29 } } });
+      expect(await h.adapter.getAccountBalance(h.ctx)).toEqual({ available: -29, currency: 'BRL' });
+    });
+
+    it("an answer without a balance is a bad answer, under the balance read's prefix", async () => {
+      h.fake.expect({ method: 'GET', path: '/finance/balance', headers: AUTH, reply: { body: { object: 'balance' } } });
+      expect(await failure(h.adapter.getAccountBalance(h.ctx))).toMatchObject({ code: 'UNAVAILABLE' });
     });
   });
 

@@ -8,6 +8,7 @@ import {
   RefoundTransactionRequest,
   WithdrawRequest,
 } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { GetAccountBalanceRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { PaymentMethod, PixKeyType, StatusSource, TransactionStatus, WithdrawMethod, WithdrawStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import { isValidDigitableLine } from '../../server/lib/boleto.js';
 import { ASAAS } from '../../server/providers/asaas/adapter.js';
@@ -397,6 +398,13 @@ describe('ASAAS against a stand-in written from its documentation', () => {
       expectNoCardData('answers', JSON.stringify(answers), { pan: PAN, cvv: CVV });
       expectNoCardData('log', [...log.lines, ...moduleLog.lines].join('\n'), { pan: PAN, cvv: CVV });
     });
+  });
+
+  it("GetAccountBalance: Asaas's balance in reais read as cents", async () => {
+    const read = await stack.client.call('accounts', 'getAccountBalance', GetAccountBalanceRequest.fromPartial({ providerAccountId: accountId }));
+    expect(read).toMatchObject({ available: asaas.balance, currency: 'BRL' });
+    expect(read.pending).toBeUndefined();
+    expect(asaas.count('GET', '/v3/finance/balance')).toBe(1);
   });
 
   it('the stand-in saw only documented routes, and never failed', () => {

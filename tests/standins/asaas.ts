@@ -52,7 +52,9 @@ import { startStandIn, type StandIn, type StandInReply, type StandInRequest } fr
  *   DONE, CANCELLED, FAILED and TRANSFER_* events; webhooks `{id: "evt_…",
  *   event, dateCreated, payment | transfer}` sent with the configured token in
  *   the `asaas-access-token` header, configured by POST /webhooks with an
- *   `authToken` of 32 to 255 characters without spaces (webhook guides).
+ *   `authToken` of 32 to 255 characters without spaces (webhook guides);
+ * - the account's balance, GET /finance/balance → `{balance}` in reais
+ *   (retrieve account balance, FinanceBalanceResponseDTO).
  *
  * The stand-in's own readings, where the documentation is silent: the exact
  * error codes and descriptions; when a PIX refund settles (its refund PENDING
@@ -79,6 +81,7 @@ export const ASAAS_SOURCES = [
   'https://docs.asaas.com/docs/create-new-webhook-via-web-application',
   'https://docs.asaas.com/docs/webhook-para-cobrancas',
   'https://docs.asaas.com/docs/webhook-para-transferencias',
+  'https://docs.asaas.com/reference/retrieve-account-balance',
 ] as const;
 
 type BillingType = 'UNDEFINED' | 'BOLETO' | 'CREDIT_CARD' | 'PIX';
@@ -608,6 +611,7 @@ export async function startAsaasStandIn(options: { apiKey: string; balanceCents?
         },
       },
       { method: 'POST', path: '/v3/webhooks', handle: createWebhook },
+      { method: 'GET', path: '/v3/finance/balance', handle: () => ({ body: { balance: centsToReais(balance) } }) },
     ],
   });
 

@@ -18,7 +18,9 @@ it('derives the supported operations from the declared capabilities; the rest re
   let pending: Promise<unknown> | undefined;
   expect(() => (pending = adapter.withdraw({} as never, {} as never))).not.toThrow();
   await expect(pending).rejects.toThrow('Method not implemented.');
-  expect(new SandboxAdapter('http://127.0.0.1:1').operations).toHaveLength(11);
+  await expect(adapter.getAccountBalance({} as never)).rejects.toThrow('Method not implemented.');
+  // The sandbox offers every operation: the contract's eleven and the balance read.
+  expect(new SandboxAdapter('http://127.0.0.1:1').operations).toHaveLength(12);
 });
 
 it('offers getTransaction with payments unless the declaration says the provider has no read, and never without payments', () => {

@@ -194,6 +194,7 @@ const pt = {
     [Operation.GET_RECEIVER]: 'Consultar recebedor',
     [Operation.PROCESS_WEBHOOK]: 'Processar webhook',
     [Operation.CALCULATE_INSTALLMENTS]: 'Calcular parcelas',
+    [Operation.GET_ACCOUNT_BALANCE]: 'Consultar saldo',
   } as Record<Operation, string>,
   source: {
     [StatusSource.UNSPECIFIED]: '—',
@@ -937,6 +938,7 @@ const en: Messages = {
     [Operation.GET_RECEIVER]: 'Get receiver',
     [Operation.PROCESS_WEBHOOK]: 'Process webhook',
     [Operation.CALCULATE_INSTALLMENTS]: 'Calculate installments',
+    [Operation.GET_ACCOUNT_BALANCE]: 'Get balance',
   },
   source: {
     [StatusSource.UNSPECIFIED]: '—',

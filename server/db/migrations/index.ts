@@ -29,6 +29,7 @@ import { Migration20261129020000_charge_details } from './Migration2026112902000
 import { Migration20261129040000_saved_cards } from './Migration20261129040000_saved_cards.js';
 import { Migration20261129060000_operator_totp } from './Migration20261129060000_operator_totp.js';
 import { Migration20261130010000_disputes } from './Migration20261130010000_disputes.js';
+import { Migration20261130020000_refund_days } from './Migration20261130020000_refund_days.js';
 import { Migration20261130050000_payout_reconciliation } from './Migration20261130050000_payout_reconciliation.js';
 
 // Every migration, in order. `npm run migration:create` writes a new file here; add it to this list.
@@ -64,5 +65,6 @@ export const MIGRATIONS = [
   { name: 'Migration20261129040000_saved_cards', class: Migration20261129040000_saved_cards },
   { name: 'Migration20261129060000_operator_totp', class: Migration20261129060000_operator_totp },
   { name: 'Migration20261130010000_disputes', class: Migration20261130010000_disputes },
+  { name: 'Migration20261130020000_refund_days', class: Migration20261130020000_refund_days },
   { name: 'Migration20261130050000_payout_reconciliation', class: Migration20261130050000_payout_reconciliation },
 ];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type {
+  AccountBalance,
   Customer,
   PaymentMethod,
   RefundResult,
@@ -67,17 +68,25 @@ export const ASAAS_ADDRESSES = [
   'https://docs.asaas.com/docs/create-new-webhook-via-web-application',
   'https://docs.asaas.com/docs/webhook-para-cobrancas',
   'https://docs.asaas.com/docs/webhook-para-transferencias',
+  'https://docs.asaas.com/reference/retrieve-account-balance',
 ] as const;
 
 export const ASAAS: ProviderDeclaration = {
   identity: { id: 'ASAAS', specGroup: SPEC_GROUPS.DOC2_GROUP1, defaultBaseUrl: 'https://api.asaas.com/v3' },
-  capabilities: { paymentMethods: ['PIX', 'BILLET', 'CREDIT_CARD'], withdrawMethods: ['PIX'], withdrawalLookup: true, refunds: true, webhooks: true },
+  capabilities: {
+    paymentMethods: ['PIX', 'BILLET', 'CREDIT_CARD'],
+    withdrawMethods: ['PIX'],
+    withdrawalLookup: true,
+    refunds: true,
+    webhooks: true,
+    balances: true,
+  },
   auth: { type: 'apiKey', header: 'access_token', value: 'secretKey' },
   credentials: { required: ['secretKey'] },
   money: 'reais',
   evidence: { level: 'documented', addresses: ASAAS_ADDRESSES },
   sources:
-    "Asaas's API reference and guides (docs.asaas.com): host `api.asaas.com/v3` and the `access_token` header (Autenticação), the error body `{errors: [{code, description}]}` (HTTP response codes), customers listed by `cpfCnpj` and created with `name`/`cpfCnpj` (list customers, create customer), payments with `customer`, `billingType`, `value` in reais, `dueDate`, and `creditCardToken`/`remoteIp` for a tokenized card or `creditCard {holderName, number, expiryMonth, expiryYear, ccv}` with `creditCardHolderInfo {name, email, cpfCnpj, postalCode, addressNumber, phone}` and `remoteIp` for a card's own fields (the gateway's card token, opened for the call) (create payment, create payment with credit card), a card token that belongs to its customer (credit card tokenization), `pixQrCode` and `identificationField`, refunds answered with the payment and its `refunds` (refund payment, Refunds), PIX transfers (create transfer), the payment and transfer statuses and PAYMENT_*/TRANSFER_* events with `evt_` ids and the `asaas-access-token` header (webhook guides); the statuses' readings by document 1 §4 and the customer remembered per account and document: the gateway's decision",
+    "Asaas's API reference and guides (docs.asaas.com): host `api.asaas.com/v3` and the `access_token` header (Autenticação), the error body `{errors: [{code, description}]}` (HTTP response codes), customers listed by `cpfCnpj` and created with `name`/`cpfCnpj` (list customers, create customer), payments with `customer`, `billingType`, `value` in reais, `dueDate`, and `creditCardToken`/`remoteIp` for a tokenized card or `creditCard {holderName, number, expiryMonth, expiryYear, ccv}` with `creditCardHolderInfo {name, email, cpfCnpj, postalCode, addressNumber, phone}` and `remoteIp` for a card's own fields (the gateway's card token, opened for the call) (create payment, create payment with credit card), a card token that belongs to its customer (credit card tokenization), `pixQrCode` and `identificationField`, refunds answered with the payment and its `refunds` (refund payment, Refunds), PIX transfers (create transfer), the account's balance by GET /finance/balance `{balance}` in reais (retrieve account balance), the payment and transfer statuses and PAYMENT_*/TRANSFER_* events with `evt_` ids and the `asaas-access-token` header (webhook guides); the statuses' readings by document 1 §4 and the customer remembered per account and document: the gateway's decision",
 };
 
 export const ASAAS_PATHS = {
@@ -89,6 +98,7 @@ export const ASAAS_PATHS = {
   refund: '/payments/{id}/refund',
   transfers: '/transfers',
   transfer: '/transfers/{id}',
+  balance: '/finance/balance',
 } as const;
 
 const asaasBillingType = z.enum(['PIX', 'BOLETO', 'CREDIT_CARD']);
@@ -130,6 +140,9 @@ export const asaasIdentificationField = z.object({ identificationField: wireText
 
 /** A transfer (POST /transfers, GET /transfers/{id}). */
 export const asaasTransfer = z.object({ id: wireId, status: wireStatus, value: wireAmount });
+
+/** GET /finance/balance: the account's balance in reais, one figure (Asaas reports no pending part). */
+export const asaasBalance = z.object({ balance: wireAmount });
 
 /** A webhook: an event id, the event's name and the object it is about (`payment` or `transfer`, with its id and status). */
 export const asaasNotification = z.object({
@@ -479,6 +492,12 @@ export class AsaasAdapter extends DeclaredAdapter {
       status: this.withdrawalStatus(transfer.status),
       amount: this.mapped(operation, prefix, () => this.amountOr(transfer.value, undefined, 'valor da transferência')),
     };
+  }
+
+  override async getAccountBalance(ctx: AdapterContext): Promise<AccountBalance> {
+    const prefix = this.prefixFor('getAccountBalance');
+    const answer = await this.exchange('getAccountBalance', prefix, () => this.http(ctx).get(ASAAS_PATHS.balance), asaasBalance);
+    return { available: this.mapped('getAccountBalance', prefix, () => this.amountOr(answer.balance, undefined, 'saldo')), currency: 'BRL' };
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {

@@ -68,6 +68,7 @@ const COMMON_PREFIXES: Record<Operation, string> = {
   getReceiver: FAILURE_PREFIXES.GET_RECEIVER,
   processWebhook: FAILURE_PREFIXES.GET_TRANSACTION,
   calculateInstallments: FAILURE_PREFIXES.CALCULATE_INSTALLMENTS,
+  getAccountBalance: FAILURE_PREFIXES.GET_ACCOUNT_BALANCE,
 };
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type {
+  AccountBalance,
   CardInput,
   InstallmentOption,
   PaymentMethod,
@@ -68,6 +69,7 @@ const declaration = (defaultBaseUrl: string): ProviderDeclaration => ({
     savedCards: true,
     installments: true,
     webhooks: true,
+    balances: true,
   },
   auth: { type: 'bearer' },
   credentials: { required: ['secretKey'] },
@@ -167,6 +169,8 @@ const sandboxList = <T extends z.ZodType>(item: T) => z.object({ data: z.array(i
 const sandboxCardToken = z.object({ token: wireText });
 const sandboxCard = z.object({ id: wireText });
 const sandboxRefund = z.object({ id: wireText, status: wireStatus });
+/** GET /v1/balance (server/sandbox/balance.ts): payouts asked beyond what was received leave `available` below zero. */
+export const sandboxBalanceAnswer = z.object({ available: cents, pending: cents.nonnegative(), currency: z.literal('BRL') });
 const sandboxInstallments = z.object({
   options: z.array(z.object({ installmentNumber: z.number().int().positive(), installmentValue: cents, finalValue: cents })),
 });
@@ -299,6 +303,11 @@ export class SandboxAdapter extends DeclaredAdapter implements PaymentSimulator,
       sandboxWithdrawal,
     );
     return this.withdrawal(withdrawal);
+  }
+
+  override async getAccountBalance(ctx: AdapterContext): Promise<AccountBalance> {
+    const prefix = this.prefixFor('getAccountBalance');
+    return this.exchange('getAccountBalance', prefix, () => this.http(ctx).get('/v1/balance'), sandboxBalanceAnswer);
   }
 
   override async getWithdraw(ctx: AdapterContext, withdrawId: string): Promise<WithdrawResult> {

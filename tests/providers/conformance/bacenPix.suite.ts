@@ -165,6 +165,7 @@ function offeredOperations(member: BacenPixMember): Operation[] {
     getReceiver: c.receivers,
     processWebhook: c.webhooks,
     calculateInstallments: c.installments,
+    getAccountBalance: c.balances,
   };
   return OPERATIONS.filter((operation) => offered[operation]);
 }

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file gateway/v1/provider_account_service.proto.
  */
 export const file_gateway_v1_provider_account_service: GenFile = /*@__PURE__*/
-  fileDesc("CilnYXRld2F5L3YxL3Byb3ZpZGVyX2FjY291bnRfc2VydmljZS5wcm90bxIKZ2F0ZXdheS52MSKyBAoPUHJvdmlkZXJBY2NvdW50EgoKAmlkGAEgASgJEhAKCHByb3ZpZGVyGAIgASgJEgwKBG5hbWUYAyABKAkSEgoKcHVibGljX2tleRgEIAEoCRIWCg5oYXNfc2VjcmV0X2tleRgFIAEoCBIVCghiYXNlX3VybBgGIAEoCUgAiAEBEhgKC3BsYXRmb3JtX2lkGAcgASgJSAGIAQESHQoQY2VydF9jYXNoX2luX3VybBgIIAEoCUgCiAEBEh4KEWNlcnRfY2FzaF9vdXRfdXJsGAkgASgJSAOIAQESGgoSaGFzX3dlYmhvb2tfc2VjcmV0GAogASgIEhgKEG5vdGlmaWNhdGlvbl91cmwYCyABKAkSLgoKY3JlYXRlZF9hdBgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgNIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGAoLYXBpX3ZlcnNpb24YDiABKAlIBIgBARI6ChBpbnN0YWxsbWVudF9wbGFuGA8gASgLMhsuZ2F0ZXdheS52MS5JbnN0YWxsbWVudFBsYW5IBYgBAUILCglfYmFzZV91cmxCDgoMX3BsYXRmb3JtX2lkQhMKEV9jZXJ0X2Nhc2hfaW5fdXJsQhQKEl9jZXJ0X2Nhc2hfb3V0X3VybEIOCgxfYXBpX3ZlcnNpb25CEwoRX2luc3RhbGxtZW50X3BsYW4ikgEKD0luc3RhbGxtZW50UGxhbhIYChBtYXhfaW5zdGFsbG1lbnRzGAEgASgFEiIKGmludGVyZXN0X2ZyZWVfaW5zdGFsbG1lbnRzGAIgASgFEiIKGmZlZV9wZXJjZW50X2J5X2luc3RhbGxtZW50GAMgAygBEh0KFW1pbl9pbnN0YWxsbWVudF92YWx1ZRgEIAEoAyLJAwocQ3JlYXRlUHJvdmlkZXJBY2NvdW50UmVxdWVzdBIQCghwcm92aWRlchgBIAEoCRIMCgRuYW1lGAIgASgJEhIKCnB1YmxpY19rZXkYAyABKAkSEgoKc2VjcmV0X2tleRgEIAEoCRIVCghiYXNlX3VybBgFIAEoCUgAiAEBEhgKC3BsYXRmb3JtX2lkGAYgASgJSAGIAQESHQoQY2VydF9jYXNoX2luX3VybBgHIAEoCUgCiAEBEh4KEWNlcnRfY2FzaF9vdXRfdXJsGAggASgJSAOIAQESGwoOd2ViaG9va19zZWNyZXQYCSABKAlIBIgBARIYCgthcGlfdmVyc2lvbhgKIAEoCUgFiAEBEjoKEGluc3RhbGxtZW50X3BsYW4YCyABKAsyGy5nYXRld2F5LnYxLkluc3RhbGxtZW50UGxhbkgGiAEBQgsKCV9iYXNlX3VybEIOCgxfcGxhdGZvcm1faWRCEwoRX2NlcnRfY2FzaF9pbl91cmxCFAoSX2NlcnRfY2FzaF9vdXRfdXJsQhEKD193ZWJob29rX3NlY3JldEIOCgxfYXBpX3ZlcnNpb25CEwoRX2luc3RhbGxtZW50X3BsYW4iVgodQ3JlYXRlUHJvdmlkZXJBY2NvdW50UmVzcG9uc2USNQoQcHJvdmlkZXJfYWNjb3VudBgBIAEoCzIbLmdhdGV3YXkudjEuUHJvdmlkZXJBY2NvdW50IicKGUdldFByb3ZpZGVyQWNjb3VudFJlcXVlc3QSCgoCaWQYASABKAkiUwoaR2V0UHJvdmlkZXJBY2NvdW50UmVzcG9uc2USNQoQcHJvdmlkZXJfYWNjb3VudBgBIAEoCzIbLmdhdGV3YXkudjEuUHJvdmlkZXJBY2NvdW50Ii8KG0xpc3RQcm92aWRlckFjY291bnRzUmVxdWVzdBIQCghwcm92aWRlchgBIAEoCSJWChxMaXN0UHJvdmlkZXJBY2NvdW50c1Jlc3BvbnNlEjYKEXByb3ZpZGVyX2FjY291bnRzGAEgAygLMhsuZ2F0ZXdheS52MS5Qcm92aWRlckFjY291bnQi+QMKHFVwZGF0ZVByb3ZpZGVyQWNjb3VudFJlcXVlc3QSCgoCaWQYASABKAkSEQoEbmFtZRgCIAEoCUgAiAEBEhcKCnB1YmxpY19rZXkYAyABKAlIAYgBARIXCgpzZWNyZXRfa2V5GAQgASgJSAKIAQESFQoIYmFzZV91cmwYBSABKAlIA4gBARIYCgtwbGF0Zm9ybV9pZBgGIAEoCUgEiAEBEh0KEGNlcnRfY2FzaF9pbl91cmwYByABKAlIBYgBARIeChFjZXJ0X2Nhc2hfb3V0X3VybBgIIAEoCUgGiAEBEhsKDndlYmhvb2tfc2VjcmV0GAkgASgJSAeIAQESGAoLYXBpX3ZlcnNpb24YCiABKAlICIgBARI6ChBpbnN0YWxsbWVudF9wbGFuGAsgASgLMhsuZ2F0ZXdheS52MS5JbnN0YWxsbWVudFBsYW5ICYgBAUIHCgVfbmFtZUINCgtfcHVibGljX2tleUINCgtfc2VjcmV0X2tleUILCglfYmFzZV91cmxCDgoMX3BsYXRmb3JtX2lkQhMKEV9jZXJ0X2Nhc2hfaW5fdXJsQhQKEl9jZXJ0X2Nhc2hfb3V0X3VybEIRCg9fd2ViaG9va19zZWNyZXRCDgoMX2FwaV92ZXJzaW9uQhMKEV9pbnN0YWxsbWVudF9wbGFuIlYKHVVwZGF0ZVByb3ZpZGVyQWNjb3VudFJlc3BvbnNlEjUKEHByb3ZpZGVyX2FjY291bnQYASABKAsyGy5nYXRld2F5LnYxLlByb3ZpZGVyQWNjb3VudCIqChxEZWxldGVQcm92aWRlckFjY291bnRSZXF1ZXN0EgoKAmlkGAEgASgJIh8KHURlbGV0ZVByb3ZpZGVyQWNjb3VudFJlc3BvbnNlMrIEChZQcm92aWRlckFjY291bnRTZXJ2aWNlEmwKFUNyZWF0ZVByb3ZpZGVyQWNjb3VudBIoLmdhdGV3YXkudjEuQ3JlYXRlUHJvdmlkZXJBY2NvdW50UmVxdWVzdBopLmdhdGV3YXkudjEuQ3JlYXRlUHJvdmlkZXJBY2NvdW50UmVzcG9uc2USYwoSR2V0UHJvdmlkZXJBY2NvdW50EiUuZ2F0ZXdheS52MS5HZXRQcm92aWRlckFjY291bnRSZXF1ZXN0GiYuZ2F0ZXdheS52MS5HZXRQcm92aWRlckFjY291bnRSZXNwb25zZRJpChRMaXN0UHJvdmlkZXJBY2NvdW50cxInLmdhdGV3YXkudjEuTGlzdFByb3ZpZGVyQWNjb3VudHNSZXF1ZXN0GiguZ2F0ZXdheS52MS5MaXN0UHJvdmlkZXJBY2NvdW50c1Jlc3BvbnNlEmwKFVVwZGF0ZVByb3ZpZGVyQWNjb3VudBIoLmdhdGV3YXkudjEuVXBkYXRlUHJvdmlkZXJBY2NvdW50UmVxdWVzdBopLmdhdGV3YXkudjEuVXBkYXRlUHJvdmlkZXJBY2NvdW50UmVzcG9uc2USbAoVRGVsZXRlUHJvdmlkZXJBY2NvdW50EiguZ2F0ZXdheS52MS5EZWxldGVQcm92aWRlckFjY291bnRSZXF1ZXN0GikuZ2F0ZXdheS52MS5EZWxldGVQcm92aWRlckFjY291bnRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("CilnYXRld2F5L3YxL3Byb3ZpZGVyX2FjY291bnRfc2VydmljZS5wcm90bxIKZ2F0ZXdheS52MSKyBAoPUHJvdmlkZXJBY2NvdW50EgoKAmlkGAEgASgJEhAKCHByb3ZpZGVyGAIgASgJEgwKBG5hbWUYAyABKAkSEgoKcHVibGljX2tleRgEIAEoCRIWCg5oYXNfc2VjcmV0X2tleRgFIAEoCBIVCghiYXNlX3VybBgGIAEoCUgAiAEBEhgKC3BsYXRmb3JtX2lkGAcgASgJSAGIAQESHQoQY2VydF9jYXNoX2luX3VybBgIIAEoCUgCiAEBEh4KEWNlcnRfY2FzaF9vdXRfdXJsGAkgASgJSAOIAQESGgoSaGFzX3dlYmhvb2tfc2VjcmV0GAogASgIEhgKEG5vdGlmaWNhdGlvbl91cmwYCyABKAkSLgoKY3JlYXRlZF9hdBgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgNIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGAoLYXBpX3ZlcnNpb24YDiABKAlIBIgBARI6ChBpbnN0YWxsbWVudF9wbGFuGA8gASgLMhsuZ2F0ZXdheS52MS5JbnN0YWxsbWVudFBsYW5IBYgBAUILCglfYmFzZV91cmxCDgoMX3BsYXRmb3JtX2lkQhMKEV9jZXJ0X2Nhc2hfaW5fdXJsQhQKEl9jZXJ0X2Nhc2hfb3V0X3VybEIOCgxfYXBpX3ZlcnNpb25CEwoRX2luc3RhbGxtZW50X3BsYW4ikgEKD0luc3RhbGxtZW50UGxhbhIYChBtYXhfaW5zdGFsbG1lbnRzGAEgASgFEiIKGmludGVyZXN0X2ZyZWVfaW5zdGFsbG1lbnRzGAIgASgFEiIKGmZlZV9wZXJjZW50X2J5X2luc3RhbGxtZW50GAMgAygBEh0KFW1pbl9pbnN0YWxsbWVudF92YWx1ZRgEIAEoAyLJAwocQ3JlYXRlUHJvdmlkZXJBY2NvdW50UmVxdWVzdBIQCghwcm92aWRlchgBIAEoCRIMCgRuYW1lGAIgASgJEhIKCnB1YmxpY19rZXkYAyABKAkSEgoKc2VjcmV0X2tleRgEIAEoCRIVCghiYXNlX3VybBgFIAEoCUgAiAEBEhgKC3BsYXRmb3JtX2lkGAYgASgJSAGIAQESHQoQY2VydF9jYXNoX2luX3VybBgHIAEoCUgCiAEBEh4KEWNlcnRfY2FzaF9vdXRfdXJsGAggASgJSAOIAQESGwoOd2ViaG9va19zZWNyZXQYCSABKAlIBIgBARIYCgthcGlfdmVyc2lvbhgKIAEoCUgFiAEBEjoKEGluc3RhbGxtZW50X3BsYW4YCyABKAsyGy5nYXRld2F5LnYxLkluc3RhbGxtZW50UGxhbkgGiAEBQgsKCV9iYXNlX3VybEIOCgxfcGxhdGZvcm1faWRCEwoRX2NlcnRfY2FzaF9pbl91cmxCFAoSX2NlcnRfY2FzaF9vdXRfdXJsQhEKD193ZWJob29rX3NlY3JldEIOCgxfYXBpX3ZlcnNpb25CEwoRX2luc3RhbGxtZW50X3BsYW4iVgodQ3JlYXRlUHJvdmlkZXJBY2NvdW50UmVzcG9uc2USNQoQcHJvdmlkZXJfYWNjb3VudBgBIAEoCzIbLmdhdGV3YXkudjEuUHJvdmlkZXJBY2NvdW50IicKGUdldFByb3ZpZGVyQWNjb3VudFJlcXVlc3QSCgoCaWQYASABKAkiUwoaR2V0UHJvdmlkZXJBY2NvdW50UmVzcG9uc2USNQoQcHJvdmlkZXJfYWNjb3VudBgBIAEoCzIbLmdhdGV3YXkudjEuUHJvdmlkZXJBY2NvdW50Ii8KG0xpc3RQcm92aWRlckFjY291bnRzUmVxdWVzdBIQCghwcm92aWRlchgBIAEoCSJWChxMaXN0UHJvdmlkZXJBY2NvdW50c1Jlc3BvbnNlEjYKEXByb3ZpZGVyX2FjY291bnRzGAEgAygLMhsuZ2F0ZXdheS52MS5Qcm92aWRlckFjY291bnQi+QMKHFVwZGF0ZVByb3ZpZGVyQWNjb3VudFJlcXVlc3QSCgoCaWQYASABKAkSEQoEbmFtZRgCIAEoCUgAiAEBEhcKCnB1YmxpY19rZXkYAyABKAlIAYgBARIXCgpzZWNyZXRfa2V5GAQgASgJSAKIAQESFQoIYmFzZV91cmwYBSABKAlIA4gBARIYCgtwbGF0Zm9ybV9pZBgGIAEoCUgEiAEBEh0KEGNlcnRfY2FzaF9pbl91cmwYByABKAlIBYgBARIeChFjZXJ0X2Nhc2hfb3V0X3VybBgIIAEoCUgGiAEBEhsKDndlYmhvb2tfc2VjcmV0GAkgASgJSAeIAQESGAoLYXBpX3ZlcnNpb24YCiABKAlICIgBARI6ChBpbnN0YWxsbWVudF9wbGFuGAsgASgLMhsuZ2F0ZXdheS52MS5JbnN0YWxsbWVudFBsYW5ICYgBAUIHCgVfbmFtZUINCgtfcHVibGljX2tleUINCgtfc2VjcmV0X2tleUILCglfYmFzZV91cmxCDgoMX3BsYXRmb3JtX2lkQhMKEV9jZXJ0X2Nhc2hfaW5fdXJsQhQKEl9jZXJ0X2Nhc2hfb3V0X3VybEIRCg9fd2ViaG9va19zZWNyZXRCDgoMX2FwaV92ZXJzaW9uQhMKEV9pbnN0YWxsbWVudF9wbGFuIlYKHVVwZGF0ZVByb3ZpZGVyQWNjb3VudFJlc3BvbnNlEjUKEHByb3ZpZGVyX2FjY291bnQYASABKAsyGy5nYXRld2F5LnYxLlByb3ZpZGVyQWNjb3VudCIqChxEZWxldGVQcm92aWRlckFjY291bnRSZXF1ZXN0EgoKAmlkGAEgASgJIh8KHURlbGV0ZVByb3ZpZGVyQWNjb3VudFJlc3BvbnNlIjcKGEdldEFjY291bnRCYWxhbmNlUmVxdWVzdBIbChNwcm92aWRlcl9hY2NvdW50X2lkGAEgASgJIo8BChlHZXRBY2NvdW50QmFsYW5jZVJlc3BvbnNlEhEKCWF2YWlsYWJsZRgBIAEoAxIUCgdwZW5kaW5nGAIgASgDSACIAQESEAoIY3VycmVuY3kYAyABKAkSKwoHcmVhZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCCgoIX3BlbmRpbmciWwoaR2V0QWNjb3VudFN0YXRlbWVudFJlcXVlc3QSGwoTcHJvdmlkZXJfYWNjb3VudF9pZBgBIAEoCRIQCghmcm9tX2RheRgCIAEoCRIOCgZ0b19kYXkYAyABKAki8wEKDFN0YXRlbWVudERheRILCgNkYXkYASABKAkSFQoNY2hhcmdlc19jb3VudBgCIAEoAxIWCg5jaGFyZ2VzX2Ftb3VudBgDIAEoAxIVCg1yZWZ1bmRzX2NvdW50GAQgASgDEhYKDnJlZnVuZHNfYW1vdW50GAUgASgDEhkKEWNoYXJnZWJhY2tzX2NvdW50GAYgASgDEhoKEmNoYXJnZWJhY2tzX2Ftb3VudBgHIAEoAxIVCg1wYXlvdXRzX2NvdW50GAggASgDEhYKDnBheW91dHNfYW1vdW50GAkgASgDEhIKCm5ldF9hbW91bnQYCiABKAMigAEKG0dldEFjY291bnRTdGF0ZW1lbnRSZXNwb25zZRImCgRkYXlzGAEgAygLMhguZ2F0ZXdheS52MS5TdGF0ZW1lbnREYXkSJwoFdG90YWwYAiABKAsyGC5nYXRld2F5LnYxLlN0YXRlbWVudERheRIQCghjdXJyZW5jeRgDIAEoCTL8BQoWUHJvdmlkZXJBY2NvdW50U2VydmljZRJsChVDcmVhdGVQcm92aWRlckFjY291bnQSKC5nYXRld2F5LnYxLkNyZWF0ZVByb3ZpZGVyQWNjb3VudFJlcXVlc3QaKS5nYXRld2F5LnYxLkNyZWF0ZVByb3ZpZGVyQWNjb3VudFJlc3BvbnNlEmMKEkdldFByb3ZpZGVyQWNjb3VudBIlLmdhdGV3YXkudjEuR2V0UHJvdmlkZXJBY2NvdW50UmVxdWVzdBomLmdhdGV3YXkudjEuR2V0UHJvdmlkZXJBY2NvdW50UmVzcG9uc2USaQoUTGlzdFByb3ZpZGVyQWNjb3VudHMSJy5nYXRld2F5LnYxLkxpc3RQcm92aWRlckFjY291bnRzUmVxdWVzdBooLmdhdGV3YXkudjEuTGlzdFByb3ZpZGVyQWNjb3VudHNSZXNwb25zZRJsChVVcGRhdGVQcm92aWRlckFjY291bnQSKC5nYXRld2F5LnYxLlVwZGF0ZVByb3ZpZGVyQWNjb3VudFJlcXVlc3QaKS5nYXRld2F5LnYxLlVwZGF0ZVByb3ZpZGVyQWNjb3VudFJlc3BvbnNlEmwKFURlbGV0ZVByb3ZpZGVyQWNjb3VudBIoLmdhdGV3YXkudjEuRGVsZXRlUHJvdmlkZXJBY2NvdW50UmVxdWVzdBopLmdhdGV3YXkudjEuRGVsZXRlUHJvdmlkZXJBY2NvdW50UmVzcG9uc2USYAoRR2V0QWNjb3VudEJhbGFuY2USJC5nYXRld2F5LnYxLkdldEFjY291bnRCYWxhbmNlUmVxdWVzdBolLmdhdGV3YXkudjEuR2V0QWNjb3VudEJhbGFuY2VSZXNwb25zZRJmChNHZXRBY2NvdW50U3RhdGVtZW50EiYuZ2F0ZXdheS52MS5HZXRBY2NvdW50U3RhdGVtZW50UmVxdWVzdBonLmdhdGV3YXkudjEuR2V0QWNjb3VudFN0YXRlbWVudFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * Secrets are write-only: an account says whether it has one, never what it is.
@@ -441,6 +441,205 @@ export const DeleteProviderAccountResponseSchema: GenMessage<DeleteProviderAccou
   messageDesc(file_gateway_v1_provider_account_service, 11);
 
 /**
+ * @generated from message gateway.v1.GetAccountBalanceRequest
+ */
+export type GetAccountBalanceRequest = Message<"gateway.v1.GetAccountBalanceRequest"> & {
+  /**
+   * @generated from field: string provider_account_id = 1;
+   */
+  providerAccountId: string;
+};
+
+/**
+ * Describes the message gateway.v1.GetAccountBalanceRequest.
+ * Use `create(GetAccountBalanceRequestSchema)` to create a new message.
+ */
+export const GetAccountBalanceRequestSchema: GenMessage<GetAccountBalanceRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_provider_account_service, 12);
+
+/**
+ * @generated from message gateway.v1.GetAccountBalanceResponse
+ */
+export type GetAccountBalanceResponse = Message<"gateway.v1.GetAccountBalanceResponse"> & {
+  /**
+   * Cents the provider says can be used now (a payout, a refund); below zero where the provider says so.
+   *
+   * @generated from field: int64 available = 1;
+   */
+  available: bigint;
+
+  /**
+   * Cents received and not yet released; unset where the provider reports no such figure.
+   *
+   * @generated from field: optional int64 pending = 2;
+   */
+  pending?: bigint | undefined;
+
+  /**
+   * ISO 4217, BRL.
+   *
+   * @generated from field: string currency = 3;
+   */
+  currency: string;
+
+  /**
+   * When the gateway read it.
+   *
+   * @generated from field: google.protobuf.Timestamp read_at = 4;
+   */
+  readAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message gateway.v1.GetAccountBalanceResponse.
+ * Use `create(GetAccountBalanceResponseSchema)` to create a new message.
+ */
+export const GetAccountBalanceResponseSchema: GenMessage<GetAccountBalanceResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_provider_account_service, 13);
+
+/**
+ * @generated from message gateway.v1.GetAccountStatementRequest
+ */
+export type GetAccountStatementRequest = Message<"gateway.v1.GetAccountStatementRequest"> & {
+  /**
+   * Unset: every account the caller may read.
+   *
+   * @generated from field: string provider_account_id = 1;
+   */
+  providerAccountId: string;
+
+  /**
+   * Required: the first São Paulo calendar day, YYYY-MM-DD.
+   *
+   * @generated from field: string from_day = 2;
+   */
+  fromDay: string;
+
+  /**
+   * Required: the last São Paulo calendar day, YYYY-MM-DD (included); at most 366 days after from_day.
+   *
+   * @generated from field: string to_day = 3;
+   */
+  toDay: string;
+};
+
+/**
+ * Describes the message gateway.v1.GetAccountStatementRequest.
+ * Use `create(GetAccountStatementRequestSchema)` to create a new message.
+ */
+export const GetAccountStatementRequestSchema: GenMessage<GetAccountStatementRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_provider_account_service, 14);
+
+/**
+ * One São Paulo calendar day. Amounts in cents; counts of records.
+ *
+ * @generated from message gateway.v1.StatementDay
+ */
+export type StatementDay = Message<"gateway.v1.StatementDay"> & {
+  /**
+   * YYYY-MM-DD.
+   *
+   * @generated from field: string day = 1;
+   */
+  day: string;
+
+  /**
+   * Charges created that day that were paid (APPROVED, later REFUNDED or CHARGEBACK included), at their full amount.
+   *
+   * @generated from field: int64 charges_count = 2;
+   */
+  chargesCount: bigint;
+
+  /**
+   * @generated from field: int64 charges_amount = 3;
+   */
+  chargesAmount: bigint;
+
+  /**
+   * Refunds confirmed by the provider, on the day they were asked for.
+   *
+   * @generated from field: int64 refunds_count = 4;
+   */
+  refundsCount: bigint;
+
+  /**
+   * @generated from field: int64 refunds_amount = 5;
+   */
+  refundsAmount: bigint;
+
+  /**
+   * Charges created that day that ended in a chargeback (the gateway keeps no chargeback date).
+   *
+   * @generated from field: int64 chargebacks_count = 6;
+   */
+  chargebacksCount: bigint;
+
+  /**
+   * @generated from field: int64 chargebacks_amount = 7;
+   */
+  chargebacksAmount: bigint;
+
+  /**
+   * Payouts approved that day (by the provider's approval time, else their creation).
+   *
+   * @generated from field: int64 payouts_count = 8;
+   */
+  payoutsCount: bigint;
+
+  /**
+   * @generated from field: int64 payouts_amount = 9;
+   */
+  payoutsAmount: bigint;
+
+  /**
+   * charges_amount - refunds_amount - chargebacks_amount - payouts_amount.
+   *
+   * @generated from field: int64 net_amount = 10;
+   */
+  netAmount: bigint;
+};
+
+/**
+ * Describes the message gateway.v1.StatementDay.
+ * Use `create(StatementDaySchema)` to create a new message.
+ */
+export const StatementDaySchema: GenMessage<StatementDay> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_provider_account_service, 15);
+
+/**
+ * @generated from message gateway.v1.GetAccountStatementResponse
+ */
+export type GetAccountStatementResponse = Message<"gateway.v1.GetAccountStatementResponse"> & {
+  /**
+   * Only days with something on them, oldest first.
+   *
+   * @generated from field: repeated gateway.v1.StatementDay days = 1;
+   */
+  days: StatementDay[];
+
+  /**
+   * The whole range added up (its `day` is empty).
+   *
+   * @generated from field: gateway.v1.StatementDay total = 2;
+   */
+  total?: StatementDay | undefined;
+
+  /**
+   * ISO 4217, BRL: the statement counts BRL records only.
+   *
+   * @generated from field: string currency = 3;
+   */
+  currency: string;
+};
+
+/**
+ * Describes the message gateway.v1.GetAccountStatementResponse.
+ * Use `create(GetAccountStatementResponseSchema)` to create a new message.
+ */
+export const GetAccountStatementResponseSchema: GenMessage<GetAccountStatementResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_provider_account_service, 16);
+
+/**
  * Credentials and addresses of the gateway's accounts at each provider.
  *
  * @generated from service gateway.v1.ProviderAccountService
@@ -485,6 +684,29 @@ export const ProviderAccountService: GenService<{
     methodKind: "unary";
     input: typeof DeleteProviderAccountRequestSchema;
     output: typeof DeleteProviderAccountResponseSchema;
+  },
+  /**
+   * The account's balance as its provider reports it, read at the provider now. UNIMPLEMENTED ("Method not
+   * implemented.") where the provider has no balance read (ProviderInfo.operations lacks OPERATION_GET_ACCOUNT_BALANCE);
+   * UNAVAILABLE when the provider cannot be reached.
+   *
+   * @generated from rpc gateway.v1.ProviderAccountService.GetAccountBalance
+   */
+  getAccountBalance: {
+    methodKind: "unary";
+    input: typeof GetAccountBalanceRequestSchema;
+    output: typeof GetAccountBalanceResponseSchema;
+  },
+  /**
+   * The gateway's own statement, from what it recorded (never asked of the provider): per São Paulo calendar day, the
+   * approved charges, refunds, chargebacks and approved payouts, and what they leave.
+   *
+   * @generated from rpc gateway.v1.ProviderAccountService.GetAccountStatement
+   */
+  getAccountStatement: {
+    methodKind: "unary";
+    input: typeof GetAccountStatementRequestSchema;
+    output: typeof GetAccountStatementResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_gateway_v1_provider_account_service, 0);

@@ -150,6 +150,63 @@ export interface DeleteProviderAccountRequest {
 export interface DeleteProviderAccountResponse {
 }
 
+export interface GetAccountBalanceRequest {
+  providerAccountId: string;
+}
+
+export interface GetAccountBalanceResponse {
+  /** Cents the provider says can be used now (a payout, a refund); below zero where the provider says so. */
+  available: number;
+  /** Cents received and not yet released; unset where the provider reports no such figure. */
+  pending?:
+    | number
+    | undefined;
+  /** ISO 4217, BRL. */
+  currency: string;
+  /** When the gateway read it. */
+  readAt: Date | undefined;
+}
+
+export interface GetAccountStatementRequest {
+  /** Unset: every account the caller may read. */
+  providerAccountId: string;
+  /** Required: the first São Paulo calendar day, YYYY-MM-DD. */
+  fromDay: string;
+  /** Required: the last São Paulo calendar day, YYYY-MM-DD (included); at most 366 days after from_day. */
+  toDay: string;
+}
+
+/** One São Paulo calendar day. Amounts in cents; counts of records. */
+export interface StatementDay {
+  /** YYYY-MM-DD. */
+  day: string;
+  /** Charges created that day that were paid (APPROVED, later REFUNDED or CHARGEBACK included), at their full amount. */
+  chargesCount: number;
+  chargesAmount: number;
+  /** Refunds confirmed by the provider, on the day they were asked for. */
+  refundsCount: number;
+  refundsAmount: number;
+  /** Charges created that day that ended in a chargeback (the gateway keeps no chargeback date). */
+  chargebacksCount: number;
+  chargebacksAmount: number;
+  /** Payouts approved that day (by the provider's approval time, else their creation). */
+  payoutsCount: number;
+  payoutsAmount: number;
+  /** charges_amount - refunds_amount - chargebacks_amount - payouts_amount. */
+  netAmount: number;
+}
+
+export interface GetAccountStatementResponse {
+  /** Only days with something on them, oldest first. */
+  days: StatementDay[];
+  /** The whole range added up (its `day` is empty). */
+  total:
+    | StatementDay
+    | undefined;
+  /** ISO 4217, BRL: the statement counts BRL records only. */
+  currency: string;
+}
+
 function createBaseProviderAccount(): ProviderAccount {
   return {
     id: "",
@@ -1765,6 +1822,676 @@ export const DeleteProviderAccountResponse: MessageFns<DeleteProviderAccountResp
   },
 };
 
+function createBaseGetAccountBalanceRequest(): GetAccountBalanceRequest {
+  return { providerAccountId: "" };
+}
+
+export const GetAccountBalanceRequest: MessageFns<GetAccountBalanceRequest> = {
+  encode(message: GetAccountBalanceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.providerAccountId !== "") {
+      writer.uint32(10).string(message.providerAccountId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAccountBalanceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAccountBalanceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.providerAccountId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAccountBalanceRequest {
+    return {
+      providerAccountId: isSet(object.providerAccountId)
+        ? globalThis.String(object.providerAccountId)
+        : isSet(object.provider_account_id)
+        ? globalThis.String(object.provider_account_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetAccountBalanceRequest): unknown {
+    const obj: any = {};
+    if (message.providerAccountId !== "") {
+      obj.providerAccountId = message.providerAccountId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetAccountBalanceRequest>): GetAccountBalanceRequest {
+    return GetAccountBalanceRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetAccountBalanceRequest>): GetAccountBalanceRequest {
+    const message = createBaseGetAccountBalanceRequest();
+    message.providerAccountId = object.providerAccountId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetAccountBalanceResponse(): GetAccountBalanceResponse {
+  return { available: 0, pending: undefined, currency: "", readAt: undefined };
+}
+
+export const GetAccountBalanceResponse: MessageFns<GetAccountBalanceResponse> = {
+  encode(message: GetAccountBalanceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.available !== 0) {
+      writer.uint32(8).int64(message.available);
+    }
+    if (message.pending !== undefined) {
+      writer.uint32(16).int64(message.pending);
+    }
+    if (message.currency !== "") {
+      writer.uint32(26).string(message.currency);
+    }
+    if (message.readAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.readAt), writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAccountBalanceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAccountBalanceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.available = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.pending = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.readAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAccountBalanceResponse {
+    return {
+      available: isSet(object.available) ? globalThis.Number(object.available) : 0,
+      pending: isSet(object.pending) ? globalThis.Number(object.pending) : undefined,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      readAt: isSet(object.readAt)
+        ? fromJsonTimestamp(object.readAt)
+        : isSet(object.read_at)
+        ? fromJsonTimestamp(object.read_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: GetAccountBalanceResponse): unknown {
+    const obj: any = {};
+    if (message.available !== 0) {
+      obj.available = Math.round(message.available);
+    }
+    if (message.pending !== undefined) {
+      obj.pending = Math.round(message.pending);
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.readAt !== undefined) {
+      obj.readAt = message.readAt.toISOString();
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetAccountBalanceResponse>): GetAccountBalanceResponse {
+    return GetAccountBalanceResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetAccountBalanceResponse>): GetAccountBalanceResponse {
+    const message = createBaseGetAccountBalanceResponse();
+    message.available = object.available ?? 0;
+    message.pending = object.pending ?? undefined;
+    message.currency = object.currency ?? "";
+    message.readAt = object.readAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseGetAccountStatementRequest(): GetAccountStatementRequest {
+  return { providerAccountId: "", fromDay: "", toDay: "" };
+}
+
+export const GetAccountStatementRequest: MessageFns<GetAccountStatementRequest> = {
+  encode(message: GetAccountStatementRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.providerAccountId !== "") {
+      writer.uint32(10).string(message.providerAccountId);
+    }
+    if (message.fromDay !== "") {
+      writer.uint32(18).string(message.fromDay);
+    }
+    if (message.toDay !== "") {
+      writer.uint32(26).string(message.toDay);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAccountStatementRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAccountStatementRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.providerAccountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.fromDay = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.toDay = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAccountStatementRequest {
+    return {
+      providerAccountId: isSet(object.providerAccountId)
+        ? globalThis.String(object.providerAccountId)
+        : isSet(object.provider_account_id)
+        ? globalThis.String(object.provider_account_id)
+        : "",
+      fromDay: isSet(object.fromDay)
+        ? globalThis.String(object.fromDay)
+        : isSet(object.from_day)
+        ? globalThis.String(object.from_day)
+        : "",
+      toDay: isSet(object.toDay)
+        ? globalThis.String(object.toDay)
+        : isSet(object.to_day)
+        ? globalThis.String(object.to_day)
+        : "",
+    };
+  },
+
+  toJSON(message: GetAccountStatementRequest): unknown {
+    const obj: any = {};
+    if (message.providerAccountId !== "") {
+      obj.providerAccountId = message.providerAccountId;
+    }
+    if (message.fromDay !== "") {
+      obj.fromDay = message.fromDay;
+    }
+    if (message.toDay !== "") {
+      obj.toDay = message.toDay;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetAccountStatementRequest>): GetAccountStatementRequest {
+    return GetAccountStatementRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetAccountStatementRequest>): GetAccountStatementRequest {
+    const message = createBaseGetAccountStatementRequest();
+    message.providerAccountId = object.providerAccountId ?? "";
+    message.fromDay = object.fromDay ?? "";
+    message.toDay = object.toDay ?? "";
+    return message;
+  },
+};
+
+function createBaseStatementDay(): StatementDay {
+  return {
+    day: "",
+    chargesCount: 0,
+    chargesAmount: 0,
+    refundsCount: 0,
+    refundsAmount: 0,
+    chargebacksCount: 0,
+    chargebacksAmount: 0,
+    payoutsCount: 0,
+    payoutsAmount: 0,
+    netAmount: 0,
+  };
+}
+
+export const StatementDay: MessageFns<StatementDay> = {
+  encode(message: StatementDay, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.day !== "") {
+      writer.uint32(10).string(message.day);
+    }
+    if (message.chargesCount !== 0) {
+      writer.uint32(16).int64(message.chargesCount);
+    }
+    if (message.chargesAmount !== 0) {
+      writer.uint32(24).int64(message.chargesAmount);
+    }
+    if (message.refundsCount !== 0) {
+      writer.uint32(32).int64(message.refundsCount);
+    }
+    if (message.refundsAmount !== 0) {
+      writer.uint32(40).int64(message.refundsAmount);
+    }
+    if (message.chargebacksCount !== 0) {
+      writer.uint32(48).int64(message.chargebacksCount);
+    }
+    if (message.chargebacksAmount !== 0) {
+      writer.uint32(56).int64(message.chargebacksAmount);
+    }
+    if (message.payoutsCount !== 0) {
+      writer.uint32(64).int64(message.payoutsCount);
+    }
+    if (message.payoutsAmount !== 0) {
+      writer.uint32(72).int64(message.payoutsAmount);
+    }
+    if (message.netAmount !== 0) {
+      writer.uint32(80).int64(message.netAmount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StatementDay {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStatementDay();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.day = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.chargesCount = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.chargesAmount = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.refundsCount = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.refundsAmount = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.chargebacksCount = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.chargebacksAmount = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.payoutsCount = longToNumber(reader.int64());
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.payoutsAmount = longToNumber(reader.int64());
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.netAmount = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StatementDay {
+    return {
+      day: isSet(object.day) ? globalThis.String(object.day) : "",
+      chargesCount: isSet(object.chargesCount)
+        ? globalThis.Number(object.chargesCount)
+        : isSet(object.charges_count)
+        ? globalThis.Number(object.charges_count)
+        : 0,
+      chargesAmount: isSet(object.chargesAmount)
+        ? globalThis.Number(object.chargesAmount)
+        : isSet(object.charges_amount)
+        ? globalThis.Number(object.charges_amount)
+        : 0,
+      refundsCount: isSet(object.refundsCount)
+        ? globalThis.Number(object.refundsCount)
+        : isSet(object.refunds_count)
+        ? globalThis.Number(object.refunds_count)
+        : 0,
+      refundsAmount: isSet(object.refundsAmount)
+        ? globalThis.Number(object.refundsAmount)
+        : isSet(object.refunds_amount)
+        ? globalThis.Number(object.refunds_amount)
+        : 0,
+      chargebacksCount: isSet(object.chargebacksCount)
+        ? globalThis.Number(object.chargebacksCount)
+        : isSet(object.chargebacks_count)
+        ? globalThis.Number(object.chargebacks_count)
+        : 0,
+      chargebacksAmount: isSet(object.chargebacksAmount)
+        ? globalThis.Number(object.chargebacksAmount)
+        : isSet(object.chargebacks_amount)
+        ? globalThis.Number(object.chargebacks_amount)
+        : 0,
+      payoutsCount: isSet(object.payoutsCount)
+        ? globalThis.Number(object.payoutsCount)
+        : isSet(object.payouts_count)
+        ? globalThis.Number(object.payouts_count)
+        : 0,
+      payoutsAmount: isSet(object.payoutsAmount)
+        ? globalThis.Number(object.payoutsAmount)
+        : isSet(object.payouts_amount)
+        ? globalThis.Number(object.payouts_amount)
+        : 0,
+      netAmount: isSet(object.netAmount)
+        ? globalThis.Number(object.netAmount)
+        : isSet(object.net_amount)
+        ? globalThis.Number(object.net_amount)
+        : 0,
+    };
+  },
+
+  toJSON(message: StatementDay): unknown {
+    const obj: any = {};
+    if (message.day !== "") {
+      obj.day = message.day;
+    }
+    if (message.chargesCount !== 0) {
+      obj.chargesCount = Math.round(message.chargesCount);
+    }
+    if (message.chargesAmount !== 0) {
+      obj.chargesAmount = Math.round(message.chargesAmount);
+    }
+    if (message.refundsCount !== 0) {
+      obj.refundsCount = Math.round(message.refundsCount);
+    }
+    if (message.refundsAmount !== 0) {
+      obj.refundsAmount = Math.round(message.refundsAmount);
+    }
+    if (message.chargebacksCount !== 0) {
+      obj.chargebacksCount = Math.round(message.chargebacksCount);
+    }
+    if (message.chargebacksAmount !== 0) {
+      obj.chargebacksAmount = Math.round(message.chargebacksAmount);
+    }
+    if (message.payoutsCount !== 0) {
+      obj.payoutsCount = Math.round(message.payoutsCount);
+    }
+    if (message.payoutsAmount !== 0) {
+      obj.payoutsAmount = Math.round(message.payoutsAmount);
+    }
+    if (message.netAmount !== 0) {
+      obj.netAmount = Math.round(message.netAmount);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<StatementDay>): StatementDay {
+    return StatementDay.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StatementDay>): StatementDay {
+    const message = createBaseStatementDay();
+    message.day = object.day ?? "";
+    message.chargesCount = object.chargesCount ?? 0;
+    message.chargesAmount = object.chargesAmount ?? 0;
+    message.refundsCount = object.refundsCount ?? 0;
+    message.refundsAmount = object.refundsAmount ?? 0;
+    message.chargebacksCount = object.chargebacksCount ?? 0;
+    message.chargebacksAmount = object.chargebacksAmount ?? 0;
+    message.payoutsCount = object.payoutsCount ?? 0;
+    message.payoutsAmount = object.payoutsAmount ?? 0;
+    message.netAmount = object.netAmount ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetAccountStatementResponse(): GetAccountStatementResponse {
+  return { days: [], total: undefined, currency: "" };
+}
+
+export const GetAccountStatementResponse: MessageFns<GetAccountStatementResponse> = {
+  encode(message: GetAccountStatementResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.days) {
+      StatementDay.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== undefined) {
+      StatementDay.encode(message.total, writer.uint32(18).fork()).join();
+    }
+    if (message.currency !== "") {
+      writer.uint32(26).string(message.currency);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAccountStatementResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAccountStatementResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.days.push(StatementDay.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.total = StatementDay.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAccountStatementResponse {
+    return {
+      days: globalThis.Array.isArray(object?.days) ? object.days.map((e: any) => StatementDay.fromJSON(e)) : [],
+      total: isSet(object.total) ? StatementDay.fromJSON(object.total) : undefined,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+    };
+  },
+
+  toJSON(message: GetAccountStatementResponse): unknown {
+    const obj: any = {};
+    if (message.days?.length) {
+      obj.days = message.days.map((e) => StatementDay.toJSON(e));
+    }
+    if (message.total !== undefined) {
+      obj.total = StatementDay.toJSON(message.total);
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetAccountStatementResponse>): GetAccountStatementResponse {
+    return GetAccountStatementResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetAccountStatementResponse>): GetAccountStatementResponse {
+    const message = createBaseGetAccountStatementResponse();
+    message.days = object.days?.map((e) => StatementDay.fromPartial(e)) || [];
+    message.total = (object.total !== undefined && object.total !== null)
+      ? StatementDay.fromPartial(object.total)
+      : undefined;
+    message.currency = object.currency ?? "";
+    return message;
+  },
+};
+
 /** Credentials and addresses of the gateway's accounts at each provider. */
 export type ProviderAccountServiceService = typeof ProviderAccountServiceService;
 export const ProviderAccountServiceService = {
@@ -1823,6 +2550,37 @@ export const ProviderAccountServiceService = {
       Buffer.from(DeleteProviderAccountResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeleteProviderAccountResponse => DeleteProviderAccountResponse.decode(value),
   },
+  /**
+   * The account's balance as its provider reports it, read at the provider now. UNIMPLEMENTED ("Method not
+   * implemented.") where the provider has no balance read (ProviderInfo.operations lacks OPERATION_GET_ACCOUNT_BALANCE);
+   * UNAVAILABLE when the provider cannot be reached.
+   */
+  getAccountBalance: {
+    path: "/gateway.v1.ProviderAccountService/GetAccountBalance" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetAccountBalanceRequest): Buffer =>
+      Buffer.from(GetAccountBalanceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetAccountBalanceRequest => GetAccountBalanceRequest.decode(value),
+    responseSerialize: (value: GetAccountBalanceResponse): Buffer =>
+      Buffer.from(GetAccountBalanceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetAccountBalanceResponse => GetAccountBalanceResponse.decode(value),
+  },
+  /**
+   * The gateway's own statement, from what it recorded (never asked of the provider): per São Paulo calendar day, the
+   * approved charges, refunds, chargebacks and approved payouts, and what they leave.
+   */
+  getAccountStatement: {
+    path: "/gateway.v1.ProviderAccountService/GetAccountStatement" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetAccountStatementRequest): Buffer =>
+      Buffer.from(GetAccountStatementRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetAccountStatementRequest => GetAccountStatementRequest.decode(value),
+    responseSerialize: (value: GetAccountStatementResponse): Buffer =>
+      Buffer.from(GetAccountStatementResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetAccountStatementResponse => GetAccountStatementResponse.decode(value),
+  },
 } as const;
 
 export interface ProviderAccountServiceServer extends UntypedServiceImplementation {
@@ -1831,6 +2589,17 @@ export interface ProviderAccountServiceServer extends UntypedServiceImplementati
   listProviderAccounts: handleUnaryCall<ListProviderAccountsRequest, ListProviderAccountsResponse>;
   updateProviderAccount: handleUnaryCall<UpdateProviderAccountRequest, UpdateProviderAccountResponse>;
   deleteProviderAccount: handleUnaryCall<DeleteProviderAccountRequest, DeleteProviderAccountResponse>;
+  /**
+   * The account's balance as its provider reports it, read at the provider now. UNIMPLEMENTED ("Method not
+   * implemented.") where the provider has no balance read (ProviderInfo.operations lacks OPERATION_GET_ACCOUNT_BALANCE);
+   * UNAVAILABLE when the provider cannot be reached.
+   */
+  getAccountBalance: handleUnaryCall<GetAccountBalanceRequest, GetAccountBalanceResponse>;
+  /**
+   * The gateway's own statement, from what it recorded (never asked of the provider): per São Paulo calendar day, the
+   * approved charges, refunds, chargebacks and approved payouts, and what they leave.
+   */
+  getAccountStatement: handleUnaryCall<GetAccountStatementRequest, GetAccountStatementResponse>;
 }
 
 export interface ProviderAccountServiceClient extends Client {
@@ -1908,6 +2677,45 @@ export interface ProviderAccountServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeleteProviderAccountResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The account's balance as its provider reports it, read at the provider now. UNIMPLEMENTED ("Method not
+   * implemented.") where the provider has no balance read (ProviderInfo.operations lacks OPERATION_GET_ACCOUNT_BALANCE);
+   * UNAVAILABLE when the provider cannot be reached.
+   */
+  getAccountBalance(
+    request: GetAccountBalanceRequest,
+    callback: (error: ServiceError | null, response: GetAccountBalanceResponse) => void,
+  ): ClientUnaryCall;
+  getAccountBalance(
+    request: GetAccountBalanceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetAccountBalanceResponse) => void,
+  ): ClientUnaryCall;
+  getAccountBalance(
+    request: GetAccountBalanceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetAccountBalanceResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The gateway's own statement, from what it recorded (never asked of the provider): per São Paulo calendar day, the
+   * approved charges, refunds, chargebacks and approved payouts, and what they leave.
+   */
+  getAccountStatement(
+    request: GetAccountStatementRequest,
+    callback: (error: ServiceError | null, response: GetAccountStatementResponse) => void,
+  ): ClientUnaryCall;
+  getAccountStatement(
+    request: GetAccountStatementRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetAccountStatementResponse) => void,
+  ): ClientUnaryCall;
+  getAccountStatement(
+    request: GetAccountStatementRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetAccountStatementResponse) => void,
   ): ClientUnaryCall;
 }
 

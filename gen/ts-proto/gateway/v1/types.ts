@@ -693,6 +693,8 @@ export enum Operation {
   OPERATION_GET_RECEIVER = 9,
   OPERATION_PROCESS_WEBHOOK = 10,
   OPERATION_CALCULATE_INSTALLMENTS = 11,
+  /** OPERATION_GET_ACCOUNT_BALANCE - The provider account's balance, read at the provider (GetAccountBalance). */
+  OPERATION_GET_ACCOUNT_BALANCE = 12,
   UNRECOGNIZED = -1,
 }
 
@@ -734,6 +736,9 @@ export function operationFromJSON(object: any): Operation {
     case 11:
     case "OPERATION_CALCULATE_INSTALLMENTS":
       return Operation.OPERATION_CALCULATE_INSTALLMENTS;
+    case 12:
+    case "OPERATION_GET_ACCOUNT_BALANCE":
+      return Operation.OPERATION_GET_ACCOUNT_BALANCE;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -767,6 +772,8 @@ export function operationToJSON(object: Operation): string {
       return "OPERATION_PROCESS_WEBHOOK";
     case Operation.OPERATION_CALCULATE_INSTALLMENTS:
       return "OPERATION_CALCULATE_INSTALLMENTS";
+    case Operation.OPERATION_GET_ACCOUNT_BALANCE:
+      return "OPERATION_GET_ACCOUNT_BALANCE";
     case Operation.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
