@@ -2,16 +2,17 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
 import { CreateOperatorRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
-import { GetWithdrawRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { CreateTransactionRequest, GetWithdrawRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { CreateProviderAccountRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
-import { WithdrawStatus } from '../../gen/ts-proto/gateway/v1/types.js';
+import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
+import { PaymentMethod, WithdrawStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import { accessibilityViolations, backOfficePages, callsTo, chooseOption, launchBrowser } from '../support/browser.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
 
 /**
  * Safe payouts in the back-office (issue 33 §5): a payout above the team's
  * limit (PAYOUT_APPROVAL_ABOVE_CENTS) goes through a confirmation (amount,
- * key, recipient, the balance said to be unavailable), nothing sent before
+ * key, recipient, the account's balance read at its provider), nothing sent before
  * it; it is then held AWAITING_APPROVAL, and the operator who asked cannot
  * approve it; a second operator, on a phone, approves it and it is sent.
  */
@@ -38,6 +39,20 @@ beforeAll(async () => {
     CreateProviderAccountRequest.fromPartial({ provider: 'SANDBOX', name: ACCOUNT_NAME, publicKey: 'pk', secretKey: 'sk' }),
   );
   accountId = providerAccount.id;
+  // A paid PIX charge of R$ 19,90: the sandbox's balance the confirmation shows.
+  const { transaction } = await stack.client.call(
+    'gateway',
+    'createTransaction',
+    CreateTransactionRequest.fromPartial({
+      providerAccountId: accountId,
+      transaction: {
+        amount: 1990,
+        paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX,
+        customer: { name: 'Ana', document: '12345678909', email: 'ana@example.com' },
+      },
+    }),
+  );
+  await stack.client.call('sandbox', 'simulatePayment', SimulatePaymentRequest.fromPartial({ id: transaction.id }));
   await stack.client.call('access', 'createOperator', CreateOperatorRequest.fromPartial({ ...SECOND, role: 'operator' }));
   browser = await launchBrowser();
 });
@@ -66,9 +81,7 @@ it('a payout above the limit: confirmation (nothing sent before it), then held a
   await expect(confirmation.getByTestId('confirm-amount').textContent()).resolves.toBe('R$ 250,00');
   await expect(confirmation.getByTestId('confirm-key').textContent()).resolves.toBe('maria@example.com (E-mail)');
   await expect(confirmation.getByTestId('confirm-recipient').textContent()).resolves.toBe('Maria Souza');
-  await expect(confirmation.getByTestId('confirm-balance').textContent()).resolves.toBe(
-    'saldo indisponível (o provedor desta conta não informa saldo ao gateway)',
-  );
+  await confirmation.getByTestId('confirm-balance').getByText('R$ 19,90 disponível (R$ 0,00 a liberar)').waitFor();
   await expect(accessibilityViolations(page)).resolves.toEqual([]);
   // Going back to edit sends nothing; the confirmation opens again with the same request.
   await confirmation.getByRole('button', { name: 'Voltar e corrigir' }).click();

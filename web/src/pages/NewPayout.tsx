@@ -10,6 +10,7 @@ import { formatMoney, parseCents } from '../format.js';
 import { useI18n } from '../i18n.js';
 import { useIdempotencyKey } from '../idempotency.js';
 import { AmountInput, PageHeader, useProviderAccounts } from '../ui.js';
+import { AccountBalanceText } from '../accountBalance.js';
 
 type PayoutRequest = Pick<WithdrawInput, 'paymentMethod' | 'amount' | 'pixKey' | 'pixType' | 'description' | 'name'>;
 
@@ -21,7 +22,7 @@ const FORM_FIELDS = ['provider_account_id', 'amount', 'pix_key', 'pix_type', 'de
  * (shared/pixKeyRules.ts, imported as is) and shown while typing; a key
  * that is not well formed for its type is refused beside the field before
  * anything is sent. A valid form opens a confirmation (amount, key, recipient,
- * the account and its balance where known); only its confirm button sends.
+ * the account and its balance where its provider reports one); only its confirm button sends.
  * On success, the payout's page (held for approval above the team's limit).
  */
 export default function NewPayout() {
@@ -156,8 +157,9 @@ export default function NewPayout() {
               <dt>{t.payout.account}</dt>
               <dd>{confirmingAccount ? `${confirmingAccount.name} (${confirmingAccount.provider})` : confirming.accountId}</dd>
               <dt>{t.payout.balance}</dt>
-              {/* No provider operation reports an account's balance yet: said, never guessed. */}
-              <dd data-testid="confirm-balance">{t.payout.balanceUnavailable}</dd>
+              <dd data-testid="confirm-balance">
+                <AccountBalanceText accountId={confirming.accountId} provider={confirmingAccount?.provider} />
+              </dd>
               {confirming.request.description && (
                 <>
                   <dt>{t.payout.description}</dt>
