@@ -21,6 +21,7 @@ const NewReceiver = lazy(() => import('./pages/NewReceiver.js'));
 const PayoutDetail = lazy(() => import('./pages/PayoutDetail.js'));
 const NewPayout = lazy(() => import('./pages/NewPayout.js'));
 const Providers = lazy(() => import('./pages/Providers.js'));
+const Balances = lazy(() => import('./pages/Balances.js'));
 const ProviderAccounts = lazy(() => import('./pages/ProviderAccounts.js'));
 const Audit = lazy(() => import('./pages/Audit.js'));
 const Team = lazy(() => import('./pages/Team.js'));
@@ -213,6 +214,7 @@ function SignedIn({
     { to: '/receivers', label: t.nav.receivers },
     { to: '/accounts', label: t.nav.accounts },
     { to: '/providers', label: t.nav.providers },
+    { to: '/balances', label: t.nav.balances },
     { to: '/operations', label: t.nav.operations },
     ...(disputeReader ? [{ to: '/disputes', label: t.nav.disputes }] : []),
     ...(routeReader ? [{ to: '/routes', label: t.nav.routes }] : []),
@@ -288,6 +290,7 @@ function SignedIn({
                     <Route path="/payouts/:id" element={<PayoutDetail canReview={payoutWriter} operatorId={session.operator.id} />} />
                     <Route path="/accounts" element={<ProviderAccounts />} />
                     <Route path="/providers" element={<Providers />} />
+                    <Route path="/balances" element={<Balances />} />
                     <Route path="/operations" element={<Operations canWriteNotifications={notificationWriter} canSettle={settler} />} />
                     {disputeReader && <Route path="/disputes" element={<Disputes />} />}
                     {disputeReader && <Route path="/disputes/:id" element={<DisputeDetail canWrite={disputeWriter} canUpload={receiverWriter} />} />}

@@ -16,11 +16,11 @@ export function useReportsBalance(provider: string | undefined): boolean {
  * An account's balance as its provider reports it: available, and pending where the provider says; the unavailable
  * text where the provider has no balance read or could not be asked (never a guessed figure).
  */
-export function AccountBalanceText({ accountId, provider }: { accountId: string; provider: string | undefined }) {
+export function AccountBalanceText({ accountId, provider, unavailable }: { accountId: string; provider: string | undefined; unavailable?: string }) {
   const { t } = useI18n();
   const reports = useReportsBalance(provider);
   const balance = useQuery(ProviderAccountService.method.getAccountBalance, { providerAccountId: accountId }, { enabled: reports, retry: false });
-  if (!reports || balance.isError) return <>{t.payout.balanceUnavailable}</>;
+  if (!reports || balance.isError) return <>{unavailable ?? t.payout.balanceUnavailable}</>;
   if (!balance.data) return <>{t.loading}</>;
   const available = formatMoney(balance.data.available);
   return <>{balance.data.pending === undefined ? available : t.payout.balanceWithPending(available, formatMoney(balance.data.pending))}</>;

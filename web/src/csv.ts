@@ -7,6 +7,8 @@
  * in front. Plain functions, no DOM: unit-tested in node.
  */
 
+import { isoDayOf } from './days.js';
+
 export const CSV_SEPARATOR = ';';
 const BOM = '\uFEFF';
 
@@ -30,6 +32,5 @@ export function decimalCents(cents: number | bigint): string {
 
 /** A file name for a day's export, in the reader's calendar: `transacoes-2026-11-25.csv`. */
 export function csvFileName(prefix: string, day: Date): string {
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${prefix}-${day.getFullYear()}-${two(day.getMonth() + 1)}-${two(day.getDate())}.csv`;
+  return `${prefix}-${isoDayOf(day)}.csv`;
 }

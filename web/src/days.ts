@@ -34,3 +34,9 @@ export function parseDay(text: string): string | undefined {
 
 /** A day from the address: kept only when it is an ISO day, so a mangled link filters nothing rather than everything. */
 export const isoDayOrEmpty = (value: string | null): string => (value && /^\d{4}-\d{2}-\d{2}$/.test(value) && parseDay(formatDay(value)) ? value : '');
+
+/** The reader's calendar day of an instant as an ISO day. */
+export function isoDayOf(date: Date): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}`;
+}
