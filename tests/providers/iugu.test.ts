@@ -16,7 +16,7 @@ describe('IUGU (spec doc 2, group 1)', () => {
     expect(IUGU.evidence).toEqual({ level: 'documented', addresses: [...IUGU_API_DOCUMENTATION, ...IUGU_MARKETPLACE_DOCUMENTATION] });
     expect(IUGUBAAS.evidence).toEqual({ level: 'documented', addresses: IUGU_API_DOCUMENTATION });
     expect(IUGU.notFound).toEqual({ getReceiver: 'RECEBEDOR_NAO_ENCONTRADO' });
-    expect(IUGU.capabilities).toEqual({ ...IUGUBAAS.capabilities, withdrawMethods: ['BANK_ACCOUNT'], receivers: true });
+    expect(IUGU.capabilities).toEqual({ ...IUGUBAAS.capabilities, withdrawMethods: ['BANK_ACCOUNT'], receivers: true, balances: true });
     expect(IUGU.identity).toEqual({ id: 'IUGU', specGroup: 'document 2 (group 1)', defaultBaseUrl: 'https://api.iugu.com/v1' });
     h.fake.expect({
       method: 'GET',
@@ -28,6 +28,35 @@ describe('IUGU (spec doc 2, group 1)', () => {
     await expect(refused).rejects.toMatchObject({
       code: 'INVALID_ARGUMENT',
       message: `${FAILURE_PREFIXES.REFUND_TRANSACTION}: Fatura não pode ser reembolsada`,
+    });
+  });
+
+  describe("the account's balance: GET /accounts/{the public key} (Informações da Conta)", () => {
+    const read = (body: unknown) => {
+      h.fake.expect({
+        method: 'GET',
+        path: '/accounts/A083919DEE244A0FA2705E309B378CD0',
+        headers: { authorization: `Basic ${Buffer.from('live_iugu_1:').toString('base64')}` },
+        reply: { body },
+      });
+      return h.adapter.getAccountBalance(h.ctx);
+    };
+
+    it('reads what can be withdrawn, written "R$ 1.234,56", as cents; else the balance', async () => {
+      const account = { id: 'A083919DEE244A0FA2705E309B378CD0', name: 'Loja' };
+      expect(await read({ ...account, balance: 'R$ 2.000,00', balance_available_for_withdraw: 'R$ 1.234,56' })).toEqual({
+        available: 123_456,
+        currency: 'BRL',
+      });
+      expect(await read({ ...account, balance: 'R$ 10,50' })).toEqual({ available: 1050, currency: 'BRL' });
+    });
+
+    it("an answer without a balance is a bad answer; Iugu's refusal keeps its words; no account id sends nothing", async () => {
+      expect(await read({ id: 'A083919DEE244A0FA2705E309B378CD0' }).catch((error: unknown) => error)).toMatchObject({ code: 'UNAVAILABLE' });
+      await expect(read({ errors: 'Unauthorized' })).rejects.toMatchObject({ message: 'Erro ao consultar saldo: Unauthorized' });
+      const sent = h.fake.received.length;
+      await expect(h.adapter.getAccountBalance({ ...h.ctx, publicKey: ' ' })).rejects.toMatchObject({ code: 'FAILED_PRECONDITION' });
+      expect(h.fake.received).toHaveLength(sent);
     });
   });
 

@@ -10,6 +10,7 @@ import {
   RefoundTransactionRequest,
   WithdrawRequest,
 } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { GetAccountBalanceRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { PaymentMethod, ReceiverStatus, StatusSource, TransactionStatus, WithdrawMethod, WithdrawStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import { isValidDigitableLine } from '../../server/lib/boleto.js';
 import type { AdapterContext } from '../../server/providers/adapter.js';
@@ -369,6 +370,11 @@ describe("IUGU against a stand-in written from Iugu's documentation", () => {
       code: 'INVALID_ARGUMENT',
       message: 'Erro ao realizar saque: Saldo insuficiente para o saque',
     });
+
+    // What is left, read at Iugu (Informações da Conta) in cents.
+    const balance = await stack.client.call('accounts', 'getAccountBalance', GetAccountBalanceRequest.fromPartial({ providerAccountId: account.id }));
+    expect(balance).toMatchObject({ available: iugu.accounts.get(ACCOUNT_ID)!.balanceCents, currency: 'BRL' });
+    expect(balance.available).toBeGreaterThan(0);
   });
 });
 

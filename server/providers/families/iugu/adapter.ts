@@ -1,5 +1,6 @@
 import axios from 'axios';
 import type {
+  AccountBalance,
   CardInput,
   Operation,
   ReceiverInput,
@@ -64,6 +65,14 @@ import { notificationKeyOf } from '../../notificationKeys.js';
  * POST /charge with a payment token (two exchanges). Reads and refunds address
  * the invoice; triggers are form-encoded. Amounts are integer cents.
  */
+/** The Iugu account the account's public key names (its payouts and balance are that account's). */
+function ownAccountId(ctx: AdapterContext, what: string): string {
+  const accountId = ctx.publicKey.trim();
+  if (!accountId)
+    throw new GatewayError('FAILED_PRECONDITION', `publicKey is required: the Iugu account id ${what}`, { reason: 'CREDENTIALS_MISSING', field: 'publicKey' });
+  return accountId;
+}
+
 export class IuguAdapter extends DeclaredAdapter<IuguMember> {
   protected readonly paths: IuguPaths;
   private readonly events: readonly string[];
@@ -192,12 +201,7 @@ export class IuguAdapter extends DeclaredAdapter<IuguMember> {
         'withdraw.bank_account',
         `${this.identity.id} pays out only to the bank account registered on the Iugu account: leave withdraw.bank_account, pix_key and receiver_id empty`,
       );
-    const accountId = ctx.publicKey.trim();
-    if (!accountId)
-      throw new GatewayError('FAILED_PRECONDITION', 'publicKey is required: the Iugu account id whose balance is withdrawn', {
-        reason: 'CREDENTIALS_MISSING',
-        field: 'publicKey',
-      });
+    const accountId = ownAccountId(ctx, 'whose balance is withdrawn');
     const prefix = this.prefixFor('withdraw');
     const answer = await this.exchange(
       'withdraw',
@@ -207,6 +211,22 @@ export class IuguAdapter extends DeclaredAdapter<IuguMember> {
     );
     const request = this.accepted('withdraw', prefix, answer);
     return { withdrawId: request.id, status: this.withdrawalStatus(request.status ?? 'pending'), amount: input.amount };
+  }
+
+  /**
+   * GET /accounts/{account id} (Informações da Conta) with the account's own API token: what it can withdraw
+   * (`balance_available_for_withdraw`, else `balance`, formatted "R$ 1.234,56"). Iugu reports no pending figure there.
+   */
+  override async getAccountBalance(ctx: AdapterContext): Promise<AccountBalance> {
+    const accountId = ownAccountId(ctx, 'whose balance is read');
+    const prefix = this.prefixFor('getAccountBalance');
+    const answer = await this.exchange(
+      'getAccountBalance',
+      prefix,
+      () => this.http(ctx).get(fillPath(IUGU_SUBACCOUNT_PATHS.account, { id: accountId })),
+      refusable(IUGU_ACCOUNT),
+    );
+    return { available: this.accepted('getAccountBalance', prefix, answer).balanceCents, currency: 'BRL' };
   }
 
   /** The HTTP client of one sub-account: its own API token as the Basic user, as for the marketplace's. */
