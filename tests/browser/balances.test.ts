@@ -100,7 +100,7 @@ it("shows the sandbox account's balance and its day's statement (a paid charge, 
   await ui.finish(page, violations, 'balances');
 });
 
-it('at 390 px, from the menu: a provider without a balance read says so, and an empty period says nothing was recorded', async () => {
+it('at 390 px, from the menu: a provider without a balance read says so, and an empty period says nothing was recorded, in both languages', async () => {
   const { page, violations } = await ui.signedIn(390, 844);
   await followNavLink(page, 'Saldo e extrato');
   await page.getByRole('heading', { name: 'Saldo e extrato' }).waitFor();
@@ -109,5 +109,10 @@ it('at 390 px, from the menu: a provider without a balance read says so, and an 
   await page.getByTestId('balance-value').getByText('indisponível para este provedor').waitFor();
   await page.getByText('Nada registrado neste período.').waitFor();
   await expect(page.getByTestId('statement-day').count()).resolves.toBe(0);
+  // The English catalogue says the same.
+  await page.getByRole('radiogroup', { name: 'Idioma' }).getByText('EN').click();
+  await page.getByRole('heading', { name: 'Balance and statement' }).waitFor();
+  await page.getByTestId('balance-value').getByText('unavailable for this provider').waitFor();
+  await page.getByText('Nothing recorded in this period.').waitFor();
   await ui.finish(page, violations, 'balances-390');
 });

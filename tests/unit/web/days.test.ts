@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatDay, isoDayOrEmpty, parseDay, typingDay } from '../../../web/src/days.js';
+import { formatDay, isoDayOf, isoDayOrEmpty, parseDay, typingDay } from '../../../web/src/days.js';
 
 describe('days in the back-office: dd/mm/aaaa on screen, yyyy-mm-dd in the address', () => {
   it('puts the slashes in while a day is typed, and keeps 8 digits at most', () => {
@@ -29,5 +29,10 @@ describe('days in the back-office: dd/mm/aaaa on screen, yyyy-mm-dd in the addre
     expect(formatDay('')).toBe('');
     expect(isoDayOrEmpty('2026-11-28')).toBe('2026-11-28');
     expect(['2026-02-31', '28/11/2026', 'x', '', null].map(isoDayOrEmpty)).toEqual(['', '', '', '', '']);
+  });
+
+  it("writes an instant's day in the reader's calendar as an ISO day", () => {
+    expect(isoDayOf(new Date(2026, 0, 5, 23, 59))).toBe('2026-01-05');
+    expect(isoDayOf(new Date(2026, 11, 31, 0, 0))).toBe('2026-12-31');
   });
 });
