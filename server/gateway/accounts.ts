@@ -2,10 +2,12 @@ import { GatewayError, invalidArgument, notFound } from '../lib/errors.js';
 import { assertPublicUrl } from '../lib/http/addressPolicy.js';
 import { displayUrl } from '../lib/http/clientCertificate.js';
 import type { ProviderAccount, ProviderAccountInput, ProviderAccountPatch } from '../domain/types.js';
-import type { ProviderAdapter } from '../providers/adapter.js';
-import { notificationUrl, type GatewayDeps } from './context.js';
+import type { ConnectionTest, ProviderAdapter } from '../providers/adapter.js';
+import { notificationUrl, resolveAccount, type GatewayDeps } from './context.js';
 import { optionalUrl, requireText } from './validation.js';
 import { checkInstallmentPlan } from './installmentPlans.js';
+
+export type { ConnectionTest };
 
 export interface ProviderAccountView extends ProviderAccount {
   /** Where this account's provider must send notifications. */
@@ -107,6 +109,12 @@ export class AccountsService {
     if (adapter) checkApiVersion(adapter, patch.apiVersion);
     if (adapter) checkInstallmentPlan(adapter, patch.installmentPlan);
     adapter?.checkAccount({ ...current, ...defined });
+  }
+
+  /** "Testar conexão": the kit's one rule (connectionTest.ts), with the account as stored. */
+  async testConnection(id: string): Promise<ConnectionTest> {
+    const { adapter, ctx } = await resolveAccount(this.deps, requireText('id', id));
+    return adapter.testConnection(ctx);
   }
 
   async delete(id: string): Promise<void> {

@@ -23,6 +23,9 @@ import {
   type WithdrawResult,
 } from '../domain/types.js';
 import { notificationKeyOf } from './notificationKeys.js';
+import { testConnection, type ConnectionTest } from './kit/connectionTest.js';
+
+export type { ConnectionTest };
 
 /** Everything an adapter may know about the account it acts for. */
 
@@ -386,6 +389,11 @@ export abstract class ProviderAdapter {
   /** The account's balance at the provider, where its documentation has a balance read (`capabilities.balances`). */
   getAccountBalance(_ctx: AdapterContext): Promise<AccountBalance> {
     return unsupported();
+  }
+
+  /** "Testar conexão": the kit's one rule for every provider (kit/connectionTest.ts). */
+  testConnection(ctx: AdapterContext): Promise<ConnectionTest> {
+    return testConnection(this, ctx);
   }
 
   /** Providers that sign their notifications override this (it must not parse more than the signature needs). */

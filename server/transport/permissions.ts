@@ -58,6 +58,8 @@ export const RPC_RULES: Record<string, RpcRule> = {
   '/gateway.v1.ProviderAccountService/GetAccountBalance': rule('accounts:read', 'request'),
   // Charges, refunds and payouts added up: read by who may read all three.
   '/gateway.v1.ProviderAccountService/GetAccountStatement': rule('payments:read', 'filter'),
+  // Sends the account's secrets to its provider: for whoever may change them.
+  '/gateway.v1.ProviderAccountService/TestProviderAccount': rule('accounts:admin', 'request'),
   // Routes name accounts of every kind: a token limited to some accounts neither reads nor changes them.
   '/gateway.v1.RoutingService/CreateRoute': rule('routes:admin', 'refused', true),
   '/gateway.v1.RoutingService/GetRoute': rule('routes:read', 'refused'),

@@ -4,7 +4,8 @@ import type * as gw from '../../gen/ts-proto/gateway/v1/payment_gateway_service.
 import * as wh from '../../gen/ts-proto/gateway/v1/webhook_service.js';
 import type * as domain from '../domain/types.js';
 import type * as lists from '../domain/lists.js';
-import type { ProviderAccountView } from '../gateway/accounts.js';
+import { ConnectionVerdict } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
+import type { ConnectionTest, ProviderAccountView } from '../gateway/accounts.js';
 import type { ProviderSummary } from '../gateway/payments.js';
 import type { RoutingRecord } from '../domain/routing.js';
 import { fromEnum, toEnum } from './enums.js';
@@ -277,6 +278,12 @@ export function toProtoProvider(p: ProviderSummary): pb.ProviderInfo {
     takesInstallmentPlan: p.takesInstallmentPlan,
   };
 }
+
+export const toProtoConnectionTest = (test: ConnectionTest): acc.TestProviderAccountResponse => ({
+  verdict: toEnum(ConnectionVerdict, 'CONNECTION_VERDICT', test.verdict) as ConnectionVerdict,
+  message: test.message,
+  detail: test.detail ?? '',
+});
 
 export function toProtoAccount(a: ProviderAccountView): acc.ProviderAccount {
   return {

@@ -37,6 +37,7 @@ import {
   fromProtoTransactionInput,
   fromProtoWithdrawInput,
   toProtoAccount,
+  toProtoConnectionTest,
   toProtoDelivery,
   toProtoEvent,
   toProtoNotification,
@@ -273,6 +274,8 @@ export function providerAccountHandlers(u: UseCases) {
     },
     getAccountStatement: async (r: acc.GetAccountStatementRequest): Promise<acc.GetAccountStatementResponse> =>
       u.balances.statement({ providerAccountId: optionalText(r.providerAccountId), fromDay: r.fromDay, toDay: r.toDay }),
+    testProviderAccount: async (r: acc.TestProviderAccountRequest): Promise<acc.TestProviderAccountResponse> =>
+      toProtoConnectionTest(await u.accounts.testConnection(r.id)),
   };
 }
 

@@ -24,6 +24,65 @@ export const protobufPackage = "gateway.v1";
 
 export const protobufFileName = "gateway/v1/provider_account_service.proto";
 
+/** What the test's read proved. */
+export enum ConnectionVerdict {
+  CONNECTION_VERDICT_UNSPECIFIED = 0,
+  /** CONNECTION_VERDICT_OK - The provider answered as it does to accepted credentials (the resource was not found, or was found). */
+  CONNECTION_VERDICT_OK = 1,
+  /** CONNECTION_VERDICT_CREDENTIALS_REFUSED - The provider answered 401 or 403 (to the read or to its token exchange). */
+  CONNECTION_VERDICT_CREDENTIALS_REFUSED = 2,
+  /** CONNECTION_VERDICT_UNREACHABLE - No answer (refused connection, unknown host, timeout), a 5xx or 429, or a circuit open after such failures. */
+  CONNECTION_VERDICT_UNREACHABLE = 3,
+  /**
+   * CONNECTION_VERDICT_INCONCLUSIVE - Anything else: another 4xx, an answer of an unexpected shape, a configuration the gateway refused before sending,
+   * or a provider with no read to test with.
+   */
+  CONNECTION_VERDICT_INCONCLUSIVE = 4,
+  UNRECOGNIZED = -1,
+}
+
+export function connectionVerdictFromJSON(object: any): ConnectionVerdict {
+  switch (object) {
+    case 0:
+    case "CONNECTION_VERDICT_UNSPECIFIED":
+      return ConnectionVerdict.CONNECTION_VERDICT_UNSPECIFIED;
+    case 1:
+    case "CONNECTION_VERDICT_OK":
+      return ConnectionVerdict.CONNECTION_VERDICT_OK;
+    case 2:
+    case "CONNECTION_VERDICT_CREDENTIALS_REFUSED":
+      return ConnectionVerdict.CONNECTION_VERDICT_CREDENTIALS_REFUSED;
+    case 3:
+    case "CONNECTION_VERDICT_UNREACHABLE":
+      return ConnectionVerdict.CONNECTION_VERDICT_UNREACHABLE;
+    case 4:
+    case "CONNECTION_VERDICT_INCONCLUSIVE":
+      return ConnectionVerdict.CONNECTION_VERDICT_INCONCLUSIVE;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return ConnectionVerdict.UNRECOGNIZED;
+  }
+}
+
+export function connectionVerdictToJSON(object: ConnectionVerdict): string {
+  switch (object) {
+    case ConnectionVerdict.CONNECTION_VERDICT_UNSPECIFIED:
+      return "CONNECTION_VERDICT_UNSPECIFIED";
+    case ConnectionVerdict.CONNECTION_VERDICT_OK:
+      return "CONNECTION_VERDICT_OK";
+    case ConnectionVerdict.CONNECTION_VERDICT_CREDENTIALS_REFUSED:
+      return "CONNECTION_VERDICT_CREDENTIALS_REFUSED";
+    case ConnectionVerdict.CONNECTION_VERDICT_UNREACHABLE:
+      return "CONNECTION_VERDICT_UNREACHABLE";
+    case ConnectionVerdict.CONNECTION_VERDICT_INCONCLUSIVE:
+      return "CONNECTION_VERDICT_INCONCLUSIVE";
+    case ConnectionVerdict.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 /** Secrets are write-only: an account says whether it has one, never what it is. */
 export interface ProviderAccount {
   id: string;
@@ -205,6 +264,18 @@ export interface GetAccountStatementResponse {
     | undefined;
   /** ISO 4217, BRL: the statement counts BRL records only. */
   currency: string;
+}
+
+export interface TestProviderAccountRequest {
+  id: string;
+}
+
+export interface TestProviderAccountResponse {
+  verdict: ConnectionVerdict;
+  /** The verdict in Portuguese, for a reader. */
+  message: string;
+  /** What the provider (or the gateway, before sending) said, when the verdict is not OK; never a credential. */
+  detail: string;
 }
 
 function createBaseProviderAccount(): ProviderAccount {
@@ -2492,6 +2563,174 @@ export const GetAccountStatementResponse: MessageFns<GetAccountStatementResponse
   },
 };
 
+function createBaseTestProviderAccountRequest(): TestProviderAccountRequest {
+  return { id: "" };
+}
+
+export const TestProviderAccountRequest: MessageFns<TestProviderAccountRequest> = {
+  encode(message: TestProviderAccountRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TestProviderAccountRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTestProviderAccountRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TestProviderAccountRequest {
+    return { id: isSet(object.id) ? globalThis.String(object.id) : "" };
+  },
+
+  toJSON(message: TestProviderAccountRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<TestProviderAccountRequest>): TestProviderAccountRequest {
+    return TestProviderAccountRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TestProviderAccountRequest>): TestProviderAccountRequest {
+    const message = createBaseTestProviderAccountRequest();
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseTestProviderAccountResponse(): TestProviderAccountResponse {
+  return { verdict: 0, message: "", detail: "" };
+}
+
+export const TestProviderAccountResponse: MessageFns<TestProviderAccountResponse> = {
+  encode(message: TestProviderAccountResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.verdict !== 0) {
+      writer.uint32(8).int32(message.verdict);
+    }
+    if (message.message !== "") {
+      writer.uint32(18).string(message.message);
+    }
+    if (message.detail !== "") {
+      writer.uint32(26).string(message.detail);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TestProviderAccountResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTestProviderAccountResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.verdict = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.detail = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TestProviderAccountResponse {
+    return {
+      verdict: isSet(object.verdict) ? connectionVerdictFromJSON(object.verdict) : 0,
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+      detail: isSet(object.detail) ? globalThis.String(object.detail) : "",
+    };
+  },
+
+  toJSON(message: TestProviderAccountResponse): unknown {
+    const obj: any = {};
+    if (message.verdict !== 0) {
+      obj.verdict = connectionVerdictToJSON(message.verdict);
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    if (message.detail !== "") {
+      obj.detail = message.detail;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<TestProviderAccountResponse>): TestProviderAccountResponse {
+    return TestProviderAccountResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TestProviderAccountResponse>): TestProviderAccountResponse {
+    const message = createBaseTestProviderAccountResponse();
+    message.verdict = object.verdict ?? 0;
+    message.message = object.message ?? "";
+    message.detail = object.detail ?? "";
+    return message;
+  },
+};
+
 /** Credentials and addresses of the gateway's accounts at each provider. */
 export type ProviderAccountServiceService = typeof ProviderAccountServiceService;
 export const ProviderAccountServiceService = {
@@ -2581,6 +2820,21 @@ export const ProviderAccountServiceService = {
       Buffer.from(GetAccountStatementResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetAccountStatementResponse => GetAccountStatementResponse.decode(value),
   },
+  /**
+   * "Testar conexão": one harmless authenticated read at the provider with the account's stored credentials (a
+   * resource by an id that cannot exist), nothing written anywhere. The verdict is the answer, never an error.
+   */
+  testProviderAccount: {
+    path: "/gateway.v1.ProviderAccountService/TestProviderAccount" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: TestProviderAccountRequest): Buffer =>
+      Buffer.from(TestProviderAccountRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): TestProviderAccountRequest => TestProviderAccountRequest.decode(value),
+    responseSerialize: (value: TestProviderAccountResponse): Buffer =>
+      Buffer.from(TestProviderAccountResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): TestProviderAccountResponse => TestProviderAccountResponse.decode(value),
+  },
 } as const;
 
 export interface ProviderAccountServiceServer extends UntypedServiceImplementation {
@@ -2600,6 +2854,11 @@ export interface ProviderAccountServiceServer extends UntypedServiceImplementati
    * approved charges, refunds, chargebacks and approved payouts, and what they leave.
    */
   getAccountStatement: handleUnaryCall<GetAccountStatementRequest, GetAccountStatementResponse>;
+  /**
+   * "Testar conexão": one harmless authenticated read at the provider with the account's stored credentials (a
+   * resource by an id that cannot exist), nothing written anywhere. The verdict is the answer, never an error.
+   */
+  testProviderAccount: handleUnaryCall<TestProviderAccountRequest, TestProviderAccountResponse>;
 }
 
 export interface ProviderAccountServiceClient extends Client {
@@ -2716,6 +2975,25 @@ export interface ProviderAccountServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetAccountStatementResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * "Testar conexão": one harmless authenticated read at the provider with the account's stored credentials (a
+   * resource by an id that cannot exist), nothing written anywhere. The verdict is the answer, never an error.
+   */
+  testProviderAccount(
+    request: TestProviderAccountRequest,
+    callback: (error: ServiceError | null, response: TestProviderAccountResponse) => void,
+  ): ClientUnaryCall;
+  testProviderAccount(
+    request: TestProviderAccountRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: TestProviderAccountResponse) => void,
+  ): ClientUnaryCall;
+  testProviderAccount(
+    request: TestProviderAccountRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: TestProviderAccountResponse) => void,
   ): ClientUnaryCall;
 }
 
