@@ -191,6 +191,7 @@ function SignedIn({
   const settler = holds(role, 'reconciliation:write');
   // ListRoutes, PreviewRoute, GetRouteOutcomes; CreateRoute, UpdateRoute, DeleteRoute with routes:admin
   const routeReader = holds(role, 'routes:read');
+  const accountAdmin = holds(role, 'accounts:admin');
   const routeAdmin = holds(role, 'routes:admin');
   // ListDisputes, GetDispute; OpenDispute, AddDisputeEvidence, SubmitDisputeDefense, CloseDispute with disputes:write
   const disputeReader = holds(role, 'disputes:read');
@@ -288,7 +289,7 @@ function SignedIn({
                     <Route path="/receivers/:id" element={<ReceiverDetail />} />
                     <Route path="/payouts/new" element={payoutWriter ? <NewPayout /> : <Navigate to="/payouts" replace />} />
                     <Route path="/payouts/:id" element={<PayoutDetail canReview={payoutWriter} operatorId={session.operator.id} />} />
-                    <Route path="/accounts" element={<ProviderAccounts />} />
+                    <Route path="/accounts" element={<ProviderAccounts canAdmin={accountAdmin} />} />
                     <Route path="/providers" element={<Providers />} />
                     <Route path="/balances" element={<Balances />} />
                     <Route path="/operations" element={<Operations canWriteNotifications={notificationWriter} canSettle={settler} />} />

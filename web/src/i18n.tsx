@@ -10,6 +10,7 @@ import {
   WebhookOutcome,
   ProviderEvidence,
 } from '../../gen/es/gateway/v1/types_pb.js';
+import { ConnectionVerdict } from '../../gen/es/gateway/v1/provider_account_service_pb.js';
 import { DeliveryState } from '../../gen/es/gateway/v1/webhook_service_pb.js';
 import type { PixKeyType as PixKeyTypeName } from '../../shared/pixKeyRules.js';
 
@@ -392,6 +393,18 @@ const pt = {
     secretHint: 'Só escrita: nunca é exibida. Deixe em branco para manter.',
     confirmDelete: 'Excluir esta conta de provedor?',
     actions: 'Ações',
+    testConnection: 'Testar conexão',
+    testing: (name: string) => `Testando a conexão de ${name}…`,
+    verdictOf: (name: string) => `Conexão de ${name}`,
+    verdicts: {
+      [ConnectionVerdict.UNSPECIFIED]: 'Sem resultado.',
+      [ConnectionVerdict.OK]: 'Conexão bem-sucedida: o provedor aceitou as credenciais da conta.',
+      [ConnectionVerdict.CREDENTIALS_REFUSED]: 'O provedor recusou as credenciais da conta. Confira as chaves.',
+      [ConnectionVerdict.UNREACHABLE]: 'Não foi possível falar com o provedor: o endereço não responde ou o provedor está fora do ar. Confira a URL base.',
+      [ConnectionVerdict.INCONCLUSIVE]: 'O teste não foi conclusivo: o provedor respondeu de um jeito que não prova se aceitou as credenciais.',
+    } as Record<ConnectionVerdict, string>,
+    providerSaid: 'Resposta:',
+    noAdmin: 'Seu papel não permite criar, editar, excluir nem testar contas de provedor (exige accounts:admin).',
   },
   receivers: {
     title: 'Recebedor',
@@ -1159,6 +1172,18 @@ const en: Messages = {
     secretHint: 'Write-only: never shown. Leave blank to keep it.',
     confirmDelete: 'Delete this provider account?',
     actions: 'Actions',
+    testConnection: 'Test connection',
+    testing: (name: string) => `Testing the connection of ${name}…`,
+    verdictOf: (name: string) => `Connection of ${name}`,
+    verdicts: {
+      [ConnectionVerdict.UNSPECIFIED]: 'No result.',
+      [ConnectionVerdict.OK]: "Connection works: the provider accepted the account's credentials.",
+      [ConnectionVerdict.CREDENTIALS_REFUSED]: "The provider refused the account's credentials. Check the keys.",
+      [ConnectionVerdict.UNREACHABLE]: 'The provider could not be reached: its address does not answer or the provider is down. Check the base URL.',
+      [ConnectionVerdict.INCONCLUSIVE]: 'The test was inconclusive: the provider answered in a way that does not prove whether it accepted the credentials.',
+    },
+    providerSaid: 'Answer:',
+    noAdmin: 'Your role cannot create, edit, delete or test provider accounts (needs accounts:admin).',
   },
   receivers: {
     title: 'Receiver',

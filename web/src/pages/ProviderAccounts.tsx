@@ -1,31 +1,44 @@
 import { useState, type FormEvent } from 'react';
-import { Badge, Button, Group, Modal, PasswordInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Modal, PasswordInput, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connect-query';
 import { useQueryClient } from '@tanstack/react-query';
-import { ProviderAccountService, type ProviderAccount } from '../../../gen/es/gateway/v1/provider_account_service_pb.js';
+import { ConnectionVerdict, ProviderAccountService, type ProviderAccount } from '../../../gen/es/gateway/v1/provider_account_service_pb.js';
 import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { ErrorAlert, fieldViolations } from '../errors.js';
 import { useI18n } from '../i18n.js';
 import { Copy, TableHead, useProviderAccounts, scrollable } from '../ui.js';
 import { draftOf, InstallmentPlanFields, readDraft, samePlan } from '../installmentPlan.js';
+import { RoleNote } from '../operations/Section.js';
 
 /** What is being edited: a new account, an existing one, or nothing. */
 type Editing = { account?: ProviderAccount } | null;
 
-/** Provider accounts: list, create, edit, delete. Secrets are write-only: the page only knows whether each is set. */
-export default function ProviderAccounts() {
+/**
+ * Provider accounts: list, and for admins create, edit, delete and test the connection. Secrets are write-only: the
+ * page only knows whether each is set.
+ */
+export default function ProviderAccounts({ canAdmin }: { canAdmin: boolean }) {
   const { t } = useI18n();
   const accounts = useProviderAccounts();
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<ProviderAccount | null>(null);
+  const [tested, setTested] = useState<ProviderAccount | null>(null);
+  const test = useMutation(ProviderAccountService.method.testProviderAccount);
+
+  function testConnection(account: ProviderAccount) {
+    setTested(account);
+    test.mutate({ id: account.id });
+  }
 
   return (
     <>
       <Group justify="space-between" mb="md">
         <Title order={1}>{t.nav.accounts}</Title>
-        <Button onClick={() => setEditing({})}>{t.accounts.create}</Button>
+        {canAdmin && <Button onClick={() => setEditing({})}>{t.accounts.create}</Button>}
       </Group>
+      {!canAdmin && <RoleNote text={t.accounts.noAdmin} />}
       <ErrorAlert error={accounts.error} />
+      {tested && <ConnectionResult account={tested} verdict={test.data?.verdict} detail={test.data?.detail} error={test.error} />}
       <div className="table-scroll" {...scrollable(t.nav.accounts)}>
         <Table data-testid="accounts-table" striped>
           <TableHead
@@ -36,7 +49,7 @@ export default function ProviderAccounts() {
               t.accounts.secretKey,
               t.accounts.webhookSecret,
               t.accounts.notificationUrl,
-              t.accounts.actions,
+              ...(canAdmin ? [t.accounts.actions] : []),
             ]}
           />
           <Table.Tbody>
@@ -66,16 +79,27 @@ export default function ProviderAccounts() {
                     </Group>
                   )}
                 </Table.Td>
-                <Table.Td>
-                  <Group gap="xs" wrap="nowrap">
-                    <Button size="xs" variant="default" onClick={() => setEditing({ account: a })} aria-label={`${t.edit} ${a.name}`}>
-                      {t.edit}
-                    </Button>
-                    <Button size="xs" color="red" variant="light" onClick={() => setDeleting(a)} aria-label={`${t.delete} ${a.name}`}>
-                      {t.delete}
-                    </Button>
-                  </Group>
-                </Table.Td>
+                {canAdmin && (
+                  <Table.Td>
+                    <Group gap="xs" wrap="nowrap">
+                      <Button size="xs" variant="default" onClick={() => setEditing({ account: a })} aria-label={`${t.edit} ${a.name}`}>
+                        {t.edit}
+                      </Button>
+                      <Button
+                        size="xs"
+                        variant="light"
+                        onClick={() => testConnection(a)}
+                        loading={test.isPending && tested?.id === a.id}
+                        aria-label={`${t.accounts.testConnection} ${a.name}`}
+                      >
+                        {t.accounts.testConnection}
+                      </Button>
+                      <Button size="xs" color="red" variant="light" onClick={() => setDeleting(a)} aria-label={`${t.delete} ${a.name}`}>
+                        {t.delete}
+                      </Button>
+                    </Group>
+                  </Table.Td>
+                )}
               </Table.Tr>
             ))}
           </Table.Tbody>
@@ -100,6 +124,29 @@ export default function ProviderAccounts() {
         {deleting && <DeleteAccount account={deleting} onDone={() => setDeleting(null)} />}
       </Modal>
     </>
+  );
+}
+
+/** The last "Testar conexão": its verdict in the page's language and, when not OK, what the provider said. */
+function ConnectionResult({ account, verdict, detail, error }: { account: ProviderAccount; verdict?: ConnectionVerdict; detail?: string; error: unknown }) {
+  const { t } = useI18n();
+  if (error) return <ErrorAlert error={error} />;
+  const color = verdict === ConnectionVerdict.OK ? 'green' : verdict === ConnectionVerdict.INCONCLUSIVE ? 'yellow' : 'red';
+  return (
+    <Alert color={verdict === undefined ? 'gray' : color} role="status" title={t.accounts.verdictOf(account.name)} mb="md" data-testid="connection-result">
+      {verdict === undefined ? (
+        t.accounts.testing(account.name)
+      ) : (
+        <>
+          <Text size="sm">{t.accounts.verdicts[verdict]}</Text>
+          {detail && (
+            <Text size="xs" mt="xs" data-testid="connection-detail">
+              {t.accounts.providerSaid} {detail}
+            </Text>
+          )}
+        </>
+      )}
+    </Alert>
   );
 }
 

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import type { Browser, Page } from 'playwright-core';
+import { CreateOperatorRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
+import { accessibilityViolations, backOfficePages, launchBrowser, signInAs } from '../support/browser.js';
+import { closedPort } from '../support/closedPort.js';
+import { startFakeProvider, type FakeProvider } from '../support/fakeProvider.js';
+import { startTestStack, type TestStack } from '../support/gateway.js';
+
+/**
+ * "Testar conexão" on the provider accounts' page (issue 33 §8): an admin tests an account and reads the verdict in
+ * the page's language, with what the provider said; a viewer sees no button that changes or tests an account, and why.
+ */
+let browser: Browser;
+let stack: TestStack;
+let fake: FakeProvider;
+
+const pages = backOfficePages(
+  () => browser,
+  () => stack.gateway,
+);
+const VIEWER = { email: 'leitora-contas@example.com', password: 'uma senha longa de leitora' };
+
+beforeAll(async () => {
+  stack = await startTestStack({ env: { WEBHOOK_WORKERS: '0' } });
+  fake = await startFakeProvider();
+  const account = (provider: string, name: string, baseUrl?: string) =>
+    stack.client.call('accounts', 'createProviderAccount', { provider, name, publicKey: 'pk', secretKey: 'sk-conexao', baseUrl });
+  await account('SANDBOX', 'Sandbox em dia');
+  await account('SANDBOX', 'Sandbox fora do ar', `http://127.0.0.1:${await closedPort()}`);
+  await account('PAGUESAFE', 'PagueSafe chave vencida', fake.url);
+  fake.expect({
+    method: 'GET',
+    path: /^\/transactions\/gateway-connection-test-[0-9a-f-]+$/,
+    times: 2,
+    reply: { status: 401, body: { message: 'Invalid API key' } },
+  });
+  await stack.client.call('access', 'createOperator', CreateOperatorRequest.fromPartial({ email: VIEWER.email, role: 'viewer', password: VIEWER.password }));
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await fake?.close();
+  await stack?.close();
+});
+
+async function testAccount(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: new RegExp(`^(Testar conexão|Test connection) ${name}$`) }).click();
+}
+
+it('an admin tests accounts: accepted, refused with what the provider said, unreachable; in Portuguese and in English', async () => {
+  const { page, violations } = await pages.signedIn(1280, 900);
+  await page.goto(`${stack.gateway.httpUrl}/#/accounts`);
+  const result = page.getByTestId('connection-result');
+
+  await testAccount(page, 'Sandbox em dia');
+  await result.getByText('Conexão bem-sucedida: o provedor aceitou as credenciais da conta.').waitFor();
+  await expect(result.getByText('Conexão de Sandbox em dia').isVisible()).resolves.toBe(true);
+  await expect(page.getByTestId('connection-detail').count()).resolves.toBe(0);
+
+  await testAccount(page, 'PagueSafe chave vencida');
+  await result.getByText('O provedor recusou as credenciais da conta. Confira as chaves.').waitFor();
+  await expect(page.getByTestId('connection-detail').textContent()).resolves.toMatch(/^Resposta: .*Invalid API key/);
+
+  await testAccount(page, 'Sandbox fora do ar');
+  await result.getByText(/^Não foi possível falar com o provedor/).waitFor();
+  await expect(accessibilityViolations(page)).resolves.toEqual([]);
+
+  await page.getByText('EN', { exact: true }).click();
+  await testAccount(page, 'PagueSafe chave vencida');
+  await result.getByText("The provider refused the account's credentials. Check the keys.").waitFor();
+  await expect(page.getByTestId('connection-detail').textContent()).resolves.toMatch(/^Answer: .*Invalid API key/);
+  fake.assertAllDone();
+  await pages.finish(page, violations, 'accounts-connection-test');
+});
+
+it('at 390 px the verdict fits the width', async () => {
+  const { page, violations } = await pages.signedIn(390, 844);
+  await page.goto(`${stack.gateway.httpUrl}/#/accounts`);
+  await testAccount(page, 'Sandbox em dia');
+  await page
+    .getByTestId('connection-result')
+    .getByText(/^Conexão bem-sucedida/)
+    .waitFor();
+  await expect(page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).resolves.toBe(true);
+  await pages.finish(page, violations, 'accounts-connection-test-390px');
+});
+
+it('a viewer sees the accounts, no button that creates, edits, deletes or tests one, and the permission it would need', async () => {
+  const viewer = await pages.openPage(1280, 900);
+  await signInAs(viewer.page, VIEWER.email, VIEWER.password);
+  await viewer.page.getByTestId('operator').waitFor();
+  await viewer.page.goto(`${stack.gateway.httpUrl}/#/accounts`);
+  await viewer.page.locator('tr', { hasText: 'Sandbox em dia' }).waitFor();
+  await expect(viewer.page.getByTestId('role-note').textContent()).resolves.toBe(
+    'Seu papel não permite criar, editar, excluir nem testar contas de provedor (exige accounts:admin).',
+  );
+  await expect(viewer.page.getByRole('button', { name: /^(Nova conta|Editar|Excluir|Testar conexão)/ }).count()).resolves.toBe(0);
+  await pages.finish(viewer.page, viewer.violations, 'accounts-viewer');
+});
