@@ -288,7 +288,7 @@ it('dashboard: counts the last 7 days, says what the approval rate divides by, c
     const body = await table.locator('tbody tr').evaluateAll((rows) => rows.map((row) => Array.from(row.children, (cell) => cell.textContent)));
     return { head: await table.locator('thead th').allTextContents(), days: body.slice(0, -1), total: body.at(-1) };
   };
-  // What the window shows before any table is opened: the picture of the dashboard in the README (docs/back-office-dashboard.png).
+  // What the window shows before any table is opened (the README's picture is pageScreenshots.test.ts's).
   await page.getByTestId('chart-provider-canvas').and(page.locator('[data-bars]:not([data-bars="0"])')).waitFor();
   await screenshot(page, 'dashboard-window', false);
   const byStatus = await chartTable('chart-status');
