@@ -21,7 +21,7 @@ import type {
   Withdrawal,
   WithdrawMethod,
 } from '../domain/types.js';
-import type { ProviderAdapter, ProviderEvidence } from '../providers/adapter.js';
+import type { CredentialKey, ProviderAdapter, ProviderEvidence } from '../providers/adapter.js';
 import { resolveAccount, type GatewayDeps, type ResolvedAccount } from './context.js';
 import { optionalUrl, requirePositiveCents, requireText } from './validation.js';
 import { resendWindowMs, runIdempotent } from './idempotency.js';
@@ -75,6 +75,8 @@ export interface ProviderSummary {
   apiVersions: readonly string[];
   /** Whether its accounts take an installment plan (it takes cards and quotes no installments itself). */
   takesInstallmentPlan: boolean;
+  /** The account keys it reads, by its own names; empty when it declares none. */
+  credentialKeys: readonly CredentialKey[];
 }
 
 /** Each document URL as the gateway can read it (a presigned link for one of its own uploads), for the provider. */
@@ -117,6 +119,7 @@ export class PaymentsService {
       evidence: adapter.evidence,
       apiVersions: adapter.apiVersions,
       takesInstallmentPlan: takesInstallmentPlan(adapter),
+      credentialKeys: adapter.credentialKeys,
     }));
   }
 

@@ -24,8 +24,9 @@ import {
 } from '../domain/types.js';
 import { notificationKeyOf } from './notificationKeys.js';
 import { testConnection, type ConnectionTest } from './kit/connectionTest.js';
+import type { CredentialKey } from './kit/credentials.js';
 
-export type { ConnectionTest };
+export type { ConnectionTest, CredentialKey };
 
 /** Everything an adapter may know about the account it acts for. */
 
@@ -236,6 +237,11 @@ export abstract class ProviderAdapter {
 
   /** The API dialects an account may choose (`api_version`), the default first; empty: one dialect only. */
   get apiVersions(): readonly string[] {
+    return [];
+  }
+
+  /** The account keys it reads, by its own names (kit/credentials.ts); empty: it declares none, and either key may be needed. */
+  get credentialKeys(): readonly CredentialKey[] {
     return [];
   }
 

@@ -276,6 +276,11 @@ export function toProtoProvider(p: ProviderSummary): pb.ProviderInfo {
     family: p.family,
     apiVersions: [...p.apiVersions],
     takesInstallmentPlan: p.takesInstallmentPlan,
+    credentialKeys: p.credentialKeys.map((key) => ({
+      field: key.field === 'publicKey' ? 'public_key' : 'secret_key',
+      required: key.required,
+      parts: key.parts.map((part) => ({ ...part })),
+    })),
   };
 }
 

@@ -53,3 +53,50 @@ describe('CreateProviderAccount and UpdateProviderAccount check what the provide
     });
   });
 });
+
+describe('ListProviders names the credentials each provider declares', () => {
+  const keysOf = async (id: string) => {
+    const { providers } = await stack.client.call('gateway', 'listProviders', {});
+    return providers.find((provider: { id: string }) => provider.id === id).credentialKeys;
+  };
+
+  it('gives the parts packed in a key by their names, optional ones marked', async () => {
+    await expect(keysOf('VOLUTI')).resolves.toEqual([
+      {
+        field: 'public_key',
+        required: true,
+        parts: [
+          { name: 'clientId', optional: false },
+          { name: 'chave', optional: true },
+        ],
+      },
+      {
+        field: 'secret_key',
+        required: true,
+        parts: [
+          { name: 'clientSecret', optional: false },
+          { name: 'certificatePassphrase', optional: true },
+        ],
+      },
+    ]);
+    await expect(keysOf('OWEMPAY')).resolves.toEqual([
+      { field: 'public_key', required: false, parts: [] },
+      {
+        field: 'secret_key',
+        required: true,
+        parts: [
+          { name: 'apiKey', optional: false },
+          { name: 'secret', optional: false },
+          { name: 'accountId', optional: false },
+        ],
+      },
+    ]);
+  });
+
+  it('says which whole keys are needed where nothing is packed', async () => {
+    await expect(keysOf('VENIT')).resolves.toEqual([
+      { field: 'public_key', required: true, parts: [] },
+      { field: 'secret_key', required: true, parts: [] },
+    ]);
+  });
+});

@@ -117,6 +117,11 @@ describe('PAGARMEBAAS through the public gRPC API', () => {
       evidenceAddresses: expect.arrayContaining(['https://docs.pagar.me/reference/pix-2']),
       apiVersions: [],
       takesInstallmentPlan: true,
+      // Only the secret key is needed, as one value.
+      credentialKeys: [
+        { field: 'public_key', required: false, parts: [] },
+        { field: 'secret_key', required: true, parts: [] },
+      ],
     });
   });
 

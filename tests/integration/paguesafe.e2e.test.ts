@@ -62,6 +62,11 @@ describe('PAGUESAFE through the public gRPC API', () => {
       evidenceAddresses: [],
       apiVersions: [],
       takesInstallmentPlan: true,
+      // Only the secret key is needed, as one value.
+      credentialKeys: [
+        { field: 'public_key', required: false, parts: [] },
+        { field: 'secret_key', required: true, parts: [] },
+      ],
     });
   });
 

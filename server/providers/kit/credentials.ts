@@ -56,6 +56,26 @@ function splitKey(field: keyof typeof FIELD, value: string, names: readonly stri
   return parsed;
 }
 
+/** The keys a layout makes required: those named in `required`, else those with a required part. */
+const requiredKeys = (layout: CredentialLayout): ReadonlyArray<'publicKey' | 'secretKey'> =>
+  layout.required ?? (['publicKey', 'secretKey'] as const).filter((field) => layout[field]?.some((name) => !isOptional(name)));
+
+/** One of an account's two keys as a provider declares it: whether it is needed, and the named parts packed in it. */
+export interface CredentialKey {
+  readonly field: 'publicKey' | 'secretKey';
+  readonly required: boolean;
+  /** In order, '|'-separated in the key; empty: the key is one value. */
+  readonly parts: ReadonlyArray<{ readonly name: string; readonly optional: boolean }>;
+}
+
+/** Both keys as the layout declares them, for a form that asks for each part by the provider's name. */
+export const credentialKeysOf = (layout: CredentialLayout): CredentialKey[] =>
+  (['publicKey', 'secretKey'] as const).map((field) => ({
+    field,
+    required: requiredKeys(layout).includes(field),
+    parts: (layout[field] ?? []).map((name) => ({ name: bare(name), optional: isOptional(name) })),
+  }));
+
 /**
  * The account's keys as the provider's typed credentials, checked once: an
  * empty required key or a key of the wrong shape is the account's
@@ -64,8 +84,7 @@ function splitKey(field: keyof typeof FIELD, value: string, names: readonly stri
 export function parseCredentials<C extends CredentialLayout>(layout: C, account: Pick<HttpAccount, 'publicKey' | 'secretKey'>): Credentials<C> {
   const publicKey = (account.publicKey ?? '').trim();
   const secretKey = (account.secretKey ?? '').trim();
-  const required = layout.required ?? (['publicKey', 'secretKey'] as const).filter((field) => layout[field]?.some((name) => !isOptional(name)));
-  for (const field of required) {
+  for (const field of requiredKeys(layout)) {
     const value = field === 'publicKey' ? publicKey : secretKey;
     if (!value) throw configurationError('CREDENTIALS_MISSING', layout.missing, `${field} is required`, field);
   }

@@ -38,7 +38,7 @@ import {
   type ProviderIdentity,
 } from '../adapter.js';
 import { parseAnswer, type AnswerSchema } from './answers.js';
-import { parseCredentials, type Credentials, type CredentialLayout } from './credentials.js';
+import { credentialKeysOf, parseCredentials, type CredentialKey, type Credentials, type CredentialLayout } from './credentials.js';
 import type { AdapterRuntime, ProviderDeclaration } from './declaration.js';
 
 /** What a family (or a bespoke adapter) brings under its members' declarations. */
@@ -179,6 +179,10 @@ export abstract class DeclaredAdapterCore<D extends ProviderDeclaration = Provid
   protected prefixFor(operation: Operation): string {
     const declared = this.declaration.failurePrefixes?.[operation];
     return declared ? FAILURE_PREFIXES[declared] : COMMON_PREFIXES[operation];
+  }
+
+  override get credentialKeys(): readonly CredentialKey[] {
+    return this.declaration.credentials ? credentialKeysOf(this.declaration.credentials) : [];
   }
 
   /** The declared credential layout, checked when an account is created or changed: the same texts, as INVALID_ARGUMENT on the key at fault. */

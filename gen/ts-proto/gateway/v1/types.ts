@@ -1376,6 +1376,30 @@ export interface ProviderInfo {
    * itself, so CalculateInstallments answers from the account's plan.
    */
   takesInstallmentPlan: boolean;
+  /**
+   * The account keys (ProviderAccount.public_key, secret_key) this provider reads, each with the provider's names for
+   * the parts packed in it, so a form can ask for each by name. Empty: the provider declares none, and either key may
+   * be needed.
+   */
+  credentialKeys: CredentialKey[];
+}
+
+/** One of a provider account's two keys as its provider declares it. */
+export interface CredentialKey {
+  /** "public_key" or "secret_key", as the account's fields are named. */
+  field: string;
+  /** Whether the provider needs it (an account without it is refused). */
+  required: boolean;
+  /** The parts packed in the key, in order and separated by '|' (e.g. clientId|chave); empty: the key is one value. */
+  parts: CredentialPart[];
+}
+
+/** One named part of a packed key. */
+export interface CredentialPart {
+  /** The provider's name for it, e.g. clientId, apiKey, accountId. */
+  name: string;
+  /** Whether it may be left out (with its '|', when it is last). */
+  optional: boolean;
 }
 
 /**
@@ -6741,6 +6765,7 @@ function createBaseProviderInfo(): ProviderInfo {
     family: "",
     apiVersions: [],
     takesInstallmentPlan: false,
+    credentialKeys: [],
   };
 }
 
@@ -6790,6 +6815,9 @@ export const ProviderInfo: MessageFns<ProviderInfo> = {
     }
     if (message.takesInstallmentPlan !== false) {
       writer.uint32(88).bool(message.takesInstallmentPlan);
+    }
+    for (const v of message.credentialKeys) {
+      CredentialKey.encode(v!, writer.uint32(98).fork()).join();
     }
     return writer;
   },
@@ -6925,6 +6953,14 @@ export const ProviderInfo: MessageFns<ProviderInfo> = {
             message.takesInstallmentPlan = reader.bool();
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.credentialKeys.push(CredentialKey.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6976,6 +7012,11 @@ export const ProviderInfo: MessageFns<ProviderInfo> = {
         : isSet(object.takes_installment_plan)
         ? globalThis.Boolean(object.takes_installment_plan)
         : false,
+      credentialKeys: globalThis.Array.isArray(object?.credentialKeys)
+        ? object.credentialKeys.map((e: any) => CredentialKey.fromJSON(e))
+        : globalThis.Array.isArray(object?.credential_keys)
+        ? object.credential_keys.map((e: any) => CredentialKey.fromJSON(e))
+        : [],
     };
   },
 
@@ -7014,6 +7055,9 @@ export const ProviderInfo: MessageFns<ProviderInfo> = {
     if (message.takesInstallmentPlan !== false) {
       obj.takesInstallmentPlan = message.takesInstallmentPlan;
     }
+    if (message.credentialKeys?.length) {
+      obj.credentialKeys = message.credentialKeys.map((e) => CredentialKey.toJSON(e));
+    }
     return obj;
   },
 
@@ -7033,6 +7077,193 @@ export const ProviderInfo: MessageFns<ProviderInfo> = {
     message.family = object.family ?? "";
     message.apiVersions = object.apiVersions?.map((e) => e) || [];
     message.takesInstallmentPlan = object.takesInstallmentPlan ?? false;
+    message.credentialKeys = object.credentialKeys?.map((e) => CredentialKey.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseCredentialKey(): CredentialKey {
+  return { field: "", required: false, parts: [] };
+}
+
+export const CredentialKey: MessageFns<CredentialKey> = {
+  encode(message: CredentialKey, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.field !== "") {
+      writer.uint32(10).string(message.field);
+    }
+    if (message.required !== false) {
+      writer.uint32(16).bool(message.required);
+    }
+    for (const v of message.parts) {
+      CredentialPart.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CredentialKey {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCredentialKey();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.field = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.required = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.parts.push(CredentialPart.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CredentialKey {
+    return {
+      field: isSet(object.field) ? globalThis.String(object.field) : "",
+      required: isSet(object.required) ? globalThis.Boolean(object.required) : false,
+      parts: globalThis.Array.isArray(object?.parts) ? object.parts.map((e: any) => CredentialPart.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: CredentialKey): unknown {
+    const obj: any = {};
+    if (message.field !== "") {
+      obj.field = message.field;
+    }
+    if (message.required !== false) {
+      obj.required = message.required;
+    }
+    if (message.parts?.length) {
+      obj.parts = message.parts.map((e) => CredentialPart.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CredentialKey>): CredentialKey {
+    return CredentialKey.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CredentialKey>): CredentialKey {
+    const message = createBaseCredentialKey();
+    message.field = object.field ?? "";
+    message.required = object.required ?? false;
+    message.parts = object.parts?.map((e) => CredentialPart.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseCredentialPart(): CredentialPart {
+  return { name: "", optional: false };
+}
+
+export const CredentialPart: MessageFns<CredentialPart> = {
+  encode(message: CredentialPart, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.optional !== false) {
+      writer.uint32(16).bool(message.optional);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CredentialPart {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCredentialPart();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.optional = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CredentialPart {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      optional: isSet(object.optional) ? globalThis.Boolean(object.optional) : false,
+    };
+  },
+
+  toJSON(message: CredentialPart): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.optional !== false) {
+      obj.optional = message.optional;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CredentialPart>): CredentialPart {
+    return CredentialPart.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CredentialPart>): CredentialPart {
+    const message = createBaseCredentialPart();
+    message.name = object.name ?? "";
+    message.optional = object.optional ?? false;
     return message;
   },
 };
