@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
 import { CreateOperatorRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
-import { accessibilityViolations, backOfficePages, launchBrowser, signInAs } from '../support/browser.js';
+import { accessibilityViolations, backOfficePages, chooseOption, launchBrowser, signInAs } from '../support/browser.js';
 import { closedPort } from '../support/closedPort.js';
 import { startFakeProvider, type FakeProvider } from '../support/fakeProvider.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
 
 /**
- * "Testar conexão" on the provider accounts' page (issue 33 §8): an admin tests an account and reads the verdict in
- * the page's language, with what the provider said; a viewer sees no button that changes or tests an account, and why.
+ * The provider accounts' page (issue 33 §8): the form asks for each credential a provider declares by the provider's
+ * own name; "Testar conexão" shows the verdict in the page's language, with what the provider said; a viewer sees no
+ * button that changes or tests an account, and why.
  */
 let browser: Browser;
 let stack: TestStack;
@@ -96,4 +97,40 @@ it('a viewer sees the accounts, no button that creates, edits, deletes or tests 
   );
   await expect(viewer.page.getByRole('button', { name: /^(Nova conta|Editar|Excluir|Testar conexão)/ }).count()).resolves.toBe(0);
   await pages.finish(viewer.page, viewer.violations, 'accounts-viewer');
+});
+
+it("the form asks for a provider's packed credentials part by part, by its names, and stores them joined", async () => {
+  const { page, violations } = await pages.signedIn(1280, 900);
+  await page.goto(`${stack.gateway.httpUrl}/#/accounts`);
+  await page.getByRole('button', { name: 'Nova conta' }).click();
+  const dialog = page.getByRole('dialog');
+  await chooseOption(page, dialog.getByRole('combobox', { name: /^Provedor/ }), 'OWEMPAY');
+  // OWEMPAY packs apiKey|secret|accountId in the secret key and needs no public key.
+  await dialog.getByLabel(/^apiKey/).waitFor();
+  await expect(dialog.getByLabel(/^Chave secreta/).count()).resolves.toBe(0);
+  await expect(dialog.getByText('Parte 3 de 3 da chave secreta, nos nomes do provedor').isVisible()).resolves.toBe(true);
+  await expect(dialog.getByText('Opcional para este provedor').isVisible()).resolves.toBe(true);
+  await dialog.getByRole('textbox', { name: 'Nome' }).fill('Owempay por partes');
+  await dialog.getByLabel(/^apiKey/).fill('ak-1');
+  await dialog.getByLabel(/^secret/).fill('sc-2');
+  await dialog.getByLabel(/^accountId/).fill('acc-3');
+  await dialog.getByRole('textbox', { name: 'URL base' }).fill(fake.url);
+  await expect(accessibilityViolations(page)).resolves.toEqual([]);
+  await dialog.getByRole('button', { name: 'Salvar' }).click();
+  await dialog.waitFor({ state: 'detached' });
+
+  // The stored key reaches the provider as OWEMPAY reads it: Basic apiKey:secret, and the account id in a header.
+  fake.expect({
+    method: 'GET',
+    path: /^\/pix\/in\/dynamic-qrcode\/gateway-connection-test-[0-9a-f-]+$/,
+    headers: { authorization: `Basic ${Buffer.from('ak-1:sc-2').toString('base64')}`, 'x-account-id': 'acc-3' },
+    reply: { status: 404, body: { message: 'not found' } },
+  });
+  await testAccount(page, 'Owempay por partes');
+  await page
+    .getByTestId('connection-result')
+    .getByText(/^Conexão bem-sucedida/)
+    .waitFor();
+  fake.assertAllDone();
+  await pages.finish(page, violations, 'accounts-credential-parts');
 });

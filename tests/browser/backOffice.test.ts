@@ -374,7 +374,8 @@ it('provider accounts: a provider with two dialects offers the choice of api_ver
   await dialog.getByLabel(/^Versão da API/).click();
   await page.getByRole('option', { name: 'public', exact: true }).click();
   await dialog.getByRole('textbox', { name: 'Nome' }).fill('Witetec, public dialect');
-  await dialog.getByLabel(/^Chave secreta/).fill('sk_wt_browser');
+  // WITETEC packs its API key and an optional payout login in the secret key: the form asks for each by its name.
+  await dialog.getByLabel(/^apiKey/).fill('sk_wt_browser');
   await dialog.getByRole('button', { name: 'Salvar' }).click();
   await dialog.waitFor({ state: 'detached' });
   const row = page.locator('tr', { hasText: 'Witetec, public dialect' });

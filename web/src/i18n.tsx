@@ -405,6 +405,8 @@ const pt = {
     } as Record<ConnectionVerdict, string>,
     providerSaid: 'Resposta:',
     noAdmin: 'Seu papel não permite criar, editar, excluir nem testar contas de provedor (exige accounts:admin).',
+    optional: 'Opcional para este provedor',
+    partOf: (key: string, index: number, count: number) => `Parte ${index} de ${count} da ${key.toLowerCase()}, nos nomes do provedor`,
   },
   receivers: {
     title: 'Recebedor',
@@ -1184,6 +1186,8 @@ const en: Messages = {
     },
     providerSaid: 'Answer:',
     noAdmin: 'Your role cannot create, edit, delete or test provider accounts (needs accounts:admin).',
+    optional: 'Optional for this provider',
+    partOf: (key: string, index: number, count: number) => `Part ${index} of ${count} of the ${key.toLowerCase()}, in the provider's names`,
   },
   receivers: {
     title: 'Receiver',

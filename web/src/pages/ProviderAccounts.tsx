@@ -9,6 +9,7 @@ import { useI18n } from '../i18n.js';
 import { Copy, TableHead, useProviderAccounts, scrollable } from '../ui.js';
 import { draftOf, InstallmentPlanFields, readDraft, samePlan } from '../installmentPlan.js';
 import { RoleNote } from '../operations/Section.js';
+import { CredentialInputs } from '../credentialInputs.js';
 
 /** What is being edited: a new account, an existing one, or nothing. */
 type Editing = { account?: ProviderAccount } | null;
@@ -251,14 +252,14 @@ function AccountForm({ account, onDone }: { account?: ProviderAccount; onDone: (
           />
         )}
         <TextInput label={t.accounts.name} value={name} onChange={(e) => setName(e.currentTarget.value)} error={violations.name} required />
-        <TextInput label={t.accounts.publicKey} value={publicKey} onChange={(e) => setPublicKey(e.currentTarget.value)} error={violations.public_key} />
-        <PasswordInput
-          label={t.accounts.secretKey}
-          description={account ? `${account.hasSecretKey ? t.accounts.set : t.accounts.notSet}. ${t.accounts.secretHint}` : undefined}
-          autoComplete="off"
-          value={secretKey}
-          onChange={(e) => setSecretKey(e.currentTarget.value)}
-          error={violations.secret_key}
+        <CredentialInputs
+          keys={providerInfo?.credentialKeys}
+          publicKey={publicKey}
+          secretKey={secretKey}
+          onPublicKey={setPublicKey}
+          onSecretKey={setSecretKey}
+          secretState={account ? `${account.hasSecretKey ? t.accounts.set : t.accounts.notSet}. ${t.accounts.secretHint}` : undefined}
+          violations={violations}
         />
         <PasswordInput
           label={t.accounts.webhookSecret}
