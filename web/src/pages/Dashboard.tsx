@@ -1,8 +1,8 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { Anchor, Card, Group, Loader, SegmentedControl, Table, Text, Title } from '@mantine/core';
-import { useQuery } from '@connectrpc/connect-query';
-import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { skipToken, useQuery } from '@connectrpc/connect-query';
+import { timestampDate, timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { PaymentGatewayService, TimeBucket, type PaymentMethodOutcomes, type ProviderOutcomes } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { EventSubject } from '../../../gen/es/gateway/v1/types_pb.js';
 import { ErrorAlert } from '../errors.js';
@@ -10,18 +10,29 @@ import { formatMoney } from '../format.js';
 import { useI18n } from '../i18n.js';
 import { useLiveEvents } from '../live.js';
 import { StatusBadge, TableHead, When, scrollable } from '../ui.js';
+import { dayStart, DayInput } from '../filters.js';
+import { useUrlStates } from '../urlState.js';
+import { isoDayOrEmpty } from '../days.js';
 import type { Measure } from './DashboardCharts.js';
+import { PreviousPeriod } from './PreviousPeriod.js';
 
 const DashboardCharts = lazy(() => import('./DashboardCharts.js'));
 
-type Range = 'week' | 'day';
+type Range = 'week' | 'day' | 'custom';
+type Span = { createdFrom: Timestamp; createdTo: Timestamp };
 
 /**
  * The range ends at the end of the current day or hour and starts 7 days or
  * 24 hours before, so the request (and its cache key) only changes when a new
- * bucket begins, and a charge created now is inside it.
+ * bucket begins, and a charge created now is inside it. A custom range runs
+ * from the start of its first day to the end of its last, in the reader's time
+ * zone; none until both days are given, in order.
  */
-function rangeOf(range: Range) {
+function rangeOf(range: Range, from: string, to: string): Span | undefined {
+  if (range === 'custom') {
+    const [start, end] = [dayStart(from), dayStart(to, true)];
+    return start && end && timestampDate(start) < timestampDate(end) ? { createdFrom: start, createdTo: end } : undefined;
+  }
   const end = new Date();
   if (range === 'week') end.setHours(24, 0, 0, 0);
   else end.setHours(end.getHours() + 1, 0, 0, 0);
@@ -32,7 +43,7 @@ function rangeOf(range: Range) {
 }
 
 /** Approved over decided (approved and declined; pending and canceled left out) as a percentage, or a dash when none was decided. */
-function conversionOf({ approvedCount, declinedCount }: { approvedCount: bigint; declinedCount: bigint }, locale: string): string {
+export function conversionOf({ approvedCount, declinedCount }: { approvedCount: bigint; declinedCount: bigint }, locale: string): string {
   const decided = approvedCount + declinedCount;
   return decided > 0n ? `${((Number(approvedCount) * 100) / Number(decided)).toLocaleString(locale, { maximumFractionDigits: 1 })}%` : '—';
 }
@@ -44,15 +55,17 @@ function conversionOf({ approvedCount, declinedCount }: { approvedCount: bigint;
  */
 export default function Dashboard() {
   const { t } = useI18n();
-  const [range, setRange] = useState<Range>('week');
+  const [address, setAddress] = useUrlStates(['range', 'from', 'to']);
+  const range: Range = address.range === 'day' || address.range === 'custom' ? address.range : 'week';
+  const [from, to] = [isoDayOrEmpty(address.from), isoDayOrEmpty(address.to)];
   const [measure, setMeasure] = useState<Measure>('count');
-  const span = rangeOf(range);
-  const stats = useQuery(PaymentGatewayService.method.getTransactionStats, {
-    ...span,
-    bucket: range === 'week' ? TimeBucket.DAY : TimeBucket.HOUR,
-    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-  });
-  const data = stats.data;
+  const span = rangeOf(range, from, to);
+  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const stats = useQuery(
+    PaymentGatewayService.method.getTransactionStats,
+    span ? { ...span, bucket: range === 'day' ? TimeBucket.HOUR : TimeBucket.DAY, timeZone } : skipToken,
+  );
+  const data = span && stats.data;
 
   return (
     <>
@@ -61,14 +74,27 @@ export default function Dashboard() {
         <SegmentedControl
           aria-label={t.dashboard.range}
           value={range}
-          onChange={(value) => setRange(value as Range)}
+          onChange={(value) => setAddress({ range: value === 'week' ? '' : value, from, to })}
           data={[
             { value: 'week', label: t.dashboard.last7 },
             { value: 'day', label: t.dashboard.last24 },
+            { value: 'custom', label: t.dashboard.custom },
           ]}
         />
       </Group>
-      <ErrorAlert error={stats.error} />
+      {range === 'custom' && (
+        <Group mb="md" align="flex-start" data-testid="custom-range">
+          <DayInput label={t.dashboard.from} value={from} onChange={(day) => setAddress({ range, from: day, to })} />
+          <DayInput label={t.dashboard.to} value={to} onChange={(day) => setAddress({ range, from, to: day })} />
+          {!span && (
+            <Text size="sm" c="dimmed" mt="xl">
+              {t.dashboard.chooseDays}
+            </Text>
+          )}
+        </Group>
+      )}
+      <ErrorAlert error={span && stats.error} />
+      {span && <PreviousPeriod span={span} current={data} timeZone={timeZone} />}
       <div className="stat-cards">
         <Card withBorder className="stat-headline">
           <Text size="sm" c="dimmed">
@@ -102,7 +128,7 @@ export default function Dashboard() {
         />
       </div>
       {data && <Conversion byMethod={data.outcomesByPaymentMethod} byProvider={data.outcomesByProvider} />}
-      {data && (
+      {span && data && (
         <Suspense fallback={<Loader role="status" aria-label={t.loading} />}>
           <DashboardCharts
             stats={data}
