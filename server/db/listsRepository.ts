@@ -17,6 +17,7 @@ import type {
   WithdrawalListFilter,
 } from '../domain/lists.js';
 import { searchedDocument, searchedEmail } from '../domain/searchKeys.js';
+import { declineCategory, type DeclineCategory } from '../domain/declineCategories.js';
 import { isUuid } from '../lib/ids.js';
 import { ReceiverEntity, TransactionEntity, WithdrawalEntity, type TransactionRow } from './entities.js';
 import { encodePageToken } from './pageTokens.js';
@@ -286,6 +287,21 @@ export class ListsRepository {
       [bucketUnit(query.bucket), query.timeZone, ...params, ...params],
       'all',
     );
+    // The declines by reason: a read of the range's REJECTED charges only, each distinct reason once; categories are
+    // the gateway's (declineCategories.ts), so they are added up here.
+    const declines = await em
+      .getConnection('read')
+      .execute<{ reason: string | null; count: string; amount: string }[]>(
+        `select decline_reason as reason, count(*) as count, sum(amount) as amount from transactions where ${filters} and status = 'REJECTED' group by decline_reason`,
+        params,
+        'all',
+      );
+    const byCategory = new Map<DeclineCategory | '', Totals>();
+    for (const row of declines) {
+      const category = declineCategory(row.reason ?? undefined) ?? '';
+      const sum = byCategory.get(category) ?? { count: 0, amount: 0 };
+      byCategory.set(category, { count: sum.count + Number(row.count), amount: sum.amount + Number(row.amount) });
+    }
     const of = (set: StatsRow['set']) => rows.filter((row) => row.set === set);
     const byStatus = byCountThenName<StatusTotals>((item) => item.status);
     const byProvider = byCountThenName<ProviderTotals>((item) => item.provider);
@@ -303,6 +319,7 @@ export class ListsRepository {
       outcomes: all ? outcomes(all) : ZERO_OUTCOMES,
       outcomesByPaymentMethod: methods.map(({ paymentMethod, outcomes }) => ({ paymentMethod, ...outcomes })),
       outcomesByProvider: providers.map(({ provider, outcomes }) => ({ provider, ...outcomes })),
+      declinesByCategory: [...byCategory].map(([category, sum]) => ({ category, ...sum })).sort(byCountThenName((item) => item.category)),
       byStatus: of('status').map(statusTotals).sort(byStatus),
       byProvider: of('provider').map(providerTotals).sort(byProvider),
       byPaymentMethod: of('method')

@@ -1,4 +1,5 @@
 import type { PaymentMethod, ReceiverStatus, TransactionStatus, WithdrawMethod, WithdrawStatus } from './types.js';
+import type { DeclineCategory } from './declineCategories.js';
 
 /** The lists' and the dashboard's vocabulary: filters, pages and stats, beside the records' in types.ts. */
 
@@ -89,6 +90,8 @@ export interface TransactionStats {
   byStatus: StatusTotals[];
   byProvider: ProviderTotals[];
   byPaymentMethod: (Totals & { paymentMethod: PaymentMethod })[];
+  /** The declined (REJECTED) charges by the gateway's category of their reason; '' for those whose provider gave none. Largest count first. */
+  declinesByCategory: (Totals & { category: DeclineCategory | '' })[];
   /** Oldest first; only buckets with charges, each with its own totals by status and provider (largest count first). */
   buckets: (Totals & { start: Date; byStatus: StatusTotals[]; byProvider: ProviderTotals[] })[];
 }

@@ -186,6 +186,7 @@ export function toProtoTransactionStats(s: lists.TransactionStats): gw.GetTransa
       ...outcomes,
     })),
     outcomesByProvider: s.outcomesByProvider,
+    declinesByCategory: s.declinesByCategory,
     byStatus: statusTotalsToProto(s.byStatus),
     byProvider: providerTotalsToProto(s.byProvider),
     byPaymentMethod: s.byPaymentMethod.map(({ paymentMethod, count, amount }) => ({ paymentMethod: paymentMethodToProto(paymentMethod), count, amount })),

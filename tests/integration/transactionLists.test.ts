@@ -357,6 +357,7 @@ describe.each(TRANSPORTS)('GetTransactionStats through %s', (_name, driver) => {
       netAmount: 0,
       outcomesByPaymentMethod: [],
       outcomesByProvider: [],
+      declinesByCategory: [],
     });
     expect(await stats({ ...aroundA(), currency: 'usd' })).toMatchObject({ count: 0, buckets: [] });
   });

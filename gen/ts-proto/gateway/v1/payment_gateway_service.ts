@@ -720,6 +720,23 @@ export interface GetTransactionStatsResponse {
    */
   outcomesByPaymentMethod: PaymentMethodOutcomes[];
   outcomesByProvider: ProviderOutcomes[];
+  /**
+   * The declined (REJECTED) charges by the gateway's category of their reason (Transaction.decline_category), largest
+   * count first; only the categories with charges.
+   */
+  declinesByCategory: DeclineCategoryTotals[];
+}
+
+/** The declined charges of one decline category in the range. */
+export interface DeclineCategoryTotals {
+  /**
+   * insufficient_funds, card_declined, fraud_suspected, card_expired, invalid_card, try_again or other; empty for the
+   * charges whose provider gave no reason.
+   */
+  category: string;
+  count: number;
+  /** Their amounts added up, in cents. */
+  amount: number;
 }
 
 /**
@@ -6412,6 +6429,7 @@ function createBaseGetTransactionStatsResponse(): GetTransactionStatsResponse {
     netAmount: 0,
     outcomesByPaymentMethod: [],
     outcomesByProvider: [],
+    declinesByCategory: [],
   };
 }
 
@@ -6464,6 +6482,9 @@ export const GetTransactionStatsResponse: MessageFns<GetTransactionStatsResponse
     }
     for (const v of message.outcomesByProvider) {
       ProviderOutcomes.encode(v!, writer.uint32(130).fork()).join();
+    }
+    for (const v of message.declinesByCategory) {
+      DeclineCategoryTotals.encode(v!, writer.uint32(138).fork()).join();
     }
     return writer;
   },
@@ -6609,6 +6630,14 @@ export const GetTransactionStatsResponse: MessageFns<GetTransactionStatsResponse
             message.outcomesByProvider.push(ProviderOutcomes.decode(reader, reader.uint32()));
             continue;
           }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.declinesByCategory.push(DeclineCategoryTotals.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6693,6 +6722,11 @@ export const GetTransactionStatsResponse: MessageFns<GetTransactionStatsResponse
         : globalThis.Array.isArray(object?.outcomes_by_provider)
         ? object.outcomes_by_provider.map((e: any) => ProviderOutcomes.fromJSON(e))
         : [],
+      declinesByCategory: globalThis.Array.isArray(object?.declinesByCategory)
+        ? object.declinesByCategory.map((e: any) => DeclineCategoryTotals.fromJSON(e))
+        : globalThis.Array.isArray(object?.declines_by_category)
+        ? object.declines_by_category.map((e: any) => DeclineCategoryTotals.fromJSON(e))
+        : [],
     };
   },
 
@@ -6746,6 +6780,9 @@ export const GetTransactionStatsResponse: MessageFns<GetTransactionStatsResponse
     if (message.outcomesByProvider?.length) {
       obj.outcomesByProvider = message.outcomesByProvider.map((e) => ProviderOutcomes.toJSON(e));
     }
+    if (message.declinesByCategory?.length) {
+      obj.declinesByCategory = message.declinesByCategory.map((e) => DeclineCategoryTotals.toJSON(e));
+    }
     return obj;
   },
 
@@ -6771,6 +6808,108 @@ export const GetTransactionStatsResponse: MessageFns<GetTransactionStatsResponse
     message.outcomesByPaymentMethod =
       object.outcomesByPaymentMethod?.map((e) => PaymentMethodOutcomes.fromPartial(e)) || [];
     message.outcomesByProvider = object.outcomesByProvider?.map((e) => ProviderOutcomes.fromPartial(e)) || [];
+    message.declinesByCategory = object.declinesByCategory?.map((e) => DeclineCategoryTotals.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseDeclineCategoryTotals(): DeclineCategoryTotals {
+  return { category: "", count: 0, amount: 0 };
+}
+
+export const DeclineCategoryTotals: MessageFns<DeclineCategoryTotals> = {
+  encode(message: DeclineCategoryTotals, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.category !== "") {
+      writer.uint32(10).string(message.category);
+    }
+    if (message.count !== 0) {
+      writer.uint32(16).int64(message.count);
+    }
+    if (message.amount !== 0) {
+      writer.uint32(24).int64(message.amount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeclineCategoryTotals {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeclineCategoryTotals();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.category = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.count = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeclineCategoryTotals {
+    return {
+      category: isSet(object.category) ? globalThis.String(object.category) : "",
+      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
+      amount: isSet(object.amount) ? globalThis.Number(object.amount) : 0,
+    };
+  },
+
+  toJSON(message: DeclineCategoryTotals): unknown {
+    const obj: any = {};
+    if (message.category !== "") {
+      obj.category = message.category;
+    }
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    if (message.amount !== 0) {
+      obj.amount = Math.round(message.amount);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<DeclineCategoryTotals>): DeclineCategoryTotals {
+    return DeclineCategoryTotals.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<DeclineCategoryTotals>): DeclineCategoryTotals {
+    const message = createBaseDeclineCategoryTotals();
+    message.category = object.category ?? "";
+    message.count = object.count ?? 0;
+    message.amount = object.amount ?? 0;
     return message;
   },
 };
