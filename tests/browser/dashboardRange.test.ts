@@ -12,7 +12,7 @@ import { sandboxCardId } from '../support/sandboxCard.js';
 
 /**
  * Issue 33 §2: the dashboard over days the reader chooses (kept in the address), compared with the period of the same
- * length just before. Now: PIX R$ 100,00 and R$ 50,00 paid, a card of R$ 50,00 declined (net R$ 150,00, 3 charges,
+ * length just before, with the declines by reason. Now: PIX R$ 100,00 and R$ 50,00 paid, a card of R$ 50,00 declined (net R$ 150,00, 3 charges,
  * 66,7%). Ten days ago (moved there in the database): PIX R$ 60,00 paid and R$ 10,00 pending (net R$ 60,00, 2 charges,
  * 100%).
  */
@@ -91,6 +91,13 @@ it('dashboard: custom days, kept in the address, compared with the period of the
   await expect(text(page, 'previous-volume')).resolves.toBe('Volume líquido: R$ 60,00 (+150%)');
   await expect(text(page, 'previous-count')).resolves.toBe('Transações: 2 (+50%)');
   await expect(text(page, 'previous-conversion')).resolves.toBe('Conversão: 100% (-33,3 p.p.)');
+  // The declined card's reason (the sandbox's card_declined) in the gateway's category.
+  await expect(
+    page
+      .getByTestId('declines-by-reason')
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((row) => Array.from(row.children, (cell) => cell.textContent))),
+  ).resolves.toEqual([['Recusada pelo emissor', '1', 'R$ 50,00']]);
   await expect(accessibilityViolations(page)).resolves.toEqual([]);
 
   // The days are in the address: a reload shows the same period.

@@ -3,7 +3,13 @@ import { Link } from 'react-router';
 import { Anchor, Card, Group, Loader, SegmentedControl, Table, Text, Title } from '@mantine/core';
 import { skipToken, useQuery } from '@connectrpc/connect-query';
 import { timestampDate, timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
-import { PaymentGatewayService, TimeBucket, type PaymentMethodOutcomes, type ProviderOutcomes } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
+import {
+  PaymentGatewayService,
+  TimeBucket,
+  type DeclineCategoryTotals,
+  type PaymentMethodOutcomes,
+  type ProviderOutcomes,
+} from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { EventSubject } from '../../../gen/es/gateway/v1/types_pb.js';
 import { ErrorAlert } from '../errors.js';
 import { formatMoney } from '../format.js';
@@ -127,7 +133,7 @@ export default function Dashboard() {
           testId="stat-approval"
         />
       </div>
-      {data && <Conversion byMethod={data.outcomesByPaymentMethod} byProvider={data.outcomesByProvider} />}
+      {data && <Conversion byMethod={data.outcomesByPaymentMethod} byProvider={data.outcomesByProvider} declines={data.declinesByCategory} />}
       {span && data && (
         <Suspense fallback={<Loader role="status" aria-label={t.loading} />}>
           <DashboardCharts
@@ -145,8 +151,19 @@ export default function Dashboard() {
   );
 }
 
-/** Conversion and net volume per payment method and per provider, as two tables (largest count first, as the server sends them). */
-function Conversion({ byMethod, byProvider }: { byMethod: PaymentMethodOutcomes[]; byProvider: ProviderOutcomes[] }) {
+/**
+ * Conversion and net volume per payment method and per provider, and the declines by reason, as three tables (largest
+ * count first, as the server sends them).
+ */
+function Conversion({
+  byMethod,
+  byProvider,
+  declines,
+}: {
+  byMethod: PaymentMethodOutcomes[];
+  byProvider: ProviderOutcomes[];
+  declines: DeclineCategoryTotals[];
+}) {
   const { t } = useI18n();
   const table = (title: string, first: string, testId: string, rows: { key: string; name: string; outcomes: PaymentMethodOutcomes | ProviderOutcomes }[]) => (
     <div className="table-scroll" {...scrollable(title)}>
@@ -188,6 +205,23 @@ function Conversion({ byMethod, byProvider }: { byMethod: PaymentMethodOutcomes[
           t.dashboard.provider,
           'conversion-provider',
           byProvider.map((outcomes) => ({ key: outcomes.provider, name: outcomes.provider, outcomes })),
+        )}
+        {declines.length > 0 && (
+          <div className="table-scroll" {...scrollable(t.dashboard.declinesTitle)}>
+            <Table data-testid="declines-by-reason">
+              <Table.Caption>{t.dashboard.declinesTitle}</Table.Caption>
+              <TableHead columns={[t.detail.declineReason, t.dashboard.declined, t.dashboard.declinedAmount]} />
+              <Table.Tbody>
+                {declines.map(({ category, count, amount }) => (
+                  <Table.Tr key={category} data-key={category}>
+                    <Table.Th scope="row">{category ? (t.detail.declineCategories[category] ?? category) : t.detail.declineNotGiven}</Table.Th>
+                    <Table.Td>{count.toString()}</Table.Td>
+                    <Table.Td className="money">{formatMoney(amount)}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </div>
         )}
       </div>
     </Card>
