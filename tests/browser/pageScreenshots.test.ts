@@ -96,9 +96,17 @@ const PAGES: { name: string; hash: () => string; ready: (page: Page) => Promise<
   { name: 'operations', hash: () => '#/operations', ready: (page) => page.getByText('Nenhuma entrega com tentativas esgotadas.').waitFor() },
   { name: 'routes', hash: () => '#/routes', ready: (page) => page.getByText('Nenhuma rota ainda.').waitFor() },
   { name: 'audit', hash: () => '#/audit', ready: (page) => page.getByText('createProviderAccount').first().waitFor() },
-  { name: 'team', hash: () => '#/team', ready: (page) => page.locator('tr', { hasText: stack.gateway.firstAdmin!.email }).waitFor() },
+  // By its heading first: the audit trail before it has rows naming the admin too.
+  {
+    name: 'team',
+    hash: () => '#/team',
+    ready: async (page) => {
+      await page.getByRole('heading', { name: 'Equipe', exact: true }).waitFor();
+      await page.locator('tr', { hasText: stack.gateway.firstAdmin!.email }).first().waitFor();
+    },
+  },
   { name: 'tokens', hash: () => '#/tokens', ready: (page) => page.getByRole('button', { name: 'Criar token' }).waitFor() },
-  { name: 'my-account', hash: () => '#/account', ready: (page) => page.getByText(stack.gateway.firstAdmin!.email).first().waitFor() },
+  { name: 'my-account', hash: () => '#/account', ready: (page) => page.getByRole('heading', { name: 'Minha conta', exact: true }).waitFor() },
 ];
 
 /** No Mantine loader left on the page: every query it started has answered. */
