@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
 import { CreateReceiverRequest, CreateTransactionRequest, WithdrawRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { CreateProviderAccountRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
+import { DisputeKind, OpenDisputeRequest } from '../../gen/ts-proto/gateway/v1/dispute_service.js';
 import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import { PaymentMethod, PixKeyType, WithdrawMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import { accessibilityViolations, backOfficePages, launchBrowser, screenshot } from '../support/browser.js';
@@ -15,7 +16,7 @@ import { startTestStack, type TestStack } from '../support/gateway.js';
  */
 let browser: Browser;
 let stack: TestStack;
-const ids = { charge: '', payout: '', receiver: '' };
+const ids = { charge: '', payout: '', receiver: '', dispute: '', account: '' };
 const ACCOUNT = 'Sandbox da loja';
 
 const pages = backOfficePages(
@@ -32,6 +33,7 @@ beforeAll(async () => {
     CreateProviderAccountRequest.fromPartial({ provider: 'SANDBOX', name: ACCOUNT, publicKey: 'pk', secretKey: 'sk-telas' }),
   );
   const providerAccountId = providerAccount.id;
+  ids.account = providerAccountId;
   const charge = (key: string, amount: number, extra: Record<string, unknown> = {}) =>
     api.call(
       'gateway',
@@ -53,6 +55,12 @@ beforeAll(async () => {
   const { transaction } = await charge('pedido-1001', 19_990);
   ids.charge = transaction.id;
   await api.call('sandbox', 'simulatePayment', SimulatePaymentRequest.fromPartial({ id: transaction.id }));
+  const { dispute } = await api.call(
+    'disputes',
+    'openDispute',
+    OpenDisputeRequest.fromPartial({ transactionId: transaction.id, kind: DisputeKind.DISPUTE_KIND_PIX_INFRACTION, reason: 'Golpe relatado pelo pagador' }),
+  );
+  ids.dispute = dispute.id;
   await charge('pedido-1002', 4_590);
   await charge('pedido-1003', 12_000, { paymentMethod: PaymentMethod.PAYMENT_METHOD_BILLET });
   const { withdrawal } = await api.call(
@@ -95,6 +103,17 @@ const PAGES: { name: string; hash: () => string; ready: (page: Page) => Promise<
   { name: 'providers', hash: () => '#/providers', ready: (page) => page.locator('[data-provider="SANDBOX"]').waitFor() },
   { name: 'operations', hash: () => '#/operations', ready: (page) => page.getByText('Nenhuma entrega com tentativas esgotadas.').waitFor() },
   { name: 'routes', hash: () => '#/routes', ready: (page) => page.getByText('Nenhuma rota ainda.').waitFor() },
+  { name: 'disputes', hash: () => '#/disputes', ready: (page) => page.locator(`tr[data-id="${ids.dispute}"]`).waitFor() },
+  { name: 'dispute', hash: () => `#/disputes/${ids.dispute}`, ready: (page) => page.getByRole('heading', { name: 'Disputa', exact: true }).waitFor() },
+  {
+    name: 'balances',
+    hash: () => `#/balances?account=${ids.account}`,
+    ready: (page) =>
+      page
+        .getByTestId('balance-value')
+        .getByText(/disponível/)
+        .waitFor(),
+  },
   { name: 'audit', hash: () => '#/audit', ready: (page) => page.getByText('createProviderAccount').first().waitFor() },
   // By its heading first: the audit trail before it has rows naming the admin too.
   {
