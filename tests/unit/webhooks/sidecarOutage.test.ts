@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { pino } from 'pino';
-import { startWebhookSidecar } from '../../server/webhooks/sidecar.js';
-import type { ListeningServer } from '../../server/lib/httpServer.js';
+import { startWebhookSidecar } from '../../../server/webhooks/sidecar.js';
+import type { ListeningServer } from '../../../server/lib/httpServer.js';
 
 // PostgreSQL's "terminating connection due to administrator command", as pg raises it during a failover.
 const outage = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
@@ -62,5 +62,37 @@ it('is not ready, and says so to probes and to providers, until the gateway behi
     expect(await taken.json()).toEqual({ id: 'n1', outcome: 'RECEIVED' });
   } finally {
     await starting.close();
+  }
+});
+
+it('answers what is not a notification by what is wrong with it, and what fails by the kind of failure', async () => {
+  const { GatewayError } = await import('../../../server/lib/errors.js');
+  const failing = await startWebhookSidecar({
+    notifications: {
+      intake: async ({ body }) => {
+        const text = body.toString();
+        if (text === 'unknown') throw new GatewayError('NOT_FOUND', 'no such provider account');
+        if (text === 'forged') throw new GatewayError('UNAUTHENTICATED', 'bad signature');
+        throw new Error('a bug');
+      },
+    },
+    logger: pino({ level: 'silent' }),
+    host: '127.0.0.1',
+    port: 0,
+    maxBodyBytes: 16,
+    rate: { perSecond: 0, burst: 0 },
+  });
+  const post = (path: string, body: string) => fetch(`${failing.url}${path}`, { method: 'POST', body });
+  try {
+    expect((await fetch(`${failing.url}/elsewhere`)).status).toBe(404);
+    expect((await fetch(`${failing.url}/webhooks/SANDBOX/a`)).status).toBe(405);
+    expect((await post('/webhooks/SANDBOX/a', 'x'.repeat(17))).status).toBe(413);
+    const unknown = await post('/webhooks/SANDBOX/a', 'unknown');
+    expect([unknown.status, await unknown.json()]).toEqual([404, { error: 'no such provider account' }]);
+    expect((await post('/webhooks/SANDBOX/a/pix', 'forged')).status).toBe(401);
+    const bug = await post('/webhooks/SANDBOX/a', 'other');
+    expect([bug.status, await bug.json()]).toEqual([500, { error: 'processing failed; deliver again later' }]);
+  } finally {
+    await failing.close();
   }
 });
