@@ -44,8 +44,8 @@ const CONTENT_TYPES: Record<string, string> = {
 /** Worth compressing: text. Images here are already compressed. */
 const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.json', '.map', '.txt']);
 
-/** Below this a compressed body saves less than its headers' difference. */
-const MIN_COMPRESSIBLE_BYTES = 256;
+/** Below this a compressed body saves less than its headers' difference: such a file is always sent as it is. */
+export const MIN_COMPRESSIBLE_BYTES = 256;
 
 /** Vite's names under assets/: `<name>-<hash>.<ext>`, the hash 8 URL-safe characters. */
 const HASHED_ASSET = /-[A-Za-z0-9_-]{8}\.[a-z0-9]+$/;
