@@ -51,6 +51,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * `maxBehindSeconds` worth of calls are unanswered the server cannot keep up:
  * the schedule stops there and the result says it was saturated (its
  * latencies are then mostly queueing), rather than piling up minutes of work.
+ * `answered`, if given, hears each call answered without error: when it was due (performance.now()) and its latency.
  */
 export async function openLoop(
   rate: number,
@@ -58,6 +59,7 @@ export async function openLoop(
   call: (i: number) => Promise<unknown>,
   classify: Classify,
   maxBehindSeconds = 1,
+  answered?: (due: number, ms: number) => void,
 ): Promise<LoadResult> {
   const total = Math.round(rate * seconds);
   const interval = 1000 / rate;
@@ -76,7 +78,11 @@ export async function openLoop(
       inFlight.push(
         call(sent)
           .then(
-            () => void latencies.push(performance.now() - due),
+            () => {
+              const ms = performance.now() - due;
+              latencies.push(ms);
+              answered?.(due, ms);
+            },
             (error: unknown) => {
               const code = classify(error);
               errors[code] = (errors[code] ?? 0) + 1;

@@ -39,11 +39,16 @@ export async function buildGateway(log: (line: string) => void): Promise<void> {
     await prepareTemplate(ROOT);
     log(`embedded database template prepared in ${(performance.now() - started).toFixed(0)} ms (${templateReason})`);
   }
+  await compilePreload('bench/gateway/probe.ts', PROBE);
+}
+
+/** A preload of bench/gateway compiled to `outfile`, its packages left as imports resolved from the project's node_modules. */
+export async function compilePreload(entry: string, outfile: string): Promise<void> {
   const { build } = await import('esbuild');
   await build({
     absWorkingDir: ROOT,
-    entryPoints: ['bench/gateway/probe.ts'],
-    outfile: PROBE,
+    entryPoints: [entry],
+    outfile,
     bundle: true,
     packages: 'external',
     format: 'esm',
@@ -284,10 +289,11 @@ export interface FakeProviderProcess {
   stop(): Promise<void>;
 }
 
-/** A script of bench/gateway in a process of its own (run by tsx), once it prints `listening <address>`. */
-export async function startListening(name: string, env: NodeJS.ProcessEnv = process.env): Promise<FakeProviderProcess> {
+/** A script of bench/gateway in a process of its own (run by tsx, after `preloads`), once it prints `listening <address>`. */
+export async function startListening(name: string, env: NodeJS.ProcessEnv = process.env, preloads: string[] = []): Promise<FakeProviderProcess> {
   const script = new URL(`./${name}`, import.meta.url).pathname;
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const imports = [...preloads.flatMap((file) => ['--import', pathToFileURL(file).href]), '--import', 'tsx'];
+  const child = spawn(process.execPath, [...imports, script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let seen = '';
     child.stdout!.on('data', (chunk: Buffer) => {
