@@ -7,7 +7,8 @@
  * (bench/gateway/hostTimeline.ts) the machine's CPU pressure and PostgreSQL's WAL and checkpoints are sampled. Printed
  * for each run: the load average before and after, p50/p99, the bursts of calls over 20 ms with their cadence and
  * what overlapped each, and for each signal the share of slow calls it overlapped against the share of all calls.
- * BURSTS_ROUNDS (1) alternates the two servers that many times. Run with `npm run bench:bursts`.
+ * BURSTS_ROUNDS (1) alternates the servers that many times; BURSTS_GATEWAY_FLAGS (e.g. `--single-threaded-gc`) adds a
+ * second gateway started with those Node flags, measured beside the first. Run with `npm run bench:bursts`.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -112,51 +113,71 @@ console.log(`p99 bursts: ${RATE}/s for ${SECONDS} s, ${ROUNDS} round(s); load av
 await buildGateway((line) => console.log(line));
 await compilePreload('bench/gateway/timelineProbe.ts', TIMELINE_PROBE);
 const fake = await startFakeProvider();
-const gatewayDatabase = await createTestDatabase(undefined, 'gw_bench');
-const baselineDatabase = await createTestDatabase(undefined, 'gw_bench');
 const dataDir = mkdtempSync(join(tmpdir(), 'bursts-bench-'));
-const files = { gateway: join(dataDir, 'gateway.jsonl'), baseline: join(dataDir, 'baseline.jsonl'), idle: join(dataDir, 'idle.jsonl') };
-for (const file of Object.values(files)) writeFileSync(file, '');
-let gateway: Awaited<ReturnType<typeof startGatewayProcess>> | undefined;
-let baseline: Awaited<ReturnType<typeof startListening>> | undefined;
+const idleFile = join(dataDir, 'idle.jsonl');
+writeFileSync(idleFile, '');
 // The machine's share: a process that only keeps a timer, sampled by the same preload. Its loop is late only when it waits for a core.
 const idle = spawn(process.execPath, ['--import', TIMELINE_PROBE, '-e', 'setInterval(() => {}, 1000)'], {
-  env: { ...process.env, BENCH_TIMELINE_FILE: files.idle },
+  env: { ...process.env, BENCH_TIMELINE_FILE: idleFile },
   stdio: 'ignore',
 });
-const clients: GatewayClient[] = [];
-try {
-  await timeWalIo(gatewayDatabase.url);
-  await timeWalIo(baselineDatabase.url);
-  gateway = await startGatewayProcess({
-    databaseUrl: gatewayDatabase.url,
-    dataDir,
-    env: { BENCH_TIMELINE_FILE: files.gateway },
-    nodeOptions: ['--import', TIMELINE_PROBE],
+const cleanups: (() => Promise<void>)[] = [];
+
+/** A server on a fresh database of its own with the timeline preloaded, and a client of it. */
+async function target(
+  name: string,
+  start: (databaseUrl: string, timelineFile: string) => Promise<{ address: string; stop(): Promise<void> }>,
+): Promise<Target> {
+  const database = await createTestDatabase(undefined, 'gw_bench');
+  cleanups.unshift(() => database.drop());
+  await timeWalIo(database.url);
+  const timelineFile = join(dataDir, `${name.replace(/\W+/g, '-')}.jsonl`);
+  writeFileSync(timelineFile, '');
+  const server = await start(database.url, timelineFile);
+  const client = new GatewayClient(server.address);
+  cleanups.unshift(async () => {
+    client.close();
+    await server.stop();
   });
-  baseline = await startListening(
-    'baselineServer.ts',
-    { ...process.env, DATABASE_URL: baselineDatabase.url, PROVIDER_URL: fake.url, BENCH_TIMELINE_FILE: files.baseline },
-    [TIMELINE_PROBE],
-  );
-  const gatewayClient = new GatewayClient(gateway.grpcAddress);
-  await gatewayClient.createAccount(fake.url);
+  return { name, client, databaseUrl: database.url, timelineFile, idleFile };
+}
+
+/** The gateway as `npm start` runs it, with `flags` for Node besides. */
+const gatewayTarget = async (name: string, flags: string[]) => {
+  const made = await target(name, async (databaseUrl, timelineFile) => {
+    const gateway = await startGatewayProcess({
+      databaseUrl,
+      dataDir,
+      env: { BENCH_TIMELINE_FILE: timelineFile },
+      nodeOptions: [...flags, '--import', TIMELINE_PROBE],
+    });
+    return { address: gateway.grpcAddress, stop: () => gateway.stop() };
+  });
+  await made.client.createAccount(fake.url);
+  return made;
+};
+
+try {
+  const targets = [await gatewayTarget('gateway', [])];
+  // BURSTS_GATEWAY_FLAGS: a second gateway with these Node flags (e.g. GC settings), measured beside the first.
+  const flags = process.env.BURSTS_GATEWAY_FLAGS?.split(' ').filter(Boolean) ?? [];
+  if (flags.length) targets.push(await gatewayTarget(`gateway with ${flags.join(' ')}`, flags));
   // The baseline serves the same service and ignores the account.
-  const baselineClient = new GatewayClient(baseline.url);
-  clients.push(gatewayClient, baselineClient);
-  const targets: Target[] = [
-    { name: 'gateway', client: gatewayClient, databaseUrl: gatewayDatabase.url, timelineFile: files.gateway, idleFile: files.idle },
-    { name: 'bare baseline', client: baselineClient, databaseUrl: baselineDatabase.url, timelineFile: files.baseline, idleFile: files.idle },
-  ];
-  for (let round = 1; round <= ROUNDS; round += 1) for (const target of targets) print(`${target.name}, round ${round}`, await measure(target));
+  targets.push(
+    await target('bare baseline', async (databaseUrl, timelineFile) => {
+      const baseline = await startListening(
+        'baselineServer.ts',
+        { ...process.env, DATABASE_URL: databaseUrl, PROVIDER_URL: fake.url, BENCH_TIMELINE_FILE: timelineFile },
+        [TIMELINE_PROBE],
+      );
+      return { address: baseline.url, stop: () => baseline.stop() };
+    }),
+  );
+  for (let round = 1; round <= ROUNDS; round += 1) for (const each of targets) print(`${each.name}, round ${round}`, await measure(each));
 } finally {
-  for (const client of clients) client.close();
   idle.kill();
-  await baseline?.stop();
-  await gateway?.stop();
+  for (const cleanup of cleanups) await cleanup();
   await fake.stop();
-  await gatewayDatabase.drop();
-  await baselineDatabase.drop();
   rmSync(dataDir, { recursive: true, force: true });
 }
 console.log(`\nload average at the end: ${load()}`);

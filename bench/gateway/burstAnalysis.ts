@@ -78,7 +78,7 @@ export function overlap(from: number, to: number, { server, host, idle }: Timeli
     checkpointing: pgs.some((p) => p.checkpointer !== 'CheckpointerMain' || p.checkpointDone || p.buffersCheckpoint > 0 || p.checkpointSyncMs > 0),
     walWaiting: maxOf(pgs.map((p) => p.walWaiting)),
     walSyncMeanMs: syncs > 0 ? pgs.reduce((sum, p) => sum + p.walSyncMs, 0) / syncs : 0,
-    cpuStallShare: maxOf(h.map((sample) => sample.cpuStallMs / WINDOW_MS)),
+    cpuStallShare: maxOf(h.map((sample) => sample.cpuStallMs / sample.windowMs)),
     running: maxOf(h.map((sample) => sample.running)),
     benchLoopMaxMs: maxOf(h.map((sample) => sample.benchLoopMaxMs)),
     idleLoopMaxMs: maxOf(idle.filter((sample) => touches(sample.t, from, to)).map((sample) => sample.loopMaxMs)),

@@ -11,6 +11,8 @@ import pg from 'pg';
 export interface HostSample {
   /** End of the sample's window, ms since the epoch. */
   t: number;
+  /** The window's length: SAMPLE_MS, more when the load generator's timer was late. */
+  windowMs: number;
   /** Over the window: ms in which some task waited for a CPU, and for I/O (/proc/pressure, "some"). */
   cpuStallMs: number;
   ioStallMs: number;
@@ -101,18 +103,21 @@ export async function startHostTimeline(databaseUrl: string): Promise<{ stop(): 
   loop.enable();
   let cpu = stallMs('cpu');
   let io = stallMs('io');
+  let last = performance.timeOrigin + performance.now();
   let previous = (await client.query<PgRow>(PG_SAMPLE, [database])).rows[0]!;
   let asking = false;
   const timer = setInterval(() => {
     const [cpuNow, ioNow] = [stallMs('cpu'), stallMs('io')];
+    const t = performance.timeOrigin + performance.now();
     const sample: HostSample = {
-      t: performance.timeOrigin + performance.now(),
+      t,
+      windowMs: t - last,
       cpuStallMs: cpuNow - cpu,
       ioStallMs: ioNow - io,
       running: running(),
       benchLoopMaxMs: loop.max / 1e6,
     };
-    [cpu, io] = [cpuNow, ioNow];
+    [cpu, io, last] = [cpuNow, ioNow, t];
     loop.reset();
     samples.push(sample);
     // One question at a time: a slow answer is itself what the timeline is after, so it is not stacked.

@@ -32,6 +32,7 @@ const calmPg: PgSample = {
 };
 const host = (t: number, extra: Partial<HostSample> = {}): HostSample => ({
   t: T0 + t,
+  windowMs: 100,
   cpuStallMs: 5,
   ioStallMs: 0,
   running: 2,
