@@ -20,7 +20,16 @@ import { startFleet, type Fleet } from './fleet/start.js';
 import type { PgNode } from './fleet/topology.js';
 import { eventWindows, missingFrom, repeated, windowsOverGoal, type ChaosEvent } from './fleet/windows.js';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '180' }, 'base-port': { type: 'string', default: '27000' } } });
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '180' },
+    'base-port': { type: 'string', default: '27000' },
+    // fail: a failover window over its goal fails the run; report: it is printed as MISSED and the run fails only on
+    // lost, doubled or unapplied money (CI's choice: the goal's margin is a fraction of a second, see docs/operations.md).
+    windows: { type: 'string', default: 'fail' },
+  },
+});
+if (values.windows !== 'fail' && values.windows !== 'report') throw new Error(`--windows must be fail or report, not ${values.windows}`);
 const seconds = Number(values.seconds);
 /** The issue's bound on a failover's error window: Patroni's failover time plus this. */
 const FAILOVER_GRACE_MS = 2_000;
@@ -289,7 +298,7 @@ async function report(fleet: Fleet, load: Load, events: ChaosEvent[], run: Run):
         doubledPayoutsAtProvider.size +
         payoutsNotStored.length +
         unsettledPayouts.length +
-        overGoal.length >
+        (values.windows === 'fail' ? overGoal.length : 0) >
       0
     );
   } finally {
