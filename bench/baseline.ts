@@ -19,6 +19,7 @@ import { createTestDatabase } from '../tests/support/postgres.js';
 import { classify, GatewayClient } from './gateway/clients.js';
 import { closedLoop, median } from './gateway/load.js';
 import { profileShares } from './gateway/profileShares.js';
+import { noteFigure } from './issue31.js';
 import { BENCH_TOKEN, buildGateway, procCpuMs, startFakeProvider, startGatewayProcess, startListening } from './gateway/processes.js';
 
 const QUICK = process.argv.includes('--quick');
@@ -95,8 +96,14 @@ try {
       `| ${name} | ${list.map((s) => s.perSecond.toFixed(0)).join(', ')} | ${median(list.map((s) => s.perSecond)).toFixed(0)} | ${median(list.map((s) => s.p50)).toFixed(1)} | ${median(list.map((s) => s.cpuMs)).toFixed(2)} |`,
     );
   const base = median(samples.get('bare baseline')!.map((s) => s.perSecond));
-  for (const name of ['gateway (QR image answered)', 'gateway (omit_pix_qr_image)'])
-    console.log(`ratio ${name} / baseline: ${(median(samples.get(name)!.map((s) => s.perSecond)) / base).toFixed(2)}`);
+  for (const [name, key] of [
+    ['gateway (QR image answered)', 'baselineRatio'],
+    ['gateway (omit_pix_qr_image)', 'baselineRatioNoImage'],
+  ] as const) {
+    const gatewayRate = median(samples.get(name)!.map((s) => s.perSecond));
+    console.log(`ratio ${name} / baseline: ${(gatewayRate / base).toFixed(2)}`);
+    noteFigure(key, gatewayRate / base, `${gatewayRate.toFixed(0)}/s against ${base.toFixed(0)}/s, ${CALLERS} callers`);
+  }
 } finally {
   client.driver.close();
   baselineDriver.close();

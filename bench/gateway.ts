@@ -18,7 +18,9 @@ import { POSTGRES_URL, runBackend, type BackendResult } from './gateway/scenario
 import { twoProcesses, type TwoProcessResult } from './gateway/twoProcesses.js';
 import { webhooksApart, type WebhooksApartResult } from './gateway/webhooksApart.js';
 import { buildGateway, startFakeProvider } from './gateway/processes.js';
-import { consoleTable, describeMachine, section, writeSection } from './gateway/report.js';
+import { median } from './gateway/load.js';
+import { addedLatency, bestCreate, consoleTable, describeMachine, section, writeSection } from './gateway/report.js';
+import { noteFigure } from './issue31.js';
 import { readSettings } from './gateway/settings.js';
 
 const settings = readSettings(process.argv.slice(2));
@@ -60,6 +62,23 @@ try {
 } finally {
   clearInterval(loadSampler);
   await fake.stop();
+}
+for (const result of results) {
+  if (result.backend === 'embedded') noteFigure('embeddedPeakRss', result.rss.peakUnderLoad, 'peak of samples every 250 ms under load');
+  if (result.backend !== 'postgres') continue;
+  const best = bestCreate(result, 'PIX');
+  if (best) {
+    noteFigure('standInPix', median(best.rate), `×${best.concurrency}`);
+    noteFigure('cpuPerPix', median(best.cpuMsPerOp), `×${best.concurrency}`);
+  }
+  noteFigure('p99At200', addedLatency(result, 200, 'PIX').p99);
+  const kinds = result.sql.createTransaction.byKind;
+  const writes = ['insert', 'update', 'delete', 'with'].reduce((sum, kind) => sum + (kinds[kind] ?? 0), 0);
+  // Outside BEGIN … COMMIT every writing statement commits on its own; inside, the COMMIT does.
+  const statements = Object.entries(kinds)
+    .map(([kind, count]) => `${kind} ${count.toFixed(1)}`)
+    .join(', ');
+  noteFigure('durableCommits', (kinds.commit ?? 0) + (kinds.begin ? 0 : writes), `statements: ${statements}`);
 }
 log('');
 // The targets' table needs every section; an --only run has printed its figures above.

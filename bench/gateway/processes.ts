@@ -227,6 +227,43 @@ export async function timeStartToHealthy(options: GatewayOptions): Promise<numbe
   }
 }
 
+/**
+ * `npm start` to healthy, as a newcomer runs it: npm, the prestart's stale-build check, then the gateway, until the gRPC
+ * health check answers SERVING; then the whole process group is stopped. The caller makes sure the build is current
+ * first, so that what is timed is the check that finds nothing to do (issue 31 §5), not a build.
+ */
+export async function timeNpmStartToHealthy(options: GatewayOptions): Promise<number> {
+  const { env } = await gatewayEnv(options);
+  const npm = process.env.npm_execpath;
+  const [command, args] = npm ? [process.execPath, [npm, 'start']] : ['npm', ['start']];
+  const since = performance.now();
+  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const output = collectOutput(child);
+  try {
+    return await untilServing(`127.0.0.1:${env.GRPC_PORT}`, child, output, since);
+  } finally {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    if (child.exitCode === null && child.signalCode === null) {
+      // npm, its shell and the gateway are one process group: the gateway shuts down on SIGTERM as under `npm start`.
+      process.kill(-child.pid!, 'SIGTERM');
+      const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 30_000);
+      await exited;
+      // npm may end before the gateway has closed its database: the next start must find the data folder free.
+      while (groupAlive(child.pid!)) await new Promise((resolve) => setTimeout(resolve, 20));
+      clearTimeout(timer);
+    }
+  }
+}
+
+function groupAlive(group: number): boolean {
+  try {
+    process.kill(-group, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export interface GatewayUnderTest {
   pid: number;
   grpcAddress: string;

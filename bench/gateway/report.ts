@@ -67,7 +67,7 @@ export async function describeMachine(): Promise<Machine> {
 
 // ---------------------------------------------------------------- formatting
 
-const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
+export const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
 const grouped = (value: number) => (Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : '–');
 /** "min / median" of repeated figures (one figure alone when there was one run). */
 function minMedian(values: readonly number[], format: (value: number) => string): string {
@@ -94,7 +94,7 @@ interface Verdict {
 }
 
 /** "met" or how far off, for a floor (at least) or a ceiling (at most). */
-function judge(value: number, bound: number, kind: 'floor' | 'ceiling', unit: string, format: (value: number) => string): string {
+export function judge(value: number, bound: number, kind: 'floor' | 'ceiling', unit: string, format: (value: number) => string): string {
   if (!Number.isFinite(value)) return 'not measured';
   const shown = `${format(value)}${unit}`;
   if (kind === 'floor')
@@ -102,12 +102,12 @@ function judge(value: number, bound: number, kind: 'floor' | 'ceiling', unit: st
   return value <= bound ? `${shown}: **met**` : `${shown}: missed by ${format(value - bound)}${unit} (${fixed(value / bound, 1)}× over)`;
 }
 
-function bestCreate(result: BackendResult, method: Method) {
+export function bestCreate(result: BackendResult, method: Method) {
   const runs = result.create.filter((run) => run.method === method);
   return runs.reduce((best, run) => (median(run.rate) > median(best?.rate ?? [0]) ? run : best), runs[0]);
 }
 
-function addedLatency(result: BackendResult, rateWanted: number, method: Method): { p50: number; p99: number; saturated: number } {
+export function addedLatency(result: BackendResult, rateWanted: number, method: Method): { p50: number; p99: number; saturated: number } {
   const entry = result.latency.find((candidate) => candidate.rate === rateWanted);
   const through = entry?.grpc[method];
   if (!entry || !through) return { p50: NaN, p99: NaN, saturated: 0 };
@@ -504,17 +504,27 @@ function combinedCells(run: TwoProcessResult['get']): string[] {
 }
 
 /** Puts the section in the document: in place of the previous one, else before the first section heading. */
-export function spliceSection(document: string, generated: string): string {
-  const start = document.indexOf(START_PREFIX);
-  const end = document.indexOf(END_MARKER);
-  if (start >= 0 && end > start) return `${document.slice(0, start)}${generated}${document.slice(end + END_MARKER.length)}`;
-  const firstSection = document.search(/^## /m);
-  if (firstSection < 0) return `${document.trimEnd()}\n\n${generated}\n`;
-  return `${document.slice(0, firstSection)}${generated}\n\n${document.slice(firstSection)}`;
+export interface SectionMarkers {
+  /** How the section's first line begins (the rest of that line may change from run to run). */
+  startPrefix: string;
+  endMarker: string;
+  /** Where a first run puts the section: before the first match (default: the document's first `## ` heading), else at the end. */
+  insertBefore?: RegExp;
 }
 
-export function writeSection(path: string, generated: string): void {
-  writeFileSync(path, spliceSection(readFileSync(path, 'utf8'), generated));
+const GATEWAY_SECTION: SectionMarkers = { startPrefix: START_PREFIX, endMarker: END_MARKER };
+
+export function spliceSection(document: string, generated: string, markers: SectionMarkers = GATEWAY_SECTION): string {
+  const start = document.indexOf(markers.startPrefix);
+  const end = document.indexOf(markers.endMarker);
+  if (start >= 0 && end > start) return `${document.slice(0, start)}${generated}${document.slice(end + markers.endMarker.length)}`;
+  const before = document.search(markers.insertBefore ?? /^## /m);
+  if (before < 0) return `${document.trimEnd()}\n\n${generated}\n`;
+  return `${document.slice(0, before)}${generated}\n\n${document.slice(before)}`;
+}
+
+export function writeSection(path: string, generated: string, markers?: SectionMarkers): void {
+  writeFileSync(path, spliceSection(readFileSync(path, 'utf8'), generated, markers));
 }
 
 /** The targets and the headline figures, for the console. */
