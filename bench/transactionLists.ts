@@ -16,8 +16,11 @@ import { openDatabase } from '../server/db/orm.js';
 import { ListsRepository } from '../server/db/listsRepository.js';
 import { containsPattern, SEARCH_TEXT } from '../server/db/transactionSearch.js';
 import { ListsService } from '../server/gateway/lists.js';
+import { SecretBox } from '../server/lib/secretBox.js';
 import type { TransactionListFilter } from '../server/domain/lists.js';
+import { closedPort } from '../tests/support/closedPort.js';
 import { createTestDatabase } from '../tests/support/postgres.js';
+import { seedAccounts, seedCharges, seededAccountId } from '../tests/support/seedCharges.js';
 
 const arg = (name: string, fallback: number) => {
   const index = process.argv.indexOf(`--${name}`);
@@ -34,40 +37,12 @@ const dataDir = mkdtempSync(join(tmpdir(), 'gateway-bench-'));
 const db = await openDatabase({ databaseUrl: database.url, dataDir });
 try {
   const sql = db.orm.em.getConnection('write');
+  // The shared seed (tests/support/seedCharges.ts): the browser suites walk the back-office on the same charges.
+  // Its accounts' secrets are sealed with a key of the bench's own: nothing here opens them.
   const started = performance.now();
-  // 12 accounts at 6 providers (the first ones busier), 90 days of charges, a payments business's mix of statuses and methods.
-  // Order ids (`ord-<i>`) and provider ids (`ch_<md5(i)>`) are unique; customers come back (40,000 e-mails), their
-  // names drawn from 20 first names and 20 surnames (one charge in 20 is a "Maria …", "Mariana …" another).
-  await sql.execute(
-    `insert into transactions (id, provider_account_id, provider, provider_transaction_id, payment_method, status, amount, currency, installments,
-                               pix_code, pix_qr_code, order_id, customer_document, customer_email, customer_name, origin, created_at, updated_at)
-     select gen_random_uuid(),
-            ('00000000-0000-4000-8000-' || lpad(account::text, 12, '0'))::uuid,
-            (array['SANDBOX','VOLUTI','PAGARME','CELCOIN','ASAAS','SUITPAY'])[1 + account % 6],
-            'ch_' || md5(i::text),
-            method, status, 500 + (random() * 499500)::bigint, 'BRL', 1,
-            case when method = 'PIX' then '00020126580014br.gov.bcb.pix0136' || md5(i::text) || '5204000053039865802BR' end,
-            case when method = 'PIX' then 'data:image/png;base64,' || repeat(md5(i::text), 80) end,
-            'ord-' || i,
-            lpad((random() * 99999999999)::bigint::text, 11, '0'),
-            'customer' || (i % 40000) || '@example.com',
-            (array['Maria','José','Ana','João','Francisca','Antônio','Mariana','Carlos','Paulo','Adriana',
-                   'Lucas','Juliana','Pedro','Fernanda','Rafael','Patrícia','Bruno','Aline','Diego','Camila'])[1 + i % 20]
-              || ' ' || (array['Silva','Santos','Oliveira','Souza','Rodrigues','Ferreira','Alves','Pereira','Lima','Gomes',
-                   'Costa','Ribeiro','Martins','Carvalho','Almeida','Lopes','Soares','Fernandes','Vieira','Barbosa'])[1 + (i / 20) % 20],
-            'api', at, at
-       from (select i,
-                    least(11, floor(12 * power(random(), 1.6)))::int as account,
-                    case when r1 < 0.70 then 'PIX' when r1 < 0.90 then 'CREDIT_CARD' else 'BILLET' end as method,
-                    case when r2 < 0.55 then 'APPROVED' when r2 < 0.80 then 'PENDING' when r2 < 0.90 then 'REJECTED'
-                         when r2 < 0.95 then 'CANCELED' when r2 < 0.99 then 'REFUNDED' else 'CHARGEBACK' end as status,
-                    date_trunc('milliseconds', now() - random() * interval '90 days') as at
-               from (select i, random() as r1, random() as r2 from generate_series(1, ?) as i) as drawn) as charges
-      -- Stored in the order they arrived, as a live table is.
-      order by at`,
-    [rows],
-  );
-  await sql.execute('analyze transactions');
+  const box = SecretBox.fromEncodedKey(SecretBox.generateEncodedKey());
+  await seedAccounts(database.url, (secret) => box.seal(secret), `http://127.0.0.1:${await closedPort()}`);
+  await seedCharges(database.url, rows);
   console.log(`transaction lists: ${rows} charges inserted and analysed in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
   const lists = new ListsService({ db, lists: new ListsRepository() });
@@ -83,7 +58,7 @@ try {
     ['no filter', () => lists.listTransactions({}, { pageSize: 50 })],
     ['provider', () => lists.listTransactions({ provider: 'VOLUTI' }, { pageSize: 50 })],
     ['provider, next page (token)', () => lists.listTransactions({ provider: 'VOLUTI' }, { pageSize: 50, pageToken: firstPage.nextPageToken })],
-    ['provider account (a small one)', () => lists.listTransactions({ providerAccountId: '00000000-0000-4000-8000-000000000011' }, { pageSize: 50 })],
+    ['provider account (a small one)', () => lists.listTransactions({ providerAccountId: seededAccountId(11) }, { pageSize: 50 })],
     ['status (PENDING)', () => lists.listTransactions({ statuses: ['PENDING'] }, { pageSize: 50 })],
     ['status (CHARGEBACK, 1 %)', () => lists.listTransactions({ statuses: ['CHARGEBACK'] }, { pageSize: 50 })],
     ['statuses (REFUNDED or CHARGEBACK)', () => lists.listTransactions({ statuses: ['REFUNDED', 'CHARGEBACK'] }, { pageSize: 50 })],
@@ -122,7 +97,7 @@ try {
           createdFrom: new Date(Date.now() - 7 * DAY_MS),
           createdTo: new Date(),
           bucket: 'HOUR',
-          providerAccountId: '00000000-0000-4000-8000-000000000000',
+          providerAccountId: seededAccountId(0),
         }),
     ],
     ['stats: 90 days by day, all', () => lists.transactionStats({ createdFrom: new Date(Date.now() - 91 * DAY_MS), createdTo: new Date(), bucket: 'DAY' })],

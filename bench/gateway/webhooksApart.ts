@@ -9,8 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { randomBytes, randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { createTestDatabase } from '../../tests/support/postgres.js';
+import { createTestDatabase, onDatabase } from '../../tests/support/postgres.js';
 import { classify, GatewayClient, metricBy, metricValue, type Charge } from './clients.js';
 import { closedLoop, mergeErrors } from './load.js';
 import { startGatewayProcess, type FakeProviderProcess, type GatewayOptions, type GatewayUnderTest } from './processes.js';
@@ -150,15 +149,5 @@ export async function webhooksApart(
     await sidecar.stop();
     await database.drop();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-async function onDatabase<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
   }
 }

@@ -5,8 +5,11 @@ import { loadConfig } from '../../server/config.js';
 import { COMPONENTS, startGateway, type RunningGateway } from '../../server/app.js';
 import { createLogger, type Logger } from '../../server/lib/logger.js';
 import type { ProviderAdapter } from '../../server/providers/adapter.js';
+import { SecretBox } from '../../server/lib/secretBox.js';
 import { grpcDriver, type Driver } from './clients.js';
+import { closedPort } from './closedPort.js';
 import { createTestDatabase } from './postgres.js';
+import { seedAccounts, seededTestDatabase } from './seedCharges.js';
 
 export const TEST_TOKEN = 'test-token-0123456789';
 export const TEST_OUTBOUND_SECRET = 'outbound-secret-for-tests';
@@ -77,12 +80,21 @@ export interface TestStack {
   close(): Promise<void>;
 }
 
+export interface TestStackOptions extends Omit<TestGatewayOptions, 'databaseUrl'> {
+  /** Starts on this many charges of the past at accounts of their own (seedCharges.ts), before the suite's own. */
+  seededCharges?: number;
+}
+
 /** A fresh PostgreSQL database, the whole gateway on it, and a gRPC client: what most integration suites start from. */
-export async function startTestStack(options: Omit<TestGatewayOptions, 'databaseUrl'> = {}): Promise<TestStack> {
-  const database = await createTestDatabase();
+export async function startTestStack({ seededCharges, ...options }: TestStackOptions = {}): Promise<TestStack> {
+  const database = seededCharges ? await seededTestDatabase(seededCharges) : await createTestDatabase();
   let gateway: (RunningGateway & { dataDir: string }) | undefined;
   try {
     gateway = await startTestGateway({ ...options, databaseUrl: database.url });
+    if (seededCharges) {
+      const box = SecretBox.fromEncodedKey(gateway.config.secretsKey);
+      await seedAccounts(database.url, (secret) => box.seal(secret), `http://127.0.0.1:${await closedPort()}`);
+    }
     const client = grpcDriver(gateway.grpcAddress!, TEST_TOKEN);
     const started = gateway;
     return {
