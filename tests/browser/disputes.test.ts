@@ -6,6 +6,7 @@ import { DisputeKind, OpenDisputeRequest } from '../../gen/ts-proto/gateway/v1/d
 import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import { backOfficePages, followNavLink, launchBrowser, screenshot, signInAs } from '../support/browser.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
+import { SEEDED_CHARGES, SEEDING_TIMEOUT_MS } from '../support/seedCharges.js';
 import { sandboxCardId } from '../support/sandboxCard.js';
 
 /**
@@ -13,6 +14,7 @@ import { sandboxCardId } from '../support/sandboxCard.js';
  * to the embedded store, submits the defence (recorded: the sandbox takes none through an API) and finds the dispute in
  * the list, whose nearest deadline comes first and an overdue one is marked. A viewer reads disputes and changes none.
  * Axe- and CSP-clean; screenshots in test-results/.
+ * It runs on a gateway seeded with 100,000 charges at accounts of their own (tests/support/seedCharges.ts).
  */
 let browser: Browser;
 let stack: TestStack;
@@ -27,12 +29,12 @@ const PDF = Buffer.from('%PDF-1.4\n% comprovante de entrega\n1 0 obj <<>> endobj
 const RECORDED = 'Defesa registrada; este provedor não recebe defesa pela API.';
 
 beforeAll(async () => {
-  stack = await startTestStack({ env: { WEBHOOK_WORKERS: '0' } });
+  stack = await startTestStack({ env: { WEBHOOK_WORKERS: '0' }, seededCharges: SEEDED_CHARGES });
   account = (await stack.client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'Loja', publicKey: 'pk', secretKey: 'sk-disputas' }))
     .providerAccount.id;
   await stack.client.call('access', 'createOperator', CreateOperatorRequest.fromPartial({ email: VIEWER.email, role: 'viewer', password: VIEWER.password }));
   browser = await launchBrowser();
-});
+}, SEEDING_TIMEOUT_MS);
 afterAll(async () => {
   await browser?.close();
   await stack?.close();

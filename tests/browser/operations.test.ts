@@ -12,12 +12,14 @@ import { backOfficePages, chooseOption, launchBrowser, screenshot } from '../sup
 import { failureOf } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
+import { SEEDED_CHARGES, SEEDING_TIMEOUT_MS } from '../support/seedCharges.js';
 import { pixRule } from '../support/routes.js';
 
 /**
  * Issue 33 §7: the operations console. A delivery to a merchant that gave up is resent from it; a notification with
  * a bad signature is found by its outcome (the filter kept in the address); the routed account's health shows. A
  * viewer on a phone sees the same lists, without the actions, and why.
+ * It runs on a gateway seeded with 100,000 charges at accounts of their own (tests/support/seedCharges.ts).
  */
 let browser: Browser;
 let stack: TestStack;
@@ -35,7 +37,7 @@ const VIEWER = { email: 'leitora-operacoes@example.com', password: 'uma senha lo
 
 beforeAll(async () => {
   // One retry: the delivery gives up after its second failure.
-  stack = await startTestStack({ env: { OUTBOUND_RETRY_SCHEDULE_MS: '100' } });
+  stack = await startTestStack({ env: { OUTBOUND_RETRY_SCHEDULE_MS: '100' }, seededCharges: SEEDED_CHARGES });
   receiver = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk) => (body += chunk));
@@ -91,7 +93,7 @@ beforeAll(async () => {
   expect(answer.status).toBe(401);
   await stack.client.call('access', 'createOperator', CreateOperatorRequest.fromPartial({ email: VIEWER.email, role: 'viewer', password: VIEWER.password }));
   browser = await launchBrowser();
-});
+}, SEEDING_TIMEOUT_MS);
 afterAll(async () => {
   await browser?.close();
   receiver?.close();

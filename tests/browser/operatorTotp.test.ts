@@ -3,11 +3,14 @@ import type { Browser } from 'playwright-core';
 import { base32Decode, totpCode } from '../../server/lib/totp.js';
 import { accessibilityViolations, backOfficePages, followNavLink, signInAs, launchBrowser, screenshot } from '../support/browser.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
+import { SEEDED_CHARGES, SEEDING_TIMEOUT_MS } from '../support/seedCharges.js';
 
 /**
  * Issue 33 §6, "invite an operator who signs in with 2FA", at a desktop's and a phone's width: an admin invites an
  * operator, who signs in, turns on two-step verification under "Minha conta" (the codes computed here as an
  * authenticator app would), signs out, and signs in again with a code.
+ * It runs on a gateway seeded with 100,000 charges at accounts of their own (tests/support/seedCharges.ts); the
+ * second gateway, which only refuses an admin without 2FA, on none.
  */
 let browser: Browser;
 let stack: TestStack;
@@ -18,9 +21,9 @@ const pages = backOfficePages(
 );
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({ seededCharges: SEEDED_CHARGES });
   browser = await launchBrowser();
-});
+}, SEEDING_TIMEOUT_MS);
 afterAll(async () => {
   await browser?.close();
   await stack?.close();

@@ -8,6 +8,7 @@ import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_se
 import { PaymentMethod, WithdrawStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import { accessibilityViolations, backOfficePages, callsTo, chooseOption, launchBrowser } from '../support/browser.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
+import { SEEDED_CHARGES, SEEDING_TIMEOUT_MS } from '../support/seedCharges.js';
 
 /**
  * Safe payouts in the back-office (issue 33 §5): a payout above the team's
@@ -15,6 +16,7 @@ import { startTestStack, type TestStack } from '../support/gateway.js';
  * key, recipient, the account's balance read at its provider), nothing sent before
  * it; it is then held AWAITING_APPROVAL, and the operator who asked cannot
  * approve it; a second operator, on a phone, approves it and it is sent.
+ * It runs on a gateway seeded with 100,000 charges at accounts of their own (tests/support/seedCharges.ts).
  */
 
 const ACCOUNT_NAME = 'Repasses no navegador';
@@ -32,7 +34,7 @@ const ui = backOfficePages(
 
 beforeAll(async () => {
   // The sandbox keeps payouts processing until told otherwise: the approved payout is seen PENDING at the provider.
-  stack = await startTestStack({ env: { PAYOUT_APPROVAL_ABOVE_CENTS: '10000', SANDBOX_SETTLE_MS: '3600000' } });
+  stack = await startTestStack({ env: { PAYOUT_APPROVAL_ABOVE_CENTS: '10000', SANDBOX_SETTLE_MS: '3600000' }, seededCharges: SEEDED_CHARGES });
   const { providerAccount } = await stack.client.call(
     'accounts',
     'createProviderAccount',
@@ -55,7 +57,7 @@ beforeAll(async () => {
   await stack.client.call('sandbox', 'simulatePayment', SimulatePaymentRequest.fromPartial({ id: transaction.id }));
   await stack.client.call('access', 'createOperator', CreateOperatorRequest.fromPartial({ ...SECOND, role: 'operator' }));
   browser = await launchBrowser();
-});
+}, SEEDING_TIMEOUT_MS);
 
 afterAll(async () => {
   await browser?.close();

@@ -3,10 +3,12 @@ import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { accessibilityViolations, backOfficePages, followNavLink, signInAs, chooseOption, launchBrowser, screenshot } from '../support/browser.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
+import { SEEDED_CHARGES, SEEDING_TIMEOUT_MS } from '../support/seedCharges.js';
 
 /**
  * Issue 33 §6 in the back-office, at a desktop's and a phone's width: an admin invites an operator, who signs in with
  * the first password shown once and changes it under "My account"; the team's controls follow the role.
+ * It runs on a gateway seeded with 100,000 charges at accounts of their own (tests/support/seedCharges.ts).
  */
 let browser: Browser;
 let stack: TestStack;
@@ -17,9 +19,9 @@ const pages = backOfficePages(
 );
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({ seededCharges: SEEDED_CHARGES });
   browser = await launchBrowser();
-});
+}, SEEDING_TIMEOUT_MS);
 afterAll(async () => {
   await browser?.close();
   await stack?.close();
