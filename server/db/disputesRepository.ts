@@ -14,8 +14,10 @@ import {
   type DisputeOutcome,
   type DisputeStatus,
 } from '../domain/disputes.js';
+import type { Page, PageCursor } from '../domain/lists.js';
 import { isUuid } from '../lib/ids.js';
 import { DisputeEntity, DisputeEvidenceEntity, type DisputeEvidenceRow, type DisputeRow } from './entities.js';
+import { encodePageToken } from './pageTokens.js';
 import { prepared, type PreparedTx } from './preparedSql.js';
 
 const WRITE = { connectionType: 'write' } as const;
@@ -138,16 +140,30 @@ export class DisputesRepository {
     return toDispute(row, evidence);
   }
 
-  /** Deadline first (the most urgent on top), without their evidence. */
-  async list(em: EntityManager, filter: DisputeFilter): Promise<Dispute[]> {
+  /**
+   * One page, deadline first (the most urgent on top), without their evidence. The order is (deadline, id) and the
+   * cursor a row value comparison on it, so a page neither repeats nor skips a dispute of the one before, whatever
+   * deadlines are shared; the (deadline, id) index serves it.
+   */
+  async list(em: EntityManager, filter: DisputeFilter, size: number, after: PageCursor | undefined): Promise<Page<Dispute>> {
     const where = {
       ...(filter.status && { status: filter.status }),
       ...(filter.kind && { kind: filter.kind }),
       ...(filter.providerAccountId && { providerAccountId: filter.providerAccountId }),
       ...(filter.transactionId && { transactionId: filter.transactionId }),
     };
-    const rows = await em.fork().find(DisputeEntity, where, { ...WRITE, orderBy: { deadline: 'asc', id: 'asc' }, limit: filter.limit });
-    return rows.map((row) => toDispute(row, []));
+    const qb = em.fork().createQueryBuilder(DisputeEntity, 'd', 'write').where(where);
+    if (after) qb.andWhere('(d.deadline, d.id) > (?, ?)', [after.at, after.id]);
+    const rows = await qb
+      .orderBy([{ deadline: 'asc' }, { id: 'asc' }])
+      .limit(size + 1)
+      .getResultList();
+    const page = rows.slice(0, size);
+    const last = page.at(-1);
+    return {
+      items: page.map((row) => toDispute(row, [])),
+      nextPageToken: rows.length > size && last ? encodePageToken(last.deadline, last.id) : undefined,
+    };
   }
 
   /** False when the dispute is not open (closed, or gone). */

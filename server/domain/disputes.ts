@@ -72,7 +72,6 @@ export interface DisputeFilter {
   kind?: DisputeKind;
   providerAccountId?: string;
   transactionId?: string;
-  limit: number;
 }
 
 /** What a provider that takes defences through its API is sent (ProviderAdapter.submitDisputeDefense). */

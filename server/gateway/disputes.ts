@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DisputesRepository } from '../db/disputesRepository.js';
+import { readPageToken } from '../db/pageTokens.js';
 import {
   defaultDisputeDeadline,
   DISPUTE_KINDS,
@@ -12,6 +13,7 @@ import {
   type DisputeOutcome,
   type DisputeStatus,
 } from '../domain/disputes.js';
+import type { Page } from '../domain/lists.js';
 import type { Actor, PaymentMethod, Transaction } from '../domain/types.js';
 import { GatewayError, invalidArgument, notFound } from '../lib/errors.js';
 import { isUuid } from '../lib/ids.js';
@@ -122,21 +124,21 @@ export class DisputesService {
     providerAccountId?: string;
     transactionId?: string;
     pageSize: number;
-  }): Promise<DisputeView[]> {
+    pageToken?: string;
+  }): Promise<Page<DisputeView>> {
     if (!Number.isSafeInteger(filter.pageSize) || filter.pageSize < 0 || filter.pageSize > LIST_MAX)
       throw invalidArgument('page_size', `page_size must be from 0 to ${LIST_MAX}`);
     if (filter.status && !DISPUTE_STATUSES.includes(filter.status)) throw invalidArgument('status', `status must be one of ${DISPUTE_STATUSES.join(', ')}`);
     if (filter.providerAccountId && !isUuid(filter.providerAccountId))
       throw invalidArgument('provider_account_id', 'provider_account_id must be an account id (a UUID)');
     if (filter.transactionId && !isUuid(filter.transactionId)) throw invalidArgument('transaction_id', 'transaction_id must be a charge id (a UUID)');
-    const disputes = await this.repository.list(this.deps.db.em(), {
-      status: filter.status,
-      kind: filter.kind,
-      providerAccountId: filter.providerAccountId,
-      transactionId: filter.transactionId,
-      limit: filter.pageSize || LIST_DEFAULT,
-    });
-    return Promise.all(disputes.map((dispute) => this.view(dispute)));
+    const { items, nextPageToken } = await this.repository.list(
+      this.deps.db.em(),
+      { status: filter.status, kind: filter.kind, providerAccountId: filter.providerAccountId, transactionId: filter.transactionId },
+      filter.pageSize || LIST_DEFAULT,
+      readPageToken(filter.pageToken),
+    );
+    return { items: await Promise.all(items.map((dispute) => this.view(dispute))), nextPageToken };
   }
 
   async addEvidence(id: string, input: { documentUrl: string; description: string }, by: Actor): Promise<DisputeView> {

@@ -45,17 +45,17 @@ export function toProtoDispute(dispute: DisputeView): ds.Dispute {
 
 export function disputeHandlers(u: UseCases) {
   return {
-    listDisputes: async (r: ds.ListDisputesRequest): Promise<ds.ListDisputesResponse> => ({
-      disputes: (
-        await u.disputes.list({
-          status: statusOf(r.status, 'status'),
-          kind: kindOf(r.kind, 'kind'),
-          providerAccountId: r.providerAccountId || undefined,
-          transactionId: r.transactionId || undefined,
-          pageSize: r.pageSize,
-        })
-      ).map(toProtoDispute),
-    }),
+    listDisputes: async (r: ds.ListDisputesRequest): Promise<ds.ListDisputesResponse> => {
+      const { items, nextPageToken } = await u.disputes.list({
+        status: statusOf(r.status, 'status'),
+        kind: kindOf(r.kind, 'kind'),
+        providerAccountId: r.providerAccountId || undefined,
+        transactionId: r.transactionId || undefined,
+        pageSize: r.pageSize,
+        pageToken: r.pageToken || undefined,
+      });
+      return { disputes: items.map(toProtoDispute), nextPageToken: nextPageToken ?? '' };
+    },
     getDispute: async (r: ds.GetDisputeRequest): Promise<ds.GetDisputeResponse> => ({ dispute: toProtoDispute(await u.disputes.get(r.id)) }),
     openDispute: async (r: ds.OpenDisputeRequest, _signal: AbortSignal, { principal }: CallContext): Promise<ds.OpenDisputeResponse> => ({
       dispute: toProtoDispute(

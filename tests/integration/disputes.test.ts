@@ -44,13 +44,13 @@ afterAll(async () => {
   await stack?.close();
 });
 
-async function paidCharge(paymentMethod: PaymentMethod, amount: number): Promise<string> {
-  const cardId = paymentMethod === PaymentMethod.PAYMENT_METHOD_CREDIT_CARD ? await sandboxCardId(stack.client, sandbox) : undefined;
+async function paidCharge(paymentMethod: PaymentMethod, amount: number, account = sandbox): Promise<string> {
+  const cardId = paymentMethod === PaymentMethod.PAYMENT_METHOD_CREDIT_CARD ? await sandboxCardId(stack.client, account) : undefined;
   const { transaction } = await stack.client.call(
     'gateway',
     'createTransaction',
     CreateTransactionRequest.fromPartial({
-      providerAccountId: sandbox,
+      providerAccountId: account,
       transaction: { amount, paymentMethod, cardId, customer: { name: 'Ana Souza', document: '39053344705', email: 'ana@example.com', phone: '11987654321' } },
     }),
   );
@@ -273,5 +273,75 @@ describe('the list', () => {
     expect(all).toContain(soonDispute.id);
     expect(await ids({ kind: DisputeKind.DISPUTE_KIND_CHARGEBACK })).not.toContain(soonDispute.id);
     expect(await ids({ status: DisputeStatus.DISPUTE_STATUS_WON })).not.toContain(soonDispute.id);
+  });
+});
+
+describe.each([
+  ['gRPC', () => stack.client],
+  ['Connect', () => connect],
+] as [string, () => Driver][])('the list over %s, a page at a time', (name, driver) => {
+  it('answers every dispute once, deadline first, ties in a fixed order, whatever opens meanwhile', async () => {
+    const { providerAccount: account } = await stack.client.call('accounts', 'createProviderAccount', {
+      provider: 'SANDBOX',
+      name: `disputes paged ${name}`,
+      publicKey: 'pk',
+      secretKey: `sk-paged-${name}`,
+    });
+    const base = Date.now() + 10 * DAY_MS;
+    // Three share one deadline: only the id orders them, and a page boundary falls among them.
+    const deadlines = [base + 3 * DAY_MS, base, base, base, base + DAY_MS, base + 2 * DAY_MS, base + 4 * DAY_MS];
+    const opened: string[] = [];
+    for (const [index, deadline] of deadlines.entries()) {
+      const charge = await paidCharge(PaymentMethod.PAYMENT_METHOD_PIX, 1000, account.id);
+      const { dispute } = await open(stack.client, {
+        transactionId: charge,
+        kind: DisputeKind.DISPUTE_KIND_PIX_INFRACTION,
+        reason: `paged ${index}`,
+        deadline: new Date(deadline),
+      });
+      opened.push(dispute.id);
+    }
+    const page = (pageToken = '') =>
+      driver().call('disputes', 'listDisputes', ListDisputesRequest.fromPartial({ providerAccountId: account.id, pageSize: 2, pageToken })) as Promise<{
+        disputes: Dispute[];
+        nextPageToken: string;
+      }>;
+    const seen: Dispute[] = [];
+    let token = '';
+    let pages = 0;
+    do {
+      const answer = await page(token);
+      expect(answer.disputes.length).toBeLessThanOrEqual(2);
+      seen.push(...answer.disputes);
+      token = answer.nextPageToken;
+      pages += 1;
+      // Opened between two pages, ahead of every deadline read so far: it shifts none of the pages after.
+      if (pages === 1) {
+        const charge = await paidCharge(PaymentMethod.PAYMENT_METHOD_PIX, 1000, account.id);
+        await open(stack.client, {
+          transactionId: charge,
+          kind: DisputeKind.DISPUTE_KIND_PIX_INFRACTION,
+          reason: 'meanwhile',
+          deadline: new Date(base - DAY_MS),
+        });
+      }
+    } while (token && pages < 10);
+    expect(pages).toBe(4);
+    const ids = seen.map((dispute) => dispute.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual([...opened].sort());
+    const order = (d: Dispute) => [d.deadline!.getTime(), d.id] as const;
+    const sorted = [...seen].sort((a, b) => order(a)[0] - order(b)[0] || (order(a)[1] < order(b)[1] ? -1 : 1));
+    expect(ids).toEqual(sorted.map((dispute) => dispute.id));
+
+    const whole = (await driver().call('disputes', 'listDisputes', ListDisputesRequest.fromPartial({ providerAccountId: account.id }))) as {
+      disputes: Dispute[];
+      nextPageToken: string;
+    };
+    expect(whole.nextPageToken).toBe('');
+    expect(whole.disputes.map((dispute) => dispute.id).slice(1)).toEqual(ids);
+
+    const refused = driver().call('disputes', 'listDisputes', ListDisputesRequest.fromPartial({ pageToken: 'not-a-token' }));
+    expect(await errorDetailsOf(refused)).toMatchObject({ fields: ['page_token'] });
   });
 });

@@ -1,26 +1,26 @@
-import { Group, Select, Text } from '@mantine/core';
-import { useQuery } from '@connectrpc/connect-query';
+import { Group, Select } from '@mantine/core';
+import { useInfiniteQuery } from '@connectrpc/connect-query';
 import { DisputeService } from '../../../gen/es/gateway/v1/dispute_service_pb.js';
 import { DisputeTable } from '../disputes.js';
 import { ErrorAlert } from '../errors.js';
 import { AccountFilter } from '../filters.js';
 import { useI18n } from '../i18n.js';
-import { enumValues, PageHeader, useProviderAccounts } from '../ui.js';
+import { enumValues, LoadMore, PageHeader, PAGE_SIZE, useProviderAccounts } from '../ui.js';
 import { useUrlStates } from '../urlState.js';
 
 const FILTERS = ['status', 'kind', 'account'] as const;
 
-/** Disputes, the nearest deadline first, overdue ones marked; filtered by status, kind and account in the address. */
+/** Disputes, the nearest deadline first, overdue ones marked, a page at a time; filtered by status, kind and account in the address. */
 export default function Disputes() {
   const { t } = useI18n();
   const accounts = useProviderAccounts();
   const [filters, setFilters] = useUrlStates(FILTERS);
-  const list = useQuery(DisputeService.method.listDisputes, {
-    status: Number(filters.status) || 0,
-    kind: Number(filters.kind) || 0,
-    providerAccountId: filters.account,
-  });
-  const disputes = list.data?.disputes ?? [];
+  const list = useInfiniteQuery(
+    DisputeService.method.listDisputes,
+    { status: Number(filters.status) || 0, kind: Number(filters.kind) || 0, providerAccountId: filters.account, pageSize: PAGE_SIZE, pageToken: '' },
+    { pageParamKey: 'pageToken', getNextPageParam: (last) => last.nextPageToken || undefined },
+  );
+  const disputes = list.data?.pages.flatMap((page) => page.disputes) ?? [];
 
   return (
     <>
@@ -46,7 +46,7 @@ export default function Disputes() {
       </Group>
       <ErrorAlert error={list.error} />
       <DisputeTable disputes={disputes} />
-      {list.isSuccess && disputes.length === 0 && <Text mt="md">{t.disputes.none}</Text>}
+      <LoadMore list={list} empty={disputes.length === 0} />
     </>
   );
 }

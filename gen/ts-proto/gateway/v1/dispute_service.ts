@@ -178,10 +178,14 @@ export interface ListDisputesRequest {
   transactionId: string;
   /** 0: 100; at most 500. */
   pageSize: number;
+  /** From the previous response's next_page_token, sent with the same filters. */
+  pageToken: string;
 }
 
 export interface ListDisputesResponse {
   disputes: Dispute[];
+  /** Empty on the last page. */
+  nextPageToken: string;
 }
 
 export interface GetDisputeRequest {
@@ -869,7 +873,7 @@ export const Dispute: MessageFns<Dispute> = {
 };
 
 function createBaseListDisputesRequest(): ListDisputesRequest {
-  return { status: 0, kind: 0, providerAccountId: "", transactionId: "", pageSize: 0 };
+  return { status: 0, kind: 0, providerAccountId: "", transactionId: "", pageSize: 0, pageToken: "" };
 }
 
 export const ListDisputesRequest: MessageFns<ListDisputesRequest> = {
@@ -888,6 +892,9 @@ export const ListDisputesRequest: MessageFns<ListDisputesRequest> = {
     }
     if (message.pageSize !== 0) {
       writer.uint32(40).int32(message.pageSize);
+    }
+    if (message.pageToken !== "") {
+      writer.uint32(50).string(message.pageToken);
     }
     return writer;
   },
@@ -945,6 +952,14 @@ export const ListDisputesRequest: MessageFns<ListDisputesRequest> = {
             message.pageSize = reader.int32();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.pageToken = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -976,6 +991,11 @@ export const ListDisputesRequest: MessageFns<ListDisputesRequest> = {
         : isSet(object.page_size)
         ? globalThis.Number(object.page_size)
         : 0,
+      pageToken: isSet(object.pageToken)
+        ? globalThis.String(object.pageToken)
+        : isSet(object.page_token)
+        ? globalThis.String(object.page_token)
+        : "",
     };
   },
 
@@ -996,6 +1016,9 @@ export const ListDisputesRequest: MessageFns<ListDisputesRequest> = {
     if (message.pageSize !== 0) {
       obj.pageSize = Math.round(message.pageSize);
     }
+    if (message.pageToken !== "") {
+      obj.pageToken = message.pageToken;
+    }
     return obj;
   },
 
@@ -1009,18 +1032,22 @@ export const ListDisputesRequest: MessageFns<ListDisputesRequest> = {
     message.providerAccountId = object.providerAccountId ?? "";
     message.transactionId = object.transactionId ?? "";
     message.pageSize = object.pageSize ?? 0;
+    message.pageToken = object.pageToken ?? "";
     return message;
   },
 };
 
 function createBaseListDisputesResponse(): ListDisputesResponse {
-  return { disputes: [] };
+  return { disputes: [], nextPageToken: "" };
 }
 
 export const ListDisputesResponse: MessageFns<ListDisputesResponse> = {
   encode(message: ListDisputesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.disputes) {
       Dispute.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextPageToken !== "") {
+      writer.uint32(18).string(message.nextPageToken);
     }
     return writer;
   },
@@ -1046,6 +1073,14 @@ export const ListDisputesResponse: MessageFns<ListDisputesResponse> = {
             message.disputes.push(Dispute.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextPageToken = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1061,6 +1096,11 @@ export const ListDisputesResponse: MessageFns<ListDisputesResponse> = {
   fromJSON(object: any): ListDisputesResponse {
     return {
       disputes: globalThis.Array.isArray(object?.disputes) ? object.disputes.map((e: any) => Dispute.fromJSON(e)) : [],
+      nextPageToken: isSet(object.nextPageToken)
+        ? globalThis.String(object.nextPageToken)
+        : isSet(object.next_page_token)
+        ? globalThis.String(object.next_page_token)
+        : "",
     };
   },
 
@@ -1068,6 +1108,9 @@ export const ListDisputesResponse: MessageFns<ListDisputesResponse> = {
     const obj: any = {};
     if (message.disputes?.length) {
       obj.disputes = message.disputes.map((e) => Dispute.toJSON(e));
+    }
+    if (message.nextPageToken !== "") {
+      obj.nextPageToken = message.nextPageToken;
     }
     return obj;
   },
@@ -1078,6 +1121,7 @@ export const ListDisputesResponse: MessageFns<ListDisputesResponse> = {
   fromPartial(object: DeepPartial<ListDisputesResponse>): ListDisputesResponse {
     const message = createBaseListDisputesResponse();
     message.disputes = object.disputes?.map((e) => Dispute.fromPartial(e)) || [];
+    message.nextPageToken = object.nextPageToken ?? "";
     return message;
   },
 };
@@ -1973,7 +2017,7 @@ export const CloseDisputeResponse: MessageFns<CloseDisputeResponse> = {
  */
 export type DisputeServiceService = typeof DisputeServiceService;
 export const DisputeServiceService = {
-  /** Deadline first (the most urgent on top). */
+  /** Deadline first (the most urgent on top), then by id: pages keep that order and neither repeat nor skip a dispute. */
   listDisputes: {
     path: "/gateway.v1.DisputeService/ListDisputes" as const,
     requestStream: false as const,
@@ -2044,7 +2088,7 @@ export const DisputeServiceService = {
 } as const;
 
 export interface DisputeServiceServer extends UntypedServiceImplementation {
-  /** Deadline first (the most urgent on top). */
+  /** Deadline first (the most urgent on top), then by id: pages keep that order and neither repeat nor skip a dispute. */
   listDisputes: handleUnaryCall<ListDisputesRequest, ListDisputesResponse>;
   getDispute: handleUnaryCall<GetDisputeRequest, GetDisputeResponse>;
   /** At most one open dispute of each kind per charge (ALREADY_EXISTS otherwise). */
@@ -2061,7 +2105,7 @@ export interface DisputeServiceServer extends UntypedServiceImplementation {
 }
 
 export interface DisputeServiceClient extends Client {
-  /** Deadline first (the most urgent on top). */
+  /** Deadline first (the most urgent on top), then by id: pages keep that order and neither repeat nor skip a dispute. */
   listDisputes(
     request: ListDisputesRequest,
     callback: (error: ServiceError | null, response: ListDisputesResponse) => void,
