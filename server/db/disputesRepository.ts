@@ -189,14 +189,16 @@ export class DisputesRepository {
     return rows.length > 0;
   }
 
-  /** False when the dispute is not open. */
-  async submitDefense(em: EntityManager, id: string, sentToProvider: boolean, at: Date): Promise<boolean> {
-    const updated = await em.nativeUpdate(
-      DisputeEntity,
-      { id, status: { $in: [...OPEN_DISPUTE_STATUSES] } },
-      { status: 'EVIDENCE_SUBMITTED', sentToProvider, submittedAt: at, updatedAt: at },
+  /** False when the dispute is not open. `providerDisputeId`: the provider's id of it, kept where the record had none. */
+  async submitDefense(em: EntityManager, id: string, sent: { sentToProvider: boolean; providerDisputeId?: string }, at: Date): Promise<boolean> {
+    const rows = await em.getConnection('write').execute<Array<{ id: string }>>(
+      `update disputes set status = 'EVIDENCE_SUBMITTED', sent_to_provider = ?, submitted_at = ?, updated_at = ?,
+         provider_dispute_id = case when provider_dispute_id = '' then ? else provider_dispute_id end
+       where id = ? and status in (${OPEN_STATUSES_SQL}) returning id`,
+      [sent.sentToProvider, at, at, sent.providerDisputeId ?? '', id],
+      'all',
     );
-    return updated > 0;
+    return rows.length > 0;
   }
 
   /** False when the dispute is not open. */

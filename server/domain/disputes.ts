@@ -74,6 +74,23 @@ export interface DisputeFilter {
   transactionId?: string;
 }
 
+/**
+ * The kinds whose defence a provider's API can take: the documented defence APIs (Mercado Pago's chargebacks,
+ * Asaas's and PagBank's disputes) are card chargebacks'; a PIX infraction (MED) is answered between the PSPs in the
+ * Banco Central's DICT, and no provider here documents an API for it, so its defence is recorded only.
+ */
+export const DEFENSE_KINDS_SENT: readonly DisputeKind[] = ['CHARGEBACK'];
+
+/** One evidence document as the provider is sent it: its bytes, read from the gateway's store, and a link to them. */
+export interface DefenseDocument {
+  fileName: string;
+  /** A short-lived link to read the document (providers that take links rather than files). */
+  url: string;
+  /** As the store keeps it (the upload's content type). */
+  contentType: string;
+  content: Uint8Array<ArrayBuffer>;
+}
+
 /** What a provider that takes defences through its API is sent (ProviderAdapter.submitDisputeDefense). */
 export interface DisputeDefense {
   kind: DisputeKind;
@@ -81,5 +98,10 @@ export interface DisputeDefense {
   providerTransactionId: string;
   providerDisputeId: string;
   reason: string;
-  documents: { fileName: string; url: string }[];
+  documents: DefenseDocument[];
+}
+
+/** What the provider answered a defence with: its id of the dispute (found from the charge where the record had none). */
+export interface DisputeDefenseReceipt {
+  providerDisputeId: string;
 }

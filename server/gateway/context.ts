@@ -18,6 +18,7 @@ import type { Logger } from '../lib/logger.js';
 import { GatewayError, notFound } from '../lib/errors.js';
 import type { StatusEvents } from './events.js';
 import type { UseCaseObserver } from './observer.js';
+import type { UploadsService } from './uploads.js';
 
 /** What the use cases are built from; main.ts assembles it. */
 export interface GatewayDeps {
@@ -44,7 +45,7 @@ export interface GatewayDeps {
    * The gateway's own object store, whose uploads (receivers' documents) are trusted wherever it listens, and read
    * through a presigned link (they may be private).
    */
-  ownUploads?: { isOwnObject(url: string): boolean; readableUrl(url: string): Promise<string> };
+  ownUploads?: Pick<UploadsService, 'isOwnObject' | 'readableUrl' | 'readDocument'>;
   /** PAYOUT_APPROVAL_ABOVE_CENTS: operators' payouts above it wait for a second operator (payouts.ts); unset, none waits. */
   payoutApprovalAboveCents?: number;
   /** When an unknown outcome is checked with the provider (UNKNOWN_CHECK_SCHEDULE_MS); idempotency.ts has the default. */

@@ -3,10 +3,12 @@ import type { DisputesRepository } from '../db/disputesRepository.js';
 import { readPageToken } from '../db/pageTokens.js';
 import {
   defaultDisputeDeadline,
+  DEFENSE_KINDS_SENT,
   DISPUTE_KINDS,
   DISPUTE_OUTCOMES,
   DISPUTE_STATUSES,
   isOpenDispute,
+  type DefenseDocument,
   type Dispute,
   type DisputeEvidence,
   type DisputeKind,
@@ -17,6 +19,7 @@ import type { Page } from '../domain/lists.js';
 import type { Actor, PaymentMethod, Transaction } from '../domain/types.js';
 import { GatewayError, invalidArgument, notFound } from '../lib/errors.js';
 import { isUuid } from '../lib/ids.js';
+import type { Capabilities } from '../providers/adapter.js';
 import { resolveAccount, type GatewayDeps } from './context.js';
 import { requireText } from './validation.js';
 
@@ -48,6 +51,9 @@ export interface DisputeView extends Omit<Dispute, 'evidence'> {
   /** Whether the provider's API takes a defence (ProviderAdapter.submitDisputeDefense). */
   providerTakesDefense: boolean;
 }
+
+/** Whether the provider's API takes this dispute's defence: it declares it, and the kind is one such APIs take. */
+const takesDefense = (capabilities: Capabilities, kind: DisputeKind): boolean => capabilities.disputeDefense === true && DEFENSE_KINDS_SENT.includes(kind);
 
 const failedPrecondition = (reason: string, message: string): GatewayError => new GatewayError('FAILED_PRECONDITION', message, { reason });
 
@@ -166,24 +172,29 @@ export class DisputesService {
     if (!isOpenDispute(dispute.status)) throw this.closed(dispute);
     if (!dispute.evidence.length) throw failedPrecondition('NO_EVIDENCE', `dispute ${dispute.id} has no evidence: add at least one document first`);
     const { adapter, ctx } = await resolveAccount(this.deps, dispute.providerAccountId, { includeDeleted: true });
-    const sent = adapter.capabilities.disputeDefense === true;
-    if (sent) {
-      const charge = await this.deps.transactions.findTransaction(this.deps.db.em(), dispute.transactionId, 'primary');
-      await adapter.submitDisputeDefense(ctx, {
-        kind: dispute.kind,
-        providerTransactionId: charge?.transactionId ?? '',
-        providerDisputeId: dispute.providerDisputeId,
-        reason: dispute.reason,
-        documents: await Promise.all(
-          dispute.evidence.map(async (item) => ({
-            fileName: item.fileName,
-            url: (await this.deps.ownUploads?.readableUrl(item.documentUrl)) ?? item.documentUrl,
-          })),
-        ),
-      });
-    }
-    if (!(await this.repository.submitDefense(this.deps.db.em(), dispute.id, sent, new Date()))) throw this.closed(dispute);
+    const sentToProvider = takesDefense(adapter.capabilities, dispute.kind);
+    // The provider's refusal (or its outage) is thrown here, before anything is written: the dispute stays as it was.
+    const receipt = sentToProvider
+      ? await adapter.submitDisputeDefense(ctx, {
+          kind: dispute.kind,
+          providerTransactionId: (await this.deps.transactions.findTransaction(this.deps.db.em(), dispute.transactionId, 'primary'))?.transactionId ?? '',
+          providerDisputeId: dispute.providerDisputeId,
+          reason: dispute.reason,
+          documents: await Promise.all(dispute.evidence.map((item) => this.document(item))),
+        })
+      : undefined;
+    if (!(await this.repository.submitDefense(this.deps.db.em(), dispute.id, { sentToProvider, providerDisputeId: receipt?.providerDisputeId }, new Date())))
+      throw this.closed(dispute);
     return this.get(dispute.id);
+  }
+
+  /** An evidence document's bytes, read from the gateway's store, for a provider that takes files; and a short-lived link to it. */
+  private async document(item: DisputeEvidence): Promise<DefenseDocument> {
+    const uploads = this.deps.ownUploads;
+    if (!uploads)
+      throw new GatewayError('UNAVAILABLE', 'object storage is not configured: the evidence cannot be read to be sent', { reason: 'STORAGE_UNAVAILABLE' });
+    const { contentType, content } = await uploads.readDocument(item.documentUrl, item.fileName);
+    return { fileName: item.fileName, url: await uploads.readableUrl(item.documentUrl), contentType, content };
   }
 
   async close(id: string, outcome: DisputeOutcome | undefined, note: string): Promise<DisputeView> {
@@ -210,6 +221,6 @@ export class DisputesService {
     const evidence = readableEvidence
       ? await Promise.all(dispute.evidence.map(async (item) => ({ ...item, readUrl: await this.deps.ownUploads?.readableUrl(item.documentUrl) })))
       : dispute.evidence;
-    return { ...dispute, evidence, providerTakesDefense: adapter?.capabilities.disputeDefense === true };
+    return { ...dispute, evidence, providerTakesDefense: adapter !== undefined && takesDefense(adapter.capabilities, dispute.kind) };
   }
 }

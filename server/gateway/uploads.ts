@@ -15,6 +15,8 @@ export const PRIVATE_UPLOAD_CACHE_CONTROL = 'private, no-store';
  * ranges as it is scrolled, short enough that a link copied out of a page is soon worthless.
  */
 export const DOCUMENT_LINK_SECONDS = 300;
+/** How long the gateway's own read of one document may take (10 MiB from its store). */
+const DOCUMENT_READ_MS = 30_000;
 export const UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
 export const UPLOAD_CONTENT_TYPES = ['application/pdf', 'image/jpeg', 'image/png'] as const;
 const FILE_NAME_MAX = 200;
@@ -132,6 +134,22 @@ export class UploadsService {
    */
   async readableUrl(url: string): Promise<string> {
     return (await this.signedReadOf(url, DOCUMENT_LINK_SECONDS))?.url ?? url;
+  }
+
+  /**
+   * An object of the gateway's own store, read by the gateway itself (to send its bytes to a provider): its content
+   * type as stored and its bytes. UNAVAILABLE, naming the file, when the store does not answer it.
+   */
+  async readDocument(url: string, fileName: string): Promise<{ contentType: string; content: Uint8Array<ArrayBuffer> }> {
+    const unreadable = (why: string) =>
+      new GatewayError('UNAVAILABLE', `${fileName} could not be read from the gateway's store (${why}): nothing was sent`, { reason: 'DOCUMENT_UNREADABLE' });
+    if (!this.isOwnObject(url)) throw unreadable('not an object of this store');
+    const answer = await fetch(await this.readableUrl(url), { signal: AbortSignal.timeout(DOCUMENT_READ_MS) }).catch((error: unknown) => {
+      throw unreadable(error instanceof Error ? error.message : String(error));
+    });
+    if (!answer.ok) throw unreadable(`HTTP ${answer.status}`);
+    const contentType = (answer.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    return { contentType, content: new Uint8Array(await answer.arrayBuffer()) };
   }
 
   private async signedReadOf(url: string, expiresInSeconds: number): Promise<DocumentReadLink | undefined> {

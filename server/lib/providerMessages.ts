@@ -147,6 +147,8 @@ export const FAILURE_PREFIXES = {
   GET_RECEIVER: 'Erro ao buscar recebedor',
   // Issue 33 §4's balance read, in no specification: the gateway's wording, in the spec's pattern.
   GET_ACCOUNT_BALANCE: 'Erro ao consultar saldo',
+  // Issue 33 §3's dispute defence, in no specification either: the gateway's wording, in the same pattern.
+  SUBMIT_DISPUTE_DEFENSE: 'Erro ao enviar defesa',
   // PaySharkGateway's own two (its other five are the common ones above).
   PROCESS_REFUND: 'Erro ao processar reembolso',
   PROCESS_WITHDRAW: 'Erro ao processar saque',

@@ -3,7 +3,7 @@ import { assertPaymentMethodOffered } from '../lib/paymentMethods.js';
 import { catalogueError } from '../lib/providerMessages.js';
 import { defaultWithdrawDescription } from '../lib/withdrawDescription.js';
 import type { PixKeyType } from '../lib/pixKey.js';
-import type { DisputeDefense } from '../domain/disputes.js';
+import type { DisputeDefense, DisputeDefenseReceipt } from '../domain/disputes.js';
 import {
   OPERATIONS,
   type CardInput,
@@ -286,10 +286,11 @@ export abstract class ProviderAdapter {
   }
 
   /**
-   * Sends a dispute's defence (its evidence documents, readable by the provider through the links given) to the
-   * provider. Offered only where `capabilities.disputeDefense` says so; outside the contract's eleven operations.
+   * Sends a dispute's defence (its evidence documents, as files or links, as the provider takes them) to the
+   * provider, its limits on the documents checked before anything is sent. Offered only where
+   * `capabilities.disputeDefense` says so; outside the contract's eleven operations.
    */
-  submitDisputeDefense(_ctx: AdapterContext, _defense: DisputeDefense): Promise<void> {
+  submitDisputeDefense(_ctx: AdapterContext, _defense: DisputeDefense): Promise<DisputeDefenseReceipt> {
     return unsupported();
   }
 

@@ -85,7 +85,9 @@ export function renderProviderCatalogue(registry: ProviderRegistry): string {
       const dialects = defaultVersion
         ? `${family}; api_version \`${defaultVersion}\` (default), ${otherVersions.map((name) => `\`${name}\``).join(', ')}`
         : family;
-      return `| ${[name, identity.specGroup, dialects, evidence, methods, payouts, adapter.operations.join(', '), describeAuth(auth, headers, session), money, validity || '—', sources].map(cell).join(' | ')} |`;
+      // A dispute's defence is outside the contract's operations, but the catalogue says who takes one through its API.
+      const operations = [...adapter.operations, ...(capabilities.disputeDefense ? ['submitDisputeDefense'] : [])].join(', ');
+      return `| ${[name, identity.specGroup, dialects, evidence, methods, payouts, operations, describeAuth(auth, headers, session), money, validity || '—', sources].map(cell).join(' | ')} |`;
     });
   return [
     '# Provider catalogue',

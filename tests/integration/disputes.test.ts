@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CreateTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
-import { CreateUploadLinkRequest } from '../../gen/ts-proto/gateway/v1/upload_service.js';
 import { ListAuditEventsRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
 import {
   CloseDisputeRequest,
@@ -18,6 +17,7 @@ import { startFakeProvider, type FakeProvider } from '../support/fakeProvider.js
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
 import { sandboxCardId } from '../support/sandboxCard.js';
 import { processedNotifications } from '../support/webhookNotifications.js';
+import { uploadDocument } from '../support/uploads.js';
 
 /**
  * DisputeService (issue 33 §3) over gRPC and Connect: a dispute opened by the gateway when a charge moves to
@@ -59,16 +59,7 @@ async function paidCharge(paymentMethod: PaymentMethod, amount: number, account 
   return transaction.id;
 }
 
-/** A document uploaded as the back-office does it: a signed PUT to the embedded store; its address. */
-async function uploaded(driver: Driver, fileName: string): Promise<string> {
-  const link = await driver.call(
-    'upload',
-    'createUploadLink',
-    CreateUploadLinkRequest.fromPartial({ fileName, contentType: 'application/pdf', sizeBytes: PDF.length }),
-  );
-  expect((await fetch(link.uploadUrl, { method: 'PUT', headers: link.headers, body: PDF })).status).toBe(200);
-  return link.publicUrl;
-}
+const uploaded = (driver: Driver, fileName: string): Promise<string> => uploadDocument(driver, fileName, PDF);
 
 const open = (driver: Driver, request: Partial<OpenDisputeRequest>): Promise<{ dispute: Dispute }> =>
   driver.call('disputes', 'openDispute', OpenDisputeRequest.fromPartial(request));

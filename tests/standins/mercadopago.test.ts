@@ -10,12 +10,14 @@ import {
   SettleUnconfirmedRequestRequest,
 } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod, StatusSource, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
+import { AddDisputeEvidenceRequest, DisputeStatus, ListDisputesRequest, type Dispute } from '../../gen/ts-proto/gateway/v1/dispute_service.js';
 import { captureModuleLog, expectNoCardData } from '../support/cardDataSearch.js';
 import { errorDetailsOf, failureOf, type Driver } from '../support/clients.js';
 import { capturedLogger } from '../support/logCapture.js';
 import { brCodeCrcIsValid } from '../support/brCode.js';
 import { eventually } from '../support/eventually.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
+import { uploadDocument } from '../support/uploads.js';
 import { startMercadoPagoStandIn, type MercadoPagoStandIn } from './mercadopago.js';
 
 /**
@@ -361,5 +363,100 @@ describe("MERCADOPAGO's installments: Mercado Pago's own quote for the card's BI
       });
       expect(quotes().length).toBe(before + 1);
     }
+  });
+});
+
+describe("MERCADOPAGO's chargeback defence: the evidence reaches the chargeback at Mercado Pago as files", () => {
+  const PDF = Buffer.from('%PDF-1.4\n% nota fiscal\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+  // A PNG's signature and header: bytes that are not text, which must arrive as they were uploaded.
+  const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000ff1f15c4', 'hex');
+
+  /** An approved card payment charged back at Mercado Pago, moved to CHARGEBACK by its webhook: its dispute (opened by the gateway). */
+  async function chargedBack(holder = 'APRO'): Promise<{ dispute: Dispute; paymentId: string; chargebackId: string }> {
+    const { transaction } = await charge({ paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, cardId: await cardToken('5031 4332 1540 6351', holder) });
+    expect(transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
+    const { chargebackId, notified } = await mp.chargeBack(transaction.transactionId);
+    expect(notified.status).toBe(200);
+    await eventually(async () => (await read(transaction.id)).status === TransactionStatus.TRANSACTION_STATUS_CHARGEBACK);
+    const { disputes } = await client.call('disputes', 'listDisputes', ListDisputesRequest.fromPartial({ transactionId: transaction.id }));
+    expect(disputes).toHaveLength(1);
+    return { dispute: disputes[0], paymentId: transaction.transactionId, chargebackId };
+  }
+  const addEvidence = async (disputeId: string, fileName: string, bytes: Buffer, contentType?: string) =>
+    client.call(
+      'disputes',
+      'addDisputeEvidence',
+      AddDisputeEvidenceRequest.fromPartial({ disputeId, documentUrl: await uploadDocument(client, fileName, bytes, contentType), description: fileName }),
+    );
+  const submit = (disputeId: string) => client.call('disputes', 'submitDisputeDefense', { disputeId });
+  const getDispute = async (id: string): Promise<Dispute> => (await client.call('disputes', 'getDispute', { id })).dispute;
+
+  it("finds the chargeback's own id from the payment, uploads every document as files[], and keeps that id on the dispute", async () => {
+    const { dispute, paymentId, chargebackId } = await chargedBack();
+    expect(dispute).toMatchObject({ providerDisputeId: '', providerTakesDefense: true, status: DisputeStatus.DISPUTE_STATUS_OPEN });
+    await addEvidence(dispute.id, 'nota fiscal.pdf', PDF);
+    await addEvidence(dispute.id, 'comprovante de entrega.png', PNG, 'image/png');
+
+    const { dispute: submitted } = await submit(dispute.id);
+    expect(submitted).toMatchObject({
+      status: DisputeStatus.DISPUTE_STATUS_EVIDENCE_SUBMITTED,
+      sentToProvider: true,
+      providerDisputeId: chargebackId,
+    });
+    expect(mp.count('GET', `/v1/chargebacks/${paymentId}`)).toBe(1);
+    const atMercadoPago = mp.chargeback(chargebackId)!;
+    expect(atMercadoPago.documentation_status).toBe('review_pending');
+    expect(atMercadoPago.files).toEqual([
+      { name: 'nota fiscal.pdf', type: 'application/pdf', bytes: PDF },
+      { name: 'comprovante de entrega.png', type: 'image/png', bytes: PNG },
+    ]);
+
+    // Sent again (a dispute takes more evidence while open): straight to the chargeback's id, now known.
+    await addEvidence(dispute.id, 'conversa.pdf', PDF);
+    await submit(dispute.id);
+    expect(mp.count('GET', `/v1/chargebacks/${paymentId}`)).toBe(1);
+    expect(mp.chargeback(chargebackId)!.files.map((file) => file.name)).toEqual([
+      'nota fiscal.pdf',
+      'comprovante de entrega.png',
+      'nota fiscal.pdf',
+      'comprovante de entrega.png',
+      'conversa.pdf',
+    ]);
+    // The documents' bytes are in no log line (the debug log of provider exchanges included).
+    const logged = [...log.lines, ...moduleLog.lines].join('\n');
+    expect(logged).toContain(`/v1/chargebacks/${chargebackId}/documentation`);
+    expect(logged).not.toContain('1 0 obj');
+  });
+
+  it("Mercado Pago's refusal comes back in its words and the dispute stays as it was; files over its limits are refused before anything is sent", async () => {
+    const { dispute, chargebackId } = await chargedBack();
+    await addEvidence(dispute.id, 'nota fiscal.pdf', PDF);
+    mp.closeDocumentation(chargebackId);
+    const uploads = () => mp.count('POST', '/v1/chargebacks/{id}/documentation');
+    const before = uploads();
+
+    expect(await failureOf(submit(dispute.id))).toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: 'Erro ao enviar defesa: the deadline to send documentation for this chargeback has expired',
+    });
+    expect(uploads()).toBe(before + 1);
+    expect(mp.chargeback(chargebackId)!.files).toEqual([]);
+    const unchanged = await getDispute(dispute.id);
+    expect(unchanged).toMatchObject({ status: DisputeStatus.DISPUTE_STATUS_OPEN, sentToProvider: false, providerDisputeId: '' });
+    expect(unchanged.submittedAt).toBeUndefined();
+
+    // Two documents of 5.5 MB: each within the gateway's upload limit, 11 MB together over Mercado Pago's 10 MB.
+    const large = Buffer.concat([PDF, Buffer.alloc(5_500_000, 0x20)]);
+    await addEvidence(dispute.id, 'extrato 1.pdf', large);
+    await addEvidence(dispute.id, 'extrato 2.pdf', large);
+    const requests = mp.received.length;
+    const refused = submit(dispute.id);
+    expect(await failureOf(refused)).toEqual({
+      code: 'FAILED_PRECONDITION',
+      message: 'Erro ao enviar defesa: Mercado Pago takes at most 10 MB of files in all; this defence has 11 MB; nothing was sent',
+    });
+    expect((await errorDetailsOf(submit(dispute.id))).reason).toBe('DEFENSE_DOCUMENTS_REFUSED');
+    expect(mp.received.length).toBe(requests);
+    expect(await getDispute(dispute.id)).toMatchObject({ status: DisputeStatus.DISPUTE_STATUS_OPEN, sentToProvider: false });
   });
 });

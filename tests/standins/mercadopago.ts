@@ -43,6 +43,19 @@ import { startStandIn, type StandIn, type StandInReply, type StandInRequest } fr
  *   v1 the hex HMAC-SHA256 of `id:<data.id>;request-id:<x-request-id>;ts:<ts>;`
  *   with the application's secret signature (ts in seconds, as the guide's
  *   example and sdk-nodejs's validator read it).
+ * - Chargebacks (the chargebacks guides and API reference): a card payment
+ *   charged back is `charged_back` and has a chargeback, its own id (18 digits,
+ *   as text) apart from the payment's. GET /v1/chargebacks/{id} answers `{id,
+ *   payments, currency, amount, coverage_applied, coverage_elegible,
+ *   documentation_required, documentation_status, documentation,
+ *   date_documentation_deadline, …}` and takes the payment's id instead of the
+ *   chargeback's, as the reference allows. POST
+ *   /v1/chargebacks/{id}/documentation takes the files as multipart `files[]`,
+ *   only .jpg, .png or .pdf and at most 10 MB overall, answers 200 and moves
+ *   `documentation_status` to `review_pending`. Its refusals' texts and codes,
+ *   an id that is not a chargeback's, and documentation after the deadline
+ *   being refused are the stand-in's own (the sources give none); 10 MB is
+ *   read as 10,000,000 bytes.
  *
  * Where the sources say nothing (the text of a refund above what is left, a
  * payment id's range), the choice is the stand-in's and says so.
@@ -61,6 +74,9 @@ export const MERCADOPAGO_STANDIN_SOURCES = [
   'https://www.mercadopago.com.br/developers/pt/reference/payment_methods/_payment_methods_installments/get',
   'https://github.com/mercadopago/px-android/issues/1370 (the boleto address refusal, cause 7521)',
   'https://www.mercadopago.com.br/developers/es/docs/resources-pci-compliant-merchants/receiving-payment-by-card (POST /v1/card_tokens by backend with the access token: card_number, security_code, expiration_month, expiration_year, cardholder {name, identification})',
+  'https://www.mercadopago.com.mx/developers/en/reference/chargebacks/_chargebacks_id/get (GET /v1/chargebacks/{id}, the payment id where the chargeback id is not known; the answer sample)',
+  'https://www.mercadopago.com.br/developers/en/docs/checkout-api-payments/payment-management/chargebacks/management (notification, get the chargeback, upload the documentation)',
+  'https://www.mercadopago.com.br/developers/en/docs/adobe-commerce/resources/chargebacks/how-to-manage (POST /v1/chargebacks/{id}/documentation with files[]; .jpg, .png or .pdf, 10 MB overall; 200 and documentation_status)',
 ];
 
 export interface MercadoPagoStandInOptions {
@@ -92,7 +108,33 @@ export interface MercadoPagoStandIn extends StandIn {
   notify(id: string | number, options?: { secret?: string }): Promise<Response>;
   /** The next payment or refund is made, but its answer is lost on the way back (HTTP 500): the caller cannot know it happened. */
   loseNextAnswer(operation: 'payment' | 'refund'): void;
+  /** The payer's bank charges an approved card payment back: the payment is `charged_back`, with a chargeback; its webhook is sent. */
+  chargeBack(paymentId: string | number): Promise<{ chargebackId: string; notified: Response }>;
+  /** The chargeback as Mercado Pago answers it, and the files its documentation uploads brought. */
+  chargeback(id: string): (Chargeback & { files: ChargebackFile[] }) | undefined;
+  /** The chargeback's documentation deadline passes: Mercado Pago takes no more documentation for it. */
+  closeDocumentation(id: string): void;
 }
+
+/** A chargeback as GET /v1/chargebacks/{id} answers it. */
+type Chargeback = Record<string, unknown> & {
+  id: string;
+  payments: number[];
+  documentation_status: string;
+  documentation: Array<{ type: string; url: string; description: string }>;
+  date_documentation_deadline: string;
+};
+
+/** A file a documentation upload brought: its name, type and bytes as received. */
+export interface ChargebackFile {
+  name: string;
+  type: string;
+  bytes: Buffer;
+}
+
+/** The documentation upload's limits, as the guide gives them (10 MB read as 10,000,000 bytes). */
+const DOCUMENTATION_EXTENSIONS = /\.(jpe?g|png|pdf)$/i;
+const DOCUMENTATION_MAX_BYTES = 10_000_000;
 
 const reais = (value: number) => Math.round(value * 100) / 100;
 
@@ -421,6 +463,42 @@ export async function startMercadoPagoStandIn(options: MercadoPagoStandInOptions
     });
   }
 
+  const chargebacks = new Map<string, Chargeback>();
+  const chargebackFiles = new Map<string, ChargebackFile[]>();
+  let nextChargebackId = 217_000_087_654_321_000n;
+
+  /** By its own id, or by its payment's (GET only, as the reference allows). */
+  const chargebackOf = (id: string, byPayment: boolean): Chargeback | undefined =>
+    chargebacks.get(id) ?? (byPayment ? [...chargebacks.values()].find((chargeback) => chargeback.payments.includes(Number(id))) : undefined);
+  const noChargeback = (id: string) => refusal(404, 'not_found', 404, `chargeback ${id} not found`);
+
+  async function uploadDocumentation(request: StandInRequest): Promise<StandInReply> {
+    const chargeback = chargebackOf(request.params.id!, false);
+    if (!chargeback) return noChargeback(request.params.id!);
+    const contentType = request.headers['content-type'] ?? '';
+    if (!contentType.startsWith('multipart/form-data')) return badRequest('invalid_content_type', 'the documentation must be sent as multipart/form-data');
+    const form = await new Response(new Uint8Array(request.rawBytes), { headers: { 'content-type': contentType } }).formData();
+    const files = form.getAll('files[]').filter((entry): entry is File => typeof entry !== 'string');
+    if (!files.length) return badRequest('files_required', 'files[] is required');
+    const wrong = files.find((file) => !DOCUMENTATION_EXTENSIONS.test(file.name));
+    if (wrong) return badRequest('invalid_file_type', `${wrong.name}: files can be .jpg, .png or .pdf`);
+    if (files.reduce((sum, file) => sum + file.size, 0) > DOCUMENTATION_MAX_BYTES) return badRequest('files_too_large', 'files should not exceed 10mb overall');
+    if (Date.parse(chargeback.date_documentation_deadline) < Date.now())
+      return badRequest('documentation_deadline_expired', 'the deadline to send documentation for this chargeback has expired');
+    const received = await Promise.all(files.map(async (file) => ({ name: file.name, type: file.type, bytes: Buffer.from(await file.arrayBuffer()) })));
+    chargebackFiles.set(chargeback.id, [...(chargebackFiles.get(chargeback.id) ?? []), ...received]);
+    chargeback.documentation.push(
+      ...received.map((file) => ({
+        type: file.type,
+        url: `https://api.mercadopago.com/v1/chargebacks/documentation/other/${randomUUID()}`,
+        description: file.name,
+      })),
+    );
+    chargeback.documentation_status = 'review_pending';
+    chargeback.date_last_updated = new Date().toISOString();
+    return { status: 200, body: '' };
+  }
+
   const standIn = await startStandIn({
     name: 'Mercado Pago',
     sources: MERCADOPAGO_STANDIN_SOURCES,
@@ -540,6 +618,15 @@ export async function startMercadoPagoStandIn(options: MercadoPagoStandInOptions
         path: '/v1/payments/{id}/refunds',
         handle: (request) => lost('refund', refund(request)),
       },
+      {
+        method: 'GET',
+        path: '/v1/chargebacks/{id}',
+        handle: (request) => {
+          const chargeback = chargebackOf(request.params.id!, true);
+          return chargeback ? { body: chargeback } : noChargeback(request.params.id!);
+        },
+      },
+      { method: 'POST', path: '/v1/chargebacks/{id}/documentation', handle: uploadDocumentation },
     ],
   });
 
@@ -558,6 +645,40 @@ export async function startMercadoPagoStandIn(options: MercadoPagoStandInOptions
     notify,
     loseNextAnswer: (operation: 'payment' | 'refund') => {
       loseAnswer[operation] = true;
+    },
+    async chargeBack(paymentId: string | number) {
+      const payment = payments.get(Number(paymentId));
+      if (!payment || payment.status !== 'approved') throw new Error(`payment ${paymentId} is not approved`);
+      const now = new Date();
+      payment.status = 'charged_back';
+      payment.status_detail = 'settled';
+      payment.date_last_updated = now.toISOString();
+      const id = String(nextChargebackId++);
+      chargebacks.set(id, {
+        id,
+        payments: [payment.id],
+        currency: 'BRL',
+        amount: payment.transaction_amount,
+        coverage_applied: false,
+        coverage_elegible: true,
+        documentation_required: true,
+        documentation_status: 'pending',
+        documentation: [],
+        date_documentation_deadline: new Date(now.getTime() + 7 * 86_400_000).toISOString(),
+        date_created: now.toISOString(),
+        date_last_updated: now.toISOString(),
+        live_mode: false,
+      });
+      return { chargebackId: id, notified: await notify(paymentId) };
+    },
+    chargeback: (id: string) => {
+      const chargeback = chargebacks.get(id);
+      return chargeback && { ...chargeback, files: chargebackFiles.get(id) ?? [] };
+    },
+    closeDocumentation: (id: string) => {
+      const chargeback = chargebacks.get(id);
+      if (!chargeback) throw new Error(`no chargeback ${id}`);
+      chargeback.date_documentation_deadline = new Date(Date.now() - 60_000).toISOString();
     },
   });
 }

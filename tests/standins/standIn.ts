@@ -23,6 +23,8 @@ export interface StandInRequest {
   /** Header names in lower case. */
   headers: Record<string, string>;
   rawBody: string;
+  /** The body's bytes as sent (multipart files are not text). */
+  rawBytes: Buffer;
   /** JSON or form bodies parsed; other bodies as text; undefined when empty. */
   body: unknown;
 }
@@ -93,7 +95,8 @@ function parseBody(raw: string, contentType: string | undefined): unknown {
 async function readRequest(message: IncomingMessage): Promise<Omit<StandInRequest, 'params'>> {
   const chunks: Buffer[] = [];
   for await (const chunk of message) chunks.push(chunk as Buffer);
-  const rawBody = Buffer.concat(chunks).toString('utf8');
+  const rawBytes = Buffer.concat(chunks);
+  const rawBody = rawBytes.toString('utf8');
   const url = new URL(message.url ?? '/', 'http://stand-in');
   const headers = Object.fromEntries(Object.entries(message.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]));
   return {
@@ -102,6 +105,7 @@ async function readRequest(message: IncomingMessage): Promise<Omit<StandInReques
     query: Object.fromEntries(url.searchParams),
     headers,
     rawBody,
+    rawBytes,
     body: parseBody(rawBody, headers['content-type']),
   };
 }

@@ -404,7 +404,7 @@ export abstract class DeclaredAdapterCore<D extends ProviderDeclaration = Provid
 }
 
 /** Calls an adapter makes beyond the contract's operations (capabilities such as reference lookups and simulated payments). */
-export type ExtraOperation = 'findByReference' | 'simulatePayment';
+export type ExtraOperation = 'findByReference' | 'simulatePayment' | 'submitDisputeDefense';
 
 /** A 2xx answer that is not the resource (no id, no status, no PIX code): UNAVAILABLE, its outcome unknown, never a status. */
 export function unusableAnswer(what: string): never {

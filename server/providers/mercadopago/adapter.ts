@@ -10,18 +10,20 @@ import type {
   TransactionStatus,
   WebhookResult,
 } from '../../domain/types.js';
+import type { DisputeDefense, DisputeDefenseReceipt } from '../../domain/disputes.js';
 import type { CardInput } from '../../lib/card.js';
 import { digitsOnly, inferDocumentType } from '../../lib/documents.js';
 import { GatewayError, invalidArgument, isGatewayError } from '../../lib/errors.js';
 import { verifySignatureHeader } from '../../lib/hmacSignature.js';
 import { parseJsonObject } from '../../lib/json.js';
 import { pixCodeOnly } from '../../lib/pixQrCode.js';
-import { catalogueError } from '../../lib/providerMessages.js';
+import { catalogueError, FAILURE_PREFIXES } from '../../lib/providerMessages.js';
 import { lookupStatus, statusTable } from '../../lib/statusTable.js';
 import { dateOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type InstallmentCard, type NotificationVerdict } from '../adapter.js';
 import { absentable, wireAmount, wireId, wireStatus, wireText, type AnswerSchema } from '../kit/answers.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
+import { checkedDefenseDocuments, defenseForm, type DefenseDocumentLimits } from '../kit/defenseDocuments.js';
 import { DeclaredAdapter } from '../kit/declaredAdapter.js';
 import { notificationKeyOf } from '../notificationKeys.js';
 import { creditCardInstallmentsOf, mercadoPagoInstallments } from './installments.js';
@@ -67,16 +69,22 @@ export const MERCADOPAGO_SOURCES = {
   // GET /v1/payment_methods/installments?amount=…&bin=…: [{payment_method_id, payment_type_id, payer_costs[{installments,
   // installment_rate, installment_amount, total_amount, …}]}]
   installments: 'https://www.mercadopago.com.br/developers/pt/reference/payment_methods/_payment_methods_installments/get',
+  // GET /v1/chargebacks/{id}: {id, payments, amount, documentation_status, …}; the payment's id where the chargeback's is not known
+  chargebacksGet: 'https://www.mercadopago.com.mx/developers/en/reference/chargebacks/_chargebacks_id/get',
+  // the flow: a chargeback notification, GET the chargeback, upload the supporting documentation
+  chargebacksManage: 'https://www.mercadopago.com.br/developers/en/docs/checkout-api-payments/payment-management/chargebacks/management',
+  // POST /v1/chargebacks/{id}/documentation, multipart `files[]`: .jpg, .png or .pdf, at most 10 MB overall
+  chargebacksDocumentation: 'https://www.mercadopago.com.br/developers/en/docs/adobe-commerce/resources/chargebacks/how-to-manage',
 } as const;
 
 export const MERCADOPAGO: ProviderDeclaration = {
   identity: { id: 'MERCADOPAGO', specGroup: SPEC_GROUPS.DOC2_GROUP1, defaultBaseUrl: 'https://api.mercadopago.com' },
-  capabilities: { paymentMethods: ['PIX', 'BILLET', 'CREDIT_CARD'], refunds: true, webhooks: true, installments: true },
+  capabilities: { paymentMethods: ['PIX', 'BILLET', 'CREDIT_CARD'], refunds: true, webhooks: true, installments: true, disputeDefense: true },
   auth: { type: 'bearer' },
   credentials: { required: ['secretKey'] },
   money: 'reais',
   sources:
-    "Mercado Pago API reference: POST /v1/payments (fields, mandatory X-Idempotency-Key, errors {message, error, status, cause[{code, description}]}), GET /v1/payments/{id}, POST /v1/payments/{id}/refunds (partial with amount, X-Idempotency-Key); Checkout API guides: PIX (point_of_interaction.transaction_data), boleto (bolbradesco, payer.address required: cause 7521); webhooks guide: {type: payment, data.id} and x-signature over id:…;request-id:…;ts:…;. Card tokens made by backend for PCI-compliant merchants (resources for PCI-compliant merchants: POST /v1/card_tokens {card_number, expiration_month, expiration_year, security_code, cardholder {name, identification}} with the access token), for a card's own fields from the gateway's card token. Official SDKs: sdk-nodejs (card token read GET /v1/card_tokens/{id} with first_six_digits, the same card token create, refund answer, webhook manifest), sdk-js (getPaymentMethods by BIN: {paging, results[{id, payment_type_id, issuer}]}; getInstallments). Installments quote: GET /v1/payment_methods/installments with amount (reais) and bin, answered [{payment_method_id, payment_type_id, payer_costs[{installments, installment_rate, installment_amount, total_amount}]}] (API reference, sdk-js getInstallments). The gateway's decisions: boleto as bolbradesco, the card brand found from the token's BIN, document 1 §4 readings of the statuses, refund statuses read as done / in progress / refused, installments quoted from the credit-card entry only and only with the card's BIN (card_bin; FAILED_PRECONDITION without it), the last installment absorbing the cents",
+    "Mercado Pago API reference: POST /v1/payments (fields, mandatory X-Idempotency-Key, errors {message, error, status, cause[{code, description}]}), GET /v1/payments/{id}, POST /v1/payments/{id}/refunds (partial with amount, X-Idempotency-Key); Checkout API guides: PIX (point_of_interaction.transaction_data), boleto (bolbradesco, payer.address required: cause 7521); webhooks guide: {type: payment, data.id} and x-signature over id:…;request-id:…;ts:…;. Card tokens made by backend for PCI-compliant merchants (resources for PCI-compliant merchants: POST /v1/card_tokens {card_number, expiration_month, expiration_year, security_code, cardholder {name, identification}} with the access token), for a card's own fields from the gateway's card token. Official SDKs: sdk-nodejs (card token read GET /v1/card_tokens/{id} with first_six_digits, the same card token create, refund answer, webhook manifest), sdk-js (getPaymentMethods by BIN: {paging, results[{id, payment_type_id, issuer}]}; getInstallments). Installments quote: GET /v1/payment_methods/installments with amount (reais) and bin, answered [{payment_method_id, payment_type_id, payer_costs[{installments, installment_rate, installment_amount, total_amount}]}] (API reference, sdk-js getInstallments). The gateway's decisions: boleto as bolbradesco, the card brand found from the token's BIN, document 1 §4 readings of the statuses, refund statuses read as done / in progress / refused, installments quoted from the credit-card entry only and only with the card's BIN (card_bin; FAILED_PRECONDITION without it), the last installment absorbing the cents. Chargeback defence (chargebacks guides and API reference): GET /v1/chargebacks/{id}, which also takes the payment's id, for the chargeback's own id where the dispute has none; then POST /v1/chargebacks/{id}/documentation, multipart, the evidence as `files[]`, only .jpg, .png or .pdf, at most 10 MB overall (read as 10,000,000 bytes), checked before anything is sent",
   evidence: { level: 'documented', addresses: Object.values(MERCADOPAGO_SOURCES) },
 };
 
@@ -88,6 +96,8 @@ export const MERCADOPAGO_PATHS = {
   cardToken: '/v1/card_tokens/{id}',
   paymentMethodsByBin: '/v1/payment_methods/search',
   installments: '/v1/payment_methods/installments',
+  chargeback: '/v1/chargebacks/{id}',
+  chargebackDocumentation: '/v1/chargebacks/{id}/documentation',
 } as const;
 
 /** Mercado Pago's `payment_method_id` for PIX and boleto; a card's is its brand, found from the token's BIN. */
@@ -225,6 +235,16 @@ export const mercadoPagoPaymentMethods = z.object({
   ),
 });
 export type MercadoPagoPaymentMethods = z.output<typeof mercadoPagoPaymentMethods>;
+
+/** GET /v1/chargebacks/{id}: the chargeback's own id (the one its documentation goes to). */
+export const mercadoPagoChargeback = z.object({ id: wireId });
+
+/** POST /v1/chargebacks/{id}/documentation: ".jpg, .png or .pdf", "should not exceed 10mb overall" (read as 10,000,000 bytes). */
+export const MERCADOPAGO_DOCUMENTATION_LIMITS: DefenseDocumentLimits = {
+  provider: 'Mercado Pago',
+  types: { 'image/jpeg': '.jpg', 'image/png': '.png', 'application/pdf': '.pdf' },
+  maxTotalBytes: 10_000_000,
+};
 
 /** A webhook about a payment (`type: payment`, `data.id`); anything else is ignored. */
 export const mercadoPagoNotification = z.object({ id: absentable(wireId), type: z.literal('payment'), data: z.object({ id: wireId }) });
@@ -524,6 +544,32 @@ export class MercadoPagoAdapter extends DeclaredAdapter {
       this.log.warn({ provider: this.identity.id, providerStatus, mappedTo }, 'unknown provider refund status'),
     );
     return mercadoPagoRefundResult(refund, outcome);
+  }
+
+  /**
+   * The defence as Mercado Pago's chargebacks guides have it: the chargeback's own id (the dispute's, else read with
+   * GET /v1/chargebacks/{payment id}, which the API reference allows when the chargeback's is not known), then the
+   * evidence as `files[]` of one multipart POST /v1/chargebacks/{id}/documentation, its limits checked first.
+   */
+  override async submitDisputeDefense(ctx: AdapterContext, defense: DisputeDefense): Promise<DisputeDefenseReceipt> {
+    const prefix = FAILURE_PREFIXES.SUBMIT_DISPUTE_DEFENSE;
+    const documents = checkedDefenseDocuments(defense.documents, MERCADOPAGO_DOCUMENTATION_LIMITS, prefix);
+    const http = this.http(ctx);
+    const known = defense.providerDisputeId.trim();
+    const chargebackId =
+      known ||
+      (
+        await this.exchange(
+          'submitDisputeDefense',
+          prefix,
+          () => http.get<unknown>(fillPath(MERCADOPAGO_PATHS.chargeback, { id: defense.providerTransactionId })),
+          mercadoPagoChargeback,
+        )
+      ).id;
+    await this.exchange('submitDisputeDefense', prefix, () =>
+      http.post<unknown>(fillPath(MERCADOPAGO_PATHS.chargebackDocumentation, { id: chargebackId }), defenseForm(documents, 'files[]')),
+    );
+    return { providerDisputeId: chargebackId };
   }
 
   /** The webhook names the payment only: its status is read from Mercado Pago (a failed read fails the notification, which is retried). */
