@@ -133,7 +133,7 @@ export type Dispute = Message<"gateway.v1.Dispute"> & {
   outcomeNote: string;
 
   /**
-   * The provider's id of the dispute, where known.
+   * The provider's id of the dispute, where known: given when it was opened, or found when the defence was sent.
    *
    * @generated from field: string provider_dispute_id = 12;
    */
@@ -147,7 +147,7 @@ export type Dispute = Message<"gateway.v1.Dispute"> & {
   sentToProvider: boolean;
 
   /**
-   * Whether this provider's API takes a defence at all.
+   * Whether this provider's API takes this kind of dispute's defence (card chargebacks only, where it does).
    *
    * @generated from field: bool provider_takes_defense = 14;
    */
@@ -616,7 +616,9 @@ export const DisputeService: GenService<{
   },
   /**
    * Sends the evidence to the provider where its API takes a defence (Dispute.provider_takes_defense), and records it
-   * in any case: the dispute becomes DISPUTE_STATUS_EVIDENCE_SUBMITTED. Needs at least one piece of evidence.
+   * in any case: the dispute becomes DISPUTE_STATUS_EVIDENCE_SUBMITTED. Needs at least one piece of evidence. Evidence
+   * outside the provider's documented limits is FAILED_PRECONDITION (reason DEFENSE_DOCUMENTS_REFUSED) and the
+   * provider's refusal is its error: in both cases nothing is sent or recorded and the dispute stays as it was.
    *
    * @generated from rpc gateway.v1.DisputeService.SubmitDisputeDefense
    */

@@ -153,11 +153,11 @@ export interface Dispute {
   status: DisputeStatus;
   /** Why it ended as it did (CloseDispute). */
   outcomeNote: string;
-  /** The provider's id of the dispute, where known. */
+  /** The provider's id of the dispute, where known: given when it was opened, or found when the defence was sent. */
   providerDisputeId: string;
   /** Whether the defence reached the provider through its API; false: it was recorded by the gateway only. */
   sentToProvider: boolean;
-  /** Whether this provider's API takes a defence at all. */
+  /** Whether this provider's API takes this kind of dispute's defence (card chargebacks only, where it does). */
   providerTakesDefense: boolean;
   /** Who opened it: an operator's e-mail, a token's name, or "gateway" for a chargeback the gateway opened itself. */
   openedBy: string;
@@ -2061,7 +2061,9 @@ export const DisputeServiceService = {
   },
   /**
    * Sends the evidence to the provider where its API takes a defence (Dispute.provider_takes_defense), and records it
-   * in any case: the dispute becomes DISPUTE_STATUS_EVIDENCE_SUBMITTED. Needs at least one piece of evidence.
+   * in any case: the dispute becomes DISPUTE_STATUS_EVIDENCE_SUBMITTED. Needs at least one piece of evidence. Evidence
+   * outside the provider's documented limits is FAILED_PRECONDITION (reason DEFENSE_DOCUMENTS_REFUSED) and the
+   * provider's refusal is its error: in both cases nothing is sent or recorded and the dispute stays as it was.
    */
   submitDisputeDefense: {
     path: "/gateway.v1.DisputeService/SubmitDisputeDefense" as const,
@@ -2097,7 +2099,9 @@ export interface DisputeServiceServer extends UntypedServiceImplementation {
   addDisputeEvidence: handleUnaryCall<AddDisputeEvidenceRequest, AddDisputeEvidenceResponse>;
   /**
    * Sends the evidence to the provider where its API takes a defence (Dispute.provider_takes_defense), and records it
-   * in any case: the dispute becomes DISPUTE_STATUS_EVIDENCE_SUBMITTED. Needs at least one piece of evidence.
+   * in any case: the dispute becomes DISPUTE_STATUS_EVIDENCE_SUBMITTED. Needs at least one piece of evidence. Evidence
+   * outside the provider's documented limits is FAILED_PRECONDITION (reason DEFENSE_DOCUMENTS_REFUSED) and the
+   * provider's refusal is its error: in both cases nothing is sent or recorded and the dispute stays as it was.
    */
   submitDisputeDefense: handleUnaryCall<SubmitDisputeDefenseRequest, SubmitDisputeDefenseResponse>;
   /** Records how the dispute ended; a closed dispute changes no more. */
@@ -2170,7 +2174,9 @@ export interface DisputeServiceClient extends Client {
   ): ClientUnaryCall;
   /**
    * Sends the evidence to the provider where its API takes a defence (Dispute.provider_takes_defense), and records it
-   * in any case: the dispute becomes DISPUTE_STATUS_EVIDENCE_SUBMITTED. Needs at least one piece of evidence.
+   * in any case: the dispute becomes DISPUTE_STATUS_EVIDENCE_SUBMITTED. Needs at least one piece of evidence. Evidence
+   * outside the provider's documented limits is FAILED_PRECONDITION (reason DEFENSE_DOCUMENTS_REFUSED) and the
+   * provider's refusal is its error: in both cases nothing is sent or recorded and the dispute stays as it was.
    */
   submitDisputeDefense(
     request: SubmitDisputeDefenseRequest,
