@@ -142,39 +142,42 @@ it('a viewer reads disputes and finds nothing that changes them', async () => {
   await pages.finish(page, violations, 'disputes-viewer');
 });
 
-it('the list comes a page at a time: "load more" adds the next disputes, none twice, the nearest deadline still first', async () => {
-  const { providerAccount } = await stack.client.call('accounts', 'createProviderAccount', {
-    provider: 'SANDBOX',
-    name: 'Loja paginada',
-    publicKey: 'pk',
-    secretKey: 'sk-disputas-paginas',
-  });
-  const base = Date.now() + 10 * 24 * 60 * 60 * 1000;
-  // 27: one page of 25 and two more; every third shares a deadline with the one before, so the id orders them.
-  for (let index = 0; index < 27; index += 1) {
-    await stack.client.call(
-      'disputes',
-      'openDispute',
-      OpenDisputeRequest.fromPartial({
-        transactionId: await paidCardCharge(1000 + index, providerAccount.id),
-        kind: DisputeKind.DISPUTE_KIND_CHARGEBACK,
-        reason: `Chargeback ${index}`,
-        deadline: new Date(base + (index - (index % 3 === 2 ? 1 : 0)) * 60_000),
-      }),
-    );
-  }
-  const { page, violations } = await pages.signedIn(1280, 900, `#/disputes?account=${providerAccount.id}`);
-  const rows = page.getByTestId('disputes-table').locator('tbody tr');
-  const more = page.getByRole('button', { name: 'Carregar mais' });
-  await more.waitFor();
-  await expect(rows.count()).resolves.toBe(25);
-  await more.click();
-  await rows.nth(26).waitFor();
-  await expect(more.count()).resolves.toBe(0);
-  const ids = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-id')));
-  expect(ids).toHaveLength(27);
-  expect(new Set(ids).size).toBe(27);
-  const { disputes } = await stack.client.call('disputes', 'listDisputes', ListDisputesRequest.fromPartial({ providerAccountId: providerAccount.id }));
-  expect(ids).toEqual(disputes.map((dispute: { id: string }) => dispute.id));
-  await pages.finish(page, violations, 'disputes-pages');
-});
+it.each([[1280], [390]])(
+  'at %i px the list comes a page at a time: "load more" adds the next disputes, none twice, the nearest deadline still first',
+  async (width) => {
+    const { providerAccount } = await stack.client.call('accounts', 'createProviderAccount', {
+      provider: 'SANDBOX',
+      name: `Loja paginada ${width}`,
+      publicKey: 'pk',
+      secretKey: `sk-disputas-paginas-${width}`,
+    });
+    const base = Date.now() + 10 * 24 * 60 * 60 * 1000;
+    // 27: one page of 25 and two more; every third shares a deadline with the one before, so the id orders them.
+    for (let index = 0; index < 27; index += 1) {
+      await stack.client.call(
+        'disputes',
+        'openDispute',
+        OpenDisputeRequest.fromPartial({
+          transactionId: await paidCardCharge(1000 + index, providerAccount.id),
+          kind: DisputeKind.DISPUTE_KIND_CHARGEBACK,
+          reason: `Chargeback ${index}`,
+          deadline: new Date(base + (index - (index % 3 === 2 ? 1 : 0)) * 60_000),
+        }),
+      );
+    }
+    const { page, violations } = await pages.signedIn(width, 900, `#/disputes?account=${providerAccount.id}`);
+    const rows = page.getByTestId('disputes-table').locator('tbody tr');
+    const more = page.getByRole('button', { name: 'Carregar mais' });
+    await more.waitFor();
+    await expect(rows.count()).resolves.toBe(25);
+    await more.click();
+    await rows.nth(26).waitFor();
+    await expect(more.count()).resolves.toBe(0);
+    const ids = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-id')));
+    expect(ids).toHaveLength(27);
+    expect(new Set(ids).size).toBe(27);
+    const { disputes } = await stack.client.call('disputes', 'listDisputes', ListDisputesRequest.fromPartial({ providerAccountId: providerAccount.id }));
+    expect(ids).toEqual(disputes.map((dispute: { id: string }) => dispute.id));
+    await pages.finish(page, violations, `disputes-pages-${width}`);
+  },
+);
