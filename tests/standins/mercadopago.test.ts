@@ -10,7 +10,14 @@ import {
   SettleUnconfirmedRequestRequest,
 } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod, StatusSource, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
-import { AddDisputeEvidenceRequest, DisputeStatus, ListDisputesRequest, type Dispute } from '../../gen/ts-proto/gateway/v1/dispute_service.js';
+import {
+  AddDisputeEvidenceRequest,
+  DisputeKind,
+  DisputeStatus,
+  ListDisputesRequest,
+  OpenDisputeRequest,
+  type Dispute,
+} from '../../gen/ts-proto/gateway/v1/dispute_service.js';
 import { captureModuleLog, expectNoCardData } from '../support/cardDataSearch.js';
 import { errorDetailsOf, failureOf, type Driver } from '../support/clients.js';
 import { capturedLogger } from '../support/logCapture.js';
@@ -458,5 +465,22 @@ describe("MERCADOPAGO's chargeback defence: the evidence reaches the chargeback 
     expect((await errorDetailsOf(submit(dispute.id))).reason).toBe('DEFENSE_DOCUMENTS_REFUSED');
     expect(mp.received.length).toBe(requests);
     expect(await getDispute(dispute.id)).toMatchObject({ status: DisputeStatus.DISPUTE_STATUS_OPEN, sentToProvider: false });
+  });
+
+  it("a PIX infraction (MED) is recorded only: Mercado Pago's chargebacks API is card chargebacks'", async () => {
+    const { transaction } = await charge({ paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX });
+    expect((await mp.pay(transaction.transactionId)).status).toBe(200);
+    await eventually(async () => (await read(transaction.id)).status === TransactionStatus.TRANSACTION_STATUS_APPROVED);
+    const { dispute } = await client.call(
+      'disputes',
+      'openDispute',
+      OpenDisputeRequest.fromPartial({ transactionId: transaction.id, kind: DisputeKind.DISPUTE_KIND_PIX_INFRACTION, reason: 'Golpe relatado pelo pagador' }),
+    );
+    expect(dispute.providerTakesDefense).toBe(false);
+    await addEvidence(dispute.id, 'nota fiscal.pdf', PDF);
+    const requests = mp.received.length;
+    const { dispute: submitted } = await submit(dispute.id);
+    expect(submitted).toMatchObject({ status: DisputeStatus.DISPUTE_STATUS_EVIDENCE_SUBMITTED, sentToProvider: false, providerDisputeId: '' });
+    expect(mp.received.length).toBe(requests);
   });
 });
