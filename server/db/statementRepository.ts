@@ -9,7 +9,10 @@ export interface StatementQuery {
   providerAccountId?: string;
 }
 
-/** One calendar day of the statement, in cents; net = charges − refunds − chargebacks − payouts. */
+/**
+ * One calendar day of the statement, in cents; net = charges − refunds − chargebacks − payouts. Fees are those the
+ * day's paid charges carry from their route's declared schedule (RoutingRecord.declaredFee), `feesDeclaredCount` of them.
+ */
 export interface StatementDay {
   day: string;
   chargesCount: number;
@@ -20,6 +23,8 @@ export interface StatementDay {
   chargebacksAmount: number;
   payoutsCount: number;
   payoutsAmount: number;
+  feesAmount: number;
+  feesDeclaredCount: number;
   netAmount: number;
 }
 
@@ -29,7 +34,7 @@ type StatementRow = { [K in keyof StatementDay]: K extends 'day' ? string : stri
  * The gateway's statement as one aggregate over what it recorded (BRL only; withdrawals are BRL by construction): paid
  * charges and their chargebacks on the day the charge was created (no chargeback date is kept), refunds the provider
  * confirmed on the day they were asked for, approved payouts on the day they were asked for (the provider reserves
- * the money then). Each branch reads a range of its own creation times through an index: transactions (created_at,
+ * the money then), and the fees their routes declared for those charges (kept in the charge's routing record). Each branch reads a range of its own creation times through an index: transactions (created_at,
  * id) or (provider_account_id, created_at, id), refunds (created_at), withdrawals likewise. Reads go to a replica.
  */
 export class StatementRepository {
@@ -43,20 +48,23 @@ export class StatementRepository {
               sum(charges_count) as "chargesCount", sum(charges_amount) as "chargesAmount",
               sum(refunds_count) as "refundsCount", sum(refunds_amount) as "refundsAmount",
               sum(chargebacks_count) as "chargebacksCount", sum(chargebacks_amount) as "chargebacksAmount",
-              sum(payouts_count) as "payoutsCount", sum(payouts_amount) as "payoutsAmount"
+              sum(payouts_count) as "payoutsCount", sum(payouts_amount) as "payoutsAmount",
+              sum(fees_amount) as "feesAmount", sum(fees_declared_count) as "feesDeclaredCount"
          from (select ${day('t')} as day, count(*) as charges_count, sum(t.amount) as charges_amount, 0 as refunds_count, 0 as refunds_amount,
                       count(*) filter (where t.status = 'CHARGEBACK') as chargebacks_count,
-                      coalesce(sum(t.amount) filter (where t.status = 'CHARGEBACK'), 0) as chargebacks_amount, 0 as payouts_count, 0 as payouts_amount
+                      coalesce(sum(t.amount) filter (where t.status = 'CHARGEBACK'), 0) as chargebacks_amount, 0 as payouts_count, 0 as payouts_amount,
+                      coalesce(sum((t.routing->>'declaredFee')::bigint), 0) as fees_amount,
+                      count(t.routing->>'declaredFee') as fees_declared_count
                  from transactions t
                 where ${range('t')} ${account} and t.currency = 'BRL' and t.status in ${PAID}
                 group by 1
                union all
-               select ${day('r')}, 0, 0, count(*), sum(r.amount), 0, 0, 0, 0
+               select ${day('r')}, 0, 0, count(*), sum(r.amount), 0, 0, 0, 0, 0, 0
                  from refunds r join transactions t on t.id = r.transaction_id
                 where ${range('r')} ${account.replace('provider_account_id', 't.provider_account_id')} and t.currency = 'BRL' and r.status = 'SUCCEEDED'
                 group by 1
                union all
-               select ${day('w')}, 0, 0, 0, 0, 0, 0, count(*), sum(w.amount)
+               select ${day('w')}, 0, 0, 0, 0, 0, 0, count(*), sum(w.amount), 0, 0
                  from withdrawals w
                 where ${range('w')} ${account} and w.status = 'APPROVED'
                 group by 1) as movements
@@ -80,6 +88,8 @@ function statementDay(row: StatementRow): StatementDay {
     chargebacksAmount: n(row.chargebacksAmount),
     payoutsCount: n(row.payoutsCount),
     payoutsAmount: n(row.payoutsAmount),
+    feesAmount: n(row.feesAmount),
+    feesDeclaredCount: n(row.feesDeclaredCount),
   };
   return { day: row.day, ...counted, netAmount: counted.chargesAmount - counted.refundsAmount - counted.chargebacksAmount - counted.payoutsAmount };
 }

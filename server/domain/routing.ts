@@ -174,11 +174,14 @@ export function ruleMatches(rule: RouteRule, charge: RoutedCharge): boolean {
   );
 }
 
-/** The fee in cents a target charges for this charge; a target without a fee for the method costs nothing declared (0). */
-export function targetCost(target: RouteTarget, charge: Pick<RoutedCharge, 'paymentMethod' | 'amount'>): number {
+/** The fee in cents a target declares for this charge; undefined where it declares none for the charge's method. */
+export function declaredFee(target: RouteTarget, charge: Pick<RoutedCharge, 'paymentMethod' | 'amount'>): number | undefined {
   const fee = target.fees.find((item) => item.paymentMethod === charge.paymentMethod);
-  return fee ? fee.fixed + Math.round((charge.amount * fee.percentBps) / 10_000) : 0;
+  return fee ? fee.fixed + Math.round((charge.amount * fee.percentBps) / 10_000) : undefined;
 }
+
+/** The fee in cents a target charges for this charge; a target without a fee for the method costs nothing declared (0). */
+export const targetCost = (target: RouteTarget, charge: Pick<RoutedCharge, 'paymentMethod' | 'amount'>): number => declaredFee(target, charge) ?? 0;
 
 /** Draws targets one by one by weight without replacement: the first by its share of 100, the next among the rest. */
 function weightedOrder(targets: readonly RouteTarget[], random: () => number): OrderedTarget[] {
@@ -280,4 +283,21 @@ export interface RoutingRecord {
   ruleIndex: number;
   strategy: RoutingStrategy;
   attempts: RoutingAttempt[];
+  /**
+   * For a charge: the fee in cents the rule's target that took it declares for the charge's method and amount, as the
+   * route stood when it was charged (the statement's fees); absent where that target declares none.
+   */
+  declaredFee?: number;
+}
+
+/** The record of a routed charge with the fee its charging target declares, kept as the route stands now (routes change). */
+export function withDeclaredFee(
+  routing: RoutingRecord,
+  route: Route,
+  providerAccountId: string,
+  charge: Pick<RoutedCharge, 'paymentMethod' | 'amount'>,
+): RoutingRecord {
+  const target = route.rules[routing.ruleIndex]?.targets.find((item) => item.providerAccountId === providerAccountId);
+  const fee = target && declaredFee(target, charge);
+  return fee === undefined ? routing : { ...routing, declaredFee: fee };
 }

@@ -26,6 +26,8 @@ const ZERO_DAY: StatementDay = {
   chargebacksAmount: 0,
   payoutsCount: 0,
   payoutsAmount: 0,
+  feesAmount: 0,
+  feesDeclaredCount: 0,
   netAmount: 0,
 };
 

@@ -36,7 +36,7 @@ import { refusedAnswer } from './flowIntegrity.js';
 import { answersInstallments, checkedCardBin, quoteInstallments, takesInstallmentPlan, type QuotedInstallment } from './installmentPlans.js';
 import { documentKey, emailKey } from '../domain/searchKeys.js';
 import { cardSummary } from '../lib/cardBrand.js';
-import type { RoutingRecord } from '../domain/routing.js';
+import { withDeclaredFee, type RoutingRecord } from '../domain/routing.js';
 import type { RoutesService } from './routes.js';
 import { runRoutedCharge } from './routedCharges.js';
 import { moveSubjectStatus, TRANSACTIONS, WITHDRAWALS, type SubjectKind, type Tracked } from './subjects.js';
@@ -203,7 +203,7 @@ export class PaymentsService {
         const started = performance.now();
         const took = () => performance.now() - started;
         try {
-          const transaction = await this.chargeAt(target.providerAccountId, full, attemptKey, routing);
+          const transaction = await this.chargeAt(target.providerAccountId, full, attemptKey, withDeclaredFee(routing, route, target.providerAccountId, full));
           routes.health.recorded(target.providerAccountId, transaction.status, took());
           return transaction;
         } catch (error) {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { CreateTransactionRequest, RefoundTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { CreateProviderAccountRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
+import { CreateRouteRequest, RoutingStrategy } from '../../gen/ts-proto/gateway/v1/routing_service.js';
 import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import { backOfficePages, followNavLink, launchBrowser } from '../support/browser.js';
@@ -10,8 +11,9 @@ import { startTestStack, type TestStack } from '../support/gateway.js';
 
 /**
  * "Saldo e extrato" (issue 33 §4): the account's balance read at its provider (the sandbox's PSP) or said to be
- * unavailable where the provider has no balance read, and the gateway's statement per São Paulo day with its CSV,
- * the account and the days in the address; at 1280 and 390 px, axe-clean.
+ * unavailable where the provider has no balance read, and the gateway's statement per São Paulo day with its CSV
+ * (the fee the charge's route declares included), the account and the days in the address; at 1280 and 390 px,
+ * axe-clean.
  */
 
 let browser: Browser;
@@ -40,11 +42,27 @@ beforeAll(async () => {
   stack = await startTestStack();
   sandboxId = await account('SANDBOX', 'Conta com saldo');
   noBalanceId = await account('PAGUESAFE', 'Conta sem saldo');
+  // The charge goes by a route whose target declares R$ 0,99 + 1,99 % for PIX: 99 + 39.6 cents, R$ 1,39.
+  const fees = [{ paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX, fixed: 99, percentBps: 199 }];
+  await stack.client.call(
+    'routes',
+    'createRoute',
+    CreateRouteRequest.fromPartial({
+      name: 'pix-com-tarifa',
+      rules: [
+        {
+          paymentMethods: [PaymentMethod.PAYMENT_METHOD_PIX],
+          strategy: RoutingStrategy.ROUTING_STRATEGY_LOWEST_COST,
+          targets: [{ providerAccountId: sandboxId, weight: 0, fees }],
+        },
+      ],
+    }),
+  );
   const { transaction } = await stack.client.call(
     'gateway',
     'createTransaction',
     CreateTransactionRequest.fromPartial({
-      providerAccountId: sandboxId,
+      route: 'pix-com-tarifa',
       transaction: {
         amount: 1990,
         paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX,
@@ -67,7 +85,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-it("shows the sandbox account's balance and its day's statement (a paid charge, part refunded), and exports the statement as extrato-YYYY-MM-DD.csv", async () => {
+it("shows the sandbox account's balance and its day's statement (a paid charge, part refunded, its declared fee), and exports the statement as extrato-YYYY-MM-DD.csv", async () => {
   const { page, violations } = await ui.signedIn();
   await page.goto(`${stack.gateway.httpUrl!}/#/balances?account=${sandboxId}&from=${today}&to=${today}`);
   await page.getByRole('heading', { name: 'Saldo e extrato' }).waitFor();
@@ -82,7 +100,10 @@ it("shows the sandbox account's balance and its day's statement (a paid charge, 
     'R$ 0,00',
     'R$ 0,00',
     'R$ 14,90',
+    'R$ 1,39',
+    '1',
   ]);
+  await page.getByTestId('fees-note').getByText('O líquido não desconta tarifas.', { exact: false }).waitFor();
   await expect(page.getByTestId('statement-total').textContent()).resolves.toContain('Total');
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Exportar CSV' }).click()]);
@@ -92,9 +113,9 @@ it("shows the sandbox account's balance and its day's statement (a paid charge, 
     .slice(1)
     .split('\r\n');
   expect(lines).toEqual([
-    'Dia;Cobranças pagas;Valor das cobranças;Estornos;Chargebacks;Saques;Líquido',
-    `${today};1;19,90;5,00;0,00;0,00;14,90`,
-    'Total;1;19,90;5,00;0,00;0,00;14,90',
+    'Dia;Cobranças pagas;Valor das cobranças;Estornos;Chargebacks;Saques;Líquido;Tarifas declaradas;Cobranças com tarifa',
+    `${today};1;19,90;5,00;0,00;0,00;14,90;1,39;1`,
+    'Total;1;19,90;5,00;0,00;0,00;14,90;1,39;1',
     '',
   ]);
   await ui.finish(page, violations, 'balances');
@@ -114,5 +135,6 @@ it('at 390 px, from the menu: a provider without a balance read says so, and an 
   await page.getByRole('heading', { name: 'Balance and statement' }).waitFor();
   await page.getByTestId('balance-value').getByText('unavailable for this provider').waitFor();
   await page.getByText('Nothing recorded in this period.').waitFor();
+  await page.getByTestId('fees-note').getByText('Net does not take fees off.', { exact: false }).waitFor();
   await ui.finish(page, violations, 'balances-390');
 });

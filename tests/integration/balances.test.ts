@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
-import { CreateTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { CreateTransactionRequest, RefoundTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { CreateRouteRequest, RoutingStrategy } from '../../gen/ts-proto/gateway/v1/routing_service.js';
 import { GetAccountBalanceRequest, GetAccountStatementRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import { Operation, PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
@@ -16,6 +17,7 @@ import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.j
  */
 
 let stack: TestStack;
+const CUSTOMER = { name: 'Ana', document: '12345678909', email: 'ana@example.com' };
 const drivers: Driver[] = [];
 
 const createAccount = async (provider: string, extra: Record<string, unknown> = {}): Promise<string> =>
@@ -102,12 +104,15 @@ describe('GetAccountStatement', () => {
     const db = new pg.Client({ connectionString: stack.database.url });
     await db.connect();
     try {
-      const charge = async (account: string, status: string, amount: number, at: string): Promise<string> => {
+      /** `declaredFee`: the fee its route's target declared, kept in the routing record as a routed charge keeps it. */
+      const charge = async (account: string, status: string, amount: number, at: string, declaredFee?: number): Promise<string> => {
         const id = randomUUID();
+        const routing =
+          declaredFee === undefined ? null : { routeId: randomUUID(), routeName: 'fees', ruleIndex: 0, strategy: 'priority', attempts: [], declaredFee };
         await db.query(
-          `insert into transactions (id, provider_account_id, provider, provider_transaction_id, payment_method, status, amount, currency, installments, created_at, updated_at)
-           values ($1, $2, 'SANDBOX', $3, 'PIX', $4, $5, 'BRL', 1, $6, $6)`,
-          [id, account, `ch_${id}`, status, amount, at],
+          `insert into transactions (id, provider_account_id, provider, provider_transaction_id, payment_method, status, amount, currency, installments, routing, created_at, updated_at)
+           values ($1, $2, 'SANDBOX', $3, 'PIX', $4, $5, 'BRL', 1, $6, $7, $7)`,
+          [id, account, `ch_${id}`, status, amount, routing, at],
         );
         return id;
       };
@@ -126,13 +131,13 @@ describe('GetAccountStatement', () => {
           [randomUUID(), account, `wd_${randomUUID()}`, status, amount, at],
         );
       // 2026-03-10 in São Paulo: 03:00Z to 03:00Z the next morning.
-      const late = await charge(accountId, 'APPROVED', 10_000, '2026-03-11T02:59:00Z'); // 23:59 on the 10th
-      await charge(accountId, 'REFUNDED', 5_000, '2026-03-10T03:00:00Z'); // 00:00 on the 10th
+      const late = await charge(accountId, 'APPROVED', 10_000, '2026-03-11T02:59:00Z', 199); // 23:59 on the 10th
+      await charge(accountId, 'REFUNDED', 5_000, '2026-03-10T03:00:00Z', 120); // 00:00 on the 10th: its fee stays
       await charge(accountId, 'CHARGEBACK', 2_500, '2026-03-10T12:00:00Z');
-      await charge(accountId, 'REJECTED', 99_999, '2026-03-10T12:00:00Z');
+      await charge(accountId, 'REJECTED', 99_999, '2026-03-10T12:00:00Z', 5_000); // not paid: no fee
       await charge(accountId, 'PENDING', 88_888, '2026-03-10T12:00:00Z');
-      await charge(accountId, 'APPROVED', 7_000, '2026-03-10T02:59:00Z'); // 23:59 on the 9th
-      const early = await charge(accountId, 'APPROVED', 3_000, '2026-03-11T03:00:00Z'); // 00:00 on the 11th
+      await charge(accountId, 'APPROVED', 7_000, '2026-03-10T02:59:00Z', 700); // 23:59 on the 9th
+      const early = await charge(accountId, 'APPROVED', 3_000, '2026-03-11T03:00:00Z', 0); // 00:00 on the 11th: declared free
       await refund(late, 'SUCCEEDED', 1_000, '2026-03-11T03:30:00Z'); // the 11th: the day it was asked for
       await refund(late, 'FAILED', 2_000, '2026-03-11T03:40:00Z');
       await refund(early, 'PENDING', 500, '2026-03-11T04:00:00Z');
@@ -160,6 +165,8 @@ describe('GetAccountStatement', () => {
     chargebacksAmount: 0,
     payoutsCount: 0,
     payoutsAmount: 0,
+    feesAmount: 0,
+    feesDeclaredCount: 0,
     netAmount: 0,
     ...values,
   });
@@ -183,6 +190,8 @@ describe('GetAccountStatement', () => {
         chargebacksAmount: 2_500,
         payoutsCount: 1,
         payoutsAmount: 4_000,
+        feesAmount: 319,
+        feesDeclaredCount: 2,
         netAmount: 11_000,
       }),
       day({
@@ -193,6 +202,7 @@ describe('GetAccountStatement', () => {
         refundsAmount: 1_000,
         payoutsCount: 1,
         payoutsAmount: 1_500,
+        feesDeclaredCount: 1,
         netAmount: 500,
       }),
     ]);
@@ -207,9 +217,63 @@ describe('GetAccountStatement', () => {
         chargebacksAmount: 2_500,
         payoutsCount: 2,
         payoutsAmount: 5_500,
+        feesAmount: 319,
+        feesDeclaredCount: 3,
         netAmount: 11_500,
       }),
     );
+  });
+
+  it("keeps the fee a routed charge's target declares, and counts it on the charge's day beside its refund", async () => {
+    const sandbox = await createAccount('SANDBOX');
+    const PIX = PaymentMethod.PAYMENT_METHOD_PIX;
+    // 0.99 R$ plus 1.99 %: 3,000 cents cost 99 + 59.7, rounded to 159.
+    const fees = [{ paymentMethod: PIX, fixed: 99, percentBps: 199 }];
+    const targets = [{ providerAccountId: sandbox, weight: 0, fees }];
+    await stack.client.call(
+      'routes',
+      'createRoute',
+      CreateRouteRequest.fromPartial({
+        name: 'statement-fees',
+        rules: [
+          { paymentMethods: [PIX], strategy: RoutingStrategy.ROUTING_STRATEGY_LOWEST_COST, targets },
+          { strategy: RoutingStrategy.ROUTING_STRATEGY_PRIORITY, targets: [{ providerAccountId: sandbox, weight: 0, fees: [] }] },
+        ],
+      }),
+    );
+    const charge = async (amount: number, paymentMethod: PaymentMethod) => {
+      const { transaction } = await stack.client.call(
+        'gateway',
+        'createTransaction',
+        CreateTransactionRequest.fromPartial({ route: 'statement-fees', transaction: { amount, paymentMethod, customer: CUSTOMER } }),
+      );
+      await stack.client.call('sandbox', 'simulatePayment', SimulatePaymentRequest.fromPartial({ id: transaction.id }));
+      return transaction.id as string;
+    };
+    const paid = await charge(3_000, PIX);
+    await stack.client.call('gateway', 'refoundTransaction', RefoundTransactionRequest.fromPartial({ providerAccountId: sandbox, id: paid, amount: 1_000 }));
+    // Billet: the second rule, whose target declares no fee.
+    await charge(2_000, PaymentMethod.PAYMENT_METHOD_BILLET);
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
+    for (const driver of drivers) {
+      const statement = await driver.call(
+        'accounts',
+        'getAccountStatement',
+        GetAccountStatementRequest.fromPartial({ providerAccountId: sandbox, fromDay: today, toDay: today }),
+      );
+      expect(statement.days).toEqual([
+        day({
+          day: today,
+          chargesCount: 2,
+          chargesAmount: 5_000,
+          refundsCount: 1,
+          refundsAmount: 1_000,
+          feesAmount: 159,
+          feesDeclaredCount: 1,
+          netAmount: 4_000,
+        }),
+      ]);
+    }
   });
 
   it('covers every account without one, and only the days asked for', async () => {

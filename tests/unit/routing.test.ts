@@ -1,5 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
-import { decideRoute, EXPLORATION_SHARE, ruleMatches, seededRandom, type HealthOf, type RouteRule, type RoutedCharge } from '../../server/domain/routing.js';
+import {
+  decideRoute,
+  EXPLORATION_SHARE,
+  ruleMatches,
+  seededRandom,
+  withDeclaredFee,
+  type HealthOf,
+  type Route,
+  type RouteRule,
+  type RoutedCharge,
+  type RoutingRecord,
+} from '../../server/domain/routing.js';
 import { attemptKey, providerDidNotAct, seedOf } from '../../server/gateway/routedCharges.js';
 import { GatewayError } from '../../server/lib/errors.js';
 
@@ -109,6 +120,41 @@ describe('route decisions', () => {
     expect(ruleMatches(rule({ minInstallments: 4 }), card)).toBe(false);
     expect(ruleMatches(rule({ currencies: ['USD'] }), pix)).toBe(false);
     expect(ruleMatches(rule({ minAmount: 10_000, maxAmount: 10_000 }), pix)).toBe(true);
+  });
+});
+
+describe("the declared fee a routed charge keeps (the statement's fees)", () => {
+  const fees = [{ paymentMethod: 'PIX' as const, fixed: 99, percentBps: 199 }];
+  const route: Route = {
+    id: 'r',
+    name: 'fees',
+    maxAttempts: 0,
+    createdAt: new Date(0),
+    updatedAt: new Date(0),
+    rules: [
+      rule({ paymentMethods: ['CREDIT_CARD'] }),
+      rule({
+        strategy: 'lowest_cost',
+        targets: [
+          { providerAccountId: A, weight: 0, fees },
+          { providerAccountId: B, weight: 0, fees: [{ paymentMethod: 'PIX', fixed: 0, percentBps: 0 }] },
+        ],
+      }),
+    ],
+  };
+  const record = (ruleIndex: number): RoutingRecord => ({ routeId: 'r', routeName: 'fees', ruleIndex, strategy: 'lowest_cost', attempts: [] });
+
+  it("is the charging target's fee for the method in the rule that matched, rounded to the cent; a declared 0 is kept", () => {
+    // 10,000 cents at 0.99 R$ + 1.99 %: 99 + 199; 3,333 cents: 99 + 66.3, rounded to 165.
+    expect(withDeclaredFee(record(1), route, A, pix).declaredFee).toBe(298);
+    expect(withDeclaredFee(record(1), route, A, { paymentMethod: 'PIX', amount: 3_333 }).declaredFee).toBe(165);
+    expect(withDeclaredFee(record(1), route, B, pix).declaredFee).toBe(0);
+  });
+
+  it('is absent where the target declares none for the method, or the rule that matched has no fees for it', () => {
+    expect(withDeclaredFee(record(1), route, A, card)).not.toHaveProperty('declaredFee');
+    expect(withDeclaredFee(record(0), route, A, card)).not.toHaveProperty('declaredFee');
+    expect(withDeclaredFee(record(1), route, C, pix)).not.toHaveProperty('declaredFee');
   });
 });
 

@@ -28,6 +28,8 @@ function statementCells(row: StatementDay, money: (cents: bigint) => string): st
     money(row.chargebacksAmount),
     money(row.payoutsAmount),
     money(row.netAmount),
+    money(row.feesAmount),
+    String(row.feesDeclaredCount),
   ];
 }
 
@@ -56,6 +58,8 @@ export default function Balances() {
     t.balances.chargebacks,
     t.balances.payouts,
     t.balances.net,
+    t.balances.fees,
+    t.balances.feesDeclaredCount,
   ];
   const total = statement.data?.total;
   const csvRows = [
@@ -83,6 +87,9 @@ export default function Balances() {
       <Section title={t.balances.statement} testId="statement" loading={statement.isPending}>
         <Text size="sm" c="dimmed" mb="sm">
           {t.balances.statementNote}
+        </Text>
+        <Text size="sm" c="dimmed" mb="sm" data-testid="fees-note">
+          {t.balances.feesNote}
         </Text>
         <ExportCsv page={async () => ({ rows: csvRows, nextPageToken: '' })} header={columns} prefix={t.balances.csvPrefix} />
         <ErrorAlert error={statement.error ?? accounts.error} />

@@ -251,8 +251,16 @@ export interface StatementDay {
   /** Payouts approved that day (by the provider's approval time, else their creation). */
   payoutsCount: number;
   payoutsAmount: number;
-  /** charges_amount - refunds_amount - chargebacks_amount - payouts_amount. */
+  /** charges_amount - refunds_amount - chargebacks_amount - payouts_amount (fees_amount is not taken from it). */
   netAmount: number;
+  /**
+   * Fees of the day's paid charges (those in charges_count), where the gateway knows one: the fee that the route target
+   * which took the charge declares for its payment method and amount (RouteTarget.fees), as the route stood when it
+   * charged. The gateway keeps no fee reported by a provider; a charge without a declared fee counts none.
+   */
+  feesAmount: number;
+  /** How many of charges_count carry a declared fee (the source of fees_amount); the others carry none. */
+  feesDeclaredCount: number;
 }
 
 export interface GetAccountStatementResponse {
@@ -2212,6 +2220,8 @@ function createBaseStatementDay(): StatementDay {
     payoutsCount: 0,
     payoutsAmount: 0,
     netAmount: 0,
+    feesAmount: 0,
+    feesDeclaredCount: 0,
   };
 }
 
@@ -2246,6 +2256,12 @@ export const StatementDay: MessageFns<StatementDay> = {
     }
     if (message.netAmount !== 0) {
       writer.uint32(80).int64(message.netAmount);
+    }
+    if (message.feesAmount !== 0) {
+      writer.uint32(88).int64(message.feesAmount);
+    }
+    if (message.feesDeclaredCount !== 0) {
+      writer.uint32(96).int64(message.feesDeclaredCount);
     }
     return writer;
   },
@@ -2343,6 +2359,22 @@ export const StatementDay: MessageFns<StatementDay> = {
             message.netAmount = longToNumber(reader.int64());
             continue;
           }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.feesAmount = longToNumber(reader.int64());
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.feesDeclaredCount = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2403,6 +2435,16 @@ export const StatementDay: MessageFns<StatementDay> = {
         : isSet(object.net_amount)
         ? globalThis.Number(object.net_amount)
         : 0,
+      feesAmount: isSet(object.feesAmount)
+        ? globalThis.Number(object.feesAmount)
+        : isSet(object.fees_amount)
+        ? globalThis.Number(object.fees_amount)
+        : 0,
+      feesDeclaredCount: isSet(object.feesDeclaredCount)
+        ? globalThis.Number(object.feesDeclaredCount)
+        : isSet(object.fees_declared_count)
+        ? globalThis.Number(object.fees_declared_count)
+        : 0,
     };
   },
 
@@ -2438,6 +2480,12 @@ export const StatementDay: MessageFns<StatementDay> = {
     if (message.netAmount !== 0) {
       obj.netAmount = Math.round(message.netAmount);
     }
+    if (message.feesAmount !== 0) {
+      obj.feesAmount = Math.round(message.feesAmount);
+    }
+    if (message.feesDeclaredCount !== 0) {
+      obj.feesDeclaredCount = Math.round(message.feesDeclaredCount);
+    }
     return obj;
   },
 
@@ -2456,6 +2504,8 @@ export const StatementDay: MessageFns<StatementDay> = {
     message.payoutsCount = object.payoutsCount ?? 0;
     message.payoutsAmount = object.payoutsAmount ?? 0;
     message.netAmount = object.netAmount ?? 0;
+    message.feesAmount = object.feesAmount ?? 0;
+    message.feesDeclaredCount = object.feesDeclaredCount ?? 0;
     return message;
   },
 };
@@ -2807,7 +2857,7 @@ export const ProviderAccountServiceService = {
   },
   /**
    * The gateway's own statement, from what it recorded (never asked of the provider): per São Paulo calendar day, the
-   * approved charges, refunds, chargebacks and approved payouts, and what they leave.
+   * approved charges, refunds, chargebacks and approved payouts, what they leave, and the fees declared for the charges.
    */
   getAccountStatement: {
     path: "/gateway.v1.ProviderAccountService/GetAccountStatement" as const,
@@ -2851,7 +2901,7 @@ export interface ProviderAccountServiceServer extends UntypedServiceImplementati
   getAccountBalance: handleUnaryCall<GetAccountBalanceRequest, GetAccountBalanceResponse>;
   /**
    * The gateway's own statement, from what it recorded (never asked of the provider): per São Paulo calendar day, the
-   * approved charges, refunds, chargebacks and approved payouts, and what they leave.
+   * approved charges, refunds, chargebacks and approved payouts, what they leave, and the fees declared for the charges.
    */
   getAccountStatement: handleUnaryCall<GetAccountStatementRequest, GetAccountStatementResponse>;
   /**
@@ -2959,7 +3009,7 @@ export interface ProviderAccountServiceClient extends Client {
   ): ClientUnaryCall;
   /**
    * The gateway's own statement, from what it recorded (never asked of the provider): per São Paulo calendar day, the
-   * approved charges, refunds, chargebacks and approved payouts, and what they leave.
+   * approved charges, refunds, chargebacks and approved payouts, what they leave, and the fees declared for the charges.
    */
   getAccountStatement(
     request: GetAccountStatementRequest,
