@@ -21,7 +21,7 @@ import type {
   Withdrawal,
   WithdrawMethod,
 } from '../domain/types.js';
-import type { CredentialKey, ProviderAdapter, ProviderEvidence } from '../providers/adapter.js';
+import type { CertificateField, CredentialKey, ProviderAdapter, ProviderEvidence } from '../providers/adapter.js';
 import { resolveAccount, type GatewayDeps, type ResolvedAccount } from './context.js';
 import { optionalUrl, requirePositiveCents, requireText } from './validation.js';
 import { resendWindowMs, runIdempotent } from './idempotency.js';
@@ -77,6 +77,8 @@ export interface ProviderSummary {
   takesInstallmentPlan: boolean;
   /** The account keys it reads, by its own names; empty when it declares none. */
   credentialKeys: readonly CredentialKey[];
+  /** The client certificates it reads, by the account field holding each one's address; empty when it uses none. */
+  certificateFields: readonly CertificateField[];
 }
 
 /** Each document URL as the gateway can read it (a presigned link for one of its own uploads), for the provider. */
@@ -120,6 +122,7 @@ export class PaymentsService {
       apiVersions: adapter.apiVersions,
       takesInstallmentPlan: takesInstallmentPlan(adapter),
       credentialKeys: adapter.credentialKeys,
+      certificateFields: adapter.certificateFields,
     }));
   }
 

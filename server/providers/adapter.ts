@@ -57,6 +57,13 @@ export interface StoredReceiver {
   secret?: string;
 }
 
+/** A client certificate an adapter reads (mutual TLS, or one sent in a header): the account field with its address. */
+export interface CertificateField {
+  readonly field: 'certCashInUrl' | 'certCashOutUrl';
+  /** False where only some of the provider's dialects read it (checkAccount then decides by the account's dialect). */
+  readonly required: boolean;
+}
+
 export type AccountSettings = Pick<AdapterContext, 'publicKey' | 'secretKey' | 'platformId' | 'certCashInUrl' | 'certCashOutUrl' | 'apiVersion'>;
 
 export interface IncomingNotification {
@@ -242,6 +249,11 @@ export abstract class ProviderAdapter {
 
   /** The account keys it reads, by its own names (kit/credentials.ts); empty: it declares none, and either key may be needed. */
   get credentialKeys(): readonly CredentialKey[] {
+    return [];
+  }
+
+  /** The client certificates it reads, by the account field holding each one's address; empty: it uses none. */
+  get certificateFields(): readonly CertificateField[] {
     return [];
   }
 

@@ -282,6 +282,10 @@ export function toProtoProvider(p: ProviderSummary): pb.ProviderInfo {
       required: key.required,
       parts: key.parts.map((part) => ({ ...part })),
     })),
+    certificateFields: p.certificateFields.map((certificate) => ({
+      field: certificate.field === 'certCashInUrl' ? 'cert_cash_in_url' : 'cert_cash_out_url',
+      required: certificate.required,
+    })),
   };
 }
 

@@ -93,6 +93,23 @@ describe('ListProviders names the credentials each provider declares', () => {
     ]);
   });
 
+  it('names the client certificates a provider reads, required or only for some dialects, and none for the others', async () => {
+    const { providers } = await stack.client.call('gateway', 'listProviders', {});
+    const certificatesOf = (id: string) => providers.find((provider: { id: string }) => provider.id === id).certificateFields;
+    const both = [
+      { field: 'cert_cash_in_url', required: true },
+      { field: 'cert_cash_out_url', required: true },
+    ];
+    for (const id of ['VOLUTI', 'TREEAL', 'PODPAY', 'ONZ']) expect(certificatesOf(id)).toEqual(both);
+    expect(certificatesOf('FIREBANK')).toEqual([{ field: 'cert_cash_in_url', required: true }]);
+    // Only PAGSTAR's public dialect (the BACEN API Pix) presents them.
+    expect(certificatesOf('PAGSTAR')).toEqual(both.map((field) => ({ ...field, required: false })));
+    const declaring = providers
+      .filter((provider: { certificateFields: unknown[] }) => provider.certificateFields.length)
+      .map((provider: { id: string }) => provider.id);
+    expect(declaring.sort()).toEqual(['FIREBANK', 'ONZ', 'PAGSTAR', 'PODPAY', 'TREEAL', 'VOLUTI']);
+  });
+
   it('says which whole keys are needed where nothing is packed', async () => {
     await expect(keysOf('VENIT')).resolves.toEqual([
       { field: 'public_key', required: true, parts: [] },

@@ -1,5 +1,5 @@
 import { PasswordInput, TextInput } from '@mantine/core';
-import type { CredentialKey } from '../../gen/es/gateway/v1/types_pb.js';
+import type { CertificateField, CredentialKey } from '../../gen/es/gateway/v1/types_pb.js';
 import { packParts, unpackParts } from './credentialKeys.js';
 import { useI18n } from './i18n.js';
 
@@ -67,5 +67,42 @@ export function CredentialInputs({ keys, publicKey, secretKey, onPublicKey, onSe
         required={needed && !part.optional}
       />
     ));
+  });
+}
+
+/** The account's certificate addresses, by their field names. */
+export type CertificateUrls = Record<'cert_cash_in_url' | 'cert_cash_out_url', string>;
+
+/**
+ * The client certificates a provider declares (ProviderInfo.certificate_fields), each asked as the address of its
+ * file, as the API takes it; nothing for a provider that uses none.
+ */
+export function CertificateInputs({
+  fields,
+  values,
+  onChange,
+  violations,
+}: {
+  fields: readonly CertificateField[] | undefined;
+  values: CertificateUrls;
+  onChange: (field: keyof CertificateUrls, value: string) => void;
+  violations: Record<string, string>;
+}) {
+  const { t } = useI18n();
+  return (fields ?? []).map(({ field, required }) => {
+    const name = field as keyof CertificateUrls;
+    return (
+      <TextInput
+        key={name}
+        label={name === 'cert_cash_in_url' ? t.accounts.certCashInUrl : t.accounts.certCashOutUrl}
+        description={[required ? undefined : t.accounts.optional, t.accounts.certificateHint].filter(Boolean).join('. ')}
+        type="url"
+        autoComplete="off"
+        value={values[name]}
+        onChange={(e) => onChange(name, e.currentTarget.value)}
+        error={violations[name]}
+        required={required}
+      />
+    );
   });
 }

@@ -417,6 +417,10 @@ const pt = {
     providerSaid: 'Resposta:',
     noAdmin: 'Seu papel não permite criar, editar, excluir nem testar contas de provedor (exige accounts:admin).',
     optional: 'Opcional para este provedor',
+    certCashInUrl: 'URL do certificado de cash-in',
+    certCashOutUrl: 'URL do certificado de cash-out',
+    certificateHint:
+      'Certificado de cliente (mTLS) do provedor: endereço de um arquivo PEM com o certificado e a chave privada, ou de um .p12/.pfx. A senha da chave, se houver, vai na parte certificatePassphrase da chave secreta. O endereço é exibido sem a query.',
     partOf: (key: string, index: number, count: number) => `Parte ${index} de ${count} da ${key.toLowerCase()}, nos nomes do provedor`,
   },
   receivers: {
@@ -1208,6 +1212,10 @@ const en: Messages = {
     providerSaid: 'Answer:',
     noAdmin: 'Your role cannot create, edit, delete or test provider accounts (needs accounts:admin).',
     optional: 'Optional for this provider',
+    certCashInUrl: 'Cash-in certificate URL',
+    certCashOutUrl: 'Cash-out certificate URL',
+    certificateHint:
+      "The provider's client certificate (mTLS): the address of a PEM file holding the certificate and its private key, or of a .p12/.pfx. The key's passphrase, if any, goes in the secret key's certificatePassphrase part. The address is shown without its query.",
     partOf: (key: string, index: number, count: number) => `Part ${index} of ${count} of the ${key.toLowerCase()}, in the provider's names`,
   },
   receivers: {

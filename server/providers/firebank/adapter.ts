@@ -23,7 +23,14 @@ import { CATALOGUE, catalogueError } from '../../lib/providerMessages.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { dateOf } from '../../lib/values.js';
 import { defaultWithdrawDescription } from '../../lib/withdrawDescription.js';
-import { SPEC_GROUPS, type AccountSettings, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
+import {
+  SPEC_GROUPS,
+  type AccountSettings,
+  type AdapterContext,
+  type CertificateField,
+  type IncomingNotification,
+  type NotificationVerdict,
+} from '../adapter.js';
 import { absentable, parseAnswer, wireAmount, wireId, wireStatus, wireText, type AnswerSchema } from '../kit/answers.js';
 import { COMMON_WITHDRAWAL_STATUSES } from '../kit/commonStatuses.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
@@ -296,6 +303,11 @@ export class FirebankAdapter extends LoginTokenAdapter {
   protected readonly loginPath = FIREBANK_PATHS.token;
 
   /** The token call presents the platform's certificate: without one the platform cannot authenticate ('Unauthorized.', doc 1 §8). */
+  /** The platform's certificate, sent in a header at login. */
+  override get certificateFields(): readonly CertificateField[] {
+    return [{ field: 'certCashInUrl', required: true }];
+  }
+
   override checkAccount(account: AccountSettings): void {
     super.checkAccount(account);
     if (!account.certCashInUrl?.trim())

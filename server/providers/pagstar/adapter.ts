@@ -10,7 +10,7 @@ import { normalizePixKey } from '../../lib/pixKey.js';
 import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { bodyText } from '../../lib/providerMessages.js';
 import { dateOf } from '../../lib/values.js';
-import { SPEC_GROUPS, type AccountSettings, type AdapterContext, type IncomingNotification } from '../adapter.js';
+import { SPEC_GROUPS, type AccountSettings, type AdapterContext, type CertificateField, type IncomingNotification } from '../adapter.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { COMMON_WITHDRAWAL_STATUSES } from '../kit/commonStatuses.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
@@ -234,6 +234,11 @@ export class PagstarAdapter extends DeclaredAdapter {
   }
 
   /** The public dialect's keys and certificates ('clientId|chave', the secret, the cash-in and cash-out certificates), else the specification's. */
+  /** Only the public dialect (the BACEN API Pix) presents certificates: asked for, not required by every account. */
+  override get certificateFields(): readonly CertificateField[] {
+    return this.documented.certificateFields.map((field) => ({ ...field, required: false }));
+  }
+
   override checkAccount(account: AccountSettings): void {
     if (this.apiVersion(account as AdapterContext) === 'public') this.documented.checkAccount(account);
     else super.checkAccount(account);

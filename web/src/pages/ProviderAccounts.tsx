@@ -9,7 +9,7 @@ import { useI18n } from '../i18n.js';
 import { Copy, TableHead, useProviderAccounts, scrollable } from '../ui.js';
 import { draftOf, InstallmentPlanFields, readDraft, samePlan } from '../installmentPlan.js';
 import { RoleNote } from '../operations/Section.js';
-import { CredentialInputs } from '../credentialInputs.js';
+import { CertificateInputs, CredentialInputs, type CertificateUrls } from '../credentialInputs.js';
 
 /** What is being edited: a new account, an existing one, or nothing. */
 type Editing = { account?: ProviderAccount } | null;
@@ -176,6 +176,11 @@ function AccountForm({ account, onDone }: { account?: ProviderAccount; onDone: (
   const [webhookSecret, setWebhookSecret] = useState('');
   const [baseUrl, setBaseUrl] = useState(account?.baseUrl ?? '');
   const [platformId, setPlatformId] = useState(account?.platformId ?? '');
+  // As the account answers them: without their query, which the gateway takes back as "unchanged".
+  const [certificates, setCertificates] = useState<CertificateUrls>({
+    cert_cash_in_url: account?.certCashInUrl ?? '',
+    cert_cash_out_url: account?.certCashOutUrl ?? '',
+  });
   const [apiVersion, setApiVersion] = useState<string | null>(account?.apiVersion ?? null);
   // The dialects the chosen provider speaks, the default (the specification's) first; none when it has only one.
   const providerInfo = providers.data?.providers.find((p) => p.id === (account?.provider ?? provider));
@@ -206,6 +211,8 @@ function AccountForm({ account, onDone }: { account?: ProviderAccount; onDone: (
         webhookSecret: webhookSecret || undefined,
         baseUrl: changed(baseUrl, account.baseUrl),
         platformId: changed(platformId, account.platformId),
+        certCashInUrl: changed(certificates.cert_cash_in_url, account.certCashInUrl),
+        certCashOutUrl: changed(certificates.cert_cash_out_url, account.certCashOutUrl),
         apiVersion: changed(apiVersion ?? '', account.apiVersion),
         // An empty plan removes the account's; an unchanged one is not sent.
         installmentPlan: !takesPlan || samePlan(plan, account.installmentPlan) ? undefined : (plan ?? {}),
@@ -219,6 +226,8 @@ function AccountForm({ account, onDone }: { account?: ProviderAccount; onDone: (
         webhookSecret: webhookSecret || undefined,
         baseUrl: baseUrl || undefined,
         platformId: platformId || undefined,
+        certCashInUrl: certificates.cert_cash_in_url || undefined,
+        certCashOutUrl: certificates.cert_cash_out_url || undefined,
         apiVersion: apiVersion || undefined,
         installmentPlan: plan ?? undefined,
       });
@@ -232,6 +241,8 @@ function AccountForm({ account, onDone }: { account?: ProviderAccount; onDone: (
     'webhook_secret',
     'base_url',
     'platform_id',
+    'cert_cash_in_url',
+    'cert_cash_out_url',
     'api_version',
     ...(takesPlan ? ['installment_plan', 'max_installments', 'interest_free_installments', 'fee_percent_by_installment', 'min_installment_value'] : []),
   ];
@@ -271,6 +282,12 @@ function AccountForm({ account, onDone }: { account?: ProviderAccount; onDone: (
         />
         <TextInput label={t.accounts.baseUrl} type="url" value={baseUrl} onChange={(e) => setBaseUrl(e.currentTarget.value)} error={violations.base_url} />
         <TextInput label={t.accounts.platformId} value={platformId} onChange={(e) => setPlatformId(e.currentTarget.value)} error={violations.platform_id} />
+        <CertificateInputs
+          fields={providerInfo?.certificateFields}
+          values={certificates}
+          onChange={(field, value) => setCertificates((before) => ({ ...before, [field]: value }))}
+          violations={violations}
+        />
         {apiVersions.length > 0 && (
           <Select
             label={t.accounts.apiVersion}

@@ -1382,6 +1382,21 @@ export interface ProviderInfo {
    * be needed.
    */
   credentialKeys: CredentialKey[];
+  /**
+   * The client certificates this provider reads (mutual TLS, or a certificate it takes in a header), by the account
+   * field that holds the address of each file (ProviderAccount.cert_cash_in_url, cert_cash_out_url), so a form asks for
+   * them only here. A certificate's private key is encrypted with the passphrase part of secret_key where the provider
+   * declares one (certificatePassphrase in credential_keys). Empty: the provider uses no client certificate.
+   */
+  certificateFields: CertificateField[];
+}
+
+/** One certificate address of a provider account as its provider declares it. */
+export interface CertificateField {
+  /** "cert_cash_in_url" or "cert_cash_out_url", as the account's fields are named. */
+  field: string;
+  /** Whether the provider needs it (an account without it is refused); false where only some of its dialects read it. */
+  required: boolean;
 }
 
 /** One of a provider account's two keys as its provider declares it. */
@@ -6766,6 +6781,7 @@ function createBaseProviderInfo(): ProviderInfo {
     apiVersions: [],
     takesInstallmentPlan: false,
     credentialKeys: [],
+    certificateFields: [],
   };
 }
 
@@ -6818,6 +6834,9 @@ export const ProviderInfo: MessageFns<ProviderInfo> = {
     }
     for (const v of message.credentialKeys) {
       CredentialKey.encode(v!, writer.uint32(98).fork()).join();
+    }
+    for (const v of message.certificateFields) {
+      CertificateField.encode(v!, writer.uint32(106).fork()).join();
     }
     return writer;
   },
@@ -6961,6 +6980,14 @@ export const ProviderInfo: MessageFns<ProviderInfo> = {
             message.credentialKeys.push(CredentialKey.decode(reader, reader.uint32()));
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.certificateFields.push(CertificateField.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -7017,6 +7044,11 @@ export const ProviderInfo: MessageFns<ProviderInfo> = {
         : globalThis.Array.isArray(object?.credential_keys)
         ? object.credential_keys.map((e: any) => CredentialKey.fromJSON(e))
         : [],
+      certificateFields: globalThis.Array.isArray(object?.certificateFields)
+        ? object.certificateFields.map((e: any) => CertificateField.fromJSON(e))
+        : globalThis.Array.isArray(object?.certificate_fields)
+        ? object.certificate_fields.map((e: any) => CertificateField.fromJSON(e))
+        : [],
     };
   },
 
@@ -7058,6 +7090,9 @@ export const ProviderInfo: MessageFns<ProviderInfo> = {
     if (message.credentialKeys?.length) {
       obj.credentialKeys = message.credentialKeys.map((e) => CredentialKey.toJSON(e));
     }
+    if (message.certificateFields?.length) {
+      obj.certificateFields = message.certificateFields.map((e) => CertificateField.toJSON(e));
+    }
     return obj;
   },
 
@@ -7078,6 +7113,92 @@ export const ProviderInfo: MessageFns<ProviderInfo> = {
     message.apiVersions = object.apiVersions?.map((e) => e) || [];
     message.takesInstallmentPlan = object.takesInstallmentPlan ?? false;
     message.credentialKeys = object.credentialKeys?.map((e) => CredentialKey.fromPartial(e)) || [];
+    message.certificateFields = object.certificateFields?.map((e) => CertificateField.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseCertificateField(): CertificateField {
+  return { field: "", required: false };
+}
+
+export const CertificateField: MessageFns<CertificateField> = {
+  encode(message: CertificateField, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.field !== "") {
+      writer.uint32(10).string(message.field);
+    }
+    if (message.required !== false) {
+      writer.uint32(16).bool(message.required);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CertificateField {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCertificateField();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.field = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.required = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CertificateField {
+    return {
+      field: isSet(object.field) ? globalThis.String(object.field) : "",
+      required: isSet(object.required) ? globalThis.Boolean(object.required) : false,
+    };
+  },
+
+  toJSON(message: CertificateField): unknown {
+    const obj: any = {};
+    if (message.field !== "") {
+      obj.field = message.field;
+    }
+    if (message.required !== false) {
+      obj.required = message.required;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<CertificateField>): CertificateField {
+    return CertificateField.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CertificateField>): CertificateField {
+    const message = createBaseCertificateField();
+    message.field = object.field ?? "";
+    message.required = object.required ?? false;
     return message;
   },
 };

@@ -3,7 +3,7 @@ import { GatewayError, invalidArgument, outcomeOf } from '../../../lib/errors.js
 import type { ProviderHttp } from '../../../lib/http/index.js';
 import { pixCodeOnly } from '../../../lib/pixQrCode.js';
 import { CATALOGUE, catalogueError, providerFailure } from '../../../lib/providerMessages.js';
-import type { AccountSettings, AdapterContext, IncomingNotification } from '../../adapter.js';
+import type { AccountSettings, AdapterContext, CertificateField, IncomingNotification } from '../../adapter.js';
 import { fillPath, type AdapterRuntime } from '../../kit/declaration.js';
 import { DeclaredAdapter } from '../../kit/declaredAdapter.js';
 import {
@@ -66,6 +66,12 @@ export class BacenPixAdapter extends DeclaredAdapter<BacenPixMember> {
     if (this.capabilities.withdrawMethods.length && !member.payout) throw new Error(`${member.identity.id} declares withdrawals without saying how (payout)`);
     if (this.capabilities.withdrawalLookup && !member.payout?.lookupPath)
       throw new Error(`${member.identity.id} declares withdrawal lookups without a payout lookupPath`);
+  }
+
+  /** Cash-in always presents its certificate; cash-out too unless the member's payout host asks for none. */
+  override get certificateFields(): readonly CertificateField[] {
+    const payout = this.declaration.payout;
+    return [{ field: 'certCashInUrl', required: true }, ...(payout && payout.mtls !== false ? [{ field: 'certCashOutUrl' as const, required: true }] : [])];
   }
 
   /**
