@@ -87,6 +87,8 @@ export const TransactionEntity = defineEntity({
     cardLast4: p.string().length(4).nullable(),
     /** A declined charge's reason as the provider gave it. */
     declineReason: p.text().nullable(),
+    /** Cents of fee the provider reported for the charge when it created it (the statement's fees); null where it reports none. */
+    providerFee: p.bigint('number').nullable(),
     webhookUrl: p.text().nullable(),
     idempotencyKey: p.string().nullable(),
     /** 'api' (CreateTransaction) or 'webhook' (a payment the provider reported with no charge). */

@@ -10,8 +10,9 @@ export interface StatementQuery {
 }
 
 /**
- * One calendar day of the statement, in cents; net = charges − refunds − chargebacks − payouts. Fees are those the
- * day's paid charges carry from their route's declared schedule (RoutingRecord.declaredFee), `feesDeclaredCount` of them.
+ * One calendar day of the statement, in cents; net = charges − refunds − chargebacks − payouts. Fees are those of the
+ * day's paid charges: the one their provider reported (`feesReportedCount` of them), else the one their route's target
+ * declared (RoutingRecord.declaredFee, `feesDeclaredCount` of them); the other charges carry none.
  */
 export interface StatementDay {
   day: string;
@@ -24,6 +25,7 @@ export interface StatementDay {
   payoutsCount: number;
   payoutsAmount: number;
   feesAmount: number;
+  feesReportedCount: number;
   feesDeclaredCount: number;
   netAmount: number;
 }
@@ -34,7 +36,7 @@ type StatementRow = { [K in keyof StatementDay]: K extends 'day' ? string : stri
  * The gateway's statement as one aggregate over what it recorded (BRL only; withdrawals are BRL by construction): paid
  * charges and their chargebacks on the day the charge was created (no chargeback date is kept), refunds the provider
  * confirmed on the day they were asked for, approved payouts on the day they were asked for (the provider reserves
- * the money then), and the fees their routes declared for those charges (kept in the charge's routing record). Each branch reads a range of its own creation times through an index: transactions (created_at,
+ * the money then), and the charges' fees: their provider's, else their route's (kept in the charge's routing record). Each branch reads a range of its own creation times through an index: transactions (created_at,
  * id) or (provider_account_id, created_at, id), refunds (created_at), withdrawals likewise. Reads go to a replica.
  */
 export class StatementRepository {
@@ -49,22 +51,23 @@ export class StatementRepository {
               sum(refunds_count) as "refundsCount", sum(refunds_amount) as "refundsAmount",
               sum(chargebacks_count) as "chargebacksCount", sum(chargebacks_amount) as "chargebacksAmount",
               sum(payouts_count) as "payoutsCount", sum(payouts_amount) as "payoutsAmount",
-              sum(fees_amount) as "feesAmount", sum(fees_declared_count) as "feesDeclaredCount"
+              sum(fees_amount) as "feesAmount", sum(fees_reported_count) as "feesReportedCount", sum(fees_declared_count) as "feesDeclaredCount"
          from (select ${day('t')} as day, count(*) as charges_count, sum(t.amount) as charges_amount, 0 as refunds_count, 0 as refunds_amount,
                       count(*) filter (where t.status = 'CHARGEBACK') as chargebacks_count,
                       coalesce(sum(t.amount) filter (where t.status = 'CHARGEBACK'), 0) as chargebacks_amount, 0 as payouts_count, 0 as payouts_amount,
-                      coalesce(sum((t.routing->>'declaredFee')::bigint), 0) as fees_amount,
-                      count(t.routing->>'declaredFee') as fees_declared_count
+                      coalesce(sum(coalesce(t.provider_fee, (t.routing->>'declaredFee')::bigint)), 0) as fees_amount,
+                      count(t.provider_fee) as fees_reported_count,
+                      count(t.routing->>'declaredFee') filter (where t.provider_fee is null) as fees_declared_count
                  from transactions t
                 where ${range('t')} ${account} and t.currency = 'BRL' and t.status in ${PAID}
                 group by 1
                union all
-               select ${day('r')}, 0, 0, count(*), sum(r.amount), 0, 0, 0, 0, 0, 0
+               select ${day('r')}, 0, 0, count(*), sum(r.amount), 0, 0, 0, 0, 0, 0, 0
                  from refunds r join transactions t on t.id = r.transaction_id
                 where ${range('r')} ${account.replace('provider_account_id', 't.provider_account_id')} and t.currency = 'BRL' and r.status = 'SUCCEEDED'
                 group by 1
                union all
-               select ${day('w')}, 0, 0, 0, 0, 0, 0, count(*), sum(w.amount), 0, 0
+               select ${day('w')}, 0, 0, 0, 0, 0, 0, count(*), sum(w.amount), 0, 0, 0
                  from withdrawals w
                 where ${range('w')} ${account} and w.status = 'APPROVED'
                 group by 1) as movements
@@ -89,6 +92,7 @@ function statementDay(row: StatementRow): StatementDay {
     payoutsCount: n(row.payoutsCount),
     payoutsAmount: n(row.payoutsAmount),
     feesAmount: n(row.feesAmount),
+    feesReportedCount: n(row.feesReportedCount),
     feesDeclaredCount: n(row.feesDeclaredCount),
   };
   return { day: row.day, ...counted, netAmount: counted.chargesAmount - counted.refundsAmount - counted.chargebacksAmount - counted.payoutsAmount };

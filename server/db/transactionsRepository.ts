@@ -166,8 +166,8 @@ const INSERT_CHARGE = prepared(
   `with t as (
          insert into transactions (id, provider_account_id, provider, provider_transaction_id, payment_method, status, amount, currency, installments,
            pix_code, pix_qr_code, billet_code, billet_url, expires_at, order_id, customer_document, customer_email, webhook_url, idempotency_key,
-           routing, customer_name, description, items, card_brand, card_last4, decline_reason, origin, created_at, updated_at)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?::jsonb, ?, ?, ?, 'api', ?, ?)
+           routing, customer_name, description, items, card_brand, card_last4, decline_reason, provider_fee, origin, created_at, updated_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?::jsonb, ?, ?, ?, ?, 'api', ?, ?)
          on conflict (provider_account_id, provider_transaction_id) do nothing
          returning id, provider_account_id, status, created_at),
        e as (
@@ -190,6 +190,12 @@ const INSERT_CHARGE = prepared(
 /** A declined charge's reason as the provider gave it, bounded: it is the provider's text, shown, never parsed. */
 const declineReasonOf = (result: TransactionResult): string | null =>
   result.status === 'REJECTED' && result.declineReason?.trim() ? result.declineReason.trim().slice(0, 500) : null;
+
+/** The provider's fee for the charge in whole cents, never below zero nor above the charge (a misread answer stores none). */
+const providerFeeOf = (result: TransactionResult): number | null =>
+  result.providerFee !== undefined && Number.isSafeInteger(result.providerFee) && result.providerFee >= 0 && result.providerFee <= result.amount
+    ? result.providerFee
+    : null;
 
 /** The card's brand and last 4 read from the gateway's card token, else as the provider answered them (one card, never mixed). */
 function cardColumnsOf(input: NewTransaction): { cardBrand: string | null; cardLast4: string | null } {
@@ -266,6 +272,7 @@ export class TransactionsRepository {
       input.items?.length ? JSON.stringify(input.items) : null,
       ...cardFactsOf(input),
       declineReasonOf(result),
+      providerFeeOf(result),
       now,
       now,
       now,
@@ -311,6 +318,7 @@ export class TransactionsRepository {
         items: input.items?.length ? input.items : null,
         ...cardColumnsOf(input),
         declineReason: declineReasonOf(result),
+        providerFee: providerFeeOf(result),
         webhookUrl: input.webhookUrl ?? null,
         routing: input.routing ?? null,
         origin: 'api',
@@ -343,6 +351,7 @@ export class TransactionsRepository {
           webhookUrl: input.webhookUrl ?? existing.webhookUrl ?? null,
           idempotencyKey: input.idempotencyKey ?? existing.idempotencyKey ?? null,
           routing: input.routing ?? existing.routing ?? null,
+          providerFee: providerFeeOf(result) ?? existing.providerFee ?? null,
           updatedAt: now,
         });
         await tx.flush();

@@ -129,6 +129,8 @@ export interface TransactionResult {
    */
   cardBrand?: string;
   cardLast4?: string;
+  /** Integer cents of fee the provider says it takes of the charge (its gross less its net), where its answer says so. */
+  providerFee?: number;
 }
 
 export interface RefundResult {

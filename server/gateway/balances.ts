@@ -27,6 +27,7 @@ const ZERO_DAY: StatementDay = {
   payoutsCount: 0,
   payoutsAmount: 0,
   feesAmount: 0,
+  feesReportedCount: 0,
   feesDeclaredCount: 0,
   netAmount: 0,
 };

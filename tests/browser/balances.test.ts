@@ -101,6 +101,7 @@ it("shows the sandbox account's balance and its day's statement (a paid charge, 
     'R$ 0,00',
     'R$ 14,90',
     'R$ 1,39',
+    '0',
     '1',
   ]);
   await page.getByTestId('fees-note').getByText('O líquido não desconta tarifas.', { exact: false }).waitFor();
@@ -113,9 +114,9 @@ it("shows the sandbox account's balance and its day's statement (a paid charge, 
     .slice(1)
     .split('\r\n');
   expect(lines).toEqual([
-    'Dia;Cobranças pagas;Valor das cobranças;Estornos;Chargebacks;Saques;Líquido;Tarifas declaradas;Cobranças com tarifa',
-    `${today};1;19,90;5,00;0,00;0,00;14,90;1,39;1`,
-    'Total;1;19,90;5,00;0,00;0,00;14,90;1,39;1',
+    'Dia;Cobranças pagas;Valor das cobranças;Estornos;Chargebacks;Saques;Líquido;Tarifas;Cobranças com tarifa do provedor;Cobranças com tarifa da rota',
+    `${today};1;19,90;5,00;0,00;0,00;14,90;1,39;0;1`,
+    'Total;1;19,90;5,00;0,00;0,00;14,90;1,39;0;1',
     '',
   ]);
   await ui.finish(page, violations, 'balances');

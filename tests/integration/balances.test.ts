@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
-import { CreateTransactionRequest, RefoundTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { CreateTransactionRequest, GetTransactionRequest, RefoundTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { CreateRouteRequest, RoutingStrategy } from '../../gen/ts-proto/gateway/v1/routing_service.js';
 import { GetAccountBalanceRequest, GetAccountStatementRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
-import { Operation, PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
+import { Operation, PaymentMethod, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
+import { startAsaasStandIn } from '../standins/asaas.js';
 import { closedPort } from '../support/closedPort.js';
 import { connectDriver, errorDetailsOf, failureOf, grpcDriver, type Driver } from '../support/clients.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
@@ -18,6 +19,9 @@ import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.j
 
 let stack: TestStack;
 const CUSTOMER = { name: 'Ana', document: '12345678909', email: 'ana@example.com' };
+const ASAAS_KEY = '$aact_statement_fees_key';
+/** Today's São Paulo calendar day, YYYY-MM-DD: the day a charge made now is on. */
+const saoPauloToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
 const drivers: Driver[] = [];
 
 const createAccount = async (provider: string, extra: Record<string, unknown> = {}): Promise<string> =>
@@ -104,15 +108,18 @@ describe('GetAccountStatement', () => {
     const db = new pg.Client({ connectionString: stack.database.url });
     await db.connect();
     try {
-      /** `declaredFee`: the fee its route's target declared, kept in the routing record as a routed charge keeps it. */
-      const charge = async (account: string, status: string, amount: number, at: string, declaredFee?: number): Promise<string> => {
+      /**
+       * `declaredFee`: the fee its route's target declared, kept in the routing record as a routed charge keeps it;
+       * `providerFee`: the one its provider reported.
+       */
+      const charge = async (account: string, status: string, amount: number, at: string, declaredFee?: number, providerFee?: number): Promise<string> => {
         const id = randomUUID();
         const routing =
           declaredFee === undefined ? null : { routeId: randomUUID(), routeName: 'fees', ruleIndex: 0, strategy: 'priority', attempts: [], declaredFee };
         await db.query(
-          `insert into transactions (id, provider_account_id, provider, provider_transaction_id, payment_method, status, amount, currency, installments, routing, created_at, updated_at)
-           values ($1, $2, 'SANDBOX', $3, 'PIX', $4, $5, 'BRL', 1, $6, $7, $7)`,
-          [id, account, `ch_${id}`, status, amount, routing, at],
+          `insert into transactions (id, provider_account_id, provider, provider_transaction_id, payment_method, status, amount, currency, installments, routing, provider_fee, created_at, updated_at)
+           values ($1, $2, 'SANDBOX', $3, 'PIX', $4, $5, 'BRL', 1, $6, $7, $8, $8)`,
+          [id, account, `ch_${id}`, status, amount, routing, providerFee ?? null, at],
         );
         return id;
       };
@@ -138,6 +145,7 @@ describe('GetAccountStatement', () => {
       await charge(accountId, 'PENDING', 88_888, '2026-03-10T12:00:00Z');
       await charge(accountId, 'APPROVED', 7_000, '2026-03-10T02:59:00Z', 700); // 23:59 on the 9th
       const early = await charge(accountId, 'APPROVED', 3_000, '2026-03-11T03:00:00Z', 0); // 00:00 on the 11th: declared free
+      await charge(accountId, 'APPROVED', 4_000, '2026-03-11T15:00:00Z', 300, 150); // the provider's fee wins over the route's
       await refund(late, 'SUCCEEDED', 1_000, '2026-03-11T03:30:00Z'); // the 11th: the day it was asked for
       await refund(late, 'FAILED', 2_000, '2026-03-11T03:40:00Z');
       await refund(early, 'PENDING', 500, '2026-03-11T04:00:00Z');
@@ -166,6 +174,7 @@ describe('GetAccountStatement', () => {
     payoutsCount: 0,
     payoutsAmount: 0,
     feesAmount: 0,
+    feesReportedCount: 0,
     feesDeclaredCount: 0,
     netAmount: 0,
     ...values,
@@ -196,30 +205,33 @@ describe('GetAccountStatement', () => {
       }),
       day({
         day: '2026-03-11',
-        chargesCount: 1,
-        chargesAmount: 3_000,
+        chargesCount: 2,
+        chargesAmount: 7_000,
         refundsCount: 1,
         refundsAmount: 1_000,
         payoutsCount: 1,
         payoutsAmount: 1_500,
+        feesAmount: 150,
+        feesReportedCount: 1,
         feesDeclaredCount: 1,
-        netAmount: 500,
+        netAmount: 4_500,
       }),
     ]);
     expect(statement.total).toEqual(
       day({
         day: '',
-        chargesCount: 4,
-        chargesAmount: 20_500,
+        chargesCount: 5,
+        chargesAmount: 24_500,
         refundsCount: 1,
         refundsAmount: 1_000,
         chargebacksCount: 1,
         chargebacksAmount: 2_500,
         payoutsCount: 2,
         payoutsAmount: 5_500,
-        feesAmount: 319,
+        feesAmount: 469,
+        feesReportedCount: 1,
         feesDeclaredCount: 3,
-        netAmount: 11_500,
+        netAmount: 15_500,
       }),
     );
   });
@@ -254,7 +266,7 @@ describe('GetAccountStatement', () => {
     await stack.client.call('gateway', 'refoundTransaction', RefoundTransactionRequest.fromPartial({ providerAccountId: sandbox, id: paid, amount: 1_000 }));
     // Billet: the second rule, whose target declares no fee.
     await charge(2_000, PaymentMethod.PAYMENT_METHOD_BILLET);
-    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
+    const today = saoPauloToday();
     for (const driver of drivers) {
       const statement = await driver.call(
         'accounts',
@@ -273,6 +285,34 @@ describe('GetAccountStatement', () => {
           netAmount: 4_000,
         }),
       ]);
+    }
+  });
+
+  it('keeps the fee ASAAS reports for a charge (its value less its netValue) and counts it as reported', async () => {
+    const asaas = await startAsaasStandIn({ apiKey: ASAAS_KEY });
+    try {
+      const account = await createAccount('ASAAS', { publicKey: '', secretKey: ASAAS_KEY, baseUrl: asaas.baseUrl });
+      const { transaction } = await stack.client.call(
+        'gateway',
+        'createTransaction',
+        CreateTransactionRequest.fromPartial({
+          providerAccountId: account,
+          transaction: { amount: 2_500, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX, customer: CUSTOMER },
+        }),
+      );
+      await asaas.pay(transaction.transactionId);
+      const read = await stack.client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id: transaction.id, refresh: true }));
+      expect(read.transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
+      const today = saoPauloToday();
+      const statement = await stack.client.call(
+        'accounts',
+        'getAccountStatement',
+        GetAccountStatementRequest.fromPartial({ providerAccountId: account, fromDay: today, toDay: today }),
+      );
+      // The stand-in's PIX fee, R$ 0,99, as its netValue says.
+      expect(statement.days).toEqual([day({ day: today, chargesCount: 1, chargesAmount: 2_500, feesAmount: 99, feesReportedCount: 1, netAmount: 2_500 })]);
+    } finally {
+      await asaas.close();
     }
   });
 

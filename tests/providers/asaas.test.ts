@@ -130,6 +130,14 @@ describe('ASAAS (spec doc 2, group 1), a bespoke adapter on its public API', () 
     expect(await h.adapter.createTransaction(h.ctx, input)).toEqual({ paymentMethod: 'CREDIT_CARD', transactionId: 'pay_3', status: 'APPROVED', amount: 1990 });
   });
 
+  it("reads Asaas' fee of a charge as its value less its netValue, in cents", async () => {
+    customerCreated();
+    // 2.99 % + R$ 0,49 of R$ 19,90: R$ 1,09, so a net of R$ 18,81.
+    h.fake.expect({ method: 'POST', path: '/payments', reply: { body: { id: 'pay_4', status: 'CONFIRMED', value: 19.9, netValue: 18.81 } } });
+    const input = transactionInput({ paymentMethod: 'CREDIT_CARD', cardId: 'tok_1', customerIp: '203.0.113.7', installments: 3 });
+    expect(await h.adapter.createTransaction(h.ctx, input)).toMatchObject({ transactionId: 'pay_4', amount: 1990, providerFee: 109 });
+  });
+
   it.each([
     ['PENDING', 'PENDING'],
     ['AWAITING_RISK_ANALYSIS', 'PENDING'],

@@ -86,7 +86,7 @@ export const ASAAS: ProviderDeclaration = {
   money: 'reais',
   evidence: { level: 'documented', addresses: ASAAS_ADDRESSES },
   sources:
-    "Asaas's API reference and guides (docs.asaas.com): host `api.asaas.com/v3` and the `access_token` header (Autenticação), the error body `{errors: [{code, description}]}` (HTTP response codes), customers listed by `cpfCnpj` and created with `name`/`cpfCnpj` (list customers, create customer), payments with `customer`, `billingType`, `value` in reais, `dueDate`, and `creditCardToken`/`remoteIp` for a tokenized card or `creditCard {holderName, number, expiryMonth, expiryYear, ccv}` with `creditCardHolderInfo {name, email, cpfCnpj, postalCode, addressNumber, phone}` and `remoteIp` for a card's own fields (the gateway's card token, opened for the call) (create payment, create payment with credit card), a card token that belongs to its customer (credit card tokenization), `pixQrCode` and `identificationField`, refunds answered with the payment and its `refunds` (refund payment, Refunds), PIX transfers (create transfer), the account's balance by GET /finance/balance `{balance}` in reais (retrieve account balance), the payment and transfer statuses and PAYMENT_*/TRANSFER_* events with `evt_` ids and the `asaas-access-token` header (webhook guides); the statuses' readings by document 1 §4 and the customer remembered per account and document: the gateway's decision",
+    "Asaas's API reference and guides (docs.asaas.com): host `api.asaas.com/v3` and the `access_token` header (Autenticação), the error body `{errors: [{code, description}]}` (HTTP response codes), customers listed by `cpfCnpj` and created with `name`/`cpfCnpj` (list customers, create customer), payments with `customer`, `billingType`, `value` in reais (answered with `netValue`, the value less Asaas' fee), `dueDate`, and `creditCardToken`/`remoteIp` for a tokenized card or `creditCard {holderName, number, expiryMonth, expiryYear, ccv}` with `creditCardHolderInfo {name, email, cpfCnpj, postalCode, addressNumber, phone}` and `remoteIp` for a card's own fields (the gateway's card token, opened for the call) (create payment, create payment with credit card), a card token that belongs to its customer (credit card tokenization), `pixQrCode` and `identificationField`, refunds answered with the payment and its `refunds` (refund payment, Refunds), PIX transfers (create transfer), the account's balance by GET /finance/balance `{balance}` in reais (retrieve account balance), the payment and transfer statuses and PAYMENT_*/TRANSFER_* events with `evt_` ids and the `asaas-access-token` header (webhook guides); the statuses' readings by document 1 §4 and the customer remembered per account and document: the gateway's decision",
 };
 
 export const ASAAS_PATHS = {
@@ -120,6 +120,8 @@ export const asaasPayment = z.object({
   id: wireId,
   status: wireStatus,
   value: wireAmount,
+  /** What Asaas keeps of `value` after its fee: the fee is their difference (the statement's provider-reported fees). */
+  netValue: absentable(wireAmount),
   billingType: absentable(wireText),
   bankSlipUrl: absentable(wireText),
 });
@@ -418,11 +420,14 @@ export class AsaasAdapter extends DeclaredAdapter {
       if (outcomeOf(error) === 'failed') this.customers.forget(ctx, document);
       throw error;
     }
+    const amount = this.mapped('createTransaction', prefix, () => this.amountOr(payment.value, undefined, 'valor da cobrança'));
+    const net = payment.netValue === undefined ? undefined : this.optionalProviderAmount(payment.netValue);
     const base: TransactionResult = {
       paymentMethod: input.paymentMethod,
       transactionId: payment.id,
       status: this.transactionStatus(payment.status),
-      amount: this.mapped('createTransaction', prefix, () => this.amountOr(payment.value, undefined, 'valor da cobrança')),
+      amount,
+      ...(net === undefined ? {} : { providerFee: amount - net }),
     };
     const path = (template: string) => fillPath(template, { id: payment.id });
     if (input.paymentMethod === 'PIX') {

@@ -29,6 +29,7 @@ function statementCells(row: StatementDay, money: (cents: bigint) => string): st
     money(row.payoutsAmount),
     money(row.netAmount),
     money(row.feesAmount),
+    String(row.feesReportedCount),
     String(row.feesDeclaredCount),
   ];
 }
@@ -59,6 +60,7 @@ export default function Balances() {
     t.balances.payouts,
     t.balances.net,
     t.balances.fees,
+    t.balances.feesReportedCount,
     t.balances.feesDeclaredCount,
   ];
   const total = statement.data?.total;

@@ -254,13 +254,16 @@ export interface StatementDay {
   /** charges_amount - refunds_amount - chargebacks_amount - payouts_amount (fees_amount is not taken from it). */
   netAmount: number;
   /**
-   * Fees of the day's paid charges (those in charges_count), where the gateway knows one: the fee that the route target
-   * which took the charge declares for its payment method and amount (RouteTarget.fees), as the route stood when it
-   * charged. The gateway keeps no fee reported by a provider; a charge without a declared fee counts none.
+   * Fees of the day's paid charges (those in charges_count), where the gateway knows one: the fee the provider reported
+   * when it created the charge (ASAAS: its value less its netValue), else the fee that the route target which took the
+   * charge declares for its payment method and amount (RouteTarget.fees), as the route stood when it charged. A charge
+   * with neither counts none.
    */
   feesAmount: number;
-  /** How many of charges_count carry a declared fee (the source of fees_amount); the others carry none. */
+  /** How many of charges_count carry a fee from their route's declared schedule (and none reported by the provider). */
   feesDeclaredCount: number;
+  /** How many of charges_count carry a fee their provider reported; the charges in neither count carry no fee. */
+  feesReportedCount: number;
 }
 
 export interface GetAccountStatementResponse {
@@ -2222,6 +2225,7 @@ function createBaseStatementDay(): StatementDay {
     netAmount: 0,
     feesAmount: 0,
     feesDeclaredCount: 0,
+    feesReportedCount: 0,
   };
 }
 
@@ -2262,6 +2266,9 @@ export const StatementDay: MessageFns<StatementDay> = {
     }
     if (message.feesDeclaredCount !== 0) {
       writer.uint32(96).int64(message.feesDeclaredCount);
+    }
+    if (message.feesReportedCount !== 0) {
+      writer.uint32(104).int64(message.feesReportedCount);
     }
     return writer;
   },
@@ -2375,6 +2382,14 @@ export const StatementDay: MessageFns<StatementDay> = {
             message.feesDeclaredCount = longToNumber(reader.int64());
             continue;
           }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.feesReportedCount = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2445,6 +2460,11 @@ export const StatementDay: MessageFns<StatementDay> = {
         : isSet(object.fees_declared_count)
         ? globalThis.Number(object.fees_declared_count)
         : 0,
+      feesReportedCount: isSet(object.feesReportedCount)
+        ? globalThis.Number(object.feesReportedCount)
+        : isSet(object.fees_reported_count)
+        ? globalThis.Number(object.fees_reported_count)
+        : 0,
     };
   },
 
@@ -2486,6 +2506,9 @@ export const StatementDay: MessageFns<StatementDay> = {
     if (message.feesDeclaredCount !== 0) {
       obj.feesDeclaredCount = Math.round(message.feesDeclaredCount);
     }
+    if (message.feesReportedCount !== 0) {
+      obj.feesReportedCount = Math.round(message.feesReportedCount);
+    }
     return obj;
   },
 
@@ -2506,6 +2529,7 @@ export const StatementDay: MessageFns<StatementDay> = {
     message.netAmount = object.netAmount ?? 0;
     message.feesAmount = object.feesAmount ?? 0;
     message.feesDeclaredCount = object.feesDeclaredCount ?? 0;
+    message.feesReportedCount = object.feesReportedCount ?? 0;
     return message;
   },
 };
@@ -2857,7 +2881,8 @@ export const ProviderAccountServiceService = {
   },
   /**
    * The gateway's own statement, from what it recorded (never asked of the provider): per São Paulo calendar day, the
-   * approved charges, refunds, chargebacks and approved payouts, what they leave, and the fees declared for the charges.
+   * approved charges, refunds, chargebacks and approved payouts, what they leave, and the charges' fees (reported by
+   * the provider, else declared by the route).
    */
   getAccountStatement: {
     path: "/gateway.v1.ProviderAccountService/GetAccountStatement" as const,
@@ -2901,7 +2926,8 @@ export interface ProviderAccountServiceServer extends UntypedServiceImplementati
   getAccountBalance: handleUnaryCall<GetAccountBalanceRequest, GetAccountBalanceResponse>;
   /**
    * The gateway's own statement, from what it recorded (never asked of the provider): per São Paulo calendar day, the
-   * approved charges, refunds, chargebacks and approved payouts, what they leave, and the fees declared for the charges.
+   * approved charges, refunds, chargebacks and approved payouts, what they leave, and the charges' fees (reported by
+   * the provider, else declared by the route).
    */
   getAccountStatement: handleUnaryCall<GetAccountStatementRequest, GetAccountStatementResponse>;
   /**
@@ -3009,7 +3035,8 @@ export interface ProviderAccountServiceClient extends Client {
   ): ClientUnaryCall;
   /**
    * The gateway's own statement, from what it recorded (never asked of the provider): per São Paulo calendar day, the
-   * approved charges, refunds, chargebacks and approved payouts, what they leave, and the fees declared for the charges.
+   * approved charges, refunds, chargebacks and approved payouts, what they leave, and the charges' fees (reported by
+   * the provider, else declared by the route).
    */
   getAccountStatement(
     request: GetAccountStatementRequest,
