@@ -4,6 +4,7 @@ import type { SecretBox } from '../lib/secretBox.js';
 import type { AccountChange, ProviderAccount, ProviderAccountInput, ProviderAccountPatch, ProviderAccountWithSecrets, StatusEvent } from '../domain/types.js';
 import { ProviderAccountEntity, type ProviderAccountRow } from './entities.js';
 import { findOneConsistent, type Consistency } from './consistency.js';
+import { unitOf } from './unitOfWork.js';
 import { announceAccountChange } from './accountChanges.js';
 import { isUuid } from '../lib/ids.js';
 import { recordStatusEvent, toStatusEvent } from './statusRepository.js';
@@ -135,7 +136,7 @@ export class AccountsRepository {
     const generation = this.generation;
     // What is kept is read on the primary: a lagging replica would hand back the version a change's announcement
     // just dropped, to be served for `cacheMs`. Once per account and `cacheMs`, so the primary hardly notices.
-    const row = await this.row(em, id, true, this.cacheMs > 0 ? 'primary' : 'replica');
+    const row = await this.row(unitOf(em), id, true, this.cacheMs > 0 ? 'primary' : 'replica');
     if (!row) return null;
     const account: ProviderAccountWithSecrets = {
       ...this.toAccount(row),

@@ -22,6 +22,7 @@ import type { OutboundRepository } from './outboundRepository.js';
 import { RefundsRepository } from './refundsRepository.js';
 import type { Consistency } from './consistency.js';
 import { prepared, runPrepared } from './preparedSql.js';
+import { unitOf } from './unitOfWork.js';
 import {
   dateOf,
   findWithHistory,
@@ -330,7 +331,8 @@ export class TransactionsRepository {
       return { transaction, event, keyCompleted: Number(inserted.completed) > 0, audited: Number(inserted.audited) > 0 };
     }
     // Already recorded under this provider id: a payment the provider reported first is completed with the request's details.
-    const row = await em.transactional(async (tx) => {
+    const unit = unitOf(em);
+    const row = await unit.transactional(async (tx) => {
       const existing = await tx.findOneOrFail(
         TransactionEntity,
         { providerAccountId: input.providerAccountId, providerTransactionId: result.transactionId },
@@ -358,7 +360,7 @@ export class TransactionsRepository {
       }
       return existing;
     });
-    return { transaction: await this.toTransaction(em, row, 'write'), keyCompleted: false, audited: false };
+    return { transaction: await this.toTransaction(unit, row, 'write'), keyCompleted: false, audited: false };
   }
 
   /**

@@ -90,7 +90,8 @@ const resolved = new WeakMap<ProviderAccountWithSecrets, ResolvedAccount>();
 /** The account, its adapter and the adapter's context, or NOT_FOUND. */
 export async function resolveAccount(deps: GatewayDeps, providerAccountId: string, { includeDeleted = false } = {}): Promise<ResolvedAccount> {
   if (!providerAccountId) throw new GatewayError('INVALID_ARGUMENT', 'provider_account_id is required', { field: 'provider_account_id' });
-  const account = await deps.accounts.getWithSecrets(deps.db.em(), providerAccountId, { includeDeleted });
+  // The root EntityManager: a cached account needs no unit of work, and a miss forks one (accountsRepository.ts).
+  const account = await deps.accounts.getWithSecrets(deps.db.rootEm(), providerAccountId, { includeDeleted });
   if (!account) throw notFound(`provider account ${providerAccountId} not found`);
   const known = resolved.get(account);
   if (known) return known;

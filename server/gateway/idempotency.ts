@@ -102,7 +102,8 @@ export async function runIdempotent<P, T>(deps: Deps, call: IdempotentCall<P, T>
   };
   const deadline = Date.now() + WAIT_LIMIT_MS;
   for (;;) {
-    const claim = await deps.idempotency.claim(deps.db.em(), claimRequest);
+    // The claim sends statements only: no unit of work (Database.rootEm).
+    const claim = await deps.idempotency.claim(deps.db.rootEm(), claimRequest);
     if (claim.kind === 'completed') return call.replay(claim.subjectId, claim.response);
     if (claim.kind === 'unknown') {
       // Safe only where the provider documents that the same key gets the first resource, and only within its window.

@@ -89,8 +89,9 @@ export async function recordCreatedTransaction(
   keyClaimId?: string,
   audit?: CallAudit,
 ): Promise<{ transaction: Transaction; keyCompleted: boolean }> {
+  // A prepared statement, with no unit of work (Database.rootEm); the rare already-recorded path forks its own.
   const { transaction, event, keyCompleted, audited } = await deps.transactions.insertTransaction(
-    deps.db.em(),
+    deps.db.rootEm(),
     {
       provider: pending.provider,
       providerAccountId,

@@ -9,7 +9,7 @@ import { recordTransaction, recordWithdrawal } from '../../server/gateway/record
 function stubDeps() {
   const inserted: Array<{ result: { amount: number } }> = [];
   const deps = {
-    db: { em: () => ({}) },
+    db: { em: () => ({}), rootEm: () => ({}) },
     events: { published: () => undefined },
     transactions: {
       insertTransaction: async (_em: unknown, input: { result: { amount: number } }) => (inserted.push(input), { transaction: input, event: undefined }),

@@ -24,7 +24,7 @@ const accounts: Record<string, { provider: string; deleted: boolean }> = {
 const adapters: Record<string, { methods: string[] }> = { PIXONLY: { methods: ['PIX'] }, ANY: { methods: ['PIX', 'CREDIT_CARD', 'BILLET'] } };
 
 const deps = {
-  db: { em: () => ({}) },
+  db: { em: () => ({}), rootEm: () => ({}) },
   accounts: {
     getWithSecrets: async (_em: unknown, id: string, options: { includeDeleted?: boolean } = {}) => {
       const account = accounts[id];
@@ -168,7 +168,7 @@ describe('a routed charge', () => {
       providerOf: async () => 'SANDBOX',
       replay: async (id) => ({ id }) as Transaction,
     };
-    const run = () => runRoutedCharge({ db: { em: () => ({}) }, idempotency, logger: { warn: () => undefined } } as never, call);
+    const run = () => runRoutedCharge({ db: { em: () => ({}), rootEm: () => ({}) }, idempotency, logger: { warn: () => undefined } } as never, call);
     return { idempotency, sent, run };
   }
 
@@ -241,7 +241,7 @@ describe('a routed card charge declined', () => {
       complete: jest.fn(async (..._args: unknown[]) => undefined),
       liveAmong: jest.fn(async () => live),
     };
-    const run = () => runRoutedCharge({ db: { em: () => ({}) }, idempotency, logger: { warn: () => undefined } } as never, call);
+    const run = () => runRoutedCharge({ db: { em: () => ({}), rootEm: () => ({}) }, idempotency, logger: { warn: () => undefined } } as never, call);
     return { sent, run };
   }
 
