@@ -35,50 +35,62 @@ const REQUIRED_UUIDS: Readonly<Record<string, readonly string[]>> = {
 
 const INTEGER = new Set([ScalarType.INT32, ScalarType.SINT32, ScalarType.SFIXED32, ScalarType.INT64, ScalarType.SINT64, ScalarType.SFIXED64]);
 
-function checkText(path: string, field: DescField, parent: DescMessage, value: string): void {
-  if (value.includes('\u0000')) throw invalidArgument(path, `${path} must not contain NUL characters`);
-  const limit = FIELD_LIMITS[field.name] ?? MAX_ID_LENGTH;
-  if (value.length > limit) throw invalidArgument(path, `${path} is longer than ${limit} characters`);
-  if (!value && REQUIRED_UUIDS[parent.typeName]?.includes(field.name)) throw invalidArgument(path, `${path} is required`);
-  if (value && UUID_FILTERS[parent.typeName]?.includes(field.name) && !isUuid(value))
-    throw invalidArgument(path, `${path} must be a UUID, got ${JSON.stringify(value.slice(0, 64))}`);
-  if (field.name === 'after_event_id' && value && (!/^\d+$/.test(value) || BigInt(value) > MAX_EVENT_ID)) {
-    throw invalidArgument(path, `${path} must be an event id: a whole number up to ${MAX_EVENT_ID}`);
-  }
+/**
+ * A field's path as the contract spells it (`transaction.order_id`). Built only for an error or a nested message's
+ * prefix: a path string for every field of every request was the guard's garbage (about 2 % of a charge's).
+ */
+const pathOf = (prefix: string, name: string): string => (prefix ? `${prefix}.${name}` : name);
+
+/** INVALID_ARGUMENT naming the field: `<path> <problem>`. */
+function refused(prefix: string, name: string, problem: string) {
+  const path = pathOf(prefix, name);
+  return invalidArgument(path, `${path} ${problem}`);
 }
 
-function checkScalar(path: string, field: DescField, parent: DescMessage, type: ScalarType, value: unknown): void {
-  if (typeof value === 'string') checkText(path, field, parent, value);
-  else if (typeof value === 'number' && INTEGER.has(type) && field.name === 'page_size' && value < 0)
-    throw invalidArgument(path, `${path} must not be negative`);
+function checkText(prefix: string, name: string, field: DescField, parent: DescMessage, value: string): void {
+  if (value.includes('\u0000')) throw refused(prefix, name, `must not contain NUL characters`);
+  const limit = FIELD_LIMITS[field.name] ?? MAX_ID_LENGTH;
+  if (value.length > limit) throw refused(prefix, name, `is longer than ${limit} characters`);
+  if (!value && REQUIRED_UUIDS[parent.typeName]?.includes(field.name)) throw refused(prefix, name, `is required`);
+  if (value && UUID_FILTERS[parent.typeName]?.includes(field.name) && !isUuid(value))
+    throw refused(prefix, name, `must be a UUID, got ${JSON.stringify(value.slice(0, 64))}`);
+  if (field.name === 'after_event_id' && value && (!/^\d+$/.test(value) || BigInt(value) > MAX_EVENT_ID))
+    throw refused(prefix, name, `must be an event id: a whole number up to ${MAX_EVENT_ID}`);
+}
+
+function checkScalar(prefix: string, name: string, field: DescField, parent: DescMessage, type: ScalarType, value: unknown): void {
+  if (typeof value === 'string') checkText(prefix, name, field, parent, value);
+  else if (typeof value === 'number' && INTEGER.has(type) && field.name === 'page_size' && value < 0) throw refused(prefix, name, `must not be negative`);
 }
 
 function checkMessage(desc: DescMessage, value: any, prefix: string): void {
   if (value === undefined || value === null || desc.typeName.startsWith('google.protobuf.')) return;
   for (const field of desc.fields) {
-    const path = prefix ? `${prefix}.${field.name}` : field.name;
     const item = value[field.localName];
     if (item === undefined || item === null) continue;
     switch (field.fieldKind) {
       case 'scalar':
-        checkScalar(path, field, desc, field.scalar, item);
+        checkScalar(prefix, field.name, field, desc, field.scalar, item);
         break;
       case 'message':
-        checkMessage(field.message, item, path);
+        checkMessage(field.message, item, pathOf(prefix, field.name));
         break;
       case 'list':
         (item as unknown[]).forEach((element, index) => {
-          if (field.listKind === 'message') checkMessage(field.message, element, `${path}[${index}]`);
-          else if (field.listKind === 'scalar') checkScalar(`${path}[${index}]`, field, desc, field.scalar, element);
+          if (field.listKind === 'message') checkMessage(field.message, element, `${pathOf(prefix, field.name)}[${index}]`);
+          else if (field.listKind === 'scalar') checkScalar(prefix, `${field.name}[${index}]`, field, desc, field.scalar, element);
         });
         break;
-      case 'map':
+      case 'map': {
+        const path = pathOf(prefix, field.name);
         for (const [key, element] of Object.entries(item as Record<string, unknown>)) {
-          checkText(`${path}[${JSON.stringify(key.slice(0, 64))}]`, field, desc, key);
+          const keyName = `${field.name}[${JSON.stringify(key.slice(0, 64))}]`;
+          checkText(prefix, keyName, field, desc, key);
           if (field.mapKind === 'message') checkMessage(field.message, element, `${path}.${key}`);
-          else if (field.mapKind === 'scalar') checkScalar(`${path}[${JSON.stringify(key.slice(0, 64))}]`, field, desc, field.scalar, element);
+          else if (field.mapKind === 'scalar') checkScalar(prefix, keyName, field, desc, field.scalar, element);
         }
         break;
+      }
       case 'enum':
         break;
     }
