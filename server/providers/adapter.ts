@@ -207,6 +207,9 @@ const OFFERED_WHEN: Record<Operation, (capabilities: Capabilities) => boolean> =
 /** The contract's operations a set of capabilities offers, in the contract's order. */
 export const operationsOf = (capabilities: Capabilities): Operation[] => OPERATIONS.filter((operation) => OFFERED_WHEN[operation](capabilities));
 
+/** The operations of each capabilities object (data, declared once per adapter): ProviderAdapter.operations. */
+const offered = new WeakMap<Capabilities, readonly Operation[]>();
+
 /** The spec's not-implemented error, always as a rejected promise (never thrown synchronously). */
 const unsupported = (): Promise<never> => Promise.reject(notImplemented());
 
@@ -262,8 +265,11 @@ export abstract class ProviderAdapter {
     return { level: 'unverified', addresses: [] };
   }
 
-  get operations(): Operation[] {
-    return operationsOf(this.capabilities);
+  /** Worked out once per capabilities object: asked several times a charge (the registry's metering asks on every method read). */
+  get operations(): readonly Operation[] {
+    let operations = offered.get(this.capabilities);
+    if (!operations) offered.set(this.capabilities, (operations = Object.freeze(operationsOf(this.capabilities))));
+    return operations;
   }
 
   supports(operation: Operation): boolean {

@@ -2,7 +2,7 @@ import { expect, it } from '@jest/globals';
 import { capabilitiesOf, ProviderAdapter, SPEC_GROUPS, type ProviderIdentity } from '../../server/providers/adapter.js';
 import { ProviderRegistry } from '../../server/providers/registry.js';
 import { SandboxAdapter } from '../../server/providers/sandbox/adapter.js';
-import type { TransactionResult } from '../../server/domain/types.js';
+import type { Operation, TransactionResult } from '../../server/domain/types.js';
 
 class PixOnly extends ProviderAdapter {
   readonly identity: ProviderIdentity = { id: 'PIXONLY', aliases: ['PIX_ONLY'], specGroup: SPEC_GROUPS.GATEWAY, defaultBaseUrl: 'http://127.0.0.1:1' };
@@ -27,6 +27,13 @@ it('offers getTransaction with payments unless the declaration says the provider
   const noRead = Object.assign(new PixOnly(), { capabilities: capabilitiesOf({ paymentMethods: ['PIX'], transactionLookup: false }) });
   expect(noRead.operations).toEqual(['createTransaction']);
   expect(capabilitiesOf({ paymentMethods: [], transactionLookup: true }).transactionLookup).toBe(false);
+});
+
+it('works the operations out once per declaration (asked several times a charge), as a list no caller can change', () => {
+  const adapter = new PixOnly();
+  expect(adapter.operations).toBe(adapter.operations);
+  expect(() => (adapter.operations as Operation[]).push('withdraw')).toThrow(TypeError);
+  expect(adapter.supports('withdraw')).toBe(false);
 });
 
 it('refuses a payment method the capabilities do not list, with the provider named', () => {
