@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash as oneShotHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../db/orm.js';
 import type { AccountsRepository } from '../db/accountsRepository.js';
 import type { AuditFilter, AuditRepository, ServiceTokensRepository } from '../db/accessRepository.js';
@@ -27,7 +27,8 @@ const ORIGINS_MAX = 20;
 const LAST_USE_RESOLUTION_MS = 60_000;
 const NAME_MAX = 100;
 
-const sha256 = (value: string) => createHash('sha256').update(value).digest();
+/** Every call's bearer token is hashed: one-shot, without a Hash object (issue 31). */
+const sha256 = (value: string) => oneShotHash('sha256', value, 'buffer');
 
 export interface NewServiceToken {
   name: string;

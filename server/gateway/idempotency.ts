@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash as oneShotHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { throwIfCallerGone } from '../lib/callScope.js';
 import { GatewayError, outcomeOf } from '../lib/errors.js';
@@ -42,7 +42,8 @@ export function resendWindowMs(adapter: ProviderAdapter): number | undefined {
   return seconds === undefined ? undefined : seconds * 1000;
 }
 
-export const requestHash = (request: unknown): string => createHash('sha256').update(canonicalJson(request)).digest('hex');
+/** One-shot, without a Hash object: about half the time of createHash for a charge's request (issue 31). */
+export const requestHash = (request: unknown): string => oneShotHash('sha256', canonicalJson(request), 'hex');
 
 export interface IdempotentCall<P, T> {
   providerAccountId: string;
