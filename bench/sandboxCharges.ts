@@ -11,14 +11,12 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { CreateProviderAccountRequest } from '../gen/ts-proto/gateway/v1/provider_account_service.js';
-import { CreateTransactionRequest } from '../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod } from '../gen/ts-proto/gateway/v1/types.js';
 import { grpcDriver } from '../tests/support/clients.js';
 import { createTestDatabase } from '../tests/support/postgres.js';
 import { classify } from './gateway/clients.js';
 import { closedLoop } from './gateway/load.js';
+import { sandboxCharger } from './gateway/sandboxAccount.js';
 import { SANDBOX_THREAD_NAME } from '../server/sandbox/pspThread.js';
 import { noteFigure } from './issue31.js';
 import { BENCH_TOKEN, buildGateway, procCpuMs, startGatewayProcess, threadCpuMs } from './gateway/processes.js';
@@ -64,24 +62,8 @@ async function runBackend(backend: 'postgres' | 'embedded'): Promise<Row[]> {
   const driver = grpcDriver(gateway.grpcAddress, BENCH_TOKEN);
   const rows: Row[] = [];
   try {
-    const { providerAccount } = await driver.call(
-      'accounts',
-      'createProviderAccount',
-      CreateProviderAccountRequest.fromPartial({ provider: 'SANDBOX', name: 'bench', publicKey: 'pk_bench', secretKey: 'sk_bench' }),
-    );
-    const run = randomUUID().slice(0, 8);
-    let sequence = 0;
-    const charge = (method: PaymentMethod, omitPixQrImage: boolean) => () =>
-      driver.call(
-        'gateway',
-        'createTransaction',
-        CreateTransactionRequest.fromPartial({
-          providerAccountId: providerAccount.id,
-          idempotencyKey: `sandbox-bench-${run}-${sequence++}`,
-          omitPixQrImage,
-          transaction: { amount: 1990, paymentMethod: method, customer: { name: 'Maria Silva', email: 'maria@example.com', document: '52998224725' } },
-        }),
-      );
+    const createCharge = await sandboxCharger(driver, 'sandbox-bench');
+    const charge = (method: PaymentMethod, omitPixQrImage: boolean) => () => createCharge(method, omitPixQrImage);
     const cases = [
       ['PIX, image answered', charge(PaymentMethod.PAYMENT_METHOD_PIX, false)],
       ['PIX, omit_pix_qr_image', charge(PaymentMethod.PAYMENT_METHOD_PIX, true)],
