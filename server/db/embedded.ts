@@ -23,7 +23,14 @@ const ENTRY = fileURLToPath(new URL(`./embeddedServer.${compiled ? 'js' : 'ts'}`
  * charges through the embedded database were no slower without it (docs/decisions.md).
  */
 const WASM_FLAGS = ['--liftoff-only'];
-const EXEC_ARGV = [...WASM_FLAGS, ...(compiled ? ['--enable-source-maps'] : ['--import', createRequire(import.meta.url).resolve('tsx')])];
+/**
+ * The process's own JavaScript is small (20-35 MB live: the socket server's buffers and PGlite's glue) but churns
+ * through short-lived buffers: under load V8's young generation grew to 32 MB. One-megabyte semi-spaces, and V8 on
+ * the main thread only (its collections and compilations: this process serves one connection), which lowered its peak
+ * further (docs/decisions.md, docs/benchmarks.md).
+ */
+const EMBEDDED_V8_FLAGS = [...WASM_FLAGS, '--max-semi-space-size=1', '--single-threaded'];
+const EXEC_ARGV = [...EMBEDDED_V8_FLAGS, ...(compiled ? ['--enable-source-maps'] : ['--import', createRequire(import.meta.url).resolve('tsx')])];
 /** The data-folder template scripts/serverBuild.ts prepares in dist/: the sources use the one built beside them. */
 export const TEMPLATE_FOLDER = 'embedded-template/pgdata';
 const TEMPLATE = fileURLToPath(new URL(`${compiled ? '../..' : '../../dist'}/${TEMPLATE_FOLDER}`, import.meta.url));
