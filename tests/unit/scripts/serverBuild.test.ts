@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,6 +44,18 @@ it('compiles server/ and gen/ to runnable JavaScript in dist/, and again only wh
   await buildServer(root);
   expect(existsSync(join(root, 'dist/server/lib/old.js'))).toBe(false);
   expect(existsSync(join(root, 'dist/embedded-template/pgdata/PG_VERSION'))).toBe(true);
+});
+
+it("maps the compiled server's stack traces to the sources without a copy of them in the maps (memory)", async () => {
+  root = mkdtempSync(join(tmpdir(), 'server-build-'));
+  touch(join(root, 'server/main.ts'), 60, 'const amount: number = 1990;\nthrow new Error(`bad amount ${amount}`);\n');
+  await buildServer(root);
+  const map = JSON.parse(readFileSync(join(root, 'dist/server/main.js.map'), 'utf8')) as { sources: string[]; sourcesContent?: unknown };
+  expect(map.sources).toEqual(['../../server/main.ts']);
+  // Node keeps every source map it loads: a copy of each source inside would be held for the life of the process.
+  expect(map.sourcesContent).toBeUndefined();
+  const run = spawnSync(process.execPath, ['--enable-source-maps', join(root, 'dist/server/main.js')], { encoding: 'utf8' });
+  expect(run.stderr).toContain(`${join(root, 'server/main.ts')}:2:7`);
 });
 
 it("prepares the embedded database's template once per PGlite version: a data folder initdb made, shut down cleanly", async () => {
