@@ -89,6 +89,13 @@ export const TransactionEntity = defineEntity({
     declineReason: p.text().nullable(),
     /** Cents of fee the provider reported for the charge when it created it (the statement's fees); null where it reports none. */
     providerFee: p.bigint('number').nullable(),
+    /** A PIX charge paid: the payment's end-to-end id and payer as the provider reported them (migration 20261201010000). */
+    pixEndToEndId: p.text().nullable(),
+    pixPayerName: p.text().nullable(),
+    /** As the provider sent it (digits, formatted or masked). */
+    pixPayerDocument: p.text().nullable(),
+    pixPayerBankIspb: p.text().nullable(),
+    pixPayerBankName: p.text().nullable(),
     webhookUrl: p.text().nullable(),
     idempotencyKey: p.string().nullable(),
     /** 'api' (CreateTransaction) or 'webhook' (a payment the provider reported with no charge). */

@@ -13,6 +13,7 @@ import type {
   UnsolicitedPayment,
   ChargeCustomer,
   Item,
+  PixPayment,
 } from '../domain/types.js';
 import { isUuid } from '../lib/ids.js';
 import type { RoutingRecord } from '../domain/routing.js';
@@ -21,8 +22,9 @@ import { TransactionEntity, type TransactionRow } from './entities.js';
 import type { OutboundRepository } from './outboundRepository.js';
 import { RefundsRepository } from './refundsRepository.js';
 import type { Consistency } from './consistency.js';
-import { prepared, runPrepared } from './preparedSql.js';
+import { prepared, runPrepared, runPreparedOn, type PreparedTarget } from './preparedSql.js';
 import { unitOf } from './unitOfWork.js';
+import { pixPaymentColumns, pixPaymentOf, statedPixPayment } from '../domain/pixPayments.js';
 import {
   dateOf,
   findWithHistory,
@@ -100,8 +102,26 @@ export function transactionOf(row: TransactionRow): Transaction {
     ...(row.items?.length ? { items: row.items } : {}),
     ...(row.cardLast4 ? { cardLast4: row.cardLast4, ...(row.cardBrand ? { cardBrand: row.cardBrand } : {}) } : {}),
     ...(row.declineReason ? { declineReason: row.declineReason } : {}),
+    ...pixPaymentOfRow(row),
   };
 }
+
+/** A PIX payment's facts as the row's columns (null where not stated). */
+function pixPaymentRowOf(
+  facts: PixPayment | undefined,
+): Pick<TransactionRow, 'pixEndToEndId' | 'pixPayerName' | 'pixPayerDocument' | 'pixPayerBankIspb' | 'pixPayerBankName'> {
+  const [pixEndToEndId, pixPayerName, pixPayerDocument, pixPayerBankIspb, pixPayerBankName] = pixPaymentColumns(pixPaymentOf(facts) ?? {});
+  return { pixEndToEndId, pixPayerName, pixPayerDocument, pixPayerBankIspb, pixPayerBankName };
+}
+
+const pixPaymentOfRow = (row: TransactionRow) =>
+  statedPixPayment({
+    endToEndId: row.pixEndToEndId,
+    payerName: row.pixPayerName,
+    payerDocument: row.pixPayerDocument,
+    payerBankIspb: row.pixPayerBankIspb,
+    payerBankName: row.pixPayerBankName,
+  });
 
 function customerOf(row: TransactionRow): { customer?: ChargeCustomer } {
   const customer = { name: orUndefined(row.customerName), email: orUndefined(row.customerEmail), document: orUndefined(row.customerDocument) };
@@ -144,6 +164,11 @@ function transactionRowOf(row: SqlRecord): TransactionRow {
     cardBrand: (row.card_brand as string | null) ?? null,
     cardLast4: (row.card_last4 as string | null) ?? null,
     declineReason: (row.decline_reason as string | null) ?? null,
+    pixEndToEndId: (row.pix_end_to_end_id as string | null) ?? null,
+    pixPayerName: (row.pix_payer_name as string | null) ?? null,
+    pixPayerDocument: (row.pix_payer_document as string | null) ?? null,
+    pixPayerBankIspb: (row.pix_payer_bank_ispb as string | null) ?? null,
+    pixPayerBankName: (row.pix_payer_bank_name as string | null) ?? null,
     webhookUrl: (row.webhook_url as string | null) ?? null,
     idempotencyKey: (row.idempotency_key as string | null) ?? null,
     origin: String(row.origin),
@@ -208,6 +233,18 @@ const cardFactsOf = (input: NewTransaction): [string | null, string | null] => {
   const { cardBrand, cardLast4 } = cardColumnsOf(input);
   return [cardBrand, cardLast4];
 };
+
+/**
+ * A PIX payment's facts written on its charge: only into columns still empty, so a later answer completes what an
+ * earlier one left out and never replaces a known value (an empty one least of all: the empty ones are null here).
+ */
+const RECORD_PIX_PAYMENT = prepared(
+  'record_pix_payment',
+  `update transactions set pix_end_to_end_id = coalesce(pix_end_to_end_id, ?), pix_payer_name = coalesce(pix_payer_name, ?),
+     pix_payer_document = coalesce(pix_payer_document, ?), pix_payer_bank_ispb = coalesce(pix_payer_bank_ispb, ?),
+     pix_payer_bank_name = coalesce(pix_payer_bank_name, ?)
+   where id = ?`,
+);
 
 /** Charges with their status history (payouts: withdrawalsRepository.ts). */
 export class TransactionsRepository {
@@ -389,6 +426,7 @@ export class TransactionsRepository {
           currency: 'BRL',
           installments: 1,
           origin: 'webhook',
+          ...pixPaymentRowOf(payment.pixPayment),
           createdAt: payment.paidAt ?? now,
           updatedAt: now,
         });
@@ -399,6 +437,12 @@ export class TransactionsRepository {
       }),
     );
     return { transaction: await this.toTransaction(em, row, 'write'), event: event && toStatusEvent(event), created: event !== undefined };
+  }
+
+  /** Keeps what a provider stated of the PIX payment that paid a charge (see RECORD_PIX_PAYMENT), in `target`'s transaction when it is one. */
+  async recordPixPayment(target: PreparedTarget, id: string, facts: PixPayment | undefined): Promise<void> {
+    const kept = pixPaymentOf(facts);
+    if (kept) await runPreparedOn(target, RECORD_PIX_PAYMENT, [...pixPaymentColumns(kept), id]);
   }
 
   async findTransaction(em: EntityManager, id: string, consistency: Consistency = 'replica'): Promise<Transaction | null> {

@@ -131,6 +131,20 @@ export interface TransactionResult {
   cardLast4?: string;
   /** Integer cents of fee the provider says it takes of the charge (its gross less its net), where its answer says so. */
   providerFee?: number;
+  /** A PIX charge paid: the payment's end-to-end id and payer, where the provider's answer states them. */
+  pixPayment?: PixPayment;
+}
+
+/**
+ * The PIX payment that paid a charge, as its provider reports it: the Banco Central's end-to-end id and the payer
+ * (the document as the provider sent it: digits, formatted or masked). Personal data: shown, never logged.
+ */
+export interface PixPayment {
+  endToEndId?: string;
+  payerName?: string;
+  payerDocument?: string;
+  payerBankIspb?: string;
+  payerBankName?: string;
 }
 
 export interface RefundResult {
@@ -279,6 +293,8 @@ export interface UnsolicitedPayment {
   status: TransactionStatus;
   /** When the provider says the money arrived. */
   paidAt?: Date;
+  /** A PIX received: its end-to-end id and payer, where the notification states them. */
+  pixPayment?: PixPayment;
 }
 
 /**
@@ -288,7 +304,7 @@ export interface UnsolicitedPayment {
  * (flowIntegrity.ts), signed or not. Absent where the format has no amount: the provider's read says it.
  */
 export type WebhookResult =
-  | { type: 'TRANSACTION'; transactionId: string; status: TransactionStatus; amount?: number | UnreadableAmount }
+  | { type: 'TRANSACTION'; transactionId: string; status: TransactionStatus; amount?: number | UnreadableAmount; pixPayment?: PixPayment }
   | { type: 'WITHDRAW'; transactionId: string; status: WithdrawStatus; amount?: number | UnreadableAmount }
   | UnsolicitedPayment;
 

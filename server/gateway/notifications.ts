@@ -18,7 +18,8 @@ import { cancellableRead } from '../lib/callScope.js';
 import { TokenBuckets } from '../lib/tokenBuckets.js';
 import { isWholeCents } from '../lib/money.js';
 import { refusedAnswer } from './flowIntegrity.js';
-import { moveSubjectStatus, TRANSACTIONS, WITHDRAWALS, type SubjectKind, type Tracked } from './subjects.js';
+import { moveSubjectAsAnswered, TRANSACTIONS, WITHDRAWALS, type ProviderView, type SubjectKind, type Tracked } from './subjects.js';
+import { firstStated } from '../domain/pixPayments.js';
 
 type RecordOutcome = (outcome: WebhookOutcome, reason?: string, result?: WebhookResult, subjectId?: string, retryAt?: Date) => Promise<WebhookNotification>;
 
@@ -363,7 +364,8 @@ export class NotificationsService {
     const { transaction, event, created } = await this.deps.transactions.recordUnsolicitedPayment(this.deps.db.em(), {
       provider: account.provider,
       providerAccountId: account.id,
-      payment: { ...payment, status, amount },
+      // The notification's PIX payer and end-to-end id only where the read did not contradict it.
+      payment: { ...payment, status, amount, ...(unconfirmed ? { pixPayment: undefined } : {}) },
       source: unconfirmed ? 'poll' : 'webhook',
     });
     // Another copy (a different event about the same payment) recorded it meanwhile: this one is a status notification.
@@ -405,6 +407,7 @@ export class NotificationsService {
       if (mismatch) return refused(mismatch);
     }
     let unconfirmed: string | undefined;
+    let read: ProviderView<S> | undefined;
     const moves = kind.confirmBeforeApplying.has(status) && status !== subject.status;
     const confirm = moves && !proven;
     if (confirm || (moves && stated === undefined)) {
@@ -414,7 +417,7 @@ export class NotificationsService {
         if (confirm)
           return record('UNCONFIRMED', `unsigned ${status} cannot be confirmed: ${account.provider} offers no ${kind.name} lookup`, result, subject.id);
       } else {
-        const actual = await kind.askProvider(adapter, ctx, kind.providerId(subject));
+        const actual = (read = await kind.askProvider(adapter, ctx, kind.providerId(subject)));
         // Unsigned, the read is the answer; signed but silent about the amount, the read lends its amount (and id) to the notification's status.
         const mismatch = await refusedAnswer(this.deps, kind, subject, confirm ? actual : { ...actual, status }, 'webhook');
         if (mismatch) return refused(mismatch);
@@ -438,8 +441,13 @@ export class NotificationsService {
     };
     // The outcome is written in the move's database transaction: a notification is applied and marked done together,
     // so no crash in between can leave it applied but still leased (to be taken, confirmed and tried again).
+    // What else the answers state (a PIX payment's end-to-end id and payer), kept with the move even when the status
+    // stays (a late notification of a charge already paid): the read's first, then the notification's, unless the
+    // read contradicted it.
+    const claimed = 'pixPayment' in result && !unconfirmed ? result.pixPayment : undefined;
+    const facts = { status, pixPayment: firstStated(read?.pixPayment, claimed) };
     let recorded: WebhookNotification | undefined;
-    await moveSubjectStatus(this.deps, kind, subject.id, status, unconfirmed ? 'poll' : 'webhook', async (tx, move) => {
+    await moveSubjectAsAnswered(this.deps, kind, subject.id, facts, unconfirmed ? 'poll' : 'webhook', async (tx, move) => {
       recorded = await this.deps.notifications.recordOutcome(tx, stored.id, outcomeOf(move));
     });
     this.deps.observer.notificationProcessed(stored.provider, recorded!.outcome);

@@ -39,7 +39,7 @@ import { cardSummary } from '../lib/cardBrand.js';
 import { withDeclaredFee, type RoutingRecord } from '../domain/routing.js';
 import type { RoutesService } from './routes.js';
 import { runRoutedCharge } from './routedCharges.js';
-import { moveSubjectStatus, TRANSACTIONS, WITHDRAWALS, type SubjectKind, type Tracked } from './subjects.js';
+import { moveSubjectAsAnswered, TRANSACTIONS, WITHDRAWALS, type SubjectKind, type Tracked } from './subjects.js';
 
 /** A card's brand and last 4 as the charge's record keeps them (nothing when the number is too short to be a card's). */
 function cardFacts(cardNumber: string): { cardBrand?: string; cardLast4?: string } {
@@ -308,7 +308,7 @@ export class PaymentsService {
     requireOperation(adapter, kind.lookup);
     const current = await kind.askProvider(adapter, ctx, kind.providerId(subject));
     // An answer about another amount or id moves nothing: it is kept for operators and the record is answered as it is.
-    if (!(await refusedAnswer(this.deps, kind, subject, current, 'poll'))) await moveSubjectStatus(this.deps, kind, id, current.status, 'poll');
+    if (!(await refusedAnswer(this.deps, kind, subject, current, 'poll'))) await moveSubjectAsAnswered(this.deps, kind, id, current, 'poll');
     return (await kind.find(this.deps, id, 'primary'))!;
   }
 

@@ -1,7 +1,7 @@
 import { isGatewayError } from '../lib/errors.js';
 import { resolveAccount, type GatewayDeps } from './context.js';
 import { refusedAnswer } from './flowIntegrity.js';
-import { moveSubjectStatus, TRANSACTIONS, WITHDRAWALS, type SubjectKind, type Tracked } from './subjects.js';
+import { moveSubjectAsAnswered, TRANSACTIONS, WITHDRAWALS, type SubjectKind, type Tracked } from './subjects.js';
 
 export interface ReconciliationOptions {
   /** A pending charge or payout with no news for this long is asked about (expired charges at once). */
@@ -37,7 +37,7 @@ export class ReconciliationService {
       const { adapter, ctx } = await resolveAccount(this.deps, subject.providerAccountId, { includeDeleted: true });
       if (!adapter.supports(kind.lookup)) return;
       const current = await kind.askProvider(adapter, ctx, kind.providerId(subject));
-      if (!(await refusedAnswer(this.deps, kind, subject, current, 'poll'))) await moveSubjectStatus(this.deps, kind, subject.id, current.status, 'poll');
+      if (!(await refusedAnswer(this.deps, kind, subject, current, 'poll'))) await moveSubjectAsAnswered(this.deps, kind, subject.id, current, 'poll');
     } catch (error) {
       this.deps.logger.warn(
         { [`${kind.name}Id`]: subject.id, err: isGatewayError(error) ? error.message : error },

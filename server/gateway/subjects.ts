@@ -1,6 +1,7 @@
 import type { Consistency } from '../db/consistency.js';
 import type { MoveHooks, StatusMove } from '../db/statusRepository.js';
-import type { Operation, StatusSource, Transaction, TransactionStatus, UnreadableAmount, Withdrawal, WithdrawStatus } from '../domain/types.js';
+import type { PreparedTx } from '../db/preparedSql.js';
+import type { Operation, PixPayment, StatusSource, Transaction, TransactionStatus, UnreadableAmount, Withdrawal, WithdrawStatus } from '../domain/types.js';
 import type { AdapterContext, ProviderAdapter } from '../providers/adapter.js';
 import type { GatewayDeps } from './context.js';
 
@@ -12,6 +13,8 @@ export interface ProviderView<S extends string> {
   status: S;
   amount?: number | UnreadableAmount;
   providerId?: string;
+  /** A charge's answer: the PIX payment that paid it, where the answer states it. */
+  pixPayment?: PixPayment;
 }
 
 /** A read's amount as compared: 0 is "not said" only for a provider whose reads never say it; for any other, an amount of 0 cents. */
@@ -50,6 +53,8 @@ export interface SubjectKind<S extends string, T extends Tracked<S>> {
   amountOf(subject: T): number;
   /** The amounts an answer claiming `status` may state: the record's, and for a refund also the part the gateway refunded (a partial refund). */
   acceptedAmounts(subject: T, status: S): readonly number[];
+  /** Keeps what an answer states besides the status (a charge's PIX payment), in the move's database transaction. */
+  recordFacts?(deps: GatewayDeps, tx: PreparedTx, id: string, view: Pick<ProviderView<S>, 'pixPayment'>): Promise<void>;
   /** `finish` runs in the move's database transaction, whether the status changed or not (see MoveHooks). */
   move(deps: GatewayDeps, id: string, to: S, source: StatusSource, finish?: MoveHooks<S>['finish']): Promise<StatusMove<S> | null>;
 }
@@ -63,8 +68,9 @@ export const TRANSACTIONS: SubjectKind<TransactionStatus, Transaction> = {
   providerId: (transaction) => transaction.transactionId,
   askProvider: async (adapter, ctx, providerId) => {
     const read = await adapter.getTransaction(ctx, providerId);
-    return { status: read.status, amount: readAmount(adapter, read.amount), providerId: read.transactionId };
+    return { status: read.status, amount: readAmount(adapter, read.amount), providerId: read.transactionId, pixPayment: read.pixPayment };
   },
+  recordFacts: (deps, tx, id, view) => deps.transactions.recordPixPayment(tx, id, view.pixPayment),
   moneyStatuses: new Set(['APPROVED', 'REJECTED', 'CANCELED', 'REFUNDED', 'CHARGEBACK']),
   amountOf: (transaction) => transaction.amount,
   acceptedAmounts: (transaction, status) =>
@@ -103,4 +109,22 @@ export async function moveSubjectStatus<S extends string, T extends Tracked<S>>(
   const move = await kind.move(deps, id, to, source, finish);
   if (move?.event) deps.events.published(move.event);
   return move;
+}
+
+/**
+ * Moves a subject's status as a provider's answer says, keeping with the move what else the answer states (recordFacts):
+ * only for an answer the gateway accepted, so callers refuse mismatched answers before this.
+ */
+export function moveSubjectAsAnswered<S extends string, T extends Tracked<S>>(
+  deps: GatewayDeps,
+  kind: SubjectKind<S, T>,
+  id: string,
+  answer: ProviderView<S>,
+  source: StatusSource,
+  finish?: MoveHooks<S>['finish'],
+): Promise<StatusMove<S> | null> {
+  return moveSubjectStatus(deps, kind, id, answer.status, source, async (tx, move) => {
+    if (move) await kind.recordFacts?.(deps, tx, id, answer);
+    await finish?.(tx, move);
+  });
 }

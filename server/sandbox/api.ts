@@ -19,7 +19,8 @@ export interface SandboxEvent {
   id: string;
   type: SandboxEventType;
   createdAt: string;
-  data: { id: string; status: string; amount: number };
+  /** A PIX charge's events carry the payment that paid it, once paid. */
+  data: { id: string; status: string; amount: number; pix?: { payment: SandboxPixPayment } };
 }
 
 /** The sandbox PSP's REST resources (amounts in cents). */
@@ -40,11 +41,17 @@ export interface SandboxCharge {
    * The BR Code, and where its QR image is (drawn when asked, as providers that answer an image URL do). Charges
    * kept from before the URL carry the image itself, `qrCodeDataUrl`.
    */
-  pix?: { copyPaste: string; qrCodeUrl?: string; qrCodeDataUrl?: string; expiresAt: string };
+  pix?: { copyPaste: string; qrCodeUrl?: string; qrCodeDataUrl?: string; expiresAt: string; payment?: SandboxPixPayment };
   boleto?: { digitableLine: string; barcode: string; url: string; dueDate: string };
   createdAt: string;
   paidAt?: string;
   refundedAmount: number;
+}
+
+/** The PIX payment that paid a charge: its end-to-end id and payer (the document as digits). */
+export interface SandboxPixPayment {
+  endToEndId: string;
+  payer: { name: string; document: string; bankIspb: string; bankName: string };
 }
 
 export type SandboxWithdrawalStatus = 'processing' | 'paid' | 'failed';

@@ -23,6 +23,7 @@ import { sandboxBalance } from './balance.js';
 import { StateJournal } from './stateJournal.js';
 import { DECLINING_CARDS, passesLuhn } from './testCards.js';
 import { cardSummary } from '../lib/cardBrand.js';
+import { sandboxPixPayment } from './pixPayer.js';
 
 /**
  * A fake PSP with its own REST API, so that SANDBOX accounts go through the same
@@ -51,7 +52,10 @@ interface Notified {
   /** The merchant's secret for signing this resource's notifications; unsigned without one. */
   notificationSecret?: string;
 }
-interface StoredCharge extends SandboxCharge, Notified {}
+interface StoredCharge extends SandboxCharge, Notified {
+  /** The customer the charge was asked for, who pays it when paid (sandboxPixPayment); kept off the answers. */
+  customer?: { name?: string; document?: string };
+}
 interface StoredWithdrawal extends SandboxWithdrawal, Notified {}
 interface StoredCard {
   number: string;
@@ -375,6 +379,9 @@ export class SandboxPsp {
       createdAt: now.toISOString(),
       refundedAmount: 0,
       ...notified(body, apiKey, idempotencyKey),
+      ...(body.customer && typeof body.customer === 'object'
+        ? { customer: { name: String(body.customer.name ?? ''), document: String(body.customer.document ?? '') } }
+        : {}),
     };
     if (body.method === 'pix') {
       const pix = createStaticPix({
@@ -423,8 +430,10 @@ export class SandboxPsp {
   private async pay(id: string, apiKey: string): Promise<{ charge: SandboxCharge; notification?: SandboxSentNotification }> {
     const charge = this.charge(id, apiKey);
     if (charge.status !== 'pending') throw new HttpError(409, `charge is ${charge.status}, only a pending charge can be paid`);
+    const now = new Date();
     charge.status = 'paid';
-    charge.paidAt = new Date().toISOString();
+    charge.paidAt = now.toISOString();
+    if (charge.pix) charge.pix.payment = sandboxPixPayment(now, charge.customer);
     this.journal?.record('charges', charge.id);
     const notification = await this.notify(charge, 'charge.paid', charge);
     return { charge: publicCharge(charge), notification };
@@ -519,14 +528,14 @@ export class SandboxPsp {
   private async notify(
     { notificationUrl: url, notificationSecret }: Notified,
     type: SandboxEventType,
-    subject: { id: string; status: string; amount: number },
+    subject: { id: string; status: string; amount: number; pix?: SandboxCharge['pix'] },
   ): Promise<SandboxSentNotification | undefined> {
     if (!url) return undefined;
     const event: SandboxEvent = {
       id: newId('evt'),
       type,
       createdAt: new Date().toISOString(),
-      data: { id: subject.id, status: subject.status, amount: subject.amount },
+      data: { id: subject.id, status: subject.status, amount: subject.amount, ...(subject.pix?.payment ? { pix: { payment: subject.pix.payment } } : {}) },
     };
     const body = JSON.stringify(event);
     const timestamp = Math.floor(Date.now() / 1000);
@@ -569,7 +578,14 @@ function notified(body: any, apiKey: string, idempotencyKey?: string): Notified 
   };
 }
 
-function publicCharge({ apiKey: _key, idempotencyKey: _idem, notificationUrl: _url, notificationSecret: _secret, ...charge }: StoredCharge): SandboxCharge {
+function publicCharge({
+  apiKey: _key,
+  idempotencyKey: _idem,
+  notificationUrl: _url,
+  notificationSecret: _secret,
+  customer: _customer,
+  ...charge
+}: StoredCharge): SandboxCharge {
   return charge;
 }
 

@@ -75,6 +75,7 @@ export function toProtoTransaction(t: domain.Transaction, shown: { pixQrImage: b
       createdAt: refund.createdAt,
       updatedAt: refund.updatedAt,
     })),
+    ...toProtoPixPayment(t.pixPayment),
   };
 }
 
@@ -110,6 +111,17 @@ export function toProtoWithdrawal(w: domain.Withdrawal): pb.Withdrawal {
 }
 
 /** What a routed charge or payout keeps of its route. */
+/** The PIX payment that paid a charge: its end-to-end id, and its payer only where one of the payer's facts is known. */
+function toProtoPixPayment(payment: domain.PixPayment | undefined): Pick<pb.Transaction, 'pixEndToEndId' | 'pixPayer'> {
+  const payer = payment && {
+    name: payment.payerName ?? '',
+    document: payment.payerDocument ?? '',
+    bankIspb: payment.payerBankIspb ?? '',
+    bankName: payment.payerBankName ?? '',
+  };
+  return { pixEndToEndId: payment?.endToEndId ?? '', pixPayer: payer && Object.values(payer).some(Boolean) ? payer : undefined };
+}
+
 function toProtoRouting(routing: RoutingRecord | undefined): pb.RoutingDecision | undefined {
   return (
     routing && {

@@ -31,6 +31,7 @@ import { Migration20261129060000_operator_totp } from './Migration20261129060000
 import { Migration20261130010000_disputes } from './Migration20261130010000_disputes.js';
 import { Migration20261130020000_refund_days } from './Migration20261130020000_refund_days.js';
 import { Migration20261130050000_payout_reconciliation } from './Migration20261130050000_payout_reconciliation.js';
+import { Migration20261201010000_pix_payment } from './Migration20261201010000_pix_payment.js';
 import { Migration20261201030000_charge_fees } from './Migration20261201030000_charge_fees.js';
 
 // Every migration, in order. `npm run migration:create` writes a new file here; add it to this list.
@@ -68,5 +69,6 @@ export const MIGRATIONS = [
   { name: 'Migration20261130010000_disputes', class: Migration20261130010000_disputes },
   { name: 'Migration20261130020000_refund_days', class: Migration20261130020000_refund_days },
   { name: 'Migration20261130050000_payout_reconciliation', class: Migration20261130050000_payout_reconciliation },
+  { name: 'Migration20261201010000_pix_payment', class: Migration20261201010000_pix_payment },
   { name: 'Migration20261201030000_charge_fees', class: Migration20261201030000_charge_fees },
 ];

@@ -25,6 +25,7 @@ import { paymentMethodCodec } from '../../lib/paymentMethods.js';
 import { FAILURE_PREFIXES } from '../../lib/providerMessages.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { dateOf } from '../../lib/values.js';
+import { statedPixPayment } from '../../domain/pixPayments.js';
 import {
   SPEC_GROUPS,
   type AdapterContext,
@@ -138,12 +139,21 @@ const cents = z.number().int();
  * `null`) is a bad answer, never a status: mapping it would turn a pending
  * charge REJECTED through the table's default.
  */
+/** The PIX payment that paid a charge (SandboxPixPayment): read leniently, it is shown, never acted on. */
+const sandboxPixPayment = z
+  .object({
+    endToEndId: absentable(wireText),
+    payer: absentable(z.object({ name: absentable(wireText), document: absentable(wireText), bankIspb: absentable(wireText), bankName: absentable(wireText) })),
+  })
+  .optional()
+  .catch(undefined);
+
 export const sandboxCharge = z.object({
   id: wireText,
   status: wireStatus,
   amount: cents,
   method: absentable(wireText),
-  pix: absentable(z.object({ copyPaste: wireText, qrCodeDataUrl: absentable(wireText), expiresAt: absentable(wireText) })),
+  pix: absentable(z.object({ copyPaste: wireText, qrCodeDataUrl: absentable(wireText), expiresAt: absentable(wireText), payment: sandboxPixPayment })),
   boleto: absentable(z.object({ digitableLine: absentable(wireText), url: absentable(wireText), dueDate: absentable(wireText) })),
   declineReason: absentable(wireText),
   card: absentable(z.object({ brand: absentable(wireText), last4: z.string().regex(/^\d{4}$/) })),
@@ -191,7 +201,12 @@ const EVENTS = {
 /** A notification (SandboxEvent) of an event the gateway reads; the amount is read by statedCents, so an unreadable one is a mismatch, not an ignored event. */
 const sandboxEvent = z.object({
   type: z.enum(['charge.paid', 'charge.refunded', 'charge.updated', 'withdrawal.paid', 'withdrawal.failed'] satisfies Array<keyof typeof EVENTS>),
-  data: z.object({ id: wireText, status: wireStatus, amount: z.unknown().optional() }),
+  data: z.object({
+    id: wireText,
+    status: wireStatus,
+    amount: z.unknown().optional(),
+    pix: absentable(z.object({ payment: sandboxPixPayment })).catch(undefined),
+  }),
 });
 const sandboxEventId = z.object({ id: wireText });
 
@@ -210,7 +225,18 @@ export const fromSandboxCharge = (charge: SandboxChargeAnswer, status: StatusOf<
   expiresAt: dateOf(charge.pix ? charge.pix.expiresAt : charge.boleto?.dueDate),
   ...(charge.declineReason ? { declineReason: charge.declineReason } : {}),
   ...(charge.card ? { cardLast4: charge.card.last4, ...(charge.card.brand ? { cardBrand: charge.card.brand } : {}) } : {}),
+  ...pixPaymentStated(charge.pix?.payment),
 });
+
+/** The sandbox's PIX payment as the gateway's facts. */
+const pixPaymentStated = (payment: z.output<typeof sandboxPixPayment>) =>
+  statedPixPayment({
+    endToEndId: payment?.endToEndId,
+    payerName: payment?.payer?.name,
+    payerDocument: payment?.payer?.document,
+    payerBankIspb: payment?.payer?.bankIspb,
+    payerBankName: payment?.payer?.bankName,
+  });
 
 export const fromSandboxWithdrawal = (withdrawal: SandboxWithdrawalAnswer, status: StatusOf<WithdrawStatus>): WithdrawResult => ({
   withdrawId: withdrawal.id,
@@ -413,7 +439,7 @@ export class SandboxAdapter extends DeclaredAdapter implements PaymentSimulator,
     // The sandbox states every notification's amount in integer cents: anything else (missing included) is unreadable, a mismatch.
     const amount = statedCents(event.data.data.amount);
     return EVENTS[event.data.type] === 'TRANSACTION'
-      ? { type: 'TRANSACTION', transactionId: id, status: this.transactionStatus(status), amount }
+      ? { type: 'TRANSACTION', transactionId: id, status: this.transactionStatus(status), amount, ...pixPaymentStated(event.data.data.pix?.payment) }
       : { type: 'WITHDRAW', transactionId: id, status: this.withdrawalStatus(status), amount };
   }
 }

@@ -1077,6 +1077,22 @@ export interface Transaction {
   declineCategory: string;
   /** Every refund the provider answered, oldest first. */
   refunds: Refund[];
+  /**
+   * A PIX charge paid: the Banco Central's end-to-end id (E2E) of the payment that paid it, and who paid it, as the
+   * provider reported them in a notification or a read. Empty (absent) where the provider does not report them.
+   */
+  pixEndToEndId: string;
+  pixPayer: PixPayer | undefined;
+}
+
+/** Who paid a PIX charge, as the provider reported it; each field empty where it did not. */
+export interface PixPayer {
+  name: string;
+  /** The CPF or CNPJ as the provider sent it: digits, formatted, or masked (e.g. "123.xxx.xxx-xx"). */
+  document: string;
+  /** The payer's bank: its ISPB (8 digits) and its name. */
+  bankIspb: string;
+  bankName: string;
 }
 
 export interface Refund {
@@ -2656,6 +2672,8 @@ function createBaseTransaction(): Transaction {
     declineReason: "",
     declineCategory: "",
     refunds: [],
+    pixEndToEndId: "",
+    pixPayer: undefined,
   };
 }
 
@@ -2747,6 +2765,12 @@ export const Transaction: MessageFns<Transaction> = {
     }
     for (const v of message.refunds) {
       Refund.encode(v!, writer.uint32(234).fork()).join();
+    }
+    if (message.pixEndToEndId !== "") {
+      writer.uint32(242).string(message.pixEndToEndId);
+    }
+    if (message.pixPayer !== undefined) {
+      PixPayer.encode(message.pixPayer, writer.uint32(250).fork()).join();
     }
     return writer;
   },
@@ -2996,6 +3020,22 @@ export const Transaction: MessageFns<Transaction> = {
             message.refunds.push(Refund.decode(reader, reader.uint32()));
             continue;
           }
+          case 30: {
+            if (tag !== 242) {
+              break;
+            }
+
+            message.pixEndToEndId = reader.string();
+            continue;
+          }
+          case 31: {
+            if (tag !== 250) {
+              break;
+            }
+
+            message.pixPayer = PixPayer.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3111,6 +3151,16 @@ export const Transaction: MessageFns<Transaction> = {
       refunds: globalThis.Array.isArray(object?.refunds)
         ? object.refunds.map((e: any) => Refund.fromJSON(e))
         : [],
+      pixEndToEndId: isSet(object.pixEndToEndId)
+        ? globalThis.String(object.pixEndToEndId)
+        : isSet(object.pix_end_to_end_id)
+        ? globalThis.String(object.pix_end_to_end_id)
+        : "",
+      pixPayer: isSet(object.pixPayer)
+        ? PixPayer.fromJSON(object.pixPayer)
+        : isSet(object.pix_payer)
+        ? PixPayer.fromJSON(object.pix_payer)
+        : undefined,
     };
   },
 
@@ -3203,6 +3253,12 @@ export const Transaction: MessageFns<Transaction> = {
     if (message.refunds?.length) {
       obj.refunds = message.refunds.map((e) => Refund.toJSON(e));
     }
+    if (message.pixEndToEndId !== "") {
+      obj.pixEndToEndId = message.pixEndToEndId;
+    }
+    if (message.pixPayer !== undefined) {
+      obj.pixPayer = PixPayer.toJSON(message.pixPayer);
+    }
     return obj;
   },
 
@@ -3244,6 +3300,135 @@ export const Transaction: MessageFns<Transaction> = {
     message.declineReason = object.declineReason ?? "";
     message.declineCategory = object.declineCategory ?? "";
     message.refunds = object.refunds?.map((e) => Refund.fromPartial(e)) || [];
+    message.pixEndToEndId = object.pixEndToEndId ?? "";
+    message.pixPayer = (object.pixPayer !== undefined && object.pixPayer !== null)
+      ? PixPayer.fromPartial(object.pixPayer)
+      : undefined;
+    return message;
+  },
+};
+
+function createBasePixPayer(): PixPayer {
+  return { name: "", document: "", bankIspb: "", bankName: "" };
+}
+
+export const PixPayer: MessageFns<PixPayer> = {
+  encode(message: PixPayer, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.document !== "") {
+      writer.uint32(18).string(message.document);
+    }
+    if (message.bankIspb !== "") {
+      writer.uint32(26).string(message.bankIspb);
+    }
+    if (message.bankName !== "") {
+      writer.uint32(34).string(message.bankName);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PixPayer {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePixPayer();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.document = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.bankIspb = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.bankName = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PixPayer {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      document: isSet(object.document) ? globalThis.String(object.document) : "",
+      bankIspb: isSet(object.bankIspb)
+        ? globalThis.String(object.bankIspb)
+        : isSet(object.bank_ispb)
+        ? globalThis.String(object.bank_ispb)
+        : "",
+      bankName: isSet(object.bankName)
+        ? globalThis.String(object.bankName)
+        : isSet(object.bank_name)
+        ? globalThis.String(object.bank_name)
+        : "",
+    };
+  },
+
+  toJSON(message: PixPayer): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.document !== "") {
+      obj.document = message.document;
+    }
+    if (message.bankIspb !== "") {
+      obj.bankIspb = message.bankIspb;
+    }
+    if (message.bankName !== "") {
+      obj.bankName = message.bankName;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PixPayer>): PixPayer {
+    return PixPayer.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PixPayer>): PixPayer {
+    const message = createBasePixPayer();
+    message.name = object.name ?? "";
+    message.document = object.document ?? "";
+    message.bankIspb = object.bankIspb ?? "";
+    message.bankName = object.bankName ?? "";
     return message;
   },
 };
