@@ -275,6 +275,42 @@ describe('the TRANSFER notification names the payout as the member knows it', ()
   });
 });
 
+describe("the PIX payment that paid a charge: the API Pix's endToEndId; RECEIVE's payer's bank and masked document", () => {
+  const status = (value: string) => lookupStatus(PAYOUT_STATUSES, value);
+  const notification = (body: unknown) => readBacenPixNotification(Buffer.from(JSON.stringify(body)), status);
+  const E2E = 'E12345678202009091221kkkkkkkkkkk';
+
+  it("the API Pix's webhook and GET /cob state the endToEndId only: its Pix names no payer", () => {
+    expect(notification({ pix: [{ endToEndId: E2E, txid: 't1', valor: '110.00', horario: '2020-09-09T20:15:00.358Z', infoPagador: '0123456789' }] })).toEqual({
+      type: 'TRANSACTION',
+      transactionId: 't1',
+      status: 'APPROVED',
+      pixPayment: { endToEndId: E2E },
+    });
+    const cob = BACEN_COB_READ.parse({ txid: 't1', status: 'CONCLUIDA', pix: [{ endToEndId: E2E, txid: 't1', valor: '1.00', horario: 'x' }] });
+    expect(fromCob(cob, lookup).pixPayment).toEqual({ endToEndId: E2E });
+    expect(fromCob(BACEN_COB_READ.parse({ txid: 't1', status: 'ATIVA' }), lookup).pixPayment).toBeUndefined();
+  });
+
+  it("RECEIVE: the endToEndId and debtorAccount's ispb, bank name and masked document; null parts left out; other events state none", () => {
+    const debtorAccount = { ispb: '18236120', name: 'NU PAGAMENTOS S.A.', issuer: '260', number: '12345-6', document: '123.xxx.xxx-xx', accountType: null };
+    const data = { id: 123, txId: 't1', status: 'LIQUIDATED', endToEndId: E2E, debtorAccount };
+    expect(notification({ type: 'RECEIVE', data })).toEqual({
+      type: 'TRANSACTION',
+      transactionId: 't1',
+      status: 'APPROVED',
+      pixPayment: { endToEndId: E2E, payerDocument: '123.xxx.xxx-xx', payerBankIspb: '18236120', payerBankName: 'NU PAGAMENTOS S.A.' },
+    });
+    expect(notification({ type: 'RECEIVE', data: { ...data, endToEndId: null, debtorAccount: { ...debtorAccount, document: null, name: 7 } } })).toEqual({
+      type: 'TRANSACTION',
+      transactionId: 't1',
+      status: 'APPROVED',
+      pixPayment: { payerBankIspb: '18236120' },
+    });
+    expect(notification({ type: 'REFUND', data })).toEqual({ type: 'TRANSACTION', transactionId: 't1', status: 'CHARGEBACK' });
+  });
+});
+
 describe('refund outcomes (docs/decisions.md: done, in progress, refused)', () => {
   it.each([
     ['EM_PROCESSAMENTO', { refundId: 'D1', status: true, pending: true }],

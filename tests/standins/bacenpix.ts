@@ -63,7 +63,9 @@ import { startStandIn, type StandIn, type StandInReply, type StandInRequest } fr
  *   notifies a paid cob as {data: {txId, status: LIQUIDATED, createdAt}}
  *   without an event type (its integrations);
  * - the {type, data} notifications of these PSPs: RECEIVE with
- *   data.status LIQUIDATED, REFUND with status REFUNDED and `refunds[]`,
+ *   data.status LIQUIDATED, its endToEndId and `debtorAccount` {ispb, name
+ *   (the payer's bank's), issuer, number, document (the CPF/CNPJ masked),
+ *   accountType} (Avista's RECEIVE page), REFUND with status REFUNDED and `refunds[]`,
  *   TRANSFER with LIQUIDATED or CANCELED (Avista's "PIX Bacen" webhooks V2 for
  *   RECEIVE/REFUND/TRANSFER; the Onz transfer webhook of its white label
  *   Pagstar, docs.pagstar.com, for TRANSFER);
@@ -102,6 +104,17 @@ const DEVOLUCAO_ID = /^[a-zA-Z0-9]{1,35}$/;
 const ISPB = '99999999';
 
 type Json = Record<string, unknown>;
+
+/** The payer's bank in RECEIVE's `debtorAccount`, as Avista's RECEIVE page shows it. */
+export const STAND_IN_PAYER_BANK = { ispb: '18236120', name: 'NU PAGAMENTOS S.A.', issuer: '260' } as const;
+
+/** RECEIVE's `debtorAccount`: the payer's bank and account, the document masked as the page shows it ("123.xxx.xxx-xx"). */
+function debtorAccountOf(cob: Cob): Json {
+  const cpf = typeof cob.devedor?.cpf === 'string' ? cob.devedor.cpf : undefined;
+  const cnpj = typeof cob.devedor?.cnpj === 'string' ? cob.devedor.cnpj : undefined;
+  const document = cpf ? `${cpf.slice(0, 3)}.xxx.xxx-xx` : cnpj ? `${cnpj.slice(0, 2)}.xxx.xxx/xxxx-xx` : null;
+  return { ...STAND_IN_PAYER_BANK, number: '12345-6', document, accountType: null };
+}
 
 export interface BacenPixStandInOptions {
   /** The member, for messages. */
@@ -152,6 +165,8 @@ interface Pix {
   cents: number;
   horario: string;
   devolucoes: Devolucao[];
+  /** Who paid, as RECEIVE's `debtorAccount` names it (the API Pix's Pix has no payer). */
+  debtorAccount: Json;
 }
 
 interface Cob {
@@ -557,6 +572,7 @@ export async function startBacenPixStandIn(options: BacenPixStandInOptions): Pro
         errorCode: null,
         endToEndId: pix.endToEndId,
         webhookType: 'RECEIVE',
+        debtorAccount: pix.debtorAccount,
         idempotencyKey: null,
         creditDebitType: 'CREDIT',
         localInstrument: 'DICT',
@@ -582,7 +598,7 @@ export async function startBacenPixStandIn(options: BacenPixStandInOptions): Pro
     async pay(txid) {
       const cob = cobs.get(txid);
       if (!cob || cob.status !== 'ATIVA') throw new Error(`${options.name} stand-in: no cob ${txid} to pay`);
-      const pix: Pix = { endToEndId: e2e('E'), txid, cents: cob.cents, horario: stamp(), devolucoes: [] };
+      const pix: Pix = { endToEndId: e2e('E'), txid, cents: cob.cents, horario: stamp(), devolucoes: [], debtorAccount: debtorAccountOf(cob) };
       cob.status = 'CONCLUIDA';
       cob.pix = pix;
       pixByE2e.set(pix.endToEndId, pix);
@@ -823,8 +839,15 @@ export function bacenPixAcceptance(scenario: BacenPixAcceptance): void {
       expect((await read(transaction.id, true)).status).toBe(TransactionStatus.TRANSACTION_STATUS_PENDING);
 
       const reads = standIn.count('GET', '/cob/{txid}');
-      await standIn.pay(transaction.transactionId);
+      const endToEndId = await standIn.pay(transaction.transactionId);
       const approved = await becomes(transaction.id, TransactionStatus.TRANSACTION_STATUS_APPROVED);
+      // The payment's end-to-end id (GET /cob's Pix states it); the payer's bank and masked document where RECEIVE states them.
+      expect(approved.pixEndToEndId).toBe(endToEndId);
+      expect(approved.pixPayer).toEqual(
+        (scenario.standIn.receiveEvent ?? 'typed') === 'typed'
+          ? { name: '', document: '123.xxx.xxx-xx', bankIspb: STAND_IN_PAYER_BANK.ispb, bankName: STAND_IN_PAYER_BANK.name }
+          : undefined,
+      );
       expect(history(approved)).toEqual([
         [TransactionStatus.TRANSACTION_STATUS_PENDING, StatusSource.STATUS_SOURCE_API],
         [TransactionStatus.TRANSACTION_STATUS_APPROVED, StatusSource.STATUS_SOURCE_WEBHOOK],

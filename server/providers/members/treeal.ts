@@ -1,5 +1,12 @@
 import { SPEC_GROUPS } from '../adapter.js';
-import { API_PIX_DOCUMENTATION, BacenPixAdapter, DICT_PAYMENT_LOOKUP_PATH, bacenPixAuth, type BacenPixMember } from '../families/bacenPix/index.js';
+import {
+  API_PIX_DOCUMENTATION,
+  BacenPixAdapter,
+  PIX_PAYMENT_SOURCE,
+  DICT_PAYMENT_LOOKUP_PATH,
+  bacenPixAuth,
+  type BacenPixMember,
+} from '../families/bacenPix/index.js';
 import { member } from '../kit/registration.js';
 
 /**
@@ -21,8 +28,10 @@ export const TREEAL: BacenPixMember = {
   capabilities: { paymentMethods: ['PIX'], withdrawMethods: ['PIX'], withdrawalLookup: true, refunds: true, webhooks: true },
   auth: bacenPixAuth({ clientAuth: 'body' }),
   money: 'reais',
-  sources:
+  sources: [
     "paths, statuses, events: spec (doc 2 §4/§7); cob, devolução, RFC 7807 errors: the Banco Central's API Pix (openapi.yaml 2.9.0); REFUND/TRANSFER notifications and the dict payout: Avista's \"PIX Bacen\" documentation of the same API; host `api.pix.treeal.com`, form token with client credentials in the body, POST /cob answering {status, txid, pixCopiaECola}, `{data:{txId,status}}` notifications without a type, `refund_nature ORIGINAL` (the API Pix devolução), `/pix/payments/dict` answering 202 `{endToEndId, status}`: Treeal's public integrations (research F8). Verified by the stand-in written from them (tests/standins/bacenpix.ts)",
+    PIX_PAYMENT_SOURCE,
+  ].join('; '),
   evidence: { level: 'platform', addresses: API_PIX_DOCUMENTATION },
   refund: { kind: 'devolucao' },
   payout: { lookupPath: DICT_PAYMENT_LOOKUP_PATH },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { OPERATIONS, type Operation, type TransactionStatus, type WebhookResult, type WithdrawInput } from '../../../server/domain/types.js';
+import { OPERATIONS, type Operation, type PixPayment, type TransactionStatus, type WebhookResult, type WithdrawInput } from '../../../server/domain/types.js';
 import { clearHttpsAgents } from '../../../server/lib/http/index.js';
 import { CATALOGUE, FAILURE_PREFIXES } from '../../../server/lib/providerMessages.js';
 import { declaredStatusTable, type StatusTable } from '../../../server/lib/statusTable.js';
@@ -584,14 +584,22 @@ export function bacenPixConformance(member: BacenPixMember, fixtures: BacenPixFi
         ...(type ? { type } : {}),
         data: { id: 557737461, txId: txid, pixKey: keys.chave, payment: { amount: '19.90', currency: 'BRL' }, refunds: [], endToEndId: EVENT_E2E, ...data },
       });
-      const paid = (status: TransactionStatus): WebhookResult => ({ type: 'TRANSACTION', transactionId: txid, status });
+      const paid = (status: TransactionStatus, pixPayment?: PixPayment): WebhookResult => ({
+        type: 'TRANSACTION',
+        transactionId: txid,
+        status,
+        ...(pixPayment ? { pixPayment } : {}),
+      });
+      // What RECEIVE states of the payment (its endToEndId), and the standard body's Pix (its endToEndId: the API Pix's Pix names no payer).
+      const received = { endToEndId: EVENT_E2E };
+      const standard = { endToEndId: 'E1234' };
       const pix = { endToEndId: 'E1234', txid, chave: keys.chave, valor: '19.90', horario: '2025-03-10T12:05:00.000Z' };
       const untypedRule = member.untypedEvent ? `read as ${member.untypedEvent}` : 'ignored';
       const untyped = (status: TransactionStatus) => (member.untypedEvent === 'RECEIVE' ? paid(status) : undefined);
       const cases: Array<[string, unknown, WebhookResult | undefined]> = [
-        ['RECEIVE LIQUIDATED', event('RECEIVE', { status: 'LIQUIDATED' }), paid('APPROVED')],
-        ['RECEIVE PROCESSING', event('RECEIVE', { status: 'PROCESSING' }), paid('PENDING')],
-        ['RECEIVE without a status', event('RECEIVE', {}), paid('PENDING')],
+        ['RECEIVE LIQUIDATED', event('RECEIVE', { status: 'LIQUIDATED' }), paid('APPROVED', received)],
+        ['RECEIVE PROCESSING', event('RECEIVE', { status: 'PROCESSING' }), paid('PENDING', received)],
+        ['RECEIVE without a status', event('RECEIVE', {}), paid('PENDING', received)],
         ['REFUND', event('REFUND', { status: 'LIQUIDATED' }), paid('CHARGEBACK')],
         ['CANCELED', event('CANCELED', { status: 'CANCELED' }), undefined],
         ['an event the spec does not name', event('INFRACTION', { status: 'OPEN' }), undefined],
@@ -601,11 +609,11 @@ export function bacenPixConformance(member: BacenPixMember, fixtures: BacenPixFi
           { type: 'TRANSFER', data: { id: 7, status: 'CANCELED' } },
           { type: 'WITHDRAW', transactionId: '7', status: 'CANCELED' },
         ],
-        ['the standard {pix:[...]} body', { pix: [{ endToEndId: 'E0', valor: '1.00' }, pix] }, paid('APPROVED')],
+        ['the standard {pix:[...]} body', { pix: [{ endToEndId: 'E0', valor: '1.00' }, pix] }, paid('APPROVED', standard)],
         [
           'the standard body wholly returned',
           { pix: [{ ...pix, devolucoes: [{ id: 'd1', rtrId: 'D1', valor: '19.90', status: 'DEVOLVIDO' }] }] },
-          paid('CHARGEBACK'),
+          paid('CHARGEBACK', standard),
         ],
         ['the standard body naming no charge', { pix: [{ endToEndId: 'E0', valor: '1.00' }] }, undefined],
         [`{data} without type, LIQUIDATED (${untypedRule})`, { data: { txId: txid, status: 'LIQUIDATED' } }, untyped('APPROVED')],

@@ -14,6 +14,7 @@ import { dateOf } from '../../../lib/values.js';
 import { centsToReais, centsToReaisString } from '../../../lib/money.js';
 import { normalizePixKey, type PixKeyStyle } from '../../../lib/pixKey.js';
 import { REFUND_OUTCOMES } from './statuses.js';
+import { statedPixPayment } from '../../../domain/pixPayments.js';
 import type {
   Cob,
   CobDebtor,
@@ -137,6 +138,8 @@ export function fromCob(
     amount: cob.valor?.original ?? fallback.amount ?? 0,
     ...(cob.pixCopiaECola ? { pixCode: cob.pixCopiaECola } : {}),
     ...(expiresAt ? { expiresAt } : {}),
+    // The API Pix's Pix names no payer: its end-to-end id is all a read states of the payment.
+    ...statedPixPayment({ endToEndId: receivedEndToEndId(cob) }),
   };
 }
 

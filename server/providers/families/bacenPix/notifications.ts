@@ -1,7 +1,8 @@
 import type { TransactionStatus, WebhookResult, WithdrawStatus } from '../../../domain/types.js';
 import { parseJson } from '../../../lib/json.js';
 import { payoutId, pixReceivedStatus } from './mappers.js';
-import { CASH_IN_EVENTS, PAYOUT_EVENT } from './statuses.js';
+import { CASH_IN_EVENTS, PAYOUT_EVENT, RECEIVE_EVENT } from './statuses.js';
+import { statedPixPayment } from '../../../domain/pixPayments.js';
 import { BACEN_PIX_RECEIVED, BACEN_PIX_WEBHOOK, PIX_EVENT, type PixEvent, type PixReceived } from './wire.js';
 import { notificationKeyOf } from '../../notificationKeys.js';
 
@@ -12,12 +13,15 @@ import { notificationKeyOf } from '../../notificationKeys.js';
  * reads is ignored:
  * - the members' own {type, data}: RECEIVE APPROVED only when data.status is
  *   LIQUIDATED, else PENDING; REFUND CHARGEBACK; CANCELED ignored (doc 2 §4);
- *   TRANSFER is the cash-out notification (a WITHDRAW result), about the payout
- *   its endToEndId names, or its idempotencyKey for members whose payouts are known by it;
+ *   RECEIVE states the payment's endToEndId and the payer's bank and masked
+ *   document (debtorAccount); TRANSFER is the cash-out notification (a
+ *   WITHDRAW result), about the payout its endToEndId names, or its
+ *   idempotencyKey for members whose payouts are known by it;
  * - the API Pix's {"pix":[{endToEndId, txid, valor, horario, devolucoes}]}: a Pix
  *   received for that txid, APPROVED, or CHARGEBACK when its devoluções return
- *   the whole amount. One notification yields one result: the first entry that
- *   names a txid (an entry without txid is a Pix to the key, not to a charge).
+ *   the whole amount, with its endToEndId (the API Pix's Pix names no payer).
+ *   One notification yields one result: the first entry that names a txid (an
+ *   entry without txid is a Pix to the key, not to a charge).
  */
 
 type Read = { kind: 'pix'; pix: PixReceived[] } | { kind: 'event'; event: PixEvent };
@@ -48,7 +52,9 @@ export function readBacenPixNotification(
 
   if (notification.kind === 'pix') {
     const pix = notification.pix[0];
-    return pix?.txid ? { type: 'TRANSACTION', transactionId: pix.txid, status: pixReceivedStatus(pix) } : undefined;
+    return pix?.txid
+      ? { type: 'TRANSACTION', transactionId: pix.txid, status: pixReceivedStatus(pix), ...statedPixPayment({ endToEndId: pix.endToEndId }) }
+      : undefined;
   }
 
   const { type: declared, data } = notification.event;
@@ -64,7 +70,13 @@ export function readBacenPixNotification(
   const txid = data.txId ?? data.txid;
   if (!rule || rule === 'ignore' || !txid) return undefined;
   const status: TransactionStatus = 'status' in rule ? rule.status : (rule.byDataStatus[data.status?.toUpperCase() ?? ''] ?? rule.otherwise);
-  return { type: 'TRANSACTION', transactionId: txid, status };
+  return { type: 'TRANSACTION', transactionId: txid, status, ...(type === RECEIVE_EVENT ? receivedPayment(data) : {}) };
+}
+
+/** A RECEIVE's payment: its end-to-end id and the payer's bank and document (the page names no payer's name). */
+function receivedPayment(data: PixEvent['data']) {
+  const debtor = data.debtorAccount;
+  return statedPixPayment({ endToEndId: data.endToEndId, payerDocument: debtor?.document, payerBankIspb: debtor?.ispb, payerBankName: debtor?.name });
 }
 
 /**

@@ -26,9 +26,12 @@ export const PAYOUT_STATUSES = statusTable<WithdrawStatus>(
 export type CashInEventRule =
   'ignore' | { status: TransactionStatus } | { byDataStatus: Readonly<Record<string, TransactionStatus>>; otherwise: TransactionStatus };
 
+/** The cash-in notification of a Pix received: the one that states the payment's end-to-end id and payer. */
+export const RECEIVE_EVENT = 'RECEIVE';
+
 /** doc 1 §4 "Common event pattern for PIX-cob providers", doc 2 §4 for VOLUTI and TREEAL; events not listed are ignored too. */
 export const CASH_IN_EVENTS: Readonly<Record<string, CashInEventRule>> = {
-  RECEIVE: { byDataStatus: { LIQUIDATED: 'APPROVED' }, otherwise: 'PENDING' },
+  [RECEIVE_EVENT]: { byDataStatus: { LIQUIDATED: 'APPROVED' }, otherwise: 'PENDING' },
   REFUND: { status: 'CHARGEBACK' },
   CANCELED: 'ignore',
 };

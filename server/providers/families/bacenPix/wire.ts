@@ -9,7 +9,8 @@ import { absentable, wireAmount, wireId, wireStatus, wireText } from '../../kit/
  *   devolução (DevolucaoSolicitada, Devolucao), the webhook body {pix: [...]};
  * - the payment-initiation call these PSPs share (POST /pix/payments/dict; Onz's
  *   and its white labels' documentation, Avista's "PIX Bacen");
- * - the members' own {type, data} notifications (RECEIVE, TRANSFER, REFUND);
+ * - the members' own {type, data} notifications (RECEIVE, TRANSFER, REFUND;
+ *   RECEIVE's `debtorAccount` from Avista's "PIX Bacen" RECEIVE page);
  * - the specification's refund POST /sells/{id}/refund, whose answer no public
  *   material shows (read leniently).
  * Answers are parsed in `exchange`; a mismatch is PROVIDER_BAD_RESPONSE. Fields
@@ -192,6 +193,13 @@ export const PIX_EVENT = z.object({
     endToEndId: absentable(wireText).catch(undefined),
     idempotencyKey: absentable(wireText).catch(undefined),
     status: absentable(wireStatus).catch(undefined),
+    /**
+     * RECEIVE: who paid, as Avista's page documents it: the payer's bank's `ispb` and `name` ("Nome do banco do
+     * pagador"), and the payer's CPF/CNPJ masked (`document`). Shown, never acted on: read leniently.
+     */
+    debtorAccount: absentable(
+      z.object({ ispb: absentable(wireText).catch(undefined), name: absentable(wireText).catch(undefined), document: absentable(wireText).catch(undefined) }),
+    ).catch(undefined),
   }),
 });
 export type PixEvent = z.output<typeof PIX_EVENT>;
