@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { CreateTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { CreateTransactionRequest, GetTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import { PaymentMethod, TransactionStatus, type Transaction } from '../../gen/ts-proto/gateway/v1/types.js';
 import { SANDBOX_TEST_CARDS } from '../../server/sandbox/testCards.js';
 import { backOfficePages, launchBrowser, screenshot } from '../support/browser.js';
@@ -13,8 +14,9 @@ import { SEEDED_CHARGES, SEEDING_TIMEOUT_MS } from '../support/seedCharges.js';
  * Issue 33 §1 in the back-office: "what happened to Maria's payment?" An operator finds her charges by "mari",
  * opens the declined one and sees the customer, the card's last 4 and why it was declined; opens the paid one,
  * refunds part of it and sees the refund as a record. The list shows short ids with a copy button and whole status
- * badges, at 1280 and at 390 px. It runs on a gateway seeded with 100,000 charges (tests/support/seedCharges.ts), a
- * tenth of them a Maria's or a Mariana's: "mari" finds thousands, her own two first (they are the newest).
+ * badges, at 1280 and at 390 px. A PIX charge paid shows the payment's end-to-end id and payer among its method details.
+ * It runs on a gateway seeded with 100,000 charges (tests/support/seedCharges.ts), a tenth of them a Maria's or a
+ * Mariana's: "mari" finds thousands, her own two first (they are the newest).
  */
 let browser: Browser;
 let stack: TestStack;
@@ -26,25 +28,24 @@ const pages = backOfficePages(
   () => stack.gateway,
 );
 
+type Asked = NonNullable<CreateTransactionRequest['transaction']>;
+
+async function charge(transaction: Partial<Asked>): Promise<Transaction> {
+  return (await stack.client.call('gateway', 'createTransaction', CreateTransactionRequest.fromPartial({ providerAccountId: accountId, transaction })))
+    .transaction;
+}
+
 async function cardCharge(name: string, email: string, cardNumber: string, amount: number): Promise<Transaction> {
   const cardId = await sandboxCardId(stack.client, accountId, cardNumber);
-  const { transaction } = await stack.client.call(
-    'gateway',
-    'createTransaction',
-    CreateTransactionRequest.fromPartial({
-      providerAccountId: accountId,
-      transaction: {
-        amount,
-        paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD,
-        installments: 2,
-        cardId,
-        customer: { name, email, document: '12345678909', phone: '11987654321' },
-        description: 'Assinatura anual',
-        items: [{ id: 'plano', title: 'Plano anual', unitPrice: amount, quantity: 1, tangible: false }],
-      },
-    }),
-  );
-  return transaction;
+  return charge({
+    amount,
+    paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD,
+    installments: 2,
+    cardId,
+    customer: { name, email, document: '12345678909', phone: '11987654321' },
+    description: 'Assinatura anual',
+    items: [{ id: 'plano', title: 'Plano anual', unitPrice: amount, quantity: 1, tangible: false }],
+  });
 }
 
 beforeAll(async () => {
@@ -174,4 +175,61 @@ it('at 390 px the list keeps short ids and whole badges (the table scrolls), and
   await expect(page.getByTestId('transaction').getByTestId('decline-reason').textContent()).resolves.toContain('Saldo ou limite insuficiente');
   await expect(page.getByTestId('customer').textContent()).resolves.toContain('Maria Aparecida Souza');
   await pages.finish(page, violations, 'charge-declined-390');
+});
+
+/** A PIX charge Carlos paid on the sandbox, as the provider's read reports it (notifications wait: no webhook workers here). */
+async function paidPixCharge(): Promise<Transaction> {
+  const transaction = await charge({
+    amount: 4990,
+    paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX,
+    customer: { name: 'Carlos Lima', email: 'carlos@example.com', document: '52998224725', phone: '11987654321' },
+  });
+  await stack.client.call('sandbox', 'simulatePayment', SimulatePaymentRequest.fromPartial({ id: transaction.id }));
+  const paid = (await stack.client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id: transaction.id, refresh: true }))).transaction;
+  expect(paid.status).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
+  return paid;
+}
+
+it('a PIX charge paid shows its end-to-end id and payer among the method details: in Portuguese at 1280, in English at 390 px', async () => {
+  const pix = await paidPixCharge();
+  expect(pix.pixEndToEndId).toMatch(/^E99999999\d{12}[a-zA-Z0-9]{11}$/);
+  const shown = (page: Page) =>
+    page
+      .getByTestId('transaction')
+      .locator('dt')
+      .evaluateAll((terms) =>
+        terms.map(
+          (term) => `${term.textContent}: ${term.nextElementSibling?.querySelector('[data-testid]')?.textContent ?? term.nextElementSibling?.textContent}`,
+        ),
+      );
+
+  const wide = await pages.signedIn(1280, 900);
+  await wide.page.goto(`${stack.gateway.httpUrl!}/#/transactions/${pix.id}`);
+  await wide.page.getByTestId('pix-end-to-end-id').waitFor();
+  await expect(shown(wide.page)).resolves.toEqual(
+    expect.arrayContaining([
+      `ID fim a fim (E2E): ${pix.pixEndToEndId}`,
+      'Pagador: Carlos Lima',
+      'Documento do pagador: 529.982.247-25',
+      'Banco do pagador: Banco Sandbox · ISPB 99999999',
+    ]),
+  );
+  await wide.page.getByRole('button', { name: 'Copiar: ID fim a fim (E2E)' }).waitFor();
+  await pages.finish(wide.page, wide.violations, 'charge-pix-payer-1280');
+
+  const narrow = await pages.signedIn(390, 844, '?lang=en');
+  await narrow.page.goto(`${stack.gateway.httpUrl!}/?lang=en#/transactions/${pix.id}`);
+  await narrow.page.getByTestId('pix-end-to-end-id').waitFor();
+  await expect(shown(narrow.page)).resolves.toEqual(
+    expect.arrayContaining([
+      `End-to-end ID (E2E): ${pix.pixEndToEndId}`,
+      'Payer: Carlos Lima',
+      "Payer's document: 529.982.247-25",
+      "Payer's bank: Banco Sandbox · ISPB 99999999",
+    ]),
+  );
+  // The 32-character id stays inside a 390 px page.
+  const overflow = await narrow.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await pages.finish(narrow.page, narrow.violations, 'charge-pix-payer-390');
 });

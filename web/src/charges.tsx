@@ -5,6 +5,7 @@ import { PaymentMethod, TransactionStatus, type Transaction } from '../../gen/es
 import { ErrorAlert } from './errors.js';
 import { formatMoney } from './format.js';
 import { useI18n } from './i18n.js';
+import { PixPaymentFacts } from './pixPayment.js';
 import { Copy, StatusBadge, When } from './ui.js';
 
 /** Brand names as the gateway answers them (Transaction.card_brand), written as the brands write them in any language. */
@@ -20,8 +21,8 @@ const CARD_BRANDS: Record<string, string> = {
 };
 
 /**
- * A charge's facts: ids, status, amount, method (a card's brand, last 4 and installments), a decline's reason,
- * provider, order, description and dates (a boleto's expiry is its due date).
+ * A charge's facts: ids, status, amount, method (a PIX payment's end-to-end id and payer; a card's brand, last 4 and
+ * installments), a decline's reason, provider, order, description and dates (a boleto's expiry is its due date).
  */
 export function TransactionFacts({ transaction: tx }: { transaction: Transaction }) {
   const { t } = useI18n();
@@ -43,6 +44,7 @@ export function TransactionFacts({ transaction: tx }: { transaction: Transaction
         <dd data-testid="amount">{formatMoney(tx.amount, tx.currency)}</dd>
         <dt>{t.transactions.method}</dt>
         <dd>{t.method[tx.paymentMethod]}</dd>
+        <PixPaymentFacts transaction={tx} />
         {tx.cardLast4 && (
           <>
             <dt>{t.detail.card}</dt>
