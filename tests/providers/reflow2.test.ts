@@ -272,8 +272,21 @@ describe('REFLOW2 (spec doc 3, group 4), a bespoke adapter', () => {
     ['transfer', 'failed', { type: 'WITHDRAW', status: 'REJECTED' }],
   ])('a %s webhook with status %s is %j (§4)', async (object, status, expected) => {
     const body = { transactionId: 'tx-1', object, status, method: 'pix', value: 1990, endToEndId: 'E1' };
-    expect(await h.adapter.processWebhook(h.ctx, notification(body))).toEqual({ ...expected, transactionId: 'tx-1' });
+    // A cashin's endToEndId is its charge's PIX payment; a transfer's is the payout's, not kept.
+    const payment = object === 'cashin' ? { pixPayment: { endToEndId: 'E1' } } : {};
+    expect(await h.adapter.processWebhook(h.ctx, notification(body))).toEqual({ ...expected, transactionId: 'tx-1', ...payment });
     expect(h.adapter.notificationKey(h.ctx, notification(body))).toBe(`${object === 'transfer' ? 'withdrawal' : 'transaction'}:tx-1:${status}`);
+  });
+
+  it("a paid cashin webhook's payer {name, documentId, bankName, bankIspb} is the charge's payer; null parts left out", async () => {
+    const payer = { transactionId: 'tx-1', name: 'Fulano Pagador', documentId: '80683806556', bankName: null, bankCode: null, bankIspb: '18236120' };
+    const body = { transactionId: 'tx-1', object: 'cashin', status: 'paid', method: 'pix', value: 1990, endToEndId: 'E1', payer };
+    expect(await h.adapter.processWebhook(h.ctx, notification(body))).toEqual({
+      type: 'TRANSACTION',
+      transactionId: 'tx-1',
+      status: 'APPROVED',
+      pixPayment: { endToEndId: 'E1', payerName: 'Fulano Pagador', payerDocument: '80683806556', payerBankIspb: '18236120' },
+    });
   });
 
   it('ignores webhooks of another object, without id or status, and unparseable ones', async () => {

@@ -137,6 +137,9 @@ describe("REFLOW2 against a stand-in written from its platform's documentation (
     const paid = await becomes(transaction.id, TransactionStatus.TRANSACTION_STATUS_APPROVED);
     // Unsigned: the gateway asked the platform before approving.
     expect(platform.count('GET', LOOKUP)).toBeGreaterThan(reads);
+    // The webhook's endToEndId and payer (the Webhooks page's example: no bank name) are the charge's PIX payment.
+    expect(paid.pixEndToEndId).toBe(platform.records.get(transaction.transactionId)!.endToEndId);
+    expect(paid.pixPayer).toEqual({ name: 'Fulano Pagador', document: '80683806556', bankIspb: '18236120', bankName: '' });
     expect(history(paid)).toEqual([
       [TransactionStatus.TRANSACTION_STATUS_PENDING, StatusSource.STATUS_SOURCE_API],
       [TransactionStatus.TRANSACTION_STATUS_APPROVED, StatusSource.STATUS_SOURCE_WEBHOOK],

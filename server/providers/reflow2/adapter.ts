@@ -17,6 +17,7 @@ import { nationalPhoneDigits } from '../../lib/phone.js';
 import { normalizePixKey, type PixKeyType } from '../../lib/pixKey.js';
 import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { statusTable } from '../../lib/statusTable.js';
+import { statedPixPayment } from '../../domain/pixPayments.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification } from '../adapter.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
 import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
@@ -44,7 +45,8 @@ import { DeclaredAdapter, type ObjectNotification } from '../kit/declaredAdapter
  * gross, …}`, numeric statuses 0 Pending, 1 Paid, 2 Failed, 3 Canceled, 4
  * Refund; the lookup GET /transaction/get/by/id/{id}; the unsigned webhook
  * `{transactionId, object cashin|transfer, status, method, value, endToEndId,
- * …}`. The hosts cashin.safepayments.cloud and cashout.safepayments.cloud come
+ * payer {name, documentId, bankName, bankIspb} (cashin), …}`, whose endToEndId
+ * and payer are kept as the charge's PIX payment. The hosts cashin.safepayments.cloud and cashout.safepayments.cloud come
  * from ReflowPay V2 integrations (research); how an account names the two
  * hosts is the gateway's decision (docs/decisions.md).
  */
@@ -70,7 +72,7 @@ export const REFLOW2: ProviderDeclaration = {
   money: 'cents',
   failurePrefixes: { createTransaction: 'CREATE_PIX_TRANSACTION_FOURTH_GROUP', withdraw: 'WITHDRAW_FOURTH_GROUP' },
   sources:
-    "paths, Bearer, two hosts, statuses, withdraw codes, PIX only, placeholder phone, 'Erro na criação da transação PIX: …', 'Erro no saque: …': spec (doc 3 §4/§5/§7/§8/§9); Bearer and its 401, the cash-in and cash-out bodies (cents, their required fields) and answers, the numeric pixKeyType and status codes, the lookup GET /transaction/get/by/id/{id}, the unsigned webhook {transactionId, object cashin|transfer, status, value, …}: the IntegraPay platform's documentation (Authentication, Cash-In, Cash-Out, Webhooks pages); the hosts cashin./cashout.safepayments.cloud: research (ReflowPay V2 integrations); the cash-out host derived from the base_url, the lookup answer's fields past `object` (its documented example is cut off; read like the webhook), a charge without the whole payer or a payout without the payee's name and email refused before sending: gateway's decision",
+    "paths, Bearer, two hosts, statuses, withdraw codes, PIX only, placeholder phone, 'Erro na criação da transação PIX: …', 'Erro no saque: …': spec (doc 3 §4/§5/§7/§8/§9); Bearer and its 401, the cash-in and cash-out bodies (cents, their required fields) and answers, the numeric pixKeyType and status codes, the lookup GET /transaction/get/by/id/{id}, the unsigned webhook {transactionId, object cashin|transfer, status, value, endToEndId, payer{name, documentId, bankName, bankIspb} (cashin), …}: the IntegraPay platform's documentation (Authentication, Cash-In, Cash-Out, Webhooks pages); the hosts cashin./cashout.safepayments.cloud: research (ReflowPay V2 integrations); the cash-out host derived from the base_url, the lookup answer's fields past `object` (its documented example is cut off; read like the webhook), a charge without the whole payer or a payout without the payee's name and email refused before sending: gateway's decision",
   evidence: { level: 'platform', addresses: REFLOW2_PLATFORM_DOCUMENTATION },
 };
 
@@ -250,6 +252,37 @@ export const reflow2Notification = z.object({
     .pipe(z.enum(['cashin', 'transfer'])),
 });
 
+/**
+ * What a cashin webhook states of the PIX payment, read leniently (shown, never acted on): its `endToEndId` and
+ * `payer {name, documentId, bankName, bankIspb}` (the Webhooks page's example; `bankCode` is not kept).
+ */
+const reflow2Payment = z.object({
+  endToEndId: absentable(wireText).catch(undefined),
+  payer: absentable(
+    z.object({
+      name: absentable(wireText).catch(undefined),
+      documentId: absentable(wireText).catch(undefined),
+      bankName: absentable(wireText).catch(undefined),
+      bankIspb: absentable(wireText).catch(undefined),
+    }),
+  ).catch(undefined),
+});
+
+/** A cashin webhook's PIX payment, for its charge's record. */
+export function reflow2PixPayment(body: Buffer) {
+  const event = reflow2Payment.safeParse(parseJsonObject(body));
+  const payer = event.success ? event.data.payer : undefined;
+  return event.success
+    ? statedPixPayment({
+        endToEndId: event.data.endToEndId,
+        payerName: payer?.name,
+        payerDocument: payer?.documentId,
+        payerBankName: payer?.bankName,
+        payerBankIspb: payer?.bankIspb,
+      })
+    : {};
+}
+
 /** A webhook: `object` cashin is a charge, transfer a payout; undefined without an id, a status or a known object. */
 export function readReflow2Notification(body: Buffer): ObjectNotification | undefined {
   const event = reflow2Notification.safeParse(parseJsonObject(body));
@@ -327,7 +360,8 @@ export class Reflow2Adapter extends DeclaredAdapter {
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
-    return this.objectNotification(readReflow2Notification(notification.body));
+    const result = this.objectNotification(readReflow2Notification(notification.body));
+    return result?.type === 'TRANSACTION' ? { ...result, ...reflow2PixPayment(notification.body) } : result;
   }
 
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
