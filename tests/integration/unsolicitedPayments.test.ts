@@ -24,7 +24,8 @@ import { eventually } from '../support/eventually.js';
  * "Paid is APPROVED, anything else PENDING; a static QR webhook is always
  * APPROVED". A dynamic QR belongs to a charge the gateway created; a static QR
  * is paid without one, so its notification reports a payment the gateway has
- * never seen. Bodies: {"qrType":"STATIC"|"DYNAMIC","txid","status","valor" (reais),"eventId"}.
+ * never seen. Bodies: {"qrType":"STATIC"|"DYNAMIC","txid","status","valor" (reais),"eventId"}, a static QR's
+ * with the PIX payment's "endToEndId" and "payerName" when given.
  */
 class StaticQrWithoutLookup extends ProviderAdapter {
   readonly identity: ProviderIdentity;
@@ -46,6 +47,7 @@ class StaticQrWithoutLookup extends ProviderAdapter {
         paymentMethod: 'PIX',
         status: 'APPROVED',
         paidAt: new Date(body.paidAt),
+        ...(body.endToEndId ? { pixPayment: { endToEndId: body.endToEndId, payerName: body.payerName } } : {}),
       };
     return { type: 'TRANSACTION', transactionId: body.txid, status: body.status === 'Paid' ? 'APPROVED' : 'PENDING' };
   }
@@ -133,7 +135,8 @@ describe('a payment with no charge in the gateway (a static QR code paid)', () =
   it('is recorded as a transaction of origin webhook, APPROVED, and its event is published', async () => {
     const watch = stack.client.watch(WatchEventsRequest.fromPartial({ providerAccountIds: [signedAccount.id] }));
     try {
-      expect((await post(signedAccount, staticQrPaid('static-1', '15.90'))).status).toBe(200);
+      const paid = { ...JSON.parse(staticQrPaid('static-1', '15.90')), endToEndId: 'E18236120202611201000abcdefghijk', payerName: 'Ana Souza' };
+      expect((await post(signedAccount, JSON.stringify(paid))).status).toBe(200);
       const [notification] = await processed(signedAccount.id, 1);
       expect(notification).toMatchObject({
         outcome: WebhookOutcome.WEBHOOK_OUTCOME_APPLIED,
@@ -156,6 +159,9 @@ describe('a payment with no charge in the gateway (a static QR code paid)', () =
         amount: 1590,
         currency: 'BRL',
         createdAt: new Date('2026-11-20T10:00:00.000Z'),
+        // The PIX payment as the notification stated it.
+        pixEndToEndId: 'E18236120202611201000abcdefghijk',
+        pixPayer: { name: 'Ana Souza', document: '', bankIspb: '', bankName: '' },
       });
       expect(transaction.statusHistory.map((c: any) => [c.status, c.source])).toEqual([
         [TransactionStatus.TRANSACTION_STATUS_APPROVED, StatusSource.STATUS_SOURCE_WEBHOOK],
@@ -219,7 +225,8 @@ describe('a payment with no charge in the gateway (a static QR code paid)', () =
 
   it("unsigned, the provider's amount is recorded where the notification claims another; an amount that is not whole cents records nothing", async () => {
     provider.ledger.set('static-6', { paymentMethod: 'PIX', transactionId: 'static-6', status: 'APPROVED', amount: 100 });
-    await post(unsignedAccount, staticQrPaid('static-6', '1000.00'), false);
+    // The read contradicted the notification: nothing of the payment it claimed is kept either.
+    await post(unsignedAccount, JSON.stringify({ ...JSON.parse(staticQrPaid('static-6', '1000.00')), endToEndId: 'E1', payerName: 'Forjado' }), false);
     await post(signedAccount, staticQrPaid('static-7', '-19.90'));
     const corrected = await eventually(async () =>
       (await notificationsOf(unsignedAccount.id)).find((n: any) => n.result?.transactionId === 'static-6' && n.subjectId),
@@ -228,7 +235,7 @@ describe('a payment with no charge in the gateway (a static QR code paid)', () =
       WebhookOutcome.WEBHOOK_OUTCOME_UNCONFIRMED,
       'the provider reports 100 cents, the notification claimed 100000 cents; recorded a payment with no charge as APPROVED',
     ]);
-    expect((await read(corrected.subjectId)).amount).toBe(100);
+    expect(await read(corrected.subjectId)).toMatchObject({ amount: 100, pixEndToEndId: '', pixPayer: undefined });
     const refused = await eventually(async () =>
       (await notificationsOf(signedAccount.id)).find(
         (n: any) => n.result?.transactionId === 'static-7' && n.outcome !== WebhookOutcome.WEBHOOK_OUTCOME_RECEIVED,
