@@ -1,10 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createStaticPix, hasError } from 'pix-utils';
 import { barcodeToDigitableLine, buildBarcode } from '../lib/boleto.js';
 import { calculateInstallments, type InstallmentRules } from '../lib/installments.js';
-import { centsToReais } from '../lib/money.js';
 import { qrPng } from '../lib/pixQrCode.js';
 import type { Logger } from '../lib/logger.js';
 import { BadHttpRequest, checkedTarget } from '../lib/httpServer.js';
@@ -20,6 +18,7 @@ import {
   type SandboxWithdrawal,
 } from './api.js';
 import { sandboxBalance } from './balance.js';
+import { staticPixCode } from './brCode.js';
 import { StateJournal } from './stateJournal.js';
 import { DECLINING_CARDS, passesLuhn } from './testCards.js';
 import { cardSummary } from '../lib/cardBrand.js';
@@ -384,15 +383,13 @@ export class SandboxPsp {
         : {}),
     };
     if (body.method === 'pix') {
-      const pix = createStaticPix({
+      const copyPaste = staticPixCode({
         merchantName: 'Gateway Sandbox',
         merchantCity: 'Sao Paulo',
         pixKey: SANDBOX_PIX_KEY,
         txid: charge.id.replace(/[^A-Za-z0-9]/g, '').slice(0, 25),
-        transactionAmount: centsToReais(amount),
+        amountCents: amount,
       });
-      if (hasError(pix)) throw new HttpError(500, `could not build BR Code: ${pix.message}`);
-      const copyPaste = pix.toBRCode();
       charge.pix = { copyPaste, qrCodeUrl: `${this.url}/v1/charges/${charge.id}/qr.png`, expiresAt: new Date(now.getTime() + PIX_TTL_MS).toISOString() };
     } else if (body.method === 'boleto') {
       const dueDate = new Date(now.getTime() + BOLETO_DAYS * 86_400_000);
