@@ -43,6 +43,23 @@ describe("a defence's documents against the provider's limits", () => {
     );
   });
 
+  it('says sizes in MB from a million bytes, a file of no type as such, and has no limit the provider did not say', () => {
+    const megabytes = { ...LIMITS, maxTotalBytes: 10_000_000 };
+    const over = () => checkedDefenseDocuments([doc('a.pdf', 'application/pdf', 12_500_000)], megabytes, 'Erro');
+    expect(over).toThrow('Acme takes at most 10 MB of files in all; this defence has 12.5 MB; nothing was sent');
+    expect(refusal([doc('sem-tipo', '', 1)]).message).toBe(
+      'Erro ao enviar defesa: Acme takes only .pdf, .png files; sem-tipo is of no known type; nothing was sent',
+    );
+    const unbounded = { provider: 'Acme', types: { 'application/pdf': '.pdf' } };
+    expect(
+      checkedDefenseDocuments(
+        [doc('a.pdf', 'application/pdf', 5_000), doc('b.pdf', 'application/pdf', 5_000), doc('c.pdf', 'application/pdf', 5_000)],
+        unbounded,
+        'x',
+      ),
+    ).toHaveLength(3);
+  });
+
   it('makes a multipart body of files under one field, names and types kept', async () => {
     const form = defenseForm([doc('a.pdf', 'application/pdf', 3), doc('b.png', 'image/png', 4)], 'files[]');
     const files = form.getAll('files[]') as File[];
