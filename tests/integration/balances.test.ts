@@ -50,6 +50,7 @@ describe('ListProviders', () => {
     const operationsOf = (id: string): Operation[] => providers.find((p: { id: string }) => p.id === id).operations;
     expect(operationsOf('SANDBOX')).toContain(Operation.OPERATION_GET_ACCOUNT_BALANCE);
     expect(operationsOf('ASAAS')).toContain(Operation.OPERATION_GET_ACCOUNT_BALANCE);
+    expect(operationsOf('NOXPAY')).toContain(Operation.OPERATION_GET_ACCOUNT_BALANCE);
     expect(operationsOf('PAGUESAFE')).not.toContain(Operation.OPERATION_GET_ACCOUNT_BALANCE);
   });
 });

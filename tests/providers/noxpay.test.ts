@@ -31,8 +31,8 @@ const DAY_MS = 86_400_000;
 describe('NOXPAY (spec doc 2, group 1), a bespoke adapter', () => {
   const h = providerHarness({ create: (runtime) => new NoxpayAdapter(NOXPAY, runtime), account: () => ({ publicKey: '', secretKey: 'nox-key' }) });
 
-  it('offers PIX charges and payouts, their reads (one GET for both) and webhooks; the rest is not implemented', async () => {
-    expect(h.adapter.operations).toEqual(['createTransaction', 'getTransaction', 'withdraw', 'getWithdraw', 'processWebhook']);
+  it('offers PIX charges and payouts, their reads (one GET for both), webhooks and the balance; the rest is not implemented', async () => {
+    expect(h.adapter.operations).toEqual(['createTransaction', 'getTransaction', 'withdraw', 'getWithdraw', 'processWebhook', 'getAccountBalance']);
     await expectUnsupportedOperationsRejected(h.adapter, h.ctx, h.fake);
     expect(() => h.adapter.checkAccount({ publicKey: '', secretKey: '' })).toThrow(
       expect.objectContaining({ code: 'INVALID_ARGUMENT', message: 'secretKey is required' }),
@@ -115,6 +115,22 @@ describe('NOXPAY (spec doc 2, group 1), a bespoke adapter', () => {
     const run = method === 'POST' ? h.adapter.createTransaction(h.ctx, transactionInput()) : h.adapter.getTransaction(h.ctx, 'nx_1');
     const { code, message } = await failure(run);
     expect([code, message]).toEqual(['UNAVAILABLE', expect.stringContaining(named)]);
+  });
+
+  describe('the account balance (GET /account, NoxPay API document)', () => {
+    it('reads `balance` in reais as cents, with no pending figure', async () => {
+      h.fake.expect({ method: 'GET', path: '/account', headers: AUTH, reply: { body: { name: 'NoxPay', balance: 389.6 } } });
+      expect(await h.adapter.getAccountBalance(h.ctx)).toEqual({ available: 38_960, currency: 'BRL' });
+      h.fake.expect({ method: 'GET', path: '/account', headers: AUTH, reply: { body: { name: 'Loja', balance: 0.29 } } });
+      expect(await h.adapter.getAccountBalance(h.ctx)).toEqual({ available: 29, currency: 'BRL' });
+    });
+
+    it("an answer without a balance is a bad answer; NoxPay's refusal keeps its words under the balance prefix", async () => {
+      h.fake.expect({ method: 'GET', path: '/account', reply: { body: { name: 'NoxPay' } } });
+      expect(await failure(h.adapter.getAccountBalance(h.ctx))).toMatchObject({ code: 'UNAVAILABLE' });
+      h.fake.expect({ method: 'GET', path: '/account', reply: { status: 401, body: 'invalid api-key' } });
+      expect(await failure(h.adapter.getAccountBalance(h.ctx))).toMatchObject({ message: 'Erro ao consultar saldo: invalid api-key' });
+    });
   });
 
   describe('webhooks', () => {

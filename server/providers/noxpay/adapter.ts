@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type {
+  AccountBalance,
   TransactionInput,
   TransactionResult,
   TransactionStatus,
@@ -36,16 +37,16 @@ import { DeclaredAdapter, type ObjectNotification } from '../kit/declaredAdapter
 
 export const NOXPAY: ProviderDeclaration = {
   identity: { id: 'NOXPAY', specGroup: SPEC_GROUPS.DOC2_GROUP1, defaultBaseUrl: 'https://api2.noxpay.io' },
-  capabilities: { paymentMethods: ['PIX'], withdrawMethods: ['PIX'], withdrawalLookup: true, webhooks: true },
+  capabilities: { paymentMethods: ['PIX'], withdrawMethods: ['PIX'], withdrawalLookup: true, webhooks: true, balances: true },
   auth: { type: 'apiKey', header: 'api-key', value: 'secretKey' },
   credentials: { required: ['secretKey'] },
   money: 'reais',
   evidence: { level: 'third-party' },
   sources:
-    "host `api2.noxpay.io`, `api-key`, reais, POST /payment (PIX and PIXOUT) and GET /payment/{txid} with their fields, the webhook and its `X-Signature`: research (NoxPay's PHP SDK and integrations); statuses other than PAID: document 1 §4's words; the payout kind of a webhook read from its `method`: the gateway's decision",
+    "host `api2.noxpay.io`, `api-key`, reais, POST /payment (PIX and PIXOUT) and GET /payment/{txid} with their fields, the webhook and its `X-Signature`: research (NoxPay's PHP SDK and integrations); the account's balance by GET /account `{name, balance}` in reais: NoxPay's own API document (github.com/NoxPay/apidocs, apiv2.org, section Getting account data); statuses other than PAID: document 1 §4's words; the payout kind of a webhook read from its `method`: the gateway's decision",
 };
 
-export const NOXPAY_PATHS = { payment: '/payment', read: '/payment/{id}' } as const;
+export const NOXPAY_PATHS = { payment: '/payment', read: '/payment/{id}', account: '/account' } as const;
 
 // ---------------------------------------------------------------- wire: requests
 
@@ -133,6 +134,9 @@ export type NoxpayPayment = z.output<typeof noxpayPayment>;
 /** Answer of a PIX charge: the payment with the copy-and-paste code it exists for. */
 export const noxpayCharge = payment(paymentFields.extend({ qrCodeText: wireText }));
 
+/** GET /account (NoxPay's API document): the merchant's `name` and `balance` in reais, one figure (no pending part). */
+export const noxpayAccount = z.object({ balance: wireAmount });
+
 /** A webhook: the payment itself, read by what routes it (its amount is not used, so not required to be readable). */
 const notificationFields = z.object({ txid: wireId, status: wireStatus, method: absentable(wireText) });
 export const noxpayNotification = payment(notificationFields);
@@ -201,6 +205,12 @@ export class NoxpayAdapter extends DeclaredAdapter {
       status: this.withdrawalStatus(payout.status),
       amount: this.mapped('getWithdraw', prefix, () => this.amountOr(payout.amount, undefined, 'valor do saque')),
     };
+  }
+
+  override async getAccountBalance(ctx: AdapterContext): Promise<AccountBalance> {
+    const prefix = this.prefixFor('getAccountBalance');
+    const account = await this.exchange('getAccountBalance', prefix, () => this.http(ctx).get<unknown>(NOXPAY_PATHS.account), noxpayAccount);
+    return { available: this.mapped('getAccountBalance', prefix, () => this.amountOr(account.balance, undefined, 'saldo')), currency: 'BRL' };
   }
 
   /** GET /payment/{txid}: one read for both directions. */
