@@ -45,8 +45,9 @@ it('takes every call on a calm loop, only 4 at once while the loop stays behind 
     details: { reason: 'OVERLOADED', retryAfterMs: 200 },
   });
   for (const release of taken) release();
-  await sleep(700);
-  expect(pressure.currentLimit).toBe(Infinity);
+  // Calm windows raise the limit back; on a machine shared with other work a window may still run late, so wait for
+  // them rather than for a fixed time (a fixed 700 ms failed once under a load average of 10 on 2 cores).
+  await eventually(async () => pressure!.currentLimit === Infinity, 5_000);
   expect(refusal(pressure)).toBeUndefined();
 });
 
