@@ -102,7 +102,7 @@ describe('PAGARME (spec doc 2, group 1)', () => {
   it("is PAGARMEBAAS's Pagar.me v5 in group 1 with receivers, the default validity instead of PAGARMEBAAS's 5-day boleto, and a one-year card receivable", () => {
     expect(PAGARME.identity).toEqual({ id: 'PAGARME', specGroup: 'document 2 (group 1)', defaultBaseUrl: 'https://api.pagar.me/core/v5' });
     expect(PAGARME.expiry).toEqual({ cardReceivableSeconds: 365 * 86_400 });
-    expect(PAGARME.capabilities).toEqual({ ...PAGARMEBAAS.capabilities, receivers: true });
+    expect(PAGARME.capabilities).toEqual({ ...PAGARMEBAAS.capabilities, receivers: true, balances: true });
     expect([PAGARME.auth, PAGARME.withdrawalRecipient]).toEqual([PAGARMEBAAS.auth, PAGARMEBAAS.withdrawalRecipient]);
     expect(h.adapter.operations).toEqual(expect.arrayContaining(['createReceiver', 'getReceiver']));
   });
@@ -371,6 +371,47 @@ describe('PAGARME (spec doc 2, group 1)', () => {
       const baas = new OrdersApiAdapter(PAGARMEBAAS, { now: () => NOW, retry: false });
       await expect(baas.getReceiver(h.ctx, RECIPIENT.id)).rejects.toMatchObject({ code: 'UNIMPLEMENTED', message: 'Method not implemented.' });
       await expect(baas.createReceiver(h.ctx, receiver())).rejects.toMatchObject({ code: 'UNIMPLEMENTED', message: 'Method not implemented.' });
+      expect(h.fake.received).toHaveLength(0);
+    });
+  });
+
+  describe("getAccountBalance: the default recipient's GET /recipients/{id}/balance, the recipient named by platform_id", () => {
+    const account = () => ({ ...h.ctx, platformId: RECIPIENT.id });
+    const balanceIs = (reply: object) =>
+      h.fake.expect({ method: 'GET', path: `/recipients/${RECIPIENT.id}/balance`, headers: { authorization: AUTHORIZATION }, reply });
+
+    it('reads available_amount as available and waiting_funds_amount as pending, in cents', async () => {
+      balanceIs({ body: BALANCE });
+      expect(await h.adapter.getAccountBalance(account())).toEqual({ available: 150_000, pending: 20_000, currency: 'BRL' });
+    });
+
+    it('reports no pending figure where Pagar.me states none', async () => {
+      balanceIs({ body: { currency: 'BRL', available_amount: '2990', waiting_funds_amount: null } });
+      expect(await h.adapter.getAccountBalance(account())).toEqual({ available: 2990, currency: 'BRL' });
+    });
+
+    it("is Pagar.me's refusal under 'Erro ao consultar saldo'", async () => {
+      balanceIs({ status: 404, body: { message: 'Recipient not found' } });
+      expect(await failure(h.adapter.getAccountBalance(account()))).toMatchObject({ message: 'Erro ao consultar saldo: Recipient not found' });
+      expect(FAILURE_PREFIXES.GET_ACCOUNT_BALANCE).toBe('Erro ao consultar saldo');
+    });
+
+    it('a balance without available_amount is UNAVAILABLE, never 0', async () => {
+      balanceIs({ body: { currency: 'BRL', waiting_funds_amount: 100 } });
+      expect(await failure(h.adapter.getAccountBalance(account()))).toMatchObject({ code: 'UNAVAILABLE' });
+    });
+
+    it('without a platform_id the account names no recipient: refused before anything is sent', async () => {
+      expect(await failure(h.adapter.getAccountBalance({ ...h.ctx, platformId: ' ' }))).toMatchObject({
+        code: 'FAILED_PRECONDITION',
+        message: expect.stringMatching(/^platform_id is required/),
+      });
+      expect(h.fake.received).toHaveLength(0);
+    });
+
+    it('PAGARMEBAAS declares no balance read', async () => {
+      const baas = new OrdersApiAdapter(PAGARMEBAAS, { now: () => NOW, retry: false });
+      await expect(baas.getAccountBalance(account())).rejects.toMatchObject({ code: 'UNIMPLEMENTED', message: 'Method not implemented.' });
       expect(h.fake.received).toHaveLength(0);
     });
   });

@@ -9,6 +9,7 @@ import {
   RefoundTransactionRequest,
   WithdrawRequest,
 } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { GetAccountBalanceRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { PaymentMethod, ReceiverStatus, StatusSource, TransactionStatus, WithdrawMethod, WithdrawStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import { isValidDigitableLine } from '../../server/lib/boleto.js';
 import type { AdapterContext } from '../../server/providers/adapter.js';
@@ -31,11 +32,12 @@ let stack: TestStack;
 let standIn: PagarmeStandIn;
 let pagarme: string;
 let baas: string;
+let account: (provider: string, platformId?: string) => Promise<{ id: string; notificationUrl: string }>;
 
 beforeAll(async () => {
   stack = await startTestStack();
   standIn = await startPagarmeStandIn({ secretKey: SECRET, publicKey: PUBLIC });
-  const account = async (provider: string, platformId?: string) =>
+  account = async (provider: string, platformId?: string) =>
     (
       await stack.client.call('accounts', 'createProviderAccount', {
         provider,
@@ -62,6 +64,9 @@ const charge = (providerAccountId: string, transaction: Record<string, unknown>,
   stack.client.call('gateway', 'createTransaction', CreateTransactionRequest.fromPartial({ providerAccountId, idempotencyKey, transaction }));
 const read = async (id: string, refresh = false) =>
   (await stack.client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id, refresh }))).transaction;
+/** A recipient of the PAGARME account, created through the gateway. */
+const createRecipient = async (receiver: Record<string, unknown>) =>
+  (await stack.client.call('gateway', 'createReceiver', CreateReceiverRequest.fromPartial({ providerAccountId: pagarme, receiver }))).receiver;
 const refund = (providerAccountId: string, id: string, amount: number, idempotencyKey: string) =>
   stack.client.call('gateway', 'refoundTransaction', RefoundTransactionRequest.fromPartial({ providerAccountId, id, amount, idempotencyKey }));
 const becomes = (id: string, status: TransactionStatus) =>
@@ -298,20 +303,13 @@ describe('PAGARME against a stand-in written from Pagar.me v5 documentation', ()
   });
 
   it('receivers and payouts: a recipient created and read with its balance, a withdrawal from it, one beyond the balance refused', async () => {
-    const { receiver } = await stack.client.call(
-      'gateway',
-      'createReceiver',
-      CreateReceiverRequest.fromPartial({
-        providerAccountId: pagarme,
-        receiver: {
-          name: 'Ana Souza',
-          document: '123.456.789-09',
-          email: 'ana@example.com',
-          userId: 'seller-1',
-          bankAccount: { bankCode: '341', branchNumber: '0932', branchDigit: '5', accountNumber: '58054', accountDigit: '1', accountType: 'checking' },
-        },
-      }),
-    );
+    const receiver = await createRecipient({
+      name: 'Ana Souza',
+      document: '123.456.789-09',
+      email: 'ana@example.com',
+      userId: 'seller-1',
+      bankAccount: { bankCode: '341', branchNumber: '0932', branchDigit: '5', accountNumber: '58054', accountDigit: '1', accountType: 'checking' },
+    });
     expect(receiver).toMatchObject({ status: ReceiverStatus.RECEIVER_STATUS_PENDING, balance: 0 });
     standIn.fund(receiver.receiverId, 30_000);
     const read = await stack.client.call(
@@ -338,6 +336,32 @@ describe('PAGARME against a stand-in written from Pagar.me v5 documentation', ()
     expect(await failureOf(withdraw(20_000, 'payout-2'))).toEqual({
       code: 'INVALID_ARGUMENT',
       message: 'Erro ao realizar saque: Saldo insuficiente para saque.',
+    });
+  });
+});
+
+describe("PAGARME's account balance: its default recipient's, named by platform_id", () => {
+  const balance = (providerAccountId: string) =>
+    stack.client.call('accounts', 'getAccountBalance', GetAccountBalanceRequest.fromPartial({ providerAccountId }));
+
+  it('reads what the recipient has available and what is waiting, in cents', async () => {
+    const receiver = await createRecipient({
+      name: 'Loja Central',
+      document: '11.222.333/0001-81',
+      email: 'financeiro@loja.example',
+      bankAccount: { bankCode: '001', branchNumber: '1234', accountNumber: '99887', accountDigit: '6', accountType: 'checking' },
+    });
+    const platform = (await account('PAGARME', receiver.receiverId)).id;
+    standIn.fund(receiver.receiverId, 12_345);
+    standIn.hold(receiver.receiverId, 6_789);
+    expect(await balance(platform)).toMatchObject({ available: 12_345, pending: 6_789, currency: 'BRL' });
+    expect(standIn.count('GET', `${PAGARME_BASE_PATH}/recipients/${receiver.receiverId}/balance`)).toBe(1);
+  });
+
+  it("is Pagar.me's refusal under 'Erro ao consultar saldo' when it does not know the recipient", async () => {
+    expect(await failureOf(balance((await account('PAGARME', 'rp_unknown')).id))).toEqual({
+      code: 'NOT_FOUND',
+      message: 'Erro ao consultar saldo: Recipient not found.',
     });
   });
 });

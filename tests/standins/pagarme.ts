@@ -53,8 +53,9 @@ import { idSequence, startStandIn, type StandIn, type StandInReply, type StandIn
  *   (charge.*), unsigned (Exemplo de webhook, Lista de Events);
  * - recipients: POST /recipients, GET /recipients/{id}, GET
  *   /recipients/{id}/balance {available_amount, waiting_funds_amount,
- *   transferred_amount}, POST /recipients/{id}/withdrawals {amount}
- *   answered {id, amount, status, created_at, updated_at} (SDK
+ *   transferred_amount} in cents, waiting funds being money sold and not
+ *   yet released ("Amount waiting in cents"; v4's "saldo a receber"), POST
+ *   /recipients/{id}/withdrawals {amount} answered {id, amount, status, created_at, updated_at} (SDK
  *   recipientsController, GetBalanceResponse, GetWithdrawResponse).
  *
  * The stand-in's own readings, where those sources are silent: the exact
@@ -89,6 +90,7 @@ export const PAGARME_SOURCES = [
   'https://github.com/pagarme/pagarme-nodejs-sdk/blob/947b71d/src/controllers/recipientsController.ts',
   'https://github.com/pagarme/pagarme-nodejs-sdk/blob/947b71d/src/models/createCancelChargeRequest.ts',
   'https://github.com/pagarme/pagarme-nodejs-sdk/blob/947b71d/src/models/getChargeResponse.ts',
+  'https://github.com/pagarme/pagarme-nodejs-sdk/blob/04b920a/src/models/getBalanceResponse.ts',
   'https://github.com/pagarme/pagarme-nodejs-sdk/blob/947b71d/doc/models/get-pix-transaction-response.md',
   'https://github.com/pagarme/ecommerce-module-core/blob/02a6467/src/Kernel/ValueObjects/TransactionStatus.php',
 ] as const;
@@ -144,6 +146,8 @@ interface Recipient {
   body: Json;
   status: string;
   available: number;
+  /** Sold and not yet released (a card's receivable before its payment date): `waiting_funds_amount`. */
+  waiting: number;
   transferred: number;
   created_at: string;
 }
@@ -174,6 +178,8 @@ export interface PagarmeStandIn extends StandIn {
   settleRefunds(orderId: string): Promise<void>;
   /** Credits a recipient's available balance (cents). */
   fund(recipientId: string, cents: number): void;
+  /** Credits a recipient's waiting funds (cents): sold, not yet released. */
+  hold(recipientId: string, cents: number): void;
   /** A withdrawal reaching the recipient's bank account: transferred. */
   transfer(withdrawalId: string): void;
   /** An order as Pagar.me would answer it now (undefined when unknown). */
@@ -542,7 +548,7 @@ export async function startPagarmeStandIn(options: PagarmeStandInOptions): Promi
     for (const field of ['holder_name', 'holder_type', 'holder_document', 'bank', 'branch_number', 'account_number', 'account_check_digit', 'type'])
       if (account && !text(account[field])) errors[`recipient.default_bank_account.${field}`] = [`The ${field} field is required.`];
     if (Object.keys(errors).length) return invalid(errors);
-    const recipient: Recipient = { id: ids.recipient(), body, status: 'registration', available: 0, transferred: 0, created_at: stamp() };
+    const recipient: Recipient = { id: ids.recipient(), body, status: 'registration', available: 0, waiting: 0, transferred: 0, created_at: stamp() };
     recipients.set(recipient.id, recipient);
     return { body: recipientView(recipient) };
   }
@@ -615,7 +621,7 @@ export async function startPagarmeStandIn(options: PagarmeStandInOptions): Promi
             body: {
               currency: 'BRL',
               available_amount: recipient.available,
-              waiting_funds_amount: 0,
+              waiting_funds_amount: recipient.waiting,
               transferred_amount: recipient.transferred,
               recipient: { id: recipient.id },
             },
@@ -625,6 +631,12 @@ export async function startPagarmeStandIn(options: PagarmeStandInOptions): Promi
       { method: 'POST', path: `${PAGARME_BASE_PATH}/recipients/{id}/withdrawals`, handle: (request) => once(request, () => createWithdrawal(request)) },
     ],
   });
+
+  const known = (recipientId: string): Recipient => {
+    const recipient = recipients.get(recipientId);
+    if (!recipient) throw new Error(`no recipient ${recipientId}`);
+    return recipient;
+  };
 
   const standIn: PagarmeStandIn = Object.assign(base, {
     baseUrl: `${base.url}${PAGARME_BASE_PATH}`,
@@ -665,9 +677,10 @@ export async function startPagarmeStandIn(options: PagarmeStandInOptions): Promi
       }
     },
     fund(recipientId: string, cents: number): void {
-      const recipient = recipients.get(recipientId);
-      if (!recipient) throw new Error(`no recipient ${recipientId}`);
-      recipient.available += cents;
+      known(recipientId).available += cents;
+    },
+    hold(recipientId: string, cents: number): void {
+      known(recipientId).waiting += cents;
     },
     transfer(withdrawalId: string): void {
       const withdrawal = withdrawals.get(withdrawalId);

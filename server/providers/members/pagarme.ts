@@ -3,7 +3,10 @@ import { SECONDS_PER_DAY } from '../../lib/expiry.js';
 import { SPEC_GROUPS } from '../adapter.js';
 import { OrdersApiAdapter, type OrdersApiMember } from '../families/ordersApi/index.js';
 import { member } from '../kit/registration.js';
-import { PAGARMEBAAS } from './pagarmebaas.js';
+import { PAGARME_V5_DOCUMENTATION, PAGARMEBAAS } from './pagarmebaas.js';
+
+/** The SDK's GetBalanceResponse: `available_amount`, `waiting_funds_amount` ("Amount waiting in cents"), `transferred_amount`, in cents. */
+export const PAGARME_BALANCE_RESPONSE = 'https://github.com/pagarme/pagarme-nodejs-sdk/blob/04b920a/src/models/getBalanceResponse.ts';
 
 /** Pagar.me v5 as PAGARMEBAAS speaks it, without PAGARMEBAAS's own 5-day boleto (doc 2 §9 names it for group 2 only). */
 const { expiry: _pagarmeBaasBoleto, ...PAGARME_V5 } = PAGARMEBAAS;
@@ -23,11 +26,15 @@ const { expiry: _pagarmeBaasBoleto, ...PAGARME_V5 } = PAGARMEBAAS;
  * - their statuses by §4's third rule, plus Pagar.me's `refused` REJECTED;
  * - §9's "card receivable due date: 1 year", reported as a card charge's
  *   expiresAt (Pagar.me v5 takes no such field, so nothing is sent).
+ * The account's balance (issue 33 §4) is its default recipient's, the one its
+ * platform_id names for payouts: GET /recipients/{id}/balance, `available_amount`
+ * available and `waiting_funds_amount` pending (the SDK's GetBalanceResponse).
  */
 export const PAGARME: OrdersApiMember = {
   ...PAGARME_V5,
   identity: { id: 'PAGARME', specGroup: SPEC_GROUPS.DOC2_GROUP1, defaultBaseUrl: 'https://api.pagar.me/core/v5' },
-  capabilities: { ...PAGARMEBAAS.capabilities, receivers: true },
+  capabilities: { ...PAGARMEBAAS.capabilities, receivers: true, balances: true },
+  evidence: { level: 'documented', addresses: [...PAGARME_V5_DOCUMENTATION, PAGARME_BALANCE_RESPONSE] },
   expiry: { cardReceivableSeconds: 365 * SECONDS_PER_DAY },
   // Pagar.me's recipient statuses: registration, affiliation, active, refused, suspended, blocked, inactive.
   // §4's rule gives active ACTIVE and the rest PENDING; a refused registration is clearly a rejection.
@@ -41,7 +48,7 @@ export const PAGARME: OrdersApiMember = {
   notFound: { getReceiver: 'RECEIVER_NOT_FOUND' },
   receiverBanks: COMPE_BANKS,
   sources:
-    "host `api.pagar.me/core/v5`, Basic with the secret key, bodies, statuses (`pending_refund` among them), events, `Idempotency-Key` (orders, payouts, refunds), the orders paths: Pagar.me's documentation as for PAGARMEBAAS (docs.pagar.me, pagarme-nodejs-sdk), verified by the stand-in written from it (tests/standins/pagarme.ts), which also serves recipients, balances and withdrawals; recipient paths, transfer settings (disabled, Daily, day 0), the bank list's size and sample codes, the receiver-status rule, 'Receiver not found.', the one-year card receivable (reported as a card charge's expiresAt, nothing sent): spec (doc 1 §3/§4/§7/§8/§9, decided to be PAGARME's); recipient and bank-account bodies (`CreateRecipientRequest`, `CreateBankAccountRequest`, `CreateTransferSettingsRequest`), recipient and balance answers (`GetRecipientResponse`, `GetBalanceResponse`), `GET /recipients/{id}/balance`: research (pagarme/pagarme-nodejs-sdk); the ~70 banks: Banco Central's STR participants (`server/lib/banks.ts`); refused REJECTED: gateway; validity: document 1 §9 defaults",
+    "host `api.pagar.me/core/v5`, Basic with the secret key, bodies, statuses (`pending_refund` among them), events, `Idempotency-Key` (orders, payouts, refunds), the orders paths: Pagar.me's documentation as for PAGARMEBAAS (docs.pagar.me, pagarme-nodejs-sdk), verified by the stand-in written from it (tests/standins/pagarme.ts), which also serves recipients, balances and withdrawals; recipient paths, transfer settings (disabled, Daily, day 0), the bank list's size and sample codes, the receiver-status rule, 'Receiver not found.', the one-year card receivable (reported as a card charge's expiresAt, nothing sent): spec (doc 1 §3/§4/§7/§8/§9, decided to be PAGARME's); recipient and bank-account bodies (`CreateRecipientRequest`, `CreateBankAccountRequest`, `CreateTransferSettingsRequest`), recipient and balance answers (`GetRecipientResponse`, `GetBalanceResponse`), `GET /recipients/{id}/balance`: research (pagarme/pagarme-nodejs-sdk); the account's balance as its default recipient's (platform_id), `available_amount` available and `waiting_funds_amount` pending: GetBalanceResponse (pagarme-nodejs-sdk), the recipient by platform_id the gateway's, as for payouts; the ~70 banks: Banco Central's STR participants (`server/lib/banks.ts`); refused REJECTED: gateway; validity: document 1 §9 defaults",
 };
 
 export default member(OrdersApiAdapter, PAGARME);

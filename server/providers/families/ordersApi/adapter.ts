@@ -1,4 +1,5 @@
 import type {
+  AccountBalance,
   CardInput,
   Operation,
   ReceiverInput,
@@ -253,6 +254,29 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
       status: (value) => this.receiverStatus(value),
       balance: balance.available_amount,
     });
+  }
+
+  /**
+   * The account's own balance is its default recipient's (GET /recipients/{id}/balance), the recipient named by the
+   * account's platform_id as for payouts: `available_amount` available, `waiting_funds_amount` pending where stated.
+   * Without a platform_id the account names no recipient: nothing is sent.
+   */
+  override async getAccountBalance(ctx: AdapterContext): Promise<AccountBalance> {
+    const recipient = ctx.platformId?.trim();
+    if (!recipient)
+      throw new GatewayError(
+        'FAILED_PRECONDITION',
+        `platform_id is required: ${this.identity.id} reads the balance of the account's default recipient, which the platform_id names`,
+        { reason: 'CREDENTIALS_MISSING', field: 'platform_id' },
+      );
+    const balance = await this.exchange(
+      'getAccountBalance',
+      this.prefixFor('getAccountBalance'),
+      () => this.http(ctx).get(fillPath('/recipients/{id}/balance', { id: recipient })),
+      ORDERS_API_BALANCE,
+    );
+    const pending = balance.waiting_funds_amount;
+    return { available: balance.available_amount, ...(pending === undefined ? {} : { pending }), currency: 'BRL' };
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {

@@ -211,8 +211,11 @@ export const ORDERS_API_RECIPIENT = z.object({
 });
 export type OrdersApiRecipient = z.output<typeof ORDERS_API_RECIPIENT>;
 
-/** GET /recipients/{id}/balance (GetBalanceResponse): what is available to withdraw, in cents, is required (never read as 0). */
-export const ORDERS_API_BALANCE = z.object({ available_amount: wireCents });
+/**
+ * GET /recipients/{id}/balance (GetBalanceResponse): what is available to withdraw, in cents, is required (never read as 0);
+ * `waiting_funds_amount` ("Amount waiting in cents": sold, not yet released) is read where Pagar.me states it.
+ */
+export const ORDERS_API_BALANCE = z.object({ available_amount: wireCents, waiting_funds_amount: absentable(wireCents) });
 export type OrdersApiBalance = z.output<typeof ORDERS_API_BALANCE>;
 
 /** A 4xx body: `{ message: 'The request is invalid.', errors: { 'order.customer.name': ['The name field is required.'] } }`. */
