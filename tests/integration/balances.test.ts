@@ -52,6 +52,7 @@ describe('ListProviders', () => {
     expect(operationsOf('ASAAS')).toContain(Operation.OPERATION_GET_ACCOUNT_BALANCE);
     expect(operationsOf('NOXPAY')).toContain(Operation.OPERATION_GET_ACCOUNT_BALANCE);
     expect(operationsOf('PAGARME')).toContain(Operation.OPERATION_GET_ACCOUNT_BALANCE);
+    expect(operationsOf('SYNCPAY')).toContain(Operation.OPERATION_GET_ACCOUNT_BALANCE);
     expect(operationsOf('PAGUESAFE')).not.toContain(Operation.OPERATION_GET_ACCOUNT_BALANCE);
   });
 });

@@ -17,7 +17,7 @@ describe('SYNCPAY (spec doc 3, group 3; Syncpay documentation)', () => {
   const h = providerHarness({ create: (runtime) => new SyncpayAdapter(SYNCPAY, runtime), account: () => ({ publicKey: '', secretKey: 'sync-key-1' }) });
 
   it("supports PIX only, with the spec's text for anything else (§5, §8); the rest rejects with 'Method not implemented.'", async () => {
-    expect(h.adapter.operations).toEqual(['createTransaction', 'getTransaction']);
+    expect(h.adapter.operations).toEqual(['createTransaction', 'getTransaction', 'getAccountBalance']);
     await expectUnsupportedOperationsRejected(h.adapter, h.ctx, h.fake);
     const card = await failure(h.adapter.createTransaction(h.ctx, transactionInput({ paymentMethod: 'CREDIT_CARD', cardId: 'c' })));
     expect(card).toEqual({ code: 'UNIMPLEMENTED', message: 'Syncpay only supports PIX payment method' });
@@ -104,6 +104,40 @@ describe('SYNCPAY (spec doc 3, group 3; Syncpay documentation)', () => {
     it("reads Portuguese 'situacao' and 'valor' at the top level", async () => {
       h.fake.expect({ method: 'GET', path: '/s1/getTransaction/api/getTransactionStatus.php', reply: { body: { situacao: 'paid', valor: '19.90' } } });
       expect(await h.adapter.getTransaction(h.ctx, 'sp_1')).toEqual({ paymentMethod: 'PIX', transactionId: 'sp_1', status: 'APPROVED', amount: 1990 });
+    });
+  });
+
+  describe("the account balance (GET /s1/getsaldo/api/, the documentation's balance section)", () => {
+    /** The documentation's example answer, with a balance in place of its 0. */
+    const saldo = (saldoLiquido: unknown) => ({
+      data: {
+        usuario: 'gustavo',
+        nome: 'gustavo',
+        saldo_liquido: saldoLiquido,
+        transacoes: { entrada: { quantidade: 1, bruto: '1151.00', liquido: '1146.00' }, saida: { quantidade: 4, bruto: '889.00', liquido: '880.00' } },
+      },
+      status: 200,
+      message: 'Sucesso ao consultar saldo!',
+      error: '',
+    });
+
+    it('reads `saldo_liquido` in reais as cents, with no pending figure, and 0 as 0', async () => {
+      h.fake.expect({ method: 'GET', path: '/s1/getsaldo/api/', headers: AUTH, reply: { body: saldo(266) } });
+      expect(await h.adapter.getAccountBalance(h.ctx)).toEqual({ available: 26_600, currency: 'BRL' });
+      h.fake.expect({ method: 'GET', path: '/s1/getsaldo/api/', headers: AUTH, reply: { body: saldo('1146.35') } });
+      expect(await h.adapter.getAccountBalance(h.ctx)).toEqual({ available: 114_635, currency: 'BRL' });
+      h.fake.expect({ method: 'GET', path: '/s1/getsaldo/api/', headers: AUTH, reply: { body: saldo(0) } });
+      expect(await h.adapter.getAccountBalance(h.ctx)).toEqual({ available: 0, currency: 'BRL' });
+    });
+
+    it('an answer without `saldo_liquido` is a bad answer, never a balance of 0', async () => {
+      h.fake.expect({ method: 'GET', path: '/s1/getsaldo/api/', reply: { body: { data: { usuario: 'gustavo' }, status: 200 } } });
+      expect(await failure(h.adapter.getAccountBalance(h.ctx))).toMatchObject({ code: 'UNAVAILABLE' });
+    });
+
+    it("keeps Syncpay's refusal of a wrong key ('API Key incorreta!') under the balance read's prefix", async () => {
+      h.fake.expect({ method: 'GET', path: '/s1/getsaldo/api/', reply: { status: 401, body: { message: 'API Key incorreta!' } } });
+      expect(await failure(h.adapter.getAccountBalance(h.ctx))).toMatchObject({ message: 'Erro ao consultar saldo: API Key incorreta!' });
     });
   });
 

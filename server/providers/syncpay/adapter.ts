@@ -1,4 +1,4 @@
-import type { TransactionInput, TransactionResult } from '../../domain/types.js';
+import type { AccountBalance, TransactionInput, TransactionResult } from '../../domain/types.js';
 import { digitsOnly } from '../../lib/documents.js';
 import { SECONDS_PER_DAY, wholeDays } from '../../lib/expiry.js';
 import { z } from 'zod';
@@ -30,17 +30,17 @@ import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/ans
  */
 export const SYNCPAY: ProviderDeclaration = {
   identity: { id: 'SYNCPAY', specGroup: SPEC_GROUPS.DOC3_GROUP3, defaultBaseUrl: 'https://api.syncpay.pro' },
-  capabilities: { paymentMethods: ['PIX'] },
+  capabilities: { paymentMethods: ['PIX'], balances: true },
   auth: { type: 'apiKey', header: 'authorization', prefix: 'Basic ', value: (account) => Buffer.from(account.secretKey ?? '').toString('base64') },
   credentials: { required: ['secretKey'] },
   money: 'reais',
   expiry: { pixSeconds: 2 * SECONDS_PER_DAY },
   failures: { unsupportedPaymentMethod: 'SYNCPAY_PIX_ONLY' },
   sources:
-    "PIX only, required key, 2-day PIX: spec (doc 3 §5/§8/§9); host, Basic <base64 key>, GET getTransactionStatus.php?id_transaction and its 404 'Transação não encontrada.': Syncpay's documentation (https://web.syncpay.pro/documentacao, balance and status sections); POST /v1/gateway/api/ body and {paymentCode, idTransaction}: integrations (research; no cash-in section of the documentation readable); the read's answer fields: the gateway's reading (cut off in the documentation's stored copy)",
+    "PIX only, required key, 2-day PIX: spec (doc 3 §5/§8/§9); host, Basic <base64 key>, GET getTransactionStatus.php?id_transaction and its 404 'Transação não encontrada.': Syncpay's documentation (https://web.syncpay.pro/documentacao, balance and status sections); the balance by GET /s1/getsaldo/api/ answered {data {usuario, nome, saldo_liquido, transacoes}, status, message, error}, `saldo_liquido` read as the available balance in reais (the section's example: 0, beside its totals in reais such as \"1146.00\"): the same documentation's balance section; POST /v1/gateway/api/ body and {paymentCode, idTransaction}: integrations (research; no cash-in section of the documentation readable); the read's answer fields: the gateway's reading (cut off in the documentation's stored copy)",
 };
 
-export const SYNCPAY_PATHS = { create: '/v1/gateway/api/', status: '/s1/getTransaction/api/getTransactionStatus.php' } as const;
+export const SYNCPAY_PATHS = { create: '/v1/gateway/api/', status: '/s1/getTransaction/api/getTransactionStatus.php', balance: '/s1/getsaldo/api/' } as const;
 
 /** Body of POST /v1/gateway/api/ (integrations): `amount` in reais, the PIX validity in whole days. */
 export const syncpayChargeRequest = z.object({
@@ -91,6 +91,12 @@ const syncpayStatusRecord = z
 export const syncpayStatusAnswer = z.union([z.object({ data: syncpayStatusRecord }).transform((answer) => answer.data), syncpayStatusRecord]);
 export type SyncpayStatus = z.output<typeof syncpayStatusAnswer>;
 
+/**
+ * The answer of GET /s1/getsaldo/api/ (the documentation's balance section): `data.saldo_liquido`, the net balance, in
+ * reais like every amount of this API; one figure, so no pending part. The totals beside it (`transacoes`) are not read.
+ */
+export const syncpayBalance = z.object({ data: z.object({ saldo_liquido: wireAmount }) });
+
 export class SyncpayAdapter extends DeclaredAdapter {
   constructor(declaration: ProviderDeclaration = SYNCPAY, runtime: AdapterRuntime = {}) {
     super(declaration, runtime, { transactionStatuses: SYNCPAY_STATUSES });
@@ -115,6 +121,12 @@ export class SyncpayAdapter extends DeclaredAdapter {
       pixCode: answer.paymentCode,
       expiresAt,
     });
+  }
+
+  override async getAccountBalance(ctx: AdapterContext): Promise<AccountBalance> {
+    const prefix = this.prefixFor('getAccountBalance');
+    const answer = await this.exchange('getAccountBalance', prefix, () => this.http(ctx).get(SYNCPAY_PATHS.balance), syncpayBalance);
+    return { available: this.mapped('getAccountBalance', prefix, () => this.amountOr(answer.data.saldo_liquido, undefined, 'saldo')), currency: 'BRL' };
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
