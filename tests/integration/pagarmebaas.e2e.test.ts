@@ -116,6 +116,7 @@ describe('PAGARMEBAAS through the public gRPC API', () => {
       evidence: ProviderEvidence.PROVIDER_EVIDENCE_DOCUMENTED,
       evidenceAddresses: expect.arrayContaining(['https://docs.pagar.me/reference/pix-2']),
       apiVersions: [],
+      certificateFields: [],
       takesInstallmentPlan: true,
       // Only the secret key is needed, as one value.
       credentialKeys: [

@@ -61,6 +61,7 @@ describe('PAGUESAFE through the public gRPC API', () => {
       evidence: ProviderEvidence.PROVIDER_EVIDENCE_SPECIFICATION_ONLY,
       evidenceAddresses: [],
       apiVersions: [],
+      certificateFields: [],
       takesInstallmentPlan: true,
       // Only the secret key is needed, as one value.
       credentialKeys: [
