@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Actor, RefundRecord, RefundRecordStatus } from '../domain/types.js';
-import { RefundEntity, type RefundRow } from './entities.js';
+import { prepared, runPrepared } from './preparedSql.js';
+import { dateOf } from './subjectRows.js';
 
 export interface RefundAnswer {
   transactionId: string;
@@ -13,15 +14,34 @@ export interface RefundAnswer {
   requestedBy?: Actor;
 }
 
-const refundOf = (row: RefundRow): RefundRecord => ({
+/** A refund row as PostgreSQL answers it (snake_case, bigints as text). */
+interface RefundSqlRow {
+  id: string;
+  amount: string | number;
+  status: string;
+  provider_refund_id: string | null;
+  requested_by_id: string | null;
+  requested_by_name: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+const refundOf = (row: RefundSqlRow): RefundRecord => ({
   id: row.id,
-  amount: row.amount,
+  amount: Number(row.amount),
   status: row.status as RefundRecordStatus,
-  ...(row.providerRefundId ? { providerRefundId: row.providerRefundId } : {}),
-  ...(row.requestedById ? { requestedBy: { id: row.requestedById, name: row.requestedByName ?? '' } } : {}),
-  createdAt: row.createdAt,
-  updatedAt: row.updatedAt,
+  ...(row.provider_refund_id ? { providerRefundId: row.provider_refund_id } : {}),
+  ...(row.requested_by_id ? { requestedBy: { id: row.requested_by_id, name: row.requested_by_name ?? '' } } : {}),
+  createdAt: dateOf(row.created_at),
+  updatedAt: dateOf(row.updated_at),
 });
+
+/** Every GetTransaction reads these: prepared, as the charge's own read is (MikroORM's find cost more than the charge's read). */
+const REFUNDS_OF = prepared(
+  'refunds_of_transaction',
+  `select id, amount, status, provider_refund_id, requested_by_id, requested_by_name, created_at, updated_at
+   from refunds where transaction_id = ? order by created_at asc, id asc`,
+);
 
 /** A charge's refunds as records: one per refund request, written when its provider answers. */
 export class RefundsRepository {
@@ -50,7 +70,7 @@ export class RefundsRepository {
 
   /** Oldest first; from the primary, since a refund just answered is what an operator then looks for. */
   async refundsOf(em: EntityManager, transactionId: string): Promise<RefundRecord[]> {
-    const rows = await em.find(RefundEntity, { transactionId }, { orderBy: { createdAt: 'asc', id: 'asc' }, connectionType: 'write' });
+    const rows = await runPrepared<RefundSqlRow>(em, 'write', REFUNDS_OF, [transactionId]);
     return rows.map(refundOf);
   }
 }
