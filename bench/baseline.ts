@@ -8,7 +8,7 @@
  * baseline of the medians. BASELINE_SECONDS per row (8; 3 with --quick), BASELINE_ROUNDS rounds (3; 2 with --quick).
  * Run alone with `npx tsx bench/baseline.ts [--quick] [--profile]`.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -39,6 +39,9 @@ interface Sample {
 function printShares(dir: string): void {
   const [file] = readdirSync(dir).filter((name) => name.endsWith('.cpuprofile'));
   if (!file) return console.log('no CPU profile was written');
+  const kept = join(tmpdir(), `gateway-${Date.now()}.cpuprofile`);
+  copyFileSync(join(dir, file), kept);
+  console.log(`\nThe profile is kept at ${kept} (open it in Chrome's DevTools).`);
   console.log("\nThe gateway's busy CPU time over the whole run, by where it went (Node's internals and native code under their caller; idle left out):");
   for (const { bucket, share } of profileShares(join(dir, file)).slice(0, 25)) console.log(`  ${(share * 100).toFixed(1).padStart(5)} %  ${bucket}`);
 }
