@@ -14,12 +14,21 @@ export type SqlRecord = Record<string, unknown> & { history: unknown };
 export const dateOf = (value: unknown): Date => (value instanceof Date ? value : new Date(String(value)));
 export const optionalDateOf = (value: unknown): Date | null => (value === null || value === undefined ? null : dateOf(value));
 
-/** One charge or payout row with its status history (as JSON), where `where` holds (`t` is the row). */
-export function withHistory(name: string, table: 'transactions' | 'withdrawals', subject: 'TRANSACTION' | 'WITHDRAWAL', where: string): PreparedStatement {
+/**
+ * One charge or payout row with its status history (as JSON), where `where` holds (`t` is the row); `more` adds
+ * columns computed from `t` (the charge's refunds for GetTransaction), read from the same snapshot.
+ */
+export function withHistory(
+  name: string,
+  table: 'transactions' | 'withdrawals',
+  subject: 'TRANSACTION' | 'WITHDRAWAL',
+  where: string,
+  more = '',
+): PreparedStatement {
   return prepared(
     name,
     `select t.*, coalesce((select json_agg(json_build_object('status', e.status, 'source', e.source, 'at', e.occurred_at) order by e.id)
-      from status_events e where e.subject = '${subject}' and e.subject_id = t.id), '[]') as history
+      from status_events e where e.subject = '${subject}' and e.subject_id = t.id), '[]') as history${more ? `, ${more}` : ''}
     from ${table} t where ${where} limit 1`,
   );
 }

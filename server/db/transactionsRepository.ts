@@ -20,7 +20,7 @@ import type { RoutingRecord } from '../domain/routing.js';
 import type { RefundLedger } from '../domain/refundEvidence.js';
 import { TransactionEntity, type TransactionRow } from './entities.js';
 import type { OutboundRepository } from './outboundRepository.js';
-import { RefundsRepository } from './refundsRepository.js';
+import { REFUNDS_OF_ROW_T, RefundsRepository, refundsOfColumn } from './refundsRepository.js';
 import type { Consistency } from './consistency.js';
 import { prepared, runPrepared, runPreparedOn, type PreparedTarget } from './preparedSql.js';
 import { unitOf } from './unitOfWork.js';
@@ -129,6 +129,7 @@ function customerOf(row: TransactionRow): { customer?: ChargeCustomer } {
 }
 
 const TRANSACTION_BY_ID = withHistory('transaction_by_id', 'transactions', 'TRANSACTION', 't.id = ?');
+const TRANSACTION_WITH_REFUNDS_BY_ID = withHistory('transaction_with_refunds_by_id', 'transactions', 'TRANSACTION', 't.id = ?', REFUNDS_OF_ROW_T);
 const TRANSACTION_BY_PROVIDER_ID = withHistory(
   'transaction_by_provider_id',
   'transactions',
@@ -448,6 +449,13 @@ export class TransactionsRepository {
   async findTransaction(em: EntityManager, id: string, consistency: Consistency = 'replica'): Promise<Transaction | null> {
     if (!isUuid(id)) return null;
     return this.loadTransaction(em, { id }, consistency);
+  }
+
+  /** The charge with its refunds' records (GetTransaction), both from one statement, so from one snapshot. */
+  async findTransactionWithRefunds(em: EntityManager, id: string, consistency: Consistency = 'replica'): Promise<Transaction | null> {
+    if (!isUuid(id)) return null;
+    const row = await findWithHistory(em, TRANSACTION_WITH_REFUNDS_BY_ID, [id], consistency);
+    return row && { ...transactionOf(transactionRowOf(row)), statusHistory: historyOf<TransactionStatus>(row.history), refunds: refundsOfColumn(row.refunds) };
   }
 
   /** For notifications: they can arrive before a replica has the charge, so a miss is checked on the primary. */

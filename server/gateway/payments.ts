@@ -291,10 +291,11 @@ export class PaymentsService {
 
   /** The charge with its refunds' records (only here: the other reads of a charge do not need them). */
   async getTransaction(id: string, refresh = false): Promise<Transaction> {
-    const transaction = await this.read(TRANSACTIONS, id, refresh);
-    // A read only: it stops with the caller, as the charge's own read does.
-    const refunds = await cancellableRead(() => this.deps.transactions.refunds.refundsOf(this.deps.db.em(), transaction.id));
-    return { ...transaction, refunds };
+    // A refresh asks the provider and applies its answer first; the record is then read from the primary.
+    if (refresh) await this.read(TRANSACTIONS, id, true);
+    const transaction = await cancellableRead(() => this.deps.transactions.findTransactionWithRefunds(this.deps.db.em(), id, refresh ? 'primary' : 'replica'));
+    if (!transaction) throw notFound(`${TRANSACTIONS.name} ${id} not found`);
+    return transaction;
   }
 
   /** A stored transaction or withdrawal; with refresh, its provider is asked first and the answer applied (source poll). */
