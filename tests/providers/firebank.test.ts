@@ -68,7 +68,9 @@ describe('FIREBANK (spec doc 2, group 1), Fire Banking on the Avista platform', 
 
   it('offers PIX charges with reads and refunds, PIX payouts with reads, and webhooks; keys and the certificate are checked at the door', async () => {
     expect(FIREBANK.identity.defaultBaseUrl).toBe('https://api.public.firebanking.com.br');
-    expect(h.adapter.operations).toEqual(['createTransaction', 'getTransaction', 'refoundTransaction', 'withdraw', 'getWithdraw', 'processWebhook']);
+    expect(h.adapter.operations).toEqual([
+      ...['createTransaction', 'getTransaction', 'refoundTransaction', 'withdraw', 'getWithdraw', 'processWebhook', 'getAccountBalance'],
+    ]);
     await expectUnsupportedOperationsRejected(h.adapter, ctx(), h.fake);
     const account = { ...KEYS, certCashInUrl: 'https://files.example/cert.pem' };
     expect(() => h.adapter.checkAccount(account)).not.toThrow();
@@ -320,6 +322,39 @@ describe('FIREBANK (spec doc 2, group 1), Fire Banking on the Avista platform', 
     expect((await h.adapter.getWithdraw(ctx(), '456')).status).toBe(expected);
   });
 
+  describe("the account balance (GET /api/balance, the platform's balance guide)", () => {
+    /** The guide's answer: gross = net + blocked, in reais. */
+    const answer = (net: unknown, blocked = 0) => ({
+      grossBalance: Number(net) + blocked,
+      blockedBalance: blocked,
+      netBalance: net,
+      consultedAt: NOW.toISOString(),
+    });
+
+    it('reads `netBalance` in reais as cents with the session token; the blocked part is not pending money', async () => {
+      withToken();
+      h.fake.expect({ method: 'GET', path: '/api/balance', headers: BEARER, reply: { body: answer(48_734.9, 250) } });
+      expect(await h.adapter.getAccountBalance(ctx())).toEqual({ available: 4_873_490, currency: 'BRL' });
+      h.fake.expect({ method: 'GET', path: '/api/balance', headers: BEARER, reply: { body: answer(0) } });
+      expect(await h.adapter.getAccountBalance(ctx())).toEqual({ available: 0, currency: 'BRL' });
+    });
+
+    it('an answer without `netBalance` is a bad answer, never a balance of 0', async () => {
+      withToken();
+      h.fake.expect({ method: 'GET', path: '/api/balance', reply: { body: { grossBalance: 10, blockedBalance: 0, consultedAt: NOW.toISOString() } } });
+      expect(await failure(h.adapter.getAccountBalance(ctx()))).toMatchObject({
+        code: 'UNAVAILABLE',
+        message: expect.stringMatching(/^Erro ao consultar saldo: /),
+      });
+    });
+
+    it("keeps the platform's refusal under the balance read's prefix", async () => {
+      withToken();
+      h.fake.expect({ method: 'GET', path: '/api/balance', reply: { status: 401, body: { statusCode: 401, message: 'Token não fornecido ou inválido' } } });
+      expect(await failure(h.adapter.getAccountBalance(ctx()))).toMatchObject({ message: 'Erro ao consultar saldo: Token não fornecido ou inválido' });
+    });
+  });
+
   describe('answers that are not the resource', () => {
     itRefusesGarbageAnswers(
       h,
@@ -329,6 +364,7 @@ describe('FIREBANK (spec doc 2, group 1), Fire Banking on the Avista platform', 
         ['refoundTransaction', 'POST /api/pix/refund-in/123', () => h.adapter.refoundTransaction(ctx(), '123', 100)],
         ['withdraw', 'POST /api/pix/cash-out', () => h.adapter.withdraw(ctx(), payout())],
         ['getWithdraw', 'GET /api/pix/transaction/456', () => h.adapter.getWithdraw(ctx(), '456')],
+        ['getAccountBalance', 'GET /api/balance', () => h.adapter.getAccountBalance(ctx())],
       ],
       () => withToken(),
     );

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { hasError, parsePix } from 'pix-utils';
+import { GetAccountBalanceRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import {
   CreateTransactionRequest,
   GetTransactionRequest,
@@ -66,6 +67,7 @@ const payout = async (withdraw: Record<string, unknown>) =>
       WithdrawRequest.fromPartial({ providerAccountId: accountId, withdraw: { paymentMethod: WithdrawMethod.WITHDRAW_METHOD_PIX, ...withdraw } }),
     )
   ).withdrawal;
+const balance = () => stack.client.call('accounts', 'getAccountBalance', GetAccountBalanceRequest.fromPartial({ providerAccountId: accountId }));
 const withdrawal = async (id: string, refresh = false) =>
   (await stack.client.call('gateway', 'getWithdraw', GetWithdrawRequest.fromPartial({ id, refresh }))).withdrawal;
 
@@ -196,6 +198,20 @@ describe("FIREBANK against a stand-in written from its platform's documentation"
         document: '52998224725',
       }),
     ).rejects.toMatchObject({ details: 'Erro ao realizar saque: Saldo insuficiente' });
+  });
+
+  it('GetAccountBalance: the net balance in reais read as cents; what a payout in flight holds is not reported as pending', async () => {
+    const before = await balance();
+    expect(before).toMatchObject({ available: firebank.balance, currency: 'BRL' });
+    expect(before.pending).toBeUndefined();
+    const inFlight = await payout({ amount: 1234, pixKey: '529.982.247-25', pixType: PixKeyType.PIX_KEY_TYPE_CPF, name: 'Bruno Lima' });
+    expect(firebank.blocked).toBe(1235);
+    const during = await balance();
+    expect(during).toMatchObject({ available: before.available - 1235 });
+    expect(during.pending).toBeUndefined();
+    await firebank.settleCashOut(inFlight.withdrawId, 'ERROR');
+    expect(await balance()).toMatchObject({ available: before.available });
+    expect(firebank.count('GET', '/api/balance')).toBe(3);
   });
 
   it('took its token with the certificate and reused it; the stand-in saw only documented routes and never failed', () => {

@@ -48,7 +48,11 @@ import { startStandIn, type StandIn, type StandInReply, type StandInRequest } fr
  *   payload `{event, status, transactionType: "PIX", movementType,
  *   transactionId, externalId, endToEndId, pixKey, feeAmount, originalAmount,
  *   finalAmount, processingDate, errorCode, errorMessage, metadata}` sent with
- *   the headers registered (webhook guides).
+ *   the headers registered (webhook guides);
+ * - GET /api/balance → `{grossBalance, blockedBalance, netBalance,
+ *   consultedAt}` in reais: net what can be used now, blocked what pending
+ *   operations hold (a PIX payout until it is confirmed, a refund under
+ *   analysis), gross their sum (balance guide, GetBalanceOutputDto).
  *
  * The stand-in's own readings, where the documentation is silent: error texts
  * beyond the ones quoted above; fees of R$ 0,01 per transaction; a refund
@@ -65,6 +69,7 @@ export const FIREBANK_SOURCES = [
   'https://github.com/advanced-digital-services/docs/blob/8349efdc296d4562c33723078abe8b3f2d802cd2/api-reference/guides/pix-cash-in.mdx',
   'https://github.com/advanced-digital-services/docs/blob/8349efdc296d4562c33723078abe8b3f2d802cd2/api-reference/guides/pix-refund-in.mdx',
   'https://github.com/advanced-digital-services/docs/blob/8349efdc296d4562c33723078abe8b3f2d802cd2/api-reference/guides/pix-cash-out.mdx',
+  'https://github.com/advanced-digital-services/docs/blob/8349efdc296d4562c33723078abe8b3f2d802cd2/api-reference/guides/balance.mdx',
   'https://github.com/advanced-digital-services/docs/blob/8349efdc296d4562c33723078abe8b3f2d802cd2/api-reference/guides/webhooks/overview.mdx',
   'https://github.com/advanced-digital-services/docs/blob/8349efdc296d4562c33723078abe8b3f2d802cd2/api-reference/guides/webhooks/setup.mdx',
   'https://github.com/advanced-digital-services/docs/blob/8349efdc296d4562c33723078abe8b3f2d802cd2/api-reference/guides/webhooks/cash-in.mdx',
@@ -98,8 +103,10 @@ export interface FirebankTransaction {
 export interface FirebankStandIn extends StandIn {
   readonly transactions: ReadonlyMap<string, FirebankTransaction>;
   readonly webhooks: ReadonlyMap<EventType, { url: string; headers: Array<{ key: string; value: string }> }>;
-  /** The account's balance, in cents. */
+  /** The account's net balance (what can be used now), in cents. */
   readonly balance: number;
+  /** What pending payouts and refunds hold, in cents. */
+  readonly blocked: number;
   /** The payer pays the charge: CONFIRMED, the balance credited, CashIn sent; the HTTP statuses answered. */
   pay(transactionId: string): Promise<number[]>;
   /** The refund settles: CONFIRMED, CashInReversal sent with its parent. */
@@ -164,6 +171,19 @@ export async function startFirebankStandIn(options: FirebankStandInOptions): Pro
     refundsOf(parent.id)
       .filter((refund) => refund.status !== 'ERROR')
       .reduce((sum, refund) => sum + refund.value, 0);
+
+  /** Held until they settle: a payout with its fee, a refund. */
+  const blocked = () =>
+    [...transactions.values()]
+      .filter((transaction) => transaction.status === 'PENDING' && transaction.type !== 'PAYMENT')
+      .reduce((sum, transaction) => sum + transaction.value + (transaction.type === 'WITHDRAW' ? FEE_CENTS : 0), 0);
+
+  const balanceView = () => ({
+    grossBalance: centsToReais(balance + blocked()),
+    blockedBalance: centsToReais(blocked()),
+    netBalance: centsToReais(balance),
+    consultedAt: now().toISOString(),
+  });
 
   const pollView = (transaction: FirebankTransaction) => ({
     id: transaction.id,
@@ -426,7 +446,7 @@ export async function startFirebankStandIn(options: FirebankStandInOptions): Pro
           body: { webhooks: [...webhooks.entries()].map(([type, hook]) => ({ id: type, type, url: hook.url, headers: hook.headers, isActive: true })) },
         }),
       },
-      { method: 'GET', path: '/api/balance', handle: () => ({ body: { balance: centsToReais(balance) } }) },
+      { method: 'GET', path: '/api/balance', handle: () => ({ body: balanceView() }) },
     ],
   });
 
@@ -436,6 +456,9 @@ export async function startFirebankStandIn(options: FirebankStandInOptions): Pro
     webhooks,
     get balance() {
       return balance;
+    },
+    get blocked() {
+      return blocked();
     },
     async pay(transactionId: string) {
       const charge = transactions.get(transactionId);

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type {
+  AccountBalance,
   Operation,
   PixKeyType,
   RefundResult,
@@ -57,7 +58,9 @@ import { notificationKeyOf } from '../notificationKeys.js';
  *   EMAIL|PHONE|DOCUMENT|RANDOM, name, document}, externalId, description}`;
  * - webhooks `{event CashIn|CashOut|CashInReversal|CashOutReversal, status,
  *   transactionId, …, parentTransaction?}` sent with the credentials the
- *   merchant registered: Basic, or the custom headers of POST /api/webhooks.
+ *   merchant registered: Basic, or the custom headers of POST /api/webhooks;
+ * - the account's balance `GET /api/balance` answered `{grossBalance,
+ *   blockedBalance, netBalance, consultedAt}` in reais.
  */
 
 // ---------------------------------------------------------------- declaration
@@ -68,6 +71,7 @@ export const FIREBANK_PATHS = {
   transaction: '/api/pix/transaction/{id}',
   refundIn: '/api/pix/refund-in/{id}',
   cashOut: '/api/pix/cash-out',
+  balance: '/api/balance',
 } as const;
 
 /** The platform documentation its stand-in (tests/standins/firebank.ts) was written from: Avista's, at commit 8349efd. */
@@ -78,6 +82,7 @@ export const FIREBANK_ADDRESSES = [
   `${PLATFORM_DOCS}/guides/pix-cash-in.mdx`,
   `${PLATFORM_DOCS}/guides/pix-refund-in.mdx`,
   `${PLATFORM_DOCS}/guides/pix-cash-out.mdx`,
+  `${PLATFORM_DOCS}/guides/balance.mdx`,
   `${PLATFORM_DOCS}/guides/webhooks/overview.mdx`,
   `${PLATFORM_DOCS}/guides/webhooks/setup.mdx`,
   `${PLATFORM_DOCS}/guides/webhooks/cash-in.mdx`,
@@ -87,7 +92,7 @@ export const FIREBANK_ADDRESSES = [
 
 export const FIREBANK: ProviderDeclaration = {
   identity: { id: 'FIREBANK', specGroup: SPEC_GROUPS.DOC2_GROUP1, defaultBaseUrl: 'https://api.public.firebanking.com.br' },
-  capabilities: { paymentMethods: ['PIX'], withdrawMethods: ['PIX'], refunds: true, withdrawalLookup: true, webhooks: true },
+  capabilities: { paymentMethods: ['PIX'], withdrawMethods: ['PIX'], refunds: true, withdrawalLookup: true, webhooks: true, balances: true },
   // The bearer token comes from the login call with the client id and secret (kit/loginSession.ts), not from a declared style.
   auth: { type: 'none' },
   credentials: { required: ['publicKey', 'secretKey'] },
@@ -96,7 +101,7 @@ export const FIREBANK: ProviderDeclaration = {
   payouts: { description: 'requested' },
   evidence: { level: 'platform', addresses: FIREBANK_ADDRESSES },
   sources:
-    "the Avista platform's public documentation (repository advanced-digital-services/docs at commit 8349efd, Avista branding), on which Fire Banking runs: POST /api/auth/token `{clientId, clientSecret}` with the certificate URL-encoded in `X-SSL-Client-Cert` answering `{access_token, token_type, expires_in: 1800}` (openapi.json, authentication guide); the cash-in body `{transaction{value, description ≤ 140, expirationTime, externalId, generateQrCode}, payer{fullName, document}}` and its answer `{transactionId, status, pixCode, expirationDate, qrCodeImage}` (openapi.json CashInInputDto/OutputDto, cash-in guide); the transaction read `{id, type, status PENDING|CONFIRMED|ERROR, originalAmount}` (TransactionPollOutputDto); refund-in `{refundValue, externalId}` → `{transactionId, status}` (refund-in guide); cash-out `{value, details{key, keyType EMAIL|PHONE|DOCUMENT|RANDOM, name, document}, externalId, description ≤ 140}` → `{transactionId, status}` (cash-out guide); the CashIn, CashOut, CashInReversal (`parentTransaction.wasTotalRefunded`) and CashOutReversal events, sent with Basic credentials or the custom headers of POST /api/webhooks (webhook guides); host `api.public.firebanking.com.br`: research (the platform's brand table; FIREBANK is Fire Banking by name only); 'Unauthorized.' without the platform's certificate: spec (doc 1 §8); PIX valid 1 day, sent as `expirationTime` 86400: document 1 §9; unknown REJECTED: document 1 §4; the default description, the certificate from `cert_cash_in_url` for every call, refunds named by the caller's idempotency key: the gateway's decision",
+    "the Avista platform's public documentation (repository advanced-digital-services/docs at commit 8349efd, Avista branding), on which Fire Banking runs: POST /api/auth/token `{clientId, clientSecret}` with the certificate URL-encoded in `X-SSL-Client-Cert` answering `{access_token, token_type, expires_in: 1800}` (openapi.json, authentication guide); the cash-in body `{transaction{value, description ≤ 140, expirationTime, externalId, generateQrCode}, payer{fullName, document}}` and its answer `{transactionId, status, pixCode, expirationDate, qrCodeImage}` (openapi.json CashInInputDto/OutputDto, cash-in guide); the transaction read `{id, type, status PENDING|CONFIRMED|ERROR, originalAmount}` (TransactionPollOutputDto); refund-in `{refundValue, externalId}` → `{transactionId, status}` (refund-in guide); cash-out `{value, details{key, keyType EMAIL|PHONE|DOCUMENT|RANDOM, name, document}, externalId, description ≤ 140}` → `{transactionId, status}` (cash-out guide); the CashIn, CashOut, CashInReversal (`parentTransaction.wasTotalRefunded`) and CashOutReversal events, sent with Basic credentials or the custom headers of POST /api/webhooks (webhook guides); the account's balance GET /api/balance `{grossBalance, blockedBalance, netBalance, consultedAt}` in reais, `netBalance` what can be used now (openapi.json GetBalanceOutputDto, balance guide; Fire Banking's own English reference, docs.firebanking.com.br/en/api-reference/get-balance, shows the same); host `api.public.firebanking.com.br`: research (the platform's brand table; FIREBANK is Fire Banking by name only); 'Unauthorized.' without the platform's certificate: spec (doc 1 §8); PIX valid 1 day, sent as `expirationTime` 86400: document 1 §9; unknown REJECTED: document 1 §4; the default description, the certificate from `cert_cash_in_url` for every call, refunds named by the caller's idempotency key: the gateway's decision",
 };
 
 // ---------------------------------------------------------------- request mappers
@@ -232,6 +237,14 @@ export const firebankTransaction = z.object({
 
 /** POST /api/pix/refund-in/{id} answers (201): the refund's own transaction and its status. */
 export const firebankRefund = z.object({ transactionId: wireId, status: wireStatus });
+
+/**
+ * GET /api/balance: `netBalance` (reais) is what can be used now. The
+ * blocked part is not read: the platform blocks payouts in processing and
+ * refunds under analysis in it too, money on its way out, not money received
+ * and not yet released.
+ */
+export const firebankBalance = z.object({ netBalance: wireAmount });
 
 /** POST /api/pix/cash-out answers (201): the payout's transaction and its status. */
 export const firebankCashOut = z.object({ transactionId: wireId, status: wireStatus });
@@ -392,6 +405,15 @@ export class FirebankAdapter extends LoginTokenAdapter {
       amount: this.mapped('getWithdraw', this.prefixFor('getWithdraw'), () =>
         this.amountOr(payout.originalAmount, undefined, 'valor do saque (originalAmount)'),
       ),
+    };
+  }
+
+  /** GET /api/balance, with the session's token like every call. */
+  override async getAccountBalance(ctx: AdapterContext): Promise<AccountBalance> {
+    const answer = await this.call(ctx, 'getAccountBalance', (http) => http.get(FIREBANK_PATHS.balance), firebankBalance);
+    return {
+      available: this.mapped('getAccountBalance', this.prefixFor('getAccountBalance'), () => this.amountOr(answer.netBalance, undefined, 'saldo (netBalance)')),
+      currency: 'BRL',
     };
   }
 

@@ -168,6 +168,7 @@ const COMMON_PREFIXES: Partial<Record<Operation, string>> = {
   getWithdraw: FAILURE_PREFIXES.GET_WITHDRAW,
   createReceiver: FAILURE_PREFIXES.CREATE_RECEIVER,
   getReceiver: FAILURE_PREFIXES.GET_RECEIVER,
+  getAccountBalance: FAILURE_PREFIXES.GET_ACCOUNT_BALANCE,
 };
 
 /**
