@@ -18,10 +18,23 @@ import type { Page, PageCursor } from '../domain/lists.js';
 import { isUuid } from '../lib/ids.js';
 import { DisputeEntity, DisputeEvidenceEntity, type DisputeEvidenceRow, type DisputeRow } from './entities.js';
 import { encodePageToken } from './pageTokens.js';
-import { prepared, type PreparedTx } from './preparedSql.js';
+import { prepared, runPrepared, type PreparedTx } from './preparedSql.js';
 
 const WRITE = { connectionType: 'write' } as const;
 const OPEN_STATUSES_SQL = OPEN_DISPUTE_STATUSES.map((status) => `'${status}'`).join(', ');
+
+/** The defence recorded and the evidence sent marked, in one statement: both or neither. */
+const SUBMIT_DEFENSE = prepared(
+  'submit_dispute_defense',
+  `with submitted as (
+     update disputes set status = 'EVIDENCE_SUBMITTED', sent_to_provider = ?, submitted_at = ?, updated_at = ?,
+       provider_dispute_id = case when provider_dispute_id = '' then ? else provider_dispute_id end
+     where id = ? and status in (${OPEN_STATUSES_SQL}) returning id),
+   marked as (
+     update dispute_evidence e set sent_at = ? from submitted
+     where e.dispute_id = submitted.id and e.id = any(?::uuid[]) and e.sent_at is null returning e.id)
+   select id from submitted`,
+);
 
 export type NewDispute = Omit<Dispute, 'id' | 'status' | 'outcomeNote' | 'sentToProvider' | 'updatedAt' | 'submittedAt' | 'closedAt' | 'evidence'>;
 
@@ -32,6 +45,7 @@ const toEvidence = (row: DisputeEvidenceRow): DisputeEvidence => ({
   description: row.description,
   addedBy: { id: row.addedById, name: row.addedByName },
   addedAt: row.addedAt,
+  sentAt: row.sentAt ?? undefined,
 });
 
 const toDispute = (row: DisputeRow, evidence: DisputeEvidenceRow[]): Dispute => ({
@@ -189,15 +203,25 @@ export class DisputesRepository {
     return rows.length > 0;
   }
 
-  /** False when the dispute is not open. `providerDisputeId`: the provider's id of it, kept where the record had none. */
-  async submitDefense(em: EntityManager, id: string, sent: { sentToProvider: boolean; providerDisputeId?: string }, at: Date): Promise<boolean> {
-    const rows = await em.getConnection('write').execute<Array<{ id: string }>>(
-      `update disputes set status = 'EVIDENCE_SUBMITTED', sent_to_provider = ?, submitted_at = ?, updated_at = ?,
-         provider_dispute_id = case when provider_dispute_id = '' then ? else provider_dispute_id end
-       where id = ? and status in (${OPEN_STATUSES_SQL}) returning id`,
-      [sent.sentToProvider, at, at, sent.providerDisputeId ?? '', id],
-      'all',
-    );
+  /**
+   * False when the dispute is not open. `providerDisputeId`: the provider's id of it, kept where the record had none;
+   * `evidenceIds`: the evidence the provider was sent, marked sent in the same statement.
+   */
+  async submitDefense(
+    em: EntityManager,
+    id: string,
+    sent: { sentToProvider: boolean; providerDisputeId?: string; evidenceIds: readonly string[] },
+    at: Date,
+  ): Promise<boolean> {
+    const rows = await runPrepared<{ id: string }>(em, 'write', SUBMIT_DEFENSE, [
+      sent.sentToProvider,
+      at,
+      at,
+      sent.providerDisputeId ?? '',
+      id,
+      at,
+      [...sent.evidenceIds],
+    ]);
     return rows.length > 0;
   }
 

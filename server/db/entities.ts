@@ -616,6 +616,7 @@ export const DisputeEvidenceEntity = defineEntity({
     addedById: p.string().length(64),
     addedByName: p.string().length(255),
     addedAt: p.datetime(),
+    sentAt: p.datetime().nullable(),
   },
 });
 export type DisputeEvidenceRow = InferEntity<typeof DisputeEvidenceEntity>;

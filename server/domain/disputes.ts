@@ -41,6 +41,8 @@ export interface DisputeEvidence {
   description: string;
   addedBy: { id: string; name: string };
   addedAt: Date;
+  /** When it reached the provider through its API (a defence sent); unset while it has not. */
+  sentAt?: Date;
 }
 
 export interface Dispute {

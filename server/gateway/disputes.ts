@@ -166,13 +166,19 @@ export class DisputesService {
     return this.get(dispute.id);
   }
 
-  /** Sends the defence where the provider's API takes one; records it in any case. */
+  /**
+   * Sends the defence where the provider's API takes one, with only the evidence that has not reached it yet (each
+   * document once); records it in any case.
+   */
   async submitDefense(id: string): Promise<DisputeView> {
     const dispute = await this.find(id);
     if (!isOpenDispute(dispute.status)) throw this.closed(dispute);
     if (!dispute.evidence.length) throw failedPrecondition('NO_EVIDENCE', `dispute ${dispute.id} has no evidence: add at least one document first`);
     const { adapter, ctx } = await resolveAccount(this.deps, dispute.providerAccountId, { includeDeleted: true });
     const sentToProvider = takesDefense(adapter.capabilities, dispute.kind);
+    const unsent = dispute.evidence.filter((item) => !item.sentAt);
+    if (sentToProvider && !unsent.length)
+      throw failedPrecondition('NO_NEW_EVIDENCE', `dispute ${dispute.id}: every document already reached ${dispute.provider}; add a new document to send it`);
     // The provider's refusal (or its outage) is thrown here, before anything is written: the dispute stays as it was.
     const receipt = sentToProvider
       ? await adapter.submitDisputeDefense(ctx, {
@@ -180,10 +186,18 @@ export class DisputesService {
           providerTransactionId: (await this.deps.transactions.findTransaction(this.deps.db.em(), dispute.transactionId, 'primary'))?.transactionId ?? '',
           providerDisputeId: dispute.providerDisputeId,
           reason: dispute.reason,
-          documents: await Promise.all(dispute.evidence.map((item) => this.document(item))),
+          documents: await Promise.all(unsent.map((item) => this.document(item))),
         })
       : undefined;
-    if (!(await this.repository.submitDefense(this.deps.db.em(), dispute.id, { sentToProvider, providerDisputeId: receipt?.providerDisputeId }, new Date())))
+    const evidenceIds = sentToProvider ? unsent.map((item) => item.id) : [];
+    if (
+      !(await this.repository.submitDefense(
+        this.deps.db.em(),
+        dispute.id,
+        { sentToProvider, providerDisputeId: receipt?.providerDisputeId, evidenceIds },
+        new Date(),
+      ))
+    )
       throw this.closed(dispute);
     return this.get(dispute.id);
   }

@@ -39,6 +39,7 @@ export function toProtoDispute(dispute: DisputeView): ds.Dispute {
       addedBy: item.addedBy.name,
       addedAt: item.addedAt,
       readUrl: item.readUrl ?? '',
+      sentAt: item.sentAt,
     })),
   };
 }

@@ -173,6 +173,11 @@ describe.each([
     const { dispute: submitted } = await driver().call('disputes', 'submitDisputeDefense', { disputeId: dispute.id });
     expect(submitted).toMatchObject({ status: DisputeStatus.DISPUTE_STATUS_EVIDENCE_SUBMITTED, sentToProvider: false, providerTakesDefense: false });
     expect(submitted.submittedAt).toBeInstanceOf(Date);
+    // Recorded only, nothing reached a provider: no document is marked sent, and the defence may be recorded again.
+    expect(submitted.evidence[0].sentAt).toBeUndefined();
+    const { dispute: recordedAgain } = await driver().call('disputes', 'submitDisputeDefense', { disputeId: dispute.id });
+    expect(recordedAgain).toMatchObject({ status: DisputeStatus.DISPUTE_STATUS_EVIDENCE_SUBMITTED, sentToProvider: false });
+    expect(recordedAgain.evidence[0].sentAt).toBeUndefined();
 
     const { dispute: closed } = await driver().call(
       'disputes',
@@ -202,6 +207,7 @@ describe.each([
       'gateway.v1.DisputeService/CloseDispute OK',
       'gateway.v1.DisputeService/OpenDispute OK',
       'gateway.v1.DisputeService/SubmitDisputeDefense FAILED_PRECONDITION',
+      'gateway.v1.DisputeService/SubmitDisputeDefense OK',
       'gateway.v1.DisputeService/SubmitDisputeDefense OK',
     ]);
   });

@@ -417,18 +417,26 @@ describe("MERCADOPAGO's chargeback defence: the evidence reaches the chargeback 
       { name: 'nota fiscal.pdf', type: 'application/pdf', bytes: PDF },
       { name: 'comprovante de entrega.png', type: 'image/png', bytes: PNG },
     ]);
+    expect(submitted.evidence.map((item: { sentAt?: Date }) => item.sentAt)).toEqual([submitted.submittedAt, submitted.submittedAt]);
 
-    // Sent again (a dispute takes more evidence while open): straight to the chargeback's id, now known.
+    // Sent again (a dispute takes more evidence while open): only the new document, straight to the chargeback's id, now known.
     await addEvidence(dispute.id, 'conversa.pdf', PDF);
-    await submit(dispute.id);
+    const { dispute: again } = await submit(dispute.id);
     expect(mp.count('GET', `/v1/chargebacks/${paymentId}`)).toBe(1);
-    expect(mp.chargeback(chargebackId)!.files.map((file) => file.name)).toEqual([
-      'nota fiscal.pdf',
-      'comprovante de entrega.png',
-      'nota fiscal.pdf',
-      'comprovante de entrega.png',
-      'conversa.pdf',
-    ]);
+    expect(mp.chargeback(chargebackId)!.files.map((file) => file.name)).toEqual(['nota fiscal.pdf', 'comprovante de entrega.png', 'conversa.pdf']);
+    expect(mp.chargeback(chargebackId)!.documentation).toHaveLength(3);
+    expect(again.evidence.map((item: { sentAt?: Date }) => item.sentAt)).toEqual([submitted.submittedAt, submitted.submittedAt, again.submittedAt]);
+
+    // Nothing new: refused with its reason before anything is sent, the dispute as it was.
+    const uploads = mp.count('POST', '/v1/chargebacks/{id}/documentation');
+    const nothingNew = submit(dispute.id);
+    expect(await failureOf(nothingNew)).toEqual({
+      code: 'FAILED_PRECONDITION',
+      message: `dispute ${dispute.id}: every document already reached MERCADOPAGO; add a new document to send it`,
+    });
+    expect((await errorDetailsOf(submit(dispute.id))).reason).toBe('NO_NEW_EVIDENCE');
+    expect(mp.count('POST', '/v1/chargebacks/{id}/documentation')).toBe(uploads);
+    expect((await getDispute(dispute.id)).submittedAt).toEqual(again.submittedAt);
     // The documents' bytes are in no log line (the debug log of provider exchanges included).
     const logged = [...log.lines, ...moduleLog.lines].join('\n');
     expect(logged).toContain(`/v1/chargebacks/${chargebackId}/documentation`);
@@ -451,6 +459,7 @@ describe("MERCADOPAGO's chargeback defence: the evidence reaches the chargeback 
     const unchanged = await getDispute(dispute.id);
     expect(unchanged).toMatchObject({ status: DisputeStatus.DISPUTE_STATUS_OPEN, sentToProvider: false, providerDisputeId: '' });
     expect(unchanged.submittedAt).toBeUndefined();
+    expect(unchanged.evidence[0]!.sentAt).toBeUndefined();
 
     // Two documents of 5.5 MB: each within the gateway's upload limit, 11 MB together over Mercado Pago's 10 MB.
     const large = Buffer.concat([PDF, Buffer.alloc(5_500_000, 0x20)]);

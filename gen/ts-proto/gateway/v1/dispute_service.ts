@@ -135,6 +135,8 @@ export interface DisputeEvidence {
     | undefined;
   /** Only in GetDispute's answer: a link to read the document, valid for 5 minutes (uploads may be private). */
   readUrl: string;
+  /** When the document reached the provider through its API (SubmitDisputeDefense); unset while it has not. */
+  sentAt: Date | undefined;
 }
 
 export interface Dispute {
@@ -244,7 +246,16 @@ export interface CloseDisputeResponse {
 }
 
 function createBaseDisputeEvidence(): DisputeEvidence {
-  return { id: "", documentUrl: "", fileName: "", description: "", addedBy: "", addedAt: undefined, readUrl: "" };
+  return {
+    id: "",
+    documentUrl: "",
+    fileName: "",
+    description: "",
+    addedBy: "",
+    addedAt: undefined,
+    readUrl: "",
+    sentAt: undefined,
+  };
 }
 
 export const DisputeEvidence: MessageFns<DisputeEvidence> = {
@@ -269,6 +280,9 @@ export const DisputeEvidence: MessageFns<DisputeEvidence> = {
     }
     if (message.readUrl !== "") {
       writer.uint32(58).string(message.readUrl);
+    }
+    if (message.sentAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.sentAt), writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -342,6 +356,14 @@ export const DisputeEvidence: MessageFns<DisputeEvidence> = {
             message.readUrl = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.sentAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -383,6 +405,11 @@ export const DisputeEvidence: MessageFns<DisputeEvidence> = {
         : isSet(object.read_url)
         ? globalThis.String(object.read_url)
         : "",
+      sentAt: isSet(object.sentAt)
+        ? fromJsonTimestamp(object.sentAt)
+        : isSet(object.sent_at)
+        ? fromJsonTimestamp(object.sent_at)
+        : undefined,
     };
   },
 
@@ -409,6 +436,9 @@ export const DisputeEvidence: MessageFns<DisputeEvidence> = {
     if (message.readUrl !== "") {
       obj.readUrl = message.readUrl;
     }
+    if (message.sentAt !== undefined) {
+      obj.sentAt = message.sentAt.toISOString();
+    }
     return obj;
   },
 
@@ -424,6 +454,7 @@ export const DisputeEvidence: MessageFns<DisputeEvidence> = {
     message.addedBy = object.addedBy ?? "";
     message.addedAt = object.addedAt ?? undefined;
     message.readUrl = object.readUrl ?? "";
+    message.sentAt = object.sentAt ?? undefined;
     return message;
   },
 };
@@ -2061,7 +2092,9 @@ export const DisputeServiceService = {
   },
   /**
    * Sends the evidence to the provider where its API takes a defence (Dispute.provider_takes_defense), and records it
-   * in any case: the dispute becomes DISPUTE_STATUS_EVIDENCE_SUBMITTED. Needs at least one piece of evidence. Evidence
+   * in any case: the dispute becomes DISPUTE_STATUS_EVIDENCE_SUBMITTED. Needs at least one piece of evidence. The
+   * provider is sent only the evidence it has not received yet (DisputeEvidence.sent_at unset); where every document
+   * already reached it, FAILED_PRECONDITION (reason NO_NEW_EVIDENCE) and nothing is sent. Evidence
    * outside the provider's documented limits is FAILED_PRECONDITION (reason DEFENSE_DOCUMENTS_REFUSED) and the
    * provider's refusal is its error: in both cases nothing is sent or recorded and the dispute stays as it was.
    */
@@ -2099,7 +2132,9 @@ export interface DisputeServiceServer extends UntypedServiceImplementation {
   addDisputeEvidence: handleUnaryCall<AddDisputeEvidenceRequest, AddDisputeEvidenceResponse>;
   /**
    * Sends the evidence to the provider where its API takes a defence (Dispute.provider_takes_defense), and records it
-   * in any case: the dispute becomes DISPUTE_STATUS_EVIDENCE_SUBMITTED. Needs at least one piece of evidence. Evidence
+   * in any case: the dispute becomes DISPUTE_STATUS_EVIDENCE_SUBMITTED. Needs at least one piece of evidence. The
+   * provider is sent only the evidence it has not received yet (DisputeEvidence.sent_at unset); where every document
+   * already reached it, FAILED_PRECONDITION (reason NO_NEW_EVIDENCE) and nothing is sent. Evidence
    * outside the provider's documented limits is FAILED_PRECONDITION (reason DEFENSE_DOCUMENTS_REFUSED) and the
    * provider's refusal is its error: in both cases nothing is sent or recorded and the dispute stays as it was.
    */
@@ -2174,7 +2209,9 @@ export interface DisputeServiceClient extends Client {
   ): ClientUnaryCall;
   /**
    * Sends the evidence to the provider where its API takes a defence (Dispute.provider_takes_defense), and records it
-   * in any case: the dispute becomes DISPUTE_STATUS_EVIDENCE_SUBMITTED. Needs at least one piece of evidence. Evidence
+   * in any case: the dispute becomes DISPUTE_STATUS_EVIDENCE_SUBMITTED. Needs at least one piece of evidence. The
+   * provider is sent only the evidence it has not received yet (DisputeEvidence.sent_at unset); where every document
+   * already reached it, FAILED_PRECONDITION (reason NO_NEW_EVIDENCE) and nothing is sent. Evidence
    * outside the provider's documented limits is FAILED_PRECONDITION (reason DEFENSE_DOCUMENTS_REFUSED) and the
    * provider's refusal is its error: in both cases nothing is sent or recorded and the dispute stays as it was.
    */
