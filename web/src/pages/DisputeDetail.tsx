@@ -111,7 +111,15 @@ function Evidence({ dispute }: { dispute: Dispute }) {
       ) : (
         <div className="table-scroll" {...scrollable(t.disputes.evidence)}>
           <Table data-testid="evidence">
-            <TableHead columns={[t.disputes.document, t.disputes.description, t.disputes.addedBy, t.detail.when]} />
+            <TableHead
+              columns={[
+                t.disputes.document,
+                t.disputes.description,
+                t.disputes.addedBy,
+                t.detail.when,
+                ...(dispute.providerTakesDefense ? [t.disputes.sentAt] : []),
+              ]}
+            />
             <Table.Tbody>
               {dispute.evidence.map((item) => (
                 <Table.Tr key={item.id}>
@@ -125,6 +133,7 @@ function Evidence({ dispute }: { dispute: Dispute }) {
                   <Table.Td>
                     <When at={item.addedAt} />
                   </Table.Td>
+                  {dispute.providerTakesDefense && <Table.Td data-testid="evidence-sent">{item.sentAt ? <When at={item.sentAt} /> : '—'}</Table.Td>}
                 </Table.Tr>
               ))}
             </Table.Tbody>
@@ -191,16 +200,25 @@ function SubmitDefense({ dispute }: { dispute: Dispute }) {
   const refetch = useRefetchDisputes();
   const submit = useMutation(DisputeService.method.submitDisputeDefense, { onSuccess: refetch });
   const sent = submit.data?.dispute;
+  // Where the provider takes the defence, each document goes once: with nothing new there is nothing to send.
+  const nothingNew = dispute.providerTakesDefense && dispute.evidence.length > 0 && dispute.evidence.every((item) => item.sentAt);
+  const hint = !dispute.evidence.length
+    ? t.disputes.needsEvidence
+    : nothingNew
+      ? t.disputes.allSent
+      : dispute.providerTakesDefense
+        ? t.disputes.submitNewHint
+        : t.disputes.submitHint;
   return (
     <Card withBorder>
       <Title order={2} size="h4" mb="sm">
         {t.disputes.submit}
       </Title>
       <Stack gap="sm">
-        <Text size="sm">{dispute.evidence.length ? t.disputes.submitHint : t.disputes.needsEvidence}</Text>
+        <Text size="sm">{hint}</Text>
         {!dispute.providerTakesDefense && <Text size="sm">{t.disputes.recordedOnly}</Text>}
         <Group>
-          <Button onClick={() => submit.mutate({ disputeId: dispute.id })} loading={submit.isPending} disabled={!dispute.evidence.length}>
+          <Button onClick={() => submit.mutate({ disputeId: dispute.id })} loading={submit.isPending} disabled={!dispute.evidence.length || nothingNew}>
             {t.disputes.submit}
           </Button>
         </Group>
