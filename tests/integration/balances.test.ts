@@ -53,6 +53,7 @@ describe('ListProviders', () => {
     expect(operationsOf('NOXPAY')).toContain(Operation.OPERATION_GET_ACCOUNT_BALANCE);
     expect(operationsOf('PAGARME')).toContain(Operation.OPERATION_GET_ACCOUNT_BALANCE);
     expect(operationsOf('SYNCPAY')).toContain(Operation.OPERATION_GET_ACCOUNT_BALANCE);
+    expect(operationsOf('FIREBANK')).toContain(Operation.OPERATION_GET_ACCOUNT_BALANCE);
     expect(operationsOf('PAGUESAFE')).not.toContain(Operation.OPERATION_GET_ACCOUNT_BALANCE);
   });
 });
