@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Autocomplete, Button, Group, Modal, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery } from '@connectrpc/connect-query';
 import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { PixKeyType, WithdrawMethod, type WithdrawInput } from '../../../gen/es/gateway/v1/types_pb.js';
@@ -12,18 +12,23 @@ import { useIdempotencyKey } from '../idempotency.js';
 import { AmountInput, PageHeader, useProviderAccounts } from '../ui.js';
 import { AccountBalanceText } from '../accountBalance.js';
 
-type PayoutRequest = Pick<WithdrawInput, 'paymentMethod' | 'amount' | 'pixKey' | 'pixType' | 'description' | 'name'>;
+type PayoutRequest = Pick<WithdrawInput, 'paymentMethod' | 'amount' | 'pixKey' | 'pixType' | 'description' | 'name' | 'receiverId'>;
 
 /** The fields whose violations the form shows beside their inputs (the last segment of the gateway's field path). */
-const FORM_FIELDS = ['provider_account_id', 'amount', 'pix_key', 'pix_type', 'description', 'name'];
+const FORM_FIELDS = ['provider_account_id', 'amount', 'pix_key', 'pix_type', 'description', 'name', 'receiver_id', 'payment_method'];
+
+/** The ways the back-office pays out, in the order offered when a provider takes several. */
+const PAYOUT_METHODS = [WithdrawMethod.PIX, WithdrawMethod.BANK_ACCOUNT, WithdrawMethod.RECEIVER] as const;
+type PayoutMethod = (typeof PAYOUT_METHODS)[number];
 
 /**
- * A PIX payout (Withdraw). The key's type is inferred as the gateway infers it
- * (shared/pixKeyRules.ts, imported as is) and shown while typing; a key
- * that is not well formed for its type is refused beside the field before
- * anything is sent. A valid form opens a confirmation (amount, key, recipient,
- * the account and its balance where its provider reports one); only its confirm button sends.
- * On success, the payout's page (held for approval above the team's limit).
+ * A payout (Withdraw), by the ways the account's provider pays out (ListProviders' withdraw methods): by PIX to a
+ * key, to the bank account registered at the provider (Iugu's bank domicile: the request names no destination), or
+ * to one of the account's receivers. The key's type is inferred as the gateway infers it (shared/pixKeyRules.ts,
+ * imported as is) and shown while typing; a key that is not well formed for its type is refused beside the field
+ * before anything is sent. A valid form opens a confirmation (amount, destination, recipient, the account and its
+ * balance where its provider reports one); only its confirm button sends. On success, the payout's page (held for
+ * approval above the team's limit).
  */
 export default function NewPayout() {
   const { t } = useI18n();
@@ -38,6 +43,8 @@ export default function NewPayout() {
   const [keyChecked, setKeyChecked] = useState(false);
   const [description, setDescription] = useState('');
   const [recipient, setRecipient] = useState('');
+  const [chosenMethod, setChosenMethod] = useState<PayoutMethod | null>(null);
+  const [receiverId, setReceiverId] = useState('');
   // The request the confirmation shows and, once confirmed, sends.
   const [confirming, setConfirming] = useState<{ accountId: string; request: PayoutRequest } | null>(null);
   const idempotencyKey = useIdempotencyKey();
@@ -48,8 +55,22 @@ export default function NewPayout() {
     onError: () => setConfirming(null),
   });
 
-  const pixPayouts = new Set((providers.data?.providers ?? []).filter((p) => p.withdrawMethods.includes(WithdrawMethod.PIX)).map((p) => p.id));
-  const payingAccounts = (accounts.data?.providerAccounts ?? []).filter((a) => pixPayouts.has(a.provider));
+  const methodsByProvider = new Map(
+    (providers.data?.providers ?? []).map((p) => [p.id, PAYOUT_METHODS.filter((method) => p.withdrawMethods.includes(method))] as const),
+  );
+  const payingAccounts = (accounts.data?.providerAccounts ?? []).filter((a) => (methodsByProvider.get(a.provider) ?? []).length > 0);
+  const chosenAccount = payingAccounts.find((a) => a.id === accountId);
+  const methods = chosenAccount ? (methodsByProvider.get(chosenAccount.provider) ?? []) : [];
+  const method: PayoutMethod = chosenMethod !== null && methods.includes(chosenMethod) ? chosenMethod : (methods[0] ?? WithdrawMethod.PIX);
+  const receivers = useQuery(
+    PaymentGatewayService.method.listReceivers,
+    { providerAccountId: accountId ?? '', pageSize: 500, pageToken: '' },
+    { enabled: Boolean(accountId) && method === WithdrawMethod.RECEIVER },
+  );
+  const knownReceivers = receivers.data?.receivers ?? [];
+  const receiverName = (id: string) => knownReceivers.find((r) => r.receiverId === id)?.name;
+  // Without a receiver, an account naming its platform's default recipient (platform_id) pays out from that one.
+  const defaultRecipient = chosenAccount?.platformId ?? '';
   const keyType = pixKey.trim() ? inferPixKeyType(pixKey) : undefined;
   const keyValid = keyType !== undefined && isValidPixKey(pixKey, keyType);
   const violations = fieldViolations(withdraw.error);
@@ -59,16 +80,36 @@ export default function NewPayout() {
     event.preventDefault();
     const cents = parseCents(amount);
     setBadAmount(cents === null);
-    setKeyChecked(true);
-    if (cents === null || !accountId || !keyType || !keyValid) return;
-    const request: PayoutRequest = {
-      paymentMethod: WithdrawMethod.PIX,
-      amount: cents,
-      pixKey: pixKey.trim(),
-      pixType: PixKeyType[keyType],
-      description,
-      name: recipient.trim(),
-    };
+    setKeyChecked(method === WithdrawMethod.PIX);
+    if (cents === null || !accountId) return;
+    let request: PayoutRequest;
+    if (method === WithdrawMethod.PIX) {
+      if (!keyType || !keyValid) return;
+      request = {
+        paymentMethod: method,
+        amount: cents,
+        pixKey: pixKey.trim(),
+        pixType: PixKeyType[keyType],
+        description,
+        name: recipient.trim(),
+        receiverId: '',
+      };
+    } else if (method === WithdrawMethod.RECEIVER) {
+      const id = receiverId.trim();
+      if (!id && !defaultRecipient) return;
+      request = {
+        paymentMethod: method,
+        amount: cents,
+        pixKey: '',
+        pixType: PixKeyType.UNSPECIFIED,
+        description,
+        name: receiverName(id) ?? '',
+        receiverId: id,
+      };
+    } else {
+      // The provider pays to the bank account registered with it: the request names no destination (Iugu refuses one).
+      request = { paymentMethod: method, amount: cents, pixKey: '', pixType: PixKeyType.UNSPECIFIED, description, name: '', receiverId: '' };
+    }
     withdraw.reset();
     setConfirming({ accountId, request });
   }
@@ -80,6 +121,9 @@ export default function NewPayout() {
   }
 
   const confirmingAccount = payingAccounts.find((a) => a.id === confirming?.accountId);
+  const confirmingReceiver = confirming?.request.receiverId
+    ? [confirming.request.name, confirming.request.receiverId].filter(Boolean).join(' · ')
+    : t.payout.accountDefaultRecipient(defaultRecipient);
 
   return (
     <>
@@ -92,41 +136,82 @@ export default function NewPayout() {
             label={t.payout.account}
             data={payingAccounts.map((a) => ({ value: a.id, label: `${a.name} (${a.provider})` }))}
             value={accountId}
-            onChange={setAccountId}
+            onChange={(value) => {
+              setAccountId(value);
+              setReceiverId('');
+              withdraw.reset();
+            }}
             error={violations.provider_account_id}
             searchable
             required
           />
+          {methods.length > 1 && (
+            <Stack gap={4}>
+              <Text size="sm" fw={500} id="payout-method-label">
+                {t.payout.method}
+              </Text>
+              <SegmentedControl
+                aria-labelledby="payout-method-label"
+                data={methods.map((m) => ({ value: String(m), label: t.withdrawMethod[m] }))}
+                value={String(method)}
+                onChange={(value) => setChosenMethod(Number(value) as PayoutMethod)}
+              />
+            </Stack>
+          )}
           <AmountInput label={t.payout.amount} value={amount} onChange={setAmount} invalid={badAmount} violation={violations.amount} />
-          <TextInput
-            label={t.payout.pixKey}
-            autoComplete="off"
-            value={pixKey}
-            onChange={(e) => {
-              setPixKey(e.currentTarget.value);
-              withdraw.reset();
-            }}
-            onBlur={() => setKeyChecked(pixKey.trim() !== '')}
-            description={
-              keyType ? (
-                <>
-                  {t.payout.keyType}: <span data-testid="pix-key-type">{t.pixKeyType[keyType]}</span>
-                </>
-              ) : (
-                t.payout.pixKeyHint
-              )
-            }
-            error={keyChecked && keyType && !keyValid ? t.pixKeyInvalid[keyType] : (violations.pix_key ?? violations.pix_type)}
-            required
-          />
-          <TextInput
-            label={t.payout.recipient}
-            description={t.payout.recipientHint}
-            autoComplete="off"
-            value={recipient}
-            onChange={(e) => setRecipient(e.currentTarget.value)}
-            error={violations.name}
-          />
+          {method === WithdrawMethod.BANK_ACCOUNT && (
+            <Alert color="gray" data-testid="payout-bank-domicile">
+              {t.payout.registeredBankAccount(chosenAccount?.provider ?? '')}
+            </Alert>
+          )}
+          {method === WithdrawMethod.RECEIVER && (
+            <Autocomplete
+              label={t.payout.receiver}
+              description={receiverName(receiverId.trim()) ?? (defaultRecipient ? t.payout.defaultRecipient(defaultRecipient) : t.payout.receiverHint)}
+              autoComplete="off"
+              data={knownReceivers.map((r) => r.receiverId)}
+              value={receiverId}
+              onChange={(value) => {
+                setReceiverId(value);
+                withdraw.reset();
+              }}
+              error={violations.receiver_id}
+              required={!defaultRecipient}
+            />
+          )}
+          {method === WithdrawMethod.PIX && (
+            <TextInput
+              label={t.payout.pixKey}
+              autoComplete="off"
+              value={pixKey}
+              onChange={(e) => {
+                setPixKey(e.currentTarget.value);
+                withdraw.reset();
+              }}
+              onBlur={() => setKeyChecked(pixKey.trim() !== '')}
+              description={
+                keyType ? (
+                  <>
+                    {t.payout.keyType}: <span data-testid="pix-key-type">{t.pixKeyType[keyType]}</span>
+                  </>
+                ) : (
+                  t.payout.pixKeyHint
+                )
+              }
+              error={keyChecked && keyType && !keyValid ? t.pixKeyInvalid[keyType] : (violations.pix_key ?? violations.pix_type)}
+              required
+            />
+          )}
+          {method === WithdrawMethod.PIX && (
+            <TextInput
+              label={t.payout.recipient}
+              description={t.payout.recipientHint}
+              autoComplete="off"
+              value={recipient}
+              onChange={(e) => setRecipient(e.currentTarget.value)}
+              error={violations.name}
+            />
+          )}
           <TextInput label={t.payout.description} value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={violations.description} />
           {otherError && <ErrorAlert error={withdraw.error} />}
           <Group>
@@ -148,12 +233,25 @@ export default function NewPayout() {
             <dl className="facts" data-testid="payout-confirmation">
               <dt>{t.payout.amount}</dt>
               <dd data-testid="confirm-amount">{formatMoney(confirming.request.amount)}</dd>
-              <dt>{t.payout.pixKey}</dt>
-              <dd data-testid="confirm-key">
-                {confirming.request.pixKey} ({keyType && t.pixKeyType[keyType]})
-              </dd>
-              <dt>{t.payout.recipient}</dt>
-              <dd data-testid="confirm-recipient">{confirming.request.name || t.payout.notGiven}</dd>
+              {confirming.request.paymentMethod === WithdrawMethod.PIX ? (
+                <>
+                  <dt>{t.payout.pixKey}</dt>
+                  <dd data-testid="confirm-key">
+                    {confirming.request.pixKey} ({keyType && t.pixKeyType[keyType]})
+                  </dd>
+                  <dt>{t.payout.recipient}</dt>
+                  <dd data-testid="confirm-recipient">{confirming.request.name || t.payout.notGiven}</dd>
+                </>
+              ) : (
+                <>
+                  <dt>{t.payout.destination}</dt>
+                  <dd data-testid="confirm-destination">
+                    {confirming.request.paymentMethod === WithdrawMethod.RECEIVER
+                      ? confirmingReceiver
+                      : t.payout.registeredBankAccount(confirmingAccount?.provider ?? '')}
+                  </dd>
+                </>
+              )}
               <dt>{t.payout.account}</dt>
               <dd>{confirmingAccount ? `${confirmingAccount.name} (${confirmingAccount.provider})` : confirming.accountId}</dd>
               <dt>{t.payout.balance}</dt>
