@@ -75,6 +75,35 @@ describe('NOXPAY (spec doc 2, group 1), a bespoke adapter', () => {
     expect(await h.adapter.getTransaction(h.ctx, 'nx_1')).toEqual({ paymentMethod: 'PIX', transactionId: 'nx_1', status: expected, amount: 1990 });
   });
 
+  it("reads the answers as NoxPay's API document prints them: capitalised keys, PAY once paid (either direction)", async () => {
+    h.fake.expect({
+      method: 'POST',
+      path: '/payment',
+      reply: {
+        body: {
+          method: 'PIX',
+          code: 'order-77',
+          amount: 19.9,
+          URL: 'https://noxpay.example/logo.svg',
+          QRCode: 'aGk=',
+          QRCodeText: PIX_CODE,
+          txid: 'nx_1',
+          Status: 'WAITING_PAYMENT',
+        },
+      },
+    });
+    expect(await h.adapter.createTransaction(h.ctx, transactionInput())).toMatchObject({
+      transactionId: 'nx_1',
+      status: 'PENDING',
+      amount: 1990,
+      pixCode: PIX_CODE,
+    });
+    h.fake.expect({ method: 'GET', path: '/payment/nx_1', reply: { body: { Method: 'PIX', Status: 'PAY', Code: 'order-77', TxID: 'nx_1', Amount: 19.9 } } });
+    expect(await h.adapter.getTransaction(h.ctx, 'nx_1')).toEqual({ paymentMethod: 'PIX', transactionId: 'nx_1', status: 'APPROVED', amount: 1990 });
+    h.fake.expect({ method: 'GET', path: '/payment/po_1', reply: { body: { Method: 'PIXOUT', Status: 'PAY', Code: 'wd-9', TxID: 'po_1', Amount: 25 } } });
+    expect(await h.adapter.getWithdraw(h.ctx, 'po_1')).toEqual({ withdrawId: 'po_1', status: 'APPROVED', amount: 2500 });
+  });
+
   it('pays out by POST /payment {method PIXOUT, code, amount, type PIX_KEY, pixkey} and reads it back by the same GET', async () => {
     h.fake.expect({
       method: 'POST',
@@ -107,7 +136,7 @@ describe('NOXPAY (spec doc 2, group 1), a bespoke adapter', () => {
   });
 
   it.each([
-    ['a charge without its PIX code', 'POST', { txid: 'nx_1', status: 'WAITING_PAYMENT', amount: 19.9 }, 'qrCodeText'],
+    ['a charge without its PIX code', 'POST', { txid: 'nx_1', status: 'WAITING_PAYMENT', amount: 19.9 }, 'qrcodetext'],
     ['a numeric status', 'GET', { txid: 'nx_1', status: 1, amount: 19.9 }, 'status'],
     ['a read without an amount', 'GET', { txid: 'nx_1', status: 'PAID' }, 'valor do pagamento'],
   ])('%s is UNAVAILABLE naming what is missing, never a status', async (_label, method, body, named) => {

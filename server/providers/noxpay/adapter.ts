@@ -12,7 +12,7 @@ import type {
 } from '../../domain/types.js';
 import { safeEqualText } from '../../lib/constantTime.js';
 import { digitsOnly } from '../../lib/documents.js';
-import { parseJsonObject } from '../../lib/json.js';
+import { isRecord, parseJsonObject } from '../../lib/json.js';
 import { normalizePixKey } from '../../lib/pixKey.js';
 import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { statusTable } from '../../lib/statusTable.js';
@@ -43,7 +43,7 @@ export const NOXPAY: ProviderDeclaration = {
   money: 'reais',
   evidence: { level: 'third-party' },
   sources:
-    "host `api2.noxpay.io`, `api-key`, reais, POST /payment (PIX and PIXOUT) and GET /payment/{txid} with their fields, the webhook and its `X-Signature`: research (NoxPay's PHP SDK and integrations); the account's balance by GET /account `{name, balance}` in reais: NoxPay's own API document (github.com/NoxPay/apidocs, apiv2.org, section Getting account data); statuses other than PAID: document 1 §4's words; the payout kind of a webhook read from its `method`: the gateway's decision",
+    "host `api2.noxpay.io`, `api-key`, reais, POST /payment (PIX and PIXOUT) and GET /payment/{txid} with their fields, the webhook and its `X-Signature`: research (NoxPay's PHP SDK and integrations); the account's balance by GET /account `{name, balance}` in reais, answers' capitalised keys (`TxID`, `Status`, `QRCodeText`) and the read's PAY: NoxPay's own API document (github.com/NoxPay/apidocs, apiv2.org, sections Getting account data, Creating a new payment, Get Payment's info); statuses other than PAID: document 1 §4's words; the payout kind of a webhook read from its `method`: the gateway's decision",
 };
 
 export const NOXPAY_PATHS = { payment: '/payment', read: '/payment/{id}', account: '/account' } as const;
@@ -97,42 +97,53 @@ export const toNoxpayPayout = (
 
 // ---------------------------------------------------------------- statuses
 
-/** Document 1 §4's words for NoxPay's statuses (research: PAID); a charge cancelled before payment is CANCELED. */
+/**
+ * Document 1 §4's words for NoxPay's statuses (research: PAID); NoxPay's API document's reads answer PAY for a
+ * payment made (either direction) and WAITING_PAYMENT before; a charge cancelled before payment is CANCELED.
+ */
 export const NOXPAY_STATUSES = statusTable<TransactionStatus>(
   {
     ...{ waiting_payment: 'PENDING', waiting: 'PENDING', pending: 'PENDING', processing: 'PENDING', created: 'PENDING' },
-    ...{ paid: 'APPROVED', approved: 'APPROVED', completed: 'APPROVED' },
+    ...{ paid: 'APPROVED', pay: 'APPROVED', approved: 'APPROVED', completed: 'APPROVED' },
     ...{ refunded: 'REFUNDED', chargeback: 'CHARGEBACK', chargedback: 'CHARGEBACK', in_dispute: 'CHARGEBACK', med: 'CHARGEBACK' },
     ...{ canceled: 'CANCELED', cancelled: 'CANCELED', expired: 'REJECTED', failed: 'REJECTED', refused: 'REJECTED' },
   },
   'REJECTED',
 );
 
-/** Payouts: PAID paid, cancelled given back, failed or refused REJECTED; anything else still on its way. */
+/** Payouts: PAID (PAY in a read) paid, cancelled given back, failed or refused REJECTED; anything else still on its way. */
 export const NOXPAY_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>(
-  { paid: 'APPROVED', completed: 'APPROVED', canceled: 'CANCELED', cancelled: 'CANCELED', failed: 'REJECTED', refused: 'REJECTED' },
+  { paid: 'APPROVED', pay: 'APPROVED', completed: 'APPROVED', canceled: 'CANCELED', cancelled: 'CANCELED', failed: 'REJECTED', refused: 'REJECTED' },
   'PENDING',
 );
 
 // ---- wire
 
+/** Keys as the schemas name them: lower case (`txid`, `qrcodetext`). */
 const paymentFields = z.object({
   txid: wireId,
   status: wireStatus,
   method: absentable(wireText),
   amount: absentable(wireAmount),
-  qrCodeText: absentable(wireText),
+  qrcodetext: absentable(wireText),
 });
 
+/**
+ * NoxPay's own API document prints its answers' keys capitalised (`TxID`, `Status`, `QRCodeText`, `Amount`) where
+ * integrations read them in lower or camel case (`txid`, `status`, `qrCodeText`): every spelling is read alike.
+ */
+const lowerCasedKeys = (answer: unknown): unknown =>
+  isRecord(answer) ? Object.fromEntries(Object.entries(answer).map(([key, value]) => [key.toLowerCase(), value])) : answer;
+
 /** The payment bare or wrapped in `data` (an object there is the payment): a mismatch names the payment's field at fault. */
-const payment = <T extends z.ZodType>(fields: T) => unwrappedAnswer(fields);
+const payment = <T extends z.ZodType>(fields: T) => unwrappedAnswer(z.preprocess(lowerCasedKeys, fields));
 
 /** Answer of a payout and of a read (either direction). */
 export const noxpayPayment = payment(paymentFields);
 export type NoxpayPayment = z.output<typeof noxpayPayment>;
 
 /** Answer of a PIX charge: the payment with the copy-and-paste code it exists for. */
-export const noxpayCharge = payment(paymentFields.extend({ qrCodeText: wireText }));
+export const noxpayCharge = payment(paymentFields.extend({ qrcodetext: wireText }));
 
 /** GET /account (NoxPay's API document): the merchant's `name` and `balance` in reais, one figure (no pending part). */
 export const noxpayAccount = z.object({ balance: wireAmount });
@@ -170,7 +181,7 @@ export class NoxpayAdapter extends DeclaredAdapter {
       transactionId: payment.txid,
       status: this.transactionStatus(payment.status),
       amount: this.mapped('createTransaction', prefix, () => this.amountOr(payment.amount, input.amount, 'valor do pagamento')),
-      pixCode: payment.qrCodeText,
+      pixCode: payment.qrcodetext,
       expiresAt,
     });
   }
