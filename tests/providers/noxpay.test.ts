@@ -104,6 +104,18 @@ describe('NOXPAY (spec doc 2, group 1), a bespoke adapter', () => {
     expect(await h.adapter.getWithdraw(h.ctx, 'po_1')).toEqual({ withdrawId: 'po_1', status: 'APPROVED', amount: 2500 });
   });
 
+  it("a paid charge's read states its end-to-end id (`end2end`, empty before payment); its receipt link is not kept", async () => {
+    const read = { Method: 'PIX', Code: 'order-77', TxID: 'nx_1', Amount: 19.9 };
+    h.fake.expect({ method: 'GET', path: '/payment/nx_1', reply: { body: { ...read, Status: 'WAITING_PAYMENT', end2end: '', receipt: '' } } });
+    expect(await h.adapter.getTransaction(h.ctx, 'nx_1')).toEqual({ paymentMethod: 'PIX', transactionId: 'nx_1', status: 'PENDING', amount: 1990 });
+    const paidRead = { ...read, Status: 'PAY', end2end: 'E18236120202611291000s0a1b2c3d4e', receipt: 'https://noxpay.example/receipt/nx_1' };
+    h.fake.expect({ method: 'GET', path: '/payment/nx_1', reply: { body: paidRead } });
+    expect(await h.adapter.getTransaction(h.ctx, 'nx_1')).toEqual({
+      ...{ paymentMethod: 'PIX', transactionId: 'nx_1', status: 'APPROVED', amount: 1990 },
+      pixPayment: { endToEndId: 'E18236120202611291000s0a1b2c3d4e' },
+    });
+  });
+
   it('pays out by POST /payment {method PIXOUT, code, amount, type PIX_KEY, pixkey} and reads it back by the same GET', async () => {
     h.fake.expect({
       method: 'POST',
@@ -164,9 +176,13 @@ describe('NOXPAY (spec doc 2, group 1), a bespoke adapter', () => {
 
   describe('webhooks', () => {
     const paid = { id: 7, txid: 'nx_1', code: 'order-77', amount: 19.9, status: 'PAID', pix_end2end_id: 'E123' };
+    const E2E = 'E18236120202611291000s0a1b2c3d4e';
 
     it('reads the payment (a PIXOUT is a payout); ignores what it cannot use', async () => {
-      expect(await h.adapter.processWebhook(h.ctx, notification(paid))).toEqual({ type: 'TRANSACTION', transactionId: 'nx_1', status: 'APPROVED' });
+      expect(await h.adapter.processWebhook(h.ctx, notification(paid))).toEqual({
+        ...{ type: 'TRANSACTION', transactionId: 'nx_1', status: 'APPROVED' },
+        pixPayment: { endToEndId: 'E123' },
+      });
       expect(await h.adapter.processWebhook(h.ctx, notification({ ...paid, txid: 'po_1', method: 'PIXOUT' }))).toEqual({
         type: 'WITHDRAW',
         transactionId: 'po_1',
@@ -174,6 +190,21 @@ describe('NOXPAY (spec doc 2, group 1), a bespoke adapter', () => {
       });
       for (const body of [{ txid: 'nx_1' }, 'not json', { status: 'PAID' }]) expect(await h.adapter.processWebhook(h.ctx, notification(body))).toBeUndefined();
       expect(h.adapter.notificationKey(h.ctx, notification(paid))).toBe('transaction:nx_1:paid');
+    });
+
+    it("a paid charge's webhook states its PIX payment: pix_end2end_id, the payer's receipt_name and receipt_cpf_cnpj", async () => {
+      const documented = { ...paid, merchant_id: 999, created_at_date: '2024-11-18T18:51:30.501559Z' };
+      const payer = { receipt_name: 'Customer Name', receipt_cpf_cnpj: '25951519837', pix_end2end_id: E2E };
+      expect(await h.adapter.processWebhook(h.ctx, notification({ ...documented, ...payer }))).toEqual({
+        ...{ type: 'TRANSACTION', transactionId: 'nx_1', status: 'APPROVED' },
+        pixPayment: { endToEndId: E2E, payerName: 'Customer Name', payerDocument: '25951519837' },
+      });
+      // Empty or unreadable facts are left out and never cost the notification its status; a payout's id is not kept.
+      const unreadable = { ...documented, receipt_name: '', receipt_cpf_cnpj: 25951519837, pix_end2end_id: null };
+      expect(await h.adapter.processWebhook(h.ctx, notification(unreadable))).toEqual({ type: 'TRANSACTION', transactionId: 'nx_1', status: 'APPROVED' });
+      expect(await h.adapter.processWebhook(h.ctx, notification({ ...documented, ...payer, method: 'PIXOUT' }))).toEqual({
+        ...{ type: 'WITHDRAW', transactionId: 'nx_1', status: 'APPROVED' },
+      });
     });
 
     it('checks X-Signature = base64(SHA-256(secret + raw body)) when the account has a webhook secret; unsigned otherwise', () => {

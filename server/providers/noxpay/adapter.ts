@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type {
   AccountBalance,
+  PixPayment,
   TransactionInput,
   TransactionResult,
   TransactionStatus,
@@ -10,6 +11,7 @@ import type {
   WithdrawResult,
   WithdrawStatus,
 } from '../../domain/types.js';
+import { statedPixPayment } from '../../domain/pixPayments.js';
 import { safeEqualText } from '../../lib/constantTime.js';
 import { digitsOnly } from '../../lib/documents.js';
 import { isRecord, parseJsonObject } from '../../lib/json.js';
@@ -29,7 +31,8 @@ import { DeclaredAdapter, type ObjectNotification } from '../kit/declaredAdapter
  * client_name, client_document}` answered `{txid, qrCodeText, status, …}`,
  * POST /payment `{method: "PIXOUT", code, amount, type: "PIX_KEY", pixkey}`,
  * GET /payment/{txid} `{method, status, code, txid, amount, end2end}`, and
- * webhooks `{txid, code, amount, status, …}` signed with `X-Signature` =
+ * webhooks `{txid, code, amount, status, pix_end2end_id, receipt_name,
+ * receipt_cpf_cnpj, …}` signed with `X-Signature` =
  * base64(SHA-256(secret + raw body)) (one integration's reading).
  */
 
@@ -43,7 +46,7 @@ export const NOXPAY: ProviderDeclaration = {
   money: 'reais',
   evidence: { level: 'third-party' },
   sources:
-    "host `api2.noxpay.io`, `api-key`, reais, POST /payment (PIX and PIXOUT) and GET /payment/{txid} with their fields, the webhook and its `X-Signature`: research (NoxPay's PHP SDK and integrations); the account's balance by GET /account `{name, balance}` in reais, answers' capitalised keys (`TxID`, `Status`, `QRCodeText`) and the read's PAY: NoxPay's own API document (github.com/NoxPay/apidocs, apiv2.org, sections Getting account data, Creating a new payment, Get Payment's info); statuses other than PAID: document 1 §4's words; the payout kind of a webhook read from its `method`: the gateway's decision",
+    "host `api2.noxpay.io`, `api-key`, reais, POST /payment (PIX and PIXOUT) and GET /payment/{txid} with their fields, the webhook and its `X-Signature`: research (NoxPay's PHP SDK and integrations); the account's balance by GET /account `{name, balance}` in reais, answers' capitalised keys (`TxID`, `Status`, `QRCodeText`), the read's PAY and `end2end`, the webhook's `pix_end2end_id`, `receipt_name`, `receipt_cpf_cnpj` (the charge's PIX payment): NoxPay's own API document (github.com/NoxPay/apidocs, apiv2.org, sections Getting account data, Creating a new payment, Get Payment's info, Webhook Notifications); statuses other than PAID: document 1 §4's words; the payout kind of a webhook read from its `method`: the gateway's decision",
 };
 
 export const NOXPAY_PATHS = { payment: '/payment', read: '/payment/{id}', account: '/account' } as const;
@@ -119,6 +122,9 @@ export const NOXPAY_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>(
 
 // ---- wire
 
+/** A fact beside the payment (never a reason to refuse the answer it came in): absent unless a non-blank text. */
+const lenientFact = absentable(wireText).catch(undefined);
+
 /** Keys as the schemas name them: lower case (`txid`, `qrcodetext`). */
 const paymentFields = z.object({
   txid: wireId,
@@ -126,6 +132,8 @@ const paymentFields = z.object({
   method: absentable(wireText),
   amount: absentable(wireAmount),
   qrcodetext: absentable(wireText),
+  /** A PIX charge's end-to-end id once paid (the document's read: `"end2end": ""` before). */
+  end2end: lenientFact,
 });
 
 /**
@@ -148,16 +156,34 @@ export const noxpayCharge = payment(paymentFields.extend({ qrcodetext: wireText 
 /** GET /account (NoxPay's API document): the merchant's `name` and `balance` in reais, one figure (no pending part). */
 export const noxpayAccount = z.object({ balance: wireAmount });
 
-/** A webhook: the payment itself, read by what routes it (its amount is not used, so not required to be readable). */
-const notificationFields = z.object({ txid: wireId, status: wireStatus, method: absentable(wireText) });
+/**
+ * A webhook: the payment itself, read by what routes it (its amount is not used, so not required to be readable),
+ * and a paid charge's PIX payment (NoxPay's API document, "Webhook Notifications": `pix_end2end_id`, and the payer
+ * as `receipt_name`, `receipt_cpf_cnpj`).
+ */
+const notificationFields = z.object({
+  txid: wireId,
+  status: wireStatus,
+  method: absentable(wireText),
+  pix_end2end_id: lenientFact,
+  receipt_name: lenientFact,
+  receipt_cpf_cnpj: lenientFact,
+});
 export const noxpayNotification = payment(notificationFields);
 
-/** A webhook: the payment itself; a PIXOUT is a payout. */
-export function readNoxpayWebhook(body: Buffer): ObjectNotification | undefined {
+/** A webhook: the payment itself (a PIXOUT is a payout), with a charge's PIX payment where stated. */
+export function readNoxpayWebhook(body: Buffer): (ObjectNotification & { pixPayment?: PixPayment }) | undefined {
   const parsed = noxpayNotification.safeParse(parseJsonObject(body));
   if (!parsed.success) return undefined;
   const { txid, status, method } = parsed.data;
-  return { kind: method?.toUpperCase() === 'PIXOUT' ? 'withdrawal' : 'transaction', id: txid, status };
+  if (method?.toUpperCase() === 'PIXOUT') return { kind: 'withdrawal', id: txid, status };
+  const { pix_end2end_id, receipt_name, receipt_cpf_cnpj } = parsed.data;
+  return {
+    kind: 'transaction',
+    id: txid,
+    status,
+    ...statedPixPayment({ endToEndId: pix_end2end_id, payerName: receipt_name, payerDocument: receipt_cpf_cnpj }),
+  };
 }
 
 /** base64(SHA-256(secret + raw body)), the signature one integration checks in `X-Signature`. */
@@ -194,6 +220,7 @@ export class NoxpayAdapter extends DeclaredAdapter {
       transactionId: payment.txid,
       status: this.transactionStatus(payment.status),
       amount: this.mapped('getTransaction', prefix, () => this.amountOr(payment.amount, undefined, 'valor do pagamento')),
+      ...statedPixPayment({ endToEndId: payment.end2end }),
     };
   }
 
@@ -230,7 +257,9 @@ export class NoxpayAdapter extends DeclaredAdapter {
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
-    return this.objectNotification(readNoxpayWebhook(notification.body));
+    const parsed = readNoxpayWebhook(notification.body);
+    const result = this.objectNotification(parsed);
+    return result?.type === 'TRANSACTION' && parsed?.pixPayment ? { ...result, pixPayment: parsed.pixPayment } : result;
   }
 
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
