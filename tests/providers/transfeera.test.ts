@@ -168,6 +168,13 @@ describe('TRANSFEERA (spec doc 2, group 1), a bespoke adapter', () => {
     expect((await failure(h.adapter.createTransaction(h.ctx, transactionInput()))).code).toBe('UNAVAILABLE');
   });
 
+  /** The CashIn object's payer as Transfeera's Eventos page shows it, and what the gateway keeps of it. */
+  const PAYER = {
+    ...{ name: 'João da Silva', document: '12312312355', account_type: 'CONTA_CORRENTE', account: '12345', account_digit: '9', agency: '4321' },
+    bank: { name: 'Banco do Brasil', code: '001', ispb: '00000000' },
+  };
+  const PAYMENT_OF_PAYER = { payerName: 'João da Silva', payerDocument: '12312312355', payerBankName: 'Banco do Brasil', payerBankIspb: '00000000' };
+
   describe('reading a charge back from the PIX received for its txid', () => {
     const txid = 'gw1990xabcdefghijklmnopqrstuvwxyz01';
     const deposit = { id: 'ci_1', value: 19.9, type: 'DEPOSIT', end2end_id: 'E1234567820250310', txid };
@@ -186,7 +193,8 @@ describe('TRANSFEERA (spec doc 2, group 1), a bespoke adapter', () => {
         headers: BEARER,
         reply: { body: { entries, pagination: { totalItems: entries.length } } },
       });
-      expect(await h.adapter.getTransaction(h.ctx, txid)).toEqual({ paymentMethod: 'PIX', transactionId: txid, status, amount: 1990 });
+      const received = status === 'PENDING' ? {} : { pixPayment: { endToEndId: deposit.end2end_id } };
+      expect(await h.adapter.getTransaction(h.ctx, txid)).toEqual({ paymentMethod: 'PIX', transactionId: txid, status, amount: 1990, ...received });
     });
 
     it.each([
@@ -202,7 +210,27 @@ describe('TRANSFEERA (spec doc 2, group 1), a bespoke adapter', () => {
     ])('a deposit with %s is %s: only refunds that cover the deposit make it REFUNDED', async (_label, status, entries) => {
       withToken();
       h.fake.expect({ method: 'GET', path: '/pix/cashin', query: { txid }, reply: { body: { entries } } });
-      expect(await h.adapter.getTransaction(h.ctx, txid)).toEqual({ paymentMethod: 'PIX', transactionId: txid, status, amount: 1990 });
+      expect(await h.adapter.getTransaction(h.ctx, txid)).toEqual({
+        ...{ paymentMethod: 'PIX', transactionId: txid, status, amount: 1990 },
+        pixPayment: { endToEndId: deposit.end2end_id },
+      });
+    });
+
+    it("the deposit's end2end_id and payer (the CashIn object: name, document, bank name and ISPB) are the charge's PIX payment", async () => {
+      withToken();
+      const refund = { ...deposit, id: 'ci_2', type: 'DEPOSIT_REFUND', value: 5, end2end_id: 'D9999999920250310', payer: { name: 'Outro' } };
+      h.fake.expect({ method: 'GET', path: '/pix/cashin', query: { txid }, reply: { body: { entries: [refund, { ...deposit, payer: PAYER }] } } });
+      expect(await h.adapter.getTransaction(h.ctx, txid)).toEqual({
+        ...{ paymentMethod: 'PIX', transactionId: txid, status: 'APPROVED', amount: 1990 },
+        pixPayment: { endToEndId: deposit.end2end_id, ...PAYMENT_OF_PAYER },
+      });
+      // A payer the list writes otherwise (no bank, a number as document) costs the read nothing.
+      const odd = { ...deposit, payer: { name: 'João da Silva', document: 12312312355, bank: 'Banco do Brasil' } };
+      h.fake.expect({ method: 'GET', path: '/pix/cashin', query: { txid }, reply: { body: { entries: [odd] } } });
+      expect(await h.adapter.getTransaction(h.ctx, txid)).toMatchObject({
+        status: 'APPROVED',
+        pixPayment: { endToEndId: deposit.end2end_id, payerName: 'João da Silva' },
+      });
     });
 
     it('cannot read an unpaid charge whose txid it did not make (no amount to report)', async () => {
@@ -368,7 +396,12 @@ describe('TRANSFEERA (spec doc 2, group 1), a bespoke adapter', () => {
     const transfer = { ...cashIn, id: 'evt_2', object: 'Transfer', data: { id: 99, batch_id: 4821, status: 'FINALIZADO', value: 25 } };
 
     it('reads a received PIX (APPROVED) and a transfer (its batch, its status); ignores other objects and what it cannot use', async () => {
-      expect(await h.adapter.processWebhook(h.ctx, notification(cashIn))).toEqual({ type: 'TRANSACTION', transactionId: 'gw1990xabc', status: 'APPROVED' });
+      expect(await h.adapter.processWebhook(h.ctx, notification(cashIn))).toEqual({
+        ...{ type: 'TRANSACTION', transactionId: 'gw1990xabc', status: 'APPROVED' },
+        pixPayment: { endToEndId: 'E123' },
+      });
+      const withPayer = { ...cashIn, data: { ...cashIn.data, payer: PAYER } };
+      expect(await h.adapter.processWebhook(h.ctx, notification(withPayer))).toMatchObject({ pixPayment: { endToEndId: 'E123', ...PAYMENT_OF_PAYER } });
       expect(await h.adapter.processWebhook(h.ctx, notification(transfer))).toEqual({ type: 'WITHDRAW', transactionId: '4821', status: 'APPROVED' });
       const { batch_id: _batchId, ...withoutBatch } = transfer.data;
       for (const body of [

@@ -12,7 +12,7 @@ import { TRANSFEERA } from '../../server/providers/transfeera/adapter.js';
 import { brCodeCrcIsValid } from '../support/brCode.js';
 import { eventually } from '../support/eventually.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
-import { startTransfeeraStandIn, TRANSFEERA_SOURCES, type TransfeeraStandIn } from './transfeera.js';
+import { startTransfeeraStandIn, TRANSFEERA_PAYER, TRANSFEERA_SOURCES, type TransfeeraStandIn } from './transfeera.js';
 
 /**
  * TRANSFEERA's acceptance test: the whole gateway, through its public gRPC
@@ -115,7 +115,11 @@ describe('TRANSFEERA against a stand-in written from its documentation', () => {
       [TransactionStatus.TRANSACTION_STATUS_PENDING, StatusSource.STATUS_SOURCE_API],
       [TransactionStatus.TRANSACTION_STATUS_APPROVED, StatusSource.STATUS_SOURCE_WEBHOOK],
     ]);
-    expect((await read(transaction.id, true)).status).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
+    // The CashIn event's end2end_id and payer are the charge's PIX payment; the read (the cash-in list) says the same.
+    const deposit = [...transfeera.cashIns.values()].find((entry) => entry.txid === transaction.transactionId && entry.type === 'DEPOSIT')!;
+    const payer = { name: TRANSFEERA_PAYER.name, document: TRANSFEERA_PAYER.document, bankIspb: '00000000', bankName: 'Banco do Brasil' };
+    expect(paid).toMatchObject({ pixEndToEndId: deposit.end2endId, pixPayer: payer });
+    expect(await read(transaction.id, true)).toMatchObject({ status: TransactionStatus.TRANSACTION_STATUS_APPROVED, pixEndToEndId: deposit.end2endId });
 
     // A partial refund returns R$ 5,00 of the received PIX: the charge stays APPROVED, at the gateway as at Transfeera.
     const partial = await refund(transaction.id, 500, 'tf-refund-1');

@@ -30,7 +30,9 @@ import { startStandIn, type StandIn, type StandInReply, type StandInRequest } fr
  * - webhooks registered with the objects to send (POST /webhook), answered
  *   with the `signature_secret`; events `{id, version: "v1", account_id, object,
  *   date, data}`, CashIn `data` = the received PIX (`id, value, end2end_id,
- *   receipt_file_url, txid, integration_id, pix_key, pix_description, payer`),
+ *   receipt_file_url, txid, integration_id, pix_key, pix_description,
+ *   payer{name, document, account_type, account, account_digit, agency,
+ *   bank{name, code, ispb}}`),
  *   Transfer `data` = the transfer (`id, value, status FINALIZADO, …, batch_id,
  *   destination_bank_account`); a 2xx answer is delivery, else two more tries
  *   (Eventos); signed `Transfeera-Signature: t=<ms>,v1=<hex>`, HMAC-SHA256 of
@@ -182,6 +184,12 @@ const PIX_KEY_RULES: Record<string, (key: string) => boolean> = {
   CHAVE_ALEATORIA: (key) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(key),
 };
 
+/** Who pays every collection: the CashIn object's payer as the Eventos page shows it (name, CPF, account, bank with its ISPB). */
+export const TRANSFEERA_PAYER = {
+  ...{ name: 'Carlos Oliveira', document: '52998224725', account_type: 'CONTA_CORRENTE', account: '12345', account_digit: '9', agency: '4321' },
+  bank: { name: 'Banco do Brasil', code: '001', ispb: '00000000' },
+} as const;
+
 export async function startTransfeeraStandIn(options: TransfeeraStandInOptions): Promise<TransfeeraStandIn> {
   const now = options.now ?? (() => new Date());
   const qrCodes = new Map<string, TransfeeraQrCode>();
@@ -222,7 +230,7 @@ export async function startTransfeeraStandIn(options: TransfeeraStandInOptions):
     pix_key: options.pixKeys[0],
     pix_description: null,
     date: entry.date,
-    payer: { name: 'Carlos Oliveira', document: '***.345.678-**', account_type: 'CONTA_CORRENTE', bank: { name: 'Banco do Brasil', code: '001' } },
+    payer: TRANSFEERA_PAYER,
   });
 
   const transferView = (transfer: TransfeeraTransfer) => ({

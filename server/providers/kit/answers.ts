@@ -54,6 +54,9 @@ export function absentable<T extends z.ZodType>(schema: T) {
   return z.preprocess((value) => (value === null || value === '' ? undefined : value), schema.optional());
 }
 
+/** A fact beside the resource (an end-to-end id, a payer's name): absent unless a non-blank text, never a reason to refuse the answer. */
+export const wireFact = absentable(wireText).catch(undefined);
+
 /** An answer bare or under one of `wrappers` (the first that holds an object: lib/json.ts `unwrapped`), read by `schema`. */
 export function unwrappedAnswer<T extends z.ZodType>(schema: T, wrappers: readonly string[] = ['data']) {
   return z.preprocess((answer) => unwrapped(answer, wrappers) ?? answer, schema);

@@ -1,4 +1,4 @@
-import type { WebhookResult } from '../../domain/types.js';
+import type { PixPayment, WebhookResult } from '../../domain/types.js';
 import { safeEqualText } from '../../lib/constantTime.js';
 import { verifySignatureHeader } from '../../lib/hmacSignature.js';
 import { identifiedObject, isRecord, parseJsonObject } from '../../lib/json.js';
@@ -24,7 +24,8 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
       return this.capabilities.withdrawMethods.length
         ? { type: 'WITHDRAW', transactionId: parsed.id, status: this.withdrawalStatus(parsed.status) }
         : undefined;
-    return { type: 'TRANSACTION', transactionId: parsed.id, status: this.transactionStatus(parsed.status) };
+    const pixPayment = parsed.pixPayment ? { pixPayment: parsed.pixPayment } : {};
+    return { type: 'TRANSACTION', transactionId: parsed.id, status: this.transactionStatus(parsed.status), ...pixPayment };
   }
 
   /** Unsigned postbacks carry no event id that survives re-delivery: the object's kind, id and status identify one (else the body's hash). */
@@ -87,6 +88,8 @@ export interface ObjectNotification {
   kind: 'transaction' | 'withdrawal';
   id: string;
   status: string;
+  /** A charge's PIX payment, where the notification states it. */
+  pixPayment?: PixPayment;
 }
 
 /**

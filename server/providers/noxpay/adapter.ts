@@ -2,7 +2,6 @@ import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type {
   AccountBalance,
-  PixPayment,
   TransactionInput,
   TransactionResult,
   TransactionStatus,
@@ -20,7 +19,7 @@ import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
-import { absentable, wireAmount, wireId, wireStatus, wireText, unwrappedAnswer } from '../kit/answers.js';
+import { absentable, wireAmount, wireFact, wireId, wireStatus, wireText, unwrappedAnswer } from '../kit/answers.js';
 import { DeclaredAdapter, type ObjectNotification } from '../kit/declaredAdapter.js';
 
 /**
@@ -122,9 +121,6 @@ export const NOXPAY_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>(
 
 // ---- wire
 
-/** A fact beside the payment (never a reason to refuse the answer it came in): absent unless a non-blank text. */
-const lenientFact = absentable(wireText).catch(undefined);
-
 /** Keys as the schemas name them: lower case (`txid`, `qrcodetext`). */
 const paymentFields = z.object({
   txid: wireId,
@@ -133,7 +129,7 @@ const paymentFields = z.object({
   amount: absentable(wireAmount),
   qrcodetext: absentable(wireText),
   /** A PIX charge's end-to-end id once paid (the document's read: `"end2end": ""` before). */
-  end2end: lenientFact,
+  end2end: wireFact,
 });
 
 /**
@@ -165,14 +161,14 @@ const notificationFields = z.object({
   txid: wireId,
   status: wireStatus,
   method: absentable(wireText),
-  pix_end2end_id: lenientFact,
-  receipt_name: lenientFact,
-  receipt_cpf_cnpj: lenientFact,
+  pix_end2end_id: wireFact,
+  receipt_name: wireFact,
+  receipt_cpf_cnpj: wireFact,
 });
 export const noxpayNotification = payment(notificationFields);
 
 /** A webhook: the payment itself (a PIXOUT is a payout), with a charge's PIX payment where stated. */
-export function readNoxpayWebhook(body: Buffer): (ObjectNotification & { pixPayment?: PixPayment }) | undefined {
+export function readNoxpayWebhook(body: Buffer): ObjectNotification | undefined {
   const parsed = noxpayNotification.safeParse(parseJsonObject(body));
   if (!parsed.success) return undefined;
   const { txid, status, method } = parsed.data;
@@ -257,9 +253,7 @@ export class NoxpayAdapter extends DeclaredAdapter {
   }
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
-    const parsed = readNoxpayWebhook(notification.body);
-    const result = this.objectNotification(parsed);
-    return result?.type === 'TRANSACTION' && parsed?.pixPayment ? { ...result, pixPayment: parsed.pixPayment } : result;
+    return this.objectNotification(readNoxpayWebhook(notification.body));
   }
 
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {

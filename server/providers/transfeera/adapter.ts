@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type {
+  PixPayment,
   RefundResult,
   TransactionInput,
   TransactionResult,
@@ -10,6 +11,7 @@ import type {
   WithdrawResult,
   WithdrawStatus,
 } from '../../domain/types.js';
+import { statedPixPayment } from '../../domain/pixPayments.js';
 import { digitsOnly } from '../../lib/documents.js';
 import { GatewayError } from '../../lib/errors.js';
 import type { HttpAccount, OAuth2Auth } from '../../lib/http/index.js';
@@ -20,7 +22,7 @@ import { statusTable } from '../../lib/statusTable.js';
 import { defaultWithdrawDescription } from '../../lib/withdrawDescription.js';
 import { SPEC_GROUPS, type AccountSettings, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
 import { COB_STATUSES } from '../kit/apiPix.js';
-import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
+import { absentable, wireAmount, wireFact, wireId, wireStatus, wireText } from '../kit/answers.js';
 import { credentialPart, parseCredentials } from '../kit/credentials.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
 import { DeclaredAdapter, unusableAnswer, type ObjectNotification } from '../kit/declaredAdapter.js';
@@ -94,7 +96,7 @@ export const TRANSFEERA: ProviderDeclaration = {
   // Unverified, not documented: the stand-in's collection-list, refund and batch shapes come from public integrations
   // (Transfeera's reference pages for them could not be read), beside what its own pages say (tests/standins/transfeera.ts).
   sources:
-    "Transfeera's documentation (docs.transfeera.dev; the README of its transfeera/contacerta-doc repository): the login host, the JSON client-credentials token `{access_token, expires_in}` and the `User-Agent: <company> (<e-mail>)` every call must carry (Autenticação, and a published copy of that guide; the same User-Agent rule in the contacerta-doc README), the refusal body `{statusCode, error, errorCode, field, message, path}` (Erros), the QR code statuses ATIVA, CONCLUIDA, REMOVIDA_PELO_USUARIO_RECEBEDOR, REMOVIDA_PELO_PSP (Status dos QR Code), batches that are processed once closed (Lotes, Transferências), the CashIn and Transfer events `{id, version, account_id, object, date, data}` with FINALIZADO (Eventos), `Transfeera-Signature` (t in milliseconds, HMAC-SHA256 over \"t.body\", v1 only: Verificação da assinatura); /pix/qrcode/collection/immediate and its fields, /pix/cashin with its entry types and refund, /batch with auto_close and /batch/{id}/transfer, the transfer statuses other than FINALIZADO: Transfeera's integrations (research), the reference pages behind them not being readable; cob statuses: document 1 §4 (ATIVA, CONCLUIDA, REMOVIDA_PELO_PSP); the txid carrying the amount, the batch id as the payout id, a charge REFUNDED once its refunds cover the deposit, refunds named by the caller's idempotency key, the 5-minute signature window: the gateway's decision",
+    "Transfeera's documentation (docs.transfeera.dev; the README of its transfeera/contacerta-doc repository): the login host, the JSON client-credentials token `{access_token, expires_in}` and the `User-Agent: <company> (<e-mail>)` every call must carry (Autenticação, and a published copy of that guide; the same User-Agent rule in the contacerta-doc README), the refusal body `{statusCode, error, errorCode, field, message, path}` (Erros), the QR code statuses ATIVA, CONCLUIDA, REMOVIDA_PELO_USUARIO_RECEBEDOR, REMOVIDA_PELO_PSP (Status dos QR Code), batches that are processed once closed (Lotes, Transferências), the CashIn and Transfer events `{id, version, account_id, object, date, data}` with FINALIZADO, and the CashIn object's `end2end_id` and `payer{name, document, bank{name, ispb}}` kept as the charge's PIX payment (Eventos), `Transfeera-Signature` (t in milliseconds, HMAC-SHA256 over \"t.body\", v1 only: Verificação da assinatura); /pix/qrcode/collection/immediate and its fields, /pix/cashin with its entry types and refund, /batch with auto_close and /batch/{id}/transfer, the transfer statuses other than FINALIZADO: Transfeera's integrations (research), the reference pages behind them not being readable; cob statuses: document 1 §4 (ATIVA, CONCLUIDA, REMOVIDA_PELO_PSP); the txid carrying the amount, the batch id as the payout id, a charge REFUNDED once its refunds cover the deposit, refunds named by the caller's idempotency key, the 5-minute signature window: the gateway's decision",
 };
 
 export const TRANSFEERA_PATHS = {
@@ -124,13 +126,19 @@ export const transfeeraCollection = z.object({
 });
 export type TransfeeraCollection = z.output<typeof transfeeraCollection>;
 
-/** One received PIX (a deposit) or a refund of one, as the cash-in list shows it. */
+/** A received PIX's payer (Eventos, CashIn): name, document (CPF/CNPJ) and bank; its account is not kept. */
+const cashInPayer = absentable(
+  z.object({ name: wireFact, document: wireFact, bank: absentable(z.object({ name: wireFact, ispb: wireFact })).catch(undefined) }),
+).catch(undefined);
+
+/** One received PIX (a deposit) or a refund of one, as the cash-in list shows it: the CashIn event's object. */
 const cashInEntry = z.object({
   id: absentable(wireId),
   value: absentable(wireAmount),
   type: absentable(wireText),
   end2end_id: absentable(wireText),
   txid: absentable(wireText),
+  payer: cashInPayer,
 });
 export type TransfeeraCashInEntry = z.output<typeof cashInEntry>;
 
@@ -155,7 +163,11 @@ export const transfeeraBatchTransfers = z
 
 /** A webhook: the event envelope, its object named; CashIn carries the charge's txid, Transfer the payout's batch and status. */
 export const transfeeraNotification = z.discriminatedUnion('object', [
-  z.object({ id: absentable(wireText), object: z.literal('CashIn'), data: z.object({ txid: wireText, type: absentable(wireText) }) }),
+  z.object({
+    id: absentable(wireText),
+    object: z.literal('CashIn'),
+    data: z.object({ txid: wireText, type: absentable(wireText), end2end_id: wireFact, payer: cashInPayer }),
+  }),
   z.object({ id: absentable(wireText), object: z.literal('Transfer'), data: z.object({ batch_id: wireId, status: wireStatus }) }),
 ]);
 
@@ -312,7 +324,7 @@ export function transfeeraChargeState(
   entries: readonly TransfeeraCashInEntry[],
   txid: string,
   toCents: (value: string | number) => number | undefined,
-): { status: TransactionStatus; depositCents?: number } {
+): { status: TransactionStatus; depositCents?: number; pixPayment?: PixPayment } {
   const ours = entries.filter((entry) => entry.txid === txid);
   const deposit = ours.find((entry) => (entry.type ?? 'DEPOSIT').toUpperCase() === 'DEPOSIT');
   if (!deposit) return { status: 'PENDING' };
@@ -322,10 +334,23 @@ export function transfeeraChargeState(
     // A refund whose value cannot be read is counted whole: never refund the same money twice.
     .reduce((sum, entry) => sum + ((entry.value === undefined ? undefined : toCents(entry.value)) ?? Number.POSITIVE_INFINITY), 0);
   const whole = depositCents !== undefined && refunded >= depositCents;
-  return { status: whole ? 'REFUNDED' : 'APPROVED', ...(depositCents !== undefined ? { depositCents } : {}) };
+  return { status: whole ? 'REFUNDED' : 'APPROVED', ...(depositCents !== undefined ? { depositCents } : {}), ...transfeeraPixPayment(deposit) };
 }
 
-/** A webhook: CashIn (a received PIX: the charge's txid, APPROVED) or Transfer (the payout's batch and the transfer's status); its event id. */
+/** A received PIX's end-to-end id and payer (the CashIn object's `end2end_id` and `payer`). */
+const transfeeraPixPayment = (received: { end2end_id?: string; payer?: z.output<typeof cashInPayer> }) =>
+  statedPixPayment({
+    endToEndId: received.end2end_id,
+    payerName: received.payer?.name,
+    payerDocument: received.payer?.document,
+    payerBankName: received.payer?.bank?.name,
+    payerBankIspb: received.payer?.bank?.ispb,
+  });
+
+/**
+ * A webhook: CashIn (a received PIX: the charge's txid, APPROVED, its end-to-end id and payer) or Transfer (the
+ * payout's batch and the transfer's status); its event id.
+ */
 export function readTransfeeraWebhook(body: Buffer): (ObjectNotification & { eventId?: string }) | undefined {
   const parsed = transfeeraNotification.safeParse(parseJsonObject(body));
   if (!parsed.success) return undefined;
@@ -333,7 +358,7 @@ export function readTransfeeraWebhook(body: Buffer): (ObjectNotification & { eve
   const eventId = event.id ? { eventId: event.id } : {};
   if (event.object === 'CashIn')
     return event.data.type === undefined || event.data.type === 'DEPOSIT'
-      ? { kind: 'transaction', id: event.data.txid, status: 'CONCLUIDA', ...eventId }
+      ? { kind: 'transaction', id: event.data.txid, status: 'CONCLUIDA', ...eventId, ...transfeeraPixPayment(event.data) }
       : undefined;
   return { kind: 'withdrawal', id: event.data.batch_id, status: event.data.status, ...eventId };
 }
@@ -394,9 +419,14 @@ export class TransfeeraAdapter extends DeclaredAdapter {
     const prefix = this.prefixFor('getTransaction');
     const entries = await this.cashIn(ctx, 'getTransaction', prefix, transactionId);
     return this.mapped('getTransaction', prefix, (): TransactionResult => {
-      const { status, depositCents } = transfeeraChargeState(entries, transactionId, (value) => this.optionalProviderAmount(value));
+      const { status, depositCents, pixPayment } = transfeeraChargeState(entries, transactionId, (value) => this.optionalProviderAmount(value));
       const amount = status === 'PENDING' ? transfeeraTxidAmount(transactionId) : depositCents;
-      return { paymentMethod: 'PIX', transactionId, status, amount: amount ?? unusableAnswer(status === 'PENDING' ? 'PIX recebido' : 'valor do PIX recebido') };
+      const read = { paymentMethod: 'PIX', transactionId, status } as const;
+      return {
+        ...read,
+        amount: amount ?? unusableAnswer(status === 'PENDING' ? 'PIX recebido' : 'valor do PIX recebido'),
+        ...(pixPayment ? { pixPayment } : {}),
+      };
     });
   }
 
