@@ -1,4 +1,4 @@
-import type { PixPayment } from './types.js';
+import type { PixPayment, RefundedCharge } from './types.js';
 
 /** The longest text kept of each fact: an end-to-end id is 32 characters, the rest are names and documents. */
 const MAX_LENGTH = 200;
@@ -28,6 +28,10 @@ export function firstStated(...answers: ReadonlyArray<PixPayment | undefined>): 
 
 /** The facts as the record's columns, in FIELDS order: null for each one not stated. */
 export const pixPaymentColumns = (facts: PixPayment): Array<string | null> => FIELDS.map((field) => facts[field] ?? null);
+
+/** What a refund's provider is told of the charge: its PIX's end-to-end id, once known. */
+export const refundedCharge = (charge: { pixPayment?: PixPayment }): RefundedCharge =>
+  charge.pixPayment?.endToEndId ? { pixEndToEndId: charge.pixPayment.endToEndId } : {};
 
 /** An answer's facts to spread into a result: `{pixPayment}` when one is stated, else nothing. */
 export function statedPixPayment(facts: Parameters<typeof pixPaymentOf>[0]): { pixPayment?: PixPayment } {

@@ -147,6 +147,14 @@ export interface PixPayment {
   payerBankName?: string;
 }
 
+/**
+ * What the gateway has stored of the charge a refund returns, for a provider whose refund names the payment rather
+ * than the charge (a PIX's end-to-end id). Facts it does not know are absent: the adapter falls back as documented.
+ */
+export interface RefundedCharge {
+  pixEndToEndId?: string;
+}
+
 export interface RefundResult {
   refundId: string;
   /** True when the provider made or accepted the refund; false when it refused it (its cents are released). */

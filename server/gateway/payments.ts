@@ -35,6 +35,7 @@ import { assertPublicUrl } from '../lib/http/addressPolicy.js';
 import { refusedAnswer } from './flowIntegrity.js';
 import { answersInstallments, checkedCardBin, quoteInstallments, takesInstallmentPlan, type QuotedInstallment } from './installmentPlans.js';
 import { documentKey, emailKey } from '../domain/searchKeys.js';
+import { refundedCharge } from '../domain/pixPayments.js';
 import { cardSummary } from '../lib/cardBrand.js';
 import { withDeclaredFee, type RoutingRecord } from '../domain/routing.js';
 import type { RoutesService } from './routes.js';
@@ -374,7 +375,7 @@ export class PaymentsService {
         refundPending.amount = reservation.amount;
         try {
           // The key goes with the refund to providers that take one, so a retried refund is the same refund there too.
-          return await adapter.refoundTransaction(ctx, transaction.transactionId, reservation.amount, key);
+          return await adapter.refoundTransaction(ctx, transaction.transactionId, reservation.amount, key, refundedCharge(transaction));
         } catch (error) {
           // Refused or never sent: the cents are free again. Unknown: they stay reserved until the outcome is settled.
           if (outcomeOf(error) === 'failed') await releaseRefund(this.deps, refundPending);

@@ -14,6 +14,7 @@ import {
   type PaymentMethod,
   type ReceiverInput,
   type ReceiverResult,
+  type RefundedCharge,
   type RefundResult,
   type TransactionInput,
   type TransactionResult,
@@ -385,8 +386,10 @@ export abstract class ProviderAdapter {
   /**
    * `idempotencyKey`: the key the gateway runs this refund under (the caller's, else one of its own), the same on
    * every retry of it, for a provider that takes one (sent as the provider's own key, or derived from it).
+   * `charge`: what the gateway has stored of the charge (its PIX's end-to-end id, once a notification or a read
+   * stated it), for a provider whose refund names the payment; adapters never read the record themselves.
    */
-  refoundTransaction(_ctx: AdapterContext, _transactionId: string, _amount: number, _idempotencyKey?: string): Promise<RefundResult> {
+  refoundTransaction(_ctx: AdapterContext, _transactionId: string, _amount: number, _idempotencyKey?: string, _charge?: RefundedCharge): Promise<RefundResult> {
     return unsupported();
   }
   withdraw(_ctx: AdapterContext, _input: WithdrawInput): Promise<WithdrawResult> {

@@ -92,6 +92,15 @@ describe('FLOW2PAY (spec doc 3, group 3), a bespoke adapter', () => {
     expect(await h.adapter.refoundTransaction(h.ctx, 'E123', 500)).toEqual({ refundId: 'dev-9', status: true });
   });
 
+  it("names the PIX received by the end-to-end id the gateway stored; the charge's id only while none is known", async () => {
+    withLogin();
+    const E2E = 'E18236120202611291012abcdefghijk';
+    h.fake.expect({ method: 'POST', path: '/pix/v1/transferir-reverso', body: { endToEnd: E2E, valor: 500 }, reply: { body: { sucesso: true } } });
+    expect(await h.adapter.refoundTransaction(h.ctx, 'tx-1', 500, 'key-1', { pixEndToEndId: E2E })).toEqual({ refundId: 'tx-1', status: true });
+    h.fake.expect({ method: 'POST', path: '/pix/v1/transferir-reverso', body: { endToEnd: 'tx-1', valor: 500 }, reply: { body: { sucesso: true } } });
+    expect(await h.adapter.refoundTransaction(h.ctx, 'tx-1', 500, 'key-2', {})).toEqual({ refundId: 'tx-1', status: true });
+  });
+
   it("a refused refund is 'Erro ao solicitar devolução: …' (§8)", async () => {
     withLogin();
     h.fake.expect({ method: 'POST', path: '/pix/v1/transferir-reverso', reply: { status: 400, body: { mensagem: 'Saldo insuficiente' } } });
@@ -120,7 +129,9 @@ describe('FLOW2PAY (spec doc 3, group 3), a bespoke adapter', () => {
     ['PixOut', 'PENDING'],
   ])('a %s notification is %s (§4: otherwise PENDING)', async (evento, status) => {
     const body = { evento, txid: 'tx-1', endToEndId: 'E999', valor: 1990, token: 'hook-token' };
-    expect(await h.adapter.processWebhook(h.ctx, notification(body))).toEqual({ type: 'TRANSACTION', transactionId: 'tx-1', status });
+    // A PixIn's end-to-end id is the charge's PIX payment; a reversal's (maybe the devolução's) is not kept.
+    const payment = evento === 'PixIn' ? { pixPayment: { endToEndId: 'E999' } } : {};
+    expect(await h.adapter.processWebhook(h.ctx, notification(body))).toEqual({ type: 'TRANSACTION', transactionId: 'tx-1', status, ...payment });
     expect(h.adapter.notificationKey(h.ctx, notification(body))).toBe(`transaction:tx-1/E999:${evento.toLowerCase()}`);
   });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { RefundResult, TransactionInput, TransactionResult, TransactionStatus, WebhookResult } from '../../domain/types.js';
+import { statedPixPayment } from '../../domain/pixPayments.js';
+import type { RefundedCharge, RefundResult, TransactionInput, TransactionResult, TransactionStatus, WebhookResult } from '../../domain/types.js';
 import { safeEqualText } from '../../lib/constantTime.js';
 import { SECONDS_PER_DAY } from '../../lib/expiry.js';
 import type { ProviderHttp, ProviderResponse } from '../../lib/http/index.js';
@@ -53,7 +54,7 @@ export const FLOW2PAY: Flow2payDeclaration = {
   failurePrefixes: { createTransaction: 'CREATE_PIX_TRANSACTION', refoundTransaction: 'REQUEST_REFUND' },
   evidence: { level: 'third-party' },
   sources:
-    "paths, both keys, PIX only, PixIn/PixInReversal, 24-hour PIX, the three texts: spec (doc 3 §4/§5/§7/§8/§9); login path and `{accessToken}` as Bearer, `valor` in cents, `comImagem`, `informacaoAdicional`, `{sucesso, txId, qrcode{imagem, emv}}`, `{mensagem}` errors, the webhook's `token`: research (F9, the Sants Bank integration); no read call, webhook field names, refund answer: gateway's decision; host: the research's Sants Bank host",
+    "paths, both keys, PIX only, PixIn/PixInReversal, 24-hour PIX, the three texts: spec (doc 3 §4/§5/§7/§8/§9); login path and `{accessToken}` as Bearer, `valor` in cents, `comImagem`, `informacaoAdicional`, `{sucesso, txId, qrcode{imagem, emv}}`, `{mensagem}` errors, the webhook's `token`: research (F9, the Sants Bank integration); no read call, webhook field names (a PixIn's `endToEndId` kept as the charge's), the refund's `endToEnd` being the stored end-to-end id (else the charge's id), refund answer: gateway's decision; host: the research's Sants Bank host",
 };
 
 export const FLOW2PAY_PATHS = {
@@ -194,17 +195,33 @@ export class Flow2payAdapter extends LoginTokenAdapter<Flow2payDeclaration> {
     return pixCodeOnly({ paymentMethod: 'PIX', transactionId, status: 'PENDING', amount: input.amount, pixCode, expiresAt });
   }
 
-  /** POST /pix/v1/transferir-reverso {endToEnd, valor} (§7): the charge's id names the PIX received (docs/decisions.md). */
-  override async refoundTransaction(ctx: AdapterContext, transactionId: string, amount: number): Promise<RefundResult> {
-    const body = { endToEnd: transactionId, valor: this.toProviderAmount(amount) };
+  /**
+   * POST /pix/v1/transferir-reverso {endToEnd, valor} (§7): the PIX received is named by its end-to-end id, as the
+   * gateway stored it from the PixIn notification; a charge whose id was never stated falls back to the charge's id,
+   * as before the id was kept (docs/decisions.md).
+   */
+  override async refoundTransaction(
+    ctx: AdapterContext,
+    transactionId: string,
+    amount: number,
+    _idempotencyKey?: string,
+    charge?: RefundedCharge,
+  ): Promise<RefundResult> {
+    const body = { endToEnd: charge?.pixEndToEndId ?? transactionId, valor: this.toProviderAmount(amount) };
     const refund = await this.call(ctx, 'refoundTransaction', (http) => http.post(FLOW2PAY_PATHS.refund, body), FLOW2PAY_REFUND);
     return { refundId: refund.refundId ?? transactionId, status: true };
   }
 
-  /** Every event with a txid is a charge's news: PixIn APPROVED, PixInReversal CHARGEBACK, any other PENDING (§4). */
+  /**
+   * Every event with a txid is a charge's news: PixIn APPROVED, PixInReversal CHARGEBACK, any other PENDING (§4).
+   * A PixIn's end-to-end id is the charge's PIX payment; a reversal's may be the devolução's, so it is not kept.
+   */
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
     const event = readFlow2payNotification(notification.body);
-    return event ? { type: 'TRANSACTION', transactionId: event.txid, status: this.transactionStatus(event.evento) } : undefined;
+    if (!event) return undefined;
+    const status = this.transactionStatus(event.evento);
+    const pixPayment = status === 'APPROVED' ? statedPixPayment({ endToEndId: event.endToEndId }) : {};
+    return { type: 'TRANSACTION', transactionId: event.txid, status, ...pixPayment };
   }
 
   /**
