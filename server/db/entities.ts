@@ -218,7 +218,15 @@ export type ReceiverRow = InferEntity<typeof ReceiverEntity>;
 export const StatusEventEntity = defineEntity({
   name: 'StatusEvent',
   tableName: 'status_events',
-  indexes: [{ properties: ['subject', 'subjectId'] }, { properties: ['tx', 'id'] }],
+  indexes: [
+    { properties: ['subject', 'subjectId'] },
+    { properties: ['tx', 'id'] },
+    // The statement's chargebacks by the day they happened (statementRepository.ts; migration Migration20261202060000_chargeback_days).
+    {
+      name: 'status_events_chargeback_days_index',
+      expression: `create index "status_events_chargeback_days_index" on "status_events" ("occurred_at") where subject = 'TRANSACTION' and status = 'CHARGEBACK'`,
+    },
+  ],
   properties: {
     id: p.bigint('string').primary().autoincrement(),
     subject: p.string().length(16),

@@ -144,7 +144,12 @@ describe('GetAccountStatement', () => {
       // 2026-03-10 in São Paulo: 03:00Z to 03:00Z the next morning.
       const late = await charge(accountId, 'APPROVED', 10_000, '2026-03-11T02:59:00Z', 199); // 23:59 on the 10th
       await charge(accountId, 'REFUNDED', 5_000, '2026-03-10T03:00:00Z', 120); // 00:00 on the 10th: its fee stays
-      await charge(accountId, 'CHARGEBACK', 2_500, '2026-03-10T12:00:00Z');
+      // Paid on the 10th, charged back on the 11th: the chargeback counts on the day of the move (its status event).
+      const chargedBack = await charge(accountId, 'CHARGEBACK', 2_500, '2026-03-10T12:00:00Z');
+      await db.query(
+        `insert into status_events (subject, subject_id, provider_account_id, status, source, occurred_at) values ('TRANSACTION', $1, $2, 'CHARGEBACK', 'WEBHOOK', $3)`,
+        [chargedBack, accountId, '2026-03-11T13:00:00Z'],
+      );
       await charge(accountId, 'REJECTED', 99_999, '2026-03-10T12:00:00Z', 5_000); // not paid: no fee
       await charge(accountId, 'PENDING', 88_888, '2026-03-10T12:00:00Z');
       await charge(accountId, 'APPROVED', 7_000, '2026-03-10T02:59:00Z', 700); // 23:59 on the 9th
@@ -199,13 +204,11 @@ describe('GetAccountStatement', () => {
         day: '2026-03-10',
         chargesCount: 3,
         chargesAmount: 17_500,
-        chargebacksCount: 1,
-        chargebacksAmount: 2_500,
         payoutsCount: 1,
         payoutsAmount: 4_000,
         feesAmount: 319,
         feesDeclaredCount: 2,
-        netAmount: 11_000,
+        netAmount: 13_500,
       }),
       day({
         day: '2026-03-11',
@@ -213,12 +216,14 @@ describe('GetAccountStatement', () => {
         chargesAmount: 7_000,
         refundsCount: 1,
         refundsAmount: 1_000,
+        chargebacksCount: 1,
+        chargebacksAmount: 2_500,
         payoutsCount: 1,
         payoutsAmount: 1_500,
         feesAmount: 150,
         feesReportedCount: 1,
         feesDeclaredCount: 1,
-        netAmount: 4_500,
+        netAmount: 2_000,
       }),
     ]);
     expect(statement.total).toEqual(
