@@ -13,15 +13,15 @@ import { SEEDED_CHARGES, SEEDING_TIMEOUT_MS } from '../support/seedCharges.js';
 /**
  * Issue 33 §1 in the back-office: "what happened to Maria's payment?" An operator finds her charges by "mari",
  * opens the declined one and sees the customer, the card's last 4 and why it was declined; opens the paid one,
- * refunds part of it and sees the refund as a record. The list shows short ids with a copy button and whole status
- * badges, at 1280 and at 390 px. A PIX charge paid shows the payment's end-to-end id and payer among its method details.
+ * refunds part of it and sees the refund as a record (at 1280, and another charge's at 390 px). The list shows short
+ * ids with a copy button and whole status badges, at 1280 and at 390 px. A PIX charge paid shows the payment's end-to-end id and payer among its method details.
  * It runs on a gateway seeded with 100,000 charges (tests/support/seedCharges.ts), a tenth of them a Maria's or a
  * Mariana's: "mari" finds thousands, her own two first (they are the newest).
  */
 let browser: Browser;
 let stack: TestStack;
 let accountId: string;
-const made = {} as Record<'declined' | 'paid' | 'other', Transaction>;
+const made = {} as Record<'declined' | 'paid' | 'other' | 'phone', Transaction>;
 
 const pages = backOfficePages(
   () => browser,
@@ -60,7 +60,13 @@ beforeAll(async () => {
   made.other = await cardCharge('João Pereira', 'joao@example.com', SANDBOX_TEST_CARDS.approved, 1500);
   made.declined = await cardCharge('Maria Aparecida Souza', 'maria.souza@example.com', SANDBOX_TEST_CARDS.insufficientFunds, 12990);
   made.paid = await cardCharge('Maria Aparecida Souza', 'maria.souza@example.com', SANDBOX_TEST_CARDS.approved, 12990);
-  expect([made.declined.status, made.paid.status]).toEqual([TransactionStatus.TRANSACTION_STATUS_REJECTED, TransactionStatus.TRANSACTION_STATUS_APPROVED]);
+  // Refunded in part on a phone: not a Maria's, so that "mari" still finds her two first.
+  made.phone = await cardCharge('Paulo Gomes', 'paulo.gomes@example.com', SANDBOX_TEST_CARDS.approved, 7990);
+  expect([made.declined.status, made.paid.status, made.phone.status]).toEqual([
+    TransactionStatus.TRANSACTION_STATUS_REJECTED,
+    TransactionStatus.TRANSACTION_STATUS_APPROVED,
+    TransactionStatus.TRANSACTION_STATUS_APPROVED,
+  ]);
   browser = await launchBrowser();
 }, SEEDING_TIMEOUT_MS);
 afterAll(async () => {
@@ -142,26 +148,33 @@ it('finds Maria\'s charges by "mari", shows the declined one whole, and refunds 
   await page.getByRole('link', { name: 'Voltar às transações' }).click();
   await page.goto(`${stack.gateway.httpUrl!}/#/transactions/${made.paid.id}`);
   await expect(page.getByTestId('transaction').getByTestId('card').textContent()).resolves.toBe('Visa terminado em 1111');
+  await refundPart(page, '30,00', 'R$ 99,90');
+  await pages.finish(page, violations, 'charge-refunded-1280');
+});
+
+/**
+ * On the open charge's page: refunds `amount` (typed as R$ dd,dd) in part, confirmed, and sees it as the one record
+ * of the refunds table (short id, amount, day, who, status, provider's id), the refunded and refundable sums updated.
+ */
+async function refundPart(page: Page, amount: string, refundable: string) {
   await page.getByLabel('Parcial').check();
-  await page.getByLabel('Valor a estornar (R$)').fill('30,00');
+  await page.getByLabel('Valor a estornar (R$)').fill(amount);
   await page.getByRole('button', { name: 'Estornar', exact: true }).click();
-  await page.getByRole('button', { name: 'Estornar R$ 30,00' }).click();
-  const refunds = page.getByTestId('refunds');
-  const record = refunds.locator('tbody tr');
+  await page.getByRole('button', { name: `Estornar R$ ${amount}` }).click();
+  const record = page.getByTestId('refunds').locator('tbody tr');
   await record.waitFor();
   const cells = await record.locator('td').allTextContents();
   expect(cells[0]).toMatch(/^[0-9a-f]{8}$/);
   expect(cells.slice(1)).toEqual([
-    'R$ 30,00',
+    `R$ ${amount}`,
     expect.stringMatching(/\d{2}\/\d{2}\/\d{4}/),
     stack.gateway.firstAdmin!.email,
     'Concluído',
     expect.stringMatching(/\S/),
   ]);
-  await expect(page.getByTestId('refunded').textContent()).resolves.toBe('R$ 30,00');
-  await expect(page.getByTestId('refundable').textContent()).resolves.toBe('R$ 99,90');
-  await pages.finish(page, violations, 'charge-refunded-1280');
-});
+  await expect(page.getByTestId('refunded').textContent()).resolves.toBe(`R$ ${amount}`);
+  await expect(page.getByTestId('refundable').textContent()).resolves.toBe(refundable);
+}
 
 it('at 390 px the list keeps short ids and whole badges (the table scrolls), and the charge page its facts', async () => {
   const { page, violations } = await pages.signedIn(390, 844);
@@ -175,6 +188,16 @@ it('at 390 px the list keeps short ids and whole badges (the table scrolls), and
   await expect(page.getByTestId('transaction').getByTestId('decline-reason').textContent()).resolves.toContain('Saldo ou limite insuficiente');
   await expect(page.getByTestId('customer').textContent()).resolves.toContain('Maria Aparecida Souza');
   await pages.finish(page, violations, 'charge-declined-390');
+});
+
+it('at 390 px an operator refunds part of a paid charge and sees the refund as a record, the page within the width', async () => {
+  const { page, violations } = await pages.signedIn(390, 844);
+  await page.goto(`${stack.gateway.httpUrl!}/#/transactions/${made.phone.id}`);
+  await expect(page.getByTestId('transaction').getByTestId('card').textContent()).resolves.toBe('Visa terminado em 1111');
+  await refundPart(page, '20,00', 'R$ 59,90');
+  // The refunds table scrolls inside its frame: the page itself is no wider than the phone.
+  await expect(page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).resolves.toBeLessThanOrEqual(0);
+  await pages.finish(page, violations, 'charge-refunded-390');
 });
 
 /** A PIX charge Carlos paid on the sandbox, as the provider's read reports it (notifications wait: no webhook workers here). */
