@@ -8,17 +8,19 @@ import { CreateRouteRequest } from '../../gen/ts-proto/gateway/v1/routing_servic
 import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import { DeliveryState, ListOutboundDeliveriesRequest } from '../../gen/ts-proto/gateway/v1/webhook_service.js';
-import { backOfficePages, chooseOption, launchBrowser, screenshot } from '../support/browser.js';
+import { backOfficePages, chooseOption, followNavLink, launchBrowser, screenshot } from '../support/browser.js';
 import { failureOf } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
 import { SEEDED_CHARGES, SEEDING_TIMEOUT_MS } from '../support/seedCharges.js';
 import { pixRule } from '../support/routes.js';
+import { postSignedSandboxEvent } from '../support/sandboxEvents.js';
 
 /**
  * Issue 33 §7: the operations console. A delivery to a merchant that gave up is resent from it; a notification with
  * a bad signature is found by its outcome (the filter kept in the address); the routed account's health shows. A
- * viewer on a phone sees the same lists, without the actions, and why.
+ * viewer on a phone sees the same lists, without the actions, and why. An admin on a phone resends another delivery
+ * that gave up, and finds a notification about a charge the gateway never made by its outcome.
  * It runs on a gateway seeded with 100,000 charges at accounts of their own (tests/support/seedCharges.ts).
  */
 let browser: Browser;
@@ -28,6 +30,8 @@ let receiverAnswers = 500;
 const received: string[] = [];
 let chargeId: string;
 let accountId: string;
+let notificationUrl: string;
+const WEBHOOK_SECRET = 'whsec-operacoes';
 
 const pages = backOfficePages(
   () => browser,
@@ -52,37 +56,12 @@ beforeAll(async () => {
     name: 'Loja principal',
     publicKey: 'pk',
     secretKey: 'sk-operacoes',
-    webhookSecret: 'whsec-operacoes',
+    webhookSecret: WEBHOOK_SECRET,
   });
   accountId = providerAccount.id;
+  notificationUrl = providerAccount.notificationUrl;
   await stack.client.call('routes', 'createRoute', CreateRouteRequest.fromPartial({ name: 'pix', rules: [pixRule([providerAccount.id])] }));
-  const { transaction } = await stack.client.call(
-    'gateway',
-    'createTransaction',
-    CreateTransactionRequest.fromPartial({
-      route: 'pix',
-      idempotencyKey: 'operacoes-1',
-      transaction: {
-        amount: 4200,
-        paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX,
-        webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
-      },
-    }),
-  );
-  chargeId = transaction.id;
-  await stack.client.call('sandbox', 'simulatePayment', SimulatePaymentRequest.fromPartial({ id: chargeId }));
-  await eventually(
-    async () => {
-      const { deliveries } = await stack.client.call(
-        'webhooks',
-        'listOutboundDeliveries',
-        ListOutboundDeliveriesRequest.fromPartial({ transactionId: chargeId }),
-      );
-      return deliveries[0]?.state === DeliveryState.DELIVERY_STATE_GAVE_UP;
-    },
-    15_000,
-    'the delivery to give up',
-  );
+  chargeId = await paidChargeWhoseDeliveryGaveUp('operacoes-1', 4200);
   // A forged notification: no signature, refused and kept as REJECTED.
   const forged = JSON.stringify({ id: 'evt_forjado', type: 'charge.paid', createdAt: new Date().toISOString(), data: { id: 'ch_x', status: 'paid' } });
   const answer = await fetch(providerAccount.notificationUrl, {
@@ -178,6 +157,79 @@ it('a viewer on a phone sees the lists without resend or reprocess, and why', as
   );
   expect(clipped).toEqual([]);
   await pages.finish(page, violations, 'operations-390-viewer');
+});
+
+/** A paid PIX charge whose merchant's webhook the receiver refuses until it gave up (one retry). */
+async function paidChargeWhoseDeliveryGaveUp(idempotencyKey: string, amount: number): Promise<string> {
+  receiverAnswers = 500;
+  const { transaction } = await stack.client.call(
+    'gateway',
+    'createTransaction',
+    CreateTransactionRequest.fromPartial({
+      route: 'pix',
+      idempotencyKey,
+      transaction: {
+        amount,
+        paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX,
+        webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
+      },
+    }),
+  );
+  await stack.client.call('sandbox', 'simulatePayment', SimulatePaymentRequest.fromPartial({ id: transaction.id }));
+  await eventually(
+    async () => {
+      const { deliveries } = await stack.client.call(
+        'webhooks',
+        'listOutboundDeliveries',
+        ListOutboundDeliveriesRequest.fromPartial({ transactionId: transaction.id }),
+      );
+      return deliveries[0]?.state === DeliveryState.DELIVERY_STATE_GAVE_UP;
+    },
+    15_000,
+    'the delivery to give up',
+  );
+  return transaction.id;
+}
+
+it('an admin on a phone resends a delivery that gave up, and finds a notification about an unknown charge by its outcome', async () => {
+  const phoneChargeId = await paidChargeWhoseDeliveryGaveUp('operacoes-celular', 1500);
+  // Signed, so that it is processed: about a charge the gateway never made, kept as an unknown subject.
+  const unknown = await postSignedSandboxEvent(notificationUrl, WEBHOOK_SECRET, {
+    id: 'evt_desconhecido',
+    type: 'charge.paid',
+    data: { id: 'ch_desconhecida', status: 'paid', amount: 1500 },
+  });
+  expect(unknown.status).toBe(200);
+
+  const { page, violations } = await pages.signedIn(390, 844);
+  await followNavLink(page, 'Operações');
+  const deliveries = page.getByTestId('ops-deliveries');
+  const delivery = deliveries.getByTestId('ops-delivery');
+  await delivery.getByText('Tentativas esgotadas').waitFor();
+  await expect(delivery.getByRole('link').textContent()).resolves.toBe(phoneChargeId.slice(0, 8));
+  await screenshot(page, 'operations-390-gave-up');
+  const before = received.length;
+  receiverAnswers = 204;
+  await delivery.getByRole('button', { name: /^Reenviar: Evento / }).click();
+  await deliveries.getByText('Nenhuma entrega com tentativas esgotadas.').waitFor();
+  await eventually(async () => received.length === before + 1, 10_000, 'the resent delivery');
+  expect(JSON.parse(received[before]!)).toMatchObject({ data: { id: phoneChargeId, status: 'APPROVED' } });
+
+  const notifications = page.getByTestId('ops-notifications');
+  await chooseOption(page, notifications.getByRole('combobox', { name: 'Resultado' }), 'Transação desconhecida');
+  const rows = notifications.getByTestId('ops-notification');
+  await rows.first().getByText('Transação desconhecida').waitFor();
+  await expect(rows.count()).resolves.toBe(1);
+  await expect(rows.first().locator('td').allTextContents()).resolves.toEqual([
+    expect.anything(),
+    'SANDBOX · Loja principal',
+    'Transação desconhecida',
+    'no transaction ch_desconhecida for this account',
+    '—',
+    expect.anything(),
+  ]);
+  await expect(page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).resolves.toBeLessThanOrEqual(0);
+  await pages.finish(page, violations, 'operations-390-resent');
 });
 
 it('an admin on a phone settles a charge lost on the way as not made, and it leaves the list', async () => {
