@@ -8,12 +8,14 @@ import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_se
 import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import { backOfficePages, followNavLink, launchBrowser } from '../support/browser.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
+import { SEEDED_CHARGES, SEEDING_TIMEOUT_MS } from '../support/seedCharges.js';
 
 /**
  * "Saldo e extrato" (issue 33 §4): the account's balance read at its provider (the sandbox's PSP) or said to be
  * unavailable where the provider has no balance read, and the gateway's statement per São Paulo day with its CSV
  * (the fee the charge's route declares included), the account and the days in the address; at 1280 and 390 px,
- * axe-clean.
+ * axe-clean. On a gateway seeded with 100,000 charges at accounts of their own (tests/support/seedCharges.ts): the
+ * statement is the chosen account's alone, and the account list holds the seeded ones too.
  */
 
 let browser: Browser;
@@ -39,7 +41,7 @@ const account = async (provider: string, name: string) =>
   ).providerAccount.id as string;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({ seededCharges: SEEDED_CHARGES });
   sandboxId = await account('SANDBOX', 'Conta com saldo');
   noBalanceId = await account('PAGUESAFE', 'Conta sem saldo');
   // The charge goes by a route whose target declares R$ 0,99 + 1,99 % for PIX: 99 + 39.6 cents, R$ 1,39.
@@ -78,7 +80,7 @@ beforeAll(async () => {
   );
   today = saoPauloDay(new Date());
   browser = await launchBrowser();
-});
+}, SEEDING_TIMEOUT_MS);
 
 afterAll(async () => {
   await browser?.close();

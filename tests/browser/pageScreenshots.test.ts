@@ -7,12 +7,15 @@ import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_se
 import { PaymentMethod, PixKeyType, WithdrawMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import { accessibilityViolations, backOfficePages, launchBrowser, screenshot } from '../support/browser.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
+import { SEEDED_CHARGES, SEEDING_TIMEOUT_MS } from '../support/seedCharges.js';
 
 /**
  * Every page of the back-office, at 1280 and 390 px, with something on it: its heading, no serious accessibility
  * violation, nothing wider than the window, and a screenshot in test-results/screenshots (page-<width>-<name>.png) for
  * review. The 1280 px run also takes the window's view of the dashboard and of a paid charge, the README's pictures
- * (docs/images/ holds them, compressed).
+ * (docs/images/ holds them, compressed). On a gateway seeded with 100,000 charges at accounts of their own
+ * (tests/support/seedCharges.ts): the lists and the dashboard as a busy gateway shows them, the suite's own charges
+ * the newest.
  */
 let browser: Browser;
 let stack: TestStack;
@@ -25,7 +28,7 @@ const pages = backOfficePages(
 );
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({ seededCharges: SEEDED_CHARGES });
   const api = stack.client;
   const { providerAccount } = await api.call(
     'accounts',
@@ -80,7 +83,7 @@ beforeAll(async () => {
   );
   ids.receiver = receiver.id;
   browser = await launchBrowser();
-}, 120_000);
+}, SEEDING_TIMEOUT_MS);
 
 afterAll(async () => {
   await browser?.close();
