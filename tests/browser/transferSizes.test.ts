@@ -1,41 +1,40 @@
 import { statSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Browser, CDPSession, Page } from 'playwright-core';
-import { createTestDatabase } from '../support/postgres.js';
-import { removeDir, startTestGateway } from '../support/gateway.js';
+import { startTestStack, type TestStack } from '../support/gateway.js';
+import { SEEDED_CHARGES, SEEDING_TIMEOUT_MS } from '../support/seedCharges.js';
 import { backOfficePages, launchBrowser } from '../support/browser.js';
 import { MIN_COMPRESSIBLE_BYTES } from '../../server/transport/connect/staticFiles.js';
 
 /**
- * What the back-office's first page costs the network in Chromium (issue 33's budget): a cold load, compressed,
- * at most 250 KB; a warm reload, at most 10 KB (index.html revalidated, the hashed assets from the cache, the
- * API calls). Bytes are Chromium's own count of what came over the wire (headers and encoded body), from the
- * DevTools protocol.
+ * What the back-office's first pages cost the network in Chromium (issue 33's budget), the sign-in page and the
+ * dashboard after it: a cold load, compressed, at most 250 KB; a warm reload, at most 10 KB (index.html revalidated,
+ * the hashed assets from the cache, the API calls). The dashboard's cold load is over the budget today (below). Bytes are Chromium's own count of what came over the wire (headers and encoded body), from the
+ * DevTools protocol. On a gateway seeded with 100,000 charges (tests/support/seedCharges.ts), so that the dashboard's
+ * API answers carry what a busy gateway's do.
  */
 
 const COLD_BUDGET = 250 * 1024;
 const WARM_BUDGET = 10 * 1024;
 
 let browser: Browser;
-let gateway: Awaited<ReturnType<typeof startTestGateway>>;
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let stack: TestStack;
+/** What the sign-in page and the dashboard it leads to cost cold, together. */
+let dashboardColdBytes = 0;
 
 const { submitSignIn } = backOfficePages(
   () => browser,
-  () => gateway,
+  () => stack.gateway,
 );
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  gateway = await startTestGateway({ databaseUrl: database.url });
+  stack = await startTestStack({ seededCharges: SEEDED_CHARGES });
   browser = await launchBrowser();
-});
+}, SEEDING_TIMEOUT_MS);
 
 afterAll(async () => {
   await browser?.close();
-  await gateway?.close();
-  await database?.drop();
-  if (gateway) removeDir(gateway.dataDir);
+  await stack?.close();
 });
 
 interface Transfer {
@@ -109,14 +108,14 @@ const listed = (transfers: Map<string, Transfer>) =>
     )
     .join('\n');
 
-it('the first page loads in at most 250 KB cold and 10 KB on a warm reload: assets compressed, then taken from the cache', async () => {
+it('the sign-in page loads in at most 250 KB cold, the dashboard after it in 10 KB on a warm reload: assets compressed, then cached', async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   page.setDefaultTimeout(20_000);
   const cold = await recordTransfers(page);
 
   // Cold: the sign-in page, then the dashboard it leads to (its lazy chunks and API calls), as a new operator sees them.
-  await page.goto(`${gateway.httpUrl!}/`);
+  await page.goto(`${stack.gateway.httpUrl!}/`);
   await page.getByRole('textbox', { name: 'E-mail' }).waitFor();
   await settled(cold.activity);
   const signInBytes = total(cold.transfers);
@@ -150,9 +149,24 @@ it('the first page loads in at most 250 KB cold and 10 KB on a warm reload: asse
   const document = [...warm.transfers.values()].find((transfer) => new URL(transfer.url).pathname === '/')!;
   expect(document.status).toBe(304);
 
-  // The first page (sign-in, with the shell it holds once signed in: web/pageSizes.ts's "first page") within the
-  // budget; the dashboard's own chunks (its charts) come after signing in, and are printed above.
+  // The sign-in page (with the shell it holds once signed in: web/pageSizes.ts's "first page") within the budget, and
+  // the reload of the dashboard it leads to. The dashboard's cold load is the next test's.
   expect(signInBytes).toBeLessThanOrEqual(COLD_BUDGET);
   expect(warmBytes).toBeLessThanOrEqual(WARM_BUDGET);
+  dashboardColdBytes = coldBytes;
   await context.close();
+});
+
+/**
+ * The first page after signing in, the dashboard, cold: counted with everything that led to it (its own chunks, its
+ * charts' library, its API calls, and the sign-in page before them; the sign-in's own requests are about 1.5 KB of
+ * it). Over the budget today: 308,990 B against 256,000 on 2026-11-29: the sign-in page 200,787 (the entry chunk
+ * 82 KB, a shared chunk 79 KB, the stylesheet 31 KB), the dashboard's chunks 50 KB, its charts' chunk 52 KB, its API
+ * answers 5 KB. Marked failing, so that it is measured in every
+ * run and turns red the day the dashboard fits, to be made an ordinary test then; it says nothing if the measurement
+ * above failed, which is red itself.
+ */
+it.failing('the dashboard after signing in loads in at most 250 KB cold (over it: a known defect of issue 33)', () => {
+  expect(dashboardColdBytes).toBeGreaterThan(0);
+  expect(dashboardColdBytes).toBeLessThanOrEqual(COLD_BUDGET);
 });
