@@ -15,6 +15,11 @@ import { sandboxCardId } from '../support/sandboxCard.js';
  * length just before, with the declines by reason. Now: PIX R$ 100,00 and R$ 50,00 paid, a card of R$ 50,00 declined (net R$ 150,00, 3 charges,
  * 66,7%). Ten days ago (moved there in the database): PIX R$ 60,00 paid and R$ 10,00 pending (net R$ 60,00, 2 charges,
  * 100%).
+ *
+ * Not on the seeded gateway (tests/support/seedCharges.ts) the other browser suites walk: the dashboard sums every
+ * account's charges and has no account filter, and the seeded ones span the last 90 days, both periods compared
+ * here; these exact totals and variations are of an empty gateway's five charges. The dashboard on 100,000 charges is
+ * walked by pageScreenshots and transferSizes.
  */
 let browser: Browser;
 let stack: TestStack;

@@ -21,6 +21,10 @@ import { sandboxCardId } from '../support/sandboxCard.js';
  * whole, a card charge of R$ 45,00 approved then charged back (the sandbox has no chargeback: written to the
  * database as a provider's notification would leave it), a declined card charge of R$ 50,00 and a pending PIX of
  * R$ 30,00. Created: R$ 275,00; approved: R$ 195,00; kept: R$ 75,00.
+ *
+ * Not on the seeded gateway (tests/support/seedCharges.ts) the other browser suites walk: the dashboard sums every
+ * account's charges and has no account filter, and these exact totals are of an empty gateway's five charges. The
+ * dashboard on 100,000 charges is walked by pageScreenshots and transferSizes.
  */
 
 let browser: Browser;
