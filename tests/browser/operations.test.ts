@@ -6,8 +6,8 @@ import { CreateTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_
 import { CreateOperatorRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
 import { CreateRouteRequest } from '../../gen/ts-proto/gateway/v1/routing_service.js';
 import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
-import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
-import { DeliveryState, ListOutboundDeliveriesRequest } from '../../gen/ts-proto/gateway/v1/webhook_service.js';
+import { PaymentMethod, WebhookOutcome } from '../../gen/ts-proto/gateway/v1/types.js';
+import { DeliveryState, ListOutboundDeliveriesRequest, ListWebhookNotificationsRequest } from '../../gen/ts-proto/gateway/v1/webhook_service.js';
 import { backOfficePages, chooseOption, followNavLink, launchBrowser, screenshot } from '../support/browser.js';
 import { failureOf } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
@@ -200,6 +200,19 @@ it('an admin on a phone resends a delivery that gave up, and finds a notificatio
     data: { id: 'ch_desconhecida', status: 'paid', amount: 1500 },
   });
   expect(unknown.status).toBe(200);
+  // Processed by a worker after the 200: the list is read once it is (its retries are seconds apart, each a moment).
+  await eventually(
+    async () => {
+      const { notifications } = await stack.client.call(
+        'webhooks',
+        'listWebhookNotifications',
+        ListWebhookNotificationsRequest.fromPartial({ providerAccountId: accountId, outcome: WebhookOutcome.WEBHOOK_OUTCOME_UNKNOWN_SUBJECT }),
+      );
+      return notifications.length === 1;
+    },
+    15_000,
+    'the notification about an unknown charge to be processed',
+  );
 
   const { page, violations } = await pages.signedIn(390, 844);
   await followNavLink(page, 'Operações');
