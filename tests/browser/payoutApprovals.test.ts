@@ -140,6 +140,11 @@ it('a payout above the limit: confirmation (nothing sent before it), then held a
   const ownApprovals = callsTo(page, 'ApproveWithdraw');
   const confirmation = await review(page, { amount: '250,00', key: 'maria@example.com', recipient: 'Maria Souza', description: 'Repasse de novembro' });
   await confirmation.getByTestId('confirm-balance').getByText('R$ 19,90 disponível (R$ 0,00 a liberar)').waitFor();
+  // More than the provider says is available: said before confirming, not refused (the provider decides).
+  await confirmation
+    .getByTestId('confirm-over-balance')
+    .getByText('O valor é maior que o saldo disponível informado pelo provedor (R$ 19,90): ele pode recusar o saque.')
+    .waitFor();
   await expect(accessibilityViolations(page)).resolves.toEqual([]);
   // Going back to edit sends nothing; the confirmation opens again with the same request.
   await confirmation.getByRole('button', { name: 'Voltar e corrigir' }).click();

@@ -87,6 +87,8 @@ it("IUGU: a payout to the account's registered bank account names no destination
     .getByTestId('confirm-balance')
     .getByText(/R\$ 500,00/)
     .waitFor();
+  // Within what the provider says is available: no warning.
+  await expect(confirmation.getByTestId('confirm-over-balance').count()).resolves.toBe(0);
   await expect(accessibilityViolations(page)).resolves.toEqual([]);
   expect(withdrawals).toHaveLength(0);
   await confirmation.getByRole('button', { name: 'Confirmar saque' }).click();

@@ -10,7 +10,7 @@ import { formatMoney, parseCents } from '../format.js';
 import { useI18n } from '../i18n.js';
 import { useIdempotencyKey } from '../idempotency.js';
 import { AmountInput, PageHeader, useProviderAccounts } from '../ui.js';
-import { AccountBalanceText } from '../accountBalance.js';
+import { AccountBalanceText, OverBalanceWarning } from '../accountBalance.js';
 
 type PayoutRequest = Pick<WithdrawInput, 'paymentMethod' | 'amount' | 'pixKey' | 'pixType' | 'description' | 'name' | 'receiverId'>;
 
@@ -265,6 +265,7 @@ export default function NewPayout() {
                 </>
               )}
             </dl>
+            <OverBalanceWarning accountId={confirming.accountId} provider={confirmingAccount?.provider} amount={confirming.request.amount} />
             <Text size="sm" c="dimmed">
               {t.payout.approvalNeeded}
             </Text>
