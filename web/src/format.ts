@@ -43,6 +43,11 @@ export function formatMoney(cents: number | bigint, currency?: string): string {
   return `${negative ? '-' : ''}${currencyPrefix(currency)} ${amount}`;
 }
 
+/** A count in the UI's language, grouped by thousands: `7.920` in Portuguese, `7,920` in English. */
+export function formatCount(value: number | bigint, locale: string): string {
+  return new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(value);
+}
+
 /** Whether a file is shown as a PDF: its name ends in .pdf, whatever the case. */
 export const isPdf = (fileName: string): boolean => /\.pdf$/i.test(fileName.trim());
 

@@ -4,6 +4,7 @@ import {
   currencyPrefix,
   documentKind,
   fileNameOf,
+  formatCount,
   formatDocument,
   formatMoney,
   formatPhone,
@@ -91,4 +92,11 @@ it("shows a notification's body as UTF-8 text, JSON indented, anything else as i
 
 it('shortens a gateway id to its first 8 characters, as the lists show it and the search finds it', () => {
   expect(shortId('3cfab32b-229a-47ea-b544-c5f02eff6949')).toBe('3cfab32b');
+});
+
+it('groups counts by thousands in the language shown: 7.920 in Portuguese, 7,920 in English', () => {
+  expect(formatCount(7920n, 'pt-BR')).toBe('7.920');
+  expect(formatCount(1_234_567, 'pt-BR')).toBe('1.234.567');
+  expect(formatCount(7920n, 'en')).toBe('7,920');
+  expect(formatCount(999, 'pt-BR')).toBe('999');
 });

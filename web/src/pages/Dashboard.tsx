@@ -12,7 +12,7 @@ import {
 } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { EventSubject } from '../../../gen/es/gateway/v1/types_pb.js';
 import { ErrorAlert } from '../errors.js';
-import { formatMoney } from '../format.js';
+import { formatCount, formatMoney } from '../format.js';
 import { useI18n } from '../i18n.js';
 import { useLiveEvents } from '../live.js';
 import { StatusBadge, TableHead, When, scrollable } from '../ui.js';
@@ -122,14 +122,14 @@ export default function Dashboard() {
         </Card>
         <Stat
           label={t.dashboard.count}
-          value={data ? data.count.toString() : '…'}
+          value={data ? formatCount(data.count, t.locale) : '…'}
           detail={data && t.dashboard.createdVolume(formatMoney(data.amount))}
           testId="stat-count"
         />
         <Stat
           label={t.dashboard.approvalRate}
           value={data ? conversionOf(data, t.locale) : '…'}
-          detail={data && t.dashboard.approvalBasis(data.approvedCount.toString(), (data.approvedCount + data.declinedCount).toString())}
+          detail={data && t.dashboard.approvalBasis(formatCount(data.approvedCount, t.locale), formatCount(data.approvedCount + data.declinedCount, t.locale))}
           testId="stat-approval"
         />
       </div>
@@ -174,9 +174,9 @@ function Conversion({
           {rows.map(({ key, name, outcomes }) => (
             <Table.Tr key={key} data-key={key}>
               <Table.Th scope="row">{name}</Table.Th>
-              <Table.Td>{outcomes.approvedCount.toString()}</Table.Td>
-              <Table.Td>{outcomes.declinedCount.toString()}</Table.Td>
-              <Table.Td>{outcomes.pendingCount.toString()}</Table.Td>
+              <Table.Td>{formatCount(outcomes.approvedCount, t.locale)}</Table.Td>
+              <Table.Td>{formatCount(outcomes.declinedCount, t.locale)}</Table.Td>
+              <Table.Td>{formatCount(outcomes.pendingCount, t.locale)}</Table.Td>
               <Table.Td>{conversionOf(outcomes, t.locale)}</Table.Td>
               <Table.Td className="money">{formatMoney(outcomes.netAmount)}</Table.Td>
             </Table.Tr>
@@ -215,7 +215,7 @@ function Conversion({
                 {declines.map(({ category, count, amount }) => (
                   <Table.Tr key={category} data-key={category}>
                     <Table.Th scope="row">{category ? (t.detail.declineCategories[category] ?? category) : t.detail.declineNotGiven}</Table.Th>
-                    <Table.Td>{count.toString()}</Table.Td>
+                    <Table.Td>{formatCount(count, t.locale)}</Table.Td>
                     <Table.Td className="money">{formatMoney(amount)}</Table.Td>
                   </Table.Tr>
                 ))}

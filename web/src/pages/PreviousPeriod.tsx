@@ -2,7 +2,7 @@ import { Text } from '@mantine/core';
 import { useQuery } from '@connectrpc/connect-query';
 import { timestampDate, timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { PaymentGatewayService, TimeBucket, type GetTransactionStatsResponse } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
-import { formatMoney } from '../format.js';
+import { formatCount, formatMoney } from '../format.js';
 import { useI18n } from '../i18n.js';
 
 type Totals = Pick<GetTransactionStatsResponse, 'netAmount' | 'count' | 'approvedCount' | 'declinedCount'>;
@@ -51,7 +51,7 @@ export function PreviousPeriod({ span, current, timeZone }: { span: { createdFro
       </Text>
       <ul className="previous-period">
         {item(t.dashboard.volume, formatMoney(before.netAmount), change(Number(current.netAmount), Number(before.netAmount), t.locale), 'previous-volume')}
-        {item(t.dashboard.count, before.count.toString(), change(Number(current.count), Number(before.count), t.locale), 'previous-count')}
+        {item(t.dashboard.count, formatCount(before.count, t.locale), change(Number(current.count), Number(before.count), t.locale), 'previous-count')}
         {item(
           t.dashboard.approvalRate,
           rateBefore === undefined ? '—' : `${rateBefore.toLocaleString(t.locale, { maximumFractionDigits: 1 })}%`,
