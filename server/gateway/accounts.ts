@@ -127,7 +127,8 @@ export class AccountsService {
   async ensureSandboxAccount(secretKey: string, webhookSecret: string): Promise<ProviderAccountView> {
     const [existing] = await this.deps.accounts.list(this.deps.db.em(), 'SANDBOX');
     if (existing) return this.view(existing);
-    if (!this.deps.registry.find('SANDBOX')) throw new GatewayError('FAILED_PRECONDITION', 'the SANDBOX provider is not registered');
+    if (!this.deps.registry.find('SANDBOX'))
+      throw new GatewayError('FAILED_PRECONDITION', 'the SANDBOX provider is not registered', { reason: 'PROVIDER_NOT_REGISTERED' });
     return this.create({ provider: 'SANDBOX', name: 'Sandbox', publicKey: 'sandbox', secretKey, webhookSecret });
   }
 }

@@ -96,7 +96,10 @@ export async function resolveAccount(deps: GatewayDeps, providerAccountId: strin
   const known = resolved.get(account);
   if (known) return known;
   const adapter = deps.registry.find(account.provider);
-  if (!adapter) throw new GatewayError('FAILED_PRECONDITION', `provider ${account.provider} of account ${account.id} is not registered`);
+  if (!adapter)
+    throw new GatewayError('FAILED_PRECONDITION', `provider ${account.provider} of account ${account.id} is not registered`, {
+      reason: 'PROVIDER_NOT_REGISTERED',
+    });
   const result = { account, adapter, ctx: adapterContext(deps, account, adapter) };
   resolved.set(account, result);
   return result;

@@ -199,7 +199,8 @@ export class NotificationsService {
   async reprocess(id: string): Promise<WebhookNotification> {
     if (!isUuid(id)) throw notFound(`notification ${id} not found`);
     const processed = await this.claimAndProcess(id);
-    if (!processed) throw new GatewayError('FAILED_PRECONDITION', `notification ${id} is being processed right now, or does not exist`);
+    if (!processed)
+      throw new GatewayError('FAILED_PRECONDITION', `notification ${id} is being processed right now, or does not exist`, { reason: 'NOTIFICATION_BUSY' });
     return processed;
   }
 

@@ -96,7 +96,8 @@ export class OperatorsService {
     const initialPassword = input.password ? undefined : madeUpPassword();
     const password = initialPassword ?? input.password;
     checkPassword(password, email);
-    const taken = () => new GatewayError('ALREADY_EXISTS', `an operator with e-mail ${email} already exists`);
+    const taken = () =>
+      new GatewayError('ALREADY_EXISTS', `an operator with e-mail ${email} already exists`, { field: 'email', reason: 'OPERATOR_EMAIL_TAKEN' });
     if (await this.deps.operators.byEmail(this.em(), email)) throw taken();
     // Another creation with this e-mail may have got in since the look-up (the password's hashing takes a while): the unique index decides.
     const created = await this.deps.operators.create(this.em(), { email, role, passwordHash: await hashPassword(password) });
@@ -135,7 +136,7 @@ export class OperatorsService {
     if (password !== undefined) checkPassword(password, current.email);
     const losesAdmin = current.role === 'admin' && !current.disabled && ((role && role !== 'admin') || patch.disabled === true);
     if (losesAdmin && (await this.deps.operators.countActiveAdmins(this.em())) <= 1)
-      throw new GatewayError('FAILED_PRECONDITION', 'the last active admin cannot be disabled or given another role');
+      throw new GatewayError('FAILED_PRECONDITION', 'the last active admin cannot be disabled or given another role', { reason: 'LAST_ACTIVE_ADMIN' });
     if (patch.resetTotp) await this.deps.operators.clearTotp(this.em(), id);
     const updated = await this.deps.operators.update(this.em(), id, {
       role,

@@ -185,7 +185,7 @@ export class PaymentsService {
   /** A charge that names a route: the route's decision, then its targets in order (routedCharges.ts). */
   private async createRoutedTransaction(command: CreateTransactionCommand & { route: string }, full: TransactionInput): Promise<Transaction> {
     const routes = this.routes;
-    if (!routes) throw new GatewayError('FAILED_PRECONDITION', 'routes are not served by this gateway', { field: 'route' });
+    if (!routes) throw new GatewayError('FAILED_PRECONDITION', 'routes are not served by this gateway', { field: 'route', reason: 'ROUTES_NOT_SERVED' });
     const cardBin = command.cardBin || undefined;
     if (cardBin !== undefined && !/^\d{6,8}$/.test(cardBin)) throw invalidArgument('card_bin', "card_bin must be the card's first 6 to 8 digits");
     const route = await routes.forCharge(command.route);
@@ -360,7 +360,9 @@ export class PaymentsService {
         );
         if (!reservation.reserved) {
           if (reservation.status !== 'APPROVED')
-            throw new GatewayError('FAILED_PRECONDITION', `only an APPROVED transaction can be refunded; ${transaction.id} is ${reservation.status}`);
+            throw new GatewayError('FAILED_PRECONDITION', `only an APPROVED transaction can be refunded; ${transaction.id} is ${reservation.status}`, {
+              reason: 'CHARGE_NOT_REFUNDABLE',
+            });
           throw new GatewayError(
             'FAILED_PRECONDITION',
             asked === 'rest'
@@ -369,6 +371,7 @@ export class PaymentsService {
             {
               reason: 'REFUND_EXCEEDS_CHARGE',
               field: 'amount',
+              values: { refundableCents: String(reservation.refundable), currency: transaction.currency },
             },
           );
         }

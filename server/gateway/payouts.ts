@@ -110,7 +110,7 @@ export class PayoutsService {
    */
   private async withdrawRouted(command: WithdrawCommand & { route: string }, requester?: Principal): Promise<Withdrawal> {
     const routes = this.routes;
-    if (!routes) throw new GatewayError('FAILED_PRECONDITION', 'routes are not served by this gateway', { field: 'route' });
+    if (!routes) throw new GatewayError('FAILED_PRECONDITION', 'routes are not served by this gateway', { field: 'route', reason: 'ROUTES_NOT_SERVED' });
     const input = command.withdraw;
     const amount = requirePositiveCents('withdraw.amount', input.amount);
     if (input.paymentMethod !== 'PIX')

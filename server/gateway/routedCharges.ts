@@ -118,7 +118,7 @@ async function tryTargets<S extends { id: string }>(deps: Deps, call: RoutedCall
     });
   }
   // Only a rule without targets gets here, which saving a route refuses.
-  throw new GatewayError('FAILED_PRECONDITION', `route ${route.name} has no target for this ${call.operation}`, { field: 'route' });
+  throw new GatewayError('FAILED_PRECONDITION', `route ${route.name} has no target for this ${call.operation}`, { field: 'route', reason: 'ROUTE_NO_TARGET' });
 }
 
 /**

@@ -52,8 +52,9 @@ export interface RoutePreview {
   maxAttempts: number;
 }
 
-const failedPrecondition = (field: string, message: string): GatewayError =>
-  new GatewayError('FAILED_PRECONDITION', message, { field, reason: 'FAILED_PRECONDITION' });
+/** A route's target whose account no charge of its rule could use (deleted, or its provider does not take the rule's charges). */
+const unusableTarget = (field: string, message: string): GatewayError =>
+  new GatewayError('FAILED_PRECONDITION', message, { field, reason: 'ROUTE_TARGET_UNUSABLE' });
 
 const isCount = (value: number): boolean => Number.isSafeInteger(value) && value >= 0;
 
@@ -154,12 +155,12 @@ export class RoutesService {
     const account = await this.deps.accounts.getWithSecrets(em, target.providerAccountId, { includeDeleted: true });
     if (!account) throw invalidArgument(field, `${field}: provider account ${target.providerAccountId} not found`);
     if (!(await this.deps.accounts.getWithSecrets(em, target.providerAccountId)))
-      throw failedPrecondition(field, `${field}: provider account ${target.providerAccountId} is deleted`);
+      throw unusableTarget(field, `${field}: provider account ${target.providerAccountId} is deleted`);
     const adapter = this.deps.registry.find(account.provider);
-    if (!adapter?.supports('createTransaction')) throw failedPrecondition(field, `${field}: provider ${account.provider} takes no charges`);
+    if (!adapter?.supports('createTransaction')) throw unusableTarget(field, `${field}: provider ${account.provider} takes no charges`);
     for (const method of rule.paymentMethods)
       if (!adapter.capabilities.paymentMethods.includes(method))
-        throw failedPrecondition(field, `${field}: provider ${account.provider} of account ${account.id} does not take ${method}`);
+        throw unusableTarget(field, `${field}: provider ${account.provider} of account ${account.id} does not take ${method}`);
   }
 
   private async checked(input: RouteInput): Promise<RouteInput> {

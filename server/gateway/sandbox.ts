@@ -19,6 +19,7 @@ export class SandboxService {
       throw new GatewayError(
         'FAILED_PRECONDITION',
         `transaction ${id} belongs to ${transaction.provider}, which cannot simulate payments (the SANDBOX provider can)`,
+        { reason: 'NOT_SIMULATED_PROVIDER' },
       );
     }
     const { notification } = await adapter.simulatePayment(ctx, transaction.transactionId);

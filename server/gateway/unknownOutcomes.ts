@@ -98,7 +98,11 @@ export class UnknownOutcomesService {
       return {};
     }
     if (!pending)
-      throw new GatewayError('FAILED_PRECONDITION', `request ${id} kept nothing to record a result from; settle it as FAILED after checking with the provider`);
+      throw new GatewayError(
+        'FAILED_PRECONDITION',
+        `request ${id} kept nothing to record a result from; settle it as FAILED after checking with the provider`,
+        { reason: 'NOTHING_TO_RECORD' },
+      );
     const { adapter, ctx } = await resolveAccount(this.deps, key.providerAccountId, { includeDeleted: true });
     if (pending.kind === 'refund')
       return { subjectId: await this.complete(key, (await recordRefund(this.deps, pending, CONFIRMED_REFUND)).id, CONFIRMED_REFUND) };

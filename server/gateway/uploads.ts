@@ -142,7 +142,10 @@ export class UploadsService {
    */
   async readDocument(url: string, fileName: string): Promise<{ contentType: string; content: Uint8Array<ArrayBuffer> }> {
     const unreadable = (why: string) =>
-      new GatewayError('UNAVAILABLE', `${fileName} could not be read from the gateway's store (${why}): nothing was sent`, { reason: 'DOCUMENT_UNREADABLE' });
+      new GatewayError('UNAVAILABLE', `${fileName} could not be read from the gateway's store (${why}): nothing was sent`, {
+        reason: 'DOCUMENT_UNREADABLE',
+        values: { fileName },
+      });
     if (!this.isOwnObject(url)) throw unreadable('not an object of this store');
     const answer = await fetch(await this.readableUrl(url), { signal: AbortSignal.timeout(DOCUMENT_READ_MS) }).catch((error: unknown) => {
       throw unreadable(error instanceof Error ? error.message : String(error));

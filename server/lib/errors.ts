@@ -33,6 +33,12 @@ export interface ErrorDetails {
   permission?: string;
   /** For RESOURCE_EXHAUSTED: how long to wait before calling again. */
   retryAfterMs?: number;
+  /**
+   * Plain values a client's own text for the reason quotes (ErrorInfo metadata), e.g. the cents still refundable:
+   * the back-office shows its catalogue's words, not the message, so a number in the message would otherwise be lost.
+   * Never a secret or card data.
+   */
+  values?: Readonly<Record<string, string>>;
 }
 
 export type ProviderOutcome = 'failed' | 'unknown';

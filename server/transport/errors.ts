@@ -18,6 +18,7 @@ export function errorDetails(code: ErrorCode, message: string, details: GatewayE
       reason: details.reason ?? code,
       domain: ERROR_DOMAIN,
       metadata: {
+        ...details.values,
         ...(details.field ? { field: details.field } : {}),
         ...(details.errorId ? { errorId: details.errorId } : {}),
         ...(details.permission ? { permission: details.permission } : {}),

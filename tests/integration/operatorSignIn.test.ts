@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { CreateOperatorRequest, ListOperatorsRequest, UpdateOperatorRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
 import { CreateProviderAccountRequest, ListProviderAccountsRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
-import { connectDriver, failureOf } from '../support/clients.js';
+import { connectDriver, errorDetailsOf, failureOf } from '../support/clients.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
 import { eventually } from '../support/eventually.js';
 
@@ -185,6 +185,9 @@ describe('operator sign-in', () => {
       message: 'the last active admin cannot be disabled or given another role',
     });
     expect(
+      (await errorDetailsOf(stack.client.call('access', 'updateOperator', UpdateOperatorRequest.fromPartial({ id: first.id, disabled: true })))).reason,
+    ).toBe('LAST_ACTIVE_ADMIN');
+    expect(
       await failureOf(
         stack.client.call('access', 'createOperator', CreateOperatorRequest.fromPartial({ email: 'short@example.com', role: 'viewer', password: 'short' })),
       ),
@@ -223,6 +226,18 @@ describe('operators created at once', () => {
     const answers = await Promise.all(Array.from({ length: 6 }, create));
     expect(answers.filter((answer) => answer === 'OK')).toHaveLength(1);
     expect(answers.filter((answer) => answer !== 'OK')).toEqual(Array(5).fill('ALREADY_EXISTS: an operator with e-mail race@example.com already exists'));
+    // A reason of its own (ALREADY_EXISTS alone also stands for a route's name taken), for the back-office's text.
+    expect(
+      (
+        await errorDetailsOf(
+          stack.client.call(
+            'access',
+            'createOperator',
+            CreateOperatorRequest.fromPartial({ email: 'race@example.com', role: 'viewer', password: 'a long race password' }),
+          ),
+        )
+      ).reason,
+    ).toBe('OPERATOR_EMAIL_TAKEN');
     const { rows } = await db.query(`select count(*)::int as count from operators where email = 'race@example.com'`);
     expect(rows[0].count).toBe(1);
   });

@@ -224,16 +224,19 @@ describe.each([
       expect(await errorDetailsOf(call({ paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX }))).toEqual({
         reason: 'INVALID_ARGUMENT',
         domain: 'gateway.v1',
+        metadata: { field: 'transaction.amount' },
         fields: ['transaction.amount'],
       });
       expect(await errorDetailsOf(call({ amount: 100, paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD }))).toEqual({
         reason: 'CARD_ID_REQUIRED',
         domain: 'gateway.v1',
+        metadata: { field: 'transaction.card_id' },
         fields: ['transaction.card_id'],
       });
       expect(await errorDetailsOf(call({ amount: 100, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX }, '5b0c4e1e-0000-4000-8000-000000000000'))).toEqual({
         reason: 'NOT_FOUND',
         domain: 'gateway.v1',
+        metadata: {},
         fields: [],
       });
     });

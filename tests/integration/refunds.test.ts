@@ -10,7 +10,7 @@ import { PaymentMethod, TransactionStatus } from '../../gen/ts-proto/gateway/v1/
 import type { RefundResult } from '../../server/domain/types.js';
 import type { AdapterContext } from '../../server/providers/adapter.js';
 import { SandboxAdapter } from '../../server/providers/sandbox/adapter.js';
-import { connectDriver, failureOf, type Driver } from '../support/clients.js';
+import { connectDriver, errorDetailsOf, failureOf, type Driver } from '../support/clients.js';
 import { sandboxCardId } from '../support/sandboxCard.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
 
@@ -82,6 +82,12 @@ it('10 concurrent full refunds with different keys make one provider call: one s
   }
   const { transaction } = await stack.client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id }));
   expect(transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_REFUNDED);
+  // A reason of its own, for the back-office's text.
+  for (const [driver, key] of [
+    [stack.client, 'after-grpc'],
+    [connect, 'after-connect'],
+  ] as const)
+    expect((await errorDetailsOf(refund(driver, id, 100, key))).reason).toBe('CHARGE_NOT_REFUNDABLE');
 });
 
 it('partial refunds never exceed the charge: the one that would is refused before reaching the provider', async () => {
@@ -104,6 +110,15 @@ it('partial refunds never exceed the charge: the one that would is refused befor
     code: 'FAILED_PRECONDITION',
     message: `only 1000 cents of transaction ${id} can still be refunded (counting refunds in progress); 1001 asked`,
   });
+  // What is left, as ErrorInfo metadata: the back-office's text for the reason quotes it, in the charge's currency.
+  for (const [driver, key] of [
+    [stack.client, 'partial-c-grpc'],
+    [connect, 'partial-c-connect'],
+  ] as const)
+    expect(await errorDetailsOf(refund(driver, id, 1001, key))).toMatchObject({
+      reason: 'REFUND_EXCEEDS_CHARGE',
+      metadata: { field: 'amount', refundableCents: '1000', currency: 'BRL' },
+    });
   const last = await refund(stack.client, id, 1000, 'partial-d');
   expect(last.refund.status).toBe(true);
   expect(last.transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_REFUNDED);

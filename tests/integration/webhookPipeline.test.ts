@@ -12,7 +12,7 @@ import { DeliveryState, ListOutboundDeliveriesRequest } from '../../gen/ts-proto
 import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import { signSandboxPayload } from '../../server/sandbox/api.js';
 import { signTimestampedBody, verifyTimestampedSignature } from '../../server/lib/hmacSignature.js';
-import { connectDriver, failureOf, type Driver } from '../support/clients.js';
+import { connectDriver, errorDetailsOf, failureOf, type Driver } from '../support/clients.js';
 import { startTestStack, TEST_OUTBOUND_SECRET, TEST_TOKEN, type TestStack } from '../support/gateway.js';
 import { eventually } from '../support/eventually.js';
 
@@ -212,6 +212,9 @@ describe('provider notifications', () => {
     const again = await client.call('webhooks', 'reprocessWebhookNotification', { id: applied.id });
     expect(again.notification.outcome).toBe(WebhookOutcome.WEBHOOK_OUTCOME_UNCHANGED);
     expect(again.notification.attempts).toBe(2);
+    // One that cannot be claimed (being processed, or gone) has a reason of its own, for the back-office's text.
+    const gone = client.call('webhooks', 'reprocessWebhookNotification', { id: '5b0c4e1e-0000-4000-8000-000000000000' });
+    expect(await errorDetailsOf(gone)).toMatchObject({ reason: 'NOTIFICATION_BUSY' });
   });
 
   it('an operator reads a notification as received: its body byte for byte and its headers, without the credential the sender attached', async () => {

@@ -272,7 +272,10 @@ describe('IUGU receivers: Iugu sub-accounts', () => {
     });
 
     it('refuses to read a sub-account whose token the gateway does not hold, and an answer without the account or its balance, or with a field of another type', async () => {
-      expect((await failure(h.adapter.getReceiver(h.ctx, 'SUB9'))).code).toBe('FAILED_PRECONDITION');
+      await expect(h.adapter.getReceiver(h.ctx, 'SUB9')).rejects.toMatchObject({
+        code: 'FAILED_PRECONDITION',
+        details: { field: 'receiver_id', reason: 'RECEIVER_NOT_CREATED_HERE' },
+      });
       expect(h.fake.received).toHaveLength(0);
       h.fake.expect({ method: 'GET', path: '/accounts/SUB9', reply: { body: '<html></html>' } });
       expect((await failure(h.adapter.getReceiver(h.ctx, 'SUB9', { secret: 'live_sub9' }))).code).toBe('UNAVAILABLE');

@@ -264,9 +264,11 @@ describe('TRANSFEERA (spec doc 2, group 1), a bespoke adapter', () => {
     it('refuses to refund a charge nothing was received for', async () => {
       withToken();
       h.fake.expect({ method: 'GET', path: '/pix/cashin', reply: { body: { entries: [] } } });
-      expect(await failure(h.adapter.refoundTransaction(h.ctx, txid, 1000))).toEqual({
+      const refused = h.adapter.refoundTransaction(h.ctx, txid, 1000);
+      await expect(refused).rejects.toMatchObject({
         code: 'FAILED_PRECONDITION',
         message: `no PIX has been received for ${txid}: there is nothing to refund`,
+        details: { reason: 'NO_PIX_RECEIVED' },
       });
     });
   });

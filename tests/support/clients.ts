@@ -205,6 +205,8 @@ export interface RpcErrorDetails {
   /** google.rpc.ErrorInfo */
   reason?: string;
   domain?: string;
+  /** google.rpc.ErrorInfo's metadata */
+  metadata?: Record<string, string>;
   /** google.rpc.BadRequest field violations */
   fields: string[];
   /** google.rpc.RetryInfo's retry_delay, in milliseconds */
@@ -226,6 +228,7 @@ export async function errorDetailsOf(promise: Promise<unknown>): Promise<RpcErro
       return {
         reason: info?.reason,
         domain: info?.domain,
+        metadata: info?.metadata,
         fields: error.findDetails(BadRequestSchema).flatMap((b) => b.fieldViolations.map((v) => v.field)),
         retryDelayMs: millis(error.findDetails(RetryInfoSchema)[0]?.retryDelay),
         retryAfter: error.metadata.get('retry-after') ?? undefined,
@@ -240,6 +243,7 @@ export async function errorDetailsOf(promise: Promise<unknown>): Promise<RpcErro
     return {
       reason: info?.reason,
       domain: info?.domain,
+      metadata: info?.metadata,
       fields: find('BadRequest').flatMap((any) => BadRequest.decode(any.value).fieldViolations.map((v) => v.field)),
       retryDelayMs: millis(find('RetryInfo').map((any) => RetryInfo.decode(any.value))[0]?.retryDelay),
       retryAfter: metadata.get('retry-after')[0]?.toString(),

@@ -11,12 +11,12 @@ const doc = (fileName: string, contentType: string, size: number): DefenseDocume
   content: new Uint8Array(new ArrayBuffer(size)),
 });
 
-function refusal(documents: DefenseDocument[]): { code: string; message: string; reason?: string } {
+function refusal(documents: DefenseDocument[]): { code: string; message: string; reason?: string; values?: Readonly<Record<string, string>> } {
   try {
     checkedDefenseDocuments(documents, LIMITS, 'Erro ao enviar defesa');
   } catch (error) {
     if (!isGatewayError(error)) throw error;
-    return { code: error.code, message: error.message, reason: error.details.reason };
+    return { code: error.code, message: error.message, reason: error.details.reason, values: error.details.values };
   }
   throw new Error('the documents were taken, a refusal was expected');
 }
@@ -30,9 +30,11 @@ describe("a defence's documents against the provider's limits", () => {
   });
 
   it('refuses, naming the file or the limit, a type not taken, too many files, too many bytes in all', () => {
+    // The provider also as a value: the back-office's own text for the reason names it.
     expect(refusal([doc('foto.jpg', 'image/jpeg', 10)])).toEqual({
       code: 'FAILED_PRECONDITION',
       reason: 'DEFENSE_DOCUMENTS_REFUSED',
+      values: { provider: 'Acme' },
       message: 'Erro ao enviar defesa: Acme takes only .pdf, .png files; foto.jpg is image/jpeg; nothing was sent',
     });
     expect(refusal([doc('a.pdf', 'application/pdf', 1), doc('b.pdf', 'application/pdf', 1), doc('c.pdf', 'application/pdf', 1)]).message).toBe(

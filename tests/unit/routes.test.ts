@@ -80,13 +80,14 @@ describe('saving a route', () => {
       .create({ name: 'r', rules, maxAttempts: 0, ...extra })
       .then(
         () => undefined,
-        (error: GatewayError) => ({ code: error.code, field: error.details.field, message: error.message }),
+        (error: GatewayError) => ({ code: error.code, field: error.details.field, reason: error.details.reason, message: error.message }),
       );
 
   it('refuses what no charge could use, naming the field', async () => {
     expect(await refusal([rule({ targets: [{ providerAccountId: GONE, weight: 0, fees: [] }] })])).toMatchObject({
       code: 'FAILED_PRECONDITION',
       field: 'rules[0].targets[0].provider_account_id',
+      reason: 'ROUTE_TARGET_UNUSABLE',
     });
     expect(await refusal([rule({ paymentMethods: ['CREDIT_CARD'], targets: [{ providerAccountId: PIX_ONLY, weight: 0, fees: [] }] })])).toMatchObject({
       code: 'FAILED_PRECONDITION',

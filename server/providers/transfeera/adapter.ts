@@ -436,7 +436,10 @@ export class TransfeeraAdapter extends DeclaredAdapter {
     const entries = await this.cashIn(ctx, 'refoundTransaction', prefix, transactionId);
     const endToEnd = entries.find((entry) => entry.txid === transactionId && (entry.type ?? 'DEPOSIT').toUpperCase() === 'DEPOSIT')?.end2end_id;
     if (!endToEnd)
-      throw new GatewayError('FAILED_PRECONDITION', `no PIX has been received for ${transactionId}: there is nothing to refund`, { field: 'transaction_id' });
+      throw new GatewayError('FAILED_PRECONDITION', `no PIX has been received for ${transactionId}: there is nothing to refund`, {
+        field: 'transaction_id',
+        reason: 'NO_PIX_RECEIVED',
+      });
     const integrationId = transfeeraRefundIntegrationId(transactionId, idempotencyKey);
     const answer = await this.exchange(
       'refoundTransaction',

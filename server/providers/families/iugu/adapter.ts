@@ -290,6 +290,7 @@ export class IuguAdapter extends DeclaredAdapter<IuguMember> {
     if (!stored?.secret)
       throw new GatewayError('FAILED_PRECONDITION', `${prefix}: receiver ${receiverId} was not created through the gateway, so its Iugu API token is unknown`, {
         field: 'receiver_id',
+        reason: 'RECEIVER_NOT_CREATED_HERE',
       });
     const http = this.subAccount(ctx, stored.secret);
     // A 404 is the declaration's `notFound` text (IUGU: 'Recebedor não encontrado.').
