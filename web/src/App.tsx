@@ -7,6 +7,7 @@ import { TotpCodeInput } from './totpCodeInput.js';
 import { createGatewayTransport, currentSession, signIn, SignInError, signOut, type Session } from './api.js';
 import { useI18n, type Language } from './i18n.js';
 import { LiveEvents } from './live.js';
+import { reasonText } from './errorText.js';
 import { EventSubject } from '../../gen/es/gateway/v1/types_pb.js';
 import { isRole, ROLE_PERMISSIONS, type Permission } from '../../shared/permissions.js';
 
@@ -113,9 +114,9 @@ function SignIn({ onSignedIn, passwordChanged }: { onSignedIn: (session: Session
     setBusy(true);
     setError(null);
     signIn(email, password, code).then(onSignedIn, (err: unknown) => {
-      const reason = err instanceof SignInError ? err.reason : undefined;
-      if (reason === 'TOTP_REQUIRED') setCode('');
-      setError((reason && t.errorReasons[reason]) || (err instanceof Error ? err.message : String(err)));
+      const refusal = err instanceof SignInError ? err : undefined;
+      if (refusal?.reason === 'TOTP_REQUIRED') setCode('');
+      setError(reasonText(refusal?.reason, refusal?.metadata ?? {}, t.errorReasons) ?? (err instanceof Error ? err.message : String(err)));
       setBusy(false);
     });
   }

@@ -14,6 +14,8 @@ export class SignInError extends Error {
   constructor(
     message: string,
     readonly reason: string | undefined,
+    /** What the catalogue's text for the reason may quote, as ErrorInfo metadata would carry it (retryAfterMs). */
+    readonly metadata: Readonly<Record<string, string>> = {},
   ) {
     super(message);
   }
@@ -41,7 +43,12 @@ export function createGatewayTransport(csrfToken: string, onUnauthenticated: () 
 
 async function answer<T>(response: Response): Promise<T> {
   const body = (await response.json().catch(() => ({}))) as { message?: string; reason?: string };
-  if (!response.ok) throw new SignInError(body.message ?? `HTTP ${response.status}`, body.reason);
+  if (!response.ok) {
+    // A lock-out or a rate limit says how long to wait in Retry-After (whole seconds).
+    const retryAfter = Number(response.headers.get('retry-after'));
+    const metadata: Record<string, string> = retryAfter > 0 ? { retryAfterMs: String(retryAfter * 1000) } : {};
+    throw new SignInError(body.message ?? `HTTP ${response.status}`, body.reason, metadata);
+  }
   return body as T;
 }
 

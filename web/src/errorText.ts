@@ -1,5 +1,44 @@
 import { ConnectError } from '@connectrpc/connect';
 import { ErrorInfoSchema } from '../../gen/es/google/rpc/error_details_pb.js';
+import { formatMoney } from './format.js';
+
+/**
+ * The values a catalogue text may quote: the ErrorInfo metadata as sent, and the forms a reader wants of some of
+ * them (money from `…Cents` with the metadata's currency; whole minutes and seconds from `retryAfterMs`, rounded up
+ * as the gateway rounds them in its own message).
+ */
+function readableValues(metadata: Readonly<Record<string, string>>): Record<string, string> {
+  const values: Record<string, string> = { ...metadata };
+  for (const [key, value] of Object.entries(metadata))
+    if (key.endsWith('Cents') && /^-?\d+$/.test(value)) values[key.slice(0, -'Cents'.length)] = formatMoney(BigInt(value), metadata.currency);
+  const retryAfterMs = Number(metadata.retryAfterMs);
+  if (metadata.retryAfterMs && Number.isFinite(retryAfterMs)) {
+    values.retryAfterSeconds = String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
+    values.retryAfterMinutes = String(Math.max(1, Math.ceil(retryAfterMs / 60_000)));
+  }
+  return values;
+}
+
+/**
+ * The catalogue's text for a reason, its `{name}`s filled from the error's metadata; undefined when the catalogue has
+ * no text for the reason or the error lacks a value the text needs (the gateway's own message then says it).
+ */
+export function reasonText(
+  reason: string | undefined,
+  metadata: Readonly<Record<string, string>>,
+  reasons: Readonly<Record<string, string>>,
+): string | undefined {
+  const template = reason ? reasons[reason] : undefined;
+  if (!template) return undefined;
+  const values = readableValues(metadata);
+  let complete = true;
+  const text = template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (values[name]) return values[name];
+    complete = false;
+    return '';
+  });
+  return complete ? text : undefined;
+}
 
 /**
  * A failed call's text for the reader: the catalogue's, in the UI's language, for an ErrorInfo reason it has a
@@ -7,6 +46,6 @@ import { ErrorInfoSchema } from '../../gen/es/google/rpc/error_details_pb.js';
  */
 export function errorText(error: unknown, reasons: Readonly<Record<string, string>>): string {
   const failure = ConnectError.from(error);
-  const reason = failure.findDetails(ErrorInfoSchema)[0]?.reason;
-  return (reason && reasons[reason]) || failure.rawMessage;
+  const info = failure.findDetails(ErrorInfoSchema)[0];
+  return reasonText(info?.reason, info?.metadata ?? {}, reasons) ?? failure.rawMessage;
 }

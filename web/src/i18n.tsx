@@ -13,6 +13,7 @@ import {
 import { ConnectionVerdict } from '../../gen/es/gateway/v1/provider_account_service_pb.js';
 import { DeliveryState } from '../../gen/es/gateway/v1/webhook_service_pb.js';
 import type { PixKeyType as PixKeyTypeName } from '../../shared/pixKeyRules.js';
+import { EN_ERROR_REASONS, PT_ERROR_REASONS } from './errorReasons.js';
 
 /**
  * Every text of the back-office, in one catalogue: Brazilian Portuguese by
@@ -802,18 +803,7 @@ const pt = {
     attemptReason: 'Motivo',
     outcome: { charged: 'cobrada', not_sent: 'não enviada' } as Record<string, string>,
   },
-  errorReasons: {
-    DELIVERY_NOT_GAVE_UP: 'Esta entrega não está mais com tentativas esgotadas: recarregue a lista.',
-    PAYOUT_SELF_APPROVAL: 'Você não pode aprovar um saque que você mesmo solicitou: outro operador precisa aprová-lo.',
-    PAYOUT_NOT_AWAITING_APPROVAL: 'Este saque não aguarda mais aprovação.',
-    PAYOUT_REVIEW_BY_OPERATOR: 'Saques retidos são revisados por um operador conectado ao back-office.',
-    IDEMPOTENCY_KEY_REUSED: 'Esta solicitação já foi usada para outro saque. Recarregue a página e tente de novo.',
-    WRONG_CREDENTIALS: 'E-mail ou senha incorretos.',
-    TOTP_REQUIRED: 'Digite o código de 6 dígitos do seu aplicativo autenticador.',
-    WRONG_TOTP_CODE: 'Código incorreto ou já usado. Espere o próximo código e tente de novo.',
-    TOTP_ENROLLMENT_REQUIRED: 'Ative a verificação em duas etapas em Minha conta antes de continuar: ela é obrigatória para administradores.',
-    NO_NEW_EVIDENCE: 'O provedor já recebeu todas as evidências desta disputa: adicione uma nova evidência para enviar a defesa de novo.',
-  } as Record<string, string>,
+  errorReasons: PT_ERROR_REASONS,
   pixKeyType: {
     CPF: 'CPF',
     CNPJ: 'CNPJ',
@@ -1614,18 +1604,7 @@ const en: Messages = {
     attemptReason: 'Reason',
     outcome: { charged: 'charged', not_sent: 'not sent' } as Record<string, string>,
   },
-  errorReasons: {
-    DELIVERY_NOT_GAVE_UP: 'This delivery has not given up any more: reload the list.',
-    PAYOUT_SELF_APPROVAL: 'You cannot approve a payout you requested yourself: another operator must approve it.',
-    PAYOUT_NOT_AWAITING_APPROVAL: 'This payout no longer awaits approval.',
-    PAYOUT_REVIEW_BY_OPERATOR: 'Held payouts are reviewed by an operator signed in to the back-office.',
-    IDEMPOTENCY_KEY_REUSED: 'This request was already used for another payout. Reload the page and try again.',
-    WRONG_CREDENTIALS: 'Wrong e-mail or password.',
-    TOTP_REQUIRED: 'Type the 6-digit code from your authenticator app.',
-    WRONG_TOTP_CODE: 'Wrong or already used code. Wait for the next code and try again.',
-    TOTP_ENROLLMENT_REQUIRED: 'Turn on two-step verification in My account before going on: it is required for admins.',
-    NO_NEW_EVIDENCE: 'The provider already received every piece of evidence of this dispute: add a new one to submit the defence again.',
-  } as Record<string, string>,
+  errorReasons: EN_ERROR_REASONS,
   pixKeyType: {
     CPF: 'CPF',
     CNPJ: 'CNPJ',

@@ -16,3 +16,20 @@ it("keeps the gateway's own text for a reason the catalogue has no text for, or 
   expect(errorText(failure('Saldo insuficiente', 'PROVIDER_REFUSED'), reasons)).toBe('Saldo insuficiente');
   expect(errorText(failure('withdraw.amount is out of range'), reasons)).toBe('withdraw.amount is out of range');
 });
+
+const withMetadata = (message: string, reason: string, metadata: Record<string, string>) =>
+  new ConnectError(message, Code.FailedPrecondition, undefined, [{ desc: ErrorInfoSchema, value: create(ErrorInfoSchema, { reason, metadata }) }]);
+
+it("fills a text's values from the ErrorInfo metadata: money from cents in the metadata's currency, minutes and seconds from retryAfterMs", () => {
+  const texts = { REFUND_EXCEEDS_CHARGE: 'Só resta {refundable} para estornar.', LOCKED_OUT: 'Tente em {retryAfterMinutes} min ({retryAfterSeconds} s).' };
+  expect(errorText(withMetadata('only 3000 cents…', 'REFUND_EXCEEDS_CHARGE', { refundableCents: '3000', currency: 'BRL' }), texts)).toBe(
+    'Só resta R$ 30,00 para estornar.',
+  );
+  expect(errorText(withMetadata('too many failed sign-ins', 'LOCKED_OUT', { retryAfterMs: '61001' }), texts)).toBe('Tente em 2 min (62 s).');
+});
+
+it("keeps the gateway's own text when the error lacks a value the catalogue's text quotes", () => {
+  const texts = { INVALID_ARGUMENT: 'O campo {field} tem um valor inválido.' };
+  expect(errorText(withMetadata('provider_account_id is required', 'INVALID_ARGUMENT', {}), texts)).toBe('provider_account_id is required');
+  expect(errorText(withMetadata('amount must be positive', 'INVALID_ARGUMENT', { field: 'amount' }), texts)).toBe('O campo amount tem um valor inválido.');
+});
