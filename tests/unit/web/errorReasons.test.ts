@@ -64,20 +64,17 @@ const WITHOUT_TEXT: Readonly<Record<string, string>> = {
   CLIENT_CERTIFICATE_MISSING: "the specification's 'Unauthorized.' for a platform without a certificate",
   CREDENTIALS_MISSING: "the specification's texts for an account's keys ('Credenciais não configuradas', …)",
   CREDENTIALS_FORMAT: "the specification's texts for an account's keys ('Formato de credenciais inválido. Use: …')",
-  // A failed provider call: the specification's prefix ('Erro ao criar transação: …') and the provider's own words.
+  // A failed provider call: the specification's prefix ('Erro ao criar transação: …') and the provider's own words
+  // (its message, or what it answered). The gateway's own words after the prefix (an open circuit, a redirect, a
+  // certificate) have texts.
   PROVIDER_UNAVAILABLE: 'provider failure',
   PROVIDER_REJECTED_REQUEST: 'provider failure',
   PROVIDER_REJECTED_CREDENTIALS: 'provider failure',
   PROVIDER_NOT_FOUND: 'provider failure',
   PROVIDER_CONFLICT: 'provider failure',
   PROVIDER_FAILURE: 'provider failure',
-  PROVIDER_REDIRECTED: 'provider failure',
   PROVIDER_REFUND_RULE: 'provider failure',
   PROVIDER_BAD_RESPONSE: 'provider failure',
-  PROVIDER_BAD_TOKEN_RESPONSE: 'provider failure',
-  PROVIDER_CIRCUIT_OPEN: 'provider failure',
-  CLIENT_CERTIFICATE_UNUSABLE: 'provider failure',
-  CLIENT_CERTIFICATE_UNAVAILABLE: 'provider failure',
 };
 
 /** The specification's error catalogue: its keys are reasons whose texts are the specification's. */
