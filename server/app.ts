@@ -31,6 +31,7 @@ import { OutboundService } from './gateway/outbound.js';
 import { transactionStatusChangedBody } from './gateway/outboundMessages.js';
 import { ReconciliationService } from './gateway/reconciliation.js';
 import { UnknownOutcomesService } from './gateway/unknownOutcomes.js';
+import { FlowMismatchesService } from './gateway/flowMismatches.js';
 import { ListsService } from './gateway/lists.js';
 import { Workers } from './gateway/workers.js';
 import { checkSharedKeys } from './gateway/sharedKeys.js';
@@ -361,6 +362,7 @@ async function assembleUseCases(
     outbound: new OutboundService(deps, { secret: config.outboundWebhookSecret, retryScheduleMs: config.outboundRetryScheduleMs, timeoutMs: 10_000 }),
     events,
     unknownOutcomes: new UnknownOutcomesService(deps, { batch: config.reconcileBatch, leaseMs: 60_000, reapGoneProcesses: () => liveness.reapLocal() }),
+    flowMismatches: new FlowMismatchesService(deps),
     access: new AccessService({
       db,
       tokens: new ServiceTokensRepository(),

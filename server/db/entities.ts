@@ -374,7 +374,7 @@ export type OutboundDeliveryAttemptRow = InferEntity<typeof OutboundDeliveryAtte
 /**
  * A provider answer that would have moved money for another amount, or about
  * another id, than the gateway's record (Prism's "flow integrity"): never
- * applied, kept for operators. Append-only.
+ * applied, kept for operators. Append-only, but for an operator's settlement.
  */
 export const FlowMismatchEntity = defineEntity({
   name: 'FlowMismatch',
@@ -394,6 +394,12 @@ export const FlowMismatchEntity = defineEntity({
     reportedProviderId: p.string(),
     reason: p.text(),
     createdAt: p.datetime(),
+    /** An operator's settlement (SettleFlowMismatch): set once, together, by one conditional update. */
+    settledAt: p.datetime().nullable(),
+    settledById: p.string().nullable(),
+    settledByName: p.string().nullable(),
+    settlementOutcome: p.string().length(32).nullable(),
+    settlementNote: p.text().nullable(),
   },
 });
 export type FlowMismatchRow = InferEntity<typeof FlowMismatchEntity>;

@@ -481,7 +481,22 @@ export interface FlowMismatch {
   reportedProviderId: string;
   reason: string;
   createdAt: Date;
+  /** Set once an operator settled it. */
+  settlement?: FlowMismatchSettlement;
 }
+
+/** What following a mismatch up with the provider found: the gateway's record stands, or the provider put its side right. */
+export type FlowMismatchOutcome = 'ACCEPTED_RECORD' | 'CORRECTED_AT_PROVIDER';
+
+export interface FlowMismatchSettlement {
+  outcome: FlowMismatchOutcome;
+  note: string;
+  by: Actor;
+  at: Date;
+}
+
+/** Which mismatches a list holds: the open ones are what operators need first. */
+export type FlowMismatchState = 'OPEN' | 'SETTLED' | 'ANY';
 
 export type WebhookOutcome =
   'RECEIVED' | 'PROCESSING' | 'APPLIED' | 'UNCHANGED' | 'IGNORED' | 'UNKNOWN_SUBJECT' | 'FAILED' | 'DUPLICATE' | 'REJECTED' | 'UNCONFIRMED' | 'MISMATCH';

@@ -5,7 +5,6 @@ import { catalogueError } from '../lib/providerMessages.js';
 import type {
   Actor,
   CardInput,
-  FlowMismatch,
   Customer,
   Operation,
   PaymentMethod,
@@ -283,11 +282,6 @@ export class PaymentsService {
       replay: async (id) => (await this.deps.transactions.findTransaction(this.deps.db.em(), id, 'primary'))!,
     });
     return declineReason && transaction.status === 'REJECTED' ? { ...transaction, declineReason } : transaction;
-  }
-
-  /** Provider answers refused for not matching the record (flowIntegrity.ts), newest first. */
-  listFlowMismatches(filter: { providerAccountId?: string; subjectId?: string }): Promise<FlowMismatch[]> {
-    return this.deps.mismatches.list(this.deps.db.em(), filter);
   }
 
   /** The charge with its refunds' records (only here: the other reads of a charge do not need them). */

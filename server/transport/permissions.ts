@@ -46,6 +46,8 @@ export const RPC_RULES: Record<string, RpcRule> = {
   '/gateway.v1.PaymentGatewayService/ListUnconfirmedRequests': rule('payments:read', 'filter'),
   '/gateway.v1.PaymentGatewayService/SettleUnconfirmedRequest': rule('reconciliation:write', 'refused', true),
   '/gateway.v1.PaymentGatewayService/ListFlowMismatches': rule('payments:read', 'filter'),
+  // Settled like an unconfirmed request: by whoever reconciles, not limited to accounts (the account is known only after the read).
+  '/gateway.v1.PaymentGatewayService/SettleFlowMismatch': rule('reconciliation:write', 'refused', true),
   '/gateway.v1.PaymentGatewayService/ListTransactions': rule('payments:read', 'filter'),
   '/gateway.v1.PaymentGatewayService/GetTransactionStats': rule('payments:read', 'filter'),
   '/gateway.v1.PaymentGatewayService/ListWithdrawals': rule('payouts:read', 'filter'),

@@ -5,6 +5,7 @@ import * as wh from '../../gen/ts-proto/gateway/v1/webhook_service.js';
 import type * as domain from '../domain/types.js';
 import type * as lists from '../domain/lists.js';
 import { ConnectionVerdict } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
+import { FlowMismatchOutcome } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import type { ConnectionTest, ProviderAccountView } from '../gateway/accounts.js';
 import type { ProviderSummary } from '../gateway/payments.js';
 import type { RoutingRecord } from '../domain/routing.js';
@@ -235,6 +236,18 @@ export function toProtoNotification(n: domain.WebhookNotification): pb.WebhookNo
     subjectId: n.subjectId ?? '',
     processedAt: n.processedAt,
     attempts: n.attempts,
+  };
+}
+
+/** A settlement's fields stay at their defaults while the mismatch is open. */
+export function toProtoFlowMismatch({ settlement, ...mismatch }: domain.FlowMismatch): gw.FlowMismatch {
+  return {
+    ...mismatch,
+    settledAt: settlement?.at,
+    settledBy: settlement?.by.name ?? '',
+    settledById: settlement?.by.id ?? '',
+    settlementOutcome: toEnum(FlowMismatchOutcome, 'FLOW_MISMATCH_OUTCOME', settlement?.outcome) as FlowMismatchOutcome,
+    settlementNote: settlement?.note ?? '',
   };
 }
 

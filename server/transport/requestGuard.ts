@@ -25,12 +25,14 @@ const UUID_FILTERS: Readonly<Record<string, readonly string[]>> = {
   'gateway.v1.ListReceiversRequest': ['provider_account_id'],
   'gateway.v1.GetTransactionStatsRequest': ['provider_account_id'],
   'gateway.v1.SettleUnconfirmedRequestRequest': ['id'],
+  'gateway.v1.SettleFlowMismatchRequest': ['id'],
 };
 
 /** Of those, the ones a request cannot leave empty. */
 const REQUIRED_UUIDS: Readonly<Record<string, readonly string[]>> = {
   'gateway.v1.ResendOutboundDeliveryRequest': ['id'],
   'gateway.v1.SettleUnconfirmedRequestRequest': ['id'],
+  'gateway.v1.SettleFlowMismatchRequest': ['id'],
 };
 
 const INTEGER = new Set([ScalarType.INT32, ScalarType.SINT32, ScalarType.SFIXED32, ScalarType.INT64, ScalarType.SINT64, ScalarType.SFIXED64]);

@@ -25,6 +25,7 @@ import type { PayoutsService } from '../gateway/payouts.js';
 import type { SandboxService } from '../gateway/sandbox.js';
 import type { StatusEvents } from '../gateway/events.js';
 import type { UnknownOutcomesService } from '../gateway/unknownOutcomes.js';
+import type { FlowMismatchesService } from '../gateway/flowMismatches.js';
 import { enumFilter, enumListFilter, fromEnum } from './enums.js';
 import { invalidArgument, permissionDenied } from '../lib/errors.js';
 import type { Permission } from '../gateway/access.js';
@@ -40,6 +41,7 @@ import {
   toProtoConnectionTest,
   toProtoDelivery,
   toProtoEvent,
+  toProtoFlowMismatch,
   toProtoNotification,
   toProtoProvider,
   toProtoReceiver,
@@ -58,6 +60,7 @@ export interface UseCases {
   outbound: OutboundService;
   events: StatusEvents;
   unknownOutcomes: UnknownOutcomesService;
+  flowMismatches: FlowMismatchesService;
   access: AccessService;
   operators: OperatorsService;
   operatorTotp: OperatorTotpService;
@@ -192,10 +195,19 @@ export function paymentGatewayHandlers(u: UseCases) {
       })),
     }),
     listFlowMismatches: async (r: gw.ListFlowMismatchesRequest): Promise<gw.ListFlowMismatchesResponse> => ({
-      mismatches: (await u.payments.listFlowMismatches({ providerAccountId: optionalText(r.providerAccountId), subjectId: optionalText(r.subjectId) })).map(
-        (mismatch) => ({ ...mismatch }),
-      ),
+      mismatches: (
+        await u.flowMismatches.list({
+          providerAccountId: optionalText(r.providerAccountId),
+          subjectId: optionalText(r.subjectId),
+          state: enumFilter<domain.FlowMismatchState>(gw.FlowMismatchState, 'FLOW_MISMATCH_STATE', r.state, 'state'),
+        })
+      ).map(toProtoFlowMismatch),
     }),
+    settleFlowMismatch: async (r: gw.SettleFlowMismatchRequest, _signal: AbortSignal, { principal }: CallContext): Promise<gw.SettleFlowMismatchResponse> => {
+      const outcome = fromEnum<domain.FlowMismatchOutcome>(gw.FlowMismatchOutcome, 'FLOW_MISMATCH_OUTCOME', r.outcome);
+      if (!outcome) throw invalidArgument('outcome', 'outcome must be FLOW_MISMATCH_OUTCOME_ACCEPTED_RECORD or FLOW_MISMATCH_OUTCOME_CORRECTED_AT_PROVIDER');
+      return { mismatch: toProtoFlowMismatch(await u.flowMismatches.settle(r.id, { outcome, note: r.note }, principal)) };
+    },
     listTransactions: async (r: gw.ListTransactionsRequest): Promise<gw.ListTransactionsResponse> => {
       const { items, nextPageToken } = await u.lists.listTransactions(
         {

@@ -1,12 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CreateTransactionRequest, GetTransactionRequest, GetWithdrawRequest, WithdrawRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import {
+  CreateTransactionRequest,
+  FlowMismatchOutcome,
+  FlowMismatchState,
+  GetTransactionRequest,
+  GetWithdrawRequest,
+  ListFlowMismatchesRequest,
+  SettleFlowMismatchRequest,
+  WithdrawRequest,
+} from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod, PixKeyType, TransactionStatus, WebhookOutcome, WithdrawMethod, WithdrawStatus } from '../../gen/ts-proto/gateway/v1/types.js';
-import { connectDriver, type Driver } from '../support/clients.js';
+import { connectDriver, errorDetailsOf, failureOf, type Driver } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { startFakeProvider, type FakeProvider } from '../support/fakeProvider.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
 import { signSandboxPayload } from '../../server/sandbox/api.js';
 import { ListWebhookNotificationsRequest } from '../../gen/ts-proto/gateway/v1/webhook_service.js';
+import { ListAuditEventsRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
 
 /**
  * Flow integrity: a provider answer that says a charge was paid is applied
@@ -64,8 +74,18 @@ async function pixCharge(orderId: string) {
 }
 const read = async (id: string, refresh = false) =>
   (await stack.client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id, refresh }))).transaction;
-const mismatches = (subjectId: string, driver: Driver = stack.client) =>
-  driver.call('gateway', 'listFlowMismatches', { providerAccountId: account.id, subjectId }).then((r: any) => r.mismatches);
+const mismatches = (subjectId: string, driver: Driver = stack.client, state = FlowMismatchState.FLOW_MISMATCH_STATE_UNSPECIFIED) =>
+  driver
+    .call('gateway', 'listFlowMismatches', ListFlowMismatchesRequest.fromPartial({ providerAccountId: account.id, subjectId, state }))
+    .then((r: any) => r.mismatches);
+/** A charge whose refresh the provider answers for another amount: one open mismatch. */
+async function mismatchOnRefresh(orderId: string) {
+  const transaction = await pixCharge(orderId);
+  fake.expect({ method: 'GET', path: `/orders/${orderId}`, reply: { body: { ...order(orderId, 'paid', 5), paid_at: '2026-01-01T00:00:00Z' } } });
+  await read(transaction.id, true);
+  const [mismatch] = await mismatches(transaction.id);
+  return { transaction, mismatch };
+}
 
 describe('a provider answer about another amount', () => {
   it('confirming an unsigned notification: nothing moves, the notification is MISMATCH, operators see it over gRPC and Connect', async () => {
@@ -145,7 +165,9 @@ describe('a provider answer about another amount', () => {
   });
 
   it('refuses a filter that is not a UUID', async () => {
-    await expect(stack.client.call('gateway', 'listFlowMismatches', { providerAccountId: 'nope', subjectId: '' })).rejects.toMatchObject({
+    await expect(
+      stack.client.call('gateway', 'listFlowMismatches', ListFlowMismatchesRequest.fromPartial({ providerAccountId: 'nope', subjectId: '' })),
+    ).rejects.toMatchObject({
       details: expect.stringContaining('provider_account_id must be a UUID'),
     });
   });
@@ -195,7 +217,7 @@ describe('a signed notification about another amount', () => {
     });
     expect((await read(transaction.id)).status).toBe(TransactionStatus.TRANSACTION_STATUS_PENDING);
     const [mismatch] = await stack.client
-      .call('gateway', 'listFlowMismatches', { providerAccountId: sandboxAccount, subjectId: transaction.id })
+      .call('gateway', 'listFlowMismatches', ListFlowMismatchesRequest.fromPartial({ providerAccountId: sandboxAccount, subjectId: transaction.id }))
       .then((r: any) => r.mismatches);
     expect(mismatch).toMatchObject({
       source: 'webhook',
@@ -289,7 +311,9 @@ describe('amounts on every money status', () => {
       (await stack.client.call('gateway', 'getWithdraw', GetWithdrawRequest.fromPartial({ id: withdrawal.id }))).withdrawal.status;
     expect(await withdrawalStatus()).toBe(WithdrawStatus.WITHDRAW_STATUS_PENDING);
     expect(
-      await stack.client.call('gateway', 'listFlowMismatches', { providerAccountId: sandbox.id, subjectId: withdrawal.id }).then((r: any) => r.mismatches),
+      await stack.client
+        .call('gateway', 'listFlowMismatches', ListFlowMismatchesRequest.fromPartial({ providerAccountId: sandbox.id, subjectId: withdrawal.id }))
+        .then((r: any) => r.mismatches),
     ).toEqual([
       expect.objectContaining({
         subjectKind: 'withdrawal',
@@ -320,7 +344,7 @@ describe('amounts on every money status', () => {
       );
     expect((await read(charge.id)).status).toBe(TransactionStatus.TRANSACTION_STATUS_PENDING);
     const listed = await stack.client
-      .call('gateway', 'listFlowMismatches', { providerAccountId: sandbox.id, subjectId: charge.id })
+      .call('gateway', 'listFlowMismatches', ListFlowMismatchesRequest.fromPartial({ providerAccountId: sandbox.id, subjectId: charge.id }))
       .then((r: any) => r.mismatches);
     expect(listed.map((m: any) => m.reason).sort()).toEqual(
       sent
@@ -404,12 +428,112 @@ describe('amounts on every money status', () => {
     expect((await outcomeOf(await failed('evt_amount_asaas_1'))).outcome).toBe(WebhookOutcome.WEBHOOK_OUTCOME_MISMATCH);
     expect(await status()).toBe(WithdrawStatus.WITHDRAW_STATUS_PENDING);
     expect(
-      await stack.client.call('gateway', 'listFlowMismatches', { providerAccountId: asaas.id, subjectId: withdrawal.id }).then((r: any) => r.mismatches),
+      await stack.client
+        .call('gateway', 'listFlowMismatches', ListFlowMismatchesRequest.fromPartial({ providerAccountId: asaas.id, subjectId: withdrawal.id }))
+        .then((r: any) => r.mismatches),
     ).toEqual([expect.objectContaining({ claimedStatus: 'REJECTED', expectedAmount: 5000, reportedAmount: 1, source: 'webhook' })]);
 
     fake.expect({ method: 'GET', path: '/transfers/tra_amount_1', reply: { body: { id: 'tra_amount_1', status: 'FAILED', value: 50 } } });
     expect((await outcomeOf(await failed('evt_amount_asaas_2'))).outcome).toBe(WebhookOutcome.WEBHOOK_OUTCOME_APPLIED);
     expect(await status()).toBe(WithdrawStatus.WITHDRAW_STATUS_REJECTED);
     fake.assertAllDone();
+  });
+});
+
+describe('an operator settles a mismatch', () => {
+  const settle = (driver: Driver, request: Partial<SettleFlowMismatchRequest>) =>
+    driver.call('gateway', 'settleFlowMismatch', SettleFlowMismatchRequest.fromPartial(request));
+  const ACCEPTED = FlowMismatchOutcome.FLOW_MISMATCH_OUTCOME_ACCEPTED_RECORD;
+
+  it('over gRPC: it leaves the open list for the settled one with who, when, outcome and note; the charge does not move', async () => {
+    const { transaction, mismatch } = await mismatchOnRefresh('or_settle_1');
+    expect(mismatch).toMatchObject({ settledBy: '', settlementNote: '', settlementOutcome: FlowMismatchOutcome.FLOW_MISMATCH_OUTCOME_UNSPECIFIED });
+    expect(mismatch.settledAt).toBeUndefined();
+    expect(await mismatches(transaction.id, stack.client, FlowMismatchState.FLOW_MISMATCH_STATE_SETTLED)).toEqual([]);
+
+    const before = Date.now();
+    const { mismatch: settled } = await settle(stack.client, { id: mismatch.id, outcome: ACCEPTED, note: '  chamado 4471: o provedor confirmou 19,90  ' });
+    expect(settled).toMatchObject({
+      id: mismatch.id,
+      reportedAmount: 5,
+      settledBy: 'API_TOKENS #1',
+      settledById: 'api-token:1',
+      settlementOutcome: ACCEPTED,
+      settlementNote: 'chamado 4471: o provedor confirmou 19,90',
+    });
+    expect(settled.settledAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
+
+    expect(await mismatches(transaction.id)).toEqual([]);
+    expect(await mismatches(transaction.id, stack.client, FlowMismatchState.FLOW_MISMATCH_STATE_OPEN)).toEqual([]);
+    expect(await mismatches(transaction.id, stack.client, FlowMismatchState.FLOW_MISMATCH_STATE_SETTLED)).toEqual([settled]);
+    expect(await mismatches(transaction.id, connect, FlowMismatchState.FLOW_MISMATCH_STATE_ANY)).toEqual([
+      expect.objectContaining({ id: mismatch.id, settledBy: 'API_TOKENS #1', settlementNote: 'chamado 4471: o provedor confirmou 19,90' }),
+    ]);
+    expect((await read(transaction.id)).status).toBe(TransactionStatus.TRANSACTION_STATUS_PENDING);
+  });
+
+  it('over Connect, and a second settlement on either transport is FAILED_PRECONDITION ALREADY_SETTLED that changes nothing; both are audited', async () => {
+    const { transaction, mismatch } = await mismatchOnRefresh('or_settle_2');
+    const note = 'o provedor devolveu a diferença; cartão 4111 1111 1111 1111 no chamado';
+    const { mismatch: settled } = await settle(connect, { id: mismatch.id, outcome: FlowMismatchOutcome.FLOW_MISMATCH_OUTCOME_CORRECTED_AT_PROVIDER, note });
+    expect(settled).toMatchObject({
+      settlementOutcome: FlowMismatchOutcome.FLOW_MISMATCH_OUTCOME_CORRECTED_AT_PROVIDER,
+      settlementNote: 'o provedor devolveu a diferença; cartão [redacted] no chamado',
+    });
+
+    for (const driver of [stack.client, connect]) {
+      const again = () => settle(driver, { id: mismatch.id, outcome: ACCEPTED, note: 'de novo' });
+      expect(await failureOf(again())).toEqual({ code: 'FAILED_PRECONDITION', message: `flow mismatch ${mismatch.id} was already settled by API_TOKENS #1` });
+      expect((await errorDetailsOf(again())).reason).toBe('ALREADY_SETTLED');
+    }
+    const [kept] = await mismatches(transaction.id, stack.client, FlowMismatchState.FLOW_MISMATCH_STATE_SETTLED);
+    expect(kept).toMatchObject({ settlementOutcome: FlowMismatchOutcome.FLOW_MISMATCH_OUTCOME_CORRECTED_AT_PROVIDER, settlementNote: settled.settlementNote });
+
+    const { events } = await stack.client.call('access', 'listAuditEvents', ListAuditEventsRequest.fromPartial({ resource: mismatch.id, pageSize: 50 }));
+    expect(events.map((event: { action: string; outcome: string }) => `${event.action} ${event.outcome}`).sort()).toEqual([
+      'gateway.v1.PaymentGatewayService/SettleFlowMismatch FAILED_PRECONDITION',
+      'gateway.v1.PaymentGatewayService/SettleFlowMismatch FAILED_PRECONDITION',
+      'gateway.v1.PaymentGatewayService/SettleFlowMismatch FAILED_PRECONDITION',
+      'gateway.v1.PaymentGatewayService/SettleFlowMismatch FAILED_PRECONDITION',
+      'gateway.v1.PaymentGatewayService/SettleFlowMismatch OK',
+    ]);
+  });
+
+  it('two operators settling at once: one wins, the other is told who did', async () => {
+    const { mismatch } = await mismatchOnRefresh('or_settle_race');
+    const results = await Promise.allSettled([
+      settle(stack.client, { id: mismatch.id, outcome: ACCEPTED, note: 'primeiro' }),
+      settle(connect, { id: mismatch.id, outcome: ACCEPTED, note: 'segundo' }),
+    ]);
+    expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = results.find((result) => result.status === 'rejected')!;
+    expect(await failureOf(Promise.reject(refused.reason))).toEqual({
+      code: 'FAILED_PRECONDITION',
+      message: `flow mismatch ${mismatch.id} was already settled by API_TOKENS #1`,
+    });
+  });
+
+  it('refuses a settlement without an outcome or a note, naming the field, and an id that is no mismatch', async () => {
+    const { mismatch } = await mismatchOnRefresh('or_settle_3');
+    for (const driver of [stack.client, connect]) {
+      expect(await failureOf(settle(driver, { id: mismatch.id, note: 'sem resultado' }))).toEqual({
+        code: 'INVALID_ARGUMENT',
+        message: 'outcome must be FLOW_MISMATCH_OUTCOME_ACCEPTED_RECORD or FLOW_MISMATCH_OUTCOME_CORRECTED_AT_PROVIDER',
+      });
+      expect((await errorDetailsOf(settle(driver, { id: mismatch.id, outcome: ACCEPTED, note: '   ' }))).fields).toEqual(['note']);
+      expect(await failureOf(settle(driver, { id: '00000000-0000-4000-8000-000000000000', outcome: ACCEPTED, note: 'x' }))).toEqual({
+        code: 'NOT_FOUND',
+        message: 'flow mismatch 00000000-0000-4000-8000-000000000000 not found',
+      });
+      expect((await errorDetailsOf(settle(driver, { id: 'nope', outcome: ACCEPTED, note: 'x' }))).fields).toEqual(['id']);
+      expect(
+        (
+          await errorDetailsOf(
+            driver.call('gateway', 'listFlowMismatches', ListFlowMismatchesRequest.fromPartial({ providerAccountId: account.id, subjectId: '', state: 9 })),
+          )
+        ).fields,
+      ).toEqual(['state']);
+    }
+    expect(await mismatches(mismatch.subjectId)).toEqual([expect.objectContaining({ id: mismatch.id, settledBy: '' })]);
   });
 });

@@ -34,6 +34,7 @@ import { Migration20261130050000_payout_reconciliation } from './Migration202611
 import { Migration20261201010000_pix_payment } from './Migration20261201010000_pix_payment.js';
 import { Migration20261201030000_charge_fees } from './Migration20261201030000_charge_fees.js';
 import { Migration20261202010000_dispute_evidence_sent } from './Migration20261202010000_dispute_evidence_sent.js';
+import { Migration20261202020000_flow_mismatch_settlement } from './Migration20261202020000_flow_mismatch_settlement.js';
 import { Migration20261202060000_chargeback_days } from './Migration20261202060000_chargeback_days.js';
 
 // Every migration, in order. `npm run migration:create` writes a new file here; add it to this list.
@@ -74,5 +75,6 @@ export const MIGRATIONS = [
   { name: 'Migration20261201010000_pix_payment', class: Migration20261201010000_pix_payment },
   { name: 'Migration20261201030000_charge_fees', class: Migration20261201030000_charge_fees },
   { name: 'Migration20261202010000_dispute_evidence_sent', class: Migration20261202010000_dispute_evidence_sent },
+  { name: 'Migration20261202020000_flow_mismatch_settlement', class: Migration20261202020000_flow_mismatch_settlement },
   { name: 'Migration20261202060000_chargeback_days', class: Migration20261202060000_chargeback_days },
 ];

@@ -59,6 +59,102 @@ export const protobufPackage = "gateway.v1";
 
 export const protobufFileName = "gateway/v1/payment_gateway_service.proto";
 
+export enum FlowMismatchState {
+  /** FLOW_MISMATCH_STATE_UNSPECIFIED - Read as OPEN. */
+  FLOW_MISMATCH_STATE_UNSPECIFIED = 0,
+  /** FLOW_MISMATCH_STATE_OPEN - Not settled yet. */
+  FLOW_MISMATCH_STATE_OPEN = 1,
+  FLOW_MISMATCH_STATE_SETTLED = 2,
+  /** FLOW_MISMATCH_STATE_ANY - Open and settled alike. */
+  FLOW_MISMATCH_STATE_ANY = 3,
+  UNRECOGNIZED = -1,
+}
+
+export function flowMismatchStateFromJSON(object: any): FlowMismatchState {
+  switch (object) {
+    case 0:
+    case "FLOW_MISMATCH_STATE_UNSPECIFIED":
+      return FlowMismatchState.FLOW_MISMATCH_STATE_UNSPECIFIED;
+    case 1:
+    case "FLOW_MISMATCH_STATE_OPEN":
+      return FlowMismatchState.FLOW_MISMATCH_STATE_OPEN;
+    case 2:
+    case "FLOW_MISMATCH_STATE_SETTLED":
+      return FlowMismatchState.FLOW_MISMATCH_STATE_SETTLED;
+    case 3:
+    case "FLOW_MISMATCH_STATE_ANY":
+      return FlowMismatchState.FLOW_MISMATCH_STATE_ANY;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return FlowMismatchState.UNRECOGNIZED;
+  }
+}
+
+export function flowMismatchStateToJSON(object: FlowMismatchState): string {
+  switch (object) {
+    case FlowMismatchState.FLOW_MISMATCH_STATE_UNSPECIFIED:
+      return "FLOW_MISMATCH_STATE_UNSPECIFIED";
+    case FlowMismatchState.FLOW_MISMATCH_STATE_OPEN:
+      return "FLOW_MISMATCH_STATE_OPEN";
+    case FlowMismatchState.FLOW_MISMATCH_STATE_SETTLED:
+      return "FLOW_MISMATCH_STATE_SETTLED";
+    case FlowMismatchState.FLOW_MISMATCH_STATE_ANY:
+      return "FLOW_MISMATCH_STATE_ANY";
+    case FlowMismatchState.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+/** What following a mismatch up with the provider found. */
+export enum FlowMismatchOutcome {
+  FLOW_MISMATCH_OUTCOME_UNSPECIFIED = 0,
+  /**
+   * FLOW_MISMATCH_OUTCOME_ACCEPTED_RECORD - The gateway's record is right: the provider's answer was wrong or about
+   * something else, and nothing is owed either way.
+   */
+  FLOW_MISMATCH_OUTCOME_ACCEPTED_RECORD = 1,
+  /**
+   * FLOW_MISMATCH_OUTCOME_CORRECTED_AT_PROVIDER - The provider put its side right (e.g. returned the difference, or fixed the
+   * id), so that it now matches the gateway's record.
+   */
+  FLOW_MISMATCH_OUTCOME_CORRECTED_AT_PROVIDER = 2,
+  UNRECOGNIZED = -1,
+}
+
+export function flowMismatchOutcomeFromJSON(object: any): FlowMismatchOutcome {
+  switch (object) {
+    case 0:
+    case "FLOW_MISMATCH_OUTCOME_UNSPECIFIED":
+      return FlowMismatchOutcome.FLOW_MISMATCH_OUTCOME_UNSPECIFIED;
+    case 1:
+    case "FLOW_MISMATCH_OUTCOME_ACCEPTED_RECORD":
+      return FlowMismatchOutcome.FLOW_MISMATCH_OUTCOME_ACCEPTED_RECORD;
+    case 2:
+    case "FLOW_MISMATCH_OUTCOME_CORRECTED_AT_PROVIDER":
+      return FlowMismatchOutcome.FLOW_MISMATCH_OUTCOME_CORRECTED_AT_PROVIDER;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return FlowMismatchOutcome.UNRECOGNIZED;
+  }
+}
+
+export function flowMismatchOutcomeToJSON(object: FlowMismatchOutcome): string {
+  switch (object) {
+    case FlowMismatchOutcome.FLOW_MISMATCH_OUTCOME_UNSPECIFIED:
+      return "FLOW_MISMATCH_OUTCOME_UNSPECIFIED";
+    case FlowMismatchOutcome.FLOW_MISMATCH_OUTCOME_ACCEPTED_RECORD:
+      return "FLOW_MISMATCH_OUTCOME_ACCEPTED_RECORD";
+    case FlowMismatchOutcome.FLOW_MISMATCH_OUTCOME_CORRECTED_AT_PROVIDER:
+      return "FLOW_MISMATCH_OUTCOME_CORRECTED_AT_PROVIDER";
+    case FlowMismatchOutcome.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 export enum SettlementOutcome {
   SETTLEMENT_OUTCOME_UNSPECIFIED = 0,
   /**
@@ -405,6 +501,8 @@ export interface ListFlowMismatchesRequest {
   providerAccountId: string;
   /** Optional: only this charge or payout (the gateway's id). */
   subjectId: string;
+  /** Unset: the open ones, what operators need first. */
+  state: FlowMismatchState;
 }
 
 export interface ListFlowMismatchesResponse {
@@ -434,7 +532,32 @@ export interface FlowMismatch {
   expectedProviderId: string;
   reportedProviderId: string;
   reason: string;
-  createdAt: Date | undefined;
+  createdAt:
+    | Date
+    | undefined;
+  /**
+   * Set once an operator settled it (SettleFlowMismatch): when, who (an
+   * operator's e-mail or a service token's name, and its id), what they found
+   * and their note.
+   */
+  settledAt: Date | undefined;
+  settledBy: string;
+  settledById: string;
+  settlementOutcome: FlowMismatchOutcome;
+  settlementNote: string;
+}
+
+export interface SettleFlowMismatchRequest {
+  id: string;
+  /** Required. */
+  outcome: FlowMismatchOutcome;
+  /** Required: how it was followed up (who at the provider, which ticket). */
+  note: string;
+}
+
+export interface SettleFlowMismatchResponse {
+  /** The mismatch, settled. */
+  mismatch: FlowMismatch | undefined;
 }
 
 export interface SettleUnconfirmedRequestRequest {
@@ -4113,7 +4236,7 @@ export const ListUnconfirmedRequestsResponse: MessageFns<ListUnconfirmedRequests
 };
 
 function createBaseListFlowMismatchesRequest(): ListFlowMismatchesRequest {
-  return { providerAccountId: "", subjectId: "" };
+  return { providerAccountId: "", subjectId: "", state: 0 };
 }
 
 export const ListFlowMismatchesRequest: MessageFns<ListFlowMismatchesRequest> = {
@@ -4123,6 +4246,9 @@ export const ListFlowMismatchesRequest: MessageFns<ListFlowMismatchesRequest> = 
     }
     if (message.subjectId !== "") {
       writer.uint32(18).string(message.subjectId);
+    }
+    if (message.state !== 0) {
+      writer.uint32(24).int32(message.state);
     }
     return writer;
   },
@@ -4156,6 +4282,14 @@ export const ListFlowMismatchesRequest: MessageFns<ListFlowMismatchesRequest> = 
             message.subjectId = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.state = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4180,6 +4314,7 @@ export const ListFlowMismatchesRequest: MessageFns<ListFlowMismatchesRequest> = 
         : isSet(object.subject_id)
         ? globalThis.String(object.subject_id)
         : "",
+      state: isSet(object.state) ? flowMismatchStateFromJSON(object.state) : 0,
     };
   },
 
@@ -4191,6 +4326,9 @@ export const ListFlowMismatchesRequest: MessageFns<ListFlowMismatchesRequest> = 
     if (message.subjectId !== "") {
       obj.subjectId = message.subjectId;
     }
+    if (message.state !== 0) {
+      obj.state = flowMismatchStateToJSON(message.state);
+    }
     return obj;
   },
 
@@ -4201,6 +4339,7 @@ export const ListFlowMismatchesRequest: MessageFns<ListFlowMismatchesRequest> = 
     const message = createBaseListFlowMismatchesRequest();
     message.providerAccountId = object.providerAccountId ?? "";
     message.subjectId = object.subjectId ?? "";
+    message.state = object.state ?? 0;
     return message;
   },
 };
@@ -4291,6 +4430,11 @@ function createBaseFlowMismatch(): FlowMismatch {
     reportedProviderId: "",
     reason: "",
     createdAt: undefined,
+    settledAt: undefined,
+    settledBy: "",
+    settledById: "",
+    settlementOutcome: 0,
+    settlementNote: "",
   };
 }
 
@@ -4334,6 +4478,21 @@ export const FlowMismatch: MessageFns<FlowMismatch> = {
     }
     if (message.createdAt !== undefined) {
       Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(106).fork()).join();
+    }
+    if (message.settledAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.settledAt), writer.uint32(114).fork()).join();
+    }
+    if (message.settledBy !== "") {
+      writer.uint32(122).string(message.settledBy);
+    }
+    if (message.settledById !== "") {
+      writer.uint32(130).string(message.settledById);
+    }
+    if (message.settlementOutcome !== 0) {
+      writer.uint32(136).int32(message.settlementOutcome);
+    }
+    if (message.settlementNote !== "") {
+      writer.uint32(146).string(message.settlementNote);
     }
     return writer;
   },
@@ -4455,6 +4614,46 @@ export const FlowMismatch: MessageFns<FlowMismatch> = {
             message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.settledAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.settledBy = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.settledById = reader.string();
+            continue;
+          }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.settlementOutcome = reader.int32() as any;
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.settlementNote = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4518,6 +4717,31 @@ export const FlowMismatch: MessageFns<FlowMismatch> = {
         : isSet(object.created_at)
         ? fromJsonTimestamp(object.created_at)
         : undefined,
+      settledAt: isSet(object.settledAt)
+        ? fromJsonTimestamp(object.settledAt)
+        : isSet(object.settled_at)
+        ? fromJsonTimestamp(object.settled_at)
+        : undefined,
+      settledBy: isSet(object.settledBy)
+        ? globalThis.String(object.settledBy)
+        : isSet(object.settled_by)
+        ? globalThis.String(object.settled_by)
+        : "",
+      settledById: isSet(object.settledById)
+        ? globalThis.String(object.settledById)
+        : isSet(object.settled_by_id)
+        ? globalThis.String(object.settled_by_id)
+        : "",
+      settlementOutcome: isSet(object.settlementOutcome)
+        ? flowMismatchOutcomeFromJSON(object.settlementOutcome)
+        : isSet(object.settlement_outcome)
+        ? flowMismatchOutcomeFromJSON(object.settlement_outcome)
+        : 0,
+      settlementNote: isSet(object.settlementNote)
+        ? globalThis.String(object.settlementNote)
+        : isSet(object.settlement_note)
+        ? globalThis.String(object.settlement_note)
+        : "",
     };
   },
 
@@ -4562,6 +4786,21 @@ export const FlowMismatch: MessageFns<FlowMismatch> = {
     if (message.createdAt !== undefined) {
       obj.createdAt = message.createdAt.toISOString();
     }
+    if (message.settledAt !== undefined) {
+      obj.settledAt = message.settledAt.toISOString();
+    }
+    if (message.settledBy !== "") {
+      obj.settledBy = message.settledBy;
+    }
+    if (message.settledById !== "") {
+      obj.settledById = message.settledById;
+    }
+    if (message.settlementOutcome !== 0) {
+      obj.settlementOutcome = flowMismatchOutcomeToJSON(message.settlementOutcome);
+    }
+    if (message.settlementNote !== "") {
+      obj.settlementNote = message.settlementNote;
+    }
     return obj;
   },
 
@@ -4583,6 +4822,181 @@ export const FlowMismatch: MessageFns<FlowMismatch> = {
     message.reportedProviderId = object.reportedProviderId ?? "";
     message.reason = object.reason ?? "";
     message.createdAt = object.createdAt ?? undefined;
+    message.settledAt = object.settledAt ?? undefined;
+    message.settledBy = object.settledBy ?? "";
+    message.settledById = object.settledById ?? "";
+    message.settlementOutcome = object.settlementOutcome ?? 0;
+    message.settlementNote = object.settlementNote ?? "";
+    return message;
+  },
+};
+
+function createBaseSettleFlowMismatchRequest(): SettleFlowMismatchRequest {
+  return { id: "", outcome: 0, note: "" };
+}
+
+export const SettleFlowMismatchRequest: MessageFns<SettleFlowMismatchRequest> = {
+  encode(message: SettleFlowMismatchRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.outcome !== 0) {
+      writer.uint32(16).int32(message.outcome);
+    }
+    if (message.note !== "") {
+      writer.uint32(26).string(message.note);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SettleFlowMismatchRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSettleFlowMismatchRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.outcome = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.note = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SettleFlowMismatchRequest {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      outcome: isSet(object.outcome) ? flowMismatchOutcomeFromJSON(object.outcome) : 0,
+      note: isSet(object.note) ? globalThis.String(object.note) : "",
+    };
+  },
+
+  toJSON(message: SettleFlowMismatchRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.outcome !== 0) {
+      obj.outcome = flowMismatchOutcomeToJSON(message.outcome);
+    }
+    if (message.note !== "") {
+      obj.note = message.note;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<SettleFlowMismatchRequest>): SettleFlowMismatchRequest {
+    return SettleFlowMismatchRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SettleFlowMismatchRequest>): SettleFlowMismatchRequest {
+    const message = createBaseSettleFlowMismatchRequest();
+    message.id = object.id ?? "";
+    message.outcome = object.outcome ?? 0;
+    message.note = object.note ?? "";
+    return message;
+  },
+};
+
+function createBaseSettleFlowMismatchResponse(): SettleFlowMismatchResponse {
+  return { mismatch: undefined };
+}
+
+export const SettleFlowMismatchResponse: MessageFns<SettleFlowMismatchResponse> = {
+  encode(message: SettleFlowMismatchResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.mismatch !== undefined) {
+      FlowMismatch.encode(message.mismatch, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SettleFlowMismatchResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSettleFlowMismatchResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.mismatch = FlowMismatch.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SettleFlowMismatchResponse {
+    return { mismatch: isSet(object.mismatch) ? FlowMismatch.fromJSON(object.mismatch) : undefined };
+  },
+
+  toJSON(message: SettleFlowMismatchResponse): unknown {
+    const obj: any = {};
+    if (message.mismatch !== undefined) {
+      obj.mismatch = FlowMismatch.toJSON(message.mismatch);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<SettleFlowMismatchResponse>): SettleFlowMismatchResponse {
+    return SettleFlowMismatchResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SettleFlowMismatchResponse>): SettleFlowMismatchResponse {
+    const message = createBaseSettleFlowMismatchResponse();
+    message.mismatch = (object.mismatch !== undefined && object.mismatch !== null)
+      ? FlowMismatch.fromPartial(object.mismatch)
+      : undefined;
     return message;
   },
 };
@@ -7635,6 +8049,23 @@ export const PaymentGatewayServiceService = {
     responseDeserialize: (value: Buffer): ListFlowMismatchesResponse => ListFlowMismatchesResponse.decode(value),
   },
   /**
+   * An operator's word, after following one of them up with the provider: it
+   * closes the mismatch with who, when, the outcome and a note. Nothing moves:
+   * the record stays as it is. Settling one already settled is
+   * FAILED_PRECONDITION with the reason ALREADY_SETTLED.
+   */
+  settleFlowMismatch: {
+    path: "/gateway.v1.PaymentGatewayService/SettleFlowMismatch" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SettleFlowMismatchRequest): Buffer =>
+      Buffer.from(SettleFlowMismatchRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SettleFlowMismatchRequest => SettleFlowMismatchRequest.decode(value),
+    responseSerialize: (value: SettleFlowMismatchResponse): Buffer =>
+      Buffer.from(SettleFlowMismatchResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SettleFlowMismatchResponse => SettleFlowMismatchResponse.decode(value),
+  },
+  /**
    * The back-office's lists: filtered, newest first, in pages whose tokens
    * stay valid while new records arrive (a keyset over created_at and id).
    */
@@ -7737,6 +8168,13 @@ export interface PaymentGatewayServiceServer extends UntypedServiceImplementatio
    * another id than the gateway's own record: never applied, kept for operators.
    */
   listFlowMismatches: handleUnaryCall<ListFlowMismatchesRequest, ListFlowMismatchesResponse>;
+  /**
+   * An operator's word, after following one of them up with the provider: it
+   * closes the mismatch with who, when, the outcome and a note. Nothing moves:
+   * the record stays as it is. Settling one already settled is
+   * FAILED_PRECONDITION with the reason ALREADY_SETTLED.
+   */
+  settleFlowMismatch: handleUnaryCall<SettleFlowMismatchRequest, SettleFlowMismatchResponse>;
   /**
    * The back-office's lists: filtered, newest first, in pages whose tokens
    * stay valid while new records arrive (a keyset over created_at and id).
@@ -8057,6 +8495,27 @@ export interface PaymentGatewayServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListFlowMismatchesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * An operator's word, after following one of them up with the provider: it
+   * closes the mismatch with who, when, the outcome and a note. Nothing moves:
+   * the record stays as it is. Settling one already settled is
+   * FAILED_PRECONDITION with the reason ALREADY_SETTLED.
+   */
+  settleFlowMismatch(
+    request: SettleFlowMismatchRequest,
+    callback: (error: ServiceError | null, response: SettleFlowMismatchResponse) => void,
+  ): ClientUnaryCall;
+  settleFlowMismatch(
+    request: SettleFlowMismatchRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SettleFlowMismatchResponse) => void,
+  ): ClientUnaryCall;
+  settleFlowMismatch(
+    request: SettleFlowMismatchRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SettleFlowMismatchResponse) => void,
   ): ClientUnaryCall;
   /**
    * The back-office's lists: filtered, newest first, in pages whose tokens
