@@ -529,7 +529,11 @@ describe('an operator settles a mismatch', () => {
       expect(
         (
           await errorDetailsOf(
-            driver.call('gateway', 'listFlowMismatches', ListFlowMismatchesRequest.fromPartial({ providerAccountId: account.id, subjectId: '', state: 9 })),
+            driver.call(
+              'gateway',
+              'listFlowMismatches',
+              ListFlowMismatchesRequest.fromPartial({ providerAccountId: account.id, subjectId: '', state: 9 as FlowMismatchState }),
+            ),
           )
         ).fields,
       ).toEqual(['state']);
