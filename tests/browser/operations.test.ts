@@ -2,13 +2,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Browser } from 'playwright-core';
-import { CreateTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
-import { CreateOperatorRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
+import { CreateTransactionRequest, FlowMismatchState, ListFlowMismatchesRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { CreateOperatorRequest, ListAuditEventsRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
 import { CreateRouteRequest } from '../../gen/ts-proto/gateway/v1/routing_service.js';
 import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import { PaymentMethod, WebhookOutcome } from '../../gen/ts-proto/gateway/v1/types.js';
 import { DeliveryState, ListOutboundDeliveriesRequest, ListWebhookNotificationsRequest } from '../../gen/ts-proto/gateway/v1/webhook_service.js';
-import { backOfficePages, chooseOption, followNavLink, launchBrowser, screenshot } from '../support/browser.js';
+import { accessibilityViolations, backOfficePages, chooseOption, followNavLink, launchBrowser, screenshot, signInAs } from '../support/browser.js';
 import { failureOf } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
@@ -20,7 +20,8 @@ import { postSignedSandboxEvent } from '../support/sandboxEvents.js';
  * Issue 33 §7: the operations console. A delivery to a merchant that gave up is resent from it; a notification with
  * a bad signature is found by its outcome (the filter kept in the address); the routed account's health shows. A
  * viewer on a phone sees the same lists, without the actions, and why. An admin on a phone resends another delivery
- * that gave up, and finds a notification about a charge the gateway never made by its outcome.
+ * that gave up, and finds a notification about a charge the gateway never made by its outcome. A flow mismatch is
+ * settled with a note, and both see who settled it, when and how.
  * It runs on a gateway seeded with 100,000 charges at accounts of their own (tests/support/seedCharges.ts).
  */
 let browser: Browser;
@@ -264,4 +265,81 @@ it('an admin on a phone settles a charge lost on the way as not made, and it lea
   await row.getByRole('button', { name: 'Confirmar' }).click();
   await unconfirmed.getByText('Nenhuma solicitação com resultado desconhecido.').waitFor();
   await pages.finish(page, violations, 'operations-390-settled');
+});
+
+/** A signed notification that the sandbox charge was paid, for 1 cent: refused, and listed as a flow mismatch. */
+async function mismatchOnCharge(): Promise<{ chargeId: string; mismatchId: string }> {
+  const { transaction } = await stack.client.call(
+    'gateway',
+    'createTransaction',
+    CreateTransactionRequest.fromPartial({ providerAccountId: accountId, transaction: { amount: 2590, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX } }),
+  );
+  const answer = await postSignedSandboxEvent(notificationUrl, WEBHOOK_SECRET, {
+    id: 'evt_um_centavo',
+    type: 'charge.paid',
+    data: { id: transaction.transactionId, status: 'paid', amount: 1 },
+  });
+  expect(answer.status).toBe(200);
+  const [mismatch] = await eventually(
+    async () => {
+      const { mismatches } = await stack.client.call(
+        'gateway',
+        'listFlowMismatches',
+        ListFlowMismatchesRequest.fromPartial({ subjectId: transaction.id, state: FlowMismatchState.FLOW_MISMATCH_STATE_OPEN }),
+      );
+      return mismatches.length > 0 && mismatches;
+    },
+    10_000,
+    'the mismatch to be listed',
+  );
+  return { chargeId: transaction.id, mismatchId: mismatch.id };
+}
+
+it('an admin settles a real flow mismatch with a note after confirming; a viewer on a phone sees who, when and how, without the action', async () => {
+  const { chargeId: mismatched, mismatchId } = await mismatchOnCharge();
+  const short = mismatched.slice(0, 8);
+
+  const { page, violations } = await pages.signedIn(1280, 900, '#/operations');
+  const section = page.getByTestId('ops-mismatches');
+  const row = section.getByTestId('ops-mismatch');
+  await row.getByText('the provider answered APPROVED for 1 cents, the transaction is 2590 cents').waitFor();
+  await expect(row.count()).resolves.toBe(1);
+  await row.getByRole('button', { name: `Resolver: ${short}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Resolver divergência' });
+  await dialog.getByText(new RegExp(`^${short} \\(SANDBOX\\): R\\$\\s25,90 no gateway, R\\$\\s0,01 no provedor\\.`)).waitFor();
+  const confirm = dialog.getByRole('button', { name: 'Confirmar' });
+  await expect(confirm.isDisabled()).resolves.toBe(true);
+  await chooseOption(page, dialog.getByRole('combobox', { name: /^O acompanhamento com o provedor mostrou que/ }), 'o registro do gateway está certo');
+  await dialog.getByRole('textbox', { name: /^Nota/ }).fill('chamado 7781 no SANDBOX: o pagamento foi de 25,90');
+  await expect(accessibilityViolations(page)).resolves.toEqual([]);
+  await screenshot(page, 'operations-1280-settle-mismatch');
+  await confirm.click();
+  await dialog.waitFor({ state: 'detached' });
+  await section.getByText('Nenhuma divergência.').waitFor();
+
+  await section.getByText('Resolvidas', { exact: true }).click();
+  const settled = section.getByTestId('mismatch-settlement');
+  await settled.getByText('chamado 7781 no SANDBOX: o pagamento foi de 25,90').waitFor();
+  await expect(settled.textContent()).resolves.toContain('o registro do gateway está certo');
+  await expect(settled.textContent()).resolves.toContain(stack.gateway.firstAdmin!.email);
+  await expect(section.getByRole('button', { name: /^Resolver/ }).count()).resolves.toBe(0);
+  await pages.finish(page, violations, 'operations-1280-mismatch-settled');
+
+  // In the audit trail under the admin's e-mail.
+  const { events } = await stack.client.call('access', 'listAuditEvents', ListAuditEventsRequest.fromPartial({ resource: mismatchId, pageSize: 10 }));
+  expect(events).toEqual([
+    expect.objectContaining({ action: 'gateway.v1.PaymentGatewayService/SettleFlowMismatch', outcome: 'OK', actorName: stack.gateway.firstAdmin!.email }),
+  ]);
+
+  const phone = await pages.openPage(390, 844);
+  await signInAs(phone.page, VIEWER.email, VIEWER.password);
+  await phone.page.getByText('(viewer)').waitFor();
+  await phone.page.goto(`${stack.gateway.httpUrl}/#/operations`);
+  const onPhone = phone.page.getByTestId('ops-mismatches');
+  await onPhone.getByText('Seu papel não permite resolver divergências (exige reconciliation:write).').waitFor();
+  await onPhone.getByText('Nenhuma divergência.').waitFor();
+  await onPhone.getByText('Todas', { exact: true }).click();
+  await onPhone.getByTestId('mismatch-settlement').getByText('chamado 7781 no SANDBOX: o pagamento foi de 25,90').waitFor();
+  await expect(onPhone.getByRole('button', { name: /^Resolver/ }).count()).resolves.toBe(0);
+  await pages.finish(phone.page, phone.violations, 'operations-390-viewer-mismatch-settled');
 });

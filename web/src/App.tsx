@@ -188,7 +188,7 @@ function SignedIn({
   const refundWriter = holds(role, 'refunds:write');
   // ReprocessWebhookNotification, ResendOutboundDelivery
   const notificationWriter = holds(role, 'notifications:write');
-  // SettleUnconfirmedRequest
+  // SettleUnconfirmedRequest, SettleFlowMismatch
   const settler = holds(role, 'reconciliation:write');
   // ListRoutes, PreviewRoute, GetRouteOutcomes; CreateRoute, UpdateRoute, DeleteRoute with routes:admin
   const routeReader = holds(role, 'routes:read');

@@ -12,6 +12,7 @@ import {
 } from '../../gen/es/gateway/v1/types_pb.js';
 import { ConnectionVerdict } from '../../gen/es/gateway/v1/provider_account_service_pb.js';
 import { DeliveryState } from '../../gen/es/gateway/v1/webhook_service_pb.js';
+import { FlowMismatchOutcome } from '../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import type { PixKeyType as PixKeyTypeName } from '../../shared/pixKeyRules.js';
 import { EN_ERROR_REASONS, PT_ERROR_REASONS } from './errorReasons.js';
 
@@ -572,6 +573,22 @@ const pt = {
     mismatches: 'Divergências de fluxo',
     mismatchesHint: 'Respostas de provedores com valor ou id diferentes do registro do gateway: não foram aplicadas.',
     noneMismatches: 'Nenhuma divergência.',
+    noSettleMismatch: 'Seu papel não permite resolver divergências (exige reconciliation:write).',
+    mismatchState: 'Divergências a mostrar',
+    mismatchesOpen: 'Abertas',
+    mismatchesSettled: 'Resolvidas',
+    mismatchesAll: 'Todas',
+    resolution: 'Resolução',
+    mismatchOpen: 'Aberta',
+    settleMismatchTitle: 'Resolver divergência',
+    settleMismatchSummary: (subject: string, provider: string, expected: string, reported: string) =>
+      `${subject} (${provider}): ${expected} no gateway, ${reported} no provedor. Nada será movido: a divergência sai da lista de abertas, com o seu nome e a sua nota.`,
+    mismatchOutcome: 'O acompanhamento com o provedor mostrou que',
+    mismatchOutcomes: {
+      [FlowMismatchOutcome.ACCEPTED_RECORD]: 'o registro do gateway está certo',
+      [FlowMismatchOutcome.CORRECTED_AT_PROVIDER]: 'o provedor corrigiu o lado dele',
+    } as Record<number, string>,
+    mismatchNote: 'Nota (com quem falou, número do chamado)',
     claimed: 'Situação informada',
     expected: 'No gateway',
     reported: 'No provedor',
@@ -1375,6 +1392,22 @@ const en: Messages = {
     mismatches: 'Flow mismatches',
     mismatchesHint: 'Provider answers with another amount or id than the gateway record: not applied.',
     noneMismatches: 'No mismatch.',
+    noSettleMismatch: 'Your role cannot settle mismatches (needs reconciliation:write).',
+    mismatchState: 'Mismatches to show',
+    mismatchesOpen: 'Open',
+    mismatchesSettled: 'Settled',
+    mismatchesAll: 'All',
+    resolution: 'Settlement',
+    mismatchOpen: 'Open',
+    settleMismatchTitle: 'Settle mismatch',
+    settleMismatchSummary: (subject: string, provider: string, expected: string, reported: string) =>
+      `${subject} (${provider}): ${expected} at the gateway, ${reported} at the provider. Nothing moves: the mismatch leaves the open list, with your name and your note.`,
+    mismatchOutcome: 'Following it up with the provider showed that',
+    mismatchOutcomes: {
+      [FlowMismatchOutcome.ACCEPTED_RECORD]: 'the gateway record is right',
+      [FlowMismatchOutcome.CORRECTED_AT_PROVIDER]: 'the provider corrected its side',
+    } as Record<number, string>,
+    mismatchNote: 'Note (who you spoke to, ticket number)',
     claimed: 'Claimed status',
     expected: 'Gateway',
     reported: 'Provider',

@@ -18,7 +18,7 @@ export default function Operations({ canWriteNotifications, canSettle }: { canWr
         <ProviderHealth />
         <GaveUpDeliveries canResend={canWriteNotifications} />
         <UnconfirmedRequests canSettle={canSettle} />
-        <FlowMismatches />
+        <FlowMismatches canSettle={canSettle} />
         <AllNotifications canReprocess={canWriteNotifications} />
       </Stack>
     </>
