@@ -55,7 +55,7 @@ import { startConnectServer } from './transport/connect/server.js';
 import { startGrpcServer } from './transport/grpc/server.js';
 import { InFlightLimit } from './transport/inFlightLimit.js';
 import { LoopPressure } from './transport/loopPressure.js';
-import { UploadsService } from './gateway/uploads.js';
+import { privateKeyPrefixes, UploadsService } from './gateway/uploads.js';
 import { ObjectStorage } from './lib/objectStorage.js';
 import { startEmbeddedObjectStore } from './lib/embeddedObjectStore.js';
 import { CallerRateLimit } from './transport/callerRateLimit.js';
@@ -115,6 +115,8 @@ async function objectStorage(config: Config, closers: (() => Promise<void>)[]): 
       credentials,
       // Private uploads: no object is read without a signature.
       publicReads: !s3.privateUploads,
+      // Dispute evidence: never read without a signature, whatever UPLOADS_PRIVATE says.
+      privatePrefixes: privateKeyPrefixes(s3.folder),
     });
     closers.push(() => store.close());
     endpoint = store.endpoint;

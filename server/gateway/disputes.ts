@@ -149,15 +149,22 @@ export class DisputesService {
 
   async addEvidence(id: string, input: { documentUrl: string; description: string }, by: Actor): Promise<DisputeView> {
     const documentUrl = requireText('document_url', input.documentUrl);
-    // Only what the back-office uploaded to the gateway's store: evidence is never a link to somewhere else.
-    if (!this.deps.ownUploads?.isOwnObject(documentUrl))
-      throw invalidArgument('document_url', 'document_url must be a document uploaded to the gateway (UploadService.CreateUploadLink)');
+    // Only what the back-office uploaded to the gateway's store as evidence (private, under its own prefix): evidence is
+    // never a link to somewhere else, nor a document anyone can read at its address.
+    const uploads = this.deps.ownUploads;
+    if (!uploads?.isEvidenceObject(documentUrl))
+      throw invalidArgument(
+        'document_url',
+        'document_url must be a document uploaded to the gateway as dispute evidence (UploadService.CreateUploadLink, purpose UPLOAD_PURPOSE_DISPUTE_EVIDENCE)',
+      );
     const description = limitedText('description', input.description, REASON_MAX);
     const dispute = await this.find(id);
+    const fileName = fileNameOf(documentUrl);
+    await uploads.assertPrivate(documentUrl, fileName);
     const added = await this.repository.addEvidence(this.deps.db.em(), dispute.id, {
       id: randomUUID(),
       documentUrl,
-      fileName: fileNameOf(documentUrl),
+      fileName,
       description,
       addedBy: { id: by.id, name: by.name },
       addedAt: new Date(),

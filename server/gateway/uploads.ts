@@ -20,6 +20,19 @@ const DOCUMENT_READ_MS = 30_000;
 export const UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
 export const UPLOAD_CONTENT_TYPES = ['application/pdf', 'image/jpeg', 'image/png'] as const;
 const FILE_NAME_MAX = 200;
+/** How long the gateway's anonymous probe of an evidence document's plain address may take. */
+const PRIVACY_PROBE_MS = 10_000;
+/**
+ * Where dispute evidence is kept, under the upload folder: its own prefix, so that a store or a bucket policy can keep
+ * it private by prefix (the embedded store does, see privateKeyPrefixes), and the gateway can tell it from any other upload.
+ */
+export const EVIDENCE_PREFIX = 'dispute-evidence';
+
+/** The key prefixes whose objects are never read without a signature, whatever UPLOADS_PRIVATE says. */
+export const privateKeyPrefixes = (folder: string): string[] => [`${folder}/${EVIDENCE_PREFIX}/`];
+
+/** What an upload is for: a receiver's document follows UPLOADS_PRIVATE, a dispute's evidence is always private. */
+export type UploadPurpose = 'RECEIVER_DOCUMENT' | 'DISPUTE_EVIDENCE';
 /**
  * Bidirectional-text controls (LRM, RLM, ALM, the embeddings and overrides U+202A–U+202E, the isolates U+2066–U+2069):
  * invisible, they make a name display otherwise than it is (`selfie\u202Efdp.exe` shows as `selfieexe.pdf`).
@@ -84,7 +97,34 @@ export class UploadsService {
     return this.storage !== undefined && this.storage.ownsUrl(url) && new URL(url).pathname.includes(`/${this.folder}/`);
   }
 
-  async createUploadLink(input: { fileName: string; contentType: string; sizeBytes: number }): Promise<UploadLink> {
+  /** Whether `url` is an object of this store uploaded as dispute evidence (under the evidence prefix). */
+  isEvidenceObject(url: string): boolean {
+    const key = this.storage?.keyOf(url);
+    return key !== undefined && key.startsWith(`${this.folder}/${EVIDENCE_PREFIX}/`) && !key.split('/').includes('..');
+  }
+
+  /**
+   * Refuses an evidence document that anyone can read at its plain address: the key prefix and the missing ACL keep it
+   * private on a store configured as the gateway expects, this probe proves it on the store as it is (a bucket policy
+   * or a CDN in front may publish what the ACL does not). An address that cannot be probed is refused too.
+   */
+  async assertPrivate(url: string, fileName: string): Promise<void> {
+    const answer = await fetch(url, { method: 'HEAD', redirect: 'manual', signal: AbortSignal.timeout(PRIVACY_PROBE_MS) }).catch((error: unknown) => {
+      throw new GatewayError(
+        'UNAVAILABLE',
+        `${fileName} could not be checked to be private (${error instanceof Error ? error.message : String(error)}): it was not added`,
+        { reason: 'STORAGE_UNAVAILABLE' },
+      );
+    });
+    if (answer.status < 300)
+      throw new GatewayError(
+        'FAILED_PRECONDITION',
+        `${fileName} can be read at its address without a signed link: evidence must be private, so it was not added (check the bucket's policy for the ${EVIDENCE_PREFIX}/ prefix)`,
+        { reason: 'EVIDENCE_NOT_PRIVATE' },
+      );
+  }
+
+  async createUploadLink(input: { fileName: string; contentType: string; sizeBytes: number; purpose?: UploadPurpose }): Promise<UploadLink> {
     const fileName = input.fileName.trim();
     if (!fileName) throw invalidArgument('file_name', 'file_name is required');
     if (fileName.length > FILE_NAME_MAX || /[/\\\p{Cc}]/u.test(fileName) || fileName === '.' || fileName === '..')
@@ -100,8 +140,9 @@ export class UploadsService {
       throw invalidArgument('size_bytes', `size_bytes must be from 1 to ${UPLOAD_MAX_BYTES} (10 MiB)`);
     if (!this.storage)
       throw new GatewayError('UNAVAILABLE', 'object storage is not configured: set S3_ENDPOINT and its credentials', { reason: 'STORAGE_UNAVAILABLE' });
-    const key = `${this.folder}/${randomUUID()}/${fileName}`;
-    const publicRead = !this.privateUploads;
+    const evidence = input.purpose === 'DISPUTE_EVIDENCE';
+    const key = evidence ? `${this.folder}/${EVIDENCE_PREFIX}/${randomUUID()}/${fileName}` : `${this.folder}/${randomUUID()}/${fileName}`;
+    const publicRead = !evidence && !this.privateUploads;
     const signed = await this.storage.signedUpload({
       key,
       contentType: input.contentType,

@@ -97,12 +97,15 @@ function sigV4AccessKey(req: IncomingMessage, query: NodeJS.Dict<string | string
  * - a signed request must be SigV4 with this store's own key (s3rver then checks the signature, the expiry and the
  *   signed headers); s3rver would take another key it knows of (another store in this process) as well;
  * - unsigned, only a CORS preflight, and, while uploads are public-read, a GET or HEAD of one object with no query
- *   (no subresource such as ?acl, no listing, no response-header overrides). Writes, deletes, listings and bucket
- *   settings are refused whoever asks without a signature.
+ *   (no subresource such as ?acl, no listing, no response-header overrides) outside the private prefixes. Writes,
+ *   deletes, listings and bucket settings are refused whoever asks without a signature.
  * A request counts as signed exactly when s3rver's authentication would check it (an Authorization header, or the
  * Signature or X-Amz-Algorithm query parameter, case as written): anything else it serves as anonymous.
  */
-function refusal(req: IncomingMessage, options: { bucket: string; credentials: ObjectStoreCredentials; publicReads: boolean }): S3Refusal | undefined {
+function refusal(
+  req: IncomingMessage,
+  options: { bucket: string; credentials: ObjectStoreCredentials; publicReads: boolean; privatePrefixes?: readonly string[] },
+): S3Refusal | undefined {
   let target: string;
   try {
     target = checkedTarget(req);
@@ -125,8 +128,10 @@ function refusal(req: IncomingMessage, options: { bucket: string; credentials: O
       return refused(403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.');
     return undefined;
   }
-  const objectRead = (req.method === 'GET' || req.method === 'HEAD') && key.join('/') !== '' && search === '';
-  return options.publicReads && objectRead ? undefined : ACCESS_DENIED;
+  const objectKey = key.join('/');
+  const objectRead = (req.method === 'GET' || req.method === 'HEAD') && objectKey !== '' && search === '';
+  const privateObject = options.privatePrefixes?.some((prefix) => objectKey.startsWith(prefix)) ?? false;
+  return options.publicReads && objectRead && !privateObject ? undefined : ACCESS_DENIED;
 }
 
 function answerRefusal(res: ServerResponse, { status, code, message }: S3Refusal): void {
@@ -137,7 +142,8 @@ function answerRefusal(res: ServerResponse, { status, code, message }: S3Refusal
 /**
  * Starts s3rver with `bucket` created and CORS open to `origins` (the back-office's), checking signatures against
  * `credentials` only. `publicReads`: whether an object may be read without a signature (uploads are public-read, as
- * the specification has them); false keeps every object behind a signed (presigned) GET.
+ * the specification has them); false keeps every object behind a signed (presigned) GET. `privatePrefixes`: keys
+ * kept behind a signed GET even so (S3 would keep them private by their missing ACL, which s3rver does not enforce).
  */
 export async function startEmbeddedObjectStore(options: {
   host: string;
@@ -147,6 +153,7 @@ export async function startEmbeddedObjectStore(options: {
   origins: readonly string[];
   credentials: ObjectStoreCredentials;
   publicReads: boolean;
+  privatePrefixes?: readonly string[];
 }): Promise<EmbeddedObjectStore> {
   mkdirSync(options.directory, { recursive: true });
   // Loaded here, not with the gateway: loading it takes 0.15-0.25 s of a start's CPU on this project's 2-core machine,

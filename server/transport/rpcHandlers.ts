@@ -417,7 +417,8 @@ const RECEIVER_DOCUMENTS: Partial<Record<up.ReceiverDocument, ReceiverDocumentFi
 export function uploadHandlers(u: UseCases) {
   return {
     createUploadLink: async (r: up.CreateUploadLinkRequest): Promise<up.CreateUploadLinkResponse> => {
-      const link = await u.uploads.createUploadLink(r);
+      const purpose = r.purpose === up.UploadPurpose.UPLOAD_PURPOSE_DISPUTE_EVIDENCE ? 'DISPUTE_EVIDENCE' : 'RECEIVER_DOCUMENT';
+      const link = await u.uploads.createUploadLink({ fileName: r.fileName, contentType: r.contentType, sizeBytes: r.sizeBytes, purpose });
       return {
         uploadUrl: link.url,
         headers: link.headers,

@@ -11,13 +11,14 @@ import {
   type Dispute,
 } from '../../gen/ts-proto/gateway/v1/dispute_service.js';
 import { PaymentMethod, TransactionStatus, WebhookOutcome } from '../../gen/ts-proto/gateway/v1/types.js';
+import { UploadPurpose } from '../../gen/ts-proto/gateway/v1/upload_service.js';
 import { connectDriver, errorDetailsOf, failureOf, type Driver } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { startFakeProvider, type FakeProvider } from '../support/fakeProvider.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
 import { sandboxCardId } from '../support/sandboxCard.js';
 import { processedNotifications } from '../support/webhookNotifications.js';
-import { uploadDocument } from '../support/uploads.js';
+import { uploadEvidence, uploadLink } from '../support/uploads.js';
 
 /**
  * DisputeService (issue 33 §3) over gRPC and Connect: a dispute opened by the gateway when a charge moves to
@@ -59,7 +60,7 @@ async function paidCharge(paymentMethod: PaymentMethod, amount: number, account 
   return transaction.id;
 }
 
-const uploaded = (driver: Driver, fileName: string): Promise<string> => uploadDocument(driver, fileName, PDF);
+const uploaded = (driver: Driver, fileName: string): Promise<string> => uploadEvidence(driver, fileName, PDF);
 
 const open = (driver: Driver, request: Partial<OpenDisputeRequest>): Promise<{ dispute: Dispute }> =>
   driver.call('disputes', 'openDispute', OpenDisputeRequest.fromPartial(request));
@@ -238,6 +239,37 @@ describe.each([
     expect(dispute.deadline!.getTime()).toBeGreaterThan(Date.now() + 7 * DAY_MS - 60_000);
     const foreign = driver().call('disputes', 'addDisputeEvidence', { disputeId: dispute.id, documentUrl: 'https://example.com/evidence.pdf' });
     expect((await errorDetailsOf(foreign)).fields).toEqual(['document_url']);
+  });
+});
+
+describe('evidence, private whatever UPLOADS_PRIVATE says (this stack keeps uploads public-read)', () => {
+  it('is stored under its own prefix, unreadable at its plain address, read through GetDispute’s link; a public upload is refused as evidence', async () => {
+    const charge = await paidCharge(PaymentMethod.PAYMENT_METHOD_PIX, 4200);
+    const { dispute } = await open(stack.client, { transactionId: charge, kind: DisputeKind.DISPUTE_KIND_PIX_INFRACTION, reason: 'Golpe' });
+    const plain = async (url: string, method = 'GET') => (await fetch(url, { method })).status;
+
+    // A receiver's document on this stack is public-read: readable by anyone, so never evidence.
+    const receiverDocument = await uploadLink(stack.client, 'contrato.pdf', PDF);
+    expect(receiverDocument.publicRead).toBe(true);
+    expect(await plain(receiverDocument.publicUrl)).toBe(200);
+    const publicOne = stack.client.call('disputes', 'addDisputeEvidence', { disputeId: dispute.id, documentUrl: receiverDocument.publicUrl });
+    expect(await failureOf(publicOne)).toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect((await errorDetailsOf(publicOne)).fields).toEqual(['document_url']);
+
+    const evidence = await uploadLink(stack.client, 'comprovante.pdf', PDF, { purpose: UploadPurpose.UPLOAD_PURPOSE_DISPUTE_EVIDENCE });
+    expect(evidence).toMatchObject({ publicRead: false, objectKey: expect.stringMatching(/^uploads\/dispute-evidence\/[0-9a-f-]{36}\/comprovante\.pdf$/) });
+    expect(evidence.headers).not.toHaveProperty('x-amz-acl');
+    expect(evidence.headers['cache-control']).toBe('private, no-store');
+    expect([await plain(evidence.publicUrl), await plain(evidence.publicUrl, 'HEAD')]).toEqual([403, 403]);
+
+    await stack.client.call('disputes', 'addDisputeEvidence', { disputeId: dispute.id, documentUrl: evidence.publicUrl, description: 'Comprovante' });
+    const { dispute: read } = await connect.call('disputes', 'getDispute', { id: dispute.id });
+    expect(read.evidence).toEqual([expect.objectContaining({ documentUrl: evidence.publicUrl, fileName: 'comprovante.pdf' })]);
+    const link = await fetch(read.evidence[0].readUrl);
+    expect(link.status).toBe(200);
+    expect(Buffer.from(await link.arrayBuffer())).toEqual(PDF);
+    // Added, the document is as private as before: the link is the only way in.
+    expect(await plain(evidence.publicUrl)).toBe(403);
   });
 });
 

@@ -24,7 +24,7 @@ import { capturedLogger } from '../support/logCapture.js';
 import { brCodeCrcIsValid } from '../support/brCode.js';
 import { eventually } from '../support/eventually.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
-import { uploadDocument } from '../support/uploads.js';
+import { uploadEvidence } from '../support/uploads.js';
 import { startMercadoPagoStandIn, type MercadoPagoStandIn } from './mercadopago.js';
 
 /**
@@ -393,7 +393,7 @@ describe("MERCADOPAGO's chargeback defence: the evidence reaches the chargeback 
     client.call(
       'disputes',
       'addDisputeEvidence',
-      AddDisputeEvidenceRequest.fromPartial({ disputeId, documentUrl: await uploadDocument(client, fileName, bytes, contentType), description: fileName }),
+      AddDisputeEvidenceRequest.fromPartial({ disputeId, documentUrl: await uploadEvidence(client, fileName, bytes, contentType), description: fileName }),
     );
   const submit = (disputeId: string) => client.call('disputes', 'submitDisputeDefense', { disputeId });
   const getDispute = async (id: string): Promise<Dispute> => (await client.call('disputes', 'getDispute', { id })).dispute;

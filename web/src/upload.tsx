@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Alert, Anchor, FileInput, Progress, Stack, Text } from '@mantine/core';
 import { ConnectError } from '@connectrpc/connect';
 import { useMutation } from '@connectrpc/connect-query';
-import { UploadService } from '../../gen/es/gateway/v1/upload_service_pb.js';
+import { UploadPurpose, UploadService } from '../../gen/es/gateway/v1/upload_service_pb.js';
 import { fileNameOf } from './format.js';
 import { useI18n } from './i18n.js';
 import { uploadContentType, uploadFileName, uploadRefusal, type UploadRefusal } from './uploadRules.js';
@@ -42,14 +42,17 @@ type Upload =
  * (UploadService.CreateUploadLink), the bytes PUT with a progress bar, then the
  * specification's success or failure message. `onUploaded` gets the file's
  * public URL (undefined while there is none); `onBusy` whether it is uploading.
+ * `purpose` tells the gateway what the file is for (dispute evidence is kept private whatever the store's default).
  */
 export function DocumentUpload({
   label,
   error,
   onUploaded,
   onBusy,
+  purpose = UploadPurpose.UNSPECIFIED,
 }: {
   label: string;
+  purpose?: UploadPurpose;
   /** The gateway's refusal of this document in the form's own call (a field violation). */
   error?: string;
   onUploaded: (url: string | undefined) => void;
@@ -88,6 +91,7 @@ export function DocumentUpload({
         fileName: uploadFileName(chosen.name),
         contentType: uploadContentType(chosen.name, chosen.type) ?? '',
         sizeBytes: BigInt(chosen.size),
+        purpose,
       });
       if (abort.signal.aborted) return;
       await putFile(

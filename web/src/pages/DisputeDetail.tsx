@@ -4,6 +4,7 @@ import { Alert, Anchor, Badge, Button, Card, Group, Select, Stack, Table, Text, 
 import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connect-query';
 import { useQueryClient } from '@tanstack/react-query';
 import { DisputeService, DisputeStatus, type Dispute } from '../../../gen/es/gateway/v1/dispute_service_pb.js';
+import { UploadPurpose } from '../../../gen/es/gateway/v1/upload_service_pb.js';
 import { isOpenDispute, isOverdue } from '../disputes.js';
 import { ErrorAlert, fieldViolations } from '../errors.js';
 import { formatMoney } from '../format.js';
@@ -178,7 +179,14 @@ function AddEvidence({ dispute, canUpload }: { dispute: Dispute; canUpload: bool
       {canUpload ? (
         <form onSubmit={submit} aria-label={t.disputes.addEvidence}>
           <Stack gap="sm">
-            <DocumentUpload key={round} label={t.disputes.evidenceFile} error={violations.document_url} onUploaded={onUploaded} onBusy={onBusy} />
+            <DocumentUpload
+              key={round}
+              label={t.disputes.evidenceFile}
+              purpose={UploadPurpose.DISPUTE_EVIDENCE}
+              error={violations.document_url}
+              onUploaded={onUploaded}
+              onBusy={onBusy}
+            />
             <TextInput label={t.disputes.description} value={description} onChange={(e) => setDescription(e.currentTarget.value)} maxLength={1000} />
             <Group>
               <Button type="submit" disabled={!url || busy} loading={add.isPending}>

@@ -386,7 +386,7 @@ export type AddDisputeEvidenceRequest = Message<"gateway.v1.AddDisputeEvidenceRe
   disputeId: string;
 
   /**
-   * CreateUploadLinkResponse.public_url of the uploaded document.
+   * CreateUploadLinkResponse.public_url of the document uploaded with purpose UPLOAD_PURPOSE_DISPUTE_EVIDENCE.
    *
    * @generated from field: string document_url = 2;
    */
@@ -612,7 +612,9 @@ export const DisputeService: GenService<{
     output: typeof OpenDisputeResponseSchema;
   },
   /**
-   * A document uploaded through UploadService.CreateUploadLink; a closed dispute takes none (FAILED_PRECONDITION).
+   * A document uploaded through UploadService.CreateUploadLink with purpose UPLOAD_PURPOSE_DISPUTE_EVIDENCE (any other
+   * is INVALID_ARGUMENT on document_url); one readable at its plain address, without a presigned link, is refused
+   * (FAILED_PRECONDITION, reason EVIDENCE_NOT_PRIVATE); a closed dispute takes none (FAILED_PRECONDITION).
    *
    * @generated from rpc gateway.v1.DisputeService.AddDisputeEvidence
    */

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file gateway/v1/upload_service.proto.
  */
 export const file_gateway_v1_upload_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch9nYXRld2F5L3YxL3VwbG9hZF9zZXJ2aWNlLnByb3RvEgpnYXRld2F5LnYxIlYKF0NyZWF0ZVVwbG9hZExpbmtSZXF1ZXN0EhEKCWZpbGVfbmFtZRgBIAEoCRIUCgxjb250ZW50X3R5cGUYAiABKAkSEgoKc2l6ZV9ieXRlcxgDIAEoAyKPAgoYQ3JlYXRlVXBsb2FkTGlua1Jlc3BvbnNlEhIKCnVwbG9hZF91cmwYASABKAkSQgoHaGVhZGVycxgCIAMoCzIxLmdhdGV3YXkudjEuQ3JlYXRlVXBsb2FkTGlua1Jlc3BvbnNlLkhlYWRlcnNFbnRyeRISCgpvYmplY3Rfa2V5GAMgASgJEhIKCnB1YmxpY191cmwYBCABKAkSLgoKZXhwaXJlc19hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLcHVibGljX3JlYWQYBiABKAgaLgoMSGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEigQEKHUNyZWF0ZURvY3VtZW50UmVhZExpbmtSZXF1ZXN0EhsKE3Byb3ZpZGVyX2FjY291bnRfaWQYASABKAkSEwoLcmVjZWl2ZXJfaWQYAiABKAkSLgoIZG9jdW1lbnQYAyABKA4yHC5nYXRld2F5LnYxLlJlY2VpdmVyRG9jdW1lbnQiXQoeQ3JlYXRlRG9jdW1lbnRSZWFkTGlua1Jlc3BvbnNlEgsKA3VybBgBIAEoCRIuCgpleHBpcmVzX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCr4AQoQUmVjZWl2ZXJEb2N1bWVudBIhCh1SRUNFSVZFUl9ET0NVTUVOVF9VTlNQRUNJRklFRBAAEiQKIFJFQ0VJVkVSX0RPQ1VNRU5UX0RPQ1VNRU5UX1BIT1RPEAESKgomUkVDRUlWRVJfRE9DVU1FTlRfU0VMRklFX1dJVEhfRE9DVU1FTlQQAhIjCh9SRUNFSVZFUl9ET0NVTUVOVF9BRERSRVNTX1BST09GEAMSIwofUkVDRUlWRVJfRE9DVU1FTlRfQkFMQU5DRV9TSEVFVBAEEiUKIVJFQ0VJVkVSX0RPQ1VNRU5UX1NPQ0lBTF9DT05UUkFDVBAFMt8BCg1VcGxvYWRTZXJ2aWNlEl0KEENyZWF0ZVVwbG9hZExpbmsSIy5nYXRld2F5LnYxLkNyZWF0ZVVwbG9hZExpbmtSZXF1ZXN0GiQuZ2F0ZXdheS52MS5DcmVhdGVVcGxvYWRMaW5rUmVzcG9uc2USbwoWQ3JlYXRlRG9jdW1lbnRSZWFkTGluaxIpLmdhdGV3YXkudjEuQ3JlYXRlRG9jdW1lbnRSZWFkTGlua1JlcXVlc3QaKi5nYXRld2F5LnYxLkNyZWF0ZURvY3VtZW50UmVhZExpbmtSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("Ch9nYXRld2F5L3YxL3VwbG9hZF9zZXJ2aWNlLnByb3RvEgpnYXRld2F5LnYxIoIBChdDcmVhdGVVcGxvYWRMaW5rUmVxdWVzdBIRCglmaWxlX25hbWUYASABKAkSFAoMY29udGVudF90eXBlGAIgASgJEhIKCnNpemVfYnl0ZXMYAyABKAMSKgoHcHVycG9zZRgEIAEoDjIZLmdhdGV3YXkudjEuVXBsb2FkUHVycG9zZSKPAgoYQ3JlYXRlVXBsb2FkTGlua1Jlc3BvbnNlEhIKCnVwbG9hZF91cmwYASABKAkSQgoHaGVhZGVycxgCIAMoCzIxLmdhdGV3YXkudjEuQ3JlYXRlVXBsb2FkTGlua1Jlc3BvbnNlLkhlYWRlcnNFbnRyeRISCgpvYmplY3Rfa2V5GAMgASgJEhIKCnB1YmxpY191cmwYBCABKAkSLgoKZXhwaXJlc19hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLcHVibGljX3JlYWQYBiABKAgaLgoMSGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEigQEKHUNyZWF0ZURvY3VtZW50UmVhZExpbmtSZXF1ZXN0EhsKE3Byb3ZpZGVyX2FjY291bnRfaWQYASABKAkSEwoLcmVjZWl2ZXJfaWQYAiABKAkSLgoIZG9jdW1lbnQYAyABKA4yHC5nYXRld2F5LnYxLlJlY2VpdmVyRG9jdW1lbnQiXQoeQ3JlYXRlRG9jdW1lbnRSZWFkTGlua1Jlc3BvbnNlEgsKA3VybBgBIAEoCRIuCgpleHBpcmVzX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCpUCg1VcGxvYWRQdXJwb3NlEh4KGlVQTE9BRF9QVVJQT1NFX1VOU1BFQ0lGSUVEEAASIwofVVBMT0FEX1BVUlBPU0VfRElTUFVURV9FVklERU5DRRABKvgBChBSZWNlaXZlckRvY3VtZW50EiEKHVJFQ0VJVkVSX0RPQ1VNRU5UX1VOU1BFQ0lGSUVEEAASJAogUkVDRUlWRVJfRE9DVU1FTlRfRE9DVU1FTlRfUEhPVE8QARIqCiZSRUNFSVZFUl9ET0NVTUVOVF9TRUxGSUVfV0lUSF9ET0NVTUVOVBACEiMKH1JFQ0VJVkVSX0RPQ1VNRU5UX0FERFJFU1NfUFJPT0YQAxIjCh9SRUNFSVZFUl9ET0NVTUVOVF9CQUxBTkNFX1NIRUVUEAQSJQohUkVDRUlWRVJfRE9DVU1FTlRfU09DSUFMX0NPTlRSQUNUEAUy3wEKDVVwbG9hZFNlcnZpY2USXQoQQ3JlYXRlVXBsb2FkTGluaxIjLmdhdGV3YXkudjEuQ3JlYXRlVXBsb2FkTGlua1JlcXVlc3QaJC5nYXRld2F5LnYxLkNyZWF0ZVVwbG9hZExpbmtSZXNwb25zZRJvChZDcmVhdGVEb2N1bWVudFJlYWRMaW5rEikuZ2F0ZXdheS52MS5DcmVhdGVEb2N1bWVudFJlYWRMaW5rUmVxdWVzdBoqLmdhdGV3YXkudjEuQ3JlYXRlRG9jdW1lbnRSZWFkTGlua1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * @generated from message gateway.v1.CreateUploadLinkRequest
@@ -38,6 +38,13 @@ export type CreateUploadLinkRequest = Message<"gateway.v1.CreateUploadLinkReques
    * @generated from field: int64 size_bytes = 3;
    */
   sizeBytes: bigint;
+
+  /**
+   * What the document is for; unset: a receiver's verification document.
+   *
+   * @generated from field: gateway.v1.UploadPurpose purpose = 4;
+   */
+  purpose: UploadPurpose;
 };
 
 /**
@@ -89,7 +96,7 @@ export type CreateUploadLinkResponse = Message<"gateway.v1.CreateUploadLinkRespo
 
   /**
    * Whether the object is public-read (the default); false when the gateway
-   * keeps uploads private (UPLOADS_PRIVATE).
+   * keeps uploads private (UPLOADS_PRIVATE), and always for dispute evidence.
    *
    * @generated from field: bool public_read = 6;
    */
@@ -159,6 +166,35 @@ export const CreateDocumentReadLinkResponseSchema: GenMessage<CreateDocumentRead
   messageDesc(file_gateway_v1_upload_service, 3);
 
 /**
+ * What an uploaded document is for, which decides who may read it.
+ *
+ * @generated from enum gateway.v1.UploadPurpose
+ */
+export enum UploadPurpose {
+  /**
+   * A receiver's verification document: public-read unless the gateway keeps uploads private (UPLOADS_PRIVATE).
+   *
+   * @generated from enum value: UPLOAD_PURPOSE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Evidence for a dispute (DisputeService.AddDisputeEvidence, which takes no other document): private whatever
+   * UPLOADS_PRIVATE says, kept under the folder's dispute-evidence/ prefix and read only through presigned links
+   * (GetDispute's DisputeEvidence.read_url).
+   *
+   * @generated from enum value: UPLOAD_PURPOSE_DISPUTE_EVIDENCE = 1;
+   */
+  DISPUTE_EVIDENCE = 1,
+}
+
+/**
+ * Describes the enum gateway.v1.UploadPurpose.
+ */
+export const UploadPurposeSchema: GenEnum<UploadPurpose> = /*@__PURE__*/
+  enumDesc(file_gateway_v1_upload_service, 0);
+
+/**
  * One of a receiver's verification documents (the fields of ReceiverDocuments).
  *
  * @generated from enum gateway.v1.ReceiverDocument
@@ -199,7 +235,7 @@ export enum ReceiverDocument {
  * Describes the enum gateway.v1.ReceiverDocument.
  */
 export const ReceiverDocumentSchema: GenEnum<ReceiverDocument> = /*@__PURE__*/
-  enumDesc(file_gateway_v1_upload_service, 0);
+  enumDesc(file_gateway_v1_upload_service, 1);
 
 /**
  * Files the back-office uploads straight to object storage (receivers'

@@ -217,7 +217,7 @@ export interface OpenDisputeResponse {
 
 export interface AddDisputeEvidenceRequest {
   disputeId: string;
-  /** CreateUploadLinkResponse.public_url of the uploaded document. */
+  /** CreateUploadLinkResponse.public_url of the document uploaded with purpose UPLOAD_PURPOSE_DISPUTE_EVIDENCE. */
   documentUrl: string;
   description: string;
 }
@@ -2078,7 +2078,11 @@ export const DisputeServiceService = {
     responseSerialize: (value: OpenDisputeResponse): Buffer => Buffer.from(OpenDisputeResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): OpenDisputeResponse => OpenDisputeResponse.decode(value),
   },
-  /** A document uploaded through UploadService.CreateUploadLink; a closed dispute takes none (FAILED_PRECONDITION). */
+  /**
+   * A document uploaded through UploadService.CreateUploadLink with purpose UPLOAD_PURPOSE_DISPUTE_EVIDENCE (any other
+   * is INVALID_ARGUMENT on document_url); one readable at its plain address, without a presigned link, is refused
+   * (FAILED_PRECONDITION, reason EVIDENCE_NOT_PRIVATE); a closed dispute takes none (FAILED_PRECONDITION).
+   */
   addDisputeEvidence: {
     path: "/gateway.v1.DisputeService/AddDisputeEvidence" as const,
     requestStream: false as const,
@@ -2128,7 +2132,11 @@ export interface DisputeServiceServer extends UntypedServiceImplementation {
   getDispute: handleUnaryCall<GetDisputeRequest, GetDisputeResponse>;
   /** At most one open dispute of each kind per charge (ALREADY_EXISTS otherwise). */
   openDispute: handleUnaryCall<OpenDisputeRequest, OpenDisputeResponse>;
-  /** A document uploaded through UploadService.CreateUploadLink; a closed dispute takes none (FAILED_PRECONDITION). */
+  /**
+   * A document uploaded through UploadService.CreateUploadLink with purpose UPLOAD_PURPOSE_DISPUTE_EVIDENCE (any other
+   * is INVALID_ARGUMENT on document_url); one readable at its plain address, without a presigned link, is refused
+   * (FAILED_PRECONDITION, reason EVIDENCE_NOT_PRIVATE); a closed dispute takes none (FAILED_PRECONDITION).
+   */
   addDisputeEvidence: handleUnaryCall<AddDisputeEvidenceRequest, AddDisputeEvidenceResponse>;
   /**
    * Sends the evidence to the provider where its API takes a defence (Dispute.provider_takes_defense), and records it
@@ -2191,7 +2199,11 @@ export interface DisputeServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: OpenDisputeResponse) => void,
   ): ClientUnaryCall;
-  /** A document uploaded through UploadService.CreateUploadLink; a closed dispute takes none (FAILED_PRECONDITION). */
+  /**
+   * A document uploaded through UploadService.CreateUploadLink with purpose UPLOAD_PURPOSE_DISPUTE_EVIDENCE (any other
+   * is INVALID_ARGUMENT on document_url); one readable at its plain address, without a presigned link, is refused
+   * (FAILED_PRECONDITION, reason EVIDENCE_NOT_PRIVATE); a closed dispute takes none (FAILED_PRECONDITION).
+   */
   addDisputeEvidence(
     request: AddDisputeEvidenceRequest,
     callback: (error: ServiceError | null, response: AddDisputeEvidenceResponse) => void,

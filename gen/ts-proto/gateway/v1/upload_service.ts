@@ -24,6 +24,46 @@ export const protobufPackage = "gateway.v1";
 
 export const protobufFileName = "gateway/v1/upload_service.proto";
 
+/** What an uploaded document is for, which decides who may read it. */
+export enum UploadPurpose {
+  /** UPLOAD_PURPOSE_UNSPECIFIED - A receiver's verification document: public-read unless the gateway keeps uploads private (UPLOADS_PRIVATE). */
+  UPLOAD_PURPOSE_UNSPECIFIED = 0,
+  /**
+   * UPLOAD_PURPOSE_DISPUTE_EVIDENCE - Evidence for a dispute (DisputeService.AddDisputeEvidence, which takes no other document): private whatever
+   * UPLOADS_PRIVATE says, kept under the folder's dispute-evidence/ prefix and read only through presigned links
+   * (GetDispute's DisputeEvidence.read_url).
+   */
+  UPLOAD_PURPOSE_DISPUTE_EVIDENCE = 1,
+  UNRECOGNIZED = -1,
+}
+
+export function uploadPurposeFromJSON(object: any): UploadPurpose {
+  switch (object) {
+    case 0:
+    case "UPLOAD_PURPOSE_UNSPECIFIED":
+      return UploadPurpose.UPLOAD_PURPOSE_UNSPECIFIED;
+    case 1:
+    case "UPLOAD_PURPOSE_DISPUTE_EVIDENCE":
+      return UploadPurpose.UPLOAD_PURPOSE_DISPUTE_EVIDENCE;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return UploadPurpose.UNRECOGNIZED;
+  }
+}
+
+export function uploadPurposeToJSON(object: UploadPurpose): string {
+  switch (object) {
+    case UploadPurpose.UPLOAD_PURPOSE_UNSPECIFIED:
+      return "UPLOAD_PURPOSE_UNSPECIFIED";
+    case UploadPurpose.UPLOAD_PURPOSE_DISPUTE_EVIDENCE:
+      return "UPLOAD_PURPOSE_DISPUTE_EVIDENCE";
+    case UploadPurpose.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 /** One of a receiver's verification documents (the fields of ReceiverDocuments). */
 export enum ReceiverDocument {
   RECEIVER_DOCUMENT_UNSPECIFIED = 0,
@@ -89,6 +129,8 @@ export interface CreateUploadLinkRequest {
   contentType: string;
   /** The exact size of the body that will be sent, 1 byte to 10 MiB; it is signed. */
   sizeBytes: number;
+  /** What the document is for; unset: a receiver's verification document. */
+  purpose: UploadPurpose;
 }
 
 export interface CreateUploadLinkResponse {
@@ -112,7 +154,7 @@ export interface CreateUploadLinkResponse {
     | undefined;
   /**
    * Whether the object is public-read (the default); false when the gateway
-   * keeps uploads private (UPLOADS_PRIVATE).
+   * keeps uploads private (UPLOADS_PRIVATE), and always for dispute evidence.
    */
   publicRead: boolean;
 }
@@ -137,7 +179,7 @@ export interface CreateDocumentReadLinkResponse {
 }
 
 function createBaseCreateUploadLinkRequest(): CreateUploadLinkRequest {
-  return { fileName: "", contentType: "", sizeBytes: 0 };
+  return { fileName: "", contentType: "", sizeBytes: 0, purpose: 0 };
 }
 
 export const CreateUploadLinkRequest: MessageFns<CreateUploadLinkRequest> = {
@@ -150,6 +192,9 @@ export const CreateUploadLinkRequest: MessageFns<CreateUploadLinkRequest> = {
     }
     if (message.sizeBytes !== 0) {
       writer.uint32(24).int64(message.sizeBytes);
+    }
+    if (message.purpose !== 0) {
+      writer.uint32(32).int32(message.purpose);
     }
     return writer;
   },
@@ -191,6 +236,14 @@ export const CreateUploadLinkRequest: MessageFns<CreateUploadLinkRequest> = {
             message.sizeBytes = longToNumber(reader.int64());
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.purpose = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -220,6 +273,7 @@ export const CreateUploadLinkRequest: MessageFns<CreateUploadLinkRequest> = {
         : isSet(object.size_bytes)
         ? globalThis.Number(object.size_bytes)
         : 0,
+      purpose: isSet(object.purpose) ? uploadPurposeFromJSON(object.purpose) : 0,
     };
   },
 
@@ -234,6 +288,9 @@ export const CreateUploadLinkRequest: MessageFns<CreateUploadLinkRequest> = {
     if (message.sizeBytes !== 0) {
       obj.sizeBytes = Math.round(message.sizeBytes);
     }
+    if (message.purpose !== 0) {
+      obj.purpose = uploadPurposeToJSON(message.purpose);
+    }
     return obj;
   },
 
@@ -245,6 +302,7 @@ export const CreateUploadLinkRequest: MessageFns<CreateUploadLinkRequest> = {
     message.fileName = object.fileName ?? "";
     message.contentType = object.contentType ?? "";
     message.sizeBytes = object.sizeBytes ?? 0;
+    message.purpose = object.purpose ?? 0;
     return message;
   },
 };
