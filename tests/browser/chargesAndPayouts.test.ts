@@ -138,9 +138,16 @@ it('new charge: a boleto shows its digitable line and link at once, on its page 
   await expect(page.getByTestId('billet-code').inputValue()).resolves.toBe(stored.billetCode);
   await expect(page.getByRole('link', { name: 'Abrir o boleto' }).getAttribute('href')).resolves.toBe(stored.billetUrl);
   await page.getByRole('button', { name: 'Copiar: Linha digitável' }).waitFor();
-  // The transaction's own page shows the same line, and pays it on the sandbox too.
+  // The transaction's own page shows the same line and its due date (expires_at, dd/mm/aaaa where the browser is), and pays it on the sandbox too.
   await page.getByRole('link', { name: 'Abrir a transação' }).click();
   await expect(page.getByTestId('billet-code').inputValue()).resolves.toBe(stored.billetCode);
+  expect(stored.expiresAt).toBeInstanceOf(Date);
+  const dueDate = page.locator('dt:text-is("Vencimento") + dd');
+  const timeZone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+  const day = new Intl.DateTimeFormat('pt-BR', { timeZone, day: '2-digit', month: '2-digit', year: 'numeric' }).format(stored.expiresAt);
+  expect(day).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
+  await expect(dueDate.textContent()).resolves.toMatch(new RegExp(`^${day}(?!\\d)`));
+  await expect(dueDate.locator('time').getAttribute('datetime')).resolves.toBe(stored.expiresAt!.toISOString());
   await page.getByRole('button', { name: 'Simular pagamento' }).click();
   await page.getByTestId('transaction').getByText('Aprovada').waitFor();
   await finish(page, violations, 'new-charge-boleto');
