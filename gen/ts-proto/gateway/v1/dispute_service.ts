@@ -245,6 +245,39 @@ export interface CloseDisputeResponse {
   dispute: Dispute | undefined;
 }
 
+export interface UpdateDisputeRequest {
+  disputeId: string;
+  /**
+   * Each is optional: only what is set changes; at least one must be set.
+   * Not blank, at most 1000 characters.
+   */
+  reason?:
+    | string
+    | undefined;
+  /** After the charge was created; a deadline already past is taken (UpdateDisputeResponse.deadline_passed says so). */
+  deadline:
+    | Date
+    | undefined;
+  /** Cents at stake: positive, at most what is left of the charge once refunds are counted. */
+  amount?:
+    | number
+    | undefined;
+  /** The provider's id of the dispute (a chargeback's id at the provider); only where the dispute has none yet. */
+  providerDisputeId?:
+    | string
+    | undefined;
+  /** Why it is corrected (where the operator learnt it): required, at most 1000 characters; kept in the audit trail. */
+  note: string;
+}
+
+export interface UpdateDisputeResponse {
+  dispute:
+    | Dispute
+    | undefined;
+  /** The deadline set is already past: the dispute is overdue. */
+  deadlinePassed: boolean;
+}
+
 function createBaseDisputeEvidence(): DisputeEvidence {
   return {
     id: "",
@@ -2041,6 +2074,261 @@ export const CloseDisputeResponse: MessageFns<CloseDisputeResponse> = {
   },
 };
 
+function createBaseUpdateDisputeRequest(): UpdateDisputeRequest {
+  return {
+    disputeId: "",
+    reason: undefined,
+    deadline: undefined,
+    amount: undefined,
+    providerDisputeId: undefined,
+    note: "",
+  };
+}
+
+export const UpdateDisputeRequest: MessageFns<UpdateDisputeRequest> = {
+  encode(message: UpdateDisputeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.disputeId !== "") {
+      writer.uint32(10).string(message.disputeId);
+    }
+    if (message.reason !== undefined) {
+      writer.uint32(18).string(message.reason);
+    }
+    if (message.deadline !== undefined) {
+      Timestamp.encode(toTimestamp(message.deadline), writer.uint32(26).fork()).join();
+    }
+    if (message.amount !== undefined) {
+      writer.uint32(32).int64(message.amount);
+    }
+    if (message.providerDisputeId !== undefined) {
+      writer.uint32(42).string(message.providerDisputeId);
+    }
+    if (message.note !== "") {
+      writer.uint32(50).string(message.note);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateDisputeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateDisputeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.disputeId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.deadline = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.amount = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.providerDisputeId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.note = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateDisputeRequest {
+    return {
+      disputeId: isSet(object.disputeId)
+        ? globalThis.String(object.disputeId)
+        : isSet(object.dispute_id)
+        ? globalThis.String(object.dispute_id)
+        : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : undefined,
+      deadline: isSet(object.deadline) ? fromJsonTimestamp(object.deadline) : undefined,
+      amount: isSet(object.amount) ? globalThis.Number(object.amount) : undefined,
+      providerDisputeId: isSet(object.providerDisputeId)
+        ? globalThis.String(object.providerDisputeId)
+        : isSet(object.provider_dispute_id)
+        ? globalThis.String(object.provider_dispute_id)
+        : undefined,
+      note: isSet(object.note) ? globalThis.String(object.note) : "",
+    };
+  },
+
+  toJSON(message: UpdateDisputeRequest): unknown {
+    const obj: any = {};
+    if (message.disputeId !== "") {
+      obj.disputeId = message.disputeId;
+    }
+    if (message.reason !== undefined) {
+      obj.reason = message.reason;
+    }
+    if (message.deadline !== undefined) {
+      obj.deadline = message.deadline.toISOString();
+    }
+    if (message.amount !== undefined) {
+      obj.amount = Math.round(message.amount);
+    }
+    if (message.providerDisputeId !== undefined) {
+      obj.providerDisputeId = message.providerDisputeId;
+    }
+    if (message.note !== "") {
+      obj.note = message.note;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UpdateDisputeRequest>): UpdateDisputeRequest {
+    return UpdateDisputeRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdateDisputeRequest>): UpdateDisputeRequest {
+    const message = createBaseUpdateDisputeRequest();
+    message.disputeId = object.disputeId ?? "";
+    message.reason = object.reason ?? undefined;
+    message.deadline = object.deadline ?? undefined;
+    message.amount = object.amount ?? undefined;
+    message.providerDisputeId = object.providerDisputeId ?? undefined;
+    message.note = object.note ?? "";
+    return message;
+  },
+};
+
+function createBaseUpdateDisputeResponse(): UpdateDisputeResponse {
+  return { dispute: undefined, deadlinePassed: false };
+}
+
+export const UpdateDisputeResponse: MessageFns<UpdateDisputeResponse> = {
+  encode(message: UpdateDisputeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.dispute !== undefined) {
+      Dispute.encode(message.dispute, writer.uint32(10).fork()).join();
+    }
+    if (message.deadlinePassed !== false) {
+      writer.uint32(16).bool(message.deadlinePassed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateDisputeResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateDisputeResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.dispute = Dispute.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.deadlinePassed = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateDisputeResponse {
+    return {
+      dispute: isSet(object.dispute) ? Dispute.fromJSON(object.dispute) : undefined,
+      deadlinePassed: isSet(object.deadlinePassed)
+        ? globalThis.Boolean(object.deadlinePassed)
+        : isSet(object.deadline_passed)
+        ? globalThis.Boolean(object.deadline_passed)
+        : false,
+    };
+  },
+
+  toJSON(message: UpdateDisputeResponse): unknown {
+    const obj: any = {};
+    if (message.dispute !== undefined) {
+      obj.dispute = Dispute.toJSON(message.dispute);
+    }
+    if (message.deadlinePassed !== false) {
+      obj.deadlinePassed = message.deadlinePassed;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UpdateDisputeResponse>): UpdateDisputeResponse {
+    return UpdateDisputeResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdateDisputeResponse>): UpdateDisputeResponse {
+    const message = createBaseUpdateDisputeResponse();
+    message.dispute = (object.dispute !== undefined && object.dispute !== null)
+      ? Dispute.fromPartial(object.dispute)
+      : undefined;
+    message.deadlinePassed = object.deadlinePassed ?? false;
+    return message;
+  },
+};
+
 /**
  * Disputes against charges: card chargebacks and PIX infractions (MED). The gateway opens one itself when a charge
  * moves to CHARGEBACK; operators open others (an infraction received out of band), attach evidence uploaded through
@@ -2124,6 +2412,21 @@ export const DisputeServiceService = {
       Buffer.from(CloseDisputeResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CloseDisputeResponse => CloseDisputeResponse.decode(value),
   },
+  /**
+   * Corrects what an operator learnt from the provider (a dispute the gateway opened carries a fixed reason and a
+   * 7-day deadline): only the fields set change. An open dispute only (FAILED_PRECONDITION, reason DISPUTE_CLOSED);
+   * provider_dispute_id only where the dispute has none (FAILED_PRECONDITION, reason PROVIDER_DISPUTE_ID_SET).
+   */
+  updateDispute: {
+    path: "/gateway.v1.DisputeService/UpdateDispute" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateDisputeRequest): Buffer => Buffer.from(UpdateDisputeRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateDisputeRequest => UpdateDisputeRequest.decode(value),
+    responseSerialize: (value: UpdateDisputeResponse): Buffer =>
+      Buffer.from(UpdateDisputeResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateDisputeResponse => UpdateDisputeResponse.decode(value),
+  },
 } as const;
 
 export interface DisputeServiceServer extends UntypedServiceImplementation {
@@ -2149,6 +2452,12 @@ export interface DisputeServiceServer extends UntypedServiceImplementation {
   submitDisputeDefense: handleUnaryCall<SubmitDisputeDefenseRequest, SubmitDisputeDefenseResponse>;
   /** Records how the dispute ended; a closed dispute changes no more. */
   closeDispute: handleUnaryCall<CloseDisputeRequest, CloseDisputeResponse>;
+  /**
+   * Corrects what an operator learnt from the provider (a dispute the gateway opened carries a fixed reason and a
+   * 7-day deadline): only the fields set change. An open dispute only (FAILED_PRECONDITION, reason DISPUTE_CLOSED);
+   * provider_dispute_id only where the dispute has none (FAILED_PRECONDITION, reason PROVIDER_DISPUTE_ID_SET).
+   */
+  updateDispute: handleUnaryCall<UpdateDisputeRequest, UpdateDisputeResponse>;
 }
 
 export interface DisputeServiceClient extends Client {
@@ -2257,6 +2566,26 @@ export interface DisputeServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CloseDisputeResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Corrects what an operator learnt from the provider (a dispute the gateway opened carries a fixed reason and a
+   * 7-day deadline): only the fields set change. An open dispute only (FAILED_PRECONDITION, reason DISPUTE_CLOSED);
+   * provider_dispute_id only where the dispute has none (FAILED_PRECONDITION, reason PROVIDER_DISPUTE_ID_SET).
+   */
+  updateDispute(
+    request: UpdateDisputeRequest,
+    callback: (error: ServiceError | null, response: UpdateDisputeResponse) => void,
+  ): ClientUnaryCall;
+  updateDispute(
+    request: UpdateDisputeRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateDisputeResponse) => void,
+  ): ClientUnaryCall;
+  updateDispute(
+    request: UpdateDisputeRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateDisputeResponse) => void,
   ): ClientUnaryCall;
 }
 
