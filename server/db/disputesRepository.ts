@@ -18,6 +18,7 @@ import type { Page, PageCursor } from '../domain/lists.js';
 import { isUuid } from '../lib/ids.js';
 import { DisputeEntity, DisputeEvidenceEntity, type DisputeEvidenceRow, type DisputeRow } from './entities.js';
 import { encodePageToken } from './pageTokens.js';
+import { auditedByValues, type AuditedBy } from './auditedBy.js';
 import { prepared, runPrepared, type PreparedTx } from './preparedSql.js';
 
 const WRITE = { connectionType: 'write' } as const;
@@ -35,6 +36,45 @@ const SUBMIT_DEFENSE = prepared(
      where e.dispute_id = submitted.id and e.id = any(?::uuid[]) and e.sent_at is null returning e.id)
    select id from submitted`,
 );
+
+/**
+ * An operator's correction (UpdateDispute), in one statement: the open dispute locked, the fields given set
+ * (`provider_dispute_id` only where it was empty), and, within the call's audit row, what each changed field was
+ * before and is after, with the operator's note. No row: the dispute is not open, or already has a provider id.
+ */
+const CORRECT_DISPUTE = `with old as (
+     select id, reason, deadline, amount, provider_dispute_id from disputes
+      where id = ? and status in (${OPEN_STATUSES_SQL}) and (?::text is null or provider_dispute_id = '') for update),
+   changed as (
+     update disputes d set reason = coalesce(?::text, d.reason), deadline = coalesce(?::timestamptz, d.deadline),
+       amount = coalesce(?::bigint, d.amount), provider_dispute_id = coalesce(?::text, d.provider_dispute_id), updated_at = ?
+     from old where d.id = old.id
+     returning d.id, d.reason, d.deadline, d.amount, d.provider_dispute_id),
+   detail as (
+     select jsonb_strip_nulls(jsonb_build_object(
+         'note', ?::text,
+         'reason', case when ?::text is not null then jsonb_build_object('before', old.reason, 'after', changed.reason) end,
+         'deadline', case when ?::timestamptz is not null then jsonb_build_object('before', old.deadline, 'after', changed.deadline) end,
+         'amount', case when ?::bigint is not null then jsonb_build_object('before', old.amount, 'after', changed.amount) end,
+         'provider_dispute_id', case when ?::text is not null
+           then jsonb_build_object('before', old.provider_dispute_id, 'after', changed.provider_dispute_id) end))::text as text
+       from old join changed on changed.id = old.id),
+   audited as (
+     insert into audit_events (id, at, actor_kind, actor_id, actor_name, action, resource, source, outcome, detail)
+     select w.id, ?, w.actor_kind, w.actor_id, w.actor_name, w.action, changed.id::text, w.source, 'OK', detail.text
+       from changed, detail,
+            (select ?::uuid as id, ?::text as actor_kind, ?::text as actor_id, ?::text as actor_name, ?::text as action, ?::text as source) w
+      where w.id is not null
+     returning id)
+   select (select count(*) from changed) as changed, (select count(*) from audited) as audited`;
+
+/** The fields an operator may correct on an open dispute; each unset one stays as it is. */
+export interface DisputeCorrection {
+  reason?: string;
+  deadline?: Date;
+  amount?: number;
+  providerDisputeId?: string;
+}
 
 export type NewDispute = Omit<Dispute, 'id' | 'status' | 'outcomeNote' | 'sentToProvider' | 'updatedAt' | 'submittedAt' | 'closedAt' | 'evidence'>;
 
@@ -223,6 +263,44 @@ export class DisputesRepository {
       [...sent.evidenceIds],
     ]);
     return rows.length > 0;
+  }
+
+  /**
+   * `changed` false when the dispute is not open or `providerDisputeId` was given and it already has one. With the
+   * call's audit row (`audit`), that row is written in the same statement; `audited` says whether it was.
+   */
+  async correct(
+    em: EntityManager,
+    id: string,
+    correction: DisputeCorrection,
+    note: string,
+    at: Date,
+    audit?: AuditedBy,
+  ): Promise<{ changed: boolean; audited: boolean }> {
+    const { reason = null, deadline = null, amount = null, providerDisputeId = null } = correction;
+    const [row] = await em
+      .getConnection('write')
+      .execute<Array<{ changed: string; audited: string }>>(
+        CORRECT_DISPUTE,
+        [
+          id,
+          providerDisputeId,
+          reason,
+          deadline,
+          amount,
+          providerDisputeId,
+          at,
+          note,
+          reason,
+          deadline,
+          amount,
+          providerDisputeId,
+          at,
+          ...auditedByValues(audit),
+        ],
+        'all',
+      );
+    return { changed: Number(row?.changed) > 0, audited: Number(row?.audited) > 0 };
   }
 
   /** False when the dispute is not open. */

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { transactionStatusesMovingTo } from '../domain/statusMachine.js';
 import type {
-  AuditEvent,
   PaymentMethod,
   StatusEvent,
   StatusSource,
@@ -37,6 +36,7 @@ import {
   type PollPace,
   type SqlRecord,
 } from './subjectRows.js';
+import { auditedByValues, type AuditedBy } from './auditedBy.js';
 import { openChargebackDispute } from './disputesRepository.js';
 import { LockMode, type ConnectionType } from '@mikro-orm/core';
 import { moveStatus, recordStatusEvent, statusHistory, toStatusEvent, type MoveHooks, type StatusMove, type StatusTable } from './statusRepository.js';
@@ -60,9 +60,6 @@ export interface NewTransaction {
   idempotencyKey?: string;
   routing?: RoutingRecord;
 }
-
-/** Who made a charge, for its audit row when that commits with the charge (server/gateway/callAudit.ts). */
-export type AuditedBy = Pick<AuditEvent, 'actorKind' | 'actorId' | 'actorName' | 'action' | 'source'>;
 
 /** A transaction's status change, as the caller's notification reports it. */
 export interface TransactionStatusChanged {
@@ -316,12 +313,7 @@ export class TransactionsRepository {
       now,
       now,
       keyClaimId ?? null,
-      audit ? randomUUID() : null,
-      audit?.actorKind ?? null,
-      audit?.actorId ?? null,
-      audit?.actorName ?? null,
-      audit?.action ?? null,
-      audit?.source ?? null,
+      ...auditedByValues(audit),
     ]);
     if (inserted?.event_id) {
       const event: StatusEvent = {

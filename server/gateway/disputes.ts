@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DisputesRepository } from '../db/disputesRepository.js';
+import type { DisputeCorrection, DisputesRepository } from '../db/disputesRepository.js';
 import { readPageToken } from '../db/pageTokens.js';
 import {
   defaultDisputeDeadline,
@@ -18,8 +18,10 @@ import {
 import type { Page } from '../domain/lists.js';
 import type { Actor, PaymentMethod, Transaction } from '../domain/types.js';
 import { GatewayError, invalidArgument, notFound } from '../lib/errors.js';
+import { redactText } from '../lib/http/redact.js';
 import { isUuid } from '../lib/ids.js';
 import type { Capabilities } from '../providers/adapter.js';
+import { openCallAudit } from './callAudit.js';
 import { resolveAccount, type GatewayDeps } from './context.js';
 import { requireText } from './validation.js';
 
@@ -43,6 +45,15 @@ export interface OpenDisputeInput {
   amount: number;
   deadline?: Date;
   providerDisputeId: string;
+}
+
+/** UpdateDispute: each field given is corrected; `note` says why (the audit trail keeps it). */
+export interface DisputeUpdateInput {
+  reason?: string;
+  deadline?: Date;
+  amount?: number;
+  providerDisputeId?: string;
+  note: string;
 }
 
 export interface DisputeView extends Omit<Dispute, 'evidence'> {
@@ -218,6 +229,53 @@ export class DisputesService {
     return { fileName: item.fileName, url: await uploads.readableUrl(item.documentUrl), contentType, content };
   }
 
+  /**
+   * An operator's correction of what the provider told them (a dispute the gateway opened has a fixed reason and the
+   * default deadline). A deadline already past is taken, since the record must say what the provider says, and
+   * answered as `deadlinePassed` for the page to warn; it must still be after the charge was created (OpenDispute's rule).
+   */
+  async update(id: string, input: DisputeUpdateInput): Promise<{ dispute: DisputeView; deadlinePassed: boolean }> {
+    const correction: DisputeCorrection = {
+      reason: input.reason === undefined ? undefined : limitedText('reason', requireText('reason', input.reason), REASON_MAX),
+      deadline: input.deadline,
+      amount: input.amount,
+      providerDisputeId:
+        input.providerDisputeId === undefined
+          ? undefined
+          : limitedText('provider_dispute_id', requireText('provider_dispute_id', input.providerDisputeId), 128),
+    };
+    if (Object.values(correction).every((value) => value === undefined))
+      throw new GatewayError('INVALID_ARGUMENT', 'nothing to change: set at least one of reason, deadline, amount, provider_dispute_id', {
+        reason: 'NOTHING_TO_CHANGE',
+      });
+    const note = limitedText('note', requireText('note', input.note), NOTE_MAX);
+    const dispute = await this.find(id);
+    if (!isOpenDispute(dispute.status)) throw this.closed(dispute);
+    if (correction.providerDisputeId !== undefined && dispute.providerDisputeId) throw this.providerIdSet(dispute);
+    if (correction.deadline || correction.amount !== undefined) {
+      const charge = await this.deps.transactions.findTransaction(this.deps.db.em(), dispute.transactionId, 'primary');
+      if (!charge) throw notFound(`transaction ${dispute.transactionId} not found`);
+      if (correction.deadline && !(correction.deadline.getTime() > charge.createdAt.getTime()))
+        throw invalidArgument('deadline', 'deadline must be after the charge was created');
+      const left = charge.amount - charge.refundedAmount;
+      if (correction.amount !== undefined && (!Number.isSafeInteger(correction.amount) || correction.amount < 1 || correction.amount > left))
+        throw invalidArgument(
+          'amount',
+          `amount must be a positive integer number of cents, at most what is left of the charge once refunds are counted (${left})`,
+        );
+    }
+    const audit = openCallAudit();
+    const { changed, audited } = await this.repository.correct(this.deps.db.em(), dispute.id, correction, redactText(note), new Date(), audit?.who);
+    if (audit && audited) audit.written = true;
+    if (!changed) {
+      // Closed, or given its provider id, since it was read: the same answers as above.
+      const now = await this.find(dispute.id);
+      throw isOpenDispute(now.status) ? this.providerIdSet(now) : this.closed(now);
+    }
+    const deadlinePassed = correction.deadline !== undefined && correction.deadline.getTime() <= Date.now();
+    return { dispute: await this.get(dispute.id), deadlinePassed };
+  }
+
   async close(id: string, outcome: DisputeOutcome | undefined, note: string): Promise<DisputeView> {
     if (!outcome || !DISPUTE_OUTCOMES.includes(outcome)) throw invalidArgument('outcome', `outcome is required: one of ${DISPUTE_OUTCOMES.join(', ')}`);
     const outcomeNote = limitedText('note', note, NOTE_MAX);
@@ -235,6 +293,13 @@ export class DisputesService {
 
   private closed(dispute: Dispute): GatewayError {
     return failedPrecondition('DISPUTE_CLOSED', `dispute ${dispute.id} is closed: it takes no more evidence or changes`);
+  }
+
+  private providerIdSet(dispute: Dispute): GatewayError {
+    return failedPrecondition(
+      'PROVIDER_DISPUTE_ID_SET',
+      `dispute ${dispute.id} already has the provider's id ${dispute.providerDisputeId}: it is not replaced`,
+    );
   }
 
   private async view(dispute: Dispute, { readableEvidence = false } = {}): Promise<DisputeView> {

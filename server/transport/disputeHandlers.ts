@@ -83,5 +83,15 @@ export function disputeHandlers(u: UseCases) {
     closeDispute: async (r: ds.CloseDisputeRequest): Promise<ds.CloseDisputeResponse> => ({
       dispute: toProtoDispute(await u.disputes.close(r.disputeId, statusOf(r.outcome, 'outcome') as DisputeOutcome | undefined, r.note)),
     }),
+    updateDispute: async (r: ds.UpdateDisputeRequest): Promise<ds.UpdateDisputeResponse> => {
+      const { dispute, deadlinePassed } = await u.disputes.update(r.disputeId, {
+        reason: r.reason,
+        deadline: r.deadline,
+        amount: r.amount,
+        providerDisputeId: r.providerDisputeId,
+        note: r.note,
+      });
+      return { dispute: toProtoDispute(dispute), deadlinePassed };
+    },
   };
 }

@@ -78,6 +78,7 @@ export const RPC_RULES: Record<string, RpcRule> = {
   '/gateway.v1.DisputeService/AddDisputeEvidence': rule('disputes:write', 'refused', true),
   '/gateway.v1.DisputeService/SubmitDisputeDefense': rule('disputes:write', 'refused', true),
   '/gateway.v1.DisputeService/CloseDispute': rule('disputes:write', 'refused', true),
+  '/gateway.v1.DisputeService/UpdateDispute': rule('disputes:write', 'refused', true),
   '/gateway.v1.SandboxService/SimulatePayment': rule('sandbox:write', 'refused', true),
   '/gateway.v1.WebhookService/ListWebhookNotifications': rule('notifications:read', 'filter'),
   '/gateway.v1.WebhookService/GetWebhookNotification': rule('notifications:read', 'response'),

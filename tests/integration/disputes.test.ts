@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CreateTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { CreateTransactionRequest, RefoundTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import { ListAuditEventsRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
 import {
@@ -8,6 +8,7 @@ import {
   DisputeStatus,
   ListDisputesRequest,
   OpenDisputeRequest,
+  UpdateDisputeRequest,
   type Dispute,
 } from '../../gen/ts-proto/gateway/v1/dispute_service.js';
 import { PaymentMethod, TransactionStatus, WebhookOutcome } from '../../gen/ts-proto/gateway/v1/types.js';
@@ -372,5 +373,111 @@ describe.each([
 
     const refused = driver().call('disputes', 'listDisputes', ListDisputesRequest.fromPartial({ pageToken: 'not-a-token' }));
     expect(await errorDetailsOf(refused)).toMatchObject({ fields: ['page_token'] });
+  });
+});
+
+describe.each([
+  ['gRPC', () => stack.client],
+  ['Connect', () => connect],
+] as [string, () => Driver][])('an operator correcting a dispute over %s', (name, driver) => {
+  const update = (request: Partial<UpdateDisputeRequest>) =>
+    driver().call('disputes', 'updateDispute', UpdateDisputeRequest.fromPartial(request)) as Promise<{ dispute: Dispute; deadlinePassed: boolean }>;
+  const refusal = async (request: Partial<UpdateDisputeRequest>) => {
+    const call = update(request);
+    return { ...(await failureOf(call)), ...(await errorDetailsOf(call)) };
+  };
+
+  it('changes only the fields given, within the charge left after refunds, audited with before and after', async () => {
+    const charge = await paidCharge(PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, 8000);
+    await stack.client.call('gateway', 'refoundTransaction', RefoundTransactionRequest.fromPartial({ providerAccountId: sandbox, id: charge, amount: 3000 }));
+    const deadline = new Date(Date.now() + 5 * DAY_MS);
+    const { dispute } = await open(driver(), {
+      transactionId: charge,
+      kind: DisputeKind.DISPUTE_KIND_CHARGEBACK,
+      reason: 'chargeback',
+      amount: 5000,
+      deadline,
+    });
+
+    const { dispute: reasoned, deadlinePassed } = await update({ disputeId: dispute.id, reason: 'Fraude: cartão clonado', note: 'Painel do adquirente' });
+    expect(deadlinePassed).toBe(false);
+    expect(reasoned).toMatchObject({
+      reason: 'Fraude: cartão clonado',
+      amount: 5000,
+      deadline,
+      providerDisputeId: '',
+      status: DisputeStatus.DISPUTE_STATUS_OPEN,
+    });
+    expect(reasoned.updatedAt!.getTime()).toBeGreaterThan(dispute.updatedAt!.getTime());
+
+    // 8000 charged, 3000 refunded: at most 5000 at stake.
+    expect(await refusal({ disputeId: dispute.id, amount: 5001, note: 'n' })).toMatchObject({ code: 'INVALID_ARGUMENT', fields: ['amount'] });
+    expect(await refusal({ disputeId: dispute.id, amount: 0, note: 'n' })).toMatchObject({ code: 'INVALID_ARGUMENT', fields: ['amount'] });
+    expect(await refusal({ disputeId: dispute.id, reason: '  ', note: 'n' })).toMatchObject({ code: 'INVALID_ARGUMENT', fields: ['reason'] });
+    expect(await refusal({ disputeId: dispute.id, reason: 'x'.repeat(1001), note: 'n' })).toMatchObject({ code: 'INVALID_ARGUMENT', fields: ['reason'] });
+    expect(await refusal({ disputeId: dispute.id, amount: 100 })).toMatchObject({ code: 'INVALID_ARGUMENT', fields: ['note'] });
+    expect(await refusal({ disputeId: dispute.id, note: 'nada' })).toMatchObject({ code: 'INVALID_ARGUMENT', reason: 'NOTHING_TO_CHANGE', fields: [] });
+    expect(await refusal({ disputeId: dispute.id, deadline: new Date('2020-01-01T00:00:00Z'), note: 'n' })).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      fields: ['deadline'],
+    });
+    expect(await refusal({ disputeId: '00000000-0000-4000-8000-000000000000', amount: 100, note: 'n' })).toMatchObject({ code: 'NOT_FOUND' });
+
+    // A deadline already past (yet after the charge) is taken, and said to be.
+    const { transaction } = await stack.client.call('gateway', 'getTransaction', { id: charge });
+    const past = new Date(transaction.createdAt.getTime() + 1);
+    const corrected = await update({ disputeId: dispute.id, deadline: past, amount: 4200, providerDisputeId: `cb-${name}`, note: 'Carta da bandeira' });
+    expect(corrected.deadlinePassed).toBe(true);
+    expect(corrected.dispute).toMatchObject({ reason: 'Fraude: cartão clonado', amount: 4200, deadline: past, providerDisputeId: `cb-${name}` });
+    expect(await refusal({ disputeId: dispute.id, providerDisputeId: 'another', note: 'n' })).toMatchObject({
+      code: 'FAILED_PRECONDITION',
+      reason: 'PROVIDER_DISPUTE_ID_SET',
+    });
+
+    await driver().call('disputes', 'closeDispute', CloseDisputeRequest.fromPartial({ disputeId: dispute.id, outcome: DisputeStatus.DISPUTE_STATUS_LOST }));
+    expect(await refusal({ disputeId: dispute.id, reason: 'late', note: 'n' })).toMatchObject({ code: 'FAILED_PRECONDITION', reason: 'DISPUTE_CLOSED' });
+
+    const { events } = await stack.client.call(
+      'access',
+      'listAuditEvents',
+      ListAuditEventsRequest.fromPartial({ resource: dispute.id, action: 'gateway.v1.DisputeService/UpdateDispute', pageSize: 50 }),
+    );
+    const ok = (events as { outcome: string; detail: string }[]).filter((event) => event.outcome === 'OK').map((event) => JSON.parse(event.detail));
+    expect(ok).toHaveLength(2);
+    expect(ok).toContainEqual({ note: 'Painel do adquirente', reason: { before: 'chargeback', after: 'Fraude: cartão clonado' } });
+    const [second] = ok.filter((detail) => detail.note === 'Carta da bandeira');
+    expect(second).toMatchObject({ amount: { before: 5000, after: 4200 }, provider_dispute_id: { before: '', after: `cb-${name}` } });
+    expect(new Date(second.deadline.before).getTime()).toBe(deadline.getTime());
+    expect(new Date(second.deadline.after).getTime()).toBe(past.getTime());
+    expect(Object.keys(second).sort()).toEqual(['amount', 'deadline', 'note', 'provider_dispute_id']);
+    // Refusals are audited too (the over-long reason, refused by the contract's limits before the request is read, names no dispute).
+    expect(new Set(events.map((event: { outcome: string }) => event.outcome))).toEqual(new Set(['OK', 'INVALID_ARGUMENT', 'FAILED_PRECONDITION']));
+  });
+
+  it('a corrected deadline moves the dispute in the deadline-first list', async () => {
+    const { providerAccount: account } = await stack.client.call('accounts', 'createProviderAccount', {
+      provider: 'SANDBOX',
+      name: `disputes corrected ${name}`,
+      publicKey: 'pk',
+      secretKey: `sk-corrected-${name}`,
+    });
+    const opened: string[] = [];
+    for (const days of [2, 4]) {
+      const charge = await paidCharge(PaymentMethod.PAYMENT_METHOD_PIX, 1000, account.id);
+      const { dispute } = await open(stack.client, {
+        transactionId: charge,
+        kind: DisputeKind.DISPUTE_KIND_PIX_INFRACTION,
+        reason: 'MED',
+        deadline: new Date(Date.now() + days * DAY_MS),
+      });
+      opened.push(dispute.id);
+    }
+    const order = async () =>
+      ((await driver().call('disputes', 'listDisputes', ListDisputesRequest.fromPartial({ providerAccountId: account.id }))).disputes as Dispute[]).map(
+        (dispute) => dispute.id,
+      );
+    expect(await order()).toEqual(opened);
+    await update({ disputeId: opened[1], deadline: new Date(Date.now() + DAY_MS), note: 'Prazo do relato no DICT' });
+    expect(await order()).toEqual([opened[1], opened[0]]);
   });
 });
