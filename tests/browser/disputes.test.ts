@@ -139,6 +139,12 @@ it('a viewer reads disputes and finds nothing that changes them', async () => {
   await page.getByText('Seu perfil só consulta disputas.').waitFor();
   await expect(page.getByRole('button', { name: 'Enviar defesa' }).count()).resolves.toBe(0);
   await expect(page.getByRole('form', { name: 'Encerrar disputa' }).count()).resolves.toBe(0);
+  // Correcting is shown, disabled, with the reason.
+  const edit = page.getByRole('button', { name: 'Editar' });
+  await expect(edit.isDisabled()).resolves.toBe(true);
+  await expect(edit.getAttribute('aria-describedby').then((id) => page.locator(`#${id}`).textContent())).resolves.toBe(
+    'Corrigir uma disputa exige a permissão disputes:write.',
+  );
   await pages.finish(page, violations, 'disputes-viewer');
 });
 
@@ -179,5 +185,60 @@ it.each([[1280], [390]])(
     const { disputes } = await stack.client.call('disputes', 'listDisputes', ListDisputesRequest.fromPartial({ providerAccountId: providerAccount.id }));
     expect(ids).toEqual(disputes.map((dispute: { id: string }) => dispute.id));
     await pages.finish(page, violations, `disputes-pages-${width}`);
+  },
+);
+
+it.each([[1280], [390]])(
+  "at %i px an admin corrects a dispute with the provider's reason, deadline, amount and id, and the list follows the new deadline",
+  async (width) => {
+    const { providerAccount } = await stack.client.call('accounts', 'createProviderAccount', {
+      provider: 'SANDBOX',
+      name: `Loja corrigida ${width}`,
+      publicKey: 'pk',
+      secretKey: `sk-disputas-corrigidas-${width}`,
+    });
+    const open = async (amount: number, deadline?: Date) =>
+      (
+        await stack.client.call(
+          'disputes',
+          'openDispute',
+          OpenDisputeRequest.fromPartial({
+            transactionId: await paidCardCharge(amount, providerAccount.id),
+            kind: DisputeKind.DISPUTE_KIND_CHARGEBACK,
+            reason: 'chargeback reported by the provider',
+            deadline,
+          }),
+        )
+      ).dispute.id as string;
+    // As the gateway opens one: the default 7 days; another due in 2 days comes first until the correction.
+    const corrected = await open(8000);
+    const other = await open(1000, new Date(Date.now() + 2 * 24 * 60 * 60 * 1000));
+    const { page, violations } = await pages.signedIn(width, 900, `#/disputes/${corrected}`);
+
+    await page.getByRole('button', { name: 'Editar' }).click();
+    const form = page.getByRole('form', { name: 'Corrigir disputa' });
+    await form.getByRole('textbox', { name: 'Motivo', exact: true }).fill('Fraude: cartão clonado');
+    await form.getByRole('textbox', { name: /^Valor em disputa/ }).fill('60,00');
+    const today = new Date();
+    const day = `${String(today.getDate()).padStart(2, '0')}/${String(today.getMonth() + 1).padStart(2, '0')}/${today.getFullYear()}`;
+    await form.getByRole('textbox', { name: 'Prazo' }).fill(day);
+    await form.getByRole('textbox', { name: /^Id da disputa no provedor/ }).fill('CB-778899');
+    // The note is required: the browser holds the form back without it.
+    await form.getByRole('button', { name: 'Salvar correção' }).click();
+    await expect(form.isVisible()).resolves.toBe(true);
+    await form.getByRole('textbox', { name: /^Motivo da correção/ }).fill('Painel do adquirente, 29/11');
+    await form.getByRole('button', { name: 'Salvar correção' }).click();
+
+    await expect(page.getByTestId('correction-result').textContent()).resolves.toBe('Disputa corrigida.');
+    await page.getByTestId('reason').getByText('Fraude: cartão clonado').waitFor();
+    await expect(page.getByTestId('amount').textContent()).resolves.toMatch(/R\$\s60,00/);
+    await expect(page.getByTestId('provider-dispute-id').textContent()).resolves.toBe('CB-778899');
+    await screenshot(page, `dispute-corrected-${width}`);
+
+    await page.goto(`${stack.gateway.httpUrl}/#/disputes?account=${providerAccount.id}`);
+    const rows = page.getByTestId('disputes-table').locator('tbody tr');
+    await rows.nth(1).waitFor();
+    await expect(rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-id')))).resolves.toEqual([corrected, other]);
+    await pages.finish(page, violations, `disputes-corrected-${width}`);
   },
 );

@@ -1,12 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { Button, Card, Group, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Button, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery } from '@connectrpc/connect-query';
 import { DisputeKind, DisputeService } from '../../gen/es/gateway/v1/dispute_service_pb.js';
 import { PaymentMethod, TransactionStatus, type Transaction } from '../../gen/es/gateway/v1/types_pb.js';
 import { DisputeTable } from './disputes.js';
 import { ErrorAlert, fieldViolations } from './errors.js';
-import { DayInput, dayStart } from './filters.js';
+import { DisputeAmountField, DisputeDeadlineField, DisputeReasonField } from './disputeFields.js';
+import { dayStart } from './filters.js';
 import { formatMoney, parseCents } from './format.js';
 import { useI18n } from './i18n.js';
 
@@ -63,31 +64,16 @@ function OpenDispute({ transaction, kind }: { transaction: Transaction; kind: Di
         <Text fw={600}>
           {t.disputes.openTitle}: {t.disputes.kind[kind]}
         </Text>
-        <Textarea
-          label={t.disputes.reason}
-          value={reason}
-          onChange={(e) => setReason(e.currentTarget.value)}
-          maxLength={1000}
-          required
-          error={violations.reason}
-          autosize
-        />
+        <DisputeReasonField value={reason} onChange={setReason} error={violations.reason} />
         <Group grow wrap="wrap" align="flex-start">
           <TextInput label={t.disputes.reasonCode} value={reasonCode} onChange={(e) => setReasonCode(e.currentTarget.value)} maxLength={64} />
-          <TextInput
-            label={t.disputes.amount}
-            description={`${t.disputes.amountHint} (${formatMoney(transaction.amount - transaction.refundedAmount, transaction.currency)})`}
-            inputMode="decimal"
+          <DisputeAmountField
             value={amount}
-            onChange={(e) => setAmount(e.currentTarget.value)}
+            onChange={setAmount}
+            description={`${t.disputes.amountHint} (${formatMoney(transaction.amount - transaction.refundedAmount, transaction.currency)})`}
             error={badAmount ? t.detail.badAmount : violations.amount}
           />
-          <Stack gap={4}>
-            <DayInput label={t.disputes.deadline} value={deadline} onChange={setDeadline} />
-            <Text size="xs" c="dimmed">
-              {violations.deadline ?? t.disputes.deadlineHint}
-            </Text>
-          </Stack>
+          <DisputeDeadlineField value={deadline} onChange={setDeadline} hint={t.disputes.deadlineHint} error={violations.deadline} />
         </Group>
         <Group>
           <Button type="submit" loading={open.isPending}>

@@ -5,6 +5,7 @@ import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connec
 import { useQueryClient } from '@tanstack/react-query';
 import { DisputeService, DisputeStatus, type Dispute } from '../../../gen/es/gateway/v1/dispute_service_pb.js';
 import { UploadPurpose } from '../../../gen/es/gateway/v1/upload_service_pb.js';
+import { DisputeCorrection } from '../disputeCorrection.js';
 import { isOpenDispute, isOverdue } from '../disputes.js';
 import { ErrorAlert, fieldViolations } from '../errors.js';
 import { formatMoney } from '../format.js';
@@ -16,8 +17,8 @@ const OUTCOMES = [DisputeStatus.WON, DisputeStatus.LOST, DisputeStatus.ACCEPTED]
 
 /**
  * One dispute: its charge, amount, reason, deadline and status; its evidence (each document opened through a
- * short-lived link); and while it is open, for roles that may, evidence uploaded through the private upload flow, the
- * defence submitted (sent to the provider, or recorded where its API takes none), and the outcome.
+ * short-lived link); and while it is open, for roles that may, its facts corrected, evidence uploaded through the
+ * private upload flow, the defence submitted (sent to the provider, or recorded where its API takes none), and the outcome.
  */
 export default function DisputeDetail({ canWrite, canUpload }: { canWrite: boolean; canUpload: boolean }) {
   const { t } = useI18n();
@@ -35,6 +36,7 @@ export default function DisputeDetail({ canWrite, canUpload }: { canWrite: boole
           <Card withBorder>
             <DisputeFacts dispute={dispute} />
           </Card>
+          {open && <DisputeCorrection dispute={dispute} canWrite={canWrite} />}
           <Evidence dispute={dispute} />
           {!open && <Alert color="gray">{t.disputes.closed}</Alert>}
           {open && !canWrite && <Alert color="blue">{t.disputes.readOnly}</Alert>}
