@@ -194,7 +194,7 @@ function SignedIn({
   const routeReader = holds(role, 'routes:read');
   const accountAdmin = holds(role, 'accounts:admin');
   const routeAdmin = holds(role, 'routes:admin');
-  // ListDisputes, GetDispute; OpenDispute, AddDisputeEvidence, SubmitDisputeDefense, CloseDispute with disputes:write
+  // ListDisputes, GetDispute; OpenDispute, UpdateDispute, AddDisputeEvidence, SubmitDisputeDefense, CloseDispute with disputes:write
   const disputeReader = holds(role, 'disputes:read');
   const disputeWriter = holds(role, 'disputes:write');
   // Charges and payouts come with events:read; receivers' and accounts' events need their reads too.
