@@ -66,6 +66,8 @@ export const PT_ERROR_REASONS: Record<string, string> = {
   NO_EVIDENCE: 'Esta disputa não tem evidências: adicione ao menos um documento antes de enviar a defesa.',
   NO_NEW_EVIDENCE: 'O provedor já recebeu todas as evidências desta disputa: adicione uma nova evidência para enviar a defesa de novo.',
   ALREADY_SETTLED: 'Outra pessoa já resolveu esta divergência: recarregue a lista para ver a resolução.',
+  NOTHING_TO_CHANGE: 'Nada foi alterado: mude ao menos um campo antes de salvar.',
+  PROVIDER_DISPUTE_ID_SET: 'Esta disputa já tem o ID do provedor; ele não pode ser trocado.',
   EVIDENCE_NOT_PRIVATE:
     'Este documento pode ser lido sem autorização no endereço dele: envie a evidência de novo pela página da disputa, que a guarda como privada.',
   DEFENSE_DOCUMENTS_REFUSED: '{provider} não aceita estes documentos (quantidade, tamanho total ou tipo de arquivo fora dos limites dele); nada foi enviado.',
@@ -138,6 +140,8 @@ export const EN_ERROR_REASONS: Record<string, string> = {
   NO_EVIDENCE: 'This dispute has no evidence: add at least one document before submitting the defence.',
   NO_NEW_EVIDENCE: 'The provider already received every piece of evidence of this dispute: add a new one to submit the defence again.',
   ALREADY_SETTLED: 'Someone else already settled this mismatch: reload the list to see how.',
+  NOTHING_TO_CHANGE: 'Nothing changed: change at least one field before saving.',
+  PROVIDER_DISPUTE_ID_SET: "This dispute already has the provider's id; it cannot be replaced.",
   EVIDENCE_NOT_PRIVATE:
     "This document can be read without authorisation at its address: upload the evidence again from the dispute's page, which keeps it private.",
   DEFENSE_DOCUMENTS_REFUSED: '{provider} does not take these documents (their number, total size or file type is beyond its limits); nothing was sent.',
