@@ -312,7 +312,15 @@ export interface UnsolicitedPayment {
  * (flowIntegrity.ts), signed or not. Absent where the format has no amount: the provider's read says it.
  */
 export type WebhookResult =
-  | { type: 'TRANSACTION'; transactionId: string; status: TransactionStatus; amount?: number | UnreadableAmount; pixPayment?: PixPayment }
+  | {
+      type: 'TRANSACTION';
+      transactionId: string;
+      status: TransactionStatus;
+      amount?: number | UnreadableAmount;
+      pixPayment?: PixPayment;
+      /** Integer cents of fee the provider says it takes of the charge, where the notification (or the read behind it) says so. */
+      providerFee?: number;
+    }
   | { type: 'WITHDRAW'; transactionId: string; status: WithdrawStatus; amount?: number | UnreadableAmount }
   | UnsolicitedPayment;
 

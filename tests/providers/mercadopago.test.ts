@@ -8,8 +8,10 @@ import {
   MERCADOPAGO,
   MERCADOPAGO_REFUND_OUTCOMES,
   MercadoPagoAdapter,
+  mercadoPagoFeeOf,
   mercadoPagoIdempotencyKey,
   mercadoPagoPayerAddress,
+  mercadoPagoPayment,
   mercadoPagoRefundResult,
 } from '../../server/providers/mercadopago/adapter.js';
 import { BODIES_WITHOUT_RESOURCE } from '../support/fakeProvider.js';
@@ -361,6 +363,23 @@ describe('MERCADOPAGO (spec doc 2, group 1), a bespoke adapter on its public API
       expect(h.adapter.notificationKey(h.ctx, notification(event))).toBe('event:12345');
     });
 
+    it("carries the seller's fee the read reports (fee_details paid by the collector) into the notification's result", async () => {
+      const paid = {
+        id: 12,
+        status: 'approved',
+        transaction_amount: 19.9,
+        fee_details: [{ type: 'mercadopago_fee', amount: 0.2, fee_payer: 'collector' }],
+        transaction_details: { net_received_amount: 19.7 },
+      };
+      h.fake.expect({ method: 'GET', path: '/v1/payments/12', reply: { body: paid } });
+      expect(await h.adapter.processWebhook(h.ctx, notification(event))).toEqual({
+        type: 'TRANSACTION',
+        transactionId: '12',
+        status: 'APPROVED',
+        providerFee: 20,
+      });
+    });
+
     it('a bad answer to the read moves nothing: the notification fails (to be retried), never a status', async () => {
       h.fake.expect({ method: 'GET', path: '/v1/payments/12', reply: { body: { id: 12, status: null, transaction_amount: 19.9 } } });
       expect((await failure(h.adapter.processWebhook(h.ctx, notification(event)))).code).toBe('UNAVAILABLE');
@@ -490,6 +509,26 @@ describe('MERCADOPAGO mappers, without HTTP', () => {
     expect(mercadoPagoIdempotencyKey('refund', 'acc', '12', 'k')).toBe(mercadoPagoIdempotencyKey('refund', 'acc', '12', 'k'));
     expect(mercadoPagoIdempotencyKey('refund', 'acc', '12', 'k')).not.toBe(mercadoPagoIdempotencyKey('refund', 'acc', '1', '2k'));
     expect(mercadoPagoIdempotencyKey('payment', 'acc', 'k')).not.toBe(mercadoPagoIdempotencyKey('refund', 'acc', 'k'));
+  });
+
+  it("the seller's fee: the fee_details its collector pays, in cents, where net_received_amount agrees or is not yet stated", () => {
+    const payment = (extra: Record<string, unknown>) => mercadoPagoPayment.parse({ id: 1, status: 'approved', transaction_amount: 100, ...extra });
+    const fees = [
+      { type: 'mercadopago_fee', amount: 4.99, fee_payer: 'collector' },
+      { type: 'application_fee', amount: 1.01, fee_payer: 'collector' },
+      { type: 'financing_fee', amount: 7.5, fee_payer: 'payer' },
+    ];
+    expect(mercadoPagoFeeOf(payment({ fee_details: fees, transaction_details: { net_received_amount: 94 } }))).toBe(600);
+    // Not credited yet (net 0) or not stated: the list alone says it.
+    expect(mercadoPagoFeeOf(payment({ fee_details: fees, transaction_details: { net_received_amount: 0 } }))).toBe(600);
+    expect(mercadoPagoFeeOf(payment({ fee_details: fees }))).toBe(600);
+    // An answer that contradicts itself, a pending payment's empty list, only the payer's fees, a negative or unreadable fee: none.
+    expect(mercadoPagoFeeOf(payment({ fee_details: fees, transaction_details: { net_received_amount: 95 } }))).toBeUndefined();
+    expect(mercadoPagoFeeOf(payment({ status: 'pending', fee_details: [] }))).toBeUndefined();
+    expect(mercadoPagoFeeOf(payment({ fee_details: [fees[2]] }))).toBeUndefined();
+    expect(mercadoPagoFeeOf(payment({ fee_details: [{ ...fees[0], amount: -1 }] }))).toBeUndefined();
+    expect(mercadoPagoFeeOf(payment({ fee_details: [{ ...fees[0], amount: 'x' }] }))).toBeUndefined();
+    expect(mercadoPagoFeeOf(payment({ fee_details: 'x', transaction_details: { net_received_amount: 'y' } }))).toBeUndefined();
   });
 
   it('a refund refused is none; done and in progress are one the provider made', () => {

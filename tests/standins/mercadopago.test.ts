@@ -9,6 +9,7 @@ import {
   SettlementOutcome,
   SettleUnconfirmedRequestRequest,
 } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { GetAccountStatementRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { PaymentMethod, StatusSource, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import {
   AddDisputeEvidenceRequest,
@@ -76,11 +77,11 @@ afterAll(async () => {
   moduleLog.restore();
 });
 
-const charge = (transaction: Record<string, unknown>, idempotencyKey = '') =>
+const charge = (transaction: Record<string, unknown>, idempotencyKey = '', providerAccountId = accountId) =>
   client.call(
     'gateway',
     'createTransaction',
-    CreateTransactionRequest.fromPartial({ providerAccountId: accountId, idempotencyKey, transaction: { amount: 1990, customer: CUSTOMER, ...transaction } }),
+    CreateTransactionRequest.fromPartial({ providerAccountId, idempotencyKey, transaction: { amount: 1990, customer: CUSTOMER, ...transaction } }),
   );
 const read = async (id: string, refresh = false) =>
   (await client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id, refresh }))).transaction;
@@ -195,6 +196,37 @@ describe('MERCADOPAGO through the public gRPC API, against a stand-in from its d
     );
     expect(declined.transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_REJECTED);
     expect(mp.payment(declined.transaction.transactionId)).toMatchObject({ payment_method_id: 'visa', status: 'rejected' });
+  });
+
+  it("keeps the fee Mercado Pago's answer lists for the seller (fee_details paid by the collector) and counts it in the statement", async () => {
+    const { providerAccount } = await client.call('accounts', 'createProviderAccount', {
+      provider: 'MERCADOPAGO',
+      name: 'Mercado Pago fees',
+      publicKey: PUBLIC_KEY,
+      secretKey: ACCESS_TOKEN,
+      baseUrl: mp.url,
+      webhookSecret: WEBHOOK_SECRET,
+    });
+    const { transaction } = await charge(
+      { paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, cardId: await cardToken('5031 4332 1540 6351', 'APRO') },
+      '',
+      providerAccount.id,
+    );
+    expect(transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
+    // The stand-in's card rate, 4.98 % of R$ 19,90, as its create answer lists it.
+    expect(mp.payment(transaction.transactionId)).toMatchObject({
+      fee_details: [{ type: 'mercadopago_fee', amount: 0.99, fee_payer: 'collector' }],
+      transaction_details: { net_received_amount: 18.91 },
+    });
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
+    const statement = await client.call(
+      'accounts',
+      'getAccountStatement',
+      GetAccountStatementRequest.fromPartial({ providerAccountId: providerAccount.id, fromDay: today, toDay: today }),
+    );
+    expect(statement.days).toEqual([
+      expect.objectContaining({ chargesCount: 1, chargesAmount: 1990, feesAmount: 99, feesReportedCount: 1, feesDeclaredCount: 0 }),
+    ]);
   });
 
   it("the gateway's card token: exchanged for a Mercado Pago card token at charge time, charged with it, used up; no card data in answers or logs", async () => {

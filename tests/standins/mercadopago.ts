@@ -57,6 +57,14 @@ import { startStandIn, type StandIn, type StandInReply, type StandInRequest } fr
  *   being refused are the stand-in's own (the sources give none); 10 MB is
  *   read as 10,000,000 bytes.
  *
+ * - Fees (sdk-nodejs src/clients/payment/commonTypes.ts, the payment's
+ *   `fee_details: [{type, amount, fee_payer}]`, amounts in reais, `fee_payer`
+ *   collector or payer, and `transaction_details.net_received_amount`, what
+ *   the collector keeps after fees): a payment lists its fees once approved,
+ *   none while pending (net_received_amount 0). The rates are the stand-in's
+ *   own (the sources give none): `mercadopago_fee` paid by the collector, PIX
+ *   0.99 %, boleto R$ 3.49, card 4.98 % (rounded to the cent).
+ *
  * Where the sources say nothing (the text of a refund above what is left, a
  * payment id's range), the choice is the stand-in's and says so.
  */
@@ -69,7 +77,7 @@ export const MERCADOPAGO_STANDIN_SOURCES = [
   'https://www.mercadopago.com.br/developers/pt/docs/your-integrations/notifications/webhooks',
   'https://mercadopago.com.br/developers/pt/docs/your-integrations/test/cards',
   'https://github.com/mercadopago/devsite-docs (guides/checkout-api-v2/boleto-bancario.pt.md, integrate-pix.pt.md; pull request 2341: X-Idempotency-Key mandatory on payments and refunds)',
-  'https://github.com/mercadopago/sdk-nodejs (src/clients/cardToken, src/clients/paymentRefund, src/utils/webhook, src/utils/errors)',
+  'https://github.com/mercadopago/sdk-nodejs (src/clients/cardToken, src/clients/paymentRefund, src/utils/webhook, src/utils/errors; src/clients/payment/commonTypes.ts: FeeDetails, TransactionDetails.net_received_amount)',
   'https://github.com/mercadopago/sdk-js/blob/main/docs/core-methods.md (getPaymentMethods, getInstallments)',
   'https://www.mercadopago.com.br/developers/pt/reference/payment_methods/_payment_methods_installments/get',
   'https://github.com/mercadopago/px-android/issues/1370 (the boleto address refusal, cause 7521)',
@@ -191,6 +199,21 @@ function payerCosts(amountCents: number, paymentTypeId: string): Array<Record<st
   return costs;
 }
 
+/** The stand-in's own price of a payment in cents, by its payment type (the sources give none). */
+function feeCents(payment: Payment): number {
+  const cents = Math.round(payment.transaction_amount * 100);
+  if (payment.payment_type_id === 'ticket') return 349;
+  return Math.round((cents * (payment.payment_type_id === 'bank_transfer' ? 99 : 498)) / 10_000);
+}
+
+/** An approved payment lists the fee its collector pays, and keeps the rest (net_received_amount). */
+function listFees(payment: Payment): void {
+  const fee = feeCents(payment);
+  payment.fee_details = [{ type: 'mercadopago_fee', amount: reaisOf(fee), fee_payer: 'collector' }];
+  const details = (payment.transaction_details ?? {}) as Record<string, unknown>;
+  payment.transaction_details = { ...details, net_received_amount: reaisOf(Math.round(payment.transaction_amount * 100) - fee) };
+}
+
 /** The cardholder names of the test-card page and the outcome each gives. */
 const CARD_OUTCOMES: Record<string, [status: string, detail: string]> = {
   APRO: ['approved', 'accredited'],
@@ -301,6 +324,7 @@ export async function startMercadoPagoStandIn(options: MercadoPagoStandInOptions
       refunds: [] as Array<Record<string, unknown>>,
       captured: true,
       binary_mode: false,
+      fee_details: [] as Array<Record<string, unknown>>,
     };
 
     let payment: Payment;
@@ -386,6 +410,7 @@ export async function startMercadoPagoStandIn(options: MercadoPagoStandInOptions
         },
       };
     }
+    if (payment.status === 'approved') listFees(payment);
     payments.set(id, payment);
     return { status: 201, body: payment };
   }
@@ -638,6 +663,7 @@ export async function startMercadoPagoStandIn(options: MercadoPagoStandInOptions
       if (!payment || payment.status !== 'pending') throw new Error(`payment ${id} is not pending`);
       payment.status = 'approved';
       payment.status_detail = 'accredited';
+      listFees(payment);
       payment.date_approved = new Date().toISOString();
       payment.date_last_updated = payment.date_approved;
       return notify(id);

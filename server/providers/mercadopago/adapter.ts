@@ -19,6 +19,7 @@ import { parseJsonObject } from '../../lib/json.js';
 import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { catalogueError, FAILURE_PREFIXES } from '../../lib/providerMessages.js';
 import { lookupStatus, statusTable } from '../../lib/statusTable.js';
+import { reaisToCents } from '../../lib/money.js';
 import { dateOf } from '../../lib/values.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type InstallmentCard, type NotificationVerdict } from '../adapter.js';
 import { absentable, wireAmount, wireId, wireStatus, wireText, type AnswerSchema } from '../kit/answers.js';
@@ -57,7 +58,8 @@ export const MERCADOPAGO_SOURCES = {
   pix: 'https://www.mercadopago.com.br/developers/pt/docs/checkout-api/integration-configuration/integrate-with-pix',
   boleto: 'https://www.mercadopago.com.br/developers/pt/docs/checkout-api/integration-configuration/boleto-bancario',
   webhooks: 'https://www.mercadopago.com.br/developers/pt/docs/your-integrations/notifications/webhooks',
-  // src/clients/payment, paymentRefund, cardToken/get, src/utils/webhook, src/utils/errors
+  // src/clients/payment (commonTypes: fee_details [{type, amount, fee_payer}], transaction_details.net_received_amount), paymentRefund,
+  // cardToken/get, src/utils/webhook, src/utils/errors
   sdkNode: 'https://github.com/mercadopago/sdk-nodejs',
   // getPaymentMethods: {paging, results[{id, payment_type_id, issuer}]}; getInstallments({amount, bin}): [{payer_costs[…]}]
   sdkJs: 'https://github.com/mercadopago/sdk-js/blob/main/docs/core-methods.md',
@@ -84,7 +86,7 @@ export const MERCADOPAGO: ProviderDeclaration = {
   credentials: { required: ['secretKey'] },
   money: 'reais',
   sources:
-    "Mercado Pago API reference: POST /v1/payments (fields, mandatory X-Idempotency-Key, errors {message, error, status, cause[{code, description}]}), GET /v1/payments/{id}, POST /v1/payments/{id}/refunds (partial with amount, X-Idempotency-Key); Checkout API guides: PIX (point_of_interaction.transaction_data), boleto (bolbradesco, payer.address required: cause 7521); webhooks guide: {type: payment, data.id} and x-signature over id:…;request-id:…;ts:…;. Card tokens made by backend for PCI-compliant merchants (resources for PCI-compliant merchants: POST /v1/card_tokens {card_number, expiration_month, expiration_year, security_code, cardholder {name, identification}} with the access token), for a card's own fields from the gateway's card token. Official SDKs: sdk-nodejs (card token read GET /v1/card_tokens/{id} with first_six_digits, the same card token create, refund answer, webhook manifest), sdk-js (getPaymentMethods by BIN: {paging, results[{id, payment_type_id, issuer}]}; getInstallments). Installments quote: GET /v1/payment_methods/installments with amount (reais) and bin, answered [{payment_method_id, payment_type_id, payer_costs[{installments, installment_rate, installment_amount, total_amount}]}] (API reference, sdk-js getInstallments). The gateway's decisions: boleto as bolbradesco, the card brand found from the token's BIN, document 1 §4 readings of the statuses, refund statuses read as done / in progress / refused, installments quoted from the credit-card entry only and only with the card's BIN (card_bin; FAILED_PRECONDITION without it), the last installment absorbing the cents. Chargeback defence (chargebacks guides and API reference): GET /v1/chargebacks/{id}, which also takes the payment's id, for the chargeback's own id where the dispute has none; then POST /v1/chargebacks/{id}/documentation, multipart, the evidence as `files[]`, only .jpg, .png or .pdf, at most 10 MB overall (read as 10,000,000 bytes), checked before anything is sent",
+    "Mercado Pago API reference: POST /v1/payments (fields, mandatory X-Idempotency-Key, errors {message, error, status, cause[{code, description}]}), GET /v1/payments/{id} (the seller's fee: the `fee_details` whose fee_payer is the collector, cross-checked with transaction_details.net_received_amount, as sdk-nodejs's payment types give them), POST /v1/payments/{id}/refunds (partial with amount, X-Idempotency-Key); Checkout API guides: PIX (point_of_interaction.transaction_data), boleto (bolbradesco, payer.address required: cause 7521); webhooks guide: {type: payment, data.id} and x-signature over id:…;request-id:…;ts:…;. Card tokens made by backend for PCI-compliant merchants (resources for PCI-compliant merchants: POST /v1/card_tokens {card_number, expiration_month, expiration_year, security_code, cardholder {name, identification}} with the access token), for a card's own fields from the gateway's card token. Official SDKs: sdk-nodejs (card token read GET /v1/card_tokens/{id} with first_six_digits, the same card token create, refund answer, webhook manifest), sdk-js (getPaymentMethods by BIN: {paging, results[{id, payment_type_id, issuer}]}; getInstallments). Installments quote: GET /v1/payment_methods/installments with amount (reais) and bin, answered [{payment_method_id, payment_type_id, payer_costs[{installments, installment_rate, installment_amount, total_amount}]}] (API reference, sdk-js getInstallments). The gateway's decisions: boleto as bolbradesco, the card brand found from the token's BIN, document 1 §4 readings of the statuses, refund statuses read as done / in progress / refused, installments quoted from the credit-card entry only and only with the card's BIN (card_bin; FAILED_PRECONDITION without it), the last installment absorbing the cents. Chargeback defence (chargebacks guides and API reference): GET /v1/chargebacks/{id}, which also takes the payment's id, for the chargeback's own id where the dispute has none; then POST /v1/chargebacks/{id}/documentation, multipart, the evidence as `files[]`, only .jpg, .png or .pdf, at most 10 MB overall (read as 10,000,000 bytes), checked before anything is sent",
   evidence: { level: 'documented', addresses: Object.values(MERCADOPAGO_SOURCES) },
 };
 
@@ -142,6 +144,16 @@ export type MercadoPagoPaymentRequest = z.infer<typeof mercadoPagoPaymentRequest
 export const mercadoPagoRefundRequest = z.object({ amount: z.number().optional() });
 export type MercadoPagoRefundRequest = z.infer<typeof mercadoPagoRefundRequest>;
 
+/**
+ * The fees of a payment (sdk-nodejs FeeDetails: `type`, `amount` in reais, `fee_payer` collector or payer) and what the
+ * collector keeps (TransactionDetails.net_received_amount). Unreadable ones read as absent: a fee is a fact for the
+ * statement, never a reason to refuse the payment's answer.
+ */
+const mercadoPagoFeeDetails = absentable(z.array(z.object({ type: absentable(wireText), amount: wireAmount, fee_payer: absentable(wireText) }))).catch(
+  undefined,
+);
+const netReceived = { net_received_amount: absentable(wireAmount).catch(undefined) };
+
 /** A payment, as POST /v1/payments and GET /v1/payments/{id} answer it. */
 export const mercadoPagoPayment = z.object({
   id: wireId,
@@ -150,6 +162,8 @@ export const mercadoPagoPayment = z.object({
   payment_method_id: absentable(wireText),
   payment_type_id: absentable(wireText),
   date_of_expiration: absentable(wireText),
+  fee_details: mercadoPagoFeeDetails,
+  transaction_details: absentable(z.object(netReceived)).catch(undefined),
 });
 export type MercadoPagoPayment = z.output<typeof mercadoPagoPayment>;
 
@@ -165,7 +179,7 @@ const pixCharge = mercadoPagoPayment
 
 const boletoCharge = mercadoPagoPayment
   .extend({
-    transaction_details: z.object({ external_resource_url: wireText, digitable_line: absentable(wireText) }),
+    transaction_details: z.object({ external_resource_url: wireText, digitable_line: absentable(wireText), ...netReceived }),
     barcode: absentable(z.object({ content: absentable(wireText) })),
   })
   .transform((payment, ctx): MercadoPagoCharge => {
@@ -380,6 +394,28 @@ export function mercadoPagoMethodOf(payment: MercadoPagoPayment): PaymentMethod 
   return 'CREDIT_CARD';
 }
 
+/**
+ * The fee the seller pays for a payment, in cents: the sum of its `fee_details` that name the collector as their payer
+ * (the payer's own, such as the financing of installments, are not the seller's cost). Checked against what the
+ * collector keeps: where `net_received_amount` is stated (Mercado Pago answers 0 until the money is credited), the
+ * amount less it must be that sum, else the answer contradicts itself and no fee is read. No collector fee listed (a
+ * pending payment lists none): none.
+ */
+export function mercadoPagoFeeOf(payment: MercadoPagoPayment): number | undefined {
+  const fees = (payment.fee_details ?? []).filter((fee) => fee.fee_payer?.toLowerCase() === 'collector');
+  if (!fees.length) return undefined;
+  try {
+    const cents = fees.map((fee) => reaisToCents(fee.amount));
+    if (cents.some((fee) => fee < 0)) return undefined;
+    const total = cents.reduce((sum, fee) => sum + fee, 0);
+    const net = payment.transaction_details?.net_received_amount;
+    const netCents = net === undefined ? 0 : reaisToCents(net);
+    return netCents > 0 && reaisToCents(payment.transaction_amount) - netCents !== total ? undefined : total;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The refund as the contract reports it: done and in progress are a refund the provider made (status true), refused is none. */
 export const mercadoPagoRefundResult = (refund: MercadoPagoRefund, outcome: RefundOutcome): RefundResult => ({
   refundId: refund.id,
@@ -517,11 +553,13 @@ export class MercadoPagoAdapter extends DeclaredAdapter {
 
   /** The payment as the contract's transaction; an amount that cannot be read as reais is a bad answer (UNAVAILABLE), never a status. */
   private transaction(operation: 'createTransaction' | 'getTransaction', payment: MercadoPagoPayment, paymentMethod: PaymentMethod): TransactionResult {
+    const fee = mercadoPagoFeeOf(payment);
     return {
       paymentMethod,
       transactionId: payment.id,
       status: this.transactionStatus(payment.status),
       amount: this.mapped(operation, this.prefixFor(operation), () => this.amountOr(payment.transaction_amount, undefined, 'valor do pagamento')),
+      ...(fee === undefined ? {} : { providerFee: fee }),
     };
   }
 
@@ -577,7 +615,12 @@ export class MercadoPagoAdapter extends DeclaredAdapter {
     const notified = mercadoPagoNotifiedPayment(notification.body);
     if (!notified) return undefined;
     const payment = await this.getTransaction(ctx, notified.id);
-    return { type: 'TRANSACTION', transactionId: payment.transactionId, status: payment.status };
+    return {
+      type: 'TRANSACTION',
+      transactionId: payment.transactionId,
+      status: payment.status,
+      ...(payment.providerFee === undefined ? {} : { providerFee: payment.providerFee }),
+    };
   }
 
   /** Mercado Pago's notification id where it sends one, else the payment and the body. */
