@@ -215,11 +215,19 @@ const INSERT_CHARGE = prepared(
 const declineReasonOf = (result: TransactionResult): string | null =>
   result.status === 'REJECTED' && result.declineReason?.trim() ? result.declineReason.trim().slice(0, 500) : null;
 
+/** A fee as stated in whole cents, never below zero (a misread answer states none). */
+const statedFee = (fee: number | undefined): fee is number => fee !== undefined && Number.isSafeInteger(fee) && fee >= 0;
+
 /** The provider's fee for the charge in whole cents, never below zero nor above the charge (a misread answer stores none). */
 const providerFeeOf = (result: TransactionResult): number | null =>
-  result.providerFee !== undefined && Number.isSafeInteger(result.providerFee) && result.providerFee >= 0 && result.providerFee <= result.amount
-    ? result.providerFee
-    : null;
+  statedFee(result.providerFee) && result.providerFee <= result.amount ? result.providerFee : null;
+
+/**
+ * A fee a later answer states (a read or a notification after the charge was stored), checked against the charge's
+ * amount as at creation. It takes the place of the one kept: the provider's latest word on what it took; an answer
+ * that states none never runs this, so a known fee is never replaced by a missing one.
+ */
+const RECORD_PROVIDER_FEE = prepared('record_provider_fee', `update transactions set provider_fee = ? where id = ? and ?::bigint <= amount`);
 
 /** The card's brand and last 4 read from the gateway's card token, else as the provider answered them (one card, never mixed). */
 function cardColumnsOf(input: NewTransaction): { cardBrand: string | null; cardLast4: string | null } {
@@ -436,6 +444,11 @@ export class TransactionsRepository {
   async recordPixPayment(target: PreparedTarget, id: string, facts: PixPayment | undefined): Promise<void> {
     const kept = pixPaymentOf(facts);
     if (kept) await runPreparedOn(target, RECORD_PIX_PAYMENT, [...pixPaymentColumns(kept), id]);
+  }
+
+  /** Keeps the fee a provider's later answer states for a charge (see RECORD_PROVIDER_FEE); a fee not stated, or misread, changes nothing. */
+  async recordProviderFee(target: PreparedTarget, id: string, fee: number | undefined): Promise<void> {
+    if (statedFee(fee)) await runPreparedOn(target, RECORD_PROVIDER_FEE, [fee, id, fee]);
   }
 
   async findTransaction(em: EntityManager, id: string, consistency: Consistency = 'replica'): Promise<Transaction | null> {

@@ -129,7 +129,10 @@ export interface TransactionResult {
    */
   cardBrand?: string;
   cardLast4?: string;
-  /** Integer cents of fee the provider says it takes of the charge (its gross less its net), where its answer says so. */
+  /**
+   * Integer cents of fee the provider says it takes of the charge (its gross less its net), where its answer says so:
+   * stored with the charge, and from a later read or notification kept in its place (a silent one keeps the known fee).
+   */
   providerFee?: number;
   /** A PIX charge paid: the payment's end-to-end id and payer, where the provider's answer states them. */
   pixPayment?: PixPayment;

@@ -442,11 +442,12 @@ export class NotificationsService {
     };
     // The outcome is written in the move's database transaction: a notification is applied and marked done together,
     // so no crash in between can leave it applied but still leased (to be taken, confirmed and tried again).
-    // What else the answers state (a PIX payment's end-to-end id and payer), kept with the move even when the status
+    // What else the answers state (a PIX payment's end-to-end id and payer, the provider's fee), kept with the move even when the status
     // stays (a late notification of a charge already paid): the read's first, then the notification's, unless the
     // read contradicted it.
     const claimed = 'pixPayment' in result && !unconfirmed ? result.pixPayment : undefined;
-    const facts = { status, pixPayment: firstStated(read?.pixPayment, claimed) };
+    const claimedFee = 'providerFee' in result && !unconfirmed ? result.providerFee : undefined;
+    const facts = { status, pixPayment: firstStated(read?.pixPayment, claimed), providerFee: read?.providerFee ?? claimedFee };
     let recorded: WebhookNotification | undefined;
     await moveSubjectAsAnswered(this.deps, kind, subject.id, facts, unconfirmed ? 'poll' : 'webhook', async (tx, move) => {
       recorded = await this.deps.notifications.recordOutcome(tx, stored.id, outcomeOf(move));

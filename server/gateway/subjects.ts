@@ -15,6 +15,8 @@ export interface ProviderView<S extends string> {
   providerId?: string;
   /** A charge's answer: the PIX payment that paid it, where the answer states it. */
   pixPayment?: PixPayment;
+  /** A charge's answer: the fee the provider takes of it in cents, where the answer states it. */
+  providerFee?: number;
 }
 
 /** A read's amount as compared: 0 is "not said" only for a provider whose reads never say it; for any other, an amount of 0 cents. */
@@ -53,8 +55,8 @@ export interface SubjectKind<S extends string, T extends Tracked<S>> {
   amountOf(subject: T): number;
   /** The amounts an answer claiming `status` may state: the record's, and for a refund also the part the gateway refunded (a partial refund). */
   acceptedAmounts(subject: T, status: S): readonly number[];
-  /** Keeps what an answer states besides the status (a charge's PIX payment), in the move's database transaction. */
-  recordFacts?(deps: GatewayDeps, tx: PreparedTx, id: string, view: Pick<ProviderView<S>, 'pixPayment'>): Promise<void>;
+  /** Keeps what an answer states besides the status (a charge's PIX payment and fee), in the move's database transaction. */
+  recordFacts?(deps: GatewayDeps, tx: PreparedTx, id: string, view: Pick<ProviderView<S>, 'pixPayment' | 'providerFee'>): Promise<void>;
   /** `finish` runs in the move's database transaction, whether the status changed or not (see MoveHooks). */
   move(deps: GatewayDeps, id: string, to: S, source: StatusSource, finish?: MoveHooks<S>['finish']): Promise<StatusMove<S> | null>;
 }
@@ -68,9 +70,13 @@ export const TRANSACTIONS: SubjectKind<TransactionStatus, Transaction> = {
   providerId: (transaction) => transaction.transactionId,
   askProvider: async (adapter, ctx, providerId) => {
     const read = await adapter.getTransaction(ctx, providerId);
-    return { status: read.status, amount: readAmount(adapter, read.amount), providerId: read.transactionId, pixPayment: read.pixPayment };
+    const { status, transactionId, pixPayment, providerFee } = read;
+    return { status, amount: readAmount(adapter, read.amount), providerId: transactionId, pixPayment, providerFee };
   },
-  recordFacts: (deps, tx, id, view) => deps.transactions.recordPixPayment(tx, id, view.pixPayment),
+  recordFacts: async (deps, tx, id, view) => {
+    await deps.transactions.recordPixPayment(tx, id, view.pixPayment);
+    await deps.transactions.recordProviderFee(tx, id, view.providerFee);
+  },
   moneyStatuses: new Set(['APPROVED', 'REJECTED', 'CANCELED', 'REFUNDED', 'CHARGEBACK']),
   amountOf: (transaction) => transaction.amount,
   acceptedAmounts: (transaction, status) =>

@@ -7,7 +7,9 @@ import { GetAccountBalanceRequest, GetAccountStatementRequest } from '../../gen/
 import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import { Operation, PaymentMethod, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import { startAsaasStandIn } from '../standins/asaas.js';
+import { startMercadoPagoStandIn } from '../standins/mercadopago.js';
 import { closedPort } from '../support/closedPort.js';
+import { eventually } from '../support/eventually.js';
 import { connectDriver, errorDetailsOf, failureOf, grpcDriver, type Driver } from '../support/clients.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
 
@@ -20,6 +22,8 @@ import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.j
 let stack: TestStack;
 const CUSTOMER = { name: 'Ana', document: '12345678909', email: 'ana@example.com' };
 const ASAAS_KEY = '$aact_statement_fees_key';
+const MP_TOKEN = 'APP_USR-statement-fees-token';
+const MP_SECRET = 'mercadopago-statement-secret';
 /** Today's São Paulo calendar day, YYYY-MM-DD: the day a charge made now is on. */
 const saoPauloToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
 const drivers: Driver[] = [];
@@ -297,31 +301,74 @@ describe('GetAccountStatement', () => {
     }
   });
 
-  it('keeps the fee ASAAS reports for a charge (its value less its netValue) and counts it as reported', async () => {
-    const asaas = await startAsaasStandIn({ apiKey: ASAAS_KEY });
-    try {
-      const account = await createAccount('ASAAS', { publicKey: '', secretKey: ASAAS_KEY, baseUrl: asaas.baseUrl });
-      const { transaction } = await stack.client.call(
+  /** A PIX charge of R$ 25,00 at `account`, as created. */
+  const pixCharge = async (account: string) =>
+    (
+      await stack.client.call(
         'gateway',
         'createTransaction',
         CreateTransactionRequest.fromPartial({
           providerAccountId: account,
           transaction: { amount: 2_500, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX, customer: CUSTOMER },
         }),
-      );
+      )
+    ).transaction;
+  /** Today's São Paulo day of `account`'s statement (none when nothing was paid). */
+  const todaysStatement = async (account: string) =>
+    (
+      await stack.client.call(
+        'accounts',
+        'getAccountStatement',
+        GetAccountStatementRequest.fromPartial({ providerAccountId: account, fromDay: saoPauloToday(), toDay: saoPauloToday() }),
+      )
+    ).days;
+
+  it('keeps the fee ASAAS reports for a charge (its value less its netValue) and counts it as reported', async () => {
+    const asaas = await startAsaasStandIn({ apiKey: ASAAS_KEY });
+    try {
+      const account = await createAccount('ASAAS', { publicKey: '', secretKey: ASAAS_KEY, baseUrl: asaas.baseUrl });
+      const transaction = await pixCharge(account);
       await asaas.pay(transaction.transactionId);
       const read = await stack.client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id: transaction.id, refresh: true }));
       expect(read.transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
-      const today = saoPauloToday();
-      const statement = await stack.client.call(
-        'accounts',
-        'getAccountStatement',
-        GetAccountStatementRequest.fromPartial({ providerAccountId: account, fromDay: today, toDay: today }),
-      );
       // The stand-in's PIX fee, R$ 0,99, as its netValue says.
-      expect(statement.days).toEqual([day({ day: today, chargesCount: 1, chargesAmount: 2_500, feesAmount: 99, feesReportedCount: 1, netAmount: 2_500 })]);
+      expect(await todaysStatement(account)).toEqual([
+        day({ day: saoPauloToday(), chargesCount: 1, chargesAmount: 2_500, feesAmount: 99, feesReportedCount: 1, netAmount: 2_500 }),
+      ]);
     } finally {
       await asaas.close();
+    }
+  });
+
+  it('keeps a fee that only a later notification or read reports, and never loses it to an answer that states none', async () => {
+    const mp = await startMercadoPagoStandIn({ accessToken: MP_TOKEN, publicKey: 'APP_USR-fees-public', webhookSecret: MP_SECRET });
+    try {
+      const account = await createAccount('MERCADOPAGO', { secretKey: MP_TOKEN, baseUrl: mp.url, webhookSecret: MP_SECRET });
+      const transaction = await pixCharge(account);
+      const today = saoPauloToday();
+      const statement = () => todaysStatement(account);
+      const refresh = () => stack.client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id: transaction.id, refresh: true }));
+      const paid = (fees: Partial<ReturnType<typeof day>>) => [day({ day: today, chargesCount: 1, chargesAmount: 2_500, netAmount: 2_500, ...fees })];
+
+      // Created pending, with no fee listed yet; paid, the signed notification's read lists the stand-in's 0.99 %.
+      expect(await mp.pay(transaction.transactionId)).toMatchObject({ status: 200 });
+      await eventually(async () => (await statement()).length === 1);
+      expect(await statement()).toEqual(paid({ feesAmount: 25, feesReportedCount: 1 }));
+
+      // A read that lists no fee keeps the known one.
+      Object.assign(mp.payment(transaction.transactionId)!, { fee_details: [], transaction_details: { net_received_amount: 0 } });
+      expect((await refresh()).transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
+      expect(await statement()).toEqual(paid({ feesAmount: 25, feesReportedCount: 1 }));
+
+      // A read that states another fee is the provider's latest word on it.
+      Object.assign(mp.payment(transaction.transactionId)!, {
+        fee_details: [{ type: 'mercadopago_fee', amount: 0.3, fee_payer: 'collector' }],
+        transaction_details: { net_received_amount: 24.7 },
+      });
+      await refresh();
+      expect(await statement()).toEqual(paid({ feesAmount: 30, feesReportedCount: 1 }));
+    } finally {
+      await mp.close();
     }
   });
 

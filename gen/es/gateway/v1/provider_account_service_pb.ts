@@ -600,7 +600,8 @@ export type StatementDay = Message<"gateway.v1.StatementDay"> & {
 
   /**
    * Fees of the day's paid charges (those in charges_count), where the gateway knows one: the fee the provider reported
-   * when it created the charge (ASAAS: its value less its netValue), else the fee that the route target which took the
+   * for the charge, at its creation or in a later read or notification (ASAAS: its value less its netValue; MERCADOPAGO:
+   * the fee_details its seller pays), else the fee that the route target which took the
    * charge declares for its payment method and amount (RouteTarget.fees), as the route stood when it charged. A charge
    * with neither counts none.
    *
