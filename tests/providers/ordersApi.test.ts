@@ -9,6 +9,7 @@ import {
   fromOrdersApiRefund,
   isOrdersApiCardToken,
   orderStatus,
+  ordersApiChargeFee,
   ordersApiError,
   ordersApiFailureReason,
   ordersApiFieldErrors,
@@ -218,6 +219,16 @@ describe('request mappers', () => {
 });
 
 describe('response mappers', () => {
+  it("a charge's fee: its credit payables' fee and fraud coverage, the recipient's where named; none without a credit or with a negative fee", () => {
+    const credit = { type: 'credit', fee: 250, fraud_coverage_fee: 30, recipient_id: 're_a' };
+    const data = [credit, { ...credit, fraud_coverage_fee: undefined }, { ...credit, recipient_id: 're_b', fee: 100, fraud_coverage_fee: 0 }];
+    expect(ordersApiChargeFee({ data: [...data, { type: 'refund', fee: 400, recipient_id: 're_a' }] }, 're_a')).toBe(530);
+    expect(ordersApiChargeFee({ data })).toBe(630);
+    expect(ordersApiChargeFee({ data }, 're_c')).toBeUndefined();
+    expect(ordersApiChargeFee({ data: [{ type: 'refund', fee: 250 }] })).toBeUndefined();
+    expect(ordersApiChargeFee({ data: [{ ...credit, fee: -1 }] })).toBeUndefined();
+  });
+
   it('drops the QR image of a PIX that has a copy-and-paste code (drawn at the edge), keeping the provider URL only without a code', async () => {
     const pix = fromOrdersApiOrder(
       order('pending', { last_transaction: { qr_code: '00020101021226', qr_code_url: 'https://api.pagar.me/qr/or_1.png' } }),

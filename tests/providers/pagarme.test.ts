@@ -416,6 +416,79 @@ describe('PAGARME (spec doc 2, group 1)', () => {
     });
   });
 
+  describe("a paid charge's fee: its credit payables' fee and fraud_coverage_fee (GET /payables?charge_id=…)", () => {
+    const order = (status: string) => ({
+      id: 'or_fee1',
+      status,
+      amount: 10_000,
+      charges: [
+        {
+          id: 'ch_fee1',
+          status,
+          amount: 10_000,
+          payment_method: 'credit_card',
+          ...(status === 'paid' ? { paid_at: '2026-03-10T12:10:00Z', paid_amount: 10_000 } : {}),
+          last_transaction: { id: 'tran_fee1', transaction_type: 'credit_card', status: status === 'paid' ? 'captured' : 'authorized_pending_capture' },
+        },
+      ],
+    });
+    const payable = (fields: Record<string, unknown>) => ({
+      id: 11_814_386,
+      status: 'waiting_funds',
+      amount: 5_000,
+      anticipation_fee: 0,
+      fraud_coverage_fee: 0,
+      installment: 1,
+      charge_id: 'ch_fee1',
+      recipient_id: 're_main',
+      type: 'credit',
+      payment_method: 'credit_card',
+      ...fields,
+    });
+    /** Two installments to the account's recipient, one share of a split to another, an anticipation, a refund. */
+    const PAYABLES = {
+      data: [
+        payable({ fee: 250, fraud_coverage_fee: 30, anticipation_fee: 90 }),
+        payable({ installment: 2, fee: 250 }),
+        payable({ recipient_id: 're_partner', amount: 1_000, fee: 100 }),
+        payable({ type: 'refund', amount: -5_000, fee: -250 }),
+      ],
+      paging: { total: 4 },
+    };
+    const readsPaidOrder = () =>
+      h.fake.expect({ method: 'GET', path: '/orders/or_fee1', headers: { authorization: AUTHORIZATION }, reply: { body: order('paid') } });
+    const payablesAre = (reply: object) =>
+      h.fake.expect({ method: 'GET', path: '/payables', query: { charge_id: 'ch_fee1' }, headers: { authorization: AUTHORIZATION }, reply });
+
+    it("reports the account's recipient's share where platform_id names it, else every recipient's", async () => {
+      readsPaidOrder();
+      payablesAre({ body: PAYABLES });
+      expect(await h.adapter.getTransaction({ ...h.ctx, platformId: 're_main' }, 'or_fee1')).toMatchObject({ status: 'APPROVED', providerFee: 530 });
+      readsPaidOrder();
+      payablesAre({ body: PAYABLES });
+      expect(await h.adapter.getTransaction(h.ctx, 'or_fee1')).toMatchObject({ status: 'APPROVED', providerFee: 630 });
+    });
+
+    it('asks no payables of a charge not paid; payables that cannot be read leave the status without a fee, with a warning', async () => {
+      h.fake.expect({ method: 'GET', path: '/orders/or_fee1', reply: { body: order('pending') } });
+      expect(await h.adapter.getTransaction(h.ctx, 'or_fee1')).not.toHaveProperty('providerFee');
+      for (const reply of [{ status: 404, body: { message: 'Not found' } }, { body: { data: 'x' } }, { body: { data: [] } }]) {
+        readsPaidOrder();
+        payablesAre(reply);
+        const read = await h.adapter.getTransaction(h.ctx, 'or_fee1');
+        expect(read.status).toBe('APPROVED');
+        expect(read).not.toHaveProperty('providerFee');
+      }
+      expect(h.warn).toHaveBeenCalledWith(expect.objectContaining({ provider: 'PAGARME', chargeId: 'ch_fee1' }), 'payables unreadable: no fee');
+    });
+
+    it('PAGARMEBAAS asks no payables', async () => {
+      const baas = new OrdersApiAdapter(PAGARMEBAAS, { now: () => NOW, retry: false });
+      readsPaidOrder();
+      expect(await baas.getTransaction(h.ctx, 'or_fee1')).not.toHaveProperty('providerFee');
+    });
+  });
+
   it('validates receivers against the list of about 70 banks (doc 1 §3)', () => {
     expect(PAGARME.receiverBanks).toBe(COMPE_BANKS);
   });

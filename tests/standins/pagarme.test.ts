@@ -10,6 +10,7 @@ import {
   WithdrawRequest,
 } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { GetAccountBalanceRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
+import { GetAccountStatementRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { PaymentMethod, ReceiverStatus, StatusSource, TransactionStatus, WithdrawMethod, WithdrawStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import { isValidDigitableLine } from '../../server/lib/boleto.js';
 import type { AdapterContext } from '../../server/providers/adapter.js';
@@ -118,6 +119,28 @@ describe('PAGARME against a stand-in written from Pagar.me v5 documentation', ()
       { type: 'order.paid', status: 200 },
       { type: 'charge.paid', status: 200 },
     ]);
+  });
+
+  it("a paid charge's fee from its payables: reported by the read that confirms Pagar.me's webhook, counted in the statement", async () => {
+    const fees = await account('PAGARME');
+    const dashboardUrl = standIn.webhookUrl;
+    standIn.webhookUrl = fees.notificationUrl;
+    try {
+      const { transaction } = await charge(fees.id, { amount: 2000, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX, customer: CUSTOMER });
+      await standIn.pay(transaction.transactionId);
+      await becomes(transaction.id, TransactionStatus.TRANSACTION_STATUS_APPROVED);
+    } finally {
+      standIn.webhookUrl = dashboardUrl;
+    }
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
+    const { days } = await stack.client.call(
+      'accounts',
+      'getAccountStatement',
+      GetAccountStatementRequest.fromPartial({ providerAccountId: fees.id, fromDay: today, toDay: today }),
+    );
+    // The stand-in's PIX rate, 1.19 % of R$ 20,00, as its payable's fee.
+    expect(days).toEqual([expect.objectContaining({ chargesCount: 1, chargesAmount: 2000, feesAmount: 24, feesReportedCount: 1 })]);
+    expect(standIn.count('GET', `${PAGARME_BASE_PATH}/payables`)).toBeGreaterThan(0);
   });
 
   it('PIX refunds: in progress at Pagar.me (pending_refund), reserved, a retry not sent twice, the rest asked for, REFUNDED when the bank returns it', async () => {

@@ -56,7 +56,13 @@ import { idSequence, startStandIn, type StandIn, type StandInReply, type StandIn
  *   transferred_amount} in cents, waiting funds being money sold and not
  *   yet released ("Amount waiting in cents"; v4's "saldo a receber"), POST
  *   /recipients/{id}/withdrawals {amount} answered {id, amount, status, created_at, updated_at} (SDK
- *   recipientsController, GetBalanceResponse, GetWithdrawResponse).
+ *   recipientsController, GetBalanceResponse, GetWithdrawResponse);
+ * - payables: GET /payables?charge_id=… answers `{data, paging}`, a charge's
+ *   receivables (SDK payablesController.getPayables, ListPayablesResponse,
+ *   GetPayableResponse), each `{id, status, amount, fee, anticipation_fee,
+ *   fraud_coverage_fee, installment, charge_id, recipient_id, type,
+ *   payment_method, …}` in cents, made when the charge is paid, one `credit`
+ *   per installment (Recebíveis).
  *
  * The stand-in's own readings, where those sources are silent: the exact
  * texts of its errors other than the two quoted above, and their HTTP codes
@@ -70,7 +76,11 @@ import { idSequence, startStandIn, type StandIn, type StandInReply, type StandIn
  * `order.paid` then `charge.paid` to the account's webhook URL (set in the
  * dashboard, here `webhookUrl`); Idempotency-Keys are one store per account
  * whatever the route; withdrawals need the recipient's available balance
- * (`fund`), stay `pending` until `transfer`.
+ * (`fund`), stay `pending` until `transfer`; a paid charge's payables are
+ * its default recipient's (`re_standin_default`), their `fee` at the
+ * stand-in's own rates (PIX 1.19 %, boleto R$ 3,49, card 3.99 % of each
+ * installment), no fraud coverage or anticipation, and refunds make no
+ * `refund` payables.
  */
 export const PAGARME_SOURCES = [
   'https://docs.pagar.me/reference/autentica%C3%A7%C3%A3o-2',
@@ -91,6 +101,9 @@ export const PAGARME_SOURCES = [
   'https://github.com/pagarme/pagarme-nodejs-sdk/blob/947b71d/src/models/createCancelChargeRequest.ts',
   'https://github.com/pagarme/pagarme-nodejs-sdk/blob/947b71d/src/models/getChargeResponse.ts',
   'https://github.com/pagarme/pagarme-nodejs-sdk/blob/04b920a/src/models/getBalanceResponse.ts',
+  'https://docs.pagar.me/reference/receb%C3%ADveis',
+  'https://github.com/pagarme/pagarme-nodejs-sdk/blob/947b71d/src/controllers/payablesController.ts',
+  'https://github.com/pagarme/pagarme-nodejs-sdk/blob/947b71d/src/models/getPayableResponse.ts',
   'https://github.com/pagarme/pagarme-nodejs-sdk/blob/947b71d/doc/models/get-pix-transaction-response.md',
   'https://github.com/pagarme/ecommerce-module-core/blob/02a6467/src/Kernel/ValueObjects/TransactionStatus.php',
 ] as const;
@@ -218,6 +231,7 @@ export async function startPagarmeStandIn(options: PagarmeStandInOptions): Promi
   const cards = new Map<string, { customerId: string; number: string; cvv?: string }>();
   const orders = new Map<string, Order>();
   const chargeOrders = new Map<string, string>();
+  let payableIds = 0;
   const recipients = new Map<string, Recipient>();
   const withdrawals = new Map<string, Withdrawal>();
   /** Idempotency-Key → the first answer (Pagar.me keeps it 24 h; the stand-in lives shorter). */
@@ -226,6 +240,33 @@ export async function startPagarmeStandIn(options: PagarmeStandInOptions): Promi
   const expectedAuthorization = `Basic ${Buffer.from(`${options.secretKey}:`).toString('base64')}`;
 
   const lastTransaction = (charge: Charge): Transaction | undefined => charge.transactions.at(-1);
+
+  /** A paid charge's receivables: one credit per installment to the default recipient, the last absorbing the cents. */
+  function payablesOf(charge: Charge): Json[] {
+    if (charge.status !== 'paid' && !charge.paid_at) return [];
+    const installments = charge.payment_method === 'credit_card' ? Number(lastTransaction(charge)?.fields.installments ?? 1) : 1;
+    const paid = charge.paid_amount ?? charge.amount;
+    const each = Math.floor(paid / installments);
+    return Array.from({ length: installments }, (_, index) => {
+      const amount = index === installments - 1 ? paid - each * (installments - 1) : each;
+      const fee = charge.payment_method === 'boleto' ? (index === 0 ? 349 : 0) : Math.round((amount * (charge.payment_method === 'pix' ? 119 : 399)) / 10_000);
+      return {
+        id: 11_800_000 + payableIds++,
+        status: 'waiting_funds',
+        amount,
+        fee,
+        anticipation_fee: 0,
+        fraud_coverage_fee: 0,
+        installment: index + 1,
+        charge_id: charge.id,
+        recipient_id: 're_standin_default',
+        type: 'credit',
+        payment_method: charge.payment_method,
+        payment_date: charge.paid_at,
+        created_at: charge.paid_at,
+      };
+    });
+  }
   const transactionView = (transaction: Transaction): Json => {
     const { fields, ...rest } = transaction;
     return { ...rest, gateway_id: transaction.id.replace('tran_', 'gw_'), ...fields };
@@ -602,6 +643,15 @@ export async function startPagarmeStandIn(options: PagarmeStandInOptions): Promi
         },
       },
       { method: 'DELETE', path: `${PAGARME_BASE_PATH}/charges/{id}`, handle: (request) => once(request, () => cancelCharge(request)) },
+      {
+        method: 'GET',
+        path: `${PAGARME_BASE_PATH}/payables`,
+        handle: (request) => {
+          const orderId = chargeOrders.get(String(request.query.charge_id ?? ''));
+          const data = orderId ? payablesOf(orders.get(orderId)!.charge) : [];
+          return { body: { data, paging: { total: data.length } } };
+        },
+      },
       { method: 'POST', path: `${PAGARME_BASE_PATH}/recipients`, handle: (request) => once(request, () => createRecipient(request)) },
       {
         method: 'GET',

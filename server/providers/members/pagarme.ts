@@ -8,6 +8,13 @@ import { PAGARME_V5_DOCUMENTATION, PAGARMEBAAS } from './pagarmebaas.js';
 /** The SDK's GetBalanceResponse: `available_amount`, `waiting_funds_amount` ("Amount waiting in cents"), `transferred_amount`, in cents. */
 export const PAGARME_BALANCE_RESPONSE = 'https://github.com/pagarme/pagarme-nodejs-sdk/blob/04b920a/src/models/getBalanceResponse.ts';
 
+/** A charge's payables, where Pagar.me v5 states the fee it took (the order and charge answers state none). */
+export const PAGARME_PAYABLES = [
+  'https://docs.pagar.me/reference/receb%C3%ADveis',
+  'https://github.com/pagarme/pagarme-nodejs-sdk/blob/947b71d/src/controllers/payablesController.ts',
+  'https://github.com/pagarme/pagarme-nodejs-sdk/blob/947b71d/src/models/getPayableResponse.ts',
+] as const;
+
 /** Pagar.me v5 as PAGARMEBAAS speaks it, without PAGARMEBAAS's own 5-day boleto (doc 2 §9 names it for group 2 only). */
 const { expiry: _pagarmeBaasBoleto, ...PAGARME_V5 } = PAGARMEBAAS;
 
@@ -34,8 +41,9 @@ export const PAGARME: OrdersApiMember = {
   ...PAGARME_V5,
   identity: { id: 'PAGARME', specGroup: SPEC_GROUPS.DOC2_GROUP1, defaultBaseUrl: 'https://api.pagar.me/core/v5' },
   capabilities: { ...PAGARMEBAAS.capabilities, receivers: true, balances: true },
-  evidence: { level: 'documented', addresses: [...PAGARME_V5_DOCUMENTATION, PAGARME_BALANCE_RESPONSE] },
+  evidence: { level: 'documented', addresses: [...PAGARME_V5_DOCUMENTATION, PAGARME_BALANCE_RESPONSE, ...PAGARME_PAYABLES] },
   expiry: { cardReceivableSeconds: 365 * SECONDS_PER_DAY },
+  payableFees: true,
   // Pagar.me's recipient statuses: registration, affiliation, active, refused, suspended, blocked, inactive.
   // §4's rule gives active ACTIVE and the rest PENDING; a refused registration is clearly a rejection.
   // Suspended, blocked and inactive can be lifted at Pagar.me: PENDING, as the rule says.
@@ -48,7 +56,7 @@ export const PAGARME: OrdersApiMember = {
   notFound: { getReceiver: 'RECEIVER_NOT_FOUND' },
   receiverBanks: COMPE_BANKS,
   sources:
-    "host `api.pagar.me/core/v5`, Basic with the secret key, bodies, statuses (`pending_refund` among them), events, `Idempotency-Key` (orders, payouts, refunds), the orders paths: Pagar.me's documentation as for PAGARMEBAAS (docs.pagar.me, pagarme-nodejs-sdk), verified by the stand-in written from it (tests/standins/pagarme.ts), which also serves recipients, balances and withdrawals; recipient paths, transfer settings (disabled, Daily, day 0), the bank list's size and sample codes, the receiver-status rule, 'Receiver not found.', the one-year card receivable (reported as a card charge's expiresAt, nothing sent): spec (doc 1 §3/§4/§7/§8/§9, decided to be PAGARME's); recipient and bank-account bodies (`CreateRecipientRequest`, `CreateBankAccountRequest`, `CreateTransferSettingsRequest`), recipient and balance answers (`GetRecipientResponse`, `GetBalanceResponse`), `GET /recipients/{id}/balance`: research (pagarme/pagarme-nodejs-sdk); the account's balance as its default recipient's (platform_id), `available_amount` available and `waiting_funds_amount` pending: GetBalanceResponse (pagarme-nodejs-sdk), the recipient by platform_id the gateway's, as for payouts; the ~70 banks: Banco Central's STR participants (`server/lib/banks.ts`); refused REJECTED: gateway; validity: document 1 §9 defaults",
+    "host `api.pagar.me/core/v5`, Basic with the secret key, bodies, statuses (`pending_refund` among them), events, `Idempotency-Key` (orders, payouts, refunds), the orders paths: Pagar.me's documentation as for PAGARMEBAAS (docs.pagar.me, pagarme-nodejs-sdk), verified by the stand-in written from it (tests/standins/pagarme.ts), which also serves recipients, balances and withdrawals; recipient paths, transfer settings (disabled, Daily, day 0), the bank list's size and sample codes, the receiver-status rule, 'Receiver not found.', the one-year card receivable (reported as a card charge's expiresAt, nothing sent): spec (doc 1 §3/§4/§7/§8/§9, decided to be PAGARME's); recipient and bank-account bodies (`CreateRecipientRequest`, `CreateBankAccountRequest`, `CreateTransferSettingsRequest`), recipient and balance answers (`GetRecipientResponse`, `GetBalanceResponse`), `GET /recipients/{id}/balance`: research (pagarme/pagarme-nodejs-sdk); the account's balance as its default recipient's (platform_id), `available_amount` available and `waiting_funds_amount` pending: GetBalanceResponse (pagarme-nodejs-sdk), the recipient by platform_id the gateway's, as for payouts; a paid charge's fee from its payables, GET /payables?charge_id=… `{data, paging}` with `fee` and `fraud_coverage_fee` in cents and `type` credit/refund/… (docs.pagar.me Recebíveis; payablesController, GetPayableResponse), the credit ones of the platform_id's recipient (all recipients' without one), asked only on a read that finds the charge paid, a payables failure leaving the read without a fee: the gateway's decision; the ~70 banks: Banco Central's STR participants (`server/lib/banks.ts`); refused REJECTED: gateway; validity: document 1 §9 defaults",
 };
 
 export default member(OrdersApiAdapter, PAGARME);

@@ -225,6 +225,10 @@ export function ordersApiConformance(member: OrdersApiMember, fixtures: OrdersAp
     return named;
   };
   const readsOrder = (order: unknown = pixOrder) => h.fake.expect({ method: 'GET', path: `/orders/${pixOrder.id}`, reply: { body: order } });
+  /** A paid charge's read also asks its payables where the member reads its fee there (payableFees): none listed here. */
+  const readsPayablesWhen = (status: TransactionStatus) => {
+    if (member.payableFees && status === 'APPROVED') h.fake.expect({ method: 'GET', path: '/payables', reply: { body: { data: [], paging: {} } } });
+  };
   const paidPixOrder = withStatus(pixOrder, 'paid', { paid_at: PAID_AT, paid_amount: pixOrder.amount });
 
   describe(`${id}: the orders API family`, () => {
@@ -436,6 +440,7 @@ export function ordersApiConformance(member: OrdersApiMember, fixtures: OrdersAp
     describe("getTransaction: GET /orders/{id}, the status of the order's charge by the member's table", () => {
       it('reads a paid order', async () => {
         h.fake.expect({ method: 'GET', path: `/orders/${pixOrder.id}`, headers: { authorization }, reply: { body: paidPixOrder } });
+        readsPayablesWhen(mapped('paid', true));
         expect(await h.adapter.getTransaction(h.ctx, pixOrder.id)).toMatchObject({
           paymentMethod: 'PIX',
           transactionId: pixOrder.id,
@@ -446,6 +451,7 @@ export function ordersApiConformance(member: OrdersApiMember, fixtures: OrdersAp
 
       it.each(Object.entries(statuses.entries))('a charge %s after a payment is %s', async (status, expected) => {
         readsOrder(withStatus(pixOrder, status, { paid_at: PAID_AT }));
+        readsPayablesWhen(expected);
         expect((await h.adapter.getTransaction(h.ctx, pixOrder.id)).status).toBe(expected);
         expect(h.warn).not.toHaveBeenCalled();
       });
@@ -457,6 +463,7 @@ export function ordersApiConformance(member: OrdersApiMember, fixtures: OrdersAp
       ]);
       it.each(neverPaidCases)('the never-paid rule: a charge %s', async (_label, status, charge, expected) => {
         readsOrder(withStatus(pixOrder, status, charge));
+        readsPayablesWhen(expected);
         expect((await h.adapter.getTransaction(h.ctx, pixOrder.id)).status).toBe(expected);
       });
 

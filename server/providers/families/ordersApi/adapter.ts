@@ -24,6 +24,7 @@ import {
   fromOrdersApiRefund,
   fromOrdersApiWithdrawal,
   withFieldErrors,
+  ordersApiChargeFee,
   ordersApiFailureReason,
   ordersApiRecipientAccount,
   ordersApiRefundKey,
@@ -43,6 +44,7 @@ import {
   ORDERS_API_CHARGE,
   ORDERS_API_IDENTIFIED,
   ORDERS_API_ORDER,
+  ORDERS_API_PAYABLES,
   ORDERS_API_RECIPIENT,
   ORDERS_API_WITHDRAWAL,
   type OrdersApiOrder,
@@ -152,7 +154,30 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const prefix = this.prefixFor('getTransaction');
     const order = await this.exchange('getTransaction', prefix, () => this.http(ctx).get(fillPath('/orders/{id}', { id: transactionId })), ORDERS_API_ORDER);
-    return pixCodeOnly(this.fromOrder('getTransaction', prefix, order));
+    const result = await pixCodeOnly(this.fromOrder('getTransaction', prefix, order));
+    const chargeId = primaryCharge(order)?.id;
+    if (!this.declaration.payableFees || result.status !== 'APPROVED' || !chargeId) return result;
+    const fee = await this.chargeFee(ctx, prefix, chargeId);
+    return fee === undefined ? result : { ...result, providerFee: fee };
+  }
+
+  /**
+   * The fee of a paid charge, from its payables (the order and charge answers state none). A fact for the statement
+   * only: when the payables cannot be read, the read still answers its status, without a fee (logged).
+   */
+  private async chargeFee(ctx: AdapterContext, prefix: string, chargeId: string): Promise<number | undefined> {
+    try {
+      const payables = await this.exchange(
+        'getTransaction',
+        prefix,
+        () => this.http(ctx).get('/payables', { params: { charge_id: chargeId, size: 100 } }),
+        ORDERS_API_PAYABLES,
+      );
+      return ordersApiChargeFee(payables, ctx.platformId?.trim() || undefined);
+    } catch (error) {
+      this.log.warn({ provider: this.identity.id, chargeId, err: error instanceof Error ? error.message : String(error) }, 'payables unreadable: no fee');
+      return undefined;
+    }
   }
 
   /**

@@ -33,6 +33,7 @@ import {
   type OrdersApiCustomerRequest,
   type OrdersApiItemRequest,
   type OrdersApiOrder,
+  type OrdersApiPayables,
   type OrdersApiOrderRequest,
   type OrdersApiPaymentMethod,
   type OrdersApiPaymentRequest,
@@ -260,6 +261,19 @@ export function fromOrdersApiOrder(order: OrdersApiOrder, reader: OrdersApiStatu
       expiresAt: dateOf(transaction.due_at),
     };
   return result;
+}
+
+/**
+ * What the provider took of a charge, in cents, from its receivables: the `fee` and `fraud_coverage_fee` of its credit
+ * payables (one per installment), those of `recipientId` where the account names its recipient (a split's other
+ * recipients pay their own). Anticipation fees are not the charge's: they follow a later choice to be paid early.
+ * No credit payable yet, or a negative fee: none.
+ */
+export function ordersApiChargeFee(payables: OrdersApiPayables, recipientId?: string): number | undefined {
+  const credits = payables.data.filter((payable) => payable.type === 'credit' && (!recipientId || payable.recipient_id === recipientId));
+  const fees = credits.flatMap((payable) => [payable.fee ?? 0, payable.fraud_coverage_fee ?? 0]);
+  if (!credits.length || fees.some((fee) => fee < 0)) return undefined;
+  return fees.reduce((sum, fee) => sum + fee, 0);
 }
 
 /** How a recipient answer is read: the provider's id, its status table, and the balance (cents) to report. */

@@ -17,6 +17,7 @@ import type { AuthStyle } from '../../../lib/http/index.js';
  * | the banks its recipients may be paid to (PAGARME)       | `receiverBanks: COMPE_BANKS`                         |
  * | recipient status exceptions (PAGARME's refused)         | `statuses.receiver: { overrides }`                   |
  * | a card receivable's term, reported as expiresAt         | `expiry: { cardReceivableSeconds }`                  |
+ * | a paid charge's fee read from its payables (PAGARME)    | `payableFees: true`                                  |
  */
 export interface OrdersApiMember extends ProviderDeclaration {
   /** Replaces ORDERS_API_NEVER_PAID. */
@@ -25,6 +26,8 @@ export interface OrdersApiMember extends ProviderDeclaration {
   withdrawalRecipient?: (ctx: AdapterContext, input: WithdrawInput) => string | undefined;
   /** The banks a recipient's account may be at, by compensation code; a recipient at any other is refused before anything is sent. Undeclared, any bank. */
   receiverBanks?: BankList;
+  /** A read of a paid charge also asks its payables (GET /payables?charge_id=…) for the fee taken of it. */
+  payableFees?: boolean;
 }
 
 /** Authorization: Basic base64(secretKey + ':'): the secret key is the user, the password empty (Pagar.me's convention). */

@@ -218,6 +218,23 @@ export type OrdersApiRecipient = z.output<typeof ORDERS_API_RECIPIENT>;
 export const ORDERS_API_BALANCE = z.object({ available_amount: wireCents, waiting_funds_amount: absentable(wireCents) });
 export type OrdersApiBalance = z.output<typeof ORDERS_API_BALANCE>;
 
+/**
+ * GET /payables?charge_id=… (PayablesController.getPayables, ListPayablesResponse `{data, paging}`): a charge's
+ * receivables, one per installment and recipient (GetPayableResponse); `fee` and `fraud_coverage_fee` in cents, `type`
+ * credit, refund, refund_reversal, chargeback or chargeback_refund (docs.pagar.me, Recebíveis).
+ */
+export const ORDERS_API_PAYABLES = z.object({
+  data: z.array(
+    z.object({
+      type: absentable(wireText),
+      fee: absentable(wireCents),
+      fraud_coverage_fee: absentable(wireCents),
+      recipient_id: absentable(wireText),
+    }),
+  ),
+});
+export type OrdersApiPayables = z.output<typeof ORDERS_API_PAYABLES>;
+
 /** A 4xx body: `{ message: 'The request is invalid.', errors: { 'order.customer.name': ['The name field is required.'] } }`. */
 export const ORDERS_API_ERROR = z.object({
   message: optionalText,
