@@ -157,6 +157,18 @@ describe('ASAAS (spec doc 2, group 1), a bespoke adapter on its public API', () 
     expect(await h.adapter.getTransaction(h.ctx, 'pay_1')).toEqual({ paymentMethod: 'BILLET', transactionId: 'pay_1', status: expected, amount: 1990 });
   });
 
+  it("reads Asaas' fee from a payment's netValue too (value less netValue), so a read after the charge keeps it", async () => {
+    const body = { id: 'pay_1', status: 'RECEIVED', value: 19.9, netValue: 18.91, billingType: 'PIX' };
+    h.fake.expect({ method: 'GET', path: '/payments/pay_1', headers: AUTH, reply: { body } });
+    expect(await h.adapter.getTransaction(h.ctx, 'pay_1')).toEqual({
+      paymentMethod: 'PIX',
+      transactionId: 'pay_1',
+      status: 'APPROVED',
+      amount: 1990,
+      providerFee: 99,
+    });
+  });
+
   it('refunds by POST /payments/{id}/refund {value in reais}', async () => {
     h.fake.expect({ method: 'POST', path: '/payments/pay_1/refund', headers: AUTH, body: { value: 5 }, reply: { body: { id: 'pay_1', status: 'REFUNDED' } } });
     expect(await h.adapter.refoundTransaction(h.ctx, 'pay_1', 500)).toEqual({ refundId: 'pay_1', status: true });

@@ -82,6 +82,7 @@ export const ASAAS_SOURCES = [
   'https://docs.asaas.com/docs/webhook-para-cobrancas',
   'https://docs.asaas.com/docs/webhook-para-transferencias',
   'https://docs.asaas.com/reference/retrieve-account-balance',
+  'https://docs.asaas.com/reference/retrieve-a-single-payment',
 ] as const;
 
 type BillingType = 'UNDEFINED' | 'BOLETO' | 'CREDIT_CARD' | 'PIX';

@@ -69,6 +69,7 @@ export const ASAAS_ADDRESSES = [
   'https://docs.asaas.com/docs/webhook-para-cobrancas',
   'https://docs.asaas.com/docs/webhook-para-transferencias',
   'https://docs.asaas.com/reference/retrieve-account-balance',
+  'https://docs.asaas.com/reference/retrieve-a-single-payment',
 ] as const;
 
 export const ASAAS: ProviderDeclaration = {
@@ -86,7 +87,7 @@ export const ASAAS: ProviderDeclaration = {
   money: 'reais',
   evidence: { level: 'documented', addresses: ASAAS_ADDRESSES },
   sources:
-    "Asaas's API reference and guides (docs.asaas.com): host `api.asaas.com/v3` and the `access_token` header (Autenticação), the error body `{errors: [{code, description}]}` (HTTP response codes), customers listed by `cpfCnpj` and created with `name`/`cpfCnpj` (list customers, create customer), payments with `customer`, `billingType`, `value` in reais (answered with `netValue`, the value less Asaas' fee), `dueDate`, and `creditCardToken`/`remoteIp` for a tokenized card or `creditCard {holderName, number, expiryMonth, expiryYear, ccv}` with `creditCardHolderInfo {name, email, cpfCnpj, postalCode, addressNumber, phone}` and `remoteIp` for a card's own fields (the gateway's card token, opened for the call) (create payment, create payment with credit card), a card token that belongs to its customer (credit card tokenization), `pixQrCode` and `identificationField`, refunds answered with the payment and its `refunds` (refund payment, Refunds), PIX transfers (create transfer), the account's balance by GET /finance/balance `{balance}` in reais (retrieve account balance), the payment and transfer statuses and PAYMENT_*/TRANSFER_* events with `evt_` ids and the `asaas-access-token` header (webhook guides); the statuses' readings by document 1 §4 and the customer remembered per account and document: the gateway's decision",
+    "Asaas's API reference and guides (docs.asaas.com): host `api.asaas.com/v3` and the `access_token` header (Autenticação), the error body `{errors: [{code, description}]}` (HTTP response codes), customers listed by `cpfCnpj` and created with `name`/`cpfCnpj` (list customers, create customer), payments with `customer`, `billingType`, `value` in reais (answered, at creation and by GET /payments/{id} (retrieve a single payment), with `netValue`, the value less Asaas' fee), `dueDate`, and `creditCardToken`/`remoteIp` for a tokenized card or `creditCard {holderName, number, expiryMonth, expiryYear, ccv}` with `creditCardHolderInfo {name, email, cpfCnpj, postalCode, addressNumber, phone}` and `remoteIp` for a card's own fields (the gateway's card token, opened for the call) (create payment, create payment with credit card), a card token that belongs to its customer (credit card tokenization), `pixQrCode` and `identificationField`, refunds answered with the payment and its `refunds` (refund payment, Refunds), PIX transfers (create transfer), the account's balance by GET /finance/balance `{balance}` in reais (retrieve account balance), the payment and transfer statuses and PAYMENT_*/TRANSFER_* events with `evt_` ids and the `asaas-access-token` header (webhook guides); the statuses' readings by document 1 §4 and the customer remembered per account and document: the gateway's decision",
 };
 
 export const ASAAS_PATHS = {
@@ -421,13 +422,12 @@ export class AsaasAdapter extends DeclaredAdapter {
       throw error;
     }
     const amount = this.mapped('createTransaction', prefix, () => this.amountOr(payment.value, undefined, 'valor da cobrança'));
-    const net = payment.netValue === undefined ? undefined : this.optionalProviderAmount(payment.netValue);
     const base: TransactionResult = {
       paymentMethod: input.paymentMethod,
       transactionId: payment.id,
       status: this.transactionStatus(payment.status),
       amount,
-      ...(net === undefined ? {} : { providerFee: amount - net }),
+      ...this.feeOf(amount, payment),
     };
     const path = (template: string) => fillPath(template, { id: payment.id });
     if (input.paymentMethod === 'PIX') {
@@ -453,12 +453,20 @@ export class AsaasAdapter extends DeclaredAdapter {
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const prefix = this.prefixFor('getTransaction');
     const payment = await this.exchange('getTransaction', prefix, () => this.http(ctx).get(fillPath(ASAAS_PATHS.payment, { id: transactionId })), asaasPayment);
+    const amount = this.mapped('getTransaction', prefix, () => this.amountOr(payment.value, undefined, 'valor da cobrança'));
     return {
       paymentMethod: ASAAS_METHODS.fromProvider(payment.billingType) ?? 'PIX',
       transactionId: payment.id,
       status: this.transactionStatus(payment.status),
-      amount: this.mapped('getTransaction', prefix, () => this.amountOr(payment.value, undefined, 'valor da cobrança')),
+      amount,
+      ...this.feeOf(amount, payment),
     };
+  }
+
+  /** Asaas' fee, `value` less `netValue`, where the payment states its net (create and read answer the same payment). */
+  private feeOf(amount: number, payment: AsaasPayment): Pick<TransactionResult, 'providerFee'> {
+    const net = payment.netValue === undefined ? undefined : this.optionalProviderAmount(payment.netValue);
+    return net === undefined ? {} : { providerFee: amount - net };
   }
 
   /**
