@@ -212,11 +212,20 @@ describe('VELTRAX (spec doc 3, group 3; VEXYPAYMENTS, group 4), a bespoke adapte
   describe('notifications (§4): accepted only with amount, fee and net amount, or recipient bank details', () => {
     const event = { transaction_id: 'vx-1', external_id: 'order-77', status: 'COMPLETED', amount: 19.9, fee: 0.5 };
     it.each([
-      ['a payment with amount, fee and net_amount', { ...event, net_amount: 19.4 }, { type: 'TRANSACTION', transactionId: 'vx-1', status: 'APPROVED' }],
+      [
+        'a payment with amount, fee and net_amount, its fee in cents',
+        { ...event, net_amount: 19.4 },
+        { type: 'TRANSACTION', transactionId: 'vx-1', status: 'APPROVED', providerFee: 50 },
+      ],
       [
         'a payment with F5 total as its net amount',
         { ...event, total: 19.4, status: 'RETIDO' },
-        { type: 'TRANSACTION', transactionId: 'vx-1', status: 'CHARGEBACK' },
+        { type: 'TRANSACTION', transactionId: 'vx-1', status: 'CHARGEBACK', providerFee: 50 },
+      ],
+      [
+        'a payment whose fee is negative: no fee',
+        { ...event, fee: -0.5, net_amount: 20.4 },
+        { type: 'TRANSACTION', transactionId: 'vx-1', status: 'APPROVED' },
       ],
       [
         'a withdrawal with recipient bank details only',

@@ -215,7 +215,7 @@ export const VELTRAX_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>(
  * or F5's `total`), or recipient bank details (`recipient`); a withdrawal by
  * its `type`, else a payment. Anything the schema refuses is ignored.
  */
-export function readVeltraxNotification(body: Buffer): ObjectNotification | undefined {
+export function readVeltraxNotification(body: Buffer): (ObjectNotification & { fee?: string | number }) | undefined {
   const parsed = VELTRAX_ANSWER.safeParse(parseJson(body));
   if (!parsed.success) return undefined;
   const event = parsed.data;
@@ -223,7 +223,7 @@ export function readVeltraxNotification(body: Buffer): ObjectNotification | unde
   const bankDetails = event.recipient !== undefined && Object.keys(event.recipient).length > 0;
   if (!amounts && !bankDetails) return undefined;
   const kind = /withdraw/i.test(event.type ?? '') ? 'withdrawal' : 'transaction';
-  return { kind, id: event.id, status: event.status };
+  return { kind, id: event.id, status: event.status, ...(event.fee === undefined ? {} : { fee: event.fee }) };
 }
 
 // ---------------------------------------------------------------- operations
@@ -313,8 +313,12 @@ export class VeltraxAdapter extends LoginTokenAdapter<VeltraxDeclaration> {
     return { ...this.mapped('getWithdraw', this.prefixFor('getWithdraw'), () => this.payout(withdrawal)), withdrawId };
   }
 
+  /** A payment's notification also states the fee Veltrax takes of it (§4's "fee"), in reais like its amount. */
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
-    return this.objectNotification(readVeltraxNotification(notification.body));
+    const parsed = readVeltraxNotification(notification.body);
+    const result = this.objectNotification(parsed);
+    const fee = this.optionalProviderAmount(parsed?.fee);
+    return result?.type === 'TRANSACTION' && fee !== undefined && fee >= 0 ? { ...result, providerFee: fee } : result;
   }
 
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
