@@ -7,6 +7,7 @@ import {
   RefoundTransactionRequest,
   WithdrawRequest,
 } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { GetAccountStatementRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { PaymentMethod, PixKeyType, StatusSource, TransactionStatus, WithdrawMethod, WithdrawStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import { VELTRAX } from '../../server/providers/veltrax/adapter.js';
 import { brCodeCrcIsValid } from '../support/brCode.js';
@@ -141,6 +142,22 @@ describe("VELTRAX against a stand-in written from its platform's documentation",
     await becomes(transaction.id, TransactionStatus.TRANSACTION_STATUS_CHARGEBACK, 'the RETIDO webhook');
     // Every call after the first login carried its token: one login served them all.
     expect(veltrax.count('POST', '/api/auth/login')).toBe(1);
+  });
+
+  it("keeps the fee the deposit's COMPLETED webhook states (doc 3 §4's fee), in the statement as the provider's", async () => {
+    const feesAccount = (await createAccount('Veltrax fees', CLIENT_SECRET)).id;
+    const { transaction } = await charge({ customer: ANA }, feesAccount, 'charge-vx-fee');
+    expect(await veltrax.settle(transaction.transactionId, 'COMPLETED')).toBeLessThan(300);
+    await becomes(transaction.id, TransactionStatus.TRANSACTION_STATUS_APPROVED, 'the COMPLETED webhook');
+    const fee = Math.round(Number(veltrax.transactions.get(transaction.transactionId)!.fee) * 100);
+    expect(fee).toBeGreaterThan(0);
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
+    const { days } = await stack.client.call(
+      'accounts',
+      'getAccountStatement',
+      GetAccountStatementRequest.fromPartial({ providerAccountId: feesAccount, fromDay: today, toDay: today }),
+    );
+    expect(days).toEqual([expect.objectContaining({ chargesCount: 1, chargesAmount: 1990, feesAmount: fee, feesReportedCount: 1 })]);
   });
 
   it('a webhook claiming COMPLETED for a deposit the platform still holds PENDING moves nothing (the read says PENDING)', async () => {
