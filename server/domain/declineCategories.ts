@@ -8,9 +8,32 @@ import { normalDeclineCode } from './routing.js';
  */
 export type DeclineCategory = 'insufficient_funds' | 'card_declined' | 'fraud_suspected' | 'card_expired' | 'invalid_card' | 'try_again' | 'other';
 
+/**
+ * Mercado Pago's `status_detail` of a rejected card (its "reasons for rejection" guide and collection-results page),
+ * put where the Stripe name of the same refusal sits. Left as `other`: cc_rejected_invalid_installments (the
+ * merchant's plan), cc_rejected_duplicated_payment and cc_rejected_max_attempts (Mercado Pago's own limits, not the
+ * card's).
+ */
+const MERCADOPAGO_DETAILS = {
+  insufficient_funds: ['cc_rejected_insufficient_amount'],
+  // call_for_authorize: the issuer wants the cardholder to authorise it (Stripe's call_issuer, a card_declined).
+  card_declined: ['cc_rejected_call_for_authorize', 'cc_rejected_card_disabled', 'cc_rejected_card_type_not_allowed', 'cc_rejected_other_reason'],
+  fraud_suspected: ['cc_rejected_high_risk', 'cc_rejected_blacklist'],
+  invalid_card: ['cc_rejected_bad_filled_card_number', 'cc_rejected_bad_filled_date', 'cc_rejected_bad_filled_other', 'cc_rejected_bad_filled_security_code'],
+  try_again: ['cc_rejected_card_error'],
+} as const;
+
 const CATEGORIES: Readonly<Record<Exclude<DeclineCategory, 'other'>, readonly string[]>> = {
   // ISO 8583 51 not sufficient funds, 61 over the withdrawal limit, 65 over the frequency limit.
-  insufficient_funds: ['insufficient_funds', 'card_velocity_exceeded', 'withdrawal_count_limit_exceeded', '51', '61', '65'],
+  insufficient_funds: [
+    'insufficient_funds',
+    'card_velocity_exceeded',
+    'withdrawal_count_limit_exceeded',
+    '51',
+    '61',
+    '65',
+    ...MERCADOPAGO_DETAILS.insufficient_funds,
+  ],
   // 05 do not honour, 57 not permitted to the cardholder, 62 restricted.
   card_declined: [
     'card_declined',
@@ -23,15 +46,40 @@ const CATEGORIES: Readonly<Record<Exclude<DeclineCategory, 'other'>, readonly st
     '05',
     '57',
     '62',
+    ...MERCADOPAGO_DETAILS.card_declined,
   ],
   // 04, 07 pick up; 41 lost; 43 stolen; 59 suspected fraud.
-  fraud_suspected: ['fraudulent', 'lost_card', 'stolen_card', 'pickup_card', 'merchant_blacklist', 'security_violation', '04', '07', '41', '43', '59'],
+  fraud_suspected: [
+    'fraudulent',
+    'lost_card',
+    'stolen_card',
+    'pickup_card',
+    'merchant_blacklist',
+    'security_violation',
+    '04',
+    '07',
+    '41',
+    '43',
+    '59',
+    ...MERCADOPAGO_DETAILS.fraud_suspected,
+  ],
   // 54 expired card.
   card_expired: ['expired_card', '54'],
   // 14 invalid card number, 82/N7 bad CVV.
-  invalid_card: ['invalid_number', 'incorrect_number', 'incorrect_cvc', 'invalid_cvc', 'invalid_expiry_month', 'invalid_expiry_year', '14', '82', 'n7'],
+  invalid_card: [
+    'invalid_number',
+    'incorrect_number',
+    'incorrect_cvc',
+    'invalid_cvc',
+    'invalid_expiry_month',
+    'invalid_expiry_year',
+    '14',
+    '82',
+    'n7',
+    ...MERCADOPAGO_DETAILS.invalid_card,
+  ],
   // 19 re-enter, 91 issuer unavailable, 96 system malfunction.
-  try_again: ['issuer_not_available', 'processing_error', 'try_again_later', 'reenter_transaction', '19', '91', '96'],
+  try_again: ['issuer_not_available', 'processing_error', 'try_again_later', 'reenter_transaction', '19', '91', '96', ...MERCADOPAGO_DETAILS.try_again],
 };
 
 const BY_CODE: ReadonlyMap<string, DeclineCategory> = new Map(

@@ -1,10 +1,16 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { CreateTransactionRequest, GetTransactionRequest, RefoundTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import {
+  CreateCardTokenRequest,
+  CreateTransactionRequest,
+  GetTransactionRequest,
+  RefoundTransactionRequest,
+} from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod, TransactionStatus, type Transaction } from '../../gen/ts-proto/gateway/v1/types.js';
 import { SANDBOX_TEST_CARDS } from '../../server/sandbox/testCards.js';
 import { connectDriver, type Driver } from '../support/clients.js';
 import { sandboxCardId } from '../support/sandboxCard.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
+import { startMercadoPagoStandIn, type MercadoPagoStandIn } from '../standins/mercadopago.js';
 
 /**
  * Issue 33 §1, the charge whole through GetTransaction (gRPC and Connect): the customer, description and items it was
@@ -15,6 +21,7 @@ import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.j
 let stack: TestStack;
 let connect: Driver;
 let accountId: string;
+let mp: MercadoPagoStandIn;
 
 beforeAll(async () => {
   stack = await startTestStack({ env: { WEBHOOK_WORKERS: '0' } });
@@ -29,6 +36,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   connect?.close();
+  await mp?.close();
   await stack?.close();
 });
 
@@ -93,6 +101,39 @@ it("answers a decline's reason as the provider gave it and its category", async 
   });
   const generic = await cardCharge(SANDBOX_TEST_CARDS.declined);
   expect(await read(connect, generic.id)).toMatchObject({ declineReason: 'card_declined', declineCategory: 'card_declined', cardLast4: '0002' });
+});
+
+it("answers a MERCADOPAGO card refusal's status_detail as its reason, with the gateway's category", async () => {
+  mp = await startMercadoPagoStandIn({ accessToken: 'APP_USR-details', publicKey: 'APP_USR-details-public', webhookSecret: 'details' });
+  const { providerAccount } = await stack.client.call('accounts', 'createProviderAccount', {
+    provider: 'MERCADOPAGO',
+    name: 'details mp',
+    publicKey: 'APP_USR-details-public',
+    secretKey: 'APP_USR-details',
+    baseUrl: mp.url,
+  });
+  // FUND: the test-card page's cardholder name for a card refused for insufficient amount.
+  const card = { cardNumber: '4235647728025682', holderName: 'FUND', holderDocument: '12345678909', expMonth: '11', expYear: '30', cvv: '123' };
+  const { cardToken } = await stack.client.call(
+    'gateway',
+    'createCardToken',
+    CreateCardTokenRequest.fromPartial({ providerAccountId: providerAccount.id, card }),
+  );
+  const { transaction } = await stack.client.call(
+    'gateway',
+    'createTransaction',
+    CreateTransactionRequest.fromPartial({
+      providerAccountId: providerAccount.id,
+      transaction: { amount: 5990, paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, installments: 1, cardId: cardToken, customer: CUSTOMER },
+      idempotencyKey: 'details-mp-fund',
+    }),
+  );
+  expect(transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_REJECTED);
+  for (const driver of [stack.client, connect])
+    expect(await read(driver, transaction.id)).toMatchObject({
+      declineReason: 'cc_rejected_insufficient_amount',
+      declineCategory: 'insufficient_funds',
+    });
 });
 
 it('keeps every refund as a record: id, amount, status, provider id, who asked and when', async () => {

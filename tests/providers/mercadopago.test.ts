@@ -268,6 +268,40 @@ describe('MERCADOPAGO (spec doc 2, group 1), a bespoke adapter on its public API
     expect(await h.adapter.getTransaction(h.ctx, '12')).toEqual({ paymentMethod: 'PIX', transactionId: '12', status: expected, amount: 1990 });
   });
 
+  it("a rejected card's reason is its status_detail, from the created payment and from reads; none on other payments", async () => {
+    const payment = (status: string, status_detail: string, payment_type_id = 'credit_card') => ({
+      id: 12,
+      status,
+      status_detail,
+      transaction_amount: 19.9,
+      payment_method_id: payment_type_id === 'credit_card' ? 'visa' : 'pix',
+      payment_type_id,
+    });
+    const read = (body: unknown) => h.fake.expect({ method: 'GET', path: '/v1/payments/12', headers: AUTH, reply: { body } });
+    read(payment('rejected', 'cc_rejected_insufficient_amount'));
+    expect(await h.adapter.getTransaction(h.ctx, '12')).toEqual({
+      paymentMethod: 'CREDIT_CARD',
+      transactionId: '12',
+      status: 'REJECTED',
+      amount: 1990,
+      declineReason: 'cc_rejected_insufficient_amount',
+    });
+    read(payment('approved', 'accredited'));
+    expect((await h.adapter.getTransaction(h.ctx, '12')).declineReason).toBeUndefined();
+    read(payment('rejected', 'rejected_by_bank', 'bank_transfer'));
+    expect(await h.adapter.getTransaction(h.ctx, '12')).not.toHaveProperty('declineReason');
+
+    h.fake.expect({ method: 'GET', path: '/v1/card_tokens/card-tok', reply: { body: { id: 'card-tok', first_six_digits: '423564' } } });
+    h.fake.expect({
+      method: 'GET',
+      path: '/v1/payment_methods/search',
+      reply: { body: { paging: { total: 1 }, results: [{ id: 'visa', payment_type_id: 'credit_card', status: 'active' }] } },
+    });
+    h.fake.expect({ method: 'POST', path: '/v1/payments', reply: { status: 201, body: payment('rejected', 'cc_rejected_call_for_authorize') } });
+    const card = transactionInput({ paymentMethod: 'CREDIT_CARD', cardId: 'card-tok' });
+    expect(await h.adapter.createTransaction(h.ctx, card)).toMatchObject({ status: 'REJECTED', declineReason: 'cc_rejected_call_for_authorize' });
+  });
+
   it("refunds by POST /v1/payments/{id}/refunds {amount in reais}, its X-Idempotency-Key derived from the caller's key and the payment", async () => {
     h.fake.expect({
       method: 'POST',

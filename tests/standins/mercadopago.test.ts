@@ -196,6 +196,26 @@ describe('MERCADOPAGO through the public gRPC API, against a stand-in from its d
     );
     expect(declined.transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_REJECTED);
     expect(mp.payment(declined.transaction.transactionId)).toMatchObject({ payment_method_id: 'visa', status: 'rejected' });
+    expect(declined.transaction).toMatchObject({ declineReason: 'cc_rejected_other_reason', declineCategory: 'card_declined' });
+  });
+
+  it.each([
+    ['FUND', 'cc_rejected_insufficient_amount', 'insufficient_funds'],
+    ['SECU', 'cc_rejected_bad_filled_security_code', 'invalid_card'],
+    ['CALL', 'cc_rejected_call_for_authorize', 'card_declined'],
+    ['DUPL', 'cc_rejected_duplicated_payment', 'other'],
+  ])("card refused for %s: its status_detail is the decline's reason, stored and read back with its category", async (holder, reason, category) => {
+    const { transaction } = await charge(
+      { paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, cardId: await cardToken('4235 6477 2802 5682', holder) },
+      `card-refused-${holder}`,
+    );
+    expect(mp.payment(transaction.transactionId)).toMatchObject({ status: 'rejected', status_detail: reason });
+    for (const refresh of [false, true])
+      expect(await read(transaction.id, refresh)).toMatchObject({
+        status: TransactionStatus.TRANSACTION_STATUS_REJECTED,
+        declineReason: reason,
+        declineCategory: category,
+      });
   });
 
   it("keeps the fee Mercado Pago's answer lists for the seller (fee_details paid by the collector) and counts it in the statement", async () => {

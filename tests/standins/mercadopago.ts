@@ -19,7 +19,8 @@ import { startStandIn, type StandIn, type StandInReply, type StandInRequest } fr
  *   answers `transaction_details.external_resource_url` and the bar code; a
  *   card needs `token` (single use), `installments` and the `payment_method_id`
  *   of the token's BIN, its outcome given by the cardholder's name as on the
- *   test-card page (APRO approved, CONT pending, OTHE and FUND rejected).
+ *   test-card page (APRO approved, CONT pending, OTHE, CALL, FUND, SECU, EXPI,
+ *   FORM, INST, DUPL and LOCK rejected, each with its `status_detail`).
  * - GET /v1/payments/{id}; POST /v1/payments/{id}/refunds `{amount?}` (no amount:
  *   what is left), `X-Idempotency-Key` mandatory (cause 4292) and honoured; a
  *   payment refunded in part stays approved, refunded in full is `refunded`.
@@ -76,6 +77,7 @@ export const MERCADOPAGO_STANDIN_SOURCES = [
   'https://www.mercadopago.com.br/developers/pt/docs/checkout-api/integration-configuration/boleto-bancario',
   'https://www.mercadopago.com.br/developers/pt/docs/your-integrations/notifications/webhooks',
   'https://mercadopago.com.br/developers/pt/docs/your-integrations/test/cards',
+  'https://www.mercadopago.com.ar/developers/en/docs/checkout-api/response-handling/collection-results (status and status_detail of a created payment, cc_rejected_… for a refused card)',
   'https://github.com/mercadopago/devsite-docs (guides/checkout-api-v2/boleto-bancario.pt.md, integrate-pix.pt.md; pull request 2341: X-Idempotency-Key mandatory on payments and refunds)',
   'https://github.com/mercadopago/sdk-nodejs (src/clients/cardToken, src/clients/paymentRefund, src/utils/webhook, src/utils/errors; src/clients/payment/commonTypes.ts: FeeDetails, TransactionDetails.net_received_amount)',
   'https://github.com/mercadopago/sdk-js/blob/main/docs/core-methods.md (getPaymentMethods, getInstallments)',
@@ -214,12 +216,23 @@ function listFees(payment: Payment): void {
   payment.transaction_details = { ...details, net_received_amount: reaisOf(Math.round(payment.transaction_amount * 100) - fee) };
 }
 
-/** The cardholder names of the test-card page and the outcome each gives. */
+/**
+ * The cardholder names of the test-card page and the outcome each gives; a refusal's `status_detail` is the one the
+ * collection-results page lists for the page's description of that name (CALL "declined with validation to authorize"
+ * is cc_rejected_call_for_authorize, and so on).
+ */
 const CARD_OUTCOMES: Record<string, [status: string, detail: string]> = {
   APRO: ['approved', 'accredited'],
   CONT: ['in_process', 'pending_contingency'],
   OTHE: ['rejected', 'cc_rejected_other_reason'],
+  CALL: ['rejected', 'cc_rejected_call_for_authorize'],
   FUND: ['rejected', 'cc_rejected_insufficient_amount'],
+  SECU: ['rejected', 'cc_rejected_bad_filled_security_code'],
+  EXPI: ['rejected', 'cc_rejected_bad_filled_date'],
+  FORM: ['rejected', 'cc_rejected_bad_filled_other'],
+  INST: ['rejected', 'cc_rejected_invalid_installments'],
+  DUPL: ['rejected', 'cc_rejected_duplicated_payment'],
+  LOCK: ['rejected', 'cc_rejected_card_disabled'],
 };
 
 /** A BR Code (PIX copy-and-paste) for the amount, its CRC valid, as the payer's bank reads it. */

@@ -16,6 +16,12 @@ it.each([
   ['issuer_not_available', 'try_again'],
   ['96', 'try_again'],
   ['Cartão recusado pelo emissor', 'other'],
+  ['cc_rejected_insufficient_amount', 'insufficient_funds'],
+  ['cc_rejected_call_for_authorize', 'card_declined'],
+  ['cc_rejected_high_risk', 'fraud_suspected'],
+  ['cc_rejected_bad_filled_security_code', 'invalid_card'],
+  ['cc_rejected_card_error', 'try_again'],
+  ['cc_rejected_duplicated_payment', 'other'],
 ] as const)('puts the decline reason %p in %s', (reason, category) => {
   expect(declineCategory(reason)).toBe(category);
 });

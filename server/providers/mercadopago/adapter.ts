@@ -54,6 +54,8 @@ import { creditCardInstallmentsOf, mercadoPagoInstallments } from './installment
 export const MERCADOPAGO_SOURCES = {
   paymentsCreate: 'https://www.mercadopago.com.br/developers/pt/reference/payments/_payments/post',
   paymentsGet: 'https://www.mercadopago.com.br/developers/pt/reference/payments/_payments_id/get',
+  // a rejected card's status_detail (cc_rejected_…), the refusal's reason
+  rejections: 'https://www.mercadopago.com.br/developers/en/docs/checkout-api/how-tos/reasons-for-rejection',
   refunds: 'https://www.mercadopago.com.br/developers/pt/reference/chargebacks/_payments_id_refunds/post',
   pix: 'https://www.mercadopago.com.br/developers/pt/docs/checkout-api/integration-configuration/integrate-with-pix',
   boleto: 'https://www.mercadopago.com.br/developers/pt/docs/checkout-api/integration-configuration/boleto-bancario',
@@ -158,6 +160,8 @@ const netReceived = { net_received_amount: absentable(wireAmount).catch(undefine
 export const mercadoPagoPayment = z.object({
   id: wireId,
   status: wireStatus,
+  /** Why a payment is in its status; for a rejected card, the refusal (cc_rejected_insufficient_amount, …). */
+  status_detail: absentable(wireText),
   transaction_amount: wireAmount,
   payment_method_id: absentable(wireText),
   payment_type_id: absentable(wireText),
@@ -416,6 +420,15 @@ export function mercadoPagoFeeOf(payment: MercadoPagoPayment): number | undefine
   }
 }
 
+/**
+ * A rejected card payment's reason: its `status_detail` as Mercado Pago gives it (cc_rejected_…, the "reasons for
+ * rejection" guide), the gateway's category being read from that code. Mercado Pago sends no text of its own beside it.
+ */
+export function mercadoPagoDecline(payment: MercadoPagoPayment, paymentMethod: PaymentMethod): Pick<TransactionResult, 'declineReason'> {
+  const rejectedCard = paymentMethod === 'CREDIT_CARD' && payment.status.toLowerCase() === 'rejected';
+  return rejectedCard && payment.status_detail ? { declineReason: payment.status_detail } : {};
+}
+
 /** The refund as the contract reports it: done and in progress are a refund the provider made (status true), refused is none. */
 export const mercadoPagoRefundResult = (refund: MercadoPagoRefund, outcome: RefundOutcome): RefundResult => ({
   refundId: refund.id,
@@ -560,6 +573,7 @@ export class MercadoPagoAdapter extends DeclaredAdapter {
       status: this.transactionStatus(payment.status),
       amount: this.mapped(operation, this.prefixFor(operation), () => this.amountOr(payment.transaction_amount, undefined, 'valor do pagamento')),
       ...(fee === undefined ? {} : { providerFee: fee }),
+      ...mercadoPagoDecline(payment, paymentMethod),
     };
   }
 
