@@ -33,7 +33,10 @@ import { idSequence, startStandIn, type StandIn, type StandInReply, type StandIn
  *   /customers/{id}/cards {token} to save one (SDK customersController);
  * - the simulators: card 4000000000000010 succeeds (order and charge paid,
  *   transaction captured), 4000000000000028 is not authorized (Simulador de
- *   Cartão de Crédito); a PIX of more than R$ 500,00 fails at creation, one
+ *   Cartão de Crédito); a card transaction carries the acquirer's
+ *   `acquirer_return_code` and `acquirer_message`
+ *   (GetCreditCardTransactionResponse), ABECS codes since 28 August 2026
+ *   (Códigos de retorno padrão ABECS); a PIX of more than R$ 500,00 fails at creation, one
  *   up to R$ 500,00 is created pending and paid later (Simulador de PIX);
  * - Idempotency-Key header: the same key within 24 h gets the first answer,
  *   nothing done again (Idempotência; the SDK sends it on createOrder,
@@ -90,6 +93,8 @@ export const PAGARME_SOURCES = [
   'https://docs.pagar.me/docs/cobran%C3%A7a',
   'https://docs.pagar.me/docs/simulador-de-cart%C3%A3o-de-cr%C3%A9dito',
   'https://docs.pagar.me/docs/simulador-pix',
+  'https://docs.pagar.me/docs/c%C3%B3digos-de-retorno-padr%C3%A3o-abecs',
+  'https://github.com/pagarme/pagarme-nodejs-sdk/blob/947b71d/src/models/getCreditCardTransactionResponse.ts',
   'https://docs.pagar.me/reference/exemplo-de-webhook-1',
   'https://docs.pagar.me/docs/lista-de-events',
   'https://docs.pagar.me/v4/reference/estorno-parcial-de-uma-transa%C3%A7%C3%A3o',
@@ -472,14 +477,20 @@ export async function startPagarmeStandIn(options: PagarmeStandInOptions): Promi
       const number = card?.number ?? String((creditCard.card as Json).number ?? '');
       const cardFields = { installments: creditCard.installments ?? 1, card: { last_four_digits: number.slice(-4), brand: 'Visa' } };
       // The simulator: 4000000000000010 succeeds, 4000000000000028 is not authorized (and so is anything not passing Luhn).
+      // The acquirer's answer is an ABECS code since 28 August 2026; the simulator page gives none, so 05 (generic) is the stand-in's.
       if (number === '4000000000000028' || !passesLuhn(number)) {
         charge.status = 'failed';
-        addTransaction(charge, 'credit_card', 'not_authorized', amount, { ...cardFields, acquirer_message: 'Transação não autorizada' }, false);
+        const refusal = { acquirer_return_code: '05', acquirer_message: 'Transação não autorizada' };
+        addTransaction(charge, 'credit_card', 'not_authorized', amount, { ...cardFields, ...refusal }, false);
       } else {
         charge.status = 'paid';
         charge.paid_amount = amount;
         charge.paid_at = created;
-        addTransaction(charge, 'credit_card', 'captured', amount, { ...cardFields, acquirer_message: 'Transação capturada com sucesso' });
+        addTransaction(charge, 'credit_card', 'captured', amount, {
+          ...cardFields,
+          acquirer_return_code: '00',
+          acquirer_message: 'Transação capturada com sucesso',
+        });
       }
     }
     orders.set(order.id, order);

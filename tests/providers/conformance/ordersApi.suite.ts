@@ -145,7 +145,7 @@ const DIALECT: OrdersApiAnswers = {
         id: 'ch_cc2',
         status: 'failed',
         payment_method: 'credit_card',
-        last_transaction: { status: 'not_authorized', success: false, acquirer_message: 'Transação recusada' },
+        last_transaction: { status: 'not_authorized', success: false, acquirer_return_code: '05', acquirer_message: 'Transação recusada' },
       },
     ],
   },
@@ -391,7 +391,7 @@ export function ordersApiConformance(member: OrdersApiMember, fixtures: OrdersAp
           creates({}, answers.declinedCardOrder);
           const input = transactionInput({ amount: 5000, paymentMethod: 'CREDIT_CARD', cardId: 'card_7Hk' });
           const result = await h.adapter.createTransaction(h.ctx, input);
-          expect(result).toMatchObject({ transactionId: answers.declinedCardOrder.id, status: 'REJECTED' });
+          expect(result).toMatchObject({ transactionId: answers.declinedCardOrder.id, status: 'REJECTED', declineReason: '05' });
           expect(result.expiresAt).toBeUndefined();
         });
       }

@@ -32,6 +32,7 @@ import {
   type OrdersApiCharge,
   type OrdersApiCustomerRequest,
   type OrdersApiItemRequest,
+  type OrdersApiLastTransaction,
   type OrdersApiOrder,
   type OrdersApiPayables,
   type OrdersApiOrderRequest,
@@ -260,7 +261,18 @@ export function fromOrdersApiOrder(order: OrdersApiOrder, reader: OrdersApiStatu
       billetUrl: transaction.pdf ?? transaction.url,
       expiresAt: dateOf(transaction.due_at),
     };
-  return result;
+  return { ...result, ...ordersApiCardDecline(result.status, transaction) };
+}
+
+/**
+ * A declined card's reason: the acquirer's `acquirer_return_code` (ABECS codes since Pagar.me's switch, so the
+ * gateway's categories read them), else the refusal's text where no code came (the gateway's error, the acquirer's
+ * message).
+ */
+export function ordersApiCardDecline(status: TransactionStatus, transaction: OrdersApiLastTransaction): Pick<TransactionResult, 'declineReason'> {
+  if (status !== 'REJECTED') return {};
+  const reason = transaction.acquirer_return_code ?? refusalText(transaction);
+  return reason ? { declineReason: reason } : {};
 }
 
 /**
@@ -301,8 +313,12 @@ export function fromOrdersApiRecipient(recipient: OrdersApiRecipient, reading: O
 /** The provider's reason for a charge that failed inside a 2xx answer. */
 export function ordersApiFailureReason(order: OrdersApiOrder): string {
   const transaction = primaryCharge(order)?.last_transaction;
-  return transaction?.gateway_response?.errors?.find((error) => error.message)?.message ?? transaction?.acquirer_message ?? `order ${order.status}`;
+  return (transaction && refusalText(transaction)) ?? `order ${order.status}`;
 }
+
+/** The provider's words for a transaction that failed: the gateway's first error, else the acquirer's message. */
+const refusalText = (transaction: OrdersApiLastTransaction): string | undefined =>
+  transaction.gateway_response?.errors?.find((error) => error.message)?.message ?? transaction.acquirer_message;
 
 /**
  * The refund's reference at Pagar.me, derived from the caller's idempotency

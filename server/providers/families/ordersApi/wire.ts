@@ -161,6 +161,8 @@ export const ORDERS_API_LAST_TRANSACTION = z.object({
   url: optionalText,
   due_at: optionalText,
   acquirer_message: optionalText,
+  /** A card's answer from the acquirer: an ABECS code (05, 51, …) since Pagar.me's V5 switch of 28 August 2026. */
+  acquirer_return_code: optionalText,
   gateway_response: absentable(z.object({ errors: absentable(z.array(z.object({ message: optionalText }))) })),
 });
 export type OrdersApiLastTransaction = z.output<typeof ORDERS_API_LAST_TRANSACTION>;
