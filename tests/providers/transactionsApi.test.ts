@@ -237,6 +237,13 @@ describe('answers read by schema, then mapped', () => {
     });
   });
 
+  it("gives a refused card's refusedReason as its decline reason; none for a card not refused or another method", () => {
+    const refused = { id: 9, status: 'refused', amount: 4100, paymentMethod: 'credit_card', refusedReason: 'Cartão recusado pelo emissor' };
+    expect(transaction(refused)).toMatchObject({ status: 'REJECTED', declineReason: 'Cartão recusado pelo emissor' });
+    expect(transaction({ ...refused, status: 'paid', refusedReason: null })).not.toHaveProperty('declineReason');
+    expect(transaction({ ...refused, paymentMethod: 'pix', pix: { qrcode: 'x' } })).not.toHaveProperty('declineReason');
+  });
+
   it("computes the expiry from the member's validity when the provider gives none, or one that is no date", () => {
     expect(transaction({ id: 'a', status: 'pending', amount: 100, paymentMethod: 'pix', pix: { qrcode: 'x' } }).expiresAt).toEqual(
       new Date('2025-03-11T12:00:00.000Z'),

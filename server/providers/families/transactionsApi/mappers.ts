@@ -208,6 +208,7 @@ export function fromApiTransaction(transaction: ApiCreatedTransaction, terms: Re
     result.billetUrl = transaction.boleto?.url;
     result.expiresAt = transaction.boleto?.expirationDate ?? transaction.boleto?.dueDate ?? expiresAfter(terms.now, terms.boletoSeconds);
   }
+  if (paymentMethod === 'CREDIT_CARD' && result.status === 'REJECTED' && transaction.refusedReason) result.declineReason = transaction.refusedReason;
   return result;
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { providerMessage } from '../../../lib/http/index.js';
-import { absentable, wireAmount, wireId, wireStatus } from '../../kit/answers.js';
+import { absentable, wireAmount, wireId, wireStatus, wireText } from '../../kit/answers.js';
 
 /**
  * The dialect's shapes, as schemas (DESIGN §3: provider bytes become our types
@@ -252,6 +252,8 @@ function answerShapes(money: z.ZodType<number>, optionalMoney: z.ZodType<number 
         dueDate: absentable(wireDate),
       }),
     ),
+    /** A declined card's reason in the F1 platform's words (Hydra Hub's card page): the platform's text, no code. */
+    refusedReason: absentable(wireText),
   });
   return {
     transaction,
