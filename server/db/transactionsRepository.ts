@@ -212,8 +212,14 @@ const INSERT_CHARGE = prepared(
 );
 
 /** A declined charge's reason as the provider gave it, bounded: it is the provider's text, shown, never parsed. */
-const declineReasonOf = (result: TransactionResult): string | null =>
-  result.status === 'REJECTED' && result.declineReason?.trim() ? result.declineReason.trim().slice(0, 500) : null;
+const boundedDeclineReason = (reason: string | undefined): string | null => reason?.trim().slice(0, 500) || null;
+const declineReasonOf = (result: TransactionResult): string | null => (result.status === 'REJECTED' ? boundedDeclineReason(result.declineReason) : null);
+
+/** A reason a later answer gives for a decline, kept on a declined charge that has none yet (the first stays). */
+const RECORD_DECLINE_REASON = prepared(
+  'record_decline_reason',
+  `update transactions set decline_reason = ? where id = ? and status = 'REJECTED' and decline_reason is null`,
+);
 
 /** A fee as stated in whole cents, never below zero (a misread answer states none). */
 const statedFee = (fee: number | undefined): fee is number => fee !== undefined && Number.isSafeInteger(fee) && fee >= 0;
@@ -449,6 +455,12 @@ export class TransactionsRepository {
   /** Keeps the fee a provider's later answer states for a charge (see RECORD_PROVIDER_FEE); a fee not stated, or misread, changes nothing. */
   async recordProviderFee(target: PreparedTarget, id: string, fee: number | undefined): Promise<void> {
     if (statedFee(fee)) await runPreparedOn(target, RECORD_PROVIDER_FEE, [fee, id, fee]);
+  }
+
+  /** Keeps the reason a provider's read gave for declining a charge the gateway recorded without one, in `target`'s transaction. */
+  async recordDeclineReason(target: PreparedTarget, id: string, reason: string | undefined): Promise<void> {
+    const kept = boundedDeclineReason(reason);
+    if (kept) await runPreparedOn(target, RECORD_DECLINE_REASON, [kept, id]);
   }
 
   async findTransaction(em: EntityManager, id: string, consistency: Consistency = 'replica'): Promise<Transaction | null> {

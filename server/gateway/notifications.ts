@@ -447,7 +447,12 @@ export class NotificationsService {
     // read contradicted it.
     const claimed = 'pixPayment' in result && !unconfirmed ? result.pixPayment : undefined;
     const claimedFee = 'providerFee' in result && !unconfirmed ? result.providerFee : undefined;
-    const facts = { status, pixPayment: firstStated(read?.pixPayment, claimed), providerFee: read?.providerFee ?? claimedFee };
+    const facts = {
+      status,
+      pixPayment: firstStated(read?.pixPayment, claimed),
+      providerFee: read?.providerFee ?? claimedFee,
+      declineReason: read?.declineReason,
+    };
     let recorded: WebhookNotification | undefined;
     await moveSubjectAsAnswered(this.deps, kind, subject.id, facts, unconfirmed ? 'poll' : 'webhook', async (tx, move) => {
       recorded = await this.deps.notifications.recordOutcome(tx, stored.id, outcomeOf(move));

@@ -17,6 +17,8 @@ export interface ProviderView<S extends string> {
   pixPayment?: PixPayment;
   /** A charge's answer: the fee the provider takes of it in cents, where the answer states it. */
   providerFee?: number;
+  /** A charge's answer: why it was declined, where the answer states it (a card charge declined after it was created). */
+  declineReason?: string;
 }
 
 /** A read's amount as compared: 0 is "not said" only for a provider whose reads never say it; for any other, an amount of 0 cents. */
@@ -55,8 +57,13 @@ export interface SubjectKind<S extends string, T extends Tracked<S>> {
   amountOf(subject: T): number;
   /** The amounts an answer claiming `status` may state: the record's, and for a refund also the part the gateway refunded (a partial refund). */
   acceptedAmounts(subject: T, status: S): readonly number[];
-  /** Keeps what an answer states besides the status (a charge's PIX payment and fee), in the move's database transaction. */
-  recordFacts?(deps: GatewayDeps, tx: PreparedTx, id: string, view: Pick<ProviderView<S>, 'pixPayment' | 'providerFee'>): Promise<void>;
+  /** Keeps what an answer states besides the status (a charge's PIX payment, fee and decline reason), in the move's database transaction. */
+  recordFacts?(
+    deps: GatewayDeps,
+    tx: PreparedTx,
+    id: string,
+    view: Pick<ProviderView<S>, 'status' | 'pixPayment' | 'providerFee' | 'declineReason'>,
+  ): Promise<void>;
   /** `finish` runs in the move's database transaction, whether the status changed or not (see MoveHooks). */
   move(deps: GatewayDeps, id: string, to: S, source: StatusSource, finish?: MoveHooks<S>['finish']): Promise<StatusMove<S> | null>;
 }
@@ -70,12 +77,19 @@ export const TRANSACTIONS: SubjectKind<TransactionStatus, Transaction> = {
   providerId: (transaction) => transaction.transactionId,
   askProvider: async (adapter, ctx, providerId) => {
     const read = await adapter.getTransaction(ctx, providerId);
-    const { status, transactionId, pixPayment, providerFee } = read;
-    return { status, amount: readAmount(adapter, read.amount), providerId: transactionId, pixPayment, providerFee };
+    return {
+      status: read.status,
+      amount: readAmount(adapter, read.amount),
+      providerId: read.transactionId,
+      pixPayment: read.pixPayment,
+      providerFee: read.providerFee,
+      declineReason: read.declineReason,
+    };
   },
   recordFacts: async (deps, tx, id, view) => {
     await deps.transactions.recordPixPayment(tx, id, view.pixPayment);
     await deps.transactions.recordProviderFee(tx, id, view.providerFee);
+    if (view.status === 'REJECTED') await deps.transactions.recordDeclineReason(tx, id, view.declineReason);
   },
   moneyStatuses: new Set(['APPROVED', 'REJECTED', 'CANCELED', 'REFUNDED', 'CHARGEBACK']),
   amountOf: (transaction) => transaction.amount,

@@ -249,6 +249,18 @@ describe('MERCADOPAGO through the public gRPC API, against a stand-in from its d
     ]);
   });
 
+  it('a card payment in process and rejected later: the reason comes with the read that confirms the webhook, and with a refresh', async () => {
+    const { transaction } = await charge(
+      { paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, cardId: await cardToken('4235 6477 2802 5682', 'CONT') },
+      'card-in-process',
+    );
+    expect(transaction).toMatchObject({ status: TransactionStatus.TRANSACTION_STATUS_PENDING, declineReason: '' });
+    expect((await mp.reject(transaction.transactionId, 'cc_rejected_high_risk')).status).toBeLessThan(300);
+    await eventually(async () => (await read(transaction.id)).status === TransactionStatus.TRANSACTION_STATUS_REJECTED, 10_000, 'the rejected card');
+    for (const refresh of [false, true])
+      expect(await read(transaction.id, refresh)).toMatchObject({ declineReason: 'cc_rejected_high_risk', declineCategory: 'fraud_suspected' });
+  });
+
   it("the gateway's card token: exchanged for a Mercado Pago card token at charge time, charged with it, used up; no card data in answers or logs", async () => {
     const PAN = '5031433215406351';
     const CVV = '8426';

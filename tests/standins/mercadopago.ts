@@ -114,6 +114,8 @@ export interface MercadoPagoStandIn extends StandIn {
   paymentCount(): number;
   /** The buyer pays a pending payment (PIX transfer, boleto paid): approved, accredited, and Mercado Pago's webhook. */
   pay(id: string | number): Promise<Response>;
+  /** A card payment in process is rejected after review (`status_detail` the reason, cc_rejected_high_risk say), and Mercado Pago's webhook. */
+  reject(id: string | number, detail: string): Promise<Response>;
   /** Mercado Pago's webhook about a payment (`payment.updated`, signed), to its notification URL; `secret` to sign it otherwise (a forgery). */
   notify(id: string | number, options?: { secret?: string }): Promise<Response>;
   /** The next payment or refund is made, but its answer is lost on the way back (HTTP 500): the caller cannot know it happened. */
@@ -679,6 +681,14 @@ export async function startMercadoPagoStandIn(options: MercadoPagoStandInOptions
       listFees(payment);
       payment.date_approved = new Date().toISOString();
       payment.date_last_updated = payment.date_approved;
+      return notify(id);
+    },
+    async reject(id: string | number, detail: string) {
+      const payment = payments.get(Number(id));
+      if (!payment || payment.status !== 'in_process') throw new Error(`payment ${id} is not in process`);
+      payment.status = 'rejected';
+      payment.status_detail = detail;
+      payment.date_last_updated = new Date().toISOString();
       return notify(id);
     },
     notify,
