@@ -72,7 +72,7 @@ const HOT = [
   'claim_idempotency_key',
   'insert_charge',
   'append_audit_events',
-  'transaction_by_id',
+  'transaction_with_refunds_by_id',
   'insert_notifications',
   'lease_due_notifications',
   'claim_dedup_keys',

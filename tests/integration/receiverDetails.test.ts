@@ -4,6 +4,7 @@ import { CreateProviderAccountRequest } from '../../gen/ts-proto/gateway/v1/prov
 import { DocumentType, ReceiverStatus, WithdrawMethod } from '../../gen/ts-proto/gateway/v1/types.js';
 import { connectDriver, failureOf, type Driver } from '../support/clients.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
+import { CreateUploadLinkRequest } from '../../gen/ts-proto/gateway/v1/upload_service.js';
 
 /**
  * A receiver answers what CreateReceiver was given (bank account, address,
@@ -142,7 +143,11 @@ describe('documents on the gateway’s own store', () => {
         'createProviderAccount',
         CreateProviderAccountRequest.fromPartial({ provider: 'SANDBOX', name: 'strict', publicKey: 'pk', secretKey: 'sk' }),
       );
-      const link = await strict.client.call('upload', 'createUploadLink', { fileName: 'rg.png', contentType: 'image/png', sizeBytes: 4 });
+      const link = await strict.client.call(
+        'upload',
+        'createUploadLink',
+        CreateUploadLinkRequest.fromPartial({ fileName: 'rg.png', contentType: 'image/png', sizeBytes: 4 }),
+      );
       expect(new URL(link.publicUrl).hostname).toBe('127.0.0.1');
       const create = (documentPhotoUrl: string) =>
         strict.client.call(
