@@ -1,6 +1,6 @@
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
-import { Anchor, Card, Group, Loader, SegmentedControl, Table, Text, Title } from '@mantine/core';
+import { Anchor, Card, Group, SegmentedControl, Table, Text, Title } from '@mantine/core';
 import { skipToken, useQuery } from '@connectrpc/connect-query';
 import { timestampDate, timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import {
@@ -19,10 +19,8 @@ import { StatusBadge, TableHead, When, scrollable } from '../ui.js';
 import { dayStart, DayInput } from '../filters.js';
 import { useUrlStates } from '../urlState.js';
 import { isoDayOrEmpty } from '../days.js';
-import type { Measure } from './DashboardCharts.js';
+import DashboardCharts, { type Measure } from './DashboardCharts.js';
 import { PreviousPeriod } from './PreviousPeriod.js';
-
-const DashboardCharts = lazy(() => import('./DashboardCharts.js'));
 
 type Range = 'week' | 'day' | 'custom';
 type Span = { createdFrom: Timestamp; createdTo: Timestamp };
@@ -135,16 +133,14 @@ export default function Dashboard() {
       </div>
       {data && <Conversion byMethod={data.outcomesByPaymentMethod} byProvider={data.outcomesByProvider} declines={data.declinesByCategory} />}
       {span && data && (
-        <Suspense fallback={<Loader role="status" aria-label={t.loading} />}>
-          <DashboardCharts
-            stats={data}
-            hourly={range === 'day'}
-            from={timestampDate(span.createdFrom)}
-            to={timestampDate(span.createdTo)}
-            measure={measure}
-            onMeasure={setMeasure}
-          />
-        </Suspense>
+        <DashboardCharts
+          stats={data}
+          hourly={range === 'day'}
+          from={timestampDate(span.createdFrom)}
+          to={timestampDate(span.createdTo)}
+          measure={measure}
+          onMeasure={setMeasure}
+        />
       )}
       <Feed />
     </>

@@ -1,11 +1,10 @@
 import { useId } from 'react';
 import { Accordion, Card, DEFAULT_THEME, Group, SegmentedControl, Table, Text, Title } from '@mantine/core';
-import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from 'chart.js';
-import { Bar } from 'react-chartjs-2';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { GetTransactionStatsResponse, TimeBucketTotals } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { formatMoney } from '../format.js';
 import { useI18n } from '../i18n.js';
+import { StackedBars } from '../stackedBars.js';
 import { STATUS_COLORS, TableHead, scrollable } from '../ui.js';
 
 /** What the bars add up: how many charges, or their cents. */
@@ -31,9 +30,6 @@ interface Row {
   parts: Map<string, Totals>;
 }
 
-// Only what a stacked bar chart with its legend and tooltips needs, so the chunk carries no other chart type.
-Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
-
 /** Beyond this many providers, the smaller ones are one "others" series (more colours would not tell them apart). */
 const MAX_PROVIDERS = 7;
 /** No provider id begins with a space. */
@@ -53,8 +49,7 @@ function addUp<T extends Totals>(items: T[], idOf: (item: T) => string): Map<str
 }
 
 /**
- * The dashboard's charts, in a chunk of their own (the chart library is the
- * heaviest part of the app): charges by status and by provider over the range,
+ * The dashboard's charts: charges by status and by provider over the range,
  * one stacked bar per hour or day, counted or added up in money.
  */
 export default function DashboardCharts({
@@ -156,15 +151,10 @@ function StackedChart({
   const hintId = useId();
   const shown = (value: number | bigint) => (measure === 'amount' ? formatMoney(typeof value === 'bigint' ? value : Math.round(value)) : value.toString());
   const cell = (totals: Totals | undefined) => shown((totals ?? ZERO)[measure]);
-  const data = {
-    labels: rows.map((row) => row.label),
-    datasets: series.map((s) => ({
-      label: s.label,
-      backgroundColor: s.color,
-      stack: 'parts',
-      data: rows.map((row) => Number((row.parts.get(s.id) ?? ZERO)[measure])),
-    })),
-  };
+  const bars = rows.map((row) => ({
+    label: row.label,
+    values: new Map(series.map((s) => [s.id, Number((row.parts.get(s.id) ?? ZERO)[measure])])),
+  }));
   return (
     <Card withBorder data-testid={testId}>
       <Title order={2} size="h4">
@@ -173,24 +163,14 @@ function StackedChart({
       <Text id={hintId} size="sm" c="dimmed" mb="sm">
         {`${measure === 'amount' ? t.dashboard.byVolume : t.dashboard.byCount}, ${hourly ? t.dashboard.perHour : t.dashboard.perDay}. ${t.dashboard.tableBelow}`}
       </Text>
-      <div className="chart" role="img" aria-label={title} aria-describedby={hintId}>
-        {/* A picture for assistive technology (role="img", a canvas); the table is the accessible form. */}
-        <Bar
-          data={data}
-          data-testid={`${testId}-canvas`}
-          aria-label={title}
-          data-bars={rows.length}
-          options={{
-            maintainAspectRatio: false,
-            animation: false,
-            scales: {
-              x: { stacked: true },
-              y: { stacked: true, beginAtZero: true, ticks: { precision: 0, callback: (value) => shown(Number(value)) } },
-            },
-            plugins: { tooltip: { callbacks: { label: (item) => `${item.dataset.label ?? ''}: ${shown(Number(item.raw))}` } } },
-          }}
-        />
-      </div>
+      <StackedBars
+        label={`${title}: ${measure === 'amount' ? t.dashboard.byVolume : t.dashboard.byCount}, ${hourly ? t.dashboard.perHour : t.dashboard.perDay}`}
+        describedBy={hintId}
+        testId={testId}
+        series={series}
+        bars={bars}
+        format={(value) => shown(value)}
+      />
       <Accordion mt="sm">
         <Accordion.Item value="table">
           <Accordion.Control aria-label={`${t.dashboard.showTable}: ${title}`}>{t.dashboard.showTable}</Accordion.Control>
