@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { MantineProvider, type MantineColorSchemeManager } from '@mantine/core';
-import '@mantine/core/styles.css';
+import './mantineStyles.js';
 import { App } from './App.js';
 import { I18nProvider } from './i18n.js';
 import './styles.css';
