@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import {
   PaymentMethod,
   TransactionStatus,
@@ -15,7 +15,6 @@ import { DeliveryState } from '../../gen/es/gateway/v1/webhook_service_pb.js';
 import { FlowMismatchOutcome } from '../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import type { PixKeyType as PixKeyTypeName } from '../../shared/pixKeyRules.js';
 import { PT_ERROR_REASONS } from './errorReasons.js';
-import { en } from './i18nEnglish.js';
 
 /**
  * Every text of the back-office, in one catalogue: Brazilian Portuguese by
@@ -852,14 +851,24 @@ const pt = {
 
 export type Messages = typeof pt;
 
-export const CATALOGUE = { pt, en } as const;
-export type Language = keyof typeof CATALOGUE;
+export type Language = 'pt' | 'en';
 
-interface I18n {
-  t: Messages;
+/** The page's language and its texts. */
+export interface Catalogue {
   language: Language;
+  t: Messages;
+}
+
+interface I18n extends Catalogue {
   setLanguage: (language: Language) => void;
 }
+
+// English is a chunk of its own, fetched when asked for: it was a tenth of the compressed JavaScript of every cold
+// load (issue 33's budget), for a language most operators never switch to.
+const LOADERS: Record<Language, () => Promise<Messages>> = {
+  pt: () => Promise.resolve(pt),
+  en: () => import('./i18nEnglish.js').then((module) => module.en),
+};
 
 const I18nContext = createContext<I18n>({ t: pt, language: 'pt', setLanguage: () => {} });
 
@@ -868,14 +877,38 @@ function initialLanguage(): Language {
   return new URLSearchParams(window.location.search).get('lang') === 'en' ? 'en' : 'pt';
 }
 
-export function I18nProvider({ children }: { children: ReactNode }) {
-  const [language, setLanguage] = useState<Language>(initialLanguage);
-  const value = useMemo(() => ({ t: CATALOGUE[language], language, setLanguage }), [language]);
+/**
+ * The catalogue the page starts in, to be had before the first render, so that nothing is shown in the other
+ * language first. Portuguese if English cannot be fetched: a page in the default language rather than none.
+ */
+export function startingCatalogue(): Promise<Catalogue> {
+  const language = initialLanguage();
+  return LOADERS[language]().then(
+    (t) => ({ language, t }),
+    () => ({ language: 'pt', t: pt }),
+  );
+}
+
+export function I18nProvider({ start, children }: { start: Catalogue; children: ReactNode }) {
+  const [current, setCurrent] = useState(start);
+  // The last language asked for: a slower fetch of an earlier choice must not undo a later one.
+  const wanted = useRef(start.language);
+  const setLanguage = useCallback((language: Language) => {
+    wanted.current = language;
+    // The texts change when the language's catalogue is here; until then (or if it cannot be fetched) the page stays as it is.
+    LOADERS[language]().then(
+      (t) => {
+        if (wanted.current === language) setCurrent({ language, t });
+      },
+      () => {},
+    );
+  }, []);
+  const value = useMemo(() => ({ ...current, setLanguage }), [current, setLanguage]);
   // Screen readers pick their voice from the document's language; the title names the tab in it too.
   useEffect(() => {
-    document.documentElement.lang = CATALOGUE[language].locale;
-    document.title = CATALOGUE[language].appTitle;
-  }, [language]);
+    document.documentElement.lang = current.t.locale;
+    document.title = current.t.appTitle;
+  }, [current]);
   return <I18nContext value={value}>{children}</I18nContext>;
 }
 

@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { MantineProvider, type MantineColorSchemeManager } from '@mantine/core';
 import './mantineStyles.js';
 import { App } from './App.js';
-import { I18nProvider } from './i18n.js';
+import { I18nProvider, startingCatalogue } from './i18n.js';
 import './styles.css';
 
 /** Mantine keeps the colour scheme in localStorage by default; the back-office keeps nothing in storage. */
@@ -18,12 +18,14 @@ const inMemoryColorScheme: MantineColorSchemeManager = {
 // The gateway's CSP (style-src 'self') refuses <style> elements, so Mantine
 // writes none: no global classes (hiddenFrom/visibleFrom, unused) and no CSS
 // variables, since the default theme's are all in @mantine/core/styles.css.
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <MantineProvider colorSchemeManager={inMemoryColorScheme} withGlobalClasses={false} withCssVariables={false}>
-      <I18nProvider>
-        <App />
-      </I18nProvider>
-    </MantineProvider>
-  </StrictMode>,
+void startingCatalogue().then((start) =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <MantineProvider colorSchemeManager={inMemoryColorScheme} withGlobalClasses={false} withCssVariables={false}>
+        <I18nProvider start={start}>
+          <App />
+        </I18nProvider>
+      </MantineProvider>
+    </StrictMode>,
+  ),
 );
