@@ -113,6 +113,8 @@ it('dashboard: custom days, kept in the address, compared with the period of the
   await expect(page.getByRole('textbox', { name: 'De' }).inputValue()).resolves.toBe(day(6));
 
   await page.getByText('EN', { exact: true }).click();
+  // The English texts are fetched when chosen: read once they are shown.
+  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
   await expect(text(page, 'previous-volume')).resolves.toBe('Net volume: R$ 60,00 (+150%)');
   await pages.finish(page, violations, 'dashboard-custom-range');
 });
