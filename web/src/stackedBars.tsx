@@ -14,12 +14,12 @@ export interface Bar {
 }
 
 // The drawing's own units; the SVG scales to its box, so these only set the proportions and the text's size.
-const WIDTH = 640;
-const HEIGHT = 260;
+const WIDTH = 400;
+const HEIGHT = 200;
 const LEFT = 96;
 const RIGHT = 8;
 const TOP = 8;
-const BOTTOM = 24;
+const BOTTOM = 22;
 /** More labels than this under the bars would overlap; the others are skipped. */
 const MAX_AXIS_LABELS = 8;
 

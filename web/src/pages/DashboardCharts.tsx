@@ -164,7 +164,7 @@ function StackedChart({
         {`${measure === 'amount' ? t.dashboard.byVolume : t.dashboard.byCount}, ${hourly ? t.dashboard.perHour : t.dashboard.perDay}. ${t.dashboard.tableBelow}`}
       </Text>
       <StackedBars
-        label={`${title}: ${measure === 'amount' ? t.dashboard.byVolume : t.dashboard.byCount}, ${hourly ? t.dashboard.perHour : t.dashboard.perDay}`}
+        label={`${title}: ${t.dashboard.total} ${cell(total)}`}
         describedBy={hintId}
         testId={testId}
         series={series}
