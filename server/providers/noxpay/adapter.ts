@@ -43,9 +43,9 @@ export const NOXPAY: ProviderDeclaration = {
   auth: { type: 'apiKey', header: 'api-key', value: 'secretKey' },
   credentials: { required: ['secretKey'] },
   money: 'reais',
-  evidence: { level: 'third-party' },
+  evidence: { level: 'documented', addresses: ['https://github.com/NoxPay/apidocs'] },
   sources:
-    "host `api2.noxpay.io`, `api-key`, reais, POST /payment (PIX and PIXOUT) and GET /payment/{txid} with their fields, the webhook and its `X-Signature`: research (NoxPay's PHP SDK and integrations); the account's balance by GET /account `{name, balance}` in reais, answers' capitalised keys (`TxID`, `Status`, `QRCodeText`), the read's PAY and `end2end`, the webhook's `pix_end2end_id`, `receipt_name`, `receipt_cpf_cnpj` (the charge's PIX payment): NoxPay's own API document (github.com/NoxPay/apidocs, apiv2.org, sections Getting account data, Creating a new payment, Get Payment's info, Webhook Notifications); statuses other than PAID: document 1 §4's words; the payout kind of a webhook read from its `method`: the gateway's decision",
+    'NoxPay\'s own API document (github.com/NoxPay/apidocs: apiv2.org and webhook_signature.org), which its stand-in follows: the `api-key` header; POST /payment for a PIX charge `{method, code, amount (reais), webhook_url, client_name, client_document}` answered with capitalised keys (`QRCodeText`, `TxID`, `Status`); GET /payment/{code or txid} `{Method, Status (PAY once paid), Code, TxID, Amount, end2end}`; the webhook `{…, status PAID, pix_end2end_id, receipt_name, receipt_cpf_cnpj}` signed in `X-Signature` = base64(SHA-256(secret + raw body)); GET /account `{name, balance}` in reais. Host `api2.noxpay.io` and payouts (POST /payment `{method: "PIXOUT", code, amount, type: "PIX_KEY", pixkey}`): research (NoxPay\'s PHP SDK and integrations); statuses other than PAID and PAY: document 1 §4\'s words; the payout kind of a webhook read from its `method`: the gateway\'s decision',
 };
 
 export const NOXPAY_PATHS = { payment: '/payment', read: '/payment/{id}', account: '/account' } as const;
