@@ -23,7 +23,7 @@ import { isUuid } from '../lib/ids.js';
 import type { Capabilities } from '../providers/adapter.js';
 import { openCallAudit } from './callAudit.js';
 import { resolveAccount, type GatewayDeps } from './context.js';
-import { requireText } from './validation.js';
+import { limitedText, requireText } from './validation.js';
 
 const REASON_MAX = 1000;
 const CODE_MAX = 64;
@@ -67,12 +67,6 @@ export interface DisputeView extends Omit<Dispute, 'evidence'> {
 const takesDefense = (capabilities: Capabilities, kind: DisputeKind): boolean => capabilities.disputeDefense === true && DEFENSE_KINDS_SENT.includes(kind);
 
 const failedPrecondition = (reason: string, message: string): GatewayError => new GatewayError('FAILED_PRECONDITION', message, { reason });
-
-function limitedText(field: string, value: string, max: number): string {
-  const text = value.trim();
-  if (text.length > max) throw invalidArgument(field, `${field} must be at most ${max} characters`);
-  return text;
-}
 
 /** The object's own name, as the upload flow made it the key's last part. */
 function fileNameOf(url: string): string {

@@ -21,6 +21,11 @@ export interface ErrorDetails {
   reason?: string;
   /** The request field at fault, for bad input. */
   field?: string;
+  /**
+   * For bad input from a shared rule: the rule broken (REQUIRED, POSITIVE_CENTS, TOO_LONG), sent as the field
+   * violation's reason so a client can say it in its own language instead of the gateway's English.
+   */
+  fieldRule?: FieldRule;
   /** For an unexpected INTERNAL error: the id of the log line holding what happened. */
   errorId?: string;
   /**
@@ -55,8 +60,12 @@ export class GatewayError extends Error {
   }
 }
 
-export const invalidArgument = (field: string, message: string): GatewayError =>
-  new GatewayError('INVALID_ARGUMENT', message, { field, reason: 'INVALID_ARGUMENT' });
+/** The rules of the shared validation helpers, as field violations name them. */
+export type FieldRule = 'REQUIRED' | 'POSITIVE_CENTS' | 'TOO_LONG';
+
+/** Bad input; `rule` (and the values its text quotes, e.g. maxLength) only from a shared validation helper. */
+export const invalidArgument = (field: string, message: string, rule?: FieldRule, values?: Readonly<Record<string, string>>): GatewayError =>
+  new GatewayError('INVALID_ARGUMENT', message, { field, reason: 'INVALID_ARGUMENT', ...(rule ? { fieldRule: rule } : {}), ...(values ? { values } : {}) });
 
 export const permissionDenied = (permission: string, message = `permission denied: this call needs ${permission}`): GatewayError =>
   new GatewayError('PERMISSION_DENIED', message, { reason: 'PERMISSION_DENIED', permission });

@@ -25,7 +25,10 @@ export function errorDetails(code: ErrorCode, message: string, details: GatewayE
         ...(details.retryAfterMs !== undefined ? { retryAfterMs: String(details.retryAfterMs) } : {}),
       },
     },
-    badRequest: code === 'INVALID_ARGUMENT' && details.field ? { fieldViolations: [{ field: details.field, description: message }] } : undefined,
+    badRequest:
+      code === 'INVALID_ARGUMENT' && details.field
+        ? { fieldViolations: [{ field: details.field, description: message, reason: details.fieldRule ?? '' }] }
+        : undefined,
     retry:
       details.retryAfterMs !== undefined
         ? {

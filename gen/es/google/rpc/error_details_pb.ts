@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file google/rpc/error_details.proto.
  */
 export const file_google_rpc_error_details: GenFile = /*@__PURE__*/
-  fileDesc("Ch5nb29nbGUvcnBjL2Vycm9yX2RldGFpbHMucHJvdG8SCmdvb2dsZS5ycGMikwEKCUVycm9ySW5mbxIOCgZyZWFzb24YASABKAkSDgoGZG9tYWluGAIgASgJEjUKCG1ldGFkYXRhGAMgAygLMiMuZ29vZ2xlLnJwYy5FcnJvckluZm8uTWV0YWRhdGFFbnRyeRovCg1NZXRhZGF0YUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEigwEKCkJhZFJlcXVlc3QSPwoQZmllbGRfdmlvbGF0aW9ucxgBIAMoCzIlLmdvb2dsZS5ycGMuQmFkUmVxdWVzdC5GaWVsZFZpb2xhdGlvbho0Cg5GaWVsZFZpb2xhdGlvbhINCgVmaWVsZBgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCSI7CglSZXRyeUluZm8SLgoLcmV0cnlfZGVsYXkYASABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb25iBnByb3RvMw", [file_google_protobuf_duration]);
+  fileDesc("Ch5nb29nbGUvcnBjL2Vycm9yX2RldGFpbHMucHJvdG8SCmdvb2dsZS5ycGMikwEKCUVycm9ySW5mbxIOCgZyZWFzb24YASABKAkSDgoGZG9tYWluGAIgASgJEjUKCG1ldGFkYXRhGAMgAygLMiMuZ29vZ2xlLnJwYy5FcnJvckluZm8uTWV0YWRhdGFFbnRyeRovCg1NZXRhZGF0YUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEikwEKCkJhZFJlcXVlc3QSPwoQZmllbGRfdmlvbGF0aW9ucxgBIAMoCzIlLmdvb2dsZS5ycGMuQmFkUmVxdWVzdC5GaWVsZFZpb2xhdGlvbhpECg5GaWVsZFZpb2xhdGlvbhINCgVmaWVsZBgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRIOCgZyZWFzb24YAyABKAkiOwoJUmV0cnlJbmZvEi4KC3JldHJ5X2RlbGF5GAEgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uYgZwcm90bzM", [file_google_protobuf_duration]);
 
 /**
  * @generated from message google.rpc.ErrorInfo
@@ -74,6 +74,13 @@ export type BadRequest_FieldViolation = Message<"google.rpc.BadRequest.FieldViol
    * @generated from field: string description = 2;
    */
   description: string;
+
+  /**
+   * The rule broken (REQUIRED, POSITIVE_CENTS, TOO_LONG), so a client can say it in its own words.
+   *
+   * @generated from field: string reason = 3;
+   */
+  reason: string;
 };
 
 /**

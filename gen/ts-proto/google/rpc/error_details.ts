@@ -35,6 +35,8 @@ export interface BadRequest {
 export interface BadRequest_FieldViolation {
   field: string;
   description: string;
+  /** The rule broken (REQUIRED, POSITIVE_CENTS, TOO_LONG), so a client can say it in its own words. */
+  reason: string;
 }
 
 /** When a client may retry a failed request (RESOURCE_EXHAUSTED: rate limits). */
@@ -332,7 +334,7 @@ export const BadRequest: MessageFns<BadRequest> = {
 };
 
 function createBaseBadRequest_FieldViolation(): BadRequest_FieldViolation {
-  return { field: "", description: "" };
+  return { field: "", description: "", reason: "" };
 }
 
 export const BadRequest_FieldViolation: MessageFns<BadRequest_FieldViolation> = {
@@ -342,6 +344,9 @@ export const BadRequest_FieldViolation: MessageFns<BadRequest_FieldViolation> = 
     }
     if (message.description !== "") {
       writer.uint32(18).string(message.description);
+    }
+    if (message.reason !== "") {
+      writer.uint32(26).string(message.reason);
     }
     return writer;
   },
@@ -375,6 +380,14 @@ export const BadRequest_FieldViolation: MessageFns<BadRequest_FieldViolation> = 
             message.description = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -391,6 +404,7 @@ export const BadRequest_FieldViolation: MessageFns<BadRequest_FieldViolation> = 
     return {
       field: isSet(object.field) ? globalThis.String(object.field) : "",
       description: isSet(object.description) ? globalThis.String(object.description) : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
     };
   },
 
@@ -402,6 +416,9 @@ export const BadRequest_FieldViolation: MessageFns<BadRequest_FieldViolation> = 
     if (message.description !== "") {
       obj.description = message.description;
     }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
     return obj;
   },
 
@@ -412,6 +429,7 @@ export const BadRequest_FieldViolation: MessageFns<BadRequest_FieldViolation> = 
     const message = createBaseBadRequest_FieldViolation();
     message.field = object.field ?? "";
     message.description = object.description ?? "";
+    message.reason = object.reason ?? "";
     return message;
   },
 };
