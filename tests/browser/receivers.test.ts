@@ -128,13 +128,14 @@ it('creates a CNPJ receiver with its documents uploaded to the object store; the
   await expect(page.getByRole('listbox').getByRole('option').allTextContents()).resolves.toEqual(['Sandbox recebedores (SANDBOX)']);
   await page.keyboard.press('Escape');
 
-  // Sent without a name: the gateway's field violation is shown beside the field.
+  // Sent without a name: the gateway's field violation is shown beside the field, its rule (REQUIRED) in Portuguese.
   const name = page.getByRole('textbox', { name: /^Nome/ });
   await page.getByRole('button', { name: 'Criar recebedor' }).click();
-  await page.getByText('receiver.name is required').waitFor();
+  await page.getByText('Obrigatório.', { exact: true }).waitFor();
   await expect(name.getAttribute('aria-invalid')).resolves.toBe('true');
   const describedBy = (await name.getAttribute('aria-describedby'))!.split(' ');
-  await expect(page.locator(describedBy.map((id) => `[id="${id}"]`).join(',')).allTextContents()).resolves.toContain('receiver.name is required');
+  await expect(page.locator(describedBy.map((id) => `[id="${id}"]`).join(',')).allTextContents()).resolves.toContain('Obrigatório.');
+  await expect(page.getByText('receiver.name is required').count()).resolves.toBe(0);
 
   await name.fill('Loja Um Ltda');
   // A CNPJ: shown formatted, and its social contract is asked for.

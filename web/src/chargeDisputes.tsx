@@ -5,7 +5,7 @@ import { useMutation, useQuery } from '@connectrpc/connect-query';
 import { DisputeKind, DisputeService } from '../../gen/es/gateway/v1/dispute_service_pb.js';
 import { PaymentMethod, TransactionStatus, type Transaction } from '../../gen/es/gateway/v1/types_pb.js';
 import { DisputeTable } from './disputes.js';
-import { ErrorAlert, fieldViolations } from './errors.js';
+import { ErrorAlert, useFieldViolations } from './errors.js';
 import { DisputeAmountField, DisputeDeadlineField, DisputeReasonField } from './disputeFields.js';
 import { dayStart } from './filters.js';
 import { formatMoney, parseCents } from './format.js';
@@ -47,7 +47,7 @@ function OpenDispute({ transaction, kind }: { transaction: Transaction; kind: Di
   const open = useMutation(DisputeService.method.openDispute, {
     onSuccess: (answer) => answer.dispute && navigate(`/disputes/${answer.dispute.id}`),
   });
-  const violations = fieldViolations(open.error);
+  const violations = useFieldViolations(open.error);
 
   function submit(event: FormEvent) {
     event.preventDefault();

@@ -5,7 +5,7 @@ import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { useQueryClient } from '@tanstack/react-query';
 import { DisputeService, type Dispute, type UpdateDisputeRequest } from '../../gen/es/gateway/v1/dispute_service_pb.js';
 import { isoDayOf } from './days.js';
-import { ErrorAlert, fieldViolations } from './errors.js';
+import { ErrorAlert, useFieldViolations } from './errors.js';
 import { DisputeAmountField, DisputeDeadlineField, DisputeReasonField } from './disputeFields.js';
 import { dayStart } from './filters.js';
 import { formatMoney, parseCents } from './format.js';
@@ -82,7 +82,7 @@ function CorrectionForm({ dispute, onDone, onCancel }: { dispute: Dispute; onDon
       onDone(answer.deadlinePassed);
     },
   });
-  const violations = fieldViolations(update.error);
+  const violations = useFieldViolations(update.error);
 
   function submit(event: FormEvent) {
     event.preventDefault();

@@ -157,3 +157,20 @@ export const EN_ERROR_REASONS: Record<string, string> = {
   DATABASE_UNAVAILABLE: "The gateway's database is unreachable or busy: try again shortly (error {errorId}).",
   INTERNAL: 'Internal error in the gateway (error {errorId}).',
 };
+
+/**
+ * The texts for the rules the gateway's shared validation helpers name as a field violation's reason (issue 33 §8),
+ * shown beside the field instead of the gateway's English; `{maxLength}` comes from the ErrorInfo metadata. A
+ * violation without a reason, or with one missing here, keeps the gateway's description.
+ */
+export const PT_FIELD_RULES: Record<string, string> = {
+  REQUIRED: 'Obrigatório.',
+  POSITIVE_CENTS: 'Informe um valor maior que zero.',
+  TOO_LONG: 'No máximo {maxLength} caracteres.',
+};
+
+export const EN_FIELD_RULES: Record<string, string> = {
+  REQUIRED: 'Required.',
+  POSITIVE_CENTS: 'Enter an amount greater than zero.',
+  TOO_LONG: 'At most {maxLength} characters.',
+};

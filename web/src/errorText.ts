@@ -1,5 +1,5 @@
 import { ConnectError } from '@connectrpc/connect';
-import { ErrorInfoSchema } from '../../gen/es/google/rpc/error_details_pb.js';
+import { BadRequestSchema, ErrorInfoSchema } from '../../gen/es/google/rpc/error_details_pb.js';
 import { formatMoney } from './format.js';
 
 /**
@@ -40,12 +40,44 @@ export function reasonText(
   return complete ? text : undefined;
 }
 
+/** A failed call's field violations (google.rpc.BadRequest) with the text for each: see fieldViolations. */
+function violationTexts(failure: ConnectError, rules: Readonly<Record<string, string>>): { field: string; text: string; ruled: boolean }[] {
+  const metadata = failure.findDetails(ErrorInfoSchema)[0]?.metadata ?? {};
+  return failure.findDetails(BadRequestSchema).flatMap((detail) =>
+    detail.fieldViolations.map((violation) => {
+      const ruled = reasonText(violation.reason, metadata, rules);
+      return { field: violation.field, text: ruled ?? violation.description, ruled: ruled !== undefined };
+    }),
+  );
+}
+
+/**
+ * A failed call's field violations by the last segment of the field path: the catalogue's text, in the UI's
+ * language, for the rule a violation names as its reason (REQUIRED, TOO_LONG, …); otherwise the gateway's own
+ * description, as for the many rules that have no reason.
+ */
+export function fieldViolations(error: unknown, rules: Readonly<Record<string, string>>): Record<string, string> {
+  if (!error) return {};
+  const violations: Record<string, string> = {};
+  for (const { field: path, text } of violationTexts(ConnectError.from(error), rules)) {
+    const field = path.split('.').pop() ?? path;
+    violations[field] = violations[field] ? `${violations[field]}; ${text}` : text;
+  }
+  return violations;
+}
+
 /**
  * A failed call's text for the reader: the catalogue's, in the UI's language, for an ErrorInfo reason it has a
- * text for; otherwise the gateway's own message (the specification's texts stay as the gateway wrote them).
+ * text for; for bad input whose one violation names a rule with a text, that text after the field's path (the
+ * alert stands away from the field); otherwise the gateway's own message (the specification's texts stay as the
+ * gateway wrote them).
  */
-export function errorText(error: unknown, reasons: Readonly<Record<string, string>>): string {
+export function errorText(error: unknown, reasons: Readonly<Record<string, string>>, rules: Readonly<Record<string, string>> = {}): string {
   const failure = ConnectError.from(error);
   const info = failure.findDetails(ErrorInfoSchema)[0];
-  return reasonText(info?.reason, info?.metadata ?? {}, reasons) ?? failure.rawMessage;
+  const byReason = reasonText(info?.reason, info?.metadata ?? {}, reasons);
+  if (byReason !== undefined) return byReason;
+  const violations = violationTexts(failure, rules);
+  const only = violations.length === 1 ? violations[0] : undefined;
+  return only?.ruled ? `${only.field}: ${only.text}` : failure.rawMessage;
 }

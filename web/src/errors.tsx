@@ -1,28 +1,20 @@
 import { Alert } from '@mantine/core';
-import { ConnectError } from '@connectrpc/connect';
-import { BadRequestSchema } from '../../gen/es/google/rpc/error_details_pb.js';
-import { errorText } from './errorText.js';
+import { errorText, fieldViolations } from './errorText.js';
 import { useI18n } from './i18n.js';
 
-/** A failed call's field violations (google.rpc.BadRequest), by the last segment of the field path. */
-export function fieldViolations(error: unknown): Record<string, string> {
-  if (!error) return {};
-  const violations: Record<string, string> = {};
-  for (const detail of ConnectError.from(error).findDetails(BadRequestSchema))
-    for (const violation of detail.fieldViolations) {
-      const field = violation.field.split('.').pop() ?? violation.field;
-      violations[field] = violations[field] ? `${violations[field]}; ${violation.description}` : violation.description;
-    }
-  return violations;
+/** A failed call's field violations by the last segment of the field path, in the UI's language where it can (errorText.ts). */
+export function useFieldViolations(error: unknown): Record<string, string> {
+  const { t } = useI18n();
+  return fieldViolations(error, t.fieldRules);
 }
 
-/** A failed call's message: the catalogue's text for its ErrorInfo reason where it has one, else as the gateway wrote it. */
+/** A failed call's message: the catalogue's text for its ErrorInfo reason or field rule where it has one, else as the gateway wrote it. */
 export function ErrorAlert({ error }: { error: unknown }) {
   const { t } = useI18n();
   if (!error) return null;
   return (
     <Alert color="red" role="alert" data-testid="error">
-      {errorText(error, t.errorReasons)}
+      {errorText(error, t.errorReasons, t.fieldRules)}
     </Alert>
   );
 }

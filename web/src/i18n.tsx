@@ -14,7 +14,7 @@ import { ConnectionVerdict } from '../../gen/es/gateway/v1/provider_account_serv
 import { DeliveryState } from '../../gen/es/gateway/v1/webhook_service_pb.js';
 import { FlowMismatchOutcome } from '../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import type { PixKeyType as PixKeyTypeName } from '../../shared/pixKeyRules.js';
-import { PT_ERROR_REASONS } from './errorReasons.js';
+import { PT_ERROR_REASONS, PT_FIELD_RULES } from './errorReasons.js';
 
 /**
  * Every text of the back-office, in one catalogue: Brazilian Portuguese by
@@ -833,6 +833,7 @@ const pt = {
     outcome: { charged: 'cobrada', not_sent: 'não enviada' } as Record<string, string>,
   },
   errorReasons: PT_ERROR_REASONS,
+  fieldRules: PT_FIELD_RULES,
   pixKeyType: {
     CPF: 'CPF',
     CNPJ: 'CNPJ',

@@ -12,7 +12,7 @@ import {
 import { ConnectionVerdict } from '../../gen/es/gateway/v1/provider_account_service_pb.js';
 import { DeliveryState } from '../../gen/es/gateway/v1/webhook_service_pb.js';
 import { FlowMismatchOutcome } from '../../gen/es/gateway/v1/payment_gateway_service_pb.js';
-import { EN_ERROR_REASONS } from './errorReasons.js';
+import { EN_ERROR_REASONS, EN_FIELD_RULES } from './errorReasons.js';
 import type { Messages } from './i18n.js';
 
 /** The back-office's texts in English (web/src/i18n.tsx has the Portuguese, which says what each is). */
@@ -828,6 +828,7 @@ export const en: Messages = {
     outcome: { charged: 'charged', not_sent: 'not sent' } as Record<string, string>,
   },
   errorReasons: EN_ERROR_REASONS,
+  fieldRules: EN_FIELD_RULES,
   pixKeyType: {
     CPF: 'CPF',
     CNPJ: 'CNPJ',

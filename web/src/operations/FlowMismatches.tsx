@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connect-query';
 import { useQueryClient } from '@tanstack/react-query';
 import { FlowMismatchOutcome, FlowMismatchState, PaymentGatewayService, type FlowMismatch } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
-import { ErrorAlert, fieldViolations } from '../errors.js';
+import { ErrorAlert, useFieldViolations } from '../errors.js';
 import { formatMoney } from '../format.js';
 import { useI18n } from '../i18n.js';
 import { TableHead, When, scrollable } from '../ui.js';
@@ -136,7 +136,7 @@ function SettleMismatch({ mismatch, onDone }: { mismatch: FlowMismatch; onDone: 
       onDone();
     },
   });
-  const violations = fieldViolations(settle.error);
+  const violations = useFieldViolations(settle.error);
   return (
     <Stack>
       <Text size="sm">

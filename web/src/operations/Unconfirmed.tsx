@@ -3,7 +3,7 @@ import { Alert, Button, Group, Select, Stack, Table, Text, TextInput } from '@ma
 import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connect-query';
 import { useQueryClient } from '@tanstack/react-query';
 import { PaymentGatewayService, SettlementOutcome, type UnconfirmedRequest } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
-import { ErrorAlert, fieldViolations } from '../errors.js';
+import { ErrorAlert, useFieldViolations } from '../errors.js';
 import { useI18n } from '../i18n.js';
 import { TableHead, When, scrollable, useProviderAccounts } from '../ui.js';
 import { RoleNote, Section } from './Section.js';
@@ -83,7 +83,7 @@ function Settle({ request, onDone }: { request: UnconfirmedRequest; onDone: () =
         queryKey: createConnectQueryKey({ schema: PaymentGatewayService.method.listUnconfirmedRequests, cardinality: undefined }),
       }),
   });
-  const violations = fieldViolations(settle.error);
+  const violations = useFieldViolations(settle.error);
   const succeeded = Number(outcome) === SettlementOutcome.SUCCEEDED;
   return (
     <Stack gap="xs" miw={220}>

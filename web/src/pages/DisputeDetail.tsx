@@ -7,7 +7,7 @@ import { DisputeService, DisputeStatus, type Dispute } from '../../../gen/es/gat
 import { UploadPurpose } from '../../../gen/es/gateway/v1/upload_service_pb.js';
 import { DisputeCorrection } from '../disputeCorrection.js';
 import { isOpenDispute, isOverdue } from '../disputes.js';
-import { ErrorAlert, fieldViolations } from '../errors.js';
+import { ErrorAlert, useFieldViolations } from '../errors.js';
 import { formatMoney } from '../format.js';
 import { useI18n } from '../i18n.js';
 import { DocumentUpload } from '../upload.js';
@@ -166,7 +166,7 @@ function AddEvidence({ dispute, canUpload }: { dispute: Dispute; canUpload: bool
   });
   const onUploaded = useCallback((uploaded: string | undefined) => setUrl(uploaded), []);
   const onBusy = useCallback((uploading: boolean) => setBusy(uploading), []);
-  const violations = fieldViolations(add.error);
+  const violations = useFieldViolations(add.error);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -249,7 +249,7 @@ function CloseDispute({ dispute }: { dispute: Dispute }) {
   const [outcome, setOutcome] = useState<string | null>(null);
   const [note, setNote] = useState('');
   const close = useMutation(DisputeService.method.closeDispute, { onSuccess: refetch });
-  const violations = fieldViolations(close.error);
+  const violations = useFieldViolations(close.error);
 
   function submit(event: FormEvent) {
     event.preventDefault();

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Button, Card, Group, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { useMutation } from '@connectrpc/connect-query';
 import { AccessService } from '../../../gen/es/gateway/v1/access_service_pb.js';
-import { ErrorAlert, fieldViolations } from '../errors.js';
+import { ErrorAlert, useFieldViolations } from '../errors.js';
 import { useI18n } from '../i18n.js';
 import { TwoStepVerification } from './TwoStepVerification.js';
 
@@ -30,7 +30,7 @@ export default function MyAccount({
   const [repeated, setRepeated] = useState('');
   const [mismatch, setMismatch] = useState(false);
   const change = useMutation(AccessService.method.changeOwnPassword, { onSuccess: onChanged });
-  const violations = fieldViolations(change.error);
+  const violations = useFieldViolations(change.error);
 
   function submit(event: FormEvent) {
     event.preventDefault();

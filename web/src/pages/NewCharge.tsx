@@ -7,7 +7,7 @@ import { skipToken, useMutation, useQuery } from '@connectrpc/connect-query';
 import { GetTransactionResponseSchema, PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { Operation, PaymentMethod, type Transaction } from '../../../gen/es/gateway/v1/types_pb.js';
 import { PaymentInstructions, SimulatePayment, TransactionFacts } from '../charges.js';
-import { ErrorAlert, fieldViolations } from '../errors.js';
+import { ErrorAlert, useFieldViolations } from '../errors.js';
 import { formatMoney, parseCents } from '../format.js';
 import { useI18n } from '../i18n.js';
 import { useIdempotencyKey } from '../idempotency.js';
@@ -88,7 +88,7 @@ function ChargeForm({ onCreated }: { onCreated: (transaction: Transaction) => vo
   const options = offersInstallments ? (installmentOptions.data?.options ?? []) : [];
   const chosenInstallments = options.find((o) => String(o.installmentNumber) === installments)?.installmentNumber ?? 1;
 
-  const violations = fieldViolations(error);
+  const violations = useFieldViolations(error);
   const otherError = Boolean(error) && !FORM_FIELDS.some((field) => violations[field]);
 
   // Autocomplete off: an operator's browser must not offer to keep (or fill in) a customer's details or card.

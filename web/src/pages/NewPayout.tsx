@@ -5,7 +5,7 @@ import { useMutation, useQuery } from '@connectrpc/connect-query';
 import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { PixKeyType, WithdrawMethod, type WithdrawInput } from '../../../gen/es/gateway/v1/types_pb.js';
 import { inferPixKeyType, isValidPixKey } from '../../../shared/pixKeyRules.js';
-import { ErrorAlert, fieldViolations } from '../errors.js';
+import { ErrorAlert, useFieldViolations } from '../errors.js';
 import { formatMoney, parseCents } from '../format.js';
 import { useI18n } from '../i18n.js';
 import { useIdempotencyKey } from '../idempotency.js';
@@ -73,7 +73,7 @@ export default function NewPayout() {
   const defaultRecipient = chosenAccount?.platformId ?? '';
   const keyType = pixKey.trim() ? inferPixKeyType(pixKey) : undefined;
   const keyValid = keyType !== undefined && isValidPixKey(pixKey, keyType);
-  const violations = fieldViolations(withdraw.error);
+  const violations = useFieldViolations(withdraw.error);
   const otherError = withdraw.error && !FORM_FIELDS.some((field) => violations[field]);
 
   function submit(event: FormEvent) {

@@ -5,7 +5,7 @@ import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connec
 import { useQueryClient } from '@tanstack/react-query';
 import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { DocumentType, Operation } from '../../../gen/es/gateway/v1/types_pb.js';
-import { ErrorAlert, fieldViolations } from '../errors.js';
+import { ErrorAlert, useFieldViolations } from '../errors.js';
 import { documentKind, formatDocument, parseCents } from '../format.js';
 import { useI18n, type Messages } from '../i18n.js';
 import { ACCOUNT_TYPES, RECEIVER_DOCUMENTS } from '../receivers.js';
@@ -48,7 +48,7 @@ export default function NewReceiver() {
       void navigate(`/receivers/${receiver?.id ?? ''}`);
     },
   });
-  const violations = fieldViolations(create.error);
+  const violations = useFieldViolations(create.error);
   // Stable per document, so that an upload's effects do not re-run on every keystroke.
   const handlers = useMemo(
     () =>

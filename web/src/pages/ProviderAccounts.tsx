@@ -4,7 +4,7 @@ import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connec
 import { useQueryClient } from '@tanstack/react-query';
 import { ConnectionVerdict, ProviderAccountService, type ProviderAccount } from '../../../gen/es/gateway/v1/provider_account_service_pb.js';
 import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
-import { ErrorAlert, fieldViolations } from '../errors.js';
+import { ErrorAlert, useFieldViolations } from '../errors.js';
 import { useI18n } from '../i18n.js';
 import { Copy, TableHead, useProviderAccounts, scrollable } from '../ui.js';
 import { draftOf, InstallmentPlanFields, readDraft, samePlan } from '../installmentPlan.js';
@@ -193,7 +193,7 @@ function AccountForm({ account, onDone }: { account?: ProviderAccount; onDone: (
   const create = useMutation(ProviderAccountService.method.createProviderAccount, options);
   const update = useMutation(ProviderAccountService.method.updateProviderAccount, options);
   const mutation = account ? update : create;
-  const violations = fieldViolations(mutation.error);
+  const violations = useFieldViolations(mutation.error);
   const changed = (value: string, before: string | undefined) => (value !== (before ?? '') ? value : undefined);
 
   function submit(event: FormEvent) {

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Button, Code, Group, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useMutation } from '@connectrpc/connect-query';
 import { AccessService } from '../../../gen/es/gateway/v1/access_service_pb.js';
-import { ErrorAlert, fieldViolations } from '../errors.js';
+import { ErrorAlert, useFieldViolations } from '../errors.js';
 import { useI18n } from '../i18n.js';
 import { OneTimeSecret } from '../oneTime.js';
 import { Copy, scrollable } from '../ui.js';
@@ -40,7 +40,7 @@ export function CreatePublishableKey({
   const [accountId, setAccountId] = useState<string | null>(null);
   const [origins, setOrigins] = useState('');
   const create = useMutation(AccessService.method.createServiceToken, { onSuccess: onCreated });
-  const violations = fieldViolations(create.error);
+  const violations = useFieldViolations(create.error);
 
   if (create.data) {
     const snippet = checkoutSnippet(window.location.origin, create.data.secret, accountId ?? '');

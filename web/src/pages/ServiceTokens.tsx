@@ -4,7 +4,7 @@ import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connec
 import { useQueryClient } from '@tanstack/react-query';
 import { AccessService, type ServiceToken } from '../../../gen/es/gateway/v1/access_service_pb.js';
 import { PERMISSIONS } from '../../../shared/permissions.js';
-import { ErrorAlert, fieldViolations } from '../errors.js';
+import { ErrorAlert, useFieldViolations } from '../errors.js';
 import { useI18n } from '../i18n.js';
 import { OneTimeSecret } from '../oneTime.js';
 import { TableHead, When, scrollable, useProviderAccounts } from '../ui.js';
@@ -120,7 +120,7 @@ function CreateToken({ accounts, onDone }: { accounts: { value: string; label: s
   const [scopes, setScopes] = useState<string[]>([]);
   const [accountIds, setAccountIds] = useState<string[]>([]);
   const create = useMutation(AccessService.method.createServiceToken, { onSuccess: () => void refresh() });
-  const violations = fieldViolations(create.error);
+  const violations = useFieldViolations(create.error);
 
   if (create.data)
     return (

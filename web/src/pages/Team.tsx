@@ -4,7 +4,7 @@ import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connec
 import { useQueryClient } from '@tanstack/react-query';
 import { AccessService, type Operator } from '../../../gen/es/gateway/v1/access_service_pb.js';
 import { ROLES } from '../../../shared/permissions.js';
-import { ErrorAlert, fieldViolations } from '../errors.js';
+import { ErrorAlert, useFieldViolations } from '../errors.js';
 import { useI18n } from '../i18n.js';
 import { OneTimeSecret } from '../oneTime.js';
 import { TableHead, When, scrollable } from '../ui.js';
@@ -135,7 +135,7 @@ function Invite({ onDone }: { onDone: () => void }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<string>('operator');
   const create = useMutation(AccessService.method.createOperator, { onSuccess: () => void refresh() });
-  const violations = fieldViolations(create.error);
+  const violations = useFieldViolations(create.error);
 
   if (create.data)
     return (

@@ -8,7 +8,7 @@ import { TransactionStatus, type RoutingDecision, type Transaction } from '../..
 import { PaymentInstructions, SimulatePayment, TransactionFacts } from '../charges.js';
 import { ChargeCustomer, ChargeItems, ChargeRefunds } from '../chargeDetails.js';
 import { ChargeDisputes } from '../chargeDisputes.js';
-import { ErrorAlert, fieldViolations } from '../errors.js';
+import { ErrorAlert, useFieldViolations } from '../errors.js';
 import { formatMoney, parseCents } from '../format.js';
 import { useI18n } from '../i18n.js';
 import { ChargeDeliveries, ChargeNotifications } from '../notifications.js';
@@ -83,7 +83,7 @@ function RefundForm({ transaction }: { transaction: Transaction }) {
     },
     onSettled: () => setConfirming(null),
   });
-  const violations = fieldViolations(refund.error);
+  const violations = useFieldViolations(refund.error);
 
   function submit(event: FormEvent) {
     event.preventDefault();

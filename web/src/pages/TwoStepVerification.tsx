@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Alert, Button, Card, Group, Image, Stack, Text, Title } from '@mantine/core';
 import { useMutation } from '@connectrpc/connect-query';
 import { AccessService } from '../../../gen/es/gateway/v1/access_service_pb.js';
-import { ErrorAlert, fieldViolations } from '../errors.js';
+import { ErrorAlert, useFieldViolations } from '../errors.js';
 import { errorText } from '../errorText.js';
 import { useI18n } from '../i18n.js';
 import { Copy } from '../ui.js';
@@ -29,7 +29,7 @@ export function TwoStepVerification({ enabled: enabledAtStart, onChanged }: { en
   const disable = useMutation(AccessService.method.disableTotp, { onSuccess: finish(false) });
   const pending = enabled ? disable : confirm;
   // The catalogue's text for a wrong code, in the page's language; the gateway's for anything else about the field.
-  const violation = fieldViolations(pending.error).code && errorText(pending.error, t.errorReasons);
+  const violation = useFieldViolations(pending.error).code && errorText(pending.error, t.errorReasons);
 
   function submit(event: FormEvent) {
     event.preventDefault();
