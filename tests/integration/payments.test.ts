@@ -218,7 +218,7 @@ describe.each([
     it('an unknown transaction id', async () => {
       expect(await failureOf(driver().call('gateway', 'getTransaction', { id: 'nope', refresh: false }))).toMatchObject({ code: 'NOT_FOUND' });
     });
-    it('carries google.rpc details: the reason, and the field at fault', async () => {
+    it('carries google.rpc details: the reason, and the field at fault with the shared rule it broke', async () => {
       const call = (transaction: object, providerAccountId = accountId) =>
         driver().call('gateway', 'createTransaction', CreateTransactionRequest.fromPartial({ providerAccountId, transaction }));
       expect(await errorDetailsOf(call({ paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX }))).toEqual({
@@ -226,6 +226,7 @@ describe.each([
         domain: 'gateway.v1',
         metadata: { field: 'transaction.amount' },
         fields: ['transaction.amount'],
+        fieldReasons: ['REQUIRED'],
       });
       expect(await errorDetailsOf(call({ amount: 100, paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD }))).toEqual({
         reason: 'CARD_ID_REQUIRED',

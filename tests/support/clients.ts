@@ -209,6 +209,8 @@ export interface RpcErrorDetails {
   metadata?: Record<string, string>;
   /** google.rpc.BadRequest field violations */
   fields: string[];
+  /** The violations' reasons (the rule broken), only when one has a reason */
+  fieldReasons?: string[];
   /** google.rpc.RetryInfo's retry_delay, in milliseconds */
   retryDelayMs?: number;
   /** The `retry-after` header or trailer (seconds) */
@@ -217,6 +219,12 @@ export interface RpcErrorDetails {
 
 const millis = (delay: { seconds: number | bigint; nanos: number } | undefined) =>
   delay ? Number(delay.seconds) * 1000 + Math.round(delay.nanos / 1_000_000) : undefined;
+
+/** The fields of BadRequest violations, and their reasons where any violation names one. */
+function violationsOf(violations: { field: string; reason: string }[]): Pick<RpcErrorDetails, 'fields' | 'fieldReasons'> {
+  const fields = violations.map((v) => v.field);
+  return violations.some((v) => v.reason) ? { fields, fieldReasons: violations.map((v) => v.reason) } : { fields };
+}
 
 /** The structured details (google.rpc.ErrorInfo, BadRequest, RetryInfo) of a failed call, read as each transport's clients read them. */
 export async function errorDetailsOf(promise: Promise<unknown>): Promise<RpcErrorDetails> {
@@ -229,7 +237,7 @@ export async function errorDetailsOf(promise: Promise<unknown>): Promise<RpcErro
         reason: info?.reason,
         domain: info?.domain,
         metadata: info?.metadata,
-        fields: error.findDetails(BadRequestSchema).flatMap((b) => b.fieldViolations.map((v) => v.field)),
+        ...violationsOf(error.findDetails(BadRequestSchema).flatMap((b) => b.fieldViolations)),
         retryDelayMs: millis(error.findDetails(RetryInfoSchema)[0]?.retryDelay),
         retryAfter: error.metadata.get('retry-after') ?? undefined,
       };
@@ -244,7 +252,7 @@ export async function errorDetailsOf(promise: Promise<unknown>): Promise<RpcErro
       reason: info?.reason,
       domain: info?.domain,
       metadata: info?.metadata,
-      fields: find('BadRequest').flatMap((any) => BadRequest.decode(any.value).fieldViolations.map((v) => v.field)),
+      ...violationsOf(find('BadRequest').flatMap((any) => BadRequest.decode(any.value).fieldViolations)),
       retryDelayMs: millis(find('RetryInfo').map((any) => RetryInfo.decode(any.value))[0]?.retryDelay),
       retryAfter: metadata.get('retry-after')[0]?.toString(),
     };
