@@ -68,3 +68,35 @@ describe('an evidence upload', () => {
     await expect(uploads.assertPrivate(`http://127.0.0.1:${await closedPort()}/nota.pdf`, 'nota.pdf')).rejects.toMatchObject({ code: 'UNAVAILABLE' });
   });
 });
+
+describe('an upload link', () => {
+  const link = (input: Partial<{ fileName: string; contentType: string; sizeBytes: number }>, service = uploads) =>
+    service.createUploadLink({ fileName: 'nota.pdf', contentType: 'application/pdf', sizeBytes: 10, ...input });
+  const refusal = async (promise: Promise<unknown>) => {
+    const error = (await promise.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    )) as { code?: string; details?: { field?: string } } | undefined;
+    return { code: error?.code, field: error?.details?.field };
+  };
+
+  it.each([
+    ['a blank name', { fileName: '  ' }, 'file_name'],
+    ['a name with a folder', { fileName: 'a/nota.pdf' }, 'file_name'],
+    ['a name that is a dot folder', { fileName: '..' }, 'file_name'],
+    ['a name over 255 characters', { fileName: `${'a'.repeat(300)}.pdf` }, 'file_name'],
+    ['a bidirectional override', { fileName: 'nota\u202Efdp.exe' }, 'file_name'],
+    ['markup', { fileName: '<b>nota.pdf' }, 'file_name'],
+    ['a type not taken', { contentType: 'text/html' }, 'content_type'],
+    ['an empty file', { sizeBytes: 0 }, 'size_bytes'],
+    ['more than 10 MiB', { sizeBytes: 10 * 1024 * 1024 + 1 }, 'size_bytes'],
+    ['a fractional size', { sizeBytes: 1.5 }, 'size_bytes'],
+  ])('refuses %s before anything is signed', async (_what, input, field) => {
+    expect(await refusal(link(input))).toEqual({ code: 'INVALID_ARGUMENT', field });
+  });
+
+  it('is UNAVAILABLE while no object store is attached', async () => {
+    const detached = new UploadsService({ folder: 'uploads', privateUploads: true }, { db: undefined as never, receivers: undefined as never });
+    expect(await refusal(link({}, detached))).toMatchObject({ code: 'UNAVAILABLE' });
+  });
+});

@@ -69,6 +69,64 @@ describe("the transports' mapping of a charge", () => {
     expect(answered.declineCategory).not.toBe('');
   });
 
+  it("answers a PIX payment's end-to-end id, and its payer only where one of the payer's facts is known", () => {
+    expect(toProtoTransaction(charge())).toMatchObject({ pixEndToEndId: '', pixPayer: undefined });
+    expect(toProtoTransaction(charge({ pixPayment: { endToEndId: 'E1234567820261129' } }))).toMatchObject({
+      pixEndToEndId: 'E1234567820261129',
+      pixPayer: undefined,
+    });
+    expect(toProtoTransaction(charge({ pixPayment: { payerName: 'Maria', payerBankIspb: '18236120' } }))).toMatchObject({
+      pixEndToEndId: '',
+      pixPayer: { name: 'Maria', document: '', bankIspb: '18236120', bankName: '' },
+    });
+    expect(toProtoTransaction(charge({ pixPayment: { payerDocument: '***.456.789-**', payerBankName: 'Banco' } })).pixPayer).toEqual({
+      name: '',
+      document: '***.456.789-**',
+      bankIspb: '',
+      bankName: 'Banco',
+    });
+  });
+
+  it('answers a customer whose facts are partly unknown, and refunds without a requester', () => {
+    const answered = toProtoTransaction(
+      charge({
+        customer: { name: 'Maria Silva' },
+        refunds: [{ id: 'r2', amount: 100, status: 'FAILED', providerRefundId: 're_9', createdAt: AT, updatedAt: AT }],
+      } as unknown as Partial<domain.Transaction>),
+    );
+    expect(answered.customer).toEqual({ name: 'Maria Silva', email: '', document: '', phone: '' });
+    expect(answered.refunds).toMatchObject([{ id: 'r2', providerRefundId: 're_9', requestedBy: '' }]);
+    expect(toProtoTransaction(charge({ customer: { email: 'a@example.com', document: '1' } } as Partial<domain.Transaction>)).customer).toEqual({
+      name: '',
+      email: 'a@example.com',
+      document: '1',
+      phone: '',
+    });
+  });
+
+  it('maps a payout asked for by no one, to a bank account named by the provider', () => {
+    const answered = toProtoWithdrawal({
+      id: 'w2',
+      provider: 'IUGU',
+      providerAccountId: 'a1',
+      withdrawId: 'wr_1',
+      paymentMethod: 'BANK_ACCOUNT',
+      status: 'PENDING',
+      amount: 500,
+      createdAt: AT,
+      updatedAt: AT,
+      statusHistory: [],
+      request: { paymentMethod: 'BANK_ACCOUNT', amount: 500 },
+    } as unknown as domain.Withdrawal);
+    expect(answered).toMatchObject({
+      paymentMethod: pb.WithdrawMethod.WITHDRAW_METHOD_BANK_ACCOUNT,
+      request: { pixKey: '', pixType: pb.PixKeyType.PIX_KEY_TYPE_UNSPECIFIED, name: '' },
+      requestedBy: '',
+      requestedById: '',
+      review: undefined,
+    });
+  });
+
   it('maps a payout with its request, requester and review', () => {
     const answered = toProtoWithdrawal({
       id: 'w1',
