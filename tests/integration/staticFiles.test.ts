@@ -79,7 +79,9 @@ describe('compression', () => {
       expect(answer.headers.vary).toBe('Accept-Encoding');
       expect(Number(answer.headers['content-length'])).toBe(answer.body.length);
       expect(decoded(answer).equals(file)).toBe(true);
-      if (encoding) expect(answer.body.length).toBeLessThan(file.length / 2);
+      // The script and the stylesheet shrink to under half; index.html, 600 bytes mostly of hashed names (which do
+      // not repeat), only has to come out smaller: its ratio moves with the names Vite gives each build's chunks.
+      if (encoding) expect(answer.body.length).toBeLessThan(path === '/' ? file.length : file.length / 2);
     }
   });
 
