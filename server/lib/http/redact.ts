@@ -36,6 +36,22 @@ const CREDENTIALS_IN_TEXT = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi;
 /** A card-number-shaped run: 13–19 digits, optionally grouped by single spaces or dashes, not part of a longer number. */
 const PAN_IN_TEXT = /(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)/g;
 /**
+ * A UUID (the gateway's own ids, many providers' ids). Its digits can line up into a Luhn-valid run across the dashes
+ * ('fc127613-0833-457c-…' holds 1276130833457), yet it is never a card number, so it is left whole.
+ */
+const UUID_IN_TEXT = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+/** Luhn-valid card-number-shaped runs replaced, outside UUIDs. */
+const redactCardNumbers = (text: string): string => {
+  const hide = (part: string): string => part.replace(PAN_IN_TEXT, (run) => (passesLuhn(run.replace(/[ -]/g, '')) ? REDACTED : run));
+  let shown = '';
+  let from = 0;
+  for (const uuid of text.matchAll(UUID_IN_TEXT)) {
+    shown += hide(text.slice(from, uuid.index)) + uuid[0];
+    from = uuid.index + uuid[0].length;
+  }
+  return shown + hide(text.slice(from));
+};
+/**
  * A card security code given as a key and value inside text: `"cvv":"123"`,
  * `cvv=123`, `card[security_code]=123`, `cvc: 123`, `"ccv":"123"`. The key may carry a prefix
  * (card_cvv, cardCvv); the value runs to the next quote, separator or space.
@@ -119,10 +135,9 @@ export function redactForLog(value: unknown, sensitiveKeys: readonly string[] = 
       }
     }
     return (
-      text
-        .replace(CREDENTIALS_IN_TEXT, `$1 ${REDACTED}`)
-        .replace(CARD_CODE_IN_TEXT, (_match, key: string, quote: string) => `${key}${quote}${REDACTED}`)
-        .replace(PAN_IN_TEXT, (run) => (passesLuhn(run.replace(/[ -]/g, '')) ? REDACTED : run))
+      redactCardNumbers(
+        text.replace(CREDENTIALS_IN_TEXT, `$1 ${REDACTED}`).replace(CARD_CODE_IN_TEXT, (_match, key: string, quote: string) => `${key}${quote}${REDACTED}`),
+      )
         // After card numbers: a code taken first would cut a grouped card number's last group off, leaving a run too short to recognise.
         .replace(CARD_CODE_NEXT_TO_WORD, (_match, before: string | undefined) => (before === undefined ? REDACTED : `${before}${REDACTED}`))
     );

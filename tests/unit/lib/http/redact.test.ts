@@ -114,6 +114,16 @@ describe('card data inside free text', () => {
     expect(redactForLog({ message: 'duplicate 5555555555554444' })).toEqual({ message: `duplicate ${REDACTED}` });
   });
 
+  it('leaves a UUID whole even when its digits line up into a Luhn-valid run, and still hides a card beside it', () => {
+    // 127613-0833-457 reads as 1276130833457, which passes the Luhn check.
+    const id = 'fc127613-0833-457c-9b8c-17f6ed5c467e';
+    expect(redactForLog(`dispute ${id}: every document already reached MERCADOPAGO`)).toBe(`dispute ${id}: every document already reached MERCADOPAGO`);
+    expect(redactForLog(`charge 12345678-1234-1234-1234-123456789012 card 4111111111111111`)).toBe(
+      `charge 12345678-1234-1234-1234-123456789012 card ${REDACTED}`,
+    );
+    expect(redactForLog(`4111111111111111${id}`)).toBe(`${REDACTED}${id}`);
+  });
+
   it('hides security codes given as key and value inside text', () => {
     expect(redactForLog('invalid field cvv=123 (expected 3 digits)')).toBe(`invalid field cvv=${REDACTED} (expected 3 digits)`);
     expect(redactForLog('card[security_code]=4321 rejected')).toBe(`card[security_code]=${REDACTED} rejected`);
