@@ -148,6 +148,11 @@ export interface NotificationIntake {
   body: Buffer;
   headers: Record<string, string>;
   authenticatedAtIntake?: boolean;
+  /**
+   * Its signature did not match: inserted already REJECTED, never RECEIVED, so no worker can lease it in the moment
+   * before its outcome's reason is written (a worker would process a forgery as an unsigned notification).
+   */
+  rejected?: boolean;
 }
 
 /** A notification's row as intake inserts it. */
@@ -186,14 +191,14 @@ export interface QueueDepth {
 /** Provider notifications exactly as received, the workers' queue over them, and what came of each. */
 export class NotificationsRepository {
   /**
-   * A notification as intake stores it, received now and not processed yet: the body exactly as received; of the
+   * A notification as intake stores it, received now and not processed yet (or already REJECTED: `rejected`): the body exactly as received; of the
    * headers, everything but the credentials a sender attached (Authorization, cookies, API keys). With `leaseMs` it
    * is stored already leased to the caller, who processes it at once (ProcessWebhook): no worker can take it first,
    * and if the caller dies the lease runs out and a worker does.
    */
   newRow(input: NotificationIntake, leaseMs?: number): NewNotificationRow {
     const receivedAt = new Date();
-    const leased = leaseMs !== undefined;
+    const leased = leaseMs !== undefined && !input.rejected;
     return {
       id: randomUUID(),
       provider: input.provider,
@@ -202,7 +207,7 @@ export class NotificationsRepository {
       headers: withoutCredentialHeaders(input.headers),
       authenticatedAtIntake: input.authenticatedAtIntake ?? false,
       receivedAt,
-      outcome: leased ? 'PROCESSING' : 'RECEIVED',
+      outcome: input.rejected ? 'REJECTED' : leased ? 'PROCESSING' : 'RECEIVED',
       attempts: leased ? 1 : 0,
       lockedUntil: leased ? new Date(receivedAt.getTime() + leaseMs) : null,
     };

@@ -179,6 +179,7 @@ export class NotificationsService {
         body: adapter.storableBody(incoming.body),
         headers,
         authenticatedAtIntake: verdict === 'valid',
+        rejected: verdict === 'invalid',
       },
       leaseMs,
     );

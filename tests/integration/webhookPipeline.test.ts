@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import {
   CreateTransactionRequest,
   GetTransactionRequest,
@@ -8,7 +8,8 @@ import {
   WatchEventsRequest,
 } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod, TransactionStatus, WebhookOutcome, WebhookResultType } from '../../gen/ts-proto/gateway/v1/types.js';
-import { DeliveryState, ListOutboundDeliveriesRequest } from '../../gen/ts-proto/gateway/v1/webhook_service.js';
+import { DeliveryState, ListOutboundDeliveriesRequest, ListWebhookNotificationsRequest } from '../../gen/ts-proto/gateway/v1/webhook_service.js';
+import { NotificationsRepository } from '../../server/db/notificationsRepository.js';
 import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import { signSandboxPayload } from '../../server/sandbox/api.js';
 import { signTimestampedBody, verifyTimestampedSignature } from '../../server/lib/hmacSignature.js';
@@ -177,6 +178,41 @@ describe('provider notifications', () => {
       })
     ).notifications;
     expect(rejected.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a bad signature is never in the queue: a worker leasing between its insert and its outcome finds nothing', async () => {
+    const charge = await pix(signedAccount.id);
+    const { body, headers } = event('evt_forged_race', 'charge.paid', charge.transactionId, 'paid');
+    // The worst moment for the intake: a worker leases due notifications right before the refusal's outcome is written.
+    const leasedMeanwhile: string[] = [];
+    const rejected = async () =>
+      (
+        await client.call(
+          'webhooks',
+          'listWebhookNotifications',
+          ListWebhookNotificationsRequest.fromPartial({ providerAccountId: signedAccount.id, outcome: WebhookOutcome.WEBHOOK_OUTCOME_REJECTED, pageSize: 100 }),
+        )
+      ).notifications;
+    const before = new Set((await rejected()).map((notification: { id: string }) => notification.id));
+    const recordOutcome = NotificationsRepository.prototype.recordOutcome;
+    const spy = jest.spyOn(NotificationsRepository.prototype, 'recordOutcome').mockImplementation(async function (
+      this: NotificationsRepository,
+      target,
+      id,
+      update,
+    ) {
+      if (update.outcome === 'REJECTED') leasedMeanwhile.push(...(await this.claimDue(gateway.db!.em(), 100, 30_000)).map((stored) => stored.id));
+      return recordOutcome.call(this, target, id, update);
+    });
+    try {
+      expect((await post(signedAccount.notificationUrl, body, { ...headers, ...signed(body, 'guessed-secret') })).status).toBe(401);
+    } finally {
+      spy.mockRestore();
+    }
+    const refused = (await rejected()).find((notification: { id: string }) => !before.has(notification.id))!;
+    expect(leasedMeanwhile).not.toContain(refused.id);
+    expect(refused.outcomeReason).toBe('the signature does not match the account webhook secret');
+    expect((await read(charge.id)).status).toBe(TransactionStatus.TRANSACTION_STATUS_PENDING);
   });
 
   it('a forged APPROVED for a charge the provider still reports pending stays PENDING (unsigned: confirmed with the provider)', async () => {
