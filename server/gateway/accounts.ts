@@ -14,15 +14,28 @@ export interface ProviderAccountView extends ProviderAccount {
   notificationUrl: string;
 }
 
-/** Well-formed http(s) URLs that, unless ALLOW_PRIVATE_PROVIDER_URLS, reach no internal address (the gateway would send the account's secrets there). */
-async function checkUrls(input: ProviderAccountPatch, allowInternal: boolean): Promise<void> {
+/**
+ * Well-formed http(s) URLs that, unless ALLOW_PRIVATE_PROVIDER_URLS, reach no internal address (the gateway would send
+ * the account's secrets there). A certificate in the gateway's own store is trusted wherever the store listens, and
+ * must be one uploaded as a certificate (private, under its prefix): any other of its objects may be public.
+ */
+async function checkUrls(input: ProviderAccountPatch, allowInternal: boolean, uploads: GatewayDeps['ownUploads']): Promise<void> {
   const urls = [
     ['base_url', input.baseUrl],
     ['cert_cash_in_url', input.certCashInUrl],
     ['cert_cash_out_url', input.certCashOutUrl],
   ] as const;
   for (const [field, value] of urls) optionalUrl(field, value);
-  for (const [field, value] of urls) await assertPublicUrl(field, value, { allowInternal, setting: 'ALLOW_PRIVATE_PROVIDER_URLS' });
+  for (const [field, value] of urls) {
+    const ownCertificate = field !== 'base_url' && !!value && !!uploads?.isOwnObject(value);
+    if (ownCertificate && !uploads?.isCertificateObject(value))
+      throw new GatewayError(
+        'FAILED_PRECONDITION',
+        `${field} names a file of the gateway's store that was not uploaded as a certificate, so it may be readable by anyone: upload the certificate again as a certificate (UploadService.CreateUploadLink, purpose UPLOAD_PURPOSE_CERTIFICATE)`,
+        { reason: 'CERTIFICATE_NOT_PRIVATE', field },
+      );
+    await assertPublicUrl(field, value, { allowInternal: allowInternal || ownCertificate, setting: 'ALLOW_PRIVATE_PROVIDER_URLS' });
+  }
 }
 
 /** An api_version the provider offers (its first is the default, so naming it is allowed too); '' clears it on an update. */
@@ -69,7 +82,7 @@ export class AccountsService {
     const adapter = this.deps.registry.find(provider);
     if (!adapter) throw invalidArgument('provider', `unknown provider ${provider}; ListProviders shows the registered ones`);
     requireText('name', input.name);
-    await checkUrls(input, this.deps.urlPolicy.privateProviderUrls);
+    await checkUrls(input, this.deps.urlPolicy.privateProviderUrls, this.deps.ownUploads);
     checkApiVersion(adapter, input.apiVersion);
     checkInstallmentPlan(adapter, input.installmentPlan);
     adapter.checkAccount(input);
@@ -91,7 +104,7 @@ export class AccountsService {
 
   async update(id: string, patch: ProviderAccountPatch): Promise<ProviderAccountView> {
     if (patch.name !== undefined && !patch.name.trim()) throw invalidArgument('name', 'name cannot be empty');
-    await checkUrls(patch, this.deps.urlPolicy.privateProviderUrls);
+    await checkUrls(patch, this.deps.urlPolicy.privateProviderUrls, this.deps.ownUploads);
     const effective = await this.withoutEchoedCertificateUrls(id, patch);
     await this.checkAccountAfter(id, effective);
     const updated = await this.deps.accounts.update(this.deps.db.em(), id, effective);

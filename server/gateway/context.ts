@@ -45,7 +45,7 @@ export interface GatewayDeps {
    * The gateway's own object store, whose uploads (receivers' documents) are trusted wherever it listens, and read
    * through a presigned link (they may be private).
    */
-  ownUploads?: Pick<UploadsService, 'isOwnObject' | 'isEvidenceObject' | 'assertPrivate' | 'readableUrl' | 'readDocument'>;
+  ownUploads?: Pick<UploadsService, 'isOwnObject' | 'isEvidenceObject' | 'isCertificateObject' | 'assertPrivate' | 'readableUrl' | 'readDocument'>;
   /** PAYOUT_APPROVAL_ABOVE_CENTS: operators' payouts above it wait for a second operator (payouts.ts); unset, none waits. */
   payoutApprovalAboveCents?: number;
   /** When an unknown outcome is checked with the provider (UNKNOWN_CHECK_SCHEDULE_MS); idempotency.ts has the default. */
@@ -67,6 +67,7 @@ export interface ResolvedAccount {
 }
 
 export function adapterContext(deps: GatewayDeps, account: ProviderAccountWithSecrets, adapter: ProviderAdapter): AdapterContext {
+  const uploads = deps.ownUploads;
   return {
     accountId: account.id,
     publicKey: account.publicKey,
@@ -75,6 +76,8 @@ export function adapterContext(deps: GatewayDeps, account: ProviderAccountWithSe
     platformId: account.platformId,
     certCashInUrl: account.certCashInUrl,
     certCashOutUrl: account.certCashOutUrl,
+    // A certificate uploaded to the gateway's store is private: read through a presigned GET signed at each fetch.
+    ...(uploads ? { certificateReadUrl: (url: string) => uploads.readableUrl(url) } : {}),
     webhookSecret: account.webhookSecret,
     apiVersion: account.apiVersion,
     notificationUrl: notificationUrl(deps.webhookBaseUrl, account.provider, account.id),

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { CERTIFICATE_EXTENSIONS, CERTIFICATE_MAX_BYTES, certificateContentType, extensionOf } from '../../shared/certificateFiles.js';
 import type { Database } from '../db/orm.js';
 import type { ReceiversRepository } from '../db/receiversRepository.js';
 import type { ReceiverDocuments } from '../domain/types.js';
@@ -27,12 +28,26 @@ const PRIVACY_PROBE_MS = 10_000;
  * it private by prefix (the embedded store does, see privateKeyPrefixes), and the gateway can tell it from any other upload.
  */
 export const EVIDENCE_PREFIX = 'dispute-evidence';
-
+/**
+ * Where provider accounts' client certificates (and their keys) are kept: private by prefix like evidence, and told
+ * from any other upload so that an account may name only such an object of the gateway's store as a certificate.
+ */
+export const CERTIFICATE_PREFIX = 'certificates';
 /** The key prefixes whose objects are never read without a signature, whatever UPLOADS_PRIVATE says. */
-export const privateKeyPrefixes = (folder: string): string[] => [`${folder}/${EVIDENCE_PREFIX}/`];
+export const privateKeyPrefixes = (folder: string): string[] => [`${folder}/${EVIDENCE_PREFIX}/`, `${folder}/${CERTIFICATE_PREFIX}/`];
 
-/** What an upload is for: a receiver's document follows UPLOADS_PRIVATE, a dispute's evidence is always private. */
-export type UploadPurpose = 'RECEIVER_DOCUMENT' | 'DISPUTE_EVIDENCE';
+/**
+ * What an upload is for: a receiver's document follows UPLOADS_PRIVATE, a dispute's evidence and a provider account's
+ * client certificate are always private.
+ */
+export type UploadPurpose = 'RECEIVER_DOCUMENT' | 'DISPUTE_EVIDENCE' | 'CERTIFICATE';
+
+/** Each purpose's folder under S3_FOLDER (none for a receiver's document). */
+const PURPOSE_PREFIXES: Readonly<Record<UploadPurpose, string | undefined>> = {
+  RECEIVER_DOCUMENT: undefined,
+  DISPUTE_EVIDENCE: EVIDENCE_PREFIX,
+  CERTIFICATE: CERTIFICATE_PREFIX,
+};
 /**
  * Bidirectional-text controls (LRM, RLM, ALM, the embeddings and overrides U+202A–U+202E, the isolates U+2066–U+2069):
  * invisible, they make a name display otherwise than it is (`selfie\u202Efdp.exe` shows as `selfieexe.pdf`).
@@ -61,6 +76,15 @@ export interface UploadsOptions {
   folder: string;
   /** UPLOADS_PRIVATE: uploads without public-read, read through presigned links only. */
   privateUploads: boolean;
+}
+
+/** A client certificate's name, type and size: a certificate file's extension, the type it gives, at most 64 KiB. */
+function checkCertificate(fileName: string, contentType: string, sizeBytes: number): void {
+  const expected = certificateContentType(fileName);
+  if (!expected) throw invalidArgument('file_name', `a certificate must be a .${CERTIFICATE_EXTENSIONS.join(', .')} file: ${fileName} is not one`);
+  if (contentType !== expected) throw invalidArgument('content_type', `content_type must be ${expected} for a .${extensionOf(fileName)} certificate`);
+  if (!Number.isSafeInteger(sizeBytes) || sizeBytes < 1 || sizeBytes > CERTIFICATE_MAX_BYTES)
+    throw invalidArgument('size_bytes', `size_bytes must be from 1 to ${CERTIFICATE_MAX_BYTES} (64 KiB) for a certificate`);
 }
 
 /**
@@ -99,8 +123,17 @@ export class UploadsService {
 
   /** Whether `url` is an object of this store uploaded as dispute evidence (under the evidence prefix). */
   isEvidenceObject(url: string): boolean {
+    return this.isUnder(url, EVIDENCE_PREFIX);
+  }
+
+  /** Whether `url` is an object of this store uploaded as a client certificate (under the certificate prefix). */
+  isCertificateObject(url: string): boolean {
+    return this.isUnder(url, CERTIFICATE_PREFIX);
+  }
+
+  private isUnder(url: string, prefix: string): boolean {
     const key = this.storage?.keyOf(url);
-    return key !== undefined && key.startsWith(`${this.folder}/${EVIDENCE_PREFIX}/`) && !key.split('/').includes('..');
+    return key !== undefined && key.startsWith(`${this.folder}/${prefix}/`) && !key.split('/').includes('..');
   }
 
   /**
@@ -134,15 +167,19 @@ export class UploadsService {
     if (BIDI_CONTROLS.test(fileName))
       throw invalidArgument('file_name', 'file_name must not contain bidirectional-text controls (U+200E, U+200F, U+061C, U+202A–U+202E, U+2066–U+2069)');
     if (MARKUP.test(fileName)) throw invalidArgument('file_name', `file_name must not contain markup characters: < > " ' &`);
-    if (!(UPLOAD_CONTENT_TYPES as readonly string[]).includes(input.contentType))
-      throw invalidArgument('content_type', `content_type must be one of ${UPLOAD_CONTENT_TYPES.join(', ')}`);
-    if (!Number.isSafeInteger(input.sizeBytes) || input.sizeBytes < 1 || input.sizeBytes > UPLOAD_MAX_BYTES)
-      throw invalidArgument('size_bytes', `size_bytes must be from 1 to ${UPLOAD_MAX_BYTES} (10 MiB)`);
+    const purpose = input.purpose ?? 'RECEIVER_DOCUMENT';
+    if (purpose === 'CERTIFICATE') checkCertificate(fileName, input.contentType, input.sizeBytes);
+    else {
+      if (!(UPLOAD_CONTENT_TYPES as readonly string[]).includes(input.contentType))
+        throw invalidArgument('content_type', `content_type must be one of ${UPLOAD_CONTENT_TYPES.join(', ')}`);
+      if (!Number.isSafeInteger(input.sizeBytes) || input.sizeBytes < 1 || input.sizeBytes > UPLOAD_MAX_BYTES)
+        throw invalidArgument('size_bytes', `size_bytes must be from 1 to ${UPLOAD_MAX_BYTES} (10 MiB)`);
+    }
     if (!this.storage)
       throw new GatewayError('UNAVAILABLE', 'object storage is not configured: set S3_ENDPOINT and its credentials', { reason: 'STORAGE_UNAVAILABLE' });
-    const evidence = input.purpose === 'DISPUTE_EVIDENCE';
-    const key = evidence ? `${this.folder}/${EVIDENCE_PREFIX}/${randomUUID()}/${fileName}` : `${this.folder}/${randomUUID()}/${fileName}`;
-    const publicRead = !evidence && !this.privateUploads;
+    const prefix = PURPOSE_PREFIXES[purpose];
+    const key = [this.folder, ...(prefix ? [prefix] : []), randomUUID(), fileName].join('/');
+    const publicRead = purpose === 'RECEIVER_DOCUMENT' && !this.privateUploads;
     const signed = await this.storage.signedUpload({
       key,
       contentType: input.contentType,

@@ -45,6 +45,8 @@ export interface AdapterContext {
   platformId?: string;
   certCashInUrl?: string;
   certCashOutUrl?: string;
+  /** Where the gateway reads a certificate URL from (a presigned GET for one in its own private store): HttpAccount's. */
+  certificateReadUrl?: (url: string) => Promise<string>;
   webhookSecret?: string;
   /** The API dialect the account chose (ProviderAdapter.apiVersions); undefined: the provider's default. */
   apiVersion?: string;

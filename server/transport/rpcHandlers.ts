@@ -4,7 +4,7 @@ import type * as sbx from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import * as wh from '../../gen/ts-proto/gateway/v1/webhook_service.js';
 import type * as ac from '../../gen/ts-proto/gateway/v1/access_service.js';
 import * as up from '../../gen/ts-proto/gateway/v1/upload_service.js';
-import type { ReceiverDocumentField, UploadsService } from '../gateway/uploads.js';
+import type { ReceiverDocumentField, UploadPurpose, UploadsService } from '../gateway/uploads.js';
 import type { AccessService } from '../gateway/accessControl.js';
 import type { OperatorsService } from '../gateway/operators.js';
 import type { OperatorTotpService } from '../gateway/operatorTotp.js';
@@ -414,11 +414,21 @@ const RECEIVER_DOCUMENTS: Partial<Record<up.ReceiverDocument, ReceiverDocumentFi
   [up.ReceiverDocument.RECEIVER_DOCUMENT_SOCIAL_CONTRACT]: 'socialContractUrl',
 };
 
+/** What each purpose is for the use case; unset (or one this build does not know): a receiver's document. */
+const UPLOAD_PURPOSES: Partial<Record<up.UploadPurpose, UploadPurpose>> = {
+  [up.UploadPurpose.UPLOAD_PURPOSE_DISPUTE_EVIDENCE]: 'DISPUTE_EVIDENCE',
+  [up.UploadPurpose.UPLOAD_PURPOSE_CERTIFICATE]: 'CERTIFICATE',
+};
+
 export function uploadHandlers(u: UseCases) {
   return {
     createUploadLink: async (r: up.CreateUploadLinkRequest): Promise<up.CreateUploadLinkResponse> => {
-      const purpose = r.purpose === up.UploadPurpose.UPLOAD_PURPOSE_DISPUTE_EVIDENCE ? 'DISPUTE_EVIDENCE' : 'RECEIVER_DOCUMENT';
-      const link = await u.uploads.createUploadLink({ fileName: r.fileName, contentType: r.contentType, sizeBytes: r.sizeBytes, purpose });
+      const link = await u.uploads.createUploadLink({
+        fileName: r.fileName,
+        contentType: r.contentType,
+        sizeBytes: r.sizeBytes,
+        purpose: UPLOAD_PURPOSES[r.purpose] ?? 'RECEIVER_DOCUMENT',
+      });
       return {
         uploadUrl: link.url,
         headers: link.headers,

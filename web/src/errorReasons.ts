@@ -84,6 +84,9 @@ export const PT_ERROR_REASONS: Record<string, string> = {
   OVERLOADED: 'O gateway está sobrecarregado: tente de novo em instantes.',
   DATABASE_UNAVAILABLE: 'O banco de dados do gateway está indisponível ou ocupado: tente de novo em instantes (erro {errorId}).',
   INTERNAL: 'Erro interno do gateway (erro {errorId}).',
+  // Client certificates uploaded from the back-office.
+  CERTIFICATE_NOT_PRIVATE:
+    'Este arquivo do gateway não foi enviado como certificado e pode estar acessível a qualquer um: envie o certificado de novo pelo campo de upload do certificado.',
 };
 
 export const EN_ERROR_REASONS: Record<string, string> = {
@@ -156,6 +159,9 @@ export const EN_ERROR_REASONS: Record<string, string> = {
   OVERLOADED: 'The gateway is overloaded: try again shortly.',
   DATABASE_UNAVAILABLE: "The gateway's database is unreachable or busy: try again shortly (error {errorId}).",
   INTERNAL: 'Internal error in the gateway (error {errorId}).',
+  // Client certificates uploaded from the back-office.
+  CERTIFICATE_NOT_PRIVATE:
+    "This file of the gateway was not uploaded as a certificate and may be readable by anyone: upload the certificate again with the certificate's upload field.",
 };
 
 /**

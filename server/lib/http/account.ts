@@ -10,6 +10,11 @@ export interface HttpAccount {
   baseUrl: string;
   certCashInUrl?: string;
   certCashOutUrl?: string;
+  /**
+   * Where a certificate URL is read from: a presigned GET for a certificate kept private in the gateway's own store
+   * (its plain address answers 403), the URL itself for any other. Unset: the URL itself.
+   */
+  certificateReadUrl?: (url: string) => Promise<string>;
 }
 
 /** Which stored key a credential is, or how to derive it (e.g. one part of a packed key). */

@@ -56,16 +56,23 @@ export function parseClientCertificate(url: string, bytes: Buffer, passphrase?: 
 
 const cache = new Map<string, Promise<ClientCertificate>>();
 
+/** How a certificate is fetched: within `timeoutMs`, from where `readUrl` says the URL is read (a presigned GET). */
+export interface CertificateFetch {
+  timeoutMs: number;
+  readUrl?: (url: string) => Promise<string>;
+}
+
 /**
  * The certificate behind a platform URL, fetched once (over plain axios: the
- * file store is not the provider) and cached per URL. A failed fetch is not
- * cached, so the next call tries again.
+ * file store is not the provider) and cached per URL (the plain address, not the
+ * presigned link it was read through). A failed fetch is not cached, so the next
+ * call tries again.
  */
-export function loadClientCertificate(url: string, { passphrase, timeoutMs }: { passphrase?: string; timeoutMs: number }): Promise<ClientCertificate> {
+export function loadClientCertificate(url: string, { passphrase, ...fetching }: CertificateFetch & { passphrase?: string }): Promise<ClientCertificate> {
   const key = `${url}\0${passphrase ?? ''}`;
   let pending = cache.get(key);
   if (!pending) {
-    pending = fetchCertificate(url, timeoutMs).then((bytes) => parseClientCertificate(url, bytes, passphrase));
+    pending = fetchCertificate(url, fetching).then((bytes) => parseClientCertificate(url, bytes, passphrase));
     pending.catch(() => cache.delete(key));
     cache.set(key, pending);
   }
@@ -80,10 +87,10 @@ const pems = new Map<string, Promise<string>>();
  * (FIREBANK's `X-SSL-Client-Cert`); a private key in the same file is never
  * read out. Fetched once per URL; a failed fetch is not cached.
  */
-export function loadCertificatePem(url: string, { timeoutMs }: { timeoutMs: number }): Promise<string> {
+export function loadCertificatePem(url: string, fetching: CertificateFetch): Promise<string> {
   let pending = pems.get(url);
   if (!pending) {
-    pending = fetchCertificate(url, timeoutMs).then((bytes) => {
+    pending = fetchCertificate(url, fetching).then((bytes) => {
       const block = [...bytes.toString('latin1').matchAll(PEM_BLOCK)].find((match) => match[1] === 'CERTIFICATE');
       if (!block) throw unusable(url, 'no CERTIFICATE block (a PEM certificate is needed)');
       return block[0];
@@ -94,9 +101,11 @@ export function loadCertificatePem(url: string, { timeoutMs }: { timeoutMs: numb
   return pending;
 }
 
-async function fetchCertificate(url: string, timeoutMs: number): Promise<Buffer> {
+/** The file's bytes; errors name the plain address only (a presigned link's signature reads the certificate). */
+async function fetchCertificate(url: string, { timeoutMs, readUrl }: CertificateFetch): Promise<Buffer> {
   try {
-    const response = await axios.get<ArrayBuffer>(url, { responseType: 'arraybuffer', timeout: timeoutMs });
+    const source = readUrl ? await readUrl(url) : url;
+    const response = await axios.get<ArrayBuffer>(source, { responseType: 'arraybuffer', timeout: timeoutMs });
     return Buffer.from(response.data);
   } catch (error) {
     const status = axios.isAxiosError(error) ? error.response?.status : undefined;

@@ -141,7 +141,7 @@ export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
     // The specification's text when a platform has no certificate for this direction.
     if (!url) throw new GatewayError('FAILED_PRECONDITION', 'Unauthorized.', { reason: 'CLIENT_CERTIFICATE_MISSING' });
     const passphrase = mtls.passphrase ? resolveKey(mtls.passphrase, ctx) || undefined : undefined;
-    const certificate = await loadClientCertificate(url, { passphrase, timeoutMs });
+    const certificate = await loadClientCertificate(url, { passphrase, timeoutMs, readUrl: ctx.certificateReadUrl });
     if (certificate.notAfter)
       recordCertificateExpiry({ provider: provider ?? '', accountId: ctx.accountId, certificate: mtls.certificate, notAfter: certificate.notAfter });
     logger.debug({ provider, accountId: ctx.accountId, certificate: displayUrl(url), kind: certificate.kind }, 'client certificate ready');

@@ -331,7 +331,10 @@ export class FirebankAdapter extends LoginTokenAdapter {
   protected override async login(ctx: AdapterContext): Promise<LoginStyle> {
     const { publicKey: clientId, secretKey: clientSecret } = this.credentials(ctx);
     if (!ctx.certCashInUrl) throw catalogueError('UNAUTHORIZED');
-    const pem = await loadCertificatePem(ctx.certCashInUrl, { timeoutMs: this.runtime.timeoutMs ?? this.declaration.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS });
+    const pem = await loadCertificatePem(ctx.certCashInUrl, {
+      timeoutMs: this.runtime.timeoutMs ?? this.declaration.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS,
+      readUrl: ctx.certificateReadUrl,
+    });
     return { path: this.loginPath, body: { clientId, clientSecret }, headers: { 'x-ssl-client-cert': encodeURIComponent(pem) }, lifetimeSeconds: 1800 };
   }
 

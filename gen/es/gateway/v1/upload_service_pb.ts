@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file gateway/v1/upload_service.proto.
  */
 export const file_gateway_v1_upload_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch9nYXRld2F5L3YxL3VwbG9hZF9zZXJ2aWNlLnByb3RvEgpnYXRld2F5LnYxIoIBChdDcmVhdGVVcGxvYWRMaW5rUmVxdWVzdBIRCglmaWxlX25hbWUYASABKAkSFAoMY29udGVudF90eXBlGAIgASgJEhIKCnNpemVfYnl0ZXMYAyABKAMSKgoHcHVycG9zZRgEIAEoDjIZLmdhdGV3YXkudjEuVXBsb2FkUHVycG9zZSKPAgoYQ3JlYXRlVXBsb2FkTGlua1Jlc3BvbnNlEhIKCnVwbG9hZF91cmwYASABKAkSQgoHaGVhZGVycxgCIAMoCzIxLmdhdGV3YXkudjEuQ3JlYXRlVXBsb2FkTGlua1Jlc3BvbnNlLkhlYWRlcnNFbnRyeRISCgpvYmplY3Rfa2V5GAMgASgJEhIKCnB1YmxpY191cmwYBCABKAkSLgoKZXhwaXJlc19hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLcHVibGljX3JlYWQYBiABKAgaLgoMSGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEigQEKHUNyZWF0ZURvY3VtZW50UmVhZExpbmtSZXF1ZXN0EhsKE3Byb3ZpZGVyX2FjY291bnRfaWQYASABKAkSEwoLcmVjZWl2ZXJfaWQYAiABKAkSLgoIZG9jdW1lbnQYAyABKA4yHC5nYXRld2F5LnYxLlJlY2VpdmVyRG9jdW1lbnQiXQoeQ3JlYXRlRG9jdW1lbnRSZWFkTGlua1Jlc3BvbnNlEgsKA3VybBgBIAEoCRIuCgpleHBpcmVzX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCpUCg1VcGxvYWRQdXJwb3NlEh4KGlVQTE9BRF9QVVJQT1NFX1VOU1BFQ0lGSUVEEAASIwofVVBMT0FEX1BVUlBPU0VfRElTUFVURV9FVklERU5DRRABKvgBChBSZWNlaXZlckRvY3VtZW50EiEKHVJFQ0VJVkVSX0RPQ1VNRU5UX1VOU1BFQ0lGSUVEEAASJAogUkVDRUlWRVJfRE9DVU1FTlRfRE9DVU1FTlRfUEhPVE8QARIqCiZSRUNFSVZFUl9ET0NVTUVOVF9TRUxGSUVfV0lUSF9ET0NVTUVOVBACEiMKH1JFQ0VJVkVSX0RPQ1VNRU5UX0FERFJFU1NfUFJPT0YQAxIjCh9SRUNFSVZFUl9ET0NVTUVOVF9CQUxBTkNFX1NIRUVUEAQSJQohUkVDRUlWRVJfRE9DVU1FTlRfU09DSUFMX0NPTlRSQUNUEAUy3wEKDVVwbG9hZFNlcnZpY2USXQoQQ3JlYXRlVXBsb2FkTGluaxIjLmdhdGV3YXkudjEuQ3JlYXRlVXBsb2FkTGlua1JlcXVlc3QaJC5nYXRld2F5LnYxLkNyZWF0ZVVwbG9hZExpbmtSZXNwb25zZRJvChZDcmVhdGVEb2N1bWVudFJlYWRMaW5rEikuZ2F0ZXdheS52MS5DcmVhdGVEb2N1bWVudFJlYWRMaW5rUmVxdWVzdBoqLmdhdGV3YXkudjEuQ3JlYXRlRG9jdW1lbnRSZWFkTGlua1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("Ch9nYXRld2F5L3YxL3VwbG9hZF9zZXJ2aWNlLnByb3RvEgpnYXRld2F5LnYxIoIBChdDcmVhdGVVcGxvYWRMaW5rUmVxdWVzdBIRCglmaWxlX25hbWUYASABKAkSFAoMY29udGVudF90eXBlGAIgASgJEhIKCnNpemVfYnl0ZXMYAyABKAMSKgoHcHVycG9zZRgEIAEoDjIZLmdhdGV3YXkudjEuVXBsb2FkUHVycG9zZSKPAgoYQ3JlYXRlVXBsb2FkTGlua1Jlc3BvbnNlEhIKCnVwbG9hZF91cmwYASABKAkSQgoHaGVhZGVycxgCIAMoCzIxLmdhdGV3YXkudjEuQ3JlYXRlVXBsb2FkTGlua1Jlc3BvbnNlLkhlYWRlcnNFbnRyeRISCgpvYmplY3Rfa2V5GAMgASgJEhIKCnB1YmxpY191cmwYBCABKAkSLgoKZXhwaXJlc19hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLcHVibGljX3JlYWQYBiABKAgaLgoMSGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEigQEKHUNyZWF0ZURvY3VtZW50UmVhZExpbmtSZXF1ZXN0EhsKE3Byb3ZpZGVyX2FjY291bnRfaWQYASABKAkSEwoLcmVjZWl2ZXJfaWQYAiABKAkSLgoIZG9jdW1lbnQYAyABKA4yHC5nYXRld2F5LnYxLlJlY2VpdmVyRG9jdW1lbnQiXQoeQ3JlYXRlRG9jdW1lbnRSZWFkTGlua1Jlc3BvbnNlEgsKA3VybBgBIAEoCRIuCgpleHBpcmVzX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCp0Cg1VcGxvYWRQdXJwb3NlEh4KGlVQTE9BRF9QVVJQT1NFX1VOU1BFQ0lGSUVEEAASIwofVVBMT0FEX1BVUlBPU0VfRElTUFVURV9FVklERU5DRRABEh4KGlVQTE9BRF9QVVJQT1NFX0NFUlRJRklDQVRFEAIq+AEKEFJlY2VpdmVyRG9jdW1lbnQSIQodUkVDRUlWRVJfRE9DVU1FTlRfVU5TUEVDSUZJRUQQABIkCiBSRUNFSVZFUl9ET0NVTUVOVF9ET0NVTUVOVF9QSE9UTxABEioKJlJFQ0VJVkVSX0RPQ1VNRU5UX1NFTEZJRV9XSVRIX0RPQ1VNRU5UEAISIwofUkVDRUlWRVJfRE9DVU1FTlRfQUREUkVTU19QUk9PRhADEiMKH1JFQ0VJVkVSX0RPQ1VNRU5UX0JBTEFOQ0VfU0hFRVQQBBIlCiFSRUNFSVZFUl9ET0NVTUVOVF9TT0NJQUxfQ09OVFJBQ1QQBTLfAQoNVXBsb2FkU2VydmljZRJdChBDcmVhdGVVcGxvYWRMaW5rEiMuZ2F0ZXdheS52MS5DcmVhdGVVcGxvYWRMaW5rUmVxdWVzdBokLmdhdGV3YXkudjEuQ3JlYXRlVXBsb2FkTGlua1Jlc3BvbnNlEm8KFkNyZWF0ZURvY3VtZW50UmVhZExpbmsSKS5nYXRld2F5LnYxLkNyZWF0ZURvY3VtZW50UmVhZExpbmtSZXF1ZXN0GiouZ2F0ZXdheS52MS5DcmVhdGVEb2N1bWVudFJlYWRMaW5rUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * @generated from message gateway.v1.CreateUploadLinkRequest
@@ -26,14 +26,16 @@ export type CreateUploadLinkRequest = Message<"gateway.v1.CreateUploadLinkReques
   fileName: string;
 
   /**
-   * application/pdf, image/jpeg or image/png.
+   * application/pdf, image/jpeg or image/png; for a certificate (UPLOAD_PURPOSE_CERTIFICATE) the type its name's
+   * extension gives: application/x-pkcs12 (.p12, .pfx), application/x-pem-file (.pem, .key) or
+   * application/x-x509-ca-cert (.crt).
    *
    * @generated from field: string content_type = 2;
    */
   contentType: string;
 
   /**
-   * The exact size of the body that will be sent, 1 byte to 10 MiB; it is signed.
+   * The exact size of the body that will be sent, 1 byte to 10 MiB (64 KiB for a certificate); it is signed.
    *
    * @generated from field: int64 size_bytes = 3;
    */
@@ -96,7 +98,7 @@ export type CreateUploadLinkResponse = Message<"gateway.v1.CreateUploadLinkRespo
 
   /**
    * Whether the object is public-read (the default); false when the gateway
-   * keeps uploads private (UPLOADS_PRIVATE), and always for dispute evidence.
+   * keeps uploads private (UPLOADS_PRIVATE), and always for dispute evidence and certificates.
    *
    * @generated from field: bool public_read = 6;
    */
@@ -186,6 +188,15 @@ export enum UploadPurpose {
    * @generated from enum value: UPLOAD_PURPOSE_DISPUTE_EVIDENCE = 1;
    */
   DISPUTE_EVIDENCE = 1,
+
+  /**
+   * A provider account's client certificate (ProviderInfo.certificate_fields: cert_cash_in_url, cert_cash_out_url):
+   * a .p12, .pfx, .pem, .crt or .key file of at most 64 KiB, private whatever UPLOADS_PRIVATE says, kept under the
+   * folder's certificates/ prefix. The account names its public_url; the gateway reads it with a presigned GET.
+   *
+   * @generated from enum value: UPLOAD_PURPOSE_CERTIFICATE = 2;
+   */
+  CERTIFICATE = 2,
 }
 
 /**

@@ -34,6 +34,12 @@ export enum UploadPurpose {
    * (GetDispute's DisputeEvidence.read_url).
    */
   UPLOAD_PURPOSE_DISPUTE_EVIDENCE = 1,
+  /**
+   * UPLOAD_PURPOSE_CERTIFICATE - A provider account's client certificate (ProviderInfo.certificate_fields: cert_cash_in_url, cert_cash_out_url):
+   * a .p12, .pfx, .pem, .crt or .key file of at most 64 KiB, private whatever UPLOADS_PRIVATE says, kept under the
+   * folder's certificates/ prefix. The account names its public_url; the gateway reads it with a presigned GET.
+   */
+  UPLOAD_PURPOSE_CERTIFICATE = 2,
   UNRECOGNIZED = -1,
 }
 
@@ -45,6 +51,9 @@ export function uploadPurposeFromJSON(object: any): UploadPurpose {
     case 1:
     case "UPLOAD_PURPOSE_DISPUTE_EVIDENCE":
       return UploadPurpose.UPLOAD_PURPOSE_DISPUTE_EVIDENCE;
+    case 2:
+    case "UPLOAD_PURPOSE_CERTIFICATE":
+      return UploadPurpose.UPLOAD_PURPOSE_CERTIFICATE;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -58,6 +67,8 @@ export function uploadPurposeToJSON(object: UploadPurpose): string {
       return "UPLOAD_PURPOSE_UNSPECIFIED";
     case UploadPurpose.UPLOAD_PURPOSE_DISPUTE_EVIDENCE:
       return "UPLOAD_PURPOSE_DISPUTE_EVIDENCE";
+    case UploadPurpose.UPLOAD_PURPOSE_CERTIFICATE:
+      return "UPLOAD_PURPOSE_CERTIFICATE";
     case UploadPurpose.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -125,9 +136,13 @@ export function receiverDocumentToJSON(object: ReceiverDocument): string {
 export interface CreateUploadLinkRequest {
   /** The file's own name, without a folder: no '/', '\' or control characters; at most 200 characters. */
   fileName: string;
-  /** application/pdf, image/jpeg or image/png. */
+  /**
+   * application/pdf, image/jpeg or image/png; for a certificate (UPLOAD_PURPOSE_CERTIFICATE) the type its name's
+   * extension gives: application/x-pkcs12 (.p12, .pfx), application/x-pem-file (.pem, .key) or
+   * application/x-x509-ca-cert (.crt).
+   */
   contentType: string;
-  /** The exact size of the body that will be sent, 1 byte to 10 MiB; it is signed. */
+  /** The exact size of the body that will be sent, 1 byte to 10 MiB (64 KiB for a certificate); it is signed. */
   sizeBytes: number;
   /** What the document is for; unset: a receiver's verification document. */
   purpose: UploadPurpose;
@@ -154,7 +169,7 @@ export interface CreateUploadLinkResponse {
     | undefined;
   /**
    * Whether the object is public-read (the default); false when the gateway
-   * keeps uploads private (UPLOADS_PRIVATE), and always for dispute evidence.
+   * keeps uploads private (UPLOADS_PRIVATE), and always for dispute evidence and certificates.
    */
   publicRead: boolean;
 }
