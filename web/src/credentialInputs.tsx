@@ -1,7 +1,11 @@
-import { PasswordInput, TextInput } from '@mantine/core';
+import { useEffect, useMemo, useState } from 'react';
+import { PasswordInput, Stack, TextInput } from '@mantine/core';
 import type { CertificateField, CredentialKey } from '../../gen/es/gateway/v1/types_pb.js';
 import { packParts, unpackParts } from './credentialKeys.js';
+import { UploadPurpose } from '../../gen/es/gateway/v1/upload_service_pb.js';
 import { useI18n } from './i18n.js';
+import { DocumentUpload } from './upload.js';
+import { CERTIFICATE_RULES } from './uploadRules.js';
 
 /** Where a provider declares nothing: both keys, whole, neither marked required (as the form always asked). */
 const UNDECLARED = [
@@ -73,36 +77,63 @@ export function CredentialInputs({ keys, publicKey, secretKey, onPublicKey, onSe
 /** The account's certificate addresses, by their field names. */
 export type CertificateUrls = Record<'cert_cash_in_url' | 'cert_cash_out_url', string>;
 
+const CERTIFICATE_NAMES = ['cert_cash_in_url', 'cert_cash_out_url'] as const;
+
 /**
  * The client certificates a provider declares (ProviderInfo.certificate_fields), each asked as the address of its
- * file, as the API takes it; nothing for a provider that uses none.
+ * file, as the API takes it, or as the file itself: uploaded to the gateway's store as a certificate (private, read by
+ * the gateway through presigned links), its address then fills the field. Nothing for a provider that uses none.
+ * `onBusy` says whether a certificate is being uploaded (the form waits for its address).
  */
 export function CertificateInputs({
   fields,
   values,
   onChange,
+  onBusy,
   violations,
 }: {
   fields: readonly CertificateField[] | undefined;
   values: CertificateUrls;
   onChange: (field: keyof CertificateUrls, value: string) => void;
+  onBusy: (busy: boolean) => void;
   violations: Record<string, string>;
 }) {
   const { t } = useI18n();
+  const [busy, setBusy] = useState<Partial<Record<keyof CertificateUrls, boolean>>>({});
+  const uploading = Object.values(busy).some(Boolean);
+  useEffect(() => onBusy(uploading), [uploading, onBusy]);
+  // Stable per field, so that an upload's effects do not re-run on every keystroke.
+  const busyHandlers = useMemo(
+    () =>
+      Object.fromEntries(
+        CERTIFICATE_NAMES.map((name) => [name, (now: boolean) => setBusy((previous) => (previous[name] === now ? previous : { ...previous, [name]: now }))]),
+      ) as Record<keyof CertificateUrls, (busy: boolean) => void>,
+    [],
+  );
   return (fields ?? []).map(({ field, required }) => {
     const name = field as keyof CertificateUrls;
+    const cashIn = name === 'cert_cash_in_url';
     return (
-      <TextInput
-        key={name}
-        label={name === 'cert_cash_in_url' ? t.accounts.certCashInUrl : t.accounts.certCashOutUrl}
-        description={[required ? undefined : t.accounts.optional, t.accounts.certificateHint].filter(Boolean).join('. ')}
-        type="url"
-        autoComplete="off"
-        value={values[name]}
-        onChange={(e) => onChange(name, e.currentTarget.value)}
-        error={violations[name]}
-        required={required}
-      />
+      <Stack key={name} gap={6}>
+        <TextInput
+          label={cashIn ? t.accounts.certCashInUrl : t.accounts.certCashOutUrl}
+          description={[required ? undefined : t.accounts.optional, t.accounts.certificateHint].filter(Boolean).join('. ')}
+          type="url"
+          autoComplete="off"
+          value={values[name]}
+          onChange={(e) => onChange(name, e.currentTarget.value)}
+          error={violations[name]}
+          required={required}
+        />
+        <DocumentUpload
+          label={cashIn ? t.accounts.certCashInFile : t.accounts.certCashOutFile}
+          description={t.accounts.certificateFileHint}
+          purpose={UploadPurpose.CERTIFICATE}
+          rules={CERTIFICATE_RULES}
+          onUploaded={(url) => url && onChange(name, url)}
+          onBusy={busyHandlers[name]}
+        />
+      </Stack>
     );
   });
 }

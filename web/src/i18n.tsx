@@ -427,6 +427,10 @@ const pt = {
     optional: 'Opcional para este provedor',
     certCashInUrl: 'URL do certificado de cash-in',
     certCashOutUrl: 'URL do certificado de cash-out',
+    certCashInFile: 'Arquivo do certificado de cash-in',
+    certCashOutFile: 'Arquivo do certificado de cash-out',
+    certificateFileHint:
+      'Ou envie o arquivo (.p12, .pfx, .pem, .crt ou .key, até 64 KiB): ele fica privado no armazenamento do gateway e o endereço acima é preenchido. Salve a conta para usá-lo.',
     certificateHint:
       'Certificado de cliente (mTLS) do provedor: endereço de um arquivo PEM com o certificado e a chave privada, ou de um .p12/.pfx. A senha da chave, se houver, vai na parte certificatePassphrase da chave secreta. O endereço é exibido sem a query.',
     partOf: (key: string, index: number, count: number) => `Parte ${index} de ${count} da ${key.toLowerCase()}, nos nomes do provedor`,
@@ -494,6 +498,8 @@ const pt = {
     badType: 'Envie um PDF, JPEG ou PNG.',
     tooLarge: 'O arquivo passa de 10 MiB.',
     empty: 'O arquivo está vazio.',
+    certificateType: 'Envie um certificado .p12, .pfx, .pem, .crt ou .key.',
+    certificateTooLarge: 'O arquivo passa de 64 KiB: não é um certificado.',
   },
   notifications: {
     title: 'Notificações do provedor',

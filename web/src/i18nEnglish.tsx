@@ -422,6 +422,10 @@ export const en: Messages = {
     optional: 'Optional for this provider',
     certCashInUrl: 'Cash-in certificate URL',
     certCashOutUrl: 'Cash-out certificate URL',
+    certCashInFile: 'Cash-in certificate file',
+    certCashOutFile: 'Cash-out certificate file',
+    certificateFileHint:
+      "Or upload the file (.p12, .pfx, .pem, .crt or .key, up to 64 KiB): it is kept private in the gateway's store and the address above is filled in. Save the account to use it.",
     certificateHint:
       "The provider's client certificate (mTLS): the address of a PEM file holding the certificate and its private key, or of a .p12/.pfx. The key's passphrase, if any, goes in the secret key's certificatePassphrase part. The address is shown without its query.",
     partOf: (key: string, index: number, count: number) => `Part ${index} of ${count} of the ${key.toLowerCase()}, in the provider's names`,
@@ -490,6 +494,8 @@ export const en: Messages = {
     badType: 'Send a PDF, JPEG or PNG.',
     tooLarge: 'The file is larger than 10 MiB.',
     empty: 'The file is empty.',
+    certificateType: 'Send a .p12, .pfx, .pem, .crt or .key certificate.',
+    certificateTooLarge: 'The file is larger than 64 KiB: it is not a certificate.',
   },
   notifications: {
     title: "Provider's notifications",

@@ -5,7 +5,7 @@ import { useMutation } from '@connectrpc/connect-query';
 import { UploadPurpose, UploadService } from '../../gen/es/gateway/v1/upload_service_pb.js';
 import { fileNameOf } from './format.js';
 import { useI18n } from './i18n.js';
-import { uploadContentType, uploadFileName, uploadRefusal, type UploadRefusal } from './uploadRules.js';
+import { DOCUMENT_RULES, uploadFileName, type UploadRefusal, type UploadRules } from './uploadRules.js';
 
 /**
  * PUTs a file's bytes to a signed URL with exactly the headers signed with it
@@ -42,7 +42,8 @@ type Upload =
  * (UploadService.CreateUploadLink), the bytes PUT with a progress bar, then the
  * specification's success or failure message. `onUploaded` gets the file's
  * public URL (undefined while there is none); `onBusy` whether it is uploading.
- * `purpose` tells the gateway what the file is for (dispute evidence is kept private whatever the store's default).
+ * `purpose` tells the gateway what the file is for (dispute evidence and certificates are kept private whatever the
+ * store's default); `rules` what the file may be (a certificate is not a document).
  */
 export function DocumentUpload({
   label,
@@ -50,9 +51,14 @@ export function DocumentUpload({
   onUploaded,
   onBusy,
   purpose = UploadPurpose.UNSPECIFIED,
+  rules = DOCUMENT_RULES,
+  description,
 }: {
   label: string;
   purpose?: UploadPurpose;
+  /** What the file may be (default: a document, PDF, JPEG or PNG up to 10 MiB). */
+  rules?: UploadRules;
+  description?: string;
   /** The gateway's refusal of this document in the form's own call (a field violation). */
   error?: string;
   onUploaded: (url: string | undefined) => void;
@@ -82,14 +88,14 @@ export function DocumentUpload({
     setFile(chosen);
     onUploaded(undefined);
     if (!chosen) return setUpload({ state: 'idle' });
-    const refusal = uploadRefusal(chosen);
+    const refusal = rules.refusal(chosen);
     if (refusal) return setUpload({ state: 'refused', reason: refusal });
     setUpload({ state: 'uploading', percent: 0 });
     let percent = 0;
     try {
       const link = await createLink.mutateAsync({
         fileName: uploadFileName(chosen.name),
-        contentType: uploadContentType(chosen.name, chosen.type) ?? '',
+        contentType: rules.contentType(chosen.name, chosen.type) ?? '',
         sizeBytes: BigInt(chosen.size),
         purpose,
       });
@@ -119,8 +125,9 @@ export function DocumentUpload({
     <Stack gap={6} role="group" aria-label={label}>
       <FileInput
         label={label}
+        description={description}
         placeholder={t.upload.choose}
-        accept="application/pdf,.pdf,image/jpeg,image/png"
+        accept={rules.accept}
         value={file}
         onChange={(chosen) => void choose(chosen)}
         clearable

@@ -1,3 +1,4 @@
+import { CERTIFICATE_MAX_BYTES, certificateContentType, CERTIFICATE_EXTENSIONS, CERTIFICATE_CONTENT_TYPES } from '../../shared/certificateFiles.js';
 import { isPdf } from './format.js';
 
 /**
@@ -18,7 +19,7 @@ export function uploadContentType(fileName: string, browserType: string): string
   return IMAGE_EXTENSIONS[fileName.trim().split('.').pop()?.toLowerCase() ?? ''];
 }
 
-export type UploadRefusal = 'badType' | 'tooLarge' | 'empty';
+export type UploadRefusal = 'badType' | 'tooLarge' | 'empty' | 'certificateType' | 'certificateTooLarge';
 
 /** Why a file cannot be uploaded, or undefined when it can. */
 export function uploadRefusal(file: { name: string; type: string; size: number }): UploadRefusal | undefined {
@@ -27,6 +28,31 @@ export function uploadRefusal(file: { name: string; type: string; size: number }
   if (file.size < 1) return 'empty';
   return undefined;
 }
+
+/** Why a client certificate file cannot be uploaded (a .p12, .pfx, .pem, .crt or .key file up to 64 KiB), or undefined. */
+export function certificateRefusal(file: { name: string; size: number }): UploadRefusal | undefined {
+  if (!certificateContentType(file.name)) return 'certificateType';
+  if (file.size > CERTIFICATE_MAX_BYTES) return 'certificateTooLarge';
+  if (file.size < 1) return 'empty';
+  return undefined;
+}
+
+/** What one kind of upload accepts: the file picker's filter, the type a file is sent as, and why one is refused. */
+export interface UploadRules {
+  accept: string;
+  contentType: (fileName: string, browserType: string) => string | undefined;
+  refusal: (file: { name: string; type: string; size: number }) => UploadRefusal | undefined;
+}
+
+/** A receiver's document or a dispute's evidence: PDF, JPEG or PNG up to 10 MiB. */
+export const DOCUMENT_RULES: UploadRules = { accept: 'application/pdf,.pdf,image/jpeg,image/png', contentType: uploadContentType, refusal: uploadRefusal };
+
+/** A provider account's client certificate: its type from its extension alone (browsers guess these differently). */
+export const CERTIFICATE_RULES: UploadRules = {
+  accept: [...CERTIFICATE_EXTENSIONS.map((extension) => `.${extension}`), ...new Set(Object.values(CERTIFICATE_CONTENT_TYPES))].join(','),
+  contentType: (fileName) => certificateContentType(fileName),
+  refusal: certificateRefusal,
+};
 
 /** Bidirectional-text controls: invisible, they make a name display otherwise than it is. */
 const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu;

@@ -181,6 +181,8 @@ function AccountForm({ account, onDone }: { account?: ProviderAccount; onDone: (
     cert_cash_in_url: account?.certCashInUrl ?? '',
     cert_cash_out_url: account?.certCashOutUrl ?? '',
   });
+  // A certificate file on its way to the store: its address is not in the form yet.
+  const [uploadingCertificate, setUploadingCertificate] = useState(false);
   const [apiVersion, setApiVersion] = useState<string | null>(account?.apiVersion ?? null);
   // The dialects the chosen provider speaks, the default (the specification's) first; none when it has only one.
   const providerInfo = providers.data?.providers.find((p) => p.id === (account?.provider ?? provider));
@@ -286,6 +288,7 @@ function AccountForm({ account, onDone }: { account?: ProviderAccount; onDone: (
           fields={providerInfo?.certificateFields}
           values={certificates}
           onChange={(field, value) => setCertificates((before) => ({ ...before, [field]: value }))}
+          onBusy={setUploadingCertificate}
           violations={violations}
         />
         {apiVersions.length > 0 && (
@@ -306,7 +309,7 @@ function AccountForm({ account, onDone }: { account?: ProviderAccount; onDone: (
           <Button variant="default" onClick={onDone}>
             {t.cancel}
           </Button>
-          <Button type="submit" loading={mutation.isPending}>
+          <Button type="submit" loading={mutation.isPending} disabled={uploadingCertificate}>
             {t.save}
           </Button>
         </Group>

@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import type { Browser, Page } from 'playwright-core';
+import { accessibilityViolations, backOfficePages, chooseOption, launchBrowser } from '../support/browser.js';
+import type { TestCertificates } from '../support/fakeProvider.js';
+import { startTestStack, type TestStack } from '../support/gateway.js';
+import { startVolutiMtlsStandIn, type VolutiMtlsStandIn } from '../support/volutiStandIn.js';
+import type { BacenPixStandIn } from '../standins/bacenpix.js';
+
+/**
+ * The provider-account form takes a client certificate as a file (issue 33 §8): the operator picks the .pem (or .p12,
+ * .pfx, .crt, .key) on disk, the back-office asks the gateway for a private upload link (purpose
+ * UPLOAD_PURPOSE_CERTIFICATE), sends the file and fills the certificate's address; the account saved with it passes
+ * "Testar conexão" through the mTLS handshake of the API Pix stand-in, the gateway reading the private file itself.
+ * The file's plain address answers 403. At 1280 px in Portuguese and at 390 px in English.
+ */
+let browser: Browser;
+let stack: TestStack;
+let standIn: BacenPixStandIn;
+let certificates: TestCertificates;
+let voluti: VolutiMtlsStandIn;
+
+const CLIENT_ID = 'voluti-upload-form-client';
+const CLIENT_SECRET = 'voluti-upload-form-secret';
+const CHAVE = 'c873834c-ed18-4e63-8e5d-90190392b744';
+
+const pages = backOfficePages(
+  () => browser,
+  () => stack.gateway,
+);
+
+beforeAll(async () => {
+  voluti = await startVolutiMtlsStandIn({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, chave: CHAVE });
+  ({ standIn, certificates } = voluti);
+  stack = await startTestStack({ env: { WEBHOOK_WORKERS: '0' } });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+  await voluti?.close();
+});
+
+const TEXTS = {
+  pt: {
+    newAccount: 'Nova conta',
+    provider: /^Provedor/,
+    name: 'Nome',
+    baseUrl: 'URL base',
+    save: 'Salvar',
+    test: 'Testar conexão',
+    cashInUrl: /^URL do certificado de cash-in/,
+    cashOutUrl: /^URL do certificado de cash-out/,
+    cashInFile: 'Arquivo do certificado de cash-in',
+    cashOutFile: 'Arquivo do certificado de cash-out',
+    badType: 'Envie um certificado .p12, .pfx, .pem, .crt ou .key.',
+    ok: 'Conexão bem-sucedida: o provedor aceitou as credenciais da conta.',
+  },
+  en: {
+    newAccount: 'New account',
+    provider: /^Provider/,
+    name: 'Name',
+    baseUrl: 'Base URL',
+    save: 'Save',
+    test: 'Test connection',
+    cashInUrl: /^Cash-in certificate URL/,
+    cashOutUrl: /^Cash-out certificate URL/,
+    cashInFile: 'Cash-in certificate file',
+    cashOutFile: 'Cash-out certificate file',
+    badType: 'Send a .p12, .pfx, .pem, .crt or .key certificate.',
+    ok: "Connection works: the provider accepted the account's credentials.",
+  },
+} as const;
+
+/** Picks a file for one upload field, as an operator does (the file chooser its button opens). */
+async function choose(page: Page, label: string, file: { name: string; mimeType: string; buffer: Buffer }) {
+  const field = page.getByRole('group', { name: label, exact: true });
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), field.getByRole('button', { name: label, exact: true }).click()]);
+  await chooser.setFiles(file);
+  return field;
+}
+
+it.each([
+  [1280, 'pt'],
+  [390, 'en'],
+] as const)('at %i px (%s) an admin uploads the certificate files in the account form and the account passes the mTLS handshake', async (width, language) => {
+  const text = TEXTS[language];
+  const { page, violations } = await pages.signedIn(width, 900);
+  await page.goto(`${stack.gateway.httpUrl}/#/accounts`);
+  if (language === 'en') await page.getByText('EN', { exact: true }).click();
+  await page.getByRole('button', { name: text.newAccount }).click();
+  const dialog = page.getByRole('dialog');
+  await chooseOption(page, dialog.getByRole('combobox', { name: text.provider }), 'VOLUTI');
+  await dialog.getByLabel(text.cashInUrl).waitFor();
+  const name = `Voluti ${width}`;
+  await dialog.getByRole('textbox', { name: text.name, exact: true }).fill(name);
+  await dialog.getByLabel(/^clientId/).fill(CLIENT_ID);
+  await dialog.getByLabel(/^chave/).fill(CHAVE);
+  await dialog.getByLabel(/^clientSecret/).fill(CLIENT_SECRET);
+  await dialog.getByRole('textbox', { name: text.baseUrl }).fill(standIn.url);
+
+  // A file that is no certificate is refused before any link is asked for; the address stays empty.
+  const refused = await choose(page, text.cashInFile, { name: 'notas.txt', mimeType: 'text/plain', buffer: Buffer.from('not a certificate') });
+  await refused.getByText(text.badType).waitFor();
+  await expect(dialog.getByLabel(text.cashInUrl).inputValue()).resolves.toBe('');
+
+  const pem = Buffer.from(certificates.clientPem);
+  for (const [label, address, fileName] of [
+    [text.cashInFile, text.cashInUrl, 'cash-in.pem'],
+    [text.cashOutFile, text.cashOutUrl, 'cash-out.crt'],
+  ] as const) {
+    // Browsers give certificate files no type, or one of several: the form sends the type the extension gives.
+    const field = await choose(page, label, { name: fileName, mimeType: '', buffer: pem });
+    await expect(field.getByRole('status').textContent()).resolves.toMatch(/^Upload realizado com sucesso!/);
+    await expect(field.getByTestId('uploaded-name').textContent()).resolves.toContain(fileName);
+    const url = await dialog.getByLabel(address).inputValue();
+    expect(url).toMatch(new RegExp(`/uploads/certificates/[0-9a-f-]{36}/${fileName.replace('.', '\\.')}$`));
+    // Private: its plain address answers 403 to anyone, the page offers no link to it.
+    expect((await fetch(url)).status).toBe(403);
+    await expect(field.getByRole('link').count()).resolves.toBe(0);
+  }
+  await expect(accessibilityViolations(page)).resolves.toEqual([]);
+  await dialog.getByRole('button', { name: text.save }).click();
+  await dialog.waitFor({ state: 'detached' });
+
+  const handshakes = standIn.clientCertificates.length;
+  await page.getByRole('button', { name: `${text.test} ${name}` }).click();
+  await page.getByTestId('connection-result').getByText(text.ok).waitFor();
+  // The stand-in saw the platform's certificate: the gateway read the private file through a link of its own.
+  expect(standIn.clientCertificates.slice(handshakes)).toContain('platform-client');
+  await expect(page.content()).resolves.not.toContain('PRIVATE KEY');
+  await pages.finish(page, violations, `accounts-certificate-upload-${width}px`);
+});
