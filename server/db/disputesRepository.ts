@@ -32,9 +32,30 @@ const SUBMIT_DEFENSE = prepared(
        provider_dispute_id = case when provider_dispute_id = '' then ? else provider_dispute_id end
      where id = ? and status in (${OPEN_STATUSES_SQL}) returning id),
    marked as (
-     update dispute_evidence e set sent_at = ? from submitted
+     update dispute_evidence e set sent_at = ?, sending_claim = null, sending_until = null from submitted
      where e.dispute_id = submitted.id and e.id = any(?::uuid[]) and e.sent_at is null returning e.id)
    select id from submitted`,
+);
+
+/**
+ * Claims an open dispute's evidence that has not reached the provider and that no live claim holds (none, or one
+ * whose lease ended: its process died mid-send). Concurrent claims serialise on the evidence rows' locks and each
+ * re-checks the lease, so a piece of evidence is claimed by one call at a time. The database's clock times the lease,
+ * the same for every gateway process.
+ */
+const CLAIM_UNSENT_EVIDENCE = prepared(
+  'claim_dispute_evidence',
+  `update dispute_evidence e set sending_claim = ?, sending_until = now() + ?::double precision * interval '1 millisecond'
+     from disputes d
+    where d.id = ? and d.status in (${OPEN_STATUSES_SQL}) and e.dispute_id = d.id
+      and e.sent_at is null and (e.sending_until is null or e.sending_until <= now())
+    returning e.id`,
+);
+
+/** Lets go of a claim whose send failed, so the evidence can be sent at once by the next call. */
+const RELEASE_EVIDENCE_CLAIM = prepared(
+  'release_dispute_evidence',
+  `update dispute_evidence set sending_claim = null, sending_until = null where sending_claim = ? and sent_at is null returning id`,
 );
 
 /**
@@ -263,6 +284,19 @@ export class DisputesRepository {
       [...sent.evidenceIds],
     ]);
     return rows.length > 0;
+  }
+
+  /**
+   * The ids of the evidence claimed for `claim` for `leaseMs` (see CLAIM_UNSENT_EVIDENCE); none when the dispute is not
+   * open, everything already reached the provider, or another call's claim holds what has not.
+   */
+  async claimUnsentEvidence(em: EntityManager, disputeId: string, claim: string, leaseMs: number): Promise<string[]> {
+    const rows = await runPrepared<{ id: string }>(em, 'write', CLAIM_UNSENT_EVIDENCE, [claim, leaseMs, disputeId]);
+    return rows.map((row) => row.id);
+  }
+
+  async releaseEvidenceClaim(em: EntityManager, claim: string): Promise<void> {
+    await runPrepared(em, 'write', RELEASE_EVIDENCE_CLAIM, [claim]);
   }
 
   /**

@@ -631,6 +631,9 @@ export const DisputeEvidenceEntity = defineEntity({
     addedByName: p.string().length(255),
     addedAt: p.datetime(),
     sentAt: p.datetime().nullable(),
+    /** The SubmitDisputeDefense sending it now, until `sendingUntil` (its lease): no other call sends it meanwhile. */
+    sendingClaim: p.uuid().nullable(),
+    sendingUntil: p.datetime().nullable(),
   },
 });
 export type DisputeEvidenceRow = InferEntity<typeof DisputeEvidenceEntity>;

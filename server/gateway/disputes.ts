@@ -20,7 +20,7 @@ import type { Actor, PaymentMethod, Transaction } from '../domain/types.js';
 import { GatewayError, invalidArgument, notFound } from '../lib/errors.js';
 import { redactText } from '../lib/http/redact.js';
 import { isUuid } from '../lib/ids.js';
-import type { Capabilities } from '../providers/adapter.js';
+import type { AdapterContext, Capabilities, ProviderAdapter } from '../providers/adapter.js';
 import { openCallAudit } from './callAudit.js';
 import { resolveAccount, type GatewayDeps } from './context.js';
 import { limitedText, requireText } from './validation.js';
@@ -30,6 +30,12 @@ const CODE_MAX = 64;
 const NOTE_MAX = 1000;
 const LIST_DEFAULT = 100;
 const LIST_MAX = 500;
+/**
+ * How long a SubmitDisputeDefense holds the evidence it sends: far longer than its provider calls (a lookup and an
+ * upload, each within the provider timeout, 25 s by default) and the store reads, so a live send never loses its claim;
+ * short enough that evidence claimed by a process that died is sent by a later call the same hour.
+ */
+const DEFENSE_SEND_LEASE_MS = 5 * 60 * 1000;
 
 /** Which charges each kind is about: a chargeback is a card's, an infraction (MED) a PIX payment's. */
 const KIND_METHODS: Record<DisputeKind, readonly PaymentMethod[]> = { CHARGEBACK: ['CREDIT_CARD'], PIX_INFRACTION: ['PIX'] };
@@ -187,31 +193,52 @@ export class DisputesService {
     if (!isOpenDispute(dispute.status)) throw this.closed(dispute);
     if (!dispute.evidence.length) throw failedPrecondition('NO_EVIDENCE', `dispute ${dispute.id} has no evidence: add at least one document first`);
     const { adapter, ctx } = await resolveAccount(this.deps, dispute.providerAccountId, { includeDeleted: true });
-    const sentToProvider = takesDefense(adapter.capabilities, dispute.kind);
-    const unsent = dispute.evidence.filter((item) => !item.sentAt);
-    if (sentToProvider && !unsent.length)
-      throw failedPrecondition('NO_NEW_EVIDENCE', `dispute ${dispute.id}: every document already reached ${dispute.provider}; add a new document to send it`);
-    // The provider's refusal (or its outage) is thrown here, before anything is written: the dispute stays as it was.
-    const receipt = sentToProvider
-      ? await adapter.submitDisputeDefense(ctx, {
-          kind: dispute.kind,
-          providerTransactionId: (await this.deps.transactions.findTransaction(this.deps.db.em(), dispute.transactionId, 'primary'))?.transactionId ?? '',
-          providerDisputeId: dispute.providerDisputeId,
-          reason: dispute.reason,
-          documents: await Promise.all(unsent.map((item) => this.document(item))),
-        })
-      : undefined;
-    const evidenceIds = sentToProvider ? unsent.map((item) => item.id) : [];
-    if (
-      !(await this.repository.submitDefense(
-        this.deps.db.em(),
-        dispute.id,
-        { sentToProvider, providerDisputeId: receipt?.providerDisputeId, evidenceIds },
-        new Date(),
-      ))
-    )
+    if (takesDefense(adapter.capabilities, dispute.kind)) return this.sendDefense(dispute, adapter, ctx);
+    if (!(await this.repository.submitDefense(this.deps.db.em(), dispute.id, { sentToProvider: false, evidenceIds: [] }, new Date())))
       throw this.closed(dispute);
     return this.get(dispute.id);
+  }
+
+  /**
+   * The evidence not yet sent, claimed first (a lease on its rows) so that a second SubmitDisputeDefense at the same
+   * time sends none of it (DEFENSE_IN_PROGRESS); the claim ends when the send is recorded, when it fails (the provider's
+   * refusal or outage is thrown, the dispute stays as it was), or with its lease if the process dies mid-send.
+   */
+  private async sendDefense(dispute: Dispute, adapter: ProviderAdapter, ctx: AdapterContext): Promise<DisputeView> {
+    const em = this.deps.db.em();
+    const claim = randomUUID();
+    const claimed = await this.repository.claimUnsentEvidence(em, dispute.id, claim, DEFENSE_SEND_LEASE_MS);
+    if (!claimed.length) throw await this.nothingToSend(dispute.id);
+    try {
+      // Read again once claimed: a call that ended meanwhile may have found the provider's id of the dispute.
+      const current = await this.find(dispute.id);
+      const sending = current.evidence.filter((item) => claimed.includes(item.id));
+      const receipt = await adapter.submitDisputeDefense(ctx, {
+        kind: current.kind,
+        providerTransactionId: (await this.deps.transactions.findTransaction(em, current.transactionId, 'primary'))?.transactionId ?? '',
+        providerDisputeId: current.providerDisputeId,
+        reason: current.reason,
+        documents: await Promise.all(sending.map((item) => this.document(item))),
+      });
+      const sent = { sentToProvider: true, providerDisputeId: receipt.providerDisputeId, evidenceIds: claimed };
+      if (!(await this.repository.submitDefense(em, current.id, sent, new Date()))) throw this.closed(current);
+    } catch (error) {
+      await this.repository.releaseEvidenceClaim(em, claim);
+      throw error;
+    }
+    return this.get(dispute.id);
+  }
+
+  /** Why a claim took nothing: the dispute closed, another call sending what is left, or nothing left to send. */
+  private async nothingToSend(id: string): Promise<GatewayError> {
+    const dispute = await this.find(id);
+    if (!isOpenDispute(dispute.status)) return this.closed(dispute);
+    if (dispute.evidence.some((item) => !item.sentAt))
+      return failedPrecondition(
+        'DEFENSE_IN_PROGRESS',
+        `dispute ${dispute.id}: another call is sending its evidence to ${dispute.provider} right now; nothing was sent twice: read the dispute again in a moment`,
+      );
+    return failedPrecondition('NO_NEW_EVIDENCE', `dispute ${dispute.id}: every document already reached ${dispute.provider}; add a new document to send it`);
   }
 
   /** An evidence document's bytes, read from the gateway's store, for a provider that takes files; and a short-lived link to it. */

@@ -25,6 +25,7 @@ import { capturedLogger } from '../support/logCapture.js';
 import { brCodeCrcIsValid } from '../support/brCode.js';
 import { eventually } from '../support/eventually.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
+import { onDatabase } from '../support/postgres.js';
 import { uploadEvidence } from '../support/uploads.js';
 import { startMercadoPagoStandIn, type MercadoPagoStandIn } from './mercadopago.js';
 
@@ -505,6 +506,49 @@ describe("MERCADOPAGO's chargeback defence: the evidence reaches the chargeback 
     const logged = [...log.lines, ...moduleLog.lines].join('\n');
     expect(logged).toContain(`/v1/chargebacks/${chargebackId}/documentation`);
     expect(logged).not.toContain('1 0 obj');
+  });
+
+  it('two defences at once: one sends each document once, the other is refused (DEFENSE_IN_PROGRESS); a dead send holds its documents only until its lease ends', async () => {
+    const { dispute, chargebackId } = await chargedBack();
+    await addEvidence(dispute.id, 'nota fiscal.pdf', PDF);
+    await addEvidence(dispute.id, 'comprovante de entrega.png', PNG, 'image/png');
+    const uploads = () => mp.count('POST', '/v1/chargebacks/{id}/documentation');
+    const files = () => mp.chargeback(chargebackId)!.files.map((file) => file.name);
+    const before = uploads();
+
+    // The upload takes long enough for the second call to arrive while the first is sending.
+    mp.slowDocumentationUploads(400);
+    const calls = [submit(dispute.id), submit(dispute.id)];
+    const settled = await Promise.allSettled(calls);
+    mp.slowDocumentationUploads(0);
+    expect(settled.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = calls[settled.findIndex((outcome) => outcome.status === 'rejected')]!;
+    expect(await failureOf(refused)).toEqual({
+      code: 'FAILED_PRECONDITION',
+      message: `dispute ${dispute.id}: another call is sending its evidence to MERCADOPAGO right now; nothing was sent twice: read the dispute again in a moment`,
+    });
+    expect((await errorDetailsOf(refused)).reason).toBe('DEFENSE_IN_PROGRESS');
+    expect(uploads()).toBe(before + 1);
+    expect(files()).toEqual(['nota fiscal.pdf', 'comprovante de entrega.png']);
+    expect((await getDispute(dispute.id)).evidence.every((item: { sentAt?: Date }) => item.sentAt !== undefined)).toBe(true);
+
+    // A process that claimed a new document and died mid-send: its claim holds the document while its lease lasts, and no longer.
+    await addEvidence(dispute.id, 'conversa.pdf', PDF);
+    const claimLeft = (until: string) =>
+      onDatabase(stack.database.url, (db) =>
+        db.query(
+          `update dispute_evidence set sending_claim = gen_random_uuid(), sending_until = now() + $2::interval where dispute_id = $1 and sent_at is null`,
+          [dispute.id, until],
+        ),
+      );
+    await claimLeft('5 minutes');
+    expect((await errorDetailsOf(submit(dispute.id))).reason).toBe('DEFENSE_IN_PROGRESS');
+    expect(uploads()).toBe(before + 1);
+    await claimLeft('-1 second');
+    await submit(dispute.id);
+    expect(uploads()).toBe(before + 2);
+    expect(files()).toEqual(['nota fiscal.pdf', 'comprovante de entrega.png', 'conversa.pdf']);
+    expect((await errorDetailsOf(submit(dispute.id))).reason).toBe('NO_NEW_EVIDENCE');
   });
 
   it("Mercado Pago's refusal comes back in its words and the dispute stays as it was; files over its limits are refused before anything is sent", async () => {

@@ -126,6 +126,8 @@ export interface MercadoPagoStandIn extends StandIn {
   chargeback(id: string): (Chargeback & { files: ChargebackFile[] }) | undefined;
   /** The chargeback's documentation deadline passes: Mercado Pago takes no more documentation for it. */
   closeDocumentation(id: string): void;
+  /** Each documentation upload takes `ms` before it is answered (a slow network, large files): the stand-in's own. */
+  slowDocumentationUploads(ms: number): void;
 }
 
 /** A chargeback as GET /v1/chargebacks/{id} answers it. */
@@ -512,7 +514,10 @@ export async function startMercadoPagoStandIn(options: MercadoPagoStandInOptions
     chargebacks.get(id) ?? (byPayment ? [...chargebacks.values()].find((chargeback) => chargeback.payments.includes(Number(id))) : undefined);
   const noChargeback = (id: string) => refusal(404, 'not_found', 404, `chargeback ${id} not found`);
 
+  let documentationLatencyMs = 0;
+
   async function uploadDocumentation(request: StandInRequest): Promise<StandInReply> {
+    if (documentationLatencyMs) await new Promise((resolve) => setTimeout(resolve, documentationLatencyMs));
     const chargeback = chargebackOf(request.params.id!, false);
     if (!chargeback) return noChargeback(request.params.id!);
     const contentType = request.headers['content-type'] ?? '';
@@ -728,6 +733,9 @@ export async function startMercadoPagoStandIn(options: MercadoPagoStandInOptions
       const chargeback = chargebacks.get(id);
       if (!chargeback) throw new Error(`no chargeback ${id}`);
       chargeback.date_documentation_deadline = new Date(Date.now() - 60_000).toISOString();
+    },
+    slowDocumentationUploads: (ms: number) => {
+      documentationLatencyMs = ms;
     },
   });
 }

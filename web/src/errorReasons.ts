@@ -65,6 +65,8 @@ export const PT_ERROR_REASONS: Record<string, string> = {
   DISPUTE_CLOSED: 'Esta disputa está encerrada: não aceita mais evidências nem mudanças.',
   NO_EVIDENCE: 'Esta disputa não tem evidências: adicione ao menos um documento antes de enviar a defesa.',
   NO_NEW_EVIDENCE: 'O provedor já recebeu todas as evidências desta disputa: adicione uma nova evidência para enviar a defesa de novo.',
+  DEFENSE_IN_PROGRESS:
+    'A defesa desta disputa está sendo enviada ao provedor agora; nenhum documento foi enviado duas vezes: recarregue a disputa em instantes.',
   ALREADY_SETTLED: 'Outra pessoa já resolveu esta divergência: recarregue a lista para ver a resolução.',
   NOTHING_TO_CHANGE: 'Nada foi alterado: mude ao menos um campo antes de salvar.',
   PROVIDER_DISPUTE_ID_SET: 'Esta disputa já tem o ID do provedor; ele não pode ser trocado.',
@@ -142,6 +144,7 @@ export const EN_ERROR_REASONS: Record<string, string> = {
   DISPUTE_CLOSED: 'This dispute is closed: it takes no more evidence or changes.',
   NO_EVIDENCE: 'This dispute has no evidence: add at least one document before submitting the defence.',
   NO_NEW_EVIDENCE: 'The provider already received every piece of evidence of this dispute: add a new one to submit the defence again.',
+  DEFENSE_IN_PROGRESS: "This dispute's defence is being sent to the provider right now; no document was sent twice: reload the dispute in a moment.",
   ALREADY_SETTLED: 'Someone else already settled this mismatch: reload the list to see how.',
   NOTHING_TO_CHANGE: 'Nothing changed: change at least one field before saving.',
   PROVIDER_DISPUTE_ID_SET: "This dispute already has the provider's id; it cannot be replaced.",
