@@ -13,6 +13,7 @@ import {
   type DisputeKind,
   type DisputeOutcome,
   type DisputeStatus,
+  type ProviderChargeback,
 } from '../domain/disputes.js';
 import type { Page, PageCursor } from '../domain/lists.js';
 import { isUuid } from '../lib/ids.js';
@@ -139,19 +140,18 @@ const OPEN_FOR_CHARGEBACK = prepared(
   'dispute_open_for_chargeback',
   `insert into disputes (id, transaction_id, provider_account_id, provider, kind, reason_code, reason, amount, deadline, status,
      outcome_note, provider_dispute_id, sent_to_provider, opened_by_id, opened_by_name, opened_at, updated_at)
-   values (?, ?, ?, ?, ?, '', ?, ?, ?, 'OPEN', '', '', false, ?, ?, ?, ?)
+   values (?, ?, ?, ?, ?, '', ?, ?, ?, 'OPEN', '', ?, false, ?, ?, ?, ?)
    on conflict do nothing`,
 );
 
+type ChargedBackCharge = { id: string; providerAccountId: string; provider: string; paymentMethod: string; amountAtStake: number };
+
 /**
  * The dispute a charge's move to CHARGEBACK opens, inside that move's transaction (transactionsRepository): a PIX
- * payment's is an infraction (MED), any other's a chargeback.
+ * payment's is an infraction (MED), any other's a chargeback. `stated`: what the provider's own chargeback says (its id,
+ * amount and deadline), else the part not refunded at stake and the default deadline.
  */
-export async function openChargebackDispute(
-  tx: PreparedTx,
-  charge: { id: string; providerAccountId: string; provider: string; paymentMethod: string; amountAtStake: number },
-  at: Date,
-): Promise<void> {
+export async function openChargebackDispute(tx: PreparedTx, charge: ChargedBackCharge, at: Date, stated: Partial<ProviderChargeback> = {}): Promise<void> {
   const kind = chargebackDisputeKind(charge.paymentMethod);
   await tx.run(OPEN_FOR_CHARGEBACK, [
     randomUUID(),
@@ -160,13 +160,65 @@ export async function openChargebackDispute(
     charge.provider,
     kind,
     AUTOMATIC_CHARGEBACK_REASON,
-    charge.amountAtStake,
-    defaultDisputeDeadline(kind, at),
+    stated.amount ?? charge.amountAtStake,
+    stated.deadline ?? defaultDisputeDeadline(kind, at),
+    stated.providerDisputeId ?? '',
     GATEWAY_ACTOR.id,
     GATEWAY_ACTOR.name,
     at,
     at,
   ]);
+}
+
+/** The charge, only while it is CHARGEBACK (read in the move's transaction, which holds its row). */
+const CHARGED_BACK_CHARGE = prepared(
+  'dispute_charged_back_charge',
+  `select id, provider_account_id, provider, payment_method, amount - refunded_amount as at_stake
+     from transactions where id = ? and status = 'CHARGEBACK'`,
+);
+
+/**
+ * The provider's chargeback on the charge's open dispute that has no provider id yet, or has this one: the id set, the
+ * amount and deadline replaced where stated (the provider's word over the gateway's defaults). No row: none such.
+ */
+const STATE_PROVIDER_CHARGEBACK = prepared(
+  'dispute_state_provider_chargeback',
+  `update disputes set provider_dispute_id = ?, amount = coalesce(?::bigint, amount), deadline = coalesce(?::timestamptz, deadline), updated_at = ?
+    where transaction_id = ? and kind = ? and status in (${OPEN_STATUSES_SQL}) and provider_dispute_id in ('', ?)
+    returning id`,
+);
+
+/** Whether the charge has had a dispute for this provider id (open or closed). */
+const KNOWN_PROVIDER_DISPUTE = prepared(
+  'dispute_known_provider_id',
+  `select id from disputes where transaction_id = ? and kind = ? and provider_dispute_id = ? limit 1`,
+);
+
+/**
+ * A provider's chargeback notification kept on the charge's dispute, in the status move's transaction, while the charge is
+ * CHARGEBACK (an unconfirmed notification that left it otherwise keeps nothing): the open dispute is given the
+ * chargeback's id, amount and deadline; with none open for it (the charge was charged back before, its dispute closed,
+ * and this is a new chargeback), one is opened with them. A chargeback whose dispute was closed opens nothing again; an
+ * amount beyond what is at stake is not taken (the dispute keeps its own).
+ */
+export async function recordProviderChargeback(tx: PreparedTx, chargeId: string, chargeback: ProviderChargeback, at: Date): Promise<void> {
+  const [row] = await tx.run<{ id: string; provider_account_id: string; provider: string; payment_method: string; at_stake: string }>(CHARGED_BACK_CHARGE, [
+    chargeId,
+  ]);
+  if (!row) return;
+  const charge: ChargedBackCharge = {
+    id: row.id,
+    providerAccountId: row.provider_account_id,
+    provider: row.provider,
+    paymentMethod: row.payment_method,
+    amountAtStake: Number(row.at_stake),
+  };
+  const kind = chargebackDisputeKind(charge.paymentMethod);
+  const amount = chargeback.amount !== undefined && chargeback.amount >= 1 && chargeback.amount <= charge.amountAtStake ? chargeback.amount : undefined;
+  const { providerDisputeId, deadline } = chargeback;
+  const stated = await tx.run(STATE_PROVIDER_CHARGEBACK, [providerDisputeId, amount ?? null, deadline ?? null, at, charge.id, kind, providerDisputeId]);
+  if (stated.length || (await tx.run(KNOWN_PROVIDER_DISPUTE, [charge.id, kind, providerDisputeId])).length) return;
+  await openChargebackDispute(tx, charge, at, { providerDisputeId, amount, deadline });
 }
 
 /**

@@ -30,6 +30,16 @@ export const chargebackDisputeKind = (paymentMethod: string): DisputeKind => (pa
 /** The reason recorded on a dispute the gateway opens itself when a charge moves to CHARGEBACK. */
 export const AUTOMATIC_CHARGEBACK_REASON = 'chargeback reported by the provider';
 
+/**
+ * A provider's own record of a chargeback, as its notification (and the read behind it) gives it: its id (where the
+ * defence goes), and where stated the amount at stake (cents) and the deadline for the defence.
+ */
+export interface ProviderChargeback {
+  providerDisputeId: string;
+  amount?: number;
+  deadline?: Date;
+}
+
 /** The actor recorded on a dispute the gateway opened itself. */
 export const GATEWAY_ACTOR = { id: 'gateway', name: 'gateway' } as const;
 

@@ -1,4 +1,5 @@
 /** The gateway's own vocabulary. No protobuf, ORM or HTTP types appear here. */
+import type { ProviderChargeback } from './disputes.js';
 import type { RoutingRecord } from './routing.js';
 
 // Defined beside the toolkit code that checks them (the toolkit imports nothing of ours); part of the vocabulary all the same.
@@ -323,6 +324,11 @@ export type WebhookResult =
       pixPayment?: PixPayment;
       /** Integer cents of fee the provider says it takes of the charge, where the notification (or the read behind it) says so. */
       providerFee?: number;
+      /**
+       * The provider's chargeback of the charge, where the notification is about one, as the adapter read it from the
+       * provider (never from the notification's body alone, which may be forged): kept on the charge's dispute.
+       */
+      chargeback?: ProviderChargeback;
     }
   | { type: 'WITHDRAW'; transactionId: string; status: WithdrawStatus; amount?: number | UnreadableAmount }
   | UnsolicitedPayment;

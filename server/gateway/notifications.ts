@@ -453,6 +453,8 @@ export class NotificationsService {
       pixPayment: firstStated(read?.pixPayment, claimed),
       providerFee: read?.providerFee ?? claimedFee,
       declineReason: read?.declineReason,
+      // Read from the provider by the adapter (WebhookResult); kept on the dispute only where the charge is CHARGEBACK.
+      chargeback: 'chargeback' in result ? result.chargeback : undefined,
     };
     let recorded: WebhookNotification | undefined;
     await moveSubjectAsAnswered(this.deps, kind, subject.id, facts, unconfirmed ? 'poll' : 'webhook', async (tx, move) => {

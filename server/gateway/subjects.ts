@@ -1,6 +1,8 @@
 import type { Consistency } from '../db/consistency.js';
 import type { MoveHooks, StatusMove } from '../db/statusRepository.js';
 import type { PreparedTx } from '../db/preparedSql.js';
+import { recordProviderChargeback } from '../db/disputesRepository.js';
+import type { ProviderChargeback } from '../domain/disputes.js';
 import type { Operation, PixPayment, StatusSource, Transaction, TransactionStatus, UnreadableAmount, Withdrawal, WithdrawStatus } from '../domain/types.js';
 import type { AdapterContext, ProviderAdapter } from '../providers/adapter.js';
 import type { GatewayDeps } from './context.js';
@@ -19,6 +21,8 @@ export interface ProviderView<S extends string> {
   providerFee?: number;
   /** A charge's answer: why it was declined, where the answer states it (a card charge declined after it was created). */
   declineReason?: string;
+  /** A charge's notification: the provider's chargeback of it, where the notification is about one. */
+  chargeback?: ProviderChargeback;
 }
 
 /** A read's amount as compared: 0 is "not said" only for a provider whose reads never say it; for any other, an amount of 0 cents. */
@@ -62,7 +66,7 @@ export interface SubjectKind<S extends string, T extends Tracked<S>> {
     deps: GatewayDeps,
     tx: PreparedTx,
     id: string,
-    view: Pick<ProviderView<S>, 'status' | 'pixPayment' | 'providerFee' | 'declineReason'>,
+    view: Pick<ProviderView<S>, 'status' | 'pixPayment' | 'providerFee' | 'declineReason' | 'chargeback'>,
   ): Promise<void>;
   /** `finish` runs in the move's database transaction, whether the status changed or not (see MoveHooks). */
   move(deps: GatewayDeps, id: string, to: S, source: StatusSource, finish?: MoveHooks<S>['finish']): Promise<StatusMove<S> | null>;
@@ -90,6 +94,7 @@ export const TRANSACTIONS: SubjectKind<TransactionStatus, Transaction> = {
     await deps.transactions.recordPixPayment(tx, id, view.pixPayment);
     await deps.transactions.recordProviderFee(tx, id, view.providerFee);
     if (view.status === 'REJECTED') await deps.transactions.recordDeclineReason(tx, id, view.declineReason);
+    if (view.chargeback) await recordProviderChargeback(tx, id, view.chargeback, new Date());
   },
   moneyStatuses: new Set(['APPROVED', 'REJECTED', 'CANCELED', 'REFUNDED', 'CHARGEBACK']),
   amountOf: (transaction) => transaction.amount,

@@ -24,6 +24,7 @@ import { errorDetailsOf, failureOf, type Driver } from '../support/clients.js';
 import { capturedLogger } from '../support/logCapture.js';
 import { brCodeCrcIsValid } from '../support/brCode.js';
 import { eventually } from '../support/eventually.js';
+import { processedNotifications } from '../support/webhookNotifications.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
 import { onDatabase } from '../support/postgres.js';
 import { uploadEvidence } from '../support/uploads.js';
@@ -50,6 +51,8 @@ let stack: TestStack;
 let client: Driver;
 let mp: MercadoPagoStandIn;
 let accountId: string;
+/** Where Mercado Pago posts this account's notifications: a payment's notification_url, and the panel's Chargebacks event. */
+let notificationUrl: string;
 
 beforeAll(async () => {
   stack = await startTestStack({ logger: log.logger });
@@ -64,6 +67,7 @@ beforeAll(async () => {
     webhookSecret: WEBHOOK_SECRET,
   });
   accountId = providerAccount.id;
+  notificationUrl = providerAccount.notificationUrl;
 });
 
 afterEach(() => {
@@ -448,7 +452,7 @@ describe("MERCADOPAGO's chargeback defence: the evidence reaches the chargeback 
     const { transaction } = await charge({ paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, cardId: await cardToken('5031 4332 1540 6351', holder) });
     expect(transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
     const { chargebackId, notified } = await mp.chargeBack(transaction.transactionId);
-    expect(notified.status).toBe(200);
+    expect(notified?.status).toBe(200);
     await eventually(async () => (await read(transaction.id)).status === TransactionStatus.TRANSACTION_STATUS_CHARGEBACK);
     const { disputes } = await client.call('disputes', 'listDisputes', ListDisputesRequest.fromPartial({ transactionId: transaction.id }));
     expect(disputes).toHaveLength(1);
@@ -582,6 +586,115 @@ describe("MERCADOPAGO's chargeback defence: the evidence reaches the chargeback 
     expect((await errorDetailsOf(submit(dispute.id))).reason).toBe('DEFENSE_DOCUMENTS_REFUSED');
     expect(mp.received.length).toBe(requests);
     expect(await getDispute(dispute.id)).toMatchObject({ status: DisputeStatus.DISPUTE_STATUS_OPEN, sentToProvider: false });
+  });
+
+  const disputesOf = async (transactionId: string): Promise<Dispute[]> =>
+    (await client.call('disputes', 'listDisputes', ListDisputesRequest.fromPartial({ transactionId }))).disputes;
+  const cardCharge = async (providerAccountId = accountId) => {
+    const { transaction } = await charge(
+      { paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, cardId: await cardToken('5031 4332 1540 6351', 'APRO') },
+      '',
+      providerAccountId,
+    );
+    expect(transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
+    return transaction;
+  };
+  /** The charge's one dispute, once it carries the chargeback's id. */
+  const disputeOfChargeback = (transactionId: string, chargebackId: string) =>
+    eventually(async () => {
+      const disputes = await disputesOf(transactionId);
+      return disputes.length === 1 && disputes[0]!.providerDisputeId === chargebackId && disputes[0];
+    });
+
+  it("a chargeback notification alone: the payment CHARGEBACK, its dispute with the chargeback's own id, amount and deadline; the defence goes straight to that id", async () => {
+    const transaction = await cardCharge();
+    // The payment's own webhook is lost on the way: the chargebacks topic's notification is the only word of it.
+    const { chargebackId } = await mp.chargeBack(transaction.transactionId, { paymentWebhook: false });
+    // 18 digits, written as a JSON number: beyond what a double holds exactly, so read digit for digit or not at all.
+    expect(String(Number(chargebackId))).not.toBe(chargebackId);
+    mp.configureChargebackNotifications(notificationUrl);
+    try {
+      const lookups = () => mp.count('GET', '/v1/chargebacks/{id}');
+      const before = lookups();
+      expect((await mp.notifyChargeback(chargebackId, { secret: 'not-the-secret' })).status).toBeLessThan(500);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect((await read(transaction.id)).status).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
+      expect(lookups()).toBe(before);
+
+      expect((await mp.notifyChargeback(chargebackId)).status).toBe(200);
+      const dispute = await disputeOfChargeback(transaction.id, chargebackId);
+      const atMercadoPago = mp.chargeback(chargebackId)!;
+      expect(dispute).toMatchObject({
+        kind: DisputeKind.DISPUTE_KIND_CHARGEBACK,
+        status: DisputeStatus.DISPUTE_STATUS_OPEN,
+        amount: 1990,
+        reason: 'chargeback reported by the provider',
+        providerTakesDefense: true,
+      });
+      expect(dispute.deadline).toEqual(new Date(atMercadoPago.date_documentation_deadline));
+      expect(history(await read(transaction.id))).toEqual([
+        [TransactionStatus.TRANSACTION_STATUS_APPROVED, StatusSource.STATUS_SOURCE_API],
+        [TransactionStatus.TRANSACTION_STATUS_CHARGEBACK, StatusSource.STATUS_SOURCE_WEBHOOK],
+      ]);
+      expect(mp.count('GET', `/v1/chargebacks/${chargebackId}`)).toBe(1);
+
+      // The defence: to the chargeback's id the notification gave, with no lookup of it.
+      await addEvidence(dispute.id, 'nota fiscal.pdf', PDF);
+      const { dispute: submitted } = await submit(dispute.id);
+      expect(submitted).toMatchObject({ status: DisputeStatus.DISPUTE_STATUS_EVIDENCE_SUBMITTED, sentToProvider: true, providerDisputeId: chargebackId });
+      expect(lookups()).toBe(before + 1);
+      expect(mp.chargeback(chargebackId)!.files.map((file) => file.name)).toEqual(['nota fiscal.pdf']);
+
+      // Mercado Pago changes the chargeback: the same dispute follows it (still submitted), no second one is opened.
+      const deadline = new Date(Date.now() + 10 * 86_400_000).toISOString();
+      expect((await mp.updateChargeback(chargebackId, { amount: 12.5, date_documentation_deadline: deadline }))?.status).toBe(200);
+      const updated = await eventually(async () => {
+        const disputes = await disputesOf(transaction.id);
+        return disputes.length === 1 && disputes[0]!.amount === 1250 && disputes[0];
+      });
+      expect(updated).toMatchObject({ id: dispute.id, providerDisputeId: chargebackId, status: DisputeStatus.DISPUTE_STATUS_EVIDENCE_SUBMITTED });
+      expect(updated.deadline).toEqual(new Date(deadline));
+    } finally {
+      mp.configureChargebackNotifications(undefined);
+    }
+  });
+
+  it("the payment's webhook first, then the chargeback's: the dispute the move opened gets the chargeback's id, and stays the only one", async () => {
+    const transaction = await cardCharge();
+    mp.configureChargebackNotifications(notificationUrl);
+    try {
+      const { chargebackId, notified, chargebackNotified } = await mp.chargeBack(transaction.transactionId);
+      expect([notified?.status, chargebackNotified?.status]).toEqual([200, 200]);
+      await processedNotifications(client, transaction.id, 2);
+      const dispute = await disputeOfChargeback(transaction.id, chargebackId);
+      expect(dispute.deadline).toEqual(new Date(mp.chargeback(chargebackId)!.date_documentation_deadline));
+    } finally {
+      mp.configureChargebackNotifications(undefined);
+    }
+  });
+
+  it('an account without the webhook secret: the chargeback read, and the payment read confirming it, before anything moves', async () => {
+    const { providerAccount: unsigned } = await client.call('accounts', 'createProviderAccount', {
+      provider: 'MERCADOPAGO',
+      name: 'Mercado Pago stand-in, no webhook secret',
+      publicKey: PUBLIC_KEY,
+      secretKey: ACCESS_TOKEN,
+      baseUrl: mp.url,
+    });
+    const transaction = await cardCharge(unsigned.id);
+    const { chargebackId } = await mp.chargeBack(transaction.transactionId, { paymentWebhook: false });
+    mp.configureChargebackNotifications(unsigned.notificationUrl);
+    try {
+      const paymentReads = mp.count('GET', `/v1/payments/${transaction.transactionId}`);
+      await mp.notifyChargeback(chargebackId);
+      const dispute = await disputeOfChargeback(transaction.id, chargebackId);
+      expect(dispute.amount).toBe(1990);
+      expect(mp.count('GET', `/v1/chargebacks/${chargebackId}`)).toBe(1);
+      expect(mp.count('GET', `/v1/payments/${transaction.transactionId}`)).toBe(paymentReads + 1);
+      expect((await read(transaction.id)).status).toBe(TransactionStatus.TRANSACTION_STATUS_CHARGEBACK);
+    } finally {
+      mp.configureChargebackNotifications(undefined);
+    }
   });
 
   it("a PIX infraction (MED) is recorded only: Mercado Pago's chargebacks API is card chargebacks'", async () => {

@@ -57,6 +57,19 @@ import { startStandIn, type StandIn, type StandInReply, type StandInRequest } fr
  *   an id that is not a chargeback's, and documentation after the deadline
  *   being refused are the stand-in's own (the sources give none); 10 MB is
  *   read as 10,000,000 bytes.
+ * - Chargeback notifications (the chargebacks guide's "Configure chargeback
+ *   notifications"): sent where the application's webhooks are configured
+ *   with the Chargebacks event (its own URL, set in the panel, not the
+ *   payment's notification_url), signed like every webhook, body `{actions:
+ *   ["changed_case_status"], api_version, application_id, data: {checkout,
+ *   date_updated, id, payment_id, product_id, site_id,
+ *   transaction_intent_id}, date_created, id, live_mode, type:
+ *   "topic_chargebacks_wh", user_id, version}`, `data.id` the chargeback's id
+ *   written as a JSON number (the guide's example: 233000061680860000), so
+ *   its 18 digits arrive as they are; the query carries `data.id` and `type`
+ *   as for payments. The chargeback's own resource (API reference
+ *   attributes): `id` as text, `payments` as numbers, `amount` (the
+ *   reference's sample writes it as text, "108.43"), no reason.
  *
  * - Fees (sdk-nodejs src/clients/payment/commonTypes.ts, the payment's
  *   `fee_details: [{type, amount, fee_payer}]`, amounts in reais, `fee_payer`
@@ -87,6 +100,8 @@ export const MERCADOPAGO_STANDIN_SOURCES = [
   'https://www.mercadopago.com.mx/developers/en/reference/chargebacks/_chargebacks_id/get (GET /v1/chargebacks/{id}, the payment id where the chargeback id is not known; the answer sample)',
   'https://www.mercadopago.com.br/developers/en/docs/checkout-api-payments/payment-management/chargebacks/management (notification, get the chargeback, upload the documentation)',
   'https://www.mercadopago.com.br/developers/en/docs/adobe-commerce/resources/chargebacks/how-to-manage (POST /v1/chargebacks/{id}/documentation with files[]; .jpg, .png or .pdf, 10 MB overall; 200 and documentation_status)',
+  'https://www.mercadopago.com.br/developers/en/docs/checkout-pro/chargebacks/notifications (the Chargebacks event configured in the panel; the topic_chargebacks_wh notification and its example)',
+  "https://www.mercadopago.com.ar/developers/en/reference/chargebacks/resource (the chargeback's attributes and their types)",
 ];
 
 export interface MercadoPagoStandInOptions {
@@ -120,14 +135,27 @@ export interface MercadoPagoStandIn extends StandIn {
   notify(id: string | number, options?: { secret?: string }): Promise<Response>;
   /** The next payment or refund is made, but its answer is lost on the way back (HTTP 500): the caller cannot know it happened. */
   loseNextAnswer(operation: 'payment' | 'refund'): void;
-  /** The payer's bank charges an approved card payment back: the payment is `charged_back`, with a chargeback; its webhook is sent. */
-  chargeBack(paymentId: string | number): Promise<{ chargebackId: string; notified: Response }>;
+  /**
+   * The payer's bank charges an approved card payment back: the payment is `charged_back`, with a chargeback; the
+   * payment's webhook is sent (unless `paymentWebhook` is false: lost on the way), and the chargeback's where the
+   * Chargebacks event is configured.
+   */
+  chargeBack(
+    paymentId: string | number,
+    options?: { paymentWebhook?: boolean },
+  ): Promise<{ chargebackId: string; notified?: Response; chargebackNotified?: Response }>;
   /** The chargeback as Mercado Pago answers it, and the files its documentation uploads brought. */
   chargeback(id: string): (Chargeback & { files: ChargebackFile[] }) | undefined;
   /** The chargeback's documentation deadline passes: Mercado Pago takes no more documentation for it. */
   closeDocumentation(id: string): void;
   /** Each documentation upload takes `ms` before it is answered (a slow network, large files): the stand-in's own. */
   slowDocumentationUploads(ms: number): void;
+  /** The panel's webhook configuration: the URL the Chargebacks event is sent to (undefined: the event is not chosen). */
+  configureChargebackNotifications(url: string | undefined): void;
+  /** Mercado Pago's chargebacks notification about a chargeback (signed; `secret` to sign it otherwise, a forgery), to the configured URL. */
+  notifyChargeback(id: string, options?: { secret?: string }): Promise<Response>;
+  /** Mercado Pago changes a chargeback (its amount in reais, its deadline) and, where the event is configured, notifies it. */
+  updateChargeback(id: string, change: { amount?: number; date_documentation_deadline?: string }): Promise<Response | undefined>;
 }
 
 /** A chargeback as GET /v1/chargebacks/{id} answers it. */
@@ -265,6 +293,7 @@ export async function startMercadoPagoStandIn(options: MercadoPagoStandInOptions
   let nextNotificationId = 118_000_000_000;
   const loseAnswer = { payment: false, refund: false };
   const USER_ID = 1_234_567;
+  const APPLICATION_ID = 4_921_000_000_000_000;
 
   const bearer = (request: StandInRequest) => request.headers.authorization === `Bearer ${options.accessToken}`;
   const byPublicKey = (request: StandInRequest) => request.query.public_key === options.publicKey;
@@ -481,28 +510,64 @@ export async function startMercadoPagoStandIn(options: MercadoPagoStandInOptions
     const payment = payments.get(Number(id));
     if (!payment?.notification_url) throw new Error(`payment ${id} has no notification_url`);
     const dataId = String(payment.id);
+    return deliver(payment.notification_url, dataId, 'payment', notifyOptions.secret, {
+      id: nextNotificationId++,
+      live_mode: false,
+      type: 'payment',
+      date_created: new Date().toISOString(),
+      user_id: USER_ID,
+      api_version: 'v1',
+      action: 'payment.updated',
+      data: { id: dataId },
+    });
+  }
+
+  /** A webhook as Mercado Pago posts it: `data.id` and `type` in the query, `x-request-id`, and `x-signature` over the manifest. */
+  function deliver(to: string, dataId: string, type: string, secret: string | undefined, body: Record<string, unknown> | string): Promise<Response> {
     const requestId = randomUUID();
     const ts = Math.floor(Date.now() / 1000);
-    const signature = createHmac('sha256', notifyOptions.secret ?? options.webhookSecret)
+    const signature = createHmac('sha256', secret ?? options.webhookSecret)
       .update(`id:${dataId};request-id:${requestId};ts:${ts};`)
       .digest('hex');
-    const url = new URL(payment.notification_url);
+    const url = new URL(to);
     url.searchParams.set('data.id', dataId);
-    url.searchParams.set('type', 'payment');
+    url.searchParams.set('type', type);
     return fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-request-id': requestId, 'x-signature': `ts=${ts},v1=${signature}` },
-      body: JSON.stringify({
-        id: nextNotificationId++,
-        live_mode: false,
-        type: 'payment',
-        date_created: new Date().toISOString(),
-        user_id: USER_ID,
-        api_version: 'v1',
-        action: 'payment.updated',
-        data: { id: dataId },
-      }),
+      body: typeof body === 'string' ? body : JSON.stringify(body),
     });
+  }
+
+  let chargebackNotificationUrl: string | undefined;
+
+  /** The chargebacks topic's notification, `data.id` (and `payment_id`) written as JSON numbers with every digit. */
+  function notifyChargeback(id: string, notifyOptions: { secret?: string } = {}): Promise<Response> {
+    const chargeback = chargebacks.get(id);
+    if (!chargeback) throw new Error(`no chargeback ${id}`);
+    if (!chargebackNotificationUrl) throw new Error('the Chargebacks event is not configured');
+    const now = new Date().toISOString();
+    const body = JSON.stringify({
+      actions: ['changed_case_status'],
+      api_version: 'v1',
+      application_id: APPLICATION_ID,
+      data: {
+        checkout: 'PRO',
+        date_updated: now,
+        id: '<chargeback id>',
+        payment_id: chargeback.payments[0],
+        product_id: 'C00A2J8RF4DI8BCIMFU0',
+        site_id: 'MLB',
+        transaction_intent_id: '',
+      },
+      date_created: now,
+      id: nextNotificationId++,
+      live_mode: false,
+      type: 'topic_chargebacks_wh',
+      user_id: USER_ID,
+      version: Math.floor(Date.now() / 1000),
+    }).replace('"<chargeback id>"', id);
+    return deliver(chargebackNotificationUrl, id, 'topic_chargebacks_wh', notifyOptions.secret, body);
   }
 
   const chargebacks = new Map<string, Chargeback>();
@@ -700,7 +765,7 @@ export async function startMercadoPagoStandIn(options: MercadoPagoStandInOptions
     loseNextAnswer: (operation: 'payment' | 'refund') => {
       loseAnswer[operation] = true;
     },
-    async chargeBack(paymentId: string | number) {
+    async chargeBack(paymentId: string | number, { paymentWebhook = true }: { paymentWebhook?: boolean } = {}) {
       const payment = payments.get(Number(paymentId));
       if (!payment || payment.status !== 'approved') throw new Error(`payment ${paymentId} is not approved`);
       const now = new Date();
@@ -723,7 +788,11 @@ export async function startMercadoPagoStandIn(options: MercadoPagoStandInOptions
         date_last_updated: now.toISOString(),
         live_mode: false,
       });
-      return { chargebackId: id, notified: await notify(paymentId) };
+      return {
+        chargebackId: id,
+        ...(paymentWebhook ? { notified: await notify(paymentId) } : {}),
+        ...(chargebackNotificationUrl ? { chargebackNotified: await notifyChargeback(id) } : {}),
+      };
     },
     chargeback: (id: string) => {
       const chargeback = chargebacks.get(id);
@@ -736,6 +805,16 @@ export async function startMercadoPagoStandIn(options: MercadoPagoStandInOptions
     },
     slowDocumentationUploads: (ms: number) => {
       documentationLatencyMs = ms;
+    },
+    configureChargebackNotifications: (url: string | undefined) => {
+      chargebackNotificationUrl = url;
+    },
+    notifyChargeback,
+    async updateChargeback(id: string, change: { amount?: number; date_documentation_deadline?: string }) {
+      const chargeback = chargebacks.get(id);
+      if (!chargeback) throw new Error(`no chargeback ${id}`);
+      Object.assign(chargeback, change, { date_last_updated: new Date().toISOString() });
+      return chargebackNotificationUrl ? notifyChargeback(id) : undefined;
     },
   });
 }

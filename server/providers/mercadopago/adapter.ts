@@ -10,12 +10,12 @@ import type {
   TransactionStatus,
   WebhookResult,
 } from '../../domain/types.js';
-import type { DisputeDefense, DisputeDefenseReceipt } from '../../domain/disputes.js';
+import type { DisputeDefense, DisputeDefenseReceipt, ProviderChargeback } from '../../domain/disputes.js';
 import type { CardInput } from '../../lib/card.js';
 import { digitsOnly, inferDocumentType } from '../../lib/documents.js';
 import { GatewayError, invalidArgument, isGatewayError } from '../../lib/errors.js';
 import { verifySignatureHeader } from '../../lib/hmacSignature.js';
-import { parseJsonObject } from '../../lib/json.js';
+import { isRecord } from '../../lib/json.js';
 import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { catalogueError, FAILURE_PREFIXES } from '../../lib/providerMessages.js';
 import { lookupStatus, statusTable } from '../../lib/statusTable.js';
@@ -44,7 +44,10 @@ import { creditCardInstallmentsOf, mercadoPagoInstallments } from './installment
  *   `X-Idempotency-Key` derived from the caller's key.
  * - Webhooks `{type: "payment", action, data: {id}}` carry no status (the
  *   payment is read), signed in `x-signature: ts=…,v1=…` over the manifest
- *   `id:<data.id>;request-id:<x-request-id>;ts:<ts>;`.
+ *   `id:<data.id>;request-id:<x-request-id>;ts:<ts>;`. A chargeback's
+ *   (`type: topic_chargebacks_wh`, `data: {id, payment_id}`) is read with GET
+ *   /v1/chargebacks/{id}: the payment goes to CHARGEBACK and its dispute keeps
+ *   the chargeback's id, amount and documentation deadline.
  * - CalculateInstallments: Mercado Pago's own quote for the card's BIN, GET
  *   /v1/payment_methods/installments?amount=…&bin=… (installments.ts).
  */
@@ -75,6 +78,10 @@ export const MERCADOPAGO_SOURCES = {
   installments: 'https://www.mercadopago.com.br/developers/pt/reference/payment_methods/_payment_methods_installments/get',
   // GET /v1/chargebacks/{id}: {id, payments, amount, documentation_status, …}; the payment's id where the chargeback's is not known
   chargebacksGet: 'https://www.mercadopago.com.mx/developers/en/reference/chargebacks/_chargebacks_id/get',
+  // the chargebacks topic's notification: {actions, type: "topic_chargebacks_wh", data: {id (the chargeback's, a number of 18 digits), payment_id, …}, id, …}
+  chargebacksNotifications: 'https://www.mercadopago.com.br/developers/en/docs/checkout-pro/chargebacks/notifications',
+  // the attributes of GET /v1/chargebacks/{id}: id (String), payments (Array(Integer)), amount, date_documentation_deadline, …; no reason
+  chargebacksResource: 'https://www.mercadopago.com.ar/developers/en/reference/chargebacks/resource',
   // the flow: a chargeback notification, GET the chargeback, upload the supporting documentation
   chargebacksManage: 'https://www.mercadopago.com.br/developers/en/docs/checkout-api-payments/payment-management/chargebacks/management',
   // POST /v1/chargebacks/{id}/documentation, multipart `files[]`: .jpg, .png or .pdf, at most 10 MB overall
@@ -88,7 +95,7 @@ export const MERCADOPAGO: ProviderDeclaration = {
   credentials: { required: ['secretKey'] },
   money: 'reais',
   sources:
-    "Mercado Pago API reference: POST /v1/payments (fields, mandatory X-Idempotency-Key, errors {message, error, status, cause[{code, description}]}), GET /v1/payments/{id} (the seller's fee: the `fee_details` whose fee_payer is the collector, cross-checked with transaction_details.net_received_amount, as sdk-nodejs's payment types give them), POST /v1/payments/{id}/refunds (partial with amount, X-Idempotency-Key); Checkout API guides: PIX (point_of_interaction.transaction_data), boleto (bolbradesco, payer.address required: cause 7521); webhooks guide: {type: payment, data.id} and x-signature over id:…;request-id:…;ts:…;. Card tokens made by backend for PCI-compliant merchants (resources for PCI-compliant merchants: POST /v1/card_tokens {card_number, expiration_month, expiration_year, security_code, cardholder {name, identification}} with the access token), for a card's own fields from the gateway's card token. Official SDKs: sdk-nodejs (card token read GET /v1/card_tokens/{id} with first_six_digits, the same card token create, refund answer, webhook manifest), sdk-js (getPaymentMethods by BIN: {paging, results[{id, payment_type_id, issuer}]}; getInstallments). Installments quote: GET /v1/payment_methods/installments with amount (reais) and bin, answered [{payment_method_id, payment_type_id, payer_costs[{installments, installment_rate, installment_amount, total_amount}]}] (API reference, sdk-js getInstallments). The gateway's decisions: boleto as bolbradesco, the card brand found from the token's BIN, document 1 §4 readings of the statuses, refund statuses read as done / in progress / refused, installments quoted from the credit-card entry only and only with the card's BIN (card_bin; FAILED_PRECONDITION without it), the last installment absorbing the cents. Chargeback defence (chargebacks guides and API reference): GET /v1/chargebacks/{id}, which also takes the payment's id, for the chargeback's own id where the dispute has none; then POST /v1/chargebacks/{id}/documentation, multipart, the evidence as `files[]`, only .jpg, .png or .pdf, at most 10 MB overall (read as 10,000,000 bytes), checked before anything is sent",
+    "Mercado Pago API reference: POST /v1/payments (fields, mandatory X-Idempotency-Key, errors {message, error, status, cause[{code, description}]}), GET /v1/payments/{id} (the seller's fee: the `fee_details` whose fee_payer is the collector, cross-checked with transaction_details.net_received_amount, as sdk-nodejs's payment types give them), POST /v1/payments/{id}/refunds (partial with amount, X-Idempotency-Key); Checkout API guides: PIX (point_of_interaction.transaction_data), boleto (bolbradesco, payer.address required: cause 7521); webhooks guide: {type: payment, data.id} and x-signature over id:…;request-id:…;ts:…;. Card tokens made by backend for PCI-compliant merchants (resources for PCI-compliant merchants: POST /v1/card_tokens {card_number, expiration_month, expiration_year, security_code, cardholder {name, identification}} with the access token), for a card's own fields from the gateway's card token. Official SDKs: sdk-nodejs (card token read GET /v1/card_tokens/{id} with first_six_digits, the same card token create, refund answer, webhook manifest), sdk-js (getPaymentMethods by BIN: {paging, results[{id, payment_type_id, issuer}]}; getInstallments). Installments quote: GET /v1/payment_methods/installments with amount (reais) and bin, answered [{payment_method_id, payment_type_id, payer_costs[{installments, installment_rate, installment_amount, total_amount}]}] (API reference, sdk-js getInstallments). The gateway's decisions: boleto as bolbradesco, the card brand found from the token's BIN, document 1 §4 readings of the statuses, refund statuses read as done / in progress / refused, installments quoted from the credit-card entry only and only with the card's BIN (card_bin; FAILED_PRECONDITION without it), the last installment absorbing the cents. Chargeback defence (chargebacks guides and API reference): GET /v1/chargebacks/{id}, which also takes the payment's id, for the chargeback's own id where the dispute has none; then POST /v1/chargebacks/{id}/documentation, multipart, the evidence as `files[]`, only .jpg, .png or .pdf, at most 10 MB overall (read as 10,000,000 bytes), checked before anything is sent. Chargeback notifications (chargebacks guide's notification page: `type: topic_chargebacks_wh`, `data.id` the chargeback's id written as an 18-digit number, kept digit for digit, `data.payment_id`; signed like every webhook): the chargeback read with GET /v1/chargebacks/{id} (API reference attributes: payments, amount, date_documentation_deadline; no reason is documented, so the dispute keeps the gateway's), its payment moved to CHARGEBACK, the dispute given the chargeback's id, amount (cents) and deadline",
   evidence: { level: 'documented', addresses: Object.values(MERCADOPAGO_SOURCES) },
 };
 
@@ -257,6 +264,19 @@ export type MercadoPagoPaymentMethods = z.output<typeof mercadoPagoPaymentMethod
 /** GET /v1/chargebacks/{id}: the chargeback's own id (the one its documentation goes to). */
 export const mercadoPagoChargeback = z.object({ id: wireId });
 
+/**
+ * GET /v1/chargebacks/{id} read for a chargeback notification, the fields its API reference documents: `payments`
+ * (the payments' ids, Array(Integer)), `amount` (reais; the reference's sample writes it as text) and
+ * `date_documentation_deadline` (ISO 8601). No reason is documented, so none is read. An amount or deadline that cannot
+ * be read is left out (the dispute keeps its own); a chargeback naming no payment is not one the gateway can place.
+ */
+export const mercadoPagoChargebackCase = mercadoPagoChargeback.extend({
+  payments: z.array(wireId).min(1),
+  amount: absentable(wireAmount).catch(undefined),
+  date_documentation_deadline: absentable(wireText).catch(undefined),
+});
+export type MercadoPagoChargebackCase = z.output<typeof mercadoPagoChargebackCase>;
+
 /** POST /v1/chargebacks/{id}/documentation: ".jpg, .png or .pdf", "should not exceed 10mb overall" (read as 10,000,000 bytes). */
 export const MERCADOPAGO_DOCUMENTATION_LIMITS: DefenseDocumentLimits = {
   provider: 'Mercado Pago',
@@ -264,8 +284,16 @@ export const MERCADOPAGO_DOCUMENTATION_LIMITS: DefenseDocumentLimits = {
   maxTotalBytes: 10_000_000,
 };
 
-/** A webhook about a payment (`type: payment`, `data.id`); anything else is ignored. */
-export const mercadoPagoNotification = z.object({ id: absentable(wireId), type: z.literal('payment'), data: z.object({ id: wireId }) });
+/**
+ * A webhook about a payment (`type: payment`, `data.id`) or a chargeback (the chargebacks guide's `type:
+ * topic_chargebacks_wh`, or the topic's own name `chargebacks`; `data.id` the chargeback's, `data.payment_id` its
+ * payment's); anything else is ignored.
+ */
+export const mercadoPagoNotification = z.object({
+  id: absentable(wireId),
+  type: z.enum(['payment', 'topic_chargebacks_wh', 'chargebacks']),
+  data: z.object({ id: wireId, payment_id: absentable(wireId).catch(undefined) }),
+});
 
 // ---------------------------------------------------------------- statuses
 
@@ -435,11 +463,63 @@ export const mercadoPagoRefundResult = (refund: MercadoPagoRefund, outcome: Refu
   status: outcome !== 'refused',
 });
 
-/** The payment a notification names, with Mercado Pago's notification id where it sends one; undefined for anything else (ignored). */
-export function mercadoPagoNotifiedPayment(body: Buffer): { id: string; eventId?: string } | undefined {
-  const parsed = mercadoPagoNotification.safeParse(parseJsonObject(body));
+/** What a notification names: a payment, or a chargeback (and the payment it says it is about). */
+export interface MercadoPagoNotified {
+  topic: 'payment' | 'chargeback';
+  /** `data.id`: the payment's or the chargeback's id. */
+  id: string;
+  /** Mercado Pago's id of the notification, where it sends one. */
+  eventId?: string;
+  /** A chargeback notification's `data.payment_id`: a hint, the chargeback's read says which payments it is about. */
+  paymentId?: string;
+}
+
+/**
+ * A JSON body whose whole numbers beyond a double's exact range keep their digits as text: Mercado Pago writes a
+ * chargeback's `data.id` as a number of 18 digits (233000061680860000 in the guide's example), which JSON.parse alone
+ * would round to another chargeback's id (and so to another signature manifest).
+ */
+function parseExactIds(body: Buffer): Record<string, unknown> | undefined {
+  const exact = (_key: string, value: unknown, context?: { source?: string }): unknown =>
+    typeof value === 'number' && !Number.isSafeInteger(value) && /^\d+$/.test(context?.source ?? '') ? context!.source : value;
+  try {
+    const parsed: unknown = JSON.parse(body.toString('utf8'), exact);
+    return isRecord(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a notification is about, with Mercado Pago's notification id where it sends one; undefined for anything else (ignored). */
+export function mercadoPagoNotified(body: Buffer): MercadoPagoNotified | undefined {
+  const parsed = mercadoPagoNotification.safeParse(parseExactIds(body));
   if (!parsed.success) return undefined;
-  return { id: parsed.data.data.id, ...(parsed.data.id ? { eventId: parsed.data.id } : {}) };
+  const { type, data, id: eventId } = parsed.data;
+  return {
+    topic: type === 'payment' ? 'payment' : 'chargeback',
+    id: data.id,
+    ...(eventId ? { eventId } : {}),
+    ...(type !== 'payment' && data.payment_id ? { paymentId: data.payment_id } : {}),
+  };
+}
+
+/**
+ * The charge a chargeback is about and what the gateway keeps of it: the payment the notification names where the
+ * chargeback's read lists it, else the first the read lists; the chargeback's own id, its amount in cents and its
+ * documentation deadline where the read states them.
+ */
+export function mercadoPagoChargebackNotice(
+  chargeback: MercadoPagoChargebackCase,
+  notifiedPaymentId: string | undefined,
+  toCents: (amount: string | number) => number | undefined,
+): { paymentId: string; chargeback: ProviderChargeback } {
+  const paymentId = chargeback.payments.find((id) => id === notifiedPaymentId) ?? chargeback.payments[0]!;
+  const amount = chargeback.amount === undefined ? undefined : toCents(chargeback.amount);
+  const deadline = dateOf(chargeback.date_documentation_deadline);
+  return {
+    paymentId,
+    chargeback: { providerDisputeId: chargeback.id, ...(amount === undefined ? {} : { amount }), ...(deadline ? { deadline } : {}) },
+  };
 }
 
 /**
@@ -624,10 +704,14 @@ export class MercadoPagoAdapter extends DeclaredAdapter {
     return { providerDisputeId: chargebackId };
   }
 
-  /** The webhook names the payment only: its status is read from Mercado Pago (a failed read fails the notification, which is retried). */
+  /**
+   * The webhook names the payment or the chargeback only: what it is about is read from Mercado Pago (a failed read fails
+   * the notification, which is retried), so an unsigned one is confirmed by that read, like a signed one.
+   */
   override async processWebhook(ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
-    const notified = mercadoPagoNotifiedPayment(notification.body);
+    const notified = mercadoPagoNotified(notification.body);
     if (!notified) return undefined;
+    if (notified.topic === 'chargeback') return this.chargebackNotified(ctx, notified);
     const payment = await this.getTransaction(ctx, notified.id);
     return {
       type: 'TRANSACTION',
@@ -637,9 +721,25 @@ export class MercadoPagoAdapter extends DeclaredAdapter {
     };
   }
 
+  /**
+   * A chargeback notification (the chargebacks guides: notification, GET the chargeback, documentation to its id): the
+   * chargeback read by its own id; its payment charged back (CHARGEBACK, which the gateway confirms with the payment's
+   * read where the notification is unsigned), with the chargeback's id, amount and deadline for the charge's dispute.
+   */
+  private async chargebackNotified(ctx: AdapterContext, notified: MercadoPagoNotified): Promise<WebhookResult> {
+    const chargeback = await this.exchange(
+      'processWebhook',
+      this.prefixFor('processWebhook'),
+      () => this.http(ctx).get<unknown>(fillPath(MERCADOPAGO_PATHS.chargeback, { id: notified.id })),
+      mercadoPagoChargebackCase,
+    );
+    const notice = mercadoPagoChargebackNotice(chargeback, notified.paymentId, (amount) => this.optionalProviderAmount(amount));
+    return { type: 'TRANSACTION', transactionId: notice.paymentId, status: 'CHARGEBACK', chargeback: notice.chargeback };
+  }
+
   /** Mercado Pago's notification id where it sends one, else the payment and the body. */
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
-    const notified = mercadoPagoNotifiedPayment(notification.body);
+    const notified = mercadoPagoNotified(notification.body);
     return notified?.eventId ? notificationKeyOf({ eventId: notified.eventId }, notification.body) : super.notificationKey(ctx, notification);
   }
 
@@ -651,7 +751,7 @@ export class MercadoPagoAdapter extends DeclaredAdapter {
    */
   override verifyNotification(ctx: AdapterContext, notification: IncomingNotification): NotificationVerdict {
     if (!ctx.webhookSecret) return 'unsigned';
-    const id = mercadoPagoNotifiedPayment(notification.body)?.id;
+    const id = mercadoPagoNotified(notification.body)?.id;
     const requestId = notification.headers['x-request-id'];
     const header = notification.headers['x-signature'];
     const manifest = (ts: string) => `${id ? `id:${id.toLowerCase()};` : ''}${requestId ? `request-id:${requestId};` : ''}ts:${ts};`;
