@@ -68,7 +68,8 @@ describe('PLUGGOU (spec doc 3, group 3), a bespoke adapter', () => {
     });
     expect(await h.adapter.createTransaction(h.ctx, transactionInput())).toEqual({
       ...{ paymentMethod: 'PIX', transactionId: 'tx_1', status: 'PENDING', amount: 1990, pixCode: PIX_CODE },
-      ...{ expiresAt: new Date(NOW.getTime() + DAY_MS) },
+      // `platform_tax`: Pluggou's fee, in cents like the amount.
+      ...{ expiresAt: new Date(NOW.getTime() + DAY_MS), providerFee: 80 },
     });
   });
 
@@ -91,6 +92,17 @@ describe('PLUGGOU (spec doc 3, group 3), a bespoke adapter', () => {
       headers: HEADERS,
       reply: { body: { success: true, data: { id: 'tx_1', status: 'paid', amount: 1990 } } },
     });
+    expect(await h.adapter.getTransaction(publicCtx(), 'tx_1')).toEqual({ paymentMethod: 'PIX', transactionId: 'tx_1', status: 'APPROVED', amount: 1990 });
+  });
+
+  it("a paid charge's read states its PIX's end-to-end id (`e2e_id`) and Pluggou's fee (`platform_tax`, cents); unreadable ones are left out", async () => {
+    const paid = { id: 'tx_1', status: 'paid', amount: 1990, platform_tax: 80, liquid_amount: 1910, e2e_id: ' E18236120202611291200abcdefghijk ' };
+    h.fake.expect({ method: 'GET', path: '/transactions/tx_1', reply: { body: { success: true, data: paid } } });
+    expect(await h.adapter.getTransaction(publicCtx(), 'tx_1')).toEqual({
+      ...{ paymentMethod: 'PIX', transactionId: 'tx_1', status: 'APPROVED', amount: 1990 },
+      ...{ pixPayment: { endToEndId: 'E18236120202611291200abcdefghijk' }, providerFee: 80 },
+    });
+    h.fake.expect({ method: 'GET', path: '/transactions/tx_1', reply: { body: { success: true, data: { ...paid, e2e_id: null, platform_tax: 'n/a' } } } });
     expect(await h.adapter.getTransaction(publicCtx(), 'tx_1')).toEqual({ paymentMethod: 'PIX', transactionId: 'tx_1', status: 'APPROVED', amount: 1990 });
   });
 
@@ -230,8 +242,16 @@ describe('PLUGGOU (spec doc 3, group 3), a bespoke adapter', () => {
       headers: { 'content-type': 'application/json', ...headers },
     });
 
+    it("states a paid charge's end-to-end id (`e2e_id`) and Pluggou's fee (`platform_tax`, cents)", async () => {
+      const body = { event_type: 'transaction', data: { id: 'tx_1', status: 'paid', amount: 1990, e2e_id: 'E123', platform_tax: 80, liquid_amount: 1910 } };
+      expect(await h.adapter.processWebhook(h.ctx, notification(body))).toEqual({
+        ...{ type: 'TRANSACTION', transactionId: 'tx_1', status: 'APPROVED' },
+        ...{ pixPayment: { endToEndId: 'E123' }, providerFee: 80 },
+      });
+    });
+
     it.each([
-      [{ event_type: 'transaction', data: { id: 'tx_1', status: 'paid', amount: 1990, e2e_id: 'E123' } }, 'APPROVED'],
+      [{ event_type: 'transaction', data: { id: 'tx_1', status: 'paid', amount: 1990, e2e_id: null, platform_tax: null } }, 'APPROVED'],
       [{ event_type: 'transaction', data: { id: 'tx_1', status: 'refunded' } }, 'REFUNDED'],
       [{ id: 'evt_9', data: { id: 'tx_1', status: 'chargeback' } }, 'CHARGEBACK'],
     ])('reads a charge event: %j', async (body, status) => {

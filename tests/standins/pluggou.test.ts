@@ -11,6 +11,7 @@ import { brCodeCrcIsValid } from '../support/brCode.js';
 import { failureOf } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
+import { todaysStatement } from '../support/statement.js';
 import { PLUGGOU_SOURCES, startPluggouStandIn, type PluggouStandIn } from './pluggou.js';
 
 /**
@@ -112,6 +113,9 @@ describe("PLUGGOU against a stand-in written from Pluggou's documentation", () =
 
     expect(await pluggou.pay(transaction.transactionId)).toEqual([200]);
     const paid = await becomes(transaction.id, TransactionStatus.TRANSACTION_STATUS_APPROVED);
+    // The webhook's `e2e_id`: the PIX's end-to-end id, shown on the charge.
+    expect(paid.pixEndToEndId).toBe(atPluggou.e2e_id);
+    expect(paid.pixEndToEndId).toMatch(/^E18236120\d+/);
     expect(history(paid)).toEqual([
       [TransactionStatus.TRANSACTION_STATUS_PENDING, StatusSource.STATUS_SOURCE_API],
       [TransactionStatus.TRANSACTION_STATUS_APPROVED, StatusSource.STATUS_SOURCE_WEBHOOK],
@@ -216,5 +220,21 @@ describe("PLUGGOU against a stand-in written from Pluggou's documentation", () =
       ),
     ).toMatchObject({ code: 'UNIMPLEMENTED' });
     expect(pluggou.received.length).toBe(before);
+  });
+
+  // Last: its account's webhook then receives every later event too (Pluggou sends each to all registered webhooks).
+  it("Pluggou's fee (`platform_tax`, cents) is kept with the charge and counted in the account's statement", async () => {
+    const fees = await createAccount('Pluggou fees', PUBLIC_KEY, SECRET_KEY);
+    pluggou.registerWebhook(fees.notificationUrl);
+    const { transaction } = await charge({ customer: ANA, amount: 2000 }, fees.id);
+    await pluggou.pay(transaction.transactionId);
+    const paid = await becomes(transaction.id, TransactionStatus.TRANSACTION_STATUS_APPROVED);
+    const atPluggou = pluggou.transactions.get(transaction.transactionId)!;
+    expect(paid.pixEndToEndId).toBe(atPluggou.e2e_id);
+    // The stand-in's rate, 1,49 % + R$ 0,50 of R$ 20,00.
+    expect(atPluggou.platform_tax).toBe(80);
+    expect(await todaysStatement(stack, fees.id)).toEqual([
+      expect.objectContaining({ chargesCount: 1, chargesAmount: 2000, feesAmount: 80, feesReportedCount: 1 }),
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { statedPixPayment } from '../../domain/pixPayments.js';
 import type { Customer, TransactionInput, TransactionResult, WebhookResult } from '../../domain/types.js';
 import { digitsOnly, isValidDocument } from '../../lib/documents.js';
 import { invalidArgument } from '../../lib/errors.js';
@@ -8,7 +9,7 @@ import { nationalPhoneDigits } from '../../lib/phone.js';
 import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { declaredStatusTable } from '../../lib/statusTable.js';
 import { SPEC_GROUPS, type AccountSettings, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
-import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
+import { absentable, wireAmount, wireFact, wireId, wireStatus, wireText } from '../kit/answers.js';
 import { DOC3_COMMON_STATUSES } from '../kit/commonStatuses.js';
 import { credentialPart, parseCredentials, type CredentialLayout } from '../kit/credentials.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
@@ -36,8 +37,11 @@ import { notificationKeyOf } from '../notificationKeys.js';
  * `POST /transactions` and `GET /transactions/{id}`, amounts in cents, the
  * answer `{success, message, data: {id, amount, platform_tax, liquid_amount,
  * status, pix: {emv}}}`, the webhook body `{event_type: transaction |
- * withdrawal, data: {id, status, amount, e2e_id, …}}` and the statuses
- * pending, paid, failed, canceled, refunded, chargeback.
+ * withdrawal, data: {id, status, amount, e2e_id, platform_tax,
+ * liquid_amount, …}}` and the statuses pending, paid, failed, canceled,
+ * refunded, chargeback. A paid charge's `e2e_id` (in the webhook and the read)
+ * is the PIX's end-to-end id; `platform_tax` (cents, "taxa da plataforma",
+ * `liquid_amount` = `amount` − `platform_tax`) is the provider's fee.
  *
  * The specification's paths stay the default; `api_version: public` speaks
  * the documented ones. The buyer's fields are checked before anything is sent.
@@ -76,7 +80,7 @@ export const PLUGGOU: PluggouDeclaration = {
   // The specification's paths stay the default; the documented ones (POST /transactions, GET /transactions/{id}) are the account's choice.
   apiVersions: ['specification', 'public'],
   sources:
-    "paths, PIX PENDING at creation, statuses' pattern, default PIX validity: spec (doc 3 §4/§7/§9); `X-Public-Key` / `X-Secret-Key`, the 401 `{error, message}` and 403 `{success: false, message, data: null}` refusals, the required `payment_method`, `amount`, `buyer.buyer_name`, `buyer.buyer_document` (check digits) and `buyer.buyer_phone`, webhooks to the account's registered URLs with `X-Webhook-Event-ID` and `X-Webhook-Code`: Pluggou's documentation (docs.pluggoucash.com, transactions guide and webhooks page); host `api.pluggoutech.com/api`, cents, the answer `{success, data: {id, amount, status, pix: {emv}}}`, the webhook body `{event_type, data: {id, status}}`, the status words: integrations that follow it; the organization id packed in the public key (`publicKey|organizationId`), PIX only: the gateway's decision; api_version `public`: the documented `POST /transactions` and `GET /transactions/{id}`",
+    "paths, PIX PENDING at creation, statuses' pattern, default PIX validity: spec (doc 3 §4/§7/§9); `X-Public-Key` / `X-Secret-Key`, the 401 `{error, message}` and 403 `{success: false, message, data: null}` refusals, the required `payment_method`, `amount`, `buyer.buyer_name`, `buyer.buyer_document` (check digits) and `buyer.buyer_phone`, webhooks to the account's registered URLs with `X-Webhook-Event-ID` and `X-Webhook-Code`: Pluggou's documentation (docs.pluggoucash.com, transactions guide and webhooks page); host `api.pluggoutech.com/api`, cents, the answer `{success, data: {id, amount, platform_tax, liquid_amount, status, e2e_id, pix: {emv}}}`, the webhook body `{event_type, data: {id, status, e2e_id, platform_tax, liquid_amount}}`, the status words: integrations that follow it (a webhook receiver that keeps `e2e_id`, `platform_tax` and `liquid_amount` in cents; an operator's guide to the same API: `platform_tax` the platform's fee, `liquid_amount` = `amount` − `platform_tax`); `e2e_id` kept as the charge's PIX end-to-end id, `platform_tax` as the provider's fee; the organization id packed in the public key (`publicKey|organizationId`), PIX only: the gateway's decision; api_version `public`: the documented `POST /transactions` and `GET /transactions/{id}`",
 };
 
 export const PLUGGOU_PATHS = { create: '/payments/transactions', get: '/payments/transactions/{id}' } as const;
@@ -104,11 +108,19 @@ export const pluggouChargeRequest = z.object({
 });
 export type PluggouChargeRequest = z.infer<typeof pluggouChargeRequest>;
 
-/** A charge as Pluggou answers it (POST and GET); the PIX code is `pix.emv`. */
+/** A fee that cannot be read is no fee, never a reason to refuse the answer. */
+const pluggouFee = absentable(wireAmount).catch(undefined);
+
+/**
+ * A charge as Pluggou answers it (POST and GET); the PIX code is `pix.emv`, a
+ * paid charge's end-to-end id `e2e_id`, the fee `platform_tax` (cents).
+ */
 const pluggouChargeObject = z.object({
   id: wireId,
   status: absentable(wireStatus),
   amount: absentable(wireAmount),
+  e2e_id: wireFact,
+  platform_tax: pluggouFee,
   pix: absentable(z.object({ emv: absentable(wireText) })),
 });
 
@@ -145,13 +157,13 @@ export const pluggouCreated = pluggouReply(pluggouCreatedObject);
 export const pluggouRead = pluggouReply(pluggouReadObject);
 
 /**
- * A webhook: `{event_type: transaction | withdrawal, data: {id, status, …}}`
- * (an event id beside it where the body has one).
+ * A webhook: `{event_type: transaction | withdrawal, data: {id, status,
+ * e2e_id, platform_tax, …}}` (an event id beside it where the body has one).
  */
 export const pluggouNotification = z.object({
   id: absentable(wireText),
   event_type: absentable(wireText),
-  data: z.object({ id: wireId, status: wireStatus }),
+  data: z.object({ id: wireId, status: wireStatus, e2e_id: wireFact, platform_tax: pluggouFee }),
 });
 
 // ---------------------------------------------------------------- request mapper
@@ -216,12 +228,19 @@ function acceptedCharge<C extends { kind: 'charge' }>(reply: C | PluggouRefusal)
   return reply;
 }
 
-/** A webhook about a charge or a payout, its event id from the body (the header is preferred: see notificationKey). */
-export function readPluggouNotification(body: Buffer): (ObjectNotification & { eventId?: string }) | undefined {
+/**
+ * A webhook about a charge or a payout, its event id from the body (the header
+ * is preferred: see notificationKey); a charge's also with its PIX's
+ * end-to-end id and Pluggou's fee, where it states them.
+ */
+export function readPluggouNotification(body: Buffer): (ObjectNotification & { eventId?: string; fee?: string | number }) | undefined {
   const parsed = pluggouNotification.safeParse(parseJsonObject(body));
   if (!parsed.success) return undefined;
   const { id: eventId, event_type: eventType, data } = parsed.data;
-  return { kind: eventType?.toLowerCase() === 'withdrawal' ? 'withdrawal' : 'transaction', id: data.id, status: data.status, ...(eventId ? { eventId } : {}) };
+  const kind = eventType?.toLowerCase() === 'withdrawal' ? 'withdrawal' : 'transaction';
+  const facts =
+    kind === 'transaction' ? { ...statedPixPayment({ endToEndId: data.e2e_id }), ...(data.platform_tax === undefined ? {} : { fee: data.platform_tax }) } : {};
+  return { kind, id: data.id, status: data.status, ...(eventId ? { eventId } : {}), ...facts };
 }
 
 // ---------------------------------------------------------------- operations
@@ -229,6 +248,12 @@ export function readPluggouNotification(body: Buffer): (ObjectNotification & { e
 export class PluggouAdapter extends DeclaredAdapter<PluggouDeclaration> {
   constructor(declaration: PluggouDeclaration = PLUGGOU, runtime: AdapterRuntime = {}) {
     super(declaration, runtime, { transactionStatuses: PLUGGOU_STATUSES });
+  }
+
+  /** What a charge's answer states besides its status: the PIX's end-to-end id, and Pluggou's fee (`platform_tax`, cents). */
+  private chargeFacts(charge: { e2e_id?: string; platform_tax?: string | number }): Pick<TransactionResult, 'pixPayment' | 'providerFee'> {
+    const fee = this.optionalProviderAmount(charge.platform_tax);
+    return { ...statedPixPayment({ endToEndId: charge.e2e_id }), ...(fee === undefined ? {} : { providerFee: fee }) };
   }
 
   private isPublic(account: Pick<AccountSettings, 'apiVersion'>): boolean {
@@ -264,6 +289,7 @@ export class PluggouAdapter extends DeclaredAdapter<PluggouDeclaration> {
       amount: this.mapped('createTransaction', prefix, () => this.amountOr(charge.amount, input.amount, 'valor da transação')),
       pixCode: charge.pix.emv,
       expiresAt,
+      ...this.chargeFacts(charge),
     });
   }
 
@@ -279,11 +305,16 @@ export class PluggouAdapter extends DeclaredAdapter<PluggouDeclaration> {
       status: this.transactionStatus(charge.status),
       amount: this.mapped('getTransaction', prefix, () => this.amountOr(charge.amount, undefined, 'valor da transação')),
       ...(pixCode ? { pixCode } : {}),
+      ...this.chargeFacts(charge),
     };
   }
 
+  /** A charge's webhook also states its PIX's end-to-end id and Pluggou's fee, where it carries them. */
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
-    return this.objectNotification(readPluggouNotification(notification.body));
+    const parsed = readPluggouNotification(notification.body);
+    const result = this.objectNotification(parsed);
+    const fee = this.optionalProviderAmount(parsed?.fee);
+    return result?.type === 'TRANSACTION' && fee !== undefined ? { ...result, providerFee: fee } : result;
   }
 
   /** `X-Webhook-Event-ID` (Pluggou's id of the event, "use it for idempotency"), else an event id in the body, else the charge's id and status. */
