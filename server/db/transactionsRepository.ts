@@ -99,6 +99,7 @@ export function transactionOf(row: TransactionRow): Transaction {
     ...(row.items?.length ? { items: row.items } : {}),
     ...(row.cardLast4 ? { cardLast4: row.cardLast4, ...(row.cardBrand ? { cardBrand: row.cardBrand } : {}) } : {}),
     ...(row.declineReason ? { declineReason: row.declineReason } : {}),
+    ...(row.providerFee === null || row.providerFee === undefined ? {} : { providerFee: row.providerFee }),
     ...pixPaymentOfRow(row),
   };
 }
@@ -162,6 +163,7 @@ function transactionRowOf(row: SqlRecord): TransactionRow {
     cardBrand: (row.card_brand as string | null) ?? null,
     cardLast4: (row.card_last4 as string | null) ?? null,
     declineReason: (row.decline_reason as string | null) ?? null,
+    providerFee: row.provider_fee === null || row.provider_fee === undefined ? null : Number(row.provider_fee),
     pixEndToEndId: (row.pix_end_to_end_id as string | null) ?? null,
     pixPayerName: (row.pix_payer_name as string | null) ?? null,
     pixPayerDocument: (row.pix_payer_document as string | null) ?? null,

@@ -159,6 +159,15 @@ export interface RefundedCharge {
   pixEndToEndId?: string;
 }
 
+/**
+ * What the gateway has stored of a charge it asks its provider about, for a provider whose read takes further calls
+ * to state a fact the gateway already keeps (Pagar.me's fee, from the payables). Facts it does not know are absent:
+ * the adapter reads them as usual.
+ */
+export interface ReadCharge {
+  providerFee?: number;
+}
+
 export interface RefundResult {
   refundId: string;
   /** True when the provider made or accepted the refund; false when it refused it (its cents are released). */

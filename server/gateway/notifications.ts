@@ -419,7 +419,7 @@ export class NotificationsService {
         if (confirm)
           return record('UNCONFIRMED', `unsigned ${status} cannot be confirmed: ${account.provider} offers no ${kind.name} lookup`, result, subject.id);
       } else {
-        const actual = (read = await kind.askProvider(adapter, ctx, kind.providerId(subject)));
+        const actual = (read = await kind.askProvider(adapter, ctx, kind.providerId(subject), subject));
         // Unsigned, the read is the answer; signed but silent about the amount, the read lends its amount (and id) to the notification's status.
         const mismatch = await refusedAnswer(this.deps, kind, subject, confirm ? actual : { ...actual, status }, 'webhook');
         if (mismatch) return refused(mismatch);

@@ -302,7 +302,7 @@ export class PaymentsService {
     if (!refresh || !kind.providerId(subject)) return subject;
     const { adapter, ctx } = await resolveAccount(this.deps, subject.providerAccountId, { includeDeleted: true });
     requireOperation(adapter, kind.lookup);
-    const current = await kind.askProvider(adapter, ctx, kind.providerId(subject));
+    const current = await kind.askProvider(adapter, ctx, kind.providerId(subject), subject);
     // An answer about another amount or id moves nothing: it is kept for operators and the record is answered as it is.
     if (!(await refusedAnswer(this.deps, kind, subject, current, 'poll'))) await moveSubjectAsAnswered(this.deps, kind, id, current, 'poll');
     return (await kind.find(this.deps, id, 'primary'))!;

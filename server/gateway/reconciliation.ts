@@ -36,7 +36,7 @@ export class ReconciliationService {
     try {
       const { adapter, ctx } = await resolveAccount(this.deps, subject.providerAccountId, { includeDeleted: true });
       if (!adapter.supports(kind.lookup)) return;
-      const current = await kind.askProvider(adapter, ctx, kind.providerId(subject));
+      const current = await kind.askProvider(adapter, ctx, kind.providerId(subject), subject);
       if (!(await refusedAnswer(this.deps, kind, subject, current, 'poll'))) await moveSubjectAsAnswered(this.deps, kind, subject.id, current, 'poll');
     } catch (error) {
       this.deps.logger.warn(

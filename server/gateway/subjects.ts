@@ -54,8 +54,12 @@ export interface SubjectKind<S extends string, T extends Tracked<S>> {
   find(deps: GatewayDeps, id: string, consistency?: Consistency): Promise<T | null>;
   findByProviderId(deps: GatewayDeps, providerAccountId: string, providerId: string): Promise<T | null>;
   providerId(subject: T): string;
-  /** What the provider answers about a subject: its status, and where the answer says them, the amount (cents; 0 when not said) and the provider's id. */
-  askProvider(adapter: ProviderAdapter, ctx: AdapterContext, providerId: string): Promise<ProviderView<S>>;
+  /**
+   * What the provider answers about a subject: its status, and where the answer says them, the amount (cents; 0 when
+   * not said) and the provider's id. `known`: the gateway's record of it, where there is one (its stored facts spare a
+   * provider's read the calls that would state them again).
+   */
+  askProvider(adapter: ProviderAdapter, ctx: AdapterContext, providerId: string, known?: T): Promise<ProviderView<S>>;
   /** The money statuses: an answer claiming one (in any direction: paid, failed, given back) must match the record (flowIntegrity.ts). */
   moneyStatuses: ReadonlySet<S>;
   amountOf(subject: T): number;
@@ -79,8 +83,8 @@ export const TRANSACTIONS: SubjectKind<TransactionStatus, Transaction> = {
   find: (deps, id, consistency) => deps.transactions.findTransaction(deps.db.em(), id, consistency),
   findByProviderId: (deps, providerAccountId, providerId) => deps.transactions.findTransactionByProviderId(deps.db.em(), providerAccountId, providerId),
   providerId: (transaction) => transaction.transactionId,
-  askProvider: async (adapter, ctx, providerId) => {
-    const read = await adapter.getTransaction(ctx, providerId);
+  askProvider: async (adapter, ctx, providerId, known) => {
+    const read = await adapter.getTransaction(ctx, providerId, known && { providerFee: known.providerFee });
     return {
       status: read.status,
       amount: readAmount(adapter, read.amount),

@@ -12,6 +12,7 @@ import {
   type AccountBalance,
   type Operation,
   type PaymentMethod,
+  type ReadCharge,
   type ReceiverInput,
   type ReceiverResult,
   type RefundedCharge,
@@ -382,7 +383,11 @@ export abstract class ProviderAdapter {
   createTransaction(_ctx: AdapterContext, _input: TransactionInput): Promise<TransactionResult> {
     return unsupported();
   }
-  getTransaction(_ctx: AdapterContext, _transactionId: string): Promise<TransactionResult> {
+  /**
+   * `charge`: what the gateway has stored of the charge (its fee, once an answer stated it), for a provider whose read
+   * would otherwise ask again for what is known; absent for a charge the gateway has no record of.
+   */
+  getTransaction(_ctx: AdapterContext, _transactionId: string, _charge?: ReadCharge): Promise<TransactionResult> {
     return unsupported();
   }
   /**

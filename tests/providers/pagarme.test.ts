@@ -482,6 +482,18 @@ describe('PAGARME (spec doc 2, group 1)', () => {
       expect(h.warn).toHaveBeenCalledWith(expect.objectContaining({ provider: 'PAGARME', chargeId: 'ch_fee1' }), 'payables unreadable: no fee');
     });
 
+    it('asks no payables when the gateway already stores the fee (its record passed to the read); an unknown fee is read', async () => {
+      readsPaidOrder();
+      const stored = await h.adapter.getTransaction(h.ctx, 'or_fee1', { providerFee: 530 });
+      expect(stored.status).toBe('APPROVED');
+      // The fee stays the stored one: the read states none.
+      expect(stored).not.toHaveProperty('providerFee');
+      expect(h.fake.received.filter((request) => request.path === '/payables')).toHaveLength(0);
+      readsPaidOrder();
+      payablesAre({ body: PAYABLES });
+      expect(await h.adapter.getTransaction(h.ctx, 'or_fee1', {})).toMatchObject({ status: 'APPROVED', providerFee: 630 });
+    });
+
     it('PAGARMEBAAS asks no payables', async () => {
       const baas = new OrdersApiAdapter(PAGARMEBAAS, { now: () => NOW, retry: false });
       readsPaidOrder();

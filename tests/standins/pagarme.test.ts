@@ -10,7 +10,6 @@ import {
   WithdrawRequest,
 } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { GetAccountBalanceRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
-import { GetAccountStatementRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { PaymentMethod, ReceiverStatus, StatusSource, TransactionStatus, WithdrawMethod, WithdrawStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import { isValidDigitableLine } from '../../server/lib/boleto.js';
 import type { AdapterContext } from '../../server/providers/adapter.js';
@@ -22,6 +21,7 @@ import { brCodeCrcIsValid } from '../support/brCode.js';
 import { failureOf } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
+import { todaysStatement } from '../support/statement.js';
 import { PAGARME_BASE_PATH, PAGARME_SOURCES, startPagarmeStandIn, type PagarmeStandIn } from './pagarme.js';
 
 const SECRET = 'sk_test_standin_pagarme';
@@ -121,26 +121,35 @@ describe('PAGARME against a stand-in written from Pagar.me v5 documentation', ()
     ]);
   });
 
-  it("a paid charge's fee from its payables: reported by the read that confirms Pagar.me's webhook, counted in the statement", async () => {
+  it("a paid charge's fee from its payables: reported by the read that confirms Pagar.me's webhook, counted in the statement, never asked again", async () => {
     const fees = await account('PAGARME');
     const dashboardUrl = standIn.webhookUrl;
     standIn.webhookUrl = fees.notificationUrl;
+    let transaction: Awaited<ReturnType<typeof charge>>['transaction'];
     try {
-      const { transaction } = await charge(fees.id, { amount: 2000, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX, customer: CUSTOMER });
+      ({ transaction } = await charge(fees.id, { amount: 2000, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX, customer: CUSTOMER }));
       await standIn.pay(transaction.transactionId);
       await becomes(transaction.id, TransactionStatus.TRANSACTION_STATUS_APPROVED);
     } finally {
       standIn.webhookUrl = dashboardUrl;
     }
-    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
-    const { days } = await stack.client.call(
-      'accounts',
-      'getAccountStatement',
-      GetAccountStatementRequest.fromPartial({ providerAccountId: fees.id, fromDay: today, toDay: today }),
-    );
     // The stand-in's PIX rate, 1.19 % of R$ 20,00, as its payable's fee.
-    expect(days).toEqual([expect.objectContaining({ chargesCount: 1, chargesAmount: 2000, feesAmount: 24, feesReportedCount: 1 })]);
-    expect(standIn.count('GET', `${PAGARME_BASE_PATH}/payables`)).toBeGreaterThan(0);
+    expect(await todaysStatement(stack, fees.id)).toEqual([
+      expect.objectContaining({ chargesCount: 1, chargesAmount: 2000, feesAmount: 24, feesReportedCount: 1 }),
+    ]);
+    // This charge's payables, asked once: by the read that confirmed the webhook, while no fee was stored.
+    const chargeId = (standIn.order(transaction.transactionId)!.charges as Array<{ id: string }>)[0]!.id;
+    const payablesReads = () =>
+      standIn.received.filter((request) => request.method === 'GET' && request.path === `${PAGARME_BASE_PATH}/payables` && request.query.charge_id === chargeId)
+        .length;
+    expect(payablesReads()).toBe(1);
+    // Once it is stored, reads of the paid charge (a refresh, as reconciliation does) ask the order only.
+    const orderReads = standIn.count('GET', `${PAGARME_BASE_PATH}/orders/{id}`);
+    expect(await read(transaction.id, true)).toMatchObject({ status: TransactionStatus.TRANSACTION_STATUS_APPROVED });
+    expect(await read(transaction.id, true)).toMatchObject({ status: TransactionStatus.TRANSACTION_STATUS_APPROVED });
+    expect(standIn.count('GET', `${PAGARME_BASE_PATH}/orders/{id}`)).toBeGreaterThanOrEqual(orderReads + 2);
+    expect(payablesReads()).toBe(1);
+    expect(await todaysStatement(stack, fees.id)).toEqual([expect.objectContaining({ feesAmount: 24, feesReportedCount: 1 })]);
   });
 
   it('PIX refunds: in progress at Pagar.me (pending_refund), reserved, a retry not sent twice, the rest asked for, REFUNDED when the bank returns it', async () => {

@@ -2,6 +2,7 @@ import type {
   AccountBalance,
   CardInput,
   Operation,
+  ReadCharge,
   ReceiverInput,
   ReceiverResult,
   RefundResult,
@@ -151,12 +152,16 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
     return { ...result, expiresAt: this.expiresAt(seconds, createdAt) };
   }
 
-  override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
+  /**
+   * GET /orders/{id}; for a paid charge whose fee the gateway does not know yet (`charge`: its record), also its
+   * payables for the fee. Once the fee is stored, reads (reconciliation, a notification's confirmation) ask no more.
+   */
+  override async getTransaction(ctx: AdapterContext, transactionId: string, charge?: ReadCharge): Promise<TransactionResult> {
     const prefix = this.prefixFor('getTransaction');
     const order = await this.exchange('getTransaction', prefix, () => this.http(ctx).get(fillPath('/orders/{id}', { id: transactionId })), ORDERS_API_ORDER);
     const result = await pixCodeOnly(this.fromOrder('getTransaction', prefix, order));
     const chargeId = primaryCharge(order)?.id;
-    if (!this.declaration.payableFees || result.status !== 'APPROVED' || !chargeId) return result;
+    if (!this.declaration.payableFees || result.status !== 'APPROVED' || !chargeId || charge?.providerFee !== undefined) return result;
     const fee = await this.chargeFee(ctx, prefix, chargeId);
     return fee === undefined ? result : { ...result, providerFee: fee };
   }
