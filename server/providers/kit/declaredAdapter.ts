@@ -17,7 +17,10 @@ export { unusableAnswer, type ExtraOperation, type FamilyDefaults } from './decl
  * key, and the verdicts of the usual signature schemes.
  */
 export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDeclaration> extends DeclaredAdapterCore<D> {
-  /** A postback that is the provider's object (a charge or a payout, its id and status) as a result; payouts only where the provider has them. */
+  /**
+   * A postback that is the provider's object (a charge or a payout, its id and status) as a result; payouts only where
+   * the provider has them. A charge's fee, where stated, in the provider's unit; one that cannot be read is left out.
+   */
   protected objectNotification(parsed: ObjectNotification | undefined): WebhookResult | undefined {
     if (!parsed) return undefined;
     if (parsed.kind === 'withdrawal')
@@ -25,7 +28,9 @@ export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDe
         ? { type: 'WITHDRAW', transactionId: parsed.id, status: this.withdrawalStatus(parsed.status) }
         : undefined;
     const pixPayment = parsed.pixPayment ? { pixPayment: parsed.pixPayment } : {};
-    return { type: 'TRANSACTION', transactionId: parsed.id, status: this.transactionStatus(parsed.status), ...pixPayment };
+    const fee = this.optionalProviderAmount(parsed.fee);
+    const providerFee = fee !== undefined && fee >= 0 ? { providerFee: fee } : {};
+    return { type: 'TRANSACTION', transactionId: parsed.id, status: this.transactionStatus(parsed.status), ...pixPayment, ...providerFee };
   }
 
   /** Unsigned postbacks carry no event id that survives re-delivery: the object's kind, id and status identify one (else the body's hash). */
@@ -90,6 +95,8 @@ export interface ObjectNotification {
   status: string;
   /** A charge's PIX payment, where the notification states it. */
   pixPayment?: PixPayment;
+  /** The fee the provider takes of a charge, as the notification states it (the provider's unit). */
+  fee?: string | number;
 }
 
 /**

@@ -233,7 +233,7 @@ function acceptedCharge<C extends { kind: 'charge' }>(reply: C | PluggouRefusal)
  * is preferred: see notificationKey); a charge's also with its PIX's
  * end-to-end id and Pluggou's fee, where it states them.
  */
-export function readPluggouNotification(body: Buffer): (ObjectNotification & { eventId?: string; fee?: string | number }) | undefined {
+export function readPluggouNotification(body: Buffer): (ObjectNotification & { eventId?: string }) | undefined {
   const parsed = pluggouNotification.safeParse(parseJsonObject(body));
   if (!parsed.success) return undefined;
   const { id: eventId, event_type: eventType, data } = parsed.data;
@@ -311,10 +311,7 @@ export class PluggouAdapter extends DeclaredAdapter<PluggouDeclaration> {
 
   /** A charge's webhook also states its PIX's end-to-end id and Pluggou's fee, where it carries them. */
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
-    const parsed = readPluggouNotification(notification.body);
-    const result = this.objectNotification(parsed);
-    const fee = this.optionalProviderAmount(parsed?.fee);
-    return result?.type === 'TRANSACTION' && fee !== undefined ? { ...result, providerFee: fee } : result;
+    return this.objectNotification(readPluggouNotification(notification.body));
   }
 
   /** `X-Webhook-Event-ID` (Pluggou's id of the event, "use it for idempotency"), else an event id in the body, else the charge's id and status. */
