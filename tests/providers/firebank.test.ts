@@ -138,9 +138,28 @@ describe('FIREBANK (spec doc 2, group 1), Fire Banking on the Avista platform', 
       ...{ paymentMethod: 'PIX', transactionId: '123', status: 'PENDING', amount: 1990, pixCode: PIX_CODE },
       ...{ expiresAt: new Date(NOW.getTime() + DAY_MS) },
     });
-    expect(await h.adapter.getTransaction(ctx(), '123')).toEqual({ paymentMethod: 'PIX', transactionId: '123', status: 'APPROVED', amount: 1990 });
+    // The platform's fee in reais, as cents like every amount it sends (R$ 0,065 is 7).
+    expect(await h.adapter.getTransaction(ctx(), '123')).toEqual({
+      paymentMethod: 'PIX',
+      transactionId: '123',
+      status: 'APPROVED',
+      amount: 1990,
+      providerFee: 7,
+    });
     // One token for both calls.
     expect(token.calls).toHaveLength(1);
+  });
+
+  it("reads a paid charge's fee (`feeAmount`, reais) and its PIX's end-to-end id (`e2eId`) from GET /api/pix/transaction/{id}", async () => {
+    withToken();
+    const confirmed = { id: '123', type: 'PAYMENT', status: 'CONFIRMED', originalAmount: 19.9, feeAmount: 0.5, finalAmount: 19.4 };
+    h.fake.expect({ method: 'GET', path: '/api/pix/transaction/123', reply: { body: { ...confirmed, e2eId: 'E00416968202611291200a1b2c3d4e5f6' } } });
+    expect(await h.adapter.getTransaction(ctx(), '123')).toEqual({
+      ...{ paymentMethod: 'PIX', transactionId: '123', status: 'APPROVED', amount: 1990 },
+      ...{ providerFee: 50, pixPayment: { endToEndId: 'E00416968202611291200a1b2c3d4e5f6' } },
+    });
+    h.fake.expect({ method: 'GET', path: '/api/pix/transaction/123', reply: { body: { ...confirmed, feeAmount: null, e2eId: null } } });
+    expect(await h.adapter.getTransaction(ctx(), '123')).toEqual({ paymentMethod: 'PIX', transactionId: '123', status: 'APPROVED', amount: 1990 });
   });
 
   it('renders the QR image itself when the answer has none, and names the charge by the idempotency key without an order id', async () => {
@@ -451,9 +470,19 @@ describe('FIREBANK (spec doc 2, group 1), Fire Banking on the Avista platform', 
     });
 
     it.each([
-      [cashIn('CONFIRMED'), { type: 'TRANSACTION', transactionId: '12345', status: 'APPROVED' }],
-      [cashIn('ERROR'), { type: 'TRANSACTION', transactionId: '12345', status: 'REJECTED' }],
-      [cashIn('PENDING'), { type: 'TRANSACTION', transactionId: '12345', status: 'PENDING' }],
+      // A charge's event states the platform's fee (`feeAmount`, reais) and, once paid, the PIX's `endToEndId`.
+      [
+        { ...cashIn('CONFIRMED'), endToEndId: 'E00416968202611291200a1b2c3d4e5f6' },
+        { type: 'TRANSACTION', transactionId: '12345', status: 'APPROVED', providerFee: 1, pixPayment: { endToEndId: 'E00416968202611291200a1b2c3d4e5f6' } },
+      ],
+      [
+        { ...cashIn('ERROR'), endToEndId: null },
+        { type: 'TRANSACTION', transactionId: '12345', status: 'REJECTED', providerFee: 1 },
+      ],
+      [
+        { ...cashIn('PENDING'), feeAmount: 'n/a' },
+        { type: 'TRANSACTION', transactionId: '12345', status: 'PENDING' },
+      ],
       [cashOut('CONFIRMED'), { type: 'WITHDRAW', transactionId: '456', status: 'APPROVED' }],
       [cashOut('ERROR'), { type: 'WITHDRAW', transactionId: '456', status: 'REJECTED' }],
       [reversal('CashInReversal', 'CONFIRMED', true), { type: 'TRANSACTION', transactionId: '12345', status: 'REFUNDED' }],

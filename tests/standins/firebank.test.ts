@@ -14,6 +14,7 @@ import { brCodeCrcIsValid } from '../support/brCode.js';
 import { eventually } from '../support/eventually.js';
 import { startFileServer, type FileServer } from '../support/fakeProvider.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
+import { todaysStatement } from '../support/statement.js';
 import { FIREBANK_SOURCES, startFirebankStandIn, type FirebankStandIn } from './firebank.js';
 
 /**
@@ -134,6 +135,13 @@ describe("FIREBANK against a stand-in written from its platform's documentation"
       [TransactionStatus.TRANSACTION_STATUS_APPROVED, StatusSource.STATUS_SOURCE_WEBHOOK],
     ]);
     expect((await read(transaction.id, true)).status).toBe(TransactionStatus.TRANSACTION_STATUS_APPROVED);
+    // The CashIn event's `endToEndId` is shown on the charge; its `feeAmount` (the stand-in's R$ 0,01) is the provider's
+    // fee, counted in the account's statement.
+    expect((await read(transaction.id)).pixEndToEndId).toBe(firebank.transactions.get(transaction.transactionId)!.e2eId);
+    expect((await read(transaction.id)).pixEndToEndId).toMatch(/^E00416968/);
+    expect(await todaysStatement(stack, accountId)).toEqual([
+      expect.objectContaining({ chargesCount: 1, chargesAmount: 1990, feesAmount: 1, feesReportedCount: 1 }),
+    ]);
 
     // R$ 5,00 back: a devolução PENDING at the platform, the charge still APPROVED; its CashInReversal (partial) moves nothing.
     const partial = await refund(transaction.id, 500, 'fb-refund-1');

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { statedPixPayment } from '../../domain/pixPayments.js';
 import type {
   AccountBalance,
   Operation,
@@ -32,7 +33,7 @@ import {
   type IncomingNotification,
   type NotificationVerdict,
 } from '../adapter.js';
-import { absentable, parseAnswer, wireAmount, wireId, wireStatus, wireText, type AnswerSchema } from '../kit/answers.js';
+import { absentable, parseAnswer, wireAmount, wireFact, wireId, wireStatus, wireText, type AnswerSchema } from '../kit/answers.js';
 import { COMMON_WITHDRAWAL_STATUSES } from '../kit/commonStatuses.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
 import type { ObjectNotification } from '../kit/declaredAdapter.js';
@@ -52,12 +53,15 @@ import { notificationKeyOf } from '../notificationKeys.js';
  *   document}}` answered `{transactionId, externalId, status, pixCode,
  *   expirationDate, qrCodeImage}`;
  * - reads `GET /api/pix/transaction/{id}` answered `{id, type, status
- *   PENDING|CONFIRMED|ERROR, originalAmount, …}`, for charges and payouts alike;
+ *   PENDING|CONFIRMED|ERROR, originalAmount, feeAmount, e2eId, …}`, for
+ *   charges and payouts alike: a charge's `feeAmount` (reais) is the
+ *   provider's fee, its `e2eId` the PIX's end-to-end id;
  * - refunds `POST /api/pix/refund-in/{id} {refundValue, externalId, reason}`;
  * - PIX payouts `POST /api/pix/cash-out {value, details{key, keyType
  *   EMAIL|PHONE|DOCUMENT|RANDOM, name, document}, externalId, description}`;
  * - webhooks `{event CashIn|CashOut|CashInReversal|CashOutReversal, status,
- *   transactionId, …, parentTransaction?}` sent with the credentials the
+ *   transactionId, endToEndId, feeAmount, …, parentTransaction?}` (CashIn's
+ *   end-to-end id and fee kept as the charge's) sent with the credentials the
  *   merchant registered: Basic, or the custom headers of POST /api/webhooks;
  * - the account's balance `GET /api/balance` answered `{grossBalance,
  *   blockedBalance, netBalance, consultedAt}` in reais.
@@ -101,7 +105,7 @@ export const FIREBANK: ProviderDeclaration = {
   payouts: { description: 'requested' },
   evidence: { level: 'platform', addresses: FIREBANK_ADDRESSES },
   sources:
-    "the Avista platform's public documentation (repository advanced-digital-services/docs at commit 8349efd, Avista branding), on which Fire Banking runs: POST /api/auth/token `{clientId, clientSecret}` with the certificate URL-encoded in `X-SSL-Client-Cert` answering `{access_token, token_type, expires_in: 1800}` (openapi.json, authentication guide); the cash-in body `{transaction{value, description ≤ 140, expirationTime, externalId, generateQrCode}, payer{fullName, document}}` and its answer `{transactionId, status, pixCode, expirationDate, qrCodeImage}` (openapi.json CashInInputDto/OutputDto, cash-in guide); the transaction read `{id, type, status PENDING|CONFIRMED|ERROR, originalAmount}` (TransactionPollOutputDto); refund-in `{refundValue, externalId}` → `{transactionId, status}` (refund-in guide); cash-out `{value, details{key, keyType EMAIL|PHONE|DOCUMENT|RANDOM, name, document}, externalId, description ≤ 140}` → `{transactionId, status}` (cash-out guide); the CashIn, CashOut, CashInReversal (`parentTransaction.wasTotalRefunded`) and CashOutReversal events, sent with Basic credentials or the custom headers of POST /api/webhooks (webhook guides); the account's balance GET /api/balance `{grossBalance, blockedBalance, netBalance, consultedAt}` in reais, `netBalance` what can be used now (openapi.json GetBalanceOutputDto, balance guide; Fire Banking's own English reference, docs.firebanking.com.br/en/api-reference/get-balance, shows the same); host `api.public.firebanking.com.br`: research (the platform's brand table; FIREBANK is Fire Banking by name only); 'Unauthorized.' without the platform's certificate: spec (doc 1 §8); PIX valid 1 day, sent as `expirationTime` 86400: document 1 §9; unknown REJECTED: document 1 §4; the default description, the certificate from `cert_cash_in_url` for every call, refunds named by the caller's idempotency key: the gateway's decision",
+    "the Avista platform's public documentation (repository advanced-digital-services/docs at commit 8349efd, Avista branding), on which Fire Banking runs: POST /api/auth/token `{clientId, clientSecret}` with the certificate URL-encoded in `X-SSL-Client-Cert` answering `{access_token, token_type, expires_in: 1800}` (openapi.json, authentication guide); the cash-in body `{transaction{value, description ≤ 140, expirationTime, externalId, generateQrCode}, payer{fullName, document}}` and its answer `{transactionId, status, pixCode, expirationDate, qrCodeImage}` (openapi.json CashInInputDto/OutputDto, cash-in guide); the transaction read `{id, type, status PENDING|CONFIRMED|ERROR, originalAmount, feeAmount, e2eId}` (TransactionPollOutputDto), a charge's `feeAmount` kept as the provider's fee and `e2eId` as its PIX's end-to-end id; refund-in `{refundValue, externalId}` → `{transactionId, status}` (refund-in guide); cash-out `{value, details{key, keyType EMAIL|PHONE|DOCUMENT|RANDOM, name, document}, externalId, description ≤ 140}` → `{transactionId, status}` (cash-out guide); the CashIn, CashOut, CashInReversal (`parentTransaction.wasTotalRefunded`) and CashOutReversal events, CashIn's `endToEndId` and `feeAmount` (`finalAmount = originalAmount - feeAmount`) kept as the charge's, sent with Basic credentials or the custom headers of POST /api/webhooks (webhook guides); the account's balance GET /api/balance `{grossBalance, blockedBalance, netBalance, consultedAt}` in reais, `netBalance` what can be used now (openapi.json GetBalanceOutputDto, balance guide; Fire Banking's own English reference, docs.firebanking.com.br/en/api-reference/get-balance, shows the same); host `api.public.firebanking.com.br`: research (the platform's brand table; FIREBANK is Fire Banking by name only); 'Unauthorized.' without the platform's certificate: spec (doc 1 §8); PIX valid 1 day, sent as `expirationTime` 86400: document 1 §9; unknown REJECTED: document 1 §4; the default description, the certificate from `cert_cash_in_url` for every call, refunds named by the caller's idempotency key: the gateway's decision",
 };
 
 // ---------------------------------------------------------------- request mappers
@@ -227,12 +231,20 @@ export const firebankCashIn = z.object({
   qrCodeImage: absentable(wireText),
 });
 
-/** GET /api/pix/transaction/{id}: any transaction (a charge, a refund, a payout), its status and its original amount in reais. */
+/** A fee that cannot be read is no fee, never a reason to refuse the answer. */
+const firebankFee = absentable(wireAmount).catch(undefined);
+
+/**
+ * GET /api/pix/transaction/{id}: any transaction (a charge, a refund, a payout), its status and its original amount in
+ * reais; a charge's fee (`feeAmount`, reais) and PIX end-to-end id (`e2eId`) where stated.
+ */
 export const firebankTransaction = z.object({
   id: absentable(wireId),
   type: absentable(wireText),
   status: wireStatus,
   originalAmount: wireAmount,
+  feeAmount: firebankFee,
+  e2eId: wireFact,
 });
 
 /** POST /api/pix/refund-in/{id} answers (201): the refund's own transaction and its status. */
@@ -254,7 +266,7 @@ const parentTransaction = z.object({ transactionId: wireId, wasTotalRefunded: ab
 
 /** A webhook: the event, the status, the transaction it is about; a reversal also names its parent. */
 export const firebankNotification = z.discriminatedUnion('event', [
-  z.object({ event: z.literal('CashIn'), status: wireStatus, transactionId: wireId }),
+  z.object({ event: z.literal('CashIn'), status: wireStatus, transactionId: wireId, endToEndId: wireFact, feeAmount: firebankFee }),
   z.object({ event: z.literal('CashOut'), status: wireStatus, transactionId: wireId }),
   z.object({ event: z.literal('CashInReversal'), status: wireStatus, transactionId: absentable(wireId), parentTransaction }),
   z.object({ event: z.literal('CashOutReversal'), status: wireStatus, transactionId: absentable(wireId), parentTransaction }),
@@ -295,8 +307,13 @@ export function readFirebankWebhook(body: Buffer): FirebankNews | undefined {
   const news = parsed.data;
   switch (news.event) {
     case 'CashIn':
+      return {
+        ...{ kind: 'transaction', id: news.transactionId, status: news.status, event: news.event },
+        ...statedPixPayment({ endToEndId: news.endToEndId }),
+        ...(news.feeAmount === undefined ? {} : { fee: news.feeAmount }),
+      };
     case 'CashOut':
-      return { kind: news.event === 'CashIn' ? 'transaction' : 'withdrawal', id: news.transactionId, status: news.status, event: news.event };
+      return { kind: 'withdrawal', id: news.transactionId, status: news.status, event: news.event };
     case 'CashInReversal':
       if (news.status.toUpperCase() !== 'CONFIRMED' || news.parentTransaction.wasTotalRefunded !== true) return undefined;
       return { kind: 'transaction', id: news.parentTransaction.transactionId, status: 'refunded', event: news.event };
@@ -370,6 +387,7 @@ export class FirebankAdapter extends LoginTokenAdapter {
   /** GET /api/pix/transaction/{id}. */
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {
     const charge = await this.call(ctx, 'getTransaction', (http) => http.get(fillPath(FIREBANK_PATHS.transaction, { id: transactionId })), firebankTransaction);
+    const fee = this.optionalProviderAmount(charge.feeAmount);
     return {
       paymentMethod: 'PIX',
       transactionId: charge.id ?? transactionId,
@@ -377,6 +395,8 @@ export class FirebankAdapter extends LoginTokenAdapter {
       amount: this.mapped('getTransaction', this.prefixFor('getTransaction'), () =>
         this.amountOr(charge.originalAmount, undefined, 'valor da cobrança (originalAmount)'),
       ),
+      ...statedPixPayment({ endToEndId: charge.e2eId }),
+      ...(fee !== undefined && fee >= 0 ? { providerFee: fee } : {}),
     };
   }
 
