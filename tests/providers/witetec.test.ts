@@ -130,6 +130,7 @@ describe('WITETEC (spec doc 3, group 3), a bespoke adapter', () => {
       transactionId: 'wt-1',
       status: 'APPROVED',
       amount: 1990,
+      providerFee: 99,
     });
   });
 
@@ -186,7 +187,30 @@ describe('WITETEC (spec doc 3, group 3), a bespoke adapter', () => {
       transactionId: 'wt-2',
       status: 'APPROVED',
       amount: 1990,
+      providerFee: 99,
     });
+  });
+
+  it("reads a paid charge's `end2endId` and its fee (`feeAmount`, cents) when fee and `netAmount` add up to the amount", async () => {
+    const paid = { end2endId: ' E18236120202611291200wt00000001 ' };
+    h.fake.expect({ method: 'GET', path: '/transactions/pix/wt-1', reply: { body: charge('PAID', paid) } });
+    await expect(h.adapter.getTransaction(h.ctx, 'wt-1')).resolves.toEqual({
+      ...{ paymentMethod: 'PIX', transactionId: 'wt-1', status: 'APPROVED', amount: 1990, pixCode: PIX_CODE },
+      ...{ providerFee: 99, pixPayment: { endToEndId: 'E18236120202611291200wt00000001' } },
+    });
+    // Just created, Witetec answers feeAmount and netAmount 0 (PushPag's page): no fee taken yet, none stated; nor one
+    // that does not add up, or cannot be read.
+    for (const amounts of [
+      { feeAmount: 0, netAmount: 0 },
+      { feeAmount: 99, netAmount: 1990 },
+      { feeAmount: 'x', netAmount: 1891 },
+      { feeAmount: 99, netAmount: null },
+    ]) {
+      h.fake.expect({ method: 'GET', path: '/transactions/pix/wt-1', reply: { body: charge('PENDING', { ...amounts, end2endId: null }) } });
+      await expect(h.adapter.getTransaction(h.ctx, 'wt-1')).resolves.toEqual({
+        ...{ paymentMethod: 'PIX', transactionId: 'wt-1', status: 'PENDING', amount: 1990, pixCode: PIX_CODE },
+      });
+    }
   });
 
   it.each([
@@ -304,7 +328,12 @@ describe('WITETEC (spec doc 3, group 3), a bespoke adapter', () => {
   });
 
   describe("notifications: the SDK's flat events, by their eventType", () => {
-    const event = (eventType: string, id = 'wt-1') => ({ eventType, id, amount: 1990, status: 'PAID', method: 'PIX', end2endId: 'E123' });
+    const event = (eventType: string, id = 'wt-1') => ({ eventType, id, amount: 1990, status: 'PAID', method: 'PIX', end2endId: null });
+    it("states a charge event's `end2endId` as the PIX's end-to-end id", async () => {
+      await expect(h.adapter.processWebhook(h.ctx, notification({ ...event('TRANSACTION_PAID'), end2endId: 'E123' }))).resolves.toEqual({
+        ...{ type: 'TRANSACTION', transactionId: 'wt-1', status: 'APPROVED', pixPayment: { endToEndId: 'E123' } },
+      });
+    });
     it.each([
       ['TRANSACTION_PAID', { type: 'TRANSACTION', transactionId: 'wt-1', status: 'APPROVED' }],
       ['TRANSACTION_PENDING', { type: 'TRANSACTION', transactionId: 'wt-1', status: 'PENDING' }],

@@ -12,6 +12,7 @@ import { brCodeCrcIsValid } from '../support/brCode.js';
 import { failureOf } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
+import { todaysStatement } from '../support/statement.js';
 import { WITETEC_SOURCES, startWitetecStandIn, type WitetecStandIn } from './witetec.js';
 
 /**
@@ -126,6 +127,9 @@ describe("WITETEC against a stand-in written from Witetec's SDK", () => {
 
     expect(await witetec.pay(transaction.transactionId)).toEqual([200]);
     const paid = await becomes(transaction.id, TransactionStatus.TRANSACTION_STATUS_APPROVED);
+    // The event's (and the read's) `end2endId`: the PIX's end-to-end id, shown on the charge.
+    expect(paid.pixEndToEndId).toBe(witetec.charges.get(transaction.transactionId)!.end2endId);
+    expect(paid.pixEndToEndId).toMatch(/^E\d{10}/);
     expect(history(paid)).toEqual([
       [TransactionStatus.TRANSACTION_STATUS_PENDING, StatusSource.STATUS_SOURCE_API],
       [TransactionStatus.TRANSACTION_STATUS_APPROVED, StatusSource.STATUS_SOURCE_WEBHOOK],
@@ -170,6 +174,21 @@ describe("WITETEC against a stand-in written from Witetec's SDK", () => {
     expect(response.status).toBeLessThan(300);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await read(pending.id)).status).toBe(TransactionStatus.TRANSACTION_STATUS_PENDING);
+  });
+
+  it("a paid charge's fee (`feeAmount`, cents, with `netAmount` the rest) is kept from the read and counted in the statement", async () => {
+    const fees = await createAccount('Witetec fees', API_KEY);
+    const { transaction } = await charge({ customer: ANA, amount: 2000 }, fees.id);
+    // Just created, Witetec answers feeAmount and netAmount 0: no fee yet.
+    expect(witetec.charges.get(transaction.transactionId)).toMatchObject({ feeAmount: 0, netAmount: 0 });
+    await witetec.pay(transaction.transactionId);
+    // The event carries no fee (the SDK's event has none): the read that confirms the unsigned event states it.
+    await becomes(transaction.id, TransactionStatus.TRANSACTION_STATUS_APPROVED);
+    // The stand-in's rate, 1,99 % + R$ 0,50 of R$ 20,00.
+    expect(witetec.charges.get(transaction.transactionId)).toMatchObject({ feeAmount: 90, netAmount: 1910 });
+    expect(await todaysStatement(stack, fees.id)).toEqual([
+      expect.objectContaining({ chargesCount: 1, chargesAmount: 2000, feesAmount: 90, feesReportedCount: 1 }),
+    ]);
   });
 
   it('a charge paid without an event is found by reading it (GET /transactions/{id})', async () => {

@@ -63,7 +63,9 @@ import { startStandIn, type StandIn, type StandInReply, type StandInRequest } fr
  * `{status: false, message}` with the stand-in's texts; a charge's events go to
  * its `postbackUrl` (the answer and the events carry one) else to the URLs
  * registered on the account, a payout's to those URLs; the payout answer
- * starts PENDING. Card and boleto charges are not modelled: the SDK carries no
+ * starts PENDING; once paid, a charge's `feeAmount` is 1,99 % of it plus
+ * R$ 0,50 and its `netAmount` the rest (0 and 0 before, as PushPag's page
+ * shows at creation). Card and boleto charges are not modelled: the SDK carries no
  * card or boleto data (no encrypted card), so such a request is a crash of the
  * stand-in, never an answer.
  */
@@ -419,6 +421,8 @@ export async function startWitetecStandIn(options: { apiKeys: readonly string[] 
       charge.status = 'PAID';
       charge.paidAt = new Date().toISOString();
       charge.end2endId = `E${Date.now()}${Math.floor(Math.random() * 1e9)}`.padEnd(32, '0').slice(0, 32);
+      charge.feeAmount = Math.round(charge.amount * 0.0199) + 50;
+      charge.netAmount = charge.amount - charge.feeAmount;
       return chargeEvent(charge, 'TRANSACTION_PAID');
     },
     async settle(id: string, event: WitetecTransactionEvent) {

@@ -1,3 +1,4 @@
+import { statedPixPayment } from '../../domain/pixPayments.js';
 import type { Operation, TransactionInput, TransactionResult, WebhookResult, WithdrawInput, WithdrawResult } from '../../domain/types.js';
 import { digitsOnly, inferDocumentType } from '../../lib/documents.js';
 import { invalidArgument } from '../../lib/errors.js';
@@ -15,7 +16,7 @@ import { orderItems } from '../kit/orderItems.js';
 import { COMMON_WITHDRAWAL_STATUSES, DOC3_COMMON_STATUSES } from '../kit/commonStatuses.js';
 import { credentialPart, parseCredentials, type CredentialLayout } from '../kit/credentials.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
-import { absentable, parseAnswer, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
+import { absentable, parseAnswer, wireAmount, wireFact, wireId, wireStatus, wireText } from '../kit/answers.js';
 import { unusableAnswer, type ObjectNotification } from '../kit/declaredAdapter.js';
 import { LoginTokenAdapter, type LoginStyle } from '../kit/loginSession.js';
 
@@ -35,11 +36,16 @@ import { LoginTokenAdapter, type LoginStyle } from '../kit/loginSession.js';
  * method PIX|BOLETO|CREDIT_CARD, customer{name, email, phone, documentType,
  * document} (required), items[{title, amount, quantity, tangible,
  * externalRef}], metadata{sellerExternalRef}}`, the envelope `{status,
- * data{id, amount, status, method, pix{qrcode, qrcodeUrl, copyPaste,
- * expirationDate}}}`, the statuses, `POST /withdrawals {amount, pixKey,
+ * data{id, amount, feeAmount, netAmount, status, method, pix{qrcode,
+ * qrcodeUrl, copyPaste, expirationDate}, end2endId}}` (PixTransactionResponse:
+ * `feeAmount` and `netAmount` in cents), the statuses, `POST /withdrawals {amount, pixKey,
  * pixKeyType EMAIL|PHONE|CPF|CNPJ|EVP, method}` and `GET /withdrawals/{id}`
  * with the same caller headers as the charges, flat webhooks `{eventType, id,
- * status, …}`, unsigned. The SDK names no auth header (its caller passes the
+ * status, end2endId, …}` (WebhookTransactionEventRequest: no fee), unsigned.
+ * A charge's `end2endId` is kept as its PIX's end-to-end id; its `feeAmount`
+ * as the provider's fee only when `feeAmount` + `netAmount` = `amount` (the
+ * gateway's decision: PushPag's page shows both 0 on a charge just created,
+ * a fee not yet taken, not a free charge). The SDK names no auth header (its caller passes the
  * headers): `x-api-key: sk_…` is what integrations send (research F4). The
  * payout login `POST /withdrawals/auth {email, password}` (with x-api-key,
  * answering `{token}`) is the spec's (§7) and one integration's, not the
@@ -100,7 +106,7 @@ export const WITETEC: WitetecDeclaration = {
   apiVersions: ['specification', 'public'],
   evidence: { level: 'documented', addresses: WITETEC_ADDRESSES },
   sources:
-    "paths (`/withdrawals/auth`, `/v2/transactions/pix/create`, `/v2/transactions/card/create`, `/transactions/pix/{id}`), PIX PENDING at creation, card encrypted by the provider's script, texts, default expiries: spec (doc 3 §4/§5/§7/§8/§9); host, cents, `POST /transactions` and `GET /transactions/{id}` (api_version `public`), the charge body with its required customer and items, the `{status, data}` envelope with `pix{qrcode, copyPaste, expirationDate}`, the statuses, `POST /withdrawals {amount, pixKey, pixKeyType EMAIL|PHONE|CPF|CNPJ|EVP, method}` and `GET /withdrawals/{id}` with the charges' headers, the flat unsigned webhook events `TRANSACTION_*` / `WITHDRAWAL_*`: Witetec's official SDK (github TechSete/witetec-sdk, commit 91f8a9d), the answer at creation also PushPag's page (same platform); the `x-api-key` header name (the SDK leaves headers to its caller) and the payout login `{email, password}` → `{token}`: integrations (research F4) and, for the login, the spec; the encrypted card as `card{hash}` (the SDK carries no card data), the packed secret `apiKey|email|password`, a `public` payout logging in only when the secret carries the login, reads of card charges by the spec's PIX read: the gateway's decision",
+    "paths (`/withdrawals/auth`, `/v2/transactions/pix/create`, `/v2/transactions/card/create`, `/transactions/pix/{id}`), PIX PENDING at creation, card encrypted by the provider's script, texts, default expiries: spec (doc 3 §4/§5/§7/§8/§9); host, cents, `POST /transactions` and `GET /transactions/{id}` (api_version `public`), the charge body with its required customer and items, the `{status, data}` envelope with `pix{qrcode, copyPaste, expirationDate}`, `end2endId` and `feeAmount`/`netAmount` in cents (PixTransactionResponse), the statuses, `POST /withdrawals {amount, pixKey, pixKeyType EMAIL|PHONE|CPF|CNPJ|EVP, method}` and `GET /withdrawals/{id}` with the charges' headers, the flat unsigned webhook events `TRANSACTION_*` / `WITHDRAWAL_*` with a charge's `end2endId` (WebhookTransactionEventRequest): Witetec's official SDK (github TechSete/witetec-sdk, commit 91f8a9d), the answer at creation also PushPag's page (same platform); the `x-api-key` header name (the SDK leaves headers to its caller) and the payout login `{email, password}` → `{token}`: integrations (research F4) and, for the login, the spec; `end2endId` kept as the charge's PIX end-to-end id, `feeAmount` as its fee only when `feeAmount + netAmount = amount` (both 0 at creation on PushPag's page: no fee yet), the encrypted card as `card{hash}` (the SDK carries no card data), the packed secret `apiKey|email|password`, a `public` payout logging in only when the secret carries the login, reads of card charges by the spec's PIX read: the gateway's decision",
 };
 
 export const WITETEC_PATHS = {
@@ -258,13 +264,28 @@ const witetecEnvelope = z.object({ data: z.record(z.string(), z.unknown()) });
 
 const witetecPix = z.object({ copyPaste: absentable(wireText), qrcode: absentable(wireText), expirationDate: absentable(wireText) });
 
-/** A charge or a payout, inside the `{status, data}` envelope or bare: its id and status required. */
+/** A fee or net amount that cannot be read is none, never a reason to refuse the answer. */
+const witetecFactAmount = absentable(wireAmount).catch(undefined);
+
+/**
+ * A charge or a payout, inside the `{status, data}` envelope or bare: its id and status required; a charge's
+ * end-to-end id (`end2endId`), fee and net amount (`feeAmount`, `netAmount`, cents) where stated.
+ */
 export const witetecObject = z.preprocess(
   (answer) => {
     const envelope = witetecEnvelope.safeParse(answer);
     return envelope.success ? envelope.data.data : answer;
   },
-  z.object({ id: wireId, status: wireStatus, amount: absentable(wireAmount), method: absentable(wireText), pix: absentable(witetecPix) }),
+  z.object({
+    id: wireId,
+    status: wireStatus,
+    amount: absentable(wireAmount),
+    method: absentable(wireText),
+    pix: absentable(witetecPix),
+    end2endId: wireFact,
+    feeAmount: witetecFactAmount,
+    netAmount: witetecFactAmount,
+  }),
 );
 export type WitetecObject = z.output<typeof witetecObject>;
 
@@ -274,8 +295,8 @@ function pixCodeOf(object: WitetecObject): string | undefined {
   return object.pix?.copyPaste ?? (qrcode?.startsWith('0002') ? qrcode : undefined);
 }
 
-/** A flat webhook event `{eventType, id, …}`. */
-export const witetecNotification = z.object({ eventType: wireText, id: wireId });
+/** A flat webhook event `{eventType, id, …}`; a charge's also its `end2endId` once paid. */
+export const witetecNotification = z.object({ eventType: wireText, id: wireId, end2endId: wireFact });
 
 // ---------------------------------------------------------------- notifications
 
@@ -289,8 +310,9 @@ const WITHDRAWAL_EVENTS = ['PENDING', 'APPROVED', 'REJECTED', 'PROCESSING', 'PAI
 export function readWitetecNotification(body: Buffer): ObjectNotification | undefined {
   const event = witetecNotification.safeParse(parseJsonObject(body));
   if (!event.success) return undefined;
-  const { eventType, id } = event.data;
-  if (TRANSACTION_EVENTS.includes(eventType)) return { kind: 'transaction', id, status: eventType.slice('TRANSACTION_'.length) };
+  const { eventType, id, end2endId } = event.data;
+  if (TRANSACTION_EVENTS.includes(eventType))
+    return { kind: 'transaction', id, status: eventType.slice('TRANSACTION_'.length), ...statedPixPayment({ endToEndId: end2endId }) };
   if (WITHDRAWAL_EVENTS.includes(eventType)) return { kind: 'withdrawal', id, status: eventType.slice('WITHDRAWAL_'.length) };
   return undefined;
 }
@@ -321,15 +343,28 @@ export class WitetecAdapter extends LoginTokenAdapter<WitetecDeclaration> {
     return this.mapped(operation, this.prefixFor(operation), () => {
       const pixCode = pixCodeOf(object);
       const expiresAt = dateOf(object.pix?.expirationDate);
+      const amount = this.amountOr(object.amount, requested, 'valor da transação');
       return {
         paymentMethod: object.method?.toUpperCase() === 'CREDIT_CARD' ? 'CREDIT_CARD' : 'PIX',
         transactionId: object.id,
         status: this.transactionStatus(object.status),
-        amount: this.amountOr(object.amount, requested, 'valor da transação'),
+        amount,
         ...(pixCode ? { pixCode } : {}),
         ...(expiresAt ? { expiresAt } : {}),
+        ...statedPixPayment({ endToEndId: object.end2endId }),
+        ...this.takenFee(object, amount),
       };
     });
+  }
+
+  /**
+   * The fee of a charge, `feeAmount` (cents), once the answer accounts for it: fee and net amount add up to the
+   * amount. A charge just created answers both 0 (PushPag's page): no fee taken yet, so none is stated.
+   */
+  private takenFee(object: WitetecObject, amount: number): Pick<TransactionResult, 'providerFee'> {
+    const fee = this.optionalProviderAmount(object.feeAmount);
+    const net = this.optionalProviderAmount(object.netAmount);
+    return fee !== undefined && net !== undefined && fee >= 0 && fee + net === amount ? { providerFee: fee } : {};
   }
 
   /** A payout answer (the login session's exchange hands it back unread): parsed here, under the operation's prefix. */
