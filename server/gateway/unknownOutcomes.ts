@@ -142,7 +142,7 @@ export class UnknownOutcomesService {
     const transaction = await this.deps.transactions.findTransaction(this.deps.db.em(), pending.transactionId, 'primary');
     if (!transaction || !adapter.supports('getTransaction')) return this.leaveToOperator(key, 'the provider cannot be asked for the charge');
     // The provider first, the gateway's ledger after: a refund sent after the read cannot be in the provider's total.
-    const current = await adapter.getTransaction(ctx, transaction.transactionId);
+    const current = await adapter.getTransaction(ctx, transaction.transactionId, { providerFee: transaction.providerFee });
     const ledger = await this.deps.transactions.refundLedger(this.deps.db.em(), transaction.id);
     if (!ledger) return this.leaveToOperator(key, 'the charge is gone');
     const emptiesCharge = ledger.refunded + pending.amount >= ledger.amount;
