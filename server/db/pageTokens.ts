@@ -15,6 +15,10 @@ export function readPageToken(token: string | undefined): { at: Date; id: string
   if (!token) return undefined;
   const position = decodePageToken(token);
   if (!position)
-    throw invalidArgument('page_token', "page_token is not one this list answered: pass a response's next_page_token as it is, or none for the first page");
+    throw invalidArgument(
+      'page_token',
+      "page_token is not one this list answered: pass a response's next_page_token as it is, or none for the first page",
+      'INVALID_PAGE_TOKEN',
+    );
   return position;
 }

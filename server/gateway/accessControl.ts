@@ -50,6 +50,7 @@ function checkedOrigin(value: string): string {
     throw invalidArgument(
       'allowed_origins',
       `allowed_origins: ${JSON.stringify(value)} is not an origin; write scheme://host[:port] without a path or a trailing slash, e.g. https://shop.example`,
+      'INVALID_URL',
     );
   return value;
 }
@@ -58,11 +59,20 @@ function checkedOrigin(value: string): string {
 function publishableShape(input: NewServiceToken, scopes: readonly Permission[], providerAccountIds: readonly string[]): string[] {
   const origins = [...new Set((input.allowedOrigins ?? []).map(checkedOrigin))];
   if (!origins.length) return origins;
-  if (origins.length > ORIGINS_MAX) throw invalidArgument('allowed_origins', `allowed_origins: at most ${ORIGINS_MAX} origins per publishable key`);
+  if (origins.length > ORIGINS_MAX)
+    throw invalidArgument('allowed_origins', `allowed_origins: at most ${ORIGINS_MAX} origins per publishable key`, 'INVALID_VALUE');
   if (scopes.length !== 1 || scopes[0] !== 'cards:tokenize')
-    throw invalidArgument('scopes', 'a publishable key (allowed_origins set) holds cards:tokenize and nothing else: set scopes to ["cards:tokenize"]');
+    throw invalidArgument(
+      'scopes',
+      'a publishable key (allowed_origins set) holds cards:tokenize and nothing else: set scopes to ["cards:tokenize"]',
+      'INVALID_VALUE',
+    );
   if (providerAccountIds.length !== 1)
-    throw invalidArgument('provider_account_ids', 'a publishable key (allowed_origins set) names exactly one provider account in provider_account_ids');
+    throw invalidArgument(
+      'provider_account_ids',
+      'a publishable key (allowed_origins set) names exactly one provider account in provider_account_ids',
+      'INVALID_VALUE',
+    );
   return origins;
 }
 
@@ -117,23 +127,24 @@ export class AccessService {
    */
   async createToken(creator: Principal, input: NewServiceToken): Promise<{ token: ServiceToken; secret: string }> {
     const name = input.name.trim();
-    if (!name) throw invalidArgument('name', 'name is required');
-    if (name.length > NAME_MAX || /\p{Cc}/u.test(name)) throw invalidArgument('name', `name must be at most ${NAME_MAX} printable characters`);
-    if (!input.scopes.length) throw invalidArgument('scopes', 'scopes must name at least one permission, e.g. payments:write');
+    if (!name) throw invalidArgument('name', 'name is required', 'REQUIRED');
+    if (name.length > NAME_MAX || /\p{Cc}/u.test(name))
+      throw invalidArgument('name', `name must be at most ${NAME_MAX} printable characters`, 'TOO_LONG', { maxLength: String(NAME_MAX) });
+    if (!input.scopes.length) throw invalidArgument('scopes', 'scopes must name at least one permission, e.g. payments:write', 'REQUIRED');
     const unknown = input.scopes.filter((scope) => !isPermission(scope));
-    if (unknown.length) throw invalidArgument('scopes', `unknown scope ${unknown.map((scope) => JSON.stringify(scope)).join(', ')}`);
+    if (unknown.length) throw invalidArgument('scopes', `unknown scope ${unknown.map((scope) => JSON.stringify(scope)).join(', ')}`, 'UNKNOWN_VALUE');
     const scopes = [...new Set(input.scopes as Permission[])];
     const beyond = [...expandScopes(scopes)].filter((scope) => !creator.permissions.has(scope));
     if (beyond.length) throw permissionDenied(beyond[0]!, `permission denied: a token cannot be given ${beyond.join(', ')}, which its creator does not hold`);
     const providerAccountIds = [...new Set(input.providerAccountIds)];
     for (const id of providerAccountIds) {
       if (!isUuid(id) || !(await this.deps.accounts.get(this.deps.db.em(), id)))
-        throw invalidArgument('provider_account_ids', `provider account ${JSON.stringify(id)} does not exist`);
+        throw invalidArgument('provider_account_ids', `provider account ${JSON.stringify(id)} does not exist`, 'INVALID_VALUE');
       if (creator.providerAccountIds && !creator.providerAccountIds.includes(id))
         throw permissionDenied('provider account', `permission denied: provider account ${id} is not yours to give`);
     }
     if (creator.providerAccountIds && !providerAccountIds.length)
-      throw invalidArgument('provider_account_ids', 'a token limited to some provider accounts can only create tokens limited to them');
+      throw invalidArgument('provider_account_ids', 'a token limited to some provider accounts can only create tokens limited to them', 'NOT_ALLOWED');
     const allowedOrigins = publishableShape(input, scopes, providerAccountIds);
     const prefix = allowedOrigins.length ? PUBLISHABLE_KEY_PREFIX : SERVICE_TOKEN_PREFIX;
     const secret = `${prefix}${randomBytes(32).toString('base64url')}`;

@@ -42,8 +42,9 @@ async function checkUrls(input: ProviderAccountPatch, allowInternal: boolean, up
 function checkApiVersion(adapter: ProviderAdapter, apiVersion: string | undefined): void {
   if (!apiVersion) return;
   const { apiVersions, identity } = adapter;
-  if (!apiVersions.length) throw invalidArgument('api_version', `${identity.id} speaks one API dialect: api_version is not taken`);
-  if (!apiVersions.includes(apiVersion)) throw invalidArgument('api_version', `api_version must be one of ${apiVersions.join(', ')} for ${identity.id}`);
+  if (!apiVersions.length) throw invalidArgument('api_version', `${identity.id} speaks one API dialect: api_version is not taken`, 'NOT_ALLOWED');
+  if (!apiVersions.includes(apiVersion))
+    throw invalidArgument('api_version', `api_version must be one of ${apiVersions.join(', ')} for ${identity.id}`, 'UNKNOWN_VALUE');
 }
 
 /** Provider account administration. Secrets go in, never come out. */
@@ -80,7 +81,7 @@ export class AccountsService {
   async create(input: ProviderAccountInput): Promise<ProviderAccountView> {
     const provider = requireText('provider', input.provider).toUpperCase();
     const adapter = this.deps.registry.find(provider);
-    if (!adapter) throw invalidArgument('provider', `unknown provider ${provider}; ListProviders shows the registered ones`);
+    if (!adapter) throw invalidArgument('provider', `unknown provider ${provider}; ListProviders shows the registered ones`, 'UNKNOWN_VALUE');
     requireText('name', input.name);
     await checkUrls(input, this.deps.urlPolicy.privateProviderUrls, this.deps.ownUploads);
     checkApiVersion(adapter, input.apiVersion);
@@ -103,7 +104,7 @@ export class AccountsService {
   }
 
   async update(id: string, patch: ProviderAccountPatch): Promise<ProviderAccountView> {
-    if (patch.name !== undefined && !patch.name.trim()) throw invalidArgument('name', 'name cannot be empty');
+    if (patch.name !== undefined && !patch.name.trim()) throw invalidArgument('name', 'name cannot be empty', 'REQUIRED');
     await checkUrls(patch, this.deps.urlPolicy.privateProviderUrls, this.deps.ownUploads);
     const effective = await this.withoutEchoedCertificateUrls(id, patch);
     await this.checkAccountAfter(id, effective);

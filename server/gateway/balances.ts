@@ -4,6 +4,7 @@ import { cancellableRead } from '../lib/callScope.js';
 import { dayStartIn, daysBetween, isCalendarDay, nextDay } from '../lib/calendarDay.js';
 import { invalidArgument } from '../lib/errors.js';
 import { resolveAccount, type GatewayDeps } from './context.js';
+import { requireOrderedRange } from './validation.js';
 
 /** The statement's days are São Paulo's (issue 33 §4): Brazilian merchants reconcile by their own calendar. */
 export const STATEMENT_TIME_ZONE = 'America/Sao_Paulo';
@@ -39,8 +40,9 @@ function added(total: StatementDay, day: StatementDay): StatementDay {
 }
 
 function checkedDay(field: string, value: string | undefined): string {
-  if (!value) throw invalidArgument(field, `${field} is required: a São Paulo calendar day, YYYY-MM-DD`);
-  if (!isCalendarDay(value)) throw invalidArgument(field, `${field} must be a calendar day written YYYY-MM-DD, got ${JSON.stringify(value.slice(0, 32))}`);
+  if (!value) throw invalidArgument(field, `${field} is required: a São Paulo calendar day, YYYY-MM-DD`, 'REQUIRED');
+  if (!isCalendarDay(value))
+    throw invalidArgument(field, `${field} must be a calendar day written YYYY-MM-DD, got ${JSON.stringify(value.slice(0, 32))}`, 'INVALID_VALUE');
   return value;
 }
 
@@ -60,8 +62,9 @@ export class BalancesService {
     const from = checkedDay('from_day', query.fromDay);
     const to = checkedDay('to_day', query.toDay);
     const span = daysBetween(from, to);
-    if (span < 0) throw invalidArgument('to_day', 'to_day must not be before from_day');
-    if (span >= MAX_STATEMENT_DAYS) throw invalidArgument('to_day', `the statement covers at most ${MAX_STATEMENT_DAYS} days: shorten the range`);
+    requireOrderedRange('to_day', 0, span, 'to_day must not be before from_day', true);
+    if (span >= MAX_STATEMENT_DAYS)
+      throw invalidArgument('to_day', `the statement covers at most ${MAX_STATEMENT_DAYS} days: shorten the range`, 'INVALID_VALUE');
     const days = await cancellableRead(() =>
       this.deps.statements.statement(this.deps.db.em(), {
         from: dayStartIn(from, STATEMENT_TIME_ZONE),

@@ -15,7 +15,7 @@ import type { ProviderRegistry } from '../providers/registry.js';
 import type { AdapterContext, ProviderAdapter } from '../providers/adapter.js';
 import type { ProviderAccountWithSecrets } from '../domain/types.js';
 import type { Logger } from '../lib/logger.js';
-import { GatewayError, notFound } from '../lib/errors.js';
+import { GatewayError, invalidArgument, notFound } from '../lib/errors.js';
 import type { StatusEvents } from './events.js';
 import type { UseCaseObserver } from './observer.js';
 import type { UploadsService } from './uploads.js';
@@ -92,7 +92,7 @@ const resolved = new WeakMap<ProviderAccountWithSecrets, ResolvedAccount>();
 
 /** The account, its adapter and the adapter's context, or NOT_FOUND. */
 export async function resolveAccount(deps: GatewayDeps, providerAccountId: string, { includeDeleted = false } = {}): Promise<ResolvedAccount> {
-  if (!providerAccountId) throw new GatewayError('INVALID_ARGUMENT', 'provider_account_id is required', { field: 'provider_account_id' });
+  if (!providerAccountId) throw invalidArgument('provider_account_id', 'provider_account_id is required', 'REQUIRED');
   // The root EntityManager: a cached account needs no unit of work, and a miss forks one (accountsRepository.ts).
   const account = await deps.accounts.getWithSecrets(deps.db.rootEm(), providerAccountId, { includeDeleted });
   if (!account) throw notFound(`provider account ${providerAccountId} not found`);

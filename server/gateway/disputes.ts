@@ -97,22 +97,27 @@ export class DisputesService {
 
   async open(input: OpenDisputeInput, by: Actor): Promise<DisputeView> {
     const transactionId = requireText('transaction_id', input.transactionId);
-    if (!input.kind || !DISPUTE_KINDS.includes(input.kind)) throw invalidArgument('kind', `kind is required: one of ${DISPUTE_KINDS.join(', ')}`);
+    if (!input.kind || !DISPUTE_KINDS.includes(input.kind))
+      throw invalidArgument('kind', `kind is required: one of ${DISPUTE_KINDS.join(', ')}`, 'UNKNOWN_VALUE');
     const reason = limitedText('reason', requireText('reason', input.reason), REASON_MAX);
     const reasonCode = limitedText('reason_code', input.reasonCode, CODE_MAX);
     const providerDisputeId = limitedText('provider_dispute_id', input.providerDisputeId, 128);
     const charge = isUuid(transactionId) ? await this.deps.transactions.findTransaction(this.deps.db.em(), transactionId, 'primary') : null;
     if (!charge) throw notFound(`transaction ${transactionId} not found`);
     if (!KIND_METHODS[input.kind].includes(charge.paymentMethod))
-      throw invalidArgument('kind', `a ${input.kind} dispute is about a ${KIND_METHODS[input.kind].join(' or ')} charge; this one is ${charge.paymentMethod}`);
+      throw invalidArgument(
+        'kind',
+        `a ${input.kind} dispute is about a ${KIND_METHODS[input.kind].join(' or ')} charge; this one is ${charge.paymentMethod}`,
+        'INVALID_VALUE',
+      );
     if (!DISPUTABLE.has(charge.status))
       throw failedPrecondition('CHARGE_NOT_PAID', `transaction ${charge.id} is ${charge.status}: only a paid charge can be disputed`);
     const amount = input.amount || charge.amount - charge.refundedAmount;
     if (!Number.isSafeInteger(amount) || amount < 1 || amount > charge.amount)
-      throw invalidArgument('amount', `amount must be a positive integer number of cents, at most the charge's ${charge.amount}`);
+      throw invalidArgument('amount', `amount must be a positive integer number of cents, at most the charge's ${charge.amount}`, 'INVALID_VALUE');
     const openedAt = new Date();
     if (input.deadline && !(input.deadline.getTime() > charge.createdAt.getTime()))
-      throw invalidArgument('deadline', 'deadline must be after the charge was created');
+      throw invalidArgument('deadline', 'deadline must be after the charge was created', 'INVALID_VALUE');
     const dispute = await this.repository.open(this.deps.db.em(), {
       transactionId: charge.id,
       providerAccountId: charge.providerAccountId,
@@ -144,11 +149,13 @@ export class DisputesService {
     pageToken?: string;
   }): Promise<Page<DisputeView>> {
     if (!Number.isSafeInteger(filter.pageSize) || filter.pageSize < 0 || filter.pageSize > LIST_MAX)
-      throw invalidArgument('page_size', `page_size must be from 0 to ${LIST_MAX}`);
-    if (filter.status && !DISPUTE_STATUSES.includes(filter.status)) throw invalidArgument('status', `status must be one of ${DISPUTE_STATUSES.join(', ')}`);
+      throw invalidArgument('page_size', `page_size must be from 0 to ${LIST_MAX}`, 'OUT_OF_RANGE', { min: '0', max: String(LIST_MAX) });
+    if (filter.status && !DISPUTE_STATUSES.includes(filter.status))
+      throw invalidArgument('status', `status must be one of ${DISPUTE_STATUSES.join(', ')}`, 'UNKNOWN_VALUE');
     if (filter.providerAccountId && !isUuid(filter.providerAccountId))
-      throw invalidArgument('provider_account_id', 'provider_account_id must be an account id (a UUID)');
-    if (filter.transactionId && !isUuid(filter.transactionId)) throw invalidArgument('transaction_id', 'transaction_id must be a charge id (a UUID)');
+      throw invalidArgument('provider_account_id', 'provider_account_id must be an account id (a UUID)', 'INVALID_ID');
+    if (filter.transactionId && !isUuid(filter.transactionId))
+      throw invalidArgument('transaction_id', 'transaction_id must be a charge id (a UUID)', 'INVALID_ID');
     const { items, nextPageToken } = await this.repository.list(
       this.deps.db.em(),
       { status: filter.status, kind: filter.kind, providerAccountId: filter.providerAccountId, transactionId: filter.transactionId },
@@ -167,6 +174,7 @@ export class DisputesService {
       throw invalidArgument(
         'document_url',
         'document_url must be a document uploaded to the gateway as dispute evidence (UploadService.CreateUploadLink, purpose UPLOAD_PURPOSE_DISPUTE_EVIDENCE)',
+        'INVALID_VALUE',
       );
     const description = limitedText('description', input.description, REASON_MAX);
     const dispute = await this.find(id);
@@ -277,12 +285,13 @@ export class DisputesService {
       const charge = await this.deps.transactions.findTransaction(this.deps.db.em(), dispute.transactionId, 'primary');
       if (!charge) throw notFound(`transaction ${dispute.transactionId} not found`);
       if (correction.deadline && !(correction.deadline.getTime() > charge.createdAt.getTime()))
-        throw invalidArgument('deadline', 'deadline must be after the charge was created');
+        throw invalidArgument('deadline', 'deadline must be after the charge was created', 'INVALID_VALUE');
       const left = charge.amount - charge.refundedAmount;
       if (correction.amount !== undefined && (!Number.isSafeInteger(correction.amount) || correction.amount < 1 || correction.amount > left))
         throw invalidArgument(
           'amount',
           `amount must be a positive integer number of cents, at most what is left of the charge once refunds are counted (${left})`,
+          'INVALID_VALUE',
         );
     }
     const audit = openCallAudit();
@@ -298,7 +307,8 @@ export class DisputesService {
   }
 
   async close(id: string, outcome: DisputeOutcome | undefined, note: string): Promise<DisputeView> {
-    if (!outcome || !DISPUTE_OUTCOMES.includes(outcome)) throw invalidArgument('outcome', `outcome is required: one of ${DISPUTE_OUTCOMES.join(', ')}`);
+    if (!outcome || !DISPUTE_OUTCOMES.includes(outcome))
+      throw invalidArgument('outcome', `outcome is required: one of ${DISPUTE_OUTCOMES.join(', ')}`, 'UNKNOWN_VALUE');
     const outcomeNote = limitedText('note', note, NOTE_MAX);
     const dispute = await this.find(id);
     if (!(await this.repository.close(this.deps.db.em(), dispute.id, outcome, outcomeNote, new Date()))) throw this.closed(dispute);

@@ -27,7 +27,7 @@ export class FlowMismatchesService {
   async settle(id: string, settlement: { outcome: FlowMismatchOutcome; note: string }, by: Principal): Promise<FlowMismatch> {
     // Kept for good and shown to every reader: card data an operator pastes in goes in masked. Its length is the edge's (requestGuard).
     const note = redactText(settlement.note.trim());
-    if (!note) throw invalidArgument('note', 'note is required: say how the mismatch was followed up with the provider');
+    if (!note) throw invalidArgument('note', 'note is required: say how the mismatch was followed up with the provider', 'REQUIRED');
     const em = this.deps.db.em();
     const settled = await this.deps.mismatches.settle(em, id, { outcome: settlement.outcome, note, by: { id: by.id, name: by.name }, at: new Date() });
     const mismatch = await this.deps.mismatches.find(em, id);

@@ -21,10 +21,11 @@ export const takesInstallmentPlan = (adapter: ProviderAdapter): boolean => takes
 export function checkInstallmentPlan(adapter: ProviderAdapter, plan: InstallmentPlan | null | undefined): void {
   if (!plan) return;
   const { id } = adapter.identity;
-  if (quotesInstallmentsItself(adapter)) throw invalidArgument('installment_plan', `${id} quotes its own installments: installment_plan is not taken`);
-  if (!takesCards(adapter)) throw invalidArgument('installment_plan', `${id} does not take cards (CREDIT_CARD): installment_plan is not taken`);
+  if (quotesInstallmentsItself(adapter))
+    throw invalidArgument('installment_plan', `${id} quotes its own installments: installment_plan is not taken`, 'NOT_ALLOWED');
+  if (!takesCards(adapter)) throw invalidArgument('installment_plan', `${id} does not take cards (CREDIT_CARD): installment_plan is not taken`, 'NOT_ALLOWED');
   const fault = installmentPlanFault(plan);
-  if (fault) throw invalidArgument(fault.field, fault.message);
+  if (fault) throw invalidArgument(fault.field, fault.message, 'INVALID_VALUE');
 }
 
 /** Completes a provider's option with its last installment, where the provider's answer does not say it. */
@@ -53,6 +54,6 @@ export async function quoteInstallments(
 export function checkedCardBin(cardBin: string | undefined): string | undefined {
   if (cardBin === undefined || cardBin === '') return undefined;
   if (!/^\d{6,8}$/.test(cardBin))
-    throw invalidArgument('card_bin', `card_bin must be the card's first 6 to 8 digits, digits only (got ${cardBin.length} characters)`);
+    throw invalidArgument('card_bin', `card_bin must be the card's first 6 to 8 digits, digits only (got ${cardBin.length} characters)`, 'INVALID_VALUE');
   return cardBin;
 }

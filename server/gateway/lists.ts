@@ -15,6 +15,7 @@ import type {
 import { cancellableRead } from '../lib/callScope.js';
 import { invalidArgument } from '../lib/errors.js';
 import type { GatewayDeps } from './context.js';
+import { outOfRange, requireOrderedRange } from './validation.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
@@ -30,8 +31,9 @@ export interface PageRequest {
 }
 
 function pageSize(size: number): number {
-  if (!Number.isInteger(size) || size < 0) throw invalidArgument('page_size', `page_size must be a whole number from 0 to ${MAX_PAGE_SIZE}, got ${size}`);
-  if (size > MAX_PAGE_SIZE) throw invalidArgument('page_size', `page_size must be at most ${MAX_PAGE_SIZE}, got ${size}`);
+  if (!Number.isInteger(size) || size < 0)
+    throw outOfRange('page_size', `page_size must be a whole number from 0 to ${MAX_PAGE_SIZE}, got ${size}`, 0, MAX_PAGE_SIZE);
+  if (size > MAX_PAGE_SIZE) throw outOfRange('page_size', `page_size must be at most ${MAX_PAGE_SIZE}, got ${size}`, 0, MAX_PAGE_SIZE);
   return size || DEFAULT_PAGE_SIZE;
 }
 
@@ -43,14 +45,15 @@ const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
 
 function checkInstant(field: string, at: Date | undefined): void {
   const ms = at?.getTime();
-  if (ms !== undefined && !(ms >= EARLIEST && ms <= LATEST)) throw invalidArgument(field, `${field} must be a time between the years 1 and 9999`);
+  if (ms !== undefined && !(ms >= EARLIEST && ms <= LATEST))
+    throw invalidArgument(field, `${field} must be a time between the years 1 and 9999`, 'INVALID_VALUE');
 }
 
 function checkRange(from: Date | undefined, to: Date | undefined): void {
   checkInstant('created_from', from);
   checkInstant('created_to', to);
-  if (from && to && to.getTime() <= from.getTime())
-    throw invalidArgument('created_to', `created_to (${to.toISOString()}) must be later than created_from (${from.toISOString()})`);
+  if (from && to)
+    requireOrderedRange('created_to', from.getTime(), to.getTime(), `created_to (${to.toISOString()}) must be later than created_from (${from.toISOString()})`);
 }
 
 /** What every list's filter gets: provider ids upper-case, the search text trimmed (blank: no search), a range that is not inverted. */
@@ -69,6 +72,7 @@ function timeZone(name: string | undefined): string {
   const refused = invalidArgument(
     'time_zone',
     `time_zone must be an IANA time zone name such as America/Sao_Paulo or UTC, got ${JSON.stringify(name.slice(0, 64))}`,
+    'INVALID_VALUE',
   );
   if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(name)) throw refused;
   try {
@@ -96,8 +100,10 @@ export class ListsService {
 
   transactionStats(query: Partial<Omit<TransactionStatsQuery, 'bucket'>> & { bucket?: TimeBucket }): Promise<TransactionStats> {
     const { createdFrom, createdTo } = query;
-    if (!createdFrom) throw invalidArgument('created_from', 'created_from is required: the stats cover the charges created from created_from to created_to');
-    if (!createdTo) throw invalidArgument('created_to', 'created_to is required: the stats cover the charges created from created_from to created_to');
+    if (!createdFrom)
+      throw invalidArgument('created_from', 'created_from is required: the stats cover the charges created from created_from to created_to', 'REQUIRED');
+    if (!createdTo)
+      throw invalidArgument('created_to', 'created_to is required: the stats cover the charges created from created_from to created_to', 'REQUIRED');
     checkRange(createdFrom, createdTo);
     const bucket = query.bucket ?? 'DAY';
     const buckets = Math.ceil((createdTo.getTime() - createdFrom.getTime()) / BUCKET_MS[bucket]);
@@ -105,10 +111,11 @@ export class ListsService {
       throw invalidArgument(
         'created_to',
         `the range from created_from to created_to holds ${buckets} ${bucket === 'HOUR' ? 'hours' : 'days'}; at most ${MAX_STATS_BUCKETS} buckets: shorten it${bucket === 'HOUR' ? ' or count by TIME_BUCKET_DAY' : ''}`,
+        'INVALID_VALUE',
       );
     const currency = (query.currency || 'BRL').toUpperCase();
     if (!/^[A-Z]{3}$/.test(currency))
-      throw invalidArgument('currency', `currency must be an ISO 4217 code such as BRL, got ${JSON.stringify(currency.slice(0, 16))}`);
+      throw invalidArgument('currency', `currency must be an ISO 4217 code such as BRL, got ${JSON.stringify(currency.slice(0, 16))}`, 'INVALID_VALUE');
     return cancellableRead(() =>
       this.deps.lists.transactionStats(this.deps.db.em(), {
         createdFrom,

@@ -69,7 +69,7 @@ export class OperatorTotpService {
     if (operator.totpEnabled) throw new GatewayError('FAILED_PRECONDITION', 'two-step verification is already on', { reason: 'TOTP_ALREADY_ENABLED' });
     const pending = await this.deps.operators.pendingTotp(this.em(), operator.id);
     if (!pending) throw new GatewayError('FAILED_PRECONDITION', 'begin the enrollment first', { reason: 'TOTP_NOT_BEGUN' });
-    if (!code.trim()) throw invalidArgument('code', 'code is required');
+    if (!code.trim()) throw invalidArgument('code', 'code is required', 'REQUIRED');
     const step = matchTotp(base32Decode(this.deps.secrets.open(pending)), code, Date.now());
     if (step === undefined) throw wrongCode('code is not a current code of the secret begun');
     if (!(await this.deps.operators.enableTotp(this.em(), operator.id, pending, step)))
@@ -88,7 +88,7 @@ export class OperatorTotpService {
     const now = Date.now();
     const lockedUntil = await this.deps.operators.signInLock(this.em(), key);
     if (lockedUntil && lockedUntil.getTime() > now) throw lockedOut(lockedUntil.getTime() - now);
-    if (!code.trim()) throw invalidArgument('code', 'code is required');
+    if (!code.trim()) throw invalidArgument('code', 'code is required', 'REQUIRED');
     if (!(await spendTotpCode(this.deps, operator, code, now))) {
       await this.deps.operators.recordFailure(this.em(), key, this.policy.maxFailures, new Date(now + this.policy.lockMs), new Date(now));
       throw wrongCode('code is wrong or was already used');

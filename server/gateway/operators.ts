@@ -9,6 +9,7 @@ import type { SecretBox } from '../lib/secretBox.js';
 import { isRole, rolePrincipal, type Principal, type Role } from './access.js';
 import { spendTotpCode } from './operatorTotp.js';
 import { lockedOut } from './signInLock.js';
+import { isEmailAddress, requireEmail, requireLength, unknownValue } from './validation.js';
 
 export interface SessionPolicy {
   /** A session unused this long ends (SESSION_IDLE_MINUTES). */
@@ -38,7 +39,6 @@ export interface OperatorsDeps {
 
 export const PASSWORD_MIN = 12;
 const PASSWORD_MAX = 256;
-const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
 const TOUCH_RESOLUTION_MS = 60_000;
 /** How long an e-mail's failed sign-ins are remembered without another attempt (its lock, if any, over), and how often they are looked for. */
 const FAILURES_KEPT_MS = 30 * 24 * 3_600_000;
@@ -51,23 +51,20 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('hex
 
 /** Length, and not the e-mail (the first thing a guesser tries). `field` names the request field in the error. */
 function checkPassword(password: string, email: string, field = 'password'): void {
-  if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX)
-    throw invalidArgument(field, `${field} must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters long`);
-  if (password.trim().toLowerCase() === email) throw invalidArgument(field, `${field} must not be the operator's e-mail`);
+  requireLength(field, password, PASSWORD_MIN, PASSWORD_MAX, `${field} must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters long`);
+  if (password.trim().toLowerCase() === email) throw invalidArgument(field, `${field} must not be the operator's e-mail`, 'INVALID_VALUE');
 }
 
 /** A password the gateway makes up (invitations and resets): 144 random bits, 24 characters of base64url. */
 const madeUpPassword = () => randomBytes(18).toString('base64url');
 
 function checkRole(role: string): Role {
-  if (!isRole(role)) throw invalidArgument('role', 'role must be admin, operator or viewer');
+  if (!isRole(role)) throw unknownValue('role', 'role must be admin, operator or viewer');
   return role;
 }
 
 export function normaliseEmail(email: string): string {
-  const value = email.trim().toLowerCase();
-  if (!EMAIL.test(value)) throw invalidArgument('email', 'email must be an e-mail address');
-  return value;
+  return requireEmail('email', email.toLowerCase());
 }
 
 export interface SignedIn {
@@ -130,7 +127,8 @@ export class OperatorsService {
     const current = await this.deps.operators.get(this.em(), id);
     if (!current) throw notFound(`operator ${id} not found`);
     const role = patch.role === undefined ? undefined : checkRole(patch.role);
-    if (patch.resetPassword && patch.password !== undefined) throw invalidArgument('reset_password', 'reset_password and password cannot both be set');
+    if (patch.resetPassword && patch.password !== undefined)
+      throw invalidArgument('reset_password', 'reset_password and password cannot both be set', 'NOT_ALLOWED');
     const generatedPassword = patch.resetPassword ? madeUpPassword() : undefined;
     const password = generatedPassword ?? patch.password;
     if (password !== undefined) checkPassword(password, current.email);
@@ -159,13 +157,13 @@ export class OperatorsService {
     const now = Date.now();
     const lockedUntil = await this.deps.operators.signInLock(this.em(), key);
     if (lockedUntil && lockedUntil.getTime() > now) throw lockedOut(lockedUntil.getTime() - now);
-    if (!currentPassword) throw invalidArgument('current_password', 'current_password is required');
+    if (!currentPassword) throw invalidArgument('current_password', 'current_password is required', 'REQUIRED');
     if (!(await verifyPassword(currentPassword.slice(0, PASSWORD_MAX), found.passwordHash))) {
       await this.deps.operators.recordFailure(this.em(), key, this.policy.maxFailures, new Date(now + this.policy.lockMs), new Date(now));
-      throw invalidArgument('current_password', "current_password is not the operator's current password");
+      throw invalidArgument('current_password', "current_password is not the operator's current password", 'INVALID_VALUE');
     }
     checkPassword(newPassword, found.email, 'new_password');
-    if (newPassword === currentPassword) throw invalidArgument('new_password', 'new_password must differ from the current password');
+    if (newPassword === currentPassword) throw invalidArgument('new_password', 'new_password must differ from the current password', 'INVALID_VALUE');
     await this.deps.operators.update(this.em(), found.id, { passwordHash: await hashPassword(newPassword) });
     await this.deps.operators.revokeSessionsOf(this.em(), found.id, new Date());
   }
@@ -180,7 +178,7 @@ export class OperatorsService {
     const typed = email.trim().toLowerCase();
     const key = signInKey(typed);
     const [found, lockedUntil] = await Promise.all([
-      EMAIL.test(typed) ? this.deps.operators.byEmail(this.em(), typed) : undefined,
+      isEmailAddress(typed) ? this.deps.operators.byEmail(this.em(), typed) : undefined,
       this.deps.operators.signInLock(this.em(), key),
     ]);
     const now = Date.now();

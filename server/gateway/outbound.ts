@@ -73,7 +73,7 @@ export class OutboundService {
 
   list(filter: { transactionId?: string; state?: DeliveryState }, limit: number): Promise<OutboundDelivery[]> {
     if (filter.transactionId) return this.deps.outbound.listForTransaction(this.deps.db.em(), filter.transactionId, filter.state);
-    if (!filter.state) throw invalidArgument('transaction_id', 'transaction_id is required unless state is set');
+    if (!filter.state) throw invalidArgument('transaction_id', 'transaction_id is required unless state is set', 'REQUIRED');
     return this.deps.outbound.listByState(this.deps.db.em(), filter.state, limit);
   }
 

@@ -134,7 +134,7 @@ export class PaymentsService {
 
   /** The provider's own token where it tokenises cards; the gateway's where it takes cards but tokenises nothing (cardTokens.ts). */
   async createCardToken(providerAccountId: string, card: CardInput | undefined): Promise<string> {
-    if (!card) throw invalidArgument('card', 'card is required');
+    if (!card) throw invalidArgument('card', 'card is required', 'REQUIRED');
     const { account, adapter, ctx } = await resolveAccount(this.deps, providerAccountId);
     if (usesGatewayCardTokens(adapter)) {
       // A token the provider could never be charged with is refused now, not at the charge.
@@ -147,7 +147,7 @@ export class PaymentsService {
 
   /** The provider's saved card; where the provider takes the gateway's card token, the gateway's own (savedCards.ts). */
   async createCardId(providerAccountId: string, input: { cardToken?: string; card?: CardInput; customer?: Customer }): Promise<string> {
-    if (!input.cardToken && !input.card) throw invalidArgument('card_token', 'card_token or card is required');
+    if (!input.cardToken && !input.card) throw invalidArgument('card_token', 'card_token or card is required', 'REQUIRED');
     const resolved = await resolveAccount(this.deps, providerAccountId);
     if (usesGatewayCardTokens(resolved.adapter)) return saveCard(this.deps, { adapter: resolved.adapter, ctx: resolved.ctx, ...input });
     requireOperation(resolved.adapter, 'createCardId');
@@ -166,10 +166,10 @@ export class PaymentsService {
     if (!input.paymentMethod) throw catalogueError('INVALID_PAYMENT_METHOD', { field: 'transaction.payment_method' });
     const installments = input.installments || 1;
     if (!Number.isInteger(installments) || installments < 1)
-      throw invalidArgument('transaction.installments', 'transaction.installments must be a positive integer');
+      throw invalidArgument('transaction.installments', 'transaction.installments must be a positive integer', 'INVALID_VALUE');
     if (command.route && command.providerAccountId)
-      throw invalidArgument('route', 'set either provider_account_id or route, not both: a route chooses the account');
-    if (!command.route && !command.providerAccountId) throw invalidArgument('provider_account_id', 'provider_account_id or route is required');
+      throw invalidArgument('route', 'set either provider_account_id or route, not both: a route chooses the account', 'NOT_ALLOWED');
+    if (!command.route && !command.providerAccountId) throw invalidArgument('provider_account_id', 'provider_account_id or route is required', 'REQUIRED');
     const webhookUrl = optionalUrl('transaction.webhook_url', input.webhookUrl);
     await assertPublicUrl('transaction.webhook_url', webhookUrl, {
       allowInternal: this.deps.urlPolicy.privateWebhookUrls,
@@ -186,7 +186,8 @@ export class PaymentsService {
     const routes = this.routes;
     if (!routes) throw new GatewayError('FAILED_PRECONDITION', 'routes are not served by this gateway', { field: 'route', reason: 'ROUTES_NOT_SERVED' });
     const cardBin = command.cardBin || undefined;
-    if (cardBin !== undefined && !/^\d{6,8}$/.test(cardBin)) throw invalidArgument('card_bin', "card_bin must be the card's first 6 to 8 digits");
+    if (cardBin !== undefined && !/^\d{6,8}$/.test(cardBin))
+      throw invalidArgument('card_bin', "card_bin must be the card's first 6 to 8 digits", 'INVALID_VALUE');
     const route = await routes.forCharge(command.route);
     const charge = { ...full, cardBin, cardBrand: command.cardBrand || undefined };
     const key = command.idempotencyKey;
@@ -323,7 +324,8 @@ export class PaymentsService {
     // No amount (0) asks for whatever is left of the charge, resolved when its cents are reserved (never before: a
     // partial refund may have taken some meanwhile).
     const asked = command.amount ? requirePositiveCents('amount', command.amount) : 'rest';
-    if (asked !== 'rest' && asked > transaction.amount) throw invalidArgument('amount', `amount ${asked} is more than the transaction's ${transaction.amount}`);
+    if (asked !== 'rest' && asked > transaction.amount)
+      throw invalidArgument('amount', `amount ${asked} is more than the transaction's ${transaction.amount}`, 'INVALID_VALUE');
     const { adapter, ctx } = await this.resolve(command.providerAccountId, 'refoundTransaction');
     const current = () => this.deps.transactions.findTransaction(this.deps.db.em(), transaction.id, 'primary') as Promise<Transaction>;
     // Without the caller's key the gateway uses one of its own: a refund whose outcome is unknown then keeps its
@@ -396,12 +398,16 @@ export class PaymentsService {
     providerAccountId: string,
     asked: (Omit<ReceiverInput, 'paymentMethod'> & { paymentMethod?: WithdrawMethod }) | undefined,
   ): Promise<Receiver> {
-    if (!asked) throw invalidArgument('receiver', 'receiver is required');
+    if (!asked) throw invalidArgument('receiver', 'receiver is required', 'REQUIRED');
     requireText('receiver.name', asked.name);
     requireText('receiver.document', asked.document);
     const { paymentMethod } = asked;
     if (paymentMethod === 'RECEIVER')
-      throw invalidArgument('receiver.payment_method', 'receiver.payment_method must be PIX or BANK_ACCOUNT (a receiver is not paid to a receiver)');
+      throw invalidArgument(
+        'receiver.payment_method',
+        'receiver.payment_method must be PIX or BANK_ACCOUNT (a receiver is not paid to a receiver)',
+        'UNKNOWN_VALUE',
+      );
     const input: ReceiverInput = { ...asked, paymentMethod };
     // The gateway reads these and hands their bytes to the provider: never from inside its own network, unless the
     // gateway's own store holds them (the back-office uploads there; the embedded store listens on loopback).

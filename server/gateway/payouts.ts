@@ -6,7 +6,7 @@ import type { Principal } from './access.js';
 import { resolveAccount, type GatewayDeps } from './context.js';
 import { requestHash, resendWindowMs, runIdempotent } from './idempotency.js';
 import { recordWithdrawal, type PendingRecord } from './recording.js';
-import { requirePositiveCents, requireText } from './validation.js';
+import { limitedText, requirePositiveCents, requireText } from './validation.js';
 import type { RoutingRecord } from '../domain/routing.js';
 import type { RoutesService } from './routes.js';
 import { runRouted } from './routedCharges.js';
@@ -58,7 +58,7 @@ export class PayoutsService {
     // The provider's own texts and rules (doc 3 §5, §8), not the gateway's generic ones.
     adapter.assertWithdrawMethod(input.paymentMethod);
     const pixType = input.paymentMethod === 'PIX' ? (input.pixType ?? adapter.pixKeyTypeWithout(input.pixKey!.trim())) : input.pixType;
-    if (input.paymentMethod === 'PIX' && !pixType) throw invalidArgument('withdraw.pix_type', 'withdraw.pix_type is required for PIX withdrawals');
+    if (input.paymentMethod === 'PIX' && !pixType) throw invalidArgument('withdraw.pix_type', 'withdraw.pix_type is required for PIX withdrawals', 'REQUIRED');
     const request: PayoutRequest = {
       ...input,
       amount,
@@ -78,8 +78,8 @@ export class PayoutsService {
 
   async withdraw(command: WithdrawCommand, requester?: Principal): Promise<Withdrawal> {
     if (command.route && command.providerAccountId)
-      throw invalidArgument('route', 'set either provider_account_id or route, not both: a route chooses the account');
-    if (!command.route && !command.providerAccountId) throw invalidArgument('provider_account_id', 'provider_account_id or route is required');
+      throw invalidArgument('route', 'set either provider_account_id or route, not both: a route chooses the account', 'NOT_ALLOWED');
+    if (!command.route && !command.providerAccountId) throw invalidArgument('provider_account_id', 'provider_account_id or route is required', 'REQUIRED');
     if (command.route) return this.withdrawRouted({ ...command, route: command.route }, requester);
     const prepared = await this.prepare(command);
     const { account, request } = prepared;
@@ -114,7 +114,7 @@ export class PayoutsService {
     const input = command.withdraw;
     const amount = requirePositiveCents('withdraw.amount', input.amount);
     if (input.paymentMethod !== 'PIX')
-      throw invalidArgument('withdraw.payment_method', 'a payout that names a route is a PIX payout: withdraw.payment_method must be PIX');
+      throw invalidArgument('withdraw.payment_method', 'a payout that names a route is a PIX payout: withdraw.payment_method must be PIX', 'INVALID_VALUE');
     requireText('withdraw.pix_key', input.pixKey);
     if (this.held(requester, amount))
       throw new GatewayError(
@@ -263,8 +263,7 @@ export class PayoutsService {
 
   /** Rejects a held payout: CANCELED with the reason, never sent. The operator who asked may withdraw their own request. */
   async reject(id: string, reviewer: Principal, reason: string): Promise<Withdrawal> {
-    const text = reason.trim();
-    if (text.length > REASON_MAX) throw invalidArgument('reason', `reason must be at most ${REASON_MAX} characters`);
+    const text = limitedText('reason', reason, REASON_MAX);
     const held = await this.findHeld(id);
     this.checkReviewer(held, reviewer, 'REJECTED');
     const move = await this.deps.withdrawals.review(this.deps.db.em(), id, { outcome: 'REJECTED', by: actorOf(reviewer), reason: text || undefined });

@@ -19,7 +19,7 @@ import {
 import { groupOutcomes, type RouteOutcome } from '../domain/routeOutcomes.js';
 import type { RoutesRepository } from '../db/routesRepository.js';
 import type { GatewayDeps } from './context.js';
-import { requirePositiveCents, requireText } from './validation.js';
+import { limitedText, outOfRange, requirePositiveCents, requireText } from './validation.js';
 import { checkedSoftDeclineCodes } from './softDeclines.js';
 import { healthForDecision, RoutingHealth, type AccountHealth } from './routingHealth.js';
 import { seedOf } from './routedCharges.js';
@@ -59,52 +59,57 @@ const unusableTarget = (field: string, message: string): GatewayError =>
 const isCount = (value: number): boolean => Number.isSafeInteger(value) && value >= 0;
 
 function checkBounds(field: string, min: number, max: number): void {
-  if (!isCount(min)) throw invalidArgument(`${field}.min`, `${field}: the minimum must be a whole number, 0 or more`);
-  if (!isCount(max)) throw invalidArgument(`${field}.max`, `${field}: the maximum must be a whole number, 0 or more`);
-  if (min && max && min > max) throw invalidArgument(field, `${field}: the minimum ${min} is above the maximum ${max}`);
+  if (!isCount(min)) throw invalidArgument(`${field}.min`, `${field}: the minimum must be a whole number, 0 or more`, 'INVALID_VALUE');
+  if (!isCount(max)) throw invalidArgument(`${field}.max`, `${field}: the maximum must be a whole number, 0 or more`, 'INVALID_VALUE');
+  if (min && max && min > max) throw invalidArgument(field, `${field}: the minimum ${min} is above the maximum ${max}`, 'RANGE_REVERSED');
 }
 
 /** The rule's own shape (no account looked up); returns it normalised (currencies upper-cased). */
 function checkRuleShape(rule: RouteRule, at: string): RouteRule {
-  if (!ROUTING_STRATEGIES.includes(rule.strategy)) throw invalidArgument(`${at}.strategy`, `${at}.strategy must be one of ${ROUTING_STRATEGIES.join(', ')}`);
+  if (!ROUTING_STRATEGIES.includes(rule.strategy))
+    throw invalidArgument(`${at}.strategy`, `${at}.strategy must be one of ${ROUTING_STRATEGIES.join(', ')}`, 'UNKNOWN_VALUE');
   for (const method of rule.paymentMethods)
-    if (!PAYMENT_METHODS.includes(method)) throw invalidArgument(`${at}.payment_methods`, `${at}.payment_methods: unknown payment method ${String(method)}`);
+    if (!PAYMENT_METHODS.includes(method))
+      throw invalidArgument(`${at}.payment_methods`, `${at}.payment_methods: unknown payment method ${String(method)}`, 'UNKNOWN_VALUE');
   checkBounds(`${at}.amount`, rule.minAmount, rule.maxAmount);
   checkBounds(`${at}.installments`, rule.minInstallments, rule.maxInstallments);
   const currencies = rule.currencies.map((currency) => currency.trim().toUpperCase());
   for (const currency of currencies)
-    if (!/^[A-Z]{3}$/.test(currency)) throw invalidArgument(`${at}.currencies`, `${at}.currencies: ${currency} is not an ISO 4217 code`);
+    if (!/^[A-Z]{3}$/.test(currency)) throw invalidArgument(`${at}.currencies`, `${at}.currencies: ${currency} is not an ISO 4217 code`, 'INVALID_VALUE');
   rule.binRanges.forEach((range, index) => {
     if (!/^\d{6}$/.test(range.from) || !/^\d{6}$/.test(range.to) || range.from > range.to)
-      throw invalidArgument(`${at}.bin_ranges[${index}]`, `${at}.bin_ranges[${index}] must be two 6-digit BINs, from ≤ to`);
+      throw invalidArgument(`${at}.bin_ranges[${index}]`, `${at}.bin_ranges[${index}] must be two 6-digit BINs, from ≤ to`, 'INVALID_VALUE');
   });
-  if (!rule.targets.length) throw invalidArgument(`${at}.targets`, `${at}.targets: a rule names at least one provider account`);
+  if (!rule.targets.length) throw invalidArgument(`${at}.targets`, `${at}.targets: a rule names at least one provider account`, 'REQUIRED');
   const seen = new Set<string>();
   rule.targets.forEach((target, index) => checkTargetShape(rule, target, `${at}.targets[${index}]`, seen));
   if (rule.strategy === 'weighted') {
     const total = rule.targets.reduce((sum, target) => sum + target.weight, 0);
-    if (total !== 100) throw invalidArgument(`${at}.targets`, `${at}.targets: weights add up to ${total}, not 100`);
+    if (total !== 100) throw invalidArgument(`${at}.targets`, `${at}.targets: weights add up to ${total}, not 100`, 'INVALID_VALUE');
   }
   if (rule.strategy === 'lowest_cost' && !rule.paymentMethods.length)
-    throw invalidArgument(`${at}.payment_methods`, `${at}.payment_methods: a lowest_cost rule names the methods its fees are for`);
+    throw invalidArgument(`${at}.payment_methods`, `${at}.payment_methods: a lowest_cost rule names the methods its fees are for`, 'REQUIRED');
   return { ...rule, currencies, cardBrands: rule.cardBrands.map((brand) => brand.trim()).filter(Boolean) };
 }
 
 function checkTargetShape(rule: RouteRule, target: RouteTarget, at: string, seen: Set<string>): void {
-  if (!isUuid(target.providerAccountId)) throw invalidArgument(`${at}.provider_account_id`, `${at}.provider_account_id must be a provider account's id`);
+  if (!isUuid(target.providerAccountId))
+    throw invalidArgument(`${at}.provider_account_id`, `${at}.provider_account_id must be a provider account's id`, 'INVALID_ID');
   if (seen.has(target.providerAccountId))
-    throw invalidArgument(`${at}.provider_account_id`, `${at}.provider_account_id: the account is already a target of this rule`);
+    throw invalidArgument(`${at}.provider_account_id`, `${at}.provider_account_id: the account is already a target of this rule`, 'INVALID_VALUE');
   seen.add(target.providerAccountId);
   if (rule.strategy === 'weighted' && !(Number.isInteger(target.weight) && target.weight >= 1 && target.weight <= 100))
-    throw invalidArgument(`${at}.weight`, `${at}.weight must be from 1 to 100 in a weighted rule`);
-  if (rule.strategy !== 'weighted' && target.weight !== 0) throw invalidArgument(`${at}.weight`, `${at}.weight is only taken in a weighted rule`);
+    throw outOfRange(`${at}.weight`, `${at}.weight must be from 1 to 100 in a weighted rule`, 1, 100);
+  if (rule.strategy !== 'weighted' && target.weight !== 0)
+    throw invalidArgument(`${at}.weight`, `${at}.weight is only taken in a weighted rule`, 'NOT_ALLOWED');
   target.fees.forEach((fee, index) => {
     if (!isCount(fee.fixed) || !Number.isInteger(fee.percentBps) || fee.percentBps < 0 || fee.percentBps > 10_000)
-      throw invalidArgument(`${at}.fees[${index}]`, `${at}.fees[${index}]: fixed is whole cents, percent_bps from 0 to 10000`);
+      throw invalidArgument(`${at}.fees[${index}]`, `${at}.fees[${index}]: fixed is whole cents, percent_bps from 0 to 10000`, 'INVALID_VALUE');
   });
   if (rule.strategy === 'lowest_cost')
     for (const method of rule.paymentMethods)
-      if (!target.fees.some((fee) => fee.paymentMethod === method)) throw invalidArgument(`${at}.fees`, `${at}.fees: no fee is declared for ${method}`);
+      if (!target.fees.some((fee) => fee.paymentMethod === method))
+        throw invalidArgument(`${at}.fees`, `${at}.fees: no fee is declared for ${method}`, 'REQUIRED');
 }
 
 /** A sample charge for PreviewRoute, checked as CreateTransaction checks the same fields. */
@@ -118,10 +123,11 @@ export interface SampleCharge {
 }
 
 function checkedSample(sample: SampleCharge): RoutedCharge {
-  if (!sample.paymentMethod) throw invalidArgument('payment_method', 'payment_method is required');
+  if (!sample.paymentMethod) throw invalidArgument('payment_method', 'payment_method is required', 'REQUIRED');
   const installments = sample.installments || 1;
-  if (!Number.isInteger(installments) || installments < 1) throw invalidArgument('installments', 'installments must be a positive integer');
-  if (sample.cardBin && !/^\d{6,8}$/.test(sample.cardBin)) throw invalidArgument('card_bin', "card_bin must be the card's first 6 to 8 digits");
+  if (!Number.isInteger(installments) || installments < 1) throw invalidArgument('installments', 'installments must be a positive integer', 'INVALID_VALUE');
+  if (sample.cardBin && !/^\d{6,8}$/.test(sample.cardBin))
+    throw invalidArgument('card_bin', "card_bin must be the card's first 6 to 8 digits", 'INVALID_VALUE');
   return {
     paymentMethod: sample.paymentMethod,
     amount: requirePositiveCents('amount', sample.amount),
@@ -153,7 +159,7 @@ export class RoutesService {
     const field = `${at}.provider_account_id`;
     const em = this.deps.db.em();
     const account = await this.deps.accounts.getWithSecrets(em, target.providerAccountId, { includeDeleted: true });
-    if (!account) throw invalidArgument(field, `${field}: provider account ${target.providerAccountId} not found`);
+    if (!account) throw invalidArgument(field, `${field}: provider account ${target.providerAccountId} not found`, 'INVALID_VALUE');
     if (!(await this.deps.accounts.getWithSecrets(em, target.providerAccountId)))
       throw unusableTarget(field, `${field}: provider account ${target.providerAccountId} is deleted`);
     const adapter = this.deps.registry.find(account.provider);
@@ -165,10 +171,10 @@ export class RoutesService {
 
   private async checked(input: RouteInput): Promise<RouteInput> {
     const name = requireText('name', input.name).trim();
-    if (name.length > 255) throw invalidArgument('name', 'name must be at most 255 characters');
+    limitedText('name', name, 255);
     if (!Number.isInteger(input.maxAttempts) || input.maxAttempts < 0 || input.maxAttempts > MAX_ATTEMPTS_LIMIT)
-      throw invalidArgument('max_attempts', `max_attempts must be from 1 to ${MAX_ATTEMPTS_LIMIT} (0: 2)`);
-    if (!input.rules.length) throw invalidArgument('rules', 'rules: a route has at least one rule');
+      throw outOfRange('max_attempts', `max_attempts must be from 1 to ${MAX_ATTEMPTS_LIMIT} (0: 2)`, 1, MAX_ATTEMPTS_LIMIT);
+    if (!input.rules.length) throw invalidArgument('rules', 'rules: a route has at least one rule', 'REQUIRED');
     const rules = input.rules.map((rule, index) => checkRuleShape(rule, `rules[${index}]`));
     for (const [index, rule] of rules.entries())
       for (const [position, target] of rule.targets.entries()) await this.checkTargetAccount(rule, target, `rules[${index}].targets[${position}]`);
@@ -227,7 +233,7 @@ export class RoutesService {
     const cached = this.cache.get(idOrName);
     if (cached && cached.until > now) return cached.route;
     const route = await this.repository.find(this.deps.db.em(), idOrName);
-    if (!route) throw invalidArgument('route', `route ${idOrName} not found; ListRoutes shows the routes`);
+    if (!route) throw invalidArgument('route', `route ${idOrName} not found; ListRoutes shows the routes`, 'INVALID_VALUE');
     this.cache.set(idOrName, { route, until: now + this.cacheMs });
     return route;
   }

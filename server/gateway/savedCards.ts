@@ -58,7 +58,7 @@ export async function saveCard(
       });
     card = opened.card;
   } else {
-    if (!call.card) throw invalidArgument('card_token', 'card_token or card is required');
+    if (!call.card) throw invalidArgument('card_token', 'card_token or card is required', 'REQUIRED');
     card = checkedCard(call.card, now);
   }
   const id = newSavedCardId();

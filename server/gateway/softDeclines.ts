@@ -11,12 +11,13 @@ const CODE = /^[a-z0-9_.-]{1,64}$/;
 export function checkedSoftDeclineCodes(codes: readonly string[] | undefined): string[] {
   const field = 'soft_decline_codes';
   if (!codes?.length) return [];
-  if (codes.length > MAX_CODES) throw invalidArgument(field, `${field}: at most ${MAX_CODES} codes`);
+  if (codes.length > MAX_CODES) throw invalidArgument(field, `${field}: at most ${MAX_CODES} codes`, 'INVALID_VALUE');
   const normal = codes.map((code, index) => {
     const at = `${field}[${index}]`;
     const value = normalDeclineCode(code);
-    if (!CODE.test(value)) throw invalidArgument(at, `${at} must be 1 to 64 letters, digits, '_', '-' or '.'`);
-    if (NEVER_SOFT_DECLINE_CODES.has(value)) throw invalidArgument(at, `${at}: ${value} is a hard or fraud decline, never retried at another account`);
+    if (!CODE.test(value)) throw invalidArgument(at, `${at} must be 1 to 64 letters, digits, '_', '-' or '.'`, 'INVALID_VALUE');
+    if (NEVER_SOFT_DECLINE_CODES.has(value))
+      throw invalidArgument(at, `${at}: ${value} is a hard or fraud decline, never retried at another account`, 'INVALID_VALUE');
     return value;
   });
   return [...new Set(normal)];

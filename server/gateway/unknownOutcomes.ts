@@ -91,7 +91,7 @@ export class UnknownOutcomesService {
     if (!key) throw notFound(`no request with an unknown outcome has id ${id}`);
     const pending = key.pending as PendingRecord | null;
     if (settlement.outcome === 'FAILED') {
-      if (!settlement.note.trim()) throw invalidArgument('note', 'note is required: say how the provider confirmed that nothing happened');
+      if (!settlement.note.trim()) throw invalidArgument('note', 'note is required: say how the provider confirmed that nothing happened', 'REQUIRED');
       const settled = await this.deps.idempotency.settleUnknown(this.deps.db.em(), key.id, { failure: `settled by an operator: ${settlement.note}` });
       if (settled && pending?.kind === 'refund') await releaseRefund(this.deps, pending);
       this.deps.logger.info({ idempotencyKeyId: key.id, operation: key.operation }, 'unknown outcome settled by an operator as failed');
@@ -106,7 +106,7 @@ export class UnknownOutcomesService {
     const { adapter, ctx } = await resolveAccount(this.deps, key.providerAccountId, { includeDeleted: true });
     if (pending.kind === 'refund')
       return { subjectId: await this.complete(key, (await recordRefund(this.deps, pending, CONFIRMED_REFUND)).id, CONFIRMED_REFUND) };
-    if (!settlement.providerId) throw invalidArgument('provider_id', "provider_id is required: the provider's id of the charge or payout it made");
+    if (!settlement.providerId) throw invalidArgument('provider_id', "provider_id is required: the provider's id of the charge or payout it made", 'REQUIRED');
     if (pending.kind === 'transaction') {
       const result = await adapter.getTransaction(ctx, settlement.providerId);
       return { subjectId: await this.complete(key, (await recordTransaction(this.deps, key.providerAccountId, pending, result, key.key)).id) };

@@ -5,6 +5,7 @@ import type { ReceiversRepository } from '../db/receiversRepository.js';
 import type { ReceiverDocuments } from '../domain/types.js';
 import { GatewayError, invalidArgument, notFound } from '../lib/errors.js';
 import type { ObjectStorage, SignedUpload } from '../lib/objectStorage.js';
+import { requireInRange, requireOneOf } from './validation.js';
 
 /** What the specification fixes for uploads: a signed PUT valid 60 s (document 1 §7), a one-year immutable cache (document 3 §7). */
 export const UPLOAD_LINK_SECONDS = 60;
@@ -81,10 +82,9 @@ export interface UploadsOptions {
 /** A client certificate's name, type and size: a certificate file's extension, the type it gives, at most 64 KiB. */
 function checkCertificate(fileName: string, contentType: string, sizeBytes: number): void {
   const expected = certificateContentType(fileName);
-  if (!expected) throw invalidArgument('file_name', `a certificate must be a .${CERTIFICATE_EXTENSIONS.join(', .')} file: ${fileName} is not one`);
-  if (contentType !== expected) throw invalidArgument('content_type', `content_type must be ${expected} for a .${extensionOf(fileName)} certificate`);
-  if (!Number.isSafeInteger(sizeBytes) || sizeBytes < 1 || sizeBytes > CERTIFICATE_MAX_BYTES)
-    throw invalidArgument('size_bytes', `size_bytes must be from 1 to ${CERTIFICATE_MAX_BYTES} (64 KiB) for a certificate`);
+  if (!expected) throw invalidArgument('file_name', `a certificate must be a .${CERTIFICATE_EXTENSIONS.join(', .')} file: ${fileName} is not one`, 'UNKNOWN_VALUE');
+  requireOneOf('content_type', contentType, [expected], `content_type must be ${expected} for a .${extensionOf(fileName)} certificate`);
+  requireInRange('size_bytes', sizeBytes, 1, CERTIFICATE_MAX_BYTES, `size_bytes must be from 1 to ${CERTIFICATE_MAX_BYTES} (64 KiB) for a certificate`);
 }
 
 /**
@@ -159,21 +159,27 @@ export class UploadsService {
 
   async createUploadLink(input: { fileName: string; contentType: string; sizeBytes: number; purpose?: UploadPurpose }): Promise<UploadLink> {
     const fileName = input.fileName.trim();
-    if (!fileName) throw invalidArgument('file_name', 'file_name is required');
+    if (!fileName) throw invalidArgument('file_name', 'file_name is required', 'REQUIRED');
     if (fileName.length > FILE_NAME_MAX || /[/\\\p{Cc}]/u.test(fileName) || fileName === '.' || fileName === '..')
-      throw invalidArgument('file_name', `file_name must be a file's own name: at most ${FILE_NAME_MAX} characters, no '/', '\\' or control characters`);
+      throw invalidArgument(
+        'file_name',
+        `file_name must be a file's own name: at most ${FILE_NAME_MAX} characters, no '/', '\\' or control characters`,
+        'INVALID_VALUE',
+      );
     // Refused, not stripped: the key is the name the caller sent, so what it keeps and shows is the object's name; and
     // a bidi override in a name is an attempt to disguise it, which the caller should learn of rather than have hidden.
     if (BIDI_CONTROLS.test(fileName))
-      throw invalidArgument('file_name', 'file_name must not contain bidirectional-text controls (U+200E, U+200F, U+061C, U+202A–U+202E, U+2066–U+2069)');
-    if (MARKUP.test(fileName)) throw invalidArgument('file_name', `file_name must not contain markup characters: < > " ' &`);
+      throw invalidArgument(
+        'file_name',
+        'file_name must not contain bidirectional-text controls (U+200E, U+200F, U+061C, U+202A–U+202E, U+2066–U+2069)',
+        'INVALID_VALUE',
+      );
+    if (MARKUP.test(fileName)) throw invalidArgument('file_name', `file_name must not contain markup characters: < > " ' &`, 'INVALID_VALUE');
     const purpose = input.purpose ?? 'RECEIVER_DOCUMENT';
     if (purpose === 'CERTIFICATE') checkCertificate(fileName, input.contentType, input.sizeBytes);
     else {
-      if (!(UPLOAD_CONTENT_TYPES as readonly string[]).includes(input.contentType))
-        throw invalidArgument('content_type', `content_type must be one of ${UPLOAD_CONTENT_TYPES.join(', ')}`);
-      if (!Number.isSafeInteger(input.sizeBytes) || input.sizeBytes < 1 || input.sizeBytes > UPLOAD_MAX_BYTES)
-        throw invalidArgument('size_bytes', `size_bytes must be from 1 to ${UPLOAD_MAX_BYTES} (10 MiB)`);
+      requireOneOf('content_type', input.contentType, UPLOAD_CONTENT_TYPES);
+      requireInRange('size_bytes', input.sizeBytes, 1, UPLOAD_MAX_BYTES, `size_bytes must be from 1 to ${UPLOAD_MAX_BYTES} (10 MiB)`);
     }
     if (!this.storage)
       throw new GatewayError('UNAVAILABLE', 'object storage is not configured: set S3_ENDPOINT and its credentials', { reason: 'STORAGE_UNAVAILABLE' });
@@ -196,9 +202,9 @@ export class UploadsService {
    * id): a presigned GET for an object of the gateway's own store, the URL as given for any other.
    */
   async createDocumentReadLink(providerAccountId: string, receiverId: string, document: ReceiverDocumentField | undefined): Promise<DocumentReadLink> {
-    if (!providerAccountId) throw invalidArgument('provider_account_id', 'provider_account_id is required');
-    if (!receiverId) throw invalidArgument('receiver_id', 'receiver_id is required');
-    if (!document) throw invalidArgument('document', 'document is required: which of the receiver’s documents to read');
+    if (!providerAccountId) throw invalidArgument('provider_account_id', 'provider_account_id is required', 'REQUIRED');
+    if (!receiverId) throw invalidArgument('receiver_id', 'receiver_id is required', 'REQUIRED');
+    if (!document) throw invalidArgument('document', 'document is required: which of the receiver’s documents to read', 'REQUIRED');
     const documents = await this.deps.receivers.documentsOf(this.deps.db.em(), providerAccountId, receiverId);
     if (!documents) throw notFound(`receiver ${receiverId} not found in provider account ${providerAccountId}`);
     const url = documents[document];

@@ -22,7 +22,7 @@ export interface ErrorDetails {
   /** The request field at fault, for bad input. */
   field?: string;
   /**
-   * For bad input from a shared rule: the rule broken (REQUIRED, POSITIVE_CENTS, TOO_LONG), sent as the field
+   * For bad input: the rule broken (REQUIRED, POSITIVE_CENTS, TOO_LONG, …: FieldRule), sent as the field
    * violation's reason so a client can say it in its own language instead of the gateway's English.
    */
   fieldRule?: FieldRule;
@@ -60,12 +60,34 @@ export class GatewayError extends Error {
   }
 }
 
-/** The rules of the shared validation helpers, as field violations name them. */
-export type FieldRule = 'REQUIRED' | 'POSITIVE_CENTS' | 'TOO_LONG';
+/**
+ * The rule a bad input broke, as field violations name it (issue 33 §8): the shared validation helpers' rules
+ * (server/gateway/validation.ts), and INVALID_VALUE, the nearest general rule of a one-off check. Every
+ * INVALID_ARGUMENT names one, so that a client can say it in its own language (web/src/errorReasons.ts).
+ */
+export type FieldRule =
+  | 'REQUIRED'
+  | 'POSITIVE_CENTS'
+  | 'TOO_LONG'
+  | 'INVALID_ID'
+  | 'INVALID_EMAIL'
+  | 'INVALID_PIX_KEY'
+  | 'UNKNOWN_VALUE'
+  | 'INVALID_DOCUMENT'
+  | 'RANGE_REVERSED'
+  | 'INVALID_URL'
+  | 'OUT_OF_RANGE'
+  | 'INVALID_PAGE_TOKEN'
+  | 'LENGTH_OUT_OF_RANGE'
+  | 'NOT_ALLOWED'
+  | 'INVALID_VALUE';
 
-/** Bad input; `rule` (and the values its text quotes, e.g. maxLength) only from a shared validation helper. */
-export const invalidArgument = (field: string, message: string, rule?: FieldRule, values?: Readonly<Record<string, string>>): GatewayError =>
-  new GatewayError('INVALID_ARGUMENT', message, { field, reason: 'INVALID_ARGUMENT', ...(rule ? { fieldRule: rule } : {}), ...(values ? { values } : {}) });
+/**
+ * Bad input: the field, the English message, the rule broken (see FieldRule) and the values its client text quotes
+ * (e.g. maxLength, min and max).
+ */
+export const invalidArgument = (field: string, message: string, rule: FieldRule, values?: Readonly<Record<string, string>>): GatewayError =>
+  new GatewayError('INVALID_ARGUMENT', message, { field, reason: 'INVALID_ARGUMENT', fieldRule: rule, ...(values ? { values } : {}) });
 
 export const permissionDenied = (permission: string, message = `permission denied: this call needs ${permission}`): GatewayError =>
   new GatewayError('PERMISSION_DENIED', message, { reason: 'PERMISSION_DENIED', permission });

@@ -59,22 +59,22 @@ const header = (accountId: string, version: number, expiresAtSeconds: number): s
  */
 export function checkedCard(card: CardInput, now: Date): CardInput {
   const cardNumber = cardDigits(card.cardNumber ?? '');
-  if (!passesLuhn(cardNumber)) throw invalidArgument('card.card_number', 'card.card_number is not a valid card number');
+  if (!passesLuhn(cardNumber)) throw invalidArgument('card.card_number', 'card.card_number is not a valid card number', 'INVALID_VALUE');
   const holderName = (card.holderName ?? '').trim();
-  if (!holderName) throw invalidArgument('card.holder_name', 'card.holder_name is required');
+  if (!holderName) throw invalidArgument('card.holder_name', 'card.holder_name is required', 'REQUIRED');
   const month = (card.expMonth ?? '').trim();
   if (!/^\d{1,2}$/.test(month) || Number(month) < 1 || Number(month) > 12)
-    throw invalidArgument('card.exp_month', 'card.exp_month must be a month from 01 to 12');
+    throw invalidArgument('card.exp_month', 'card.exp_month must be a month from 01 to 12', 'INVALID_VALUE');
   let year: string;
   try {
     year = fourDigitYear(card.expYear ?? '');
   } catch {
-    throw invalidArgument('card.exp_year', 'card.exp_year must have 2 or 4 digits');
+    throw invalidArgument('card.exp_year', 'card.exp_year must have 2 or 4 digits', 'INVALID_VALUE');
   }
   // A card is good through the last day of its month.
-  if (Date.UTC(Number(year), Number(month), 1) <= now.getTime()) throw invalidArgument('card.exp_year', 'the card has expired');
+  if (Date.UTC(Number(year), Number(month), 1) <= now.getTime()) throw invalidArgument('card.exp_year', 'the card has expired', 'INVALID_VALUE');
   const cvv = (card.cvv ?? '').trim();
-  if (!/^\d{3,4}$/.test(cvv)) throw invalidArgument('card.cvv', 'card.cvv must have 3 or 4 digits');
+  if (!/^\d{3,4}$/.test(cvv)) throw invalidArgument('card.cvv', 'card.cvv must have 3 or 4 digits', 'INVALID_VALUE');
   return { cardNumber, holderName, holderDocument: (card.holderDocument ?? '').trim(), expMonth: month.padStart(2, '0'), expYear: year, cvv };
 }
 

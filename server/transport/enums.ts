@@ -28,7 +28,7 @@ export function fromEnum<T extends string>(enumObject: ProtoEnum, prefix: string
 export function enumFilter<T extends string>(enumObject: ProtoEnum, prefix: string, value: number | undefined, field: string): T | undefined {
   if (!value) return undefined;
   const name = fromEnum<T>(enumObject, prefix, value);
-  if (!name) throw invalidArgument(field, `${field} has no value ${value}: see the contract's ${prefix}_ values`);
+  if (!name) throw invalidArgument(field, `${field} has no value ${value}: see the contract's ${prefix}_ values`, 'UNKNOWN_VALUE');
   return name;
 }
 
@@ -36,7 +36,7 @@ export function enumFilter<T extends string>(enumObject: ProtoEnum, prefix: stri
 export function enumListFilter<T extends string>(enumObject: ProtoEnum, prefix: string, values: readonly number[], field: string): T[] {
   return values.map((value, index) => {
     const name = enumFilter<T>(enumObject, prefix, value, `${field}[${index}]`);
-    if (!name) throw invalidArgument(`${field}[${index}]`, `${field}[${index}] must be a ${prefix}_ value other than UNSPECIFIED`);
+    if (!name) throw invalidArgument(`${field}[${index}]`, `${field}[${index}] must be a ${prefix}_ value other than UNSPECIFIED`, 'UNKNOWN_VALUE');
     return name;
   });
 }

@@ -1,6 +1,6 @@
 import { ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf';
 import { FIELD_LIMITS, MAX_EVENT_ID, MAX_ID_LENGTH } from '../domain/limits.js';
-import { invalidArgument } from '../lib/errors.js';
+import { invalidArgument, type FieldRule } from '../lib/errors.js';
 import { isUuid } from '../lib/ids.js';
 
 /**
@@ -43,26 +43,27 @@ const INTEGER = new Set([ScalarType.INT32, ScalarType.SINT32, ScalarType.SFIXED3
  */
 const pathOf = (prefix: string, name: string): string => (prefix ? `${prefix}.${name}` : name);
 
-/** INVALID_ARGUMENT naming the field: `<path> <problem>`. */
-function refused(prefix: string, name: string, problem: string) {
+/** INVALID_ARGUMENT naming the field, `<path> <problem>`, and the rule broken. */
+function refused(prefix: string, name: string, problem: string, rule: FieldRule, values?: Readonly<Record<string, string>>) {
   const path = pathOf(prefix, name);
-  return invalidArgument(path, `${path} ${problem}`);
+  return invalidArgument(path, `${path} ${problem}`, rule, values);
 }
 
 function checkText(prefix: string, name: string, field: DescField, parent: DescMessage, value: string): void {
-  if (value.includes('\u0000')) throw refused(prefix, name, `must not contain NUL characters`);
+  if (value.includes('\u0000')) throw refused(prefix, name, `must not contain NUL characters`, 'INVALID_VALUE');
   const limit = FIELD_LIMITS[field.name] ?? MAX_ID_LENGTH;
-  if (value.length > limit) throw refused(prefix, name, `is longer than ${limit} characters`);
-  if (!value && REQUIRED_UUIDS[parent.typeName]?.includes(field.name)) throw refused(prefix, name, `is required`);
+  if (value.length > limit) throw refused(prefix, name, `is longer than ${limit} characters`, 'TOO_LONG', { maxLength: String(limit) });
+  if (!value && REQUIRED_UUIDS[parent.typeName]?.includes(field.name)) throw refused(prefix, name, `is required`, 'REQUIRED');
   if (value && UUID_FILTERS[parent.typeName]?.includes(field.name) && !isUuid(value))
-    throw refused(prefix, name, `must be a UUID, got ${JSON.stringify(value.slice(0, 64))}`);
+    throw refused(prefix, name, `must be a UUID, got ${JSON.stringify(value.slice(0, 64))}`, 'INVALID_ID');
   if (field.name === 'after_event_id' && value && (!/^\d+$/.test(value) || BigInt(value) > MAX_EVENT_ID))
-    throw refused(prefix, name, `must be an event id: a whole number up to ${MAX_EVENT_ID}`);
+    throw refused(prefix, name, `must be an event id: a whole number up to ${MAX_EVENT_ID}`, 'INVALID_VALUE');
 }
 
 function checkScalar(prefix: string, name: string, field: DescField, parent: DescMessage, type: ScalarType, value: unknown): void {
   if (typeof value === 'string') checkText(prefix, name, field, parent, value);
-  else if (typeof value === 'number' && INTEGER.has(type) && field.name === 'page_size' && value < 0) throw refused(prefix, name, `must not be negative`);
+  else if (typeof value === 'number' && INTEGER.has(type) && field.name === 'page_size' && value < 0)
+    throw refused(prefix, name, `must not be negative`, 'INVALID_VALUE');
 }
 
 function checkMessage(desc: DescMessage, value: any, prefix: string): void {

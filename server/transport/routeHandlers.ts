@@ -14,7 +14,7 @@ const strategyOf = (value: rt.RoutingStrategy): RoutingStrategy =>
 
 function feeMethod(value: pb.PaymentMethod, field: string): PaymentMethod {
   const method = enumFilter<PaymentMethod>(pb.PaymentMethod, 'PAYMENT_METHOD', value, field);
-  if (!method) throw invalidArgument(field, `${field} is required`);
+  if (!method) throw invalidArgument(field, `${field} is required`, 'REQUIRED');
   return method;
 }
 

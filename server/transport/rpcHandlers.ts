@@ -29,6 +29,7 @@ import type { FlowMismatchesService } from '../gateway/flowMismatches.js';
 import { enumFilter, enumListFilter, fromEnum } from './enums.js';
 import { invalidArgument, permissionDenied } from '../lib/errors.js';
 import type { Permission } from '../gateway/access.js';
+import { requireOrderedRange } from '../gateway/validation.js';
 import {
   fromProtoCard,
   fromProtoCustomer,
@@ -205,7 +206,12 @@ export function paymentGatewayHandlers(u: UseCases) {
     }),
     settleFlowMismatch: async (r: gw.SettleFlowMismatchRequest, _signal: AbortSignal, { principal }: CallContext): Promise<gw.SettleFlowMismatchResponse> => {
       const outcome = fromEnum<domain.FlowMismatchOutcome>(gw.FlowMismatchOutcome, 'FLOW_MISMATCH_OUTCOME', r.outcome);
-      if (!outcome) throw invalidArgument('outcome', 'outcome must be FLOW_MISMATCH_OUTCOME_ACCEPTED_RECORD or FLOW_MISMATCH_OUTCOME_CORRECTED_AT_PROVIDER');
+      if (!outcome)
+        throw invalidArgument(
+          'outcome',
+          'outcome must be FLOW_MISMATCH_OUTCOME_ACCEPTED_RECORD or FLOW_MISMATCH_OUTCOME_CORRECTED_AT_PROVIDER',
+          'UNKNOWN_VALUE',
+        );
       return { mismatch: toProtoFlowMismatch(await u.flowMismatches.settle(r.id, { outcome, note: r.note }, principal)) };
     },
     listTransactions: async (r: gw.ListTransactionsRequest): Promise<gw.ListTransactionsResponse> => {
@@ -252,7 +258,7 @@ export function paymentGatewayHandlers(u: UseCases) {
       ),
     settleUnconfirmedRequest: async (r: gw.SettleUnconfirmedRequestRequest): Promise<gw.SettleUnconfirmedRequestResponse> => {
       const outcome = fromEnum<'SUCCEEDED' | 'FAILED'>(gw.SettlementOutcome, 'SETTLEMENT_OUTCOME', r.outcome);
-      if (!outcome) throw invalidArgument('outcome', 'outcome must be SETTLEMENT_OUTCOME_SUCCEEDED or SETTLEMENT_OUTCOME_FAILED');
+      if (!outcome) throw invalidArgument('outcome', 'outcome must be SETTLEMENT_OUTCOME_SUCCEEDED or SETTLEMENT_OUTCOME_FAILED', 'UNKNOWN_VALUE');
       const settled = await u.unknownOutcomes.settle(
         r.id,
         outcome === 'SUCCEEDED' ? { outcome, providerId: optionalText(r.providerId) } : { outcome, note: r.note },
@@ -341,7 +347,7 @@ export function webhookHandlers(u: UseCases) {
 
 /** A time filter: `from` must come before `to`; the error names the request's fields. */
 function timeRange(from: Date | undefined, to: Date | undefined, fields = { from: 'from', to: 'to' }): { from?: Date; to?: Date } {
-  if (from && to && from.getTime() >= to.getTime()) throw invalidArgument(fields.to, `${fields.to} must be after ${fields.from}`);
+  requireOrderedRange(fields.to, from?.getTime(), to?.getTime(), `${fields.to} must be after ${fields.from}`);
   return { from, to };
 }
 

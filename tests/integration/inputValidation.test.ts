@@ -131,6 +131,8 @@ describe('Connect protobuf-JSON decode errors', () => {
     expect(error.code).toBe('invalid_argument');
     expect(error.details.map((detail) => detail.type)).toEqual(['google.rpc.ErrorInfo', 'google.rpc.BadRequest']);
     expect(Buffer.from(error.details[1]!.value, 'base64').toString('latin1')).toContain('transaction.amount');
+    // The violation names the nearest general rule, as every INVALID_ARGUMENT does (issue 33 §8).
+    expect(Buffer.from(error.details[1]!.value, 'base64').toString('latin1')).toContain('INVALID_VALUE');
   });
 
   it('name the message field when a whole message is of the wrong JSON type', async () => {

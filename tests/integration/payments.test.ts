@@ -8,6 +8,7 @@ import {
   WatchEventsRequest,
   CreateCardTokenRequest,
   CreateCardIdRequest,
+  ListTransactionsRequest,
 } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod, StatusSource, TransactionStatus, EventSubject } from '../../gen/ts-proto/gateway/v1/types.js';
 import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
@@ -227,6 +228,14 @@ describe.each([
         metadata: { field: 'transaction.amount' },
         fields: ['transaction.amount'],
         fieldReasons: ['REQUIRED'],
+      });
+      // A rule with limits: the limits travel in the ErrorInfo metadata, for the client's own text.
+      expect(await errorDetailsOf(driver().call('gateway', 'listTransactions', ListTransactionsRequest.fromPartial({ pageSize: 500 })))).toEqual({
+        reason: 'INVALID_ARGUMENT',
+        domain: 'gateway.v1',
+        metadata: { field: 'page_size', min: '0', max: '200' },
+        fields: ['page_size'],
+        fieldReasons: ['OUT_OF_RANGE'],
       });
       expect(await errorDetailsOf(call({ amount: 100, paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD }))).toEqual({
         reason: 'CARD_ID_REQUIRED',

@@ -169,17 +169,42 @@ export const EN_ERROR_REASONS: Record<string, string> = {
 
 /**
  * The texts for the rules the gateway's shared validation helpers name as a field violation's reason (issue 33 §8),
- * shown beside the field instead of the gateway's English; `{maxLength}` comes from the ErrorInfo metadata. A
- * violation without a reason, or with one missing here, keeps the gateway's description.
+ * shown beside the field instead of the gateway's English; `{maxLength}`, `{min}`, `{pixType}`, … come from the ErrorInfo
+ * metadata. A violation without a reason, or with one missing here or whose values are missing, keeps the gateway's
+ * description.
  */
 export const PT_FIELD_RULES: Record<string, string> = {
   REQUIRED: 'Obrigatório.',
   POSITIVE_CENTS: 'Informe um valor maior que zero.',
   TOO_LONG: 'No máximo {maxLength} caracteres.',
+  INVALID_ID: 'Identificador inválido.',
+  INVALID_EMAIL: 'Informe um endereço de e-mail válido.',
+  INVALID_PIX_KEY: 'Informe uma chave PIX válida do tipo {pixType}.',
+  UNKNOWN_VALUE: 'Escolha uma das opções disponíveis.',
+  INVALID_DOCUMENT: 'Informe um CPF ou CNPJ válido.',
+  RANGE_REVERSED: 'O fim do intervalo não pode vir antes do início.',
+  INVALID_URL: 'Informe uma URL http(s) válida.',
+  OUT_OF_RANGE: 'Informe um valor de {min} a {max}.',
+  INVALID_PAGE_TOKEN: 'Esta página da lista não vale mais: volte à primeira página.',
+  LENGTH_OUT_OF_RANGE: 'De {minLength} a {maxLength} caracteres.',
+  NOT_ALLOWED: 'Não se aplica aqui: deixe em branco.',
+  INVALID_VALUE: 'Valor inválido.',
 };
 
 export const EN_FIELD_RULES: Record<string, string> = {
   REQUIRED: 'Required.',
   POSITIVE_CENTS: 'Enter an amount greater than zero.',
   TOO_LONG: 'At most {maxLength} characters.',
+  INVALID_ID: 'Not a valid id.',
+  INVALID_EMAIL: 'Enter a valid e-mail address.',
+  INVALID_PIX_KEY: 'Enter a valid PIX key of type {pixType}.',
+  UNKNOWN_VALUE: 'Choose one of the available options.',
+  INVALID_DOCUMENT: 'Enter a valid CPF or CNPJ.',
+  RANGE_REVERSED: 'The range cannot end before it begins.',
+  INVALID_URL: 'Enter a valid http(s) URL.',
+  OUT_OF_RANGE: 'Enter a value from {min} to {max}.',
+  INVALID_PAGE_TOKEN: 'This page of the list is no longer valid: go back to the first page.',
+  LENGTH_OUT_OF_RANGE: 'From {minLength} to {maxLength} characters.',
+  NOT_ALLOWED: 'Not taken here: leave it empty.',
+  INVALID_VALUE: 'Invalid value.',
 };

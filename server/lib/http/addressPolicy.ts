@@ -96,7 +96,8 @@ export async function assertPublicUrl(
 ): Promise<void> {
   if (!value || options.allowInternal) return;
   const host = new URL(value).hostname.replace(/^\[|\]$/g, '');
-  const refuse = () => invalidArgument(field, `${field} must not point at a loopback, private, link-local or metadata address (${options.setting} allows it)`);
+  const refuse = () =>
+    invalidArgument(field, `${field} must not point at a loopback, private, link-local or metadata address (${options.setting} allows it)`, 'INVALID_URL');
   if (INTERNAL_NAMES.test(host)) throw refuse();
   if (isIP(host)) {
     if (isInternalAddress(host)) throw refuse();
@@ -106,7 +107,7 @@ export async function assertPublicUrl(
   try {
     addresses = await (options.resolve ?? systemResolver)(host);
   } catch {
-    throw invalidArgument(field, `${field}: its host name could not be resolved`);
+    throw invalidArgument(field, `${field}: its host name could not be resolved`, 'INVALID_URL');
   }
   if (addresses.length === 0 || addresses.some(isInternalAddress)) throw refuse();
 }

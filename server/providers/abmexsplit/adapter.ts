@@ -174,12 +174,13 @@ export const randomPriceRange = (): number => randomInt(PRICE_RANGE.min, PRICE_R
 export function checkMarketplace(input: ReceiverInput): string {
   if ((input.documentType ?? inferDocumentType(input.document)) === 'CPF') throw catalogueError('ADQUIRENTE_NAO_ACEITA_CPF', { field: 'receiver.document' });
   const account = input.bankAccount;
-  if (!account) throw invalidArgument('receiver.bank_account', 'receiver.bank_account is required: ABMEXSPLIT pays its marketplaces to a bank account');
+  if (!account)
+    throw invalidArgument('receiver.bank_account', 'receiver.bank_account is required: ABMEXSPLIT pays its marketplaces to a bank account', 'REQUIRED');
   const bank = compensationCode(account.bankCode);
   if (!Object.hasOwn(ABMEXSPLIT_SUPPORTED_BANKS, bank)) throw catalogueError('BANCO_NAO_SUPORTADO', { field: 'receiver.bank_account.bank_code' });
   const digit = (account.branchDigit ?? '').trim();
   if (BANKS_WITHOUT_BRANCH_DIGIT.has(bank) && digit && !/^0+$/.test(digit))
-    throw invalidArgument('receiver.bank_account.branch_digit', `receiver.bank_account.branch_digit must be empty or 0 for bank ${bank}`);
+    throw invalidArgument('receiver.bank_account.branch_digit', `receiver.bank_account.branch_digit must be empty or 0 for bank ${bank}`, 'INVALID_VALUE');
   return bank;
 }
 

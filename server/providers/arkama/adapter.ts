@@ -123,7 +123,7 @@ export type ArkamaOrderRequest = z.infer<typeof arkamaOrderRequest>;
 // ---------------------------------------------------------------- request mappers
 
 const required = (field: string, what: string): never => {
-  throw invalidArgument(field, `${field} is required for ARKAMA orders (${what})`);
+  throw invalidArgument(field, `${field} is required for ARKAMA orders (${what})`, 'REQUIRED');
 };
 
 /**

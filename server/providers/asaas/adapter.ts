@@ -269,7 +269,8 @@ export function toAsaasCustomer(customer: Customer): AsaasCustomerRequest {
 type HolderSources = Partial<Pick<TransactionInput, 'customer' | 'address' | 'customerIp'>>;
 
 const requiredForCard = (field: string, value: string): string => {
-  if (!value) throw invalidArgument(field, `${field} is required for ASAAS card charges with the gateway's card token (Asaas requires the card holder's)`);
+  if (!value)
+    throw invalidArgument(field, `${field} is required for ASAAS card charges with the gateway's card token (Asaas requires the card holder's)`, 'REQUIRED');
   return value;
 };
 
@@ -282,7 +283,8 @@ const requiredForCard = (field: string, value: string): string => {
 export function asaasHolderInfo(input: HolderSources, card?: CardInput): AsaasCreditCardHolderInfo & { remoteIp: string } {
   const customer = input.customer;
   const postalCode = requiredForCard('transaction.address.zip_code', digitsOnly(input.address?.zipCode ?? ''));
-  if (postalCode.length !== 8) throw invalidArgument('transaction.address.zip_code', 'transaction.address.zip_code must have 8 digits (a CEP)');
+  if (postalCode.length !== 8)
+    throw invalidArgument('transaction.address.zip_code', 'transaction.address.zip_code must have 8 digits (a CEP)', 'INVALID_VALUE');
   return {
     name: card?.holderName ?? requiredForCard('transaction.customer.name', customer?.name.trim() ?? ''),
     email: requiredForCard('transaction.customer.email', customer?.email.trim() ?? ''),
@@ -401,9 +403,9 @@ export class AsaasAdapter extends DeclaredAdapter {
   override async createTransaction(ctx: AdapterContext, input: TransactionInput): Promise<TransactionResult> {
     this.assertPaymentMethod(input.paymentMethod);
     // Asaas charges a customer, found or created by document: both are needed before anything is sent.
-    if (!input.customer) throw invalidArgument('transaction.customer', 'transaction.customer is required for ASAAS charges');
+    if (!input.customer) throw invalidArgument('transaction.customer', 'transaction.customer is required for ASAAS charges', 'REQUIRED');
     const document = digitsOnly(input.customer.document);
-    if (!document) throw invalidArgument('transaction.customer.document', 'transaction.customer.document is required for ASAAS charges');
+    if (!document) throw invalidArgument('transaction.customer.document', 'transaction.customer.document is required for ASAAS charges', 'REQUIRED');
     if (input.paymentMethod === 'CREDIT_CARD' && !input.cardId?.trim()) throw catalogueError('CARD_ID_REQUIRED', { field: 'transaction.card_id' });
     const prefix = this.prefixFor('createTransaction');
     const http = this.http(ctx);

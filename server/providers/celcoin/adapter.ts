@@ -256,14 +256,18 @@ function nameBasedUuid(name: string): string {
  * checked before anything is sent.
  */
 export function toCelcashCustomer(customer: Customer | undefined): CelcashCustomer {
-  if (!customer) throw invalidArgument('transaction.customer', 'transaction.customer is required for CELCOIN charges');
+  if (!customer) throw invalidArgument('transaction.customer', 'transaction.customer is required for CELCOIN charges', 'REQUIRED');
   const name = customer.name.trim();
-  if (!name) throw invalidArgument('transaction.customer.name', 'transaction.customer.name is required for CELCOIN charges');
+  if (!name) throw invalidArgument('transaction.customer.name', 'transaction.customer.name is required for CELCOIN charges', 'REQUIRED');
   const document = digitsOnly(customer.document);
   if (document.length < 11 || document.length > 14)
-    throw invalidArgument('transaction.customer.document', 'transaction.customer.document must have 11 to 14 digits (CPF or CNPJ) for CELCOIN charges');
+    throw invalidArgument(
+      'transaction.customer.document',
+      'transaction.customer.document must have 11 to 14 digits (CPF or CNPJ) for CELCOIN charges',
+      'INVALID_DOCUMENT',
+    );
   const email = customer.email.trim();
-  if (!email) throw invalidArgument('transaction.customer.email', 'transaction.customer.email is required for CELCOIN charges');
+  if (!email) throw invalidArgument('transaction.customer.email', 'transaction.customer.email is required for CELCOIN charges', 'REQUIRED');
   const phone = Number(nationalPhoneDigits(customer.phone));
   return { myId: customerMyId(document), name, document, emails: [email], ...(phone ? { phones: [phone] } : {}) };
 }
@@ -274,7 +278,11 @@ function savedCard(cardId: string | undefined): { galaxPayId: number } | { myId:
   if (!id) throw catalogueError('CARD_ID_REQUIRED', { field: 'transaction.card_id' });
   if (/^\d+$/.test(id)) return { galaxPayId: Number(id) };
   if (UUID_TEXT.test(id)) return { myId: id };
-  throw invalidArgument('transaction.card_id', "transaction.card_id must be a Cel_Cash card's galaxPayId (digits) or myId (a UUID) for CELCOIN charges");
+  throw invalidArgument(
+    'transaction.card_id',
+    "transaction.card_id must be a Cel_Cash card's galaxPayId (digits) or myId (a UUID) for CELCOIN charges",
+    'INVALID_VALUE',
+  );
 }
 
 /** A card's own fields as Cel_Cash takes them: the number as digits, `expiresAt` YYYY-MM, under a new card's myId. */

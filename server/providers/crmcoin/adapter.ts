@@ -317,8 +317,8 @@ export class CrmcoinAdapter extends DeclaredAdapter<CrmcoinDeclaration> {
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
     if (input.paymentMethod !== 'PIX') throw catalogueError('WITHDRAW_METHOD_NAO_IMPLEMENTADO', { field: 'withdraw.payment_method' });
     const { pixKey, pixType } = input;
-    if (!pixKey?.trim()) throw invalidArgument('withdraw.pix_key', 'withdraw.pix_key is required for PIX withdrawals');
-    if (!pixType) throw invalidArgument('withdraw.pix_type', 'withdraw.pix_type is required for PIX withdrawals');
+    if (!pixKey?.trim()) throw invalidArgument('withdraw.pix_key', 'withdraw.pix_key is required for PIX withdrawals', 'REQUIRED');
+    if (!pixType) throw invalidArgument('withdraw.pix_type', 'withdraw.pix_type is required for PIX withdrawals', 'REQUIRED');
     const body = toPixOut({ ...input, pixKey, pixType }, { chaveParceiro: this.partnerKey(ctx), valor: this.toProviderAmount(input.amount) });
     const read = (answer: PixOut) => fromPixOut(answer, this.payoutTerms(input.amount));
     return this.post(ctx, { operation: 'withdraw', path: CRMCOIN_PATHS.pixOut, body, schema: crmcoinPixOut, read });

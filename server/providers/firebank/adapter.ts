@@ -156,7 +156,7 @@ export type FirebankRefundRequest = z.infer<typeof firebankRefundRequest>;
 export function toFirebankCashIn(input: TransactionInput, terms: { value: number; expirationTime: number }): FirebankCashInRequest {
   const customer = input.customer;
   if (!customer?.name?.trim() || !digitsOnly(customer.document ?? ''))
-    throw invalidArgument('transaction.customer', 'transaction.customer with name and document is required for FIREBANK charges (its payer)');
+    throw invalidArgument('transaction.customer', 'transaction.customer with name and document is required for FIREBANK charges (its payer)', 'REQUIRED');
   return {
     transaction: {
       value: terms.value,
@@ -192,11 +192,12 @@ const firebankKey = (key: string, type: PixKeyType): string => {
 export function toFirebankCashOut(input: WithdrawInput & { pixKey: string; pixType: PixKeyType }, value: number): FirebankCashOutRequest {
   const key = firebankKey(input.pixKey, input.pixType);
   const document = digitsOnly(input.document ?? '') || (input.pixType === 'CPF' || input.pixType === 'CNPJ' ? key : '');
-  if (!input.name?.trim()) throw invalidArgument('withdraw.name', "withdraw.name is required for FIREBANK payouts (the key holder's name)");
+  if (!input.name?.trim()) throw invalidArgument('withdraw.name', "withdraw.name is required for FIREBANK payouts (the key holder's name)", 'REQUIRED');
   if (!document)
     throw invalidArgument(
       'withdraw.document',
       "withdraw.document is required for FIREBANK payouts unless the key is a CPF or CNPJ (the key holder's document)",
+      'REQUIRED',
     );
   return {
     value,

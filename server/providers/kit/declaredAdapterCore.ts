@@ -396,9 +396,9 @@ export abstract class DeclaredAdapterCore<D extends ProviderDeclaration = Provid
     this.assertWithdrawMethod(input.paymentMethod);
     if (input.paymentMethod !== 'PIX') throw catalogueError('WITHDRAW_METHOD_NAO_IMPLEMENTADO', { field: 'withdraw.payment_method' });
     const pixKey = input.pixKey?.trim();
-    if (!pixKey) throw invalidArgument('withdraw.pix_key', 'withdraw.pix_key is required for PIX withdrawals');
+    if (!pixKey) throw invalidArgument('withdraw.pix_key', 'withdraw.pix_key is required for PIX withdrawals', 'REQUIRED');
     const pixType = input.pixType ?? this.pixKeyTypeWithout(pixKey);
-    if (!pixType) throw invalidArgument('withdraw.pix_type', 'withdraw.pix_type is required for PIX withdrawals');
+    if (!pixType) throw invalidArgument('withdraw.pix_type', 'withdraw.pix_type is required for PIX withdrawals', 'REQUIRED');
     return { ...input, pixKey, pixType };
   }
 }

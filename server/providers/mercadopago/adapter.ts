@@ -354,10 +354,10 @@ const ADDRESS_FIELDS = [
  */
 export function mercadoPagoPayerAddress(address: Address | undefined): z.infer<typeof mercadoPagoAddress> {
   const why = "Mercado Pago registers a boleto only with the payer's address (zip_code, street_name, street_number, neighborhood, city, federal_unit)";
-  if (!address) throw invalidArgument('transaction.address', `transaction.address is required for MERCADOPAGO boletos: ${why}`);
+  if (!address) throw invalidArgument('transaction.address', `transaction.address is required for MERCADOPAGO boletos: ${why}`, 'REQUIRED');
   for (const [key, field] of ADDRESS_FIELDS) {
     if (!address[key]?.trim())
-      throw invalidArgument(`transaction.address.${field}`, `transaction.address.${field} is required for MERCADOPAGO boletos: ${why}`);
+      throw invalidArgument(`transaction.address.${field}`, `transaction.address.${field} is required for MERCADOPAGO boletos: ${why}`, 'REQUIRED');
   }
   return {
     zip_code: digitsOnly(address.zipCode),
@@ -601,7 +601,8 @@ export class MercadoPagoAdapter extends DeclaredAdapter {
         mercadoPagoPaymentMethods,
       );
       const method = creditCardMethodOf(methods);
-      if (!method) throw invalidArgument('transaction.card_id', `${prefix}: Mercado Pago has no active credit card method for this card's BIN`);
+      if (!method)
+        throw invalidArgument('transaction.card_id', `${prefix}: Mercado Pago has no active credit card method for this card's BIN`, 'INVALID_VALUE');
       return { ...method, token: card.id };
     } catch (error) {
       if (!isGatewayError(error)) throw error;
@@ -630,7 +631,7 @@ export class MercadoPagoAdapter extends DeclaredAdapter {
       mercadoPagoInstallments,
     );
     const options = creditCardInstallmentsOf(quote);
-    if (!options) throw invalidArgument('card_bin', `${prefix}: Mercado Pago quotes no credit card installments for this card_bin`);
+    if (!options) throw invalidArgument('card_bin', `${prefix}: Mercado Pago quotes no credit card installments for this card_bin`, 'INVALID_VALUE');
     return options;
   }
 

@@ -313,7 +313,7 @@ export class NextpayAdapter extends DeclaredAdapter {
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
     if (input.paymentMethod !== 'PIX') throw catalogueError('WITHDRAW_METHOD_NAO_IMPLEMENTADO', { field: 'withdraw.payment_method' });
     const pixKey = input.pixKey?.trim();
-    if (!pixKey) throw invalidArgument('withdraw.pix_key', 'withdraw.pix_key is required for PIX withdrawals');
+    if (!pixKey) throw invalidArgument('withdraw.pix_key', 'withdraw.pix_key is required for PIX withdrawals', 'REQUIRED');
     const prefix = this.prefixFor('withdraw');
     const body = toPixCashout({ ...input, pixKey }, this.toProviderAmount(input.amount));
     const payment = await this.exchange('withdraw', prefix, () => this.http(ctx).post(NEXTPAY_PATHS.cashout, body), NEXTPAY_PAYMENT);

@@ -170,14 +170,14 @@ function v2Method(method: PaymentMethod): PagouaiV2ChargeRequest['method'] | und
 /** The v2 charge body; buyer and products are required by the API, so a charge without a customer is refused before anything is sent. */
 export function toPagouaiV2Charge(input: TransactionInput, terms: { notificationUrl: string }): PagouaiV2ChargeRequest {
   const method = v2Method(input.paymentMethod);
-  if (!method) throw invalidArgument('transaction.payment_method', `PAGOUAI api_version v2 does not charge ${input.paymentMethod}`);
+  if (!method) throw invalidArgument('transaction.payment_method', `PAGOUAI api_version v2 does not charge ${input.paymentMethod}`, 'INVALID_VALUE');
   const customer = input.customer;
-  if (!customer) throw invalidArgument('transaction.customer', 'PAGOUAI api_version v2 needs the buyer (transaction.customer)');
+  if (!customer) throw invalidArgument('transaction.customer', 'PAGOUAI api_version v2 needs the buyer (transaction.customer)', 'REQUIRED');
   let token: string | undefined;
   if (method === 'credit_card') {
     token = input.cardId?.trim();
     if (!token || !PAGOUAI_CARD_TOKEN.test(token))
-      throw invalidArgument('transaction.card_id', "PAGOUAI api_version v2 charges a card by its Pagou.ai token ('pgct_…' or 'pgpm_…')");
+      throw invalidArgument('transaction.card_id', "PAGOUAI api_version v2 charges a card by its Pagou.ai token ('pgct_…' or 'pgpm_…')", 'INVALID_VALUE');
   }
   const phone = customer.phone ? nationalPhoneDigits(customer.phone) : '';
   const address = input.address;

@@ -142,7 +142,7 @@ export const PAGSTAR: ProviderDeclaration = {
 export function toPagstarCharge(input: TransactionInput, terms: { value: number; tenantId: string; expiration: number; callback: string; reference: string }) {
   const customer = input.customer;
   if (!customer?.name?.trim() || !digitsOnly(customer.document ?? ''))
-    throw invalidArgument('transaction.customer', 'transaction.customer with name and document is required for PAGSTAR charges (its payer)');
+    throw invalidArgument('transaction.customer', 'transaction.customer with name and document is required for PAGSTAR charges (its payer)', 'REQUIRED');
   return {
     value: terms.value,
     name: customer.name.trim(),
@@ -299,7 +299,11 @@ export class PagstarAdapter extends DeclaredAdapter {
     const key = normalizePixKey(payout.pixKey, payout.pixType);
     const document = digitsOnly(input.document ?? '') || (payout.pixType === 'CPF' || payout.pixType === 'CNPJ' ? key : '');
     if (!document)
-      throw invalidArgument('withdraw.document', "withdraw.document is required for PAGSTAR payouts unless the key is a CPF or CNPJ (the customer's document)");
+      throw invalidArgument(
+        'withdraw.document',
+        "withdraw.document is required for PAGSTAR payouts unless the key is a CPF or CNPJ (the customer's document)",
+        'REQUIRED',
+      );
     const reference = input.withdrawReference?.trim() || input.idempotencyKey?.trim() || randomUUID();
     const body = { pix_key: key, customer_document: document, value: this.toProviderAmount(input.amount), transaction_id: reference };
     const data = await this.bodyAsTextOnFailure(() => this.http(ctx).post<unknown>(PAGSTAR_PATHS.payout, body));

@@ -190,16 +190,20 @@ export function toPluggouCharge(input: TransactionInput, terms: { amount: number
 }
 
 function requiredBuyer(customer: Customer | undefined): Customer {
-  if (!customer) throw invalidArgument('transaction.customer', 'transaction.customer is required for PLUGGOU charges');
-  if (!customer.name.trim()) throw invalidArgument('transaction.customer.name', 'transaction.customer.name is required for PLUGGOU charges');
+  if (!customer) throw invalidArgument('transaction.customer', 'transaction.customer is required for PLUGGOU charges', 'REQUIRED');
+  if (!customer.name.trim()) throw invalidArgument('transaction.customer.name', 'transaction.customer.name is required for PLUGGOU charges', 'REQUIRED');
   const document = digitsOnly(customer.document);
-  if (!document) throw invalidArgument('transaction.customer.document', 'transaction.customer.document is required for PLUGGOU charges');
+  if (!document) throw invalidArgument('transaction.customer.document', 'transaction.customer.document is required for PLUGGOU charges', 'REQUIRED');
   if (![11, 14].includes(document.length) || !isValidDocument(document))
-    throw invalidArgument('transaction.customer.document', 'transaction.customer.document must be a valid CPF or CNPJ for PLUGGOU charges');
+    throw invalidArgument('transaction.customer.document', 'transaction.customer.document must be a valid CPF or CNPJ for PLUGGOU charges', 'INVALID_DOCUMENT');
   const phone = nationalPhoneDigits(customer.phone);
-  if (!phone) throw invalidArgument('transaction.customer.phone', 'transaction.customer.phone is required for PLUGGOU charges');
+  if (!phone) throw invalidArgument('transaction.customer.phone', 'transaction.customer.phone is required for PLUGGOU charges', 'REQUIRED');
   if (phone.length < 10 || phone.length > 11)
-    throw invalidArgument('transaction.customer.phone', 'transaction.customer.phone must have 10 or 11 digits (area code and number) for PLUGGOU charges');
+    throw invalidArgument(
+      'transaction.customer.phone',
+      'transaction.customer.phone must have 10 or 11 digits (area code and number) for PLUGGOU charges',
+      'INVALID_VALUE',
+    );
   return customer;
 }
 

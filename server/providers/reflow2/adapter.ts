@@ -146,7 +146,7 @@ export function toCashIn(input: TransactionInput, terms: { amount: number; order
  * rather than by the platform's 'Validation Failed - … is required'.
  */
 function requiredPayer(customer: Customer | undefined): Pick<CashInRequest, 'payerName' | 'payerDocument' | 'payerEmail' | 'payerPhone'> {
-  const required = (field: string) => invalidArgument(`transaction.${field}`, `transaction.${field} is required for REFLOW2 charges`);
+  const required = (field: string) => invalidArgument(`transaction.${field}`, `transaction.${field} is required for REFLOW2 charges`, 'REQUIRED');
   if (!customer) throw required('customer');
   const payerName = customer.name.trim();
   if (!payerName) throw required('customer.name');
@@ -165,12 +165,12 @@ export function toCashOut(
 ): CashOutRequest {
   const pixKey = normalizePixKey(input.pixKey, input.pixType);
   const cpfCnpj = digitsOnly(input.document ?? '') || (input.pixType === 'CPF' || input.pixType === 'CNPJ' ? pixKey : '');
-  if (!cpfCnpj) throw invalidArgument('withdraw.document', 'withdraw.document is required for REFLOW2 withdrawals');
+  if (!cpfCnpj) throw invalidArgument('withdraw.document', 'withdraw.document is required for REFLOW2 withdrawals', 'REQUIRED');
   // The platform's Cash-Out requires the payee's name and email (person.name, person.email): refused here, before sending.
   const name = input.name?.trim();
-  if (!name) throw invalidArgument('withdraw.name', 'withdraw.name is required for REFLOW2 withdrawals');
+  if (!name) throw invalidArgument('withdraw.name', 'withdraw.name is required for REFLOW2 withdrawals', 'REQUIRED');
   const email = input.email?.trim();
-  if (!email) throw invalidArgument('withdraw.email', 'withdraw.email is required for REFLOW2 withdrawals');
+  if (!email) throw invalidArgument('withdraw.email', 'withdraw.email is required for REFLOW2 withdrawals', 'REQUIRED');
   return {
     value: terms.amount,
     pixKeyType: REFLOW2_PIX_KEY_TYPES[input.pixType],

@@ -285,7 +285,7 @@ export class SandboxAdapter extends DeclaredAdapter implements PaymentSimulator,
 
   override async createCardId(ctx: AdapterContext, input: CardIdInput): Promise<string> {
     const token = input.cardToken || (input.card ? await this.createCardToken(ctx, input.card) : undefined);
-    if (!token) throw invalidArgument('card_token', 'card_token or card is required');
+    if (!token) throw invalidArgument('card_token', 'card_token or card is required', 'REQUIRED');
     const prefix = this.prefixFor('createCardId');
     const data = await this.exchange('createCardId', prefix, () => this.http(ctx).post('/v1/cards', { token, customer: input.customer }), sandboxCard);
     return data.id;

@@ -137,6 +137,7 @@ function suitpayClient(input: TransactionInput): SuitpayQrCodeRequest['client'] 
     throw invalidArgument(
       !name ? 'transaction.customer.name' : !document ? 'transaction.customer.document' : 'transaction.customer.email',
       "transaction.customer with name, document and email is required for SUITPAY charges (SuitPay's client)",
+      'REQUIRED',
     );
   const phoneNumber = customer?.phone ? nationalPhoneDigits(customer.phone) : '';
   return { name, document, ...(phoneNumber ? { phoneNumber } : {}), email };

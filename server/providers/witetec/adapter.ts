@@ -203,7 +203,7 @@ export function encryptedCard(cardId: string | undefined): string {
 export function requireWitetecCustomer(input: TransactionInput): void {
   const customer = input.customer;
   const refuse = (field: string) => {
-    throw invalidArgument(`transaction.${field}`, `transaction.${field} is required for WITETEC charges`);
+    throw invalidArgument(`transaction.${field}`, `transaction.${field} is required for WITETEC charges`, 'REQUIRED');
   };
   if (!customer) return refuse('customer');
   if (!customer.name.trim()) refuse('customer.name');

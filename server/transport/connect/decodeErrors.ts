@@ -2,6 +2,7 @@ import { create, toBinary, type DescMessage } from '@bufbuild/protobuf';
 import type { UniversalServerResponse } from '@connectrpc/connect/protocol';
 import { BadRequestSchema, ErrorInfoSchema } from '../../../gen/es/google/rpc/error_details_pb.js';
 import { ERROR_DOMAIN } from '../errors.js';
+import type { FieldRule } from '../../lib/errors.js';
 
 /**
  * Connect answers a request body it cannot decode (`{"amount":"abc"}`) with
@@ -44,6 +45,9 @@ export function decodeErrorField(input: DescMessage, message: string): string {
   return (whole && pathTo(input, whole[1]!)) || 'request';
 }
 
+/** The rule a value Connect could not decode broke: the nearest general one (the message says which). */
+const UNDECODABLE: FieldRule = 'INVALID_VALUE';
+
 const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64').replace(/=+$/, '');
 
 /** The same response, with ErrorInfo and BadRequest added to a Connect unary invalid_argument error that has no details. */
@@ -68,7 +72,7 @@ export async function withDecodeErrorDetails(input: DescMessage, response: Unive
     },
     {
       type: 'google.rpc.BadRequest',
-      value: base64(toBinary(BadRequestSchema, create(BadRequestSchema, { fieldViolations: [{ field, description: message }] }))),
+      value: base64(toBinary(BadRequestSchema, create(BadRequestSchema, { fieldViolations: [{ field, description: message, reason: UNDECODABLE }] }))),
     },
   ];
   const body = new TextEncoder().encode(JSON.stringify({ ...error, details }));

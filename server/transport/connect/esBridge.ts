@@ -18,7 +18,11 @@ function scalar(type: ScalarType, value: unknown, direction: Direction, path: st
   if (value === undefined || !INT64.has(type)) return value;
   if (direction === 'toEs') return BigInt(value as number);
   const number = Number(value as bigint);
-  if (!Number.isSafeInteger(number)) throw invalidArgument(path, `${path} is out of range: at most ${Number.MAX_SAFE_INTEGER} in absolute value`);
+  if (!Number.isSafeInteger(number))
+    throw invalidArgument(path, `${path} is out of range: at most ${Number.MAX_SAFE_INTEGER} in absolute value`, 'OUT_OF_RANGE', {
+      min: String(-Number.MAX_SAFE_INTEGER),
+      max: String(Number.MAX_SAFE_INTEGER),
+    });
   return number;
 }
 

@@ -180,9 +180,9 @@ function decodeOrExplain(desc: DescMessage, decode: (bytes: Buffer) => unknown):
     } catch {
       try {
         esToPlain(desc, fromBinary(desc, bytes));
-        return new UndecodableRequest(invalidArgument('request', 'the request message cannot be decoded'));
+        return new UndecodableRequest(invalidArgument('request', 'the request message cannot be decoded', 'INVALID_VALUE'));
       } catch (error) {
-        return new UndecodableRequest(isGatewayError(error) ? error : invalidArgument('request', 'the request message is not valid protobuf'));
+        return new UndecodableRequest(isGatewayError(error) ? error : invalidArgument('request', 'the request message is not valid protobuf', 'INVALID_VALUE'));
       }
     }
   };

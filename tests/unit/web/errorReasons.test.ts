@@ -1,4 +1,5 @@
 import { expect, it } from '@jest/globals';
+import { callArguments } from '../../support/callArguments.js';
 import { sourcesUnder } from '../../support/layering.js';
 import { CATALOGUE } from '../../../server/lib/providerMessages.js';
 import { EN_ERROR_REASONS, PT_ERROR_REASONS } from '../../../web/src/errorReasons.js';
@@ -18,20 +19,9 @@ const REASON_PATTERNS = [
 /** The code of each `new GatewayError('CODE', …)` that names no reason: no details, or details written out without one. */
 function codesWithoutReason(source: string): string[] {
   const codes: string[] = [];
-  for (let start = source.indexOf('new GatewayError('); start >= 0; start = source.indexOf('new GatewayError(', start + 1)) {
-    // The call's arguments at its own depth, strings and templates emptied so that their commas and parentheses do not count.
-    const rest = source.slice(start + 'new GatewayError('.length).replace(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g, "''");
-    const args = [''];
-    for (let i = 0, depth = 0; i < rest.length && depth >= 0; i++) {
-      const c = rest[i]!;
-      if ('([{'.includes(c)) depth++;
-      else if (')]}'.includes(c)) depth--;
-      if (depth < 0) break;
-      if (c === ',' && depth === 0) args.push('');
-      else args[args.length - 1] += c;
-    }
-    const code = /^\s*'([A-Z_]+)'/.exec(source.slice(start + 'new GatewayError('.length))?.[1];
-    const details = args[2]?.trim();
+  for (const { at, args } of callArguments(source, 'new GatewayError(')) {
+    const code = /^\s*'([A-Z_]+)'/.exec(source.slice(at + 'new GatewayError('.length))?.[1];
+    const details = args[2];
     if (code && (!details || (details.startsWith('{') && !/\breason\b/.test(details)))) codes.push(code);
   }
   return codes;
@@ -57,8 +47,8 @@ const WITHOUT_TEXT: Readonly<Record<string, string>> = {
   UNAUTHENTICATED: 'the back-office answers it with the sign-in form',
   // Met by a service token only: the back-office's operators have two-step verification and a password.
   FAILED_PRECONDITION: "the bare code of 'only an operator signed in to the back-office has …'",
-  // Bad input: the message names the field and its rule (also beside the field, as the BadRequest violation); a text
-  // for the code alone would hide the rule, and the ~190 rules have no reason each (left for a later change).
+  // Bad input: its BadRequest violation names the rule broken (FieldRule), whose text (PT_FIELD_RULES) the back-office
+  // shows beside the field and in the alert; a text for the code alone would hide the rule.
   INVALID_ARGUMENT: "the gateway's rule for the field",
   UNAUTHORIZED: "the specification's 'Unauthorized.'",
   CLIENT_CERTIFICATE_MISSING: "the specification's 'Unauthorized.' for a platform without a certificate",

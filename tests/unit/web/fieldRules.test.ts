@@ -40,9 +40,31 @@ it("says the rule in the alert after the field's path, and the gateway's message
 });
 
 it('has a text in both languages for every rule the gateway names (its FieldRule union)', () => {
-  const union = /export type FieldRule = ([^;]+);/.exec(readFileSync(new URL('../../../server/lib/errors.ts', import.meta.url), 'utf8'))?.[1] ?? '';
+  const union = /export type FieldRule =\s*([^;]+);/.exec(readFileSync(new URL('../../../server/lib/errors.ts', import.meta.url), 'utf8'))?.[1] ?? '';
   const rules = [...union.matchAll(/'([A-Z_]+)'/g)].map((match) => match[1]).sort();
   expect(rules.length).toBeGreaterThan(0);
   expect(Object.keys(PT_FIELD_RULES).sort()).toEqual(rules);
   expect(Object.keys(EN_FIELD_RULES).sort()).toEqual(rules);
+});
+
+it('fills the values the new rules quote from the metadata: the PIX key type, the limits', () => {
+  const pix = badInput(
+    'withdraw.pix_key is not a valid CPF PIX key',
+    [{ field: 'withdraw.pix_key', description: 'withdraw.pix_key is not a valid CPF PIX key', reason: 'INVALID_PIX_KEY' }],
+    { field: 'withdraw.pix_key', pixType: 'CPF' },
+  );
+  expect(fieldViolations(pix, PT_FIELD_RULES)).toEqual({ pix_key: 'Informe uma chave PIX válida do tipo CPF.' });
+  expect(errorText(pix, {}, EN_FIELD_RULES)).toBe('withdraw.pix_key: Enter a valid PIX key of type CPF.');
+  const page = badInput(
+    'page_size must be at most 200, got 500',
+    [{ field: 'page_size', description: 'page_size must be at most 200, got 500', reason: 'OUT_OF_RANGE' }],
+    {
+      field: 'page_size',
+      min: '0',
+      max: '200',
+    },
+  );
+  expect(fieldViolations(page, PT_FIELD_RULES)).toEqual({ page_size: 'Informe um valor de 0 a 200.' });
+  const email = badInput('email must be an e-mail address', [{ field: 'email', description: 'email must be an e-mail address', reason: 'INVALID_EMAIL' }]);
+  expect(fieldViolations(email, PT_FIELD_RULES)).toEqual({ email: 'Informe um endereço de e-mail válido.' });
 });

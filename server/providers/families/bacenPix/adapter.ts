@@ -178,7 +178,7 @@ export class BacenPixAdapter extends DeclaredAdapter<BacenPixMember> {
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
     const payout = this.declaration.payout!;
     if (input.paymentMethod !== 'PIX') throw catalogueError('WITHDRAW_METHOD_NAO_IMPLEMENTADO', { field: 'withdraw.payment_method' });
-    if (!input.pixKey?.trim()) throw invalidArgument('withdraw.pix_key', 'withdraw.pix_key is required for PIX withdrawals');
+    if (!input.pixKey?.trim()) throw invalidArgument('withdraw.pix_key', 'withdraw.pix_key is required for PIX withdrawals', 'REQUIRED');
     const key = payoutIdempotencyKey(ctx.accountId, input.idempotencyKey || input.withdrawReference?.trim());
     const body = toDictPaymentRequest(input, this.declaration.pixKeyStyle ?? { phonePrefix: '+55' });
     const byKey = payout.knownBy === 'idempotencyKey';

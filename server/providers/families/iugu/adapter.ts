@@ -200,6 +200,7 @@ export class IuguAdapter extends DeclaredAdapter<IuguMember> {
       throw invalidArgument(
         'withdraw.bank_account',
         `${this.identity.id} pays out only to the bank account registered on the Iugu account: leave withdraw.bank_account, pix_key and receiver_id empty`,
+        'NOT_ALLOWED',
       );
     const accountId = ownAccountId(ctx, 'whose balance is withdrawn');
     const prefix = this.prefixFor('withdraw');

@@ -120,22 +120,28 @@ export function planSubAccount(input: ReceiverInput): SubAccountPlan {
     throw invalidArgument(
       'receiver.bank_account.bank_code',
       `receiver.bank_account.bank_code ${code} is not a bank Iugu takes for a sub-account's bank domicile`,
+      'INVALID_VALUE',
     );
   const kind = bankAccountKind(account.accountType);
-  if (!kind) throw invalidArgument('receiver.bank_account.account_type', 'receiver.bank_account.account_type must name a checking or a savings account');
+  if (!kind)
+    throw invalidArgument(
+      'receiver.bank_account.account_type',
+      'receiver.bank_account.account_type must name a checking or a savings account',
+      'UNKNOWN_VALUE',
+    );
   const accountType = IUGU_ACCOUNT_TYPES[kind];
   const documents = DOCUMENT_FILES.filter(([, file]) => isCompany || file !== 'social_contract').map(([key, file, field]) => {
     const url = input.documents?.[key]?.trim() ?? '';
     const fieldName = `receiver.documents.${field}`;
     if (!url) missing(fieldName, `Iugu verifies a ${isCompany ? 'CNPJ' : 'CPF'} sub-account with it (document 1 §5)`);
-    if (!/^https?:\/\//i.test(url)) throw invalidArgument(fieldName, `${fieldName} must be an http(s) URL`);
+    if (!/^https?:\/\//i.test(url)) throw invalidArgument(fieldName, `${fieldName} must be an http(s) URL`, 'INVALID_URL');
     return { file, url, field: fieldName };
   });
   return { isCompany, bankName: IUGU_BANKS[code]!, accountType, documents };
 }
 
 function missing(field: string, why: string): never {
-  throw invalidArgument(field, `${field} is required for IUGU sub-accounts (${why})`);
+  throw invalidArgument(field, `${field} is required for IUGU sub-accounts (${why})`, 'REQUIRED');
 }
 
 /** The largest verification document read (the back-office's uploads are refused above 10 MiB too). */

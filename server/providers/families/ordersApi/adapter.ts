@@ -107,9 +107,9 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
   /** A saved card belongs to a customer: the customer is created (or matched by the provider), then the card from a token. */
   override async createCardId(ctx: AdapterContext, input: CardIdInput): Promise<string> {
     const customer = input.customer ?? (input.card ? { name: input.card.holderName, document: input.card.holderDocument, email: '', phone: '' } : undefined);
-    if (!customer) throw invalidArgument('customer', 'customer is required to save a card with a card token');
+    if (!customer) throw invalidArgument('customer', 'customer is required to save a card with a card token', 'REQUIRED');
     const token = input.cardToken || (input.card ? await this.createCardToken(ctx, input.card) : undefined);
-    if (!token) throw invalidArgument('card_token', 'card_token or card is required');
+    if (!token) throw invalidArgument('card_token', 'card_token or card is required', 'REQUIRED');
     // 'Erro salvando cartão' (spec doc 1 §8) is the prefix of a failure to save a card.
     const saving = this.prefixFor('createCardId');
     const created = await this.exchange('createCardId', saving, () => this.http(ctx).post('/customers', toOrdersApiCustomer(customer)), ORDERS_API_IDENTIFIED);
@@ -227,6 +227,7 @@ export class OrdersApiAdapter extends DeclaredAdapter<OrdersApiMember> {
       throw invalidArgument(
         'withdraw.receiver_id',
         `withdraw.receiver_id is required: ${this.identity.id} withdraws from a recipient (or set the account's platform_id to the platform's default recipient)`,
+        'REQUIRED',
       );
     }
     const withdrawal = await this.exchange(

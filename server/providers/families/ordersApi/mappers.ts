@@ -166,15 +166,21 @@ export interface OrdersApiRecipientAccount {
  */
 export function ordersApiRecipientAccount(input: ReceiverInput, provider: string, banks?: BankList): OrdersApiRecipientAccount {
   const account = input.bankAccount;
-  if (!account) throw invalidArgument('receiver.bank_account', `receiver.bank_account is required: ${provider} pays its recipients to a bank account`);
+  if (!account)
+    throw invalidArgument('receiver.bank_account', `receiver.bank_account is required: ${provider} pays its recipients to a bank account`, 'REQUIRED');
   const bank = compensationCode(account.bankCode ?? '');
   if (banks && !isListedBank(banks, bank))
-    throw invalidArgument('receiver.bank_account.bank_code', `receiver.bank_account.bank_code ${bank} is not a bank ${provider} pays recipients to`);
+    throw invalidArgument(
+      'receiver.bank_account.bank_code',
+      `receiver.bank_account.bank_code ${bank} is not a bank ${provider} pays recipients to`,
+      'INVALID_VALUE',
+    );
   const kind = bankAccountKind(account.accountType);
   if (!kind)
     throw invalidArgument(
       'receiver.bank_account.account_type',
       `receiver.bank_account.account_type must name a checking or a savings account (checking, savings, corrente, poupança), not '${account.accountType ?? ''}'`,
+      'UNKNOWN_VALUE',
     );
   return { bank, kind };
 }

@@ -215,9 +215,10 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
   override async withdraw(ctx: AdapterContext, input: WithdrawInput): Promise<WithdrawResult> {
     if (!this.capabilities.withdrawMethods.includes(input.paymentMethod))
       throw catalogueError('WITHDRAW_METHOD_NAO_IMPLEMENTADO', { field: 'withdraw.payment_method' });
-    if (input.paymentMethod === 'PIX' && !input.pixKey?.trim()) throw invalidArgument('withdraw.pix_key', 'withdraw.pix_key is required for PIX withdrawals');
+    if (input.paymentMethod === 'PIX' && !input.pixKey?.trim())
+      throw invalidArgument('withdraw.pix_key', 'withdraw.pix_key is required for PIX withdrawals', 'REQUIRED');
     if (input.paymentMethod === 'RECEIVER' && !input.receiverId?.trim())
-      throw invalidArgument('withdraw.receiver_id', `withdraw.receiver_id is required: ${this.identity.id} pays out to a recipient`);
+      throw invalidArgument('withdraw.receiver_id', `withdraw.receiver_id is required: ${this.identity.id} pays out to a recipient`, 'REQUIRED');
     const prefix = this.prefixFor('withdraw');
     const body = this.withdrawalBody(input, ctx);
     const headers = this.withdrawalHeaders(ctx, input);
@@ -259,7 +260,7 @@ export class TransactionsApiAdapter extends DeclaredAdapter<TransactionsApiMembe
   /** Doc 3 §7's two calls: the card tokenised (unless the caller brings the token), then saved from its token; the saved card's id is the card id. */
   override async createCardId(ctx: AdapterContext, input: CardIdInput): Promise<string> {
     const token = input.cardToken || (input.card ? await this.createCardToken(ctx, input.card) : undefined);
-    if (!token) throw invalidArgument('card_token', 'card_token or card is required');
+    if (!token) throw invalidArgument('card_token', 'card_token or card is required', 'REQUIRED');
     const prefix = this.prefixFor('createCardId');
     return this.answered('createCardId', prefix, () => this.http(ctx).post<unknown>(this.paths.cardSave, toApiCardSave(token)), this.answers.savedCard);
   }

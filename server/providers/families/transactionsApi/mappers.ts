@@ -148,7 +148,7 @@ export function toApiWithdrawal(input: WithdrawInput, terms: Pick<RequestTerms, 
  * refused, never guessed.
  */
 export function toApiCashout(input: WithdrawInput, notificationUrl: string): ApiCashoutRequest {
-  if (!input.pixType) throw invalidArgument('withdraw.pix_type', 'withdraw.pix_type is required for PIX withdrawals');
+  if (!input.pixType) throw invalidArgument('withdraw.pix_type', 'withdraw.pix_type is required for PIX withdrawals', 'REQUIRED');
   return {
     pixkeytype: pixKeyTypeName(input.pixType, { randomAs: 'EVP' }),
     pixkey: normalizePixKey(input.pixKey ?? '', input.pixType),

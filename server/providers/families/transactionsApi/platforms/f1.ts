@@ -87,6 +87,6 @@ export class F1Adapter extends TransactionsApiAdapter {
 
   /** The type sent for a key the caller did not type: none by default (never guessed); a member whose spec has a rule overrides this. */
   protected untypedKeyType(): string {
-    throw invalidArgument('withdraw.pix_type', 'withdraw.pix_type is required for PIX withdrawals');
+    throw invalidArgument('withdraw.pix_type', 'withdraw.pix_type is required for PIX withdrawals', 'REQUIRED');
   }
 }

@@ -121,7 +121,7 @@ export function toPurchase(input: TransactionInput, terms: PurchaseTerms) {
 /** What the documented body requires beyond the charge itself, refused naming the contract's field before anything is sent. */
 function required(field: string, value: string | undefined): string {
   if (value) return value;
-  throw invalidArgument(field, `${field} is required for AXISBANK charges in api_version public (AxisBanking's documented purchase requires it)`);
+  throw invalidArgument(field, `${field} is required for AXISBANK charges in api_version public (AxisBanking's documented purchase requires it)`, 'REQUIRED');
 }
 
 /** What the documented body says of the buyer and who is responsible, each required: checked naming the contract's field. */
@@ -143,6 +143,7 @@ export function assertPublicPurchaseCard(input: Pick<TransactionInput, 'paymentM
     throw invalidArgument(
       'transaction.card_id',
       "AXISBANK's documented purchase (api_version public) takes a card by its own fields only: charge it with a card token made by CreateCardToken",
+      'INVALID_VALUE',
     );
 }
 
