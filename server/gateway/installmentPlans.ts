@@ -2,6 +2,7 @@ import { invalidArgument } from '../lib/errors.js';
 import { calculateInstallments, installmentPlanFault, lastInstallmentOf, SINGLE_INSTALLMENT_RULES } from '../lib/installments.js';
 import type { InstallmentOption, InstallmentPlan, ProviderAccountWithSecrets } from '../domain/types.js';
 import type { AdapterContext, InstallmentCard, ProviderAdapter } from '../providers/adapter.js';
+import { invalidValue, outOfRange } from './validation.js';
 
 /** An option as the gateway answers it: the last installment always said. */
 export type QuotedInstallment = InstallmentOption & { lastInstallmentValue: number };
@@ -25,7 +26,7 @@ export function checkInstallmentPlan(adapter: ProviderAdapter, plan: Installment
     throw invalidArgument('installment_plan', `${id} quotes its own installments: installment_plan is not taken`, 'NOT_ALLOWED');
   if (!takesCards(adapter)) throw invalidArgument('installment_plan', `${id} does not take cards (CREDIT_CARD): installment_plan is not taken`, 'NOT_ALLOWED');
   const fault = installmentPlanFault(plan);
-  if (fault) throw invalidArgument(fault.field, fault.message, 'INVALID_VALUE');
+  if (fault) throw fault.range ? outOfRange(fault.field, fault.message, fault.range.min, fault.range.max) : invalidValue(fault.field, fault.message);
 }
 
 /** Completes a provider's option with its last installment, where the provider's answer does not say it. */

@@ -60,14 +60,31 @@ export function calculateInstallments(amount: number, rules: InstallmentRules): 
   return options;
 }
 
-/** A plan's first fault, as the field it is in (the contract's names) and a text naming it; undefined when it is sound. */
-export function installmentPlanFault(plan: InstallmentRules, field = 'installment_plan'): { field: string; message: string } | undefined {
-  const fault = (name: string, message: string) => ({ field: `${field}.${name}`, message: `${field}.${name} ${message}` });
+/** A plan's fault: the field it is in (the contract's names), a text naming it, and the range a count must be in. */
+export interface InstallmentPlanFault {
+  field: string;
+  message: string;
+  range?: { min: number; max: number };
+}
+
+/** A plan's first fault; undefined when it is sound. */
+export function installmentPlanFault(plan: InstallmentRules, field = 'installment_plan'): InstallmentPlanFault | undefined {
+  const fault = (name: string, message: string, range?: InstallmentPlanFault['range']) => ({
+    field: `${field}.${name}`,
+    message: `${field}.${name} ${message}`,
+    ...(range ? { range } : {}),
+  });
   const { maxInstallments, interestFreeInstallments, feePercentByInstallment: fees, minInstallmentValue } = plan;
   if (!Number.isInteger(maxInstallments) || maxInstallments < 1 || maxInstallments > MAX_PLAN_INSTALLMENTS)
-    return fault('max_installments', `must be a whole number from 1 to ${MAX_PLAN_INSTALLMENTS}, got ${maxInstallments}`);
+    return fault('max_installments', `must be a whole number from 1 to ${MAX_PLAN_INSTALLMENTS}, got ${maxInstallments}`, {
+      min: 1,
+      max: MAX_PLAN_INSTALLMENTS,
+    });
   if (!Number.isInteger(interestFreeInstallments) || interestFreeInstallments < 0 || interestFreeInstallments > maxInstallments)
-    return fault('interest_free_installments', `must be a whole number from 0 to max_installments (${maxInstallments}), got ${interestFreeInstallments}`);
+    return fault('interest_free_installments', `must be a whole number from 0 to max_installments (${maxInstallments}), got ${interestFreeInstallments}`, {
+      min: 0,
+      max: maxInstallments,
+    });
   if (!Number.isSafeInteger(minInstallmentValue) || minInstallmentValue < 0)
     return fault('min_installment_value', `must be a whole number of cents, 0 or more, got ${minInstallmentValue}`);
   const withFee = maxInstallments - interestFreeInstallments;

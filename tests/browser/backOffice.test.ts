@@ -417,11 +417,11 @@ it('provider accounts: an installment plan is set, refused with the field named,
   const interestFree = dialog.getByRole('textbox', { name: /^Parcelas sem juros/ });
   const fee = (count: number) => dialog.getByRole('textbox', { name: new RegExp(`^Juros em ${count}× \\(%\\)`) });
 
-  // The gateway's refusal is shown on the field it names.
+  // The gateway's refusal is shown on the field it names, as the rule it broke with its limits (issue 33 §8).
   await max.fill('25');
   await interestFree.fill('25');
   await dialog.getByRole('button', { name: 'Salvar' }).click();
-  await dialog.getByText('installment_plan.max_installments must be a whole number from 1 to 24, got 25').waitFor();
+  await dialog.getByText('Informe um valor de 1 a 24.').waitFor();
 
   // One fee field per count past the interest-free ones; a fee that is not a percentage is refused before sending.
   await max.fill('6');
@@ -501,10 +501,10 @@ it('provider accounts: created and edited in the browser; secrets are write-only
   const baseUrl = dialog.getByRole('textbox', { name: 'URL base' });
   await baseUrl.fill('ftp://files.example.com');
   await dialog.getByRole('button', { name: 'Salvar' }).click();
-  await dialog.getByText('base_url must be an http(s) URL').waitFor();
+  await dialog.getByText('Informe uma URL http(s) válida.').waitFor();
   await expect(baseUrl.getAttribute('aria-invalid')).resolves.toBe('true');
   const describedBy = (await baseUrl.getAttribute('aria-describedby'))!.split(' ');
-  await expect(page.locator(describedBy.map((id) => `[id="${id}"]`).join(',')).allTextContents()).resolves.toContain('base_url must be an http(s) URL');
+  await expect(page.locator(describedBy.map((id) => `[id="${id}"]`).join(',')).allTextContents()).resolves.toContain('Informe uma URL http(s) válida.');
   await baseUrl.fill('');
   await dialog.getByRole('textbox', { name: 'Nome' }).fill('Renamed in the browser');
   await dialog.getByRole('button', { name: 'Salvar' }).click();

@@ -149,4 +149,10 @@ describe('a plan is checked before it is stored, naming the field at fault', () 
     expect(fault?.message).toMatch(message);
     expect(fault?.message.startsWith(field)).toBe(true);
   });
+
+  it('gives the range a count must be in, for the client text of the rule it broke (issue 33 §8)', () => {
+    expect(installmentPlanFault({ ...sound, maxInstallments: 25 })?.range).toEqual({ min: 1, max: 24 });
+    expect(installmentPlanFault({ ...sound, interestFreeInstallments: 7 })?.range).toEqual({ min: 0, max: 6 });
+    expect(installmentPlanFault({ ...sound, minInstallmentValue: -1 })?.range).toBeUndefined();
+  });
 });

@@ -19,10 +19,9 @@ function scalar(type: ScalarType, value: unknown, direction: Direction, path: st
   if (direction === 'toEs') return BigInt(value as number);
   const number = Number(value as bigint);
   if (!Number.isSafeInteger(number))
-    throw invalidArgument(path, `${path} is out of range: at most ${Number.MAX_SAFE_INTEGER} in absolute value`, 'OUT_OF_RANGE', {
-      min: String(-Number.MAX_SAFE_INTEGER),
-      max: String(Number.MAX_SAFE_INTEGER),
-    });
+    // INVALID_VALUE, not OUT_OF_RANGE: the limit is in the field's unit (cents, for an amount), which a client's
+    // text beside a field in reais would misquote.
+    throw invalidArgument(path, `${path} is out of range: at most ${Number.MAX_SAFE_INTEGER} in absolute value`, 'INVALID_VALUE');
   return number;
 }
 
