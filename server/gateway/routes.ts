@@ -85,7 +85,8 @@ function checkRuleShape(rule: RouteRule, at: string): RouteRule {
   rule.targets.forEach((target, index) => checkTargetShape(rule, target, `${at}.targets[${index}]`, seen));
   if (rule.strategy === 'weighted') {
     const total = rule.targets.reduce((sum, target) => sum + target.weight, 0);
-    if (total !== 100) throw invalidArgument(`${at}.targets`, `${at}.targets: weights add up to ${total}, not 100`, 'INVALID_VALUE');
+    if (total !== 100)
+      throw invalidArgument(`${at}.targets`, `${at}.targets: weights add up to ${total}, not 100`, 'WEIGHTS_NOT_100', { total: String(total) });
   }
   if (rule.strategy === 'lowest_cost' && !rule.paymentMethods.length)
     throw invalidArgument(`${at}.payment_methods`, `${at}.payment_methods: a lowest_cost rule names the methods its fees are for`, 'REQUIRED');

@@ -80,6 +80,7 @@ export type FieldRule =
   | 'INVALID_PAGE_TOKEN'
   | 'LENGTH_OUT_OF_RANGE'
   | 'NOT_ALLOWED'
+  | 'WEIGHTS_NOT_100'
   | 'INVALID_VALUE';
 
 /**

@@ -108,6 +108,11 @@ describe('saving a route', () => {
       field: 'rules[0].targets[0].weight',
     });
     expect(await refusal([rule({ targets: [{ providerAccountId: ANY, weight: 10, fees: [] }] })])).toMatchObject({ field: 'rules[0].targets[0].weight' });
+    // Weights that do not add up to 100 name their rule and total, for the back-office's own text (issue 33 §8).
+    const short = await service()
+      .create({ name: 'r', rules: [rule({ strategy: 'weighted', targets: [{ providerAccountId: ANY, weight: 70, fees: [] }] })], maxAttempts: 0 })
+      .catch((error: GatewayError) => error.details);
+    expect(short).toMatchObject({ field: 'rules[0].targets', fieldRule: 'WEIGHTS_NOT_100', values: { total: '70' } });
     expect(await refusal([rule({ strategy: 'lowest_cost' })])).toMatchObject({ field: 'rules[0].targets[0].fees' });
     expect(await refusal([rule({ strategy: 'lowest_cost', paymentMethods: [] })])).toMatchObject({ field: 'rules[0].payment_methods' });
     expect(await refusal([rule({ minAmount: 500, maxAmount: 100 })])).toMatchObject({ field: 'rules[0].amount' });

@@ -188,6 +188,7 @@ export const PT_FIELD_RULES: Record<string, string> = {
   INVALID_PAGE_TOKEN: 'Esta página da lista não vale mais: volte à primeira página.',
   LENGTH_OUT_OF_RANGE: 'De {minLength} a {maxLength} caracteres.',
   NOT_ALLOWED: 'Não se aplica aqui: deixe em branco.',
+  WEIGHTS_NOT_100: 'Os pesos das contas somam {total}, não 100.',
   INVALID_VALUE: 'Valor inválido.',
 };
 
@@ -206,5 +207,6 @@ export const EN_FIELD_RULES: Record<string, string> = {
   INVALID_PAGE_TOKEN: 'This page of the list is no longer valid: go back to the first page.',
   LENGTH_OUT_OF_RANGE: 'From {minLength} to {maxLength} characters.',
   NOT_ALLOWED: 'Not taken here: leave it empty.',
+  WEIGHTS_NOT_100: 'The weights add up to {total}, not 100.',
   INVALID_VALUE: 'Invalid value.',
 };
