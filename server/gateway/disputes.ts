@@ -114,10 +114,10 @@ export class DisputesService {
       throw failedPrecondition('CHARGE_NOT_PAID', `transaction ${charge.id} is ${charge.status}: only a paid charge can be disputed`);
     const amount = input.amount || charge.amount - charge.refundedAmount;
     if (!Number.isSafeInteger(amount) || amount < 1 || amount > charge.amount)
-      throw invalidArgument('amount', `amount must be a positive integer number of cents, at most the charge's ${charge.amount}`, 'INVALID_VALUE');
+      throw invalidArgument('amount', `amount must be a positive integer number of cents, at most the charge's ${charge.amount}`, 'AMOUNT_ABOVE_CHARGE');
     const openedAt = new Date();
     if (input.deadline && !(input.deadline.getTime() > charge.createdAt.getTime()))
-      throw invalidArgument('deadline', 'deadline must be after the charge was created', 'INVALID_VALUE');
+      throw invalidArgument('deadline', 'deadline must be after the charge was created', 'DEADLINE_BEFORE_CHARGE');
     const dispute = await this.repository.open(this.deps.db.em(), {
       transactionId: charge.id,
       providerAccountId: charge.providerAccountId,
@@ -285,13 +285,13 @@ export class DisputesService {
       const charge = await this.deps.transactions.findTransaction(this.deps.db.em(), dispute.transactionId, 'primary');
       if (!charge) throw notFound(`transaction ${dispute.transactionId} not found`);
       if (correction.deadline && !(correction.deadline.getTime() > charge.createdAt.getTime()))
-        throw invalidArgument('deadline', 'deadline must be after the charge was created', 'INVALID_VALUE');
+        throw invalidArgument('deadline', 'deadline must be after the charge was created', 'DEADLINE_BEFORE_CHARGE');
       const left = charge.amount - charge.refundedAmount;
       if (correction.amount !== undefined && (!Number.isSafeInteger(correction.amount) || correction.amount < 1 || correction.amount > left))
         throw invalidArgument(
           'amount',
           `amount must be a positive integer number of cents, at most what is left of the charge once refunds are counted (${left})`,
-          'INVALID_VALUE',
+          'AMOUNT_ABOVE_CHARGE',
         );
     }
     const audit = openCallAudit();

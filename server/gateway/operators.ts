@@ -52,7 +52,7 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('hex
 /** Length, and not the e-mail (the first thing a guesser tries). `field` names the request field in the error. */
 function checkPassword(password: string, email: string, field = 'password'): void {
   requireLength(field, password, PASSWORD_MIN, PASSWORD_MAX, `${field} must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters long`);
-  if (password.trim().toLowerCase() === email) throw invalidArgument(field, `${field} must not be the operator's e-mail`, 'INVALID_VALUE');
+  if (password.trim().toLowerCase() === email) throw invalidArgument(field, `${field} must not be the operator's e-mail`, 'PASSWORD_IS_EMAIL');
 }
 
 /** A password the gateway makes up (invitations and resets): 144 random bits, 24 characters of base64url. */
@@ -160,10 +160,10 @@ export class OperatorsService {
     if (!currentPassword) throw invalidArgument('current_password', 'current_password is required', 'REQUIRED');
     if (!(await verifyPassword(currentPassword.slice(0, PASSWORD_MAX), found.passwordHash))) {
       await this.deps.operators.recordFailure(this.em(), key, this.policy.maxFailures, new Date(now + this.policy.lockMs), new Date(now));
-      throw invalidArgument('current_password', "current_password is not the operator's current password", 'INVALID_VALUE');
+      throw invalidArgument('current_password', "current_password is not the operator's current password", 'WRONG_PASSWORD');
     }
     checkPassword(newPassword, found.email, 'new_password');
-    if (newPassword === currentPassword) throw invalidArgument('new_password', 'new_password must differ from the current password', 'INVALID_VALUE');
+    if (newPassword === currentPassword) throw invalidArgument('new_password', 'new_password must differ from the current password', 'SAME_PASSWORD');
     await this.deps.operators.update(this.em(), found.id, { passwordHash: await hashPassword(newPassword) });
     await this.deps.operators.revokeSessionsOf(this.em(), found.id, new Date());
   }

@@ -325,7 +325,7 @@ export class PaymentsService {
     // partial refund may have taken some meanwhile).
     const asked = command.amount ? requirePositiveCents('amount', command.amount) : 'rest';
     if (asked !== 'rest' && asked > transaction.amount)
-      throw invalidArgument('amount', `amount ${asked} is more than the transaction's ${transaction.amount}`, 'INVALID_VALUE');
+      throw invalidArgument('amount', `amount ${asked} is more than the transaction's ${transaction.amount}`, 'AMOUNT_ABOVE_CHARGE');
     const { adapter, ctx } = await this.resolve(command.providerAccountId, 'refoundTransaction');
     const current = () => this.deps.transactions.findTransaction(this.deps.db.em(), transaction.id, 'primary') as Promise<Transaction>;
     // Without the caller's key the gateway uses one of its own: a refund whose outcome is unknown then keeps its

@@ -82,7 +82,8 @@ export interface UploadsOptions {
 /** A client certificate's name, type and size: a certificate file's extension, the type it gives, at most 64 KiB. */
 function checkCertificate(fileName: string, contentType: string, sizeBytes: number): void {
   const expected = certificateContentType(fileName);
-  if (!expected) throw invalidArgument('file_name', `a certificate must be a .${CERTIFICATE_EXTENSIONS.join(', .')} file: ${fileName} is not one`, 'UNKNOWN_VALUE');
+  if (!expected)
+    throw invalidArgument('file_name', `a certificate must be a .${CERTIFICATE_EXTENSIONS.join(', .')} file: ${fileName} is not one`, 'UNKNOWN_VALUE');
   requireOneOf('content_type', contentType, [expected], `content_type must be ${expected} for a .${extensionOf(fileName)} certificate`);
   requireInRange('size_bytes', sizeBytes, 1, CERTIFICATE_MAX_BYTES, `size_bytes must be from 1 to ${CERTIFICATE_MAX_BYTES} (64 KiB) for a certificate`);
 }

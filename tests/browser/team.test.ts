@@ -84,7 +84,9 @@ it.each([1280, 390])(
     await next.fill('a password of my own');
     await again.fill('a password of my own');
     await page.getByRole('button', { name: 'Trocar a senha' }).click();
-    await page.getByText("current_password is not the operator's current password").waitFor();
+    // The gateway's rule (WRONG_PASSWORD) in the page's language, not its English message.
+    await page.getByText('Esta não é a sua senha atual.').waitFor();
+    await expect(page.getByText("current_password is not the operator's current password").count()).resolves.toBe(0);
 
     await current.fill(resetPassword);
     await again.fill('a different password');

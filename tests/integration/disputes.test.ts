@@ -218,13 +218,18 @@ describe.each([
     const pix = await paidCharge(PaymentMethod.PAYMENT_METHOD_PIX, 3000);
     const refusal = async (request: Partial<OpenDisputeRequest>) => {
       const call = open(driver(), { transactionId: pix, kind: DisputeKind.DISPUTE_KIND_PIX_INFRACTION, reason: 'Golpe', ...request });
-      return { ...(await failureOf(call)), fields: (await errorDetailsOf(call)).fields };
+      const { fields, fieldReasons } = await errorDetailsOf(call);
+      return { ...(await failureOf(call)), fields, fieldReasons };
     };
     expect(await refusal({ reason: ' ' })).toMatchObject({ code: 'INVALID_ARGUMENT', fields: ['reason'] });
     expect(await refusal({ kind: DisputeKind.DISPUTE_KIND_UNSPECIFIED })).toMatchObject({ code: 'INVALID_ARGUMENT', fields: ['kind'] });
     expect(await refusal({ kind: DisputeKind.DISPUTE_KIND_CHARGEBACK })).toMatchObject({ code: 'INVALID_ARGUMENT', fields: ['kind'] });
-    expect(await refusal({ amount: 3001 })).toMatchObject({ code: 'INVALID_ARGUMENT', fields: ['amount'] });
-    expect(await refusal({ deadline: new Date('2020-01-01T00:00:00Z') })).toMatchObject({ code: 'INVALID_ARGUMENT', fields: ['deadline'] });
+    expect(await refusal({ amount: 3001 })).toMatchObject({ code: 'INVALID_ARGUMENT', fields: ['amount'], fieldReasons: ['AMOUNT_ABOVE_CHARGE'] });
+    expect(await refusal({ deadline: new Date('2020-01-01T00:00:00Z') })).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      fields: ['deadline'],
+      fieldReasons: ['DEADLINE_BEFORE_CHARGE'],
+    });
     expect(await refusal({ transactionId: '00000000-0000-4000-8000-000000000000' })).toMatchObject({ code: 'NOT_FOUND' });
     const { transaction: pending } = await stack.client.call(
       'gateway',

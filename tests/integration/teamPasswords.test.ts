@@ -118,16 +118,17 @@ describe('changing one’s own password', () => {
     const email = 'refused-change@example.com';
     await invite(stack.client, email, 'operator', 'the first long password');
     const session = await operatorDriver(email, 'the first long password');
-    const cases: [string, string, string, string][] = [
-      ['', 'a new long password', 'current_password', 'current_password is required'],
-      ['not the current one', 'a new long password', 'current_password', "current_password is not the operator's current password"],
-      ['the first long password', 'short', 'new_password', 'new_password must be 12 to 256 characters long'],
-      ['the first long password', 'REFUSED-change@example.com', 'new_password', "new_password must not be the operator's e-mail"],
-      ['the first long password', 'the first long password', 'new_password', 'new_password must differ from the current password'],
+    // Each with the rule the back-office says in its own language (web/src/errorReasons.ts).
+    const cases: [string, string, string, string, string][] = [
+      ['', 'a new long password', 'current_password', 'current_password is required', 'REQUIRED'],
+      ['not the current one', 'a new long password', 'current_password', "current_password is not the operator's current password", 'WRONG_PASSWORD'],
+      ['the first long password', 'short', 'new_password', 'new_password must be 12 to 256 characters long', 'LENGTH_OUT_OF_RANGE'],
+      ['the first long password', 'REFUSED-change@example.com', 'new_password', "new_password must not be the operator's e-mail", 'PASSWORD_IS_EMAIL'],
+      ['the first long password', 'the first long password', 'new_password', 'new_password must differ from the current password', 'SAME_PASSWORD'],
     ];
-    for (const [current, next, field, message] of cases) {
+    for (const [current, next, field, message, rule] of cases) {
       expect(await failureOf(change(session, current, next))).toEqual({ code: 'INVALID_ARGUMENT', message });
-      expect((await errorDetailsOf(change(session, current, next))).fields).toEqual([field]);
+      expect(await errorDetailsOf(change(session, current, next))).toMatchObject({ fields: [field], fieldReasons: [rule] });
     }
     // Still signed in, still the old password.
     await session.call('access', 'whoAmI', {});

@@ -189,6 +189,11 @@ export const PT_FIELD_RULES: Record<string, string> = {
   LENGTH_OUT_OF_RANGE: 'De {minLength} a {maxLength} caracteres.',
   NOT_ALLOWED: 'Não se aplica aqui: deixe em branco.',
   WEIGHTS_NOT_100: 'Os pesos das contas somam {total}, não 100.',
+  WRONG_PASSWORD: 'Esta não é a sua senha atual.',
+  SAME_PASSWORD: 'A senha nova deve ser diferente da atual.',
+  PASSWORD_IS_EMAIL: 'A senha não pode ser o seu e-mail.',
+  AMOUNT_ABOVE_CHARGE: 'O valor passa do que a cobrança ainda tem.',
+  DEADLINE_BEFORE_CHARGE: 'O prazo deve ser depois da criação da cobrança.',
   INVALID_VALUE: 'Valor inválido.',
 };
 
@@ -208,5 +213,10 @@ export const EN_FIELD_RULES: Record<string, string> = {
   LENGTH_OUT_OF_RANGE: 'From {minLength} to {maxLength} characters.',
   NOT_ALLOWED: 'Not taken here: leave it empty.',
   WEIGHTS_NOT_100: 'The weights add up to {total}, not 100.',
+  WRONG_PASSWORD: 'This is not your current password.',
+  SAME_PASSWORD: 'The new password must differ from the current one.',
+  PASSWORD_IS_EMAIL: 'The password cannot be your e-mail.',
+  AMOUNT_ABOVE_CHARGE: 'The amount is more than the charge has left.',
+  DEADLINE_BEFORE_CHARGE: 'The deadline must be after the charge was created.',
   INVALID_VALUE: 'Invalid value.',
 };
