@@ -53,5 +53,15 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   viewer: READS.filter((permission) => permission !== 'audit:read'),
 };
 
+/**
+ * The permission an upload needs (UploadService.CreateUploadLink), by what the file is for (its purpose): that of
+ * the call which names the file, so that an upload link is no wider than the form it serves.
+ */
+export const UPLOAD_PERMISSIONS = {
+  RECEIVER_DOCUMENT: 'receivers:write',
+  DISPUTE_EVIDENCE: 'disputes:write',
+  CERTIFICATE: 'accounts:admin',
+} as const satisfies Record<string, Permission>;
+
 export const isPermission = (value: string): value is Permission => (PERMISSIONS as readonly string[]).includes(value);
 export const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);

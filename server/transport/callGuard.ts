@@ -3,7 +3,7 @@ import type { AccessService } from '../gateway/accessControl.js';
 import { mayTouchAccount, type Principal } from '../gateway/access.js';
 import { withCallAudit, type CallAudit } from '../gateway/callAudit.js';
 import { GatewayError, isGatewayError, permissionDenied, type ErrorCode } from '../lib/errors.js';
-import { RPC_RULES, type RpcRule } from './permissions.js';
+import { requestPermission, RPC_RULES, rulePermissions, type RpcRule } from './permissions.js';
 import type { CallerRateLimit } from './callerRateLimit.js';
 import type { InFlightLimit } from './inFlightLimit.js';
 import type { LoopPressure } from './loopPressure.js';
@@ -152,16 +152,21 @@ export class CallGuard {
 
   /**
    * Refuses the call when the caller lacks the permission (before the request
-   * is even checked: a caller without it learns nothing) or the account; may
-   * narrow a filter to the caller's accounts.
+   * is even checked: a caller without any the call may need learns nothing;
+   * then the one the request needs) or the account; may narrow a filter to the
+   * caller's accounts.
    */
   private admit(rule: RpcRule, principal: Principal, readRequest: () => Record<string, unknown>): Record<string, unknown> {
     if (principal.totpEnrollmentRequired && !rule.beforeTotp)
       throw new GatewayError('FAILED_PRECONDITION', 'turn on two-step verification first: it is required for admins', {
         reason: 'TOTP_ENROLLMENT_REQUIRED',
       });
-    if (rule.permission !== 'authenticated' && !principal.permissions.has(rule.permission)) throw permissionDenied(rule.permission);
+    const holds = (permission: RpcRule['permission']) => permission === 'authenticated' || principal.permissions.has(permission);
+    if (!rulePermissions(rule).some(holds)) throw permissionDenied(rule.permission);
     const request = readRequest();
+    // A rule whose permission depends on the request (an upload's purpose) is checked again once the request is read.
+    const needed = requestPermission(rule, request);
+    if (!holds(needed)) throw permissionDenied(needed);
     const allowed = principal.providerAccountIds;
     if (!allowed) return request;
     switch (rule.accounts) {

@@ -1,4 +1,6 @@
 import type { Permission } from '../gateway/access.js';
+import { UPLOAD_PERMISSIONS } from '../../shared/permissions.js';
+import { UploadPurpose } from '../../gen/ts-proto/gateway/v1/upload_service.js';
 
 /**
  * How an RPC meets a caller limited to some provider accounts:
@@ -19,6 +21,11 @@ export interface RpcRule {
   audited: boolean;
   /** Open to an admin who must turn two-step verification on first (OPERATOR_TOTP_REQUIRED_FOR_ADMINS): the enrollment itself. */
   beforeTotp?: boolean;
+  /**
+   * Where what the call needs depends on what the request asks: the request's field, and the permission each of its
+   * values needs in place of `permission` (which an unset field, or any other value, needs).
+   */
+  byRequest?: { field: string; permissions: Readonly<Record<number, Permission>> };
 }
 
 const rule = (permission: RpcRule['permission'], accounts: AccountRule, audited = false): RpcRule => ({ permission, accounts, audited });
@@ -98,7 +105,26 @@ export const RPC_RULES: Record<string, RpcRule> = {
   '/gateway.v1.AccessService/BeginTotpEnrollment': enrollment(true),
   '/gateway.v1.AccessService/ConfirmTotpEnrollment': enrollment(true),
   '/gateway.v1.AccessService/DisableTotp': rule('authenticated', 'none', true),
-  '/gateway.v1.UploadService/CreateUploadLink': rule('receivers:write', 'none'),
+  // A file needs the permission of the call that will name it: a receiver's document, a dispute's evidence, an account's certificate.
+  '/gateway.v1.UploadService/CreateUploadLink': {
+    ...rule(UPLOAD_PERMISSIONS.RECEIVER_DOCUMENT, 'none'),
+    byRequest: {
+      field: 'purpose',
+      permissions: {
+        [UploadPurpose.UPLOAD_PURPOSE_DISPUTE_EVIDENCE]: UPLOAD_PERMISSIONS.DISPUTE_EVIDENCE,
+        [UploadPurpose.UPLOAD_PURPOSE_CERTIFICATE]: UPLOAD_PERMISSIONS.CERTIFICATE,
+      },
+    },
+  },
   // A read, but of identity documents (personal data): who opened which is kept in the audit trail.
   '/gateway.v1.UploadService/CreateDocumentReadLink': rule('receivers:read', 'request', true),
 };
+
+/** Every permission a call under this rule may need, whatever its request asks. */
+export const rulePermissions = (rule: RpcRule): RpcRule['permission'][] => [rule.permission, ...Object.values(rule.byRequest?.permissions ?? {})];
+
+/** The permission a call under this rule needs for this request. */
+export function requestPermission(rule: RpcRule, request: Record<string, unknown>): RpcRule['permission'] {
+  const value = rule.byRequest && request[rule.byRequest.field];
+  return (typeof value === 'number' && rule.byRequest?.permissions[value]) || rule.permission;
+}

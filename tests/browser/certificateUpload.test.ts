@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { accessibilityViolations, backOfficePages, chooseOption, launchBrowser } from '../support/browser.js';
+import { CreateOperatorRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
+import { accessibilityViolations, backOfficePages, chooseOption, launchBrowser, signInAs } from '../support/browser.js';
 import type { TestCertificates } from '../support/fakeProvider.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
 import { startVolutiMtlsStandIn, type VolutiMtlsStandIn } from '../support/volutiStandIn.js';
@@ -129,4 +130,19 @@ it.each([
   expect(standIn.clientCertificates.slice(handshakes)).toContain('platform-client');
   await expect(page.content()).resolves.not.toContain('PRIVATE KEY');
   await pages.finish(page, violations, `accounts-certificate-upload-${width}px`);
+});
+
+it('an operator sees the accounts but no form, so no certificate upload, and the permission both need', async () => {
+  const operator = { email: 'operadora-certificados@example.com', password: 'uma senha longa de operadora' };
+  await stack.client.call('access', 'createOperator', CreateOperatorRequest.fromPartial({ ...operator, role: 'operator' }));
+  const { page, violations } = await pages.openPage(1280, 900);
+  await signInAs(page, operator.email, operator.password);
+  await page.getByTestId('operator').waitFor();
+  await page.goto(`${stack.gateway.httpUrl}/#/accounts`);
+  await expect(page.getByTestId('role-note').textContent()).resolves.toBe(
+    'Seu papel não permite criar, editar, excluir nem testar contas de provedor (exige accounts:admin).',
+  );
+  await expect(page.getByRole('button', { name: /^(Nova conta|Editar)/ }).count()).resolves.toBe(0);
+  await expect(page.getByRole('group', { name: /^Arquivo do certificado/ }).count()).resolves.toBe(0);
+  await pages.finish(page, violations, 'accounts-operator-no-certificate-upload');
 });

@@ -3,8 +3,9 @@ import { Writable } from 'node:stream';
 import pg from 'pg';
 import { ConnectionVerdict } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { CreateUploadLinkRequest, UploadPurpose } from '../../gen/ts-proto/gateway/v1/upload_service.js';
+import { CreateServiceTokenRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
 import { createLogger } from '../../server/lib/logger.js';
-import { errorDetailsOf, failureOf } from '../support/clients.js';
+import { connectDriver, errorDetailsOf, failureOf } from '../support/clients.js';
 import { startFileServer, toPkcs12, type FileServer, type TestCertificates } from '../support/fakeProvider.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
 import { startVolutiMtlsStandIn, type VolutiMtlsStandIn } from '../support/volutiStandIn.js';
@@ -157,6 +158,58 @@ describe('refuses', () => {
       message: expect.stringMatching(/^cert_cash_in_url names a file of the gateway's store that was not uploaded as a certificate/),
     });
     await expect(errorDetailsOf(call())).resolves.toMatchObject({ reason: 'CERTIFICATE_NOT_PRIVATE' });
+  });
+});
+
+describe('who may ask for a link: the permission of what the file is for', () => {
+  const token = async (scope: string) =>
+    (
+      await stack.client.call(
+        'access',
+        'createServiceToken',
+        CreateServiceTokenRequest.fromPartial({ name: `uploads with ${scope}`, scopes: [scope], providerAccountIds: [] }),
+      )
+    ).secret;
+  const links = {
+    certificate: CreateUploadLinkRequest.fromPartial({
+      fileName: 'cash-in.pem',
+      contentType: 'application/x-pem-file',
+      sizeBytes: 100,
+      purpose: UploadPurpose.UPLOAD_PURPOSE_CERTIFICATE,
+    }),
+    evidence: CreateUploadLinkRequest.fromPartial({
+      fileName: 'defesa.pdf',
+      contentType: 'application/pdf',
+      sizeBytes: 100,
+      purpose: UploadPurpose.UPLOAD_PURPOSE_DISPUTE_EVIDENCE,
+    }),
+    receiverDocument: CreateUploadLinkRequest.fromPartial({ fileName: 'rg.pdf', contentType: 'application/pdf', sizeBytes: 100 }),
+  };
+  const denied = (permission: string) => ({ code: 'PERMISSION_DENIED', message: `permission denied: this call needs ${permission}` });
+
+  it.each([
+    ['receivers:write', { certificate: 'accounts:admin', evidence: 'disputes:write', receiverDocument: 'OK' }],
+    ['accounts:admin', { certificate: 'OK', evidence: 'disputes:write', receiverDocument: 'receivers:write' }],
+    ['disputes:write', { certificate: 'accounts:admin', evidence: 'OK', receiverDocument: 'receivers:write' }],
+    // Holding none of them, the caller is refused before its request is read, whatever it asks.
+    ['payments:read', { certificate: 'receivers:write', evidence: 'receivers:write', receiverDocument: 'receivers:write' }],
+  ] as const)('a token with only %s, over gRPC and Connect', async (scope, expected) => {
+    const secret = await token(scope);
+    const connect = connectDriver(stack.gateway.httpUrl!, null);
+    try {
+      for (const [transport, driver] of [
+        ['gRPC', stack.client],
+        ['Connect', connect],
+      ] as const) {
+        for (const [purpose, outcome] of Object.entries(expected) as [keyof typeof links, string][]) {
+          const call = driver.call('upload', 'createUploadLink', links[purpose], secret);
+          if (outcome === 'OK') await expect(call).resolves.toMatchObject({ uploadUrl: expect.stringMatching(/^http/) });
+          else expect([transport, purpose, await failureOf(call)]).toEqual([transport, purpose, denied(outcome)]);
+        }
+      }
+    } finally {
+      connect.close();
+    }
   });
 });
 

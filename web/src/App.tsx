@@ -9,7 +9,7 @@ import { useI18n, type Language } from './i18n.js';
 import { LiveEvents } from './live.js';
 import { reasonText } from './errorText.js';
 import { EventSubject } from '../../gen/es/gateway/v1/types_pb.js';
-import { isRole, ROLE_PERMISSIONS, type Permission } from '../../shared/permissions.js';
+import { isRole, ROLE_PERMISSIONS, UPLOAD_PERMISSIONS, type Permission } from '../../shared/permissions.js';
 
 const Dashboard = lazy(() => import('./pages/Dashboard.js'));
 const Transactions = lazy(() => import('./pages/Transactions.js'));
@@ -180,7 +180,7 @@ function SignedIn({
   const teamAdmin = holds(role, 'operators:admin');
   // CreateServiceToken, ListServiceTokens, RevokeServiceToken
   const tokenAdmin = holds(role, 'tokens:admin');
-  // CreateReceiver and CreateUploadLink
+  // CreateReceiver, and CreateUploadLink for a receiver's documents (UPLOAD_PERMISSIONS)
   const receiverWriter = holds(role, 'receivers:write');
   // CreateTransaction, CreateCardToken, CreateCardId
   const chargeWriter = holds(role, 'payments:write');
@@ -192,11 +192,14 @@ function SignedIn({
   const settler = holds(role, 'reconciliation:write');
   // ListRoutes, PreviewRoute, GetRouteOutcomes; CreateRoute, UpdateRoute, DeleteRoute with routes:admin
   const routeReader = holds(role, 'routes:read');
+  // Create/Update/Delete/TestProviderAccount, and CreateUploadLink for the account form's certificate files (UPLOAD_PERMISSIONS)
   const accountAdmin = holds(role, 'accounts:admin');
   const routeAdmin = holds(role, 'routes:admin');
   // ListDisputes, GetDispute; OpenDispute, UpdateDispute, AddDisputeEvidence, SubmitDisputeDefense, CloseDispute with disputes:write
   const disputeReader = holds(role, 'disputes:read');
   const disputeWriter = holds(role, 'disputes:write');
+  // CreateUploadLink for a dispute's evidence (UPLOAD_PERMISSIONS)
+  const evidenceUploader = holds(role, UPLOAD_PERMISSIONS.DISPUTE_EVIDENCE);
   // Charges and payouts come with events:read; receivers' and accounts' events need their reads too.
   const liveSubjects = [
     EventSubject.TRANSACTION,
@@ -295,7 +298,7 @@ function SignedIn({
                     <Route path="/balances" element={<Balances />} />
                     <Route path="/operations" element={<Operations canWriteNotifications={notificationWriter} canSettle={settler} />} />
                     {disputeReader && <Route path="/disputes" element={<Disputes />} />}
-                    {disputeReader && <Route path="/disputes/:id" element={<DisputeDetail canWrite={disputeWriter} canUpload={receiverWriter} />} />}
+                    {disputeReader && <Route path="/disputes/:id" element={<DisputeDetail canWrite={disputeWriter} canUpload={evidenceUploader} />} />}
                     {routeReader && <Route path="/routes" element={<RoutesPage canAdmin={routeAdmin} />} />}
                     {auditReader && <Route path="/audit" element={<Audit />} />}
                     {teamAdmin && <Route path="/team" element={<Team selfId={session.operator.id} />} />}

@@ -761,7 +761,7 @@ const pt = {
     closeSubmit: 'Encerrar',
     closed: 'Disputa encerrada: não recebe mais evidências nem alterações.',
     readOnly: 'Seu perfil só consulta disputas.',
-    uploadNeedsPermission: 'Enviar arquivos exige a permissão receivers:write.',
+    uploadNeedsPermission: 'Enviar provas exige a permissão disputes:write.',
     edit: 'Editar',
     editTitle: 'Corrigir disputa',
     editHint: 'Corrija com o que o provedor informou (no painel dele, numa carta). Só os campos alterados mudam; a correção fica na trilha de auditoria.',

@@ -757,7 +757,7 @@ export const en: Messages = {
     closeSubmit: 'Close',
     closed: 'Dispute closed: it takes no more evidence or changes.',
     readOnly: 'Your role can only read disputes.',
-    uploadNeedsPermission: 'Uploading files needs the receivers:write permission.',
+    uploadNeedsPermission: 'Uploading evidence needs the disputes:write permission.',
     edit: 'Edit',
     editTitle: 'Correct the dispute',
     editHint:

@@ -256,7 +256,9 @@ export const ReceiverDocumentSchema: GenEnum<ReceiverDocument> = /*@__PURE__*/
  */
 export const UploadService: GenService<{
   /**
-   * A signed PUT valid for 60 seconds, for one file of the given type and size.
+   * A signed PUT valid for 60 seconds, for one file of the given type and size. Needs the permission of what the
+   * file is for (`purpose`): receivers:write for a receiver's document, disputes:write for dispute evidence,
+   * accounts:admin for a certificate.
    *
    * @generated from rpc gateway.v1.UploadService.CreateUploadLink
    */

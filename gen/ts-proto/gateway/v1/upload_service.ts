@@ -810,7 +810,11 @@ export const CreateDocumentReadLinkResponse: MessageFns<CreateDocumentReadLinkRe
  */
 export type UploadServiceService = typeof UploadServiceService;
 export const UploadServiceService = {
-  /** A signed PUT valid for 60 seconds, for one file of the given type and size. */
+  /**
+   * A signed PUT valid for 60 seconds, for one file of the given type and size. Needs the permission of what the
+   * file is for (`purpose`): receivers:write for a receiver's document, disputes:write for dispute evidence,
+   * accounts:admin for a certificate.
+   */
   createUploadLink: {
     path: "/gateway.v1.UploadService/CreateUploadLink" as const,
     requestStream: false as const,
@@ -844,7 +848,11 @@ export const UploadServiceService = {
 } as const;
 
 export interface UploadServiceServer extends UntypedServiceImplementation {
-  /** A signed PUT valid for 60 seconds, for one file of the given type and size. */
+  /**
+   * A signed PUT valid for 60 seconds, for one file of the given type and size. Needs the permission of what the
+   * file is for (`purpose`): receivers:write for a receiver's document, disputes:write for dispute evidence,
+   * accounts:admin for a certificate.
+   */
   createUploadLink: handleUnaryCall<CreateUploadLinkRequest, CreateUploadLinkResponse>;
   /**
    * A link valid for 5 minutes to read one of a receiver's verification
@@ -857,7 +865,11 @@ export interface UploadServiceServer extends UntypedServiceImplementation {
 }
 
 export interface UploadServiceClient extends Client {
-  /** A signed PUT valid for 60 seconds, for one file of the given type and size. */
+  /**
+   * A signed PUT valid for 60 seconds, for one file of the given type and size. Needs the permission of what the
+   * file is for (`purpose`): receivers:write for a receiver's document, disputes:write for dispute evidence,
+   * accounts:admin for a certificate.
+   */
   createUploadLink(
     request: CreateUploadLinkRequest,
     callback: (error: ServiceError | null, response: CreateUploadLinkResponse) => void,
