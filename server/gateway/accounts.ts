@@ -17,7 +17,8 @@ export interface ProviderAccountView extends ProviderAccount {
 /**
  * Well-formed http(s) URLs that, unless ALLOW_PRIVATE_PROVIDER_URLS, reach no internal address (the gateway would send
  * the account's secrets there). A certificate in the gateway's own store is trusted wherever the store listens, and
- * must be one uploaded as a certificate (private, under its prefix): any other of its objects may be public.
+ * must be one uploaded as a certificate (private, under its prefix): any other of its objects may be public; and hold
+ * the certificate with its key.
  */
 async function checkUrls(input: ProviderAccountPatch, allowInternal: boolean, uploads: GatewayDeps['ownUploads']): Promise<void> {
   const urls = [
@@ -34,6 +35,8 @@ async function checkUrls(input: ProviderAccountPatch, allowInternal: boolean, up
         `${field} names a file of the gateway's store that was not uploaded as a certificate, so it may be readable by anyone: upload the certificate again as a certificate (UploadService.CreateUploadLink, purpose UPLOAD_PURPOSE_CERTIFICATE)`,
         { reason: 'CERTIFICATE_NOT_PRIVATE', field },
       );
+    // What the gateway's store holds it can read now; a file elsewhere is read at the account's first call (Testar conexão).
+    if (ownCertificate && value) await uploads?.assertCompleteCertificate(field, value);
     await assertPublicUrl(field, value, { allowInternal: allowInternal || ownCertificate, setting: 'ALLOW_PRIVATE_PROVIDER_URLS' });
   }
 }

@@ -45,7 +45,10 @@ export interface GatewayDeps {
    * The gateway's own object store, whose uploads (receivers' documents) are trusted wherever it listens, and read
    * through a presigned link (they may be private).
    */
-  ownUploads?: Pick<UploadsService, 'isOwnObject' | 'isEvidenceObject' | 'isCertificateObject' | 'assertPrivate' | 'readableUrl' | 'readDocument'>;
+  ownUploads?: Pick<
+    UploadsService,
+    'isOwnObject' | 'isEvidenceObject' | 'isCertificateObject' | 'assertCompleteCertificate' | 'assertPrivate' | 'readableUrl' | 'readDocument'
+  >;
   /** PAYOUT_APPROVAL_ABOVE_CENTS: operators' payouts above it wait for a second operator (payouts.ts); unset, none waits. */
   payoutApprovalAboveCents?: number;
   /** When an unknown outcome is checked with the provider (UNKNOWN_CHECK_SCHEDULE_MS); idempotency.ts has the default. */

@@ -4,6 +4,7 @@ import type { Database } from '../db/orm.js';
 import type { ReceiversRepository } from '../db/receiversRepository.js';
 import type { ReceiverDocuments } from '../domain/types.js';
 import { GatewayError, invalidArgument, notFound } from '../lib/errors.js';
+import { displayUrl, missingCertificatePart } from '../lib/http/clientCertificate.js';
 import type { ObjectStorage, SignedUpload } from '../lib/objectStorage.js';
 import { requireInRange, requireOneOf } from './validation.js';
 
@@ -222,12 +223,41 @@ export class UploadsService {
   }
 
   /**
-   * An object of the gateway's own store, read by the gateway itself (to send its bytes to a provider): its content
-   * type as stored and its bytes. UNAVAILABLE, naming the file, when the store does not answer it.
+   * Refuses a certificate of this store (`field` of an account names it) that cannot be presented alone: the gateway
+   * needs the certificate and its private key in one file (a PEM holding both, or a PKCS#12 bundle), which a .crt and
+   * its .key uploaded as two files are not. Read when the account is saved, so that it does not fail at its first call.
    */
-  async readDocument(url: string, fileName: string): Promise<{ contentType: string; content: Uint8Array<ArrayBuffer> }> {
+  async assertCompleteCertificate(field: string, url: string): Promise<void> {
+    const { content } = await this.readDocument(url, displayUrl(url), {
+      consequence: 'the account was not saved',
+      missing: () =>
+        new GatewayError(
+          'FAILED_PRECONDITION',
+          `${field} names ${displayUrl(url)}, which the gateway's store does not hold: upload the certificate (UploadService.CreateUploadLink, then its PUT) before naming it`,
+          { reason: 'CERTIFICATE_NOT_UPLOADED', field },
+        ),
+    });
+    const missing = missingCertificatePart(url, Buffer.from(content));
+    if (missing)
+      throw new GatewayError(
+        'FAILED_PRECONDITION',
+        `${field} names ${displayUrl(url)}, which holds ${missing}: the gateway needs the certificate and its private key in one file. Upload one PEM file holding both (the .crt's contents followed by the .key's) or a .p12/.pfx bundle`,
+        { reason: 'CERTIFICATE_INCOMPLETE', field },
+      );
+  }
+
+  /**
+   * An object of the gateway's own store, read by the gateway itself (to send its bytes to a provider, or to check a
+   * certificate): its content type as stored and its bytes. UNAVAILABLE, naming the file and what did not happen
+   * (`consequence`), when the store does not answer it; `missing`'s error when the store has no such object.
+   */
+  async readDocument(
+    url: string,
+    fileName: string,
+    { consequence = 'nothing was sent', missing }: { consequence?: string; missing?: () => GatewayError } = {},
+  ): Promise<{ contentType: string; content: Uint8Array<ArrayBuffer> }> {
     const unreadable = (why: string) =>
-      new GatewayError('UNAVAILABLE', `${fileName} could not be read from the gateway's store (${why}): nothing was sent`, {
+      new GatewayError('UNAVAILABLE', `${fileName} could not be read from the gateway's store (${why}): ${consequence}`, {
         reason: 'DOCUMENT_UNREADABLE',
         values: { fileName },
       });
@@ -235,6 +265,7 @@ export class UploadsService {
     const answer = await fetch(await this.readableUrl(url), { signal: AbortSignal.timeout(DOCUMENT_READ_MS) }).catch((error: unknown) => {
       throw unreadable(error instanceof Error ? error.message : String(error));
     });
+    if (answer.status === 404 && missing) throw missing();
     if (!answer.ok) throw unreadable(`HTTP ${answer.status}`);
     const contentType = (answer.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     return { contentType, content: new Uint8Array(await answer.arrayBuffer()) };

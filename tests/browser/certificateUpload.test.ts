@@ -132,6 +132,34 @@ it.each([
   await pages.finish(page, violations, `accounts-certificate-upload-${width}px`);
 });
 
+it('an admin who uploads a .crt without its key is told, when saving, to send the certificate and its key in one file', async () => {
+  const text = TEXTS.pt;
+  const { page, violations } = await pages.signedIn(1280, 900);
+  await page.goto(`${stack.gateway.httpUrl}/#/accounts`);
+  await page.getByRole('button', { name: text.newAccount }).click();
+  const dialog = page.getByRole('dialog');
+  await chooseOption(page, dialog.getByRole('combobox', { name: text.provider }), 'VOLUTI');
+  await dialog.getByRole('textbox', { name: text.name, exact: true }).fill('Voluti com .crt sozinho');
+  await dialog.getByLabel(/^clientId/).fill(CLIENT_ID);
+  await dialog.getByLabel(/^chave/).fill(CHAVE);
+  await dialog.getByLabel(/^clientSecret/).fill(CLIENT_SECRET);
+  await dialog.getByRole('textbox', { name: text.baseUrl }).fill(standIn.url);
+  for (const label of [text.cashInFile, text.cashOutFile]) {
+    const field = await choose(page, label, { name: 'voluti.crt', mimeType: '', buffer: Buffer.from(certificates.clientCert) });
+    await expect(field.getByRole('status').textContent()).resolves.toMatch(/^Upload realizado com sucesso!/);
+  }
+  await dialog.getByRole('button', { name: text.save }).click();
+  await dialog
+    .getByText(
+      'O arquivo do certificado não tem o certificado e a chave privada juntos (um .crt e seu .key enviados separados não servem): envie um único arquivo PEM com os dois, ou um .p12/.pfx.',
+    )
+    .waitFor();
+  // Nothing was saved: the form stays open, and no such account is listed.
+  await expect(dialog.isVisible()).resolves.toBe(true);
+  await expect(page.locator('tr', { hasText: 'Voluti com .crt sozinho' }).count()).resolves.toBe(0);
+  await pages.finish(page, violations, 'accounts-certificate-without-key');
+});
+
 it('an operator sees the accounts but no form, so no certificate upload, and the permission both need', async () => {
   const operator = { email: 'operadora-certificados@example.com', password: 'uma senha longa de operadora' };
   await stack.client.call('access', 'createOperator', CreateOperatorRequest.fromPartial({ ...operator, role: 'operator' }));

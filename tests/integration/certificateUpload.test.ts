@@ -161,6 +161,59 @@ describe('refuses', () => {
   });
 });
 
+describe('a certificate and its key as two files', () => {
+  const refusal = (field: string, holds: string) => ({
+    code: 'FAILED_PRECONDITION',
+    message: expect.stringMatching(
+      new RegExp(
+        `^${field} names http\\S+, which holds ${holds}: the gateway needs the certificate and its private key in one file\\. Upload one PEM file holding both .* or a \\.p12/\\.pfx bundle$`,
+      ),
+    ),
+  });
+
+  it('refuses an account naming the .crt or the .key alone, when created and when updated; the two in one file work', async () => {
+    const crt = await uploadCertificate('voluti.crt', 'application/x-x509-ca-cert', Buffer.from(certificates.clientCert));
+    const key = await uploadCertificate('voluti.key', 'application/x-pem-file', Buffer.from(certificates.clientKey));
+    await expect(failureOf(createVoluti('Voluti com .crt sozinho', crt.publicUrl))).resolves.toEqual(
+      refusal('cert_cash_in_url', 'a certificate without its private key'),
+    );
+    await expect(errorDetailsOf(createVoluti('Voluti com .crt sozinho', crt.publicUrl))).resolves.toMatchObject({ reason: 'CERTIFICATE_INCOMPLETE' });
+    await expect(failureOf(createVoluti('Voluti com .key sozinho', key.publicUrl))).resolves.toEqual(
+      refusal('cert_cash_in_url', 'a private key without its certificate'),
+    );
+
+    // Both in one file (even named .crt) is what the gateway takes; an update back to a lone part is refused the same.
+    const combined = await uploadCertificate('voluti-completo.crt', 'application/x-x509-ca-cert', Buffer.from(certificates.clientPem));
+    const { providerAccount } = await createVoluti('Voluti com .crt completo', combined.publicUrl);
+    await expect(failureOf(stack.client.call('accounts', 'updateProviderAccount', { id: providerAccount.id, certCashOutUrl: key.publicUrl }))).resolves.toEqual(
+      refusal('cert_cash_out_url', 'a private key without its certificate'),
+    );
+    const answer = await stack.client.call('accounts', 'testProviderAccount', { id: providerAccount.id });
+    expect(answer.verdict).toBe(ConnectionVerdict.CONNECTION_VERDICT_OK);
+  });
+
+  it('refuses a certificate link of the store whose file was never uploaded', async () => {
+    const link = await certificateLink('nunca-enviado.pem', 'application/x-pem-file', 100);
+    await expect(failureOf(createVoluti('Voluti sem arquivo', link.publicUrl))).resolves.toEqual({
+      code: 'FAILED_PRECONDITION',
+      message: `cert_cash_in_url names ${link.publicUrl}, which the gateway's store does not hold: upload the certificate (UploadService.CreateUploadLink, then its PUT) before naming it`,
+    });
+    await expect(errorDetailsOf(createVoluti('Voluti sem arquivo', link.publicUrl))).resolves.toMatchObject({ reason: 'CERTIFICATE_NOT_UPLOADED' });
+  });
+
+  it('a lone .crt elsewhere is read at the first call: "Testar conexão" does not pass it, and says the key is missing', async () => {
+    const files = await startFileServer({ '/platform/voluti.crt': certificates.clientCert });
+    try {
+      const { providerAccount } = await createVoluti('Voluti com .crt externo', files.url('/platform/voluti.crt'));
+      const answer = await stack.client.call('accounts', 'testProviderAccount', { id: providerAccount.id });
+      expect(answer.verdict).toBe(ConnectionVerdict.CONNECTION_VERDICT_INCONCLUSIVE);
+      expect(answer.detail).toMatch(/client certificate at http\S+\/platform\/voluti\.crt is unusable: no PRIVATE KEY block/);
+    } finally {
+      await files.close();
+    }
+  });
+});
+
 describe('who may ask for a link: the permission of what the file is for', () => {
   const token = async (scope: string) =>
     (
@@ -238,6 +291,7 @@ describe('without ALLOW_PRIVATE_PROVIDER_URLS', () => {
       }),
     );
     expect(new URL(link.publicUrl).hostname).toBe('127.0.0.1');
+    expect((await fetch(link.uploadUrl, { method: 'PUT', headers: link.headers, body: pem })).status).toBe(200);
     const account = (certificateUrl: string) =>
       strict.client.call('accounts', 'createProviderAccount', {
         provider: 'VOLUTI',

@@ -89,6 +89,9 @@ export const PT_ERROR_REASONS: Record<string, string> = {
   // Client certificates uploaded from the back-office.
   CERTIFICATE_NOT_PRIVATE:
     'Este arquivo do gateway não foi enviado como certificado e pode estar acessível a qualquer um: envie o certificado de novo pelo campo de upload do certificado.',
+  CERTIFICATE_INCOMPLETE:
+    'O arquivo do certificado não tem o certificado e a chave privada juntos (um .crt e seu .key enviados separados não servem): envie um único arquivo PEM com os dois, ou um .p12/.pfx.',
+  CERTIFICATE_NOT_UPLOADED: 'O armazenamento do gateway não tem este arquivo de certificado: envie o arquivo antes de salvar a conta.',
 };
 
 export const EN_ERROR_REASONS: Record<string, string> = {
@@ -165,6 +168,9 @@ export const EN_ERROR_REASONS: Record<string, string> = {
   // Client certificates uploaded from the back-office.
   CERTIFICATE_NOT_PRIVATE:
     "This file of the gateway was not uploaded as a certificate and may be readable by anyone: upload the certificate again with the certificate's upload field.",
+  CERTIFICATE_INCOMPLETE:
+    'The certificate file does not hold the certificate and its private key together (a .crt and its .key sent as two files will not do): upload one PEM file holding both, or a .p12/.pfx.',
+  CERTIFICATE_NOT_UPLOADED: "The gateway's store does not hold this certificate file: upload the file before saving the account.",
 };
 
 /**

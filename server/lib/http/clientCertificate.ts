@@ -26,23 +26,37 @@ const isPkcs12Url = (url: string): boolean => /\.(p12|pfx)$/i.test(displayUrl(ur
 const unusable = (url: string, detail: string) =>
   new ProviderCallError('FAILED_PRECONDITION', 'CLIENT_CERTIFICATE_UNUSABLE', `client certificate at ${displayUrl(url)} is unusable: ${detail}`);
 
+/** The file's PKCS#12 bundle, or its PEM certificate (chain) and private key, each '' when the file has none. */
+function certificateParts(url: string, bytes: Buffer): { kind: 'pkcs12' } | { kind: 'pem'; cert: string; key: string } {
+  const text = bytes.toString('latin1');
+  if (isPkcs12Url(url) || (!text.includes('-----BEGIN') && bytes[0] === 0x30)) return { kind: 'pkcs12' };
+  const blocks = [...text.matchAll(PEM_BLOCK)];
+  const cert = blocks
+    .filter((block) => block[1] === 'CERTIFICATE')
+    .map((block) => block[0])
+    .join('\n');
+  return { kind: 'pem', cert, key: blocks.find((block) => block[1]!.endsWith('PRIVATE KEY'))?.[0] ?? '' };
+}
+
+/**
+ * What a certificate file lacks to be presented alone, in words ('a certificate without its private key'), or
+ * undefined when it holds both (or is a PKCS#12 bundle). Needs no passphrase: it is what a file cannot do whatever the
+ * passphrase, like a .crt and its .key sent as two files.
+ */
+export function missingCertificatePart(url: string, bytes: Buffer): string | undefined {
+  const parts = certificateParts(url, bytes);
+  if (parts.kind === 'pkcs12' || (parts.cert && parts.key)) return undefined;
+  if (parts.cert) return 'a certificate without its private key';
+  return parts.key ? 'a private key without its certificate' : 'neither a PEM certificate nor a private key';
+}
+
 /** Reads the certificate file's bytes; pure, so it can be tested without HTTP. */
 export function parseClientCertificate(url: string, bytes: Buffer, passphrase?: string): ClientCertificate {
-  const text = bytes.toString('latin1');
-  let certificate: ClientCertificate;
-  if (isPkcs12Url(url) || (!text.includes('-----BEGIN') && bytes[0] === 0x30)) {
-    certificate = { kind: 'pkcs12', pfx: bytes, passphrase };
-  } else {
-    const blocks = [...text.matchAll(PEM_BLOCK)];
-    const cert = blocks
-      .filter((block) => block[1] === 'CERTIFICATE')
-      .map((block) => block[0])
-      .join('\n');
-    const key = blocks.find((block) => block[1]!.endsWith('PRIVATE KEY'))?.[0];
-    if (!cert) throw unusable(url, 'no CERTIFICATE block');
-    if (!key) throw unusable(url, 'no PRIVATE KEY block (the file must hold both the certificate and its key)');
-    certificate = { kind: 'pem', cert, key, passphrase };
-  }
+  const parts = certificateParts(url, bytes);
+  if (parts.kind === 'pem' && !parts.cert) throw unusable(url, 'no CERTIFICATE block');
+  if (parts.kind === 'pem' && !parts.key) throw unusable(url, 'no PRIVATE KEY block (the file must hold both the certificate and its key)');
+  const certificate: ClientCertificate =
+    parts.kind === 'pem' ? { kind: 'pem', cert: parts.cert, key: parts.key, passphrase } : { kind: 'pkcs12', pfx: bytes, passphrase };
   try {
     // Fails now, with a clear message, on a wrong passphrase or a key that does not match.
     const context = createSecureContext(

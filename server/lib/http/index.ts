@@ -17,7 +17,7 @@ export { ProviderCallError } from './providerCallError.js';
 export { redactForLog, redactText, withoutCredentialHeaders, REDACTED } from './redact.js';
 export { trustCertificateAuthority, clearHttpsAgents } from './tlsAgent.js';
 export { certificateExpiries, type CertificateExpiry } from './certificateExpiry.js';
-export { clearClientCertificates, loadCertificatePem, parseClientCertificate, type ClientCertificate } from './clientCertificate.js';
+export { clearClientCertificates, loadCertificatePem, missingCertificatePart, parseClientCertificate, type ClientCertificate } from './clientCertificate.js';
 export { clearOAuth2Tokens } from './oauth2.js';
 export { circuitStates, resetCircuitBreakers, type BreakerOptions, type CircuitReport, type CircuitStateName, type RetryOptions } from './resilience.js';
 export {

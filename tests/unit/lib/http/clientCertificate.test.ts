@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { parseClientCertificate } from '../../../../server/lib/http/index.js';
+import { missingCertificatePart, parseClientCertificate } from '../../../../server/lib/http/index.js';
 import { testCertificates, toPkcs12, type TestCertificates } from '../../../support/fakeProvider.js';
 
 let pki: TestCertificates;
@@ -33,5 +33,15 @@ describe('parseClientCertificate', () => {
     expect(() => parseClientCertificate('https://f/c.pem?X-Amz-Signature=abc', Buffer.from(`${pki.serverCert}\n${pki.clientKey}`))).toThrow(
       /^client certificate at https:\/\/f\/c\.pem is unusable: .*(mismatch)/i,
     );
+  });
+});
+
+describe('missingCertificatePart', () => {
+  it('names what a .crt or a .key alone lacks, and nothing for the two in one file or a PKCS#12 bundle', () => {
+    expect(missingCertificatePart('https://f/c.crt', Buffer.from(pki.clientCert))).toBe('a certificate without its private key');
+    expect(missingCertificatePart('https://f/c.key', Buffer.from(pki.clientKey))).toBe('a private key without its certificate');
+    expect(missingCertificatePart('https://f/c.pem', Buffer.from('not a certificate'))).toBe('neither a PEM certificate nor a private key');
+    expect(missingCertificatePart('https://f/c.crt', Buffer.from(pki.clientPem))).toBeUndefined();
+    expect(missingCertificatePart('https://f/c.p12', toPkcs12(pki.clientCert, pki.clientKey, 'pw'))).toBeUndefined();
   });
 });
