@@ -71,6 +71,11 @@ try {
 } catch (error) {
   logger.warn({ err: error }, 'the addresses for scripts could not be written to DATA_DIR');
 }
+/**
+ * The example's idempotency key, as shell text: a fixed key would answer the first run's charge on every later run, so
+ * the command closes its single quote to take the time and the shell's pid, a new key each time it is pasted.
+ */
+const TRY_IT_KEY = `try-'"$(date +%s)-$$"'`;
 const lines = [
   '',
   'Payment gateway is running',
@@ -92,10 +97,10 @@ const lines = [
     config.apiTokenGenerated &&
     [
       '',
-      'Try it (creates a R$ 19,90 PIX charge on the sandbox):',
+      'Try it (creates a new R$ 19,90 PIX charge on the sandbox each time: the idempotency key is new every run):',
       `  curl -s ${gateway.httpUrl}/gateway.v1.PaymentGatewayService/CreateTransaction \\`,
       `    -H 'authorization: Bearer ${token}' -H 'content-type: application/json' \\`,
-      `    -d '{"providerAccountId":"${gateway.sandboxAccountId}","idempotencyKey":"demo-1","transaction":{"amount":1990,"paymentMethod":"PAYMENT_METHOD_PIX"}}'`,
+      `    -d '{"providerAccountId":"${gateway.sandboxAccountId}","idempotencyKey":"${TRY_IT_KEY}","omitPixQrImage":true,"transaction":{"amount":1990,"paymentMethod":"PAYMENT_METHOD_PIX"}}'`,
     ].join('\n'),
   '',
 ].filter((line) => typeof line === 'string');

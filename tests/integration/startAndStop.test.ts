@@ -1,4 +1,5 @@
-import type { ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ afterAll(() => {
 });
 
 const port = portFor;
+const run = promisify(execFile);
 
 it('npm start: prints a generated token, the first admin, the SANDBOX account and an example; SIGTERM ends streams and exits 0', async () => {
   const gateway = await spawnGateway({
@@ -64,6 +66,17 @@ it('npm start: prints a generated token, the first admin, the SANDBOX account an
   expect(metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
   const scraped = parseMetrics(await (await fetch(metricsUrl!)).text());
   expect(valueOf(scraped, 'gateway_rpc_requests_total', { method: 'gateway.v1.PaymentGatewayService/CreateTransaction', code: 'OK' })).toBe(1);
+
+  // The printed example, pasted twice into a shell: two new charges (a fresh idempotency key each time), no QR image dumped.
+  const example = output.slice(output.indexOf('  curl -s'), output.indexOf("}}'", output.indexOf('  curl -s')) + 3);
+  const runExample = async () =>
+    JSON.parse((await run('bash', ['-c', example])).stdout) as { transaction: { id: string; status: string; pixCode: string; pixQrCode?: string } };
+  const [first, second] = [await runExample(), await runExample()];
+  expect(first.transaction.id).not.toBe(second.transaction.id);
+  for (const { transaction: made } of [first, second]) {
+    expect(made).toMatchObject({ status: 'TRANSACTION_STATUS_PENDING', pixCode: expect.stringMatching(/^000201/) });
+    expect(made.pixQrCode ?? '').toBe('');
+  }
 
   const watch = client.watch(WatchEventsRequest.fromPartial({ afterEventId: '0', providerAccountIds: [] }));
   expect((await watch.next()).event.subjectId).toBe(transaction.id);
