@@ -47,7 +47,8 @@ import { OperatorsService } from './gateway/operators.js';
 import { OperatorTotpService } from './gateway/operatorTotp.js';
 import { OperatorsRepository } from './db/operatorsRepository.js';
 import type { Logger } from './lib/logger.js';
-import { createRegistry } from './providers/catalog.js';
+import { createRegistry, providerFactories } from './providers/catalog.js';
+import type { ProviderFactory } from './providers/kit/registration.js';
 import type { ProviderAdapter } from './providers/adapter.js';
 import { SandboxPsp } from './sandbox/psp.js';
 import { SandboxPspThread } from './sandbox/pspThread.js';
@@ -66,9 +67,10 @@ import { startMetricsServer } from './observability/metricsServer.js';
 import { startTracing } from './observability/tracing.js';
 import type { Tracer } from './lib/tracing.js';
 import { observedRegistry } from './providers/observedCalls.js';
+import { needsDatabase, type Component } from './components.js';
+import type { EmbeddedPostgres } from './db/embedded.js';
 
-export const COMPONENTS = ['grpc', 'connect', 'webhooks', 'sandbox'] as const;
-export type Component = (typeof COMPONENTS)[number];
+export { COMPONENTS, type Component } from './components.js';
 
 export interface RunningGateway {
   config: Config;
@@ -136,6 +138,11 @@ function once(close: () => Promise<void>): () => Promise<void> {
 export interface GatewayOptions {
   /** Adapters registered beside the catalogue's (tests use this for providers that exist only in a test). */
   extraProviders?: readonly ProviderAdapter[];
+  /**
+   * The embedded database's process, already starting (main.ts forks it before the gateway's modules load, so that
+   * PGlite starts on the other core meanwhile); without it, and without DATABASE_URL, the start forks it itself.
+   */
+  embeddedDatabase?: Promise<EmbeddedPostgres>;
 }
 
 /** What every step of a start shares: the configuration it fills in, its logger, what it has started and how to stop it. */
@@ -148,9 +155,24 @@ interface Start {
 }
 
 /**
+ * Runs steps that do not depend on one another at once (a worker thread, a child process and this thread's module
+ * loading overlap), each registering its stops apart; once all have ended, their stops are registered in the order
+ * of `steps`, as if they had run one after another, and the first failure is thrown.
+ */
+async function concurrently<T extends readonly unknown[]>(start: Start, steps: { [K in keyof T]: (start: Start) => Promise<T[K]> }): Promise<T> {
+  const own = steps.map(() => [] as (() => Promise<void>)[]);
+  const settled = await Promise.allSettled(steps.map((step, index) => step({ ...start, closers: own[index]! })));
+  start.closers.push(...own.flat());
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
+/**
  * Starts the chosen components on one database; `close()` stops them in reverse. The steps, in order: the SANDBOX's
- * fake PSP, tracing, the webhook sidecar (its port names the webhook URLs), the database, the use cases, the workers,
- * the transports, the object store and the metrics endpoint.
+ * fake PSP, tracing, the webhook sidecar (its port names the webhook URLs), the database and the providers' modules
+ * (these five at once: none needs another), the use cases, the workers, the transports, the object store and the
+ * metrics endpoint.
  */
 export async function startGateway(input: Config, components: readonly Component[], logger: Logger, options: GatewayOptions = {}): Promise<RunningGateway> {
   // Port 0 means "any free port". Every server binds its own port itself and
@@ -171,19 +193,34 @@ export async function startGateway(input: Config, components: readonly Component
     },
   };
   const start: Start = { config, logger, running, closers };
+  const { embeddedDatabase } = options;
+  // Stopped last: a start that fails before the database opens leaves no database process behind (once the database
+  // has opened, its own close stops the process first, and this finds it stopped).
+  if (embeddedDatabase) closers.push(async () => (await embeddedDatabase.catch(() => undefined))?.stop());
   try {
-    if (components.includes('sandbox')) await startSandboxPsp(start, components);
+    const withDatabase = needsDatabase(components);
+    const none = async () => undefined;
+    const [, tracing, sidecar, db, factories] = await concurrently(start, [
+      components.includes('sandbox') ? (step: Start) => startSandboxPsp(step, components) : none,
+      withDatabase ? startTracingStep : none,
+      withDatabase && components.includes('webhooks') ? startSidecar : none,
+      withDatabase ? (step: Start) => openStore(step, embeddedDatabase) : none,
+      withDatabase ? providerFactories : none,
+    ] as const);
+    if (!db || !factories) return running;
     const sandboxUrl = config.sandboxPublicUrl ?? running.sandboxUrl ?? `http://${config.host}:${config.sandboxPort}`;
-    if (!components.some((component) => component !== 'sandbox')) return running;
-    // Closed last, once the servers and workers have stopped: their last spans are sent too.
-    const tracing = await startTracing(config.tracing, logger);
-    if (tracing) closers.push(() => tracing.close());
-    const sidecar = components.includes('webhooks') ? await startSidecar(start) : undefined;
-    const db = await openStore(start);
-    const { useCases, transactions, metrics, reconciliation } = await assembleUseCases(start, db, { sandboxUrl, tracer: tracing?.tracer, options });
+    const { useCases, transactions, metrics, reconciliation } = await assembleUseCases(start, db, {
+      sandboxUrl,
+      tracer: tracing?.tracer,
+      factories,
+      options,
+    });
     if (components.includes('webhooks') && config.webhookWorkers > 0) startWorkers(start, useCases, transactions, reconciliation);
-    // Registered again here, so that on shutdown it stops taking notifications before the workers stop.
-    sidecar?.serve(useCases.notifications);
+    if (sidecar) {
+      sidecar.serve(useCases.notifications);
+      // Registered again here, so that on shutdown it stops taking notifications before the workers stop.
+      closers.push(sidecar.close);
+    }
     await startTransports(start, components, useCases, db, { metrics, tracer: tracing?.tracer });
     // A configured store serves every process; the embedded one starts with the back-office (Connect), after its
     // port is known so that its CORS lets that origin upload (two processes would fight over S3_PORT otherwise).
@@ -204,6 +241,13 @@ export async function startGateway(input: Config, components: readonly Component
     await running.close();
     throw error;
   }
+}
+
+/** Tracing, closed last of the gateway's own parts: once the servers and workers have stopped, their last spans are sent too. */
+async function startTracingStep({ config, logger, closers }: Start): Promise<Awaited<ReturnType<typeof startTracing>>> {
+  const tracing = await startTracing(config.tracing, logger);
+  if (tracing) closers.push(() => tracing.close());
+  return tracing;
 }
 
 /**
@@ -230,7 +274,12 @@ async function startSandboxPsp({ config, logger, running, closers }: Start, comp
  * The webhook sidecar listens before the services exist because their webhook URLs name its port; until `serve` hands
  * it the notifications use case, it is not ready: /healthz and notifications are answered 503, and providers deliver again.
  */
-async function startSidecar({ config, logger, running, closers }: Start): Promise<{ serve(notifications: NotificationsService): void }> {
+async function startSidecar({
+  config,
+  logger,
+  running,
+  closers,
+}: Start): Promise<{ serve(notifications: NotificationsService): void; close(): Promise<void> }> {
   let notifications: NotificationsService | undefined;
   const sidecar = await startWebhookSidecar({
     notifications: {
@@ -253,14 +302,15 @@ async function startSidecar({ config, logger, running, closers }: Start): Promis
   return {
     serve(use) {
       notifications = use;
-      closers.push(close);
     },
+    close,
   };
 }
 
 /** The database (embedded without DATABASE_URL), migrated, and the shared keys checked against it. */
-async function openStore({ config, logger, running, closers }: Start): Promise<Database> {
+async function openStore({ config, logger, running, closers }: Start, embedded: Promise<EmbeddedPostgres> | undefined): Promise<Database> {
   const db = await openDatabase({
+    embedded,
     databaseUrl: config.databaseUrl,
     replicaUrls: config.databaseReplicaUrls,
     listenUrl: config.databaseListenUrl,
@@ -290,14 +340,14 @@ async function openStore({ config, logger, running, closers }: Start): Promise<D
 async function assembleUseCases(
   { config, logger, running, closers }: Start,
   db: Database,
-  { sandboxUrl, tracer, options }: { sandboxUrl: string; tracer: Tracer | undefined; options: GatewayOptions },
+  { sandboxUrl, tracer, factories, options }: { sandboxUrl: string; tracer: Tracer | undefined; factories: ProviderFactory[]; options: GatewayOptions },
 ): Promise<{ useCases: UseCases; transactions: TransactionsRepository; metrics: GatewayMetrics; reconciliation: ReconciliationService }> {
   const secrets = SecretBox.fromEncodedKey(config.secretsKey, config.secretsKeyOther);
   const events = new StatusEvents(db);
   const outbound = new OutboundRepository();
   // This instance's own metrics registry: one process may run several gateways (the tests do).
   const metrics = new GatewayMetrics(logger);
-  const catalogue = await createRegistry({ sandboxUrl, sandboxTimeoutMs: config.sandboxTimeoutMs });
+  const catalogue = await createRegistry({ sandboxUrl, sandboxTimeoutMs: config.sandboxTimeoutMs }, factories);
   for (const adapter of options.extraProviders ?? []) catalogue.register(adapter);
   const registry = observedRegistry(catalogue, metrics, tracer);
   const receivers = new ReceiversRepository(secrets);

@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
+import type { RunningGateway } from './app.js';
+import { COMPONENTS, needsDatabase, type Component } from './components.js';
 import { loadConfig } from './config.js';
-import { COMPONENTS, startGateway, type Component, type RunningGateway } from './app.js';
+import { embeddedDataDir, startEmbeddedPostgres } from './db/embedded.js';
 import { createLogger } from './lib/logger.js';
 import { installProcessPolicy } from './lib/processPolicy.js';
 import { writeScriptEnvironment } from './scriptEnvironment.js';
@@ -21,6 +23,13 @@ if (components.length === 0) {
 }
 
 const config = loadConfig();
+/**
+ * The embedded database's process is forked before the gateway's modules load (app.js below, most of a start's CPU):
+ * PGlite starts on the other core meanwhile, instead of after them (docs/benchmarks.md, *`npm start` to healthy*).
+ * Its failure is the start's, thrown where the start opens the database.
+ */
+const embeddedDatabase = !config.databaseUrl && needsDatabase(components) ? startEmbeddedPostgres(embeddedDataDir(config.dataDir)) : undefined;
+embeddedDatabase?.catch(() => {});
 const logger = createLogger(config.logLevel);
 let stopping: Promise<void> | undefined;
 /** The start, once under way; a fault before it has nothing to close. */
@@ -52,7 +61,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     );
   });
 }
-start.gateway = startGateway(config, components, logger);
+start.gateway = import('./app.js').then(({ startGateway }) => startGateway(config, components, logger, { embeddedDatabase }));
 const gateway = await start.gateway;
 
 const token = config.apiTokens[0];

@@ -1,5 +1,6 @@
 import { fork } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EmbeddedServerReport, EmbeddedServerRequest } from './embeddedServer.js';
 
@@ -34,6 +35,9 @@ const EXEC_ARGV = [...EMBEDDED_V8_FLAGS, ...(compiled ? ['--enable-source-maps']
 /** The data-folder template scripts/serverBuild.ts prepares in dist/: the sources use the one built beside them. */
 export const TEMPLATE_FOLDER = 'embedded-template/pgdata';
 const TEMPLATE = fileURLToPath(new URL(`${compiled ? '../..' : '../../dist'}/${TEMPLATE_FOLDER}`, import.meta.url));
+
+/** Where the embedded database keeps its files in the gateway's data folder. */
+export const embeddedDataDir = (dataDir: string): string => join(dataDir, 'pgdata');
 
 /**
  * Starts PGlite on `dataDir` in a process of its own. An empty or missing `dataDir` starts as a copy of `template`

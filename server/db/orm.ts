@@ -1,10 +1,9 @@
-import { join } from 'node:path';
 import type pg from 'pg';
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from './migrations/index.js';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.js';
+import { embeddedDataDir, startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.js';
 import { RoundRobinPostgreSqlDriver } from './replicaRouting.js';
 import { cancelReadsWithTheirCaller } from './statementCancellation.js';
 import { usePreparedStatements } from './preparedSql.js';
@@ -20,6 +19,11 @@ export interface DatabaseOptions {
    */
   listenUrl?: string;
   dataDir: string;
+  /**
+   * The embedded database's process when it was started beforehand (server/main.ts forks it first thing, so that PGlite
+   * starts while the gateway's modules load); without DATABASE_URL and without it, the database in `dataDir` is started here.
+   */
+  embedded?: Promise<EmbeddedPostgres>;
   /** Apply pending migrations on open (the default). */
   migrate?: boolean;
   /** Where the ORM's own messages (migrations applied) go; silent when absent. */
@@ -155,6 +159,7 @@ export async function openDatabase({
   replicaUrls = [],
   listenUrl,
   dataDir,
+  embedded,
   migrate = true,
   log,
   acquireTimeoutMs,
@@ -163,7 +168,7 @@ export async function openDatabase({
   poolMax,
 }: DatabaseOptions): Promise<Database> {
   let embeddedServer: EmbeddedPostgres | undefined;
-  const clientUrl = databaseUrl ?? (embeddedServer = await startEmbeddedPostgres(join(dataDir, 'pgdata'))).url;
+  const clientUrl = databaseUrl ?? (embeddedServer = await (embedded ?? startEmbeddedPostgres(embeddedDataDir(dataDir)))).url;
   let orm: MikroORM;
   let primaryPool: pg.Pool & { Client?: new (config: pg.ClientConfig) => pg.Client };
   try {
