@@ -31,6 +31,13 @@ const WASM_FLAGS = ['--liftoff-only'];
  * further (docs/decisions.md, docs/benchmarks.md).
  */
 const EMBEDDED_V8_FLAGS = [...WASM_FLAGS, '--max-semi-space-size=1', '--single-threaded'];
+/**
+ * The C library's allocator in the database's process: blocks of 128 kB and more (the socket's buffers, the statements'
+ * results) are mapped apart and given back when freed, and freed memory at the top of its heap is returned past 128 kB,
+ * instead of glibc raising both thresholds as large blocks come and go and keeping what it freed. Its heap grew from 12 to
+ * 28 MB under the bench's load and stayed there (docs/benchmarks.md). Settings of its own environment win.
+ */
+const EMBEDDED_MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' };
 const EXEC_ARGV = [...EMBEDDED_V8_FLAGS, ...(compiled ? ['--enable-source-maps'] : ['--import', createRequire(import.meta.url).resolve('tsx')])];
 /** The data-folder template scripts/serverBuild.ts prepares in dist/: the sources use the one built beside them. */
 export const TEMPLATE_FOLDER = 'embedded-template/pgdata';
@@ -45,7 +52,11 @@ export const embeddedDataDir = (dataDir: string): string => join(dataDir, 'pgdat
  */
 export async function startEmbeddedPostgres(dataDir: string, port = 0, template: string | null = TEMPLATE): Promise<EmbeddedPostgres> {
   // Not the gateway's own flags: a test's preloaded modules or jest's have no business in the database's process.
-  const child = fork(ENTRY, [dataDir, String(port), template ?? ''], { execArgv: EXEC_ARGV, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(ENTRY, [dataDir, String(port), template ?? ''], {
+    execArgv: EXEC_ARGV,
+    env: { ...EMBEDDED_MALLOC_ENV, ...process.env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   let stopping = false;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {

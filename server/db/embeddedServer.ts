@@ -35,8 +35,11 @@ function prepareDataDir(dataDir: string, template: string | undefined): void {
   renameSync(aside, dataDir);
 }
 
-/** The embedded PostgreSQL's memory settings (measured in bench/sandboxCharges.ts; docs/decisions.md). */
-export const EMBEDDED_SETTINGS = ['shared_buffers=16MB', 'wal_buffers=1MB', 'temp_buffers=2MB'];
+/**
+ * The embedded PostgreSQL's memory settings (measured in bench/sandboxCharges.ts and bench/embeddedMemory.ts;
+ * docs/decisions.md). 8 MB of shared buffers (1,024 pages) hold a laptop's working set; the files stay in the OS's cache.
+ */
+export const EMBEDDED_SETTINGS = ['shared_buffers=8MB', 'wal_buffers=1MB', 'temp_buffers=2MB'];
 
 /** How long a start waits for another process to let go of the data folder (one closing it after its gateway ended). */
 const LOCK_WAIT_MS = 30_000;

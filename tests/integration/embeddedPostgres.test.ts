@@ -37,7 +37,7 @@ it('opens an empty data folder as a copy of the template, migrates it, and on cl
   expect(pgControl(join(dataDir, 'pgdata')).shutDownCleanly).toBe(true);
 }, 120_000);
 
-it("is sized for a laptop: 16 MB of shared buffers, its WebAssembly on V8's baseline compiler only, a small young generation", async () => {
+it("is sized for a laptop: 8 MB of shared buffers, its WebAssembly on V8's baseline compiler only, a small young generation, an allocator that gives memory back", async () => {
   const db = await openDatabase({ dataDir: join(root, 'sized') });
   try {
     const settings = await db
@@ -46,9 +46,9 @@ it("is sized for a laptop: 16 MB of shared buffers, its WebAssembly on V8's base
       .execute<{ name: string; setting: string; unit: string }[]>(
         `select name, setting, unit from pg_settings where name in ('shared_buffers', 'wal_buffers', 'temp_buffers') order by name`,
       );
-    // In 8 kB pages: 16 MB, 1 MB and 2 MB.
+    // In 8 kB pages: 8 MB, 1 MB and 2 MB.
     expect(settings.map(({ name, setting }) => [name, setting])).toEqual([
-      ['shared_buffers', '2048'],
+      ['shared_buffers', '1024'],
       ['temp_buffers', '256'],
       ['wal_buffers', '128'],
     ]);
@@ -57,11 +57,14 @@ it("is sized for a laptop: 16 MB of shared buffers, its WebAssembly on V8's base
   }
   const database = await startEmbeddedPostgres(join(root, 'flags'));
   try {
-    const commandLines = childPids(process.pid)
-      .map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'))
-      .filter((args) => args.some((arg) => arg.includes('embeddedServer')));
-    expect(commandLines).toHaveLength(1);
-    expect(commandLines[0]).toEqual(expect.arrayContaining(['--liftoff-only', '--max-semi-space-size=1', '--single-threaded']));
+    const processes = childPids(process.pid).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('embeddedServer'));
+    expect(processes).toHaveLength(1);
+    expect(readFileSync(`/proc/${processes[0]}/cmdline`, 'utf8').split('\0')).toEqual(
+      expect.arrayContaining(['--liftoff-only', '--max-semi-space-size=1', '--single-threaded']),
+    );
+    expect(readFileSync(`/proc/${processes[0]}/environ`, 'utf8').split('\0')).toEqual(
+      expect.arrayContaining(['MALLOC_MMAP_THRESHOLD_=131072', 'MALLOC_TRIM_THRESHOLD_=131072']),
+    );
   } finally {
     await database.stop();
   }
