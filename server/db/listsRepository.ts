@@ -47,7 +47,11 @@ const WHOLE_EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 const anyOf = (matches: (Condition | undefined)[]): Condition => ({ $or: matches.filter((match) => match !== undefined) });
 const byGatewayId = (query: string): Condition | undefined => (isUuid(query) ? { id: query } : undefined);
 
-/** A transaction's list columns: everything but the QR image (a data URL of several kB per row), which GetTransaction answers. */
+/**
+ * A transaction's list columns: what the list shows and the CSV export writes. Never the QR image (a data URL of several
+ * kB per row) nor the other details (items, card, PIX payer), which GetTransaction answers. The customer tells apart the
+ * many Marias a search finds; it, the description and the decline reason are short texts of the row itself (no join).
+ */
 const TRANSACTION_LIST_FIELDS = [
   'id',
   'providerAccountId',
@@ -63,6 +67,11 @@ const TRANSACTION_LIST_FIELDS = [
   'billetUrl',
   'expiresAt',
   'orderId',
+  'customerName',
+  'customerEmail',
+  'customerDocument',
+  'description',
+  'declineReason',
   'webhookUrl',
   'origin',
   'refundedAmount',

@@ -82,9 +82,27 @@ it("exports the filtered charges as transacoes-YYYY-MM-DD.csv: BOM, ';' cells, h
   expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   const lines = bytes.toString('utf8').slice(1).split('\r\n');
   expect(lines.pop()).toBe('');
-  expect(lines[0]).toBe('ID;Provedor;Conta de provedor;ID no provedor;Pedido;Forma de pagamento;Situação;Valor (R$);Moeda;Criada em');
+  expect(lines[0]).toBe(
+    'ID;Provedor;Conta de provedor;ID no provedor;Pedido;Forma de pagamento;Situação;Valor (R$);Moeda;Criada em;Cliente;E-mail do cliente;Documento do cliente;Descrição;Motivo da recusa',
+  );
   const row = (tx: { id: string; transactionId: string; createdAt: Date }, order: string, amount: string) =>
-    [tx.id, 'SANDBOX', exportedId, tx.transactionId, order, 'PIX', 'Pendente', amount, 'BRL', tx.createdAt.toISOString()].join(';');
+    [
+      tx.id,
+      'SANDBOX',
+      exportedId,
+      tx.transactionId,
+      order,
+      'PIX',
+      'Pendente',
+      amount,
+      'BRL',
+      tx.createdAt.toISOString(),
+      'Ana',
+      'ana@example.com',
+      '123.456.789-09',
+      '',
+      '',
+    ].join(';');
   // Newest first, as the list; only the filtered account's charges.
   expect(lines.slice(1)).toEqual([
     row(formula, `"'=HYPERLINK(""http://x"")"`, '0,05'),

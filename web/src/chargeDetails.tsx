@@ -1,6 +1,7 @@
 import { Card, Table, Text, Title } from '@mantine/core';
 import type { Transaction } from '../../gen/es/gateway/v1/types_pb.js';
-import { formatDocument, formatMoney, shortId } from './format.js';
+import { ShortIdCopy } from './charges.js';
+import { formatDocument, formatMoney, shortEmail } from './format.js';
 import { useI18n } from './i18n.js';
 import { TableHead, When, scrollable } from './ui.js';
 
@@ -31,6 +32,27 @@ export function ChargeCustomer({ transaction: tx }: { transaction: Transaction }
         <Text>{t.detail.noCustomer}</Text>
       )}
     </Card>
+  );
+}
+
+/**
+ * The customer in a list's row, to tell apart the many customers of one name: the name, and under it the e-mail (a long
+ * name before the @ cut, kept on one line) or, without one, the document. A dash for a charge without a customer.
+ */
+export function CustomerSummary({ customer }: { customer: Transaction['customer'] }) {
+  const contact = customer?.email ? shortEmail(customer.email) : customer?.document ? formatDocument(customer.document) : '';
+  if (!customer?.name && !contact) return <>—</>;
+  return (
+    <>
+      <Text size="sm" data-testid="customer-name">
+        {customer?.name || '—'}
+      </Text>
+      {contact && (
+        <Text size="xs" c="dimmed" className="nowrap" title={customer?.email || undefined} data-testid="customer-contact">
+          {contact}
+        </Text>
+      )}
+    </>
   );
 }
 
@@ -82,8 +104,8 @@ export function ChargeRefunds({ transaction: tx }: { transaction: Transaction })
             <Table.Tbody>
               {tx.refunds.map((refund) => (
                 <Table.Tr key={refund.id} data-id={refund.id}>
-                  <Table.Td>
-                    <abbr title={refund.id}>{shortId(refund.id)}</abbr>
+                  <Table.Td className="nowrap">
+                    <ShortIdCopy id={refund.id} what={t.detail.copyRefundId} />
                   </Table.Td>
                   <Table.Td className="money">{formatMoney(refund.amount, tx.currency)}</Table.Td>
                   <Table.Td>

@@ -1,11 +1,12 @@
-import { Anchor, Button, Card, Group, Stack, Textarea, TextInput, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import { Anchor, Button, Card, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useMutation } from '@connectrpc/connect-query';
 import { SandboxService } from '../../gen/es/gateway/v1/sandbox_service_pb.js';
 import { PaymentMethod, TransactionStatus, type Transaction } from '../../gen/es/gateway/v1/types_pb.js';
 import { ErrorAlert } from './errors.js';
-import { formatMoney } from './format.js';
-import { useI18n } from './i18n.js';
-import { PixPaymentFacts } from './pixPayment.js';
+import { formatMoney, shortId } from './format.js';
+import { useI18n, type Messages } from './i18n.js';
+import { awaitsPixPayment, PixPaymentFacts } from './pixPayment.js';
 import { Copy, StatusBadge, When } from './ui.js';
 
 /** Brand names as the gateway answers them (Transaction.card_brand), written as the brands write them in any language. */
@@ -60,11 +61,7 @@ export function TransactionFacts({ transaction: tx }: { transaction: Transaction
         {tx.status === TransactionStatus.REJECTED && (
           <>
             <dt>{t.detail.declineReason}</dt>
-            <dd data-testid="decline-reason">
-              {tx.declineReason
-                ? `${t.detail.declineCategories[tx.declineCategory] ?? t.detail.declineCategories.other} (${t.detail.providerCode(tx.declineReason)})`
-                : t.detail.declineNotGiven}
-            </dd>
+            <dd data-testid="decline-reason">{declineText(t, tx)}</dd>
           </>
         )}
         <dt>{t.transactions.provider}</dt>
@@ -83,7 +80,7 @@ export function TransactionFacts({ transaction: tx }: { transaction: Transaction
         <dd>
           <When at={tx.createdAt} />
         </dd>
-        {tx.expiresAt && (
+        {tx.expiresAt && (tx.paymentMethod !== PaymentMethod.PIX || awaitsPixPayment(tx)) && (
           <>
             <dt>{tx.paymentMethod === PaymentMethod.BILLET ? t.detail.dueDate : t.detail.expires}</dt>
             <dd>
@@ -96,19 +93,49 @@ export function TransactionFacts({ transaction: tx }: { transaction: Transaction
   );
 }
 
+/** Why a declined charge was declined, in the reader's words with the provider's code; empty for a charge not declined. */
+export function declineText(t: Messages, tx: Transaction): string {
+  if (tx.status !== TransactionStatus.REJECTED) return '';
+  if (!tx.declineReason) return t.detail.declineNotGiven;
+  return `${t.detail.declineCategories[tx.declineCategory] ?? t.detail.declineCategories.other} (${t.detail.providerCode(tx.declineReason)})`;
+}
+
+/**
+ * An id as tables show it: its first 8 characters (the whole id is the link's name or the text's title) and a button
+ * that copies the whole id, named by `what` of the short one. A link to `to` where the record has a page.
+ */
+export function ShortIdCopy({ id, what, to }: { id: string; what: (short: string) => string; to?: string }) {
+  const short = shortId(id);
+  return (
+    <Group gap="xs" wrap="nowrap">
+      {to ? (
+        <Anchor component={Link} to={to} aria-label={id} title={id} ff="monospace">
+          {short}
+        </Anchor>
+      ) : (
+        <Text span ff="monospace" title={id} data-testid="short-id">
+          {short}
+        </Text>
+      )}
+      <Copy value={id} what={what(short)} />
+    </Group>
+  );
+}
+
 /** The provider whose charges SandboxService.SimulatePayment can pay. */
 const SANDBOX = 'SANDBOX';
 
 /**
  * What the payer needs, as the provider answered it: the PIX QR image and
- * copy-and-paste code, or the boleto's digitable line and link. Shared by the
- * new-charge page (shown at once) and the transaction's detail.
+ * copy-and-paste code while the charge can still be paid, or the boleto's
+ * digitable line and link. Shared by the new-charge page (shown at once) and
+ * the transaction's detail.
  */
 export function PaymentInstructions({ transaction: tx }: { transaction: Transaction }) {
   const { t } = useI18n();
   return (
     <>
-      {tx.pixCode && (
+      {tx.pixCode && awaitsPixPayment(tx) && (
         <Card withBorder>
           <Title order={2} size="h4" mb="sm">
             {t.detail.pixCode}

@@ -97,3 +97,13 @@ export function readableBody(body: Uint8Array): string {
 
 /** A gateway id (a UUID) as lists show it: its first 8 characters, enough to tell charges apart and to search by. */
 export const shortId = (id: string): string => id.slice(0, 8);
+
+/** Characters of an e-mail's name (before the @) a list shows; a longer one is cut with an ellipsis, the domain kept. */
+const LISTED_EMAIL_NAME = 16;
+
+/** An e-mail as a list shows it: `maria.aparecida…@example.com` for a long name; the whole one is on the record's page. */
+export function shortEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  const name = at < 0 ? email : email.slice(0, at);
+  return name.length <= LISTED_EMAIL_NAME ? email : `${name.slice(0, LISTED_EMAIL_NAME - 1)}…${email.slice(name.length)}`;
+}

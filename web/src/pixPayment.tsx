@@ -1,8 +1,14 @@
 import { Group } from '@mantine/core';
-import type { Transaction } from '../../gen/es/gateway/v1/types_pb.js';
+import { TransactionStatus, type Transaction } from '../../gen/es/gateway/v1/types_pb.js';
 import { formatDocument } from './format.js';
 import { useI18n } from './i18n.js';
 import { Copy } from './ui.js';
+
+/**
+ * Whether a PIX charge can still be paid: only a PENDING one. Once paid, declined or canceled, its QR code, copy-and-paste
+ * code and expiry are no longer shown: a payer reading them would pay a charge that no longer takes the payment.
+ */
+export const awaitsPixPayment = (tx: Transaction): boolean => tx.status === TransactionStatus.PENDING;
 
 /**
  * A PIX charge's payment as its provider reported it, among the charge's method details: the end-to-end id (with a

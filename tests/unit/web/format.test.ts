@@ -11,6 +11,7 @@ import {
   formatZipCode,
   isPdf,
   parseCents,
+  shortEmail,
   shortId,
   withCheckDigit,
 } from '../../../web/src/format.js';
@@ -92,6 +93,13 @@ it("shows a notification's body as UTF-8 text, JSON indented, anything else as i
 
 it('shortens a gateway id to its first 8 characters, as the lists show it and the search finds it', () => {
   expect(shortId('3cfab32b-229a-47ea-b544-c5f02eff6949')).toBe('3cfab32b');
+});
+
+it("shortens an e-mail's name beyond 16 characters for the lists, keeping its domain whole", () => {
+  expect(shortEmail('maria.souza@example.com')).toBe('maria.souza@example.com');
+  expect(shortEmail('sixteen.chars.ok@example.com')).toBe('sixteen.chars.ok@example.com');
+  expect(shortEmail('maria.aparecida.souza@example.com.br')).toBe('maria.aparecida…@example.com.br');
+  expect(shortEmail('"a@b".very.long.local.part@example.com')).toBe('"a@b".very.long…@example.com');
 });
 
 it('groups counts by thousands in the language shown: 7.920 in Portuguese, 7,920 in English', () => {

@@ -1,6 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
-import { Alert, Button, Card, Group, Modal, Radio, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, Loader, Modal, Radio, Stack, Table, Text, Title } from '@mantine/core';
 import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connect-query';
 import { useQueryClient } from '@tanstack/react-query';
 import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
@@ -19,6 +19,7 @@ import { AmountInput, PageHeader, StatusHistory, TableHead, scrollable, useProvi
  * or boleto line, its refunds as records and a full or partial refund behind a confirmation,
  * on the sandbox a simulated payment, the provider's notifications about it (raw, with reprocess) and the gateway's
  * deliveries to its webhook_url, its disputes and (for roles that may) a form to open one. Live: a status change refetches it.
+ * A loader until it arrives.
  */
 export default function TransactionDetail({
   canRefund,
@@ -40,6 +41,11 @@ export default function TransactionDetail({
     <>
       <PageHeader title={t.detail.title} back={{ to: '/transactions', label: t.detail.back }} />
       <ErrorAlert error={detail.error} />
+      {detail.isPending && (
+        <Group justify="center" my="md">
+          <Loader role="status" aria-label={t.loading} data-testid="transaction-loading" />
+        </Group>
+      )}
       {tx && (
         <Stack>
           <TransactionFacts transaction={tx} />

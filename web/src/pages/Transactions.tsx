@@ -1,18 +1,22 @@
-import { Link } from 'react-router';
-import { Anchor, Group, Table } from '@mantine/core';
+import { Group, Loader, Table } from '@mantine/core';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { createClient } from '@connectrpc/connect';
 import { useInfiniteQuery, useTransport } from '@connectrpc/connect-query';
 import { PaymentGatewayService, type ListTransactionsRequest } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
+import { declineText, ShortIdCopy } from '../charges.js';
+import { CustomerSummary } from '../chargeDetails.js';
 import { decimalCents } from '../csv.js';
 import { ExportCsv, EXPORT_PAGE_SIZE, type ExportPage } from '../exportCsv.js';
 import { ErrorAlert } from '../errors.js';
 import { useListFilters } from '../filters.js';
-import { formatMoney, shortId } from '../format.js';
+import { formatDocument, formatMoney } from '../format.js';
 import { useI18n } from '../i18n.js';
-import { Copy, LoadMore, PageHeader, PAGE_SIZE, StatusBadge, TableHead, When, scrollable } from '../ui.js';
+import { LoadMore, PageHeader, PAGE_SIZE, StatusBadge, TableHead, When, scrollable } from '../ui.js';
 
-/** Charges, newest first, filtered, a page at a time; a new one from the form, for roles that may create charges. */
+/**
+ * Charges, newest first, filtered, a page at a time, each with its customer (many share a name); a loader until the
+ * filters' first page arrives; a new one from the form, for roles that may create charges.
+ */
 export default function Transactions({ canCreate }: { canCreate: boolean }) {
   const { t } = useI18n();
   const filters = useListFilters(t.status, t.method, t.transactions.query);
@@ -36,6 +40,7 @@ export default function Transactions({ canCreate }: { canCreate: boolean }) {
               t.transactions.created,
               t.transactions.id,
               t.transactions.status,
+              t.transactions.customer,
               t.transactions.method,
               t.transactions.amount,
               t.transactions.provider,
@@ -50,18 +55,16 @@ export default function Transactions({ canCreate }: { canCreate: boolean }) {
                 </Table.Td>
                 <Table.Td className="nowrap">
                   {/* The short id is what is read; the full one is the link's name and what the button copies. */}
-                  <Group gap="xs" wrap="nowrap">
-                    <Anchor component={Link} to={`/transactions/${tx.id}`} aria-label={tx.id} title={tx.id} ff="monospace">
-                      {shortId(tx.id)}
-                    </Anchor>
-                    <Copy value={tx.id} what={t.transactions.copyId(shortId(tx.id))} />
-                  </Group>
+                  <ShortIdCopy id={tx.id} what={t.transactions.copyId} to={`/transactions/${tx.id}`} />
                 </Table.Td>
                 <Table.Td className="nowrap">
                   <StatusBadge status={tx.status} />
                 </Table.Td>
+                <Table.Td>
+                  <CustomerSummary customer={tx.customer} />
+                </Table.Td>
                 <Table.Td>{t.method[tx.paymentMethod]}</Table.Td>
-                <Table.Td>{formatMoney(tx.amount, tx.currency)}</Table.Td>
+                <Table.Td className="money">{formatMoney(tx.amount, tx.currency)}</Table.Td>
                 <Table.Td>{tx.provider}</Table.Td>
                 <Table.Td>{tx.orderId}</Table.Td>
               </Table.Tr>
@@ -69,12 +72,17 @@ export default function Transactions({ canCreate }: { canCreate: boolean }) {
           </Table.Tbody>
         </Table>
       </div>
+      {list.isPending && (
+        <Group justify="center" my="md">
+          <Loader role="status" aria-label={t.loading} data-testid="transactions-loading" />
+        </Group>
+      )}
       <LoadMore list={list} empty={transactions.length === 0} />
     </>
   );
 }
 
-/** The charges the filters select, as transacoes-YYYY-MM-DD.csv. */
+/** The charges the filters select, as transacoes-YYYY-MM-DD.csv, with their customer, description and decline reason. */
 function TransactionsCsv({ request }: { request: Partial<Omit<ListTransactionsRequest, '$typeName' | 'pageSize' | 'pageToken'>> }) {
   const { t } = useI18n();
   const transport = useTransport();
@@ -93,6 +101,11 @@ function TransactionsCsv({ request }: { request: Partial<Omit<ListTransactionsRe
         decimalCents(tx.amount),
         tx.currency,
         tx.createdAt ? timestampDate(tx.createdAt).toISOString() : '',
+        tx.customer?.name ?? '',
+        tx.customer?.email ?? '',
+        tx.customer?.document ? formatDocument(tx.customer.document) : '',
+        tx.description,
+        declineText(t, tx),
       ]),
     };
   };
