@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { FAILURE_PREFIXES } from '../../server/lib/providerMessages.js';
-import { IUGU_API_DOCUMENTATION, IUGU_MARKETPLACE_DOCUMENTATION } from '../../server/providers/families/iugu/index.js';
+import { IUGU_ACCOUNT_INFORMATION, IUGU_API_DOCUMENTATION, IUGU_MARKETPLACE_DOCUMENTATION } from '../../server/providers/families/iugu/index.js';
 import { IUGU } from '../../server/providers/members/iugu.js';
 import { IUGUBAAS } from '../../server/providers/members/iugubaas.js';
 import { iuguConformance, trigger } from './conformance/iugu.suite.js';
@@ -12,11 +12,15 @@ describe('IUGU (spec doc 2, group 1)', () => {
   it("is IUGUBAAS's API without IUGUBAAS's group-2 texts: a failed refund keeps the common prefix and Iugu's words", async () => {
     const apart = { identity: undefined, sources: undefined, failures: undefined, capabilities: undefined, notFound: undefined, evidence: undefined };
     expect({ ...IUGU, ...apart }).toEqual({ ...IUGUBAAS, ...apart });
-    // Both are verified against Iugu's documentation; IUGU's payouts and receivers against its marketplace pages too.
-    expect(IUGU.evidence).toEqual({ level: 'documented', addresses: [...IUGU_API_DOCUMENTATION, ...IUGU_MARKETPLACE_DOCUMENTATION] });
-    expect(IUGUBAAS.evidence).toEqual({ level: 'documented', addresses: IUGU_API_DOCUMENTATION });
+    // Both are verified against Iugu's documentation and its account page (their balance); IUGU's payouts and receivers against its marketplace pages too.
+    expect(IUGU.evidence).toEqual({
+      level: 'documented',
+      addresses: [...IUGU_API_DOCUMENTATION, ...IUGU_MARKETPLACE_DOCUMENTATION, IUGU_ACCOUNT_INFORMATION],
+    });
+    expect(IUGUBAAS.evidence).toEqual({ level: 'documented', addresses: [...IUGU_API_DOCUMENTATION, IUGU_ACCOUNT_INFORMATION] });
     expect(IUGU.notFound).toEqual({ getReceiver: 'RECEBEDOR_NAO_ENCONTRADO' });
-    expect(IUGU.capabilities).toEqual({ ...IUGUBAAS.capabilities, withdrawMethods: ['BANK_ACCOUNT'], receivers: true, balances: true });
+    expect(IUGU.capabilities).toEqual({ ...IUGUBAAS.capabilities, withdrawMethods: ['BANK_ACCOUNT'], receivers: true });
+    expect(IUGUBAAS.capabilities.balances).toBe(true);
     expect(IUGU.identity).toEqual({ id: 'IUGU', specGroup: 'document 2 (group 1)', defaultBaseUrl: 'https://api.iugu.com/v1' });
     h.fake.expect({
       method: 'GET',

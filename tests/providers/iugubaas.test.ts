@@ -29,9 +29,25 @@ describe('IUGUBAAS (spec doc 2, group 2)', () => {
     expect(await h.adapter.processWebhook(h.ctx, body)).toEqual({ type: 'TRANSACTION', transactionId: 'F00D', status: 'APPROVED' });
   });
 
-  it('is Iugu at api.iugu.com/v1: PIX, card and boleto invoices, card tokens, refunds and triggers; no payouts or receivers (§7)', async () => {
+  it("reads the account's balance as Iugu documents it for any account: GET /accounts/{the public key} with its own API token (Informações da Conta)", async () => {
+    h.fake.expect({
+      method: 'GET',
+      path: '/accounts/A083919DEE244A0FA2705E309B378CD0',
+      headers: { authorization: `Basic ${Buffer.from('live_4f9c2b8a1d7e:').toString('base64')}` },
+      reply: { body: { id: 'A083919DEE244A0FA2705E309B378CD0', balance: 'R$ 2.000,00', balance_available_for_withdraw: 'R$ 1.234,56' } },
+    });
+    expect(await h.adapter.getAccountBalance(h.ctx)).toEqual({ available: 123_456, currency: 'BRL' });
+  });
+
+  it('is Iugu at api.iugu.com/v1: PIX, card and boleto invoices, card tokens, refunds, triggers and the balance; no payouts or receivers (§7)', async () => {
     expect(IUGUBAAS.identity.defaultBaseUrl).toBe('https://api.iugu.com/v1');
-    expect(IUGUBAAS.capabilities).toEqual({ paymentMethods: ['PIX', 'CREDIT_CARD', 'BILLET'], refunds: true, cardTokens: true, webhooks: true });
+    expect(IUGUBAAS.capabilities).toEqual({
+      paymentMethods: ['PIX', 'CREDIT_CARD', 'BILLET'],
+      refunds: true,
+      cardTokens: true,
+      webhooks: true,
+      balances: true,
+    });
     expect((await createRegistry({ sandboxUrl: 'http://127.0.0.1:1' })).find('iugubaas')?.identity.id).toBe('IUGUBAAS');
   });
 });

@@ -223,7 +223,7 @@ describe("IUGU against a stand-in written from Iugu's documentation", () => {
     expect(iugu.invoices.get(transaction.transactionId)).toMatchObject({ status: 'refunded', refundedCents: 5000 });
   });
 
-  it("card: Iugu's failing test card is declined (REJECTED, an outcome), and its single-use token cannot be charged again", async () => {
+  it("card: Iugu's failing test card is declined (REJECTED, an outcome, its LR the reason), and its single-use token cannot be charged again", async () => {
     const { cardToken } = await stack.client.call(
       'gateway',
       'createCardToken',
@@ -232,6 +232,8 @@ describe("IUGU against a stand-in written from Iugu's documentation", () => {
     const card = { amount: 1500, paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, cardId: cardToken, customer: ANA };
     const declined = await charge(account.id, card);
     expect(declined.transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_REJECTED);
+    // The charge's LR (Tabela de LRs) is the decline's reason, read into the gateway's category.
+    expect([declined.transaction.declineReason, declined.transaction.declineCategory]).toEqual(['05', 'card_declined']);
     expect(iugu.invoices.get(declined.transaction.transactionId)!.status).toBe('pending');
     expect(await failureOf(charge(account.id, card))).toEqual({ code: 'INVALID_ARGUMENT', message: 'Erro ao criar transação: token: já foi utilizado' });
   });

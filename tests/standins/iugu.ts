@@ -44,7 +44,9 @@ import { startStandIn, type StandIn, type StandInReply, type StandInRequest } fr
  *   4012 8888 8888 1881 fails (Cartões de Teste);
  * - POST /charge {token, invoice_id, months} →
  *   `{success, message, LR, invoice_id, url, pdf, identification}`
- *   (Cobrança Direta — propriedades do response);
+ *   (Cobrança Direta — propriedades do response); a declined card's `LR` is
+ *   the acquirer's ABECS return code, 05 for a refusal without a stated
+ *   cause (Tabela de LRs);
  * - POST /invoices/{id}/refund answers the invoice, `refunded` after a whole
  *   refund; a card invoice may be refunded in part
  *   (`partial_value_refund_cents`), a PIX invoice only in full, a boleto not
@@ -64,7 +66,7 @@ import { startStandIn, type StandIn, type StandInReply, type StandInRequest } fr
  *   POST /accounts/{account_id}/request_verification {data, files} with the
  *   sub-account's user_token (Tokens de Autenticação; Enviar Verificação de
  *   Subconta; iugu-php's example of `data`); GET /accounts/{id} with the
- *   sub-account's token; PUT /payments/pix {enable} with its live token, 401
+ *   account's own token, any account's (Informações da Conta); PUT /payments/pix {enable} with its live token, 401
  *   "Unauthorized" while it is not verified (Cobrar com PIX por API); POST
  *   /accounts/configuration (Configurar Conta);
  * - POST /accounts/{account_id}/request_withdraw {amount} in reais, paid to
@@ -99,6 +101,7 @@ export const IUGU_SOURCES = [
   'https://dev.iugu.com/reference/criar-token-propriedades-do-response',
   'https://dev.iugu.com/reference/cobran%C3%A7a-simples-cartao-de-credito-pci',
   'https://dev.iugu.com/reference/cobran%C3%A7a-direta-propriedades-do-response',
+  'https://dev.iugu.com/reference/tabela-de-lrs',
   'https://dev.iugu.com/docs/guide-cartoes-de-teste',
   'https://dev.iugu.com/docs/realizar-o-reembolso-de-faturas-estorno-por-api',
   'https://dev.iugu.com/reference/reembolso',
@@ -109,6 +112,7 @@ export const IUGU_SOURCES = [
   'https://dev.iugu.com/reference/pedido-de-saque',
   'https://dev.iugu.com/reference/criar-subconta-propriedades-do-response',
   'https://dev.iugu.com/reference/criar-e-verificar-subconta',
+  'https://dev.iugu.com/reference/informacoes-da-conta',
   'https://github.com/iugu/iugu-php/blob/4ed4ab8/lib/Iugu/APIRequest.php',
   'https://github.com/iugu/iugu-php/blob/4ed4ab8/lib/exemplos.php',
   'https://github.com/iugu/iugu-node/blob/b99a96e/lib/resources/Invoices.js',

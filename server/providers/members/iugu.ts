@@ -1,5 +1,12 @@
 import { SPEC_GROUPS } from '../adapter.js';
-import { IUGU_API_DOCUMENTATION, IUGU_API_TOKEN_BASIC, IUGU_MARKETPLACE_DOCUMENTATION, IuguAdapter, type IuguMember } from '../families/iugu/index.js';
+import {
+  IUGU_ACCOUNT_INFORMATION,
+  IUGU_API_DOCUMENTATION,
+  IUGU_API_TOKEN_BASIC,
+  IUGU_MARKETPLACE_DOCUMENTATION,
+  IuguAdapter,
+  type IuguMember,
+} from '../families/iugu/index.js';
 import { member } from '../kit/registration.js';
 
 /**
@@ -36,7 +43,7 @@ export const IUGU: IuguMember = {
   money: 'cents',
   sources:
     "host `api.iugu.com/v1`, Basic with the API token, cents, invoices, direct charges, payment tokens, refunds by Iugu's rules, `Idempotency-Key`, statuses and form-encoded triggers with their Basic `authorization`: Iugu's documentation as for IUGUBAAS (dev.iugu.com, iugu-php, iugu-node), verified by the stand-in written from it (tests/standins/iugu.ts); payouts: POST /accounts/{id}/request_withdraw `{amount}` in reais to the account's registered bank domicile (Pedido de Saque; iugu-php's example '10.00'), the `withdraw_request.*` triggers and their statuses (Saque); receivers as sub-accounts: POST /marketplace/create_account → `{account_id, live_api_token, user_token}` (Criar Subconta — propriedades do response), POST /accounts/{id}/request_verification `{data, files}` with the sub-account's user_token (Tokens de Autenticação; Criar e Verificar Subconta; iugu-php's example of `data`), GET /accounts/{id} `can_receive?`/`last_verification_request_status`/`balance` (also the account's own balance read, `balance_available_for_withdraw` else `balance`, for GetAccountBalance), PUT /payments/pix `{enable}`, POST /accounts/configuration `{credit_card}`: verified by the same stand-in; the bank names (Lista de bancos iugu): research; statuses: document 1 §4 through the family's table; receiver statuses: document 1 §4's first rule; the documents: document 1 §5, 'Error on upload pdf' and 'Receiver not found.': document 1 §8; the rest: the Iugu family's decisions (IUGUBAAS)",
-  evidence: { level: 'documented', addresses: [...IUGU_API_DOCUMENTATION, ...IUGU_MARKETPLACE_DOCUMENTATION] },
+  evidence: { level: 'documented', addresses: [...IUGU_API_DOCUMENTATION, ...IUGU_MARKETPLACE_DOCUMENTATION, IUGU_ACCOUNT_INFORMATION] },
 };
 
 export default member(IuguAdapter, IUGU);

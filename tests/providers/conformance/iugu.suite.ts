@@ -232,7 +232,15 @@ export function iuguConformance(member: IuguMember, fixtures: IuguFixtures): Har
         invoiceThenCharge(answers.chargeApproved);
         expect(await h.adapter.createTransaction(h.ctx, card)).toEqual({ ...expected, status: table.entries.paid });
         invoiceThenCharge(answers.chargeDeclined);
-        expect(await h.adapter.createTransaction(h.ctx, card)).toEqual({ ...expected, status: 'REJECTED' });
+        expect(await h.adapter.createTransaction(h.ctx, card)).toEqual({ ...expected, status: 'REJECTED', declineReason: answers.chargeDeclined.LR });
+      });
+
+      it('keeps a declined charge\'s reason: its LR (the acquirer\'s ABECS code, "Tabela de LRs"), else its message', async () => {
+        const expected = { paymentMethod: 'CREDIT_CARD', transactionId: answers.cardInvoice.id, amount: 7000, status: 'REJECTED' };
+        invoiceThenCharge({ success: false, message: 'Transação negada', LR: '51' });
+        expect(await h.adapter.createTransaction(h.ctx, card)).toEqual({ ...expected, declineReason: '51' });
+        invoiceThenCharge({ success: false, message: 'Transação negada' });
+        expect(await h.adapter.createTransaction(h.ctx, card)).toEqual({ ...expected, declineReason: 'Transação negada' });
       });
 
       it("carries the caller's Idempotency-Key on POST /invoices and one derived from it and the invoice on POST /charge (Chave de Idempotência); none without a key", async () => {

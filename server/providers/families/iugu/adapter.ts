@@ -25,6 +25,7 @@ import {
   acceptedAnswer,
   fromIuguInvoice,
   fromIuguRefund,
+  iuguChargeDecline,
   iuguChargeKey,
   iuguErrorText,
   planIuguRefund,
@@ -138,7 +139,7 @@ export class IuguAdapter extends DeclaredAdapter<IuguMember> {
     );
     const charged = this.accepted('createTransaction', prefix, answer);
     // A declined card is an outcome (REJECTED), not an error; the invoice stays the transaction.
-    return { ...invoice, paymentMethod: 'CREDIT_CARD', status: charged.success ? this.transactionStatus('paid') : 'REJECTED' };
+    return { ...invoice, paymentMethod: 'CREDIT_CARD', status: charged.success ? this.transactionStatus('paid') : 'REJECTED', ...iuguChargeDecline(charged) };
   }
 
   override async getTransaction(ctx: AdapterContext, transactionId: string): Promise<TransactionResult> {

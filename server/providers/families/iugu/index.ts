@@ -1,6 +1,7 @@
 /** The Iugu family: a member module imports everything it needs from here. */
 export { IuguAdapter } from './adapter.js';
 export {
+  IUGU_ACCOUNT_INFORMATION,
   IUGU_API_DOCUMENTATION,
   IUGU_API_TOKEN_BASIC,
   IUGU_INVOICE_EVENTS,

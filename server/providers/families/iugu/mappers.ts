@@ -11,6 +11,7 @@ import { splitPhone } from '../../../lib/phone.js';
 import { dateOf } from '../../../lib/values.js';
 import type {
   IuguAnswer,
+  IuguCharge,
   IuguChargeRequest,
   IuguInvoice,
   IuguInvoiceRequest,
@@ -107,6 +108,16 @@ export function toIuguInvoice(input: TransactionInput, terms: InvoiceTerms): Iug
     ...(returnUrl ? { return_url: returnUrl } : {}),
     notification_url: terms.notificationUrl,
   };
+}
+
+/**
+ * A declined card charge's reason (POST /charge answering `success: false`): its `LR`, the acquirer's ABECS return
+ * code (dev.iugu.com "Tabela de LRs"), which the gateway's categories read; else Iugu's `message` where no code came.
+ */
+export function iuguChargeDecline(charge: Pick<IuguCharge, 'success' | 'LR' | 'message'>): Pick<TransactionResult, 'declineReason'> {
+  if (charge.success) return {};
+  const reason = charge.LR ?? charge.message;
+  return reason ? { declineReason: reason } : {};
 }
 
 /** POST /charge (doc 2 §7): the card token pays the invoice in `months` instalments (default 1). */

@@ -87,6 +87,7 @@ export const IUGU_API_DOCUMENTATION = [
   'https://dev.iugu.com/reference/criar-token',
   'https://dev.iugu.com/reference/criar-token-propriedades-do-response',
   'https://dev.iugu.com/reference/cobran%C3%A7a-direta-propriedades-do-response',
+  'https://dev.iugu.com/reference/tabela-de-lrs',
   'https://dev.iugu.com/docs/guide-cartoes-de-teste',
   'https://dev.iugu.com/docs/realizar-o-reembolso-de-faturas-estorno-por-api',
   'https://dev.iugu.com/reference/reembolso',
@@ -96,6 +97,9 @@ export const IUGU_API_DOCUMENTATION = [
   'https://github.com/iugu/iugu-php/blob/4ed4ab8/lib/Iugu/APIRequest.php',
   'https://github.com/iugu/iugu-node/blob/b99a96e/lib/resources/Invoices.js',
 ] as const;
+
+/** Informações da Conta: GET /accounts/{id} with the account's own API token, its balance among the fields (any Iugu account's). */
+export const IUGU_ACCOUNT_INFORMATION = 'https://dev.iugu.com/reference/informacoes-da-conta';
 
 /** The marketplace's part (IUGU's payouts and receivers): withdraw requests and their triggers, sub-accounts and their tokens. */
 export const IUGU_MARKETPLACE_DOCUMENTATION = [
