@@ -38,6 +38,16 @@ describe('PAGARMEBAAS (spec doc 2, group 2)', () => {
     });
   });
 
+  it("reads the account's balance as Pagar.me v5 documents it: its default recipient's (the platform_id) GET /recipients/{id}/balance", async () => {
+    h.fake.expect({
+      method: 'GET',
+      path: '/recipients/re_platform/balance',
+      headers: { authorization: `Basic ${Buffer.from('sk_test_4f9c2b:').toString('base64')}` },
+      reply: { body: { currency: 'BRL', available_amount: 150_000, waiting_funds_amount: 20_000, transferred_amount: 0, recipient: { id: 're_platform' } } },
+    });
+    expect(await h.adapter.getAccountBalance({ ...h.ctx, platformId: 're_platform' })).toEqual({ available: 150_000, pending: 20_000, currency: 'BRL' });
+  });
+
   it('is registered in the catalogue, case-insensitively', async () => {
     expect((await createRegistry({ sandboxUrl: 'http://127.0.0.1:1' })).find('pagarmebaas')?.identity.id).toBe('PAGARMEBAAS');
   });

@@ -3,10 +3,7 @@ import { SECONDS_PER_DAY } from '../../lib/expiry.js';
 import { SPEC_GROUPS } from '../adapter.js';
 import { OrdersApiAdapter, type OrdersApiMember } from '../families/ordersApi/index.js';
 import { member } from '../kit/registration.js';
-import { PAGARME_V5_DOCUMENTATION, PAGARMEBAAS } from './pagarmebaas.js';
-
-/** The SDK's GetBalanceResponse: `available_amount`, `waiting_funds_amount` ("Amount waiting in cents"), `transferred_amount`, in cents. */
-export const PAGARME_BALANCE_RESPONSE = 'https://github.com/pagarme/pagarme-nodejs-sdk/blob/04b920a/src/models/getBalanceResponse.ts';
+import { PAGARME_BALANCE_RESPONSE, PAGARME_V5_DOCUMENTATION, PAGARMEBAAS } from './pagarmebaas.js';
 
 /** A charge's payables, where Pagar.me v5 states the fee it took (the order and charge answers state none). */
 export const PAGARME_PAYABLES = [
@@ -40,7 +37,7 @@ const { expiry: _pagarmeBaasBoleto, ...PAGARME_V5 } = PAGARMEBAAS;
 export const PAGARME: OrdersApiMember = {
   ...PAGARME_V5,
   identity: { id: 'PAGARME', specGroup: SPEC_GROUPS.DOC2_GROUP1, defaultBaseUrl: 'https://api.pagar.me/core/v5' },
-  capabilities: { ...PAGARMEBAAS.capabilities, receivers: true, balances: true },
+  capabilities: { ...PAGARMEBAAS.capabilities, receivers: true },
   evidence: { level: 'documented', addresses: [...PAGARME_V5_DOCUMENTATION, PAGARME_BALANCE_RESPONSE, ...PAGARME_PAYABLES] },
   expiry: { cardReceivableSeconds: 365 * SECONDS_PER_DAY },
   payableFees: true,
