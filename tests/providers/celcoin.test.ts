@@ -6,11 +6,14 @@ import {
   CELCOIN_STATUSES,
   CelcoinAdapter,
   cardMyId,
+  celcashCharge,
   chargeRequest,
   customerMyId,
+  fromCharge,
   toChargeRequest,
 } from '../../server/providers/celcoin/adapter.js';
 import { FAILURE_PREFIXES } from '../../server/lib/providerMessages.js';
+import { lookupStatus } from '../../server/lib/statusTable.js';
 import { BODIES_WITHOUT_RESOURCE, GARBAGE_2XX_BODIES } from '../support/fakeProvider.js';
 import { NOW, expectUnsupportedOperationsRejected, failure, notification, providerHarness, transactionInput } from './conformance/harness.js';
 import { expectBodiesOf } from './requestSchemas.js';
@@ -208,6 +211,22 @@ describe('CELCOIN (spec doc 2, group 2): the Cel_Cash (ex-Galax Pay) API, a besp
     const card = transactionInput({ paymentMethod: 'CREDIT_CARD', cardId: CARD_MY_ID });
     expect(await h.adapter.createTransaction(h.ctx, card)).toMatchObject({ status: 'REJECTED' });
     await fails(h.adapter.createTransaction(h.ctx, { ...card, cardId: undefined }), 'INVALID_ARGUMENT', 'cardId is required for credit card transactions');
+  });
+
+  it("keeps a denied card's reason: AbecsReasonDenied.code, else reasonDenied, else the ABECS message (the SDK's transactionsSchema); none where the card was not denied", () => {
+    const read = (transaction: Record<string, unknown>, method: 'creditcard' | 'pix' = 'creditcard') =>
+      fromCharge(celcashCharge.parse(charge(method, transaction)), { status: (value) => lookupStatus(CELCOIN_STATUSES, value), amount: Number });
+    const abecs = { code: '0051', message: 'SALDO/LIMITE INSUFICIENTE' };
+    expect(read({ status: 'denied', reasonDenied: 'Transação não autorizada', AbecsReasonDenied: abecs })).toMatchObject({ declineReason: '0051' });
+    expect(read({ status: 'denied', reasonDenied: 'Transação não autorizada', AbecsReasonDenied: null })).toMatchObject({
+      declineReason: 'Transação não autorizada',
+    });
+    expect(read({ status: 'denied', reasonDenied: '', AbecsReasonDenied: { code: '', message: 'NAO AUTORIZADA' } })).toMatchObject({
+      declineReason: 'NAO AUTORIZADA',
+    });
+    expect(read({ status: 'denied' })).not.toHaveProperty('declineReason');
+    expect(read({ status: 'captured', reasonDenied: 'x', AbecsReasonDenied: abecs })).not.toHaveProperty('declineReason');
+    expect(read({ status: 'unavailablePix', reasonDenied: 'x' }, 'pix')).not.toHaveProperty('declineReason');
   });
 
   it.each(Object.entries(CELCOIN_STATUSES.entries))('reads GET /charges?galaxPayIds&startAt&limit=10: %s → %s (research)', async (status, expected) => {

@@ -39,7 +39,9 @@ import { startStandIn, type StandIn, type StandInReply, type StandInRequest } fr
  *   `{galaxPayId, myId, chargeGalaxPayId, chargeMyId, value, payday, status,
  *   statusDate, Boleto {pdf, bankLine, bankNumber, barCode, …}, Pix {qrCode,
  *   reference, image, page}}` and its statuses (pendingPix, payedPix,
- *   pendingBoleto, payedBoleto, authorized, captured, denied, …).
+ *   pendingBoleto, payedBoleto, authorized, captured, denied, …); a denied
+ *   card's `reasonDenied` (text) and `AbecsReasonDenied {code (4
+ *   characters), message}` (transactionsSchema, commit 0efc619).
  *
  * Celcoin's page on listing charges (developers.celcoin.com.br): `startAt` and
  * `limit` are required. Its page on creating a charge ("criar cobrança
@@ -52,12 +54,16 @@ import { startStandIn, type StandIn, type StandInReply, type StandInRequest } fr
  *
  * The stand-in's own readings, where the sources are silent: refusals as HTTP
  * 400 `{error: {message, details}}`; a charge `myId` used twice is refused; a
- * card whose number ends in 0002 is denied, any other captured (or authorized,
+ * card whose number ends in 0002 is denied (its reason 'Transação não autorizada', ABECS
+ * code '0051' 'SALDO/LIMITE INSUFICIENTE': the SDK shows the fields, not their values), any other captured (or authorized,
  * with `preAuthorize`); a card given by its own fields is saved on the charge's
  * customer (its CVV is not kept) and refused like POST /cards when a field is
  * wrong; a PIX or boleto charge is `active` until paid, then `closed`; the
  * token lasts 600 s.
  */
+/** What a denied card's transaction says (transactionsSchema's fields; the values are the stand-in's, see above). */
+const DENIAL = { reasonDenied: 'Transação não autorizada', AbecsReasonDenied: { code: '0051', message: 'SALDO/LIMITE INSUFICIENTE' } };
+
 export const CELCOIN_SOURCES = [
   'https://github.com/Pyxlab/celcash/blob/a5f0a71/packages/core/src/contract/auth.ts',
   'https://github.com/Pyxlab/celcash/blob/a5f0a71/packages/core/src/contract/charges.ts',
@@ -69,6 +75,7 @@ export const CELCOIN_SOURCES = [
   'https://github.com/Pyxlab/celcash/blob/a5f0a71/packages/core/src/schemas/cards.ts',
   'https://github.com/Pyxlab/celcash/blob/a5f0a71/packages/core/src/schemas/transactions.ts',
   'https://github.com/Pyxlab/celcash/blob/a5f0a71/packages/core/src/utils/login.ts',
+  'https://github.com/Pyxlab/celcash/blob/0efc619/packages/core/src/schemas/transactions.ts',
   'https://developers.celcoin.com.br/docs/listar-cobran%C3%A7a-avulsa',
   'https://developers.celcoin.com.br/docs/criar-cobran%C3%A7a-avulsa',
 ] as const;
@@ -107,6 +114,9 @@ export interface CelcashTransactionRecord {
   statusDate: string;
   Pix: { qrCode: string; reference: string; image: string; page: string } | null;
   Boleto: { pdf: string; bankLine: string; bankNumber: number; barCode: string } | null;
+  /** A denied card's reason (transactionsSchema): Cel_Cash's text, and the ABECS code (4 characters) with its message. */
+  reasonDenied?: string;
+  AbecsReasonDenied?: { code: string; message: string };
 }
 
 export interface CelcashChargeRecord {
@@ -202,6 +212,7 @@ export async function startCelcoinStandIn(options: { galaxId: string; galaxHash:
     statusDate: charge.transaction.statusDate,
     ...(charge.transaction.Pix ? { Pix: charge.transaction.Pix } : {}),
     ...(charge.transaction.Boleto ? { Boleto: { ...charge.transaction.Boleto, bankEmissor: 'bancoob', bankAgency: '4340', bankAccount: '000004' } } : {}),
+    ...(charge.transaction.AbecsReasonDenied ? { reasonDenied: charge.transaction.reasonDenied, AbecsReasonDenied: charge.transaction.AbecsReasonDenied } : {}),
   });
 
   const chargeView = (charge: CelcashChargeRecord) => ({
@@ -330,7 +341,7 @@ export async function startCelcoinStandIn(options: { galaxId: string; galaxHash:
       const card = chargedCard(reference, customer);
       if (!('galaxPayId' in card)) return card;
       const outcome = card.number.endsWith('0002') ? 'denied' : payment?.preAuthorize === true ? 'authorized' : 'captured';
-      transaction = { ...transaction, status: outcome };
+      transaction = { ...transaction, status: outcome, ...(outcome === 'denied' ? DENIAL : {}) };
       status = outcome === 'captured' ? 'closed' : 'active';
     }
     const charge: CelcashChargeRecord = {

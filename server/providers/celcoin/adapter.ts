@@ -14,7 +14,7 @@ import { pixCodeOnly } from '../../lib/pixQrCode.js';
 import { catalogueError } from '../../lib/providerMessages.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
-import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
+import { absentable, wireAmount, wireFact, wireId, wireStatus, wireText } from '../kit/answers.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
 import { DeclaredAdapter } from '../kit/declaredAdapter.js';
 import { MASKED_SECRET, maskedJsonField } from '../kit/bodySecrets.js';
@@ -91,6 +91,7 @@ export const CELCOIN_ADDRESSES = [
   'https://github.com/Pyxlab/celcash/blob/a5f0a71/packages/core/src/schemas/cards.ts',
   'https://github.com/Pyxlab/celcash/blob/a5f0a71/packages/core/src/schemas/transactions.ts',
   'https://github.com/Pyxlab/celcash/blob/a5f0a71/packages/core/src/utils/login.ts',
+  'https://github.com/Pyxlab/celcash/blob/0efc619/packages/core/src/schemas/transactions.ts',
   'https://developers.celcoin.com.br/docs/listar-cobran%C3%A7a-avulsa',
   'https://developers.celcoin.com.br/docs/criar-cobran%C3%A7a-avulsa',
 ] as const;
@@ -113,7 +114,7 @@ export const CELCOIN: ProviderDeclaration = {
   money: 'cents',
   evidence: { level: 'documented', addresses: CELCOIN_ADDRESSES },
   sources:
-    "`/token` (scopes), `/charges`, `/charges/{id}/galaxPayId/capture`, `GET /charges` (galaxPayIds, startAt, limit 10), 5-day pay-by date and PIX deadline, no refunds: spec (doc 2 §7–§9); Basic galaxId:galaxHash token with `{grant_type: authorization_code, scope}` and its answer (contract/auth.ts, schemas/common.ts, utils/login.ts), the charge body with its required `Customer` (a new one with a UUID `myId`, `name`, `document`, `emails`), a saved card by `galaxPayId` or UUID `myId`, `PaymentMethodPix.Deadline`, the answers `{type, Charge{galaxPayId, value, status, Transactions[{Pix, Boleto}]}}` and `{totalQtdFoundInPage, Charges}`, the capture's bare charge, the charge and transaction statuses: Cel_Cash's SDK (github Pyxlab/celcash, commit a5f0a71, `packages/core/src/contract` and `schemas`); `startAt` and `limit` required to list: Celcoin's page on listing charges; a card by its own fields in the charge (`PaymentMethodCreditCard.Card {myId, number, holder, expiresAt YYYY-MM, cvv}`, `qtdInstallments`): Celcoin's page on creating a charge (criar cobrança avulsa) and the SDK's payments.ts and cards.ts; `{event, webhookId, confirmHash, Transaction}` notifications, host `api.galaxpay.com.br/v2`: Galax Pay integrations; status precedence, myId, the customer's name-based UUID, when to capture, scopes: the gateway's decision",
+    "`/token` (scopes), `/charges`, `/charges/{id}/galaxPayId/capture`, `GET /charges` (galaxPayIds, startAt, limit 10), 5-day pay-by date and PIX deadline, no refunds: spec (doc 2 §7–§9); Basic galaxId:galaxHash token with `{grant_type: authorization_code, scope}` and its answer (contract/auth.ts, schemas/common.ts, utils/login.ts), the charge body with its required `Customer` (a new one with a UUID `myId`, `name`, `document`, `emails`), a saved card by `galaxPayId` or UUID `myId`, `PaymentMethodPix.Deadline`, the answers `{type, Charge{galaxPayId, value, status, Transactions[{Pix, Boleto}]}}` and `{totalQtdFoundInPage, Charges}`, the capture's bare charge, the charge and transaction statuses: Cel_Cash's SDK (github Pyxlab/celcash, commit a5f0a71, `packages/core/src/contract` and `schemas`); a denied card's reason, its transaction's `AbecsReasonDenied {code, message}` else `reasonDenied`: the SDK's transactionsSchema (commit 0efc619); `startAt` and `limit` required to list: Celcoin's page on listing charges; a card by its own fields in the charge (`PaymentMethodCreditCard.Card {myId, number, holder, expiresAt YYYY-MM, cvv}`, `qtdInstallments`): Celcoin's page on creating a charge (criar cobrança avulsa) and the SDK's payments.ts and cards.ts; `{event, webhookId, confirmHash, Transaction}` notifications, host `api.galaxpay.com.br/v2`: Galax Pay integrations; status precedence, myId, the customer's name-based UUID, when to capture, scopes: the gateway's decision",
   expiry: { pixSeconds: FIVE_DAYS, boletoSeconds: FIVE_DAYS },
 };
 
@@ -176,6 +177,9 @@ const celcashTransaction = z.object({
   value: absentable(wireAmount),
   Pix: absentable(z.object({ qrCode: absentable(wireText) })),
   Boleto: absentable(z.object({ pdf: absentable(wireText), bankLine: absentable(wireText) })),
+  /** Why a card was denied (the SDK's transactionsSchema): Cel_Cash's text, and the ABECS code with its message. */
+  reasonDenied: wireFact,
+  AbecsReasonDenied: absentable(z.object({ code: wireFact, message: wireFact })).catch(undefined),
 });
 export type CelcashTransaction = z.output<typeof celcashTransaction>;
 
@@ -371,6 +375,20 @@ export function createdCharge(answer: z.output<typeof celcashChargeAnswer>): Cel
   throw new ProviderCallError('UNAVAILABLE', 'PROVIDER_BAD_RESPONSE', message);
 }
 
+/**
+ * A denied card's reason: its transaction's `AbecsReasonDenied.code` (the ABECS return code), else Cel_Cash's own
+ * `reasonDenied` text, else the ABECS message (the SDK's transactionsSchema).
+ */
+export function celcashDecline(
+  status: TransactionStatus,
+  paymentMethod: PaymentMethod,
+  transaction: CelcashTransaction | undefined,
+): Pick<TransactionResult, 'declineReason'> {
+  if (status !== 'REJECTED' || paymentMethod !== 'CREDIT_CARD' || !transaction) return {};
+  const reason = transaction.AbecsReasonDenied?.code ?? transaction.reasonDenied ?? transaction.AbecsReasonDenied?.message;
+  return reason ? { declineReason: reason } : {};
+}
+
 /** A charge as the gateway's result: its first transaction's status (else the charge's), the PIX or boleto to pay it. */
 export function fromCharge(
   charge: CelcashCharge,
@@ -381,15 +399,17 @@ export function fromCharge(
   const pixCode = transaction?.Pix?.qrCode;
   const billetCode = transaction?.Boleto?.bankLine;
   const billetUrl = transaction?.Boleto?.pdf;
+  const status = terms.status(transaction?.status ?? charge.status);
   return {
     paymentMethod,
     transactionId: charge.galaxPayId,
-    status: terms.status(transaction?.status ?? charge.status),
+    status,
     amount: terms.amount(charge.value),
     ...(pixCode ? { pixCode } : {}),
     ...(billetCode ? { billetCode } : {}),
     ...(billetUrl ? { billetUrl } : {}),
     ...(terms.expiresAt && paymentMethod !== 'CREDIT_CARD' ? { expiresAt: terms.expiresAt } : {}),
+    ...celcashDecline(status, paymentMethod, transaction),
   };
 }
 
