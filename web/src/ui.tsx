@@ -1,9 +1,10 @@
 import { Link } from 'react-router';
-import { Anchor, Badge, Button, Card, CopyButton, Group, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, CopyButton, Group, Loader, Table, Text, TextInput, Title } from '@mantine/core';
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { useQuery } from '@connectrpc/connect-query';
 import { TransactionStatus, WithdrawStatus, type StatusSource } from '../../gen/es/gateway/v1/types_pb.js';
 import { ProviderAccountService } from '../../gen/es/gateway/v1/provider_account_service_pb.js';
+import { shortId } from './format.js';
 import { useI18n } from './i18n.js';
 
 /** Mantine colour names of the charges' statuses: their badges and the dashboard's charts. */
@@ -65,8 +66,27 @@ export function AmountInput({
   );
 }
 
-/** A page's heading: with a link back to its list above it, or a link to create one beside it (a button). */
-export function PageHeader({ title, back, create }: { title: string; back?: { to: string; label: string }; create?: { to: string; label: string } }) {
+/** A spinner, named "Loading…" for screen readers, while `when` (a page's first answer is awaited); nothing after. */
+export function Pending({ when }: { when: boolean }) {
+  const { t } = useI18n();
+  return when ? <Loader size="sm" role="status" aria-label={t.loading} /> : null;
+}
+
+/**
+ * A page's heading: with a link back to its list above it, or a link to create one beside it (a button); with a
+ * spinner beside the title while `loading`, so that an empty table or a bare title is not read as "nothing there".
+ */
+export function PageHeader({
+  title,
+  back,
+  create,
+  loading = false,
+}: {
+  title: string;
+  back?: { to: string; label: string };
+  create?: { to: string; label: string };
+  loading?: boolean;
+}) {
   return (
     <>
       {back && (
@@ -75,7 +95,10 @@ export function PageHeader({ title, back, create }: { title: string; back?: { to
         </Anchor>
       )}
       <Group justify="space-between" mt={back ? 'md' : 0} mb="md">
-        <Title order={1}>{title}</Title>
+        <Group gap="sm">
+          <Title order={1}>{title}</Title>
+          <Pending when={loading} />
+        </Group>
         {create && (
           <Button component={Link} to={create.to}>
             {create.label}
@@ -144,6 +167,19 @@ export function Copy({ value, what }: { value: string; what: string }) {
         </Button>
       )}
     </CopyButton>
+  );
+}
+
+/** A list's id cell: the short id is what is read; the full one is the link's name and what the button copies. */
+export function ShortIdLink({ id, to }: { id: string; to: string }) {
+  const { t } = useI18n();
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <Anchor component={Link} to={to} aria-label={id} title={id} ff="monospace">
+        {shortId(id)}
+      </Anchor>
+      <Copy value={id} what={t.transactions.copyId(shortId(id))} />
+    </Group>
   );
 }
 

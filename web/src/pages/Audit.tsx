@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Group, Table, TextInput, Title } from '@mantine/core';
+import { Group, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { createClient } from '@connectrpc/connect';
@@ -10,7 +10,7 @@ import { ExportCsv, type ExportPage } from '../exportCsv.js';
 import { isoDayOrEmpty } from '../days.js';
 import { DayInput, dayStart } from '../filters.js';
 import { useI18n } from '../i18n.js';
-import { LoadMore, PAGE_SIZE, TableHead, When, scrollable } from '../ui.js';
+import { LoadMore, PageHeader, PAGE_SIZE, TableHead, When, scrollable } from '../ui.js';
 import { useUrlState, useUrlStates } from '../urlState.js';
 
 const EXPORT_PAGE_SIZE = 500;
@@ -57,9 +57,7 @@ export default function Audit() {
 
   return (
     <>
-      <Title order={1} mb="md">
-        {t.nav.audit}
-      </Title>
+      <PageHeader title={t.nav.audit} loading={list.isPending} />
       <Group mb="md" align="flex-end" role="search" aria-label={t.audit.filters}>
         <TextInput label={t.audit.who} description={t.audit.whoHint} value={who} onChange={(e) => setWho(e.currentTarget.value)} />
         <TextInput label={t.audit.action} value={action} onChange={(e) => setAction(e.currentTarget.value)} />
@@ -82,7 +80,9 @@ export default function Audit() {
                 <Table.Td>{event.action}</Table.Td>
                 <Table.Td>{event.resource}</Table.Td>
                 <Table.Td>{event.source}</Table.Td>
-                <Table.Td title={event.detail}>{event.outcome}</Table.Td>
+                <Table.Td>
+                  <Outcome outcome={event.outcome} detail={event.detail} />
+                </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
@@ -90,5 +90,21 @@ export default function Audit() {
       </div>
       <LoadMore list={list} empty={events.length === 0} />
     </>
+  );
+}
+
+/**
+ * An event's outcome, and its detail (a refusal's reason, what changed) behind a disclosure that opens by tap, click or
+ * keyboard: a hover title is out of reach on a phone and of most screen readers.
+ */
+function Outcome({ outcome, detail }: { outcome: string; detail: string }) {
+  if (!detail) return outcome;
+  return (
+    <details className="audit-detail">
+      <summary>{outcome}</summary>
+      <Text size="sm" data-testid="audit-detail">
+        {detail}
+      </Text>
+    </details>
   );
 }

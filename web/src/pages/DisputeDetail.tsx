@@ -29,7 +29,7 @@ export default function DisputeDetail({ canWrite, canUpload }: { canWrite: boole
 
   return (
     <>
-      <PageHeader title={t.disputes.title} back={{ to: '/disputes', label: t.disputes.back }} />
+      <PageHeader title={t.disputes.title} back={{ to: '/disputes', label: t.disputes.back }} loading={detail.isPending} />
       <ErrorAlert error={detail.error} />
       {dispute && (
         <Stack>

@@ -24,7 +24,7 @@ export default function Disputes() {
 
   return (
     <>
-      <PageHeader title={t.nav.disputes} />
+      <PageHeader title={t.nav.disputes} loading={list.isPending} />
       <Group align="flex-end" mb="md" wrap="wrap">
         <Select
           label={t.disputes.statusLabel}

@@ -25,7 +25,7 @@ export default function PayoutDetail({ canReview, operatorId }: { canReview: boo
 
   return (
     <>
-      <PageHeader title={t.payout.title} back={{ to: '/payouts', label: t.payout.back }} />
+      <PageHeader title={t.payout.title} back={{ to: '/payouts', label: t.payout.back }} loading={detail.isPending} />
       <ErrorAlert error={detail.error} />
       {payout && (
         <Stack>

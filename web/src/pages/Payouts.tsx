@@ -1,6 +1,5 @@
-import { Link } from 'react-router';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import { Anchor, Table } from '@mantine/core';
+import { Table } from '@mantine/core';
 import { createClient } from '@connectrpc/connect';
 import { useInfiniteQuery, useTransport } from '@connectrpc/connect-query';
 import { PaymentGatewayService, type ListWithdrawalsRequest } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
@@ -11,7 +10,7 @@ import { ErrorAlert } from '../errors.js';
 import { useListFilters } from '../filters.js';
 import { formatMoney } from '../format.js';
 import { useI18n } from '../i18n.js';
-import { LoadMore, PageHeader, PAGE_SIZE, StatusBadge, TableHead, When, scrollable } from '../ui.js';
+import { LoadMore, PageHeader, PAGE_SIZE, ShortIdLink, StatusBadge, TableHead, When, scrollable } from '../ui.js';
 
 /** Payouts (withdrawals), newest first, filtered, a page at a time; live like the charges. Each opens its detail; a new one from the form, for roles that may pay out. */
 export default function Payouts({ canCreate }: { canCreate: boolean }) {
@@ -26,7 +25,7 @@ export default function Payouts({ canCreate }: { canCreate: boolean }) {
 
   return (
     <>
-      <PageHeader title={t.nav.payouts} create={canCreate ? { to: '/payouts/new', label: t.payout.new } : undefined} />
+      <PageHeader title={t.nav.payouts} create={canCreate ? { to: '/payouts/new', label: t.payout.new } : undefined} loading={list.isPending} />
       {filters.bar}
       <ExportPayouts request={filters.request} />
       <ErrorAlert error={list.error ?? filters.error} />
@@ -41,10 +40,8 @@ export default function Payouts({ canCreate }: { canCreate: boolean }) {
                 <Table.Td>
                   <When at={w.createdAt} />
                 </Table.Td>
-                <Table.Td>
-                  <Anchor component={Link} to={`/payouts/${w.id}`}>
-                    {w.id}
-                  </Anchor>
+                <Table.Td className="nowrap">
+                  <ShortIdLink id={w.id} to={`/payouts/${w.id}`} />
                 </Table.Td>
                 <Table.Td>
                   <StatusBadge status={w.status} withdraw />

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { Anchor, Button, Group, Table, Title } from '@mantine/core';
+import { Anchor, Table } from '@mantine/core';
 import { useInfiniteQuery } from '@connectrpc/connect-query';
 import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { ErrorAlert } from '../errors.js';
@@ -7,7 +7,7 @@ import { useListFilters } from '../filters.js';
 import { formatDocument } from '../format.js';
 import { useI18n } from '../i18n.js';
 import { ReceiverStatusBadge } from '../receivers.js';
-import { LoadMore, PAGE_SIZE, TableHead, When, scrollable } from '../ui.js';
+import { LoadMore, PageHeader, PAGE_SIZE, TableHead, When, scrollable } from '../ui.js';
 
 /**
  * Receivers (sub-merchants), newest first, filtered, a page at a time; live:
@@ -26,14 +26,7 @@ export default function Receivers({ canCreate }: { canCreate: boolean }) {
 
   return (
     <>
-      <Group justify="space-between" mb="md">
-        <Title order={1}>{t.nav.receivers}</Title>
-        {canCreate && (
-          <Button component={Link} to="/receivers/new">
-            {t.receivers.create}
-          </Button>
-        )}
-      </Group>
+      <PageHeader title={t.nav.receivers} create={canCreate ? { to: '/receivers/new', label: t.receivers.create } : undefined} loading={list.isPending} />
       {filters.bar}
       <ErrorAlert error={list.error ?? filters.error} />
       <div className="table-scroll" {...scrollable(t.nav.receivers)}>

@@ -7,7 +7,7 @@ import { PERMISSIONS } from '../../../shared/permissions.js';
 import { ErrorAlert, useFieldViolations } from '../errors.js';
 import { useI18n } from '../i18n.js';
 import { OneTimeSecret } from '../oneTime.js';
-import { TableHead, When, scrollable, useProviderAccounts } from '../ui.js';
+import { Pending, TableHead, When, scrollable, useProviderAccounts } from '../ui.js';
 import { CreatePublishableKey } from './PublishableKey.js';
 
 function useRefreshTokens() {
@@ -35,7 +35,10 @@ export default function ServiceTokens() {
   return (
     <>
       <Group justify="space-between" mb="md">
-        <Title order={1}>{t.nav.tokens}</Title>
+        <Group gap="sm">
+          <Title order={1}>{t.nav.tokens}</Title>
+          <Pending when={tokens.isPending} />
+        </Group>
         <Group gap="xs">
           <Button variant="light" onClick={() => setCreatingPublishable(true)}>
             {t.tokens.createPublishable}

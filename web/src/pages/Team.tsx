@@ -7,7 +7,7 @@ import { ROLES } from '../../../shared/permissions.js';
 import { ErrorAlert, useFieldViolations } from '../errors.js';
 import { useI18n } from '../i18n.js';
 import { OneTimeSecret } from '../oneTime.js';
-import { TableHead, When, scrollable } from '../ui.js';
+import { Pending, TableHead, When, scrollable } from '../ui.js';
 
 function useRefreshOperators() {
   const queryClient = useQueryClient();
@@ -29,7 +29,10 @@ export default function Team({ selfId }: { selfId: string }) {
   return (
     <>
       <Group justify="space-between" mb="md">
-        <Title order={1}>{t.nav.team}</Title>
+        <Group gap="sm">
+          <Title order={1}>{t.nav.team}</Title>
+          <Pending when={operators.isPending} />
+        </Group>
         <Button onClick={() => setInviting(true)}>{t.team.invite}</Button>
       </Group>
       <ErrorAlert error={operators.error} />
