@@ -2,9 +2,9 @@ import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
 import { CreateTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { CreateOperatorRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
-import { DisputeKind, ListDisputesRequest, OpenDisputeRequest } from '../../gen/ts-proto/gateway/v1/dispute_service.js';
+import { CloseDisputeRequest, DisputeKind, DisputeStatus, ListDisputesRequest, OpenDisputeRequest } from '../../gen/ts-proto/gateway/v1/dispute_service.js';
 import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
-import { backOfficePages, followNavLink, launchBrowser, screenshot, signInAs } from '../support/browser.js';
+import { backOfficePages, chooseOption, followNavLink, launchBrowser, screenshot, signInAs } from '../support/browser.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
 import { SEEDED_CHARGES, SEEDING_TIMEOUT_MS } from '../support/seedCharges.js';
 import { sandboxCardId } from '../support/sandboxCard.js';
@@ -242,3 +242,37 @@ it.each([[1280], [390]])(
     await pages.finish(page, violations, `disputes-corrected-${width}`);
   },
 );
+
+it.each([[1280], [390]])('at %i px an admin closes a dispute as lost: the outcome and its note show, and nothing changes it any more', async (width) => {
+  const { dispute } = await stack.client.call(
+    'disputes',
+    'openDispute',
+    OpenDisputeRequest.fromPartial({ transactionId: await paidCardCharge(2500), kind: DisputeKind.DISPUTE_KIND_CHARGEBACK, reason: 'Não reconhece a compra' }),
+  );
+  const { page, violations } = await pages.signedIn(width, 900, `#/disputes/${dispute.id}`);
+  await expect(page.getByTestId('dispute-status').textContent()).resolves.toBe('Aberta');
+
+  const form = page.getByRole('form', { name: 'Encerrar disputa' });
+  // No outcome, no closing.
+  await expect(form.getByRole('button', { name: 'Encerrar' }).isDisabled()).resolves.toBe(true);
+  await chooseOption(page, form.getByRole('combobox', { name: /^Desfecho/ }), 'Perdida');
+  await form.getByRole('textbox', { name: 'Nota do desfecho' }).fill('Adquirente manteve o chargeback');
+  await form.getByRole('button', { name: 'Encerrar' }).click();
+
+  await page.getByTestId('dispute-status').getByText('Perdida', { exact: true }).waitFor();
+  await expect(page.getByTestId('outcome-note').textContent()).resolves.toBe('Adquirente manteve o chargeback');
+  await page.getByText('Disputa encerrada: não recebe mais evidências nem alterações.').waitFor();
+  // Every control that changes a dispute is gone: correcting, evidence, defence, closing.
+  for (const name of ['Editar', 'Adicionar evidência', 'Enviar defesa', 'Encerrar']) {
+    await expect(page.getByRole('button', { name, exact: true }).count()).resolves.toBe(0);
+  }
+  await expect(page.getByRole('form', { name: 'Encerrar disputa' }).count()).resolves.toBe(0);
+  // And the gateway refuses to close it again (FAILED_PRECONDITION), so the page is not merely hiding the form.
+  await expect(
+    stack.client.call('disputes', 'closeDispute', CloseDisputeRequest.fromPartial({ disputeId: dispute.id, outcome: DisputeStatus.DISPUTE_STATUS_WON })),
+  ).rejects.toMatchObject({ code: 9 });
+  await expect(
+    stack.client.call('disputes', 'getDispute', { id: dispute.id }).then((answer) => [answer.dispute.status, answer.dispute.outcomeNote]),
+  ).resolves.toEqual([DisputeStatus.DISPUTE_STATUS_LOST, 'Adquirente manteve o chargeback']);
+  await pages.finish(page, violations, `dispute-closed-${width}`);
+});
