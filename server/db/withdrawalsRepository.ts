@@ -14,6 +14,7 @@ import type {
   Withdrawal,
 } from '../domain/types.js';
 import { isUuid } from '../lib/ids.js';
+import { prepared, runPreparedOn, type PreparedTarget } from './preparedSql.js';
 import type { RoutingRecord } from '../domain/routing.js';
 import type { Consistency } from './consistency.js';
 import { WithdrawalEntity, type WithdrawalRow } from './entities.js';
@@ -42,6 +43,13 @@ export interface NewWithdrawal {
   requestedBy?: Actor;
   /** A payout that named a route: what the route decided and which accounts were tried. */
   routing?: RoutingRecord;
+}
+
+/** A payout the provider certainly refused when asked: nothing made there, no provider id. */
+export interface RefusedWithdrawal extends Omit<NewWithdrawal, 'result'> {
+  amount: number;
+  /** The provider's failure, as the caller was told it. */
+  reason: string;
 }
 
 /** A payout held for a second operator's approval: nothing sent, no provider id. */
@@ -122,6 +130,51 @@ const WITHDRAWAL_STATUSES: StatusTable<WithdrawalRow> = {
   rowOf: (record) => withdrawalRowOf(record as SqlRecord),
 };
 
+/** A refusal's reason as the provider gave it, bounded: it is the provider's text, shown, never parsed. */
+const boundedRefusalReason = (reason: string | undefined): string | null => reason?.trim().slice(0, 1000) || null;
+
+/** A reason a later answer gives for a refusal, kept on a refused payout that has none yet (the first stays). */
+const RECORD_REFUSAL_REASON = prepared(
+  'record_refusal_reason',
+  `update withdrawals set refusal_reason = ? where id = ? and status = 'REJECTED' and refusal_reason is null`,
+);
+
+/** The columns every new payout row takes from what was asked and by whom. */
+const askedFields = (input: Pick<NewWithdrawal, 'provider' | 'providerAccountId' | 'paymentMethod' | 'idempotencyKey' | 'request' | 'requestedBy'>) => ({
+  providerAccountId: input.providerAccountId,
+  provider: input.provider,
+  paymentMethod: input.paymentMethod,
+  idempotencyKey: input.idempotencyKey ?? null,
+  request: (input.request as Record<string, unknown> | undefined) ?? null,
+  requestedById: input.requestedBy?.id ?? null,
+  requestedByName: input.requestedBy?.name ?? null,
+});
+
+type NewRowFields = ReturnType<typeof askedFields> &
+  Pick<WithdrawalRow, 'providerWithdrawId' | 'status' | 'amount' | 'approvedAt'> &
+  Partial<Pick<WithdrawalRow, 'refusalReason' | 'routing'>>;
+
+/** Inserts a payout row with its first status event, unless `existing` finds one already stored (then returned, no event). */
+async function insertOnce(
+  em: EntityManager,
+  existing: (tx: EntityManager) => Promise<WithdrawalRow | null>,
+  fields: NewRowFields,
+): Promise<{ row: WithdrawalRow; event?: StatusEvent }> {
+  const now = new Date();
+  const { row, event } = await onceMoreOnConflict(() =>
+    em.fork().transactional(async (tx) => {
+      const found = await existing(tx);
+      if (found) return { row: found, event: undefined };
+      const row = tx.create(WithdrawalEntity, { id: randomUUID(), ...fields, createdAt: now, updatedAt: now });
+      tx.persist(row);
+      const event = recordStatusEvent(tx, 'WITHDRAWAL', row.id, row.providerAccountId, row.status, 'api', now);
+      await tx.flush();
+      return { row, event };
+    }),
+  );
+  return { row, event: event && toStatusEvent(event) };
+}
+
 /** Payouts with their status history. */
 export class WithdrawalsRepository {
   private async toWithdrawal(em: EntityManager, row: WithdrawalRow, connectionType: ConnectionType): Promise<Withdrawal> {
@@ -131,35 +184,37 @@ export class WithdrawalsRepository {
   /** Stores a payout the provider accepted; one already recorded under the same provider id is returned as it is. */
   async insertWithdrawal(em: EntityManager, input: NewWithdrawal): Promise<{ withdrawal: Withdrawal; event?: StatusEvent }> {
     const { result } = input;
-    const now = new Date();
-    const { row, event } = await onceMoreOnConflict(() =>
-      em.fork().transactional(async (tx) => {
-        const existing = await tx.findOne(WithdrawalEntity, { providerAccountId: input.providerAccountId, providerWithdrawId: result.withdrawId });
-        if (existing) return { row: existing, event: undefined };
-        const row = tx.create(WithdrawalEntity, {
-          id: randomUUID(),
-          providerAccountId: input.providerAccountId,
-          provider: input.provider,
-          providerWithdrawId: result.withdrawId,
-          paymentMethod: input.paymentMethod,
-          status: result.status,
-          amount: result.amount,
-          approvedAt: result.approvedAt ?? null,
-          idempotencyKey: input.idempotencyKey ?? null,
-          request: (input.request as Record<string, unknown> | undefined) ?? null,
-          requestedById: input.requestedBy?.id ?? null,
-          requestedByName: input.requestedBy?.name ?? null,
-          routing: input.routing ?? null,
-          createdAt: now,
-          updatedAt: now,
-        });
-        tx.persist(row);
-        const event = recordStatusEvent(tx, 'WITHDRAWAL', row.id, row.providerAccountId, row.status, 'api', now);
-        await tx.flush();
-        return { row, event };
-      }),
+    const { row, event } = await insertOnce(
+      em,
+      (tx) => tx.findOne(WithdrawalEntity, { providerAccountId: input.providerAccountId, providerWithdrawId: result.withdrawId }),
+      {
+        ...askedFields(input),
+        providerWithdrawId: result.withdrawId,
+        status: result.status,
+        amount: result.amount,
+        approvedAt: result.approvedAt ?? null,
+        refusalReason: result.status === 'REJECTED' ? boundedRefusalReason(result.refusalReason) : null,
+        routing: input.routing ?? null,
+      },
     );
-    return { withdrawal: await this.toWithdrawal(em, row, 'write'), event: event && toStatusEvent(event) };
+    return { withdrawal: await this.toWithdrawal(em, row, 'write'), event };
+  }
+
+  /**
+   * Stores a payout the provider certainly refused when asked (nothing made there, no provider id): REJECTED with the
+   * provider's text as its reason, so that it is listed and exported like any payout, and never counted as paid out.
+   */
+  async insertRefused(em: EntityManager, input: RefusedWithdrawal): Promise<{ withdrawal: Withdrawal; event?: StatusEvent }> {
+    const { row, event } = await insertOnce(em, () => Promise.resolve(null), {
+      ...askedFields(input),
+      providerWithdrawId: null,
+      status: 'REJECTED',
+      amount: input.amount,
+      approvedAt: null,
+      refusalReason: boundedRefusalReason(input.reason),
+      routing: input.routing ?? null,
+    });
+    return { withdrawal: await this.toWithdrawal(em, row, 'write'), event };
   }
 
   /**
@@ -167,34 +222,18 @@ export class WithdrawalsRepository {
    * idempotency key on the account, held or sent, is returned instead (`existing`), for the caller to compare.
    */
   async insertHeld(em: EntityManager, input: HeldWithdrawal): Promise<{ withdrawal: Withdrawal; existing: boolean; event?: StatusEvent }> {
-    const now = new Date();
-    const { row, event } = await onceMoreOnConflict(() =>
-      em.fork().transactional(async (tx) => {
-        const existing = await tx.findOne(WithdrawalEntity, { providerAccountId: input.providerAccountId, idempotencyKey: input.idempotencyKey });
-        if (existing) return { row: existing, event: undefined };
-        const row = tx.create(WithdrawalEntity, {
-          id: randomUUID(),
-          providerAccountId: input.providerAccountId,
-          provider: input.provider,
-          providerWithdrawId: null,
-          paymentMethod: input.request.paymentMethod,
-          status: 'AWAITING_APPROVAL',
-          amount: input.request.amount,
-          approvedAt: null,
-          idempotencyKey: input.idempotencyKey,
-          request: input.request as unknown as Record<string, unknown>,
-          requestedById: input.requestedBy.id,
-          requestedByName: input.requestedBy.name,
-          createdAt: now,
-          updatedAt: now,
-        });
-        tx.persist(row);
-        const event = recordStatusEvent(tx, 'WITHDRAWAL', row.id, row.providerAccountId, row.status, 'api', now);
-        await tx.flush();
-        return { row, event };
-      }),
+    const { row, event } = await insertOnce(
+      em,
+      (tx) => tx.findOne(WithdrawalEntity, { providerAccountId: input.providerAccountId, idempotencyKey: input.idempotencyKey }),
+      {
+        ...askedFields({ ...input, paymentMethod: input.request.paymentMethod }),
+        providerWithdrawId: null,
+        status: 'AWAITING_APPROVAL',
+        amount: input.request.amount,
+        approvedAt: null,
+      },
     );
-    return { withdrawal: await this.toWithdrawal(em, row, 'write'), existing: !event, event: event && toStatusEvent(event) };
+    return { withdrawal: await this.toWithdrawal(em, row, 'write'), existing: !event, event };
   }
 
   /**
@@ -244,8 +283,14 @@ export class WithdrawalsRepository {
   /** An approved payout the provider certainly refused: REJECTED, with the provider's failure as the refusal reason. */
   refuseSent(em: EntityManager, id: string, reason: string): Promise<StatusMove<WithdrawStatus> | null> {
     return moveStatus<WithdrawStatus, WithdrawalRow>(em, WITHDRAWAL_STATUSES, id, 'REJECTED', 'api', ['PENDING'], {
-      alsoSet: () => ({ sql: 'refusal_reason = ?', params: [reason.slice(0, 1000)] }),
+      alsoSet: () => ({ sql: 'refusal_reason = ?', params: [boundedRefusalReason(reason)] }),
     });
+  }
+
+  /** Keeps the reason a provider's later answer gives for refusing a payout (in the move's database transaction). */
+  async recordRefusalReason(target: PreparedTarget, id: string, reason: string | undefined): Promise<void> {
+    const kept = boundedRefusalReason(reason);
+    if (kept) await runPreparedOn(target, RECORD_REFUSAL_REASON, [kept, id]);
   }
 
   /** The idempotency key a payout was asked under (a held payout is sent under it). */

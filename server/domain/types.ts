@@ -212,6 +212,8 @@ export interface WithdrawResult {
   amount: number;
   status: WithdrawStatus;
   approvedAt?: Date;
+  /** A refused payout (REJECTED): why, where the provider's answer states it; its text, shown, never parsed. */
+  refusalReason?: string;
 }
 
 /**
@@ -339,7 +341,7 @@ export type WebhookResult =
        */
       chargeback?: ProviderChargeback;
     }
-  | { type: 'WITHDRAW'; transactionId: string; status: WithdrawStatus; amount?: number | UnreadableAmount }
+  | { type: 'WITHDRAW'; transactionId: string; status: WithdrawStatus; amount?: number | UnreadableAmount; refusalReason?: string }
   | UnsolicitedPayment;
 
 /** What a stored notification keeps of its result. */

@@ -80,6 +80,13 @@ export interface IdempotentCall<P, T> {
   store: (result: P, keyClaimId?: string) => Promise<{ subjectId: string; response?: unknown; value: T; keyCompleted?: boolean }>;
   /** Rebuilds the first answer for a repeated request. */
   replay: (subjectId: string, response: unknown) => Promise<T>;
+  /**
+   * Keeps a definite refusal (outcome 'failed': the provider certainly did not act) as a record of its own, and
+   * returns the error to throw and, in `kept`, the subject id and response the key is completed with: a repeat then
+   * replays the refusal (replay) and never reaches the provider again. Unset, or without `kept`: the refusal frees
+   * the key for a retry.
+   */
+  storeRefusal?: (error: unknown) => Promise<{ error: unknown; kept?: { subjectId: string; response: unknown } }>;
 }
 
 const WAIT_STEP_MS = 50;
@@ -108,7 +115,13 @@ type Deps = Pick<GatewayDeps, 'db' | 'idempotency' | 'logger' | 'unknownCheckSch
 export async function runIdempotent<P, T>(deps: Deps, call: IdempotentCall<P, T>): Promise<T> {
   if (!call.key) {
     throwIfCallerGone(`the ${call.operation} call to the provider`);
-    return (await call.store(await call.callProvider())).value;
+    let result: P;
+    try {
+      result = await call.callProvider();
+    } catch (error) {
+      throw call.storeRefusal && outcomeOf(error) === 'failed' ? await keptRefusal(deps, call.storeRefusal, undefined, error) : error;
+    }
+    return (await call.store(result)).value;
   }
   const hash = requestHash(call.request);
   const claimRequest = {
@@ -187,6 +200,9 @@ async function sendAndRecord<P, T>(deps: Deps, call: IdempotentCall<P, T>, claim
         { operation: call.operation, providerAccountId: call.providerAccountId, idempotencyKey: call.key },
         'provider call ended without a known outcome: key held until confirmed',
       );
+    } else if (call.storeRefusal) {
+      progress.recorded = true;
+      throw await keptRefusal(deps, call.storeRefusal, claimId, error);
     } else {
       await deps.idempotency.fail(deps.db.em(), claimId, failure);
     }
@@ -198,4 +214,28 @@ async function sendAndRecord<P, T>(deps: Deps, call: IdempotentCall<P, T>, claim
   if (!stored.keyCompleted) await deps.idempotency.complete(deps.db.em(), claimId, stored.subjectId, stored.response);
   progress.recorded = true;
   return stored.value;
+}
+
+/**
+ * A definite refusal kept as its own record, the key (where there is one) completed with it where the call keeps it
+ * (the same request answers it again). Should keeping it fail, the key is freed as for any refusal: the provider did not act, so a
+ * retry may send it again.
+ */
+async function keptRefusal(
+  deps: Deps,
+  storeRefusal: NonNullable<IdempotentCall<unknown, unknown>['storeRefusal']>,
+  claimId: string | undefined,
+  error: unknown,
+): Promise<unknown> {
+  const failure = error instanceof Error ? error.message : String(error);
+  try {
+    const stored = await storeRefusal(error);
+    if (claimId && stored.kept) await deps.idempotency.complete(deps.db.em(), claimId, stored.kept.subjectId, stored.kept.response);
+    else if (claimId) await deps.idempotency.fail(deps.db.em(), claimId, failure);
+    return stored.error;
+  } catch (keeping) {
+    deps.logger.error({ err: keeping }, 'a refusal could not be kept: its idempotency key is freed instead');
+    if (claimId) await deps.idempotency.fail(deps.db.em(), claimId, failure);
+    return error;
+  }
 }

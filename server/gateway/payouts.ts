@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GatewayError, invalidArgument, notFound, outcomeOf } from '../lib/errors.js';
+import { GatewayError, invalidArgument, notFound, outcomeOf, type ErrorCode, type ErrorDetails } from '../lib/errors.js';
 import { catalogueError } from '../lib/providerMessages.js';
 import type { Actor, PayoutRequest, WithdrawInput, Withdrawal, WithdrawMethod } from '../domain/types.js';
 import type { Principal } from './access.js';
@@ -21,6 +21,14 @@ export type WithdrawCommand = {
 };
 
 const REASON_MAX = 500;
+
+/** What an idempotency key keeps of a payout its provider refused when asked: the error the caller was told. */
+interface KeptRefusal {
+  refused: { code: ErrorCode; message: string; details: ErrorDetails };
+}
+
+const refusalOf = (response: unknown): KeptRefusal['refused'] | undefined =>
+  response && typeof response === 'object' && 'refused' in response ? (response as KeptRefusal).refused : undefined;
 
 type Prepared = Awaited<ReturnType<PayoutsService['prepare']>>;
 
@@ -170,8 +178,53 @@ export class PayoutsService {
         const withdrawal = await recordWithdrawal(this.deps, account.id, pending, result, idempotencyKey || undefined);
         return { subjectId: withdrawal.id, value: withdrawal };
       },
-      replay: async (id) => (await this.deps.withdrawals.findWithdrawal(this.deps.db.em(), id, 'primary'))!,
+      storeRefusal: (error) => this.keepRefusal(account.id, pending, idempotencyKey, error),
+      replay: async (id, response) => {
+        const refused = refusalOf(response);
+        if (refused) throw new GatewayError(refused.code, refused.message, refused.details);
+        return (await this.deps.withdrawals.findWithdrawal(this.deps.db.em(), id, 'primary'))!;
+      },
     });
+  }
+
+  /**
+   * A payout its provider certainly refused when asked (nothing was paid): recorded REJECTED with the provider's text
+   * as its reason (a held one moves there; any other is a new record), and the caller told the same refusal, with the
+   * payout's id added to the error's values. The key keeps that answer, so a repeat replays it without a call; but a
+   * routed attempt's key stays free, as before: the route's retry looks for a completed attempt as the one that paid
+   * (routedCharges.ts), and tries its targets again otherwise.
+   */
+  private async keepRefusal(
+    providerAccountId: string,
+    pending: Extract<PendingRecord, { kind: 'withdrawal' }>,
+    idempotencyKey: string | undefined,
+    error: unknown,
+  ): Promise<{ error: GatewayError; kept?: { subjectId: string; response: KeptRefusal } }> {
+    const refusal = error as GatewayError;
+    const em = this.deps.db.em();
+    let withdrawalId: string;
+    if (pending.heldId) {
+      withdrawalId = pending.heldId;
+      const refused = await this.deps.withdrawals.refuseSent(em, pending.heldId, refusal.message);
+      if (refused?.event) this.deps.events.published(refused.event);
+    } else {
+      const { withdrawal, event } = await this.deps.withdrawals.insertRefused(em, {
+        provider: pending.provider,
+        providerAccountId,
+        paymentMethod: pending.paymentMethod,
+        amount: pending.amount ?? pending.request?.amount ?? 0,
+        reason: refusal.message,
+        idempotencyKey,
+        request: pending.request,
+        requestedBy: pending.requestedBy,
+        routing: pending.routing,
+      });
+      if (event) this.deps.events.published(event);
+      withdrawalId = withdrawal.id;
+    }
+    const details = { ...refusal.details, values: { ...refusal.details.values, withdrawal_id: withdrawalId } };
+    const response: KeptRefusal = { refused: { code: refusal.code, message: refusal.message, details } };
+    return { error: new GatewayError(refusal.code, refusal.message, details), ...(pending.routing ? {} : { kept: { subjectId: withdrawalId, response } }) };
   }
 
   /**

@@ -21,6 +21,8 @@ export interface ProviderView<S extends string> {
   providerFee?: number;
   /** A charge's answer: why it was declined, where the answer states it (a card charge declined after it was created). */
   declineReason?: string;
+  /** A payout's answer: why it was refused, where the answer states it. */
+  refusalReason?: string;
   /** A charge's notification: the provider's chargeback of it, where the notification is about one. */
   chargeback?: ProviderChargeback;
 }
@@ -65,12 +67,12 @@ export interface SubjectKind<S extends string, T extends Tracked<S>> {
   amountOf(subject: T): number;
   /** The amounts an answer claiming `status` may state: the record's, and for a refund also the part the gateway refunded (a partial refund). */
   acceptedAmounts(subject: T, status: S): readonly number[];
-  /** Keeps what an answer states besides the status (a charge's PIX payment, fee and decline reason), in the move's database transaction. */
+  /** Keeps what an answer states besides the status (a charge's PIX payment, fee and decline reason; a payout's refusal reason), in the move's database transaction. */
   recordFacts?(
     deps: GatewayDeps,
     tx: PreparedTx,
     id: string,
-    view: Pick<ProviderView<S>, 'status' | 'pixPayment' | 'providerFee' | 'declineReason' | 'chargeback'>,
+    view: Pick<ProviderView<S>, 'status' | 'pixPayment' | 'providerFee' | 'declineReason' | 'refusalReason' | 'chargeback'>,
   ): Promise<void>;
   /** `finish` runs in the move's database transaction, whether the status changed or not (see MoveHooks). */
   move(deps: GatewayDeps, id: string, to: S, source: StatusSource, finish?: MoveHooks<S>['finish']): Promise<StatusMove<S> | null>;
@@ -118,7 +120,10 @@ export const WITHDRAWALS: SubjectKind<WithdrawStatus, Withdrawal> = {
   providerId: (withdrawal) => withdrawal.withdrawId,
   askProvider: async (adapter, ctx, providerId) => {
     const read = await adapter.getWithdraw(ctx, providerId);
-    return { status: read.status, amount: readAmount(adapter, read.amount), providerId: read.withdrawId };
+    return { status: read.status, amount: readAmount(adapter, read.amount), providerId: read.withdrawId, refusalReason: read.refusalReason };
+  },
+  recordFacts: async (deps, tx, id, view) => {
+    if (view.status === 'REJECTED') await deps.withdrawals.recordRefusalReason(tx, id, view.refusalReason);
   },
   moneyStatuses: new Set(['APPROVED', 'REJECTED', 'CANCELED']),
   amountOf: (withdrawal) => withdrawal.amount,

@@ -19,8 +19,8 @@ export interface SandboxEvent {
   id: string;
   type: SandboxEventType;
   createdAt: string;
-  /** A PIX charge's events carry the payment that paid it, once paid. */
-  data: { id: string; status: string; amount: number; pix?: { payment: SandboxPixPayment } };
+  /** A PIX charge's events carry the payment that paid it, once paid; a failed withdrawal's, why it failed. */
+  data: { id: string; status: string; amount: number; pix?: { payment: SandboxPixPayment }; failureReason?: string };
 }
 
 /** The sandbox PSP's REST resources (amounts in cents). */
@@ -65,6 +65,8 @@ export interface SandboxWithdrawal {
   description: string;
   createdAt: string;
   paidAt?: string;
+  /** A failed withdrawal: why the receiving institution refused it. */
+  failureReason?: string;
 }
 
 export interface SandboxRecipient {
@@ -89,3 +91,10 @@ export interface SandboxSentNotification {
 
 /** A PIX key the sandbox always refuses to pay, to exercise failed withdrawals. */
 export const SANDBOX_FAILING_PIX_KEY = 'fail@sandbox.test';
+/** Why the sandbox's failed withdrawals failed (their `failureReason`). */
+export const SANDBOX_FAILURE_REASON = 'the receiving institution refused the PIX key';
+
+/** A PIX key the sandbox refuses at once (422, nothing made), to exercise payouts refused when asked for. */
+export const SANDBOX_REFUSED_PIX_KEY = 'refuse@sandbox.test';
+/** The message of that refusal. */
+export const SANDBOX_REFUSAL_MESSAGE = 'payouts to this PIX key are blocked';

@@ -8,6 +8,9 @@ import type { Logger } from '../lib/logger.js';
 import { BadHttpRequest, checkedTarget } from '../lib/httpServer.js';
 import {
   SANDBOX_FAILING_PIX_KEY,
+  SANDBOX_FAILURE_REASON,
+  SANDBOX_REFUSAL_MESSAGE,
+  SANDBOX_REFUSED_PIX_KEY,
   signSandboxPayload,
   SIGNATURE_HEADER,
   type SandboxCharge,
@@ -453,6 +456,7 @@ export class SandboxPsp {
     const amount = Number(body.amount);
     if (!Number.isSafeInteger(amount) || amount <= 0) throw new HttpError(422, 'amount must be a positive integer number of cents');
     if (!String(body.pixKey ?? '').trim()) throw new HttpError(422, 'pixKey is required');
+    if (body.pixKey === SANDBOX_REFUSED_PIX_KEY) throw new HttpError(422, SANDBOX_REFUSAL_MESSAGE);
     const withdrawal: StoredWithdrawal = {
       id: newId('wd'),
       amount,
@@ -477,7 +481,8 @@ export class SandboxPsp {
   private async settle(withdrawal: StoredWithdrawal): Promise<void> {
     const failed = withdrawal.pixKey === SANDBOX_FAILING_PIX_KEY;
     withdrawal.status = failed ? 'failed' : 'paid';
-    if (!failed) withdrawal.paidAt = new Date().toISOString();
+    if (failed) withdrawal.failureReason = SANDBOX_FAILURE_REASON;
+    else withdrawal.paidAt = new Date().toISOString();
     this.journal?.record('withdrawals', withdrawal.id);
     await this.notify(withdrawal, failed ? 'withdrawal.failed' : 'withdrawal.paid', withdrawal);
   }
@@ -525,14 +530,20 @@ export class SandboxPsp {
   private async notify(
     { notificationUrl: url, notificationSecret }: Notified,
     type: SandboxEventType,
-    subject: { id: string; status: string; amount: number; pix?: SandboxCharge['pix'] },
+    subject: { id: string; status: string; amount: number; pix?: SandboxCharge['pix']; failureReason?: string },
   ): Promise<SandboxSentNotification | undefined> {
     if (!url) return undefined;
     const event: SandboxEvent = {
       id: newId('evt'),
       type,
       createdAt: new Date().toISOString(),
-      data: { id: subject.id, status: subject.status, amount: subject.amount, ...(subject.pix?.payment ? { pix: { payment: subject.pix.payment } } : {}) },
+      data: {
+        id: subject.id,
+        status: subject.status,
+        amount: subject.amount,
+        ...(subject.pix?.payment ? { pix: { payment: subject.pix.payment } } : {}),
+        ...(subject.failureReason ? { failureReason: subject.failureReason } : {}),
+      },
     };
     const body = JSON.stringify(event);
     const timestamp = Math.floor(Date.now() / 1000);

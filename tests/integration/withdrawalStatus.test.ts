@@ -3,6 +3,7 @@ import { GetWithdrawRequest, WithdrawRequest } from '../../gen/ts-proto/gateway/
 import { PixKeyType, StatusSource, WebhookOutcome, WithdrawMethod, WithdrawStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import { SANDBOX_FAILING_PIX_KEY } from '../../server/sandbox/api.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
+import { reprocessReceived } from '../support/webhookNotifications.js';
 import { eventually } from '../support/eventually.js';
 
 // No notification workers: each stored notification is processed when the test reprocesses it, so nothing races the refresh.
@@ -40,25 +41,7 @@ const read = async (id: string, refresh = false) =>
   (await stack.client.call('gateway', 'getWithdraw', GetWithdrawRequest.fromPartial({ id, refresh }))).withdrawal;
 const history = (withdrawal: any) => withdrawal.statusHistory.map((change: any) => [change.status, change.source]);
 
-/** Waits for the sandbox's notification about the account's payout to be stored, then processes it. */
-async function processNotification(providerAccountId: string) {
-  const [stored] = await eventually(
-    async () => {
-      const { notifications } = await stack.client.call('webhooks', 'listWebhookNotifications', {
-        providerAccountId,
-        outcome: WebhookOutcome.WEBHOOK_OUTCOME_RECEIVED,
-        provider: '',
-        subjectId: '',
-        pageSize: 10,
-        pageToken: '',
-      });
-      return notifications.length > 0 && notifications;
-    },
-    15_000,
-    'the sandbox notification',
-  );
-  return (await stack.client.call('webhooks', 'reprocessWebhookNotification', { id: stored.id })).notification;
-}
+const processNotification = (providerAccountId: string) => reprocessReceived(stack.client, providerAccountId);
 
 it('a signed payout notification approves the withdrawal', async () => {
   const accountId = await account('whsec-payouts');

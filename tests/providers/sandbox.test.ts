@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { outcomeOf } from '../../server/lib/errors.js';
 import { SandboxAdapter } from '../../server/providers/sandbox/adapter.js';
 import { failure, itRefusesGarbageAnswers, providerHarness, transactionInput } from './conformance/harness.js';
 
@@ -49,6 +50,27 @@ describe("SANDBOX: the gateway's own fake PSP, its answers read by schema (serve
     expect((await failure(h.adapter.createCardId(h.ctx, { cardToken: 'tok_1' }))).code).toBe('UNAVAILABLE');
     h.fake.expect({ method: 'GET', path: '/v1/installments', reply: { body: { options: [{ installmentNumber: 1 }] } } });
     expect((await failure(h.adapter.calculateInstallments(h.ctx, 1990))).code).toBe('UNAVAILABLE');
+  });
+
+  it("a failed withdrawal's failureReason is the payout's refusal reason, read or notified; a 422 when asked is a definite refusal", async () => {
+    h.fake.expect({
+      method: 'GET',
+      path: '/v1/withdrawals/wd_1',
+      reply: { body: { id: 'wd_1', status: 'failed', amount: 1050, failureReason: 'chave bloqueada' } },
+    });
+    expect(await h.adapter.getWithdraw(h.ctx, 'wd_1')).toMatchObject({ status: 'REJECTED', refusalReason: 'chave bloqueada' });
+    const body = Buffer.from(
+      JSON.stringify({ id: 'evt_1', type: 'withdrawal.failed', data: { id: 'wd_1', status: 'failed', amount: 1050, failureReason: 'chave bloqueada' } }),
+    );
+    expect(await h.adapter.processWebhook(h.ctx, { body, headers: {} })).toMatchObject({
+      type: 'WITHDRAW',
+      status: 'REJECTED',
+      refusalReason: 'chave bloqueada',
+    });
+    h.fake.expect({ method: 'POST', path: '/v1/withdrawals', reply: { status: 422, body: { error: { message: 'payouts to this PIX key are blocked' } } } });
+    const refused = await h.adapter.withdraw(h.ctx, PAYOUT).catch((error: unknown) => error);
+    expect(outcomeOf(refused)).toBe('failed');
+    expect((refused as Error).message).toContain('payouts to this PIX key are blocked');
   });
 
   it('ignores a notification of an event it reads when its resource has no status (never a status from nothing)', async () => {

@@ -34,3 +34,19 @@ export function processedNotifications(client: Driver, subjectId: string, count:
     `${count} processed notifications`,
   );
 }
+
+/**
+ * Waits for a notification of the account to be stored (RECEIVED), then processes it through the webhooks service
+ * (for a stack without notification workers) and answers it as processed.
+ */
+export async function reprocessReceived(client: Driver, providerAccountId: string): Promise<ListedNotification & { subjectId: string }> {
+  const [stored] = await eventually(
+    async () => {
+      const received = await listNotifications(client, { providerAccountId, outcome: WebhookOutcome.WEBHOOK_OUTCOME_RECEIVED });
+      return received.length > 0 && (received as (ListedNotification & { id: string })[]);
+    },
+    15_000,
+    'the sandbox notification',
+  );
+  return (await client.call('webhooks', 'reprocessWebhookNotification', { id: stored!.id })).notification;
+}

@@ -160,7 +160,13 @@ export const sandboxCharge = z.object({
 });
 export type SandboxChargeAnswer = z.output<typeof sandboxCharge>;
 
-export const sandboxWithdrawal = z.object({ id: wireText, status: wireStatus, amount: cents, paidAt: absentable(wireText) });
+export const sandboxWithdrawal = z.object({
+  id: wireText,
+  status: wireStatus,
+  amount: cents,
+  paidAt: absentable(wireText),
+  failureReason: absentable(wireText),
+});
 export type SandboxWithdrawalAnswer = z.output<typeof sandboxWithdrawal>;
 
 const sandboxRecipient = z.object({
@@ -206,6 +212,7 @@ const sandboxEvent = z.object({
     status: wireStatus,
     amount: z.unknown().optional(),
     pix: absentable(z.object({ payment: sandboxPixPayment })).catch(undefined),
+    failureReason: absentable(wireText).catch(undefined),
   }),
 });
 const sandboxEventId = z.object({ id: wireText });
@@ -243,6 +250,7 @@ export const fromSandboxWithdrawal = (withdrawal: SandboxWithdrawalAnswer, statu
   amount: withdrawal.amount,
   status: status(withdrawal.status),
   approvedAt: dateOf(withdrawal.paidAt),
+  refusalReason: withdrawal.failureReason,
 });
 
 const fromSandboxRecipient = (recipient: z.output<typeof sandboxRecipient>): ReceiverResult => ({
@@ -440,6 +448,6 @@ export class SandboxAdapter extends DeclaredAdapter implements PaymentSimulator,
     const amount = statedCents(event.data.data.amount);
     return EVENTS[event.data.type] === 'TRANSACTION'
       ? { type: 'TRANSACTION', transactionId: id, status: this.transactionStatus(status), amount, ...pixPaymentStated(event.data.data.pix?.payment) }
-      : { type: 'WITHDRAW', transactionId: id, status: this.withdrawalStatus(status), amount };
+      : { type: 'WITHDRAW', transactionId: id, status: this.withdrawalStatus(status), amount, refusalReason: event.data.data.failureReason };
   }
 }

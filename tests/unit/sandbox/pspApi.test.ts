@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SandboxPsp } from '../../../server/sandbox/psp.js';
-import { SANDBOX_FAILING_PIX_KEY } from '../../../server/sandbox/api.js';
+import { SANDBOX_FAILING_PIX_KEY, SANDBOX_FAILURE_REASON, SANDBOX_REFUSAL_MESSAGE, SANDBOX_REFUSED_PIX_KEY } from '../../../server/sandbox/api.js';
 import { SANDBOX_TEST_CARDS } from '../../../server/sandbox/testCards.js';
 
 /** The SANDBOX PSP's HTTP API as a merchant's code sees it: what each call answers, and what it refuses. */
@@ -97,7 +97,10 @@ describe('payouts, recipients, balance and installments', () => {
     const failing = await call('POST', '/v1/withdrawals', { amount: 300, pixKey: SANDBOX_FAILING_PIX_KEY });
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect((await call('GET', `/v1/withdrawals/${paid.body.id}`)).body.status).toBe('paid');
-    expect((await call('GET', `/v1/withdrawals/${failing.body.id}`)).body.status).toBe('failed');
+    expect((await call('GET', `/v1/withdrawals/${failing.body.id}`)).body).toMatchObject({ status: 'failed', failureReason: SANDBOX_FAILURE_REASON });
+    expect((await call('GET', `/v1/withdrawals/${paid.body.id}`)).body.failureReason).toBeUndefined();
+    const refused = await call('POST', '/v1/withdrawals', { amount: 300, pixKey: SANDBOX_REFUSED_PIX_KEY });
+    expect([refused.status, refused.body.error.message]).toEqual([422, SANDBOX_REFUSAL_MESSAGE]);
     expect((await call('GET', '/v1/withdrawals?reference=saque-1')).body.data).toHaveLength(1);
     expect((await call('POST', '/v1/withdrawals', { amount: 100 })).body.error.message).toBe('pixKey is required');
   });
