@@ -999,7 +999,10 @@ export type Withdrawal = Message<"gateway.v1.Withdrawal"> & {
 
   /**
    * Why it was refused: the reviewer's reason (CANCELED), or the provider's
-   * failure when the approved payout was sent (REJECTED).
+   * (REJECTED): its failure when the payout was sent (a payout refused when
+   * asked is kept REJECTED, with no withdraw_id, and the Withdraw call fails
+   * with that failure, the payout's id in ErrorInfo metadata withdrawal_id),
+   * or the reason its later answer or notification gave, where it gives one.
    *
    * @generated from field: string refusal_reason = 16;
    */

@@ -1212,7 +1212,10 @@ export interface Withdrawal {
     | undefined;
   /**
    * Why it was refused: the reviewer's reason (CANCELED), or the provider's
-   * failure when the approved payout was sent (REJECTED).
+   * (REJECTED): its failure when the payout was sent (a payout refused when
+   * asked is kept REJECTED, with no withdraw_id, and the Withdraw call fails
+   * with that failure, the payout's id in ErrorInfo metadata withdrawal_id),
+   * or the reason its later answer or notification gave, where it gives one.
    */
   refusalReason: string;
   /** A payout that named a route (WithdrawRequest.route): the route, its rule and the accounts tried, in order. */
