@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { DeliveryState, OutboundDelivery } from '../domain/types.js';
+import type { DeliveryListFilter, DeliveryState, OutboundDelivery } from '../domain/types.js';
+import { encodePageToken, readPageToken } from './pageTokens.js';
 import { OutboundDeliveryAttemptEntity, OutboundDeliveryEntity, type OutboundDeliveryRow } from './entities.js';
 import { prepared, type PreparedTx } from './preparedSql.js';
 
@@ -107,10 +108,35 @@ export class OutboundRepository {
     return this.withAttempts(em, rows);
   }
 
-  /** The newest deliveries in one state across all transactions, for the operations console. */
-  async listByState(em: EntityManager, state: DeliveryState, limit: number): Promise<OutboundDelivery[]> {
-    const rows: OutboundDeliveryRow[] = await em.find(OutboundDeliveryEntity, { state }, { orderBy: { eventId: 'desc' }, limit, connectionType: 'write' });
-    return this.withAttempts(em, rows);
+  /**
+   * The deliveries in one state across all transactions, newest first, a page at a time (keyset on created_at, id:
+   * stable while deliveries give up meanwhile), for the operations console.
+   */
+  async listByState(
+    em: EntityManager,
+    filter: DeliveryListFilter,
+    pageSize: number,
+    pageToken?: string,
+  ): Promise<{ deliveries: OutboundDelivery[]; nextPageToken?: string }> {
+    const after = readPageToken(pageToken);
+    const rows: OutboundDeliveryRow[] = await em.find(
+      OutboundDeliveryEntity,
+      {
+        state: filter.state,
+        ...(filter.url ? { url: filter.url } : {}),
+        ...(filter.createdFrom || filter.createdTo
+          ? { createdAt: { ...(filter.createdFrom ? { $gte: filter.createdFrom } : {}), ...(filter.createdTo ? { $lt: filter.createdTo } : {}) } }
+          : {}),
+        ...(after ? { $or: [{ createdAt: { $lt: after.at } }, { createdAt: after.at, id: { $lt: after.id } }] } : {}),
+      },
+      { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], limit: pageSize + 1, connectionType: 'write' },
+    );
+    const page = rows.slice(0, pageSize);
+    const last = page.at(-1);
+    return {
+      deliveries: await this.withAttempts(em, page),
+      nextPageToken: rows.length > pageSize && last ? encodePageToken(last.createdAt, last.id) : undefined,
+    };
   }
 
   /**
@@ -146,6 +172,7 @@ export class OutboundRepository {
       state: row.state as DeliveryState,
       body: row.body,
       nextAttemptAt: row.state === 'PENDING' ? row.nextAttemptAt : undefined,
+      createdAt: row.createdAt,
       attempts: attempts
         .filter((attempt) => attempt.deliveryId === row.id)
         .map((attempt) => ({

@@ -572,6 +572,15 @@ export interface OutboundDelivery {
   body: string;
   attempts: OutboundDeliveryAttempt[];
   nextAttemptAt?: Date;
+  createdAt: Date;
+}
+
+/** Which deliveries in one state the operations console lists (newest first, a page at a time). */
+export interface DeliveryListFilter {
+  state: DeliveryState;
+  url?: string;
+  createdFrom?: Date;
+  createdTo?: Date;
 }
 
 /** What an event is about. Receivers and provider accounts have events too, sent only to watchers that ask for them. */

@@ -1,6 +1,6 @@
 import { GatewayError, invalidArgument, notFound } from '../lib/errors.js';
 import { timestampedSignature } from '../lib/hmacSignature.js';
-import type { DeliveryState, OutboundDelivery } from '../domain/types.js';
+import type { DeliveryListFilter, DeliveryState, OutboundDelivery } from '../domain/types.js';
 import type { OutboundBacklog } from '../db/outboundRepository.js';
 import type { GatewayDeps } from './context.js';
 import type { OutboundAttemptOutcome } from './observer.js';
@@ -71,10 +71,14 @@ export class OutboundService {
     return due.length;
   }
 
-  list(filter: { transactionId?: string; state?: DeliveryState }, limit: number): Promise<OutboundDelivery[]> {
-    if (filter.transactionId) return this.deps.outbound.listForTransaction(this.deps.db.em(), filter.transactionId, filter.state);
+  async list(
+    filter: { transactionId?: string } & Partial<DeliveryListFilter>,
+    pageSize: number,
+    pageToken?: string,
+  ): Promise<{ deliveries: OutboundDelivery[]; nextPageToken?: string }> {
+    if (filter.transactionId) return { deliveries: await this.deps.outbound.listForTransaction(this.deps.db.em(), filter.transactionId, filter.state) };
     if (!filter.state) throw invalidArgument('transaction_id', 'transaction_id is required unless state is set', 'REQUIRED');
-    return this.deps.outbound.listByState(this.deps.db.em(), filter.state, limit);
+    return this.deps.outbound.listByState(this.deps.db.em(), { ...filter, state: filter.state }, pageSize, pageToken);
   }
 
   async resend(id: string): Promise<OutboundDelivery> {

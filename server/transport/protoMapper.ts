@@ -261,6 +261,7 @@ export function toProtoDelivery(d: domain.OutboundDelivery): wh.OutboundDelivery
     body: d.body,
     attempts: d.attempts.map((a) => ({ number: a.number, attemptedAt: a.attemptedAt, responseStatus: a.responseStatus, error: a.error ?? '' })),
     nextAttemptAt: d.nextAttemptAt,
+    createdAt: d.createdAt,
   };
 }
 

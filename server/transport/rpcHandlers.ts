@@ -331,14 +331,21 @@ export function webhookHandlers(u: UseCases) {
     reprocessWebhookNotification: async (r: wh.ReprocessWebhookNotificationRequest): Promise<wh.ReprocessWebhookNotificationResponse> => ({
       notification: toProtoNotification(await u.notifications.reprocess(r.id)),
     }),
-    listOutboundDeliveries: async (r: wh.ListOutboundDeliveriesRequest): Promise<wh.ListOutboundDeliveriesResponse> => ({
-      deliveries: (
-        await u.outbound.list(
-          { transactionId: optionalText(r.transactionId), state: enumFilter<domain.DeliveryState>(wh.DeliveryState, 'DELIVERY_STATE', r.state, 'state') },
-          Math.min(r.pageSize || 50, 500),
-        )
-      ).map(toProtoDelivery),
-    }),
+    listOutboundDeliveries: async (r: wh.ListOutboundDeliveriesRequest): Promise<wh.ListOutboundDeliveriesResponse> => {
+      const created = timeRange(r.createdFrom, r.createdTo, { from: 'created_from', to: 'created_to' });
+      const { deliveries, nextPageToken } = await u.outbound.list(
+        {
+          transactionId: optionalText(r.transactionId),
+          state: enumFilter<domain.DeliveryState>(wh.DeliveryState, 'DELIVERY_STATE', r.state, 'state'),
+          url: optionalText(r.url),
+          createdFrom: created.from,
+          createdTo: created.to,
+        },
+        Math.min(r.pageSize || 50, 500),
+        optionalText(r.pageToken),
+      );
+      return { deliveries: deliveries.map(toProtoDelivery), nextPageToken: nextPageToken ?? '' };
+    },
     resendOutboundDelivery: async (r: wh.ResendOutboundDeliveryRequest): Promise<wh.ResendOutboundDeliveryResponse> => ({
       delivery: toProtoDelivery(await u.outbound.resend(r.id)),
     }),

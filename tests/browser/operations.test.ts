@@ -160,8 +160,8 @@ it('a viewer on a phone sees the lists without resend or reprocess, and why', as
   await pages.finish(page, violations, 'operations-390-viewer');
 });
 
-/** A paid PIX charge whose merchant's webhook the receiver refuses until it gave up (one retry). */
-async function paidChargeWhoseDeliveryGaveUp(idempotencyKey: string, amount: number): Promise<string> {
+/** A paid PIX charge whose merchant's webhook (at `path` of the receiver) the receiver refuses until it gave up (one retry). */
+async function paidChargeWhoseDeliveryGaveUp(idempotencyKey: string, amount: number, path = '/hooks'): Promise<string> {
   receiverAnswers = 500;
   const { transaction } = await stack.client.call(
     'gateway',
@@ -172,7 +172,7 @@ async function paidChargeWhoseDeliveryGaveUp(idempotencyKey: string, amount: num
       transaction: {
         amount,
         paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX,
-        webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
+        webhookUrl: receiverUrl(path),
       },
     }),
   );
@@ -267,6 +267,8 @@ it('an admin on a phone settles a charge lost on the way as not made, and it lea
   await pages.finish(page, violations, 'operations-390-settled');
 });
 
+const receiverUrl = (path: string) => `http://127.0.0.1:${(receiver.address() as AddressInfo).port}${path}`;
+
 /** A signed notification that the sandbox charge was paid, for 1 cent: refused, and listed as a flow mismatch. */
 async function mismatchOnCharge(): Promise<{ chargeId: string; mismatchId: string }> {
   const { transaction } = await stack.client.call(
@@ -342,4 +344,74 @@ it('an admin settles a real flow mismatch with a note after confirming; a viewer
   await onPhone.getByTestId('mismatch-settlement').getByText('chamado 7781 no SANDBOX: o pagamento foi de 25,90').waitFor();
   await expect(onPhone.getByRole('button', { name: /^Resolver/ }).count()).resolves.toBe(0);
   await pages.finish(phone.page, phone.violations, 'operations-390-viewer-mismatch-settled');
+});
+
+it('after an outage an admin pages through the deliveries that gave up, filters them, and resends the chosen and then all the filtered', async () => {
+  // More than a page (25) of deliveries to one merchant address that gave up, and one elsewhere that the filter leaves out.
+  const backlog = 27;
+  const outage = await Promise.all(Array.from({ length: backlog }, (_, n) => paidChargeWhoseDeliveryGaveUp(`operacoes-lote-${n}`, 100 + n, '/lote')));
+  const elsewhere = await paidChargeWhoseDeliveryGaveUp('operacoes-outra-loja', 700, '/outra-loja');
+
+  const { page, violations } = await pages.signedIn(1280, 900, '#/operations');
+  const deliveries = page.getByTestId('ops-deliveries');
+  const rows = deliveries.getByTestId('ops-delivery');
+  await deliveries.getByRole('textbox', { name: 'Endereço do lojista (webhook_url)' }).fill(receiverUrl('/lote'));
+  await eventually(async () => page.url().includes('deliveryUrl='), 5_000, 'the address filter in the address');
+  // Unfiltered, the other merchant's (the newest) leads the first page: the filter has applied once it is gone.
+  await eventually(
+    async () => (await rows.count()) === 25 && !(await rows.getByRole('link').allTextContents()).includes(elsewhere.slice(0, 8)),
+    10_000,
+    'the first page of the filtered deliveries',
+  );
+  await deliveries.getByRole('button', { name: 'Carregar mais' }).click();
+  await eventually(async () => (await rows.count()) === backlog, 10_000, 'the second page');
+  await expect(deliveries.getByRole('button', { name: 'Carregar mais' }).count()).resolves.toBe(0);
+  const shown = await rows.getByRole('link').allTextContents();
+  expect(new Set(shown)).toEqual(new Set(outage.map((id) => id.slice(0, 8))));
+  expect(shown).not.toContain(elsewhere.slice(0, 8));
+
+  // A day filter: none was created before today.
+  const yesterday = new Date(Date.now() - 86_400_000);
+  const typed = [yesterday.getDate(), yesterday.getMonth() + 1].map((n) => String(n).padStart(2, '0')).join('/') + `/${yesterday.getFullYear()}`;
+  await deliveries.getByRole('textbox', { name: 'Criadas até' }).fill(typed);
+  await deliveries.getByText('Nenhuma entrega com tentativas esgotadas.').waitFor();
+  await deliveries.getByRole('textbox', { name: 'Criadas até' }).fill('');
+  // Back to the list as it was (both pages, as loaded).
+  await eventually(async () => (await rows.count()) === backlog, 10_000, 'the filtered deliveries again');
+
+  // Two chosen, confirmed, counted.
+  receiverAnswers = 204;
+  const before = received.length;
+  await rows.nth(0).getByRole('checkbox').check();
+  await rows.nth(1).getByRole('checkbox').check();
+  await deliveries.getByRole('button', { name: 'Reenviar selecionadas (2)' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Reenviar entregas' });
+  await dialog.getByText('2 entrega(s) selecionada(s) serão tentadas de novo agora, em lotes de 10.').waitFor();
+  await expect(accessibilityViolations(page)).resolves.toEqual([]);
+  await dialog.getByRole('button', { name: 'Confirmar' }).click();
+  await expect(dialog.getByTestId('bulk-resend-result').textContent()).resolves.toBe('2 reenvio(s) agendado(s); 0 falha(s).');
+  await dialog.getByRole('button', { name: 'Fechar' }).first().click();
+  await eventually(async () => received.length === before + 2, 10_000, 'the two resent deliveries');
+  await pages.finish(page, violations, 'operations-1280-bulk-selected');
+
+  // On a phone, the filter comes with the address: all the filtered ones (past the first page), and not the other merchant's.
+  const phone = await pages.signedIn(390, 844, `#/operations?deliveryUrl=${encodeURIComponent(receiverUrl('/lote'))}`);
+  const onPhone = phone.page.getByTestId('ops-deliveries');
+  await eventually(async () => (await onPhone.getByTestId('ops-delivery').count()) === 25, 10_000, 'the first page on the phone');
+  await onPhone.getByRole('button', { name: 'Reenviar todas as filtradas' }).click();
+  const all = phone.page.getByRole('dialog', { name: 'Reenviar entregas' });
+  await all.getByRole('button', { name: 'Confirmar' }).click();
+  await expect(all.getByTestId('bulk-resend-result').textContent()).resolves.toBe(`${backlog - 2} reenvio(s) agendado(s); 0 falha(s).`);
+  await expect(accessibilityViolations(phone.page)).resolves.toEqual([]);
+  await all.getByRole('button', { name: 'Fechar' }).first().click();
+  await onPhone.getByText('Nenhuma entrega com tentativas esgotadas.').waitFor();
+  await eventually(async () => received.length === before + backlog, 15_000, 'every resent delivery');
+  const { deliveries: stillGaveUp } = await stack.client.call(
+    'webhooks',
+    'listOutboundDeliveries',
+    ListOutboundDeliveriesRequest.fromPartial({ state: DeliveryState.DELIVERY_STATE_GAVE_UP }),
+  );
+  expect(stillGaveUp.map((delivery: { transactionId: string }) => delivery.transactionId)).toEqual([elsewhere]);
+  await expect(phone.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).resolves.toBeLessThanOrEqual(0);
+  await pages.finish(phone.page, phone.violations, 'operations-390-bulk-filtered');
 });

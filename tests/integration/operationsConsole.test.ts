@@ -48,13 +48,13 @@ afterAll(async () => {
   await stack?.close();
 });
 
-async function paidCharge(): Promise<string> {
+async function paidCharge(webhookUrl = receiverUrl): Promise<string> {
   const { transaction } = await stack.client.call(
     'gateway',
     'createTransaction',
     CreateTransactionRequest.fromPartial({
       providerAccountId: accountId,
-      transaction: { amount: 2300, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX, webhookUrl: receiverUrl },
+      transaction: { amount: 2300, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX, webhookUrl },
     }),
   );
   await stack.client.call('sandbox', 'simulatePayment', SimulatePaymentRequest.fromPartial({ id: transaction.id }));
@@ -127,6 +127,39 @@ describe('outbound deliveries that gave up', () => {
     expect(await failureOf(stack.client.call('webhooks', 'listOutboundDeliveries', ListOutboundDeliveriesRequest.fromPartial({})))).toMatchObject({
       code: 'INVALID_ARGUMENT',
     });
+  });
+});
+
+describe('outbound deliveries that gave up, after an outage', () => {
+  it('page newest first without repeats, filtered by merchant address and by when they were made', async () => {
+    receiverAnswers = 500;
+    const outageUrl = receiverUrl.replace('/hooks', '/queda');
+    const charges = await Promise.all([paidCharge(outageUrl), paidCharge(outageUrl), paidCharge(outageUrl)]);
+    const other = await paidCharge(receiverUrl.replace('/hooks', '/outra'));
+    const list = (request: Partial<ListOutboundDeliveriesRequest>) =>
+      connect.call(
+        'webhooks',
+        'listOutboundDeliveries',
+        ListOutboundDeliveriesRequest.fromPartial({ state: DeliveryState.DELIVERY_STATE_GAVE_UP, ...request }),
+      ) as Promise<{ deliveries: { transactionId: string; createdAt: Date }[]; nextPageToken: string }>;
+    await eventually(async () => (await list({ url: outageUrl })).deliveries.length === 3, 15_000, 'the three deliveries to give up');
+    await eventually(async () => (await list({})).deliveries.some((d) => d.transactionId === other), 15_000, 'the other one to give up');
+
+    const first = await list({ url: outageUrl, pageSize: 2 });
+    expect(first.deliveries).toHaveLength(2);
+    expect(first.nextPageToken).not.toBe('');
+    const second = await list({ url: outageUrl, pageSize: 2, pageToken: first.nextPageToken });
+    expect(second.nextPageToken).toBe('');
+    const paged = [...first.deliveries, ...second.deliveries];
+    expect(paged.map((d) => d.transactionId).sort()).toEqual([...charges].sort());
+    const times = paged.map((d) => d.createdAt.getTime());
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+
+    const today = new Date(new Date().toISOString().slice(0, 10));
+    expect((await list({ url: outageUrl, createdTo: today })).deliveries).toEqual([]);
+    expect((await list({ url: outageUrl, createdFrom: today })).deliveries).toHaveLength(3);
+    expect(await failureOf(list({ pageToken: 'not-a-token' }))).toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect(await failureOf(list({ createdFrom: new Date(), createdTo: today }))).toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 });
 

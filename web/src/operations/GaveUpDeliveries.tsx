@@ -1,30 +1,80 @@
-import { Alert, Anchor, Button, Group, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import type { Timestamp } from '@bufbuild/protobuf/wkt';
+import { Alert, Anchor, Button, Checkbox, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
 import { Link } from 'react-router';
-import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connect-query';
+import { createClient } from '@connectrpc/connect';
+import { createConnectQueryKey, useInfiniteQuery, useMutation, useTransport } from '@connectrpc/connect-query';
 import { useQueryClient } from '@tanstack/react-query';
 import { DeliveryState, WebhookService, type OutboundDelivery } from '../../../gen/es/gateway/v1/webhook_service_pb.js';
+import { isoDayOrEmpty } from '../days.js';
 import { ErrorAlert } from '../errors.js';
+import { DayInput, dayStart } from '../filters.js';
 import { useI18n } from '../i18n.js';
 import { Delivery } from '../notifications.js';
+import { LoadMore, PAGE_SIZE } from '../ui.js';
+import { useUrlState } from '../urlState.js';
 import { RoleNote, Section } from './Section.js';
 
-/** The newest this many deliveries that gave up are shown; a longer backlog is a monitoring alert, not a list to page through. */
-const GAVE_UP_SHOWN = 100;
+/** Resends run this many at a time: a backlog after an outage is thousands, and the gateway and the merchant both breathe. */
+const RESEND_BATCH = 10;
+/** The largest page the RPC answers, used to gather every filtered delivery before a bulk resend. */
+const GATHER_PAGE = 500;
 
-/** The gateway's notifications to merchants' webhook_url whose retries ran out, each resendable by those who may. */
+type Filter = { url: string; createdFrom?: Timestamp; createdTo?: Timestamp };
+
+/** The gateway's notifications to merchants' webhook_url whose retries ran out: filtered, paged, resendable one by one or in bulk. */
 export function GaveUpDeliveries({ canResend }: { canResend: boolean }) {
   const { t } = useI18n();
-  const list = useQuery(WebhookService.method.listOutboundDeliveries, { state: DeliveryState.GAVE_UP, pageSize: GAVE_UP_SHOWN });
-  const deliveries = list.data?.deliveries ?? [];
+  const [url, setUrl] = useUrlState('deliveryUrl');
+  const [fromParam, setFrom] = useUrlState('deliveryFrom');
+  const [toParam, setTo] = useUrlState('deliveryTo');
+  const from = isoDayOrEmpty(fromParam);
+  const to = isoDayOrEmpty(toParam);
+  // Typed a letter at a time: the list is asked again once typing pauses.
+  const [typedUrl] = useDebouncedValue(url.trim(), 300);
+  const filter: Filter = { url: typedUrl, createdFrom: dayStart(from), createdTo: dayStart(to, true) };
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [confirming, setConfirming] = useState<'selected' | 'filtered' | null>(null);
+  const list = useInfiniteQuery(
+    WebhookService.method.listOutboundDeliveries,
+    { state: DeliveryState.GAVE_UP, ...filter, pageSize: PAGE_SIZE, pageToken: '' },
+    { pageParamKey: 'pageToken', getNextPageParam: (last) => last.nextPageToken || undefined },
+  );
+  const deliveries = list.data?.pages.flatMap((page) => page.deliveries) ?? [];
+  const toggle = (id: string) =>
+    setSelected((before) => {
+      const after = new Set(before);
+      if (!after.delete(id)) after.add(id);
+      return after;
+    });
   return (
     <Section title={t.operations.gaveUp} testId="ops-deliveries" loading={list.isPending}>
+      <Group mb="md" align="flex-end" role="search" aria-label={t.operations.deliveryFilters}>
+        <TextInput label={t.operations.deliveryUrl} value={url} onChange={(e) => setUrl(e.currentTarget.value)} />
+        <DayInput label={t.operations.createdFrom} value={from} onChange={setFrom} />
+        <DayInput label={t.operations.createdTo} value={to} onChange={setTo} />
+      </Group>
       {!canResend && <RoleNote text={t.operations.noResend} />}
+      {canResend && deliveries.length > 0 && (
+        <Group mb="md">
+          <Button variant="default" disabled={selected.size === 0} onClick={() => setConfirming('selected')}>
+            {t.operations.resendSelected(selected.size)}
+          </Button>
+          <Button variant="default" onClick={() => setConfirming('filtered')}>
+            {t.operations.resendAllFiltered}
+          </Button>
+        </Group>
+      )}
       <ErrorAlert error={list.error} />
       {list.isSuccess && deliveries.length === 0 && <Text c="dimmed">{t.operations.noneGaveUp}</Text>}
       <Stack>
         {deliveries.map((delivery) => (
           <Stack key={delivery.id} gap="xs" data-testid="ops-delivery">
             <Group gap="xs">
+              {canResend && (
+                <Checkbox aria-label={t.operations.selectDelivery(delivery.eventId)} checked={selected.has(delivery.id)} onChange={() => toggle(delivery.id)} />
+              )}
               <Text size="sm">{t.operations.charge}</Text>
               <Anchor size="sm" component={Link} to={`/transactions/${delivery.transactionId}`}>
                 {delivery.transactionId.slice(0, 8)}
@@ -35,17 +85,101 @@ export function GaveUpDeliveries({ canResend }: { canResend: boolean }) {
           </Stack>
         ))}
       </Stack>
+      {deliveries.length > 0 && <LoadMore list={list} empty={false} />}
+      <Modal
+        opened={confirming !== null}
+        onClose={() => setConfirming(null)}
+        title={t.operations.resendTitle}
+        lockScroll={false}
+        closeButtonProps={{ 'aria-label': t.close }}
+      >
+        {confirming && (
+          <BulkResend
+            ids={confirming === 'selected' ? [...selected] : undefined}
+            filter={filter}
+            onDone={() => setSelected(new Set())}
+            onClose={() => setConfirming(null)}
+          />
+        )}
+      </Modal>
     </Section>
   );
 }
 
+const useRefreshDeliveries = () => {
+  const queryClient = useQueryClient();
+  return () =>
+    void queryClient.invalidateQueries({ queryKey: createConnectQueryKey({ schema: WebhookService.method.listOutboundDeliveries, cardinality: undefined }) });
+};
+
+/**
+ * The confirmation, then the resends in batches of RESEND_BATCH with the count so far: the chosen deliveries, or every
+ * one that gave up under the filter (gathered page by page first, so that those resent are not met again).
+ */
+function BulkResend({ ids, filter, onDone, onClose }: { ids?: string[]; filter: Filter; onDone: () => void; onClose: () => void }) {
+  const { t } = useI18n();
+  const transport = useTransport();
+  const refresh = useRefreshDeliveries();
+  const [progress, setProgress] = useState<{ done: number; total: number; resent: number; failed: number } | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const running = progress !== null && progress.done < progress.total;
+  const run = async () => {
+    const client = createClient(WebhookService, transport);
+    setError(null);
+    try {
+      const chosen = ids ?? (await gatherFiltered(client, filter));
+      let resent = 0;
+      let failed = 0;
+      setProgress({ done: 0, total: chosen.length, resent, failed });
+      for (let start = 0; start < chosen.length; start += RESEND_BATCH) {
+        const outcomes = await Promise.allSettled(chosen.slice(start, start + RESEND_BATCH).map((id) => client.resendOutboundDelivery({ id })));
+        resent += outcomes.filter((outcome) => outcome.status === 'fulfilled').length;
+        failed += outcomes.filter((outcome) => outcome.status === 'rejected').length;
+        setProgress({ done: resent + failed, total: chosen.length, resent, failed });
+      }
+      onDone();
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      refresh();
+    }
+  };
+  return (
+    <Stack>
+      <Text size="sm">{ids ? t.operations.resendSelectedSummary(ids.length) : t.operations.resendFilteredSummary}</Text>
+      {running && <Text size="sm">{t.operations.resendProgress(progress.done, progress.total)}</Text>}
+      {progress && !running && (
+        <Alert color={progress.failed ? 'orange' : 'green'} role="status" data-testid="bulk-resend-result">
+          {t.operations.resendResult(progress.resent, progress.failed)}
+        </Alert>
+      )}
+      <ErrorAlert error={error} />
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onClose} disabled={running}>
+          {progress && !running ? t.close : t.cancel}
+        </Button>
+        {!progress && <Button onClick={() => void run()}>{t.operations.confirm}</Button>}
+      </Group>
+    </Stack>
+  );
+}
+
+/** Every delivery id that gave up under the filter, gathered before any is resent. */
+async function gatherFiltered(client: ReturnType<typeof createClient<typeof WebhookService>>, filter: Filter): Promise<string[]> {
+  const ids: string[] = [];
+  let pageToken = '';
+  do {
+    const page = await client.listOutboundDeliveries({ state: DeliveryState.GAVE_UP, ...filter, pageSize: GATHER_PAGE, pageToken });
+    ids.push(...page.deliveries.map((delivery) => delivery.id));
+    pageToken = page.nextPageToken;
+  } while (pageToken);
+  return ids;
+}
+
 function Resend({ delivery }: { delivery: OutboundDelivery }) {
   const { t } = useI18n();
-  const queryClient = useQueryClient();
-  const resend = useMutation(WebhookService.method.resendOutboundDelivery, {
-    onSuccess: () =>
-      void queryClient.invalidateQueries({ queryKey: createConnectQueryKey({ schema: WebhookService.method.listOutboundDeliveries, cardinality: undefined }) }),
-  });
+  const refresh = useRefreshDeliveries();
+  const resend = useMutation(WebhookService.method.resendOutboundDelivery, { onSuccess: refresh });
   return (
     <>
       <Button

@@ -126,6 +126,15 @@ export interface ListOutboundDeliveriesRequest {
   state: DeliveryState;
   /** Without a transaction_id: at most 500; 0 means 50. */
   pageSize: number;
+  /** Without a transaction_id: from the previous response's next_page_token. */
+  pageToken: string;
+  /**
+   * Without a transaction_id, each optional: only deliveries to this exact URL (the merchant's webhook_url), and
+   * created at or after `created_from` and before `created_to`.
+   */
+  url: string;
+  createdFrom: Date | undefined;
+  createdTo: Date | undefined;
 }
 
 export interface OutboundDeliveryAttempt {
@@ -148,10 +157,13 @@ export interface OutboundDelivery {
   body: string;
   attempts: OutboundDeliveryAttempt[];
   nextAttemptAt: Date | undefined;
+  createdAt: Date | undefined;
 }
 
 export interface ListOutboundDeliveriesResponse {
   deliveries: OutboundDelivery[];
+  /** Empty on the last page (and always with a transaction_id). */
+  nextPageToken: string;
 }
 
 export interface ResendOutboundDeliveryRequest {
@@ -894,7 +906,15 @@ export const ReprocessWebhookNotificationResponse: MessageFns<ReprocessWebhookNo
 };
 
 function createBaseListOutboundDeliveriesRequest(): ListOutboundDeliveriesRequest {
-  return { transactionId: "", state: 0, pageSize: 0 };
+  return {
+    transactionId: "",
+    state: 0,
+    pageSize: 0,
+    pageToken: "",
+    url: "",
+    createdFrom: undefined,
+    createdTo: undefined,
+  };
 }
 
 export const ListOutboundDeliveriesRequest: MessageFns<ListOutboundDeliveriesRequest> = {
@@ -907,6 +927,18 @@ export const ListOutboundDeliveriesRequest: MessageFns<ListOutboundDeliveriesReq
     }
     if (message.pageSize !== 0) {
       writer.uint32(24).int32(message.pageSize);
+    }
+    if (message.pageToken !== "") {
+      writer.uint32(34).string(message.pageToken);
+    }
+    if (message.url !== "") {
+      writer.uint32(42).string(message.url);
+    }
+    if (message.createdFrom !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdFrom), writer.uint32(50).fork()).join();
+    }
+    if (message.createdTo !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdTo), writer.uint32(58).fork()).join();
     }
     return writer;
   },
@@ -948,6 +980,38 @@ export const ListOutboundDeliveriesRequest: MessageFns<ListOutboundDeliveriesReq
             message.pageSize = reader.int32();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.pageToken = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.createdFrom = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.createdTo = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -973,6 +1037,22 @@ export const ListOutboundDeliveriesRequest: MessageFns<ListOutboundDeliveriesReq
         : isSet(object.page_size)
         ? globalThis.Number(object.page_size)
         : 0,
+      pageToken: isSet(object.pageToken)
+        ? globalThis.String(object.pageToken)
+        : isSet(object.page_token)
+        ? globalThis.String(object.page_token)
+        : "",
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      createdFrom: isSet(object.createdFrom)
+        ? fromJsonTimestamp(object.createdFrom)
+        : isSet(object.created_from)
+        ? fromJsonTimestamp(object.created_from)
+        : undefined,
+      createdTo: isSet(object.createdTo)
+        ? fromJsonTimestamp(object.createdTo)
+        : isSet(object.created_to)
+        ? fromJsonTimestamp(object.created_to)
+        : undefined,
     };
   },
 
@@ -987,6 +1067,18 @@ export const ListOutboundDeliveriesRequest: MessageFns<ListOutboundDeliveriesReq
     if (message.pageSize !== 0) {
       obj.pageSize = Math.round(message.pageSize);
     }
+    if (message.pageToken !== "") {
+      obj.pageToken = message.pageToken;
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.createdFrom !== undefined) {
+      obj.createdFrom = message.createdFrom.toISOString();
+    }
+    if (message.createdTo !== undefined) {
+      obj.createdTo = message.createdTo.toISOString();
+    }
     return obj;
   },
 
@@ -998,6 +1090,10 @@ export const ListOutboundDeliveriesRequest: MessageFns<ListOutboundDeliveriesReq
     message.transactionId = object.transactionId ?? "";
     message.state = object.state ?? 0;
     message.pageSize = object.pageSize ?? 0;
+    message.pageToken = object.pageToken ?? "";
+    message.url = object.url ?? "";
+    message.createdFrom = object.createdFrom ?? undefined;
+    message.createdTo = object.createdTo ?? undefined;
     return message;
   },
 };
@@ -1137,6 +1233,7 @@ function createBaseOutboundDelivery(): OutboundDelivery {
     body: "",
     attempts: [],
     nextAttemptAt: undefined,
+    createdAt: undefined,
   };
 }
 
@@ -1165,6 +1262,9 @@ export const OutboundDelivery: MessageFns<OutboundDelivery> = {
     }
     if (message.nextAttemptAt !== undefined) {
       Timestamp.encode(toTimestamp(message.nextAttemptAt), writer.uint32(66).fork()).join();
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(74).fork()).join();
     }
     return writer;
   },
@@ -1246,6 +1346,14 @@ export const OutboundDelivery: MessageFns<OutboundDelivery> = {
             message.nextAttemptAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1282,6 +1390,11 @@ export const OutboundDelivery: MessageFns<OutboundDelivery> = {
         : isSet(object.next_attempt_at)
         ? fromJsonTimestamp(object.next_attempt_at)
         : undefined,
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
     };
   },
 
@@ -1311,6 +1424,9 @@ export const OutboundDelivery: MessageFns<OutboundDelivery> = {
     if (message.nextAttemptAt !== undefined) {
       obj.nextAttemptAt = message.nextAttemptAt.toISOString();
     }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
     return obj;
   },
 
@@ -1327,18 +1443,22 @@ export const OutboundDelivery: MessageFns<OutboundDelivery> = {
     message.body = object.body ?? "";
     message.attempts = object.attempts?.map((e) => OutboundDeliveryAttempt.fromPartial(e)) || [];
     message.nextAttemptAt = object.nextAttemptAt ?? undefined;
+    message.createdAt = object.createdAt ?? undefined;
     return message;
   },
 };
 
 function createBaseListOutboundDeliveriesResponse(): ListOutboundDeliveriesResponse {
-  return { deliveries: [] };
+  return { deliveries: [], nextPageToken: "" };
 }
 
 export const ListOutboundDeliveriesResponse: MessageFns<ListOutboundDeliveriesResponse> = {
   encode(message: ListOutboundDeliveriesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.deliveries) {
       OutboundDelivery.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextPageToken !== "") {
+      writer.uint32(18).string(message.nextPageToken);
     }
     return writer;
   },
@@ -1364,6 +1484,14 @@ export const ListOutboundDeliveriesResponse: MessageFns<ListOutboundDeliveriesRe
             message.deliveries.push(OutboundDelivery.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextPageToken = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1381,6 +1509,11 @@ export const ListOutboundDeliveriesResponse: MessageFns<ListOutboundDeliveriesRe
       deliveries: globalThis.Array.isArray(object?.deliveries)
         ? object.deliveries.map((e: any) => OutboundDelivery.fromJSON(e))
         : [],
+      nextPageToken: isSet(object.nextPageToken)
+        ? globalThis.String(object.nextPageToken)
+        : isSet(object.next_page_token)
+        ? globalThis.String(object.next_page_token)
+        : "",
     };
   },
 
@@ -1388,6 +1521,9 @@ export const ListOutboundDeliveriesResponse: MessageFns<ListOutboundDeliveriesRe
     const obj: any = {};
     if (message.deliveries?.length) {
       obj.deliveries = message.deliveries.map((e) => OutboundDelivery.toJSON(e));
+    }
+    if (message.nextPageToken !== "") {
+      obj.nextPageToken = message.nextPageToken;
     }
     return obj;
   },
@@ -1398,6 +1534,7 @@ export const ListOutboundDeliveriesResponse: MessageFns<ListOutboundDeliveriesRe
   fromPartial(object: DeepPartial<ListOutboundDeliveriesResponse>): ListOutboundDeliveriesResponse {
     const message = createBaseListOutboundDeliveriesResponse();
     message.deliveries = object.deliveries?.map((e) => OutboundDelivery.fromPartial(e)) || [];
+    message.nextPageToken = object.nextPageToken ?? "";
     return message;
   },
 };
