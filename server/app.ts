@@ -443,7 +443,8 @@ async function assembleUseCases(
     notificationQueue: () => useCases.notifications.queueDepth(),
     outboundBacklog: () => useCases.outbound.backlog(),
     poolUsage: () => db.poolUsage(),
-    routingHealth: () => useCases.routes.routingHealth(),
+    // The routing gauges are per account: charges (what routes weigh), not payouts.
+    routingHealth: async () => (await useCases.routes.routingHealth()).filter((row) => row.operation === 'charge'),
     unknownOutcomes: () => useCases.unknownOutcomes.summary(),
     replicaLag: () => db.replicaLag(),
   });

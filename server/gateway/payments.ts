@@ -203,18 +203,9 @@ export class PaymentsService {
       decision,
       callerKey: key,
       request: { route: route.id, transaction: full, cardBin, cardBrand: charge.cardBrand },
-      charge: async (target, attemptKey, routing) => {
-        const started = performance.now();
-        const took = () => performance.now() - started;
-        try {
-          const transaction = await this.chargeAt(target.providerAccountId, full, attemptKey, withDeclaredFee(routing, route, target.providerAccountId, full));
-          routes.health.recorded(target.providerAccountId, transaction.status, took());
-          return transaction;
-        } catch (error) {
-          routes.health.recorded(target.providerAccountId, 'error', took());
-          throw error;
-        }
-      },
+      // Health is recorded at the provider call itself (chargeAt), for routed and direct charges alike.
+      charge: (target, attemptKey, routing) =>
+        this.chargeAt(target.providerAccountId, full, attemptKey, withDeclaredFee(routing, route, target.providerAccountId, full)),
       providerOf: async (id) => (await this.deps.accounts.getWithSecrets(em(), id, { includeDeleted: true }))?.provider,
       replay: async (id) => (await this.deps.transactions.findTransaction(em(), id, 'primary'))!,
     });
@@ -264,7 +255,8 @@ export class PaymentsService {
         const card = cardToken ? await cardToken.use(idempotencyKey) : await savedCard?.open();
         // All that is kept of the card: read here, where the card is opened, and stored with the charge.
         if (card) Object.assign(pending, cardFacts(card.cardNumber));
-        const result = await adapter.createTransaction(ctx, { ...full, idempotencyKey, ...(card ? { card } : {}) });
+        const call = () => adapter.createTransaction(ctx, { ...full, idempotencyKey, ...(card ? { card } : {}) });
+        const result = await (this.routes ? this.routes.health.timed(account.id, 'charge', call) : call());
         declineReason = result.declineReason;
         return result;
       },

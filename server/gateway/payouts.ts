@@ -173,7 +173,11 @@ export class PayoutsService {
       request,
       pending,
       resendWithinMs: resendWindowMs(adapter),
-      callProvider: () => adapter.withdraw(ctx, forProvider),
+      // Timed here, at the provider call, for the operations console's provider health (routed and direct alike).
+      callProvider: () => {
+        const call = () => adapter.withdraw(ctx, forProvider);
+        return this.routes ? this.routes.health.timed(account.id, 'payout', call) : call();
+      },
       store: async (result) => {
         const withdrawal = await recordWithdrawal(this.deps, account.id, pending, result, idempotencyKey || undefined);
         return { subjectId: withdrawal.id, value: withdrawal };

@@ -146,7 +146,7 @@ function checkedSample(sample: SampleCharge): RoutedCharge {
  */
 export class RoutesService {
   private readonly cache = new Map<string, { route: Route; until: number }>();
-  /** What routed charges did at each account recently (GetRoutingHealth). */
+  /** What charges and payouts did at each account's provider recently (GetRoutingHealth), fed where they call it. */
   readonly health = new RoutingHealth();
 
   constructor(
@@ -210,9 +210,10 @@ export class RoutesService {
     return updated;
   }
 
-  /** Each account some route targets, with its circuit and its recent attempts in this process. */
+  /** Each account some route targets or that was called since the process started, with its circuit and recent calls. */
   async routingHealth(): Promise<AccountHealth[]> {
-    const ids = [...new Set((await this.list()).flatMap((route) => route.rules.flatMap((rule) => rule.targets.map((target) => target.providerAccountId))))];
+    const targets = (await this.list()).flatMap((route) => route.rules.flatMap((rule) => rule.targets.map((target) => target.providerAccountId)));
+    const ids = [...new Set([...targets, ...this.health.accountIds()])];
     const em = this.deps.db.em();
     const accounts = await Promise.all(
       ids.map(async (id) => ({ id, provider: (await this.deps.accounts.getWithSecrets(em, id, { includeDeleted: true }))?.provider ?? '' })),

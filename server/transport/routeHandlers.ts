@@ -77,7 +77,7 @@ export function routingHandlers(u: UseCases) {
     updateRoute: async ({ id, ...r }: rt.UpdateRouteRequest): Promise<rt.UpdateRouteResponse> => ({
       route: toProtoRoute(await u.routes.update(id, fromProtoRoute(r))),
     }),
-    getRoutingHealth: async (): Promise<rt.GetRoutingHealthResponse> => ({ accounts: await u.routes.routingHealth() }),
+    getRoutingHealth: async (): Promise<rt.GetRoutingHealthResponse> => ({ accounts: await u.routes.routingHealth(), countingSince: u.routes.health.since }),
     previewRoute: async (r: rt.PreviewRouteRequest): Promise<rt.PreviewRouteResponse> => {
       const sample = {
         paymentMethod: enumFilter<PaymentMethod>(pb.PaymentMethod, 'PAYMENT_METHOD', r.paymentMethod, 'payment_method'),

@@ -88,12 +88,17 @@ it('an admin resends a delivery that gave up, finds a bad-signature notification
   await health.getByText('Loja principal (SANDBOX)').waitFor();
   await expect(health.locator('tbody tr td').allTextContents()).resolves.toEqual([
     'Loja principal (SANDBOX)',
+    'Cobrança',
     'Fechado',
     '1',
     '100%',
     '0%',
     expect.stringMatching(/^\d+ ms$/),
+    expect.stringMatching(/^≤ \d+ ms$/),
+    expect.stringMatching(/^≤ \d+ ms$/),
   ]);
+  // Kept in the process's memory: the page says since when it counts.
+  await expect(page.getByTestId('ops-health-since').textContent()).resolves.toMatch(/^Contando desde \d{2}\/\d{2}\/\d{4}/);
 
   const deliveries = page.getByTestId('ops-deliveries');
   const delivery = deliveries.getByTestId('ops-delivery');

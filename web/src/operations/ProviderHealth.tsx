@@ -3,12 +3,15 @@ import { useQuery } from '@connectrpc/connect-query';
 import { RoutingService } from '../../../gen/es/gateway/v1/routing_service_pb.js';
 import { ErrorAlert } from '../errors.js';
 import { useI18n } from '../i18n.js';
-import { TableHead, scrollable, useProviderAccounts } from '../ui.js';
+import { TableHead, When, scrollable, useProviderAccounts } from '../ui.js';
 import { Section } from './Section.js';
 
 const CIRCUIT_COLORS: Record<string, string> = { closed: 'green', 'half-open': 'orange', open: 'red' };
 
-/** Each routed account's recent health, as this gateway process saw it: circuit, approval and error rates, latency. */
+/**
+ * Each account's recent provider calls, charges and payouts apart, as this gateway process saw them since it started:
+ * circuit, approval and error rates, latency mean and p50/p95.
+ */
 export function ProviderHealth() {
   const { t } = useI18n();
   const health = useQuery(RoutingService.method.getRoutingHealth, {});
@@ -20,6 +23,14 @@ export function ProviderHealth() {
     <Section title={t.operations.health} testId="ops-health" loading={health.isPending}>
       <Text size="sm" c="dimmed" mb="sm">
         {t.operations.healthHint}
+        {health.data?.countingSince && (
+          <>
+            {' '}
+            <span data-testid="ops-health-since">
+              {t.operations.healthSince} <When at={health.data.countingSince} />.
+            </span>
+          </>
+        )}
       </Text>
       <ErrorAlert error={health.error} />
       {health.isSuccess && rows.length === 0 && <Text c="dimmed">{t.operations.noHealth}</Text>}
@@ -29,19 +40,23 @@ export function ProviderHealth() {
             <TableHead
               columns={[
                 t.transactions.account,
+                t.operations.operationKind,
                 t.operations.circuit,
                 t.operations.attempts,
                 t.operations.approvalRate,
                 t.operations.errorRate,
                 t.operations.latency,
+                t.operations.latencyP50,
+                t.operations.latencyP95,
               ]}
             />
             <Table.Tbody>
               {rows.map((row) => (
-                <Table.Tr key={row.providerAccountId}>
+                <Table.Tr key={`${row.providerAccountId}-${row.operation}`}>
                   <Table.Td>
                     {name(row.providerAccountId)} ({row.provider})
                   </Table.Td>
+                  <Table.Td>{t.operations.operationKinds[row.operation] ?? row.operation}</Table.Td>
                   <Table.Td className="nowrap">
                     <Badge variant="light" color={CIRCUIT_COLORS[row.circuitState] ?? 'gray'} miw="max-content">
                       {t.operations.circuits[row.circuitState] ?? row.circuitState}
@@ -51,6 +66,8 @@ export function ProviderHealth() {
                   <Table.Td>{row.attempts ? percent(row.approvalRate) : '—'}</Table.Td>
                   <Table.Td>{row.attempts ? percent(row.errorRate) : '—'}</Table.Td>
                   <Table.Td>{row.attempts ? `${Math.round(row.meanLatencyMs)} ms` : '—'}</Table.Td>
+                  <Table.Td>{row.attempts ? `≤ ${row.p50LatencyMs} ms` : '—'}</Table.Td>
+                  <Table.Td>{row.attempts ? `≤ ${row.p95LatencyMs} ms` : '—'}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

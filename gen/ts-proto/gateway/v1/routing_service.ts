@@ -199,7 +199,10 @@ export interface DeleteRouteResponse {
 export interface GetRoutingHealthRequest {
 }
 
-/** One account, over its last charges in this gateway process (at most 200): counted per process, not shared. */
+/**
+ * One account, over its last provider calls of one kind in this gateway process (at most 200): counted per process,
+ * not shared.
+ */
 export interface AccountHealth {
   providerAccountId: string;
   provider: string;
@@ -213,11 +216,24 @@ export interface AccountHealth {
   errorRate: number;
   /** Mean time of an attempt, in milliseconds. */
   meanLatencyMs: number;
+  /**
+   * "charge" or "payout": which provider calls the row counts, routed and direct alike. Only charges weigh in
+   * `best_approval`; a payout row is listed for an account that made payouts.
+   */
+  operation: string;
+  /**
+   * The 50th and 95th percentile of the attempts' times, in milliseconds, as the upper bound of the histogram bucket
+   * they fall in (10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000 ms; slower counts as 30000).
+   */
+  p50LatencyMs: number;
+  p95LatencyMs: number;
 }
 
 export interface GetRoutingHealthResponse {
-  /** Every account some route targets. */
+  /** Every account some route targets, and every account a charge or payout was sent to since `counting_since`. */
   accounts: AccountHealth[];
+  /** When this gateway process began counting (its start): the figures are kept in memory, not across a restart. */
+  countingSince: Date | undefined;
 }
 
 export interface PreviewRouteRequest {
@@ -1902,6 +1918,9 @@ function createBaseAccountHealth(): AccountHealth {
     approvalRate: 0,
     errorRate: 0,
     meanLatencyMs: 0,
+    operation: "",
+    p50LatencyMs: 0,
+    p95LatencyMs: 0,
   };
 }
 
@@ -1927,6 +1946,15 @@ export const AccountHealth: MessageFns<AccountHealth> = {
     }
     if (message.meanLatencyMs !== 0) {
       writer.uint32(57).double(message.meanLatencyMs);
+    }
+    if (message.operation !== "") {
+      writer.uint32(66).string(message.operation);
+    }
+    if (message.p50LatencyMs !== 0) {
+      writer.uint32(73).double(message.p50LatencyMs);
+    }
+    if (message.p95LatencyMs !== 0) {
+      writer.uint32(81).double(message.p95LatencyMs);
     }
     return writer;
   },
@@ -2000,6 +2028,30 @@ export const AccountHealth: MessageFns<AccountHealth> = {
             message.meanLatencyMs = reader.double();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.operation = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 73) {
+              break;
+            }
+
+            message.p50LatencyMs = reader.double();
+            continue;
+          }
+          case 10: {
+            if (tag !== 81) {
+              break;
+            }
+
+            message.p95LatencyMs = reader.double();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2041,6 +2093,17 @@ export const AccountHealth: MessageFns<AccountHealth> = {
         : isSet(object.mean_latency_ms)
         ? globalThis.Number(object.mean_latency_ms)
         : 0,
+      operation: isSet(object.operation) ? globalThis.String(object.operation) : "",
+      p50LatencyMs: isSet(object.p50LatencyMs)
+        ? globalThis.Number(object.p50LatencyMs)
+        : isSet(object.p50_latency_ms)
+        ? globalThis.Number(object.p50_latency_ms)
+        : 0,
+      p95LatencyMs: isSet(object.p95LatencyMs)
+        ? globalThis.Number(object.p95LatencyMs)
+        : isSet(object.p95_latency_ms)
+        ? globalThis.Number(object.p95_latency_ms)
+        : 0,
     };
   },
 
@@ -2067,6 +2130,15 @@ export const AccountHealth: MessageFns<AccountHealth> = {
     if (message.meanLatencyMs !== 0) {
       obj.meanLatencyMs = floatToJson(message.meanLatencyMs);
     }
+    if (message.operation !== "") {
+      obj.operation = message.operation;
+    }
+    if (message.p50LatencyMs !== 0) {
+      obj.p50LatencyMs = floatToJson(message.p50LatencyMs);
+    }
+    if (message.p95LatencyMs !== 0) {
+      obj.p95LatencyMs = floatToJson(message.p95LatencyMs);
+    }
     return obj;
   },
 
@@ -2082,18 +2154,24 @@ export const AccountHealth: MessageFns<AccountHealth> = {
     message.approvalRate = object.approvalRate ?? 0;
     message.errorRate = object.errorRate ?? 0;
     message.meanLatencyMs = object.meanLatencyMs ?? 0;
+    message.operation = object.operation ?? "";
+    message.p50LatencyMs = object.p50LatencyMs ?? 0;
+    message.p95LatencyMs = object.p95LatencyMs ?? 0;
     return message;
   },
 };
 
 function createBaseGetRoutingHealthResponse(): GetRoutingHealthResponse {
-  return { accounts: [] };
+  return { accounts: [], countingSince: undefined };
 }
 
 export const GetRoutingHealthResponse: MessageFns<GetRoutingHealthResponse> = {
   encode(message: GetRoutingHealthResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.accounts) {
       AccountHealth.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.countingSince !== undefined) {
+      Timestamp.encode(toTimestamp(message.countingSince), writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -2119,6 +2197,14 @@ export const GetRoutingHealthResponse: MessageFns<GetRoutingHealthResponse> = {
             message.accounts.push(AccountHealth.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.countingSince = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2136,6 +2222,11 @@ export const GetRoutingHealthResponse: MessageFns<GetRoutingHealthResponse> = {
       accounts: globalThis.Array.isArray(object?.accounts)
         ? object.accounts.map((e: any) => AccountHealth.fromJSON(e))
         : [],
+      countingSince: isSet(object.countingSince)
+        ? fromJsonTimestamp(object.countingSince)
+        : isSet(object.counting_since)
+        ? fromJsonTimestamp(object.counting_since)
+        : undefined,
     };
   },
 
@@ -2143,6 +2234,9 @@ export const GetRoutingHealthResponse: MessageFns<GetRoutingHealthResponse> = {
     const obj: any = {};
     if (message.accounts?.length) {
       obj.accounts = message.accounts.map((e) => AccountHealth.toJSON(e));
+    }
+    if (message.countingSince !== undefined) {
+      obj.countingSince = message.countingSince.toISOString();
     }
     return obj;
   },
@@ -2153,6 +2247,7 @@ export const GetRoutingHealthResponse: MessageFns<GetRoutingHealthResponse> = {
   fromPartial(object: DeepPartial<GetRoutingHealthResponse>): GetRoutingHealthResponse {
     const message = createBaseGetRoutingHealthResponse();
     message.accounts = object.accounts?.map((e) => AccountHealth.fromPartial(e)) || [];
+    message.countingSince = object.countingSince ?? undefined;
     return message;
   },
 };
