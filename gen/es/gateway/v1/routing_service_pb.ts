@@ -901,8 +901,8 @@ export enum RoutingStrategy {
   LOWEST_COST = 3,
 
   /**
-   * Highest approval rate first: each account's share of answers not rejected over its last 200 routed attempts in
-   * this gateway process (GetRoutingHealth), an account with fewer than 10 answers counting as 1; ties in the order
+   * Highest approval rate first: each account's share of answers not rejected over its last 200 charges sent to it
+   * (routed or not) in this gateway process (GetRoutingHealth), an account with fewer than 10 answers counting as 1; ties in the order
    * listed, accounts with an open circuit last. 5 % of charges (drawn from the idempotency key) go first to another
    * target, so that an account that recovers is noticed.
    *
