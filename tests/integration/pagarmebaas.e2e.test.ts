@@ -109,6 +109,8 @@ describe('PAGARMEBAAS through the public gRPC API', () => {
         Operation.OPERATION_REFOUND_TRANSACTION,
         Operation.OPERATION_WITHDRAW,
         Operation.OPERATION_PROCESS_WEBHOOK,
+        // The default recipient's balance, as PAGARME reads it (GET /recipients/{id}/balance).
+        Operation.OPERATION_GET_ACCOUNT_BALANCE,
         // Quoted by the gateway from the account's installment plan.
         Operation.OPERATION_CALCULATE_INSTALLMENTS,
       ],
