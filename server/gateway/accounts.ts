@@ -1,13 +1,34 @@
 import { GatewayError, invalidArgument, notFound } from '../lib/errors.js';
 import { assertPublicUrl } from '../lib/http/addressPolicy.js';
 import { displayUrl } from '../lib/http/clientCertificate.js';
-import type { ProviderAccount, ProviderAccountInput, ProviderAccountPatch } from '../domain/types.js';
+import type { ProviderAccount, ProviderAccountInput, ProviderAccountPatch, ProviderAccountWithSecrets } from '../domain/types.js';
 import type { ConnectionTest, ProviderAdapter } from '../providers/adapter.js';
-import { notificationUrl, resolveAccount, type GatewayDeps } from './context.js';
+import { adapterContext, notificationUrl, resolveAccount, type GatewayDeps } from './context.js';
 import { optionalUrl, requireText } from './validation.js';
 import { checkInstallmentPlan } from './installmentPlans.js';
 
 export type { ConnectionTest };
+
+/** Connection settings typed in the account form and not saved ("Testar conexão" before "Salvar"). */
+export type ProviderAccountCandidate = Pick<
+  ProviderAccountPatch,
+  'publicKey' | 'secretKey' | 'baseUrl' | 'platformId' | 'certCashInUrl' | 'certCashOutUrl' | 'apiVersion'
+> & {
+  provider?: string;
+};
+
+/** What a candidate for a new account starts from: no stored values. Its id names it in the circuit and the logs. */
+const UNSAVED: ProviderAccountWithSecrets = {
+  id: 'unsaved-connection-test',
+  provider: '',
+  name: '',
+  publicKey: '',
+  hasSecretKey: false,
+  secretKey: '',
+  hasWebhookSecret: false,
+  createdAt: new Date(0),
+  updatedAt: new Date(0),
+};
 
 export interface ProviderAccountView extends ProviderAccount {
   /** Where this account's provider must send notifications. */
@@ -50,6 +71,9 @@ function checkApiVersion(adapter: ProviderAdapter, apiVersion: string | undefine
     throw invalidArgument('api_version', `api_version must be one of ${apiVersions.join(', ')} for ${identity.id}`, 'UNKNOWN_VALUE');
 }
 
+/** A patch's fields that are set: unset ones keep the stored value. */
+const setFields = (patch: ProviderAccountPatch) => Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+
 /** Provider account administration. Secrets go in, never come out. */
 export class AccountsService {
   constructor(private readonly deps: GatewayDeps) {}
@@ -82,9 +106,7 @@ export class AccountsService {
   }
 
   async create(input: ProviderAccountInput): Promise<ProviderAccountView> {
-    const provider = requireText('provider', input.provider).toUpperCase();
-    const adapter = this.deps.registry.find(provider);
-    if (!adapter) throw invalidArgument('provider', `unknown provider ${provider}; ListProviders shows the registered ones`, 'UNKNOWN_VALUE');
+    const adapter = this.registeredAdapter(input.provider);
     requireText('name', input.name);
     await checkUrls(input, this.deps.urlPolicy.privateProviderUrls, this.deps.ownUploads);
     checkApiVersion(adapter, input.apiVersion);
@@ -93,6 +115,14 @@ export class AccountsService {
     const { account, event } = await this.deps.accounts.create(this.deps.db.em(), { ...input, provider: adapter.identity.id, name: input.name.trim() });
     this.deps.events.published(event);
     return this.view(account);
+  }
+
+  /** The named provider's adapter, or INVALID_ARGUMENT on `provider`. */
+  private registeredAdapter(name: string | undefined): ProviderAdapter {
+    const provider = requireText('provider', name).toUpperCase();
+    const adapter = this.deps.registry.find(provider);
+    if (!adapter) throw invalidArgument('provider', `unknown provider ${provider}; ListProviders shows the registered ones`, 'UNKNOWN_VALUE');
+    return adapter;
   }
 
   async get(id: string): Promise<ProviderAccountView> {
@@ -122,7 +152,7 @@ export class AccountsService {
     const current = await this.deps.accounts.getWithSecrets(this.deps.db.em(), id);
     if (!current) return;
     const adapter = this.deps.registry.find(current.provider);
-    const defined = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+    const defined = setFields(patch);
     if (adapter) checkApiVersion(adapter, patch.apiVersion);
     if (adapter) checkInstallmentPlan(adapter, patch.installmentPlan);
     adapter?.checkAccount({ ...current, ...defined });
@@ -132,6 +162,25 @@ export class AccountsService {
   async testConnection(id: string): Promise<ConnectionTest> {
     const { adapter, ctx } = await resolveAccount(this.deps, requireText('id', id));
     return adapter.testConnection(ctx);
+  }
+
+  /**
+   * "Testar conexão" before saving: the same read with the values typed in the form, stored nowhere. With an id they
+   * patch the stored account (blank secrets keep the stored ones, as on an update); without, they are a new account.
+   * Their URLs pass the checks of a save, since the read sends the secrets there.
+   */
+  async testCandidate(id: string, candidate: ProviderAccountCandidate): Promise<ConnectionTest> {
+    const { provider, ...typed } = candidate;
+    const patch = { ...typed, secretKey: typed.secretKey || undefined };
+    await checkUrls(patch, this.deps.urlPolicy.privateProviderUrls, this.deps.ownUploads);
+    const stored = id ? await this.deps.accounts.getWithSecrets(this.deps.db.em(), id) : undefined;
+    if (id && !stored) throw notFound(`provider account ${id} not found`);
+    const adapter = this.registeredAdapter(stored?.provider ?? provider);
+    checkApiVersion(adapter, patch.apiVersion);
+    const effective = stored ? await this.withoutEchoedCertificateUrls(stored.id, patch) : patch;
+    const account: ProviderAccountWithSecrets = { ...(stored ?? UNSAVED), ...setFields(effective), provider: adapter.identity.id };
+    adapter.checkAccount(account);
+    return adapter.testConnection(adapterContext(this.deps, account, adapter));
   }
 
   async delete(id: string): Promise<void> {

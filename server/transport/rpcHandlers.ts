@@ -293,7 +293,7 @@ export function providerAccountHandlers(u: UseCases) {
     getAccountStatement: async (r: acc.GetAccountStatementRequest): Promise<acc.GetAccountStatementResponse> =>
       u.balances.statement({ providerAccountId: optionalText(r.providerAccountId), fromDay: r.fromDay, toDay: r.toDay }),
     testProviderAccount: async (r: acc.TestProviderAccountRequest): Promise<acc.TestProviderAccountResponse> =>
-      toProtoConnectionTest(await u.accounts.testConnection(r.id)),
+      toProtoConnectionTest(await (r.candidate ? u.accounts.testCandidate(r.id, r.candidate) : u.accounts.testConnection(r.id))),
   };
 }
 

@@ -134,3 +134,47 @@ it("the form asks for a provider's packed credentials part by part, by its names
   fake.assertAllDone();
   await pages.finish(page, violations, 'accounts-credential-parts');
 });
+
+it.each([
+  [1280, 900],
+  [390, 844],
+])('at %i px an admin tests what the new-account form holds before saving: refused, then accepted, and nothing is stored', async (width, height) => {
+  const { page, violations } = await pages.signedIn(width, height);
+  await page.goto(`${stack.gateway.httpUrl}/#/accounts`);
+  await page.getByRole('button', { name: 'Nova conta' }).click();
+  const dialog = page.getByRole('dialog');
+  await chooseOption(page, dialog.getByRole('combobox', { name: /^Provedor/ }), 'PAGUESAFE');
+  const name = `PagueSafe antes de salvar ${width}`;
+  await dialog.getByRole('textbox', { name: 'Nome' }).fill(name);
+  await dialog.getByLabel(/^Chave pública/).fill('pk');
+  await dialog.getByLabel(/^Chave secreta/).fill('sk-errada');
+  await dialog.getByRole('textbox', { name: 'URL base' }).fill(fake.url);
+  const probe = (secret: string, status: number, body: unknown) =>
+    fake.expect({
+      method: 'GET',
+      path: /^\/transactions\/gateway-connection-test-[0-9a-f-]+$/,
+      headers: { authorization: `Basic ${Buffer.from(`${secret}:x`).toString('base64')}` },
+      reply: { status, body },
+    });
+  const result = dialog.getByTestId('connection-result');
+
+  probe('sk-errada', 401, { message: 'Invalid API key' });
+  await dialog.getByRole('button', { name: 'Testar conexão', exact: true }).click();
+  await result.getByText('O provedor recusou as credenciais da conta. Confira as chaves.').waitFor();
+  await expect(result.getByText(`Conexão de ${name}`).isVisible()).resolves.toBe(true);
+  await expect(dialog.getByTestId('connection-detail').textContent()).resolves.toMatch(/Invalid API key/);
+
+  await dialog.getByLabel(/^Chave secreta/).fill('sk-certa');
+  probe('sk-certa', 404, { message: 'Transaction not found' });
+  await dialog.getByRole('button', { name: 'Testar conexão', exact: true }).click();
+  await result.getByText('Conexão bem-sucedida: o provedor aceitou as credenciais da conta.').waitFor();
+  fake.assertAllDone();
+  await expect(accessibilityViolations(page)).resolves.toEqual([]);
+  await expect(page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).resolves.toBe(true);
+
+  await dialog.getByRole('button', { name: 'Cancelar' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  const { providerAccounts } = await stack.client.call('accounts', 'listProviderAccounts', {});
+  expect(providerAccounts.map((a: { name: string }) => a.name)).not.toContain(name);
+  await pages.finish(page, violations, `accounts-connection-test-unsaved-${width}px`);
+});

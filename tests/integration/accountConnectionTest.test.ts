@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { ConnectionVerdict } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
+import { ConnectionVerdict, TestProviderAccountRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { failureOf } from '../support/clients.js';
 import { closedPort } from '../support/closedPort.js';
 import { startFakeProvider, type FakeProvider } from '../support/fakeProvider.js';
@@ -87,5 +87,57 @@ describe('TestProviderAccount', () => {
     expect(await failureOf(stack.client.call('accounts', 'testProviderAccount', { id: '00000000-0000-4000-8000-000000000000' }))).toMatchObject({
       code: 'NOT_FOUND',
     });
+  });
+});
+
+describe('TestProviderAccount of values not saved yet (a candidate)', () => {
+  const candidate = (secretKey: string) => ({ provider: 'paguesafe', publicKey: 'pk_connection_test', secretKey, baseUrl: fake.url });
+  const accountCount = async () => (await stack.client.call('accounts', 'listProviderAccounts', {})).providerAccounts.length;
+
+  it('answers CREDENTIALS_REFUSED for a wrong key before anything is saved, and stores nothing', async () => {
+    const before = await accountCount();
+    fake.expect({
+      method: 'GET',
+      path: /^\/transactions\/gateway-connection-test-[0-9a-f-]{36}$/,
+      headers: { authorization: `Basic ${Buffer.from('sk_wrong:x').toString('base64')}` },
+      reply: { status: 401, body: { message: 'Invalid API key' } },
+    });
+    const answer = await stack.client.call('accounts', 'testProviderAccount', TestProviderAccountRequest.fromPartial({ candidate: candidate('sk_wrong') }));
+    expect(answer.verdict).toBe(ConnectionVerdict.CONNECTION_VERDICT_CREDENTIALS_REFUSED);
+    expect(answer.detail).toContain('Invalid API key');
+    expect(answer.detail).not.toContain('sk_wrong');
+    fake.assertAllDone();
+    expect(await accountCount()).toBe(before);
+  });
+
+  it('answers OK for a key the provider accepts', async () => {
+    probe(404, { message: 'Transaction not found' });
+    const answer = await stack.client.call('accounts', 'testProviderAccount', TestProviderAccountRequest.fromPartial({ candidate: candidate(SECRET) }));
+    expect(answer.verdict).toBe(ConnectionVerdict.CONNECTION_VERDICT_OK);
+    fake.assertAllDone();
+  });
+
+  it('tests an edit with the stored secret where the form left it blank, and the typed address', async () => {
+    const id = await paguesafeAccount(`http://127.0.0.1:${await closedPort()}`);
+    probe(404, { message: 'Transaction not found' });
+    const answer = await stack.client.call('accounts', 'testProviderAccount', { id, candidate: { provider: '', secretKey: '', baseUrl: fake.url } });
+    expect(answer.verdict).toBe(ConnectionVerdict.CONNECTION_VERDICT_OK);
+    fake.assertAllDone();
+    const { providerAccount } = await stack.client.call('accounts', 'getProviderAccount', { id });
+    expect(providerAccount.baseUrl).not.toBe(fake.url);
+  });
+
+  it('refuses an unknown provider and an unknown account as a save would', async () => {
+    expect(
+      await failureOf(
+        stack.client.call('accounts', 'testProviderAccount', TestProviderAccountRequest.fromPartial({ candidate: { provider: 'NOPE', secretKey: 'sk' } })),
+      ),
+    ).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringContaining('unknown provider NOPE'),
+    });
+    expect(
+      await failureOf(stack.client.call('accounts', 'testProviderAccount', { id: '00000000-0000-4000-8000-000000000000', candidate: { provider: '' } })),
+    ).toMatchObject({ code: 'NOT_FOUND' });
   });
 });

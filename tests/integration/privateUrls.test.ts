@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CreateReceiverRequest, CreateTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
+import { TestProviderAccountRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { connectDriver, failureOf, type Driver } from '../support/clients.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
 
@@ -49,6 +50,18 @@ describe('an account pointed inside', () => {
       expect(failure).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining(`${field} must not point at a loopback`) });
       expect(failure.message).toContain('ALLOW_PRIVATE_PROVIDER_URLS');
     }
+  });
+
+  it('cannot be tested inside before saving either (Testar conexão of a candidate)', async () => {
+    const failure = await failureOf(
+      stack.client.call(
+        'accounts',
+        'testProviderAccount',
+        TestProviderAccountRequest.fromPartial({ candidate: { provider: 'PAGARMEBAAS', publicKey: 'pk', secretKey: 'sk', baseUrl: 'http://127.0.0.1:5432' } }),
+      ),
+    );
+    expect(failure).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('base_url must not point at a loopback') });
+    expect(failure.message).toContain('ALLOW_PRIVATE_PROVIDER_URLS');
   });
 
   it('cannot be repointed inside by an update either; a public address is taken', async () => {

@@ -39,7 +39,7 @@ export default function ProviderAccounts({ canAdmin }: { canAdmin: boolean }) {
       </Group>
       {!canAdmin && <RoleNote text={t.accounts.noAdmin} />}
       <ErrorAlert error={accounts.error} />
-      {tested && <ConnectionResult account={tested} verdict={test.data?.verdict} detail={test.data?.detail} error={test.error} />}
+      {tested && <ConnectionResult name={tested.name} verdict={test.data?.verdict} detail={test.data?.detail} error={test.error} />}
       <div className="table-scroll" {...scrollable(t.nav.accounts)}>
         <Table data-testid="accounts-table" striped>
           <TableHead
@@ -129,14 +129,14 @@ export default function ProviderAccounts({ canAdmin }: { canAdmin: boolean }) {
 }
 
 /** The last "Testar conexão": its verdict in the page's language and, when not OK, what the provider said. */
-function ConnectionResult({ account, verdict, detail, error }: { account: ProviderAccount; verdict?: ConnectionVerdict; detail?: string; error: unknown }) {
+function ConnectionResult({ name, verdict, detail, error }: { name: string; verdict?: ConnectionVerdict; detail?: string; error: unknown }) {
   const { t } = useI18n();
   if (error) return <ErrorAlert error={error} />;
   const color = verdict === ConnectionVerdict.OK ? 'green' : verdict === ConnectionVerdict.INCONCLUSIVE ? 'yellow' : 'red';
   return (
-    <Alert color={verdict === undefined ? 'gray' : color} role="status" title={t.accounts.verdictOf(account.name)} mb="md" data-testid="connection-result">
+    <Alert color={verdict === undefined ? 'gray' : color} role="status" title={t.accounts.verdictOf(name)} mb="md" data-testid="connection-result">
       {verdict === undefined ? (
-        t.accounts.testing(account.name)
+        t.accounts.testing(name)
       ) : (
         <>
           <Text size="sm">{t.accounts.verdicts[verdict]}</Text>
@@ -197,6 +197,38 @@ function AccountForm({ account, onDone }: { account?: ProviderAccount; onDone: (
   const mutation = account ? update : create;
   const violations = useFieldViolations(mutation.error);
   const changed = (value: string, before: string | undefined) => (value !== (before ?? '') ? value : undefined);
+  // "Testar conexão" of what is typed, before it is saved: the gateway stores nothing and answers a verdict.
+  const test = useMutation(ProviderAccountService.method.testProviderAccount);
+  const [testedName, setTestedName] = useState<string | null>(null);
+
+  /** The connection settings as typed: for an edit only what changed (blank secrets keep the stored ones), as a save sends them. */
+  function connection() {
+    if (account)
+      return {
+        publicKey: changed(publicKey, account.publicKey),
+        // Blank secrets keep the stored ones: the page never has them to send back.
+        secretKey: secretKey || undefined,
+        baseUrl: changed(baseUrl, account.baseUrl),
+        platformId: changed(platformId, account.platformId),
+        certCashInUrl: changed(certificates.cert_cash_in_url, account.certCashInUrl),
+        certCashOutUrl: changed(certificates.cert_cash_out_url, account.certCashOutUrl),
+        apiVersion: changed(apiVersion ?? '', account.apiVersion),
+      };
+    return {
+      publicKey,
+      secretKey,
+      baseUrl: baseUrl || undefined,
+      platformId: platformId || undefined,
+      certCashInUrl: certificates.cert_cash_in_url || undefined,
+      certCashOutUrl: certificates.cert_cash_out_url || undefined,
+      apiVersion: apiVersion || undefined,
+    };
+  }
+
+  function testTyped() {
+    setTestedName(name || account?.name || provider || '');
+    test.mutate({ id: account?.id ?? '', candidate: { provider: account ? '' : (provider ?? ''), ...connection() } });
+  }
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -207,15 +239,8 @@ function AccountForm({ account, onDone }: { account?: ProviderAccount; onDone: (
       update.mutate({
         id: account.id,
         name: changed(name, account.name),
-        publicKey: changed(publicKey, account.publicKey),
-        // Blank secrets keep the stored ones: the page never has them to send back.
-        secretKey: secretKey || undefined,
         webhookSecret: webhookSecret || undefined,
-        baseUrl: changed(baseUrl, account.baseUrl),
-        platformId: changed(platformId, account.platformId),
-        certCashInUrl: changed(certificates.cert_cash_in_url, account.certCashInUrl),
-        certCashOutUrl: changed(certificates.cert_cash_out_url, account.certCashOutUrl),
-        apiVersion: changed(apiVersion ?? '', account.apiVersion),
+        ...connection(),
         // An empty plan removes the account's; an unchanged one is not sent.
         installmentPlan: !takesPlan || samePlan(plan, account.installmentPlan) ? undefined : (plan ?? {}),
       });
@@ -223,14 +248,8 @@ function AccountForm({ account, onDone }: { account?: ProviderAccount; onDone: (
       create.mutate({
         provider: provider ?? '',
         name,
-        publicKey,
-        secretKey,
         webhookSecret: webhookSecret || undefined,
-        baseUrl: baseUrl || undefined,
-        platformId: platformId || undefined,
-        certCashInUrl: certificates.cert_cash_in_url || undefined,
-        certCashOutUrl: certificates.cert_cash_out_url || undefined,
-        apiVersion: apiVersion || undefined,
+        ...connection(),
         installmentPlan: plan ?? undefined,
       });
   }
@@ -305,9 +324,13 @@ function AccountForm({ account, onDone }: { account?: ProviderAccount; onDone: (
         )}
         {takesPlan && <InstallmentPlanFields draft={planDraft} onChange={setPlanDraft} errors={planErrors} violations={violations} />}
         {otherError && <ErrorAlert error={mutation.error} />}
+        {testedName !== null && <ConnectionResult name={testedName} verdict={test.data?.verdict} detail={test.data?.detail} error={test.error} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onDone}>
             {t.cancel}
+          </Button>
+          <Button variant="light" onClick={testTyped} loading={test.isPending} disabled={uploadingCertificate || (!account && !provider)}>
+            {t.accounts.testConnection}
           </Button>
           <Button type="submit" loading={mutation.isPending} disabled={uploadingCertificate}>
             {t.save}

@@ -279,7 +279,27 @@ export interface GetAccountStatementResponse {
 }
 
 export interface TestProviderAccountRequest {
+  /** The stored account; may be empty when a candidate for a new account is given. */
   id: string;
+  /**
+   * Unsaved values to test instead of the stored ones. With an id: a patch over the stored account, read as
+   * UpdateProviderAccountRequest reads it (unset fields and an empty secret_key keep the stored value). Without: a new
+   * account, read as CreateProviderAccountRequest reads it.
+   */
+  candidate?: ProviderAccountCandidate | undefined;
+}
+
+/** A provider account's connection settings as typed in the form, not saved. */
+export interface ProviderAccountCandidate {
+  /** Upper-case provider id; required without an account id, ignored with one (an account keeps its provider). */
+  provider: string;
+  publicKey?: string | undefined;
+  secretKey?: string | undefined;
+  baseUrl?: string | undefined;
+  platformId?: string | undefined;
+  certCashInUrl?: string | undefined;
+  certCashOutUrl?: string | undefined;
+  apiVersion?: string | undefined;
 }
 
 export interface TestProviderAccountResponse {
@@ -2639,13 +2659,16 @@ export const GetAccountStatementResponse: MessageFns<GetAccountStatementResponse
 };
 
 function createBaseTestProviderAccountRequest(): TestProviderAccountRequest {
-  return { id: "" };
+  return { id: "", candidate: undefined };
 }
 
 export const TestProviderAccountRequest: MessageFns<TestProviderAccountRequest> = {
   encode(message: TestProviderAccountRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== "") {
       writer.uint32(10).string(message.id);
+    }
+    if (message.candidate !== undefined) {
+      ProviderAccountCandidate.encode(message.candidate, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -2671,6 +2694,14 @@ export const TestProviderAccountRequest: MessageFns<TestProviderAccountRequest> 
             message.id = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.candidate = ProviderAccountCandidate.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2684,13 +2715,19 @@ export const TestProviderAccountRequest: MessageFns<TestProviderAccountRequest> 
   },
 
   fromJSON(object: any): TestProviderAccountRequest {
-    return { id: isSet(object.id) ? globalThis.String(object.id) : "" };
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      candidate: isSet(object.candidate) ? ProviderAccountCandidate.fromJSON(object.candidate) : undefined,
+    };
   },
 
   toJSON(message: TestProviderAccountRequest): unknown {
     const obj: any = {};
     if (message.id !== "") {
       obj.id = message.id;
+    }
+    if (message.candidate !== undefined) {
+      obj.candidate = ProviderAccountCandidate.toJSON(message.candidate);
     }
     return obj;
   },
@@ -2701,6 +2738,227 @@ export const TestProviderAccountRequest: MessageFns<TestProviderAccountRequest> 
   fromPartial(object: DeepPartial<TestProviderAccountRequest>): TestProviderAccountRequest {
     const message = createBaseTestProviderAccountRequest();
     message.id = object.id ?? "";
+    message.candidate = (object.candidate !== undefined && object.candidate !== null)
+      ? ProviderAccountCandidate.fromPartial(object.candidate)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseProviderAccountCandidate(): ProviderAccountCandidate {
+  return {
+    provider: "",
+    publicKey: undefined,
+    secretKey: undefined,
+    baseUrl: undefined,
+    platformId: undefined,
+    certCashInUrl: undefined,
+    certCashOutUrl: undefined,
+    apiVersion: undefined,
+  };
+}
+
+export const ProviderAccountCandidate: MessageFns<ProviderAccountCandidate> = {
+  encode(message: ProviderAccountCandidate, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.provider !== "") {
+      writer.uint32(10).string(message.provider);
+    }
+    if (message.publicKey !== undefined) {
+      writer.uint32(18).string(message.publicKey);
+    }
+    if (message.secretKey !== undefined) {
+      writer.uint32(26).string(message.secretKey);
+    }
+    if (message.baseUrl !== undefined) {
+      writer.uint32(34).string(message.baseUrl);
+    }
+    if (message.platformId !== undefined) {
+      writer.uint32(42).string(message.platformId);
+    }
+    if (message.certCashInUrl !== undefined) {
+      writer.uint32(50).string(message.certCashInUrl);
+    }
+    if (message.certCashOutUrl !== undefined) {
+      writer.uint32(58).string(message.certCashOutUrl);
+    }
+    if (message.apiVersion !== undefined) {
+      writer.uint32(66).string(message.apiVersion);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProviderAccountCandidate {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProviderAccountCandidate();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.provider = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.publicKey = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.secretKey = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.baseUrl = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.platformId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.certCashInUrl = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.certCashOutUrl = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.apiVersion = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProviderAccountCandidate {
+    return {
+      provider: isSet(object.provider) ? globalThis.String(object.provider) : "",
+      publicKey: isSet(object.publicKey)
+        ? globalThis.String(object.publicKey)
+        : isSet(object.public_key)
+        ? globalThis.String(object.public_key)
+        : undefined,
+      secretKey: isSet(object.secretKey)
+        ? globalThis.String(object.secretKey)
+        : isSet(object.secret_key)
+        ? globalThis.String(object.secret_key)
+        : undefined,
+      baseUrl: isSet(object.baseUrl)
+        ? globalThis.String(object.baseUrl)
+        : isSet(object.base_url)
+        ? globalThis.String(object.base_url)
+        : undefined,
+      platformId: isSet(object.platformId)
+        ? globalThis.String(object.platformId)
+        : isSet(object.platform_id)
+        ? globalThis.String(object.platform_id)
+        : undefined,
+      certCashInUrl: isSet(object.certCashInUrl)
+        ? globalThis.String(object.certCashInUrl)
+        : isSet(object.cert_cash_in_url)
+        ? globalThis.String(object.cert_cash_in_url)
+        : undefined,
+      certCashOutUrl: isSet(object.certCashOutUrl)
+        ? globalThis.String(object.certCashOutUrl)
+        : isSet(object.cert_cash_out_url)
+        ? globalThis.String(object.cert_cash_out_url)
+        : undefined,
+      apiVersion: isSet(object.apiVersion)
+        ? globalThis.String(object.apiVersion)
+        : isSet(object.api_version)
+        ? globalThis.String(object.api_version)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ProviderAccountCandidate): unknown {
+    const obj: any = {};
+    if (message.provider !== "") {
+      obj.provider = message.provider;
+    }
+    if (message.publicKey !== undefined) {
+      obj.publicKey = message.publicKey;
+    }
+    if (message.secretKey !== undefined) {
+      obj.secretKey = message.secretKey;
+    }
+    if (message.baseUrl !== undefined) {
+      obj.baseUrl = message.baseUrl;
+    }
+    if (message.platformId !== undefined) {
+      obj.platformId = message.platformId;
+    }
+    if (message.certCashInUrl !== undefined) {
+      obj.certCashInUrl = message.certCashInUrl;
+    }
+    if (message.certCashOutUrl !== undefined) {
+      obj.certCashOutUrl = message.certCashOutUrl;
+    }
+    if (message.apiVersion !== undefined) {
+      obj.apiVersion = message.apiVersion;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ProviderAccountCandidate>): ProviderAccountCandidate {
+    return ProviderAccountCandidate.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ProviderAccountCandidate>): ProviderAccountCandidate {
+    const message = createBaseProviderAccountCandidate();
+    message.provider = object.provider ?? "";
+    message.publicKey = object.publicKey ?? undefined;
+    message.secretKey = object.secretKey ?? undefined;
+    message.baseUrl = object.baseUrl ?? undefined;
+    message.platformId = object.platformId ?? undefined;
+    message.certCashInUrl = object.certCashInUrl ?? undefined;
+    message.certCashOutUrl = object.certCashOutUrl ?? undefined;
+    message.apiVersion = object.apiVersion ?? undefined;
     return message;
   },
 };
@@ -2898,7 +3156,9 @@ export const ProviderAccountServiceService = {
   },
   /**
    * "Testar conexão": one harmless authenticated read at the provider with the account's stored credentials (a
-   * resource by an id that cannot exist), nothing written anywhere. The verdict is the answer, never an error.
+   * resource by an id that cannot exist), nothing written anywhere. The verdict is the answer, never an error. With a
+   * candidate, the read uses the values typed in the form instead, before they are saved (stored nowhere); their URLs
+   * are checked as CreateProviderAccount checks them.
    */
   testProviderAccount: {
     path: "/gateway.v1.ProviderAccountService/TestProviderAccount" as const,
@@ -2933,7 +3193,9 @@ export interface ProviderAccountServiceServer extends UntypedServiceImplementati
   getAccountStatement: handleUnaryCall<GetAccountStatementRequest, GetAccountStatementResponse>;
   /**
    * "Testar conexão": one harmless authenticated read at the provider with the account's stored credentials (a
-   * resource by an id that cannot exist), nothing written anywhere. The verdict is the answer, never an error.
+   * resource by an id that cannot exist), nothing written anywhere. The verdict is the answer, never an error. With a
+   * candidate, the read uses the values typed in the form instead, before they are saved (stored nowhere); their URLs
+   * are checked as CreateProviderAccount checks them.
    */
   testProviderAccount: handleUnaryCall<TestProviderAccountRequest, TestProviderAccountResponse>;
 }
@@ -3056,7 +3318,9 @@ export interface ProviderAccountServiceClient extends Client {
   ): ClientUnaryCall;
   /**
    * "Testar conexão": one harmless authenticated read at the provider with the account's stored credentials (a
-   * resource by an id that cannot exist), nothing written anywhere. The verdict is the answer, never an error.
+   * resource by an id that cannot exist), nothing written anywhere. The verdict is the answer, never an error. With a
+   * candidate, the read uses the values typed in the form instead, before they are saved (stored nowhere); their URLs
+   * are checked as CreateProviderAccount checks them.
    */
   testProviderAccount(
     request: TestProviderAccountRequest,
