@@ -330,6 +330,11 @@ it('an admin settles a real flow mismatch with a note after confirming; a viewer
   await expect(settled.textContent()).resolves.toContain('o registro do gateway está certo');
   await expect(settled.textContent()).resolves.toContain(stack.gateway.firstAdmin!.email);
   await expect(section.getByRole('button', { name: /^Resolver/ }).count()).resolves.toBe(0);
+  // The list chosen is kept in the address: a reload shows the settled ones again.
+  expect(new URL(page.url()).hash).toContain(`mismatchState=${FlowMismatchState.FLOW_MISMATCH_STATE_SETTLED}`);
+  await page.reload();
+  await settled.getByText('chamado 7781 no SANDBOX: o pagamento foi de 25,90').waitFor();
+  await expect(section.getByRole('radio', { name: 'Resolvidas' }).isChecked()).resolves.toBe(true);
   await pages.finish(page, violations, 'operations-1280-mismatch-settled');
 
   // In the audit trail under the admin's e-mail.

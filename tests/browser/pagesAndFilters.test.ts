@@ -15,7 +15,7 @@ import { startTestStack, type TestStack } from '../support/gateway.js';
 let browser: Browser;
 let stack: TestStack;
 let api: Driver;
-let providers: { id: string; paymentMethods: PaymentMethod[] }[];
+let providers: { id: string; paymentMethods: PaymentMethod[]; specGroup: string }[];
 /** The charges of the paging account: one more than a page (PAGE_SIZE, 25). */
 const PAGED = 26;
 const PAGED_ACCOUNT = 'Conta paginada';
@@ -147,7 +147,7 @@ it('transactions: the filters live in the address, so a reload shows the same li
 /** An ISO day as the page shows it. */
 const formatted = (iso: string) => iso.split('-').reverse().join('/');
 
-it('providers: the payment method filter keeps the providers that offer it', async () => {
+it('providers: the payment method filter keeps the providers that offer it, and a reload keeps the filters', async () => {
   const { page, violations } = await pages.signedIn();
   await page.getByRole('link', { name: 'Provedores' }).click();
   const rows = page.locator('[data-testid="providers-table"] tbody tr');
@@ -158,6 +158,17 @@ it('providers: the payment method filter keeps the providers that offer it', asy
   expect(billet.length).toBeLessThan(providers.length);
   await rowsShown(rows, billet.length);
   await expect(rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-provider')))).resolves.toEqual(billet);
+
+  // The filters are in the address, as the other lists': a reload shows the same providers.
+  const group = providers.find((p) => p.paymentMethods.includes(PaymentMethod.PAYMENT_METHOD_BILLET))!.specGroup;
+  await chooseOption(page, page.getByRole('combobox', { name: 'Grupo de especificação' }), group);
+  const both = providers.filter((p) => p.specGroup === group && p.paymentMethods.includes(PaymentMethod.PAYMENT_METHOD_BILLET)).map((p) => p.id);
+  await rowsShown(rows, both.length);
+  expect(new URL(page.url()).hash).toMatch(/method=.*group=|group=.*method=/);
+  await page.reload();
+  await rowsShown(rows, both.length);
+  await expect(rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-provider')))).resolves.toEqual(both);
+  await expect(page.getByRole('combobox', { name: 'Forma de pagamento' }).inputValue()).resolves.toBe('Boleto');
   await pages.finish(page, violations, 'providers-method-filter');
 });
 

@@ -9,6 +9,7 @@ import { formatMoney } from '../format.js';
 import { useI18n } from '../i18n.js';
 import { TableHead, When, scrollable } from '../ui.js';
 import { RoleNote, Section } from './Section.js';
+import { useUrlState } from '../urlState.js';
 
 const subjectOf = (mismatch: FlowMismatch) => mismatch.subjectId.slice(0, 8);
 
@@ -18,7 +19,10 @@ const subjectOf = (mismatch: FlowMismatch) => mismatch.subjectId.slice(0, 8);
  */
 export function FlowMismatches({ canSettle }: { canSettle: boolean }) {
   const { t } = useI18n();
-  const [state, setState] = useState(String(FlowMismatchState.OPEN));
+  // In the address (open ones, the default, leave it out), so a reload keeps the list chosen.
+  const [stateParam, setStateParam] = useUrlState('mismatchState');
+  const state = stateParam || String(FlowMismatchState.OPEN);
+  const setState = (value: string) => setStateParam(value === String(FlowMismatchState.OPEN) ? '' : value);
   const list = useQuery(PaymentGatewayService.method.listFlowMismatches, { state: Number(state) as FlowMismatchState });
   const [settling, setSettling] = useState<FlowMismatch | null>(null);
   const mismatches = list.data?.mismatches ?? [];

@@ -1,19 +1,20 @@
-import { useState } from 'react';
-import { Anchor, Badge, Group, Select, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Group, Select, Table, Text, Title, type ComboboxData } from '@mantine/core';
 import { useQuery } from '@connectrpc/connect-query';
 import { PaymentGatewayService } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
 import { PaymentMethod, ProviderEvidence } from '../../../gen/es/gateway/v1/types_pb.js';
 import { ErrorAlert } from '../errors.js';
 import { useI18n } from '../i18n.js';
 import { TableHead, enumValues, scrollable } from '../ui.js';
+import { useUrlState } from '../urlState.js';
 
 /** What every registered provider can do and what its adapter stands on, filterable by spec group, payment method and evidence. */
 export default function Providers() {
   const { t } = useI18n();
   const providers = useQuery(PaymentGatewayService.method.listProviders, {});
-  const [group, setGroup] = useState<string | null>(null);
-  const [method, setMethod] = useState<string | null>(null);
-  const [evidence, setEvidence] = useState<string | null>(null);
+  // In the address, as the other lists' filters, so a reload or a shared link shows the same providers.
+  const [group, setGroup] = useUrlState('group');
+  const [method, setMethod] = useUrlState('method');
+  const [evidence, setEvidence] = useUrlState('evidence');
   const groups = [...new Set(providers.data?.providers.map((p) => p.specGroup))].sort();
   const shown = (providers.data?.providers ?? []).filter(
     (p) =>
@@ -29,9 +30,9 @@ export default function Providers() {
       </Title>
       <ErrorAlert error={providers.error} />
       <Group mb="md" align="flex-end">
-        <Select label={t.providers.specGroup} placeholder={t.all} data={groups} value={group} onChange={setGroup} clearable />
-        <Select label={t.providers.method} placeholder={t.all} data={enumValues(t.method)} value={method} onChange={setMethod} clearable />
-        <Select label={t.providers.evidence} placeholder={t.all} data={enumValues(t.evidence)} value={evidence} onChange={setEvidence} clearable />
+        <FilterSelect label={t.providers.specGroup} data={groups} state={[group, setGroup]} />
+        <FilterSelect label={t.providers.method} data={enumValues(t.method)} state={[method, setMethod]} />
+        <FilterSelect label={t.providers.evidence} data={enumValues(t.evidence)} state={[evidence, setEvidence]} />
       </Group>
       <Text size="sm" mb="md">
         {t.providers.evidenceHint}
@@ -98,4 +99,10 @@ function Badges({ labels }: { labels: string[] }) {
       ))}
     </Group>
   );
+}
+
+/** One of the page's filters: a clearable choice whose value ('' for all) lives in the address (useUrlState). */
+function FilterSelect({ label, data, state: [value, set] }: { label: string; data: ComboboxData; state: [string, (value: string) => void] }) {
+  const { t } = useI18n();
+  return <Select label={label} placeholder={t.all} data={data} value={value || null} onChange={(chosen) => set(chosen ?? '')} clearable />;
 }
