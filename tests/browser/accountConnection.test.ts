@@ -178,3 +178,34 @@ it.each([
   expect(providerAccounts.map((a: { name: string }) => a.name)).not.toContain(name);
   await pages.finish(page, violations, `accounts-connection-test-unsaved-${width}px`);
 });
+
+it('in the edit form "Testar conexão" tests the key typed over the stored one, and Cancelar leaves the account as it was', async () => {
+  const { page, violations } = await pages.signedIn(1280, 900);
+  await page.goto(`${stack.gateway.httpUrl}/#/accounts`);
+  await page.getByRole('button', { name: 'Editar PagueSafe chave vencida' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel(/^Chave secreta/).fill('sk-renovada');
+  fake.expect({
+    method: 'GET',
+    path: /^\/transactions\/gateway-connection-test-[0-9a-f-]+$/,
+    headers: { authorization: `Basic ${Buffer.from('sk-renovada:x').toString('base64')}` },
+    reply: { status: 404, body: { message: 'Transaction not found' } },
+  });
+  await dialog.getByRole('button', { name: 'Testar conexão', exact: true }).click();
+  await dialog.getByTestId('connection-result').getByText('Conexão bem-sucedida: o provedor aceitou as credenciais da conta.').waitFor();
+  fake.assertAllDone();
+  await dialog.getByRole('button', { name: 'Cancelar' }).click();
+  await dialog.waitFor({ state: 'detached' });
+
+  // The stored key is still the old one, which the provider refuses.
+  fake.expect({
+    method: 'GET',
+    path: /^\/transactions\/gateway-connection-test-[0-9a-f-]+$/,
+    headers: { authorization: `Basic ${Buffer.from('sk-conexao:x').toString('base64')}` },
+    reply: { status: 401, body: { message: 'Invalid API key' } },
+  });
+  await testAccount(page, 'PagueSafe chave vencida');
+  await page.getByTestId('connection-result').getByText('O provedor recusou as credenciais da conta. Confira as chaves.').waitFor();
+  fake.assertAllDone();
+  await pages.finish(page, violations, 'accounts-connection-test-edit');
+});

@@ -4,13 +4,16 @@ import { failureOf } from '../support/clients.js';
 import { closedPort } from '../support/closedPort.js';
 import { startFakeProvider, type FakeProvider } from '../support/fakeProvider.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
+import { capturedLogger } from '../support/logCapture.js';
 
 /** "Testar conexão": one read at the provider, by an id that cannot exist, with the account's stored credentials. */
 let stack: TestStack;
 let fake: FakeProvider;
+// Everything the gateway logs, to show a tested secret is never among it.
+const log = capturedLogger('debug');
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({ logger: log.logger });
   fake = await startFakeProvider();
 });
 
@@ -108,6 +111,8 @@ describe('TestProviderAccount of values not saved yet (a candidate)', () => {
     expect(answer.detail).not.toContain('sk_wrong');
     fake.assertAllDone();
     expect(await accountCount()).toBe(before);
+    expect(log.lines.length).toBeGreaterThan(0);
+    expect(log.lines.join('\n')).not.toContain('sk_wrong');
   });
 
   it('answers OK for a key the provider accepts', async () => {
