@@ -6,6 +6,7 @@ import type { TestCertificates } from '../support/fakeProvider.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
 import { startVolutiMtlsStandIn, type VolutiMtlsStandIn } from '../support/volutiStandIn.js';
 import type { BacenPixStandIn } from '../standins/bacenpix.js';
+import { clearHttpsAgents } from '../../server/lib/http/tlsAgent.js';
 
 /**
  * The provider-account form takes a client certificate as a file (issue 33 §8): the operator picks the .pem (or .p12,
@@ -123,6 +124,9 @@ it.each([
   await dialog.getByRole('button', { name: text.save }).click();
   await dialog.waitFor({ state: 'detached' });
 
+  // One keep-alive agent per client certificate (tlsAgent.ts): the other width's account presented the same certificate,
+  // and its idle connection would carry this test without a handshake. Closed, so this account's file makes its own.
+  clearHttpsAgents();
   const handshakes = standIn.clientCertificates.length;
   await page.getByRole('button', { name: `${text.test} ${name}` }).click();
   await page.getByTestId('connection-result').getByText(text.ok).waitFor();
