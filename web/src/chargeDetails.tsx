@@ -1,9 +1,8 @@
 import { Card, Table, Text, Title } from '@mantine/core';
 import type { Transaction } from '../../gen/es/gateway/v1/types_pb.js';
-import { ShortIdCopy } from './charges.js';
 import { formatDocument, formatMoney, shortEmail } from './format.js';
 import { useI18n } from './i18n.js';
-import { TableHead, When, scrollable } from './ui.js';
+import { ShortIdCopy, TableHead, When, scrollable } from './ui.js';
 
 /**
  * What a charge was asked with and what came of it beyond its status, for its page: the customer, the items and

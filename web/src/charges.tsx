@@ -1,10 +1,9 @@
-import { Link } from 'react-router';
-import { Anchor, Button, Card, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Card, Group, Stack, Textarea, TextInput, Title } from '@mantine/core';
 import { useMutation } from '@connectrpc/connect-query';
 import { SandboxService } from '../../gen/es/gateway/v1/sandbox_service_pb.js';
 import { PaymentMethod, TransactionStatus, type Transaction } from '../../gen/es/gateway/v1/types_pb.js';
 import { ErrorAlert } from './errors.js';
-import { formatMoney, shortId } from './format.js';
+import { formatMoney } from './format.js';
 import { useI18n, type Messages } from './i18n.js';
 import { awaitsPixPayment, PixPaymentFacts } from './pixPayment.js';
 import { Copy, StatusBadge, When } from './ui.js';
@@ -98,28 +97,6 @@ export function declineText(t: Messages, tx: Transaction): string {
   if (tx.status !== TransactionStatus.REJECTED) return '';
   if (!tx.declineReason) return t.detail.declineNotGiven;
   return `${t.detail.declineCategories[tx.declineCategory] ?? t.detail.declineCategories.other} (${t.detail.providerCode(tx.declineReason)})`;
-}
-
-/**
- * An id as tables show it: its first 8 characters (the whole id is the link's name or the text's title) and a button
- * that copies the whole id, named by `what` of the short one. A link to `to` where the record has a page.
- */
-export function ShortIdCopy({ id, what, to }: { id: string; what: (short: string) => string; to?: string }) {
-  const short = shortId(id);
-  return (
-    <Group gap="xs" wrap="nowrap">
-      {to ? (
-        <Anchor component={Link} to={to} aria-label={id} title={id} ff="monospace">
-          {short}
-        </Anchor>
-      ) : (
-        <Text span ff="monospace" title={id} data-testid="short-id">
-          {short}
-        </Text>
-      )}
-      <Copy value={id} what={what(short)} />
-    </Group>
-  );
 }
 
 /** The provider whose charges SandboxService.SimulatePayment can pay. */

@@ -170,15 +170,24 @@ export function Copy({ value, what }: { value: string; what: string }) {
   );
 }
 
-/** A list's id cell: the short id is what is read; the full one is the link's name and what the button copies. */
-export function ShortIdLink({ id, to }: { id: string; to: string }) {
-  const { t } = useI18n();
+/**
+ * An id as tables show it: its first 8 characters (the whole id is the link's name or the text's title) and a button
+ * that copies the whole id, named by `what` of the short one. A link to `to` where the record has a page.
+ */
+export function ShortIdCopy({ id, what, to }: { id: string; what: (short: string) => string; to?: string }) {
+  const short = shortId(id);
   return (
     <Group gap="xs" wrap="nowrap">
-      <Anchor component={Link} to={to} aria-label={id} title={id} ff="monospace">
-        {shortId(id)}
-      </Anchor>
-      <Copy value={id} what={t.transactions.copyId(shortId(id))} />
+      {to ? (
+        <Anchor component={Link} to={to} aria-label={id} title={id} ff="monospace">
+          {short}
+        </Anchor>
+      ) : (
+        <Text span ff="monospace" title={id} data-testid="short-id">
+          {short}
+        </Text>
+      )}
+      <Copy value={id} what={what(short)} />
     </Group>
   );
 }

@@ -10,7 +10,7 @@ import { ErrorAlert } from '../errors.js';
 import { useListFilters } from '../filters.js';
 import { formatMoney } from '../format.js';
 import { useI18n } from '../i18n.js';
-import { LoadMore, PageHeader, PAGE_SIZE, ShortIdLink, StatusBadge, TableHead, When, scrollable } from '../ui.js';
+import { LoadMore, PageHeader, PAGE_SIZE, ShortIdCopy, StatusBadge, TableHead, When, scrollable } from '../ui.js';
 
 /** Payouts (withdrawals), newest first, filtered, a page at a time; live like the charges. Each opens its detail; a new one from the form, for roles that may pay out. */
 export default function Payouts({ canCreate }: { canCreate: boolean }) {
@@ -41,7 +41,7 @@ export default function Payouts({ canCreate }: { canCreate: boolean }) {
                   <When at={w.createdAt} />
                 </Table.Td>
                 <Table.Td className="nowrap">
-                  <ShortIdLink id={w.id} to={`/payouts/${w.id}`} />
+                  <ShortIdCopy id={w.id} what={t.transactions.copyId} to={`/payouts/${w.id}`} />
                 </Table.Td>
                 <Table.Td>
                   <StatusBadge status={w.status} withdraw />

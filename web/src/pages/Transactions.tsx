@@ -3,7 +3,7 @@ import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { createClient } from '@connectrpc/connect';
 import { useInfiniteQuery, useTransport } from '@connectrpc/connect-query';
 import { PaymentGatewayService, type ListTransactionsRequest } from '../../../gen/es/gateway/v1/payment_gateway_service_pb.js';
-import { declineText, ShortIdCopy } from '../charges.js';
+import { declineText } from '../charges.js';
 import { CustomerSummary } from '../chargeDetails.js';
 import { decimalCents } from '../csv.js';
 import { ExportCsv, EXPORT_PAGE_SIZE, type ExportPage } from '../exportCsv.js';
@@ -11,7 +11,7 @@ import { ErrorAlert } from '../errors.js';
 import { useListFilters } from '../filters.js';
 import { formatDocument, formatMoney } from '../format.js';
 import { useI18n } from '../i18n.js';
-import { LoadMore, PageHeader, PAGE_SIZE, StatusBadge, TableHead, When, scrollable } from '../ui.js';
+import { LoadMore, PageHeader, PAGE_SIZE, ShortIdCopy, StatusBadge, TableHead, When, scrollable } from '../ui.js';
 
 /**
  * Charges, newest first, filtered, a page at a time, each with its customer (many share a name); a loader until the
