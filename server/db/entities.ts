@@ -263,6 +263,8 @@ export const WebhookNotificationEntity = defineEntity({
     providerAccountId: p.uuid(),
     body: p.blob(),
     headers: p.json<Record<string, string>>(),
+    /** The URL's query parameters as received, credential-like ones left out (Mercado Pago's IPN names its subject there). */
+    query: p.json<Record<string, string>>().default('{}'),
     /**
      * The sender proved itself at intake with a credential header (a token,
      * Basic auth) that is not stored: processing, which sees the stored headers

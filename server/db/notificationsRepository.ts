@@ -27,6 +27,8 @@ const toNotification = (row: WebhookNotificationRow): WebhookNotification => ({
 export interface StoredNotification extends WebhookNotification {
   body: Buffer;
   headers: Record<string, string>;
+  /** The URL's query parameters as received, credential-like ones left out. */
+  query: Record<string, string>;
   /** Its signature or credential was checked and valid when it arrived. */
   authenticatedAtIntake: boolean;
 }
@@ -34,7 +36,7 @@ export interface StoredNotification extends WebhookNotification {
 /** The columns of a notification's summary, and of the whole stored notification, as raw SQL answers them. */
 const SUMMARY_COLUMNS = `id, provider, provider_account_id, received_at, outcome, outcome_reason, result_type, result_subject_id, result_status,
   subject_id, processed_at, attempts`;
-const STORED_COLUMNS = `${SUMMARY_COLUMNS}, body, headers, authenticated_at_intake`;
+const STORED_COLUMNS = `${SUMMARY_COLUMNS}, body, headers, query, authenticated_at_intake`;
 
 interface NotificationRecord {
   id: string;
@@ -54,6 +56,7 @@ interface NotificationRecord {
 interface StoredRecord extends NotificationRecord {
   body: Buffer;
   headers: Record<string, string> | string;
+  query: Record<string, string> | string;
   authenticated_at_intake: boolean;
 }
 
@@ -77,6 +80,7 @@ const storedOf = (row: StoredRecord): StoredNotification => ({
   ...notificationOf(row),
   body: Buffer.from(row.body),
   headers: typeof row.headers === 'string' ? (JSON.parse(row.headers) as Record<string, string>) : row.headers,
+  query: typeof row.query === 'string' ? (JSON.parse(row.query) as Record<string, string>) : row.query,
   authenticatedAtIntake: row.authenticated_at_intake,
 });
 
@@ -87,8 +91,8 @@ const storedOf = (row: StoredRecord): StoredNotification => ({
  */
 const INSERT_NOTIFICATIONS = prepared(
   'insert_notifications',
-  `insert into webhook_notifications (id, provider, provider_account_id, body, headers, authenticated_at_intake, received_at, outcome, attempts, locked_until)
-   select * from unnest(?::uuid[], ?::text[], ?::uuid[], ?::bytea[], ?::jsonb[], ?::boolean[], ?::timestamptz[], ?::text[], ?::int[], ?::timestamptz[])`,
+  `insert into webhook_notifications (id, provider, provider_account_id, body, headers, query, authenticated_at_intake, received_at, outcome, attempts, locked_until)
+   select * from unnest(?::uuid[], ?::text[], ?::uuid[], ?::bytea[], ?::jsonb[], ?::jsonb[], ?::boolean[], ?::timestamptz[], ?::text[], ?::int[], ?::timestamptz[])`,
 );
 
 const BACKLOG = `outcome in ('RECEIVED', 'PROCESSING') or (outcome in ('FAILED', 'UNKNOWN_SUBJECT') and next_attempt_at is not null)`;
@@ -147,6 +151,8 @@ export interface NotificationIntake {
   providerAccountId: string;
   body: Buffer;
   headers: Record<string, string>;
+  /** The URL's query parameters, credential-like ones already left out. */
+  query?: Record<string, string>;
   authenticatedAtIntake?: boolean;
   /**
    * Its signature did not match: inserted already REJECTED, never RECEIVED, so no worker can lease it in the moment
@@ -158,7 +164,7 @@ export interface NotificationIntake {
 /** A notification's row as intake inserts it. */
 export type NewNotificationRow = Pick<
   WebhookNotificationRow,
-  'id' | 'provider' | 'providerAccountId' | 'body' | 'headers' | 'authenticatedAtIntake' | 'receivedAt' | 'outcome' | 'attempts' | 'lockedUntil'
+  'id' | 'provider' | 'providerAccountId' | 'body' | 'headers' | 'query' | 'authenticatedAtIntake' | 'receivedAt' | 'outcome' | 'attempts' | 'lockedUntil'
 >;
 
 export interface NotificationFilter {
@@ -205,6 +211,7 @@ export class NotificationsRepository {
       providerAccountId: input.providerAccountId,
       body: input.body,
       headers: withoutCredentialHeaders(input.headers),
+      query: input.query ?? {},
       authenticatedAtIntake: input.authenticatedAtIntake ?? false,
       receivedAt,
       outcome: input.rejected ? 'REJECTED' : leased ? 'PROCESSING' : 'RECEIVED',
@@ -225,6 +232,7 @@ export class NotificationsRepository {
       column('providerAccountId'),
       column('body'),
       rows.map((row) => JSON.stringify(row.headers)),
+      rows.map((row) => JSON.stringify(row.query)),
       column('authenticatedAtIntake'),
       column('receivedAt'),
       column('outcome'),
@@ -241,7 +249,7 @@ export class NotificationsRepository {
   storedOfRow(row: NewNotificationRow): StoredNotification {
     const bytes = row.body ?? new Uint8Array();
     const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    return { ...this.summaryOf(row), body, headers: row.headers, authenticatedAtIntake: row.authenticatedAtIntake };
+    return { ...this.summaryOf(row), body, headers: row.headers, query: row.query, authenticatedAtIntake: row.authenticatedAtIntake };
   }
 
   /**

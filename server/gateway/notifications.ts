@@ -49,6 +49,8 @@ export interface IncomingWebhook {
   providerAccountId: string;
   body: Buffer;
   headers: Record<string, string>;
+  /** The URL's query parameters, credential-like ones already left out (the sidecar's withoutCredentialParams). */
+  query?: Record<string, string>;
 }
 
 export interface NotificationProcessingOptions {
@@ -161,7 +163,8 @@ export class NotificationsService {
     // The stored account's provider, never the one in the path: a label must not be whatever a sender typed.
     this.deps.observer.notificationReceived(account.provider);
     const headers = lowerCaseHeaders(incoming.headers);
-    const verdict = adapter.verifyNotification(ctx, { body: incoming.body, headers });
+    const query = incoming.query ?? {};
+    const verdict = adapter.verifyNotification(ctx, { body: incoming.body, headers, query });
     if (verdict === 'invalid' && this.badSignatureStores.take(account.id) > 0) {
       this.deps.observer.notificationProcessed(account.provider, 'REJECTED');
       const unstored = (this.unstoredBadSignatures.get(account.id) ?? 0) + 1;
@@ -178,6 +181,7 @@ export class NotificationsService {
         providerAccountId: account.id,
         body: adapter.storableBody(incoming.body),
         headers,
+        query,
         authenticatedAtIntake: verdict === 'valid',
         rejected: verdict === 'invalid',
       },
@@ -277,7 +281,7 @@ export class NotificationsService {
     };
     try {
       const { adapter, ctx, account } = await this.account(undefined, stored.providerAccountId);
-      const notification: IncomingNotification = { body: stored.body, headers: stored.headers, receivedAt: stored.receivedAt };
+      const notification: IncomingNotification = { body: stored.body, headers: stored.headers, query: stored.query, receivedAt: stored.receivedAt };
       const checked = adapter.verifyNotification(ctx, notification);
       if (checked === 'invalid') return finished(record('REJECTED', 'the signature does not match the account webhook secret'));
       // A credential header (a token, Basic auth) is not stored, so what it proved at intake is kept instead.

@@ -86,6 +86,11 @@ export function requestPath(req: IncomingMessage): string {
   return new URL(checkedTarget(req), 'http://request').pathname;
 }
 
+/** The request target's query parameters. */
+export function requestQuery(req: IncomingMessage): URLSearchParams {
+  return new URL(checkedTarget(req), 'http://request').searchParams;
+}
+
 /** Answers a plain-HTTP error unless an answer has already started; closes the connection when the body was not read. */
 export function replyError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
   if (res.headersSent) {

@@ -75,6 +75,8 @@ export interface IncomingNotification {
   body: Buffer;
   /** Header names in lower case. */
   headers: Record<string, string>;
+  /** The URL's query parameters (first value of each), credential-like ones left out; empty where none came. */
+  query?: Record<string, string>;
   /** When the sidecar received it, for a stored notification checked again; signature age is measured against it (default now). */
   receivedAt?: Date;
 }

@@ -325,8 +325,8 @@ export function webhookHandlers(u: UseCases) {
       return { notifications: notifications.map(toProtoNotification), nextPageToken: nextPageToken ?? '' };
     },
     getWebhookNotification: async (r: wh.GetWebhookNotificationRequest): Promise<wh.GetWebhookNotificationResponse> => {
-      const { body, headers, ...notification } = await u.notifications.get(r.id);
-      return { notification: toProtoNotification(notification), body, headers };
+      const { body, headers, query, ...notification } = await u.notifications.get(r.id);
+      return { notification: toProtoNotification(notification), body, headers, query };
     },
     reprocessWebhookNotification: async (r: wh.ReprocessWebhookNotificationRequest): Promise<wh.ReprocessWebhookNotificationResponse> => ({
       notification: toProtoNotification(await u.notifications.reprocess(r.id)),

@@ -1,7 +1,18 @@
 import { createServer, type ServerResponse } from 'node:http';
 import { isDatabaseUnreachable, isGatewayError, type ErrorCode } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
-import { BodyTooLarge, decodePathSegment, guardedListener, listen, readLimitedBody, replyError, requestPath, type ListeningServer } from '../lib/httpServer.js';
+import {
+  BodyTooLarge,
+  decodePathSegment,
+  guardedListener,
+  listen,
+  readLimitedBody,
+  replyError,
+  requestPath,
+  requestQuery,
+  type ListeningServer,
+} from '../lib/httpServer.js';
+import { withoutCredentialParams } from '../lib/http/redact.js';
 import { TokenBuckets } from '../lib/tokenBuckets.js';
 import type { NotificationsService } from '../gateway/notifications.js';
 
@@ -136,7 +147,8 @@ export async function startWebhookSidecar(options: SidecarOptions): Promise<List
       try {
         const body = await readLimitedBody(req, options.maxBodyBytes);
         const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]));
-        const notification = await options.notifications.intake({ provider, providerAccountId, body, headers });
+        const query = withoutCredentialParams(requestQuery(req));
+        const notification = await options.notifications.intake({ provider, providerAccountId, body, headers, query });
         failures?.succeeded(provider, providerAccountId);
         reply(res, 200, { id: notification.id, outcome: notification.outcome });
       } catch (error) {

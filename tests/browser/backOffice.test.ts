@@ -183,6 +183,8 @@ it("transactions: a PIX charge is listed and found by its order id, opened with 
     await notification.getByRole('button', { name: 'Ver conteúdo' }).click();
     await expect(page.getByTestId('notification-body').textContent()).resolves.toContain(`"id": "${second.transactionId}"`);
     await expect(page.getByTestId('notification-headers').textContent()).resolves.toContain('content-type: application/json');
+    // Its address carried no parameters: no empty block for them.
+    await expect(page.getByTestId('notification-query').count()).resolves.toBe(0);
     await notification.getByRole('button', { name: 'Reprocessar' }).click();
     await notification.getByText('Reprocessada: Sem mudança.').waitFor();
 

@@ -10,7 +10,7 @@ import {
   SettleUnconfirmedRequestRequest,
 } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { GetAccountStatementRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
-import { PaymentMethod, StatusSource, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
+import { PaymentMethod, StatusSource, TransactionStatus, WebhookOutcome } from '../../gen/ts-proto/gateway/v1/types.js';
 import {
   AddDisputeEvidenceRequest,
   DisputeKind,
@@ -24,7 +24,7 @@ import { errorDetailsOf, failureOf, type Driver } from '../support/clients.js';
 import { capturedLogger } from '../support/logCapture.js';
 import { brCodeCrcIsValid } from '../support/brCode.js';
 import { eventually } from '../support/eventually.js';
-import { processedNotifications } from '../support/webhookNotifications.js';
+import { listNotifications, processedNotifications, type ListedNotification } from '../support/webhookNotifications.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
 import { onDatabase } from '../support/postgres.js';
 import { uploadEvidence } from '../support/uploads.js';
@@ -694,6 +694,47 @@ describe("MERCADOPAGO's chargeback defence: the evidence reaches the chargeback 
       expect((await read(transaction.id)).status).toBe(TransactionStatus.TRANSACTION_STATUS_CHARGEBACK);
     } finally {
       mp.configureChargebackNotifications(undefined);
+    }
+  });
+
+  it('an IPN (?topic=chargebacks&id=…) on an account with the webhook secret: unsigned whatever its x-signature, so the reads decide', async () => {
+    const transaction = await cardCharge();
+    // Only the IPN tells of it: the payment's webhook is lost and the Chargebacks webhook event is not configured.
+    const { chargebackId } = await mp.chargeBack(transaction.transactionId, { paymentWebhook: false });
+    // The merchant's own parameter on the IPN URL: a credential-like one is never stored.
+    mp.configureIpn(`${notificationUrl}?token=merchant-secret&store=loja-1`);
+    try {
+      const paymentReads = mp.count('GET', `/v1/payments/${transaction.transactionId}`);
+      expect((await mp.notifyIpn('chargebacks', chargebackId)).status).toBe(200);
+      const dispute = await disputeOfChargeback(transaction.id, chargebackId);
+      expect(dispute.amount).toBe(1990);
+      expect(mp.count('GET', `/v1/chargebacks/${chargebackId}`)).toBe(1);
+      // Unsigned: the CHARGEBACK it claims is confirmed with the payment's read before it applies.
+      expect(mp.count('GET', `/v1/payments/${transaction.transactionId}`)).toBe(paymentReads + 1);
+      expect((await read(transaction.id)).status).toBe(TransactionStatus.TRANSACTION_STATUS_CHARGEBACK);
+
+      const [stored] = (await processedNotifications(client, transaction.id, 1)) as (ListedNotification & { id: string })[];
+      const raw = await client.call('webhooks', 'getWebhookNotification', { id: stored!.id });
+      expect(raw.query).toEqual({ store: 'loja-1', topic: 'chargebacks', id: chargebackId });
+    } finally {
+      mp.configureIpn(undefined);
+    }
+  });
+
+  it('payment IPNs: each one processed (the body says nothing, so two never look like one), and other topics ignored', async () => {
+    const transaction = await cardCharge();
+    mp.configureIpn(notificationUrl);
+    try {
+      expect((await mp.notifyIpn('payment', transaction.transactionId)).status).toBe(200);
+      expect((await mp.notifyIpn('payment', transaction.transactionId)).status).toBe(200);
+      const processed = await processedNotifications(client, transaction.id, 2);
+      expect(processed.map((n) => n.outcome)).not.toContain(WebhookOutcome.WEBHOOK_OUTCOME_DUPLICATE);
+      const ignored = async () => (await listNotifications(client, { providerAccountId: accountId, outcome: WebhookOutcome.WEBHOOK_OUTCOME_IGNORED })).length;
+      const before = await ignored();
+      expect((await mp.notifyIpn('merchant_order', 4945357007)).status).toBe(200);
+      await eventually(async () => (await ignored()) === before + 1);
+    } finally {
+      mp.configureIpn(undefined);
     }
   });
 

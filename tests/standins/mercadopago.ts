@@ -102,6 +102,8 @@ export const MERCADOPAGO_STANDIN_SOURCES = [
   'https://www.mercadopago.com.br/developers/en/docs/adobe-commerce/resources/chargebacks/how-to-manage (POST /v1/chargebacks/{id}/documentation with files[]; .jpg, .png or .pdf, 10 MB overall; 200 and documentation_status)',
   'https://www.mercadopago.com.br/developers/en/docs/checkout-pro/chargebacks/notifications (the Chargebacks event configured in the panel; the topic_chargebacks_wh notification and its example)',
   "https://www.mercadopago.com.ar/developers/en/reference/chargebacks/resource (the chargeback's attributes and their types)",
+  'https://mercadopago.com.br/developers/en/docs/your-integrations/notifications/ipn (IPN: POST to the URL set in Your integrations; topics payment, chargebacks, merchant_order; x-signature sent but not verifiable with the secret)',
+  'https://www.mercadopago.com.uy/developers/en/docs/qr-code/additional-content/notifications/ipn/inperson-payments/notification-events (the two address parameters topic and id, ?topic=…&id=…)',
 ];
 
 export interface MercadoPagoStandInOptions {
@@ -154,6 +156,14 @@ export interface MercadoPagoStandIn extends StandIn {
   configureChargebackNotifications(url: string | undefined): void;
   /** Mercado Pago's chargebacks notification about a chargeback (signed; `secret` to sign it otherwise, a forgery), to the configured URL. */
   notifyChargeback(id: string, options?: { secret?: string }): Promise<Response>;
+  /** The IPN URL set in Your integrations (undefined: IPN not configured). */
+  configureIpn(url: string | undefined): void;
+  /**
+   * An IPN as the IPN guide describes it: a POST to the IPN URL with `?topic=…&id=…`. The guide documents only those
+   * two parameters, so the body (`{}`) is the stand-in's own; the x-signature it carries is, as the guide warns, not
+   * one the application's secret verifies (the stand-in signs it with another key).
+   */
+  notifyIpn(topic: 'payment' | 'chargebacks' | 'merchant_order', id: string | number): Promise<Response>;
   /** Mercado Pago changes a chargeback (its amount in reais, its deadline) and, where the event is configured, notifies it. */
   updateChargeback(id: string, change: { amount?: number; date_documentation_deadline?: string }): Promise<Response | undefined>;
 }
@@ -540,6 +550,17 @@ export async function startMercadoPagoStandIn(options: MercadoPagoStandInOptions
   }
 
   let chargebackNotificationUrl: string | undefined;
+  let ipnUrl: string | undefined;
+
+  function notifyIpn(topic: 'payment' | 'chargebacks' | 'merchant_order', id: string | number): Promise<Response> {
+    if (!ipnUrl) throw new Error('IPN is not configured');
+    const url = new URL(ipnUrl);
+    url.searchParams.set('topic', topic);
+    url.searchParams.set('id', String(id));
+    const ts = Math.floor(Date.now() / 1000);
+    const signature = createHmac('sha256', 'not the application secret').update(`id:${id};ts:${ts};`).digest('hex');
+    return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': `ts=${ts},v1=${signature}` }, body: '{}' });
+  }
 
   /** The chargebacks topic's notification, `data.id` (and `payment_id`) written as JSON numbers with every digit. */
   function notifyChargeback(id: string, notifyOptions: { secret?: string } = {}): Promise<Response> {
@@ -810,6 +831,10 @@ export async function startMercadoPagoStandIn(options: MercadoPagoStandInOptions
       chargebackNotificationUrl = url;
     },
     notifyChargeback,
+    configureIpn: (url: string | undefined) => {
+      ipnUrl = url;
+    },
+    notifyIpn,
     async updateChargeback(id: string, change: { amount?: number; date_documentation_deadline?: string }) {
       const chargeback = chargebacks.get(id);
       if (!chargeback) throw new Error(`no chargeback ${id}`);

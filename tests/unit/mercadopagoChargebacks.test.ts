@@ -29,6 +29,19 @@ describe("MERCADOPAGO's chargeback notifications, read", () => {
     expect(mercadoPagoNotified(Buffer.from('topic=chargebacks&id=1'))).toBeUndefined();
   });
 
+  it("reads an IPN from the address (the IPN guide's ?topic=…&id=…) where the body is not a webhook's; a webhook's body wins", () => {
+    expect(mercadoPagoNotified(Buffer.from('{}'), { topic: 'chargebacks', id: '217000087654321001' })).toEqual({
+      topic: 'chargeback',
+      id: '217000087654321001',
+      ipn: true,
+    });
+    expect(mercadoPagoNotified(Buffer.alloc(0), { topic: 'payment', id: '1325000001' })).toEqual({ topic: 'payment', id: '1325000001', ipn: true });
+    expect(mercadoPagoNotified(Buffer.from('{}'), { topic: 'merchant_order', id: '4945357007' })).toBeUndefined();
+    expect(mercadoPagoNotified(Buffer.from('{}'), { topic: 'payment', id: '../v1/payments' })).toBeUndefined();
+    const webhook = Buffer.from('{"id":12345,"type":"payment","data":{"id":"1325000001"}}');
+    expect(mercadoPagoNotified(webhook, { 'data.id': '1325000001', type: 'payment' })).toEqual({ topic: 'payment', id: '1325000001', eventId: '12345' });
+  });
+
   it('places the chargeback on the notified payment where its read lists it, else its first; amount in cents and deadline where stated', () => {
     const read = mercadoPagoChargebackCase.parse({
       id: '217000087654321000',

@@ -529,6 +529,7 @@ const pt = {
     show: 'Ver conteúdo',
     hide: 'Ocultar conteúdo',
     headers: 'Cabeçalhos',
+    query: 'Parâmetros do endereço',
     body: 'Corpo',
     reprocess: 'Reprocessar',
     of: (when: string) => `notificação recebida em ${when}`,

@@ -525,6 +525,7 @@ export const en: Messages = {
     show: 'Show content',
     hide: 'Hide content',
     headers: 'Headers',
+    query: 'Address parameters',
     body: 'Body',
     reprocess: 'Reprocess',
     of: (when: string) => `notification received ${when}`,

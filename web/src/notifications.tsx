@@ -133,7 +133,7 @@ export function OutcomeBadge({ outcome }: { outcome: WebhookOutcome }) {
   );
 }
 
-/** What the provider sent, as stored: the headers (credentials were never stored) and the body. */
+/** What the provider sent, as stored: the headers (credentials were never stored), the address's parameters where any came, and the body. */
 export function RawNotification({ id }: { id: string }) {
   const { t } = useI18n();
   const raw = useQuery(WebhookService.method.getWebhookNotification, { id });
@@ -148,6 +148,16 @@ export function RawNotification({ id }: { id: string }) {
           .map(([name, value]) => `${name}: ${value}`)
           .join('\n')}
       </Code>
+      {Object.keys(raw.data.query).length > 0 && (
+        <>
+          <Text fw={600}>{t.notifications.query}</Text>
+          <Code block data-testid="notification-query">
+            {Object.entries(raw.data.query)
+              .map(([name, value]) => `${name}=${value}`)
+              .join('\n')}
+          </Code>
+        </>
+      )}
       <Text fw={600}>{t.notifications.body}</Text>
       <Code block data-testid="notification-body">
         {readableBody(raw.data.body)}

@@ -14,7 +14,7 @@ export type { AuthStyle, OAuth2Auth } from './auth.js';
 export { formBody, type FormFields, type FormValue } from './formBody.js';
 export { providerError, providerMessage } from './providerError.js';
 export { ProviderCallError } from './providerCallError.js';
-export { redactForLog, redactText, withoutCredentialHeaders, REDACTED } from './redact.js';
+export { redactForLog, redactText, withoutCredentialHeaders, withoutCredentialParams, REDACTED } from './redact.js';
 export { trustCertificateAuthority, clearHttpsAgents } from './tlsAgent.js';
 export { certificateExpiries, type CertificateExpiry } from './certificateExpiry.js';
 export { clearClientCertificates, loadCertificatePem, missingCertificatePart, parseClientCertificate, type ClientCertificate } from './clientCertificate.js';

@@ -210,3 +210,19 @@ const CREDENTIAL_HEADER_FRAGMENTS = [
 export function withoutCredentialHeaders(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADER_FRAGMENTS.some((fragment) => normalise(name).includes(fragment))));
 }
+
+/** Query-parameter name fragments of credentials some senders put in a URL (`?token=…`), on top of the header ones. */
+const CREDENTIAL_PARAM_FRAGMENTS = [...CREDENTIAL_HEADER_FRAGMENTS, 'token', 'key', 'auth', 'pass', 'sig'];
+
+/**
+ * A URL's query parameters (the first value of each name) without the credential-like ones: what may be stored of a
+ * notification's address. Nothing the gateway verifies comes from the query, so dropping a signature there loses nothing.
+ */
+export function withoutCredentialParams(query: URLSearchParams): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of query) {
+    if (name in kept || CREDENTIAL_PARAM_FRAGMENTS.some((fragment) => normalise(name).includes(fragment))) continue;
+    kept[name] = value;
+  }
+  return kept;
+}

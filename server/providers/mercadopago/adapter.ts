@@ -86,6 +86,11 @@ export const MERCADOPAGO_SOURCES = {
   chargebacksManage: 'https://www.mercadopago.com.br/developers/en/docs/checkout-api-payments/payment-management/chargebacks/management',
   // POST /v1/chargebacks/{id}/documentation, multipart `files[]`: .jpg, .png or .pdf, at most 10 MB overall
   chargebacksDocumentation: 'https://www.mercadopago.com.br/developers/en/docs/adobe-commerce/resources/chargebacks/how-to-manage',
+  // IPN: a POST to the notification URL with `?topic=…&id=…` (payment, chargebacks, merchant_order…); its x-signature cannot be validated
+  ipn: 'https://mercadopago.com.br/developers/en/docs/your-integrations/notifications/ipn',
+  // after an IPN, the resource read by topic: /v1/payments/[ID], /v1/chargebacks/[ID]
+  ipnAfterNotification:
+    'https://www.mercadopago.com.pe/developers/en/docs/woocommerce/additional-content/notifications/ipn/online-payments/online-url-after-notification',
 } as const;
 
 export const MERCADOPAGO: ProviderDeclaration = {
@@ -95,7 +100,7 @@ export const MERCADOPAGO: ProviderDeclaration = {
   credentials: { required: ['secretKey'] },
   money: 'reais',
   sources:
-    "Mercado Pago API reference: POST /v1/payments (fields, mandatory X-Idempotency-Key, errors {message, error, status, cause[{code, description}]}), GET /v1/payments/{id} (the seller's fee: the `fee_details` whose fee_payer is the collector, cross-checked with transaction_details.net_received_amount, as sdk-nodejs's payment types give them), POST /v1/payments/{id}/refunds (partial with amount, X-Idempotency-Key); Checkout API guides: PIX (point_of_interaction.transaction_data), boleto (bolbradesco, payer.address required: cause 7521); webhooks guide: {type: payment, data.id} and x-signature over id:…;request-id:…;ts:…;. Card tokens made by backend for PCI-compliant merchants (resources for PCI-compliant merchants: POST /v1/card_tokens {card_number, expiration_month, expiration_year, security_code, cardholder {name, identification}} with the access token), for a card's own fields from the gateway's card token. Official SDKs: sdk-nodejs (card token read GET /v1/card_tokens/{id} with first_six_digits, the same card token create, refund answer, webhook manifest), sdk-js (getPaymentMethods by BIN: {paging, results[{id, payment_type_id, issuer}]}; getInstallments). Installments quote: GET /v1/payment_methods/installments with amount (reais) and bin, answered [{payment_method_id, payment_type_id, payer_costs[{installments, installment_rate, installment_amount, total_amount}]}] (API reference, sdk-js getInstallments). The gateway's decisions: boleto as bolbradesco, the card brand found from the token's BIN, document 1 §4 readings of the statuses, refund statuses read as done / in progress / refused, installments quoted from the credit-card entry only and only with the card's BIN (card_bin; FAILED_PRECONDITION without it), the last installment absorbing the cents. Chargeback defence (chargebacks guides and API reference): GET /v1/chargebacks/{id}, which also takes the payment's id, for the chargeback's own id where the dispute has none; then POST /v1/chargebacks/{id}/documentation, multipart, the evidence as `files[]`, only .jpg, .png or .pdf, at most 10 MB overall (read as 10,000,000 bytes), checked before anything is sent. Chargeback notifications (chargebacks guide's notification page: `type: topic_chargebacks_wh`, `data.id` the chargeback's id written as an 18-digit number, kept digit for digit, `data.payment_id`; signed like every webhook): the chargeback read with GET /v1/chargebacks/{id} (API reference attributes: payments, amount, date_documentation_deadline; no reason is documented, so the dispute keeps the gateway's), its payment moved to CHARGEBACK, the dispute given the chargeback's id, amount (cents) and deadline",
+    "Mercado Pago API reference: POST /v1/payments (fields, mandatory X-Idempotency-Key, errors {message, error, status, cause[{code, description}]}), GET /v1/payments/{id} (the seller's fee: the `fee_details` whose fee_payer is the collector, cross-checked with transaction_details.net_received_amount, as sdk-nodejs's payment types give them), POST /v1/payments/{id}/refunds (partial with amount, X-Idempotency-Key); Checkout API guides: PIX (point_of_interaction.transaction_data), boleto (bolbradesco, payer.address required: cause 7521); webhooks guide: {type: payment, data.id} and x-signature over id:…;request-id:…;ts:…;. Card tokens made by backend for PCI-compliant merchants (resources for PCI-compliant merchants: POST /v1/card_tokens {card_number, expiration_month, expiration_year, security_code, cardholder {name, identification}} with the access token), for a card's own fields from the gateway's card token. Official SDKs: sdk-nodejs (card token read GET /v1/card_tokens/{id} with first_six_digits, the same card token create, refund answer, webhook manifest), sdk-js (getPaymentMethods by BIN: {paging, results[{id, payment_type_id, issuer}]}; getInstallments). Installments quote: GET /v1/payment_methods/installments with amount (reais) and bin, answered [{payment_method_id, payment_type_id, payer_costs[{installments, installment_rate, installment_amount, total_amount}]}] (API reference, sdk-js getInstallments). The gateway's decisions: boleto as bolbradesco, the card brand found from the token's BIN, document 1 §4 readings of the statuses, refund statuses read as done / in progress / refused, installments quoted from the credit-card entry only and only with the card's BIN (card_bin; FAILED_PRECONDITION without it), the last installment absorbing the cents. Chargeback defence (chargebacks guides and API reference): GET /v1/chargebacks/{id}, which also takes the payment's id, for the chargeback's own id where the dispute has none; then POST /v1/chargebacks/{id}/documentation, multipart, the evidence as `files[]`, only .jpg, .png or .pdf, at most 10 MB overall (read as 10,000,000 bytes), checked before anything is sent. Chargeback notifications (chargebacks guide's notification page: `type: topic_chargebacks_wh`, `data.id` the chargeback's id written as an 18-digit number, kept digit for digit, `data.payment_id`; signed like every webhook): the chargeback read with GET /v1/chargebacks/{id} (API reference attributes: payments, amount, date_documentation_deadline; no reason is documented, so the dispute keeps the gateway's), its payment moved to CHARGEBACK, the dispute given the chargeback's id, amount (cents) and deadline. IPN (the IPN guide and its after-notification page): the subject only in the address, `?topic=payment|chargebacks&id=…`, read with GET /v1/payments/{id} or /v1/chargebacks/{id}; never validated with the secret (the guide says its x-signature cannot be), so always an unsigned hint; other topics ignored",
   evidence: { level: 'documented', addresses: Object.values(MERCADOPAGO_SOURCES) },
 };
 
@@ -472,6 +477,8 @@ export interface MercadoPagoNotified {
   eventId?: string;
   /** A chargeback notification's `data.payment_id`: a hint, the chargeback's read says which payments it is about. */
   paymentId?: string;
+  /** An IPN (the subject named in the address only): never signed in a way the secret can check. */
+  ipn?: true;
 }
 
 /**
@@ -490,10 +497,30 @@ function parseExactIds(body: Buffer): Record<string, unknown> | undefined {
   }
 }
 
-/** What a notification is about, with Mercado Pago's notification id where it sends one; undefined for anything else (ignored). */
-export function mercadoPagoNotified(body: Buffer): MercadoPagoNotified | undefined {
+/**
+ * An IPN, Mercado Pago's older notification (its IPN guide): a POST to the notification URL that names its subject only
+ * in the address, `?topic=…&id=…`. Of its topics the gateway reads payment and chargebacks; the others
+ * (merchant_order, point_integration_ipn, delivery_cancellation) are accepted and ignored.
+ */
+const mercadoPagoIpn = z.object({ topic: z.string().min(1), id: z.string().regex(/^\d+$/) });
+
+/** An IPN's topic and id: the address's, where the body is not a webhook's. */
+function mercadoPagoIpnOf(query: Record<string, string>): z.output<typeof mercadoPagoIpn> | undefined {
+  const ipn = mercadoPagoIpn.safeParse(query);
+  return ipn.success ? ipn.data : undefined;
+}
+
+/**
+ * What a notification is about, with Mercado Pago's notification id where it sends one: a webhook's body, else an
+ * IPN's address (`ipn`); undefined for anything else (ignored).
+ */
+export function mercadoPagoNotified(body: Buffer, query: Record<string, string> = {}): MercadoPagoNotified | undefined {
   const parsed = mercadoPagoNotification.safeParse(parseExactIds(body));
-  if (!parsed.success) return undefined;
+  if (!parsed.success) {
+    const ipn = mercadoPagoIpnOf(query);
+    if (ipn?.topic !== 'payment' && ipn?.topic !== 'chargebacks') return undefined;
+    return { topic: ipn.topic === 'payment' ? 'payment' : 'chargeback', id: ipn.id, ipn: true };
+  }
   const { type, data, id: eventId } = parsed.data;
   return {
     topic: type === 'payment' ? 'payment' : 'chargeback',
@@ -710,7 +737,7 @@ export class MercadoPagoAdapter extends DeclaredAdapter {
    * the notification, which is retried), so an unsigned one is confirmed by that read, like a signed one.
    */
   override async processWebhook(ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
-    const notified = mercadoPagoNotified(notification.body);
+    const notified = mercadoPagoNotified(notification.body, notification.query);
     if (!notified) return undefined;
     if (notified.topic === 'chargeback') return this.chargebackNotified(ctx, notified);
     const payment = await this.getTransaction(ctx, notified.id);
@@ -738,9 +765,18 @@ export class MercadoPagoAdapter extends DeclaredAdapter {
     return { type: 'TRANSACTION', transactionId: notice.paymentId, status: 'CHARGEBACK', chargeback: notice.chargeback };
   }
 
-  /** Mercado Pago's notification id where it sends one, else the payment and the body. */
+  /**
+   * Mercado Pago's notification id where it sends one, else the body's hash. An IPN has neither (its body says nothing,
+   * so every IPN would share one hash): it is keyed by its subject and its own arrival, never a duplicate of another
+   * IPN. That costs nothing in safety: an IPN is unsigned, so what it applies is what the read answered.
+   */
   override notificationKey(ctx: AdapterContext, notification: IncomingNotification): string {
-    const notified = mercadoPagoNotified(notification.body);
+    const notified = mercadoPagoNotified(notification.body, notification.query);
+    if (notified?.ipn)
+      return notificationKeyOf(
+        { subject: `ipn-${notified.topic}`, id: notified.id, status: `at-${(notification.receivedAt ?? this.now()).getTime()}` },
+        notification.body,
+      );
     return notified?.eventId ? notificationKeyOf({ eventId: notified.eventId }, notification.body) : super.notificationKey(ctx, notification);
   }
 
@@ -748,11 +784,13 @@ export class MercadoPagoAdapter extends DeclaredAdapter {
    * With a webhook secret on the account: `x-signature: ts=…,v1=…`, v1 the hex
    * HMAC-SHA256 of `id:<data.id>;request-id:<x-request-id>;ts:<ts>;` (the id in
    * lower case, parts left out when absent), the timestamp within the
-   * tolerance of the arrival.
+   * tolerance of the arrival. An IPN is unsigned whatever its headers: Mercado Pago's IPN guide says its x-signature
+   * cannot be validated with the secret, so it is a hint confirmed by the reads, as on an account without a secret.
    */
   override verifyNotification(ctx: AdapterContext, notification: IncomingNotification): NotificationVerdict {
-    if (!ctx.webhookSecret) return 'unsigned';
-    const id = mercadoPagoNotified(notification.body)?.id;
+    const notified = mercadoPagoNotified(notification.body, notification.query);
+    if (!ctx.webhookSecret || notified?.ipn || (!notified && mercadoPagoIpnOf(notification.query ?? {}))) return 'unsigned';
+    const id = notified?.id;
     const requestId = notification.headers['x-request-id'];
     const header = notification.headers['x-signature'];
     const manifest = (ts: string) => `${id ? `id:${id.toLowerCase()};` : ''}${requestId ? `request-id:${requestId};` : ''}ts:${ts};`;

@@ -104,9 +104,19 @@ export interface GetWebhookNotificationResponse {
   body: Buffer;
   /** The headers received, names in lower case, without the credentials a sender attached (authorization, cookies, API keys). */
   headers: { [key: string]: string };
+  /**
+   * The URL's query parameters received (the first value of each), without credential-like ones (token, key, secret,
+   * signature…); some providers name the notification's subject only there (Mercado Pago's IPN: topic and id).
+   */
+  query: { [key: string]: string };
 }
 
 export interface GetWebhookNotificationResponse_HeadersEntry {
+  key: string;
+  value: string;
+}
+
+export interface GetWebhookNotificationResponse_QueryEntry {
   key: string;
   value: string;
 }
@@ -547,7 +557,7 @@ export const GetWebhookNotificationRequest: MessageFns<GetWebhookNotificationReq
 };
 
 function createBaseGetWebhookNotificationResponse(): GetWebhookNotificationResponse {
-  return { notification: undefined, body: Buffer.alloc(0), headers: {} };
+  return { notification: undefined, body: Buffer.alloc(0), headers: {}, query: {} };
 }
 
 export const GetWebhookNotificationResponse: MessageFns<GetWebhookNotificationResponse> = {
@@ -560,6 +570,9 @@ export const GetWebhookNotificationResponse: MessageFns<GetWebhookNotificationRe
     }
     globalThis.Object.entries(message.headers).forEach(([key, value]: [string, string]) => {
       GetWebhookNotificationResponse_HeadersEntry.encode({ key: key as any, value }, writer.uint32(26).fork()).join();
+    });
+    globalThis.Object.entries(message.query).forEach(([key, value]: [string, string]) => {
+      GetWebhookNotificationResponse_QueryEntry.encode({ key: key as any, value }, writer.uint32(34).fork()).join();
     });
     return writer;
   },
@@ -604,6 +617,17 @@ export const GetWebhookNotificationResponse: MessageFns<GetWebhookNotificationRe
             }
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            const entry4 = GetWebhookNotificationResponse_QueryEntry.decode(reader, reader.uint32());
+            if (entry4.value !== undefined) {
+              message.query[entry4.key] = entry4.value;
+            }
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -622,6 +646,20 @@ export const GetWebhookNotificationResponse: MessageFns<GetWebhookNotificationRe
       body: isSet(object.body) ? Buffer.from(bytesFromBase64(object.body)) : Buffer.alloc(0),
       headers: isObject(object.headers)
         ? (globalThis.Object.entries(object.headers) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+      query: isObject(object.query)
+        ? (globalThis.Object.entries(object.query) as [string, any][]).reduce(
           (acc: { [key: string]: string }, [key, value]: [string, any]) => {
             globalThis.Object.defineProperty(acc, key, {
               value: globalThis.String(value),
@@ -654,6 +692,15 @@ export const GetWebhookNotificationResponse: MessageFns<GetWebhookNotificationRe
         });
       }
     }
+    if (message.query) {
+      const entries = globalThis.Object.entries(message.query) as [string, string][];
+      if (entries.length > 0) {
+        obj.query = {};
+        entries.forEach(([k, v]) => {
+          obj.query[k] = v;
+        });
+      }
+    }
     return obj;
   },
 
@@ -667,6 +714,15 @@ export const GetWebhookNotificationResponse: MessageFns<GetWebhookNotificationRe
       : undefined;
     message.body = object.body ?? Buffer.alloc(0);
     message.headers = (globalThis.Object.entries(object.headers ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    message.query = (globalThis.Object.entries(object.query ?? {}) as [string, string][]).reduce(
       (acc: { [key: string]: string }, [key, value]: [string, string]) => {
         if (value !== undefined) {
           acc[key] = globalThis.String(value);
@@ -763,6 +819,93 @@ export const GetWebhookNotificationResponse_HeadersEntry: MessageFns<GetWebhookN
     object: DeepPartial<GetWebhookNotificationResponse_HeadersEntry>,
   ): GetWebhookNotificationResponse_HeadersEntry {
     const message = createBaseGetWebhookNotificationResponse_HeadersEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseGetWebhookNotificationResponse_QueryEntry(): GetWebhookNotificationResponse_QueryEntry {
+  return { key: "", value: "" };
+}
+
+export const GetWebhookNotificationResponse_QueryEntry: MessageFns<GetWebhookNotificationResponse_QueryEntry> = {
+  encode(message: GetWebhookNotificationResponse_QueryEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetWebhookNotificationResponse_QueryEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetWebhookNotificationResponse_QueryEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetWebhookNotificationResponse_QueryEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: GetWebhookNotificationResponse_QueryEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetWebhookNotificationResponse_QueryEntry>): GetWebhookNotificationResponse_QueryEntry {
+    return GetWebhookNotificationResponse_QueryEntry.fromPartial(base ?? {});
+  },
+  fromPartial(
+    object: DeepPartial<GetWebhookNotificationResponse_QueryEntry>,
+  ): GetWebhookNotificationResponse_QueryEntry {
+    const message = createBaseGetWebhookNotificationResponse_QueryEntry();
     message.key = object.key ?? "";
     message.value = object.value ?? "";
     return message;

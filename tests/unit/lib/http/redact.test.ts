@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { REDACTED, redactForLog, withoutCredentialHeaders } from '../../../../server/lib/http/index.js';
+import { REDACTED, redactForLog, withoutCredentialHeaders, withoutCredentialParams } from '../../../../server/lib/http/index.js';
 
 describe('redactForLog', () => {
   it('hides credentials in headers, whatever their case, and keeps the rest', () => {
@@ -25,6 +25,11 @@ describe('redactForLog', () => {
     const headers = { 'x-webhook-code': 'whk-code-1', 'x-webhook-event-id': 'evt-1', 'user-agent': 'Pluggou-Webhook/1.0' };
     expect(redactForLog(headers)).toEqual({ ...headers, 'x-webhook-code': REDACTED });
     expect(withoutCredentialHeaders(headers)).toEqual({ 'x-webhook-event-id': 'evt-1', 'user-agent': 'Pluggou-Webhook/1.0' });
+  });
+
+  it("keeps of a URL's query only what is not credential-like, the first value of each name", () => {
+    const query = new URLSearchParams('topic=chargebacks&id=217000087654321001&token=abc&api_key=k&Signature=s&pass=p&store=loja&topic=payment');
+    expect(withoutCredentialParams(query)).toEqual({ topic: 'chargebacks', id: '217000087654321001', store: 'loja' });
   });
 
   it("hides a provider's own API-key header when told its name", () => {
