@@ -87,6 +87,8 @@ export const TransactionEntity = defineEntity({
     cardLast4: p.string().length(4).nullable(),
     /** A declined charge's reason as the provider gave it. */
     declineReason: p.text().nullable(),
+    /** The same decline in the provider's words, where it gave a text (migration 20261204010000). */
+    declineMessage: p.text().nullable(),
     /** Cents of fee the provider reported for the charge when it created it (the statement's fees); null where it reports none. */
     providerFee: p.bigint('number').nullable(),
     /** A PIX charge paid: the payment's end-to-end id and payer as the provider reported them (migration 20261201010000). */

@@ -72,6 +72,7 @@ const TRANSACTION_LIST_FIELDS = [
   'customerDocument',
   'description',
   'declineReason',
+  'declineMessage',
   'webhookUrl',
   'origin',
   'refundedAmount',

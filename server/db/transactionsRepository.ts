@@ -99,6 +99,7 @@ export function transactionOf(row: TransactionRow): Transaction {
     ...(row.items?.length ? { items: row.items } : {}),
     ...(row.cardLast4 ? { cardLast4: row.cardLast4, ...(row.cardBrand ? { cardBrand: row.cardBrand } : {}) } : {}),
     ...(row.declineReason ? { declineReason: row.declineReason } : {}),
+    ...(row.declineReason && row.declineMessage ? { declineMessage: row.declineMessage } : {}),
     ...(row.providerFee === null || row.providerFee === undefined ? {} : { providerFee: row.providerFee }),
     ...pixPaymentOfRow(row),
   };
@@ -163,6 +164,7 @@ function transactionRowOf(row: SqlRecord): TransactionRow {
     cardBrand: (row.card_brand as string | null) ?? null,
     cardLast4: (row.card_last4 as string | null) ?? null,
     declineReason: (row.decline_reason as string | null) ?? null,
+    declineMessage: (row.decline_message as string | null) ?? null,
     providerFee: row.provider_fee === null || row.provider_fee === undefined ? null : Number(row.provider_fee),
     pixEndToEndId: (row.pix_end_to_end_id as string | null) ?? null,
     pixPayerName: (row.pix_payer_name as string | null) ?? null,
@@ -192,8 +194,9 @@ const INSERT_CHARGE = prepared(
   `with t as (
          insert into transactions (id, provider_account_id, provider, provider_transaction_id, payment_method, status, amount, currency, installments,
            pix_code, pix_qr_code, billet_code, billet_url, expires_at, order_id, customer_document, customer_email, webhook_url, idempotency_key,
-           routing, customer_name, description, items, card_brand, card_last4, decline_reason, provider_fee, origin, created_at, updated_at)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?::jsonb, ?, ?, ?, ?, 'api', ?, ?)
+           routing, customer_name, description, items, card_brand, card_last4, decline_reason, decline_message, provider_fee, origin, created_at,
+           updated_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, 'api', ?, ?)
          on conflict (provider_account_id, provider_transaction_id) do nothing
          returning id, provider_account_id, status, created_at),
        e as (
@@ -216,11 +219,18 @@ const INSERT_CHARGE = prepared(
 /** A declined charge's reason as the provider gave it, bounded: it is the provider's text, shown, never parsed. */
 const boundedDeclineReason = (reason: string | undefined): string | null => reason?.trim().slice(0, 500) || null;
 const declineReasonOf = (result: TransactionResult): string | null => (result.status === 'REJECTED' ? boundedDeclineReason(result.declineReason) : null);
+/** The decline's text, kept only beside a reason: a text alone would say nothing the reason does not. */
+const declineMessageOf = (result: TransactionResult): string | null => (declineReasonOf(result) === null ? null : boundedDeclineReason(result.declineMessage));
 
-/** A reason a later answer gives for a decline, kept on a declined charge that has none yet (the first stays). */
+/**
+ * A reason (and its text) a later answer gives for a decline, kept on a declined charge that has none yet: the first
+ * stays. The text alone fills in only beside the same reason (a charge stored before texts were kept), so a reason
+ * and a text of two different answers are never paired.
+ */
 const RECORD_DECLINE_REASON = prepared(
   'record_decline_reason',
-  `update transactions set decline_reason = ? where id = ? and status = 'REJECTED' and decline_reason is null`,
+  `update transactions set decline_reason = coalesce(decline_reason, ?::text), decline_message = coalesce(decline_message, ?::text)
+    where id = ? and status = 'REJECTED' and (decline_reason is null or (decline_reason = ?::text and decline_message is null))`,
 );
 
 /** A fee as stated in whole cents, never below zero (a misread answer states none). */
@@ -324,6 +334,7 @@ export class TransactionsRepository {
       input.items?.length ? JSON.stringify(input.items) : null,
       ...cardFactsOf(input),
       declineReasonOf(result),
+      declineMessageOf(result),
       providerFeeOf(result),
       now,
       now,
@@ -365,6 +376,7 @@ export class TransactionsRepository {
         items: input.items?.length ? input.items : null,
         ...cardColumnsOf(input),
         declineReason: declineReasonOf(result),
+        declineMessage: declineMessageOf(result),
         providerFee: providerFeeOf(result),
         webhookUrl: input.webhookUrl ?? null,
         routing: input.routing ?? null,
@@ -459,10 +471,10 @@ export class TransactionsRepository {
     if (statedFee(fee)) await runPreparedOn(target, RECORD_PROVIDER_FEE, [fee, id, fee]);
   }
 
-  /** Keeps the reason a provider's read gave for declining a charge the gateway recorded without one, in `target`'s transaction. */
-  async recordDeclineReason(target: PreparedTarget, id: string, reason: string | undefined): Promise<void> {
+  /** Keeps the reason (and text) a provider's read gave for declining a charge the gateway recorded without one, in `target`'s transaction. */
+  async recordDeclineReason(target: PreparedTarget, id: string, reason: string | undefined, message?: string): Promise<void> {
     const kept = boundedDeclineReason(reason);
-    if (kept) await runPreparedOn(target, RECORD_DECLINE_REASON, [kept, id]);
+    if (kept) await runPreparedOn(target, RECORD_DECLINE_REASON, [kept, boundedDeclineReason(message), id, kept]);
   }
 
   async findTransaction(em: EntityManager, id: string, consistency: Consistency = 'replica'): Promise<Transaction | null> {

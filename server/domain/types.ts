@@ -125,6 +125,12 @@ export interface TransactionResult {
    */
   declineReason?: string;
   /**
+   * The same decline in the provider's own words (Iugu's message beside its LR, Cel_Cash's ABECS message, Pagar.me's
+   * acquirer message), where it gives a text; where it gives only a text, that text is also the declineReason.
+   * Stored with the reason, and only with it: the two come from one answer.
+   */
+  declineMessage?: string;
+  /**
    * A card charge's brand and last four digits (never more of a card): as the provider answered them, where it does;
    * on a stored charge, else as read from the gateway's card token when the charge opened it.
    */

@@ -457,6 +457,7 @@ export class NotificationsService {
       pixPayment: firstStated(read?.pixPayment, claimed),
       providerFee: read?.providerFee ?? claimedFee,
       declineReason: read?.declineReason,
+      declineMessage: read?.declineMessage,
       refusalReason: read?.refusalReason ?? ('refusalReason' in result && !unconfirmed ? result.refusalReason : undefined),
       // Read from the provider by the adapter (WebhookResult); kept on the dispute only where the charge is CHARGEBACK.
       chargeback: 'chargeback' in result ? result.chargeback : undefined,

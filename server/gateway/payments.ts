@@ -243,6 +243,7 @@ export class PaymentsService {
     };
     // The provider's reason for a decline, answered with the charge for routes' soft declines (not stored: a replay has none).
     let declineReason: string | undefined;
+    let declineMessage: string | undefined;
     const transaction = await runIdempotent(this.deps, {
       providerAccountId: account.id,
       operation: 'createTransaction',
@@ -258,6 +259,7 @@ export class PaymentsService {
         const call = () => adapter.createTransaction(ctx, { ...full, idempotencyKey, ...(card ? { card } : {}) });
         const result = await (this.routes ? this.routes.health.timed(account.id, 'charge', call) : call());
         declineReason = result.declineReason;
+        declineMessage = result.declineMessage;
         return result;
       },
       store: async (result, keyClaimId) => {
@@ -274,7 +276,8 @@ export class PaymentsService {
       },
       replay: async (id) => (await this.deps.transactions.findTransaction(this.deps.db.em(), id, 'primary'))!,
     });
-    return declineReason && transaction.status === 'REJECTED' ? { ...transaction, declineReason } : transaction;
+    if (!declineReason || transaction.status !== 'REJECTED') return transaction;
+    return { ...transaction, declineReason, ...(declineMessage ? { declineMessage } : {}) };
   }
 
   /** The charge with its refunds' records (only here: the other reads of a charge do not need them). */

@@ -21,6 +21,8 @@ export interface ProviderView<S extends string> {
   providerFee?: number;
   /** A charge's answer: why it was declined, where the answer states it (a card charge declined after it was created). */
   declineReason?: string;
+  /** A charge's answer: the same decline in the provider's words, where the answer gives a text. */
+  declineMessage?: string;
   /** A payout's answer: why it was refused, where the answer states it. */
   refusalReason?: string;
   /** A charge's notification: the provider's chargeback of it, where the notification is about one. */
@@ -72,7 +74,7 @@ export interface SubjectKind<S extends string, T extends Tracked<S>> {
     deps: GatewayDeps,
     tx: PreparedTx,
     id: string,
-    view: Pick<ProviderView<S>, 'status' | 'pixPayment' | 'providerFee' | 'declineReason' | 'refusalReason' | 'chargeback'>,
+    view: Pick<ProviderView<S>, 'status' | 'pixPayment' | 'providerFee' | 'declineReason' | 'declineMessage' | 'refusalReason' | 'chargeback'>,
   ): Promise<void>;
   /** `finish` runs in the move's database transaction, whether the status changed or not (see MoveHooks). */
   move(deps: GatewayDeps, id: string, to: S, source: StatusSource, finish?: MoveHooks<S>['finish']): Promise<StatusMove<S> | null>;
@@ -94,12 +96,13 @@ export const TRANSACTIONS: SubjectKind<TransactionStatus, Transaction> = {
       pixPayment: read.pixPayment,
       providerFee: read.providerFee,
       declineReason: read.declineReason,
+      declineMessage: read.declineMessage,
     };
   },
   recordFacts: async (deps, tx, id, view) => {
     await deps.transactions.recordPixPayment(tx, id, view.pixPayment);
     await deps.transactions.recordProviderFee(tx, id, view.providerFee);
-    if (view.status === 'REJECTED') await deps.transactions.recordDeclineReason(tx, id, view.declineReason);
+    if (view.status === 'REJECTED') await deps.transactions.recordDeclineReason(tx, id, view.declineReason, view.declineMessage);
     if (view.chargeback) await recordProviderChargeback(tx, id, view.chargeback, new Date());
   },
   moneyStatuses: new Set(['APPROVED', 'REJECTED', 'CANCELED', 'REFUNDED', 'CHARGEBACK']),

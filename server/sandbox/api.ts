@@ -35,6 +35,8 @@ export interface SandboxCharge {
   installments: number;
   description?: string;
   declineReason?: string;
+  /** The same decline in the sandbox's words, beside the code (testCards.ts DECLINE_MESSAGES). */
+  declineMessage?: string;
   /** A card charge's card as card APIs answer it: the brand and the last four digits, never the number. */
   card?: { brand?: string; last4: string };
   /**

@@ -23,7 +23,7 @@ import {
 import { sandboxBalance } from './balance.js';
 import { staticPixCode } from './brCode.js';
 import { StateJournal } from './stateJournal.js';
-import { DECLINING_CARDS, passesLuhn } from './testCards.js';
+import { DECLINE_MESSAGES, DECLINING_CARDS, passesLuhn } from './testCards.js';
 import { cardSummary } from '../lib/cardBrand.js';
 import { sandboxPixPayment } from './pixPayer.js';
 
@@ -415,6 +415,7 @@ export class SandboxPsp {
       throw new HttpError(422, "method must be one of 'pix', 'card', 'boleto'");
     }
     if (decline) Object.assign(charge, { status: 'declined', declineReason: decline, paidAt: undefined });
+    if (charge.declineReason && DECLINE_MESSAGES.has(charge.declineReason)) charge.declineMessage = DECLINE_MESSAGES.get(charge.declineReason);
     this.state.charges[charge.id] = charge;
     remember(this.chargesByReference, charge);
     this.journal?.record('charges', charge.id);

@@ -67,6 +67,7 @@ export function toProtoTransaction(t: domain.Transaction, shown: { pixQrImage: b
     cardLast4: t.cardLast4 ?? '',
     declineReason: t.declineReason ?? '',
     declineCategory: declineCategory(t.declineReason) ?? '',
+    declineMessage: t.declineMessage ?? '',
     refunds: (t.refunds ?? []).map((refund) => ({
       id: refund.id,
       amount: refund.amount,

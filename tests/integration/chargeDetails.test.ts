@@ -85,22 +85,31 @@ it('answers the customer, description, items and the card as brand and last 4, o
       installments: 3,
       declineReason: '',
       declineCategory: '',
+      declineMessage: '',
       refunds: [],
     });
     expect(JSON.stringify(charge)).not.toContain(SANDBOX_TEST_CARDS.approved);
   }
 });
 
-it("answers a decline's reason as the provider gave it and its category", async () => {
+it("answers a decline's reason (code) and text as the provider gave them, and its category, over both transports", async () => {
   const declined = await cardCharge(SANDBOX_TEST_CARDS.insufficientFunds);
   expect(declined.status).toBe(TransactionStatus.TRANSACTION_STATUS_REJECTED);
-  expect(await read(stack.client, declined.id)).toMatchObject({
-    declineReason: 'insufficient_funds',
-    declineCategory: 'insufficient_funds',
-    cardLast4: '9995',
-  });
+  expect(declined).toMatchObject({ declineReason: 'insufficient_funds', declineMessage: 'Saldo insuficiente na conta' });
+  for (const driver of [stack.client, connect])
+    expect(await read(driver, declined.id)).toMatchObject({
+      declineReason: 'insufficient_funds',
+      declineCategory: 'insufficient_funds',
+      declineMessage: 'Saldo insuficiente na conta',
+      cardLast4: '9995',
+    });
   const generic = await cardCharge(SANDBOX_TEST_CARDS.declined);
-  expect(await read(connect, generic.id)).toMatchObject({ declineReason: 'card_declined', declineCategory: 'card_declined', cardLast4: '0002' });
+  expect(await read(connect, generic.id)).toMatchObject({
+    declineReason: 'card_declined',
+    declineCategory: 'card_declined',
+    declineMessage: 'Cartão recusado pelo emissor',
+    cardLast4: '0002',
+  });
 });
 
 it("answers a MERCADOPAGO card refusal's status_detail as its reason, with the gateway's category", async () => {
@@ -130,9 +139,11 @@ it("answers a MERCADOPAGO card refusal's status_detail as its reason, with the g
   );
   expect(transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_REJECTED);
   for (const driver of [stack.client, connect])
+    // Mercado Pago gives no text beside its status_detail.
     expect(await read(driver, transaction.id)).toMatchObject({
       declineReason: 'cc_rejected_insufficient_amount',
       declineCategory: 'insufficient_funds',
+      declineMessage: '',
     });
 });
 

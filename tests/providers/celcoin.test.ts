@@ -213,19 +213,30 @@ describe('CELCOIN (spec doc 2, group 2): the Cel_Cash (ex-Galax Pay) API, a besp
     await fails(h.adapter.createTransaction(h.ctx, { ...card, cardId: undefined }), 'INVALID_ARGUMENT', 'cardId is required for credit card transactions');
   });
 
-  it("keeps a denied card's reason: AbecsReasonDenied.code, else reasonDenied, else the ABECS message (the SDK's transactionsSchema); none where the card was not denied", () => {
+  it("keeps a denied card's reason: AbecsReasonDenied.code, else reasonDenied, else the ABECS message (the SDK's transactionsSchema), and its text; none where the card was not denied", () => {
     const read = (transaction: Record<string, unknown>, method: 'creditcard' | 'pix' = 'creditcard') =>
       fromCharge(celcashCharge.parse(charge(method, transaction)), { status: (value) => lookupStatus(CELCOIN_STATUSES, value), amount: Number });
     const abecs = { code: '0051', message: 'SALDO/LIMITE INSUFICIENTE' };
-    expect(read({ status: 'denied', reasonDenied: 'Transação não autorizada', AbecsReasonDenied: abecs })).toMatchObject({ declineReason: '0051' });
+    expect(read({ status: 'denied', reasonDenied: 'Transação não autorizada', AbecsReasonDenied: abecs })).toMatchObject({
+      declineReason: '0051',
+      declineMessage: 'SALDO/LIMITE INSUFICIENTE',
+    });
     expect(read({ status: 'denied', reasonDenied: 'Transação não autorizada', AbecsReasonDenied: null })).toMatchObject({
       declineReason: 'Transação não autorizada',
+      declineMessage: 'Transação não autorizada',
+    });
+    expect(read({ status: 'denied', reasonDenied: 'Transação não autorizada', AbecsReasonDenied: { code: '0005', message: '' } })).toMatchObject({
+      declineReason: '0005',
+      declineMessage: 'Transação não autorizada',
     });
     expect(read({ status: 'denied', reasonDenied: '', AbecsReasonDenied: { code: '', message: 'NAO AUTORIZADA' } })).toMatchObject({
       declineReason: 'NAO AUTORIZADA',
+      declineMessage: 'NAO AUTORIZADA',
     });
     expect(read({ status: 'denied' })).not.toHaveProperty('declineReason');
+    expect(read({ status: 'denied' })).not.toHaveProperty('declineMessage');
     expect(read({ status: 'captured', reasonDenied: 'x', AbecsReasonDenied: abecs })).not.toHaveProperty('declineReason');
+    expect(read({ status: 'captured', reasonDenied: 'x', AbecsReasonDenied: abecs })).not.toHaveProperty('declineMessage');
     expect(read({ status: 'unavailablePix', reasonDenied: 'x' }, 'pix')).not.toHaveProperty('declineReason');
   });
 

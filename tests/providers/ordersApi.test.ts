@@ -281,19 +281,30 @@ describe('response mappers', () => {
     expect(ordersApiFailureReason({ id: 'or_1', status: 'failed' })).toBe('order failed');
   });
 
-  it("gives a declined card's reason: the acquirer's return code, else the refusal's text; none for a charge not declined", () => {
+  it("gives a declined card's reason: the acquirer's return code, else the refusal's text, and the text beside it; none for a charge not declined", () => {
     const card = (status: string, last_transaction: Record<string, unknown>) => order(status, { payment_method: 'credit_card', last_transaction });
     const declined = { status: 'not_authorized', success: false, acquirer_return_code: '51', acquirer_message: 'SALDO/LIMITE INSUFICIENTE' };
-    expect(fromOrdersApiOrder(card('failed', declined), READER)).toMatchObject({ status: 'REJECTED', declineReason: '51' });
+    expect(fromOrdersApiOrder(card('failed', declined), READER)).toMatchObject({
+      status: 'REJECTED',
+      declineReason: '51',
+      declineMessage: 'SALDO/LIMITE INSUFICIENTE',
+    });
     expect(fromOrdersApiOrder(card('failed', { status: 'failed', gateway_response: { errors: [{ message: 'Antifraude reprovou' }] } }), READER)).toMatchObject({
       declineReason: 'Antifraude reprovou',
+      declineMessage: 'Antifraude reprovou',
     });
+    expect(
+      fromOrdersApiOrder(card('failed', { status: 'failed', acquirer_return_code: '05', gateway_response: { errors: [{ message: 'Recusada' }] } }), READER),
+    ).toMatchObject({ declineReason: '05', declineMessage: 'Recusada' });
     expect(fromOrdersApiOrder(card('failed', { status: 'not_authorized', acquirer_message: 'Transação recusada' }), READER).declineReason).toBe(
       'Transação recusada',
     );
     expect(
       fromOrdersApiOrder(card('paid', { status: 'captured', acquirer_return_code: '00', acquirer_message: 'Transação aprovada' }), READER),
     ).not.toHaveProperty('declineReason');
+    expect(
+      fromOrdersApiOrder(card('paid', { status: 'captured', acquirer_return_code: '00', acquirer_message: 'Transação aprovada' }), READER),
+    ).not.toHaveProperty('declineMessage');
   });
 
   it('takes the charge id as the refund id when the cancelled charge has no last transaction', () => {

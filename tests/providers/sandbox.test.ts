@@ -33,6 +33,25 @@ describe("SANDBOX: the gateway's own fake PSP, its answers read by schema (serve
     });
   });
 
+  it("reads a declined charge's code and text; a text without a code, or beside no decline, is not a decline", async () => {
+    const declined = {
+      id: 'ch_1',
+      status: 'declined',
+      method: 'card',
+      amount: 5000,
+      declineReason: 'insufficient_funds',
+      declineMessage: 'Saldo insuficiente',
+    };
+    h.fake.expect({ method: 'GET', path: '/v1/charges/ch_1', reply: { body: declined } });
+    expect(await h.adapter.getTransaction(h.ctx, 'ch_1')).toMatchObject({
+      status: 'REJECTED',
+      declineReason: 'insufficient_funds',
+      declineMessage: 'Saldo insuficiente',
+    });
+    h.fake.expect({ method: 'GET', path: '/v1/charges/ch_1', reply: { body: { ...declined, declineReason: undefined } } });
+    expect(await h.adapter.getTransaction(h.ctx, 'ch_1')).not.toHaveProperty('declineMessage');
+  });
+
   it('a list that is not one is UNAVAILABLE, never "nothing found"; an empty list is none', async () => {
     h.fake.expect({ method: 'GET', path: '/v1/charges', reply: { body: { data: 'none' } } });
     expect((await failure(h.adapter.findTransactionByReference(h.ctx, 'ref-1'))).code).toBe('UNAVAILABLE');

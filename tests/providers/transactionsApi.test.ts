@@ -237,10 +237,15 @@ describe('answers read by schema, then mapped', () => {
     });
   });
 
-  it("gives a refused card's refusedReason as its decline reason; none for a card not refused or another method", () => {
+  it("gives a refused card's refusedReason as its decline reason and text (it has no code); none for a card not refused or another method", () => {
     const refused = { id: 9, status: 'refused', amount: 4100, paymentMethod: 'credit_card', refusedReason: 'Cartão recusado pelo emissor' };
-    expect(transaction(refused)).toMatchObject({ status: 'REJECTED', declineReason: 'Cartão recusado pelo emissor' });
+    expect(transaction(refused)).toMatchObject({
+      status: 'REJECTED',
+      declineReason: 'Cartão recusado pelo emissor',
+      declineMessage: 'Cartão recusado pelo emissor',
+    });
     expect(transaction({ ...refused, status: 'paid', refusedReason: null })).not.toHaveProperty('declineReason');
+    expect(transaction({ ...refused, status: 'paid', refusedReason: null })).not.toHaveProperty('declineMessage');
     expect(transaction({ ...refused, paymentMethod: 'pix', pix: { qrcode: 'x' } })).not.toHaveProperty('declineReason');
   });
 

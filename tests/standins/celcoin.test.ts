@@ -159,8 +159,8 @@ describe("CELCOIN (Cel_Cash) against a stand-in written from Cel_Cash's SDK", ()
     const bad = await save('4000 0000 0000 0002');
     const denied = await charge({ paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, cardId: bad.body.Card.myId });
     expect(denied.transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_REJECTED);
-    // Its transaction's AbecsReasonDenied.code is the decline's reason.
-    expect(denied.transaction.declineReason).toBe('0051');
+    // Its transaction's AbecsReasonDenied.code is the decline's reason (ABECS 51 padded to four digits), its message the text.
+    expect(denied.transaction).toMatchObject({ declineReason: '0051', declineCategory: 'insufficient_funds', declineMessage: 'SALDO/LIMITE INSUFICIENTE' });
   });
 
   describe("the gateway's card token", () => {

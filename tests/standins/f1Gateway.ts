@@ -104,8 +104,8 @@ export function f1Journey(stack: () => TestStack, standIn: () => F1StandIn, acco
       expect(created).toMatchObject({ status: TransactionStatus.TRANSACTION_STATUS_REJECTED, amount: 4100 });
       const refusedReason = standIn().transaction(created.transactionId)?.refusedReason;
       expect(standIn().transaction(created.transactionId)).toMatchObject({ status: 'refused', refusedReason: expect.any(String) });
-      // The platform's refusedReason is the decline's reason: its own text, so the gateway's category is `other`.
-      expect(created).toMatchObject({ declineReason: refusedReason, declineCategory: 'other' });
+      // The platform's refusedReason is the decline's reason and its text: its own words, so the gateway's category is `other`.
+      expect(created).toMatchObject({ declineReason: refusedReason, declineMessage: refusedReason, declineCategory: 'other' });
       return created;
     },
 

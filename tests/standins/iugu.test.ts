@@ -232,8 +232,9 @@ describe("IUGU against a stand-in written from Iugu's documentation", () => {
     const card = { amount: 1500, paymentMethod: PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, cardId: cardToken, customer: ANA };
     const declined = await charge(account.id, card);
     expect(declined.transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_REJECTED);
-    // The charge's LR (Tabela de LRs) is the decline's reason, read into the gateway's category.
+    // The charge's LR (Tabela de LRs) is the decline's reason, read into the gateway's category; its message the text.
     expect([declined.transaction.declineReason, declined.transaction.declineCategory]).toEqual(['05', 'card_declined']);
+    expect(declined.transaction.declineMessage).toBe('Transação negada');
     expect(iugu.invoices.get(declined.transaction.transactionId)!.status).toBe('pending');
     expect(await failureOf(charge(account.id, card))).toEqual({ code: 'INVALID_ARGUMENT', message: 'Erro ao criar transação: token: já foi utilizado' });
   });

@@ -301,10 +301,14 @@ describe('PAGARME against a stand-in written from Pagar.me v5 documentation', ()
       customer: CUSTOMER,
     });
     expect(declined.transaction.status).toBe(TransactionStatus.TRANSACTION_STATUS_REJECTED);
-    // The acquirer's return code is the decline's reason, from the created order and from a read of it.
+    // The acquirer's return code is the decline's reason, its acquirer_message the text, from the created order and a read of it.
     for (const refresh of [false, true])
-      expect(await read(declined.transaction.id, refresh)).toMatchObject({ declineReason: '05', declineCategory: 'card_declined' });
-    expect((await read(approved.transaction.id, true)).declineReason).toBe('');
+      expect(await read(declined.transaction.id, refresh)).toMatchObject({
+        declineReason: '05',
+        declineCategory: 'card_declined',
+        declineMessage: 'Transação não autorizada',
+      });
+    expect(await read(approved.transaction.id, true)).toMatchObject({ declineReason: '', declineMessage: '' });
   });
 
   it("an order retried with its idempotency key is one order at Pagar.me, and a refused order's field errors reach the caller", async () => {

@@ -37,6 +37,7 @@ import { Migration20261202010000_dispute_evidence_sent } from './Migration202612
 import { Migration20261202020000_flow_mismatch_settlement } from './Migration20261202020000_flow_mismatch_settlement.js';
 import { Migration20261202060000_chargeback_days } from './Migration20261202060000_chargeback_days.js';
 import { Migration20261203020000_dispute_evidence_sending } from './Migration20261203020000_dispute_evidence_sending.js';
+import { Migration20261204010000_decline_message } from './Migration20261204010000_decline_message.js';
 import { Migration20261204070000_notification_query } from './Migration20261204070000_notification_query.js';
 
 // Every migration, in order. `npm run migration:create` writes a new file here; add it to this list.
@@ -80,5 +81,6 @@ export const MIGRATIONS = [
   { name: 'Migration20261202020000_flow_mismatch_settlement', class: Migration20261202020000_flow_mismatch_settlement },
   { name: 'Migration20261202060000_chargeback_days', class: Migration20261202060000_chargeback_days },
   { name: 'Migration20261203020000_dispute_evidence_sending', class: Migration20261203020000_dispute_evidence_sending },
+  { name: 'Migration20261204010000_decline_message', class: Migration20261204010000_decline_message },
   { name: 'Migration20261204070000_notification_query', class: Migration20261204070000_notification_query },
 ];

@@ -114,7 +114,7 @@ export const CELCOIN: ProviderDeclaration = {
   money: 'cents',
   evidence: { level: 'documented', addresses: CELCOIN_ADDRESSES },
   sources:
-    "`/token` (scopes), `/charges`, `/charges/{id}/galaxPayId/capture`, `GET /charges` (galaxPayIds, startAt, limit 10), 5-day pay-by date and PIX deadline, no refunds: spec (doc 2 §7–§9); Basic galaxId:galaxHash token with `{grant_type: authorization_code, scope}` and its answer (contract/auth.ts, schemas/common.ts, utils/login.ts), the charge body with its required `Customer` (a new one with a UUID `myId`, `name`, `document`, `emails`), a saved card by `galaxPayId` or UUID `myId`, `PaymentMethodPix.Deadline`, the answers `{type, Charge{galaxPayId, value, status, Transactions[{Pix, Boleto}]}}` and `{totalQtdFoundInPage, Charges}`, the capture's bare charge, the charge and transaction statuses: Cel_Cash's SDK (github Pyxlab/celcash, commit a5f0a71, `packages/core/src/contract` and `schemas`); a denied card's reason, its transaction's `AbecsReasonDenied {code, message}` else `reasonDenied`: the SDK's transactionsSchema (commit 0efc619); `startAt` and `limit` required to list: Celcoin's page on listing charges; a card by its own fields in the charge (`PaymentMethodCreditCard.Card {myId, number, holder, expiresAt YYYY-MM, cvv}`, `qtdInstallments`): Celcoin's page on creating a charge (criar cobrança avulsa) and the SDK's payments.ts and cards.ts; `{event, webhookId, confirmHash, Transaction}` notifications, host `api.galaxpay.com.br/v2`: Galax Pay integrations; status precedence, myId, the customer's name-based UUID, when to capture, scopes: the gateway's decision",
+    "`/token` (scopes), `/charges`, `/charges/{id}/galaxPayId/capture`, `GET /charges` (galaxPayIds, startAt, limit 10), 5-day pay-by date and PIX deadline, no refunds: spec (doc 2 §7–§9); Basic galaxId:galaxHash token with `{grant_type: authorization_code, scope}` and its answer (contract/auth.ts, schemas/common.ts, utils/login.ts), the charge body with its required `Customer` (a new one with a UUID `myId`, `name`, `document`, `emails`), a saved card by `galaxPayId` or UUID `myId`, `PaymentMethodPix.Deadline`, the answers `{type, Charge{galaxPayId, value, status, Transactions[{Pix, Boleto}]}}` and `{totalQtdFoundInPage, Charges}`, the capture's bare charge, the charge and transaction statuses: Cel_Cash's SDK (github Pyxlab/celcash, commit a5f0a71, `packages/core/src/contract` and `schemas`); a denied card's reason, its transaction's `AbecsReasonDenied {code, message}` else `reasonDenied`, and its text, the ABECS `message` else `reasonDenied`: the SDK's transactionsSchema (commit 0efc619); the code's four characters (the SDK's transactionsSchema), read as an ABECS code padded with zeros ('0051' is 51, Normativo 21's table as Cielo publishes it): the gateway's reading; `startAt` and `limit` required to list: Celcoin's page on listing charges; a card by its own fields in the charge (`PaymentMethodCreditCard.Card {myId, number, holder, expiresAt YYYY-MM, cvv}`, `qtdInstallments`): Celcoin's page on creating a charge (criar cobrança avulsa) and the SDK's payments.ts and cards.ts; `{event, webhookId, confirmHash, Transaction}` notifications, host `api.galaxpay.com.br/v2`: Galax Pay integrations; status precedence, myId, the customer's name-based UUID, when to capture, scopes: the gateway's decision",
   expiry: { pixSeconds: FIVE_DAYS, boletoSeconds: FIVE_DAYS },
 };
 
@@ -376,17 +376,20 @@ export function createdCharge(answer: z.output<typeof celcashChargeAnswer>): Cel
 }
 
 /**
- * A denied card's reason: its transaction's `AbecsReasonDenied.code` (the ABECS return code), else Cel_Cash's own
- * `reasonDenied` text, else the ABECS message (the SDK's transactionsSchema).
+ * A denied card's reason: its transaction's `AbecsReasonDenied.code` (the ABECS return code, which may come padded
+ * to four digits, '0051': the categories read it as 51), else Cel_Cash's own `reasonDenied` text, else the ABECS
+ * message (the SDK's transactionsSchema). Its text: the ABECS message that goes with the code, else `reasonDenied`.
  */
 export function celcashDecline(
   status: TransactionStatus,
   paymentMethod: PaymentMethod,
   transaction: CelcashTransaction | undefined,
-): Pick<TransactionResult, 'declineReason'> {
+): Pick<TransactionResult, 'declineReason' | 'declineMessage'> {
   if (status !== 'REJECTED' || paymentMethod !== 'CREDIT_CARD' || !transaction) return {};
   const reason = transaction.AbecsReasonDenied?.code ?? transaction.reasonDenied ?? transaction.AbecsReasonDenied?.message;
-  return reason ? { declineReason: reason } : {};
+  if (!reason) return {};
+  const message = transaction.AbecsReasonDenied?.message ?? transaction.reasonDenied;
+  return { declineReason: reason, ...(message ? { declineMessage: message } : {}) };
 }
 
 /** A charge as the gateway's result: its first transaction's status (else the charge's), the PIX or boleto to pay it. */

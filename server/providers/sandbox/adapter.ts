@@ -156,6 +156,7 @@ export const sandboxCharge = z.object({
   pix: absentable(z.object({ copyPaste: wireText, qrCodeDataUrl: absentable(wireText), expiresAt: absentable(wireText), payment: sandboxPixPayment })),
   boleto: absentable(z.object({ digitableLine: absentable(wireText), url: absentable(wireText), dueDate: absentable(wireText) })),
   declineReason: absentable(wireText),
+  declineMessage: absentable(wireText),
   card: absentable(z.object({ brand: absentable(wireText), last4: z.string().regex(/^\d{4}$/) })),
 });
 export type SandboxChargeAnswer = z.output<typeof sandboxCharge>;
@@ -230,7 +231,7 @@ export const fromSandboxCharge = (charge: SandboxChargeAnswer, status: StatusOf<
   billetCode: charge.boleto?.digitableLine,
   billetUrl: charge.boleto?.url,
   expiresAt: dateOf(charge.pix ? charge.pix.expiresAt : charge.boleto?.dueDate),
-  ...(charge.declineReason ? { declineReason: charge.declineReason } : {}),
+  ...(charge.declineReason ? { declineReason: charge.declineReason, ...(charge.declineMessage ? { declineMessage: charge.declineMessage } : {}) } : {}),
   ...(charge.card ? { cardLast4: charge.card.last4, ...(charge.card.brand ? { cardBrand: charge.card.brand } : {}) } : {}),
   ...pixPaymentStated(charge.pix?.payment),
 });

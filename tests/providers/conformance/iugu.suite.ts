@@ -232,15 +232,22 @@ export function iuguConformance(member: IuguMember, fixtures: IuguFixtures): Har
         invoiceThenCharge(answers.chargeApproved);
         expect(await h.adapter.createTransaction(h.ctx, card)).toEqual({ ...expected, status: table.entries.paid });
         invoiceThenCharge(answers.chargeDeclined);
-        expect(await h.adapter.createTransaction(h.ctx, card)).toEqual({ ...expected, status: 'REJECTED', declineReason: answers.chargeDeclined.LR });
+        expect(await h.adapter.createTransaction(h.ctx, card)).toEqual({
+          ...expected,
+          status: 'REJECTED',
+          declineReason: answers.chargeDeclined.LR,
+          declineMessage: answers.chargeDeclined.message,
+        });
       });
 
-      it('keeps a declined charge\'s reason: its LR (the acquirer\'s ABECS code, "Tabela de LRs"), else its message', async () => {
+      it('keeps a declined charge\'s reason: its LR (the acquirer\'s ABECS code, "Tabela de LRs"), else its message; and the message as its text', async () => {
         const expected = { paymentMethod: 'CREDIT_CARD', transactionId: answers.cardInvoice.id, amount: 7000, status: 'REJECTED' };
         invoiceThenCharge({ success: false, message: 'Transação negada', LR: '51' });
-        expect(await h.adapter.createTransaction(h.ctx, card)).toEqual({ ...expected, declineReason: '51' });
+        expect(await h.adapter.createTransaction(h.ctx, card)).toEqual({ ...expected, declineReason: '51', declineMessage: 'Transação negada' });
         invoiceThenCharge({ success: false, message: 'Transação negada' });
-        expect(await h.adapter.createTransaction(h.ctx, card)).toEqual({ ...expected, declineReason: 'Transação negada' });
+        expect(await h.adapter.createTransaction(h.ctx, card)).toEqual({ ...expected, declineReason: 'Transação negada', declineMessage: 'Transação negada' });
+        invoiceThenCharge({ success: false, LR: '05' });
+        expect(await h.adapter.createTransaction(h.ctx, card)).toEqual({ ...expected, declineReason: '05' });
       });
 
       it("carries the caller's Idempotency-Key on POST /invoices and one derived from it and the invoice on POST /charge (Chave de Idempotência); none without a key", async () => {

@@ -391,7 +391,12 @@ export function ordersApiConformance(member: OrdersApiMember, fixtures: OrdersAp
           creates({}, answers.declinedCardOrder);
           const input = transactionInput({ amount: 5000, paymentMethod: 'CREDIT_CARD', cardId: 'card_7Hk' });
           const result = await h.adapter.createTransaction(h.ctx, input);
-          expect(result).toMatchObject({ transactionId: answers.declinedCardOrder.id, status: 'REJECTED', declineReason: '05' });
+          expect(result).toMatchObject({
+            transactionId: answers.declinedCardOrder.id,
+            status: 'REJECTED',
+            declineReason: '05',
+            declineMessage: 'Transação recusada',
+          });
           expect(result.expiresAt).toBeUndefined();
         });
       }

@@ -53,12 +53,12 @@ describe('charges', () => {
     expect(new Date(body.boleto.dueDate).getTime()).toBeGreaterThan(Date.now());
   });
 
-  it('approves a card charge, declines the test cards with their reasons, and keeps only the brand and last digits', async () => {
+  it('approves a card charge, declines the test cards with their reasons and texts, and keeps only the brand and last digits', async () => {
     const approved = await call('POST', '/v1/charges', { amount: 5000, method: 'card', cardId: await cardId(SANDBOX_TEST_CARDS.approved), installments: 3 });
     expect(approved.body).toMatchObject({ status: 'paid', installments: 3 });
     expect(JSON.stringify(approved.body)).not.toContain(SANDBOX_TEST_CARDS.approved);
     const declined = await call('POST', '/v1/charges', { amount: 5000, method: 'card', cardId: await cardId(SANDBOX_TEST_CARDS.insufficientFunds) });
-    expect(declined.body).toMatchObject({ status: 'declined', declineReason: 'insufficient_funds' });
+    expect(declined.body).toMatchObject({ status: 'declined', declineReason: 'insufficient_funds', declineMessage: 'Saldo insuficiente na conta' });
   });
 
   it('refunds part, then the rest, and refuses more than is left (a refund without an amount is the whole charge)', async () => {

@@ -1082,7 +1082,15 @@ export interface Transaction {
    * provider reported them in a notification or a read. Empty (absent) where the provider does not report them.
    */
   pixEndToEndId: string;
-  pixPayer: PixPayer | undefined;
+  pixPayer:
+    | PixPayer
+    | undefined;
+  /**
+   * A declined charge's decline as the provider worded it (Iugu's message, Cel_Cash's ABECS message, Pagar.me's
+   * acquirer message), where it gives one; decline_reason keeps the code where there is one (the text where there
+   * is none), and decline_category is read from it.
+   */
+  declineMessage: string;
 }
 
 /** Who paid a PIX charge, as the provider reported it; each field empty where it did not. */
@@ -2677,6 +2685,7 @@ function createBaseTransaction(): Transaction {
     refunds: [],
     pixEndToEndId: "",
     pixPayer: undefined,
+    declineMessage: "",
   };
 }
 
@@ -2774,6 +2783,9 @@ export const Transaction: MessageFns<Transaction> = {
     }
     if (message.pixPayer !== undefined) {
       PixPayer.encode(message.pixPayer, writer.uint32(250).fork()).join();
+    }
+    if (message.declineMessage !== "") {
+      writer.uint32(258).string(message.declineMessage);
     }
     return writer;
   },
@@ -3039,6 +3051,14 @@ export const Transaction: MessageFns<Transaction> = {
             message.pixPayer = PixPayer.decode(reader, reader.uint32());
             continue;
           }
+          case 32: {
+            if (tag !== 258) {
+              break;
+            }
+
+            message.declineMessage = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3164,6 +3184,11 @@ export const Transaction: MessageFns<Transaction> = {
         : isSet(object.pix_payer)
         ? PixPayer.fromJSON(object.pix_payer)
         : undefined,
+      declineMessage: isSet(object.declineMessage)
+        ? globalThis.String(object.declineMessage)
+        : isSet(object.decline_message)
+        ? globalThis.String(object.decline_message)
+        : "",
     };
   },
 
@@ -3262,6 +3287,9 @@ export const Transaction: MessageFns<Transaction> = {
     if (message.pixPayer !== undefined) {
       obj.pixPayer = PixPayer.toJSON(message.pixPayer);
     }
+    if (message.declineMessage !== "") {
+      obj.declineMessage = message.declineMessage;
+    }
     return obj;
   },
 
@@ -3307,6 +3335,7 @@ export const Transaction: MessageFns<Transaction> = {
     message.pixPayer = (object.pixPayer !== undefined && object.pixPayer !== null)
       ? PixPayer.fromPartial(object.pixPayer)
       : undefined;
+    message.declineMessage = object.declineMessage ?? "";
     return message;
   },
 };

@@ -113,11 +113,13 @@ export function toIuguInvoice(input: TransactionInput, terms: InvoiceTerms): Iug
 /**
  * A declined card charge's reason (POST /charge answering `success: false`): its `LR`, the acquirer's ABECS return
  * code (dev.iugu.com "Tabela de LRs"), which the gateway's categories read; else Iugu's `message` where no code came.
+ * The `message` (Cobrança Direta's response, beside `LR`) is the decline's text.
  */
-export function iuguChargeDecline(charge: Pick<IuguCharge, 'success' | 'LR' | 'message'>): Pick<TransactionResult, 'declineReason'> {
+export function iuguChargeDecline(charge: Pick<IuguCharge, 'success' | 'LR' | 'message'>): Pick<TransactionResult, 'declineReason' | 'declineMessage'> {
   if (charge.success) return {};
   const reason = charge.LR ?? charge.message;
-  return reason ? { declineReason: reason } : {};
+  if (!reason) return {};
+  return { declineReason: reason, ...(charge.message ? { declineMessage: charge.message } : {}) };
 }
 
 /** POST /charge (doc 2 §7): the card token pays the invoice in `months` instalments (default 1). */

@@ -273,12 +273,17 @@ export function fromOrdersApiOrder(order: OrdersApiOrder, reader: OrdersApiStatu
 /**
  * A declined card's reason: the acquirer's `acquirer_return_code` (ABECS codes since Pagar.me's switch, so the
  * gateway's categories read them), else the refusal's text where no code came (the gateway's error, the acquirer's
- * message).
+ * message). Its text: the acquirer's `acquirer_message` that goes with the code, else the gateway's error.
  */
-export function ordersApiCardDecline(status: TransactionStatus, transaction: OrdersApiLastTransaction): Pick<TransactionResult, 'declineReason'> {
+export function ordersApiCardDecline(
+  status: TransactionStatus,
+  transaction: OrdersApiLastTransaction,
+): Pick<TransactionResult, 'declineReason' | 'declineMessage'> {
   if (status !== 'REJECTED') return {};
   const reason = transaction.acquirer_return_code ?? refusalText(transaction);
-  return reason ? { declineReason: reason } : {};
+  if (!reason) return {};
+  const message = transaction.acquirer_message ?? refusalText(transaction);
+  return { declineReason: reason, ...(message ? { declineMessage: message } : {}) };
 }
 
 /**

@@ -208,7 +208,11 @@ export function fromApiTransaction(transaction: ApiCreatedTransaction, terms: Re
     result.billetUrl = transaction.boleto?.url;
     result.expiresAt = transaction.boleto?.expirationDate ?? transaction.boleto?.dueDate ?? expiresAfter(terms.now, terms.boletoSeconds);
   }
-  if (paymentMethod === 'CREDIT_CARD' && result.status === 'REJECTED' && transaction.refusedReason) result.declineReason = transaction.refusedReason;
+  // The F1 platform's refusedReason is a text with no code: it is both the reason (read as `other`) and the text.
+  if (paymentMethod === 'CREDIT_CARD' && result.status === 'REJECTED' && transaction.refusedReason) {
+    result.declineReason = transaction.refusedReason;
+    result.declineMessage = transaction.refusedReason;
+  }
   return result;
 }
 
