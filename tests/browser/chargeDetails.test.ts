@@ -193,7 +193,11 @@ it('finds Maria\'s charges by "mari", shows the declined one whole, and refunds 
   await declinedRow.getByRole('link', { name: made.declined.id }).click();
   const facts = page.getByTestId('transaction');
   await expect(facts.getByTestId('card').textContent()).resolves.toBe('Visa terminado em 9995');
-  await expect(facts.getByTestId('decline-reason').textContent()).resolves.toBe('Saldo ou limite insuficiente (código do provedor: insufficient_funds)');
+  // The category, the provider's code and its own text (the sandbox's, for its insufficient-funds card).
+  await expect(facts.getByTestId('decline-reason').textContent()).resolves.toBe(
+    'Saldo ou limite insuficiente (código do provedor: insufficient_funds) — Saldo insuficiente na conta',
+  );
+  await expect(facts.getByTestId('decline-message').textContent()).resolves.toBe(' — Saldo insuficiente na conta');
   await expect(facts.getByTestId('description').textContent()).resolves.toBe('Assinatura anual');
   await expect(page.getByTestId('customer').textContent()).resolves.toBe('NomeMaria Aparecida SouzaE-mailmaria.souza@example.comDocumento123.456.789-09');
   await expect(page.getByTestId('items').locator('tbody tr').allTextContents()).resolves.toEqual(['Plano anual1R$ 129,90R$ 129,90']);
@@ -218,7 +222,7 @@ it('finds Maria\'s charges by "mari", shows the declined one whole, and refunds 
   await pages.finish(page, violations, 'charge-refunded-1280');
 });
 
-it("exports her charges with their customer, description and decline reason, after the list's own columns", async () => {
+it("exports her charges with their customer, description and decline reason and text, after the list's own columns", async () => {
   const { page, violations } = await pages.signedIn(1280, 900);
   await page.getByRole('link', { name: 'Transações', exact: true }).first().click();
   // Her whole e-mail: her two charges only (a whole e-mail is searched as itself, through its own index).
@@ -230,9 +234,9 @@ it("exports her charges with their customer, description and decline reason, aft
     .split('\r\n');
   expect(lines.pop()).toBe('');
   const columns = lines.map((line) => line.split(';'));
-  expect(columns[0]!.slice(10)).toEqual(['Cliente', 'E-mail do cliente', 'Documento do cliente', 'Descrição', 'Motivo da recusa']);
+  expect(columns[0]!.slice(10)).toEqual(['Cliente', 'E-mail do cliente', 'Documento do cliente', 'Descrição', 'Motivo da recusa', 'Mensagem da recusa']);
   expect(columns.slice(1).map((row) => [row[0], ...row.slice(10)])).toEqual([
-    [made.paid.id, 'Maria Aparecida Souza', 'maria.souza@example.com', '123.456.789-09', 'Assinatura anual', ''],
+    [made.paid.id, 'Maria Aparecida Souza', 'maria.souza@example.com', '123.456.789-09', 'Assinatura anual', '', ''],
     [
       made.declined.id,
       'Maria Aparecida Souza',
@@ -240,6 +244,7 @@ it("exports her charges with their customer, description and decline reason, aft
       '123.456.789-09',
       'Assinatura anual',
       'Saldo ou limite insuficiente (código do provedor: insufficient_funds)',
+      'Saldo insuficiente na conta',
     ],
   ]);
   await pages.finish(page, violations, 'charge-export-1280');
@@ -289,7 +294,10 @@ it('at 390 px the list keeps short ids and whole badges (the table scrolls), and
   await screenshot(page, 'charge-search-390');
 
   await table.locator(`tr[data-id="${made.declined.id}"]`).getByRole('link', { name: made.declined.id }).click();
-  await expect(page.getByTestId('transaction').getByTestId('decline-reason').textContent()).resolves.toContain('Saldo ou limite insuficiente');
+  const reason = page.getByTestId('transaction').getByTestId('decline-reason');
+  await expect(reason.textContent()).resolves.toBe('Saldo ou limite insuficiente (código do provedor: insufficient_funds) — Saldo insuficiente na conta');
+  // The whole text is on the narrow page too: it wraps inside its cell rather than running off the page.
+  await expect(page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).resolves.toBeLessThanOrEqual(0);
   await expect(page.getByTestId('customer').textContent()).resolves.toContain('Maria Aparecida Souza');
   await pages.finish(page, violations, 'charge-declined-390');
 });

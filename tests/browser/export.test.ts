@@ -83,7 +83,7 @@ it("exports the filtered charges as transacoes-YYYY-MM-DD.csv: BOM, ';' cells, h
   const lines = bytes.toString('utf8').slice(1).split('\r\n');
   expect(lines.pop()).toBe('');
   expect(lines[0]).toBe(
-    'ID;Provedor;Conta de provedor;ID no provedor;Pedido;Forma de pagamento;Situação;Valor (R$);Moeda;Criada em;Cliente;E-mail do cliente;Documento do cliente;Descrição;Motivo da recusa',
+    'ID;Provedor;Conta de provedor;ID no provedor;Pedido;Forma de pagamento;Situação;Valor (R$);Moeda;Criada em;Cliente;E-mail do cliente;Documento do cliente;Descrição;Motivo da recusa;Mensagem da recusa',
   );
   const row = (tx: { id: string; transactionId: string; createdAt: Date }, order: string, amount: string) =>
     [
@@ -100,6 +100,7 @@ it("exports the filtered charges as transacoes-YYYY-MM-DD.csv: BOM, ';' cells, h
       'Ana',
       'ana@example.com',
       '123.456.789-09',
+      '',
       '',
       '',
     ].join(';');

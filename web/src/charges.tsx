@@ -60,7 +60,10 @@ export function TransactionFacts({ transaction: tx }: { transaction: Transaction
         {tx.status === TransactionStatus.REJECTED && (
           <>
             <dt>{t.detail.declineReason}</dt>
-            <dd data-testid="decline-reason">{declineText(t, tx)}</dd>
+            <dd data-testid="decline-reason">
+              {declineText(t, tx)}
+              {declineMessageOf(tx) && <span data-testid="decline-message"> — {declineMessageOf(tx)}</span>}
+            </dd>
           </>
         )}
         <dt>{t.transactions.provider}</dt>
@@ -97,6 +100,15 @@ export function declineText(t: Messages, tx: Transaction): string {
   if (tx.status !== TransactionStatus.REJECTED) return '';
   if (!tx.declineReason) return t.detail.declineNotGiven;
   return `${t.detail.declineCategories[tx.declineCategory] ?? t.detail.declineCategories.other} (${t.detail.providerCode(tx.declineReason)})`;
+}
+
+/**
+ * The decline in the provider's own words, where it gave them and they say more than its code: a provider with no code
+ * gives its text as the reason too, shown once.
+ */
+export function declineMessageOf(tx: Transaction): string {
+  if (tx.status !== TransactionStatus.REJECTED || !tx.declineReason || tx.declineMessage === tx.declineReason) return '';
+  return tx.declineMessage;
 }
 
 /** The provider whose charges SandboxService.SimulatePayment can pay. */

@@ -271,6 +271,7 @@ const pt = {
       'Documento do cliente',
       'Descrição',
       'Motivo da recusa',
+      'Mensagem da recusa',
     ],
   },
   detail: {

@@ -266,6 +266,7 @@ export const en: Messages = {
       'Customer document',
       'Description',
       'Decline reason',
+      'Decline message',
     ],
   },
   detail: {

@@ -82,7 +82,7 @@ export default function Transactions({ canCreate }: { canCreate: boolean }) {
   );
 }
 
-/** The charges the filters select, as transacoes-YYYY-MM-DD.csv, with their customer, description and decline reason. */
+/** The charges the filters select, as transacoes-YYYY-MM-DD.csv, with their customer, description and decline reason and text. */
 function TransactionsCsv({ request }: { request: Partial<Omit<ListTransactionsRequest, '$typeName' | 'pageSize' | 'pageToken'>> }) {
   const { t } = useI18n();
   const transport = useTransport();
@@ -106,6 +106,7 @@ function TransactionsCsv({ request }: { request: Partial<Omit<ListTransactionsRe
         tx.customer?.document ? formatDocument(tx.customer.document) : '',
         tx.description,
         declineText(t, tx),
+        tx.declineMessage,
       ]),
     };
   };
