@@ -22,6 +22,7 @@ import { StatusEvents } from './gateway/events.js';
 import { DEFAULT_PROCESSING, NotificationsService } from './gateway/notifications.js';
 import { PaymentsService } from './gateway/payments.js';
 import { RoutesService } from './gateway/routes.js';
+import { databaseHealthStore } from './gateway/routingHealth.js';
 import { RoutesRepository } from './db/routesRepository.js';
 import { DisputesService } from './gateway/disputes.js';
 import { DisputesRepository } from './db/disputesRepository.js';
@@ -437,8 +438,13 @@ async function assembleUseCases(
   // Registered before the servers start, so that it stops after they have (and before the database closes).
   // A key this process claimed and lost (the database went away mid-call) is settled even if no retry asks for it.
   liveness.onEachBeat(() => deps.idempotency.settleOwnLost(db.em()));
+  // What this process counted of provider health joins every process's rows on each beat, and once more on shutdown
+  // (registered after liveness, so it runs before it: after the servers stopped, before the database closes).
+  routes.health.storeIn(databaseHealthStore(db), logger);
+  liveness.onEachBeat(() => routes.health.flush());
   await liveness.start();
   closers.push(() => liveness.stop());
+  closers.push(() => routes.health.flush());
   metrics.readFrom({
     notificationQueue: () => useCases.notifications.queueDepth(),
     outboundBacklog: () => useCases.outbound.backlog(),

@@ -642,6 +642,27 @@ export const DisputeEvidenceEntity = defineEntity({
 });
 export type DisputeEvidenceRow = InferEntity<typeof DisputeEvidenceEntity>;
 
+/**
+ * Provider health (GetRoutingHealth) summed over every gateway process, per account, kind of call and minute
+ * (Migration20261204020000_provider_health; written by providerHealthRepository.ts, never through the ORM).
+ */
+export const ProviderHealthEntity = defineEntity({
+  name: 'ProviderHealth',
+  tableName: 'provider_health',
+  indexes: [{ properties: ['bucketStart'] }],
+  properties: {
+    providerAccountId: p.text().primary(),
+    operation: p.text().primary(),
+    bucketStart: p.datetime().primary(),
+    calls: p.integer(),
+    errors: p.integer(),
+    answered: p.integer(),
+    notRejected: p.integer(),
+    totalMs: p.double(),
+    latencyCounts: p.type('integer[]').columnType('integer[]'),
+  },
+});
+
 export const ENTITIES = [
   DisputeEntity,
   DisputeEvidenceEntity,
@@ -666,4 +687,5 @@ export const ENTITIES = [
   ReceiverEntity,
   StatusEventEntity,
   WebhookNotificationEntity,
+  ProviderHealthEntity,
 ];

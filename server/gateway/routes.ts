@@ -210,15 +210,16 @@ export class RoutesService {
     return updated;
   }
 
-  /** Each account some route targets or that was called since the process started, with its circuit and recent calls. */
+  /** Each account some route targets or that some process called in the window, with this process's circuit and the calls. */
   async routingHealth(): Promise<AccountHealth[]> {
+    const figures = await this.health.figures();
     const targets = (await this.list()).flatMap((route) => route.rules.flatMap((rule) => rule.targets.map((target) => target.providerAccountId)));
-    const ids = [...new Set([...targets, ...this.health.accountIds()])];
+    const ids = [...new Set([...targets, ...figures.accounts.keys()])];
     const em = this.deps.db.em();
     const accounts = await Promise.all(
       ids.map(async (id) => ({ id, provider: (await this.deps.accounts.getWithSecrets(em, id, { includeDeleted: true }))?.provider ?? '' })),
     );
-    return this.health.of(accounts);
+    return this.health.of(accounts, figures);
   }
 
   async delete(id: string): Promise<void> {

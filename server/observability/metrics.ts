@@ -249,7 +249,7 @@ export class GatewayMetrics {
     const routingGauge = (name: string, help: string, read: (health: RoutedAccountHealth) => number) => {
       const gauge: Gauge = new Gauge({
         name,
-        help: `${help} Per process, over each account's last 200 routed attempts (GetRoutingHealth); the circuit is gateway_circuit_state.`,
+        help: `${help} Over the last hour, summed over every gateway process on the database (GetRoutingHealth); the circuit is gateway_circuit_state.`,
         labelNames: ['provider', 'provider_account_id'],
         registers: [this.registry],
         collect: () => {

@@ -631,7 +631,8 @@ const pt = {
     expected: 'No gateway',
     reported: 'No provedor',
     health: 'Saúde dos provedores',
-    healthHint: 'Por conta e operação, nas últimas 200 chamadas ao provedor (cobranças e saques, com ou sem rota) vistas por este processo do gateway.',
+    healthHint:
+      'Por conta e operação, nas chamadas ao provedor da última hora (cobranças e saques, com ou sem rota), somadas de todos os processos do gateway; o circuito é o do processo que responde.',
     healthSince: 'Contando desde',
     noHealth: 'Nenhuma conta é alvo de rota nem foi chamada ainda.',
     operationKind: 'Operação',

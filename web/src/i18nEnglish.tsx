@@ -627,7 +627,8 @@ export const en: Messages = {
     expected: 'Gateway',
     reported: 'Provider',
     health: 'Provider health',
-    healthHint: 'Per account and operation, over the last 200 provider calls (charges and payouts, routed or not) this gateway process saw.',
+    healthHint:
+      'Per account and operation, over the last hour of provider calls (charges and payouts, routed or not), summed over every gateway process; the circuit is that of the process that answers.',
     healthSince: 'Counting since',
     noHealth: 'No account is a route target or was called yet.',
     operationKind: 'Operation',

@@ -38,6 +38,7 @@ import { Migration20261202020000_flow_mismatch_settlement } from './Migration202
 import { Migration20261202060000_chargeback_days } from './Migration20261202060000_chargeback_days.js';
 import { Migration20261203020000_dispute_evidence_sending } from './Migration20261203020000_dispute_evidence_sending.js';
 import { Migration20261204010000_decline_message } from './Migration20261204010000_decline_message.js';
+import { Migration20261204020000_provider_health } from './Migration20261204020000_provider_health.js';
 import { Migration20261204070000_notification_query } from './Migration20261204070000_notification_query.js';
 
 // Every migration, in order. `npm run migration:create` writes a new file here; add it to this list.
@@ -82,5 +83,6 @@ export const MIGRATIONS = [
   { name: 'Migration20261202060000_chargeback_days', class: Migration20261202060000_chargeback_days },
   { name: 'Migration20261203020000_dispute_evidence_sending', class: Migration20261203020000_dispute_evidence_sending },
   { name: 'Migration20261204010000_decline_message', class: Migration20261204010000_decline_message },
+  { name: 'Migration20261204020000_provider_health', class: Migration20261204020000_provider_health },
   { name: 'Migration20261204070000_notification_query', class: Migration20261204070000_notification_query },
 ];

@@ -449,8 +449,9 @@ export const GetRoutingHealthRequestSchema: GenMessage<GetRoutingHealthRequest> 
   messageDesc(file_gateway_v1_routing_service, 15);
 
 /**
- * One account, over its last provider calls of one kind in this gateway process (at most 200): counted per process,
- * not shared.
+ * One account, over its provider calls of one kind in the last hour, summed over every gateway process on the
+ * database (each process stores its counts every few seconds and when it stops; the answering process adds its own not
+ * yet stored), so every process answers alike and a restart keeps them. The circuit is the answering process's own.
  *
  * @generated from message gateway.v1.AccountHealth
  */
@@ -466,14 +467,15 @@ export type AccountHealth = Message<"gateway.v1.AccountHealth"> & {
   provider: string;
 
   /**
-   * The worst of its circuits (one per host): closed, half-open or open; closed when none was built yet.
+   * The worst of its circuits (one per host) in the gateway process that answers: closed, half-open or open; closed
+   * when none was built yet. A circuit is a breaker local to each process: another process may hold it otherwise.
    *
    * @generated from field: string circuit_state = 3;
    */
   circuitState: string;
 
   /**
-   * Charges tried at it in the window.
+   * Calls made at it in the window.
    *
    * @generated from field: int32 attempts = 4;
    */
@@ -541,7 +543,8 @@ export type GetRoutingHealthResponse = Message<"gateway.v1.GetRoutingHealthRespo
   accounts: AccountHealth[];
 
   /**
-   * When this gateway process began counting (its start): the figures are kept in memory, not across a restart.
+   * The start of the window summed: the first of the last 60 minutes (the current one included). The figures are kept
+   * in the database, across restarts, by every process.
    *
    * @generated from field: google.protobuf.Timestamp counting_since = 2;
    */
@@ -902,9 +905,9 @@ export enum RoutingStrategy {
 
   /**
    * Highest approval rate first: each account's share of answers not rejected over its last 200 charges sent to it
-   * (routed or not) in this gateway process (GetRoutingHealth), an account with fewer than 10 answers counting as 1; ties in the order
-   * listed, accounts with an open circuit last. 5 % of charges (drawn from the idempotency key) go first to another
-   * target, so that an account that recovers is noticed.
+   * (routed or not) in this gateway process (not GetRoutingHealth's figures, which all processes share), an account
+   * with fewer than 10 answers counting as 1; ties in the order listed, accounts with an open circuit last. 5 % of
+   * charges (drawn from the idempotency key) go first to another target, so that an account that recovers is noticed.
    *
    * @generated from enum value: ROUTING_STRATEGY_BEST_APPROVAL = 4;
    */

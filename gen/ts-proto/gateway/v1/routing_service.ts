@@ -39,9 +39,9 @@ export enum RoutingStrategy {
   ROUTING_STRATEGY_LOWEST_COST = 3,
   /**
    * ROUTING_STRATEGY_BEST_APPROVAL - Highest approval rate first: each account's share of answers not rejected over its last 200 charges sent to it
-   * (routed or not) in this gateway process (GetRoutingHealth), an account with fewer than 10 answers counting as 1; ties in the order
-   * listed, accounts with an open circuit last. 5 % of charges (drawn from the idempotency key) go first to another
-   * target, so that an account that recovers is noticed.
+   * (routed or not) in this gateway process (not GetRoutingHealth's figures, which all processes share), an account
+   * with fewer than 10 answers counting as 1; ties in the order listed, accounts with an open circuit last. 5 % of
+   * charges (drawn from the idempotency key) go first to another target, so that an account that recovers is noticed.
    */
   ROUTING_STRATEGY_BEST_APPROVAL = 4,
   UNRECOGNIZED = -1,
@@ -200,15 +200,19 @@ export interface GetRoutingHealthRequest {
 }
 
 /**
- * One account, over its last provider calls of one kind in this gateway process (at most 200): counted per process,
- * not shared.
+ * One account, over its provider calls of one kind in the last hour, summed over every gateway process on the
+ * database (each process stores its counts every few seconds and when it stops; the answering process adds its own not
+ * yet stored), so every process answers alike and a restart keeps them. The circuit is the answering process's own.
  */
 export interface AccountHealth {
   providerAccountId: string;
   provider: string;
-  /** The worst of its circuits (one per host): closed, half-open or open; closed when none was built yet. */
+  /**
+   * The worst of its circuits (one per host) in the gateway process that answers: closed, half-open or open; closed
+   * when none was built yet. A circuit is a breaker local to each process: another process may hold it otherwise.
+   */
   circuitState: string;
-  /** Charges tried at it in the window. */
+  /** Calls made at it in the window. */
   attempts: number;
   /** Of the attempts the provider answered, the share it did not reject (PENDING and APPROVED), from 0 to 1. */
   approvalRate: number;
@@ -232,7 +236,10 @@ export interface AccountHealth {
 export interface GetRoutingHealthResponse {
   /** Every account some route targets, and every account a charge or payout was sent to since `counting_since`. */
   accounts: AccountHealth[];
-  /** When this gateway process began counting (its start): the figures are kept in memory, not across a restart. */
+  /**
+   * The start of the window summed: the first of the last 60 minutes (the current one included). The figures are kept
+   * in the database, across restarts, by every process.
+   */
   countingSince: Date | undefined;
 }
 
