@@ -136,7 +136,7 @@ const boundedRefusalReason = (reason: string | undefined): string | null => reas
 /** A reason a later answer gives for a refusal, kept on a refused payout that has none yet (the first stays). */
 const RECORD_REFUSAL_REASON = prepared(
   'record_refusal_reason',
-  `update withdrawals set refusal_reason = ? where id = ? and status = 'REJECTED' and refusal_reason is null`,
+  `update withdrawals set refusal_reason = ? where id = ? and status in ('REJECTED', 'CANCELED') and refusal_reason is null`,
 );
 
 /** The columns every new payout row takes from what was asked and by whom. */
@@ -287,7 +287,7 @@ export class WithdrawalsRepository {
     });
   }
 
-  /** Keeps the reason a provider's later answer gives for refusing a payout (in the move's database transaction). */
+  /** Keeps the reason a provider's later answer gives for refusing or cancelling a payout (in the move's database transaction). */
   async recordRefusalReason(target: PreparedTarget, id: string, reason: string | undefined): Promise<void> {
     const kept = boundedRefusalReason(reason);
     if (kept) await runPreparedOn(target, RECORD_REFUSAL_REASON, [kept, id]);

@@ -218,7 +218,7 @@ export interface WithdrawResult {
   amount: number;
   status: WithdrawStatus;
   approvedAt?: Date;
-  /** A refused payout (REJECTED): why, where the provider's answer states it; its text, shown, never parsed. */
+  /** A refused or provider-cancelled payout (REJECTED, CANCELED): why, where the provider's answer states it; its text, shown, never parsed. */
   refusalReason?: string;
 }
 

@@ -126,7 +126,8 @@ export const WITHDRAWALS: SubjectKind<WithdrawStatus, Withdrawal> = {
     return { status: read.status, amount: readAmount(adapter, read.amount), providerId: read.withdrawId, refusalReason: read.refusalReason };
   },
   recordFacts: async (deps, tx, id, view) => {
-    if (view.status === 'REJECTED') await deps.withdrawals.recordRefusalReason(tx, id, view.refusalReason);
+    // A payout the provider cancelled after accepting it (Pagstar's CANCELED with its errorCode) failed as much as a refused one.
+    if (view.status === 'REJECTED' || view.status === 'CANCELED') await deps.withdrawals.recordRefusalReason(tx, id, view.refusalReason);
   },
   moneyStatuses: new Set(['APPROVED', 'REJECTED', 'CANCELED']),
   amountOf: (withdrawal) => withdrawal.amount,

@@ -165,6 +165,21 @@ describe('response mappers', () => {
     });
     expect(fromDictPayment({ endToEndId: 'E1' }, approved)).toMatchObject({ status: 'PENDING', amount: 0 });
   });
+
+  it("a payout read back failed carries its errorCode as the refusal's reason (Pagstar's transfer details); in progress, none", () => {
+    const status = (value: string) => lookupStatus(PAYOUT_STATUSES, value);
+    // docs.pagstar.com/reference/account-api-get-transfer-details: CANCELED with the SPI code that caused it in `errorCode`.
+    const cancelled = DICT_PAYMENT_READ.parse({ data: { id: 1, idempotencyKey: 'k1', status: 'CANCELED', errorCode: 'AC06', payment: { amount: 10.5 } } });
+    expect(fromDictPayment(cancelled, status)).toEqual({ withdrawId: '1', amount: 1050, status: 'CANCELED', refusalReason: 'AC06' });
+    const processing = DICT_PAYMENT_READ.parse({ data: { id: 1, status: 'PROCESSING', errorCode: 'AC06' } });
+    expect(fromDictPayment(processing, status)).not.toHaveProperty('refusalReason');
+    // A code that is not a text is no reason to refuse the answer: the payout is still read.
+    expect(fromDictPayment(DICT_PAYMENT_READ.parse({ id: 1, status: 'CANCELED', errorCode: 42 }), status)).toEqual({
+      withdrawId: '1',
+      amount: 0,
+      status: 'CANCELED',
+    });
+  });
 });
 
 /** A PSP that speaks only the Banco Central's standard: form token with HTTP Basic, its own validity, a status of its own, cash-in only. */
@@ -272,6 +287,24 @@ describe('the TRANSFER notification names the payout as the member knows it', ()
   it('by its endToEndId (default), or by the idempotency key sent (knownBy idempotencyKey)', () => {
     expect(readBacenPixNotification(body, status)).toEqual({ type: 'WITHDRAW', transactionId: 'E1', status: 'APPROVED' });
     expect(readBacenPixNotification(body, status, { payoutKnownBy: 'idempotencyKey' })).toEqual({ type: 'WITHDRAW', transactionId: 'k1', status: 'APPROVED' });
+  });
+
+  it("a failed payout carries its errorCode as the refusal's reason (Pagstar's CANCELED, Avista's ERROR); a settled one none", () => {
+    // docs.pagstar.com/reference/account-api-configure-webhook: {data{…, status CANCELED, errorCode AB03, …}, type TRANSFER}.
+    const cancelled = Buffer.from(
+      JSON.stringify({ type: 'TRANSFER', data: { id: 0, idempotencyKey: 'k2', endToEndId: 'E2', status: 'CANCELED', errorCode: 'AB03' } }),
+    );
+    expect(readBacenPixNotification(cancelled, status, { payoutKnownBy: 'idempotencyKey' })).toEqual({
+      type: 'WITHDRAW',
+      transactionId: 'k2',
+      status: 'CANCELED',
+      refusalReason: 'AB03',
+    });
+    // Avista's "PIX Bacen" TRANSFER page: status LIQUIDATED | ERROR, errorCode null on success. (AC03 is an SPI code of Pagstar's table.)
+    const failed = Buffer.from(JSON.stringify({ type: 'TRANSFER', data: { id: 456, endToEndId: 'E3', status: 'ERROR', errorCode: 'AC03' } }));
+    expect(readBacenPixNotification(failed, status)).toEqual({ type: 'WITHDRAW', transactionId: 'E3', status: 'REJECTED', refusalReason: 'AC03' });
+    const settled = Buffer.from(JSON.stringify({ type: 'TRANSFER', data: { id: 456, endToEndId: 'E3', status: 'LIQUIDATED', errorCode: null } }));
+    expect(readBacenPixNotification(settled, status)).toEqual({ type: 'WITHDRAW', transactionId: 'E3', status: 'APPROVED' });
   });
 });
 

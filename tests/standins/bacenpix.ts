@@ -66,7 +66,7 @@ import { startStandIn, type StandIn, type StandInReply, type StandInRequest } fr
  *   data.status LIQUIDATED, its endToEndId and `debtorAccount` {ispb, name
  *   (the payer's bank's), issuer, number, document (the CPF/CNPJ masked),
  *   accountType} (Avista's RECEIVE page), REFUND with status REFUNDED and `refunds[]`,
- *   TRANSFER with LIQUIDATED or CANCELED (Avista's "PIX Bacen" webhooks V2 for
+ *   TRANSFER with LIQUIDATED or CANCELED and its `errorCode` (Avista's "PIX Bacen" webhooks V2 for
  *   RECEIVE/REFUND/TRANSFER; the Onz transfer webhook of its white label
  *   Pagstar, docs.pagstar.com, for TRANSFER);
  * - payouts POST /pix/payments/dict {pixKey, payment{amount (reais, a number),
@@ -300,6 +300,12 @@ async function mtlsFront(upstream: string, certificates: TestCertificates, seen:
       }),
   };
 }
+
+/**
+ * The code a cancelled payout carries: AB03 ("settlement interrupted due to SPI timeout"), the example of Pagstar's
+ * transfer webhook and one of the codes its transfer details list (docs.pagstar.com).
+ */
+export const CANCELLED_ERROR_CODE = 'AB03';
 
 export async function startBacenPixStandIn(options: BacenPixStandInOptions): Promise<BacenPixStandIn> {
   const now = options.now ?? (() => new Date());
@@ -540,8 +546,9 @@ export async function startBacenPixStandIn(options: BacenPixStandInOptions): Pro
                   path: '/pix/payments/idempotencyKey/{key}',
                   handle: (request: StandInRequest): StandInReply => {
                     const payout = payoutsByKey.get(request.params.key!);
+                    // Pagstar's transfer details name the SPI code that cancelled a transfer in `errorCode`.
                     return payout
-                      ? { body: { data: payoutView(payout) } }
+                      ? { body: { data: { ...payoutView(payout), errorCode: payout.status === 'CANCELED' ? CANCELLED_ERROR_CODE : null } } }
                       : { status: 404, body: { type: 'onz-0002', title: 'Not found', detail: 'payment not found' } };
                   },
                 }
@@ -655,7 +662,7 @@ export async function startBacenPixStandIn(options: BacenPixStandInOptions): Pro
           pixKey: payout.pixKey,
           transactionType: 'PIX',
           status: outcome,
-          errorCode: outcome === 'CANCELED' ? 'AB03' : null,
+          errorCode: outcome === 'CANCELED' ? CANCELLED_ERROR_CODE : null,
           creditDebitType: 'DEBIT',
           localInstrument: 'DICT',
           createdAt: payout.createdAt,

@@ -15,7 +15,7 @@ import { failureOf } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { startFileServer, testCertificates, type FileServer } from '../support/fakeProvider.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
-import type { BacenPixStandIn } from './bacenpix.js';
+import { CANCELLED_ERROR_CODE, type BacenPixStandIn } from './bacenpix.js';
 import { PAGSTAR_SOURCES, startPagstarStandIn } from './pagstar.js';
 
 /**
@@ -217,7 +217,7 @@ describe("PAGSTAR on api_version 'public' against a stand-in written from docs.p
     expect(standIn.count('GET', '/pix/payments/idempotencyKey/{key}')).toBeGreaterThan(reads);
   });
 
-  it('a payout Pagstar cancels (CANCELED, errorCode AB03) is CANCELED by the transfer webhook', async () => {
+  it('a payout Pagstar cancels (CANCELED, errorCode AB03) is CANCELED by the transfer webhook, with AB03 as its reason', async () => {
     standIn.webhookUrl = payoutNotificationUrl;
     const created = (await withdraw('pagstar-payout-2', 'ana@example.com', PixKeyType.PIX_KEY_TYPE_EMAIL)).withdrawal;
     expect(posted().at(-1)!.body).toMatchObject({ pixKey: 'ana@example.com' });
@@ -231,6 +231,9 @@ describe("PAGSTAR on api_version 'public' against a stand-in written from docs.p
       'the payout CANCELED',
     );
     expect(cancelled.status).toBe(WithdrawStatus.WITHDRAW_STATUS_CANCELED);
+    // The transfer details and the webhook both name the SPI code that cancelled it: the payout's page shows it.
+    expect(standIn.payout(created.withdrawId)).toMatchObject({ status: 'CANCELED' });
+    expect(cancelled.refusalReason).toBe(CANCELLED_ERROR_CODE);
   });
 
   it('a forged transfer webhook claiming LIQUIDATED for a payout still PROCESSING changes nothing: the read contradicts it', async () => {

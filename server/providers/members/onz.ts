@@ -2,6 +2,7 @@ import { SPEC_GROUPS } from '../adapter.js';
 import {
   API_PIX_DOCUMENTATION,
   BacenPixAdapter,
+  PAYOUT_REFUSAL_SOURCE,
   PIX_PAYMENT_SOURCE,
   SELLS_REFUND_PATH,
   bacenPixAuth,
@@ -42,6 +43,7 @@ export const ONZ: BacenPixMember = {
   sources: [
     "paths, statuses, events, payout APPROVED at creation, 'Unauthorized.' rules: spec (doc 3 §4/§5/§7); cob, devolução (api_version public), RFC 7807 errors: the Banco Central's API Pix (openapi.yaml 2.9.0); the TRANSFER notification {data{id, idempotencyKey, endToEndId, status LIQUIDATED|CANCELED, payment{amount}}, type} and POST /api/v2/pix/payments/dict answered 202: Onz's white label Pagstar (docs.pagstar.com); RECEIVE/REFUND notifications: Avista's \"PIX Bacen\" documentation of the same API; cash-out host `cashout.infopago.com.br/api/v2`, form token with client credentials in the body answered {accessToken, expiresAt}, `x-idempotency-key` as [a-zA-Z0-9]{1,50}, cash-in host `secureapi.bancodigital.onz.software`: the Onz Infopago v2 write-up (research F8), which also shows a refund PUT /pix/payments/refund/{e2eid}/{id} not adopted; /sells/{id}/refund: spec only. Verified by the stand-in written from them (tests/standins/bacenpix.ts)",
     PIX_PAYMENT_SOURCE,
+    PAYOUT_REFUSAL_SOURCE,
   ].join('; '),
   evidence: { level: 'platform', addresses: [...API_PIX_DOCUMENTATION, ...ONZ_DOCUMENTATION] },
   refund: { kind: 'post', path: SELLS_REFUND_PATH },

@@ -1,5 +1,12 @@
 import { SPEC_GROUPS } from '../adapter.js';
-import { BacenPixAdapter, PIX_PAYMENT_SOURCE, SELLS_REFUND_PATH, bacenPixAuth, type BacenPixMember } from '../families/bacenPix/index.js';
+import {
+  BacenPixAdapter,
+  PAYOUT_REFUSAL_SOURCE,
+  PIX_PAYMENT_SOURCE,
+  SELLS_REFUND_PATH,
+  bacenPixAuth,
+  type BacenPixMember,
+} from '../families/bacenPix/index.js';
 import { member } from '../kit/registration.js';
 
 /**
@@ -29,6 +36,7 @@ export const PODPAY: BacenPixMember = {
   sources: [
     "paths, statuses, events, payout APPROVED at creation, 'Unauthorized.' without the platform record: spec (doc 3 §4/§5/§7); cob, devolução (api_version public): Banco Central's API Pix (driven by the family's stand-in, tests/standins/bacenpix.ts; third-party: Podpay publishes nothing for this variant, which the research only infers runs on the F8 platform); form token with client credentials in the body, `/pix/payments/dict` body and `x-idempotency-key`: research (F8, inferred for Podpay); host `api.podpay.co` (the brand's only known host) and the account's host for cash-out: the gateway's decision",
     PIX_PAYMENT_SOURCE,
+    PAYOUT_REFUSAL_SOURCE,
   ].join('; '),
   refund: { kind: 'post', path: SELLS_REFUND_PATH },
   // No public material shows /sells/{id}/refund; the API Pix Podpay's cob runs on refunds by devolução.

@@ -2,6 +2,7 @@ import { SPEC_GROUPS } from '../adapter.js';
 import {
   API_PIX_DOCUMENTATION,
   BacenPixAdapter,
+  PAYOUT_REFUSAL_SOURCE,
   PIX_PAYMENT_SOURCE,
   DICT_PAYMENT_LOOKUP_PATH,
   bacenPixAuth,
@@ -31,6 +32,7 @@ export const TREEAL: BacenPixMember = {
   sources: [
     "paths, statuses, events: spec (doc 2 §4/§7); cob, devolução, RFC 7807 errors: the Banco Central's API Pix (openapi.yaml 2.9.0); REFUND/TRANSFER notifications and the dict payout: Avista's \"PIX Bacen\" documentation of the same API; host `api.pix.treeal.com`, form token with client credentials in the body, POST /cob answering {status, txid, pixCopiaECola}, `{data:{txId,status}}` notifications without a type, `refund_nature ORIGINAL` (the API Pix devolução), `/pix/payments/dict` answering 202 `{endToEndId, status}`: Treeal's public integrations (research F8). Verified by the stand-in written from them (tests/standins/bacenpix.ts)",
     PIX_PAYMENT_SOURCE,
+    PAYOUT_REFUSAL_SOURCE,
   ].join('; '),
   evidence: { level: 'platform', addresses: API_PIX_DOCUMENTATION },
   refund: { kind: 'devolucao' },

@@ -3,6 +3,7 @@ import {
   API_PIX_DOCUMENTATION,
   BacenPixAdapter,
   DICT_PAYMENT_LOOKUP_PATH,
+  PAYOUT_REFUSAL_SOURCE,
   PIX_PAYMENT_SOURCE,
   SELLS_REFUND_PATH,
   bacenPixAuth,
@@ -27,6 +28,7 @@ export const VOLUTI: BacenPixMember = {
   sources: [
     "paths, statuses, events: spec (doc 2 §4/§7); cob (CobSolicitada, CobGerada, CobCompleta), devolução (api_version public), RFC 7807 errors: the Banco Central's API Pix (openapi.yaml 2.9.0); {type, data} RECEIVE/REFUND/TRANSFER notifications and the dict payout: Avista's \"PIX Bacen\" documentation of the same API; host `api.pix.voluti.com.br`, the JSON token body {grant_type, client_id, client_secret}, POST /cob's answer {txid, location, pixCopiaECola}: VOLUTI's public integrations (research F8); `/pix/payments/dict` with `x-idempotency-key`: the Onz-style payout these PSPs share (research F8); /sells/{id}/refund: spec only. Verified by the stand-in written from them (tests/standins/bacenpix.ts)",
     PIX_PAYMENT_SOURCE,
+    PAYOUT_REFUSAL_SOURCE,
   ].join('; '),
   evidence: { level: 'platform', addresses: API_PIX_DOCUMENTATION },
   refund: { kind: 'post', path: SELLS_REFUND_PATH },

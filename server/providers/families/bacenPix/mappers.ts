@@ -179,5 +179,10 @@ export function fromDictPayment(
     amount: payment.payment?.amount ?? options.amount ?? 0,
     status: mapped,
     ...(approvedAt ? { approvedAt } : {}),
+    ...refusalOf(mapped, payment.errorCode),
   };
 }
+
+/** A failed payout's reason: the PSP's error code, kept as the refusal's text where the payout did not go through. */
+export const refusalOf = (status: WithdrawStatus, errorCode: string | undefined): { refusalReason?: string } =>
+  errorCode && (status === 'REJECTED' || status === 'CANCELED') ? { refusalReason: errorCode } : {};

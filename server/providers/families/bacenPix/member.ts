@@ -119,6 +119,10 @@ export const DICT_PAYMENT_LOOKUP_PATH = '/pix/payments/{id}';
 export const PIX_PAYMENT_SOURCE =
   "the payment's endToEndId in GET /cob's `pix` and the API Pix webhook: the Banco Central's API Pix (its Pix names no payer); RECEIVE's endToEndId and `debtorAccount` {ispb, name (\"Nome do banco do pagador\"), document (masked)} as the payer's bank and document: Avista's \"PIX Bacen\" RECEIVE page";
 
+/** Where the family's reading of a failed payout's reason comes from, for the members' `sources`. */
+export const PAYOUT_REFUSAL_SOURCE =
+  "a failed payout's `errorCode` (an SPI code such as AB03) as its refusal reason, from the TRANSFER notification and the payout read: Pagstar's transfer webhook and transfer details pages (docs.pagstar.com, Onz's Accounts API), Avista's \"PIX Bacen\" TRANSFER page (`errorCode`, null on success)";
+
 export const API_PIX_DOCUMENTATION = [
   'https://github.com/bacen/pix-api/blob/0d74e5e1a2eefc0eb3f373860d1266ceab5f864e/openapi.yaml',
   'https://github.com/advanced-digital-services/docs/blob/8349efdc296d4562c33723078abe8b3f2d802cd2/pix-bacen/endpoints/cob.mdx',

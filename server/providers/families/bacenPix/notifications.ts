@@ -1,6 +1,6 @@
 import type { TransactionStatus, WebhookResult, WithdrawStatus } from '../../../domain/types.js';
 import { parseJson } from '../../../lib/json.js';
-import { payoutId, pixReceivedStatus } from './mappers.js';
+import { payoutId, pixReceivedStatus, refusalOf } from './mappers.js';
 import { CASH_IN_EVENTS, PAYOUT_EVENT, RECEIVE_EVENT } from './statuses.js';
 import { statedPixPayment } from '../../../domain/pixPayments.js';
 import { BACEN_PIX_RECEIVED, BACEN_PIX_WEBHOOK, PIX_EVENT, type PixEvent, type PixReceived } from './wire.js';
@@ -16,7 +16,8 @@ import { notificationKeyOf } from '../../notificationKeys.js';
  *   RECEIVE states the payment's endToEndId and the payer's bank and masked
  *   document (debtorAccount); TRANSFER is the cash-out notification (a
  *   WITHDRAW result), about the payout its endToEndId names, or its
- *   idempotencyKey for members whose payouts are known by it;
+ *   idempotencyKey for members whose payouts are known by it, a failed one
+ *   with its `errorCode` as the refusal's reason;
  * - the API Pix's {"pix":[{endToEndId, txid, valor, horario, devolucoes}]}: a Pix
  *   received for that txid, APPROVED, or CHARGEBACK when its devoluções return
  *   the whole amount, with its endToEndId (the API Pix's Pix names no payer).
@@ -63,7 +64,9 @@ export function readBacenPixNotification(
 
   if (type === PAYOUT_EVENT) {
     const id = options.payoutKnownBy === 'idempotencyKey' ? data.idempotencyKey : payoutId(data);
-    return id && data.status ? { type: 'WITHDRAW', transactionId: id, status: payoutStatus(data.status) } : undefined;
+    if (!id || !data.status) return undefined;
+    const status = payoutStatus(data.status);
+    return { type: 'WITHDRAW', transactionId: id, status, ...refusalOf(status, data.errorCode) };
   }
 
   const rule = Object.hasOwn(CASH_IN_EVENTS, type) ? CASH_IN_EVENTS[type] : undefined;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { reaisToCents } from '../../../lib/money.js';
-import { absentable, wireAmount, wireId, wireStatus, wireText } from '../../kit/answers.js';
+import { absentable, wireAmount, wireFact, wireId, wireStatus, wireText } from '../../kit/answers.js';
 
 /**
  * The family's shapes: provider bytes become our types here (DESIGN §3).
@@ -139,6 +139,8 @@ const DICT_PAYMENT = z.object({
   status: absentable(wireStatus),
   eventDate: optionalText,
   payment: absentable(z.object({ amount: absentable(wireReais) })),
+  /** Why a payout failed: the SPI's code (AB03, AC03, …), in Pagstar's transfer details (Onz's Accounts API). A fact, never a reason to refuse the answer. */
+  errorCode: wireFact,
 });
 const identifiedPayment = <T extends { id?: string; endToEndId?: string; e2eId?: string }>(payment: T) =>
   Boolean(payment.endToEndId ?? payment.e2eId ?? payment.id);
@@ -193,6 +195,8 @@ export const PIX_EVENT = z.object({
     endToEndId: absentable(wireText).catch(undefined),
     idempotencyKey: absentable(wireText).catch(undefined),
     status: absentable(wireStatus).catch(undefined),
+    /** TRANSFER: why the payout failed (Pagstar's transfer webhook: `errorCode` such as AB03; Avista's: null unless ERROR). */
+    errorCode: wireFact,
     /**
      * RECEIVE: who paid, as Avista's page documents it: the payer's bank's `ispb` and `name` ("Nome do banco do
      * pagador"), and the payer's CPF/CNPJ masked (`document`). Shown, never acted on: read leniently.
