@@ -278,6 +278,22 @@ describe('ASAAS (spec doc 2, group 1), a bespoke adapter on its public API', () 
     expect(h.warn).not.toHaveBeenCalled();
   });
 
+  it("a FAILED transfer's failReason is the payout's refusal reason, read or notified; a done one's is not kept (Events for transfers)", async () => {
+    // docs.asaas.com/docs/transfer-events: transfer.failReason, "Failure reason, when applicable" (null otherwise).
+    const failReason = 'Conta de destino encerrada.'; // invented: the pages show the field only as null
+    h.fake.expect({ method: 'GET', path: '/transfers/tra_1', reply: { body: { id: 'tra_1', status: 'FAILED', value: 25, failReason } } });
+    expect(await h.adapter.getWithdraw(h.ctx, 'tra_1')).toEqual({ withdrawId: 'tra_1', status: 'REJECTED', amount: 2500, refusalReason: failReason });
+    h.fake.expect({ method: 'GET', path: '/transfers/tra_1', reply: { body: { id: 'tra_1', status: 'DONE', value: 25, failReason: null } } });
+    expect(await h.adapter.getWithdraw(h.ctx, 'tra_1')).toEqual({ withdrawId: 'tra_1', status: 'APPROVED', amount: 2500 });
+    const failed = { id: 'evt_9', event: 'TRANSFER_FAILED', transfer: { object: 'transfer', id: 'tra_1', status: 'FAILED', failReason } };
+    expect(await h.adapter.processWebhook(h.ctx, notification(failed))).toEqual({
+      type: 'WITHDRAW',
+      transactionId: 'tra_1',
+      status: 'REJECTED',
+      refusalReason: failReason,
+    });
+  });
+
   /** Answers that are not what any call asked for: each call's failure is the one bad answer (UNAVAILABLE), never a status, never INTERNAL. */
   const BAD_ANSWERS: ReadonlyArray<[label: string, body: unknown]> = [
     ...BODIES_WITHOUT_RESOURCE,

@@ -18,7 +18,7 @@ import { startTestStack, type TestStack } from '../support/gateway.js';
 import { captureModuleLog, expectNoCardData } from '../support/cardDataSearch.js';
 import { failureOf, errorDetailsOf } from '../support/clients.js';
 import { capturedLogger } from '../support/logCapture.js';
-import { ASAAS_SOURCES, startAsaasStandIn, type AsaasStandIn } from './asaas.js';
+import { ASAAS_SOURCES, ASAAS_TRANSFER_FAIL_REASON, startAsaasStandIn, type AsaasStandIn } from './asaas.js';
 
 /**
  * ASAAS's acceptance test: the whole gateway, through its public gRPC
@@ -235,7 +235,7 @@ describe('ASAAS against a stand-in written from its documentation', () => {
     expect(asaas.payments.size).toBe(paymentsBefore);
   });
 
-  it('PIX payout: a transfer to a PIX key, settled by the bank and confirmed by TRANSFER_DONE; a failed one is REJECTED', async () => {
+  it('PIX payout: a transfer to a PIX key, settled by the bank and confirmed by TRANSFER_DONE; a failed one is REJECTED with its failReason', async () => {
     const payout = async (amount: number, pixKey: string, pixType: PixKeyType) =>
       (
         await stack.client.call(
@@ -270,6 +270,9 @@ describe('ASAAS against a stand-in written from its documentation', () => {
       10_000,
       'the failed payout REJECTED',
     );
+    // TRANSFER_FAILED's transfer and GET /transfers/{id} state why: the payout's page shows Asaas's failReason.
+    const refused = (await stack.client.call('gateway', 'getWithdraw', GetWithdrawRequest.fromPartial({ id: failed.id }))).withdrawal;
+    expect(refused.refusalReason).toBe(ASAAS_TRANSFER_FAIL_REASON);
     expect((await stack.client.call('gateway', 'getWithdraw', GetWithdrawRequest.fromPartial({ id: done.id, refresh: true }))).withdrawal.status).toBe(
       WithdrawStatus.WITHDRAW_STATUS_APPROVED,
     );

@@ -49,7 +49,7 @@ import { startStandIn, type StandIn, type StandInReply, type StandInRequest } fr
  * - payment statuses and PAYMENT_* events; transfers `{value, operationType
  *   PIX, pixAddressKey, pixAddressKeyType CPF|CNPJ|EMAIL|PHONE|EVP,
  *   description, externalReference}` with statuses PENDING, BANK_PROCESSING,
- *   DONE, CANCELLED, FAILED and TRANSFER_* events; webhooks `{id: "evt_…",
+ *   DONE, CANCELLED, FAILED (its `failReason`) and TRANSFER_* events; webhooks `{id: "evt_…",
  *   event, dateCreated, payment | transfer}` sent with the configured token in
  *   the `asaas-access-token` header, configured by POST /webhooks with an
  *   `authToken` of 32 to 255 characters without spaces (webhook guides);
@@ -64,6 +64,12 @@ import { startStandIn, type StandIn, type StandInReply, type StandInRequest } fr
  * `netValue`; boleto refunds and installments (`installmentCount`) are
  * refused as not modelled; nothing is notified except by the test hooks.
  */
+/**
+ * A failed transfer's `failReason` ("Failure reason, when applicable": Events for transfers,
+ * https://docs.asaas.com/docs/transfer-events). The pages show the field only as null: this text is invented.
+ */
+export const ASAAS_TRANSFER_FAIL_REASON = 'Chave Pix não encontrada no DICT.';
+
 export const ASAAS_SOURCES = [
   'https://docs.asaas.com/docs/autentica%C3%A7%C3%A3o-1',
   'https://docs.asaas.com/reference/http-response-codes',
@@ -81,6 +87,7 @@ export const ASAAS_SOURCES = [
   'https://docs.asaas.com/docs/create-new-webhook-via-web-application',
   'https://docs.asaas.com/docs/webhook-para-cobrancas',
   'https://docs.asaas.com/docs/webhook-para-transferencias',
+  'https://docs.asaas.com/docs/transfer-events',
   'https://docs.asaas.com/reference/retrieve-account-balance',
   'https://docs.asaas.com/reference/retrieve-a-single-payment',
 ] as const;
@@ -648,7 +655,7 @@ export async function startAsaasStandIn(options: { apiKey: string; balanceCents?
       transfer.effectiveDate = brazilToday(now());
       if (outcome === 'DONE') transfer.endToEndIdentifier = `E19540550${brazilToday(now()).replace(/-/g, '')}${randomBytes(5).toString('hex').toUpperCase()}`;
       else {
-        transfer.failReason = 'Chave Pix não encontrada no DICT.';
+        transfer.failReason = ASAAS_TRANSFER_FAIL_REASON;
         balance += transfer.value;
       }
       return notify(outcome === 'DONE' ? 'TRANSFER_DONE' : 'TRANSFER_FAILED', { transfer: transferView(transfer) });

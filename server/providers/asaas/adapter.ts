@@ -25,9 +25,10 @@ import { normalizePixKey, type PixKeyType } from '../../lib/pixKey.js';
 import { catalogueError } from '../../lib/providerMessages.js';
 import { statusTable } from '../../lib/statusTable.js';
 import { SPEC_GROUPS, type AdapterContext, type IncomingNotification, type NotificationVerdict } from '../adapter.js';
-import { absentable, wireAmount, wireId, wireStatus, wireText } from '../kit/answers.js';
+import { absentable, wireAmount, wireFact, wireId, wireStatus, wireText } from '../kit/answers.js';
 import { fillPath, type AdapterRuntime, type ProviderDeclaration } from '../kit/declaration.js';
 import { DeclaredAdapter, type ObjectNotification } from '../kit/declaredAdapter.js';
+import { payoutRefusal } from '../kit/payoutRefusal.js';
 import { CustomerDirectory } from './customers.js';
 
 /**
@@ -68,6 +69,7 @@ export const ASAAS_ADDRESSES = [
   'https://docs.asaas.com/docs/create-new-webhook-via-web-application',
   'https://docs.asaas.com/docs/webhook-para-cobrancas',
   'https://docs.asaas.com/docs/webhook-para-transferencias',
+  'https://docs.asaas.com/docs/transfer-events',
   'https://docs.asaas.com/reference/retrieve-account-balance',
   'https://docs.asaas.com/reference/retrieve-a-single-payment',
 ] as const;
@@ -87,7 +89,7 @@ export const ASAAS: ProviderDeclaration = {
   money: 'reais',
   evidence: { level: 'documented', addresses: ASAAS_ADDRESSES },
   sources:
-    "Asaas's API reference and guides (docs.asaas.com): host `api.asaas.com/v3` and the `access_token` header (Autenticação), the error body `{errors: [{code, description}]}` (HTTP response codes), customers listed by `cpfCnpj` and created with `name`/`cpfCnpj` (list customers, create customer), payments with `customer`, `billingType`, `value` in reais (answered, at creation and by GET /payments/{id} (retrieve a single payment), with `netValue`, the value less Asaas' fee), `dueDate`, and `creditCardToken`/`remoteIp` for a tokenized card or `creditCard {holderName, number, expiryMonth, expiryYear, ccv}` with `creditCardHolderInfo {name, email, cpfCnpj, postalCode, addressNumber, phone}` and `remoteIp` for a card's own fields (the gateway's card token, opened for the call) (create payment, create payment with credit card), a card token that belongs to its customer (credit card tokenization), `pixQrCode` and `identificationField`, refunds answered with the payment and its `refunds` (refund payment, Refunds), PIX transfers (create transfer), the account's balance by GET /finance/balance `{balance}` in reais (retrieve account balance), the payment and transfer statuses and PAYMENT_*/TRANSFER_* events with `evt_` ids and the `asaas-access-token` header (webhook guides); the statuses' readings by document 1 §4 and the customer remembered per account and document: the gateway's decision",
+    "Asaas's API reference and guides (docs.asaas.com): host `api.asaas.com/v3` and the `access_token` header (Autenticação), the error body `{errors: [{code, description}]}` (HTTP response codes), customers listed by `cpfCnpj` and created with `name`/`cpfCnpj` (list customers, create customer), payments with `customer`, `billingType`, `value` in reais (answered, at creation and by GET /payments/{id} (retrieve a single payment), with `netValue`, the value less Asaas' fee), `dueDate`, and `creditCardToken`/`remoteIp` for a tokenized card or `creditCard {holderName, number, expiryMonth, expiryYear, ccv}` with `creditCardHolderInfo {name, email, cpfCnpj, postalCode, addressNumber, phone}` and `remoteIp` for a card's own fields (the gateway's card token, opened for the call) (create payment, create payment with credit card), a card token that belongs to its customer (credit card tokenization), `pixQrCode` and `identificationField`, refunds answered with the payment and its `refunds` (refund payment, Refunds), PIX transfers (create transfer), the account's balance by GET /finance/balance `{balance}` in reais (retrieve account balance), the payment and transfer statuses and PAYMENT_*/TRANSFER_* events with `evt_` ids and the `asaas-access-token` header (webhook guides); a failed transfer's `failReason` (\"Failure reason, when applicable\", Events for transfers; `failReason` in the transfer the create transfer reference answers) kept as the payout's refusal reason; the statuses' readings by document 1 §4 and the customer remembered per account and document: the gateway's decision",
 };
 
 export const ASAAS_PATHS = {
@@ -141,8 +143,8 @@ export const asaasPixQrCode = z.object({ payload: wireText, encodedImage: absent
 /** GET /payments/{id}/identificationField: the boleto's digitable line. */
 export const asaasIdentificationField = z.object({ identificationField: wireText });
 
-/** A transfer (POST /transfers, GET /transfers/{id}). */
-export const asaasTransfer = z.object({ id: wireId, status: wireStatus, value: wireAmount });
+/** A transfer (POST /transfers, GET /transfers/{id}); `failReason` why a FAILED one failed (a fact, never a reason to refuse the answer). */
+export const asaasTransfer = z.object({ id: wireId, status: wireStatus, value: wireAmount, failReason: wireFact });
 
 /** GET /finance/balance: the account's balance in reais, one figure (Asaas reports no pending part). */
 export const asaasBalance = z.object({ balance: wireAmount });
@@ -152,7 +154,7 @@ export const asaasNotification = z.object({
   id: absentable(wireText),
   event: wireText,
   payment: absentable(z.object({ id: wireId, status: wireStatus })),
-  transfer: absentable(z.object({ id: wireId, status: wireStatus })),
+  transfer: absentable(z.object({ id: wireId, status: wireStatus, failReason: wireFact })),
 });
 
 // ---------------------------------------------------------------- statuses
@@ -376,7 +378,8 @@ export function readAsaasWebhook(body: Buffer): (ObjectNotification & { eventId?
   const { id: eventId, event, payment, transfer } = parsed.data;
   const object = event.startsWith('PAYMENT_') ? payment : event.startsWith('TRANSFER_') ? transfer : undefined;
   if (!object) return undefined;
-  return { kind: object === payment ? 'transaction' : 'withdrawal', id: object.id, status: object.status, ...(eventId ? { eventId } : {}) };
+  const stated = object === transfer && transfer.failReason ? { refusalReason: transfer.failReason } : {};
+  return { kind: object === payment ? 'transaction' : 'withdrawal', id: object.id, status: object.status, ...stated, ...(eventId ? { eventId } : {}) };
 }
 
 // ---------------------------------------------------------------- operations
@@ -502,10 +505,12 @@ export class AsaasAdapter extends DeclaredAdapter {
   }
 
   private transfer(operation: 'withdraw' | 'getWithdraw', prefix: string, transfer: z.output<typeof asaasTransfer>): WithdrawResult {
+    const status = this.withdrawalStatus(transfer.status);
     return {
       withdrawId: transfer.id,
-      status: this.withdrawalStatus(transfer.status),
+      status,
       amount: this.mapped(operation, prefix, () => this.amountOr(transfer.value, undefined, 'valor da transferência')),
+      ...payoutRefusal(status, transfer.failReason),
     };
   }
 

@@ -6,6 +6,7 @@ import { idText } from '../../lib/values.js';
 import type { AdapterContext, IncomingNotification, NotificationVerdict } from '../adapter.js';
 import type { ProviderDeclaration } from './declaration.js';
 import { DeclaredAdapterCore } from './declaredAdapterCore.js';
+import { payoutRefusal } from './payoutRefusal.js';
 import { notificationKeyOf } from '../notificationKeys.js';
 
 export { unusableAnswer, type ExtraOperation, type FamilyDefaults } from './declaredAdapterCore.js';
@@ -19,14 +20,15 @@ export { unusableAnswer, type ExtraOperation, type FamilyDefaults } from './decl
 export abstract class DeclaredAdapter<D extends ProviderDeclaration = ProviderDeclaration> extends DeclaredAdapterCore<D> {
   /**
    * A postback that is the provider's object (a charge or a payout, its id and status) as a result; payouts only where
-   * the provider has them. A charge's fee, where stated, in the provider's unit; one that cannot be read is left out.
+   * the provider has them, a failed one with the reason it states. A charge's fee, where stated, in the provider's unit; one that cannot be read is left out.
    */
   protected objectNotification(parsed: ObjectNotification | undefined): WebhookResult | undefined {
     if (!parsed) return undefined;
-    if (parsed.kind === 'withdrawal')
-      return this.capabilities.withdrawMethods.length
-        ? { type: 'WITHDRAW', transactionId: parsed.id, status: this.withdrawalStatus(parsed.status) }
-        : undefined;
+    if (parsed.kind === 'withdrawal') {
+      if (!this.capabilities.withdrawMethods.length) return undefined;
+      const status = this.withdrawalStatus(parsed.status);
+      return { type: 'WITHDRAW', transactionId: parsed.id, status, ...payoutRefusal(status, parsed.refusalReason) };
+    }
     const pixPayment = parsed.pixPayment ? { pixPayment: parsed.pixPayment } : {};
     const fee = this.optionalProviderAmount(parsed.fee);
     const providerFee = fee !== undefined && fee >= 0 ? { providerFee: fee } : {};
@@ -97,6 +99,8 @@ export interface ObjectNotification {
   pixPayment?: PixPayment;
   /** The fee the provider takes of a charge, as the notification states it (the provider's unit). */
   fee?: string | number;
+  /** Why a payout failed, as the notification states it: kept only where the payout's status is a failure. */
+  refusalReason?: string;
 }
 
 /**

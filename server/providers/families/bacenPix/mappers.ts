@@ -13,6 +13,7 @@ import { lookupStatus } from '../../../lib/statusTable.js';
 import { dateOf } from '../../../lib/values.js';
 import { centsToReais, centsToReaisString } from '../../../lib/money.js';
 import { normalizePixKey, type PixKeyStyle } from '../../../lib/pixKey.js';
+import { payoutRefusal } from '../../kit/payoutRefusal.js';
 import { REFUND_OUTCOMES } from './statuses.js';
 import { statedPixPayment } from '../../../domain/pixPayments.js';
 import type {
@@ -179,10 +180,6 @@ export function fromDictPayment(
     amount: payment.payment?.amount ?? options.amount ?? 0,
     status: mapped,
     ...(approvedAt ? { approvedAt } : {}),
-    ...refusalOf(mapped, payment.errorCode),
+    ...payoutRefusal(mapped, payment.errorCode),
   };
 }
-
-/** A failed payout's reason: the PSP's error code, kept as the refusal's text where the payout did not go through. */
-export const refusalOf = (status: WithdrawStatus, errorCode: string | undefined): { refusalReason?: string } =>
-  errorCode && (status === 'REJECTED' || status === 'CANCELED') ? { refusalReason: errorCode } : {};

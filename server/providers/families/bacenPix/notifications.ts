@@ -1,6 +1,7 @@
 import type { TransactionStatus, WebhookResult, WithdrawStatus } from '../../../domain/types.js';
 import { parseJson } from '../../../lib/json.js';
-import { payoutId, pixReceivedStatus, refusalOf } from './mappers.js';
+import { payoutRefusal } from '../../kit/payoutRefusal.js';
+import { payoutId, pixReceivedStatus } from './mappers.js';
 import { CASH_IN_EVENTS, PAYOUT_EVENT, RECEIVE_EVENT } from './statuses.js';
 import { statedPixPayment } from '../../../domain/pixPayments.js';
 import { BACEN_PIX_RECEIVED, BACEN_PIX_WEBHOOK, PIX_EVENT, type PixEvent, type PixReceived } from './wire.js';
@@ -66,7 +67,7 @@ export function readBacenPixNotification(
     const id = options.payoutKnownBy === 'idempotencyKey' ? data.idempotencyKey : payoutId(data);
     if (!id || !data.status) return undefined;
     const status = payoutStatus(data.status);
-    return { type: 'WITHDRAW', transactionId: id, status, ...refusalOf(status, data.errorCode) };
+    return { type: 'WITHDRAW', transactionId: id, status, ...payoutRefusal(status, data.errorCode) };
   }
 
   const rule = Object.hasOwn(CASH_IN_EVENTS, type) ? CASH_IN_EVENTS[type] : undefined;
