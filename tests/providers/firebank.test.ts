@@ -485,6 +485,20 @@ describe('FIREBANK (spec doc 2, group 1), Fire Banking on the Avista platform', 
       ],
       [cashOut('CONFIRMED'), { type: 'WITHDRAW', transactionId: '456', status: 'APPROVED' }],
       [cashOut('ERROR'), { type: 'WITHDRAW', transactionId: '456', status: 'REJECTED' }],
+      // A failed CashOut says why (webhooks overview: errorCode and errorMessage when status is ERROR; the values are invented).
+      [
+        { ...cashOut('ERROR'), errorCode: 'INVALID_PIX_KEY', errorMessage: 'Chave PIX inválida' },
+        { type: 'WITHDRAW', transactionId: '456', status: 'REJECTED', refusalReason: 'Chave PIX inválida' },
+      ],
+      [
+        { ...cashOut('ERROR'), errorCode: 'INVALID_PIX_KEY' },
+        { type: 'WITHDRAW', transactionId: '456', status: 'REJECTED', refusalReason: 'INVALID_PIX_KEY' },
+      ],
+      // A confirmed one keeps no reason, whatever it carries.
+      [
+        { ...cashOut('CONFIRMED'), errorMessage: 'x' },
+        { type: 'WITHDRAW', transactionId: '456', status: 'APPROVED' },
+      ],
       [reversal('CashInReversal', 'CONFIRMED', true), { type: 'TRANSACTION', transactionId: '12345', status: 'REFUNDED' }],
       [reversal('CashOutReversal', 'CONFIRMED', false), { type: 'WITHDRAW', transactionId: '456', status: 'REJECTED' }],
     ])('%j is %j', async (body, expected) => {

@@ -15,7 +15,7 @@ import { eventually } from '../support/eventually.js';
 import { startFileServer, type FileServer } from '../support/fakeProvider.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
 import { todaysStatement } from '../support/statement.js';
-import { FIREBANK_SOURCES, startFirebankStandIn, type FirebankStandIn } from './firebank.js';
+import { FIREBANK_ERROR, FIREBANK_SOURCES, startFirebankStandIn, type FirebankStandIn } from './firebank.js';
 
 /**
  * FIREBANK's acceptance test: the whole gateway, through its public gRPC
@@ -169,7 +169,7 @@ describe("FIREBANK against a stand-in written from its platform's documentation"
     ).rejects.toMatchObject({ details: expect.stringContaining('payer.document deve ser um CPF ou CNPJ') });
   });
 
-  it('PIX payouts: CONFIRMED by the CashOut event is APPROVED, ERROR is REJECTED; keys as the platform writes them', async () => {
+  it('PIX payouts: CONFIRMED by the CashOut event is APPROVED, ERROR is REJECTED with its errorMessage; keys as the platform writes them', async () => {
     const balanceBefore = firebank.balance;
     const done = await payout({
       amount: 2500,
@@ -194,6 +194,8 @@ describe("FIREBANK against a stand-in written from its platform's documentation"
     expect(firebank.transactions.get(failed.withdrawId)!.details).toMatchObject({ key: '52998224725', keyType: 'DOCUMENT', document: '52998224725' });
     expect(await firebank.settleCashOut(failed.withdrawId, 'ERROR')).toEqual([200]);
     await eventually(async () => (await withdrawal(failed.id)).status === WithdrawStatus.WITHDRAW_STATUS_REJECTED, 10_000, 'the failed CashOut');
+    // The read names no error; the CashOut event does: the payout's page shows its errorMessage.
+    expect((await withdrawal(failed.id)).refusalReason).toBe(FIREBANK_ERROR.message);
   });
 
   it("a payout above the balance is refused with the platform's message, and nothing is recorded as sent", async () => {

@@ -63,6 +63,12 @@ import { startStandIn, type StandIn, type StandInReply, type StandInRequest } fr
  * hooks. Its host is the brand's, api.public.firebanking.com.br (research),
  * the documentation's examples being Avista's api.avista.global.
  */
+/**
+ * A failed transaction's `errorCode` and `errorMessage` ("Código de erro quando `status` é `ERROR`", "Mensagem de erro
+ * descritiva": webhooks overview). The pages show both only as null: these values are invented.
+ */
+export const FIREBANK_ERROR = { code: 'INVALID_PIX_KEY', message: 'Chave PIX não encontrada ou inválida' } as const;
+
 export const FIREBANK_SOURCES = [
   'https://github.com/advanced-digital-services/docs/blob/8349efdc296d4562c33723078abe8b3f2d802cd2/api-reference/openapi.json',
   'https://github.com/advanced-digital-services/docs/blob/8349efdc296d4562c33723078abe8b3f2d802cd2/api-reference/guides/authentication.mdx',
@@ -224,8 +230,8 @@ export async function startFirebankStandIn(options: FirebankStandInOptions): Pro
       originalAmount: centsToReais(transaction.value),
       finalAmount: centsToReais(credit ? transaction.value - FEE_CENTS : transaction.value + FEE_CENTS),
       processingDate: transaction.processedAt,
-      errorCode: transaction.status === 'ERROR' ? 'INVALID_PIX_KEY' : null,
-      errorMessage: transaction.status === 'ERROR' ? 'Chave PIX não encontrada ou inválida' : null,
+      errorCode: transaction.status === 'ERROR' ? FIREBANK_ERROR.code : null,
+      errorMessage: transaction.status === 'ERROR' ? FIREBANK_ERROR.message : null,
       metadata: {},
       ...extra,
     });

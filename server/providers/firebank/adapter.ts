@@ -105,7 +105,7 @@ export const FIREBANK: ProviderDeclaration = {
   payouts: { description: 'requested' },
   evidence: { level: 'platform', addresses: FIREBANK_ADDRESSES },
   sources:
-    "the Avista platform's public documentation (repository advanced-digital-services/docs at commit 8349efd, Avista branding), on which Fire Banking runs: POST /api/auth/token `{clientId, clientSecret}` with the certificate URL-encoded in `X-SSL-Client-Cert` answering `{access_token, token_type, expires_in: 1800}` (openapi.json, authentication guide); the cash-in body `{transaction{value, description ≤ 140, expirationTime, externalId, generateQrCode}, payer{fullName, document}}` and its answer `{transactionId, status, pixCode, expirationDate, qrCodeImage}` (openapi.json CashInInputDto/OutputDto, cash-in guide); the transaction read `{id, type, status PENDING|CONFIRMED|ERROR, originalAmount, feeAmount, e2eId}` (TransactionPollOutputDto), a charge's `feeAmount` kept as the provider's fee and `e2eId` as its PIX's end-to-end id; refund-in `{refundValue, externalId}` → `{transactionId, status}` (refund-in guide); cash-out `{value, details{key, keyType EMAIL|PHONE|DOCUMENT|RANDOM, name, document}, externalId, description ≤ 140}` → `{transactionId, status}` (cash-out guide); the CashIn, CashOut, CashInReversal (`parentTransaction.wasTotalRefunded`) and CashOutReversal events, CashIn's `endToEndId` and `feeAmount` (`finalAmount = originalAmount - feeAmount`) kept as the charge's, sent with Basic credentials or the custom headers of POST /api/webhooks (webhook guides); the account's balance GET /api/balance `{grossBalance, blockedBalance, netBalance, consultedAt}` in reais, `netBalance` what can be used now (openapi.json GetBalanceOutputDto, balance guide; Fire Banking's own English reference, docs.firebanking.com.br/en/api-reference/get-balance, shows the same); host `api.public.firebanking.com.br`: research (the platform's brand table; FIREBANK is Fire Banking by name only); 'Unauthorized.' without the platform's certificate: spec (doc 1 §8); PIX valid 1 day, sent as `expirationTime` 86400: document 1 §9; unknown REJECTED: document 1 §4; the default description, the certificate from `cert_cash_in_url` for every call, refunds named by the caller's idempotency key: the gateway's decision",
+    "the Avista platform's public documentation (repository advanced-digital-services/docs at commit 8349efd, Avista branding), on which Fire Banking runs: POST /api/auth/token `{clientId, clientSecret}` with the certificate URL-encoded in `X-SSL-Client-Cert` answering `{access_token, token_type, expires_in: 1800}` (openapi.json, authentication guide); the cash-in body `{transaction{value, description ≤ 140, expirationTime, externalId, generateQrCode}, payer{fullName, document}}` and its answer `{transactionId, status, pixCode, expirationDate, qrCodeImage}` (openapi.json CashInInputDto/OutputDto, cash-in guide); the transaction read `{id, type, status PENDING|CONFIRMED|ERROR, originalAmount, feeAmount, e2eId}` (TransactionPollOutputDto), a charge's `feeAmount` kept as the provider's fee and `e2eId` as its PIX's end-to-end id; refund-in `{refundValue, externalId}` → `{transactionId, status}` (refund-in guide); cash-out `{value, details{key, keyType EMAIL|PHONE|DOCUMENT|RANDOM, name, document}, externalId, description ≤ 140}` → `{transactionId, status}` (cash-out guide); the CashIn, CashOut, CashInReversal (`parentTransaction.wasTotalRefunded`) and CashOutReversal events, CashIn's `endToEndId` and `feeAmount` (`finalAmount = originalAmount - feeAmount`) kept as the charge's, sent with Basic credentials or the custom headers of POST /api/webhooks (webhook guides); a failed CashOut's `errorMessage` (else `errorCode`), \"Código de erro quando `status` é `ERROR`\", kept as the payout's refusal reason (webhooks overview; the transaction read names no error); the account's balance GET /api/balance `{grossBalance, blockedBalance, netBalance, consultedAt}` in reais, `netBalance` what can be used now (openapi.json GetBalanceOutputDto, balance guide; Fire Banking's own English reference, docs.firebanking.com.br/en/api-reference/get-balance, shows the same); host `api.public.firebanking.com.br`: research (the platform's brand table; FIREBANK is Fire Banking by name only); 'Unauthorized.' without the platform's certificate: spec (doc 1 §8); PIX valid 1 day, sent as `expirationTime` 86400: document 1 §9; unknown REJECTED: document 1 §4; the default description, the certificate from `cert_cash_in_url` for every call, refunds named by the caller's idempotency key: the gateway's decision",
 };
 
 // ---------------------------------------------------------------- request mappers
@@ -268,7 +268,8 @@ const parentTransaction = z.object({ transactionId: wireId, wasTotalRefunded: ab
 /** A webhook: the event, the status, the transaction it is about; a reversal also names its parent. */
 export const firebankNotification = z.discriminatedUnion('event', [
   z.object({ event: z.literal('CashIn'), status: wireStatus, transactionId: wireId, endToEndId: wireFact, feeAmount: firebankFee }),
-  z.object({ event: z.literal('CashOut'), status: wireStatus, transactionId: wireId }),
+  // errorCode and errorMessage: why a payout failed (status ERROR), null on success (webhooks overview, CashOut page).
+  z.object({ event: z.literal('CashOut'), status: wireStatus, transactionId: wireId, errorCode: wireFact, errorMessage: wireFact }),
   z.object({ event: z.literal('CashInReversal'), status: wireStatus, transactionId: absentable(wireId), parentTransaction }),
   z.object({ event: z.literal('CashOutReversal'), status: wireStatus, transactionId: absentable(wireId), parentTransaction }),
 ]);
@@ -296,7 +297,8 @@ export const FIREBANK_WITHDRAWAL_STATUSES = statusTable<WithdrawStatus>(
 export type FirebankNews = ObjectNotification & { event: string };
 
 /**
- * A webhook by its event: CashIn is a charge's, CashOut a payout's; a
+ * A webhook by its event: CashIn is a charge's, CashOut a payout's (a failed
+ * one with its errorMessage, else its errorCode, as the reason); a
  * reversal is its parent's news: CashInReversal a charge REFUNDED once the
  * parent says it was refunded in full (a partial one changes no status, so
  * it is ignored), CashOutReversal a payout that came back (REJECTED). Only
@@ -313,8 +315,10 @@ export function readFirebankWebhook(body: Buffer): FirebankNews | undefined {
         ...statedPixPayment({ endToEndId: news.endToEndId }),
         ...(news.feeAmount === undefined ? {} : { fee: news.feeAmount }),
       };
-    case 'CashOut':
-      return { kind: 'withdrawal', id: news.transactionId, status: news.status, event: news.event };
+    case 'CashOut': {
+      const reason = news.errorMessage ?? news.errorCode;
+      return { kind: 'withdrawal', id: news.transactionId, status: news.status, event: news.event, ...(reason ? { refusalReason: reason } : {}) };
+    }
     case 'CashInReversal':
       if (news.status.toUpperCase() !== 'CONFIRMED' || news.parentTransaction.wasTotalRefunded !== true) return undefined;
       return { kind: 'transaction', id: news.parentTransaction.transactionId, status: 'refunded', event: news.event };
