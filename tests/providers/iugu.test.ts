@@ -121,6 +121,20 @@ describe('IUGU (spec doc 2, group 1)', () => {
       expect(h.adapter.notificationKey(h.ctx, body)).toBe(`withdraw_request:WR1:${status}`);
     });
 
+    it("a rejected request's data[feedback] is the payout's refusal reason; an accepted one keeps none (Saque)", async () => {
+      const rejected = { event: 'withdraw_request.status_changed', 'data[withdraw_request_id]': 'WR1', 'data[status]': 'rejected' };
+      // dev.iugu.com/docs/saque: data[feedback], "Motivo da rejeição do saque", example CH11; data[rejected_after_accepted].
+      const body = trigger({ ...rejected, 'data[rejected_after_accepted]': 'true', 'data[feedback]': 'CH11' });
+      expect(await h.adapter.processWebhook(h.ctx, body)).toEqual({ type: 'WITHDRAW', transactionId: 'WR1', status: 'REJECTED', refusalReason: 'CH11' });
+      expect(await h.adapter.processWebhook(h.ctx, trigger({ ...rejected, 'data[feedback]': '' }))).toEqual({
+        type: 'WITHDRAW',
+        transactionId: 'WR1',
+        status: 'REJECTED',
+      });
+      const accepted = trigger({ ...rejected, 'data[status]': 'accepted', 'data[feedback]': 'CH11' });
+      expect(await h.adapter.processWebhook(h.ctx, accepted)).toEqual({ type: 'WITHDRAW', transactionId: 'WR1', status: 'APPROVED' });
+    });
+
     it('ignores a withdraw trigger without its id or status', async () => {
       const incomplete: Array<Record<string, string>> = [
         { event: 'withdraw_request.created', 'data[status]': 'pending' },

@@ -23,7 +23,7 @@ import { failureOf } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { startFileServer, type FileServer } from '../support/fakeProvider.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
-import { IUGU_BASE_PATH, IUGU_SOURCES, startIuguStandIn, type IuguStandIn } from './iugu.js';
+import { IUGU_BASE_PATH, IUGU_SOURCES, IUGU_WITHDRAW_FEEDBACK, startIuguStandIn, type IuguStandIn } from './iugu.js';
 
 /**
  * IUGU's and IUGUBAAS's acceptance test: the whole gateway, through its
@@ -353,6 +353,10 @@ describe("IUGU against a stand-in written from Iugu's documentation", () => {
     const rejected = await payout(1_000, 'payout-2');
     expect(await iugu.settleWithdrawal(rejected.withdrawId, 'rejected')).toEqual([200]);
     await eventually(async () => (await status(rejected.id)) === WithdrawStatus.WITHDRAW_STATUS_REJECTED, 10_000, 'the rejected payout REJECTED');
+    // The signed trigger says why (data[feedback], "Motivo da rejeição do saque"): the payout's page shows it.
+    expect((await stack.client.call('gateway', 'getWithdraw', GetWithdrawRequest.fromPartial({ id: rejected.id }))).withdrawal.refusalReason).toBe(
+      IUGU_WITHDRAW_FEEDBACK,
+    );
 
     // A trigger carrying another authorization is refused (401) and moves nothing.
     const pending = await payout(500, 'payout-3');

@@ -56,7 +56,8 @@ import { startStandIn, type StandIn, type StandInReply, type StandInRequest } fr
  *   (invoice.created, invoice.status_changed, invoice.refund) and `event`,
  *   `data[withdraw_request_id]`, `data[account_id]`, `data[status]` for
  *   withdraw requests (withdraw_request.created, withdraw_request.status_changed;
- *   pending, processing, accepted, rejected) (Gatilhos; Gatilhos de Fatura;
+ *   pending, processing, accepted, rejected; a rejected one's `data[feedback]`,
+ *   "Motivo da rejeição do saque") (Gatilhos; Gatilhos de Fatura;
  *   Saque); POST /web_hooks {event, url, authorization} registers one, the
  *   `authorization` a key "para usar como Basic Authentication" on delivery
  *   (Criar Gatilho);
@@ -251,6 +252,9 @@ function payableWithOf(value: unknown): Method[] | undefined {
   }
   return methods.size ? [...methods] : undefined;
 }
+
+/** The `data[feedback]` of a rejected withdraw request: CH11, the example of Iugu's Saque page (dev.iugu.com/docs/saque). */
+export const IUGU_WITHDRAW_FEEDBACK = 'CH11';
 
 export async function startIuguStandIn(options: { accountId: string; apiToken: string; balanceCents?: number; now?: () => Date }): Promise<IuguStandIn> {
   const now = options.now ?? (() => new Date());
@@ -660,6 +664,8 @@ export async function startIuguStandIn(options: { accountId: string; apiToken: s
     'data[account_id]': withdrawal.accountId,
     'data[status]': withdrawal.status,
     'data[amount]': centsToReais(withdrawal.amountCents).toFixed(2),
+    // Saque: a rejected request's "Motivo da rejeição do saque", the page's example code.
+    ...(withdrawal.status === 'rejected' ? { 'data[feedback]': IUGU_WITHDRAW_FEEDBACK } : {}),
   });
 
   const standIn: StandIn = await startStandIn({

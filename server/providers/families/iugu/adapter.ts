@@ -36,6 +36,7 @@ import {
 } from './mappers.js';
 import { IUGU_INVOICE_EVENTS, IUGU_PATHS, IUGU_WITHDRAW_EVENTS, type IuguMember, type IuguPaths } from './member.js';
 import { iuguTriggerAuthorized, readIuguTrigger, readIuguWithdrawTrigger } from './notifications.js';
+import { payoutRefusal } from '../../kit/payoutRefusal.js';
 import { IUGU_STATUSES, IUGU_WITHDRAW_STATUSES } from './statuses.js';
 import {
   fromIuguCreatedAccount,
@@ -344,7 +345,10 @@ export class IuguAdapter extends DeclaredAdapter<IuguMember> {
 
   override async processWebhook(_ctx: AdapterContext, notification: IncomingNotification): Promise<WebhookResult | undefined> {
     const payout = this.capabilities.withdrawMethods.length ? readIuguWithdrawTrigger(notification.body, IUGU_WITHDRAW_EVENTS) : undefined;
-    if (payout) return { type: 'WITHDRAW', transactionId: payout.withdrawRequestId, status: this.withdrawalStatus(payout.status) };
+    if (payout) {
+      const status = this.withdrawalStatus(payout.status);
+      return { type: 'WITHDRAW', transactionId: payout.withdrawRequestId, status, ...payoutRefusal(status, payout.feedback) };
+    }
     const trigger = readIuguTrigger(notification.body, this.events);
     return trigger && { type: 'TRANSACTION', transactionId: trigger.invoiceId, status: this.transactionStatus(trigger.status) };
   }

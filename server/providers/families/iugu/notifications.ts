@@ -8,10 +8,11 @@ export interface IuguTrigger {
   status: string;
 }
 
-/** A withdraw request trigger: which request, and its status (pending, processing, accepted, rejected). */
+/** A withdraw request trigger: which request, its status (pending, processing, accepted, rejected), and why a rejected one was. */
 export interface IuguWithdrawTrigger {
   withdrawRequestId: string;
   status: string;
+  feedback?: string;
 }
 
 /**
@@ -38,7 +39,8 @@ export function readIuguTrigger(body: Buffer | string, events: readonly string[]
 export function readIuguWithdrawTrigger(body: Buffer | string, events: readonly string[]): IuguWithdrawTrigger | undefined {
   const trigger = IUGU_WITHDRAW_TRIGGER.safeParse(formFields(body));
   if (!trigger.success || !events.includes(trigger.data.event)) return undefined;
-  return { withdrawRequestId: trigger.data['data[withdraw_request_id]'], status: trigger.data['data[status]'] };
+  const feedback = trigger.data['data[feedback]'];
+  return { withdrawRequestId: trigger.data['data[withdraw_request_id]'], status: trigger.data['data[status]'], ...(feedback ? { feedback } : {}) };
 }
 
 /**

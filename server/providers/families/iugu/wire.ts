@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { reaisToCents } from '../../../lib/money.js';
-import { absentable, wireAmount, wireId, wireStatus, wireText } from '../../kit/answers.js';
+import { absentable, wireAmount, wireFact, wireId, wireStatus, wireText } from '../../kit/answers.js';
 
 /**
  * Iugu's shapes (API v1), the fields the family sends or reads: provider
@@ -295,5 +295,13 @@ export type IuguAccount = z.output<typeof IUGU_ACCOUNT>;
  */
 export const IUGU_INVOICE_TRIGGER = z.object({ event: wireText, 'data[id]': wireText, 'data[status]': wireStatus });
 
-/** A trigger about a withdraw request (dev.iugu.com, Saque): `data[withdraw_request_id]`, `data[status]`. */
-export const IUGU_WITHDRAW_TRIGGER = z.object({ event: wireText, 'data[withdraw_request_id]': wireText, 'data[status]': wireStatus });
+/**
+ * A trigger about a withdraw request (dev.iugu.com, Saque): `data[withdraw_request_id]`, `data[status]`, and on a
+ * rejection `data[feedback]`, "Motivo da rejeição do saque" (a fact: never a reason to ignore the trigger).
+ */
+export const IUGU_WITHDRAW_TRIGGER = z.object({
+  event: wireText,
+  'data[withdraw_request_id]': wireText,
+  'data[status]': wireStatus,
+  'data[feedback]': wireFact,
+});
