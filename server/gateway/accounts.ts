@@ -62,6 +62,50 @@ async function checkUrls(input: ProviderAccountPatch, allowInternal: boolean, up
   }
 }
 
+/** A certificate's private key given as a file of its own, beside the certificate's file (see withJoinedKeys). */
+export interface CertificateKeyFiles {
+  certCashInKeyUrl?: string;
+  certCashOutKeyUrl?: string;
+}
+
+const KEY_FILES = [
+  { keyField: 'cert_cash_in_key_url', key: 'certCashInKeyUrl', certificateField: 'cert_cash_in_url', certificate: 'certCashInUrl' },
+  { keyField: 'cert_cash_out_key_url', key: 'certCashOutKeyUrl', certificateField: 'cert_cash_out_url', certificate: 'certCashOutUrl' },
+] as const;
+
+/**
+ * The input with each certificate given with its key as two files of the gateway's store replaced by the one file the
+ * store joins them into (uploads.joinCertificateFiles), and without the key fields: what follows (checks, the
+ * repository, the adapters) sees one certificate file, as when the operator uploads a PEM holding both. A key needs its
+ * certificate, uploaded as a certificate too, in the same request.
+ */
+async function withJoinedKeys<T extends ProviderAccountPatch>(input: T & CertificateKeyFiles, uploads: GatewayDeps['ownUploads']): Promise<T> {
+  const { certCashInKeyUrl, certCashOutKeyUrl, ...rest } = input;
+  const joined = { ...rest } as T;
+  const keys = { certCashInKeyUrl, certCashOutKeyUrl };
+  for (const { keyField, key, certificateField, certificate } of KEY_FILES) {
+    const keyUrl = keys[key]?.trim();
+    if (!keyUrl) continue;
+    optionalUrl(keyField, keyUrl);
+    const certificateUrl = joined[certificate]?.trim();
+    if (!certificateUrl)
+      throw invalidArgument(
+        certificateField,
+        `${keyField} is a certificate's private key: ${certificateField} must name its certificate in the same request`,
+        'REQUIRED',
+      );
+    optionalUrl(certificateField, certificateUrl);
+    if (!uploads?.isOwnObject(keyUrl) || !uploads.isOwnObject(certificateUrl) || !uploads.isCertificateObject(certificateUrl))
+      throw invalidArgument(
+        keyField,
+        `${keyField} is taken only with a certificate and a key both uploaded to the gateway's store as certificates (UploadService.CreateUploadLink, purpose UPLOAD_PURPOSE_CERTIFICATE); elsewhere, name one file holding both in ${certificateField}`,
+        'NOT_ALLOWED',
+      );
+    joined[certificate] = (await uploads.joinCertificateFiles(certificateField, certificateUrl, keyField, keyUrl)) as T[typeof certificate];
+  }
+  return joined;
+}
+
 /** An api_version the provider offers (its first is the default, so naming it is allowed too); '' clears it on an update. */
 function checkApiVersion(adapter: ProviderAdapter, apiVersion: string | undefined): void {
   if (!apiVersion) return;
@@ -105,9 +149,10 @@ export class AccountsService {
     };
   }
 
-  async create(input: ProviderAccountInput): Promise<ProviderAccountView> {
-    const adapter = this.registeredAdapter(input.provider);
-    requireText('name', input.name);
+  async create(given: ProviderAccountInput & CertificateKeyFiles): Promise<ProviderAccountView> {
+    const adapter = this.registeredAdapter(given.provider);
+    requireText('name', given.name);
+    const input = await withJoinedKeys(given, this.deps.ownUploads);
     await checkUrls(input, this.deps.urlPolicy.privateProviderUrls, this.deps.ownUploads);
     checkApiVersion(adapter, input.apiVersion);
     checkInstallmentPlan(adapter, input.installmentPlan);
@@ -136,8 +181,9 @@ export class AccountsService {
     return (await this.deps.accounts.list(this.deps.db.em(), id)).map((account) => this.view(account));
   }
 
-  async update(id: string, patch: ProviderAccountPatch): Promise<ProviderAccountView> {
-    if (patch.name !== undefined && !patch.name.trim()) throw invalidArgument('name', 'name cannot be empty', 'REQUIRED');
+  async update(id: string, given: ProviderAccountPatch & CertificateKeyFiles): Promise<ProviderAccountView> {
+    if (given.name !== undefined && !given.name.trim()) throw invalidArgument('name', 'name cannot be empty', 'REQUIRED');
+    const patch = await withJoinedKeys(given, this.deps.ownUploads);
     await checkUrls(patch, this.deps.urlPolicy.privateProviderUrls, this.deps.ownUploads);
     const effective = await this.withoutEchoedCertificateUrls(id, patch);
     await this.checkAccountAfter(id, effective);

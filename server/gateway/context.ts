@@ -47,7 +47,14 @@ export interface GatewayDeps {
    */
   ownUploads?: Pick<
     UploadsService,
-    'isOwnObject' | 'isEvidenceObject' | 'isCertificateObject' | 'assertCompleteCertificate' | 'assertPrivate' | 'readableUrl' | 'readDocument'
+    | 'isOwnObject'
+    | 'isEvidenceObject'
+    | 'isCertificateObject'
+    | 'assertCompleteCertificate'
+    | 'joinCertificateFiles'
+    | 'assertPrivate'
+    | 'readableUrl'
+    | 'readDocument'
   >;
   /** PAYOUT_APPROVAL_ABOVE_CENTS: operators' payouts above it wait for a second operator (payouts.ts); unset, none waits. */
   payoutApprovalAboveCents?: number;

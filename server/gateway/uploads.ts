@@ -1,10 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { CERTIFICATE_EXTENSIONS, CERTIFICATE_MAX_BYTES, certificateContentType, extensionOf } from '../../shared/certificateFiles.js';
+import {
+  CERTIFICATE_CONTENT_TYPES,
+  CERTIFICATE_EXTENSIONS,
+  CERTIFICATE_MAX_BYTES,
+  certificateContentType,
+  extensionOf,
+} from '../../shared/certificateFiles.js';
 import type { Database } from '../db/orm.js';
 import type { ReceiversRepository } from '../db/receiversRepository.js';
 import type { ReceiverDocuments } from '../domain/types.js';
 import { GatewayError, invalidArgument, notFound } from '../lib/errors.js';
-import { displayUrl, missingCertificatePart } from '../lib/http/clientCertificate.js';
+import { displayUrl, joinCertificateAndKey, missingCertificatePart } from '../lib/http/clientCertificate.js';
 import type { ObjectStorage, SignedUpload } from '../lib/objectStorage.js';
 import { requireInRange, requireOneOf } from './validation.js';
 
@@ -224,8 +230,8 @@ export class UploadsService {
 
   /**
    * Refuses a certificate of this store (`field` of an account names it) that cannot be presented alone: the gateway
-   * needs the certificate and its private key in one file (a PEM holding both, or a PKCS#12 bundle), which a .crt and
-   * its .key uploaded as two files are not. Read when the account is saved, so that it does not fail at its first call.
+   * needs the certificate and its private key in one file (a PEM holding both, or a PKCS#12 bundle), which a .crt
+   * named without its .key (the account's key field, see joinCertificateFiles) is not. Read when the account is saved, so that it does not fail at its first call.
    */
   async assertCompleteCertificate(field: string, url: string): Promise<void> {
     const { content } = await this.readDocument(url, displayUrl(url), {
@@ -241,9 +247,76 @@ export class UploadsService {
     if (missing)
       throw new GatewayError(
         'FAILED_PRECONDITION',
-        `${field} names ${displayUrl(url)}, which holds ${missing}: the gateway needs the certificate and its private key in one file. Upload one PEM file holding both (the .crt's contents followed by the .key's) or a .p12/.pfx bundle`,
+        `${field} names ${displayUrl(url)}, which holds ${missing}: the gateway needs the certificate and its private key in one file. Upload one PEM file holding both (the .crt's contents followed by the .key's), the .key as a file of its own (${field.replace(/_url$/, '_key_url')}) beside the .crt, or a .p12/.pfx bundle`,
         { reason: 'CERTIFICATE_INCOMPLETE', field },
       );
+  }
+
+  /**
+   * A certificate and its private key uploaded as two files of this store (`certificateField` and `keyField` of an
+   * account name them), joined into one new private file under the certificate prefix, whose address is returned: what
+   * the account then names as its certificate, so that every adapter reads one file as before. The key must be the
+   * certificate's (INVALID_ARGUMENT, rule CERTIFICATE_KEY_MISMATCH, on `keyField`). The two files are left as they are.
+   */
+  async joinCertificateFiles(certificateField: string, certificateUrl: string, keyField: string, keyUrl: string): Promise<string> {
+    if (!this.isCertificateObject(keyUrl))
+      throw new GatewayError(
+        'FAILED_PRECONDITION',
+        `${keyField} names a file that was not uploaded to the gateway's store as a certificate, so it may be readable by anyone: upload the key as a certificate (UploadService.CreateUploadLink, purpose UPLOAD_PURPOSE_CERTIFICATE)`,
+        { reason: 'CERTIFICATE_NOT_PRIVATE', field: keyField },
+      );
+    const read = async (field: string, url: string) =>
+      Buffer.from(
+        (
+          await this.readDocument(url, displayUrl(url), {
+            consequence: 'the account was not saved',
+            missing: () =>
+              new GatewayError(
+                'FAILED_PRECONDITION',
+                `${field} names ${displayUrl(url)}, which the gateway's store does not hold: upload the file (UploadService.CreateUploadLink, then its PUT) before naming it`,
+                { reason: 'CERTIFICATE_NOT_UPLOADED', field },
+              ),
+          })
+        ).content,
+      );
+    const joined = joinCertificateAndKey(certificateUrl, await read(certificateField, certificateUrl), keyUrl, await read(keyField, keyUrl));
+    if ('problem' in joined) {
+      if (joined.problem === 'MISMATCH')
+        throw invalidArgument(
+          keyField,
+          `${keyField} names ${displayUrl(keyUrl)}, a private key that does not match the public key of the certificate ${certificateField} names: upload the key that belongs to this certificate`,
+          'CERTIFICATE_KEY_MISMATCH',
+        );
+      const [field, url, holds] =
+        joined.problem === 'NO_CERTIFICATE' ? [certificateField, certificateUrl, 'no PEM certificate'] : [keyField, keyUrl, 'no PEM private key'];
+      throw new GatewayError(
+        'FAILED_PRECONDITION',
+        `${field} names ${displayUrl(url)}, which holds ${holds}: a certificate and its key given as two files must be PEM files (.crt/.pem and .key)`,
+        {
+          reason: 'CERTIFICATE_INCOMPLETE',
+          field,
+        },
+      );
+    }
+    const name = (displayUrl(certificateUrl).split('/').pop() ?? 'certificate').replace(/\.[^.]*$/, '');
+    const body = Buffer.from(joined.pem);
+    const key = [this.folder, CERTIFICATE_PREFIX, randomUUID(), `${decodeURIComponent(name)}-with-key.pem`].join('/');
+    const signed = await this.storage!.signedUpload({
+      key,
+      contentType: CERTIFICATE_CONTENT_TYPES.pem!,
+      sizeBytes: body.length,
+      cacheControl: PRIVATE_UPLOAD_CACHE_CONTROL,
+      expiresInSeconds: UPLOAD_LINK_SECONDS,
+      publicRead: false,
+    });
+    const answer = await fetch(signed.url, { method: 'PUT', headers: signed.headers, body, signal: AbortSignal.timeout(DOCUMENT_READ_MS) }).catch(
+      (error: unknown) => ({ ok: false, status: error instanceof Error ? error.message : String(error) }),
+    );
+    if (!answer.ok)
+      throw new GatewayError('UNAVAILABLE', `the certificate joined with its key could not be stored (${answer.status}): the account was not saved`, {
+        reason: 'STORAGE_UNAVAILABLE',
+      });
+    return signed.publicUrl;
   }
 
   /**

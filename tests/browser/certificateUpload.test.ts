@@ -136,7 +136,7 @@ it.each([
   await pages.finish(page, violations, `accounts-certificate-upload-${width}px`);
 });
 
-it('an admin who uploads a .crt without its key is told, when saving, to send the certificate and its key in one file', async () => {
+it('an admin who uploads a .crt without its key is told, when saving, to send its key too', async () => {
   const text = TEXTS.pt;
   const { page, violations } = await pages.signedIn(1280, 900);
   await page.goto(`${stack.gateway.httpUrl}/#/accounts`);
@@ -155,7 +155,7 @@ it('an admin who uploads a .crt without its key is told, when saving, to send th
   await dialog.getByRole('button', { name: text.save }).click();
   await dialog
     .getByText(
-      'O arquivo do certificado não tem o certificado e a chave privada juntos (um .crt e seu .key enviados separados não servem): envie um único arquivo PEM com os dois, ou um .p12/.pfx.',
+      'O arquivo do certificado não tem o certificado e a chave privada juntos (um .crt sem o seu .key não serve): envie um único arquivo PEM com os dois, o .key no campo da chave privada, ou um .p12/.pfx.',
     )
     .waitFor();
   // Nothing was saved: the form stays open, and no such account is listed.

@@ -74,15 +74,20 @@ export function CredentialInputs({ keys, publicKey, secretKey, onPublicKey, onSe
   });
 }
 
-/** The account's certificate addresses, by their field names. */
-export type CertificateUrls = Record<'cert_cash_in_url' | 'cert_cash_out_url', string>;
+/**
+ * The account's certificate addresses, by their field names, and the addresses of their private keys when uploaded as
+ * files of their own ('' when the certificate's file holds its key).
+ */
+export type CertificateUrls = Record<'cert_cash_in_url' | 'cert_cash_out_url' | 'cert_cash_in_key_url' | 'cert_cash_out_key_url', string>;
 
-const CERTIFICATE_NAMES = ['cert_cash_in_url', 'cert_cash_out_url'] as const;
+const CERTIFICATE_NAMES = ['cert_cash_in_url', 'cert_cash_out_url', 'cert_cash_in_key_url', 'cert_cash_out_key_url'] as const;
 
 /**
  * The client certificates a provider declares (ProviderInfo.certificate_fields), each asked as the address of its
  * file, as the API takes it, or as the file itself: uploaded to the gateway's store as a certificate (private, read by
- * the gateway through presigned links), its address then fills the field. Nothing for a provider that uses none.
+ * the gateway through presigned links), its address then fills the field. A certificate handed out as a .crt and a
+ * .key takes the key as a second upload beside it: the gateway checks the key is the certificate's and joins the two
+ * when the account is saved. Nothing for a provider that uses none.
  * `onBusy` says whether a certificate is being uploaded (the form waits for its address).
  */
 export function CertificateInputs({
@@ -111,8 +116,9 @@ export function CertificateInputs({
     [],
   );
   return (fields ?? []).map(({ field, required }) => {
-    const name = field as keyof CertificateUrls;
+    const name = field as 'cert_cash_in_url' | 'cert_cash_out_url';
     const cashIn = name === 'cert_cash_in_url';
+    const keyName = cashIn ? 'cert_cash_in_key_url' : 'cert_cash_out_key_url';
     return (
       <Stack key={name} gap={6}>
         <TextInput
@@ -132,6 +138,15 @@ export function CertificateInputs({
           rules={CERTIFICATE_RULES}
           onUploaded={(url) => url && onChange(name, url)}
           onBusy={busyHandlers[name]}
+        />
+        <DocumentUpload
+          label={cashIn ? t.accounts.certCashInKeyFile : t.accounts.certCashOutKeyFile}
+          description={t.accounts.certificateKeyFileHint}
+          purpose={UploadPurpose.CERTIFICATE}
+          rules={CERTIFICATE_RULES}
+          error={violations[keyName]}
+          onUploaded={(url) => onChange(keyName, url ?? '')}
+          onBusy={busyHandlers[keyName]}
         />
       </Stack>
     );

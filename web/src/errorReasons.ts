@@ -90,7 +90,7 @@ export const PT_ERROR_REASONS: Record<string, string> = {
   CERTIFICATE_NOT_PRIVATE:
     'Este arquivo do gateway não foi enviado como certificado e pode estar acessível a qualquer um: envie o certificado de novo pelo campo de upload do certificado.',
   CERTIFICATE_INCOMPLETE:
-    'O arquivo do certificado não tem o certificado e a chave privada juntos (um .crt e seu .key enviados separados não servem): envie um único arquivo PEM com os dois, ou um .p12/.pfx.',
+    'O arquivo do certificado não tem o certificado e a chave privada juntos (um .crt sem o seu .key não serve): envie um único arquivo PEM com os dois, o .key no campo da chave privada, ou um .p12/.pfx.',
   CERTIFICATE_NOT_UPLOADED: 'O armazenamento do gateway não tem este arquivo de certificado: envie o arquivo antes de salvar a conta.',
 };
 
@@ -169,7 +169,7 @@ export const EN_ERROR_REASONS: Record<string, string> = {
   CERTIFICATE_NOT_PRIVATE:
     "This file of the gateway was not uploaded as a certificate and may be readable by anyone: upload the certificate again with the certificate's upload field.",
   CERTIFICATE_INCOMPLETE:
-    'The certificate file does not hold the certificate and its private key together (a .crt and its .key sent as two files will not do): upload one PEM file holding both, or a .p12/.pfx.',
+    'The certificate file does not hold the certificate and its private key together (a .crt without its .key will not do): upload one PEM file holding both, the .key in the private key field, or a .p12/.pfx.',
   CERTIFICATE_NOT_UPLOADED: "The gateway's store does not hold this certificate file: upload the file before saving the account.",
 };
 
@@ -200,6 +200,7 @@ export const PT_FIELD_RULES: Record<string, string> = {
   PASSWORD_IS_EMAIL: 'A senha não pode ser o seu e-mail.',
   AMOUNT_ABOVE_CHARGE: 'O valor passa do que a cobrança ainda tem.',
   DEADLINE_BEFORE_CHARGE: 'O prazo deve ser depois da criação da cobrança.',
+  CERTIFICATE_KEY_MISMATCH: 'Esta chave privada não é a do certificado enviado: envie a chave (.key) que acompanha este certificado.',
   INVALID_VALUE: 'Valor inválido.',
 };
 
@@ -224,5 +225,6 @@ export const EN_FIELD_RULES: Record<string, string> = {
   PASSWORD_IS_EMAIL: 'The password cannot be your e-mail.',
   AMOUNT_ABOVE_CHARGE: 'The amount is more than the charge has left.',
   DEADLINE_BEFORE_CHARGE: 'The deadline must be after the charge was created.',
+  CERTIFICATE_KEY_MISMATCH: "This private key is not the uploaded certificate's: upload the key (.key) that goes with this certificate.",
   INVALID_VALUE: 'Invalid value.',
 };

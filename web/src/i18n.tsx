@@ -448,6 +448,10 @@ const pt = {
     certCashOutUrl: 'URL do certificado de cash-out',
     certCashInFile: 'Arquivo do certificado de cash-in',
     certCashOutFile: 'Arquivo do certificado de cash-out',
+    certCashInKeyFile: 'Arquivo da chave privada de cash-in (.key), se separada',
+    certCashOutKeyFile: 'Arquivo da chave privada de cash-out (.key), se separada',
+    certificateKeyFileHint:
+      'Só se o provedor entregou o certificado (.crt) e a chave (.key) em dois arquivos: envie o .crt no campo acima e a chave aqui. Ao salvar, o gateway confere que a chave é a do certificado e guarda os dois juntos, em privado.',
     certificateFileHint:
       'Ou envie o arquivo (.p12, .pfx, .pem, .crt ou .key, até 64 KiB): ele fica privado no armazenamento do gateway e o endereço acima é preenchido. Salve a conta para usá-lo.',
     certificateHint:

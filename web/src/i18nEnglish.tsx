@@ -443,6 +443,10 @@ export const en: Messages = {
     certCashOutUrl: 'Cash-out certificate URL',
     certCashInFile: 'Cash-in certificate file',
     certCashOutFile: 'Cash-out certificate file',
+    certCashInKeyFile: 'Cash-in private key file (.key), if separate',
+    certCashOutKeyFile: 'Cash-out private key file (.key), if separate',
+    certificateKeyFileHint:
+      "Only if the provider handed out the certificate (.crt) and its key (.key) as two files: upload the .crt above and the key here. On saving, the gateway checks that the key is the certificate's and keeps the two together, privately.",
     certificateFileHint:
       "Or upload the file (.p12, .pfx, .pem, .crt or .key, up to 64 KiB): it is kept private in the gateway's store and the address above is filled in. Save the account to use it.",
     certificateHint:

@@ -1,3 +1,4 @@
+import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { createSecureContext } from 'node:tls';
 import axios from 'axios';
 import { forgetCertificateExpiries, presentedCertificateExpiry } from './certificateExpiry.js';
@@ -48,6 +49,36 @@ export function missingCertificatePart(url: string, bytes: Buffer): string | und
   if (parts.kind === 'pkcs12' || (parts.cert && parts.key)) return undefined;
   if (parts.cert) return 'a certificate without its private key';
   return parts.key ? 'a private key without its certificate' : 'neither a PEM certificate nor a private key';
+}
+
+/**
+ * A certificate file (.crt/.pem) and its private key's file (.key/.pem), both PEM, joined into the one PEM file the
+ * gateway presents; or what is wrong with the pair: a file lacking its part, or a key that is not the certificate's
+ * (its public key differs from the first certificate's, the one presented). An encrypted key cannot be compared without
+ * its passphrase: it is joined as it is, and a mismatch then shows at the account's first call (as a .p12's does).
+ * Pure: the key is read here and never leaves the returned text.
+ */
+export function joinCertificateAndKey(
+  certificateUrl: string,
+  certificateBytes: Buffer,
+  keyUrl: string,
+  keyBytes: Buffer,
+): { pem: string } | { problem: 'NO_CERTIFICATE' | 'NO_KEY' | 'MISMATCH' } {
+  const certificate = certificateParts(certificateUrl, certificateBytes);
+  const key = certificateParts(keyUrl, keyBytes);
+  if (certificate.kind !== 'pem' || !certificate.cert) return { problem: 'NO_CERTIFICATE' };
+  if (key.kind !== 'pem' || !key.key) return { problem: 'NO_KEY' };
+  const encrypted = key.key.startsWith('-----BEGIN ENCRYPTED') || key.key.includes('ENCRYPTED');
+  if (!encrypted) {
+    let matches: boolean;
+    try {
+      matches = new X509Certificate(certificate.cert).checkPrivateKey(createPrivateKey(key.key));
+    } catch {
+      matches = false;
+    }
+    if (!matches) return { problem: 'MISMATCH' };
+  }
+  return { pem: `${certificate.cert}\n${key.key}\n` };
 }
 
 /** Reads the certificate file's bytes; pure, so it can be tested without HTTP. */

@@ -180,6 +180,8 @@ function AccountForm({ account, onDone }: { account?: ProviderAccount; onDone: (
   const [certificates, setCertificates] = useState<CertificateUrls>({
     cert_cash_in_url: account?.certCashInUrl ?? '',
     cert_cash_out_url: account?.certCashOutUrl ?? '',
+    cert_cash_in_key_url: '',
+    cert_cash_out_key_url: '',
   });
   // A certificate file on its way to the store: its address is not in the form yet.
   const [uploadingCertificate, setUploadingCertificate] = useState(false);
@@ -225,6 +227,12 @@ function AccountForm({ account, onDone }: { account?: ProviderAccount; onDone: (
     };
   }
 
+  // A certificate's key uploaded as a file of its own: joined with its certificate by the gateway when the account is saved.
+  const keyFiles = {
+    certCashInKeyUrl: certificates.cert_cash_in_key_url || undefined,
+    certCashOutKeyUrl: certificates.cert_cash_out_key_url || undefined,
+  };
+
   function testTyped() {
     setTestedName(name || account?.name || provider || '');
     test.mutate({ id: account?.id ?? '', candidate: { provider: account ? '' : (provider ?? ''), ...connection() } });
@@ -241,6 +249,7 @@ function AccountForm({ account, onDone }: { account?: ProviderAccount; onDone: (
         name: changed(name, account.name),
         webhookSecret: webhookSecret || undefined,
         ...connection(),
+        ...keyFiles,
         // An empty plan removes the account's; an unchanged one is not sent.
         installmentPlan: !takesPlan || samePlan(plan, account.installmentPlan) ? undefined : (plan ?? {}),
       });
@@ -250,6 +259,7 @@ function AccountForm({ account, onDone }: { account?: ProviderAccount; onDone: (
         name,
         webhookSecret: webhookSecret || undefined,
         ...connection(),
+        ...keyFiles,
         installmentPlan: plan ?? undefined,
       });
   }

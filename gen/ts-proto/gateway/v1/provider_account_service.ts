@@ -153,7 +153,18 @@ export interface CreateProviderAccountRequest {
     | string
     | undefined;
   /** Only for a provider that takes cards (CREDIT_CARD) and does not quote installments itself; unset: one installment. */
-  installmentPlan?: InstallmentPlan | undefined;
+  installmentPlan?:
+    | InstallmentPlan
+    | undefined;
+  /**
+   * A certificate's private key sent as a file of its own (a .key beside the .crt named by cert_cash_in_url /
+   * cert_cash_out_url), uploaded as a certificate (UPLOAD_PURPOSE_CERTIFICATE). The gateway checks that the key matches
+   * the certificate's public key (INVALID_ARGUMENT, rule CERTIFICATE_KEY_MISMATCH), joins the two into one private file
+   * of its store and stores that file's address as the certificate's: the account then reads as if one file was given.
+   * Unset: the certificate's file holds its key (a PEM with both, or a .p12/.pfx).
+   */
+  certCashInKeyUrl?: string | undefined;
+  certCashOutKeyUrl?: string | undefined;
 }
 
 export interface CreateProviderAccountResponse {
@@ -195,7 +206,12 @@ export interface UpdateProviderAccountRequest {
     | string
     | undefined;
   /** Replaces the account's plan; an empty plan (every field at its default) removes it: one installment, no fee. */
-  installmentPlan?: InstallmentPlan | undefined;
+  installmentPlan?:
+    | InstallmentPlan
+    | undefined;
+  /** As CreateProviderAccountRequest's; a key needs its certificate's field in the same request. */
+  certCashInKeyUrl?: string | undefined;
+  certCashOutKeyUrl?: string | undefined;
 }
 
 export interface UpdateProviderAccountResponse {
@@ -829,6 +845,8 @@ function createBaseCreateProviderAccountRequest(): CreateProviderAccountRequest 
     webhookSecret: undefined,
     apiVersion: undefined,
     installmentPlan: undefined,
+    certCashInKeyUrl: undefined,
+    certCashOutKeyUrl: undefined,
   };
 }
 
@@ -866,6 +884,12 @@ export const CreateProviderAccountRequest: MessageFns<CreateProviderAccountReque
     }
     if (message.installmentPlan !== undefined) {
       InstallmentPlan.encode(message.installmentPlan, writer.uint32(90).fork()).join();
+    }
+    if (message.certCashInKeyUrl !== undefined) {
+      writer.uint32(98).string(message.certCashInKeyUrl);
+    }
+    if (message.certCashOutKeyUrl !== undefined) {
+      writer.uint32(106).string(message.certCashOutKeyUrl);
     }
     return writer;
   },
@@ -971,6 +995,22 @@ export const CreateProviderAccountRequest: MessageFns<CreateProviderAccountReque
             message.installmentPlan = InstallmentPlan.decode(reader, reader.uint32());
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.certCashInKeyUrl = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.certCashOutKeyUrl = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1032,6 +1072,16 @@ export const CreateProviderAccountRequest: MessageFns<CreateProviderAccountReque
         : isSet(object.installment_plan)
         ? InstallmentPlan.fromJSON(object.installment_plan)
         : undefined,
+      certCashInKeyUrl: isSet(object.certCashInKeyUrl)
+        ? globalThis.String(object.certCashInKeyUrl)
+        : isSet(object.cert_cash_in_key_url)
+        ? globalThis.String(object.cert_cash_in_key_url)
+        : undefined,
+      certCashOutKeyUrl: isSet(object.certCashOutKeyUrl)
+        ? globalThis.String(object.certCashOutKeyUrl)
+        : isSet(object.cert_cash_out_key_url)
+        ? globalThis.String(object.cert_cash_out_key_url)
+        : undefined,
     };
   },
 
@@ -1070,6 +1120,12 @@ export const CreateProviderAccountRequest: MessageFns<CreateProviderAccountReque
     if (message.installmentPlan !== undefined) {
       obj.installmentPlan = InstallmentPlan.toJSON(message.installmentPlan);
     }
+    if (message.certCashInKeyUrl !== undefined) {
+      obj.certCashInKeyUrl = message.certCashInKeyUrl;
+    }
+    if (message.certCashOutKeyUrl !== undefined) {
+      obj.certCashOutKeyUrl = message.certCashOutKeyUrl;
+    }
     return obj;
   },
 
@@ -1091,6 +1147,8 @@ export const CreateProviderAccountRequest: MessageFns<CreateProviderAccountReque
     message.installmentPlan = (object.installmentPlan !== undefined && object.installmentPlan !== null)
       ? InstallmentPlan.fromPartial(object.installmentPlan)
       : undefined;
+    message.certCashInKeyUrl = object.certCashInKeyUrl ?? undefined;
+    message.certCashOutKeyUrl = object.certCashOutKeyUrl ?? undefined;
     return message;
   },
 };
@@ -1465,6 +1523,8 @@ function createBaseUpdateProviderAccountRequest(): UpdateProviderAccountRequest 
     webhookSecret: undefined,
     apiVersion: undefined,
     installmentPlan: undefined,
+    certCashInKeyUrl: undefined,
+    certCashOutKeyUrl: undefined,
   };
 }
 
@@ -1502,6 +1562,12 @@ export const UpdateProviderAccountRequest: MessageFns<UpdateProviderAccountReque
     }
     if (message.installmentPlan !== undefined) {
       InstallmentPlan.encode(message.installmentPlan, writer.uint32(90).fork()).join();
+    }
+    if (message.certCashInKeyUrl !== undefined) {
+      writer.uint32(98).string(message.certCashInKeyUrl);
+    }
+    if (message.certCashOutKeyUrl !== undefined) {
+      writer.uint32(106).string(message.certCashOutKeyUrl);
     }
     return writer;
   },
@@ -1607,6 +1673,22 @@ export const UpdateProviderAccountRequest: MessageFns<UpdateProviderAccountReque
             message.installmentPlan = InstallmentPlan.decode(reader, reader.uint32());
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.certCashInKeyUrl = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.certCashOutKeyUrl = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1668,6 +1750,16 @@ export const UpdateProviderAccountRequest: MessageFns<UpdateProviderAccountReque
         : isSet(object.installment_plan)
         ? InstallmentPlan.fromJSON(object.installment_plan)
         : undefined,
+      certCashInKeyUrl: isSet(object.certCashInKeyUrl)
+        ? globalThis.String(object.certCashInKeyUrl)
+        : isSet(object.cert_cash_in_key_url)
+        ? globalThis.String(object.cert_cash_in_key_url)
+        : undefined,
+      certCashOutKeyUrl: isSet(object.certCashOutKeyUrl)
+        ? globalThis.String(object.certCashOutKeyUrl)
+        : isSet(object.cert_cash_out_key_url)
+        ? globalThis.String(object.cert_cash_out_key_url)
+        : undefined,
     };
   },
 
@@ -1706,6 +1798,12 @@ export const UpdateProviderAccountRequest: MessageFns<UpdateProviderAccountReque
     if (message.installmentPlan !== undefined) {
       obj.installmentPlan = InstallmentPlan.toJSON(message.installmentPlan);
     }
+    if (message.certCashInKeyUrl !== undefined) {
+      obj.certCashInKeyUrl = message.certCashInKeyUrl;
+    }
+    if (message.certCashOutKeyUrl !== undefined) {
+      obj.certCashOutKeyUrl = message.certCashOutKeyUrl;
+    }
     return obj;
   },
 
@@ -1727,6 +1825,8 @@ export const UpdateProviderAccountRequest: MessageFns<UpdateProviderAccountReque
     message.installmentPlan = (object.installmentPlan !== undefined && object.installmentPlan !== null)
       ? InstallmentPlan.fromPartial(object.installmentPlan)
       : undefined;
+    message.certCashInKeyUrl = object.certCashInKeyUrl ?? undefined;
+    message.certCashOutKeyUrl = object.certCashOutKeyUrl ?? undefined;
     return message;
   },
 };
