@@ -24,6 +24,8 @@ import { PaymentsService } from './gateway/payments.js';
 import { RoutesService } from './gateway/routes.js';
 import { databaseHealthStore } from './gateway/routingHealth.js';
 import { RoutesRepository } from './db/routesRepository.js';
+import { GatewaySettingsRepository } from './db/gatewaySettingsRepository.js';
+import { GatewaySettingsService } from './gateway/gatewaySettings.js';
 import { DisputesService } from './gateway/disputes.js';
 import { DisputesRepository } from './db/disputesRepository.js';
 import { PayoutsService } from './gateway/payouts.js';
@@ -366,6 +368,7 @@ async function assembleUseCases(
     { db, logger, processes: new ProcessesRepository() },
     { heartbeatMs: config.processHeartbeatMs, forgetAfterMs: 10 * config.processStaleMs },
   );
+  const settingsRepository = new GatewaySettingsRepository();
   const deps = {
     ownUploads: uploads,
     db,
@@ -380,6 +383,7 @@ async function assembleUseCases(
     idempotency: new IdempotencyRepository({ ownerId: liveness.id, staleMs: config.processStaleMs }),
     unknownCheckScheduleMs: config.unknownCheckScheduleMs,
     payoutApprovalAboveCents: config.payoutApprovalAboveCents,
+    settings: settingsRepository,
     cardTokens: {
       keys: derivedCardTokenKeys((info) => secrets.deriveKeys(info), config.cardTokens.keyVersion),
       ttlSeconds: config.cardTokens.ttlSeconds,
@@ -408,6 +412,7 @@ async function assembleUseCases(
     routes,
     payouts: new PayoutsService(deps, routes),
     disputes: new DisputesService(deps, new DisputesRepository()),
+    settings: new GatewaySettingsService({ ...deps, settings: settingsRepository }),
     accounts: new AccountsService(deps),
     balances: new BalancesService({ ...deps, statements: new StatementRepository() }),
     notifications: new NotificationsService(deps, { ...DEFAULT_PROCESSING, concurrency: config.webhookConcurrency }, config.webhookBadSignatureStoreLimit),

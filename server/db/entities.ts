@@ -662,8 +662,21 @@ export const ProviderHealthEntity = defineEntity({
     latencyCounts: p.type('integer[]').columnType('integer[]'),
   },
 });
+/** A setting an admin changes in the back-office, by name; no row: the environment's value. */
+export const GatewaySettingEntity = defineEntity({
+  name: 'GatewaySetting',
+  tableName: 'gateway_settings',
+  properties: {
+    name: p.string().length(64).primary(),
+    /** Cents; null: the setting is off (e.g. no payout waits for approval). */
+    valueCents: p.bigint('number').nullable(),
+    updatedAt: p.datetime(),
+  },
+});
+export type GatewaySettingRow = InferEntity<typeof GatewaySettingEntity>;
 
 export const ENTITIES = [
+  GatewaySettingEntity,
   DisputeEntity,
   DisputeEvidenceEntity,
   RouteEntity,

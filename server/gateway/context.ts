@@ -1,3 +1,4 @@
+import type { GatewaySettingsRepository } from '../db/gatewaySettingsRepository.js';
 import type { Database } from '../db/orm.js';
 import type { AccountsRepository } from '../db/accountsRepository.js';
 import type { TransactionsRepository } from '../db/transactionsRepository.js';
@@ -56,8 +57,13 @@ export interface GatewayDeps {
     | 'readableUrl'
     | 'readDocument'
   >;
-  /** PAYOUT_APPROVAL_ABOVE_CENTS: operators' payouts above it wait for a second operator (payouts.ts); unset, none waits. */
+  /**
+   * PAYOUT_APPROVAL_ABOVE_CENTS: operators' payouts above it wait for a second operator (payouts.ts); unset, none waits.
+   * The default of the back-office's setting, kept in `settings` once an admin sets it (gatewaySettings.ts).
+   */
   payoutApprovalAboveCents?: number;
+  /** Settings an admin changes in the back-office; without it, the environment's values hold. */
+  settings?: GatewaySettingsRepository;
   /** When an unknown outcome is checked with the provider (UNKNOWN_CHECK_SCHEDULE_MS); idempotency.ts has the default. */
   unknownCheckScheduleMs?: readonly number[];
   /** The gateway's own card tokens (cardTokens.ts): their keys, how long they open (CARD_TOKEN_TTL_SECONDS), their uses. */

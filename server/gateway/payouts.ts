@@ -1,3 +1,4 @@
+import { payoutApprovalSettings } from './gatewaySettings.js';
 import { randomUUID } from 'node:crypto';
 import { GatewayError, invalidArgument, notFound, outcomeOf, type ErrorCode, type ErrorDetails } from '../lib/errors.js';
 import { catalogueError } from '../lib/providerMessages.js';
@@ -78,10 +79,16 @@ export class PayoutsService {
     return { ...resolved, request, forProvider };
   }
 
-  /** Whether this caller's payout waits for a second operator. */
-  private held(requester: Principal | undefined, amount: number): boolean {
-    const above = this.deps.payoutApprovalAboveCents;
-    return above !== undefined && requester?.kind === 'operator' && amount > above;
+  /**
+   * The four-eyes limit this caller's payout of `amount` is held by (the back-office's setting, else
+   * PAYOUT_APPROVAL_ABOVE_CENTS), or undefined when it does not wait for a second operator.
+   */
+  private async heldAbove(requester: Principal | undefined, amount: number): Promise<number | undefined> {
+    if (requester?.kind !== 'operator') return undefined;
+    const { aboveCents } = this.deps.settings
+      ? await payoutApprovalSettings({ ...this.deps, settings: this.deps.settings })
+      : { aboveCents: this.deps.payoutApprovalAboveCents };
+    return aboveCents !== undefined && amount > aboveCents ? aboveCents : undefined;
   }
 
   async withdraw(command: WithdrawCommand, requester?: Principal): Promise<Withdrawal> {
@@ -92,7 +99,8 @@ export class PayoutsService {
     const prepared = await this.prepare(command);
     const { account, request } = prepared;
     const requestedBy = requester && actorOf(requester);
-    if (this.held(requester, request.amount)) return this.hold(account.id, account.provider, command.idempotencyKey, request, requestedBy!);
+    if ((await this.heldAbove(requester, request.amount)) !== undefined)
+      return this.hold(account.id, account.provider, command.idempotencyKey, request, requestedBy!);
     return this.sendAt(prepared, command.idempotencyKey, requestedBy);
   }
 
@@ -124,10 +132,11 @@ export class PayoutsService {
     if (input.paymentMethod !== 'PIX')
       throw invalidArgument('withdraw.payment_method', 'a payout that names a route is a PIX payout: withdraw.payment_method must be PIX', 'INVALID_VALUE');
     requireText('withdraw.pix_key', input.pixKey);
-    if (this.held(requester, amount))
+    const above = await this.heldAbove(requester, amount);
+    if (above !== undefined)
       throw new GatewayError(
         'FAILED_PRECONDITION',
-        `a payout above ${this.deps.payoutApprovalAboveCents} cents waits for a second operator and cannot take a route; name its provider_account_id`,
+        `a payout above ${above} cents waits for a second operator and cannot take a route; name its provider_account_id`,
         { field: 'route', reason: 'ROUTED_PAYOUT_NEEDS_APPROVAL' },
       );
     const route = await routes.forCharge(command.route);

@@ -98,6 +98,9 @@ export const RPC_RULES: Record<string, RpcRule> = {
   '/gateway.v1.AccessService/CreateOperator': rule('operators:admin', 'refused', true),
   '/gateway.v1.AccessService/ListOperators': rule('operators:admin', 'refused'),
   '/gateway.v1.AccessService/UpdateOperator': rule('operators:admin', 'refused', true),
+  // The four-eyes limit: shown to whoever asks for payouts, changed by an admin of the gateway's configuration.
+  '/gateway.v1.AccessService/GetPayoutApprovalSettings': rule('payouts:read', 'none'),
+  '/gateway.v1.AccessService/UpdatePayoutApprovalSettings': rule('accounts:admin', 'refused', true),
   '/gateway.v1.AccessService/ListAuditEvents': rule('audit:read', 'refused'),
   '/gateway.v1.AccessService/WhoAmI': enrollment(false),
   // An operator's own password: the session is the permission (services are refused by the use case).

@@ -1,3 +1,4 @@
+import type { GatewaySettingsService, PayoutApprovalSettings } from '../gateway/gatewaySettings.js';
 import * as gw from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import type * as acc from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import type * as sbx from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
@@ -69,6 +70,7 @@ export interface UseCases {
   uploads: UploadsService;
   routes: RoutesService;
   disputes: DisputesService;
+  settings: GatewaySettingsService;
 }
 
 const optionalText = (value: string) => value || undefined;
@@ -358,8 +360,21 @@ function timeRange(from: Date | undefined, to: Date | undefined, fields = { from
   return { from, to };
 }
 
+/** The four-eyes limit as the contract carries it. */
+const toProtoPayoutApproval = (settings: PayoutApprovalSettings): ac.PayoutApprovalSettings => ({
+  ...(settings.aboveCents === undefined ? {} : { approvalAboveCents: settings.aboveCents }),
+  fromEnvironment: settings.fromEnvironment,
+  updatedAt: settings.updatedAt,
+});
+
 export function accessHandlers(u: UseCases) {
   return {
+    getPayoutApprovalSettings: async (): Promise<ac.GetPayoutApprovalSettingsResponse> => ({
+      settings: toProtoPayoutApproval(await u.settings.payoutApproval()),
+    }),
+    updatePayoutApprovalSettings: async (r: ac.UpdatePayoutApprovalSettingsRequest): Promise<ac.UpdatePayoutApprovalSettingsResponse> => ({
+      settings: toProtoPayoutApproval(await u.settings.updatePayoutApproval(r.approvalAboveCents)),
+    }),
     createServiceToken: async (r: ac.CreateServiceTokenRequest, _signal: AbortSignal, context: CallContext): Promise<ac.CreateServiceTokenResponse> => {
       const { token, secret } = await u.access.createToken(context.principal, r);
       return { token, secret };

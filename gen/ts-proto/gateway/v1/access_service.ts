@@ -267,6 +267,37 @@ export interface DisableTotpResponse {
   operator: Operator | undefined;
 }
 
+/** The four-eyes limit for payouts as it holds now. */
+export interface PayoutApprovalSettings {
+  /**
+   * Cents; an operator's payout above it waits for a second operator's
+   * approval. Unset: no payout waits.
+   */
+  approvalAboveCents?:
+    | number
+    | undefined;
+  /** Still the environment's PAYOUT_APPROVAL_ABOVE_CENTS: no admin has set it. */
+  fromEnvironment: boolean;
+  /** When an admin last set it; unset while it is the environment's. */
+  updatedAt: Date | undefined;
+}
+
+export interface GetPayoutApprovalSettingsRequest {
+}
+
+export interface GetPayoutApprovalSettingsResponse {
+  settings: PayoutApprovalSettings | undefined;
+}
+
+export interface UpdatePayoutApprovalSettingsRequest {
+  /** Cents, 0 or more; 0: no payout waits for approval. */
+  approvalAboveCents: number;
+}
+
+export interface UpdatePayoutApprovalSettingsResponse {
+  settings: PayoutApprovalSettings | undefined;
+}
+
 function createBaseServiceToken(): ServiceToken {
   return {
     id: "",
@@ -3080,6 +3111,382 @@ export const DisableTotpResponse: MessageFns<DisableTotpResponse> = {
   },
 };
 
+function createBasePayoutApprovalSettings(): PayoutApprovalSettings {
+  return { approvalAboveCents: undefined, fromEnvironment: false, updatedAt: undefined };
+}
+
+export const PayoutApprovalSettings: MessageFns<PayoutApprovalSettings> = {
+  encode(message: PayoutApprovalSettings, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.approvalAboveCents !== undefined) {
+      writer.uint32(8).int64(message.approvalAboveCents);
+    }
+    if (message.fromEnvironment !== false) {
+      writer.uint32(16).bool(message.fromEnvironment);
+    }
+    if (message.updatedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.updatedAt), writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PayoutApprovalSettings {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePayoutApprovalSettings();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.approvalAboveCents = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.fromEnvironment = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.updatedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PayoutApprovalSettings {
+    return {
+      approvalAboveCents: isSet(object.approvalAboveCents)
+        ? globalThis.Number(object.approvalAboveCents)
+        : isSet(object.approval_above_cents)
+        ? globalThis.Number(object.approval_above_cents)
+        : undefined,
+      fromEnvironment: isSet(object.fromEnvironment)
+        ? globalThis.Boolean(object.fromEnvironment)
+        : isSet(object.from_environment)
+        ? globalThis.Boolean(object.from_environment)
+        : false,
+      updatedAt: isSet(object.updatedAt)
+        ? fromJsonTimestamp(object.updatedAt)
+        : isSet(object.updated_at)
+        ? fromJsonTimestamp(object.updated_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: PayoutApprovalSettings): unknown {
+    const obj: any = {};
+    if (message.approvalAboveCents !== undefined) {
+      obj.approvalAboveCents = Math.round(message.approvalAboveCents);
+    }
+    if (message.fromEnvironment !== false) {
+      obj.fromEnvironment = message.fromEnvironment;
+    }
+    if (message.updatedAt !== undefined) {
+      obj.updatedAt = message.updatedAt.toISOString();
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PayoutApprovalSettings>): PayoutApprovalSettings {
+    return PayoutApprovalSettings.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PayoutApprovalSettings>): PayoutApprovalSettings {
+    const message = createBasePayoutApprovalSettings();
+    message.approvalAboveCents = object.approvalAboveCents ?? undefined;
+    message.fromEnvironment = object.fromEnvironment ?? false;
+    message.updatedAt = object.updatedAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseGetPayoutApprovalSettingsRequest(): GetPayoutApprovalSettingsRequest {
+  return {};
+}
+
+export const GetPayoutApprovalSettingsRequest: MessageFns<GetPayoutApprovalSettingsRequest> = {
+  encode(_: GetPayoutApprovalSettingsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPayoutApprovalSettingsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPayoutApprovalSettingsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): GetPayoutApprovalSettingsRequest {
+    return {};
+  },
+
+  toJSON(_: GetPayoutApprovalSettingsRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetPayoutApprovalSettingsRequest>): GetPayoutApprovalSettingsRequest {
+    return GetPayoutApprovalSettingsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<GetPayoutApprovalSettingsRequest>): GetPayoutApprovalSettingsRequest {
+    const message = createBaseGetPayoutApprovalSettingsRequest();
+    return message;
+  },
+};
+
+function createBaseGetPayoutApprovalSettingsResponse(): GetPayoutApprovalSettingsResponse {
+  return { settings: undefined };
+}
+
+export const GetPayoutApprovalSettingsResponse: MessageFns<GetPayoutApprovalSettingsResponse> = {
+  encode(message: GetPayoutApprovalSettingsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.settings !== undefined) {
+      PayoutApprovalSettings.encode(message.settings, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPayoutApprovalSettingsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPayoutApprovalSettingsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.settings = PayoutApprovalSettings.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPayoutApprovalSettingsResponse {
+    return { settings: isSet(object.settings) ? PayoutApprovalSettings.fromJSON(object.settings) : undefined };
+  },
+
+  toJSON(message: GetPayoutApprovalSettingsResponse): unknown {
+    const obj: any = {};
+    if (message.settings !== undefined) {
+      obj.settings = PayoutApprovalSettings.toJSON(message.settings);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetPayoutApprovalSettingsResponse>): GetPayoutApprovalSettingsResponse {
+    return GetPayoutApprovalSettingsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetPayoutApprovalSettingsResponse>): GetPayoutApprovalSettingsResponse {
+    const message = createBaseGetPayoutApprovalSettingsResponse();
+    message.settings = (object.settings !== undefined && object.settings !== null)
+      ? PayoutApprovalSettings.fromPartial(object.settings)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUpdatePayoutApprovalSettingsRequest(): UpdatePayoutApprovalSettingsRequest {
+  return { approvalAboveCents: 0 };
+}
+
+export const UpdatePayoutApprovalSettingsRequest: MessageFns<UpdatePayoutApprovalSettingsRequest> = {
+  encode(message: UpdatePayoutApprovalSettingsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.approvalAboveCents !== 0) {
+      writer.uint32(8).int64(message.approvalAboveCents);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdatePayoutApprovalSettingsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdatePayoutApprovalSettingsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.approvalAboveCents = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdatePayoutApprovalSettingsRequest {
+    return {
+      approvalAboveCents: isSet(object.approvalAboveCents)
+        ? globalThis.Number(object.approvalAboveCents)
+        : isSet(object.approval_above_cents)
+        ? globalThis.Number(object.approval_above_cents)
+        : 0,
+    };
+  },
+
+  toJSON(message: UpdatePayoutApprovalSettingsRequest): unknown {
+    const obj: any = {};
+    if (message.approvalAboveCents !== 0) {
+      obj.approvalAboveCents = Math.round(message.approvalAboveCents);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UpdatePayoutApprovalSettingsRequest>): UpdatePayoutApprovalSettingsRequest {
+    return UpdatePayoutApprovalSettingsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdatePayoutApprovalSettingsRequest>): UpdatePayoutApprovalSettingsRequest {
+    const message = createBaseUpdatePayoutApprovalSettingsRequest();
+    message.approvalAboveCents = object.approvalAboveCents ?? 0;
+    return message;
+  },
+};
+
+function createBaseUpdatePayoutApprovalSettingsResponse(): UpdatePayoutApprovalSettingsResponse {
+  return { settings: undefined };
+}
+
+export const UpdatePayoutApprovalSettingsResponse: MessageFns<UpdatePayoutApprovalSettingsResponse> = {
+  encode(message: UpdatePayoutApprovalSettingsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.settings !== undefined) {
+      PayoutApprovalSettings.encode(message.settings, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdatePayoutApprovalSettingsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdatePayoutApprovalSettingsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.settings = PayoutApprovalSettings.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdatePayoutApprovalSettingsResponse {
+    return { settings: isSet(object.settings) ? PayoutApprovalSettings.fromJSON(object.settings) : undefined };
+  },
+
+  toJSON(message: UpdatePayoutApprovalSettingsResponse): unknown {
+    const obj: any = {};
+    if (message.settings !== undefined) {
+      obj.settings = PayoutApprovalSettings.toJSON(message.settings);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<UpdatePayoutApprovalSettingsResponse>): UpdatePayoutApprovalSettingsResponse {
+    return UpdatePayoutApprovalSettingsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdatePayoutApprovalSettingsResponse>): UpdatePayoutApprovalSettingsResponse {
+    const message = createBaseUpdatePayoutApprovalSettingsResponse();
+    message.settings = (object.settings !== undefined && object.settings !== null)
+      ? PayoutApprovalSettings.fromPartial(object.settings)
+      : undefined;
+    return message;
+  },
+};
+
 /**
  * Who may call the gateway, and what they did. Every RPC needs one permission
  * (for example payments:write); a caller without it gets PERMISSION_DENIED
@@ -3244,6 +3651,40 @@ export const AccessServiceService = {
     responseSerialize: (value: DisableTotpResponse): Buffer => Buffer.from(DisableTotpResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DisableTotpResponse => DisableTotpResponse.decode(value),
   },
+  /**
+   * The four-eyes limit: an operator's payout above it waits for a second
+   * operator's approval. Read with payouts:read (the payout form shows it).
+   */
+  getPayoutApprovalSettings: {
+    path: "/gateway.v1.AccessService/GetPayoutApprovalSettings" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetPayoutApprovalSettingsRequest): Buffer =>
+      Buffer.from(GetPayoutApprovalSettingsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetPayoutApprovalSettingsRequest =>
+      GetPayoutApprovalSettingsRequest.decode(value),
+    responseSerialize: (value: GetPayoutApprovalSettingsResponse): Buffer =>
+      Buffer.from(GetPayoutApprovalSettingsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetPayoutApprovalSettingsResponse =>
+      GetPayoutApprovalSettingsResponse.decode(value),
+  },
+  /**
+   * Sets the limit (accounts:admin); audited with the value before and after.
+   * Until an admin sets it, the limit is PAYOUT_APPROVAL_ABOVE_CENTS.
+   */
+  updatePayoutApprovalSettings: {
+    path: "/gateway.v1.AccessService/UpdatePayoutApprovalSettings" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdatePayoutApprovalSettingsRequest): Buffer =>
+      Buffer.from(UpdatePayoutApprovalSettingsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdatePayoutApprovalSettingsRequest =>
+      UpdatePayoutApprovalSettingsRequest.decode(value),
+    responseSerialize: (value: UpdatePayoutApprovalSettingsResponse): Buffer =>
+      Buffer.from(UpdatePayoutApprovalSettingsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdatePayoutApprovalSettingsResponse =>
+      UpdatePayoutApprovalSettingsResponse.decode(value),
+  },
 } as const;
 
 export interface AccessServiceServer extends UntypedServiceImplementation {
@@ -3288,6 +3729,19 @@ export interface AccessServiceServer extends UntypedServiceImplementation {
   beginTotpEnrollment: handleUnaryCall<BeginTotpEnrollmentRequest, BeginTotpEnrollmentResponse>;
   confirmTotpEnrollment: handleUnaryCall<ConfirmTotpEnrollmentRequest, ConfirmTotpEnrollmentResponse>;
   disableTotp: handleUnaryCall<DisableTotpRequest, DisableTotpResponse>;
+  /**
+   * The four-eyes limit: an operator's payout above it waits for a second
+   * operator's approval. Read with payouts:read (the payout form shows it).
+   */
+  getPayoutApprovalSettings: handleUnaryCall<GetPayoutApprovalSettingsRequest, GetPayoutApprovalSettingsResponse>;
+  /**
+   * Sets the limit (accounts:admin); audited with the value before and after.
+   * Until an admin sets it, the limit is PAYOUT_APPROVAL_ABOVE_CENTS.
+   */
+  updatePayoutApprovalSettings: handleUnaryCall<
+    UpdatePayoutApprovalSettingsRequest,
+    UpdatePayoutApprovalSettingsResponse
+  >;
 }
 
 export interface AccessServiceClient extends Client {
@@ -3500,6 +3954,44 @@ export interface AccessServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DisableTotpResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * The four-eyes limit: an operator's payout above it waits for a second
+   * operator's approval. Read with payouts:read (the payout form shows it).
+   */
+  getPayoutApprovalSettings(
+    request: GetPayoutApprovalSettingsRequest,
+    callback: (error: ServiceError | null, response: GetPayoutApprovalSettingsResponse) => void,
+  ): ClientUnaryCall;
+  getPayoutApprovalSettings(
+    request: GetPayoutApprovalSettingsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetPayoutApprovalSettingsResponse) => void,
+  ): ClientUnaryCall;
+  getPayoutApprovalSettings(
+    request: GetPayoutApprovalSettingsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetPayoutApprovalSettingsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Sets the limit (accounts:admin); audited with the value before and after.
+   * Until an admin sets it, the limit is PAYOUT_APPROVAL_ABOVE_CENTS.
+   */
+  updatePayoutApprovalSettings(
+    request: UpdatePayoutApprovalSettingsRequest,
+    callback: (error: ServiceError | null, response: UpdatePayoutApprovalSettingsResponse) => void,
+  ): ClientUnaryCall;
+  updatePayoutApprovalSettings(
+    request: UpdatePayoutApprovalSettingsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdatePayoutApprovalSettingsResponse) => void,
+  ): ClientUnaryCall;
+  updatePayoutApprovalSettings(
+    request: UpdatePayoutApprovalSettingsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdatePayoutApprovalSettingsResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const AccessServiceClient = makeGenericClientConstructor(
@@ -3539,6 +4031,17 @@ function fromJsonTimestamp(o: any): Date {
   } else {
     return fromTimestamp(Timestamp.fromJSON(o));
   }
+}
+
+function longToNumber(int64: { toString(): string }): number {
+  const num = globalThis.Number(int64.toString());
+  if (num > globalThis.Number.MAX_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+  }
+  if (num < globalThis.Number.MIN_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+  }
+  return num;
 }
 
 function isSet(value: any): boolean {
