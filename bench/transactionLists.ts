@@ -52,6 +52,21 @@ try {
   const box = SecretBox.fromEncodedKey(SecretBox.generateEncodedKey());
   await seedAccounts(database.url, (secret) => box.seal(secret), `http://127.0.0.1:${await closedPort()}`);
   await seedCharges(database.url, rows);
+  // The money that went back, on days after the sale (never after now), as the gateway records it: the REFUNDED charges
+  // refunded whole, half through the gateway (a refund record, then the move's event), half at the provider (the event
+  // alone); a tenth of the APPROVED ones partly refunded; the CHARGEBACK ones' moves. The stats and the statement read
+  // these by the day they happened (server/db/moneyMovements.ts).
+  await sql.execute(
+    `with moved as (select id, provider_account_id, status, amount, least(now(), created_at + random() * interval '20 days') as at, random() as r
+                      from transactions where status in ('REFUNDED', 'CHARGEBACK', 'APPROVED')),
+          records as (insert into refunds (id, transaction_id, amount, status, created_at, updated_at)
+                      select gen_random_uuid(), id, case when status = 'REFUNDED' then amount else amount / 4 end, 'SUCCEEDED', at, at
+                        from moved where (status = 'REFUNDED' and r < 0.5) or (status <> 'REFUNDED' and r < 0.1))
+     insert into status_events (subject, subject_id, provider_account_id, status, source, occurred_at)
+     select 'TRANSACTION', id, provider_account_id, status, 'WEBHOOK', at from moved where status in ('REFUNDED', 'CHARGEBACK')`,
+  );
+  await sql.execute('analyze refunds');
+  await sql.execute('analyze status_events');
   // Without it the trigram index keeps the last inserts in its pending list (up to gin_pending_list_limit, 4 MB), which
   // every search reads through: the state right after a burst of charges, before autovacuum comes.
   if (vacuum) await sql.execute('vacuum transactions');

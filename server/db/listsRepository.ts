@@ -18,6 +18,7 @@ import type {
 } from '../domain/lists.js';
 import { searchedDocument, searchedEmail } from '../domain/searchKeys.js';
 import { declineCategory, type DeclineCategory } from '../domain/declineCategories.js';
+import { chargesCreated, moneyMovements, PAID, type MovementScope } from './moneyMovements.js';
 import { isUuid } from '../lib/ids.js';
 import { ReceiverEntity, TransactionEntity, WithdrawalEntity, type TransactionRow } from './entities.js';
 import { encodePageToken } from './pageTokens.js';
@@ -129,22 +130,18 @@ interface StatsRow {
   net_amount: string | null;
 }
 
-/** Statuses of charges that were paid (refunds and chargebacks were paid first). */
-export const PAID = `('APPROVED', 'REFUNDED', 'CHARGEBACK')`;
 /**
- * The cents given back on one charge: what the gateway recorded, or all of it for a REFUNDED charge with none
- * recorded (refunded at the provider, which said so).
+ * The outcome columns over the range's charges pre-added by status, beside their refunds and chargebacks pre-added
+ * (moneyMovements.ts: by when they happened, status null): what each grouping set came to.
  */
-const REFUNDED = `case when status = 'REFUNDED' and refunded_amount = 0 then amount else least(refunded_amount, amount) end`;
-/** The outcome columns over charges pre-added by status (with their refunded cents): what each grouping set came to. */
 const OUTCOMES = `coalesce(sum(count) filter (where status in ${PAID}), 0) as approved_count,
               coalesce(sum(count) filter (where status = 'REJECTED'), 0) as declined_count,
               coalesce(sum(count) filter (where status = 'PENDING'), 0) as pending_count,
               coalesce(sum(count) filter (where status = 'CANCELED'), 0) as canceled_count,
               coalesce(sum(amount) filter (where status in ${PAID}), 0) as approved_amount,
-              coalesce(sum(refunded) filter (where status in ${PAID}), 0) as refunded_amount,
-              coalesce(sum(amount - refunded) filter (where status = 'CHARGEBACK'), 0) as chargeback_amount,
-              coalesce(sum(amount - refunded) filter (where status in ('APPROVED', 'REFUNDED')), 0) as net_amount`;
+              coalesce(sum(refunded), 0) as refunded_amount,
+              coalesce(sum(charged_back), 0) as chargeback_amount,
+              coalesce(sum(amount) filter (where status in ${PAID}), 0) - coalesce(sum(refunded), 0) - coalesce(sum(charged_back), 0) as net_amount`;
 const NO_OUTCOMES = [
   'approved_count',
   'declined_count',
@@ -251,19 +248,32 @@ export class ListsRepository {
    * overestimates, the buckets being expressions) for a sort on disk, about
    * 2.5 times as long over 90 days; apart, they cost a second read of the
    * range, hashed into a few dozen groups.
+   *
+   * The outcomes' money is counted as the statement counts it (moneyMovements.ts): the approved charges created in the
+   * range, less the refunds and chargebacks that happened in it, whenever their charge was created; their reads (by
+   * refunds' and status events' own times, a few rows) join the charges' pre-addition before the grouping sets. The
+   * counts, and so conversion, stay those of the charges created in the range.
    */
   async transactionStats(em: EntityManager, query: TransactionStatsQuery): Promise<TransactionStats> {
-    const where = ['created_at >= ?', 'created_at < ?', 'currency = ?'];
-    const params: unknown[] = [query.createdFrom, query.createdTo, query.currency];
-    for (const [column, value] of [
-      ['provider', query.provider],
-      ['provider_account_id', query.providerAccountId],
-    ] as const) {
-      if (!value) continue;
-      where.push(`${column} = ?`);
-      params.push(value);
-    }
-    const filters = where.join(' and ');
+    const scope: MovementScope = {
+      from: query.createdFrom,
+      to: query.createdTo,
+      currency: query.currency,
+      provider: query.provider,
+      providerAccountId: query.providerAccountId,
+    };
+    const { sql: filters, params } = chargesCreated(scope);
+    const movements = moneyMovements(
+      scope,
+      () => ({
+        columns: [
+          { name: 'provider', sql: 't.provider' },
+          { name: 'payment_method', sql: 't.payment_method' },
+        ],
+        params: [],
+      }),
+      { kinds: ['refund', 'chargeback'] },
+    );
     const rows = await em.getConnection('read').execute<StatsRow[]>(
       `select case when grouping(bucket) = 0 and grouping(status) = 0 then 'bucket status'
                    when grouping(bucket) = 0 and grouping(provider) = 0 then 'bucket provider'
@@ -278,7 +288,7 @@ export class ListsRepository {
               coalesce(sum(amount), 0) as amount,
               ${NO_OUTCOMES}
          from (select status, provider, payment_method, date_trunc(?, created_at, ?) as bucket, count(*) as count, sum(amount) as amount
-                 from transactions
+                 from transactions t
                 where ${filters}
                 group by status, provider, payment_method, bucket) as charges
         group by grouping sets ((), (status), (provider), (payment_method), (bucket), (bucket, status), (bucket, provider))
@@ -289,12 +299,17 @@ export class ListsRepository {
               coalesce(sum(count), 0),
               coalesce(sum(amount), 0),
               ${OUTCOMES}
-         from (select status, provider, payment_method, count(*) as count, sum(amount) as amount, sum(${REFUNDED}) as refunded
-                 from transactions
+         from (select status, provider, payment_method, count(*) as count, sum(amount) as amount, 0 as refunded, 0 as charged_back
+                 from transactions t
                 where ${filters}
-                group by status, provider, payment_method) as charges
+                group by status, provider, payment_method
+               union all
+               select null, provider, payment_method, 0, 0,
+                      sum(amount) filter (where kind = 'refund'), sum(amount) filter (where kind = 'chargeback')
+                 from (${movements.sql}) as movements
+                group by provider, payment_method) as charges
         group by grouping sets ((), (provider), (payment_method))`,
-      [bucketUnit(query.bucket), query.timeZone, ...params, ...params],
+      [bucketUnit(query.bucket), query.timeZone, ...params, ...params, ...movements.params],
       'all',
     );
     // The declines by reason: a read of the range's REJECTED charges only, each distinct reason once; categories are
@@ -302,7 +317,7 @@ export class ListsRepository {
     const declines = await em
       .getConnection('read')
       .execute<{ reason: string | null; count: string; amount: string }[]>(
-        `select decline_reason as reason, count(*) as count, sum(amount) as amount from transactions where ${filters} and status = 'REJECTED' group by decline_reason`,
+        `select decline_reason as reason, count(*) as count, sum(amount) as amount from transactions t where ${filters} and status = 'REJECTED' group by decline_reason`,
         params,
         'all',
       );

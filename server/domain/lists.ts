@@ -65,9 +65,11 @@ export type ProviderTotals = Totals & { provider: string };
 
 /**
  * What charges came to, in counts and cents: approved (APPROVED, REFUNDED,
- * CHARGEBACK: paid at first), declined (REJECTED), pending, canceled; the
- * approved amount (gross), the refunded and charged-back cents, and net (gross
- * less both).
+ * CHARGEBACK: paid at first), declined (REJECTED), pending, canceled, of the
+ * charges created in the range; the approved amount (gross) of those, the
+ * refunded and charged-back cents of refunds and chargebacks that happened in
+ * the range (whenever their charge was created, as the statement counts them),
+ * and net (gross less both).
  */
 export interface Outcomes {
   approvedCount: number;

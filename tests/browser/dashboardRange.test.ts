@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
-import { CreateTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { CreateTransactionRequest, RefoundTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { CreateProviderAccountRequest } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
 import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
@@ -12,9 +12,10 @@ import { sandboxCardId } from '../support/sandboxCard.js';
 
 /**
  * Issue 33 §2: the dashboard over days the reader chooses (kept in the address), compared with the period of the same
- * length just before, with the declines by reason. Now: PIX R$ 100,00 and R$ 50,00 paid, a card of R$ 50,00 declined (net R$ 150,00, 3 charges,
- * 66,7%). Ten days ago (moved there in the database): PIX R$ 60,00 paid and R$ 10,00 pending (net R$ 60,00, 2 charges,
- * 100%).
+ * length just before, with the declines by reason. Now: PIX R$ 100,00 and R$ 50,00 paid, a card of R$ 50,00 declined,
+ * and R$ 20,00 refunded of an earlier sale (net R$ 130,00, 3 charges, 66,7%). Ten days ago (moved there in the
+ * database): PIX R$ 60,00 paid and R$ 10,00 pending (net R$ 60,00, 2 charges, 100%): the refund, made now, counts
+ * now.
  *
  * Not on the seeded gateway (tests/support/seedCharges.ts) the other browser suites walk: the dashboard sums every
  * account's charges and has no account filter, and the seeded ones span the last 90 days, both periods compared
@@ -62,6 +63,12 @@ beforeAll(async () => {
   await paid(5000);
   await charge(5000, PaymentMethod.PAYMENT_METHOD_CREDIT_CARD, await sandboxCardId(api, accountId, SANDBOX_TEST_CARDS.declined));
   const earlier = [await paid(6000), await charge(1000)];
+  // R$ 20,00 of the earlier sale refunded now: it lowers the period shown, the one it happened in, not the earlier one.
+  await api.call(
+    'gateway',
+    'refoundTransaction',
+    RefoundTransactionRequest.fromPartial({ providerAccountId: accountId, id: earlier[0], amount: 2000, idempotencyKey: 'range-refund' }),
+  );
   const db = new pg.Client({ connectionString: stack.database.url });
   await db.connect();
   try {
@@ -88,12 +95,13 @@ it('dashboard: custom days, kept in the address, compared with the period of the
   await page.getByRole('textbox', { name: 'Até' }).fill(day(0));
 
   await page.getByTestId('previous-period').waitFor();
-  await expect(text(page, 'stat-volume')).resolves.toBe('R$ 150,00');
+  await expect(text(page, 'stat-volume')).resolves.toBe('R$ 130,00');
+  await expect(text(page, 'stat-refunded')).resolves.toBe('-R$ 20,00');
   await expect(text(page, 'stat-count')).resolves.toBe('3');
   await expect(page.getByTestId('previous-period').locator('p').first().textContent()).resolves.toBe(
     `Período anterior, de mesma duração (${day(13)} a ${day(7)}), e a variação do período mostrado:`,
   );
-  await expect(text(page, 'previous-volume')).resolves.toBe('Volume líquido: R$ 60,00 (+150%)');
+  await expect(text(page, 'previous-volume')).resolves.toBe('Volume líquido: R$ 60,00 (+116,7%)');
   await expect(text(page, 'previous-count')).resolves.toBe('Transações: 2 (+50%)');
   await expect(text(page, 'previous-conversion')).resolves.toBe('Conversão: 100% (-33,3 p.p.)');
   // The declined card's reason (the sandbox's card_declined) in the gateway's category.
@@ -109,13 +117,13 @@ it('dashboard: custom days, kept in the address, compared with the period of the
   expect(page.url()).toMatch(/range=custom/);
   await page.reload();
   await page.getByTestId('previous-period').waitFor();
-  await expect(text(page, 'stat-volume')).resolves.toBe('R$ 150,00');
+  await expect(text(page, 'stat-volume')).resolves.toBe('R$ 130,00');
   await expect(page.getByRole('textbox', { name: 'De' }).inputValue()).resolves.toBe(day(6));
 
   await page.getByText('EN', { exact: true }).click();
   // The English texts are fetched when chosen: read once they are shown.
   await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
-  await expect(text(page, 'previous-volume')).resolves.toBe('Net volume: R$ 60,00 (+150%)');
+  await expect(text(page, 'previous-volume')).resolves.toBe('Net volume: R$ 60,00 (+116.7%)');
   await pages.finish(page, violations, 'dashboard-custom-range');
 });
 

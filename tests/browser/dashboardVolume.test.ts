@@ -19,7 +19,7 @@ import { sandboxCardId } from '../support/sandboxCard.js';
  *
  * On a gateway of its own: a PIX charge of R$ 100,00 paid and R$ 25,00 refunded, one of R$ 50,00 paid and refunded
  * whole, a card charge of R$ 45,00 approved then charged back (the sandbox has no chargeback: written to the
- * database as a provider's notification would leave it), a declined card charge of R$ 50,00 and a pending PIX of
+ * database, status and event, as a provider's notification would leave it), a declined card charge of R$ 50,00 and a pending PIX of
  * R$ 30,00. Created: R$ 275,00; approved: R$ 195,00; kept: R$ 75,00.
  *
  * Not on the seeded gateway (tests/support/seedCharges.ts) the other browser suites walk: the dashboard sums every
@@ -76,7 +76,13 @@ beforeAll(async () => {
   const db = new pg.Client({ connectionString: database.url });
   await db.connect();
   try {
+    // The status and its event, as the state machine writes them: the chargeback counts on the day of the move.
     await db.query(`update transactions set status = 'CHARGEBACK' where id = $1`, [card.id]);
+    await db.query(
+      `insert into status_events (subject, subject_id, provider_account_id, status, source, occurred_at)
+       select 'TRANSACTION', id, provider_account_id, 'CHARGEBACK', 'WEBHOOK', now() from transactions where id = $1`,
+      [card.id],
+    );
   } finally {
     await db.end();
   }

@@ -21,8 +21,9 @@ import { sandboxCardId } from '../support/sandboxCard.js';
  * the totals of every charge created. Charges in every state, made through
  * the API on SANDBOX and on PAGUESAFE (a fake on loopback); the sandbox has no
  * chargeback and no refund made at the provider's own dashboard, so those two
- * states are written to the database, as a provider's notification would
- * leave them.
+ * states (and their status events) are written to the database, as a
+ * provider's notification would leave them. Refunds and chargebacks count by
+ * the day they happened: tests/integration/moneyByDay.test.ts.
  */
 
 let stack: TestStack;
@@ -132,8 +133,16 @@ beforeAll(async () => {
       [card.id, 'CHARGEBACK'],
       [outside.id, 'REFUNDED'],
       [canceled.id, 'CANCELED'],
-    ])
+    ]) {
+      // As a provider's notification leaves them: the status, and its event (when the money moved: the refund at the
+      // provider and the chargeback count on its day, moneyMovements.ts).
       await db.query('update transactions set status = $2 where id = $1', [id, status]);
+      await db.query(
+        `insert into status_events (subject, subject_id, provider_account_id, status, source, occurred_at)
+         select 'TRANSACTION', id, provider_account_id, $2, 'WEBHOOK', now() from transactions where id = $1`,
+        [id, status],
+      );
+    }
   } finally {
     await db.end();
   }

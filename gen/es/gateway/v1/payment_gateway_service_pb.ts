@@ -1745,7 +1745,8 @@ export type GetTransactionStatsResponse = Message<"gateway.v1.GetTransactionStat
    * were paid, i.e. APPROVED, REFUNDED and CHARGEBACK (those were paid
    * first); declined: REJECTED; pending: PENDING; canceled: CANCELED.
    * Conversion is approved_count / (approved_count + declined_count): pending
-   * and canceled charges were never decided by the provider.
+   * and canceled charges were never decided by the provider. The counts, like
+   * every count above, are of the charges created in the range.
    *
    * @generated from field: int64 approved_count = 7;
    */
@@ -1767,41 +1768,48 @@ export type GetTransactionStatsResponse = Message<"gateway.v1.GetTransactionStat
   canceledCount: bigint;
 
   /**
-   * The approved charges' amounts added up (cents): the gross volume.
+   * The money fields count each movement in the range it happened in, by the
+   * rule GetAccountStatement follows, so that for the same days and account
+   * both come to the same net. The approved charges created in the range,
+   * their amounts added up (cents): the gross volume.
    *
    * @generated from field: int64 approved_amount = 11;
    */
   approvedAmount: bigint;
 
   /**
-   * The cents given back by refunds the provider confirmed: refunded_amount
-   * of each approved charge, and the whole amount of a REFUNDED charge whose
-   * refunds the gateway did not record (refunded at the provider). Refunds
-   * still being carried out are not counted.
+   * The cents given back in the range, whenever the charge was created: the
+   * refunds the provider confirmed, on the day they were asked for; and what
+   * a charge refunded at the provider (REFUNDED with no refund recorded by the
+   * gateway for all of it) still held, on the day it moved to REFUNDED.
+   * Refunds still being carried out are not counted.
    *
    * @generated from field: int64 refunded_amount = 12;
    */
   refundedAmount: bigint;
 
   /**
-   * The cents taken back by chargebacks: what a CHARGEBACK charge still held
-   * (its amount less what was refunded before).
+   * The cents taken back by chargebacks in the range (the day the charge
+   * moved to CHARGEBACK), whenever the charge was created: what the charge
+   * still held (its amount less its confirmed refunds).
    *
    * @generated from field: int64 chargeback_amount = 13;
    */
   chargebackAmount: bigint;
 
   /**
-   * approved_amount - refunded_amount - chargeback_amount: the money the
-   * range's charges brought in and kept.
+   * approved_amount - refunded_amount - chargeback_amount: the money the range
+   * brought in and kept. It may be negative: a range with few sales and the
+   * refunds of earlier ones.
    *
    * @generated from field: int64 net_amount = 14;
    */
   netAmount: bigint;
 
   /**
-   * The same figures per payment method and per provider: only those with
-   * charges, in the order of by_payment_method and by_provider.
+   * The same figures per payment method and per provider: those with charges
+   * created in the range, in the order of by_payment_method and by_provider,
+   * then those with only refunds or chargebacks in it.
    *
    * @generated from field: repeated gateway.v1.PaymentMethodOutcomes outcomes_by_payment_method = 15;
    */

@@ -812,34 +812,44 @@ export interface GetTransactionStatsResponse {
    * were paid, i.e. APPROVED, REFUNDED and CHARGEBACK (those were paid
    * first); declined: REJECTED; pending: PENDING; canceled: CANCELED.
    * Conversion is approved_count / (approved_count + declined_count): pending
-   * and canceled charges were never decided by the provider.
+   * and canceled charges were never decided by the provider. The counts, like
+   * every count above, are of the charges created in the range.
    */
   approvedCount: number;
   declinedCount: number;
   pendingCount: number;
   canceledCount: number;
-  /** The approved charges' amounts added up (cents): the gross volume. */
+  /**
+   * The money fields count each movement in the range it happened in, by the
+   * rule GetAccountStatement follows, so that for the same days and account
+   * both come to the same net. The approved charges created in the range,
+   * their amounts added up (cents): the gross volume.
+   */
   approvedAmount: number;
   /**
-   * The cents given back by refunds the provider confirmed: refunded_amount
-   * of each approved charge, and the whole amount of a REFUNDED charge whose
-   * refunds the gateway did not record (refunded at the provider). Refunds
-   * still being carried out are not counted.
+   * The cents given back in the range, whenever the charge was created: the
+   * refunds the provider confirmed, on the day they were asked for; and what
+   * a charge refunded at the provider (REFUNDED with no refund recorded by the
+   * gateway for all of it) still held, on the day it moved to REFUNDED.
+   * Refunds still being carried out are not counted.
    */
   refundedAmount: number;
   /**
-   * The cents taken back by chargebacks: what a CHARGEBACK charge still held
-   * (its amount less what was refunded before).
+   * The cents taken back by chargebacks in the range (the day the charge
+   * moved to CHARGEBACK), whenever the charge was created: what the charge
+   * still held (its amount less its confirmed refunds).
    */
   chargebackAmount: number;
   /**
-   * approved_amount - refunded_amount - chargeback_amount: the money the
-   * range's charges brought in and kept.
+   * approved_amount - refunded_amount - chargeback_amount: the money the range
+   * brought in and kept. It may be negative: a range with few sales and the
+   * refunds of earlier ones.
    */
   netAmount: number;
   /**
-   * The same figures per payment method and per provider: only those with
-   * charges, in the order of by_payment_method and by_provider.
+   * The same figures per payment method and per provider: those with charges
+   * created in the range, in the order of by_payment_method and by_provider,
+   * then those with only refunds or chargebacks in it.
    */
   outcomesByPaymentMethod: PaymentMethodOutcomes[];
   outcomesByProvider: ProviderOutcomes[];
