@@ -114,6 +114,10 @@ it('dashboard: the headline is the net volume, not the gross, with its parts, an
   await expect(text(page, 'stat-gross')).resolves.toBe('R$ 195,00');
   await expect(text(page, 'stat-refunded')).resolves.toBe('-R$ 75,00');
   await expect(text(page, 'stat-chargeback')).resolves.toBe('-R$ 45,00');
+  // What the figure means: each amount on the day the money moved, as the statement counts it.
+  await expect(text(page, 'stat-volume-meaning')).resolves.toBe(
+    'Cada valor conta no dia em que o dinheiro se moveu, como no extrato: vendas aprovadas no dia em que foram criadas; estornos e chargebacks no dia em que aconteceram, mesmo de vendas de antes do período. Quantidades e conversão são das cobranças criadas no período.',
+  );
   // The amount of every charge created is still said, as what it is, beside the count.
   await expect(text(page, 'stat-count')).resolves.toBe('5');
   await expect(text(page, 'stat-count-detail')).resolves.toBe('R$ 275,00 em cobranças criadas, em qualquer situação (pagas ou não).');
@@ -141,6 +145,9 @@ it('dashboard: the headline is the net volume, not the gross, with its parts, an
   await page.getByText('Net volume', { exact: true }).first().waitFor();
   await expect(text(page, 'stat-volume')).resolves.toBe('R$ 75,00');
   await expect(page.getByTestId('stat-volume-parts').locator('dt').allTextContents()).resolves.toEqual(['Approved (gross)', 'Refunded', 'Charged back']);
+  await expect(text(page, 'stat-volume-meaning')).resolves.toBe(
+    'Each amount counts on the day the money moved, as in the statement: approved sales on the day they were created; refunds and chargebacks on the day they happened, even of sales from before the period. Counts and conversion are of the charges created in the period.',
+  );
   await expect(text(page, 'stat-approval-detail')).resolves.toMatch(/^3 approved of 4 decided\./);
   await expect(page.getByTestId('conversion-provider').locator('thead th').allTextContents()).resolves.toEqual([
     'Provider',

@@ -358,11 +358,14 @@ const pt = {
     gross: 'Aprovado (bruto)',
     refunded: 'Estornado',
     chargeback: 'Chargeback',
+    volumeMeaning:
+      'Cada valor conta no dia em que o dinheiro se moveu, como no extrato: vendas aprovadas no dia em que foram criadas; estornos e chargebacks no dia em que aconteceram, mesmo de vendas de antes do período. Quantidades e conversão são das cobranças criadas no período.',
     approvalRate: 'Conversão',
     approvalBasis: (approved: string, decided: string) =>
       `${approved} aprovadas de ${decided} decididas. Decididas: aprovadas e recusadas (pendentes e canceladas ficam de fora); aprovadas inclui as depois estornadas ou contestadas (chargeback).`,
     conversionTitle: 'Conversão por forma de pagamento e por provedor',
-    conversionHint: 'Conversão: aprovadas ÷ (aprovadas + recusadas). Volume líquido: aprovado menos estornos e chargebacks.',
+    conversionHint:
+      'Conversão: aprovadas ÷ (aprovadas + recusadas), das cobranças criadas no período. Volume líquido: aprovado menos estornos e chargebacks, cada um no dia em que aconteceu.',
     byMethod: 'Por forma de pagamento',
     byProviderConversion: 'Por provedor',
     method: 'Forma de pagamento',

@@ -353,11 +353,14 @@ export const en: Messages = {
     gross: 'Approved (gross)',
     refunded: 'Refunded',
     chargeback: 'Charged back',
+    volumeMeaning:
+      'Each amount counts on the day the money moved, as in the statement: approved sales on the day they were created; refunds and chargebacks on the day they happened, even of sales from before the period. Counts and conversion are of the charges created in the period.',
     approvalRate: 'Conversion',
     approvalBasis: (approved: string, decided: string) =>
       `${approved} approved of ${decided} decided. Decided: approved and declined (pending and canceled are left out); approved includes those later refunded or charged back.`,
     conversionTitle: 'Conversion by payment method and by provider',
-    conversionHint: 'Conversion: approved ÷ (approved + declined). Net volume: approved less refunds and chargebacks.',
+    conversionHint:
+      'Conversion: approved ÷ (approved + declined), of the charges created in the period. Net volume: approved less refunds and chargebacks, each on the day it happened.',
     byMethod: 'By payment method',
     byProviderConversion: 'By provider',
     method: 'Payment method',

@@ -53,7 +53,8 @@ export function conversionOf({ approvedCount, declinedCount }: { approvedCount: 
 }
 
 /**
- * The net volume (approved less refunded and charged back, as the server adds it up) as the headline, with its parts;
+ * The net volume (approved less refunded and charged back, each on the day it happened, as the statement counts them)
+ * as the headline, with its parts and a line saying so;
  * the count of charges created, conversion over all and per payment method and provider, over the last 7 days or 24
  * hours; their charts, and the live feed of charges' and payouts' status changes.
  */
@@ -117,6 +118,9 @@ export default function Dashboard() {
               <dd data-testid="stat-chargeback">{formatMoney(-data.chargebackAmount)}</dd>
             </dl>
           )}
+          <Text size="xs" c="dimmed" mt="xs" data-testid="stat-volume-meaning">
+            {t.dashboard.volumeMeaning}
+          </Text>
         </Card>
         <Stat
           label={t.dashboard.count}
