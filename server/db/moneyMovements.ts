@@ -44,17 +44,11 @@ export type MovementKind = 'charge' | 'refund' | 'chargeback';
 export type MovementKeys = (at: string) => { columns: { name: string; sql: string }[]; params: unknown[] };
 
 /**
- * The charge `t` of a refund or status event, looked up by its primary key, with what it still held beyond its confirmed
- * refunds (`held`, from their (transaction_id, …) index) where asked. A fence (`offset 0`) keeps it a lookup per row:
- * joined plainly, the planner hashed the whole table to meet a few thousand refunds (100,000 charges read for 3,400
- * refunds, about 200 ms on the bench's table).
+ * What charge `t` still held beyond its confirmed refunds (a few rows per charge, by their (transaction_id, …) index).
+ * The charges are joined plainly: the planner hashes the table for a long range and looks rows up for a short one; a
+ * lookup per row forced behind a fence cost 2.4 times the CPU over 90 days (docs/benchmarks.md).
  */
-const chargeOf = (id: string, withHeld = false) =>
-  `cross join lateral (select c.id, c.amount, c.currency, c.provider, c.provider_account_id, c.payment_method${
-    withHeld
-      ? `, greatest(c.amount - coalesce((select sum(cr.amount) from refunds cr where cr.transaction_id = c.id and cr.status = 'SUCCEEDED'), 0), 0) as held`
-      : ''
-  } from transactions c where c.id = ${id} offset 0) as t`;
+const HELD = `greatest(t.amount - coalesce((select sum(cr.amount) from refunds cr where cr.transaction_id = t.id and cr.status = 'SUCCEEDED'), 0), 0)`;
 
 /** The time range and the charge's filters, with their parameters. */
 function scoped(time: string, scope: MovementScope): Sql {
@@ -106,22 +100,22 @@ export function moneyMovements(scope: MovementScope, keys: MovementKeys, { kinds
     });
   };
   branch('charge', 't.created_at', 'transactions t', `t.status in ${PAID}`, 'count(*)', 't.amount');
-  branch('refund', 'r.created_at', `refunds r ${chargeOf('r.transaction_id')}`, `r.status = 'SUCCEEDED'`, 'count(*)', 'r.amount');
+  branch('refund', 'r.created_at', 'refunds r join transactions t on t.id = r.transaction_id', `r.status = 'SUCCEEDED'`, 'count(*)', 'r.amount');
   branch(
     'refund',
     'e.occurred_at',
-    `status_events e ${chargeOf('e.subject_id', true)}`,
+    'status_events e join transactions t on t.id = e.subject_id',
     `e.subject = 'TRANSACTION' and e.status = 'REFUNDED'`,
-    'count(*) filter (where t.held > 0)',
-    't.held',
+    `count(*) filter (where ${HELD} > 0)`,
+    HELD,
   );
   branch(
     'chargeback',
     'e.occurred_at',
-    `status_events e ${chargeOf('e.subject_id', true)}`,
+    'status_events e join transactions t on t.id = e.subject_id',
     `e.subject = 'TRANSACTION' and e.status = 'CHARGEBACK'`,
     'count(*)',
-    't.held',
+    HELD,
   );
   return { sql: branches.map((one) => one.sql).join('\n union all\n'), params: branches.flatMap((one) => one.params) };
 }
