@@ -228,6 +228,11 @@ export const StatusEventEntity = defineEntity({
       name: 'status_events_chargeback_days_index',
       expression: `create index "status_events_chargeback_days_index" on "status_events" ("occurred_at") where subject = 'TRANSACTION' and status = 'CHARGEBACK'`,
     },
+    // What a charge refunded at the provider held, by the day it moved to REFUNDED (moneyMovements.ts; migration Migration20261204030000_refunded_days).
+    {
+      name: 'status_events_refunded_days_index',
+      expression: `create index "status_events_refunded_days_index" on "status_events" ("occurred_at") where subject = 'TRANSACTION' and status = 'REFUNDED'`,
+    },
   ],
   properties: {
     id: p.bigint('string').primary().autoincrement(),
