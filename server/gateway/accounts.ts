@@ -13,9 +13,10 @@ export type { ConnectionTest };
 export type ProviderAccountCandidate = Pick<
   ProviderAccountPatch,
   'publicKey' | 'secretKey' | 'baseUrl' | 'platformId' | 'certCashInUrl' | 'certCashOutUrl' | 'apiVersion'
-> & {
-  provider?: string;
-};
+> &
+  CertificateKeyFiles & {
+    provider?: string;
+  };
 
 /** What a candidate for a new account starts from: no stored values. Its id names it in the circuit and the logs. */
 const UNSAVED: ProviderAccountWithSecrets = {
@@ -216,7 +217,9 @@ export class AccountsService {
    * Their URLs pass the checks of a save, since the read sends the secrets there.
    */
   async testCandidate(id: string, candidate: ProviderAccountCandidate): Promise<ConnectionTest> {
-    const { provider, ...typed } = candidate;
+    const { provider, ...given } = candidate;
+    // A certificate and its key given as two files are joined as a save joins them, so the test presents the pair.
+    const typed = await withJoinedKeys(given, this.deps.ownUploads);
     const patch = { ...typed, secretKey: typed.secretKey || undefined };
     await checkUrls(patch, this.deps.urlPolicy.privateProviderUrls, this.deps.ownUploads);
     const stored = id ? await this.deps.accounts.getWithSecrets(this.deps.db.em(), id) : undefined;

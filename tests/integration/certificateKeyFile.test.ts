@@ -108,6 +108,31 @@ it('takes a .crt and its .key as two files, and presents the pair in the handsha
   expect(logs).not.toContain(certificates.clientKey.split('\n')[1]);
 });
 
+it('tests an unsaved account whose certificate and key are two files: the pair is presented, nothing is saved', async () => {
+  const crt = await uploadCertificate('voluti-teste.crt', 'application/x-x509-ca-cert', certificates.clientCert);
+  const key = await uploadCertificate('voluti-teste.key', 'application/x-pem-file', certificates.clientKey);
+  const candidate = {
+    provider: 'VOLUTI',
+    publicKey: `${CLIENT_ID}|${CHAVE}`,
+    secretKey: CLIENT_SECRET,
+    baseUrl: standIn.url,
+    certCashInUrl: crt,
+    certCashOutUrl: crt,
+  };
+  const handshakes = standIn.clientCertificates.length;
+  const answer = await stack.client.call('accounts', 'testProviderAccount', {
+    id: '',
+    candidate: { ...candidate, certCashInKeyUrl: key, certCashOutKeyUrl: key },
+  });
+  expect(answer.verdict).toBe(ConnectionVerdict.CONNECTION_VERDICT_OK);
+  expect(standIn.clientCertificates.slice(handshakes)).toContain('platform-client');
+  const before = (await stack.client.call('accounts', 'listProviderAccounts', { provider: 'VOLUTI' })).providerAccounts.length;
+  // The certificate alone has no key: the test says so rather than passing.
+  const alone = await stack.client.call('accounts', 'testProviderAccount', { id: '', candidate });
+  expect(alone.verdict).not.toBe(ConnectionVerdict.CONNECTION_VERDICT_OK);
+  expect((await stack.client.call('accounts', 'listProviderAccounts', { provider: 'VOLUTI' })).providerAccounts).toHaveLength(before);
+});
+
 it("refuses a key that is not the certificate's, naming the key's field and the rule", async () => {
   const crt = await uploadCertificate('voluti.crt', 'application/x-x509-ca-cert', certificates.clientCert);
   const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();

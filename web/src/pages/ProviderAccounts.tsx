@@ -235,7 +235,7 @@ function AccountForm({ account, onDone }: { account?: ProviderAccount; onDone: (
 
   function testTyped() {
     setTestedName(name || account?.name || provider || '');
-    test.mutate({ id: account?.id ?? '', candidate: { provider: account ? '' : (provider ?? ''), ...connection() } });
+    test.mutate({ id: account?.id ?? '', candidate: { provider: account ? '' : (provider ?? ''), ...connection(), ...keyFiles } });
   }
 
   function submit(event: FormEvent) {

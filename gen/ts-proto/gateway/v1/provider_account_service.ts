@@ -315,7 +315,15 @@ export interface ProviderAccountCandidate {
   platformId?: string | undefined;
   certCashInUrl?: string | undefined;
   certCashOutUrl?: string | undefined;
-  apiVersion?: string | undefined;
+  apiVersion?:
+    | string
+    | undefined;
+  /**
+   * A certificate's private key as a file of its own, beside cert_cash_in_url / cert_cash_out_url (as on a create or
+   * update): joined with its certificate for the test, the key checked against it.
+   */
+  certCashInKeyUrl?: string | undefined;
+  certCashOutKeyUrl?: string | undefined;
 }
 
 export interface TestProviderAccountResponse {
@@ -2855,6 +2863,8 @@ function createBaseProviderAccountCandidate(): ProviderAccountCandidate {
     certCashInUrl: undefined,
     certCashOutUrl: undefined,
     apiVersion: undefined,
+    certCashInKeyUrl: undefined,
+    certCashOutKeyUrl: undefined,
   };
 }
 
@@ -2883,6 +2893,12 @@ export const ProviderAccountCandidate: MessageFns<ProviderAccountCandidate> = {
     }
     if (message.apiVersion !== undefined) {
       writer.uint32(66).string(message.apiVersion);
+    }
+    if (message.certCashInKeyUrl !== undefined) {
+      writer.uint32(74).string(message.certCashInKeyUrl);
+    }
+    if (message.certCashOutKeyUrl !== undefined) {
+      writer.uint32(82).string(message.certCashOutKeyUrl);
     }
     return writer;
   },
@@ -2964,6 +2980,22 @@ export const ProviderAccountCandidate: MessageFns<ProviderAccountCandidate> = {
             message.apiVersion = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.certCashInKeyUrl = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.certCashOutKeyUrl = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3014,6 +3046,16 @@ export const ProviderAccountCandidate: MessageFns<ProviderAccountCandidate> = {
         : isSet(object.api_version)
         ? globalThis.String(object.api_version)
         : undefined,
+      certCashInKeyUrl: isSet(object.certCashInKeyUrl)
+        ? globalThis.String(object.certCashInKeyUrl)
+        : isSet(object.cert_cash_in_key_url)
+        ? globalThis.String(object.cert_cash_in_key_url)
+        : undefined,
+      certCashOutKeyUrl: isSet(object.certCashOutKeyUrl)
+        ? globalThis.String(object.certCashOutKeyUrl)
+        : isSet(object.cert_cash_out_key_url)
+        ? globalThis.String(object.cert_cash_out_key_url)
+        : undefined,
     };
   },
 
@@ -3043,6 +3085,12 @@ export const ProviderAccountCandidate: MessageFns<ProviderAccountCandidate> = {
     if (message.apiVersion !== undefined) {
       obj.apiVersion = message.apiVersion;
     }
+    if (message.certCashInKeyUrl !== undefined) {
+      obj.certCashInKeyUrl = message.certCashInKeyUrl;
+    }
+    if (message.certCashOutKeyUrl !== undefined) {
+      obj.certCashOutKeyUrl = message.certCashOutKeyUrl;
+    }
     return obj;
   },
 
@@ -3059,6 +3107,8 @@ export const ProviderAccountCandidate: MessageFns<ProviderAccountCandidate> = {
     message.certCashInUrl = object.certCashInUrl ?? undefined;
     message.certCashOutUrl = object.certCashOutUrl ?? undefined;
     message.apiVersion = object.apiVersion ?? undefined;
+    message.certCashInKeyUrl = object.certCashInKeyUrl ?? undefined;
+    message.certCashOutKeyUrl = object.certCashOutKeyUrl ?? undefined;
     return message;
   },
 };
