@@ -347,7 +347,19 @@ export const GatewayProcessEntity = defineEntity({
 export const OutboundDeliveryEntity = defineEntity({
   name: 'OutboundDelivery',
   tableName: 'outbound_deliveries',
-  indexes: [{ properties: ['state', 'nextAttemptAt'] }, { properties: ['transactionId'] }],
+  indexes: [
+    { properties: ['state', 'nextAttemptAt'] },
+    { properties: ['transactionId'] },
+    // The operations console's deliveries that gave up, newest first, across merchants and to one (ListOutboundDeliveries).
+    {
+      name: 'outbound_deliveries_gave_up_index',
+      expression: `create index "outbound_deliveries_gave_up_index" on "outbound_deliveries" ("created_at", "id") where state = 'GAVE_UP'`,
+    },
+    {
+      name: 'outbound_deliveries_gave_up_url_index',
+      expression: `create index "outbound_deliveries_gave_up_url_index" on "outbound_deliveries" ("url", "created_at", "id") where state = 'GAVE_UP'`,
+    },
+  ],
   properties: {
     id: p.uuid().primary(),
     eventId: p.bigint('string'),

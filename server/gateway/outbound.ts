@@ -1,11 +1,16 @@
 import { GatewayError, invalidArgument, notFound } from '../lib/errors.js';
 import { timestampedSignature } from '../lib/hmacSignature.js';
 import type { DeliveryListFilter, DeliveryState, OutboundDelivery } from '../domain/types.js';
-import type { OutboundBacklog } from '../db/outboundRepository.js';
+import type { BulkRequeue, OutboundBacklog } from '../db/outboundRepository.js';
+import { openCallAudit } from './callAudit.js';
+import { notAllowed } from './validation.js';
 import type { GatewayDeps } from './context.js';
 import type { OutboundAttemptOutcome } from './observer.js';
 
 const ATTEMPT_OUTCOMES: Record<DeliveryState, OutboundAttemptOutcome> = { DELIVERED: 'delivered', PENDING: 'failed', GAVE_UP: 'gave_up' };
+
+/** The most ids one ResendOutboundDeliveries takes; more are resent by filter. */
+export const RESEND_MAX = 500;
 
 export interface OutboundOptions {
   /** HMAC-SHA256 key of the `x-gateway-signature` header. */
@@ -92,6 +97,31 @@ export class OutboundService {
     }
     this.deps.logger.info({ deliveryId: id }, 'webhook delivery queued again by an operator');
     return (await this.deps.outbound.get(em, id))!;
+  }
+
+  /**
+   * ResendOutboundDeliveries: the chosen deliveries (at most RESEND_MAX ids), or every one that gave up under the list's
+   * filter, queued again by the gateway in one statement that also writes the call's audit row with the counts. A
+   * delivery no longer GAVE_UP is skipped and counted, so a second click (or a second operator) queues nothing twice.
+   */
+  async resendMany(selection: { ids: readonly string[]; filter?: Omit<DeliveryListFilter, 'state'>; validateOnly?: boolean }): Promise<BulkRequeue> {
+    const { ids, filter } = selection;
+    if (ids.length && filter) throw notAllowed('filter', 'set either ids or filter, not both');
+    if (!ids.length && !filter) throw invalidArgument('ids', 'ids or filter is required', 'REQUIRED');
+    if (ids.length > RESEND_MAX)
+      throw invalidArgument('ids', `ids must hold from 1 to ${RESEND_MAX} deliveries`, 'TOO_MANY_ITEMS', { max: String(RESEND_MAX) });
+    const em = this.deps.db.em();
+    // Nothing changes: the transport's own audit row says the call was made.
+    if (selection.validateOnly) return this.deps.outbound.countRequeue(em, selection);
+    const audit = openCallAudit();
+    const at = new Date();
+    const counts = filter
+      ? await this.deps.outbound.requeueGaveUpMatching(em, filter, at, audit?.who)
+      : await this.deps.outbound.requeueGaveUpByIds(em, ids, at, audit?.who);
+    if (audit && counts.audited) audit.written = true;
+    const { queued, skipped, notFound } = counts;
+    this.deps.logger.info({ queued, skipped, notFound, byFilter: Boolean(filter) }, 'webhook deliveries queued again by an operator');
+    return counts;
   }
 
   /** Deliveries still to be made, due now or waiting for their retry; the metrics endpoint reads it on each scrape. */

@@ -87,6 +87,7 @@ export type FieldRule =
   | 'AMOUNT_ABOVE_CHARGE'
   | 'DEADLINE_BEFORE_CHARGE'
   | 'CERTIFICATE_KEY_MISMATCH'
+  | 'TOO_MANY_ITEMS'
   | 'INVALID_VALUE';
 
 /**

@@ -92,6 +92,7 @@ export const RPC_RULES: Record<string, RpcRule> = {
   '/gateway.v1.WebhookService/ReprocessWebhookNotification': rule('notifications:write', 'refused', true),
   '/gateway.v1.WebhookService/ListOutboundDeliveries': rule('notifications:read', 'refused'),
   '/gateway.v1.WebhookService/ResendOutboundDelivery': rule('notifications:write', 'refused', true),
+  '/gateway.v1.WebhookService/ResendOutboundDeliveries': rule('notifications:write', 'refused', true),
   '/gateway.v1.AccessService/CreateServiceToken': rule('tokens:admin', 'refused', true),
   '/gateway.v1.AccessService/ListServiceTokens': rule('tokens:admin', 'refused'),
   '/gateway.v1.AccessService/RevokeServiceToken': rule('tokens:admin', 'refused', true),

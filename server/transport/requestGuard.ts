@@ -17,6 +17,7 @@ const UUID_FILTERS: Readonly<Record<string, readonly string[]>> = {
   'gateway.v1.ListWebhookNotificationsRequest': ['provider_account_id', 'subject_id'],
   'gateway.v1.ListOutboundDeliveriesRequest': ['transaction_id'],
   'gateway.v1.ResendOutboundDeliveryRequest': ['id'],
+  'gateway.v1.ResendOutboundDeliveriesRequest': ['ids'],
   'gateway.v1.WatchEventsRequest': ['provider_account_ids'],
   'gateway.v1.ListUnconfirmedRequestsRequest': ['provider_account_id'],
   'gateway.v1.ListFlowMismatchesRequest': ['provider_account_id', 'subject_id'],

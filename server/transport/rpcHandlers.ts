@@ -351,6 +351,15 @@ export function webhookHandlers(u: UseCases) {
     resendOutboundDelivery: async (r: wh.ResendOutboundDeliveryRequest): Promise<wh.ResendOutboundDeliveryResponse> => ({
       delivery: toProtoDelivery(await u.outbound.resend(r.id)),
     }),
+    resendOutboundDeliveries: async (r: wh.ResendOutboundDeliveriesRequest): Promise<wh.ResendOutboundDeliveriesResponse> => {
+      const created = r.filter && timeRange(r.filter.createdFrom, r.filter.createdTo, { from: 'filter.created_from', to: 'filter.created_to' });
+      const { queued, skipped, notFound } = await u.outbound.resendMany({
+        ids: r.ids,
+        filter: r.filter && { url: optionalText(r.filter.url), createdFrom: created?.from, createdTo: created?.to },
+        validateOnly: r.validateOnly,
+      });
+      return { queued, skipped, notFound };
+    },
   };
 }
 

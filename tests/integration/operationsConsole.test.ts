@@ -2,18 +2,20 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CreateTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
-import { CreateServiceTokenRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
+import { CreateOperatorRequest, CreateServiceTokenRequest, ListAuditEventsRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
 import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import { PaymentMethod, WebhookOutcome } from '../../gen/ts-proto/gateway/v1/types.js';
 import {
   DeliveryState,
   ListOutboundDeliveriesRequest,
   ListWebhookNotificationsRequest,
+  ResendOutboundDeliveriesRequest,
   ResendOutboundDeliveryRequest,
 } from '../../gen/ts-proto/gateway/v1/webhook_service.js';
 import { connectDriver, errorDetailsOf, failureOf, type Driver } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
+import { onDatabase } from '../support/postgres.js';
 
 /**
  * The operations console's calls (issue 33 §7): deliveries that gave up,
@@ -160,6 +162,154 @@ describe('outbound deliveries that gave up, after an outage', () => {
     expect((await list({ url: outageUrl, createdFrom: today })).deliveries).toHaveLength(3);
     expect(await failureOf(list({ pageToken: 'not-a-token' }))).toMatchObject({ code: 'INVALID_ARGUMENT' });
     expect(await failureOf(list({ createdFrom: new Date(), createdTo: today }))).toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+});
+
+describe('deliveries that gave up, paged by the database', () => {
+  it('keep their order across pages when several were made in the same millisecond (ties broken by id)', async () => {
+    // Written straight into the table: the gateway never makes two in one millisecond on purpose, a busy one does.
+    const url = 'https://mesmo-instante.example/hooks';
+    const at = new Date('2026-11-01T12:00:00.000Z');
+    const ids = Array.from({ length: 5 }, () => crypto.randomUUID());
+    await onDatabase(stack.database.url, async (db) => {
+      for (const [n, id] of ids.entries())
+        await db.query(
+          `insert into outbound_deliveries (id, event_id, transaction_id, url, body, state, attempts, next_attempt_at, created_at)
+           values ($1, $2, $3, $4, '{}', 'GAVE_UP', 2, $5, $5)`,
+          [id, 900_000 + n, crypto.randomUUID(), url, at],
+        );
+    });
+    const seen: string[] = [];
+    let pageToken = '';
+    do {
+      const page = await connect.call(
+        'webhooks',
+        'listOutboundDeliveries',
+        ListOutboundDeliveriesRequest.fromPartial({ state: DeliveryState.DELIVERY_STATE_GAVE_UP, url, pageSize: 2, pageToken }),
+      );
+      expect(page.deliveries.length).toBeLessThanOrEqual(2);
+      seen.push(...page.deliveries.map((d: any) => d.id));
+      pageToken = page.nextPageToken;
+    } while (pageToken);
+    expect(seen).toEqual([...ids].sort().reverse());
+  });
+});
+
+describe('deliveries that gave up, resent in bulk by the gateway', () => {
+  type BulkRequest = Parameters<typeof ResendOutboundDeliveriesRequest.fromPartial>[0];
+  const resendMany = (request: BulkRequest, token?: string, driver: Driver = connect) =>
+    driver.call('webhooks', 'resendOutboundDeliveries', ResendOutboundDeliveriesRequest.fromPartial(request), token) as Promise<{
+      queued: number;
+      skipped: number;
+      notFound: number;
+    }>;
+  const gaveUpAt = async (url: string, count: number) =>
+    eventually(
+      async () => {
+        const { deliveries } = await connect.call(
+          'webhooks',
+          'listOutboundDeliveries',
+          ListOutboundDeliveriesRequest.fromPartial({ state: DeliveryState.DELIVERY_STATE_GAVE_UP, url }),
+        );
+        return deliveries.length === count && (deliveries as { id: string; transactionId: string }[]);
+      },
+      15_000,
+      `${count} deliveries to ${url} to give up`,
+    );
+  const stateOf = async (transactionId: string) =>
+    (await connect.call('webhooks', 'listOutboundDeliveries', ListOutboundDeliveriesRequest.fromPartial({ transactionId }))).deliveries[0].state;
+  const bulkAudits = async () =>
+    (
+      await stack.client.call(
+        'access',
+        'listAuditEvents',
+        ListAuditEventsRequest.fromPartial({ action: 'gateway.v1.WebhookService/ResendOutboundDeliveries', pageSize: 500 }),
+      )
+    ).events as { outcome: string; detail: string }[];
+
+  it('by ids: queues those that gave up, skips those already queued or delivered, counts the unknown, audits once with the counts', async () => {
+    receiverAnswers = 500;
+    const url = receiverUrl.replace('/hooks', '/lote-ids');
+    await Promise.all([paidCharge(url), paidCharge(url), paidCharge(url)]);
+    const [a, b, c] = await gaveUpAt(url, 3);
+    const auditsBefore = (await bulkAudits()).length;
+
+    receiverAnswers = 204;
+    const unknown = crypto.randomUUID();
+    expect(await resendMany({ ids: [a!.id, b!.id, a!.id, unknown] })).toEqual({ queued: 2, skipped: 0, notFound: 1 });
+    const audits = await bulkAudits();
+    expect(audits).toHaveLength(auditsBefore + 1);
+    expect(audits[0]).toMatchObject({ outcome: 'OK' });
+    expect(JSON.parse(audits[0]!.detail)).toEqual({ queued: 2, skipped: 0, notFound: 1 });
+
+    // The same click again, with the third one chosen too: only the third moves.
+    expect(await resendMany({ ids: [a!.id, b!.id, c!.id] })).toEqual({ queued: 1, skipped: 2, notFound: 0 });
+    for (const delivery of [a!, b!, c!])
+      await eventually(async () => (await stateOf(delivery.transactionId)) === DeliveryState.DELIVERY_STATE_DELIVERED, 15_000, 'delivered');
+    expect(await resendMany({ ids: [a!.id, b!.id, c!.id] })).toEqual({ queued: 0, skipped: 3, notFound: 0 });
+  });
+
+  it('by filter: counts first if asked, then queues every one that gave up to that address and in those days, none elsewhere', async () => {
+    receiverAnswers = 500;
+    const url = receiverUrl.replace('/hooks', '/lote-filtro');
+    const elsewhere = receiverUrl.replace('/hooks', '/lote-fora');
+    await Promise.all([paidCharge(url), paidCharge(url), paidCharge(url), paidCharge(elsewhere)]);
+    const outage = await gaveUpAt(url, 3);
+    const [other] = await gaveUpAt(elsewhere, 1);
+
+    // A confirmation's count first: nothing moves.
+    expect(await resendMany({ filter: { url }, validateOnly: true })).toEqual({ queued: 3, skipped: 0, notFound: 0 });
+    expect(await resendMany({ ids: [other!.id, crypto.randomUUID()], validateOnly: true })).toEqual({ queued: 1, skipped: 0, notFound: 1 });
+    expect(await gaveUpAt(url, 3)).toHaveLength(3);
+    const today = new Date(new Date().toISOString().slice(0, 10));
+    expect(await resendMany({ filter: { url, createdTo: today } })).toEqual({ queued: 0, skipped: 0, notFound: 0 });
+    receiverAnswers = 204;
+    expect(await resendMany({ filter: { url, createdFrom: today } })).toEqual({ queued: 3, skipped: 0, notFound: 0 });
+    expect(JSON.parse((await bulkAudits())[0]!.detail)).toEqual({ queued: 3, skipped: 0, notFound: 0 });
+    for (const delivery of outage)
+      await eventually(async () => (await stateOf(delivery.transactionId)) === DeliveryState.DELIVERY_STATE_DELIVERED, 15_000, 'delivered');
+    expect(await stateOf(other!.transactionId)).toBe(DeliveryState.DELIVERY_STATE_GAVE_UP);
+    expect(await resendMany({ filter: { url } })).toEqual({ queued: 0, skipped: 0, notFound: 0 });
+  });
+
+  it('refuses a viewer (it needs notifications:write, as one resend does), and names the field and rule of a bad request', async () => {
+    await stack.client.call(
+      'access',
+      'createOperator',
+      CreateOperatorRequest.fromPartial({ email: 'leitor@example.com', role: 'viewer', password: 'a long viewer password' }),
+    );
+    const signIn = await fetch(`${stack.gateway.httpUrl}/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'leitor@example.com', password: 'a long viewer password' }),
+    });
+    expect(signIn.status).toBe(200);
+    const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
+    const { csrfToken } = (await signIn.json()) as { csrfToken: string };
+    const asViewer = connectDriver(stack.gateway.httpUrl!, null, { cookie, 'x-csrf-token': csrfToken });
+    try {
+      expect(await failureOf(resendMany({ ids: [crypto.randomUUID()] }, undefined, asViewer))).toEqual({
+        code: 'PERMISSION_DENIED',
+        message: 'permission denied: this call needs notifications:write',
+      });
+      expect(await failureOf(resendMany({ filter: {} }, undefined, asViewer))).toMatchObject({ code: 'PERMISSION_DENIED' });
+    } finally {
+      asViewer.close();
+    }
+
+    const refusal = async (request: BulkRequest) => {
+      expect(await failureOf(resendMany(request))).toMatchObject({ code: 'INVALID_ARGUMENT' });
+      const { fields, fieldReasons } = await errorDetailsOf(resendMany(request));
+      return { fields, fieldReasons };
+    };
+    expect(await refusal({})).toEqual({ fields: ['ids'], fieldReasons: ['REQUIRED'] });
+    expect(await refusal({ ids: [crypto.randomUUID()], filter: {} })).toEqual({ fields: ['filter'], fieldReasons: ['NOT_ALLOWED'] });
+    expect(await refusal({ ids: Array.from({ length: 501 }, () => crypto.randomUUID()) })).toEqual({ fields: ['ids'], fieldReasons: ['TOO_MANY_ITEMS'] });
+    expect(await refusal({ ids: ['x'] })).toEqual({ fields: ['ids[0]'], fieldReasons: ['INVALID_ID'] });
+    expect(await refusal({ filter: { createdFrom: new Date(), createdTo: new Date(Date.now() - 86_400_000) } })).toEqual({
+      fields: ['filter.created_to'],
+      fieldReasons: ['RANGE_REVERSED'],
+    });
   });
 });
 

@@ -201,6 +201,7 @@ export const PT_FIELD_RULES: Record<string, string> = {
   AMOUNT_ABOVE_CHARGE: 'O valor passa do que a cobrança ainda tem.',
   DEADLINE_BEFORE_CHARGE: 'O prazo deve ser depois da criação da cobrança.',
   CERTIFICATE_KEY_MISMATCH: 'Esta chave privada não é a do certificado enviado: envie a chave (.key) que acompanha este certificado.',
+  TOO_MANY_ITEMS: 'No máximo {max} de uma vez.',
   INVALID_VALUE: 'Valor inválido.',
 };
 
@@ -226,5 +227,6 @@ export const EN_FIELD_RULES: Record<string, string> = {
   AMOUNT_ABOVE_CHARGE: 'The amount is more than the charge has left.',
   DEADLINE_BEFORE_CHARGE: 'The deadline must be after the charge was created.',
   CERTIFICATE_KEY_MISMATCH: "This private key is not the uploaded certificate's: upload the key (.key) that goes with this certificate.",
+  TOO_MANY_ITEMS: 'At most {max} at a time.',
   INVALID_VALUE: 'Invalid value.',
 };

@@ -40,6 +40,7 @@ import { Migration20261203020000_dispute_evidence_sending } from './Migration202
 import { Migration20261204010000_decline_message } from './Migration20261204010000_decline_message.js';
 import { Migration20261204020000_provider_health } from './Migration20261204020000_provider_health.js';
 import { Migration20261204030000_refunded_days } from './Migration20261204030000_refunded_days.js';
+import { Migration20261204040000_outbound_gave_up_index } from './Migration20261204040000_outbound_gave_up_index.js';
 import { Migration20261204050000_gateway_settings } from './Migration20261204050000_gateway_settings.js';
 import { Migration20261204070000_notification_query } from './Migration20261204070000_notification_query.js';
 
@@ -87,6 +88,7 @@ export const MIGRATIONS = [
   { name: 'Migration20261204010000_decline_message', class: Migration20261204010000_decline_message },
   { name: 'Migration20261204020000_provider_health', class: Migration20261204020000_provider_health },
   { name: 'Migration20261204030000_refunded_days', class: Migration20261204030000_refunded_days },
+  { name: 'Migration20261204040000_outbound_gave_up_index', class: Migration20261204040000_outbound_gave_up_index },
   { name: 'Migration20261204050000_gateway_settings', class: Migration20261204050000_gateway_settings },
   { name: 'Migration20261204070000_notification_query', class: Migration20261204070000_notification_query },
 ];

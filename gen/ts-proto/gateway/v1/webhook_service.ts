@@ -184,6 +184,42 @@ export interface ResendOutboundDeliveryResponse {
   delivery: OutboundDelivery | undefined;
 }
 
+/** Set `ids` or `filter`, not both. */
+export interface ResendOutboundDeliveriesRequest {
+  /** These deliveries: from 1 to 500 ids (a repeated id counts once). */
+  ids: string[];
+  /** Every delivery that gave up under this filter, as ListOutboundDeliveries with state GAVE_UP lists them. */
+  filter:
+    | GaveUpDeliveriesFilter
+    | undefined;
+  /**
+   * Only counts: answers what the call would do (how many it would queue, skip and not find) and changes nothing, so
+   * that a confirmation can say how many deliveries a filter holds.
+   */
+  validateOnly: boolean;
+}
+
+/** The operations console's filter of the deliveries that gave up; each field optional, none means all of them. */
+export interface GaveUpDeliveriesFilter {
+  /** Only deliveries to this exact URL (the merchant's webhook_url). */
+  url: string;
+  /** Created at or after `created_from` and before `created_to`. */
+  createdFrom: Date | undefined;
+  createdTo: Date | undefined;
+}
+
+export interface ResendOutboundDeliveriesResponse {
+  /** Queued for one more attempt, due now. */
+  queued: number;
+  /**
+   * By ids: found but not GAVE_UP (already queued again, or delivered), left as they are. By filter: 0 (only those
+   * that gave up are chosen).
+   */
+  skipped: number;
+  /** Ids no delivery has (by ids only). */
+  notFound: number;
+}
+
 function createBaseListWebhookNotificationsRequest(): ListWebhookNotificationsRequest {
   return {
     provider: "",
@@ -1818,6 +1854,327 @@ export const ResendOutboundDeliveryResponse: MessageFns<ResendOutboundDeliveryRe
   },
 };
 
+function createBaseResendOutboundDeliveriesRequest(): ResendOutboundDeliveriesRequest {
+  return { ids: [], filter: undefined, validateOnly: false };
+}
+
+export const ResendOutboundDeliveriesRequest: MessageFns<ResendOutboundDeliveriesRequest> = {
+  encode(message: ResendOutboundDeliveriesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.ids) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.filter !== undefined) {
+      GaveUpDeliveriesFilter.encode(message.filter, writer.uint32(18).fork()).join();
+    }
+    if (message.validateOnly !== false) {
+      writer.uint32(24).bool(message.validateOnly);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResendOutboundDeliveriesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResendOutboundDeliveriesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ids.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.filter = GaveUpDeliveriesFilter.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.validateOnly = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResendOutboundDeliveriesRequest {
+    return {
+      ids: globalThis.Array.isArray(object?.ids) ? object.ids.map((e: any) => globalThis.String(e)) : [],
+      filter: isSet(object.filter) ? GaveUpDeliveriesFilter.fromJSON(object.filter) : undefined,
+      validateOnly: isSet(object.validateOnly)
+        ? globalThis.Boolean(object.validateOnly)
+        : isSet(object.validate_only)
+        ? globalThis.Boolean(object.validate_only)
+        : false,
+    };
+  },
+
+  toJSON(message: ResendOutboundDeliveriesRequest): unknown {
+    const obj: any = {};
+    if (message.ids?.length) {
+      obj.ids = message.ids;
+    }
+    if (message.filter !== undefined) {
+      obj.filter = GaveUpDeliveriesFilter.toJSON(message.filter);
+    }
+    if (message.validateOnly !== false) {
+      obj.validateOnly = message.validateOnly;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ResendOutboundDeliveriesRequest>): ResendOutboundDeliveriesRequest {
+    return ResendOutboundDeliveriesRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ResendOutboundDeliveriesRequest>): ResendOutboundDeliveriesRequest {
+    const message = createBaseResendOutboundDeliveriesRequest();
+    message.ids = object.ids?.map((e) => e) || [];
+    message.filter = (object.filter !== undefined && object.filter !== null)
+      ? GaveUpDeliveriesFilter.fromPartial(object.filter)
+      : undefined;
+    message.validateOnly = object.validateOnly ?? false;
+    return message;
+  },
+};
+
+function createBaseGaveUpDeliveriesFilter(): GaveUpDeliveriesFilter {
+  return { url: "", createdFrom: undefined, createdTo: undefined };
+}
+
+export const GaveUpDeliveriesFilter: MessageFns<GaveUpDeliveriesFilter> = {
+  encode(message: GaveUpDeliveriesFilter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.url !== "") {
+      writer.uint32(10).string(message.url);
+    }
+    if (message.createdFrom !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdFrom), writer.uint32(18).fork()).join();
+    }
+    if (message.createdTo !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdTo), writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GaveUpDeliveriesFilter {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGaveUpDeliveriesFilter();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.createdFrom = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.createdTo = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GaveUpDeliveriesFilter {
+    return {
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      createdFrom: isSet(object.createdFrom)
+        ? fromJsonTimestamp(object.createdFrom)
+        : isSet(object.created_from)
+        ? fromJsonTimestamp(object.created_from)
+        : undefined,
+      createdTo: isSet(object.createdTo)
+        ? fromJsonTimestamp(object.createdTo)
+        : isSet(object.created_to)
+        ? fromJsonTimestamp(object.created_to)
+        : undefined,
+    };
+  },
+
+  toJSON(message: GaveUpDeliveriesFilter): unknown {
+    const obj: any = {};
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.createdFrom !== undefined) {
+      obj.createdFrom = message.createdFrom.toISOString();
+    }
+    if (message.createdTo !== undefined) {
+      obj.createdTo = message.createdTo.toISOString();
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GaveUpDeliveriesFilter>): GaveUpDeliveriesFilter {
+    return GaveUpDeliveriesFilter.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GaveUpDeliveriesFilter>): GaveUpDeliveriesFilter {
+    const message = createBaseGaveUpDeliveriesFilter();
+    message.url = object.url ?? "";
+    message.createdFrom = object.createdFrom ?? undefined;
+    message.createdTo = object.createdTo ?? undefined;
+    return message;
+  },
+};
+
+function createBaseResendOutboundDeliveriesResponse(): ResendOutboundDeliveriesResponse {
+  return { queued: 0, skipped: 0, notFound: 0 };
+}
+
+export const ResendOutboundDeliveriesResponse: MessageFns<ResendOutboundDeliveriesResponse> = {
+  encode(message: ResendOutboundDeliveriesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.queued !== 0) {
+      writer.uint32(8).int32(message.queued);
+    }
+    if (message.skipped !== 0) {
+      writer.uint32(16).int32(message.skipped);
+    }
+    if (message.notFound !== 0) {
+      writer.uint32(24).int32(message.notFound);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResendOutboundDeliveriesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResendOutboundDeliveriesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.queued = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.skipped = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.notFound = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResendOutboundDeliveriesResponse {
+    return {
+      queued: isSet(object.queued) ? globalThis.Number(object.queued) : 0,
+      skipped: isSet(object.skipped) ? globalThis.Number(object.skipped) : 0,
+      notFound: isSet(object.notFound)
+        ? globalThis.Number(object.notFound)
+        : isSet(object.not_found)
+        ? globalThis.Number(object.not_found)
+        : 0,
+    };
+  },
+
+  toJSON(message: ResendOutboundDeliveriesResponse): unknown {
+    const obj: any = {};
+    if (message.queued !== 0) {
+      obj.queued = Math.round(message.queued);
+    }
+    if (message.skipped !== 0) {
+      obj.skipped = Math.round(message.skipped);
+    }
+    if (message.notFound !== 0) {
+      obj.notFound = Math.round(message.notFound);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ResendOutboundDeliveriesResponse>): ResendOutboundDeliveriesResponse {
+    return ResendOutboundDeliveriesResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ResendOutboundDeliveriesResponse>): ResendOutboundDeliveriesResponse {
+    const message = createBaseResendOutboundDeliveriesResponse();
+    message.queued = object.queued ?? 0;
+    message.skipped = object.skipped ?? 0;
+    message.notFound = object.notFound ?? 0;
+    return message;
+  },
+};
+
 /**
  * The operators' view of provider notifications and of the gateway's own
  * notifications to callers' webhook_url.
@@ -1889,6 +2246,24 @@ export const WebhookServiceService = {
     responseDeserialize: (value: Buffer): ResendOutboundDeliveryResponse =>
       ResendOutboundDeliveryResponse.decode(value),
   },
+  /**
+   * Queues many deliveries that gave up for one more attempt each, due now, as ResendOutboundDelivery does: the
+   * chosen ones, or every one that gave up under a filter. Done by the gateway in one go and audited once with the
+   * counts; a delivery no longer GAVE_UP (already queued again, or delivered) is skipped and counted, not an error.
+   */
+  resendOutboundDeliveries: {
+    path: "/gateway.v1.WebhookService/ResendOutboundDeliveries" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResendOutboundDeliveriesRequest): Buffer =>
+      Buffer.from(ResendOutboundDeliveriesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResendOutboundDeliveriesRequest =>
+      ResendOutboundDeliveriesRequest.decode(value),
+    responseSerialize: (value: ResendOutboundDeliveriesResponse): Buffer =>
+      Buffer.from(ResendOutboundDeliveriesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResendOutboundDeliveriesResponse =>
+      ResendOutboundDeliveriesResponse.decode(value),
+  },
 } as const;
 
 export interface WebhookServiceServer extends UntypedServiceImplementation {
@@ -1903,6 +2278,12 @@ export interface WebhookServiceServer extends UntypedServiceImplementation {
   listOutboundDeliveries: handleUnaryCall<ListOutboundDeliveriesRequest, ListOutboundDeliveriesResponse>;
   /** Queues a delivery that gave up for one more attempt, due now. */
   resendOutboundDelivery: handleUnaryCall<ResendOutboundDeliveryRequest, ResendOutboundDeliveryResponse>;
+  /**
+   * Queues many deliveries that gave up for one more attempt each, due now, as ResendOutboundDelivery does: the
+   * chosen ones, or every one that gave up under a filter. Done by the gateway in one go and audited once with the
+   * counts; a delivery no longer GAVE_UP (already queued again, or delivered) is skipped and counted, not an error.
+   */
+  resendOutboundDeliveries: handleUnaryCall<ResendOutboundDeliveriesRequest, ResendOutboundDeliveriesResponse>;
 }
 
 export interface WebhookServiceClient extends Client {
@@ -1983,6 +2364,26 @@ export interface WebhookServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ResendOutboundDeliveryResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Queues many deliveries that gave up for one more attempt each, due now, as ResendOutboundDelivery does: the
+   * chosen ones, or every one that gave up under a filter. Done by the gateway in one go and audited once with the
+   * counts; a delivery no longer GAVE_UP (already queued again, or delivered) is skipped and counted, not an error.
+   */
+  resendOutboundDeliveries(
+    request: ResendOutboundDeliveriesRequest,
+    callback: (error: ServiceError | null, response: ResendOutboundDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  resendOutboundDeliveries(
+    request: ResendOutboundDeliveriesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ResendOutboundDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  resendOutboundDeliveries(
+    request: ResendOutboundDeliveriesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ResendOutboundDeliveriesResponse) => void,
   ): ClientUnaryCall;
 }
 
