@@ -396,10 +396,14 @@ it('after an outage an admin pages through the deliveries that gave up, filters 
   await rows.nth(1).getByRole('checkbox').check();
   await deliveries.getByRole('button', { name: 'Reenviar selecionadas (2)' }).click();
   const dialog = page.getByRole('dialog', { name: 'Reenviar entregas' });
-  await dialog.getByText('2 entrega(s) selecionada(s) serão tentadas de novo agora, em lotes de 10.').waitFor();
+  await dialog.getByText('2 entrega(s) selecionada(s) serão tentadas de novo agora.').waitFor();
   await expect(accessibilityViolations(page)).resolves.toEqual([]);
   await dialog.getByRole('button', { name: 'Confirmar' }).click();
-  await expect(dialog.getByTestId('bulk-resend-result').textContent()).resolves.toBe('2 reenvio(s) agendado(s); 0 falha(s).');
+  // The gateway's counts, from its one call.
+  await expect(dialog.getByTestId('bulk-resend-result').textContent()).resolves.toBe(
+    '2 reenvio(s) agendado(s); 0 já reenviada(s) ou entregue(s), deixada(s) como estava(m); 0 não encontrada(s).',
+  );
+  await expect(accessibilityViolations(page)).resolves.toEqual([]);
   await dialog.getByRole('button', { name: 'Fechar' }).first().click();
   await eventually(async () => received.length === before + 2, 10_000, 'the two resent deliveries');
   await pages.finish(page, violations, 'operations-1280-bulk-selected');
@@ -410,8 +414,13 @@ it('after an outage an admin pages through the deliveries that gave up, filters 
   await eventually(async () => (await onPhone.getByTestId('ops-delivery').count()) === 25, 10_000, 'the first page on the phone');
   await onPhone.getByRole('button', { name: 'Reenviar todas as filtradas' }).click();
   const all = phone.page.getByRole('dialog', { name: 'Reenviar entregas' });
+  // How many, counted by the gateway: past the page loaded, without the two already resent.
+  await all.getByText(`${backlog - 2} entrega(s) com tentativas esgotadas atendem aos filtros e serão tentadas de novo agora.`).waitFor();
+  await expect(accessibilityViolations(phone.page)).resolves.toEqual([]);
   await all.getByRole('button', { name: 'Confirmar' }).click();
-  await expect(all.getByTestId('bulk-resend-result').textContent()).resolves.toBe(`${backlog - 2} reenvio(s) agendado(s); 0 falha(s).`);
+  await expect(all.getByTestId('bulk-resend-result').textContent()).resolves.toBe(
+    `${backlog - 2} reenvio(s) agendado(s); 0 já reenviada(s) ou entregue(s), deixada(s) como estava(m); 0 não encontrada(s).`,
+  );
   await expect(accessibilityViolations(phone.page)).resolves.toEqual([]);
   await all.getByRole('button', { name: 'Fechar' }).first().click();
   await onPhone.getByText('Nenhuma entrega com tentativas esgotadas.').waitFor();

@@ -186,7 +186,7 @@ function SignedIn({
   const chargeWriter = holds(role, 'payments:write');
   const payoutWriter = holds(role, 'payouts:write');
   const refundWriter = holds(role, 'refunds:write');
-  // ReprocessWebhookNotification, ResendOutboundDelivery
+  // ReprocessWebhookNotification, ResendOutboundDelivery, ResendOutboundDeliveries
   const notificationWriter = holds(role, 'notifications:write');
   // SettleUnconfirmedRequest, SettleFlowMismatch
   const settler = holds(role, 'reconciliation:write');

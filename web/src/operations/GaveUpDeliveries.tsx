@@ -3,8 +3,7 @@ import type { Timestamp } from '@bufbuild/protobuf/wkt';
 import { Alert, Anchor, Button, Checkbox, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { Link } from 'react-router';
-import { createClient } from '@connectrpc/connect';
-import { createConnectQueryKey, useInfiniteQuery, useMutation, useTransport } from '@connectrpc/connect-query';
+import { createConnectQueryKey, useInfiniteQuery, useMutation, useQuery } from '@connectrpc/connect-query';
 import { useQueryClient } from '@tanstack/react-query';
 import { DeliveryState, WebhookService, type OutboundDelivery } from '../../../gen/es/gateway/v1/webhook_service_pb.js';
 import { isoDayOrEmpty } from '../days.js';
@@ -15,11 +14,6 @@ import { Delivery } from '../notifications.js';
 import { LoadMore, PAGE_SIZE } from '../ui.js';
 import { useUrlState } from '../urlState.js';
 import { RoleNote, Section } from './Section.js';
-
-/** Resends run this many at a time: a backlog after an outage is thousands, and the gateway and the merchant both breathe. */
-const RESEND_BATCH = 10;
-/** The largest page the RPC answers, used to gather every filtered delivery before a bulk resend. */
-const GATHER_PAGE = 500;
 
 type Filter = { url: string; createdFrom?: Timestamp; createdTo?: Timestamp };
 
@@ -113,67 +107,46 @@ const useRefreshDeliveries = () => {
 };
 
 /**
- * The confirmation, then the resends in batches of RESEND_BATCH with the count so far: the chosen deliveries, or every
- * one that gave up under the filter (gathered page by page first, so that those resent are not met again).
+ * The confirmation, then one ResendOutboundDeliveries: the gateway queues the chosen deliveries, or every one that gave
+ * up under the filter, and answers the counts shown. For the filtered ones, the confirmation says how many first (the
+ * same call with validate_only), as the list shows only the pages loaded.
  */
 function BulkResend({ ids, filter, onDone, onClose }: { ids?: string[]; filter: Filter; onDone: () => void; onClose: () => void }) {
   const { t } = useI18n();
-  const transport = useTransport();
   const refresh = useRefreshDeliveries();
-  const [progress, setProgress] = useState<{ done: number; total: number; resent: number; failed: number } | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const running = progress !== null && progress.done < progress.total;
-  const run = async () => {
-    const client = createClient(WebhookService, transport);
-    setError(null);
-    try {
-      const chosen = ids ?? (await gatherFiltered(client, filter));
-      let resent = 0;
-      let failed = 0;
-      setProgress({ done: 0, total: chosen.length, resent, failed });
-      for (let start = 0; start < chosen.length; start += RESEND_BATCH) {
-        const outcomes = await Promise.allSettled(chosen.slice(start, start + RESEND_BATCH).map((id) => client.resendOutboundDelivery({ id })));
-        resent += outcomes.filter((outcome) => outcome.status === 'fulfilled').length;
-        failed += outcomes.filter((outcome) => outcome.status === 'rejected').length;
-        setProgress({ done: resent + failed, total: chosen.length, resent, failed });
-      }
-      onDone();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      refresh();
-    }
-  };
+  const selection = ids ? { ids } : { filter: { url: filter.url, createdFrom: filter.createdFrom, createdTo: filter.createdTo } };
+  const count = useQuery(WebhookService.method.resendOutboundDeliveries, { ...selection, validateOnly: true }, { enabled: !ids, gcTime: 0, staleTime: 0 });
+  const resend = useMutation(WebhookService.method.resendOutboundDeliveries, {
+    onSuccess: onDone,
+    onSettled: refresh,
+  });
+  const total = ids ? ids.length : count.data?.queued;
+  const done = resend.data;
   return (
     <Stack>
-      <Text size="sm">{ids ? t.operations.resendSelectedSummary(ids.length) : t.operations.resendFilteredSummary}</Text>
-      {running && <Text size="sm">{t.operations.resendProgress(progress.done, progress.total)}</Text>}
-      {progress && !running && (
-        <Alert color={progress.failed ? 'orange' : 'green'} role="status" data-testid="bulk-resend-result">
-          {t.operations.resendResult(progress.resent, progress.failed)}
+      {total === undefined ? (
+        count.isPending && <Text size="sm">{t.operations.resendCounting}</Text>
+      ) : (
+        <Text size="sm">{ids ? t.operations.resendSelectedSummary(total) : t.operations.resendFilteredSummary(total)}</Text>
+      )}
+      {done && (
+        <Alert color={done.skipped || done.notFound ? 'orange' : 'green'} role="status" data-testid="bulk-resend-result">
+          {t.operations.resendResult(done.queued, done.skipped, done.notFound)}
         </Alert>
       )}
-      <ErrorAlert error={error} />
+      <ErrorAlert error={count.error ?? resend.error} />
       <Group justify="flex-end">
-        <Button variant="default" onClick={onClose} disabled={running}>
-          {progress && !running ? t.close : t.cancel}
+        <Button variant="default" onClick={onClose} disabled={resend.isPending}>
+          {done ? t.close : t.cancel}
         </Button>
-        {!progress && <Button onClick={() => void run()}>{t.operations.confirm}</Button>}
+        {!done && (
+          <Button loading={resend.isPending} disabled={!total} onClick={() => resend.mutate(selection)}>
+            {t.operations.confirm}
+          </Button>
+        )}
       </Group>
     </Stack>
   );
-}
-
-/** Every delivery id that gave up under the filter, gathered before any is resent. */
-async function gatherFiltered(client: ReturnType<typeof createClient<typeof WebhookService>>, filter: Filter): Promise<string[]> {
-  const ids: string[] = [];
-  let pageToken = '';
-  do {
-    const page = await client.listOutboundDeliveries({ state: DeliveryState.GAVE_UP, ...filter, pageSize: GATHER_PAGE, pageToken });
-    ids.push(...page.deliveries.map((delivery) => delivery.id));
-    pageToken = page.nextPageToken;
-  } while (pageToken);
-  return ids;
 }
 
 function Resend({ delivery }: { delivery: OutboundDelivery }) {
