@@ -163,6 +163,8 @@ const pt = {
   delete: 'Excluir',
   edit: 'Editar',
   close: 'Fechar',
+  /** A table's scroll region inside a section of the same title: landmarks need names of their own. */
+  tableOf: (title: string) => `Tabela: ${title}`,
   all: 'Todos',
   dayPlaceholder: 'dd/mm/aaaa',
   dayInvalid: 'Data inválida: use dd/mm/aaaa',

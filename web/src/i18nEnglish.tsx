@@ -158,6 +158,7 @@ export const en: Messages = {
   delete: 'Delete',
   edit: 'Edit',
   close: 'Close',
+  tableOf: (title: string) => `Table: ${title}`,
   all: 'All',
   dayPlaceholder: 'dd/mm/yyyy',
   dayInvalid: 'Not a date: use dd/mm/yyyy',

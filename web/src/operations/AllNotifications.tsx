@@ -62,7 +62,7 @@ export function AllNotifications({ canReprocess }: { canReprocess: boolean }) {
       </Group>
       {!canReprocess && <RoleNote text={t.operations.noReprocess} />}
       <ErrorAlert error={list.error ?? accounts.error ?? providers.error} />
-      <div className="table-scroll" {...scrollable(t.operations.notifications)}>
+      <div className="table-scroll" {...scrollable(t.tableOf(t.operations.notifications))}>
         <Table data-testid="ops-notifications-table">
           <TableHead columns={columns} />
           <Table.Tbody>

@@ -55,7 +55,7 @@ export function FlowMismatches({ canSettle }: { canSettle: boolean }) {
       <ErrorAlert error={list.error} />
       {list.isSuccess && mismatches.length === 0 && <Text c="dimmed">{t.operations.noneMismatches}</Text>}
       {mismatches.length > 0 && (
-        <div className="table-scroll" {...scrollable(t.operations.mismatches)}>
+        <div className="table-scroll" {...scrollable(t.tableOf(t.operations.mismatches))}>
           <Table>
             <TableHead columns={columns} />
             <Table.Tbody>

@@ -35,7 +35,7 @@ export function ProviderHealth() {
       <ErrorAlert error={health.error} />
       {health.isSuccess && rows.length === 0 && <Text c="dimmed">{t.operations.noHealth}</Text>}
       {rows.length > 0 && (
-        <div className="table-scroll" {...scrollable(t.operations.health)}>
+        <div className="table-scroll" {...scrollable(t.tableOf(t.operations.health))}>
           <Table data-testid="ops-health-table">
             <TableHead
               columns={[

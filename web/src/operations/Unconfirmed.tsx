@@ -30,7 +30,7 @@ export function UnconfirmedRequests({ canSettle }: { canSettle: boolean }) {
       <ErrorAlert error={list.error} />
       {list.isSuccess && requests.length === 0 && <Text c="dimmed">{t.operations.noneUnconfirmed}</Text>}
       {requests.length > 0 && (
-        <div className="table-scroll" {...scrollable(t.operations.unconfirmed)}>
+        <div className="table-scroll" {...scrollable(t.tableOf(t.operations.unconfirmed))}>
           <Table>
             <TableHead columns={canSettle ? [...columns, t.accounts.actions] : columns} />
             <Table.Tbody>

@@ -95,7 +95,7 @@ export default function Balances() {
         </Text>
         <ExportCsv page={async () => ({ rows: csvRows, nextPageToken: '' })} header={columns} prefix={t.balances.csvPrefix} />
         <ErrorAlert error={statement.error ?? accounts.error} />
-        <div className="table-scroll" {...scrollable(t.balances.statement)}>
+        <div className="table-scroll" {...scrollable(t.tableOf(t.balances.statement))}>
           <Table data-testid="statement-table">
             <TableHead columns={columns} />
             <Table.Tbody>
