@@ -10,8 +10,8 @@ import { startTestStack, type TestStack } from '../support/gateway.js';
 import { SEEDED_CHARGES, SEEDING_TIMEOUT_MS } from '../support/seedCharges.js';
 
 /**
- * Every page of the back-office, at 1280 and 390 px, with something on it: its heading, no serious accessibility
- * violation, nothing wider than the window, and a screenshot in test-results/screenshots (page-<width>-<name>.png) for
+ * Every page of the back-office, at 1280 and 390 px, with something on it: its heading, no accessibility violation
+ * of any impact, nothing wider than the window, and a screenshot in test-results/screenshots (page-<width>-<name>.png) for
  * review. The 1280 px run also takes the window's view of the dashboard and of a paid charge, the README's pictures
  * (docs/images/ holds them, compressed). On a gateway seeded with 100,000 charges at accounts of their own
  * (tests/support/seedCharges.ts): the lists and the dashboard as a busy gateway shows them, the suite's own charges
@@ -155,7 +155,7 @@ async function visitEveryPage(width: number, height: number): Promise<void> {
   await pages.finish(page, violations, `page-${width}-last`);
 }
 
-it('every page at 1280 px: its heading and data, no serious accessibility violation, a screenshot', async () => {
+it('every page at 1280 px: its heading and data, no accessibility violation, a screenshot', async () => {
   await visitEveryPage(1280, 900);
 }, 120_000);
 
