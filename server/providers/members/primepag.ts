@@ -21,7 +21,7 @@ export const PRIMEPAG: PrimePagMember = {
   money: 'cents',
   evidence: { level: 'third-party' },
   sources:
-    "statuses (common pattern, unknown REJECTED), PIX 1 day: spec (doc 1 §4/§9); host `api.primepag.com.br`, Basic + JSON token exchange, `value_cents` QR-code and DICT-payout bodies, `{qrcode{…}}`/`{payment{…}}` answers, `pix_qrcode`/`pix_payment` notifications keyed by `reference_code`: research (G-B, PrimePag's public integrations); unsigned notifications, `idempotent_id`: the family's decisions",
+    "statuses (common pattern, unknown REJECTED), PIX 1 day: spec (doc 1 §4/§9); host `api.primepag.com.br`, Basic + JSON token exchange, `value_cents` QR-code and DICT-payout bodies, `{qrcode{…}}`/`{payment{…}}` answers, `pix_qrcode`/`pix_payment` notifications keyed by `reference_code`: research (G-B, PrimePag's public integrations); unsigned notifications, `idempotent_id`: the family's decisions; a canceled payout's `cancellation_reason` (named beside `cancellation_date` in the pix_payment notification and in the payment read of the platform's documentation, developers-stg.primepag.com.br/en/docs/webhook/notify-payment and /docs/payment/payment-search-code, null in both examples; its shape not described, so only a text is kept) as the payout's refusal reason",
 };
 
 export default member(PrimePagAdapter, PRIMEPAG);

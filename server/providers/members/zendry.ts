@@ -17,7 +17,7 @@ export const ZENDRY: PrimePagMember = {
   statuses: { transaction: { overrides: { canceled: 'PENDING', error: 'CHARGEBACK' } } },
   evidence: { level: 'third-party' },
   sources:
-    "paths, `canceled` PENDING / `error` CHARGEBACK: spec (doc 2 §4/§7); host `api.zendry.com.br`, Basic + JSON token exchange, `value_cents` QR-code and DICT-payout bodies, `{qrcode{…}}`/`{payment{…}}` answers, `pix_qrcode`/`pix_payment` notifications keyed by `reference_code`: research (G-B, ZENDRY's and PRIMEPAG's public integrations); the rest of both status tables, unsigned notifications, `idempotent_id`: gateway's decision",
+    "paths, `canceled` PENDING / `error` CHARGEBACK: spec (doc 2 §4/§7); host `api.zendry.com.br`, Basic + JSON token exchange, `value_cents` QR-code and DICT-payout bodies, `{qrcode{…}}`/`{payment{…}}` answers, `pix_qrcode`/`pix_payment` notifications keyed by `reference_code`: research (G-B, ZENDRY's and PRIMEPAG's public integrations); the rest of both status tables, unsigned notifications, `idempotent_id`: gateway's decision; a canceled payout's `cancellation_reason` (named beside `cancellation_date` in the pix_payment notification and in the payment read of the platform's documentation, developers-stg.primepag.com.br/en/docs/webhook/notify-payment and /docs/payment/payment-search-code, null in both examples; its shape not described, so only a text is kept) as the payout's refusal reason",
 };
 
 export default member(PrimePagAdapter, ZENDRY);

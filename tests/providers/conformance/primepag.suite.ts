@@ -67,6 +67,11 @@ export interface PrimePagAnswers {
 
 const REFERENCE_CODE = 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d';
 const PAYOUT_REFERENCE = 'f9e8d7c6-b5a4-4938-8271-605f4e3d2c1b';
+/**
+ * A canceled payment's `cancellation_reason`. The field is the platform's (its "Payments Notifications" and "Consultar
+ * Pagamento" pages, developers-stg.primepag.com.br), but those pages show it only as null: this text is invented.
+ */
+const CANCELLATION_REASON = 'Chave Pix inexistente (texto inventado)';
 
 /** The platform's canned answers, as its public integrations read them. */
 const DIALECT: PrimePagAnswers = {
@@ -294,6 +299,20 @@ export function primePagConformance(member: PrimePagMember, fixtures: PrimePagFi
         await expect(h.adapter.withdraw(h.ctx, WITHDRAWAL)).resolves.toMatchObject({ withdrawId: payoutReference, status: expected });
       });
 
+      it('a payout answered canceled keeps its cancellation_reason as the refusal reason; one that went through keeps none', async () => {
+        withToken(); // one token serves the four payouts
+        const answered = async (status: string, reason: unknown) => {
+          const payment = { ...answers.createdPayment.payment, status, cancellation_date: null, cancellation_reason: reason };
+          h.fake.expect({ method: 'POST', path: paths.payments, reply: { body: { payment } } });
+          return h.adapter.withdraw(h.ctx, WITHDRAWAL);
+        };
+        expect(await answered('canceled', CANCELLATION_REASON)).toMatchObject({ status: 'CANCELED', refusalReason: CANCELLATION_REASON });
+        expect(await answered('completed', CANCELLATION_REASON)).not.toHaveProperty('refusalReason');
+        // As the pages show it (null), or a shape that is no text: no reason, and the answer still reads.
+        expect(await answered('canceled', null)).not.toHaveProperty('refusalReason');
+        expect(await answered('canceled', { code: 1 })).toMatchObject({ status: 'CANCELED' });
+      });
+
       it("refuses payouts other than PIX ('Método de saque não implementado') and PIX without a key or its type, sending nothing", async () => {
         expect(await failure(h.adapter.withdraw(h.ctx, { ...WITHDRAWAL, paymentMethod: 'BANK_ACCOUNT' }))).toEqual({
           code: 'UNIMPLEMENTED',
@@ -386,6 +405,25 @@ export function primePagConformance(member: PrimePagMember, fixtures: PrimePagFi
         it.each(cases)('%s', async (_label, body, expected) => {
           await expect(h.adapter.processWebhook(h.ctx, notification(body))).resolves.toEqual(expected);
         });
+
+        if (payouts) {
+          it("a pix_payment canceled with a cancellation_reason: the payout's refusal reason; completed or null: none", async () => {
+            const told = (status: string, reason: unknown) =>
+              h.adapter.processWebhook(
+                h.ctx,
+                notification(delivery('pix_payment', { reference_code: payoutReference, status, cancellation_date: null, cancellation_reason: reason })),
+              );
+            await expect(told('canceled', CANCELLATION_REASON)).resolves.toEqual({
+              type: 'WITHDRAW',
+              transactionId: payoutReference,
+              status: 'CANCELED',
+              refusalReason: CANCELLATION_REASON,
+            });
+            await expect(told('completed', CANCELLATION_REASON)).resolves.toEqual({ type: 'WITHDRAW', transactionId: payoutReference, status: 'APPROVED' });
+            await expect(told('canceled', null)).resolves.toEqual({ type: 'WITHDRAW', transactionId: payoutReference, status: 'CANCELED' });
+            await expect(told('canceled', ['not', 'text'])).resolves.toEqual({ type: 'WITHDRAW', transactionId: payoutReference, status: 'CANCELED' });
+          });
+        }
 
         it('keys tell a re-delivery (same key) from a status change; the md5 field is not a signature the gateway checks', () => {
           const key = (body: unknown) => h.adapter.notificationKey(h.ctx, notification(body));

@@ -10,6 +10,7 @@ import type {
 import { digitsOnly } from '../../../lib/documents.js';
 import { normalizePixKey, type PixKeyStyle } from '../../../lib/pixKey.js';
 import { dateOf } from '../../../lib/values.js';
+import { payoutRefusal } from '../../kit/payoutRefusal.js';
 import type { PaymentRequest, PixKeyTypeName, PrimePagCreatedQrCode, PrimePagPayment, PrimePagQrCode, QrCodeRequest } from './wire.js';
 
 /** Pure mappers of the dialect: our input → their body, their body → our result (or a refusal). No HTTP, no clock, no logger. */
@@ -79,11 +80,13 @@ export function fromQrCode(qrCode: PrimePagQrCode, transactionId: string, terms:
   };
 }
 
-/** A parsed POST /v1/pix/payments answer → our payout; PENDING when it carries no status. */
+/** A parsed POST /v1/pix/payments answer → our payout; PENDING when it carries no status; a canceled one keeps its `cancellation_reason`. */
 export function fromPayment(payment: PrimePagPayment, terms: ResponseTerms<WithdrawStatus>): WithdrawResult {
+  const status = payment.status !== undefined ? terms.status(payment.status) : 'PENDING';
   return {
     withdrawId: payment.id,
     amount: amountOf(payment.value_cents, terms),
-    status: payment.status !== undefined ? terms.status(payment.status) : 'PENDING',
+    status,
+    ...payoutRefusal(status, payment.cancellation_reason),
   };
 }

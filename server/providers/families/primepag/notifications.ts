@@ -2,6 +2,7 @@ import type { TransactionStatus, WebhookResult, WithdrawStatus } from '../../../
 import { parseJsonObject } from '../../../lib/json.js';
 import { primePagNotification, type NotificationType } from './wire.js';
 import { notificationKeyOf } from '../../notificationKeys.js';
+import { payoutRefusal } from '../../kit/payoutRefusal.js';
 
 export interface ParsedNotification {
   type: NotificationType;
@@ -9,6 +10,8 @@ export interface ParsedNotification {
   referenceCode: string;
   /** The status as sent. */
   status: string;
+  /** A payment's `cancellation_reason`, when the delivery states one. */
+  cancellationReason?: string;
 }
 
 /**
@@ -28,13 +31,15 @@ export interface ParsedNotification {
 export function parsePrimePagNotification(body: Buffer | string): ParsedNotification | undefined {
   const delivery = primePagNotification.safeParse(parseJsonObject(body));
   if (!delivery.success) return undefined;
-  return { type: delivery.data.notification_type, referenceCode: delivery.data.message.reference_code, status: delivery.data.message.status };
+  const { reference_code: referenceCode, status, cancellation_reason: cancellationReason } = delivery.data.message;
+  return { type: delivery.data.notification_type, referenceCode, status, ...(cancellationReason ? { cancellationReason } : {}) };
 }
 
 /**
  * A delivery → our result: pix_qrcode a TRANSACTION through the QR code table,
  * pix_payment a WITHDRAW through the payout table, only for a member that
- * pays out (`payoutStatus` given); undefined for the rest.
+ * pays out (`payoutStatus` given), with its `cancellation_reason` as the
+ * refusal reason of a payout that did not go through; undefined for the rest.
  */
 export function readPrimePagNotification(
   body: Buffer | string,
@@ -42,8 +47,10 @@ export function readPrimePagNotification(
 ): WebhookResult | undefined {
   const parsed = parsePrimePagNotification(body);
   if (parsed?.type === 'pix_qrcode') return { type: 'TRANSACTION', transactionId: parsed.referenceCode, status: tables.chargeStatus(parsed.status) };
-  if (parsed?.type === 'pix_payment' && tables.payoutStatus)
-    return { type: 'WITHDRAW', transactionId: parsed.referenceCode, status: tables.payoutStatus(parsed.status) };
+  if (parsed?.type === 'pix_payment' && tables.payoutStatus) {
+    const status = tables.payoutStatus(parsed.status);
+    return { type: 'WITHDRAW', transactionId: parsed.referenceCode, status, ...payoutRefusal(status, parsed.cancellationReason) };
+  }
   return undefined;
 }
 

@@ -7,7 +7,7 @@
  */
 
 import { z } from 'zod';
-import { absentable, wireAmount, wireId, wireStatus, wireText } from '../../kit/answers.js';
+import { absentable, wireAmount, wireFact, wireId, wireStatus, wireText } from '../../kit/answers.js';
 
 /** Body of POST /v1/pix/qrcodes: `value_cents` in integer cents, the validity in seconds. */
 export const qrCodeRequest = z.object({
@@ -67,12 +67,20 @@ export type PrimePagQrCode = z.output<typeof primePagQrCode>;
 /**
  * The answer of POST /v1/pix/payments (`{payment: {…}}`): the payout, named by
  * its reference_code (as the pix_payment notification names it), else by the
- * platform's `id`; one of them is required.
+ * platform's `id`; one of them is required. `cancellation_reason` why a
+ * canceled payment was canceled (the platform's payment object, "Consultar
+ * Pagamento"): a fact, never a reason to refuse the answer.
  */
 export const primePagPayment = wrappedIn(
   'payment',
   z
-    .object({ reference_code: absentable(wireText), id: absentable(wireId), status: absentable(wireStatus), value_cents: absentable(wireAmount) })
+    .object({
+      reference_code: absentable(wireText),
+      id: absentable(wireId),
+      status: absentable(wireStatus),
+      value_cents: absentable(wireAmount),
+      cancellation_reason: wireFact,
+    })
     .transform(({ reference_code, id, ...payment }, ctx) => {
       const paymentId = reference_code ?? id;
       if (paymentId !== undefined) return { ...payment, id: paymentId };
@@ -88,9 +96,12 @@ export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 /**
  * A delivery `{notification_type, message{reference_code, value_cents, status,
  * end_to_end, …}, md5}` of a type the gateway reads, with the reference_code
- * and status it needs. The `md5` field is not read (see notifications.ts).
+ * and status it needs. A pix_payment's `cancellation_reason` (beside its
+ * `cancellation_date`, the platform's "Payments Notifications" page) is kept
+ * as a fact: whatever it holds never refuses the delivery. The `md5` field is
+ * not read (see notifications.ts).
  */
 export const primePagNotification = z.object({
   notification_type: z.enum(NOTIFICATION_TYPES),
-  message: z.object({ reference_code: wireText, status: wireStatus }),
+  message: z.object({ reference_code: wireText, status: wireStatus, cancellation_reason: wireFact }),
 });
