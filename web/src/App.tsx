@@ -287,7 +287,7 @@ function SignedIn({
                         />
                       }
                     />
-                    <Route path="/payouts" element={<Payouts canCreate={payoutWriter} />} />
+                    <Route path="/payouts" element={<Payouts canCreate={payoutWriter} canAdmin={accountAdmin} />} />
                     <Route path="/receivers" element={<Receivers canCreate={receiverWriter} />} />
                     {receiverWriter && <Route path="/receivers/new" element={<NewReceiver />} />}
                     <Route path="/receivers/:id" element={<ReceiverDetail />} />

@@ -696,6 +696,22 @@ export const en: Messages = {
     billetCode: 'Digitable line',
     billetUrl: 'Open the billet',
   },
+  payoutApproval: {
+    title: 'Four-eyes approval',
+    above: (limit: string) => `Payouts above ${limit} need another operator's approval.`,
+    off: 'No four-eyes approval: no payout waits for another operator.',
+    noAdmin: 'Only admins change this limit (needs accounts:admin).',
+    change: 'Change limit',
+    limit: 'Limit (R$)',
+    zeroHint: '0 turns four-eyes approval off.',
+    badLimit: 'Enter an amount such as 100.00, or 0 to turn it off.',
+    save: 'Save limit',
+    cancel: 'Cancel',
+    willWait: (limit: string) =>
+      `This payout will wait for another operator's approval (above the ${limit} limit): nothing is sent to the provider before that.`,
+    wontWait: (limit: string) => `This payout needs no other operator's approval (limit ${limit}).`,
+    noReview: "This payout needs no other operator's approval (four-eyes approval is off).",
+  },
   payout: {
     new: 'New payout',
     title: 'Payout',

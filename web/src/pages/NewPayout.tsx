@@ -11,6 +11,7 @@ import { useI18n } from '../i18n.js';
 import { useIdempotencyKey } from '../idempotency.js';
 import { AmountInput, PageHeader, useProviderAccounts } from '../ui.js';
 import { AccountBalanceText, OverBalanceWarning } from '../accountBalance.js';
+import { awaitsApproval, usePayoutApprovalLimit } from '../payoutApprovalLimit.js';
 
 type PayoutRequest = Pick<WithdrawInput, 'paymentMethod' | 'amount' | 'pixKey' | 'pixType' | 'description' | 'name' | 'receiverId'>;
 
@@ -48,6 +49,7 @@ export default function NewPayout() {
   // The request the confirmation shows and, once confirmed, sends.
   const [confirming, setConfirming] = useState<{ accountId: string; request: PayoutRequest } | null>(null);
   const idempotencyKey = useIdempotencyKey();
+  const approval = usePayoutApprovalLimit();
   const withdraw = useMutation(PaymentGatewayService.method.withdraw, {
     onSuccess: (answer) => {
       if (answer.withdrawal) void navigate(`/payouts/${answer.withdrawal.id}`);
@@ -266,9 +268,7 @@ export default function NewPayout() {
               )}
             </dl>
             <OverBalanceWarning accountId={confirming.accountId} provider={confirmingAccount?.provider} amount={confirming.request.amount} />
-            <Text size="sm" c="dimmed">
-              {t.payout.approvalNeeded}
-            </Text>
+            <ApprovalNote amount={confirming.request.amount} settings={approval} />
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setConfirming(null)}>
                 {t.payout.edit}
@@ -281,5 +281,27 @@ export default function NewPayout() {
         )}
       </Modal>
     </>
+  );
+}
+
+/**
+ * Whether the payout being confirmed will wait for a second operator, by the limit in force (read when the form
+ * opened; the gateway decides with the limit at the moment it is asked). The general rule while the limit is unknown.
+ */
+function ApprovalNote({ amount, settings }: { amount: bigint; settings: ReturnType<typeof usePayoutApprovalLimit> }) {
+  const { t } = useI18n();
+  const limit = settings.data?.settings?.approvalAboveCents;
+  const waits = settings.isSuccess && awaitsApproval(amount, limit);
+  const text = !settings.isSuccess
+    ? t.payout.approvalNeeded
+    : limit === undefined
+      ? t.payoutApproval.noReview
+      : waits
+        ? t.payoutApproval.willWait(formatMoney(limit))
+        : t.payoutApproval.wontWait(formatMoney(limit));
+  return (
+    <Text size="sm" c={waits ? undefined : 'dimmed'} fw={waits ? 500 : undefined} data-testid="confirm-approval">
+      {text}
+    </Text>
   );
 }

@@ -10,10 +10,12 @@ import { ErrorAlert } from '../errors.js';
 import { useListFilters } from '../filters.js';
 import { formatMoney } from '../format.js';
 import { useI18n } from '../i18n.js';
+import { PayoutApprovalLimit } from '../payoutApprovalLimit.js';
 import { LoadMore, PageHeader, PAGE_SIZE, ShortIdCopy, StatusBadge, TableHead, When, scrollable } from '../ui.js';
 
-/** Payouts (withdrawals), newest first, filtered, a page at a time; live like the charges. Each opens its detail; a new one from the form, for roles that may pay out. */
-export default function Payouts({ canCreate }: { canCreate: boolean }) {
+/** Payouts (withdrawals), newest first, filtered, a page at a time; live like the charges. Each opens its detail; a new one from the form, for roles that may pay out. Above
+ * them, the four-eyes limit (changed by admins). */
+export default function Payouts({ canCreate, canAdmin }: { canCreate: boolean; canAdmin: boolean }) {
   const { t } = useI18n();
   const filters = useListFilters(t.withdrawStatus, t.withdrawMethod, t.transactions.payoutQuery);
   const list = useInfiniteQuery(
@@ -26,6 +28,7 @@ export default function Payouts({ canCreate }: { canCreate: boolean }) {
   return (
     <>
       <PageHeader title={t.nav.payouts} create={canCreate ? { to: '/payouts/new', label: t.payout.new } : undefined} loading={list.isPending} />
+      <PayoutApprovalLimit canAdmin={canAdmin} />
       {filters.bar}
       <ExportPayouts request={filters.request} />
       <ErrorAlert error={list.error ?? filters.error} />
