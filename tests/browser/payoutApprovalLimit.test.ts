@@ -85,10 +85,19 @@ it('an admin sets the limit to R$ 150,00; a payout below it is sent, one above i
   await section(page).getByRole('button', { name: 'Salvar limite' }).click();
   await section(page).getByText('Informe um valor como 100,00, ou 0 para desligar.').waitFor();
   expect(updates).toHaveLength(0);
+  // More cents than the gateway takes exactly (Number.MAX_SAFE_INTEGER + 1): the gateway refuses it, and its field
+  // rule is shown beside the field in the page's language; the limit stays off.
+  await input.fill('90071992547409,92');
+  await section(page).getByRole('button', { name: 'Salvar limite' }).click();
+  await section(page).getByText('Valor inválido.').waitFor();
+  await expect(input.getAttribute('aria-invalid')).resolves.toBe('true');
+  await expect(section(page).getByTestId('error').count()).resolves.toBe(0);
+  expect(updates).toHaveLength(1);
+  expect((await limitNow())?.approvalAboveCents).toBeUndefined();
   await input.fill('150,00');
   await section(page).getByRole('button', { name: 'Salvar limite' }).click();
   await section(page).getByText('Transferências acima de R$ 150,00 precisam da aprovação de outro operador.').waitFor();
-  expect(updates).toHaveLength(1);
+  expect(updates).toHaveLength(2);
   await expect(limitNow()).resolves.toMatchObject({ approvalAboveCents: 15000, fromEnvironment: false });
   await expect(accessibilityViolations(page)).resolves.toEqual([]);
 
