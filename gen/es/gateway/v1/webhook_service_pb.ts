@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file gateway/v1/webhook_service.proto.
  */
 export const file_gateway_v1_webhook_service: GenFile = /*@__PURE__*/
-  fileDesc("CiBnYXRld2F5L3YxL3dlYmhvb2tfc2VydmljZS5wcm90bxIKZ2F0ZXdheS52MSKcAgofTGlzdFdlYmhvb2tOb3RpZmljYXRpb25zUmVxdWVzdBIQCghwcm92aWRlchgBIAEoCRIbChNwcm92aWRlcl9hY2NvdW50X2lkGAIgASgJEhIKCnN1YmplY3RfaWQYAyABKAkSKwoHb3V0Y29tZRgEIAEoDjIaLmdhdGV3YXkudjEuV2ViaG9va091dGNvbWUSEQoJcGFnZV9zaXplGAUgASgFEhIKCnBhZ2VfdG9rZW4YBiABKAkSMQoNcmVjZWl2ZWRfZnJvbRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmVjZWl2ZWRfdG8YCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInMKIExpc3RXZWJob29rTm90aWZpY2F0aW9uc1Jlc3BvbnNlEjYKDW5vdGlmaWNhdGlvbnMYASADKAsyHy5nYXRld2F5LnYxLldlYmhvb2tOb3RpZmljYXRpb24SFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIisKHUdldFdlYmhvb2tOb3RpZmljYXRpb25SZXF1ZXN0EgoKAmlkGAEgASgJItMCCh5HZXRXZWJob29rTm90aWZpY2F0aW9uUmVzcG9uc2USNQoMbm90aWZpY2F0aW9uGAEgASgLMh8uZ2F0ZXdheS52MS5XZWJob29rTm90aWZpY2F0aW9uEgwKBGJvZHkYAiABKAwSSAoHaGVhZGVycxgDIAMoCzI3LmdhdGV3YXkudjEuR2V0V2ViaG9va05vdGlmaWNhdGlvblJlc3BvbnNlLkhlYWRlcnNFbnRyeRJECgVxdWVyeRgEIAMoCzI1LmdhdGV3YXkudjEuR2V0V2ViaG9va05vdGlmaWNhdGlvblJlc3BvbnNlLlF1ZXJ5RW50cnkaLgoMSGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEaLAoKUXVlcnlFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIjEKI1JlcHJvY2Vzc1dlYmhvb2tOb3RpZmljYXRpb25SZXF1ZXN0EgoKAmlkGAEgASgJIl0KJFJlcHJvY2Vzc1dlYmhvb2tOb3RpZmljYXRpb25SZXNwb25zZRI1Cgxub3RpZmljYXRpb24YASABKAsyHy5nYXRld2F5LnYxLldlYmhvb2tOb3RpZmljYXRpb24i9wEKHUxpc3RPdXRib3VuZERlbGl2ZXJpZXNSZXF1ZXN0EhYKDnRyYW5zYWN0aW9uX2lkGAEgASgJEigKBXN0YXRlGAIgASgOMhkuZ2F0ZXdheS52MS5EZWxpdmVyeVN0YXRlEhEKCXBhZ2Vfc2l6ZRgDIAEoBRISCgpwYWdlX3Rva2VuGAQgASgJEgsKA3VybBgFIAEoCRIwCgxjcmVhdGVkX2Zyb20YBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmNyZWF0ZWRfdG8YByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIoMBChdPdXRib3VuZERlbGl2ZXJ5QXR0ZW1wdBIOCgZudW1iZXIYASABKAUSMAoMYXR0ZW1wdGVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIXCg9yZXNwb25zZV9zdGF0dXMYAyABKAUSDQoFZXJyb3IYBCABKAkiqQIKEE91dGJvdW5kRGVsaXZlcnkSCgoCaWQYASABKAkSEAoIZXZlbnRfaWQYAiABKAkSFgoOdHJhbnNhY3Rpb25faWQYAyABKAkSCwoDdXJsGAQgASgJEigKBXN0YXRlGAUgASgOMhkuZ2F0ZXdheS52MS5EZWxpdmVyeVN0YXRlEgwKBGJvZHkYBiABKAkSNQoIYXR0ZW1wdHMYByADKAsyIy5nYXRld2F5LnYxLk91dGJvdW5kRGVsaXZlcnlBdHRlbXB0EjMKD25leHRfYXR0ZW1wdF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKY3JlYXRlZF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiawoeTGlzdE91dGJvdW5kRGVsaXZlcmllc1Jlc3BvbnNlEjAKCmRlbGl2ZXJpZXMYASADKAsyHC5nYXRld2F5LnYxLk91dGJvdW5kRGVsaXZlcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIisKHVJlc2VuZE91dGJvdW5kRGVsaXZlcnlSZXF1ZXN0EgoKAmlkGAEgASgJIlAKHlJlc2VuZE91dGJvdW5kRGVsaXZlcnlSZXNwb25zZRIuCghkZWxpdmVyeRgBIAEoCzIcLmdhdGV3YXkudjEuT3V0Ym91bmREZWxpdmVyeSqFAQoNRGVsaXZlcnlTdGF0ZRIeChpERUxJVkVSWV9TVEFURV9VTlNQRUNJRklFRBAAEhoKFkRFTElWRVJZX1NUQVRFX1BFTkRJTkcQARIcChhERUxJVkVSWV9TVEFURV9ERUxJVkVSRUQQAhIaChZERUxJVkVSWV9TVEFURV9HQVZFX1VQEAMy3gQKDldlYmhvb2tTZXJ2aWNlEnUKGExpc3RXZWJob29rTm90aWZpY2F0aW9ucxIrLmdhdGV3YXkudjEuTGlzdFdlYmhvb2tOb3RpZmljYXRpb25zUmVxdWVzdBosLmdhdGV3YXkudjEuTGlzdFdlYmhvb2tOb3RpZmljYXRpb25zUmVzcG9uc2USbwoWR2V0V2ViaG9va05vdGlmaWNhdGlvbhIpLmdhdGV3YXkudjEuR2V0V2ViaG9va05vdGlmaWNhdGlvblJlcXVlc3QaKi5nYXRld2F5LnYxLkdldFdlYmhvb2tOb3RpZmljYXRpb25SZXNwb25zZRKBAQocUmVwcm9jZXNzV2ViaG9va05vdGlmaWNhdGlvbhIvLmdhdGV3YXkudjEuUmVwcm9jZXNzV2ViaG9va05vdGlmaWNhdGlvblJlcXVlc3QaMC5nYXRld2F5LnYxLlJlcHJvY2Vzc1dlYmhvb2tOb3RpZmljYXRpb25SZXNwb25zZRJvChZMaXN0T3V0Ym91bmREZWxpdmVyaWVzEikuZ2F0ZXdheS52MS5MaXN0T3V0Ym91bmREZWxpdmVyaWVzUmVxdWVzdBoqLmdhdGV3YXkudjEuTGlzdE91dGJvdW5kRGVsaXZlcmllc1Jlc3BvbnNlEm8KFlJlc2VuZE91dGJvdW5kRGVsaXZlcnkSKS5nYXRld2F5LnYxLlJlc2VuZE91dGJvdW5kRGVsaXZlcnlSZXF1ZXN0GiouZ2F0ZXdheS52MS5SZXNlbmRPdXRib3VuZERlbGl2ZXJ5UmVzcG9uc2ViBnByb3RvMw", [file_gateway_v1_types, file_google_protobuf_timestamp]);
+  fileDesc("CiBnYXRld2F5L3YxL3dlYmhvb2tfc2VydmljZS5wcm90bxIKZ2F0ZXdheS52MSKcAgofTGlzdFdlYmhvb2tOb3RpZmljYXRpb25zUmVxdWVzdBIQCghwcm92aWRlchgBIAEoCRIbChNwcm92aWRlcl9hY2NvdW50X2lkGAIgASgJEhIKCnN1YmplY3RfaWQYAyABKAkSKwoHb3V0Y29tZRgEIAEoDjIaLmdhdGV3YXkudjEuV2ViaG9va091dGNvbWUSEQoJcGFnZV9zaXplGAUgASgFEhIKCnBhZ2VfdG9rZW4YBiABKAkSMQoNcmVjZWl2ZWRfZnJvbRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmVjZWl2ZWRfdG8YCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInMKIExpc3RXZWJob29rTm90aWZpY2F0aW9uc1Jlc3BvbnNlEjYKDW5vdGlmaWNhdGlvbnMYASADKAsyHy5nYXRld2F5LnYxLldlYmhvb2tOb3RpZmljYXRpb24SFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIisKHUdldFdlYmhvb2tOb3RpZmljYXRpb25SZXF1ZXN0EgoKAmlkGAEgASgJItMCCh5HZXRXZWJob29rTm90aWZpY2F0aW9uUmVzcG9uc2USNQoMbm90aWZpY2F0aW9uGAEgASgLMh8uZ2F0ZXdheS52MS5XZWJob29rTm90aWZpY2F0aW9uEgwKBGJvZHkYAiABKAwSSAoHaGVhZGVycxgDIAMoCzI3LmdhdGV3YXkudjEuR2V0V2ViaG9va05vdGlmaWNhdGlvblJlc3BvbnNlLkhlYWRlcnNFbnRyeRJECgVxdWVyeRgEIAMoCzI1LmdhdGV3YXkudjEuR2V0V2ViaG9va05vdGlmaWNhdGlvblJlc3BvbnNlLlF1ZXJ5RW50cnkaLgoMSGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEaLAoKUXVlcnlFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIjEKI1JlcHJvY2Vzc1dlYmhvb2tOb3RpZmljYXRpb25SZXF1ZXN0EgoKAmlkGAEgASgJIl0KJFJlcHJvY2Vzc1dlYmhvb2tOb3RpZmljYXRpb25SZXNwb25zZRI1Cgxub3RpZmljYXRpb24YASABKAsyHy5nYXRld2F5LnYxLldlYmhvb2tOb3RpZmljYXRpb24i9wEKHUxpc3RPdXRib3VuZERlbGl2ZXJpZXNSZXF1ZXN0EhYKDnRyYW5zYWN0aW9uX2lkGAEgASgJEigKBXN0YXRlGAIgASgOMhkuZ2F0ZXdheS52MS5EZWxpdmVyeVN0YXRlEhEKCXBhZ2Vfc2l6ZRgDIAEoBRISCgpwYWdlX3Rva2VuGAQgASgJEgsKA3VybBgFIAEoCRIwCgxjcmVhdGVkX2Zyb20YBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmNyZWF0ZWRfdG8YByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIoMBChdPdXRib3VuZERlbGl2ZXJ5QXR0ZW1wdBIOCgZudW1iZXIYASABKAUSMAoMYXR0ZW1wdGVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIXCg9yZXNwb25zZV9zdGF0dXMYAyABKAUSDQoFZXJyb3IYBCABKAkiqQIKEE91dGJvdW5kRGVsaXZlcnkSCgoCaWQYASABKAkSEAoIZXZlbnRfaWQYAiABKAkSFgoOdHJhbnNhY3Rpb25faWQYAyABKAkSCwoDdXJsGAQgASgJEigKBXN0YXRlGAUgASgOMhkuZ2F0ZXdheS52MS5EZWxpdmVyeVN0YXRlEgwKBGJvZHkYBiABKAkSNQoIYXR0ZW1wdHMYByADKAsyIy5nYXRld2F5LnYxLk91dGJvdW5kRGVsaXZlcnlBdHRlbXB0EjMKD25leHRfYXR0ZW1wdF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKY3JlYXRlZF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiawoeTGlzdE91dGJvdW5kRGVsaXZlcmllc1Jlc3BvbnNlEjAKCmRlbGl2ZXJpZXMYASADKAsyHC5nYXRld2F5LnYxLk91dGJvdW5kRGVsaXZlcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIisKHVJlc2VuZE91dGJvdW5kRGVsaXZlcnlSZXF1ZXN0EgoKAmlkGAEgASgJIlAKHlJlc2VuZE91dGJvdW5kRGVsaXZlcnlSZXNwb25zZRIuCghkZWxpdmVyeRgBIAEoCzIcLmdhdGV3YXkudjEuT3V0Ym91bmREZWxpdmVyeSJ5Ch9SZXNlbmRPdXRib3VuZERlbGl2ZXJpZXNSZXF1ZXN0EgsKA2lkcxgBIAMoCRIyCgZmaWx0ZXIYAiABKAsyIi5nYXRld2F5LnYxLkdhdmVVcERlbGl2ZXJpZXNGaWx0ZXISFQoNdmFsaWRhdGVfb25seRgDIAEoCCKHAQoWR2F2ZVVwRGVsaXZlcmllc0ZpbHRlchILCgN1cmwYASABKAkSMAoMY3JlYXRlZF9mcm9tGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpjcmVhdGVkX3RvGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJWCiBSZXNlbmRPdXRib3VuZERlbGl2ZXJpZXNSZXNwb25zZRIOCgZxdWV1ZWQYASABKAUSDwoHc2tpcHBlZBgCIAEoBRIRCglub3RfZm91bmQYAyABKAUqhQEKDURlbGl2ZXJ5U3RhdGUSHgoaREVMSVZFUllfU1RBVEVfVU5TUEVDSUZJRUQQABIaChZERUxJVkVSWV9TVEFURV9QRU5ESU5HEAESHAoYREVMSVZFUllfU1RBVEVfREVMSVZFUkVEEAISGgoWREVMSVZFUllfU1RBVEVfR0FWRV9VUBADMtUFCg5XZWJob29rU2VydmljZRJ1ChhMaXN0V2ViaG9va05vdGlmaWNhdGlvbnMSKy5nYXRld2F5LnYxLkxpc3RXZWJob29rTm90aWZpY2F0aW9uc1JlcXVlc3QaLC5nYXRld2F5LnYxLkxpc3RXZWJob29rTm90aWZpY2F0aW9uc1Jlc3BvbnNlEm8KFkdldFdlYmhvb2tOb3RpZmljYXRpb24SKS5nYXRld2F5LnYxLkdldFdlYmhvb2tOb3RpZmljYXRpb25SZXF1ZXN0GiouZ2F0ZXdheS52MS5HZXRXZWJob29rTm90aWZpY2F0aW9uUmVzcG9uc2USgQEKHFJlcHJvY2Vzc1dlYmhvb2tOb3RpZmljYXRpb24SLy5nYXRld2F5LnYxLlJlcHJvY2Vzc1dlYmhvb2tOb3RpZmljYXRpb25SZXF1ZXN0GjAuZ2F0ZXdheS52MS5SZXByb2Nlc3NXZWJob29rTm90aWZpY2F0aW9uUmVzcG9uc2USbwoWTGlzdE91dGJvdW5kRGVsaXZlcmllcxIpLmdhdGV3YXkudjEuTGlzdE91dGJvdW5kRGVsaXZlcmllc1JlcXVlc3QaKi5nYXRld2F5LnYxLkxpc3RPdXRib3VuZERlbGl2ZXJpZXNSZXNwb25zZRJvChZSZXNlbmRPdXRib3VuZERlbGl2ZXJ5EikuZ2F0ZXdheS52MS5SZXNlbmRPdXRib3VuZERlbGl2ZXJ5UmVxdWVzdBoqLmdhdGV3YXkudjEuUmVzZW5kT3V0Ym91bmREZWxpdmVyeVJlc3BvbnNlEnUKGFJlc2VuZE91dGJvdW5kRGVsaXZlcmllcxIrLmdhdGV3YXkudjEuUmVzZW5kT3V0Ym91bmREZWxpdmVyaWVzUmVxdWVzdBosLmdhdGV3YXkudjEuUmVzZW5kT3V0Ym91bmREZWxpdmVyaWVzUmVzcG9uc2ViBnByb3RvMw", [file_gateway_v1_types, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message gateway.v1.ListWebhookNotificationsRequest
@@ -400,6 +400,109 @@ export const ResendOutboundDeliveryResponseSchema: GenMessage<ResendOutboundDeli
   messageDesc(file_gateway_v1_webhook_service, 11);
 
 /**
+ * Set `ids` or `filter`, not both.
+ *
+ * @generated from message gateway.v1.ResendOutboundDeliveriesRequest
+ */
+export type ResendOutboundDeliveriesRequest = Message<"gateway.v1.ResendOutboundDeliveriesRequest"> & {
+  /**
+   * These deliveries: from 1 to 500 ids (a repeated id counts once).
+   *
+   * @generated from field: repeated string ids = 1;
+   */
+  ids: string[];
+
+  /**
+   * Every delivery that gave up under this filter, as ListOutboundDeliveries with state GAVE_UP lists them.
+   *
+   * @generated from field: gateway.v1.GaveUpDeliveriesFilter filter = 2;
+   */
+  filter?: GaveUpDeliveriesFilter | undefined;
+
+  /**
+   * Only counts: answers what the call would do (how many it would queue, skip and not find) and changes nothing, so
+   * that a confirmation can say how many deliveries a filter holds.
+   *
+   * @generated from field: bool validate_only = 3;
+   */
+  validateOnly: boolean;
+};
+
+/**
+ * Describes the message gateway.v1.ResendOutboundDeliveriesRequest.
+ * Use `create(ResendOutboundDeliveriesRequestSchema)` to create a new message.
+ */
+export const ResendOutboundDeliveriesRequestSchema: GenMessage<ResendOutboundDeliveriesRequest> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_webhook_service, 12);
+
+/**
+ * The operations console's filter of the deliveries that gave up; each field optional, none means all of them.
+ *
+ * @generated from message gateway.v1.GaveUpDeliveriesFilter
+ */
+export type GaveUpDeliveriesFilter = Message<"gateway.v1.GaveUpDeliveriesFilter"> & {
+  /**
+   * Only deliveries to this exact URL (the merchant's webhook_url).
+   *
+   * @generated from field: string url = 1;
+   */
+  url: string;
+
+  /**
+   * Created at or after `created_from` and before `created_to`.
+   *
+   * @generated from field: google.protobuf.Timestamp created_from = 2;
+   */
+  createdFrom?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_to = 3;
+   */
+  createdTo?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message gateway.v1.GaveUpDeliveriesFilter.
+ * Use `create(GaveUpDeliveriesFilterSchema)` to create a new message.
+ */
+export const GaveUpDeliveriesFilterSchema: GenMessage<GaveUpDeliveriesFilter> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_webhook_service, 13);
+
+/**
+ * @generated from message gateway.v1.ResendOutboundDeliveriesResponse
+ */
+export type ResendOutboundDeliveriesResponse = Message<"gateway.v1.ResendOutboundDeliveriesResponse"> & {
+  /**
+   * Queued for one more attempt, due now.
+   *
+   * @generated from field: int32 queued = 1;
+   */
+  queued: number;
+
+  /**
+   * By ids: found but not GAVE_UP (already queued again, or delivered), left as they are. By filter: 0 (only those
+   * that gave up are chosen).
+   *
+   * @generated from field: int32 skipped = 2;
+   */
+  skipped: number;
+
+  /**
+   * Ids no delivery has (by ids only).
+   *
+   * @generated from field: int32 not_found = 3;
+   */
+  notFound: number;
+};
+
+/**
+ * Describes the message gateway.v1.ResendOutboundDeliveriesResponse.
+ * Use `create(ResendOutboundDeliveriesResponseSchema)` to create a new message.
+ */
+export const ResendOutboundDeliveriesResponseSchema: GenMessage<ResendOutboundDeliveriesResponse> = /*@__PURE__*/
+  messageDesc(file_gateway_v1_webhook_service, 14);
+
+/**
  * @generated from enum gateway.v1.DeliveryState
  */
 export enum DeliveryState {
@@ -484,6 +587,18 @@ export const WebhookService: GenService<{
     methodKind: "unary";
     input: typeof ResendOutboundDeliveryRequestSchema;
     output: typeof ResendOutboundDeliveryResponseSchema;
+  },
+  /**
+   * Queues many deliveries that gave up for one more attempt each, due now, as ResendOutboundDelivery does: the
+   * chosen ones, or every one that gave up under a filter. Done by the gateway in one go and audited once with the
+   * counts; a delivery no longer GAVE_UP (already queued again, or delivered) is skipped and counted, not an error.
+   *
+   * @generated from rpc gateway.v1.WebhookService.ResendOutboundDeliveries
+   */
+  resendOutboundDeliveries: {
+    methodKind: "unary";
+    input: typeof ResendOutboundDeliveriesRequestSchema;
+    output: typeof ResendOutboundDeliveriesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_gateway_v1_webhook_service, 0);
