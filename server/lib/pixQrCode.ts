@@ -1,5 +1,5 @@
 import { crc32, deflateSync } from 'node:zlib';
-import QRCode from 'qrcode';
+import { qrSymbol } from './qrSymbol.js';
 
 /** Pixels per QR module and modules of quiet zone around the symbol: the picture `qrcode`'s own PNG had (scale 4, margin 1). */
 const SCALE = 4;
@@ -8,6 +8,12 @@ const MARGIN = 1;
 const CACHE_SIZE = 1_000;
 
 const cache = new Map<string, string>();
+/** Images drawn since the process started (cache misses), for the tests that check the cache. */
+let drawn = 0;
+
+export function pixQrImagesDrawn(): number {
+  return drawn;
+}
 
 /**
  * The PIX copy-and-paste code as a PNG data URL, for providers that send only the code (the spec wants an image).
@@ -31,6 +37,7 @@ export function pixQrImage(pixCode: string): string {
     return cached;
   }
   const url = `data:image/png;base64,${qrPng(pixCode).toString('base64')}`;
+  drawn += 1;
   cache.set(pixCode, url);
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return url;
@@ -38,21 +45,22 @@ export function pixQrImage(pixCode: string): string {
 
 /**
  * The code's QR symbol as a PNG: black modules on white, `SCALE` pixels each, `margin` white modules around (1, the
- * gateway's picture; 4, the one `qrcode`'s defaults draw, which the SANDBOX PSP's images have always had).
+ * gateway's picture; 4, the one `qrcode`'s defaults draw, which the SANDBOX PSP's images have always had). Each row
+ * of modules is written once as pixels and copied to its `SCALE` rows of the image.
  */
 export function qrPng(text: string, margin = MARGIN): Buffer {
-  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
-  const side = (modules.size + 2 * margin) * SCALE;
+  const { size, modules } = qrSymbol(text);
+  const side = (size + 2 * margin) * SCALE;
   const rowBytes = 1 + Math.ceil(side / 8); // the filter type (0, none), then 8 pixels per byte, first pixel in the high bit
   const raw = Buffer.alloc(rowBytes * side, 0xff); // white: grayscale 1 is white at bit depth 1
-  for (let y = 0; y < side; y += 1) {
-    const row = y * rowBytes;
-    raw[row] = 0;
-    const r = Math.floor(y / SCALE) - margin;
-    if (r < 0 || r >= modules.size) continue;
-    for (let x = margin * SCALE; x < side - margin * SCALE; x += 1) {
-      if (modules.get(r, Math.floor(x / SCALE) - margin)) raw[row + 1 + (x >> 3)]! &= ~(0x80 >> (x & 7));
+  for (let y = 0; y < side; y += 1) raw[y * rowBytes] = 0;
+  for (let r = 0; r < size; r += 1) {
+    const first = (r + margin) * SCALE * rowBytes;
+    for (let c = 0; c < size; c += 1) {
+      if (!modules[r * size + c]) continue;
+      for (let x = (c + margin) * SCALE, end = x + SCALE; x < end; x += 1) raw[first + 1 + (x >> 3)]! &= ~(0x80 >> (x & 7));
     }
+    for (let k = 1; k < SCALE; k += 1) raw.copy(raw, first + k * rowBytes + 1, first + 1, first + rowBytes);
   }
   const header = Buffer.alloc(13);
   header.writeUInt32BE(side, 0);
