@@ -7,6 +7,7 @@ import { resolveKey, type HttpAccount, type KeyRef } from './account.js';
 import { credentialHeaderNames, staticAuthHeaders, type AuthStyle } from './auth.js';
 import { recordCertificateExpiry } from './certificateExpiry.js';
 import { displayUrl, loadClientCertificate } from './clientCertificate.js';
+import { directTarget, fullUrl, sendDirectly, type DefaultHeaders } from './directExchange.js';
 import { exchangeSpan } from './exchangeSpan.js';
 import { OAuth2Tokens } from './oauth2.js';
 import { ProviderCallError } from './providerCallError.js';
@@ -122,18 +123,25 @@ export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
 
   // Redirects are not followed (maxRedirects 0): a provider's API answers, it does not send a charge's body to another
   // host (307/308 would resend it there; 301/302 would turn a POST into a GET). A 3xx fails the call like any non-2xx.
-  const instance = axios.create({ baseURL: baseUrl, timeout: timeoutMs, maxRedirects: 0, headers: { accept: 'application/json', ...options.headers } });
+  const defaultHeaders: DefaultHeaders = { accept: 'application/json', ...options.headers };
+  const instance = axios.create({ baseURL: baseUrl, timeout: timeoutMs, maxRedirects: 0, headers: defaultHeaders });
   logExchanges(instance, logger, { provider, accountId: ctx.accountId }, credentialHeaderNames(auth));
   const breaker = circuitFor({ provider, accountId: ctx.accountId, origin }, options.breaker ?? {}, logger);
   const retryPolicy = options.retry === false ? undefined : readRetryPolicy(options.retry);
-  /** Every exchange goes through here, each in a span of its own when the call is traced. */
-  const send = (config: AxiosRequestConfig): Promise<AxiosResponse> =>
-    exchangeSpan(
+  /**
+   * Every exchange goes through here, each in a span of its own when the call is traced: a charge's usual request
+   * (a JSON body or none, no parameters, no proxy, no debug log) on node:http directly, as axios would send and answer
+   * it (directExchange.ts), anything else through axios.
+   */
+  const send = (config: AxiosRequestConfig): Promise<AxiosResponse> => {
+    const target = logger.isLevelEnabled('debug') ? undefined : directTarget(config, baseUrl, defaultHeaders);
+    return exchangeSpan(
       provider,
       (config.method ?? 'GET').toUpperCase(),
-      () => instance.getUri(config),
-      () => instance.request(config),
+      () => (target ? fullUrl(baseUrl, config.url ?? '') : instance.getUri(config)),
+      () => (target ? sendDirectly(config, target, { defaults: defaultHeaders, timeoutMs }) : instance.request(config)),
     );
+  };
 
   async function agent(): Promise<Agent> {
     if (!mtls) return httpsAgentFor(undefined, ca);
