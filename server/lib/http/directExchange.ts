@@ -215,21 +215,22 @@ export function sendDirectly(config: AxiosRequestConfig, target: URL, options: D
         },
         (response) => {
           if (connectTimer) clearTimeout(connectTimer);
+          // As axios: the encoding it undoes leaves the headers first, and a failure while the body streams carries the answer.
+          const encoding = takeEncoding(method, response);
+          const answer: AxiosResponse = {
+            status: response.statusCode ?? 0,
+            statusText: response.statusMessage ?? '',
+            headers: new AxiosHeaders(response.headers as Record<string, string>),
+            config: config as never,
+            request: req,
+            data: undefined,
+          };
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('aborted', () => fail(new AxiosError('stream has been aborted', AxiosError.ERR_BAD_RESPONSE, config as never, req)));
-          response.on('error', (error) => fail(AxiosError.from(error, undefined, config as never, req)));
+          response.on('aborted', () => fail(new AxiosError('stream has been aborted', AxiosError.ERR_BAD_RESPONSE, config as never, req, answer)));
+          response.on('error', (error) => fail(AxiosError.from(error, undefined, config as never, req, answer)));
           response.on('end', () => {
             if (settled) return;
-            const encoding = takeEncoding(method, response);
-            const answer: AxiosResponse = {
-              status: response.statusCode ?? 0,
-              statusText: response.statusMessage ?? '',
-              headers: new AxiosHeaders(response.headers as Record<string, string>),
-              config: config as never,
-              request: req,
-              data: undefined,
-            };
             try {
               answer.data = parsed(decoded(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), encoding));
             } catch (error) {

@@ -73,6 +73,10 @@ function answer(req: IncomingMessage, res: ServerResponse, body: string): void {
     case '/silent':
       open.add(res);
       return;
+    case '/cut':
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"partial":');
+      return void setTimeout(() => res.socket?.destroy(), 20);
     case '/half':
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"partial":');
@@ -187,6 +191,7 @@ describe('a provider exchange sent directly', () => {
     ['a 503 with an HTML page', { method: 'GET', url: '/down' }, 503],
     ['a 302, not followed', { method: 'POST', url: '/moved', data: {} }, 302],
     ['a 404', { method: 'GET', url: '/nothing-here?x=1' }, 404],
+    ['an answer cut off half way', { method: 'GET', url: '/cut' }, 200],
   ])('is, for %s, what axios sends and answers', async (_, config, status) => {
     const port = new URL(base).port;
     const resolved = typeof config.url === 'string' ? { ...config, url: config.url.replace('PORT', port) } : config;
