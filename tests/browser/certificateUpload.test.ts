@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { generateKeyPairSync } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { CreateOperatorRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
 import { accessibilityViolations, backOfficePages, chooseOption, launchBrowser, signInAs } from '../support/browser.js';
@@ -13,7 +14,10 @@ import { clearHttpsAgents } from '../../server/lib/http/tlsAgent.js';
  * .pfx, .crt, .key) on disk, the back-office asks the gateway for a private upload link (purpose
  * UPLOAD_PURPOSE_CERTIFICATE), sends the file and fills the certificate's address; the account saved with it passes
  * "Testar conexão" through the mTLS handshake of the API Pix stand-in, the gateway reading the private file itself.
- * The file's plain address answers 403. At 1280 px in Portuguese and at 390 px in English.
+ * The file's plain address answers 403. A certificate handed out as two files goes as the .crt in the certificate's
+ * upload and the .key in the private key's upload beside it: on saving, the gateway checks the key is the
+ * certificate's and joins the two, and the account passes the handshake too; a key of another certificate is refused
+ * beside the key's field. At 1280 px in Portuguese and at 390 px in English.
  */
 let browser: Browser;
 let stack: TestStack;
@@ -55,6 +59,12 @@ const TEXTS = {
     cashInFile: 'Arquivo do certificado de cash-in',
     cashOutFile: 'Arquivo do certificado de cash-out',
     badType: 'Envie um certificado .p12, .pfx, .pem, .crt ou .key.',
+    files: [
+      ['Arquivo do certificado de cash-in', 'Arquivo da chave privada de cash-in (.key), se separada'],
+      ['Arquivo do certificado de cash-out', 'Arquivo da chave privada de cash-out (.key), se separada'],
+    ],
+    uploaded: /^Upload realizado com sucesso!/,
+    mismatch: 'Esta chave privada não é a do certificado enviado: envie a chave (.key) que acompanha este certificado.',
     ok: 'Conexão bem-sucedida: o provedor aceitou as credenciais da conta.',
   },
   en: {
@@ -69,6 +79,12 @@ const TEXTS = {
     cashInFile: 'Cash-in certificate file',
     cashOutFile: 'Cash-out certificate file',
     badType: 'Send a .p12, .pfx, .pem, .crt or .key certificate.',
+    files: [
+      ['Cash-in certificate file', 'Cash-in private key file (.key), if separate'],
+      ['Cash-out certificate file', 'Cash-out private key file (.key), if separate'],
+    ],
+    uploaded: /^Upload (realizado com sucesso!|successful)/,
+    mismatch: "This private key is not the uploaded certificate's: upload the key (.key) that goes with this certificate.",
     ok: "Connection works: the provider accepted the account's credentials.",
   },
 } as const;
@@ -81,24 +97,38 @@ async function choose(page: Page, label: string, file: { name: string; mimeType:
   return field;
 }
 
-it.each([
-  [1280, 'pt'],
-  [390, 'en'],
-] as const)('at %i px (%s) an admin uploads the certificate files in the account form and the account passes the mTLS handshake', async (width, language) => {
+/** `choose`, for a certificate or key file, then waits for its upload. */
+async function upload(page: Page, label: string, name: string, content: string, uploaded: RegExp) {
+  const field = await choose(page, label, { name, mimeType: '', buffer: Buffer.from(content) });
+  await expect(field.getByRole('status').textContent()).resolves.toMatch(uploaded);
+  return field;
+}
+
+/** The accounts page's form for a new VOLUTI account, its name, credentials and the stand-in's address filled in. */
+async function openForm(page: Page, language: 'pt' | 'en', name: string) {
   const text = TEXTS[language];
-  const { page, violations } = await pages.signedIn(width, 900);
   await page.goto(`${stack.gateway.httpUrl}/#/accounts`);
   if (language === 'en') await page.getByText('EN', { exact: true }).click();
   await page.getByRole('button', { name: text.newAccount }).click();
   const dialog = page.getByRole('dialog');
   await chooseOption(page, dialog.getByRole('combobox', { name: text.provider }), 'VOLUTI');
   await dialog.getByLabel(text.cashInUrl).waitFor();
-  const name = `Voluti ${width}`;
   await dialog.getByRole('textbox', { name: text.name, exact: true }).fill(name);
   await dialog.getByLabel(/^clientId/).fill(CLIENT_ID);
   await dialog.getByLabel(/^chave/).fill(CHAVE);
   await dialog.getByLabel(/^clientSecret/).fill(CLIENT_SECRET);
   await dialog.getByRole('textbox', { name: text.baseUrl }).fill(standIn.url);
+  return dialog;
+}
+
+it.each([
+  [1280, 'pt'],
+  [390, 'en'],
+] as const)('at %i px (%s) an admin uploads the certificate files in the account form and the account passes the mTLS handshake', async (width, language) => {
+  const text = TEXTS[language];
+  const { page, violations } = await pages.signedIn(width, 900);
+  const name = `Voluti ${width}`;
+  const dialog = await openForm(page, language, name);
 
   // A file that is no certificate is refused before any link is asked for; the address stays empty.
   const refused = await choose(page, text.cashInFile, { name: 'notas.txt', mimeType: 'text/plain', buffer: Buffer.from('not a certificate') });
@@ -139,19 +169,8 @@ it.each([
 it('an admin who uploads a .crt without its key is told, when saving, to send its key too', async () => {
   const text = TEXTS.pt;
   const { page, violations } = await pages.signedIn(1280, 900);
-  await page.goto(`${stack.gateway.httpUrl}/#/accounts`);
-  await page.getByRole('button', { name: text.newAccount }).click();
-  const dialog = page.getByRole('dialog');
-  await chooseOption(page, dialog.getByRole('combobox', { name: text.provider }), 'VOLUTI');
-  await dialog.getByRole('textbox', { name: text.name, exact: true }).fill('Voluti com .crt sozinho');
-  await dialog.getByLabel(/^clientId/).fill(CLIENT_ID);
-  await dialog.getByLabel(/^chave/).fill(CHAVE);
-  await dialog.getByLabel(/^clientSecret/).fill(CLIENT_SECRET);
-  await dialog.getByRole('textbox', { name: text.baseUrl }).fill(standIn.url);
-  for (const label of [text.cashInFile, text.cashOutFile]) {
-    const field = await choose(page, label, { name: 'voluti.crt', mimeType: '', buffer: Buffer.from(certificates.clientCert) });
-    await expect(field.getByRole('status').textContent()).resolves.toMatch(/^Upload realizado com sucesso!/);
-  }
+  const dialog = await openForm(page, 'pt', 'Voluti com .crt sozinho');
+  for (const label of [text.cashInFile, text.cashOutFile]) await upload(page, label, 'voluti.crt', certificates.clientCert, text.uploaded);
   await dialog.getByRole('button', { name: text.save }).click();
   await dialog
     .getByText(
@@ -162,6 +181,50 @@ it('an admin who uploads a .crt without its key is told, when saving, to send it
   await expect(dialog.isVisible()).resolves.toBe(true);
   await expect(page.locator('tr', { hasText: 'Voluti com .crt sozinho' }).count()).resolves.toBe(0);
   await pages.finish(page, violations, 'accounts-certificate-without-key');
+});
+
+it.each([
+  [1280, 'pt'],
+  [390, 'en'],
+] as const)('at %i px (%s) an admin uploads a .crt and its .key as two files and the account passes the mTLS handshake', async (width, language) => {
+  const text = TEXTS[language];
+  const { page, violations } = await pages.signedIn(width, 900);
+  const name = `Voluti .crt e .key ${width}`;
+  const dialog = await openForm(page, language, name);
+  for (const [certificateLabel, keyLabel] of text.files) {
+    await upload(page, certificateLabel, 'voluti.crt', certificates.clientCert, text.uploaded);
+    await upload(page, keyLabel, 'voluti.key', certificates.clientKey, text.uploaded);
+  }
+  await expect(accessibilityViolations(page)).resolves.toEqual([]);
+  await dialog.getByRole('button', { name: text.save }).click();
+  await dialog.waitFor({ state: 'detached' });
+
+  // A keep-alive agent per client certificate would carry this test over another account's handshake: closed first.
+  clearHttpsAgents();
+  const handshakes = standIn.clientCertificates.length;
+  await page.getByRole('button', { name: `${text.test} ${name}` }).click();
+  await page.getByTestId('connection-result').getByText(text.ok).waitFor();
+  expect(standIn.clientCertificates.slice(handshakes)).toContain('platform-client');
+  await expect(page.content()).resolves.not.toContain('PRIVATE KEY');
+  await pages.finish(page, violations, `accounts-certificate-key-file-${width}px`);
+});
+
+it('an admin who uploads a key of another certificate is told so beside the key, and nothing is saved', async () => {
+  const text = TEXTS.pt;
+  const { page, violations } = await pages.signedIn(1280, 900);
+  const dialog = await openForm(page, 'pt', 'Voluti com chave trocada');
+  const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const [certificateLabel, keyLabel] = text.files[0];
+  await upload(page, certificateLabel, 'voluti.crt', certificates.clientCert, text.uploaded);
+  const keyField = await upload(page, keyLabel, 'outra.key', other, text.uploaded);
+  // Cash-out as one file holding both: only the cash-in pair is wrong.
+  await upload(page, text.files[1][0], 'voluti.pem', certificates.clientPem, text.uploaded);
+  await dialog.getByRole('button', { name: text.save }).click();
+  await keyField.getByText(text.mismatch).waitFor();
+  await expect(dialog.isVisible()).resolves.toBe(true);
+  await expect(page.locator('tr', { hasText: 'Voluti com chave trocada' }).count()).resolves.toBe(0);
+  await expect(accessibilityViolations(page)).resolves.toEqual([]);
+  await pages.finish(page, violations, 'accounts-certificate-key-mismatch');
 });
 
 it('an operator sees the accounts but no form, so no certificate upload, and the permission both need', async () => {

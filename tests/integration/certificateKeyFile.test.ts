@@ -3,11 +3,11 @@ import { generateKeyPairSync } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import { ConnectionVerdict } from '../../gen/ts-proto/gateway/v1/provider_account_service.js';
-import { CreateUploadLinkRequest, UploadPurpose } from '../../gen/ts-proto/gateway/v1/upload_service.js';
 import { clearHttpsAgents } from '../../server/lib/http/tlsAgent.js';
 import { createLogger } from '../../server/lib/logger.js';
 import { errorDetailsOf, failureOf } from '../support/clients.js';
 import type { TestCertificates } from '../support/fakeProvider.js';
+import { uploadCertificate } from '../support/certificateUploads.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
 import { startVolutiMtlsStandIn, type VolutiMtlsStandIn } from '../support/volutiStandIn.js';
 import type { BacenPixStandIn } from '../standins/bacenpix.js';
@@ -28,17 +28,9 @@ let certificates: TestCertificates;
 let voluti: VolutiMtlsStandIn;
 const logLines: string[] = [];
 
-/** Uploads a file as the back-office does: a link from the gateway, then a PUT with exactly its headers. */
-async function uploadCertificate(fileName: string, contentType: string, text: string) {
-  const body = Buffer.from(text);
-  const link = await stack.client.call(
-    'upload',
-    'createUploadLink',
-    CreateUploadLinkRequest.fromPartial({ fileName, contentType, sizeBytes: body.length, purpose: UploadPurpose.UPLOAD_PURPOSE_CERTIFICATE }),
-  );
-  expect((await fetch(link.uploadUrl, { method: 'PUT', headers: link.headers, body })).status).toBe(200);
-  return link.publicUrl;
-}
+/** A certificate or key file uploaded as the back-office uploads it; its address in the gateway's store. */
+const uploadedUrl = async (fileName: string, contentType: string, text: string) =>
+  (await uploadCertificate(stack.client, fileName, contentType, text)).publicUrl;
 
 const createVoluti = (name: string, certificate: { cert: string; key?: string }) =>
   stack.client.call('accounts', 'createProviderAccount', {
@@ -71,8 +63,8 @@ afterAll(async () => {
 });
 
 it('takes a .crt and its .key as two files, and presents the pair in the handshake', async () => {
-  const crt = await uploadCertificate('voluti.crt', 'application/x-x509-ca-cert', certificates.clientCert);
-  const key = await uploadCertificate('voluti.key', 'application/x-pem-file', certificates.clientKey);
+  const crt = await uploadedUrl('voluti.crt', 'application/x-x509-ca-cert', certificates.clientCert);
+  const key = await uploadedUrl('voluti.key', 'application/x-pem-file', certificates.clientKey);
   const { providerAccount } = await createVoluti('Voluti com .crt e .key', { cert: crt, key });
   // The account names the one private file the store joined the two into, under the certificate prefix.
   expect(providerAccount.certCashInUrl).toMatch(/\/uploads\/certificates\/[0-9a-f-]{36}\/voluti-with-key\.pem$/);
@@ -85,7 +77,7 @@ it('takes a .crt and its .key as two files, and presents the pair in the handsha
   expect(standIn.clientCertificates.slice(handshakes)).toContain('platform-client');
 
   // An update may give the pair again for one direction; the account keeps working with it.
-  const crt2 = await uploadCertificate('voluti-saida.crt', 'application/x-x509-ca-cert', certificates.clientCert);
+  const crt2 = await uploadedUrl('voluti-saida.crt', 'application/x-x509-ca-cert', certificates.clientCert);
   const { providerAccount: updated } = await stack.client.call('accounts', 'updateProviderAccount', {
     id: providerAccount.id,
     certCashOutUrl: crt2,
@@ -110,8 +102,8 @@ it('takes a .crt and its .key as two files, and presents the pair in the handsha
 });
 
 it('tests an unsaved account whose certificate and key are two files: the pair is presented, nothing is saved', async () => {
-  const crt = await uploadCertificate('voluti-teste.crt', 'application/x-x509-ca-cert', certificates.clientCert);
-  const key = await uploadCertificate('voluti-teste.key', 'application/x-pem-file', certificates.clientKey);
+  const crt = await uploadedUrl('voluti-teste.crt', 'application/x-x509-ca-cert', certificates.clientCert);
+  const key = await uploadedUrl('voluti-teste.key', 'application/x-pem-file', certificates.clientKey);
   const candidate = {
     provider: 'VOLUTI',
     publicKey: `${CLIENT_ID}|${CHAVE}`,
@@ -138,9 +130,9 @@ it('tests an unsaved account whose certificate and key are two files: the pair i
 });
 
 it("refuses a key that is not the certificate's, naming the key's field and the rule", async () => {
-  const crt = await uploadCertificate('voluti.crt', 'application/x-x509-ca-cert', certificates.clientCert);
+  const crt = await uploadedUrl('voluti.crt', 'application/x-x509-ca-cert', certificates.clientCert);
   const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  const key = await uploadCertificate('outra.key', 'application/x-pem-file', other);
+  const key = await uploadedUrl('outra.key', 'application/x-pem-file', other);
   const call = () => createVoluti('Voluti com chave trocada', { cert: crt, key });
   await expect(failureOf(call())).resolves.toEqual({
     code: 'INVALID_ARGUMENT',
@@ -154,8 +146,8 @@ it("refuses a key that is not the certificate's, naming the key's field and the 
 });
 
 it('refuses a key without its certificate, or two files that are not a certificate and a key', async () => {
-  const crt = await uploadCertificate('voluti.crt', 'application/x-x509-ca-cert', certificates.clientCert);
-  const key = await uploadCertificate('voluti.key', 'application/x-pem-file', certificates.clientKey);
+  const crt = await uploadedUrl('voluti.crt', 'application/x-x509-ca-cert', certificates.clientCert);
+  const key = await uploadedUrl('voluti.key', 'application/x-pem-file', certificates.clientKey);
   await expect(
     errorDetailsOf(
       stack.client.call('accounts', 'createProviderAccount', {

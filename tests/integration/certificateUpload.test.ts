@@ -7,6 +7,7 @@ import { CreateServiceTokenRequest } from '../../gen/ts-proto/gateway/v1/access_
 import { createLogger } from '../../server/lib/logger.js';
 import { connectDriver, errorDetailsOf, failureOf } from '../support/clients.js';
 import { startFileServer, toPkcs12, type FileServer, type TestCertificates } from '../support/fakeProvider.js';
+import { certificateLink, uploadCertificate } from '../support/certificateUploads.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
 import { startVolutiMtlsStandIn, type VolutiMtlsStandIn } from '../support/volutiStandIn.js';
 import type { BacenPixStandIn } from '../standins/bacenpix.js';
@@ -30,20 +31,6 @@ let voluti: VolutiMtlsStandIn;
 const logLines: string[] = [];
 
 const s3Code = async (response: Response) => ({ status: response.status, code: /<Code>([^<]+)<\/Code>/.exec(await response.text())?.[1] });
-
-const certificateLink = (fileName: string, contentType: string, sizeBytes: number) =>
-  stack.client.call(
-    'upload',
-    'createUploadLink',
-    CreateUploadLinkRequest.fromPartial({ fileName, contentType, sizeBytes, purpose: UploadPurpose.UPLOAD_PURPOSE_CERTIFICATE }),
-  );
-
-/** Uploads a certificate file as the back-office does: a link from the gateway, then a PUT with exactly its headers. */
-async function uploadCertificate(fileName: string, contentType: string, body: Buffer<ArrayBuffer>) {
-  const link = await certificateLink(fileName, contentType, body.length);
-  expect((await fetch(link.uploadUrl, { method: 'PUT', headers: link.headers, body })).status).toBe(200);
-  return link;
-}
 
 const createVoluti = (name: string, certificateUrl: string, secretKey = CLIENT_SECRET) =>
   stack.client.call('accounts', 'createProviderAccount', {
@@ -76,7 +63,7 @@ afterAll(async () => {
 
 it('keeps an uploaded certificate private, and presents it to the provider read through a presigned link', async () => {
   const pem = Buffer.from(certificates.clientPem);
-  const link = await uploadCertificate('voluti cash-in.pem', 'application/x-pem-file', pem);
+  const link = await uploadCertificate(stack.client, 'voluti cash-in.pem', 'application/x-pem-file', pem);
   expect(link.publicRead).toBe(false);
   expect(link.objectKey).toMatch(/^uploads\/certificates\/[0-9a-f-]{36}\/voluti cash-in\.pem$/);
   expect(link.headers).toEqual({ 'content-type': 'application/x-pem-file', 'cache-control': 'private, no-store' });
@@ -111,7 +98,7 @@ it('keeps an uploaded certificate private, and presents it to the provider read 
 
 it('takes a PKCS#12 bundle (.p12) with its passphrase', async () => {
   const p12 = toPkcs12(certificates.clientCert, certificates.clientKey, P12_PASSPHRASE) as Buffer<ArrayBuffer>;
-  const link = await uploadCertificate('voluti.p12', 'application/x-pkcs12', p12);
+  const link = await uploadCertificate(stack.client, 'voluti.p12', 'application/x-pkcs12', p12);
   await expect(s3Code(await fetch(link.publicUrl))).resolves.toEqual({ status: 403, code: 'AccessDenied' });
   const { providerAccount } = await createVoluti('Voluti com p12 enviado', link.publicUrl, `${CLIENT_SECRET}|${P12_PASSPHRASE}`);
   const handshakes = standIn.clientCertificates.length;
@@ -128,14 +115,14 @@ describe('refuses', () => {
     ['more than 64 KiB', 'cert.pfx', 'application/x-pkcs12', 64 * 1024 + 1, 'size_bytes', /size_bytes must be from 1 to 65536 \(64 KiB\)/],
     ['an empty file', 'cert.crt', 'application/x-x509-ca-cert', 0, 'size_bytes', /size_bytes must be from 1/],
   ])('%s, naming the field', async (_, fileName, contentType, sizeBytes, field, message) => {
-    const call = () => certificateLink(fileName, contentType, sizeBytes);
+    const call = () => certificateLink(stack.client, fileName, contentType, sizeBytes);
     await expect(failureOf(call())).resolves.toEqual({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(message) });
     await expect(errorDetailsOf(call())).resolves.toMatchObject({ reason: 'INVALID_ARGUMENT', fields: [field] });
   });
 
   it('a PUT of another size, and a public-read ACL added to the PUT: the object stays private', async () => {
     const pem = Buffer.from(certificates.clientPem);
-    const link = await certificateLink('voluti.pem', 'application/x-pem-file', pem.length);
+    const link = await certificateLink(stack.client, 'voluti.pem', 'application/x-pem-file', pem.length);
     const bigger = Buffer.concat([pem, Buffer.from('\n')]);
     expect((await fetch(link.uploadUrl, { method: 'PUT', headers: link.headers, body: bigger })).status).toBe(403);
     // Asking for public-read beside the signed headers: the certificate prefix keeps the object private whatever its ACL.
@@ -172,8 +159,8 @@ describe('a certificate and its key as two files', () => {
   });
 
   it('refuses an account naming the .crt or the .key alone, when created and when updated; the two in one file work', async () => {
-    const crt = await uploadCertificate('voluti.crt', 'application/x-x509-ca-cert', Buffer.from(certificates.clientCert));
-    const key = await uploadCertificate('voluti.key', 'application/x-pem-file', Buffer.from(certificates.clientKey));
+    const crt = await uploadCertificate(stack.client, 'voluti.crt', 'application/x-x509-ca-cert', Buffer.from(certificates.clientCert));
+    const key = await uploadCertificate(stack.client, 'voluti.key', 'application/x-pem-file', Buffer.from(certificates.clientKey));
     await expect(failureOf(createVoluti('Voluti com .crt sozinho', crt.publicUrl))).resolves.toEqual(
       refusal('cert_cash_in_url', 'a certificate without its private key'),
     );
@@ -183,7 +170,7 @@ describe('a certificate and its key as two files', () => {
     );
 
     // Both in one file (even named .crt) is what the gateway takes; an update back to a lone part is refused the same.
-    const combined = await uploadCertificate('voluti-completo.crt', 'application/x-x509-ca-cert', Buffer.from(certificates.clientPem));
+    const combined = await uploadCertificate(stack.client, 'voluti-completo.crt', 'application/x-x509-ca-cert', Buffer.from(certificates.clientPem));
     const { providerAccount } = await createVoluti('Voluti com .crt completo', combined.publicUrl);
     await expect(failureOf(stack.client.call('accounts', 'updateProviderAccount', { id: providerAccount.id, certCashOutUrl: key.publicUrl }))).resolves.toEqual(
       refusal('cert_cash_out_url', 'a private key without its certificate'),
@@ -193,7 +180,7 @@ describe('a certificate and its key as two files', () => {
   });
 
   it('refuses a certificate link of the store whose file was never uploaded', async () => {
-    const link = await certificateLink('nunca-enviado.pem', 'application/x-pem-file', 100);
+    const link = await certificateLink(stack.client, 'nunca-enviado.pem', 'application/x-pem-file', 100);
     await expect(failureOf(createVoluti('Voluti sem arquivo', link.publicUrl))).resolves.toEqual({
       code: 'FAILED_PRECONDITION',
       message: `cert_cash_in_url names ${link.publicUrl}, which the gateway's store does not hold: upload the certificate (UploadService.CreateUploadLink, then its PUT) before naming it`,
