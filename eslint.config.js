@@ -43,6 +43,15 @@ const PACKAGES = {
   rpc: { regex: '^(@grpc/|@connectrpc/|@bufbuild/|node:http$|node:http2$)', message: 'Only the transports know HTTP frameworks and RPC (DESIGN §2).' },
   grpc: { regex: '^(@grpc/|@connectrpc/|@bufbuild/)', message: 'The metrics know no RPC framework (DESIGN §2).' },
 };
+/**
+ * Everywhere: a bundle's root when the package exports each function on its own. brazilian-utils' root loads its
+ * whole bundle (cities, banks, holidays): about 20 MB resident in each thread that imports it, where its files of one
+ * function each cost next to nothing.
+ */
+const BUNDLE_ROOTS = {
+  regex: '^@brazilian-utils/brazilian-utils$',
+  message: "Import the function's own file (@brazilian-utils/brazilian-utils/is-valid-cpf): the package's root is its whole bundle, ~20 MB resident.",
+};
 
 /** How deep below a layer's folder its files go (server/providers/families/transactionsApi/platforms/ is 3). */
 const DEEPEST = 4;
@@ -70,7 +79,7 @@ function zonePatterns(layer, depth) {
       .map((path) => `${escape(path.slice(ancestor.length).join('/'))}(/|$)`);
     patterns.push({ regex: `^${climb(levels)}(?!${[...below, '\\.\\./'].join('|')})`, message });
   }
-  return [...patterns, ...(layer.packages ?? []).map((name) => PACKAGES[name])];
+  return [...patterns, ...(layer.packages ?? []).map((name) => PACKAGES[name]), BUNDLE_ROOTS];
 }
 
 /** Files exactly `depth` folders below the root in `layer`. */

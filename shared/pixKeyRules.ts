@@ -1,4 +1,4 @@
-import { getPixKeyInfo } from '@brazilian-utils/brazilian-utils';
+import { getPixKeyInfo } from '@brazilian-utils/brazilian-utils/get-pix-key-info';
 
 /**
  * What a PIX key is and whether it is well formed: one pure module, shared by

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomInt } from 'node:crypto';
-import { removeAccents } from '@brazilian-utils/brazilian-utils';
+import { removeAccents } from '@brazilian-utils/brazilian-utils/remove-accents';
 import { digitsOnly } from './documents.js';
 import { catalogueError } from './providerMessages.js';
 

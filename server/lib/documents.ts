@@ -1,4 +1,7 @@
-import { formatCnpj as formatCnpjDigits, formatCpf as formatCpfDigits, isValidCnpj, isValidCpf } from '@brazilian-utils/brazilian-utils';
+import { formatCnpj as formatCnpjDigits } from '@brazilian-utils/brazilian-utils/format-cnpj';
+import { formatCpf as formatCpfDigits } from '@brazilian-utils/brazilian-utils/format-cpf';
+import { isValidCnpj } from '@brazilian-utils/brazilian-utils/is-valid-cnpj';
+import { isValidCpf } from '@brazilian-utils/brazilian-utils/is-valid-cpf';
 import { catalogueError } from './providerMessages.js';
 
 export type DocumentType = 'CPF' | 'CNPJ';

@@ -1,4 +1,4 @@
-import { formatPhone } from '@brazilian-utils/brazilian-utils';
+import { formatPhone } from '@brazilian-utils/brazilian-utils/format-phone';
 import { digitsOnly } from './documents.js';
 
 /** Brazil's country calling code (spec doc 1 §9). */

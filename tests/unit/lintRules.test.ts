@@ -48,6 +48,10 @@ it('finds the promise a use case forgot to await, and the status a switch forgot
   expect(found.get('server/gateway/payouts.ts')).toEqual(['6: @typescript-eslint/no-floating-promises', '11: @typescript-eslint/switch-exhaustiveness-check']);
 });
 
+it("refuses brazilian-utils' whole bundle, and takes one function's own file", () => {
+  expect(found.get('shared/documents.ts')).toEqual(['1: no-restricted-imports']);
+});
+
 it('passes what the layers allow', () => {
   for (const file of ['server/db/ledger.ts', 'server/domain/types.ts', 'shared/roles.ts']) expect(found.get(file)).toEqual([]);
 });

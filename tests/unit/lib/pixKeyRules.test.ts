@@ -77,6 +77,6 @@ describe('pixKey validation', () => {
 
   it('imports nothing but a browser-safe library, so the back-office can bundle it', () => {
     const source = readFileSync('shared/pixKeyRules.ts', 'utf8');
-    expect([...source.matchAll(/from\s+'([^']+)'/g)].map((match) => match[1])).toEqual(['@brazilian-utils/brazilian-utils']);
+    expect([...source.matchAll(/from\s+'([^']+)'/g)].map((match) => match[1])).toEqual(['@brazilian-utils/brazilian-utils/get-pix-key-info']);
   });
 });
