@@ -135,10 +135,13 @@ export class ObjectStorage {
 
   /**
    * The origin (scheme, host, port) signed PUTs go to: what a browser page
-   * uploading to this store must be allowed to connect to (its CSP). Read from
-   * a signed URL, so that it is the SDK's own choice of path or virtual-hosted style.
+   * uploading to this store must be allowed to connect to (its CSP). In path style against an endpoint of its own
+   * (the embedded default's store) that is the endpoint's origin, and the SDK stays unloaded until the first upload:
+   * it is about 10 MB of resident memory. Otherwise it is read from a signed URL, so that it is the SDK's own choice
+   * of path or virtual-hosted style and of the region's domain.
    */
   async uploadOrigin(): Promise<string> {
+    if (this.settings.forcePathStyle && this.settings.endpoint) return new URL(this.settings.endpoint).origin;
     const probe = await this.signedUpload({ key: 'origin-probe', contentType: 'application/pdf', sizeBytes: 1, cacheControl: 'no-store', expiresInSeconds: 1 });
     return new URL(probe.url).origin;
   }
@@ -152,6 +155,11 @@ export class ObjectStorage {
     if (this.settings.publicUrl) return this.settings.publicUrl.replace(/\/+$/, '');
     const endpoint = (this.settings.endpoint ?? `https://s3.${this.settings.region}.amazonaws.com`).replace(/\/+$/, '');
     return `${endpoint}/${this.settings.bucket}`;
+  }
+
+  /** Whether the SDK was loaded (tests: the embedded default loads it on the first upload, not at start). */
+  get sdkLoaded(): boolean {
+    return this.sdk !== undefined;
   }
 
   close(): void {
