@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { generateKeyPairSync } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { CreateOperatorRequest } from '../../gen/ts-proto/gateway/v1/access_service.js';
 import { accessibilityViolations, backOfficePages, chooseOption, launchBrowser, signInAs } from '../support/browser.js';
 import type { TestCertificates } from '../support/fakeProvider.js';
@@ -121,6 +121,30 @@ async function openForm(page: Page, language: 'pt' | 'en', name: string) {
   return dialog;
 }
 
+/**
+ * Saves the form, then runs "Testar conexão" on the new account: the stand-in must see the platform's certificate in a
+ * handshake of this test's own (a keep-alive agent per client certificate, tlsAgent.ts, would otherwise carry it over
+ * another account's connection with the same certificate), and the page must never show a private key.
+ */
+async function saveAndPassHandshake(page: Page, dialog: Locator, language: 'pt' | 'en', name: string) {
+  const text = TEXTS[language];
+  await dialog.getByRole('button', { name: text.save }).click();
+  await dialog.waitFor({ state: 'detached' });
+  clearHttpsAgents();
+  const handshakes = standIn.clientCertificates.length;
+  await page.getByRole('button', { name: `${text.test} ${name}` }).click();
+  await page.getByTestId('connection-result').getByText(text.ok).waitFor();
+  // The gateway read the private file(s) through a link of its own and presented them.
+  expect(standIn.clientCertificates.slice(handshakes)).toContain('platform-client');
+  await expect(page.content()).resolves.not.toContain('PRIVATE KEY');
+}
+
+/** A refused save: the form stays open, and no account of that name is listed. */
+async function expectNothingSaved(page: Page, dialog: Locator, name: string) {
+  await expect(dialog.isVisible()).resolves.toBe(true);
+  await expect(page.locator('tr', { hasText: name }).count()).resolves.toBe(0);
+}
+
 it.each([
   [1280, 'pt'],
   [390, 'en'],
@@ -151,18 +175,7 @@ it.each([
     await expect(field.getByRole('link').count()).resolves.toBe(0);
   }
   await expect(accessibilityViolations(page)).resolves.toEqual([]);
-  await dialog.getByRole('button', { name: text.save }).click();
-  await dialog.waitFor({ state: 'detached' });
-
-  // One keep-alive agent per client certificate (tlsAgent.ts): the other width's account presented the same certificate,
-  // and its idle connection would carry this test without a handshake. Closed, so this account's file makes its own.
-  clearHttpsAgents();
-  const handshakes = standIn.clientCertificates.length;
-  await page.getByRole('button', { name: `${text.test} ${name}` }).click();
-  await page.getByTestId('connection-result').getByText(text.ok).waitFor();
-  // The stand-in saw the platform's certificate: the gateway read the private file through a link of its own.
-  expect(standIn.clientCertificates.slice(handshakes)).toContain('platform-client');
-  await expect(page.content()).resolves.not.toContain('PRIVATE KEY');
+  await saveAndPassHandshake(page, dialog, language, name);
   await pages.finish(page, violations, `accounts-certificate-upload-${width}px`);
 });
 
@@ -177,9 +190,7 @@ it('an admin who uploads a .crt without its key is told, when saving, to send it
       'O arquivo do certificado não tem o certificado e a chave privada juntos (um .crt sem o seu .key não serve): envie um único arquivo PEM com os dois, o .key no campo da chave privada, ou um .p12/.pfx.',
     )
     .waitFor();
-  // Nothing was saved: the form stays open, and no such account is listed.
-  await expect(dialog.isVisible()).resolves.toBe(true);
-  await expect(page.locator('tr', { hasText: 'Voluti com .crt sozinho' }).count()).resolves.toBe(0);
+  await expectNothingSaved(page, dialog, 'Voluti com .crt sozinho');
   await pages.finish(page, violations, 'accounts-certificate-without-key');
 });
 
@@ -196,16 +207,7 @@ it.each([
     await upload(page, keyLabel, 'voluti.key', certificates.clientKey, text.uploaded);
   }
   await expect(accessibilityViolations(page)).resolves.toEqual([]);
-  await dialog.getByRole('button', { name: text.save }).click();
-  await dialog.waitFor({ state: 'detached' });
-
-  // A keep-alive agent per client certificate would carry this test over another account's handshake: closed first.
-  clearHttpsAgents();
-  const handshakes = standIn.clientCertificates.length;
-  await page.getByRole('button', { name: `${text.test} ${name}` }).click();
-  await page.getByTestId('connection-result').getByText(text.ok).waitFor();
-  expect(standIn.clientCertificates.slice(handshakes)).toContain('platform-client');
-  await expect(page.content()).resolves.not.toContain('PRIVATE KEY');
+  await saveAndPassHandshake(page, dialog, language, name);
   await pages.finish(page, violations, `accounts-certificate-key-file-${width}px`);
 });
 
@@ -221,8 +223,7 @@ it('an admin who uploads a key of another certificate is told so beside the key,
   await upload(page, text.files[1][0], 'voluti.pem', certificates.clientPem, text.uploaded);
   await dialog.getByRole('button', { name: text.save }).click();
   await keyField.getByText(text.mismatch).waitFor();
-  await expect(dialog.isVisible()).resolves.toBe(true);
-  await expect(page.locator('tr', { hasText: 'Voluti com chave trocada' }).count()).resolves.toBe(0);
+  await expectNothingSaved(page, dialog, 'Voluti com chave trocada');
   await expect(accessibilityViolations(page)).resolves.toEqual([]);
   await pages.finish(page, violations, 'accounts-certificate-key-mismatch');
 });
