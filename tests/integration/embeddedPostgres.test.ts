@@ -37,20 +37,21 @@ it('opens an empty data folder as a copy of the template, migrates it, and on cl
   expect(pgControl(join(dataDir, 'pgdata')).shutDownCleanly).toBe(true);
 }, 120_000);
 
-it("is sized for a laptop: 8 MB of shared buffers, its WebAssembly on V8's baseline compiler only, a small young generation, an allocator that gives memory back", async () => {
+it("is sized for a laptop: 8 MB of shared buffers, WAL segments not zero-filled, its WebAssembly on V8's baseline compiler only, a small young generation, an allocator that gives memory back", async () => {
   const db = await openDatabase({ dataDir: join(root, 'sized') });
   try {
     const settings = await db
       .em()
       .getConnection()
       .execute<{ name: string; setting: string; unit: string }[]>(
-        `select name, setting, unit from pg_settings where name in ('shared_buffers', 'wal_buffers', 'temp_buffers') order by name`,
+        `select name, setting, unit from pg_settings where name in ('shared_buffers', 'wal_buffers', 'temp_buffers', 'wal_init_zero') order by name`,
       );
-    // In 8 kB pages: 8 MB, 1 MB and 2 MB.
+    // In 8 kB pages: 8 MB, 1 MB and 2 MB; a new WAL segment not zero-filled (16 MB of the process's memory each).
     expect(settings.map(({ name, setting }) => [name, setting])).toEqual([
       ['shared_buffers', '1024'],
       ['temp_buffers', '256'],
       ['wal_buffers', '128'],
+      ['wal_init_zero', 'off'],
     ]);
   } finally {
     await db.close();
