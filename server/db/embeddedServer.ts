@@ -38,9 +38,10 @@ function prepareDataDir(dataDir: string, template: string | undefined): void {
 /**
  * The embedded PostgreSQL's memory settings (measured in bench/sandboxCharges.ts and bench/embeddedMemory.ts;
  * docs/decisions.md). 8 MB of shared buffers (1,024 pages) hold a laptop's working set; the files stay in the OS's cache.
- * A new WAL segment is not filled with zeroes first (`wal_init_zero`): PGlite's file layer took 16 MB of the process's
- * memory for each 16 MB segment it zeroed, the top of the process's peak every few thousand charges. PostgreSQL then
- * writes only the segment's last byte, which gives the file its size; WAL records are written and synced as before.
+ * A new WAL segment is not filled with zeroes first (`wal_init_zero`): while PostgreSQL zeroed each new 16 MB segment,
+ * this process grew by about 16 MB for a few seconds (observed, not traced to its allocation), which set its peak.
+ * PostgreSQL then writes only the segment's last byte, which gives the file its size; WAL records are written and
+ * flushed at their commits as before.
  */
 export const EMBEDDED_SETTINGS = ['shared_buffers=8MB', 'wal_buffers=1MB', 'temp_buffers=2MB', 'wal_init_zero=off'];
 
