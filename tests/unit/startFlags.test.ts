@@ -14,9 +14,9 @@ const startFlags = Object.entries(scripts)
 
 /**
  * The gateway's V8 settings are memory decisions (docs/decisions.md): a small young generation, a slowly growing old
- * one, and hot functions optimised on the main thread. With V8's concurrent recompilation the optimising compilers ran
- * on helper threads whose C-library arenas kept their peak: the embedded gateway grew 60–70 MB under the bench's load
- * instead of about 35. Every role starts with the same flags, and this Node accepts them (a misspelt flag stops `node`).
+ * one, and hot functions optimised on the main thread: with the optimising compilers' jobs on helper threads (V8's
+ * concurrent recompilation) the embedded gateway grew 60–70 MB under the memory bench's load instead of about 35. Every
+ * role starts with the same flags, and this Node accepts them (a misspelt flag stops `node`).
  */
 it('every start script runs the gateway with the same V8 flags, hot functions optimised on the main thread', () => {
   expect(startFlags.map(({ name }) => name)).toEqual(expect.arrayContaining(['start', 'start:grpc', 'start:connect', 'start:webhooks', 'start:sandbox']));
