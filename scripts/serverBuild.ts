@@ -25,12 +25,13 @@ function filesUnder(path: string): string[] {
 
 /**
  * What `npm start` runs, less `node`: its flags, the compiled entry point and its component (`all`), read from
- * package.json, so that the bench and the tests' process helper run what users run.
+ * package.json, so that the bench and the tests' process helper run what users run. `name`: another start script
+ * (`start:grpc`, …), which runs one role.
  */
-export function npmStartArgs(root: string): string[] {
-  const script = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
+export function npmStartArgs(root: string, name = 'start'): string[] {
+  const script = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts[name] ?? '';
   const [node, ...args] = script.trim().split(/\s+/);
-  if (node !== 'node' || !args.includes('dist/server/main.js')) throw new Error(`npm start is no longer "node … dist/server/main.js …": ${script}`);
+  if (node !== 'node' || !args.includes('dist/server/main.js')) throw new Error(`npm run ${name} is no longer "node … dist/server/main.js …": ${script}`);
   return args;
 }
 

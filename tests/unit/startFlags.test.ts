@@ -1,16 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { expect, it } from '@jest/globals';
+import { npmStartArgs } from '../../scripts/serverBuild.js';
 
-const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
-const MAIN = 'dist/server/main.js';
-/** Each start script's Node flags: what stands between `node` and the gateway's entry point. */
-const startFlags = Object.entries(scripts)
-  .filter(([name]) => name === 'start' || name.startsWith('start:'))
-  .map(([name, command]) => {
-    const words = command.split(/\s+/);
-    return { name, flags: words.slice(words.indexOf('node') + 1, words.indexOf(MAIN)) };
-  });
+const scripts = Object.keys((JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts);
+/** A start script's Node flags: what stands between `node` and the gateway's entry point. */
+const flagsOf = (name: string) => {
+  const args = npmStartArgs(process.cwd(), name);
+  return args.slice(0, args.indexOf('dist/server/main.js'));
+};
 
 /**
  * The gateway's V8 settings are memory decisions (docs/decisions.md): a small young generation, a slowly growing old
@@ -19,9 +17,10 @@ const startFlags = Object.entries(scripts)
  * role starts with the same flags, and this Node accepts them (a misspelt flag stops `node`).
  */
 it('every start script runs the gateway with the same V8 flags, hot functions optimised on the main thread', () => {
-  expect(startFlags.map(({ name }) => name)).toEqual(expect.arrayContaining(['start', 'start:grpc', 'start:connect', 'start:webhooks', 'start:sandbox']));
-  const [first] = startFlags;
-  for (const { flags } of startFlags) expect(flags).toEqual(first!.flags);
-  expect(first!.flags).toEqual(expect.arrayContaining(['--max-semi-space-size=8', '--heap-growing-percent=25', '--no-concurrent-recompilation']));
-  expect(execFileSync(process.execPath, [...first!.flags, '-e', 'console.log("accepted")'], { encoding: 'utf8' }).trim()).toBe('accepted');
+  const roles = scripts.filter((name) => name.startsWith('start:'));
+  expect(roles).toEqual(expect.arrayContaining(['start:grpc', 'start:connect', 'start:webhooks', 'start:sandbox']));
+  const flags = flagsOf('start');
+  for (const role of roles) expect(flagsOf(role)).toEqual(flags);
+  expect(flags).toEqual(expect.arrayContaining(['--max-semi-space-size=8', '--heap-growing-percent=25', '--no-concurrent-recompilation']));
+  expect(execFileSync(process.execPath, [...flags, '-e', 'console.log("accepted")'], { encoding: 'utf8' }).trim()).toBe('accepted');
 });
