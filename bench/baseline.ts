@@ -4,8 +4,10 @@
  * Both run as processes of their own on one PostgreSQL (fresh databases) against the same zero-latency fake provider.
  * 32 callers each, interleaved round by round (the machine's state changes across a run; interleaving shares it):
  * the gateway as callers use it by default (QR image answered), the gateway with `omit_pix_qr_image`, and the
- * baseline. Printed: charges per second, p50, CPU per charge of the server's process, and the ratio gateway /
- * baseline of the medians. BASELINE_SECONDS per row (8; 3 with --quick), BASELINE_ROUNDS rounds (3; 2 with --quick).
+ * baseline. Printed: charges per second, p50, CPU per charge of the server's process and of PostgreSQL's (every
+ * process of the machine's cluster, read around the same window: the statements' work, which the server's own
+ * figure leaves out), and the ratio gateway / baseline of the medians. BASELINE_SECONDS per row (8; 3 with --quick),
+ * BASELINE_ROUNDS rounds (3; 2 with --quick).
  * Run alone with `npx tsx bench/baseline.ts [--quick] [--profile]`.
  */
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -20,7 +22,7 @@ import { classify, GatewayClient } from './gateway/clients.js';
 import { closedLoop, median } from './gateway/load.js';
 import { profileShares } from './gateway/profileShares.js';
 import { noteFigure } from './issue31.js';
-import { BENCH_TOKEN, buildGateway, procCpuMs, startFakeProvider, startGatewayProcess, startListening } from './gateway/processes.js';
+import { BENCH_TOKEN, buildGateway, postgresCpuMs, procCpuMs, startFakeProvider, startGatewayProcess, startListening } from './gateway/processes.js';
 
 const QUICK = process.argv.includes('--quick');
 const SECONDS = Number(process.env.BASELINE_SECONDS ?? (QUICK ? 3 : 8));
@@ -32,7 +34,9 @@ const PROFILE = process.argv.includes('--profile');
 interface Sample {
   perSecond: number;
   p50: number;
+  /** The server's process, and PostgreSQL's processes, in milliseconds of CPU a charge. */
   cpuMs: number;
+  postgresMs: number;
 }
 
 /** The gateway's profile (written as it stopped), its busy time by package and by folder of ours. */
@@ -85,27 +89,43 @@ try {
   for (let round = 0; round < ROUNDS; round += 1)
     for (const row of rows) {
       const before = procCpuMs(row.pid);
+      const postgresBefore = postgresCpuMs();
       const result = await closedLoop(CALLERS, SECONDS, row.call, classify);
       const errors = Object.values(result.errors).reduce((sum, n) => sum + n, 0);
       if (errors > 0) console.log(`  ${row.name}: ${errors} errors ${JSON.stringify(result.errors)}`);
-      samples.get(row.name)!.push({ perSecond: result.ok / result.seconds, p50: result.p50, cpuMs: (procCpuMs(row.pid) - before) / Math.max(1, result.ok) });
+      const charges = Math.max(1, result.ok);
+      samples.get(row.name)!.push({
+        perSecond: result.ok / result.seconds,
+        p50: result.p50,
+        cpuMs: (procCpuMs(row.pid) - before) / charges,
+        postgresMs: (postgresCpuMs() - postgresBefore) / charges,
+      });
     }
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   console.log(`\nPIX charges, ${CALLERS} callers, ${ROUNDS} interleaved rounds of ${SECONDS} s; load average after ${load}`);
-  console.log('| server | charges/s (each round) | median | p50 ms (median) | CPU ms/charge (median) |');
-  console.log('|---|---|---|---|---|');
+  console.log('| server | charges/s (each round) | median | p50 ms (median) | CPU ms/charge (median) | PostgreSQL CPU ms/charge (median) |');
+  console.log('|---|---|---|---|---|---|');
   for (const [name, list] of samples)
     console.log(
-      `| ${name} | ${list.map((s) => s.perSecond.toFixed(0)).join(', ')} | ${median(list.map((s) => s.perSecond)).toFixed(0)} | ${median(list.map((s) => s.p50)).toFixed(1)} | ${median(list.map((s) => s.cpuMs)).toFixed(2)} |`,
+      `| ${name} | ${list.map((s) => s.perSecond.toFixed(0)).join(', ')} | ${median(list.map((s) => s.perSecond)).toFixed(0)} | ${median(list.map((s) => s.p50)).toFixed(1)} | ${median(list.map((s) => s.cpuMs)).toFixed(2)} | ${median(list.map((s) => s.postgresMs)).toFixed(2)} |`,
     );
   const base = median(samples.get('bare baseline')!.map((s) => s.perSecond));
+  /** A row's CPU a charge, its server's and PostgreSQL's: what the two cores pay for one. */
+  const cpuOf = (name: string) => {
+    const list = samples.get(name)!;
+    return `${median(list.map((s) => s.cpuMs)).toFixed(2)} + ${median(list.map((s) => s.postgresMs)).toFixed(2)} ms`;
+  };
   for (const [name, key] of [
     ['gateway (QR image answered)', 'baselineRatio'],
     ['gateway (omit_pix_qr_image)', 'baselineRatioNoImage'],
   ] as const) {
     const gatewayRate = median(samples.get(name)!.map((s) => s.perSecond));
     console.log(`ratio ${name} / baseline: ${(gatewayRate / base).toFixed(2)}`);
-    noteFigure(key, gatewayRate / base, `${gatewayRate.toFixed(0)}/s against ${base.toFixed(0)}/s, ${CALLERS} callers`);
+    noteFigure(
+      key,
+      gatewayRate / base,
+      `${gatewayRate.toFixed(0)}/s against ${base.toFixed(0)}/s, ${CALLERS} callers; CPU a charge, the server's + PostgreSQL's: ${cpuOf(name)} against ${cpuOf('bare baseline')}`,
+    );
   }
 } finally {
   client.driver.close();

@@ -8,7 +8,7 @@
  * processes, or the embedded database's child process), so the two cores' budget is visible. Run alone with
  * `npx tsx bench/sandboxCharges.ts [--quick] [--backend postgres|embedded]`.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PaymentMethod } from '../gen/ts-proto/gateway/v1/types.js';
@@ -19,7 +19,7 @@ import { closedLoop } from './gateway/load.js';
 import { sandboxCharger } from './gateway/sandboxAccount.js';
 import { SANDBOX_THREAD_NAME } from '../server/sandbox/pspThread.js';
 import { noteFigure } from './issue31.js';
-import { BENCH_TOKEN, buildGateway, procCpuMs, startGatewayProcess, threadCpuMs } from './gateway/processes.js';
+import { BENCH_TOKEN, buildGateway, postgresCpuMs, procCpuMs, startGatewayProcess, threadCpuMs } from './gateway/processes.js';
 
 const argv = process.argv.slice(2);
 const QUICK = argv.includes('--quick');
@@ -28,20 +28,6 @@ const WARMUP_SECONDS = QUICK ? 1 : 3;
 const IN_FLIGHT = 16;
 const backendArg = argv[argv.indexOf('--backend') + 1];
 const BACKENDS = argv.includes('--backend') ? [backendArg as 'postgres' | 'embedded'] : (['postgres', 'embedded'] as const);
-
-/** CPU time of every PostgreSQL server process on the machine (the bench's database is the machine's). */
-function postgresCpuMs(): number {
-  let total = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += procCpuMs(Number(entry));
-    } catch {
-      // The process ended between the listing and the read.
-    }
-  }
-  return total;
-}
 
 interface Row {
   backend: string;

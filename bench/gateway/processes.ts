@@ -4,7 +4,7 @@
  * provider, and what is read of them from /proc.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
@@ -85,6 +85,24 @@ export async function freePorts(count: number): Promise<number[]> {
 /** The process's CPU time (user + system) in milliseconds, from /proc/<pid>/stat. */
 export function procCpuMs(pid: number): number {
   return statCpuMs(`/proc/${pid}/stat`);
+}
+
+/**
+ * The CPU time in milliseconds of every PostgreSQL server process on the machine (its backends, WAL writer,
+ * checkpointer and the rest: the benches' databases are the machine's cluster). A process that ends between two
+ * readings takes its time with it, so read it around a window in which the pools' connections stay open.
+ */
+export function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += procCpuMs(Number(entry));
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return total;
 }
 
 /** The CPU time in milliseconds of `pid`'s threads named `name` (a worker thread's name), from /proc/<pid>/task/<tid>/stat. */
