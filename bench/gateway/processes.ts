@@ -88,20 +88,31 @@ export function procCpuMs(pid: number): number {
 }
 
 /**
- * The CPU time in milliseconds of every PostgreSQL server process on the machine (its backends, WAL writer,
- * checkpointer and the rest: the benches' databases are the machine's cluster). A process that ends between two
- * readings takes its time with it, so read it around a window in which the pools' connections stay open.
+ * The CPU time in milliseconds of each PostgreSQL server process on the machine, by pid (its backends, WAL writer,
+ * checkpointer and the rest: the benches' databases are the machine's cluster). Read one before a window and give
+ * it to `postgresCpuMsSince` after.
  */
-export function postgresCpuMs(): number {
-  let total = 0;
+export function postgresCpuByPid(): Map<number, number> {
+  const byPid = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += procCpuMs(Number(entry));
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') byPid.set(Number(entry), procCpuMs(Number(entry)));
     } catch {
       // The process ended between the listing and the read.
     }
   }
+  return byPid;
+}
+
+/**
+ * PostgreSQL's CPU in milliseconds since `before` (postgresCpuByPid): each process's time now less its time then, and
+ * the whole time of a process started since. Counted by process, so a connection closed in the window (a pool's idle
+ * timeout) takes only its own share of the window with it, not the time it had spent before the window began.
+ */
+export function postgresCpuMsSince(before: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, ms] of postgresCpuByPid()) total += ms - (before.get(pid) ?? 0);
   return total;
 }
 
