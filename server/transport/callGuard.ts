@@ -143,6 +143,17 @@ export class CallGuard {
     return bearer ? this.access.authenticate(bearer) : undefined;
   }
 
+  /**
+   * The refusal a new unary call of the contract gets at once while the gateway is overloaded (the load shedder's
+   * limit, or MAX_IN_FLIGHT, reached), or undefined. The gRPC transport asks before it authenticates the caller or
+   * decodes the request: under overload most calls are refused, and what each refusal costs is taken from the calls
+   * answered. `unary` asks again when it takes the call, which is what holds a place.
+   */
+  shedding(path: string): GatewayError | undefined {
+    if (!RPC_RULES[path]) return undefined;
+    return this.pressure?.refusal() ?? this.inFlight?.refusal();
+  }
+
   rule(path: string): RpcRule {
     const rule = RPC_RULES[path];
     // A new RPC without a rule is refused, never open: the permissions test names it.

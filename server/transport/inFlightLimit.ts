@@ -21,13 +21,19 @@ export class InFlightLimit {
     return max > 0 ? new InFlightLimit(max) : undefined;
   }
 
+  /** The refusal a new call gets now, or undefined while there is a place (asked before a call is authenticated or read). */
+  refusal(): GatewayError | undefined {
+    if (this.current < this.max) return undefined;
+    return new GatewayError('RESOURCE_EXHAUSTED', `the gateway is answering ${this.max} calls already; try again shortly`, {
+      reason: 'OVERLOADED',
+      retryAfterMs: IN_FLIGHT_RETRY_MS,
+    });
+  }
+
   /** Takes a place; the function it returns gives it back (once, however often it is called). */
   enter(): () => void {
-    if (this.current >= this.max)
-      throw new GatewayError('RESOURCE_EXHAUSTED', `the gateway is answering ${this.max} calls already; try again shortly`, {
-        reason: 'OVERLOADED',
-        retryAfterMs: IN_FLIGHT_RETRY_MS,
-      });
+    const refusal = this.refusal();
+    if (refusal) throw refusal;
     this.current += 1;
     let released = false;
     return () => {

@@ -127,22 +127,30 @@ export class LoopPressure {
   }
 
   /**
+   * The refusal a new call gets now (counted as refused in this window), or undefined while the limit has room. A
+   * transport may ask before it authenticates or reads a call, so that a refused call costs as little as it can.
+   */
+  refusal(): GatewayError | undefined {
+    if (this.inFlight < this.limit) return undefined;
+    this.refused += 1;
+    return this.cause === 'pool'
+      ? new GatewayError('RESOURCE_EXHAUSTED', `the gateway's database is busy (${this.waiting} queries wait for a connection); try again shortly`, {
+          reason: 'OVERLOADED',
+          retryAfterMs: IN_FLIGHT_RETRY_MS,
+        })
+      : new GatewayError('RESOURCE_EXHAUSTED', 'the gateway is overloaded (its calls are already answered late); try again shortly', {
+          reason: 'OVERLOADED',
+          retryAfterMs: IN_FLIGHT_RETRY_MS,
+        });
+  }
+
+  /**
    * Takes a new call, or refuses it while as many calls as the limit are in flight; the function it returns gives
    * the place back (once, however often it is called).
    */
   admit(): () => void {
-    if (this.inFlight >= this.limit) {
-      this.refused += 1;
-      throw this.cause === 'pool'
-        ? new GatewayError('RESOURCE_EXHAUSTED', `the gateway's database is busy (${this.waiting} queries wait for a connection); try again shortly`, {
-            reason: 'OVERLOADED',
-            retryAfterMs: IN_FLIGHT_RETRY_MS,
-          })
-        : new GatewayError('RESOURCE_EXHAUSTED', 'the gateway is overloaded (its calls are already answered late); try again shortly', {
-            reason: 'OVERLOADED',
-            retryAfterMs: IN_FLIGHT_RETRY_MS,
-          });
-    }
+    const refusal = this.refusal();
+    if (refusal) throw refusal;
     this.taken += 1;
     this.inFlight += 1;
     this.peak = Math.max(this.peak, this.inFlight);

@@ -1,11 +1,29 @@
+import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { CreateTransactionRequest, ListProvidersRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
-import { connectDriver, errorDetailsOf, failureOf, type Driver } from '../support/clients.js';
+import { connectDriver, errorDetailsOf, failureOf, grpcDriver, type Driver } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
 import { saturateWhile } from '../support/eventLoop.js';
 import { MIN_CALLS_UNDER_PRESSURE } from '../../server/transport/loopPressure.js';
+
+/** A unary call of `path` whose request is `bytes` as they are, with the test token: what no generated client sends. */
+function rawUnary(address: string, path: string, bytes: Buffer): Promise<Buffer> {
+  const client = new grpc.Client(address, grpc.credentials.createInsecure());
+  const metadata = new grpc.Metadata();
+  metadata.set('authorization', `Bearer ${TEST_TOKEN}`);
+  return new Promise<Buffer>((resolve, reject) =>
+    client.makeUnaryRequest(
+      path,
+      (request: Buffer) => request,
+      (response: Buffer) => response,
+      bytes,
+      metadata,
+      (error, response) => (error ? reject(error) : resolve(response!)),
+    ),
+  ).finally(() => client.close());
+}
 
 /**
  * MAX_IN_FLIGHT (issue "Fast and observable", overload): past the cap of unary
@@ -63,9 +81,33 @@ it('refuses calls past the cap while one is in flight, on both transports, and t
     expect(refused.message).toBe('the gateway is answering 1 calls already; try again shortly');
     expect(await errorDetailsOf(listProviders(driver))).toMatchObject({ reason: 'OVERLOADED', retryDelayMs: 200 });
   }
+  // Over gRPC the refusal comes before anything else the call would cost: a caller whose token is wrong, or whose
+  // request is not even protobuf, is told the gateway is overloaded, not that it is unauthenticated or invalid.
+  const stranger = grpcDriver(stack.gateway.grpcAddress!, 'not-a-token');
+  try {
+    expect(await failureOf(listProviders(stranger))).toEqual({
+      code: 'RESOURCE_EXHAUSTED',
+      message: 'the gateway is answering 1 calls already; try again shortly',
+    });
+  } finally {
+    stranger.close();
+  }
+  expect(await failureOf(rawUnary(stack.gateway.grpcAddress!, '/gateway.v1.PaymentGatewayService/ListProviders', Buffer.from([0xff, 0xff])))).toMatchObject({
+    code: 'RESOURCE_EXHAUSTED',
+  });
   expect((await slow).transaction.id).toBeDefined();
   expect((await listProviders(stack.client)).providers.length).toBeGreaterThan(0);
   expect((await listProviders(connect)).providers.length).toBeGreaterThan(0);
+  // Once the place is free again, the same two calls get their own answers: UNAUTHENTICATED and INVALID_ARGUMENT.
+  const strangerAgain = grpcDriver(stack.gateway.grpcAddress!, 'not-a-token');
+  try {
+    expect((await failureOf(listProviders(strangerAgain))).code).toBe('UNAUTHENTICATED');
+  } finally {
+    strangerAgain.close();
+  }
+  expect(await failureOf(rawUnary(stack.gateway.grpcAddress!, '/gateway.v1.PaymentGatewayService/ListProviders', Buffer.from([0xff, 0xff])))).toMatchObject({
+    code: 'INVALID_ARGUMENT',
+  });
 });
 
 it('takes only a few calls at once while the event loop stays behind (calls over both transports), and every call again once it caught up', async () => {

@@ -99,6 +99,8 @@ const callers = new WeakMap<grpc.Metadata, Principal>();
 /**
  * Every call but health checks carries `authorization: Bearer
  * <token>`; the caller it stands for is found here, before the handler runs.
+ * Under overload a unary call is refused first, before its credential is
+ * checked or its request decoded (CallGuard.shedding).
  */
 function authInterceptor(guard: CallGuard, logger: Logger): grpc.ServerInterceptor {
   return (method, call) =>
@@ -107,6 +109,12 @@ function authInterceptor(guard: CallGuard, logger: Logger): grpc.ServerIntercept
         next({
           onReceiveMetadata: (metadata, proceed) => {
             if (method.path.startsWith(HEALTH_PREFIX)) return proceed(metadata);
+            const refusal = method.requestStream || method.responseStream ? undefined : guard.shedding(method.path);
+            if (refusal) {
+              guard.refused(method.path, refusal.code, traceHeadersOf(metadata));
+              const { code, details, metadata: trailers } = toServiceError(refusal, logger, method.path);
+              return call.sendStatus({ code: code!, details: details!, metadata: trailers! });
+            }
             guard.authenticate(textEntry(metadata, 'authorization')).then(
               (principal) => {
                 if (!principal) {
