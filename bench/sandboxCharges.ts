@@ -19,7 +19,7 @@ import { closedLoop } from './gateway/load.js';
 import { sandboxCharger } from './gateway/sandboxAccount.js';
 import { SANDBOX_THREAD_NAME } from '../server/sandbox/pspThread.js';
 import { noteFigure } from './issue31.js';
-import { BENCH_TOKEN, buildGateway, postgresCpuByPid, postgresCpuMsSince, procCpuMs, startGatewayProcess, threadCpuMs } from './gateway/processes.js';
+import { BENCH_TOKEN, buildGateway, postgresCpuSince, procCpuMs, startGatewayProcess, threadCpuMs } from './gateway/processes.js';
 
 const argv = process.argv.slice(2);
 const QUICK = argv.includes('--quick');
@@ -59,12 +59,12 @@ async function runBackend(backend: 'postgres' | 'embedded'): Promise<Row[]> {
       await closedLoop(IN_FLIGHT, WARMUP_SECONDS, call, classify);
       const gatewayBefore = procCpuMs(gateway.pid);
       const pspBefore = threadCpuMs(gateway.pid, SANDBOX_THREAD_NAME);
-      const postgresBefore = backend === 'postgres' ? postgresCpuByPid() : undefined;
-      const databaseBefore = postgresBefore ? 0 : gateway.childrenCpuMs();
+      const databaseBefore = gateway.childrenCpuMs();
+      const databaseSpent = backend === 'postgres' ? postgresCpuSince() : () => gateway.childrenCpuMs() - databaseBefore;
       const result = await closedLoop(IN_FLIGHT, SECONDS, call, classify);
       const pspMs = threadCpuMs(gateway.pid, SANDBOX_THREAD_NAME) - pspBefore;
       const gatewayMs = procCpuMs(gateway.pid) - gatewayBefore - pspMs;
-      const databaseMs = postgresBefore ? postgresCpuMsSince(postgresBefore) : gateway.childrenCpuMs() - databaseBefore;
+      const databaseMs = databaseSpent();
       rows.push({
         backend,
         row,

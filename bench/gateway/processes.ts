@@ -87,12 +87,8 @@ export function procCpuMs(pid: number): number {
   return statCpuMs(`/proc/${pid}/stat`);
 }
 
-/**
- * The CPU time in milliseconds of each PostgreSQL server process on the machine, by pid (its backends, WAL writer,
- * checkpointer and the rest: the benches' databases are the machine's cluster). Read one before a window and give
- * it to `postgresCpuMsSince` after.
- */
-export function postgresCpuByPid(): Map<number, number> {
+/** The CPU time in milliseconds of each PostgreSQL server process on the machine, by pid. */
+function postgresCpuByPid(): Map<number, number> {
   const byPid = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -106,14 +102,18 @@ export function postgresCpuByPid(): Map<number, number> {
 }
 
 /**
- * PostgreSQL's CPU in milliseconds since `before` (postgresCpuByPid): each process's time now less its time then, and
- * the whole time of a process started since. Counted by process, so a connection closed in the window (a pool's idle
- * timeout) takes only its own share of the window with it, not the time it had spent before the window began.
+ * PostgreSQL's CPU from now on (its backends, WAL writer, checkpointer and the rest: the benches' databases are the
+ * machine's cluster): the function returned gives the milliseconds spent since this call. Counted by process (each
+ * one's time now less its time then, all the time of one started since), so a connection closed in between (a pool's
+ * idle timeout) takes only its share of the window with it, not the time it had spent before the window began.
  */
-export function postgresCpuMsSince(before: Map<number, number>): number {
-  let total = 0;
-  for (const [pid, ms] of postgresCpuByPid()) total += ms - (before.get(pid) ?? 0);
-  return total;
+export function postgresCpuSince(): () => number {
+  const before = postgresCpuByPid();
+  return () => {
+    let total = 0;
+    for (const [pid, ms] of postgresCpuByPid()) total += ms - (before.get(pid) ?? 0);
+    return total;
+  };
 }
 
 /** The CPU time in milliseconds of `pid`'s threads named `name` (a worker thread's name), from /proc/<pid>/task/<tid>/stat. */

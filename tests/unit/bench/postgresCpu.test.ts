@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import pg from 'pg';
-import { postgresCpuByPid, postgresCpuMsSince } from '../../../bench/gateway/processes.js';
+import { postgresCpuSince } from '../../../bench/gateway/processes.js';
 import { ADMIN_URL, onDatabase } from '../../support/postgres.js';
 
 /** Work only the backend does: a sum over `rows` rows it generates itself. */
@@ -10,11 +10,11 @@ describe("PostgreSQL's CPU, as the benches read it beside a server's", () => {
   it("counts the time a statement spends in the machine's PostgreSQL, none of it this process's", async () => {
     await onDatabase(ADMIN_URL, async (client) => {
       await client.query('select 1');
-      const before = postgresCpuByPid();
+      const spentSince = postgresCpuSince();
       const started = process.cpuUsage();
       await client.query(BUSY(5_000_000));
       const ours = process.cpuUsage(started);
-      const spent = postgresCpuMsSince(before);
+      const spent = spentSince();
       expect(spent).toBeGreaterThan(100);
       expect((ours.user + ours.system) / 1000).toBeLessThan(spent);
     });
@@ -23,16 +23,16 @@ describe("PostgreSQL's CPU, as the benches read it beside a server's", () => {
   it('does not take away the earlier time of a connection that closes in the window', async () => {
     const closing = new pg.Client({ connectionString: ADMIN_URL });
     await closing.connect();
-    let before: Map<number, number>;
+    let spentSince: () => number;
     try {
       // A connection with a past: its backend has spent a few hundred milliseconds before the window opens.
       await closing.query(BUSY(5_000_000));
-      before = postgresCpuByPid();
+      spentSince = postgresCpuSince();
     } finally {
       await closing.end();
     }
     await onDatabase(ADMIN_URL, (client) => client.query('select 1'));
     // Summed over the processes alive at each reading, the closed backend's past would come out as a negative figure.
-    expect(postgresCpuMsSince(before)).toBeGreaterThanOrEqual(0);
+    expect(spentSince()).toBeGreaterThanOrEqual(0);
   });
 });
