@@ -3,7 +3,7 @@ import { chmodSync, chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { closedPort } from './closedPort.js';
+import { freePort } from './closedPort.js';
 
 /**
  * A PgBouncer (Debian's, /usr/sbin/pgbouncer) on a free loopback port in front of one PostgreSQL, in transaction
@@ -26,7 +26,7 @@ const listening = (port: number) =>
   });
 
 export async function startPgBouncer(server: { host: string; port: number }): Promise<PgBouncer> {
-  const port = await closedPort();
+  const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'gw-pgbouncer-'));
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
