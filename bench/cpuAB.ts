@@ -52,7 +52,7 @@ try {
     await processes.buildGateway((line) => console.log(`${name}: ${line}`));
     const database = await createTestDatabase(undefined, 'gw_cpu_ab');
     const dataDir = mkdtempSync(join(tmpdir(), 'cpu-ab-'));
-    const gateway = await processes.startGatewayProcess({ databaseUrl: database.url, dataDir, env: { SHED_EVENT_LOOP_DELAY_MS: '0', SHED_POOL_WAITING: '0' } });
+    const gateway = await processes.startGatewayProcess({ databaseUrl: database.url, dataDir, env: { SHED_EVENT_LOOP_DELAY_MS: '0', SHED_POOL_WAIT_MS: '0' } });
     const client = new GatewayClient(gateway.grpcAddress);
     const accountId = await client.createAccount(fake.url);
     const run = randomUUID().slice(0, 8);

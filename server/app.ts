@@ -95,7 +95,7 @@ export interface RunningGateway {
   sandboxPsp?: SandboxPsp;
   /** The SANDBOX provider's fake PSP, when this process runs it in a worker thread (SANDBOX_THREAD). */
   sandboxThread?: SandboxPspThread;
-  /** The load shedder (SHED_EVENT_LOOP_DELAY_MS, SHED_POOL_WAITING), when on: tests wait for its limit to fall. */
+  /** The load shedder (SHED_EVENT_LOOP_DELAY_MS, SHED_POOL_WAIT_MS), when on: tests wait for its limit to fall. */
   pressure?: LoopPressure;
   close(): Promise<void>;
 }
@@ -510,10 +510,7 @@ async function startTransports(
     logger,
   );
   const inFlight = InFlightLimit.of(config.maxInFlight);
-  const pressure = LoopPressure.of(config.shedEventLoopDelayMs, {
-    limit: config.shedPoolWaiting,
-    waiting: async () => (await db.poolUsage()).find((usage) => usage.pool === 'primary')?.pending ?? 0,
-  });
+  const pressure = LoopPressure.of(config.shedEventLoopDelayMs, { limitMs: config.shedPoolWaitMs, waitMs: () => db.primaryWaits().windowMs() });
   if (pressure) {
     closers.push(async () => pressure.close());
     running.pressure = pressure;

@@ -157,8 +157,8 @@ export interface Config {
   maxInFlight: number;
   /** SHED_EVENT_LOOP_DELAY_MS: new calls are refused while the event loop's median delay is above it; 0: off. */
   shedEventLoopDelayMs: number;
-  /** SHED_POOL_WAITING: new calls are refused while more queries than this wait for a primary connection; 0: off. */
-  shedPoolWaiting: number;
+  /** SHED_POOL_WAIT_MS: new calls are refused while the primary pool's queries wait longer than this for a connection (a window's median); 0: off. */
+  shedPoolWaitMs: number;
   /** ALLOW_PRIVATE_PROVIDER_URLS: accounts' base_url and certificate URLs may point at loopback, private, link-local or metadata addresses (development, tests). */
   allowPrivateProviderUrls: boolean;
   /** ALLOW_PRIVATE_WEBHOOK_URLS: the same for charges' webhook_url. */
@@ -321,6 +321,19 @@ function callerRateLimits(
   };
 }
 
+/**
+ * SHED_POOL_WAIT_MS. It replaced SHED_POOL_WAITING, a count of waiting queries, which refused healthy traffic (32
+ * callers on 10 connections; any 21 on the embedded database's one): a deployment still setting the count is told
+ * what to set instead rather than left with a setting that silently does nothing.
+ */
+function shedPoolWaitMs(env: NodeJS.ProcessEnv): number {
+  if (env.SHED_POOL_WAITING?.trim())
+    throw new Error(
+      'SHED_POOL_WAITING is no longer read: load shedding at the database now judges how long queries wait for a connection; set SHED_POOL_WAIT_MS (milliseconds, default 100; 0: off) and remove SHED_POOL_WAITING',
+    );
+  return count(env, 'SHED_POOL_WAIT_MS', 100);
+}
+
 /** PROCESS_HEARTBEAT_MS, PROCESS_STALE_MS and UNKNOWN_CHECK_SCHEDULE_MS. */
 function inFlightTimings(env: NodeJS.ProcessEnv): Pick<Config, 'processHeartbeatMs' | 'processStaleMs' | 'unknownCheckScheduleMs'> {
   const processHeartbeatMs = positive(env, 'PROCESS_HEARTBEAT_MS', 5_000);
@@ -454,7 +467,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...callerRateLimits(env),
     maxInFlight: count(env, 'MAX_IN_FLIGHT', 256),
     shedEventLoopDelayMs: count(env, 'SHED_EVENT_LOOP_DELAY_MS', 100),
-    shedPoolWaiting: count(env, 'SHED_POOL_WAITING', 20),
+    shedPoolWaitMs: shedPoolWaitMs(env),
     s3: {
       endpoint: env.S3_ENDPOINT || undefined,
       region: env.S3_REGION || 'us-east-1',

@@ -6,6 +6,7 @@ import { MIGRATIONS } from './migrations/index.js';
 import { embeddedDataDir, startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.js';
 import { RoundRobinPostgreSqlDriver } from './replicaRouting.js';
 import { cancelReadsWithTheirCaller } from './statementCancellation.js';
+import { PoolWaits } from './poolWaits.js';
 import { usePreparedStatements } from './preparedSql.js';
 
 export interface DatabaseOptions {
@@ -99,6 +100,11 @@ export interface Database {
   embedded: boolean;
   /** The pools' usage; none once closed (asking a closed ORM would open its pools again). */
   poolUsage(): Promise<PoolUsage[]>;
+  /**
+   * How long the primary pool's queries wait for a connection (the load shedder's SHED_POOL_WAIT_MS), timed from the
+   * first call on: a gateway with that rule off never asks, and keeps no waits nobody reads.
+   */
+  primaryWaits(): PoolWaits;
   /** How far each replica replays behind the primary, in seconds; a replica that cannot be asked is left out. */
   replicaLag(): Promise<{ pool: string; seconds: number }[]>;
   /**
@@ -171,6 +177,7 @@ export async function openDatabase({
   const clientUrl = databaseUrl ?? (embeddedServer = await (embedded ?? startEmbeddedPostgres(embeddedDataDir(dataDir)))).url;
   let orm: MikroORM;
   let primaryPool: pg.Pool & { Client?: new (config: pg.ClientConfig) => pg.Client };
+  let primaryWaits: PoolWaits | undefined;
   try {
     orm = (await MikroORM.init(
       ormConfig(clientUrl, embeddedServer !== undefined, log, embeddedServer ? [] : replicaUrls, acquireTimeoutMs, connectTimeoutMs, poolMax),
@@ -192,6 +199,7 @@ export async function openDatabase({
     em: () => orm.em.fork(),
     rootEm: () => orm.em,
     embedded: embeddedServer !== undefined,
+    primaryWaits: () => (primaryWaits ??= PoolWaits.of(primaryPool)),
     // pg's Client as the ORM's driver loads it: the same module, and the same host, user and database as its pool.
     primaryClient: embeddedServer
       ? undefined

@@ -2,10 +2,12 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { GatewayError } from '../lib/errors.js';
 import { IN_FLIGHT_RETRY_MS } from './inFlightLimit.js';
 
-/** The primary pool's queue: how many queries may wait for a connection before new calls are refused, and how to count them. */
+/** The primary pool's queue: how long its queries may wait for a connection before new calls are refused, and how to read it. */
 export interface PoolQueue {
-  limit: number;
-  waiting: () => Promise<number>;
+  /** Milliseconds; 0: off. */
+  limitMs: number;
+  /** The wait of the window since the last call, in milliseconds (PoolWaits.windowMs), and a new window. */
+  waitMs: () => number;
 }
 
 /** How often the event loop's delay and the pool's queue are judged, and over what window. */
@@ -33,16 +35,16 @@ export function windowDelayMs(samples: number, medianNs: number, sinceJudgedMs: 
 
 /**
  * Load shedding by the event loop's delay (SHED_EVENT_LOOP_DELAY_MS) and the
- * primary pool's queue (SHED_POOL_WAITING), as an adaptive limit on the calls
+ * primary pool's queue (SHED_POOL_WAIT_MS), as an adaptive limit on the calls
  * answered at once. The in-flight cap bounds how many calls wait, but not how
  * long: on two cores a few dozen charges at once already keep the loop busy,
  * and past the gateway's capacity every call admitted makes all the others
  * later, until each is answered after its caller has given up (goodput falls
  * to nothing).
  *
- * Every window, the loop's median delay and the pool's waiting queries are
- * judged. A window under pressure (delay above its limit, or more queries
- * waiting than theirs) lowers the limit to 80 % of the calls that were in
+ * Every window, the loop's median delay and the median time the pool's queries
+ * waited for a connection are judged. A window under pressure (either above its
+ * limit) lowers the limit to 80 % of the calls that were in
  * flight (never under 4), except when the loop is behind with more calls
  * refused than taken in the window: refusing is then most of its work, and
  * taking fewer calls would only waste the capacity, so the limit holds. A
@@ -60,8 +62,8 @@ export class LoopPressure {
   private delayMs = 0;
   /** When the last window was judged (performance.now()). */
   private judgedAt = performance.now();
-  private waiting = 0;
-  private reading = false;
+  /** The pool's wait in the last window under its pressure, in milliseconds, for the refusal's message. */
+  private poolWaitMs = 0;
   private inFlight = 0;
   /** The most calls in flight during the current window. */
   private peak = 0;
@@ -85,7 +87,7 @@ export class LoopPressure {
 
   /** The shedder, or undefined when both limits are 0 (off). */
   static of(limitMs: number, pool?: PoolQueue): LoopPressure | undefined {
-    const queue = pool && pool.limit > 0 ? pool : undefined;
+    const queue = pool && pool.limitMs > 0 ? pool : undefined;
     return limitMs > 0 || queue ? new LoopPressure(limitMs, queue) : undefined;
   }
 
@@ -94,7 +96,9 @@ export class LoopPressure {
     this.delayMs = windowDelayMs(this.histogram.count, this.histogram.count > 0 ? this.histogram.percentile(50) : 0, now - this.judgedAt);
     this.judgedAt = now;
     this.histogram.reset();
-    const poolBusy = this.pool !== undefined && this.waiting > this.pool.limit;
+    const poolWaitMs = this.pool?.waitMs() ?? 0;
+    const poolBusy = this.pool !== undefined && poolWaitMs > this.pool.limitMs;
+    if (poolBusy) this.poolWaitMs = poolWaitMs;
     const loopBehind = this.limitMs > 0 && this.delayMs > this.limitMs;
     if (poolBusy || (loopBehind && this.refused <= this.taken)) {
       this.cause = poolBusy ? 'pool' : 'loop';
@@ -107,13 +111,6 @@ export class LoopPressure {
     this.peak = this.inFlight;
     this.taken = 0;
     this.refused = 0;
-    if (this.pool && !this.reading) {
-      this.reading = true;
-      this.pool.waiting().then(
-        (waiting) => ((this.waiting = waiting), (this.reading = false)),
-        () => ((this.waiting = 0), (this.reading = false)),
-      );
-    }
   }
 
   /** The median delay of the last window, in milliseconds. */
@@ -134,10 +131,14 @@ export class LoopPressure {
     if (this.inFlight < this.limit) return undefined;
     this.refused += 1;
     return this.cause === 'pool'
-      ? new GatewayError('RESOURCE_EXHAUSTED', `the gateway's database is busy (${this.waiting} queries wait for a connection); try again shortly`, {
-          reason: 'OVERLOADED',
-          retryAfterMs: IN_FLIGHT_RETRY_MS,
-        })
+      ? new GatewayError(
+          'RESOURCE_EXHAUSTED',
+          `the gateway's database is busy (its queries wait ${Math.round(this.poolWaitMs)} ms for a connection); try again shortly`,
+          {
+            reason: 'OVERLOADED',
+            retryAfterMs: IN_FLIGHT_RETRY_MS,
+          },
+        )
       : new GatewayError('RESOURCE_EXHAUSTED', 'the gateway is overloaded (its calls are already answered late); try again shortly', {
           reason: 'OVERLOADED',
           retryAfterMs: IN_FLIGHT_RETRY_MS,

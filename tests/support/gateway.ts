@@ -53,7 +53,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     // the test itself keeps the loop busy, or a suite sends many calls at once. tests/integration/overload.test.ts and
     // tests/unit/loopPressure.test.ts turn it on.
     SHED_EVENT_LOOP_DELAY_MS: '0',
-    SHED_POOL_WAITING: '0',
+    SHED_POOL_WAIT_MS: '0',
     // The fake PSP on the test's own event loop, where the suites drive it (injectFault, received, behaviour); the
     // thread `npm start` runs it in is tested by tests/integration/sandboxThread.test.ts and the suites that spawn
     // the gateway as a process.

@@ -34,7 +34,7 @@ export async function spawnGateway(env: Record<string, string>, timeoutMs = 60_0
       S3_PORT: '0',
       // CI runs several suites at once on two cores: a starved gateway process would shed the suites' calls.
       SHED_EVENT_LOOP_DELAY_MS: '0',
-      SHED_POOL_WAITING: '0',
+      SHED_POOL_WAIT_MS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
