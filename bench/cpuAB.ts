@@ -5,7 +5,7 @@
  *
  * Each gateway runs compiled, as `npm start` runs it (with load shedding off, so every call counts), on a fresh
  * PostgreSQL database of its own, against the one zero-latency fake provider; 8 callers of CreateTransaction (PIX,
- * `omit_pix_qr_image`, an idempotency key each). The order alternates from round to round. Printed: each round's
+ * `omit_pix_qr_image` unless CPU_AB_IMAGE=1 asks for the image, an idempotency key each). The order alternates from round to round. Printed: each round's
  * CPU ms per charge, each side's median, and the paired ratios this tree / other tree with their median.
  *
  * The other tree is a worktree with its server compiled (`git worktree add --detach /tmp/base main`, link its
@@ -28,6 +28,8 @@ import * as here from './gateway/processes.js';
 const otherRoot = process.argv[2];
 if (!otherRoot) throw new Error('usage: npx tsx bench/cpuAB.ts <the other tree, its server compiled>');
 const ROUNDS = Number(process.env.CPU_AB_ROUNDS ?? 8);
+/** CPU_AB_IMAGE=1: the charges ask for the PIX QR image too. */
+const IMAGE = process.env.CPU_AB_IMAGE === '1';
 const SECONDS = Number(process.env.CPU_AB_SECONDS ?? 5);
 const CALLERS = 8;
 
@@ -68,7 +70,7 @@ try {
           CreateTransactionRequest.fromPartial({
             providerAccountId: accountId,
             idempotencyKey: `cpu-ab-${run}-${sequence++}`,
-            omitPixQrImage: true,
+            omitPixQrImage: !IMAGE,
             transaction: { amount: 1990, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX, customer: { name: 'Ana Souza', document: '12345678909' } },
           }),
         ),
