@@ -1,4 +1,4 @@
-import { crc32, deflateSync } from 'node:zlib';
+import { constants, crc32, deflateSync } from 'node:zlib';
 import { qrSymbol } from './qrSymbol.js';
 
 /** Pixels per QR module and modules of quiet zone around the symbol: the picture `qrcode`'s own PNG had (scale 4, margin 1). */
@@ -45,41 +45,60 @@ export function pixQrImage(pixCode: string): string {
 
 /**
  * The code's QR symbol as a PNG: black modules on white, `SCALE` pixels each, `margin` white modules around (1, the
- * gateway's picture; 4, the one `qrcode`'s defaults draw, which the SANDBOX PSP's images have always had). Each row
- * of modules is written once as pixels and copied to its `SCALE` rows of the image.
+ * gateway's picture; 4, the one `qrcode`'s defaults draw, which the SANDBOX PSP's images have always had).
+ *
+ * A row of pixels the same as the one above it (the `SCALE` − 1 copies of each row of modules, the margin's rows) is
+ * written with PNG's Up filter, which makes it all zeros; the rest with no filter. Compressed with zlib's run-length
+ * strategy, which takes those runs in a third to a half of the time its default took over the unfiltered rows (an
+ * image's deflate in about 20 µs against 49–68 µs, 644 bytes against 579; docs/benchmarks.md).
  */
 export function qrPng(text: string, margin = MARGIN): Buffer {
   const { size, modules } = qrSymbol(text);
   const side = (size + 2 * margin) * SCALE;
-  const rowBytes = 1 + Math.ceil(side / 8); // the filter type (0, none), then 8 pixels per byte, first pixel in the high bit
-  const raw = Buffer.alloc(rowBytes * side, 0xff); // white: grayscale 1 is white at bit depth 1
-  for (let y = 0; y < side; y += 1) raw[y * rowBytes] = 0;
+  const rowBytes = 1 + Math.ceil(side / 8); // the filter type, then 8 pixels per byte, first pixel in the high bit
+  const raw = Buffer.alloc(rowBytes * side); // zeros: each row a copy of the one above (filter 2, Up, of no difference)
+  for (let y = 0; y < side; y += 1) raw[y * rowBytes] = UP;
+  const white = (y: number) => {
+    raw[y * rowBytes] = NONE;
+    raw.fill(0xff, y * rowBytes + 1, (y + 1) * rowBytes); // grayscale 1 is white at bit depth 1
+  };
+  white(0);
   for (let r = 0; r < size; r += 1) {
     const first = (r + margin) * SCALE * rowBytes;
+    white((r + margin) * SCALE);
     for (let c = 0; c < size; c += 1) {
       if (!modules[r * size + c]) continue;
       for (let x = (c + margin) * SCALE, end = x + SCALE; x < end; x += 1) raw[first + 1 + (x >> 3)]! &= ~(0x80 >> (x & 7));
     }
-    for (let k = 1; k < SCALE; k += 1) raw.copy(raw, first + k * rowBytes + 1, first + 1, first + rowBytes);
   }
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(side, 0);
-  header.writeUInt32BE(side, 4);
-  header[8] = 1; // bit depth
-  header[9] = 0; // grayscale; compression, filter method and interlace stay 0
-  return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  white((size + margin) * SCALE);
+  const idat = deflateSync(raw, { strategy: constants.Z_RLE });
+  const png = Buffer.allocUnsafe(PNG_SIGNATURE.length + 25 + 12 + idat.length + 12);
+  PNG_SIGNATURE.copy(png, 0);
+  let at = PNG_SIGNATURE.length;
+  at = chunk(png, at, 'IHDR', 13, (data) => {
+    png.writeUInt32BE(side, data);
+    png.writeUInt32BE(side, data + 4);
+    png[data + 8] = 1; // bit depth
+    png.fill(0, data + 9, data + 13); // grayscale; compression, filter method and interlace 0
+  });
+  at = chunk(png, at, 'IDAT', idat.length, (data) => idat.copy(png, data));
+  chunk(png, at, 'IEND', 0, () => {});
+  return png;
 }
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+/** PNG's row filters: none, and Up (each byte less the one above it). */
+const NONE = 0;
+const UP = 2;
 
-/** A PNG chunk: length, type, data, and the CRC-32 of type and data. */
-function chunk(type: string, data: Buffer): Buffer {
-  const out = Buffer.alloc(12 + data.length);
-  out.writeUInt32BE(data.length, 0);
-  out.write(type, 4, 'latin1');
-  data.copy(out, 8);
-  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
-  return out;
+/** Writes a PNG chunk into `png` at `at` (length, type, the data `write` puts at its offset, CRC-32 of type and data); answers where it ends. */
+function chunk(png: Buffer, at: number, type: string, length: number, write: (data: number) => void): number {
+  png.writeUInt32BE(length, at);
+  png.write(type, at + 4, 'latin1');
+  write(at + 8);
+  png.writeUInt32BE(crc32(png.subarray(at + 4, at + 8 + length)), at + 8 + length);
+  return at + 12 + length;
 }
 
 /**
