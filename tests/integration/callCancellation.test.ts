@@ -197,7 +197,10 @@ it('a call that ended is not cancelled afterwards: grpc-js reports every streamâ
   let aborts = 0;
   const abort = AbortController.prototype.abort;
   AbortController.prototype.abort = function counted(this: AbortController, reason?: unknown) {
-    aborts += 1;
+    // Only the calls' own controllers, which the gRPC server aborts. Other code shares this process: the gateway's
+    // workers abort their sleep when stored work wakes them. A CI run on a loaded machine counted 4 aborts in this
+    // window when every abort counted; which code made them was not recorded.
+    if (/transport[\\/]grpc[\\/]server\./.test(new Error().stack ?? '')) aborts += 1;
     return abort.call(this, reason);
   };
   try {
