@@ -5,8 +5,10 @@
  *
  * Each gateway runs compiled, as `npm start` runs it (with load shedding off, so every call counts), on a fresh
  * PostgreSQL database of its own, against the one zero-latency fake provider; 8 callers of CreateTransaction (PIX,
- * `omit_pix_qr_image` unless CPU_AB_IMAGE=1 asks for the image, an idempotency key each). The order alternates from round to round. Printed: each round's
- * CPU ms per charge, each side's median, and the paired ratios this tree / other tree with their median.
+ * `omit_pix_qr_image` unless CPU_AB_IMAGE=1 asks for the image, an idempotency key each). The order alternates from
+ * round to round. Printed: each round's CPU ms per charge, each side's median, and the paired ratios this tree / other
+ * tree with their median. The fake answers every charge with one PIX code, so with the image the gateway's cache
+ * serves it after the first: the image's drawing is measured through SANDBOX (bench/sandboxCharges.ts), not here.
  *
  * The other tree is a worktree with its server compiled (`git worktree add --detach /tmp/base main`, link its
  * node_modules, then `npx tsx scripts/serverBuild.ts --force` in it). Run with
