@@ -1,7 +1,8 @@
 /**
  * A QR Code symbol (ISO/IEC 18004, model 2) at error correction level M, drawn for the PIX images the gateway answers
  * (issue 31 §2: the `qrcode` package spent about 0.9 ms of a charge's CPU on one symbol, half of it searching the
- * mask and a third choosing the segments; this does both in tight loops over one byte array).
+ * mask and a third choosing the segments; this chooses the segments in one pass over the bytes and scores the masks
+ * 31 lines at a time, in the bits of 32-bit words).
  *
  * What it does, in the standard's order:
  * - the text's UTF-8 bytes split into numeric, alphanumeric and byte segments of the fewest bits (a shortest path
@@ -418,27 +419,86 @@ function masked(mask: number, row: number, column: number): boolean {
 }
 
 /**
- * For a version, each mask's modules as one array of 0 and 1 (function patterns left out: they are never masked), kept
- * once drawn: which modules are function patterns depends on the version alone. Kept up to version 20 (PIX codes fit
- * in 6 to 10; all twenty versions' layers are about 1 MB), drawn each time above.
+ * The penalty's rules read 31 lines at a time: a line's module is one bit of a 32-bit word, so one pass over the words
+ * of a block scores its lines together with a few bitwise operations (issue 31: module by module, the eight masks'
+ * scores were about three quarters of a PIX image's drawing). `across` holds the symbol's rows in the bits (bit `i`
+ * of word `b × size + c` is row `31b + i`, column `c`); `down` the same of the symbol turned over (bit `i` of word
+ * `b × size + r` is row `r`, column `31b + i`). A block's 32nd bit repeats the next block's first line, so the
+ * blocks' 2×2 squares across their edge are counted as well.
  */
-const maskLayers = new Map<number, Uint8Array[]>();
+interface Packed {
+  across: Int32Array;
+  down: Int32Array;
+}
+
+/** Lines in a block that count as its own (its 32nd repeats the next block's first). */
+const LINES_PER_BLOCK = 31;
+
+function blocksOf(size: number): number {
+  return Math.ceil(size / LINES_PER_BLOCK);
+}
+
+/** The lowest `lines` bits set (0 to 31 of them). */
+function lowBits(lines: number): number {
+  return lines >= LINES_PER_BLOCK ? 0x7fffffff : lines <= 0 ? 0 : (1 << lines) - 1;
+}
+
+/** Bits set in a 32-bit word. */
+function ones(word: number): number {
+  let v = word - ((word >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+function pack(modules: Uint8Array, size: number): Packed {
+  const blocks = blocksOf(size);
+  const across = new Int32Array(blocks * size);
+  const down = new Int32Array(blocks * size);
+  for (let block = 0; block < blocks; block += 1) {
+    const base = block * size;
+    for (let bit = 0, line = block * LINES_PER_BLOCK; bit < 32 && line < size; bit += 1, line += 1) {
+      for (let k = 0, row = line * size; k < size; k += 1) {
+        across[base + k]! |= modules[row + k]! << bit;
+        down[base + k]! |= modules[k * size + line]! << bit;
+      }
+    }
+  }
+  return { across, down };
+}
+
+/**
+ * For a version, each mask as it changes a symbol drawn with mask 0's format information: the data modules it
+ * darkens (inverts), and the format modules where its own format information differs from mask 0's. Function
+ * patterns are never masked, and which modules are function patterns depends on the version alone, so the layers
+ * are kept once drawn, up to version 20 (PIX codes fit in 6 to 10; all twenty versions' layers are 0.84 MB), and
+ * drawn each time above.
+ */
+interface MaskLayer extends Packed {
+  modules: Uint8Array;
+}
+
+const maskLayers = new Map<number, MaskLayer[]>();
 const LAYERS_KEPT_UP_TO = 20;
 
-function masksOf(matrix: Matrix, version: number): Uint8Array[] {
+function masksOf(matrix: Matrix, version: number): MaskLayer[] {
   let layers = maskLayers.get(version);
   if (layers) return layers;
   const { size, reserved } = matrix;
+  const firstFormat = new Matrix(size);
+  drawFormat(firstFormat, 0);
   layers = [];
   for (let mask = 0; mask < 8; mask += 1) {
-    const layer = wordAligned(size * size);
+    const ownFormat = new Matrix(size);
+    drawFormat(ownFormat, mask);
+    const modules = wordAligned(size * size);
     for (let row = 0; row < size; row += 1) {
       for (let column = 0; column < size; column += 1) {
         const index = row * size + column;
-        if (!reserved[index] && masked(mask, row, column)) layer[index] = 1;
+        if (!reserved[index]) modules[index] = masked(mask, row, column) ? 1 : 0;
+        else modules[index] = firstFormat.modules[index]! ^ ownFormat.modules[index]!;
       }
     }
-    layers.push(layer);
+    layers.push({ modules, ...pack(modules, size) });
   }
   if (version <= LAYERS_KEPT_UP_TO) maskLayers.set(version, layers);
   return layers;
@@ -457,61 +517,96 @@ function wordAligned(length: number): Uint8Array {
   return new Uint8Array(new ArrayBuffer(Math.ceil(length / 4) * 4), 0, length);
 }
 
-/** 11-module runs that look like a finder: dark-light-dark-dark-dark-light-dark and four light, either way round. */
-const FINDER_LIKE = 0b10111010000;
-const FINDER_LIKE_REVERSED = 0b00001011101;
-
 /** The standard's penalty: runs of five or more (N1), 2×2 blocks (N2), finder-like runs (N3), dark balance (N4). */
 export function penalty(modules: Uint8Array, size: number): number {
-  return lines(modules, size, size, 1) + lines(modules, size, 1, size) + blocksAndBalance(modules, size);
+  return packedPenalty(pack(modules, size), size);
+}
+
+function packedPenalty({ across, down }: Packed, size: number): number {
+  return lines(across, size) + lines(down, size) + blocksAndBalance(across, size);
+}
+
+/** The mask of the lowest penalty for the symbol drawn in `matrix` (mask 0's format in place); the first of equal scores. */
+function bestMask(matrix: Matrix, layers: readonly MaskLayer[]): number {
+  const { size } = matrix;
+  const symbol = pack(matrix.modules, size);
+  const candidate: Packed = { across: new Int32Array(symbol.across.length), down: new Int32Array(symbol.down.length) };
+  let best = 0;
+  let lowest = Infinity;
+  for (let mask = 0; mask < 8; mask += 1) {
+    const layer = layers[mask]!;
+    for (let i = 0; i < symbol.across.length; i += 1) {
+      candidate.across[i] = symbol.across[i]! ^ layer.across[i]!;
+      candidate.down[i] = symbol.down[i]! ^ layer.down[i]!;
+    }
+    const score = packedPenalty(candidate, size);
+    if (score < lowest) {
+      lowest = score;
+      best = mask;
+    }
+  }
+  return best;
 }
 
 /**
- * N1 and N3 along every row (`lineStep` size, `step` 1) or every column (1 and size): runs of five or more, and the
- * 11-module windows that look like a finder.
+ * N1 and N3 along the lines packed in `words` (every row in `across`, every column in `down`): each run of five or more
+ * of one colour scores its length − 2, counted as one point for each five in a row it holds and two more where it
+ * starts; each 11-module window that looks like a finder (dark-light-dark-dark-dark-light-dark and four light, either
+ * way round) scores 40.
  */
-function lines(modules: Uint8Array, size: number, lineStep: number, step: number): number {
+function lines(words: Int32Array, size: number): number {
   let score = 0;
-  for (let line = 0, start = 0; line < size; line += 1, start += lineStep) {
-    // Without branches on the modules (a symbol's modules are as good as random: a branch on each would be mispredicted
-    // half the time): a run ending adds run − 2 when it is 5 or longer, through masks of all ones or none.
-    let last = modules[start]!;
-    let run = 1;
-    let bits = last;
-    for (let b = 1, index = start + step; b < size; b += 1, index += step) {
-      const module = modules[index]!;
-      const same = 1 ^ module ^ last;
-      score += ((4 - run) >> 31) & (same - 1) & (run - 2);
-      run = run * same + 1;
-      last = module;
-      bits = ((bits << 1) & 0x7ff) | module;
-      if (b >= 10 && (bits === FINDER_LIKE || bits === FINDER_LIKE_REVERSED)) score += 40;
+  for (let block = 0, base = 0; base < words.length; block += 1, base += size) {
+    const own = lowBits(size - block * LINES_PER_BLOCK);
+    // Whether each line's module at k − 1, k − 2, k − 3 and k − 4 is the colour of the one before it.
+    let same1 = 0;
+    let same2 = 0;
+    let same3 = 0;
+    let same4 = 0;
+    for (let k = 1, i = base + 1; k < size; k += 1, i += 1) {
+      const same = ~(words[i]! ^ words[i - 1]!);
+      if (k >= 4) {
+        const five = same & same1 & same2 & same3 & own;
+        score += ones(five) + 2 * ones(k === 4 ? five : five & ~same4);
+      }
+      if (k >= 10) {
+        const middle = words[i - 6]! & ~words[i - 5]! & words[i - 4]!;
+        const lightAfter = ~(words[i - 3]! | words[i - 2]! | words[i - 1]! | words[i]!);
+        const lightBefore = ~(words[i - 10]! | words[i - 9]! | words[i - 8]! | words[i - 7]!);
+        const forward = words[i - 10]! & ~words[i - 9]! & words[i - 8]! & words[i - 7]! & lightAfter;
+        const backward = lightBefore & words[i - 3]! & words[i - 2]! & ~words[i - 1]! & words[i]!;
+        score += 40 * ones(middle & (forward | backward) & own);
+      }
+      same4 = same3;
+      same3 = same2;
+      same2 = same1;
+      same1 = same;
     }
-    score += ((4 - run) >> 31) & (run - 2);
   }
   return score;
 }
 
-/** N2's score of a 2×2 block by its dark modules: 3 when all four are one colour. */
-const BLOCK_SCORE = Uint8Array.of(3, 0, 0, 0, 3);
-
-/** N2 (2×2 blocks of one colour) and N4 (the dark modules' share, in whole steps of 5 % from 50 %). */
-function blocksAndBalance(modules: Uint8Array, size: number): number {
-  let score = 0;
+/** N2 (2×2 blocks of one colour) and N4 (the dark modules' share, in whole steps of 5 % from 50 %), from `across`. */
+function blocksAndBalance(across: Int32Array, size: number): number {
+  let squares = 0;
   let dark = 0;
-  for (let row = 0; row < size; row += 1) {
-    const top = row * size;
-    for (let column = 0; column < size; column += 1) dark += modules[top + column]!;
-    if (row === size - 1) break;
-    const bottom = top + size;
-    let left = modules[top]! + modules[bottom]!;
-    for (let column = 1; column < size; column += 1) {
-      const right = modules[top + column]! + modules[bottom + column]!;
-      score += BLOCK_SCORE[left + right]!;
-      left = right;
+  for (let block = 0, base = 0; base < across.length; block += 1, base += size) {
+    const own = lowBits(size - block * LINES_PER_BLOCK);
+    // A row with a row below it in this block's bits.
+    const upper = lowBits(size - 1 - block * LINES_PER_BLOCK);
+    let previous = 0;
+    let previousVertical = 0;
+    for (let k = 0, i = base; k < size; k += 1, i += 1) {
+      const word = across[i]!;
+      dark += ones(word & own);
+      // Each row's module the colour of the one below it, in this column.
+      const vertical = ~(word ^ (word >>> 1));
+      if (k > 0) squares += ones(vertical & previousVertical & ~(word ^ previous) & upper);
+      previous = word;
+      previousVertical = vertical;
     }
   }
-  return score + Math.abs(Math.ceil((dark * 100) / (size * size) / 5) - 10) * 10;
+  return squares * 3 + Math.abs(Math.ceil((dark * 100) / (size * size) / 5) - 10) * 10;
 }
 
 /** The smallest version the text's bytes fit in at level M, with the segments of the fewest bits for it. */
@@ -545,21 +640,8 @@ export function drawSymbol(segments: readonly Segment[], version: number, mask?:
   drawFunctionPatterns(matrix, version);
   drawCodewords(matrix, codewords(dataStream(segments, version), version));
   const layers = masksOf(matrix, version);
+  const best = mask ?? bestMask(matrix, layers);
   const modules = wordAligned(size * size);
-  let best = mask ?? 0;
-  if (mask === undefined) {
-    let lowest = Infinity;
-    for (let candidate = 0; candidate < 8; candidate += 1) {
-      drawFormat(matrix, candidate);
-      applyMask(modules, matrix.modules, layers[candidate]!);
-      const score = penalty(modules, size);
-      if (score < lowest) {
-        lowest = score;
-        best = candidate;
-      }
-    }
-  }
-  drawFormat(matrix, best);
-  applyMask(modules, matrix.modules, layers[best]!);
+  applyMask(modules, matrix.modules, layers[best]!.modules);
   return { version, size, mask: best, modules };
 }

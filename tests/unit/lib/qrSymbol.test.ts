@@ -1,5 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import QRCode from 'qrcode';
+// The package's own penalty rules, which its mask choice uses (it ships no types for its internal modules).
+// @ts-expect-error: no declaration file for the package's internal module
+import maskPattern from 'qrcode/lib/core/mask-pattern.js';
 import { drawSymbol, optimalSegments, penalty, qrSymbol, type Segment, type QrSymbol } from '../../../server/lib/qrSymbol.js';
 
 /**
@@ -89,6 +92,32 @@ describe('QR symbol', () => {
     // A 21 × 21 all-light matrix: 42 runs of 21 (N1: 3 + 16 each), 400 blocks (N2: 3 each), no finder-like run
     // (N3), all light (N4: 10 steps of 5 % from half, 10 each).
     expect(penalty(new Uint8Array(21 * 21), 21)).toBe(42 * 19 + 400 * 3 + 100);
+  });
+
+  it.each([21, 25, 41, 57, 61, 62, 63, 93, 94, 125, 177])('scores a %i × %i matrix as qrcode does, rule by rule', (size) => {
+    // Sizes at the edges of the 31-line blocks the penalty reads its lines in (62, 63, 93, 94) and the versions' ends.
+    let seed = size;
+    const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 16) & 1;
+    const rules = maskPattern as Record<
+      `getPenaltyN${1 | 2 | 3 | 4}`,
+      (data: { size: number; data: Uint8Array; get(row: number, column: number): number }) => number
+    >;
+    for (let round = 0; round < 4; round += 1) {
+      // Random modules, then long runs and finder-like rows and columns drawn over them.
+      const modules = Uint8Array.from({ length: size * size }, random);
+      const finder = [1, 0, 1, 1, 1, 0, 1, 0, 0, 0, 0];
+      for (let k = 0; k < size; k += 7 + round) {
+        for (let j = 0; j < 11 && k + j < size; j += 1) {
+          modules[((k * 3) % size) * size + k + j] = round % 2 === 0 ? finder[j]! : finder[10 - j]!;
+          modules[(k + j) * size + ((k * 5) % size)] = finder[j]!;
+        }
+        for (let j = 0; j < 9 && k + j < size; j += 1) modules[((k * 11) % size) * size + k + j] = round & 1;
+      }
+      const data = { size, data: modules, get: (row: number, column: number) => modules[row * size + column]! };
+      const expected = rules.getPenaltyN1(data) + rules.getPenaltyN2(data) + rules.getPenaltyN3(data) + rules.getPenaltyN4(data);
+      expect(rules.getPenaltyN3(data)).toBeGreaterThan(0);
+      expect(penalty(modules, size)).toBe(expected);
+    }
   });
 
   it('refuses a text no version holds at level M', () => {
