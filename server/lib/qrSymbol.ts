@@ -96,38 +96,37 @@ function dataCodewords(version: number): number {
 export function optimalSegments(bytes: Uint8Array, width: 0 | 1 | 2): Segment[] {
   if (bytes.length === 0) return [];
   const head = MODES.map((mode) => (4 + COUNT_BITS[mode][width]) * 6);
-  let previous = head.slice();
+  // The cheapest cost so far ending in each mode, and this byte's (two arrays swapped at each byte, nothing allocated).
+  let previous = Float64Array.from(head);
+  let current = new Float64Array(3);
+  const written = new Float64Array(3);
+  const came = new Int8Array(3);
   // For each byte and mode it ends in: the mode that byte itself was written in (-1: it cannot end in that mode).
   const from = new Int8Array(bytes.length * 3);
   for (let i = 0; i < bytes.length; i += 1) {
     const byte = bytes[i]!;
-    const current = [Infinity, Infinity, Infinity];
-    const came = [-1, -1, -1];
-    if (isDigit(byte)) {
-      current[0] = previous[0]! + CHAR_COST.numeric;
-      came[0] = 0;
-    }
-    if (isAlphanumeric(byte)) {
-      current[1] = previous[1]! + CHAR_COST.alphanumeric;
-      came[1] = 1;
-    }
+    current[0] = isDigit(byte) ? previous[0]! + CHAR_COST.numeric : Infinity;
+    current[1] = isAlphanumeric(byte) ? previous[1]! + CHAR_COST.alphanumeric : Infinity;
     current[2] = previous[2]! + CHAR_COST.byte;
-    came[2] = 2;
     // A new segment may start after this byte: the one that ended is rounded up to whole bits, the new one's header added.
-    const settled = current.slice();
-    const written = came.slice();
+    for (let end = 0; end < 3; end += 1) {
+      written[end] = current[end]!;
+      came[end] = current[end] === Infinity ? -1 : end;
+    }
     for (let to = 0; to < 3; to += 1) {
       for (let end = 0; end < 3; end += 1) {
-        if (written[end] === -1) continue;
-        const cost = Math.ceil(settled[end]! / 6) * 6 + head[to]!;
+        if (written[end] === Infinity) continue;
+        const cost = Math.ceil(written[end]! / 6) * 6 + head[to]!;
         if (came[to] === -1 || cost < current[to]!) {
           current[to] = cost;
-          came[to] = written[end]!;
+          came[to] = end;
         }
       }
     }
     for (let mode = 0; mode < 3; mode += 1) from[i * 3 + mode] = came[mode]!;
+    const done = previous;
     previous = current;
+    current = done;
   }
   let mode = 0;
   for (let m = 1; m < 3; m += 1) if (previous[m]! < previous[mode]!) mode = m;
