@@ -1,7 +1,10 @@
 import { constants, crc32, deflateSync } from 'node:zlib';
 import { qrSymbol } from './qrSymbol.js';
 
-/** Pixels per QR module and modules of quiet zone around the symbol: the picture `qrcode`'s own PNG had (scale 4, margin 1). */
+/**
+ * Pixels per QR module and modules of quiet zone around the symbol: the picture `qrcode`'s own PNG had (scale 4, margin 1).
+ * qrPng draws a module as half a byte of a row, so the scale stays 4.
+ */
 const SCALE = 4;
 const MARGIN = 1;
 /** Codes whose image is kept: a charge's code is drawn when it is created and again when a read confirms it. */
@@ -66,10 +69,8 @@ export function qrPng(text: string, margin = MARGIN): Buffer {
   for (let r = 0; r < size; r += 1) {
     const first = (r + margin) * SCALE * rowBytes;
     white((r + margin) * SCALE);
-    for (let c = 0; c < size; c += 1) {
-      if (!modules[r * size + c]) continue;
-      for (let x = (c + margin) * SCALE, end = x + SCALE; x < end; x += 1) raw[first + 1 + (x >> 3)]! &= ~(0x80 >> (x & 7));
-    }
+    // A module is four pixels from a multiple of four: one half of a byte, the high one first.
+    for (let c = 0, x = margin * SCALE; c < size; c += 1, x += SCALE) if (modules[r * size + c]) raw[first + 1 + (x >> 3)]! &= ~(0xf0 >> (x & 7));
   }
   white((size + margin) * SCALE);
   const idat = deflateSync(raw, { strategy: constants.Z_RLE });
