@@ -2,7 +2,8 @@
  * Charges through the built-in SANDBOX PSP: the path `npm start` gives a newcomer (issue 31, points 1 and 8). The
  * gateway runs as `npm start` runs it, SANDBOX PSP included, on PostgreSQL and on the embedded database; 16 callers
  * create PIX charges (with the QR image answered, and without: `omit_pix_qr_image`), then boletos, each for
- * SANDBOX_BENCH_SECONDS (10; 3 with --quick), after a warm-up of every row and of each again before it is measured. Printed per row: charges per second, the median and p99 latency, and
+ * SANDBOX_BENCH_SECONDS (10; 3 with --quick), after a warm-up of every row and of each again before it is measured.
+ * Printed per row: charges per second, the median and p99 latency, and
  * the CPU per charge of the gateway's process less the PSP's thread, of the PSP's own thread (its worker thread, read
  * by name from /proc; 0 where it runs on the gateway's loop, SANDBOX_THREAD=false) and of the database (PostgreSQL's
  * processes, or the embedded database's child process), so the two cores' budget is visible. Run alone with
