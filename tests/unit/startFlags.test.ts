@@ -22,5 +22,7 @@ it('every start script runs the gateway with the same V8 flags, hot functions op
   const flags = flagsOf('start');
   for (const role of roles) expect(flagsOf(role)).toEqual(flags);
   expect(flags).toEqual(expect.arrayContaining(['--max-semi-space-size=8', '--heap-growing-percent=25', '--no-concurrent-recompilation']));
+  // It would map node_modules' traces too, and keep their maps: the entry point maps the gateway's own (lib/sourceMaps.ts).
+  expect(flags).not.toContain('--enable-source-maps');
   expect(execFileSync(process.execPath, [...flags, '-e', 'console.log("accepted")'], { encoding: 'utf8' }).trim()).toBe('accepted');
 });
