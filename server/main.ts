@@ -1,30 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import type { RunningGateway } from './app.js';
-import type { Component } from './components.js';
-import { mapOwnStackTraces } from './lib/sourceMaps.js';
+import { COMPONENTS, needsDatabase, type Component } from './components.js';
+import { loadConfig } from './config.js';
+import { embeddedDataDir, startEmbeddedPostgres } from './db/embedded.js';
+import { createLogger } from './lib/logger.js';
+import { installProcessPolicy } from './lib/processPolicy.js';
+import { writeScriptEnvironment } from './scriptEnvironment.js';
 
 /**
  * npm start → every component; `tsx server/main.ts grpc` (or connect, webhooks,
  * sandbox) starts one. Separate processes need DATABASE_URL: the embedded
  * database belongs to the one process that opened it.
  */
-// Before any module of ours loads, so that each one's stack traces are mapped to its source (lib/sourceMaps.ts).
-mapOwnStackTraces();
-const [
-  { COMPONENTS, needsDatabase },
-  { loadConfig },
-  { embeddedDataDir, startEmbeddedPostgres },
-  { createLogger },
-  { installProcessPolicy },
-  { writeScriptEnvironment },
-] = await Promise.all([
-  import('./components.js'),
-  import('./config.js'),
-  import('./db/embedded.js'),
-  import('./lib/logger.js'),
-  import('./lib/processPolicy.js'),
-  import('./scriptEnvironment.js'),
-]);
 const requested = process.argv.slice(2);
 const components: Component[] =
   requested.length === 0 || requested.includes('all')

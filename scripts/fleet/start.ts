@@ -131,7 +131,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     await waitFor('PgBouncer', async () => (await listening(t.bouncer.primary)) && (await listening(t.bouncer.replicas)));
     await createDatabase(`postgresql://postgres@127.0.0.1:${t.haproxy.pgPrimary}/postgres`);
 
-    const sandbox = run('sandbox', process.execPath, ['dist/server/main.js', 'sandbox'], {
+    const sandbox = run('sandbox', process.execPath, ['--import', './dist/server/sourceMaps.js', 'dist/server/main.js', 'sandbox'], {
       cwd: ROOT,
       env: { HOST: '127.0.0.1', SANDBOX_PORT: String(t.sandboxPort), DATA_DIR: join(dir, 'sandbox'), LOG_LEVEL: 'warn' },
       restartAfterMs: 500,
@@ -166,7 +166,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         ...(g.role === 'intake' ? { WEBHOOK_WORKERS: '0' } : {}),
       };
       mkdirSync(env.DATA_DIR, { recursive: true });
-      const child = run(g.name, process.execPath, ['dist/server/main.js', ...gatewayComponents[g.role]], {
+      const child = run(g.name, process.execPath, ['--import', './dist/server/sourceMaps.js', 'dist/server/main.js', ...gatewayComponents[g.role]], {
         cwd: ROOT,
         env,
         restartAfterMs: 500,

@@ -1,11 +1,8 @@
 import { Writable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
-import { mapOwnStackTraces } from '../lib/sourceMaps.js';
+import { createLogger } from '../lib/logger.js';
+import { SandboxPsp } from './psp.js';
 import type { ThreadRequest, ThreadMessage, ThreadData } from './threadMessages.js';
-
-// A thread's source maps are its own: on before its modules load (lib/sourceMaps.ts).
-mapOwnStackTraces();
-const [{ createLogger }, { SandboxPsp }] = await Promise.all([import('../lib/logger.js'), import('./psp.js')]);
 
 /**
  * The sandbox PSP inside its worker thread (started by SandboxPspThread): its HTTP server, its state and its

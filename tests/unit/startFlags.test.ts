@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { expect, it } from '@jest/globals';
 import { npmStartArgs } from '../../scripts/serverBuild.js';
 
@@ -22,7 +22,11 @@ it('every start script runs the gateway with the same V8 flags, hot functions op
   const flags = flagsOf('start');
   for (const role of roles) expect(flagsOf(role)).toEqual(flags);
   expect(flags).toEqual(expect.arrayContaining(['--max-semi-space-size=8', '--heap-growing-percent=25', '--no-concurrent-recompilation']));
-  // It would map node_modules' traces too, and keep their maps: the entry point maps the gateway's own (lib/sourceMaps.ts).
+  // It would map node_modules' traces too, and keep their maps: a preload maps the gateway's own (server/sourceMaps.ts,
+  // compiled beside main.js; tests/unit/sourceMaps.test.ts runs it).
   expect(flags).not.toContain('--enable-source-maps');
-  expect(execFileSync(process.execPath, [...flags, '-e', 'console.log("accepted")'], { encoding: 'utf8' }).trim()).toBe('accepted');
+  expect(flags.slice(0, 2)).toEqual(['--import', './dist/server/sourceMaps.js']);
+  expect(existsSync('server/sourceMaps.ts')).toBe(true);
+  const v8Flags = flags.slice(2);
+  expect(execFileSync(process.execPath, [...v8Flags, '-e', 'console.log("accepted")'], { encoding: 'utf8' }).trim()).toBe('accepted');
 });
