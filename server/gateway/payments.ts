@@ -109,8 +109,11 @@ export class PaymentsService {
     private readonly routes?: RoutesService,
   ) {}
 
+  /** The catalogue as declared: the same for the process's life, so read once (reading builds the adapters not used yet). */
+  private providers?: ProviderSummary[];
+
   listProviders(): ProviderSummary[] {
-    return this.deps.registry.list().map((adapter) => ({
+    return (this.providers ??= this.deps.registry.survey((adapter) => ({
       id: adapter.identity.id,
       aliases: adapter.identity.aliases,
       specGroup: adapter.identity.specGroup,
@@ -123,7 +126,7 @@ export class PaymentsService {
       takesInstallmentPlan: takesInstallmentPlan(adapter),
       credentialKeys: adapter.credentialKeys,
       certificateFields: adapter.certificateFields,
-    }));
+    })));
   }
 
   private async resolve(providerAccountId: string, operation: Operation): Promise<ResolvedAccount> {

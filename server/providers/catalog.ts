@@ -20,16 +20,22 @@ export function providerModuleNames(): string[] {
  */
 export async function providerFactories(): Promise<ProviderFactory[]> {
   const names = providerModuleNames();
-  const modules = (await Promise.all(names.map((name) => import(new URL(name, MEMBERS).href)))) as { default?: ProviderFactory }[];
+  const modules = (await Promise.all(names.map((name) => import(new URL(name, MEMBERS).href)))) as { default?: unknown }[];
   return modules.map((module, index) => {
-    if (typeof module.default !== 'function') throw new Error(`server/providers/members/${names[index]} has no default export building its adapter`);
+    if (!isFactory(module.default))
+      throw new Error(`server/providers/members/${names[index]} has no default export building its adapter (kit/registration.ts)`);
     return module.default;
   });
 }
 
-/** Every provider adapter the gateway knows, from the members folder. What each supports comes from its own declaration. */
+const isFactory = (value: unknown): value is ProviderFactory => typeof value === 'function' && typeof (value as Partial<ProviderFactory>).keys?.id === 'string';
+
+/**
+ * Every provider adapter the gateway knows, from the members folder, each built the first time it is found. What each
+ * supports comes from its own declaration.
+ */
 export async function createRegistry(settings: CatalogSettings, factories?: readonly ProviderFactory[]): Promise<ProviderRegistry> {
   const registry = new ProviderRegistry();
-  for (const factory of factories ?? (await providerFactories())) registry.register(factory(settings));
+  for (const factory of factories ?? (await providerFactories())) registry.registerLazily(factory.keys, () => factory(settings));
   return registry;
 }

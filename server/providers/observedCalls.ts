@@ -3,7 +3,7 @@ import { OPERATIONS, type Operation } from '../domain/types.js';
 import { isGatewayError, outcomeOf } from '../lib/errors.js';
 import { failed, inSpan, SpanKind, type Tracer } from '../lib/tracing.js';
 import type { ProviderAdapter } from './adapter.js';
-import { ProviderRegistry } from './registry.js';
+import type { ProviderRegistry } from './registry.js';
 
 /**
  * How a call to a provider ended, in a few words that stay few (they become
@@ -88,7 +88,5 @@ function observed(adapter: ProviderAdapter, observer: ProviderCallObserver, trac
 
 /** A registry of the same adapters, each reporting its provider calls to `observer` (and to `tracer`, when tracing is on). */
 export function observedRegistry(registry: ProviderRegistry, observer: ProviderCallObserver, tracer?: Tracer): ProviderRegistry {
-  const result = new ProviderRegistry();
-  for (const adapter of registry.list()) result.register(observed(adapter, observer, tracer));
-  return result;
+  return registry.mapped((adapter) => observed(adapter, observer, tracer));
 }

@@ -1,4 +1,5 @@
 import type { ProviderAdapter } from '../adapter.js';
+import type { RegistryKeys } from '../registry.js';
 import type { AdapterRuntime, ProviderDeclaration } from './declaration.js';
 
 /** What the catalogue hands every provider module when it builds the registry. */
@@ -11,8 +12,17 @@ export interface CatalogSettings {
   runtime?: AdapterRuntime;
 }
 
-/** A provider module's default export: how to build its adapter. */
-export type ProviderFactory = (settings: CatalogSettings) => ProviderAdapter;
+/**
+ * A provider module's default export: how to build its adapter, and the id and aliases it is found by, known before
+ * it is built (the catalogue builds an adapter the first time a call names it: registry.ts).
+ */
+export interface ProviderFactory {
+  (settings: CatalogSettings): ProviderAdapter;
+  readonly keys: RegistryKeys;
+}
+
+/** A factory of `build`, found by `keys`. */
+export const providerFactory = (keys: RegistryKeys, build: (settings: CatalogSettings) => ProviderAdapter): ProviderFactory => Object.assign(build, { keys });
 
 /**
  * Registering a family member is this one line, at the end of its own module
@@ -23,5 +33,5 @@ export function member<D extends ProviderDeclaration>(
   Adapter: new (declaration: D, runtime: AdapterRuntime) => ProviderAdapter,
   declaration: D,
 ): ProviderFactory {
-  return (settings) => new Adapter(declaration, settings.runtime ?? {});
+  return providerFactory(declaration.identity, (settings) => new Adapter(declaration, settings.runtime ?? {}));
 }

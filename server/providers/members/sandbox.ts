@@ -1,7 +1,8 @@
-import { SandboxAdapter } from '../sandbox/adapter.js';
-import type { ProviderFactory } from '../kit/registration.js';
+import { SANDBOX_ID, SandboxAdapter } from '../sandbox/adapter.js';
+import { providerFactory } from '../kit/registration.js';
 
 /** SANDBOX: the gateway's own fake PSP, for demos and tests (not in the specification). */
-const sandbox: ProviderFactory = (settings) =>
-  new SandboxAdapter(settings.sandboxUrl, { ...settings.runtime, timeoutMs: settings.sandboxTimeoutMs ?? settings.runtime?.timeoutMs });
-export default sandbox;
+export default providerFactory(
+  { id: SANDBOX_ID },
+  (settings) => new SandboxAdapter(settings.sandboxUrl, { ...settings.runtime, timeoutMs: settings.sandboxTimeoutMs ?? settings.runtime?.timeoutMs }),
+);

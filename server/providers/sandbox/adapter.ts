@@ -57,9 +57,12 @@ import { notificationKeyOf } from '../notificationKeys.js';
  * catalogue's prefixes.
  */
 
+/** The registry's key of the gateway's own fake PSP. */
+export const SANDBOX_ID = 'SANDBOX';
+
 // Identity, capabilities and auth: the API key as a bearer token.
 const declaration = (defaultBaseUrl: string): ProviderDeclaration => ({
-  identity: { id: 'SANDBOX', specGroup: SPEC_GROUPS.GATEWAY, defaultBaseUrl },
+  identity: { id: SANDBOX_ID, specGroup: SPEC_GROUPS.GATEWAY, defaultBaseUrl },
   capabilities: {
     paymentMethods: ['PIX', 'CREDIT_CARD', 'BILLET'],
     withdrawMethods: ['PIX'],
