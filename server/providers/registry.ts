@@ -29,7 +29,7 @@ export class ProviderRegistry {
     return this.add({ keys: adapter.identity, build: () => adapter, peek: () => adapter, adapter });
   }
 
-  /** An adapter built the first time it is found by one of `keys`; it must carry the id it was registered under. */
+  /** An adapter built the first time it is found by one of `keys`; it must carry the same id and aliases. */
   registerLazily(keys: RegistryKeys, build: () => ProviderAdapter): this {
     return this.add({ keys, build, peek: build });
   }
