@@ -55,13 +55,12 @@ export class ProviderRegistry {
   /** A registry of the same keys whose adapters are `transform` of these, each built when first found there. */
   mapped(transform: (adapter: ProviderAdapter) => ProviderAdapter): ProviderRegistry {
     const result = new ProviderRegistry();
-    for (const entry of this.entries)
-      result.add({ keys: entry.keys, build: () => transform(this.built(entry)), peek: () => entry.adapter ?? checked(entry, entry.peek()) });
+    for (const entry of this.entries) result.add({ keys: entry.keys, build: () => transform(this.built(entry)), peek: () => entry.adapter ?? entry.peek() });
     return result;
   }
 
   private add(entry: Entry): this {
-    const keys = [entry.keys.id, ...(entry.keys.aliases ?? [])].map((key) => key.toUpperCase());
+    const keys = upperCased(entry.keys);
     for (const key of keys) {
       if (this.byKey.has(key)) throw new Error(`provider ${key} is registered twice`);
     }
@@ -75,11 +74,14 @@ export class ProviderRegistry {
   }
 }
 
+/** The id, then the aliases, upper-cased: how the registry finds an adapter. */
+const upperCased = ({ id, aliases = [] }: RegistryKeys): string[] => [id, ...aliases].map((key) => key.toUpperCase());
+
 /** A built adapter whose identity differs from the keys it was registered by would be found under another's name. */
 function checked(entry: Entry, adapter: ProviderAdapter): ProviderAdapter {
-  const { id, aliases } = adapter.identity;
-  const registered = [entry.keys.id, ...(entry.keys.aliases ?? [])].map((key) => key.toUpperCase());
-  if (id.toUpperCase() !== registered[0] || aliases.map((alias) => alias.toUpperCase()).join() !== registered.slice(1).join())
-    throw new Error(`provider ${registered[0]} was registered as ${registered.join(', ')} but built as ${[id, ...aliases].join(', ')}`);
+  const registered = upperCased(entry.keys);
+  const built = upperCased(adapter.identity);
+  if (built.join() !== registered.join())
+    throw new Error(`provider ${registered[0]} was registered as ${registered.join(', ')} but built as ${built.join(', ')}`);
   return adapter;
 }
