@@ -263,6 +263,7 @@ async function startSandboxPsp({ config, logger, running, closers }: Start, comp
     port: config.sandboxPort,
     stateFile: join(config.dataDir, 'sandbox-state.json'),
     settleDelayMs: config.sandboxSettleMs,
+    wholeRecords: config.sandboxWholeRecords,
   };
   let psp: SandboxPspThread | SandboxPsp;
   if (config.sandboxThread && components.some((component) => component !== 'sandbox'))

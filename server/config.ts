@@ -58,6 +58,8 @@ export interface Config {
   /** SANDBOX_URL; unset means http://HOST:SANDBOX_PORT. */
   sandboxPublicUrl?: string;
   sandboxSettleMs: number;
+  /** SANDBOX_WHOLE_RECORDS: how many charges, settled payouts and cards the fake PSP keeps whole (SandboxPspOptions.wholeRecords). */
+  sandboxWholeRecords: number;
   /** SANDBOX_THREAD: the fake PSP in a worker thread of its own when it shares the process with other components (default); false: on the gateway's event loop. */
   sandboxThread: boolean;
   /** How long the SANDBOX adapter waits for the fake PSP's answer. */
@@ -230,6 +232,9 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback = false): boolean {
   if (raw === '1' || raw === 'true' || raw === 'yes') return true;
   throw new Error(`${name} must be true or false, got ${JSON.stringify(env[name])}`);
 }
+
+/** SANDBOX_WHOLE_RECORDS' default: the charges, settled payouts and cards the fake PSP keeps whole (docs/decisions.md). */
+export const SANDBOX_WHOLE_RECORDS = 5_000;
 
 function count(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
@@ -436,6 +441,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxPublicUrl: env.SANDBOX_URL || undefined,
     sandboxSettleMs: Number(env.SANDBOX_SETTLE_MS ?? 1000),
     sandboxThread: flag(env, 'SANDBOX_THREAD', true),
+    sandboxWholeRecords: positive(env, 'SANDBOX_WHOLE_RECORDS', SANDBOX_WHOLE_RECORDS),
     sandboxTimeoutMs: count(env, 'SANDBOX_TIMEOUT_MS', 10_000),
     webDir: resolve(env.WEB_DIR || 'web/dist'),
     checkoutDir: resolve(env.CHECKOUT_DIR || 'checkout'),

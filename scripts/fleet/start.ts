@@ -131,9 +131,11 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     await waitFor('PgBouncer', async () => (await listening(t.bouncer.primary)) && (await listening(t.bouncer.replicas)));
     await createDatabase(`postgresql://postgres@127.0.0.1:${t.haproxy.pgPrimary}/postgres`);
 
+    // The PSP keeps every charge whole: the chaos load pays charges by notifications of its own, which the PSP never
+    // sees, so a charge it stopped keeping whole would be canceled there while the gateway holds it paid.
     const sandbox = run('sandbox', process.execPath, ['--import', './dist/server/sourceMaps.js', 'dist/server/main.js', 'sandbox'], {
       cwd: ROOT,
-      env: { HOST: '127.0.0.1', SANDBOX_PORT: String(t.sandboxPort), DATA_DIR: join(dir, 'sandbox'), LOG_LEVEL: 'warn' },
+      env: { HOST: '127.0.0.1', SANDBOX_PORT: String(t.sandboxPort), DATA_DIR: join(dir, 'sandbox'), LOG_LEVEL: 'warn', SANDBOX_WHOLE_RECORDS: String(1e9) },
       restartAfterMs: 500,
     });
     const url = (port: number) => `postgresql://postgres@127.0.0.1:${port}/${DATABASE}`;

@@ -50,6 +50,17 @@ export interface SandboxCharge {
   refundedAmount: number;
 }
 
+/**
+ * A charge the sandbox no longer keeps whole (SANDBOX_WHOLE_RECORDS): past that many newer charges, the oldest keeps
+ * only what its lookups, refunds and the merchant's balance need, and is still found by its Idempotency-Key. One still
+ * pending then is canceled (it can no longer be paid), and said so at the next lookup, as a PSP that expires charges
+ * without notifying them does.
+ */
+export type SandboxForgottenCharge = Pick<SandboxCharge, 'id' | 'amount' | 'method' | 'status' | 'refundedAmount'> & { forgotten: true };
+
+/** The same for a payout once settled: its id, amount and outcome. */
+export type SandboxForgottenWithdrawal = Pick<SandboxWithdrawal, 'id' | 'amount' | 'status' | 'failureReason'> & { forgotten: true };
+
 /** The PIX payment that paid a charge: its end-to-end id and payer (the document as digits). */
 export interface SandboxPixPayment {
   endToEndId: string;

@@ -12,7 +12,10 @@ export interface SandboxBalance {
  * card's stays pending, as an acquirer's receivable does until it settles; refunds leave the charge's side they came
  * from, and every payout not failed leaves the available side when it is asked for (as a PSP reserves it).
  */
-export function sandboxBalance(charges: Iterable<SandboxCharge>, withdrawals: Iterable<SandboxWithdrawal>): SandboxBalance {
+export function sandboxBalance(
+  charges: Iterable<Pick<SandboxCharge, 'method' | 'status' | 'amount' | 'refundedAmount'>>,
+  withdrawals: Iterable<Pick<SandboxWithdrawal, 'status' | 'amount'>>,
+): SandboxBalance {
   let available = 0;
   let pending = 0;
   for (const charge of charges) {

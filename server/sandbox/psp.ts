@@ -16,12 +16,16 @@ import {
   type SandboxCharge,
   type SandboxEvent,
   type SandboxEventType,
+  type SandboxForgottenCharge,
+  type SandboxForgottenWithdrawal,
   type SandboxRecipient,
   type SandboxSentNotification,
   type SandboxWithdrawal,
 } from './api.js';
 import { sandboxBalance } from './balance.js';
 import { staticPixCode } from './brCode.js';
+import { OldestFirst } from '../lib/oldestFirst.js';
+import { ByReference, type Notified } from './references.js';
 import { StateJournal } from './stateJournal.js';
 import { DECLINE_MESSAGES, DECLINING_CARDS, passesLuhn } from './testCards.js';
 import { cardSummary } from '../lib/cardBrand.js';
@@ -45,20 +49,17 @@ const SANDBOX_BANK_CODE = '999';
 const PIX_TTL_MS = 24 * 3600_000;
 const BOLETO_DAYS = 3;
 
-interface Notified {
-  /** SHA-256 of the merchant's API key: the state file never holds a key in clear. */
-  apiKey: string;
-  /** The merchant's Idempotency-Key header: the same key gets the same resource, never a second one. */
-  idempotencyKey?: string;
-  notificationUrl?: string;
-  /** The merchant's secret for signing this resource's notifications; unsigned without one. */
-  notificationSecret?: string;
-}
 interface StoredCharge extends SandboxCharge, Notified {
   /** The customer the charge was asked for, who pays it when paid (sandboxPixPayment); kept off the answers. */
   customer?: { name?: string; document?: string };
 }
 interface StoredWithdrawal extends SandboxWithdrawal, Notified {}
+/** What is left of a charge or payout past `wholeRecords` (api.ts): with its merchant and key, by which it is still found. */
+type ForgottenCharge = SandboxForgottenCharge & Pick<Notified, 'apiKey' | 'idempotencyKey'>;
+type ForgottenWithdrawal = SandboxForgottenWithdrawal & Pick<Notified, 'apiKey' | 'idempotencyKey'>;
+type KeptCharge = StoredCharge | ForgottenCharge;
+type KeptWithdrawal = StoredWithdrawal | ForgottenWithdrawal;
+const isForgotten = <T extends object>(record: T): record is Extract<T, { forgotten: true }> => 'forgotten' in record && record.forgotten === true;
 interface StoredCard {
   number: string;
   apiKey: string;
@@ -66,8 +67,8 @@ interface StoredCard {
 
 type StoredRecipient = SandboxRecipient & { apiKey: string };
 interface PspState {
-  charges: Record<string, StoredCharge>;
-  withdrawals: Record<string, StoredWithdrawal>;
+  charges: Record<string, KeptCharge>;
+  withdrawals: Record<string, KeptWithdrawal>;
   recipients: Record<string, StoredRecipient>;
   /** Card tokens and saved cards, by id. Kept in memory only: card numbers are never written to disk. */
   cards: Map<string, StoredCard>;
@@ -127,6 +128,14 @@ export interface SandboxPspOptions {
   journalCompactBytes?: number;
   /** How long a withdrawal stays processing before it settles. */
   settleDelayMs?: number;
+  /**
+   * How many charges, settled payouts and cards the PSP keeps whole: all unless told (the gateway's
+   * SANDBOX_WHOLE_RECORDS tells it 5,000 of each), so that its memory and state file grow far slower than the charges
+   * a load test makes. Past that, the oldest charge or payout keeps only its id, amount, method and status (a pending
+   * charge is canceled first) and its Idempotency-Key, which its lookups, its refunds and the merchant's balance still
+   * read (about 340 bytes of memory a charge against 840 whole); the oldest card is forgotten.
+   */
+  wholeRecords?: number;
   logger?: Logger;
 }
 
@@ -154,9 +163,15 @@ export class SandboxPsp {
   readonly acted = new Map<string, number>();
   /** Creates held by `actLateMs`, each acted on when called. */
   private readonly queued = new Set<() => void>();
-  /** Charges and withdrawals by merchant and Idempotency-Key, oldest first: a create or a lookup by reference reads one entry, not every charge ever made. */
-  private readonly chargesByReference = new Map<string, StoredCharge[]>();
-  private readonly withdrawalsByReference = new Map<string, StoredWithdrawal[]>();
+  private readonly chargesByReference = new ByReference<KeptCharge>();
+  private readonly withdrawalsByReference = new ByReference<KeptWithdrawal>();
+  /** The ids of what is kept whole, oldest first (options.wholeRecords). */
+  private readonly wholeCharges = new OldestFirst();
+  private readonly wholeWithdrawals = new OldestFirst();
+  private readonly cardIds = new OldestFirst();
+  private readonly wholeRecords: number;
+  /** One string per merchant's hashed key, shared by all its charges, payouts and cards instead of a copy each. */
+  private readonly merchants = new Map<string, string>();
   /** Where the state survives a restart (options.stateFile). */
   private readonly journal?: StateJournal;
 
@@ -171,8 +186,28 @@ export class SandboxPsp {
       });
       this.journal.load();
     }
-    for (const charge of Object.values(this.state.charges)) remember(this.chargesByReference, charge);
-    for (const withdrawal of Object.values(this.state.withdrawals)) remember(this.withdrawalsByReference, withdrawal);
+    this.wholeRecords = options.wholeRecords ?? Number.POSITIVE_INFINITY;
+    for (const charge of Object.values(this.state.charges)) {
+      charge.apiKey = this.merchant(charge.apiKey);
+      this.chargesByReference.add(charge);
+      if (!isForgotten(charge)) this.wholeCharges.push(charge.id);
+    }
+    for (const withdrawal of Object.values(this.state.withdrawals)) {
+      withdrawal.apiKey = this.merchant(withdrawal.apiKey);
+      this.withdrawalsByReference.add(withdrawal);
+      if (!isForgotten(withdrawal)) this.wholeWithdrawals.push(withdrawal.id);
+    }
+    // A state saved under a higher limit (or before there was one) is brought under this one, and saved so.
+    this.forgetOldCharges();
+    this.forgetOldWithdrawals();
+  }
+
+  /** The one copy of a merchant's hashed key. */
+  private merchant(apiKey: string): string {
+    const kept = this.merchants.get(apiKey);
+    if (kept !== undefined) return kept;
+    this.merchants.set(apiKey, apiKey);
+    return apiKey;
   }
 
   /** Tests: make the next create of a kind fail after acting. */
@@ -245,7 +280,8 @@ export class SandboxPsp {
 
   /** The QR image of a PIX charge's BR Code: `qrcode`'s default picture (4 modules of margin), as a 1-bit PNG. */
   private sendQrImage(res: ServerResponse, id: string): void {
-    const code = this.state.charges[id]?.pix?.copyPaste;
+    const charge = this.state.charges[id];
+    const code = charge && !isForgotten(charge) ? charge.pix?.copyPaste : undefined;
     if (!code) return send(res, 404, { error: { message: 'charge not found' } });
     res.writeHead(200, { 'content-type': 'image/png', 'cache-control': 'public, max-age=86400, immutable' });
     res.end(qrPng(code, 4));
@@ -294,7 +330,7 @@ export class SandboxPsp {
     if (method === 'POST' && path === '/v1/card-tokens') return { status: 201, body: this.createCardToken(body, apiKey) };
     if (method === 'POST' && path === '/v1/cards') return { status: 201, body: this.saveCard(body, apiKey) };
     if (method === 'POST' && path === '/v1/charges') {
-      const earlier = this.honoured(idempotencyKey) && this.chargesByReference.get(referenceKey(apiKey, idempotencyKey))?.[0];
+      const earlier = this.honoured(idempotencyKey) && this.chargesByReference.find(apiKey, idempotencyKey)[0];
       if (earlier) return { status: 200, body: publicCharge(earlier) };
       return { status: 201, body: this.createCharge(body, apiKey, idempotencyKey, decline) };
     }
@@ -303,7 +339,7 @@ export class SandboxPsp {
       return {
         status: 200,
         body: {
-          data: reference ? (this.chargesByReference.get(referenceKey(apiKey, reference)) ?? []).map(publicCharge) : [],
+          data: reference ? this.chargesByReference.find(apiKey, reference).map(publicCharge) : [],
         },
       };
     }
@@ -312,7 +348,7 @@ export class SandboxPsp {
       return {
         status: 200,
         body: {
-          data: reference ? (this.withdrawalsByReference.get(referenceKey(apiKey, reference)) ?? []).map(publicWithdrawal) : [],
+          data: reference ? this.withdrawalsByReference.find(apiKey, reference).map(publicWithdrawal) : [],
         },
       };
     }
@@ -321,7 +357,7 @@ export class SandboxPsp {
     if (method === 'POST' && (match = /^\/v1\/charges\/([\w-]+)\/refunds$/.exec(path)))
       return { status: 201, body: await this.refund(match[1]!, body, apiKey) };
     if (method === 'POST' && path === '/v1/withdrawals') {
-      const earlier = this.honoured(idempotencyKey) && this.withdrawalsByReference.get(referenceKey(apiKey, idempotencyKey))?.[0];
+      const earlier = this.honoured(idempotencyKey) && this.withdrawalsByReference.find(apiKey, idempotencyKey)[0];
       if (earlier) return { status: 200, body: publicWithdrawal(earlier) };
       return { status: 201, body: this.createWithdrawal(body, apiKey, idempotencyKey) };
     }
@@ -354,7 +390,7 @@ export class SandboxPsp {
     if (!/^\d{3,4}$/.test(String(body.cvv ?? ''))) throw new HttpError(422, 'invalid cvv');
     if (!String(body.holderName ?? '').trim()) throw new HttpError(422, 'holderName is required');
     const token = newId('tok');
-    this.state.cards.set(token, { number, apiKey });
+    this.keepCard(token, { number, apiKey: this.merchant(apiKey) });
     return { token };
   }
 
@@ -362,8 +398,15 @@ export class SandboxPsp {
     const tokenCard = this.state.cards.get(String(body.token ?? ''));
     if (!tokenCard || tokenCard.apiKey !== apiKey) throw new HttpError(422, 'unknown card token');
     const id = newId('card');
-    this.state.cards.set(id, tokenCard);
+    this.keepCard(id, tokenCard);
     return { id, last4: tokenCard.number.slice(-4) };
+  }
+
+  /** Keeps a card token or saved card, forgetting the oldest past `wholeRecords` (cards are kept in memory only). */
+  private keepCard(id: string, card: StoredCard): void {
+    this.state.cards.set(id, card);
+    this.cardIds.push(id);
+    while (this.cardIds.size > this.wholeRecords) this.state.cards.delete(this.cardIds.shift()!);
   }
 
   /** Synchronous from the Idempotency-Key's check to the charge's insert: two requests with one key get one charge. */
@@ -380,7 +423,7 @@ export class SandboxPsp {
       description: body.description,
       createdAt: now.toISOString(),
       refundedAmount: 0,
-      ...notified(body, apiKey, idempotencyKey),
+      ...notified(body, this.merchant(apiKey), idempotencyKey),
       ...(body.customer && typeof body.customer === 'object'
         ? { customer: { name: String(body.customer.name ?? ''), document: String(body.customer.document ?? '') } }
         : {}),
@@ -417,12 +460,51 @@ export class SandboxPsp {
     if (decline) Object.assign(charge, { status: 'declined', declineReason: decline, paidAt: undefined });
     if (charge.declineReason && DECLINE_MESSAGES.has(charge.declineReason)) charge.declineMessage = DECLINE_MESSAGES.get(charge.declineReason);
     this.state.charges[charge.id] = charge;
-    remember(this.chargesByReference, charge);
+    this.chargesByReference.add(charge);
     this.journal?.record('charges', charge.id);
+    this.wholeCharges.push(charge.id);
+    this.forgetOldCharges();
     return publicCharge(charge);
   }
 
-  private charge(id: string, apiKey: string): StoredCharge {
+  /**
+   * Past `wholeRecords` charges, the oldest keeps only its id, amount, method, status, what was refunded and its
+   * Idempotency-Key; one still pending is canceled first, as it can no longer be paid. Its key still finds it: the
+   * gateway asks by key about a charge whose outcome it does not know, for up to half an hour, and a key that found
+   * nothing would have it charged again.
+   */
+  private forgetOldCharges(): void {
+    while (this.wholeCharges.size > this.wholeRecords) {
+      const id = this.wholeCharges.shift()!;
+      const charge = this.state.charges[id];
+      if (!charge || isForgotten(charge)) continue;
+      const { amount, method, refundedAmount, apiKey, idempotencyKey } = charge;
+      const status = charge.status === 'pending' ? 'canceled' : charge.status;
+      const forgotten: ForgottenCharge = { id, amount, method, status, refundedAmount, apiKey, idempotencyKey, forgotten: true };
+      this.state.charges[id] = forgotten;
+      this.chargesByReference.replace(charge, forgotten);
+      this.journal?.record('charges', id);
+    }
+  }
+
+  /** The same for payouts, once settled: a payout still processing (it settles within `settleDelayMs`) is forgotten after it settles. */
+  private forgetOldWithdrawals(): void {
+    while (this.wholeWithdrawals.size > this.wholeRecords) {
+      const id = this.wholeWithdrawals.peek()!;
+      const withdrawal = this.state.withdrawals[id];
+      if (withdrawal && !isForgotten(withdrawal)) {
+        if (withdrawal.status === 'processing') return;
+        const { amount, status, failureReason, apiKey, idempotencyKey } = withdrawal;
+        const forgotten: ForgottenWithdrawal = { id, amount, status, ...(failureReason ? { failureReason } : {}), apiKey, idempotencyKey, forgotten: true };
+        this.state.withdrawals[id] = forgotten;
+        this.withdrawalsByReference.replace(withdrawal, forgotten);
+        this.journal?.record('withdrawals', id);
+      }
+      this.wholeWithdrawals.shift();
+    }
+  }
+
+  private charge(id: string, apiKey: string): KeptCharge {
     const charge = this.state.charges[id];
     if (!charge || charge.apiKey !== apiKey) throw new HttpError(404, 'charge not found');
     return charge;
@@ -430,7 +512,10 @@ export class SandboxPsp {
 
   private async pay(id: string, apiKey: string): Promise<{ charge: SandboxCharge; notification?: SandboxSentNotification }> {
     const charge = this.charge(id, apiKey);
-    if (charge.status !== 'pending') throw new HttpError(409, `charge is ${charge.status}, only a pending charge can be paid`);
+    if (charge.status !== 'pending' || isForgotten(charge)) {
+      const why = isForgotten(charge) && charge.status === 'canceled' ? `: ${canceledWhy(this.wholeRecords)}` : '';
+      throw new HttpError(409, `charge is ${charge.status}, only a pending charge can be paid${why}`);
+    }
     const now = new Date();
     charge.status = 'paid';
     charge.paidAt = now.toISOString();
@@ -466,11 +551,13 @@ export class SandboxPsp {
       pixKeyType: String(body.pixKeyType ?? ''),
       description: String(body.description ?? ''),
       createdAt: new Date().toISOString(),
-      ...notified(body, apiKey, idempotencyKey),
+      ...notified(body, this.merchant(apiKey), idempotencyKey),
     };
     this.state.withdrawals[withdrawal.id] = withdrawal;
-    remember(this.withdrawalsByReference, withdrawal);
+    this.withdrawalsByReference.add(withdrawal);
     this.journal?.record('withdrawals', withdrawal.id);
+    this.wholeWithdrawals.push(withdrawal.id);
+    this.forgetOldWithdrawals();
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       void this.settle(withdrawal);
@@ -485,10 +572,12 @@ export class SandboxPsp {
     if (failed) withdrawal.failureReason = SANDBOX_FAILURE_REASON;
     else withdrawal.paidAt = new Date().toISOString();
     this.journal?.record('withdrawals', withdrawal.id);
-    await this.notify(withdrawal, failed ? 'withdrawal.failed' : 'withdrawal.paid', withdrawal);
+    const notified = this.notify(withdrawal, failed ? 'withdrawal.failed' : 'withdrawal.paid', withdrawal);
+    this.forgetOldWithdrawals();
+    await notified;
   }
 
-  private withdrawal(id: string, apiKey: string): StoredWithdrawal {
+  private withdrawal(id: string, apiKey: string): KeptWithdrawal {
     const withdrawal = this.state.withdrawals[id];
     if (!withdrawal || withdrawal.apiKey !== apiKey) throw new HttpError(404, 'withdrawal not found');
     return withdrawal;
@@ -568,15 +657,9 @@ function withoutSecret(record: object): object {
   return saved;
 }
 
-const referenceKey = (apiKey: string, reference: string): string => `${apiKey} ${reference}`;
-
-function remember<T extends Notified>(index: Map<string, T[]>, item: T): void {
-  if (!item.idempotencyKey) return;
-  const key = referenceKey(item.apiKey, item.idempotencyKey);
-  const earlier = index.get(key);
-  if (earlier) earlier.push(item);
-  else index.set(key, [item]);
-}
+/** Why a pending charge was canceled (forgetOldCharges), in an error's words. */
+const canceledWhy = (whole: number): string =>
+  `the sandbox keeps its latest ${whole} charges whole (SANDBOX_WHOLE_RECORDS) and cancels an older one still pending`;
 
 function notified(body: any, apiKey: string, idempotencyKey?: string): Notified {
   return {
@@ -587,24 +670,25 @@ function notified(body: any, apiKey: string, idempotencyKey?: string): Notified 
   };
 }
 
-function publicCharge({
-  apiKey: _key,
-  idempotencyKey: _idem,
-  notificationUrl: _url,
-  notificationSecret: _secret,
-  customer: _customer,
-  ...charge
-}: StoredCharge): SandboxCharge {
+function publicCharge(charge: StoredCharge): SandboxCharge;
+function publicCharge(charge: KeptCharge): SandboxCharge | SandboxForgottenCharge;
+function publicCharge(kept: KeptCharge): SandboxCharge | SandboxForgottenCharge {
+  if (isForgotten(kept)) {
+    const { apiKey: _key, idempotencyKey: _idem, ...charge } = kept;
+    return charge;
+  }
+  const { apiKey: _key, idempotencyKey: _idem, notificationUrl: _url, notificationSecret: _secret, customer: _customer, ...charge } = kept;
   return charge;
 }
 
-function publicWithdrawal({
-  apiKey: _key,
-  idempotencyKey: _idem,
-  notificationUrl: _url,
-  notificationSecret: _secret,
-  ...withdrawal
-}: StoredWithdrawal): SandboxWithdrawal {
+function publicWithdrawal(withdrawal: StoredWithdrawal): SandboxWithdrawal;
+function publicWithdrawal(withdrawal: KeptWithdrawal): SandboxWithdrawal | SandboxForgottenWithdrawal;
+function publicWithdrawal(kept: KeptWithdrawal): SandboxWithdrawal | SandboxForgottenWithdrawal {
+  if (isForgotten(kept)) {
+    const { apiKey: _key, idempotencyKey: _idem, ...withdrawal } = kept;
+    return withdrawal;
+  }
+  const { apiKey: _key, idempotencyKey: _idem, notificationUrl: _url, notificationSecret: _secret, ...withdrawal } = kept;
   return withdrawal;
 }
 

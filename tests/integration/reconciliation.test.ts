@@ -10,8 +10,11 @@ let gateway: TestStack['gateway'];
 let client: Driver;
 
 beforeAll(async () => {
-  // Providers are told a notification address where nothing listens: every notification is lost.
-  stack = await startTestStack({ env: { WEBHOOK_PUBLIC_URL: 'http://127.0.0.1:9', RECONCILE_AFTER_MS: '300', RECONCILE_EVERY_MS: '200' } });
+  // Providers are told a notification address where nothing listens: every notification is lost. The sandbox keeps
+  // its latest two charges whole, so the third test's oldest charge is canceled by it.
+  stack = await startTestStack({
+    env: { WEBHOOK_PUBLIC_URL: 'http://127.0.0.1:9', RECONCILE_AFTER_MS: '300', RECONCILE_EVERY_MS: '200', SANDBOX_WHOLE_RECORDS: '2' },
+  });
   gateway = stack.gateway;
   client = stack.client;
 });
@@ -19,6 +22,17 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.close();
 });
+
+/** The charge once the gateway holds it in `status`. */
+const transactionReaching = (id: string, status: TransactionStatus, what: string) =>
+  eventually(
+    async () => {
+      const { transaction: current } = await client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id }));
+      return current.status === status && current;
+    },
+    15_000,
+    what,
+  );
 
 it('a charge paid at the provider whose notification was lost heals by polling', async () => {
   const { providerAccount } = await client.call('accounts', 'createProviderAccount', {
@@ -43,14 +57,7 @@ it('a charge paid at the provider whose notification was lost heals by polling',
   expect(paid.status).toBe(200);
   expect((await paid.json()).notification.responseStatus).toBe(0);
 
-  const healed = await eventually(
-    async () => {
-      const { transaction: current } = await client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id: transaction.id }));
-      return current.status === TransactionStatus.TRANSACTION_STATUS_APPROVED && current;
-    },
-    15_000,
-    'reconciliation to find the payment',
-  );
+  const healed = await transactionReaching(transaction.id, TransactionStatus.TRANSACTION_STATUS_APPROVED, 'reconciliation to find the payment');
   expect(healed.statusHistory.at(-1)).toMatchObject({ status: TransactionStatus.TRANSACTION_STATUS_APPROVED, source: StatusSource.STATUS_SOURCE_POLL });
 });
 
@@ -81,4 +88,30 @@ it('a payout paid at the provider whose notification was lost heals by polling',
     'reconciliation to find the payout paid',
   );
   expect(healed.statusHistory.at(-1)).toMatchObject({ status: WithdrawStatus.WITHDRAW_STATUS_APPROVED, source: StatusSource.STATUS_SOURCE_POLL });
+});
+
+it('a pending charge the sandbox stops keeping whole is canceled there, and polling moves it to CANCELED', async () => {
+  const { providerAccount } = await client.call('accounts', 'createProviderAccount', {
+    provider: 'SANDBOX',
+    name: 'load test',
+    publicKey: 'pk',
+    secretKey: 'sk-load-test',
+  });
+  const charge = async () =>
+    (
+      await client.call(
+        'gateway',
+        'createTransaction',
+        CreateTransactionRequest.fromPartial({
+          providerAccountId: providerAccount.id,
+          transaction: { amount: 1500, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX },
+        }),
+      )
+    ).transaction;
+  const oldest = await charge();
+  await charge();
+  await charge();
+
+  const canceled = await transactionReaching(oldest.id, TransactionStatus.TRANSACTION_STATUS_CANCELED, 'reconciliation to find the charge canceled');
+  expect(canceled.statusHistory.at(-1)).toMatchObject({ status: TransactionStatus.TRANSACTION_STATUS_CANCELED, source: StatusSource.STATUS_SOURCE_POLL });
 });

@@ -313,6 +313,39 @@ describe('the state journal', () => {
       expect((await call(on, 'GET', path)).status).toBe(200);
   });
 
+  it('saves what it stops keeping whole, and brings a state saved under a higher limit under a lower one at start', async () => {
+    const file = freshStateFile();
+    let on = await start({ stateFile: file, wholeRecords: 5 });
+    const keyed = (await call(on, 'POST', '/v1/charges', { amount: 100, method: 'pix' }, { 'idempotency-key': 'first' })).body as { id: string };
+    const charges = [keyed, await pix(on, { amount: 200 }), await pix(on, { amount: 300 })];
+    await call(on, 'POST', `/v1/charges/${charges[1]!.id}/pay`);
+    await on.stop();
+
+    on = await start({ stateFile: file, wholeRecords: 1 });
+    const read = async () => Promise.all(charges.map(async ({ id }) => (await call(on, 'GET', `/v1/charges/${id}`)).body));
+    const brought = await read();
+    expect(brought.map((charge) => [charge.amount, charge.status, charge.forgotten])).toEqual([
+      [100, 'canceled', true],
+      [200, 'paid', true],
+      [300, 'pending', undefined],
+    ]);
+    await on.stop();
+    expect(
+      journalLines(file)
+        .filter((line) => line.record?.forgotten)
+        .map((line) => [line.id, line.record.status]),
+    ).toEqual([
+      [charges[0]!.id, 'canceled'],
+      [charges[1]!.id, 'paid'],
+    ]);
+
+    // Forgotten stays forgotten under a higher limit again: a canceled charge is never pending again. Its key still finds it.
+    on = await start({ stateFile: file, wholeRecords: 5 });
+    expect(await read()).toEqual(brought);
+    expect((await call(on, 'GET', '/v1/charges?reference=first')).body.data).toEqual([brought[0]]);
+    expect((await call(on, 'POST', `/v1/charges/${charges[0]!.id}/pay`)).status).toBe(409);
+  });
+
   it('never writes a signing secret, a card number or an API key, in the snapshot or the journal', async () => {
     const file = freshStateFile();
     let on = await start({ stateFile: file, journalCompactBytes: 1 });

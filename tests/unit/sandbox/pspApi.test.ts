@@ -168,3 +168,115 @@ describe('faults and behaviours the tests of the gateway inject', () => {
     expect((await fetch(`${psp.url}/v1/charges/ch_nothing/qr.png`)).status).toBe(404);
   });
 });
+
+describe('what it keeps whole (wholeRecords), so a load test does not grow it without bound', () => {
+  let small: SandboxPsp;
+  beforeAll(async () => {
+    small = await new SandboxPsp({ settleDelayMs: 10, wholeRecords: 3 }).start();
+  });
+  afterAll(async () => {
+    await small?.stop();
+  });
+  const on = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const response = await fetch(`${small.url}${path}`, {
+      method,
+      headers: { authorization: 'Bearer sk-small', 'content-type': 'application/json', ...headers },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+  const charge = async (body: Record<string, unknown>, headers: Record<string, string> = {}) => (await on('POST', '/v1/charges', body, headers)).body;
+
+  it('keeps the latest charges whole; an older one keeps its id, amount, method and status, canceled if it was pending', async () => {
+    const pending = await charge({ amount: 1000, method: 'pix' }, { 'idempotency-key': 'old-1' });
+    const paid = await charge({ amount: 2000, method: 'pix' });
+    await on('POST', `/v1/charges/${paid.id}/pay`);
+    const image = await fetch(pending.pix.qrCodeUrl);
+    expect(image.status).toBe(200);
+    await image.arrayBuffer();
+    const newer = [await charge({ amount: 300, method: 'boleto' }), await charge({ amount: 400, method: 'pix' }), await charge({ amount: 500, method: 'pix' })];
+
+    expect((await on('GET', `/v1/charges/${pending.id}`)).body).toEqual({
+      id: pending.id,
+      amount: 1000,
+      method: 'pix',
+      status: 'canceled',
+      refundedAmount: 0,
+      forgotten: true,
+    });
+    expect((await on('GET', `/v1/charges/${paid.id}`)).body).toEqual({
+      id: paid.id,
+      amount: 2000,
+      method: 'pix',
+      status: 'paid',
+      refundedAmount: 0,
+      forgotten: true,
+    });
+    for (const whole of newer) expect((await on('GET', `/v1/charges/${whole.id}`)).body).toEqual(whole);
+
+    // A canceled one says why it cannot be paid, and its image is gone; its key still finds it, and makes no second charge.
+    const payment = await on('POST', `/v1/charges/${pending.id}/pay`);
+    expect([payment.status, payment.body.error.message]).toEqual([
+      409,
+      'charge is canceled, only a pending charge can be paid: the sandbox keeps its latest 3 charges whole (SANDBOX_WHOLE_RECORDS) and cancels an older one still pending',
+    ]);
+    expect((await on('POST', `/v1/charges/${paid.id}/pay`)).body.error.message).toBe('charge is paid, only a pending charge can be paid');
+    expect((await fetch(pending.pix.qrCodeUrl)).status).toBe(404);
+    const forgotten = { id: pending.id, amount: 1000, method: 'pix', status: 'canceled', refundedAmount: 0, forgotten: true };
+    expect((await on('GET', '/v1/charges?reference=old-1')).body.data).toEqual([forgotten]);
+    const again = await on('POST', '/v1/charges', { amount: 1000, method: 'pix' }, { 'idempotency-key': 'old-1' });
+    expect([again.status, again.body]).toEqual([200, forgotten]);
+
+    // A paid one is still refunded, and still counts in the balance.
+    expect((await on('POST', `/v1/charges/${paid.id}/refunds`, { amount: 500 })).body).toMatchObject({ chargeId: paid.id, amount: 500 });
+    expect((await on('GET', `/v1/charges/${paid.id}`)).body).toMatchObject({ status: 'paid', refundedAmount: 500 });
+    expect((await on('GET', '/v1/balance')).body).toEqual({ available: 1500, pending: 0, currency: 'BRL' });
+    // Another merchant's key finds none of it.
+    expect((await on('GET', `/v1/charges/${paid.id}`, undefined, { authorization: 'Bearer sk-other' })).status).toBe(404);
+  });
+
+  it('keeps the latest payouts whole once settled, and the balance still takes the older ones out', async () => {
+    const other = { authorization: 'Bearer sk-small-payouts' };
+    const received = (await on('POST', '/v1/charges', { amount: 10_000, method: 'pix' }, other)).body;
+    await on('POST', `/v1/charges/${received.id}/pay`, undefined, other);
+    const payouts = [];
+    for (const amount of [100, 200, 300, 400]) {
+      const key = { ...other, 'idempotency-key': `saque-${amount}` };
+      payouts.push((await on('POST', '/v1/withdrawals', { amount, pixKey: amount === 100 ? SANDBOX_FAILING_PIX_KEY : 'ana@example.com' }, key)).body);
+      await new Promise((resolve) => setTimeout(resolve, 40));
+    }
+    expect((await on('GET', `/v1/withdrawals/${payouts[0].id}`, undefined, other)).body).toEqual({
+      id: payouts[0].id,
+      amount: 100,
+      status: 'failed',
+      failureReason: SANDBOX_FAILURE_REASON,
+      forgotten: true,
+    });
+    expect((await on('GET', '/v1/withdrawals?reference=saque-100', undefined, other)).body.data).toEqual([
+      { id: payouts[0].id, amount: 100, status: 'failed', failureReason: SANDBOX_FAILURE_REASON, forgotten: true },
+    ]);
+    expect((await on('GET', `/v1/withdrawals/${payouts[3].id}`, undefined, other)).body).toMatchObject({ status: 'paid', pixKey: 'ana@example.com' });
+    expect((await on('GET', '/v1/balance', undefined, other)).body.available).toBe(10_000 - 200 - 300 - 400);
+  });
+
+  it('never charges a card twice for one key, however old the charge', async () => {
+    const token = (await on('POST', '/v1/card-tokens', { number: SANDBOX_TEST_CARDS.approved, expMonth: 12, expYear: 2031, cvv: '123', holderName: 'Ana' }))
+      .body.token as string;
+    const cardId = (await on('POST', '/v1/cards', { token })).body.id as string;
+    const paid = await charge({ amount: 4200, method: 'card', cardId }, { 'idempotency-key': 'pedido-card' });
+    for (const amount of [1, 2, 3]) await charge({ amount, method: 'pix' });
+    const again = await on('POST', '/v1/charges', { amount: 4200, method: 'card', cardId }, { 'idempotency-key': 'pedido-card' });
+    expect([again.status, again.body]).toEqual([200, { id: paid.id, amount: 4200, method: 'card', status: 'paid', refundedAmount: 0, forgotten: true }]);
+  });
+
+  it('forgets the oldest card past the limit (cards are kept in memory only)', async () => {
+    const token = async () =>
+      (await on('POST', '/v1/card-tokens', { number: SANDBOX_TEST_CARDS.approved, expMonth: 12, expYear: 2031, cvv: '123', holderName: 'Maria Souza' })).body
+        .token as string;
+    const oldest = await token();
+    const saved = (await on('POST', '/v1/cards', { token: await token() })).body.id as string;
+    await token();
+    expect((await on('POST', '/v1/cards', { token: oldest })).body.error.message).toBe('unknown card token');
+    expect((await charge({ amount: 900, method: 'card', cardId: saved })).status).toBe('paid');
+  });
+});
