@@ -4,12 +4,14 @@
  * docs/benchmarks.md). Each charge carries its own Idempotency-Key, as the
  * gateway's do. PSP_BENCH_SECONDS sets the length (5 s; 1 with --quick), and
  * PSP_BENCH_HISTORY=N starts from a state file already holding N PIX charges,
- * a long run's history.
+ * a long run's history. It keeps as many charges whole as the gateway does
+ * (SANDBOX_WHOLE_RECORDS, 5,000 unless set).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SANDBOX_WHOLE_RECORDS } from '../server/config.js';
 import { SandboxPsp } from '../server/sandbox/psp.js';
 
 const SECONDS = Number(process.env.PSP_BENCH_SECONDS ?? (process.argv.includes('--quick') ? 1 : 5));
@@ -17,13 +19,14 @@ const HISTORY = Number(process.env.PSP_BENCH_HISTORY ?? 0);
 const IN_FLIGHT = 16;
 const WINDOW_SECONDS = 5;
 const API_KEY = 'bench';
+const WHOLE_RECORDS = Number(process.env.SANDBOX_WHOLE_RECORDS || SANDBOX_WHOLE_RECORDS);
 
 const dir = mkdtempSync(join(tmpdir(), 'psp-bench-'));
 const stateFile = join(dir, 'state.json');
 try {
   if (HISTORY > 0) await writeHistory();
   const loadStarted = Date.now();
-  const psp = await new SandboxPsp({ stateFile, settleDelayMs: 60_000 }).start();
+  const psp = await new SandboxPsp({ stateFile, settleDelayMs: 60_000, wholeRecords: WHOLE_RECORDS }).start();
   const loadMs = Date.now() - loadStarted;
   const body = JSON.stringify({ amount: 1990, method: 'pix', installments: 1 });
   let done = 0;
@@ -59,7 +62,7 @@ try {
   const windows = SECONDS > WINDOW_SECONDS ? `; per ${WINDOW_SECONDS} s: ${perWindow.map((n) => `${Math.round(n / WINDOW_SECONDS)}/s`).join(', ')}` : '';
   const size = (file: string) => (existsSync(file) ? `${(statSync(file).size / 1e6).toFixed(1)} MB` : 'none');
   console.log(
-    `sandbox PSP, ${IN_FLIGHT} in flight for ${SECONDS}s${HISTORY ? ` after ${HISTORY} charges of history` : ''}: ${done} charges (${Math.round(done / SECONDS)}/s), ${failed} failed${windows}`,
+    `sandbox PSP, ${IN_FLIGHT} in flight for ${SECONDS}s${HISTORY ? ` after ${HISTORY} charges of history` : ''}, ${WHOLE_RECORDS} kept whole: ${done} charges (${Math.round(done / SECONDS)}/s), ${failed} failed${windows}`,
   );
   console.log(
     `  latency p50 ${percentile(50)} ms, p99 ${percentile(99)} ms, max ${percentile(100)} ms; start ${loadMs} ms, stop ${stopMs} ms; on disk: state file ${size(stateFile)}, journal ${size(`${stateFile}.journal`)}`,
