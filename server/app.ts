@@ -264,6 +264,7 @@ async function startSandboxPsp({ config, logger, running, closers }: Start, comp
     stateFile: join(config.dataDir, 'sandbox-state.json'),
     settleDelayMs: config.sandboxSettleMs,
     wholeRecords: config.sandboxWholeRecords,
+    pixTtlMs: config.sandboxPixTtlSeconds * 1000,
   };
   let psp: SandboxPspThread | SandboxPsp;
   if (config.sandboxThread && components.some((component) => component !== 'sandbox'))

@@ -60,6 +60,8 @@ export interface Config {
   sandboxSettleMs: number;
   /** SANDBOX_WHOLE_RECORDS: how many charges, settled payouts and cards the fake PSP keeps whole (SandboxPspOptions.wholeRecords). */
   sandboxWholeRecords: number;
+  /** SANDBOX_PIX_TTL_SECONDS: how long a fake PSP's PIX charge can be paid (SandboxPspOptions.pixTtlMs). */
+  sandboxPixTtlSeconds: number;
   /** SANDBOX_THREAD: the fake PSP in a worker thread of its own when it shares the process with other components (default); false: on the gateway's event loop. */
   sandboxThread: boolean;
   /** How long the SANDBOX adapter waits for the fake PSP's answer. */
@@ -442,6 +444,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxSettleMs: Number(env.SANDBOX_SETTLE_MS ?? 1000),
     sandboxThread: flag(env, 'SANDBOX_THREAD', true),
     sandboxWholeRecords: positive(env, 'SANDBOX_WHOLE_RECORDS', SANDBOX_WHOLE_RECORDS),
+    sandboxPixTtlSeconds: positive(env, 'SANDBOX_PIX_TTL_SECONDS', 86_400),
     sandboxTimeoutMs: count(env, 'SANDBOX_TIMEOUT_MS', 10_000),
     webDir: resolve(env.WEB_DIR || 'web/dist'),
     checkoutDir: resolve(env.CHECKOUT_DIR || 'checkout'),

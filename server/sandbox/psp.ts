@@ -46,6 +46,7 @@ export const SANDBOX_INSTALLMENT_RULES: InstallmentRules = {
 
 const SANDBOX_PIX_KEY = '2f1d7c8e-5b4a-4e3f-9a1b-0c2d3e4f5a6b';
 const SANDBOX_BANK_CODE = '999';
+/** SandboxPspOptions.pixTtlMs' default. */
 const PIX_TTL_MS = 24 * 3600_000;
 const BOLETO_DAYS = 3;
 
@@ -128,6 +129,8 @@ export interface SandboxPspOptions {
   journalCompactBytes?: number;
   /** How long a withdrawal stays processing before it settles. */
   settleDelayMs?: number;
+  /** How long a PIX charge can be paid (24 hours): past it, a pending one is canceled when next read. */
+  pixTtlMs?: number;
   /**
    * How many charges, settled payouts and cards the PSP keeps whole: all unless told (the gateway's
    * SANDBOX_WHOLE_RECORDS tells it 5,000 of each), so that its memory and state file grow far slower than the charges
@@ -331,7 +334,7 @@ export class SandboxPsp {
     if (method === 'POST' && path === '/v1/cards') return { status: 201, body: this.saveCard(body, apiKey) };
     if (method === 'POST' && path === '/v1/charges') {
       const earlier = this.honoured(idempotencyKey) && this.chargesByReference.find(apiKey, idempotencyKey)[0];
-      if (earlier) return { status: 200, body: publicCharge(earlier) };
+      if (earlier) return { status: 200, body: publicCharge(this.current(earlier)) };
       return { status: 201, body: this.createCharge(body, apiKey, idempotencyKey, decline) };
     }
     if (method === 'GET' && path === '/v1/charges') {
@@ -339,7 +342,7 @@ export class SandboxPsp {
       return {
         status: 200,
         body: {
-          data: reference ? this.chargesByReference.find(apiKey, reference).map(publicCharge) : [],
+          data: reference ? this.chargesByReference.find(apiKey, reference).map((charge) => publicCharge(this.current(charge))) : [],
         },
       };
     }
@@ -436,7 +439,11 @@ export class SandboxPsp {
         txid: charge.id.replace(/[^A-Za-z0-9]/g, '').slice(0, 25),
         amountCents: amount,
       });
-      charge.pix = { copyPaste, qrCodeUrl: `${this.url}/v1/charges/${charge.id}/qr.png`, expiresAt: new Date(now.getTime() + PIX_TTL_MS).toISOString() };
+      charge.pix = {
+        copyPaste,
+        qrCodeUrl: `${this.url}/v1/charges/${charge.id}/qr.png`,
+        expiresAt: new Date(now.getTime() + (this.options.pixTtlMs ?? PIX_TTL_MS)).toISOString(),
+      };
     } else if (body.method === 'boleto') {
       const dueDate = new Date(now.getTime() + BOLETO_DAYS * 86_400_000);
       const freeField = BigInt(`0x${randomBytes(10).toString('hex')}`)
@@ -507,15 +514,22 @@ export class SandboxPsp {
   private charge(id: string, apiKey: string): KeptCharge {
     const charge = this.state.charges[id];
     if (!charge || charge.apiKey !== apiKey) throw new HttpError(404, 'charge not found');
+    return this.current(charge);
+  }
+
+  /** A pending PIX charge past its expiry is canceled when next read, as a PSP removes an expired charge: its code no longer pays. */
+  private current(charge: KeptCharge): KeptCharge {
+    if (charge.status === 'pending' && !isForgotten(charge) && charge.pix && Date.parse(charge.pix.expiresAt) <= Date.now()) {
+      charge.status = 'canceled';
+      this.journal?.record('charges', charge.id);
+    }
     return charge;
   }
 
   private async pay(id: string, apiKey: string): Promise<{ charge: SandboxCharge; notification?: SandboxSentNotification }> {
     const charge = this.charge(id, apiKey);
-    if (charge.status !== 'pending' || isForgotten(charge)) {
-      const why = isForgotten(charge) && charge.status === 'canceled' ? `: ${canceledWhy(this.wholeRecords)}` : '';
-      throw new HttpError(409, `charge is ${charge.status}, only a pending charge can be paid${why}`);
-    }
+    if (charge.status !== 'pending' || isForgotten(charge))
+      throw new HttpError(409, `charge is ${charge.status}, only a pending charge can be paid${this.whyCanceled(charge)}`);
     const now = new Date();
     charge.status = 'paid';
     charge.paidAt = now.toISOString();
@@ -523,6 +537,13 @@ export class SandboxPsp {
     this.journal?.record('charges', charge.id);
     const notification = await this.notify(charge, 'charge.paid', charge);
     return { charge: publicCharge(charge), notification };
+  }
+
+  /** Why a charge is canceled: its PIX expired, or (forgotten, when which is no longer known) that or newer charges. */
+  private whyCanceled(charge: KeptCharge): string {
+    if (charge.status !== 'canceled') return '';
+    if (!isForgotten(charge)) return charge.pix ? `: its PIX expired at ${charge.pix.expiresAt}` : '';
+    return `: the sandbox cancels a pending charge when its PIX expires, or once ${this.wholeRecords} newer charges were made (SANDBOX_WHOLE_RECORDS)`;
   }
 
   private async refund(id: string, body: any, apiKey: string): Promise<{ id: string; chargeId: string; amount: number; status: 'succeeded' }> {
@@ -656,10 +677,6 @@ function withoutSecret(record: object): object {
   const { notificationSecret: _secret, ...saved } = record as Notified;
   return saved;
 }
-
-/** Why a pending charge was canceled (forgetOldCharges), in an error's words. */
-const canceledWhy = (whole: number): string =>
-  `the sandbox keeps its latest ${whole} charges whole (SANDBOX_WHOLE_RECORDS) and cancels an older one still pending`;
 
 function notified(body: any, apiKey: string, idempotencyKey?: string): Notified {
   return {

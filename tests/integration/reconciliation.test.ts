@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { CreateTransactionRequest, GetTransactionRequest, GetWithdrawRequest, WithdrawRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { CreateTransactionRequest, GetWithdrawRequest, WithdrawRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
 import { PaymentMethod, PixKeyType, StatusSource, TransactionStatus, WithdrawMethod, WithdrawStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import type { Driver } from '../support/clients.js';
 import { eventually } from '../support/eventually.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
+import { builtInSandboxAccount, pixCharge, transactionReaching } from '../support/sandboxCharges.js';
 
 let stack: TestStack;
 let gateway: TestStack['gateway'];
@@ -22,17 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.close();
 });
-
-/** The charge once the gateway holds it in `status`. */
-const transactionReaching = (id: string, status: TransactionStatus, what: string) =>
-  eventually(
-    async () => {
-      const { transaction: current } = await client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id }));
-      return current.status === status && current;
-    },
-    15_000,
-    what,
-  );
 
 it('a charge paid at the provider whose notification was lost heals by polling', async () => {
   const { providerAccount } = await client.call('accounts', 'createProviderAccount', {
@@ -57,7 +47,7 @@ it('a charge paid at the provider whose notification was lost heals by polling',
   expect(paid.status).toBe(200);
   expect((await paid.json()).notification.responseStatus).toBe(0);
 
-  const healed = await transactionReaching(transaction.id, TransactionStatus.TRANSACTION_STATUS_APPROVED, 'reconciliation to find the payment');
+  const healed = await transactionReaching(client, transaction.id, TransactionStatus.TRANSACTION_STATUS_APPROVED, 'reconciliation to find the payment');
   expect(healed.statusHistory.at(-1)).toMatchObject({ status: TransactionStatus.TRANSACTION_STATUS_APPROVED, source: StatusSource.STATUS_SOURCE_POLL });
 });
 
@@ -91,27 +81,11 @@ it('a payout paid at the provider whose notification was lost heals by polling',
 });
 
 it('a pending charge the sandbox stops keeping whole is canceled there, and polling moves it to CANCELED', async () => {
-  const { providerAccount } = await client.call('accounts', 'createProviderAccount', {
-    provider: 'SANDBOX',
-    name: 'load test',
-    publicKey: 'pk',
-    secretKey: 'sk-load-test',
-  });
-  const charge = async () =>
-    (
-      await client.call(
-        'gateway',
-        'createTransaction',
-        CreateTransactionRequest.fromPartial({
-          providerAccountId: providerAccount.id,
-          transaction: { amount: 1500, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX },
-        }),
-      )
-    ).transaction;
-  const oldest = await charge();
-  await charge();
-  await charge();
+  const accountId = await builtInSandboxAccount(client, 'load test', 'sk-load-test');
+  const oldest = await pixCharge(client, accountId, 1500);
+  await pixCharge(client, accountId, 1500);
+  await pixCharge(client, accountId, 1500);
 
-  const canceled = await transactionReaching(oldest.id, TransactionStatus.TRANSACTION_STATUS_CANCELED, 'reconciliation to find the charge canceled');
+  const canceled = await transactionReaching(client, oldest.id, TransactionStatus.TRANSACTION_STATUS_CANCELED, 'reconciliation to find the charge canceled');
   expect(canceled.statusHistory.at(-1)).toMatchObject({ status: TransactionStatus.TRANSACTION_STATUS_CANCELED, source: StatusSource.STATUS_SOURCE_POLL });
 });

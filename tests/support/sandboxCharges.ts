@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from '@jest/globals';
-import { CreateTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
-import { PaymentMethod } from '../../gen/ts-proto/gateway/v1/types.js';
+import { CreateTransactionRequest, GetTransactionRequest } from '../../gen/ts-proto/gateway/v1/payment_gateway_service.js';
+import { PaymentMethod, type TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
 import type { Driver } from './clients.js';
+import { eventually } from './eventually.js';
 import type { ExpectationHandle, FakeProvider } from './fakeProvider.js';
 
 /** A SANDBOX charge as the fake PSP answers it, pending PIX. */
@@ -42,3 +43,28 @@ export async function chargeSecret(client: Driver, charges: ExpectationHandle, p
   expect(charges.calls.length).toBe(before + 1);
   return charges.calls.at(-1)!.headers.authorization!.replace(/^Bearer /, '');
 }
+
+/** A SANDBOX account on the gateway's own fake PSP, created through `client`: its id. */
+export const builtInSandboxAccount = async (client: Driver, name: string, secretKey: string) =>
+  (await client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name, publicKey: 'pk', secretKey })).providerAccount.id as string;
+
+/** A PIX charge of `amount` cents through `client`: the transaction answered. */
+export const pixCharge = async (client: Driver, providerAccountId: string, amount: number) =>
+  (
+    await client.call(
+      'gateway',
+      'createTransaction',
+      CreateTransactionRequest.fromPartial({ providerAccountId, transaction: { amount, paymentMethod: PaymentMethod.PAYMENT_METHOD_PIX } }),
+    )
+  ).transaction;
+
+/** The charge `id` once the gateway holds it in `status` (15 s at most). */
+export const transactionReaching = (client: Driver, id: string, status: TransactionStatus, what: string) =>
+  eventually(
+    async () => {
+      const { transaction } = await client.call('gateway', 'getTransaction', GetTransactionRequest.fromPartial({ id }));
+      return transaction.status === status && transaction;
+    },
+    15_000,
+    what,
+  );

@@ -14,14 +14,24 @@ afterAll(async () => {
   await psp?.stop();
 });
 
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${psp.url}${path}`, {
+/** A call to `on` as the merchant whose key is `apiKey` (a header given overrides it). */
+async function callAs(
+  on: SandboxPsp,
+  apiKey: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${on.url}${path}`, {
     method,
-    headers: { authorization: 'Bearer sk-unit', 'content-type': 'application/json', ...headers },
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', ...headers },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: response.status, body: await response.json() };
 }
+
+const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => callAs(psp, 'sk-unit', method, path, body, headers);
 
 const cardId = async (number: string) => {
   const token = await call('POST', '/v1/card-tokens', { number, expMonth: 12, expYear: 2031, cvv: '123', holderName: 'Maria Souza' });
@@ -177,14 +187,7 @@ describe('what it keeps whole (wholeRecords), so a load test does not grow it wi
   afterAll(async () => {
     await small?.stop();
   });
-  const on = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const response = await fetch(`${small.url}${path}`, {
-      method,
-      headers: { authorization: 'Bearer sk-small', 'content-type': 'application/json', ...headers },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as any };
-  };
+  const on = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => callAs(small, 'sk-small', method, path, body, headers);
   const charge = async (body: Record<string, unknown>, headers: Record<string, string> = {}) => (await on('POST', '/v1/charges', body, headers)).body;
 
   it('keeps the latest charges whole; an older one keeps its id, amount, method and status, canceled if it was pending', async () => {
@@ -218,7 +221,7 @@ describe('what it keeps whole (wholeRecords), so a load test does not grow it wi
     const payment = await on('POST', `/v1/charges/${pending.id}/pay`);
     expect([payment.status, payment.body.error.message]).toEqual([
       409,
-      'charge is canceled, only a pending charge can be paid: the sandbox keeps its latest 3 charges whole (SANDBOX_WHOLE_RECORDS) and cancels an older one still pending',
+      'charge is canceled, only a pending charge can be paid: the sandbox cancels a pending charge when its PIX expires, or once 3 newer charges were made (SANDBOX_WHOLE_RECORDS)',
     ]);
     expect((await on('POST', `/v1/charges/${paid.id}/pay`)).body.error.message).toBe('charge is paid, only a pending charge can be paid');
     expect((await fetch(pending.pix.qrCodeUrl)).status).toBe(404);
@@ -278,5 +281,35 @@ describe('what it keeps whole (wholeRecords), so a load test does not grow it wi
     await token();
     expect((await on('POST', '/v1/cards', { token: oldest })).body.error.message).toBe('unknown card token');
     expect((await charge({ amount: 900, method: 'card', cardId: saved })).status).toBe('paid');
+  });
+});
+
+describe('PIX expiry (pixTtlMs)', () => {
+  let brief: SandboxPsp;
+  beforeAll(async () => {
+    brief = await new SandboxPsp({ pixTtlMs: 100 }).start();
+  });
+  afterAll(async () => {
+    await brief?.stop();
+  });
+  const at = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => callAs(brief, 'sk-brief', method, path, body, headers);
+
+  it('cancels a pending PIX charge past its expiry when next read, and says why it cannot be paid; a paid one stays paid', async () => {
+    const expiring = (await at('POST', '/v1/charges', { amount: 800, method: 'pix' }, { 'idempotency-key': 'pix-brief' })).body;
+    const paid = (await at('POST', '/v1/charges', { amount: 900, method: 'pix' })).body;
+    const boleto = (await at('POST', '/v1/charges', { amount: 1000, method: 'boleto' })).body;
+    expect(Date.parse(expiring.pix.expiresAt) - Date.parse(expiring.createdAt)).toBe(100);
+    await at('POST', `/v1/charges/${paid.id}/pay`);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+
+    expect((await at('GET', `/v1/charges/${expiring.id}`)).body.status).toBe('canceled');
+    expect((await at('GET', '/v1/charges?reference=pix-brief')).body.data.map((charge: { status: string }) => charge.status)).toEqual(['canceled']);
+    const payment = await at('POST', `/v1/charges/${expiring.id}/pay`);
+    expect([payment.status, payment.body.error.message]).toEqual([
+      409,
+      `charge is canceled, only a pending charge can be paid: its PIX expired at ${expiring.pix.expiresAt}`,
+    ]);
+    expect((await at('GET', `/v1/charges/${paid.id}`)).body.status).toBe('paid');
+    expect((await at('GET', `/v1/charges/${boleto.id}`)).body.status).toBe('pending');
   });
 });
