@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { SimulatePaymentRequest } from '../../gen/ts-proto/gateway/v1/sandbox_service.js';
 import { StatusSource, TransactionStatus } from '../../gen/ts-proto/gateway/v1/types.js';
+import { failureOf } from '../support/clients.js';
 import { startTestStack, type TestStack } from '../support/gateway.js';
 import { builtInSandboxAccount, pixCharge, transactionReaching } from '../support/sandboxCharges.js';
 
@@ -20,9 +22,8 @@ it('a sandbox PIX charge left unpaid past its expiry is canceled there, and the 
   const canceled = await transactionReaching(stack.client, transaction.id, TransactionStatus.TRANSACTION_STATUS_CANCELED, 'the expired charge read CANCELED');
   expect(canceled.statusHistory.at(-1)).toMatchObject({ status: TransactionStatus.TRANSACTION_STATUS_CANCELED, source: StatusSource.STATUS_SOURCE_POLL });
 
-  const paid = await fetch(`${stack.gateway.sandboxUrl}/v1/charges/${transaction.transactionId}/pay`, {
-    method: 'POST',
-    headers: { authorization: 'Bearer sk-expiring' },
-  });
-  expect(paid.status).toBe(409);
+  // Paying it says why it cannot be paid, in the PSP's words.
+  const paid = await failureOf(stack.client.call('sandbox', 'simulatePayment', SimulatePaymentRequest.fromPartial({ id: transaction.id })));
+  expect(paid.code).toBe('FAILED_PRECONDITION');
+  expect(paid.message).toMatch(/charge is canceled, only a pending charge can be paid: its PIX expired at \d{4}-\d\d-\d\dT/);
 });
