@@ -118,6 +118,8 @@ it('creates a CNPJ receiver with its documents uploaded to the object store; the
   await page.getByRole('link', { name: 'Recebedores' }).click();
   await page.getByRole('heading', { name: 'Recebedores' }).waitFor();
   await page.getByRole('link', { name: 'Novo recebedor' }).click();
+  // The list's own account filter has the same label: until the form's page is shown, the locator below would find it.
+  await page.getByRole('heading', { name: 'Novo recebedor' }).waitFor();
 
   // Only accounts whose provider creates receivers are offered.
   const accountSelect = page.getByRole('combobox', { name: /^Conta de provedor/ });
@@ -243,6 +245,7 @@ it('at 390 px, in English, the form fits the screen and creates a CPF receiver w
   await page.getByRole('button', { name: 'Menu' }).click();
   await page.getByRole('link', { name: 'Receivers' }).click();
   await page.getByRole('link', { name: 'New receiver' }).click();
+  await page.getByRole('heading', { name: 'New receiver' }).waitFor();
   await chooseOption(page, page.getByRole('combobox', { name: /^Provider account/ }), 'Sandbox recebedores (SANDBOX)');
   await page.getByRole('textbox', { name: /^Name/ }).fill('Maria Souza');
   await page.getByRole('textbox', { name: /^CPF or CNPJ/ }).fill('529.982.247-25');
