@@ -39,6 +39,6 @@ export class ByReference<T extends Pick<Notified, 'apiKey' | 'idempotencyKey'>> 
     const references = this.byMerchant.get(item.apiKey);
     const earlier = references?.get(item.idempotencyKey);
     if (earlier === item) references!.set(item.idempotencyKey, next);
-    else if (Array.isArray(earlier)) earlier[earlier.indexOf(item)] = next;
+    else if (Array.isArray(earlier) && earlier.includes(item)) earlier[earlier.indexOf(item)] = next;
   }
 }
