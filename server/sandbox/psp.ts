@@ -334,7 +334,7 @@ export class SandboxPsp {
     if (method === 'POST' && path === '/v1/cards') return { status: 201, body: this.saveCard(body, apiKey) };
     if (method === 'POST' && path === '/v1/charges') {
       const earlier = this.honoured(idempotencyKey) && this.chargesByReference.find(apiKey, idempotencyKey)[0];
-      if (earlier) return { status: 200, body: publicCharge(this.current(earlier)) };
+      if (earlier) return { status: 200, body: visible(this.current(earlier)) };
       return { status: 201, body: this.createCharge(body, apiKey, idempotencyKey, decline) };
     }
     if (method === 'GET' && path === '/v1/charges') {
@@ -342,7 +342,7 @@ export class SandboxPsp {
       return {
         status: 200,
         body: {
-          data: reference ? this.chargesByReference.find(apiKey, reference).map((charge) => publicCharge(this.current(charge))) : [],
+          data: reference ? this.chargesByReference.find(apiKey, reference).map((charge) => visible(this.current(charge))) : [],
         },
       };
     }
@@ -351,21 +351,20 @@ export class SandboxPsp {
       return {
         status: 200,
         body: {
-          data: reference ? this.withdrawalsByReference.find(apiKey, reference).map(publicWithdrawal) : [],
+          data: reference ? this.withdrawalsByReference.find(apiKey, reference).map(visible) : [],
         },
       };
     }
-    if (method === 'GET' && (match = /^\/v1\/charges\/([\w-]+)$/.exec(path))) return { status: 200, body: publicCharge(this.charge(match[1]!, apiKey)) };
+    if (method === 'GET' && (match = /^\/v1\/charges\/([\w-]+)$/.exec(path))) return { status: 200, body: visible(this.charge(match[1]!, apiKey)) };
     if (method === 'POST' && (match = /^\/v1\/charges\/([\w-]+)\/pay$/.exec(path))) return { status: 200, body: await this.pay(match[1]!, apiKey) };
     if (method === 'POST' && (match = /^\/v1\/charges\/([\w-]+)\/refunds$/.exec(path)))
       return { status: 201, body: await this.refund(match[1]!, body, apiKey) };
     if (method === 'POST' && path === '/v1/withdrawals') {
       const earlier = this.honoured(idempotencyKey) && this.withdrawalsByReference.find(apiKey, idempotencyKey)[0];
-      if (earlier) return { status: 200, body: publicWithdrawal(earlier) };
+      if (earlier) return { status: 200, body: visible(earlier) };
       return { status: 201, body: this.createWithdrawal(body, apiKey, idempotencyKey) };
     }
-    if (method === 'GET' && (match = /^\/v1\/withdrawals\/([\w-]+)$/.exec(path)))
-      return { status: 200, body: publicWithdrawal(this.withdrawal(match[1]!, apiKey)) };
+    if (method === 'GET' && (match = /^\/v1\/withdrawals\/([\w-]+)$/.exec(path))) return { status: 200, body: visible(this.withdrawal(match[1]!, apiKey)) };
     if (method === 'POST' && path === '/v1/recipients') return { status: 201, body: this.createRecipient(body, apiKey) };
     if (method === 'GET' && (match = /^\/v1\/recipients\/([\w-]+)$/.exec(path))) return { status: 200, body: this.recipient(match[1]!, apiKey) };
     if (method === 'GET' && path === '/v1/balance') {
@@ -471,7 +470,7 @@ export class SandboxPsp {
     this.journal?.record('charges', charge.id);
     this.wholeCharges.push(charge.id);
     this.forgetOldCharges();
-    return publicCharge(charge);
+    return visible(charge);
   }
 
   /**
@@ -536,7 +535,7 @@ export class SandboxPsp {
     if (charge.pix) charge.pix.payment = sandboxPixPayment(now, charge.customer);
     this.journal?.record('charges', charge.id);
     const notification = await this.notify(charge, 'charge.paid', charge);
-    return { charge: publicCharge(charge), notification };
+    return { charge: visible(charge), notification };
   }
 
   /** Why a charge is canceled: its PIX expired, or (forgotten, when which is no longer known) that or newer charges. */
@@ -584,7 +583,7 @@ export class SandboxPsp {
       void this.settle(withdrawal);
     }, this.options.settleDelayMs ?? 1000);
     this.timers.add(timer);
-    return publicWithdrawal(withdrawal);
+    return visible(withdrawal);
   }
 
   private async settle(withdrawal: StoredWithdrawal): Promise<void> {
@@ -687,26 +686,16 @@ function notified(body: any, apiKey: string, idempotencyKey?: string): Notified 
   };
 }
 
-function publicCharge(charge: StoredCharge): SandboxCharge;
-function publicCharge(charge: KeptCharge): SandboxCharge | SandboxForgottenCharge;
-function publicCharge(kept: KeptCharge): SandboxCharge | SandboxForgottenCharge {
-  if (isForgotten(kept)) {
-    const { apiKey: _key, idempotencyKey: _idem, ...charge } = kept;
-    return charge;
-  }
-  const { apiKey: _key, idempotencyKey: _idem, notificationUrl: _url, notificationSecret: _secret, customer: _customer, ...charge } = kept;
-  return charge;
-}
+/** A record as its merchant's answers show it: distributed over a union, so a forgotten record's answer is typed as one. */
+type Visible<T> = T extends unknown ? Omit<T, keyof Notified | 'customer'> : never;
 
-function publicWithdrawal(withdrawal: StoredWithdrawal): SandboxWithdrawal;
-function publicWithdrawal(withdrawal: KeptWithdrawal): SandboxWithdrawal | SandboxForgottenWithdrawal;
-function publicWithdrawal(kept: KeptWithdrawal): SandboxWithdrawal | SandboxForgottenWithdrawal {
-  if (isForgotten(kept)) {
-    const { apiKey: _key, idempotencyKey: _idem, ...withdrawal } = kept;
-    return withdrawal;
-  }
-  const { apiKey: _key, idempotencyKey: _idem, notificationUrl: _url, notificationSecret: _secret, ...withdrawal } = kept;
-  return withdrawal;
+/**
+ * A charge or payout without what the PSP keeps beside it (its merchant, key, notification address and secret, and a
+ * charge's customer). A forgotten record has only the first two of those, and the same rest leaves them out.
+ */
+function visible<T extends Notified & { customer?: unknown }>(record: T): Visible<T> {
+  const { apiKey: _key, idempotencyKey: _idem, notificationUrl: _url, notificationSecret: _secret, customer: _customer, ...shown } = record;
+  return shown as Visible<T>;
 }
 
 async function readJson(req: IncomingMessage): Promise<any> {
