@@ -90,6 +90,11 @@ export interface SandboxFault {
   mode: 'slowAnswer' | 'errorAfterActing' | 'dropWithoutActing' | 'decline';
   /** For slowAnswer. */
   delayMs?: number;
+  /**
+   * For slowAnswer, instead of delayMs: the answer waits until this settles (a test that holds calls in flight for
+   * as long as it needs, not for a time a loaded machine may outlast).
+   */
+  heldUntil?: Promise<unknown>;
   /** For decline, e.g. do_not_honor. */
   declineReason?: string;
 }
@@ -272,7 +277,8 @@ export class SandboxPsp {
       const result = await this.route(req.method ?? 'GET', url, body, apiKey, idempotencyKey, fault?.mode === 'decline' ? fault.declineReason : undefined);
       this.acted.set(request, (this.acted.get(request) ?? 0) + 1);
       if (fault?.mode === 'errorAfterActing') throw new HttpError(500, 'internal error after the request was processed');
-      if (fault?.mode === 'slowAnswer') await new Promise((resolve) => setTimeout(resolve, fault.delayMs ?? 1_000));
+      if (fault?.mode === 'slowAnswer')
+        await (fault.heldUntil?.catch(() => undefined) ?? new Promise((resolve) => setTimeout(resolve, fault.delayMs ?? 1_000)));
       send(res, result.status, result.body);
     } catch (error) {
       const status = error instanceof HttpError ? error.status : error instanceof BadHttpRequest ? 400 : 500;

@@ -54,7 +54,16 @@ beforeAll(async () => {
     providerAccount: { id: laggingAccountId },
   } = await lagging.client.call('accounts', 'createProviderAccount', { provider: 'SANDBOX', name: 'lagging', publicKey: 'pk', secretKey: 'sk' }));
 });
+/** A gate the PSP's slow answers wait on: they come once the test opens it (and at the latest when the file ends). */
+function gate(): { held: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const held = new Promise<void>((resolve) => (open = resolve));
+  opens.push(open);
+  return { held, open };
+}
+const opens: (() => void)[] = [];
 afterAll(async () => {
+  for (const open of opens) open();
   connect?.close();
   laggingConnect?.close();
   await stack?.close();
@@ -62,7 +71,8 @@ afterAll(async () => {
 });
 
 it('refuses calls past the cap while one is in flight, on both transports, and takes them again once it ended', async () => {
-  stack.gateway.sandboxPsp!.injectFault({ resource: 'charges', mode: 'slowAnswer', delayMs: 4_000 });
+  const provider = gate();
+  stack.gateway.sandboxPsp!.injectFault({ resource: 'charges', mode: 'slowAnswer', heldUntil: provider.held });
   const slow = stack.client.call(
     'gateway',
     'createTransaction',
@@ -95,6 +105,7 @@ it('refuses calls past the cap while one is in flight, on both transports, and t
   expect(await failureOf(rawUnary(stack.gateway.grpcAddress!, '/gateway.v1.PaymentGatewayService/ListProviders', Buffer.from([0xff, 0xff])))).toMatchObject({
     code: 'RESOURCE_EXHAUSTED',
   });
+  provider.open();
   expect((await slow).transaction.id).toBeDefined();
   expect((await listProviders(stack.client)).providers.length).toBeGreaterThan(0);
   expect((await listProviders(connect)).providers.length).toBeGreaterThan(0);
@@ -112,8 +123,10 @@ it('refuses calls past the cap while one is in flight, on both transports, and t
 
 it('takes only a few calls at once while the event loop stays behind (calls over both transports), and every call again once it caught up', async () => {
   const calls = 2 * MIN_CALLS_UNDER_PRESSURE;
-  // Every charge taken stays in flight at the provider for 4 s, so a place is never given back while the calls arrive.
-  for (let i = 0; i < calls; i += 1) lagging.gateway.sandboxPsp!.injectFault({ resource: 'charges', mode: 'slowAnswer', delayMs: 4_000 });
+  // Every charge taken stays in flight at the provider until every call has been decided, so a place is never given
+  // back while the calls arrive (a fixed 4 s, as before, was outlasted on a loaded machine: a fifth call was taken).
+  const provider = gate();
+  for (let i = 0; i < calls; i += 1) lagging.gateway.sandboxPsp!.injectFault({ resource: 'charges', mode: 'slowAnswer', heldUntil: provider.held });
   const charge = (driver: Driver, i: number) =>
     driver.call(
       'gateway',
@@ -150,6 +163,8 @@ it('takes only a few calls at once while the event loop stays behind (calls over
   );
   await busy;
   expect(decided()).toBe(true);
+  expect(arrived()).toBe(MIN_CALLS_UNDER_PRESSURE);
+  provider.open();
   const settled = await outcomes!;
   // The limit held the minimum: that many were taken (and answered once the provider did), the rest refused at once.
   expect(settled.filter((outcome) => outcome === 'taken')).toHaveLength(MIN_CALLS_UNDER_PRESSURE);

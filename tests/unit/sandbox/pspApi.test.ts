@@ -152,6 +152,17 @@ describe('faults and behaviours the tests of the gateway inject', () => {
     expect((await call('POST', '/v1/withdrawals', { amount: 100, pixKey: 'ana@example.com' })).status).toBe(201);
     expect(Date.now() - began).toBeGreaterThanOrEqual(45);
 
+    // Held instead of delayed: the charge is made at once, and answered only when the test lets it go.
+    let letGo!: () => void;
+    psp.injectFault({ resource: 'charges', mode: 'slowAnswer', heldUntil: new Promise<void>((resolve) => (letGo = resolve)) });
+    let answered = false;
+    const held = call('POST', '/v1/charges', { amount: 105, method: 'pix' }, { 'idempotency-key': 'held-1' }).finally(() => (answered = true));
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect((await call('GET', '/v1/charges?reference=held-1')).body.data).toHaveLength(1);
+    expect(answered).toBe(false);
+    letGo();
+    expect((await held).status).toBe(201);
+
     psp.injectFault({ resource: 'charges', mode: 'dropWithoutActing' });
     await expect(call('POST', '/v1/charges', { amount: 102, method: 'pix' }, { 'idempotency-key': 'dropped-1' })).rejects.toThrow();
     expect((await call('GET', '/v1/charges?reference=dropped-1')).body.data).toHaveLength(0);
