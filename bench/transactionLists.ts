@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openDatabase } from '../server/db/orm.js';
 import { ListsRepository } from '../server/db/listsRepository.js';
-import { containsPattern, SEARCH_TEXT } from '../server/db/transactionSearch.js';
+import { containsPattern, idPrefixRange, SEARCH_TEXT } from '../server/db/transactionSearch.js';
 import { ListsService } from '../server/gateway/lists.js';
 import { SecretBox } from '../server/lib/secretBox.js';
 import type { TransactionListFilter } from '../server/domain/lists.js';
@@ -184,9 +184,13 @@ try {
         `select id from transactions where ${SEARCH_TEXT} like ? order by created_at desc, id desc limit 51`,
         [containsPattern('mari')],
       ],
+      [
+        'search by part (id prefix): the text, or a range of the primary key',
+        `select id from transactions where ${SEARCH_TEXT} like ? or id between ? and ? order by created_at desc, id desc limit 51`,
+        [containsPattern(sample!.id.slice(0, 8)), idPrefixRange(sample!.id.slice(0, 8))!.from, idPrefixRange(sample!.id.slice(0, 8))!.to],
+      ],
       ...(
         [
-          ['id prefix', sample!.id.slice(0, 8)],
           ['a full name', sample!.customer_name],
           ['e-mail part', sample!.customer_email.slice(0, 12)],
           ['document', sample!.customer_document],

@@ -22,7 +22,7 @@ import { chargesCreated, moneyMovements, PAID, type MovementScope } from './mone
 import { isUuid } from '../lib/ids.js';
 import { ReceiverEntity, TransactionEntity, WithdrawalEntity, type TransactionRow } from './entities.js';
 import { encodePageToken } from './pageTokens.js';
-import { containsPattern, MIN_PARTIAL_SEARCH, SEARCH_TEXT } from './transactionSearch.js';
+import { containsPattern, idPrefixRange, MIN_PARTIAL_SEARCH, SEARCH_TEXT } from './transactionSearch.js';
 import { toReceiver } from './receiversRepository.js';
 import { transactionOf } from './transactionsRepository.js';
 import { withdrawalOf } from './withdrawalsRepository.js';
@@ -186,9 +186,12 @@ export class ListsRepository {
     const text = filter.query?.trim() ?? '';
     if (text.length >= MIN_PARTIAL_SEARCH && !isUuid(text) && !WHOLE_EMAIL.test(text)) {
       // By part, in the one indexed text (transactionSearch.ts); a document typed with its punctuation is searched as its
-      // digits. A whole UUID or e-mail is taken as the value itself: the exact matches below find it through their own
-      // index, where its trigrams ("example.com" is in most rows) would have the trigram index read most of the table.
-      conditions.push({ [raw(SEARCH_TEXT)]: { $like: containsPattern(searchedDocument(text) ?? text) } });
+      // digits; the gateway's id by its beginning, on the primary key. A whole UUID or e-mail is taken as the value
+      // itself: the exact matches below find it through their own index, where its trigrams ("example.com" is in most
+      // rows) would have the trigram index read most of the table.
+      const ids = idPrefixRange(text);
+      const byPart = { [raw(SEARCH_TEXT)]: { $like: containsPattern(searchedDocument(text) ?? text) } };
+      conditions.push(ids ? anyOf([byPart, { id: { $gte: ids.from, $lte: ids.to } }]) : byPart);
     } else if (filter.query) {
       const query = filter.query;
       const document = searchedDocument(query);

@@ -199,6 +199,8 @@ describe.each(TRANSPORTS)('ListTransactions through %s', (_name, driver) => {
     expect(await found('456.789')).toEqual(['c1']);
     expect(await found('ord')).toEqual(['c6', 'c5', 'c4', 'c3', 'c2', 'c1']);
     expect(await found(c.c3.id.slice(0, 8))).toEqual(['c3']);
+    // The gateway's id by its beginning, dashes where they go, in any case (a range of the primary key, not the text).
+    expect(await found(c.c3.id.slice(0, 13).toUpperCase())).toEqual(['c3']);
     expect(await found(c.c2.transactionId.slice(0, -2))).toEqual(['c2']);
     // LIKE's wildcards are taken as typed, never as "anything".
     expect(await found('%%%')).toEqual([]);

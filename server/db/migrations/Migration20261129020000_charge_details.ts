@@ -1,5 +1,11 @@
 import { Migration } from '@mikro-orm/migrations';
-import { CREATE_SEARCH_INDEX, SEARCH_INDEX } from '../transactionSearch.js';
+
+/**
+ * The search's first index, as this migration made it (the gateway's id among its trigrams); migration 20261205010000
+ * replaced it. Written out here so that this migration stays what it was.
+ */
+export const FIRST_SEARCH_INDEX = 'transactions_search_trgm_index';
+export const CREATE_FIRST_SEARCH_INDEX = `create index "${FIRST_SEARCH_INDEX}" on "transactions" using gin (lower(coalesce("customer_name", '') || ' ' || coalesce("customer_email", '') || ' ' || coalesce("customer_document", '') || ' ' || coalesce("order_id", '') || ' ' || "provider_transaction_id" || ' ' || "id"::text) gin_trgm_ops)`;
 
 /**
  * A charge's customer name, description, items, card brand and last 4, and decline reason; its refunds as records;
@@ -13,7 +19,7 @@ export class Migration20261129020000_charge_details extends Migration {
     this.addSql(
       `alter table "transactions" add column "customer_name" text null, add column "description" text null, add column "items" jsonb null, add column "card_brand" varchar(16) null, add column "card_last4" varchar(4) null, add column "decline_reason" text null;`,
     );
-    this.addSql(`${CREATE_SEARCH_INDEX};`);
+    this.addSql(`${CREATE_FIRST_SEARCH_INDEX};`);
     this.addSql(
       `create table "refunds" ("id" uuid not null, "transaction_id" uuid not null, "amount" bigint not null, "status" varchar(16) not null, "provider_refund_id" varchar(255) null, "idempotency_key" varchar(255) null, "requested_by_id" varchar(255) null, "requested_by_name" varchar(255) null, "created_at" timestamptz not null, "updated_at" timestamptz not null, constraint "refunds_pkey" primary key ("id"));`,
     );
@@ -23,7 +29,7 @@ export class Migration20261129020000_charge_details extends Migration {
 
   override down(): void | Promise<void> {
     this.addSql(`drop table if exists "refunds" cascade;`);
-    this.addSql(`drop index if exists "${SEARCH_INDEX}";`);
+    this.addSql(`drop index if exists "${FIRST_SEARCH_INDEX}";`);
     this.addSql(
       `alter table "transactions" drop column "customer_name", drop column "description", drop column "items", drop column "card_brand", drop column "card_last4", drop column "decline_reason";`,
     );

@@ -43,6 +43,7 @@ import { Migration20261204030000_refunded_days } from './Migration20261204030000
 import { Migration20261204040000_outbound_gave_up_index } from './Migration20261204040000_outbound_gave_up_index.js';
 import { Migration20261204050000_gateway_settings } from './Migration20261204050000_gateway_settings.js';
 import { Migration20261204070000_notification_query } from './Migration20261204070000_notification_query.js';
+import { Migration20261205010000_search_without_id } from './Migration20261205010000_search_without_id.js';
 
 // Every migration, in order. `npm run migration:create` writes a new file here; add it to this list.
 export const MIGRATIONS = [
@@ -91,4 +92,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261204040000_outbound_gave_up_index', class: Migration20261204040000_outbound_gave_up_index },
   { name: 'Migration20261204050000_gateway_settings', class: Migration20261204050000_gateway_settings },
   { name: 'Migration20261204070000_notification_query', class: Migration20261204070000_notification_query },
+  { name: 'Migration20261205010000_search_without_id', class: Migration20261205010000_search_without_id },
 ];
