@@ -7,7 +7,9 @@
  * PostgreSQL database of its own, against the one zero-latency fake provider; 8 callers of CreateTransaction (PIX,
  * `omit_pix_qr_image` unless CPU_AB_IMAGE=1 asks for the image, an idempotency key each). The order alternates from
  * round to round. Printed: each round's CPU ms per charge, each side's median, and the paired ratios this tree / other
- * tree with their median. The fake answers every charge with one PIX code, so with the image the gateway's cache
+ * tree with their median; the same for PostgreSQL's CPU per charge (every server process of the machine's cluster, so
+ * nothing else should use the cluster meanwhile), which a change of the schema or of the statements moves while the
+ * gateway's own figure stays put. The fake answers every charge with one PIX code, so with the image the gateway's cache
  * serves it after the first: the image's drawing is measured through SANDBOX (bench/sandboxCharges.ts), not here.
  *
  * The other tree is a worktree with its server compiled (`git worktree add --detach /tmp/base main`, link its
@@ -43,6 +45,8 @@ interface Side {
   pid: number;
   charge: () => Promise<unknown>;
   cpuMs: number[];
+  /** PostgreSQL's CPU ms per charge, each round. */
+  postgresMs: number[];
   stop: () => Promise<void>;
 }
 
@@ -65,6 +69,7 @@ try {
       name,
       pid: gateway.pid,
       cpuMs: [],
+      postgresMs: [],
       charge: () =>
         client.driver.call(
           'gateway',
@@ -88,18 +93,27 @@ try {
   for (let round = 0; round < ROUNDS; round += 1)
     for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
       const before = here.procCpuMs(side.pid);
+      const postgresSince = here.postgresCpuSince();
       const result = await closedLoop(CALLERS, SECONDS, side.charge, classify);
       side.cpuMs.push((here.procCpuMs(side.pid) - before) / Math.max(1, result.ok));
+      side.postgresMs.push(postgresSince() / Math.max(1, result.ok));
       const errors = Object.values(result.errors).reduce((sum, n) => sum + n, 0);
       const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
       console.log(
-        `round ${round + 1}, ${side.name}: ${side.cpuMs.at(-1)!.toFixed(3)} ms of CPU a charge, ${(result.ok / result.seconds).toFixed(0)}/s, load ${load}${errors ? `, errors ${JSON.stringify(result.errors)}` : ''}`,
+        `round ${round + 1}, ${side.name}: ${side.cpuMs.at(-1)!.toFixed(3)} ms of CPU a charge, PostgreSQL ${side.postgresMs.at(-1)!.toFixed(3)} ms, ${(result.ok / result.seconds).toFixed(0)}/s, load ${load}${errors ? `, errors ${JSON.stringify(result.errors)}` : ''}`,
       );
     }
-  for (const side of sides) console.log(`${side.name}: ${side.cpuMs.map((ms) => ms.toFixed(3)).join(', ')}; median ${median(side.cpuMs).toFixed(3)} ms`);
-  const [base, mine] = sides as [Side, Side];
-  const ratios = base.cpuMs.map((ms, round) => mine.cpuMs[round]! / ms);
-  console.log(`this tree / other, round by round: ${ratios.map((ratio) => ratio.toFixed(3)).join(', ')}; median ${median(ratios).toFixed(3)}`);
+  const pairs = (of: (side: Side) => number[]) => {
+    const [base, mine] = sides.map(of) as [number[], number[]];
+    const ratios = base.map((ms, round) => mine[round]! / ms);
+    return `${ratios.map((ratio) => ratio.toFixed(3)).join(', ')}; median ${median(ratios).toFixed(3)}`;
+  };
+  for (const side of sides)
+    console.log(
+      `${side.name}: ${side.cpuMs.map((ms) => ms.toFixed(3)).join(', ')}; median ${median(side.cpuMs).toFixed(3)} ms; PostgreSQL ${side.postgresMs.map((ms) => ms.toFixed(3)).join(', ')}; median ${median(side.postgresMs).toFixed(3)} ms`,
+    );
+  console.log(`this tree / other, round by round: ${pairs((side) => side.cpuMs)}`);
+  console.log(`PostgreSQL, this tree / other, round by round: ${pairs((side) => side.postgresMs)}`);
 } finally {
   for (const side of sides) await side.stop();
   await fake.stop();
