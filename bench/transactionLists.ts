@@ -187,7 +187,7 @@ try {
       [
         'search by part (id prefix): the text, or a range of the primary key',
         `select id from transactions where ${SEARCH_TEXT} like ? or id between ? and ? order by created_at desc, id desc limit 51`,
-        [containsPattern(sample!.id.slice(0, 8)), idPrefixRange(sample!.id.slice(0, 8))!.from, idPrefixRange(sample!.id.slice(0, 8))!.to],
+        [containsPattern(sample!.id.slice(0, 8)), ...Object.values(idPrefixRange(sample!.id.slice(0, 8))!)],
       ],
       ...(
         [

@@ -3,7 +3,7 @@ import { afterAll, expect, it } from '@jest/globals';
 import { openDatabase } from '../../server/db/orm.js';
 import { MIGRATIONS } from '../../server/db/migrations/index.js';
 import { containsPattern, CREATE_SEARCH_INDEX, SEARCH_INDEX, SEARCH_TEXT } from '../../server/db/transactionSearch.js';
-import { createTestDatabase } from '../support/postgres.js';
+import { createTestDatabase, onDatabase } from '../support/postgres.js';
 
 let drop: (() => Promise<void>) | undefined;
 afterAll(async () => drop?.());
@@ -77,27 +77,34 @@ it("moves an operator's running sign-in failures and lock to the per-e-mail tabl
 });
 
 it("replaces the search's index with one without the gateway's id, keeping an index built beforehand under its name", async () => {
-  const database = await createTestDatabase();
-  const db = await openDatabase({ databaseUrl: database.url, dataDir: '/nonexistent', migrate: false });
+  const prebuilt = await createTestDatabase();
+  const fromZero = await createTestDatabase();
+  const db = await openDatabase({ databaseUrl: prebuilt.url, dataDir: '/nonexistent', migrate: false });
+  const other = await openDatabase({ databaseUrl: fromZero.url, dataDir: '/nonexistent', migrate: false });
+  const definitions = `select indexname, indexdef from pg_indexes where indexname like 'transactions_search%'`;
   try {
     await db.orm.migrator.up({ to: 'Migration20261204070000_notification_query' });
     const connection = db.orm.em.getConnection();
-    // An operator's concurrent build ahead of the migration, under the new name: the migration must keep it, not fail.
+    // An operator's concurrent build ahead of the migration, with the gateway's own text: the migration keeps it.
     await connection.execute(CREATE_SEARCH_INDEX.replace('create index', 'create index concurrently'));
-    await connection.execute(
-      `insert into transactions (id, provider_account_id, provider, provider_transaction_id, payment_method, status, amount, currency, installments,
-         customer_name, created_at, updated_at)
-       values ('3f2a1b4c-9d0e-4f1a-8b2c-0123456789ab', '00000000-0000-4000-8000-000000000001', 'SANDBOX', 'ch_1', 'PIX', 'PENDING', 100, 'BRL', 1,
-         'Maria Souza', now(), now())`,
-    );
     await db.orm.migrator.up();
-    const indexes = await connection.execute<{ indexname: string }[]>(`select indexname from pg_indexes where indexname like 'transactions_search%'`);
-    expect(indexes.map((index) => index.indexname)).toEqual([SEARCH_INDEX]);
-    await connection.execute('set enable_seqscan = off');
-    const found = await connection.execute<{ id: string }[]>(`select id from transactions where ${SEARCH_TEXT} like ?`, [containsPattern('mari')]);
-    expect(found).toEqual([{ id: '3f2a1b4c-9d0e-4f1a-8b2c-0123456789ab' }]);
+    const kept = await connection.execute<{ indexname: string; indexdef: string }[]>(definitions);
+    expect(kept.map((index) => index.indexname)).toEqual([SEARCH_INDEX]);
+    // The migration's own text, written out in it, builds the very index the gateway's query is written for.
+    await other.orm.migrator.up();
+    expect(await other.orm.em.getConnection().execute(definitions)).toEqual(kept);
+    // And the search by part reads it (the table is empty: the planner is told to leave a full scan aside).
+    const plan = await onDatabase(prebuilt.url, async (client) => {
+      await client.query('set enable_seqscan = off');
+      return (
+        await client.query<{ 'QUERY PLAN': string }>(`explain (costs off) select id from transactions where ${SEARCH_TEXT} like $1`, [containsPattern('mari')])
+      ).rows;
+    });
+    expect(plan.map((line) => line['QUERY PLAN']).join('\n')).toContain(SEARCH_INDEX);
   } finally {
     await db.close();
-    await database.drop();
+    await other.close();
+    await prebuilt.drop();
+    await fromZero.drop();
   }
 });
