@@ -4,7 +4,7 @@
  * from /proc, compared within a round, says whether a change paid.
  *
  * Each gateway runs compiled, as `npm start` runs it (with load shedding off, so every call counts), on a fresh
- * PostgreSQL database of its own, against the one zero-latency fake provider; 8 callers of CreateTransaction (PIX,
+ * PostgreSQL database of its own, against the one zero-latency fake provider; 8 callers (below) of CreateTransaction (PIX,
  * `omit_pix_qr_image` unless CPU_AB_IMAGE=1 asks for the image, an idempotency key each). The order alternates from
  * round to round. Printed: each round's CPU ms per charge, each side's median, and the paired ratios this tree / other
  * tree with their median; the same for PostgreSQL's CPU per charge (every server process of the machine's cluster, so
@@ -14,8 +14,9 @@
  *
  * The other tree is a worktree with its server compiled (`git worktree add --detach /tmp/base main`, link its
  * node_modules, then `npx tsx scripts/serverBuild.ts --force` in it). Run with
- * `npx tsx bench/cpuAB.ts /tmp/base`; CPU_AB_ROUNDS (8) rounds of CPU_AB_SECONDS (5) each. Run it against a copy of
- * this very tree first: that A/A run shows how far two identical builds drift apart on the machine as it is.
+ * `npx tsx bench/cpuAB.ts /tmp/base`; CPU_AB_ROUNDS (8) rounds of CPU_AB_SECONDS (5) each, CPU_AB_CALLERS (8) callers
+ * (32 reads a change's cost at saturation). Run it against a copy of this very tree first: that A/A run shows how far
+ * two identical builds drift apart on the machine as it is.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,7 +36,7 @@ const ROUNDS = Number(process.env.CPU_AB_ROUNDS ?? 8);
 /** CPU_AB_IMAGE=1: the charges ask for the PIX QR image too. */
 const IMAGE = process.env.CPU_AB_IMAGE === '1';
 const SECONDS = Number(process.env.CPU_AB_SECONDS ?? 5);
-const CALLERS = 8;
+const CALLERS = Number(process.env.CPU_AB_CALLERS ?? 8);
 
 // The other tree's own bench code starts its own build (its dist/ and its probe), as this tree's does for this one.
 const other = (await import(pathToFileURL(join(resolve(otherRoot), 'bench/gateway/processes.ts')).href)) as typeof here;
