@@ -29,30 +29,53 @@ export function cancelReadsWithTheirCaller(pool: pg.Pool, { cancelRunning }: { c
     const query = client.query.bind(client) as Query;
     (client as unknown as { query: Query }).query = (...args: unknown[]) => {
       const signal = readSignal();
-      // Statements through the promise form, as text (how kysely sends MikroORM's) or as a config (preparedSql.ts's
-      // named statements); cursors and callbacks pass.
-      if (!signal || !isStatement(args[0]) || typeof args.at(-1) === 'function') return query(...args);
-      if (signal.aborted) return Promise.reject(readCancelled());
-      const running = query(...args) as Promise<unknown>;
-      if (!cancelRunning) return running;
-      let delivered: Promise<void> | undefined;
-      const cancel = () => {
-        delivered = sendCancelRequest(client as Backend);
-      };
-      signal.addEventListener('abort', cancel, { once: true });
-      const settled = async () => {
-        signal.removeEventListener('abort', cancel);
-        await delivered;
-      };
-      return running.then(
+      // Statements as text (how kysely sends MikroORM's) or as a config (preparedSql.ts's named statements), in the
+      // promise form or the callback form (preparedSql.ts's); cursors pass.
+      if (!signal || !isStatement(args[0])) return query(...args);
+      const last = args.at(-1);
+      const callback = typeof last === 'function' ? (last as Callback) : undefined;
+      if (signal.aborted) {
+        if (!callback) return Promise.reject(readCancelled());
+        process.nextTick(callback, readCancelled());
+        return undefined;
+      }
+      if (!cancelRunning) return query(...args);
+      const settled = cancelOnAbort(signal, client as Backend);
+      // A statement that failed once its caller had gone failed because it was cancelled; one that answered stands.
+      const failure = (error: unknown) => (signal.aborted ? readCancelled() : error);
+      if (callback) {
+        return query(...args.slice(0, -1), (error: unknown, result: unknown) => {
+          void settled().then(() => (error ? callback(failure(error)) : callback(undefined, result)));
+        });
+      }
+      return (query(...args) as Promise<unknown>).then(
         async (result) => (await settled(), result),
         async (error: unknown) => {
           await settled();
-          throw signal.aborted ? readCancelled() : error;
+          throw failure(error);
         },
       );
     };
   });
+}
+
+type Callback = (error: unknown, result?: unknown) => void;
+
+/**
+ * While the statement runs, the caller's going sends PostgreSQL's cancel request for the connection's backend. The
+ * function returned is called once the statement has answered: it stops listening and resolves once a cancel request
+ * sent meanwhile has been delivered, so that the connection is not given back before it has.
+ */
+function cancelOnAbort(signal: AbortSignal, client: Backend): () => Promise<void> {
+  let delivered: Promise<void> | undefined;
+  const cancel = () => {
+    delivered = sendCancelRequest(client);
+  };
+  signal.addEventListener('abort', cancel, { once: true });
+  return async () => {
+    signal.removeEventListener('abort', cancel);
+    await delivered;
+  };
 }
 
 function isStatement(first: unknown): boolean {

@@ -141,7 +141,13 @@ describe('a prepared statement', () => {
 
   it('answers a failing statement with the driver error, as execute does, and the connection serves the next one', async () => {
     const insert = prepared('probe_insert', 'insert into probe (id, label) values (?, ?)');
-    await expect(runPrepared(db.em(), 'write', insert, [1, 'again'])).rejects.toMatchObject({ code: '23505' });
+    const refused: Error = await runPrepared(db.em(), 'write', insert, [1, 'again']).then(
+      () => new Error('the second insert of id 1 was taken'),
+      (error: unknown) => error as Error,
+    );
+    expect(refused).toMatchObject({ code: '23505' });
+    // Its stack leads back to who sent it, not only to the socket's read the answer came in on.
+    expect(refused.stack).toContain('runOn');
     await runPrepared(db.em(), 'write', insert, [2, 'two']);
     expect(await runPrepared(db.em(), 'write', prepared('probe_count', 'select count(*)::int as n from probe'), [])).toEqual([{ n: 2 }]);
   });

@@ -244,6 +244,41 @@ describe('the pool', () => {
     });
   });
 
+  it('stops a statement sent in the callback form (preparedSql.ts sends its statements so) as it stops the promise form', async () => {
+    /** `client.query(config, callback)` in a promise, as preparedSql.ts sends its statements. */
+    const sent = (client: pg.PoolClient, config: pg.QueryConfig) =>
+      new Promise<pg.QueryResult>((resolve, reject) => {
+        client.query(config, (error: Error | undefined, result: pg.QueryResult) => (error ? reject(error) : resolve(result)));
+      });
+    await withClient(true, async (client) => {
+      await client.query("select 'before'");
+      const late = { name: 'late_by_callback', text: 'select $1::text as said', values: ['after the caller went'] };
+      // The caller goes after the read began and before its statement is asked for (it waited for the connection).
+      const going = new AbortController();
+      const failure = await withCallSignal(going.signal, () =>
+        cancellableRead(() => {
+          going.abort();
+          return sent(client, late);
+        }),
+      ).catch((error: unknown) => error);
+      expect(failure).toMatchObject({ code: 'CANCELLED' });
+      expect(await lastStatement(client)).toBe("select 'before'");
+      const abort = new AbortController();
+      const since = performance.now();
+      const cancelled = withCallSignal(abort.signal, () =>
+        cancellableRead(() => sent(client, { name: 'sleeps_by_callback', text: 'select pg_sleep($1)', values: [20] })),
+      );
+      setTimeout(() => abort.abort(), 200);
+      await expect(cancelled).rejects.toMatchObject({ code: 'CANCELLED' });
+      expect(performance.now() - since).toBeLessThan(5_000);
+      // A read that answers before its caller goes keeps its answer, and the connection serves the next one.
+      const answered = await withCallSignal(new AbortController().signal, () =>
+        cancellableRead(() => sent(client, { name: 'answers_by_callback', text: 'select $1::text as said', values: ['in time'] })),
+      );
+      expect(answered.rows).toEqual([{ said: 'in time' }]);
+    });
+  });
+
   it('cancels a running read when its caller goes, and the connection serves the next statement', async () => {
     await withClient(true, async (client) => {
       const abort = new AbortController();
