@@ -172,6 +172,7 @@ try {
   }
 
   if (explain) {
+    const idRange = idPrefixRange(sample!.id.slice(0, 8))!;
     for (const [name, query, params] of [
       ['status (CHARGEBACK)', `select id from transactions where status = ? order by created_at desc, id desc limit 51`, ['CHARGEBACK']],
       [
@@ -187,7 +188,7 @@ try {
       [
         'search by part (id prefix): the text, or a range of the primary key',
         `select id from transactions where ${SEARCH_TEXT} like ? or id between ? and ? order by created_at desc, id desc limit 51`,
-        [containsPattern(sample!.id.slice(0, 8)), ...Object.values(idPrefixRange(sample!.id.slice(0, 8))!)],
+        [containsPattern(sample!.id.slice(0, 8)), idRange.from, idRange.to],
       ],
       ...(
         [
