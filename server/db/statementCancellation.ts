@@ -6,6 +6,8 @@ import { readCancelled, readSignal } from '../lib/callScope.js';
 const CANCEL_REQUEST_CODE = 80877102;
 /** How long a cancel request may take before the connection is given back anyway. */
 const CANCEL_TIMEOUT_MS = 2_000;
+/** How long after a cancel request a statement still running is sent another (the first may have come too early). */
+const CANCEL_REPEAT_MS = 500;
 
 type Query = (...args: unknown[]) => unknown;
 type Backend = pg.PoolClient & { host?: string; port?: number; processID?: number | null; secretKey?: number | null };
@@ -65,15 +67,25 @@ type Callback = (error: unknown, result?: unknown) => void;
  * While the statement runs, the caller's going sends PostgreSQL's cancel request for the connection's backend. The
  * function returned is called once the statement has answered: it stops listening and resolves once a cancel request
  * sent meanwhile has been delivered, so that the connection is not given back before it has.
+ *
+ * A backend that has not yet read the statement when the request reaches it (the caller went just as it was sent)
+ * ignores the request and then runs the statement in full, so the request is sent again every CANCEL_REPEAT_MS until
+ * the statement answers.
  */
 function cancelOnAbort(signal: AbortSignal, client: Backend): () => Promise<void> {
   let delivered: Promise<void> | undefined;
+  let repeat: NodeJS.Timeout | undefined;
+  let answered = false;
   const cancel = () => {
-    delivered = sendCancelRequest(client);
+    delivered = sendCancelRequest(client).then(() => {
+      if (!answered) repeat = setTimeout(cancel, CANCEL_REPEAT_MS);
+    });
   };
   signal.addEventListener('abort', cancel, { once: true });
   return async () => {
+    answered = true;
     signal.removeEventListener('abort', cancel);
+    clearTimeout(repeat);
     await delivered;
   };
 }

@@ -14,6 +14,7 @@ import { PaymentGatewayService } from '../../gen/es/gateway/v1/payment_gateway_s
 import { cancelReadsWithTheirCaller } from '../../server/db/statementCancellation.js';
 import { cancellableRead, withCallSignal } from '../../server/lib/callScope.js';
 import { GatewayError } from '../../server/lib/errors.js';
+import { startCuttingProxy } from '../support/cuttingProxy.js';
 import { eventually } from '../support/eventually.js';
 import { startTestStack, TEST_TOKEN, type TestStack } from '../support/gateway.js';
 import { createTestDatabase } from '../support/postgres.js';
@@ -164,8 +165,8 @@ describe('the pool', () => {
   afterAll(async () => {
     await database?.drop();
   });
-  function pool(cancelRunning: boolean): pg.Pool {
-    const created = new pg.Pool({ connectionString: database.url, max: 1 });
+  function pool(cancelRunning: boolean, url = database.url): pg.Pool {
+    const created = new pg.Pool({ connectionString: url, max: 1 });
     created.on('error', (error) => idleErrors.push(error));
     cancelReadsWithTheirCaller(created, { cancelRunning });
     return created;
@@ -289,6 +290,33 @@ describe('the pool', () => {
       expect(performance.now() - since).toBeLessThan(5_000);
       expect((await client.query<{ one: number }>('select 1 as one')).rows).toEqual([{ one: 1 }]);
     });
+  });
+
+  it('cancels a read whose caller went as it was sent, before the backend had read it (the request is sent again)', async () => {
+    const direct = new URL(database.url);
+    const proxy = await startCuttingProxy({ host: direct.hostname, port: Number(direct.port) });
+    const viaProxy = new URL(database.url);
+    viaProxy.port = String(proxy.port);
+    const borrowed = pool(true, viaProxy.toString());
+    try {
+      const client = await borrowed.connect();
+      try {
+        // The statement reaches the backend 300 ms late; the cancel request, on a connection of its own, does not.
+        proxy.delayRequest('pg_sleep', 300);
+        const abort = new AbortController();
+        const since = performance.now();
+        const read = withCallSignal(abort.signal, () => cancellableRead(async () => client.query('select pg_sleep(20)')));
+        abort.abort();
+        await expect(read).rejects.toMatchObject({ code: 'CANCELLED' });
+        expect(performance.now() - since).toBeLessThan(5_000);
+        expect((await client.query<{ one: number }>('select 1 as one')).rows).toEqual([{ one: 1 }]);
+      } finally {
+        client.release();
+      }
+    } finally {
+      await ended(borrowed);
+      await proxy.close();
+    }
   });
 
   it('never touches a statement outside a read-only call, such as a write after a provider call', async () => {
