@@ -61,6 +61,21 @@ export class GatewayError extends Error {
 }
 
 /**
+ * A GatewayError made without a stack, for the overload refusals (transport/loopPressure.ts, inFlightLimit.ts): under
+ * overload they are made by the thousand a second, answered and never logged, so their stack is never read, and
+ * capturing it was a tenth of a refused call's own CPU (docs/decisions.md, *Refusals made cheap*).
+ */
+export function stacklessError(code: ErrorCode, message: string, details?: ErrorDetails): GatewayError {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new GatewayError(code, message, details);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
+/**
  * The rule a bad input broke, as field violations name it (issue 33 §8): the shared validation helpers' rules
  * (server/gateway/validation.ts), and INVALID_VALUE, the nearest general rule of a one-off check. Every
  * INVALID_ARGUMENT names one, so that a client can say it in its own language (web/src/errorReasons.ts).

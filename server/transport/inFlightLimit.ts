@@ -1,4 +1,4 @@
-import { GatewayError } from '../lib/errors.js';
+import { stacklessError, type GatewayError } from '../lib/errors.js';
 
 /** What a refused call is told to wait: short, since calls in flight end in milliseconds to seconds. */
 export const IN_FLIGHT_RETRY_MS = 200;
@@ -24,7 +24,7 @@ export class InFlightLimit {
   /** The refusal a new call gets now, or undefined while there is a place (asked before a call is authenticated or read). */
   refusal(): GatewayError | undefined {
     if (this.current < this.max) return undefined;
-    return new GatewayError('RESOURCE_EXHAUSTED', `the gateway is answering ${this.max} calls already; try again shortly`, {
+    return stacklessError('RESOURCE_EXHAUSTED', `the gateway is answering ${this.max} calls already; try again shortly`, {
       reason: 'OVERLOADED',
       retryAfterMs: IN_FLIGHT_RETRY_MS,
     });

@@ -1,5 +1,5 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { GatewayError } from '../lib/errors.js';
+import { stacklessError, type GatewayError } from '../lib/errors.js';
 import { IN_FLIGHT_RETRY_MS } from './inFlightLimit.js';
 
 /** The primary pool's queue: how long its queries may wait for a connection before new calls are refused, and how to read it. */
@@ -131,7 +131,7 @@ export class LoopPressure {
     if (this.inFlight < this.limit) return undefined;
     this.refused += 1;
     return this.cause === 'pool'
-      ? new GatewayError(
+      ? stacklessError(
           'RESOURCE_EXHAUSTED',
           `the gateway's database is busy (its queries wait ${Math.round(this.poolWaitMs)} ms for a connection); try again shortly`,
           {
@@ -139,7 +139,7 @@ export class LoopPressure {
             retryAfterMs: IN_FLIGHT_RETRY_MS,
           },
         )
-      : new GatewayError('RESOURCE_EXHAUSTED', 'the gateway is overloaded (its calls are already answered late); try again shortly', {
+      : stacklessError('RESOURCE_EXHAUSTED', 'the gateway is overloaded (its calls are already answered late); try again shortly', {
           reason: 'OVERLOADED',
           retryAfterMs: IN_FLIGHT_RETRY_MS,
         });

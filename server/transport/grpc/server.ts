@@ -112,8 +112,7 @@ function authInterceptor(guard: CallGuard, logger: Logger): grpc.ServerIntercept
             const refusal = method.requestStream || method.responseStream ? undefined : guard.shedding(method.path);
             if (refusal) {
               guard.refused(method.path, refusal.code, traceHeadersOf(metadata));
-              const { code, details, metadata: trailers } = toServiceError(refusal, logger, method.path);
-              return call.sendStatus({ code: code!, details: details!, metadata: trailers! });
+              return call.sendStatus(refusalStatus(refusal, logger, method.path));
             }
             guard.authenticate(textEntry(metadata, 'authorization')).then(
               (principal) => {
@@ -164,6 +163,42 @@ function toServiceError(error: unknown, logger: Logger, path: string): Partial<g
   metadata.set('grpc-status-details-bin', Buffer.from(status));
   if (retry) metadata.set('retry-after', retry.retryAfterHeader);
   return { code: grpc.status[code], details: message, metadata };
+}
+
+/** What an overload refusal is answered with, kept by what it says (see refusalStatus). */
+interface RefusalAnswer {
+  code: grpc.status;
+  details: string;
+  statusDetails: Buffer;
+  retryAfter: string | undefined;
+}
+const refusalAnswers = new Map<string, RefusalAnswer>();
+/** Distinct refusals kept (the database's refusal names its wait, so they differ); past it the cache starts again. */
+const REFUSAL_ANSWERS_KEPT = 256;
+
+/**
+ * toServiceError's answer to an overload refusal, its google.rpc.Status encoded once per distinct refusal instead of
+ * once per refused call: under overload most calls are refused, and encoding each one's Status was half of what our
+ * own code spent on a refusal (docs/decisions.md, *Refusals made cheap*). Each call still gets metadata of its own.
+ */
+function refusalStatus(refusal: GatewayError, logger: Logger, path: string): grpc.StatusObject {
+  const key = `${refusal.code}\n${refusal.message}\n${JSON.stringify(refusal.details)}`;
+  let answer = refusalAnswers.get(key);
+  if (!answer) {
+    const { code, details, metadata } = toServiceError(refusal, logger, path);
+    answer = {
+      code: code!,
+      details: details!,
+      statusDetails: metadata!.get('grpc-status-details-bin')[0] as Buffer,
+      retryAfter: metadata!.get('retry-after')[0] as string | undefined,
+    };
+    if (refusalAnswers.size >= REFUSAL_ANSWERS_KEPT) refusalAnswers.clear();
+    refusalAnswers.set(key, answer);
+  }
+  const metadata = new grpc.Metadata();
+  metadata.set('grpc-status-details-bin', answer.statusDetails);
+  if (answer.retryAfter !== undefined) metadata.set('retry-after', answer.retryAfter);
+  return { code: answer.code, details: answer.details, metadata };
 }
 
 const ES_METHODS = new Map<string, DescMessage>(
@@ -293,7 +328,13 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<{ ser
     observer: options.rpcObserver,
     tracing: { tracer: options.tracer, system: 'grpc' },
   });
-  const server = new grpc.Server({ interceptors: [authInterceptor(guard, options.logger)], 'grpc.max_receive_message_length': options.maxRequestBytes });
+  const server = new grpc.Server({
+    interceptors: [authInterceptor(guard, options.logger)],
+    'grpc.max_receive_message_length': options.maxRequestBytes,
+    // Channelz's statistics are read by nobody (no channelz service is served), and kept they cost every call a
+    // tracker of four closures (docs/decisions.md, *Refusals made cheap*).
+    'grpc.enable_channelz': 0,
+  });
   const streams = new Set<AbortController>();
   const services: [grpc.ServiceDefinition, Handlers][] = [
     [PaymentGatewayServiceService, paymentGatewayHandlers(options.useCases)],
