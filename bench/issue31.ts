@@ -68,6 +68,13 @@ export function noteFigure(key: FigureKey, value: number, detail?: string): void
 
 export const notedFigures = (): Partial<Record<FigureKey, Figure>> => ({ ...noted });
 
+const notedTexts: string[] = [];
+
+/** Markdown a bench adds to issue 31's section, under its table (the baseline's profile: what bounds the ratio). */
+export function noteIssue31Text(markdown: string): void {
+  notedTexts.push(markdown);
+}
+
 const START_PREFIX = '<!-- issue31-targets:start';
 const START_MARKER = `${START_PREFIX}: written by npm run bench (bench/issue31.ts); a rerun replaces everything down to the end marker -->`;
 const END_MARKER = '<!-- issue31-targets:end -->';
@@ -102,6 +109,20 @@ export function nextRecord(current: RunRecord, previous: RunRecord | undefined):
   return { run: current.run, figures: { ...previous?.figures, ...current.figures } };
 }
 
+/** Issue 31's section of docs/benchmarks.md: its table, then what the benches noted under it (noteIssue31Text), in order. */
+export function issue31Section(table: string, texts: readonly string[]): string {
+  return [
+    START_MARKER,
+    "## Issue 31's figures, beside the previous run",
+    '',
+    "Written by `npm run bench` at its end: each figure from the bench that measures it (the sections above and below say how), judged against issue 31's target, beside the run before it (kept in bench/lastRun.json). A missed target says by how much; what a charge's CPU goes to in the gateway and in its bare baseline, measured in the same run, is under the table, and the sections written by hand below say what bounds each.",
+    '',
+    table,
+    ...texts.flatMap((text) => ['', text]),
+    END_MARKER,
+  ].join('\n');
+}
+
 /** Prints issue 31's table; unless `quick`, writes it into docs/benchmarks.md and keeps this run in bench/lastRun.json. */
 export function reportIssue31(quick: boolean, loadBefore: number[]): void {
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
@@ -114,15 +135,7 @@ export function reportIssue31(quick: boolean, loadBefore: number[]): void {
   const table = targetsTable(current, previous);
   console.log(`\nIssue 31's figures\n${table}`);
   if (quick) return;
-  const section = [
-    START_MARKER,
-    "## Issue 31's figures, beside the previous run",
-    '',
-    'Written by `npm run bench` at its end: each figure from the bench that measures it (the sections above and below say how), judged against issue 31\'s target, beside the run before it (kept in bench/lastRun.json). A missed target says by how much; what bounds each is in "The default path and the bare baseline".',
-    '',
-    table,
-    END_MARKER,
-  ].join('\n');
+  const section = issue31Section(table, notedTexts);
   writeSection(new URL('../docs/benchmarks.md', import.meta.url).pathname, section, {
     startPrefix: START_PREFIX,
     endMarker: END_MARKER,

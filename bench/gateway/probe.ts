@@ -6,8 +6,15 @@
  * protocol) by their text, and answers the bench's `probe` message over the
  * IPC channel with those counts, the process's CPU time and its memory. It counts only with BENCH_COUNT_STATEMENTS=1
  * (the bench's SQL count): shaping each statement's text costs about 2 % of the gateway's CPU under load.
+ *
+ * It also starts and stops V8's CPU profiler on the bench's word (`{ cpuProfile: 'start' }`, then
+ * `{ cpuProfile: 'stop', path }`, each answered once done), so that a profile covers a measured window and not the
+ * process's start. Only the main thread's: a worker thread (the SANDBOX PSP's) runs this preload too, with no channel.
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { createRequire } from 'node:module';
+import { isMainThread } from 'node:worker_threads';
 import pg from 'pg';
 import { statementShape } from './statementShape.js';
 
@@ -41,7 +48,39 @@ if (process.env.BENCH_COUNT_STATEMENTS === '1') {
   for (const Client of new Set([pg.Client, ormPg.Client])) count(Client);
 }
 
+/** The bench's word to the profiler, and the probe's answer once it is done. */
+export type CpuProfileMessage = { cpuProfile: 'start' } | { cpuProfile: 'stop'; path: string };
+export type CpuProfileAnswer = { cpuProfile: 'started' } | { cpuProfile: 'written'; path: string } | { cpuProfile: 'failed'; error: string };
+
+const isCpuProfileMessage = (message: unknown): message is CpuProfileMessage => typeof message === 'object' && message !== null && 'cpuProfile' in message;
+
+let profiler: Session | undefined;
+
+async function profile(message: CpuProfileMessage): Promise<CpuProfileAnswer> {
+  if (message.cpuProfile === 'start') {
+    profiler ??= new Session();
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+    return { cpuProfile: 'started' };
+  }
+  if (!profiler) throw new Error('no CPU profile was started');
+  const { profile: written } = await profiler.post('Profiler.stop');
+  profiler.disconnect();
+  profiler = undefined;
+  writeFileSync(message.path, JSON.stringify(written));
+  return { cpuProfile: 'written', path: message.path };
+}
+
 process.on('message', (message) => {
+  if (isCpuProfileMessage(message)) {
+    if (!isMainThread) return;
+    void profile(message).then(
+      (answer) => process.send?.(answer),
+      (error: unknown) => process.send?.({ cpuProfile: 'failed', error: String(error) } satisfies CpuProfileAnswer),
+    );
+    return;
+  }
   if (message !== 'probe') return;
   const reading: ProbeReading = { cpu: process.cpuUsage(), memory: process.memoryUsage(), statements: Object.fromEntries(statements) };
   process.send?.(reading);

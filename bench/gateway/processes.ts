@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 import { childPids, threadIds } from '../../tests/support/process.js';
 import { buildServer, npmStartArgs, prepareTemplate, serverStaleBecause, templateStaleBecause } from '../../scripts/serverBuild.js';
-import type { ProbeReading } from './probe.js';
+import type { CpuProfileAnswer, CpuProfileMessage, ProbeReading } from './probe.js';
 
 /** The project's root: the gateway runs from it, as `npm start` does. */
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -123,11 +123,20 @@ export function threadCpuMs(pid: number, name: string): number {
 
 /** User + system CPU time in milliseconds of a process's or a thread's stat file. */
 function statCpuMs(file: string): number {
+  const { user, system } = statCpuSplitMs(file);
+  return user + system;
+}
+
+/** User and system CPU time in milliseconds of a process's or a thread's stat file, apart. */
+function statCpuSplitMs(file: string): { user: number; system: number } {
   const stat = readFileSync(file, 'utf8');
   // Fields after the command name (which may hold spaces) start at state: utime and stime are the 12th and 13th of them.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  return { user: (Number(fields[11]) * 1000) / TICKS_PER_SECOND, system: (Number(fields[12]) * 1000) / TICKS_PER_SECOND };
 }
+
+/** A process's user and system CPU time in milliseconds, apart (its own JavaScript and the kernel's work for it). */
+export const procCpuSplitMs = (pid: number): { user: number; system: number } => statCpuSplitMs(`/proc/${pid}/stat`);
 
 /** Resident memory in MB now and at its peak (VmRSS, VmHWM), from /proc/<pid>/status. */
 export function procRssMb(pid: number): { rss: number; peak: number } {
@@ -300,6 +309,8 @@ export interface GatewayUnderTest {
   metricsUrl: string;
   /** CPU time, memory and SQL statements so far, as the process reports them. */
   probe(): Promise<ProbeReading>;
+  /** V8's CPU profiler in the gateway's main thread, started and stopped on the bench's word. */
+  cpuProfile: CpuProfiler;
   /** CPU milliseconds of the gateway's child processes (the embedded database's), which its own reading leaves out. */
   childrenCpuMs(): number;
   /** The gateway's resident memory with its children's (the embedded database's process). */
@@ -333,15 +344,8 @@ export async function startGatewayProcess(options: GatewayOptions): Promise<Gate
     grpcAddress: `127.0.0.1:${ports.grpc}`,
     webhookUrl: `http://127.0.0.1:${ports.webhook}`,
     metricsUrl: `http://127.0.0.1:${ports.metrics}/metrics`,
-    probe: () =>
-      new Promise<ProbeReading>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('the gateway did not answer the probe')), 30_000);
-        child.once('message', (reading) => {
-          clearTimeout(timer);
-          resolve(reading as ProbeReading);
-        });
-        child.send('probe');
-      }),
+    probe: () => ask(child, 'probe', (answer): answer is ProbeReading => typeof answer === 'object' && answer !== null && 'cpu' in answer),
+    cpuProfile: cpuProfiler(child),
     childrenCpuMs: () => childPids(pid).reduce((sum, child) => sum + procCpuMs(child), 0),
     rss: () => [pid, ...childPids(pid)].map(procRssMb).reduce((sum, each) => ({ rss: sum.rss + each.rss, peak: sum.peak + each.peak }), { rss: 0, peak: 0 }),
     output,
@@ -353,13 +357,50 @@ export interface FakeProviderProcess {
   url: string;
   pid: number;
   stop(): Promise<void>;
+  /** Answers only in a process started with the probe among its preloads (probePreload()). */
+  cpuProfile: CpuProfiler;
+}
+
+/** Starts and stops V8's CPU profiler in a process preloaded with the probe (probe.ts), whose channel is open. */
+export interface CpuProfiler {
+  start(): Promise<void>;
+  /** Stops it and writes the profile (a `.cpuprofile`, as `--cpu-prof` writes) to `path`. */
+  stop(path: string): Promise<void>;
+}
+
+/** Sends `message` over the child's channel and resolves with its first answer that `accepts` takes. */
+function ask<T>(child: ChildProcess, message: 'probe' | CpuProfileMessage, accepts: (answer: unknown) => answer is T): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.off('message', onMessage);
+      reject(new Error(`the process did not answer ${JSON.stringify(message)}`));
+    }, 30_000);
+    function onMessage(answer: unknown) {
+      if (!accepts(answer)) return;
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      resolve(answer);
+    }
+    child.on('message', onMessage);
+    child.send(message);
+  });
+}
+
+function cpuProfiler(child: ChildProcess): CpuProfiler {
+  const isAnswer = (answer: unknown): answer is CpuProfileAnswer => typeof answer === 'object' && answer !== null && 'cpuProfile' in answer;
+  const send = async (message: CpuProfileMessage) => {
+    const answer = await ask(child, message, isAnswer);
+    if (answer.cpuProfile === 'failed') throw new Error(`the CPU profiler failed: ${answer.error}`);
+  };
+  return { start: () => send({ cpuProfile: 'start' }), stop: (path) => send({ cpuProfile: 'stop', path }) };
 }
 
 /** A script of bench/gateway in a process of its own (run by tsx, after `preloads`), once it prints `listening <address>`. */
 export async function startListening(name: string, env: NodeJS.ProcessEnv = process.env, preloads: string[] = []): Promise<FakeProviderProcess> {
   const script = new URL(`./${name}`, import.meta.url).pathname;
   const imports = [...preloads.flatMap((file) => ['--import', pathToFileURL(file).href]), '--import', 'tsx'];
-  const child = spawn(process.execPath, [...imports, script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...imports, script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  child.channel?.unref();
   const url = await new Promise<string>((resolve, reject) => {
     let seen = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -369,8 +410,11 @@ export async function startListening(name: string, env: NodeJS.ProcessEnv = proc
     });
     child.once('exit', (code) => reject(new Error(`${name} exited (${code})`)));
   });
-  return { url, pid: child.pid!, stop: () => stop(child) };
+  return { url, pid: child.pid!, stop: () => stop(child), cpuProfile: cpuProfiler(child) };
 }
+
+/** The probe's compiled file (buildGateway writes it), for a process other than the gateway to preload. */
+export const probePreload = (): string => PROBE;
 
 /** The zero-latency fake provider (fakeProvider.ts) in a process of its own. */
 export const startFakeProvider = (): Promise<FakeProviderProcess> => startListening('fakeProvider.ts');

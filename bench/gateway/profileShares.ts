@@ -58,3 +58,109 @@ export function profileShares(path: string): { bucket: string; ms: number; share
   const busy = [...totals.values()].reduce((sum, ms) => sum + ms, 0);
   return [...totals.entries()].map(([bucket, ms]) => ({ bucket, ms, share: ms / busy })).sort((a, b) => b.ms - a.ms);
 }
+
+/**
+ * What a charge's CPU went to, named as issue 31 (point 7) lists what the gateway does beyond its bare baseline.
+ * A sample goes to the first function up its stack, from where it was taken, that lives in a file (a package's or
+ * ours): Node's internals and native code go to that caller, as above. The first rule that names the file wins, so
+ * the specific come before the general (the tracing of a provider call before the provider's HTTP client).
+ */
+const ACTIVITY_RULES: readonly { activity: string; file: RegExp }[] = [
+  { activity: 'the PIX QR image', file: /\/server\/lib\/(pixQrCode|qrSymbol)\./ },
+  {
+    activity: 'authentication and access',
+    file: /\/server\/(gateway\/(access|accessControl|sharedKeys)|transport\/(permissions|callerRateLimit))\.|\/node_modules\/rate-limiter-flexible\//,
+  },
+  { activity: 'validation (the request guard, zod)', file: /\/node_modules\/zod\/|\/server\/(transport\/requestGuard|gateway\/validation)\./ },
+  { activity: "idempotency (the request's hash)", file: /\/server\/gateway\/idempotency\./ },
+  { activity: 'audit', file: /\/server\/(gateway\/callAudit|db\/auditedBy)\./ },
+  { activity: 'metrics', file: /\/node_modules\/prom-client\/|\/server\/observability\/metrics\./ },
+  {
+    activity: 'tracing',
+    file: /\/node_modules\/@opentelemetry\/|\/server\/(lib\/tracing|observability\/tracing|transport\/rpcSpans|lib\/http\/exchangeSpan)\./,
+  },
+  { activity: 'logging', file: /\/node_modules\/(pino|pino-[a-z-]+|sonic-boom)\/|\/server\/lib\/(logger|http\/requestLog)\./ },
+  { activity: "the provider's HTTP call", file: /\/node_modules\/(axios|cockatiel)\/|\/server\/lib\/http\/|\/bench\/gateway\/clients\./ },
+  {
+    activity: 'the database client (node-postgres, MikroORM, repositories)',
+    file: /\/node_modules\/(pg|pg-[a-z-]+|@mikro-orm\/[^/]+|kysely)\/|\/server\/db\//,
+  },
+  { activity: 'gRPC (grpc-js, HTTP/2)', file: /\/node_modules\/@grpc\/[^/]+\// },
+  {
+    activity: 'serialisation (protobuf, mappers)',
+    file: /\/node_modules\/(@bufbuild\/protobuf|protobufjs|long)\/|\/gen\/|\/server\/transport\/(protoMapper|enums)\./,
+  },
+  { activity: "the provider's adapter (its request and answer)", file: /\/server\/providers\// },
+  { activity: "the call's guard and handler (deadline, shedding, errors)", file: /\/server\/transport\// },
+  { activity: "the charge's own code (use cases, domain; the baseline's handler)", file: /\/server\/|\/bench\/gateway\// },
+];
+
+/** Where a sample with no file of a package or of ours up its stack went. */
+export const RUNTIME_ACTIVITY = "Node's runtime (event loop, timers, microtasks)";
+export const GC_ACTIVITY = 'garbage collection';
+export const NATIVE_ACTIVITY = 'native code outside JavaScript (V8, libuv)';
+export const OTHER_ACTIVITY = 'other packages';
+/** Native functions that write to a socket: a sample in one is the thread in a system call (the kernel's CPU, or waiting for a CPU). */
+const SOCKET_WRITES = new Set(['writev', 'writeBuffer', 'writeUtf8String', 'writeLatin1String', 'writeAsciiString', 'writeUcs2String']);
+
+/** The bench's probe (probe.ts, compiled to probe.mjs): its frames are the profiler's stopping and writing, not the server's work. */
+export const PROBE_ACTIVITY = "the bench's probe";
+const PROBE_FILE = /\/probe\.(mjs|ts)$/;
+
+/** The activity a function's file names, or undefined for Node's internals and native code (no file). */
+export function activityOfFile(url: string): string | undefined {
+  if (!url.startsWith('file:')) return undefined;
+  if (PROBE_FILE.test(url)) return PROBE_ACTIVITY;
+  return ACTIVITY_RULES.find(({ file }) => file.test(url))?.activity ?? OTHER_ACTIVITY;
+}
+
+export interface ActivityShares {
+  /** Each activity's share of the profile's busy time less its socket writes, largest first. */
+  shares: { activity: string; share: number }[];
+  /** The socket writes' share of the busy time (left out of `shares`: their CPU is the kernel's, read apart). */
+  socketWrites: number;
+}
+
+/**
+ * A profile's busy time by activity, the probe's own left out. The socket writes are set apart: V8 samples wall time, and a thread in a write
+ * to a loopback socket is in the kernel (system CPU, which /proc reads apart) or waiting for a core that PostgreSQL
+ * or the bench's client holds; counted in, they made the database client look a third of the gateway's time.
+ */
+export function activityShares(path: string): ActivityShares {
+  const profile = JSON.parse(readFileSync(path, 'utf8')) as CpuProfile;
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const activityById = new Map<number, string | null>();
+  const activityOf = (id: number): string | null => {
+    const known = activityById.get(id);
+    if (known !== undefined) return known;
+    const leaf = byId.get(id)!.callFrame;
+    let activity: string | null = null;
+    if (leaf.functionName === '(idle)') activity = null;
+    else if (leaf.functionName === '(garbage collector)') activity = GC_ACTIVITY;
+    else if (leaf.functionName === '(program)') activity = NATIVE_ACTIVITY;
+    else if (!leaf.url && SOCKET_WRITES.has(leaf.functionName)) activity = 'socket writes';
+    else {
+      for (let up: number | undefined = id; up !== undefined && activity === null; up = parent.get(up))
+        activity = activityOfFile(byId.get(up)!.callFrame.url) ?? null;
+      activity ??= RUNTIME_ACTIVITY;
+      if (activity === PROBE_ACTIVITY) activity = null;
+    }
+    activityById.set(id, activity);
+    return activity;
+  };
+  const totals = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const activity = activityOf(id);
+    if (activity !== null) totals.set(activity, (totals.get(activity) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
+  const busy = [...totals.values()].reduce((sum, time) => sum + time, 0);
+  const writes = totals.get('socket writes') ?? 0;
+  totals.delete('socket writes');
+  const rest = busy - writes;
+  return {
+    shares: [...totals.entries()].map(([activity, time]) => ({ activity, share: rest > 0 ? time / rest : 0 })).sort((a, b) => b.share - a.share),
+    socketWrites: busy > 0 ? writes / busy : 0,
+  };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { nextRecord, targetsTable, TARGETS, type RunRecord } from '../../../bench/issue31.js';
+import { issue31Section, nextRecord, targetsTable, TARGETS, type RunRecord } from '../../../bench/issue31.js';
 import { spliceSection } from '../../../bench/gateway/report.js';
 
 const previous: RunRecord = {
@@ -40,5 +40,13 @@ describe("issue 31's figures", () => {
     expect(spliceSection(first, '<!-- a:start: x -->\ntwo\n<!-- a:end -->', markers)).toBe(
       '# Doc\n\n## First\n\ntext\n\n<!-- a:start: x -->\ntwo\n<!-- a:end -->\n\n## Second\n\nmore\n',
     );
+  });
+
+  it("carry what the benches noted under the table, in order, inside the section's markers", () => {
+    const lines = issue31Section('| the table |', ['### The profile\n\n| a | b |', 'a closing word']).split('\n');
+    expect(lines[0]).toMatch(/^<!-- issue31-targets:start/);
+    expect(lines.at(-1)).toBe('<!-- issue31-targets:end -->');
+    const table = lines.indexOf('| the table |');
+    expect(lines.slice(table)).toEqual(['| the table |', '', '### The profile', '', '| a | b |', '', 'a closing word', '<!-- issue31-targets:end -->']);
   });
 });
