@@ -81,21 +81,23 @@ const ms = (value: number) => value.toFixed(3);
 
 /**
  * The profiled rounds as one table: a charge's CPU in milliseconds by what it went to, each row's user time split by
- * its profile's shares (socket writes left out: their time is the system CPU below, or a wait for a core).
+ * its profile's shares (socket writes left out: their time is the system CPU below, or a wait for a core). Its last
+ * column is the row named `compared` less the row named `base`, and its activities are in `compared`'s order.
  */
-function activityTable(rows: { name: string; profiled: Profiled }[]): string {
+function activityTable(rows: { name: string; profiled: Profiled }[], compared: string, base: string): string {
+  const [of, less] = [compared, base].map((name) => rows.findIndex((row) => row.name === name)) as [number, number];
   const split = rows.map(({ profiled }) => {
     const { shares, socketWrites } = activityShares(profiled.profile);
     return { perActivity: new Map(shares.map(({ activity, share }) => [activity, share * profiled.userMs])), socketWrites };
   });
   const activities = [...new Set(split.flatMap(({ perActivity }) => [...perActivity.keys()]))].sort(
-    (a, b) => (split[1]?.perActivity.get(b) ?? 0) - (split[1]?.perActivity.get(a) ?? 0),
+    (a, b) => (split[of]!.perActivity.get(b) ?? 0) - (split[of]!.perActivity.get(a) ?? 0),
   );
-  const gap = (values: number[]) => ms((values[1] ?? 0) - (values[2] ?? 0));
+  const gap = (values: number[]) => ms(values[of]! - values[less]!);
   const line = (label: string, values: number[]) => `| ${label} | ${values.map(ms).join(' | ')} | ${gap(values)} |`;
   const server = rows.map(({ profiled }) => profiled.userMs + profiled.systemMs);
   return [
-    `| a charge's CPU, ms | ${rows.map(({ name }) => name).join(' | ')} | ${rows[1]!.name} − ${rows[2]!.name} |`,
+    `| a charge's CPU, ms | ${rows.map(({ name }) => name).join(' | ')} | ${compared} − ${base} |`,
     `|---|${rows.map(() => '---|').join('')}---|`,
     ...activities.map((activity) =>
       line(
@@ -200,7 +202,7 @@ try {
   const profiled: { name: string; profiled: Profiled }[] = [];
   for (const [i, row] of rows.entries())
     profiled.push({ name: row.name, profiled: await profiledRound(row.pid, row.profiler, row.call, join(tmpdir(), `baseline-${stamp}-${i}.cpuprofile`)) });
-  const table = activityTable(profiled);
+  const table = activityTable(profiled, 'gateway (omit_pix_qr_image)', 'bare baseline');
   console.log(`\nA charge's CPU by what it went to (one more round of ${SECONDS} s each, ${CALLERS} callers, V8's CPU profiler on in the server):\n${table}`);
   console.log(`The profiles are kept: ${profiled.map(({ profiled: { profile } }) => profile).join(', ')} (open them in Chrome's DevTools).`);
   console.log("\nThe gateway's busy time (omit_pix_qr_image), by package and by folder of ours:");

@@ -58,7 +58,8 @@ let profiler: Session | undefined;
 
 async function profile(message: CpuProfileMessage): Promise<CpuProfileAnswer> {
   if (message.cpuProfile === 'start') {
-    profiler ??= new Session();
+    if (profiler) throw new Error('a CPU profile is already running');
+    profiler = new Session();
     profiler.connect();
     await profiler.post('Profiler.enable');
     await profiler.post('Profiler.start');

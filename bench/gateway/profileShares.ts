@@ -31,30 +31,50 @@ export function bucketOf(url: string, functionName: string): string {
 /** Buckets that are someone else's work when a package or a folder of ours called them (a socket write, a parse). */
 const isUnowned = (bucket: string) => bucket === 'node (internals)' || bucket === '(native)';
 
+/** A profile's nodes by id, and each node's parent (the function that called it). */
+interface ProfileTree {
+  byId: Map<number, ProfileNode>;
+  parent: Map<number, number>;
+}
+
+/**
+ * The profile at `path` read once: each sample's time (microseconds) summed under the label `labelOf` gives the node
+ * it was taken in, worked out once a node; a null label leaves the sample out.
+ */
+function timeByLabel(path: string, labelOf: (id: number, tree: ProfileTree) => string | null): Map<string, number> {
+  const profile = JSON.parse(readFileSync(path, 'utf8')) as CpuProfile;
+  const tree: ProfileTree = { byId: new Map(profile.nodes.map((node) => [node.id, node])), parent: new Map() };
+  for (const node of profile.nodes) for (const child of node.children ?? []) tree.parent.set(child, node.id);
+  const labels = new Map(profile.nodes.map((node) => [node.id, labelOf(node.id, tree)]));
+  const totals = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const label = labels.get(id);
+    if (label != null) totals.set(label, (totals.get(label) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
+  return totals;
+}
+
 /**
  * Milliseconds per bucket, largest first, with each one's share of the busy time (idle left out). Time in Node's
  * internals or in native code goes to the nearest caller that is a package or a folder of ours (axios's socket
  * writes are axios's), and stays Node's only when nothing of either called it (timers, the event loop).
  */
 export function profileShares(path: string): { bucket: string; ms: number; share: number }[] {
-  const profile = JSON.parse(readFileSync(path, 'utf8')) as CpuProfile;
-  const own = new Map(profile.nodes.map((node) => [node.id, bucketOf(node.callFrame.url, node.callFrame.functionName)]));
-  const parent = new Map<number, number>();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
-  const owner = (id: number): string => {
-    const bucket = own.get(id) ?? '(unknown)';
+  const own = ({ byId }: ProfileTree, id: number) => {
+    const { url, functionName } = byId.get(id)!.callFrame;
+    return bucketOf(url, functionName);
+  };
+  const owner = (id: number, tree: ProfileTree): string | null => {
+    const bucket = own(tree, id);
+    if (bucket === '(idle)') return null;
     if (!isUnowned(bucket)) return bucket;
-    for (let up = parent.get(id); up !== undefined; up = parent.get(up))
-      if (!isUnowned(own.get(up) ?? '')) return own.get(up)!.startsWith('(') ? bucket : own.get(up)!;
+    for (let up = tree.parent.get(id); up !== undefined; up = tree.parent.get(up)) {
+      const caller = own(tree, up);
+      if (!isUnowned(caller)) return caller.startsWith('(') ? bucket : caller;
+    }
     return bucket;
   };
-  const bucketById = new Map(profile.nodes.map((node) => [node.id, owner(node.id)]));
-  const totals = new Map<string, number>();
-  profile.samples.forEach((id, i) => {
-    const bucket = bucketById.get(id) ?? '(unknown)';
-    totals.set(bucket, (totals.get(bucket) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
-  });
-  totals.delete('(idle)');
+  const totals = new Map([...timeByLabel(path, owner)].map(([bucket, time]) => [bucket, time / 1000]));
   const busy = [...totals.values()].reduce((sum, ms) => sum + ms, 0);
   return [...totals.entries()].map(([bucket, ms]) => ({ bucket, ms, share: ms / busy })).sort((a, b) => b.ms - a.ms);
 }
@@ -102,6 +122,7 @@ export const NATIVE_ACTIVITY = 'native code outside JavaScript (V8, libuv)';
 export const OTHER_ACTIVITY = 'other packages';
 /** Native functions that write to a socket: a sample in one is the thread in a system call (the kernel's CPU, or waiting for a CPU). */
 const SOCKET_WRITES = new Set(['writev', 'writeBuffer', 'writeUtf8String', 'writeLatin1String', 'writeAsciiString', 'writeUcs2String']);
+const SOCKET_WRITES_LABEL = 'socket writes';
 
 /** The bench's probe (probe.ts, compiled to probe.mjs): its frames are the profiler's stopping and writing, not the server's work. */
 export const PROBE_ACTIVITY = "the bench's probe";
@@ -127,37 +148,22 @@ export interface ActivityShares {
  * or the bench's client holds; counted in, they made the database client look a third of the gateway's time.
  */
 export function activityShares(path: string): ActivityShares {
-  const profile = JSON.parse(readFileSync(path, 'utf8')) as CpuProfile;
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const parent = new Map<number, number>();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
-  const activityById = new Map<number, string | null>();
-  const activityOf = (id: number): string | null => {
-    const known = activityById.get(id);
-    if (known !== undefined) return known;
+  const activityOf = (id: number, { byId, parent }: ProfileTree): string | null => {
     const leaf = byId.get(id)!.callFrame;
-    let activity: string | null = null;
-    if (leaf.functionName === '(idle)') activity = null;
-    else if (leaf.functionName === '(garbage collector)') activity = GC_ACTIVITY;
-    else if (leaf.functionName === '(program)') activity = NATIVE_ACTIVITY;
-    else if (!leaf.url && SOCKET_WRITES.has(leaf.functionName)) activity = 'socket writes';
-    else {
-      for (let up: number | undefined = id; up !== undefined && activity === null; up = parent.get(up))
-        activity = activityOfFile(byId.get(up)!.callFrame.url) ?? null;
-      activity ??= RUNTIME_ACTIVITY;
-      if (activity === PROBE_ACTIVITY) activity = null;
+    if (leaf.functionName === '(idle)') return null;
+    if (leaf.functionName === '(garbage collector)') return GC_ACTIVITY;
+    if (leaf.functionName === '(program)') return NATIVE_ACTIVITY;
+    if (!leaf.url && SOCKET_WRITES.has(leaf.functionName)) return SOCKET_WRITES_LABEL;
+    for (let up: number | undefined = id; up !== undefined; up = parent.get(up)) {
+      const activity = activityOfFile(byId.get(up)!.callFrame.url);
+      if (activity) return activity === PROBE_ACTIVITY ? null : activity;
     }
-    activityById.set(id, activity);
-    return activity;
+    return RUNTIME_ACTIVITY;
   };
-  const totals = new Map<string, number>();
-  profile.samples.forEach((id, i) => {
-    const activity = activityOf(id);
-    if (activity !== null) totals.set(activity, (totals.get(activity) ?? 0) + (profile.timeDeltas[i] ?? 0));
-  });
+  const totals = timeByLabel(path, activityOf);
   const busy = [...totals.values()].reduce((sum, time) => sum + time, 0);
-  const writes = totals.get('socket writes') ?? 0;
-  totals.delete('socket writes');
+  const writes = totals.get(SOCKET_WRITES_LABEL) ?? 0;
+  totals.delete(SOCKET_WRITES_LABEL);
   const rest = busy - writes;
   return {
     shares: [...totals.entries()].map(([activity, time]) => ({ activity, share: rest > 0 ? time / rest : 0 })).sort((a, b) => b.share - a.share),

@@ -51,4 +51,12 @@ describe("the bench's probe, starting and stopping V8's CPU profiler in the proc
   it('says so when asked to stop a profile it did not start', async () => {
     await expect(server.cpuProfile.stop(join(dir, 'never.cpuprofile'))).rejects.toThrow('no CPU profile was started');
   });
+
+  it('refuses a second start while a profile runs, and the first still stops and writes', async () => {
+    await server.cpuProfile.start();
+    await expect(server.cpuProfile.start()).rejects.toThrow('a CPU profile is already running');
+    const path = join(dir, 'first.cpuprofile');
+    await server.cpuProfile.stop(path);
+    expect((JSON.parse(readFileSync(path, 'utf8')) as Profile).nodes.length).toBeGreaterThan(0);
+  });
 });
